@@ -1,0 +1,12 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm'],
+  platform: 'neutral',
+  target: 'es2022',
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  treeshake: true,
+});

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// Entry point of the README's two commands (`npm run demo`, `npm test`) and of `npm run bench`.
+// It needs only Node.js 20 and npm: it finds the pinned pnpm (installing it into `.tools/`
+// when the machine has no matching one), installs the workspace from the lockfile, builds every
+// package with turbo, then runs the requested job.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
+const job = process.argv[2];
+const jobs = ['demo', 'test', 'bench'];
+if (!jobs.includes(job)) {
+  console.error(`bootstrap: unknown job '${job ?? ''}'; expected one of ${jobs.join(', ')}`);
+  process.exit(2);
+}
+
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env, ...opts });
+  if (r.error) throw r.error;
+  return r.status ?? 1;
+}
+
+function must(cmd, args, opts) {
+  const status = run(cmd, args, opts);
+  if (status !== 0) {
+    console.error(`bootstrap: '${cmd} ${args.join(' ')}' failed with exit code ${status}`);
+    process.exit(status);
+  }
+}
+
+function pnpmVersion(bin) {
+  const r = spawnSync(bin, ['--version'], { env, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+// Put a pnpm of the pinned version first on PATH (turbo needs `pnpm` on PATH as well).
+function ensurePnpm() {
+  if (pnpmVersion('pnpm') === pinned) return;
+  const tools = join(root, '.tools');
+  const bin = join(tools, 'node_modules', '.bin');
+  if (pnpmVersion(join(bin, 'pnpm')) !== pinned) {
+    rmSync(tools, { recursive: true, force: true });
+    mkdirSync(tools, { recursive: true });
+    console.log(`bootstrap: installing pnpm@${pinned} into .tools/`);
+    must('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', tools, `pnpm@${pinned}`]);
+  }
+  env.PATH = `${bin}${process.platform === 'win32' ? ';' : ':'}${env.PATH ?? ''}`;
+}
+
+ensurePnpm();
+must('pnpm', ['install', '--frozen-lockfile']);
+must('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
+
+if (job === 'demo') {
+  process.exit(run('pnpm', ['--filter', '@a3s-code-apps/demo', 'start', ...process.argv.slice(3)]));
+} else if (job === 'bench') {
+  process.exit(run('pnpm', ['exec', 'tsx', 'bench/run.ts', ...process.argv.slice(3)]));
+} else {
+  process.exit(run('node', ['scripts/run-tests.mjs', ...process.argv.slice(3)]));
+}
