@@ -1,0 +1,76 @@
+import { InvalidTransitionError } from './errors.js';
+import type { FactDraft } from './fact.js';
+import type { PayloadOf } from './kinds.js';
+import type { FoldState, PendingCall } from './state.js';
+
+/** A draft of a known kind, with its payload typed. */
+export interface TypedDraft<K extends keyof PayloadOf> extends FactDraft {
+  readonly type: K;
+  readonly payload: PayloadOf[K];
+}
+
+/**
+ * Builders of the facts that transitions write, with their conventional keys. Using them keeps
+ * keys deterministic, so a transition re-run after a crash re-appends the same keys.
+ */
+export const drafts = {
+  /** The `model.turn` of `infer:<turn>:<cycle>`. */
+  modelTurn: (turn: number, cycle: number, payload: PayloadOf['model.turn']): TypedDraft<'model.turn'> => ({
+    type: 'model.turn',
+    key: `model-turn:${turn}:${cycle}`,
+    payload,
+  }),
+  /** The `tool.result` of a call (from its `tool` transition, or a denied call's from `infer`). */
+  toolResult: (pending: PendingCall, result: Omit<PayloadOf['tool.result'], 'tool_call_id' | 'name'>): TypedDraft<'tool.result'> => ({
+    type: 'tool.result',
+    key: `tool-result:${pending.turn}:${pending.cycle}:${pending.call.id}`,
+    payload: { tool_call_id: pending.call.id, name: pending.call.name, ...result },
+  }),
+  /** The `budget.denied` of `budget:<turn>:<cycle>:<call_id>`. */
+  budgetDenied: (pending: PendingCall, atMs?: number): TypedDraft<'budget.denied'> => ({
+    type: 'budget.denied',
+    key: `budget-denied:${pending.turn}:${pending.cycle}:${pending.call.id}`,
+    payload: atMs === undefined ? { tool_call_id: pending.call.id } : { tool_call_id: pending.call.id, at_ms: atMs },
+  }),
+  /** The `compaction.done` of `compact:<turn>`. */
+  compaction: (turn: number, payload: PayloadOf['compaction.done']): TypedDraft<'compaction.done'> => ({
+    type: 'compaction.done',
+    key: `compaction:${turn}`,
+    payload,
+  }),
+} as const;
+
+/**
+ * Checks that a host fact fits the current state before it is appended: an answer must answer
+ * what is parked now. Throws `InvalidTransitionError` naming the phase and what it expects.
+ * (The fold itself never throws: it counts facts that do not fit as `ignored`.)
+ */
+export function checkHostFact(state: FoldState, draft: FactDraft): void {
+  if (draft.type === 'confirmation.answered') {
+    const id = (draft.payload as { tool_call_id?: unknown }).tool_call_id;
+    const pending = state.view.pending_confirmation;
+    if (state.phase !== 'confirm' || !pending) {
+      throw new InvalidTransitionError(`no tool call is waiting for confirmation (phase is '${state.phase}')`, { phase: state.phase, tool_call_id: id });
+    }
+    if (pending.call.id !== id) {
+      throw new InvalidTransitionError(`tool call '${String(id)}' is not waiting for confirmation; '${pending.call.id}' is`, {
+        phase: state.phase,
+        tool_call_id: id,
+        expected: pending.call.id,
+      });
+    }
+  } else if (draft.type === 'question.answered') {
+    const id = (draft.payload as { question_id?: unknown }).question_id;
+    const pending = state.view.pending_question;
+    if (state.phase !== 'question' || !pending) {
+      throw new InvalidTransitionError(`no question is waiting for an answer (phase is '${state.phase}')`, { phase: state.phase, question_id: id });
+    }
+    if (pending.question_id !== id) {
+      throw new InvalidTransitionError(`question '${String(id)}' is not waiting for an answer; '${pending.question_id}' is`, {
+        phase: state.phase,
+        question_id: id,
+        expected: pending.question_id,
+      });
+    }
+  }
+}

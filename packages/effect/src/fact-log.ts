@@ -1,0 +1,114 @@
+import { assertJsonValue } from './check.js';
+import { DuplicateFactError, FactSequenceError, FactValidationError } from './errors.js';
+import { canonicalJson, encodeFact, validateDraft, type Fact, type FactDraft } from './fact.js';
+import { Sha256 } from './sha256.js';
+
+/** Identifies a prefix of a log: its last seq and the SHA-256 of its encoded lines. */
+export interface LogDigest {
+  /** Seq of the last fact covered (0 for the empty log). */
+  readonly seq: number;
+  /** Hex SHA-256 over `encodeFact(f) + "\n"` for every fact up to `seq` (the file's bytes). */
+  readonly digest: string;
+}
+
+/**
+ * The append-only fact log, in memory. It never rewrites or removes a fact (LOG-02): it only
+ * appends, checks every draft before appending any of them, treats an identical re-append as
+ * a no-op, and rejects a reused key with different content (`DuplicateFactError`).
+ * Lookups by key and by cause are O(1); the digest is maintained incrementally.
+ */
+export class FactLog {
+  private readonly list: Fact[] = [];
+  private readonly byKey = new Map<string, Fact>();
+  private readonly causes = new Set<string>();
+  private readonly hash = new Sha256();
+  private hashed = 0;
+
+  /** @param facts An existing log (e.g. from `parseLog`); seq must count up from 1 and keys must be unique. */
+  constructor(facts: Iterable<Fact> = []) {
+    for (const fact of facts) {
+      const index = this.list.length;
+      if (fact.seq !== index + 1) throw new FactSequenceError(index, index + 1, fact.seq);
+      validateDraft(fact, `facts[${index}]`);
+      if (this.byKey.has(fact.key)) {
+        throw new DuplicateFactError(fact.key, this.byKey.get(fact.key)!.seq, 'position (the key appears twice)');
+      }
+      this.insert(fact);
+    }
+  }
+
+  /** Every fact, in order. Read-only: the log only changes through `append`. */
+  get facts(): readonly Fact[] {
+    return this.list;
+  }
+
+  /** Number of facts (equals the last seq). */
+  get length(): number {
+    return this.list.length;
+  }
+
+  /** The fact with this key, if any. */
+  get(key: string): Fact | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** True when some fact in the log was written by the transition with this key. */
+  hasCause(transitionKey: string): boolean {
+    return this.causes.has(transitionKey);
+  }
+
+  /**
+   * Appends drafts as one batch with the given cause (the transition key, or `null` for the
+   * host). Every draft is validated first; on any error nothing is appended. Drafts whose key
+   * already exists with the same type, payload and cause are skipped (idempotent).
+   * @returns the facts actually appended, with their seq.
+   * @throws FactValidationError for a malformed draft, DuplicateFactError for a reused key.
+   */
+  append(drafts: readonly FactDraft[], cause: string | null): Fact[] {
+    if (!Array.isArray(drafts)) throw new FactValidationError('?', 'drafts', 'must be an array of {type, key, payload}');
+    if (cause !== null && (typeof cause !== 'string' || cause.length === 0)) {
+      throw new FactValidationError('?', 'cause', 'must be a non-empty transition key or null');
+    }
+    const fresh: FactDraft[] = [];
+    const batchKeys = new Set<string>();
+    drafts.forEach((draft, i) => {
+      validateDraft(draft, `drafts[${i}]`);
+      assertJsonValue(draft.type, draft.payload, `drafts[${i}].payload`);
+      const existing = this.byKey.get(draft.key);
+      if (existing) {
+        if (existing.type !== draft.type) throw new DuplicateFactError(draft.key, existing.seq, 'type');
+        if (existing.cause !== cause) throw new DuplicateFactError(draft.key, existing.seq, 'cause');
+        if (canonicalJson(existing.payload) !== canonicalJson(draft.payload)) {
+          throw new DuplicateFactError(draft.key, existing.seq, 'payload');
+        }
+        return;
+      }
+      if (batchKeys.has(draft.key)) {
+        throw new FactValidationError(draft.type, `drafts[${i}].key`, `'${draft.key}' appears twice in one append`);
+      }
+      batchKeys.add(draft.key);
+      fresh.push(draft);
+    });
+    return fresh.map((d) => {
+      const fact: Fact = Object.freeze({ seq: this.list.length + 1, type: d.type, key: d.key, cause, payload: d.payload });
+      this.insert(fact);
+      return fact;
+    });
+  }
+
+  /** The digest of the whole log so far; hashing catches up incrementally from the last call. */
+  digest(): LogDigest {
+    while (this.hashed < this.list.length) {
+      this.hash.update(encodeFact(this.list[this.hashed]!));
+      this.hash.update('\n');
+      this.hashed++;
+    }
+    return { seq: this.hashed, digest: this.hash.hex() };
+  }
+
+  private insert(fact: Fact): void {
+    this.list.push(fact);
+    this.byKey.set(fact.key, fact);
+    if (fact.cause !== null) this.causes.add(fact.cause);
+  }
+}

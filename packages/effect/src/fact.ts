@@ -1,0 +1,164 @@
+import { describe } from './check.js';
+import { FactParseError, FactValidationError } from './errors.js';
+import { validatePayload } from './kinds.js';
+
+/** One entry of the append-only fact log, exactly as stored on one line. */
+export interface Fact {
+  /** Position in the log: 1 for the first fact, then +1 each. */
+  readonly seq: number;
+  /** The kind (`user.message`, `model.turn`, ...). */
+  readonly type: string;
+  /** Unique in the log; re-appending the same key with the same content is a no-op. */
+  readonly key: string;
+  /** Key of the transition that wrote the fact, or `null` for a fact the host appended. */
+  readonly cause: string | null;
+  /** Kind-specific content (snake_case fields). */
+  readonly payload: unknown;
+}
+
+/** A fact before it has a place in the log. */
+export interface FactDraft {
+  readonly type: string;
+  readonly key: string;
+  readonly payload: unknown;
+}
+
+/** A torn last line: a crash cut the final write short. */
+export interface TornLine {
+  /** 1-based line number of the torn line. */
+  readonly line: number;
+  /** Why it is not a fact. */
+  readonly reason: string;
+  /** Length, in UTF-16 code units of the input text, of the part to keep; truncate the rest. */
+  readonly validLength: number;
+}
+
+/** The result of parsing a whole log. */
+export interface ParsedLog {
+  readonly facts: Fact[];
+  /** Present when the last line is incomplete; it is not in `facts`. */
+  readonly torn?: TornLine;
+  /**
+   * True when the text's last fact is complete but has no trailing newline: the host must
+   * write a newline before its next append.
+   */
+  readonly missingFinalNewline?: boolean;
+}
+
+const FIELDS = ['seq', 'type', 'key', 'cause', 'payload'] as const;
+
+/** Encodes one fact as one JSON line (no trailing newline). Field order is fixed. */
+export function encodeFact(fact: Fact): string {
+  return JSON.stringify({ seq: fact.seq, type: fact.type, key: fact.key, cause: fact.cause, payload: fact.payload });
+}
+
+/** Checks the fields of a draft (not its place in a log); throws a `FactValidationError`. */
+export function validateDraft(draft: FactDraft, where = 'draft'): void {
+  if (typeof draft !== 'object' || draft === null) {
+    throw new FactValidationError('?', where, `must be an object {type, key, payload}, got ${describe(draft)}`);
+  }
+  const type = (draft as { type?: unknown }).type;
+  if (typeof type !== 'string' || !/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/.test(type)) {
+    throw new FactValidationError(String(type), `${where}.type`, `must be a dotted lowercase kind such as 'tool.result', got ${describe(type)}`);
+  }
+  const key = (draft as { key?: unknown }).key;
+  if (typeof key !== 'string' || key.length === 0 || key.length > 512) {
+    throw new FactValidationError(type, `${where}.key`, `must be a string of 1 to 512 chars, got ${describe(key)}`);
+  }
+  if (!('payload' in draft)) throw new FactValidationError(type, `${where}.payload`, 'is missing');
+  validatePayload(type, draft.payload);
+}
+
+/**
+ * Parses one complete line as a fact, checking every field and the payload of known kinds.
+ * @param lineNo 1-based line number, used in errors.
+ */
+export function parseFactLine(text: string, lineNo: number): Fact {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new FactParseError(lineNo, 'json', `not valid JSON (${(e as Error).message})`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new FactParseError(lineNo, 'json', `must be a JSON object, got ${describe(raw)}`);
+  }
+  const obj = raw as Record<string, unknown>;
+  for (const k of Object.keys(obj)) {
+    if (!(FIELDS as readonly string[]).includes(k)) {
+      throw new FactParseError(lineNo, k, `unknown field; a fact has exactly ${FIELDS.join(', ')}`);
+    }
+  }
+  const { seq, type, key, cause } = obj;
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) {
+    throw new FactParseError(lineNo, 'seq', `must be an integer >= 1, got ${describe(seq)}`);
+  }
+  if (typeof cause !== 'string' && cause !== null) {
+    throw new FactParseError(lineNo, 'cause', `must be a string or null, got ${describe(cause)}`);
+  }
+  if (!('payload' in obj)) throw new FactParseError(lineNo, 'payload', 'is missing');
+  try {
+    validateDraft({ type: type as string, key: key as string, payload: obj['payload'] }, 'fact');
+  } catch (e) {
+    if (e instanceof FactValidationError) {
+      throw new FactParseError(lineNo, e.field.replace(/^fact\./, ''), e.message);
+    }
+    throw e;
+  }
+  return { seq, type: type as string, key: key as string, cause, payload: obj['payload'] };
+}
+
+/**
+ * Parses a whole log (JSONL). Every complete line must be a valid fact, with `seq` counting
+ * up from 1 and unique keys, or a `FactParseError` names the line and field. A final line
+ * without its newline that does not parse is a torn write: it is reported in `torn` (so the
+ * host can truncate it), never thrown, and no complete fact is lost.
+ */
+export function parseLog(text: string): ParsedLog {
+  const facts: Fact[] = [];
+  const keys = new Set<string>();
+  let start = 0;
+  let lineNo = 0;
+  while (start < text.length) {
+    lineNo++;
+    const nl = text.indexOf('\n', start);
+    const last = nl === -1;
+    const line = text.slice(start, last ? text.length : nl);
+    if (last) {
+      let fact: Fact;
+      try {
+        fact = parseFactLine(line, lineNo);
+      } catch (e) {
+        const reason = e instanceof FactParseError ? e.message : String(e);
+        return { facts, torn: { line: lineNo, reason, validLength: start } };
+      }
+      pushChecked(facts, keys, fact, lineNo);
+      return { facts, missingFinalNewline: true };
+    }
+    if (line.trim().length === 0) throw new FactParseError(lineNo, 'json', 'empty line inside the log');
+    pushChecked(facts, keys, parseFactLine(line, lineNo), lineNo);
+    start = nl + 1;
+  }
+  return { facts };
+}
+
+function pushChecked(facts: Fact[], keys: Set<string>, fact: Fact, lineNo: number): void {
+  if (fact.seq !== facts.length + 1) {
+    throw new FactParseError(lineNo, 'seq', `must be ${facts.length + 1} (one more than the line before), got ${fact.seq}`);
+  }
+  if (keys.has(fact.key)) throw new FactParseError(lineNo, 'key', `'${fact.key}' is already used by an earlier fact`);
+  keys.add(fact.key);
+  facts.push(fact);
+}
+
+/** JSON with object keys sorted, so equal values always encode the same way. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,346 @@
+import type { Fact } from './fact.js';
+import type { PayloadOf, ToolCall, ToolSpec, Usage } from './kinds.js';
+import { resolveRecipe, type Recipe, type ResolvedRecipe } from './recipe.js';
+import type { Counters, FoldState, FoldView, Message, PendingCall, PendingQuestion, Phase, RunInfo } from './state.js';
+
+/** The tool calls of one `model.turn`, resolved one by one. */
+interface Round {
+  readonly turn: number;
+  readonly cycle: number;
+  readonly calls: readonly ToolCall[];
+  /** Index of the first call without a result. */
+  next: number;
+  readonly resolved: Set<string>;
+  readonly approved: Set<string>;
+  anyOk: boolean;
+}
+
+const ZERO: Usage = Object.freeze({ input_tokens: 0, output_tokens: 0 });
+
+/**
+ * The incremental fold. `apply` takes one fact in O(1) amortised time (a compaction costs
+ * O(kept messages)); `state` is a snapshot that later applies never change. Folding is
+ * deterministic: the same facts always give the same state (FOLD-04), and applying facts one
+ * by one gives the same state as `fold` over all of them.
+ */
+export class Folder {
+  /** The recipe this fold uses, with defaults filled in. */
+  readonly recipe: ResolvedRecipe;
+
+  private phase: Phase = 'idle';
+  private msgs: Message[] = [];
+  private system: readonly string[] = [];
+  private tools: readonly ToolSpec[] = [];
+  private round: Round | null = null;
+  private question: PendingQuestion | null = null;
+  private assistantText = '';
+  private usage: Usage = ZERO;
+  private lastUsage: Usage = ZERO;
+  private contextChars = 0;
+  private run: RunInfo = { run_id: null, status: null };
+  private compactedTurn = -1;
+  private c = {
+    facts: 0,
+    last_seq: 0,
+    turn: 0,
+    cycle: 0,
+    tool_results_ok: 0,
+    tool_results_failed: 0,
+    tool_rounds: 0,
+    questions: 0,
+    model_turns: 0,
+    ignored: 0,
+    unknown: 0,
+  };
+
+  /** @param recipe harness settings (validated; `RecipeError` on a bad one). */
+  constructor(recipe?: Recipe | ResolvedRecipe) {
+    this.recipe = resolveRecipe(recipe);
+  }
+
+  /** Number of facts applied so far. */
+  get count(): number {
+    return this.c.facts;
+  }
+
+  /** The current phase (cheaper than `state.phase`). */
+  get currentPhase(): Phase {
+    return this.phase;
+  }
+
+  /** Facts that did not fit the state so far (cheaper than `state.counters.ignored`). */
+  get ignored(): number {
+    return this.c.ignored;
+  }
+
+  /** Applies the next fact of the log. Facts must come in seq order; unknown kinds are skipped. */
+  apply(fact: Fact): void {
+    this.c.facts++;
+    this.c.last_seq = fact.seq;
+    switch (fact.type) {
+      case 'run.started':
+        return this.runStarted(fact.payload as PayloadOf['run.started']);
+      case 'user.message':
+        return this.userMessage(fact, fact.payload as PayloadOf['user.message']);
+      case 'model.turn':
+        return this.modelTurn(fact, fact.payload as PayloadOf['model.turn']);
+      case 'tool.result':
+        return this.toolResult(fact, fact.payload as PayloadOf['tool.result']);
+      case 'confirmation.answered':
+        return this.confirmationAnswered(fact, fact.payload as PayloadOf['confirmation.answered']);
+      case 'question.answered':
+        return this.questionAnswered(fact, fact.payload as PayloadOf['question.answered']);
+      case 'budget.denied':
+        return this.budgetDenied(fact, fact.payload as PayloadOf['budget.denied']);
+      case 'compaction.done':
+        return this.compactionDone(fact, fact.payload as PayloadOf['compaction.done']);
+      case 'run.ended':
+        return this.runEnded(fact, fact.payload as PayloadOf['run.ended']);
+      default:
+        this.c.unknown++;
+    }
+  }
+
+  /** A snapshot of the current state. Cheap: the message list is copied only when read. */
+  get state(): FoldState {
+    const msgs = this.msgs;
+    const len = msgs.length;
+    let copy: readonly Message[] | null = null;
+    const enabled = this.recipe.max_tool_rounds === null || this.c.tool_rounds < this.recipe.max_tool_rounds;
+    const round = this.round;
+    const nextCall =
+      round && round.next < round.calls.length && (this.phase === 'tool' || this.phase === 'deny' || this.phase === 'confirm')
+        ? { call: round.calls[round.next]!, turn: round.turn, cycle: round.cycle }
+        : null;
+    const view: FoldView = {
+      system: this.system,
+      tools: this.tools,
+      tools_enabled: enabled,
+      offered_tools: enabled ? this.tools : [],
+      get messages(): readonly Message[] {
+        copy ??= msgs.slice(0, len);
+        return copy;
+      },
+      pending_confirmation: this.phase === 'confirm' ? nextCall : null,
+      pending_question: this.phase === 'question' ? this.question : null,
+      assistant_text: this.assistantText,
+      usage: this.usage,
+      last_usage: this.lastUsage,
+      context_chars: this.contextChars,
+      run: this.run,
+    };
+    const counters: Counters = { ...this.c };
+    return { phase: this.phase, view, counters, next_call: nextCall };
+  }
+
+  private push(message: Message): void {
+    this.msgs.push(message);
+    this.contextChars += messageChars(message);
+  }
+
+  private resetTurnCounters(): void {
+    this.c.tool_results_ok = 0;
+    this.c.tool_results_failed = 0;
+    this.c.tool_rounds = 0;
+  }
+
+  /** Closes the open round, writing a synthetic result for each call that never ran. */
+  private abandonRound(seq: number, why: (call: ToolCall, first: boolean) => string): void {
+    const round = this.round;
+    if (!round) return;
+    let first = true;
+    for (let i = round.next; i < round.calls.length; i++) {
+      const call = round.calls[i]!;
+      if (round.resolved.has(call.id)) continue;
+      this.push({ role: 'tool', tool_call_id: call.id, name: call.name, ok: false, output: why(call, first), exit_code: -1, seq, synthetic: true });
+      first = false;
+    }
+    this.round = null;
+  }
+
+  private inferOrCompact(): Phase {
+    const r = this.recipe;
+    if (this.compactedTurn === this.c.turn) return 'infer';
+    const overChars = r.compact_threshold_chars !== null && this.contextChars > r.compact_threshold_chars;
+    const tokens = this.lastUsage.input_tokens + this.lastUsage.output_tokens;
+    const overTokens = r.compact_threshold_tokens !== null && tokens > r.compact_threshold_tokens;
+    return overChars || overTokens ? 'compact' : 'infer';
+  }
+
+  /** Moves past resolved calls and decides the phase of the open round. */
+  private settleRound(): void {
+    const round = this.round!;
+    while (round.next < round.calls.length && round.resolved.has(round.calls[round.next]!.id)) round.next++;
+    if (round.next === round.calls.length) {
+      if (round.anyOk) this.c.tool_rounds++;
+      this.round = null;
+      this.phase = this.inferOrCompact();
+      return;
+    }
+    const call = round.calls[round.next]!;
+    if (this.c.tool_results_ok >= this.recipe.tool_budget) this.phase = 'deny';
+    else if (call.needs_confirmation && !round.approved.has(call.id)) this.phase = 'confirm';
+    else this.phase = 'tool';
+  }
+
+  private runStarted(p: PayloadOf['run.started']): void {
+    if (p.system) this.system = Object.freeze([...p.system]);
+    if (p.tools) this.tools = Object.freeze([...p.tools]);
+    this.run = { run_id: p.run_id, status: 'running' };
+  }
+
+  private userMessage(fact: Fact, p: PayloadOf['user.message']): void {
+    this.abandonRound(fact.seq, () => 'Not run: a new message arrived before this call ran.');
+    this.question = null;
+    if (p.source === 'user' || p.source === 'history') {
+      this.c.turn++;
+      this.c.cycle = 0;
+      this.c.questions = 0;
+    }
+    this.resetTurnCounters();
+    this.push({ role: 'user', text: p.text, source: p.source, seq: fact.seq });
+    // Restored history is context, not a request: it must not be sent as new work (FOLD-08).
+    this.phase = p.source === 'history' ? 'idle' : this.inferOrCompact();
+  }
+
+  private modelTurn(fact: Fact, p: PayloadOf['model.turn']): void {
+    this.abandonRound(fact.seq, () => 'Not run: the model answered again before this call ran.');
+    this.question = null;
+    const cycle = this.c.cycle;
+    this.c.cycle++;
+    this.c.model_turns++;
+    this.lastUsage = p.usage;
+    this.usage = {
+      input_tokens: this.usage.input_tokens + p.usage.input_tokens,
+      output_tokens: this.usage.output_tokens + p.usage.output_tokens,
+    };
+    const d = p.decision;
+    if (d.kind === 'text') {
+      this.assistantText = d.text;
+      this.push({ role: 'assistant', text: d.text, tool_calls: [], seq: fact.seq });
+      this.phase = 'done';
+    } else if (d.kind === 'question') {
+      this.assistantText = '';
+      this.c.questions++;
+      this.question = {
+        question_id: d.question_id,
+        question: d.question,
+        context: d.context ?? '',
+        options: d.options,
+        allow_free_text: d.allow_free_text,
+        multi_select: d.multi_select,
+        turn: this.c.turn,
+        cycle,
+      };
+      this.push({ role: 'assistant', text: d.context ? `${d.context}\n\n${d.question}` : d.question, tool_calls: [], seq: fact.seq });
+      this.phase = 'question';
+    } else {
+      this.assistantText = d.text ?? '';
+      this.push({ role: 'assistant', text: d.text ?? '', tool_calls: d.calls, seq: fact.seq });
+      this.round = { turn: this.c.turn, cycle, calls: d.calls, next: 0, resolved: new Set(), approved: new Set(), anyOk: false };
+      this.settleRound();
+    }
+  }
+
+  private toolResult(fact: Fact, p: PayloadOf['tool.result']): void {
+    const round = this.round;
+    if (!round || round.resolved.has(p.tool_call_id) || !round.calls.some((c, i) => i >= round.next && c.id === p.tool_call_id)) {
+      this.c.ignored++;
+      return;
+    }
+    round.resolved.add(p.tool_call_id);
+    if (p.ok) {
+      this.c.tool_results_ok++;
+      round.anyOk = true;
+    } else {
+      this.c.tool_results_failed++;
+    }
+    this.push({ role: 'tool', tool_call_id: p.tool_call_id, name: p.name, ok: p.ok, output: p.output, exit_code: p.exit_code, seq: fact.seq });
+    this.settleRound();
+  }
+
+  private confirmationAnswered(fact: Fact, p: PayloadOf['confirmation.answered']): void {
+    const round = this.round;
+    const call = this.phase === 'confirm' && round ? round.calls[round.next] : undefined;
+    if (!round || !call || call.id !== p.tool_call_id) {
+      this.c.ignored++;
+      return;
+    }
+    if (p.approved) {
+      round.approved.add(call.id);
+      this.settleRound();
+      return;
+    }
+    const reason = p.reason ? `: ${p.reason}` : '';
+    this.abandonRound(fact.seq, (_, first) =>
+      first ? `Tool call refused by the user${reason}` : 'Not run: an earlier call in this turn was refused.',
+    );
+    this.phase = 'done';
+  }
+
+  private questionAnswered(fact: Fact, p: PayloadOf['question.answered']): void {
+    const q = this.question;
+    if (this.phase !== 'question' || !q || q.question_id !== p.question_id) {
+      this.c.ignored++;
+      return;
+    }
+    this.question = null;
+    const text = p.skipped ? '(The user skipped this question.)' : p.text ?? '';
+    this.push({ role: 'user', text, source: 'answer', seq: fact.seq });
+    this.phase = this.inferOrCompact();
+  }
+
+  private budgetDenied(fact: Fact, p: PayloadOf['budget.denied']): void {
+    const round = this.round;
+    if (this.phase !== 'deny' || !round || round.calls[round.next]?.id !== p.tool_call_id) {
+      this.c.ignored++;
+      return;
+    }
+    const budget = this.recipe.tool_budget;
+    this.abandonRound(fact.seq, (_, first) =>
+      first
+        ? `Not run: the tool budget of ${budget} successful results for this turn is used up.`
+        : 'Not run: the tool budget for this turn is used up.',
+    );
+    this.phase = 'done';
+  }
+
+  private compactionDone(fact: Fact, p: PayloadOf['compaction.done']): void {
+    const msgs = this.msgs;
+    let start = Math.max(0, msgs.length - p.kept);
+    // Never keep a tool result without the assistant message that called it.
+    while (start > 0 && start < msgs.length && msgs[start]!.role === 'tool') start--;
+    const kept = msgs.slice(start);
+    this.msgs = [];
+    this.contextChars = 0;
+    this.push({ role: 'user', text: p.summary, source: 'summary', seq: fact.seq });
+    for (const m of kept) this.push(m);
+    if (this.phase === 'compact') {
+      this.compactedTurn = this.c.turn;
+      this.phase = 'infer';
+    }
+  }
+
+  private runEnded(fact: Fact, p: PayloadOf['run.ended']): void {
+    this.abandonRound(fact.seq, () => `Not run: the run ended (${p.status}) before this call ran.`);
+    this.question = null;
+    this.run = { run_id: p.run_id ?? this.run.run_id, status: p.status };
+    this.phase = 'idle';
+  }
+}
+
+function messageChars(m: Message): number {
+  if (m.role === 'assistant') {
+    let n = m.text.length;
+    for (const call of m.tool_calls) n += call.name.length + JSON.stringify(call.args).length;
+    return n;
+  }
+  return m.role === 'tool' ? m.output.length : m.text.length;
+}
+
+/** Folds facts into a state in one pass (equivalent to applying each to a new `Folder`). */
+export function fold(facts: Iterable<Fact>, recipe?: Recipe | ResolvedRecipe): FoldState {
+  const folder = new Folder(recipe);
+  for (const fact of facts) folder.apply(fact);
+  return folder.state;
+}

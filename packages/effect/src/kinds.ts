@@ -1,0 +1,290 @@
+import { Checker } from './check.js';
+
+/**
+ * The fact kinds of log format version 1 and their payloads (snake_case, as written on disk).
+ * Every payload may also carry `at_ms` (epoch milliseconds stamped by the host: `effect` has no
+ * clock) and any additional fields; the fields below are checked and never renamed.
+ */
+export const FACT_KINDS_V1 = [
+  'run.started',
+  'user.message',
+  'model.turn',
+  'compaction.done',
+  'confirmation.answered',
+  'question.answered',
+  'tool.result',
+  'budget.denied',
+  'run.ended',
+] as const;
+
+/** One of the fact kinds of version 1. */
+export type FactKindV1 = (typeof FACT_KINDS_V1)[number];
+
+/** Version of the log format this package writes. */
+export const LOG_FORMAT_VERSION = 1;
+
+/** Fields common to every payload. */
+export interface PayloadBase {
+  /** Epoch milliseconds when the host wrote the fact (optional; used for durations). */
+  at_ms?: number;
+}
+
+/** A tool as the model is offered it. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  input_schema: Record<string, unknown>;
+}
+
+/** `run.started` (host): a run opened; carries the context the view needs. */
+export interface RunStartedPayload extends PayloadBase {
+  run_id: string;
+  /** System prompt lines, in order. */
+  system?: string[];
+  /** The tool surface offered to the model in this run. */
+  tools?: ToolSpec[];
+}
+
+/** Where a user message came from. */
+export type UserMessageSource = 'user' | 'steer' | 'history' | 'continuation';
+
+/** `user.message` (host): a prompt, a steer, restored history, or a gate continuation. */
+export interface UserMessagePayload extends PayloadBase {
+  text: string;
+  source: UserMessageSource;
+}
+
+/** Token usage of one provider call. */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** One tool call chosen by the model, after the permission projection. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** True when the permission projection asked: the call parks in `confirm` first. */
+  needs_confirmation: boolean;
+}
+
+/** One choice offered with a question. */
+export interface QuestionOption {
+  label: string;
+  description?: string;
+}
+
+/** The model's decision in one `model.turn`. */
+export type Decision =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool'; text?: string; calls: ToolCall[] }
+  | {
+      kind: 'question';
+      question_id: string;
+      question: string;
+      context?: string;
+      options: QuestionOption[];
+      allow_free_text: boolean;
+      multi_select: boolean;
+    };
+
+/** `model.turn` (the `infer` transition). */
+export interface ModelTurnPayload extends PayloadBase {
+  decision: Decision;
+  usage: Usage;
+  /** Reasoning text, when the provider streamed it (kept for replay, not sent back). */
+  reasoning?: string;
+}
+
+/** `compaction.done` (the `compact` transition or the host). */
+export interface CompactionDonePayload extends PayloadBase {
+  summary: string;
+  /** How many of the most recent messages are kept verbatim after the summary. */
+  kept: number;
+}
+
+/** `confirmation.answered` (host). */
+export interface ConfirmationAnsweredPayload extends PayloadBase {
+  tool_call_id: string;
+  approved: boolean;
+  reason?: string | null;
+}
+
+/** `question.answered` (host): `text`, or `skipped: true`. */
+export interface QuestionAnsweredPayload extends PayloadBase {
+  question_id: string;
+  text?: string;
+  skipped?: boolean;
+}
+
+/** `tool.result` (the `tool` transition, or the `infer` transition for a denied call). */
+export interface ToolResultPayload extends PayloadBase {
+  tool_call_id: string;
+  name: string;
+  ok: boolean;
+  output: string;
+  exit_code: number;
+  metadata?: Record<string, unknown> | null;
+}
+
+/** `budget.denied` (the `deny` transition). */
+export interface BudgetDeniedPayload extends PayloadBase {
+  tool_call_id: string;
+}
+
+/** How a run ended. */
+export type RunStatus = 'completed' | 'cancelled' | 'failed';
+
+/** `run.ended` (host). */
+export interface RunEndedPayload extends PayloadBase {
+  status: RunStatus;
+  run_id?: string;
+  /** `verified`, `waived` or `narrative` (the completion gate's verdict), when completed. */
+  completion?: string | null;
+  error?: { code: string; message: string } | null;
+}
+
+/** Payload type of each version-1 kind. */
+export interface PayloadOf {
+  'run.started': RunStartedPayload;
+  'user.message': UserMessagePayload;
+  'model.turn': ModelTurnPayload;
+  'compaction.done': CompactionDonePayload;
+  'confirmation.answered': ConfirmationAnsweredPayload;
+  'question.answered': QuestionAnsweredPayload;
+  'tool.result': ToolResultPayload;
+  'budget.denied': BudgetDeniedPayload;
+  'run.ended': RunEndedPayload;
+}
+
+/** True for the kinds this version knows (the fold ignores the others). */
+export function isKnownKind(type: string): type is FactKindV1 {
+  return (FACT_KINDS_V1 as readonly string[]).includes(type);
+}
+
+type Validator = (c: Checker, p: Record<string, unknown>) => void;
+
+const P = 'payload';
+
+function validateCall(c: Checker, raw: unknown, path: string): void {
+  const call = c.object(raw, path);
+  c.string(call, 'id', path, { nonEmpty: true });
+  c.string(call, 'name', path, { nonEmpty: true });
+  c.object(call['args'], `${path}.args`);
+  c.boolean(call, 'needs_confirmation', path);
+}
+
+function validateDecision(c: Checker, raw: unknown): void {
+  const path = `${P}.decision`;
+  const d = c.object(raw, path);
+  const kind = c.oneOf(d, 'kind', path, ['text', 'tool', 'question'] as const);
+  if (kind === 'text') {
+    c.string(d, 'text', path);
+  } else if (kind === 'tool') {
+    c.optString(d, 'text', path);
+    const calls = c.array(d, 'calls', path);
+    if (calls.length === 0) c.fail(`${path}.calls`, 'must hold at least one call (use kind "text" for none)');
+    const ids = new Set<string>();
+    calls.forEach((call, i) => {
+      validateCall(c, call, `${path}.calls[${i}]`);
+      const id = (call as { id: string }).id;
+      if (ids.has(id)) c.fail(`${path}.calls[${i}].id`, `duplicates call id '${id}'`);
+      ids.add(id);
+    });
+  } else {
+    c.string(d, 'question_id', path, { nonEmpty: true });
+    c.string(d, 'question', path, { nonEmpty: true });
+    c.optString(d, 'context', path);
+    c.array(d, 'options', path).forEach((o, i) => {
+      const opt = c.object(o, `${path}.options[${i}]`);
+      c.string(opt, 'label', `${path}.options[${i}]`, { nonEmpty: true });
+      c.optString(opt, 'description', `${path}.options[${i}]`);
+    });
+    c.boolean(d, 'allow_free_text', path);
+    c.boolean(d, 'multi_select', path);
+  }
+}
+
+const VALIDATORS: Record<FactKindV1, Validator> = {
+  'run.started': (c, p) => {
+    c.string(p, 'run_id', P, { nonEmpty: true });
+    if (p['system'] !== undefined) {
+      c.array(p, 'system', P).forEach((line, i) => {
+        if (typeof line !== 'string') c.fail(`${P}.system[${i}]`, 'must be a string');
+      });
+    }
+    if (p['tools'] !== undefined) {
+      c.array(p, 'tools', P).forEach((t, i) => {
+        const path = `${P}.tools[${i}]`;
+        const spec = c.object(t, path);
+        c.string(spec, 'name', path, { nonEmpty: true });
+        c.string(spec, 'description', path);
+        c.object(spec['input_schema'], `${path}.input_schema`);
+      });
+    }
+  },
+  'user.message': (c, p) => {
+    c.string(p, 'text', P);
+    c.oneOf(p, 'source', P, ['user', 'steer', 'history', 'continuation'] as const);
+  },
+  'model.turn': (c, p) => {
+    validateDecision(c, p['decision']);
+    const usage = c.object(p['usage'], `${P}.usage`);
+    c.integer(usage, 'input_tokens', `${P}.usage`);
+    c.integer(usage, 'output_tokens', `${P}.usage`);
+    c.optString(p, 'reasoning', P);
+  },
+  'compaction.done': (c, p) => {
+    c.string(p, 'summary', P);
+    c.integer(p, 'kept', P);
+  },
+  'confirmation.answered': (c, p) => {
+    c.string(p, 'tool_call_id', P, { nonEmpty: true });
+    c.boolean(p, 'approved', P);
+    c.optString(p, 'reason', P);
+  },
+  'question.answered': (c, p) => {
+    c.string(p, 'question_id', P, { nonEmpty: true });
+    const text = c.optString(p, 'text', P);
+    const skipped = c.optBoolean(p, 'skipped', P);
+    if ((text === undefined) === (skipped !== true)) {
+      c.fail(P, 'must have exactly one of `text` (the answer) or `skipped: true`');
+    }
+  },
+  'tool.result': (c, p) => {
+    c.string(p, 'tool_call_id', P, { nonEmpty: true });
+    c.string(p, 'name', P, { nonEmpty: true });
+    c.boolean(p, 'ok', P);
+    c.string(p, 'output', P);
+    const code = p['exit_code'];
+    if (typeof code !== 'number' || !Number.isSafeInteger(code)) c.fail(`${P}.exit_code`, 'must be an integer');
+    if (p['metadata'] !== undefined && p['metadata'] !== null) c.object(p['metadata'], `${P}.metadata`);
+  },
+  'budget.denied': (c, p) => {
+    c.string(p, 'tool_call_id', P, { nonEmpty: true });
+  },
+  'run.ended': (c, p) => {
+    c.oneOf(p, 'status', P, ['completed', 'cancelled', 'failed'] as const);
+    c.optString(p, 'run_id', P);
+    c.optString(p, 'completion', P);
+    if (p['error'] !== undefined && p['error'] !== null) {
+      const e = c.object(p['error'], `${P}.error`);
+      c.string(e, 'code', `${P}.error`);
+      c.string(e, 'message', `${P}.error`);
+    }
+  },
+};
+
+/**
+ * Checks the payload of a known fact kind, throwing a `FactValidationError` that names the
+ * field (`payload.decision.calls[0].id`). Payloads of unknown kinds are accepted as they are.
+ */
+export function validatePayload(type: string, payload: unknown): void {
+  if (!isKnownKind(type)) return;
+  const c = new Checker(type);
+  const p = c.object(payload, P);
+  c.optNumber(p, 'at_ms', P);
+  VALIDATORS[type](c, p);
+}
