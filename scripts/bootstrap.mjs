@@ -55,6 +55,11 @@ function ensurePnpm() {
 ensurePnpm();
 must('pnpm', ['install', '--frozen-lockfile']);
 must('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
+if (job === 'test') {
+  // Type-check everything, tests and benchmarks included (vitest itself does not).
+  must('pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']);
+  must('pnpm', ['exec', 'tsc', '-p', 'tsconfig.json']);
+}
 
 if (job === 'demo') {
   process.exit(run('pnpm', ['--filter', '@a3s-code-apps/demo', 'start', ...process.argv.slice(3)]));

@@ -9,4 +9,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   treeshake: true,
+  tsconfig: 'tsconfig.build.json',
 });

@@ -10,6 +10,8 @@ interface Round {
   readonly calls: readonly ToolCall[];
   /** Index of the first call without a result. */
   next: number;
+  /** Index in the message list of the assistant message that made these calls. */
+  messageIndex: number;
   readonly resolved: Set<string>;
   readonly approved: Set<string>;
   anyOk: boolean;
@@ -237,7 +239,8 @@ export class Folder {
     } else {
       this.assistantText = d.text ?? '';
       this.push({ role: 'assistant', text: d.text ?? '', tool_calls: d.calls, seq: fact.seq });
-      this.round = { turn: this.c.turn, cycle, calls: d.calls, next: 0, resolved: new Set(), approved: new Set(), anyOk: false };
+      const messageIndex = this.msgs.length - 1;
+      this.round = { turn: this.c.turn, cycle, calls: d.calls, next: 0, messageIndex, resolved: new Set(), approved: new Set(), anyOk: false };
       this.settleRound();
     }
   }
@@ -308,8 +311,13 @@ export class Folder {
   private compactionDone(fact: Fact, p: PayloadOf['compaction.done']): void {
     const msgs = this.msgs;
     let start = Math.max(0, msgs.length - p.kept);
-    // Never keep a tool result without the assistant message that called it.
+    // Never keep a tool result without the assistant message that called it, and keep the
+    // calls of an open round, whose results are still to come.
     while (start > 0 && start < msgs.length && msgs[start]!.role === 'tool') start--;
+    if (this.round) {
+      start = Math.min(start, this.round.messageIndex);
+      this.round.messageIndex = this.round.messageIndex - start + 1;
+    }
     const kept = msgs.slice(start);
     this.msgs = [];
     this.contextChars = 0;
