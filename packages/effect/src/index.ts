@@ -4,7 +4,7 @@
  */
 export * from './errors.js';
 export { Sha256, sha256Hex } from './sha256.js';
-export { threadIdFor } from './thread.js';
+export { effectLogPath, threadIdFor } from './thread.js';
 export * from './kinds.js';
 export { encodeFact, parseFactLine, parseLog, validateDraft, canonicalJson } from './fact.js';
 export type { Fact, FactDraft, ParsedLog, TornLine } from './fact.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { threadIdFor } from './thread.js';
+import { effectLogPath, threadIdFor } from './thread.js';
 
 describe('threadIdFor', () => {
   it('LOG-06: a safe id of allowed characters is used unchanged', () => {
@@ -30,5 +30,12 @@ describe('threadIdFor', () => {
       expect(t).toMatch(/^s-[0-9a-f]{64}$/);
       expect(t).not.toContain('/');
     }
+  });
+});
+
+describe('effectLogPath', () => {
+  it('LOG-05: a session log lives at .a3s/effect-log/<thread>.jsonl', () => {
+    expect(effectLogPath('s1')).toBe('.a3s/effect-log/s1.jsonl');
+    expect(effectLogPath('../../x')).toMatch(/^\.a3s\/effect-log\/s-[0-9a-f]{64}\.jsonl$/);
   });
 });

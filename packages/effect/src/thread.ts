@@ -15,3 +15,11 @@ export function threadIdFor(sessionId: string): string {
   if (SAFE_ID.test(sessionId) && sessionId !== '.' && sessionId !== '..') return sessionId;
   return `s-${sha256Hex(sessionId)}`;
 }
+
+/**
+ * Where a session's log lives, relative to the workspace root (LOG-05):
+ * `.a3s/effect-log/<thread>.jsonl`, always with `/` separators.
+ */
+export function effectLogPath(sessionId: string): string {
+  return `.a3s/effect-log/${threadIdFor(sessionId)}.jsonl`;
+}
