@@ -6,3 +6,7 @@ export * from './errors/index.js';
 export * from './tools/index.js';
 export * from './workspace/index.js';
 export * from './invoker/index.js';
+export * from './registry/index.js';
+export * from './permissions/index.js';
+export * from './events/index.js';
+export * from './runtime-tools/index.js';
