@@ -70,7 +70,7 @@ async function govern(k: Kernel, frame: CallFrame, request: ToolCallRequest, ent
     // A registered tool hidden by tier is a denial, so hosts see why; an unknown one is not found.
     if (registered !== undefined) {
       const auth = await authorize(k, frame, request.id, registered, request.args);
-      if (!auth.ok) return auth;
+      if (!auth.ok) return { ok: false, error: auth.error, permission: 'deny' };
     }
     const available = k.registry.toolNames().filter((n) => reachableTool(k, frame, source, n) !== undefined);
     return { ok: false, error: new ToolNotFoundError(String(name), available) };
@@ -88,7 +88,7 @@ async function govern(k: Kernel, frame: CallFrame, request: ToolCallRequest, ent
   }
 
   const auth = await authorize(k, frame, request.id, tool, args);
-  if (!auth.ok) return auth;
+  if (!auth.ok) return { ok: false, error: auth.error, permission: 'deny' };
   const permission = auth.permission;
 
   const hookCall = (a: unknown): HookCall => ({ id: request.id, name, tier: tool.tier, args: a, source, depth: frame.depth, runId: context.runId, sessionId: context.sessionId });

@@ -26,7 +26,7 @@ describe('ToolInvoker basics', () => {
     const { invoker, state } = setup({ policy: { deny: ['Echo(*secret*)'], allow: ['echo'] } });
     const t = createTestInvocation();
     const r = await invoker.invoke({ id: 'c1', name: 'echo', args: { text: 'secret' } }, t.context);
-    expect(r).toMatchObject({ ok: false, output: 'Permission denied: Echo(*secret*)', errorKind: 'permission_denied', permission: undefined });
+    expect(r).toMatchObject({ ok: false, output: 'Permission denied: Echo(*secret*)', errorKind: 'permission_denied', permission: 'deny' });
     expect(t.events.payloads('permissionDenied')).toEqual([{ tool_id: 'c1', tool_name: 'echo', args: { text: 'secret' }, reason: 'Echo(*secret*)' }]);
     expect(state.executions).toHaveLength(0);
   });
