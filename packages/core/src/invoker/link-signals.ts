@@ -1,9 +1,35 @@
 /**
- * A call's own `AbortController`, aborted when any parent signal aborts (run, session, parent
- * call) or when its timeout elapses. Listeners are removed when the call ends, so long runs do
- * not accumulate them.
+ * Signal plumbing. A call has its own `AbortController`, aborted when any parent signal aborts
+ * (run, session, parent call) or when its timeout elapses. Parents are watched through one
+ * shared listener per signal, so hundreds of concurrent calls on one run signal add one
+ * listener, not hundreds, and every watcher is removed when its call ends.
  */
 import { ToolTimeoutError } from '../errors/tool-errors.js';
+
+const watchers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Calls `callback` once when `signal` aborts. Returns the unsubscriber. */
+export function watchAbort(signal: AbortSignal, callback: () => void): () => void {
+  let set = watchers.get(signal);
+  if (set === undefined) {
+    const created = new Set<() => void>();
+    set = created;
+    watchers.set(signal, created);
+    signal.addEventListener(
+      'abort',
+      () => {
+        watchers.delete(signal);
+        for (const cb of [...created]) cb();
+      },
+      { once: true },
+    );
+  }
+  const s = set;
+  s.add(callback);
+  return () => {
+    s.delete(callback);
+  };
+}
 
 /** A linked controller and its disposer. */
 export interface LinkedSignal {
@@ -21,9 +47,7 @@ export function linkSignals(parents: readonly AbortSignal[], timeout?: { readonl
       controller.abort(parent.reason);
       break;
     }
-    const onAbort = (): void => controller.abort(parent.reason);
-    parent.addEventListener('abort', onAbort, { once: true });
-    detach.push(() => parent.removeEventListener('abort', onAbort));
+    detach.push(watchAbort(parent, () => controller.abort(parent.reason)));
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (timeout !== undefined && !controller.signal.aborted) {

@@ -4,6 +4,7 @@
  * reaches queued calls).
  */
 import { CancelledError } from '../errors/tool-errors.js';
+import { watchAbort } from './link-signals.js';
 
 interface Waiter {
   readonly limit: number;
@@ -55,18 +56,18 @@ export class ToolQueue {
         reject(new CancelledError(`queued call of '${name}'`, signal.reason));
         this.#drain(name, l);
       };
-      const waiter: Waiter = {
-        limit: maxParallelism,
-        resolve: () => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(this.#release(name, l));
-        },
-      };
       if (signal.aborted) {
         reject(new CancelledError(`queued call of '${name}'`, signal.reason));
         return;
       }
-      signal.addEventListener('abort', onAbort, { once: true });
+      const unwatch = watchAbort(signal, onAbort);
+      const waiter: Waiter = {
+        limit: maxParallelism,
+        resolve: () => {
+          unwatch();
+          resolve(this.#release(name, l));
+        },
+      };
       l.waiting.push(waiter);
     });
   }
