@@ -17,7 +17,7 @@ describe('public API', () => {
     const registry = new core.ToolRegistry({ capabilities: ['fs.write'] });
     registry.registerPack(pack);
     const real = core.createBatchTool();
-    registry.add({ ...real, execute: (args, ctx) => real.execute(args, ctx) });
+    registry.add({ ...real, execute: (args, ctx) => real.execute(args as core.BatchArgs, ctx) });
     const invoker = new core.ToolInvoker({ registry, policy: { deny: ['write_note'] } });
     const r = await invoker.invoke({ id: 'b', name: 'batch', args: { calls: [{ tool: 'write_note', args: { path: 'a', content: 'x' } }] } }, createTestInvocation().context, 'host');
     expect(JSON.parse(r.output).results[0].error_kind).toBe('permission_denied');
