@@ -11,6 +11,7 @@ import type { Tool } from '../tools/tool.js';
 import type { SkillRestriction } from './governance.js';
 import type { PermissionOutcome } from './invocation-types.js';
 import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
+import { linkSignals } from './link-signals.js';
 
 /** An authorisation verdict. */
 export type Authorization = { readonly ok: true; readonly permission: PermissionOutcome } | { readonly ok: false; readonly error: PermissionDeniedError };
@@ -54,10 +55,17 @@ export async function authorize(k: Kernel, frame: CallFrame, id: string, tool: T
   const manager = k.confirmation;
   if (manager === undefined) return { ok: true, permission: 'ask_unconfirmed' };
   frame.context.events.emit({ kind: 'confirmationRequired', payload: { tool_id: id, tool_name: tool.name, args, rule: verdict.rule } });
-  const answer = await manager.confirm(
-    { toolId: id, toolName: tool.name, args, rule: verdict.rule, source: frame.source, runId: frame.context.runId, sessionId: frame.context.sessionId },
-    frame.signal,
-  );
+  // The wait for a person ends with the run or the session, whichever aborts first.
+  const linked = linkSignals([frame.signal, k.sessionSignal]);
+  let answer: Awaited<ReturnType<typeof manager.confirm>>;
+  try {
+    answer = await manager.confirm(
+      { toolId: id, toolName: tool.name, args, rule: verdict.rule, source: frame.source, runId: frame.context.runId, sessionId: frame.context.sessionId },
+      linked.signal,
+    );
+  } finally {
+    linked.dispose();
+  }
   if (answer.approved === true) return { ok: true, permission: 'ask_approved' };
   return deny(k, frame, id, tool, args, `not confirmed${answer.reason === undefined ? '' : `: ${answer.reason}`}`);
 }

@@ -82,6 +82,17 @@ describe('scheduling', () => {
     expect(state.executions).toHaveLength(0);
   });
 
+  it('INV-10: closing the invoker also ends a wait for confirmation', async () => {
+    const confirmation = new ScriptedConfirmationManager();
+    const { invoker, state } = setup(4, { confirmation, policy: {} });
+    const p = invoker.invoke({ id: 'a', name: 'echo', args: { text: 'x' } }, createTestInvocation().context);
+    await tick();
+    invoker.close();
+    expect((await p).errorKind).toBe('cancelled');
+    expect(confirmation.pending).toEqual([]);
+    expect(state.executions).toHaveLength(0);
+  });
+
   it('a call past its timeout fails with TOOL_TIMEOUT and its signal aborts', async () => {
     const { invoker, state } = setup(4, { defaultTimeoutMs: 20 });
     const r = await invoker.invoke({ id: 'a', name: 'sleep', args: { ms: 5000 } }, createTestInvocation().context, 'host');
