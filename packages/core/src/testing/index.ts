@@ -1,0 +1,9 @@
+/**
+ * `@a3s-code/core/testing`: test doubles that ship with the product, for this package's tests and
+ * every package built on it.
+ */
+export { createTestToolPack } from './test-tool-pack.js';
+export type { TestExecution, TestToolPack, TestToolPackOptions, TestToolState } from './test-tool-pack.js';
+export { ScriptedConfirmationManager } from './scripted-confirmation.js';
+export { RecordingEventSink, createTestInvocation } from './recording-event-sink.js';
+export type { TestInvocation } from './recording-event-sink.js';
