@@ -4,6 +4,7 @@
  * Groups still alive when the host process exits are killed synchronously from its `exit` hook:
  * a dropped transport never leaves orphans behind.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 
 const live = new Set<number>();
 let hooked = false;
@@ -37,9 +38,42 @@ export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** True while any process of the group led by `pid` exists. */
+/**
+ * Members of the group led by `pid` that are still running (zombies excluded), from `/proc`;
+ * `undefined` where `/proc` is not available.
+ */
+export function groupMembers(pid: number): number[] | undefined {
+  if (process.platform !== 'linux') return undefined;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  const members: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // `pid (comm) state ppid pgrp ...`; comm may contain spaces and parentheses.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (pgrp === String(pid) && state !== 'Z' && state !== 'X') members.push(Number(entry));
+  }
+  return members;
+}
+
+/**
+ * True while any process of the group led by `pid` is running. A zombie does not count: it holds
+ * no resources, and in a container whose init does not reap, an orphan's zombie can linger.
+ */
 export function groupAlive(pid: number): boolean {
-  return signalGroup(pid, 0);
+  if (!signalGroup(pid, 0)) return false;
+  const members = groupMembers(pid);
+  return members === undefined || members.length > 0;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
