@@ -139,12 +139,12 @@ export class McpManager implements McpSource {
   }
 
   /** See {@link McpSource.readResource}. */
-  readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+  async readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     return this.#get(server).readResource(uri, signal);
   }
 
   /** See {@link McpSource.getPrompt}. */
-  getPrompt(server: string, name: string, args?: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<GetPromptResult> {
+  async getPrompt(server: string, name: string, args?: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<GetPromptResult> {
     return this.#get(server).getPrompt(name, args, signal);
   }
 

@@ -114,12 +114,12 @@ export class McpSources {
   }
 
   /** Reads a resource of the effective server named `server`. */
-  readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+  async readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     return this.#owner(server).readResource(server, uri, signal);
   }
 
   /** Gets a prompt of the effective server named `server`. */
-  getPrompt(server: string, name: string, args?: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<GetPromptResult> {
+  async getPrompt(server: string, name: string, args?: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<GetPromptResult> {
     return this.#owner(server).getPrompt(server, name, args, signal);
   }
 

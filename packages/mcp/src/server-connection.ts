@@ -235,17 +235,26 @@ export class McpServerConnection implements McpToolCaller {
         cursor = page.nextCursor;
       } while (cursor !== undefined);
     }
-    this.#tools = Object.freeze(this.#bridge(specs));
+    let resources = this.#resources;
     if (caps.resources !== undefined) {
-      const { resources } = await client.listResources();
-      this.#resources = Object.freeze(resources.map((r) => Object.freeze({ server: this.server, uri: r.uri, name: r.name, ...(r.description === undefined ? {} : { description: r.description }), ...(r.mimeType === undefined ? {} : { mimeType: r.mimeType }) })));
-    }
-    if (caps.prompts !== undefined) {
-      const { prompts } = await client.listPrompts();
-      this.#prompts = Object.freeze(
-        prompts.map((p) => Object.freeze({ server: this.server, name: p.name, ...(p.description === undefined ? {} : { description: p.description }), arguments: Object.freeze([...(p.arguments ?? [])]) })),
+      const listed = (await client.listResources()).resources;
+      resources = Object.freeze(
+        listed.map((r) =>
+          Object.freeze({ server: this.server, uri: r.uri, name: r.name, ...(r.description === undefined ? {} : { description: r.description }), ...(r.mimeType === undefined ? {} : { mimeType: r.mimeType }) }),
+        ),
       );
     }
+    let prompts = this.#prompts;
+    if (caps.prompts !== undefined) {
+      const listed = (await client.listPrompts()).prompts;
+      prompts = Object.freeze(
+        listed.map((p) => Object.freeze({ server: this.server, name: p.name, ...(p.description === undefined ? {} : { description: p.description }), arguments: Object.freeze([...(p.arguments ?? [])]) })),
+      );
+    }
+    // Publish everything at once, so that no reader sees new tools before the change is announced.
+    this.#tools = Object.freeze(this.#bridge(specs));
+    this.#resources = resources;
+    this.#prompts = prompts;
   }
 
   #bridge(specs: readonly McpToolSpec[]): Tool[] {
