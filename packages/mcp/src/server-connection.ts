@@ -267,7 +267,7 @@ export class McpServerConnection implements McpToolCaller {
         name,
         ...(this.config.timeoutMs === undefined ? {} : { timeoutMs: this.config.timeoutMs }),
         ...(this.#options.artifacts === undefined ? {} : { artifacts: this.#options.artifacts }),
-      }) as Tool;
+      });
     });
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Tool } from '@a3s-code/core';
+import { defineTool, type Tool } from '@a3s-code/core';
+import { z } from 'zod';
 import { McpManager, McpOwnershipError, McpSources, syncMcpTools, type McpToolTarget } from '../src/index.js';
 import { parsePids, processGone, testServer, toolContext, waitFor } from './kit.js';
 
@@ -126,7 +127,8 @@ describe('MCP ownership and isolation', () => {
   it('SURF-09: syncMcpTools mirrors the session surface into a registry as servers come and go', async () => {
     const registry = new Map<string, Tool>();
     const target: McpToolTarget = { add: (t) => registry.set(t.name, t), remove: (n) => registry.delete(n) };
-    registry.set('read', { name: 'read' } as Tool);
+    const read = defineTool({ name: 'read', description: 'd', tier: 'read', input: z.object({}), execute: async () => ({ output: '', exitCode: 0 }) });
+    registry.set('read', read);
     const s = session();
     const stop = syncMcpTools(s, target);
     expect([...registry.keys()]).toContain('mcp__shared__echo');
