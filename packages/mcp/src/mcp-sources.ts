@@ -90,7 +90,12 @@ export class McpSources {
     return this.#assemble().byName.get(name);
   }
 
-  /** `mcpStatus()`: every server of every source, with its tier and whether it is shadowed. */
+  /** `mcpStatus()`: every server of every source (state, tool count, last error, stderr tail), with its tier and whether it is shadowed. */
+  mcpStatus(): readonly McpSessionServerStatus[] {
+    return this.status();
+  }
+
+  /** Same as {@link mcpStatus}. */
   status(): readonly McpSessionServerStatus[] {
     const out: McpSessionServerStatus[] = [];
     this.#layers.forEach((layer, i) => {

@@ -134,12 +134,10 @@ export class ProcessGroupStdioTransport implements Transport {
     if (child === undefined || this.#closeReason !== undefined || !child.stdin.writable) {
       return Promise.reject(new McpClosedError(`stdio transport (${this.#closeReason ?? 'not started'})`));
     }
+    // The write callback runs once the data is flushed, or with an error if the pipe is
+    // destroyed first, so a send never hangs on a dead server.
     return new Promise<void>((resolve, reject) => {
-      const ok = child.stdin.write(serializeMessage(message), (error) => {
-        if (error) reject(error);
-      });
-      if (ok) resolve();
-      else child.stdin.once('drain', resolve);
+      child.stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
     });
   }
 

@@ -40,7 +40,7 @@ describe('MCP ownership and isolation', () => {
   it('MCP-01: three tiers — global from configuration, inherited from the host, a private manager per session', async () => {
     expect(global.serverNames()).toEqual(['base']); // `enabled: false` is not started
     const s = session();
-    expect(s.status().map((x) => [x.name, x.source, x.state])).toEqual([
+    expect(s.mcpStatus().map((x) => [x.name, x.source, x.state])).toEqual([
       ['base', 'global', 'connected'],
       ['shared', 'inherited', 'connected'],
     ]);
