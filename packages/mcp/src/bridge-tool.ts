@@ -1,0 +1,88 @@
+/**
+ * Bridges one MCP tool onto core's `Tool` contract. The tier comes from the server's annotations
+ * (`readOnlyHint` → `read`, `destructiveHint` → `write`, otherwise `exec`); a tool not declared
+ * read-only is treated as mutating and serial (`maxParallelism: 1`), because "unknown" must not
+ * fan out. Cancellation and timeouts reach the server as `notifications/cancelled` through the
+ * SDK's request options (an `AbortSignal` and a `timeout`).
+ */
+import { CancelledError, type JsonSchema, type Tool, type ToolCapabilities, type ToolContext, type ToolResult, type ToolTier } from '@a3s-code/core';
+import type { CallToolResult, Tool as McpToolSpec } from '@modelcontextprotocol/sdk/types.js';
+import { convertCallResult, type McpArtifactStore } from './tool-result.js';
+
+/** Default timeout of a bridged call when neither the server entry nor the kernel sets one, ms. */
+export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 120_000;
+
+/** What a bridged tool calls: one server connection. */
+export interface McpToolCaller {
+  /** The server's configured name. */
+  readonly server: string;
+  /** Calls `tools/call`; rejects with a typed error (closed, unavailable, timeout, request). */
+  callTool(
+    tool: string,
+    args: Readonly<Record<string, unknown>>,
+    options: { readonly signal: AbortSignal; readonly timeoutMs: number },
+  ): Promise<CallToolResult | { readonly toolResult: unknown }>;
+}
+
+/** Options of {@link bridgeMcpTool}. */
+export interface BridgeOptions {
+  /** The surface name (`mcp__<server>__<tool>`). */
+  readonly name: string;
+  /** Per-call timeout from the server entry, ms; becomes the tool's `timeoutMs`. */
+  readonly timeoutMs?: number;
+  /** Store for images, audio and blobs. */
+  readonly artifacts?: McpArtifactStore;
+}
+
+/** The tier an MCP tool's annotations give. */
+export function tierFromAnnotations(annotations: McpToolSpec['annotations']): ToolTier {
+  if (annotations?.readOnlyHint === true) return 'read';
+  if (annotations?.destructiveHint === true) return 'write';
+  return 'exec';
+}
+
+/** Scheduling capabilities from annotations: only a declared read-only tool is parallel-safe. */
+export function capabilitiesFromAnnotations(annotations: McpToolSpec['annotations']): Partial<ToolCapabilities> {
+  const readOnly = annotations?.readOnlyHint === true;
+  return {
+    readOnly,
+    idempotent: readOnly || annotations?.idempotentHint === true,
+    resumable: readOnly,
+    cancelSafe: readOnly,
+    maxParallelism: readOnly ? 16 : 1,
+    outputType: 'text',
+  };
+}
+
+function inputSchemaOf(spec: McpToolSpec): JsonSchema {
+  const schema = { ...(spec.inputSchema as Record<string, unknown>) };
+  // Arguments are always an object; a server that omits `type` still means one.
+  if (schema.type === undefined) schema.type = 'object';
+  delete schema.$schema;
+  return schema as JsonSchema;
+}
+
+/** A core `Tool` that runs `spec` on `caller`'s server. */
+export function bridgeMcpTool(caller: McpToolCaller, spec: McpToolSpec, options: BridgeOptions): Tool<Record<string, unknown>> {
+  const timeoutMs = options.timeoutMs;
+  const description = spec.description ?? spec.title ?? spec.annotations?.title ?? `Tool '${spec.name}' of MCP server '${caller.server}'.`;
+  return Object.freeze({
+    name: options.name,
+    description,
+    inputSchema: inputSchemaOf(spec),
+    tier: tierFromAnnotations(spec.annotations),
+    capabilities: Object.freeze(capabilitiesFromAnnotations(spec.annotations)),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+      if (ctx.signal.aborted) throw new CancelledError(`call of '${options.name}'`, ctx.signal.reason);
+      const result = await caller.callTool(spec.name, args ?? {}, { signal: ctx.signal, timeoutMs: timeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS });
+      return convertCallResult(result, {
+        server: caller.server,
+        tool: spec.name,
+        toolName: options.name,
+        callId: ctx.callId,
+        ...(options.artifacts === undefined ? {} : { artifacts: options.artifacts }),
+      });
+    },
+  });
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { A3sError } from '@a3s-code/core';
+import { parseMcpServers } from './config.js';
+import { McpConfigError } from './errors.js';
+
+function fieldOf(value: unknown): string {
+  try {
+    parseMcpServers(value);
+  } catch (error) {
+    expect(error).toBeInstanceOf(McpConfigError);
+    expect(A3sError.hasCode(error, 'MCP_CONFIG')).toBe(true);
+    return `${(error as McpConfigError).field} | ${(error as Error).message}`;
+  }
+  throw new Error('did not throw');
+}
+
+describe('mcpServers configuration', () => {
+  it('accepts stdio and remote entries', () => {
+    const parsed = parseMcpServers({
+      github: { command: 'npx', args: ['-y', 'server-github'], env: { TOKEN: 'x' }, cwd: '/tmp', timeoutMs: 5000 },
+      docs: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer t' }, transport: 'sse' },
+      'my_server-2': { url: 'http://127.0.0.1:3000/mcp' },
+    });
+    expect(Object.keys(parsed)).toEqual(['github', 'docs', 'my_server-2']);
+    expect(parsed.github).toMatchObject({ command: 'npx', args: ['-y', 'server-github'] });
+    expect(Object.isFrozen(parsed)).toBe(true);
+    expect(parseMcpServers(undefined)).toEqual({});
+  });
+
+  it('errors name the key path and what is allowed', () => {
+    expect(fieldOf({ github: { command: '' } })).toMatch(/^mcpServers\.github\.command \| .*non-empty/);
+    expect(fieldOf({ github: { command: 'x', args: ['a', 3] } })).toMatch(/^mcpServers\.github\.args\[1\] \| /);
+    expect(fieldOf({ github: { command: 'x', comand: 'y' } })).toMatch(/^mcpServers\.github\.comand \| .*not a known key/);
+    expect(fieldOf({ github: { command: 'x', url: 'http://a' } })).toMatch(/^mcpServers\.github\.url \| .*either stdio/);
+    expect(fieldOf({ github: {} })).toMatch(/^mcpServers\.github \| .*`command`.*`url`/);
+    expect(fieldOf({ docs: { url: 'ftp://example.com' } })).toMatch(/^mcpServers\.docs\.url \| .*http/);
+    expect(fieldOf({ docs: { url: 'http://a.b', transport: 'ws' } })).toMatch(/^mcpServers\.docs\.transport \| /);
+    expect(fieldOf({ docs: { url: 'http://a.b', headers: { a: 1 } } })).toMatch(/^mcpServers\.docs\.headers\.a \| /);
+    expect(fieldOf({ github: { command: 'x', timeoutMs: 0 } })).toMatch(/^mcpServers\.github\.timeoutMs \| /);
+    expect(fieldOf({ 'a__b': { command: 'x' } })).toMatch(/^mcpServers\.a__b \| .*no '__'/);
+    expect(fieldOf({ 'bad name': { command: 'x' } })).toMatch(/^mcpServers\.bad name \| /);
+    expect(fieldOf({ trailing_: { command: 'x' } })).toMatch(/^mcpServers\.trailing_ \| /);
+    expect(fieldOf([])).toMatch(/^mcpServers \| /);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * The `mcpServers` configuration (part of `CodeConfig`): one entry per server, keyed by the
+ * server's name. A stdio server has `command` (with optional `args`, `env`, `cwd`); a remote
+ * server has `url` (with optional `headers` and `transport`). Validated with zod; every error
+ * names the key path (`mcpServers.github.command`) and what is allowed.
+ */
+import { z } from 'zod';
+import { McpConfigError } from './errors.js';
+
+/**
+ * Server names: 1..64 of `[A-Za-z0-9_-]`, starting with a letter or digit, never containing
+ * `__` (the separator of `mcp__<server>__<tool>`) and never ending with `_`.
+ */
+export const MCP_SERVER_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/;
+
+const timeoutMs = z.number().int().min(1).max(86_400_000);
+
+const common = {
+  /** `false` keeps the entry in the file but does not start the server. */
+  enabled: z.boolean().optional(),
+  /** Timeout of each tool call, milliseconds; also becomes the bridged tools' `timeoutMs`. */
+  timeoutMs: timeoutMs.optional(),
+  /** Deadline for start-up and the `initialize` handshake, milliseconds. Default 30000. */
+  connectTimeoutMs: timeoutMs.optional(),
+};
+
+const stdioSchema = z
+  .object({
+    command: z.string().min(1, 'must be a non-empty command'),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().min(1).optional(),
+    /** Bytes of stderr kept for `mcpStatus()`, `1024..1048576`. Default 16384. */
+    stderrBytes: z.number().int().min(1024).max(1_048_576).optional(),
+    ...common,
+  })
+  .strict();
+
+const httpSchema = z
+  .object({
+    url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
+    headers: z.record(z.string(), z.string()).optional(),
+    /** `auto` (default) tries Streamable HTTP, then falls back to SSE. */
+    transport: z.enum(['auto', 'streamable-http', 'sse']).optional(),
+    ...common,
+  })
+  .strict();
+
+/** A stdio server: started by us as a process-group leader. */
+export type McpStdioServerConfig = z.output<typeof stdioSchema>;
+/** A remote server over Streamable HTTP (or SSE). */
+export type McpHttpServerConfig = z.output<typeof httpSchema>;
+/** One server entry. */
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+/** The `mcpServers` map: server name to entry. */
+export type McpServersConfig = Readonly<Record<string, McpServerConfig>>;
+
+/** True for a stdio entry. */
+export function isStdioConfig(config: McpServerConfig): config is McpStdioServerConfig {
+  return 'command' in config;
+}
+
+function joinPath(base: string, path: readonly PropertyKey[]): string {
+  let out = base;
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
+  return out;
+}
+
+function fail(path: string, issues: readonly z.core.$ZodIssue[]): never {
+  const first = issues[0];
+  if (first === undefined) throw new McpConfigError(path, 'is invalid');
+  if (first.code === 'unrecognized_keys') {
+    throw new McpConfigError(joinPath(path, [...first.path, first.keys[0] ?? '?']), 'is not a known key');
+  }
+  throw new McpConfigError(joinPath(path, first.path), first.message);
+}
+
+/** Checks a server name; throws `MCP_CONFIG` naming `field` and the allowed form. */
+export function assertServerName(name: unknown, field = 'name'): asserts name is string {
+  if (typeof name !== 'string' || name.length > 64 || !MCP_SERVER_NAME_RE.test(name)) {
+    throw new McpConfigError(
+      field,
+      `server name ${JSON.stringify(name)} must be 1..64 of [A-Za-z0-9_-], start with a letter or digit, and contain no '__'`,
+    );
+  }
+}
+
+/**
+ * Validates one server entry. `path` names it in errors (`mcpServers.github`). A value with
+ * both `command` and `url` (or neither) is rejected: a server is either local or remote.
+ */
+export function parseMcpServerConfig(value: unknown, path = 'server'): McpServerConfig {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new McpConfigError(path, 'must be an object with `command` or `url`');
+  const hasCommand = 'command' in value;
+  const hasUrl = 'url' in value;
+  if (hasCommand && hasUrl) throw new McpConfigError(`${path}.url`, 'cannot be combined with `command`: a server is either stdio (`command`) or remote (`url`)');
+  if (!hasCommand && !hasUrl) throw new McpConfigError(path, 'needs `command` (a stdio server) or `url` (a Streamable HTTP / SSE server)');
+  const parsed = hasCommand ? stdioSchema.safeParse(value) : httpSchema.safeParse(value);
+  if (!parsed.success) fail(path, parsed.error.issues);
+  return Object.freeze(parsed.data);
+}
+
+/** Validates a whole `mcpServers` map. `path` names it in errors (default `mcpServers`). */
+export function parseMcpServers(value: unknown, path = 'mcpServers'): McpServersConfig {
+  if (value === undefined) return Object.freeze({});
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new McpConfigError(path, 'must be an object mapping server names to entries');
+  const out: Record<string, McpServerConfig> = {};
+  for (const [name, entry] of Object.entries(value)) {
+    assertServerName(name, `${path}.${name}`);
+    out[name] = parseMcpServerConfig(entry, `${path}.${name}`);
+  }
+  return Object.freeze(out);
+}

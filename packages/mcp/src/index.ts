@@ -1,0 +1,42 @@
+/**
+ * `@a3s-code/mcp`: MCP servers on the A3S Code tool surface. Agent-global, inherited and
+ * session-private managers assembled in that order ({@link McpSources}); an owning stdio
+ * transport ({@link ProcessGroupStdioTransport}); Streamable HTTP with SSE fallback; MCP tools
+ * bridged onto core's `Tool` contract as `mcp__<server>__<tool>`.
+ */
+export { MCP_SERVER_NAME_RE, assertServerName, isStdioConfig, parseMcpServerConfig, parseMcpServers } from './config.js';
+export type { McpHttpServerConfig, McpServerConfig, McpServersConfig, McpStdioServerConfig } from './config.js';
+export {
+  McpClosedError,
+  McpConfigError,
+  McpConnectionError,
+  McpOwnershipError,
+  McpRequestError,
+  McpServerClosedError,
+  McpServerUnavailableError,
+} from './errors.js';
+export { McpManager } from './mcp-manager.js';
+export type { McpManagerOptions } from './mcp-manager.js';
+export type { McpSource } from './mcp-source.js';
+export { McpSources } from './mcp-sources.js';
+export type { McpSourcesOptions } from './mcp-sources.js';
+export type {
+  McpPromptInfo,
+  McpResourceInfo,
+  McpServerState,
+  McpServerStatus,
+  McpSessionServerStatus,
+  McpSourceTier,
+} from './server-status.js';
+export { ProcessGroupStdioTransport } from './stdio-transport.js';
+export type { ProcessGroupStdioOptions, StdioCloseInfo } from './stdio-transport.js';
+export { BoundedTail } from './bounded-tail.js';
+export { DEFAULT_CONNECT_TIMEOUT_MS } from './open-client.js';
+export type { McpTransportKind } from './open-client.js';
+export { DEFAULT_MCP_TOOL_TIMEOUT_MS, bridgeMcpTool, capabilitiesFromAnnotations, tierFromAnnotations } from './bridge-tool.js';
+export type { BridgeOptions, McpToolCaller } from './bridge-tool.js';
+export { convertCallResult } from './tool-result.js';
+export type { ConvertContext, McpArtifactRef, McpArtifactStore, McpMediaInfo } from './tool-result.js';
+export { MCP_TOOL_PREFIX, mcpToolName, parseMcpToolName } from './tool-names.js';
+export { syncMcpTools } from './surface-sync.js';
+export type { McpToolProvider, McpToolTarget } from './surface-sync.js';

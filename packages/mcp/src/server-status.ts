@@ -1,0 +1,55 @@
+/**
+ * What `mcpStatus()` reports per server, and the listings of resources and prompts.
+ */
+import type { McpTransportKind } from './open-client.js';
+
+/** Lifecycle of one server: `connecting` → `connected`; `failed` on a start error or a lost connection; `closed` after removal. */
+export type McpServerState = 'connecting' | 'connected' | 'failed' | 'closed';
+
+/** Which manager a server belongs to, seen from a session (MCP-01). */
+export type McpSourceTier = 'global' | 'inherited' | 'private';
+
+/** Status of one server. */
+export interface McpServerStatus {
+  /** Configured name. */
+  readonly name: string;
+  /** `stdio`, `streamable-http` or `sse` (for `auto` before connecting: `streamable-http`). */
+  readonly transport: McpTransportKind;
+  readonly state: McpServerState;
+  /** Tools this server puts on the surface (0 unless connected). */
+  readonly toolCount: number;
+  readonly resourceCount: number;
+  readonly promptCount: number;
+  /** The last start, refresh or connection error. */
+  readonly lastError?: string;
+  /** The last lines of the server's stderr (stdio only), bounded. */
+  readonly stderrTail?: string;
+  /** Process id (and process-group id) of a stdio server while it runs. */
+  readonly pid?: number;
+  /** `serverInfo` from `initialize`. */
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+}
+
+/** A server's status as a session sees it: which source it comes from and whether a later source shadows it. */
+export interface McpSessionServerStatus extends McpServerStatus {
+  readonly source: McpSourceTier;
+  /** Set when a server of the same name in a later source hides this one's tools (MCP-02). */
+  readonly shadowedBy?: McpSourceTier;
+}
+
+/** A resource a server lists. */
+export interface McpResourceInfo {
+  readonly server: string;
+  readonly uri: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+}
+
+/** A prompt a server lists. */
+export interface McpPromptInfo {
+  readonly server: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly arguments: readonly { readonly name: string; readonly description?: string; readonly required?: boolean }[];
+}

@@ -1,0 +1,181 @@
+/**
+ * `ProcessGroupStdioTransport`: our stdio transport for MCP, implementing the SDK's `Transport`.
+ * Unlike the SDK's own it owns the server's whole lifecycle (MCP-07..10):
+ *
+ * - the server starts as the leader of a new process group (`detached: true`);
+ * - stdout carries only the protocol; stderr is read separately into a bounded tail;
+ * - closing kills the whole group (`SIGTERM`, then `SIGKILL`), children included, and a group
+ *   still alive when the host exits is killed from its `exit` hook;
+ * - when stdout or stdin closes, or the process exits, `onclose` fires at once, so the SDK
+ *   fails every pending request immediately instead of waiting for a request timeout.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { BoundedTail } from './bounded-tail.js';
+import { McpClosedError } from './errors.js';
+import { killGroup, trackGroup } from './process-group.js';
+
+/** How to start a stdio server. */
+export interface ProcessGroupStdioOptions {
+  /** Executable (resolved on `PATH`), e.g. `node` or `npx`. */
+  readonly command: string;
+  /** Arguments. */
+  readonly args?: readonly string[];
+  /** Extra environment, added to the SDK's safe default set (`HOME`, `PATH`, `USER`, ...). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Working directory. Default: the host's. */
+  readonly cwd?: string;
+  /** Bytes of stderr kept, `>= 1024`. Default 16384. */
+  readonly stderrBytes?: number;
+  /** Time between `SIGTERM` and `SIGKILL` on close, milliseconds. Default 1000. */
+  readonly killGraceMs?: number;
+  /** Called with each stderr chunk (after it is kept in the tail). */
+  readonly onStderr?: (chunk: string) => void;
+}
+
+/** How the connection ended. */
+export interface StdioCloseInfo {
+  /** What was seen first: `stdout closed`, `stdin closed`, `process exited (code 1)`, `closed by host`. */
+  readonly reason: string;
+  /** Exit code, once known. */
+  readonly exitCode: number | null;
+  /** Terminating signal, once known. */
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** The stdio transport. One instance runs one server process once. */
+export class ProcessGroupStdioTransport implements Transport {
+  /** See `Transport.onclose`. Fires exactly once. */
+  onclose?: () => void;
+  /** See `Transport.onerror`. */
+  onerror?: (error: Error) => void;
+  /** See `Transport.onmessage`. */
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  readonly #options: ProcessGroupStdioOptions;
+  readonly #stderr: BoundedTail;
+  readonly #buffer = new ReadBuffer();
+  #child: ChildProcessWithoutNullStreams | undefined;
+  #closeReason: string | undefined;
+  #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  #killing: Promise<void> | undefined;
+
+  constructor(options: ProcessGroupStdioOptions) {
+    this.#options = options;
+    this.#stderr = new BoundedTail(options.stderrBytes ?? 16_384);
+  }
+
+  /** The server's pid (also its process-group id), once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The bounded stderr tail. */
+  get stderr(): BoundedTail {
+    return this.#stderr;
+  }
+
+  /** Why the connection ended, once it has. */
+  get closeInfo(): StdioCloseInfo | undefined {
+    if (this.#closeReason === undefined) return undefined;
+    return { reason: this.#closeReason, exitCode: this.#exit?.code ?? null, signal: this.#exit?.signal ?? null };
+  }
+
+  /** Spawns the server. Rejects when the command cannot be started (e.g. `ENOENT`). */
+  start(): Promise<void> {
+    if (this.#child !== undefined) return Promise.reject(new Error('ProcessGroupStdioTransport already started'));
+    if (this.#closeReason !== undefined) return Promise.reject(new McpClosedError('stdio transport'));
+    const o = this.#options;
+    const child = spawn(o.command, [...(o.args ?? [])], {
+      cwd: o.cwd,
+      env: { ...getDefaultEnvironment(), ...o.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+      shell: false,
+      windowsHide: true,
+    });
+    this.#child = child;
+    return new Promise<void>((resolve, reject) => {
+      child.once('error', (error) => {
+        if (child.pid === undefined) reject(error);
+        else this.onerror?.(error);
+        this.#lost(`process error: ${error.message}`);
+      });
+      child.once('spawn', () => {
+        if (child.pid !== undefined) trackGroup(child.pid);
+        resolve();
+      });
+      child.once('exit', (code, signal) => {
+        this.#exit = { code, signal };
+        this.#lost(signal === null ? `process exited (code ${String(code)})` : `process exited (signal ${signal})`);
+      });
+      child.stdout.on('data', (chunk: Buffer) => this.#onStdout(chunk));
+      child.stdout.once('close', () => this.#lost('stdout closed'));
+      child.stdout.on('error', (error) => this.onerror?.(error));
+      child.stdin.once('close', () => this.#lost('stdin closed'));
+      child.stdin.on('error', (error) => {
+        // EPIPE after the server died is expected; the close path reports it.
+        if ((error as NodeJS.ErrnoException).code !== 'EPIPE') this.onerror?.(error);
+        this.#lost('stdin closed');
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        this.#stderr.push(chunk);
+        this.#options.onStderr?.(chunk.toString('utf8'));
+      });
+    });
+  }
+
+  /** Writes one message. Rejects once the connection has ended. */
+  send(message: JSONRPCMessage): Promise<void> {
+    const child = this.#child;
+    if (child === undefined || this.#closeReason !== undefined || !child.stdin.writable) {
+      return Promise.reject(new McpClosedError(`stdio transport (${this.#closeReason ?? 'not started'})`));
+    }
+    // The write callback runs once the data is flushed, or with an error if the pipe is
+    // destroyed first, so a send never hangs on a dead server.
+    return new Promise<void>((resolve, reject) => {
+      child.stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** Ends the connection and kills the whole process group; resolves once the group is gone. */
+  async close(): Promise<void> {
+    this.#lost('closed by host');
+    await this.#killing;
+  }
+
+  #onStdout(chunk: Buffer): void {
+    this.#buffer.append(chunk);
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#buffer.readMessage();
+      } catch (error) {
+        // A non-protocol line on stdout: report it and keep reading.
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  /** First end of the connection: record why, fail pending requests (onclose), kill the group. */
+  #lost(reason: string): void {
+    if (this.#closeReason !== undefined) return;
+    this.#closeReason = reason;
+    const child = this.#child;
+    if (child !== undefined) {
+      child.stdin.end();
+      child.stdout.removeAllListeners('data');
+      child.stderr.resume();
+      const pid = child.pid;
+      this.#killing = pid === undefined ? Promise.resolve() : killGroup(pid, this.#options.killGraceMs ?? 1_000);
+    }
+    this.#buffer.clear();
+    this.onclose?.();
+  }
+}
