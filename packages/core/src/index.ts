@@ -6,3 +6,4 @@ export * from './errors/index.js';
 export * from './tools/index.js';
 export * from './workspace/index.js';
 export * from './invoker/index.js';
+export * from './llm/index.js';

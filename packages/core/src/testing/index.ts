@@ -1,4 +1,4 @@
 /**
  * `@a3s-code/core/testing`: test doubles that ship with the product.
  */
-export {};
+export { ScriptedLlmClient, ScriptError, type LlmScript, type ScriptedLlmClientOptions, type ScriptedTurn } from './scripted-llm-client.js';
