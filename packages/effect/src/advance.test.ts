@@ -189,3 +189,31 @@ describe('harness and recipe', () => {
     expect(() => createHarness({ max_tool_rounds: 1.5 })).toThrow(/max_tool_rounds/);
   });
 });
+
+describe('advance: onAppend', () => {
+  it('hands each transition\'s facts to the host before the next transition runs', async () => {
+    const log = logWithPrompt();
+    const order: string[] = [];
+    const ex = scriptedExecutor([toolDecision(['c1']), text('ok')]);
+    await advance({
+      log,
+      harness: createHarness(),
+      execute: async (t, s) => {
+        order.push(`run ${t.key}`);
+        return ex.execute(t, s);
+      },
+      onAppend: async (facts, t) => {
+        await Promise.resolve();
+        order.push(`persist ${t.key}: ${facts.map((f) => f.seq).join(',')}`);
+      },
+    });
+    expect(order).toEqual(['run infer:1:0', 'persist infer:1:0: 2', 'run tool:1:0:c1', 'persist tool:1:0:c1: 3', 'run infer:1:1', 'persist infer:1:1: 4']);
+  });
+
+  it('stops with the host\'s error when persisting fails, and runs nothing after it', async () => {
+    const log = logWithPrompt();
+    const ex = scriptedExecutor([toolDecision(['c1']), text('ok')]);
+    await expect(advance({ log, harness: createHarness(), execute: ex.execute, onAppend: () => { throw new Error('disk full'); } })).rejects.toThrow('disk full');
+    expect(ex.ran).toEqual(['infer:1:0']);
+  });
+});

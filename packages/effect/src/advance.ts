@@ -1,5 +1,5 @@
 import { InvalidTransitionError, StepLimitError } from './errors.js';
-import type { FactDraft } from './fact.js';
+import type { Fact, FactDraft } from './fact.js';
 import type { FactLog } from './fact-log.js';
 import { Folder } from './folder.js';
 import type { Harness, Transition } from './harness.js';
@@ -30,6 +30,12 @@ export interface AdvanceOptions {
   readonly folder?: Folder;
   /** Checked before each transition; when aborted, `advance` returns with `stop: 'aborted'`. */
   readonly signal?: { readonly aborted: boolean };
+  /**
+   * Called with the facts each transition appended, and awaited before the next transition
+   * runs: the host makes them durable here (write + fsync) and emits events. If it throws,
+   * `advance` stops with that error.
+   */
+  readonly onAppend?: (facts: readonly Fact[], transition: Transition) => void | Promise<void>;
 }
 
 /** Why {@link advance} returned. */
@@ -86,8 +92,9 @@ export async function advance(options: AdvanceOptions): Promise<AdvanceResult> {
         key: next.key,
       });
     }
-    log.append(drafts, next.key);
+    const appended = log.append(drafts, next.key);
     steps++;
+    if (options.onAppend && appended.length > 0) await options.onAppend(appended, next);
   }
 }
 
