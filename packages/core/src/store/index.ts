@@ -1,0 +1,2 @@
+export { FileFactStore, FactStoreError, type OpenReport } from './file-fact-store.js';
+export { acquireThreadLock, FactLogLockedError, type LockOwner, type ThreadLock } from './thread-lock.js';
