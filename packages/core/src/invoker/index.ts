@@ -8,3 +8,13 @@ export type {
   ToolInvocationResult,
   TopLevelSource,
 } from './invocation-types.js';
+export type { InvocationContext } from './invocation-context.js';
+export { createToolCallBudget, visibleTiers } from './governance.js';
+export type { BudgetReservation, GovernanceSnapshot, SkillRestriction, ToolBudget, ToolCallBudgetOptions } from './governance.js';
+export type { HookCall, PostToolHook, PreHookDecision, PreToolHook, ToolHooks } from './hooks.js';
+export { DEFAULT_SECRET_ENV_VARS, createDefaultSecurityProvider, stripTerminalControls } from './security-provider.js';
+export type { DefaultSecurityProviderOptions, SanitizeContext, SecurityProvider } from './security-provider.js';
+export { DEFAULT_OUTPUT_CAP, InMemoryArtifactStore, capOutput, sha256Hex } from './artifact-store.js';
+export type { ArtifactRef, ArtifactStore, OutputCapOptions } from './artifact-store.js';
+export { InvalidInvocationError, ToolInvoker } from './tool-invoker.js';
+export type { ToolInvokerOptions } from './tool-invoker.js';

@@ -1,4 +1,10 @@
 /**
- * `@a3s-code/core/testing`: test doubles that ship with the product.
+ * `@a3s-code/core/testing`: test doubles that ship with the product, for this package's tests and
+ * every package built on it.
  */
+export { createTestToolPack } from './test-tool-pack.js';
+export type { TestExecution, TestToolPack, TestToolPackOptions, TestToolState } from './test-tool-pack.js';
+export { ScriptedConfirmationManager } from './scripted-confirmation.js';
+export { RecordingEventSink, createTestInvocation } from './recording-event-sink.js';
+export type { TestInvocation } from './recording-event-sink.js';
 export { ScriptedLlmClient, ScriptError, type LlmScript, type ScriptedLlmClientOptions, type ScriptedTurn } from './scripted-llm-client.js';

@@ -1,0 +1,63 @@
+/**
+ * The internal event union. Payload fields are already the wire's snake_case names
+ * (ARCHITECTURE §6), so the v1 envelope is lossless; the catalog maps each `kind` to its wire
+ * `type`. Add fields freely, never rename them.
+ */
+import type { InvocationSource } from '../invoker/invocation-types.js';
+
+/** Token usage. */
+export interface EventUsage {
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+}
+
+/** Payloads by internal kind. */
+export interface AgentEventPayloads {
+  agentStart: { run_id: string; prompt: string };
+  agentEnd: { run_id: string; text: string; usage?: EventUsage; completion?: unknown; status: 'completed' | 'cancelled' | 'failed' };
+  turnStart: { turn: number };
+  turnEnd: { turn: number; usage?: EventUsage };
+  textDelta: { delta: string };
+  reasoningDelta: { delta: string };
+  toolStart: { id: string; name: string; args: unknown; source: InvocationSource; depth: number };
+  toolOutputDelta: { id: string; name: string; delta: string };
+  toolEnd: {
+    id: string;
+    name: string;
+    output: string;
+    exit_code: number;
+    metadata: Readonly<Record<string, unknown>>;
+    error_kind: string | null;
+    source: InvocationSource;
+    duration_ms: number;
+  };
+  confirmationRequired: { tool_id: string; tool_name: string; args: unknown; rule: string };
+  permissionDenied: { tool_id: string; tool_name: string; args: unknown; reason: string };
+  userQuestion: {
+    question_id: string;
+    question: string;
+    context?: string;
+    options: readonly string[];
+    allow_free_text: boolean;
+    multi_select: boolean;
+  };
+  budgetThresholdHit: { budget: string; used: number; limit: number };
+  contextCompacted: { summary_chars: number; facts_folded: number };
+  subagentStart: { task_id: string; agent: string; description: string };
+  subagentEnd: { task_id: string; agent: string; status: 'completed' | 'cancelled' | 'failed' };
+  error: { code: string; message: string };
+}
+
+/** Internal event kinds. */
+export type AgentEventKind = keyof AgentEventPayloads;
+
+/** One internal event: `{ kind, payload }`, discriminated on `kind`. */
+export type AgentEvent = { [K in AgentEventKind]: { readonly kind: K; readonly payload: Readonly<AgentEventPayloads[K]> } }[AgentEventKind];
+
+/** Where events go. The invoker only ever calls `emit`. */
+export interface EventSink {
+  emit(event: AgentEvent): void;
+}
+
+/** A sink that drops everything (for host calls outside a run). */
+export const nullEventSink: EventSink = Object.freeze({ emit: () => undefined });

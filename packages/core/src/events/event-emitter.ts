@@ -1,0 +1,147 @@
+/**
+ * `AgentEventEmitter`: the event sink of a run. It stamps each event with the run's metadata and
+ * a strictly increasing sequence, and fans it out to synchronous listeners and async iterators.
+ * Each iterator has its own unbounded queue, so iteration never loses or reorders events no
+ * matter how slowly it is consumed.
+ */
+import type { AgentEvent, EventSink } from './agent-event.js';
+import { toEnvelopeV1, type EventEnvelopeV1 } from './event-envelope.js';
+
+/** Options of {@link AgentEventEmitter}. */
+export interface AgentEventEmitterOptions {
+  readonly runId: string;
+  readonly sessionId: string;
+  /** Epoch-milliseconds clock. Default `Date.now`. */
+  readonly clock?: () => number;
+  /** Receives errors thrown by listeners (which never reach the emitter). Default: a process warning. */
+  readonly onListenerError?: (error: unknown) => void;
+}
+
+interface Subscriber {
+  readonly queue: EventEnvelopeV1[];
+  head: number;
+  wake: (() => void) | undefined;
+  done: boolean;
+}
+
+/** An ordered, lossless event stream for one run. */
+export class AgentEventEmitter implements EventSink {
+  readonly #runId: string;
+  readonly #sessionId: string;
+  readonly #clock: () => number;
+  readonly #onListenerError: (error: unknown) => void;
+  readonly #listeners = new Set<(e: EventEnvelopeV1) => void>();
+  readonly #subscribers = new Set<Subscriber>();
+  #sequence = 0;
+  #closed = false;
+
+  constructor(options: AgentEventEmitterOptions) {
+    this.#runId = options.runId;
+    this.#sessionId = options.sessionId;
+    this.#clock = options.clock ?? Date.now;
+    this.#onListenerError = options.onListenerError ?? ((e) => process.emitWarning(`a3s event listener threw: ${String(e)}`));
+  }
+
+  /** Sequence number of the last emitted event (0 before the first). */
+  get sequence(): number {
+    return this.#sequence;
+  }
+
+  /** True after {@link close}. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Stamps and delivers an event. Events emitted after `close` are dropped. Returns the envelope. */
+  emit(event: AgentEvent): EventEnvelopeV1 | undefined {
+    if (this.#closed) return undefined;
+    this.#sequence += 1;
+    const envelope = toEnvelopeV1(event, {
+      run_id: this.#runId,
+      session_id: this.#sessionId,
+      sequence: this.#sequence,
+      timestamp_ms: this.#clock(),
+    });
+    for (const sub of this.#subscribers) {
+      sub.queue.push(envelope);
+      const wake = sub.wake;
+      sub.wake = undefined;
+      wake?.();
+    }
+    for (const listener of this.#listeners) {
+      try {
+        listener(envelope);
+      } catch (error) {
+        this.#onListenerError(error);
+      }
+    }
+    return envelope;
+  }
+
+  /** Adds a synchronous listener; returns its remover. */
+  on(listener: (envelope: EventEnvelopeV1) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Ends every iterator after it has drained what was emitted before. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const sub of this.#subscribers) {
+      sub.done = true;
+      const wake = sub.wake;
+      sub.wake = undefined;
+      wake?.();
+    }
+  }
+
+  /** An iterator over every event emitted from now until {@link close}. */
+  subscribe(): AsyncIterableIterator<EventEnvelopeV1> {
+    const sub: Subscriber = { queue: [], head: 0, wake: undefined, done: this.#closed };
+    this.#subscribers.add(sub);
+    const subscribers = this.#subscribers;
+    const iterator: AsyncIterableIterator<EventEnvelopeV1> = {
+      async next(): Promise<IteratorResult<EventEnvelopeV1>> {
+        for (;;) {
+          if (sub.head < sub.queue.length) {
+            const value = sub.queue[sub.head] as EventEnvelopeV1;
+            sub.head += 1;
+            // Compact the consumed prefix now and then so a long run does not keep every event.
+            if (sub.head > 1024 && sub.head * 2 > sub.queue.length) {
+              sub.queue.splice(0, sub.head);
+              sub.head = 0;
+            }
+            return { value, done: false };
+          }
+          if (sub.done) {
+            subscribers.delete(sub);
+            return { value: undefined, done: true };
+          }
+          await new Promise<void>((resolve) => {
+            sub.wake = resolve;
+          });
+        }
+      },
+      async return(): Promise<IteratorResult<EventEnvelopeV1>> {
+        sub.done = true;
+        sub.queue.length = 0;
+        sub.head = 0;
+        subscribers.delete(sub);
+        const wake = sub.wake;
+        sub.wake = undefined;
+        wake?.();
+        return { value: undefined, done: true };
+      },
+      [Symbol.asyncIterator]() {
+        return iterator;
+      },
+    };
+    return iterator;
+  }
+
+  /** Same as {@link subscribe}. */
+  [Symbol.asyncIterator](): AsyncIterableIterator<EventEnvelopeV1> {
+    return this.subscribe();
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Argument validation (BND-01): every call's args are checked against the tool's JSON Schema
+ * with ajv before anything else. Validators are compiled once per tool object and cached.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import * as addFormatsModule from 'ajv-formats';
+import { InvalidToolArgsError, ToolDefinitionError, type ToolArgIssue } from '../errors/tool-errors.js';
+import type { Tool } from '../tools/tool.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export is the module object.
+type AddFormats = (ajv: Ajv2020) => unknown;
+const addFormats = (addFormatsModule as unknown as { default: AddFormats }).default;
+
+function pointerToPath(pointer: string): string {
+  let out = 'args';
+  if (pointer === '') return out;
+  for (const raw of pointer.slice(1).split('/')) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`;
+  }
+  return out;
+}
+
+function describe(error: ErrorObject): ToolArgIssue {
+  const base = pointerToPath(error.instancePath);
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { field: `${base}.${String(p.missingProperty)}`, message: 'is required' };
+    case 'additionalProperties':
+      return { field: `${base}.${String(p.additionalProperty)}`, message: 'is not an allowed property' };
+    case 'enum':
+      return { field: base, message: `must be one of ${JSON.stringify(p.allowedValues)}` };
+    case 'const':
+      return { field: base, message: `must be ${JSON.stringify(p.allowedValue)}` };
+    default:
+      return { field: base, message: error.message ?? `fails '${error.keyword}'` };
+  }
+}
+
+/** Compiles and caches validators; one per invoker (session). */
+export class ArgValidator {
+  readonly #ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
+  readonly #cache = new WeakMap<Tool, ValidateFunction>();
+
+  constructor() {
+    addFormats(this.#ajv);
+  }
+
+  /** The compiled validator of `tool`, compiling it on first use. */
+  validatorOf(tool: Tool): ValidateFunction {
+    let fn = this.#cache.get(tool);
+    if (fn === undefined) {
+      // Draft-07 schemas from MCP servers validate the same for the keywords tools use; the
+      // `$schema` marker would make Ajv2020 refuse them, so compile without it.
+      const { $schema: _ignored, ...schema } = tool.inputSchema;
+      try {
+        fn = this.#ajv.compile(schema);
+      } catch (cause) {
+        throw new ToolDefinitionError(`tool '${tool.name}'`, 'inputSchema', `does not compile: ${cause instanceof Error ? cause.message : String(cause)}`);
+      }
+      this.#cache.set(tool, fn);
+    }
+    return fn;
+  }
+
+  /** `undefined` when `args` are valid, otherwise the typed error naming the first bad field. */
+  check(tool: Tool, args: unknown): InvalidToolArgsError | undefined {
+    const fn = this.validatorOf(tool);
+    if (fn(args)) return undefined;
+    const issues = (fn.errors ?? []).map(describe);
+    return new InvalidToolArgsError(tool.name, issues.length > 0 ? issues : [{ field: 'args', message: 'invalid' }]);
+  }
+}

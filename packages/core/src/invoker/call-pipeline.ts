@@ -1,0 +1,170 @@
+/**
+ * The one invocation kernel (INV-08, TOOL-01/02). Every call of every source runs these steps in
+ * this order: lookup → cancellation check → argument validation (before anything else, BND-01)
+ * → recursion guard → skill restrictions → permission projection and confirmation (model-side
+ * sources only) → pre-hooks → budget (before any side effect) → queue, timeout, cancellation →
+ * execute (with middleware) → post-hooks → output sanitisation → artifact cap → `tool_end`.
+ *
+ * The recursion guard runs before the queue (not after it): a `program` calling `program` must
+ * fail at once instead of waiting for a slot its own ancestor holds.
+ */
+import { A3sError } from '@a3s-code/effect';
+import { BudgetExhaustedError, RecursionLimitError, ToolBlockedError, ToolExecutionError, ToolNotFoundError } from '../errors/tool-errors.js';
+import type { ToolResult } from '../tools/tool.js';
+import { capOutput } from './artifact-store.js';
+import { executeCall, toCallError } from './execute-step.js';
+import type { HookCall } from './hooks.js';
+import type { ActiveToolCall, InvocationSource, PermissionOutcome, ToolCallRequest, ToolErrorKind, ToolInvocationResult } from './invocation-types.js';
+import type { CallFrame, Kernel } from './kernel.js';
+import { authorize } from './permission-step.js';
+import { reachableTool } from './scoped-invoker.js';
+
+const KIND_BY_CODE: Readonly<Record<string, ToolErrorKind>> = {
+  INVALID_TOOL_ARGS: 'invalid_args',
+  TOOL_NOT_FOUND: 'not_found',
+  PERMISSION_DENIED: 'permission_denied',
+  TOOL_BLOCKED: 'blocked',
+  BUDGET_EXHAUSTED: 'budget_exhausted',
+  CANCELLED: 'cancelled',
+  TOOL_TIMEOUT: 'timeout',
+  RECURSION_LIMIT: 'recursion_limit',
+};
+
+/** The error kind of a typed error. */
+export function errorKindOf(error: A3sError): ToolErrorKind {
+  return KIND_BY_CODE[error.code] ?? 'execution';
+}
+
+/** A failed result (no event): output is the error's message, sanitised. */
+export function failedResult(
+  k: Kernel,
+  call: { readonly id: string; readonly name: string; readonly source: InvocationSource },
+  kind: ToolErrorKind,
+  error: A3sError,
+  startedAt: number,
+  permission?: PermissionOutcome,
+): ToolInvocationResult {
+  return {
+    id: call.id,
+    name: call.name,
+    source: call.source,
+    ok: false,
+    output: k.security.sanitizeOutput(error.message, { toolName: call.name, callId: call.id }),
+    exitCode: 1,
+    metadata: { error_code: error.code },
+    errorKind: kind,
+    error,
+    ...(permission === undefined ? {} : { permission }),
+    durationMs: k.clock() - startedAt,
+  };
+}
+
+type Governed = { readonly ok: true; readonly result: ToolResult; readonly permission: PermissionOutcome } | { readonly ok: false; readonly error: A3sError; readonly permission?: PermissionOutcome };
+
+async function govern(k: Kernel, frame: CallFrame, request: ToolCallRequest, entry: { state: ActiveToolCall['state'] }): Promise<Governed> {
+  const { source, context } = frame;
+  const name = request.name;
+  const tool = reachableTool(k, frame, source, name);
+  if (tool === undefined) {
+    const registered = k.registry.get(name);
+    // A registered tool hidden by tier is a denial, so hosts see why; an unknown one is not found.
+    if (registered !== undefined) {
+      const auth = await authorize(k, frame, request.id, registered, request.args);
+      if (!auth.ok) return { ok: false, error: auth.error, permission: 'deny' };
+    }
+    const available = k.registry.toolNames().filter((n) => reachableTool(k, frame, source, n) !== undefined);
+    return { ok: false, error: new ToolNotFoundError(String(name), available) };
+  }
+  if (frame.signal.aborted || k.sessionSignal.aborted) {
+    return { ok: false, error: toCallError(name, undefined, frame.signal.aborted ? frame.signal : k.sessionSignal) };
+  }
+  let args = request.args;
+  const invalid = k.validator.check(tool, args);
+  if (invalid !== undefined) return { ok: false, error: invalid };
+
+  if (frame.depth > k.maxDepth) return { ok: false, error: new RecursionLimitError(name, `nesting depth ${frame.depth} exceeds the limit of ${k.maxDepth}`, frame.stack) };
+  if (tool.reentrant === false && frame.stack.includes(name)) {
+    return { ok: false, error: new RecursionLimitError(name, `'${name}' cannot call itself, directly or indirectly`, frame.stack) };
+  }
+
+  const auth = await authorize(k, frame, request.id, tool, args);
+  if (!auth.ok) return { ok: false, error: auth.error, permission: 'deny' };
+  const permission = auth.permission;
+
+  const hookCall = (a: unknown): HookCall => ({ id: request.id, name, tier: tool.tier, args: a, source, depth: frame.depth, runId: context.runId, sessionId: context.sessionId });
+  for (const hook of k.hooks.pre) {
+    const decision = await hook.before(hookCall(args));
+    if (decision === undefined || decision.action === 'continue') continue;
+    if (decision.action === 'block') return { ok: false, error: new ToolBlockedError(name, hook.name, decision.reason), permission };
+    const reinvalid = k.validator.check(tool, decision.args);
+    if (reinvalid !== undefined) return { ok: false, error: reinvalid, permission };
+    args = decision.args;
+  }
+
+  const budget = context.governance.budget?.reserve({ toolName: name, source });
+  if (budget !== undefined) {
+    if (!budget.ok) return { ok: false, error: new BudgetExhaustedError(budget.budget, budget.used, budget.limit), permission };
+    if (budget.threshold !== undefined) context.events.emit({ kind: 'budgetThresholdHit', payload: { ...budget.threshold } });
+  }
+
+  let result = await executeCall(k, { id: request.id, tool, args, frame, onRunning: () => (entry.state = 'running') });
+  for (const hook of k.hooks.post) {
+    const replaced = await hook.after(hookCall(args), result);
+    if (replaced !== undefined) result = replaced;
+  }
+  return { ok: true, result, permission };
+}
+
+/** Runs one call through the whole kernel. Always resolves. */
+export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequest): Promise<ToolInvocationResult> {
+  const startedAt = k.clock();
+  const call = { id: request.id, name: String(request.name), source: frame.source };
+  const token = {};
+  const entry = { id: call.id, name: call.name, source: frame.source, state: 'queued' as ActiveToolCall['state'], startedAtMs: startedAt, depth: frame.depth };
+  k.active.set(token, entry);
+  const events = frame.context.events;
+  events.emit({ kind: 'toolStart', payload: { id: call.id, name: call.name, args: request.args, source: frame.source, depth: frame.depth } });
+  let outcome: ToolInvocationResult;
+  try {
+    const governed = await govern(k, frame, request, entry).catch((e: unknown): Governed => ({
+      ok: false,
+      error: A3sError.isInstance(e) ? e : new ToolExecutionError(call.name, e),
+    }));
+    if (governed.ok) {
+      const r = governed.result;
+      const safe = k.security.sanitizeOutput(r.output, { toolName: call.name, callId: call.id });
+      const capped = await capOutput(safe, k.artifacts, k.outputCap, { toolName: call.name, callId: call.id });
+      const metadata = capped.artifact === undefined ? (r.metadata ?? {}) : { ...r.metadata, artifact: capped.artifact };
+      outcome = {
+        id: call.id,
+        name: call.name,
+        source: frame.source,
+        ok: r.exitCode === 0,
+        output: capped.output,
+        exitCode: r.exitCode,
+        metadata,
+        ...(r.exitCode === 0 ? {} : { errorKind: 'tool_failed' as const }),
+        permission: governed.permission,
+        durationMs: k.clock() - startedAt,
+      };
+    } else {
+      outcome = failedResult(k, call, errorKindOf(governed.error), governed.error, startedAt, governed.permission);
+    }
+  } finally {
+    k.active.delete(token);
+  }
+  events.emit({
+    kind: 'toolEnd',
+    payload: {
+      id: outcome.id,
+      name: outcome.name,
+      output: outcome.output,
+      exit_code: outcome.exitCode,
+      metadata: outcome.metadata,
+      error_kind: outcome.errorKind ?? null,
+      source: outcome.source,
+      duration_ms: outcome.durationMs,
+    },
+  });
+  return outcome;
+}

@@ -1,0 +1,118 @@
+/**
+ * The execution steps of the pipeline: per-tool queue (honouring `maxParallelism`), timeout,
+ * cancellation, middleware and the tool's own `execute`. A tool that ignores its signal cannot
+ * hold the caller: the call settles as soon as the signal aborts and a late result is dropped.
+ */
+import { A3sError } from '@a3s-code/effect';
+import { CancelledError, ToolExecutionError } from '../errors/tool-errors.js';
+import { resolveCapabilities, type Tool, type ToolResult } from '../tools/tool.js';
+import type { ToolContext } from '../tools/tool-context.js';
+import type { ToolMiddlewareNext } from '../tools/tool-middleware.js';
+import type { CallFrame, Kernel } from './kernel.js';
+import { linkSignals } from './link-signals.js';
+import { createScopedInvoker } from './scoped-invoker.js';
+import { isTrustedOrchestrator } from './trust.js';
+
+/** What execution needs to know about the call. */
+export interface ExecuteCall {
+  readonly id: string;
+  readonly tool: Tool;
+  readonly args: unknown;
+  readonly frame: CallFrame;
+  /** Marks the active-call entry as running. */
+  readonly onRunning: () => void;
+}
+
+function validResult(name: string, value: unknown): ToolResult {
+  const r = value as ToolResult | undefined;
+  if (typeof r !== 'object' || r === null) throw new ToolExecutionError(name, new TypeError('execute must resolve to a ToolResult object'));
+  if (typeof r.output !== 'string') throw new ToolExecutionError(name, new TypeError('ToolResult.output must be a string'));
+  if (!Number.isInteger(r.exitCode)) throw new ToolExecutionError(name, new TypeError('ToolResult.exitCode must be an integer'));
+  if (r.metadata !== undefined && (typeof r.metadata !== 'object' || r.metadata === null)) {
+    throw new ToolExecutionError(name, new TypeError('ToolResult.metadata must be an object'));
+  }
+  return r;
+}
+
+/** Turns whatever a tool threw into a typed error (the abort reason wins when the call was aborted). */
+export function toCallError(name: string, error: unknown, signal: AbortSignal): A3sError {
+  if (signal.aborted) {
+    const reason: unknown = signal.reason;
+    return A3sError.isInstance(reason) ? reason : new CancelledError(`call of '${name}'`, reason);
+  }
+  return A3sError.isInstance(error) ? error : new ToolExecutionError(name, error);
+}
+
+/** Queues, runs and settles one call. Throws a typed error on failure. */
+export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolResult> {
+  const { tool, frame } = call;
+  const caps = resolveCapabilities(tool, call.args);
+  // A call nested inside a call of the same tool must not wait for a slot its ancestor holds.
+  const release = frame.stack.includes(tool.name) ? undefined : await k.queue.acquire(tool.name, caps.maxParallelism, frame.signal);
+  const linked = linkSignals([frame.signal, k.sessionSignal], { ms: tool.timeoutMs ?? k.defaultTimeoutMs, toolName: tool.name });
+  const signal = linked.signal;
+  const scoped = createScopedInvoker(k, frame, tool, call.id, signal, isTrustedOrchestrator(tool));
+  try {
+    if (signal.aborted) throw toCallError(tool.name, undefined, signal);
+    call.onRunning();
+    const emitOutput = (delta: string): void => {
+      if (signal.aborted || typeof delta !== 'string' || delta.length === 0) return;
+      const safe = k.security.sanitizeOutput(delta, { toolName: tool.name, callId: call.id });
+      frame.context.events.emit({ kind: 'toolOutputDelta', payload: { id: call.id, name: tool.name, delta: safe } });
+    };
+    const ctx: ToolContext = {
+      callId: call.id,
+      toolName: tool.name,
+      source: frame.source,
+      runId: frame.context.runId,
+      sessionId: frame.context.sessionId,
+      signal,
+      depth: frame.depth,
+      workspace: k.workspace,
+      invoker: scoped.invoker,
+      emitOutput,
+    };
+    const run = runWithMiddleware(k, tool, call.args, ctx, scoped.governedInvoker);
+    const value = await settleOrAbort(run, signal);
+    return validResult(tool.name, value);
+  } catch (error) {
+    throw toCallError(tool.name, error, signal);
+  } finally {
+    scoped.revoke();
+    linked.dispose();
+    release?.();
+  }
+}
+
+function runWithMiddleware(k: Kernel, tool: Tool, args: unknown, ctx: ToolContext, governed: ToolContext['invoker']): Promise<ToolResult> {
+  // Trusted orchestrators are never wrapped: middleware could otherwise choose the children
+  // that run with host trust (INV-05).
+  const middleware = isTrustedOrchestrator(tool) ? [] : k.registry.middlewareFor(tool.name);
+  if (middleware.length === 0) return Promise.resolve().then(() => tool.execute(args, ctx));
+  const mwCtx: ToolContext = governed === ctx.invoker ? ctx : { ...ctx, invoker: governed };
+  let next: ToolMiddlewareNext = async (a) => tool.execute(a, ctx);
+  for (let i = middleware.length - 1; i >= 0; i--) {
+    const mw = middleware[i]!;
+    const inner = next;
+    next = async (a) => mw.wrap({ tool, args: a, ctx: mwCtx }, inner);
+  }
+  return next(args);
+}
+
+function settleOrAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

@@ -1,0 +1,18 @@
+/**
+ * The invocation context: immutable per run, passed to every call as an argument, so that the
+ * invoker stays independent of the run driver.
+ */
+import type { EventSink } from '../events/agent-event.js';
+import type { GovernanceSnapshot } from './governance.js';
+
+/** What the run driver (or the host) hands to each invocation. */
+export interface InvocationContext {
+  readonly runId: string;
+  readonly sessionId: string;
+  /** Aborts every call of the run (queued or running). */
+  readonly signal: AbortSignal;
+  /** Receives `tool_start`, `tool_end`, `permission_denied`, ... */
+  readonly events: EventSink;
+  /** Budgets, mode and restrictions of the run. */
+  readonly governance: GovernanceSnapshot;
+}

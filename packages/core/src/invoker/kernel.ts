@@ -1,0 +1,53 @@
+/**
+ * The kernel's shared state and the per-call frame. Internal: not exported from the package.
+ */
+import type { ConfirmationManager } from '../permissions/confirmation.js';
+import type { PermissionChecker } from '../permissions/permission-checker.js';
+import type { PermissionPolicy } from '../permissions/permission-policy.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { WorkspaceServices } from '../workspace/workspace-services.js';
+import type { ArgValidator } from './arg-validator.js';
+import type { ArtifactStore, OutputCapOptions } from './artifact-store.js';
+import type { ToolHooks } from './hooks.js';
+import type { ActiveToolCall, InvocationSource } from './invocation-types.js';
+import type { InvocationContext } from './invocation-context.js';
+import type { SecurityProvider } from './security-provider.js';
+import type { ToolQueue } from './tool-queue.js';
+
+/** Everything the pipeline steps share for one invoker (one session). */
+export interface Kernel {
+  readonly registry: ToolRegistry;
+  readonly validator: ArgValidator;
+  readonly queue: ToolQueue;
+  readonly policy: PermissionPolicy;
+  readonly checker: PermissionChecker;
+  readonly confirmation: ConfirmationManager | undefined;
+  readonly hooks: Required<ToolHooks>;
+  readonly security: SecurityProvider;
+  readonly artifacts: ArtifactStore;
+  readonly outputCap: OutputCapOptions;
+  readonly workspace: WorkspaceServices;
+  readonly defaultTimeoutMs: number;
+  readonly maxDepth: number;
+  readonly clock: () => number;
+  /** Aborted by `ToolInvoker.close()`: reaches every call of the session (INV-10). */
+  readonly sessionSignal: AbortSignal;
+  /** Calls queued or running now, keyed by a per-call token. */
+  readonly active: Map<object, ActiveToolCall>;
+}
+
+/** Where a call runs: its source, depth, ancestors and the signal it inherits. */
+export interface CallFrame {
+  readonly source: InvocationSource;
+  readonly depth: number;
+  /** Names of the ancestor tools, outermost first. */
+  readonly stack: readonly string[];
+  readonly context: InvocationContext;
+  /** The run's signal for a top-level call; the parent call's signal for a nested one. */
+  readonly signal: AbortSignal;
+}
+
+/** True for the sources that get the model-side permission decision and confirmation. */
+export function isModelSide(source: InvocationSource): boolean {
+  return source === 'agent' || source === 'nested';
+}

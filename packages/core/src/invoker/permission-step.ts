@@ -1,0 +1,71 @@
+/**
+ * The authorisation steps: skill restrictions (every source, PERM-08), then for model-side
+ * sources the tier gate (TIER-03), the policy (deny → allow → ask → default; YOLO records an ask
+ * as allow, PERM-04), the checker (PERM-05) and confirmation (PERM-06/07). Host sources skip only
+ * the permission decision and confirmation (INV-04, TOOL-05).
+ */
+import { PermissionDeniedError } from '../errors/tool-errors.js';
+import { compileRuleList } from '../permissions/permission-policy.js';
+import { hiddenReason } from '../registry/tool-surface.js';
+import type { Tool } from '../tools/tool.js';
+import type { SkillRestriction } from './governance.js';
+import type { PermissionOutcome } from './invocation-types.js';
+import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
+import { linkSignals } from './link-signals.js';
+
+/** An authorisation verdict. */
+export type Authorization = { readonly ok: true; readonly permission: PermissionOutcome } | { readonly ok: false; readonly error: PermissionDeniedError };
+
+const skillMatchers = new WeakMap<SkillRestriction, ReturnType<typeof compileRuleList>>();
+
+function skillAllows(skill: SkillRestriction, name: string, args: unknown): boolean {
+  let match = skillMatchers.get(skill);
+  if (match === undefined) {
+    match = compileRuleList(skill.allowedTools, `skill '${skill.name}'.allowedTools`);
+    skillMatchers.set(skill, match);
+  }
+  return match(name, args) !== undefined;
+}
+
+function deny(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown, rule: string): Authorization {
+  frame.context.events.emit({ kind: 'permissionDenied', payload: { tool_id: id, tool_name: tool.name, args, reason: rule } });
+  return { ok: false, error: new PermissionDeniedError(tool.name, rule) };
+}
+
+/** Runs the authorisation steps for a validated call. */
+export async function authorize(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown): Promise<Authorization> {
+  const governance = frame.context.governance;
+  if (governance.skill !== undefined && !skillAllows(governance.skill, tool.name, args)) {
+    return deny(k, frame, id, tool, args, `skill:${governance.skill.name}`);
+  }
+  if (!isModelSide(frame.source)) return { ok: true, permission: 'trusted' };
+
+  const hidden = hiddenReason(tool, governance, undefined);
+  if (hidden !== undefined) return deny(k, frame, id, tool, args, hidden);
+
+  const verdict = k.policy.evaluate(tool.name, args);
+  if (verdict.decision === 'deny') return deny(k, frame, id, tool, args, verdict.rule);
+  if (verdict.decision === 'allow') return { ok: true, permission: 'allow' };
+  if (governance.yolo === true) return { ok: true, permission: 'yolo' };
+
+  const checked = await k.checker.check({ toolName: tool.name, tier: tool.tier, args, source: frame.source, governance, rule: verdict.rule });
+  if (checked.decision === 'deny') return deny(k, frame, id, tool, args, checked.reason ?? verdict.rule);
+  if (checked.decision === 'allow') return { ok: true, permission: 'allow' };
+
+  const manager = k.confirmation;
+  if (manager === undefined) return { ok: true, permission: 'ask_unconfirmed' };
+  frame.context.events.emit({ kind: 'confirmationRequired', payload: { tool_id: id, tool_name: tool.name, args, rule: verdict.rule } });
+  // The wait for a person ends with the run or the session, whichever aborts first.
+  const linked = linkSignals([frame.signal, k.sessionSignal]);
+  let answer: Awaited<ReturnType<typeof manager.confirm>>;
+  try {
+    answer = await manager.confirm(
+      { toolId: id, toolName: tool.name, args, rule: verdict.rule, source: frame.source, runId: frame.context.runId, sessionId: frame.context.sessionId },
+      linked.signal,
+    );
+  } finally {
+    linked.dispose();
+  }
+  if (answer.approved === true) return { ok: true, permission: 'ask_approved' };
+  return deny(k, frame, id, tool, args, `not confirmed${answer.reason === undefined ? '' : `: ${answer.reason}`}`);
+}

@@ -1,0 +1,80 @@
+/**
+ * Scoped invokers (INV-03/05/07/09, TOOL-03): the only invoker a tool receives. It runs nested
+ * calls through the same kernel with the caller's governance, signal, budget and call stack. It
+ * reaches only the caller's surface, never the raw registry, and is revoked when the call that
+ * owns it ends, so it cannot be kept and reused as an authorisation token.
+ */
+import { CancelledError } from '../errors/tool-errors.js';
+import { hiddenReason } from '../registry/tool-surface.js';
+import { resolveCapabilities, type Tool, type ToolCapabilities } from '../tools/tool.js';
+import type { InvocationSource, ScopedInvoker, ToolInvocationResult } from './invocation-types.js';
+import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
+import { failedResult, runCall } from './call-pipeline.js';
+
+/** The invokers of one call: the one its `execute` gets and the governed one middleware gets. */
+export interface ScopedInvokers {
+  readonly invoker: ScopedInvoker;
+  readonly governedInvoker: ScopedInvoker;
+  /** Ends both: later calls fail with `CANCELLED`. */
+  revoke(): void;
+}
+
+/** Looks a tool up on the surface a caller of `source` under `frame`'s governance can reach. */
+export function reachableTool(k: Kernel, frame: CallFrame, source: InvocationSource, name: string): Tool | undefined {
+  const tool = k.registry.get(name);
+  if (tool === undefined) return undefined;
+  if (isModelSide(source) && hiddenReason(tool, frame.context.governance, undefined) !== undefined) return undefined;
+  return tool;
+}
+
+function build(k: Kernel, parent: CallFrame, parentTool: Tool, parentId: string, signal: AbortSignal, source: InvocationSource, state: { revoked: boolean; n: number }): ScopedInvoker {
+  const frame: CallFrame = {
+    source,
+    depth: parent.depth + 1,
+    stack: [...parent.stack, parentTool.name],
+    context: parent.context,
+    signal,
+  };
+  return Object.freeze({
+    invoke(name: string, args: unknown, options?: { readonly id?: string }): Promise<ToolInvocationResult> {
+      state.n += 1;
+      const id = typeof options?.id === 'string' && options.id.length > 0 ? options.id : `${parentId}.${state.n}`;
+      if (state.revoked) {
+        const error = new CancelledError(`nested call of '${String(name)}' (the scoped invoker of call '${parentId}' has ended)`);
+        return Promise.resolve(failedResult(k, { id, name: String(name), source }, 'cancelled', error, k.clock()));
+      }
+      return runCall(k, frame, { id, name, args });
+    },
+    toolNames(): readonly string[] {
+      return k.registry.toolNames().filter((n) => reachableTool(k, frame, source, n) !== undefined);
+    },
+    capabilitiesOf(name: string, args: unknown): ToolCapabilities | undefined {
+      const tool = reachableTool(k, frame, source, name);
+      if (tool === undefined) return undefined;
+      try {
+        if (k.validator.check(tool, args) !== undefined) return undefined;
+        return resolveCapabilities(tool, args);
+      } catch {
+        return undefined;
+      }
+    },
+  });
+}
+
+/**
+ * Creates the invokers of one call. Children get `host_nested` only when the host called a
+ * trusted built-in orchestrator (directly or through another one); otherwise `nested`.
+ */
+export function createScopedInvoker(k: Kernel, parent: CallFrame, parentTool: Tool, parentId: string, signal: AbortSignal, trusted: boolean): ScopedInvokers {
+  const state = { revoked: false, n: 0 };
+  const governed = build(k, parent, parentTool, parentId, signal, 'nested', state);
+  const hostTrust = trusted && (parent.source === 'host' || parent.source === 'host_nested');
+  const invoker = hostTrust ? build(k, parent, parentTool, parentId, signal, 'host_nested', state) : governed;
+  return {
+    invoker,
+    governedInvoker: governed,
+    revoke() {
+      state.revoked = true;
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * `ToolInvoker`: the session's invocation kernel. The run driver calls `invoke(call, ctx)` for
+ * model calls (source `agent`); the host calls `invoke(call, ctx, 'host')` for direct calls.
+ * Nested sources are assigned only by the kernel, through the scoped invoker it gives tools.
+ */
+import { A3sError } from '@a3s-code/effect';
+import { SessionConfigurationError } from '../errors/session-errors.js';
+import type { ConfirmationManager } from '../permissions/confirmation.js';
+import { defaultPermissionChecker, type PermissionChecker } from '../permissions/permission-checker.js';
+import { PermissionPolicy, type PermissionPolicyConfig } from '../permissions/permission-policy.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import { modelSurface, type ToolSurface } from '../registry/tool-surface.js';
+import { emptyWorkspace, type WorkspaceServices } from '../workspace/workspace-services.js';
+import { ArgValidator } from './arg-validator.js';
+import { DEFAULT_OUTPUT_CAP, InMemoryArtifactStore, type ArtifactStore, type OutputCapOptions } from './artifact-store.js';
+import { runCall } from './call-pipeline.js';
+import type { GovernanceSnapshot } from './governance.js';
+import type { ToolHooks } from './hooks.js';
+import type { ActiveToolCall, ToolCallRequest, ToolInvocationResult, TopLevelSource } from './invocation-types.js';
+import type { InvocationContext } from './invocation-context.js';
+import type { Kernel } from './kernel.js';
+import { createDefaultSecurityProvider, type SecurityProvider } from './security-provider.js';
+import { ToolQueue } from './tool-queue.js';
+
+/** Options of {@link ToolInvoker}. */
+export interface ToolInvokerOptions {
+  /** The session's registry. */
+  readonly registry: ToolRegistry;
+  /** The workspace tools receive. Default: a workspace with no capabilities. */
+  readonly workspace?: WorkspaceServices;
+  /** The permission policy (or its config). Default: every call asks. */
+  readonly policy?: PermissionPolicy | PermissionPolicyConfig;
+  /** Sees every `ask`. Default: the plan-mode guardrail. */
+  readonly checker?: PermissionChecker;
+  /** Human confirmation; without one an `ask` runs the tool (PERM-07). */
+  readonly confirmation?: ConfirmationManager;
+  /** Pre- and post-hooks for every source. */
+  readonly hooks?: ToolHooks;
+  /** Output sanitiser. Default: secret env values redacted, terminal controls stripped. */
+  readonly security?: SecurityProvider;
+  /** Where capped outputs go. Default: in memory. */
+  readonly artifacts?: ArtifactStore;
+  /** Output cap (BND-07). Default 65536 bytes inline, 4096-char head and tail previews. */
+  readonly outputCap?: Partial<OutputCapOptions>;
+  /** Timeout of a tool without its own, in milliseconds, `1..86_400_000`. Default 120000. */
+  readonly defaultTimeoutMs?: number;
+  /** Deepest nesting allowed, `1..64`. Default 8. */
+  readonly maxDepth?: number;
+  /** Epoch-milliseconds clock. Default `Date.now`. */
+  readonly clock?: () => number;
+}
+
+/** Thrown for a malformed `invoke` request (a caller bug, not a tool failure). */
+export class InvalidInvocationError extends A3sError {
+  constructor(field: string, problem: string) {
+    super('INVALID_INVOCATION', `invoke: ${field}: ${problem}`, { details: { field } });
+  }
+}
+
+function intIn(value: number | undefined, field: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) throw new SessionConfigurationError(field, `must be an integer in ${min}..${max}, got ${String(value)}`);
+  return value;
+}
+
+const TOP_LEVEL: readonly string[] = ['agent', 'host'];
+
+/** The governed tool invoker of one session. */
+export class ToolInvoker {
+  readonly #k: Kernel;
+  readonly #close = new AbortController();
+
+  constructor(options: ToolInvokerOptions) {
+    if (options.registry === undefined) throw new SessionConfigurationError('registry', 'is required');
+    const cap = options.outputCap ?? {};
+    const policy = options.policy instanceof PermissionPolicy ? options.policy : new PermissionPolicy(options.policy ?? {});
+    this.#k = {
+      registry: options.registry,
+      validator: new ArgValidator(),
+      queue: new ToolQueue(),
+      policy,
+      checker: options.checker ?? defaultPermissionChecker,
+      confirmation: options.confirmation,
+      hooks: { pre: [...(options.hooks?.pre ?? [])], post: [...(options.hooks?.post ?? [])] },
+      security: options.security ?? createDefaultSecurityProvider(),
+      artifacts: options.artifacts ?? new InMemoryArtifactStore(),
+      outputCap: {
+        maxOutputBytes: intIn(cap.maxOutputBytes, 'outputCap.maxOutputBytes', 1024, 1 << 30, DEFAULT_OUTPUT_CAP.maxOutputBytes),
+        previewChars: intIn(cap.previewChars, 'outputCap.previewChars', 16, 1 << 20, DEFAULT_OUTPUT_CAP.previewChars),
+      },
+      workspace: options.workspace ?? emptyWorkspace(),
+      defaultTimeoutMs: intIn(options.defaultTimeoutMs, 'defaultTimeoutMs', 1, 86_400_000, 120_000),
+      maxDepth: intIn(options.maxDepth, 'maxDepth', 1, 64, 8),
+      clock: options.clock ?? Date.now,
+      sessionSignal: this.#close.signal,
+      active: new Map(),
+    };
+  }
+
+  /** The policy in force. */
+  get policy(): PermissionPolicy {
+    return this.#k.policy;
+  }
+
+  /**
+   * Runs one top-level call through the kernel. `source` is `agent` (the model; default) or
+   * `host` (a direct host call). Always resolves; a failure is a result with `error` set. Throws
+   * `INVALID_INVOCATION` only for a malformed request or an unknown source.
+   */
+  invoke(request: ToolCallRequest, context: InvocationContext, source: TopLevelSource = 'agent'): Promise<ToolInvocationResult> {
+    if (!TOP_LEVEL.includes(source)) {
+      throw new InvalidInvocationError('source', `must be 'agent' or 'host', got ${JSON.stringify(source)}; nested sources are assigned by the kernel`);
+    }
+    if (typeof request?.id !== 'string' || request.id.length === 0) throw new InvalidInvocationError('request.id', 'must be a non-empty string');
+    if (typeof request.name !== 'string') throw new InvalidInvocationError('request.name', 'must be a string');
+    if (!(context?.signal instanceof AbortSignal)) throw new InvalidInvocationError('context.signal', 'must be an AbortSignal');
+    if (typeof context.events?.emit !== 'function') throw new InvalidInvocationError('context.events', 'must be an event sink');
+    return runCall(this.#k, { source, depth: 0, stack: [], context, signal: context.signal }, request);
+  }
+
+  /** Calls queued or running now, in entry order (SURF-11). */
+  activeTools(): readonly ActiveToolCall[] {
+    return [...this.#k.active.values()].map((e) => ({ ...e }));
+  }
+
+  /** The surface the model sees under `governance` (tier visibility, policy hiding). */
+  surface(governance: GovernanceSnapshot = {}): ToolSurface {
+    return modelSurface(this.#k.registry, governance, this.#k.policy);
+  }
+
+  /** Aborts every queued and running call and refuses new ones (session close, INV-10). */
+  close(reason: unknown = 'session closed'): void {
+    this.#close.abort(reason);
+  }
+
+  /** True after {@link close}. */
+  get closed(): boolean {
+    return this.#close.signal.aborted;
+  }
+}

@@ -1,0 +1,10 @@
+export { PermissionPolicy, compileRuleList } from './permission-policy.js';
+export type { PermissionDecision, PermissionPolicyConfig, PolicyEvaluation } from './permission-policy.js';
+export { parsePermissionRule, ruleMatches } from './permission-rule.js';
+export type { PermissionRule, RuleMatchMode } from './permission-rule.js';
+export { ruleSubjects } from './rule-subjects.js';
+export type { RuleSubjects } from './rule-subjects.js';
+export { compileGlob } from './glob.js';
+export { defaultPermissionChecker } from './permission-checker.js';
+export type { PermissionCheckRequest, PermissionCheckResult, PermissionChecker } from './permission-checker.js';
+export type { ConfirmationAnswer, ConfirmationManager, ConfirmationRequest } from './confirmation.js';

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { PermissionRuleError } from '../errors/tool-errors.js';
+import { compileGlob } from './glob.js';
+import { PermissionPolicy } from './permission-policy.js';
+
+const decide = (config: ConstructorParameters<typeof PermissionPolicy>[0], tool: string, args: unknown) => new PermissionPolicy(config).evaluate(tool, args);
+
+describe('PermissionPolicy', () => {
+  it('PERM-03: deny beats allow; evaluation is deny → allow → ask → default', () => {
+    const config = { deny: ['Bash(rm:*)'], allow: ['Bash'], ask: ['Bash(git push:*)'] };
+    expect(decide(config, 'bash', { command: 'rm -rf /' })).toEqual({ decision: 'deny', rule: 'Bash(rm:*)' });
+    expect(decide(config, 'bash', { command: 'git push' })).toEqual({ decision: 'allow', rule: 'Bash' });
+    expect(decide({ ask: ['Bash(git push:*)'] }, 'bash', { command: 'git push origin' })).toEqual({ decision: 'ask', rule: 'Bash(git push:*)' });
+    expect(decide({}, 'bash', { command: 'ls' })).toEqual({ decision: 'ask', rule: 'default' });
+    expect(decide({ defaultDecision: 'deny' }, 'bash', { command: 'ls' })).toEqual({ decision: 'deny', rule: 'default' });
+  });
+
+  it('PERM rules: tool names are case-insensitive globs', () => {
+    expect(decide({ deny: ['BASH'] }, 'bash', { command: 'x' }).decision).toBe('deny');
+    expect(decide({ deny: ['web_*'] }, 'web_fetch', {}).decision).toBe('deny');
+    expect(decide({ deny: ['web_*'] }, 'read', { file_path: 'a' }).decision).toBe('ask');
+  });
+
+  it('PERM rules: mcp__server matches every tool of that server and no other server', () => {
+    const config = { deny: ['mcp__github'] };
+    expect(decide(config, 'mcp__github__create_issue', {}).decision).toBe('deny');
+    expect(decide(config, 'mcp__github', {}).decision).toBe('deny');
+    expect(decide(config, 'mcp__githubx__search', {}).decision).toBe('ask');
+    expect(decide({ deny: ['mcp__github__create_*'] }, 'mcp__github__search', {}).decision).toBe('ask');
+  });
+
+  it('PERM rules: * stays within a segment, ** crosses /, ? is one character, :* is a prefix', () => {
+    expect(compileGlob('src/*.ts').test('src/a.ts')).toBe(true);
+    expect(compileGlob('src/*.ts').test('src/x/a.ts')).toBe(false);
+    expect(compileGlob('src/**').test('src/x/y/a.ts')).toBe(true);
+    expect(compileGlob('src/**/*.ts').test('src/a.ts')).toBe(true);
+    expect(compileGlob('a?c').test('abc')).toBe(true);
+    expect(compileGlob('a?c').test('a/c')).toBe(false);
+    expect(compileGlob('a?c').test('abbc')).toBe(false);
+    expect(compileGlob('npm run:*').test('npm run test -- --watch ./x')).toBe(true);
+    expect(compileGlob('npm run:*').test('npx run')).toBe(false);
+    expect(compileGlob('a.b').test('axb')).toBe(false);
+  });
+
+  it('PERM subjects: bash sees the command; file tools see every path; allow needs all paths', () => {
+    expect(decide({ deny: ['Read(.env)'] }, 'read', { file_path: '.env' }).decision).toBe('deny');
+    expect(decide({ deny: ['Read(**/.env)'] }, 'read', { files: [{ path: 'src/a.ts' }, { path: 'cfg/.env' }] }).decision).toBe('deny');
+    expect(decide({ allow: ['Read(src/**)'] }, 'read', { files: [{ path: 'src/a.ts' }, { path: '.env' }] }).decision).toBe('ask');
+    expect(decide({ allow: ['Read(src/**)'] }, 'read', { files: [{ path: 'src/a.ts' }, { path: 'src/b/c.ts' }] }).decision).toBe('allow');
+    const diff = '--- a/src/x.ts\n+++ b/secrets/key.pem\n@@ -1 +1 @@\n-a\n+b\n';
+    expect(decide({ deny: ['Patch(secrets/**)'] }, 'patch', { patch: diff }).decision).toBe('deny');
+  });
+
+  it('PERM subjects: grep and glob match the pattern or the path; other tools see args as JSON', () => {
+    expect(decide({ deny: ['Grep(password*)'] }, 'grep', { pattern: 'password=', path: 'src' }).decision).toBe('deny');
+    expect(decide({ allow: ['Glob(src/**)'] }, 'glob', { pattern: '*.ts', path: 'src/lib' }).decision).toBe('allow');
+    expect(decide({ deny: ['Web_fetch(*evil.com*)'] }, 'web_fetch', { url: 'https:evil.com' }).decision).toBe('deny');
+  });
+
+  it('PERM rules: a deny covering every call hides the tool; a pattern deny does not', () => {
+    const p = new PermissionPolicy({ deny: ['Bash', 'Read(.env)', 'Write(**)'] });
+    expect(p.deniesEveryCall('bash')).toBe(true);
+    expect(p.deniesEveryCall('read')).toBe(false);
+    expect(p.deniesEveryCall('write')).toBe(true);
+    expect(new PermissionPolicy({ defaultDecision: 'deny', allow: ['read'] }).deniesEveryCall('grep')).toBe(true);
+    expect(new PermissionPolicy({ defaultDecision: 'deny', allow: ['read'] }).deniesEveryCall('read')).toBe(false);
+  });
+
+  it('bad rules raise INVALID_PERMISSION_RULE naming the list and index', () => {
+    const err = (() => {
+      try {
+        new PermissionPolicy({ allow: ['read', 'Bash()'] });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(err).toBeInstanceOf(PermissionRuleError);
+    expect((err as PermissionRuleError).field).toBe('allow[1]');
+    expect(() => new PermissionPolicy({ defaultDecision: 'maybe' as never })).toThrow(/defaultDecision.*allow, deny, ask/);
+    expect(() => new PermissionPolicy({ deny: ['Ba sh'] })).toThrow(/deny\[0\]/);
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * `PermissionPolicy` (PERM-01..08): `deny`, `allow` and `ask` rule lists and a default decision.
+ * Evaluation order is deny → allow → ask → default, so a deny always beats an allow.
+ */
+import { PermissionRuleError } from '../errors/tool-errors.js';
+import { parsePermissionRule, ruleCoversAllCalls, ruleMatches, type PermissionRule } from './permission-rule.js';
+
+/** A permission decision. */
+export type PermissionDecision = 'allow' | 'deny' | 'ask';
+
+/** The policy's configuration, as written in config files (`Bash(git status:*)`). */
+export interface PermissionPolicyConfig {
+  /** Rules that deny; final. */
+  readonly deny?: readonly string[];
+  /** Rules that allow without asking. For multi-path tools every path must match. */
+  readonly allow?: readonly string[];
+  /** Rules that ask a person (when a confirmation manager exists). */
+  readonly ask?: readonly string[];
+  /** Decision when no rule matches. Default `ask`. */
+  readonly defaultDecision?: PermissionDecision;
+}
+
+/** The result of evaluating a call. `rule` is the matching rule text, or `default`. */
+export interface PolicyEvaluation {
+  readonly decision: PermissionDecision;
+  readonly rule: string;
+}
+
+const DECISIONS: readonly PermissionDecision[] = ['allow', 'deny', 'ask'];
+
+/** A compiled permission policy. Immutable; rules are parsed once at construction. */
+export class PermissionPolicy {
+  readonly #deny: readonly PermissionRule[];
+  readonly #allow: readonly PermissionRule[];
+  readonly #ask: readonly PermissionRule[];
+  /** The decision when no rule matches. */
+  readonly defaultDecision: PermissionDecision;
+
+  /** Parses every rule; throws `INVALID_PERMISSION_RULE` naming the list and index of a bad one. */
+  constructor(config: PermissionPolicyConfig = {}) {
+    const parse = (list: readonly string[] | undefined, name: string): PermissionRule[] => {
+      if (list === undefined) return [];
+      if (!Array.isArray(list)) throw new PermissionRuleError(name, String(list), 'must be an array of rule strings');
+      return list.map((r, i) => parsePermissionRule(r, `${name}[${i}]`));
+    };
+    this.#deny = parse(config.deny, 'deny');
+    this.#allow = parse(config.allow, 'allow');
+    this.#ask = parse(config.ask, 'ask');
+    const d = config.defaultDecision ?? 'ask';
+    if (!DECISIONS.includes(d)) throw new PermissionRuleError('defaultDecision', String(d), `must be one of ${DECISIONS.join(', ')}`);
+    this.defaultDecision = d;
+  }
+
+  /** Evaluates a call: deny → allow → ask → default. */
+  evaluate(toolName: string, args: unknown): PolicyEvaluation {
+    for (const r of this.#deny) if (ruleMatches(r, toolName, args, 'any')) return { decision: 'deny', rule: r.source };
+    for (const r of this.#allow) if (ruleMatches(r, toolName, args, 'all')) return { decision: 'allow', rule: r.source };
+    for (const r of this.#ask) if (ruleMatches(r, toolName, args, 'any')) return { decision: 'ask', rule: r.source };
+    return { decision: this.defaultDecision, rule: 'default' };
+  }
+
+  /** True when a deny rule covers every call of the tool: it is then hidden from the model. */
+  deniesEveryCall(toolName: string): boolean {
+    if (this.#deny.some((r) => ruleCoversAllCalls(r, toolName))) return true;
+    return this.defaultDecision === 'deny' && !this.#allow.some((r) => r.tool.test(toolName)) && !this.#ask.some((r) => r.tool.test(toolName));
+  }
+}
+
+/** Parses a list of rules into a matcher: used for skill restrictions (`allowed_tools`). */
+export function compileRuleList(rules: readonly string[], field: string): (toolName: string, args: unknown) => string | undefined {
+  const parsed = rules.map((r, i) => parsePermissionRule(r, `${field}[${i}]`));
+  return (toolName, args) => parsed.find((r) => ruleMatches(r, toolName, args, 'all'))?.source;
+}

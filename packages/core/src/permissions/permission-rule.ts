@@ -1,0 +1,54 @@
+/**
+ * Permission rules: `Tool` or `Tool(pattern)`. The tool part is a case-insensitive glob over tool
+ * names (`mcp__github__*`, `Bash`); `mcp__<server>` alone matches every tool of that server. The
+ * pattern part is a glob (see `glob.ts`) over the call's *subjects* (see `rule-subjects.ts`).
+ */
+import { PermissionRuleError } from '../errors/tool-errors.js';
+import { compileGlob } from './glob.js';
+import { ruleSubjects } from './rule-subjects.js';
+
+/** A parsed rule. */
+export interface PermissionRule {
+  /** The rule as written, used as the denial reason (`Permission denied: Bash(rm:*)`). */
+  readonly source: string;
+  /** Matches a tool name. */
+  readonly tool: RegExp;
+  /** Matches a subject; `undefined` for a rule without a pattern (every call of the tool). */
+  readonly pattern: RegExp | undefined;
+}
+
+const RULE_RE = /^([A-Za-z*?][A-Za-z0-9_.*?-]*)(?:\((.*)\))?$/s;
+
+/** Parses a rule; `field` (`deny[2]`) names it in the error. Throws `INVALID_PERMISSION_RULE`. */
+export function parsePermissionRule(rule: unknown, field: string): PermissionRule {
+  if (typeof rule !== 'string') throw new PermissionRuleError(field, String(rule), 'must be a string');
+  const text = rule.trim();
+  const m = RULE_RE.exec(text);
+  if (m === null) throw new PermissionRuleError(field, rule, 'malformed rule');
+  const toolGlob = m[1] as string;
+  const patternText = m[2];
+  if (patternText !== undefined && patternText.length === 0) throw new PermissionRuleError(field, rule, 'empty pattern');
+  // `mcp__server` (no tool part) matches every tool of that server.
+  const isServer = /^mcp__[^_*?]+(?:_[^_*?]+)*$/i.test(toolGlob) && !toolGlob.slice(5).includes('__');
+  const tool = isServer ? new RegExp(`^${toolGlob.replace(/[.+^${}()|[\]\\-]/g, '\\$&')}(?:__.+)?$`, 'i') : compileGlob(toolGlob, true);
+  return Object.freeze({ source: text, tool, pattern: patternText === undefined ? undefined : compileGlob(patternText) });
+}
+
+/** How a rule list is used: `any` subject must match (deny/ask) or `all` path subjects (allow). */
+export type RuleMatchMode = 'any' | 'all';
+
+/** True when `rule` applies to this call. */
+export function ruleMatches(rule: PermissionRule, toolName: string, args: unknown, mode: RuleMatchMode): boolean {
+  if (!rule.tool.test(toolName)) return false;
+  const pattern = rule.pattern;
+  if (pattern === undefined) return true;
+  const { subjects, alternatives } = ruleSubjects(toolName, args);
+  if (subjects.length === 0) return false;
+  if (mode === 'all' && !alternatives) return subjects.every((s) => pattern.test(s));
+  return subjects.some((s) => pattern.test(s));
+}
+
+/** True when `rule` covers every call of `toolName` (no pattern, or `**`). */
+export function ruleCoversAllCalls(rule: PermissionRule, toolName: string): boolean {
+  return rule.tool.test(toolName) && (rule.pattern === undefined || rule.pattern.source === '^.*$');
+}

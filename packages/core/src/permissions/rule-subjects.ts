@@ -1,0 +1,61 @@
+/**
+ * The strings a rule pattern sees for a call (PERM rules): `bash` the command; `read`, `write`,
+ * `edit`, `patch` every file path (`file_path`, `path`, `files[].path`, and the paths named in a
+ * patch's `---`/`+++` headers); `grep`, `glob` the pattern and the path (alternatives: a rule
+ * matches when it matches either); any other tool its args as JSON.
+ */
+
+/** The subjects of a call, and whether they are alternatives or a set that must all match. */
+export interface RuleSubjects {
+  readonly subjects: readonly string[];
+  /** `true`: matching any subject is enough even for allow rules (grep/glob). */
+  readonly alternatives: boolean;
+}
+
+const PATH_TOOLS = new Set(['read', 'write', 'edit', 'patch']);
+const SEARCH_TOOLS = new Set(['grep', 'glob']);
+
+function field(args: unknown, key: string): unknown {
+  return typeof args === 'object' && args !== null ? (args as Record<string, unknown>)[key] : undefined;
+}
+
+function pushString(out: string[], value: unknown): void {
+  if (typeof value === 'string' && value.length > 0) out.push(value);
+}
+
+function diffPaths(diff: string): string[] {
+  const out: string[] = [];
+  for (const m of diff.matchAll(/^(?:---|\+\+\+) (?:[ab]\/)?([^\t\r\n]+)/gm)) {
+    const p = (m[1] as string).trim();
+    if (p !== '/dev/null') out.push(p);
+  }
+  return out;
+}
+
+/** Extracts the subjects of a call of `toolName` (case-insensitive) with `args`. */
+export function ruleSubjects(toolName: string, args: unknown): RuleSubjects {
+  const name = toolName.toLowerCase();
+  const out: string[] = [];
+  if (name === 'bash') {
+    pushString(out, field(args, 'command'));
+    return { subjects: out, alternatives: false };
+  }
+  if (PATH_TOOLS.has(name)) {
+    pushString(out, field(args, 'file_path'));
+    pushString(out, field(args, 'path'));
+    const files = field(args, 'files');
+    if (Array.isArray(files)) for (const f of files) pushString(out, typeof f === 'string' ? f : field(f, 'path'));
+    for (const key of ['patch', 'diff']) {
+      const text = field(args, key);
+      if (typeof text === 'string') out.push(...diffPaths(text));
+    }
+    return { subjects: out, alternatives: false };
+  }
+  if (SEARCH_TOOLS.has(name)) {
+    pushString(out, field(args, 'pattern'));
+    const path = field(args, 'path');
+    out.push(typeof path === 'string' && path.length > 0 ? path : '.');
+    return { subjects: out, alternatives: true };
+  }
+  return { subjects: [JSON.stringify(args ?? {})], alternatives: false };
+}

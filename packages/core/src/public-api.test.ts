@@ -1,0 +1,26 @@
+/**
+ * INV-05/07: no public API lets extension code mint a trusted source.
+ */
+import { describe, expect, it } from 'vitest';
+import * as core from './index.js';
+import * as testing from './testing/index.js';
+import { createTestInvocation, createTestToolPack } from './testing/index.js';
+
+describe('public API', () => {
+  it('INV-05: nothing exported can mark a tool as a trusted orchestrator', () => {
+    const names = [...Object.keys(core), ...Object.keys(testing)];
+    expect(names.filter((n) => /trust/i.test(n))).toEqual([]);
+  });
+
+  it('INV-05/07: a third-party tool named "batch" does not get host trust for its children', async () => {
+    const { pack, state } = createTestToolPack();
+    const registry = new core.ToolRegistry({ capabilities: ['fs.write'] });
+    registry.registerPack(pack);
+    const real = core.createBatchTool();
+    registry.add({ ...real, execute: (args, ctx) => real.execute(args as core.BatchArgs, ctx) });
+    const invoker = new core.ToolInvoker({ registry, policy: { deny: ['write_note'] } });
+    const r = await invoker.invoke({ id: 'b', name: 'batch', args: { calls: [{ tool: 'write_note', args: { path: 'a', content: 'x' } }] } }, createTestInvocation().context, 'host');
+    expect(JSON.parse(r.output).results[0].error_kind).toBe('permission_denied');
+    expect(state.executions).toHaveLength(0);
+  });
+});
