@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createTestInvocation, createTestToolPack, ScriptedConfirmationManager } from '../testing/index.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
+import { WORKSPACE_CAPABILITIES } from '../workspace/index.js';
 import { ToolInvoker } from './tool-invoker.js';
 
 function setup(policy: ConstructorParameters<typeof ToolInvoker>[0]['policy'], confirmation = new ScriptedConfirmationManager()) {
   const { pack, state } = createTestToolPack();
-  const registry = new ToolRegistry();
+  const registry = new ToolRegistry({ capabilities: WORKSPACE_CAPABILITIES });
   registry.registerPack(pack);
   return { invoker: new ToolInvoker({ registry, policy, confirmation }), state, confirmation };
 }
@@ -23,7 +24,7 @@ describe('ToolInvoker.project (the permission projection before a call is record
 
   it('PERM-07: without a confirmation manager an ask runs', async () => {
     const { pack } = createTestToolPack();
-    const registry = new ToolRegistry();
+    const registry = new ToolRegistry({ capabilities: WORKSPACE_CAPABILITIES });
     registry.registerPack(pack);
     const invoker = new ToolInvoker({ registry, policy: { defaultDecision: 'ask' } });
     expect(await invoker.project({ id: 'c', name: 'add', args: { a: 1, b: 2 } }, createTestInvocation().context)).toEqual({ decision: 'run' });
