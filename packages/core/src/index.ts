@@ -12,3 +12,5 @@ export * from './events/index.js';
 export * from './runtime-tools/index.js';
 export * from './llm/index.js';
 export * from './store/index.js';
+export * from './run/index.js';
+export * from './session/index.js';

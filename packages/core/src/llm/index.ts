@@ -14,3 +14,5 @@ export type {
 } from './llm-client.js';
 export { LlmError, type LlmErrorKind, type LlmErrorOptions } from './llm-error.js';
 export { collectResponse, completeWith, ResponseAccumulator } from './collect-response.js';
+export { GovernedLlmClient, type LlmGovernance, type LlmRetryOptions } from './governed-llm-client.js';
+export { LlmBudget, type BudgetMark, type LlmBudgetLimits } from './llm-budget.js';

@@ -7,6 +7,7 @@
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { A3sError, effectLogPath, encodeFact, FactLog, parseLog, type Fact, type FactDraft, type TornLine } from '@a3s-code/effect';
+import type { FactStore } from './fact-store.js';
 import { acquireThreadLock, type ThreadLock } from './thread-lock.js';
 
 /** What opening a log found. */
@@ -27,7 +28,9 @@ export class FactStoreError extends A3sError {
 }
 
 /** The durable, locked fact log of one session thread. */
-export class FileFactStore {
+export class FileFactStore implements FactStore {
+  /** Appends survive the process. */
+  readonly durable = true;
   private broken: unknown = null;
   /** Facts known to be on disk. */
   private written: number;
