@@ -137,62 +137,64 @@ function announce(env: RunEnv, state: FoldState): void {
  */
 async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boolean> {
   const { env } = o;
+  if (o.parkMode === 'return') return false;
   const confirm = state.view.pending_confirmation;
   const question = state.view.pending_question;
-  const live = (confirm && o.confirmation) || (question && o.onQuestion);
-  if (!live && o.parkMode === 'return') return false;
+  // `stop` ends every wait: the run's abort, or the first answer.
   const stop = new AbortController();
   const onRunAbort = () => stop.abort(env.signal.reason);
-  env.signal.addEventListener('abort', onRunAbort, { once: true });
-  try {
-    const waits: Promise<void>[] = [o.hostAnswered(stop.signal)];
-    if (confirm && o.confirmation) {
-      const rule = (confirm.call as { confirmation_rule?: unknown }).confirmation_rule;
-      const request = {
-        toolId: confirm.call.id,
-        toolName: confirm.call.name,
-        args: confirm.call.args,
-        rule: typeof rule === 'string' ? rule : 'default',
-        source: 'agent' as const,
-        runId: env.runId,
-        sessionId: env.sessionId,
-      };
-      waits.push(
-        o.confirmation.confirm(request, stop.signal).then(async (answer) => {
-          if (stop.signal.aborted) return;
-          await appendAnswer(o, {
-            type: 'confirmation.answered',
-            key: `confirm:${env.runId}:${confirm.call.id}`,
-            payload: { tool_call_id: confirm.call.id, approved: answer.approved === true, ...(answer.reason === undefined ? {} : { reason: answer.reason }), at_ms: env.clock() },
-          });
+  if (env.signal.aborted) stop.abort(env.signal.reason);
+  else env.signal.addEventListener('abort', onRunAbort, { once: true });
+  const waits: Promise<void>[] = [o.hostAnswered(stop.signal), new Promise<void>((r) => stop.signal.addEventListener('abort', () => r(), { once: true }))];
+  if (confirm && o.confirmation) {
+    const rule = (confirm.call as { confirmation_rule?: unknown }).confirmation_rule;
+    const request = {
+      toolId: confirm.call.id,
+      toolName: confirm.call.name,
+      args: confirm.call.args,
+      rule: typeof rule === 'string' ? rule : 'default',
+      source: 'agent' as const,
+      runId: env.runId,
+      sessionId: env.sessionId,
+    };
+    waits.push(
+      o.confirmation.confirm(request, stop.signal).then((answer) =>
+        appendAnswer(o, stop.signal, {
+          type: 'confirmation.answered',
+          key: `confirm:${env.runId}:${confirm.call.id}`,
+          payload: { tool_call_id: confirm.call.id, approved: answer.approved === true, ...(answer.reason === undefined ? {} : { reason: answer.reason }), at_ms: env.clock() },
         }),
-      );
-    }
-    if (question && o.onQuestion) {
-      waits.push(
-        o.onQuestion(question, stop.signal).then(async (answer) => {
-          if (stop.signal.aborted) return;
-          const payload = 'skipped' in answer ? { question_id: question.question_id, skipped: true } : { question_id: question.question_id, text: answer.text };
-          await appendAnswer(o, { type: 'question.answered', key: `answer:${env.runId}:${question.question_id}`, payload: { ...payload, at_ms: env.clock() } });
-        }),
-      );
-    }
-    await Promise.race([
-      Promise.race(waits),
-      new Promise<never>((_, reject) => {
-        if (env.signal.aborted) reject(new CancelledError('run', env.signal.reason));
-        env.signal.addEventListener('abort', () => reject(new CancelledError('run', env.signal.reason)), { once: true });
+      ),
+    );
+  }
+  if (question && o.onQuestion) {
+    waits.push(
+      o.onQuestion(question, stop.signal).then((answer) => {
+        const payload = 'skipped' in answer ? { question_id: question.question_id, skipped: true } : { question_id: question.question_id, text: answer.text };
+        return appendAnswer(o, stop.signal, { type: 'question.answered', key: `answer:${env.runId}:${question.question_id}`, payload: { ...payload, at_ms: env.clock() } });
       }),
-    ]);
-    return true;
+    );
+  }
+  // A wait that fails because the wait is over is not an error; one that fails before is.
+  const guarded = waits.map((p) =>
+    p.catch((e: unknown) => {
+      if (!stop.signal.aborted) throw e;
+    }),
+  );
+  try {
+    await Promise.race(guarded);
   } finally {
     env.signal.removeEventListener('abort', onRunAbort);
     stop.abort('answered');
+    for (const p of guarded) p.catch(() => undefined);
   }
+  if (env.signal.aborted) throw new CancelledError('run', env.signal.reason);
+  return true;
 }
 
 /** Appends a live answer unless the host answered first (then the fold has moved on). */
-async function appendAnswer(o: FactRunOptions, draft: { type: string; key: string; payload: Record<string, unknown> }): Promise<void> {
+async function appendAnswer(o: FactRunOptions, stop: AbortSignal, draft: { type: string; key: string; payload: Record<string, unknown> }): Promise<void> {
+  if (stop.aborted) return;
   sync(o.folder, o.env.store.log);
   const phase = o.folder.currentPhase;
   if (phase !== 'confirm' && phase !== 'question') return;
