@@ -9,7 +9,7 @@ import { SessionBusyError } from '../errors/session-errors.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ActiveToolCall, ToolInvocationResult } from '../invoker/invocation-types.js';
 import { nullEventSink } from '../events/agent-event.js';
-import { projectEventV1, type ProjectedEventV1 } from '../events/event-envelope.js';
+import { projectEventV1, type EventEnvelopeV1, type ProjectedEventV1 } from '../events/event-envelope.js';
 import type { ToolDefinition } from '../registry/tool-registry.js';
 import type { FactStore } from '../store/fact-store.js';
 import type { LlmClient } from '../llm/llm-client.js';
@@ -80,25 +80,26 @@ export class AgentSession {
    */
   stream(prompt: string): AsyncIterable<ProjectedEventV1> & { readonly result: Promise<RunResult> } {
     const lease = this.#take('stream');
-    let subscribe!: (run: LiveRun) => void;
-    const subscribed = new Promise<LiveRun>((r) => (subscribe = r));
-    const result = this.#run({ kind: 'prompt', prompt }, subscribe).finally(lease);
+    // Subscribe when the run is created, before its first event, so nothing is missed.
+    let events: AsyncIterableIterator<EventEnvelopeV1> | undefined;
+    const result = this.#run({ kind: 'prompt', prompt }, (run) => {
+      events = run.env.events.subscribe();
+    }).finally(lease);
     result.catch(() => undefined);
     const self = this;
     return {
       result,
       async *[Symbol.asyncIterator]() {
-        const run = await Promise.race([subscribed, result.then(() => null, () => null)]);
-        if (!run) {
+        if (!events) {
           await result;
           return;
         }
-        const events = run.env.events.subscribe();
         let finished = false;
         try {
           for await (const envelope of events) yield projectEventV1(envelope);
           finished = true;
         } finally {
+          // A consumer that stops early interrupts the run; the lease stays held until it ends.
           if (!finished) self.interrupt('stream consumer stopped');
           await result.catch(() => undefined);
         }
