@@ -128,3 +128,19 @@ describe('steer and interrupt', () => {
     expect(session.store.log.facts.map((f) => f.type)).toEqual(['run.started', 'user.message', 'run.ended']);
   });
 });
+
+describe('resource hygiene', () => {
+  it('many runs on one session leave no abort listeners behind (no MaxListeners warning)', async () => {
+    const { session } = await track(open(Array.from({ length: 25 }, (_, i) => ({ text: `answer ${i}` }))));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 25; i++) await session.send(`q${i}`);
+      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+});

@@ -97,6 +97,7 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
     throw error;
   } finally {
     env.events.close();
+    run.dispose();
     x.onEnd();
   }
 }

@@ -19,6 +19,8 @@ export interface LiveRun {
   readonly env: RunEnv;
   readonly controller: AbortController;
   readonly inbox: ControlInbox;
+  /** Detaches the run from the session's signal; call when the run has ended. */
+  readonly dispose: () => void;
 }
 
 /** What a run is built from. */
@@ -49,7 +51,7 @@ export function createRun(s: RunSetup): LiveRun {
   const onSessionAbort = () => controller.abort(s.sessionSignal.reason);
   if (s.sessionSignal.aborted) controller.abort(s.sessionSignal.reason);
   else s.sessionSignal.addEventListener('abort', onSessionAbort, { once: true });
-  controller.signal.addEventListener('abort', () => s.sessionSignal.removeEventListener('abort', onSessionAbort), { once: true });
+  const dispose = () => s.sessionSignal.removeEventListener('abort', onSessionAbort);
   const events = new AgentEventEmitter({ runId, sessionId: s.sessionId, clock: s.clock });
   const stats = { toolCalls: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
   const inbox = new ControlInbox(runId, s.steerCapacity, () => stats.modelCalls);
@@ -73,7 +75,7 @@ export function createRun(s: RunSetup): LiveRun {
     drainSteers: () => inbox.drain(),
     stats,
   };
-  return { env, controller, inbox };
+  return { env, controller, inbox, dispose };
 }
 
 /** The facts that open a run on a new prompt: `run.started` and the `user.message`. */
