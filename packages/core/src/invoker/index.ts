@@ -17,4 +17,4 @@ export type { DefaultSecurityProviderOptions, SanitizeContext, SecurityProvider 
 export { DEFAULT_OUTPUT_CAP, InMemoryArtifactStore, capOutput, sha256Hex } from './artifact-store.js';
 export type { ArtifactRef, ArtifactStore, OutputCapOptions } from './artifact-store.js';
 export { InvalidInvocationError, ToolInvoker } from './tool-invoker.js';
-export type { ToolInvokerOptions } from './tool-invoker.js';
+export type { CallProjection, InvokeOptions, ToolInvokerOptions } from './tool-invoker.js';

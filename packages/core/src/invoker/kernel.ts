@@ -45,6 +45,12 @@ export interface CallFrame {
   readonly context: InvocationContext;
   /** The run's signal for a top-level call; the parent call's signal for a nested one. */
   readonly signal: AbortSignal;
+  /**
+   * A person's answer already recorded for this call (the run parked it in `confirm` and
+   * `confirmation.answered` is in the fact log): used instead of asking again. Top-level
+   * `agent` calls only.
+   */
+  readonly preconfirmed?: { readonly approved: boolean; readonly reason?: string };
 }
 
 /** True for the sources that get the model-side permission decision and confirmation. */

@@ -32,28 +32,54 @@ function deny(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown
   return { ok: false, error: new PermissionDeniedError(tool.name, rule) };
 }
 
+/** The permission projection of a call before it runs: allowed, parked for a person, or denied (by `rule`). */
+export type Projection =
+  | { readonly ok: true; readonly permission: PermissionOutcome }
+  | { readonly ok: 'ask'; readonly rule: string }
+  | { readonly ok: false; readonly rule: string };
+
 /** Runs the authorisation steps for a validated call. */
 export async function authorize(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown): Promise<Authorization> {
-  const governance = frame.context.governance;
-  if (governance.skill !== undefined && !skillAllows(governance.skill, tool.name, args)) {
-    return deny(k, frame, id, tool, args, `skill:${governance.skill.name}`);
+  const projected = await project(frame, k, tool, args);
+  if (projected.ok === false) return deny(k, frame, id, tool, args, projected.rule);
+  if (projected.ok === true) return projected;
+  const answer = frame.preconfirmed;
+  if (answer !== undefined) {
+    if (answer.approved) return { ok: true, permission: 'ask_approved' };
+    return deny(k, frame, id, tool, args, `not confirmed${answer.reason === undefined ? '' : `: ${answer.reason}`}`);
   }
+  return confirmWithManager(k, frame, id, tool, args, projected.rule);
+}
+
+/**
+ * The projection alone (skill, tier gate, policy, YOLO, checker), without asking anyone and
+ * without events: `ask` when a person must decide and the session has a confirmation manager,
+ * else the verdict.
+ */
+export async function project(frame: Pick<CallFrame, 'source' | 'context'>, k: Kernel, tool: Tool, args: unknown): Promise<Projection> {
+  const governance = frame.context.governance;
+  if (governance.skill !== undefined && !skillAllows(governance.skill, tool.name, args)) return { ok: false, rule: `skill:${governance.skill.name}` };
   if (!isModelSide(frame.source)) return { ok: true, permission: 'trusted' };
 
   const hidden = hiddenReason(tool, governance, undefined);
-  if (hidden !== undefined) return deny(k, frame, id, tool, args, hidden);
+  if (hidden !== undefined) return { ok: false, rule: hidden };
 
   const verdict = k.policy.evaluate(tool.name, args);
-  if (verdict.decision === 'deny') return deny(k, frame, id, tool, args, verdict.rule);
+  if (verdict.decision === 'deny') return { ok: false, rule: verdict.rule };
   if (verdict.decision === 'allow') return { ok: true, permission: 'allow' };
   if (governance.yolo === true) return { ok: true, permission: 'yolo' };
 
   const checked = await k.checker.check({ toolName: tool.name, tier: tool.tier, args, source: frame.source, governance, rule: verdict.rule });
-  if (checked.decision === 'deny') return deny(k, frame, id, tool, args, checked.reason ?? verdict.rule);
+  if (checked.decision === 'deny') return { ok: false, rule: checked.reason ?? verdict.rule };
   if (checked.decision === 'allow') return { ok: true, permission: 'allow' };
 
-  const manager = k.confirmation;
-  if (manager === undefined) return { ok: true, permission: 'ask_unconfirmed' };
+  if (k.confirmation === undefined) return { ok: true, permission: 'ask_unconfirmed' };
+  return { ok: 'ask', rule: verdict.rule };
+}
+
+async function confirmWithManager(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown, rule: string): Promise<Authorization> {
+  const manager = k.confirmation!;
+  const verdict = { rule };
   frame.context.events.emit({ kind: 'confirmationRequired', payload: { tool_id: id, tool_name: tool.name, args, rule: verdict.rule } });
   // The wait for a person ends with the run or the session, whichever aborts first.
   const linked = linkSignals([frame.signal, k.sessionSignal]);

@@ -21,6 +21,8 @@ import type { InvocationContext } from './invocation-context.js';
 import type { Kernel } from './kernel.js';
 import { createDefaultSecurityProvider, type SecurityProvider } from './security-provider.js';
 import { ToolQueue } from './tool-queue.js';
+import { project } from './permission-step.js';
+import { reachableTool } from './scoped-invoker.js';
 
 /** Options of {@link ToolInvoker}. */
 export interface ToolInvokerOptions {
@@ -49,6 +51,18 @@ export interface ToolInvokerOptions {
   /** Epoch-milliseconds clock. Default `Date.now`. */
   readonly clock?: () => number;
 }
+
+/** Options of {@link ToolInvoker.invoke}. */
+export interface InvokeOptions {
+  /**
+   * The answer a person already gave for this call while the run was parked in `confirm`
+   * (recorded as `confirmation.answered`): used instead of asking again. Deny rules still apply.
+   */
+  readonly preconfirmed?: { readonly approved: boolean; readonly reason?: string };
+}
+
+/** The permission projection of one model call (see {@link ToolInvoker.project}). */
+export type CallProjection = { readonly decision: 'run' } | { readonly decision: 'ask' | 'deny'; readonly rule: string };
 
 /** Thrown for a malformed `invoke` request (a caller bug, not a tool failure). */
 export class InvalidInvocationError extends A3sError {
@@ -107,7 +121,10 @@ export class ToolInvoker {
    * `host` (a direct host call). Always resolves; a failure is a result with `error` set. Throws
    * `INVALID_INVOCATION` only for a malformed request or an unknown source.
    */
-  invoke(request: ToolCallRequest, context: InvocationContext, source: TopLevelSource = 'agent'): Promise<ToolInvocationResult> {
+  invoke(request: ToolCallRequest, context: InvocationContext, source: TopLevelSource = 'agent', options: InvokeOptions = {}): Promise<ToolInvocationResult> {
+    if (options.preconfirmed !== undefined && source !== 'agent') {
+      throw new InvalidInvocationError('options.preconfirmed', "is only for model calls (source 'agent') that a run parked for confirmation");
+    }
     if (!TOP_LEVEL.includes(source)) {
       throw new InvalidInvocationError('source', `must be 'agent' or 'host', got ${JSON.stringify(source)}; nested sources are assigned by the kernel`);
     }
@@ -115,7 +132,23 @@ export class ToolInvoker {
     if (typeof request.name !== 'string') throw new InvalidInvocationError('request.name', 'must be a string');
     if (!(context?.signal instanceof AbortSignal)) throw new InvalidInvocationError('context.signal', 'must be an AbortSignal');
     if (typeof context.events?.emit !== 'function') throw new InvalidInvocationError('context.events', 'must be an event sink');
-    return runCall(this.#k, { source, depth: 0, stack: [], context, signal: context.signal }, request);
+    const frame = { source, depth: 0, stack: [], context, signal: context.signal };
+    return runCall(this.#k, options.preconfirmed === undefined ? frame : { ...frame, preconfirmed: options.preconfirmed }, request);
+  }
+
+  /**
+   * The permission projection of a model call before the run records it (PERM-01..08): `run`
+   * (allowed, or bound to fail validation or lookup when invoked), `ask` (the run parks in
+   * `confirm`), or `deny` (final; invoking it records the denial). No events, no side effects.
+   */
+  async project(request: ToolCallRequest, context: InvocationContext): Promise<CallProjection> {
+    const k = this.#k;
+    const frame = { source: 'agent' as const, depth: 0, stack: [], context, signal: context.signal };
+    const tool = reachableTool(k, frame, 'agent', request.name) ?? k.registry.get(request.name);
+    if (tool === undefined || k.validator.check(tool, request.args) !== undefined) return { decision: 'run' };
+    const verdict = await project(frame, k, tool, request.args);
+    if (verdict.ok === true) return { decision: 'run' };
+    return verdict.ok === 'ask' ? { decision: 'ask', rule: verdict.rule } : { decision: 'deny', rule: verdict.rule };
   }
 
   /** Calls queued or running now, in entry order (SURF-11). */

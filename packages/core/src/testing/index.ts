@@ -7,3 +7,4 @@ export type { TestExecution, TestToolPack, TestToolPackOptions, TestToolState } 
 export { ScriptedConfirmationManager } from './scripted-confirmation.js';
 export { RecordingEventSink, createTestInvocation } from './recording-event-sink.js';
 export type { TestInvocation } from './recording-event-sink.js';
+export { ScriptedLlmClient, ScriptError, type LlmScript, type ScriptedLlmClientOptions, type ScriptedTurn } from './scripted-llm-client.js';

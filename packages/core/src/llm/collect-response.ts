@@ -1,0 +1,70 @@
+/**
+ * Accumulates a response stream into a whole {@link LlmResponse}, checking that the stream is
+ * well formed (every started tool call ends, ids are unique).
+ */
+import type { LlmFinishReason, LlmRequest, LlmResponse, LlmStreamEvent, LlmToolCall, LlmUsage, LlmClient } from './llm-client.js';
+import { LlmError } from './llm-error.js';
+
+/** Folds stream events one by one; `result()` gives the response so far. */
+export class ResponseAccumulator {
+  private text = '';
+  private reasoning = '';
+  private readonly calls: LlmToolCall[] = [];
+  private readonly open = new Map<number, { id: string; name: string }>();
+  private usage: LlmUsage = { inputTokens: 0, outputTokens: 0 };
+  private finish: LlmFinishReason | null = null;
+
+  constructor(private readonly provider = 'unknown') {}
+
+  /** Applies one event. Throws `LlmError` (`invalid_response`) for a malformed stream. */
+  add(ev: LlmStreamEvent): void {
+    switch (ev.type) {
+      case 'text_delta':
+        this.text += ev.delta;
+        break;
+      case 'reasoning_delta':
+        this.reasoning += ev.delta;
+        break;
+      case 'tool_call_start':
+        this.open.set(ev.index, { id: ev.id, name: ev.name });
+        break;
+      case 'tool_call_delta':
+        if (!this.open.has(ev.index)) this.bad(`tool call delta for index ${ev.index} before its start`);
+        break;
+      case 'tool_call_end':
+        if (this.calls.some((c) => c.id === ev.call.id)) this.bad(`tool call id '${ev.call.id}' used twice in one response`);
+        this.open.delete(ev.index);
+        this.calls.push(ev.call);
+        break;
+      case 'usage':
+        this.usage = ev.usage;
+        break;
+      case 'finish':
+        if (this.open.size > 0) this.bad(`stream finished with ${this.open.size} unfinished tool call(s)`);
+        this.finish = ev.reason;
+        break;
+    }
+  }
+
+  /** The response; `finishReason` defaults from the content when the stream sent none. */
+  result(): LlmResponse {
+    const finishReason = this.finish ?? (this.calls.length > 0 ? 'tool_calls' : 'stop');
+    return { text: this.text, reasoning: this.reasoning, toolCalls: [...this.calls], usage: this.usage, finishReason };
+  }
+
+  private bad(message: string): never {
+    throw new LlmError('invalid_response', `${this.provider}: ${message}`, { provider: this.provider });
+  }
+}
+
+/** Reads a whole stream into one response. */
+export async function collectResponse(stream: AsyncIterable<LlmStreamEvent>, provider?: string): Promise<LlmResponse> {
+  const acc = new ResponseAccumulator(provider);
+  for await (const ev of stream) acc.add(ev);
+  return acc.result();
+}
+
+/** One response from a client: `complete` when it has a non-streaming transport, else the stream. */
+export function completeWith(client: LlmClient, request: LlmRequest): Promise<LlmResponse> {
+  return client.complete ? client.complete(request) : collectResponse(client.stream(request), client.provider);
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { RecordingEventSink, ScriptedLlmClient } from '../testing/index.js';
+import { collectResponse } from './collect-response.js';
+import { GovernedLlmClient, type LlmGovernance } from './governed-llm-client.js';
+import { LlmBudget } from './llm-budget.js';
+import type { LlmClient, LlmRequest, LlmStreamEvent } from './llm-client.js';
+import { LlmError } from './llm-error.js';
+
+const req: LlmRequest = { system: [], messages: [{ role: 'user', content: 'hi' }], tools: [] };
+function governed(inner: LlmClient, g: Partial<LlmGovernance> = {}) {
+  const events = new RecordingEventSink();
+  const controller = new AbortController();
+  const client = new GovernedLlmClient(inner, { signal: controller.signal, events, ...g });
+  return { client, events, controller };
+}
+const usage = (n: number) => ({ input_tokens: n, output_tokens: 0 });
+
+describe('GovernedLlmClient (the LLM invoker)', () => {
+  it('LLM-01/LLM-04: a hard call cap refuses the next call before the provider sees it', async () => {
+    const inner = new ScriptedLlmClient([{ text: 'a' }, { text: 'b' }]);
+    const { client } = governed(inner, { budget: new LlmBudget({ maxCalls: 1 }) });
+    await collectResponse(client.stream(req));
+    await expect(collectResponse(client.stream(req))).rejects.toMatchObject({ code: 'BUDGET_EXHAUSTED' });
+    expect(inner.requests).toHaveLength(1);
+  });
+
+  it('LLM-02/LLM-03: usage is recorded after each call; a soft token cap emits budget_threshold_hit once, a hard one stops', async () => {
+    const inner = new ScriptedLlmClient([{ text: 'a', usage: usage(60) }, { text: 'b', usage: usage(60) }, { text: 'c', usage: usage(60) }]);
+    const budget = new LlmBudget({ softTokens: 50, maxTokens: 100 });
+    const seen: number[] = [];
+    const { client, events } = governed(inner, { budget, onUsage: (u) => seen.push(u.inputTokens) });
+    await collectResponse(client.stream(req));
+    await collectResponse(client.stream(req));
+    expect(seen).toEqual([60, 60]);
+    expect(events.events.filter((e) => e.kind === 'budgetThresholdHit').map((e) => e.payload)).toEqual([{ budget: 'llm_tokens', used: 60, limit: 50 }]);
+    await expect(collectResponse(client.stream(req))).rejects.toThrow(/budget 'llm_tokens' exhausted: 120 of 100 used/);
+    expect(inner.requests).toHaveLength(2);
+  });
+
+  it('LLM-05: a cancelled run makes no provider call', async () => {
+    const inner = new ScriptedLlmClient([{ text: 'a' }]);
+    const { client, controller } = governed(inner);
+    controller.abort('stop');
+    await expect(collectResponse(client.stream(req))).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(inner.requests).toHaveLength(0);
+  });
+
+  it('LLM-06: retries a rate limit after retry_after_ms, a bounded number of times', async () => {
+    const inner = new ScriptedLlmClient([{ error: { kind: 'rate_limited', retry_after_ms: 40 } }, { text: 'ok' }]);
+    const waits: number[] = [];
+    const { client } = governed(inner, { sleep: async (ms) => void waits.push(ms) });
+    expect((await collectResponse(client.stream(req))).text).toBe('ok');
+    expect(waits).toEqual([40]);
+    const failing = new ScriptedLlmClient(Array.from({ length: 5 }, () => ({ error: { kind: 'transport' as const } })));
+    const g2 = governed(failing, { retry: { maxRetries: 2, baseDelayMs: 10 }, sleep: async () => undefined });
+    await expect(collectResponse(g2.client.stream(req))).rejects.toMatchObject({ code: 'LLM_TRANSPORT' });
+    expect(failing.requests).toHaveLength(3);
+  });
+
+  it('waits for real between attempts and honours the delay', async () => {
+    const inner = new ScriptedLlmClient([{ error: { kind: 'rate_limited', retry_after_ms: 60 } }, { text: 'ok' }]);
+    const { client } = governed(inner);
+    const t0 = Date.now();
+    await collectResponse(client.stream(req));
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(55);
+  });
+
+  it('never retries a non-retryable status or a response that already delivered output', async () => {
+    const bad = new ScriptedLlmClient([{ error: { kind: 'status', status: 400 } }, { text: 'unused' }]);
+    await expect(collectResponse(governed(bad).client.stream(req))).rejects.toMatchObject({ code: 'LLM_STATUS', status: 400 });
+    expect(bad.requests).toHaveLength(1);
+    let calls = 0;
+    const midStream: LlmClient = {
+      provider: 'test',
+      model: 'm',
+      capabilities: bad.capabilities,
+      async *stream(): AsyncIterable<LlmStreamEvent> {
+        calls++;
+        yield { type: 'text_delta', delta: 'partial' };
+        throw new LlmError('transport', 'connection reset', { provider: 'test' });
+      },
+    };
+    await expect(collectResponse(governed(midStream, { sleep: async () => undefined }).client.stream(req))).rejects.toMatchObject({ code: 'LLM_TRANSPORT' });
+    expect(calls).toBe(1);
+  });
+
+  it('LLM-05: interrupting during a backoff wait cancels the call', async () => {
+    const inner = new ScriptedLlmClient([{ error: { kind: 'rate_limited', retry_after_ms: 5000 } }, { text: 'ok' }]);
+    const { client, controller } = governed(inner);
+    setTimeout(() => controller.abort('user'), 30);
+    const t0 = Date.now();
+    await expect(collectResponse(client.stream(req))).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
+
+  it('rejects bad budget limits naming the field', () => {
+    expect(() => new LlmBudget({ maxTokens: 0 })).toThrow(/budget.maxTokens: must be an integer from 1/);
+    expect(() => new LlmBudget({ maxCalls: 2, softCalls: 5 })).toThrow(/budget.softCalls/);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * The LLM invoker (LLM-01..07): the one boundary every provider call of a run passes — turns,
+ * compaction, `generate_object` and its repair, sub-agents. It implements `LlmClient` itself, so
+ * whatever takes a client can be handed the governed one. Before each call: cancellation and the
+ * hard budget caps (`BUDGET_EXHAUSTED`, never an ungoverned fallback). After: usage recorded,
+ * `budget_threshold_hit` on a soft cap. Typed, retryable failures are retried a bounded number of
+ * times, honouring `retry_after_ms`, but only while nothing of the response has been delivered.
+ */
+import { BudgetExhaustedError, CancelledError } from '../errors/tool-errors.js';
+import type { EventSink } from '../events/agent-event.js';
+import { linkSignals } from '../invoker/link-signals.js';
+import type { LlmCapabilities, LlmClient, LlmRequest, LlmStreamEvent, LlmUsage } from './llm-client.js';
+import type { LlmBudget } from './llm-budget.js';
+import { LlmError } from './llm-error.js';
+
+/** Retry settings of the LLM invoker. */
+export interface LlmRetryOptions {
+  /** Extra attempts after the first, `0..10`. Default 2. */
+  readonly maxRetries?: number;
+  /** First backoff when the provider gave no `retry_after_ms`, in ms. Default 250. */
+  readonly baseDelayMs?: number;
+  /** Longest wait between attempts, in ms. Default 30000. */
+  readonly maxDelayMs?: number;
+}
+
+/** What the invoker governs with: the run's signal, events and budget. */
+export interface LlmGovernance {
+  /** The run's cancellation; merged with each request's own signal. */
+  readonly signal: AbortSignal;
+  readonly events: EventSink;
+  readonly budget?: LlmBudget;
+  readonly retry?: LlmRetryOptions;
+  /** Called with each call's usage (e.g. to sum a run's usage). */
+  readonly onUsage?: (usage: LlmUsage) => void;
+  /** Waits `ms` (or rejects when `signal` aborts). Default: a timer. */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** A client whose every call is governed; see the module comment. */
+export class GovernedLlmClient implements LlmClient {
+  readonly provider: string;
+  readonly model: string;
+  readonly capabilities: LlmCapabilities;
+
+  constructor(
+    private readonly inner: LlmClient,
+    private readonly governance: LlmGovernance,
+  ) {
+    this.provider = inner.provider;
+    this.model = inner.model;
+    this.capabilities = inner.capabilities;
+  }
+
+  async *stream(request: LlmRequest): AsyncIterable<LlmStreamEvent> {
+    const g = this.governance;
+    const linked = linkSignals(request.signal ? [g.signal, request.signal] : [g.signal]);
+    const signal = linked.signal;
+    const maxRetries = g.retry?.maxRetries ?? 2;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        if (signal.aborted) throw new CancelledError('model call', signal.reason);
+        const exhausted = g.budget?.exhausted();
+        if (exhausted) throw new BudgetExhaustedError(exhausted.budget, exhausted.used, exhausted.limit);
+        const soft = g.budget?.startCall();
+        if (soft) g.events.emit({ kind: 'budgetThresholdHit', payload: { ...soft } });
+        let delivered = false;
+        try {
+          for await (const ev of this.inner.stream({ ...request, signal })) {
+            if (ev.type === 'usage') this.recordUsage(ev.usage);
+            delivered = true;
+            yield ev;
+          }
+          return;
+        } catch (e) {
+          if (signal.aborted) throw new CancelledError('model call', signal.reason);
+          if (delivered || !LlmError.isLlmError(e) || !e.retryable || attempt >= maxRetries) throw e;
+          await (g.sleep ?? sleep)(this.delayFor(e, attempt), signal).catch(() => {
+            throw new CancelledError('model call', signal.reason);
+          });
+        }
+      }
+    } finally {
+      linked.dispose();
+    }
+  }
+
+  private recordUsage(usage: LlmUsage): void {
+    this.governance.onUsage?.(usage);
+    const soft = this.governance.budget?.record(usage);
+    if (soft) this.governance.events.emit({ kind: 'budgetThresholdHit', payload: { ...soft } });
+  }
+
+  private delayFor(e: LlmError, attempt: number): number {
+    const r = this.governance.retry ?? {};
+    const max = r.maxDelayMs ?? 30_000;
+    const wanted = e.retryAfterMs ?? (r.baseDelayMs ?? 250) * 2 ** attempt;
+    return Math.min(max, Math.max(0, wanted));
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,128 @@
+/**
+ * The model provider contract (ARCHITECTURE §8). Streaming first: a client turns one request
+ * into a stream of events (text, reasoning, tool-call pieces, usage, finish) and fails with a
+ * typed {@link LlmError}. Real clients (OpenAI-compatible, Anthropic) and the scripted test
+ * client implement this interface; everything above it (the LLM invoker, the run driver,
+ * `generate_object`) depends only on it.
+ */
+import type { JsonSchema } from '../tools/json-schema.js';
+
+/** One message of the conversation sent to a provider. */
+export type LlmMessage =
+  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly LlmToolCall[] }
+  | {
+      readonly role: 'tool';
+      readonly toolCallId: string;
+      readonly name: string;
+      readonly content: string;
+      /** True when the call failed; providers that support it mark the result as an error. */
+      readonly isError?: boolean;
+    };
+
+/** A tool call as the model made it. `args` is the parsed JSON object. */
+export interface LlmToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+/** A tool offered to the model. */
+export interface LlmToolSpec {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments (an object schema). */
+  readonly inputSchema: JsonSchema;
+}
+
+/** How the model may use tools: freely, not at all, at least one, or this one. */
+export type LlmToolChoice = 'auto' | 'none' | 'required' | { readonly name: string };
+
+/** The shape of the answer: free text, any JSON object, or JSON matching a schema. */
+export type LlmResponseFormat =
+  | { readonly type: 'text' }
+  | { readonly type: 'json_object' }
+  | { readonly type: 'json_schema'; readonly name: string; readonly schema: JsonSchema; readonly strict?: boolean };
+
+/** One provider call. */
+export interface LlmRequest {
+  /** System prompt sections, in order (joined by the client as the provider expects). */
+  readonly system: readonly string[];
+  readonly messages: readonly LlmMessage[];
+  /** Tools offered; `[]` means the model can only answer in text. */
+  readonly tools: readonly LlmToolSpec[];
+  readonly toolChoice?: LlmToolChoice;
+  readonly responseFormat?: LlmResponseFormat;
+  /** Upper bound on output tokens, 1..1,000,000. */
+  readonly maxOutputTokens?: number;
+  /** Sampling temperature, 0..2. */
+  readonly temperature?: number;
+  /** Aborts the request; the stream then fails with kind `cancelled`. */
+  readonly signal?: AbortSignal;
+}
+
+/** Token usage of one call. */
+export interface LlmUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Input tokens served from the provider's prompt cache, when reported. */
+  readonly cachedInputTokens?: number;
+  /** Reasoning tokens, when reported. */
+  readonly reasoningTokens?: number;
+}
+
+/** Why the model stopped. */
+export type LlmFinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+
+/**
+ * One event of a response stream. Tool calls arrive as `tool_call_start`, any number of
+ * `tool_call_delta` (raw JSON text of the arguments) and one `tool_call_end` with the parsed
+ * arguments; `index` orders parallel calls. `usage` and `finish` come last (usage may be absent
+ * when the provider does not report it).
+ */
+export type LlmStreamEvent =
+  | { readonly type: 'text_delta'; readonly delta: string }
+  | { readonly type: 'reasoning_delta'; readonly delta: string }
+  | { readonly type: 'tool_call_start'; readonly index: number; readonly id: string; readonly name: string }
+  | { readonly type: 'tool_call_delta'; readonly index: number; readonly id: string; readonly argsDelta: string }
+  | { readonly type: 'tool_call_end'; readonly index: number; readonly call: LlmToolCall }
+  | { readonly type: 'usage'; readonly usage: LlmUsage }
+  | { readonly type: 'finish'; readonly reason: LlmFinishReason };
+
+/** What a client can do, so callers pick a strategy instead of failing at the provider. */
+export interface LlmCapabilities {
+  /** Honours `toolChoice: 'required'` and `{name}`. */
+  readonly forcedToolChoice: boolean;
+  /** Honours `responseFormat: json_schema` with `strict: true`. */
+  readonly strictJsonSchema: boolean;
+  /** Honours `responseFormat: json_object`. */
+  readonly jsonMode: boolean;
+  /** Has a distinct non-streaming transport (`complete`). */
+  readonly nonStreaming: boolean;
+  /** Streams reasoning text. */
+  readonly reasoning: boolean;
+  /** May return several tool calls in one response. */
+  readonly parallelToolCalls: boolean;
+}
+
+/** A model provider client. */
+export interface LlmClient {
+  /** Provider family, e.g. `openai-compatible`, `anthropic`, `scripted`. */
+  readonly provider: string;
+  /** Model name sent to the provider. */
+  readonly model: string;
+  readonly capabilities: LlmCapabilities;
+  /** Streams one response. The iterator throws `LlmError` on failure. */
+  stream(request: LlmRequest): AsyncIterable<LlmStreamEvent>;
+  /** One response without streaming, when `capabilities.nonStreaming` (else use `collectResponse`). */
+  complete?(request: LlmRequest): Promise<LlmResponse>;
+}
+
+/** A whole response, accumulated from a stream. */
+export interface LlmResponse {
+  readonly text: string;
+  readonly reasoning: string;
+  readonly toolCalls: readonly LlmToolCall[];
+  readonly usage: LlmUsage;
+  readonly finishReason: LlmFinishReason;
+}

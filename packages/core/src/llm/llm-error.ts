@@ -1,0 +1,71 @@
+/**
+ * The typed failure of a provider call. Every client maps its transport and HTTP failures to one
+ * of these kinds, so the LLM invoker can decide on retries without knowing the provider.
+ */
+import { A3sError } from '@a3s-code/effect';
+
+/** What went wrong with a provider call. */
+export type LlmErrorKind =
+  /** The connection failed or broke (DNS, refused, reset, stream cut short). Retryable. */
+  | 'transport'
+  /** HTTP 429 or a provider's rate-limit error; `retryAfterMs` when the provider said. Retryable. */
+  | 'rate_limited'
+  /** No response (or no next chunk) within the deadline. Retryable. */
+  | 'timeout'
+  /** Any other non-success HTTP status (`status` holds it); 5xx are retryable, 4xx are not. */
+  | 'status'
+  /** The caller aborted the request. Never retried. */
+  | 'cancelled'
+  /** The response could not be understood (bad JSON, bad SSE, broken tool arguments). */
+  | 'invalid_response';
+
+const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['transport', 'rate_limited', 'timeout']);
+
+/** Options of an {@link LlmError}. */
+export interface LlmErrorOptions {
+  readonly provider?: string;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+  /** The provider's own error code or type, e.g. `insufficient_quota`. */
+  readonly providerCode?: string;
+  readonly cause?: unknown;
+}
+
+/** A failed provider call. `code` is `LLM_<KIND>` (e.g. `LLM_RATE_LIMITED`), or `CANCELLED`. */
+export class LlmError extends A3sError {
+  readonly kind: LlmErrorKind;
+  readonly provider: string | undefined;
+  /** HTTP status, when there was a response. */
+  readonly status: number | undefined;
+  /** How long the provider asked to wait before retrying, in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+  readonly providerCode: string | undefined;
+
+  constructor(kind: LlmErrorKind, message: string, options: LlmErrorOptions = {}) {
+    super(kind === 'cancelled' ? 'CANCELLED' : `LLM_${kind.toUpperCase()}`, message, {
+      cause: options.cause,
+      details: {
+        kind,
+        provider: options.provider,
+        status: options.status,
+        retry_after_ms: options.retryAfterMs,
+        provider_code: options.providerCode,
+      },
+    });
+    this.kind = kind;
+    this.provider = options.provider;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+    this.providerCode = options.providerCode;
+  }
+
+  /** True when trying the same request again may succeed (transport, rate limit, timeout, 5xx). */
+  get retryable(): boolean {
+    return RETRYABLE.has(this.kind) || (this.kind === 'status' && this.status !== undefined && this.status >= 500);
+  }
+
+  /** True when `value` is an `LlmError` from any copy of core (brand check, then shape). */
+  static isLlmError(value: unknown): value is LlmError {
+    return A3sError.isInstance(value) && typeof (value as { kind?: unknown }).kind === 'string' && 'retryAfterMs' in value;
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * The run driver: one `FactRun` per `send`/`stream`/`resumeRun` (LOG-03). It advances only by
+ * appending facts and folding (`advance` from `effect`), with real executors around it, at most
+ * 32 transitions per call (FOLD-06/07). Parks (`confirm`, `question`) wait for an answer fact —
+ * from the confirmation manager, the question handler or the host — or return `parked`.
+ */
+import {
+  A3sError,
+  advance,
+  drafts,
+  InvalidTransitionError,
+  sync,
+  StepLimitError,
+  type Fact,
+  type Folder,
+  type FoldState,
+  type Harness,
+  type Transition,
+} from '@a3s-code/effect';
+import { CancelledError } from '../errors/tool-errors.js';
+import type { ConfirmationManager } from '../permissions/confirmation.js';
+import { runCompact } from './compact-executor.js';
+import { runInfer } from './infer-executor.js';
+import { parkedAt, type QuestionHandler, type RunResult } from './run-result.js';
+import type { RunEnv } from './run-env.js';
+import { runTool } from './tool-executor.js';
+
+/** How a run behaves at a park with nobody live to answer. */
+export type ParkMode = 'wait' | 'return';
+
+/** What the driver needs beyond the run environment. */
+export interface FactRunOptions {
+  readonly env: RunEnv;
+  readonly harness: Harness;
+  /** The session's folder, in sync with `env.store.log`. */
+  readonly folder: Folder;
+  /** Transitions allowed in this call (FOLD-06). */
+  readonly stepLimit: number;
+  readonly confirmation?: ConfirmationManager;
+  readonly onQuestion?: QuestionHandler;
+  /** `wait` (default): wait for the host to answer a park; `return`: return `parked`. */
+  readonly parkMode: ParkMode;
+  /** Resolves when the host appended an answer fact (confirmToolUse / answerQuestion). */
+  readonly hostAnswered: (signal: AbortSignal) => Promise<void>;
+  /** Facts appended (by transitions or hosts) are passed here after they are durable. */
+  readonly onFacts?: (facts: readonly Fact[]) => void;
+}
+
+/** Drives a run to its end, its park, its cancellation or its failure (which throws). */
+export async function driveRun(o: FactRunOptions): Promise<RunResult> {
+  const { env, harness, folder } = o;
+  let steps = 0;
+  let announced = '';
+  for (;;) {
+    const remaining = o.stepLimit - steps;
+    if (remaining <= 0) {
+      const next = pendingTransition(o);
+      if (next) throw new StepLimitError(o.stepLimit, next.key);
+    }
+    const r =
+      remaining <= 0
+        ? { steps: 0, stop: 'settled' as const, state: folder.state }
+        : await advance({
+            log: env.store.log,
+            harness,
+            folder,
+            limit: remaining,
+            signal: env.signal,
+            execute: (t, s) => execute(env, t, s),
+            onAppend: async (facts) => {
+              await env.store.flush();
+              o.onFacts?.(facts);
+            },
+          }).catch((e: unknown) => {
+            if (env.signal.aborted && !A3sError.hasCode(e, 'STEP_LIMIT')) throw new CancelledError('run', env.signal.reason);
+            throw e;
+          });
+    steps += r.steps;
+    if (r.stop === 'aborted') throw new CancelledError('run', env.signal.reason);
+    if (r.stop === 'stalled') {
+      throw new InvalidTransitionError(`transition '${r.stalledKey}' ran but the fold did not move on`, { key: r.stalledKey });
+    }
+    if (r.stop === 'settled') return result(env, r.state, steps, 'completed');
+    // Parked: say so once per park, then wait for an answer or return.
+    const park = parkedAt(r.state.view.pending_confirmation, r.state.view.pending_question)!;
+    const parkKey = park.kind === 'confirm' ? `confirm:${park.toolId}` : `question:${park.questionId}`;
+    if (announced !== parkKey) {
+      announced = parkKey;
+      announce(env, r.state);
+    }
+    const answered = await waitForAnswer(o, r.state);
+    if (!answered) return result(env, r.state, steps, 'parked');
+  }
+}
+
+function pendingTransition(o: FactRunOptions): Transition | undefined {
+  return o.harness.enabled(o.folder.state).find((t) => !o.env.store.log.hasCause(t.key));
+}
+
+async function execute(env: RunEnv, t: Transition, state: FoldState) {
+  switch (t.kind) {
+    case 'infer':
+      return runInfer(env, t.turn, t.cycle, state);
+    case 'tool':
+      return runTool(env, t.pending);
+    case 'deny':
+      return [drafts.budgetDenied(t.pending, env.clock())];
+    case 'compact':
+      return runCompact(env, t.turn, state);
+  }
+}
+
+function announce(env: RunEnv, state: FoldState): void {
+  const c = state.view.pending_confirmation;
+  if (c) {
+    const rule = (c.call as { confirmation_rule?: unknown }).confirmation_rule;
+    env.events.emit({ kind: 'confirmationRequired', payload: { tool_id: c.call.id, tool_name: c.call.name, args: c.call.args, rule: typeof rule === 'string' ? rule : 'default' } });
+    return;
+  }
+  const q = state.view.pending_question!;
+  env.events.emit({
+    kind: 'userQuestion',
+    payload: {
+      question_id: q.question_id,
+      question: q.question,
+      ...(q.context ? { context: q.context } : {}),
+      options: q.options.map((opt) => opt.label),
+      allow_free_text: q.allow_free_text,
+      multi_select: q.multi_select,
+    },
+  });
+}
+
+/**
+ * Waits until an answer fact is in the log. Returns false when nobody will answer live (the run
+ * then returns `parked`). Rejects with `CANCELLED` when the run is interrupted.
+ */
+async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boolean> {
+  const { env } = o;
+  if (o.parkMode === 'return') return false;
+  const confirm = state.view.pending_confirmation;
+  const question = state.view.pending_question;
+  // `stop` ends every wait: the run's abort, or the first answer.
+  const stop = new AbortController();
+  const onRunAbort = () => stop.abort(env.signal.reason);
+  if (env.signal.aborted) stop.abort(env.signal.reason);
+  else env.signal.addEventListener('abort', onRunAbort, { once: true });
+  const waits: Promise<void>[] = [o.hostAnswered(stop.signal), new Promise<void>((r) => stop.signal.addEventListener('abort', () => r(), { once: true }))];
+  if (confirm && o.confirmation) {
+    const rule = (confirm.call as { confirmation_rule?: unknown }).confirmation_rule;
+    const request = {
+      toolId: confirm.call.id,
+      toolName: confirm.call.name,
+      args: confirm.call.args,
+      rule: typeof rule === 'string' ? rule : 'default',
+      source: 'agent' as const,
+      runId: env.runId,
+      sessionId: env.sessionId,
+    };
+    waits.push(
+      o.confirmation.confirm(request, stop.signal).then((answer) =>
+        appendAnswer(o, stop.signal, {
+          type: 'confirmation.answered',
+          key: `confirm:${env.runId}:${confirm.call.id}`,
+          payload: { tool_call_id: confirm.call.id, approved: answer.approved === true, ...(answer.reason === undefined ? {} : { reason: answer.reason }), at_ms: env.clock() },
+        }),
+      ),
+    );
+  }
+  if (question && o.onQuestion) {
+    waits.push(
+      o.onQuestion(question, stop.signal).then((answer) => {
+        const payload = 'skipped' in answer ? { question_id: question.question_id, skipped: true } : { question_id: question.question_id, text: answer.text };
+        return appendAnswer(o, stop.signal, { type: 'question.answered', key: `answer:${env.runId}:${question.question_id}`, payload: { ...payload, at_ms: env.clock() } });
+      }),
+    );
+  }
+  // A wait that fails because the wait is over is not an error; one that fails before is.
+  const guarded = waits.map((p) =>
+    p.catch((e: unknown) => {
+      if (!stop.signal.aborted) throw e;
+    }),
+  );
+  try {
+    await Promise.race(guarded);
+  } finally {
+    env.signal.removeEventListener('abort', onRunAbort);
+    stop.abort('answered');
+    for (const p of guarded) p.catch(() => undefined);
+  }
+  if (env.signal.aborted) throw new CancelledError('run', env.signal.reason);
+  return true;
+}
+
+/** Appends a live answer unless the host answered first (then the fold has moved on). */
+async function appendAnswer(o: FactRunOptions, stop: AbortSignal, draft: { type: string; key: string; payload: Record<string, unknown> }): Promise<void> {
+  if (stop.aborted) return;
+  sync(o.folder, o.env.store.log);
+  const phase = o.folder.currentPhase;
+  if (phase !== 'confirm' && phase !== 'question') return;
+  const facts = await o.env.store.append([draft], null);
+  o.onFacts?.(facts);
+}
+
+function result(env: RunEnv, state: FoldState, steps: number, status: RunResult['status']): RunResult {
+  const parked = status === 'parked' ? parkedAt(state.view.pending_confirmation, state.view.pending_question) : undefined;
+  return {
+    runId: env.runId,
+    status,
+    text: state.view.assistant_text,
+    usage: { inputTokens: env.stats.inputTokens, outputTokens: env.stats.outputTokens },
+    toolCalls: env.stats.toolCalls,
+    steps,
+    completion: status === 'completed' ? 'narrative' : null,
+    ...(parked ? { parked } : {}),
+  };
+}

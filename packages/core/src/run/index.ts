@@ -1,0 +1,6 @@
+export { ASK_USER_TOOL, askUserTool } from './ask-user.js';
+export { COMPACTION_KEPT_MESSAGES } from './compact-executor.js';
+export { toLlmMessages, toLlmTools } from './conversation.js';
+export type { ParkMode } from './fact-run.js';
+export { QuestionCapError } from './infer-executor.js';
+export type { ParkedAt, QuestionAnswer, QuestionHandler, RunResult, RunUsage } from './run-result.js';

@@ -1,0 +1,120 @@
+/**
+ * The `infer` transition: one provider call through the LLM invoker. Pending steers are drained
+ * into `user.message` facts sent in this same request (STEER-01..03); the response becomes the
+ * `model.turn` decision after the permission projection (PERM-01): denied calls are recorded as
+ * failed results in the same transition, asked calls carry `needs_confirmation`.
+ */
+import { A3sError, drafts, type Decision, type FactDraft, type FoldState, type ToolCall } from '@a3s-code/effect';
+import type { LlmResponse, LlmToolCall } from '../llm/llm-client.js';
+import { ResponseAccumulator } from '../llm/collect-response.js';
+import { ASK_USER_TOOL, askUserInput } from './ask-user.js';
+import { toLlmMessages, toLlmTools } from './conversation.js';
+import type { RunEnv } from './run-env.js';
+
+/** The run asked more questions than its cap allows (PARK-10). */
+export class QuestionCapError extends A3sError {
+  constructor(cap: number) {
+    super('QUESTION_CAP_EXCEEDED', 'ask_user question cap exceeded', { details: { cap } });
+  }
+}
+
+/** Runs `infer:<turn>:<cycle>` and returns the facts it records. */
+export async function runInfer(env: RunEnv, turn: number, cycle: number, state: FoldState): Promise<FactDraft[]> {
+  const steers = env.drainSteers();
+  const steerDrafts: FactDraft[] = steers.map((s) => ({
+    type: 'user.message',
+    key: `steer:${env.runId}:${s.requestId}`,
+    payload: { text: s.text, source: 'steer', at_ms: env.clock() },
+  }));
+  const view = state.view;
+  const request = {
+    system: [...view.system],
+    messages: [...toLlmMessages(view.messages), ...steers.map((s) => ({ role: 'user' as const, content: s.text }))],
+    tools: toLlmTools(view),
+    signal: env.signal,
+  };
+  env.stats.modelCalls++;
+  const turnNo = env.stats.modelCalls;
+  env.events.emit({ kind: 'turnStart', payload: { turn: turnNo } });
+  const acc = new ResponseAccumulator(env.llm.provider);
+  for await (const ev of env.llm.stream(request)) {
+    acc.add(ev);
+    if (ev.type === 'text_delta') env.events.emit({ kind: 'textDelta', payload: { delta: ev.delta } });
+    else if (ev.type === 'reasoning_delta') env.events.emit({ kind: 'reasoningDelta', payload: { delta: ev.delta } });
+  }
+  const response = acc.result();
+  const usage = { input_tokens: response.usage.inputTokens, output_tokens: response.usage.outputTokens };
+  env.stats.inputTokens += usage.input_tokens;
+  env.stats.outputTokens += usage.output_tokens;
+  env.events.emit({ kind: 'turnEnd', payload: { turn: turnNo, usage } });
+
+  const { decision, denied } = await decide(env, response, state, view.tools_enabled);
+  const at = env.clock();
+  const turnDraft = drafts.modelTurn(turn, cycle, {
+    decision,
+    usage,
+    ...(response.reasoning ? { reasoning: response.reasoning } : {}),
+    at_ms: at,
+  });
+  const results = denied.map(({ call, output, metadata }) =>
+    drafts.toolResult({ call, turn, cycle }, { ok: false, output, exit_code: 1, metadata, at_ms: at }),
+  );
+  return [...steerDrafts, turnDraft, ...results];
+}
+
+interface Denied {
+  readonly call: ToolCall;
+  readonly output: string;
+  readonly metadata: Record<string, unknown>;
+}
+
+async function decide(env: RunEnv, response: LlmResponse, state: FoldState, toolsEnabled: boolean): Promise<{ decision: Decision; denied: Denied[] }> {
+  const calls = response.toolCalls;
+  if (calls.length === 0) return { decision: { kind: 'text', text: response.text }, denied: [] };
+  const question = calls.find((c) => c.name === ASK_USER_TOOL);
+  if (question && toolsEnabled) {
+    const parsed = askUserInput.safeParse(question.args);
+    if (parsed.success) {
+      if (state.counters.questions >= env.questionCap) throw new QuestionCapError(env.questionCap);
+      const q = parsed.data;
+      return {
+        decision: {
+          kind: 'question',
+          question_id: question.id,
+          question: q.question,
+          ...(q.context === undefined ? {} : { context: q.context }),
+          options: q.options.map((o) => (o.description === undefined ? { label: o.label } : { label: o.label, description: o.description })),
+          allow_free_text: q.allow_free_text,
+          multi_select: q.multi_select,
+        },
+        denied: [],
+      };
+    }
+  }
+  const projected: ToolCall[] = [];
+  const denied: Denied[] = [];
+  for (const c of calls) {
+    const call = { id: c.id, name: c.name, args: asArgs(c), needs_confirmation: false };
+    if (!toolsEnabled) {
+      projected.push(call);
+      denied.push({ call, output: 'Not run: the tool-round cap (max_tool_rounds) is reached; answer in text.', metadata: { error_kind: 'tool_rounds_exhausted' } });
+      continue;
+    }
+    const verdict = await env.invoker.project({ id: c.id, name: c.name, args: c.args }, env.invocation);
+    if (verdict.decision === 'ask') {
+      projected.push({ ...call, needs_confirmation: true, confirmation_rule: verdict.rule } as ToolCall);
+    } else if (verdict.decision === 'deny') {
+      projected.push(call);
+      // The kernel records the denial itself: tool_start, permission_denied, tool_end.
+      const r = await env.invoker.invoke({ id: c.id, name: c.name, args: c.args }, env.invocation, 'agent');
+      denied.push({ call, output: r.output, metadata: { ...r.metadata, error_kind: r.errorKind ?? 'permission_denied' } });
+    } else {
+      projected.push(call);
+    }
+  }
+  return { decision: { kind: 'tool', ...(response.text ? { text: response.text } : {}), calls: projected }, denied };
+}
+
+function asArgs(call: LlmToolCall): Record<string, unknown> {
+  return { ...call.args };
+}

@@ -1,0 +1,47 @@
+/** What `send` and `resumeRun` return, and the answers a parked run waits for. */
+import type { PendingCall, PendingQuestion } from '@a3s-code/effect';
+
+/** Token usage of a run. */
+export interface RunUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** Where a run is parked, when it returned parked. */
+export type ParkedAt =
+  | { readonly kind: 'confirm'; readonly toolId: string; readonly toolName: string; readonly args: Readonly<Record<string, unknown>> }
+  | { readonly kind: 'question'; readonly questionId: string; readonly question: string };
+
+/** The outcome of one run (a `send`, or a `resumeRun`). Failures throw instead. */
+export interface RunResult {
+  readonly runId: string;
+  /**
+   * `completed`: the run finished; `parked`: it waits for a confirmation or an answer (answer it,
+   * then `resumeRun`); `cancelled`: interrupted.
+   */
+  readonly status: 'completed' | 'parked' | 'cancelled';
+  /** The final assistant text. */
+  readonly text: string;
+  readonly usage: RunUsage;
+  /** Tool calls run by this run (not counting denied ones). */
+  readonly toolCalls: number;
+  /** Transitions run by this call, at most 32. */
+  readonly steps: number;
+  /** The completion verdict: `narrative` when nothing was verified (see the completion gate). */
+  readonly completion: string | null;
+  /** Set when `status` is `parked`. */
+  readonly parked?: ParkedAt;
+}
+
+/** An answer to a question. */
+export type QuestionAnswer = { readonly text: string } | { readonly skipped: true };
+
+/** Answers questions live, e.g. by prompting in a terminal. Must settle or reject when `signal` aborts. */
+export type QuestionHandler = (question: PendingQuestion, signal: AbortSignal) => Promise<QuestionAnswer>;
+
+/** Where a run is parked, from the fold. */
+export function parkedAt(confirm: PendingCall | null, question: PendingQuestion | null): ParkedAt | undefined {
+  if (confirm) return { kind: 'confirm', toolId: confirm.call.id, toolName: confirm.call.name, args: confirm.call.args };
+  if (question) return { kind: 'question', questionId: question.question_id, question: question.question };
+  return undefined;
+}

@@ -1,0 +1,28 @@
+/**
+ * The `tool` transition: runs the call already recorded in the log through the governed kernel
+ * (source `agent`). A call that parked in `confirm` reaches this transition only after an
+ * approval fact, which is passed on so that nobody is asked twice.
+ */
+import { drafts, type FactDraft, type PendingCall } from '@a3s-code/effect';
+import type { RunEnv } from './run-env.js';
+
+/** Runs `tool:<turn>:<cycle>:<call_id>` and returns its `tool.result`. */
+export async function runTool(env: RunEnv, pending: PendingCall): Promise<FactDraft[]> {
+  const { call } = pending;
+  env.stats.toolCalls++;
+  const result = await env.invoker.invoke(
+    { id: call.id, name: call.name, args: call.args },
+    env.invocation,
+    'agent',
+    call.needs_confirmation ? { preconfirmed: { approved: true } } : {},
+  );
+  const metadata: Record<string, unknown> = { ...result.metadata, duration_ms: result.durationMs };
+  if (result.errorKind !== undefined) metadata['error_kind'] = result.errorKind;
+  if (result.permission !== undefined) metadata['permission'] = result.permission;
+  return [drafts.toolResult(pending, { ok: result.ok, output: result.output, exit_code: result.exitCode, metadata: jsonSafe(metadata), at_ms: env.clock() })];
+}
+
+/** Tool metadata must survive the log's JSON round trip: drop what does not. */
+function jsonSafe(value: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : typeof v === 'bigint' ? String(v) : v))) as Record<string, unknown>;
+}

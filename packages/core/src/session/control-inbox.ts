@@ -1,0 +1,69 @@
+/**
+ * The bounded control inbox of a run (STEER-04/05): steers wait here until the next provider
+ * call drains them. A request id applies a duplicate steer once; a steer for another run or a
+ * stale turn revision is refused with a typed receipt, never silently dropped.
+ */
+import type { SteerMessage } from '../run/run-env.js';
+
+/** Options of a steer. */
+export interface SteerOptions {
+  /** Idempotency key: a second steer with the same id is applied once. */
+  readonly requestId?: string;
+  /** The run the steer is meant for; refused when another run (or none) is active. */
+  readonly runId?: string;
+  /** The model-turn revision the sender saw; refused when the run has moved past it. */
+  readonly turnRevision?: number;
+}
+
+/** Why a steer was refused. */
+export type SteerRefusal = 'no_active_run' | 'wrong_run' | 'stale_revision' | 'inbox_full' | 'empty';
+
+/** The answer to a steer. */
+export type SteerReceipt =
+  | { readonly accepted: true; readonly requestId: string; readonly runId: string; readonly duplicate: boolean }
+  | { readonly accepted: false; readonly reason: SteerRefusal; readonly message: string };
+
+/** A run's inbox. */
+export class ControlInbox {
+  private readonly queue: SteerMessage[] = [];
+  private readonly seen = new Set<string>();
+  private counter = 0;
+
+  constructor(
+    readonly runId: string,
+    /** Steers that may wait at once, 1..1024. */
+    readonly capacity: number,
+    /** The current model-turn revision (model calls made so far in the run). */
+    private readonly revision: () => number,
+  ) {}
+
+  /** Queues a steer, or refuses it with a reason. */
+  offer(text: string, options: SteerOptions = {}): SteerReceipt {
+    if (typeof text !== 'string' || text.trim().length === 0) return { accepted: false, reason: 'empty', message: 'a steer needs non-empty text' };
+    if (options.runId !== undefined && options.runId !== this.runId) {
+      return { accepted: false, reason: 'wrong_run', message: `steer is for run '${options.runId}', but run '${this.runId}' is active` };
+    }
+    const rev = this.revision();
+    if (options.turnRevision !== undefined && options.turnRevision < rev) {
+      return { accepted: false, reason: 'stale_revision', message: `steer saw turn revision ${options.turnRevision}, but the run is at ${rev}` };
+    }
+    const requestId = options.requestId ?? `auto-${++this.counter}`;
+    if (this.seen.has(requestId)) return { accepted: true, requestId, runId: this.runId, duplicate: true };
+    if (this.queue.length >= this.capacity) {
+      return { accepted: false, reason: 'inbox_full', message: `the control inbox holds at most ${this.capacity} steers` };
+    }
+    this.seen.add(requestId);
+    this.queue.push({ text, requestId });
+    return { accepted: true, requestId, runId: this.runId, duplicate: false };
+  }
+
+  /** Takes every queued steer, in order. */
+  drain(): SteerMessage[] {
+    return this.queue.splice(0);
+  }
+
+  /** Steers waiting. */
+  get size(): number {
+    return this.queue.length;
+  }
+}

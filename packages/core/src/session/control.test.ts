@@ -1,0 +1,146 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { open } from '../../test/session-kit.js';
+import type { AgentSession } from './agent-session.js';
+
+const sessions: AgentSession[] = [];
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+});
+const track = async <T extends { session: AgentSession }>(p: Promise<T>) => {
+  const x = await p;
+  sessions.push(x.session);
+  return x;
+};
+const until = async (cond: () => boolean, ms = 5000) => {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+describe('single-flight admission', () => {
+  it('ADM-01: a second send while one runs fails at once with SESSION_BUSY, before reading anything', async () => {
+    const { session, model } = await track(open([{ delay_ms: 100, text: 'first' }, { text: 'second' }]));
+    const first = session.send('one');
+    const factsBefore = session.store.log.length;
+    expect(() => session.send('two')).toThrow(expect.objectContaining({ code: 'SESSION_BUSY' }));
+    expect(() => session.resumeRun()).toThrow(/busy/);
+    expect(() => session.stream('three')).toThrow(/busy/);
+    expect(session.store.log.length).toBe(factsBefore);
+    expect((await first).text).toBe('first');
+    expect(model.requests).toHaveLength(1);
+    expect((await session.send('two')).text).toBe('second');
+  });
+
+  it('ADM-05: host-direct tool calls do not take the lease and work during a send', async () => {
+    const { session, state } = await track(open([{ delay_ms: 150, text: 'done' }]));
+    const run = session.send('go');
+    const r = await session.tool('add', { a: 40, b: 2 });
+    expect(r).toMatchObject({ ok: true, output: '42', source: 'host' });
+    expect(state.executions.map((e) => e.source)).toEqual(['host']);
+    await run;
+  });
+
+  it('ADM-03: a stream keeps the lease until its run has finished, even when the consumer stops early', async () => {
+    const { session } = await track(open([{ text: 'one two three four five', tool_calls: [{ id: 's', name: 'sleep', args: { ms: 300 } }] }, { text: 'after' }]));
+    const s = session.stream('go');
+    const it = s[Symbol.asyncIterator]();
+    let ev = await it.next();
+    while (!ev.done && ev.value.type !== 'text_delta') ev = await it.next();
+    // The consumer stops: the run is interrupted, and the lease is held until it has ended.
+    const stopping = it.return!();
+    expect(() => session.send('again')).toThrow(/busy/);
+    await stopping;
+    const r = await s.result;
+    expect(r.status).toBe('cancelled');
+    expect(session.store.log.facts.at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
+    expect(() => session.send('again')).not.toThrow();
+  });
+
+  it('EVT: a stream yields v1 envelopes in order with projections', async () => {
+    const { session } = await track(open([{ text: 'Reading.', tool_calls: [{ id: 'e', name: 'echo', args: { text: 'hi' } }] }, { text: 'Done.' }]));
+    const seen: { type: string; sequence: number; text?: string; toolName?: string }[] = [];
+    for await (const ev of session.stream('go')) seen.push({ type: ev.type, sequence: ev.metadata.sequence, ...(ev.text ? { text: ev.text } : {}), ...(ev.toolName ? { toolName: ev.toolName } : {}) });
+    expect(seen.map((e) => e.type)).toEqual([
+      'agent_start', 'turn_start', 'text_delta', 'turn_end', 'tool_start', 'tool_end', 'turn_start', 'text_delta', 'turn_end', 'agent_end',
+    ]);
+    expect(seen.map((e) => e.sequence)).toEqual(seen.map((_, i) => i + 1));
+    expect(seen.find((e) => e.type === 'tool_end')?.toolName).toBe('echo');
+    expect(seen.at(-1)?.text).toBe('Done.');
+  });
+});
+
+describe('steer and interrupt', () => {
+  it('STEER-01/02/03: steers are applied at the next provider call, in order, in that same request, without a second turn', async () => {
+    const { session, model } = await track(open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 150 } }] }, { text: 'updated both' }]));
+    const run = session.send('update the code');
+    await until(() => session.activeTools().length > 0);
+    expect(session.steer('also update the docs', { requestId: 'r1' })).toMatchObject({ accepted: true, duplicate: false });
+    expect(session.steer('also update the docs', { requestId: 'r1' })).toMatchObject({ accepted: true, duplicate: true });
+    expect(session.steer('and the changelog')).toMatchObject({ accepted: true });
+    const r = await run;
+    expect(r.text).toBe('updated both');
+    const second = model.requests[1]!.messages;
+    expect(second.slice(-2)).toEqual([
+      { role: 'user', content: 'also update the docs' },
+      { role: 'user', content: 'and the changelog' },
+    ]);
+    const steers = session.store.log.facts.filter((f) => f.type === 'user.message' && (f.payload as { source: string }).source === 'steer');
+    expect(steers.map((f) => f.cause)).toEqual(['infer:1:1', 'infer:1:1']);
+    expect(session.state.counters.turn).toBe(1);
+  });
+
+  it('STEER-04/05: a steer for another run, a stale revision, an empty text or with no run is refused with a typed receipt', async () => {
+    const { session } = await track(open([{ delay_ms: 100, text: 'x' }]));
+    expect(session.steer('hi')).toMatchObject({ accepted: false, reason: 'no_active_run' });
+    const run = session.send('go');
+    expect(session.steer('hi', { runId: 'run-other' })).toMatchObject({ accepted: false, reason: 'wrong_run' });
+    expect(session.steer('  ')).toMatchObject({ accepted: false, reason: 'empty' });
+    await until(() => session.activeRunId !== null);
+    await run;
+    expect(session.steer('late')).toMatchObject({ accepted: false, reason: 'no_active_run' });
+  });
+
+  it('STEER-06: interrupt aborts a running tool, records the run as cancelled after cleanup, and the session stays usable', async () => {
+    const { session, model } = await track(open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 10_000 } }] }, { text: 'next run' }]));
+    const t0 = Date.now();
+    const run = session.send('sleep long');
+    await until(() => session.activeTools().some((t) => t.state === 'running'));
+    expect(session.interrupt('user pressed Esc')).toBe(true);
+    const r = await run;
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(r.status).toBe('cancelled');
+    const result = session.store.log.facts.find((f) => f.type === 'tool.result')!;
+    expect(result.payload).toMatchObject({ ok: false, metadata: { error_kind: 'cancelled' } });
+    expect(session.store.log.facts.at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
+    expect((await session.send('again')).text).toBe('next run');
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('STEER-06: interrupt during a slow provider call cancels it', async () => {
+    const { session } = await track(open([{ delay_ms: 10_000, text: 'too late' }]));
+    const run = session.send('go');
+    await until(() => session.activeRunId !== null);
+    await new Promise((r) => setTimeout(r, 20));
+    session.interrupt();
+    expect((await run).status).toBe('cancelled');
+    expect(session.store.log.facts.map((f) => f.type)).toEqual(['run.started', 'user.message', 'run.ended']);
+  });
+});
+
+describe('resource hygiene', () => {
+  it('many runs on one session leave no abort listeners behind (no MaxListeners warning)', async () => {
+    const { session } = await track(open(Array.from({ length: 25 }, (_, i) => ({ text: `answer ${i}` }))));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 25; i++) await session.send(`q${i}`);
+      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+});

@@ -1,0 +1,112 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { drafts, effectLogPath, encodeFact, FactLog } from '@a3s-code/effect';
+import { afterEach, describe, expect, it } from 'vitest';
+import { open, workspace } from '../../test/session-kit.js';
+import type { AgentSession } from './agent-session.js';
+
+const sessions: AgentSession[] = [];
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+});
+const track = async <T extends { session: AgentSession }>(p: Promise<T>) => {
+  const x = await p;
+  sessions.push(x.session);
+  return x;
+};
+
+/** Writes a log in which the model asked for `echo` and the process died before its result. */
+function crashedLog(dir: string, sessionId: string): void {
+  const log = new FactLog();
+  log.append([{ type: 'run.started', key: 'run:r1', payload: { run_id: 'r1', system: [], tools: [] } }, { type: 'user.message', key: 'user:r1', payload: { text: 'echo it', source: 'user' } }], null);
+  log.append([drafts.modelTurn(1, 0, { decision: { kind: 'tool', calls: [{ id: 'c1', name: 'echo', args: { text: 'once' }, needs_confirmation: false }] }, usage: { input_tokens: 1, output_tokens: 1 } })], 'infer:1:0');
+  const path = join(dir, effectLogPath(sessionId));
+  mkdirSync(join(dir, '.a3s', 'effect-log'), { recursive: true });
+  writeFileSync(path, log.facts.map((f) => `${encodeFact(f)}\n`).join(''));
+}
+
+describe('resumeRun', () => {
+  it('RES-01/RES-04/RES-06: a crashed log resumes from its phase; the tool whose result is missing runs exactly once', async () => {
+    const ws = workspace();
+    crashedLog(ws.dir, 's1');
+    const { session, state, model } = await track(open([{ text: 'echoed' }], { sessionId: 's1' }, ws.dir));
+    const r = await session.resumeRun();
+    expect(r).toMatchObject({ status: 'completed', text: 'echoed', runId: 'r1', steps: 2 });
+    expect(state.executions.map((e) => [e.tool, e.callId])).toEqual([['echo', 'c1']]);
+    expect(model.requests).toHaveLength(1);
+    expect(session.store.log.facts.at(-1)).toMatchObject({ type: 'run.ended', payload: { run_id: 'r1', status: 'completed' } });
+  });
+
+  it('RES-05: resuming a quiescent log takes zero steps: no provider call, no tool, no new fact', async () => {
+    const { session, model, state } = await track(open([{ text: 'hi' }]));
+    await session.send('hello');
+    const before = session.store.log.length;
+    const r = await session.resumeRun();
+    expect(r).toMatchObject({ steps: 0, status: 'completed', text: 'hi' });
+    expect(model.requests).toHaveLength(1);
+    expect(state.executions).toEqual([]);
+    expect(session.store.log.length).toBe(before);
+  });
+
+  it('RES-07: an empty log with no session store fails with the seed\'s message', async () => {
+    const { session } = await track(open([]));
+    await expect(session.resumeRun('run-9')).rejects.toThrow(/^resume_run requires a session_store on this session$/);
+    expect(session.store.log.length).toBe(0);
+  });
+
+  it('RES-08: an empty log with a store but no checkpoint names the run', async () => {
+    const { session } = await track(open([], { sessionStore: { loadRunCheckpoint: async () => undefined } }));
+    await expect(session.resumeRun('run-9')).rejects.toThrow("no loop checkpoint found for run 'run-9'");
+  });
+
+  it('RES-02/RES-03: a checkpoint rebuilds the log as history only; the next step comes from the fold (nothing is re-sent)', async () => {
+    const store = { loadRunCheckpoint: async (_s: string, runId: string) => ({ runId, messages: [{ role: 'user' as const, content: 'What is 2+2?' }, { role: 'assistant' as const, content: '4' }] }) };
+    const { session, model } = await track(open([{ text: 'six' }], { sessionStore: store }));
+    const r = await session.resumeRun('run-1');
+    expect(r.steps).toBe(0);
+    expect(model.requests).toHaveLength(0);
+    expect(session.store.log.facts.map((f) => f.type)).toEqual(['user.message', 'model.turn']);
+    await session.send('And 3+3?');
+    expect(model.requests[0]!.messages).toEqual([
+      { role: 'user', content: 'What is 2+2?' },
+      { role: 'assistant', content: '4' },
+      { role: 'user', content: 'And 3+3?' },
+    ]);
+  });
+
+  it('RES-09: resumeRun takes the lease (SESSION_BUSY while a send runs)', async () => {
+    const { session } = await track(open([{ delay_ms: 80, text: 'x' }]));
+    const run = session.send('go');
+    expect(() => session.resumeRun()).toThrow(expect.objectContaining({ code: 'SESSION_BUSY' }));
+    await run;
+  });
+});
+
+describe('history restore', () => {
+  const history = [
+    { role: 'user' as const, content: 'old question' },
+    { role: 'assistant' as const, content: 'old answer' },
+  ];
+
+  it('FOLD-08: history restored into an empty log is recorded as facts and never sent as new work', async () => {
+    const { session, model } = await track(open([{ text: 'new answer' }], { history }));
+    expect(session.store.log.facts.map((f) => [f.type, (f.payload as { source?: string }).source ?? null])).toEqual([
+      ['user.message', 'history'],
+      ['model.turn', null],
+    ]);
+    expect((await session.resumeRun()).steps).toBe(0);
+    await session.send('new question');
+    expect(model.requests).toHaveLength(1);
+    expect(model.requests[0]!.messages.map((m) => m.content)).toEqual(['old question', 'old answer', 'new question']);
+  });
+
+  it('FOLD-09: a log that already has facts is left exactly as it was', async () => {
+    const ws = workspace();
+    const first = await open([{ text: 'a1' }], { sessionId: 'keep' }, ws.dir);
+    await first.session.send('q1');
+    const digest = first.session.store.log.digest();
+    await first.session.close();
+    const { session } = await track(open([], { sessionId: 'keep', history }, ws.dir));
+    expect(session.store.log.digest()).toEqual(digest);
+  });
+});

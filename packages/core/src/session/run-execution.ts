@@ -1,0 +1,152 @@
+/**
+ * One run from start to end: open it in the log (a new prompt, or a resume), drive it, and close
+ * it with `run.ended` and `agent_end` — completed, cancelled or failed — unless it parked.
+ */
+import { A3sError, sync, type Folder, type Harness } from '@a3s-code/effect';
+import type { ToolInvoker } from '../invoker/tool-invoker.js';
+import type { LlmClient } from '../llm/llm-client.js';
+import { driveRun } from '../run/fact-run.js';
+import type { RunResult } from '../run/run-result.js';
+import type { FactStore } from '../store/fact-store.js';
+import { ResumeError } from './resume-error.js';
+import { createRun, endingFact, historyFacts, openingFacts, type LiveRun } from './run-setup.js';
+import type { SessionOptions } from './session-options.js';
+
+/** What to run: a new prompt, or a resume of the log. */
+export type RunRequest = { readonly kind: 'prompt'; readonly prompt: string } | { readonly kind: 'resume'; readonly runId?: string };
+
+/** Everything a run is executed with. */
+export interface RunExecution {
+  readonly request: RunRequest;
+  readonly sessionId: string;
+  readonly store: FactStore;
+  readonly invoker: ToolInvoker;
+  readonly model: LlmClient;
+  readonly options: SessionOptions;
+  readonly harness: Harness;
+  readonly folder: Folder;
+  readonly sessionSignal: AbortSignal;
+  readonly clock: () => number;
+  readonly onStart: (run: LiveRun) => void;
+  readonly onEnd: () => void;
+  readonly hostAnswered: (signal: AbortSignal) => Promise<void>;
+}
+
+/** The transitions one call may run (FOLD-06). */
+export const STEP_LIMIT = 32;
+
+/** Runs a request; resolves with the result, or rejects with the run's typed error. */
+export async function executeRun(x: RunExecution): Promise<RunResult> {
+  const o = x.options;
+  sync(x.folder, x.store.log);
+  const folded = x.folder.state.view.run;
+  const resumeId = x.request.kind === 'resume' ? (x.request.runId ?? (folded.status === 'running' ? folded.run_id : null)) : null;
+  const run = createRun({
+    sessionId: x.sessionId,
+    ...(resumeId ? { runId: resumeId } : {}),
+    store: x.store,
+    invoker: x.invoker,
+    model: x.model,
+    governance: o.governance ?? {},
+    ...(o.llmBudget ? { llmBudget: o.llmBudget } : {}),
+    ...(o.llmRetry ? { llmRetry: o.llmRetry } : {}),
+    questionCap: o.questionCap ?? 8,
+    steerCapacity: o.steerCapacity ?? 32,
+    clock: x.clock,
+    sessionSignal: x.sessionSignal,
+  });
+  x.onStart(run);
+  const { env } = run;
+  const prompt = x.request.kind === 'prompt' ? x.request.prompt : '';
+  env.events.emit({ kind: 'agentStart', payload: { run_id: env.runId, prompt } });
+  try {
+    if (x.request.kind === 'prompt') await openPrompt(x, run, prompt);
+    else await openResume(x, run);
+    const result = await driveRun({
+      env,
+      harness: x.harness,
+      folder: x.folder,
+      stepLimit: STEP_LIMIT,
+      ...(o.confirmation ? { confirmation: o.confirmation } : {}),
+      ...(o.onQuestion ? { onQuestion: o.onQuestion } : {}),
+      parkMode: o.parkMode ?? 'wait',
+      hostAnswered: x.hostAnswered,
+    });
+    if (result.status === 'completed') await end(x, run, 'completed', { completion: result.completion });
+    if (result.status !== 'parked') emitEnd(run, result.text, 'completed', result.completion);
+    return result;
+  } catch (e) {
+    if (env.signal.aborted && !A3sError.hasCode(e, 'STEP_LIMIT') && !(e instanceof ResumeError)) {
+      await end(x, run, 'cancelled').catch(() => undefined);
+      const state = x.folder.state;
+      emitEnd(run, state.view.assistant_text, 'cancelled', null);
+      return {
+        runId: env.runId,
+        status: 'cancelled',
+        text: state.view.assistant_text,
+        usage: { inputTokens: env.stats.inputTokens, outputTokens: env.stats.outputTokens },
+        toolCalls: env.stats.toolCalls,
+        steps: 0,
+        completion: null,
+      };
+    }
+    const error = A3sError.isInstance(e) ? e : new A3sError('RUN_FAILED', e instanceof Error ? e.message : String(e), { cause: e });
+    await end(x, run, 'failed', { error: { code: error.code, message: error.message } }).catch(() => undefined);
+    env.events.emit({ kind: 'error', payload: { code: error.code, message: error.message } });
+    emitEnd(run, x.folder.state.view.assistant_text, 'failed', null);
+    throw error;
+  } finally {
+    env.events.close();
+    run.dispose();
+    x.onEnd();
+  }
+}
+
+async function openPrompt(x: RunExecution, run: LiveRun, prompt: string): Promise<void> {
+  if (typeof prompt !== 'string' || prompt.trim().length === 0) {
+    throw new A3sError('INVALID_PROMPT', 'the prompt must be a non-empty string');
+  }
+  // A run left open (parked, or crashed) is superseded by the new prompt.
+  const previous = x.folder.state.view.run;
+  if (previous.status === 'running' && previous.run_id && previous.run_id !== run.env.runId) {
+    await x.store.append(
+      [
+        {
+          type: 'run.ended',
+          key: `end:${previous.run_id}`,
+          payload: { status: 'cancelled', run_id: previous.run_id, completion: null, error: { code: 'SUPERSEDED', message: 'a new prompt started before this run ended' }, at_ms: run.env.clock() },
+        },
+      ],
+      null,
+    );
+  }
+  const surface = x.invoker.surface(x.options.governance);
+  await x.store.append(openingFacts(run, prompt, x.options.system ?? [], surface.toolDefinitions()), null);
+}
+
+async function openResume(x: RunExecution, run: LiveRun): Promise<void> {
+  if (x.store.log.length > 0) return;
+  const runId = x.request.kind === 'resume' ? (x.request.runId ?? run.env.runId) : run.env.runId;
+  const checkpoints = x.options.sessionStore;
+  if (!checkpoints) throw new ResumeError('resume_run requires a session_store on this session');
+  const checkpoint = await checkpoints.loadRunCheckpoint(x.sessionId, runId);
+  if (!checkpoint) throw new ResumeError(`no loop checkpoint found for run '${runId}'`);
+  // The checkpoint supplies history only; the next step still comes from the fold (RES-02/03).
+  await x.store.append(historyFacts(checkpoint.messages), null);
+}
+
+async function end(x: RunExecution, run: LiveRun, status: 'completed' | 'cancelled' | 'failed', extra: Parameters<typeof endingFact>[2] = {}): Promise<void> {
+  sync(x.folder, x.store.log);
+  const folded = x.folder.state.view.run;
+  // Only a run the log has open gets its end recorded (a quiescent resume writes nothing).
+  if (folded.status !== 'running' || folded.run_id !== run.env.runId) return;
+  await x.store.append([endingFact(run, status, extra)], null);
+}
+
+function emitEnd(run: LiveRun, text: string, status: 'completed' | 'cancelled' | 'failed', completion: string | null): void {
+  const { env } = run;
+  env.events.emit({
+    kind: 'agentEnd',
+    payload: { run_id: env.runId, text, usage: { input_tokens: env.stats.inputTokens, output_tokens: env.stats.outputTokens }, completion, status },
+  });
+}

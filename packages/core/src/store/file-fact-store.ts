@@ -1,0 +1,150 @@
+/**
+ * The file fact store: a session's append-only log at `<workspace>/.a3s/effect-log/<thread>.jsonl`
+ * (LOG-05). Every append is written and fsynced before it returns; a torn last line left by a
+ * crash is truncated on open, and no complete fact is ever rewritten (LOG-02). One process
+ * writes a thread at a time (`FactLogLockedError` for a second writer).
+ */
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { A3sError, effectLogPath, encodeFact, FactLog, parseLog, type Fact, type FactDraft, type TornLine } from '@a3s-code/effect';
+import type { FactStore } from './fact-store.js';
+import { acquireThreadLock, type ThreadLock } from './thread-lock.js';
+
+/** What opening a log found. */
+export interface OpenReport {
+  /** Facts read from disk. */
+  readonly facts: number;
+  /** A torn last line that was cut off, if any. */
+  readonly truncated: TornLine | null;
+  /** Bytes removed from the end of the file. */
+  readonly truncatedBytes: number;
+}
+
+/** A write to the log failed; the store refuses further appends until reopened. */
+export class FactStoreError extends A3sError {
+  constructor(path: string, message: string, cause?: unknown) {
+    super('FACT_STORE', `fact log '${path}': ${message}`, { cause, details: { path } });
+  }
+}
+
+/** The durable, locked fact log of one session thread. */
+export class FileFactStore implements FactStore {
+  /** Appends survive the process. */
+  readonly durable = true;
+  private broken: unknown = null;
+  /** Facts known to be on disk. */
+  private written: number;
+  private closed = false;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    /** Absolute path of the `.jsonl` file. */
+    readonly path: string,
+    /** The log in memory, always equal to what is on disk. */
+    readonly log: FactLog,
+    /** What opening found (facts read, torn tail removed). */
+    readonly opened: OpenReport,
+    private readonly fh: FileHandle,
+    private readonly lock: ThreadLock,
+  ) {
+    this.written = log.length;
+  }
+
+  /**
+   * Opens (creating if needed) the log of `sessionId` under `workspaceRoot`, takes the thread's
+   * write lock, truncates a torn tail and loads every complete fact.
+   * @throws FactLogLockedError when another live process writes this thread;
+   *   FactParseError when a complete line is corrupt (nothing is changed on disk then).
+   */
+  static async open(workspaceRoot: string, sessionId: string): Promise<FileFactStore> {
+    return FileFactStore.openPath(join(workspaceRoot, effectLogPath(sessionId)));
+  }
+
+  /** Opens the log at an explicit path (see {@link FileFactStore.open}). */
+  static async openPath(path: string): Promise<FileFactStore> {
+    await mkdir(dirname(path), { recursive: true });
+    const lock = await acquireThreadLock(`${path}.lock`);
+    let fh: FileHandle | undefined;
+    try {
+      fh = await open(path, 'a+');
+      const buf = await fh.readFile();
+      const text = buf.toString('utf8');
+      const parsed = parseLog(text);
+      let truncatedBytes = 0;
+      if (parsed.torn) {
+        const keep = Buffer.byteLength(text.slice(0, parsed.torn.validLength), 'utf8');
+        truncatedBytes = buf.length - keep;
+        await fh.truncate(keep);
+        await fh.sync();
+      } else if (parsed.missingFinalNewline) {
+        await fh.write('\n');
+        await fh.sync();
+      }
+      const log = new FactLog(parsed.facts);
+      return new FileFactStore(path, log, { facts: parsed.facts.length, truncated: parsed.torn ?? null, truncatedBytes }, fh, lock);
+    } catch (e) {
+      await fh?.close().catch(() => undefined);
+      await lock.release();
+      throw e;
+    }
+  }
+
+  /**
+   * Appends drafts with a cause (see `FactLog.append`) and makes them durable before returning.
+   * Appends are serialised; a failed write leaves the store refusing appends until reopened.
+   */
+  append(drafts: readonly FactDraft[], cause: string | null): Promise<Fact[]> {
+    const run = this.queue.then(async () => {
+      this.usable();
+      const facts = this.log.append(drafts, cause);
+      await this.write();
+      return facts;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Writes and fsyncs every fact appended to `log` that is not on disk yet (facts `advance`
+   * appended): pass `() => store.flush()` as its `onAppend`.
+   */
+  flush(): Promise<void> {
+    const run = this.queue.then(async () => {
+      this.usable();
+      await this.write();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Writes every fact of `log` not yet on disk, in seq order, then fsyncs. */
+  private async write(): Promise<void> {
+    const facts = this.log.facts;
+    if (this.written >= facts.length) return;
+    let text = '';
+    for (let i = this.written; i < facts.length; i++) text += `${encodeFact(facts[i]!)}\n`;
+    const upTo = facts.length;
+    try {
+      await this.fh.write(text);
+      await this.fh.sync();
+      this.written = upTo;
+    } catch (e) {
+      this.broken = e;
+      throw new FactStoreError(this.path, `write failed; reopen the session to continue (${(e as Error).message})`, e);
+    }
+  }
+
+  /** Flushes pending writes, closes the file and releases the lock. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue;
+    await this.fh.close().catch(() => undefined);
+    await this.lock.release();
+  }
+
+  private usable(): void {
+    if (this.closed) throw new FactStoreError(this.path, 'the store is closed');
+    if (this.broken) throw new FactStoreError(this.path, 'an earlier write failed; reopen the session to continue', this.broken);
+  }
+}

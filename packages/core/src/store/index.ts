@@ -1,0 +1,4 @@
+export type { FactStore } from './fact-store.js';
+export { FileFactStore, FactStoreError, type OpenReport } from './file-fact-store.js';
+export { MemoryFactStore } from './memory-fact-store.js';
+export { acquireThreadLock, FactLogLockedError, type LockOwner, type ThreadLock } from './thread-lock.js';
