@@ -7,3 +7,5 @@ export type { TestExecution, TestToolPack, TestToolPackOptions, TestToolState } 
 export { ScriptedConfirmationManager } from './scripted-confirmation.js';
 export { RecordingEventSink, createTestInvocation } from './recording-event-sink.js';
 export type { TestInvocation } from './recording-event-sink.js';
+export { createToolContext } from './tool-context.js';
+export type { TestToolContext, TestToolContextOverrides } from './tool-context.js';
