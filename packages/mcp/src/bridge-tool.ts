@@ -30,7 +30,10 @@ export interface BridgeOptions {
   readonly name: string;
   /** Per-call timeout from the server entry, ms; becomes the tool's `timeoutMs`. */
   readonly timeoutMs?: number;
-  /** Store for images, audio and blobs. */
+  /**
+   * Store for images, audio and blobs when the call's context has none (`ctx.artifacts`, the
+   * kernel's store, is used whenever present).
+   */
   readonly artifacts?: McpArtifactStore;
 }
 
@@ -76,12 +79,15 @@ export function bridgeMcpTool(caller: McpToolCaller, spec: McpToolSpec, options:
     async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
       if (ctx.signal.aborted) throw new CancelledError(`call of '${options.name}'`, ctx.signal.reason);
       const result = await caller.callTool(spec.name, args ?? {}, { signal: ctx.signal, timeoutMs: timeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS });
+      // The session's store (the kernel's, through the context) wins; the manager's option is
+      // the fallback for a context built without one.
+      const artifacts: McpArtifactStore | undefined = (ctx.artifacts as ToolContext['artifacts'] | undefined) ?? options.artifacts;
       return convertCallResult(result, {
         server: caller.server,
         tool: spec.name,
         toolName: options.name,
         callId: ctx.callId,
-        ...(options.artifacts === undefined ? {} : { artifacts: options.artifacts }),
+        ...(artifacts === undefined ? {} : { artifacts }),
       });
     },
   });

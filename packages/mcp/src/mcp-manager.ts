@@ -17,7 +17,10 @@ import type { McpArtifactStore } from './tool-result.js';
 export interface McpManagerOptions {
   /** Name for diagnostics. Default `mcp`. */
   readonly label?: string;
-  /** Store for images, audio and blobs returned by tools. */
+  /**
+   * Store for images, audio and blobs returned by tools, used only when a call's context has no
+   * `artifacts` (the kernel's `ToolContext.artifacts` is used whenever present).
+   */
   readonly artifacts?: McpArtifactStore;
   /** Identity sent in `initialize`. Default `{ name: 'a3s-code', version: '0.1.0' }`. */
   readonly clientInfo?: { readonly name: string; readonly version: string };

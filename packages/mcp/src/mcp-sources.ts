@@ -147,11 +147,17 @@ export class McpSources {
     });
   }
 
-  /** Closes the private manager (killing its servers) and detaches from the other sources, which it does not own. */
+  /**
+   * Closes the private manager (killing its servers) and detaches from the other sources, which
+   * it does not own. Listeners hear one last change, so a mirror (`syncMcpTools`) drops the
+   * private servers' tools.
+   */
   async close(): Promise<void> {
-    for (const u of this.#unsubscribe.splice(0)) u();
+    const detach = this.#unsubscribe.splice(0);
+    for (const u of detach) u();
     await this.#private.close();
-    this.#cache = undefined;
+    if (detach.length > 0) this.#changed();
+    else this.#cache = undefined;
   }
 
   #winners(): Map<string, Layer> {

@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancelledError, ToolTimeoutError, type Tool } from '@a3s-code/core';
+import { CancelledError, InMemoryArtifactStore, ToolTimeoutError, type Tool, type ToolContext } from '@a3s-code/core';
+import { createToolContext } from '@a3s-code/core/testing';
 import { McpManager, McpServerUnavailableError, type McpArtifactRef, type McpArtifactStore } from '../src/index.js';
-import { testServer, toolContext, waitFor } from './kit.js';
+import { testServer, waitFor } from './kit.js';
 
-/** A real in-memory artifact store (core's `ArtifactStore` shape). */
+/** The manager's fallback store (core's `ArtifactStore` shape), for contexts without `artifacts`. */
 class MemoryArtifacts implements McpArtifactStore {
   readonly items = new Map<string, string>();
   async put(content: string): Promise<McpArtifactRef> {
@@ -34,7 +35,7 @@ function tool(name: string): Tool {
   if (t === undefined) throw new Error(`no tool ${name}; have ${m.tools().map((x) => x.name).join(', ')}`);
   return t;
 }
-const run = (name: string, args: Record<string, unknown>, signal?: AbortSignal) => tool(name).execute(args, toolContext(name, signal));
+const run = (name: string, args: Record<string, unknown>, signal?: AbortSignal) => tool(name).execute(args, createToolContext({ toolName: name, signal }));
 const logLines = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []);
 
 describe('tool bridging', () => {
@@ -55,16 +56,27 @@ describe('tool bridging', () => {
     expect(added.metadata?.structured_content).toEqual({ sum: 42 });
   });
 
-  it('images are stored as artifacts and described in metadata', async () => {
-    const r = await run('mcp__t__image', {});
+  it('images are stored in ctx.artifacts (the kernel\'s store) and described in metadata', async () => {
+    const store = new InMemoryArtifactStore();
+    const before = artifacts.items.size;
+    const r = await tool('mcp__t__image').execute({}, createToolContext({ toolName: 'mcp__t__image', artifacts: store }));
     expect(r.exitCode).toBe(0);
     const media = r.metadata?.media as { kind: string; mime_type: string; size_bytes: number; artifact: string }[];
     expect(media).toHaveLength(1);
     expect(media[0]).toMatchObject({ kind: 'image', mime_type: 'image/png', size_bytes: 68 });
-    const stored = artifacts.items.get(media[0]!.artifact.replace('artifact://', ''))!;
+    const stored = (await store.get(media[0]!.artifact.replace('artifact://', '')))!;
     expect(Buffer.from(stored, 'base64').subarray(1, 4).toString()).toBe('PNG');
     expect(r.output).toContain('a pixel');
     expect(r.output).toContain(media[0]!.artifact);
+    expect(artifacts.items.size).toBe(before); // the manager's store is only the fallback
+  });
+
+  it('a context without artifacts falls back to the manager\'s artifacts option', async () => {
+    const { artifacts: _none, ...rest } = createToolContext({ toolName: 'mcp__t__image' });
+    const r = await tool('mcp__t__image').execute({}, rest as unknown as ToolContext);
+    const media = r.metadata?.media as { artifact: string }[];
+    const stored = artifacts.items.get(media[0]!.artifact.replace('artifact://', ''))!;
+    expect(Buffer.from(stored, 'base64').subarray(1, 4).toString()).toBe('PNG');
   });
 
   it('isError results become failed ToolResults; bad arguments too (the SDK answers with an error result)', async () => {

@@ -6,8 +6,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import { createToolContext } from '@a3s-code/core/testing';
 import { McpConnectionError, McpManager } from '../src/index.js';
-import { toolContext, waitFor } from './kit.js';
+import { waitFor } from './kit.js';
 
 const TOKEN = 'Bearer t0k3n';
 
@@ -83,9 +84,9 @@ describe('HTTP transports', () => {
     expect(seenAuth.every((a) => a === TOKEN)).toBe(true);
     const echo = m.toolsOf('remote').find((t) => t.name === 'mcp__remote__echo')!;
     expect(echo.tier).toBe('read');
-    expect(await echo.execute({ text: 'over http' }, toolContext(echo.name))).toMatchObject({ output: 'streamable: over http', exitCode: 0 });
+    expect(await echo.execute({ text: 'over http' }, createToolContext({ toolName: echo.name }))).toMatchObject({ output: 'streamable: over http', exitCode: 0 });
     const grow = m.toolsOf('remote').find((t) => t.name === 'mcp__remote__grow')!;
-    await grow.execute({}, toolContext(grow.name));
+    await grow.execute({}, createToolContext({ toolName: grow.name }));
     expect(await waitFor(() => m.toolsOf('remote').some((t) => t.name === 'mcp__remote__grown'))).toBe(true);
   });
 
@@ -93,7 +94,7 @@ describe('HTTP transports', () => {
     const status = await m.addServer('legacy', { url: `${sseOnly.url}/sse` });
     expect(status).toMatchObject({ transport: 'sse', state: 'connected', toolCount: 2 });
     const echo = m.toolsOf('legacy').find((t) => t.name === 'mcp__legacy__echo')!;
-    expect((await echo.execute({ text: 'old' }, toolContext(echo.name))).output).toBe('sse: old');
+    expect((await echo.execute({ text: 'old' }, createToolContext({ toolName: echo.name }))).output).toBe('sse: old');
   });
 
   it('a refused connection is a typed error naming the server, and the status says why', async () => {

@@ -1,10 +1,10 @@
 /**
- * Helpers shared by the MCP tests: the fixture server's configuration, a real `ToolContext`, and
- * process checks read from `/proc`.
+ * Helpers shared by the MCP tests: the fixture server's configuration and process checks read
+ * from `/proc`. A `ToolContext` for direct `execute` calls comes from `@a3s-code/core/testing`
+ * (`createToolContext`).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { emptyWorkspace, ToolNotFoundError, type ScopedInvoker, type ToolContext, type ToolInvocationResult } from '@a3s-code/core';
 import type { McpStdioServerConfig } from '../src/index.js';
 
 /** Absolute path of a fixture file. */
@@ -19,39 +19,6 @@ export function testServer(label: string, options: { child?: boolean; env?: Reco
     args: [fixturePath('test-server.mjs'), '--name', label, ...(options.child === true ? ['--child'] : [])],
     ...(options.env === undefined ? {} : { env: options.env }),
     ...options.extra,
-  };
-}
-
-/** A scoped invoker with no tools: MCP tools never nest, and any attempt must fail loudly. */
-function noNestedCalls(): ScopedInvoker {
-  return {
-    invoke: async (name: string): Promise<ToolInvocationResult> => {
-      const error = new ToolNotFoundError(name, []);
-      return { id: 'nested', name, source: 'nested', ok: false, output: error.message, exitCode: 1, metadata: {}, errorKind: 'not_found', error, durationMs: 0 };
-    },
-    toolNames: () => [],
-    capabilitiesOf: () => undefined,
-  };
-}
-
-let calls = 0;
-
-/** A real `ToolContext` for a host call, with its own abort controller. */
-export function toolContext(toolName: string, signal: AbortSignal = new AbortController().signal): ToolContext & { readonly deltas: string[] } {
-  const deltas: string[] = [];
-  calls += 1;
-  return {
-    callId: `call-${calls}`,
-    toolName,
-    source: 'host',
-    runId: 'run-1',
-    sessionId: 'session-1',
-    signal,
-    depth: 0,
-    workspace: emptyWorkspace(),
-    invoker: noNestedCalls(),
-    emitOutput: (d: string) => void deltas.push(d),
-    deltas,
   };
 }
 

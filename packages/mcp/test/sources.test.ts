@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineTool, type Tool } from '@a3s-code/core';
 import { z } from 'zod';
+import { createToolContext } from '@a3s-code/core/testing';
 import { McpManager, McpOwnershipError, McpSources, syncMcpTools, type McpToolTarget } from '../src/index.js';
-import { parsePids, processGone, testServer, toolContext, waitFor } from './kit.js';
+import { parsePids, processGone, testServer, waitFor } from './kit.js';
 
 // One agent-global manager (from configuration) and one host manager passed in session options.
 let global: McpManager;
@@ -18,7 +19,7 @@ function session(): McpSources {
 async function call(s: McpSources, name: string, args: Record<string, unknown> = {}): Promise<string> {
   const tool = s.tool(name);
   if (tool === undefined) throw new Error(`'${name}' is not on the surface: ${s.toolNames().join(', ')}`);
-  return (await tool.execute(args, toolContext(name))).output;
+  return (await tool.execute(args, createToolContext({ toolName: name }))).output;
 }
 
 beforeAll(async () => {

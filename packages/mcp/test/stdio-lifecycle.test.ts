@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { A3sError } from '@a3s-code/core';
+import { createToolContext } from '@a3s-code/core/testing';
 import { McpConnectionError, McpManager, McpServerClosedError } from '../src/index.js';
-import { fixturePath, parsePids, procStat, processGone, testServer, toolContext, waitFor } from './kit.js';
+import { fixturePath, parsePids, procStat, processGone, testServer, waitFor } from './kit.js';
 
 const managers: McpManager[] = [];
 function manager(): McpManager {
@@ -16,7 +17,7 @@ afterEach(async () => {
 
 async function pids(m: McpManager, server: string): Promise<{ pid: number; child: number | null }> {
   const tool = m.toolsOf(server).find((t) => t.name === `mcp__${server}__pid`)!;
-  const r = await tool.execute({}, toolContext(tool.name));
+  const r = await tool.execute({}, createToolContext({ toolName: tool.name }));
   return parsePids(r.output);
 }
 
@@ -50,9 +51,9 @@ describe('stdio transport: process lifecycle', () => {
     await m.addServer('noisy', testServer('noisy', { extra: { stderrBytes: 1024 } }));
     const tool = m.toolsOf('noisy').find((t) => t.name === 'mcp__noisy__stderr')!;
     // 2000 lines of stderr (~70 kB) must neither reach the protocol nor grow without bound.
-    const r = await tool.execute({ text: 'warning: something odd happened', repeat: 2000 }, toolContext(tool.name));
+    const r = await tool.execute({ text: 'warning: something odd happened', repeat: 2000 }, createToolContext({ toolName: tool.name }));
     expect(r).toMatchObject({ output: 'written', exitCode: 0 });
-    await tool.execute({ text: 'the last line', repeat: 1 }, toolContext(tool.name));
+    await tool.execute({ text: 'the last line', repeat: 1 }, createToolContext({ toolName: tool.name }));
     const ok = await waitFor(() => m.status()[0]?.stderrTail?.endsWith('the last line') === true);
     expect(ok).toBe(true);
     const tail = m.status()[0]!.stderrTail!;
@@ -60,7 +61,7 @@ describe('stdio transport: process lifecycle', () => {
     expect(tail).not.toContain('server noisy ready'); // the oldest bytes were dropped
     // The protocol is unaffected: a normal call still works.
     const echo = m.toolsOf('noisy').find((t) => t.name === 'mcp__noisy__echo')!;
-    expect((await echo.execute({ text: 'hi' }, toolContext(echo.name))).output).toBe('noisy: hi');
+    expect((await echo.execute({ text: 'hi' }, createToolContext({ toolName: echo.name }))).output).toBe('noisy: hi');
   });
 
   it('MCP-10: killing the server mid-call fails the pending call within 100 ms with a typed error; the manager keeps working', async () => {
@@ -70,7 +71,7 @@ describe('stdio transport: process lifecycle', () => {
     await Promise.all([m.addServer('victim', testServer('victim', { child: true })), m.addServer('other', testServer('other'))]);
     const { pid, child } = await pids(m, 'victim');
     const slow = m.toolsOf('victim').find((t) => t.name === 'mcp__victim__slow')!;
-    const pending = slow.execute({ ms: 20_000 }, toolContext(slow.name));
+    const pending = slow.execute({ ms: 20_000 }, createToolContext({ toolName: slow.name }));
     const settled = pending.then(
       () => ({ at: Date.now(), error: undefined as unknown }),
       (error: unknown) => ({ at: Date.now(), error }),
@@ -91,7 +92,7 @@ describe('stdio transport: process lifecycle', () => {
     expect(victim.lastError).toMatch(/connection lost: process exited/);
     expect(m.tools().every((t) => t.name.startsWith('mcp__other__'))).toBe(true);
     const echo = m.toolsOf('other').find((t) => t.name === 'mcp__other__echo')!;
-    expect((await echo.execute({ text: 'still here' }, toolContext(echo.name))).output).toBe('other: still here');
+    expect((await echo.execute({ text: 'still here' }, createToolContext({ toolName: echo.name }))).output).toBe('other: still here');
     // ... and the failed server can be started again.
     await expect(m.reconnect('victim')).resolves.toMatchObject({ state: 'connected' });
     expect(m.toolsOf('victim').length).toBeGreaterThan(0);
@@ -103,9 +104,9 @@ describe('stdio transport: process lifecycle', () => {
     const { pid } = await pids(m, 'half');
     const tools = Object.fromEntries(m.toolsOf('half').map((t) => [t.name, t]));
     const slow = tools.mcp__half__slow!;
-    const pending = slow.execute({ ms: 20_000 }, toolContext(slow.name)).catch((e: unknown) => e);
+    const pending = slow.execute({ ms: 20_000 }, createToolContext({ toolName: slow.name })).catch((e: unknown) => e);
     const t0 = Date.now();
-    await tools.mcp__half__close_stdout!.execute({ ms: 50 }, toolContext('mcp__half__close_stdout'));
+    await tools.mcp__half__close_stdout!.execute({ ms: 50 }, createToolContext({ toolName: 'mcp__half__close_stdout' }));
     const error = await pending;
     expect(Date.now() - t0).toBeLessThan(1_000); // the call asked for 20 s
     expect(error).toBeInstanceOf(McpServerClosedError);

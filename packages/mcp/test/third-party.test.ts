@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createToolContext } from '@a3s-code/core/testing';
 import { McpSources } from '../src/index.js';
-import { processGone, toolContext } from './kit.js';
+import { processGone } from './kit.js';
 
 // @modelcontextprotocol/server-filesystem, the reference server from npm (a devDependency pinned
 // exactly), run as a real process and driven only through the bridged tools.
@@ -17,7 +18,7 @@ const session = new McpSources();
 async function call(name: string, args: Record<string, unknown>) {
   const tool = session.tool(name);
   if (tool === undefined) throw new Error(`'${name}' missing; surface: ${session.toolNames().join(', ')}`);
-  return tool.execute(args, toolContext(name));
+  return tool.execute(args, createToolContext({ toolName: name }));
 }
 
 beforeAll(async () => {

@@ -69,6 +69,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
       signal,
       depth: frame.depth,
       workspace: k.workspace,
+      artifacts: k.artifacts,
       invoker: scoped.invoker,
       emitOutput,
     };

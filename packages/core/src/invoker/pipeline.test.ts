@@ -119,6 +119,29 @@ describe('pipeline', () => {
     expect(small.metadata.artifact).toBeUndefined();
   });
 
+  it('BND-07: ctx.artifacts is the invoker\'s artifact store, for top-level and nested calls', async () => {
+    const artifacts = new InMemoryArtifactStore();
+    const { invoker, registry } = setup({ artifacts });
+    const seen: unknown[] = [];
+    registry.add({ name: 'snapshot', description: '', tier: 'read', inputSchema: { type: 'object' }, execute: async (_a, ctx) => {
+      seen.push(ctx.artifacts);
+      const ref = await ctx.artifacts.put(`png bytes of ${ctx.callId}`, { toolName: ctx.toolName, callId: ctx.callId });
+      return { output: `stored ${ref.uri}`, exitCode: 0, metadata: { artifact_id: ref.id } };
+    } });
+    const t = createTestInvocation();
+    const r = await invoker.invoke({ id: 'p', name: 'snapshot', args: {} }, t.context);
+    expect(r.ok).toBe(true);
+    const id = r.metadata.artifact_id as string;
+    expect(r.output).toBe(`stored artifact://${id}`);
+    expect(await artifacts.get(id)).toBe('png bytes of p');
+    // A nested call (inside `batch`) gets the same store.
+    const b = await invoker.invoke({ id: 'b', name: 'batch', args: { calls: [{ tool: 'snapshot', args: {} }] } }, t.context);
+    expect(b.ok).toBe(true);
+    expect(artifacts.size).toBe(2);
+    expect(seen).toHaveLength(2);
+    expect(seen.every((s) => s === artifacts)).toBe(true);
+  });
+
   it('a tool that throws gives TOOL_EXECUTION; a malformed result is caught', async () => {
     const { invoker, registry } = setup();
     registry.add({ name: 'boom', description: '', tier: 'read', inputSchema: { type: 'object' }, execute: async () => { throw new Error('kaput'); } });

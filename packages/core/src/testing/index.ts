@@ -8,3 +8,5 @@ export { ScriptedConfirmationManager } from './scripted-confirmation.js';
 export { RecordingEventSink, createTestInvocation } from './recording-event-sink.js';
 export type { TestInvocation } from './recording-event-sink.js';
 export { ScriptedLlmClient, ScriptError, type LlmScript, type ScriptedLlmClientOptions, type ScriptedTurn } from './scripted-llm-client.js';
+export { createToolContext } from './tool-context.js';
+export type { TestToolContext, TestToolContextOverrides } from './tool-context.js';
