@@ -7,3 +7,4 @@ export * from './tools/index.js';
 export * from './workspace/index.js';
 export * from './invoker/index.js';
 export * from './llm/index.js';
+export * from './providers/index.js';
