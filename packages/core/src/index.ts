@@ -8,3 +8,4 @@ export * from './workspace/index.js';
 export * from './invoker/index.js';
 export * from './llm/index.js';
 export * from './providers/index.js';
+export * from './generate-object/index.js';
