@@ -43,12 +43,17 @@ export class SseParser {
     return out;
   }
 
-  /** Ends the input: a final event without its blank line is still dispatched (servers cut short). */
+  /**
+   * Ends the input. A last event whose lines are all complete but which lacks its blank line is
+   * still dispatched (some servers end with `data: [DONE]\n`); a line cut short is discarded
+   * with its event, as the EventSource spec requires, so a cut stream never yields half a chunk.
+   */
   end(): SseEvent[] {
     const out: SseEvent[] = [];
-    if (this.buffer.length > 0) this.line(this.buffer, out);
+    if (this.buffer.length === 0) this.dispatch(out);
     this.buffer = '';
-    this.dispatch(out);
+    this.event = undefined;
+    this.data = [];
     return out;
   }
 
