@@ -39,6 +39,7 @@ export function extractJson(text: string): Extracted {
         // fall through to the first error, which names the real position
       }
     }
+    if (!/[{[]/.test(candidate)) return { ok: false, reason: 'the response contained no JSON value' };
     return { ok: false, reason: `the response is not valid JSON: ${(e as Error).message}` };
   }
 }
