@@ -32,9 +32,8 @@ export function openAIRequestBody(request: LlmRequest, options: OpenAIBodyOption
       function: { name: t.name, description: t.description, parameters: t.inputSchema },
     }));
   }
-  if (request.toolChoice !== undefined && (request.tools.length > 0 || request.toolChoice === 'none')) {
-    body.tool_choice = openAIToolChoice(request.toolChoice);
-  }
+  // Chat Completions rejects tool_choice without tools.
+  if (request.toolChoice !== undefined && request.tools.length > 0) body.tool_choice = openAIToolChoice(request.toolChoice);
   const format = request.responseFormat;
   if (format?.type === 'json_object') body.response_format = { type: 'json_object' };
   if (format?.type === 'json_schema') {
