@@ -285,6 +285,19 @@ describe('streamed values (GENOBJ-21, 22)', () => {
     expect(h.counts()).toEqual({ streams: 1, completes: 0 });
   });
 
+  it('GENOBJ-22: a rate limit is not re-run through the non-streaming call (it would fail the same way)', async () => {
+    const h = handDriven(
+      async function* () {
+        yield* [];
+        throw new LlmError('rate_limited', '429', { retryAfterMs: 10 });
+      },
+      { jsonMode: true, nonStreaming: true },
+      async () => ({ text, reasoning: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'stop' }),
+    );
+    expect(await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({ ok: false, errorKind: 'rate_limited' });
+    expect(h.counts()).toEqual({ streams: 1, completes: 0 });
+  });
+
   it('malformed tool-argument JSON from the provider is repaired like any invalid output', async () => {
     let calls = 0;
     const h = handDriven(async function* (_req: LlmRequest) {

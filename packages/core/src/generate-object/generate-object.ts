@@ -127,8 +127,9 @@ export async function generateObject(client: LlmClient, input: GenerateObjectInp
           // The endpoint cut the stream after a complete, valid value (GENOBJ-21).
           raw = streamed;
           attempt = judge(plan, undefined, streamed, validator);
-        } else if (e.retryable && !fellBack && client.capabilities.nonStreaming && client.complete !== undefined) {
-          // A genuinely distinct non-streaming transport may succeed where the stream failed (GENOBJ-22).
+        } else if ((e.kind === 'transport' || e.kind === 'timeout') && !fellBack && client.capabilities.nonStreaming && client.complete !== undefined) {
+          // A genuinely distinct non-streaming transport may succeed where the stream broke (GENOBJ-22);
+          // a rate limit or a status error would fail the same way, so those are not re-run.
           fellBack = true;
           try {
             const remaining = Math.max(1, deadlineAt - Date.now());
