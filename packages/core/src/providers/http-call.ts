@@ -45,6 +45,12 @@ export class CallScope {
     this.idleTimer = setTimeout(() => this.abort('timeout'), ms);
   }
 
+  /** Stops the idle deadline (between retry attempts, where the retry wait governs). */
+  disarm(): void {
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
   /** Stops every timer and listener. */
   dispose(): void {
     if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
@@ -82,14 +88,18 @@ export async function openResponse(spec: HttpRequestSpec, scope: CallScope): Pro
       try {
         res = await spec.fetch(spec.url, { method: 'POST', headers: spec.headers, body: payload, signal: scope.signal });
       } catch (e) {
+        scope.disarm();
         throw errorFromFailure(e, scope.cause, 'request', ctx);
       }
       if (res.ok) return res;
+      scope.arm(spec.timeouts.idleMs);
       let text = '';
       try {
         text = await res.text();
       } catch (e) {
         throw errorFromFailure(e, scope.cause, 'reading the error body', ctx);
+      } finally {
+        scope.disarm();
       }
       throw errorFromResponse(res.status, res.headers, text, ctx);
     },

@@ -108,6 +108,14 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
     expect(server!.requests).toHaveLength(3);
   });
 
+  it('a retry wait longer than connectTimeoutMs is not cut short by the previous attempt\'s connect deadline', async () => {
+    const limited = { status: 429, headers: { 'retry-after-ms': '150' }, body: localFixture('openai-error-429-rate-limit.json') };
+    const client = await clientFor([limited, { body: localFixture('openai-agent-turn-3.sse') }], { connectTimeoutMs: 60, retry: { maxRetries: 1 } });
+    const { error, response } = await runStream(client);
+    expect(error).toBeUndefined();
+    expect(response!.text).toContain('Both files');
+  });
+
   it('WFETCH-02: a refused connection is a transport error', async () => {
     const probe = await startReplayServer([]);
     const url = probe.url;
