@@ -59,6 +59,11 @@ export interface LlmRequest {
   readonly temperature?: number;
   /** Aborts the request; the stream then fails with kind `cancelled`. */
   readonly signal?: AbortSignal;
+  /**
+   * Active-transport budget for the whole call (all attempts and the stream), in ms, `>= 1`.
+   * Clients that support it fail with kind `timeout` when it runs out (GENOBJ-04).
+   */
+  readonly timeoutMs?: number;
 }
 
 /** Token usage of one call. */

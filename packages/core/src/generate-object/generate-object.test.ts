@@ -1,0 +1,318 @@
+import { describe, expect, it } from 'vitest';
+import type { LlmCapabilities, LlmRequest } from '../llm/llm-client.js';
+import { LlmError } from '../llm/llm-error.js';
+import { InvalidToolArgsError } from '../errors/tool-errors.js';
+import { generateObject } from './generate-object.js';
+import { createGenerateObjectTool } from './generate-object-tool.js';
+import { handDriven, SENTIMENT_SCHEMA, scripted, toolContext } from './test-support/clients.js';
+
+const PROMPT = '分类: "这个产品太棒了！"';
+const VALID = { sentiment: 'positive', confidence: 0.95 };
+const ALLOWED_REQUEST_KEYS = new Set(['system', 'messages', 'tools', 'toolChoice', 'responseFormat', 'signal', 'timeoutMs']);
+
+describe('GENOBJ-28: the seed sentiment example', () => {
+  it('direct call with mode tool and max_repair_attempts 2 returns exit code 0 and a schema-valid object', async () => {
+    const { script, client } = scripted([{ tool_calls: [{ name: 'sentiment', args: VALID }] }]);
+    const tool = createGenerateObjectTool(client);
+    const { ctx } = toolContext();
+    const result = await tool.execute({ schema: SENTIMENT_SCHEMA, prompt: PROMPT, schema_name: 'sentiment', mode: 'tool', max_repair_attempts: 2 } as never, ctx);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.output)).toEqual({ object: VALID });
+    expect(result.metadata).toMatchObject({ schema_name: 'sentiment', requested_mode: 'tool', mode: 'tool', attempts: 1, repairs: 0 });
+    const req = script.requests[0]!;
+    expect(req.tools).toEqual([{ name: 'sentiment', description: expect.any(String), inputSchema: SENTIMENT_SCHEMA }]);
+    expect(req.toolChoice).toEqual({ name: 'sentiment' });
+    expect(req.responseFormat).toBeUndefined();
+    expect(req.messages).toEqual([{ role: 'user', content: PROMPT }]);
+  });
+});
+
+type Caps = Partial<LlmCapabilities>;
+const ALL: Caps = { forcedToolChoice: true, strictJsonSchema: true, jsonMode: true };
+const TOOL_ONLY: Caps = { forcedToolChoice: true };
+const NONE: Caps = {};
+const STRICT_ONLY: Caps = { strictJsonSchema: true };
+const JSON_ONLY: Caps = { jsonMode: true };
+
+// requested mode × capabilities → resolved mode (GENOBJ-15..19)
+const FALLBACKS: [string, Caps, string, string][] = [
+  ['auto', ALL, 'tool', 'auto prefers the forced tool'],
+  ['auto', NONE, 'prompt', 'auto falls back to prompt without forced tools'],
+  ['auto', STRICT_ONLY, 'prompt', 'auto never picks native formats'],
+  ['tool', TOOL_ONLY, 'tool', 'tool uses the forced tool'],
+  ['tool', JSON_ONLY, 'prompt', 'tool without forced tools falls back to prompt'],
+  ['strict', ALL, 'strict', 'strict uses native strict JSON Schema'],
+  ['strict', TOOL_ONLY, 'tool', 'strict without native schema falls back to the forced tool'],
+  ['strict', JSON_ONLY, 'prompt', 'strict without schema or forced tool falls back to prompt (not to json)'],
+  ['json', ALL, 'json', 'json uses native JSON-object mode'],
+  ['json', { forcedToolChoice: true, strictJsonSchema: true }, 'tool', 'json without JSON mode falls back to the forced tool'],
+  ['json', STRICT_ONLY, 'prompt', 'json without JSON mode or forced tool falls back to prompt'],
+  ['prompt', ALL, 'prompt', 'prompt stays prompt even when everything is supported'],
+];
+
+function answerFor(mode: string, name: string) {
+  return mode === 'tool' ? { tool_calls: [{ name, args: VALID }] } : { text: mode === 'prompt' ? `Sure:\n\`\`\`json\n${JSON.stringify(VALID)}\n\`\`\`` : JSON.stringify(VALID) };
+}
+
+describe('mode resolution and safe fallbacks (GENOBJ-15..20)', () => {
+  it.each(FALLBACKS)('GENOBJ-15..19: mode %s with caps %j resolves to %s (%s)', async (mode, caps, resolved) => {
+    const { script, client } = scripted([answerFor(resolved, 'sentiment')], caps);
+    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, schema_name: 'sentiment', mode: mode as never });
+    expect(r.mode).toBe(resolved);
+    expect(r.ok && r.object).toEqual(VALID);
+    const req = script.requests[0]!;
+    // GENOBJ-20: no extra request field carries the schema; it appears only where the mode puts it.
+    for (const key of Object.keys(req)) expect(ALLOWED_REQUEST_KEYS.has(key)).toBe(true);
+    const schemaText = JSON.stringify(SENTIMENT_SCHEMA, null, 2);
+    if (resolved === 'tool') {
+      expect(req.toolChoice).toEqual({ name: 'sentiment' });
+      expect(req.responseFormat).toBeUndefined();
+      expect(req.messages[0]!.content).toBe(PROMPT);
+    } else {
+      expect(req.tools).toEqual([]);
+      expect(req.toolChoice).toBeUndefined();
+    }
+    if (resolved === 'strict') expect(req.responseFormat).toEqual({ type: 'json_schema', name: 'sentiment', schema: SENTIMENT_SCHEMA, strict: true });
+    if (resolved === 'json') expect(req.responseFormat).toEqual({ type: 'json_object' });
+    if (resolved === 'prompt') expect(req.responseFormat).toBeUndefined();
+    // GENOBJ-16: json and prompt modes append the schema instructions to the prompt
+    expect(req.messages[0]!.content.includes(schemaText)).toBe(resolved === 'json' || resolved === 'prompt');
+  });
+});
+
+describe('GENOBJ-03: schema support', () => {
+  const defsSchema = {
+    $defs: { item: { type: 'object', required: ['kind'], properties: { kind: { enum: ['a', 'b'] }, tag: { const: 'x' } } } },
+    type: 'array',
+    items: { $ref: '#/$defs/item' },
+    minItems: 1,
+  };
+
+  it('an array root with local $ref is wrapped as {value} for the forced tool, and unwrapped in the result', async () => {
+    const { script, client } = scripted([{ tool_calls: [{ name: 'items', args: { value: [{ kind: 'a', tag: 'x' }, { kind: 'b' }] } }] }]);
+    const r = await generateObject(client, { schema: defsSchema, prompt: 'list', schema_name: 'items', mode: 'tool' });
+    expect(r.ok && r.object).toEqual([{ kind: 'a', tag: 'x' }, { kind: 'b' }]);
+    const input = script.requests[0]!.tools[0]!.inputSchema;
+    expect(input).toMatchObject({ type: 'object', required: ['value'], $defs: defsSchema.$defs, properties: { value: { type: 'array', items: { $ref: '#/$defs/item' } } } });
+  });
+
+  it('draft-07 definitions, allOf/anyOf/oneOf/not, enum and const are enforced (invalid values go to repair)', async () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      definitions: { pos: { type: 'integer', minimum: 1 } },
+      type: 'object',
+      required: ['n', 'shape', 'unit', 'level'],
+      properties: {
+        n: { $ref: '#/definitions/pos' },
+        shape: { oneOf: [{ const: 'circle' }, { const: 'square' }] },
+        unit: { anyOf: [{ enum: ['cm', 'mm'] }, { type: 'null' }] },
+        level: { allOf: [{ type: 'integer' }, { not: { const: 13 } }] },
+      },
+      additionalProperties: false,
+    };
+    const bad = { n: 0, shape: 'oval', unit: 'inch', level: 13, extra: true };
+    const good = { n: 2, shape: 'circle', unit: null, level: 3 };
+    const { script, client } = scripted([{ tool_calls: [{ name: 'result', args: bad }] }, { tool_calls: [{ name: 'result', args: good }] }]);
+    const r = await generateObject(client, { schema, prompt: 'make', mode: 'tool' });
+    expect(r.ok && r.object).toEqual(good);
+    const feedback = script.requests[1]!.messages.at(-1)!.content;
+    for (const path of ['/n', '/shape', '/unit', '/level', "'extra'"]) expect(feedback).toContain(path);
+  });
+
+  it('a schema that cannot be compiled is rejected naming args.schema', async () => {
+    const { client } = scripted([]);
+    await expect(generateObject(client, { schema: { type: 'bogus' }, prompt: 'x' })).rejects.toThrow(InvalidToolArgsError);
+    await expect(generateObject(client, { schema: { $ref: '#/$defs/missing' }, prompt: 'x' })).rejects.toThrow(/args\.schema: is not a valid JSON Schema/);
+  });
+});
+
+describe('repair retries (GENOBJ-26, 27, 01, 02)', () => {
+  it('GENOBJ-26: a wrong enum and a missing field go back to the model with the validation errors, then the valid value wins', async () => {
+    const { script, client } = scripted([
+      { tool_calls: [{ id: 't1', name: 'sentiment', args: { sentiment: 'great', confidence: 0.9 } }] },
+      { tool_calls: [{ id: 't2', name: 'sentiment', args: { sentiment: 'positive' } }] },
+      { tool_calls: [{ id: 't3', name: 'sentiment', args: VALID }] },
+    ]);
+    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, schema_name: 'sentiment', mode: 'tool', max_repair_attempts: 2 });
+    expect(r.ok).toBe(true);
+    expect(r.attempts).toBe(3);
+    const second = script.requests[1]!.messages;
+    expect(second.slice(1)).toEqual([
+      { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'sentiment', args: { sentiment: 'great', confidence: 0.9 } }] },
+      { role: 'tool', toolCallId: 't1', name: 'sentiment', isError: true, content: expect.stringContaining('/sentiment: must be equal to one of the allowed values: "positive", "negative", "neutral"') },
+    ]);
+    expect(script.requests[2]!.messages.at(-1)!.content).toContain("must have required property 'confidence'");
+  });
+
+  it('GENOBJ-26: prompt mode repairs text that is not JSON by showing the model its answer and the error', async () => {
+    const { script, client } = scripted([{ text: 'positive, very sure' }, { text: JSON.stringify(VALID) }], {});
+    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT });
+    expect(r).toMatchObject({ ok: true, mode: 'prompt', attempts: 2, object: VALID });
+    expect(script.requests[1]!.messages.slice(1)).toEqual([
+      { role: 'assistant', content: 'positive, very sure' },
+      { role: 'user', content: expect.stringContaining('the response contained no JSON value') },
+    ]);
+  });
+
+  it('GENOBJ-26: never more than max_repair_attempts retries; the failure lists the violations and carries no value (GENOBJ-02)', async () => {
+    const bad = { tool_calls: [{ name: 'result', args: { sentiment: 'positive', confidence: 7 } }] };
+    const { script, client } = scripted([bad, bad, bad, bad]);
+    const tool = createGenerateObjectTool(client);
+    const result = await tool.execute({ schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'tool', max_repair_attempts: 2 } as never, toolContext().ctx);
+    expect(script.requests).toHaveLength(3);
+    expect(result.exitCode).not.toBe(0);
+    const out = JSON.parse(result.output);
+    expect(out).not.toHaveProperty('object');
+    expect(result.output).not.toContain('"confidence":7');
+    expect(out.error).toMatchObject({ kind: 'validation_failed', validation_errors: [{ path: '/confidence', message: 'must be <= 1' }] });
+    expect(result.metadata).toMatchObject({ attempts: 3, repairs: 2, error_kind: 'validation_failed' });
+  });
+
+  it('GENOBJ-27: max_repair_attempts 0 fails at once on an invalid first response', async () => {
+    const { script, client } = scripted([{ tool_calls: [{ name: 'result', args: { sentiment: 'meh', confidence: 0.5 } }] }, { tool_calls: [{ name: 'result', args: VALID }] }]);
+    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'tool', max_repair_attempts: 0 });
+    expect(r).toMatchObject({ ok: false, errorKind: 'validation_failed', attempts: 1 });
+    expect(script.requests).toHaveLength(1);
+    expect(script.remaining).toBe(1);
+  });
+
+  it('GENOBJ-26: max_repair_attempts 5 allows exactly five retries', async () => {
+    const bad = { tool_calls: [{ name: 'result', args: {} }] };
+    const { script, client } = scripted([bad, bad, bad, bad, bad, { tool_calls: [{ name: 'result', args: VALID }] }]);
+    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'tool', max_repair_attempts: 5 });
+    expect(r).toMatchObject({ ok: true, attempts: 6 });
+    expect(script.requests).toHaveLength(6);
+  });
+
+  it('a model that answers in text instead of calling the forced tool is asked again to call it', async () => {
+    const { script, client } = scripted([{ text: 'It is positive.' }, { tool_calls: [{ name: 'result', args: VALID }] }]);
+    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'tool' });
+    expect(r.ok).toBe(true);
+    expect(script.requests[1]!.messages.at(-1)!.content).toContain("the model did not call the tool 'result'");
+  });
+
+  it('GENOBJ-13: include_raw_text returns the tool arguments or provider text the value came from', async () => {
+    const tool = createGenerateObjectTool(scripted([{ text: `Answer: ${JSON.stringify(VALID)}` }], {}).client);
+    const res = await tool.execute({ schema: SENTIMENT_SCHEMA, prompt: PROMPT, include_raw_text: true } as never, toolContext().ctx);
+    expect(JSON.parse(res.output)).toEqual({ object: VALID, raw_text: `Answer: ${JSON.stringify(VALID)}` });
+    const plain = createGenerateObjectTool(scripted([{ text: JSON.stringify(VALID) }], {}).client);
+    expect(JSON.parse((await plain.execute({ schema: SENTIMENT_SCHEMA, prompt: PROMPT } as never, toolContext().ctx)).output)).toEqual({ object: VALID });
+  });
+});
+
+describe('deadline, cancellation and provider failures (GENOBJ-04)', () => {
+  it('GENOBJ-04: timeout_ms bounds generation; each request carries the remaining budget', async () => {
+    const { script, client } = scripted([{ delay_ms: 3_000, text: JSON.stringify(VALID) }], {});
+    const started = Date.now();
+    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, timeout_ms: 1000 });
+    expect(r).toMatchObject({ ok: false, errorKind: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(script.requests[0]!.timeoutMs).toBeLessThanOrEqual(1000);
+  });
+
+  it('GENOBJ-04: repairs run under the same deadline and never extend it', async () => {
+    const bad = { delay_ms: 600, tool_calls: [{ name: 'result', args: {} }] };
+    const { script, client } = scripted([bad, bad, bad], TOOL_ONLY);
+    const started = Date.now();
+    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'tool', timeout_ms: 1000, max_repair_attempts: 5 });
+    expect(r).toMatchObject({ ok: false, errorKind: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(1_400);
+    expect(script.requests).toHaveLength(2);
+    expect(script.requests[1]!.timeoutMs).toBeLessThan(500);
+  });
+
+  it("the caller's signal cancels generation", async () => {
+    const { client } = scripted([{ delay_ms: 5_000, text: '{}' }], {});
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 20);
+    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT }, { signal: ac.signal });
+    expect(r).toMatchObject({ ok: false, errorKind: 'cancelled' });
+  });
+
+  it('a typed provider failure is reported with its kind and a non-zero exit code', async () => {
+    const tool = createGenerateObjectTool(scripted([{ error: { kind: 'rate_limited', retry_after_ms: 20 } }]).client);
+    const res = await tool.execute({ schema: SENTIMENT_SCHEMA, prompt: PROMPT } as never, toolContext().ctx);
+    expect(res.exitCode).toBe(1);
+    expect(JSON.parse(res.output).error.kind).toBe('rate_limited');
+  });
+
+  it('without a configured model the tool fails with no_model', async () => {
+    const tool = createGenerateObjectTool(() => undefined);
+    const res = await tool.execute({ schema: SENTIMENT_SCHEMA, prompt: PROMPT } as never, toolContext().ctx);
+    expect(res).toMatchObject({ exitCode: 1, metadata: { error_kind: 'no_model' } });
+  });
+});
+
+describe('streamed values (GENOBJ-21, 22)', () => {
+  const text = JSON.stringify(VALID);
+  async function* deltas(pieces: string[], end: 'finish' | 'none' | 'cut') {
+    for (const p of pieces) yield { type: 'text_delta' as const, delta: p };
+    if (end === 'cut') throw new LlmError('transport', 'connection reset');
+    if (end === 'finish') yield { type: 'finish' as const, reason: 'stop' as const };
+  }
+
+  it('GENOBJ-21: accepts a complete valid value from an endpoint that never sends a final event', async () => {
+    const { client } = handDriven(() => deltas([text.slice(0, 9), text.slice(9)], 'none'), JSON_ONLY);
+    expect(await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({ ok: true, object: VALID });
+  });
+
+  it('GENOBJ-21: a stream cut after a complete valid value is accepted; cut inside the value it fails typed', async () => {
+    const whole = handDriven(() => deltas([text], 'cut'), JSON_ONLY);
+    expect(await generateObject(whole.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({ ok: true, object: VALID });
+    const half = handDriven(() => deltas([text.slice(0, 20)], 'cut'), JSON_ONLY);
+    const r = await generateObject(half.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' });
+    expect(r).toMatchObject({ ok: false, errorKind: 'transport' });
+    expect(JSON.stringify(r)).not.toContain('"object"');
+  });
+
+  it('GENOBJ-22: a distinct non-streaming transport is tried once after a retryable stream failure', async () => {
+    const h = handDriven(
+      () => deltas([], 'cut'),
+      { jsonMode: true, nonStreaming: true },
+      async () => ({ text, reasoning: '', toolCalls: [], usage: { inputTokens: 5, outputTokens: 5 }, finishReason: 'stop' }),
+    );
+    expect(await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({ ok: true, object: VALID, usage: { inputTokens: 5, outputTokens: 5 } });
+    expect(h.counts()).toEqual({ streams: 1, completes: 1 });
+  });
+
+  it('GENOBJ-22: without a distinct transport the same failure is not re-run under another method name', async () => {
+    const h = handDriven(
+      () => deltas([], 'cut'),
+      { jsonMode: true, nonStreaming: false },
+      async () => ({ text, reasoning: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'stop' }),
+    );
+    expect(await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({ ok: false, errorKind: 'transport' });
+    expect(h.counts()).toEqual({ streams: 1, completes: 0 });
+  });
+
+  it('GENOBJ-22: a rate limit is not re-run through the non-streaming call (it would fail the same way)', async () => {
+    const h = handDriven(
+      async function* () {
+        yield* [];
+        throw new LlmError('rate_limited', '429', { retryAfterMs: 10 });
+      },
+      { jsonMode: true, nonStreaming: true },
+      async () => ({ text, reasoning: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'stop' }),
+    );
+    expect(await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({ ok: false, errorKind: 'rate_limited' });
+    expect(h.counts()).toEqual({ streams: 1, completes: 0 });
+  });
+
+  it('malformed tool-argument JSON from the provider is repaired like any invalid output', async () => {
+    let calls = 0;
+    const h = handDriven(async function* (_req: LlmRequest) {
+      calls++;
+      yield { type: 'tool_call_start', index: 0, id: `c${calls}`, name: 'result' };
+      if (calls === 1) {
+        yield { type: 'tool_call_delta', index: 0, id: 'c1', argsDelta: '{"sentiment": "pos' };
+        throw new LlmError('invalid_response', "tool call 'result' (c1): arguments are not valid JSON", { providerCode: 'malformed_tool_arguments' });
+      }
+      yield { type: 'tool_call_delta', index: 0, id: 'c2', argsDelta: text };
+      yield { type: 'tool_call_end', index: 0, call: { id: 'c2', name: 'result', args: VALID } };
+      yield { type: 'finish', reason: 'tool_calls' };
+    }, TOOL_ONLY);
+    const r = await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'tool' });
+    expect(r).toMatchObject({ ok: true, attempts: 2, object: VALID });
+    expect(h.requests[1]!.messages.at(-1)!.content).toContain('the tool arguments were not valid JSON');
+  });
+});

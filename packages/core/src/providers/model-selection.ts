@@ -1,0 +1,141 @@
+/**
+ * Model selection from `provider/model` strings (config, flag) and the environment
+ * (`A3S_MODEL`, `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`,
+ * plus each preset's own key variable). Failures are {@link ModelConfigurationError}s naming
+ * the key; a key's value never appears in any message or in the resolved configuration.
+ */
+import type { LlmCapabilities, LlmClient } from '../llm/llm-client.js';
+import { AnthropicClient, ANTHROPIC_BASE_URL } from './anthropic-client.js';
+import type { FetchFunction } from './http-call.js';
+import { CONSERVATIVE_CAPABILITIES, OPENAI_BASE_URL, OPENAI_CAPABILITIES, OpenAICompatibleClient } from './openai-compatible-client.js';
+import { ModelConfigurationError } from './provider-errors.js';
+import type { RetryPolicy } from './retry.js';
+
+interface ProviderPreset {
+  readonly family: 'openai-compatible' | 'anthropic';
+  /** Default base URL; `undefined` means one must be configured. */
+  readonly baseUrl: string | undefined;
+  readonly baseUrlEnv: string;
+  /** Variable holding the key; `undefined` for local servers that need none. */
+  readonly keyEnv: string | undefined;
+  readonly keyRequired: boolean;
+  readonly capabilities: LlmCapabilities;
+}
+
+const caps = (c: Partial<LlmCapabilities>): LlmCapabilities => Object.freeze({ ...CONSERVATIVE_CAPABILITIES, ...c });
+
+const PRESETS = {
+  openai: { family: 'openai-compatible', baseUrl: OPENAI_BASE_URL, baseUrlEnv: 'OPENAI_BASE_URL', keyEnv: 'OPENAI_API_KEY', keyRequired: true, capabilities: OPENAI_CAPABILITIES },
+  anthropic: { family: 'anthropic', baseUrl: ANTHROPIC_BASE_URL, baseUrlEnv: 'ANTHROPIC_BASE_URL', keyEnv: 'ANTHROPIC_API_KEY', keyRequired: true, capabilities: caps({ forcedToolChoice: true }) },
+  'openai-compatible': { family: 'openai-compatible', baseUrl: undefined, baseUrlEnv: 'OPENAI_BASE_URL', keyEnv: 'OPENAI_API_KEY', keyRequired: false, capabilities: CONSERVATIVE_CAPABILITIES },
+  deepseek: { family: 'openai-compatible', baseUrl: 'https://api.deepseek.com/v1', baseUrlEnv: 'DEEPSEEK_BASE_URL', keyEnv: 'DEEPSEEK_API_KEY', keyRequired: true, capabilities: caps({ forcedToolChoice: true, jsonMode: true }) },
+  openrouter: { family: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1', baseUrlEnv: 'OPENROUTER_BASE_URL', keyEnv: 'OPENROUTER_API_KEY', keyRequired: true, capabilities: caps({ forcedToolChoice: true, jsonMode: true }) },
+  groq: { family: 'openai-compatible', baseUrl: 'https://api.groq.com/openai/v1', baseUrlEnv: 'GROQ_BASE_URL', keyEnv: 'GROQ_API_KEY', keyRequired: true, capabilities: caps({ forcedToolChoice: true, jsonMode: true }) },
+  vllm: { family: 'openai-compatible', baseUrl: undefined, baseUrlEnv: 'OPENAI_BASE_URL', keyEnv: 'OPENAI_API_KEY', keyRequired: false, capabilities: caps({ forcedToolChoice: true, jsonMode: true, strictJsonSchema: true }) },
+  llamacpp: { family: 'openai-compatible', baseUrl: 'http://127.0.0.1:8080/v1', baseUrlEnv: 'LLAMACPP_BASE_URL', keyEnv: undefined, keyRequired: false, capabilities: caps({ jsonMode: true, strictJsonSchema: true }) },
+  ollama: { family: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', baseUrlEnv: 'OLLAMA_BASE_URL', keyEnv: undefined, keyRequired: false, capabilities: caps({ jsonMode: true }) },
+  lmstudio: { family: 'openai-compatible', baseUrl: 'http://127.0.0.1:1234/v1', baseUrlEnv: 'LMSTUDIO_BASE_URL', keyEnv: undefined, keyRequired: false, capabilities: caps({ strictJsonSchema: true }) },
+} as const satisfies Record<string, ProviderPreset>;
+
+/** A provider name accepted before the `/` of a model string. */
+export type ProviderName = keyof typeof PRESETS;
+
+/** Every provider name, for messages and completions. */
+export const PROVIDER_NAMES: readonly ProviderName[] = Object.freeze(Object.keys(PRESETS) as ProviderName[]);
+
+/** Environment variables consulted (a plain record, e.g. `process.env`). */
+export type ModelEnvironment = Readonly<Record<string, string | undefined>>;
+
+/** What the host configured; anything unset comes from the environment. */
+export interface ModelSelection {
+  /** `provider/model`, e.g. `openai/gpt-4o`, `anthropic/claude-sonnet-4-20250514`, `ollama/qwen3:8b`. */
+  readonly model?: string;
+  readonly apiKey?: string;
+  readonly baseUrl?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Overrides of the preset's capabilities. */
+  readonly capabilities?: Partial<LlmCapabilities>;
+  readonly retry?: RetryPolicy;
+  readonly fetch?: FetchFunction;
+}
+
+/** The resolved choice, safe to log and serialise (it holds no key, only where it came from). */
+export interface ModelConfig {
+  readonly provider: ProviderName;
+  readonly family: 'openai-compatible' | 'anthropic';
+  readonly model: string;
+  readonly baseUrl: string;
+  /** Where the key came from (`options.apiKey`, `OPENAI_API_KEY`, ...), or `undefined` when none is used. */
+  readonly apiKeySource: string | undefined;
+  readonly capabilities: LlmCapabilities;
+}
+
+/** Splits `provider/model` at the first `/` (model names may contain more). `key` names the setting in errors. */
+export function parseModelRef(ref: string, key = 'model'): { provider: ProviderName; model: string } {
+  const slash = ref.indexOf('/');
+  const provider = slash === -1 ? '' : ref.slice(0, slash).trim();
+  const model = slash === -1 ? '' : ref.slice(slash + 1).trim();
+  if (provider === '' || model === '') {
+    throw new ModelConfigurationError(key, `expected 'provider/model' with provider one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(ref)}`);
+  }
+  if (!(provider in PRESETS)) {
+    throw new ModelConfigurationError(key, `unknown provider ${JSON.stringify(provider)}; allowed: ${PROVIDER_NAMES.join(', ')}`);
+  }
+  return { provider: provider as ProviderName, model };
+}
+
+interface Resolved extends ModelConfig {
+  readonly apiKey: string | undefined;
+}
+
+function resolve(selection: ModelSelection, env: ModelEnvironment): Resolved | undefined {
+  const fromEnv = selection.model === undefined;
+  const ref = selection.model ?? env.A3S_MODEL;
+  if (ref === undefined || ref.trim() === '') return undefined;
+  const { provider, model } = parseModelRef(ref, fromEnv ? 'A3S_MODEL' : 'model');
+  const preset: ProviderPreset = PRESETS[provider];
+  const envBase = env[preset.baseUrlEnv];
+  const baseUrl = selection.baseUrl ?? (envBase === '' ? undefined : envBase) ?? preset.baseUrl;
+  const baseKey = selection.baseUrl !== undefined ? 'baseUrl' : preset.baseUrlEnv;
+  if (baseUrl === undefined) throw new ModelConfigurationError(baseKey, `is not set; provider '${provider}' has no default base URL`);
+  if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new ModelConfigurationError(baseKey, 'must be an absolute http(s) URL');
+  let apiKey = selection.apiKey;
+  let apiKeySource: string | undefined = apiKey === undefined ? undefined : 'apiKey';
+  if (apiKey === undefined && preset.keyEnv !== undefined && env[preset.keyEnv]) {
+    apiKey = env[preset.keyEnv];
+    apiKeySource = preset.keyEnv;
+  }
+  if (apiKey === undefined && preset.keyRequired) {
+    throw new ModelConfigurationError(preset.keyEnv ?? 'apiKey', `is not set; it is required for model '${provider}/${model}'`);
+  }
+  const capabilities = Object.freeze({ ...preset.capabilities, ...selection.capabilities });
+  return { provider, family: preset.family, model, baseUrl, apiKeySource, apiKey, capabilities };
+}
+
+/** Resolves the model configuration, or `undefined` when no model is configured anywhere. */
+export function resolveModelConfig(selection: ModelSelection = {}, env: ModelEnvironment = process.env): ModelConfig | undefined {
+  const r = resolve(selection, env);
+  if (r === undefined) return undefined;
+  const { apiKey: _key, ...config } = r;
+  return Object.freeze(config);
+}
+
+/**
+ * Builds the client for the selection and environment, or `undefined` when no model is
+ * configured (then `generate_object` is not registered). Throws {@link ModelConfigurationError}.
+ */
+export function createLlmClient(selection: ModelSelection = {}, env: ModelEnvironment = process.env): LlmClient | undefined {
+  const r = resolve(selection, env);
+  if (r === undefined) return undefined;
+  const common = {
+    model: r.model,
+    baseUrl: r.baseUrl,
+    provider: r.provider,
+    capabilities: r.capabilities,
+    ...(r.apiKey === undefined ? {} : { apiKey: r.apiKey }),
+    ...(selection.headers === undefined ? {} : { headers: selection.headers }),
+    ...(selection.retry === undefined ? {} : { retry: selection.retry }),
+    ...(selection.fetch === undefined ? {} : { fetch: selection.fetch }),
+  };
+  return r.family === 'anthropic' ? new AnthropicClient(common) : new OpenAICompatibleClient(common);
+}
