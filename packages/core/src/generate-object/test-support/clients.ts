@@ -4,6 +4,7 @@
  */
 import type { LlmCapabilities, LlmClient, LlmRequest, LlmResponse, LlmStreamEvent } from '../../llm/llm-client.js';
 import { ScriptedLlmClient, type ScriptedTurn } from '../../testing/scripted-llm-client.js';
+import { createToolContext } from '../../testing/tool-context.js';
 import type { ToolContext } from '../../tools/tool-context.js';
 
 /** The seed's sentiment schema (GENOBJ-28). */
@@ -58,19 +59,6 @@ export function handDriven(
 
 /** A tool context for direct calls in tests; `emitted` collects `emitOutput` text. */
 export function toolContext(signal: AbortSignal = new AbortController().signal): { ctx: ToolContext; emitted: string[] } {
-  const emitted: string[] = [];
-  const ctx: ToolContext = {
-    callId: 'call-1',
-    toolName: 'generate_object',
-    source: 'host',
-    runId: 'run-1',
-    sessionId: 'session-1',
-    signal,
-    depth: 0,
-    // generate_object touches neither the workspace nor nested tools.
-    workspace: undefined as never,
-    invoker: undefined as never,
-    emitOutput: (delta) => emitted.push(delta),
-  };
-  return { ctx, emitted };
+  const ctx = createToolContext({ toolName: 'generate_object', callId: 'call-1', signal });
+  return { ctx, emitted: ctx.deltas };
 }
