@@ -16,3 +16,5 @@ export * from './run/index.js';
 export * from './session/index.js';
 export * from './providers/index.js';
 export * from './generate-object/index.js';
+export * from './gate/index.js';
+export * from './prompt/index.js';

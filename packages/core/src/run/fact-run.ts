@@ -44,11 +44,21 @@ export interface FactRunOptions {
   readonly hostAnswered: (signal: AbortSignal) => Promise<void>;
   /** Facts appended (by transitions or hosts) are passed here after they are durable. */
   readonly onFacts?: (facts: readonly Fact[]) => void;
+  /**
+   * The completion gate's early end (GATE-06): when the last fact is a tool result and this
+   * says the run is already verified or waived, no further model call is made.
+   */
+  readonly earlyEnd?: () => boolean;
 }
 
 /** Drives a run to its end, its park, its cancellation or its failure (which throws). */
 export async function driveRun(o: FactRunOptions): Promise<RunResult> {
-  const { env, harness, folder } = o;
+  const { env, folder } = o;
+  // KERN-01/02: both kernel checks wrap every run; no harness may come without them.
+  if (o.harness.kernel?.permission_projection !== true || o.harness.kernel?.completion_gate !== true) {
+    throw new InvalidTransitionError('the harness must keep both kernel checks (permission projection and completion gate) on');
+  }
+  const harness = gated(o);
   let steps = 0;
   let announced = '';
   for (;;) {
@@ -94,7 +104,22 @@ export async function driveRun(o: FactRunOptions): Promise<RunResult> {
 }
 
 function pendingTransition(o: FactRunOptions): Transition | undefined {
-  return o.harness.enabled(o.folder.state).find((t) => !o.env.store.log.hasCause(t.key));
+  return gated(o).enabled(o.folder.state).find((t) => !o.env.store.log.hasCause(t.key));
+}
+
+/** The harness with the completion gate's early end in front of `infer` (GATE-06). */
+function gated(o: FactRunOptions): Harness {
+  const early = o.earlyEnd;
+  if (!early) return o.harness;
+  const facts = o.env.store.log;
+  return {
+    ...o.harness,
+    enabled: (s: FoldState) => {
+      const last = facts.facts[s.counters.last_seq - 1];
+      if (s.phase === 'infer' && last?.type === 'tool.result' && early()) return [];
+      return o.harness.enabled(s);
+    },
+  };
 }
 
 async function execute(env: RunEnv, t: Transition, state: FoldState) {

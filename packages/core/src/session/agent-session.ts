@@ -5,7 +5,11 @@
  * Host-direct tool calls never take the lease.
  */
 import { checkHostFact, createHarness, Folder, sync, type FactDraft, type FoldState, type Harness } from '@a3s-code/effect';
-import { SessionBusyError } from '../errors/session-errors.js';
+import { SessionBusyError, SessionConfigurationError } from '../errors/session-errors.js';
+import type { MutationLedger } from '../gate/mutation-ledger.js';
+import type { SessionGate } from '../gate/session-gate.js';
+import type { VerificationReport } from '../gate/verification-report.js';
+import { runVerification, validateVerification, type VerificationCommand, type VerifyOptions } from '../gate/verify-commands.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ActiveToolCall, ToolInvocationResult } from '../invoker/invocation-types.js';
 import { nullEventSink } from '../events/agent-event.js';
@@ -16,7 +20,8 @@ import type { LlmClient } from '../llm/llm-client.js';
 import type { RunResult, QuestionAnswer } from '../run/run-result.js';
 import type { SteerOptions, SteerReceipt } from './control-inbox.js';
 import { executeRun, type RunRequest } from './run-execution.js';
-import type { LiveRun } from './run-setup.js';
+import { createRun, type LiveRun } from './run-setup.js';
+import { runCompact } from '../run/compact-executor.js';
 import type { SessionOptions } from './session-options.js';
 
 /** Everything a session is assembled from (see `Agent.session`). */
@@ -26,6 +31,10 @@ export interface SessionParts {
   readonly invoker: ToolInvoker;
   readonly model: LlmClient;
   readonly options: SessionOptions;
+  /** The session's completion gate (ledger, reports, waivers). */
+  readonly gate: SessionGate;
+  /** The layered system prompt sections. */
+  readonly system: readonly string[];
 }
 
 /** A coding-agent session. */
@@ -36,6 +45,9 @@ export class AgentSession {
   readonly #invoker: ToolInvoker;
   readonly #model: LlmClient;
   readonly #options: SessionOptions;
+  readonly #gate: SessionGate;
+  /** The layered system prompt every run starts with. */
+  readonly system: readonly string[];
   readonly #harness: Harness;
   readonly #folder: Folder;
   readonly #close = new AbortController();
@@ -50,6 +62,8 @@ export class AgentSession {
     this.#invoker = parts.invoker;
     this.#model = parts.model;
     this.#options = parts.options;
+    this.#gate = parts.gate;
+    this.system = parts.system;
     const recipe = { ...parts.options.recipe, ...(parts.options.maxToolRounds === undefined ? {} : { max_tool_rounds: parts.options.maxToolRounds }) };
     this.#harness = createHarness(recipe);
     this.#folder = new Folder(this.#harness.recipe);
@@ -154,6 +168,79 @@ export class AgentSession {
     });
   }
 
+  /**
+   * Runs verification commands through the kernel (each a host `bash` call with its own
+   * timeout) and records the report, bound to the digest of the active run's changes (or the
+   * latest run's). A passed report for the current digest lets a run complete as `verified`.
+   */
+  async verifyCommands(subject: string, commands: readonly VerificationCommand[], options: VerifyOptions = {}): Promise<VerificationReport> {
+    validateVerification(subject, commands);
+    const runId = this.#live?.env.runId ?? this.#gate.latestRunId();
+    const report = await runVerification(
+      subject,
+      commands,
+      (command, timeoutMs) => this.tool('bash', { command, timeout: timeoutMs }),
+      { digest: runId === null ? null : this.#gate.ledger(runId).digest, runId, now: this.#clock() },
+      options,
+    );
+    this.#gate.verification.addReport(report);
+    return report;
+  }
+
+  /**
+   * Compacts the conversation now (PROMPT-05): the model summarises it through the LLM invoker,
+   * keeping the goal, constraints, acceptance criteria, decisions and evidence, and the summary
+   * is appended as `compaction.done`. Takes the session's lease like a run.
+   */
+  async compact(): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
+    const lease = this.#take('compact');
+    try {
+      const state = this.state;
+      const run = createRun({
+        sessionId: this.sessionId,
+        runId: `compact-${this.store.log.length}`,
+        store: this.store,
+        invoker: this.#invoker,
+        model: this.#model,
+        governance: this.#options.governance ?? {},
+        ...(this.#options.llmBudget ? { llmBudget: this.#options.llmBudget } : {}),
+        questionCap: 0,
+        steerCapacity: 1,
+        clock: () => this.#clock(),
+        sessionSignal: this.#close.signal,
+      });
+      try {
+        const [draft] = await runCompact(run.env, state.counters.turn, state);
+        const payload = draft!.payload as { summary: string };
+        await this.store.append([{ ...draft!, key: `compaction:host:${this.store.log.length + 1}` }], null);
+        return { summaryChars: payload.summary.length, factsFolded: state.counters.facts };
+      } finally {
+        run.env.events.close();
+        run.dispose();
+      }
+    } finally {
+      lease();
+    }
+  }
+
+  /** Waives verification for exactly this effect digest (a host decision; GATE-01). */
+  waiveCompletion(digest: string, reason: string): void {
+    if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest)) throw new SessionConfigurationError('digest', 'must be a 64-character hex effect digest');
+    if (typeof reason !== 'string' || reason.trim().length === 0) throw new SessionConfigurationError('reason', 'must say why the change needs no verification');
+    this.#gate.verification.waive(digest, reason, this.#clock());
+  }
+
+  /** The changes of a run (default: the active or latest run) and their effect digest. */
+  changeLedger(runId?: string): MutationLedger {
+    const id = runId ?? this.#live?.env.runId ?? this.#gate.latestRunId();
+    return id === null ? { entries: [], digest: null } : this.#gate.ledger(id);
+  }
+
+  /** Every verification report of the session, oldest first. */
+  verificationReports(): readonly VerificationReport[] {
+    return this.#gate.verification.reports;
+  }
+
   /** Calls a tool directly as the host (source `host`): governed, but no permission decision or confirmation. */
   tool(name: string, args: unknown): Promise<ToolInvocationResult> {
     const id = `host-${++this.#hostCalls}`;
@@ -224,6 +311,8 @@ export class AgentSession {
       onEnd: () => {
         this.#live = null;
       },
+      gate: this.#gate,
+      system: this.system,
       hostAnswered: (signal) =>
         new Promise<void>((resolve) => {
           this.#hostAnswer = resolve;

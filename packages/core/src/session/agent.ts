@@ -9,6 +9,9 @@ import { A3sError } from '@a3s-code/effect';
 import { SessionConfigurationError, SessionInitializationError } from '../errors/session-errors.js';
 import { ToolInvoker } from '../invoker/tool-invoker.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
+import { createVerifyTool } from '../gate/verify-tool.js';
+import { SessionGate } from '../gate/session-gate.js';
+import { buildSystemPrompt, loadWorkspaceInstructions } from '../prompt/system-prompt.js';
 import { askUserTool } from '../run/ask-user.js';
 import { createBatchTool } from '../runtime-tools/batch-tool.js';
 import { FileFactStore } from '../store/file-fact-store.js';
@@ -49,8 +52,10 @@ export class Agent {
     try {
       const workspace = merged.workspace ?? emptyWorkspace(resolve(dir));
       const registry = new ToolRegistry({ capabilities: workspace.capabilities });
+      const gate = new SessionGate(() => store.log.facts, (name) => registry.get(name)?.tier, merged.gate ?? {});
       registry.add(createBatchTool());
       registry.add(askUserTool);
+      registry.add(createVerifyTool(gate, merged.clock ?? Date.now));
       for (const pack of merged.tools ?? []) registry.registerPack(pack);
       const invoker = new ToolInvoker({
         registry,
@@ -63,7 +68,14 @@ export class Agent {
       });
       // Restored history is recorded only into an empty log; an existing log is left as it is (FOLD-08/09).
       if (merged.history && merged.history.length > 0 && store.log.length === 0) await store.append(historyFacts(merged.history), null);
-      return new AgentSession({ sessionId, store, invoker, model, options: merged });
+      const instructions = merged.workspaceInstructions === false ? [] : await loadWorkspaceInstructions(resolve(dir));
+      const system = buildSystemPrompt({
+        ...(merged.prompt ?? {}),
+        executionStyle: merged.prompt?.executionStyle ?? (merged.governance?.mode === 'plan' ? 'plan' : 'default'),
+        workspaceInstructions: instructions,
+        hostContext: merged.system ?? [],
+      });
+      return new AgentSession({ sessionId, store, invoker, model, options: merged, gate, system });
     } catch (e) {
       await store.close();
       throw e;

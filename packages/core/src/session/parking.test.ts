@@ -12,8 +12,8 @@ const track = async <T extends { session: AgentSession }>(p: Promise<T>) => {
   sessions.push(x.session);
   return x;
 };
-const writeTurn = { tool_calls: [{ id: 'w1', name: 'write_note', args: { path: 'a.txt', content: 'hello' } }] };
-const askWrites = { ask: ['write_note'], defaultDecision: 'allow' as const };
+const writeTurn = { tool_calls: [{ id: 'w1', name: 'echo', args: { text: 'hello' } }] };
+const askWrites = { ask: ['echo'], defaultDecision: 'allow' as const };
 const question = { question: { question: 'Which file?', options: [{ label: 'a.ts' }, { label: 'b.ts' }] } };
 const facts = (s: AgentSession, type: string) => s.store.log.facts.filter((f) => f.type === type);
 
@@ -24,7 +24,7 @@ describe('parking in confirm', () => {
     const s = session.stream('write a note');
     for await (const ev of s) events.push(ev.type);
     const r = await s.result;
-    expect(r).toMatchObject({ status: 'parked', parked: { kind: 'confirm', toolId: 'w1', toolName: 'write_note' } });
+    expect(r).toMatchObject({ status: 'parked', parked: { kind: 'confirm', toolId: 'w1', toolName: 'echo' } });
     expect(events).toContain('confirmation_required');
     expect(state.executions).toEqual([]);
     expect(session.state.phase).toBe('confirm');
@@ -33,7 +33,7 @@ describe('parking in confirm', () => {
     expect(facts(session, 'confirmation.answered')[0]!.payload).toMatchObject({ tool_call_id: 'w1', approved: true, reason: 'fine' });
     const done = await session.resumeRun();
     expect(done).toMatchObject({ status: 'completed', text: 'written', runId: r.runId });
-    expect(state.executions.map((e) => e.tool)).toEqual(['write_note']);
+    expect(state.executions.map((e) => e.tool)).toEqual(['echo']);
     expect(model.requests).toHaveLength(2);
     expect(facts(session, 'run.ended')).toHaveLength(1);
   });
@@ -43,7 +43,7 @@ describe('parking in confirm', () => {
     const { session, state } = await track(open([writeTurn, { text: 'written' }], { permissions: askWrites, confirmation: manager }));
     const r = await session.send('write a note');
     expect(r.status).toBe('completed');
-    expect(manager.requests.map((q) => [q.toolId, q.rule])).toEqual([['w1', 'write_note']]);
+    expect(manager.requests.map((q) => [q.toolId, q.rule])).toEqual([['w1', 'echo']]);
     expect(facts(session, 'confirmation.answered')).toHaveLength(1);
     expect(state.executions).toHaveLength(1);
   });

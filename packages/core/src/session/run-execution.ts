@@ -5,6 +5,7 @@
 import { A3sError, sync, type Folder, type Harness } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmClient } from '../llm/llm-client.js';
+import { CompletionIncompleteError, continuationText, type SessionGate } from '../gate/session-gate.js';
 import { driveRun } from '../run/fact-run.js';
 import type { RunResult } from '../run/run-result.js';
 import type { FactStore } from '../store/fact-store.js';
@@ -30,6 +31,10 @@ export interface RunExecution {
   readonly onStart: (run: LiveRun) => void;
   readonly onEnd: () => void;
   readonly hostAnswered: (signal: AbortSignal) => Promise<void>;
+  /** The session's completion gate. */
+  readonly gate: SessionGate;
+  /** The layered system prompt of the session. */
+  readonly system: readonly string[];
 }
 
 /** The transitions one call may run (FOLD-06). */
@@ -62,16 +67,7 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
   try {
     if (x.request.kind === 'prompt') await openPrompt(x, run, prompt);
     else await openResume(x, run);
-    const result = await driveRun({
-      env,
-      harness: x.harness,
-      folder: x.folder,
-      stepLimit: STEP_LIMIT,
-      ...(o.confirmation ? { confirmation: o.confirmation } : {}),
-      ...(o.onQuestion ? { onQuestion: o.onQuestion } : {}),
-      parkMode: o.parkMode ?? 'wait',
-      hostAnswered: x.hostAnswered,
-    });
+    const result = await driveWithGate(x, run);
     if (result.status === 'completed') await end(x, run, 'completed', { completion: result.completion });
     if (result.status !== 'parked') emitEnd(run, result.text, 'completed', result.completion);
     return result;
@@ -102,6 +98,47 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
   }
 }
 
+/**
+ * Drives the run, then asks the completion gate (GATE-01..08): allowed → the result carries the
+ * completion; continue → a continuation message and another drive (the 32 transitions are shared);
+ * otherwise `COMPLETION_INCOMPLETE`.
+ */
+async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> {
+  const { env } = run;
+  const o = x.options;
+  let steps = 0;
+  let continuations = 0;
+  for (;;) {
+    const result = await driveRun({
+      env,
+      harness: x.harness,
+      folder: x.folder,
+      stepLimit: STEP_LIMIT - steps,
+      ...(o.confirmation ? { confirmation: o.confirmation } : {}),
+      ...(o.onQuestion ? { onQuestion: o.onQuestion } : {}),
+      parkMode: o.parkMode ?? 'wait',
+      hostAnswered: x.hostAnswered,
+      earlyEnd: () => x.gate.allowsEarlyEnd(env.runId),
+    });
+    steps += result.steps;
+    if (result.status !== 'completed') return { ...result, steps };
+    const decision = await x.gate.decide(env.runId, x.sessionId, continuations);
+    if (decision.decision === 'allow') return { ...result, steps, completion: decision.completion };
+    if (decision.decision === 'incomplete') throw new CompletionIncompleteError(decision.digest, decision.reason);
+    continuations++;
+    await x.store.append(
+      [
+        {
+          type: 'user.message',
+          key: `continuation:${env.runId}:${continuations}`,
+          payload: { text: continuationText(decision.digest, decision.reason), source: 'continuation', at_ms: env.clock() },
+        },
+      ],
+      null,
+    );
+  }
+}
+
 async function openPrompt(x: RunExecution, run: LiveRun, prompt: string): Promise<void> {
   if (typeof prompt !== 'string' || prompt.trim().length === 0) {
     throw new A3sError('INVALID_PROMPT', 'the prompt must be a non-empty string');
@@ -121,7 +158,7 @@ async function openPrompt(x: RunExecution, run: LiveRun, prompt: string): Promis
     );
   }
   const surface = x.invoker.surface(x.options.governance);
-  await x.store.append(openingFacts(run, prompt, x.options.system ?? [], surface.toolDefinitions()), null);
+  await x.store.append(openingFacts(run, prompt, x.system, surface.toolDefinitions()), null);
 }
 
 async function openResume(x: RunExecution, run: LiveRun): Promise<void> {

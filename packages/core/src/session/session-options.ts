@@ -5,7 +5,9 @@
  */
 import type { Recipe } from '@a3s-code/effect';
 import { SessionConfigurationError } from '../errors/session-errors.js';
+import type { GateOptions } from '../gate/session-gate.js';
 import type { ToolHooks } from '../invoker/hooks.js';
+import type { PromptInputs } from '../prompt/system-prompt.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import type { LlmBudgetLimits } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
@@ -59,8 +61,14 @@ export interface SessionOptions {
   readonly maxToolRounds?: number;
   /** Questions allowed per prompt, 0..100. Default 8 (PARK-10). */
   readonly questionCap?: number;
-  /** System prompt sections. */
+  /** Host context: extra system prompt sections, after the default contracts and workspace instructions. */
   readonly system?: readonly string[];
+  /** The layered prompt's other inputs (execution style, response format, skills). */
+  readonly prompt?: Pick<PromptInputs, 'executionStyle' | 'responseFormat' | 'skills'>;
+  /** Read `AGENTS.md` and `.a3s/instructions.md` from the workspace into the prompt. Default true. */
+  readonly workspaceInstructions?: boolean;
+  /** The completion gate: attestor and continuation turns (the gate itself cannot be turned off). */
+  readonly gate?: GateOptions;
   /** `file` (default): `<dir>/.a3s/effect-log/<thread>.jsonl`; `memory`: nothing persists. */
   readonly persistence?: 'file' | 'memory';
   /** Provider budgets of each run. */
@@ -103,6 +111,7 @@ export function validateSessionOptions(o: SessionOptions): void {
   if (o.recipe?.max_tool_rounds !== undefined && o.maxToolRounds !== undefined && o.recipe.max_tool_rounds !== o.maxToolRounds) {
     throw new SessionConfigurationError('maxToolRounds', `conflicts with recipe.max_tool_rounds (${o.recipe.max_tool_rounds}); set one of them`);
   }
+  intIn(o.gate?.continuation?.maxTurns, 'gate.continuation.maxTurns', 0, 10);
   o.history?.forEach((h, i) => {
     if (h.role !== 'user' && h.role !== 'assistant') throw new SessionConfigurationError(`history[${i}].role`, "must be 'user' or 'assistant'");
     if (typeof h.content !== 'string') throw new SessionConfigurationError(`history[${i}].content`, 'must be a string');

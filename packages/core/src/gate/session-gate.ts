@@ -1,0 +1,87 @@
+/**
+ * The completion gate of one session: the run's mutation ledger read from the log, the
+ * verification reports and waivers, the host's attestor, and the continuation budget.
+ */
+import { A3sError, type Fact } from '@a3s-code/effect';
+import { VerificationLedger, type CompletionAttestor, type GateDecision } from './completion-gate.js';
+import { ledgerOf, runStartIndex, type MutationLedger, type TierOf } from './mutation-ledger.js';
+import type { VerificationReport } from './verification-report.js';
+
+/** A run changed the workspace and nothing verified or waived the change (GATE-01/05). */
+export class CompletionIncompleteError extends A3sError {
+  /** The effect digest nobody verified. */
+  readonly digest: string;
+  constructor(digest: string, reason: string) {
+    super('COMPLETION_INCOMPLETE', `the run changed the workspace but cannot complete: ${reason} (effect digest ${digest.slice(0, 12)}…); verify the changes (verifyCommands or the verify tool) or waive this digest`, {
+      details: { effect_digest: digest, reason },
+    });
+    this.digest = digest;
+  }
+}
+
+/** Gate settings of a session. */
+export interface GateOptions {
+  /** Produces reports from outside the run; merged before every decision (GATE-03). */
+  readonly attestor?: CompletionAttestor;
+  /** Ask the model to continue (verify) instead of failing at once. Default: enabled, 3 turns. */
+  readonly continuation?: { readonly enabled?: boolean; readonly maxTurns?: number };
+}
+
+/** The gate bound to a session's log and tool tiers. */
+export class SessionGate {
+  readonly verification: VerificationLedger;
+
+  constructor(
+    private readonly facts: () => readonly Fact[],
+    private readonly tierOf: TierOf,
+    private readonly options: GateOptions = {},
+    reports: readonly VerificationReport[] = [],
+  ) {
+    this.verification = new VerificationLedger(reports);
+  }
+
+  /** Continuation turns allowed per run, 0..10. */
+  get maxContinuations(): number {
+    const c = this.options.continuation;
+    return c?.enabled === false ? 0 : (c?.maxTurns ?? 3);
+  }
+
+  /** The changes of run `runId` so far (empty for an unknown run). */
+  ledger(runId: string): MutationLedger {
+    const facts = this.facts();
+    const start = runStartIndex(facts, runId);
+    return start < 0 ? { entries: [], digest: null } : ledgerOf(facts, start, this.tierOf);
+  }
+
+  /** The id of the latest run in the log, or null. */
+  latestRunId(): string | null {
+    const facts = this.facts();
+    for (let i = facts.length - 1; i >= 0; i--) if (facts[i]!.type === 'run.started') return (facts[i]!.payload as { run_id: string }).run_id;
+    return null;
+  }
+
+  /** The verdict at the end of a run: attestor first, then the evidence bound to the digest. */
+  async decide(runId: string, sessionId: string, continuationsUsed: number): Promise<GateDecision> {
+    const ledger = this.ledger(runId);
+    if (ledger.digest !== null && this.options.attestor) {
+      const attested = await this.options.attestor.attest({ runId, sessionId, ledger });
+      for (const r of attested === undefined ? [] : Array.isArray(attested) ? attested : [attested]) this.verification.addReport({ ...(r as VerificationReport), source: 'attestor' });
+    }
+    return this.verification.evaluate(ledger, continuationsUsed < this.maxContinuations);
+  }
+
+  /** True when the run may end now without another model call (GATE-06): verified or waived. */
+  allowsEarlyEnd(runId: string): boolean {
+    const d = this.verification.evaluate(this.ledger(runId), false);
+    return d.decision === 'allow' && d.completion !== 'narrative';
+  }
+}
+
+/** The continuation message the gate appends when the model must verify (GATE-05). */
+export function continuationText(digest: string, reason: string): string {
+  return [
+    `The workspace changed in this run (effect digest ${digest.slice(0, 12)}…), but ${reason}.`,
+    'Verify the changes now: run the relevant checks with the verify tool (tests, type checks, builds). Your own statement that they pass does not count.',
+    'If a check fails, fix the cause and verify again.',
+  ].join(' ');
+}

@@ -1,0 +1,57 @@
+/**
+ * Verification reports (`a3s.verification_report.v1`): checkable evidence that a change is ready,
+ * bound to the effect digest of the changes at the time the checks ran.
+ */
+
+/** Status of a check or a report. */
+export type VerificationStatus = 'passed' | 'failed' | 'needs_review' | 'skipped';
+
+/** Evidence of one check. */
+export interface CheckEvidence {
+  readonly command?: string;
+  readonly exit_code?: number | null;
+  readonly timed_out?: boolean;
+  readonly duration_ms?: number;
+  /** The end of the command's output, bounded. */
+  readonly output_tail?: string;
+  /** Why the check has no result (denied, cancelled, ...). */
+  readonly reason?: string;
+}
+
+/** One check of a report. */
+export interface VerificationCheck {
+  readonly id: string;
+  readonly kind: string;
+  readonly description: string;
+  readonly status: VerificationStatus;
+  readonly required: boolean;
+  readonly evidence: CheckEvidence;
+}
+
+/** A verification report. */
+export interface VerificationReport {
+  readonly schema: 'a3s.verification_report.v1';
+  readonly id: string;
+  readonly subject: string;
+  readonly status: VerificationStatus;
+  readonly checks: readonly VerificationCheck[];
+  readonly residual_risks: readonly string[];
+  /** The ledger digest the checks ran against; `null` when nothing had changed. */
+  readonly effect_digest: string | null;
+  readonly run_id: string | null;
+  readonly created_at_ms: number;
+  /** Who produced it: `commands` (verifyCommands / the verify tool) or `attestor`. */
+  readonly source: 'commands' | 'attestor';
+}
+
+/**
+ * The report's status from its checks: any failed check → failed; else a required check that
+ * needs review or was skipped, or any residual risk → needs_review; else no checks → skipped;
+ * else passed.
+ */
+export function reportStatus(checks: readonly Pick<VerificationCheck, 'status' | 'required'>[], residualRisks: readonly string[]): VerificationStatus {
+  if (checks.some((c) => c.status === 'failed')) return 'failed';
+  if (checks.some((c) => c.required && (c.status === 'needs_review' || c.status === 'skipped')) || residualRisks.length > 0) return 'needs_review';
+  if (checks.length === 0) return 'skipped';
+  return 'passed';
+}

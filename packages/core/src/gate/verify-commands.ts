@@ -1,0 +1,125 @@
+/**
+ * Runs verification commands through the tool kernel (each as a `bash` call with its own
+ * timeout, VERIFY-02/03) and builds the report, bound to the effect digest of the changes at the
+ * time the checks ran.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { SessionConfigurationError } from '../errors/session-errors.js';
+import type { ToolInvocationResult } from '../invoker/invocation-types.js';
+import { reportStatus, type VerificationCheck, type VerificationReport } from './verification-report.js';
+
+/** One command to verify with (VERIFY-02). */
+export interface VerificationCommand {
+  readonly id: string;
+  /** What kind of check: `test`, `typecheck`, `lint`, `build`, ... */
+  readonly kind?: string;
+  readonly description?: string;
+  readonly command: string;
+  /** A required check that does not pass keeps the report from passing. Default true. */
+  readonly required?: boolean;
+  /** Per-command timeout in ms, 1000..3,600,000. Default 120000. */
+  readonly timeoutMs?: number;
+}
+
+/** Options of a verification. */
+export interface VerifyOptions {
+  /** Risks the checks do not cover; any makes the report `needs_review`. */
+  readonly residualRisks?: readonly string[];
+}
+
+const commandSchema = z.strictObject({
+  id: z.string().min(1).max(128),
+  kind: z.string().min(1).max(64).optional(),
+  description: z.string().max(2000).optional(),
+  command: z.string().min(1).max(100_000),
+  required: z.boolean().optional(),
+  timeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
+});
+
+/** Checks the arguments of `verifyCommands`; throws `SESSION_CONFIGURATION` naming the field. */
+export function validateVerification(subject: unknown, commands: unknown): asserts commands is readonly VerificationCommand[] {
+  if (typeof subject !== 'string' || subject.trim().length === 0 || subject.length > 500) {
+    throw new SessionConfigurationError('subject', 'must be a non-empty string of at most 500 characters');
+  }
+  if (!Array.isArray(commands) || commands.length > 64) throw new SessionConfigurationError('commands', 'must be an array of at most 64 commands');
+  const ids = new Set<string>();
+  commands.forEach((c, i) => {
+    const parsed = commandSchema.safeParse(c);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new SessionConfigurationError(`commands[${i}]${issue.path.map((p) => `.${String(p)}`).join('')}`, issue.message);
+    }
+    if (ids.has(parsed.data.id)) throw new SessionConfigurationError(`commands[${i}].id`, `duplicates '${parsed.data.id}'`);
+    ids.add(parsed.data.id);
+  });
+}
+
+/** Runs one command through the kernel. */
+export type CommandRunner = (command: string, timeoutMs: number) => Promise<ToolInvocationResult>;
+
+const TAIL_CHARS = 4000;
+
+function checkOf(c: VerificationCommand, r: ToolInvocationResult): VerificationCheck {
+  const base = { id: c.id, kind: c.kind ?? 'check', description: c.description ?? c.command, required: c.required ?? true };
+  const m = r.metadata as { exit_code?: unknown; timed_out?: unknown };
+  const tail = r.output.length > TAIL_CHARS ? `…${r.output.slice(-TAIL_CHARS)}` : r.output;
+  const evidence = {
+    command: c.command,
+    exit_code: typeof m.exit_code === 'number' ? m.exit_code : r.exitCode,
+    timed_out: m.timed_out === true || r.errorKind === 'timeout',
+    duration_ms: r.durationMs,
+    output_tail: tail,
+  };
+  if (r.ok) return { ...base, status: 'passed', evidence };
+  // The command did not run at all: no evidence either way.
+  if (r.errorKind === 'permission_denied' || r.errorKind === 'blocked' || r.errorKind === 'cancelled' || r.errorKind === 'not_found' || r.errorKind === 'budget_exhausted') {
+    return { ...base, status: 'skipped', evidence: { command: c.command, reason: `${r.errorKind}: ${r.output.slice(0, 500)}` } };
+  }
+  return { ...base, status: 'failed', evidence };
+}
+
+/** Runs the commands in order and builds the report. */
+export async function runVerification(
+  subject: string,
+  commands: readonly VerificationCommand[],
+  run: CommandRunner,
+  bind: { readonly digest: string | null; readonly runId: string | null; readonly now: number },
+  options: VerifyOptions = {},
+): Promise<VerificationReport> {
+  const checks: VerificationCheck[] = [];
+  for (const c of commands) checks.push(checkOf(c, await run(c.command, c.timeoutMs ?? 120_000)));
+  const risks = [...(options.residualRisks ?? [])];
+  return {
+    schema: 'a3s.verification_report.v1',
+    id: `vr-${randomUUID()}`,
+    subject,
+    status: reportStatus(checks, risks),
+    checks,
+    residual_risks: risks,
+    effect_digest: bind.digest,
+    run_id: bind.runId,
+    created_at_ms: bind.now,
+    source: 'commands',
+  };
+}
+
+/** Ready-made command lists for common stacks. */
+export const VERIFICATION_PRESETS: Readonly<Record<'node' | 'python' | 'rust' | 'go', readonly VerificationCommand[]>> = Object.freeze({
+  node: [
+    { id: 'test', kind: 'test', description: 'Unit tests', command: 'npm test', required: true, timeoutMs: 600_000 },
+    { id: 'typecheck', kind: 'typecheck', description: 'TypeScript type check', command: 'npx --no-install tsc --noEmit', required: false },
+  ],
+  python: [
+    { id: 'test', kind: 'test', description: 'pytest', command: 'python3 -m pytest -q', required: true, timeoutMs: 600_000 },
+    { id: 'compile', kind: 'build', description: 'Byte-compile every module', command: 'python3 -m compileall -q .', required: false },
+  ],
+  rust: [
+    { id: 'test', kind: 'test', description: 'cargo test', command: 'cargo test --quiet', required: true, timeoutMs: 1_800_000 },
+    { id: 'check', kind: 'typecheck', description: 'cargo check', command: 'cargo check --quiet', required: false, timeoutMs: 900_000 },
+  ],
+  go: [
+    { id: 'test', kind: 'test', description: 'go test', command: 'go test ./...', required: true, timeoutMs: 900_000 },
+    { id: 'vet', kind: 'lint', description: 'go vet', command: 'go vet ./...', required: false },
+  ],
+});

@@ -1,0 +1,61 @@
+/**
+ * `verify`: the model's way to produce a verification report. Each command runs as a nested
+ * `bash` call through the kernel (so it is governed like any other call); the report is bound to
+ * the digest of the run's changes when the checks ran and recorded for the completion gate.
+ */
+import { z } from 'zod';
+import { defineTool } from '../tools/define-tool.js';
+import type { SessionGate } from './session-gate.js';
+import { runVerification } from './verify-commands.js';
+
+const input = z.strictObject({
+  subject: z.string().min(1).max(500).describe('What is being verified, e.g. "fix for the date parser".'),
+  commands: z
+    .array(
+      z.strictObject({
+        id: z.string().min(1).max(128),
+        command: z.string().min(1).max(100_000).describe('Shell command; exit code 0 means the check passed.'),
+        kind: z.string().min(1).max(64).optional().describe('test, typecheck, lint, build, ...'),
+        description: z.string().max(2000).optional(),
+        required: z.boolean().default(true),
+        timeout_ms: z.number().int().min(1000).max(3_600_000).default(120_000),
+      }),
+    )
+    .min(1)
+    .max(32),
+  residual_risks: z.array(z.string().min(1).max(2000)).max(32).default([]).describe('What the checks do not cover.'),
+});
+
+/** Builds the `verify` tool of a session. */
+export function createVerifyTool(gate: SessionGate, clock: () => number = Date.now) {
+  return defineTool({
+    name: 'verify',
+    description:
+      'Run verification commands (tests, type checks, builds) and record a verification report bound to the current changes. A run that changed the workspace completes only with a passed report for its latest changes.',
+    tier: 'exec',
+    input,
+    capabilities: { readOnly: false, idempotent: false },
+    execute: async (args, ctx) => {
+      const commands = args.commands.map((c) => ({
+        id: c.id,
+        command: c.command,
+        required: c.required,
+        timeoutMs: c.timeout_ms,
+        ...(c.kind === undefined ? {} : { kind: c.kind }),
+        ...(c.description === undefined ? {} : { description: c.description }),
+      }));
+      const report = await runVerification(
+        args.subject,
+        commands,
+        (command, timeoutMs) => ctx.invoker.invoke('bash', { command, timeout: timeoutMs }),
+        { digest: gate.ledger(ctx.runId).digest, runId: ctx.runId, now: clock() },
+        { residualRisks: args.residual_risks },
+      );
+      gate.verification.addReport(report);
+      const lines = report.checks.map((c) => `- ${c.id} (${c.kind}${c.required ? ', required' : ''}): ${c.status}${c.evidence.exit_code === undefined ? '' : ` [exit ${String(c.evidence.exit_code)}]`}`);
+      const output = [`verification '${report.subject}': ${report.status}`, ...lines, ...report.residual_risks.map((r) => `- residual risk: ${r}`)].join('\n');
+      // The report itself changes no file: say so, so the ledger does not count it as a change.
+      return { output, exitCode: report.status === 'passed' ? 0 : 1, metadata: { report, changed_paths: [] } };
+    },
+  });
+}

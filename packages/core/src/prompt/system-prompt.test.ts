@@ -1,0 +1,94 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { open, workspace } from '../../test/session-kit.js';
+import type { AgentSession } from '../session/agent-session.js';
+import { EXECUTION_STYLES, RESPONSE_FORMAT, RUNTIME_CONTRACT } from './contracts.js';
+import { buildSystemPrompt, loadWorkspaceInstructions, MAX_INSTRUCTION_BYTES } from './system-prompt.js';
+
+const sessions: AgentSession[] = [];
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+});
+
+describe('layered system prompt', () => {
+  it('PROMPT-01/02/03: a few non-overlapping contracts, in a fixed order', () => {
+    const sections = buildSystemPrompt();
+    expect(sections).toEqual([RUNTIME_CONTRACT, EXECUTION_STYLES.default, RESPONSE_FORMAT]);
+    for (const word of ['Authority', 'Autonomy', 'Evidence', 'Continuity', 'Stopping']) expect(RUNTIME_CONTRACT).toContain(word);
+    expect(EXECUTION_STYLES.default).not.toMatch(/Authority|Evidence/);
+    expect(RESPONSE_FORMAT).not.toMatch(/permission|tool/i);
+  });
+
+  it('PROMPT-04: workspace instructions, skills and host context are separate inputs after the contracts', () => {
+    const sections = buildSystemPrompt({
+      executionStyle: 'plan',
+      workspaceInstructions: [{ path: 'AGENTS.md', text: 'Use pnpm.' }],
+      skills: ['Release skill: bump versions with changesets.'],
+      hostContext: ['The user is on call.'],
+    });
+    expect(sections[0]).toBe(RUNTIME_CONTRACT);
+    expect(sections[1]).toBe(EXECUTION_STYLES.plan);
+    expect(sections.slice(3)).toEqual(['# Workspace instructions (AGENTS.md)\nUse pnpm.', '# Skill\nRelease skill: bump versions with changesets.', 'The user is on call.']);
+  });
+
+  it('reads AGENTS.md and .a3s/instructions.md from the workspace, bounded', async () => {
+    const { dir } = workspace();
+    writeFileSync(join(dir, 'AGENTS.md'), 'Run npm test before finishing.');
+    mkdirSync(join(dir, '.a3s'), { recursive: true });
+    writeFileSync(join(dir, '.a3s', 'instructions.md'), 'x'.repeat(MAX_INSTRUCTION_BYTES + 10));
+    const found = await loadWorkspaceInstructions(dir);
+    expect(found.map((f) => f.path)).toEqual(['AGENTS.md', '.a3s/instructions.md']);
+    expect(found[1]!.text).toMatch(/cut at 65536 bytes\]$/);
+    expect(await loadWorkspaceInstructions(workspace().dir)).toEqual([]);
+  });
+
+  it('PROMPT-04: every run sends the layered prompt, and prompt inputs never change the tool list', async () => {
+    const { dir } = workspace();
+    writeFileSync(join(dir, 'AGENTS.md'), 'Use pnpm.');
+    const a = await open([{ text: 'ok' }], { system: ['Host says hi.'] }, dir);
+    sessions.push(a.session);
+    await a.session.send('hello');
+    const system = a.model.requests[0]!.system;
+    expect(system[0]).toBe(RUNTIME_CONTRACT);
+    expect(system).toContain('# Workspace instructions (AGENTS.md)\nUse pnpm.');
+    expect(system.at(-1)).toBe('Host says hi.');
+    const b = await open([], { prompt: { responseFormat: 'Answer in one word.', executionStyle: { text: 'Be terse.' } }, workspaceInstructions: false });
+    sessions.push(b.session);
+    expect(b.session.system).not.toContain('# Workspace instructions (AGENTS.md)\nUse pnpm.');
+    expect(b.session.toolNames()).toEqual(a.session.toolNames());
+  });
+
+  it('plan mode uses the plan execution style', async () => {
+    const { session } = await open([], { governance: { mode: 'plan' } });
+    sessions.push(session);
+    expect(session.system[1]).toBe(EXECUTION_STYLES.plan);
+  });
+});
+
+describe('session.compact', () => {
+  it('PROMPT-05: summarises through the model with instructions to keep goal, constraints, criteria, decisions and evidence', async () => {
+    const { session, model } = await open([{ text: 'first answer' }, { text: 'Goal: X. Constraints: Y. Done: Z.' }, { text: 'next' }]);
+    sessions.push(session);
+    await session.send('Do X under constraint Y');
+    const r = await session.compact();
+    expect(r.summaryChars).toBe('Goal: X. Constraints: Y. Done: Z.'.length);
+    const instructions = model.requests[1]!.system.join('\n');
+    for (const w of ['goal', 'Constraints', 'acceptance criteria', 'Decisions', 'Verification evidence', 'Do not change the scope']) expect(instructions).toContain(w);
+    expect(model.requests[1]!.tools).toEqual([]);
+    await session.send('continue');
+    expect(model.requests[2]!.messages[0]).toEqual({ role: 'user', content: 'Summary of the conversation so far:\nGoal: X. Constraints: Y. Done: Z.' });
+  });
+});
+
+describe('automatic compaction', () => {
+  it('compacts in the run when the context passes the configured threshold, with a context_compacted event', async () => {
+    const { session, model } = await open([{ tool_calls: [{ name: 'echo', args: { text: 'y'.repeat(300) } }] }, { text: 'SUMMARY' }, { text: 'final' }], { recipe: { compact_threshold_chars: 200 } });
+    sessions.push(session);
+    const types: string[] = [];
+    for await (const ev of session.stream('go')) types.push(ev.type);
+    expect(types).toContain('context_compacted');
+    expect(session.store.log.facts.some((f) => f.type === 'compaction.done' && f.cause === 'compact:1')).toBe(true);
+    expect(model.requests[2]!.messages[0]).toEqual({ role: 'user', content: 'Summary of the conversation so far:\nSUMMARY' });
+  });
+});
