@@ -1,0 +1,135 @@
+/**
+ * Errors of the tool kernel. Each has a stable `code`; the invoker never throws them at the
+ * caller for a governed call but returns them inside a failed `ToolInvocationResult`, so the
+ * model sees a bounded message and programs see a typed error.
+ */
+import { A3sError } from '@a3s-code/effect';
+
+/** One schema violation of a tool call's arguments. */
+export interface ToolArgIssue {
+  /** Dotted path of the argument, e.g. `args.files[0].path` (`args` for the whole object). */
+  readonly field: string;
+  /** What is wrong and what is allowed, e.g. `must be string`. */
+  readonly message: string;
+}
+
+/** Tool arguments do not match the tool's input schema. Names the first offending field. */
+export class InvalidToolArgsError extends A3sError {
+  /** The tool that was called. */
+  readonly toolName: string;
+  /** Path of the first offending field (`args.file_path`). */
+  readonly field: string;
+  /** Every violation found, first one first. */
+  readonly issues: readonly ToolArgIssue[];
+  constructor(toolName: string, issues: readonly ToolArgIssue[]) {
+    const first = issues[0] ?? { field: 'args', message: 'invalid' };
+    const more = issues.length > 1 ? ` (+${issues.length - 1} more)` : '';
+    super('INVALID_TOOL_ARGS', `${toolName}: ${first.field}: ${first.message}${more}`, {
+      details: { tool: toolName, field: first.field, issues },
+    });
+    this.toolName = toolName;
+    this.field = first.field;
+    this.issues = issues;
+  }
+}
+
+/** A call was denied by the permission policy, the checker, a skill, a tier gate or a person. */
+export class PermissionDeniedError extends A3sError {
+  /** The tool that was called. */
+  readonly toolName: string;
+  /** The rule or reason that denied it (`Bash(rm:*)`, `plan mode`, `skill:review`). */
+  readonly rule: string;
+  constructor(toolName: string, rule: string) {
+    super('PERMISSION_DENIED', `Permission denied: ${rule}`, { details: { tool: toolName, rule } });
+    this.toolName = toolName;
+    this.rule = rule;
+  }
+}
+
+/** A pre-hook blocked the call. */
+export class ToolBlockedError extends A3sError {
+  constructor(toolName: string, hook: string, reason: string) {
+    super('TOOL_BLOCKED', `${toolName}: blocked by hook '${hook}': ${reason}`, { details: { tool: toolName, hook, reason } });
+  }
+}
+
+/** The called tool is not on the surface the caller can reach. */
+export class ToolNotFoundError extends A3sError {
+  constructor(toolName: string, available: readonly string[]) {
+    const list = available.length > 0 ? available.join(', ') : '(none)';
+    super('TOOL_NOT_FOUND', `unknown tool '${toolName}'; available: ${list}`, { details: { tool: toolName, available } });
+  }
+}
+
+/** A tool ran longer than its timeout. */
+export class ToolTimeoutError extends A3sError {
+  /** The timeout that elapsed, in milliseconds. */
+  readonly timeoutMs: number;
+  constructor(toolName: string, timeoutMs: number) {
+    super('TOOL_TIMEOUT', `${toolName}: timed out after ${timeoutMs} ms`, { details: { tool: toolName, timeout_ms: timeoutMs } });
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The call was cancelled (queued or running) through its `AbortSignal`. */
+export class CancelledError extends A3sError {
+  constructor(what: string, reason?: unknown) {
+    const why = reason === undefined ? '' : `: ${reason instanceof Error ? reason.message : String(reason)}`;
+    super('CANCELLED', `${what} was cancelled${why}`, { details: { what } });
+  }
+}
+
+/** A budget of the run has no room left for this call; nothing was executed. */
+export class BudgetExhaustedError extends A3sError {
+  constructor(budget: string, used: number, limit: number) {
+    super('BUDGET_EXHAUSTED', `budget '${budget}' exhausted: ${used} of ${limit} used`, { details: { budget, used, limit } });
+  }
+}
+
+/** Nested calls went deeper than allowed, or a non-reentrant tool (`program`) called itself. */
+export class RecursionLimitError extends A3sError {
+  constructor(toolName: string, reason: string, stack: readonly string[]) {
+    super('RECURSION_LIMIT', `${toolName}: ${reason} (call stack: ${stack.join(' > ') || '(top)'})`, {
+      details: { tool: toolName, stack },
+    });
+  }
+}
+
+/** A tool threw (instead of returning a failed `ToolResult`). The original error is the cause. */
+export class ToolExecutionError extends A3sError {
+  constructor(toolName: string, cause: unknown) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    super('TOOL_EXECUTION', `${toolName}: ${message}`, { cause, details: { tool: toolName } });
+  }
+}
+
+/** A tool, pack, middleware or permission rule is malformed. Names the field and what is allowed. */
+export class ToolDefinitionError extends A3sError {
+  /** Path of the offending field, e.g. `tools[3].name`. */
+  readonly field: string;
+  constructor(subject: string, field: string, problem: string) {
+    super('INVALID_TOOL_DEFINITION', `${subject}: ${field}: ${problem}`, { details: { subject, field } });
+    this.field = field;
+  }
+}
+
+/** A permission rule string cannot be parsed. Names the list, the index and the accepted grammar. */
+export class PermissionRuleError extends A3sError {
+  /** Path of the rule, e.g. `deny[2]`. */
+  readonly field: string;
+  constructor(field: string, rule: string, problem: string) {
+    super('INVALID_PERMISSION_RULE', `${field}: '${rule}': ${problem}; expected 'Tool' or 'Tool(pattern)'`, {
+      details: { field, rule },
+    });
+    this.field = field;
+  }
+}
+
+/** A workspace operation was requested that the workspace does not declare. */
+export class CapabilityUnavailableError extends A3sError {
+  constructor(capability: string, operation: string) {
+    super('CAPABILITY_UNAVAILABLE', `${operation} needs workspace capability '${capability}', which this workspace does not provide`, {
+      details: { capability, operation },
+    });
+  }
+}

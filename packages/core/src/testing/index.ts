@@ -1,0 +1,4 @@
+/**
+ * `@a3s-code/core/testing`: test doubles that ship with the product.
+ */
+export {};

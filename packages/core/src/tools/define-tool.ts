@@ -1,0 +1,83 @@
+/**
+ * `defineTool`: a tool from a zod schema and a handler. The JSON Schema the model and the
+ * validator see is zod's *input* side (fields with defaults are optional); `execute` receives
+ * zod's parsed *output* (defaults applied, transforms run).
+ */
+import { z } from 'zod';
+import { InvalidToolArgsError, type ToolArgIssue } from '../errors/tool-errors.js';
+import type { JsonSchema } from './json-schema.js';
+import type { Tool, ToolCapabilities, ToolResult, ToolTier } from './tool.js';
+import type { ToolContext } from './tool-context.js';
+import type { WorkspaceCapability } from '../workspace/capabilities.js';
+import { assertValidTool } from './validate-tool.js';
+
+/** What `defineTool` needs. `S` is an object schema; `execute` gets `z.output<S>`. */
+export interface DefineToolOptions<S extends z.ZodType<Record<string, unknown>>> {
+  /** See {@link Tool.name}. */
+  readonly name: string;
+  /** Model-facing description. */
+  readonly description: string;
+  /** zod schema of the arguments; must describe an object. */
+  readonly input: S;
+  /** Approval tier. */
+  readonly tier: ToolTier;
+  /** Static scheduling capabilities. */
+  readonly capabilities?: Partial<ToolCapabilities>;
+  /** Capabilities that depend on the parsed args. */
+  readonly capabilitiesFor?: (args: z.output<S>) => Partial<ToolCapabilities>;
+  /** Capabilities required for registration. */
+  readonly requires?: readonly WorkspaceCapability[];
+  /** Execution timeout in milliseconds. */
+  readonly timeoutMs?: number;
+  /** `false` forbids self-nesting. */
+  readonly reentrant?: boolean;
+  /** The handler. */
+  readonly execute: (args: z.output<S>, ctx: ToolContext) => Promise<ToolResult>;
+}
+
+/** Converts a zod issue path to the `args.a[0].b` form used by {@link InvalidToolArgsError}. */
+export function formatArgPath(path: readonly PropertyKey[]): string {
+  let out = 'args';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
+  return out;
+}
+
+/** The input-side JSON Schema of a zod schema, without the `$schema` marker. */
+export function zodInputSchema(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json as JsonSchema;
+}
+
+/**
+ * Builds a {@link Tool} from a zod schema. Throws `INVALID_TOOL_DEFINITION` for a bad name,
+ * tier, capability or a schema that is not an object.
+ */
+export function defineTool<S extends z.ZodType<Record<string, unknown>>>(options: DefineToolOptions<S>): Tool<z.output<S>> {
+  const inputSchema = zodInputSchema(options.input);
+  const schema = options.input;
+  const dynamic = options.capabilitiesFor;
+  const tool: Tool<z.output<S>> = {
+    name: options.name,
+    description: options.description,
+    inputSchema,
+    tier: options.tier,
+    ...(options.capabilities === undefined ? {} : { capabilities: Object.freeze({ ...options.capabilities }) }),
+    ...(options.requires === undefined ? {} : { requires: Object.freeze([...options.requires]) }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.reentrant === undefined ? {} : { reentrant: options.reentrant }),
+    ...(dynamic === undefined ? {} : { capabilitiesFor: (args: z.output<S>) => dynamic(parseArgs(options.name, schema, args)) }),
+    // The kernel has validated against the JSON Schema already; zod parses again to apply
+    // defaults and transforms and to enforce refinements JSON Schema cannot express.
+    execute: async (args, ctx) => options.execute(parseArgs(options.name, schema, args), ctx),
+  };
+  assertValidTool(tool, `tool '${options.name}'`);
+  return Object.freeze(tool);
+}
+
+function parseArgs<S extends z.ZodType>(name: string, schema: S, args: unknown): z.output<S> {
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return parsed.data;
+  const issues: ToolArgIssue[] = parsed.error.issues.map((issue) => ({ field: formatArgPath(issue.path), message: issue.message }));
+  throw new InvalidToolArgsError(name, issues);
+}

@@ -1,0 +1,10 @@
+export type { JsonSchema, JsonValue } from './json-schema.js';
+export { DEFAULT_TOOL_CAPABILITIES, TOOL_TIERS, resolveCapabilities } from './tool.js';
+export type { Tool, ToolCapabilities, ToolOutputType, ToolResult, ToolTier } from './tool.js';
+export type { ToolContext } from './tool-context.js';
+export { defineTool, formatArgPath, zodInputSchema } from './define-tool.js';
+export type { DefineToolOptions } from './define-tool.js';
+export { defineToolPack } from './tool-pack.js';
+export type { ToolPack } from './tool-pack.js';
+export type { ToolMiddleware, ToolMiddlewareNext } from './tool-middleware.js';
+export { TOOL_NAME_RE, assertValidTool } from './validate-tool.js';

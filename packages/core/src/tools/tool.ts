@@ -1,0 +1,90 @@
+/**
+ * The tool contract (ARCHITECTURE §5). A tool is a plain object: a name, a description, a JSON
+ * Schema for its input, an approval tier, scheduling capabilities, the workspace capabilities it
+ * requires, and `execute`. Tool packs (`@a3s-code/tools-workspace`, `@a3s-code/mcp`) build tools
+ * against this file only.
+ */
+import type { JsonSchema } from './json-schema.js';
+import type { ToolContext } from './tool-context.js';
+import type { WorkspaceCapability } from '../workspace/capabilities.js';
+
+/** Approval tier: `read` has no side effects, `write` changes files, `exec` starts or controls a process. */
+export type ToolTier = 'read' | 'write' | 'exec';
+
+/** Every tier, in increasing order of authority. */
+export const TOOL_TIERS: readonly ToolTier[] = ['read', 'write', 'exec'];
+
+/** The shape of a tool's output text, as a hint for renderers and schedulers. */
+export type ToolOutputType = 'text' | 'json' | 'diff' | 'binary';
+
+/** Per-call scheduling capabilities (BND-02). Unknown ones are treated conservatively. */
+export interface ToolCapabilities {
+  /** The call has no side effects. Only read-only, idempotent calls fan out in `batch`. */
+  readonly readOnly: boolean;
+  /** Running the call twice has the same effect as once. */
+  readonly idempotent: boolean;
+  /** A call interrupted by a crash can be run again on resume. */
+  readonly resumable: boolean;
+  /** Aborting the call through its signal leaves no partial effect behind. */
+  readonly cancelSafe: boolean;
+  /** The output carries a continuation cursor when incomplete. */
+  readonly paginated: boolean;
+  /** Calls of this tool that may run at once across the invoker, `1..1024`. */
+  readonly maxParallelism: number;
+  /** The kind of output text. */
+  readonly outputType: ToolOutputType;
+}
+
+/** Capabilities assumed for a tool that declares none: mutating, serial-safe defaults. */
+export const DEFAULT_TOOL_CAPABILITIES: ToolCapabilities = Object.freeze({
+  readOnly: false,
+  idempotent: false,
+  resumable: false,
+  cancelSafe: false,
+  paginated: false,
+  maxParallelism: 16,
+  outputType: 'text',
+});
+
+/** What a tool returns. A failed tool returns a non-zero `exitCode`; it throws only on a bug. */
+export interface ToolResult {
+  /** Text for the model and the host. Capped and sanitised by the invoker. */
+  readonly output: string;
+  /** `0` for success, anything else for failure. */
+  readonly exitCode: number;
+  /** Structured data for programs (cursors, diffs, hashes); JSON-serialisable. */
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A tool. `Args` is the type `execute` receives after validation. Methods (not function-typed
+ * properties) keep a concrete `Tool<{ path: string }>` assignable to `Tool` in registries.
+ */
+export interface Tool<Args = unknown> {
+  /** Unique name on a surface: `[A-Za-z][A-Za-z0-9_.-]{0,127}` (e.g. `read`, `mcp__github__search`). */
+  readonly name: string;
+  /** Model-facing description. */
+  readonly description: string;
+  /** JSON Schema of the arguments, input side (defaults optional). */
+  readonly inputSchema: JsonSchema;
+  /** Approval tier; decides visibility in plan mode and read-only sub-agents (TIER-03). */
+  readonly tier: ToolTier;
+  /** Static scheduling capabilities; missing fields take {@link DEFAULT_TOOL_CAPABILITIES}. */
+  readonly capabilities?: Partial<ToolCapabilities>;
+  /** Workspace or resource capabilities the tool needs to be registered (SURF-03). */
+  readonly requires?: readonly WorkspaceCapability[];
+  /** Execution timeout in milliseconds, `1..86_400_000`; the invoker default applies when absent. */
+  readonly timeoutMs?: number;
+  /** `false` forbids the tool from appearing twice in one nested call stack (`program`). Default `true`. */
+  readonly reentrant?: boolean;
+  /** Capabilities that depend on the validated args (e.g. `edit` with `dry_run: true` is read-only). */
+  capabilitiesFor?(args: Args): Partial<ToolCapabilities>;
+  /** Runs the call. `args` are already validated; `ctx.signal` aborts on cancel and timeout. */
+  execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Resolves a tool's effective capabilities for given args (static ∪ per-args ∪ defaults). */
+export function resolveCapabilities<A>(tool: Tool<A>, args: A): ToolCapabilities {
+  const dynamic = tool.capabilitiesFor?.(args);
+  return { ...DEFAULT_TOOL_CAPABILITIES, ...tool.capabilities, ...dynamic };
+}

@@ -1,0 +1,19 @@
+export { WORKSPACE_CAPABILITIES, isWorkspaceCapability } from './capabilities.js';
+export type { WorkspaceCapability, WorkspaceServiceCapability } from './capabilities.js';
+export { emptyWorkspace } from './workspace-services.js';
+export type {
+  CapturedStream,
+  WorkspaceCallOptions,
+  WorkspaceDirEntry,
+  WorkspaceExec,
+  WorkspaceExecRequest,
+  WorkspaceExecResult,
+  WorkspaceFileSystem,
+  WorkspaceGit,
+  WorkspaceGlobRequest,
+  WorkspaceGrepMatch,
+  WorkspaceGrepRequest,
+  WorkspaceSearch,
+  WorkspaceServices,
+  WorkspaceStat,
+} from './workspace-services.js';

@@ -1,0 +1,146 @@
+/**
+ * The `WorkspaceServices` interface: the only way a tool touches files, search, processes and
+ * Git. Implementations (local, in-memory, remote) live in `@a3s-code/tools-workspace`; they also
+ * enforce path checks (no escape through `..`, absolute paths or symlinks). Paths are relative to
+ * `root` with `/` separators. Every method takes an optional `AbortSignal`.
+ */
+import type { WorkspaceServiceCapability } from './capabilities.js';
+
+/** Options every workspace call accepts. */
+export interface WorkspaceCallOptions {
+  /** Aborts the operation; implementations reject with a `CANCELLED` error. */
+  readonly signal?: AbortSignal;
+}
+
+/** File or directory metadata. */
+export interface WorkspaceStat {
+  readonly kind: 'file' | 'directory' | 'symlink' | 'other';
+  /** Size in bytes. */
+  readonly size: number;
+  /** Last modification, epoch milliseconds. */
+  readonly mtimeMs: number;
+}
+
+/** One directory entry. */
+export interface WorkspaceDirEntry {
+  /** Entry name (no path). */
+  readonly name: string;
+  readonly kind: WorkspaceStat['kind'];
+}
+
+/** File operations, split by capability: `fs.read`, `fs.write`, `fs.list`. */
+export interface WorkspaceFileSystem {
+  /** `fs.read`: the file's bytes. Rejects when missing or outside the workspace. */
+  readFile(path: string, options?: WorkspaceCallOptions): Promise<Uint8Array>;
+  /** `fs.read`: metadata, or `undefined` when the path does not exist. */
+  stat(path: string, options?: WorkspaceCallOptions): Promise<WorkspaceStat | undefined>;
+  /** `fs.write`: creates or replaces a file (parents created), atomically where the backend can. */
+  writeFile(path: string, data: string | Uint8Array, options?: WorkspaceCallOptions): Promise<void>;
+  /** `fs.write`: removes a file or an empty directory. */
+  remove(path: string, options?: WorkspaceCallOptions): Promise<void>;
+  /** `fs.list`: direct children of a directory, sorted by name. */
+  list(path: string, options?: WorkspaceCallOptions): Promise<readonly WorkspaceDirEntry[]>;
+}
+
+/** A content search request (`search`). */
+export interface WorkspaceGrepRequest extends WorkspaceCallOptions {
+  /** Regular expression (or fixed string with `fixedStrings`). */
+  readonly pattern: string;
+  /** Directory or file to search, default the root. */
+  readonly path?: string;
+  /** Only files matching this glob. */
+  readonly glob?: string;
+  readonly caseInsensitive?: boolean;
+  readonly fixedStrings?: boolean;
+  /** `false` when the caller needs only paths or counts: backends must not build line text (GREP-06). */
+  readonly withText?: boolean;
+}
+
+/** One matching line. Matches arrive grouped by file, files in lexical order. */
+export interface WorkspaceGrepMatch {
+  readonly path: string;
+  /** 1-based line number. */
+  readonly line: number;
+  /** The line text, absent when `withText: false`. */
+  readonly text?: string;
+}
+
+/** A path search request (`search`). */
+export interface WorkspaceGlobRequest extends WorkspaceCallOptions {
+  readonly pattern: string;
+  /** Directory to search, default the root. */
+  readonly path?: string;
+}
+
+/** Content and path search (`search`). Results stream so callers can stop early. */
+export interface WorkspaceSearch {
+  grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch>;
+  /** Matching file paths in the backend's relevance or recency order (GLOB-01). */
+  glob(request: WorkspaceGlobRequest): AsyncIterable<string>;
+}
+
+/** A captured stream: head and tail kept under a byte cap, with the exact total (BND-04). */
+export interface CapturedStream {
+  readonly head: string;
+  readonly tail: string;
+  /** Exact number of bytes the process wrote. */
+  readonly totalBytes: number;
+  /** `true` when bytes between head and tail were dropped. */
+  readonly truncated: boolean;
+}
+
+/** A process request (`exec`). */
+export interface WorkspaceExecRequest extends WorkspaceCallOptions {
+  /** Shell command line (run with the backend's shell). */
+  readonly command: string;
+  /** Working directory relative to the root. */
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  /** Deadline covering output draining and exit (BND-05); the whole process group is killed (BND-06). */
+  readonly timeoutMs?: number;
+  /** Byte cap per stream. */
+  readonly maxOutputBytes?: number;
+  readonly stdin?: string;
+}
+
+/** A finished process. */
+export interface WorkspaceExecResult {
+  readonly exitCode: number | null;
+  /** Signal that ended the process, if any. */
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly stdout: CapturedStream;
+  readonly stderr: CapturedStream;
+  readonly durationMs: number;
+}
+
+/** Process execution (`exec`). */
+export interface WorkspaceExec {
+  run(request: WorkspaceExecRequest): Promise<WorkspaceExecResult>;
+}
+
+/** Git (`git`): runs `git <args>` in the workspace without a shell. */
+export interface WorkspaceGit {
+  run(args: readonly string[], options?: WorkspaceCallOptions & { readonly timeoutMs?: number }): Promise<WorkspaceExecResult>;
+}
+
+/**
+ * A workspace. Each service is present exactly when its capability is declared: `fs` when any
+ * `fs.*` is, `search` for `search`, `exec` for `exec`, `git` for `git`. Calling an `fs` method
+ * whose capability is not declared rejects with `CAPABILITY_UNAVAILABLE`.
+ */
+export interface WorkspaceServices {
+  /** Absolute root path or URI of the workspace (display and identity only). */
+  readonly root: string;
+  /** The capabilities this backend serves. */
+  readonly capabilities: ReadonlySet<WorkspaceServiceCapability>;
+  readonly fs?: WorkspaceFileSystem;
+  readonly search?: WorkspaceSearch;
+  readonly exec?: WorkspaceExec;
+  readonly git?: WorkspaceGit;
+}
+
+/** A workspace that serves nothing: for sessions without a workspace and for tests. */
+export function emptyWorkspace(root = '(none)'): WorkspaceServices {
+  return Object.freeze({ root, capabilities: new Set<WorkspaceServiceCapability>() });
+}
