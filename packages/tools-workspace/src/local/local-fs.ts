@@ -80,8 +80,10 @@ export class LocalFileSystem implements WorkspaceFileSystem {
     assertWritable(rel, 'path', path);
     // Remove the entry itself (a symlink is removed, not followed), after checking its parent.
     const cut = rel.lastIndexOf('/');
-    const parent = await resolveReal(this.root, cut < 0 ? '' : rel.slice(0, cut), 'path', path, true);
-    const abs = `${parent.abs}/${rel.slice(cut + 1)}`;
+    const parent = await resolveReal(this.root, cut < 0 ? '' : rel.slice(0, cut), 'path', path, false);
+    const name = rel.slice(cut + 1);
+    assertWritable(parent.rel === '' ? name : `${parent.rel}/${name}`, 'path', path);
+    const abs = `${parent.abs}/${name}`;
     try {
       const s = await lstat(abs);
       if (s.isDirectory()) await rmdir(abs);

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { changeMetadata, describeChange } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { decodeText } from '../shared/text.js';
+import { assertWritableArg } from '../shared/writable.js';
 import { closestLines, lineAt, occurrences } from './edit-candidates.js';
 
 /** Why an edit was not applied. */
@@ -48,6 +49,7 @@ export const editTool = defineTool({
     guard(async () => {
       const fs = filesOf(ctx, args.dry_run ? 'fs.read' : 'fs.write', 'edit');
       const path = args.file_path;
+      if (args.dry_run !== true) assertWritableArg(ctx, path, 'file_path');
       const exists = await fs.stat(path, { signal: ctx.signal });
       const before = exists ? decodeText(await fs.readFile(path, { signal: ctx.signal })) : undefined;
       let after: string;

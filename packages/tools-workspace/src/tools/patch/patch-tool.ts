@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { changeMetadata, describeChange, type DescribedChange } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { decodeText } from '../shared/text.js';
+import { assertWritableArg } from '../shared/writable.js';
 import { applyHunks } from './apply-patch.js';
 import { parsePatch } from './parse-patch.js';
 
@@ -46,6 +47,7 @@ export const patchTool = defineTool({
       const fs = filesOf(ctx, args.dry_run ? 'fs.read' : 'fs.write', 'patch');
       const files = parsePatch(args.patch);
       const plan: Planned[] = [];
+      if (!args.dry_run) for (const f of files) for (const p of [f.oldPath, f.newPath]) if (p !== null) assertWritableArg(ctx, p, 'patch');
       for (const file of files) {
         const source = file.oldPath ?? file.newPath!;
         const before = file.oldPath === null ? undefined : await readText(fs, file.oldPath, ctx.signal);

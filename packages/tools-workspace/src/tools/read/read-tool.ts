@@ -4,6 +4,7 @@
  */
 import { defineTool, InvalidToolArgsError } from '@a3s-code/core';
 import { z } from 'zod';
+import { normalizeWorkspacePath } from '../../paths/normalize.js';
 import { filesOf, guard, ok } from '../shared/results.js';
 import { readBatch } from './read-batch.js';
 import { READ_DESCRIPTION } from './read-description.js';
@@ -66,6 +67,7 @@ export const readTool = defineTool({
     }
     const path = args.file_path;
     if (path === undefined) throw new InvalidToolArgsError('read', [{ field: 'args.file_path', message: 'give exactly one of file_path or files' }]);
+    normalizeWorkspacePath(path, { root: ctx.workspace.root, field: 'file_path' }); // names the argument in a refusal
     const single = await readBatch(fs, [{ path, offset: args.offset, limit: args.limit }], budget, ctx.signal, true);
     const entry = single.entries[0]!;
     let output = single.output;

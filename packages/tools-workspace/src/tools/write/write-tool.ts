@@ -9,6 +9,7 @@ import { WorkspaceFileError } from '../../errors.js';
 import { changeMetadata, describeChange, preview } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { byteLength, decodeText } from '../shared/text.js';
+import { assertWritableArg } from '../shared/writable.js';
 
 const writeInput = z.strictObject({
   file_path: z.string().min(1).describe('the file to write (parents are created)'),
@@ -37,6 +38,7 @@ export const writeTool = defineTool({
     guard(async () => {
       const fs = filesOf(ctx, 'fs.write', 'write');
       const path = args.file_path;
+      assertWritableArg(ctx, path, 'file_path');
       const prior = await fs.stat(path, { signal: ctx.signal });
       if (prior && prior.kind !== 'file') throw new WorkspaceFileError(path, 'is_directory', 'is not a regular file');
       const before = prior ? decodeText(await fs.readFile(path, { signal: ctx.signal })) : undefined;
