@@ -5,8 +5,7 @@
  * followed). Paths come back root-relative and sorted in {@link comparePaths} order.
  */
 import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
-import { WorkspaceSearchError } from '../errors.js';
-import { compileGlob } from '../search/glob-pattern.js';
+import { compileGlob, globMatches } from '../search/glob-pattern.js';
 import { comparePaths, sortPaths } from '../search/path-order.js';
 import type { FastWorkspaceSearch, GrepFileCount } from '../search/search-types.js';
 import type { LocalFileSystem } from './local-fs.js';
@@ -29,9 +28,6 @@ function stripDot(p: string): string {
   return p.startsWith('./') ? p.slice(2) : p;
 }
 
-function escapeGlob(text: string): string {
-  return text.replace(/[\\*?[\]{}!]/g, '\\$&');
-}
 
 /** Search on the local disk through ripgrep. */
 export class RipgrepSearch implements FastWorkspaceSearch {
@@ -59,27 +55,42 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     return { rel: target.rel, args };
   }
 
-  private grepArgs(request: WorkspaceGrepRequest): string[] {
+  /**
+   * A glob filter. rg's `--glob` whitelists *directories* it matches even when `.gitignore`
+   * excludes them, so an anchored glob is also checked against the non-ignored file list; a
+   * name-only glob becomes a file type (`-t`), which matches file names only and never
+   * overrides ignore rules.
+   */
+  private async globFilter(request: WorkspaceGrepRequest): Promise<{ args: string[]; allowed?: Set<string> }> {
+    if (request.glob === undefined) return { args: [] };
+    const glob = compileGlob(request.glob, 'glob'); // same validation and error as the JS engine
+    if (!glob.anchored) return { args: ['--type-add', `a3sglob:${request.glob}`, '-t', 'a3sglob'] };
+    const { args: where } = await this.target(request.path);
+    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', '--glob', request.glob, '--glob', '!.git', ...where], this.fs.root, request.signal, 'glob');
+    const allowed = new Set(splitRecords(out, 0).map(stripDot).filter((p) => globMatches(glob, p, false)));
+    return { args: ['--glob', request.glob], allowed };
+  }
+
+  private async grepArgs(request: WorkspaceGrepRequest): Promise<{ args: string[]; allowed?: Set<string> }> {
     const args = [...BASE_ARGS];
     if (request.caseInsensitive) args.push('-i');
     if (request.fixedStrings) args.push('-F');
-    if (request.glob !== undefined) {
-      compileGlob(request.glob, 'glob'); // same validation and error as the JS engine
-      args.push('--glob', request.glob);
-    }
-    args.push('--glob', '!.git', '-e', request.pattern);
-    return args;
+    const filter = await this.globFilter(request);
+    args.push(...filter.args, '--glob', '!.git', '-e', request.pattern);
+    return filter.allowed ? { args, allowed: filter.allowed } : { args };
   }
 
   async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
     const { args: where } = await this.target(request.path);
-    const args = [...this.grepArgs(request), '--sort', 'path', '--null', '--line-number', '--with-filename', '--no-heading', ...where];
+    const { args: grep, allowed } = await this.grepArgs(request);
+    const args = [...grep, '--sort', 'path', '--null', '--line-number', '--with-filename', '--no-heading', ...where];
     const withText = request.withText !== false;
     for await (const rec of streamRgLines(this.rg, args, this.fs.root, request.signal)) {
       const nul = rec.indexOf(0);
       const colon = rec.indexOf(58, nul + 1);
       if (nul < 0 || colon < 0) continue;
       const path = stripDot(rec.toString('utf8', 0, nul));
+      if (allowed && !allowed.has(path)) continue;
       const line = Number(rec.toString('latin1', nul + 1, colon));
       yield withText ? { path, line, text: rec.toString('utf8', colon + 1) } : { path, line };
     }
@@ -87,38 +98,44 @@ export class RipgrepSearch implements FastWorkspaceSearch {
 
   async grepFiles(request: WorkspaceGrepRequest): Promise<string[]> {
     const { args: where } = await this.target(request.path);
-    const out = await runRg(this.rg, [...this.grepArgs(request), '--files-with-matches', '--null', ...where], this.fs.root, request.signal);
-    return sortPaths(splitRecords(out, 0).map(stripDot));
+    const { args, allowed } = await this.grepArgs(request);
+    const out = await runRg(this.rg, [...args, '--files-with-matches', '--null', ...where], this.fs.root, request.signal);
+    const paths = splitRecords(out, 0).map(stripDot);
+    return sortPaths(allowed ? paths.filter((p) => allowed.has(p)) : paths);
   }
 
   async grepCounts(request: WorkspaceGrepRequest): Promise<GrepFileCount[]> {
     const { args: where } = await this.target(request.path);
-    const out = await runRg(this.rg, [...this.grepArgs(request), '--count', '--null', '--with-filename', ...where], this.fs.root, request.signal);
+    const { args, allowed } = await this.grepArgs(request);
+    const out = await runRg(this.rg, [...args, '--count', '--null', '--with-filename', ...where], this.fs.root, request.signal);
     const counts: GrepFileCount[] = [];
     for (const rec of splitRecords(out, 10)) {
       const nul = rec.indexOf('\0');
-      if (nul > 0) counts.push({ path: stripDot(rec.slice(0, nul)), count: Number(rec.slice(nul + 1)) });
+      if (nul <= 0) continue;
+      const path = stripDot(rec.slice(0, nul));
+      if (!allowed || allowed.has(path)) counts.push({ path, count: Number(rec.slice(nul + 1)) });
     }
     return counts.sort((a, b) => comparePaths(a.path, b.path));
   }
 
-  private async fileArgs(request: WorkspaceGlobRequest): Promise<string[]> {
-    const { rel, args: where } = await this.target(request.path);
+  /**
+   * `rg --files` lists the non-ignored files; the glob is applied here, relative to `path`,
+   * with the same matcher as the JS engine (rg's own `--glob` would re-include ignored folders).
+   */
+  private async files(request: WorkspaceGlobRequest, extra: readonly string[]): Promise<string[]> {
     const glob = compileGlob(request.pattern, 'pattern');
-    let pattern = request.pattern.startsWith('/') ? request.pattern.slice(1) : request.pattern;
-    if (glob.anchored && rel !== '') pattern = `${escapeGlob(rel)}/${pattern}`;
-    if (pattern === '') throw new WorkspaceSearchError('pattern', 'is empty; allowed: a glob such as **/*.ts');
-    return [...BASE_ARGS, '--files', '--null', '--glob', pattern, '--glob', '!.git', ...where];
+    const { rel, args: where } = await this.target(request.path);
+    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', ...extra, '--glob', '!.git', ...where], this.fs.root, request.signal, 'pattern');
+    const all = splitRecords(out, 0).map(stripDot);
+    const cut = rel === '' ? 0 : rel.length + 1;
+    return all.filter((p) => globMatches(glob, p.slice(cut), false));
   }
 
   async listFiles(request: WorkspaceGlobRequest): Promise<string[]> {
-    const out = await runRg(this.rg, await this.fileArgs(request), this.fs.root, request.signal, 'pattern');
-    return splitRecords(out, 0).map(stripDot);
+    return this.files(request, []);
   }
 
   async *glob(request: WorkspaceGlobRequest): AsyncIterable<string> {
-    const args = await this.fileArgs(request);
-    const out = await runRg(this.rg, ['--sortr', 'modified', ...args], this.fs.root, request.signal, 'pattern');
-    yield* splitRecords(out, 0).map(stripDot);
+    yield* await this.files(request, ['--sortr', 'modified']);
   }
 }
