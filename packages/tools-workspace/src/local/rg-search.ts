@@ -66,7 +66,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const glob = compileGlob(request.glob, 'glob'); // same validation and error as the JS engine
     if (!glob.anchored) return { args: ['--type-add', `a3sglob:${request.glob}`, '-t', 'a3sglob'] };
     const { args: where } = await this.target(request.path);
-    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', '--glob', request.glob, '--glob', '!.git', ...where], this.fs.root, request.signal, 'glob');
+    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', '--glob', '!.git', ...where], this.fs.root, request.signal, 'glob');
     const allowed = new Set(splitRecords(out, 0).map(stripDot).filter((p) => globMatches(glob, p, false)));
     return { args: ['--glob', request.glob], allowed };
   }
