@@ -14,6 +14,20 @@ export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
 /** Byte cap per stream of a git command: large enough for paged diffs, bounded nonetheless. */
 export const GIT_MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
+// Variables that make git run other programs; simple-git refuses to run with them set, and
+// a tool has no use for them (git never pages or prompts without a terminal).
+const UNSAFE_ENV = new Set(['editor', 'visual', 'pager', 'prefix', 'ssh_askpass']);
+
+function gitEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    const k = key.toLowerCase();
+    if (value === undefined || UNSAFE_ENV.has(k) || k.startsWith('git_')) continue;
+    env[key] = value;
+  }
+  return { ...env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
+}
+
 /** Git of a {@link LocalWorkspace}, rooted at the workspace root. */
 export class LocalGit implements WorkspaceGit {
   private readonly root: string;
@@ -39,16 +53,18 @@ export class LocalGit implements WorkspaceGit {
       const git = simpleGit({
         baseDir: this.root,
         abort: controller.signal,
+        allowEnvironment: ['GIT_TERMINAL_PROMPT'],
         errors: (error, result) => {
           captured = result;
           // A non-zero exit is a result, not an exception; spawn failures and aborts stay errors.
           return error instanceof Error ? error : undefined;
         },
-      }).env({ ...process.env, GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' });
+      }).env(gitEnv());
       await git.raw([...args]);
     } catch (error) {
       if (outer?.aborted) throw new CancelledError(`git ${args[0] ?? ''}`, outer.reason);
-      if (!timedOut) throw new WorkspaceProcessError('git', (error as Error).message, error);
+      // git ran and exited: its exit code and stderr are the result.
+      if (!timedOut && captured === undefined) throw new WorkspaceProcessError('git', (error as Error).message, error);
     } finally {
       clearTimeout(timer);
       outer?.removeEventListener('abort', forward);
