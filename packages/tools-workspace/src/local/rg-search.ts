@@ -125,7 +125,11 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   private async files(request: WorkspaceGlobRequest, extra: readonly string[]): Promise<string[]> {
     const glob = compileGlob(request.pattern, 'pattern');
     const { rel, args: where } = await this.target(request.path);
-    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', ...extra, '--glob', '!.git', ...where], this.fs.root, request.signal, 'pattern');
+    // A name-only pattern (or `**/name`) also becomes a file type, so rg lists (and, for
+    // recency, stats) only candidate files; types never re-include ignored folders.
+    const name = glob.anchored ? /^\*\*\/([^/]+)$/.exec(request.pattern)?.[1] : request.pattern;
+    const typeArgs = name === undefined || name.endsWith('/') ? [] : ['--type-add', `a3sglob:${name}`, '-t', 'a3sglob'];
+    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', ...typeArgs, ...extra, '--glob', '!.git', ...where], this.fs.root, request.signal, 'pattern');
     const all = splitRecords(out, 0).map(stripDot);
     const cut = rel === '' ? 0 : rel.length + 1;
     return all.filter((p) => globMatches(glob, p.slice(cut), false));

@@ -4,18 +4,22 @@
  * the ripgrep and JS engines agree, and cursors can resume "after this path".
  */
 
-/** Compares two `/`-separated relative paths component-wise. */
+/**
+ * Compares two `/`-separated relative paths component-wise. Equivalent to comparing the
+ * components one by one, but done in one pass: `/` ranks below every other character, so a
+ * shorter component sorts first, exactly as rg's per-directory name sort does.
+ */
 export function comparePaths(a: string, b: string): number {
-  if (a === b) return 0;
-  const pa = a.split('/');
-  const pb = b.split('/');
-  const n = Math.min(pa.length, pb.length);
+  const n = a.length < b.length ? a.length : b.length;
   for (let i = 0; i < n; i++) {
-    const x = pa[i]!;
-    const y = pb[i]!;
-    if (x !== y) return x < y ? -1 : 1;
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x === 47) x = -1;
+    if (y === 47) y = -1;
+    return x - y;
   }
-  return pa.length - pb.length;
+  return a.length - b.length;
 }
 
 /** Sorts paths in place in {@link comparePaths} order and returns them. */
