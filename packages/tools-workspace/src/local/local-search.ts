@@ -5,7 +5,7 @@
  */
 import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
 import { JsSearch } from '../search/js-search.js';
-import type { FastWorkspaceSearch, GrepFileCount } from '../search/search-types.js';
+import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { findRipgrep } from './rg-binary.js';
 import { RipgrepSearch } from './rg-search.js';
@@ -49,6 +49,9 @@ export class LocalSearch implements FastWorkspaceSearch {
   }
   async *glob(request: WorkspaceGlobRequest): AsyncIterable<string> {
     yield* (await this.backend()).glob(request);
+  }
+  async grepPage(request: WorkspaceGrepRequest, after: GrepPosition | undefined, limit: number): Promise<GrepPage> {
+    return (await this.backend()).grepPage(request, after, limit);
   }
   async grepFiles(request: WorkspaceGrepRequest): Promise<string[]> {
     return (await this.backend()).grepFiles(request);

@@ -7,7 +7,8 @@
 import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
 import { compileGlob, globMatches } from '../search/glob-pattern.js';
 import { comparePaths, sortPaths } from '../search/path-order.js';
-import type { FastWorkspaceSearch, GrepFileCount } from '../search/search-types.js';
+import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
+import { MatchingFilesCache, pageFromFiles } from './rg-page.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { runRg, splitRecords, streamRgLines } from './rg-process.js';
 
@@ -34,6 +35,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   readonly engine = 'ripgrep' as const;
   private readonly fs: LocalFileSystem;
   private readonly rg: string;
+  private readonly pages = new MatchingFilesCache();
   constructor(fs: LocalFileSystem, rg: string) {
     this.fs = fs;
     this.rg = rg;
@@ -94,6 +96,13 @@ export class RipgrepSearch implements FastWorkspaceSearch {
       const line = Number(rec.toString('latin1', nul + 1, colon));
       yield withText ? { path, line, text: rec.toString('utf8', colon + 1) } : { path, line };
     }
+  }
+
+  async grepPage(request: WorkspaceGrepRequest, after: GrepPosition | undefined, limit: number): Promise<GrepPage> {
+    const key = JSON.stringify([request.pattern, request.path ?? '', request.glob ?? '', request.caseInsensitive === true, request.fixedStrings === true]);
+    const files = await this.pages.get(key, after !== undefined, () => this.grepFiles(request));
+    const { args } = await this.grepArgs({ ...request, glob: undefined });
+    return pageFromFiles(this.rg, args, this.fs.root, request.signal, files, after, limit);
   }
 
   async grepFiles(request: WorkspaceGrepRequest): Promise<string[]> {

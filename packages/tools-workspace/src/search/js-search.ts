@@ -10,7 +10,7 @@ import { compileGlob, globMatches, type CompiledGlob } from './glob-pattern.js';
 import { compileMatcher, type LineMatcher } from './js-regex.js';
 import { walkFiles } from './js-walk.js';
 import { comparePaths } from './path-order.js';
-import type { FastWorkspaceSearch, GrepFileCount } from './search-types.js';
+import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from './search-types.js';
 
 const decoder = new TextDecoder();
 
@@ -74,6 +74,19 @@ export class JsSearch implements FastWorkspaceSearch {
         if (matcher.line.test(lines[i]!)) yield withText ? { path, line: i + 1, text: lines[i]! } : { path, line: i + 1 };
       }
     }
+  }
+
+  async grepPage(request: WorkspaceGrepRequest, after: GrepPosition | undefined, limit: number): Promise<GrepPage> {
+    const matches: WorkspaceGrepMatch[] = [];
+    for await (const m of this.grep({ ...request, withText: true })) {
+      if (after) {
+        const c = comparePaths(m.path, after.path);
+        if (c < 0 || (c === 0 && m.line <= after.line)) continue;
+      }
+      if (matches.length === limit) return { matches, more: true };
+      matches.push(m);
+    }
+    return { matches, more: false };
   }
 
   async grepFiles(request: WorkspaceGrepRequest): Promise<string[]> {

@@ -6,6 +6,7 @@
 import type { WorkspaceFileSystem, WorkspaceGrepMatch, WorkspaceGrepRequest, WorkspaceSearch } from '@a3s-code/core';
 import { MAX_LINE_CHARS } from '../read/read-file.js';
 import { comparePaths } from '../../search/path-order.js';
+import { isFastSearch } from '../../search/search-types.js';
 import { byteLength, decodeText, splitLines } from '../shared/text.js';
 
 /** Largest content-mode output, in bytes; a page ends early (with a cursor) when it is reached. */
@@ -37,7 +38,18 @@ export async function contentPage(
   const page: WorkspaceGrepMatch[] = [];
   let more = false;
   let bytes = 0;
-  for await (const m of search.grep({ ...request, withText: true })) {
+  if (isFastSearch(search)) {
+    const fast = await search.grepPage(request, after, limit);
+    more = fast.more;
+    for (const m of fast.matches) {
+      if (bytes >= GREP_CONTENT_MAX_BYTES) {
+        more = true;
+        break;
+      }
+      page.push(m);
+      bytes += byteLength(m.path) + byteLength(cut(m.text ?? '')) + 12;
+    }
+  } else for await (const m of search.grep({ ...request, withText: true })) {
     if (after) {
       const c = comparePaths(m.path, after.path);
       if (c < 0 || (c === 0 && m.line <= after.line)) continue;

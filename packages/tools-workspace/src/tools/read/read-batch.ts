@@ -7,7 +7,7 @@
 import { A3sError, type WorkspaceFileSystem } from '@a3s-code/core';
 import { WorkspaceFileError } from '../../errors.js';
 import { byteLength } from '../shared/text.js';
-import { describeBinary, loadFile, MAX_READ_LIMIT, renderRange } from './read-file.js';
+import { describeBinary, loadFile, MAX_READ_LIMIT, renderRange, type LoadedFile } from './read-file.js';
 
 /** One requested range. */
 export interface ReadRequestEntry {
@@ -42,6 +42,9 @@ export interface ReadBatchResult {
   readonly bytes: number;
 }
 
+/** Files read ahead of the one being rendered. */
+const PREFETCH = 8;
+
 /** Room kept for the closing continuation note. */
 const TRAILER_RESERVE = 160;
 
@@ -57,6 +60,18 @@ export async function readBatch(fs: WorkspaceFileSystem, entries: readonly ReadR
   const continuation: ReadRequestEntry[] = [];
   let truncated = false;
   const room = (): number => maxBytes - TRAILER_RESERVE - byteLength(output);
+  // Load up to PREFETCH files ahead while rendering in request order.
+  const loads: Array<Promise<LoadedFile> | undefined> = [];
+  const load = (i: number): Promise<LoadedFile> => {
+    for (let k = i; k < Math.min(entries.length, i + PREFETCH); k++) {
+      if (loads[k] === undefined) {
+        const p = loadFile(fs, entries[k]!.path, signal);
+        p.catch(() => undefined);
+        loads[k] = p;
+      }
+    }
+    return loads[i]!;
+  };
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
     const offset = entry.offset ?? 0;
@@ -68,7 +83,7 @@ export async function readBatch(fs: WorkspaceFileSystem, entries: readonly ReadR
     }
     let file;
     try {
-      file = await loadFile(fs, entry.path, signal);
+      file = await load(i);
     } catch (error) {
       if (!(error instanceof WorkspaceFileError) && !(A3sError.isInstance(error) && error.code === 'WORKSPACE_PATH')) throw error;
       const text = single ? '' : `==> ${entry.path} <==\n[error ${error.code}: ${error.message}]\n`;
