@@ -10,7 +10,7 @@ export type { MemoryWorkspaceOptions } from './memory/memory-workspace.js';
 export { normalizeWorkspacePath, isProtectedPath, PROTECTED_DIR } from './paths/normalize.js';
 export { comparePaths } from './search/path-order.js';
 export { isFastSearch } from './search/search-types.js';
-export type { FastWorkspaceSearch, GrepFileCount } from './search/search-types.js';
+export type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from './search/search-types.js';
 export { JsSearch } from './search/js-search.js';
 export { workspaceToolPack, workspaceTools, toolsFor, WORKSPACE_TOOL_PACK_VERSION } from './pack.js';
 export { readTool, READ_MAX_OUTPUT_BYTES } from './tools/read/read-tool.js';

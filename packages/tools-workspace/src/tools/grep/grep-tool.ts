@@ -3,12 +3,12 @@
  * pages matching lines; `files_with_matches` and `count` page paths (lexical order, opaque
  * cursor); `summary` returns totals only. The non-content modes never build match text.
  */
-import { CapabilityUnavailableError, defineTool, type WorkspaceGrepRequest, type WorkspaceSearch } from '@a3s-code/core';
+import { CapabilityUnavailableError, defineTool, type ToolResult, type WorkspaceGrepRequest, type WorkspaceSearch } from '@a3s-code/core';
 import { z } from 'zod';
 import { WorkspaceFileError } from '../../errors.js';
-import { comparePaths } from '../../search/path-order.js';
 import { isFastSearch, type GrepFileCount } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
+import { indexAfter } from '../shared/paging.js';
 import { guard, ok } from '../shared/results.js';
 import { contentPage } from './grep-content.js';
 
@@ -84,7 +84,7 @@ export const grepTool = defineTool({
       if (mode === 'summary') {
         return ok(`${totalLines} matching line${totalLines === 1 ? '' : 's'} in ${counts.length} file${counts.length === 1 ? '' : 's'}`, { mode, total_matches: totalLines, total_files: counts.length, truncated: false });
       }
-      const start = after?.path === undefined ? 0 : countIndexAfter(counts, after.path);
+      const start = after?.path === undefined ? 0 : indexAfter(counts, after.path, (c) => c.path);
       const page = counts.slice(start, start + limit);
       const more = start + limit < counts.length;
       const next = more ? encodeCursor('grep', fp, { path: page[page.length - 1]!.path }) : null;
@@ -100,29 +100,8 @@ async function collect<T, U>(source: AsyncIterable<T>, map: (t: T) => U): Promis
   return out;
 }
 
-function countIndexAfter(counts: readonly GrepFileCount[], path: string): number {
-  let lo = 0;
-  let hi = counts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (comparePaths(counts[mid]!.path, path) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function pathPage(all: readonly string[], afterPath: string | undefined, limit: number, fp: string, mode: string, total: number) {
-  let start = 0;
-  if (afterPath !== undefined) {
-    let lo = 0;
-    let hi = all.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (comparePaths(all[mid]!, afterPath) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    start = lo;
-  }
+function pathPage(all: readonly string[], afterPath: string | undefined, limit: number, fp: string, mode: string, total: number): ToolResult {
+  const start = afterPath === undefined ? 0 : indexAfter(all, afterPath, (p) => p);
   const page = all.slice(start, start + limit);
   const more = start + limit < all.length;
   const next = more ? encodeCursor('grep', fp, { path: page[page.length - 1]! }) : null;
