@@ -1,0 +1,78 @@
+/**
+ * Errors of the workspace backends. They extend core's `A3sError` (one hierarchy, stable `code`).
+ * Path refusals are the caller's mistake and name the argument field; file errors are runtime
+ * outcomes that tools turn into failed results.
+ */
+import { A3sError } from '@a3s-code/core';
+
+/** Why a path was refused. */
+export type WorkspacePathProblem =
+  | 'empty'
+  | 'nul_byte'
+  | 'escapes_root'
+  | 'absolute_outside'
+  | 'symlink_escape'
+  | 'protected'
+  | 'home_relative'
+  | 'not_a_string';
+
+/** A path that does not resolve inside the workspace root, or that may not be written. */
+export class WorkspacePathError extends A3sError {
+  /** The argument or option that carried the path, e.g. `file_path` or `files[2].path`. */
+  readonly field: string;
+  /** What is wrong with the path. */
+  readonly problem: WorkspacePathProblem;
+  constructor(field: string, path: string, problem: WorkspacePathProblem, explanation: string) {
+    super('WORKSPACE_PATH', `${field}: ${JSON.stringify(path.slice(0, 300))} ${explanation}; allowed: a path inside the workspace root (relative, or absolute under the root)`, {
+      details: { field, path: path.slice(0, 1000), problem },
+    });
+    this.field = field;
+    this.problem = problem;
+  }
+}
+
+/** What went wrong with an existing (or missing) workspace entry. */
+export type WorkspaceFileProblem = 'not_found' | 'is_directory' | 'not_directory' | 'not_empty' | 'io';
+
+/** A file operation failed at run time (missing file, a directory where a file was expected...). */
+export class WorkspaceFileError extends A3sError {
+  /** Workspace-relative path of the entry. */
+  readonly path: string;
+  /** The kind of failure. */
+  readonly problem: WorkspaceFileProblem;
+  constructor(path: string, problem: WorkspaceFileProblem, message: string, cause?: unknown) {
+    super(`WORKSPACE_${problem.toUpperCase()}`, `${path || '.'}: ${message}`, { cause, details: { path, problem } });
+    this.path = path;
+    this.problem = problem;
+  }
+}
+
+/** A workspace option passed at construction is invalid. Names the option and what is allowed. */
+export class WorkspaceConfigurationError extends A3sError {
+  /** The offending option, e.g. `root`. */
+  readonly field: string;
+  constructor(field: string, problem: string) {
+    super('WORKSPACE_CONFIGURATION', `workspace option ${field}: ${problem}`, { details: { field } });
+    this.field = field;
+  }
+}
+
+/** A search could not run: a bad regular expression or glob, or the engine failed. */
+export class WorkspaceSearchError extends A3sError {
+  /** The offending field (`pattern`, `glob`) or `engine`. */
+  readonly field: string;
+  constructor(field: string, message: string, cause?: unknown) {
+    super('WORKSPACE_SEARCH', `${field}: ${message}`, { cause, details: { field } });
+    this.field = field;
+  }
+}
+
+/** A helper process (`git`, `rg`) could not be started or failed outside its normal results. */
+export class WorkspaceProcessError extends A3sError {
+  /** The program, e.g. `git`. */
+  readonly program: string;
+  constructor(program: string, message: string, cause?: unknown) {
+    super('WORKSPACE_PROCESS', `${program}: ${message}`, { cause, details: { program } });
+    this.program = program;
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * `WorkspaceGit` on the local disk, through simple-git: arguments go to `git` without a shell,
+ * and simple-git refuses the argument forms that let a caller run arbitrary programs
+ * (`--upload-pack`, `-c core.sshCommand`, ...). The exit code is reported, not thrown.
+ */
+import { performance } from 'node:perf_hooks';
+import { simpleGit } from 'simple-git';
+import { CancelledError, type WorkspaceCallOptions, type WorkspaceExecResult, type WorkspaceGit } from '@a3s-code/core';
+import { WorkspaceProcessError } from '../errors.js';
+import { StreamCapture } from './stream-capture.js';
+
+/** Default deadline of a git command, in milliseconds. */
+export const DEFAULT_GIT_TIMEOUT_MS = 60_000;
+/** Byte cap per stream of a git command: large enough for paged diffs, bounded nonetheless. */
+export const GIT_MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
+
+// Variables that make git run other programs; simple-git refuses to run with them set, and
+// a tool has no use for them (git never pages or prompts without a terminal).
+const UNSAFE_ENV = new Set(['editor', 'visual', 'pager', 'prefix', 'ssh_askpass']);
+
+function gitEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    const k = key.toLowerCase();
+    if (value === undefined || UNSAFE_ENV.has(k) || k.startsWith('git_')) continue;
+    env[key] = value;
+  }
+  return { ...env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
+}
+
+/** Git of a {@link LocalWorkspace}, rooted at the workspace root. */
+export class LocalGit implements WorkspaceGit {
+  private readonly root: string;
+  constructor(root: string) {
+    this.root = root;
+  }
+
+  async run(args: readonly string[], options?: WorkspaceCallOptions & { readonly timeoutMs?: number }): Promise<WorkspaceExecResult> {
+    const outer = options?.signal;
+    if (outer?.aborted) throw new CancelledError(`git ${args[0] ?? ''}`, outer.reason);
+    const controller = new AbortController();
+    const timeoutMs = options?.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error('timeout'));
+    }, timeoutMs);
+    const forward = (): void => controller.abort(outer?.reason);
+    outer?.addEventListener('abort', forward, { once: true });
+    let captured: { stdOut: Buffer[]; stdErr: Buffer[]; exitCode: number } | undefined;
+    const t0 = performance.now();
+    try {
+      const git = simpleGit({
+        baseDir: this.root,
+        abort: controller.signal,
+        allowEnvironment: ['GIT_TERMINAL_PROMPT'],
+        errors: (error, result) => {
+          captured = result;
+          // A non-zero exit is a result, not an exception; spawn failures and aborts stay errors.
+          return error instanceof Error ? error : undefined;
+        },
+      }).env(gitEnv());
+      await git.raw([...args]);
+    } catch (error) {
+      if (outer?.aborted) throw new CancelledError(`git ${args[0] ?? ''}`, outer.reason);
+      // git ran and exited: its exit code and stderr are the result.
+      if (!timedOut && captured === undefined) throw new WorkspaceProcessError('git', (error as Error).message, error);
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', forward);
+    }
+    const out = new StreamCapture(GIT_MAX_OUTPUT_BYTES);
+    const err = new StreamCapture(GIT_MAX_OUTPUT_BYTES);
+    for (const b of captured?.stdOut ?? []) out.push(b);
+    for (const b of captured?.stdErr ?? []) err.push(b);
+    return {
+      exitCode: timedOut ? null : (captured?.exitCode ?? null),
+      signal: timedOut ? 'SIGKILL' : null,
+      timedOut,
+      stdout: out.result(),
+      stderr: err.result(),
+      durationMs: performance.now() - t0,
+    };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The `search` service of {@link LocalWorkspace}: ripgrep when a binary is found (resolved
+ * lazily, once), otherwise the JS engine over the local file system. `engine: 'js'` forces the
+ * JS engine (tests compare the two on one tree).
+ */
+import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
+import { JsSearch } from '../search/js-search.js';
+import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
+import type { LocalFileSystem } from './local-fs.js';
+import { findRipgrep } from './rg-binary.js';
+import { RipgrepSearch } from './rg-search.js';
+
+/** Which engine a {@link LocalWorkspace} searches with. */
+export type LocalSearchEngine = 'auto' | 'ripgrep' | 'js';
+
+/** Delegates to ripgrep or the JS engine. */
+export class LocalSearch implements FastWorkspaceSearch {
+  private readonly fs: LocalFileSystem;
+  private readonly choice: LocalSearchEngine;
+  private resolved: Promise<FastWorkspaceSearch> | undefined;
+  /** The engine in use once the first search has run (`js` until then when forced). */
+  engine: 'ripgrep' | 'js';
+
+  constructor(fs: LocalFileSystem, engine: LocalSearchEngine) {
+    this.fs = fs;
+    this.choice = engine;
+    this.engine = engine === 'ripgrep' ? 'ripgrep' : 'js';
+  }
+
+  /** The engine that serves calls, resolving the ripgrep binary on first use. */
+  backend(): Promise<FastWorkspaceSearch> {
+    this.resolved ??= (async () => {
+      if (this.choice !== 'js') {
+        const rg = await findRipgrep();
+        if (rg) {
+          this.engine = 'ripgrep';
+          return new RipgrepSearch(this.fs, rg);
+        }
+        if (this.choice === 'ripgrep') throw new Error('ripgrep was requested but no rg binary was found');
+      }
+      this.engine = 'js';
+      return new JsSearch(this.fs, this.fs.root);
+    })();
+    return this.resolved;
+  }
+
+  async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
+    yield* (await this.backend()).grep(request);
+  }
+  async *glob(request: WorkspaceGlobRequest): AsyncIterable<string> {
+    yield* (await this.backend()).glob(request);
+  }
+  async grepPage(request: WorkspaceGrepRequest, after: GrepPosition | undefined, limit: number): Promise<GrepPage> {
+    return (await this.backend()).grepPage(request, after, limit);
+  }
+  async grepFiles(request: WorkspaceGrepRequest): Promise<string[]> {
+    return (await this.backend()).grepFiles(request);
+  }
+  async grepCounts(request: WorkspaceGrepRequest): Promise<GrepFileCount[]> {
+    return (await this.backend()).grepCounts(request);
+  }
+  async listFiles(request: WorkspaceGlobRequest): Promise<string[]> {
+    return (await this.backend()).listFiles(request);
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * `LocalWorkspace`: the `WorkspaceServices` of a folder on the local disk, with every capability
+ * (`fs.read`, `fs.write`, `fs.list`, `search`, `exec`, `git`).
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { WorkspaceServiceCapability, WorkspaceServices } from '@a3s-code/core';
+import { WorkspaceConfigurationError } from '../errors.js';
+import { LocalExec } from './local-exec.js';
+import { LocalFileSystem } from './local-fs.js';
+import { LocalGit } from './local-git.js';
+import { LocalSearch, type LocalSearchEngine } from './local-search.js';
+
+/** Options of {@link LocalWorkspace}. */
+export interface LocalWorkspaceOptions {
+  /** The workspace folder; must exist. Relative paths resolve against `process.cwd()`. */
+  readonly root: string;
+  /** Search engine: `auto` (ripgrep when found, default), `ripgrep` (required) or `js`. */
+  readonly searchEngine?: LocalSearchEngine;
+  /** Services to leave out (e.g. `['exec']` for a workspace without a shell). */
+  readonly without?: readonly OptionalLocalService[];
+}
+
+/** Services a {@link LocalWorkspace} can be built without. */
+export type OptionalLocalService = 'search' | 'exec' | 'git';
+
+const ALL: readonly WorkspaceServiceCapability[] = ['fs.read', 'fs.write', 'fs.list', 'search', 'exec', 'git'];
+const OPTIONAL: readonly OptionalLocalService[] = ['search', 'exec', 'git'];
+const ENGINES: readonly LocalSearchEngine[] = ['auto', 'ripgrep', 'js'];
+
+/** A workspace on the local disk. Construction checks the root and throws `WORKSPACE_CONFIGURATION`. */
+export class LocalWorkspace implements WorkspaceServices {
+  /** Real absolute root (symlinks resolved). */
+  readonly root: string;
+  readonly capabilities: ReadonlySet<WorkspaceServiceCapability>;
+  readonly fs: LocalFileSystem;
+  readonly search?: LocalSearch;
+  readonly exec?: LocalExec;
+  readonly git?: LocalGit;
+
+  constructor(options: LocalWorkspaceOptions) {
+    if (typeof options?.root !== 'string' || options.root === '') throw new WorkspaceConfigurationError('root', 'must be a non-empty path string');
+    if (options.root.includes('\0')) throw new WorkspaceConfigurationError('root', 'must not contain a NUL byte');
+    const engine = options.searchEngine ?? 'auto';
+    if (!ENGINES.includes(engine)) throw new WorkspaceConfigurationError('searchEngine', `must be one of ${ENGINES.join(', ')}, got ${JSON.stringify(engine)}`);
+    const abs = isAbsolute(options.root) ? options.root : resolve(options.root);
+    let real: string;
+    try {
+      real = realpathSync(abs);
+    } catch {
+      throw new WorkspaceConfigurationError('root', `${JSON.stringify(abs)} does not exist`);
+    }
+    if (!statSync(real).isDirectory()) throw new WorkspaceConfigurationError('root', `${JSON.stringify(abs)} is not a directory`);
+    const without = new Set<WorkspaceServiceCapability>(options.without ?? []);
+    for (const cap of without) {
+      if (!(OPTIONAL as readonly string[]).includes(cap)) throw new WorkspaceConfigurationError('without', `unknown service ${JSON.stringify(cap)}; allowed: ${OPTIONAL.join(', ')}`);
+    }
+    this.root = real;
+    this.capabilities = new Set(ALL.filter((c) => !without.has(c)));
+    this.fs = new LocalFileSystem(real);
+    if (!without.has('search')) this.search = new LocalSearch(this.fs, engine);
+    if (!without.has('exec')) this.exec = new LocalExec(this.fs);
+    if (!without.has('git')) this.git = new LocalGit(real);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Content pages on ripgrep without a single-threaded sorted walk: the matching files come from
+ * a parallel `rg --files-with-matches` (sorted here, and kept for a short while so the next
+ * pages of the same query skip that scan), then only the files after the cursor are searched
+ * for lines, a growing chunk at a time, until the page is full.
+ */
+import type { WorkspaceGrepMatch } from '@a3s-code/core';
+import { comparePaths } from '../search/path-order.js';
+import type { GrepPage, GrepPosition } from '../search/search-types.js';
+import { runRg } from './rg-process.js';
+
+/** How long a query's matching-file list is reused for its next pages, in milliseconds. */
+const LIST_TTL_MS = 60_000;
+const MAX_LISTS = 8;
+
+/** A small cache of matching-file lists, keyed by query. */
+export class MatchingFilesCache {
+  private readonly lists = new Map<string, { files: string[]; at: number }>();
+
+  /** The cached list when `reuse` and it is fresh; otherwise `load()`'s, stored. */
+  async get(key: string, reuse: boolean, load: () => Promise<string[]>): Promise<string[]> {
+    const hit = this.lists.get(key);
+    if (reuse && hit && Date.now() - hit.at < LIST_TTL_MS) return hit.files;
+    const files = await load();
+    this.lists.delete(key);
+    this.lists.set(key, { files, at: Date.now() });
+    while (this.lists.size > MAX_LISTS) this.lists.delete(this.lists.keys().next().value!);
+    return files;
+  }
+}
+
+/** Parses `path\0line:text` records. */
+function parseMatches(out: Buffer): WorkspaceGrepMatch[] {
+  const matches: WorkspaceGrepMatch[] = [];
+  let from = 0;
+  while (from < out.length) {
+    let nl = out.indexOf(10, from);
+    if (nl < 0) nl = out.length;
+    const nul = out.indexOf(0, from);
+    if (nul >= 0 && nul < nl) {
+      const colon = out.indexOf(58, nul + 1);
+      if (colon >= 0 && colon < nl) {
+        const path = out.toString('utf8', from, nul);
+        matches.push({ path: path.startsWith('./') ? path.slice(2) : path, line: Number(out.toString('latin1', nul + 1, colon)), text: out.toString('utf8', colon + 1, nl) });
+      }
+    }
+    from = nl + 1;
+  }
+  return matches;
+}
+
+/** Fills one page from `files` (sorted), resuming after `after`. */
+export async function pageFromFiles(rg: string, grepArgs: readonly string[], root: string, signal: AbortSignal | undefined, files: readonly string[], after: GrepPosition | undefined, limit: number): Promise<GrepPage> {
+  let start = 0;
+  if (after) {
+    let lo = 0;
+    let hi = files.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (comparePaths(files[mid]!, after.path) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    start = lo;
+  }
+  const matches: WorkspaceGrepMatch[] = [];
+  let chunk = 16;
+  for (let i = start; i < files.length; ) {
+    const batch = files.slice(i, i + chunk);
+    i += batch.length;
+    chunk = Math.min(chunk * 2, 512);
+    const out = await runRg(rg, [...grepArgs, '--null', '--line-number', '--with-filename', '--no-heading', '--', ...batch], root, signal);
+    const found = parseMatches(out)
+      .filter((m) => !after || comparePaths(m.path, after.path) > 0 || (m.path === after.path && m.line > after.line))
+      .sort((a, b) => comparePaths(a.path, b.path) || a.line - b.line);
+    for (const m of found) {
+      if (matches.length === limit) return { matches, more: true };
+      matches.push(m);
+    }
+    if (matches.length === limit && i < files.length) return { matches, more: true };
+  }
+  return { matches, more: false };
+}

@@ -1,0 +1,154 @@
+/**
+ * The ripgrep engine of {@link LocalWorkspace}: `grep` and `glob` run the `rg` binary with the
+ * flags that make it select exactly the files the JS engine selects (hidden files included,
+ * `.git` skipped, only `.gitignore` rules honoured, in or out of a Git repository, symlinks not
+ * followed). Paths come back root-relative and sorted in {@link comparePaths} order.
+ */
+import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
+import { compileGlob, globMatches } from '../search/glob-pattern.js';
+import { comparePaths, sortPaths } from '../search/path-order.js';
+import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
+import { MatchingFilesCache, pageFromFiles } from './rg-page.js';
+import type { LocalFileSystem } from './local-fs.js';
+import { runRg, splitRecords, streamRgLines } from './rg-process.js';
+
+const BASE_ARGS = [
+  '--no-config',
+  '--hidden',
+  '--no-ignore-parent',
+  '--no-ignore-dot',
+  '--no-ignore-global',
+  '--no-ignore-exclude',
+  '--no-require-git',
+  '--no-messages',
+  '--color',
+  'never',
+];
+
+function stripDot(p: string): string {
+  return p.startsWith('./') ? p.slice(2) : p;
+}
+
+
+/** Search on the local disk through ripgrep. */
+export class RipgrepSearch implements FastWorkspaceSearch {
+  readonly engine = 'ripgrep' as const;
+  private readonly fs: LocalFileSystem;
+  private readonly rg: string;
+  private readonly pages = new MatchingFilesCache();
+  constructor(fs: LocalFileSystem, rg: string) {
+    this.fs = fs;
+    this.rg = rg;
+  }
+
+  /** The search target and the `--ignore-file` flags for `.gitignore`s above it. */
+  private async target(path: string | undefined): Promise<{ rel: string; args: string[] }> {
+    const target = await this.fs.resolve(path ?? '', 'path');
+    const args: string[] = [];
+    if (target.rel !== '') {
+      const parts = target.rel.split('/');
+      for (let i = 0; i < parts.length; i++) {
+        const dir = parts.slice(0, i).join('/');
+        const file = dir === '' ? '.gitignore' : `${dir}/.gitignore`;
+        if ((await this.fs.stat(file).catch(() => undefined))?.kind === 'file') args.push('--ignore-file', `${this.fs.root}/${file}`);
+      }
+    }
+    args.push('--', target.rel === '' ? '.' : target.rel);
+    return { rel: target.rel, args };
+  }
+
+  /**
+   * A glob filter. rg's `--glob` whitelists *directories* it matches even when `.gitignore`
+   * excludes them, so an anchored glob is also checked against the non-ignored file list; a
+   * name-only glob becomes a file type (`-t`), which matches file names only and never
+   * overrides ignore rules.
+   */
+  private async globFilter(request: WorkspaceGrepRequest): Promise<{ args: string[]; allowed?: Set<string> }> {
+    if (request.glob === undefined) return { args: [] };
+    const glob = compileGlob(request.glob, 'glob'); // same validation and error as the JS engine
+    if (!glob.anchored) return { args: ['--type-add', `a3sglob:${request.glob}`, '-t', 'a3sglob'] };
+    const { args: where } = await this.target(request.path);
+    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', '--glob', '!.git', ...where], this.fs.root, request.signal, 'glob');
+    const allowed = new Set(splitRecords(out, 0).map(stripDot).filter((p) => globMatches(glob, p, false)));
+    return { args: ['--glob', request.glob], allowed };
+  }
+
+  private async grepArgs(request: WorkspaceGrepRequest): Promise<{ args: string[]; allowed?: Set<string> }> {
+    const args = [...BASE_ARGS];
+    if (request.caseInsensitive) args.push('-i');
+    if (request.fixedStrings) args.push('-F');
+    const filter = await this.globFilter(request);
+    args.push(...filter.args, '--glob', '!.git', '-e', request.pattern);
+    return filter.allowed ? { args, allowed: filter.allowed } : { args };
+  }
+
+  async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
+    const { args: where } = await this.target(request.path);
+    const { args: grep, allowed } = await this.grepArgs(request);
+    const args = [...grep, '--sort', 'path', '--null', '--line-number', '--with-filename', '--no-heading', ...where];
+    const withText = request.withText !== false;
+    for await (const rec of streamRgLines(this.rg, args, this.fs.root, request.signal)) {
+      const nul = rec.indexOf(0);
+      const colon = rec.indexOf(58, nul + 1);
+      if (nul < 0 || colon < 0) continue;
+      const path = stripDot(rec.toString('utf8', 0, nul));
+      if (allowed && !allowed.has(path)) continue;
+      const line = Number(rec.toString('latin1', nul + 1, colon));
+      yield withText ? { path, line, text: rec.toString('utf8', colon + 1) } : { path, line };
+    }
+  }
+
+  async grepPage(request: WorkspaceGrepRequest, after: GrepPosition | undefined, limit: number): Promise<GrepPage> {
+    const key = JSON.stringify([request.pattern, request.path ?? '', request.glob ?? '', request.caseInsensitive === true, request.fixedStrings === true]);
+    const files = await this.pages.get(key, after !== undefined, () => this.grepFiles(request));
+    const { args } = await this.grepArgs({ ...request, glob: undefined });
+    return pageFromFiles(this.rg, args, this.fs.root, request.signal, files, after, limit);
+  }
+
+  async grepFiles(request: WorkspaceGrepRequest): Promise<string[]> {
+    const { args: where } = await this.target(request.path);
+    const { args, allowed } = await this.grepArgs(request);
+    const out = await runRg(this.rg, [...args, '--files-with-matches', '--null', ...where], this.fs.root, request.signal);
+    const paths = splitRecords(out, 0).map(stripDot);
+    return sortPaths(allowed ? paths.filter((p) => allowed.has(p)) : paths);
+  }
+
+  async grepCounts(request: WorkspaceGrepRequest): Promise<GrepFileCount[]> {
+    const { args: where } = await this.target(request.path);
+    const { args, allowed } = await this.grepArgs(request);
+    const out = await runRg(this.rg, [...args, '--count', '--null', '--with-filename', ...where], this.fs.root, request.signal);
+    const counts: GrepFileCount[] = [];
+    for (const rec of splitRecords(out, 10)) {
+      const nul = rec.indexOf('\0');
+      if (nul <= 0) continue;
+      const path = stripDot(rec.slice(0, nul));
+      if (!allowed || allowed.has(path)) counts.push({ path, count: Number(rec.slice(nul + 1)) });
+    }
+    return counts.sort((a, b) => comparePaths(a.path, b.path));
+  }
+
+  /**
+   * `rg --files` lists the non-ignored files; the glob is applied here, relative to `path`,
+   * with the same matcher as the JS engine (rg's own `--glob` would re-include ignored folders).
+   */
+  private async files(request: WorkspaceGlobRequest, extra: readonly string[]): Promise<string[]> {
+    const glob = compileGlob(request.pattern, 'pattern');
+    const { rel, args: where } = await this.target(request.path);
+    // A name-only pattern (or `**/name`) also becomes a file type, so rg lists (and, for
+    // recency, stats) only candidate files; types never re-include ignored folders.
+    const name = glob.anchored ? /^\*\*\/([^/]+)$/.exec(request.pattern)?.[1] : request.pattern;
+    const typeArgs = name === undefined || name.endsWith('/') ? [] : ['--type-add', `a3sglob:${name}`, '-t', 'a3sglob'];
+    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', ...typeArgs, ...extra, '--glob', '!.git', ...where], this.fs.root, request.signal, 'pattern');
+    const all = splitRecords(out, 0).map(stripDot);
+    const cut = rel === '' ? 0 : rel.length + 1;
+    return all.filter((p) => globMatches(glob, p.slice(cut), false));
+  }
+
+  async listFiles(request: WorkspaceGlobRequest): Promise<string[]> {
+    return this.files(request, []);
+  }
+
+  async *glob(request: WorkspaceGlobRequest): AsyncIterable<string> {
+    yield* await this.files(request, ['--sortr', 'modified']);
+  }
+}

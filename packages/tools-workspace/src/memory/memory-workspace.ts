@@ -1,0 +1,44 @@
+/**
+ * `MemoryWorkspace`: a workspace held in memory with the file capabilities only (`fs.read`,
+ * `fs.write`, `fs.list`, `search`): no `exec`, no `git` (SURF-03). Search uses the JS engine.
+ */
+import type { WorkspaceServiceCapability, WorkspaceServices } from '@a3s-code/core';
+import { WorkspaceConfigurationError } from '../errors.js';
+import { JsSearch } from '../search/js-search.js';
+import { MemoryFileSystem } from './memory-fs.js';
+
+/** Options of {@link MemoryWorkspace}. */
+export interface MemoryWorkspaceOptions {
+  /** Display root, an absolute POSIX path; absolute tool paths under it are accepted. Default `/workspace`. */
+  readonly root?: string;
+  /** Initial files: relative path to content. */
+  readonly files?: Readonly<Record<string, string | Uint8Array>>;
+  /** Clock for modification times, epoch milliseconds. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** An in-memory workspace (file tools only). */
+export class MemoryWorkspace implements WorkspaceServices {
+  readonly root: string;
+  readonly capabilities: ReadonlySet<WorkspaceServiceCapability> = new Set<WorkspaceServiceCapability>(['fs.read', 'fs.write', 'fs.list', 'search']);
+  readonly fs: MemoryFileSystem;
+  readonly search: JsSearch;
+
+  /** Use {@link MemoryWorkspace.create} to start with files. */
+  constructor(options: MemoryWorkspaceOptions = {}) {
+    const root = options.root ?? '/workspace';
+    if (typeof root !== 'string' || !root.startsWith('/') || root.includes('\0')) {
+      throw new WorkspaceConfigurationError('root', `must be an absolute POSIX path, got ${JSON.stringify(root)}`);
+    }
+    this.root = root.length > 1 && root.endsWith('/') ? root.slice(0, -1) : root;
+    this.fs = new MemoryFileSystem(this.root, options.now ?? Date.now);
+    this.search = new JsSearch(this.fs, this.root);
+  }
+
+  /** A workspace holding `options.files`. */
+  static async create(options: MemoryWorkspaceOptions = {}): Promise<MemoryWorkspace> {
+    const ws = new MemoryWorkspace(options);
+    for (const [path, content] of Object.entries(options.files ?? {})) await ws.fs.writeFile(path, content);
+    return ws;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Lexical path checks shared by every backend: a tool's path argument becomes a normalised
+ * workspace-relative path (`''` is the root) or a {@link WorkspacePathError}. Symlinks are checked
+ * by the backends that have them (`LocalWorkspace`), after this step.
+ */
+import { WorkspacePathError } from '../errors.js';
+
+/** The workspace's private state folder; tools may read it but never write into it. */
+export const PROTECTED_DIR = '.a3s';
+
+/** Options of {@link normalizeWorkspacePath}. */
+export interface NormalizeOptions {
+  /** Name of the argument that carried the path, for the error message. Default `path`. */
+  readonly field?: string;
+  /** Absolute root (already resolved); absolute inputs under it are accepted. */
+  readonly root: string;
+}
+
+/**
+ * Normalises `input` to a root-relative path with `/` separators and no `.`/`..` segments.
+ * Refuses NUL bytes, `~` paths, absolute paths outside `root`, and `..` that climbs above it.
+ */
+export function normalizeWorkspacePath(input: unknown, options: NormalizeOptions): string {
+  const field = options.field ?? 'path';
+  if (typeof input !== 'string') throw new WorkspacePathError(field, String(input), 'not_a_string', 'is not a string');
+  if (input.includes('\0')) throw new WorkspacePathError(field, input, 'nul_byte', 'contains a NUL byte');
+  if (input === '~' || input.startsWith('~/')) throw new WorkspacePathError(field, input, 'home_relative', 'is relative to a home directory');
+  let rest = input;
+  if (rest.startsWith('/')) {
+    const root = options.root.endsWith('/') ? options.root.slice(0, -1) : options.root;
+    if (rest === root) rest = '';
+    else if (rest.startsWith(root + '/')) rest = rest.slice(root.length + 1);
+    else throw new WorkspacePathError(field, input, 'absolute_outside', 'is an absolute path outside the workspace');
+  }
+  const out: string[] = [];
+  for (const seg of rest.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (out.length === 0) throw new WorkspacePathError(field, input, 'escapes_root', 'climbs above the workspace root with ..');
+      out.pop();
+      continue;
+    }
+    out.push(seg);
+  }
+  return out.join('/');
+}
+
+/** True when the relative path is inside (or is) the protected `.a3s` folder. */
+export function isProtectedPath(rel: string): boolean {
+  const first = rel.split('/', 1)[0] ?? '';
+  return first.toLowerCase() === PROTECTED_DIR;
+}
+
+/** Throws when `rel` may not be written (the `.a3s` internals). */
+export function assertWritable(rel: string, field: string, original: string): void {
+  if (rel === '') throw new WorkspacePathError(field, original, 'protected', 'is the workspace root itself, which cannot be written as a file');
+  if (isProtectedPath(rel)) throw new WorkspacePathError(field, original, 'protected', `is inside the workspace's private ${PROTECTED_DIR}/ folder, which tools may not write`);
+}
+
+/** Joins a relative directory and a name (`''` is the root). */
+export function joinRel(dir: string, name: string): string {
+  return dir === '' ? name : `${dir}/${name}`;
+}
+
+/** The parent of a relative path (`''` for top-level entries). */
+export function parentRel(rel: string): string {
+  const i = rel.lastIndexOf('/');
+  return i < 0 ? '' : rel.slice(0, i);
+}

@@ -1,0 +1,99 @@
+/**
+ * Glob patterns with gitignore semantics, shared by `.gitignore` rules, `grep --glob` and `glob`:
+ * a pattern without a `/` (other than a trailing one) matches a name at any depth; one with a `/`
+ * is anchored to its base. `*` and `?` stay within one component, `**` spans any number,
+ * `[...]` is a class and `{a,b}` alternation. This is the subset ripgrep's globs share.
+ */
+import { WorkspaceSearchError } from '../errors.js';
+
+/** A compiled pattern. */
+export interface CompiledGlob {
+  /** The pattern as given. */
+  readonly source: string;
+  /** `true` when the pattern is anchored (contains a `/` before its end). */
+  readonly anchored: boolean;
+  /** `true` for a trailing `/`: matches directories only. */
+  readonly dirOnly: boolean;
+  /** Tests a relative path (anchored) or a single name (unanchored). */
+  readonly regex: RegExp;
+}
+
+function classToRegex(glob: string, start: number): [string, number] {
+  let i = start + 1;
+  let out = '[';
+  if (glob[i] === '!' || glob[i] === '^') {
+    out += '^';
+    i++;
+  }
+  if (glob[i] === ']') {
+    out += '\\]';
+    i++;
+  }
+  for (; i < glob.length && glob[i] !== ']'; i++) {
+    const c = glob[i]!;
+    out += c === '\\' ? `\\${glob[++i] ?? '\\'}` : c === '[' || c === '^' ? `\\${c}` : c;
+  }
+  if (i >= glob.length) return ['\\[', start];
+  return [`${out}]`, i];
+}
+
+/** Translates a glob body (no leading `/`, no trailing `/`) to a regex source. */
+export function globToRegexSource(glob: string, field = 'glob'): string {
+  let out = '';
+  let depth = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') {
+      if (glob[i + 1] === '*') {
+        const atStart = i === 0 || glob[i - 1] === '/';
+        const atEnd = i + 2 === glob.length || glob[i + 2] === '/';
+        if (atStart && atEnd) {
+          if (i + 2 === glob.length) out += '.*';
+          else {
+            out += '(?:.*/)?';
+            i += 2; // also consume the '/'
+            continue;
+          }
+          i += 1;
+          continue;
+        }
+      }
+      out += '[^/]*';
+      while (glob[i + 1] === '*') i++;
+    } else if (c === '?') out += '[^/]';
+    else if (c === '[') {
+      const [src, end] = classToRegex(glob, i);
+      out += src;
+      i = end;
+    } else if (c === '{') {
+      depth++;
+      out += '(?:';
+    } else if (c === '}' && depth > 0) {
+      depth--;
+      out += ')';
+    } else if (c === ',' && depth > 0) out += '|';
+    else if (c === '\\') out += `\\${glob[++i] ?? '\\'}`.replace(/\\([A-Za-z0-9])/, '$1');
+    else out += /[.+^$()|\\{}\]]/.test(c) ? `\\${c}` : c;
+  }
+  if (depth > 0) throw new WorkspaceSearchError(field, `unbalanced '{' in glob ${JSON.stringify(glob)}`);
+  return out;
+}
+
+/** Compiles a glob (gitignore semantics). Throws `WORKSPACE_SEARCH` naming `field` when malformed. */
+export function compileGlob(pattern: string, field = 'glob'): CompiledGlob {
+  let body = pattern;
+  const dirOnly = body.length > 1 && body.endsWith('/');
+  if (dirOnly) body = body.slice(0, -1);
+  const anchored = body.includes('/');
+  if (body.startsWith('/')) body = body.slice(1);
+  const regex = new RegExp(`^${globToRegexSource(body, field)}$`);
+  return { source: pattern, anchored, dirOnly, regex };
+}
+
+/** True when `rel` (relative to the glob's base) matches; `name` is its last component. */
+export function globMatches(glob: CompiledGlob, rel: string, isDir: boolean): boolean {
+  if (glob.dirOnly && !isDir) return false;
+  if (glob.anchored) return glob.regex.test(rel);
+  const cut = rel.lastIndexOf('/');
+  return glob.regex.test(cut < 0 ? rel : rel.slice(cut + 1));
+}

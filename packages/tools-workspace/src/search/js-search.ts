@@ -1,0 +1,129 @@
+/**
+ * The JS search engine: `grep` and `glob` over any `WorkspaceFileSystem` (the in-memory backend,
+ * remote backends, or the local disk when ripgrep is unavailable), with the same file selection,
+ * order and line semantics as the ripgrep engine.
+ */
+import type { WorkspaceFileSystem, WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
+import { throwIfAborted } from '../local/fs-errors.js';
+import { normalizeWorkspacePath } from '../paths/normalize.js';
+import { compileGlob, globMatches, type CompiledGlob } from './glob-pattern.js';
+import { compileMatcher, type LineMatcher } from './js-regex.js';
+import { walkFiles } from './js-walk.js';
+import { comparePaths } from './path-order.js';
+import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from './search-types.js';
+
+const decoder = new TextDecoder();
+
+/** Lines of a text, without their `\n` (a final newline does not start another line). */
+function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** `WorkspaceSearch` implemented in JavaScript over a file system. */
+export class JsSearch implements FastWorkspaceSearch {
+  readonly engine = 'js' as const;
+  private readonly fs: WorkspaceFileSystem;
+  private readonly root: string;
+  /** `root` is used only to accept absolute paths under it. */
+  constructor(fs: WorkspaceFileSystem, root: string) {
+    this.fs = fs;
+    this.root = root;
+  }
+
+  /** Files a grep request covers: the walk, or the one explicitly named file. */
+  private async *targets(request: WorkspaceGrepRequest | WorkspaceGlobRequest, glob: CompiledGlob | undefined, globBase: string): AsyncGenerator<string> {
+    const start = normalizeWorkspacePath(request.path ?? '', { root: this.root, field: 'path' });
+    const s = await this.fs.stat(start, { signal: request.signal });
+    if (s?.kind === 'file') {
+      yield start; // an explicitly named file is searched whatever the filters say, as rg does
+      return;
+    }
+    if (s?.kind !== 'directory') return;
+    for await (const rel of walkFiles(this.fs, start, request.signal)) {
+      if (glob) {
+        const local = globBase === '' ? rel : rel.slice(globBase.length + 1);
+        if (!globMatches(glob, local, false)) continue;
+      }
+      yield rel;
+    }
+  }
+
+  private async lines(path: string, signal: AbortSignal | undefined, matcher: LineMatcher): Promise<string[] | undefined> {
+    throwIfAborted(signal, 'grep');
+    const bytes = await this.fs.readFile(path, { signal });
+    if (bytes.includes(0)) return undefined; // binary files are skipped, as rg skips them
+    const text = decoder.decode(bytes);
+    if (!matcher.prefilter.test(text)) return undefined;
+    return splitLines(text);
+  }
+
+  private grepTargets(request: WorkspaceGrepRequest): AsyncGenerator<string> {
+    const glob = request.glob === undefined ? undefined : compileGlob(request.glob, 'glob');
+    return this.targets(request, glob, '');
+  }
+
+  async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
+    const matcher = compileMatcher(request);
+    const withText = request.withText !== false;
+    for await (const path of this.grepTargets(request)) {
+      const lines = await this.lines(path, request.signal, matcher);
+      if (!lines) continue;
+      for (let i = 0; i < lines.length; i++) {
+        if (matcher.line.test(lines[i]!)) yield withText ? { path, line: i + 1, text: lines[i]! } : { path, line: i + 1 };
+      }
+    }
+  }
+
+  async grepPage(request: WorkspaceGrepRequest, after: GrepPosition | undefined, limit: number): Promise<GrepPage> {
+    const matches: WorkspaceGrepMatch[] = [];
+    for await (const m of this.grep({ ...request, withText: true })) {
+      if (after) {
+        const c = comparePaths(m.path, after.path);
+        if (c < 0 || (c === 0 && m.line <= after.line)) continue;
+      }
+      if (matches.length === limit) return { matches, more: true };
+      matches.push(m);
+    }
+    return { matches, more: false };
+  }
+
+  async grepFiles(request: WorkspaceGrepRequest): Promise<string[]> {
+    const matcher = compileMatcher(request);
+    const out: string[] = [];
+    for await (const path of this.grepTargets(request)) {
+      const lines = await this.lines(path, request.signal, matcher);
+      if (lines?.some((l) => matcher.line.test(l))) out.push(path);
+    }
+    return out;
+  }
+
+  async grepCounts(request: WorkspaceGrepRequest): Promise<GrepFileCount[]> {
+    const matcher = compileMatcher(request);
+    const out: GrepFileCount[] = [];
+    for await (const path of this.grepTargets(request)) {
+      const lines = await this.lines(path, request.signal, matcher);
+      if (!lines) continue;
+      let count = 0;
+      for (const l of lines) if (matcher.line.test(l)) count++;
+      if (count > 0) out.push({ path, count });
+    }
+    return out;
+  }
+
+  async listFiles(request: WorkspaceGlobRequest): Promise<string[]> {
+    const start = normalizeWorkspacePath(request.path ?? '', { root: this.root, field: 'path' });
+    const glob = compileGlob(request.pattern, 'pattern');
+    const out: string[] = [];
+    for await (const rel of this.targets({ ...request, path: start }, glob, start)) out.push(rel);
+    return out;
+  }
+
+  async *glob(request: WorkspaceGlobRequest): AsyncIterable<string> {
+    const files = await this.listFiles(request);
+    const stamped = await Promise.all(files.map(async (path) => ({ path, mtime: (await this.fs.stat(path))?.mtimeMs ?? 0 })));
+    stamped.sort((a, b) => b.mtime - a.mtime || comparePaths(a.path, b.path));
+    for (const s of stamped) yield s.path;
+  }
+}

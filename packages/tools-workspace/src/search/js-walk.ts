@@ -1,0 +1,55 @@
+/**
+ * The JS engine's file walk over any `WorkspaceFileSystem`: depth first, entries by name, so
+ * files come out in lexical order; honours `.gitignore` files from the root down, skips `.git`,
+ * symlinks and special files, exactly as the ripgrep engine is configured to.
+ */
+import type { WorkspaceFileSystem } from '@a3s-code/core';
+import { throwIfAborted } from '../local/fs-errors.js';
+import { joinRel } from '../paths/normalize.js';
+import { isIgnored, parseGitignore, type IgnoreFile } from './gitignore.js';
+
+async function readIgnore(fs: WorkspaceFileSystem, dir: string): Promise<IgnoreFile | undefined> {
+  try {
+    const bytes = await fs.readFile(joinRel(dir, '.gitignore'));
+    return parseGitignore(dir, new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Ignore files of the ancestors of `start` (root first), excluding `start` itself. */
+async function ancestorIgnores(fs: WorkspaceFileSystem, start: string): Promise<IgnoreFile[]> {
+  const stack: IgnoreFile[] = [];
+  if (start === '') return stack;
+  const parts = start.split('/');
+  for (let i = 0; i < parts.length; i++) {
+    const dir = parts.slice(0, i).join('/');
+    const file = await readIgnore(fs, dir);
+    if (file) stack.push(file);
+  }
+  return stack;
+}
+
+/** Yields root-relative file paths under directory `start` in lexical order. */
+export async function* walkFiles(fs: WorkspaceFileSystem, start: string, signal?: AbortSignal): AsyncGenerator<string> {
+  const base = await ancestorIgnores(fs, start);
+  async function* visit(dir: string, stack: IgnoreFile[]): AsyncGenerator<string> {
+    throwIfAborted(signal, 'search');
+    const entries = await fs.list(dir);
+    let here = stack;
+    if (entries.some((e) => e.name === '.gitignore' && e.kind === 'file')) {
+      const own = await readIgnore(fs, dir);
+      if (own) here = [...stack, own];
+    }
+    for (const entry of entries) {
+      if (entry.name === '.git') continue;
+      const rel = joinRel(dir, entry.name);
+      if (entry.kind === 'directory') {
+        if (!isIgnored(here, rel, true)) yield* visit(rel, here);
+      } else if (entry.kind === 'file') {
+        if (!isIgnored(here, rel, false)) yield rel;
+      }
+    }
+  }
+  yield* visit(start, base);
+}

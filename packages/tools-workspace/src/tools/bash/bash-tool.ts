@@ -1,0 +1,80 @@
+/**
+ * `bash`: runs a shell command in the workspace through its `exec` service, which puts it in its
+ * own process group, enforces one deadline over output draining and exit (BND-05) and kills the
+ * whole group on timeout or cancellation (BND-06). stdout and stderr are capped separately,
+ * head and tail kept with exact totals (BND-04). Metadata lists the files the command changed.
+ */
+import { CapabilityUnavailableError, defineTool, type CapturedStream } from '@a3s-code/core';
+import { z } from 'zod';
+import { renderCaptured } from '../../local/stream-capture.js';
+import { guard } from '../shared/results.js';
+import { compareSnapshots, snapshot } from './changed-files.js';
+
+/** Default, minimum and maximum `timeout`, in milliseconds. */
+export const BASH_TIMEOUT_MS = { default: 120_000, min: 1, max: 600_000 } as const;
+/** Default and bounds of the per-stream byte cap. */
+export const BASH_MAX_OUTPUT_BYTES = { default: 32 * 1024, min: 1024, max: 1024 * 1024 } as const;
+
+const bashInput = z.strictObject({
+  command: z.string().min(1).describe('the shell command line (run with bash -c)'),
+  timeout: z.number().int().min(BASH_TIMEOUT_MS.min).max(BASH_TIMEOUT_MS.max).optional().describe('deadline in milliseconds, 1..600000 (default 120000)'),
+  cwd: z.string().optional().describe('working directory inside the workspace (default: the root)'),
+  max_output_bytes: z
+    .number()
+    .int()
+    .min(BASH_MAX_OUTPUT_BYTES.min)
+    .max(BASH_MAX_OUTPUT_BYTES.max)
+    .optional()
+    .describe('byte cap per stream (stdout, stderr), head and tail kept, 1024..1048576 (default 32768)'),
+});
+
+function streamMeta(s: CapturedStream): Record<string, unknown> {
+  return { total_bytes: s.totalBytes, truncated: s.truncated };
+}
+
+/** The `bash` tool. */
+export const bashTool = defineTool({
+  name: 'bash',
+  description: `Run a shell command (bash -c) in the workspace. timeout is in milliseconds (default 120000, at most 600000); the deadline covers the command's exit and the draining of its output, and on timeout or cancellation its whole process group is killed, background children included. cwd must be inside the workspace. stdout and stderr are each capped (max_output_bytes, default 32768): the head and tail are kept and the exact byte totals reported. metadata has exit_code, timed_out and the files the command created, modified or deleted.`,
+  input: bashInput,
+  tier: 'exec',
+  requires: ['exec'],
+  capabilities: { readOnly: false, idempotent: false, resumable: false, cancelSafe: false, paginated: false, maxParallelism: 4, outputType: 'text' },
+  timeoutMs: BASH_TIMEOUT_MS.max + 30_000,
+  execute: (args, ctx) =>
+    guard(async () => {
+      const exec = ctx.workspace.exec;
+      if (!exec) throw new CapabilityUnavailableError('exec', 'bash');
+      const before = await snapshot(ctx.workspace, ctx.signal).catch(() => undefined);
+      const timeoutMs = args.timeout ?? BASH_TIMEOUT_MS.default;
+      const result = await exec.run({
+        command: args.command,
+        timeoutMs,
+        maxOutputBytes: args.max_output_bytes ?? BASH_MAX_OUTPUT_BYTES.default,
+        signal: ctx.signal,
+        ...(args.cwd === undefined ? {} : { cwd: args.cwd }),
+      });
+      const after = before ? await snapshot(ctx.workspace, ctx.signal).catch(() => undefined) : undefined;
+      const changed = before && after ? compareSnapshots(before, after) : null;
+      let output = renderCaptured(result.stdout, 'stdout');
+      const err = renderCaptured(result.stderr, 'stderr');
+      if (err !== '') output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[stderr]\n${err}`;
+      if (result.timedOut) output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[timed out after ${timeoutMs} ms: the process group was killed]`;
+      else if (result.exitCode !== 0) output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[exit code ${result.exitCode ?? `signal ${result.signal}`}]`;
+      const exitCode = result.timedOut ? 124 : (result.exitCode ?? 128);
+      return {
+        output,
+        exitCode,
+        metadata: {
+          exit_code: result.exitCode,
+          signal: result.signal,
+          timed_out: result.timedOut,
+          duration_ms: Math.round(result.durationMs),
+          stdout: streamMeta(result.stdout),
+          stderr: streamMeta(result.stderr),
+          changed_files: changed,
+          changed_paths: changed ? [...changed.created, ...changed.modified, ...changed.deleted].sort() : null,
+        },
+      };
+    }),
+});

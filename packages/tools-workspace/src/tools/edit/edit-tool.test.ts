@@ -1,0 +1,86 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { resolveCapabilities } from '@a3s-code/core';
+import { LocalWorkspace } from '../../local/local-workspace.js';
+import { call, tempDir } from '../../test-support/harness.js';
+import { editTool } from './edit-tool.js';
+
+const tmp = tempDir();
+const ws = new LocalWorkspace({ root: tmp.dir });
+const file = join(tmp.dir, 'code.ts');
+const SOURCE = 'const a = 1;\nconst b = 2;\nconst a2 = 1;\nfunction total() {\n  return a + b;\n}\n';
+beforeEach(() => writeFileSync(file, SOURCE));
+afterAll(() => tmp.cleanup());
+
+describe('edit', () => {
+  it('replaces a unique string and returns the diff and digests', async () => {
+    const r = await call(editTool, ws, { file_path: 'code.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' });
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('const b = 3;');
+    expect(r.metadata).toMatchObject({ replacements: 1, applied: true, additions: 1, deletions: 1, match_lines: [2] });
+    expect(r.metadata!.diff).toContain('-const b = 2;\n+const b = 3;\n');
+  });
+
+  it('EDIT-01: a dry run returns the same diff metadata as the real write and leaves the file unchanged', async () => {
+    const args = { file_path: 'code.ts', old_string: '= 1;', new_string: '= 10;', replace_all: true };
+    const dry = await call(editTool, ws, { ...args, dry_run: true });
+    expect(readFileSync(file, 'utf8')).toBe(SOURCE);
+    const real = await call(editTool, ws, args);
+    const strip = (m: Record<string, unknown>): Record<string, unknown> => ({ ...m, dry_run: undefined, applied: undefined });
+    expect(strip(dry.metadata!)).toEqual(strip(real.metadata!));
+    expect(dry.metadata).toMatchObject({ dry_run: true, applied: false, replacements: 2 });
+  });
+
+  it('EDIT-02: expected_replacements must equal the replacements made, else nothing is written', async () => {
+    const bad = await call(editTool, ws, { file_path: 'code.ts', old_string: '= 1;', new_string: '= 5;', replace_all: true, expected_replacements: 3 });
+    expect(bad.exitCode).toBe(1);
+    expect(bad.metadata).toMatchObject({ error: { code: 'EDIT_COUNT_MISMATCH' } });
+    expect(readFileSync(file, 'utf8')).toBe(SOURCE);
+    const good = await call(editTool, ws, { file_path: 'code.ts', old_string: '= 1;', new_string: '= 5;', expected_replacements: 2 });
+    expect(good.metadata).toMatchObject({ replacements: 2 });
+    expect(readFileSync(file, 'utf8').match(/= 5;/g)).toHaveLength(2);
+  });
+
+  it('EDIT-03: max_replacements refuses an edit that would exceed it', async () => {
+    const r = await call(editTool, ws, { file_path: 'code.ts', old_string: 'const', new_string: 'let', replace_all: true, max_replacements: 2 });
+    expect(r.metadata).toMatchObject({ error: { code: 'EDIT_TOO_MANY', details: { replacements: 3, max: 2 } } });
+    expect(readFileSync(file, 'utf8')).toBe(SOURCE);
+    expect((await call(editTool, ws, { file_path: 'code.ts', old_string: 'const', new_string: 'let', replace_all: true, max_replacements: 3 })).exitCode).toBe(0);
+  });
+
+  it('EDIT-04: a dry run declares itself read-only and idempotent; a real edit does not', () => {
+    const base = { file_path: 'code.ts', old_string: 'a', new_string: 'b' };
+    expect(resolveCapabilities(editTool, { ...base, dry_run: true })).toMatchObject({ readOnly: true, idempotent: true });
+    expect(resolveCapabilities(editTool, base)).toMatchObject({ readOnly: false });
+  });
+
+  it('not found: the error shows the closest candidate lines', async () => {
+    const r = await call(editTool, ws, { file_path: 'code.ts', old_string: 'return a + c;', new_string: 'x' });
+    expect(r.exitCode).toBe(1);
+    expect(r.metadata).toMatchObject({ error: { code: 'EDIT_NOT_FOUND' } });
+    expect(r.output).toContain('line 5:   return a + b;');
+  });
+
+  it('ambiguous: the error lists every matching line', async () => {
+    const r = await call(editTool, ws, { file_path: 'code.ts', old_string: '= 1;', new_string: '= 9;' });
+    expect(r.metadata).toMatchObject({ error: { code: 'EDIT_AMBIGUOUS', details: { occurrences: 2, lines: [1, 3] } } });
+    expect(r.output).toContain('line 3: const a2 = 1;');
+    expect(readFileSync(file, 'utf8')).toBe(SOURCE);
+  });
+
+  it('keeps CRLF line endings when the strings use LF; creates a file from an empty old_string', async () => {
+    writeFileSync(join(tmp.dir, 'win.txt'), 'one\r\ntwo\r\nthree\r\n');
+    const r = await call(editTool, ws, { file_path: 'win.txt', old_string: 'one\ntwo\n', new_string: 'one\n2\n' });
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(tmp.dir, 'win.txt'), 'utf8')).toBe('one\r\n2\r\nthree\r\n');
+    const created = await call(editTool, ws, { file_path: 'fresh.txt', old_string: '', new_string: 'new\n' });
+    expect(created.metadata).toMatchObject({ changes: [{ action: 'create' }] });
+    expect((await call(editTool, ws, { file_path: 'code.ts', old_string: '', new_string: 'x' })).exitCode).toBe(1);
+  });
+
+  it('refuses identical strings and unknown fields', async () => {
+    await expect(call(editTool, ws, { file_path: 'code.ts', old_string: 'a', new_string: 'a' })).rejects.toMatchObject({ field: 'args.new_string' });
+    await expect(call(editTool, ws, { file_path: 'code.ts', old_string: 'a', new_string: 'b', replaceAll: true })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS' });
+  });
+});

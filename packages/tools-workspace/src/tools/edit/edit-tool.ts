@@ -1,0 +1,114 @@
+/**
+ * `edit` (EDIT-01..04): fixed-string replacement. Not-found and ambiguous matches fail with the
+ * candidate lines; `expected_replacements` and `max_replacements` bound the change; `dry_run`
+ * returns exactly the metadata a real write would, writes nothing and is scheduled read-only.
+ * CRLF files stay CRLF when the strings are given with `\n`.
+ */
+import { A3sError, defineTool } from '@a3s-code/core';
+import { z } from 'zod';
+import { changeMetadata, describeChange } from '../shared/mutation.js';
+import { failed, filesOf, guard, ok } from '../shared/results.js';
+import { decodeText } from '../shared/text.js';
+import { assertWritableArg } from '../shared/writable.js';
+import { closestLines, lineAt, occurrences } from './edit-candidates.js';
+
+/** Why an edit was not applied. */
+export class EditMatchError extends A3sError {
+  constructor(code: 'EDIT_NOT_FOUND' | 'EDIT_AMBIGUOUS' | 'EDIT_COUNT_MISMATCH' | 'EDIT_TOO_MANY', message: string, details: Record<string, unknown>) {
+    super(code, message, { details });
+  }
+}
+
+const editInput = z
+  .strictObject({
+    file_path: z.string().min(1).describe('the file to edit'),
+    old_string: z.string().describe('exact text to replace (empty only to fill a missing or empty file)'),
+    new_string: z.string().describe('the replacement text'),
+    replace_all: z.boolean().optional().describe('replace every occurrence (default false: old_string must be unique)'),
+    dry_run: z.boolean().optional().describe('compute the diff and counts without writing'),
+    expected_replacements: z.number().int().min(1).optional().describe('fail unless exactly this many replacements would be made'),
+    max_replacements: z.number().int().min(1).optional().describe('refuse an edit that would make more replacements than this'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.old_string === v.new_string) ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'must differ from old_string' });
+  });
+
+/** Arguments of `edit`. */
+export type EditArgs = z.output<typeof editInput>;
+
+/** The `edit` tool. */
+export const editTool = defineTool({
+  name: 'edit',
+  description: `Replace an exact string in a file. old_string must match the file exactly (indentation included) and be unique unless replace_all is true or expected_replacements says how many occurrences to replace. Use dry_run: true to preview the same diff and counts a real edit would produce without writing; then pass the previewed count as expected_replacements, and optionally max_replacements as an upper bound. When the string is not found or is ambiguous, the error lists the closest or matching lines.`,
+  input: editInput,
+  tier: 'write',
+  requires: ['fs.read', 'fs.write'],
+  capabilities: { readOnly: false, idempotent: false, resumable: false, cancelSafe: true, paginated: false, maxParallelism: 1, outputType: 'diff' },
+  capabilitiesFor: (args) => (args.dry_run === true ? { readOnly: true, idempotent: true, resumable: true, maxParallelism: 16 } : {}),
+  execute: (args, ctx) =>
+    guard(async () => {
+      const fs = filesOf(ctx, args.dry_run ? 'fs.read' : 'fs.write', 'edit');
+      const path = args.file_path;
+      if (args.dry_run !== true) assertWritableArg(ctx, path, 'file_path');
+      const exists = await fs.stat(path, { signal: ctx.signal });
+      const before = exists ? decodeText(await fs.readFile(path, { signal: ctx.signal })) : undefined;
+      let after: string;
+      let replacements: number;
+      let lines: number[] = [];
+      if (args.old_string === '') {
+        if (before !== undefined && before !== '') {
+          return failed(new EditMatchError('EDIT_NOT_FOUND', `${path}: old_string is empty but the file is not; give the text to replace`, { path }));
+        }
+        after = args.new_string;
+        replacements = 1;
+      } else {
+        if (before === undefined) return failed(new EditMatchError('EDIT_NOT_FOUND', `${path}: no such file`, { path }));
+        let oldS = args.old_string;
+        let newS = args.new_string;
+        let hits = occurrences(before, oldS);
+        if (hits.length === 0 && before.includes('\r\n') && oldS.includes('\n') && !oldS.includes('\r')) {
+          oldS = oldS.replace(/\n/g, '\r\n');
+          newS = newS.replace(/\r?\n/g, '\r\n');
+          hits = occurrences(before, oldS);
+        }
+        if (hits.length === 0) {
+          const candidates = closestLines(before, args.old_string);
+          const hint = candidates.length === 0 ? 'no similar lines' : candidates.map((c) => `  line ${c.line}: ${c.text}`).join('\n');
+          return failed(new EditMatchError('EDIT_NOT_FOUND', `${path}: old_string not found. Closest lines:\n${hint}`, { path, candidates }));
+        }
+        lines = hits.map((i) => lineAt(before, i));
+        const all = args.replace_all === true || (args.expected_replacements !== undefined && args.expected_replacements > 1);
+        if (!all && hits.length > 1) {
+          const shown = lines.slice(0, 10).map((l) => `  line ${l}: ${before.split('\n')[l - 1]?.replace(/\r$/, '').slice(0, 200)}`).join('\n');
+          return failed(
+            new EditMatchError('EDIT_AMBIGUOUS', `${path}: old_string occurs ${hits.length} times; add surrounding context to make it unique, or set replace_all. Matches:\n${shown}`, { path, occurrences: hits.length, lines }),
+          );
+        }
+        replacements = all ? hits.length : 1;
+        after = all ? before.split(oldS).join(newS) : before.slice(0, hits[0]) + newS + before.slice(hits[0]! + oldS.length);
+      }
+      if (args.expected_replacements !== undefined && replacements !== args.expected_replacements) {
+        return failed(
+          new EditMatchError('EDIT_COUNT_MISMATCH', `${path}: the edit would make ${replacements} replacement(s), expected_replacements is ${args.expected_replacements}; nothing written`, {
+            path,
+            replacements,
+            expected: args.expected_replacements,
+          }),
+        );
+      }
+      if (args.max_replacements !== undefined && replacements > args.max_replacements) {
+        return failed(
+          new EditMatchError('EDIT_TOO_MANY', `${path}: the edit would make ${replacements} replacements, more than max_replacements ${args.max_replacements}; nothing written`, {
+            path,
+            replacements,
+            max: args.max_replacements,
+          }),
+        );
+      }
+      const dry = args.dry_run === true;
+      if (!dry) await fs.writeFile(path, after, { signal: ctx.signal });
+      const described = describeChange(path, before, after);
+      const summary = `${dry ? 'dry run: would edit' : 'edited'} ${path}: ${replacements} replacement(s), +${described.change.additions} -${described.change.deletions} lines`;
+      return ok(`${summary}\n${described.diff}`, { path, dry_run: dry, applied: !dry, replacements, match_lines: lines, ...changeMetadata([described]) });
+    }),
+});

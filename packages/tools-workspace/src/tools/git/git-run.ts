@@ -1,0 +1,21 @@
+/** Running git through the workspace's `git` service, with failures as typed results. */
+import { A3sError, type ToolContext, type WorkspaceExecResult, type WorkspaceGit } from '@a3s-code/core';
+
+/** A git command exited non-zero or timed out. */
+export class GitCommandError extends A3sError {
+  /** The exit code, `null` on timeout. */
+  readonly exitCode: number | null;
+  constructor(args: readonly string[], result: WorkspaceExecResult) {
+    const why = result.timedOut ? 'timed out' : `exited with code ${result.exitCode}`;
+    const stderr = (result.stderr.head + result.stderr.tail).trim().slice(0, 2000);
+    super('GIT_FAILED', `git ${args.slice(0, 3).join(' ')} ${why}${stderr ? `: ${stderr}` : ''}`, { details: { args, exit_code: result.exitCode, timed_out: result.timedOut } });
+    this.exitCode = result.exitCode;
+  }
+}
+
+/** Runs `git args` and returns stdout; throws {@link GitCommandError} on failure. */
+export async function git(service: WorkspaceGit, ctx: ToolContext, args: readonly string[]): Promise<string> {
+  const result = await service.run(args, { signal: ctx.signal });
+  if (result.timedOut || result.exitCode !== 0) throw new GitCommandError(args, result);
+  return result.stdout.head + result.stdout.tail;
+}

@@ -1,0 +1,101 @@
+/**
+ * `git`: status, log, diff, branch list/create, checkout, stash and worktree list/create/remove
+ * through the workspace's `git` service (simple-git on the local disk). Read operations are
+ * scheduled read-only; every list is paginated with a cursor; `diff` pages by bytes.
+ */
+import { A3sError, CapabilityUnavailableError, defineTool, type ToolContext, type ToolResult, type WorkspaceGit } from '@a3s-code/core';
+import { WorkspacePathError } from '../../errors.js';
+import { assertWritable, normalizeWorkspacePath } from '../../paths/normalize.js';
+import { failed, guard, ok } from '../shared/results.js';
+import { gitBranches, gitDiff, gitLog, gitStashList, gitStatus, gitWorktrees } from './git-lists.js';
+import { GitCommandError, git } from './git-run.js';
+import { gitInput, isReadOnlyGit, type GitArgs } from './git-schema.js';
+
+/** A worktree folder argument, checked to stay inside the workspace and out of `.a3s`. */
+async function worktreePath(ctx: ToolContext, path: string): Promise<string> {
+  const rel = normalizeWorkspacePath(path, { root: ctx.workspace.root, field: 'path' });
+  assertWritable(rel, 'path', path);
+  // Resolving through the file system refuses symlinks that lead out.
+  if (ctx.workspace.fs) await ctx.workspace.fs.stat(rel, { signal: ctx.signal });
+  if (rel === '') throw new WorkspacePathError('path', path, 'protected', 'is the workspace root itself');
+  return rel;
+}
+
+async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): Promise<ToolResult> {
+  const run = async (argv: string[], summary: string): Promise<ToolResult> => {
+    const out = await git(service, ctx, argv);
+    return ok(`${summary}${out.trim() ? `\n${out.trim()}` : ''}`, { operation: args.operation, action: args.action ?? null, args: argv });
+  };
+  switch (args.operation) {
+    case 'branch':
+      return run(['branch', '--', args.name!, ...(args.start_point ? [args.start_point] : [])], `created branch ${args.name}`);
+    case 'checkout':
+      return run(args.create ? ['checkout', '-b', args.ref!] : ['checkout', args.ref!, '--'], `checked out ${args.ref}`);
+    case 'stash': {
+      const action = args.action ?? 'push';
+      if (action === 'push') {
+        const argv = ['stash', 'push'];
+        if (args.include_untracked) argv.push('--include-untracked');
+        if (args.message) argv.push('-m', args.message);
+        return run(argv, 'stashed changes');
+      }
+      return run(['stash', action, `stash@{${args.index ?? 0}}`], `stash ${action} stash@{${args.index ?? 0}}`);
+    }
+    case 'worktree': {
+      const path = await worktreePath(ctx, args.path!);
+      if (args.action === 'remove') return run(['worktree', 'remove', ...(args.force ? ['--force'] : []), '--', path], `removed worktree ${path}`);
+      const argv = ['worktree', 'add'];
+      if (args.name) argv.push('-b', args.name);
+      argv.push('--', path);
+      if (args.ref) argv.push(args.ref);
+      return run(argv, `created worktree ${path}`);
+    }
+    default:
+      throw new A3sError('GIT_UNSUPPORTED', `git: operation '${args.operation}' has no mutation`);
+  }
+}
+
+/** The `git` tool. */
+export const gitTool = defineTool({
+  name: 'git',
+  description: `Git in the workspace repository. operation:
+- status: changed files (paged).
+- log: commits newest first; ref and path narrow it; limit/cursor page it.
+- diff: working-tree changes, staged (staged: true) or ref ("HEAD~1", "main..feature"); paged by bytes with byte_offset and max_bytes (default 65536); metadata.next_byte_offset continues.
+- branch: action list (default, paged) or create (name, start_point).
+- checkout: ref, with create: true to create the branch.
+- stash: action push (default; message, include_untracked), pop, apply, drop (index), list.
+- worktree: action list (default), create (path inside the workspace; ref, or name for a new branch), remove (path, force).
+Lists page with limit (1..1000, default 50) and metadata.next_cursor.`,
+  input: gitInput,
+  tier: 'write',
+  requires: ['git'],
+  capabilities: { readOnly: false, idempotent: false, resumable: false, cancelSafe: false, paginated: true, maxParallelism: 1, outputType: 'text' },
+  capabilitiesFor: (args) => (isReadOnlyGit(args) ? { readOnly: true, idempotent: true, resumable: true, cancelSafe: true, maxParallelism: 4 } : {}),
+  execute: (args, ctx) =>
+    guard(async () => {
+      const service = ctx.workspace.git;
+      if (!service) throw new CapabilityUnavailableError('git', 'git');
+      try {
+        switch (args.operation) {
+          case 'status':
+            return await gitStatus(service, ctx, args);
+          case 'log':
+            return await gitLog(service, ctx, args);
+          case 'diff':
+            return await gitDiff(service, ctx, args);
+          case 'branch':
+            return (args.action ?? 'list') === 'list' ? await gitBranches(service, ctx, args) : await mutate(service, ctx, args);
+          case 'stash':
+            return args.action === 'list' ? await gitStashList(service, ctx, args) : await mutate(service, ctx, args);
+          case 'worktree':
+            return (args.action ?? 'list') === 'list' ? await gitWorktrees(service, ctx, args, ctx.workspace.root) : await mutate(service, ctx, args);
+          default:
+            return await mutate(service, ctx, args);
+        }
+      } catch (error) {
+        if (error instanceof GitCommandError) return failed(error);
+        throw error;
+      }
+    }),
+});

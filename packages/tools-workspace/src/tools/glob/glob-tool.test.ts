@@ -1,0 +1,69 @@
+import { utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LocalWorkspace } from '../../local/local-workspace.js';
+import { MemoryWorkspace } from '../../memory/memory-workspace.js';
+import { call, tempDir, writeTree } from '../../test-support/harness.js';
+import { globTool } from './glob-tool.js';
+
+const files: Record<string, string> = { '.gitignore': 'dist/\n', 'dist/out.ts': '', 'README.md': '' };
+for (let i = 0; i < 30; i++) files[`src/m${i}/file-${i}.ts`] = `${i}\n`;
+const tmp = tempDir();
+writeTree(tmp.dir, files);
+// Distinct modification times: file-7 newest, then file-3, the rest older.
+for (let i = 0; i < 30; i++) utimesSync(join(tmp.dir, `src/m${i}/file-${i}.ts`), 1_000_000 + i, 1_000_000 + i);
+utimesSync(join(tmp.dir, 'src/m3/file-3.ts'), 2_000_000, 2_000_000);
+utimesSync(join(tmp.dir, 'src/m7/file-7.ts'), 3_000_000, 3_000_000);
+const ws = new LocalWorkspace({ root: tmp.dir });
+afterAll(() => tmp.cleanup());
+
+async function allPages(args: Record<string, unknown>): Promise<string[]> {
+  const out: string[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 100; i++) {
+    const r = await call(globTool, ws, { ...args, ...(cursor ? { cursor } : {}) });
+    out.push(...((r.metadata as { paths: string[] }).paths));
+    cursor = (r.metadata as { next_cursor: string | null }).next_cursor ?? undefined;
+    if (!cursor) break;
+  }
+  return out;
+}
+
+describe('glob', () => {
+  it('GLOB-01: the default order is the backend order, most recently modified first', async () => {
+    const r = await call(globTool, ws, { pattern: '**/*.ts', limit: 3 });
+    expect((r.metadata as { paths: string[] }).paths).toEqual(['src/m7/file-7.ts', 'src/m3/file-3.ts', 'src/m29/file-29.ts']);
+    expect(r.metadata).toMatchObject({ sort: 'backend', total: 30, truncated: true });
+    const paged = await allPages({ pattern: '**/*.ts', limit: 7 });
+    expect(paged).toHaveLength(30);
+    expect(new Set(paged).size).toBe(30);
+  });
+
+  it('GLOB-02/03: sort "path" sorts before paging; pages form one stable sequence', async () => {
+    const paged = await allPages({ pattern: '*.ts', sort: 'path', limit: 4 });
+    const whole = (await call(globTool, ws, { pattern: '*.ts', sort: 'path', limit: 1000 })).metadata as { paths: string[] };
+    expect(paged).toEqual(whole.paths);
+    expect(paged).toHaveLength(30);
+    expect(paged.slice(0, 3)).toEqual(['src/m0/file-0.ts', 'src/m1/file-1.ts', 'src/m10/file-10.ts']);
+    expect(paged).not.toContain('dist/out.ts');
+  });
+
+  it('GLOB: path scopes the pattern; bad input is typed', async () => {
+    const r = await call(globTool, ws, { pattern: '*.ts', path: 'src/m5', sort: 'path' });
+    expect(r.output).toBe('src/m5/file-5.ts');
+    expect((await call(globTool, ws, { pattern: 'file-1?.ts', path: 'src', sort: 'path' })).metadata).toMatchObject({ total: 10 });
+    expect((await call(globTool, ws, { pattern: 'm1/*.ts', path: 'src' })).output).toBe('src/m1/file-1.ts');
+    expect((await call(globTool, ws, { pattern: '*.md' })).output).toBe('README.md');
+    expect((await call(globTool, ws, { pattern: '*.none' })).output).toBe('No files found');
+    expect((await call(globTool, ws, { pattern: '*.ts', path: 'README.md' })).exitCode).toBe(1);
+    await expect(call(globTool, ws, { pattern: '*.ts', sort: 'mtime' })).rejects.toMatchObject({ field: 'args.sort' });
+    await expect(call(globTool, ws, { pattern: '{a' })).rejects.toMatchObject({ code: 'WORKSPACE_SEARCH' });
+  });
+
+  it('GLOB: the memory workspace gives the same path-sorted pages', async () => {
+    const mem = await MemoryWorkspace.create({ files });
+    const a = await call(globTool, ws, { pattern: '**/*', sort: 'path', limit: 1000 });
+    const b = await call(globTool, mem, { pattern: '**/*', sort: 'path', limit: 1000 });
+    expect(b.output).toBe(a.output);
+  });
+});

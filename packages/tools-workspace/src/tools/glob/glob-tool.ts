@@ -1,0 +1,69 @@
+/**
+ * `glob` (GLOB-01..03): file paths matching a pattern, honouring `.gitignore`. `sort: "backend"`
+ * (default) keeps the backend's order, most recently modified first; `sort: "path"` sorts
+ * lexically before paging, so pages form one stable sequence with no duplicate or skipped path.
+ */
+import { CapabilityUnavailableError, defineTool } from '@a3s-code/core';
+import { z } from 'zod';
+import { WorkspaceFileError } from '../../errors.js';
+import { sortPaths } from '../../search/path-order.js';
+import { isFastSearch } from '../../search/search-types.js';
+import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
+import { indexAfter } from '../shared/paging.js';
+import { guard, ok } from '../shared/results.js';
+
+const globInput = z.strictObject({
+  pattern: z.string().min(1).describe('glob, e.g. "**/*.ts", "src/**/test_*.py", "*.{json,yaml}"'),
+  path: z.string().optional().describe('directory to search; the pattern is relative to it (default: the workspace root)'),
+  limit: z.number().int().min(1).max(1000).optional().describe('paths per page, 1..1000 (default 200)'),
+  cursor: z.string().min(1).optional().describe('the next_cursor of the previous page'),
+  sort: z.enum(['backend', 'path']).optional().describe('backend (default: most recently modified first) or path (lexical, stable pages)'),
+});
+
+/** The `glob` tool. */
+export const globTool = defineTool({
+  name: 'glob',
+  description: `Find files by name pattern, honouring .gitignore. A pattern without "/" matches file names at any depth ("*.ts"); with "/" it is matched from path ("src/**/*.ts"). "**" spans folders, "{a,b}" alternates. Results are paged: limit (1..1000, default 200) and metadata.next_cursor. sort "backend" (default) lists most recently modified first; sort "path" gives a lexical order that stays stable across pages.`,
+  input: globInput,
+  tier: 'read',
+  requires: ['search'],
+  capabilities: { readOnly: true, idempotent: true, resumable: true, cancelSafe: true, paginated: true, maxParallelism: 8, outputType: 'text' },
+  execute: (args, ctx) =>
+    guard(async () => {
+      const search = ctx.workspace.search;
+      if (!search) throw new CapabilityUnavailableError('search', 'glob');
+      const sort = args.sort ?? 'backend';
+      const limit = args.limit ?? 200;
+      if (args.path !== undefined && ctx.workspace.fs) {
+        const s = await ctx.workspace.fs.stat(args.path, { signal: ctx.signal });
+        if (s?.kind !== 'directory') throw new WorkspaceFileError(args.path, s ? 'not_directory' : 'not_found', 'path must be an existing directory');
+      }
+      const fp = fingerprint([sort, args.pattern, args.path ?? '']);
+      const at = decodeCursor('glob', fp, args.cursor);
+      const request = { pattern: args.pattern, signal: ctx.signal, ...(args.path === undefined ? {} : { path: args.path }) };
+      let page: string[];
+      let total: number;
+      let next: string | null;
+      if (sort === 'path') {
+        const all = sortPaths(isFastSearch(search) ? await search.listFiles(request) : await collect(search.glob(request)));
+        const start = at?.path === undefined ? 0 : indexAfter(all, at.path, (p) => p);
+        page = all.slice(start, start + limit);
+        total = all.length;
+        next = start + limit < all.length ? encodeCursor('glob', fp, { path: page[page.length - 1]! }) : null;
+      } else {
+        const offset = at?.offset ?? 0;
+        const all = await collect(search.glob(request));
+        page = all.slice(offset, offset + limit);
+        total = all.length;
+        next = offset + limit < all.length ? encodeCursor('glob', fp, { offset: offset + limit }) : null;
+      }
+      const tail = next ? `\n[more files: pass cursor=${JSON.stringify(next)} for the next page]` : '';
+      return ok((page.length === 0 ? 'No files found' : page.join('\n')) + tail, { sort, total, returned: page.length, truncated: next !== null, next_cursor: next, paths: page });
+    }),
+});
+
+async function collect(source: AsyncIterable<string>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const p of source) out.push(p);
+  return out;
+}

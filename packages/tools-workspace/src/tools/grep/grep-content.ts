@@ -1,0 +1,91 @@
+/**
+ * `grep` content mode (GREP-02): a page of matching lines in lexical order, with context lines
+ * read from the files of that page only, rendered as ripgrep does (`path:line:text` for matches,
+ * `path-line-text` for context, `--` between groups). Stops the engine as soon as the page is full.
+ */
+import type { WorkspaceFileSystem, WorkspaceGrepMatch, WorkspaceGrepRequest, WorkspaceSearch } from '@a3s-code/core';
+import { MAX_LINE_CHARS } from '../read/read-file.js';
+import { comparePaths } from '../../search/path-order.js';
+import { isFastSearch } from '../../search/search-types.js';
+import { byteLength, decodeText, splitLines } from '../shared/text.js';
+
+/** Largest content-mode output, in bytes; a page ends early (with a cursor) when it is reached. */
+export const GREP_CONTENT_MAX_BYTES = 64 * 1024;
+
+/** A content page. */
+export interface ContentPage {
+  readonly output: string;
+  readonly matches: number;
+  readonly files: number;
+  /** The last match returned when more remain. */
+  readonly last?: { readonly path: string; readonly line: number };
+}
+
+function cut(text: string): string {
+  return text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}… [line cut: ${text.length} chars]` : text;
+}
+
+/** Collects up to `limit` matches after `after`, then renders them with `before`/`afterCtx` context lines. */
+export async function contentPage(
+  search: WorkspaceSearch,
+  fs: WorkspaceFileSystem | undefined,
+  request: WorkspaceGrepRequest,
+  limit: number,
+  after: { path: string; line: number } | undefined,
+  before: number,
+  afterCtx: number,
+): Promise<ContentPage> {
+  const page: WorkspaceGrepMatch[] = [];
+  let more = false;
+  let bytes = 0;
+  if (isFastSearch(search)) {
+    const fast = await search.grepPage(request, after, limit);
+    more = fast.more;
+    for (const m of fast.matches) {
+      if (bytes >= GREP_CONTENT_MAX_BYTES) {
+        more = true;
+        break;
+      }
+      page.push(m);
+      bytes += byteLength(m.path) + byteLength(cut(m.text ?? '')) + 12;
+    }
+  } else for await (const m of search.grep({ ...request, withText: true })) {
+    if (after) {
+      const c = comparePaths(m.path, after.path);
+      if (c < 0 || (c === 0 && m.line <= after.line)) continue;
+    }
+    if (page.length >= limit || bytes >= GREP_CONTENT_MAX_BYTES) {
+      more = true;
+      break;
+    }
+    page.push(m);
+    bytes += byteLength(m.path) + byteLength(cut(m.text ?? '')) + 12;
+  }
+  let output = '';
+  const byFile = new Map<string, WorkspaceGrepMatch[]>();
+  for (const m of page) byFile.set(m.path, [...(byFile.get(m.path) ?? []), m]);
+  const withContext = (before > 0 || afterCtx > 0) && fs !== undefined;
+  for (const [path, matches] of byFile) {
+    if (!withContext) {
+      for (const m of matches) output += `${path}:${m.line}:${cut(m.text ?? '')}\n`;
+      continue;
+    }
+    const lines = splitLines(decodeText(await fs.readFile(path, { signal: request.signal })));
+    const hit = new Set(matches.map((m) => m.line));
+    let printedTo = 0;
+    for (const m of matches) {
+      const from = Math.max(1, m.line - before, printedTo + 1);
+      const to = Math.min(lines.length, m.line + afterCtx);
+      if (printedTo > 0 && from > printedTo + 1) output += '--\n';
+      for (let n = from; n <= to; n++) {
+        if (n > m.line && hit.has(n) && n !== m.line) break; // the next match prints itself and its context
+        output += `${path}${hit.has(n) ? ':' : '-'}${n}${hit.has(n) ? ':' : '-'}${cut(lines[n - 1] ?? '')}\n`;
+        printedTo = n;
+      }
+    }
+    if (byFile.size > 1) output += '--\n';
+  }
+  if (output.endsWith('--\n')) output = output.slice(0, -3);
+  const last = page[page.length - 1];
+  return { output, matches: page.length, files: byFile.size, ...(more && last ? { last: { path: last.path, line: last.line } } : {}) };
+}

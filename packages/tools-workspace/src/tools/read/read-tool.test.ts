@@ -1,0 +1,163 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { LocalWorkspace } from '../../local/local-workspace.js';
+import { MemoryWorkspace } from '../../memory/memory-workspace.js';
+import { call, tempDir, writeTree } from '../../test-support/harness.js';
+import { readTool } from './read-tool.js';
+
+const lines = (n: number, prefix = 'line'): string => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join('\n') + '\n';
+const tmp = tempDir();
+writeTree(tmp.dir, {
+  'small.txt': 'alpha\nbeta\ngamma\n',
+  'big.txt': lines(5000),
+  'long.txt': `${'x'.repeat(5000)}\nshort\n`,
+  'crlf.txt': 'one\r\ntwo\r\n',
+  'no-eol.txt': 'a\nb',
+  'empty.txt': '',
+  'bin.dat': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02, 0x03]),
+  'src/a.ts': lines(300, 'a'),
+  'src/b.ts': lines(300, 'b'),
+  'src/c.ts': lines(300, 'c'),
+});
+const ws = new LocalWorkspace({ root: tmp.dir });
+afterAll(() => tmp.cleanup());
+
+/** The numbered lines of an output, as [number, text]. */
+function numbered(output: string): Array<[number, string]> {
+  return output
+    .split('\n')
+    .map((l) => /^ *(\d+)\t(.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => [Number(m[1]), m[2]!]);
+}
+
+describe('read: single file', () => {
+  it('READ: numbers lines from 1, default limit 2000, with a continuation when more remains', async () => {
+    const small = await call(readTool, ws, { file_path: 'small.txt' });
+    expect(small.output).toBe('     1\talpha\n     2\tbeta\n     3\tgamma\n');
+    expect(small.metadata).toMatchObject({ total_lines: 3, next_offset: null, eof: true, lines_returned: 3 });
+    const big = await call(readTool, ws, { file_path: 'big.txt', max_output_bytes: 98304 });
+    expect(big.metadata).toMatchObject({ lines_returned: 2000, next_offset: 2000, eof: false, total_lines: 5000 });
+    expect(big.output).toContain('continue with offset=2000');
+  });
+
+  it('READ: offset is 0-based; limit bounds the range; the edges are exact', async () => {
+    const r = await call(readTool, ws, { file_path: 'big.txt', offset: 10, limit: 3 });
+    expect(numbered(r.output)).toEqual([[11, 'line 11'], [12, 'line 12'], [13, 'line 13']]);
+    expect(r.metadata).toMatchObject({ next_offset: 13, eof: false });
+    const last = await call(readTool, ws, { file_path: 'big.txt', offset: 4999, limit: 5 });
+    expect(numbered(last.output)).toEqual([[5000, 'line 5000']]);
+    expect(last.metadata).toMatchObject({ next_offset: null, eof: true });
+    const past = await call(readTool, ws, { file_path: 'big.txt', offset: 5000 });
+    expect(past.metadata).toMatchObject({ lines_returned: 0, eof: true });
+    expect(past.output).toContain('past the end');
+    await expect(call(readTool, ws, { file_path: 'big.txt', limit: 0 })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', field: 'args.limit' });
+    await expect(call(readTool, ws, { file_path: 'big.txt', limit: 2001 })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', field: 'args.limit' });
+    await expect(call(readTool, ws, { file_path: 'big.txt', offset: -1 })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', field: 'args.offset' });
+    expect((await call(readTool, ws, { file_path: 'big.txt', limit: 2000, offset: 0, max_output_bytes: 98304 })).metadata).toMatchObject({ lines_returned: 2000 });
+  });
+
+  it('READ: cuts lines at 2000 characters, strips CR, handles a missing final newline and empty files', async () => {
+    const r = await call(readTool, ws, { file_path: 'long.txt' });
+    const first = numbered(r.output)[0]![1];
+    expect(first.startsWith('x'.repeat(2000))).toBe(true);
+    expect(first).toContain('[line cut: 5000 chars]');
+    expect(first.length).toBeLessThan(2100);
+    expect(numbered((await call(readTool, ws, { file_path: 'crlf.txt' })).output)).toEqual([[1, 'one'], [2, 'two']]);
+    expect(numbered((await call(readTool, ws, { file_path: 'no-eol.txt' })).output)).toEqual([[1, 'a'], [2, 'b']]);
+    expect((await call(readTool, ws, { file_path: 'empty.txt' })).metadata).toMatchObject({ total_lines: 0, lines_returned: 0 });
+  });
+
+  it('READ: describes binary files instead of dumping them; a missing file is a failed result', async () => {
+    const bin = await call(readTool, ws, { file_path: 'bin.dat' });
+    expect(bin.output).toMatch(/^\[binary file bin\.dat: 8 bytes, sha256:[0-9a-f]{64}/);
+    expect(bin.metadata).toMatchObject({ binary: true, size: 8 });
+    const missing = await call(readTool, ws, { file_path: 'nope.txt' });
+    expect(missing.exitCode).toBe(1);
+    expect(missing.metadata).toMatchObject({ error: { code: 'WORKSPACE_NOT_FOUND' } });
+  });
+
+  it('READ: the byte budget bounds a single read too and its next_offset resumes exactly', async () => {
+    const r = await call(readTool, ws, { file_path: 'big.txt', max_output_bytes: 1024 });
+    expect(Buffer.byteLength(r.output)).toBeLessThanOrEqual(1024);
+    const got = numbered(r.output);
+    expect(r.metadata).toMatchObject({ next_offset: got.length });
+  });
+
+  it('READ: refuses both or neither of file_path and files, and unknown arguments', async () => {
+    await expect(call(readTool, ws, {})).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', field: 'args.file_path' });
+    await expect(call(readTool, ws, { file_path: 'a', files: [{ path: 'b' }] })).rejects.toMatchObject({ field: 'args.file_path' });
+    await expect(call(readTool, ws, { file_path: 'a', path: 'b' })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS' });
+    await expect(call(readTool, ws, { files: [{ path: 'a', offset: 1 }], offset: 3 })).rejects.toMatchObject({ field: 'args.offset' });
+  });
+});
+
+describe('read: batch (read.files)', () => {
+  it('READ-01/03: returns every entry in request order with headers', async () => {
+    const r = await call(readTool, ws, { files: [{ path: 'src/c.ts', offset: 40, limit: 80 }, { path: 'small.txt' }, { path: 'src/a.ts', limit: 2 }] });
+    const headers = [...r.output.matchAll(/^==> (\S+) /gm)].map((m) => m[1]);
+    expect(headers).toEqual(['src/c.ts', 'small.txt', 'src/a.ts']);
+    expect(r.output).toContain('==> src/c.ts (lines 41-120 of 300; next offset 120) <==');
+    const meta = r.metadata!.batch as { truncated: boolean; entries: Array<{ path: string; status: string }> };
+    expect(meta.truncated).toBe(false);
+    expect(meta.entries.map((e) => [e.path, e.status])).toEqual([['src/c.ts', 'ok'], ['small.txt', 'ok'], ['src/a.ts', 'ok']]);
+  });
+
+  it('READ-04: one unreadable entry reports an error; the others still come back', async () => {
+    const r = await call(readTool, ws, { files: [{ path: 'small.txt' }, { path: 'missing.txt' }, { path: '../escape' }, { path: 'src/b.ts', limit: 1 }] });
+    expect(r.exitCode).toBe(0);
+    const entries = (r.metadata!.batch as { entries: Array<{ status: string; error?: { code: string } }> }).entries;
+    expect(entries.map((e) => e.status)).toEqual(['ok', 'error', 'error', 'ok']);
+    expect(entries[1]!.error!.code).toBe('WORKSPACE_NOT_FOUND');
+    expect(entries[2]!.error!.code).toBe('WORKSPACE_PATH');
+    expect(r.output).toContain('     1\tb 1');
+  });
+
+  it('READ-02/05: the budget counts headers and notes; following continuations returns every line exactly once', async () => {
+    for (const budget of [1024, 3000, 9999]) {
+      const request = [{ path: 'src/a.ts' }, { path: 'small.txt' }, { path: 'src/b.ts', offset: 7, limit: 250 }, { path: 'src/c.ts', offset: 299 }, { path: 'big.txt', offset: 4990 }];
+      const seen = new Map<string, number[]>();
+      let files: unknown = request;
+      let rounds = 0;
+      for (;;) {
+        const r = await call(readTool, ws, { files, max_output_bytes: budget });
+        expect(Buffer.byteLength(r.output), `round ${rounds} at budget ${budget}`).toBeLessThanOrEqual(budget);
+        let current = '';
+        for (const line of r.output.split('\n')) {
+          const h = /^==> (\S+) /.exec(line);
+          if (h) current = h[1]!;
+          const m = /^ *(\d+)\t/.exec(line);
+          if (m) seen.set(current, [...(seen.get(current) ?? []), Number(m[1])]);
+        }
+        const batch = r.metadata!.batch as { truncated: boolean; continuation: unknown[] };
+        rounds++;
+        if (!batch.truncated) break;
+        expect(batch.continuation.length).toBeGreaterThan(0);
+        files = batch.continuation;
+        expect(rounds).toBeLessThan(200);
+      }
+      const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+      expect(seen.get('src/a.ts')).toEqual(range(1, 300));
+      expect(seen.get('small.txt')).toEqual(range(1, 3));
+      expect(seen.get('src/b.ts')).toEqual(range(8, 257));
+      expect(seen.get('src/c.ts')).toEqual([300]);
+      expect(seen.get('big.txt')).toEqual(range(4991, 5000));
+      if (budget === 1024) expect(rounds).toBeGreaterThanOrEqual(8);
+    }
+  });
+
+  it('READ: batch bounds are 1..32 entries and max_output_bytes 1024..98304', async () => {
+    await expect(call(readTool, ws, { files: [] })).rejects.toMatchObject({ field: 'args.files' });
+    const many = Array.from({ length: 33 }, () => ({ path: 'small.txt' }));
+    await expect(call(readTool, ws, { files: many })).rejects.toMatchObject({ field: 'args.files' });
+    expect((await call(readTool, ws, { files: many.slice(0, 32) })).exitCode).toBe(0);
+    await expect(call(readTool, ws, { files: [{ path: 'a' }], max_output_bytes: 1023 })).rejects.toMatchObject({ field: 'args.max_output_bytes' });
+    await expect(call(readTool, ws, { files: [{ path: 'a' }], max_output_bytes: 98305 })).rejects.toMatchObject({ field: 'args.max_output_bytes' });
+    await expect(call(readTool, ws, { files: [{ path: 'a', extra: 1 }] })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS' });
+  });
+
+  it('READ: works the same on the in-memory workspace', async () => {
+    const mem = await MemoryWorkspace.create({ files: { 'a.txt': lines(10) } });
+    const r = await call(readTool, mem, { files: [{ path: 'a.txt', offset: 8 }] });
+    expect(numbered(r.output)).toEqual([[9, 'line 9'], [10, 'line 10']]);
+  });
+});

@@ -1,0 +1,48 @@
+/** Text helpers: binary detection, decoding, digests and bounded previews. */
+import { createHash } from 'node:crypto';
+
+const decoder = new TextDecoder('utf-8');
+
+/** True when the bytes look binary: a NUL byte in the first 8 KiB, or mostly control bytes. */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, 8192);
+  let control = 0;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i]!;
+    if (b === 0) return true;
+    if (b < 7 || (b > 13 && b < 32 && b !== 27)) control++;
+  }
+  return n > 0 && control / n > 0.3;
+}
+
+/** Decodes UTF-8 (invalid sequences become U+FFFD). */
+export function decodeText(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
+
+/** `sha256:<hex>` of a text or bytes. */
+export function digestOf(data: string | Uint8Array): string {
+  return `sha256:${createHash('sha256').update(data).digest('hex')}`;
+}
+
+/** UTF-8 byte length of a string. */
+export function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** Cuts a text to at most `maxBytes` UTF-8 bytes (never splitting a character). */
+export function cutBytes(text: string, maxBytes: number): { text: string; cut: boolean } {
+  if (byteLength(text) <= maxBytes) return { text, cut: false };
+  const buf = Buffer.from(text, 'utf8');
+  let end = maxBytes;
+  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
+  return { text: buf.toString('utf8', 0, end), cut: true };
+}
+
+/** Splits text into lines without their terminators (`\r\n` or `\n`); no phantom last line. */
+export function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
