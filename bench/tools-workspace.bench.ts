@@ -7,6 +7,7 @@ import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmS
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Tool, ToolContext, ToolResult, WorkspaceServices } from '@a3s-code/core';
+import { createToolContext } from '@a3s-code/core/testing';
 import { LocalWorkspace, globTool, grepTool, readTool } from '@a3s-code/tools-workspace';
 import { fmt, gc, median, peakRssMiB, time } from './util.js';
 
@@ -57,18 +58,7 @@ const rg = (backend as unknown as { rg: string }).rg;
 console.log(`engine: ${backend.engine} (${rg})`);
 
 function context(workspace: WorkspaceServices, name: string): ToolContext {
-  return {
-    callId: 'bench',
-    toolName: name,
-    source: 'host',
-    runId: 'bench',
-    sessionId: 'bench',
-    signal: new AbortController().signal,
-    depth: 0,
-    workspace,
-    invoker: { invoke: () => Promise.reject(new Error('no nested calls')), toolNames: () => [], capabilitiesOf: () => undefined },
-    emitOutput: () => undefined,
-  };
+  return createToolContext({ workspace, toolName: name, callId: 'bench', runId: 'bench', sessionId: 'bench' });
 }
 const run = (tool: Tool, args: Record<string, unknown>): Promise<ToolResult> => (tool as Tool<unknown>).execute(args, context(ws, tool.name));
 

@@ -7,28 +7,11 @@ import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Tool, ToolContext, ToolResult, WorkspaceServices } from '@a3s-code/core';
+import { createToolContext } from '@a3s-code/core/testing';
 
-let calls = 0;
-
-/** A context as the kernel builds it, with an invoker that refuses nested calls. */
+/** A context as the kernel builds it (core's testing helper), with an invoker that refuses nested calls. */
 export function toolContext(workspace: WorkspaceServices, toolName: string, signal: AbortSignal = new AbortController().signal): ToolContext {
-  calls++;
-  return {
-    callId: `call-${calls}`,
-    toolName,
-    source: 'host',
-    runId: 'run-test',
-    sessionId: 'session-test',
-    signal,
-    depth: 0,
-    workspace,
-    invoker: {
-      invoke: () => Promise.reject(new Error('no nested calls in these tests')),
-      toolNames: () => [],
-      capabilitiesOf: () => undefined,
-    },
-    emitOutput: () => undefined,
-  };
+  return createToolContext({ workspace, toolName, signal, runId: 'run-test', sessionId: 'session-test' });
 }
 
 /** Calls a tool's `execute` as the kernel would (raw args: the tool parses them). */
