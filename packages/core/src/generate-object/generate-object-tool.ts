@@ -6,6 +6,7 @@
  * the event budget is sent as `{"object_partial": null, "object_partial_bytes": n}` instead.
  */
 import type { LlmClient } from '../llm/llm-client.js';
+import type { ToolContext } from '../tools/tool-context.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { JsonValue } from '../tools/json-schema.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
@@ -62,11 +63,11 @@ export function toToolResult(result: GenerateObjectResult, params: Pick<Generate
 }
 
 /**
- * Builds the `generate_object` tool over `client` (or a getter, so a session can hand it the
- * run's governed LLM invoker at call time). A getter that returns `undefined` makes the call
+ * Builds the `generate_object` tool over `client` (or a getter of the call's context, so a session
+ * hands it the run's governed LLM invoker at call time: LLM-01). A getter that returns `undefined` makes the call
  * fail with `no_model`.
  */
-export function createGenerateObjectTool(client: LlmClient | (() => LlmClient | undefined), options: GenerateObjectToolOptions = {}): Tool<GenerateObjectParams> {
+export function createGenerateObjectTool(client: LlmClient | ((ctx: ToolContext) => LlmClient | undefined), options: GenerateObjectToolOptions = {}): Tool<GenerateObjectParams> {
   const budget = options.partialEventBudgetBytes ?? 16_384;
   if (!Number.isInteger(budget) || budget < 1) throw new RangeError(`partialEventBudgetBytes: must be a positive integer, got ${String(budget)}`);
   const getClient = typeof client === 'function' ? client : () => client;
@@ -79,7 +80,7 @@ export function createGenerateObjectTool(client: LlmClient | (() => LlmClient | 
     // The generation deadline (timeout_ms, at most 600 s) is enforced inside; this is only a backstop.
     timeoutMs: 605_000,
     execute: async (args, ctx) => {
-      const llm = getClient();
+      const llm = getClient(ctx);
       if (llm === undefined) {
         const error = { kind: 'no_model', message: 'generate_object: no model is configured' };
         return { output: JSON.stringify({ error }), exitCode: 1, metadata: { error_kind: 'no_model' } };

@@ -17,6 +17,7 @@ import { projectEventV1, type EventEnvelopeV1, type ProjectedEventV1 } from '../
 import type { ToolDefinition } from '../registry/tool-registry.js';
 import type { FactStore } from '../store/fact-store.js';
 import type { LlmClient } from '../llm/llm-client.js';
+import { GovernedLlmClient } from '../llm/governed-llm-client.js';
 import type { RunResult, QuestionAnswer } from '../run/run-result.js';
 import type { SteerOptions, SteerReceipt } from './control-inbox.js';
 import { executeRun, type RunRequest } from './run-execution.js';
@@ -35,6 +36,8 @@ export interface SessionParts {
   readonly gate: SessionGate;
   /** The layered system prompt sections. */
   readonly system: readonly string[];
+  /** Called once when the session closes (detaches tool sources). */
+  readonly onClose?: () => void;
 }
 
 /** A coding-agent session. */
@@ -46,6 +49,7 @@ export class AgentSession {
   readonly #model: LlmClient;
   readonly #options: SessionOptions;
   readonly #gate: SessionGate;
+  readonly #onClose: (() => void) | undefined;
   /** The layered system prompt every run starts with. */
   readonly system: readonly string[];
   readonly #harness: Harness;
@@ -63,6 +67,7 @@ export class AgentSession {
     this.#model = parts.model;
     this.#options = parts.options;
     this.#gate = parts.gate;
+    this.#onClose = parts.onClose;
     this.system = parts.system;
     const recipe = { ...parts.options.recipe, ...(parts.options.maxToolRounds === undefined ? {} : { max_tool_rounds: parts.options.maxToolRounds }) };
     this.#harness = createHarness(recipe);
@@ -248,6 +253,16 @@ export class AgentSession {
     return this.#invoker.invoke({ id, name, args }, context, 'host');
   }
 
+  /**
+   * The LLM invoker for work of run `runId` (the active run's governed client), or, outside a
+   * run, one governed by the session's lifetime.
+   */
+  llmFor(runId: string): LlmClient {
+    const live = this.#live;
+    if (live && live.env.runId === runId) return live.env.llm;
+    return new GovernedLlmClient(this.#model, { signal: this.#close.signal, events: nullEventSink, ...(this.#options.llmRetry ? { retry: this.#options.llmRetry } : {}) });
+  }
+
   /** Names of the tools the model sees. */
   toolNames(): readonly string[] {
     return this.#invoker.surface(this.#options.governance).toolNames();
@@ -267,6 +282,7 @@ export class AgentSession {
   async close(): Promise<void> {
     if (this.#close.signal.aborted) return;
     this.#close.abort('session closed');
+    this.#onClose?.();
     this.#invoker.close('session closed');
     await this.store.close();
   }

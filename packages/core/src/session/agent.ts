@@ -10,6 +10,7 @@ import { SessionConfigurationError, SessionInitializationError } from '../errors
 import { ToolInvoker } from '../invoker/tool-invoker.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { createVerifyTool } from '../gate/verify-tool.js';
+import { createGenerateObjectTool } from '../generate-object/generate-object-tool.js';
 import { SessionGate } from '../gate/session-gate.js';
 import { buildSystemPrompt, loadWorkspaceInstructions } from '../prompt/system-prompt.js';
 import { askUserTool } from '../run/ask-user.js';
@@ -56,7 +57,11 @@ export class Agent {
       registry.add(createBatchTool());
       registry.add(askUserTool);
       registry.add(createVerifyTool(gate, merged.clock ?? Date.now));
+      let session: AgentSession | undefined;
+      // generate_object calls the model through the calling run's LLM invoker (LLM-01).
+      registry.add(createGenerateObjectTool((ctx) => session?.llmFor(ctx.runId)));
       for (const pack of merged.tools ?? []) registry.registerPack(pack);
+      const detach = (merged.toolSources ?? []).map((source) => source.attach(registry));
       const invoker = new ToolInvoker({
         registry,
         workspace,
@@ -75,7 +80,8 @@ export class Agent {
         workspaceInstructions: instructions,
         hostContext: merged.system ?? [],
       });
-      return new AgentSession({ sessionId, store, invoker, model, options: merged, gate, system });
+      session = new AgentSession({ sessionId, store, invoker, model, options: merged, gate, system, onClose: () => detach.forEach((d) => d()) });
+      return session;
     } catch (e) {
       await store.close();
       throw e;

@@ -17,8 +17,18 @@ import type { PermissionChecker } from '../permissions/permission-checker.js';
 import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
 import type { ParkMode } from '../run/fact-run.js';
 import type { QuestionHandler } from '../run/run-result.js';
+import type { Tool } from '../tools/tool.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
+
+/**
+ * A source of tools that change while the session lives (MCP servers): attached to the
+ * session's registry when the session is built, detached when it closes.
+ */
+export interface ToolSource {
+  /** Starts keeping `registry` in step with the source; returns the detacher. */
+  attach(registry: { add(tool: Tool, options?: { readonly replace?: boolean }): unknown; remove(name: string): unknown }): () => void;
+}
 
 /** A turn of earlier conversation to restore into an empty log (FOLD-08). */
 export interface HistoryTurn {
@@ -47,6 +57,8 @@ export interface SessionOptions {
   readonly workspace?: WorkspaceServices;
   /** Tool packs to register (each tool only when its requirements are provided). */
   readonly tools?: readonly ToolPack[];
+  /** Tool sources that change over time (e.g. `@a3s-code/mcp`'s sources via `syncMcpTools`). */
+  readonly toolSources?: readonly ToolSource[];
   readonly permissions?: PermissionPolicyConfig;
   readonly checker?: PermissionChecker;
   /** Human confirmation. Without one, an `ask` runs the tool (PERM-07). */
