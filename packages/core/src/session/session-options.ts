@@ -27,7 +27,7 @@ import type { WorkspaceServices } from '../workspace/workspace-services.js';
  */
 export interface ToolSource {
   /** Starts keeping `registry` in step with the source; returns the detacher. */
-  attach(registry: { add(tool: Tool, options?: { readonly replace?: boolean }): unknown; remove(name: string): unknown }): () => void;
+  attach(registry: { add(tool: Tool, options?: { readonly replace?: boolean }): unknown; remove(name: string): boolean }): () => void;
 }
 
 /** A turn of earlier conversation to restore into an empty log (FOLD-08). */
