@@ -5,27 +5,33 @@
  * Host-direct tool calls never take the lease.
  */
 import { checkHostFact, createHarness, Folder, sync, type FactDraft, type FoldState, type Harness } from '@a3s-code/effect';
-import { SessionBusyError } from '../errors/session-errors.js';
+import { SessionBusyError, SessionConfigurationError } from '../errors/session-errors.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ActiveToolCall, ToolInvocationResult } from '../invoker/invocation-types.js';
 import { nullEventSink } from '../events/agent-event.js';
 import { projectEventV1, type EventEnvelopeV1, type ProjectedEventV1 } from '../events/event-envelope.js';
 import type { ToolDefinition } from '../registry/tool-registry.js';
 import type { FactStore } from '../store/fact-store.js';
-import type { LlmClient } from '../llm/llm-client.js';
+import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
 import type { RunResult, QuestionAnswer } from '../run/run-result.js';
 import type { SteerOptions, SteerReceipt } from './control-inbox.js';
 import { executeRun, type RunRequest } from './run-execution.js';
 import type { LiveRun } from './run-setup.js';
-import type { SessionOptions } from './session-options.js';
+import type { SessionArtifactStore } from './session-artifacts.js';
+import type { SessionStore } from './session-store.js';
+import { buildSnapshot } from './snapshot-builder.js';
+import type { RunRecord, SessionSnapshotV1, SubagentTaskSnapshot, VerificationReport } from './snapshot-types.js';
+import { TraceRecorder } from './trace-recorder.js';
 
 /** Everything a session is assembled from (see `Agent.session`). */
 export interface SessionParts {
-  readonly sessionId: string;
-  readonly store: FactStore;
+  /** The one resolved configuration every part of the session reads (BUILD-03). */
+  readonly config: ResolvedSessionConfig;
   readonly invoker: ToolInvoker;
-  readonly model: LlmClient;
-  readonly options: SessionOptions;
+  /** The artifact store the invoker caps outputs into (listed into snapshots). */
+  readonly artifacts: SessionArtifactStore;
+  /** The snapshot this session was resumed from (`agent.resumeSession`). */
+  readonly restored?: SessionSnapshotV1;
 }
 
 /** A coding-agent session. */
@@ -33,9 +39,9 @@ export class AgentSession {
   readonly sessionId: string;
   /** The session's fact store (`store.log` is the log). */
   readonly store: FactStore;
+  /** The resolved configuration of this session. */
+  readonly config: ResolvedSessionConfig;
   readonly #invoker: ToolInvoker;
-  readonly #model: LlmClient;
-  readonly #options: SessionOptions;
   readonly #harness: Harness;
   readonly #folder: Folder;
   readonly #close = new AbortController();
@@ -43,17 +49,35 @@ export class AgentSession {
   #live: LiveRun | null = null;
   #hostAnswer: (() => void) | null = null;
   #hostCalls = 0;
+  readonly #sessionStore: SessionStore | undefined;
+  readonly #artifacts: SessionArtifactStore;
+  readonly #trace = new TraceRecorder();
+  readonly #reports: VerificationReport[] = [];
+  readonly #tasks: SubagentTaskSnapshot[] = [];
+  readonly #priorRuns: readonly RunRecord[];
+  readonly #createdAtMs: number;
+  readonly #workspaceDir: string | undefined;
 
   constructor(parts: SessionParts) {
-    this.sessionId = parts.sessionId;
-    this.store = parts.store;
+    this.config = parts.config;
+    this.sessionId = parts.config.sessionId;
+    this.store = parts.config.factStore;
     this.#invoker = parts.invoker;
-    this.#model = parts.model;
-    this.#options = parts.options;
-    const recipe = { ...parts.options.recipe, ...(parts.options.maxToolRounds === undefined ? {} : { max_tool_rounds: parts.options.maxToolRounds }) };
-    this.#harness = createHarness(recipe);
+    this.#harness = createHarness(parts.config.recipe);
     this.#folder = new Folder(this.#harness.recipe);
     sync(this.#folder, this.store.log);
+    this.#sessionStore = parts.config.sessionStore;
+    this.#artifacts = parts.artifacts;
+    this.#workspaceDir = parts.config.dir;
+    const r = parts.restored;
+    this.#createdAtMs = r?.created_at_ms ?? this.#clock();
+    this.#priorRuns = r?.runs ?? [];
+    if (r) {
+      this.#artifacts.restore(r.artifacts);
+      this.#trace.restore(r.trace_events);
+      this.#reports.push(...r.verification_reports);
+      this.#tasks.push(...r.subagent_tasks);
+    }
   }
 
   /** The folded state of the log now. */
@@ -157,23 +181,64 @@ export class AgentSession {
   /** Calls a tool directly as the host (source `host`): governed, but no permission decision or confirmation. */
   tool(name: string, args: unknown): Promise<ToolInvocationResult> {
     const id = `host-${++this.#hostCalls}`;
-    const context = { runId: this.#live?.env.runId ?? `host:${this.sessionId}`, sessionId: this.sessionId, signal: this.#close.signal, events: nullEventSink, governance: this.#options.governance ?? {} };
+    const context = { runId: this.#live?.env.runId ?? `host:${this.sessionId}`, sessionId: this.sessionId, signal: this.#close.signal, events: nullEventSink, governance: this.config.governance };
     return this.#invoker.invoke({ id, name, args }, context, 'host');
   }
 
   /** Names of the tools the model sees. */
   toolNames(): readonly string[] {
-    return this.#invoker.surface(this.#options.governance).toolNames();
+    return this.#invoker.surface(this.config.governance).toolNames();
   }
 
   /** Definitions of the tools the model sees. */
   toolDefinitions(): readonly ToolDefinition[] {
-    return this.#invoker.surface(this.#options.governance).toolDefinitions();
+    return this.#invoker.surface(this.config.governance).toolDefinitions();
   }
 
   /** Tool calls queued or running now (SURF-11). */
   activeTools(): readonly ActiveToolCall[] {
     return this.#invoker.activeTools();
+  }
+
+  /** Verification reports recorded on this session (restored ones first). */
+  get verificationReports(): readonly VerificationReport[] {
+    return [...this.#reports];
+  }
+
+  /** Records a verification report so that snapshots carry it (the verification module calls this). */
+  recordVerificationReport(report: VerificationReport): void {
+    this.#reports.push(structuredClone(report));
+  }
+
+  /** The session's aggregate snapshot now (PERS-01); a deep copy. */
+  snapshot(): SessionSnapshotV1 {
+    const state = this.state;
+    return buildSnapshot({
+      sessionId: this.sessionId,
+      createdAtMs: this.#createdAtMs,
+      nowMs: this.#clock(),
+      ...(this.#workspaceDir === undefined ? {} : { workspaceDir: this.#workspaceDir }),
+      facts: this.store.log.facts,
+      conversation: state.view.messages,
+      artifacts: this.#artifacts.toSnapshot(),
+      traceEvents: this.#trace.events(),
+      verificationReports: this.#reports,
+      subagentTasks: this.#tasks,
+      priorRuns: this.#priorRuns,
+    });
+  }
+
+  /**
+   * Saves the session: materialises one snapshot and makes exactly one `saveSnapshot` call
+   * (PERS-02). Resolves with what was saved.
+   * @throws SessionConfigurationError when the session has no session store; the store's error when it did not publish.
+   */
+  async save(): Promise<SessionSnapshotV1> {
+    const store = this.#sessionStore;
+    if (!store) throw new SessionConfigurationError('sessionStore', "no session store is configured; set sessionStore to 'file', 'memory' or a SessionStore");
+    const snapshot = this.snapshot();
+    await store.saveSnapshot(snapshot);
+    return snapshot;
   }
 
   /** Interrupts any run, aborts every tool call, closes the store. Idempotent. */
@@ -185,7 +250,7 @@ export class AgentSession {
   }
 
   #clock(): number {
-    return (this.#options.clock ?? Date.now)();
+    return this.config.clock();
   }
 
   #take(operation: string): () => void {
@@ -211,14 +276,15 @@ export class AgentSession {
       sessionId: this.sessionId,
       store: this.store,
       invoker: this.#invoker,
-      model: this.#model,
-      options: this.#options,
+      config: this.config,
       harness: this.#harness,
       folder: this.#folder,
       sessionSignal: this.#close.signal,
       clock: () => this.#clock(),
+      lastEventSequence: (runId) => this.#trace.lastSequence(runId),
       onStart: (run) => {
         this.#live = run;
+        this.#trace.attach(run.env.events);
         onStart?.(run);
       },
       onEnd: () => {
