@@ -14,6 +14,7 @@ export * from './llm/index.js';
 export * from './store/index.js';
 export * from './run/index.js';
 export * from './session/index.js';
+export * from './config/index.js';
 export * from './providers/index.js';
 export * from './generate-object/index.js';
 export * from './gate/index.js';

@@ -38,7 +38,7 @@ describe('workspace tools in a session', () => {
       expect(results[0]!.output).toContain('reduce');
       const ledger = session.changeLedger();
       expect(ledger.entries).toEqual([{ tool: 'edit', path: 'sum.mjs', digest: expect.stringMatching(/^sha256:/) }]);
-      expect(session.verificationReports()[0]).toMatchObject({ status: 'passed', effect_digest: ledger.digest });
+      expect(session.verificationReports[0]).toMatchObject({ status: 'passed', effect_digest: ledger.digest });
       // The run ended right after the passed verification: no fourth model call (GATE-06).
       expect(model.requests).toHaveLength(3);
     } finally {
@@ -57,8 +57,8 @@ describe('workspace tools in a session', () => {
     const session = await agent.session(dir, { gate: { continuation: { enabled: false } } });
     try {
       await expect(session.send('add a note')).rejects.toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
-      expect(session.verificationReports()[0]).toMatchObject({ status: 'failed' });
-      expect(session.verificationReports()[0]!.checks[0]!.evidence.output_tail).toMatch(/AssertionError|Expected values/);
+      expect(session.verificationReports[0]).toMatchObject({ status: 'failed' });
+      expect(session.verificationReports[0]!.checks[0]!.evidence.output_tail).toMatch(/AssertionError|Expected values/);
     } finally {
       await session.close();
     }

@@ -2,3 +2,4 @@ export { A3sError, StepLimitError } from '@a3s-code/effect';
 export type { A3sErrorOptions } from '@a3s-code/effect';
 export * from './session-errors.js';
 export * from './tool-errors.js';
+export * from './persistence-errors.js';

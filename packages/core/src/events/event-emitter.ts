@@ -15,6 +15,11 @@ export interface AgentEventEmitterOptions {
   readonly clock?: () => number;
   /** Receives errors thrown by listeners (which never reach the emitter). Default: a process warning. */
   readonly onListenerError?: (error: unknown) => void;
+  /**
+   * Sequence of the last event already emitted for this run by an earlier emitter (a resumed
+   * run continues its sequence, so sequences stay strictly increasing per run). Default 0.
+   */
+  readonly startSequence?: number;
 }
 
 interface Subscriber {
@@ -39,6 +44,7 @@ export class AgentEventEmitter implements EventSink {
     this.#runId = options.runId;
     this.#sessionId = options.sessionId;
     this.#clock = options.clock ?? Date.now;
+    this.#sequence = options.startSequence ?? 0;
     this.#onListenerError = options.onListenerError ?? ((e) => process.emitWarning(`a3s event listener threw: ${String(e)}`));
   }
 

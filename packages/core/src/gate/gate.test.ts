@@ -50,7 +50,7 @@ describe('completion gate', () => {
     const continuation = session.store.log.facts.find((f) => f.type === 'user.message' && (f.payload as { source: string }).source === 'continuation');
     expect((continuation!.payload as { text: string }).text).toMatch(/Verify the changes now/);
     expect(model.requests[2]!.messages.at(-1)).toMatchObject({ role: 'user' });
-    const [report] = session.verificationReports();
+    const [report] = session.verificationReports;
     expect(report).toMatchObject({ status: 'passed', effect_digest: session.changeLedger().digest, run_id: r.runId, source: 'commands' });
   });
 
@@ -60,7 +60,7 @@ describe('completion gate', () => {
     const e = await session.send('change twice').catch((x: unknown) => x);
     expect(e).toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
     expect((e as Error).message).toMatch(/earlier reports are for other changes/);
-    expect(session.verificationReports()[0]!.status).toBe('passed');
+    expect(session.verificationReports[0]!.status).toBe('passed');
   });
 
   it('a failed verification keeps the run incomplete after the continuation turns', async () => {
@@ -90,7 +90,7 @@ describe('completion gate', () => {
     const { session } = await open([write(), { text: 'Done.' }], { gate: { attestor, continuation: { enabled: false } } });
     expect(await session.send('change')).toMatchObject({ completion: 'verified' });
     expect(seen).toEqual([session.changeLedger().digest]);
-    expect(session.verificationReports()[0]).toMatchObject({ id: 'ci-1', source: 'attestor' });
+    expect(session.verificationReports[0]).toMatchObject({ id: 'ci-1', source: 'attestor' });
   });
 
   it('GATE-03/GATE-02: an attested report for another digest does not count', async () => {
@@ -100,7 +100,7 @@ describe('completion gate', () => {
   });
 
   it('KERN-02: no recipe can turn the gate or the permission projection off', async () => {
-    await expect(open([], { recipe: { completion_gate: false } as never })).rejects.toMatchObject({ code: 'INVALID_RECIPE' });
+    await expect(open([], { recipe: { completion_gate: false } as never })).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', field: 'recipe.completion_gate' });
     await expect(open([], { recipe: { permission_projection: false } as never })).rejects.toThrow(/cannot be configured or removed/);
   });
 });

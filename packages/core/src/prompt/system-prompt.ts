@@ -4,6 +4,7 @@
  * ordered inputs. None of them can remove another, and none touches the tool list, which comes
  * only from the registry.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXECUTION_STYLES, RESPONSE_FORMAT, RUNTIME_CONTRACT } from './contracts.js';
@@ -37,17 +38,31 @@ export interface PromptInputs {
 export async function loadWorkspaceInstructions(dir: string): Promise<WorkspaceInstruction[]> {
   const out: WorkspaceInstruction[] = [];
   for (const path of INSTRUCTION_FILES) {
-    let buf: Buffer;
-    try {
-      buf = await readFile(join(dir, path));
-    } catch {
-      continue;
-    }
-    const cut = buf.length > MAX_INSTRUCTION_BYTES;
-    const text = buf.subarray(0, MAX_INSTRUCTION_BYTES).toString('utf8');
-    out.push({ path, text: cut ? `${text}\n[${path} cut at ${MAX_INSTRUCTION_BYTES} bytes]` : text });
+    const buf = await readFile(join(dir, path)).catch(() => undefined);
+    if (buf) out.push(instruction(path, buf));
   }
   return out;
+}
+
+/** The same as {@link loadWorkspaceInstructions}, synchronously (for `agent.sessionSync`). */
+export function loadWorkspaceInstructionsSync(dir: string): WorkspaceInstruction[] {
+  const out: WorkspaceInstruction[] = [];
+  for (const path of INSTRUCTION_FILES) {
+    let buf: Buffer | undefined;
+    try {
+      buf = readFileSync(join(dir, path));
+    } catch {
+      buf = undefined;
+    }
+    if (buf) out.push(instruction(path, buf));
+  }
+  return out;
+}
+
+function instruction(path: string, buf: Buffer): WorkspaceInstruction {
+  const cut = buf.length > MAX_INSTRUCTION_BYTES;
+  const text = buf.subarray(0, MAX_INSTRUCTION_BYTES).toString('utf8');
+  return { path, text: cut ? `${text}\n[${path} cut at ${MAX_INSTRUCTION_BYTES} bytes]` : text };
 }
 
 /** The ordered sections of the system prompt. The runtime contract is always first. */

@@ -6,32 +6,38 @@
  */
 import { checkHostFact, createHarness, Folder, sync, type FactDraft, type FoldState, type Harness } from '@a3s-code/effect';
 import { SessionBusyError, SessionConfigurationError } from '../errors/session-errors.js';
-import type { MutationLedger } from '../gate/mutation-ledger.js';
-import type { SessionGate } from '../gate/session-gate.js';
-import type { VerificationReport } from '../gate/verification-report.js';
-import { runVerification, validateVerification, type VerificationCommand, type VerifyOptions } from '../gate/verify-commands.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ActiveToolCall, ToolInvocationResult } from '../invoker/invocation-types.js';
 import { nullEventSink } from '../events/agent-event.js';
 import { projectEventV1, type EventEnvelopeV1, type ProjectedEventV1 } from '../events/event-envelope.js';
 import type { ToolDefinition } from '../registry/tool-registry.js';
 import type { FactStore } from '../store/fact-store.js';
-import type { LlmClient } from '../llm/llm-client.js';
-import { GovernedLlmClient } from '../llm/governed-llm-client.js';
+import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
 import type { RunResult, QuestionAnswer } from '../run/run-result.js';
 import type { SteerOptions, SteerReceipt } from './control-inbox.js';
 import { executeRun, type RunRequest } from './run-execution.js';
-import { createRun, type LiveRun } from './run-setup.js';
-import { runCompact } from '../run/compact-executor.js';
-import type { SessionOptions } from './session-options.js';
+import type { LiveRun } from './run-setup.js';
+import type { SessionArtifactStore } from './session-artifacts.js';
+import type { SessionStore } from './session-store.js';
+import { buildSnapshot } from './snapshot-builder.js';
+import type { RunRecord, SessionSnapshotV1, SubagentTaskSnapshot, VerificationReport } from './snapshot-types.js';
+import type { MutationLedger } from '../gate/mutation-ledger.js';
+import type { SessionGate } from '../gate/session-gate.js';
+import { runVerification, validateVerification, type VerificationCommand, type VerifyOptions } from '../gate/verify-commands.js';
+import { GovernedLlmClient } from '../llm/governed-llm-client.js';
+import type { LlmClient } from '../llm/llm-client.js';
+import { compactNow } from './compact-now.js';
+import { TraceRecorder } from './trace-recorder.js';
 
 /** Everything a session is assembled from (see `Agent.session`). */
 export interface SessionParts {
-  readonly sessionId: string;
-  readonly store: FactStore;
+  /** The one resolved configuration every part of the session reads (BUILD-03). */
+  readonly config: ResolvedSessionConfig;
   readonly invoker: ToolInvoker;
-  readonly model: LlmClient;
-  readonly options: SessionOptions;
+  /** The artifact store the invoker caps outputs into (listed into snapshots). */
+  readonly artifacts: SessionArtifactStore;
+  /** The snapshot this session was resumed from (`agent.resumeSession`). */
+  readonly restored?: SessionSnapshotV1;
   /** The session's completion gate (ledger, reports, waivers). */
   readonly gate: SessionGate;
   /** The layered system prompt sections. */
@@ -45,13 +51,9 @@ export class AgentSession {
   readonly sessionId: string;
   /** The session's fact store (`store.log` is the log). */
   readonly store: FactStore;
+  /** The resolved configuration of this session. */
+  readonly config: ResolvedSessionConfig;
   readonly #invoker: ToolInvoker;
-  readonly #model: LlmClient;
-  readonly #options: SessionOptions;
-  readonly #gate: SessionGate;
-  readonly #onClose: (() => void) | undefined;
-  /** The layered system prompt every run starts with. */
-  readonly system: readonly string[];
   readonly #harness: Harness;
   readonly #folder: Folder;
   readonly #close = new AbortController();
@@ -59,20 +61,40 @@ export class AgentSession {
   #live: LiveRun | null = null;
   #hostAnswer: (() => void) | null = null;
   #hostCalls = 0;
+  readonly #sessionStore: SessionStore | undefined;
+  readonly #artifacts: SessionArtifactStore;
+  readonly #trace = new TraceRecorder();
+  readonly #gate: SessionGate;
+  readonly #onClose: (() => void) | undefined;
+  /** The layered system prompt every run starts with. */
+  readonly system: readonly string[];
+  readonly #tasks: SubagentTaskSnapshot[] = [];
+  readonly #priorRuns: readonly RunRecord[];
+  readonly #createdAtMs: number;
+  readonly #workspaceDir: string | undefined;
 
   constructor(parts: SessionParts) {
-    this.sessionId = parts.sessionId;
-    this.store = parts.store;
+    this.config = parts.config;
+    this.sessionId = parts.config.sessionId;
+    this.store = parts.config.factStore;
     this.#invoker = parts.invoker;
-    this.#model = parts.model;
-    this.#options = parts.options;
     this.#gate = parts.gate;
     this.#onClose = parts.onClose;
     this.system = parts.system;
-    const recipe = { ...parts.options.recipe, ...(parts.options.maxToolRounds === undefined ? {} : { max_tool_rounds: parts.options.maxToolRounds }) };
-    this.#harness = createHarness(recipe);
+    this.#harness = createHarness(parts.config.recipe);
     this.#folder = new Folder(this.#harness.recipe);
     sync(this.#folder, this.store.log);
+    this.#sessionStore = parts.config.sessionStore;
+    this.#artifacts = parts.artifacts;
+    this.#workspaceDir = parts.config.dir;
+    const r = parts.restored;
+    this.#createdAtMs = r?.created_at_ms ?? this.#clock();
+    this.#priorRuns = r?.runs ?? [];
+    if (r) {
+      this.#artifacts.restore(r.artifacts);
+      this.#trace.restore(r.trace_events);
+      this.#tasks.push(...r.subagent_tasks);
+    }
   }
 
   /** The folded state of the log now. */
@@ -173,6 +195,38 @@ export class AgentSession {
     });
   }
 
+  /** Calls a tool directly as the host (source `host`): governed, but no permission decision or confirmation. */
+  tool(name: string, args: unknown): Promise<ToolInvocationResult> {
+    const id = `host-${++this.#hostCalls}`;
+    const context = { runId: this.#live?.env.runId ?? `host:${this.sessionId}`, sessionId: this.sessionId, signal: this.#close.signal, events: nullEventSink, governance: this.config.governance };
+    return this.#invoker.invoke({ id, name, args }, context, 'host');
+  }
+
+  /** Names of the tools the model sees. */
+  toolNames(): readonly string[] {
+    return this.#invoker.surface(this.config.governance).toolNames();
+  }
+
+  /** Definitions of the tools the model sees. */
+  toolDefinitions(): readonly ToolDefinition[] {
+    return this.#invoker.surface(this.config.governance).toolDefinitions();
+  }
+
+  /** Tool calls queued or running now (SURF-11). */
+  activeTools(): readonly ActiveToolCall[] {
+    return this.#invoker.activeTools();
+  }
+
+  /** Verification reports recorded on this session (restored ones first). */
+  get verificationReports(): readonly VerificationReport[] {
+    return this.#gate.verification.reports;
+  }
+
+  /** Records a verification report (e.g. from CI) for the completion gate and snapshots. */
+  recordVerificationReport(report: VerificationReport): void {
+    this.#gate.verification.addReport(structuredClone(report));
+  }
+
   /**
    * Runs verification commands through the kernel (each a host `bash` call with its own
    * timeout) and records the report, bound to the digest of the active run's changes (or the
@@ -180,7 +234,7 @@ export class AgentSession {
    */
   async verifyCommands(subject: string, commands: readonly VerificationCommand[], options: VerifyOptions = {}): Promise<VerificationReport> {
     validateVerification(subject, commands);
-    const runId = this.#live?.env.runId ?? this.#gate.latestRunId();
+    const runId = this.activeRunId ?? this.#gate.latestRunId();
     const report = await runVerification(
       subject,
       commands,
@@ -192,42 +246,6 @@ export class AgentSession {
     return report;
   }
 
-  /**
-   * Compacts the conversation now (PROMPT-05): the model summarises it through the LLM invoker,
-   * keeping the goal, constraints, acceptance criteria, decisions and evidence, and the summary
-   * is appended as `compaction.done`. Takes the session's lease like a run.
-   */
-  async compact(): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
-    const lease = this.#take('compact');
-    try {
-      const state = this.state;
-      const run = createRun({
-        sessionId: this.sessionId,
-        runId: `compact-${this.store.log.length}`,
-        store: this.store,
-        invoker: this.#invoker,
-        model: this.#model,
-        governance: this.#options.governance ?? {},
-        ...(this.#options.llmBudget ? { llmBudget: this.#options.llmBudget } : {}),
-        questionCap: 0,
-        steerCapacity: 1,
-        clock: () => this.#clock(),
-        sessionSignal: this.#close.signal,
-      });
-      try {
-        const [draft] = await runCompact(run.env, state.counters.turn, state);
-        const payload = draft!.payload as { summary: string };
-        await this.store.append([{ ...draft!, key: `compaction:host:${this.store.log.length + 1}` }], null);
-        return { summaryChars: payload.summary.length, factsFolded: state.counters.facts };
-      } finally {
-        run.env.events.close();
-        run.dispose();
-      }
-    } finally {
-      lease();
-    }
-  }
-
   /** Waives verification for exactly this effect digest (a host decision; GATE-01). */
   waiveCompletion(digest: string, reason: string): void {
     if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest)) throw new SessionConfigurationError('digest', 'must be a 64-character hex effect digest');
@@ -237,20 +255,8 @@ export class AgentSession {
 
   /** The changes of a run (default: the active or latest run) and their effect digest. */
   changeLedger(runId?: string): MutationLedger {
-    const id = runId ?? this.#live?.env.runId ?? this.#gate.latestRunId();
+    const id = runId ?? this.activeRunId ?? this.#gate.latestRunId();
     return id === null ? { entries: [], digest: null } : this.#gate.ledger(id);
-  }
-
-  /** Every verification report of the session, oldest first. */
-  verificationReports(): readonly VerificationReport[] {
-    return this.#gate.verification.reports;
-  }
-
-  /** Calls a tool directly as the host (source `host`): governed, but no permission decision or confirmation. */
-  tool(name: string, args: unknown): Promise<ToolInvocationResult> {
-    const id = `host-${++this.#hostCalls}`;
-    const context = { runId: this.#live?.env.runId ?? `host:${this.sessionId}`, sessionId: this.sessionId, signal: this.#close.signal, events: nullEventSink, governance: this.#options.governance ?? {} };
-    return this.#invoker.invoke({ id, name, args }, context, 'host');
   }
 
   /**
@@ -260,22 +266,52 @@ export class AgentSession {
   llmFor(runId: string): LlmClient {
     const live = this.#live;
     if (live && live.env.runId === runId) return live.env.llm;
-    return new GovernedLlmClient(this.#model, { signal: this.#close.signal, events: nullEventSink, ...(this.#options.llmRetry ? { retry: this.#options.llmRetry } : {}) });
+    return new GovernedLlmClient(this.config.model, { signal: this.#close.signal, events: nullEventSink, ...(this.config.llmRetry ? { retry: this.config.llmRetry } : {}) });
   }
 
-  /** Names of the tools the model sees. */
-  toolNames(): readonly string[] {
-    return this.#invoker.surface(this.#options.governance).toolNames();
+  /**
+   * Compacts the conversation now (PROMPT-05): the model summarises it through the LLM invoker,
+   * keeping the goal, constraints, acceptance criteria, decisions and evidence, and the summary
+   * is appended as `compaction.done`. Takes the session's lease like a run.
+   */
+  async compact(): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
+    const lease = this.#take('compact');
+    try {
+      return await compactNow(this.config, this.#invoker, this.state, this.#close.signal);
+    } finally {
+      lease();
+    }
   }
 
-  /** Definitions of the tools the model sees. */
-  toolDefinitions(): readonly ToolDefinition[] {
-    return this.#invoker.surface(this.#options.governance).toolDefinitions();
+  /** The session's aggregate snapshot now (PERS-01); a deep copy. */
+  snapshot(): SessionSnapshotV1 {
+    const state = this.state;
+    return buildSnapshot({
+      sessionId: this.sessionId,
+      createdAtMs: this.#createdAtMs,
+      nowMs: this.#clock(),
+      ...(this.#workspaceDir === undefined ? {} : { workspaceDir: this.#workspaceDir }),
+      facts: this.store.log.facts,
+      conversation: state.view.messages,
+      artifacts: this.#artifacts.toSnapshot(),
+      traceEvents: this.#trace.events(),
+      verificationReports: this.#gate.verification.reports,
+      subagentTasks: this.#tasks,
+      priorRuns: this.#priorRuns,
+    });
   }
 
-  /** Tool calls queued or running now (SURF-11). */
-  activeTools(): readonly ActiveToolCall[] {
-    return this.#invoker.activeTools();
+  /**
+   * Saves the session: materialises one snapshot and makes exactly one `saveSnapshot` call
+   * (PERS-02). Resolves with what was saved.
+   * @throws SessionConfigurationError when the session has no session store; the store's error when it did not publish.
+   */
+  async save(): Promise<SessionSnapshotV1> {
+    const store = this.#sessionStore;
+    if (!store) throw new SessionConfigurationError('sessionStore', "no session store is configured; set sessionStore to 'file', 'memory' or a SessionStore");
+    const snapshot = this.snapshot();
+    await store.saveSnapshot(snapshot);
+    return snapshot;
   }
 
   /** Interrupts any run, aborts every tool call, closes the store. Idempotent. */
@@ -288,7 +324,7 @@ export class AgentSession {
   }
 
   #clock(): number {
-    return (this.#options.clock ?? Date.now)();
+    return this.config.clock();
   }
 
   #take(operation: string): () => void {
@@ -314,21 +350,22 @@ export class AgentSession {
       sessionId: this.sessionId,
       store: this.store,
       invoker: this.#invoker,
-      model: this.#model,
-      options: this.#options,
+      config: this.config,
       harness: this.#harness,
       folder: this.#folder,
       sessionSignal: this.#close.signal,
       clock: () => this.#clock(),
+      lastEventSequence: (runId) => this.#trace.lastSequence(runId),
+      gate: this.#gate,
+      system: this.system,
       onStart: (run) => {
         this.#live = run;
+        this.#trace.attach(run.env.events);
         onStart?.(run);
       },
       onEnd: () => {
         this.#live = null;
       },
-      gate: this.#gate,
-      system: this.system,
       hostAnswered: (signal) =>
         new Promise<void>((resolve) => {
           this.#hostAnswer = resolve;

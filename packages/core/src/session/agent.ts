@@ -1,100 +1,158 @@
 /**
- * `Agent`: holds the defaults every session starts from (model, tool packs, permissions, system
- * prompt) and builds sessions asynchronously: options are validated before any I/O, then the
- * fact store is opened and locked, the tool surface assembled, and history restored.
+ * `Agent`: holds the `CodeConfig` every session starts from and builds sessions through one
+ * kernel (BUILD-02/05): options are validated and merged before any I/O, resources are
+ * initialised (async) or required to be ready (sync), and one `ResolvedSessionConfig` is
+ * assembled into a session: tool registry and invoker, history restored into an empty log.
  */
-import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
-import { A3sError } from '@a3s-code/effect';
-import { SessionConfigurationError, SessionInitializationError } from '../errors/session-errors.js';
+import { SessionConfigurationError } from '../errors/session-errors.js';
+import { SessionNotFoundError } from '../errors/persistence-errors.js';
+import type { CodeConfig } from '../config/code-config.js';
+import { validateConfigObject } from '../config/config-schema.js';
+import { loadCodeConfig } from '../config/load-config.js';
+import { normalizeLayer } from '../config/merge-config.js';
+import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import { initializeSession, planSessionBuild, resolveSync, type AgentBuildContext } from '../config/session-build.js';
 import { ToolInvoker } from '../invoker/tool-invoker.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
+import { SessionGate } from '../gate/session-gate.js';
 import { createVerifyTool } from '../gate/verify-tool.js';
 import { createGenerateObjectTool } from '../generate-object/generate-object-tool.js';
-import { SessionGate } from '../gate/session-gate.js';
-import { buildSystemPrompt, loadWorkspaceInstructions } from '../prompt/system-prompt.js';
+import { buildSystemPrompt, loadWorkspaceInstructionsSync } from '../prompt/system-prompt.js';
 import { askUserTool } from '../run/ask-user.js';
 import { createBatchTool } from '../runtime-tools/batch-tool.js';
-import { FileFactStore } from '../store/file-fact-store.js';
-import { MemoryFactStore } from '../store/memory-fact-store.js';
-import type { FactStore } from '../store/fact-store.js';
-import { emptyWorkspace } from '../workspace/workspace-services.js';
 import { AgentSession } from './agent-session.js';
+import { FileSessionStore } from './file-session-store.js';
+import { MemorySessionStore } from './memory-session-store.js';
 import { historyFacts } from './run-setup.js';
-import { validateSessionOptions, type SessionOptions } from './session-options.js';
+import { SessionArtifactStore } from './session-artifacts.js';
+import type { SessionOptions } from './session-options.js';
+import { historyFromSnapshot } from './session-store.js';
+import type { SessionSnapshotV1 } from './snapshot-types.js';
 
-/** Defaults for every session of an agent; each session's options override them. */
-export type AgentConfig = Omit<SessionOptions, 'sessionId' | 'history'>;
+/** Defaults for every session of an agent (a `CodeConfig`); each session's options patch them. */
+export type AgentConfig = CodeConfig;
+
+/** Options of `agent.resumeSession(id, options)`: session options plus the workspace folder. */
+export interface ResumeSessionOptions extends Omit<SessionOptions, 'sessionId' | 'history'> {
+  /** Workspace folder. Default: the snapshot's `workspace_dir` (a file store is looked up under the current folder when no store is configured). */
+  readonly dir?: string;
+}
 
 /** Builds sessions. */
 export class Agent {
-  private constructor(readonly config: AgentConfig) {}
+  readonly #build: AgentBuildContext;
 
-  /** Creates an agent; the configuration is validated now. */
-  static async create(config: AgentConfig = {}): Promise<Agent> {
-    validateSessionOptions(config);
-    return new Agent(config);
+  private constructor(readonly config: AgentConfig) {
+    this.#build = { config, memorySessionStore: new MemorySessionStore() };
   }
 
   /**
-   * Opens a session on the workspace folder `dir`. With file persistence (the default) its log
-   * is `<dir>/.a3s/effect-log/<thread>.jsonl`; reusing a `sessionId` continues that log.
-   * @throws SessionConfigurationError for a bad option (named); SessionInitializationError when a
-   *   resource (the log) cannot be opened; FactLogLockedError when another process writes the log.
+   * Creates an agent from a `CodeConfig` object, or from a JSON config file (a path to the file,
+   * or to a folder holding `a3s.config.json` or `.a3s/config.json`). The configuration is
+   * validated now; a bad key is a `SESSION_CONFIGURATION` error naming its path.
+   */
+  static async create(config: AgentConfig | string = {}): Promise<Agent> {
+    const c = typeof config === 'string' ? await loadCodeConfig(config) : config;
+    validateConfigObject(c);
+    const own = c as { sessionId?: unknown; history?: unknown };
+    if (own.sessionId !== undefined) throw new SessionConfigurationError('sessionId', 'is a session option; pass it to agent.session(dir, { sessionId })');
+    if (own.history !== undefined) throw new SessionConfigurationError('history', 'is a session option; pass it to agent.session(dir, { history })');
+    normalizeLayer(c, 'agent configuration');
+    return new Agent(Object.freeze({ ...c }));
+  }
+
+  /** The agent's in-process session store (`sessionStore: 'memory'`). */
+  get memorySessionStore(): MemorySessionStore {
+    return this.#build.memorySessionStore;
+  }
+
+  /**
+   * Opens a session on the workspace folder `dir` (the async build). With file persistence (the
+   * default) its log is `<dir>/.a3s/effect-log/<thread>.jsonl`; reusing a `sessionId` continues it.
+   * @throws SessionConfigurationError for a bad or conflicting option (named);
+   *   SessionInitializationError naming the resource that failed; FactLogLockedError when another process writes the log.
    */
   async session(dir: string, options: SessionOptions = {}): Promise<AgentSession> {
-    validateSessionOptions(options);
-    const merged: SessionOptions = { ...this.config, ...options };
-    const model = merged.model;
-    if (!model) throw new SessionConfigurationError('model', 'no model configured: pass `model` (an LlmClient) to Agent.create or agent.session');
-    if (typeof dir !== 'string' || dir.length === 0) throw new SessionConfigurationError('dir', 'must be the workspace folder path');
-    const sessionId = merged.sessionId ?? `session-${randomUUID()}`;
-    const store = await openStore(resolve(dir), sessionId, merged.persistence ?? 'file');
-    try {
-      const workspace = merged.workspace ?? emptyWorkspace(resolve(dir));
-      const registry = new ToolRegistry({ capabilities: workspace.capabilities });
-      const gate = new SessionGate(() => store.log.facts, (name) => registry.get(name)?.tier, merged.gate ?? {});
-      registry.add(createBatchTool());
-      registry.add(askUserTool);
-      registry.add(createVerifyTool(gate, merged.clock ?? Date.now));
-      let session: AgentSession | undefined;
-      // generate_object calls the model through the calling run's LLM invoker (LLM-01).
-      registry.add(createGenerateObjectTool((ctx) => session?.llmFor(ctx.runId)));
-      for (const pack of merged.tools ?? []) registry.registerPack(pack);
-      const detach = (merged.toolSources ?? []).map((source) => source.attach(registry));
-      const invoker = new ToolInvoker({
-        registry,
-        workspace,
-        ...(merged.permissions ? { policy: merged.permissions } : {}),
-        ...(merged.checker ? { checker: merged.checker } : {}),
-        ...(merged.confirmation ? { confirmation: merged.confirmation } : {}),
-        ...(merged.hooks ? { hooks: merged.hooks } : {}),
-        ...(merged.clock ? { clock: merged.clock } : {}),
-      });
-      // Restored history is recorded only into an empty log; an existing log is left as it is (FOLD-08/09).
-      if (merged.history && merged.history.length > 0 && store.log.length === 0) await store.append(historyFacts(merged.history), null);
-      const instructions = merged.workspaceInstructions === false ? [] : await loadWorkspaceInstructions(resolve(dir));
-      const system = buildSystemPrompt({
-        ...(merged.prompt ?? {}),
-        executionStyle: merged.prompt?.executionStyle ?? (merged.governance?.mode === 'plan' ? 'plan' : 'default'),
-        workspaceInstructions: instructions,
-        hostContext: merged.system ?? [],
-      });
-      session = new AgentSession({ sessionId, store, invoker, model, options: merged, gate, system, onClose: () => detach.forEach((d) => d()) });
-      return session;
-    } catch (e) {
-      await store.close();
-      throw e;
+    const plan = planSessionBuild(dir, this.#build, options);
+    return assemble(await initializeSession(plan));
+  }
+
+  /**
+   * Builds a session synchronously (BUILD-09..13): only when every resource is already
+   * initialised — an `LlmClient` object, `persistence: 'memory'`, a `'memory'` or object session
+   * store, no MCP servers. Otherwise throws `ASYNC_SESSION_BUILD_REQUIRED` naming the resource;
+   * it never falls back to an easier backend.
+   */
+  sessionSync(dir: string, options: SessionOptions = {}): AgentSession {
+    const config = resolveSync(planSessionBuild(dir, this.#build, options));
+    if (config.history.length > 0) config.factStore.log.append(historyFacts(config.history), null);
+    return build(config);
+  }
+
+  /**
+   * Reopens a saved session: its snapshot is loaded from the session store (the configured one,
+   * else the file store of `options.dir` or the current folder), its fact log continues, and the
+   * conversation is restored from the snapshot only when the log is empty (FOLD-08/09).
+   * @throws SessionNotFoundError when no snapshot is stored for `sessionId`.
+   */
+  async resumeSession(sessionId: string, options: ResumeSessionOptions = {}): Promise<AgentSession> {
+    const { dir, ...rest } = options;
+    const invalid = rest as { sessionId?: unknown; history?: unknown };
+    if (invalid.sessionId !== undefined && invalid.sessionId !== sessionId) {
+      throw new SessionConfigurationError('sessionId', `conflicts with the id passed to resumeSession ('${sessionId}')`, { conflictsWith: 'resumeSession(sessionId)' });
     }
+    if (invalid.history !== undefined) throw new SessionConfigurationError('history', "conflicts with the saved session's conversation; a resumed session restores it from the snapshot", { conflictsWith: 'snapshot.conversation' });
+    const probe = planSessionBuild(dir ?? process.cwd(), this.#build, { ...rest, sessionId, persistence: 'memory' });
+    const configured = probe.sessionStore;
+    const lookup = configured === undefined || configured === 'file' ? new FileSessionStore(probe.base.dir) : configured;
+    const snapshot = await lookup.loadSnapshot(sessionId);
+    if (!snapshot) throw new SessionNotFoundError(sessionId, lookup instanceof FileSessionStore ? lookup.folder : 'the session store');
+    const workspaceDir = dir ?? snapshot.workspace_dir ?? process.cwd();
+    const plan = planSessionBuild(workspaceDir, this.#build, { ...rest, sessionId, ...(configured === undefined ? { sessionStore: lookup } : {}), history: historyFromSnapshot(snapshot) });
+    return assemble(await initializeSession(plan), snapshot);
   }
 }
 
-async function openStore(dir: string, sessionId: string, persistence: 'file' | 'memory'): Promise<FactStore> {
-  if (persistence === 'memory') return new MemoryFactStore();
+/** Restores history into an empty log (FOLD-08/09) and builds the session; closes the store on failure. */
+async function assemble(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Promise<AgentSession> {
   try {
-    return await FileFactStore.open(dir, sessionId);
+    if (config.history.length > 0 && config.factStore.log.length === 0) await config.factStore.append(historyFacts(config.history), null);
+    return build(config, restored);
   } catch (e) {
-    if (A3sError.isInstance(e)) throw e;
-    throw new SessionInitializationError(`cannot open the fact log of session '${sessionId}' under '${dir}': ${(e as Error).message}`, e);
+    await config.factStore.close();
+    throw e;
   }
+}
+
+function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): AgentSession {
+  const registry = new ToolRegistry({ capabilities: config.workspace.capabilities });
+  const store = config.factStore;
+  const gate = new SessionGate(() => store.log.facts, (name) => registry.get(name)?.tier, config.gate, restored?.verification_reports ?? []);
+  let session: AgentSession | undefined;
+  registry.add(createBatchTool());
+  registry.add(askUserTool);
+  registry.add(createVerifyTool(gate, config.clock));
+  // generate_object calls the model through the calling run's LLM invoker (LLM-01).
+  registry.add(createGenerateObjectTool((ctx) => session?.llmFor(ctx.runId)));
+  for (const pack of config.tools) registry.registerPack(pack);
+  const detach = config.toolSources.map((source) => source.attach(registry));
+  const artifacts = new SessionArtifactStore();
+  const invoker = new ToolInvoker({
+    registry,
+    workspace: config.workspace,
+    policy: config.permissions,
+    artifacts,
+    hooks: config.hooks,
+    clock: config.clock,
+    ...(config.checker ? { checker: config.checker } : {}),
+    ...(config.confirmation ? { confirmation: config.confirmation } : {}),
+  });
+  const system = buildSystemPrompt({
+    ...config.prompt,
+    executionStyle: config.prompt.executionStyle ?? (config.governance.mode === 'plan' ? 'plan' : 'default'),
+    workspaceInstructions: config.workspaceInstructions ? loadWorkspaceInstructionsSync(config.dir) : [],
+    hostContext: config.system,
+  });
+  session = new AgentSession({ config, invoker, artifacts, gate, system, onClose: () => detach.forEach((d) => d()), ...(restored ? { restored } : {}) });
+  return session;
 }

@@ -4,6 +4,8 @@ import { drafts, effectLogPath, encodeFact, FactLog } from '@a3s-code/effect';
 import { afterEach, describe, expect, it } from 'vitest';
 import { open, workspace } from '../../test/session-kit.js';
 import type { AgentSession } from './agent-session.js';
+import { MemorySessionStore } from './memory-session-store.js';
+import type { SessionStore } from './session-store.js';
 
 const sessions: AgentSession[] = [];
 afterEach(async () => {
@@ -55,12 +57,20 @@ describe('resumeRun', () => {
   });
 
   it('RES-08: an empty log with a store but no checkpoint names the run', async () => {
-    const { session } = await track(open([], { sessionStore: { loadRunCheckpoint: async () => undefined } }));
+    const { session } = await track(open([], { sessionStore: new MemorySessionStore() }));
     await expect(session.resumeRun('run-9')).rejects.toThrow("no loop checkpoint found for run 'run-9'");
   });
 
   it('RES-02/RES-03: a checkpoint rebuilds the log as history only; the next step comes from the fold (nothing is re-sent)', async () => {
-    const store = { loadRunCheckpoint: async (_s: string, runId: string) => ({ runId, messages: [{ role: 'user' as const, content: 'What is 2+2?' }, { role: 'assistant' as const, content: '4' }] }) };
+    // A store whose checkpoints come from elsewhere; the aggregate save is still required (PERS-09).
+    const memory = new MemorySessionStore();
+    const store: SessionStore = {
+      atomicSnapshots: true,
+      saveSnapshot: (s) => memory.saveSnapshot(s),
+      loadSnapshot: (id) => memory.loadSnapshot(id),
+      listSessions: () => memory.listSessions(),
+      loadRunCheckpoint: async (_s: string, runId: string) => ({ runId, messages: [{ role: 'user' as const, content: 'What is 2+2?' }, { role: 'assistant' as const, content: '4' }] }),
+    };
     const { session, model } = await track(open([{ text: 'six' }], { sessionStore: store }));
     const r = await session.resumeRun('run-1');
     expect(r.steps).toBe(0);

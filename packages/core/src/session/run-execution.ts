@@ -4,14 +4,14 @@
  */
 import { A3sError, sync, type Folder, type Harness } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
-import type { LlmClient } from '../llm/llm-client.js';
+import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import { createToolCallBudget } from '../invoker/governance.js';
 import { CompletionIncompleteError, continuationText, type SessionGate } from '../gate/session-gate.js';
 import { driveRun } from '../run/fact-run.js';
 import type { RunResult } from '../run/run-result.js';
 import type { FactStore } from '../store/fact-store.js';
 import { ResumeError } from './resume-error.js';
 import { createRun, endingFact, historyFacts, openingFacts, type LiveRun } from './run-setup.js';
-import type { SessionOptions } from './session-options.js';
 
 /** What to run: a new prompt, or a resume of the log. */
 export type RunRequest = { readonly kind: 'prompt'; readonly prompt: string } | { readonly kind: 'resume'; readonly runId?: string };
@@ -22,8 +22,8 @@ export interface RunExecution {
   readonly sessionId: string;
   readonly store: FactStore;
   readonly invoker: ToolInvoker;
-  readonly model: LlmClient;
-  readonly options: SessionOptions;
+  /** The session's resolved configuration: the only place settings are read from (BUILD-03). */
+  readonly config: ResolvedSessionConfig;
   readonly harness: Harness;
   readonly folder: Folder;
   readonly sessionSignal: AbortSignal;
@@ -31,6 +31,8 @@ export interface RunExecution {
   readonly onStart: (run: LiveRun) => void;
   readonly onEnd: () => void;
   readonly hostAnswered: (signal: AbortSignal) => Promise<void>;
+  /** Last event sequence already recorded for a run id (a resumed run continues after it). */
+  readonly lastEventSequence?: (runId: string) => number;
   /** The session's completion gate. */
   readonly gate: SessionGate;
   /** The layered system prompt of the session. */
@@ -42,21 +44,22 @@ export const STEP_LIMIT = 32;
 
 /** Runs a request; resolves with the result, or rejects with the run's typed error. */
 export async function executeRun(x: RunExecution): Promise<RunResult> {
-  const o = x.options;
+  const o = x.config;
   sync(x.folder, x.store.log);
   const folded = x.folder.state.view.run;
   const resumeId = x.request.kind === 'resume' ? (x.request.runId ?? (folded.status === 'running' ? folded.run_id : null)) : null;
   const run = createRun({
     sessionId: x.sessionId,
-    ...(resumeId ? { runId: resumeId } : {}),
+    ...(resumeId ? { runId: resumeId, eventSequenceStart: x.lastEventSequence?.(resumeId) ?? 0 } : {}),
     store: x.store,
     invoker: x.invoker,
-    model: x.model,
-    governance: o.governance ?? {},
+    model: o.model,
+    // A fresh tool-call budget per run, when one is configured.
+    governance: o.toolCallBudget ? { ...o.governance, budget: createToolCallBudget(o.toolCallBudget) } : o.governance,
     ...(o.llmBudget ? { llmBudget: o.llmBudget } : {}),
     ...(o.llmRetry ? { llmRetry: o.llmRetry } : {}),
-    questionCap: o.questionCap ?? 8,
-    steerCapacity: o.steerCapacity ?? 32,
+    questionCap: o.questionCap,
+    steerCapacity: o.steerCapacity,
     clock: x.clock,
     sessionSignal: x.sessionSignal,
   });
@@ -105,7 +108,7 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
  */
 async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> {
   const { env } = run;
-  const o = x.options;
+  const o = x.config;
   let steps = 0;
   let continuations = 0;
   for (;;) {
@@ -116,7 +119,7 @@ async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> 
       stepLimit: STEP_LIMIT - steps,
       ...(o.confirmation ? { confirmation: o.confirmation } : {}),
       ...(o.onQuestion ? { onQuestion: o.onQuestion } : {}),
-      parkMode: o.parkMode ?? 'wait',
+      parkMode: o.parkMode,
       hostAnswered: x.hostAnswered,
       earlyEnd: () => x.gate.allowsEarlyEnd(env.runId),
     });
@@ -157,14 +160,14 @@ async function openPrompt(x: RunExecution, run: LiveRun, prompt: string): Promis
       null,
     );
   }
-  const surface = x.invoker.surface(x.options.governance);
+  const surface = x.invoker.surface(x.config.governance);
   await x.store.append(openingFacts(run, prompt, x.system, surface.toolDefinitions()), null);
 }
 
 async function openResume(x: RunExecution, run: LiveRun): Promise<void> {
   if (x.store.log.length > 0) return;
   const runId = x.request.kind === 'resume' ? (x.request.runId ?? run.env.runId) : run.env.runId;
-  const checkpoints = x.options.sessionStore;
+  const checkpoints = x.config.sessionStore;
   if (!checkpoints) throw new ResumeError('resume_run requires a session_store on this session');
   const checkpoint = await checkpoints.loadRunCheckpoint(x.sessionId, runId);
   if (!checkpoint) throw new ResumeError(`no loop checkpoint found for run '${runId}'`);

@@ -37,6 +37,8 @@ export interface RunSetup {
   readonly steerCapacity: number;
   readonly clock: () => number;
   readonly sessionSignal: AbortSignal;
+  /** Last event sequence this run already emitted (a resumed run continues from it). Default 0. */
+  readonly eventSequenceStart?: number;
 }
 
 /** A new run id. */
@@ -52,7 +54,7 @@ export function createRun(s: RunSetup): LiveRun {
   if (s.sessionSignal.aborted) controller.abort(s.sessionSignal.reason);
   else s.sessionSignal.addEventListener('abort', onSessionAbort, { once: true });
   const dispose = () => s.sessionSignal.removeEventListener('abort', onSessionAbort);
-  const events = new AgentEventEmitter({ runId, sessionId: s.sessionId, clock: s.clock });
+  const events = new AgentEventEmitter({ runId, sessionId: s.sessionId, clock: s.clock, ...(s.eventSequenceStart ? { startSequence: s.eventSequenceStart } : {}) });
   const stats = { toolCalls: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
   const inbox = new ControlInbox(runId, s.steerCapacity, () => stats.modelCalls);
   const llm = new GovernedLlmClient(s.model, {

@@ -1,0 +1,136 @@
+/**
+ * `CodeConfig`: what an agent is configured with, as an object or a JSON file
+ * (`a3s.config.json` or `.a3s/config.json`). The JSON-able keys (model string, providers,
+ * permissions, mcpServers, skill and agent folders, budgets, `tool_budget`, `max_tool_rounds`,
+ * command hooks, ...) can live in a file; runtime objects (an `LlmClient`, tool packs, a
+ * workspace, programmatic hooks, a custom `SessionStore`) only in the object form.
+ * `SessionOptions` is a patch over it (BUILD-01).
+ */
+import type { GateOptions } from '../gate/session-gate.js';
+import type { PromptInputs } from '../prompt/system-prompt.js';
+import type { ToolSource } from '../session/tool-source.js';
+import type { Recipe } from '@a3s-code/effect';
+import type { GovernanceSnapshot, ToolCallBudgetOptions } from '../invoker/governance.js';
+import type { PostToolHook, PreToolHook } from '../invoker/hooks.js';
+import type { LlmRetryOptions } from '../llm/governed-llm-client.js';
+import type { LlmBudgetLimits } from '../llm/llm-budget.js';
+import type { LlmClient } from '../llm/llm-client.js';
+import type { ConfirmationManager } from '../permissions/confirmation.js';
+import type { PermissionChecker } from '../permissions/permission-checker.js';
+import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
+import type { ModelEnvironment, ProviderName } from '../providers/model-selection.js';
+import type { ParkMode } from '../run/fact-run.js';
+import type { QuestionHandler } from '../run/run-result.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { ToolPack } from '../tools/tool-pack.js';
+import type { WorkspaceServices } from '../workspace/workspace-services.js';
+
+/** Per-provider settings (keys are provider names: `openai`, `anthropic`, `ollama`, ...). */
+export interface ProviderSettings {
+  /** Base URL of the API (absolute http(s)); overrides the preset and its environment variable. */
+  readonly baseUrl?: string;
+  /** Name of the environment variable holding the API key (never the key itself). */
+  readonly apiKeyEnv?: string;
+  /** Extra HTTP headers sent with every request. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A declarative command hook: a shell command run with `node:child_process` for each call whose
+ * tool name matches `matcher`. It receives the call (and for post-hooks the result) as JSON on
+ * stdin and in `A3S_TOOL_NAME` / `A3S_TOOL_ID`. A pre-hook blocks the call on a non-zero exit
+ * (stderr is the reason); a post-hook's non-zero exit marks the result failed.
+ */
+export interface CommandHookConfig {
+  /** Tool-name glob (`*`, `write_*`, `mcp__github__*`). Default `*`. */
+  readonly matcher?: string;
+  /** Command line, run by `/bin/sh -c` in the workspace folder. */
+  readonly command: string;
+  /** Deadline in milliseconds, `1..600000`. Default 30000; past it the hook counts as failed. */
+  readonly timeoutMs?: number;
+}
+
+/** Hooks: declarative command hooks and, in the object form, programmatic ones. */
+export interface CodeConfigHooks {
+  readonly pre?: readonly (CommandHookConfig | PreToolHook)[];
+  readonly post?: readonly (CommandHookConfig | PostToolHook)[];
+}
+
+/** Budgets of every run. */
+export interface BudgetsConfig {
+  /** Provider token and call budgets (hard and soft caps). */
+  readonly llm?: LlmBudgetLimits;
+  /** Tool-call budget (every source counts): `limit` hard cap, `softLimit` emits `budget_threshold_hit`. */
+  readonly toolCalls?: Omit<ToolCallBudgetOptions, 'name'>;
+}
+
+/** Where `session.save()` writes: `file` (`<dir>/.a3s/sessions/`), `memory` (the agent's in-process store) or a store object. */
+export type SessionStoreSetting = 'file' | 'memory' | SessionStore;
+
+/** The configuration of an agent. Every key is optional. */
+export interface CodeConfig {
+  /** The model: `provider/model` (resolved with `providers` and the environment), or an `LlmClient`. Default: `A3S_MODEL`. */
+  readonly model?: string | LlmClient;
+  /** Per-provider base URL, API-key variable name and headers. */
+  readonly providers?: Readonly<Partial<Record<ProviderName, ProviderSettings>>>;
+  /** Permission rules. A session's `deny` rules add to the agent's; `allow`, `ask`, `defaultDecision` replace them. */
+  readonly permissions?: PermissionPolicyConfig;
+  /**
+   * MCP servers by name. Core checks only the outline (an object with `command` or `url`); the
+   * SDK validates each entry with `@a3s-code/mcp`'s `parseMcpServers` and connects them.
+   */
+  readonly mcpServers?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Folders holding skills (resolved against the workspace folder). */
+  readonly skillDirs?: readonly string[];
+  /** Folders holding agent definitions (resolved against the workspace folder). */
+  readonly agentDirs?: readonly string[];
+  readonly budgets?: BudgetsConfig;
+  /** Successful tool results per turn, `0..10000` (default 8). Same as `recipe.tool_budget`. */
+  readonly tool_budget?: number;
+  /** Tool rounds per turn before tools are withdrawn, `0..10000`. Same as `maxToolRounds` and `recipe.max_tool_rounds`. */
+  readonly max_tool_rounds?: number;
+  readonly hooks?: CodeConfigHooks;
+  /** System prompt sections. */
+  readonly system?: readonly string[];
+  /** Fact log: `file` (default, `<dir>/.a3s/effect-log/<thread>.jsonl`) or `memory`. */
+  readonly persistence?: 'file' | 'memory';
+  /** Session snapshots (`session.save()`, `agent.resumeSession`). Default: none. */
+  readonly sessionStore?: SessionStoreSetting;
+  /** At a park nobody answers live: `wait` (default) or `return`. */
+  readonly parkMode?: ParkMode;
+  /** Questions allowed per prompt, `0..100`. Default 8. */
+  readonly questionCap?: number;
+  /** Steers that may wait in a run's inbox, `1..1024`. Default 32. */
+  readonly steerCapacity?: number;
+  /** Read `AGENTS.md` and `.a3s/instructions.md` from the workspace into the system prompt. Default true. */
+  readonly workspaceInstructions?: boolean;
+  /** The completion gate: continuation turns (`{ enabled, maxTurns 0..10 }`) and an attestor. The gate itself cannot be turned off. */
+  readonly gate?: GateOptions;
+  // ---- object form only (runtime objects) ----
+  /** The workspace tools act on. Default: one with no capabilities. */
+  readonly workspace?: WorkspaceServices;
+  /** Tool packs to register (each tool only when its requirements are provided). */
+  readonly tools?: readonly ToolPack[];
+  /** Tool sources that change over time (e.g. `@a3s-code/mcp`'s sources via `syncMcpTools`). */
+  readonly toolSources?: readonly ToolSource[];
+  /** The layered prompt's other inputs (execution style, response format, skills). */
+  readonly prompt?: Pick<PromptInputs, 'executionStyle' | 'responseFormat' | 'skills'>;
+  readonly checker?: PermissionChecker;
+  /** Human confirmation. Without one, an `ask` runs the tool (PERM-07). */
+  readonly confirmation?: ConfirmationManager;
+  /** Answers `ask_user` questions live. */
+  readonly onQuestion?: QuestionHandler;
+  /** Harness settings (`tool_budget`, `max_tool_rounds`, compaction thresholds). */
+  readonly recipe?: Recipe;
+  /** Tool-round cap (BUD-07/08); same setting as `max_tool_rounds`. */
+  readonly maxToolRounds?: number;
+  /** Provider budgets of each run; same setting as `budgets.llm`. */
+  readonly llmBudget?: LlmBudgetLimits;
+  readonly llmRetry?: LlmRetryOptions;
+  /** Mode, YOLO, skill and tool-call budget object of every run. */
+  readonly governance?: GovernanceSnapshot;
+  /** Epoch-milliseconds clock. Default `Date.now`. */
+  readonly clock?: () => number;
+  /** Environment for model selection and `apiKeyEnv` (default `process.env`). Values never appear in errors. */
+  readonly env?: ModelEnvironment;
+}

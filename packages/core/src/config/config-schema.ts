@@ -1,0 +1,158 @@
+/**
+ * The zod schemas of `CodeConfig` (BUILD-01/07/08): one for JSON files (data keys only) and one
+ * for the object form (plus runtime objects). Every message says what is allowed; the first
+ * issue becomes a `SessionConfigurationError` naming its key path (`permissions.deny[2]`).
+ */
+import { z } from 'zod';
+import { SessionConfigurationError } from '../errors/session-errors.js';
+import { parseModelRef, PROVIDER_NAMES } from '../providers/model-selection.js';
+
+const intIn = (min: number, max: number) => {
+  const error = `must be an integer from ${min} to ${max}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.map((v) => `'${v}'`).join(', ')}` });
+const str = (what = 'a non-empty string') => z.string({ error: `must be ${what}` }).min(1, { error: `must be ${what}` });
+const strList = (what: string) => z.array(str(what), { error: `must be an array of ${what}s` });
+const strRecord = z.record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object of strings' });
+
+function strict<T extends z.core.$ZodLooseShape>(shape: T) {
+  const keys = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? `allowed keys: ${keys}` : iss.code === 'invalid_type' ? `must be an object with keys ${keys}` : undefined),
+  });
+}
+
+const providerSettings = strict({
+  baseUrl: z.string({ error: 'must be an absolute http(s) URL' }).regex(/^https?:\/\/[^/]/, { error: 'must be an absolute http(s) URL' }).optional(),
+  apiKeyEnv: z.string({ error: 'must be an environment variable name' }).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be an environment variable name ([A-Za-z_][A-Za-z0-9_]*), never the key itself' }).optional(),
+  headers: strRecord.optional(),
+});
+
+const providers = z.record(z.string(), providerSettings, { error: 'must be an object keyed by provider name' }).superRefine((value, ctx) => {
+  for (const name of Object.keys(value)) {
+    if (!(PROVIDER_NAMES as readonly string[]).includes(name)) ctx.addIssue({ code: 'custom', path: [name], message: `is not a known provider; allowed: ${PROVIDER_NAMES.join(', ')}` });
+  }
+});
+
+const modelRef = z.string().superRefine((ref, ctx) => {
+  try {
+    parseModelRef(ref, 'model');
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: (e as Error).message.replace(/^model configuration: model: /, '') });
+  }
+});
+
+const permissions = strict({
+  allow: strList('permission rule').optional(),
+  deny: strList('permission rule').optional(),
+  ask: strList('permission rule').optional(),
+  defaultDecision: oneOf(['allow', 'deny', 'ask']).optional(),
+});
+
+const MCP_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/;
+const mcpServers = z.record(z.string(), z.record(z.string(), z.unknown(), { error: 'must be an object with `command` (stdio) or `url` (remote)' }), { error: 'must be an object mapping server names to entries' }).superRefine((value, ctx) => {
+  for (const [name, entry] of Object.entries(value)) {
+    if (name.length > 64 || !MCP_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: "is not a valid server name: 1..64 of [A-Za-z0-9_-], starting with a letter or digit, no '__'" });
+    const local = typeof entry.command === 'string' && entry.command.length > 0;
+    const remote = typeof entry.url === 'string' && entry.url.length > 0;
+    if (local === remote) ctx.addIssue({ code: 'custom', path: [name], message: 'needs exactly one of `command` (a stdio server) or `url` (a Streamable HTTP / SSE server)' });
+  }
+});
+
+const commandHook = strict({ matcher: str('a tool-name glob').optional(), command: str('a shell command'), timeoutMs: intIn(1, 600_000).optional() });
+
+const llmBudget = strict({ maxTokens: intIn(1, Number.MAX_SAFE_INTEGER).optional(), softTokens: intIn(1, Number.MAX_SAFE_INTEGER).optional(), maxCalls: intIn(1, Number.MAX_SAFE_INTEGER).optional(), softCalls: intIn(1, Number.MAX_SAFE_INTEGER).optional() });
+
+const dataShape = {
+  model: modelRef.optional(),
+  providers: providers.optional(),
+  permissions: permissions.optional(),
+  mcpServers: mcpServers.optional(),
+  skillDirs: strList('folder path').optional(),
+  agentDirs: strList('folder path').optional(),
+  budgets: strict({ llm: llmBudget.optional(), toolCalls: strict({ limit: intIn(0, 1_000_000), softLimit: intIn(0, 1_000_000).optional() }).optional() }).optional(),
+  tool_budget: intIn(0, 10_000).optional(),
+  max_tool_rounds: intIn(0, 10_000).optional(),
+  hooks: strict({ pre: z.array(commandHook, { error: 'must be an array of hooks' }).optional(), post: z.array(commandHook, { error: 'must be an array of hooks' }).optional() }).optional(),
+  system: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' }).optional(),
+  persistence: oneOf(['file', 'memory']).optional(),
+  sessionStore: oneOf(['file', 'memory']).optional(),
+  parkMode: oneOf(['wait', 'return']).optional(),
+  questionCap: intIn(0, 100).optional(),
+  steerCapacity: intIn(1, 1024).optional(),
+  workspaceInstructions: z.boolean({ error: 'must be true or false' }).optional(),
+  gate: strict({ continuation: strict({ enabled: z.boolean({ error: 'must be true or false' }).optional(), maxTurns: intIn(0, 10).optional() }).optional() }).optional(),
+};
+
+/** The schema of a JSON config file: data keys only. */
+export const codeConfigFileSchema = strict(dataShape);
+
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+const obj = (what: string) => z.custom<object>(isObject, { error: `must be ${what}` });
+const fn = (what: string) => z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', { error: `must be ${what}` });
+const hookItem = (method: 'before' | 'after') =>
+  z.unknown().superRefine((v, ctx) => {
+    if (isObject(v) && typeof (v as Record<string, unknown>)[method] === 'function') {
+      if (typeof (v as Record<string, unknown>).name !== 'string') ctx.addIssue({ code: 'custom', path: ['name'], message: 'must be a string naming the hook' });
+      return;
+    }
+    const r = commandHook.safeParse(v);
+    if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', path: i.path as PropertyKey[], message: isObject(v) ? i.message : `must be a command hook {matcher?, command, timeoutMs?} or an object with ${method}()` });
+  });
+
+/** The schema of the object form (a layer: agent config or session options). */
+export const codeConfigObjectSchema = strict({
+  ...dataShape,
+  model: z.union([modelRef, z.custom<object>((v) => isObject(v) && typeof (v as Record<string, unknown>).stream === 'function')], { error: "must be 'provider/model' or an LlmClient" }).optional(),
+  sessionStore: z.custom<object | string>((v) => v === 'file' || v === 'memory' || isObject(v), { error: "must be 'file', 'memory' or a SessionStore object" }).optional(),
+  hooks: strict({ pre: z.array(hookItem('before'), { error: 'must be an array of hooks' }).optional(), post: z.array(hookItem('after'), { error: 'must be an array of hooks' }).optional() }).optional(),
+  workspace: obj('a WorkspaceServices object').optional(),
+  gate: strict({
+    continuation: strict({ enabled: z.boolean({ error: 'must be true or false' }).optional(), maxTurns: intIn(0, 10).optional() }).optional(),
+    attestor: z.custom<object>((v) => isObject(v) && typeof (v as Record<string, unknown>).attest === 'function', { error: 'must be an object with attest()' }).optional(),
+  }).optional(),
+  toolSources: z.array(z.custom<object>((v) => isObject(v) && typeof (v as Record<string, unknown>).attach === 'function', { error: 'must be an object with attach(registry)' }), { error: 'must be an array of tool sources' }).optional(),
+  prompt: strict({
+    executionStyle: z.union([oneOf(['default', 'plan']), strict({ text: str('the execution-style text') })], { error: "must be 'default', 'plan' or { text }" }).optional(),
+    responseFormat: str('the response-format text').optional(),
+    skills: strList('skill instruction text').optional(),
+  }).optional(),
+  tools: z.array(obj('a ToolPack'), { error: 'must be an array of tool packs' }).optional(),
+  checker: z.custom<unknown>((v) => isObject(v) || typeof v === 'function', { error: 'must be a PermissionChecker' }).optional(),
+  confirmation: obj('a ConfirmationManager').optional(),
+  onQuestion: fn('a function (question, signal) => answer').optional(),
+  recipe: obj('a recipe object').optional(),
+  maxToolRounds: intIn(0, 10_000).optional(),
+  llmBudget: llmBudget.optional(),
+  llmRetry: obj('an LlmRetryOptions object').optional(),
+  governance: obj('a GovernanceSnapshot object').optional(),
+  clock: fn('a function returning epoch milliseconds').optional(),
+  env: obj('an object of environment variables').optional(),
+  sessionId: z.string({ error: 'must be a string of 1 to 1024 characters' }).min(1, { error: 'must be a string of 1 to 1024 characters' }).max(1024, { error: 'must be a string of 1 to 1024 characters' }).optional(),
+  history: z.array(strict({ role: oneOf(['user', 'assistant']), content: z.string({ error: 'must be a string' }) }), { error: 'must be an array of {role, content}' }).optional(),
+});
+
+/** Joins a zod path into `a.b[2].c` form, under `prefix`. */
+export function joinPath(prefix: string, path: readonly PropertyKey[]): string {
+  let out = prefix;
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
+  return out === '' ? '(root)' : out;
+}
+
+/** Turns the first zod issue into a `SessionConfigurationError` naming its path (`where` adds the file). */
+export function configError(issues: readonly z.core.$ZodIssue[], where?: string): SessionConfigurationError {
+  const first = issues[0];
+  const suffix = where === undefined ? '' : ` (in ${where})`;
+  if (!first) return new SessionConfigurationError('(root)', `is invalid${suffix}`);
+  if (first.code === 'unrecognized_keys') return new SessionConfigurationError(joinPath('', [...first.path, first.keys[0] ?? '?']), `is not a known key; ${first.message}${suffix}`);
+  const allowed = first.code === 'invalid_value' ? first.values.map(String) : undefined;
+  return new SessionConfigurationError(joinPath('', first.path), `${first.message}${suffix}`, allowed ? { allowed } : {});
+}
+
+/** Validates one layer in the object form (agent config or session options). */
+export function validateConfigObject(value: unknown): void {
+  if (!isObject(value)) throw new SessionConfigurationError('(root)', 'must be a configuration object');
+  const r = codeConfigObjectSchema.safeParse(value);
+  if (!r.success) throw configError(r.error.issues);
+}

@@ -1,0 +1,77 @@
+/**
+ * `ResolvedSessionConfig` (BUILD-02/03): the one value session assembly and every run read.
+ * Produced once per session by the build kernel; no layer below decides a setting again.
+ */
+import type { Recipe } from '@a3s-code/effect';
+import type { GateOptions } from '../gate/session-gate.js';
+import type { PromptInputs } from '../prompt/system-prompt.js';
+import type { ToolSource } from '../session/tool-source.js';
+import type { GovernanceSnapshot, ToolCallBudgetOptions } from '../invoker/governance.js';
+import type { ToolHooks } from '../invoker/hooks.js';
+import type { LlmRetryOptions } from '../llm/governed-llm-client.js';
+import type { LlmBudgetLimits } from '../llm/llm-budget.js';
+import type { LlmClient } from '../llm/llm-client.js';
+import type { ConfirmationManager } from '../permissions/confirmation.js';
+import type { PermissionChecker } from '../permissions/permission-checker.js';
+import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
+import type { ModelConfig } from '../providers/model-selection.js';
+import type { ParkMode } from '../run/fact-run.js';
+import type { QuestionHandler } from '../run/run-result.js';
+import type { HistoryTurn } from '../session/session-options.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { FactStore } from '../store/fact-store.js';
+import type { ToolPack } from '../tools/tool-pack.js';
+import type { WorkspaceServices } from '../workspace/workspace-services.js';
+
+/** Everything a session is built from, with every default filled in and every resource open. */
+export interface ResolvedSessionConfig {
+  /** Absolute workspace folder. */
+  readonly dir: string;
+  readonly sessionId: string;
+  /** The initialised model client. */
+  readonly model: LlmClient;
+  /** Where the model came from when it was selected by name (safe to log: no key). */
+  readonly modelConfig?: ModelConfig;
+  readonly workspace: WorkspaceServices;
+  readonly tools: readonly ToolPack[];
+  readonly permissions: PermissionPolicyConfig;
+  readonly checker?: PermissionChecker;
+  readonly confirmation?: ConfirmationManager;
+  readonly onQuestion?: QuestionHandler;
+  readonly parkMode: ParkMode;
+  /** The harness recipe, with `tool_budget` and `max_tool_rounds` from whichever spelling set them. */
+  readonly recipe: Recipe;
+  readonly questionCap: number;
+  readonly steerCapacity: number;
+  readonly system: readonly string[];
+  /** `file` or `memory`: which fact store was opened. */
+  readonly persistence: 'file' | 'memory';
+  /** The open fact store of the session. */
+  readonly factStore: FactStore;
+  /** The initialised session store, when one is configured. */
+  readonly sessionStore?: SessionStore;
+  readonly llmBudget?: LlmBudgetLimits;
+  readonly llmRetry?: LlmRetryOptions;
+  /** A fresh tool-call budget with these limits is created for each run. */
+  readonly toolCallBudget?: Omit<ToolCallBudgetOptions, 'name'>;
+  readonly governance: GovernanceSnapshot;
+  /** Programmatic and compiled command hooks, agent's first. */
+  readonly hooks: ToolHooks;
+  /** MCP server entries (outline-checked; the SDK validates and connects them). */
+  readonly mcpServers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Absolute skill folders. */
+  readonly skillDirs: readonly string[];
+  /** Absolute agent-definition folders. */
+  readonly agentDirs: readonly string[];
+  /** History to restore into an empty log (FOLD-08). */
+  readonly history: readonly HistoryTurn[];
+  readonly clock: () => number;
+  /** Completion-gate settings (continuation, attestor). */
+  readonly gate: GateOptions;
+  /** Tool sources attached to the registry while the session lives. */
+  readonly toolSources: readonly ToolSource[];
+  /** Prompt inputs besides host context and workspace instructions. */
+  readonly prompt: Pick<PromptInputs, 'executionStyle' | 'responseFormat' | 'skills'>;
+  /** Whether the workspace's instruction files go into the system prompt. */
+  readonly workspaceInstructions: boolean;
+}

@@ -1,0 +1,213 @@
+/**
+ * The session build kernel (BUILD-02/05..11). `planSessionBuild` does everything that needs no
+ * I/O — validation, merge, conflicts, defaults, hook compilation, model selection — and lists
+ * the resources still to initialise. `initializeSession` opens them (async path);
+ * `resolveSync` succeeds only when that list is empty and otherwise throws
+ * `ASYNC_SESSION_BUILD_REQUIRED` naming the resource: it never substitutes an easier backend.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { A3sError, RecipeError, resolveRecipe } from '@a3s-code/effect';
+import { AsyncSessionBuildRequiredError, SessionConfigurationError, SessionInitializationError } from '../errors/session-errors.js';
+import type { LlmClient } from '../llm/llm-client.js';
+import { createLlmClient, resolveModelConfig, type ModelConfig, type ModelEnvironment, type ModelSelection, type ProviderName } from '../providers/model-selection.js';
+import { ModelConfigurationError } from '../providers/provider-errors.js';
+import { FileSessionStore } from '../session/file-session-store.js';
+import type { MemorySessionStore } from '../session/memory-session-store.js';
+import { assertSessionStore, type SessionStore } from '../session/session-store.js';
+import type { SessionOptions } from '../session/session-options.js';
+import { FileFactStore } from '../store/file-fact-store.js';
+import { MemoryFactStore } from '../store/memory-fact-store.js';
+import type { FactStore } from '../store/fact-store.js';
+import { emptyWorkspace } from '../workspace/workspace-services.js';
+import type { CodeConfig } from './code-config.js';
+import { compileHooks } from './command-hooks.js';
+import { validateConfigObject } from './config-schema.js';
+import { mergeLayers, normalizeLayer, type NormalizedLayer } from './merge-config.js';
+import type { ResolvedSessionConfig } from './resolved-session-config.js';
+
+/** A resource the async phase must initialise, and why. */
+export interface PendingResource {
+  /** Option path of the resource: `model`, `persistence`, `sessionStore`, `mcpServers.<name>`. */
+  readonly resource: string;
+  readonly reason: string;
+}
+
+/** The I/O-free part of a build. */
+export interface SessionBuildPlan {
+  /** Everything but the resources. */
+  readonly base: Omit<ResolvedSessionConfig, 'model' | 'modelConfig' | 'factStore' | 'sessionStore'>;
+  readonly model: LlmClient | { readonly selection: ModelSelection; readonly env: ModelEnvironment; readonly config: ModelConfig };
+  readonly sessionStore: SessionStore | 'file' | undefined;
+  readonly pending: readonly PendingResource[];
+}
+
+/** What the agent contributes to every build. */
+export interface AgentBuildContext {
+  readonly config: CodeConfig;
+  /** The agent's in-process store, used for `sessionStore: 'memory'`. */
+  readonly memorySessionStore: MemorySessionStore;
+}
+
+function modelError(e: unknown): never {
+  if (e instanceof ModelConfigurationError) throw new SessionConfigurationError(e.key, e.message.replace(/^model configuration: [^:]+: /, ''));
+  throw e;
+}
+
+function planModel(m: NormalizedLayer, env: ModelEnvironment): SessionBuildPlan['model'] {
+  if (typeof m.model === 'object') return m.model;
+  const ref = m.model ?? env.A3S_MODEL;
+  if (ref === undefined || ref.trim() === '') {
+    throw new SessionConfigurationError('model', "no model configured: set `model` ('provider/model' or an LlmClient) or the A3S_MODEL environment variable");
+  }
+  const provider = ref.slice(0, ref.indexOf('/')) as ProviderName;
+  const p = m.providers?.[provider];
+  let apiKey: string | undefined;
+  if (p?.apiKeyEnv !== undefined) {
+    apiKey = env[p.apiKeyEnv];
+    if (!apiKey) throw new SessionConfigurationError(`providers.${provider}.apiKeyEnv`, `names the environment variable ${p.apiKeyEnv}, which is not set`);
+  }
+  const selection: ModelSelection = {
+    ...(m.model === undefined ? {} : { model: m.model }),
+    ...(p?.baseUrl === undefined ? {} : { baseUrl: p.baseUrl }),
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(p?.headers === undefined ? {} : { headers: p.headers }),
+  };
+  let config: ModelConfig | undefined;
+  try {
+    config = resolveModelConfig(selection, env);
+  } catch (e) {
+    modelError(e);
+  }
+  if (!config) throw new SessionConfigurationError('model', 'no model configured');
+  return { selection, env, config };
+}
+
+/**
+ * Validates and merges the layers and plans the build; no I/O.
+ * @throws SessionConfigurationError naming the option (or both options of a conflict).
+ */
+export function planSessionBuild(dir: string, agent: AgentBuildContext, options: SessionOptions): SessionBuildPlan {
+  if (typeof dir !== 'string' || dir.length === 0) throw new SessionConfigurationError('dir', 'must be the workspace folder path');
+  validateConfigObject(options);
+  const m = mergeLayers(normalizeLayer(agent.config, 'agent configuration'), normalizeLayer(options, 'session options'));
+  const root = resolve(dir);
+  try {
+    resolveRecipe(m.recipe ?? {});
+  } catch (e) {
+    if (e instanceof RecipeError) throw new SessionConfigurationError(`recipe.${e.field}`, e.message.replace(/^recipe\.[^:]*: /, ''));
+    throw e;
+  }
+  const env = m.env ?? process.env;
+  const model = planModel(m, env);
+  const sessionStore = m.sessionStore === 'memory' ? agent.memorySessionStore : m.sessionStore;
+  if (typeof sessionStore === 'object') assertSessionStore(sessionStore, 'sessionStore');
+  const toolCallBudget = m.budgets?.toolCalls;
+  if (toolCallBudget?.softLimit !== undefined && toolCallBudget.softLimit > toolCallBudget.limit) {
+    throw new SessionConfigurationError('budgets.toolCalls.softLimit', `must be an integer from 0 to budgets.toolCalls.limit (${toolCallBudget.limit})`);
+  }
+  const persistence = m.persistence ?? 'file';
+  const pending: PendingResource[] = [];
+  if (!('stream' in model)) pending.push({ resource: 'model', reason: `the model '${model.config.provider}/${model.config.model}' is selected by name; its client is created in the async build (pass an LlmClient object to build synchronously)` });
+  if (persistence === 'file') pending.push({ resource: 'persistence', reason: "the file fact log must be opened and locked (use persistence: 'memory' to build synchronously)" });
+  if (sessionStore === 'file') pending.push({ resource: 'sessionStore', reason: "the file session store must be initialised (use 'memory' or an open SessionStore object)" });
+  for (const name of Object.keys(m.mcpServers ?? {})) pending.push({ resource: `mcpServers.${name}`, reason: 'MCP servers need asynchronous discovery' });
+  const abs = (xs: readonly string[] | undefined) => (xs ?? []).map((x) => resolve(root, x));
+  return {
+    model,
+    sessionStore,
+    pending,
+    base: {
+      dir: root,
+      sessionId: options.sessionId ?? `session-${randomUUID()}`,
+      workspace: m.workspace ?? emptyWorkspace(root),
+      tools: m.tools ?? [],
+      permissions: m.permissions ?? {},
+      ...(m.checker ? { checker: m.checker } : {}),
+      ...(m.confirmation ? { confirmation: m.confirmation } : {}),
+      ...(m.onQuestion ? { onQuestion: m.onQuestion } : {}),
+      parkMode: m.parkMode ?? 'wait',
+      recipe: m.recipe ?? {},
+      questionCap: m.questionCap ?? 8,
+      steerCapacity: m.steerCapacity ?? 32,
+      system: m.system ?? [],
+      persistence,
+      ...(m.llmBudget ? { llmBudget: m.llmBudget } : {}),
+      ...(m.llmRetry ? { llmRetry: m.llmRetry } : {}),
+      ...(toolCallBudget ? { toolCallBudget } : {}),
+      governance: m.governance ?? {},
+      hooks: compileHooks(m.hooks, root),
+      mcpServers: m.mcpServers ?? {},
+      skillDirs: abs(m.skillDirs),
+      agentDirs: abs(m.agentDirs),
+      history: options.history ?? [],
+      clock: m.clock ?? Date.now,
+      gate: m.gate ?? {},
+      toolSources: m.toolSources ?? [],
+      prompt: m.prompt ?? {},
+      workspaceInstructions: m.workspaceInstructions ?? true,
+    },
+  };
+}
+
+/**
+ * Initialises the plan's resources (async path, BUILD-06): the model client, the fact store
+ * and the session store. A failure is a `SessionInitializationError` naming the resource; what
+ * was already opened is closed again.
+ */
+export async function initializeSession(plan: SessionBuildPlan): Promise<ResolvedSessionConfig> {
+  const { base } = plan;
+  const model = clientOf(plan);
+  let sessionStore: SessionStore | undefined;
+  if (plan.sessionStore === 'file') {
+    const store = new FileSessionStore(base.dir);
+    try {
+      await mkdir(store.folder, { recursive: true });
+    } catch (e) {
+      throw new SessionInitializationError(`cannot create the session folder '${store.folder}': ${(e as Error).message}`, e, 'sessionStore');
+    }
+    sessionStore = store;
+  } else sessionStore = plan.sessionStore;
+  const factStore = await openFactStore(base.dir, base.sessionId, base.persistence);
+  return freeze({ ...base, model: model.client, ...(model.config ? { modelConfig: model.config } : {}), factStore, ...(sessionStore ? { sessionStore } : {}) });
+}
+
+/**
+ * Resolves without any asynchronous work (BUILD-09..13), or throws
+ * `ASYNC_SESSION_BUILD_REQUIRED` naming the first resource that needs it.
+ */
+export function resolveSync(plan: SessionBuildPlan): ResolvedSessionConfig {
+  const first = plan.pending[0];
+  if (first) throw new AsyncSessionBuildRequiredError(`${first.resource}: ${first.reason}; use await agent.session(...)`, first.resource);
+  const model = plan.model as LlmClient;
+  const sessionStore = plan.sessionStore as SessionStore | undefined;
+  return freeze({ ...plan.base, model, factStore: new MemoryFactStore(), ...(sessionStore ? { sessionStore } : {}) });
+}
+
+function clientOf(plan: SessionBuildPlan): { client: LlmClient; config?: ModelConfig } {
+  const m = plan.model;
+  if ('stream' in m) return { client: m };
+  try {
+    const client = createLlmClient(m.selection, m.env);
+    if (!client) throw new SessionInitializationError('no model client could be created', undefined, 'model');
+    return { client, config: m.config };
+  } catch (e) {
+    if (A3sError.isInstance(e) && !(e instanceof ModelConfigurationError)) throw e;
+    throw new SessionInitializationError(`cannot create the client of '${m.config.provider}/${m.config.model}': ${(e as Error).message}`, e, 'model');
+  }
+}
+
+async function openFactStore(dir: string, sessionId: string, persistence: 'file' | 'memory'): Promise<FactStore> {
+  if (persistence === 'memory') return new MemoryFactStore();
+  try {
+    return await FileFactStore.open(dir, sessionId);
+  } catch (e) {
+    if (A3sError.isInstance(e)) throw e;
+    throw new SessionInitializationError(`cannot open the fact log of session '${sessionId}' under '${dir}': ${(e as Error).message}`, e, 'persistence');
+  }
+}
+
+function freeze(c: ResolvedSessionConfig): ResolvedSessionConfig {
+  return Object.freeze(c);
+}

@@ -1,0 +1,33 @@
+/** `session.compact()`: a compaction outside any run, appended as a host fact. */
+import type { FoldState } from '@a3s-code/effect';
+import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import type { ToolInvoker } from '../invoker/tool-invoker.js';
+import { runCompact } from '../run/compact-executor.js';
+import { createRun } from './run-setup.js';
+
+/** Summarises the conversation through the LLM invoker and appends `compaction.done`. */
+export async function compactNow(config: ResolvedSessionConfig, invoker: ToolInvoker, state: FoldState, sessionSignal: AbortSignal): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
+  const store = config.factStore;
+  const run = createRun({
+    sessionId: config.sessionId,
+    runId: `compact-${store.log.length}`,
+    store,
+    invoker,
+    model: config.model,
+    governance: config.governance,
+    ...(config.llmBudget ? { llmBudget: config.llmBudget } : {}),
+    questionCap: 0,
+    steerCapacity: 1,
+    clock: config.clock,
+    sessionSignal,
+  });
+  try {
+    const [draft] = await runCompact(run.env, state.counters.turn, state);
+    const summary = (draft!.payload as { summary: string }).summary;
+    await store.append([{ ...draft!, key: `compaction:host:${store.log.length + 1}` }], null);
+    return { summaryChars: summary.length, factsFolded: state.counters.facts };
+  } finally {
+    run.env.events.close();
+    run.dispose();
+  }
+}
