@@ -11,6 +11,7 @@ import { ToolInvoker } from '../invoker/tool-invoker.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { askUserTool } from '../run/ask-user.js';
 import { createBatchTool } from '../runtime-tools/batch-tool.js';
+import { createProgramTool } from '../program/program-tool.js';
 import { FileFactStore } from '../store/file-fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
 import type { FactStore } from '../store/fact-store.js';
@@ -50,6 +51,7 @@ export class Agent {
       const workspace = merged.workspace ?? emptyWorkspace(resolve(dir));
       const registry = new ToolRegistry({ capabilities: workspace.capabilities });
       registry.add(createBatchTool());
+      registry.add(createProgramTool(merged.clock ? { clock: merged.clock } : {}));
       registry.add(askUserTool);
       for (const pack of merged.tools ?? []) registry.registerPack(pack);
       const invoker = new ToolInvoker({
