@@ -26,6 +26,8 @@ export interface SessionParts {
   readonly invoker: ToolInvoker;
   readonly model: LlmClient;
   readonly options: SessionOptions;
+  /** Released when the session closes (the web search's browser). */
+  readonly resources?: readonly { close(): Promise<void> }[];
 }
 
 /** A coding-agent session. */
@@ -44,7 +46,10 @@ export class AgentSession {
   #hostAnswer: (() => void) | null = null;
   #hostCalls = 0;
 
+  readonly #resources: SessionParts['resources'];
+
   constructor(parts: SessionParts) {
+    this.#resources = parts.resources;
     this.sessionId = parts.sessionId;
     this.store = parts.store;
     this.#invoker = parts.invoker;
@@ -181,6 +186,7 @@ export class AgentSession {
     if (this.#close.signal.aborted) return;
     this.#close.abort('session closed');
     this.#invoker.close('session closed');
+    await Promise.all((this.#resources ?? []).map((r) => r.close().catch(() => undefined)));
     await this.store.close();
   }
 

@@ -12,6 +12,7 @@ import { ToolRegistry } from '../registry/tool-registry.js';
 import { askUserTool } from '../run/ask-user.js';
 import { createBatchTool } from '../runtime-tools/batch-tool.js';
 import { createProgramTool } from '../program/program-tool.js';
+import { createWebTools } from '../web/web-tools.js';
 import { FileFactStore } from '../store/file-fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
 import type { FactStore } from '../store/fact-store.js';
@@ -53,6 +54,8 @@ export class Agent {
       registry.add(createBatchTool());
       registry.add(createProgramTool(merged.clock ? { clock: merged.clock } : {}));
       registry.add(askUserTool);
+      const web = merged.web === undefined ? undefined : createWebTools(merged.web, merged.clock);
+      for (const t of web?.tools ?? []) registry.add(t);
       for (const pack of merged.tools ?? []) registry.registerPack(pack);
       const invoker = new ToolInvoker({
         registry,
@@ -65,7 +68,7 @@ export class Agent {
       });
       // Restored history is recorded only into an empty log; an existing log is left as it is (FOLD-08/09).
       if (merged.history && merged.history.length > 0 && store.log.length === 0) await store.append(historyFacts(merged.history), null);
-      return new AgentSession({ sessionId, store, invoker, model, options: merged });
+      return new AgentSession({ sessionId, store, invoker, model, options: merged, ...(web ? { resources: web.resources } : {}) });
     } catch (e) {
       await store.close();
       throw e;

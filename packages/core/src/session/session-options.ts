@@ -17,6 +17,7 @@ import type { ParkMode } from '../run/fact-run.js';
 import type { QuestionHandler } from '../run/run-result.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
+import type { WebToolsOptions } from '../web/web-tools.js';
 
 /** A turn of earlier conversation to restore into an empty log (FOLD-08). */
 export interface HistoryTurn {
@@ -77,6 +78,11 @@ export interface SessionOptions {
   readonly steerCapacity?: number;
   /** Epoch-milliseconds clock. Default `Date.now`. */
   readonly clock?: () => number;
+  /**
+   * The web tools `web_fetch` and `web_search` (SURF-04). They reach the network, so a session
+   * registers them only when this is set (`{}` enables both with the default engines).
+   */
+  readonly web?: WebToolsOptions;
 }
 
 function intIn(value: number | undefined, field: string, min: number, max: number): void {
@@ -103,6 +109,7 @@ export function validateSessionOptions(o: SessionOptions): void {
   if (o.recipe?.max_tool_rounds !== undefined && o.maxToolRounds !== undefined && o.recipe.max_tool_rounds !== o.maxToolRounds) {
     throw new SessionConfigurationError('maxToolRounds', `conflicts with recipe.max_tool_rounds (${o.recipe.max_tool_rounds}); set one of them`);
   }
+  if (o.web !== undefined && (typeof o.web !== 'object' || o.web === null)) throw new SessionConfigurationError('web', 'must be an object: { fetch?, search? }');
   o.history?.forEach((h, i) => {
     if (h.role !== 'user' && h.role !== 'assistant') throw new SessionConfigurationError(`history[${i}].role`, "must be 'user' or 'assistant'");
     if (typeof h.content !== 'string') throw new SessionConfigurationError(`history[${i}].content`, 'must be a string');

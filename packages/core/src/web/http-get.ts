@@ -2,7 +2,8 @@
  * One bounded HTTP(S) GET: manual redirects (at most `maxRedirects`), a byte cap on the body
  * (the rest is not read), a deadline covering headers and body, and typed failures.
  */
-import { WebError, kindOfStatus, parseRetryAfter } from './web-errors.js';
+import { parseRetryAfter } from '../providers/provider-errors.js';
+import { WebError, kindOfStatus } from './web-errors.js';
 
 /** Options of {@link httpGet}. */
 export interface HttpGetOptions {

@@ -4,6 +4,8 @@
  */
 import { A3sError } from '@a3s-code/effect';
 
+
+
 /**
  * Why a web request failed: `transport` (I/O on request or body, HTTP 408, HTTP 5xx; retryable),
  * `rate_limited` (HTTP 429, with `retryAfterMs` when the server sent `Retry-After`), `timeout`
@@ -50,16 +52,6 @@ export class WebError extends A3sError {
     this.retryAfterMs = info.retryAfterMs;
     this.retryable = kind === 'transport' || kind === 'rate_limited';
   }
-}
-
-/** Parses a `Retry-After` header (delta seconds or an HTTP date) into milliseconds from `now`. */
-export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
-  if (value === null || value === undefined) return undefined;
-  const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - now);
 }
 
 /** The kind of an HTTP error status (WFETCH-02/03/05). */

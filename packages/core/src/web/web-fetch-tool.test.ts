@@ -3,7 +3,8 @@ import { ToolInvoker } from '../invoker/tool-invoker.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { createTestInvocation } from '../testing/index.js';
 import { createWebFetchTool } from './web-fetch-tool.js';
-import { WebError, parseRetryAfter } from './web-errors.js';
+import { WebError } from './web-errors.js';
+import { parseRetryAfter } from '../providers/provider-errors.js';
 import { html, loopbackServer, type LoopbackServer } from './test-support/loopback-server.js';
 
 const ARTICLE = `<!doctype html><html><head><title>Rust ownership</title></head><body>
