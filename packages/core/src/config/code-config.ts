@@ -7,6 +7,7 @@
  * `SessionOptions` is a patch over it (BUILD-01).
  */
 import type { GateOptions } from '../gate/session-gate.js';
+import type { WebToolsOptions } from '../web/web-tools.js';
 import type { PromptInputs } from '../prompt/system-prompt.js';
 import type { ToolSource } from '../session/tool-source.js';
 import type { Recipe } from '@a3s-code/effect';
@@ -111,6 +112,11 @@ export interface CodeConfig {
   readonly workspace?: WorkspaceServices;
   /** Tool packs to register (each tool only when its requirements are provided). */
   readonly tools?: readonly ToolPack[];
+  /**
+   * The web tools `web_fetch` and `web_search` (SURF-04). They reach the network, so a session
+   * registers them only when this is set (`{}` enables both with the default engines).
+   */
+  readonly web?: WebToolsOptions;
   /** Tool sources that change over time (e.g. `@a3s-code/mcp`'s sources via `syncMcpTools`). */
   readonly toolSources?: readonly ToolSource[];
   /** The layered prompt's other inputs (execution style, response format, skills). */

@@ -4,6 +4,7 @@
  */
 import type { Recipe } from '@a3s-code/effect';
 import type { GateOptions } from '../gate/session-gate.js';
+import type { WebToolsOptions } from '../web/web-tools.js';
 import type { PromptInputs } from '../prompt/system-prompt.js';
 import type { ToolSource } from '../session/tool-source.js';
 import type { GovernanceSnapshot, ToolCallBudgetOptions } from '../invoker/governance.js';
@@ -68,6 +69,8 @@ export interface ResolvedSessionConfig {
   readonly clock: () => number;
   /** Completion-gate settings (continuation, attestor). */
   readonly gate: GateOptions;
+  /** The web tools' settings; absent: no web tools (they reach the network). */
+  readonly web?: WebToolsOptions;
   /** Tool sources attached to the registry while the session lives. */
   readonly toolSources: readonly ToolSource[];
   /** Prompt inputs besides host context and workspace instructions. */

@@ -145,6 +145,7 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
       clock: m.clock ?? Date.now,
       gate: m.gate ?? {},
       toolSources: m.toolSources ?? [],
+      ...(m.web ? { web: m.web } : {}),
       prompt: m.prompt ?? {},
       workspaceInstructions: m.workspaceInstructions ?? true,
     },

@@ -3,6 +3,7 @@ export type {
   InvocationSource,
   PermissionOutcome,
   ScopedInvoker,
+  NestedInvokeOptions,
   ToolCallRequest,
   ToolErrorKind,
   ToolInvocationResult,

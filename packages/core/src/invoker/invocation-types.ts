@@ -83,6 +83,17 @@ export interface ActiveToolCall {
   readonly depth: number;
 }
 
+/** Options of one nested call ({@link ScopedInvoker.invoke}). */
+export interface NestedInvokeOptions {
+  /** Call id; default `<parent id>.<n>`. */
+  readonly id?: string;
+  /**
+   * Aborts this call in addition to the caller's own signal (a program's deadline, for example).
+   * It can only end the call sooner: the caller's cancellation and timeout always apply.
+   */
+  readonly signal?: AbortSignal;
+}
+
 /**
  * The only invoker a tool ever sees (`ctx.invoker`). It reaches the caller's surface, inherits
  * its governance, signal, budget and call stack, and can never fall back to the raw registry
@@ -91,7 +102,7 @@ export interface ActiveToolCall {
  */
 export interface ScopedInvoker {
   /** Runs a nested call through the full kernel. `id` defaults to `<parent id>.<n>`. */
-  invoke(name: string, args: unknown, options?: { readonly id?: string }): Promise<ToolInvocationResult>;
+  invoke(name: string, args: unknown, options?: NestedInvokeOptions): Promise<ToolInvocationResult>;
   /** Names on the caller's surface. */
   toolNames(): readonly string[];
   /**

@@ -7,9 +7,10 @@
 import { CancelledError } from '../errors/tool-errors.js';
 import { hiddenReason } from '../registry/tool-surface.js';
 import { resolveCapabilities, type Tool, type ToolCapabilities } from '../tools/tool.js';
-import type { InvocationSource, ScopedInvoker, ToolInvocationResult } from './invocation-types.js';
+import type { InvocationSource, NestedInvokeOptions, ScopedInvoker, ToolInvocationResult } from './invocation-types.js';
 import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
 import { failedResult, runCall } from './call-pipeline.js';
+import { linkSignals } from './link-signals.js';
 
 /** The invokers of one call: the one its `execute` gets and the governed one middleware gets. */
 export interface ScopedInvokers {
@@ -36,14 +37,18 @@ function build(k: Kernel, parent: CallFrame, parentTool: Tool, parentId: string,
     signal,
   };
   return Object.freeze({
-    invoke(name: string, args: unknown, options?: { readonly id?: string }): Promise<ToolInvocationResult> {
+    invoke(name: string, args: unknown, options?: NestedInvokeOptions): Promise<ToolInvocationResult> {
       state.n += 1;
       const id = typeof options?.id === 'string' && options.id.length > 0 ? options.id : `${parentId}.${state.n}`;
       if (state.revoked) {
         const error = new CancelledError(`nested call of '${String(name)}' (the scoped invoker of call '${parentId}' has ended)`);
         return Promise.resolve(failedResult(k, { id, name: String(name), source }, 'cancelled', error, k.clock()));
       }
-      return runCall(k, frame, { id, name, args });
+      const extra = options?.signal;
+      if (extra === undefined) return runCall(k, frame, { id, name, args });
+      // The caller's own deadline (a program's timeout) ends this child too, never less than the parent's.
+      const linked = linkSignals([frame.signal, extra]);
+      return runCall(k, { ...frame, signal: linked.signal }, { id, name, args }).finally(() => linked.dispose());
     },
     toolNames(): readonly string[] {
       return k.registry.toolNames().filter((n) => reachableTool(k, frame, source, n) !== undefined);

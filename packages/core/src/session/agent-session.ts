@@ -44,6 +44,8 @@ export interface SessionParts {
   readonly system: readonly string[];
   /** Called once when the session closes (detaches tool sources). */
   readonly onClose?: () => void;
+  /** Released when the session closes (the web search's browser). */
+  readonly resources?: readonly { close(): Promise<void> }[];
 }
 
 /** A coding-agent session. */
@@ -66,6 +68,7 @@ export class AgentSession {
   readonly #trace = new TraceRecorder();
   readonly #gate: SessionGate;
   readonly #onClose: (() => void) | undefined;
+  readonly #resources: readonly { close(): Promise<void> }[];
   /** The layered system prompt every run starts with. */
   readonly system: readonly string[];
   readonly #tasks: SubagentTaskSnapshot[] = [];
@@ -80,6 +83,7 @@ export class AgentSession {
     this.#invoker = parts.invoker;
     this.#gate = parts.gate;
     this.#onClose = parts.onClose;
+    this.#resources = parts.resources ?? [];
     this.system = parts.system;
     this.#harness = createHarness(parts.config.recipe);
     this.#folder = new Folder(this.#harness.recipe);
@@ -320,6 +324,7 @@ export class AgentSession {
     this.#close.abort('session closed');
     this.#onClose?.();
     this.#invoker.close('session closed');
+    await Promise.all(this.#resources.map((r) => r.close().catch(() => undefined)));
     await this.store.close();
   }
 

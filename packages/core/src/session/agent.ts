@@ -20,6 +20,8 @@ import { createGenerateObjectTool } from '../generate-object/generate-object-too
 import { buildSystemPrompt, loadWorkspaceInstructionsSync } from '../prompt/system-prompt.js';
 import { askUserTool } from '../run/ask-user.js';
 import { createBatchTool } from '../runtime-tools/batch-tool.js';
+import { createProgramTool } from '../program/program-tool.js';
+import { createWebTools } from '../web/web-tools.js';
 import { AgentSession } from './agent-session.js';
 import { FileSessionStore } from './file-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
@@ -130,7 +132,10 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
   const gate = new SessionGate(() => store.log.facts, (name) => registry.get(name)?.tier, config.gate, restored?.verification_reports ?? []);
   let session: AgentSession | undefined;
   registry.add(createBatchTool());
+  registry.add(createProgramTool({ clock: config.clock }));
   registry.add(askUserTool);
+  const web = config.web === undefined ? undefined : createWebTools(config.web, config.clock);
+  for (const t of web?.tools ?? []) registry.add(t);
   registry.add(createVerifyTool(gate, config.clock));
   // generate_object calls the model through the calling run's LLM invoker (LLM-01).
   registry.add(createGenerateObjectTool((ctx) => session?.llmFor(ctx.runId)));
@@ -153,6 +158,15 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
     workspaceInstructions: config.workspaceInstructions ? loadWorkspaceInstructionsSync(config.dir) : [],
     hostContext: config.system,
   });
-  session = new AgentSession({ config, invoker, artifacts, gate, system, onClose: () => detach.forEach((d) => d()), ...(restored ? { restored } : {}) });
+  session = new AgentSession({
+    config,
+    invoker,
+    artifacts,
+    gate,
+    system,
+    onClose: () => detach.forEach((d) => d()),
+    ...(web ? { resources: web.resources } : {}),
+    ...(restored ? { restored } : {}),
+  });
   return session;
 }

@@ -1,0 +1,17 @@
+export { createProgramTool } from './program-tool.js';
+export type { ProgramToolOptions } from './program-tool.js';
+export { PROGRAM_DEFAULT_DENIED_TOOLS, PROGRAM_LIMITS } from './program-args.js';
+export type { ProgramArgs, ProgramLimits } from './program-args.js';
+export {
+  ProgramError,
+  ProgramInvalidError,
+  ProgramMemoryLimitError,
+  ProgramRuntimeError,
+  ProgramStackLimitError,
+  ProgramSyntaxError,
+  ProgramTimeoutError,
+  ProgramToolCallLimitError,
+} from './program-errors.js';
+export type { ProgramErrorCode, ProgramErrorLocation } from './program-errors.js';
+export type { ProgramCallRecord } from './ctx-bridge.js';
+export type { ProgramRunStats } from './program-output.js';

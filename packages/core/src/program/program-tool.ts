@@ -1,0 +1,94 @@
+/**
+ * The `program` runtime tool (PROG-01..10, PTC-01..04, SURF-05, INV-03/05): one bounded QuickJS
+ * program per call whose every effect goes through the caller's scoped invoker. It is a trusted
+ * built-in orchestrator (a host call gives its children `host_nested`) and not reentrant (a
+ * program cannot run `program`).
+ */
+import { defineTool } from '../tools/define-tool.js';
+import type { Tool, ToolResult } from '../tools/tool.js';
+import type { ToolContext } from '../tools/tool-context.js';
+import { markTrustedOrchestrator } from '../invoker/trust.js';
+import { PROGRAM_DEFAULT_DENIED_TOOLS, PROGRAM_LIMITS, programInput, type ProgramArgs } from './program-args.js';
+import { PROGRAM_DESCRIPTION } from './program-description.js';
+import { ProgramInvalidError } from './program-errors.js';
+import { createCtxBridge } from './ctx-bridge.js';
+import { loadProgramScript } from './program-source.js';
+import { runProgramScript } from './program-vm.js';
+import { programResult } from './program-output.js';
+
+/** Options of {@link createProgramTool}. */
+export interface ProgramToolOptions {
+  /** Epoch-milliseconds clock for the deadline. Default `Date.now`. */
+  readonly clock?: () => number;
+}
+
+function allowedTools(args: ProgramArgs, ctx: ToolContext): ReadonlySet<string> {
+  if (args.allowed_tools !== undefined) return new Set(args.allowed_tools);
+  return new Set(ctx.invoker.toolNames().filter((n) => !PROGRAM_DEFAULT_DENIED_TOOLS.includes(n)));
+}
+
+function inputsJson(inputs: unknown): string {
+  const json = inputs === undefined ? 'undefined' : JSON.stringify(inputs);
+  if (json === undefined) throw new ProgramInvalidError('inputs', 'must be a JSON value');
+  if (Buffer.byteLength(json) > PROGRAM_LIMITS.maxInputBytes) throw new ProgramInvalidError('inputs', `must be at most ${PROGRAM_LIMITS.maxInputBytes} bytes as JSON`);
+  return json;
+}
+
+/** Runs one program call. */
+async function executeProgram(args: ProgramArgs, ctx: ToolContext, clock: () => number): Promise<ToolResult> {
+  const started = clock();
+  const { limits } = args;
+  const inputs = inputsJson(args.inputs);
+  const script = await loadProgramScript(args, ctx.workspace, ctx.signal);
+  const bridge = createCtxBridge({
+    invoker: ctx.invoker,
+    callId: ctx.callId,
+    allowed: allowedTools(args, ctx),
+    maxToolCalls: limits.max_tool_calls,
+    maxLogBytes: limits.max_output_bytes,
+    emitOutput: (d) => ctx.emitOutput(d),
+  });
+  try {
+    const outcome = await runProgramScript({
+      source: script.source,
+      file: script.file,
+      module: script.module,
+      inputsJson: inputs,
+      timeoutMs: limits.timeout_ms,
+      memoryLimitBytes: limits.memory_limit_bytes,
+      maxStackBytes: PROGRAM_LIMITS.maxStackBytes,
+      maxResultChars: limits.max_output_bytes,
+      signal: ctx.signal,
+      host: bridge,
+      clock,
+    });
+    const stats = {
+      file: script.file,
+      tool_calls: bridge.calls.length,
+      calls: bridge.calls,
+      refused: bridge.refused,
+      duration_ms: clock() - started,
+      dropped_log_bytes: bridge.droppedLogBytes,
+    };
+    return programResult(outcome, bridge.logs, stats, limits.max_output_bytes);
+  } finally {
+    bridge.close(new Error('the program has ended'));
+  }
+}
+
+/** Creates the `program` tool. */
+export function createProgramTool(options: ProgramToolOptions = {}): Tool<ProgramArgs> {
+  const clock = options.clock ?? Date.now;
+  const tool = defineTool({
+    name: 'program',
+    description: PROGRAM_DESCRIPTION,
+    tier: 'read',
+    input: programInput,
+    capabilities: { outputType: 'text', maxParallelism: 8 },
+    // The program's own limits.timeout_ms decides; the kernel's timeout is only a backstop.
+    timeoutMs: PROGRAM_LIMITS.timeoutMs.max + 10_000,
+    reentrant: false,
+    execute: (args, ctx) => executeProgram(args, ctx, clock),
+  });
+  return markTrustedOrchestrator(tool);
+}

@@ -1,0 +1,234 @@
+/**
+ * One program run in a fresh QuickJS runtime and context (PROG-01/02, PTC-01/02). The VM has no
+ * module loader, timers, I/O or host objects: the script's only capabilities are the `ctx`
+ * methods, which are VM promises the host settles. An interrupt handler enforces the deadline,
+ * cancellation and any limit violation even inside a busy loop; memory and stack limits are set on
+ * the runtime. Every handle is disposed before the runtime, whatever happens.
+ */
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
+import { ProgramError, ProgramInvalidError, ProgramRuntimeError, ProgramStackLimitError, ProgramTimeoutError } from './program-errors.js';
+import { CTX_PRELUDE, PRELUDE_FILE } from './ctx-prelude.js';
+import { discardQuickJsModule, quickJsModule } from './quickjs-module.js';
+import { classifyVmError, isInterrupted, type ErrorScope } from './vm-errors.js';
+
+/** The host side of `ctx`. */
+export interface ProgramHost {
+  /** Handles one `ctx` operation. Resolves with JSON text; a rejection becomes an `Error` in the VM. */
+  call(op: string, payloadJson: string): Promise<string>;
+  /** Records one `ctx.log` line. */
+  log(text: string): void;
+  /** A violation (tool-call limit) that must stop the program now, if any. */
+  violation(): ProgramError | undefined;
+  /** Number of tool calls so far (for the timeout message). */
+  toolCalls(): number;
+}
+
+/** What {@link runProgramScript} needs. */
+export interface RunScriptOptions {
+  readonly source: string;
+  /** The script's name in stack traces and messages. */
+  readonly file: string;
+  /** Evaluate as an ES module (`export default async function run`). */
+  readonly module: boolean;
+  /** `inputs` as JSON text. */
+  readonly inputsJson: string;
+  readonly timeoutMs: number;
+  readonly memoryLimitBytes: number;
+  readonly maxStackBytes: number;
+  /** At most this many characters of the result are copied out of the VM. */
+  readonly maxResultChars: number;
+  readonly signal: AbortSignal;
+  readonly host: ProgramHost;
+  /** Epoch-milliseconds clock. */
+  readonly clock?: () => number;
+}
+
+/** The script's return value, as copied out of the VM. */
+export interface ScriptOutcome {
+  /** `json`: `text` is JSON; `string`: the script returned a string; `undefined`; `unserializable`: `text` says why. */
+  readonly kind: 'json' | 'string' | 'undefined' | 'unserializable';
+  /** At most `maxResultChars` characters. */
+  readonly text: string;
+  /** Length of the whole text inside the VM, in characters. */
+  readonly totalChars: number;
+}
+
+class Stop extends Error {
+  constructor(readonly error: unknown) {
+    super('stop');
+  }
+}
+
+/** Runs `source` in a new VM and returns its result, or throws a typed error. */
+export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutcome> {
+  const module = await quickJsModule();
+  const clock = o.clock ?? Date.now;
+  const deadline = clock() + o.timeoutMs;
+  const runtime = module.newRuntime();
+  runtime.setMemoryLimit(o.memoryLimitBytes);
+  runtime.setMaxStackSize(o.maxStackBytes);
+  runtime.setInterruptHandler(() => clock() >= deadline || o.signal.aborted || o.host.violation() !== undefined);
+  const vm = runtime.newContext();
+  const handles: QuickJSHandle[] = [];
+  const deferreds = new Set<QuickJSDeferredPromise>();
+  const state = { closed: false, inFlight: 0, wake: (): void => undefined };
+  const scope: ErrorScope = { file: o.file, memoryLimitBytes: o.memoryLimitBytes, maxStackBytes: o.maxStackBytes };
+  const keep = (h: QuickJSHandle): QuickJSHandle => (handles.push(h), h);
+
+  // Why the VM stopped, in order of precedence: cancellation, a limit violation, the deadline.
+  const stopReason = (): unknown => {
+    if (o.signal.aborted) return o.signal.reason;
+    const v = o.host.violation();
+    if (v !== undefined) return v;
+    if (clock() >= deadline) return new ProgramTimeoutError(o.timeoutMs, o.host.toolCalls());
+    return undefined;
+  };
+  const unwrap = <T>(r: { error?: QuickJSHandle; value?: T }, phase: 'evaluate' | 'run'): T => {
+    if (r.error !== undefined) {
+      const dumped: unknown = vm.dump(r.error);
+      r.error.dispose();
+      const stopped = stopReason();
+      if (stopped !== undefined && (isInterrupted(dumped) || o.host.violation() !== undefined)) throw new Stop(stopped);
+      if (isInterrupted(dumped)) throw new Stop(new ProgramTimeoutError(o.timeoutMs, o.host.toolCalls()));
+      throw new Stop(classifyVmError(dumped, scope, phase));
+    }
+    return r.value as T;
+  };
+
+  try {
+    const hostFn = keep(
+      vm.newFunction('host', (opH, payloadH) => {
+        const op = vm.getString(opH);
+        const payload = vm.typeof(payloadH) === 'string' ? vm.getString(payloadH) : 'null';
+        const deferred = vm.newPromise();
+        deferreds.add(deferred);
+        state.inFlight += 1;
+        const settle = (fn: () => void): void => {
+          state.inFlight -= 1;
+          if (state.closed || !deferred.alive) return;
+          fn();
+          deferreds.delete(deferred);
+          deferred.dispose();
+          state.wake();
+        };
+        o.host.call(op, payload).then(
+          (json) => settle(() => vm.newString(json).consume((h) => deferred.resolve(h))),
+          (e: unknown) =>
+            settle(() => {
+              const err = e instanceof Error ? e : new Error(String(e));
+              vm.newError({ name: err.name, message: err.message }).consume((h) => {
+                const code = (err as { code?: unknown }).code;
+                if (typeof code === 'string') vm.newString(code).consume((c) => vm.setProp(h, 'code', c));
+                deferred.reject(h);
+              });
+            }),
+        );
+        return deferred.handle.dup();
+      }),
+    );
+    const logFn = keep(vm.newFunction('log', (textH) => void o.host.log(vm.typeof(textH) === 'string' ? vm.getString(textH) : '')));
+    const factory = keep(unwrap(vm.evalCode(CTX_PRELUDE, PRELUDE_FILE), 'evaluate'));
+    const maxChars = keep(vm.newNumber(o.maxResultChars));
+    const pair = keep(unwrap(vm.callFunction(factory, vm.undefined, hostFn, logFn, maxChars), 'run'));
+    const ctxH = keep(vm.getProp(pair, 0));
+    const toResult = keep(vm.getProp(pair, 1));
+
+    const runFn = keep(evaluateScript(vm, o, unwrap, keep));
+    const inputs = keep(unwrap(vm.evalCode(`(${o.inputsJson})`, '<a3s-inputs>'), 'run'));
+    const promise = keep(unwrap(vm.callFunction(runFn, vm.undefined, ctxH, inputs), 'run'));
+    const value = keep(await settle(vm, runtime, promise, state, stopReason, unwrap, deadline, clock, o.signal));
+    const outcome = keep(unwrap(vm.callFunction(toResult, vm.undefined, value), 'run'));
+    const [kind, text, total] = vm.dump(outcome) as [ScriptOutcome['kind'], string, number];
+    return { kind, text, totalChars: total };
+  } catch (e) {
+    if (e instanceof Stop) throw e.error;
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      // The host stack ran out inside the interpreter before QuickJS's own check: the module may
+      // be mid-call, so it is not reused.
+      discardQuickJsModule(module);
+      throw new ProgramStackLimitError({ file: o.file }, o.maxStackBytes);
+    }
+    throw e;
+  } finally {
+    state.closed = true;
+    for (const d of deferreds) if (d.alive) d.dispose();
+    for (const h of handles.reverse()) if (h.alive) h.dispose();
+    try {
+      vm.dispose();
+      runtime.dispose();
+    } catch {
+      discardQuickJsModule(module);
+    }
+  }
+}
+
+type Unwrap = <T>(r: { error?: QuickJSHandle; value?: T }, phase: 'evaluate' | 'run') => T;
+
+/** Evaluates the script and returns its `run` function (the module's default or named export, or a global). */
+function evaluateScript(vm: QuickJSContext, o: RunScriptOptions, unwrap: Unwrap, keep: (h: QuickJSHandle) => QuickJSHandle): QuickJSHandle {
+  if (o.module) {
+    const ns = keep(unwrap(vm.evalCode(o.source, o.file, { type: 'module' }), 'evaluate'));
+    const state = vm.getPromiseState(ns);
+    if (state.type !== 'fulfilled') {
+      if (state.type === 'rejected') {
+        const dumped: unknown = vm.dump(state.error);
+        state.error.dispose();
+        throw new Stop(classifyVmError(dumped, { file: o.file, memoryLimitBytes: o.memoryLimitBytes, maxStackBytes: o.maxStackBytes }, 'run'));
+      }
+      throw new Stop(new ProgramInvalidError('source', 'the module uses top-level await; put asynchronous work inside run(ctx, inputs)'));
+    }
+    const exports = state.notAPromise ? ns : keep(state.value);
+    for (const name of ['default', 'run']) {
+      const fn = vm.getProp(exports, name);
+      if (vm.typeof(fn) === 'function') return fn;
+      fn.dispose();
+    }
+    throw new Stop(new ProgramInvalidError('source', 'the module must export run: `export default async function run(ctx, inputs) { ... }`'));
+  }
+  keep(unwrap(vm.evalCode(o.source, o.file, { type: 'global' }), 'evaluate'));
+  // A second script sees the first one's global `let`/`const` bindings as well as its functions.
+  const fn = unwrap(vm.evalCode('typeof run === "function" ? run : undefined', '<a3s-entry>'), 'evaluate');
+  if (vm.typeof(fn) === 'function') return fn;
+  fn.dispose();
+  throw new Stop(new ProgramInvalidError('source', 'the script must define `async function run(ctx, inputs) { ... }`'));
+}
+
+/** Drives the VM's job queue until `promise` settles, waiting for host calls in between. */
+async function settle(
+  vm: QuickJSContext,
+  runtime: QuickJSRuntime,
+  promise: QuickJSHandle,
+  state: { inFlight: number; wake: () => void },
+  stopReason: () => unknown,
+  unwrap: Unwrap,
+  deadline: number,
+  clock: () => number,
+  signal: AbortSignal,
+): Promise<QuickJSHandle> {
+  for (;;) {
+    const jobs = runtime.executePendingJobs();
+    if (jobs.error !== undefined) unwrap({ error: jobs.error }, 'run');
+    const stopped = stopReason();
+    if (stopped !== undefined) throw new Stop(stopped);
+    const s = vm.getPromiseState(promise);
+    if (s.type === 'fulfilled') return s.notAPromise ? promise.dup() : s.value;
+    if (s.type === 'rejected') {
+      unwrap({ error: s.error }, 'run');
+    }
+    if (state.inFlight === 0) {
+      throw new Stop(new ProgramRuntimeError({ file: '(program)' }, 'Error', 'run() returned a promise that can never settle: nothing it awaits is pending (the VM has no timers or I/O besides ctx)', ''));
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, Math.max(0, deadline - clock()));
+      const onAbort = (): void => done();
+      signal.addEventListener('abort', onAbort, { once: true });
+      state.wake = done;
+      function done(): void {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        state.wake = () => undefined;
+        resolve();
+      }
+    });
+  }
+}

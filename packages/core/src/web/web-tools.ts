@@ -1,0 +1,43 @@
+/**
+ * The session's web tools: `web_fetch` and `web_search` with one {@link WebSearch} (and so one
+ * set of circuit breakers and one lazily launched browser) per session.
+ */
+import type { Tool } from '../tools/tool.js';
+import type { SearchEngine } from './search-types.js';
+import { createWebFetchTool, type WebFetchToolOptions } from './web-fetch-tool.js';
+import { createWebSearchTool, defaultSearchEngines, type WebSearchEngineConfig } from './web-search-tool.js';
+import { WebSearch, type WebSearchOptions } from './web-search.js';
+
+/** `web_search` settings: the default engines from keys, or `engines` given outright. */
+export interface WebSearchToolOptions extends WebSearchEngineConfig, Omit<WebSearchOptions, 'engines' | 'clock'> {
+  /** Use exactly these engines instead of the defaults built from the keys. */
+  readonly engines?: readonly SearchEngine[];
+}
+
+/** The session option `web`. */
+export interface WebToolsOptions {
+  /** `web_fetch`: on by default; `false` leaves it out. */
+  readonly fetch?: boolean | WebFetchToolOptions;
+  /** `web_search`: on by default; `false` leaves it out. */
+  readonly search?: false | WebSearchToolOptions;
+}
+
+/** The tools of `options` and what must be closed with the session. */
+export function createWebTools(options: WebToolsOptions, clock?: () => number): { readonly tools: readonly Tool[]; readonly resources: readonly { close(): Promise<void> }[] } {
+  const tools: Tool[] = [];
+  const resources: { close(): Promise<void> }[] = [];
+  if (options.fetch !== false) tools.push(createWebFetchTool(options.fetch === true || options.fetch === undefined ? {} : options.fetch));
+  if (options.search !== false) {
+    const s = options.search ?? {};
+    const search = new WebSearch({
+      engines: s.engines ?? defaultSearchEngines(s),
+      ...(s.qualityFloor === undefined ? {} : { qualityFloor: s.qualityFloor }),
+      ...(s.engineTimeoutMs === undefined ? {} : { engineTimeoutMs: s.engineTimeoutMs }),
+      ...(s.breaker === undefined ? {} : { breaker: s.breaker }),
+      ...(clock === undefined ? {} : { clock }),
+    });
+    tools.push(createWebSearchTool(search));
+    resources.push(search);
+  }
+  return { tools, resources };
+}
