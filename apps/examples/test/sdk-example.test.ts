@@ -1,5 +1,6 @@
 // The README's SDK example is a real file; this runs it as a user would (offline, scripted model).
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -18,5 +19,10 @@ describe('apps/examples/sdk-example.ts', () => {
     expect(r.stdout).toContain('fixed line: src/range.js:4:  for (let i = start; i <= end; i++) out.push(i);');
     expect(r.stdout).toContain('tests: # pass 2');
     expect(r.stdout).toMatch(/verification: passed; log: .*\.a3s\/effect-log\/session-[0-9a-f-]+\.jsonl/);
+  });
+
+  it('is the example the README shows, verbatim (after its two comment lines)', () => {
+    const file = readFileSync(join(app, 'sdk-example.ts'), 'utf8').split('\n').slice(2).join('\n');
+    expect(readFileSync(join(app, '..', '..', 'README.md'), 'utf8')).toContain(`\`\`\`ts\n${file}\`\`\``);
   });
 });
