@@ -62,7 +62,7 @@ if (job === 'test') {
 }
 
 if (job === 'demo') {
-  process.exit(run('pnpm', ['--filter', '@a3s-code-apps/demo', 'start', ...process.argv.slice(3)]));
+  process.exit(run('pnpm', ['--filter', '@a3s-code-apps/examples', 'demo', ...process.argv.slice(3)]));
 } else if (job === 'bench') {
   process.exit(run('pnpm', ['exec', 'tsx', 'bench/run.ts', ...process.argv.slice(3)]));
 } else {

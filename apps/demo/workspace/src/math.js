@@ -1,3 +1,0 @@
-export function add(a, b) {
-  return a + b;
-}

@@ -1,0 +1,30 @@
+// `npm run demo`'s underlying command (`node apps/examples/demo.mjs`): a verified run of the real
+// kernel and tools on a copy of demo-repo, then its replay. The bundled repository stays untouched.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const app = join(import.meta.dirname, '..');
+
+describe('npm run demo (main job)', () => {
+  it('fixes the failing test, ends verified, and prints the replay of that run', () => {
+    const env = { ...process.env };
+    delete env.A3S_MODEL;
+    const r = spawnSync(process.execPath, [join(app, 'demo.mjs')], { cwd: app, encoding: 'utf8', env });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('model scripted (apps/examples/demo-model.json)');
+    expect(r.stdout).toMatch(/● edit src\/range\.js\n {2}✓ ok/);
+    expect(r.stdout).toContain("verification 'range() includes its end': passed");
+    expect(r.stdout).toContain('completed (verified) · 4 tool call(s) · 8192 in / 165 out tokens');
+    const replay = r.stdout.slice(r.stdout.indexOf('$ a3s replay demo'));
+    expect(replay).toMatch(/run run-[0-9a-f-]+: completed \(verified\)/);
+    expect(replay).toContain('phases: idle@1 → infer@2 → tool@3');
+    expect(replay).toContain('tool calls: 4 (4 ok, 0 failed)');
+    expect(replay).toContain('tokens: 8192 in, 165 out');
+    expect(replay).toMatch(/digest: seq 11, sha256 [0-9a-f]{64}/);
+    // The demo worked on a copy.
+    expect(readFileSync(join(app, 'demo-repo', 'src', 'range.js'), 'utf8')).toContain('i < end');
+  });
+});

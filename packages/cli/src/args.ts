@@ -1,0 +1,50 @@
+/**
+ * Argument parsing with `node:util` `parseArgs`: the flags every session command shares, and a
+ * wrapper that turns parse failures into {@link UsageError}s naming the flag.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { resolve } from 'node:path';
+import { UsageError } from './errors.js';
+
+/** Flags of every command that opens a session. */
+export const SESSION_FLAGS = {
+  model: { type: 'string', short: 'm' },
+  cwd: { type: 'string', short: 'C' },
+  yolo: { type: 'boolean' },
+  plan: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+/** Help text of the session flags. */
+export const SESSION_FLAGS_HELP = `  -m, --model <spec>   openai/<model> | anthropic/<model> | scripted:<file.json>
+                       (default: A3S_MODEL; keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)
+  -C, --cwd <dir>      workspace folder (default: the current folder)
+      --yolo           run tools that would ask for confirmation without asking (a deny stays final)
+      --plan           plan mode: only read tools are visible and callable
+  -h, --help           show this help`;
+
+/** The session flags after parsing. */
+export interface SessionFlags {
+  readonly model: string | undefined;
+  readonly cwd: string;
+  readonly yolo: boolean;
+  readonly plan: boolean;
+}
+
+/** What {@link parse} returns for `options`. */
+export type Parsed<O extends NonNullable<ParseArgsConfig['options']>> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>>;
+
+/** Parses `args` with `options`; unknown flags and missing values are usage errors. */
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: readonly string[], options: O, command: string): Parsed<O> {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, '')}; see 'a3s ${command} --help'`);
+  }
+}
+
+/** The session flags of parsed values, with `--cwd` resolved against `cwd`. */
+export function sessionFlags(values: { model?: string | undefined; cwd?: string | undefined; yolo?: boolean | undefined; plan?: boolean | undefined }, cwd: string): SessionFlags {
+  if (values.model !== undefined && values.model.trim() === '') throw new UsageError('--model: must be openai/<model>, anthropic/<model> or scripted:<file.json>');
+  return { model: values.model, cwd: resolve(cwd, values.cwd ?? '.'), yolo: values.yolo === true, plan: values.plan === true };
+}

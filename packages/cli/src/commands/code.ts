@@ -1,0 +1,140 @@
+/**
+ * `a3s code`: the interactive session. Streamed text, a card per tool call, confirmation and
+ * `ask_user` cards, `/` commands; a line typed during a run steers it; Ctrl-C interrupts the run
+ * and a second Ctrl-C (within two seconds, or at an idle prompt) exits.
+ */
+import type { RunResult, Session } from '@a3s-code/sdk';
+import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
+import { EXIT } from '../errors.js';
+import { LineReader } from '../interactive/line-reader.js';
+import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.js';
+import type { Io } from '../io.js';
+import { openSession } from '../open-session.js';
+import { createEventPrinter } from '../render/event-printer.js';
+import { runSummary } from '../render/run-summary.js';
+import { styleFor } from '../style.js';
+import { printTools } from './tools.js';
+
+/** Help of `a3s code`. */
+export const CODE_HELP = `Usage: a3s code [options]
+
+Starts an interactive session on the workspace. Type a prompt; a line typed while a run is going
+steers it. Ctrl-C interrupts the run; Ctrl-C twice exits.
+
+Options:
+      --session <id>   continue the session with this id
+${SESSION_FLAGS_HELP}`;
+
+/** The `/` commands. */
+export const SLASH_HELP = `/help      this list
+/tools     the tool surface (tiers, capabilities)
+/compact   summarise the conversation now
+/resume    continue the last run (after an interrupt or a park)
+/exit      leave (also Ctrl-D, or Ctrl-C twice)`;
+
+const DOUBLE_PRESS_MS = 2_000;
+
+/** Runs `a3s code`; `preset` continues a session (from `a3s sessions --resume`). */
+export async function codeCommand(args: readonly string[], io: Io, preset: { readonly sessionId?: string } = {}): Promise<number> {
+  const { values } = parse(args, { ...SESSION_FLAGS, session: { type: 'string' } }, 'code');
+  if (values.help) {
+    io.stdout.write(`${CODE_HELP}\n`);
+    return EXIT.ok;
+  }
+  const flags = sessionFlags(values, io.cwd);
+  const style = styleFor(io.stdout, io.env);
+  const print = createEventPrinter(io.stdout, style);
+  const reader = new LineReader(io.stdin, io.stdout, io.stdin.isTTY === true);
+  const sessionId = preset.sessionId ?? values.session;
+  let session: Session;
+  try {
+    session = await openSession(flags, io.env, {
+      confirmation: terminalConfirmation(reader, io.stdout, style, print.newline),
+      onQuestion: terminalQuestions(reader, io.stdout, style, print.newline),
+      ...(sessionId === undefined ? {} : { sessionId }),
+    });
+  } catch (e) {
+    reader.close();
+    throw e;
+  }
+  let running = false;
+  let exitCode: number = EXIT.ok;
+  let lastInterrupt = 0;
+  const quit = (): void => {
+    exitCode = EXIT.cancelled;
+    session.interrupt('the user left (Ctrl-C twice)');
+    reader.close();
+  };
+  const stopInterrupts = reader.onInterrupt(() => {
+    const now = Date.now();
+    if (now - lastInterrupt < DOUBLE_PRESS_MS) return quit();
+    lastInterrupt = now;
+    print.newline();
+    if (running && session.interrupt('interrupted from the terminal (Ctrl-C)')) io.stdout.write(style.yellow('interrupting… (Ctrl-C again to exit)\n'));
+    else io.stdout.write(style.dim('(Ctrl-C again to exit, or /exit)\n'));
+  });
+  reader.onIdleLine = (line) => {
+    if (!running || line.trim() === '') return false;
+    const receipt = session.steer(line);
+    io.stdout.write(style.dim(receipt.accepted ? '  (steer queued for the next model call)\n' : `  (steer refused: ${receipt.message})\n`));
+    return true;
+  };
+
+  const finish = (r: RunResult): void => {
+    print.newline();
+    io.stdout.write(`${style.dim(runSummary(style, r))}\n`);
+  };
+  const guarded = async (op: () => Promise<void>): Promise<void> => {
+    running = true;
+    try {
+      await op();
+    } catch (e) {
+      print.newline();
+      io.stdout.write(style.red(`${(e as { code?: string }).code ?? 'error'}: ${(e as Error).message}\n`));
+    } finally {
+      running = false;
+    }
+  };
+
+  io.stdout.write(`${style.bold('a3s code')} ${style.dim(`· ${session.dir} · session ${session.sessionId}`)}\n`);
+  io.stdout.write(style.dim('type a prompt · /help for commands · Ctrl-C interrupts, twice exits\n'));
+  const folded = session.state.view.run;
+  if (sessionId !== undefined && folded.status === 'running') {
+    io.stdout.write(style.dim(`continuing run ${folded.run_id ?? ''}…\n`));
+    await guarded(async () => finish(await session.resumeRun()));
+  }
+
+  try {
+    for (;;) {
+      const line = await reader.read(style.cyan('› '));
+      if (line === null) break;
+      const text = line.trim();
+      if (text === '') continue;
+      if (text.startsWith('/')) {
+        const [command] = text.split(/\s+/);
+        if (command === '/exit' || command === '/quit') break;
+        if (command === '/help') io.stdout.write(`${SLASH_HELP}\n`);
+        else if (command === '/tools') printTools(io.stdout, style, session);
+        else if (command === '/compact') {
+          await guarded(async () => {
+            const c = await session.compact();
+            io.stdout.write(style.dim(`compacted: ${c.factsFolded} facts into a ${c.summaryChars}-character summary\n`));
+          });
+        } else if (command === '/resume') await guarded(async () => finish(await session.resumeRun()));
+        else io.stdout.write(`unknown command ${command}; /help lists them\n`);
+        continue;
+      }
+      lastInterrupt = 0;
+      await guarded(async () => {
+        const stream = session.stream(text);
+        for await (const ev of stream) print(ev);
+        finish(await stream.result);
+      });
+    }
+  } finally {
+    stopInterrupts();
+    reader.close();
+    await session.close();
+  }
+  return exitCode;
+}

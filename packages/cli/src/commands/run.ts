@@ -1,0 +1,81 @@
+/**
+ * `a3s run "<prompt>"`: one run, non-interactive. Text and tool cards go to stdout (or, with
+ * `--json`, one event envelope per line). Nobody can answer a confirmation or a question, so the
+ * run parks (exit 3) and can be continued with `a3s sessions --resume <id>`; calls nested inside
+ * another tool that would ask are refused. Ctrl-C interrupts the run; a second Ctrl-C exits.
+ */
+import type { ConfirmationManager, RunResult } from '@a3s-code/sdk';
+import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
+import { EXIT, UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+import { openSession } from '../open-session.js';
+import { createEventPrinter } from '../render/event-printer.js';
+import { runSummary } from '../render/run-summary.js';
+import { styleFor } from '../style.js';
+
+/** Help of `a3s run`. */
+export const RUN_HELP = `Usage: a3s run [options] "<prompt>"
+
+Runs one prompt to its end and exits: 0 completed, 1 failed, 2 usage error, 3 parked, 130 interrupted.
+
+Options:
+      --json           print every event envelope as one JSON line (JSONL) on stdout
+      --session <id>   continue the session with this id (its log under .a3s/effect-log)
+${SESSION_FLAGS_HELP}`;
+
+/** A confirmation manager for a host nobody sits at: nested calls that would ask are refused. */
+const nobodyToAsk: ConfirmationManager = {
+  confirm: async () => ({ approved: false, reason: 'a3s run cannot ask for confirmation: rerun with --yolo, or use a3s code' }),
+};
+
+/** Runs `a3s run`. */
+export async function runCommand(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, { ...SESSION_FLAGS, json: { type: 'boolean' }, session: { type: 'string' } }, 'run');
+  if (values.help) {
+    io.stdout.write(`${RUN_HELP}\n`);
+    return EXIT.ok;
+  }
+  const prompt = positionals.join(' ').trim();
+  if (prompt === '') throw new UsageError(`missing the prompt, e.g. a3s run "fix the failing test"; see 'a3s run --help'`);
+  const flags = sessionFlags(values, io.cwd);
+  const session = await openSession(flags, io.env, {
+    confirmation: nobodyToAsk,
+    parkMode: 'return',
+    ...(values.session === undefined ? {} : { sessionId: values.session }),
+  });
+  const out = styleFor(io.stdout, io.env);
+  const err = styleFor(io.stderr, io.env);
+  const print = createEventPrinter(io.stdout, out);
+  let interrupts = 0;
+  const onInterrupt = (): void => {
+    interrupts++;
+    if (interrupts > 1) process.exit(EXIT.cancelled);
+    io.stderr.write(err.yellow('\ninterrupting the run… (Ctrl-C again to quit at once)\n'));
+    session.interrupt('interrupted from the terminal (Ctrl-C)');
+  };
+  process.on('SIGINT', onInterrupt);
+  let result: RunResult;
+  try {
+    const stream = session.stream(prompt);
+    for await (const ev of stream) {
+      if (values.json) io.stdout.write(`${JSON.stringify(ev)}\n`);
+      else print(ev);
+    }
+    result = await stream.result;
+  } catch (e) {
+    print.newline();
+    if (!values.json) io.stderr.write(err.red(`run failed: ${(e as Error).message}\n`));
+    if (session.logPath) io.stderr.write(err.dim(`log: ${session.logPath}\n`));
+    return EXIT.failed;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    await session.close();
+  }
+  if (!values.json) {
+    print.newline();
+    io.stdout.write(`${runSummary(out, result)}\n`);
+    if (session.logPath) io.stdout.write(out.dim(`log: ${session.logPath}\nsession: ${session.sessionId}\n`));
+    if (result.status === 'parked') io.stdout.write(`continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}\n`);
+  }
+  return result.status === 'completed' ? EXIT.ok : result.status === 'parked' ? EXIT.parked : EXIT.cancelled;
+}

@@ -1,0 +1,77 @@
+/**
+ * One reader of terminal lines shared by the prompt, confirmation cards and question cards
+ * (`node:readline`, no TUI dependency). A line typed while nobody waits is handed to `onIdleLine`
+ * (the REPL steers the running turn with it) or kept for the next `read`.
+ */
+import { createInterface, type Interface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { Out } from '../io.js';
+
+interface Waiter {
+  readonly resolve: (line: string | null) => void;
+  readonly reject: (reason: unknown) => void;
+}
+
+/** Reads lines from a terminal or a pipe. */
+export class LineReader {
+  readonly #rl: Interface;
+  readonly #waiters: Waiter[] = [];
+  readonly #buffered: string[] = [];
+  #closed = false;
+  /** Receives a line nobody waited for; return `true` when it was used (otherwise it is kept for the next read). */
+  onIdleLine: ((line: string) => boolean) | undefined;
+
+  constructor(input: Readable, output: Out, terminal: boolean) {
+    this.#rl = createInterface({ input, output: output as NodeJS.WritableStream, terminal, historySize: terminal ? 100 : 0 });
+    this.#rl.on('line', (line) => {
+      const w = this.#waiters.shift();
+      if (w) w.resolve(line);
+      else if (!this.onIdleLine?.(line)) this.#buffered.push(line);
+    });
+    this.#rl.on('close', () => {
+      this.#closed = true;
+      for (const w of this.#waiters.splice(0)) w.resolve(null);
+    });
+  }
+
+  /** Calls `handler` on Ctrl-C (the terminal's, or the process's SIGINT on a pipe). Returns a remover. */
+  onInterrupt(handler: () => void): () => void {
+    this.#rl.on('SIGINT', handler);
+    process.on('SIGINT', handler);
+    return () => {
+      this.#rl.off('SIGINT', handler);
+      process.off('SIGINT', handler);
+    };
+  }
+
+  /** Shows `prompt` and resolves with the next line, or `null` at end of input. Rejects when `signal` aborts. */
+  read(prompt: string, signal?: AbortSignal): Promise<string | null> {
+    const kept = this.#buffered.shift();
+    if (kept !== undefined) return Promise.resolve(kept);
+    if (this.#closed) return Promise.resolve(null);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    this.#rl.setPrompt(prompt);
+    this.#rl.prompt();
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: (line) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(line);
+        },
+        reject,
+      };
+      const onAbort = (): void => {
+        const i = this.#waiters.indexOf(waiter);
+        if (i >= 0) this.#waiters.splice(i, 1);
+        reject(signal!.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#waiters.push(waiter);
+    });
+  }
+
+  /** Ends input: pending reads resolve with `null`. */
+  close(): void {
+    this.#rl.close();
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The people-facing answers of `a3s code`: a confirmation card (yes / no / always for this rule)
+ * and an `ask_user` card with numbered options. Both read through the shared {@link LineReader}
+ * and give up when the run's signal aborts (Ctrl-C).
+ */
+import type { ConfirmationManager, QuestionAnswer, QuestionHandler } from '@a3s-code/sdk';
+import type { Out } from '../io.js';
+import { argSummary } from '../render/tool-card.js';
+import type { Style } from '../style.js';
+import type { LineReader } from './line-reader.js';
+
+/** A confirmation manager that asks at the terminal and remembers "always" per tool and rule. */
+export function terminalConfirmation(reader: LineReader, out: Out, style: Style, beforeCard: () => void): ConfirmationManager {
+  const always = new Set<string>();
+  return {
+    async confirm(request, signal) {
+      const key = `${request.toolName}\u0000${request.rule}`;
+      beforeCard();
+      if (always.has(key)) {
+        out.write(style.dim(`  ✓ ${request.toolName} allowed (always for rule '${request.rule}')\n`));
+        return { approved: true, reason: `always for rule '${request.rule}'` };
+      }
+      out.write(`${style.yellow('?')} ${style.bold(`allow ${request.toolName}`)} ${argSummary(request.args)}\n`);
+      out.write(style.dim(`  rule: ${request.rule} · [y] yes  [n] no  [a] always for this rule\n`));
+      for (;;) {
+        const line = await reader.read('allow? [y/n/a] ', signal);
+        const answer = (line ?? 'n').trim().toLowerCase();
+        if (answer === 'y' || answer === 'yes') return { approved: true };
+        if (answer === 'n' || answer === 'no') return { approved: false, reason: 'refused at the terminal' };
+        if (answer === 'a' || answer === 'always') {
+          always.add(key);
+          return { approved: true, reason: `always for rule '${request.rule}'` };
+        }
+        out.write('  answer y, n or a\n');
+      }
+    },
+  };
+}
+
+/** Answers `ask_user` questions at the terminal: a number (or `1,3` for multi-select), free text when allowed, empty to skip. */
+export function terminalQuestions(reader: LineReader, out: Out, style: Style, beforeCard: () => void): QuestionHandler {
+  return async (q, signal): Promise<QuestionAnswer> => {
+    beforeCard();
+    out.write(`${style.yellow('?')} ${style.bold(q.question)}\n`);
+    if (q.context) out.write(style.dim(`  ${q.context}\n`));
+    q.options.forEach((o, i) => out.write(`  ${i + 1}. ${o.label}${o.description ? style.dim(` — ${o.description}`) : ''}\n`));
+    const how = [q.options.length > 0 ? (q.multi_select ? 'numbers (1,3)' : `a number 1..${q.options.length}`) : '', q.allow_free_text || q.options.length === 0 ? 'your own answer' : '']
+      .filter(Boolean)
+      .join(' or ');
+    out.write(style.dim(`  answer with ${how}; empty to skip\n`));
+    for (;;) {
+      const line = await reader.read('answer> ', signal);
+      const text = (line ?? '').trim();
+      if (text === '') return { skipped: true };
+      const picks = text.split(',').map((s) => Number(s.trim()));
+      const valid = picks.every((n) => Number.isInteger(n) && n >= 1 && n <= q.options.length) && (q.multi_select || picks.length === 1);
+      if (q.options.length > 0 && valid) return { text: picks.map((n) => q.options[n - 1]!.label).join(', ') };
+      if (q.allow_free_text || q.options.length === 0) return { text };
+      out.write(`  pick ${q.multi_select ? 'numbers' : 'a number'} from 1 to ${q.options.length}\n`);
+    }
+  };
+}

@@ -1,0 +1,17 @@
+/** What a command runs with: the process's streams, environment and folder (injectable for tests). */
+import type { Readable } from 'node:stream';
+
+/** A writable text stream (a TTY or not). */
+export interface Out {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+}
+
+/** The command's world. */
+export interface Io {
+  readonly stdin: Readable & { readonly isTTY?: boolean };
+  readonly stdout: Out;
+  readonly stderr: Out;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+}

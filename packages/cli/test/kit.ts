@@ -1,0 +1,47 @@
+// Shared helpers of the CLI process tests: a temporary git repository, a script file, and the
+// real `a3s` executable (the built dist/bin.js) run as a child process.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The built executable. */
+export const A3S = join(import.meta.dirname, '..', 'dist', 'bin.js');
+
+/** A git repository with an off-by-one in `src/range.js` and its failing `node --test` test. */
+export function tempRepo(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'a3s-cli-'));
+  mkdirSync(join(dir, 'src'));
+  mkdirSync(join(dir, 'test'));
+  writeFileSync(join(dir, 'src', 'range.js'), 'export function range(start, end) {\n  const out = [];\n  for (let i = start; i < end; i++) out.push(i);\n  return out;\n}\n');
+  writeFileSync(
+    join(dir, 'test', 'range.test.js'),
+    "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { range } from '../src/range.js';\ntest('ends included', () => assert.deepEqual(range(1, 3), [1, 2, 3]));\n",
+  );
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+  return dir;
+}
+
+/** Writes a model script next to (not inside) the repository and returns its path. */
+export function scriptFile(turns: unknown[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'a3s-script-')), 'model.json');
+  writeFileSync(file, JSON.stringify({ turns }));
+  return file;
+}
+
+/** The edit + verify turns that fix the repository. */
+export const FIX_TURNS = [
+  { text: 'Fixing the bound.', tool_calls: [{ id: 'e1', name: 'edit', args: { file_path: 'src/range.js', old_string: 'i < end', new_string: 'i <= end' } }] },
+  { text: 'Verifying.', tool_calls: [{ id: 'v1', name: 'verify', args: { subject: 'range fix', commands: [{ id: 'unit', command: 'node --test' }] } }] },
+];
+
+/** Runs `a3s` to completion. `A3S_MODEL` is removed from the environment unless given. */
+export function a3s(args: string[], env: Record<string, string> = {}) {
+  const base = { ...process.env };
+  delete base.A3S_MODEL;
+  const r = spawnSync(process.execPath, [A3S, ...args], { encoding: 'utf8', env: { ...base, ...env }, timeout: 20_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}

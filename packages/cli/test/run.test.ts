@@ -1,0 +1,64 @@
+// `a3s run` as a real process on a temporary git repository with a scripted model file.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEventEnvelopeV1 } from '@a3s-code/core';
+import { describe, expect, it } from 'vitest';
+import { a3s, FIX_TURNS, scriptFile, tempRepo } from './kit.js';
+
+describe('a3s run', () => {
+  it('--json prints v1 event envelopes as JSONL and exits 0 on a verified run', () => {
+    const dir = tempRepo();
+    const r = a3s(['run', '--json', '--yolo', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, 'fix the failing test']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => parseEventEnvelopeV1(JSON.parse(l)));
+    expect(events[0]!.type).toBe('agent_start');
+    expect(events.filter((e) => e.type === 'tool_start').map((e) => e.payload.name)).toEqual(['edit', 'verify', 'bash']);
+    expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ toolName: 'edit' });
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end', payload: { status: 'completed', completion: 'verified' } });
+    expect(new Set(events.map((e) => e.metadata.session_id)).size).toBe(1);
+    expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i <= end');
+  });
+
+  it('parks at a confirmation without --yolo (exit 3) and says how to continue', () => {
+    const dir = tempRepo();
+    const r = a3s(['run', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '--session', 'parked-1', 'fix it']);
+    expect(r.status).toBe(3);
+    expect(r.stdout).toContain('parked: waiting for confirmation of edit (e1)');
+    expect(r.stdout).toContain('a3s sessions --resume parked-1');
+    expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i < end');
+    const list = JSON.parse(a3s(['sessions', '--json', '--cwd', dir]).stdout) as { id: string; phase: string }[];
+    expect(list).toEqual([expect.objectContaining({ id: 'parked-1', phase: 'confirm' })]);
+  });
+
+  it('exits 1 with the typed error when the change is never verified', () => {
+    const dir = tempRepo();
+    const turns = [FIX_TURNS[0], { text: 'Done.' }, { text: 'Done.' }, { text: 'Done.' }, { text: 'Done.' }];
+    const r = a3s(['run', '--yolo', '--model', `scripted:${scriptFile(turns)}`, '--cwd', dir, 'fix it']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('run failed: the run changed the workspace but cannot complete');
+    expect(r.stderr).toMatch(/log: .*\.a3s\/effect-log\//);
+  });
+
+  it('usage errors exit 2 and name what is wrong', () => {
+    const dir = tempRepo();
+    expect(a3s(['run', '--cwd', dir])).toMatchObject({ status: 2, stderr: expect.stringContaining('missing the prompt') });
+    expect(a3s(['run', '--bogus', 'x'])).toMatchObject({ status: 2, stderr: expect.stringContaining("'--bogus'") });
+    const noModel = a3s(['run', '--cwd', dir, 'hi']);
+    expect(noModel.status).toBe(2);
+    expect(noModel.stderr).toMatch(/MODEL_NOT_CONFIGURED: .*A3S_MODEL.*OPENAI_API_KEY.*ANTHROPIC_API_KEY.*scripted:<file\.json>/);
+    const noKey = a3s(['run', '--cwd', dir, '--model', 'openai/gpt-4o', 'hi'], { OPENAI_API_KEY: '' });
+    expect(noKey).toMatchObject({ status: 2, stderr: expect.stringContaining('OPENAI_API_KEY: is not set') });
+    expect(a3s(['run', '--cwd', join(dir, 'nope'), '--model', 'scripted:x.json', 'hi'])).toMatchObject({ status: 2, stderr: expect.stringContaining('is not a folder') });
+    expect(a3s(['frobnicate'])).toMatchObject({ status: 2, stderr: expect.stringContaining("unknown command 'frobnicate'") });
+  });
+
+  it('--help everywhere', () => {
+    for (const command of ['run', 'replay', 'tools', 'sessions', 'code']) {
+      const r = a3s([command, '--help']);
+      expect(r.status, command).toBe(0);
+      expect(r.stdout, command).toContain(`Usage: a3s ${command}`);
+    }
+    expect(a3s(['--help']).stdout).toContain('Commands:');
+  });
+});

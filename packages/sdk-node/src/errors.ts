@@ -1,0 +1,45 @@
+/**
+ * The SDK's own typed errors. Like every error of A3S Code they extend `A3sError` (stable `code`,
+ * a `Symbol.for` brand and `A3sError.isInstance`, so checks survive two installed copies).
+ */
+import { A3sError } from '@a3s-code/effect';
+import type { ToolResult } from './tool-result.js';
+
+/** The environment variables and the offline alternative a missing model error names. */
+export const MODEL_HINT =
+  "set A3S_MODEL to 'openai/<model>' (with OPENAI_API_KEY) or 'anthropic/<model>' (with ANTHROPIC_API_KEY), " +
+  "pass `model` ('provider/model' or an LlmClient) to Agent.create or agent.session, " +
+  "or run offline with a scripted model: 'scripted:<file.json>'";
+
+/** No model is configured: neither `model` in the configuration nor `A3S_MODEL` in the environment. */
+export class ModelNotConfiguredError extends A3sError {
+  constructor() {
+    super('MODEL_NOT_CONFIGURED', `no model is configured: ${MODEL_HINT}`, {
+      details: { env: ['A3S_MODEL', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY'], alternative: 'scripted:<file.json>' },
+    });
+  }
+}
+
+/**
+ * A string-returning host-direct helper (`readFile`, `grep`, `bash`, `glob`) failed: the tool
+ * returned a non-zero exit code or the kernel refused the call. The whole result is in `result`;
+ * `exitCode` and `toolName` are copied for convenience. The `ToolResult` helpers (`tool`, `git`,
+ * `writeFile`, `editFile`, `patchFile`, `ls`) never throw this: they return the failed result.
+ */
+export class DirectToolError extends A3sError {
+  /** The tool that was called (`read`, `grep`, `bash`, `glob`). */
+  readonly toolName: string;
+  /** The tool's exit code (`1` for a refusal before execution). */
+  readonly exitCode: number;
+  /** The failed result, output included. */
+  readonly result: ToolResult;
+  constructor(toolName: string, result: ToolResult, errorCode: string | undefined) {
+    const first = result.output.split('\n').find((l) => l.trim() !== '') ?? '(no output)';
+    super('DIRECT_TOOL_FAILED', `${toolName} failed with exit code ${result.exitCode}${errorCode ? ` (${errorCode})` : ''}: ${first}`, {
+      details: { tool: toolName, exit_code: result.exitCode, ...(errorCode ? { error_code: errorCode } : {}) },
+    });
+    this.toolName = toolName;
+    this.exitCode = result.exitCode;
+    this.result = result;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * `@a3s-code/sdk`: the public Node SDK of A3S Code (ARCHITECTURE §7).
+ *
+ * ```ts
+ * const agent = await Agent.create({ model: 'openai/gpt-4o' });
+ * const session = await agent.session('/repo');
+ * const result = await session.send('Fix the failing test');
+ * ```
+ */
+export { Agent, type AgentConfig, type SessionOptions } from './agent.js';
+export { Session, type EventStream } from './session.js';
+export { resolveModel, SCRIPTED_PREFIX, type ModelSpec } from './model.js';
+export { DirectToolError, ModelNotConfiguredError, MODEL_HINT } from './errors.js';
+export { toToolResult, type ToolResult } from './tool-result.js';
+export type { BashOptions, EditFileOptions, GlobOptions, GrepOptions, ReadFileOptions } from './direct-tools.js';
+export type { ToolInfo } from './tool-info.js';
+
+// Core's vocabulary a host needs, re-exported so one import suffices.
+export {
+  A3sError,
+  AsyncSessionBuildRequiredError,
+  CancelledError,
+  CompletionIncompleteError,
+  EventEnvelopeError,
+  FactLogLockedError,
+  InvalidToolArgsError,
+  ModelConfigurationError,
+  PermissionDeniedError,
+  ResumeError,
+  SessionBusyError,
+  SessionConfigurationError,
+  SessionInitializationError,
+  StepLimitError,
+  ToolBlockedError,
+  ToolNotFoundError,
+  ToolTimeoutError,
+  EVENT_CATALOG_V1,
+  parseEventEnvelopeV1,
+  projectEventV1,
+} from '@a3s-code/core';
+export type {
+  ActiveToolCall,
+  ConfirmationAnswer,
+  ConfirmationManager,
+  ConfirmationRequest,
+  EventEnvelopeV1,
+  EventMetadataV1,
+  LlmClient,
+  MutationLedger,
+  ParkedAt,
+  PermissionPolicyConfig,
+  ProjectedEventV1,
+  QuestionAnswer,
+  QuestionHandler,
+  RunResult,
+  RunUsage,
+  SteerOptions,
+  SteerReceipt,
+  ToolDefinition,
+  ToolPack,
+  ToolTier,
+  ToolCapabilities,
+  VerificationCommand,
+  VerificationReport,
+} from '@a3s-code/core';
+export { ScriptError } from '@a3s-code/core/testing';

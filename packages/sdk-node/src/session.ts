@@ -1,0 +1,210 @@
+/**
+ * The SDK `Session` (ARCHITECTURE §7): a thin host-facing face over core's `AgentSession`. Runs,
+ * controls and the completion gate are core's; the typed host-direct helpers are one
+ * `session.tool(...)` call each (ARCH-01: no second execution path). It holds no policy.
+ */
+import {
+  FileFactStore,
+  type ActiveToolCall,
+  type AgentSession,
+  type MutationLedger,
+  type ProjectedEventV1,
+  type QuestionAnswer,
+  type RunResult,
+  type SteerOptions,
+  type SteerReceipt,
+  type Tool,
+  type ToolDefinition,
+  type VerificationCommand,
+  type VerificationReport,
+  type VerifyOptions,
+} from '@a3s-code/core';
+import type { FoldState } from '@a3s-code/effect';
+import type { GitOperation } from '@a3s-code/tools-workspace';
+import * as direct from './direct-tools.js';
+import { toolInfos, type ToolInfo } from './tool-info.js';
+import { toToolResult, type ToolResult } from './tool-result.js';
+
+/** What `session.stream(prompt)` returns: the projected events, then the run's result. */
+export type EventStream = AsyncIterable<ProjectedEventV1> & { readonly result: Promise<RunResult> };
+
+/** A coding-agent session on a workspace folder. Build it with `agent.session(dir, options)`. */
+export class Session {
+  /** The core session underneath, for what the SDK does not wrap (its fact store, its folded state). */
+  readonly core: AgentSession;
+  /** The workspace folder (absolute). */
+  readonly dir: string;
+  readonly #known: ReadonlyMap<string, Tool>;
+  readonly #call: direct.HostCall;
+
+  /** @internal Built by `Agent.session`. */
+  constructor(core: AgentSession, dir: string, known: ReadonlyMap<string, Tool>) {
+    this.core = core;
+    this.dir = dir;
+    this.#known = known;
+    this.#call = (name, args) => core.tool(name, args);
+  }
+
+  /** The session id (reuse it to continue the same log). */
+  get sessionId(): string {
+    return this.core.sessionId;
+  }
+
+  /** Absolute path of the fact log (`<dir>/.a3s/effect-log/<thread>.jsonl`), or `null` with `persistence: 'memory'`. */
+  get logPath(): string | null {
+    return this.core.store instanceof FileFactStore ? this.core.store.path : null;
+  }
+
+  /** The folded state of the log now (phase, view, counters). */
+  get state(): FoldState {
+    return this.core.state;
+  }
+
+  /** The id of the run in progress, or `null`. */
+  get activeRunId(): string | null {
+    return this.core.activeRunId;
+  }
+
+  // ── Runs ────────────────────────────────────────────────────────────────────────────────
+
+  /** Runs a prompt to completion, park or cancellation. Failures throw typed errors (`COMPLETION_INCOMPLETE`, `SESSION_BUSY`, ...). */
+  send(prompt: string): Promise<RunResult> {
+    return this.core.send(prompt);
+  }
+
+  /** Runs a prompt and yields its event envelopes with `text`/`toolName`/`tool_name`; `.result` settles with the run. */
+  stream(prompt: string): EventStream {
+    return this.core.stream(prompt);
+  }
+
+  /** Continues the log from its folded phase (after answering a park, or after a crash). */
+  resumeRun(runId?: string): Promise<RunResult> {
+    return this.core.resumeRun(runId);
+  }
+
+  /** Queues a message for the active run's next model call; the receipt says whether it was accepted. */
+  steer(text: string, options?: SteerOptions): SteerReceipt {
+    return this.core.steer(text, options);
+  }
+
+  /** Cancels the active run cooperatively. Returns `false` when no run is active. */
+  interrupt(reason?: string): boolean {
+    return this.core.interrupt(reason);
+  }
+
+  /** Answers a parked confirmation (a fact in the log); the waiting run continues. */
+  confirmToolUse(toolId: string, approved: boolean, reason?: string): Promise<void> {
+    return this.core.confirmToolUse(toolId, approved, reason);
+  }
+
+  /** Answers a parked `ask_user` question with text, or `{ skipped: true }`. */
+  answerQuestion(questionId: string, answer: string | QuestionAnswer): Promise<void> {
+    return this.core.answerQuestion(questionId, answer);
+  }
+
+  /** Summarises the conversation now (a `compaction.done` fact); takes the session like a run. */
+  compact(): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
+    return this.core.compact();
+  }
+
+  // ── Surface ─────────────────────────────────────────────────────────────────────────────
+
+  /** Names of the tools the model sees (SURF-01). */
+  toolNames(): readonly string[] {
+    return this.core.toolNames();
+  }
+
+  /** Definitions (name, description, JSON Schema, tier) of the tools the model sees; synchronous (SDK-06). */
+  toolDefinitions(): readonly ToolDefinition[] {
+    return this.core.toolDefinitions();
+  }
+
+  /** The surface with tiers, scheduling capabilities (where known) and required workspace capabilities. */
+  toolInfo(): ToolInfo[] {
+    return toolInfos(this.core.toolDefinitions(), this.#known);
+  }
+
+  /** Tool calls queued or running now (SURF-11). */
+  activeTools(): readonly ActiveToolCall[] {
+    return this.core.activeTools();
+  }
+
+  // ── Host-direct tools (no permission prompt, no transcript, no lease) ───────────────────
+
+  /** Calls any tool on the session as the host; the failed result is returned, not thrown. */
+  async tool(name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+    return toToolResult(await this.core.tool(name, args));
+  }
+
+  /** A file's lines without the line-number gutter. @throws DirectToolError when the read fails. */
+  readFile(path: string, options?: direct.ReadFileOptions): Promise<string> {
+    return direct.readFile(this.#call, path, options);
+  }
+
+  /** Writes a file (creates folders as needed). */
+  writeFile(path: string, content: string): Promise<ToolResult> {
+    return direct.writeFile(this.#call, path, content);
+  }
+
+  /** Replaces exact text in a file (`edit`). */
+  editFile(path: string, oldText: string, newText: string, options?: direct.EditFileOptions): Promise<ToolResult> {
+    return direct.editFile(this.#call, path, oldText, newText, options);
+  }
+
+  /** Applies a unified diff to `path` (headers are added when the diff has none). */
+  patchFile(path: string, diff: string): Promise<ToolResult> {
+    return direct.patchFile(this.#call, path, diff);
+  }
+
+  /** Lists a folder (default: the workspace root). */
+  ls(path?: string): Promise<ToolResult> {
+    return direct.ls(this.#call, path);
+  }
+
+  /** Paths matching a glob. @throws DirectToolError when the call fails. */
+  glob(pattern: string, options?: direct.GlobOptions): Promise<string[]> {
+    return direct.glob(this.#call, pattern, options);
+  }
+
+  /** Searches file contents. @throws DirectToolError when the call fails (no match is not a failure). */
+  grep(pattern: string, options?: direct.GrepOptions): Promise<string> {
+    return direct.grep(this.#call, pattern, options);
+  }
+
+  /** Runs a shell command in the workspace. @throws DirectToolError on a non-zero exit or timeout. */
+  bash(command: string, options?: direct.BashOptions): Promise<string> {
+    return direct.bash(this.#call, command, options);
+  }
+
+  /** Runs a `git` operation: `git('status')`, `git('log', { limit: 5 })`. */
+  git(operation: GitOperation, args?: Record<string, unknown>): Promise<ToolResult> {
+    return direct.git(this.#call, operation, args);
+  }
+
+  // ── Completion gate ─────────────────────────────────────────────────────────────────────
+
+  /** Runs verification commands (each a governed `bash` call) and records the report bound to the current changes. */
+  verifyCommands(subject: string, commands: readonly VerificationCommand[], options?: VerifyOptions): Promise<VerificationReport> {
+    return this.core.verifyCommands(subject, commands, options);
+  }
+
+  /** Waives verification for exactly this effect digest (a host decision, with the reason). */
+  waiveCompletion(digest: string, reason: string): void {
+    this.core.waiveCompletion(digest, reason);
+  }
+
+  /** The changes of a run (default: the active or latest) and their effect digest. */
+  changeLedger(runId?: string): MutationLedger {
+    return this.core.changeLedger(runId);
+  }
+
+  /** Every verification report of the session, oldest first. */
+  verificationReports(): readonly VerificationReport[] {
+    return this.core.verificationReports();
+  }
+
+  /** Interrupts any run, aborts running tool calls and closes the fact log. Idempotent. */
+  close(): Promise<void> {
+    return this.core.close();
+  }
+}

@@ -1,0 +1,88 @@
+// The host-direct helpers of §7 on a real LocalWorkspace: return types of the seed (SDK-03/04/05),
+// typed failures, and no transcript entry, no lease (SDK-02, ADM-06).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ScriptedLlmClient } from '@a3s-code/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { A3sError, Agent, DirectToolError, type Session } from '../src/index.js';
+import { tempRepo } from './kit.js';
+
+let session: Session | undefined;
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+});
+
+async function open(turns: ConstructorParameters<typeof ScriptedLlmClient>[0] = []) {
+  const dir = tempRepo();
+  const agent = await Agent.create({ model: new ScriptedLlmClient(turns) });
+  session = await agent.session(dir);
+  return { dir, session };
+}
+
+describe('host-direct helpers', () => {
+  it('tool, readFile, writeFile, editFile, patchFile, ls, glob, grep, bash, git', async () => {
+    const { dir, session: s } = await open();
+    const raw = await s.tool('read', { file_path: 'README.md' });
+    expect(raw.exitCode).toBe(0);
+    expect(raw.output).toContain('See PermissionPolicy notes.');
+    expect(JSON.parse(raw.metadataJson!).total_lines).toBe(3);
+
+    expect(await s.readFile('src/range.js', { offset: 2, limit: 1 })).toBe('  for (let i = start; i < end; i++) out.push(i);\n');
+    expect(await s.readFile('README.md')).toBe(readFileSync(join(dir, 'README.md'), 'utf8'));
+
+    const written = await s.writeFile('notes/todo.txt', 'one\ntwo\n');
+    expect(written.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'notes', 'todo.txt'), 'utf8')).toBe('one\ntwo\n');
+
+    const edited = await s.editFile('src/range.js', 'i < end', 'i <= end', { expectedReplacements: 1 });
+    expect(edited.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i <= end');
+
+    const patched = await s.patchFile('notes/todo.txt', '@@ -1,2 +1,2 @@\n one\n-two\n+three\n');
+    expect(patched.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'notes', 'todo.txt'), 'utf8')).toBe('one\nthree\n');
+
+    const listing = await s.ls('src');
+    expect(listing.output).toContain('range.js');
+    expect(await s.glob('**/*.js', { sort: 'path' })).toEqual(['src/range.js', 'test/range.test.js']);
+    expect(await s.grep('PermissionPolicy')).toBe('README.md:3:See PermissionPolicy notes.');
+    expect(await s.bash('node --test 2>&1 | grep -c "^ok"')).toContain('1');
+
+    const status = await s.git('status');
+    expect(status.exitCode).toBe(0);
+    expect(status.output).toMatch(/M src\/range\.js/);
+    expect(status.output).toContain('notes/');
+    // Host calls never enter the transcript.
+    expect(s.core.store.log.length).toBe(0);
+  });
+
+  it('string helpers throw DirectToolError; ToolResult helpers return the failure', async () => {
+    const { session: s } = await open();
+    const err = await s.readFile('missing.txt').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DirectToolError);
+    expect(A3sError.hasCode(err, 'DIRECT_TOOL_FAILED')).toBe(true);
+    expect((err as DirectToolError).message).toContain('WORKSPACE_NOT_FOUND');
+    const bashErr = (await s.bash('echo out; exit 7').catch((e: unknown) => e)) as DirectToolError;
+    expect(bashErr.exitCode).toBe(7);
+    expect(bashErr.result.output).toContain('out');
+    await expect(s.glob('*.ts', { path: 'README.md' })).rejects.toBeInstanceOf(DirectToolError);
+
+    const failedEdit = await s.editFile('src/range.js', 'no such text', 'x');
+    expect(failedEdit.exitCode).toBe(1);
+    const badArgs = await s.tool('read', { file_path: 42 });
+    expect(badArgs.errorKind).toBe('invalid_args');
+    expect(badArgs.error?.code).toBe('INVALID_TOOL_ARGS');
+    const unknown = await s.tool('nope');
+    expect(unknown.errorKind).toBe('not_found');
+  });
+
+  it('direct calls run while a turn is in progress (no lease)', async () => {
+    const { session: s } = await open([{ delay_ms: 400, text: 'slow answer' }]);
+    const run = s.send('take your time');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(s.activeRunId).not.toBeNull();
+    expect(await s.grep('PermissionPolicy')).toContain('README.md');
+    expect((await run).text).toBe('slow answer');
+  });
+});

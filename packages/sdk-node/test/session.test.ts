@@ -1,0 +1,144 @@
+// The SDK Session end to end on a temporary git repository: runs, events, parks and answers,
+// steering, interruption, the completion gate, compaction and the surface (ARCHITECTURE §7).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Agent, ModelNotConfiguredError, type ConfirmationManager, type ProjectedEventV1, type Session, type SessionOptions } from '../src/index.js';
+import { tempRepo } from './kit.js';
+
+let session: Session | undefined;
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+});
+
+async function open(turns: ScriptedTurn[], options: SessionOptions = {}) {
+  const dir = tempRepo();
+  const agent = await Agent.create({ model: new ScriptedLlmClient(turns) });
+  session = await agent.session(dir, options);
+  return { dir, session };
+}
+
+/** A confirmation manager nobody answers: the run parks and the host answers with confirmToolUse. */
+const hostAnswers: ConfirmationManager = { confirm: (_r, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })) };
+
+const fixTurns: ScriptedTurn[] = [
+  { text: 'Fixing.', tool_calls: [{ id: 'e1', name: 'edit', args: { file_path: 'src/range.js', old_string: 'i < end', new_string: 'i <= end' } }] },
+  { text: 'Verifying.', tool_calls: [{ id: 'v1', name: 'verify', args: { subject: 'range', commands: [{ id: 'unit', command: 'node --test' }] } }] },
+];
+
+describe('Session', () => {
+  it('send: edits, verifies through the verify tool and completes verified, with a file log', async () => {
+    const { dir, session: s } = await open(fixTurns);
+    const result = await s.send('Fix the failing test');
+    expect(result).toMatchObject({ status: 'completed', completion: 'verified', toolCalls: 2 });
+    expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i <= end');
+    expect(s.logPath).toBe(join(dir, '.a3s', 'effect-log', `${s.sessionId}.jsonl`));
+    expect(readFileSync(s.logPath!, 'utf8')).toContain('"type":"run.ended"');
+    expect(s.changeLedger().digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(s.verificationReports()[0]?.status).toBe('passed');
+    const report = await s.verifyCommands('host check', [{ id: 'unit', kind: 'test', command: 'node --test', timeoutMs: 60_000 }]);
+    expect(report).toMatchObject({ status: 'passed', effect_digest: s.changeLedger().digest });
+    const failing = await s.verifyCommands('must fail', [{ id: 'no', command: 'exit 4' }]);
+    expect(failing.status).toBe('failed');
+  });
+
+  it('stream: projected envelopes with text and toolName, then .result', async () => {
+    const { session: s } = await open([{ text: 'Looking.', tool_calls: [{ id: 'r1', name: 'read', args: { file_path: 'README.md' } }] }, { text: 'Done.' }]);
+    const events: ProjectedEventV1[] = [];
+    const stream = s.stream('Read the README');
+    for await (const ev of stream) events.push(ev);
+    expect(events[0]?.type).toBe('agent_start');
+    expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ toolName: 'read', tool_name: 'read', version: 1 });
+    expect(events.filter((e) => e.type === 'text_delta').map((e) => e.text).join('')).toBe('Looking.Done.');
+    expect(events.at(-1)).toMatchObject({ type: 'agent_end', text: 'Done.' });
+    expect((await stream.result).status).toBe('completed');
+  });
+
+  it('confirmToolUse + resumeRun; waiveCompletion lets the unverified change complete as waived', async () => {
+    const model = new ScriptedLlmClient([fixTurns[0]!, { text: 'Edited.' }, { delay_ms: 300, text: 'Done.' }]);
+    session = await (await Agent.create({ model })).session(tempRepo(), { confirmation: hostAnswers, parkMode: 'return', permissions: { allow: ['read'] } });
+    const s = session;
+    const parked = await s.send('Fix it');
+    expect(parked.status).toBe('parked');
+    expect(parked.parked).toMatchObject({ kind: 'confirm', toolId: 'e1', toolName: 'edit' });
+    await s.confirmToolUse('e1', true, 'looks right');
+    const resumed = s.resumeRun();
+    // The gate asks the model to verify (turn 3); the host waives this exact digest instead.
+    while (model.requests.length < 3) await new Promise((r) => setTimeout(r, 5));
+    s.waiveCompletion(s.changeLedger().digest!, 'reviewed by hand');
+    expect(await resumed).toMatchObject({ status: 'completed', completion: 'waived' });
+    expect(() => s.waiveCompletion('nope', 'x')).toThrow(/digest/);
+  });
+
+  it('an unverified change cannot complete: COMPLETION_INCOMPLETE', async () => {
+    const { session: s } = await open([fixTurns[0]!, { text: 'Edited.' }, { text: 'Still edited.' }, { text: 'Edited, really.' }, { text: 'Done.' }]);
+    const err = await s.send('Fix it').catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe('COMPLETION_INCOMPLETE');
+  });
+
+  it('answerQuestion parks and resumes an ask_user question', async () => {
+    const { session: s } = await open([{ question: { question: 'Which file?', options: [{ label: 'a.js' }, { label: 'b.js' }] } }, { text: 'You chose b.js.' }], { parkMode: 'return' });
+    const parked = await s.send('Ask me');
+    expect(parked.parked).toMatchObject({ kind: 'question', question: 'Which file?' });
+    await s.answerQuestion((parked.parked as { questionId: string }).questionId, 'b.js');
+    expect((await s.resumeRun()).text).toBe('You chose b.js.');
+  });
+
+  it('steer reaches the next model call; interrupt cancels a slow turn', async () => {
+    const model = new ScriptedLlmClient([
+      { delay_ms: 150, text: 'one', tool_calls: [{ id: 'r', name: 'read', args: { file_path: 'README.md' } }] },
+      { text: 'two' },
+      { delay_ms: 5_000, text: 'never' },
+    ]);
+    const dir = tempRepo();
+    session = await (await Agent.create({ model })).session(dir);
+    const s = session;
+    expect(s.steer('too early').accepted).toBe(false);
+    const run = s.send('go');
+    await new Promise((r) => setTimeout(r, 30));
+    expect(s.steer('also update the docs').accepted).toBe(true);
+    await run;
+    expect(JSON.stringify(model.requests[1]?.messages)).toContain('also update the docs');
+    const slow = s.send('again');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(s.interrupt('user pressed Esc')).toBe(true);
+    expect((await slow).status).toBe('cancelled');
+  });
+
+  it('surface: toolNames, toolDefinitions, toolInfo, activeTools; compact; close', async () => {
+    const { session: s } = await open([{ text: 'Hi.' }, { text: 'Summary: said hi.' }]);
+    expect(s.toolNames()).toEqual(['batch', 'ask_user', 'verify', 'read', 'write', 'edit', 'patch', 'grep', 'glob', 'ls', 'bash', 'git']);
+    expect(s.toolDefinitions().find((d) => d.name === 'read')?.inputSchema).toMatchObject({ type: 'object' });
+    const info = s.toolInfo();
+    expect(info.find((t) => t.name === 'read')).toMatchObject({ tier: 'read', capabilities: { readOnly: true }, requires: ['fs.read'] });
+    expect(info.find((t) => t.name === 'verify')?.capabilities).toBeUndefined();
+    expect(s.activeTools()).toEqual([]);
+    await s.send('hello');
+    expect(await s.compact()).toMatchObject({ summaryChars: 'Summary: said hi.'.length });
+    await s.close();
+    expect(() => s.send('after close')).toThrow(/closed/);
+  });
+
+  it('plan mode hides write and exec tools', async () => {
+    const { session: s } = await open([], { governance: { mode: 'plan' } });
+    expect(s.toolNames()).toEqual(['batch', 'ask_user', 'read', 'grep', 'glob', 'ls']);
+  });
+});
+
+describe('Agent.create', () => {
+  it('names the variables and the scripted alternative when no model is configured', async () => {
+    const agent = await Agent.create({ env: {} });
+    const err = await agent.session(tempRepo()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelNotConfiguredError);
+    expect((err as Error).message).toMatch(/A3S_MODEL.*OPENAI_API_KEY.*ANTHROPIC_API_KEY.*scripted:<file\.json>/);
+  });
+
+  it('resolves provider/model from the environment and reports a missing key by name', async () => {
+    await expect(Agent.create({ model: 'openai/gpt-4o', env: {} })).rejects.toMatchObject({ code: 'MODEL_CONFIGURATION', key: 'OPENAI_API_KEY' });
+    const agent = await Agent.create({ env: { A3S_MODEL: 'anthropic/claude-x', ANTHROPIC_API_KEY: 'k-123456' } });
+    expect(agent.model?.provider).toBe('anthropic');
+    await expect(Agent.create({ model: 'scripted:/no/such/file.json' })).rejects.toMatchObject({ code: 'INVALID_SCRIPT' });
+  });
+});
