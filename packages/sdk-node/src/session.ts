@@ -200,7 +200,7 @@ export class Session {
 
   /** Every verification report of the session, oldest first. */
   verificationReports(): readonly VerificationReport[] {
-    return this.core.verificationReports();
+    return this.core.verificationReports;
   }
 
   /** Interrupts any run, aborts running tool calls and closes the fact log. Idempotent. */
