@@ -1,4 +1,5 @@
 // Shared setup for the session tests: a real Agent with the scripted model and the test tool pack.
+import { afterEach } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,3 +24,25 @@ export async function open(turns: ScriptedTurn[], options: SessionOptions = {}, 
 
 /** The fact types of a session's log, in order. */
 export const types = (s: AgentSession) => s.store.log.facts.map((f) => f.type);
+
+/**
+ * Closes, after each test, every session pushed to `sessions` or opened through `track`.
+ * Call once at the top of a test file.
+ */
+export function closeAfterEach(): {
+  readonly sessions: AgentSession[];
+  readonly track: <T extends { session: AgentSession }>(p: Promise<T>) => Promise<T>;
+} {
+  const sessions: AgentSession[] = [];
+  afterEach(async () => {
+    await Promise.all(sessions.splice(0).map((s) => s.close()));
+  });
+  return {
+    sessions,
+    track: async (p) => {
+      const x = await p;
+      sessions.push(x.session);
+      return x;
+    },
+  };
+}

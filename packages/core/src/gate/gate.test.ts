@@ -1,16 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { filePack } from '../../test/gate-kit.js';
-import { workspace } from '../../test/session-kit.js';
+import { workspace, closeAfterEach } from '../../test/session-kit.js';
 import { Agent } from '../session/agent.js';
 import type { AgentSession } from '../session/agent-session.js';
 import type { SessionOptions } from '../session/session-options.js';
 import { ScriptedLlmClient, type ScriptedTurn } from '../testing/index.js';
 import type { VerificationReport } from './verification-report.js';
 
-const sessions: AgentSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+const { sessions } = closeAfterEach();
 
 async function open(turns: ScriptedTurn[], options: SessionOptions = {}) {
   const ws = workspace();

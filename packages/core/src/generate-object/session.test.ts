@@ -1,11 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { open } from '../../test/session-kit.js';
+import { open, closeAfterEach } from '../../test/session-kit.js';
 import type { AgentSession } from '../session/agent-session.js';
 
-const sessions: AgentSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+const { sessions } = closeAfterEach();
 const schema = { type: 'object', properties: { sentiment: { type: 'string', enum: ['positive', 'negative', 'neutral'] } }, required: ['sentiment'], additionalProperties: false };
 const call = { tool_calls: [{ id: 'g', name: 'generate_object', args: { schema, prompt: 'Classify: "I love it"' } }] };
 

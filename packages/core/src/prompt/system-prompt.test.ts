@@ -1,15 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { open, workspace } from '../../test/session-kit.js';
+import { open, workspace, closeAfterEach } from '../../test/session-kit.js';
 import type { AgentSession } from '../session/agent-session.js';
 import { EXECUTION_STYLES, RESPONSE_FORMAT, RUNTIME_CONTRACT } from './contracts.js';
 import { buildSystemPrompt, loadWorkspaceInstructions, MAX_INSTRUCTION_BYTES } from './system-prompt.js';
 
-const sessions: AgentSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+const { sessions } = closeAfterEach();
 
 describe('layered system prompt', () => {
   it('PROMPT-01/02/03: a few non-overlapping contracts, in a fixed order', () => {

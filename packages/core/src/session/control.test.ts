@@ -1,16 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { open } from '../../test/session-kit.js';
+import { open, closeAfterEach } from '../../test/session-kit.js';
 import type { AgentSession } from './agent-session.js';
 
-const sessions: AgentSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-const track = async <T extends { session: AgentSession }>(p: Promise<T>) => {
-  const x = await p;
-  sessions.push(x.session);
-  return x;
-};
+const { sessions, track } = closeAfterEach();
 const until = async (cond: () => boolean, ms = 5000) => {
   const t0 = Date.now();
   while (!cond()) {

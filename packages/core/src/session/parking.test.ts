@@ -1,17 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedConfirmationManager } from '../testing/index.js';
-import { open } from '../../test/session-kit.js';
+import { open, closeAfterEach } from '../../test/session-kit.js';
 import type { AgentSession } from './agent-session.js';
 
-const sessions: AgentSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-const track = async <T extends { session: AgentSession }>(p: Promise<T>) => {
-  const x = await p;
-  sessions.push(x.session);
-  return x;
-};
+const { sessions, track } = closeAfterEach();
 const writeTurn = { tool_calls: [{ id: 'w1', name: 'echo', args: { text: 'hello' } }] };
 const askWrites = { ask: ['echo'], defaultDecision: 'allow' as const };
 const question = { question: { question: 'Which file?', options: [{ label: 'a.ts' }, { label: 'b.ts' }] } };

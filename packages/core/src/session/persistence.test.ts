@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { open, workspace } from '../../test/session-kit.js';
+import { open, workspace, closeAfterEach } from '../../test/session-kit.js';
 import { Agent } from './agent.js';
 import type { AgentSession } from './agent-session.js';
 import { FileSessionStore } from './file-session-store.js';
@@ -16,15 +16,7 @@ function report(r: Pick<VerificationReport, 'subject' | 'status' | 'effect_diges
   return { schema: 'a3s.verification_report.v1', id: `vr-${r.subject}`, checks: [], residual_risks: [], run_id: null, created_at_ms: 0, source: 'commands', ...r };
 }
 
-const sessions: AgentSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-const track = async <T extends { session: AgentSession }>(p: Promise<T>) => {
-  const x = await p;
-  sessions.push(x.session);
-  return x;
-};
+const { sessions, track } = closeAfterEach();
 const toolTurn = { text: 'Adding.', tool_calls: [{ id: 'c1', name: 'add', args: { a: 2, b: 3 } }] };
 
 /** A store that counts calls and delegates to a memory store. */

@@ -2,20 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { drafts, effectLogPath, encodeFact, FactLog } from '@a3s-code/effect';
 import { afterEach, describe, expect, it } from 'vitest';
-import { open, workspace } from '../../test/session-kit.js';
+import { open, workspace, closeAfterEach } from '../../test/session-kit.js';
 import type { AgentSession } from './agent-session.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import type { SessionStore } from './session-store.js';
 
-const sessions: AgentSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-const track = async <T extends { session: AgentSession }>(p: Promise<T>) => {
-  const x = await p;
-  sessions.push(x.session);
-  return x;
-};
+const { sessions, track } = closeAfterEach();
 
 /** Writes a log in which the model asked for `echo` and the process died before its result. */
 function crashedLog(dir: string, sessionId: string): void {

@@ -1,12 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { open } from '../../test/session-kit.js';
+import { open, closeAfterEach } from '../../test/session-kit.js';
 import type { AgentSession } from '../session/agent-session.js';
 import { loopbackServer } from './test-support/loopback-server.js';
 
-const sessions: AgentSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+const { sessions } = closeAfterEach();
 
 describe('web tools in a session (SURF-04)', () => {
   it('SURF-04: web_fetch and web_search are registered only when the web option is set', async () => {
