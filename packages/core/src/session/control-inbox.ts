@@ -13,10 +13,12 @@ export interface SteerOptions {
   readonly runId?: string;
   /** The model-turn revision the sender saw; refused when the run has moved past it. */
   readonly turnRevision?: number;
+  /** Epoch milliseconds after which the steer is stale and refused (a UI command that arrived too late). */
+  readonly deadlineMs?: number;
 }
 
 /** Why a steer was refused. */
-export type SteerRefusal = 'no_active_run' | 'wrong_run' | 'stale_revision' | 'inbox_full' | 'empty';
+export type SteerRefusal = 'no_active_run' | 'wrong_run' | 'stale_revision' | 'expired' | 'inbox_full' | 'empty';
 
 /** The answer to a steer. */
 export type SteerReceipt =
@@ -35,6 +37,8 @@ export class ControlInbox {
     readonly capacity: number,
     /** The current model-turn revision (model calls made so far in the run). */
     private readonly revision: () => number,
+    /** Epoch-milliseconds clock, for deadlines. */
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /** Queues a steer, or refuses it with a reason. */
@@ -46,6 +50,9 @@ export class ControlInbox {
     const rev = this.revision();
     if (options.turnRevision !== undefined && options.turnRevision < rev) {
       return { accepted: false, reason: 'stale_revision', message: `steer saw turn revision ${options.turnRevision}, but the run is at ${rev}` };
+    }
+    if (options.deadlineMs !== undefined && this.clock() > options.deadlineMs) {
+      return { accepted: false, reason: 'expired', message: `steer deadline ${options.deadlineMs} has passed` };
     }
     const requestId = options.requestId ?? `auto-${++this.counter}`;
     if (this.seen.has(requestId)) return { accepted: true, requestId, runId: this.runId, duplicate: true };

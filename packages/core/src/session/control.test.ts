@@ -83,15 +83,27 @@ describe('steer and interrupt', () => {
     expect(session.state.counters.turn).toBe(1);
   });
 
-  it('STEER-04/05: a steer for another run, a stale revision, an empty text or with no run is refused with a typed receipt', async () => {
+  it('STEER-05/06: a steer for another run, a stale revision, an expired deadline, an empty text or with no run is refused with a typed receipt', async () => {
     const { session } = await track(open([{ delay_ms: 100, text: 'x' }]));
     expect(session.steer('hi')).toMatchObject({ accepted: false, reason: 'no_active_run' });
     const run = session.send('go');
     expect(session.steer('hi', { runId: 'run-other' })).toMatchObject({ accepted: false, reason: 'wrong_run' });
     expect(session.steer('  ')).toMatchObject({ accepted: false, reason: 'empty' });
+    expect(session.steer('too late', { deadlineMs: Date.now() - 1 })).toMatchObject({ accepted: false, reason: 'expired' });
+    expect(session.steer('in time', { deadlineMs: Date.now() + 60_000 })).toMatchObject({ accepted: true });
     await until(() => session.activeRunId !== null);
     await run;
     expect(session.steer('late')).toMatchObject({ accepted: false, reason: 'no_active_run' });
+  });
+
+  it('STEER-06: a steer that saw an older turn revision is refused; the current revision is accepted', async () => {
+    const { session } = await track(open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 150 } }] }, { text: 'done' }]));
+    const run = session.send('work');
+    await until(() => session.activeTools().length > 0);
+    // One model call has been made: the run is at revision 1.
+    expect(session.steer('old view', { turnRevision: 0 })).toMatchObject({ accepted: false, reason: 'stale_revision' });
+    expect(session.steer('current view', { turnRevision: 1 })).toMatchObject({ accepted: true });
+    await run;
   });
 
   it('STEER-06: interrupt aborts a running tool, records the run as cancelled after cleanup, and the session stays usable', async () => {

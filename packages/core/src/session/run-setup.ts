@@ -56,7 +56,7 @@ export function createRun(s: RunSetup): LiveRun {
   const dispose = () => s.sessionSignal.removeEventListener('abort', onSessionAbort);
   const events = new AgentEventEmitter({ runId, sessionId: s.sessionId, clock: s.clock, ...(s.eventSequenceStart ? { startSequence: s.eventSequenceStart } : {}) });
   const stats = { toolCalls: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
-  const inbox = new ControlInbox(runId, s.steerCapacity, () => stats.modelCalls);
+  const inbox = new ControlInbox(runId, s.steerCapacity, () => stats.modelCalls, s.clock);
   const llm = new GovernedLlmClient(s.model, {
     signal: controller.signal,
     events,
