@@ -253,7 +253,10 @@ export class Session {
 
   /** Interrupts any run, aborts running tool calls, closes the fact log and the session's private MCP servers. Idempotent. */
   async close(): Promise<void> {
-    await this.core.close();
-    await this.#mcp.close();
+    try {
+      await this.core.close();
+    } finally {
+      await this.#mcp.close();
+    }
   }
 }
