@@ -21,7 +21,7 @@ console.log(`run: ${result.status} (${result.completion}), ${result.toolCalls} t
 
 // Host-direct calls: the same governed kernel, no transcript entry, no permission prompt.
 console.log('files:', await session.glob('**/*.js', { sort: 'path' }));
-console.log('fixed line:', (await session.grep('i <= end', { path: 'src' })).trim());
+console.log('fixed line:', (await session.grep('i <= end')).trim());
 console.log('tests:', (await session.bash('node --test 2>&1 | grep "^# pass"')).trim());
 const report = await session.verifyCommands('release check', [{ id: 'unit', kind: 'test', command: 'node --test', timeoutMs: 60_000 }]);
 console.log(`verification: ${report.status}; log: ${session.logPath}`);

@@ -1,7 +1,9 @@
 /**
  * Opens an SDK session from the CLI flags. The CLI adds only host choices — which tools run
  * without asking, YOLO, plan mode, how to park — and the SDK and core do the rest (ARCH-01:
- * the same kernel as every other host).
+ * the same kernel as every other host), including the workspace's `a3s.config.json` and its MCP
+ * servers. A session opened here is closed with its agent (the agent-global MCP servers) by
+ * {@link OpenedSession.close}, also on SIGTERM.
  */
 import { existsSync, statSync } from 'node:fs';
 import { Agent, type Session, type SessionOptions } from '@a3s-code/sdk';
@@ -11,13 +13,59 @@ import { UsageError } from './errors.js';
 /** Read-only tools run without asking; everything else asks (or runs under `--yolo`). */
 export const CLI_ALLOW_RULES: readonly string[] = Object.freeze(['read', 'grep', 'glob', 'ls', 'batch', 'ask_user']);
 
-/** Opens a session on `flags.cwd` with the flags' model, YOLO and plan mode, plus `extra` options. */
-export async function openSession(flags: SessionFlags, env: Readonly<Record<string, string | undefined>>, extra: SessionOptions = {}): Promise<Session> {
+/** A session and the agent that owns its global MCP servers. */
+export interface OpenedSession {
+  readonly agent: Agent;
+  readonly session: Session;
+  /** Closes the session, then the agent (idempotent). */
+  close(): Promise<void>;
+}
+
+/** The agent of the flags: their model (or the workspace's config file, or `A3S_MODEL`). */
+export async function agentFor(flags: SessionFlags, env: Readonly<Record<string, string | undefined>>): Promise<Agent> {
   if (!existsSync(flags.cwd) || !statSync(flags.cwd).isDirectory()) throw new UsageError(`--cwd: '${flags.cwd}' is not a folder`);
-  const agent = await Agent.create({ env, cwd: process.cwd(), ...(flags.model === undefined ? {} : { model: flags.model }) });
-  return agent.session(flags.cwd, {
+  return Agent.create({ env, cwd: process.cwd(), ...(flags.model === undefined ? {} : { model: flags.model }) });
+}
+
+/** The session options of the flags: the CLI's allow rules, plan mode, YOLO. */
+export function flagOptions(flags: SessionFlags): SessionOptions {
+  return {
     permissions: { allow: CLI_ALLOW_RULES },
     governance: { ...(flags.plan ? { mode: 'plan' as const } : {}), ...(flags.yolo ? { yolo: true } : {}) },
-    ...extra,
-  });
+  };
+}
+
+/**
+ * Opens a session on `flags.cwd` with the flags' model, YOLO and plan mode, plus `extra` options;
+ * `resume` reopens a saved session (`agent.resumeSession`) instead of opening a new one.
+ */
+export async function openSession(flags: SessionFlags, env: Readonly<Record<string, string | undefined>>, extra: SessionOptions = {}, resume?: string): Promise<OpenedSession> {
+  const agent = await agentFor(flags, env);
+  const options = { ...flagOptions(flags), ...extra };
+  let session: Session;
+  try {
+    session = resume === undefined ? await agent.session(flags.cwd, options) : await agent.resumeSession(resume, { ...options, dir: flags.cwd });
+  } catch (e) {
+    await agent.close();
+    throw e;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    agent,
+    session,
+    close: () => (closing ??= session.close().finally(() => agent.close())),
+  };
+}
+
+/**
+ * On SIGTERM: interrupts the run, closes the session and the agent (MCP servers included), then
+ * exits with 143. Returns the remover.
+ */
+export function closeOnSigterm(opened: OpenedSession): () => void {
+  const onTerm = (): void => {
+    opened.session.interrupt('terminated (SIGTERM)');
+    void opened.close().finally(() => process.exit(143));
+  };
+  process.on('SIGTERM', onTerm);
+  return () => process.off('SIGTERM', onTerm);
 }

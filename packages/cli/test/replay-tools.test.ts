@@ -1,4 +1,6 @@
 // `a3s replay` (effect alone), `a3s tools` and `a3s sessions` as real processes.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { a3s, FIX_TURNS, scriptFile, tempRepo } from './kit.js';
 
@@ -32,6 +34,12 @@ describe('a3s replay, tools, sessions', () => {
     expect(table.stdout).toMatch(/^bash +exec +par=4 text +exec$/m);
     const plan = JSON.parse(a3s(['tools', '--json', '--plan', '--model', model, '--cwd', dir]).stdout) as { name: string; tier: string }[];
     expect(plan.map((t) => t.name)).toEqual(['batch', 'program', 'ask_user', 'generate_object', 'read', 'grep', 'glob', 'ls']);
-    expect(a3s(['tools', '--cwd', dir]).status).toBe(2);
+    // No model is needed to list the surface; the workspace's config file applies.
+    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ permissions: { deny: ['bash'] } }));
+    const noModel = a3s(['tools', '--cwd', dir]);
+    expect(noModel.status).toBe(0);
+    expect(noModel.stdout).toMatch(/^verify +exec +par=16 text +-$/m);
+    expect(noModel.stdout).not.toMatch(/^bash /m);
+    expect(existsSync(join(dir, '.a3s'))).toBe(false);
   });
 });

@@ -1,90 +1,202 @@
 /**
  * The SDK `Agent`: core's `Agent` with the defaults wired — a `LocalWorkspace` on the session
- * folder with the workspace tool pack, core's runtime tools (`batch`, `ask_user`, `verify`), the
- * model from the configuration or the environment, and the file fact log. Everything else is
- * core's, unchanged: the SDK composes and holds no policy of its own.
+ * folder with the workspace tool pack, core's runtime tools, the model from the configuration or
+ * the environment, the file fact log and the file session store, MCP servers from the
+ * configuration, and the workspace's config file. Everything else is core's, unchanged: the SDK
+ * composes and holds no policy of its own.
  */
 import { resolve } from 'node:path';
-import { Agent as CoreAgent, type LlmClient, type ModelEnvironment, type SessionOptions as CoreSessionOptions, type ToolPack, type WorkspaceServices } from '@a3s-code/core';
+import {
+  describeSessionTools,
+  loadCodeConfig,
+  type AgentSession,
+  type CodeConfig,
+  type LlmClient,
+  type ModelEnvironment,
+  type SessionOptions as CoreSessionOptions,
+  type ToolPack,
+  type WorkspaceServices,
+} from '@a3s-code/core';
 import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
+import { AgentLayers, type AgentLayer } from './agent-layer.js';
 import { ModelNotConfiguredError } from './errors.js';
+import { SessionMcp, validateMcpServers } from './mcp.js';
 import { resolveModel, type ModelSpec } from './model.js';
 import { Session } from './session.js';
-import { knownTools } from './tool-info.js';
+import { toolInfos, type ToolInfo } from './tool-info.js';
 
 /** Options shared by the agent's configuration and each session's options. */
 interface ModelOptions {
   /**
    * The model: an `LlmClient`, `'provider/model'` (`'openai/gpt-4o'`, `'anthropic/claude-sonnet-4-20250514'`,
-   * key from `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`), or `'scripted:<file.json>'` (offline).
-   * Default: `A3S_MODEL` from the environment.
+   * key from `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`, or `providers.<p>` settings), or
+   * `'scripted:<file.json>'` (offline). Default: the workspace config file's, then `A3S_MODEL`.
    */
   readonly model?: ModelSpec;
 }
 
-/** Configuration of `Agent.create`: core's session defaults, with the model as a spec. */
-export interface AgentConfig extends Omit<CoreSessionOptions, 'sessionId' | 'history' | 'model' | 'workspace'>, ModelOptions {
+/** Configuration of `Agent.create`: core's `CodeConfig` (every session's defaults), with the model as a spec. */
+export interface AgentConfig extends Omit<CodeConfig, 'model' | 'workspace'>, ModelOptions {
   /** Environment for model selection (`A3S_MODEL`, keys, base URLs). Default `process.env`. */
   readonly env?: ModelEnvironment;
-  /** Folder a relative `scripted:` path resolves against. Default `process.cwd()`. */
+  /** Folder a relative `scripted:` path resolves against, and `resumeSession`'s default folder. Default `process.cwd()`. */
   readonly cwd?: string;
   /**
    * Register the workspace tool pack (`read`, `write`, `edit`, `patch`, `grep`, `glob`, `ls`,
    * `bash`, `git`) on every session. Default `true`; `tools` are registered after it.
    */
   readonly workspaceTools?: boolean;
+  /**
+   * Merge each session folder's config file (`a3s.config.json`, else `.a3s/config.json`) under
+   * this configuration. Default `true`; always off for an agent created from a config path.
+   */
+  readonly workspaceConfig?: boolean;
 }
 
-/** Options of `agent.session(dir, options)`: core's, with the model as a spec. */
+/** Options of `agent.session(dir, options)`: core's, with the model as a spec. `mcpServers` here are the session's private servers. */
 export interface SessionOptions extends Omit<CoreSessionOptions, 'model'>, ModelOptions {
   /** The workspace. Default: a `LocalWorkspace` rooted at `dir`. */
   readonly workspace?: WorkspaceServices;
 }
 
+/** Options of `agent.resumeSession(id, options)`. */
+export interface ResumeSessionOptions extends Omit<SessionOptions, 'sessionId' | 'history'> {
+  /** Workspace folder holding the saved session. Default: the agent's `cwd`, else the current folder. */
+  readonly dir?: string;
+}
+
+/** What a session build needs after the SDK's own resolution. */
+interface Prepared {
+  readonly layer: AgentLayer;
+  readonly options: CoreSessionOptions;
+  readonly mcp: SessionMcp;
+}
+
 /** Builds sessions with the defaults wired. */
 export class Agent {
-  readonly #core: CoreAgent;
   readonly #config: AgentConfig;
   readonly #model: LlmClient | undefined;
+  readonly #explicitModel: boolean;
+  readonly #layers: AgentLayers;
 
-  private constructor(core: CoreAgent, config: AgentConfig, model: LlmClient | undefined) {
-    this.#core = core;
+  private constructor(config: AgentConfig, model: LlmClient | undefined, layers: AgentLayers) {
     this.#config = config;
     this.#model = model;
+    this.#explicitModel = config.model !== undefined;
+    this.#layers = layers;
   }
 
   /**
-   * Creates an agent. The configuration is validated and the model resolved now (a bad model
-   * string, a missing key or a bad script file throws here); a missing model is reported by
-   * `session()`, so hosts that only replay logs need none.
-   * @throws SessionConfigurationError, ModelConfigurationError (naming e.g. `OPENAI_API_KEY`), ScriptError.
+   * Creates an agent from a configuration object, or from a JSON config file (a path to the file,
+   * or to a folder holding `a3s.config.json` or `.a3s/config.json`). The configuration and its
+   * `mcpServers` are validated and the model resolved now (a bad model string, a missing key or a
+   * bad script file throws here); a missing model is reported by `session()`, so hosts that only
+   * list tools or replay logs need none. MCP servers start with the first session.
+   * @throws SessionConfigurationError, McpConfigError (`MCP_CONFIG`, naming the key path),
+   *   ModelConfigurationError (naming e.g. `OPENAI_API_KEY`), ScriptError, SessionInitializationError (no config file).
    */
-  static async create(config: AgentConfig = {}): Promise<Agent> {
-    const { model, env, cwd, workspaceTools, ...core } = config;
-    const resolved = await resolveModel(model, env ?? process.env, cwd ?? process.cwd());
-    return new Agent(await CoreAgent.create(core), config, resolved);
+  static async create(config: AgentConfig | string = {}): Promise<Agent> {
+    const fromFile = typeof config === 'string';
+    const c: AgentConfig = fromFile ? ((await loadCodeConfig(config)) as AgentConfig) : config;
+    const { model, env, cwd, workspaceTools: _w, workspaceConfig, ...core } = c;
+    validateMcpServers(core.mcpServers, fromFile ? config : undefined);
+    const layers = new AgentLayers({ ...core, ...(env === undefined ? {} : { env }) }, !fromFile && workspaceConfig !== false);
+    await layers.validate();
+    const resolved = await resolveModel(model, env ?? process.env, cwd ?? process.cwd(), core.providers);
+    return new Agent(c, resolved, layers);
   }
 
-  /** The model sessions use when they name none, if one is configured. */
+  /** The model sessions use when neither they nor the workspace config file name one, if any. */
   get model(): LlmClient | undefined {
     return this.#model;
   }
 
   /**
    * Opens a session on the workspace folder `dir`: its log is `<dir>/.a3s/effect-log/<thread>.jsonl`
-   * (reuse `sessionId` to continue it).
-   * @throws ModelNotConfiguredError when neither the agent, the options nor `A3S_MODEL` name a model;
-   *   SessionConfigurationError for a bad option; SessionInitializationError / FactLogLockedError
-   *   when the log cannot be opened.
+   * (reuse `sessionId` to continue it) and `save()` writes `<dir>/.a3s/sessions/<thread>.json`.
+   * @throws ModelNotConfiguredError when neither the options, the agent, the folder's config file nor
+   *   `A3S_MODEL` name a model; SessionConfigurationError / McpConfigError for a bad option;
+   *   SessionInitializationError / FactLogLockedError when the log cannot be opened.
    */
   async session(dir: string, options: SessionOptions = {}): Promise<Session> {
     const root = resolve(dir);
-    const { model: spec, ...rest } = options;
-    const model = spec === undefined ? this.#model : await resolveModel(spec, this.#config.env ?? process.env, this.#config.cwd ?? process.cwd());
-    if (model === undefined) throw new ModelNotConfiguredError();
+    const p = await this.#prepare(root, options);
+    return this.#wrap(p, root, () => p.layer.core.session(root, p.options));
+  }
+
+  /**
+   * Reopens a session saved with `session.save()`: the snapshot is loaded from the session store
+   * (by default the file store of `options.dir`), its fact log continues, and the conversation is
+   * restored from the snapshot when the log is empty.
+   * @throws SessionNotFoundError (`SESSION_NOT_FOUND`) when no snapshot is saved under `sessionId`.
+   */
+  async resumeSession(sessionId: string, options: ResumeSessionOptions = {}): Promise<Session> {
+    const { dir, ...rest } = options;
+    const root = resolve(this.#config.cwd ?? process.cwd(), dir ?? '.');
+    const p = await this.#prepare(root, rest);
+    return this.#wrap(p, root, () => p.layer.core.resumeSession(sessionId, { ...p.options, dir: root }));
+  }
+
+  /**
+   * The tool surface a session on `dir` with `options` would have (tiers, capabilities, required
+   * workspace capabilities), listed without a model and without opening a log. MCP servers are
+   * started to list their tools; the session-private ones are closed again.
+   */
+  async describeTools(dir: string, options: Omit<SessionOptions, 'model'> = {}): Promise<ToolInfo[]> {
+    const root = resolve(dir);
+    const { layer, options: core, mcp } = await this.#prepare(root, options, false);
+    try {
+      return toolInfos(await describeSessionTools(root, layer.config, core));
+    } finally {
+      await mcp.close();
+    }
+  }
+
+  /** Closes the agent-global MCP servers. Sessions close their own with `session.close()`. */
+  close(): Promise<void> {
+    return this.#layers.close();
+  }
+
+  async #prepare(root: string, options: SessionOptions, needModel = true): Promise<Prepared> {
+    const { model: spec, mcpServers, ...rest } = options;
+    const privateServers = validateMcpServers(mcpServers);
+    const layer = await this.#layers.for(root);
+    const model = needModel ? await this.#modelFor(layer, spec, rest.providers) : undefined;
     const packs: ToolPack[] = [...(this.#config.workspaceTools === false ? [] : [workspaceToolPack]), ...(rest.tools ?? this.#config.tools ?? [])];
-    const workspace = rest.workspace ?? new LocalWorkspace({ root });
-    const core = await this.#core.session(root, { ...rest, model, workspace, tools: packs });
-    return new Session(core, root, knownTools(packs));
+    const mcp = await SessionMcp.open(layer.mcp?.view(), privateServers);
+    const toolSources = [...(rest.toolSources ?? layer.config.toolSources ?? []), mcp.toolSource()];
+    return {
+      layer,
+      mcp,
+      options: {
+        ...rest,
+        ...(model === undefined ? {} : { model }),
+        ...(mcpServers === undefined ? {} : { mcpServers }),
+        workspace: rest.workspace ?? new LocalWorkspace({ root }),
+        tools: packs,
+        toolSources,
+      },
+    };
+  }
+
+  async #modelFor(layer: AgentLayer, spec: ModelSpec | undefined, providers: CodeConfig['providers']): Promise<LlmClient> {
+    const env = this.#config.env ?? process.env;
+    const cwd = this.#config.cwd ?? process.cwd();
+    const allProviders = { ...layer.config.providers, ...providers };
+    let model: LlmClient | undefined;
+    if (spec !== undefined) model = await resolveModel(spec, env, cwd, allProviders);
+    else if (this.#explicitModel || layer.fileModel === undefined) model = this.#model;
+    else model = await resolveModel(layer.fileModel, env, cwd, allProviders);
+    if (model === undefined) throw new ModelNotConfiguredError();
+    return model;
+  }
+
+  async #wrap(p: Prepared, root: string, build: () => Promise<AgentSession>): Promise<Session> {
+    try {
+      return new Session(await build(), root, p.mcp);
+    } catch (e) {
+      await p.mcp.close();
+      throw e;
+    }
   }
 }

@@ -7,9 +7,11 @@
  * const result = await session.send('Fix the failing test');
  * ```
  */
-export { Agent, type AgentConfig, type SessionOptions } from './agent.js';
+export { Agent, type AgentConfig, type ResumeSessionOptions, type SessionOptions } from './agent.js';
+export { validateMcpServers } from './mcp.js';
+export type { ProgramLimits, ProgramOptions } from './program.js';
 export { Session, type EventStream } from './session.js';
-export { resolveModel, SCRIPTED_PREFIX, type ModelSpec } from './model.js';
+export { resolveModel, SCRIPTED_PREFIX, type ModelSpec, type ProvidersConfig } from './model.js';
 export { DirectToolError, ModelNotConfiguredError, MODEL_HINT } from './errors.js';
 export { toToolResult, type ToolResult } from './tool-result.js';
 export type { BashOptions, EditFileOptions, GlobOptions, GrepOptions, ReadFileOptions } from './direct-tools.js';
@@ -27,6 +29,7 @@ export {
   ModelConfigurationError,
   PermissionDeniedError,
   ResumeError,
+  SessionNotFoundError,
   SessionBusyError,
   SessionConfigurationError,
   SessionInitializationError,
@@ -40,6 +43,10 @@ export {
 } from '@a3s-code/core';
 export type {
   ActiveToolCall,
+  CodeConfig,
+  SessionListing,
+  SessionSnapshotV1,
+  ToolDescriptor,
   ConfirmationAnswer,
   ConfirmationManager,
   ConfirmationRequest,
@@ -64,3 +71,5 @@ export type {
   VerificationReport,
 } from '@a3s-code/core';
 export { ScriptError } from '@a3s-code/core/testing';
+export { McpConfigError, McpConnectionError, McpOwnershipError } from '@a3s-code/mcp';
+export type { McpServerConfig, McpServerStatus, McpSessionServerStatus } from '@a3s-code/mcp';

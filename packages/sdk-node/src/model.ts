@@ -1,9 +1,10 @@
 /**
  * Model resolution for the SDK and the CLI: an `LlmClient`, a `provider/model` string (with the
- * key from the environment, through core's `createLlmClient`), `scripted:<file.json>` (core's
- * `ScriptedLlmClient`, the offline model), or nothing — then `A3S_MODEL` from the environment.
+ * key from the environment and the configuration's `providers` settings, through core's
+ * `createLlmClient`), `scripted:<file.json>` (core's `ScriptedLlmClient`, the offline model), or
+ * nothing — then `A3S_MODEL` from the environment.
  */
-import { createLlmClient, type LlmClient, type ModelEnvironment } from '@a3s-code/core';
+import { createLlmClient, SessionConfigurationError, type CodeConfig, type LlmClient, type ModelEnvironment, type ModelSelection } from '@a3s-code/core';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { isAbsolute, resolve } from 'node:path';
 
@@ -13,18 +14,41 @@ export type ModelSpec = LlmClient | string;
 /** The prefix of a scripted model file. */
 export const SCRIPTED_PREFIX = 'scripted:';
 
+/** Per-provider settings of a configuration (`baseUrl`, `apiKeyEnv`, `headers`). */
+export type ProvidersConfig = NonNullable<CodeConfig['providers']>;
+
+function selectionFor(ref: string, providers: ProvidersConfig | undefined, env: ModelEnvironment): ModelSelection {
+  const provider = ref.slice(0, Math.max(0, ref.indexOf('/')));
+  const p = providers?.[provider as keyof ProvidersConfig];
+  if (p === undefined) return { model: ref };
+  let apiKey: string | undefined;
+  if (p.apiKeyEnv !== undefined) {
+    apiKey = env[p.apiKeyEnv];
+    if (!apiKey) throw new SessionConfigurationError(`providers.${provider}.apiKeyEnv`, `names the environment variable ${p.apiKeyEnv}, which is not set`);
+  }
+  return {
+    model: ref,
+    ...(p.baseUrl === undefined ? {} : { baseUrl: p.baseUrl }),
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(p.headers === undefined ? {} : { headers: p.headers }),
+  };
+}
+
 /**
  * Resolves a model, or `undefined` when none is configured (no `spec` and no `A3S_MODEL`).
- * A relative `scripted:` path is resolved against `cwd`.
+ * A relative `scripted:` path is resolved against `cwd`; `providers` supplies base URLs, the
+ * name of the key variable and headers per provider.
  * @throws ModelConfigurationError (core) naming the variable or setting, e.g. `OPENAI_API_KEY`;
+ *   SessionConfigurationError naming `providers.<p>.apiKeyEnv` when that variable is unset;
  *   ScriptError (core) for a missing or malformed script file.
  */
-export async function resolveModel(spec: ModelSpec | undefined, env: ModelEnvironment, cwd: string): Promise<LlmClient | undefined> {
+export async function resolveModel(spec: ModelSpec | undefined, env: ModelEnvironment, cwd: string, providers?: ProvidersConfig): Promise<LlmClient | undefined> {
   if (spec !== undefined && typeof spec !== 'string') return spec;
   const ref = spec ?? env.A3S_MODEL;
-  if (ref !== undefined && ref.startsWith(SCRIPTED_PREFIX)) {
+  if (ref === undefined) return undefined;
+  if (ref.startsWith(SCRIPTED_PREFIX)) {
     const file = ref.slice(SCRIPTED_PREFIX.length);
     return ScriptedLlmClient.fromFile(isAbsolute(file) ? file : resolve(cwd, file));
   }
-  return createLlmClient(spec === undefined ? {} : { model: spec }, env);
+  return createLlmClient(selectionFor(ref, providers, env), env);
 }

@@ -11,21 +11,24 @@ import {
   type ProjectedEventV1,
   type QuestionAnswer,
   type RunResult,
+  type SessionSnapshotV1,
   type SteerOptions,
   type SteerReceipt,
-  type Tool,
   type ToolDefinition,
   type VerificationCommand,
   type VerificationReport,
   type VerifyOptions,
 } from '@a3s-code/core';
 import type { FoldState } from '@a3s-code/effect';
+import type { McpServerStatus, McpSessionServerStatus } from '@a3s-code/mcp';
 import type { GitOperation } from '@a3s-code/tools-workspace';
 import * as direct from './direct-tools.js';
+import type { SessionMcp } from './mcp.js';
+import { programArgs, type ProgramOptions } from './program.js';
 import { toolInfos, type ToolInfo } from './tool-info.js';
 import { toToolResult, type ToolResult } from './tool-result.js';
 
-/** What `session.stream(prompt)` returns: the projected events, then the run's result. */
+/** What `session.stream(prompt)` and `session.streamResume()` return: the projected events, then the run's result. */
 export type EventStream = AsyncIterable<ProjectedEventV1> & { readonly result: Promise<RunResult> };
 
 /** A coding-agent session on a workspace folder. Build it with `agent.session(dir, options)`. */
@@ -34,14 +37,14 @@ export class Session {
   readonly core: AgentSession;
   /** The workspace folder (absolute). */
   readonly dir: string;
-  readonly #known: ReadonlyMap<string, Tool>;
+  readonly #mcp: SessionMcp;
   readonly #call: direct.HostCall;
 
-  /** @internal Built by `Agent.session`. */
-  constructor(core: AgentSession, dir: string, known: ReadonlyMap<string, Tool>) {
+  /** @internal Built by `Agent.session` / `Agent.resumeSession`. */
+  constructor(core: AgentSession, dir: string, mcp: SessionMcp) {
     this.core = core;
     this.dir = dir;
-    this.#known = known;
+    this.#mcp = mcp;
     this.#call = (name, args) => core.tool(name, args);
   }
 
@@ -82,6 +85,11 @@ export class Session {
     return this.core.resumeRun(runId);
   }
 
+  /** `resumeRun` as a stream: the resumed run's projected events, then `.result`. */
+  streamResume(runId?: string): EventStream {
+    return this.core.streamResume(runId);
+  }
+
   /** Queues a message for the active run's next model call; the receipt says whether it was accepted. */
   steer(text: string, options?: SteerOptions): SteerReceipt {
     return this.core.steer(text, options);
@@ -119,9 +127,9 @@ export class Session {
     return this.core.toolDefinitions();
   }
 
-  /** The surface with tiers, scheduling capabilities (where known) and required workspace capabilities. */
+  /** The surface with tiers, static scheduling capabilities and required workspace capabilities. */
   toolInfo(): ToolInfo[] {
-    return toolInfos(this.core.toolDefinitions(), this.#known);
+    return toolInfos(this.core.toolDescriptors());
   }
 
   /** Tool calls queued or running now (SURF-11). */
@@ -181,6 +189,35 @@ export class Session {
     return direct.git(this.#call, operation, args);
   }
 
+  /**
+   * Runs a JavaScript program (core's `program` tool) as the host: its `ctx` calls are governed
+   * `host_nested` calls. The result's `metadataJson` holds `result` (the structured return value)
+   * and `program` (calls, duration, truncation). A failed program is returned, not thrown.
+   */
+  async program(options: ProgramOptions): Promise<ToolResult> {
+    return toToolResult(await this.core.tool('program', programArgs(options)));
+  }
+
+  // ── MCP ─────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Adds and starts a session-private MCP server; its tools join the surface as
+   * `mcp__<name>__<tool>`. @throws McpConfigError (`MCP_CONFIG`) naming the key path; McpConnectionError when it cannot start.
+   */
+  addMcpServer(name: string, config: Readonly<Record<string, unknown>>): Promise<McpServerStatus> {
+    return this.#mcp.sources.addMcpServer(name, config);
+  }
+
+  /** Removes a session-private server (its tools leave the surface). `false` for an unknown name; `MCP_OWNERSHIP` for an agent-global one. */
+  removeMcpServer(name: string): Promise<boolean> {
+    return this.#mcp.sources.removeMcpServer(name);
+  }
+
+  /** Every MCP server of the session (agent-global and private): state, tool count, last error, stderr tail. */
+  mcpStatus(): readonly McpSessionServerStatus[] {
+    return this.#mcp.sources.mcpStatus();
+  }
+
   // ── Completion gate ─────────────────────────────────────────────────────────────────────
 
   /** Runs verification commands (each a governed `bash` call) and records the report bound to the current changes. */
@@ -203,8 +240,23 @@ export class Session {
     return this.core.verificationReports;
   }
 
-  /** Interrupts any run, aborts running tool calls and closes the fact log. Idempotent. */
-  close(): Promise<void> {
-    return this.core.close();
+  // ── Persistence ─────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Saves the session (conversation, artifacts, trace, run records, verification reports) with
+   * one `saveSnapshot` call; by default to `<dir>/.a3s/sessions/<thread>.json` (atomic replace).
+   * Reopen it with `agent.resumeSession(sessionId, { dir })`.
+   */
+  save(): Promise<SessionSnapshotV1> {
+    return this.core.save();
+  }
+
+  /** Interrupts any run, aborts running tool calls, closes the fact log and the session's private MCP servers. Idempotent. */
+  async close(): Promise<void> {
+    try {
+      await this.core.close();
+    } finally {
+      await this.#mcp.close();
+    }
   }
 }

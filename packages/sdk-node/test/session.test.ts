@@ -113,7 +113,7 @@ describe('Session', () => {
     expect(s.toolDefinitions().find((d) => d.name === 'read')?.inputSchema).toMatchObject({ type: 'object' });
     const info = s.toolInfo();
     expect(info.find((t) => t.name === 'read')).toMatchObject({ tier: 'read', capabilities: { readOnly: true }, requires: ['fs.read'] });
-    expect(info.find((t) => t.name === 'verify')?.capabilities).toBeUndefined();
+    expect(info.find((t) => t.name === 'verify')).toMatchObject({ tier: 'exec', capabilities: { maxParallelism: expect.any(Number) } });
     expect(s.activeTools()).toEqual([]);
     await s.send('hello');
     expect(await s.compact()).toMatchObject({ summaryChars: 'Summary: said hi.'.length });

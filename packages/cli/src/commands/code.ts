@@ -3,13 +3,13 @@
  * `ask_user` cards, `/` commands; a line typed during a run steers it; Ctrl-C interrupts the run
  * and a second Ctrl-C (within two seconds, or at an idle prompt) exits.
  */
-import type { RunResult, Session } from '@a3s-code/sdk';
+import type { EventStream, RunResult } from '@a3s-code/sdk';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { EXIT } from '../errors.js';
 import { LineReader } from '../interactive/line-reader.js';
 import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.js';
 import type { Io } from '../io.js';
-import { openSession } from '../open-session.js';
+import { closeOnSigterm, openSession, type OpenedSession } from '../open-session.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { runSummary } from '../render/run-summary.js';
 import { styleFor } from '../style.js';
@@ -29,13 +29,22 @@ ${SESSION_FLAGS_HELP}`;
 export const SLASH_HELP = `/help      this list
 /tools     the tool surface (tiers, capabilities)
 /compact   summarise the conversation now
-/resume    continue the last run (after an interrupt or a park)
+/save      save the session (.a3s/sessions/<id>.json); reopen it with a3s sessions --resume <id>
+/resume    continue the last run (after an interrupt or a park), streamed
 /exit      leave (also Ctrl-D, or Ctrl-C twice)`;
 
 const DOUBLE_PRESS_MS = 2_000;
 
-/** Runs `a3s code`; `preset` continues a session (from `a3s sessions --resume`). */
-export async function codeCommand(args: readonly string[], io: Io, preset: { readonly sessionId?: string } = {}): Promise<number> {
+/** How `a3s code` starts: continue a log by id, or reopen a saved session (`a3s sessions --resume`). */
+export interface CodePreset {
+  /** Continue the fact log of this session id. */
+  readonly sessionId?: string;
+  /** Reopen this saved session (`agent.resumeSession`). */
+  readonly resume?: string;
+}
+
+/** Runs `a3s code`; `preset` continues or reopens a session (from `a3s sessions --resume`). */
+export async function codeCommand(args: readonly string[], io: Io, preset: CodePreset = {}): Promise<number> {
   const { values } = parse(args, { ...SESSION_FLAGS, session: { type: 'string' } }, 'code');
   if (values.help) {
     io.stdout.write(`${CODE_HELP}\n`);
@@ -46,17 +55,24 @@ export async function codeCommand(args: readonly string[], io: Io, preset: { rea
   const print = createEventPrinter(io.stdout, style);
   const reader = new LineReader(io.stdin, io.stdout, io.stdin.isTTY === true);
   const sessionId = preset.sessionId ?? values.session;
-  let session: Session;
+  let opened: OpenedSession;
   try {
-    session = await openSession(flags, io.env, {
-      confirmation: terminalConfirmation(reader, io.stdout, style, print.newline),
-      onQuestion: terminalQuestions(reader, io.stdout, style, print.newline),
-      ...(sessionId === undefined ? {} : { sessionId }),
-    });
+    opened = await openSession(
+      flags,
+      io.env,
+      {
+        confirmation: terminalConfirmation(reader, io.stdout, style, print.newline),
+        onQuestion: terminalQuestions(reader, io.stdout, style, print.newline),
+        ...(sessionId === undefined || preset.resume !== undefined ? {} : { sessionId }),
+      },
+      preset.resume,
+    );
   } catch (e) {
     reader.close();
     throw e;
   }
+  const { session } = opened;
+  const stopTerm = closeOnSigterm(opened);
   let running = false;
   let exitCode: number = EXIT.ok;
   let lastInterrupt = 0;
@@ -84,6 +100,10 @@ export async function codeCommand(args: readonly string[], io: Io, preset: { rea
     print.newline();
     io.stdout.write(`${style.dim(runSummary(style, r))}\n`);
   };
+  const streamed = async (stream: EventStream): Promise<void> => {
+    for await (const ev of stream) print(ev);
+    finish(await stream.result);
+  };
   const guarded = async (op: () => Promise<void>): Promise<void> => {
     running = true;
     try {
@@ -98,10 +118,11 @@ export async function codeCommand(args: readonly string[], io: Io, preset: { rea
 
   io.stdout.write(`${style.bold('a3s code')} ${style.dim(`· ${session.dir} · session ${session.sessionId}`)}\n`);
   io.stdout.write(style.dim('type a prompt · /help for commands · Ctrl-C interrupts, twice exits\n'));
+  if (preset.resume !== undefined) io.stdout.write(style.dim(`reopened saved session ${preset.resume} (${session.state.view.messages.length} message(s))\n`));
   const folded = session.state.view.run;
-  if (sessionId !== undefined && folded.status === 'running') {
+  if ((sessionId !== undefined || preset.resume !== undefined) && folded.status === 'running') {
     io.stdout.write(style.dim(`continuing run ${folded.run_id ?? ''}…\n`));
-    await guarded(async () => finish(await session.resumeRun()));
+    await guarded(() => streamed(session.streamResume()));
   }
 
   try {
@@ -114,27 +135,30 @@ export async function codeCommand(args: readonly string[], io: Io, preset: { rea
         const [command] = text.split(/\s+/);
         if (command === '/exit' || command === '/quit') break;
         if (command === '/help') io.stdout.write(`${SLASH_HELP}\n`);
-        else if (command === '/tools') printTools(io.stdout, style, session);
+        else if (command === '/tools') printTools(io.stdout, style, session.toolInfo(), session.dir);
+        else if (command === '/save') {
+          await guarded(async () => {
+            const snapshot = await session.save();
+            io.stdout.write(style.dim(`saved session ${snapshot.session_id} (${snapshot.runs.length} run(s)) to ${session.dir}/.a3s/sessions; reopen it with: a3s sessions --resume ${snapshot.session_id}\n`));
+          });
+        }
         else if (command === '/compact') {
           await guarded(async () => {
             const c = await session.compact();
             io.stdout.write(style.dim(`compacted: ${c.factsFolded} facts into a ${c.summaryChars}-character summary\n`));
           });
-        } else if (command === '/resume') await guarded(async () => finish(await session.resumeRun()));
+        } else if (command === '/resume') await guarded(() => streamed(session.streamResume()));
         else io.stdout.write(`unknown command ${command}; /help lists them\n`);
         continue;
       }
       lastInterrupt = 0;
-      await guarded(async () => {
-        const stream = session.stream(text);
-        for await (const ev of stream) print(ev);
-        finish(await stream.result);
-      });
+      await guarded(() => streamed(session.stream(text)));
     }
   } finally {
     stopInterrupts();
+    stopTerm();
     reader.close();
-    await session.close();
+    await opened.close();
   }
   return exitCode;
 }

@@ -8,7 +8,7 @@ import type { ConfirmationManager, RunResult } from '@a3s-code/sdk';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { openSession } from '../open-session.js';
+import { closeOnSigterm, openSession } from '../open-session.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { runSummary } from '../render/run-summary.js';
 import { styleFor } from '../style.js';
@@ -38,18 +38,20 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   const prompt = positionals.join(' ').trim();
   if (prompt === '') throw new UsageError(`missing the prompt, e.g. a3s run "fix the failing test"; see 'a3s run --help'`);
   const flags = sessionFlags(values, io.cwd);
-  const session = await openSession(flags, io.env, {
+  const opened = await openSession(flags, io.env, {
     confirmation: nobodyToAsk,
     parkMode: 'return',
     ...(values.session === undefined ? {} : { sessionId: values.session }),
   });
+  const { session } = opened;
+  const stopTerm = closeOnSigterm(opened);
   const out = styleFor(io.stdout, io.env);
   const err = styleFor(io.stderr, io.env);
   const print = createEventPrinter(io.stdout, out);
   let interrupts = 0;
   const onInterrupt = (): void => {
     interrupts++;
-    if (interrupts > 1) process.exit(EXIT.cancelled);
+    if (interrupts > 1) process.exit(EXIT.cancelled); // at once; MCP process groups are killed by their exit hook
     io.stderr.write(err.yellow('\ninterrupting the run… (Ctrl-C again to quit at once)\n'));
     session.interrupt('interrupted from the terminal (Ctrl-C)');
   };
@@ -69,7 +71,8 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     return EXIT.failed;
   } finally {
     process.off('SIGINT', onInterrupt);
-    await session.close();
+    stopTerm();
+    await opened.close();
   }
   if (!values.json) {
     print.newline();

@@ -1,24 +1,44 @@
 /**
- * `a3s sessions`: the session logs of a workspace (`.a3s/effect-log/*.jsonl`), newest first, each
- * summarised with `@a3s-code/effect`; `--resume <id>` continues one in `a3s code`.
+ * `a3s sessions`: the sessions of a workspace, newest first — their fact logs
+ * (`.a3s/effect-log/*.jsonl`, summarised with `@a3s-code/effect`) and their saved snapshots
+ * (`.a3s/sessions/*.json`, core's file session store). `--resume <id>` reopens a saved session
+ * (`agent.resumeSession`) or continues a log in `a3s code`.
  */
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { FileSessionStore } from '@a3s-code/core';
+import { effectLogPath, threadIdFor } from '@a3s-code/effect';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { listLogs, loadLog, resolveLog } from '../logs.js';
+import { listLogs, loadLog } from '../logs.js';
 import { styleFor } from '../style.js';
 import { codeCommand } from './code.js';
 
 /** Help of `a3s sessions`. */
 export const SESSIONS_HELP = `Usage: a3s sessions [options]
 
-Lists the sessions of the workspace (their fact logs under .a3s/effect-log), newest first.
+Lists the sessions of the workspace, newest first: their fact logs (.a3s/effect-log) and the
+sessions saved with /save or session.save() (.a3s/sessions).
 
 Options:
-      --resume <id>    continue that session interactively (a3s code), resuming a parked or interrupted run
+      --resume <id>    reopen that session interactively (a3s code): a saved session is restored
+                       from its snapshot; otherwise its log continues (a parked or interrupted run resumes)
       --json           print the list as JSON
 ${SESSION_FLAGS_HELP}`;
+
+/** One row of the list. */
+interface SessionRow {
+  readonly id: string;
+  readonly modified: string;
+  /** When the session was last saved, if it was. */
+  readonly saved: string | null;
+  readonly facts: number;
+  readonly runs: number;
+  readonly last: string;
+  readonly phase: string;
+  readonly prompt: string;
+}
 
 /** The first user prompt of a log, for the list. */
 function firstPrompt(facts: readonly { type: string; payload: unknown }[]): string {
@@ -27,6 +47,33 @@ function firstPrompt(facts: readonly { type: string; payload: unknown }[]): stri
     if (f.type === 'user.message' && p.source === 'user' && typeof p.text === 'string') return p.text.replace(/\s+/g, ' ').slice(0, 60);
   }
   return '';
+}
+
+async function rows(workspace: string): Promise<SessionRow[]> {
+  const saved = await new FileSessionStore(workspace).listSessions();
+  const savedByThread = new Map(saved.map((s) => [threadIdFor(s.sessionId), s] as const));
+  const out: SessionRow[] = listLogs(workspace).map((entry) => {
+    const log = loadLog(entry.path);
+    const last = log.summary.runs.at(-1);
+    const save = savedByThread.get(entry.thread);
+    savedByThread.delete(entry.thread);
+    return {
+      id: save?.sessionId ?? entry.thread,
+      modified: new Date(Math.max(entry.modifiedMs, save?.updatedAtMs ?? 0)).toISOString(),
+      saved: save ? new Date(save.updatedAtMs).toISOString() : null,
+      facts: log.summary.facts,
+      runs: log.summary.runs.length,
+      last: last ? `${last.status}${last.completion ? ` (${last.completion})` : ''}` : 'no runs',
+      phase: log.summary.final_phase,
+      prompt: firstPrompt(log.facts),
+    };
+  });
+  // Saved sessions without a log (memory persistence, or a deleted log).
+  for (const s of savedByThread.values()) {
+    const at = new Date(s.updatedAtMs).toISOString();
+    out.push({ id: s.sessionId, modified: at, saved: at, facts: 0, runs: 0, last: 'no log', phase: '-', prompt: '' });
+  }
+  return out.sort((a, b) => b.modified.localeCompare(a.modified) || a.id.localeCompare(b.id));
 }
 
 /** Runs `a3s sessions`. */
@@ -38,35 +85,28 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
   }
   const workspace = resolve(io.cwd, values.cwd ?? '.');
   if (values.resume !== undefined) {
-    if (values.resume.trim() === '') throw new UsageError('--resume: needs a session id (see a3s sessions)');
-    resolveLog(values.resume, workspace, workspace);
+    const id = values.resume;
+    if (id.trim() === '') throw new UsageError('--resume: needs a session id (see a3s sessions)');
+    const isSaved = (await new FileSessionStore(workspace).loadSnapshot(id).catch(() => undefined)) !== undefined;
+    if (!isSaved && !existsSync(join(workspace, effectLogPath(id)))) {
+      throw new UsageError(`--resume: no session '${id}' under ${workspace}: neither a saved session (.a3s/sessions) nor a fact log (.a3s/effect-log); list them with 'a3s sessions'`);
+    }
     const rest = args.filter((a, i) => a !== '--resume' && args[i - 1] !== '--resume' && !a.startsWith('--resume=') && a !== '--json');
-    return codeCommand(rest, io, { sessionId: values.resume });
+    return codeCommand(rest, io, isSaved ? { resume: id } : { sessionId: id });
   }
-  const rows = listLogs(workspace).map((entry) => {
-    const log = loadLog(entry.path);
-    const last = log.summary.runs.at(-1);
-    return {
-      id: entry.thread,
-      modified: new Date(entry.modifiedMs).toISOString(),
-      facts: log.summary.facts,
-      runs: log.summary.runs.length,
-      last: last ? `${last.status}${last.completion ? ` (${last.completion})` : ''}` : 'no runs',
-      phase: log.summary.final_phase,
-      prompt: firstPrompt(log.facts),
-    };
-  });
+  const list = await rows(workspace);
   if (values.json) {
-    io.stdout.write(`${JSON.stringify(rows)}\n`);
+    io.stdout.write(`${JSON.stringify(list)}\n`);
     return EXIT.ok;
   }
   const style = styleFor(io.stdout, io.env);
-  if (rows.length === 0) {
-    io.stdout.write(`no sessions under ${workspace}/.a3s/effect-log\n`);
+  if (list.length === 0) {
+    io.stdout.write(`no sessions under ${workspace}/.a3s\n`);
     return EXIT.ok;
   }
-  for (const r of rows) {
-    io.stdout.write(`${style.bold(r.id)}  ${style.dim(r.modified)}  ${r.runs} run(s), last ${r.last}, ${r.facts} facts, phase ${r.phase}\n`);
+  for (const r of list) {
+    const saved = r.saved ? style.green(' saved') : '';
+    io.stdout.write(`${style.bold(r.id)}${saved}  ${style.dim(r.modified)}  ${r.runs} run(s), last ${r.last}, ${r.facts} facts, phase ${r.phase}\n`);
     if (r.prompt) io.stdout.write(style.dim(`    "${r.prompt}"\n`));
   }
   io.stdout.write(style.dim(`resume one with: a3s sessions --resume <id>\n`));

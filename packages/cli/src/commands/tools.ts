@@ -1,20 +1,20 @@
 /**
  * `a3s tools`: the tool surface a session on this workspace would give the model, with tiers,
- * scheduling capabilities and the workspace capabilities each tool requires. The session is
- * built for real (in memory: no log is written) because the surface depends on the workspace,
- * the model and the flags.
+ * scheduling capabilities and the workspace capabilities each tool requires. It is listed by the
+ * SDK's `agent.describeTools` — the same registration as a session, the workspace's config file
+ * and MCP servers included — without a model and without writing a log.
  */
-import type { Session, ToolInfo } from '@a3s-code/sdk';
+import type { ToolInfo } from '@a3s-code/sdk';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { EXIT } from '../errors.js';
 import type { Io, Out } from '../io.js';
-import { openSession } from '../open-session.js';
+import { agentFor, flagOptions } from '../open-session.js';
 import { styleFor, type Style } from '../style.js';
 
 /** Help of `a3s tools`. */
 export const TOOLS_HELP = `Usage: a3s tools [options]
 
-Lists the session's tool surface: name, tier (read / write / exec), scheduling capabilities
+Lists the session's tool surface (no model needed): name, tier (read / write / exec), scheduling capabilities
 (ro: read-only, idem: idempotent, resume: resumable, cancel: cancel-safe, page: paginated,
 par: max parallel calls) and the workspace capabilities each tool requires.
 
@@ -24,17 +24,16 @@ ${SESSION_FLAGS_HELP}`;
 
 function capabilityText(t: ToolInfo): string {
   const c = t.capabilities;
-  if (!c) return '(not exposed)';
   const flags = [c.readOnly && 'ro', c.idempotent && 'idem', c.resumable && 'resume', c.cancelSafe && 'cancel', c.paginated && 'page'].filter(Boolean);
   return [...flags, `par=${c.maxParallelism}`, c.outputType].join(' ');
 }
 
-/** Prints a session's surface as a table (also `/tools` in `a3s code`). */
-export function printTools(out: Out, style: Style, session: Session): void {
-  const tools = session.toolInfo();
-  out.write(style.bold(`${'tool'.padEnd(12)} ${'tier'.padEnd(6)} ${'capabilities'.padEnd(34)} requires\n`));
-  for (const t of tools) out.write(`${t.name.padEnd(12)} ${t.tier.padEnd(6)} ${capabilityText(t).padEnd(34)} ${style.dim(t.requires.join(', ') || '-')}\n`);
-  out.write(style.dim(`${tools.length} tool(s) on the surface of ${session.dir}\n`));
+/** Prints a surface as a table (also `/tools` in `a3s code`). */
+export function printTools(out: Out, style: Style, tools: readonly ToolInfo[], dir: string): void {
+  const width = Math.max(12, ...tools.map((t) => t.name.length));
+  out.write(style.bold(`${'tool'.padEnd(width)} ${'tier'.padEnd(6)} ${'capabilities'.padEnd(34)} requires\n`));
+  for (const t of tools) out.write(`${t.name.padEnd(width)} ${t.tier.padEnd(6)} ${capabilityText(t).padEnd(34)} ${style.dim(t.requires.join(', ') || '-')}\n`);
+  out.write(style.dim(`${tools.length} tool(s) on the surface of ${dir}\n`));
 }
 
 /** Runs `a3s tools`. */
@@ -45,16 +44,17 @@ export async function toolsCommand(args: readonly string[], io: Io): Promise<num
     return EXIT.ok;
   }
   if (positionals.length > 0) io.stderr.write(`a3s tools: ignoring extra arguments: ${positionals.join(' ')}\n`);
-  const session = await openSession(sessionFlags(values, io.cwd), io.env, { persistence: 'memory' });
+  const flags = sessionFlags(values, io.cwd);
+  const agent = await agentFor(flags, io.env);
   try {
-    const tools = session.toolInfo();
+    const tools = await agent.describeTools(flags.cwd, flagOptions(flags));
     if (values.json) {
       io.stdout.write(`${JSON.stringify(tools.map(({ description: _d, ...t }) => t))}\n`);
       return EXIT.ok;
     }
-    printTools(io.stdout, styleFor(io.stdout, io.env), session);
+    printTools(io.stdout, styleFor(io.stdout, io.env), tools, flags.cwd);
     return EXIT.ok;
   } finally {
-    await session.close();
+    await agent.close();
   }
 }

@@ -2,3 +2,4 @@ export { ToolRegistry } from './tool-registry.js';
 export type { PendingTool, RegistrationReport, ToolDefinition, ToolRegistryOptions } from './tool-registry.js';
 export { hiddenReason, modelSurface } from './tool-surface.js';
 export type { ToolSurface } from './tool-surface.js';
+export { describeTool, type ToolDescriptor } from './tool-descriptor.js';

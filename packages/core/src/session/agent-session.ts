@@ -9,13 +9,14 @@ import { SessionBusyError, SessionConfigurationError } from '../errors/session-e
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ActiveToolCall, ToolInvocationResult } from '../invoker/invocation-types.js';
 import { nullEventSink } from '../events/agent-event.js';
-import { projectEventV1, type EventEnvelopeV1, type ProjectedEventV1 } from '../events/event-envelope.js';
 import type { ToolDefinition } from '../registry/tool-registry.js';
+import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.js';
 import type { FactStore } from '../store/fact-store.js';
 import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
 import type { RunResult, QuestionAnswer } from '../run/run-result.js';
 import type { SteerOptions, SteerReceipt } from './control-inbox.js';
 import { executeRun, type RunRequest } from './run-execution.js';
+import { streamRun, type RunEventStream } from './stream-run.js';
 import type { LiveRun } from './run-setup.js';
 import type { SessionArtifactStore } from './session-artifacts.js';
 import type { SessionStore } from './session-store.js';
@@ -123,34 +124,9 @@ export class AgentSession {
    * is held until the run has finished, even when the consumer stops early — stopping early
    * interrupts the run.
    */
-  stream(prompt: string): AsyncIterable<ProjectedEventV1> & { readonly result: Promise<RunResult> } {
+  stream(prompt: string): RunEventStream {
     const lease = this.#take('stream');
-    // Subscribe when the run is created, before its first event, so nothing is missed.
-    let events: AsyncIterableIterator<EventEnvelopeV1> | undefined;
-    const result = this.#run({ kind: 'prompt', prompt }, (run) => {
-      events = run.env.events.subscribe();
-    }).finally(lease);
-    result.catch(() => undefined);
-    const self = this;
-    return {
-      result,
-      async *[Symbol.asyncIterator]() {
-        if (!events) {
-          await result;
-          return;
-        }
-        let finished = false;
-        try {
-          for await (const envelope of events) yield projectEventV1(envelope);
-          finished = true;
-        } finally {
-          // A consumer that stops early interrupts the run; the lease stays held until it ends.
-          if (!finished) self.interrupt('stream consumer stopped');
-          await result.catch(() => undefined);
-        }
-        await result;
-      },
-    };
+    return streamRun((onStart) => this.#run({ kind: 'prompt', prompt }, onStart).finally(lease), (reason) => this.interrupt(reason));
   }
 
   /**
@@ -160,6 +136,12 @@ export class AgentSession {
   resumeRun(runId?: string): Promise<RunResult> {
     const lease = this.#take('resumeRun');
     return this.#run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }).finally(lease);
+  }
+
+  /** `resumeRun` as a stream: the resumed run's events (like {@link stream}), then `.result`. */
+  streamResume(runId?: string): RunEventStream {
+    const lease = this.#take('resumeRun');
+    return streamRun((onStart) => this.#run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }, onStart).finally(lease), (reason) => this.interrupt(reason));
   }
 
   /** Queues a steer for the active run's next provider call (STEER-01..07). */
@@ -214,6 +196,15 @@ export class AgentSession {
   /** Definitions of the tools the model sees. */
   toolDefinitions(): readonly ToolDefinition[] {
     return this.#invoker.surface(this.config.governance).toolDefinitions();
+  }
+
+  /** The tools the model sees, described: definition, static capabilities, required workspace capabilities. */
+  toolDescriptors(): readonly ToolDescriptor[] {
+    const surface = this.#invoker.surface(this.config.governance);
+    return surface.toolNames().flatMap((name) => {
+      const tool = surface.get(name);
+      return tool ? [describeTool(tool)] : [];
+    });
   }
 
   /** Tool calls queued or running now (SURF-11). */

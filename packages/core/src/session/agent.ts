@@ -15,17 +15,12 @@ import { initializeSession, planSessionBuild, resolveSync, type AgentBuildContex
 import { ToolInvoker } from '../invoker/tool-invoker.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { SessionGate } from '../gate/session-gate.js';
-import { createVerifyTool } from '../gate/verify-tool.js';
-import { createGenerateObjectTool } from '../generate-object/generate-object-tool.js';
 import { buildSystemPrompt, loadWorkspaceInstructionsSync } from '../prompt/system-prompt.js';
-import { askUserTool } from '../run/ask-user.js';
-import { createBatchTool } from '../runtime-tools/batch-tool.js';
-import { createProgramTool } from '../program/program-tool.js';
-import { createWebTools } from '../web/web-tools.js';
 import { AgentSession } from './agent-session.js';
 import { FileSessionStore } from './file-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { historyFacts } from './run-setup.js';
+import { registerSessionTools } from './session-tools.js';
 import { SessionArtifactStore } from './session-artifacts.js';
 import type { SessionOptions } from './session-options.js';
 import { historyFromSnapshot } from './session-store.js';
@@ -131,15 +126,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
   const store = config.factStore;
   const gate = new SessionGate(() => store.log.facts, (name) => registry.get(name)?.tier, config.gate, restored?.verification_reports ?? []);
   let session: AgentSession | undefined;
-  registry.add(createBatchTool());
-  registry.add(createProgramTool({ clock: config.clock }));
-  registry.add(askUserTool);
-  const web = config.web === undefined ? undefined : createWebTools(config.web, config.clock);
-  for (const t of web?.tools ?? []) registry.add(t);
-  registry.add(createVerifyTool(gate, config.clock));
-  // generate_object calls the model through the calling run's LLM invoker (LLM-01).
-  registry.add(createGenerateObjectTool((ctx) => session?.llmFor(ctx.runId)));
-  for (const pack of config.tools) registry.registerPack(pack);
+  const web = registerSessionTools(registry, { clock: config.clock, ...(config.web ? { web: config.web } : {}), gate, tools: config.tools, llmFor: (runId) => session?.llmFor(runId) });
   const detach = config.toolSources.map((source) => source.attach(registry));
   const artifacts = new SessionArtifactStore();
   const invoker = new ToolInvoker({
@@ -165,7 +152,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
     gate,
     system,
     onClose: () => detach.forEach((d) => d()),
-    ...(web ? { resources: web.resources } : {}),
+    resources: web.resources,
     ...(restored ? { restored } : {}),
   });
   return session;

@@ -5,6 +5,7 @@
  * followed). Paths come back root-relative and sorted in {@link comparePaths} order.
  */
 import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
+import { isProtectedPath } from '../paths/normalize.js';
 import { compileGlob, globMatches } from '../search/glob-pattern.js';
 import { comparePaths, sortPaths } from '../search/path-order.js';
 import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
@@ -27,6 +28,15 @@ const BASE_ARGS = [
 
 function stripDot(p: string): string {
   return p.startsWith('./') ? p.slice(2) : p;
+}
+
+/**
+ * Folders never searched: `.git`, and the workspace's own `.a3s/` (fact logs, snapshots) unless
+ * the search targets a path inside it. Override globs are rooted at rg's working folder, the
+ * workspace root, so `/.a3s` names only the top-level folder.
+ */
+function excludeArgs(rel: string): string[] {
+  return ['--glob', '!.git', ...(isProtectedPath(rel) ? [] : ['--glob', '!/.a3s'])];
 }
 
 
@@ -67,8 +77,8 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     if (request.glob === undefined) return { args: [] };
     const glob = compileGlob(request.glob, 'glob'); // same validation and error as the JS engine
     if (!glob.anchored) return { args: ['--type-add', `a3sglob:${request.glob}`, '-t', 'a3sglob'] };
-    const { args: where } = await this.target(request.path);
-    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', '--glob', '!.git', ...where], this.fs.root, request.signal, 'glob');
+    const { rel, args: where } = await this.target(request.path);
+    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', ...excludeArgs(rel), ...where], this.fs.root, request.signal, 'glob');
     const allowed = new Set(splitRecords(out, 0).map(stripDot).filter((p) => globMatches(glob, p, false)));
     return { args: ['--glob', request.glob], allowed };
   }
@@ -78,7 +88,8 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     if (request.caseInsensitive) args.push('-i');
     if (request.fixedStrings) args.push('-F');
     const filter = await this.globFilter(request);
-    args.push(...filter.args, '--glob', '!.git', '-e', request.pattern);
+    const { rel } = await this.target(request.path);
+    args.push(...filter.args, ...excludeArgs(rel), '-e', request.pattern);
     return filter.allowed ? { args, allowed: filter.allowed } : { args };
   }
 
@@ -138,7 +149,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     // recency, stats) only candidate files; types never re-include ignored folders.
     const name = glob.anchored ? /^\*\*\/([^/]+)$/.exec(request.pattern)?.[1] : request.pattern;
     const typeArgs = name === undefined || name.endsWith('/') ? [] : ['--type-add', `a3sglob:${name}`, '-t', 'a3sglob'];
-    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', ...typeArgs, ...extra, '--glob', '!.git', ...where], this.fs.root, request.signal, 'pattern');
+    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', ...typeArgs, ...extra, ...excludeArgs(rel), ...where], this.fs.root, request.signal, 'pattern');
     const all = splitRecords(out, 0).map(stripDot);
     const cut = rel === '' ? 0 : rel.length + 1;
     return all.filter((p) => globMatches(glob, p.slice(cut), false));

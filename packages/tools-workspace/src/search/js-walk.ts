@@ -1,11 +1,12 @@
 /**
  * The JS engine's file walk over any `WorkspaceFileSystem`: depth first, entries by name, so
  * files come out in lexical order; honours `.gitignore` files from the root down, skips `.git`,
- * symlinks and special files, exactly as the ripgrep engine is configured to.
+ * symlinks and special files, exactly as the ripgrep engine is configured to. The workspace's
+ * own `.a3s/` folder (fact logs, snapshots) is skipped too, unless the walk starts inside it.
  */
 import type { WorkspaceFileSystem } from '@a3s-code/core';
 import { throwIfAborted } from '../local/fs-errors.js';
-import { joinRel } from '../paths/normalize.js';
+import { isProtectedPath, joinRel, PROTECTED_DIR } from '../paths/normalize.js';
 import { isIgnored, parseGitignore, type IgnoreFile } from './gitignore.js';
 
 async function readIgnore(fs: WorkspaceFileSystem, dir: string): Promise<IgnoreFile | undefined> {
@@ -33,6 +34,7 @@ async function ancestorIgnores(fs: WorkspaceFileSystem, start: string): Promise<
 /** Yields root-relative file paths under directory `start` in lexical order. */
 export async function* walkFiles(fs: WorkspaceFileSystem, start: string, signal?: AbortSignal): AsyncGenerator<string> {
   const base = await ancestorIgnores(fs, start);
+  const skipState = !isProtectedPath(start);
   async function* visit(dir: string, stack: IgnoreFile[]): AsyncGenerator<string> {
     throwIfAborted(signal, 'search');
     const entries = await fs.list(dir);
@@ -43,6 +45,7 @@ export async function* walkFiles(fs: WorkspaceFileSystem, start: string, signal?
     }
     for (const entry of entries) {
       if (entry.name === '.git') continue;
+      if (skipState && dir === '' && entry.name === PROTECTED_DIR) continue;
       const rel = joinRel(dir, entry.name);
       if (entry.kind === 'directory') {
         if (!isIgnored(here, rel, true)) yield* visit(rel, here);

@@ -1,0 +1,126 @@
+// The CLI's persistence and lifecycle as real processes: /save in `a3s code`, saved sessions in
+// `a3s sessions`, `a3s sessions --resume` reopening a saved session or streaming a parked run to
+// its end, and MCP servers from the workspace's a3s.config.json listed by `a3s tools` and closed
+// when `a3s run` gets SIGTERM.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { A3S, a3s, scriptFile, tempRepo } from './kit.js';
+import { startPty } from './pty.js';
+
+const env = (): NodeJS.ProcessEnv => {
+  const e = { ...process.env };
+  delete e.A3S_MODEL;
+  return e;
+};
+
+/** The SDK-written MCP fixture server of @a3s-code/sdk's tests (its dependencies resolve from there). */
+const MCP_SERVER = join(import.meta.dirname, '..', '..', 'sdk-node', 'test', 'fixtures', 'mcp-server.mjs');
+
+/** Pids of running processes whose command line contains `needle`. */
+function pidsWith(needle: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const state = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.[0];
+      if (cmd.includes(needle) && state !== 'Z') out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+async function until(check: () => boolean, ms = 5_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
+
+describe('a3s sessions and /save', () => {
+  it('/save in a3s code, listed as saved, reopened by a3s sessions --resume with its conversation', async () => {
+    const dir = tempRepo();
+    const first = startPty([process.execPath, A3S, 'code', '--session', 's1', '--model', `scripted:${scriptFile([{ text: 'Noted, Ada.' }])}`, '--cwd', dir], env());
+    try {
+      let at = await first.waitFor('› ');
+      first.type('my name is Ada\r');
+      at = await first.waitFor(/completed \(narrative\)/, at);
+      first.type('/save\r');
+      at = await first.waitFor('saved session s1 (1 run(s))', at);
+      first.type('/exit\r');
+      expect(await first.exited).toBe(0);
+    } finally {
+      first.child.kill();
+    }
+    expect(JSON.parse(readFileSync(join(dir, '.a3s', 'sessions', 's1.json'), 'utf8'))).toMatchObject({ session_id: 's1' });
+    expect(a3s(['sessions', '--cwd', dir]).stdout).toMatch(/^s1 saved {2}/m);
+    // Without its log, the conversation comes back from the snapshot alone.
+    rmSync(join(dir, '.a3s', 'effect-log', 's1.jsonl'));
+    expect(JSON.parse(a3s(['sessions', '--json', '--cwd', dir]).stdout)).toEqual([expect.objectContaining({ id: 's1', last: 'no log', saved: expect.any(String) })]);
+
+    const again = startPty([process.execPath, A3S, 'sessions', '--resume', 's1', '--model', `scripted:${scriptFile([{ text: 'You are Ada.' }])}`, '--cwd', dir], env());
+    try {
+      let at = await again.waitFor('reopened saved session s1 (2 message(s))');
+      at = await again.waitFor('› ', at);
+      again.type('what is my name?\r');
+      at = await again.waitFor(/You are Ada\.\n*completed/, at);
+      again.type('/exit\r');
+      expect(await again.exited).toBe(0);
+    } finally {
+      again.child.kill();
+    }
+    // The new log starts with the conversation restored from the snapshot, then the new run.
+    const log = readFileSync(join(dir, '.a3s', 'effect-log', 's1.jsonl'), 'utf8');
+    expect(log.indexOf('my name is Ada')).toBeGreaterThan(-1);
+    expect(log.indexOf('my name is Ada')).toBeLessThan(log.indexOf('what is my name?'));
+    expect(JSON.parse(a3s(['sessions', '--json', '--cwd', dir]).stdout)).toEqual([expect.objectContaining({ id: 's1', runs: 1, last: 'completed (narrative)' })]);
+    expect(a3s(['sessions', '--resume', 'nope', '--cwd', dir])).toMatchObject({ status: 2, stderr: expect.stringContaining("no session 'nope'") });
+  }, 30_000);
+
+  it('--resume of a parked run streams it to its end (tool card, text, result)', async () => {
+    const dir = tempRepo();
+    const park = a3s(['run', '--session', 'p1', '--model', `scripted:${scriptFile([{ tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo parked-ok' } }] }])}`, '--cwd', dir, 'run it']);
+    expect(park.status).toBe(3);
+    const pty = startPty([process.execPath, A3S, 'sessions', '--resume', 'p1', '--model', `scripted:${scriptFile([{ text: 'Ran it.' }])}`, '--cwd', dir], env());
+    try {
+      let at = await pty.waitFor('continuing run');
+      at = await pty.waitFor('allow? [y/n/a]', at);
+      pty.type('y\r');
+      at = await pty.waitFor(/● bash echo parked-ok\n {2}✓ ok 1 line\(s\)\n {2}│ parked-ok\nRan it\.\n*completed \(narrative\) · 1 tool call\(s\)/, at);
+      await pty.waitFor('› ', at);
+      pty.type('/exit\r');
+      expect(await pty.exited).toBe(0);
+    } finally {
+      pty.child.kill();
+    }
+  }, 30_000);
+});
+
+describe('MCP servers of a3s.config.json', () => {
+  it('a3s tools lists their tools; SIGTERM during a3s run closes the session and kills the server', async () => {
+    const dir = tempRepo();
+    const label = `cli-term-${process.pid}`;
+    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ mcpServers: { cfg: { command: process.execPath, args: [MCP_SERVER, label] } } }));
+    const tools = a3s(['tools', '--cwd', dir]);
+    expect(tools.status).toBe(0);
+    expect(tools.stdout).toMatch(/^mcp__cfg__echo +read +ro /m);
+    expect(pidsWith(label)).toEqual([]); // a3s tools closed its server on the way out
+
+    const script = scriptFile([{ delay_ms: 20_000, text: 'never' }]);
+    const child = spawn(process.execPath, [A3S, 'run', '--json', '--model', `scripted:${script}`, '--cwd', dir, 'wait'], { env: env(), stdio: ['ignore', 'pipe', 'ignore'] });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    expect(await until(() => out.includes('"type":"turn_start"'))).toBe(true);
+    expect(pidsWith(label).length).toBeGreaterThan(0);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(await until(() => pidsWith(label).length === 0)).toBe(true);
+  }, 30_000);
+});

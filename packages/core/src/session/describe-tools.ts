@@ -1,0 +1,51 @@
+/**
+ * The tool surface a session would have, listed without building one: no model, no fact log,
+ * no session store. The agent's configuration and the session options are validated and merged
+ * as a build does, the same {@link registerSessionTools} registers the same tools on a registry
+ * gated by the workspace's capabilities, tool sources (MCP) are attached for the listing, and the
+ * model-side filter (plan mode, deny rules) applies. For hosts that show the surface before a
+ * model is configured (`a3s tools`).
+ */
+import { resolve } from 'node:path';
+import type { CodeConfig } from '../config/code-config.js';
+import { validateConfigObject } from '../config/config-schema.js';
+import { mergeLayers, normalizeLayer } from '../config/merge-config.js';
+import { SessionConfigurationError } from '../errors/session-errors.js';
+import { SessionGate } from '../gate/session-gate.js';
+import { PermissionPolicy } from '../permissions/permission-policy.js';
+import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
+import { modelSurface } from '../registry/tool-surface.js';
+import { emptyWorkspace } from '../workspace/workspace-services.js';
+import type { SessionOptions } from './session-options.js';
+import { registerSessionTools } from './session-tools.js';
+
+/**
+ * Describes the model-side surface of a session on `dir` built from `config` and `options`
+ * (tools in surface order), without a model.
+ * @throws SessionConfigurationError naming a bad or conflicting option.
+ */
+export async function describeSessionTools(dir: string, config: CodeConfig = {}, options: SessionOptions = {}): Promise<readonly ToolDescriptor[]> {
+  if (typeof dir !== 'string' || dir.length === 0) throw new SessionConfigurationError('dir', 'must be the workspace folder path');
+  validateConfigObject(config);
+  validateConfigObject(options);
+  const m = mergeLayers(normalizeLayer(config, 'agent configuration'), normalizeLayer(options, 'session options'));
+  const workspace = m.workspace ?? emptyWorkspace(resolve(dir));
+  const registry = new ToolRegistry({ capabilities: workspace.capabilities });
+  const gate = new SessionGate(() => [], (name) => registry.get(name)?.tier, m.gate ?? {});
+  const { resources } = registerSessionTools(registry, {
+    clock: m.clock ?? Date.now,
+    ...(m.web ? { web: m.web } : {}),
+    gate,
+    tools: m.tools ?? [],
+    llmFor: () => undefined,
+  });
+  const detach = (m.toolSources ?? []).map((source) => source.attach(registry));
+  try {
+    const surface = modelSurface(registry, m.governance ?? {}, new PermissionPolicy(m.permissions ?? {}));
+    return surface.toolNames().map((name) => describeTool(surface.get(name)!));
+  } finally {
+    detach.forEach((d) => d());
+    await Promise.all(resources.map((r) => r.close().catch(() => undefined)));
+  }
+}

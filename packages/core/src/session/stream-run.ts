@@ -1,0 +1,42 @@
+/**
+ * A run as a stream of projected event envelopes, then its result: shared by
+ * `AgentSession.stream(prompt)` and `AgentSession.streamResume(runId?)`. The subscription is made
+ * when the run is created, before its first event, so nothing is missed. A consumer that stops
+ * early interrupts the run; the caller's lease stays held until the run has ended.
+ */
+import { projectEventV1, type EventEnvelopeV1, type ProjectedEventV1 } from '../events/event-envelope.js';
+import type { RunResult } from '../run/run-result.js';
+import type { LiveRun } from './run-setup.js';
+
+/** What `stream` and `streamResume` return: the projected events, then the run's result. */
+export type RunEventStream = AsyncIterable<ProjectedEventV1> & { readonly result: Promise<RunResult> };
+
+/**
+ * Starts a run with `start` (which calls `onStart` with the live run) and streams its events.
+ * `interrupt` is called when the consumer stops before the run ended.
+ */
+export function streamRun(start: (onStart: (run: LiveRun) => void) => Promise<RunResult>, interrupt: (reason: string) => void): RunEventStream {
+  let events: AsyncIterableIterator<EventEnvelopeV1> | undefined;
+  const result = start((run) => {
+    events = run.env.events.subscribe();
+  });
+  result.catch(() => undefined);
+  return {
+    result,
+    async *[Symbol.asyncIterator]() {
+      if (!events) {
+        await result;
+        return;
+      }
+      let finished = false;
+      try {
+        for await (const envelope of events) yield projectEventV1(envelope);
+        finished = true;
+      } finally {
+        if (!finished) interrupt('stream consumer stopped');
+        await result.catch(() => undefined);
+      }
+      await result;
+    },
+  };
+}

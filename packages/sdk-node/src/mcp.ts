@@ -1,0 +1,64 @@
+/**
+ * MCP on SDK sessions. `mcpServers` of the agent's configuration (and of a workspace config file)
+ * form the agent-global manager, started once, lazily, at the first session that needs it; the
+ * `mcpServers` of a session's options and `session.addMcpServer` are the session's private
+ * servers. Each session sees global → private through `@a3s-code/mcp`'s `McpSources`, mirrored
+ * into its core registry by `syncMcpTools` (a core `ToolSource`), so tools discovered later join
+ * the surface (SURF-09). Private servers close with the session, global ones with the agent.
+ */
+import type { ToolSource } from '@a3s-code/core';
+import { McpConfigError, McpManager, McpSources, parseMcpServers, syncMcpTools, type McpServersConfig, type McpSource } from '@a3s-code/mcp';
+
+/**
+ * Validates a `mcpServers` map with `@a3s-code/mcp`'s `parseMcpServers`. `where` (a config file)
+ * is added to the message.
+ * @throws McpConfigError (`MCP_CONFIG`) naming the key path, e.g. `mcpServers.fs.args[1]`.
+ */
+export function validateMcpServers(value: unknown, where?: string): McpServersConfig {
+  try {
+    return parseMcpServers(value, 'mcpServers');
+  } catch (e) {
+    if (where === undefined || !(e instanceof McpConfigError)) throw e;
+    throw new McpConfigError(e.field, `${e.message.slice(e.field.length + 2)} (in ${where})`);
+  }
+}
+
+/** Starts the agent-global manager of `servers` (a server that fails to start stays listed as `failed`). */
+export async function startGlobalMcp(servers: McpServersConfig): Promise<McpManager | undefined> {
+  if (Object.keys(servers).length === 0) return undefined;
+  return McpManager.fromConfig(servers, { label: 'global' });
+}
+
+/** The MCP side of one session: its ordered sources and the tool source that mirrors them. */
+export class SessionMcp {
+  /** Global (read-only here) → private (owned by the session). */
+  readonly sources: McpSources;
+
+  private constructor(sources: McpSources) {
+    this.sources = sources;
+  }
+
+  /**
+   * Opens a session's sources over `global` and starts its private `servers` (concurrently; a
+   * server that fails to start stays in `mcpStatus()` as `failed`, like the global ones).
+   */
+  static async open(global: McpSource | undefined, servers: McpServersConfig): Promise<SessionMcp> {
+    const sources = new McpSources(global === undefined ? {} : { global });
+    await Promise.all(
+      Object.entries(servers)
+        .filter(([, entry]) => entry.enabled !== false)
+        .map(([name, entry]) => sources.addMcpServer(name, entry).catch(() => undefined)),
+    );
+    return new SessionMcp(sources);
+  }
+
+  /** The core `ToolSource` keeping a registry in step with these sources. */
+  toolSource(): ToolSource {
+    return { attach: (registry) => syncMcpTools(this.sources, registry) };
+  }
+
+  /** Closes the private servers (their process groups are gone when this resolves). */
+  close(): Promise<void> {
+    return this.sources.close();
+  }
+}

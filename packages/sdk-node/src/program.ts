@@ -1,0 +1,48 @@
+/**
+ * `session.program(...)`: one host call of core's `program` tool (a bounded QuickJS script whose
+ * `ctx` calls run through the kernel as `host_nested` children). The options are the tool's
+ * arguments in camelCase (ARCHITECTURE §5).
+ */
+
+/** Limits of one program (the tool's `limits`). */
+export interface ProgramLimits {
+  /** Wall-clock deadline of the whole program, 1..600000 ms. Default 30000. */
+  readonly timeoutMs?: number;
+  /** `ctx` calls that reach a tool, 0..1000. Default 50. */
+  readonly maxToolCalls?: number;
+  /** Bytes of output text (logs and result), 256..1048576. Default 65536. */
+  readonly maxOutputBytes?: number;
+  /** Heap of the VM in bytes, 1 MiB..512 MiB. Default 64 MiB. */
+  readonly memoryLimitBytes?: number;
+}
+
+/** What `session.program` runs: exactly one of `source` or `path`. */
+export type ProgramOptions = (
+  | { /** The script inline: it defines `async function run(ctx, inputs)`. */ readonly source: string; readonly path?: undefined }
+  | { /** Workspace-relative `.js` / `.mjs` file holding the script. */ readonly path: string; readonly source?: undefined }
+) & {
+  /** JSON value passed to `run(ctx, inputs)`. */
+  readonly inputs?: unknown;
+  /** Tools `ctx` may call. Default: every tool on the surface except `program`, `dynamic_workflow`, `parallel_task`. */
+  readonly allowedTools?: readonly string[];
+  readonly limits?: ProgramLimits;
+};
+
+/** The `program` tool's arguments for `options`. */
+export function programArgs(options: ProgramOptions): Record<string, unknown> {
+  const l = options.limits;
+  const limits = l === undefined ? undefined : defined({ timeout_ms: l.timeoutMs, max_tool_calls: l.maxToolCalls, max_output_bytes: l.maxOutputBytes, memory_limit_bytes: l.memoryLimitBytes });
+  return defined({
+    type: 'script',
+    language: 'javascript',
+    source: options.source,
+    path: options.path,
+    inputs: options.inputs,
+    allowed_tools: options.allowedTools === undefined ? undefined : [...options.allowedTools],
+    limits,
+  });
+}
+
+function defined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}

@@ -1,0 +1,91 @@
+// MCP on SDK sessions with real server processes (an SDK-written fixture server): agent-global
+// servers from the configuration (and a workspace config file), session-private servers from the
+// options and addMcpServer, tools discovered later joining the surface (SURF-09), ownership,
+// status, and every server process gone after close.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ScriptedLlmClient } from '@a3s-code/core/testing';
+import { describe, expect, it } from 'vitest';
+import { Agent } from '../src/index.js';
+import { tempRepo } from './kit.js';
+
+const server = (label: string) => ({ command: process.execPath, args: [fileURLToPath(new URL('./fixtures/mcp-server.mjs', import.meta.url)), label] });
+
+/** True once the process no longer runs (gone or a zombie). */
+function gone(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return /^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
+  } catch {
+    return true;
+  }
+}
+
+async function until(check: () => boolean, ms = 3_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return true;
+}
+
+describe('MCP servers on sessions', () => {
+  it('global from the configuration, private from options and addMcpServer; later tools appear; close ends the processes', async () => {
+    const dir = tempRepo();
+    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ mcpServers: { filecfg: server('filecfg') } }));
+    const model = new ScriptedLlmClient([
+      { tool_calls: [{ id: 'm1', name: 'mcp__glob__echo', args: { text: 'hi' } }] },
+      { text: 'The server said hi.' },
+    ]);
+    const agent = await Agent.create({ model, mcpServers: { glob: server('glob') }, permissions: { allow: ['mcp__glob'] } });
+    const s = await agent.session(dir, { mcpServers: { mine: server('mine') } });
+    const pids: number[] = [];
+    try {
+      expect(s.toolNames()).toEqual(expect.arrayContaining(['mcp__glob__echo', 'mcp__filecfg__echo', 'mcp__mine__echo']));
+      const status = s.mcpStatus();
+      expect(status.map((x) => [x.name, x.source, x.state]).sort()).toEqual([
+        ['filecfg', 'global', 'connected'],
+        ['glob', 'global', 'connected'],
+        ['mine', 'private', 'connected'],
+      ]);
+      pids.push(...status.map((x) => x.pid!));
+
+      // The model calls an MCP tool through the kernel.
+      const r = await s.send('say hi through the server');
+      expect(r).toMatchObject({ status: 'completed', text: 'The server said hi.' });
+      const result = s.core.store.log.facts.find((f) => f.type === 'tool.result')?.payload as { output: string };
+      expect(result.output).toBe('glob: hi');
+      expect(model.requests[0]!.tools.map((t) => t.name)).toContain('mcp__glob__echo');
+
+      // A private server added live; a tool it registers later joins the surface.
+      await s.addMcpServer('live', server('live'));
+      pids.push(s.mcpStatus().find((x) => x.name === 'live')!.pid!);
+      expect((await s.tool('mcp__live__echo', { text: 'x' })).output).toBe('live: x');
+      expect(s.toolNames()).not.toContain('mcp__live__late');
+      expect((await s.tool('mcp__live__grow')).output).toBe('grown');
+      expect(await until(() => s.toolNames().includes('mcp__live__late'))).toBe(true);
+      expect((await s.tool('mcp__live__late')).output).toBe('live: late');
+
+      // Ownership: a session removes only its own servers.
+      await expect(s.removeMcpServer('glob')).rejects.toMatchObject({ code: 'MCP_OWNERSHIP' });
+      expect(await s.removeMcpServer('live')).toBe(true);
+      expect(s.toolNames().some((n) => n.startsWith('mcp__live__'))).toBe(false);
+      expect(await s.removeMcpServer('nope')).toBe(false);
+      await expect(s.addMcpServer('bad', { command: 'x', args: [1] })).rejects.toMatchObject({ code: 'MCP_CONFIG', field: 'mcpServers.bad.args[0]' });
+
+      // A second session of the same agent shares the global servers, not the private ones.
+      const sibling = await agent.session(dir);
+      expect(sibling.mcpStatus().map((x) => x.name).sort()).toEqual(['filecfg', 'glob']);
+      await sibling.close();
+    } finally {
+      await s.close();
+    }
+    const [filecfg, glob, mine, live] = pids as [number, number, number, number];
+    expect(await until(() => gone(mine) && gone(live))).toBe(true);
+    expect(gone(glob) || gone(filecfg)).toBe(false); // agent-global servers outlive the session
+    await agent.close();
+    expect(await until(() => gone(glob) && gone(filecfg))).toBe(true);
+  }, 30_000);
+});
