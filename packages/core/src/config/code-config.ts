@@ -25,6 +25,7 @@ import type { QuestionHandler } from '../run/run-result.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
+import type { AgentDefinitionInput } from '../delegation/agent-definition.js';
 
 /** Per-provider settings (keys are provider names: `openai`, `anthropic`, `ollama`, ...). */
 export interface ProviderSettings {
@@ -85,6 +86,14 @@ export interface CodeConfig {
   readonly skillDirs?: readonly string[];
   /** Folders holding agent definitions (resolved against the workspace folder). */
   readonly agentDirs?: readonly string[];
+  /** Sub-agents defined here (after the built-ins and the agent files; a same name replaces). Agents add up across layers. */
+  readonly agents?: readonly AgentDefinitionInput[];
+  /** Manual delegation (`task`, `parallel_task`, `task_result` on the surface). Default true; `false` removes them (SURF-06). */
+  readonly manualDelegation?: boolean;
+  /** Automatic parallel fan-out (the prompt invites `parallel_task`). Default true; `false` turns off only that (TASK-05). */
+  readonly autoParallel?: boolean;
+  /** Branches of one `parallel_task` running at once, `1..32`. Default 4. */
+  readonly maxParallelTasks?: number;
   readonly budgets?: BudgetsConfig;
   /** Successful tool results per turn, `0..10000` (default 8). Same as `recipe.tool_budget`. */
   readonly tool_budget?: number;

@@ -62,6 +62,17 @@ const mcpServers = z.record(z.string(), z.record(z.string(), z.unknown(), { erro
 
 const commandHook = strict({ matcher: str('a tool-name glob').optional(), command: str('a shell command'), timeoutMs: intIn(1, 600_000).optional() });
 
+const tierName = oneOf(['read', 'write', 'exec']);
+const agentInput = strict({
+  name: z.string({ error: 'must be 1..64 of [A-Za-z0-9_-], starting with a letter' }).regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, { error: 'must be 1..64 of [A-Za-z0-9_-], starting with a letter' }),
+  description: str('a non-empty description'),
+  instructions: z.string({ error: 'must be a string' }).optional(),
+  tools: strList('permission rule').optional(),
+  tier: z.union([tierName, z.array(tierName)], { error: "must be 'read', 'write', 'exec' or a list of them" }).optional(),
+  model: modelRef.optional(),
+  maxSteps: intIn(1, 1000).optional(),
+});
+
 const llmBudget = strict({ maxTokens: intIn(1, Number.MAX_SAFE_INTEGER).optional(), softTokens: intIn(1, Number.MAX_SAFE_INTEGER).optional(), maxCalls: intIn(1, Number.MAX_SAFE_INTEGER).optional(), softCalls: intIn(1, Number.MAX_SAFE_INTEGER).optional() });
 
 const dataShape = {
@@ -71,6 +82,10 @@ const dataShape = {
   mcpServers: mcpServers.optional(),
   skillDirs: strList('folder path').optional(),
   agentDirs: strList('folder path').optional(),
+  agents: z.array(agentInput, { error: 'must be an array of agent definitions' }).optional(),
+  manualDelegation: z.boolean({ error: 'must be true or false' }).optional(),
+  autoParallel: z.boolean({ error: 'must be true or false' }).optional(),
+  maxParallelTasks: intIn(1, 32).optional(),
   budgets: strict({ llm: llmBudget.optional(), toolCalls: strict({ limit: intIn(0, 1_000_000), softLimit: intIn(0, 1_000_000).optional() }).optional() }).optional(),
   tool_budget: intIn(0, 10_000).optional(),
   max_tool_rounds: intIn(0, 10_000).optional(),

@@ -99,6 +99,7 @@ export function mergeLayers(a: NormalizedLayer, b: NormalizedLayer): NormalizedL
     ...optional('budgets', byKey(a.budgets, b.budgets)),
     ...optional('governance', byKey(a.governance, b.governance)),
     ...optional('skillDirs', a.skillDirs || b.skillDirs ? unique([...(a.skillDirs ?? []), ...(b.skillDirs ?? [])]) : undefined),
+    ...optional('agents', a.agents || b.agents ? [...(a.agents ?? []), ...(b.agents ?? [])] : undefined),
     ...optional('agentDirs', a.agentDirs || b.agentDirs ? unique([...(a.agentDirs ?? []), ...(b.agentDirs ?? [])]) : undefined),
   };
   if (merged.governance?.budget !== undefined && merged.budgets?.toolCalls !== undefined) {

@@ -23,6 +23,8 @@ import type { SessionStore } from '../session/session-store.js';
 import type { FactStore } from '../store/fact-store.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
+import type { AgentDefinitionInput } from '../delegation/agent-definition.js';
+import type { DelegationSettings } from '../delegation/delegator.js';
 
 /** Everything a session is built from, with every default filled in and every resource open. */
 export interface ResolvedSessionConfig {
@@ -64,6 +66,10 @@ export interface ResolvedSessionConfig {
   readonly skillDirs: readonly string[];
   /** Absolute agent-definition folders. */
   readonly agentDirs: readonly string[];
+  /** Sub-agents given in configuration (built-ins and agent files are added at assembly). */
+  readonly agents: readonly AgentDefinitionInput[];
+  /** Manual delegation, automatic fan-out, `maxParallelTasks`. */
+  readonly delegation: DelegationSettings;
   /** History to restore into an empty log (FOLD-08). */
   readonly history: readonly HistoryTurn[];
   readonly clock: () => number;

@@ -22,6 +22,10 @@ import { askUserTool } from '../run/ask-user.js';
 import { createBatchTool } from '../runtime-tools/batch-tool.js';
 import { createProgramTool } from '../program/program-tool.js';
 import { createWebTools } from '../web/web-tools.js';
+import { Delegator } from '../delegation/delegator.js';
+import { loadAgentCatalog } from '../delegation/agent-catalog.js';
+import { agentModel } from '../delegation/agent-model.js';
+import { AUTO_PARALLEL_SECTION, createDelegationTools } from '../delegation/task-tools.js';
 import { AgentSession } from './agent-session.js';
 import { FileSessionStore } from './file-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
@@ -142,6 +146,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
   for (const pack of config.tools) registry.registerPack(pack);
   const detach = config.toolSources.map((source) => source.attach(registry));
   const artifacts = new SessionArtifactStore();
+  const agents = loadAgentCatalog(config.dir, config.agentDirs, config.agents);
   const invoker = new ToolInvoker({
     registry,
     workspace: config.workspace,
@@ -152,12 +157,16 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
     ...(config.checker ? { checker: config.checker } : {}),
     ...(config.confirmation ? { confirmation: config.confirmation } : {}),
   });
+  const { manual, autoParallel } = config.delegation;
   const system = buildSystemPrompt({
     ...config.prompt,
     executionStyle: config.prompt.executionStyle ?? (config.governance.mode === 'plan' ? 'plan' : 'default'),
     workspaceInstructions: config.workspaceInstructions ? loadWorkspaceInstructionsSync(config.dir) : [],
-    hostContext: config.system,
+    hostContext: manual && autoParallel ? [AUTO_PARALLEL_SECTION, ...config.system] : config.system,
   });
+  const delegator = new Delegator({ config, invoker, system, tierOf: (name) => registry.get(name)?.tier, modelFor: agentModel(config) }, agents, config.delegation);
+  // Session-start delegation tools (SURF-06): absent when manual delegation is off.
+  if (manual) for (const t of createDelegationTools(delegator)) registry.add(t);
   session = new AgentSession({
     config,
     invoker,
@@ -165,6 +174,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
     gate,
     system,
     onClose: () => detach.forEach((d) => d()),
+    delegator,
     ...(web ? { resources: web.resources } : {}),
     ...(restored ? { restored } : {}),
   });

@@ -22,3 +22,4 @@ export {
 } from './snapshot-types.js';
 export { DEFAULT_TRACE_EVENTS, TraceRecorder } from './trace-recorder.js';
 export type { ToolSource } from './tool-source.js';
+export type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from './session-delegation.js';

@@ -37,6 +37,8 @@ export interface RunExecution {
   readonly gate: SessionGate;
   /** The layered system prompt of the session. */
   readonly system: readonly string[];
+  /** Waits for the run's sub-agents to settle before a failed or cancelled run records its end (PTASK-05). */
+  readonly settleChildren?: (runId: string) => Promise<void>;
 }
 
 /** The transitions one call may run (FOLD-06). */
@@ -75,6 +77,7 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
     if (result.status !== 'parked') emitEnd(run, result.text, 'completed', result.completion);
     return result;
   } catch (e) {
+    await x.settleChildren?.(env.runId).catch(() => undefined);
     if (env.signal.aborted && !A3sError.hasCode(e, 'STEP_LIMIT') && !(e instanceof ResumeError)) {
       await end(x, run, 'cancelled').catch(() => undefined);
       const state = x.folder.state;
