@@ -117,7 +117,8 @@ export function createParallelTaskTool(d: Delegator): Tool<z.output<ReturnType<t
       } finally {
         linked.dispose();
       }
-      const results = outcomes.map((o, i) => (o === undefined ? { index: i, task_id: ids[i]!.taskId, agent: args.tasks[i]!.agent, status: 'cancelled', error: { code: 'NOT_STARTED', message: 'cancelled before it started' } } : { index: i, ...view(o) }));
+      // `Array.from`, not `map`: a branch that never started is a hole in `outcomes`.
+      const results = Array.from(outcomes, (o, i) => (o === undefined ? { index: i, task_id: ids[i]!.taskId, agent: args.tasks[i]!.agent, status: 'cancelled', error: { code: 'NOT_STARTED', message: 'cancelled before it started' } } : { index: i, ...view(o) }));
       const succeeded = results.filter((r) => r.status === 'completed').length;
       const required = args.allow_partial_failure ? (args.min_success_count ?? 1) : n;
       const ok = succeeded >= required;
