@@ -22,3 +22,4 @@ export * from './generate-object/index.js';
 export * from './gate/index.js';
 export * from './prompt/index.js';
 export * from './delegation/index.js';
+export * from './skills/index.js';

@@ -26,6 +26,8 @@ import { Delegator } from '../delegation/delegator.js';
 import { loadAgentCatalog } from '../delegation/agent-catalog.js';
 import { agentModel } from '../delegation/agent-model.js';
 import { AUTO_PARALLEL_SECTION, createDelegationTools } from '../delegation/task-tools.js';
+import { createSkillTools } from '../skills/skill-tools.js';
+import { loadSkillCatalog } from '../skills/skill-catalog.js';
 import { AgentSession } from './agent-session.js';
 import { FileSessionStore } from './file-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
@@ -167,6 +169,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
   const delegator = new Delegator({ config, invoker, system, tierOf: (name) => registry.get(name)?.tier, modelFor: agentModel(config) }, agents, config.delegation);
   // Session-start delegation tools (SURF-06): absent when manual delegation is off.
   if (manual) for (const t of createDelegationTools(delegator)) registry.add(t);
+  for (const t of createSkillTools(loadSkillCatalog(config.dir, config.skillDirs))) registry.add(t);
   session = new AgentSession({
     config,
     invoker,
