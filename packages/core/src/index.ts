@@ -23,3 +23,4 @@ export * from './gate/index.js';
 export * from './prompt/index.js';
 export * from './delegation/index.js';
 export * from './skills/index.js';
+export * from './hooks/index.js';

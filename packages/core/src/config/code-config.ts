@@ -13,6 +13,7 @@ import type { ToolSource } from '../session/tool-source.js';
 import type { Recipe } from '@a3s-code/effect';
 import type { GovernanceSnapshot, ToolCallBudgetOptions } from '../invoker/governance.js';
 import type { PostToolHook, PreToolHook } from '../invoker/hooks.js';
+import type { PreCompactHandler, PromptSubmitHandler, StopHandler } from '../hooks/session-hooks.js';
 import type { LlmRetryOptions } from '../llm/governed-llm-client.js';
 import type { LlmBudgetLimits } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
@@ -52,10 +53,19 @@ export interface CommandHookConfig {
   readonly timeoutMs?: number;
 }
 
-/** Hooks: declarative command hooks and, in the object form, programmatic ones. */
+/**
+ * Hooks: declarative command hooks and, in the object form, programmatic ones. `pre` and `post`
+ * are the `pre_tool_use` / `post_tool_use` events (they see every call of every source).
+ */
 export interface CodeConfigHooks {
   readonly pre?: readonly (CommandHookConfig | PreToolHook)[];
   readonly post?: readonly (CommandHookConfig | PostToolHook)[];
+  /** Before a prompt opens a run: block it (`HOOK_BLOCKED`) or replace its text. */
+  readonly user_prompt_submit?: readonly (CommandHookConfig | PromptSubmitHandler)[];
+  /** When a run is about to complete: a block continues the run with the reason as the next message (at most 3 times). */
+  readonly stop?: readonly (CommandHookConfig | StopHandler)[];
+  /** Before `session.compact()`: a block skips it (`HOOK_BLOCKED`). */
+  readonly pre_compact?: readonly (CommandHookConfig | PreCompactHandler)[];
 }
 
 /** Budgets of every run. */

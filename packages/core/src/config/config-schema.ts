@@ -89,7 +89,13 @@ const dataShape = {
   budgets: strict({ llm: llmBudget.optional(), toolCalls: strict({ limit: intIn(0, 1_000_000), softLimit: intIn(0, 1_000_000).optional() }).optional() }).optional(),
   tool_budget: intIn(0, 10_000).optional(),
   max_tool_rounds: intIn(0, 10_000).optional(),
-  hooks: strict({ pre: z.array(commandHook, { error: 'must be an array of hooks' }).optional(), post: z.array(commandHook, { error: 'must be an array of hooks' }).optional() }).optional(),
+  hooks: strict({
+    pre: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
+    post: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
+    user_prompt_submit: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
+    stop: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
+    pre_compact: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
+  }).optional(),
   system: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' }).optional(),
   persistence: oneOf(['file', 'memory']).optional(),
   sessionStore: oneOf(['file', 'memory']).optional(),
@@ -116,12 +122,24 @@ const hookItem = (method: 'before' | 'after') =>
     if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', path: i.path as PropertyKey[], message: isObject(v) ? i.message : `must be a command hook {matcher?, command, timeoutMs?} or an object with ${method}()` });
   });
 
+const eventHook = z.unknown().superRefine((v, ctx) => {
+  if (typeof v === 'function') return;
+  const r = commandHook.safeParse(v);
+  if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', path: i.path as PropertyKey[], message: isObject(v) ? i.message : 'must be a command hook {command, timeoutMs?} or a function (input) => decision' });
+});
+
 /** The schema of the object form (a layer: agent config or session options). */
 export const codeConfigObjectSchema = strict({
   ...dataShape,
   model: z.union([modelRef, z.custom<object>((v) => isObject(v) && typeof (v as Record<string, unknown>).stream === 'function')], { error: "must be 'provider/model' or an LlmClient" }).optional(),
   sessionStore: z.custom<object | string>((v) => v === 'file' || v === 'memory' || isObject(v), { error: "must be 'file', 'memory' or a SessionStore object" }).optional(),
-  hooks: strict({ pre: z.array(hookItem('before'), { error: 'must be an array of hooks' }).optional(), post: z.array(hookItem('after'), { error: 'must be an array of hooks' }).optional() }).optional(),
+  hooks: strict({
+    pre: z.array(hookItem('before'), { error: 'must be an array of hooks' }).optional(),
+    post: z.array(hookItem('after'), { error: 'must be an array of hooks' }).optional(),
+    user_prompt_submit: z.array(eventHook, { error: 'must be an array of hooks' }).optional(),
+    stop: z.array(eventHook, { error: 'must be an array of hooks' }).optional(),
+    pre_compact: z.array(eventHook, { error: 'must be an array of hooks' }).optional(),
+  }).optional(),
   workspace: obj('a WorkspaceServices object').optional(),
   gate: strict({
     continuation: strict({ enabled: z.boolean({ error: 'must be true or false' }).optional(), maxTurns: intIn(0, 10).optional() }).optional(),

@@ -75,7 +75,13 @@ function mergePermissions(a: PermissionPolicyConfig | undefined, b: PermissionPo
 
 function mergeHooks(a: CodeConfigHooks | undefined, b: CodeConfigHooks | undefined): CodeConfigHooks | undefined {
   if (!a || !b) return b ?? a;
-  return { pre: [...(a.pre ?? []), ...(b.pre ?? [])], post: [...(a.post ?? []), ...(b.post ?? [])] };
+  return {
+    pre: [...(a.pre ?? []), ...(b.pre ?? [])],
+    post: [...(a.post ?? []), ...(b.post ?? [])],
+    user_prompt_submit: [...(a.user_prompt_submit ?? []), ...(b.user_prompt_submit ?? [])],
+    stop: [...(a.stop ?? []), ...(b.stop ?? [])],
+    pre_compact: [...(a.pre_compact ?? []), ...(b.pre_compact ?? [])],
+  };
 }
 
 function byKey<T extends object>(a: T | undefined, b: T | undefined): T | undefined {

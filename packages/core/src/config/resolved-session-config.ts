@@ -8,7 +8,7 @@ import type { WebToolsOptions } from '../web/web-tools.js';
 import type { PromptInputs } from '../prompt/system-prompt.js';
 import type { ToolSource } from '../session/tool-source.js';
 import type { GovernanceSnapshot, ToolCallBudgetOptions } from '../invoker/governance.js';
-import type { ToolHooks } from '../invoker/hooks.js';
+import type { SessionHooks } from '../hooks/session-hooks.js';
 import type { LlmRetryOptions } from '../llm/governed-llm-client.js';
 import type { LlmBudgetLimits } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
@@ -59,7 +59,7 @@ export interface ResolvedSessionConfig {
   readonly toolCallBudget?: Omit<ToolCallBudgetOptions, 'name'>;
   readonly governance: GovernanceSnapshot;
   /** Programmatic and compiled command hooks, agent's first. */
-  readonly hooks: ToolHooks;
+  readonly hooks: SessionHooks;
   /** MCP server entries (outline-checked; the SDK validates and connects them). */
   readonly mcpServers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Absolute skill folders. */
