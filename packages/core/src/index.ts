@@ -21,3 +21,6 @@ export * from './providers/index.js';
 export * from './generate-object/index.js';
 export * from './gate/index.js';
 export * from './prompt/index.js';
+export * from './delegation/index.js';
+export * from './skills/index.js';
+export * from './hooks/index.js';

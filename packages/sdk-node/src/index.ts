@@ -16,6 +16,7 @@ export { DirectToolError, ModelNotConfiguredError, MODEL_HINT } from './errors.j
 export { toToolResult, type ToolResult } from './tool-result.js';
 export type { BashOptions, EditFileOptions, GlobOptions, GrepOptions, ReadFileOptions } from './direct-tools.js';
 export type { ToolInfo } from './tool-info.js';
+export type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from '@a3s-code/core';
 
 // Core's vocabulary a host needs, re-exported so one import suffices.
 export {

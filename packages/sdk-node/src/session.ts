@@ -20,6 +20,7 @@ import {
   type VerifyOptions,
 } from '@a3s-code/core';
 import type { FoldState } from '@a3s-code/effect';
+import type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from '@a3s-code/core';
 import type { McpServerStatus, McpSessionServerStatus } from '@a3s-code/mcp';
 import type { GitOperation } from '@a3s-code/tools-workspace';
 import * as direct from './direct-tools.js';
@@ -216,6 +217,23 @@ export class Session {
   /** Every MCP server of the session (agent-global and private): state, tool count, last error, stderr tail. */
   mcpStatus(): readonly McpSessionServerStatus[] {
     return this.#mcp.sources.mcpStatus();
+  }
+
+  // ── Delegation ──────────────────────────────────────────────────────────────────────────
+
+  /** Delegates one sub-task to a sub-agent (a real child run; starts from the `agent` source: INV-06). */
+  task(spec: TaskSpec, options?: TaskOptions): Promise<TaskResult> {
+    return this.core.task(spec, options);
+  }
+
+  /** Delegates 2..32 independent sub-tasks at once (`parallel_task`). */
+  tasks(specs: readonly TaskSpec[], options?: TasksOptions): Promise<TasksResult> {
+    return this.core.tasks(specs, options);
+  }
+
+  /** The result of a background task; waits unless `wait` is false. */
+  taskResult(taskId: string, wait?: boolean): Promise<TaskResult> {
+    return this.core.taskResult(taskId, wait);
   }
 
   // ── Completion gate ─────────────────────────────────────────────────────────────────────

@@ -109,7 +109,7 @@ describe('Session', () => {
 
   it('surface: toolNames, toolDefinitions, toolInfo, activeTools; compact; close', async () => {
     const { session: s } = await open([{ text: 'Hi.' }, { text: 'Summary: said hi.' }]);
-    expect(s.toolNames()).toEqual(['batch', 'program', 'ask_user', 'verify', 'generate_object', 'read', 'write', 'edit', 'patch', 'grep', 'glob', 'ls', 'bash', 'git']);
+    expect(s.toolNames()).toEqual(['batch', 'program', 'ask_user', 'verify', 'generate_object', 'read', 'write', 'edit', 'patch', 'grep', 'glob', 'ls', 'bash', 'git', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
     expect(s.toolDefinitions().find((d) => d.name === 'read')?.inputSchema).toMatchObject({ type: 'object' });
     const info = s.toolInfo();
     expect(info.find((t) => t.name === 'read')).toMatchObject({ tier: 'read', capabilities: { readOnly: true }, requires: ['fs.read'] });
@@ -123,7 +123,7 @@ describe('Session', () => {
 
   it('plan mode hides write and exec tools', async () => {
     const { session: s } = await open([], { governance: { mode: 'plan' } });
-    expect(s.toolNames()).toEqual(['batch', 'program', 'ask_user', 'generate_object', 'read', 'grep', 'glob', 'ls']);
+    expect(s.toolNames()).toEqual(['batch', 'program', 'ask_user', 'generate_object', 'read', 'grep', 'glob', 'ls', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
   });
 });
 
@@ -140,5 +140,18 @@ describe('Agent.create', () => {
     const agent = await Agent.create({ env: { A3S_MODEL: 'anthropic/claude-x', ANTHROPIC_API_KEY: 'k-123456' } });
     expect(agent.model?.provider).toBe('anthropic');
     await expect(Agent.create({ model: 'scripted:/no/such/file.json' })).rejects.toMatchObject({ code: 'INVALID_SCRIPT' });
+  });
+});
+
+describe('delegation from the SDK', () => {
+  it('TASK/INV-06: session.task runs a real child run and returns its answer; session.tasks fans out', async () => {
+    const { session: s } = await open([{ text: 'child one done' }, { text: 'branch a' }, { text: 'branch b' }]);
+    const one = await s.task({ agent: 'explore', description: 'look', prompt: 'Look around.' });
+    expect(one).toMatchObject({ status: 'completed', text: 'child one done' });
+    const many = await s.tasks([
+      { agent: 'explore', description: 'a', prompt: 'Do a.' },
+      { agent: 'explore', description: 'b', prompt: 'Do b.' },
+    ]);
+    expect(many.results.map((r) => r.status)).toEqual(['completed', 'completed']);
   });
 });

@@ -13,6 +13,7 @@ import type { ToolSource } from '../session/tool-source.js';
 import type { Recipe } from '@a3s-code/effect';
 import type { GovernanceSnapshot, ToolCallBudgetOptions } from '../invoker/governance.js';
 import type { PostToolHook, PreToolHook } from '../invoker/hooks.js';
+import type { PreCompactHandler, PromptSubmitHandler, StopHandler } from '../hooks/session-hooks.js';
 import type { LlmRetryOptions } from '../llm/governed-llm-client.js';
 import type { LlmBudgetLimits } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
@@ -25,6 +26,7 @@ import type { QuestionHandler } from '../run/run-result.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
+import type { AgentDefinitionInput } from '../delegation/agent-definition.js';
 
 /** Per-provider settings (keys are provider names: `openai`, `anthropic`, `ollama`, ...). */
 export interface ProviderSettings {
@@ -51,10 +53,19 @@ export interface CommandHookConfig {
   readonly timeoutMs?: number;
 }
 
-/** Hooks: declarative command hooks and, in the object form, programmatic ones. */
+/**
+ * Hooks: declarative command hooks and, in the object form, programmatic ones. `pre` and `post`
+ * are the `pre_tool_use` / `post_tool_use` events (they see every call of every source).
+ */
 export interface CodeConfigHooks {
   readonly pre?: readonly (CommandHookConfig | PreToolHook)[];
   readonly post?: readonly (CommandHookConfig | PostToolHook)[];
+  /** Before a prompt opens a run: block it (`HOOK_BLOCKED`) or replace its text. */
+  readonly user_prompt_submit?: readonly (CommandHookConfig | PromptSubmitHandler)[];
+  /** When a run is about to complete: a block continues the run with the reason as the next message (at most 3 times). */
+  readonly stop?: readonly (CommandHookConfig | StopHandler)[];
+  /** Before `session.compact()`: a block skips it (`HOOK_BLOCKED`). */
+  readonly pre_compact?: readonly (CommandHookConfig | PreCompactHandler)[];
 }
 
 /** Budgets of every run. */
@@ -85,6 +96,14 @@ export interface CodeConfig {
   readonly skillDirs?: readonly string[];
   /** Folders holding agent definitions (resolved against the workspace folder). */
   readonly agentDirs?: readonly string[];
+  /** Sub-agents defined here (after the built-ins and the agent files; a same name replaces). Agents add up across layers. */
+  readonly agents?: readonly AgentDefinitionInput[];
+  /** Manual delegation (`task`, `parallel_task`, `task_result` on the surface). Default true; `false` removes them (SURF-06). */
+  readonly manualDelegation?: boolean;
+  /** Automatic parallel fan-out (the prompt invites `parallel_task`). Default true; `false` turns off only that (TASK-05). */
+  readonly autoParallel?: boolean;
+  /** Branches of one `parallel_task` running at once, `1..32`. Default 4. */
+  readonly maxParallelTasks?: number;
   readonly budgets?: BudgetsConfig;
   /** Successful tool results per turn, `0..10000` (default 8). Same as `recipe.tool_budget`. */
   readonly tool_budget?: number;

@@ -1,98 +1,89 @@
 /**
- * Declarative command hooks (`hooks.pre` / `hooks.post` of `CodeConfig`) compiled into the
- * invoker's `PreToolHook` / `PostToolHook`. Each runs `/bin/sh -c <command>` in the workspace
- * folder as a process-group leader, with the call as JSON on stdin; on its deadline the whole
- * group is killed and the hook counts as failed.
+ * Declarative command hooks of `CodeConfig.hooks` compiled into the session's hooks. Every
+ * command gets the event's input as JSON on stdin and may print a JSON decision on stdout
+ * (`{"decision": "block", "reason": ...}`, or for `pre` `{"decision": "modify", "args": {...}}`,
+ * for `user_prompt_submit` `{"decision": "modify", "prompt": "..."}`). Exit code 2 blocks, with
+ * stderr as the reason. A `pre` (pre_tool_use) hook fails closed: any other non-zero exit or a
+ * timeout blocks the call too; for the other events such a failure is ignored.
  */
-import { spawn } from 'node:child_process';
-import type { HookCall, PostToolHook, PreToolHook, ToolHooks } from '../invoker/hooks.js';
+import type { HookCall, PostToolHook, PreHookDecision, PreToolHook } from '../invoker/hooks.js';
+import { commandDecision, DEFAULT_HOOK_TIMEOUT_MS, hookFailure, runHookCommand, type HookCommandRun } from '../hooks/hook-command.js';
+import type { HookDecision, PreCompactHandler, PromptSubmitHandler, SessionHooks, StopHandler } from '../hooks/session-hooks.js';
 import { compileGlob } from '../permissions/glob.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { CodeConfigHooks, CommandHookConfig } from './code-config.js';
 
-/** Default deadline of a command hook, milliseconds. */
-export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
-const MAX_CAPTURE = 16 * 1024;
-
-interface HookRun {
-  readonly code: number | null;
-  readonly stderr: string;
-  readonly timedOut: boolean;
-}
-
-function runCommand(hook: CommandHookConfig, cwd: string, call: HookCall, input: unknown): Promise<HookRun> {
-  return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', hook.command], {
-      cwd,
-      detached: true,
-      stdio: ['pipe', 'ignore', 'pipe'],
-      env: { ...process.env, A3S_TOOL_NAME: call.name, A3S_TOOL_ID: call.id, A3S_SESSION_ID: call.sessionId, A3S_RUN_ID: call.runId },
-    });
-    let stderr = '';
-    let timedOut = false;
-    child.stderr?.on('data', (b: Buffer) => {
-      if (stderr.length < MAX_CAPTURE) stderr += b.toString('utf8');
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }, hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      resolve({ code: null, stderr: e.message, timedOut });
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr: stderr.slice(0, MAX_CAPTURE).trim(), timedOut });
-    });
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(JSON.stringify(input));
-  });
-}
-
-function why(hook: CommandHookConfig, r: HookRun): string {
-  if (r.timedOut) return `hook command timed out after ${hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS} ms`;
-  return r.stderr || `hook command exited with ${r.code === null ? 'an error' : `code ${r.code}`}`;
-}
+export { DEFAULT_HOOK_TIMEOUT_MS };
 
 const callJson = (c: HookCall) => ({ id: c.id, name: c.name, tier: c.tier, args: c.args, source: c.source, run_id: c.runId, session_id: c.sessionId });
+const callEnv = (c: HookCall) => ({ A3S_TOOL_NAME: c.name, A3S_TOOL_ID: c.id, A3S_SESSION_ID: c.sessionId, A3S_RUN_ID: c.runId });
+const timeoutOf = (hook: CommandHookConfig) => hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
 
-/** A pre-hook that blocks matching calls when the command exits non-zero. */
+/** A pre-hook (pre_tool_use): exit 2 or `{"decision":"block"}` blocks; `{"decision":"modify","args"}` replaces the args; any other failure blocks. */
 export function commandPreHook(hook: CommandHookConfig, cwd: string, index: number): PreToolHook {
   const matches = compileGlob(hook.matcher ?? '*');
   return {
     name: `hooks.pre[${index}]`,
-    async before(call) {
+    async before(call): Promise<PreHookDecision | undefined> {
       if (!matches.test(call.name)) return undefined;
-      const r = await runCommand(hook, cwd, call, { call: callJson(call) });
-      return r.code === 0 && !r.timedOut ? undefined : { action: 'block', reason: why(hook, r) };
+      const r = await runHookCommand(hook.command, cwd, { event: 'pre_tool_use', call: callJson(call) }, timeoutOf(hook), callEnv(call));
+      if (r.code !== 0 || r.timedOut) return { action: 'block', reason: hookFailure(r, timeoutOf(hook)) };
+      const d = commandDecision(r);
+      if (d?.decision === 'block') return { action: 'block', reason: typeof d.reason === 'string' ? d.reason : `blocked by hooks.pre[${index}]` };
+      if (d?.decision === 'modify' && 'args' in d) return { action: 'modify', args: d['args'] };
+      return undefined;
     },
   };
 }
 
-/** A post-hook that marks matching results failed when the command exits non-zero. */
+/** A post-hook (post_tool_use) that marks matching results failed when the command exits non-zero or prints a block. */
 export function commandPostHook(hook: CommandHookConfig, cwd: string, index: number): PostToolHook {
   const matches = compileGlob(hook.matcher ?? '*');
   return {
     name: `hooks.post[${index}]`,
     async after(call, result): Promise<ToolResult | undefined> {
       if (!matches.test(call.name)) return undefined;
-      const r = await runCommand(hook, cwd, call, { call: callJson(call), result: { output: result.output, exit_code: result.exitCode } });
-      if (r.code === 0 && !r.timedOut) return undefined;
-      return { ...result, output: `${result.output}\n[post-hook hooks.post[${index}] failed: ${why(hook, r)}]`, exitCode: result.exitCode === 0 ? 1 : result.exitCode };
+      const r = await runHookCommand(hook.command, cwd, { event: 'post_tool_use', call: callJson(call), result: { output: result.output, exit_code: result.exitCode } }, timeoutOf(hook), callEnv(call));
+      const d = commandDecision(r);
+      const blocked = d?.decision === 'block' ? (typeof d.reason === 'string' ? d.reason : 'blocked') : r.code === 0 && !r.timedOut ? undefined : hookFailure(r, timeoutOf(hook));
+      if (blocked === undefined) return undefined;
+      return { ...result, output: `${result.output}\n[post-hook hooks.post[${index}] failed: ${blocked}]`, exitCode: result.exitCode === 0 ? 1 : result.exitCode };
     },
   };
 }
 
-const isCommand = (h: object): h is CommandHookConfig => typeof (h as { command?: unknown }).command === 'string';
+/** The decision of a command for a non-tool event: exit 2 or a `block` decision blocks; other failures continue. */
+function eventDecision<M>(r: HookCommandRun, hook: CommandHookConfig, modify: (d: Record<string, unknown>) => M | undefined): HookDecision<M> | undefined {
+  if (r.code === 2) return { action: 'block', reason: hookFailure(r, timeoutOf(hook)) };
+  const d = commandDecision(r);
+  if (d?.decision === 'block') return { action: 'block', reason: typeof d.reason === 'string' ? d.reason : 'blocked by a hook' };
+  if (d?.decision === 'modify') {
+    const m = modify(d);
+    if (m !== undefined) return { action: 'modify', ...m };
+  }
+  return undefined;
+}
 
-/** Compiles config hooks (command and programmatic, in order) into the invoker's hooks. */
-export function compileHooks(hooks: CodeConfigHooks | undefined, cwd: string): ToolHooks {
+type EventHandler = PromptSubmitHandler | StopHandler | PreCompactHandler;
+const isCommand = (h: unknown): h is CommandHookConfig => typeof h === 'object' && h !== null && typeof (h as { command?: unknown }).command === 'string';
+
+function eventHandlers<H extends EventHandler>(items: readonly (CommandHookConfig | H)[] | undefined, event: string, cwd: string, modify: (d: Record<string, unknown>) => object | undefined): H[] {
+  return (items ?? []).map((h) => {
+    if (!isCommand(h)) return h;
+    return (async (input: object) => eventDecision(await runHookCommand(h.command, cwd, { event, ...input }, timeoutOf(h)), h, modify)) as unknown as H;
+  });
+}
+
+/** Compiles config hooks (command and programmatic, in order) into the session's hooks. */
+export function compileHooks(hooks: CodeConfigHooks | undefined, cwd: string): SessionHooks {
   const pre = (hooks?.pre ?? []).map((h, i) => (isCommand(h) ? commandPreHook(h, cwd, i) : (h as PreToolHook)));
   const post = (hooks?.post ?? []).map((h, i) => (isCommand(h) ? commandPostHook(h, cwd, i) : (h as PostToolHook)));
-  return { pre, post };
+  const prompt = (d: Record<string, unknown>) => (typeof d['prompt'] === 'string' ? { prompt: d['prompt'] } : undefined);
+  return {
+    pre,
+    post,
+    userPromptSubmit: eventHandlers<PromptSubmitHandler>(hooks?.user_prompt_submit, 'user_prompt_submit', cwd, prompt),
+    stop: eventHandlers<StopHandler>(hooks?.stop, 'stop', cwd, () => undefined),
+    preCompact: eventHandlers<PreCompactHandler>(hooks?.pre_compact, 'pre_compact', cwd, () => undefined),
+  };
 }

@@ -62,6 +62,17 @@ const mcpServers = z.record(z.string(), z.record(z.string(), z.unknown(), { erro
 
 const commandHook = strict({ matcher: str('a tool-name glob').optional(), command: str('a shell command'), timeoutMs: intIn(1, 600_000).optional() });
 
+const tierName = oneOf(['read', 'write', 'exec']);
+const agentInput = strict({
+  name: z.string({ error: 'must be 1..64 of [A-Za-z0-9_-], starting with a letter' }).regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, { error: 'must be 1..64 of [A-Za-z0-9_-], starting with a letter' }),
+  description: str('a non-empty description'),
+  instructions: z.string({ error: 'must be a string' }).optional(),
+  tools: strList('permission rule').optional(),
+  tier: z.union([tierName, z.array(tierName)], { error: "must be 'read', 'write', 'exec' or a list of them" }).optional(),
+  model: modelRef.optional(),
+  maxSteps: intIn(1, 1000).optional(),
+});
+
 const llmBudget = strict({ maxTokens: intIn(1, Number.MAX_SAFE_INTEGER).optional(), softTokens: intIn(1, Number.MAX_SAFE_INTEGER).optional(), maxCalls: intIn(1, Number.MAX_SAFE_INTEGER).optional(), softCalls: intIn(1, Number.MAX_SAFE_INTEGER).optional() });
 
 const dataShape = {
@@ -71,10 +82,20 @@ const dataShape = {
   mcpServers: mcpServers.optional(),
   skillDirs: strList('folder path').optional(),
   agentDirs: strList('folder path').optional(),
+  agents: z.array(agentInput, { error: 'must be an array of agent definitions' }).optional(),
+  manualDelegation: z.boolean({ error: 'must be true or false' }).optional(),
+  autoParallel: z.boolean({ error: 'must be true or false' }).optional(),
+  maxParallelTasks: intIn(1, 32).optional(),
   budgets: strict({ llm: llmBudget.optional(), toolCalls: strict({ limit: intIn(0, 1_000_000), softLimit: intIn(0, 1_000_000).optional() }).optional() }).optional(),
   tool_budget: intIn(0, 10_000).optional(),
   max_tool_rounds: intIn(0, 10_000).optional(),
-  hooks: strict({ pre: z.array(commandHook, { error: 'must be an array of hooks' }).optional(), post: z.array(commandHook, { error: 'must be an array of hooks' }).optional() }).optional(),
+  hooks: strict({
+    pre: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
+    post: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
+    user_prompt_submit: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
+    stop: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
+    pre_compact: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
+  }).optional(),
   system: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' }).optional(),
   persistence: oneOf(['file', 'memory']).optional(),
   sessionStore: oneOf(['file', 'memory']).optional(),
@@ -101,12 +122,24 @@ const hookItem = (method: 'before' | 'after') =>
     if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', path: i.path as PropertyKey[], message: isObject(v) ? i.message : `must be a command hook {matcher?, command, timeoutMs?} or an object with ${method}()` });
   });
 
+const eventHook = z.unknown().superRefine((v, ctx) => {
+  if (typeof v === 'function') return;
+  const r = commandHook.safeParse(v);
+  if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', path: i.path as PropertyKey[], message: isObject(v) ? i.message : 'must be a command hook {command, timeoutMs?} or a function (input) => decision' });
+});
+
 /** The schema of the object form (a layer: agent config or session options). */
 export const codeConfigObjectSchema = strict({
   ...dataShape,
   model: z.union([modelRef, z.custom<object>((v) => isObject(v) && typeof (v as Record<string, unknown>).stream === 'function')], { error: "must be 'provider/model' or an LlmClient" }).optional(),
   sessionStore: z.custom<object | string>((v) => v === 'file' || v === 'memory' || isObject(v), { error: "must be 'file', 'memory' or a SessionStore object" }).optional(),
-  hooks: strict({ pre: z.array(hookItem('before'), { error: 'must be an array of hooks' }).optional(), post: z.array(hookItem('after'), { error: 'must be an array of hooks' }).optional() }).optional(),
+  hooks: strict({
+    pre: z.array(hookItem('before'), { error: 'must be an array of hooks' }).optional(),
+    post: z.array(hookItem('after'), { error: 'must be an array of hooks' }).optional(),
+    user_prompt_submit: z.array(eventHook, { error: 'must be an array of hooks' }).optional(),
+    stop: z.array(eventHook, { error: 'must be an array of hooks' }).optional(),
+    pre_compact: z.array(eventHook, { error: 'must be an array of hooks' }).optional(),
+  }).optional(),
   workspace: obj('a WorkspaceServices object').optional(),
   gate: strict({
     continuation: strict({ enabled: z.boolean({ error: 'must be true or false' }).optional(), maxTurns: intIn(0, 10).optional() }).optional(),

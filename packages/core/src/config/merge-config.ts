@@ -75,7 +75,13 @@ function mergePermissions(a: PermissionPolicyConfig | undefined, b: PermissionPo
 
 function mergeHooks(a: CodeConfigHooks | undefined, b: CodeConfigHooks | undefined): CodeConfigHooks | undefined {
   if (!a || !b) return b ?? a;
-  return { pre: [...(a.pre ?? []), ...(b.pre ?? [])], post: [...(a.post ?? []), ...(b.post ?? [])] };
+  return {
+    pre: [...(a.pre ?? []), ...(b.pre ?? [])],
+    post: [...(a.post ?? []), ...(b.post ?? [])],
+    user_prompt_submit: [...(a.user_prompt_submit ?? []), ...(b.user_prompt_submit ?? [])],
+    stop: [...(a.stop ?? []), ...(b.stop ?? [])],
+    pre_compact: [...(a.pre_compact ?? []), ...(b.pre_compact ?? [])],
+  };
 }
 
 function byKey<T extends object>(a: T | undefined, b: T | undefined): T | undefined {
@@ -99,6 +105,7 @@ export function mergeLayers(a: NormalizedLayer, b: NormalizedLayer): NormalizedL
     ...optional('budgets', byKey(a.budgets, b.budgets)),
     ...optional('governance', byKey(a.governance, b.governance)),
     ...optional('skillDirs', a.skillDirs || b.skillDirs ? unique([...(a.skillDirs ?? []), ...(b.skillDirs ?? [])]) : undefined),
+    ...optional('agents', a.agents || b.agents ? [...(a.agents ?? []), ...(b.agents ?? [])] : undefined),
     ...optional('agentDirs', a.agentDirs || b.agentDirs ? unique([...(a.agentDirs ?? []), ...(b.agentDirs ?? [])]) : undefined),
   };
   if (merged.governance?.budget !== undefined && merged.budgets?.toolCalls !== undefined) {

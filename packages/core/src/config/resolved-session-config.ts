@@ -8,7 +8,7 @@ import type { WebToolsOptions } from '../web/web-tools.js';
 import type { PromptInputs } from '../prompt/system-prompt.js';
 import type { ToolSource } from '../session/tool-source.js';
 import type { GovernanceSnapshot, ToolCallBudgetOptions } from '../invoker/governance.js';
-import type { ToolHooks } from '../invoker/hooks.js';
+import type { SessionHooks } from '../hooks/session-hooks.js';
 import type { LlmRetryOptions } from '../llm/governed-llm-client.js';
 import type { LlmBudgetLimits } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
@@ -23,6 +23,8 @@ import type { SessionStore } from '../session/session-store.js';
 import type { FactStore } from '../store/fact-store.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
+import type { AgentDefinitionInput } from '../delegation/agent-definition.js';
+import type { DelegationSettings } from '../delegation/delegator.js';
 
 /** Everything a session is built from, with every default filled in and every resource open. */
 export interface ResolvedSessionConfig {
@@ -57,13 +59,17 @@ export interface ResolvedSessionConfig {
   readonly toolCallBudget?: Omit<ToolCallBudgetOptions, 'name'>;
   readonly governance: GovernanceSnapshot;
   /** Programmatic and compiled command hooks, agent's first. */
-  readonly hooks: ToolHooks;
+  readonly hooks: SessionHooks;
   /** MCP server entries (outline-checked; the SDK validates and connects them). */
   readonly mcpServers: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Absolute skill folders. */
   readonly skillDirs: readonly string[];
   /** Absolute agent-definition folders. */
   readonly agentDirs: readonly string[];
+  /** Sub-agents given in configuration (built-ins and agent files are added at assembly). */
+  readonly agents: readonly AgentDefinitionInput[];
+  /** Manual delegation, automatic fan-out, `maxParallelTasks`. */
+  readonly delegation: DelegationSettings;
   /** History to restore into an empty log (FOLD-08). */
   readonly history: readonly HistoryTurn[];
   readonly clock: () => number;

@@ -23,6 +23,7 @@ import type { FactStore } from '../store/fact-store.js';
 import { emptyWorkspace } from '../workspace/workspace-services.js';
 import type { CodeConfig } from './code-config.js';
 import { compileHooks } from './command-hooks.js';
+import { DEFAULT_DELEGATION } from '../delegation/delegator.js';
 import { validateConfigObject } from './config-schema.js';
 import { mergeLayers, normalizeLayer, type NormalizedLayer } from './merge-config.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
@@ -141,6 +142,12 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
       mcpServers: m.mcpServers ?? {},
       skillDirs: abs(m.skillDirs),
       agentDirs: abs(m.agentDirs),
+      agents: m.agents ?? [],
+      delegation: {
+        manual: m.manualDelegation ?? DEFAULT_DELEGATION.manual,
+        autoParallel: m.autoParallel ?? DEFAULT_DELEGATION.autoParallel,
+        maxParallelTasks: m.maxParallelTasks ?? DEFAULT_DELEGATION.maxParallelTasks,
+      },
       history: options.history ?? [],
       clock: m.clock ?? Date.now,
       gate: m.gate ?? {},

@@ -44,7 +44,17 @@ export interface AgentEventPayloads {
   budgetThresholdHit: { budget: string; used: number; limit: number };
   contextCompacted: { summary_chars: number; facts_folded: number };
   subagentStart: { task_id: string; agent: string; description: string };
-  subagentEnd: { task_id: string; agent: string; status: 'completed' | 'cancelled' | 'failed' };
+  subagentProgress: {
+    task_id: string;
+    agent: string;
+    /** Wire type of the child's event (`tool_start`, `tool_end`, `turn_end`, `permission_denied`, `error`). */
+    type: string;
+    tool_name?: string;
+    exit_code?: number;
+    reason?: string;
+    turn?: number;
+  };
+  subagentEnd: { task_id: string; agent: string; status: 'completed' | 'cancelled' | 'failed' | 'parked'; error?: string };
   error: { code: string; message: string };
 }
 

@@ -22,6 +22,7 @@ export const EVENT_CATALOG_V1 = Object.freeze({
   budgetThresholdHit: 'budget_threshold_hit',
   contextCompacted: 'context_compacted',
   subagentStart: 'subagent_start',
+  subagentProgress: 'subagent_progress',
   subagentEnd: 'subagent_end',
   error: 'error',
 } as const satisfies Record<AgentEventKind, string>);

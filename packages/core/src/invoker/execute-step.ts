@@ -9,6 +9,7 @@ import { resolveCapabilities, type Tool, type ToolResult } from '../tools/tool.j
 import type { ToolContext } from '../tools/tool-context.js';
 import type { ToolMiddlewareNext } from '../tools/tool-middleware.js';
 import type { CallFrame, Kernel } from './kernel.js';
+import { bindCallContext } from './call-context.js';
 import { linkSignals } from './link-signals.js';
 import { createScopedInvoker } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
@@ -73,6 +74,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
       invoker: scoped.invoker,
       emitOutput,
     };
+    bindCallContext(ctx, frame.context);
     const run = runWithMiddleware(k, tool, call.args, ctx, scoped.governedInvoker);
     const value = await settleOrAbort(run, signal);
     return validResult(tool.name, value);

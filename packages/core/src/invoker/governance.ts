@@ -13,6 +13,21 @@ export interface SkillRestriction {
   readonly allowedTools: readonly string[];
 }
 
+/**
+ * A narrowing of what a run may call (CAP-07): set on sub-agents (their definition's `tools`,
+ * `tier`) and inherited, never removed, by their children. A call must pass every restriction.
+ */
+export interface ToolRestriction {
+  /** Label of the restriction, used as the denial rule (`agent:explore`, `subagent`). */
+  readonly name: string;
+  /** Permission rules a call must match (like `allowed_tools`); absent: no allow-list. */
+  readonly allowedTools?: readonly string[];
+  /** Permission rules that deny; a rule covering every call of a tool also hides it. */
+  readonly deniedTools?: readonly string[];
+  /** Tiers `allowedTools` applies to (default: every tier); tools of other tiers pass it. */
+  readonly tiers?: readonly ToolTier[];
+}
+
 /** A budget answer. `threshold` is set when a soft cap was crossed by this reservation. */
 export type BudgetReservation =
   | { readonly ok: true; readonly threshold?: { readonly budget: string; readonly used: number; readonly limit: number } }
@@ -33,6 +48,12 @@ export interface GovernanceSnapshot {
   readonly yolo?: boolean;
   /** The active Skill's restrictions. */
   readonly skill?: SkillRestriction;
+  /** Tiers a model-side caller may see and call (intersected with `mode` and `readOnly`). Default: every tier. */
+  readonly tiers?: readonly ToolTier[];
+  /** Narrowings every call must pass (sub-agent definitions, delegation); they only add up. */
+  readonly restrictions?: readonly ToolRestriction[];
+  /** Nesting depth of delegated sub-agents: `0` (absent) for a session's own runs. */
+  readonly delegationDepth?: number;
   /** The run's tool-call budget. */
   readonly budget?: ToolBudget;
 }
@@ -42,7 +63,10 @@ const READ_TIER: ReadonlySet<ToolTier> = new Set<ToolTier>(['read']);
 
 /** Tiers a model-side caller under this governance can see and call. */
 export function visibleTiers(governance: GovernanceSnapshot): ReadonlySet<ToolTier> {
-  return governance.mode === 'plan' || governance.readOnly === true ? READ_TIER : ALL_TIERS;
+  const base = governance.mode === 'plan' || governance.readOnly === true ? READ_TIER : ALL_TIERS;
+  if (governance.tiers === undefined) return base;
+  const allowed = new Set(governance.tiers);
+  return new Set([...base].filter((t) => allowed.has(t)));
 }
 
 /** Options of {@link createToolCallBudget}. */

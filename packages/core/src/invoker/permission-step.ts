@@ -12,6 +12,7 @@ import type { SkillRestriction } from './governance.js';
 import type { PermissionOutcome } from './invocation-types.js';
 import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
 import { linkSignals } from './link-signals.js';
+import { restrictionDenial } from './restrictions.js';
 
 /** An authorisation verdict. */
 export type Authorization = { readonly ok: true; readonly permission: PermissionOutcome } | { readonly ok: false; readonly error: PermissionDeniedError };
@@ -59,6 +60,8 @@ export async function authorize(k: Kernel, frame: CallFrame, id: string, tool: T
 export async function project(frame: Pick<CallFrame, 'source' | 'context'>, k: Kernel, tool: Tool, args: unknown): Promise<Projection> {
   const governance = frame.context.governance;
   if (governance.skill !== undefined && !skillAllows(governance.skill, tool.name, args)) return { ok: false, rule: `skill:${governance.skill.name}` };
+  const restricted = restrictionDenial(governance, tool, args);
+  if (restricted !== undefined) return { ok: false, rule: restricted };
   if (!isModelSide(frame.source)) return { ok: true, permission: 'trusted' };
 
   const hidden = hiddenReason(tool, governance, undefined);

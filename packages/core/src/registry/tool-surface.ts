@@ -5,6 +5,7 @@
  */
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import { visibleTiers } from '../invoker/governance.js';
+import { restrictionHiding } from '../invoker/restrictions.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolDefinition, ToolRegistry } from './tool-registry.js';
@@ -20,8 +21,11 @@ export interface ToolSurface {
 /** Why a tool is not on a model-side surface, or `undefined` when it is. */
 export function hiddenReason(tool: Tool, governance: GovernanceSnapshot, policy: PermissionPolicy | undefined): string | undefined {
   if (!visibleTiers(governance).has(tool.tier)) {
-    return governance.mode === 'plan' ? `plan mode hides '${tool.tier}' tools` : `read-only agent hides '${tool.tier}' tools`;
+    if (governance.mode === 'plan') return `plan mode hides '${tool.tier}' tools`;
+    return governance.readOnly === true ? `read-only agent hides '${tool.tier}' tools` : `this agent's tiers hide '${tool.tier}' tools`;
   }
+  const restricted = restrictionHiding(governance, tool);
+  if (restricted !== undefined) return restricted;
   if (policy?.deniesEveryCall(tool.name) === true) return 'denied by policy';
   return undefined;
 }

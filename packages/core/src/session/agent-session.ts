@@ -28,6 +28,8 @@ import { runVerification, validateVerification, type VerificationCommand, type V
 import { GovernedLlmClient } from '../llm/governed-llm-client.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { compactNow } from './compact-now.js';
+import type { Delegator } from '../delegation/delegator.js';
+import { backgroundTaskResult, delegateTask, delegateTasks, type TaskOptions, type TaskResult, type TaskSpec, type TasksOptions, type TasksResult } from './session-delegation.js';
 import { TraceRecorder } from './trace-recorder.js';
 
 /** Everything a session is assembled from (see `Agent.session`). */
@@ -47,6 +49,8 @@ export interface SessionParts {
   readonly onClose?: () => void;
   /** Released when the session closes (the web search's browser). */
   readonly resources?: readonly { close(): Promise<void> }[];
+  /** The session's sub-agent state (tasks, background results, children of runs). */
+  readonly delegator?: Delegator;
 }
 
 /** A coding-agent session. */
@@ -76,6 +80,7 @@ export class AgentSession {
   readonly #priorRuns: readonly RunRecord[];
   readonly #createdAtMs: number;
   readonly #workspaceDir: string | undefined;
+  readonly #delegator: Delegator | undefined;
 
   constructor(parts: SessionParts) {
     this.config = parts.config;
@@ -85,6 +90,7 @@ export class AgentSession {
     this.#gate = parts.gate;
     this.#onClose = parts.onClose;
     this.#resources = parts.resources ?? [];
+    this.#delegator = parts.delegator;
     this.system = parts.system;
     this.#harness = createHarness(parts.config.recipe);
     this.#folder = new Folder(this.#harness.recipe);
@@ -186,6 +192,21 @@ export class AgentSession {
     const id = `host-${++this.#hostCalls}`;
     const context = { runId: this.#live?.env.runId ?? `host:${this.sessionId}`, sessionId: this.sessionId, signal: this.#close.signal, events: nullEventSink, governance: this.config.governance };
     return this.#invoker.invoke({ id, name, args }, context, 'host');
+  }
+
+  /** Delegates one sub-task through the `task` tool, as the host; its child starts from the `agent` source (INV-06). */
+  task(spec: TaskSpec, options?: TaskOptions): Promise<TaskResult> {
+    return delegateTask((n, a) => this.tool(n, a), spec, options);
+  }
+
+  /** Delegates 2..32 sub-tasks at once through `parallel_task` (TASK-02). */
+  tasks(specs: readonly TaskSpec[], options?: TasksOptions): Promise<TasksResult> {
+    return delegateTasks((n, a) => this.tool(n, a), specs, options);
+  }
+
+  /** The result of a background task (`task(spec, { background: true })`); waits unless `wait` is false. */
+  taskResult(taskId: string, wait?: boolean): Promise<TaskResult> {
+    return backgroundTaskResult((n, a) => this.tool(n, a), taskId, wait);
   }
 
   /** Names of the tools the model sees. */
@@ -291,7 +312,7 @@ export class AgentSession {
       artifacts: this.#artifacts.toSnapshot(),
       traceEvents: this.#trace.events(),
       verificationReports: this.#gate.verification.reports,
-      subagentTasks: this.#tasks,
+      subagentTasks: [...this.#tasks, ...(this.#delegator?.snapshots() ?? [])],
       priorRuns: this.#priorRuns,
     });
   }
@@ -314,6 +335,7 @@ export class AgentSession {
     if (this.#close.signal.aborted) return;
     this.#close.abort('session closed');
     this.#onClose?.();
+    await this.#delegator?.close();
     this.#invoker.close('session closed');
     await Promise.all(this.#resources.map((r) => r.close().catch(() => undefined)));
     await this.store.close();
@@ -354,6 +376,7 @@ export class AgentSession {
       lastEventSequence: (runId) => this.#trace.lastSequence(runId),
       gate: this.#gate,
       system: this.system,
+      ...(this.#delegator ? { settleChildren: (runId: string) => this.#delegator!.settle(runId, true) } : {}),
       onStart: (run) => {
         this.#live = run;
         this.#trace.attach(run.env.events);

@@ -16,6 +16,13 @@ import { ToolInvoker } from '../invoker/tool-invoker.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { SessionGate } from '../gate/session-gate.js';
 import { buildSystemPrompt, loadWorkspaceInstructionsSync } from '../prompt/system-prompt.js';
+import { Delegator } from '../delegation/delegator.js';
+import { loadAgentCatalog } from '../delegation/agent-catalog.js';
+import { agentModel } from '../delegation/agent-model.js';
+import { AUTO_PARALLEL_SECTION, createDelegationTools } from '../delegation/task-tools.js';
+import { createSkillTools } from '../skills/skill-tools.js';
+import { loadSkillCatalog } from '../skills/skill-catalog.js';
+
 import { AgentSession } from './agent-session.js';
 import { FileSessionStore } from './file-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
@@ -129,6 +136,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
   const web = registerSessionTools(registry, { clock: config.clock, ...(config.web ? { web: config.web } : {}), gate, tools: config.tools, llmFor: (runId) => session?.llmFor(runId) });
   const detach = config.toolSources.map((source) => source.attach(registry));
   const artifacts = new SessionArtifactStore();
+  const agents = loadAgentCatalog(config.dir, config.agentDirs, config.agents);
   const invoker = new ToolInvoker({
     registry,
     workspace: config.workspace,
@@ -139,12 +147,17 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
     ...(config.checker ? { checker: config.checker } : {}),
     ...(config.confirmation ? { confirmation: config.confirmation } : {}),
   });
+  const { manual, autoParallel } = config.delegation;
   const system = buildSystemPrompt({
     ...config.prompt,
     executionStyle: config.prompt.executionStyle ?? (config.governance.mode === 'plan' ? 'plan' : 'default'),
     workspaceInstructions: config.workspaceInstructions ? loadWorkspaceInstructionsSync(config.dir) : [],
-    hostContext: config.system,
+    hostContext: manual && autoParallel ? [AUTO_PARALLEL_SECTION, ...config.system] : config.system,
   });
+  const delegator = new Delegator({ config, invoker, system, tierOf: (name) => registry.get(name)?.tier, modelFor: agentModel(config) }, agents, config.delegation);
+  // Session-start delegation tools (SURF-06): absent when manual delegation is off.
+  if (manual) for (const t of createDelegationTools(delegator)) registry.add(t);
+  for (const t of createSkillTools(loadSkillCatalog(config.dir, config.skillDirs))) registry.add(t);
   session = new AgentSession({
     config,
     invoker,
@@ -152,6 +165,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
     gate,
     system,
     onClose: () => detach.forEach((d) => d()),
+    delegator,
     resources: web.resources,
     ...(restored ? { restored } : {}),
   });

@@ -3,11 +3,13 @@ import type { FoldState } from '@a3s-code/effect';
 import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import { runCompact } from '../run/compact-executor.js';
+import { runPreCompactHooks } from '../hooks/session-hooks.js';
 import { createRun } from './run-setup.js';
 
 /** Summarises the conversation through the LLM invoker and appends `compaction.done`. */
 export async function compactNow(config: ResolvedSessionConfig, invoker: ToolInvoker, state: FoldState, sessionSignal: AbortSignal): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
   const store = config.factStore;
+  await runPreCompactHooks(config.hooks, { session_id: config.sessionId, trigger: 'manual', messages: state.view.messages.length });
   const run = createRun({
     sessionId: config.sessionId,
     runId: `compact-${store.log.length}`,

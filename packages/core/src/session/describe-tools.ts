@@ -18,6 +18,13 @@ import { ToolRegistry } from '../registry/tool-registry.js';
 import { modelSurface } from '../registry/tool-surface.js';
 import { emptyWorkspace } from '../workspace/workspace-services.js';
 import type { SessionOptions } from './session-options.js';
+import { A3sError } from '@a3s-code/effect';
+import type { AgentDefinition } from '../delegation/agent-definition.js';
+import { loadAgentCatalog } from '../delegation/agent-catalog.js';
+import { DEFAULT_DELEGATION, type DelegationSettings } from '../delegation/delegator.js';
+import { createDelegationTools, type DelegationPort } from '../delegation/task-tools.js';
+import { createSkillTools } from '../skills/skill-tools.js';
+import { loadSkillCatalog } from '../skills/skill-catalog.js';
 import { registerSessionTools } from './session-tools.js';
 
 /**
@@ -30,7 +37,8 @@ export async function describeSessionTools(dir: string, config: CodeConfig = {},
   validateConfigObject(config);
   validateConfigObject(options);
   const m = mergeLayers(normalizeLayer(config, 'agent configuration'), normalizeLayer(options, 'session options'));
-  const workspace = m.workspace ?? emptyWorkspace(resolve(dir));
+  const root = resolve(dir);
+  const workspace = m.workspace ?? emptyWorkspace(root);
   const registry = new ToolRegistry({ capabilities: workspace.capabilities });
   const gate = new SessionGate(() => [], (name) => registry.get(name)?.tier, m.gate ?? {});
   const { resources } = registerSessionTools(registry, {
@@ -40,6 +48,12 @@ export async function describeSessionTools(dir: string, config: CodeConfig = {},
     tools: m.tools ?? [],
     llmFor: () => undefined,
   });
+  // The delegation and skill tools, as a session registers them after its invoker exists.
+  if (m.manualDelegation ?? DEFAULT_DELEGATION.manual) {
+    const settings = { manual: true, autoParallel: m.autoParallel ?? DEFAULT_DELEGATION.autoParallel, maxParallelTasks: m.maxParallelTasks ?? DEFAULT_DELEGATION.maxParallelTasks };
+    for (const t of createDelegationTools(listingOnly(loadAgentCatalog(root, (m.agentDirs ?? []).map((d) => resolve(root, d)), m.agents ?? []), settings))) registry.add(t);
+  }
+  for (const t of createSkillTools(loadSkillCatalog(root, (m.skillDirs ?? []).map((d) => resolve(root, d))))) registry.add(t);
   const detach = (m.toolSources ?? []).map((source) => source.attach(registry));
   try {
     const surface = modelSurface(registry, m.governance ?? {}, new PermissionPolicy(m.permissions ?? {}));
@@ -48,4 +62,15 @@ export async function describeSessionTools(dir: string, config: CodeConfig = {},
     detach.forEach((d) => d());
     await Promise.all(resources.map((r) => r.close().catch(() => undefined)));
   }
+}
+
+/**
+ * A delegation port for listing only: the tools built on it are described and discarded, never
+ * run (a listed surface has no session to run tasks in), so running one is a typed error.
+ */
+function listingOnly(agents: ReadonlyMap<string, AgentDefinition>, settings: DelegationSettings): DelegationPort {
+  const refuse = (): never => {
+    throw new A3sError('DESCRIBE_ONLY', 'this tool was built to describe a session surface; open a session to run tasks');
+  };
+  return { agents, settings, allocate: refuse, run: refuse, start: refuse, result: refuse, backgroundTaskIds: refuse };
 }

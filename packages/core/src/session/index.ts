@@ -25,3 +25,4 @@ export type { ToolSource } from './tool-source.js';
 export { registerSessionTools, type SessionToolsInput } from './session-tools.js';
 export { describeSessionTools } from './describe-tools.js';
 export { streamRun, type RunEventStream } from './stream-run.js';
+export type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from './session-delegation.js';

@@ -10,6 +10,7 @@ import { CompletionIncompleteError, continuationText, type SessionGate } from '.
 import { driveRun } from '../run/fact-run.js';
 import type { RunResult } from '../run/run-result.js';
 import type { FactStore } from '../store/fact-store.js';
+import { MAX_STOP_CONTINUATIONS, runPromptHooks, runStopHooks } from '../hooks/session-hooks.js';
 import { ResumeError } from './resume-error.js';
 import { createRun, endingFact, historyFacts, openingFacts, type LiveRun } from './run-setup.js';
 
@@ -37,6 +38,8 @@ export interface RunExecution {
   readonly gate: SessionGate;
   /** The layered system prompt of the session. */
   readonly system: readonly string[];
+  /** Waits for the run's sub-agents to settle before a failed or cancelled run records its end (PTASK-05). */
+  readonly settleChildren?: (runId: string) => Promise<void>;
 }
 
 /** The transitions one call may run (FOLD-06). */
@@ -75,6 +78,7 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
     if (result.status !== 'parked') emitEnd(run, result.text, 'completed', result.completion);
     return result;
   } catch (e) {
+    await x.settleChildren?.(env.runId).catch(() => undefined);
     if (env.signal.aborted && !A3sError.hasCode(e, 'STEP_LIMIT') && !(e instanceof ResumeError)) {
       await end(x, run, 'cancelled').catch(() => undefined);
       const state = x.folder.state;
@@ -111,6 +115,7 @@ async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> 
   const o = x.config;
   let steps = 0;
   let continuations = 0;
+  let stopContinuations = 0;
   for (;;) {
     const result = await driveRun({
       env,
@@ -126,7 +131,14 @@ async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> 
     steps += result.steps;
     if (result.status !== 'completed') return { ...result, steps };
     const decision = await x.gate.decide(env.runId, x.sessionId, continuations);
-    if (decision.decision === 'allow') return { ...result, steps, completion: decision.completion };
+    if (decision.decision === 'allow') {
+      // A stop hook may keep the run going (bounded): its reason becomes the next user message.
+      const reason = stopContinuations < MAX_STOP_CONTINUATIONS ? await runStopHooks(o.hooks, { session_id: x.sessionId, run_id: env.runId, text: result.text }) : undefined;
+      if (reason === undefined) return { ...result, steps, completion: decision.completion };
+      stopContinuations++;
+      await x.store.append([{ type: 'user.message', key: `stop-hook:${env.runId}:${stopContinuations}`, payload: { text: reason, source: 'continuation', at_ms: env.clock() } }], null);
+      continue;
+    }
     if (decision.decision === 'incomplete') throw new CompletionIncompleteError(decision.digest, decision.reason);
     continuations++;
     await x.store.append(
@@ -142,10 +154,12 @@ async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> 
   }
 }
 
-async function openPrompt(x: RunExecution, run: LiveRun, prompt: string): Promise<void> {
-  if (typeof prompt !== 'string' || prompt.trim().length === 0) {
+async function openPrompt(x: RunExecution, run: LiveRun, submitted: string): Promise<void> {
+  if (typeof submitted !== 'string' || submitted.trim().length === 0) {
     throw new A3sError('INVALID_PROMPT', 'the prompt must be a non-empty string');
   }
+  // user_prompt_submit hooks see the prompt before anything is written; they may block or replace it.
+  const prompt = await runPromptHooks(x.config.hooks, { session_id: x.sessionId, run_id: run.env.runId, prompt: submitted });
   // A run left open (parked, or crashed) is superseded by the new prompt.
   const previous = x.folder.state.view.run;
   if (previous.status === 'running' && previous.run_id && previous.run_id !== run.env.runId) {

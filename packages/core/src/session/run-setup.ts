@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Fact, FactDraft } from '@a3s-code/effect';
 import { AgentEventEmitter } from '../events/event-emitter.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
+import { createLiveInvocation } from '../invoker/live-governance.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import { GovernedLlmClient, type LlmRetryOptions } from '../llm/governed-llm-client.js';
 import { LlmBudget, type LlmBudgetLimits } from '../llm/llm-budget.js';
@@ -70,7 +71,7 @@ export function createRun(s: RunSetup): LiveRun {
     invoker: s.invoker,
     llm,
     events,
-    invocation: { runId, sessionId: s.sessionId, signal: controller.signal, events, governance: s.governance },
+    invocation: createLiveInvocation({ runId, sessionId: s.sessionId, signal: controller.signal, events }, s.governance),
     signal: controller.signal,
     clock: s.clock,
     questionCap: s.questionCap,

@@ -1,0 +1,39 @@
+/**
+ * The agents a session can delegate to: built-ins, then `<dir>/.a3s/agents/*.md` and each
+ * configured `agentDirs` folder, then agents given in configuration; a later definition with the
+ * same name replaces an earlier one. Read once, when the session is built.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUILTIN_AGENTS, defineAgent, parseAgentFile, type AgentDefinition, type AgentDefinitionInput } from './agent-definition.js';
+
+/** The `.a3s/agents` folder of a workspace. */
+export const WORKSPACE_AGENT_DIR = '.a3s/agents';
+
+function markdownFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.md'))
+      .map((e) => join(dir, e.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Loads every agent definition of a session. @throws SessionConfigurationError naming a bad file's field. */
+export function loadAgentCatalog(workspaceDir: string, agentDirs: readonly string[], configured: readonly AgentDefinitionInput[] = []): ReadonlyMap<string, AgentDefinition> {
+  const out = new Map<string, AgentDefinition>();
+  for (const a of BUILTIN_AGENTS) out.set(a.name, a);
+  for (const dir of [join(workspaceDir, WORKSPACE_AGENT_DIR), ...agentDirs]) {
+    for (const file of markdownFiles(dir)) {
+      const def = parseAgentFile(readFileSync(file, 'utf8'), file);
+      out.set(def.name, def);
+    }
+  }
+  configured.forEach((a, i) => {
+    const def = defineAgent(a, `agents[${i}]`);
+    out.set(def.name, def);
+  });
+  return out;
+}

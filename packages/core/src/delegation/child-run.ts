@@ -1,0 +1,176 @@
+/**
+ * One child run (TASK): a real run of the fact-log driver on its own thread
+ * (`<parent-thread>.task-<n>`), through the session's own `ToolInvoker` — the same registry,
+ * tool sources, policy, hooks and workspace — under the parent's governance narrowed by the
+ * agent (CAP-07). Its model calls go through its own governed LLM client; its progress is
+ * reported on the parent's event sink. A child always starts from the `agent` source (INV-06).
+ */
+import { join } from 'node:path';
+import { A3sError, createHarness, Folder } from '@a3s-code/effect';
+import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import type { EventSink } from '../events/agent-event.js';
+import type { TierOf } from '../gate/mutation-ledger.js';
+import { SessionGate } from '../gate/session-gate.js';
+import type { GovernanceSnapshot } from '../invoker/governance.js';
+import type { ToolInvoker } from '../invoker/tool-invoker.js';
+import type { LlmClient } from '../llm/llm-client.js';
+import type { RunResult } from '../run/run-result.js';
+import { executeRun } from '../session/run-execution.js';
+import type { FactStore } from '../store/fact-store.js';
+import { FileFactStore } from '../store/file-fact-store.js';
+import { MemoryFactStore } from '../store/memory-fact-store.js';
+import type { JsonSchema } from '../tools/json-schema.js';
+import type { AgentDefinition } from './agent-definition.js';
+import { checkTaskOutput, outputSchemaInstruction } from './output-schema.js';
+
+/** What a child run needs from its session. */
+export interface DelegationHost {
+  readonly config: ResolvedSessionConfig;
+  readonly invoker: ToolInvoker;
+  /** The session's layered system prompt (the child's starts with it). */
+  readonly system: readonly string[];
+  /** Tool tiers, for the child's completion gate. */
+  readonly tierOf: TierOf;
+  /** The model of an agent (its `model`, or the session's). Throws a typed error when it cannot be created. */
+  readonly modelFor: (agent: AgentDefinition) => LlmClient;
+}
+
+/** A delegated task, validated. */
+export interface TaskRequest {
+  readonly agent: AgentDefinition;
+  readonly description: string;
+  readonly prompt: string;
+  /** Tool rounds of the child, `1..1000` (default: the agent's `maxSteps`, else the session's recipe). */
+  readonly maxSteps?: number;
+  readonly outputSchema?: JsonSchema;
+}
+
+/** How a task ended. */
+export type TaskStatus = 'completed' | 'failed' | 'cancelled' | 'parked';
+
+/** The outcome of a task (snake_case: it is the tool's JSON output and the snapshot record). */
+export interface TaskOutcome {
+  readonly task_id: string;
+  readonly agent: string;
+  readonly description: string;
+  readonly status: TaskStatus;
+  /** The child's final answer text. */
+  readonly text: string;
+  /** The validated value, when the task had an `output_schema`. */
+  readonly output?: unknown;
+  readonly error?: { readonly code: string; readonly message: string };
+  /** The child's fact-log thread. */
+  readonly thread: string;
+  readonly run_id: string | null;
+  readonly steps: number;
+  readonly tool_calls: number;
+  readonly usage: { readonly input_tokens: number; readonly output_tokens: number };
+  /** Files the child changed (its completion-gate ledger), for the parent's ledger. */
+  readonly changes: readonly { readonly path: string; readonly digest_after: string | null; readonly action?: 'delete' }[];
+}
+
+const FORWARDED = new Set(['tool_start', 'tool_end', 'turn_end', 'permission_denied', 'error']);
+
+async function openStore(config: ResolvedSessionConfig, thread: string): Promise<FactStore> {
+  if (config.persistence === 'memory') return new MemoryFactStore();
+  return FileFactStore.openPath(join(config.dir, '.a3s', 'effect-log', `${thread}.jsonl`));
+}
+
+/** Runs one child to its end. Never throws: a failure is an outcome with `error`. */
+export async function runChild(
+  host: DelegationHost,
+  request: TaskRequest,
+  ids: { readonly taskId: string; readonly thread: string },
+  governance: GovernanceSnapshot,
+  parentEvents: EventSink,
+  signal: AbortSignal,
+): Promise<TaskOutcome> {
+  const { agent } = request;
+  const base = { task_id: ids.taskId, agent: agent.name, description: request.description, thread: ids.thread };
+  const empty = { run_id: null, steps: 0, tool_calls: 0, usage: { input_tokens: 0, output_tokens: 0 }, changes: [] };
+  parentEvents.emit({ kind: 'subagentStart', payload: { task_id: ids.taskId, agent: agent.name, description: request.description } });
+  let store: FactStore | undefined;
+  let runId: string | null = null;
+  let outcome: TaskOutcome;
+  try {
+    const model = host.modelFor(agent);
+    store = await openStore(host.config, ids.thread);
+    const maxSteps = request.maxSteps ?? agent.maxSteps;
+    const recipe = { ...host.config.recipe, ...(maxSteps === undefined ? {} : { max_tool_rounds: maxSteps }) };
+    const harness = createHarness(recipe);
+    const folder = new Folder(harness.recipe);
+    const { toolCallBudget: _ownBudget, sessionStore: _noCheckpoints, ...inherited } = host.config;
+    const live = host.config.onQuestion !== undefined || host.config.confirmation !== undefined;
+    const config: ResolvedSessionConfig = Object.freeze({
+      ...inherited,
+      sessionId: ids.thread,
+      model,
+      factStore: store,
+      governance,
+      recipe,
+      history: [],
+      // A child waits at a park only when someone can answer it live; otherwise it returns `parked`.
+      parkMode: live ? host.config.parkMode : 'return',
+    });
+    const childFacts = store;
+    const gate = new SessionGate(() => childFacts.log.facts, host.tierOf, host.config.gate);
+    const system = [
+      ...host.system,
+      `# Sub-agent '${agent.name}'\n${agent.instructions}`,
+      `# Delegated task\n${request.description}`,
+      ...(request.outputSchema ? [outputSchemaInstruction(request.outputSchema)] : []),
+    ];
+    let detach: (() => void) | undefined;
+    const result: RunResult = await executeRun({
+      request: { kind: 'prompt', prompt: request.prompt },
+      sessionId: ids.thread,
+      store,
+      invoker: host.invoker,
+      config,
+      harness,
+      folder,
+      sessionSignal: signal,
+      clock: host.config.clock,
+      gate,
+      system,
+      onStart: (run) => {
+        runId = run.env.runId;
+        detach = run.env.events.on((ev) => {
+          if (!FORWARDED.has(ev.type)) return;
+          const p = ev.payload as { name?: unknown; tool_name?: unknown; exit_code?: unknown; reason?: unknown; turn?: unknown; message?: unknown };
+          const toolName = typeof p.name === 'string' ? p.name : typeof p.tool_name === 'string' ? p.tool_name : undefined;
+          parentEvents.emit({
+            kind: 'subagentProgress',
+            payload: {
+              task_id: ids.taskId,
+              agent: agent.name,
+              type: ev.type,
+              ...(toolName === undefined ? {} : { tool_name: toolName }),
+              ...(typeof p.exit_code === 'number' ? { exit_code: p.exit_code } : {}),
+              ...(typeof p.reason === 'string' ? { reason: p.reason } : typeof p.message === 'string' ? { reason: p.message } : {}),
+              ...(typeof p.turn === 'number' ? { turn: p.turn } : {}),
+            },
+          });
+        });
+      },
+      onEnd: () => detach?.(),
+      hostAnswered: (stop) => new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true })),
+    });
+    const ledger = gate.ledger(result.runId);
+    const changes = ledger.entries.map((e) => (e.digest === 'deleted' ? { path: e.path, digest_after: null, action: 'delete' as const } : { path: e.path, digest_after: e.digest }));
+    const common = { ...base, run_id: result.runId, steps: result.steps, tool_calls: result.toolCalls, usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens }, changes, text: result.text };
+    if (result.status === 'completed' && request.outputSchema) {
+      const checked = checkTaskOutput(result.text, request.outputSchema);
+      outcome = checked.ok ? { ...common, status: 'completed', output: checked.value } : { ...common, status: 'failed', error: { code: 'TASK_OUTPUT_INVALID', message: checked.message } };
+    } else if (result.status === 'parked') {
+      outcome = { ...common, status: 'parked', error: { code: 'TASK_PARKED', message: `the sub-agent is waiting for ${result.parked?.kind === 'question' ? 'an answer to a question' : 'a confirmation'} nobody can give live` } };
+    } else outcome = { ...common, status: result.status === 'cancelled' ? 'cancelled' : 'completed' };
+  } catch (e) {
+    const error = A3sError.isInstance(e) ? { code: e.code, message: e.message } : { code: 'TASK_FAILED', message: e instanceof Error ? e.message : String(e) };
+    outcome = { ...base, ...empty, run_id: runId, text: '', status: signal.aborted ? 'cancelled' : 'failed', error };
+  } finally {
+    await store?.close().catch(() => undefined);
+  }
+  parentEvents.emit({ kind: 'subagentEnd', payload: { task_id: ids.taskId, agent: agent.name, status: outcome.status, ...(outcome.error ? { error: outcome.error.code } : {}) } });
+  return outcome;
+}

@@ -1,0 +1,162 @@
+/**
+ * The delegation state of one session: task numbering (`<thread>.task-<n>`, continuing past the
+ * logs already on disk), the children of each run (so a run's terminal state waits for them:
+ * PTASK-05), background tasks and their results, and the task records saved in snapshots.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { threadIdFor } from '@a3s-code/effect';
+import type { EventSink } from '../events/agent-event.js';
+import type { GovernanceSnapshot } from '../invoker/governance.js';
+import { linkSignals } from '../invoker/link-signals.js';
+import type { SubagentTaskSnapshot } from '../session/snapshot-types.js';
+import type { AgentDefinition } from './agent-definition.js';
+import { childGovernance } from './child-governance.js';
+import { runChild, type DelegationHost, type TaskOutcome, type TaskRequest } from './child-run.js';
+
+/** Delegation settings of a session. */
+export interface DelegationSettings {
+  /** Manual delegation: `false` removes `task`, `parallel_task` and `task_result` from the surface (SURF-06). */
+  readonly manual: boolean;
+  /** Automatic parallel fan-out guidance in the prompt; `false` turns off only that (TASK-05). */
+  readonly autoParallel: boolean;
+  /** Branches of one `parallel_task` running at once, `1..32`. */
+  readonly maxParallelTasks: number;
+}
+
+/** Default delegation settings. */
+export const DEFAULT_DELEGATION: DelegationSettings = Object.freeze({ manual: true, autoParallel: true, maxParallelTasks: 4 });
+
+/** Where a task is started from: the caller's governance, event sink and signals. */
+export interface TaskOrigin {
+  readonly runId: string;
+  readonly governance: GovernanceSnapshot;
+  readonly events: EventSink;
+  /** Ends the task (the calling tool call's signal for a foreground task). */
+  readonly signal: AbortSignal;
+}
+
+interface Background {
+  readonly agent: string;
+  readonly promise: Promise<TaskOutcome>;
+  outcome?: TaskOutcome;
+}
+
+/** The delegation state of one session. */
+export class Delegator {
+  readonly #host: DelegationHost;
+  readonly #thread: string;
+  #next: number | undefined;
+  readonly #children = new Map<string, Set<Promise<unknown>>>();
+  readonly #background = new Map<string, Background>();
+  readonly #records: SubagentTaskSnapshot[] = [];
+  readonly #close = new AbortController();
+
+  constructor(
+    host: DelegationHost,
+    /** The agents tasks can name. */
+    readonly agents: ReadonlyMap<string, AgentDefinition>,
+    /** The session's delegation settings. */
+    readonly settings: DelegationSettings,
+  ) {
+    this.#host = host;
+    this.#thread = threadIdFor(host.config.sessionId);
+  }
+
+  /** Allocates the next task id and its fact-log thread. */
+  allocate(): { readonly taskId: string; readonly thread: string } {
+    if (this.#next === undefined) {
+      let max = 0;
+      if (this.#host.config.persistence === 'file') {
+        const prefix = `${this.#thread}.task-`;
+        try {
+          for (const f of readdirSync(join(this.#host.config.dir, '.a3s', 'effect-log'))) {
+            const m = f.startsWith(prefix) ? /^(\d+)\.jsonl$/.exec(f.slice(prefix.length)) : null;
+            if (m) max = Math.max(max, Number(m[1]));
+          }
+        } catch {
+          // No log folder yet.
+        }
+      }
+      this.#next = max + 1;
+    }
+    const n = this.#next++;
+    return { taskId: `task-${n}`, thread: `${this.#thread}.task-${n}` };
+  }
+
+  /** Runs a task in the foreground; the origin's run waits for it before its terminal state. */
+  run(request: TaskRequest, origin: TaskOrigin, ids = this.allocate()): Promise<TaskOutcome> {
+    const linked = linkSignals([origin.signal, this.#close.signal]);
+    const p = runChild(this.#host, request, ids, childGovernance(origin.governance, request.agent), origin.events, linked.signal).finally(() => linked.dispose());
+    this.#track(origin.runId, p);
+    return p.then((o) => this.#record(o));
+  }
+
+  /** A background task: not awaited by its run's normal end, only by its cancellation. */
+  #runBackground(request: TaskRequest, origin: TaskOrigin, ids: { readonly taskId: string; readonly thread: string }): Promise<TaskOutcome> {
+    const linked = linkSignals([origin.signal, this.#close.signal]);
+    const p = runChild(this.#host, request, ids, childGovernance(origin.governance, request.agent), origin.events, linked.signal).finally(() => linked.dispose());
+    this.#track(`${origin.runId}#background`, p);
+    return p.then((o) => this.#record(o));
+  }
+
+  /** Starts a background task (ended by the run's cancellation or the session's close); returns its id. */
+  start(request: TaskRequest, origin: TaskOrigin): { readonly taskId: string; readonly thread: string } {
+    const ids = this.allocate();
+    const entry: Background = { agent: request.agent.name, promise: this.#runBackground(request, origin, ids) };
+    entry.promise.then((o) => (entry.outcome = o)).catch(() => undefined);
+    this.#background.set(ids.taskId, entry);
+    return ids;
+  }
+
+  /** A background task's outcome: waits for it unless `wait` is false. `undefined` for an unknown id. */
+  async result(taskId: string, wait: boolean, signal?: AbortSignal): Promise<TaskOutcome | { readonly task_id: string; readonly agent: string; readonly status: 'running' } | undefined> {
+    const entry = this.#background.get(taskId);
+    if (entry === undefined) return undefined;
+    if (entry.outcome !== undefined || !wait) return entry.outcome ?? { task_id: taskId, agent: entry.agent, status: 'running' };
+    if (signal === undefined) return entry.promise;
+    return Promise.race([entry.promise, new Promise<never>((_, reject) => (signal.aborted ? reject(signal.reason) : signal.addEventListener('abort', () => reject(signal.reason), { once: true })))]);
+  }
+
+  /** Ids of the background tasks started so far. */
+  backgroundTaskIds(): readonly string[] {
+    return [...this.#background.keys()];
+  }
+
+  /**
+   * Resolves when every foreground child started by run `runId` has settled (PTASK-05); with
+   * `background`, its background children too (a cancelled run cancels them).
+   */
+  async settle(runId: string, background = false): Promise<void> {
+    for (const key of background ? [runId, `${runId}#background`] : [runId]) {
+      const set = this.#children.get(key);
+      if (set === undefined) continue;
+      while (set.size > 0) await Promise.allSettled([...set]);
+      this.#children.delete(key);
+    }
+  }
+
+  /** Task records for the session snapshot (PERS-01). */
+  snapshots(): readonly SubagentTaskSnapshot[] {
+    return this.#records;
+  }
+
+  /** Cancels every child (session close) and waits for them to settle. */
+  async close(): Promise<void> {
+    this.#close.abort('session closed');
+    await Promise.allSettled([...this.#children.values()].flatMap((s) => [...s]));
+  }
+
+  #track(runId: string, p: Promise<unknown>): void {
+    let set = this.#children.get(runId);
+    if (set === undefined) this.#children.set(runId, (set = new Set()));
+    const s = set;
+    s.add(p);
+    p.finally(() => s.delete(p)).catch(() => undefined);
+  }
+
+  #record(o: TaskOutcome): TaskOutcome {
+    this.#records.push({ task_id: o.task_id, agent: o.agent, status: o.status, description: o.description, thread: o.thread, run_id: o.run_id, ...(o.error ? { error: o.error } : {}) });
+    return o;
+  }
+}

@@ -1,0 +1,12 @@
+export { BUILTIN_AGENTS, TEST_COMMAND_RULES, defineAgent, parseAgentFile } from './agent-definition.js';
+export type { AgentDefinition, AgentDefinitionInput } from './agent-definition.js';
+export { WORKSPACE_AGENT_DIR, loadAgentCatalog } from './agent-catalog.js';
+export { DELEGATION_TOOL_NAMES, childGovernance } from './child-governance.js';
+export type { TaskOutcome, TaskStatus } from './child-run.js';
+export { DEFAULT_DELEGATION } from './delegator.js';
+export type { DelegationSettings } from './delegator.js';
+export { checkTaskOutput } from './output-schema.js';
+export type { OutputCheck } from './output-schema.js';
+export { PARALLEL_TASK_LIMITS } from './task-args.js';
+export type { Delegator, TaskOrigin } from './delegator.js';
+export type { DelegationHost, TaskRequest } from './child-run.js';

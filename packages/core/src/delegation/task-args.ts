@@ -1,0 +1,49 @@
+/**
+ * Argument schemas of the delegation tools. The agent names come from the session's catalog, so
+ * an unknown agent is an `INVALID_TOOL_ARGS` naming `args.agent` and the allowed values.
+ */
+import { z } from 'zod';
+
+/** Branches of `parallel_task` (PTASK-01). */
+export const PARALLEL_TASK_LIMITS = Object.freeze({ minBranches: 2, maxBranches: 32 });
+
+const branchShape = (agents: readonly [string, ...string[]]) => ({
+  agent: z.enum(agents).describe('Name of the sub-agent to run.'),
+  description: z.string().min(1).max(200).describe('A short (3-10 words) description of the sub-task.'),
+  prompt: z.string().min(1).describe('The full instructions for the sub-agent; it sees nothing else of this conversation.'),
+  max_steps: z.number().int().min(1).max(1000).optional().describe('Tool rounds the sub-agent may use (1..1000).'),
+  output_schema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema the sub-agent’s final answer must match; the answer is validated.'),
+});
+
+/** The `task` tool's arguments. */
+export function taskInput(agents: readonly [string, ...string[]]) {
+  return z.strictObject({
+    ...branchShape(agents),
+    background: z.boolean().default(false).describe('Run in the background and return a task_id at once; fetch the result with task_result.'),
+  });
+}
+
+/** The `parallel_task` tool's arguments (PTASK-01..04). `background` is not a branch parameter. */
+export function parallelTaskInput(agents: readonly [string, ...string[]]) {
+  return z
+    .strictObject({
+      tasks: z
+        .array(z.strictObject(branchShape(agents)))
+        .min(PARALLEL_TASK_LIMITS.minBranches)
+        .max(PARALLEL_TASK_LIMITS.maxBranches)
+        .describe(`${PARALLEL_TASK_LIMITS.minBranches}..${PARALLEL_TASK_LIMITS.maxBranches} independent sub-tasks, run in parallel.`),
+      allow_partial_failure: z.boolean().default(false).describe('Succeed even when some branches fail (see min_success_count).'),
+      min_success_count: z.number().int().min(1).optional().describe('With allow_partial_failure: true, the branches that must succeed (1..number of tasks; default 1).'),
+    })
+    .superRefine((a, ctx) => {
+      if (a.min_success_count === undefined) return;
+      if (!a.allow_partial_failure) ctx.addIssue({ code: 'custom', path: ['min_success_count'], message: 'is accepted only together with allow_partial_failure: true' });
+      else if (a.min_success_count > a.tasks.length) ctx.addIssue({ code: 'custom', path: ['min_success_count'], message: `must be between 1 and the number of tasks (${a.tasks.length}), got ${a.min_success_count}` });
+    });
+}
+
+/** The `task_result` tool's arguments. */
+export const taskResultInput = z.strictObject({
+  task_id: z.string().min(1).describe('The id `task` returned for a background task.'),
+  wait: z.boolean().default(true).describe('Wait for the task to finish (default) or return its status now.'),
+});

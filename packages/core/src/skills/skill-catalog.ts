@@ -1,0 +1,38 @@
+/**
+ * The effective skill registry of a session (SURF-07): every `<folder>/*\/SKILL.md` under
+ * `<dir>/.a3s/skills` and each configured `skillDirs` folder (a folder that itself holds a
+ * `SKILL.md` is one skill). A later skill with the same name replaces an earlier one. Read once,
+ * when the session is built.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSkillFile, type SkillDefinition } from './skill-definition.js';
+
+/** The `.a3s/skills` folder of a workspace. */
+export const WORKSPACE_SKILL_DIR = '.a3s/skills';
+
+function skillFiles(dir: string): string[] {
+  const own = join(dir, 'SKILL.md');
+  if (existsSync(own)) return [own];
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => join(dir, e.name, 'SKILL.md'))
+      .filter((f) => existsSync(f))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Loads the skills of a session. @throws SessionConfigurationError naming a bad file's field. */
+export function loadSkillCatalog(workspaceDir: string, skillDirs: readonly string[]): ReadonlyMap<string, SkillDefinition> {
+  const out = new Map<string, SkillDefinition>();
+  for (const dir of [join(workspaceDir, WORKSPACE_SKILL_DIR), ...skillDirs]) {
+    for (const file of skillFiles(dir)) {
+      const skill = parseSkillFile(readFileSync(file, 'utf8'), file);
+      out.set(skill.name, skill);
+    }
+  }
+  return out;
+}
