@@ -42,8 +42,9 @@ export function ruleMatches(rule: PermissionRule, toolName: string, args: unknow
   if (!rule.tool.test(toolName)) return false;
   const pattern = rule.pattern;
   if (pattern === undefined) return true;
-  const { subjects, alternatives } = ruleSubjects(toolName, args);
+  const { subjects, alternatives, unverifiable } = ruleSubjects(toolName, args);
   if (subjects.length === 0) return false;
+  if (mode === 'all' && unverifiable) return false;
   if (mode === 'all' && !alternatives) return subjects.every((s) => pattern.test(s));
   return subjects.some((s) => pattern.test(s));
 }

@@ -1,15 +1,20 @@
 /**
- * The strings a rule pattern sees for a call (PERM rules): `bash` the command; `read`, `write`,
+ * The strings a rule pattern sees for a call (PERM rules): `bash` each simple command of the
+ * command line (split at `;`, `&&`, `||`, `|`, `&`, newlines, and substitution bodies); `read`, `write`,
  * `edit`, `patch` every file path (`file_path`, `path`, `files[].path`, and the paths named in a
  * patch's `---`/`+++` headers); `grep`, `glob` the pattern and the path (alternatives: a rule
  * matches when it matches either); any other tool its args as JSON.
  */
+
+import { splitShellCommand } from './shell-split.js';
 
 /** The subjects of a call, and whether they are alternatives or a set that must all match. */
 export interface RuleSubjects {
   readonly subjects: readonly string[];
   /** `true`: matching any subject is enough even for allow rules (grep/glob). */
   readonly alternatives: boolean;
+  /** `true`: no allow rule can cover the call (a shell command whose words are computed at run time). */
+  readonly unverifiable?: boolean;
 }
 
 const PATH_TOOLS = new Set(['read', 'write', 'edit', 'patch']);
@@ -37,8 +42,11 @@ export function ruleSubjects(toolName: string, args: unknown): RuleSubjects {
   const name = toolName.toLowerCase();
   const out: string[] = [];
   if (name === 'bash') {
-    pushString(out, field(args, 'command'));
-    return { subjects: out, alternatives: false };
+    const command = field(args, 'command');
+    if (typeof command !== 'string' || command.length === 0) return { subjects: [], alternatives: false };
+    // Every simple command of a compound one is judged on its own (`npm test; rm -rf ~`).
+    const parts = splitShellCommand(command);
+    return { subjects: parts.commands.length > 0 ? parts.commands : [command], alternatives: false, unverifiable: parts.substitutes };
   }
   if (PATH_TOOLS.has(name)) {
     pushString(out, field(args, 'file_path'));
