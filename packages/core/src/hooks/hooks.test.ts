@@ -3,6 +3,7 @@ import { results } from '../../test/delegation-kit.js';
 import { open } from '../../test/session-kit.js';
 import type { AgentSession } from '../session/agent-session.js';
 import type { PreToolHook } from '../invoker/hooks.js';
+import type { PreCompactInput } from './session-hooks.js';
 
 const sessions: AgentSession[] = [];
 afterEach(async () => {
@@ -62,6 +63,62 @@ describe('hooks', () => {
     expect(model.requests).toHaveLength(1);
     await expect(open([], { hooks: { on_everything: [] } as never })).rejects.toThrow(/hooks\.on_everything: is not a known key/);
     await expect(open([], { hooks: { stop: [{ command: '' }] } })).rejects.toThrow(/hooks\.stop\[0\]\.command/);
+  });
+});
+
+describe('pre_compact before the automatic compaction', () => {
+  const long = (id: string) => ({ tool_calls: [call('echo', { text: 'y'.repeat(300) }, id)] });
+  const compactions = (session: AgentSession) => session.store.log.facts.filter((f) => f.type === 'compaction.done').map((f) => [f.cause, (f.payload as { skipped?: boolean }).skipped === true]);
+
+  it('the hook runs with trigger auto; continuing lets the run compact as before', async () => {
+    const seen: PreCompactInput[] = [];
+    const { session, model } = await track(open([long('e1'), { text: 'SUMMARY' }, { text: 'final' }], { recipe: { compact_threshold_chars: 200 }, hooks: { pre_compact: [(i) => void seen.push(i)] } }));
+    const r = await session.send('go');
+    expect(r.text).toBe('final');
+    expect(seen).toEqual([{ session_id: session.sessionId, trigger: 'auto', messages: 3, run_id: r.runId }]);
+    expect(compactions(session)).toEqual([['compact:1', false]]);
+    expect(model.requests[2]!.messages[0]).toEqual({ role: 'user', content: 'Summary of the conversation so far:\nSUMMARY' });
+  });
+
+  it('a blocking command skips it: no summary call, a skipped compaction.done under compact:<turn>, the run goes on with the whole conversation; the next turn asks again', async () => {
+    let asked = 0;
+    const { session, model } = await track(
+      open([long('e1'), { text: 'first' }, long('e2'), { text: 'second' }, { text: 'SUMMARY' }, { text: 'third' }], {
+        recipe: { compact_threshold_chars: 200 },
+        hooks: { pre_compact: [{ command: 'cat >/dev/null; echo "keep everything" >&2; exit 2', timeoutMs: 5000 }, () => void asked++] },
+      }),
+    );
+    expect((await session.send('go')).text).toBe('first');
+    expect(model.requests).toHaveLength(2);
+    const skipped = session.store.log.facts.find((f) => f.cause === 'compact:1')!;
+    expect(skipped).toMatchObject({ type: 'compaction.done', payload: { skipped: true, blocked_by: 'pre_compact', reason: 'keep everything', kept: 3 } });
+    const note = 'Summary of the conversation so far:\n(No summary: automatic compaction was skipped because a pre_compact hook blocked it: keep everything. The whole conversation follows.)';
+    expect(model.requests[1]!.messages.map((m) => m.role)).toEqual(['user', 'user', 'assistant', 'tool']);
+    expect(model.requests[1]!.messages[0]).toEqual({ role: 'user', content: note });
+    expect(model.requests[1]!.messages.slice(1)).toEqual(model.requests[0]!.messages.concat(model.requests[1]!.messages.slice(2)));
+    expect(asked).toBe(0); // the first block wins
+    // Turn 2: blocked again; the note is carried over, not repeated.
+    expect((await session.send('more')).text).toBe('second');
+    expect(compactions(session)).toEqual([['compact:1', true], ['compact:2', true]]);
+    expect(model.requests[3]!.messages.filter((m) => m.role === 'user' && m.content.startsWith('Summary of'))).toHaveLength(1);
+    expect(model.requests[3]!.messages[0]).toEqual({ role: 'user', content: note });
+  });
+
+  it('the same hooks decide each time: a function hook that stops blocking lets the next turn compact', async () => {
+    let calls = 0;
+    const { session, model } = await track(
+      open([long('e1'), { text: 'first' }, { text: 'SUMMARY' }, { text: 'second' }], {
+        recipe: { compact_threshold_chars: 200 },
+        hooks: { pre_compact: [() => (calls++ === 0 ? { action: 'block', reason: 'not now' } : undefined)] },
+      }),
+    );
+    await session.send('go');
+    const r = await session.send('more');
+    expect(r.text).toBe('second');
+    expect(calls).toBe(2);
+    expect(compactions(session)).toEqual([['compact:1', true], ['compact:2', false]]);
+    expect(model.requests[2]!.tools).toEqual([]);
+    expect(model.requests[3]!.messages[0]).toEqual({ role: 'user', content: 'Summary of the conversation so far:\nSUMMARY' });
   });
 });
 

@@ -27,16 +27,22 @@ export interface StopInput {
 /** Input of `pre_compact`. */
 export interface PreCompactInput {
   readonly session_id: string;
-  /** `manual` (`session.compact()`). */
-  readonly trigger: 'manual';
+  /** `manual` (`session.compact()`) or `auto` (the run's `compact` transition, over a threshold). */
+  readonly trigger: 'manual' | 'auto';
+  /** Messages in the conversation about to be compacted. */
   readonly messages: number;
+  /** With `auto`: the run compacting. */
+  readonly run_id?: string;
 }
 
 /** A `user_prompt_submit` handler: block the prompt, or replace it (`modify` with `prompt`). */
 export type PromptSubmitHandler = (input: PromptSubmitInput) => HookDecision<{ readonly prompt: string }> | undefined | Promise<HookDecision<{ readonly prompt: string }> | undefined>;
 /** A `stop` handler: `block` keeps the run going with `reason` as the next user message. */
 export type StopHandler = (input: StopInput) => HookDecision<never> | undefined | Promise<HookDecision<never> | undefined>;
-/** A `pre_compact` handler: `block` skips the compaction. */
+/**
+ * A `pre_compact` handler: `block` skips the compaction. `session.compact()` then rejects with
+ * `HOOK_BLOCKED`; an automatic compaction is recorded as skipped and the run goes on uncompacted.
+ */
 export type PreCompactHandler = (input: PreCompactInput) => HookDecision<never> | undefined | Promise<HookDecision<never> | undefined>;
 
 /** Every hook of a session. */
@@ -75,12 +81,19 @@ export async function runStopHooks(hooks: SessionHooks, input: StopInput): Promi
   return undefined;
 }
 
-/** Runs the `pre_compact` hooks. @throws HookBlockedError */
-export async function runPreCompactHooks(hooks: SessionHooks, input: PreCompactInput): Promise<void> {
+/** Runs the `pre_compact` hooks in order; returns the reason of the first block, or `undefined`. */
+export async function preCompactBlock(hooks: SessionHooks, input: PreCompactInput): Promise<string | undefined> {
   for (const h of hooks.preCompact ?? []) {
     const d = await h(input);
-    if (d?.action === 'block') throw new HookBlockedError('pre_compact', d.reason);
+    if (d?.action === 'block') return d.reason;
   }
+  return undefined;
+}
+
+/** Runs the `pre_compact` hooks. @throws HookBlockedError */
+export async function runPreCompactHooks(hooks: SessionHooks, input: PreCompactInput): Promise<void> {
+  const reason = await preCompactBlock(hooks, input);
+  if (reason !== undefined) throw new HookBlockedError('pre_compact', reason);
 }
 
 /** Stop-hook continuations allowed per run. */

@@ -19,7 +19,8 @@ import {
 } from '@a3s-code/effect';
 import { CancelledError } from '../errors/tool-errors.js';
 import type { ConfirmationManager } from '../permissions/confirmation.js';
-import { runCompact } from './compact-executor.js';
+import type { SessionHooks } from '../hooks/session-hooks.js';
+import { runAutoCompact } from './compact-executor.js';
 import { runInfer } from './infer-executor.js';
 import { parkedAt, type QuestionHandler, type RunResult } from './run-result.js';
 import type { RunEnv } from './run-env.js';
@@ -49,6 +50,8 @@ export interface FactRunOptions {
    * says the run is already verified or waived, no further model call is made.
    */
   readonly earlyEnd?: () => boolean;
+  /** The session's hooks; `preCompact` runs before the automatic `compact` transition. */
+  readonly hooks?: SessionHooks;
 }
 
 /** Drives a run to its end, its park, its cancellation or its failure (which throws). */
@@ -76,7 +79,7 @@ export async function driveRun(o: FactRunOptions): Promise<RunResult> {
             folder,
             limit: remaining,
             signal: env.signal,
-            execute: (t, s) => execute(env, t, s),
+            execute: (t, s) => execute(env, t, s, o.hooks ?? {}),
             onAppend: async (facts) => {
               await env.store.flush();
               o.onFacts?.(facts);
@@ -122,7 +125,7 @@ function gated(o: FactRunOptions): Harness {
   };
 }
 
-async function execute(env: RunEnv, t: Transition, state: FoldState) {
+async function execute(env: RunEnv, t: Transition, state: FoldState, hooks: SessionHooks) {
   switch (t.kind) {
     case 'infer':
       return runInfer(env, t.turn, t.cycle, state);
@@ -131,7 +134,7 @@ async function execute(env: RunEnv, t: Transition, state: FoldState) {
     case 'deny':
       return [drafts.budgetDenied(t.pending, env.clock())];
     case 'compact':
-      return runCompact(env, t.turn, state);
+      return runAutoCompact(env, t.turn, state, hooks);
   }
 }
 

@@ -127,6 +127,7 @@ async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> 
       parkMode: o.parkMode,
       hostAnswered: x.hostAnswered,
       earlyEnd: () => x.gate.allowsEarlyEnd(env.runId),
+      hooks: o.hooks,
     });
     steps += result.steps;
     if (result.status !== 'completed') return { ...result, steps };

@@ -10,7 +10,7 @@ import type { SearchEngine, SearchHit, SearchRequest } from './search-types.js';
 const MAX_BYTES = 2 * 1024 * 1024;
 
 async function getJson(engine: string, url: string, r: SearchRequest, headers: Record<string, string>, jsonBody?: unknown): Promise<unknown> {
-  const res = await httpGet(url, { timeoutMs: r.timeoutMs, maxBytes: MAX_BYTES, maxRedirects: 2, signal: r.signal, headers: { accept: 'application/json', ...headers }, ...(jsonBody === undefined ? {} : { jsonBody }) });
+  const res = await httpGet(url, { timeoutMs: r.timeoutMs, maxBytes: MAX_BYTES, maxRedirects: 2, signal: r.signal, allowPrivateNetwork: r.allowPrivateNetwork === true, headers: { accept: 'application/json', ...headers }, ...(jsonBody === undefined ? {} : { jsonBody }) });
   try {
     return JSON.parse(new TextDecoder().decode(res.body)) as unknown;
   } catch (e) {

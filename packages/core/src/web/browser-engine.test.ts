@@ -24,7 +24,7 @@ afterAll(() => server.close());
 describe.skipIf(chromium === undefined)(`web_search browser tier (real chromium${chromium ? ` at ${chromium}` : ': SKIPPED, not installed'})`, () => {
   it('WSRCH-03: the browser tier runs only after the first two fall short, renders JavaScript results, and launches lazily', async () => {
     const browser = browserEngine({ urlTemplate: `${server.base}/js-results?q={query}`, idleMs: 1000 });
-    const s = new WebSearch({ engines: [htmlEngine({ urlTemplate: `${server.base}/static-empty?q={query}` }), browser], qualityFloor: 2 });
+    const s = new WebSearch({ allowPrivateNetwork: true, engines: [htmlEngine({ urlTemplate: `${server.base}/static-empty?q={query}` }), browser], qualityFloor: 2 });
     try {
       expect(browser.launched()).toBe(false);
       const o = await s.search({ query: 'ownership', limit: 5, signal: new AbortController().signal });

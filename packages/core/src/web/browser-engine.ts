@@ -4,12 +4,21 @@
  * is imported, the executable discovered and the browser launched only on the first search that
  * reaches this tier. The browser is shared by the session's searches and closed after it has been
  * idle for `idleMs`, or by `close()`.
+ *
+ * Private-network guard (unless the request allows the private network): the results-page URL
+ * is checked before anything is launched, and every request the page makes is checked by a
+ * route handler (non-http(s) schemes and internal addresses are aborted). Chromium resolves
+ * names itself and Playwright does not route redirect hops, so for this tier a redirect to an
+ * internal address is detected only after chromium sent it (the search then fails `blocked`) and
+ * a name that changes its answer between the check and chromium's own lookup is not pinned.
  */
 import { access, constants } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { parseResultsPage } from './http-engines.js';
+import { checkHop, parseWebUrl } from './network-guard.js';
 import { SearchEngineError } from './search-engine-error.js';
 import type { SearchEngine, SearchHit } from './search-types.js';
+import { WebError } from './web-errors.js';
 
 /** Flags for headless chromium on our machines (STACK.md). */
 export const CHROMIUM_FLAGS: readonly string[] = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -86,6 +95,10 @@ export function browserEngine(o: BrowserEngineOptions = {}): BrowserSearchEngine
     launched: () => browser !== undefined,
     close,
     async search(r): Promise<readonly SearchHit[]> {
+      const guarded = r.allowPrivateNetwork !== true;
+      const url = template.replace('{query}', encodeURIComponent(r.query));
+      // The results page itself is checked before a browser is launched for it.
+      if (guarded) await checkHop(parseWebUrl(url));
       active += 1;
       if (idle !== undefined) clearTimeout(idle);
       try {
@@ -100,13 +113,39 @@ export function browserEngine(o: BrowserEngineOptions = {}): BrowserSearchEngine
         const context = await b.newContext({ javaScriptEnabled: true });
         const onAbort = (): void => void context.close().catch(() => undefined);
         r.signal.addEventListener('abort', onAbort, { once: true });
+        // A refused redirect hop fails the search; a refused subresource is only left out.
+        let refusedHop: WebError | undefined;
+        let refusedAny: WebError | undefined;
         try {
+          if (guarded) {
+            await context.route('**/*', async (route) => {
+              try {
+                await checkHop(parseWebUrl(route.request().url()));
+                await route.continue();
+              } catch (e) {
+                if (e instanceof WebError) refusedAny ??= e;
+                await route.abort('blockedbyclient').catch(() => undefined);
+              }
+            });
+            // Playwright does not route redirect hops: check each as it is issued, and fail the search.
+            context.on('request', (req) => {
+              if (req.redirectedFrom() === null) return;
+              checkHop(parseWebUrl(req.url())).catch((e: unknown) => {
+                if (!(e instanceof WebError) || e.kind !== 'blocked') return;
+                refusedHop ??= e;
+                void context.close().catch(() => undefined);
+              });
+            });
+          }
           const page = await context.newPage();
-          const url = template.replace('{query}', encodeURIComponent(r.query));
           await page.goto(url, { timeout: r.timeoutMs, waitUntil: 'domcontentloaded' });
           await page.waitForSelector(o.waitFor ?? '.result', { timeout: r.timeoutMs }).catch(() => undefined);
-          return parseResultsPage(await page.content(), url, r.limit);
+          const html = await page.content();
+          if (refusedHop !== undefined) throw refusedHop;
+          return parseResultsPage(html, url, r.limit);
         } catch (e) {
+          const refused = refusedHop ?? (e instanceof Error && /ERR_BLOCKED_BY_CLIENT/.test(e.message) ? refusedAny : undefined);
+          if (refused !== undefined) throw new SearchEngineError(name, refused.kind === 'blocked' ? 'blocked' : 'parse', refused.message, undefined, refused);
           if (r.signal.aborted) throw new SearchEngineError(name, 'cancelled', 'the search was cancelled', undefined, e);
           const msg = e instanceof Error ? e.message.split('\n')[0]! : String(e);
           throw new SearchEngineError(name, /timeout/i.test(msg) ? 'timeout' : 'transport', msg, undefined, e);

@@ -22,7 +22,7 @@ export interface CircuitBreakerOptions {
   readonly clock?: () => number;
 }
 
-const OPENING: ReadonlySet<EngineFailureKind> = new Set(['quota', 'permission', 'rate_limited', 'transport', 'timeout']);
+const OPENING: ReadonlySet<EngineFailureKind> = new Set(['quota', 'permission', 'rate_limited', 'transport', 'timeout', 'blocked']);
 
 interface Entry {
   state: 'closed' | 'open';

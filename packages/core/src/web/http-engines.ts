@@ -9,7 +9,7 @@ import type { SearchEngine, SearchHit, SearchRequest } from './search-types.js';
 const MAX_BYTES = 2 * 1024 * 1024;
 
 async function fetchText(url: string, r: SearchRequest): Promise<string> {
-  const res = await httpGet(url, { timeoutMs: r.timeoutMs, maxBytes: MAX_BYTES, maxRedirects: 3, signal: r.signal });
+  const res = await httpGet(url, { timeoutMs: r.timeoutMs, maxBytes: MAX_BYTES, maxRedirects: 3, signal: r.signal, allowPrivateNetwork: r.allowPrivateNetwork === true });
   return new TextDecoder().decode(res.body);
 }
 

@@ -1,12 +1,21 @@
 /**
  * One bounded HTTP(S) GET: manual redirects (at most `maxRedirects`), a byte cap on the body
- * (the rest is not read), a deadline covering headers and body, and typed failures.
+ * (the rest is not read), a deadline covering name resolution, headers and body, and typed
+ * failures. Every hop passes the private-network guard ({@link checkHop}) and its connection is
+ * pinned to the addresses the guard checked (`node:http` with a `lookup` that never asks DNS
+ * again), so rebinding between the check and the connect cannot reach an internal address.
  */
+import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { parseRetryAfter } from '../providers/provider-errors.js';
+import { checkHop, parseWebUrl, pinnedLookup, type NetworkPolicy } from './network-guard.js';
 import { WebError, kindOfStatus } from './web-errors.js';
 
-/** Options of {@link httpGet}. */
-export interface HttpGetOptions {
+/** Options of {@link httpGet}; `allowPrivateNetwork` (default false) lifts the private-network guard. */
+export interface HttpGetOptions extends NetworkPolicy {
   /** Deadline of the whole request (redirects and body), in milliseconds. */
   readonly timeoutMs: number;
   /** Body bytes kept; more is left unread and `truncated` is set. */
@@ -34,42 +43,68 @@ export interface HttpGetResult {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-function checkUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch (e) {
-    throw new WebError('invalid', `not a URL: '${raw}'`, { url: raw, cause: e });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebError('invalid', `only http and https URLs are fetched, got '${url.protocol}'`, { url: raw });
-  return url;
+/** Rejects when `signal` aborts first (DNS resolution cannot be cancelled, only abandoned). */
+function untilAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
-async function readCapped(res: Response, maxBytes: number): Promise<{ body: Uint8Array; truncated: boolean }> {
-  const reader = res.body?.getReader();
-  if (reader === undefined) return { body: new Uint8Array(0), truncated: false };
+/** Sends one request on a fresh connection (no pooling: a socket is never shared across guard decisions). */
+function send(url: URL, o: HttpGetOptions, signal: AbortSignal, pinned: ReturnType<typeof pinnedLookup> | undefined): Promise<IncomingMessage> {
+  const body = o.jsonBody === undefined ? undefined : JSON.stringify(o.jsonBody);
+  const headers: OutgoingHttpHeaders = {
+    'user-agent': 'a3s-code-web/1.0',
+    accept: 'text/html,application/xhtml+xml,application/json,text/plain;q=0.9,*/*;q=0.5',
+    'accept-encoding': 'gzip, deflate, br',
+    ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+    ...o.headers,
+  };
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: body === undefined ? 'GET' : 'POST', headers, signal, agent: false, ...(pinned ? { lookup: pinned } : {}) }, resolve);
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The body stream, decoded per `content-encoding`. */
+function decoded(res: IncomingMessage): Readable {
+  const enc = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder = enc === 'gzip' || enc === 'x-gzip' ? createGunzip() : enc === 'deflate' ? createInflate() : enc === 'br' ? createBrotliDecompress() : undefined;
+  return decoder === undefined ? res : pipeline(res, decoder, () => undefined);
+}
+
+async function readCapped(res: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<{ body: Uint8Array; truncated: boolean }> {
+  const onAbort = () => res.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+  signal.addEventListener('abort', onAbort, { once: true });
   const chunks: Uint8Array[] = [];
   let size = 0;
   let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.length > maxBytes) {
-      chunks.push(value.subarray(0, maxBytes - size));
-      size = maxBytes;
-      truncated = true;
-      await reader.cancel().catch(() => undefined);
-      break;
+  try {
+    for await (const value of decoded(res) as AsyncIterable<Buffer>) {
+      if (size + value.length > maxBytes) {
+        chunks.push(value.subarray(0, maxBytes - size));
+        size = maxBytes;
+        truncated = true;
+        break;
+      }
+      chunks.push(value);
+      size += value.length;
     }
-    chunks.push(value);
-    size += value.length;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    res.destroy();
   }
+  if (signal.aborted) throw signal.reason;
   return { body: Buffer.concat(chunks, size), truncated };
 }
 
-/** Fetches `rawUrl`. Throws a {@link WebError} for every failure. */
+/** Fetches `rawUrl`. Throws a {@link WebError} for every failure (`blocked` for a private-network hop). */
 export async function httpGet(rawUrl: string, o: HttpGetOptions): Promise<HttpGetResult> {
-  let url = checkUrl(rawUrl);
+  let url = parseWebUrl(rawUrl);
   const deadline = AbortSignal.timeout(o.timeoutMs);
   const signal = o.signal === undefined ? deadline : AbortSignal.any([deadline, o.signal]);
   const redirects: string[] = [];
@@ -81,37 +116,35 @@ export async function httpGet(rawUrl: string, o: HttpGetOptions): Promise<HttpGe
     throw new WebError('transport', `request to ${at} failed: ${msg}`, { url: at, cause: e });
   };
   for (;;) {
-    let res: Response;
+    let res: IncomingMessage;
     try {
-      res = await fetch(url, {
-        method: o.jsonBody === undefined ? 'GET' : 'POST',
-        redirect: 'manual',
-        signal,
-        headers: { 'user-agent': 'a3s-code-web/1.0', accept: 'text/html,application/xhtml+xml,application/json,text/plain;q=0.9,*/*;q=0.5', ...(o.jsonBody === undefined ? {} : { 'content-type': 'application/json' }), ...o.headers },
-        ...(o.jsonBody === undefined ? {} : { body: JSON.stringify(o.jsonBody) }),
-      });
+      // The guard runs on every hop, the first URL and each redirect target alike.
+      const addresses = await untilAbort(checkHop(url, o), signal);
+      res = await send(url, o, signal, addresses === undefined ? undefined : pinnedLookup(addresses));
     } catch (e) {
       return fail(e, url.href);
     }
-    if (REDIRECTS.has(res.status)) {
-      const location = res.headers.get('location');
-      await res.body?.cancel().catch(() => undefined);
-      if (location === null) throw new WebError('status', `HTTP ${res.status} without a Location header from ${url.href}`, { url: url.href, status: res.status });
-      if (redirects.length >= o.maxRedirects) throw new WebError('status', `more than ${o.maxRedirects} redirects (last: ${url.href})`, { url: rawUrl, status: res.status });
+    const status = res.statusCode ?? 0;
+    if (REDIRECTS.has(status)) {
+      const location = res.headers.location;
+      res.destroy();
+      if (location === undefined) throw new WebError('status', `HTTP ${status} without a Location header from ${url.href}`, { url: url.href, status });
+      if (redirects.length >= o.maxRedirects) throw new WebError('status', `more than ${o.maxRedirects} redirects (last: ${url.href})`, { url: rawUrl, status });
       redirects.push(url.href);
-      url = checkUrl(new URL(location, url).href);
+      url = parseWebUrl(new URL(location, url).href);
       continue;
     }
-    if (res.status >= 400) {
-      await res.body?.cancel().catch(() => undefined);
-      const kind = kindOfStatus(res.status);
-      const retryAfterMs = kind === 'rate_limited' || kind === 'transport' ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
+    if (status >= 400) {
+      res.destroy();
+      const kind = kindOfStatus(status);
+      const header = res.headers['retry-after'];
+      const retryAfterMs = kind === 'rate_limited' || kind === 'transport' ? parseRetryAfter(header ?? null) : undefined;
       const after = retryAfterMs === undefined ? '' : ` (retry after ${retryAfterMs} ms)`;
-      throw new WebError(kind, `HTTP ${res.status} from ${url.href}${after}`, { url: url.href, status: res.status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+      throw new WebError(kind, `HTTP ${status} from ${url.href}${after}`, { url: url.href, status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
     }
     try {
-      const { body, truncated } = await readCapped(res, o.maxBytes);
-      return { url: url.href, status: res.status, contentType: res.headers.get('content-type') ?? '', body, truncated, redirects };
+      const { body, truncated } = await readCapped(res, o.maxBytes, signal);
+      return { url: url.href, status, contentType: String(res.headers['content-type'] ?? ''), body, truncated, redirects };
     } catch (e) {
       return fail(e, url.href);
     }

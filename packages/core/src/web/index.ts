@@ -1,5 +1,8 @@
 export { WebError, WEB_ERROR_KINDS, kindOfStatus } from './web-errors.js';
-export type { WebErrorKind, WebErrorInfo } from './web-errors.js';
+export type { BlockedTarget, WebErrorKind, WebErrorInfo } from './web-errors.js';
+export { blockedRange } from './ip-ranges.js';
+export { ALLOW_PRIVATE_OPTION, checkHop, parseWebUrl } from './network-guard.js';
+export type { HostResolver, NetworkPolicy } from './network-guard.js';
 export { createWebFetchTool, WEB_FETCH_LIMITS } from './web-fetch-tool.js';
 export type { WebFetchArgs, WebFetchToolOptions } from './web-fetch-tool.js';
 export { htmlToMarkdown } from './html-to-markdown.js';

@@ -29,6 +29,8 @@ export interface SearchRequest {
   readonly signal: AbortSignal;
   /** Deadline of one engine attempt, in ms. */
   readonly timeoutMs: number;
+  /** Engines may reach private-network addresses (`WebSearchOptions.allowPrivateNetwork`). Absent: false. */
+  readonly allowPrivateNetwork?: boolean;
 }
 
 /** A search engine. Throw a `WebError` (or `SearchEngineError`) for a failure; return `[]` for no hits. */
@@ -45,9 +47,10 @@ export interface SearchEngine {
  * Why an engine attempt failed, as recorded in the metadata and used by the circuit breaker:
  * `quota` (402, or an API's quota answer), `permission` (401/403), `rate_limited` (429),
  * `transport`, `timeout`, `empty` (no hits), `parse` (an answer the engine could not read),
- * `cancelled`, `status` (other HTTP errors), `unavailable` (e.g. no browser installed).
+ * `cancelled`, `status` (other HTTP errors), `unavailable` (e.g. no browser installed), `blocked` (the
+ * engine's URL is a private-network address and `allowPrivateNetwork` is off).
  */
-export type EngineFailureKind = 'quota' | 'permission' | 'rate_limited' | 'transport' | 'timeout' | 'empty' | 'parse' | 'cancelled' | 'status' | 'unavailable';
+export type EngineFailureKind = 'quota' | 'permission' | 'rate_limited' | 'transport' | 'timeout' | 'empty' | 'parse' | 'cancelled' | 'status' | 'unavailable' | 'blocked';
 
 /** One engine attempt, in `metadata.attempts`. */
 export interface EngineAttempt {

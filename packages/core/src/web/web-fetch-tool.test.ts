@@ -48,7 +48,8 @@ afterAll(() => server.close());
 
 function invoker(options: Parameters<typeof createWebFetchTool>[0] = {}) {
   const registry = new ToolRegistry({ capabilities: [] });
-  registry.add(createWebFetchTool(options));
+  // The test server is on loopback: these tests lift the private-network guard.
+  registry.add(createWebFetchTool({ allowPrivateNetwork: true, ...options }));
   return new ToolInvoker({ registry, policy: { defaultDecision: 'allow' } });
 }
 const call = (inv: ToolInvoker, args: Record<string, unknown>) => inv.invoke({ id: 'f', name: 'web_fetch', args }, createTestInvocation().context);

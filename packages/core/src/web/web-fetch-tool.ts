@@ -30,6 +30,11 @@ export interface WebFetchToolOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** How long a converted page is kept for `offset` continuations, in ms. Default 300000. */
   readonly cacheTtlMs?: number;
+  /**
+   * Fetch loopback, private, link-local (cloud metadata) and other internal addresses. Default
+   * false: such a URL, a name resolving to one, or a redirect to one fails with `WEB_BLOCKED`.
+   */
+  readonly allowPrivateNetwork?: boolean;
 }
 
 const L = WEB_FETCH_LIMITS;
@@ -46,7 +51,7 @@ const webFetchInput = z
 /** The arguments of `web_fetch`. */
 export type WebFetchArgs = z.output<typeof webFetchInput>;
 
-const DESCRIPTION = `Fetch a web page (http/https GET) and return it as readable Markdown (the article extracted, navigation dropped). Long pages come in chunks of max_chars: pass metadata.next_offset as offset to continue. Failures are typed in metadata.error_code: WEB_TRANSPORT (network error, 408, 5xx: may be retried), WEB_RATE_LIMITED (429; retry_after_ms when the server says), WEB_TIMEOUT, WEB_STATUS (other HTTP errors: do not retry).`;
+const DESCRIPTION = `Fetch a web page (http/https GET) and return it as readable Markdown (the article extracted, navigation dropped). Long pages come in chunks of max_chars: pass metadata.next_offset as offset to continue. Failures are typed in metadata.error_code: WEB_TRANSPORT (network error, 408, 5xx: may be retried), WEB_RATE_LIMITED (429; retry_after_ms when the server says), WEB_TIMEOUT, WEB_STATUS (other HTTP errors: do not retry), WEB_BLOCKED (the host is a private-network address: do not retry).`;
 
 function decode(body: Uint8Array, contentType: string): string {
   const charset = /charset=([\w-]+)/i.exec(contentType)?.[1]?.toLowerCase() ?? 'utf-8';
@@ -80,7 +85,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebF
     async execute(args, ctx) {
       let page = args.offset > 0 ? cache.get(args.url) : undefined;
       if (page === undefined) {
-        const res = await httpGet(args.url, { timeoutMs: args.timeout_ms, maxBytes, maxRedirects, signal: ctx.signal, ...(options.headers ? { headers: options.headers } : {}) });
+        const res = await httpGet(args.url, { timeoutMs: args.timeout_ms, maxBytes, maxRedirects, signal: ctx.signal, allowPrivateNetwork: options.allowPrivateNetwork === true, ...(options.headers ? { headers: options.headers } : {}) });
         page = { url: res.url, status: res.status, truncatedBody: res.truncated, redirects: res.redirects, ...convert(res.url, res.contentType, res.body) };
         cache.set(args.url, page);
       }

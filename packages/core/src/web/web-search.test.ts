@@ -64,7 +64,7 @@ describe('web_search tiers', () => {
   it('WSRCH-01/02/03: API results above the floor: the HTTP and browser tiers do not run and no browser is launched', async () => {
     const browser = browserEngine({ urlTemplate: `${server.base}/js-results?q={query}` });
     const before = hitsOf('/rss');
-    const s = new WebSearch({ engines: [api(), ...http(), browser] });
+    const s = new WebSearch({ allowPrivateNetwork: true, engines: [api(), ...http(), browser] });
     const o = await search(s);
     expect(o.status).toBe('complete');
     expect(o.results).toHaveLength(4);
@@ -75,7 +75,7 @@ describe('web_search tiers', () => {
   });
 
   it('WSRCH-02/09: below the floor the HTTP tier runs; results merge and de-duplicate across engines', async () => {
-    const s = new WebSearch({ engines: [api('/brave-one'), tavilyEngine({ apiKey: 't', endpoint: `${server.base}/tavily` }), searxngEngine({ baseUrl: `${server.base}/searx` }), ...http()], qualityFloor: 5 });
+    const s = new WebSearch({ allowPrivateNetwork: true, engines: [api('/brave-one'), tavilyEngine({ apiKey: 't', endpoint: `${server.base}/tavily` }), searxngEngine({ baseUrl: `${server.base}/searx` }), ...http()], qualityFloor: 5 });
     const o = await search(s);
     expect(o.tiers.map((t) => [t.tier, t.ran, t.reason])).toEqual([
       ['api', true, 'first tier'],
@@ -92,7 +92,7 @@ describe('web_search tiers', () => {
   });
 
   it('WSRCH-06: engines forces tiers or engines; unknown names are invalid arguments naming the allowed values', async () => {
-    const s = new WebSearch({ engines: [api(), ...http()] });
+    const s = new WebSearch({ allowPrivateNetwork: true, engines: [api(), ...http()] });
     const onlyHttp = await search(s, ['http']);
     expect(onlyHttp.tiers.map((t) => t.tier)).toEqual(['http']);
     expect(onlyHttp.attempts.map((a) => a.engine)).toEqual(['bing_rss', 'duckduckgo_html']);
@@ -106,7 +106,7 @@ describe('web_search tiers', () => {
   });
 
   it('WSRCH-07/08: no results with engine errors is failed with typed errors; partial failures are partial', async () => {
-    const s = new WebSearch({ engines: [api('/brave-500'), braveEngine({ apiKey: 'k', endpoint: `${server.base}/brave-401` }) as SearchEngine].map((e, i) => ({ ...e, name: `${e.name}${i}`, search: e.search })) });
+    const s = new WebSearch({ allowPrivateNetwork: true, engines: [api('/brave-500'), braveEngine({ apiKey: 'k', endpoint: `${server.base}/brave-401` }) as SearchEngine].map((e, i) => ({ ...e, name: `${e.name}${i}`, search: e.search })) });
     const inv = toolInvoker(s);
     const r = await inv.invoke({ id: 's', name: 'web_search', args: { query: 'x' } }, createTestInvocation().context);
     expect(r.exitCode).toBe(1);
@@ -117,17 +117,17 @@ describe('web_search tiers', () => {
       ['brave1', 'permission', 'SEARCH_ENGINE_PERMISSION'],
     ]);
     expect(r.output).toMatch(/web_search failed for "x": brave0: transport; brave1: permission/);
-    const partial = await search(new WebSearch({ engines: [api('/brave-garbage'), ...http()] }));
+    const partial = await search(new WebSearch({ allowPrivateNetwork: true, engines: [api('/brave-garbage'), ...http()] }));
     expect(partial.status).toBe('partial');
     expect(partial.errors[0]).toMatchObject({ engine: 'brave', kind: 'parse' });
     expect(partial.results.length).toBe(3);
-    const emptyOk = await search(new WebSearch({ engines: [rssEngine({ urlTemplate: `${server.base}/empty-rss?q={query}` })] }));
+    const emptyOk = await search(new WebSearch({ allowPrivateNetwork: true, engines: [rssEngine({ urlTemplate: `${server.base}/empty-rss?q={query}` })] }));
     expect(emptyOk).toMatchObject({ status: 'complete', results: [] });
   });
 
   it('WSRCH-04/05: a 429 opens the circuit for the Retry-After; later searches skip the engine, then a half-open trial runs', async () => {
     let now = 1_000_000;
-    const s = new WebSearch({ engines: [api('/brave-429'), ...http()], clock: () => now });
+    const s = new WebSearch({ allowPrivateNetwork: true, engines: [api('/brave-429'), ...http()], clock: () => now });
     const first = await search(s);
     expect(first.attempts[0]).toMatchObject({ engine: 'brave', outcome: 'rate_limited', retry_after_ms: 2000, circuit: 'closed' });
     expect(first.circuits.brave).toEqual({ state: 'open', retry_in_ms: 2000, reason: 'rate_limited' });
@@ -145,7 +145,7 @@ describe('web_search tiers', () => {
 
   it('WSRCH-04: repeated empty answers open the circuit; parse errors alone do not; success closes it', async () => {
     let now = 0;
-    const s = new WebSearch({ engines: [rssEngine({ urlTemplate: `${server.base}/empty-rss?q={query}` })], clock: () => now, breaker: { baseCooldownMs: 1000 } });
+    const s = new WebSearch({ allowPrivateNetwork: true, engines: [rssEngine({ urlTemplate: `${server.base}/empty-rss?q={query}` })], clock: () => now, breaker: { baseCooldownMs: 1000 } });
     await search(s);
     expect(s.breaker.state('bing_rss')).toBe('closed');
     await search(s);

@@ -21,6 +21,8 @@ export interface WebSearchOptions {
   readonly breaker?: CircuitBreakerOptions;
   /** Epoch-milliseconds clock. */
   readonly clock?: () => number;
+  /** Let engines reach loopback, private and link-local addresses. Default false (`blocked`). */
+  readonly allowPrivateNetwork?: boolean;
 }
 
 /** One tier decision in `metadata.tiers`. */
@@ -71,6 +73,7 @@ export class WebSearch {
   private readonly floor: number;
   private readonly timeoutMs: number;
   private readonly clock: () => number;
+  private readonly allowPrivateNetwork: boolean;
 
   constructor(o: WebSearchOptions) {
     const names = new Set<string>();
@@ -82,6 +85,7 @@ export class WebSearch {
     this.floor = o.qualityFloor ?? 3;
     this.timeoutMs = o.engineTimeoutMs ?? 10_000;
     this.clock = o.clock ?? Date.now;
+    this.allowPrivateNetwork = o.allowPrivateNetwork === true;
     this.breaker = new CircuitBreaker({ ...o.breaker, clock: o.breaker?.clock ?? this.clock });
   }
 
@@ -147,7 +151,7 @@ export class WebSearch {
     }
     const t0 = this.clock();
     try {
-      const hits = await e.search({ query: request.query, limit: request.limit, signal: request.signal, timeoutMs: this.timeoutMs });
+      const hits = await e.search({ query: request.query, limit: request.limit, signal: request.signal, timeoutMs: this.timeoutMs, allowPrivateNetwork: this.allowPrivateNetwork });
       this.breaker.success(e.name, hits.length);
       attempts.push({ engine: e.name, tier: e.tier, outcome: hits.length === 0 ? 'empty' : 'ok', results: hits.length, duration_ms: this.clock() - t0, circuit });
       return hits;

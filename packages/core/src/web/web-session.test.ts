@@ -20,7 +20,7 @@ describe('web tools in a session (SURF-04)', () => {
   it('SURF-04/WSRCH-07: a host call of web_fetch reaches a loopback page; web_search without any usable engine is failed', async () => {
     const server = await loopbackServer({ '/p': (_q, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('plain text page') });
     try {
-      const { session } = await open([], { web: { fetch: true, search: { http: false, browser: false } } });
+      const { session } = await open([], { web: { fetch: true, search: { http: false, browser: false }, allowPrivateNetwork: true } });
       sessions.push(session);
       const r = await session.tool('web_fetch', { url: `${server.base}/p` });
       expect(r.ok).toBe(true);

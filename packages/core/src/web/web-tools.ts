@@ -16,6 +16,13 @@ export interface WebSearchToolOptions extends WebSearchEngineConfig, Omit<WebSea
 
 /** The session option `web`. */
 export interface WebToolsOptions {
+  /**
+   * Let `web_fetch` and the search engines reach loopback, private (10/8, 172.16/12, 192.168/16),
+   * link-local (169.254/16, cloud metadata), unique-local IPv6 and other internal addresses.
+   * Default false: a URL, a resolved name or a redirect hop in those ranges fails with
+   * `WEB_BLOCKED`. `fetch.allowPrivateNetwork` / `search.allowPrivateNetwork` override it per tool.
+   */
+  readonly allowPrivateNetwork?: boolean;
   /** `web_fetch`: on by default; `false` leaves it out. */
   readonly fetch?: boolean | WebFetchToolOptions;
   /** `web_search`: on by default; `false` leaves it out. */
@@ -26,7 +33,11 @@ export interface WebToolsOptions {
 export function createWebTools(options: WebToolsOptions, clock?: () => number): { readonly tools: readonly Tool[]; readonly resources: readonly { close(): Promise<void> }[] } {
   const tools: Tool[] = [];
   const resources: { close(): Promise<void> }[] = [];
-  if (options.fetch !== false) tools.push(createWebFetchTool(options.fetch === true || options.fetch === undefined ? {} : options.fetch));
+  const allow = options.allowPrivateNetwork === true;
+  if (options.fetch !== false) {
+    const f = options.fetch === true || options.fetch === undefined ? {} : options.fetch;
+    tools.push(createWebFetchTool({ ...f, allowPrivateNetwork: f.allowPrivateNetwork ?? allow }));
+  }
   if (options.search !== false) {
     const s = options.search ?? {};
     const search = new WebSearch({
@@ -35,6 +46,7 @@ export function createWebTools(options: WebToolsOptions, clock?: () => number): 
       ...(s.engineTimeoutMs === undefined ? {} : { engineTimeoutMs: s.engineTimeoutMs }),
       ...(s.breaker === undefined ? {} : { breaker: s.breaker }),
       ...(clock === undefined ? {} : { clock }),
+      allowPrivateNetwork: s.allowPrivateNetwork ?? allow,
     });
     tools.push(createWebSearchTool(search));
     resources.push(search);
