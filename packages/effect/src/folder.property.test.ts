@@ -8,18 +8,25 @@ import type { FoldState } from './state.js';
 const ids = ['a', 'b', 'c', 'd'];
 const id = fc.constantFrom(...ids);
 
+/** Signed or redacted reasoning blocks, possibly none. */
+const blocksArb = fc.array(
+  fc.oneof(fc.record({ text: fc.string({ maxLength: 6 }), signature: fc.string({ minLength: 1, maxLength: 6 }) }), fc.record({ redacted: fc.string({ minLength: 1, maxLength: 6 }) })),
+  { maxLength: 3 },
+);
+
 /** Random facts of every kind, well-formed but in any order: logs that fit and logs that do not. */
 const step: fc.Arbitrary<{ type: string; payload: unknown }> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ type: fc.constant('user.message'), payload: fc.record({ text: fc.string({ maxLength: 8 }), source: fc.constantFrom('user', 'steer', 'history', 'continuation') }) }) },
   {
     weight: 4,
     arbitrary: fc
-      .uniqueArray(fc.record({ id, confirm: fc.boolean() }), { minLength: 1, maxLength: 3, selector: (c) => c.id })
-      .map((calls) => ({
+      .tuple(fc.uniqueArray(fc.record({ id, confirm: fc.boolean() }), { minLength: 1, maxLength: 3, selector: (c) => c.id }), fc.option(blocksArb, { nil: undefined }))
+      .map(([calls, blocks]) => ({
         type: 'model.turn',
         payload: {
           decision: { kind: 'tool', calls: calls.map((c) => ({ id: c.id, name: 'read', args: { p: c.id }, needs_confirmation: c.confirm })) },
           usage: { input_tokens: 50, output_tokens: 5 },
+          ...(blocks === undefined ? {} : { reasoning_blocks: blocks }),
         },
       })),
   },
@@ -77,6 +84,21 @@ describe('Folder (property)', () => {
           snaps.push(folder.state);
         }
         snaps.forEach((snap, i) => expect(snap).toEqual(fold(facts.slice(0, i + 1), recipe)));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('every assistant message carries exactly the non-empty reasoning_blocks of the model.turn that wrote it', () => {
+    fc.assert(
+      fc.property(logArb, recipeArb, (facts, recipe) => {
+        const bySeq = new Map(facts.map((f) => [f.seq, f]));
+        for (const m of fold(facts, recipe).view.messages) {
+          if (m.role !== 'assistant') continue;
+          const blocks = (bySeq.get(m.seq)!.payload as { reasoning_blocks?: unknown[] }).reasoning_blocks;
+          if (blocks && blocks.length > 0) expect(m.reasoning).toEqual(blocks);
+          else expect(m).not.toHaveProperty('reasoning');
+        }
       }),
       { numRuns: 150 },
     );

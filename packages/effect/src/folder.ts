@@ -217,9 +217,11 @@ export class Folder {
       output_tokens: this.usage.output_tokens + p.usage.output_tokens,
     };
     const d = p.decision;
+    // Only a non-empty list is carried, so logs without blocks fold exactly as before.
+    const reasoning = p.reasoning_blocks && p.reasoning_blocks.length > 0 ? { reasoning: p.reasoning_blocks } : {};
     if (d.kind === 'text') {
       this.assistantText = d.text;
-      this.push({ role: 'assistant', text: d.text, tool_calls: [], seq: fact.seq });
+      this.push({ role: 'assistant', text: d.text, tool_calls: [], seq: fact.seq, ...reasoning });
       this.phase = 'done';
     } else if (d.kind === 'question') {
       this.assistantText = '';
@@ -234,11 +236,11 @@ export class Folder {
         turn: this.c.turn,
         cycle,
       };
-      this.push({ role: 'assistant', text: d.context ? `${d.context}\n\n${d.question}` : d.question, tool_calls: [], seq: fact.seq });
+      this.push({ role: 'assistant', text: d.context ? `${d.context}\n\n${d.question}` : d.question, tool_calls: [], seq: fact.seq, ...reasoning });
       this.phase = 'question';
     } else {
       this.assistantText = d.text ?? '';
-      this.push({ role: 'assistant', text: d.text ?? '', tool_calls: d.calls, seq: fact.seq });
+      this.push({ role: 'assistant', text: d.text ?? '', tool_calls: d.calls, seq: fact.seq, ...reasoning });
       const messageIndex = this.msgs.length - 1;
       this.round = { turn: this.c.turn, cycle, calls: d.calls, next: 0, messageIndex, resolved: new Set(), approved: new Set(), anyOk: false };
       this.settleRound();

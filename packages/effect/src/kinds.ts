@@ -90,12 +90,21 @@ export type Decision =
       multi_select: boolean;
     };
 
+/**
+ * One reasoning block as the provider signed it, sent back verbatim with its turn:
+ * `{text, signature}` for a signed thinking block, `{redacted}` for an encrypted one (the
+ * provider's opaque data).
+ */
+export type ReasoningBlock = { text: string; signature: string } | { redacted: string };
+
 /** `model.turn` (the `infer` transition). */
 export interface ModelTurnPayload extends PayloadBase {
   decision: Decision;
   usage: Usage;
   /** Reasoning text, when the provider streamed it (kept for replay, not sent back). */
   reasoning?: string;
+  /** The turn's signed reasoning blocks, in order, when the provider returned any (sent back). */
+  reasoning_blocks?: ReasoningBlock[];
 }
 
 /** `compaction.done` (the `compact` transition or the host). */
@@ -207,6 +216,23 @@ function validateDecision(c: Checker, raw: unknown): void {
   }
 }
 
+function validateReasoningBlocks(c: Checker, p: Record<string, unknown>): void {
+  if (p['reasoning_blocks'] === undefined) return;
+  c.array(p, 'reasoning_blocks', P).forEach((raw, i) => {
+    const path = `${P}.reasoning_blocks[${i}]`;
+    const block = c.object(raw, path);
+    if (block['redacted'] === undefined) {
+      c.string(block, 'text', path);
+      c.string(block, 'signature', path, { nonEmpty: true });
+      return;
+    }
+    c.string(block, 'redacted', path, { nonEmpty: true });
+    if (block['text'] !== undefined || block['signature'] !== undefined) {
+      c.fail(path, 'must be either {text, signature} or {redacted}, not both');
+    }
+  });
+}
+
 const VALIDATORS: Record<FactKindV1, Validator> = {
   'run.started': (c, p) => {
     c.string(p, 'run_id', P, { nonEmpty: true });
@@ -235,6 +261,7 @@ const VALIDATORS: Record<FactKindV1, Validator> = {
     c.integer(usage, 'input_tokens', `${P}.usage`);
     c.integer(usage, 'output_tokens', `${P}.usage`);
     c.optString(p, 'reasoning', P);
+    validateReasoningBlocks(c, p);
   },
   'compaction.done': (c, p) => {
     c.string(p, 'summary', P);

@@ -1,5 +1,5 @@
 import { InvalidTransitionError } from './errors.js';
-import type { QuestionOption, RunStatus, ToolCall, ToolSpec, Usage, UserMessageSource } from './kinds.js';
+import type { QuestionOption, ReasoningBlock, RunStatus, ToolCall, ToolSpec, Usage, UserMessageSource } from './kinds.js';
 
 /** The phases of the fold; the phase is the next transition (FOLD-02/03). */
 export const PHASES = ['idle', 'infer', 'compact', 'confirm', 'question', 'tool', 'deny', 'done'] as const;
@@ -30,7 +30,17 @@ export type Message =
       readonly source: UserMessageSource | 'answer' | 'summary';
       readonly seq: number;
     }
-  | { readonly role: 'assistant'; readonly text: string; readonly tool_calls: readonly ToolCall[]; readonly seq: number }
+  | {
+      readonly role: 'assistant';
+      readonly text: string;
+      readonly tool_calls: readonly ToolCall[];
+      readonly seq: number;
+      /**
+       * The turn's signed reasoning blocks (`model.turn`'s `reasoning_blocks`), to send back with
+       * it; absent when the turn had none. Not counted in `context_chars`.
+       */
+      readonly reasoning?: readonly ReasoningBlock[];
+    }
   | {
       readonly role: 'tool';
       readonly tool_call_id: string;

@@ -2,13 +2,14 @@
  * Accumulates a response stream into a whole {@link LlmResponse}, checking that the stream is
  * well formed (every started tool call ends, ids are unique).
  */
-import type { LlmFinishReason, LlmRequest, LlmResponse, LlmStreamEvent, LlmToolCall, LlmUsage, LlmClient } from './llm-client.js';
+import type { LlmFinishReason, LlmRequest, LlmResponse, LlmStreamEvent, LlmToolCall, LlmUsage, LlmClient, ReasoningBlock } from './llm-client.js';
 import { LlmError } from './llm-error.js';
 
 /** Folds stream events one by one; `result()` gives the response so far. */
 export class ResponseAccumulator {
   private text = '';
   private reasoning = '';
+  private readonly blocks: ReasoningBlock[] = [];
   private readonly calls: LlmToolCall[] = [];
   private readonly open = new Map<number, { id: string; name: string }>();
   private usage: LlmUsage = { inputTokens: 0, outputTokens: 0 };
@@ -24,6 +25,9 @@ export class ResponseAccumulator {
         break;
       case 'reasoning_delta':
         this.reasoning += ev.delta;
+        break;
+      case 'reasoning_block':
+        this.blocks.push(ev.block);
         break;
       case 'tool_call_start':
         this.open.set(ev.index, { id: ev.id, name: ev.name });
@@ -46,10 +50,20 @@ export class ResponseAccumulator {
     }
   }
 
-  /** The response; `finishReason` defaults from the content when the stream sent none. */
+  /**
+   * The response; `finishReason` defaults from the content when the stream sent none.
+   * `reasoningBlocks` is present only when the stream carried any.
+   */
   result(): LlmResponse {
     const finishReason = this.finish ?? (this.calls.length > 0 ? 'tool_calls' : 'stop');
-    return { text: this.text, reasoning: this.reasoning, toolCalls: [...this.calls], usage: this.usage, finishReason };
+    return {
+      text: this.text,
+      reasoning: this.reasoning,
+      ...(this.blocks.length > 0 ? { reasoningBlocks: [...this.blocks] } : {}),
+      toolCalls: [...this.calls],
+      usage: this.usage,
+      finishReason,
+    };
   }
 
   private bad(message: string): never {

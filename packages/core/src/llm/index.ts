@@ -11,6 +11,7 @@ export type {
   LlmToolChoice,
   LlmToolSpec,
   LlmUsage,
+  ReasoningBlock,
 } from './llm-client.js';
 export { LlmError, type LlmErrorKind, type LlmErrorOptions } from './llm-error.js';
 export { collectResponse, completeWith, ResponseAccumulator } from './collect-response.js';

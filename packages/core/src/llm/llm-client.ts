@@ -7,10 +7,29 @@
  */
 import type { JsonSchema } from '../tools/json-schema.js';
 
+/**
+ * One reasoning block as the provider returned it, kept so it can be sent back verbatim:
+ * `{ text, signature }` for a signed thinking block (Anthropic `thinking`), `{ redacted }` for an
+ * encrypted one (Anthropic `redacted_thinking`, its opaque `data`). Providers that need signed
+ * reasoning back on a tool-use turn reject the turn when a block is altered or missing.
+ */
+export type ReasoningBlock =
+  | { readonly text: string; readonly signature: string }
+  | { readonly redacted: string };
+
 /** One message of the conversation sent to a provider. */
 export type LlmMessage =
   | { readonly role: 'user'; readonly content: string }
-  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly LlmToolCall[] }
+  | {
+      readonly role: 'assistant';
+      readonly content: string;
+      readonly toolCalls?: readonly LlmToolCall[];
+      /**
+       * The turn's reasoning blocks, in the order received. Clients whose provider takes them
+       * back (Anthropic) send them first in the turn; others ignore them.
+       */
+      readonly reasoning?: readonly ReasoningBlock[];
+    }
   | {
       readonly role: 'tool';
       readonly toolCallId: string;
@@ -82,12 +101,14 @@ export type LlmFinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter
 /**
  * One event of a response stream. Tool calls arrive as `tool_call_start`, any number of
  * `tool_call_delta` (raw JSON text of the arguments) and one `tool_call_end` with the parsed
- * arguments; `index` orders parallel calls. `usage` and `finish` come last (usage may be absent
- * when the provider does not report it).
+ * arguments; `index` orders parallel calls. `reasoning_block` closes one reasoning block with
+ * its provider signature (its text came before as `reasoning_delta`s; a redacted block has no
+ * text). `usage` and `finish` come last (usage may be absent when the provider does not report it).
  */
 export type LlmStreamEvent =
   | { readonly type: 'text_delta'; readonly delta: string }
   | { readonly type: 'reasoning_delta'; readonly delta: string }
+  | { readonly type: 'reasoning_block'; readonly block: ReasoningBlock }
   | { readonly type: 'tool_call_start'; readonly index: number; readonly id: string; readonly name: string }
   | { readonly type: 'tool_call_delta'; readonly index: number; readonly id: string; readonly argsDelta: string }
   | { readonly type: 'tool_call_end'; readonly index: number; readonly call: LlmToolCall }
@@ -127,6 +148,8 @@ export interface LlmClient {
 export interface LlmResponse {
   readonly text: string;
   readonly reasoning: string;
+  /** The signed reasoning blocks to send back with this turn, when the provider returned any. */
+  readonly reasoningBlocks?: readonly ReasoningBlock[];
   readonly toolCalls: readonly LlmToolCall[];
   readonly usage: LlmUsage;
   readonly finishReason: LlmFinishReason;

@@ -1,6 +1,7 @@
 /**
- * `AnthropicClient`: the Messages API over `fetch`. Streams text, thinking deltas, `tool_use`
- * blocks (arguments from `input_json_delta`s), usage and stop reasons; a mid-stream
+ * `AnthropicClient`: the Messages API over `fetch`. Streams text, thinking deltas and signed
+ * thinking blocks (sent back on later turns), `tool_use` blocks (arguments from
+ * `input_json_delta`s), usage and stop reasons; a mid-stream
  * `event: error` after a 200 becomes a typed error. `complete` is a distinct non-streaming call.
  */
 import type { LlmCapabilities, LlmClient, LlmRequest, LlmResponse, LlmStreamEvent, LlmToolCall } from '../llm/llm-client.js';
@@ -10,6 +11,7 @@ import { CallScope, jsonOf, openResponse, parseEventJson, sseEventsOf, type Http
 import { ModelConfigurationError, type ErrorContext } from './provider-errors.js';
 import { anthropicRequestBody } from './anthropic-request.js';
 import { anthropicError, anthropicFinishReason, AnthropicStreamDecoder, anthropicUsage } from './anthropic-stream.js';
+import { anthropicReasoningBlocks } from './anthropic-thinking.js';
 
 /** Anthropic's API base URL, the default (the `/v1/messages` path is appended). */
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -126,7 +128,8 @@ export class AnthropicClient implements LlmClient {
       }
     }
     const reason = typeof body.stop_reason === 'string' ? anthropicFinishReason(body.stop_reason) : calls.length > 0 ? 'tool_calls' : 'stop';
-    return { text, reasoning, toolCalls: calls, usage: isObject(body.usage) ? anthropicUsage(body.usage) : { inputTokens: 0, outputTokens: 0 }, finishReason: reason };
+    const blocks = anthropicReasoningBlocks(body.content);
+    return { text, reasoning, ...(blocks.length > 0 ? { reasoningBlocks: blocks } : {}), toolCalls: calls, usage: isObject(body.usage) ? anthropicUsage(body.usage) : { inputTokens: 0, outputTokens: 0 }, finishReason: reason };
   }
 
   private spec(request: LlmRequest, stream: boolean): HttpRequestSpec {

@@ -1,9 +1,11 @@
 /**
  * Builds the Anthropic Messages request body from an {@link LlmRequest}: the system prompt as
  * the top-level `system`, tool results as `tool_result` blocks in user turns (consecutive turns
- * of one role merged, as the API requires alternation), `tool_choice` as `auto`/`any`/`tool`/`none`.
+ * of one role merged, as the API requires alternation), `tool_choice` as `auto`/`any`/`tool`/`none`,
+ * and an assistant turn's reasoning blocks sent back first in its content, as received.
  */
 import type { LlmMessage, LlmRequest, LlmToolChoice } from '../llm/llm-client.js';
+import { anthropicThinkingContent } from './anthropic-thinking.js';
 import { ModelConfigurationError } from './provider-errors.js';
 
 type Json = Record<string, unknown>;
@@ -65,7 +67,8 @@ export function anthropicMessages(messages: readonly LlmMessage[]): Json[] {
     } else {
       const blocks: Json[] = m.content === '' ? [] : [{ type: 'text', text: m.content }];
       for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.args });
-      if (blocks.length > 0) push('assistant', blocks);
+      // Thinking goes first, and never alone: a turn of only thinking is not a valid assistant turn.
+      if (blocks.length > 0) push('assistant', [...anthropicThinkingContent(m.reasoning ?? []), ...blocks]);
     }
   }
   return out;

@@ -1,10 +1,12 @@
 /**
  * Decodes Anthropic Messages stream events (`message_start`, `content_block_start/delta/stop`,
  * `message_delta`, `message_stop`, `ping`, `error`) into {@link LlmStreamEvent}s: text and
- * thinking deltas, `tool_use` blocks assembled from `input_json_delta`s, cumulative usage.
+ * thinking deltas, `tool_use` blocks assembled from `input_json_delta`s, cumulative usage, and
+ * one `reasoning_block` per signed `thinking` or `redacted_thinking` block when it stops.
  */
 import type { LlmFinishReason, LlmStreamEvent, LlmUsage } from '../llm/llm-client.js';
 import { LlmError, type LlmErrorKind } from '../llm/llm-error.js';
+import { ThinkingAssembler } from './anthropic-thinking.js';
 import { redact } from './provider-errors.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
 
@@ -66,6 +68,7 @@ export function anthropicUsage(u: Json, previous?: LlmUsage): LlmUsage {
 /** Turns one event at a time into events. `stopped` is true after `message_stop`. */
 export class AnthropicStreamDecoder {
   private readonly calls: ToolCallAssembler;
+  private readonly thinking = new ThinkingAssembler();
   private usage: LlmUsage | undefined;
   private finish: LlmFinishReason | undefined;
   /** True once `message_stop` arrived. */
@@ -93,7 +96,7 @@ export class AnthropicStreamDecoder {
           out.push(this.calls.start(index, block.id, block.name));
         } else if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') {
           out.push({ type: 'text_delta', delta: block.text });
-        } else if (block.type === 'thinking' && typeof block.thinking === 'string' && block.thinking !== '') {
+        } else if (this.thinking.start(index, block) && typeof block.thinking === 'string' && block.thinking !== '') {
           out.push({ type: 'reasoning_delta', delta: block.thinking });
         }
         break;
@@ -101,16 +104,22 @@ export class AnthropicStreamDecoder {
       case 'content_block_delta': {
         const d = isObject(data.delta) ? data.delta : {};
         if (d.type === 'text_delta' && typeof d.text === 'string' && d.text !== '') out.push({ type: 'text_delta', delta: d.text });
-        else if (d.type === 'thinking_delta' && typeof d.thinking === 'string' && d.thinking !== '') out.push({ type: 'reasoning_delta', delta: d.thinking });
+        else if (d.type === 'thinking_delta' && typeof d.thinking === 'string' && d.thinking !== '') {
+          this.thinking.text(index, d.thinking);
+          out.push({ type: 'reasoning_delta', delta: d.thinking });
+        } else if (d.type === 'signature_delta' && typeof d.signature === 'string') this.thinking.signature(index, d.signature);
         else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') {
           const ev = this.calls.delta(index, d.partial_json);
           if (ev) out.push(ev);
         }
         break;
       }
-      case 'content_block_stop':
+      case 'content_block_stop': {
         if (this.calls.has(index)) out.push(this.calls.end(index));
+        const block = this.thinking.end(index);
+        if (block) out.push({ type: 'reasoning_block', block });
         break;
+      }
       case 'message_delta': {
         const d = isObject(data.delta) ? data.delta : {};
         if (typeof d.stop_reason === 'string') this.finish = anthropicFinishReason(d.stop_reason);

@@ -6,8 +6,10 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { encodeFact, fold, parseLog } from '@a3s-code/effect';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { toLlmMessages } from '../run/conversation.js';
 import { Agent } from '../session/agent.js';
 import { defineTool } from '../tools/define-tool.js';
 import { defineToolPack } from '../tools/tool-pack.js';
@@ -53,13 +55,14 @@ function turns(prefix: string) {
   });
 }
 
-async function runSession(model: LlmClient) {
+async function runSession(model: LlmClient, after?: (facts: readonly import('@a3s-code/effect').Fact[]) => void) {
   const { dir, pack } = workspaceWithFiles();
   const agent = await Agent.create({ model, tools: [pack], permissions: { allow: ['list_files', 'read_file'] } });
   const session = await agent.session(dir);
   try {
     const result = await session.send('What do the files in src do?');
     const results = session.store.log.facts.filter((f) => f.type === 'tool.result').map((f) => f.payload as { tool_call_id: string; output: string; ok: boolean });
+    after?.(session.store.log.facts);
     return { result, results };
   } finally {
     await session.close();
@@ -90,5 +93,50 @@ describe('a full agent run through each real client (session, kernel, fact log, 
     const third = server.requests[2]!.body as { messages: { role: string }[]; system: unknown };
     expect(third.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
     expect(JSON.stringify(third.system)).toContain('Runtime contract');
+  });
+
+  it('AnthropicClient with extended thinking: each later request sends the earlier turns back with their signed thinking, first, unchanged', async () => {
+    server = await startReplayServer(turns('anthropic-thinking'));
+    let logText = '';
+    const model = new AnthropicClient({ model: 'claude-sonnet-4-20250514', baseUrl: server.url, apiKey: 'k-test-1234', thinkingBudgetTokens: 2048 });
+    const { result, results } = await runSession(model, (facts) => {
+      logText = facts.map((f) => `${encodeFact(f)}\n`).join('');
+    });
+    expect(result).toMatchObject({ status: 'completed', text: 'Both files export one function; a.ts adds, b.ts multiplies.', toolCalls: 3 });
+    expect(results.map((r) => [r.tool_call_id, r.ok])).toEqual([['toolu_t1', true], ['toolu_t2a', true], ['toolu_t2b', true]]);
+
+    const thinking1 = { type: 'thinking', thinking: 'The user asks what the files in src do. I should list src first.', signature: 'EqQBCkYIBxgCKkBTdXJuT25lU2lnbmF0dXJlRm9yVGhpbmtpbmdCbG9ja0FscGhh+/==' };
+    const thinking2 = { type: 'thinking', thinking: 'Two files: a.ts and b.ts. Read both in parallel.', signature: 'EqQBCkYIBxgCKkBUdXJuVHdvU2lnbmF0dXJlRm9yVGhpbmtpbmdCbG9ja0JyYXZv+/==' };
+    const redacted = { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB9URj2pLmN3kF8/dW5hR7xJ0aP3oLvpF7cB' };
+    const turn1 = { role: 'assistant', content: [thinking1, { type: 'tool_use', id: 'toolu_t1', name: 'list_files', input: { dir: 'src' } }] };
+    const turn2 = {
+      role: 'assistant',
+      content: [
+        thinking2,
+        redacted,
+        { type: 'text', text: 'Reading both files.' },
+        { type: 'tool_use', id: 'toolu_t2a', name: 'read_file', input: { path: 'src/a.ts' } },
+        { type: 'tool_use', id: 'toolu_t2b', name: 'read_file', input: { path: 'src/b.ts' } },
+      ],
+    };
+    type Body = { messages: { role: string; content: unknown[] }[]; thinking: unknown };
+    const [first, second, third] = server.requests.map((r) => r.body as Body);
+    for (const body of [first!, second!, third!]) expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(first!.messages.map((m) => m.role)).toEqual(['user']);
+    expect(second!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(second!.messages[1]).toEqual(turn1);
+    expect(third!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+    expect(third!.messages[1]).toEqual(turn1);
+    expect(third!.messages[3]).toEqual(turn2);
+
+    // The blocks are in the durable log: re-read from its encoding, the fold sends them back the same.
+    const logged = parseLog(logText).facts.filter((f) => f.type === 'model.turn').map((f) => (f.payload as { reasoning_blocks?: unknown }).reasoning_blocks);
+    expect(logged).toEqual([
+      [{ text: thinking1.thinking, signature: thinking1.signature }],
+      [{ text: thinking2.thinking, signature: thinking2.signature }, { redacted: redacted.data }],
+      [{ text: 'a.ts adds, b.ts multiplies.', signature: 'EqQBCkYIBxgCKkBUdXJuVGhyZWVTaWduYXR1cmVGb3JUaGlua2luZ0Jsb2NrQ2hhcmxpZQ==' }],
+    ]);
+    const assistants = toLlmMessages(fold(parseLog(logText).facts).view.messages).filter((m) => m.role === 'assistant');
+    expect(assistants.map((m) => (m.role === 'assistant' ? m.reasoning?.length : 0))).toEqual([1, 2, 1]);
   });
 });

@@ -8,7 +8,7 @@ import { A3sError, drafts, type Decision, type FactDraft, type FoldState, type T
 import type { LlmResponse, LlmToolCall } from '../llm/llm-client.js';
 import { ResponseAccumulator } from '../llm/collect-response.js';
 import { ASK_USER_TOOL, askUserInput } from './ask-user.js';
-import { toLlmMessages, toLlmTools } from './conversation.js';
+import { toLlmMessages, toLlmTools, toReasoningRecord } from './conversation.js';
 import type { RunEnv } from './run-env.js';
 
 /** The run asked more questions than its cap allows (PARK-10). */
@@ -54,6 +54,8 @@ export async function runInfer(env: RunEnv, turn: number, cycle: number, state: 
     decision,
     usage,
     ...(response.reasoning ? { reasoning: response.reasoning } : {}),
+    // Signed blocks are logged so later turns send them back exactly as received.
+    ...(response.reasoningBlocks && response.reasoningBlocks.length > 0 ? { reasoning_blocks: response.reasoningBlocks.map(toReasoningRecord) } : {}),
     at_ms: at,
   });
   const results = denied.map(({ call, output, metadata }) =>
