@@ -24,34 +24,17 @@ import { buildSnapshot } from './snapshot-builder.js';
 import type { RunRecord, SessionSnapshotV1, SubagentTaskSnapshot, VerificationReport } from './snapshot-types.js';
 import type { MutationLedger } from '../gate/mutation-ledger.js';
 import type { SessionGate } from '../gate/session-gate.js';
-import { runVerification, validateVerification, type VerificationCommand, type VerifyOptions } from '../gate/verify-commands.js';
+import type { VerificationCommand, VerifyOptions } from '../gate/verify-commands.js';
+import { ledgerFor, verifyThroughKernel, waiveDigest } from './session-verification.js';
 import { GovernedLlmClient } from '../llm/governed-llm-client.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { compactNow } from './compact-now.js';
 import type { Delegator } from '../delegation/delegator.js';
 import { backgroundTaskResult, delegateTask, delegateTasks, type TaskOptions, type TaskResult, type TaskSpec, type TasksOptions, type TasksResult } from './session-delegation.js';
 import { TraceRecorder } from './trace-recorder.js';
+import type { SessionParts } from './session-parts.js';
 
-/** Everything a session is assembled from (see `Agent.session`). */
-export interface SessionParts {
-  /** The one resolved configuration every part of the session reads (BUILD-03). */
-  readonly config: ResolvedSessionConfig;
-  readonly invoker: ToolInvoker;
-  /** The artifact store the invoker caps outputs into (listed into snapshots). */
-  readonly artifacts: SessionArtifactStore;
-  /** The snapshot this session was resumed from (`agent.resumeSession`). */
-  readonly restored?: SessionSnapshotV1;
-  /** The session's completion gate (ledger, reports, waivers). */
-  readonly gate: SessionGate;
-  /** The layered system prompt sections. */
-  readonly system: readonly string[];
-  /** Called once when the session closes (detaches tool sources). */
-  readonly onClose?: () => void;
-  /** Released when the session closes (the web search's browser). */
-  readonly resources?: readonly { close(): Promise<void> }[];
-  /** The session's sub-agent state (tasks, background results, children of runs). */
-  readonly delegator?: Delegator;
-}
+export type { SessionParts } from './session-parts.js';
 
 /** A coding-agent session. */
 export class AgentSession {
@@ -249,30 +232,17 @@ export class AgentSession {
    * latest run's). A passed report for the current digest lets a run complete as `verified`.
    */
   async verifyCommands(subject: string, commands: readonly VerificationCommand[], options: VerifyOptions = {}): Promise<VerificationReport> {
-    validateVerification(subject, commands);
-    const runId = this.activeRunId ?? this.#gate.latestRunId();
-    const report = await runVerification(
-      subject,
-      commands,
-      (command, timeoutMs) => this.tool('bash', { command, timeout: timeoutMs }),
-      { digest: runId === null ? null : this.#gate.ledger(runId).digest, runId, now: this.#clock() },
-      options,
-    );
-    this.#gate.verification.addReport(report);
-    return report;
+    return verifyThroughKernel(this.#gate, (name, args) => this.tool(name, args), this.activeRunId, subject, commands, options, this.#clock());
   }
 
   /** Waives verification for exactly this effect digest (a host decision; GATE-01). */
   waiveCompletion(digest: string, reason: string): void {
-    if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest)) throw new SessionConfigurationError('digest', 'must be a 64-character hex effect digest');
-    if (typeof reason !== 'string' || reason.trim().length === 0) throw new SessionConfigurationError('reason', 'must say why the change needs no verification');
-    this.#gate.verification.waive(digest, reason, this.#clock());
+    waiveDigest(this.#gate, digest, reason, this.#clock());
   }
 
   /** The changes of a run (default: the active or latest run) and their effect digest. */
   changeLedger(runId?: string): MutationLedger {
-    const id = runId ?? this.activeRunId ?? this.#gate.latestRunId();
-    return id === null ? { entries: [], digest: null } : this.#gate.ledger(id);
+    return ledgerFor(this.#gate, runId ?? this.activeRunId);
   }
 
   /**

@@ -1,0 +1,28 @@
+/** What an `AgentSession` is assembled from (see `Agent.session`). */
+import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import type { Delegator } from '../delegation/delegator.js';
+import type { SessionGate } from '../gate/session-gate.js';
+import type { ToolInvoker } from '../invoker/tool-invoker.js';
+import type { SessionArtifactStore } from './session-artifacts.js';
+import type { SessionSnapshotV1 } from './snapshot-types.js';
+
+/** Everything a session is assembled from (see `Agent.session`). */
+export interface SessionParts {
+  /** The one resolved configuration every part of the session reads (BUILD-03). */
+  readonly config: ResolvedSessionConfig;
+  readonly invoker: ToolInvoker;
+  /** The artifact store the invoker caps outputs into (listed into snapshots). */
+  readonly artifacts: SessionArtifactStore;
+  /** The snapshot this session was resumed from (`agent.resumeSession`). */
+  readonly restored?: SessionSnapshotV1;
+  /** The session's completion gate (ledger, reports, waivers). */
+  readonly gate: SessionGate;
+  /** The layered system prompt sections. */
+  readonly system: readonly string[];
+  /** Called once when the session closes (detaches tool sources). */
+  readonly onClose?: () => void;
+  /** Released when the session closes (the web search's browser). */
+  readonly resources?: readonly { close(): Promise<void> }[];
+  /** The session's sub-agent state (tasks, background results, children of runs). */
+  readonly delegator?: Delegator;
+}
