@@ -11,6 +11,7 @@ import type { EventSink } from '../events/agent-event.js';
 import { linkSignals } from '../invoker/link-signals.js';
 import type { LlmCapabilities, LlmClient, LlmRequest, LlmStreamEvent, LlmUsage } from './llm-client.js';
 import type { LlmBudget } from './llm-budget.js';
+import { abortableSleep } from './abortable-sleep.js';
 import { LlmError } from './llm-error.js';
 
 /** Retry settings of the LLM invoker. */
@@ -99,16 +100,5 @@ export class GovernedLlmClient implements LlmClient {
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  return abortableSleep(ms, signal, () => signal.reason);
 }

@@ -21,6 +21,14 @@ export function splitShellCommand(command: string): ShellParts {
   const split = (text: string): void => {
     let current = '';
     let quote: "'" | '"' | null = null;
+    // Splits the body of the substitution opening at `i` and keeps it in the current command.
+    const takeSubstitution = (i: number): number => {
+      const end = substitution(text, i);
+      substitutes = true;
+      split(text.slice(i + (text[i] === '`' ? 1 : 2), end));
+      current += text.slice(i, end + 1);
+      return end;
+    };
     const flush = () => {
       const c = current.trim();
       if (c.length > 0) commands.push(c);
@@ -36,11 +44,7 @@ export function splitShellCommand(command: string): ShellParts {
       if (quote) {
         if (ch === quote) quote = null;
         else if (quote === '"' && (ch === '`' || (ch === '$' && text[i + 1] === '('))) {
-          const end = substitution(text, i);
-          substitutes = true;
-          split(text.slice(i + (ch === '`' ? 1 : 2), end));
-          current += text.slice(i, end + 1);
-          i = end;
+          i = takeSubstitution(i);
           continue;
         }
         current += ch;
@@ -52,11 +56,7 @@ export function splitShellCommand(command: string): ShellParts {
         continue;
       }
       if (ch === '`' || ((ch === '$' || ch === '<' || ch === '>') && text[i + 1] === '(')) {
-        const end = substitution(text, i);
-        substitutes = true;
-        split(text.slice(i + (ch === '`' ? 1 : 2), end));
-        current += text.slice(i, end + 1);
-        i = end;
+        i = takeSubstitution(i);
         continue;
       }
       // `2>&1`, `<&3` and `&>file` are redirections, not separators.

@@ -4,6 +4,7 @@
  * what a message says. A `retryAfterMs` from the provider is honoured; one longer than the
  * policy's ceiling is not waited out here but returned to the caller.
  */
+import { abortableSleep } from '../llm/abortable-sleep.js';
 import { LlmError } from '../llm/llm-error.js';
 
 /** How often and how long to retry. */
@@ -50,18 +51,5 @@ export async function withRetries<T>(attempt: (attemptNumber: number) => Promise
 }
 
 function wait(ms: number, hooks: RetryHooks): Promise<void> {
-  const { signal } = hooks;
-  const abortError = () => hooks.onAbort?.() ?? new LlmError('cancelled', 'retry wait was cancelled');
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return abortableSleep(ms, hooks.signal, () => hooks.onAbort?.() ?? new LlmError('cancelled', 'retry wait was cancelled'));
 }

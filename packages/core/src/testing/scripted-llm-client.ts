@@ -19,6 +19,7 @@ import { readFile } from 'node:fs/promises';
 import { A3sError } from '@a3s-code/effect';
 import { z } from 'zod';
 import type { LlmCapabilities, LlmClient, LlmRequest, LlmStreamEvent } from '../llm/llm-client.js';
+import { abortableSleep } from '../llm/abortable-sleep.js';
 import { LlmError } from '../llm/llm-error.js';
 
 const usageSchema = z.strictObject({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
@@ -189,16 +190,5 @@ function estimateTokens(request: LlmRequest): number {
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new LlmError('cancelled', 'scripted model call was cancelled', { provider: 'scripted' }));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new LlmError('cancelled', 'scripted model call was cancelled', { provider: 'scripted' }));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return abortableSleep(ms, signal, () => new LlmError('cancelled', 'scripted model call was cancelled', { provider: 'scripted' }));
 }
