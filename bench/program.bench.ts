@@ -2,9 +2,10 @@
  * Benchmark of `program` (issue 8).
  *
  * 1. VM start: a governed call of `program` whose script returns at once, against a governed
- *    no-op call (the difference is the VM: runtime, context, prelude, evaluation, teardown).
+ *    no-op call (the difference is the VM: runtime, context, prelude, evaluation, teardown, and the
+ *    round trip to a warm program worker from the pool; a cold worker adds ~50 ms once).
  * 2. Per-`ctx`-call overhead: a program making 1,000 `ctx.tool('noop')` calls, per call, against a
- *    direct governed call of the same tool.
+ *    direct governed call of the same tool (each call crosses the worker's message port twice).
  * 3. A 30-call program against 30 model-driven calls through a session with the scripted model:
  *    wall time and tokens sent to the model (request characters / 4, the scripted model's estimate).
  *

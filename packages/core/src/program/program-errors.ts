@@ -47,7 +47,8 @@ export class ProgramInvalidError extends ProgramError {
   }
 }
 
-function where(loc: ProgramErrorLocation): string {
+/** `file:line:column` as used in messages (internal; not re-exported by the package). */
+export function where(loc: ProgramErrorLocation): string {
   if (loc.line === undefined) return loc.file;
   return loc.column === undefined ? `${loc.file}:${loc.line}` : `${loc.file}:${loc.line}:${loc.column}`;
 }

@@ -1,6 +1,7 @@
 /**
  * The `program` runtime tool (PROG-01..10, PTC-01..04, SURF-05, INV-03/05): one bounded QuickJS
- * program per call whose every effect goes through the caller's scoped invoker. It is a trusted
+ * program per call, run in a worker thread (`program-runner.ts`), whose every effect goes through
+ * the caller's scoped invoker on the host. It is a trusted
  * built-in orchestrator (a host call gives its children `host_nested`) and not reentrant (a
  * program cannot run `program`).
  */
@@ -13,7 +14,7 @@ import { PROGRAM_DESCRIPTION } from './program-description.js';
 import { ProgramInvalidError } from './program-errors.js';
 import { createCtxBridge } from './ctx-bridge.js';
 import { loadProgramScript } from './program-source.js';
-import { runProgramScript } from './program-vm.js';
+import { runProgramInWorker } from './program-runner.js';
 import { programResult } from './program-output.js';
 
 /** Options of {@link createProgramTool}. */
@@ -49,7 +50,7 @@ async function executeProgram(args: ProgramArgs, ctx: ToolContext, clock: () => 
     emitOutput: (d) => ctx.emitOutput(d),
   });
   try {
-    const outcome = await runProgramScript({
+    const outcome = await runProgramInWorker({
       source: script.source,
       file: script.file,
       module: script.module,

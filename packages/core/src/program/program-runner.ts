@@ -1,0 +1,107 @@
+/**
+ * Runs a program in a worker thread (PROG-07): the host's event loop is never blocked by the
+ * script. The host answers the worker's `ctx` calls through its {@link ProgramHost} (the governed
+ * bridge), and ends the worker with `terminate()` the moment the deadline passes, the call is
+ * cancelled or a limit is violated, so none of them waits for the script to reach a `ctx` call.
+ */
+import { ProgramMemoryLimitError, ProgramTimeoutError } from './program-errors.js';
+import type { RunScriptOptions, ScriptOutcome } from './program-vm.js';
+import { acquireProgramWorker, discardProgramWorker, releaseProgramWorker } from './worker-pool.js';
+import { fromWireError, toWireError, type HostMessage, type WorkerMessage } from './worker-protocol.js';
+
+/** How long a worker may take to start (spawn and load QuickJS) before the call fails. */
+const WORKER_START_MS = 30_000;
+
+/** Runs `o.source` in a program worker and returns its result, or throws a typed error. */
+export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> {
+  if (o.signal.aborted) return Promise.reject(o.signal.reason);
+  const clock = o.clock ?? Date.now;
+  const worker = acquireProgramWorker();
+  return new Promise<ScriptOutcome>((resolve, reject) => {
+    let finished = false;
+    let deadline = Number.POSITIVE_INFINITY;
+    // Until the worker has started (a cold one loads the QuickJS module first), only this bounds the wait.
+    let timer: NodeJS.Timeout | undefined = setTimeout(() => kill(new Error(`program: the worker did not start within ${WORKER_START_MS} ms`)), WORKER_START_MS);
+    const timeout = (): ProgramTimeoutError => new ProgramTimeoutError(o.timeoutMs, o.host.toolCalls());
+    // Why the program must stop now, in order of precedence: cancellation, a limit violation.
+    const stopped = (): { reason: unknown } | undefined => {
+      if (o.signal.aborted) return { reason: o.signal.reason };
+      const v = o.host.violation();
+      return v === undefined ? undefined : { reason: v };
+    };
+    const finish = (reuse: boolean, settle: () => void): void => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      o.signal.removeEventListener('abort', onAbort);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (reuse) releaseProgramWorker(worker);
+      else discardProgramWorker(worker);
+      settle();
+    };
+    const kill = (reason: unknown): void => finish(false, () => reject(reason));
+    const send = (m: HostMessage): void => {
+      if (!finished) worker.postMessage(m);
+    };
+    const onAbort = (): void => kill(o.signal.reason);
+    const arm = (): void => {
+      const left = deadline - clock();
+      if (left <= 0) kill(stopped()?.reason ?? timeout());
+      else timer = setTimeout(arm, left);
+    };
+    const onCall = (id: number, op: string, payload: string): void => {
+      o.host.call(op, payload).then(
+        (json) => send({ type: 'reply', id, ok: true, json }),
+        (e: unknown) => {
+          const s = stopped();
+          if (s !== undefined) kill(s.reason);
+          else send({ type: 'reply', id, ok: false, error: toWireError(e) });
+        },
+      );
+    };
+    const onMessage = (m: WorkerMessage): void => {
+      if (finished) return;
+      if (m.type === 'started') {
+        // The deadline counts from here, as it did on the host thread: start-up is not the script's time.
+        clearTimeout(timer);
+        deadline = clock() + o.timeoutMs;
+        arm();
+      } else if (m.type === 'log') o.host.log(m.text);
+      else if (m.type === 'call') onCall(m.id, m.op, m.payload);
+      else if (m.type === 'done') {
+        const s = stopped();
+        finish(s === undefined, () => (s === undefined ? resolve(m.outcome) : reject(s.reason)));
+      } else {
+        const s = stopped();
+        const error = fromWireError(m.error);
+        const isTimeout = (error as { code?: unknown }).code === 'PROGRAM_TIMEOUT';
+        // Only a script that failed on its own (a typed program error) leaves a worker fit for reuse.
+        finish(s === undefined && m.error.kind === 'program', () => reject(s?.reason ?? (isTimeout ? timeout() : error)));
+      }
+    };
+    const onError = (e: Error): void => {
+      const oom = (e as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      kill(stopped()?.reason ?? (oom ? new ProgramMemoryLimitError(o.memoryLimitBytes) : e));
+    };
+    const onExit = (code: number): void => kill(stopped()?.reason ?? new Error(`program: the worker exited unexpectedly (code ${code})`));
+
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    o.signal.addEventListener('abort', onAbort, { once: true });
+    send({
+      type: 'run',
+      source: o.source,
+      file: o.file,
+      module: o.module,
+      inputsJson: o.inputsJson,
+      timeoutMs: o.timeoutMs,
+      remainingMs: o.timeoutMs,
+      memoryLimitBytes: o.memoryLimitBytes,
+      maxStackBytes: o.maxStackBytes,
+      maxResultChars: o.maxResultChars,
+    });
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * The program worker (`node:worker_threads` entry): runs one script at a time in its own QuickJS
+ * runtime, so a busy script never blocks the host's event loop. It has no capabilities of its own:
+ * every `ctx` call is posted to the host, which runs it through the caller's scoped invoker and
+ * answers. The host enforces the deadline, cancellation and limit violations by terminating this
+ * worker; the VM's own interrupt handler still stops at the deadline so a timed-out worker can be
+ * reused when it gets there first.
+ */
+import { parentPort } from 'node:worker_threads';
+import { quickJsModule } from './quickjs-module.js';
+import { runProgramScript, type ProgramHost } from './program-vm.js';
+import { fromWireError, toWireError, type HostMessage, type WorkerMessage, type WorkerReply, type WorkerRunRequest } from './worker-protocol.js';
+
+const port = parentPort;
+if (port === null) throw new Error('program-worker: must run in a worker thread');
+
+// Load QuickJS while the worker waits for its first program (the host counts the deadline from `started`).
+quickJsModule().catch(() => undefined);
+
+const pending = new Map<number, { resolve: (json: string) => void; reject: (e: Error) => void }>();
+let nextId = 0;
+let calls = 0;
+const post = (m: WorkerMessage): void => port.postMessage(m);
+
+const host: ProgramHost = {
+  call(op, payload) {
+    const id = (nextId += 1);
+    if (op === 'tool') calls += 1;
+    return new Promise<string>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      post({ type: 'call', id, op, payload });
+    });
+  },
+  log: (text) => post({ type: 'log', text }),
+  // The host terminates the worker on a violation; nothing to check here.
+  violation: () => undefined,
+  toolCalls: () => calls,
+};
+
+function onReply(m: WorkerReply): void {
+  const p = pending.get(m.id);
+  if (p === undefined) return;
+  pending.delete(m.id);
+  if (m.ok) p.resolve(m.json);
+  else p.reject(fromWireError(m.error));
+}
+
+async function onRun(r: WorkerRunRequest): Promise<void> {
+  calls = 0;
+  try {
+    await quickJsModule();
+    post({ type: 'started' });
+    const outcome = await runProgramScript({
+      source: r.source,
+      file: r.file,
+      module: r.module,
+      inputsJson: r.inputsJson,
+      timeoutMs: r.remainingMs,
+      memoryLimitBytes: r.memoryLimitBytes,
+      maxStackBytes: r.maxStackBytes,
+      maxResultChars: r.maxResultChars,
+      signal: new AbortController().signal,
+      host,
+    });
+    post({ type: 'done', outcome });
+  } catch (e) {
+    post({ type: 'fail', error: toWireError(e) });
+  } finally {
+    pending.clear();
+  }
+}
+
+port.on('message', (m: HostMessage) => {
+  if (m.type === 'reply') onReply(m);
+  else void onRun(m);
+});

@@ -1,0 +1,77 @@
+/**
+ * Program workers: where the worker script is, how one is started, and a small pool of idle ones
+ * so a program does not pay for a thread and the QuickJS module on every call. A worker goes back
+ * to the pool only after its program ended on its own; one that was terminated is never reused.
+ * Idle workers are `unref`'d and do not keep the process alive.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+
+/**
+ * Limits of each worker's V8 heap. The QuickJS heap lives in WebAssembly memory and is bounded by
+ * the program's `memory_limit_bytes`; this bounds the worker's own JavaScript (the glue, result copies).
+ */
+export const PROGRAM_WORKER_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 };
+
+/** Idle workers kept for reuse. */
+const MAX_IDLE = 4;
+
+function spawner(): () => Worker {
+  const options = { resourceLimits: PROGRAM_WORKER_RESOURCE_LIMITS };
+  // Built package: tsup emits `program-worker.js` beside the bundle that contains this module.
+  const built = new URL('./program-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(built))) return () => new Worker(built, options);
+  // Sources (tests under vitest, `tsx`): load the TypeScript entry through tsx's loader in the worker.
+  const source = new URL('./program-worker.ts', import.meta.url);
+  if (existsSync(fileURLToPath(source))) {
+    const tsx = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
+    const api = pathToFileURL(join(tsx, 'dist/esm/api/index.mjs')).href;
+    const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(source.href)}); });`;
+    return () => new Worker(code, { ...options, eval: true });
+  }
+  throw new Error(`program: the worker script is missing beside ${import.meta.url}`);
+}
+
+let spawn: (() => Worker) | undefined;
+const idle: Worker[] = [];
+
+function start(): Worker {
+  spawn ??= spawner();
+  const w = spawn();
+  // A worker that dies while idle leaves the pool; its errors are handled by the run using it.
+  w.on('error', () => undefined);
+  w.once('exit', () => {
+    const i = idle.indexOf(w);
+    if (i >= 0) idle.splice(i, 1);
+  });
+  return w;
+}
+
+/** A worker for one program: an idle one if there is one, else a new one. */
+export function acquireProgramWorker(): Worker {
+  const w = idle.pop() ?? start();
+  w.ref();
+  return w;
+}
+
+/** Returns a worker whose program ended on its own to the pool (or ends it if the pool is full). */
+export function releaseProgramWorker(w: Worker): void {
+  if (idle.length >= MAX_IDLE) {
+    void w.terminate();
+    return;
+  }
+  w.unref();
+  idle.push(w);
+}
+
+/**
+ * Ends a worker at once (deadline, cancellation, violation, failure); it is never reused. When the
+ * pool is empty a spare is started in the background, so the next program does not wait for a cold start.
+ */
+export function discardProgramWorker(w: Worker): void {
+  void w.terminate();
+  if (idle.length === 0) releaseProgramWorker(start());
+}
