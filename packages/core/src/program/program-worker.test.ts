@@ -46,7 +46,9 @@ describe('program in a worker thread (PROG-07)', () => {
     const r = await busy;
     const took = performance.now() - t0;
     expect(r.errorKind).toBe('cancelled');
-    expect(took).toBeLessThan(100);
+    // Typically a few ms; the bound leaves room for a loaded CI machine while staying far below
+    // the 60 s deadline a host-blocking VM would wait for.
+    expect(took).toBeLessThan(1000);
     expect((await h.run({ source: run('return 6 * 7;') })).output).toBe('42');
   });
 
