@@ -107,7 +107,13 @@ async function govern(k: Kernel, frame: CallFrame, request: ToolCallRequest, ent
     if (budget.threshold !== undefined) context.events.emit({ kind: 'budgetThresholdHit', payload: { ...budget.threshold } });
   }
 
-  let result = await executeCall(k, { id: request.id, tool, args, frame, onRunning: () => (entry.state = 'running') });
+  let result: ToolResult;
+  try {
+    result = await executeCall(k, { id: request.id, tool, args, frame, onRunning: () => (entry.state = 'running') });
+  } catch (e) {
+    // The call was permitted; a failure while it ran (timeout, cancellation, a throw) keeps that record.
+    return { ok: false, error: A3sError.isInstance(e) ? e : new ToolExecutionError(name, e), permission };
+  }
   for (const hook of k.hooks.post) {
     const replaced = await hook.after(hookCall(args), result);
     if (replaced !== undefined) result = replaced;

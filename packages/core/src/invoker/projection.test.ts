@@ -64,3 +64,19 @@ describe('ToolInvoker.project (the permission projection before a call is record
     expect(() => invoker.invoke({ id: 'c', name: 'add', args: { a: 1, b: 2 } }, createTestInvocation().context, 'host', { preconfirmed: { approved: true } })).toThrow(/only for model calls/);
   });
 });
+
+describe('a permitted call that fails while running keeps its permission record', () => {
+  it('TOOL-03: a timeout or a cancellation after the permission step reports how the call was permitted', async () => {
+    const { pack } = createTestToolPack();
+    const registry = new ToolRegistry({ capabilities: WORKSPACE_CAPABILITIES });
+    registry.registerPack(pack);
+    const invoker = new ToolInvoker({ registry, policy: { allow: ['sleep'] }, defaultTimeoutMs: 30 });
+    const inv = createTestInvocation();
+    const timedOut = await invoker.invoke({ id: 't', name: 'sleep', args: { ms: 5000 } }, inv.context);
+    expect(timedOut).toMatchObject({ ok: false, errorKind: 'timeout', permission: 'allow' });
+    const hostInvoker = new ToolInvoker({ registry, defaultTimeoutMs: 10_000 });
+    const cancelled = hostInvoker.invoke({ id: 'c', name: 'sleep', args: { ms: 5000 } }, inv.context, 'host');
+    setTimeout(() => inv.controller.abort('stop'), 20);
+    expect(await cancelled).toMatchObject({ ok: false, errorKind: 'cancelled', permission: 'trusted' });
+  });
+});
