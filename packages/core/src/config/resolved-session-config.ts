@@ -73,6 +73,11 @@ export interface ResolvedSessionConfig {
   /** History to restore into an empty log (FOLD-08). */
   readonly history: readonly HistoryTurn[];
   readonly clock: () => number;
+  /**
+   * Creates a client for another `provider/model` with the configured provider settings and the
+   * session's environment (sub-agents naming their own model); `undefined` when none can be made.
+   */
+  readonly clientFor: (ref: string) => LlmClient | undefined;
   /** Completion-gate settings (continuation, attestor). */
   readonly gate: GateOptions;
   /** The web tools' settings; absent: no web tools (they reach the network). */

@@ -56,25 +56,35 @@ function modelError(e: unknown): never {
   throw e;
 }
 
+/**
+ * The selection of model `ref` (`provider/model`) with its provider's configured settings: base
+ * URL, headers, and the API key read from the variable `apiKeyEnv` names. `withModel` false leaves
+ * the model out, for a model chosen by the environment (`A3S_MODEL`).
+ * @throws SessionConfigurationError naming `providers.<p>.apiKeyEnv` when that variable is not set.
+ */
+export function providerSelection(ref: string, providers: NormalizedLayer['providers'], env: ModelEnvironment, withModel = true): ModelSelection {
+  const provider = ref.slice(0, ref.indexOf('/')) as ProviderName;
+  const p = providers?.[provider];
+  let apiKey: string | undefined;
+  if (p?.apiKeyEnv !== undefined) {
+    apiKey = env[p.apiKeyEnv];
+    if (!apiKey) throw new SessionConfigurationError(`providers.${provider}.apiKeyEnv`, `names the environment variable ${p.apiKeyEnv}, which is not set`);
+  }
+  return {
+    ...(withModel ? { model: ref } : {}),
+    ...(p?.baseUrl === undefined ? {} : { baseUrl: p.baseUrl }),
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(p?.headers === undefined ? {} : { headers: p.headers }),
+  };
+}
+
 function planModel(m: NormalizedLayer, env: ModelEnvironment): SessionBuildPlan['model'] {
   if (typeof m.model === 'object') return m.model;
   const ref = m.model ?? env.A3S_MODEL;
   if (ref === undefined || ref.trim() === '') {
     throw new SessionConfigurationError('model', "no model configured: set `model` ('provider/model' or an LlmClient) or the A3S_MODEL environment variable");
   }
-  const provider = ref.slice(0, ref.indexOf('/')) as ProviderName;
-  const p = m.providers?.[provider];
-  let apiKey: string | undefined;
-  if (p?.apiKeyEnv !== undefined) {
-    apiKey = env[p.apiKeyEnv];
-    if (!apiKey) throw new SessionConfigurationError(`providers.${provider}.apiKeyEnv`, `names the environment variable ${p.apiKeyEnv}, which is not set`);
-  }
-  const selection: ModelSelection = {
-    ...(m.model === undefined ? {} : { model: m.model }),
-    ...(p?.baseUrl === undefined ? {} : { baseUrl: p.baseUrl }),
-    ...(apiKey === undefined ? {} : { apiKey }),
-    ...(p?.headers === undefined ? {} : { headers: p.headers }),
-  };
+  const selection = providerSelection(ref, m.providers, env, m.model !== undefined);
   let config: ModelConfig | undefined;
   try {
     config = resolveModelConfig(selection, env);
@@ -151,6 +161,8 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
       history: options.history ?? [],
       clock: m.clock ?? Date.now,
       gate: m.gate ?? {},
+      // A closure, so the environment (and any key in it) is never a readable config field.
+      clientFor: (ref: string) => createLlmClient(providerSelection(ref, m.providers, env), env),
       toolSources: m.toolSources ?? [],
       ...(m.web ? { web: m.web } : {}),
       prompt: m.prompt ?? {},
