@@ -1,15 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { childFacts, RoutingLlmClient } from '../../test/delegation-kit.js';
-import { workspace } from '../../test/session-kit.js';
+import { closeAfterEach, workspace } from '../../test/session-kit.js';
 import { Agent } from '../session/agent.js';
 import type { AgentSession } from '../session/agent-session.js';
 import type { SessionOptions } from '../session/session-options.js';
 import { createTestToolPack, type ScriptedTurn } from '../testing/index.js';
 
-const sessions: AgentSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+const { sessions } = closeAfterEach();
 
 async function open(scripts: Record<string, ScriptedTurn[]>, options: SessionOptions = {}) {
   const ws = workspace();

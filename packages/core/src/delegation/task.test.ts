@@ -2,18 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childFacts, results } from '../../test/delegation-kit.js';
-import { open, workspace } from '../../test/session-kit.js';
+import { closeAfterEach, open, workspace } from '../../test/session-kit.js';
 import type { AgentSession } from '../session/agent-session.js';
 
-const sessions: AgentSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-const track = async <T extends { session: AgentSession }>(p: Promise<T>) => {
-  const x = await p;
-  sessions.push(x.session);
-  return x;
-};
+const { sessions, track } = closeAfterEach();
 const call = (name: string, args: Record<string, unknown>, id = name) => ({ id, name, args });
 
 describe('task', () => {

@@ -1,19 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { results } from '../../test/delegation-kit.js';
-import { open } from '../../test/session-kit.js';
+import { closeAfterEach, open } from '../../test/session-kit.js';
 import type { AgentSession } from '../session/agent-session.js';
 import type { PreToolHook } from '../invoker/hooks.js';
 import type { PreCompactInput } from './session-hooks.js';
 
-const sessions: AgentSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-const track = async <T extends { session: AgentSession }>(p: Promise<T>) => {
-  const x = await p;
-  sessions.push(x.session);
-  return x;
-};
+const { sessions, track } = closeAfterEach();
 const call = (name: string, args: Record<string, unknown>, id = name) => ({ id, name, args });
 
 describe('hooks', () => {

@@ -2,14 +2,11 @@
 // describeSessionTools / toolDescriptors: the surface with capabilities, with and without a model.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestToolPack, ScriptedConfirmationManager } from '../testing/index.js';
-import { open, workspace } from '../../test/session-kit.js';
+import { closeAfterEach, open, workspace } from '../../test/session-kit.js';
 import type { AgentSession } from './agent-session.js';
 import { describeSessionTools } from './describe-tools.js';
 
-const sessions: AgentSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+const { sessions } = closeAfterEach();
 
 describe('AgentSession.streamResume', () => {
   it('streams the resumed run: the parked tool runs once, events end with agent_end, .result settles', async () => {

@@ -2,14 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { results } from '../../test/delegation-kit.js';
-import { open, workspace } from '../../test/session-kit.js';
+import { closeAfterEach, open, workspace } from '../../test/session-kit.js';
 import type { AgentSession } from '../session/agent-session.js';
 import { rankBm25 } from './bm25.js';
 
-const sessions: AgentSession[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+const { sessions } = closeAfterEach();
 
 function skillsDir(skills: Record<string, string>, where = '.a3s/skills'): string {
   const ws = workspace();
