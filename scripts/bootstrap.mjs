@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Entry point of the README's two commands (`npm run demo`, `npm test`) and of `npm run bench`.
+// Entry point of the README's two commands (`npm run demo`, `npm test`) and of `npm run bench`
+// and `npm run soak`.
 // It needs only Node.js 20 and npm: it finds the pinned pnpm (installing it into `.tools/`
 // when the machine has no matching one), installs the workspace from the lockfile, builds every
 // package with turbo, then runs the requested job.
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
 const job = process.argv[2];
-const jobs = ['demo', 'test', 'bench'];
+const jobs = ['demo', 'test', 'bench', 'soak'];
 if (!jobs.includes(job)) {
   console.error(`bootstrap: unknown job '${job ?? ''}'; expected one of ${jobs.join(', ')}`);
   process.exit(2);
@@ -65,6 +66,8 @@ if (job === 'demo') {
   process.exit(run('pnpm', ['--filter', '@a3s-code-apps/examples', 'demo', ...process.argv.slice(3)]));
 } else if (job === 'bench') {
   process.exit(run('pnpm', ['exec', 'tsx', 'bench/run.ts', ...process.argv.slice(3)]));
+} else if (job === 'soak') {
+  process.exit(run('pnpm', ['exec', 'tsx', 'soak/run.ts', ...process.argv.slice(3)]));
 } else {
   process.exit(run('node', ['scripts/run-tests.mjs', ...process.argv.slice(3)]));
 }
