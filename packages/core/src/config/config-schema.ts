@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { SessionConfigurationError } from '../errors/session-errors.js';
+import { baseUrlProblem } from '../providers/base-url.js';
 import { parseModelRef, PROVIDER_NAMES } from '../providers/model-selection.js';
 
 const intIn = (min: number, max: number) => {
@@ -24,7 +25,13 @@ function strict<T extends z.core.$ZodLooseShape>(shape: T) {
 }
 
 const providerSettings = strict({
-  baseUrl: z.string({ error: 'must be an absolute http(s) URL' }).regex(/^https?:\/\/[^/]/, { error: 'must be an absolute http(s) URL' }).optional(),
+  baseUrl: z
+    .string({ error: 'must be an absolute http(s) URL' })
+    .superRefine((url, ctx) => {
+      const problem = baseUrlProblem(url);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   apiKeyEnv: z.string({ error: 'must be an environment variable name' }).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be an environment variable name ([A-Za-z_][A-Za-z0-9_]*), never the key itself' }).optional(),
   headers: strRecord.optional(),
 });

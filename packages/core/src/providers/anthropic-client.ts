@@ -6,7 +6,8 @@
  */
 import type { LlmCapabilities, LlmClient, LlmRequest, LlmResponse, LlmStreamEvent, LlmToolCall } from '../llm/llm-client.js';
 import { LlmError } from '../llm/llm-error.js';
-import { requestTimeout, resolveHttpOptions, secretsOf, type HttpClientOptions, type ResolvedHttpOptions } from './client-options.js';
+import { endpointUrl } from './base-url.js';
+import { requestTimeout, resolveHttpOptions, type HttpClientOptions, type ResolvedHttpOptions } from './client-options.js';
 import { CallScope, jsonOf, openResponse, parseEventJson, sseEventsOf, type HttpRequestSpec } from './http-call.js';
 import { ModelConfigurationError, type ErrorContext } from './provider-errors.js';
 import { anthropicRequestBody } from './anthropic-request.js';
@@ -37,7 +38,7 @@ export class AnthropicClient implements LlmClient {
   readonly provider: string;
   readonly model: string;
   readonly capabilities: LlmCapabilities;
-  /** The API base URL (no trailing slash). */
+  /** The API base URL for display (no trailing slash; query values shown as `[REDACTED]`). */
   readonly baseUrl: string;
   readonly #apiKey: string | undefined;
   readonly #options: ResolvedHttpOptions;
@@ -50,7 +51,7 @@ export class AnthropicClient implements LlmClient {
     this.#options = resolved;
     this.#apiKey = resolved.apiKey;
     this.model = resolved.model;
-    this.baseUrl = resolved.baseUrl;
+    this.baseUrl = resolved.base.display;
     this.provider = options.provider ?? 'anthropic';
     const max = options.defaultMaxTokens ?? 4096;
     if (!Number.isInteger(max) || max < 1 || max > 1_000_000) throw new ModelConfigurationError('options.defaultMaxTokens', `must be an integer in 1..1000000, got ${String(max)}`);
@@ -84,7 +85,7 @@ export class AnthropicClient implements LlmClient {
     const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
     try {
       const res = await openResponse(spec, scope);
-      const decoder = new AnthropicStreamDecoder(this.provider, ctx.secrets);
+      const decoder = new AnthropicStreamDecoder(this.provider, ctx.redactor);
       for await (const ev of sseEventsOf(res, scope, this.#options.idleTimeoutMs, ctx)) {
         yield* decoder.event(parseEventJson(ev.data, ctx));
         if (decoder.stopped) break;
@@ -113,7 +114,7 @@ export class AnthropicClient implements LlmClient {
   private parseMessage(body: unknown): LlmResponse {
     const bad = (what: string) => new LlmError('invalid_response', `${this.provider}: ${what}`, { provider: this.provider });
     if (!isObject(body)) throw bad('response is not a JSON object');
-    if (body.type === 'error') throw anthropicError(this.provider, body.error, this.errorContext().secrets);
+    if (body.type === 'error') throw anthropicError(this.provider, body.error, this.errorContext().redactor);
     if (!Array.isArray(body.content)) throw bad('response has no content array');
     let text = '';
     let reasoning = '';
@@ -141,10 +142,10 @@ export class AnthropicClient implements LlmClient {
     };
     if (this.#apiKey !== undefined) headers['x-api-key'] = this.#apiKey;
     Object.assign(headers, o.headers);
-    const path = /\/v1$/.test(this.baseUrl) ? '/messages' : '/v1/messages';
+    const path = /\/v1$/.test(o.base.path) ? '/messages' : '/v1/messages';
     return {
       fetch: o.fetch,
-      url: `${this.baseUrl}${path}`,
+      url: endpointUrl(o.base, path),
       headers,
       body: anthropicRequestBody(request, { model: this.model, stream, defaultMaxTokens: this.#defaultMaxTokens, thinkingBudgetTokens: this.#thinking }),
       timeouts: { connectMs: o.connectTimeoutMs, idleMs: o.idleTimeoutMs },
@@ -154,6 +155,6 @@ export class AnthropicClient implements LlmClient {
   }
 
   private errorContext(): ErrorContext {
-    return { provider: this.provider, secrets: secretsOf(this.#apiKey, this.#options.headers) };
+    return { provider: this.provider, redactor: this.#options.redactor };
   }
 }

@@ -7,7 +7,8 @@
 import type { LlmFinishReason, LlmStreamEvent, LlmUsage } from '../llm/llm-client.js';
 import { LlmError, type LlmErrorKind } from '../llm/llm-error.js';
 import { ThinkingAssembler } from './anthropic-thinking.js';
-import { redact } from './provider-errors.js';
+import { MAX_PROVIDER_CODE, MAX_PROVIDER_MESSAGE } from './provider-errors.js';
+import { Redactor } from './secret-redactor.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
 
 type Json = Record<string, unknown>;
@@ -38,12 +39,12 @@ const ERROR_STATUS: Readonly<Record<string, number>> = {
 };
 
 /** The typed error for an Anthropic error object (`{type, message}`), e.g. a mid-stream `event: error`. */
-export function anthropicError(provider: string, error: unknown, secrets: readonly (string | undefined)[]): LlmError {
+export function anthropicError(provider: string, error: unknown, redactor: Redactor): LlmError {
   const e = isObject(error) ? error : {};
-  const type = typeof e.type === 'string' ? e.type : 'api_error';
+  const type = typeof e.type === 'string' ? redactor.redactAndCut(e.type, MAX_PROVIDER_CODE) : 'api_error';
   const status = ERROR_STATUS[type];
   const kind: LlmErrorKind = status === undefined || status >= 500 || status === 408 ? 'transport' : status === 429 ? 'rate_limited' : 'status';
-  const message = redact(typeof e.message === 'string' ? e.message : type, secrets);
+  const message = typeof e.message === 'string' ? redactor.redactAndCut(e.message, MAX_PROVIDER_MESSAGE) : type;
   return new LlmError(kind, `${provider}: error in stream: ${type}: ${message}`, {
     provider,
     providerCode: type,
@@ -74,7 +75,7 @@ export class AnthropicStreamDecoder {
   /** True once `message_stop` arrived. */
   stopped = false;
 
-  constructor(private readonly provider: string, private readonly secrets: readonly (string | undefined)[] = []) {
+  constructor(private readonly provider: string, private readonly redactor: Redactor = Redactor.none) {
     this.calls = new ToolCallAssembler(provider);
   }
 
@@ -130,7 +131,7 @@ export class AnthropicStreamDecoder {
         this.stopped = true;
         break;
       case 'error':
-        throw anthropicError(this.provider, data.error, this.secrets);
+        throw anthropicError(this.provider, data.error, this.redactor);
       default:
         break; // `ping` and event types added later are ignored, as the API asks.
     }

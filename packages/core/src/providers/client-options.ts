@@ -3,19 +3,28 @@
  * construction before any I/O, naming the option and what is allowed).
  */
 import type { LlmCapabilities } from '../llm/llm-client.js';
-import { ModelConfigurationError } from './provider-errors.js';
+import { baseUrlProblem, splitBaseUrl, type BaseUrl } from './base-url.js';
 import type { FetchFunction } from './http-call.js';
+import { ModelConfigurationError } from './provider-errors.js';
 import type { RetryPolicy } from './retry.js';
+import { Redactor } from './secret-redactor.js';
 
 /** Options every HTTP client takes. */
 export interface HttpClientOptions {
   /** Model name sent to the provider (non-empty). */
   readonly model: string;
-  /** API base URL, `http:` or `https:`; the endpoint path is appended. */
+  /**
+   * API base URL, `http:` or `https:`, without `user:password@`; the endpoint path is appended
+   * to its path and its query (e.g. `?api-version=...`) is kept. Query values are treated as
+   * secrets: redacted from errors and shown as `[REDACTED]` in `baseUrl` and `toJSON()`.
+   */
   readonly baseUrl?: string;
   /** API key. Kept in a private field: never in errors, `toJSON()` or inspection output. */
   readonly apiKey?: string;
-  /** Extra request headers (e.g. OpenRouter's `HTTP-Referer`). */
+  /**
+   * Extra request headers (e.g. OpenRouter's `HTTP-Referer`, a gateway's `X-Auth-Token`). Every
+   * value is treated as a secret and redacted from error text (see `secret-redactor.ts`).
+   */
   readonly headers?: Readonly<Record<string, string>>;
   /** Provider label in errors and usage records. */
   readonly provider?: string;
@@ -34,30 +43,25 @@ export interface HttpClientOptions {
 /** Validated common options. */
 export interface ResolvedHttpOptions {
   readonly model: string;
-  readonly baseUrl: string;
+  /** The base URL split for appending endpoint paths. */
+  readonly base: BaseUrl;
   readonly apiKey: string | undefined;
   readonly headers: Readonly<Record<string, string>>;
+  /** Scrubs the key, every header value and the base URL's query values from error text. */
+  readonly redactor: Redactor;
   readonly retry: RetryPolicy;
   readonly connectTimeoutMs: number;
   readonly idleTimeoutMs: number;
   readonly fetch: FetchFunction;
 }
 
-const SECRET_HEADER = /^(authorization|api-key|x-api-key|proxy-authorization)$/i;
-
 /** Checks the options; throws {@link ModelConfigurationError} naming the first bad one. */
 export function resolveHttpOptions(options: HttpClientOptions, defaultBaseUrl: string): ResolvedHttpOptions {
   if (typeof options.model !== 'string' || options.model.trim() === '') throw new ModelConfigurationError('options.model', 'must be a non-empty model name');
-  const baseUrl = (options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, '');
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new ModelConfigurationError('options.baseUrl', `must be an absolute http(s) URL, got ${JSON.stringify(baseUrl)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ModelConfigurationError('options.baseUrl', `must use http: or https:, got ${JSON.stringify(url.protocol)}`);
-  }
+  const rawBase = options.baseUrl ?? defaultBaseUrl;
+  const problem = typeof rawBase === 'string' ? baseUrlProblem(rawBase) : 'must be an absolute http(s) URL';
+  if (problem !== undefined) throw new ModelConfigurationError('options.baseUrl', problem);
+  const base = splitBaseUrl(rawBase);
   const ms = (key: 'connectTimeoutMs' | 'idleTimeoutMs', fallback: number): number => {
     const v = options[key] ?? fallback;
     if (!Number.isInteger(v) || v < 1 || v > 600_000) throw new ModelConfigurationError(`options.${key}`, `must be an integer in 1..600000, got ${String(v)}`);
@@ -69,25 +73,19 @@ export function resolveHttpOptions(options: HttpClientOptions, defaultBaseUrl: s
   }
   const fetchFn = options.fetch ?? (globalThis.fetch as FetchFunction | undefined);
   if (typeof fetchFn !== 'function') throw new ModelConfigurationError('options.fetch', 'no fetch function is available; pass one');
+  const apiKey = options.apiKey === '' ? undefined : options.apiKey;
+  const headers = { ...(options.headers ?? {}) };
   return {
     model: options.model,
-    baseUrl,
-    apiKey: options.apiKey === '' ? undefined : options.apiKey,
-    headers: { ...(options.headers ?? {}) },
+    base,
+    apiKey,
+    headers,
+    redactor: Redactor.of({ apiKey, headers, urlSecrets: base.secrets }),
     retry: options.retry ?? {},
     connectTimeoutMs: ms('connectTimeoutMs', 60_000),
     idleTimeoutMs: ms('idleTimeoutMs', 120_000),
     fetch: fetchFn,
   };
-}
-
-/** The secrets to scrub from messages: the key and any credential-like extra header. */
-export function secretsOf(apiKey: string | undefined, headers: Readonly<Record<string, string>>): string[] {
-  const out = apiKey === undefined ? [] : [apiKey];
-  for (const [name, value] of Object.entries(headers)) {
-    if (SECRET_HEADER.test(name)) out.push(value, value.replace(/^Bearer\s+/i, ''));
-  }
-  return out;
 }
 
 /** Validates `LlmRequest.timeoutMs` when given. */

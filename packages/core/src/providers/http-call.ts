@@ -140,6 +140,6 @@ export function parseEventJson(data: string, ctx: ErrorContext): unknown {
   try {
     return JSON.parse(data);
   } catch {
-    throw new LlmError('invalid_response', `${ctx.provider}: stream event is not JSON: ${data.slice(0, 120)}`, { provider: ctx.provider });
+    throw new LlmError('invalid_response', `${ctx.provider}: stream event is not JSON: ${ctx.redactor.redactAndCut(data, 120)}`, { provider: ctx.provider });
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { LlmCapabilities, LlmClient } from '../llm/llm-client.js';
 import { AnthropicClient, ANTHROPIC_BASE_URL } from './anthropic-client.js';
+import { baseUrlProblem, splitBaseUrl } from './base-url.js';
 import type { FetchFunction } from './http-call.js';
 import { CONSERVATIVE_CAPABILITIES, OPENAI_BASE_URL, OPENAI_CAPABILITIES, OpenAICompatibleClient } from './openai-compatible-client.js';
 import { ModelConfigurationError } from './provider-errors.js';
@@ -64,6 +65,7 @@ export interface ModelConfig {
   readonly provider: ProviderName;
   readonly family: 'openai-compatible' | 'anthropic';
   readonly model: string;
+  /** The base URL; query values (which may carry a key) are shown as `[REDACTED]`. */
   readonly baseUrl: string;
   /** Where the key came from (`options.apiKey`, `OPENAI_API_KEY`, ...), or `undefined` when none is used. */
   readonly apiKeySource: string | undefined;
@@ -98,7 +100,8 @@ function resolve(selection: ModelSelection, env: ModelEnvironment): Resolved | u
   const baseUrl = selection.baseUrl ?? (envBase === '' ? undefined : envBase) ?? preset.baseUrl;
   const baseKey = selection.baseUrl !== undefined ? 'baseUrl' : preset.baseUrlEnv;
   if (baseUrl === undefined) throw new ModelConfigurationError(baseKey, `is not set; provider '${provider}' has no default base URL`);
-  if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new ModelConfigurationError(baseKey, 'must be an absolute http(s) URL');
+  const problem = baseUrlProblem(baseUrl);
+  if (problem !== undefined) throw new ModelConfigurationError(baseKey, problem);
   let apiKey = selection.apiKey;
   let apiKeySource: string | undefined = apiKey === undefined ? undefined : 'apiKey';
   if (apiKey === undefined && preset.keyEnv !== undefined && env[preset.keyEnv]) {
@@ -116,8 +119,9 @@ function resolve(selection: ModelSelection, env: ModelEnvironment): Resolved | u
 export function resolveModelConfig(selection: ModelSelection = {}, env: ModelEnvironment = process.env): ModelConfig | undefined {
   const r = resolve(selection, env);
   if (r === undefined) return undefined;
-  const { apiKey: _key, ...config } = r;
-  return Object.freeze(config);
+  const { apiKey: _key, baseUrl, ...config } = r;
+  const base = splitBaseUrl(baseUrl);
+  return Object.freeze({ ...config, baseUrl: base.secrets.length === 0 ? baseUrl : base.display });
 }
 
 /**

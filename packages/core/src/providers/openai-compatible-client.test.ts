@@ -184,6 +184,6 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
     for (const text of [error!.message, JSON.stringify(error), JSON.stringify(error!.details), String(error!.cause ?? ''), error!.stack ?? '', JSON.stringify(client), inspect(client, { depth: 5 }), inspect(error, { depth: 5 })]) {
       expect(text).not.toContain(KEY);
     }
-    expect(error!.message).toContain('[redacted]');
+    expect(error!.message).toContain('[REDACTED]');
   });
 });

@@ -7,7 +7,8 @@
  */
 import type { LlmCapabilities, LlmClient, LlmRequest, LlmResponse, LlmStreamEvent, LlmToolCall } from '../llm/llm-client.js';
 import { LlmError } from '../llm/llm-error.js';
-import { requestTimeout, resolveHttpOptions, secretsOf, type HttpClientOptions, type ResolvedHttpOptions } from './client-options.js';
+import { endpointUrl } from './base-url.js';
+import { requestTimeout, resolveHttpOptions, type HttpClientOptions, type ResolvedHttpOptions } from './client-options.js';
 import { CallScope, jsonOf, openResponse, parseEventJson, sseEventsOf, type HttpRequestSpec } from './http-call.js';
 import type { ErrorContext } from './provider-errors.js';
 import { openAIRequestBody, type MaxTokensField } from './openai-request.js';
@@ -53,7 +54,7 @@ export class OpenAICompatibleClient implements LlmClient {
   readonly provider: string;
   readonly model: string;
   readonly capabilities: LlmCapabilities;
-  /** The API base URL (no trailing slash). */
+  /** The API base URL for display (no trailing slash; query values shown as `[REDACTED]`). */
   readonly baseUrl: string;
   readonly #apiKey: string | undefined;
   readonly #options: ResolvedHttpOptions;
@@ -65,8 +66,8 @@ export class OpenAICompatibleClient implements LlmClient {
     this.#options = resolved;
     this.#apiKey = resolved.apiKey;
     this.model = resolved.model;
-    this.baseUrl = resolved.baseUrl;
-    const isOpenAI = new URL(resolved.baseUrl).hostname === 'api.openai.com';
+    this.baseUrl = resolved.base.display;
+    const isOpenAI = new URL(resolved.base.path).hostname === 'api.openai.com';
     this.provider = options.provider ?? (isOpenAI ? 'openai' : 'openai-compatible');
     this.capabilities = Object.freeze({ ...(isOpenAI ? OPENAI_CAPABILITIES : CONSERVATIVE_CAPABILITIES), ...options.capabilities });
     this.#streamUsage = options.streamUsage ?? true;
@@ -83,7 +84,7 @@ export class OpenAICompatibleClient implements LlmClient {
     const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
     try {
       const res = await openResponse(this.spec(request, true), scope);
-      const decoder = new OpenAIStreamDecoder(this.provider, ctx.secrets);
+      const decoder = new OpenAIStreamDecoder(this.provider, ctx.redactor);
       let done = false;
       for await (const ev of sseEventsOf(res, scope, this.#options.idleTimeoutMs, ctx)) {
         if (ev.data.trim() === '[DONE]') {
@@ -118,7 +119,7 @@ export class OpenAICompatibleClient implements LlmClient {
     const bad = (what: string) => new LlmError('invalid_response', `${this.provider}: ${what}`, { provider: this.provider });
     if (!isObject(body)) throw bad('response is not a JSON object');
     if (body.error !== undefined && body.error !== null) {
-      const decoder = new OpenAIStreamDecoder(this.provider, this.errorContext().secrets);
+      const decoder = new OpenAIStreamDecoder(this.provider, this.errorContext().redactor);
       decoder.chunk({ error: body.error });
       throw decoder.failure ?? bad('error response');
     }
@@ -150,7 +151,7 @@ export class OpenAICompatibleClient implements LlmClient {
     Object.assign(headers, o.headers);
     return {
       fetch: o.fetch,
-      url: `${this.baseUrl}/chat/completions`,
+      url: endpointUrl(o.base, '/chat/completions'),
       headers,
       body: openAIRequestBody(request, { model: this.model, stream, streamUsage: this.#streamUsage, maxTokensField: this.#maxTokensField }),
       timeouts: { connectMs: o.connectTimeoutMs, idleMs: o.idleTimeoutMs },
@@ -160,6 +161,6 @@ export class OpenAICompatibleClient implements LlmClient {
   }
 
   private errorContext(): ErrorContext {
-    return { provider: this.provider, secrets: secretsOf(this.#apiKey, this.#options.headers) };
+    return { provider: this.provider, redactor: this.#options.redactor };
   }
 }

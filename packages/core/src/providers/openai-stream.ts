@@ -6,7 +6,8 @@
  */
 import type { LlmFinishReason, LlmStreamEvent, LlmUsage } from '../llm/llm-client.js';
 import { LlmError } from '../llm/llm-error.js';
-import { kindForStatus, redact } from './provider-errors.js';
+import { kindForStatus, MAX_PROVIDER_CODE, MAX_PROVIDER_MESSAGE } from './provider-errors.js';
+import { Redactor } from './secret-redactor.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
 
 type Json = Record<string, unknown>;
@@ -46,7 +47,7 @@ export class OpenAIStreamDecoder {
   /** The error object a gateway sent inside the stream, once seen; the client throws it after the chunk's events. */
   failure: LlmError | undefined;
 
-  constructor(private readonly provider: string, private readonly secrets: readonly (string | undefined)[] = []) {
+  constructor(private readonly provider: string, private readonly redactor: Redactor = Redactor.none) {
     this.calls = new ToolCallAssembler(provider);
   }
 
@@ -124,8 +125,9 @@ export class OpenAIStreamDecoder {
   private streamError(error: unknown): LlmError {
     const e = isObject(error) ? error : { message: String(error) };
     const code = num(e.code);
-    const message = redact(typeof e.message === 'string' ? e.message : 'error in stream', this.secrets);
-    const providerCode = typeof e.code === 'string' ? e.code : typeof e.type === 'string' ? e.type : undefined;
+    const message = this.redactor.redactAndCut(typeof e.message === 'string' ? e.message : 'error in stream', MAX_PROVIDER_MESSAGE);
+    const rawCode = typeof e.code === 'string' ? e.code : typeof e.type === 'string' ? e.type : undefined;
+    const providerCode = rawCode === undefined ? undefined : this.redactor.redactAndCut(rawCode, MAX_PROVIDER_CODE);
     const kind = code !== undefined ? kindForStatus(code) : providerCode === 'rate_limit_exceeded' ? 'rate_limited' : 'transport';
     return new LlmError(kind, `${this.provider}: error in stream: ${message}`, {
       provider: this.provider,

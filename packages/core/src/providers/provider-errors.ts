@@ -6,6 +6,7 @@
  */
 import { A3sError } from '@a3s-code/effect';
 import { LlmError, type LlmErrorKind } from '../llm/llm-error.js';
+import type { Redactor } from './secret-redactor.js';
 
 /** A model configuration value is missing or invalid. `key` names the setting or variable. */
 export class ModelConfigurationError extends A3sError {
@@ -18,7 +19,10 @@ export class ModelConfigurationError extends A3sError {
 }
 
 /** The longest provider message copied into an error, in characters. */
-const MAX_PROVIDER_MESSAGE = 500;
+export const MAX_PROVIDER_MESSAGE = 500;
+
+/** The longest provider error code or type copied into an error, in characters. */
+export const MAX_PROVIDER_CODE = 100;
 
 /**
  * Parses a `Retry-After` value: delay seconds (`"3"`, `"1.5"`) or an HTTP date, relative to
@@ -48,15 +52,6 @@ export function kindForStatus(status: number): LlmErrorKind {
   return 'status';
 }
 
-/** Removes every occurrence of the given secrets from `text`. */
-export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret !== undefined && secret.length >= 4) out = out.split(secret).join('[redacted]');
-  }
-  return out;
-}
-
 /** Extracts `{error: {message, type, code}}` (OpenAI and Anthropic shapes) from a body. */
 export function providerErrorFields(body: unknown): { message?: string; code?: string } {
   if (typeof body !== 'object' || body === null) return {};
@@ -74,8 +69,8 @@ export function providerErrorFields(body: unknown): { message?: string; code?: s
 /** What {@link errorFromResponse} needs besides the response. */
 export interface ErrorContext {
   readonly provider: string;
-  /** Secrets to scrub from every message (the API key). */
-  readonly secrets: readonly (string | undefined)[];
+  /** Scrubs the configured credentials from every message. */
+  readonly redactor: Redactor;
   readonly nowMs?: number;
 }
 
@@ -89,14 +84,16 @@ export function errorFromResponse(status: number, headers: Headers, bodyText: st
   }
   const fields = providerErrorFields(parsed);
   const detail = fields.message ?? bodyText.trim();
-  const shown = redact(detail.slice(0, MAX_PROVIDER_MESSAGE), ctx.secrets);
+  // Redact the whole text first, then cut: a secret straddling the cut must not leave its head.
+  const shown = ctx.redactor.redactAndCut(detail, MAX_PROVIDER_MESSAGE);
+  const providerCode = fields.code === undefined ? undefined : ctx.redactor.redactAndCut(fields.code, MAX_PROVIDER_CODE);
   const kind = kindForStatus(status);
   const retryAfterMs = kind === 'rate_limited' ? retryAfterFromHeaders(headers, ctx.nowMs) : undefined;
   return new LlmError(kind, `${ctx.provider}: HTTP ${status}${shown ? `: ${shown}` : ''}`, {
     provider: ctx.provider,
     status,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    ...(fields.code === undefined ? {} : { providerCode: fields.code }),
+    ...(providerCode === undefined ? {} : { providerCode }),
   });
 }
 
@@ -111,7 +108,7 @@ export type AbortCause = 'cancelled' | 'timeout';
 export function errorFromFailure(e: unknown, cause: AbortCause | undefined, what: string, ctx: ErrorContext): LlmError {
   if (LlmError.isLlmError(e)) return e;
   const raw = e instanceof Error ? `${e.message}${causeMessage(e)}` : String(e);
-  const message = redact(raw, ctx.secrets);
+  const message = ctx.redactor.redactAndCut(raw, MAX_PROVIDER_MESSAGE);
   if (cause === 'cancelled') return new LlmError('cancelled', `${ctx.provider}: ${what} was cancelled`, { provider: ctx.provider });
   if (cause === 'timeout') return new LlmError('timeout', `${ctx.provider}: ${what} timed out`, { provider: ctx.provider });
   return new LlmError('transport', `${ctx.provider}: ${what} failed: ${message}`, { provider: ctx.provider, cause: new Error(message) });
