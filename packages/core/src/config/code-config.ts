@@ -30,11 +30,14 @@ import type { AgentDefinitionInput } from '../delegation/agent-definition.js';
 
 /** Per-provider settings (keys are provider names: `openai`, `anthropic`, `ollama`, ...). */
 export interface ProviderSettings {
-  /** Base URL of the API (absolute http(s)); overrides the preset and its environment variable. */
+  /**
+   * Base URL of the API (absolute http(s), no `user:password@`); overrides the preset and its
+   * environment variable. A query (`?api-version=...`) is kept; its values are treated as secrets.
+   */
   readonly baseUrl?: string;
   /** Name of the environment variable holding the API key (never the key itself). */
   readonly apiKeyEnv?: string;
-  /** Extra HTTP headers sent with every request. */
+  /** Extra HTTP headers sent with every request; every value is redacted from error text. */
   readonly headers?: Readonly<Record<string, string>>;
 }
 
