@@ -66,18 +66,3 @@ export function splitBaseUrl(raw: string): BaseUrl {
 export function endpointUrl(base: BaseUrl, path: string): string {
   return `${base.path}${path}${base.query}`;
 }
-
-/** `raw` for messages: query values `[REDACTED]`, userinfo removed. Unparseable text is not shown. */
-export function displayUrl(raw: string): string {
-  if (baseUrlProblem(raw) !== undefined) {
-    try {
-      const u = new URL(raw);
-      u.username = '';
-      u.password = '';
-      return splitBaseUrl(u.href).display;
-    } catch {
-      return '(an invalid URL)';
-    }
-  }
-  return splitBaseUrl(raw).display;
-}
