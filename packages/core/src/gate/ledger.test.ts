@@ -48,7 +48,7 @@ describe('mutation ledger', () => {
     expect(ledgerOf([...unknown, result('bash', { changed_paths: null })], 0, tierOf).digest).not.toBe(ledgerOf(unknown, 0, tierOf).digest);
   });
 
-  it('GATE-01/TOOL-03: the change record the invoker aggregates from nested calls is read, and wins over the outer tool\'s own report', () => {
+  it('GATE-01/TOOL-01: the change record the invoker aggregates from nested calls is read, and wins over the outer tool\'s own report', () => {
     const record = [
       { call_id: 'b.0', tool: 'write', path: 'app.js', digest: 'sha256:9' },
       { call_id: 'b.1', tool: 'bash', path: '(unknown)', digest: 'unknown:b.1#n' },
