@@ -3,7 +3,8 @@
  * this order: lookup → cancellation check → argument validation (before anything else, BND-01)
  * → recursion guard → skill restrictions → permission projection and confirmation (model-side
  * sources only) → pre-hooks → budget (before any side effect) → queue, timeout, cancellation →
- * execute (with middleware) → post-hooks → output sanitisation → artifact cap → `tool_end`.
+ * execute (with middleware) → post-hooks → output sanitisation → artifact cap → change record
+ * (nested calls report to their top-level call, which carries the whole record) → `tool_end`.
  *
  * The recursion guard runs before the queue (not after it): a `program` calling `program` must
  * fail at once instead of waiting for a slot its own ancestor holds.
