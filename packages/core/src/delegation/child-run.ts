@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { A3sError, createHarness, Folder } from '@a3s-code/effect';
 import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
 import type { EventSink } from '../events/agent-event.js';
-import type { TierOf } from '../gate/mutation-ledger.js';
+import type { MutationLedger, TierOf } from '../gate/mutation-ledger.js';
 import { SessionGate } from '../gate/session-gate.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
@@ -76,7 +76,12 @@ async function openStore(config: ResolvedSessionConfig, thread: string): Promise
   return FileFactStore.openPath(join(config.dir, '.a3s', 'effect-log', `${thread}.jsonl`));
 }
 
-/** Runs one child to its end. Never throws: a failure is an outcome with `error`. */
+/** The child's changes as the parent's task result reports them. */
+function changesOf(ledger: MutationLedger): TaskOutcome['changes'] {
+  return ledger.entries.map((e) => (e.digest === 'deleted' ? { path: e.path, digest_after: null, action: 'delete' as const } : { path: e.path, digest_after: e.digest }));
+}
+
+/** Runs one child to its end. Never throws: a failure is an outcome with `error`; its changes are always reported. */
 export async function runChild(
   host: DelegationHost,
   request: TaskRequest,
@@ -91,6 +96,7 @@ export async function runChild(
   parentEvents.emit({ kind: 'subagentStart', payload: { task_id: ids.taskId, agent: agent.name, description: request.description } });
   let store: FactStore | undefined;
   let runId: string | null = null;
+  let gate: SessionGate | undefined;
   let outcome: TaskOutcome;
   try {
     const model = host.modelFor(agent);
@@ -113,7 +119,7 @@ export async function runChild(
       parkMode: live ? host.config.parkMode : 'return',
     });
     const childFacts = store;
-    const gate = new SessionGate(() => childFacts.log.facts, host.tierOf, host.config.gate);
+    gate = new SessionGate(() => childFacts.log.facts, host.tierOf, host.config.gate);
     const system = [
       ...host.system,
       `# Sub-agent '${agent.name}'\n${agent.instructions}`,
@@ -156,8 +162,7 @@ export async function runChild(
       onEnd: () => detach?.(),
       hostAnswered: (stop) => new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true })),
     });
-    const ledger = gate.ledger(result.runId);
-    const changes = ledger.entries.map((e) => (e.digest === 'deleted' ? { path: e.path, digest_after: null, action: 'delete' as const } : { path: e.path, digest_after: e.digest }));
+    const changes = changesOf(gate.ledger(result.runId));
     const common = { ...base, run_id: result.runId, steps: result.steps, tool_calls: result.toolCalls, usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens }, changes, text: result.text };
     if (result.status === 'completed' && request.outputSchema) {
       const checked = checkTaskOutput(result.text, request.outputSchema);
@@ -167,7 +172,9 @@ export async function runChild(
     } else outcome = { ...common, status: result.status === 'cancelled' ? 'cancelled' : 'completed' };
   } catch (e) {
     const error = A3sError.isInstance(e) ? { code: e.code, message: e.message } : { code: 'TASK_FAILED', message: e instanceof Error ? e.message : String(e) };
-    outcome = { ...base, ...empty, run_id: runId, text: '', status: signal.aborted ? 'cancelled' : 'failed', error };
+    // A child that failed (its own completion gate included) still changed what it changed.
+    const changes = gate !== undefined && runId !== null ? changesOf(gate.ledger(runId)) : [];
+    outcome = { ...base, ...empty, run_id: runId, changes, text: '', status: signal.aborted ? 'cancelled' : 'failed', error };
   } finally {
     await store?.close().catch(() => undefined);
   }

@@ -8,12 +8,15 @@
  */
 import type { z } from 'zod';
 import { invocationContextOf } from '../invoker/call-context.js';
+import { markDelegatingTool } from '../invoker/change-collector.js';
+import { visibleTiers, type GovernanceSnapshot } from '../invoker/governance.js';
 import { linkSignals } from '../invoker/link-signals.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import type { TaskOutcome, TaskRequest } from './child-run.js';
+import { childGovernance } from './child-governance.js';
 import type { Delegator, TaskOrigin } from './delegator.js';
 
 /** What the delegation tools use of a {@link Delegator}. */
@@ -53,9 +56,20 @@ function view(o: TaskOutcome): Record<string, unknown> {
   };
 }
 
+/** A task's result; `changes` (the child's ledger, possibly empty) is always reported for the parent's ledger. */
 function outcomeResult(o: TaskOutcome): ToolResult {
-  const changes = o.changes.length > 0 ? { changes: o.changes } : {};
-  return { output: JSON.stringify(view(o)), exitCode: o.status === 'completed' ? 0 : 1, metadata: { task: view(o), steps: o.steps, tool_calls: o.tool_calls, usage: o.usage, ...changes } };
+  return { output: JSON.stringify(view(o)), exitCode: o.status === 'completed' ? 0 : 1, metadata: { task: view(o), steps: o.steps, tool_calls: o.tool_calls, usage: o.usage, changes: o.changes } };
+}
+
+/**
+ * What a background task's start reports about changes: none when its agent can neither write
+ * nor run anything; otherwise nothing, so the ledger counts a change with unknown paths (its
+ * real changes arrive with `task_result`, if the model asks for them).
+ */
+function backgroundChanges(context: { readonly governance: GovernanceSnapshot } | undefined, agent: TaskRequest['agent']): Record<string, unknown> {
+  if (context === undefined) return {};
+  const tiers = visibleTiers(childGovernance(context.governance, agent));
+  return tiers.has('write') || tiers.has('exec') ? {} : { changes: [] };
 }
 
 function agentList(d: DelegationPort): string {
@@ -68,7 +82,7 @@ function names(d: DelegationPort): [string, ...string[]] {
 
 /** Creates `task`. */
 export function createTaskTool(d: DelegationPort): Tool<z.output<ReturnType<typeof taskInput>>> {
-  return defineTool({
+  const tool = defineTool({
     name: 'task',
     description: `Delegate a self-contained sub-task to a sub-agent, which works in its own context with your permissions or fewer, and returns its final answer. Agents:\n${agentList(d)}`,
     tier: 'read',
@@ -79,17 +93,21 @@ export function createTaskTool(d: DelegationPort): Tool<z.output<ReturnType<type
       if (args.background) {
         const context = invocationContextOf(ctx);
         // A background task outlives this call: it ends with the run's cancellation or the session.
-        const ids = d.start(request(d, args), origin(ctx, context?.signal ?? ctx.signal));
-        return { output: JSON.stringify({ task_id: ids.taskId, status: 'running', thread: ids.thread }), exitCode: 0, metadata: { task: { task_id: ids.taskId, status: 'running', thread: ids.thread } } };
+        const req = request(d, args);
+        const ids = d.start(req, origin(ctx, context?.signal ?? ctx.signal));
+        const task = { task_id: ids.taskId, status: 'running', thread: ids.thread };
+        return { output: JSON.stringify(task), exitCode: 0, metadata: { task, ...backgroundChanges(context, req.agent) } };
       }
       return outcomeResult(await d.run(request(d, args), origin(ctx, ctx.signal)));
     },
   });
+  // A task call that ends without its outcome (cancelled, timed out) may have changed files.
+  return markDelegatingTool(tool);
 }
 
 /** Creates `parallel_task`. */
 export function createParallelTaskTool(d: DelegationPort): Tool<z.output<ReturnType<typeof parallelTaskInput>>> {
-  return defineTool({
+  const tool = defineTool({
     name: 'parallel_task',
     description: `Run 2-32 independent sub-tasks in parallel (at most ${d.settings.maxParallelTasks} at once), each with its own sub-agent. Without allow_partial_failure, the first failure cancels the other branches. Agents:\n${agentList(d)}`,
     tier: 'read',
@@ -128,9 +146,11 @@ export function createParallelTaskTool(d: DelegationPort): Tool<z.output<ReturnT
       const failed = results.filter((r) => r.status !== 'completed').map((r) => r.index);
       const summary = { completed: ok, succeeded, required, failed, results };
       const changes = outcomes.flatMap((o) => o?.changes ?? []);
-      return { output: JSON.stringify(summary), exitCode: ok ? 0 : 1, metadata: { parallel_task: { completed: ok, succeeded, required, failed, count: n }, ...(changes.length > 0 ? { changes } : {}) } };
+      return { output: JSON.stringify(summary), exitCode: ok ? 0 : 1, metadata: { parallel_task: { completed: ok, succeeded, required, failed, count: n }, changes } };
     },
   });
+  // A task call that ends without its outcome (cancelled, timed out) may have changed files.
+  return markDelegatingTool(tool);
 }
 
 /** Creates `task_result`. */

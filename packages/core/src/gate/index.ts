@@ -1,3 +1,4 @@
+export { CHANGE_RECORD_KEY, UNKNOWN_PATH, type ChangeRecordEntry } from './change-record.js';
 export { VerificationLedger, type Completion, type CompletionAttestor, type CompletionWaiver, type GateDecision } from './completion-gate.js';
 export { effectDigest, ledgerOf, runStartIndex, type LedgerEntry, type MutationLedger, type TierOf } from './mutation-ledger.js';
 export { CompletionIncompleteError, continuationText, SessionGate, type GateOptions } from './session-gate.js';

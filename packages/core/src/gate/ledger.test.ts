@@ -15,7 +15,7 @@ const tiers = { write: 'write', edit: 'write', bash: 'exec', read: 'read', custo
 const tierOf = (n: string) => tiers[n as keyof typeof tiers];
 
 describe('mutation ledger', () => {
-  it('reads changes, command-changed files and unreported write-tier results', () => {
+  it('GATE-01: reads changes, command-changed files, and unknown changes (a write/exec tool that said nothing, or an unknown change set)', () => {
     const facts = [
       result('write', { changes: [{ path: 'a.ts', action: 'modify', digest_after: 'sha256:1' }] }),
       result('edit', { changes: [{ path: 'b.ts', action: 'delete', digest_after: null }] }),
@@ -27,14 +27,51 @@ describe('mutation ledger', () => {
       result('custom_write', undefined, false),
     ];
     const ledger = ledgerOf(facts, 0, tierOf);
+    const first = seq - facts.length;
     expect(ledger.entries.map((e) => `${e.tool}|${e.path}|${e.digest}`)).toEqual([
       'write|a.ts|sha256:1',
       'edit|b.ts|deleted',
-      'bash|c.txt|command',
+      `bash|c.txt|command:c${first + 3}@${first + 3}`,
       'bash|d.txt|deleted',
-      `custom_write|(unreported)|unreported:c${seq - 1}`,
+      // `changed_paths: null`: the command changed something, nobody knows what.
+      `bash|(unknown)|unknown:c${first + 5}@${first + 5}`,
+      `custom_write|(unknown)|unknown:c${first + 7}@${first + 7}`,
     ]);
     expect(ledger.digest).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('GATE-01/GATE-02: a command change or an unknown change made again after a verification changes the digest', () => {
+    const once = [result('bash', { changed_paths: ['app.js'] })];
+    const twice = [...once, result('bash', { changed_paths: ['app.js'] })];
+    expect(ledgerOf(twice, 0, tierOf).digest).not.toBe(ledgerOf(once, 0, tierOf).digest);
+    const unknown = [result('bash', { changed_paths: null })];
+    expect(ledgerOf([...unknown, result('bash', { changed_paths: null })], 0, tierOf).digest).not.toBe(ledgerOf(unknown, 0, tierOf).digest);
+  });
+
+  it('GATE-01/TOOL-01: the change record the invoker aggregates from nested calls is read, and wins over the outer tool\'s own report', () => {
+    const record = [
+      { call_id: 'b.0', tool: 'write', path: 'app.js', digest: 'sha256:9' },
+      { call_id: 'b.1', tool: 'bash', path: '(unknown)', digest: 'unknown:b.1#n' },
+      { call_id: 'b.2', tool: 'edit', path: 'old.js', digest: 'deleted' },
+      { call_id: 'b.3', tool: 7, path: 'junk', digest: 'x' },
+    ];
+    const facts = [
+      result('batch', { batch: { completed: true }, change_record: record }),
+      // A failed orchestrator (a program that threw after writing) still brings its record.
+      result('program', { error_code: 'TOOL_EXECUTION', change_record: [{ call_id: 'p.1', tool: 'write', path: 'b.js', digest: 'sha256:2' }] }, false),
+      // The record is the whole truth of a result: its own `changed_paths: []` cannot hide it.
+      result('verify', { changed_paths: [], change_record: [{ call_id: 'v.1', tool: 'bash', path: 'cov.json', digest: 'command:v.1#m' }] }),
+      result('batch', { batch: { completed: true } }),
+    ];
+    const ledger = ledgerOf(facts, 0, tierOf);
+    expect(ledger.entries.map((e) => `${e.tool}|${e.path}|${e.digest}`)).toEqual([
+      'write|app.js|sha256:9',
+      'bash|(unknown)|unknown:b.1#n',
+      'edit|old.js|deleted',
+      'write|b.js|sha256:2',
+      'bash|cov.json|command:v.1#m',
+    ]);
+    expect(ledger.digest).toBe(effectDigest(ledger.entries));
   });
 
   it('the effect digest depends on the set of changes, not their order; no changes → null', () => {

@@ -1,18 +1,22 @@
 /**
  * The mutation ledger of a run: every change its tools reported, read from the run's
- * `tool.result` facts (so it is replayable from the log alone). Write-tier tools report
- * `metadata.changes` (path + content digest after the change); command tools report
- * `metadata.changed_files` / `changed_paths`; a write- or exec-tier tool that reports nothing
- * counts as an unknown change. The effect digest is SHA-256 over the sorted, distinct
- * `tool|path|digest` lines: it identifies exactly what the run changed.
+ * `tool.result` facts (so it is replayable from the log alone). The invoker records each
+ * top-level call's changes, and those of every call nested in it (`batch`, `program`, `verify`,
+ * delegated tasks), in `metadata.change_record`; results without one (written before the invoker
+ * recorded them, or never run) are read from the tool's own report. A write- or exec-tier tool
+ * that ran and reported nothing, or reported its change set as unknown, is a change with unknown
+ * paths. The effect digest is SHA-256 over the sorted, distinct `tool|path|digest` lines: it
+ * identifies exactly what the run changed.
  */
 import { sha256Hex, type Fact } from '@a3s-code/effect';
+import { readChangeRecord, reportedChanges, UNKNOWN_PATH } from './change-record.js';
 
 /** One change in the ledger. */
 export interface LedgerEntry {
   readonly tool: string;
+  /** Workspace path; `(unknown)` when the tool could not tell which paths it changed. */
   readonly path: string;
-  /** Content digest after the change; `deleted`; `command` (changed by a command); `unreported:<call id>`. */
+  /** Content digest after the change; `deleted`; `command:<ref>` (changed by a command); `unknown:<ref>`. */
   readonly digest: string;
 }
 
@@ -33,36 +37,16 @@ interface ResultPayload {
   metadata?: Record<string, unknown> | null;
 }
 
-function entriesOf(p: ResultPayload, tierOf: TierOf): LedgerEntry[] {
-  const m = p.metadata ?? {};
-  const out: LedgerEntry[] = [];
-  const changes = m['changes'];
-  if (Array.isArray(changes)) {
-    for (const c of changes as { path?: unknown; digest_after?: unknown; action?: unknown }[]) {
-      if (typeof c?.path !== 'string') continue;
-      const digest = c.action === 'delete' || c.digest_after === null ? 'deleted' : typeof c.digest_after === 'string' ? c.digest_after : 'unknown';
-      out.push({ tool: p.name, path: c.path, digest });
-    }
-    return out;
-  }
-  const files = m['changed_files'] as { created?: unknown; modified?: unknown; deleted?: unknown } | null | undefined;
-  const paths = m['changed_paths'];
-  if (files && typeof files === 'object') {
-    for (const key of ['created', 'modified'] as const) for (const f of asStrings(files[key])) out.push({ tool: p.name, path: f, digest: 'command' });
-    for (const f of asStrings(files.deleted)) out.push({ tool: p.name, path: f, digest: 'deleted' });
-    return out;
-  }
-  if (Array.isArray(paths)) return asStrings(paths).map((f) => ({ tool: p.name, path: f, digest: 'command' }));
+function entriesOf(p: ResultPayload, seq: number, tierOf: TierOf): LedgerEntry[] {
+  const recorded = readChangeRecord(p.metadata);
+  if (recorded !== undefined) return recorded.map((e) => ({ tool: e.tool, path: e.path, digest: e.digest }));
+  const ref = `${p.tool_call_id}@${seq}`;
+  const reported = reportedChanges(p.metadata, ref);
+  if (reported.kind === 'changes') return reported.changes.map((c) => ({ tool: p.name, path: c.path, digest: c.digest }));
   const tier = tierOf(p.name);
-  // A tool that may change the workspace but says nothing about it is an unknown change.
-  if (p.ok && (tier === 'write' || tier === 'exec') && paths !== null && files !== null) {
-    out.push({ tool: p.name, path: '(unreported)', digest: `unreported:${p.tool_call_id}` });
-  }
-  return out;
-}
-
-function asStrings(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  // A tool that may change the workspace but cannot say what it changed is an unknown change.
+  const unknown = reported.kind === 'unknown' || (p.ok && (tier === 'write' || tier === 'exec'));
+  return unknown ? [{ tool: p.name, path: UNKNOWN_PATH, digest: `unknown:${ref}` }] : [];
 }
 
 /** The ledger of the facts from index `from` on (a run's facts). */
@@ -70,7 +54,7 @@ export function ledgerOf(facts: readonly Fact[], from: number, tierOf: TierOf): 
   const entries: LedgerEntry[] = [];
   for (let i = Math.max(0, from); i < facts.length; i++) {
     const f = facts[i]!;
-    if (f.type === 'tool.result') entries.push(...entriesOf(f.payload as ResultPayload, tierOf));
+    if (f.type === 'tool.result') entries.push(...entriesOf(f.payload as ResultPayload, f.seq, tierOf));
   }
   return { entries, digest: effectDigest(entries) };
 }

@@ -79,12 +79,15 @@ function checkOf(c: VerificationCommand, r: ToolInvocationResult): VerificationC
   return { ...base, status: 'failed', evidence };
 }
 
-/** Runs the commands in order and builds the report. */
+/**
+ * Runs the commands in order and builds the report. `bind.digest` may be a function: it is then
+ * read after the commands ran, so the report covers the changes the commands made themselves.
+ */
 export async function runVerification(
   subject: string,
   commands: readonly VerificationCommand[],
   run: CommandRunner,
-  bind: { readonly digest: string | null; readonly runId: string | null; readonly now: number },
+  bind: { readonly digest: string | null | (() => string | null); readonly runId: string | null; readonly now: number },
   options: VerifyOptions = {},
 ): Promise<VerificationReport> {
   const checks: VerificationCheck[] = [];
@@ -97,7 +100,7 @@ export async function runVerification(
     status: reportStatus(checks, risks),
     checks,
     residual_risks: risks,
-    effect_digest: bind.digest,
+    effect_digest: typeof bind.digest === 'function' ? bind.digest() : bind.digest,
     run_id: bind.runId,
     created_at_ms: bind.now,
     source: 'commands',

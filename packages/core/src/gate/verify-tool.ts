@@ -1,10 +1,13 @@
 /**
  * `verify`: the model's way to produce a verification report. Each command runs as a nested
- * `bash` call through the kernel (so it is governed like any other call); the report is bound to
- * the digest of the run's changes when the checks ran and recorded for the completion gate.
+ * `bash` call through the kernel (so it is governed like any other call, and what it changes is
+ * recorded like any other change); the report is bound to the digest of the run's changes after
+ * the checks ran, their own changes included, and recorded for the completion gate.
  */
 import { z } from 'zod';
+import { changesSoFar } from '../invoker/change-collector.js';
 import { defineTool } from '../tools/define-tool.js';
+import { effectDigest } from './mutation-ledger.js';
 import type { SessionGate } from './session-gate.js';
 import { runVerification } from './verify-commands.js';
 
@@ -48,7 +51,12 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
         args.subject,
         commands,
         (command, timeoutMs) => ctx.invoker.invoke('bash', { command, timeout: timeoutMs }),
-        { digest: gate.ledger(ctx.runId).digest, runId: ctx.runId, now: clock() },
+        {
+          // The changes recorded so far plus those of this call (and its commands), not yet in the log.
+          digest: () => effectDigest([...gate.ledger(ctx.runId).entries, ...changesSoFar(ctx).map((e) => ({ tool: e.tool, path: e.path, digest: e.digest }))]),
+          runId: ctx.runId,
+          now: clock(),
+        },
         { residualRisks: args.residual_risks },
       );
       gate.verification.addReport(report);

@@ -3,7 +3,8 @@
  * this order: lookup → cancellation check → argument validation (before anything else, BND-01)
  * → recursion guard → skill restrictions → permission projection and confirmation (model-side
  * sources only) → pre-hooks → budget (before any side effect) → queue, timeout, cancellation →
- * execute (with middleware) → post-hooks → output sanitisation → artifact cap → `tool_end`.
+ * execute (with middleware) → post-hooks → output sanitisation → artifact cap → change record
+ * (nested calls report to their top-level call, which carries the whole record) → `tool_end`.
  *
  * The recursion guard runs before the queue (not after it): a `program` calling `program` must
  * fail at once instead of waiting for a slot its own ancestor holds.
@@ -12,6 +13,8 @@ import { A3sError } from '@a3s-code/effect';
 import { BudgetExhaustedError, RecursionLimitError, ToolBlockedError, ToolExecutionError, ToolNotFoundError } from '../errors/tool-errors.js';
 import type { ToolResult } from '../tools/tool.js';
 import { capOutput } from './artifact-store.js';
+import { failedChanges, mayChange, resultChanges, withChangeRecord } from './change-collector.js';
+import type { ChangeRecordEntry } from '../gate/change-record.js';
 import { executeCall, toCallError } from './execute-step.js';
 import type { HookCall } from './hooks.js';
 import type { ActiveToolCall, InvocationSource, PermissionOutcome, ToolCallRequest, ToolErrorKind, ToolInvocationResult } from './invocation-types.js';
@@ -59,9 +62,15 @@ export function failedResult(
   };
 }
 
-type Governed = { readonly ok: true; readonly result: ToolResult; readonly permission: PermissionOutcome } | { readonly ok: false; readonly error: A3sError; readonly permission?: PermissionOutcome };
+/** `changes`: what the call changed, when it started running. */
+type Governed =
+  | { readonly ok: true; readonly result: ToolResult; readonly permission: PermissionOutcome; readonly changes: readonly ChangeRecordEntry[] }
+  | { readonly ok: false; readonly error: A3sError; readonly permission?: PermissionOutcome; readonly changes?: readonly ChangeRecordEntry[] };
 
-async function govern(k: Kernel, frame: CallFrame, request: ToolCallRequest, entry: { state: ActiveToolCall['state'] }): Promise<Governed> {
+/** Tracks a nested call in its top-level call's change record. */
+type Tracker = { running(may: boolean): void } | undefined;
+
+async function govern(k: Kernel, frame: CallFrame, request: ToolCallRequest, entry: { state: ActiveToolCall['state'] }, tracker: Tracker): Promise<Governed> {
   const { source, context } = frame;
   const name = request.name;
   const tool = reachableTool(k, frame, source, name);
@@ -108,17 +117,30 @@ async function govern(k: Kernel, frame: CallFrame, request: ToolCallRequest, ent
   }
 
   let result: ToolResult;
+  let ran = false;
+  const onRunning = (): void => {
+    tracker?.running(mayChange(tool));
+    entry.state = 'running';
+    ran = true;
+  };
   try {
-    result = await executeCall(k, { id: request.id, tool, args, frame, onRunning: () => (entry.state = 'running') });
+    result = await executeCall(k, { id: request.id, tool, args, frame, onRunning });
   } catch (e) {
     // The call was permitted; a failure while it ran (timeout, cancellation, a throw) keeps that record.
-    return { ok: false, error: A3sError.isInstance(e) ? e : new ToolExecutionError(name, e), permission };
+    const error = A3sError.isInstance(e) ? e : new ToolExecutionError(name, e);
+    return { ok: false, error, permission, changes: ran ? failedChanges(request.id, tool, error) : [] };
   }
-  for (const hook of k.hooks.post) {
-    const replaced = await hook.after(hookCall(args), result);
-    if (replaced !== undefined) result = replaced;
+  // The tool's own report is what it changed, whatever a post-hook makes of the result.
+  const changes = resultChanges(request.id, tool, result);
+  try {
+    for (const hook of k.hooks.post) {
+      const replaced = await hook.after(hookCall(args), result);
+      if (replaced !== undefined) result = replaced;
+    }
+  } catch (e) {
+    return { ok: false, error: A3sError.isInstance(e) ? e : new ToolExecutionError(name, e), permission, changes };
   }
-  return { ok: true, result, permission };
+  return { ok: true, result, permission, changes };
 }
 
 /** Runs one call through the whole kernel. Always resolves. */
@@ -130,12 +152,15 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
   k.active.set(token, entry);
   const events = frame.context.events;
   events.emit({ kind: 'toolStart', payload: { id: call.id, name: call.name, args: request.args, source: frame.source, depth: frame.depth } });
+  const tracker = frame.depth > 0 ? frame.changes.track(call.id, call.name) : undefined;
+  let changes: readonly ChangeRecordEntry[] = [];
   let outcome: ToolInvocationResult;
   try {
-    const governed = await govern(k, frame, request, entry).catch((e: unknown): Governed => ({
+    const governed = await govern(k, frame, request, entry, tracker).catch((e: unknown): Governed => ({
       ok: false,
       error: A3sError.isInstance(e) ? e : new ToolExecutionError(call.name, e),
     }));
+    changes = governed.changes ?? [];
     if (governed.ok) {
       const r = governed.result;
       const safe = k.security.sanitizeOutput(r.output, { toolName: call.name, callId: call.id });
@@ -158,7 +183,11 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
     }
   } finally {
     k.active.delete(token);
+    tracker?.settle(changes);
   }
+  // Only the kernel writes the change record: nested calls report to their top-level call's
+  // collector, and the top-level result carries the whole record.
+  outcome = { ...outcome, metadata: withChangeRecord(outcome.metadata, tracker ? undefined : [...changes, ...frame.changes.seal()]) };
   events.emit({
     kind: 'toolEnd',
     payload: {

@@ -10,6 +10,7 @@ import type { ToolContext } from '../tools/tool-context.js';
 import type { ToolMiddlewareNext } from '../tools/tool-middleware.js';
 import type { CallFrame, Kernel } from './kernel.js';
 import { bindCallContext } from './call-context.js';
+import { bindChangeCollector } from './change-collector.js';
 import { linkSignals } from './link-signals.js';
 import { createScopedInvoker } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
@@ -75,6 +76,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
       emitOutput,
     };
     bindCallContext(ctx, frame.context);
+    bindChangeCollector(ctx, frame.changes);
     const run = runWithMiddleware(k, tool, call.args, ctx, scoped.governedInvoker);
     const value = await settleOrAbort(run, signal);
     return validResult(tool.name, value);

@@ -8,6 +8,7 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import type { ArgValidator } from './arg-validator.js';
 import type { ArtifactStore, OutputCapOptions } from './artifact-store.js';
+import type { ChangeCollector } from './change-collector.js';
 import type { ToolHooks } from './hooks.js';
 import type { ActiveToolCall, InvocationSource } from './invocation-types.js';
 import type { InvocationContext } from './invocation-context.js';
@@ -45,6 +46,8 @@ export interface CallFrame {
   readonly context: InvocationContext;
   /** The run's signal for a top-level call; the parent call's signal for a nested one. */
   readonly signal: AbortSignal;
+  /** The change record of the top-level call, shared by every call nested in it. */
+  readonly changes: ChangeCollector;
   /**
    * A person's answer already recorded for this call (the run parked it in `confirm` and
    * `confirmation.answered` is in the fact log): used instead of asking again. Top-level

@@ -35,6 +35,7 @@ function build(k: Kernel, parent: CallFrame, parentTool: Tool, parentId: string,
     stack: [...parent.stack, parentTool.name],
     context: parent.context,
     signal,
+    changes: parent.changes,
   };
   return Object.freeze({
     invoke(name: string, args: unknown, options?: NestedInvokeOptions): Promise<ToolInvocationResult> {

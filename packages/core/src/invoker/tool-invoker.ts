@@ -12,6 +12,7 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import { modelSurface, type ToolSurface } from '../registry/tool-surface.js';
 import { emptyWorkspace, type WorkspaceServices } from '../workspace/workspace-services.js';
 import { ArgValidator } from './arg-validator.js';
+import { ChangeCollector } from './change-collector.js';
 import { DEFAULT_OUTPUT_CAP, InMemoryArtifactStore, type ArtifactStore, type OutputCapOptions } from './artifact-store.js';
 import { runCall } from './call-pipeline.js';
 import type { GovernanceSnapshot } from './governance.js';
@@ -132,7 +133,7 @@ export class ToolInvoker {
     if (typeof request.name !== 'string') throw new InvalidInvocationError('request.name', 'must be a string');
     if (!(context?.signal instanceof AbortSignal)) throw new InvalidInvocationError('context.signal', 'must be an AbortSignal');
     if (typeof context.events?.emit !== 'function') throw new InvalidInvocationError('context.events', 'must be an event sink');
-    const frame = { source, depth: 0, stack: [], context, signal: context.signal };
+    const frame = { source, depth: 0, stack: [], context, signal: context.signal, changes: new ChangeCollector() };
     return runCall(this.#k, options.preconfirmed === undefined ? frame : { ...frame, preconfirmed: options.preconfirmed }, request);
   }
 
@@ -143,7 +144,7 @@ export class ToolInvoker {
    */
   async project(request: ToolCallRequest, context: InvocationContext): Promise<CallProjection> {
     const k = this.#k;
-    const frame = { source: 'agent' as const, depth: 0, stack: [], context, signal: context.signal };
+    const frame = { source: 'agent' as const, depth: 0, stack: [], context, signal: context.signal, changes: new ChangeCollector() };
     const tool = reachableTool(k, frame, 'agent', request.name) ?? k.registry.get(request.name);
     if (tool === undefined || k.validator.check(tool, request.args) !== undefined) return { decision: 'run' };
     const verdict = await project(frame, k, tool, request.args);

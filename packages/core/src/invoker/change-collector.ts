@@ -1,0 +1,136 @@
+/**
+ * The change record of one top-level call: what the call itself and every call nested in it
+ * (at any depth, through `batch`, `program`, `verify` or custom orchestrators) changed. The
+ * kernel fills it as each call settles and attaches it to the top-level result as
+ * `metadata.change_record`, so the run's mutation ledger sees nested changes in the log alone.
+ * Only the kernel writes it: a tool's own `change_record` metadata is dropped, and nothing in a
+ * call's arguments can shape it. It fails closed: a call of a tool that may change the workspace
+ * and ends without saying what it changed (it threw, timed out or was cancelled while running,
+ * or was still running when its top-level call ended) records a change with unknown paths.
+ */
+import { randomUUID } from 'node:crypto';
+import type { A3sError } from '@a3s-code/effect';
+import { CancelledError } from '../errors/tool-errors.js';
+import { CHANGE_RECORD_KEY, reportedChanges, unknownChange, type ChangeRecordEntry } from '../gate/change-record.js';
+import type { Tool, ToolResult } from '../tools/tool.js';
+import type { ToolContext } from '../tools/tool-context.js';
+
+/** Codes of errors that refuse a call before it acts: such a failure changed nothing. */
+const REFUSALS: ReadonlySet<string> = new Set([
+  'INVALID_TOOL_ARGS',
+  'TOOL_NOT_FOUND',
+  'PERMISSION_DENIED',
+  'TOOL_BLOCKED',
+  'BUDGET_EXHAUSTED',
+  'RECURSION_LIMIT',
+  'CAPABILITY_UNAVAILABLE',
+]);
+
+const delegating = new WeakSet<object>();
+
+/**
+ * Marks a core tool whose result carries the changes of work it delegated (a sub-agent run):
+ * when such a call ends without a result, its changes are unknown (core-internal).
+ */
+export function markDelegatingTool<T extends Tool>(tool: T): T {
+  delegating.add(tool);
+  return tool;
+}
+
+/** True when a call of `tool` may change the workspace. */
+export function mayChange(tool: Tool): boolean {
+  return tool.tier === 'write' || tool.tier === 'exec' || delegating.has(tool);
+}
+
+/** A unique reference of one call in the log: its id and a random nonce (ids may repeat across turns). */
+export function changeRef(callId: string): string {
+  return `${callId}#${randomUUID()}`;
+}
+
+/** The changes of one call that ran to a result (after post-hooks). */
+export function resultChanges(callId: string, tool: Tool, result: ToolResult): ChangeRecordEntry[] {
+  const ref = changeRef(callId);
+  const reported = reportedChanges(result.metadata, ref);
+  if (reported.kind === 'changes') return reported.changes.map((c) => ({ call_id: callId, tool: tool.name, path: c.path, digest: c.digest }));
+  // A successful call that may change the workspace and says nothing about it changed something unknown.
+  if (reported.kind === 'unknown' || (result.exitCode === 0 && mayChange(tool))) return [unknownChange(callId, tool.name, ref)];
+  return [];
+}
+
+/** The changes of a call that started running and ended without a result (a throw, a timeout, a cancellation). */
+export function failedChanges(callId: string, tool: Tool, error: A3sError): ChangeRecordEntry[] {
+  if (REFUSALS.has(error.code) || !mayChange(tool)) return [];
+  return [unknownChange(callId, tool.name, changeRef(callId))];
+}
+
+/** One nested call being tracked. */
+interface Tracked {
+  readonly callId: string;
+  readonly tool: string;
+}
+
+/** The change record of one top-level call, shared by every call nested in it. */
+export class ChangeCollector {
+  readonly #entries: ChangeRecordEntry[] = [];
+  readonly #open = new Set<Tracked>();
+  #sealed = false;
+
+  /**
+   * Starts tracking a nested call of `tool`. `running` marks it started (`may`: whether an
+   * unfinished call counts as a change); it throws `CANCELLED` once the top-level call has ended,
+   * so no nested call can act outside the record.
+   */
+  track(callId: string, tool: string): { running(may: boolean): void; settle(entries: readonly ChangeRecordEntry[]): void } {
+    const t: Tracked = { callId, tool };
+    return {
+      running: (may) => {
+        if (this.#sealed) throw new CancelledError(`nested call of '${tool}' (its top-level call has ended)`);
+        if (may) this.#open.add(t);
+      },
+      settle: (entries) => {
+        this.#open.delete(t);
+        if (!this.#sealed) this.#entries.push(...entries);
+      },
+    };
+  }
+
+  /** The changes recorded so far (nested calls that settled). */
+  get entries(): readonly ChangeRecordEntry[] {
+    return [...this.#entries];
+  }
+
+  /**
+   * Ends the record when the top-level call ends: nested calls of mutating tools still running
+   * count as unknown changes, and later settlements are ignored (they are covered by those).
+   */
+  seal(): readonly ChangeRecordEntry[] {
+    if (!this.#sealed) {
+      this.#sealed = true;
+      for (const t of this.#open) this.#entries.push(unknownChange(t.callId, t.tool, changeRef(t.callId)));
+      this.#open.clear();
+    }
+    return [...this.#entries];
+  }
+}
+
+/** Result metadata with the kernel's record in place of anything the tool put under its key. */
+export function withChangeRecord(metadata: Readonly<Record<string, unknown>>, record: readonly ChangeRecordEntry[] | undefined): Readonly<Record<string, unknown>> {
+  if (!(CHANGE_RECORD_KEY in metadata) && (record === undefined || record.length === 0)) return metadata;
+  const { [CHANGE_RECORD_KEY]: _forged, ...rest } = metadata;
+  return record === undefined || record.length === 0 ? rest : { ...rest, [CHANGE_RECORD_KEY]: [...record] };
+}
+
+const bound = new WeakMap<ToolContext, ChangeCollector>();
+
+/** Records the change collector a call's nested calls report to (the kernel does this for every `execute`). */
+export function bindChangeCollector(ctx: ToolContext, collector: ChangeCollector): void {
+  bound.set(ctx, collector);
+}
+
+/**
+ * The changes already recorded under the top-level call `ctx` runs in (core-internal: `verify`
+ * binds its report to the run's changes including those of the commands it just ran).
+ */
+export function changesSoFar(ctx: ToolContext): readonly ChangeRecordEntry[] {
+  return bound.get(ctx)?.entries ?? [];
+}
