@@ -19,7 +19,7 @@ interface Round {
 
 /**
  * What the model is told when a question got no answer (skipped, or an error such as a timeout):
- * carry on under an assumption it states, and do not ask again (ASK-04/05).
+ * carry on under an assumption it states, and do not ask again.
  */
 export const QUESTION_CARRY_ON = 'Carry on under an explicitly stated assumption (say what you assume and why), and do not ask this question again.';
 

@@ -1,7 +1,7 @@
 /**
  * Who approves the tool calls a session's permissions ask about. The SDK never hands out a
  * session whose `ask` runs unasked by accident: core runs an `ask` directly when a session has no
- * confirmation manager (PERM-07), so the SDK always installs one — the host's `onConfirm` or
+ * confirmation manager, so the SDK always installs one — the host's `onConfirm` or
  * `confirmation`, else {@link noApprover}, which refuses at once with the reason `no approver`.
  * Only an explicit `confirmation: false` (or `governance: { yolo: true }`) runs asks directly.
  */
@@ -23,7 +23,7 @@ export interface ApprovalOptions {
   readonly onConfirm?: ConfirmHandler;
   /**
    * The same as `onConfirm`, as a `ConfirmationManager` object; or `false` to turn confirmation
-   * off, so that an `ask` runs the tool without asking anyone (core's PERM-07). Set at most one
+   * off, so that an `ask` runs the tool without asking anyone (core's default). Set at most one
    * of `onConfirm` and `confirmation`.
    */
   readonly confirmation?: ConfirmationManager | false;

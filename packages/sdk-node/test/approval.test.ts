@@ -51,7 +51,7 @@ describe('SDK approval: asked calls never run unasked by default', () => {
     ]);
   });
 
-  it('PERM-06: a call nested in batch is refused the same way ("not confirmed: no approver")', async () => {
+  it('a call nested in batch is refused the same way ("not confirmed: no approver")', async () => {
     const nested: ScriptedTurn = { tool_calls: [{ id: 'x1', name: 'batch', args: { calls: [{ tool: 'bash', args: { command: 'touch PWNED' } }] } }] };
     const { dir, session } = await open([nested, { text: 'done' }], { permissions: { allow: ['batch'] } });
     await session.send('go');

@@ -146,19 +146,19 @@ export interface CodeConfig {
   readonly prompt?: Pick<PromptInputs, 'executionStyle' | 'responseFormat' | 'skills'>;
   readonly checker?: PermissionChecker;
   /**
-   * Human confirmation. Without one, core has confirmation turned off and an `ask` runs the tool
-   * (PERM-07); hosts (the SDK, the CLI) always install one, refusing with `no approver` when
-   * nobody can be asked.
+   * Human confirmation. Without one, core has confirmation turned off and an `ask` runs the tool;
+   * hosts (the SDK, the CLI) always install one, refusing with `no approver` when nobody can be
+   * asked.
    */
   readonly confirmation?: ConfirmationManager;
   /**
    * Answers `ask_user` questions live. `ask_user` is registered only when a session has this, or
-   * `parkMode: 'return'` (the host answers parked questions with `answerQuestion`) (ASK-08).
+   * `parkMode: 'return'` (the host answers parked questions with `answerQuestion`).
    */
   readonly onQuestion?: QuestionHandler;
   /**
    * Milliseconds `onQuestion` has to answer; past it the question is recorded as unanswered with
-   * an error and the model carries on under a stated assumption (ASK-05). Default: no limit.
+   * an error and the model carries on under a stated assumption. Default: no limit.
    */
   readonly questionTimeoutMs?: number;
   /** Harness settings (`tool_budget`, `max_tool_rounds`, compaction thresholds). */

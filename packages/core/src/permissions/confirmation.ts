@@ -1,6 +1,6 @@
 /**
  * Human confirmation. A session without a `ConfirmationManager` has confirmation turned off:
- * an `ask` runs the tool (PERM-07). With one, a model call that asks parks the run in `confirm`
+ * an `ask` runs the tool. With one, a model call that asks parks the run in `confirm`
  * and the manager is asked; a nested call asks it directly. Hosts (the SDK, the CLI) never hand
  * out a session without one by accident: with nobody to ask they install {@link noApprover}.
  */

@@ -37,7 +37,7 @@ export const ASK_USER_GUIDANCE = [
   'If the person skips the question or it times out, carry on under an explicitly stated assumption and do not ask again.',
 ].join(' ');
 
-/** The failure a model call of `ask_user` gets when nobody can answer (ASK-09). */
+/** The failure a model call of `ask_user` gets when nobody can answer. */
 export const NO_ASK_PORT_MESSAGE =
   'ask_user is not available: no person is attached to this session to answer questions. Do not ask in a plain message either; carry on under an explicitly stated assumption (say what you assume).';
 
@@ -55,8 +55,8 @@ export const askUserTool = defineTool({
 });
 
 /**
- * Whether a session with these settings has an ask port, so that `ask_user` is registered
- * (ASK-08): a live question handler, or a host that takes parked questions (`parkMode: 'return'`).
+ * Whether a session with these settings has an ask port, so that `ask_user` is registered: a
+ * live question handler, or a host that takes parked questions (`parkMode: 'return'`).
  */
 export function hasAskPort(config: { readonly onQuestion?: QuestionHandler | undefined; readonly parkMode?: ParkMode | undefined }): boolean {
   return config.onQuestion !== undefined || config.parkMode === 'return';
@@ -64,8 +64,8 @@ export function hasAskPort(config: { readonly onQuestion?: QuestionHandler | und
 
 /**
  * A question handler that gives `handler` at most `timeoutMs` milliseconds: past that its signal
- * aborts and the answer is an `error` saying the question timed out (ASK-05). The timer is the
- * host's question policy, never part of the fact log (PARK-02).
+ * aborts and the answer is an `error` saying the question timed out. The timer is the host's
+ * question policy, never part of the fact log.
  */
 export function withQuestionTimeout(handler: QuestionHandler, timeoutMs: number): QuestionHandler {
   return (question, signal) =>

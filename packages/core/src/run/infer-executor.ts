@@ -104,7 +104,7 @@ async function decide(env: RunEnv, response: LlmResponse, state: FoldState, tool
       continue;
     }
     if (c.name === ASK_USER_TOOL && !askPort) {
-      // Nobody can answer: fail at once rather than park for ever (ASK-09).
+      // Nobody can answer: fail at once rather than park for ever.
       projected.push(call);
       denied.push({ call, output: NO_ASK_PORT_MESSAGE, metadata: { error_kind: 'no_ask_port' } });
       continue;

@@ -35,8 +35,8 @@ export interface RunResult {
 
 /**
  * An answer to a question: the person's `text`; `skipped` (the model is told to carry on under a
- * stated assumption, ASK-04); or an `error` saying why no answer came, e.g. a timeout (reported
- * to the model as an error with the same instruction, ASK-05).
+ * stated assumption); or an `error` saying why no answer came, e.g. a timeout (reported
+ * to the model as an error with the same instruction).
  */
 export type QuestionAnswer = { readonly text: string } | { readonly skipped: true } | { readonly error: string };
 

@@ -22,7 +22,7 @@ export interface SessionToolsInput {
   readonly web?: WebToolsOptions;
   readonly gate: SessionGate;
   readonly tools: readonly ToolPack[];
-  /** Register `ask_user`: the session has an ask port (ASK-08, see `hasAskPort`). */
+  /** Register `ask_user`: the session has an ask port (see `hasAskPort`). */
   readonly askUser: boolean;
   /** The governed LLM of a run, for `generate_object` (`undefined` outside a session). */
   readonly llmFor: (runId: string) => LlmClient | undefined;
