@@ -10,7 +10,10 @@ import { Agent, type Session, type SessionOptions } from '@a3s-code/sdk';
 import type { SessionFlags } from './args.js';
 import { UsageError } from './errors.js';
 
-/** Read-only tools run without asking; everything else asks (or runs under `--yolo`). */
+/**
+ * Read-only tools run without asking; everything else asks (or runs under `--yolo`). These rules
+ * add to the workspace config file's `permissions` (deny → ask → allow across both lists).
+ */
 export const CLI_ALLOW_RULES: readonly string[] = Object.freeze(['read', 'grep', 'glob', 'ls', 'batch', 'ask_user']);
 
 /** A session and the agent that owns its global MCP servers. */
@@ -27,7 +30,11 @@ export async function agentFor(flags: SessionFlags, env: Readonly<Record<string,
   return Agent.create({ env, cwd: process.cwd(), ...(flags.model === undefined ? {} : { model: flags.model }) });
 }
 
-/** The session options of the flags: the CLI's allow rules, plan mode, YOLO. */
+/**
+ * The session options of the flags: the CLI's allow rules, plan mode, YOLO. Each command adds
+ * who approves asked calls (`a3s code`: the terminal; `a3s run`: nobody, so they park or are
+ * refused with `no approver`).
+ */
 export function flagOptions(flags: SessionFlags): SessionOptions {
   return {
     permissions: { allow: CLI_ALLOW_RULES },

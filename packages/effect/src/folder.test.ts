@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Facts } from '../test/kit.js';
-import { fold, Folder } from './folder.js';
+import { validateDraft } from './fact.js';
+import { fold, Folder, QUESTION_CARRY_ON } from './folder.js';
 import { PHASES, assertPhase } from './state.js';
 
 const tools = [{ name: 'read', description: 'Read a file', input_schema: { type: 'object' } }];
@@ -138,6 +139,19 @@ describe('fold: parking', () => {
     s = fold(f.list);
     expect(s.phase).toBe('infer');
     expect(s.view.messages.at(-1)).toMatchObject({ role: 'user', source: 'answer', text: 'a.ts' });
+  });
+
+  it('ASK-04/ASK-05: a skip or an error (e.g. a timeout) continues with the carry-on instruction', () => {
+    const skipped = fold(new Facts().user('go').question('q1').add('question.answered', { question_id: 'q1', skipped: true }).list);
+    expect(skipped.phase).toBe('infer');
+    expect(skipped.view.messages.at(-1)).toMatchObject({ role: 'user', source: 'answer', text: `(The user skipped this question.) ${QUESTION_CARRY_ON}` });
+    const failed = fold(new Facts().user('go').question('q1').add('question.answered', { question_id: 'q1', error: 'timed out after 50 ms' }).list);
+    expect(failed.phase).toBe('infer');
+    expect(failed.view.messages.at(-1)).toMatchObject({ text: `(ask_user error: timed out after 50 ms.) ${QUESTION_CARRY_ON}` });
+    expect(QUESTION_CARRY_ON).toMatch(/explicitly stated assumption.*do not ask/);
+    for (const bad of [{ text: 'a', error: 'x' }, { skipped: true, error: 'x' }, {}, { error: '' }]) {
+      expect(() => validateDraft({ type: 'question.answered', key: 'k', payload: { question_id: 'q1', ...bad } })).toThrow(/question\.answered/);
+    }
   });
 
   it('an answer for another question or call is ignored: the park holds', () => {

@@ -17,6 +17,12 @@ interface Round {
   anyOk: boolean;
 }
 
+/**
+ * What the model is told when a question got no answer (skipped, or an error such as a timeout):
+ * carry on under an assumption it states, and do not ask again.
+ */
+export const QUESTION_CARRY_ON = 'Carry on under an explicitly stated assumption (say what you assume and why), and do not ask this question again.';
+
 const ZERO: Usage = Object.freeze({ input_tokens: 0, output_tokens: 0 });
 
 /**
@@ -290,7 +296,7 @@ export class Folder {
       return;
     }
     this.question = null;
-    const text = p.skipped ? '(The user skipped this question.)' : p.text ?? '';
+    const text = p.text !== undefined ? p.text : p.error !== undefined ? `(ask_user error: ${p.error}.) ${QUESTION_CARRY_ON}` : `(The user skipped this question.) ${QUESTION_CARRY_ON}`;
     this.push({ role: 'user', text, source: 'answer', seq: fact.seq });
     this.phase = this.inferOrCompact();
   }

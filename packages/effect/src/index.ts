@@ -11,7 +11,7 @@ export type { Fact, FactDraft, ParsedLog, TornLine } from './fact.js';
 export { FactLog, type LogDigest } from './fact-log.js';
 export { resolveRecipe, DEFAULT_TOOL_BUDGET, type Recipe, type ResolvedRecipe } from './recipe.js';
 export * from './state.js';
-export { Folder, fold } from './folder.js';
+export { Folder, fold, QUESTION_CARRY_ON } from './folder.js';
 export * from './harness.js';
 export * from './advance.js';
 export { drafts, checkHostFact, type TypedDraft } from './drafts.js';

@@ -121,11 +121,15 @@ export interface ConfirmationAnsweredPayload extends PayloadBase {
   reason?: string | null;
 }
 
-/** `question.answered` (host): `text`, or `skipped: true`. */
+/**
+ * `question.answered` (host): exactly one of `text` (the answer), `skipped: true` (the person
+ * skipped it), or `error` (no answer came, e.g. the host's question timed out).
+ */
 export interface QuestionAnsweredPayload extends PayloadBase {
   question_id: string;
   text?: string;
   skipped?: boolean;
+  error?: string;
 }
 
 /** `tool.result` (the `tool` transition, or the `infer` transition for a denied call). */
@@ -276,8 +280,10 @@ const VALIDATORS: Record<FactKindV1, Validator> = {
     c.string(p, 'question_id', P, { nonEmpty: true });
     const text = c.optString(p, 'text', P);
     const skipped = c.optBoolean(p, 'skipped', P);
-    if ((text === undefined) === (skipped !== true)) {
-      c.fail(P, 'must have exactly one of `text` (the answer) or `skipped: true`');
+    const error = c.optString(p, 'error', P);
+    if (error === '') c.fail(`${P}.error`, 'must be a non-empty string or absent');
+    if ([text !== undefined, skipped === true, error !== undefined].filter(Boolean).length !== 1) {
+      c.fail(P, 'must have exactly one of `text` (the answer), `skipped: true` or `error` (no answer came)');
     }
   },
   'tool.result': (c, p) => {

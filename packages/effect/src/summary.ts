@@ -127,7 +127,8 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
         if (!ignored) (p as unknown as PayloadOf['confirmation.answered']).approved ? approved++ : refused++;
         break;
       case 'question.answered':
-        if (!ignored) (p as unknown as PayloadOf['question.answered']).skipped ? skipped++ : answered++;
+        // A question with no answer (skipped, or an error such as a timeout) counts as skipped.
+        if (!ignored) (p as unknown as PayloadOf['question.answered']).text === undefined ? skipped++ : answered++;
         break;
       case 'compaction.done':
         compactions++;

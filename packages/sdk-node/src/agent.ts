@@ -2,8 +2,9 @@
  * The SDK `Agent`: core's `Agent` with the defaults wired — a `LocalWorkspace` on the session
  * folder with the workspace tool pack, core's runtime tools, the model from the configuration or
  * the environment, the file fact log and the file session store, MCP servers from the
- * configuration, and the workspace's config file. Everything else is core's, unchanged: the SDK
- * composes and holds no policy of its own.
+ * configuration, the workspace's config file, and a confirmation manager on every session (the
+ * host's `onConfirm`, else one that refuses with `no approver`: an `ask` never runs unasked unless
+ * the host says so). Everything else is core's, unchanged.
  */
 import { resolve } from 'node:path';
 import {
@@ -19,6 +20,7 @@ import {
 } from '@a3s-code/core';
 import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
 import { AgentLayers, type AgentLayer } from './agent-layer.js';
+import { resolveApproval, type ApprovalOptions } from './approver.js';
 import { ModelNotConfiguredError } from './errors.js';
 import { SessionMcp, validateMcpServers } from './mcp.js';
 import { resolveModel, type ModelSpec } from './model.js';
@@ -35,8 +37,12 @@ interface ModelOptions {
   readonly model?: ModelSpec;
 }
 
-/** Configuration of `Agent.create`: core's `CodeConfig` (every session's defaults), with the model as a spec. */
-export interface AgentConfig extends Omit<CodeConfig, 'model' | 'workspace'>, ModelOptions {
+/**
+ * Configuration of `Agent.create`: core's `CodeConfig` (every session's defaults), with the model
+ * as a spec and the approval of asked tool calls as `onConfirm` / `confirmation` (see
+ * {@link ApprovalOptions}: without either, an asked call is refused with `no approver`).
+ */
+export interface AgentConfig extends Omit<CodeConfig, 'model' | 'workspace' | 'confirmation'>, ModelOptions, ApprovalOptions {
   /** Environment for model selection (`A3S_MODEL`, keys, base URLs). Default `process.env`. */
   readonly env?: ModelEnvironment;
   /** Folder a relative `scripted:` path resolves against, and `resumeSession`'s default folder. Default `process.cwd()`. */
@@ -53,8 +59,12 @@ export interface AgentConfig extends Omit<CodeConfig, 'model' | 'workspace'>, Mo
   readonly workspaceConfig?: boolean;
 }
 
-/** Options of `agent.session(dir, options)`: core's, with the model as a spec. `mcpServers` here are the session's private servers. */
-export interface SessionOptions extends Omit<CoreSessionOptions, 'model'>, ModelOptions {
+/**
+ * Options of `agent.session(dir, options)`: core's, with the model as a spec and the approval of
+ * asked tool calls as `onConfirm` / `confirmation` (over the agent's). `mcpServers` here are the
+ * session's private servers.
+ */
+export interface SessionOptions extends Omit<CoreSessionOptions, 'model' | 'confirmation'>, ModelOptions, ApprovalOptions {
   /** The workspace. Default: a `LocalWorkspace` rooted at `dir`. */
   readonly workspace?: WorkspaceServices;
 }
@@ -98,7 +108,8 @@ export class Agent {
   static async create(config: AgentConfig | string = {}): Promise<Agent> {
     const fromFile = typeof config === 'string';
     const c: AgentConfig = fromFile ? ((await loadCodeConfig(config)) as AgentConfig) : config;
-    const { model, env, cwd, workspaceTools: _w, workspaceConfig, ...core } = c;
+    const { model, env, cwd, workspaceTools: _w, workspaceConfig, onConfirm: _c, confirmation: _m, ...core } = c;
+    resolveApproval({}, c);
     validateMcpServers(core.mcpServers, fromFile ? config : undefined);
     const layers = new AgentLayers({ ...core, ...(env === undefined ? {} : { env }) }, !fromFile && workspaceConfig !== false);
     await layers.validate();
@@ -158,7 +169,8 @@ export class Agent {
   }
 
   async #prepare(root: string, options: SessionOptions, needModel = true): Promise<Prepared> {
-    const { model: spec, mcpServers, ...rest } = options;
+    const { model: spec, mcpServers, onConfirm: _c, confirmation: _m, ...rest } = options;
+    const confirmation = resolveApproval(options, this.#config);
     const privateServers = validateMcpServers(mcpServers);
     const layer = await this.#layers.for(root);
     const model = needModel ? await this.#modelFor(layer, spec, rest.providers) : undefined;
@@ -172,6 +184,7 @@ export class Agent {
         ...rest,
         ...(model === undefined ? {} : { model }),
         ...(mcpServers === undefined ? {} : { mcpServers }),
+        ...(confirmation === undefined ? {} : { confirmation }),
         workspace: rest.workspace ?? new LocalWorkspace({ root }),
         tools: packs,
         toolSources,

@@ -8,6 +8,7 @@
  * ```
  */
 export { Agent, type AgentConfig, type ResumeSessionOptions, type SessionOptions } from './agent.js';
+export type { ApprovalOptions, ConfirmHandler } from './approver.js';
 export { validateMcpServers } from './mcp.js';
 export type { ProgramLimits, ProgramOptions } from './program.js';
 export { Session, type EventStream } from './session.js';
@@ -41,6 +42,8 @@ export {
   EVENT_CATALOG_V1,
   parseEventEnvelopeV1,
   projectEventV1,
+  NO_APPROVER_REASON,
+  noApprover,
 } from '@a3s-code/core';
 export type {
   ActiveToolCall,

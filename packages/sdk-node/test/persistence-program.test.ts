@@ -136,7 +136,7 @@ describe('surface', () => {
     expect(agent.model).toBeUndefined();
     const fresh = tempRepo();
     const tools = await agent.describeTools(fresh, { governance: { mode: 'plan' } });
-    expect(tools.map((t) => t.name)).toEqual(['batch', 'program', 'ask_user', 'generate_object', 'read', 'grep', 'glob', 'ls', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
+    expect(tools.map((t) => t.name)).toEqual(['batch', 'program', 'generate_object', 'read', 'grep', 'glob', 'ls', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
     expect(tools.find((t) => t.name === 'grep')).toMatchObject({ tier: 'read', capabilities: { readOnly: true, paginated: true }, requires: ['search'] });
     expect(existsSync(join(fresh, '.a3s'))).toBe(false); // no log, no session store
   });

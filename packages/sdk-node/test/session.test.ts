@@ -13,10 +13,11 @@ afterEach(async () => {
   session = undefined;
 });
 
+/** These tests are about runs, not approval: they run asked tools explicitly, under YOLO. */
 async function open(turns: ScriptedTurn[], options: SessionOptions = {}) {
   const dir = tempRepo();
   const agent = await Agent.create({ model: new ScriptedLlmClient(turns) });
-  session = await agent.session(dir, options);
+  session = await agent.session(dir, { ...options, governance: { yolo: true, ...options.governance } });
   return { dir, session };
 }
 
@@ -93,7 +94,7 @@ describe('Session', () => {
       { delay_ms: 5_000, text: 'never' },
     ]);
     const dir = tempRepo();
-    session = await (await Agent.create({ model })).session(dir);
+    session = await (await Agent.create({ model })).session(dir, { permissions: { allow: ['read'] } });
     const s = session;
     expect(s.steer('too early').accepted).toBe(false);
     const run = s.send('go');
@@ -109,7 +110,7 @@ describe('Session', () => {
 
   it('surface: toolNames, toolDefinitions, toolInfo, activeTools; compact; close', async () => {
     const { session: s } = await open([{ text: 'Hi.' }, { text: 'Summary: said hi.' }]);
-    expect(s.toolNames()).toEqual(['batch', 'program', 'ask_user', 'verify', 'generate_object', 'read', 'write', 'edit', 'patch', 'grep', 'glob', 'ls', 'bash', 'git', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
+    expect(s.toolNames()).toEqual(['batch', 'program', 'verify', 'generate_object', 'read', 'write', 'edit', 'patch', 'grep', 'glob', 'ls', 'bash', 'git', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
     expect(s.toolDefinitions().find((d) => d.name === 'read')?.inputSchema).toMatchObject({ type: 'object' });
     const info = s.toolInfo();
     expect(info.find((t) => t.name === 'read')).toMatchObject({ tier: 'read', capabilities: { readOnly: true }, requires: ['fs.read'] });
@@ -123,7 +124,7 @@ describe('Session', () => {
 
   it('plan mode hides write and exec tools', async () => {
     const { session: s } = await open([], { governance: { mode: 'plan' } });
-    expect(s.toolNames()).toEqual(['batch', 'program', 'ask_user', 'generate_object', 'read', 'grep', 'glob', 'ls', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
+    expect(s.toolNames()).toEqual(['batch', 'program', 'generate_object', 'read', 'grep', 'glob', 'ls', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
   });
 });
 

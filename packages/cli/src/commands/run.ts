@@ -4,7 +4,7 @@
  * run parks (exit 3) and can be continued with `a3s sessions --resume <id>`; calls nested inside
  * another tool that would ask are refused. Ctrl-C interrupts the run; a second Ctrl-C exits.
  */
-import type { ConfirmationManager, RunResult } from '@a3s-code/sdk';
+import { NO_APPROVER_REASON, type ConfirmationManager, type RunResult } from '@a3s-code/sdk';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -25,7 +25,7 @@ ${SESSION_FLAGS_HELP}`;
 
 /** A confirmation manager for a host nobody sits at: nested calls that would ask are refused. */
 const nobodyToAsk: ConfirmationManager = {
-  confirm: async () => ({ approved: false, reason: 'a3s run cannot ask for confirmation: rerun with --yolo, or use a3s code' }),
+  confirm: async () => ({ approved: false, reason: `${NO_APPROVER_REASON}: a3s run cannot ask for confirmation; rerun with --yolo, or use a3s code` }),
 };
 
 /** Runs `a3s run`. */
@@ -78,7 +78,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     print.newline();
     io.stdout.write(`${runSummary(out, result)}\n`);
     if (session.logPath) io.stdout.write(out.dim(`log: ${session.logPath}\nsession: ${session.sessionId}\n`));
-    if (result.status === 'parked') io.stdout.write(`continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}\n`);
+    if (result.status === 'parked') io.stdout.write(`continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}${result.parked?.kind === 'confirm' ? ' (or rerun with --yolo)' : ''}\n`);
   }
   return result.status === 'completed' ? EXIT.ok : result.status === 'parked' ? EXIT.parked : EXIT.cancelled;
 }

@@ -47,7 +47,8 @@ export async function toolsCommand(args: readonly string[], io: Io): Promise<num
   const flags = sessionFlags(values, io.cwd);
   const agent = await agentFor(flags, io.env);
   try {
-    const tools = await agent.describeTools(flags.cwd, flagOptions(flags));
+    // `a3s code` answers questions at the terminal and `a3s run` parks them: both offer ask_user.
+    const tools = await agent.describeTools(flags.cwd, { ...flagOptions(flags), parkMode: 'return' });
     if (values.json) {
       io.stdout.write(`${JSON.stringify(tools.map(({ description: _d, ...t }) => t))}\n`);
       return EXIT.ok;

@@ -88,7 +88,11 @@ export interface CodeConfig {
   readonly model?: string | LlmClient;
   /** Per-provider base URL, API-key variable name and headers. */
   readonly providers?: Readonly<Partial<Record<ProviderName, ProviderSettings>>>;
-  /** Permission rules. A session's `deny` rules add to the agent's; `allow`, `ask`, `defaultDecision` replace them. */
+  /**
+   * Permission rules. Every layer's `deny`, `ask` and `allow` lists add up (config file, agent,
+   * session) and are judged deny → ask → allow, so no rule written anywhere is dropped; a later
+   * layer's `defaultDecision` replaces an earlier one.
+   */
   readonly permissions?: PermissionPolicyConfig;
   /**
    * MCP servers by name. Core checks only the outline (an object with `command` or `url`); the
@@ -144,10 +148,22 @@ export interface CodeConfig {
   /** The layered prompt's other inputs (execution style, response format, skills). */
   readonly prompt?: Pick<PromptInputs, 'executionStyle' | 'responseFormat' | 'skills'>;
   readonly checker?: PermissionChecker;
-  /** Human confirmation. Without one, an `ask` runs the tool (PERM-07). */
+  /**
+   * Human confirmation. Without one, core has confirmation turned off and an `ask` runs the tool;
+   * hosts (the SDK, the CLI) always install one, refusing with `no approver` when nobody can be
+   * asked.
+   */
   readonly confirmation?: ConfirmationManager;
-  /** Answers `ask_user` questions live. */
+  /**
+   * Answers `ask_user` questions live. `ask_user` is registered only when a session has this, or
+   * `parkMode: 'return'` (the host answers parked questions with `answerQuestion`).
+   */
   readonly onQuestion?: QuestionHandler;
+  /**
+   * Milliseconds `onQuestion` has to answer; past it the question is recorded as unanswered with
+   * an error and the model carries on under a stated assumption. Default: no limit.
+   */
+  readonly questionTimeoutMs?: number;
   /** Harness settings (`tool_budget`, `max_tool_rounds`, compaction thresholds). */
   readonly recipe?: Recipe;
   /** Tool-round cap (BUD-07/08); same setting as `max_tool_rounds`. */

@@ -108,6 +108,7 @@ const dataShape = {
   sessionStore: oneOf(['file', 'memory']).optional(),
   parkMode: oneOf(['wait', 'return']).optional(),
   questionCap: intIn(0, 100).optional(),
+  questionTimeoutMs: intIn(1, 86_400_000).optional(),
   steerCapacity: intIn(1, 1024).optional(),
   workspaceInstructions: z.boolean({ error: 'must be true or false' }).optional(),
   gate: strict({ continuation: strict({ enabled: z.boolean({ error: 'must be true or false' }).optional(), maxTurns: intIn(0, 10).optional() }).optional() }).optional(),

@@ -2,6 +2,6 @@ export type { BudgetsConfig, CodeConfig, CodeConfigHooks, CommandHookConfig, Pro
 export { codeConfigFileSchema, codeConfigObjectSchema, validateConfigObject } from './config-schema.js';
 export { commandPostHook, commandPreHook, compileHooks, DEFAULT_HOOK_TIMEOUT_MS } from './command-hooks.js';
 export { CONFIG_FILE_NAMES, findConfigFile, loadCodeConfig, parseCodeConfig } from './load-config.js';
-export { mergeLayers, normalizeLayer, type NormalizedLayer } from './merge-config.js';
+export { mergeLayers, mergePermissions, normalizeLayer, type NormalizedLayer } from './merge-config.js';
 export type { ResolvedSessionConfig } from './resolved-session-config.js';
 export { initializeSession, planSessionBuild, resolveSync, type AgentBuildContext, type PendingResource, type SessionBuildPlan } from './session-build.js';

@@ -2,7 +2,8 @@
  * Merging `SessionOptions` (a patch) over `CodeConfig` (BUILD-02). Each layer is first checked
  * for one setting given twice under different names with different values (a conflict naming
  * both paths), then normalised to one spelling; the patch then wins key by key, except:
- * `permissions.deny` rules add up (a session can never drop the agent's denials), hooks add up
+ * `permissions` rule lists (`deny`, `ask`, `allow`) add up, so no layer drops a rule another
+ * layer wrote (the policy then decides deny → ask → allow), hooks add up
  * (agent's first), `mcpServers`, `providers` and `budgets` merge by key, folders add up.
  */
 import type { Recipe } from '@a3s-code/effect';
@@ -63,14 +64,17 @@ function unique<T>(xs: readonly T[]): T[] {
   return [...new Set(xs)];
 }
 
-function mergePermissions(a: PermissionPolicyConfig | undefined, b: PermissionPolicyConfig | undefined): PermissionPolicyConfig | undefined {
+/**
+ * The permissions of two layers: each rule list is the union of both (first layer's rules
+ * first), so a deny or an ask one layer wrote is never dropped by the other; the patch's
+ * `defaultDecision` replaces the base's.
+ */
+export function mergePermissions(a: PermissionPolicyConfig | undefined, b: PermissionPolicyConfig | undefined): PermissionPolicyConfig | undefined {
   if (!b) return a;
   if (!a) return b;
-  const deny = unique([...(a.deny ?? []), ...(b.deny ?? [])]);
-  const allow = b.allow ?? a.allow;
-  const ask = b.ask ?? a.ask;
+  const list = (key: 'deny' | 'ask' | 'allow') => (a[key] === undefined && b[key] === undefined ? {} : { [key]: unique([...(a[key] ?? []), ...(b[key] ?? [])]) });
   const defaultDecision = b.defaultDecision ?? a.defaultDecision;
-  return { ...(deny.length ? { deny } : {}), ...(allow ? { allow } : {}), ...(ask ? { ask } : {}), ...(defaultDecision ? { defaultDecision } : {}) };
+  return { ...list('deny'), ...list('allow'), ...list('ask'), ...(defaultDecision ? { defaultDecision } : {}) };
 }
 
 function mergeHooks(a: CodeConfigHooks | undefined, b: CodeConfigHooks | undefined): CodeConfigHooks | undefined {

@@ -27,6 +27,7 @@ import { DEFAULT_DELEGATION } from '../delegation/delegator.js';
 import { validateConfigObject } from './config-schema.js';
 import { mergeLayers, normalizeLayer, type NormalizedLayer } from './merge-config.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
+import { withQuestionTimeout } from '../run/ask-user.js';
 
 /** A resource the async phase must initialise, and why. */
 export interface PendingResource {
@@ -137,7 +138,7 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
       permissions: m.permissions ?? {},
       ...(m.checker ? { checker: m.checker } : {}),
       ...(m.confirmation ? { confirmation: m.confirmation } : {}),
-      ...(m.onQuestion ? { onQuestion: m.onQuestion } : {}),
+      ...(m.onQuestion ? { onQuestion: m.questionTimeoutMs === undefined ? m.onQuestion : withQuestionTimeout(m.onQuestion, m.questionTimeoutMs) } : {}),
       parkMode: m.parkMode ?? 'wait',
       recipe: m.recipe ?? {},
       questionCap: m.questionCap ?? 8,

@@ -152,6 +152,11 @@ export class ToolInvoker {
     return verdict.ok === 'ask' ? { decision: 'ask', rule: verdict.rule } : { decision: 'deny', rule: verdict.rule };
   }
 
+  /** Whether a tool of this name is registered (on the surface or not). */
+  has(name: string): boolean {
+    return this.#k.registry.get(name) !== undefined;
+  }
+
   /** Calls queued or running now, in entry order (SURF-11). */
   activeTools(): readonly ActiveToolCall[] {
     return [...this.#k.active.values()].map((e) => ({ ...e }));

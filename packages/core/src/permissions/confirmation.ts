@@ -1,7 +1,8 @@
 /**
  * Human confirmation. A session without a `ConfirmationManager` has confirmation turned off:
- * an `ask` runs the tool (PERM-07). With one, the invoker emits `confirmation_required` and
- * awaits the answer; the run driver of a later issue parks the run in `confirm` instead.
+ * an `ask` runs the tool. With one, a model call that asks parks the run in `confirm`
+ * and the manager is asked; a nested call asks it directly. Hosts (the SDK, the CLI) never hand
+ * out a session without one by accident: with nobody to ask they install {@link noApprover}.
  */
 import type { InvocationSource } from '../invoker/invocation-types.js';
 
@@ -27,3 +28,14 @@ export interface ConfirmationAnswer {
 export interface ConfirmationManager {
   confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<ConfirmationAnswer>;
 }
+
+/** The reason {@link noApprover} gives for every refusal. */
+export const NO_APPROVER_REASON = 'no approver';
+
+/**
+ * The confirmation manager of a host with nobody to ask: every `ask` is refused at once with the
+ * reason `no approver` (recorded as a refused confirmation; the tool does not run).
+ */
+export const noApprover: ConfirmationManager = Object.freeze({
+  confirm: async (): Promise<ConfirmationAnswer> => ({ approved: false, reason: NO_APPROVER_REASON }),
+});

@@ -7,4 +7,4 @@ export type { RuleSubjects } from './rule-subjects.js';
 export { compileGlob } from './glob.js';
 export { defaultPermissionChecker } from './permission-checker.js';
 export type { PermissionCheckRequest, PermissionCheckResult, PermissionChecker } from './permission-checker.js';
-export type { ConfirmationAnswer, ConfirmationManager, ConfirmationRequest } from './confirmation.js';
+export { NO_APPROVER_REASON, noApprover, type ConfirmationAnswer, type ConfirmationManager, type ConfirmationRequest } from './confirmation.js';

@@ -6,10 +6,12 @@ import { PermissionPolicy } from './permission-policy.js';
 const decide = (config: ConstructorParameters<typeof PermissionPolicy>[0], tool: string, args: unknown) => new PermissionPolicy(config).evaluate(tool, args);
 
 describe('PermissionPolicy', () => {
-  it('PERM-03: deny beats allow; evaluation is deny → allow → ask → default', () => {
+  it('PERM-03: deny beats ask beats allow; evaluation is deny → ask → allow → default', () => {
     const config = { deny: ['Bash(rm:*)'], allow: ['Bash'], ask: ['Bash(git push:*)'] };
     expect(decide(config, 'bash', { command: 'rm -rf /' })).toEqual({ decision: 'deny', rule: 'Bash(rm:*)' });
-    expect(decide(config, 'bash', { command: 'git push' })).toEqual({ decision: 'allow', rule: 'Bash' });
+    // The narrower ask is not made dead by the broader allow.
+    expect(decide(config, 'bash', { command: 'git push' })).toEqual({ decision: 'ask', rule: 'Bash(git push:*)' });
+    expect(decide(config, 'bash', { command: 'ls' })).toEqual({ decision: 'allow', rule: 'Bash' });
     expect(decide({ ask: ['Bash(git push:*)'] }, 'bash', { command: 'git push origin' })).toEqual({ decision: 'ask', rule: 'Bash(git push:*)' });
     expect(decide({}, 'bash', { command: 'ls' })).toEqual({ decision: 'ask', rule: 'default' });
     expect(decide({ defaultDecision: 'deny' }, 'bash', { command: 'ls' })).toEqual({ decision: 'deny', rule: 'default' });

@@ -1,6 +1,7 @@
 /**
  * `PermissionPolicy` (PERM-01..08): `deny`, `allow` and `ask` rule lists and a default decision.
- * Evaluation order is deny → allow → ask → default, so a deny always beats an allow.
+ * Evaluation order is deny → ask → allow → default: a deny always wins, and an ask beats an
+ * allow, so no rule someone wrote is made dead by a broader one in another list.
  */
 import { PermissionRuleError } from '../errors/tool-errors.js';
 import { parsePermissionRule, ruleCoversAllCalls, ruleMatches, type PermissionRule } from './permission-rule.js';
@@ -51,11 +52,11 @@ export class PermissionPolicy {
     this.defaultDecision = d;
   }
 
-  /** Evaluates a call: deny → allow → ask → default. */
+  /** Evaluates a call: deny → ask → allow → default. */
   evaluate(toolName: string, args: unknown): PolicyEvaluation {
     for (const r of this.#deny) if (ruleMatches(r, toolName, args, 'any')) return { decision: 'deny', rule: r.source };
-    for (const r of this.#allow) if (ruleMatches(r, toolName, args, 'all')) return { decision: 'allow', rule: r.source };
     for (const r of this.#ask) if (ruleMatches(r, toolName, args, 'any')) return { decision: 'ask', rule: r.source };
+    for (const r of this.#allow) if (ruleMatches(r, toolName, args, 'all')) return { decision: 'allow', rule: r.source };
     return { decision: this.defaultDecision, rule: 'default' };
   }
 

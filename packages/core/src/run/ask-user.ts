@@ -3,9 +3,15 @@
  * a model call of `ask_user` becomes a `question` decision, so the run parks in `question` and
  * the answer arrives as a `question.answered` fact (PARK-08/09). Called any other way (nested
  * in `batch`, by the host) it fails, since no run is there to park.
+ *
+ * It is registered only when someone can answer: a question handler, or a host that takes
+ * parked questions (`parkMode: 'return'`). Without one, a model call of it fails at once with
+ * {@link NO_ASK_PORT_MESSAGE} instead of waiting forever.
  */
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
+import type { ParkMode } from './fact-run.js';
+import type { QuestionAnswer, QuestionHandler } from './run-result.js';
 
 /** The name the model calls. */
 export const ASK_USER_TOOL = 'ask_user';
@@ -23,11 +29,22 @@ export const askUserInput = z.strictObject({
   multi_select: z.boolean().default(false).describe('Whether several options may be chosen.'),
 });
 
+/** The guidance the model sees with `ask_user`. */
+export const ASK_USER_GUIDANCE = [
+  'Ask the person a question and wait for the answer (shown as a card with numbered options).',
+  'Use it only when you cannot proceed without a decision or a fact that only they have; prefer looking things up yourself.',
+  'This tool is the only way to ask: never ask a question as a plain chat message, because a message ends your turn and nobody answers it.',
+  'If the person skips the question or it times out, carry on under an explicitly stated assumption and do not ask again.',
+].join(' ');
+
+/** The failure a model call of `ask_user` gets when nobody can answer. */
+export const NO_ASK_PORT_MESSAGE =
+  'ask_user is not available: no person is attached to this session to answer questions. Do not ask in a plain message either; carry on under an explicitly stated assumption (say what you assume).';
+
 /** The `ask_user` tool definition (its schema is what the model sees). */
 export const askUserTool = defineTool({
   name: ASK_USER_TOOL,
-  description:
-    'Ask the person a question and wait for the answer. Use it only when you cannot proceed without a decision or a fact that only they have; prefer looking things up yourself.',
+  description: ASK_USER_GUIDANCE,
   tier: 'read',
   input: askUserInput,
   capabilities: { readOnly: true, idempotent: false },
@@ -36,3 +53,45 @@ export const askUserTool = defineTool({
     exitCode: 1,
   }),
 });
+
+/**
+ * Whether a session with these settings has an ask port, so that `ask_user` is registered: a
+ * live question handler, or a host that takes parked questions (`parkMode: 'return'`).
+ */
+export function hasAskPort(config: { readonly onQuestion?: QuestionHandler | undefined; readonly parkMode?: ParkMode | undefined }): boolean {
+  return config.onQuestion !== undefined || config.parkMode === 'return';
+}
+
+/**
+ * A question handler that gives `handler` at most `timeoutMs` milliseconds: past that its signal
+ * aborts and the answer is an `error` saying the question timed out. The timer is the host's
+ * question policy, never part of the fact log.
+ */
+export function withQuestionTimeout(handler: QuestionHandler, timeoutMs: number): QuestionHandler {
+  return (question, signal) =>
+    new Promise<QuestionAnswer>((resolve, reject) => {
+      const inner = new AbortController();
+      const onAbort = (): void => inner.abort(signal.reason);
+      if (signal.aborted) inner.abort(signal.reason);
+      else signal.addEventListener('abort', onAbort, { once: true });
+      const settle = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+      };
+      const timer = setTimeout(() => {
+        settle();
+        inner.abort(new Error('question timed out'));
+        resolve({ error: `no answer: the question timed out after ${timeoutMs} ms` });
+      }, timeoutMs);
+      handler(question, inner.signal).then(
+        (answer) => {
+          settle();
+          resolve(answer);
+        },
+        (e: unknown) => {
+          settle();
+          reject(e);
+        },
+      );
+    });
+}

@@ -22,7 +22,7 @@ import type { ConfirmationManager } from '../permissions/confirmation.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { runAutoCompact } from './compact-executor.js';
 import { runInfer } from './infer-executor.js';
-import { parkedAt, type QuestionHandler, type RunResult } from './run-result.js';
+import { answerPayload, parkedAt, type QuestionHandler, type RunResult } from './run-result.js';
 import type { RunEnv } from './run-env.js';
 import { runTool } from './tool-executor.js';
 
@@ -198,8 +198,8 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
   if (question && o.onQuestion) {
     waits.push(
       o.onQuestion(question, stop.signal).then((answer) => {
-        const payload = 'skipped' in answer ? { question_id: question.question_id, skipped: true } : { question_id: question.question_id, text: answer.text };
-        return appendAnswer(o, stop.signal, { type: 'question.answered', key: `answer:${env.runId}:${question.question_id}`, payload: { ...payload, at_ms: env.clock() } });
+        const payload = { question_id: question.question_id, ...answerPayload(answer), at_ms: env.clock() };
+        return appendAnswer(o, stop.signal, { type: 'question.answered', key: `answer:${env.runId}:${question.question_id}`, payload });
       }),
     );
   }

@@ -7,7 +7,7 @@
 import { A3sError, drafts, type Decision, type FactDraft, type FoldState, type ToolCall } from '@a3s-code/effect';
 import type { LlmResponse, LlmToolCall } from '../llm/llm-client.js';
 import { ResponseAccumulator } from '../llm/collect-response.js';
-import { ASK_USER_TOOL, askUserInput } from './ask-user.js';
+import { ASK_USER_TOOL, askUserInput, NO_ASK_PORT_MESSAGE } from './ask-user.js';
 import { toLlmMessages, toLlmTools, toReasoningRecord } from './conversation.js';
 import type { RunEnv } from './run-env.js';
 
@@ -73,8 +73,9 @@ interface Denied {
 async function decide(env: RunEnv, response: LlmResponse, state: FoldState, toolsEnabled: boolean): Promise<{ decision: Decision; denied: Denied[] }> {
   const calls = response.toolCalls;
   if (calls.length === 0) return { decision: { kind: 'text', text: response.text }, denied: [] };
+  const askPort = env.invoker.has(ASK_USER_TOOL);
   const question = calls.find((c) => c.name === ASK_USER_TOOL);
-  if (question && toolsEnabled) {
+  if (question && toolsEnabled && askPort) {
     const parsed = askUserInput.safeParse(question.args);
     if (parsed.success) {
       if (state.counters.questions >= env.questionCap) throw new QuestionCapError(env.questionCap);
@@ -100,6 +101,12 @@ async function decide(env: RunEnv, response: LlmResponse, state: FoldState, tool
     if (!toolsEnabled) {
       projected.push(call);
       denied.push({ call, output: 'Not run: the tool-round cap (max_tool_rounds) is reached; answer in text.', metadata: { error_kind: 'tool_rounds_exhausted' } });
+      continue;
+    }
+    if (c.name === ASK_USER_TOOL && !askPort) {
+      // Nobody can answer: fail at once rather than park for ever.
+      projected.push(call);
+      denied.push({ call, output: NO_ASK_PORT_MESSAGE, metadata: { error_kind: 'no_ask_port' } });
       continue;
     }
     const verdict = await env.invoker.project({ id: c.id, name: c.name, args: c.args }, env.invocation);

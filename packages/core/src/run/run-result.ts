@@ -33,8 +33,19 @@ export interface RunResult {
   readonly parked?: ParkedAt;
 }
 
-/** An answer to a question. */
-export type QuestionAnswer = { readonly text: string } | { readonly skipped: true };
+/**
+ * An answer to a question: the person's `text`; `skipped` (the model is told to carry on under a
+ * stated assumption); or an `error` saying why no answer came, e.g. a timeout (reported
+ * to the model as an error with the same instruction).
+ */
+export type QuestionAnswer = { readonly text: string } | { readonly skipped: true } | { readonly error: string };
+
+/** The `question.answered` payload fields of an answer (without `question_id` and `at_ms`). */
+export function answerPayload(answer: QuestionAnswer): { text: string } | { skipped: true } | { error: string } {
+  if ('text' in answer) return { text: answer.text };
+  if ('error' in answer) return { error: answer.error };
+  return { skipped: true };
+}
 
 /** Answers questions live, e.g. by prompting in a terminal. Must settle or reject when `signal` aborts. */
 export type QuestionHandler = (question: PendingQuestion, signal: AbortSignal) => Promise<QuestionAnswer>;

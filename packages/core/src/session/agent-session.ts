@@ -13,7 +13,7 @@ import type { ToolDefinition } from '../registry/tool-registry.js';
 import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.js';
 import type { FactStore } from '../store/fact-store.js';
 import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
-import type { RunResult, QuestionAnswer } from '../run/run-result.js';
+import { answerPayload, type QuestionAnswer, type RunResult } from '../run/run-result.js';
 import type { SteerOptions, SteerReceipt } from './control-inbox.js';
 import { executeRun, type RunRequest } from './run-execution.js';
 import { streamRun, type RunEventStream } from './stream-run.js';
@@ -166,7 +166,7 @@ export class AgentSession {
     await this.#answer({
       type: 'question.answered',
       key: `answer:${questionId}:${this.store.log.length + 1}`,
-      payload: { question_id: questionId, ...('skipped' in a ? { skipped: true } : { text: a.text }), at_ms: this.#clock() },
+      payload: { question_id: questionId, ...answerPayload(a), at_ms: this.#clock() },
     });
   }
 

@@ -28,6 +28,7 @@ import { FileSessionStore } from './file-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { historyFacts } from './run-setup.js';
 import { registerSessionTools } from './session-tools.js';
+import { hasAskPort } from '../run/ask-user.js';
 import { SessionArtifactStore } from './session-artifacts.js';
 import type { SessionOptions } from './session-options.js';
 import { historyFromSnapshot } from './session-store.js';
@@ -133,7 +134,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
   const store = config.factStore;
   const gate = new SessionGate(() => store.log.facts, (name) => registry.get(name)?.tier, config.gate, restored?.verification_reports ?? []);
   let session: AgentSession | undefined;
-  const web = registerSessionTools(registry, { clock: config.clock, ...(config.web ? { web: config.web } : {}), gate, tools: config.tools, llmFor: (runId) => session?.llmFor(runId) });
+  const web = registerSessionTools(registry, { clock: config.clock, ...(config.web ? { web: config.web } : {}), gate, tools: config.tools, askUser: hasAskPort(config), llmFor: (runId) => session?.llmFor(runId) });
   const detach = config.toolSources.map((source) => source.attach(registry));
   const artifacts = new SessionArtifactStore();
   const agents = loadAgentCatalog(config.dir, config.agentDirs, config.agents);

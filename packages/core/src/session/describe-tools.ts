@@ -26,6 +26,7 @@ import { createDelegationTools, type DelegationPort } from '../delegation/task-t
 import { createSkillTools } from '../skills/skill-tools.js';
 import { loadSkillCatalog } from '../skills/skill-catalog.js';
 import { registerSessionTools } from './session-tools.js';
+import { hasAskPort } from '../run/ask-user.js';
 
 /**
  * Describes the model-side surface of a session on `dir` built from `config` and `options`
@@ -46,6 +47,7 @@ export async function describeSessionTools(dir: string, config: CodeConfig = {},
     ...(m.web ? { web: m.web } : {}),
     gate,
     tools: m.tools ?? [],
+    askUser: hasAskPort(m),
     llmFor: () => undefined,
   });
   // The delegation and skill tools, as a session registers them after its invoker exists.

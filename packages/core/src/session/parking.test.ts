@@ -101,7 +101,9 @@ describe('parking in question', () => {
   });
 
   it('PARK-02: a parked run waits with no timeout of its own until interrupted', async () => {
-    const { session } = await track(open([question, { text: 'x' }]));
+    // A question handler that never answers: the log itself puts no timer on the park.
+    const never = (_q: unknown, signal: AbortSignal) => new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    const { session } = await track(open([question, { text: 'x' }], { onQuestion: never }));
     const pending = session.send('fix it');
     await new Promise((r) => setTimeout(r, 200));
     expect(session.state.phase).toBe('question');

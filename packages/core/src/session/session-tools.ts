@@ -1,6 +1,7 @@
 /**
  * The tools every session registers, in surface order: the runtime tools (`batch`, `program`,
- * `ask_user`), the web tools when `web` is set, `verify`, `generate_object`, then the packs.
+ * and `ask_user` when someone can answer it), the web tools when `web` is set, `verify`,
+ * `generate_object`, then the packs.
  * One function, used by the session build and by {@link describeSessionTools} (the surface a
  * session would have, listed without a model), so the two cannot drift apart.
  */
@@ -21,6 +22,8 @@ export interface SessionToolsInput {
   readonly web?: WebToolsOptions;
   readonly gate: SessionGate;
   readonly tools: readonly ToolPack[];
+  /** Register `ask_user`: the session has an ask port (see `hasAskPort`). */
+  readonly askUser: boolean;
   /** The governed LLM of a run, for `generate_object` (`undefined` outside a session). */
   readonly llmFor: (runId: string) => LlmClient | undefined;
 }
@@ -29,7 +32,7 @@ export interface SessionToolsInput {
 export function registerSessionTools(registry: ToolRegistry, input: SessionToolsInput): { readonly resources: readonly { close(): Promise<void> }[] } {
   registry.add(createBatchTool());
   registry.add(createProgramTool({ clock: input.clock }));
-  registry.add(askUserTool);
+  if (input.askUser) registry.add(askUserTool);
   const web = input.web === undefined ? undefined : createWebTools(input.web, input.clock);
   for (const t of web?.tools ?? []) registry.add(t);
   registry.add(createVerifyTool(input.gate, input.clock));

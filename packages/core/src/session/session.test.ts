@@ -22,7 +22,7 @@ describe('AgentSession.send', () => {
     const second = model.requests[1]!;
     expect(second.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
     expect(second.messages[2]).toMatchObject({ role: 'tool', toolCallId: 'c1', content: '5' });
-    expect(model.requests[0]!.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['add', 'echo', 'batch', 'ask_user']));
+    expect(model.requests[0]!.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['add', 'echo', 'batch']));
   });
 });
 

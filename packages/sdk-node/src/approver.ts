@@ -1,0 +1,50 @@
+/**
+ * Who approves the tool calls a session's permissions ask about. The SDK never hands out a
+ * session whose `ask` runs unasked by accident: core runs an `ask` directly when a session has no
+ * confirmation manager, so the SDK always installs one — the host's `onConfirm` or
+ * `confirmation`, else {@link noApprover}, which refuses at once with the reason `no approver`.
+ * Only an explicit `confirmation: false` (or `governance: { yolo: true }`) runs asks directly.
+ */
+import { noApprover, SessionConfigurationError, type ConfirmationAnswer, type ConfirmationManager, type ConfirmationRequest } from '@a3s-code/core';
+
+/**
+ * Approves or refuses one tool call the permissions ask about. Must settle (or reject) when
+ * `signal` aborts (the run was interrupted or the session closed).
+ */
+export type ConfirmHandler = (request: ConfirmationRequest, signal: AbortSignal) => ConfirmationAnswer | Promise<ConfirmationAnswer>;
+
+/** The approval options of an agent's configuration and of a session's options. */
+export interface ApprovalOptions {
+  /**
+   * Asks a person to approve a tool call whose permission decision is `ask` (the default for
+   * every tool no rule allows). Without it (and without `confirmation`), such a call is refused
+   * with the reason `no approver` and does not run.
+   */
+  readonly onConfirm?: ConfirmHandler;
+  /**
+   * The same as `onConfirm`, as a `ConfirmationManager` object; or `false` to turn confirmation
+   * off, so that an `ask` runs the tool without asking anyone (core's default). Set at most one
+   * of `onConfirm` and `confirmation`.
+   */
+  readonly confirmation?: ConfirmationManager | false;
+}
+
+/** The approval a layer sets, if any. @throws SessionConfigurationError for both, or a non-function `onConfirm`. */
+function approvalOf(o: ApprovalOptions, layer: string): ConfirmationManager | false | undefined {
+  const { onConfirm, confirmation } = o;
+  if (onConfirm !== undefined && confirmation !== undefined) {
+    throw new SessionConfigurationError('onConfirm', `conflicts with confirmation in the ${layer}; set only one of them`, { conflictsWith: 'confirmation' });
+  }
+  if (onConfirm === undefined) return confirmation;
+  if (typeof onConfirm !== 'function') throw new SessionConfigurationError('onConfirm', 'must be a function (request, signal) => { approved, reason? }');
+  return { confirm: async (request, signal) => onConfirm(request, signal) };
+}
+
+/**
+ * The confirmation manager a session gets: the session options' approval, else the agent's,
+ * else {@link noApprover}; `undefined` only for an explicit `confirmation: false`.
+ */
+export function resolveApproval(session: ApprovalOptions, agent: ApprovalOptions): ConfirmationManager | undefined {
+  const chosen = approvalOf(session, 'session options') ?? approvalOf(agent, 'agent configuration') ?? noApprover;
+  return chosen === false ? undefined : chosen;
+}
