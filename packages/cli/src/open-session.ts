@@ -6,7 +6,7 @@
  * {@link OpenedSession.close}, also on SIGTERM.
  */
 import { existsSync, statSync } from 'node:fs';
-import { Agent, type Session, type SessionOptions } from '@a3s-code/sdk';
+import { Agent, READ_TOOL_RULES, type Session, type SessionOptions } from '@a3s-code/sdk';
 import type { SessionFlags } from './args.js';
 import { UsageError } from './errors.js';
 
@@ -14,7 +14,7 @@ import { UsageError } from './errors.js';
  * Read-only tools run without asking; everything else asks (or runs under `--yolo`). These rules
  * add to the workspace config file's `permissions` (deny → ask → allow across both lists).
  */
-export const CLI_ALLOW_RULES: readonly string[] = Object.freeze(['read', 'grep', 'glob', 'ls', 'batch', 'ask_user']);
+export const CLI_ALLOW_RULES: readonly string[] = READ_TOOL_RULES;
 
 /** A session and the agent that owns its global MCP servers. */
 export interface OpenedSession {

@@ -20,7 +20,7 @@ import {
 } from '@a3s-code/core';
 import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
 import { AgentLayers, type AgentLayer } from './agent-layer.js';
-import { resolveApproval, type ApprovalOptions } from './approver.js';
+import { resolveApproval, withReadTools, type ApprovalOptions } from './approver.js';
 import { ModelNotConfiguredError } from './errors.js';
 import { SessionMcp, validateMcpServers } from './mcp.js';
 import { resolveModel, type ModelSpec } from './model.js';
@@ -182,6 +182,7 @@ export class Agent {
       mcp,
       options: {
         ...rest,
+        permissions: withReadTools(rest.permissions),
         ...(model === undefined ? {} : { model }),
         ...(mcpServers === undefined ? {} : { mcpServers }),
         ...(confirmation === undefined ? {} : { confirmation }),

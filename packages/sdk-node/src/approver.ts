@@ -5,7 +5,27 @@
  * `confirmation`, else {@link noApprover}, which refuses at once with the reason `no approver`.
  * Only an explicit `confirmation: false` (or `governance: { yolo: true }`) runs asks directly.
  */
-import { noApprover, SessionConfigurationError, type ConfirmationAnswer, type ConfirmationManager, type ConfirmationRequest } from '@a3s-code/core';
+import {
+  mergePermissions,
+  noApprover,
+  SessionConfigurationError,
+  type ConfirmationAnswer,
+  type ConfirmationManager,
+  type ConfirmationRequest,
+  type PermissionPolicyConfig,
+} from '@a3s-code/core';
+
+/**
+ * The read-only tools every SDK session (and the CLI) runs without asking, as Claude Code and
+ * its SDK do: they can only look at the workspace. A host's own rules still apply over them
+ * (deny → ask → allow), so `ask: ['read']` or `deny: ['grep']` take them back.
+ */
+export const READ_TOOL_RULES: readonly string[] = Object.freeze(['read', 'grep', 'glob', 'ls', 'batch', 'ask_user']);
+
+/** The host's permissions with {@link READ_TOOL_RULES} added to `allow`. */
+export function withReadTools(permissions: PermissionPolicyConfig | undefined): PermissionPolicyConfig {
+  return mergePermissions({ allow: READ_TOOL_RULES }, permissions) ?? { allow: READ_TOOL_RULES };
+}
 
 /**
  * Approves or refuses one tool call the permissions ask about. Must settle (or reject) when

@@ -8,7 +8,7 @@
  * ```
  */
 export { Agent, type AgentConfig, type ResumeSessionOptions, type SessionOptions } from './agent.js';
-export type { ApprovalOptions, ConfirmHandler } from './approver.js';
+export { READ_TOOL_RULES, type ApprovalOptions, type ConfirmHandler } from './approver.js';
 export { validateMcpServers } from './mcp.js';
 export type { ProgramLimits, ProgramOptions } from './program.js';
 export { Session, type EventStream } from './session.js';

@@ -51,6 +51,20 @@ describe('SDK approval: asked calls never run unasked by default', () => {
     ]);
   });
 
+  it('PERM-03/PERM-05: default options: the read-only tools run without asking; a host ask or deny rule wins over that default', async () => {
+    const read: ScriptedTurn = { tool_calls: [{ id: 'r1', name: 'read', args: { file_path: 'README.md' } }] };
+    const grep: ScriptedTurn = { tool_calls: [{ id: 'g1', name: 'grep', args: { pattern: 'x' } }] };
+    const plain = await open([read, { text: 'Read it.' }, pwn]);
+    expect(await plain.session.send('read the README')).toMatchObject({ status: 'completed', toolCalls: 1 });
+    expect(await plain.session.send('touch it')).toMatchObject({ status: 'completed', toolCalls: 0 });
+    expect(existsSync(join(plain.dir, 'PWNED'))).toBe(false);
+    const strict = await open([read, grep, { text: 'denied' }], { permissions: { ask: ['read'], deny: ['grep'] } });
+    await strict.session.send('read the README');
+    expect(facts(strict.session, 'confirmation.answered')).toEqual([expect.objectContaining({ tool_call_id: 'r1', approved: false, reason: NO_APPROVER_REASON })]);
+    await strict.session.send('grep');
+    expect(JSON.stringify(facts(strict.session, 'tool.result'))).toMatch(/Permission denied/);
+  });
+
   it('a call nested in batch is refused the same way ("not confirmed: no approver")', async () => {
     const nested: ScriptedTurn = { tool_calls: [{ id: 'x1', name: 'batch', args: { calls: [{ tool: 'bash', args: { command: 'touch PWNED' } }] } }] };
     const { dir, session } = await open([nested, { text: 'done' }], { permissions: { allow: ['batch'] } });
