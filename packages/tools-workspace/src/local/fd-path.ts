@@ -4,8 +4,8 @@
  * is looked up in the very directory that was opened and checked, however its old path has been
  * swapped since. Elsewhere the check falls back to `realpath` plus a device/inode comparison.
  */
-import { existsSync } from 'node:fs';
-import { realpath, readlink, stat, type FileHandle } from 'node:fs/promises';
+import { existsSync, readlinkSync } from 'node:fs';
+import { realpath, stat, type FileHandle } from 'node:fs/promises';
 
 const PROC_FD = '/proc/self/fd';
 
@@ -29,7 +29,8 @@ export function handlePath(handle: FileHandle, fallback: string): string {
  */
 export async function realPathOf(handle: FileHandle, openedAs: string): Promise<string | undefined> {
   if (HAS_PROC_FD) {
-    const link = await readlink(`${PROC_FD}/${handle.fd}`);
+    // procfs answers from memory: a synchronous call costs less than a trip through the thread pool.
+    const link = readlinkSync(`${PROC_FD}/${handle.fd}`);
     // A file unlinked after opening reads back as "<path> (deleted)"; its place is still its place.
     return link.endsWith(' (deleted)') ? link.slice(0, -10) : link;
   }
