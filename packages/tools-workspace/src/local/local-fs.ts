@@ -1,21 +1,34 @@
 /**
- * `WorkspaceFileSystem` on the local disk. Every call normalises the path lexically, then
- * resolves it through `realpath`, so `..`, outside absolute paths and symlinks that lead out are
- * refused before any I/O on the target. Writes are atomic (temp file + rename).
+ * `WorkspaceFileSystem` on the local disk. Every call normalises the path lexically, then opens
+ * the entry and confirms from the open descriptor that it is inside the root (see
+ * `contained-open.ts`), so `..`, outside absolute paths, symlinks that lead out and folders
+ * swapped for such links mid-call are all refused before any byte is read or written. Writes are
+ * atomic (temp file + rename inside the confirmed folder).
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
-import type { WorkspaceCallOptions, WorkspaceDirEntry, WorkspaceFileSystem, WorkspaceStat } from '@a3s-code/core';
-import { WorkspaceFileError } from '../errors.js';
-import { assertWritable, normalizeWorkspacePath } from '../paths/normalize.js';
+import { constants } from 'node:fs';
+import { lstat, readdir, rm, rmdir, unlink } from 'node:fs/promises';
+import { A3sError, type WorkspaceCallOptions, type WorkspaceDirEntry, type WorkspaceFileSystem, type WorkspaceStat } from '@a3s-code/core';
+import { assertWritable, joinRel, normalizeWorkspacePath, parentRel } from '../paths/normalize.js';
+import { codeOf, openContained, openDirectory, type ContainedEntry, type PathArgument } from './contained-open.js';
+import { writeContained } from './contained-write.js';
+import { STAT_ONLY_FLAGS } from './fd-path.js';
 import { mapFsError, throwIfAborted } from './fs-errors.js';
 import { resolveReal, type RealPath } from './real-path.js';
+
+// Non-blocking, so opening a FIFO cannot hang a read; regular files ignore the flag.
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
 function kindOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): WorkspaceStat['kind'] {
   if (s.isFile()) return 'file';
   if (s.isDirectory()) return 'directory';
   if (s.isSymbolicLink()) return 'symlink';
   return 'other';
+}
+
+/** Rethrows typed errors as they are and maps `fs` errors to workspace errors. */
+function rethrow(error: unknown, rel: string): never {
+  if (A3sError.isInstance(error)) throw error;
+  return mapFsError(error, rel);
 }
 
 /** Local-disk files of a {@link LocalWorkspace}. `root` must be a real (symlink-free) path. */
@@ -26,89 +39,120 @@ export class LocalFileSystem implements WorkspaceFileSystem {
     this.root = root;
   }
 
-  /** Resolves a path argument for reading (`field` names it in errors). */
+  /**
+   * Resolves a path argument through `realpath` (`field` names it in errors), for handing a path
+   * to another program (a command's working folder, a search root). File access here does not use
+   * it: it opens first and checks the descriptor.
+   */
   async resolve(path: string, field = 'path', forWrite = false): Promise<RealPath> {
     const rel = normalizeWorkspacePath(path, { root: this.root, field });
     if (forWrite) assertWritable(rel, field, path);
     return resolveReal(this.root, rel, field, path, forWrite);
   }
 
+  private open(path: string, flags: number): Promise<ContainedEntry> {
+    const rel = normalizeWorkspacePath(path, { root: this.root });
+    return openContained(this.root, rel, flags, { field: 'path', original: path }).catch((error: unknown) => rethrow(error, rel));
+  }
+
   async readFile(path: string, options?: WorkspaceCallOptions): Promise<Uint8Array> {
     throwIfAborted(options?.signal, `read ${path}`);
-    const target = await this.resolve(path);
+    const entry = await this.open(path, READ_FLAGS);
     try {
-      return await readFile(target.abs, options?.signal ? { signal: options.signal } : undefined);
+      return await entry.handle.readFile(options?.signal ? { signal: options.signal } : undefined);
     } catch (error) {
-      return mapFsError(error, target.rel);
+      return rethrow(error, entry.rel);
+    } finally {
+      await entry.handle.close().catch(() => undefined);
     }
   }
 
   async stat(path: string, options?: WorkspaceCallOptions): Promise<WorkspaceStat | undefined> {
     throwIfAborted(options?.signal, `stat ${path}`);
-    const target = await this.resolve(path);
+    let entry: ContainedEntry;
     try {
-      const s = await stat(target.abs);
+      entry = await this.open(path, STAT_ONLY_FLAGS);
+    } catch (error) {
+      const code = A3sError.isInstance(error) ? error.code : undefined;
+      if (code === 'WORKSPACE_NOT_FOUND' || code === 'WORKSPACE_NOT_DIRECTORY') return undefined;
+      throw error;
+    }
+    try {
+      const s = await entry.handle.stat();
       return { kind: kindOf(s), size: s.size, mtimeMs: s.mtimeMs };
     } catch (error) {
-      if ((error as { code?: string }).code === 'ENOENT' || (error as { code?: string }).code === 'ENOTDIR') return undefined;
-      return mapFsError(error, target.rel);
+      return rethrow(error, entry.rel);
+    } finally {
+      await entry.handle.close().catch(() => undefined);
     }
   }
 
   async writeFile(path: string, data: string | Uint8Array, options?: WorkspaceCallOptions): Promise<void> {
     throwIfAborted(options?.signal, `write ${path}`);
-    const target = await this.resolve(path, 'path', true);
-    const dir = target.abs.slice(0, target.abs.lastIndexOf('/'));
-    const tmp = `${dir}/.${target.abs.slice(dir.length + 1)}.a3s-tmp-${randomBytes(6).toString('hex')}`;
+    const rel = normalizeWorkspacePath(path, { root: this.root });
+    assertWritable(rel, 'path', path);
     try {
-      await mkdir(dir, { recursive: true });
-      const prior = await stat(target.abs).catch(() => undefined);
-      if (prior?.isDirectory()) throw new WorkspaceFileError(target.rel, 'is_directory', 'is a directory, not a file');
-      await writeFile(tmp, data);
-      if (prior) await chmod(tmp, prior.mode & 0o7777);
-      await rename(tmp, target.abs);
+      await writeContained(this.root, rel, data, { field: 'path', original: path });
     } catch (error) {
-      await unlink(tmp).catch(() => undefined);
-      if (error instanceof WorkspaceFileError) throw error;
-      mapFsError(error, target.rel);
+      rethrow(error, rel);
     }
+  }
+
+  /** Opens the parent of a writable entry; returns it with the entry's name and confirmed path. */
+  private async parentOf(path: string): Promise<{ dir: ContainedEntry; name: string; rel: string }> {
+    const rel = normalizeWorkspacePath(path, { root: this.root });
+    const arg: PathArgument = { field: 'path', original: path };
+    assertWritable(rel, arg.field, path);
+    const dir = await openDirectory(this.root, parentRel(rel), arg, false).catch((error: unknown) => rethrow(error, rel));
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    try {
+      assertWritable(joinRel(dir.rel, name), arg.field, path);
+    } catch (error) {
+      await dir.handle.close().catch(() => undefined);
+      throw error;
+    }
+    return { dir, name, rel };
   }
 
   async remove(path: string, options?: WorkspaceCallOptions): Promise<void> {
     throwIfAborted(options?.signal, `remove ${path}`);
-    const rel = normalizeWorkspacePath(path, { root: this.root });
-    assertWritable(rel, 'path', path);
-    // Remove the entry itself (a symlink is removed, not followed), after checking its parent.
-    const cut = rel.lastIndexOf('/');
-    const parent = await resolveReal(this.root, cut < 0 ? '' : rel.slice(0, cut), 'path', path, false);
-    const name = rel.slice(cut + 1);
-    assertWritable(parent.rel === '' ? name : `${parent.rel}/${name}`, 'path', path);
-    const abs = `${parent.abs}/${name}`;
+    // The entry itself is removed (a symlink is removed, not followed), inside the confirmed parent.
+    const { dir, name, rel } = await this.parentOf(path);
+    const at = `${dir.at}/${name}`;
     try {
-      const s = await lstat(abs);
-      if (s.isDirectory()) await rmdir(abs);
-      else await unlink(abs);
+      const s = await lstat(at);
+      if (s.isDirectory()) await rmdir(at);
+      else await unlink(at);
     } catch (error) {
-      mapFsError(error, rel);
+      rethrow(error, rel);
+    } finally {
+      await dir.handle.close().catch(() => undefined);
     }
   }
 
   async list(path: string, options?: WorkspaceCallOptions): Promise<readonly WorkspaceDirEntry[]> {
     throwIfAborted(options?.signal, `list ${path}`);
-    const target = await this.resolve(path);
+    const rel = normalizeWorkspacePath(path, { root: this.root });
+    const dir = await openDirectory(this.root, rel, { field: 'path', original: path }, false).catch((error: unknown) => rethrow(error, rel));
     try {
-      const entries = await readdir(target.abs, { withFileTypes: true });
+      const entries = await readdir(dir.at, { withFileTypes: true });
       return entries
         .map((e) => ({ name: e.name, kind: kindOf(e) }))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (error) {
-      return mapFsError(error, target.rel);
+      return rethrow(error, dir.rel);
+    } finally {
+      await dir.handle.close().catch(() => undefined);
     }
   }
 
-  /** Removes a directory tree (used by tests and `git worktree` cleanup). Refuses `.a3s`. */
+  /** Removes a directory tree (or a link to one: the link, not its target). Refuses `.a3s` and `.git`. */
   async removeTree(path: string): Promise<void> {
-    const target = await this.resolve(path, 'path', true);
-    await rm(target.abs, { recursive: true, force: true });
+    const { dir, name } = await this.parentOf(path);
+    try {
+      await rm(`${dir.at}/${name}`, { recursive: true, force: true });
+    } finally {
+      await dir.handle.close().catch(() => undefined);
+    }
   }
 }

@@ -45,16 +45,29 @@ export function normalizeWorkspacePath(input: unknown, options: NormalizeOptions
   return out.join('/');
 }
 
+/** Git's internal folder, at any depth (nested repositories and worktrees have their own). */
+export const GIT_DIR = '.git';
+
 /** True when the relative path is inside (or is) the protected `.a3s` folder. */
 export function isProtectedPath(rel: string): boolean {
   const first = rel.split('/', 1)[0] ?? '';
   return first.toLowerCase() === PROTECTED_DIR;
 }
 
-/** Throws when `rel` may not be written (the `.a3s` internals). */
+/**
+ * True when the relative path is, or is inside, a `.git` folder (or file) at any depth, in any
+ * letter case. Git runs programs named by files in there (`config`, `hooks/`), so writing them
+ * would hand a file tool the power of a shell.
+ */
+export function isGitInternalPath(rel: string): boolean {
+  return rel.split('/').some((segment) => segment.toLowerCase() === GIT_DIR);
+}
+
+/** Throws when `rel` may not be written (the `.a3s` internals, or Git's `.git` internals). */
 export function assertWritable(rel: string, field: string, original: string): void {
   if (rel === '') throw new WorkspacePathError(field, original, 'protected', 'is the workspace root itself, which cannot be written as a file');
   if (isProtectedPath(rel)) throw new WorkspacePathError(field, original, 'protected', `is inside the workspace's private ${PROTECTED_DIR}/ folder, which tools may not write`);
+  if (isGitInternalPath(rel)) throw new WorkspacePathError(field, original, 'protected', `is inside a ${GIT_DIR}/ folder (Git's configuration and hooks), which tools may not write`);
 }
 
 /** Joins a relative directory and a name (`''` is the root). */

@@ -107,14 +107,14 @@ describe('path escapes (local workspace)', () => {
 });
 
 describe('path escapes (memory workspace)', () => {
-  it('BND: refuses the lexical escapes and .a3s writes', async () => {
+  it('BND: refuses the lexical escapes and .a3s and .git writes', async () => {
     const mem = await MemoryWorkspace.create({ root: '/ws', files: { 'a.txt': 'a\n' } });
     const lexical = READ_ESCAPES.filter((p) => !/link|alias|dangling/.test(p));
     expect(lexical.length).toBeGreaterThan(20);
     for (const path of lexical) {
       await expect(call(readTool, mem, { file_path: path }), path).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
     }
-    for (const path of ['.a3s/x', '.A3S/y', 'sub/../.a3s/z']) {
+    for (const path of ['.a3s/x', '.A3S/y', 'sub/../.a3s/z', '.git/config', '.git/hooks/pre-commit', 'sub/.GIT/config', 'a/b/.git']) {
       await expect(call(writeTool, mem, { file_path: path, content: 'x' })).rejects.toMatchObject({ code: 'WORKSPACE_PATH', problem: 'protected' });
     }
     expect((await call(readTool, mem, { file_path: '/ws/a.txt' })).output).toContain('a');

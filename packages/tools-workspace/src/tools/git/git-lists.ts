@@ -71,7 +71,7 @@ export async function gitLog(service: WorkspaceGit, ctx: ToolContext, args: GitA
 
 /** `diff`: a byte page of the diff, cut at a line end, with the next byte offset. */
 export async function gitDiff(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): Promise<ToolResult> {
-  const argv = ['diff', '--no-color', '--no-ext-diff'];
+  const argv = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
   if (args.staged) argv.push('--cached');
   if (args.ref) argv.push(args.ref);
   argv.push('--');

@@ -1,0 +1,95 @@
+/**
+ * Atomic writes that stay inside the root under attack: the parent folder is opened and
+ * confirmed by descriptor, the temporary file is created in it with `O_EXCL | O_NOFOLLOW` and
+ * confirmed the same way, and the rename goes through the confirmed folder's descriptor, so the
+ * folder that was checked is the folder written to even if its path is swapped for a link.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, open, rename, unlink } from 'node:fs/promises';
+import { WorkspaceFileError } from '../errors.js';
+import { assertWritable, joinRel, parentRel } from '../paths/normalize.js';
+import { codeOf, confirmInside, danglingError, escapeError, openDirectory, type ContainedEntry, type PathArgument } from './contained-open.js';
+import { realPathOf, relativeInside, STAT_ONLY_FLAGS } from './fd-path.js';
+
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/** Symbolic links followed at the end of a written path before giving up. */
+const MAX_LINK_HOPS = 8;
+
+/** Where the link at `at` leads, relative to the root; refuses links that lead out or nowhere. */
+async function followLink(root: string, at: string, arg: PathArgument): Promise<string> {
+  let handle;
+  try {
+    handle = await open(at, STAT_ONLY_FLAGS);
+  } catch (error) {
+    if (codeOf(error) === 'ENOENT') throw danglingError(arg);
+    throw error;
+  }
+  const target = await confirmInside(root, handle, at, arg);
+  await target.handle.close();
+  return target.rel;
+}
+
+/** Writes `data` to a new temporary file in `dir` and renames it over `name`. */
+async function replaceIn(root: string, dir: ContainedEntry, name: string, data: string | Uint8Array, mode: number | undefined, arg: PathArgument): Promise<void> {
+  const tempAt = `${dir.at}/.${name}.a3s-tmp-${randomBytes(6).toString('hex')}`;
+  let created = false;
+  try {
+    const temp = await open(tempAt, TEMP_FLAGS, mode ?? 0o666);
+    created = true;
+    try {
+      const real = await realPathOf(temp, tempAt);
+      if (real === undefined || relativeInside(root, real) === undefined) throw escapeError(arg);
+      await temp.writeFile(data);
+      // The creation mode went through the umask; a replaced file keeps its exact mode.
+      if (mode !== undefined) await temp.chmod(mode & 0o7777);
+    } finally {
+      await temp.close();
+    }
+    await rename(tempAt, `${dir.at}/${name}`);
+    created = false;
+  } catch (error) {
+    if (created) await unlink(tempAt).catch(() => undefined);
+    throw error;
+  }
+  // The folder could only have left the root by being moved as a whole; then take the file back.
+  const folder = await realPathOf(dir.handle, dir.at).catch(() => undefined);
+  if (folder === undefined || relativeInside(root, folder) === undefined) {
+    await unlink(`${dir.at}/${name}`).catch(() => undefined);
+    throw escapeError(arg);
+  }
+}
+
+/**
+ * Atomically replaces (or creates) the file `rel` under the real `root`, creating missing
+ * folders. A symbolic link at the end is followed while it stays inside; `.a3s` and `.git`
+ * internals are refused both as given and as resolved. Throws `fs` errors for the caller to map.
+ */
+export async function writeContained(root: string, rel: string, data: string | Uint8Array, arg: PathArgument): Promise<void> {
+  let target = rel;
+  for (let hop = 0; ; hop++) {
+    assertWritable(target, arg.field, arg.original);
+    const dir = await openDirectory(root, parentRel(target), arg, true);
+    try {
+      const name = target.slice(target.lastIndexOf('/') + 1);
+      const real = joinRel(dir.rel, name);
+      assertWritable(real, arg.field, arg.original);
+      const at = `${dir.at}/${name}`;
+      const prior = await lstat(at).catch((error: unknown) => {
+        if (codeOf(error) === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (prior?.isSymbolicLink()) {
+        if (hop >= MAX_LINK_HOPS) throw new WorkspaceFileError(real, 'io', 'too many levels of symbolic links');
+        target = await followLink(root, at, arg);
+        continue;
+      }
+      if (prior?.isDirectory()) throw new WorkspaceFileError(real, 'is_directory', 'is a directory, not a file');
+      await replaceIn(root, dir, name, data, prior?.mode, arg);
+      return;
+    } finally {
+      await dir.handle.close().catch(() => undefined);
+    }
+  }
+}
