@@ -96,6 +96,11 @@ const RM_SPELLINGS: readonly string[] = [
   'true && rm x',
   'false || rm x',
   'ls | rm x',
+  'echo $(case a in a) rm x;; esac)',
+  'echo $((rm x) )',
+  '((rm x) )',
+  'time X=1 rm x',
+  'A=1 env B=2 rm x',
 ];
 
 describe('deny rules see through respellings (PERM-02)', () => {

@@ -25,12 +25,18 @@ const MAX_UNWRAP = 32;
 /** The subjects of the simple command `words` (see the module comment). */
 export function judgeSimpleCommand(words: readonly ShellWord[], context: JudgeContext): string[] {
   const out: string[] = [];
-  let k = 0;
-  for (; k < words.length; k++) {
-    const name = assignmentName(words[k]!);
-    if (name === undefined) break;
-    if (CODE_INJECTING_VARIABLES.has(name)) out.push(OPAQUE);
-  }
+  // Assignments lead a command, and may follow `time` (a keyword) or `env`; after other wrappers
+  // they are skipped too, which can only find more to deny.
+  const skipAssignments = (from: number): number => {
+    let i = from;
+    for (; i < words.length; i++) {
+      const name = assignmentName(words[i]!);
+      if (name === undefined) break;
+      if (CODE_INJECTING_VARIABLES.has(name)) out.push(OPAQUE);
+    }
+    return i;
+  };
+  let k = skipAssignments(0);
   if (k === words.length) return [...out, joinWords(words)];
   let moreArgs = false;
   let named = true;
@@ -52,7 +58,11 @@ export function judgeSimpleCommand(words: readonly ShellWord[], context: JudgeCo
       break;
     }
     if (unwrap.kind === 'command') {
-      k = unwrap.index;
+      k = skipAssignments(unwrap.index);
+      if (k === words.length) {
+        named = false;
+        break;
+      }
       moreArgs ||= unwrap.moreArgs === true;
       continue;
     }

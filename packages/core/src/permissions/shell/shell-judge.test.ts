@@ -29,6 +29,13 @@ describe('judgeShellCommand: splitting', () => {
     expect(subjects('echo ${X:-$(whoami)} $((1 + $(id -u)))')).toEqual(['echo … …', 'whoami', 'id -u']);
   });
 
+  it('reads (( as arithmetic only when bash does', () => {
+    expect(subjects('((i++)); echo $((1 + 2))')).toEqual(['echo …']);
+    expect(subjects('echo $((rm x) )')).toEqual(['echo …', 'rm x']);
+    expect(subjects('((rm x) )')).toEqual(['rm x']);
+    expect(subjects('echo $(case a in a) rm x;; (b) ls;; esac)')).toEqual(['echo …', 'rm x', 'ls']);
+  });
+
   it('skips comments and heredoc bodies, but not substitutions in unquoted heredocs', () => {
     expect(subjects('ls # rm x')).toEqual(['ls']);
     expect(subjects("cat <<'EOF'\nrm x\nEOF\necho done")).toEqual(['cat', 'echo done']);

@@ -6,7 +6,7 @@
  * are skipped, so their lines are never taken for commands.
  */
 import { HOLE, type ShellWord } from './shell-word.js';
-import { backtickEnd, decodeAnsiC, matchingBrace, matchingParen, scanSubstitutions, unescapeBackticks } from './shell-scan.js';
+import { backtickEnd, decodeAnsiC, isArithmetic, matchingBrace, matchingParen, scanSubstitutions, unescapeBackticks } from './shell-scan.js';
 
 /** A lexed token. `arith` is a `(( … ))` command; `redirect` carries its target word. */
 export type ShellToken =
@@ -70,7 +70,7 @@ export function lexShell(text: string): LexedShell {
     const next = text[i + 1];
     if (next === '(') {
       const end = matchingParen(text, i + 1);
-      if (text[i + 2] === '(') scanSubstitutions(text.slice(i + 3, end - 1), nested);
+      if (text[i + 2] === '(' && isArithmetic(text, i + 1)) scanSubstitutions(text.slice(i + 3, end - 1), nested);
       else nested.push(text.slice(i + 2, end));
       hole(unquoted);
       return end;
@@ -176,7 +176,7 @@ export function lexShell(text: string): LexedShell {
       i += redirect.length;
       continue;
     }
-    if (ch === '(' && text[i + 1] === '(' && raw === -1) {
+    if (ch === '(' && text[i + 1] === '(' && raw === -1 && isArithmetic(text, i)) {
       const end = matchingParen(text, i);
       scanSubstitutions(text.slice(i + 2, end - 1), nested);
       tokens.push({ kind: 'arith' });

@@ -4,10 +4,14 @@
  * a command (a heredoc body, an arithmetic expression, a `${X:-…}` default).
  */
 
-/** Index of the `)` matching the `(` at `open` (or the last index when unbalanced). */
+/**
+ * Index of the `)` matching the `(` at `open` (or the last index when unbalanced). Inside a
+ * `case … esac`, a `)` that closes no `(` opened within the case ends a pattern, not the group.
+ */
 export function matchingParen(text: string, open: number): number {
   let depth = 0;
   let quote: "'" | '"' | null = null;
+  const cases: number[] = [];
   for (let i = open; i < text.length; i++) {
     const ch = text[i]!;
     if (ch === '\\' && quote !== "'") {
@@ -20,9 +24,29 @@ export function matchingParen(text: string, open: number): number {
     }
     if (ch === "'" || ch === '"') quote = ch;
     else if (ch === '(') depth++;
-    else if (ch === ')' && --depth === 0) return i;
+    else if (ch === ')') {
+      if (cases.length > 0 && cases[cases.length - 1] === depth) continue;
+      if (--depth === 0) return i;
+    } else if (/[a-z]/.test(ch) && (i === 0 || /[\s;&|()]/.test(text[i - 1]!))) {
+      const word = /^[a-z]+/.exec(text.slice(i))![0];
+      const after = text[i + word.length];
+      if (after === undefined || /[\s;&|()]/.test(after)) {
+        if (word === 'case') cases.push(depth);
+        else if (word === 'esac') cases.pop();
+      }
+      i += word.length - 1;
+    }
   }
   return text.length - 1;
+}
+
+/**
+ * True when the `((` at `open` starts arithmetic: bash reads `((…))` as arithmetic only when the
+ * `)` matching the second `(` is directly followed by `)`; `((rm x) )` is two subshells.
+ */
+export function isArithmetic(text: string, open: number): boolean {
+  const inner = matchingParen(text, open + 1);
+  return inner < text.length - 1 && text[inner + 1] === ')';
 }
 
 /** Index of the `}` closing the `${` whose `{` is at `open` (or the last index when unbalanced). */
@@ -119,7 +143,7 @@ export function scanSubstitutions(text: string, out: string[]): void {
       i = end;
     } else if (ch === '$' && text[i + 1] === '(') {
       const end = matchingParen(text, i + 1);
-      if (text[i + 2] === '(') scanSubstitutions(text.slice(i + 3, end - 1), out);
+      if (text[i + 2] === '(' && isArithmetic(text, i + 1)) scanSubstitutions(text.slice(i + 3, end - 1), out);
       else out.push(text.slice(i + 2, end));
       i = end;
     } else if (ch === '$' && text[i + 1] === '{') {
