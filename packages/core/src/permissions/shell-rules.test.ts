@@ -101,6 +101,10 @@ const RM_SPELLINGS: readonly string[] = [
   '((rm x) )',
   'time X=1 rm x',
   'A=1 env B=2 rm x',
+  'hash -p /bin/rm ls; ls x',
+  'exec -a name rm x',
+  "bash -c '$0 x' rm",
+  '"$(which rm)" x',
 ];
 
 describe('deny rules see through respellings (PERM-02)', () => {

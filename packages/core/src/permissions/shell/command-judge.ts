@@ -95,6 +95,8 @@ function innerCode(base: string, words: readonly ShellWord[], at: number, contex
     });
   }
   if (base === 'find') return findExec(args, context);
+  // `hash -p /bin/rm ls` makes `ls` run rm; `enable -f` loads a builtin from a shared object.
+  if ((base === 'hash' && args.some((w) => /^-\w*p/.test(w.text))) || (base === 'enable' && args.some((w) => /^-\w*f/.test(w.text)))) return [OPAQUE];
   return [];
 }
 

@@ -82,6 +82,13 @@ describe('judgeShellCommand: normalising', () => {
     expect(subjects('for ((i = 0; i < 3; i++)); do echo $i; done')).toEqual(['echo …']);
   });
 
+  it('fails closed, in bounded time, on pathological input', () => {
+    const started = performance.now();
+    expect(judgeShellCommand('{a,'.repeat(20_000)).opaque).toBe(true);
+    expect(judgeShellCommand('x=$(('.repeat(5_000)).opaque).toBe(true);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('reports commands that cannot be named as opaque', () => {
     for (const command of ['eval ls', 'source x.sh', '. ./x.sh', '$CMD x', '"$R" x', '$(echo rm) x', '{rm,x}', '/bin/r? x', 'cat s | bash', 'sh', 'bash script.sh', "sh -c \"$BODY\"", 'sudo -s', 'su', 'env -S "rm x" y', 'BASH_ENV=x ls', 'xargs sh', 'echo code | python3', "python3 -c 'import os; os.system(\"ls\")'", "node -e 'require(\"child_process\").execSync(\"ls\")'", 'sudo --bogus rm x', 'timeout $T rm x']) {
       expect(judgeShellCommand(command).opaque, command).toBe(true);

@@ -8,6 +8,7 @@
 import { judgeSimpleCommand } from './command-judge.js';
 import { lexShell } from './shell-lexer.js';
 import { parseSimpleCommands } from './shell-parser.js';
+import { scanBudgetExhausted, startScanBudget } from './shell-scan.js';
 import { OPAQUE } from './shell-word.js';
 
 /** The subjects of a command line. */
@@ -20,8 +21,11 @@ export interface ShellJudgement {
 
 // Shell code nested deeper than this (`sh -c "sh -c '…'"`) is not read: it is opaque.
 const MAX_DEPTH = 8;
+// Scanning work allowed per judgement: far above what real commands need (a few steps a character).
+const SCAN_STEPS_PER_CHAR = 64;
+const SCAN_STEPS_BASE = 1_000_000;
 
-function judgeShell(text: string, depth: number): readonly string[] {
+function judgeShell(text: string, depth: number): string[] {
   if (depth > MAX_DEPTH) return [OPAQUE];
   const lexed = lexShell(text);
   const out: string[] = [];
@@ -32,6 +36,9 @@ function judgeShell(text: string, depth: number): readonly string[] {
 
 /** Judges `command` (see the module comment). */
 export function judgeShellCommand(command: string): ShellJudgement {
-  const subjects = [...new Set(judgeShell(command, 0))];
+  startScanBudget(SCAN_STEPS_PER_CHAR * command.length + SCAN_STEPS_BASE);
+  const judged = judgeShell(command, 0);
+  if (scanBudgetExhausted()) judged.push(OPAQUE);
+  const subjects = [...new Set(judged)];
   return { subjects, opaque: subjects.includes(OPAQUE) };
 }

@@ -6,7 +6,7 @@
  * are skipped, so their lines are never taken for commands.
  */
 import { HOLE, type ShellWord } from './shell-word.js';
-import { backtickEnd, decodeAnsiC, isArithmetic, matchingBrace, matchingParen, scanSubstitutions, unescapeBackticks } from './shell-scan.js';
+import { backtickEnd, decodeAnsiC, isArithmetic, matchingBrace, matchingParen, scanSubstitutions, spendScanStep, unescapeBackticks } from './shell-scan.js';
 
 /** A lexed token. `arith` is a `(( … ))` command; `redirect` carries its target word. */
 export type ShellToken =
@@ -161,7 +161,7 @@ export function lexShell(text: string): LexedShell {
       i = end + 1;
       continue;
     }
-    const redirect = REDIRECTS.find((r) => text.startsWith(r, i));
+    const redirect = '<>&'.includes(ch) ? REDIRECTS.find((r) => text.startsWith(r, i)) : undefined;
     if (redirect !== undefined) {
       // A word of digits or `{fd}` right before the operator names a file descriptor.
       if (raw !== -1 && /^(?:\d+|\{[A-Za-z_][A-Za-z0-9_]*\})$/.test(text.slice(raw, i))) {
@@ -183,7 +183,7 @@ export function lexShell(text: string): LexedShell {
       i = end + 1;
       continue;
     }
-    const op = OPERATORS.find((o) => text.startsWith(o, i));
+    const op = ';&|()'.includes(ch) ? OPERATORS.find((o) => text.startsWith(o, i)) : undefined;
     if (op !== undefined) {
       endWord();
       tokens.push({ kind: 'op', op });
@@ -232,6 +232,7 @@ export function lexShell(text: string): LexedShell {
 // Index of the first unescaped `close` after `from` within the same word, or -1.
 function closingInWord(text: string, from: number, close: string): number {
   for (let j = from + 1; j < text.length; j++) {
+    if (!spendScanStep()) return -1;
     const c = text[j]!;
     if (c === '\\') j++;
     else if (c === close) return j;

@@ -4,6 +4,29 @@
  * a command (a heredoc body, an arithmetic expression, a `${X:-…}` default).
  */
 
+// Scanning work left for the current judgement: a pathological command (thousands of unclosed
+// `((` or `{a,`) would otherwise cost quadratic time. When it runs out, scans end at once and the
+// judgement reports the command as opaque.
+const meter = { left: Number.POSITIVE_INFINITY, exhausted: false };
+
+/** Starts a judgement with `steps` characters of scanning work allowed. */
+export function startScanBudget(steps: number): void {
+  meter.left = steps;
+  meter.exhausted = false;
+}
+
+/** True when the current judgement ran out of scanning work (its result is incomplete). */
+export function scanBudgetExhausted(): boolean {
+  return meter.exhausted;
+}
+
+/** Spends one step; false (and exhausted) when none is left. */
+export function spendScanStep(): boolean {
+  if (--meter.left >= 0) return true;
+  meter.exhausted = true;
+  return false;
+}
+
 /**
  * Index of the `)` matching the `(` at `open` (or the last index when unbalanced). Inside a
  * `case … esac`, a `)` that closes no `(` opened within the case ends a pattern, not the group.
@@ -13,6 +36,7 @@ export function matchingParen(text: string, open: number): number {
   let quote: "'" | '"' | null = null;
   const cases: number[] = [];
   for (let i = open; i < text.length; i++) {
+    if (!spendScanStep()) break;
     const ch = text[i]!;
     if (ch === '\\' && quote !== "'") {
       i++;
@@ -54,6 +78,7 @@ export function matchingBrace(text: string, open: number): number {
   let depth = 0;
   let quote: "'" | '"' | null = null;
   for (let i = open; i < text.length; i++) {
+    if (!spendScanStep()) break;
     const ch = text[i]!;
     if (ch === '\\' && quote !== "'") {
       i++;
@@ -72,7 +97,7 @@ export function matchingBrace(text: string, open: number): number {
 
 /** Index of the backtick closing the one at `open` (or the last index when unclosed). */
 export function backtickEnd(text: string, open: number): number {
-  for (let i = open + 1; i < text.length; i++) {
+  for (let i = open + 1; i < text.length && spendScanStep(); i++) {
     if (text[i] === '\\') i++;
     else if (text[i] === '`') return i;
   }
