@@ -5,6 +5,7 @@
 // real LocalWorkspace to confirm the file survives. The same sample also runs in plain bash to show
 // the spellings really delete. Exits 1 if any spelling leaked.
 //   pnpm exec tsx soak/deny-spellings.soak.ts [count=500] [sample=100] [seed]
+//   (SOAK_DEBUG=1 also prints the sampled spellings that do not delete in plain bash)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
