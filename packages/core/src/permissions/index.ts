@@ -5,6 +5,8 @@ export type { PermissionRule, RuleMatchMode } from './permission-rule.js';
 export { ruleSubjects } from './rule-subjects.js';
 export type { RuleSubjects } from './rule-subjects.js';
 export { compileGlob } from './glob.js';
+export { judgeShellCommand } from './shell/shell-judge.js';
+export type { ShellJudgement } from './shell/shell-judge.js';
 export { defaultPermissionChecker } from './permission-checker.js';
 export type { PermissionCheckRequest, PermissionCheckResult, PermissionChecker } from './permission-checker.js';
 export { NO_APPROVER_REASON, noApprover, type ConfirmationAnswer, type ConfirmationManager, type ConfirmationRequest } from './confirmation.js';

@@ -5,7 +5,9 @@
  */
 import { PermissionRuleError } from '../errors/tool-errors.js';
 import { compileGlob } from './glob.js';
+import { compileGlobAutomaton, globMayMatch, globMustMatch, type GlobAutomaton } from './glob-match.js';
 import { ruleSubjects } from './rule-subjects.js';
+import { HOLE } from './shell/shell-word.js';
 
 /** A parsed rule. */
 export interface PermissionRule {
@@ -16,6 +18,9 @@ export interface PermissionRule {
   /** Matches a subject; `undefined` for a rule without a pattern (every call of the tool). */
   readonly pattern: RegExp | undefined;
 }
+
+// Shell subjects are matched on an automaton of the rule's glob (holes are judged exactly).
+const automata = new WeakMap<PermissionRule, GlobAutomaton>();
 
 const RULE_RE = /^([A-Za-z*?][A-Za-z0-9_.*?-]*)(?:\((.*)\))?$/s;
 
@@ -31,7 +36,9 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
   // `mcp__server` (no tool part) matches every tool of that server.
   const isServer = /^mcp__[^_*?]+(?:_[^_*?]+)*$/i.test(toolGlob) && !toolGlob.slice(5).includes('__');
   const tool = isServer ? new RegExp(`^${toolGlob.replace(/[.+^${}()|[\]\\-]/g, '\\$&')}(?:__.+)?$`, 'i') : compileGlob(toolGlob, true);
-  return Object.freeze({ source: text, tool, pattern: patternText === undefined ? undefined : compileGlob(patternText) });
+  const parsed: PermissionRule = Object.freeze({ source: text, tool, pattern: patternText === undefined ? undefined : compileGlob(patternText) });
+  if (patternText !== undefined) automata.set(parsed, compileGlobAutomaton(patternText));
+  return parsed;
 }
 
 /** How a rule list is used: `any` subject must match (deny/ask) or `all` path subjects (allow). */
@@ -42,11 +49,20 @@ export function ruleMatches(rule: PermissionRule, toolName: string, args: unknow
   if (!rule.tool.test(toolName)) return false;
   const pattern = rule.pattern;
   if (pattern === undefined) return true;
-  const { subjects, alternatives, unverifiable } = ruleSubjects(toolName, args);
+  const { subjects, alternatives, unverifiable, shell } = ruleSubjects(toolName, args);
   if (subjects.length === 0) return false;
+  if (shell === true) return shellRuleMatches(rule, pattern, subjects, mode);
   if (mode === 'all' && unverifiable) return false;
   if (mode === 'all' && !alternatives) return subjects.every((s) => pattern.test(s));
   return subjects.some((s) => pattern.test(s));
+}
+
+// A deny (`any`) matches when some value of some subject's holes fits the pattern, so a command
+// that cannot be named matches every deny rule; an allow (`all`) needs every value of every subject.
+function shellRuleMatches(rule: PermissionRule, pattern: RegExp, subjects: readonly string[], mode: RuleMatchMode): boolean {
+  const automaton = automata.get(rule);
+  if (mode === 'any') return subjects.some((s) => (automaton !== undefined ? globMayMatch(automaton, s) : s.includes(HOLE) || pattern.test(s)));
+  return subjects.every((s) => (automaton !== undefined ? globMustMatch(automaton, s) : !s.includes(HOLE) && pattern.test(s)));
 }
 
 /** True when `rule` covers every call of `toolName` (no pattern, or `**`). */

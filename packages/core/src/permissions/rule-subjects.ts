@@ -1,20 +1,28 @@
 /**
- * The strings a rule pattern sees for a call (PERM rules): `bash` each simple command of the
- * command line (split at `;`, `&&`, `||`, `|`, `&`, newlines, and substitution bodies); `read`, `write`,
+ * The strings a rule pattern sees for a call: `bash` each simple command the command line may run,
+ * normalised (see `shell/shell-judge.ts`: quotes removed, wrappers unwrapped, the command's
+ * basename, at any depth, plus the command as written when it differs); `read`, `write`,
  * `edit`, `patch` every file path (`file_path`, `path`, `files[].path`, and the paths named in a
  * patch's `---`/`+++` headers); `grep`, `glob` the pattern and the path (alternatives: a rule
  * matches when it matches either); any other tool its args as JSON.
  */
 
-import { splitShellCommand } from './shell-split.js';
+import { judgeShellCommand, type ShellJudgement } from './shell/shell-judge.js';
+import { HOLE } from './shell/shell-word.js';
 
 /** The subjects of a call, and whether they are alternatives or a set that must all match. */
 export interface RuleSubjects {
+  /**
+   * The subjects. For `bash`, `\uE000` (a hole) stands for text computed at run time, and a subject
+   * that is only a hole for a command that cannot be named statically (`eval …`, `$CMD`, `… | sh`).
+   */
   readonly subjects: readonly string[];
   /** `true`: matching any subject is enough even for allow rules (grep/glob). */
   readonly alternatives: boolean;
-  /** `true`: no allow rule can cover the call (a shell command whose words are computed at run time). */
+  /** `true`: some shell subject holds text computed at run time (only a rule covering every value of it may allow). */
   readonly unverifiable?: boolean;
+  /** `true`: the subjects are shell commands, matched hole-aware (see `glob-match.ts`). */
+  readonly shell?: boolean;
 }
 
 const PATH_TOOLS = new Set(['read', 'write', 'edit', 'patch']);
@@ -37,6 +45,14 @@ function diffPaths(diff: string): string[] {
   return out;
 }
 
+// Every rule of a policy asks for the same call's subjects: the last judgement is kept.
+let lastJudged: { readonly command: string; readonly judgement: ShellJudgement } | undefined;
+
+function judgeShell(command: string): ShellJudgement {
+  if (lastJudged?.command !== command) lastJudged = { command, judgement: judgeShellCommand(command) };
+  return lastJudged.judgement;
+}
+
 /** Extracts the subjects of a call of `toolName` (case-insensitive) with `args`. */
 export function ruleSubjects(toolName: string, args: unknown): RuleSubjects {
   const name = toolName.toLowerCase();
@@ -45,8 +61,8 @@ export function ruleSubjects(toolName: string, args: unknown): RuleSubjects {
     const command = field(args, 'command');
     if (typeof command !== 'string' || command.length === 0) return { subjects: [], alternatives: false };
     // Every simple command of a compound one is judged on its own (`npm test; rm -rf ~`).
-    const parts = splitShellCommand(command);
-    return { subjects: parts.commands.length > 0 ? parts.commands : [command], alternatives: false, unverifiable: parts.substitutes };
+    const { subjects } = judgeShell(command);
+    return { subjects, alternatives: false, unverifiable: subjects.some((s) => s.includes(HOLE)), shell: true };
   }
   if (PATH_TOOLS.has(name)) {
     pushString(out, field(args, 'file_path'));

@@ -1,0 +1,116 @@
+/**
+ * Judges one simple command: the subjects a rule pattern must see for it. Leading assignments
+ * and wrappers (`env`, `sudo`, `timeout 5`, `xargs -0`, …) are unwrapped and the command name is
+ * reduced to its basename, so `X=1 /bin/rm x` yields `rm x`; the command as written is a second
+ * subject when it differs, so an allow rule must cover both. Shell bodies (`sh -c '…'`, `su -c`,
+ * `watch`, `trap`, `alias` values, `find -exec`) are judged recursively. A command whose name
+ * cannot be known statically yields `OPAQUE`.
+ */
+import { interpreterIsOpaque, isShell, shellInvocation } from './interpreters.js';
+import { assignmentName, basename, HOLE, isStatic, joinWords, OPAQUE, syntheticWord, type ShellWord } from './shell-word.js';
+import { CODE_INJECTING_VARIABLES, WRAPPERS, type Unwrap } from './wrappers.js';
+
+/** How the judge recurses into shell code found inside a command. */
+export interface JudgeContext {
+  /** Nesting depth of the shell code being judged (0 for the command line itself). */
+  readonly depth: number;
+  /** Judges shell code at a depth; returns its subjects. */
+  readonly judgeShell: (text: string, depth: number) => readonly string[];
+}
+
+// Commands that run code not written on their command line.
+const OPAQUE_BUILTINS = new Set(['eval', 'source', '.', 'fc']);
+const MAX_UNWRAP = 32;
+
+/** The subjects of the simple command `words` (see the module comment). */
+export function judgeSimpleCommand(words: readonly ShellWord[], context: JudgeContext): string[] {
+  const out: string[] = [];
+  // Assignments lead a command, and may follow `time` (a keyword) or `env`; after other wrappers
+  // they are skipped too, which can only find more to deny.
+  const skipAssignments = (from: number): number => {
+    let i = from;
+    for (; i < words.length; i++) {
+      const name = assignmentName(words[i]!);
+      if (name === undefined) break;
+      if (CODE_INJECTING_VARIABLES.has(name)) out.push(OPAQUE);
+    }
+    return i;
+  };
+  let k = skipAssignments(0);
+  if (k === words.length) return [...out, joinWords(words)];
+  let moreArgs = false;
+  let named = true;
+  for (let step = 0; ; step++) {
+    const word = words[k]!;
+    if (step > MAX_UNWRAP || !isStatic(word) || word.splits) {
+      named = false;
+      out.push(OPAQUE);
+      break;
+    }
+    const base = basename(word.text);
+    if (OPAQUE_BUILTINS.has(base)) {
+      out.push(OPAQUE);
+      break;
+    }
+    const unwrap: Unwrap | undefined = WRAPPERS.get(base)?.(words, k) ?? (isShell(base) ? shellInvocation(words, k) : undefined);
+    if (unwrap === undefined) {
+      out.push(...innerCode(base, words, k, context));
+      break;
+    }
+    if (unwrap.kind === 'command') {
+      k = skipAssignments(unwrap.index);
+      if (k === words.length) {
+        named = false;
+        break;
+      }
+      moreArgs ||= unwrap.moreArgs === true;
+      continue;
+    }
+    if (unwrap.kind === 'shell') out.push(...context.judgeShell(unwrap.body, context.depth + 1));
+    if (unwrap.kind === 'opaque') out.push(OPAQUE);
+    break;
+  }
+  if (named) {
+    const rest = words.slice(k + 1).map((w) => w.text);
+    out.push([basename(words[k]!.text), ...rest, ...(moreArgs ? [HOLE] : [])].join(' '));
+  }
+  out.push(joinWords(words));
+  return [...new Set(out)];
+}
+
+// Code that the (unwrapped) command `base` at `words[at]` runs besides itself.
+function innerCode(base: string, words: readonly ShellWord[], at: number, context: JudgeContext): string[] {
+  if (interpreterIsOpaque(base, words, at) === true) return [OPAQUE];
+  const args = words.slice(at + 1);
+  const shell = (w: ShellWord | undefined): readonly string[] => (w === undefined ? [] : isStatic(w) ? context.judgeShell(w.text, context.depth + 1) : [OPAQUE]);
+  if (base === 'trap') {
+    const action = args.find((w) => !(isStatic(w) && /^-[lp-]*$/.test(w.text)));
+    return action === undefined || args.some((w) => isStatic(w) && /^-[lp]$/.test(w.text)) ? [] : [...shell(action)];
+  }
+  if (base === 'alias') {
+    return args.flatMap((w) => {
+      const eq = w.text.indexOf('=');
+      if (eq === -1) return isStatic(w) ? [] : [OPAQUE];
+      return [...shell(syntheticWord(w.text.slice(eq + 1)))];
+    });
+  }
+  if (base === 'find') return findExec(args, context);
+  // `hash -p /bin/rm ls` makes `ls` run rm; `enable -f` loads a builtin from a shared object.
+  if ((base === 'hash' && args.some((w) => /^-\w*p/.test(w.text))) || (base === 'enable' && args.some((w) => /^-\w*f/.test(w.text)))) return [OPAQUE];
+  return [];
+}
+
+// `find … -exec cmd {} ;` (and -execdir, -ok, -okdir) runs `cmd` with each found path.
+function findExec(args: readonly ShellWord[], context: JudgeContext): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (!/^-(?:exec|execdir|ok|okdir)$/.test(args[i]!.text)) continue;
+    const command: ShellWord[] = [];
+    for (i++; i < args.length && !(isStatic(args[i]!) && (args[i]!.text === ';' || args[i]!.text === '+')); i++) {
+      const w = args[i]!;
+      command.push(w.text.includes('{}') ? { ...w, text: w.text.replaceAll('{}', HOLE) } : w);
+    }
+    out.push(...judgeSimpleCommand(command, { ...context, depth: context.depth + 1 }));
+  }
+  return out;
+}

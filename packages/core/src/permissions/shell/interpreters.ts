@@ -1,0 +1,143 @@
+/**
+ * Interpreters: shells (`sh`, `bash`, `zsh`, … with `-c`, `-lc`, `-ec`) run their body as shell
+ * code; with no `-c` they read a script or their input, which cannot be judged. Language
+ * interpreters (`python -c`, `node -e`, `perl -e`, `ruby -e`, `php -r`, `lua -e`, `awk`) are judged
+ * by their own name, except that code read from input or computed at run time, and inline code
+ * that visibly starts processes or evaluates code (`os.system`, `child_process`, `system()`,
+ * backticks, `eval`), is opaque: it could run anything.
+ */
+import { isStatic, type ShellWord } from './shell-word.js';
+import type { Unwrap } from './wrappers.js';
+
+const SHELLS = /^(?:sh|bash|rbash|zsh|dash|ksh|ksh93|mksh|pdksh|ash|yash|posh|fish)$/;
+const SHELL_VALUED_LONG = new Set(['--rcfile', '--init-file']);
+
+/** True when `name` is a shell interpreter. */
+export function isShell(name: string): boolean {
+  return SHELLS.test(name);
+}
+
+/** What `sh …` at `words[at]` runs: its `-c` body, nothing (`--version`), or something opaque. */
+export function shellInvocation(words: readonly ShellWord[], at: number): Unwrap {
+  let code = false;
+  let i = at + 1;
+  for (; i < words.length; i++) {
+    const w = words[i]!;
+    if (!isStatic(w)) return { kind: 'opaque' };
+    const t = w.text;
+    if (t === '--' || t === '-') {
+      i++;
+      break;
+    }
+    if (t === '--version' || t === '--help') return { kind: 'none' };
+    if (t.startsWith('--')) {
+      if (SHELL_VALUED_LONG.has(t)) i++;
+      continue;
+    }
+    if (!/^[-+][A-Za-z]+$/.test(t)) break;
+    if (t[0] === '-' && t.includes('c')) code = true;
+    // `-o pipefail`, `-O extglob`: each o/O in the group takes the next word.
+    i += (t.match(/[oO]/g) ?? []).length;
+  }
+  if (!code) return { kind: 'opaque' };
+  const body = words[i];
+  if (body === undefined) return { kind: 'none' };
+  return isStatic(body) ? { kind: 'shell', body: body.text } : { kind: 'opaque' };
+}
+
+interface Language {
+  readonly name: RegExp;
+  /** Short options whose value is inline code. */
+  readonly code: string;
+  /** Long options whose value is inline code. */
+  readonly longCode?: readonly string[];
+  /** Short options taking a value (attached or next word). */
+  readonly valued: string;
+  /** Short options whose value can only be attached (`-Mstrict`, `-i.bak`). */
+  readonly attached?: string;
+  /** Long options taking a value. */
+  readonly longValued?: readonly string[];
+  /** Options after which nothing is read as code (`--version`, `-m module`). */
+  readonly noCode: readonly string[];
+}
+
+const LANGUAGES: readonly Language[] = [
+  { name: /^(?:python[0-9.]*|pypy[0-9.]*)$/, code: 'c', valued: 'WXm', noCode: ['-V', '--version', '--help', '-h', '-m'] },
+  {
+    name: /^(?:node|nodejs|bun)$/,
+    code: 'ep',
+    longCode: ['--eval', '--print'],
+    valued: 'rC',
+    longValued: ['--require', '--import', '--loader', '--experimental-loader', '--conditions', '--env-file', '--input-type', '--title'],
+    noCode: ['-v', '--version', '-h', '--help'],
+  },
+  { name: /^perl[0-9.]*$/, code: 'eE', valued: 'I', attached: 'Mmixl0CdDF', noCode: ['-v', '-V', '--version', '--help'] },
+  { name: /^ruby[0-9.]*$/, code: 'e', valued: 'rICEx', noCode: ['-v', '--version', '-h', '--help'] },
+  { name: /^php[0-9.]*$/, code: 'r', valued: 'cdz', noCode: ['-v', '--version', '-h', '-m', '-i'] },
+  { name: /^(?:lua[0-9.]*|luajit)$/, code: 'e', valued: 'l', noCode: ['-v'] },
+];
+
+const SPAWNS = /\w*(?:system|exec|spawn|popen|fork)\w*|subprocess|child_process|Popen|getoutput|shell_exec|passthru|proc_open|\beval\b|__import__|importlib|\bFunction\b|\bimport\s*\(|\brequire\s*\(\s*[^'"\s)]|\bpty\b|dlopen|process\.binding|`|\bqx\b|%x|\bopen\s*\(?[^;)]*\|/;
+const AWK = /^(?:awk|gawk|mawk|nawk)$/;
+
+/**
+ * For a language interpreter at `words[at]`: `true` when what it runs is opaque (see the module
+ * comment), `false` when it is judged by its name, `undefined` when `name` is no interpreter.
+ */
+export function interpreterIsOpaque(name: string, words: readonly ShellWord[], at: number): boolean | undefined {
+  if (AWK.test(name)) return awkIsOpaque(words, at);
+  const lang = LANGUAGES.find((l) => l.name.test(name));
+  if (lang === undefined) return undefined;
+  for (let i = at + 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (!isStatic(w)) return true;
+    const t = w.text;
+    if (lang.noCode.includes(t) || lang.noCode.includes(t.slice(0, 2))) return false;
+    if (t === '-') return true;
+    if (t === '--' || !t.startsWith('-')) return false;
+    if (t.startsWith('--')) {
+      const [opt] = t.split('=', 1) as [string];
+      if (lang.longCode?.includes(opt)) return codeIsOpaque(t.includes('=') ? t.slice(opt.length + 1) : words[i + 1], SPAWNS);
+      if (lang.longValued?.includes(opt) && !t.includes('=')) i++;
+      continue;
+    }
+    for (let c = 1; c < t.length; c++) {
+      const letter = t[c]!;
+      if (lang.attached?.includes(letter)) break;
+      if (lang.code.includes(letter)) return codeIsOpaque(c + 1 < t.length ? t.slice(c + 1) : words[i + 1], SPAWNS);
+      if (lang.valued.includes(letter)) {
+        if (c + 1 === t.length) i++;
+        break;
+      }
+    }
+  }
+  // No script and no inline code: the program is read from the input.
+  return true;
+}
+
+function codeIsOpaque(code: string | ShellWord | undefined, spawns: RegExp): boolean {
+  if (code === undefined) return false;
+  if (typeof code !== 'string') {
+    if (!isStatic(code)) return true;
+    return spawns.test(code.text);
+  }
+  return spawns.test(code);
+}
+
+// awk's first operand is its program unless `-f file` names one; `system()` and `|` run commands.
+function awkIsOpaque(words: readonly ShellWord[], at: number): boolean {
+  for (let i = at + 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (!isStatic(w)) return true;
+    const t = w.text;
+    if (t === '-f' || t.startsWith('--file') || t === '--version') return false;
+    if (t === '-F' || t === '-v') {
+      i++;
+      continue;
+    }
+    if (t === '--') return codeIsOpaque(words[i + 1], /\bsystem\b|\|/);
+    if (t.startsWith('-') && t !== '-') continue;
+    return codeIsOpaque(w, /\bsystem\b|\|/);
+  }
+  return false;
+}

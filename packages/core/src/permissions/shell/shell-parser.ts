@@ -1,0 +1,143 @@
+/**
+ * Flattens lexed shell text into the simple commands it may run, whatever the structure around
+ * them: lists and pipelines, subshells `( )`, groups `{ }`, `if`/`while`/`until`/`for`/`select`
+ * loops, `case` arms, `!`, `coproc` and function bodies. Redirections and their targets stay out
+ * of the words; `for` lists and `case` patterns are data, not commands. A `[[ … ]]` test is kept
+ * as one command of its words.
+ */
+import type { ShellToken } from './shell-lexer.js';
+import { isKeyword, type ShellWord } from './shell-word.js';
+
+/** One simple command: its words (assignments, name and arguments), redirections removed. */
+export interface SimpleCommand {
+  readonly words: readonly ShellWord[];
+}
+
+// Reserved words that only open or close a structure; the commands inside are judged on their own.
+const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '{', '}', '!']);
+const ARM_END = new Set([';;', ';&', ';;&']);
+
+const wordAt = (tokens: readonly ShellToken[], i: number): ShellWord | undefined => {
+  const t = tokens[i];
+  return t?.kind === 'word' ? t.word : undefined;
+};
+const opAt = (tokens: readonly ShellToken[], i: number): string | undefined => {
+  const t = tokens[i];
+  return t?.kind === 'op' ? t.op : undefined;
+};
+
+/** The simple commands of `tokens`, in order (see the module comment). */
+export function parseSimpleCommands(tokens: readonly ShellToken[]): SimpleCommand[] {
+  const out: SimpleCommand[] = [];
+  let current: ShellWord[] = [];
+  let caseDepth = 0;
+  const flush = (): void => {
+    if (current.length > 0) out.push({ words: current });
+    current = [];
+  };
+
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.kind === 'redirect') {
+      if (tokens[i + 1]?.kind === 'word') i++;
+      continue;
+    }
+    if (token.kind === 'arith') continue;
+    if (token.kind === 'op') {
+      if (token.op === '(' && current.length === 1 && opAt(tokens, i + 1) === ')') {
+        // `name() body`: the name is not run here; the body is judged as commands.
+        current = [];
+        i++;
+        continue;
+      }
+      flush();
+      if (ARM_END.has(token.op) && caseDepth > 0) i = skipCasePatterns(tokens, i + 1, () => caseDepth--) - 1;
+      continue;
+    }
+    const w = token.word;
+    if (current.length > 0 || w.quoted) {
+      current.push(w);
+      continue;
+    }
+    if (STRUCTURE.has(w.text)) continue;
+    switch (w.text) {
+      case 'case': {
+        caseDepth++;
+        let j = i + 1;
+        while (j < tokens.length && !(wordAt(tokens, j) !== undefined && isKeyword(wordAt(tokens, j)!, 'in'))) j++;
+        i = skipCasePatterns(tokens, j + 1, () => caseDepth--) - 1;
+        continue;
+      }
+      case 'esac':
+        if (caseDepth > 0) caseDepth--;
+        continue;
+      case 'for':
+      case 'select':
+        i = skipForHead(tokens, i + 1) - 1;
+        continue;
+      case 'function':
+        i += wordAt(tokens, i + 1) !== undefined ? 1 : 0;
+        if (opAt(tokens, i + 1) === '(' && opAt(tokens, i + 2) === ')') i += 2;
+        continue;
+      case 'coproc': {
+        const after = tokens[i + 2];
+        const named = wordAt(tokens, i + 1) !== undefined && (after?.kind === 'op' ? after.op === '(' : after?.kind === 'word' && isKeyword(after.word, '{'));
+        if (named) i++;
+        continue;
+      }
+      case '[[':
+        i = takeTest(tokens, i, out) - 1;
+        continue;
+      default:
+        current.push(w);
+    }
+  }
+  flush();
+  return out;
+}
+
+// From `from` (first token of a case arm's patterns): skips the patterns up to their `)`, or the
+// `esac` that closes the case. Returns the index of the first token of the arm's commands.
+function skipCasePatterns(tokens: readonly ShellToken[], from: number, closeCase: () => void): number {
+  for (let j = from; j < tokens.length; j++) {
+    const w = wordAt(tokens, j);
+    if (w !== undefined && isKeyword(w, 'esac')) {
+      closeCase();
+      return j + 1;
+    }
+    if (opAt(tokens, j) === ')') return j + 1;
+  }
+  return tokens.length;
+}
+
+// From the token after `for`/`select`: skips the variable name and the `in` list (data, whose
+// substitutions were already collected). Returns the index of the first token after the head.
+function skipForHead(tokens: readonly ShellToken[], from: number): number {
+  let j = from;
+  if (tokens[j]?.kind === 'arith') return j + 1;
+  if (wordAt(tokens, j) !== undefined) j++;
+  while (opAt(tokens, j) === '\n') j++;
+  const w = wordAt(tokens, j);
+  if (w === undefined || !isKeyword(w, 'in')) return j;
+  for (j++; j < tokens.length; j++) {
+    const op = opAt(tokens, j);
+    if (op === ';' || op === '\n') return j + 1;
+  }
+  return j;
+}
+
+// `[[ … ]]` from `from` (the `[[`): one command of its words. Returns the index after `]]`.
+function takeTest(tokens: readonly ShellToken[], from: number, out: SimpleCommand[]): number {
+  const words: ShellWord[] = [];
+  for (let j = from; j < tokens.length; j++) {
+    const w = wordAt(tokens, j);
+    if (w === undefined) continue;
+    words.push(w);
+    if (j > from && isKeyword(w, ']]')) {
+      out.push({ words });
+      return j + 1;
+    }
+  }
+  out.push({ words });
+  return tokens.length;
+}

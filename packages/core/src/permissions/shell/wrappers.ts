@@ -1,0 +1,174 @@
+/**
+ * Commands that run another command: `env`, `command`, `exec`, `time`, `nice`, `nohup`,
+ * `timeout`, `xargs`, `sudo`, `doas`, `su -c`, `builtin`, `stdbuf`, `setsid`, `ionice`, `chroot`,
+ * `busybox`, `unbuffer` and `watch`. Each one's options are read strictly (see
+ * `command-options.ts`) to find the wrapped command, or the shell code it runs.
+ */
+import { scanOptions, type OptionScan, type OptionSpec } from './command-options.js';
+import { assignmentName, isStatic, type ShellWord } from './shell-word.js';
+
+/** What a wrapper runs. */
+export type Unwrap =
+  /** The command starting at `words[index]`; `moreArgs`: it also gets arguments read at run time. */
+  | { readonly kind: 'command'; readonly index: number; readonly moreArgs?: boolean }
+  /** Shell code, judged as a whole command line. */
+  | { readonly kind: 'shell'; readonly body: string }
+  /** Something that cannot be known statically. */
+  | { readonly kind: 'opaque' }
+  /** Nothing beyond the wrapper itself (`command -v rm`, `sudo -l`). */
+  | { readonly kind: 'none' };
+
+type Wrapper = (words: readonly ShellWord[], at: number) => Unwrap;
+
+const OPAQUE: Unwrap = { kind: 'opaque' };
+const NONE: Unwrap = { kind: 'none' };
+
+/** Variables that make a command load code that is not on its command line. */
+export const CODE_INJECTING_VARIABLES: ReadonlySet<string> = new Set(['BASH_ENV', 'ENV', 'LD_PRELOAD', 'LD_AUDIT', 'LD_LIBRARY_PATH', 'PROMPT_COMMAND']);
+
+const flagsOnly = (...names: string[]): Record<string, boolean> => Object.fromEntries(names.map((n) => [n, false]));
+const valued = (...names: string[]): Record<string, boolean> => Object.fromEntries(names.map((n) => [n, true]));
+
+function commandAt(words: readonly ShellWord[], index: number, moreArgs = false): Unwrap {
+  return index < words.length ? { kind: 'command', index, moreArgs } : NONE;
+}
+
+// Options, then `leading` operands (a duration, a directory), then the command.
+function simple(spec: OptionSpec, leading = 0, moreArgs = false): Wrapper {
+  return (words, at) => {
+    const scan = scanOptions(words, at + 1, spec);
+    if (scan.kind === 'unknown') return OPAQUE;
+    for (let i = scan.next; i < scan.next + leading; i++) if (words[i] === undefined || words[i]!.splits) return words[i] === undefined ? NONE : OPAQUE;
+    return commandAt(words, scan.next + leading, moreArgs);
+  };
+}
+
+const seenAny = (scan: OptionScan & { kind: 'ok' }, names: string): boolean => [...names].some((n) => scan.seen.has(n));
+
+// The value of the first of `names` that was given: static text, `null` when computed at run time.
+function valueOf(scan: OptionScan & { kind: 'ok' }, names: readonly string[]): string | null | undefined {
+  for (const n of names) if (scan.values.has(n)) return scan.values.get(n) ?? null;
+  return undefined;
+}
+
+function shellCode(code: string | null): Unwrap {
+  return code === null ? OPAQUE : { kind: 'shell', body: code };
+}
+
+const envSpec: OptionSpec = {
+  flags: 'i0v',
+  valued: 'uCSP',
+  long: { ...flagsOnly('ignore-environment', 'null', 'debug', 'block-signal', 'default-signal', 'ignore-signal', 'list-signal-handling'), ...valued('unset', 'chdir', 'split-string') },
+};
+
+function env(words: readonly ShellWord[], at: number): Unwrap {
+  const scan = scanOptions(words, at + 1, envSpec);
+  if (scan.kind === 'unknown') return OPAQUE;
+  const split = valueOf(scan, ['S', 'split-string']);
+  if (split !== undefined) return scan.next >= words.length ? shellCode(split) : OPAQUE;
+  let i = scan.next;
+  if (words[i]?.text === '-' && isStatic(words[i]!)) i++;
+  for (; i < words.length; i++) {
+    const name = assignmentName(words[i]!);
+    if (name === undefined) break;
+    if (CODE_INJECTING_VARIABLES.has(name)) return OPAQUE;
+  }
+  return commandAt(words, i);
+}
+
+const sudoSpec: OptionSpec = {
+  flags: 'AbBEHKkNnPSVlvehis',
+  valued: 'CDghpRrTtUu',
+  long: {
+    ...flagsOnly('login', 'shell', 'preserve-env', 'non-interactive', 'background', 'set-home', 'remove-timestamp', 'reset-timestamp', 'list', 'validate', 'edit', 'version', 'help', 'stdin', 'askpass', 'bell'),
+    ...valued('user', 'group', 'chdir', 'prompt', 'close-from', 'host', 'role', 'type', 'command-timeout', 'other-user', 'chroot'),
+  },
+};
+
+function sudo(words: readonly ShellWord[], at: number): Unwrap {
+  const scan = scanOptions(words, at + 1, sudoSpec);
+  if (scan.kind === 'unknown') return OPAQUE;
+  if (seenAny(scan, 'lveV') || ['list', 'validate', 'edit', 'version', 'help'].some((n) => scan.seen.has(n))) return NONE;
+  if (scan.next < words.length) return commandAt(words, scan.next);
+  // `sudo -s` / `sudo -i` with no command is an interactive shell reading its input.
+  return seenAny(scan, 'si') || scan.seen.has('shell') || scan.seen.has('login') ? OPAQUE : NONE;
+}
+
+function doas(words: readonly ShellWord[], at: number): Unwrap {
+  const scan = scanOptions(words, at + 1, { flags: 'nsL', valued: 'uaC' });
+  if (scan.kind === 'unknown') return OPAQUE;
+  if (seenAny(scan, 'CL')) return NONE;
+  if (scan.next < words.length) return commandAt(words, scan.next);
+  return scan.seen.has('s') ? OPAQUE : NONE;
+}
+
+function su(words: readonly ShellWord[], at: number): Unwrap {
+  const start = words[at + 1]?.text === '-' ? at + 2 : at + 1;
+  const scan = scanOptions(words, start, {
+    flags: 'lmpfP',
+    valued: 'cgGsw',
+    long: { ...flagsOnly('login', 'preserve-environment', 'pty'), ...valued('command', 'session-command', 'shell', 'group', 'supp-group', 'whitelist-environment') },
+  });
+  if (scan.kind === 'unknown') return OPAQUE;
+  const code = valueOf(scan, ['c', 'command', 'session-command']);
+  // Without `-c`, su starts a shell that reads its input.
+  return code === undefined ? OPAQUE : shellCode(code);
+}
+
+function command(words: readonly ShellWord[], at: number): Unwrap {
+  const scan = scanOptions(words, at + 1, { flags: 'pvV' });
+  if (scan.kind === 'unknown') return OPAQUE;
+  return seenAny(scan, 'vV') ? NONE : commandAt(words, scan.next);
+}
+
+function watch(words: readonly ShellWord[], at: number): Unwrap {
+  const scan = scanOptions(words, at + 1, {
+    flags: 'bcdegptwx',
+    valued: 'nq',
+    long: { ...flagsOnly('beep', 'color', 'no-color', 'differences', 'errexit', 'chgexit', 'exec', 'precise', 'no-title', 'no-wrap'), ...valued('interval', 'equexit') },
+  });
+  if (scan.kind === 'unknown') return OPAQUE;
+  if (seenAny(scan, 'x') || scan.seen.has('exec')) return commandAt(words, scan.next);
+  // watch hands its words, joined by spaces, to `sh -c`.
+  const rest = words.slice(scan.next);
+  if (rest.length === 0) return NONE;
+  return rest.every(isStatic) ? { kind: 'shell', body: rest.map((w) => w.text).join(' ') } : OPAQUE;
+}
+
+/** The wrappers by command name (basename). */
+export const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
+  ['env', env],
+  ['command', command],
+  ['builtin', (words, at) => commandAt(words, at + 1)],
+  ['exec', simple({ flags: 'cl', valued: 'a' })],
+  ['time', simple({ flags: 'pvaq', valued: 'fo', long: { ...flagsOnly('append', 'verbose', 'portability', 'quiet'), ...valued('format', 'output') } })],
+  ['nice', simple({ valued: 'n', numeric: true, long: valued('adjustment') })],
+  ['nohup', simple({})],
+  ['timeout', simple({ flags: 'v', valued: 'sk', long: { ...flagsOnly('preserve-status', 'foreground', 'verbose'), ...valued('signal', 'kill-after') } }, 1)],
+  ['stdbuf', simple({ valued: 'ioe', long: valued('input', 'output', 'error') })],
+  ['setsid', simple({ flags: 'cfw', long: flagsOnly('ctty', 'fork', 'wait') })],
+  ['ionice', simple({ flags: 't', valued: 'cnp', long: { ...flagsOnly('ignore'), ...valued('class', 'classdata', 'pid') } })],
+  ['chroot', simple({ long: { ...flagsOnly('skip-chdir'), ...valued('userspec', 'groups') } }, 1)],
+  ['busybox', simple({})],
+  ['unbuffer', simple({ flags: 'p' })],
+  [
+    'xargs',
+    simple(
+      {
+        flags: '0prtx',
+        valued: 'aEdILnPs',
+        attached: 'eil',
+        long: {
+          ...flagsOnly('null', 'interactive', 'no-run-if-empty', 'verbose', 'exit', 'show-limits', 'open-tty', 'replace', 'eof', 'max-lines'),
+          ...valued('arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'),
+        },
+      },
+      0,
+      true,
+    ),
+  ],
+  ['sudo', sudo],
+  ['doas', doas],
+  ['su', su],
+  ['watch', watch],
+]);
