@@ -158,9 +158,10 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
 
   it('WFETCH-04: silence between chunks longer than idleTimeoutMs is a timeout', async () => {
     const bytes = localFixture('openai-agent-turn-3.sse');
-    server = await startReplayServer([{ body: bytes, cutAfter: 300 }]);
-    // cutAfter destroys the socket after a pause; an idle timeout shorter than that pause wins.
-    const client = new OpenAICompatibleClient({ model: 'm', baseUrl: server.url, idleTimeoutMs: 1, retry: { maxRetries: 0 } });
+    server = await startReplayServer([{ body: bytes, cutAfter: 300, cutPauseMs: 2_000 }]);
+    // The server goes silent for 2 s before it cuts; an idle timeout far shorter than that wins
+    // even on a loaded machine.
+    const client = new OpenAICompatibleClient({ model: 'm', baseUrl: server.url, idleTimeoutMs: 50, retry: { maxRetries: 0 } });
     expect((await runStream(client)).error?.kind).toBe('timeout');
   });
 

@@ -15,6 +15,8 @@ export interface ReplayResponse {
   readonly splitAt?: readonly number[];
   /** Destroy the socket after writing this many bytes (a connection cut mid-stream). */
   readonly cutAfter?: number;
+  /** With `cutAfter`: how long the server stays silent before it cuts, ms (default 5). */
+  readonly cutPauseMs?: number;
   /** Wait this long before sending headers, ms. */
   readonly delayMs?: number;
 }
@@ -92,7 +94,7 @@ async function send(spec: ReplayResponse, res: import('node:http').ServerRespons
     if (to < end) await pause(2);
   }
   if (spec.cutAfter !== undefined) {
-    await pause(5);
+    await pause(spec.cutPauseMs ?? 5);
     res.socket?.destroy();
     return;
   }
