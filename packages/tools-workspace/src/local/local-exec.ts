@@ -16,7 +16,7 @@ import { CancelledError, type WorkspaceBackgroundProcess, type WorkspaceExec, ty
 import { WorkspaceFileError } from '../errors.js';
 import { BackgroundProcesses } from './background-processes.js';
 import type { LocalFileSystem } from './local-fs.js';
-import { EXEC_TAG_VAR, type ExecMark, PROC_AVAILABLE, findProcesses, lastAllocatedPid, procStat, tagChain } from './proc-scan.js';
+import { EXEC_TAG_VAR, type ExecMark, PROC_AVAILABLE, findProcesses, procStat, recentFloor, tagChain } from './proc-scan.js';
 import { groupAlive, killMarked, signalMarked } from './process-killer.js';
 import { StreamCapture } from './stream-capture.js';
 
@@ -49,15 +49,15 @@ function unref(stream: Readable | null | undefined): void {
 }
 
 /**
- * The processes of a command that exited normally and are still running. The scan only looks at
- * pids allocated after the shell's, unless the pid counter wrapped meanwhile: new processes get
- * higher pids, which keeps the scan to the few created since.
+ * The processes of a command that exited normally and are still running: by tag among the pids
+ * created since its shell, plus, only when its process group is still alive, the group members.
+ * Without `/proc`, the group as a whole.
  */
 function survivors(mark: ExecMark): WorkspaceBackgroundProcess[] {
-  if (!PROC_AVAILABLE) return groupAlive(mark.leader) ? [{ pid: mark.leader, command: `(process group ${mark.leader})` }] : [];
-  const last = lastAllocatedPid();
-  const abovePid = last !== undefined && last >= mark.leader ? mark.leader : undefined;
-  return findProcesses([mark], { byGroup: groupAlive(mark.leader), ...(abovePid === undefined ? {} : { abovePid }) });
+  const group = groupAlive(mark.leader);
+  if (!PROC_AVAILABLE) return group ? [{ pid: mark.leader, command: `(process group ${mark.leader})` }] : [];
+  const abovePid = recentFloor([mark]);
+  return findProcesses([mark], { byGroup: group, ...(abovePid === undefined ? {} : { abovePid }) });
 }
 
 /** Local process execution of a {@link LocalWorkspace}. */

@@ -71,6 +71,19 @@ export function lastAllocatedPid(): number | undefined {
   }
 }
 
+/**
+ * The lowest pid the marks' processes can have when they were all created recently: the kernel
+ * hands out pids in increasing order, so a command's processes have pids above its shell's unless
+ * the counter wrapped meanwhile (then `undefined`: scan everything). Keeps a scan to the few
+ * processes created since instead of reading every process's environment.
+ */
+export function recentFloor(marks: readonly ExecMark[]): number | undefined {
+  if (marks.length === 0) return undefined;
+  const floor = Math.min(...marks.map((m) => m.leader));
+  const last = lastAllocatedPid();
+  return last !== undefined && last >= floor ? floor : undefined;
+}
+
 function tagsOf(pid: number): string[] | undefined {
   let env: Buffer;
   try {

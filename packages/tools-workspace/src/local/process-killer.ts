@@ -3,7 +3,7 @@
  * process carrying their tags (see `proc-scan.ts`), repeated until none is left because a dying
  * shell can still fork.
  */
-import { type ExecMark, PROC_AVAILABLE, findProcesses } from './proc-scan.js';
+import { type ExecMark, PROC_AVAILABLE, findProcesses, recentFloor } from './proc-scan.js';
 
 /** Rounds of SIGKILL-and-rescan before giving up on processes that keep appearing. */
 const KILL_ROUNDS = 10;
@@ -28,14 +28,21 @@ export function groupAlive(pgid: number): boolean {
   }
 }
 
+/** The marks' live processes, scanning only recent pids for a command still running (`running`). */
+function scan(marks: readonly ExecMark[], running: boolean): readonly { readonly pid: number }[] {
+  const floor = running ? recentFloor(marks) : undefined;
+  return findProcesses(marks, { byGroup: true, ...(floor === undefined ? {} : { abovePid: floor }) });
+}
+
 /**
- * Sends `signal` to the marks' processes once. `groups` also signals the process groups directly:
- * right for a command still running (its group id cannot have been reused), while later kills on
- * Linux go through the scan only, which checks each member's start time.
+ * Sends `signal` to the marks' processes once. `running` (a command still in progress) also
+ * signals the process groups directly, as their ids cannot have been reused yet, and limits the
+ * scan to pids created since its shell; later kills scan everything and match group members by
+ * start time.
  */
-export function signalMarked(marks: readonly ExecMark[], signal: NodeJS.Signals, groups: boolean): number {
-  if (groups || !PROC_AVAILABLE) for (const m of marks) signalPid(-m.leader, signal);
-  const found = findProcesses(marks, { byGroup: true });
+export function signalMarked(marks: readonly ExecMark[], signal: NodeJS.Signals, running: boolean): number {
+  if (running || !PROC_AVAILABLE) for (const m of marks) signalPid(-m.leader, signal);
+  const found = scan(marks, running);
   for (const p of found) signalPid(p.pid, signal);
   return found.length;
 }
@@ -48,32 +55,32 @@ function pause(ms: number): Promise<void> {
  * `true` when nothing of the marks is left. On Linux the scan decides, as it skips zombies (a
  * container whose init never reaps would otherwise keep a dead group "alive").
  */
-function cleared(marks: readonly ExecMark[]): boolean {
+function cleared(marks: readonly ExecMark[], running: boolean): boolean {
   if (!PROC_AVAILABLE) return !marks.some((m) => groupAlive(m.leader));
-  return findProcesses(marks, { byGroup: true }).length === 0;
+  return scan(marks, running).length === 0;
 }
 
 /**
  * SIGTERM, up to `graceMs` for them to exit, then SIGKILL until the scan comes back empty.
  * Resolves once nothing is left (or after {@link KILL_ROUNDS} rounds).
  */
-export async function terminateMarked(marks: readonly ExecMark[], graceMs: number, groups: boolean): Promise<void> {
+export async function terminateMarked(marks: readonly ExecMark[], graceMs: number, running: boolean): Promise<void> {
   if (marks.length === 0) return;
-  if (signalMarked(marks, 'SIGTERM', groups) === 0 && cleared(marks)) return;
+  if (signalMarked(marks, 'SIGTERM', running) === 0 && cleared(marks, running)) return;
   const until = Date.now() + graceMs;
   while (Date.now() < until) {
     await pause(ROUND_PAUSE_MS);
-    if (cleared(marks)) return;
+    if (cleared(marks, running)) return;
   }
-  await killMarked(marks, groups);
+  await killMarked(marks, running);
 }
 
 /** SIGKILL until the scan comes back empty (or {@link KILL_ROUNDS} rounds). */
-export async function killMarked(marks: readonly ExecMark[], groups: boolean): Promise<void> {
+export async function killMarked(marks: readonly ExecMark[], running: boolean): Promise<void> {
   for (let round = 0; round < KILL_ROUNDS; round++) {
-    signalMarked(marks, 'SIGKILL', groups);
+    signalMarked(marks, 'SIGKILL', running);
     await pause(round === 0 ? 0 : ROUND_PAUSE_MS);
-    if (cleared(marks)) return;
+    if (cleared(marks, running)) return;
   }
 }
 
