@@ -1,7 +1,7 @@
 /**
- * The commands of one `LocalExec` that left processes running after they returned (a dev server
- * started with `&`). They are killed by `close()` and, as a last resort, synchronously when the
- * host process exits.
+ * The commands of one `LocalExec` that are running, or that left processes running after they
+ * returned (a dev server started with `&`). The latter are killed by `terminate()`; both, as a
+ * last resort, synchronously when the host process exits.
  */
 import type { ExecMark } from './proc-scan.js';
 import { killMarkedSync, terminateMarked } from './process-killer.js';
@@ -33,30 +33,44 @@ function unwatch(registry: BackgroundProcesses): void {
 /** Marks of commands with processes still running, and how to end them. */
 export class BackgroundProcesses {
   #marks: ExecMark[] = [];
+  readonly #running = new Set<ExecMark>();
 
-  /** Number of commands whose processes are tracked. */
+  /** Number of finished commands whose processes are tracked. */
   get size(): number {
     return this.#marks.length;
   }
 
-  /** Tracks the processes of a command that returned while some were still running. */
-  add(mark: ExecMark): void {
-    this.#marks.push(mark);
+  /** Tracks a command while it runs, for the host's `exit`. */
+  hold(mark: ExecMark): void {
+    this.#running.add(mark);
     watch(this);
   }
 
-  /** SIGTERM every tracked process, SIGKILL what is left after `graceMs`; forgets them. */
+  /** The command has returned: its processes are gone or, when `left`, tracked until {@link terminate}. */
+  release(mark: ExecMark, left: boolean): void {
+    this.#running.delete(mark);
+    if (left) this.#marks.push(mark);
+    this.#unwatchIfIdle();
+  }
+
+  /** SIGTERM the processes of finished commands, SIGKILL what is left after `graceMs`; forgets them. */
   async terminate(graceMs: number): Promise<void> {
     const marks = this.#marks;
     this.#marks = [];
-    unwatch(this);
+    this.#unwatchIfIdle();
     await terminateMarked(marks, graceMs, false);
   }
 
-  /** SIGKILL every tracked process now, synchronously. */
+  /** SIGKILL every tracked process, running commands included, now and synchronously. */
   killSync(): void {
-    killMarkedSync(this.#marks);
+    killMarkedSync([...this.#running], true);
+    killMarkedSync(this.#marks, false);
     this.#marks = [];
+    this.#running.clear();
     unwatch(this);
+  }
+
+  #unwatchIfIdle(): void {
+    if (this.#marks.length === 0 && this.#running.size === 0) unwatch(this);
   }
 }

@@ -119,6 +119,7 @@ export class LocalExec implements WorkspaceExec {
     // Read now, before the event loop can reap the shell: its start time tells its group's
     // members apart from a later group that reuses the id.
     const mark: ExecMark | undefined = pid === undefined ? undefined : { tag, leader: pid, startTicks: PROC_AVAILABLE ? procStat(pid)?.startTicks : undefined };
+    if (mark) this.#background.hold(mark);
     let capturing = true;
     child.stdout?.on('data', (c: Buffer) => capturing && stdout.push(c));
     child.stderr?.on('data', (c: Buffer) => capturing && stderr.push(c));
@@ -149,6 +150,7 @@ export class LocalExec implements WorkspaceExec {
         await Promise.race([settled, delay(KILL_GRACE_MS, 'grace')]);
         // Always sweep: a process outside the group may have ignored SIGTERM without holding a pipe.
         await killMarked([mark], true);
+        this.#background.release(mark, false);
       }
       if ((await Promise.race([settled, delay(DRAIN_GRACE_MS, 'stuck')])) !== 'done') {
         // A process nothing can find holds the pipes: stop reading them.
@@ -157,7 +159,7 @@ export class LocalExec implements WorkspaceExec {
       }
     } else if (mark) {
       background = survivors(mark);
-      if (outcome === 'detached' || background.length > 0) this.#background.add(mark);
+      this.#background.release(mark, outcome === 'detached' || background.length > 0);
       if (outcome === 'detached') {
         // Keep draining (a writer to a closed pipe would die of SIGPIPE) without holding the host open.
         capturing = false;

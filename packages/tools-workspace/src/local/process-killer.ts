@@ -85,6 +85,7 @@ export async function killMarked(marks: readonly ExecMark[], running: boolean): 
 }
 
 /** Synchronous SIGKILL sweep, for the host's `exit` event where nothing asynchronous runs. */
-export function killMarkedSync(marks: readonly ExecMark[]): void {
-  for (let round = 0; round < 3; round++) if (signalMarked(marks, 'SIGKILL', false) === 0) return;
+export function killMarkedSync(marks: readonly ExecMark[], running: boolean): void {
+  if (marks.length === 0) return;
+  for (let round = 0; round < 3; round++) if (signalMarked(marks, 'SIGKILL', running) === 0) return;
 }
