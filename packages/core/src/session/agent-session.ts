@@ -300,14 +300,17 @@ export class AgentSession {
     return snapshot;
   }
 
-  /** Interrupts any run, aborts every tool call, closes the store. Idempotent. */
+  /**
+   * Interrupts any run, aborts every tool call, ends the processes commands left running in the
+   * workspace (`WorkspaceExec.close`), closes the store. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.#close.signal.aborted) return;
     this.#close.abort('session closed');
     this.#onClose?.();
     await this.#delegator?.close();
     this.#invoker.close('session closed');
-    await Promise.all(this.#resources.map((r) => r.close().catch(() => undefined)));
+    await Promise.all([...this.#resources.map((r) => r.close().catch(() => undefined)), this.config.workspace.exec?.close?.().catch(() => undefined)]);
     await this.store.close();
   }
 

@@ -3,6 +3,7 @@ export type { WorkspaceCapability, WorkspaceServiceCapability } from './capabili
 export { emptyWorkspace } from './workspace-services.js';
 export type {
   CapturedStream,
+  WorkspaceBackgroundProcess,
   WorkspaceCallOptions,
   WorkspaceDirEntry,
   WorkspaceExec,

@@ -96,11 +96,18 @@ export interface WorkspaceExecRequest extends WorkspaceCallOptions {
   /** Working directory relative to the root. */
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
-  /** Deadline covering output draining and exit (BND-05); the whole process group is killed (BND-06). */
+  /** Deadline covering output draining and exit; on expiry every process of the command is killed. */
   readonly timeoutMs?: number;
   /** Byte cap per stream. */
   readonly maxOutputBytes?: number;
   readonly stdin?: string;
+}
+
+/** A process a command started that was still running when the command returned. */
+export interface WorkspaceBackgroundProcess {
+  readonly pid: number;
+  /** Its command line, possibly shortened. */
+  readonly command: string;
 }
 
 /** A finished process. */
@@ -112,11 +119,22 @@ export interface WorkspaceExecResult {
   readonly stdout: CapturedStream;
   readonly stderr: CapturedStream;
   readonly durationMs: number;
+  /**
+   * Processes the command left running after a normal exit (`server &`), when the backend tracks
+   * them; they keep running until {@link WorkspaceExec.close}. Absent or empty: none are known.
+   */
+  readonly backgroundProcesses?: readonly WorkspaceBackgroundProcess[];
 }
 
 /** Process execution (`exec`). */
 export interface WorkspaceExec {
   run(request: WorkspaceExecRequest): Promise<WorkspaceExecResult>;
+  /**
+   * Ends every process a command started that is still running (see
+   * {@link WorkspaceExecResult.backgroundProcesses}). A session calls it when it closes; the
+   * service stays usable afterwards. Optional: backends without background processes omit it.
+   */
+  close?(): Promise<void>;
 }
 
 /** Git (`git`): runs `git <args>` in the workspace without a shell. */

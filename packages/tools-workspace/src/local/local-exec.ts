@@ -1,48 +1,97 @@
 /**
- * `WorkspaceExec` on the local machine. Each command runs in its own process group
- * (`detached: true`); the deadline covers draining the output and the exit (BND-05), and on
- * timeout or cancellation the whole group is killed (BND-06), not only the shell.
+ * `WorkspaceExec` on the local machine. Each command runs in its own process group and session
+ * (`detached: true`) with a unique tag in its environment (`A3S_EXEC_ID`, see `proc-scan.ts`).
+ * The deadline covers draining the output and the exit; on timeout or cancellation the group and,
+ * on Linux, every process carrying the tag (including those that called `setsid` or double-forked)
+ * are killed. Processes still running after the shell exits normally are reported in the result
+ * and killed by {@link LocalExec.close}, or when the host process exits. Without `/proc` (macOS,
+ * BSD) only the process group is tracked.
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
 import { execa } from 'execa';
-import { CancelledError, type WorkspaceExec, type WorkspaceExecRequest, type WorkspaceExecResult } from '@a3s-code/core';
+import { CancelledError, type WorkspaceBackgroundProcess, type WorkspaceExec, type WorkspaceExecRequest, type WorkspaceExecResult } from '@a3s-code/core';
 import { WorkspaceFileError } from '../errors.js';
+import { BackgroundProcesses } from './background-processes.js';
 import type { LocalFileSystem } from './local-fs.js';
+import { EXEC_TAG_VAR, type ExecMark, PROC_AVAILABLE, findProcesses, procStat, recentFloor, tagChain } from './proc-scan.js';
+import { groupAlive, killMarked, signalMarked } from './process-killer.js';
 import { StreamCapture } from './stream-capture.js';
 
 /** Default deadline of a command, in milliseconds. */
 export const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
 /** Default byte cap per stream (head + tail). */
 export const DEFAULT_EXEC_MAX_OUTPUT_BYTES = 64 * 1024;
-/** Time between SIGTERM and SIGKILL of a timed-out group, in milliseconds. */
+/** Time between SIGTERM and SIGKILL of a timed-out command, in milliseconds. */
 const KILL_GRACE_MS = 500;
-/** How long to wait for pipes to close after the group is dead before giving up on them. */
+/** How long to wait for pipes to close after the processes are dead before giving up on them. */
 const DRAIN_GRACE_MS = 500;
+/**
+ * After the shell exits, how long its pipes may stay open before the processes holding them
+ * count as background processes and the command returns without their later output.
+ */
+const DETACH_GRACE_MS = 200;
+/** Time background processes get between SIGTERM and SIGKILL on {@link LocalExec.close}. */
+const CLOSE_GRACE_MS = 1000;
 
 const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
+function delay<T extends string>(ms: number, value: T): Promise<T> {
+  return new Promise((resolve) => setTimeout(() => resolve(value), ms).unref());
 }
 
-function delay(ms: number): Promise<'timeout'> {
-  return new Promise((resolve) => setTimeout(() => resolve('timeout'), ms).unref());
+/** Lets the host exit while a background process still holds the pipe (it is a socket underneath). */
+function unref(stream: Readable | null | undefined): void {
+  const handle = stream as (Readable & { unref?: () => void }) | null | undefined;
+  if (typeof handle?.unref === 'function') handle.unref();
+}
+
+/**
+ * The processes of a command that exited normally and are still running: by tag among the pids
+ * created since its shell, plus, only when its process group is still alive, the group members.
+ * Without `/proc`, the group as a whole.
+ */
+function survivors(mark: ExecMark): WorkspaceBackgroundProcess[] {
+  const group = groupAlive(mark.leader);
+  if (!PROC_AVAILABLE) return group ? [{ pid: mark.leader, command: `(process group ${mark.leader})` }] : [];
+  const abovePid = recentFloor([mark]);
+  return findProcesses([mark], { byGroup: group, ...(abovePid === undefined ? {} : { abovePid }) });
 }
 
 /** Local process execution of a {@link LocalWorkspace}. */
 export class LocalExec implements WorkspaceExec {
   private readonly fs: LocalFileSystem;
+  readonly #background = new BackgroundProcesses();
+  /** Kill switches of the commands running now, for {@link LocalExec.close}. */
+  readonly #running = new Set<{ readonly kill: () => void; readonly done: Promise<unknown> }>();
+
   constructor(fs: LocalFileSystem) {
     this.fs = fs;
   }
 
-  async run(request: WorkspaceExecRequest): Promise<WorkspaceExecResult> {
+  run(request: WorkspaceExecRequest): Promise<WorkspaceExecResult> {
+    const stop = new AbortController();
+    const done = this.#run(request, stop.signal);
+    const entry = { kill: () => stop.abort(), done: done.catch(() => undefined) };
+    this.#running.add(entry);
+    void entry.done.then(() => this.#running.delete(entry));
+    return done;
+  }
+
+  /**
+   * Kills every process a command started that is still running: commands in progress (they
+   * reject with `CANCELLED`) and the background processes of finished ones (SIGTERM, then SIGKILL
+   * after a second). The service stays usable.
+   */
+  async close(): Promise<void> {
+    const running = [...this.#running];
+    for (const r of running) r.kill();
+    await Promise.all([...running.map((r) => r.done), this.#background.terminate(CLOSE_GRACE_MS)]);
+  }
+
+  async #run(request: WorkspaceExecRequest, closing: AbortSignal): Promise<WorkspaceExecResult> {
     const { signal } = request;
     if (signal?.aborted) throw new CancelledError('command', signal.reason);
     const cwd = await this.fs.resolve(request.cwd ?? '', 'cwd');
@@ -52,10 +101,11 @@ export class LocalExec implements WorkspaceExec {
     const cap = request.maxOutputBytes ?? DEFAULT_EXEC_MAX_OUTPUT_BYTES;
     const stdout = new StreamCapture(cap);
     const stderr = new StreamCapture(cap);
+    const tag = randomUUID();
     const t0 = performance.now();
     const child = execa(SHELL, ['-c', request.command], {
       cwd: cwd.abs,
-      env: { PAGER: 'cat', GIT_PAGER: 'cat', ...request.env },
+      env: { PAGER: 'cat', GIT_PAGER: 'cat', ...request.env, [EXEC_TAG_VAR]: tagChain(tag, process.env[EXEC_TAG_VAR]) },
       extendEnv: true,
       detached: true,
       buffer: false,
@@ -66,8 +116,13 @@ export class LocalExec implements WorkspaceExec {
     });
     child.catch(() => undefined);
     const pid = child.pid;
-    child.stdout?.on('data', (c: Buffer) => stdout.push(c));
-    child.stderr?.on('data', (c: Buffer) => stderr.push(c));
+    // Read now, before the event loop can reap the shell: its start time tells its group's
+    // members apart from a later group that reuses the id.
+    const mark: ExecMark | undefined = pid === undefined ? undefined : { tag, leader: pid, startTicks: PROC_AVAILABLE ? procStat(pid)?.startTicks : undefined };
+    if (mark) this.#background.hold(mark);
+    let capturing = true;
+    child.stdout?.on('data', (c: Buffer) => capturing && stdout.push(c));
+    child.stderr?.on('data', (c: Buffer) => capturing && stderr.push(c));
     const exited = new Promise<{ code: number | null; sig: string | null }>((resolve) => {
       child.once('exit', (code, sig) => resolve({ code, sig }));
       child.once('error', () => resolve({ code: null, sig: null }));
@@ -75,33 +130,53 @@ export class LocalExec implements WorkspaceExec {
     // Drained: the process has exited *and* both pipes have closed.
     const drained = new Promise<void>((resolve) => child.once('close', () => resolve()));
     const settled = Promise.all([exited, drained]).then(() => 'done' as const);
+    // Once the shell has exited, pipes still open after a short grace are held by background processes.
+    const finished = exited.then(() => Promise.race([settled, delay(DETACH_GRACE_MS, 'detached')]));
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<'aborted'>((resolve) => {
       onAbort = () => resolve('aborted');
       signal?.addEventListener('abort', onAbort, { once: true });
+      closing.addEventListener('abort', onAbort, { once: true });
     });
-    const outcome = await Promise.race([settled, delay(timeoutMs), aborted]);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
-    if (outcome !== 'done') {
-      killGroup(pid, 'SIGTERM');
-      if ((await Promise.race([settled, delay(KILL_GRACE_MS)])) !== 'done') {
-        killGroup(pid, 'SIGKILL');
-        if ((await Promise.race([settled, delay(DRAIN_GRACE_MS)])) !== 'done') {
-          // A process outside the group holds the pipes: stop reading them.
-          child.stdout?.destroy();
-          child.stderr?.destroy();
-        }
+    const outcome = await Promise.race([finished, delay(timeoutMs, 'timeout'), aborted]);
+    if (onAbort) {
+      signal?.removeEventListener('abort', onAbort);
+      closing.removeEventListener('abort', onAbort);
+    }
+    let background: WorkspaceBackgroundProcess[] = [];
+    if (outcome === 'timeout' || outcome === 'aborted') {
+      if (mark) {
+        signalMarked([mark], 'SIGTERM', true);
+        await Promise.race([settled, delay(KILL_GRACE_MS, 'grace')]);
+        // Always sweep: a process outside the group may have ignored SIGTERM without holding a pipe.
+        await killMarked([mark], true);
+        this.#background.release(mark, false);
+      }
+      if ((await Promise.race([settled, delay(DRAIN_GRACE_MS, 'stuck')])) !== 'done') {
+        // A process nothing can find holds the pipes: stop reading them.
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }
+    } else if (mark) {
+      background = survivors(mark);
+      this.#background.release(mark, outcome === 'detached' || background.length > 0);
+      if (outcome === 'detached') {
+        // Keep draining (a writer to a closed pipe would die of SIGPIPE) without holding the host open.
+        capturing = false;
+        unref(child.stdout);
+        unref(child.stderr);
       }
     }
-    const exit = await Promise.race([exited, delay(DRAIN_GRACE_MS).then(() => ({ code: null, sig: 'SIGKILL' }))]);
-    if (outcome === 'aborted') throw new CancelledError(`command ${JSON.stringify(request.command.slice(0, 80))}`, signal?.reason);
+    const exit = await Promise.race([exited, delay(DRAIN_GRACE_MS, 'gone').then(() => ({ code: null, sig: 'SIGKILL' }))]);
+    if (outcome === 'aborted') throw new CancelledError(`command ${JSON.stringify(request.command.slice(0, 80))}`, closing.aborted ? 'the workspace exec service was closed' : signal?.reason);
     return {
       exitCode: exit.code,
       signal: exit.sig,
-      timedOut: outcome !== 'done',
+      timedOut: outcome === 'timeout',
       stdout: stdout.result(),
       stderr: stderr.result(),
       durationMs: performance.now() - t0,
+      ...(background.length > 0 ? { backgroundProcesses: background } : {}),
     };
   }
 }

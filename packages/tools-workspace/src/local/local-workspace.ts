@@ -62,4 +62,12 @@ export class LocalWorkspace implements WorkspaceServices {
     if (!without.has('exec')) this.exec = new LocalExec(this.fs);
     if (!without.has('git')) this.git = new LocalGit(real);
   }
+
+  /**
+   * Kills every process the workspace's commands left running (and commands still running).
+   * A session on this workspace does it when it closes; the workspace stays usable.
+   */
+  async close(): Promise<void> {
+    await this.exec?.close();
+  }
 }

@@ -9,7 +9,10 @@ import { bashTool } from './bash-tool.js';
 const tmp = tempDir();
 writeTree(tmp.dir, { 'sub/keep.txt': 'k\n', 'edit-me.txt': 'v1\n', 'remove-me.txt': 'x\n' });
 const ws = new LocalWorkspace({ root: tmp.dir });
-afterAll(() => tmp.cleanup());
+afterAll(async () => {
+  await ws.close();
+  tmp.cleanup();
+});
 
 /** True while `pid` is a live (non-zombie) process. */
 function alive(pid: number): boolean {
@@ -57,13 +60,18 @@ describe('bash', () => {
     expect(r.metadata).toMatchObject({ timed_out: true });
     expect(Date.now() - t0).toBeLessThan(3000);
     expect(await waitDead(Number(readFileSync(join(tmp.dir, 'closed.pid'), 'utf8')))).toBe(true);
-    // And a grandchild that keeps the pipes open after the shell exits is covered by the deadline too.
+  });
+
+  it('a grandchild holding the pipes after the shell exits is a background process: reported, then killed on close', async () => {
     const t1 = Date.now();
-    const held = await call(bashTool, ws, { command: '(sleep 30; echo late) & echo $! > held.pid; echo early', timeout: 400 });
-    expect(held.metadata).toMatchObject({ timed_out: true });
-    expect(held.output).toContain('early');
-    expect(Date.now() - t1).toBeLessThan(3000);
-    expect(await waitDead(Number(readFileSync(join(tmp.dir, 'held.pid'), 'utf8')))).toBe(true);
+    const held = await call(bashTool, ws, { command: '(sleep 30; echo late) & echo $! > held.pid; echo early', timeout: 5000 });
+    expect(Date.now() - t1).toBeLessThan(2000);
+    const pid = Number(readFileSync(join(tmp.dir, 'held.pid'), 'utf8'));
+    expect(held.metadata).toMatchObject({ timed_out: false, exit_code: 0 });
+    expect(held.output).toMatch(/^early\n\[2 background processes still running: /);
+    expect((held.metadata as { background_processes: { pid: number }[] }).background_processes.map((p) => p.pid)).toContain(pid);
+    await ws.close();
+    expect(await waitDead(pid)).toBe(true);
   });
 
   it('BND-06: cancellation through the signal kills the group and rejects with CANCELLED', async () => {

@@ -8,6 +8,7 @@ import { CapabilityUnavailableError, defineTool, type CapturedStream } from '@a3
 import { z } from 'zod';
 import { renderCaptured } from '../../local/stream-capture.js';
 import { guard } from '../shared/results.js';
+import { renderBackground } from './background-report.js';
 import { compareSnapshots, snapshot } from './changed-files.js';
 
 /** Default, minimum and maximum `timeout`, in milliseconds. */
@@ -35,7 +36,7 @@ function streamMeta(s: CapturedStream): Record<string, unknown> {
 /** The `bash` tool. */
 export const bashTool = defineTool({
   name: 'bash',
-  description: `Run a shell command (bash -c) in the workspace. timeout is in milliseconds (default 120000, at most 600000); the deadline covers the command's exit and the draining of its output, and on timeout or cancellation its whole process group is killed, background children included. cwd must be inside the workspace. stdout and stderr are each capped (max_output_bytes, default 32768): the head and tail are kept and the exact byte totals reported. metadata has exit_code, timed_out and the files the command created, modified or deleted.`,
+  description: `Run a shell command (bash -c) in the workspace. timeout is in milliseconds (default 120000, at most 600000); the deadline covers the command's exit and the draining of its output, and on timeout or cancellation every process it started is killed (its process group, and on Linux also processes that left it with setsid or a double fork). Processes still running when the command returns (e.g. \`server &\`) are listed in the output and in metadata.background_processes, and are killed when the session closes; their later output is not captured. cwd must be inside the workspace. stdout and stderr are each capped (max_output_bytes, default 32768): the head and tail are kept and the exact byte totals reported. metadata has exit_code, timed_out and the files the command created, modified or deleted.`,
   input: bashInput,
   tier: 'exec',
   requires: ['exec'],
@@ -61,6 +62,8 @@ export const bashTool = defineTool({
       if (err !== '') output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[stderr]\n${err}`;
       if (result.timedOut) output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[timed out after ${timeoutMs} ms: the process group was killed]`;
       else if (result.exitCode !== 0) output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[exit code ${result.exitCode ?? `signal ${result.signal}`}]`;
+      const background = result.backgroundProcesses ?? [];
+      if (background.length > 0) output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${renderBackground(background)}`;
       const exitCode = result.timedOut ? 124 : (result.exitCode ?? 128);
       return {
         output,
@@ -74,6 +77,7 @@ export const bashTool = defineTool({
           stderr: streamMeta(result.stderr),
           changed_files: changed,
           changed_paths: changed ? [...changed.created, ...changed.modified, ...changed.deleted].sort() : null,
+          background_processes: background.map((p) => ({ pid: p.pid, command: p.command })),
         },
       };
     }),
