@@ -77,6 +77,8 @@ const SILENT: EmscriptenModuleLoaderOptions & { print(text: string): void; print
 
 let compiled: Promise<object> | undefined;
 let idle: BoundedQuickJs | undefined;
+/** The idle module being made, if any: a program waits for it rather than making a second one. */
+let warming: Promise<void> | undefined;
 
 /** Compiles the QuickJS wasm code once per thread. */
 function compiledWasm(): Promise<object> {
@@ -110,11 +112,14 @@ function capturing(onLoad: (m: QuickJSEmscriptenModule) => void): QuickJSSyncVar
 async function instantiate(limitBytes: number): Promise<BoundedQuickJs> {
   const maxBytes = quickJsMaxBytes(limitBytes);
   const memory = new wasm.Memory({ initial: INITIAL_BYTES / PAGE, maximum: maxBytes / PAGE });
+  // Emscripten retries a refused growth with less headroom, so only the outcome of the last attempt counts.
   let refused = false;
   const grow = memory.grow.bind(memory);
   memory.grow = (pages: number): number => {
     try {
-      return grow(pages);
+      const previous = grow(pages);
+      refused = false;
+      return previous;
     } catch (e) {
       refused = true;
       throw e;
@@ -132,12 +137,17 @@ async function instantiate(limitBytes: number): Promise<BoundedQuickJs> {
   return { module, limitBytes, maxBytes, exhausted: () => refused, memoryBytes: () => memory.buffer.byteLength };
 }
 
+/** True when `q` may serve a program limited to `limitBytes`: same bound, never ran out, never grew. */
+function fits(q: BoundedQuickJs, limitBytes: number): boolean {
+  return q.limitBytes === limitBytes && !q.exhausted() && q.memoryBytes() <= INITIAL_BYTES;
+}
+
 /** A module for one program with `memory_limit_bytes = limitBytes`: the idle one if it fits, else a new one. */
 export async function acquireQuickJs(limitBytes: number): Promise<BoundedQuickJs> {
+  if (warming !== undefined) await warming;
   const q = idle;
   idle = undefined;
-  if (q !== undefined && q.limitBytes === limitBytes && !q.exhausted() && q.memoryBytes() <= INITIAL_BYTES) return q;
-  return instantiate(limitBytes);
+  return q !== undefined && fits(q, limitBytes) ? q : instantiate(limitBytes);
 }
 
 /**
@@ -145,11 +155,21 @@ export async function acquireQuickJs(limitBytes: number): Promise<BoundedQuickJs
  * for the next program; any other is dropped (its memory goes with it).
  */
 export function releaseQuickJs(q: BoundedQuickJs, healthy: boolean): void {
-  if (healthy && !q.exhausted() && q.memoryBytes() <= INITIAL_BYTES) idle = q;
+  if (healthy && fits(q, q.limitBytes)) idle = q;
 }
 
 /** Compiles the wasm code and, given a limit, makes an idle module for it, so the next program starts at once. */
-export async function preloadQuickJs(limitBytes?: number): Promise<void> {
-  if (limitBytes === undefined) await compiledWasm();
-  else releaseQuickJs(await acquireQuickJs(limitBytes), true);
+export function preloadQuickJs(limitBytes?: number): Promise<void> {
+  const prior = warming;
+  const next = (async () => {
+    await prior;
+    await compiledWasm();
+    if (limitBytes !== undefined && (idle === undefined || !fits(idle, limitBytes))) idle = await instantiate(limitBytes);
+  })();
+  const settled = next.catch(() => undefined);
+  warming = settled;
+  void settled.then(() => {
+    if (warming === settled) warming = undefined;
+  });
+  return next;
 }
