@@ -4,9 +4,10 @@
  * QuickJS's own `setMemoryLimit` is not a bound under Emscripten: it counts a fixed 8 bytes per
  * allocation (the build has no `malloc_usable_size`), so it stops one huge allocation or a flood of
  * small objects, but not 100 MB of typed arrays or strings. The bound that holds is the wasm
- * memory itself: each instance is given a `WebAssembly.Memory` whose `maximum` is the limit plus
- * a small constant, and the free space of its initial pages is taken up by a never-freed filler
- * block, so the heap a script can reach is about the limit whatever it allocates. When the memory
+ * memory itself: each instance is given a `WebAssembly.Memory` whose `maximum` is
+ * {@link quickJsMaxBytes} (1.05 × (16 MiB of initial pages + the limit)), and the free space of its
+ * initial pages but 1 MiB is taken by a never-freed filler block, so a script reaches the limit and
+ * little more (8 MiB → 9 MiB of typed arrays, 64 → 67) whatever it allocates. When the memory
  * refuses to grow, `malloc` fails (QuickJS throws "out of memory") and {@link BoundedQuickJs.exhausted}
  * turns true, which the VM's interrupt handler uses to stop the script even if it catches the error.
  *
@@ -58,7 +59,7 @@ export interface BoundedQuickJs {
   readonly limitBytes: number;
   /** The most bytes its WebAssembly memory can ever hold. */
   readonly maxBytes: number;
-  /** True once an allocation needed more memory than `maxBytes` allows. */
+  /** True when the memory last refused to grow: an allocation needed more than `maxBytes` allows. */
   exhausted(): boolean;
   /** Bytes the WebAssembly memory holds now. */
   memoryBytes(): number;
