@@ -30,7 +30,7 @@ const limitsInput = z
     timeout_ms: z.number().int().min(L.timeoutMs.min).max(L.timeoutMs.max).default(L.timeoutMs.default).describe(`wall-clock deadline of the whole program, ${L.timeoutMs.min}..${L.timeoutMs.max} ms (default ${L.timeoutMs.default})`),
     max_tool_calls: z.number().int().min(L.maxToolCalls.min).max(L.maxToolCalls.max).default(L.maxToolCalls.default).describe(`ctx calls that reach a tool, ${L.maxToolCalls.min}..${L.maxToolCalls.max} (default ${L.maxToolCalls.default}); one more stops the program`),
     max_output_bytes: z.number().int().min(L.maxOutputBytes.min).max(L.maxOutputBytes.max).default(L.maxOutputBytes.default).describe(`bytes of output text (logs and result); the rest is cut off (default ${L.maxOutputBytes.default})`),
-    memory_limit_bytes: z.number().int().min(L.memoryLimitBytes.min).max(L.memoryLimitBytes.max).default(L.memoryLimitBytes.default).describe(`heap of the VM in bytes (default ${L.memoryLimitBytes.default})`),
+    memory_limit_bytes: z.number().int().min(L.memoryLimitBytes.min).max(L.memoryLimitBytes.max).default(L.memoryLimitBytes.default).describe(`memory of the VM in bytes, strings and typed arrays included; more fails with PROGRAM_MEMORY_LIMIT (default ${L.memoryLimitBytes.default})`),
   })
   .strict();
 

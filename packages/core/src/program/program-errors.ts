@@ -84,10 +84,15 @@ export class ProgramToolCallLimitError extends ProgramError {
   }
 }
 
-/** The script used more memory than the VM allows. */
+/** The script needed more memory than `limits.memory_limit_bytes` allows. */
 export class ProgramMemoryLimitError extends ProgramError {
   constructor(memoryLimitBytes: number) {
-    super('PROGRAM_MEMORY_LIMIT', `program: out of memory (the VM allows ${memoryLimitBytes} bytes)`, { memory_limit_bytes: memoryLimitBytes });
+    const mib = Math.round((memoryLimitBytes / (1024 * 1024)) * 10) / 10;
+    super(
+      'PROGRAM_MEMORY_LIMIT',
+      `program: out of memory: the script needed more than limits.memory_limit_bytes=${memoryLimitBytes} (${mib} MiB); hold less at once (process items in batches, keep only summaries) or raise limits.memory_limit_bytes`,
+      { memory_limit_bytes: memoryLimitBytes },
+    );
   }
 }
 

@@ -19,6 +19,7 @@ describe('program limits (PROG-07)', () => {
 
   it('timeout_ms: a child call in flight at the deadline is aborted and the program fails with PROGRAM_TIMEOUT', async () => {
     const h = programHarness();
+    await h.run({ source: run('return 0;') }); // a warm worker: the bound below is about the deadline, not a worker start
     const t0 = Date.now();
     const r = await h.run({ source: run("await ctx.tool('sleep', { ms: 5000 });"), limits: { timeout_ms: 120 } });
     expect(r.error).toMatchObject({ code: 'PROGRAM_TIMEOUT', details: { timeout_ms: 120, tool_calls: 1 } });

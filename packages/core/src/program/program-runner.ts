@@ -77,8 +77,10 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
         const s = stopped();
         const error = fromWireError(m.error);
         const isTimeout = (error as { code?: unknown }).code === 'PROGRAM_TIMEOUT';
-        // Only a script that failed on its own (a typed program error) leaves a worker fit for reuse.
-        finish(s === undefined && m.error.kind === 'program', () => reject(s?.reason ?? (isTimeout ? timeout() : error)));
+        // Only a script that failed on its own (a typed program error) leaves a worker fit for reuse;
+        // one that ran out of memory is ended, so its memory goes back to the system at once.
+        const reuse = s === undefined && m.error.kind === 'program' && m.error.code !== 'PROGRAM_MEMORY_LIMIT';
+        finish(reuse, () => reject(s?.reason ?? (isTimeout ? timeout() : error)));
       }
     };
     const onError = (e: Error): void => {

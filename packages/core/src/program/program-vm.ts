@@ -3,13 +3,15 @@
  * worker (`program-worker.ts`). The VM has no
  * module loader, timers, I/O or host objects: the script's only capabilities are the `ctx`
  * methods, which are VM promises the host settles. An interrupt handler enforces the deadline,
- * cancellation and any limit violation even inside a busy loop; memory and stack limits are set on
- * the runtime. Every handle is disposed before the runtime, whatever happens.
+ * cancellation and any limit violation even inside a busy loop. The stack limit is set on the
+ * runtime; memory is bounded by the module's own WebAssembly memory (`quickjs-module.ts`), and once
+ * an allocation is refused the interrupt handler stops the script with `PROGRAM_MEMORY_LIMIT`, even
+ * if it catches the "out of memory" error. Every handle is disposed before the runtime, whatever happens.
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
-import { ProgramError, ProgramInvalidError, ProgramRuntimeError, ProgramStackLimitError, ProgramTimeoutError } from './program-errors.js';
+import { ProgramError, ProgramInvalidError, ProgramMemoryLimitError, ProgramRuntimeError, ProgramStackLimitError, ProgramTimeoutError } from './program-errors.js';
 import { CTX_PRELUDE, PRELUDE_FILE } from './ctx-prelude.js';
-import { discardQuickJsModule, quickJsModule } from './quickjs-module.js';
+import { acquireQuickJs, releaseQuickJs } from './quickjs-module.js';
 import { classifyVmError, isInterrupted, type ErrorScope } from './vm-errors.js';
 
 /** The host side of `ctx`. */
@@ -62,13 +64,15 @@ class Stop extends Error {
 
 /** Runs `source` in a new VM and returns its result, or throws a typed error. */
 export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutcome> {
-  const module = await quickJsModule();
+  const quickjs = await acquireQuickJs(o.memoryLimitBytes);
+  let reusable = true;
   const clock = o.clock ?? Date.now;
   const deadline = clock() + o.timeoutMs;
-  const runtime = module.newRuntime();
+  const runtime = quickjs.module.newRuntime();
+  // Under Emscripten this stops single huge allocations early; the memory bound is `quickjs`'s.
   runtime.setMemoryLimit(o.memoryLimitBytes);
   runtime.setMaxStackSize(o.maxStackBytes);
-  runtime.setInterruptHandler(() => clock() >= deadline || o.signal.aborted || o.host.violation() !== undefined);
+  runtime.setInterruptHandler(() => clock() >= deadline || o.signal.aborted || o.host.violation() !== undefined || quickjs.exhausted());
   const vm = runtime.newContext();
   const handles: QuickJSHandle[] = [];
   const deferreds = new Set<QuickJSDeferredPromise>();
@@ -76,11 +80,12 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
   const scope: ErrorScope = { file: o.file, memoryLimitBytes: o.memoryLimitBytes, maxStackBytes: o.maxStackBytes };
   const keep = (h: QuickJSHandle): QuickJSHandle => (handles.push(h), h);
 
-  // Why the VM stopped, in order of precedence: cancellation, a limit violation, the deadline.
+  // Why the VM stopped, in order of precedence: cancellation, a limit violation, memory, the deadline.
   const stopReason = (): unknown => {
     if (o.signal.aborted) return o.signal.reason;
     const v = o.host.violation();
     if (v !== undefined) return v;
+    if (quickjs.exhausted()) return new ProgramMemoryLimitError(o.memoryLimitBytes);
     if (clock() >= deadline) return new ProgramTimeoutError(o.timeoutMs, o.host.toolCalls());
     return undefined;
   };
@@ -89,7 +94,7 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
       const dumped: unknown = vm.dump(r.error);
       r.error.dispose();
       const stopped = stopReason();
-      if (stopped !== undefined && (isInterrupted(dumped) || o.host.violation() !== undefined)) throw new Stop(stopped);
+      if (stopped !== undefined && (isInterrupted(dumped) || o.host.violation() !== undefined || quickjs.exhausted())) throw new Stop(stopped);
       if (isInterrupted(dumped)) throw new Stop(new ProgramTimeoutError(o.timeoutMs, o.host.toolCalls()));
       throw new Stop(classifyVmError(dumped, scope, phase));
     }
@@ -142,24 +147,28 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
     const [kind, text, total] = vm.dump(outcome) as [ScriptOutcome['kind'], string, number];
     return { kind, text, totalChars: total };
   } catch (e) {
+    // Once the memory is full, whatever failed (the script, or the glue's own allocations for a
+    // handle or a ctx reply) failed for want of memory.
+    if (quickjs.exhausted()) throw stopReason();
     if (e instanceof Stop) throw e.error;
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
       // The host stack ran out inside the interpreter before QuickJS's own check: the module may
       // be mid-call, so it is not reused.
-      discardQuickJsModule(module);
+      reusable = false;
       throw new ProgramStackLimitError({ file: o.file }, o.maxStackBytes);
     }
     throw e;
   } finally {
     state.closed = true;
-    for (const d of deferreds) if (d.alive) d.dispose();
-    for (const h of handles.reverse()) if (h.alive) h.dispose();
     try {
+      for (const d of deferreds) if (d.alive) d.dispose();
+      for (const h of handles.reverse()) if (h.alive) h.dispose();
       vm.dispose();
       runtime.dispose();
     } catch {
-      discardQuickJsModule(module);
+      reusable = false;
     }
+    releaseQuickJs(quickjs, reusable);
   }
 }
 

@@ -17,7 +17,8 @@ const run = (body: string) => `async function run(ctx, inputs) {\n${body}\n}\n`;
 describe('program in a worker thread (PROG-07)', () => {
   it('while a while(true) program runs, the host event loop keeps serving: timers tick and another program completes', async () => {
     const h = programHarness();
-    await h.run({ source: run('return 0;') }); // a warm worker, so the busy one starts at once
+    // Two warm workers, so the busy one and the other program both start at once.
+    await Promise.all([h.run({ source: run('return 0;') }), h.run({ source: run('return 1;') })]);
     const busy = h.run({ source: run('while (true) {}'), limits: { timeout_ms: 1500 } });
     let ticks = 0;
     const interval = setInterval(() => (ticks += 1), 10);

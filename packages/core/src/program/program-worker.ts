@@ -6,16 +6,16 @@
  * worker; the VM's own interrupt handler still stops at the deadline so a timed-out worker can be
  * reused when it gets there first.
  */
-import { parentPort } from 'node:worker_threads';
-import { quickJsModule } from './quickjs-module.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { preloadQuickJs } from './quickjs-module.js';
 import { runProgramScript, type ProgramHost } from './program-vm.js';
-import { fromWireError, toWireError, type HostMessage, type WorkerMessage, type WorkerReply, type WorkerRunRequest } from './worker-protocol.js';
+import { fromWireError, toWireError, type HostMessage, type ProgramWorkerData, type WorkerMessage, type WorkerReply, type WorkerRunRequest } from './worker-protocol.js';
 
 const port = parentPort;
 if (port === null) throw new Error('program-worker: must run in a worker thread');
 
 // Load QuickJS while the worker waits for its first program (the host counts the deadline from `started`).
-quickJsModule().catch(() => undefined);
+preloadQuickJs((workerData as Partial<ProgramWorkerData> | undefined)?.memoryLimitBytes).catch(() => undefined);
 
 const pending = new Map<number, { resolve: (json: string) => void; reject: (e: Error) => void }>();
 let nextId = 0;
@@ -48,7 +48,7 @@ function onReply(m: WorkerReply): void {
 async function onRun(r: WorkerRunRequest): Promise<void> {
   calls = 0;
   try {
-    await quickJsModule();
+    await preloadQuickJs(r.memoryLimitBytes);
     post({ type: 'started' });
     const outcome = await runProgramScript({
       source: r.source,

@@ -9,10 +9,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { PROGRAM_LIMITS } from './program-args.js';
+import type { ProgramWorkerData } from './worker-protocol.js';
 
 /**
- * Limits of each worker's V8 heap. The QuickJS heap lives in WebAssembly memory and is bounded by
- * the program's `memory_limit_bytes`; this bounds the worker's own JavaScript (the glue, result copies).
+ * Limits of each worker's V8 heap. The QuickJS heap lives in WebAssembly memory, outside this heap,
+ * and is bounded near the program's `memory_limit_bytes` by that memory's own maximum
+ * (`quickjs-module.ts`); this bounds the worker's own JavaScript (the glue, result copies).
  */
 export const PROGRAM_WORKER_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 };
 
@@ -20,7 +23,8 @@ export const PROGRAM_WORKER_RESOURCE_LIMITS: ResourceLimits = { maxOldGeneration
 const MAX_IDLE = 4;
 
 function spawner(): () => Worker {
-  const options = { resourceLimits: PROGRAM_WORKER_RESOURCE_LIMITS };
+  const workerData: ProgramWorkerData = { memoryLimitBytes: PROGRAM_LIMITS.memoryLimitBytes.default };
+  const options = { resourceLimits: PROGRAM_WORKER_RESOURCE_LIMITS, workerData };
   // Built package: tsup emits `program-worker.js` beside the bundle that contains this module.
   const built = new URL('./program-worker.js', import.meta.url);
   if (existsSync(fileURLToPath(built))) return () => new Worker(built, options);

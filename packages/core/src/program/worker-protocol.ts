@@ -18,6 +18,12 @@ import {
 } from './program-errors.js';
 import type { ScriptOutcome } from './program-vm.js';
 
+/** What a program worker is started with (its `workerData`). */
+export interface ProgramWorkerData {
+  /** The memory limit most programs use: the worker prepares a QuickJS instance for it while idle. */
+  readonly memoryLimitBytes: number;
+}
+
 /** What the worker needs to run one script (the serialisable part of `RunScriptOptions`). */
 export interface WorkerRunRequest {
   readonly type: 'run';
