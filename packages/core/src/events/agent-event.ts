@@ -14,7 +14,8 @@ export interface EventUsage {
 /** Payloads by internal kind. */
 export interface AgentEventPayloads {
   agentStart: { run_id: string; prompt: string };
-  agentEnd: { run_id: string; text: string; usage?: EventUsage; completion?: unknown; status: 'completed' | 'cancelled' | 'failed' };
+  /** `ended_by: 'verification'`: a passing verification ended the run and `text` is its summary. */
+  agentEnd: { run_id: string; text: string; usage?: EventUsage; completion?: unknown; status: 'completed' | 'cancelled' | 'failed'; ended_by?: 'answer' | 'verification' };
   turnStart: { turn: number };
   turnEnd: { turn: number; usage?: EventUsage };
   textDelta: { delta: string };
@@ -55,6 +56,18 @@ export interface AgentEventPayloads {
     turn?: number;
   };
   subagentEnd: { task_id: string; agent: string; status: 'completed' | 'cancelled' | 'failed' | 'parked'; error?: string };
+  /**
+   * The run did not end when the model stopped: the completion gate (unverified changes) or a
+   * stop hook asked for another model turn, with `reason` as why. `attempt` counts from 1 per
+   * origin in this call; `max_attempts` is its cap. `effect_digest` names the unverified changes.
+   */
+  runContinued: {
+    origin: 'completion_gate' | 'stop_hook';
+    reason: string;
+    attempt: number;
+    max_attempts: number;
+    effect_digest?: string;
+  };
   error: { code: string; message: string };
 }
 

@@ -93,10 +93,10 @@ export async function driveRun(o: FactRunOptions): Promise<RunResult> {
     if (r.stop === 'stalled') {
       throw new InvalidTransitionError(`transition '${r.stalledKey}' ran but the fold did not move on`, { key: r.stalledKey });
     }
-    if (r.stop === 'settled') return result(env, r.state, steps, 'completed');
+    // Settled in `infer` means the completion gate ended the run after a tool result (GATE-06).
+    if (r.stop === 'settled') return result(env, r.state, steps, 'completed', r.state.phase === 'infer' ? 'verification' : 'answer');
     // Parked: say so once per park, then wait for an answer or return.
-    const park = parkedAt(r.state.view.pending_confirmation, r.state.view.pending_question)!;
-    const parkKey = park.kind === 'confirm' ? `confirm:${park.toolId}` : `question:${park.questionId}`;
+    const parkKey = parkKeyOf(r.state);
     if (announced !== parkKey) {
       announced = parkKey;
       announce(env, r.state);
@@ -104,6 +104,17 @@ export async function driveRun(o: FactRunOptions): Promise<RunResult> {
     const answered = await waitForAnswer(o, r.state);
     if (!answered) return result(env, r.state, steps, 'parked');
   }
+}
+
+/**
+ * Identifies a park by its transition as well as its id: models reuse call ids across turns,
+ * and each park must be announced (and answered under its own fact key) once.
+ */
+function parkKeyOf(state: FoldState): string {
+  const c = state.view.pending_confirmation;
+  if (c) return `${c.turn}:${c.cycle}:${c.call.id}`;
+  const q = state.view.pending_question!;
+  return `${q.turn}:${q.cycle}:${q.question_id}`;
 }
 
 function pendingTransition(o: FactRunOptions): Transition | undefined {
@@ -189,7 +200,7 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
       o.confirmation.confirm(request, stop.signal).then((answer) =>
         appendAnswer(o, stop.signal, {
           type: 'confirmation.answered',
-          key: `confirm:${env.runId}:${confirm.call.id}`,
+          key: `confirm:${env.runId}:${parkKeyOf(state)}`,
           payload: { tool_call_id: confirm.call.id, approved: answer.approved === true, ...(answer.reason === undefined ? {} : { reason: answer.reason }), at_ms: env.clock() },
         }),
       ),
@@ -199,7 +210,7 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
     waits.push(
       o.onQuestion(question, stop.signal).then((answer) => {
         const payload = 'skipped' in answer ? { question_id: question.question_id, skipped: true } : { question_id: question.question_id, text: answer.text };
-        return appendAnswer(o, stop.signal, { type: 'question.answered', key: `answer:${env.runId}:${question.question_id}`, payload: { ...payload, at_ms: env.clock() } });
+        return appendAnswer(o, stop.signal, { type: 'question.answered', key: `answer:${env.runId}:${parkKeyOf(state)}`, payload: { ...payload, at_ms: env.clock() } });
       }),
     );
   }
@@ -230,7 +241,7 @@ async function appendAnswer(o: FactRunOptions, stop: AbortSignal, draft: { type:
   o.onFacts?.(facts);
 }
 
-function result(env: RunEnv, state: FoldState, steps: number, status: RunResult['status']): RunResult {
+function result(env: RunEnv, state: FoldState, steps: number, status: RunResult['status'], endedBy?: RunResult['endedBy']): RunResult {
   const parked = status === 'parked' ? parkedAt(state.view.pending_confirmation, state.view.pending_question) : undefined;
   return {
     runId: env.runId,
@@ -240,6 +251,7 @@ function result(env: RunEnv, state: FoldState, steps: number, status: RunResult[
     toolCalls: env.stats.toolCalls,
     steps,
     completion: status === 'completed' ? 'narrative' : null,
+    ...(endedBy ? { endedBy } : {}),
     ...(parked ? { parked } : {}),
   };
 }

@@ -6,7 +6,10 @@ import { A3sError, sync, type Folder, type Harness } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
 import { createToolCallBudget } from '../invoker/governance.js';
+import type { GateDecision } from '../gate/completion-gate.js';
 import { CompletionIncompleteError, continuationText, type SessionGate } from '../gate/session-gate.js';
+import { describeReport } from '../gate/verification-report.js';
+import type { AgentEventPayloads } from '../events/agent-event.js';
 import { driveRun } from '../run/fact-run.js';
 import type { RunResult } from '../run/run-result.js';
 import type { FactStore } from '../store/fact-store.js';
@@ -75,7 +78,7 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
     else await openResume(x, run);
     const result = await driveWithGate(x, run);
     if (result.status === 'completed') await end(x, run, 'completed', { completion: result.completion });
-    if (result.status !== 'parked') emitEnd(run, result.text, 'completed', result.completion);
+    if (result.status !== 'parked') emitEnd(run, result.text, 'completed', result.completion, result.endedBy);
     return result;
   } catch (e) {
     await x.settleChildren?.(env.runId).catch(() => undefined);
@@ -108,7 +111,7 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
 /**
  * Drives the run, then asks the completion gate (GATE-01..08): allowed → the result carries the
  * completion; continue → a continuation message and another drive (the 32 transitions are shared);
- * otherwise `COMPLETION_INCOMPLETE`.
+ * otherwise `COMPLETION_INCOMPLETE`. Each continuation is announced as `run_continued`.
  */
 async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> {
   const { env } = run;
@@ -133,26 +136,48 @@ async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> 
     if (result.status !== 'completed') return { ...result, steps };
     const decision = await x.gate.decide(env.runId, x.sessionId, continuations);
     if (decision.decision === 'allow') {
+      const allowed = allowedResult({ ...result, steps }, decision);
       // A stop hook may keep the run going (bounded): its reason becomes the next user message.
-      const reason = stopContinuations < MAX_STOP_CONTINUATIONS ? await runStopHooks(o.hooks, { session_id: x.sessionId, run_id: env.runId, text: result.text }) : undefined;
-      if (reason === undefined) return { ...result, steps, completion: decision.completion };
+      const reason = stopContinuations < MAX_STOP_CONTINUATIONS ? await runStopHooks(o.hooks, { session_id: x.sessionId, run_id: env.runId, text: allowed.text }) : undefined;
+      if (reason === undefined) return allowed;
       stopContinuations++;
-      await x.store.append([{ type: 'user.message', key: `stop-hook:${env.runId}:${stopContinuations}`, payload: { text: reason, source: 'continuation', at_ms: env.clock() } }], null);
+      await continueRun(x, run, { origin: 'stop_hook', text: reason, reason, attempt: stopContinuations, max_attempts: MAX_STOP_CONTINUATIONS });
       continue;
     }
     if (decision.decision === 'incomplete') throw new CompletionIncompleteError(decision.digest, decision.reason);
     continuations++;
-    await x.store.append(
-      [
-        {
-          type: 'user.message',
-          key: `continuation:${env.runId}:${continuations}`,
-          payload: { text: continuationText(decision.digest, decision.reason), source: 'continuation', at_ms: env.clock() },
-        },
-      ],
-      null,
-    );
+    await continueRun(x, run, {
+      origin: 'completion_gate',
+      text: continuationText(decision.digest, decision.reason),
+      reason: decision.reason,
+      attempt: continuations,
+      max_attempts: x.gate.maxContinuations,
+      effect_digest: decision.digest,
+    });
   }
+}
+
+/**
+ * The result of an allowed run. When the gate ended it after a passing verification (GATE-06),
+ * the model's last text was written before the checks ran ("Verifying."), so the verification
+ * summary becomes the run's text.
+ */
+function allowedResult(result: RunResult, decision: Extract<GateDecision, { decision: 'allow' }>): RunResult {
+  const verification = decision.completion === 'verified' && decision.report ? { verification: decision.report } : {};
+  const base = { ...result, completion: decision.completion, ...verification };
+  if (result.endedBy !== 'verification') return base;
+  if (decision.report) return { ...base, text: describeReport(decision.report) };
+  if (decision.waiver) return { ...base, text: `verification waived by the host: ${decision.waiver.reason}` };
+  return base;
+}
+
+/** Appends a continuation message (a host fact) and announces it as `run_continued`. */
+async function continueRun(x: RunExecution, run: LiveRun, c: { readonly text: string } & AgentEventPayloads['runContinued']): Promise<void> {
+  const { env } = run;
+  const { text, ...event } = c;
+  const key = `${c.origin === 'stop_hook' ? 'stop-hook' : 'continuation'}:${env.runId}:${x.store.log.length + 1}`;
+  await x.store.append([{ type: 'user.message', key, payload: { text, source: 'continuation', origin: c.origin, reason: c.reason, at_ms: env.clock() } }], null);
+  env.events.emit({ kind: 'runContinued', payload: event });
 }
 
 async function openPrompt(x: RunExecution, run: LiveRun, submitted: string): Promise<void> {
@@ -198,10 +223,10 @@ async function end(x: RunExecution, run: LiveRun, status: 'completed' | 'cancell
   await x.store.append([endingFact(run, status, extra)], null);
 }
 
-function emitEnd(run: LiveRun, text: string, status: 'completed' | 'cancelled' | 'failed', completion: string | null): void {
+function emitEnd(run: LiveRun, text: string, status: 'completed' | 'cancelled' | 'failed', completion: string | null, endedBy?: RunResult['endedBy']): void {
   const { env } = run;
   env.events.emit({
     kind: 'agentEnd',
-    payload: { run_id: env.runId, text, usage: { input_tokens: env.stats.inputTokens, output_tokens: env.stats.outputTokens }, completion, status },
+    payload: { run_id: env.runId, text, usage: { input_tokens: env.stats.inputTokens, output_tokens: env.stats.outputTokens }, completion, status, ...(endedBy ? { ended_by: endedBy } : {}) },
   });
 }
