@@ -53,6 +53,7 @@ export type {
   ConfirmationRequest,
   EventEnvelopeV1,
   EventMetadataV1,
+  InterruptOptions,
   LlmClient,
   MutationLedger,
   ParkedAt,

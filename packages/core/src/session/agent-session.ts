@@ -14,7 +14,7 @@ import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.j
 import type { FactStore } from '../store/fact-store.js';
 import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
 import type { RunResult, QuestionAnswer } from '../run/run-result.js';
-import type { SteerOptions, SteerReceipt } from './control-inbox.js';
+import type { InterruptOptions, SteerOptions, SteerReceipt } from './control-inbox.js';
 import { executeRun, type RunRequest } from './run-execution.js';
 import { streamRun, type RunEventStream } from './stream-run.js';
 import type { LiveRun } from './run-setup.js';
@@ -115,7 +115,7 @@ export class AgentSession {
    */
   stream(prompt: string): RunEventStream {
     const lease = this.#take('stream');
-    return streamRun((onStart) => this.#run({ kind: 'prompt', prompt }, onStart).finally(lease), (reason) => this.interrupt(reason));
+    return streamRun((onStart) => this.#run({ kind: 'prompt', prompt }, onStart).finally(lease), (target) => this.interrupt(target));
   }
 
   /**
@@ -130,7 +130,7 @@ export class AgentSession {
   /** `resumeRun` as a stream: the resumed run's events (like {@link stream}), then `.result`. */
   streamResume(runId?: string): RunEventStream {
     const lease = this.#take('resumeRun');
-    return streamRun((onStart) => this.#run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }, onStart).finally(lease), (reason) => this.interrupt(reason));
+    return streamRun((onStart) => this.#run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }, onStart).finally(lease), (target) => this.interrupt(target));
   }
 
   /** Queues a steer for the active run's next provider call (STEER-01..07). */
@@ -140,11 +140,19 @@ export class AgentSession {
     return live.inbox.offer(text, options);
   }
 
-  /** Cancels the active run cooperatively; it records `run.ended` (cancelled) after cleanup. */
-  interrupt(reason = 'interrupted'): boolean {
+  /**
+   * Cancels a run cooperatively; it records `run.ended` (cancelled) after cleanup (STEER-04).
+   * Pass `{ runId, turnRevision? }` to cancel only the run the sender meant: an interrupt for a
+   * finished run, another run, or a turn revision the run has moved past returns `false` and
+   * cancels nothing (STEER-06). Without a target (or with only a reason string) it cancels the
+   * active run, if any. Returns whether a run was interrupted by this call.
+   */
+  interrupt(target: string | InterruptOptions = {}): boolean {
+    const options: InterruptOptions = typeof target === 'string' ? { reason: target } : target;
     const live = this.#live;
     if (!live || live.controller.signal.aborted) return false;
-    live.controller.abort(reason);
+    if (live.inbox.refusal('interrupt', options)) return false;
+    live.controller.abort(options.reason ?? 'interrupted');
     return true;
   }
 
