@@ -48,7 +48,7 @@ export interface AgentEventPayloads {
   subagentProgress: {
     task_id: string;
     agent: string;
-    /** Wire type of the child's event (`tool_start`, `tool_end`, `turn_end`, `permission_denied`, `error`). */
+    /** Wire type of the child's event (`tool_start`, `tool_end`, `turn_end`, `permission_denied`, `budget_threshold_hit`, `error`). */
     type: string;
     tool_name?: string;
     exit_code?: number;

@@ -27,6 +27,9 @@ import type { SessionGate } from '../gate/session-gate.js';
 import type { VerificationCommand, VerifyOptions } from '../gate/verify-commands.js';
 import { ledgerFor, verifyThroughKernel, waiveDigest } from './session-verification.js';
 import { GovernedLlmClient } from '../llm/governed-llm-client.js';
+import type { LlmBudget } from '../llm/llm-budget.js';
+import { AgentEventEmitter } from '../events/event-emitter.js';
+import type { EventEnvelopeV1 } from '../events/event-envelope.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { compactNow } from './compact-now.js';
 import type { Delegator } from '../delegation/delegator.js';
@@ -64,6 +67,8 @@ export class AgentSession {
   readonly #createdAtMs: number;
   readonly #workspaceDir: string | undefined;
   readonly #delegator: Delegator | undefined;
+  readonly #llmBudget: LlmBudget | undefined;
+  readonly #hostEvents: AgentEventEmitter;
 
   constructor(parts: SessionParts) {
     this.config = parts.config;
@@ -74,6 +79,8 @@ export class AgentSession {
     this.#onClose = parts.onClose;
     this.#resources = parts.resources ?? [];
     this.#delegator = parts.delegator;
+    this.#llmBudget = parts.llmBudget;
+    this.#hostEvents = new AgentEventEmitter({ runId: `host:${this.sessionId}`, sessionId: this.sessionId, clock: () => this.#clock() });
     this.system = parts.system;
     this.#harness = createHarness(parts.config.recipe);
     this.#folder = new Folder(this.#harness.recipe);
@@ -255,12 +262,26 @@ export class AgentSession {
 
   /**
    * The LLM invoker for work of run `runId` (the active run's governed client), or, outside a
-   * run, one governed by the session's lifetime.
+   * run, one governed by the session's lifetime. Both draw from the session's provider budget;
+   * outside a run its events (`budget_threshold_hit`) go to {@link onHostEvent} listeners.
    */
   llmFor(runId: string): LlmClient {
     const live = this.#live;
     if (live && live.env.runId === runId) return live.env.llm;
-    return new GovernedLlmClient(this.config.model, { signal: this.#close.signal, events: nullEventSink, ...(this.config.llmRetry ? { retry: this.config.llmRetry } : {}) });
+    return new GovernedLlmClient(this.config.model, {
+      signal: this.#close.signal,
+      events: this.#hostEvents,
+      ...(this.#llmBudget ? { budget: this.#llmBudget } : {}),
+      ...(this.config.llmRetry ? { retry: this.config.llmRetry } : {}),
+    });
+  }
+
+  /**
+   * Listens to the events of work outside any run (host-direct calls such as `generate_object`
+   * through `tool()`): their run id is `host:<sessionId>`. Returns the remover.
+   */
+  onHostEvent(listener: (event: EventEnvelopeV1) => void): () => void {
+    return this.#hostEvents.on(listener);
   }
 
   /**
@@ -271,7 +292,7 @@ export class AgentSession {
   async compact(): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
     const lease = this.#take('compact');
     try {
-      return await compactNow(this.config, this.#invoker, this.state, this.#close.signal);
+      return await compactNow(this.config, this.#invoker, this.state, this.#close.signal, this.#llmBudget);
     } finally {
       lease();
     }
@@ -312,6 +333,7 @@ export class AgentSession {
   async close(): Promise<void> {
     if (this.#close.signal.aborted) return;
     this.#close.abort('session closed');
+    this.#hostEvents.close();
     this.#onClose?.();
     await this.#delegator?.close();
     this.#invoker.close('session closed');
@@ -354,6 +376,7 @@ export class AgentSession {
       lastEventSequence: (runId) => this.#trace.lastSequence(runId),
       gate: this.#gate,
       system: this.system,
+      ...(this.#llmBudget ? { llmBudget: this.#llmBudget } : {}),
       ...(this.#delegator ? { settleChildren: (runId: string) => this.#delegator!.settle(runId, true) } : {}),
       onStart: (run) => {
         this.#live = run;

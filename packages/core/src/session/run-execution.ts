@@ -4,6 +4,7 @@
  */
 import { A3sError, sync, type Folder, type Harness } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
+import type { LlmBudget } from '../llm/llm-budget.js';
 import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
 import { createToolCallBudget } from '../invoker/governance.js';
 import type { GateDecision } from '../gate/completion-gate.js';
@@ -41,6 +42,11 @@ export interface RunExecution {
   readonly gate: SessionGate;
   /** The layered system prompt of the session. */
   readonly system: readonly string[];
+  /**
+   * The session's provider budget (from `config.llmBudget`), shared by its runs, sub-agents and
+   * host-direct calls (LLM-01/05); absent when no budget is configured.
+   */
+  readonly llmBudget?: LlmBudget;
   /** Waits for the run's sub-agents to settle before a failed or cancelled run records its end (PTASK-05). */
   readonly settleChildren?: (runId: string) => Promise<void>;
 }
@@ -62,7 +68,7 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
     model: o.model,
     // A fresh tool-call budget per run, when one is configured.
     governance: o.toolCallBudget ? { ...o.governance, budget: createToolCallBudget(o.toolCallBudget) } : o.governance,
-    ...(o.llmBudget ? { llmBudget: o.llmBudget } : {}),
+    ...(x.llmBudget ? { llmBudget: x.llmBudget } : {}),
     ...(o.llmRetry ? { llmRetry: o.llmRetry } : {}),
     questionCap: o.questionCap,
     steerCapacity: o.steerCapacity,

@@ -9,7 +9,7 @@ import type { GovernanceSnapshot } from '../invoker/governance.js';
 import { createLiveInvocation } from '../invoker/live-governance.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import { GovernedLlmClient, type LlmRetryOptions } from '../llm/governed-llm-client.js';
-import { LlmBudget, type LlmBudgetLimits } from '../llm/llm-budget.js';
+import type { LlmBudget } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import type { RunEnv } from '../run/run-env.js';
 import type { FactStore } from '../store/fact-store.js';
@@ -32,7 +32,8 @@ export interface RunSetup {
   readonly invoker: ToolInvoker;
   readonly model: LlmClient;
   readonly governance: GovernanceSnapshot;
-  readonly llmBudget?: LlmBudgetLimits;
+  /** The session's provider budget: every provider call of the session draws from this one instance. */
+  readonly llmBudget?: LlmBudget;
   readonly llmRetry?: LlmRetryOptions;
   readonly questionCap: number;
   readonly steerCapacity: number;
@@ -61,7 +62,7 @@ export function createRun(s: RunSetup): LiveRun {
   const llm = new GovernedLlmClient(s.model, {
     signal: controller.signal,
     events,
-    ...(s.llmBudget ? { budget: new LlmBudget(s.llmBudget) } : {}),
+    ...(s.llmBudget ? { budget: s.llmBudget } : {}),
     ...(s.llmRetry ? { retry: s.llmRetry } : {}),
   });
   const env: RunEnv = {
