@@ -20,20 +20,27 @@ export interface AgentEventPayloads {
   turnEnd: { turn: number; usage?: EventUsage };
   textDelta: { delta: string };
   reasoningDelta: { delta: string };
-  toolStart: { id: string; name: string; args: unknown; source: InvocationSource; depth: number };
+  /**
+   * `args` is bounded for the event (BND-07): above 16 KB of JSON it is a preview of the same
+   * shape, flagged by `args_truncated` with the original size in `args_chars`; the fact log keeps
+   * the full arguments. The same holds for `confirmation_required` and `permission_denied`.
+   */
+  toolStart: { id: string; name: string; args: unknown; args_truncated?: boolean; args_chars?: number; source: InvocationSource; depth: number };
   toolOutputDelta: { id: string; name: string; delta: string };
   toolEnd: {
     id: string;
     name: string;
     output: string;
     exit_code: number;
+    /** Bounded for the event: above 64 KB of JSON a preview, flagged by `metadata_truncated`. */
     metadata: Readonly<Record<string, unknown>>;
+    metadata_truncated?: boolean;
     error_kind: string | null;
     source: InvocationSource;
     duration_ms: number;
   };
-  confirmationRequired: { tool_id: string; tool_name: string; args: unknown; rule: string };
-  permissionDenied: { tool_id: string; tool_name: string; args: unknown; reason: string };
+  confirmationRequired: { tool_id: string; tool_name: string; args: unknown; args_truncated?: boolean; args_chars?: number; rule: string };
+  permissionDenied: { tool_id: string; tool_name: string; args: unknown; args_truncated?: boolean; args_chars?: number; reason: string };
   userQuestion: {
     question_id: string;
     question: string;

@@ -11,6 +11,7 @@
 import { A3sError } from '@a3s-code/effect';
 import { BudgetExhaustedError, RecursionLimitError, ToolBlockedError, ToolExecutionError, ToolNotFoundError } from '../errors/tool-errors.js';
 import type { ToolResult } from '../tools/tool.js';
+import { boundedValue, EVENT_METADATA_MAX_CHARS, eventArgs } from '../events/bounded-value.js';
 import { capOutput } from './artifact-store.js';
 import { executeCall, toCallError } from './execute-step.js';
 import type { HookCall } from './hooks.js';
@@ -129,7 +130,7 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
   const entry = { id: call.id, name: call.name, source: frame.source, state: 'queued' as ActiveToolCall['state'], startedAtMs: startedAt, depth: frame.depth };
   k.active.set(token, entry);
   const events = frame.context.events;
-  events.emit({ kind: 'toolStart', payload: { id: call.id, name: call.name, args: request.args, source: frame.source, depth: frame.depth } });
+  events.emit({ kind: 'toolStart', payload: { id: call.id, name: call.name, ...eventArgs(request.args), source: frame.source, depth: frame.depth } });
   let outcome: ToolInvocationResult;
   try {
     const governed = await govern(k, frame, request, entry).catch((e: unknown): Governed => ({
@@ -159,6 +160,7 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
   } finally {
     k.active.delete(token);
   }
+  const metadata = boundedValue(outcome.metadata, EVENT_METADATA_MAX_CHARS);
   events.emit({
     kind: 'toolEnd',
     payload: {
@@ -166,7 +168,8 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
       name: outcome.name,
       output: outcome.output,
       exit_code: outcome.exitCode,
-      metadata: outcome.metadata,
+      metadata: metadata.value as Readonly<Record<string, unknown>>,
+      ...(metadata.truncated ? { metadata_truncated: true } : {}),
       error_kind: outcome.errorKind ?? null,
       source: outcome.source,
       duration_ms: outcome.durationMs,

@@ -18,6 +18,7 @@ import {
   type Transition,
 } from '@a3s-code/effect';
 import { CancelledError } from '../errors/tool-errors.js';
+import { eventArgs } from '../events/bounded-value.js';
 import type { ConfirmationManager } from '../permissions/confirmation.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { runAutoCompact } from './compact-executor.js';
@@ -153,7 +154,7 @@ function announce(env: RunEnv, state: FoldState): void {
   const c = state.view.pending_confirmation;
   if (c) {
     const rule = (c.call as { confirmation_rule?: unknown }).confirmation_rule;
-    env.events.emit({ kind: 'confirmationRequired', payload: { tool_id: c.call.id, tool_name: c.call.name, args: c.call.args, rule: typeof rule === 'string' ? rule : 'default' } });
+    env.events.emit({ kind: 'confirmationRequired', payload: { tool_id: c.call.id, tool_name: c.call.name, ...eventArgs(c.call.args), rule: typeof rule === 'string' ? rule : 'default' } });
     return;
   }
   const q = state.view.pending_question!;
