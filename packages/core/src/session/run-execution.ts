@@ -15,6 +15,7 @@ import { driveRun } from '../run/fact-run.js';
 import type { RunResult } from '../run/run-result.js';
 import type { FactStore } from '../store/fact-store.js';
 import { MAX_STOP_CONTINUATIONS, runPromptHooks, runStopHooks } from '../hooks/session-hooks.js';
+import { historyTurns, missingTurns } from './checkpoint-history.js';
 import { ResumeError } from './resume-error.js';
 import { createRun, endingFact, historyFacts, openingFacts, type LiveRun } from './run-setup.js';
 
@@ -192,33 +193,57 @@ async function openPrompt(x: RunExecution, run: LiveRun, submitted: string): Pro
   }
   // user_prompt_submit hooks see the prompt before anything is written; they may block or replace it.
   const prompt = await runPromptHooks(x.config.hooks, { session_id: x.sessionId, run_id: run.env.runId, prompt: submitted });
-  // A run left open (parked, or crashed) is superseded by the new prompt.
-  const previous = x.folder.state.view.run;
-  if (previous.status === 'running' && previous.run_id && previous.run_id !== run.env.runId) {
-    await x.store.append(
-      [
-        {
-          type: 'run.ended',
-          key: `end:${previous.run_id}`,
-          payload: { status: 'cancelled', run_id: previous.run_id, completion: null, error: { code: 'SUPERSEDED', message: 'a new prompt started before this run ended' }, at_ms: run.env.clock() },
-        },
-      ],
-      null,
-    );
-  }
+  await supersedeOpenRun(x, run, 'a new prompt started before this run ended');
   const surface = x.invoker.surface(x.config.governance);
   await x.store.append(openingFacts(run, prompt, x.system, surface.toolDefinitions()), null);
 }
 
+/** A run left open (parked, or crashed) by another run id is recorded as superseded. */
+async function supersedeOpenRun(x: RunExecution, run: LiveRun, why: string): Promise<void> {
+  sync(x.folder, x.store.log);
+  const previous = x.folder.state.view.run;
+  if (previous.status !== 'running' || !previous.run_id || previous.run_id === run.env.runId) return;
+  await x.store.append(
+    [
+      {
+        type: 'run.ended',
+        key: `end:${previous.run_id}`,
+        payload: { status: 'cancelled', run_id: previous.run_id, completion: null, error: { code: 'SUPERSEDED', message: why }, at_ms: run.env.clock() },
+      },
+    ],
+    null,
+  );
+}
+
+/**
+ * Opens a resume (RES-01..08). With a loop checkpoint for the requested run, the log is first
+ * rebuilt from the checkpoint's transcript, also when the log already has facts: what the log's
+ * conversation lacks of that transcript is appended as history (once). A log that records the run
+ * itself needs nothing, since its checkpoint was taken from it. The checkpoint supplies history
+ * only; the next step still comes from the fold (RES-03).
+ */
 async function openResume(x: RunExecution, run: LiveRun): Promise<void> {
-  if (x.store.log.length > 0) return;
-  const runId = x.request.kind === 'resume' ? (x.request.runId ?? run.env.runId) : run.env.runId;
+  const requested = x.request.kind === 'resume' ? x.request.runId : undefined;
+  const runId = requested ?? run.env.runId;
+  const log = x.store.log;
   const checkpoints = x.config.sessionStore;
-  if (!checkpoints) throw new ResumeError('resume_run requires a session_store on this session');
+  if (log.length === 0) {
+    if (!checkpoints) throw new ResumeError('resume_run requires a session_store on this session');
+    const checkpoint = await checkpoints.loadRunCheckpoint(x.sessionId, runId);
+    if (!checkpoint) throw new ResumeError(`no loop checkpoint found for run '${runId}'`);
+    await x.store.append(historyFacts(checkpoint.messages), null);
+    return;
+  }
+  // Without a named run, a store, or with the run in the log, the log is folded as it is (RES-06).
+  if (requested === undefined || !checkpoints || log.get(`run:${runId}`) !== undefined || x.folder.state.view.run.run_id === runId) return;
+  const prefix = `checkpoint:${runId}`;
+  if (log.get(`${prefix}:0`) !== undefined) return;
   const checkpoint = await checkpoints.loadRunCheckpoint(x.sessionId, runId);
-  if (!checkpoint) throw new ResumeError(`no loop checkpoint found for run '${runId}'`);
-  // The checkpoint supplies history only; the next step still comes from the fold (RES-02/03).
-  await x.store.append(historyFacts(checkpoint.messages), null);
+  if (!checkpoint) return;
+  const missing = missingTurns(historyTurns(x.folder.state.view.messages), checkpoint.messages);
+  if (missing.length === 0) return;
+  await supersedeOpenRun(x, run, `run '${runId}' was resumed from its checkpoint`);
+  await x.store.append(historyFacts(missing, prefix), null);
 }
 
 async function end(x: RunExecution, run: LiveRun, status: 'completed' | 'cancelled' | 'failed', extra: Parameters<typeof endingFact>[2] = {}): Promise<void> {

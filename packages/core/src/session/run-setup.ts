@@ -109,8 +109,11 @@ export function endingFact(run: LiveRun, status: 'completed' | 'cancelled' | 'fa
   };
 }
 
-/** Facts restoring earlier conversation into an empty log (FOLD-08): turns already answered. */
-export function historyFacts(history: readonly { role: 'user' | 'assistant'; content: string }[]): FactDraft[] {
+/**
+ * Facts restoring earlier conversation (FOLD-08): turns already answered, keyed `<prefix>:<i>`
+ * (`history` for a restore into an empty log).
+ */
+export function historyFacts(history: readonly { role: 'user' | 'assistant'; content: string }[], prefix = 'history'): FactDraft[] {
   const out: FactDraft[] = [];
   let turn = 0;
   let cycle = 0;
@@ -118,9 +121,9 @@ export function historyFacts(history: readonly { role: 'user' | 'assistant'; con
     if (h.role === 'user') {
       turn++;
       cycle = 0;
-      out.push({ type: 'user.message', key: `history:${i}`, payload: { text: h.content, source: 'history' } });
+      out.push({ type: 'user.message', key: `${prefix}:${i}`, payload: { text: h.content, source: 'history' } });
     } else {
-      out.push({ type: 'model.turn', key: `history:${i}`, payload: { decision: { kind: 'text', text: h.content }, usage: { input_tokens: 0, output_tokens: 0 }, history: true, turn, cycle: cycle++ } });
+      out.push({ type: 'model.turn', key: `${prefix}:${i}`, payload: { decision: { kind: 'text', text: h.content }, usage: { input_tokens: 0, output_tokens: 0 }, history: true, turn, cycle: cycle++ } });
     }
   });
   return out;
