@@ -25,7 +25,7 @@ export function validateMcpServers(value: unknown, where?: string): McpServersCo
 
 /**
  * The session option `mcp` as read-only sources, in order: a manager is replaced by its `view()`,
- * so the session can list and call but never add, remove or close (MCP-01, tier 2).
+ * so the session can list and call but never add, remove or close (tier 2).
  * @throws McpConfigError (`MCP_CONFIG`, field `mcp[i]`) for something that is not a source.
  */
 export function inheritedSources(option: McpSource | readonly McpSource[] | undefined): McpSource[] {

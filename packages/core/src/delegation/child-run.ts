@@ -32,7 +32,7 @@ export interface DelegationHost {
   readonly system: readonly string[];
   /** Tool tiers, for the child's completion gate. */
   readonly tierOf: TierOf;
-  /** The session's provider budget: children draw from it too (LLM-01/05). */
+  /** The session's provider budget: children draw from it too. */
   readonly llmBudget?: LlmBudget;
   /** The model of an agent (its `model`, or the session's). Throws a typed error when it cannot be created. */
   readonly modelFor: (agent: AgentDefinition) => LlmClient;

@@ -21,7 +21,7 @@ export interface AgentEventPayloads {
   textDelta: { delta: string };
   reasoningDelta: { delta: string };
   /**
-   * `args` is bounded for the event (BND-07): above 16 KB of JSON it is a preview of the same
+   * `args` is bounded for the event: above 16 KB of JSON it is a preview of the same
    * shape, flagged by `args_truncated` with the original size in `args_chars`; the fact log keeps
    * the full arguments. The same holds for `confirmation_required` and `permission_denied`.
    */

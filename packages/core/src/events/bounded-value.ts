@@ -1,5 +1,5 @@
 /**
- * Bounded copies of values for events (BND-07). An event is a live view, not the record: the full
+ * Bounded copies of values for events. An event is a live view, not the record: the full
  * arguments and metadata stay in the fact log, while events carry a preview of bounded size, so a
  * 300 KB `write` does not become a 300 KB `tool_start`. Small values pass through unchanged.
  */

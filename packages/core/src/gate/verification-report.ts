@@ -58,7 +58,7 @@ export function describeReport(report: VerificationReport): string {
 }
 
 /**
- * The report's status from its checks (VERIFY-02/04). A check with `required: false` is
+ * The report's status from its checks. A check with `required: false` is
  * advisory: its failure is reported but never fails the report. Any failed required check →
  * failed; else a required check that needs review or was skipped, or any residual risk →
  * needs_review; else no checks → skipped; else no check passed at all (only advisory ones

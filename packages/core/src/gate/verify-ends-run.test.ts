@@ -46,12 +46,12 @@ describe('a passing verification ends the run', () => {
     expect(events.filter((e) => e.type === 'run_continued')).toEqual([]);
   });
 
-  it('GATE-06/GATE-07: a run that ends with the model\'s answer says so, and keeps the model\'s text', async () => {
+  it('GATE-04: a run that changed nothing ends with the model\'s answer, says so, and keeps the model\'s text', async () => {
     const { session } = await open([{ text: 'Nothing to change.' }]);
     expect(await session.send('look')).toMatchObject({ text: 'Nothing to change.', endedBy: 'answer', completion: 'narrative' });
   });
 
-  it('GATE-06: the verify tool and the system prompt tell the model that a passing verify ends the run', async () => {
+  it('GATE-06/PROMPT-02: the verify tool and the system prompt tell the model that a passing verify ends the run', async () => {
     const { session } = await open([]);
     const verifyTool = session.toolDefinitions().find((t) => t.name === 'verify')!;
     expect(verifyTool.description).toMatch(/ENDS THE RUN/);
@@ -62,7 +62,7 @@ describe('a passing verification ends the run', () => {
 });
 
 describe('gate continuations are visible', () => {
-  it('GATE-05: the gate\'s extra turn is announced as run_continued with its reason, and replay lists it', async () => {
+  it('EVT-03: the gate\'s extra turn is announced as run_continued with its reason, and replay lists it', async () => {
     const { session, model } = await open([write, { text: 'Done.' }, verify('true'), { text: 'never requested' }]);
     const stream = session.stream('fix it');
     const events = await collect(stream);

@@ -94,7 +94,7 @@ export async function driveRun(o: FactRunOptions): Promise<RunResult> {
     if (r.stop === 'stalled') {
       throw new InvalidTransitionError(`transition '${r.stalledKey}' ran but the fold did not move on`, { key: r.stalledKey });
     }
-    // Settled in `infer` means the completion gate ended the run after a tool result (GATE-06).
+    // Settled in `infer` means the completion gate ended the run after a tool result.
     if (r.stop === 'settled') return result(env, r.state, steps, 'completed', r.state.phase === 'infer' ? 'verification' : 'answer');
     // Parked: say so once per park, then wait for an answer or return.
     const parkKey = parkKeyOf(r.state);

@@ -36,7 +36,7 @@ export interface RunResult {
   /**
    * How a completed run ended: `answer`, the model's final text; `verification`, the completion
    * gate ended it right after a tool result because its changes were verified (or waived), with
-   * no further model call (GATE-06), and `text` is the verification summary.
+   * no further model call, and `text` is the verification summary.
    */
   readonly endedBy?: 'answer' | 'verification';
   /** The passed report a `verified` run completed with. */

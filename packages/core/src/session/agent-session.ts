@@ -148,10 +148,10 @@ export class AgentSession {
   }
 
   /**
-   * Cancels a run cooperatively; it records `run.ended` (cancelled) after cleanup (STEER-04).
+   * Cancels a run cooperatively; it records `run.ended` (cancelled) after cleanup.
    * Pass `{ runId, turnRevision? }` to cancel only the run the sender meant: an interrupt for a
    * finished run, another run, or a turn revision the run has moved past returns `false` and
-   * cancels nothing (STEER-06). Without a target (or with only a reason string) it cancels the
+   * cancels nothing. Without a target (or with only a reason string) it cancels the
    * active run, if any. Returns whether a run was interrupted by this call.
    */
   interrupt(target: string | InterruptOptions = {}): boolean {

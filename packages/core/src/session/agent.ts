@@ -155,7 +155,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
     workspaceInstructions: config.workspaceInstructions ? loadWorkspaceInstructionsSync(config.dir) : [],
     hostContext: manual && autoParallel ? [AUTO_PARALLEL_SECTION, ...config.system] : config.system,
   });
-  // One provider budget for the whole session: its runs, sub-agents and host-direct calls (LLM-01/05).
+  // One provider budget for the whole session: its runs, sub-agents and host-direct calls.
   const llmBudget = config.llmBudget ? new LlmBudget(config.llmBudget) : undefined;
   const delegator = new Delegator({ config, invoker, system, tierOf: (name) => registry.get(name)?.tier, modelFor: agentModel(config), ...(llmBudget ? { llmBudget } : {}) }, agents, config.delegation);
   // Session-start delegation tools (SURF-06): absent when manual delegation is off.

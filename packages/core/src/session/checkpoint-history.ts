@@ -1,8 +1,8 @@
 /**
- * Rebuilding a thread's log from a run's loop checkpoint (RES-02/03). The log is append-only
- * (LOG-02), so "rebuild" means: append, as history facts, the part of the checkpoint's transcript
- * the log's conversation does not already hold. The checkpoint supplies history only; the next
- * step still comes from folding the log, and history folds to `idle`.
+ * Rebuilding a thread's log from a run's loop checkpoint. The log is append-only, so "rebuild"
+ * means: append, as history facts, the part of the checkpoint's transcript the log's
+ * conversation does not already hold. The checkpoint supplies history only; the next step still
+ * comes from folding the log, which history leaves quiescent.
  */
 import type { Message } from '@a3s-code/effect';
 import type { HistoryTurn } from './session-options.js';

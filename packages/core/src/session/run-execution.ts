@@ -45,7 +45,7 @@ export interface RunExecution {
   readonly system: readonly string[];
   /**
    * The session's provider budget (from `config.llmBudget`), shared by its runs, sub-agents and
-   * host-direct calls (LLM-01/05); absent when no budget is configured.
+   * host-direct calls; absent when no budget is configured.
    */
   readonly llmBudget?: LlmBudget;
   /** Waits for the run's sub-agents to settle before a failed or cancelled run records its end (PTASK-05). */
@@ -165,7 +165,7 @@ async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> 
 }
 
 /**
- * The result of an allowed run. When the gate ended it after a passing verification (GATE-06),
+ * The result of an allowed run. When the gate ended it after a passing verification,
  * the model's last text was written before the checks ran ("Verifying."), so the verification
  * summary becomes the run's text.
  */
@@ -216,11 +216,11 @@ async function supersedeOpenRun(x: RunExecution, run: LiveRun, why: string): Pro
 }
 
 /**
- * Opens a resume (RES-01..08). With a loop checkpoint for the requested run, the log is first
+ * Opens a resume. With a loop checkpoint for the requested run, the log is first
  * rebuilt from the checkpoint's transcript, also when the log already has facts: what the log's
  * conversation lacks of that transcript is appended as history (once). A log that records the run
  * itself needs nothing, since its checkpoint was taken from it. The checkpoint supplies history
- * only; the next step still comes from the fold (RES-03).
+ * only; the next step still comes from the fold.
  */
 async function openResume(x: RunExecution, run: LiveRun): Promise<void> {
   const requested = x.request.kind === 'resume' ? x.request.runId : undefined;
@@ -234,7 +234,7 @@ async function openResume(x: RunExecution, run: LiveRun): Promise<void> {
     await x.store.append(historyFacts(checkpoint.messages), null);
     return;
   }
-  // Without a named run, a store, or with the run in the log, the log is folded as it is (RES-06).
+  // Without a named run, a store, or with the run in the log, the log is folded as it is.
   if (requested === undefined || !checkpoints || log.get(`run:${runId}`) !== undefined || x.folder.state.view.run.run_id === runId) return;
   const prefix = `checkpoint:${runId}`;
   if (log.get(`${prefix}:0`) !== undefined) return;

@@ -110,7 +110,7 @@ export function endingFact(run: LiveRun, status: 'completed' | 'cancelled' | 'fa
 }
 
 /**
- * Facts restoring earlier conversation (FOLD-08): turns already answered, keyed `<prefix>:<i>`
+ * Facts restoring earlier conversation: turns already answered, keyed `<prefix>:<i>`
  * (`history` for a restore into an empty log).
  */
 export function historyFacts(history: readonly { role: 'user' | 'assistant'; content: string }[], prefix = 'history'): FactDraft[] {
