@@ -148,6 +148,38 @@ const corpus: Record<string, { build: () => Builder; recipe?: Recipe; tornTail?:
   'unknown-kind': {
     build: () => new Builder().start('r1').host({ type: 'telemetry.sample', key: 'tel:1', payload: { cpu: 0.5 } }).user(1, 'Hi').turn(1, 0, text('Hi!')).end('r1'),
   },
+  'gate-continuation': {
+    build: () =>
+      new Builder()
+        .start('r1')
+        .user(1, 'Fix the parser')
+        .turn(1, 0, toolTurn(call('c1', 'bash', { command: "sed -i 's/a/b/' parser.ts" })))
+        .result(1, 0, 'c1', 'bash', true, '')
+        .turn(1, 1, text('Fixed.'))
+        .host({
+          type: 'user.message',
+          key: 'continuation:r1:7',
+          payload: { text: 'The workspace changed in this run, but the changes have not been verified. Verify the changes now.', source: 'continuation', origin: 'completion_gate', reason: 'the changes have not been verified', at_ms: at() },
+        })
+        .turn(1, 2, toolTurn(call('c2', 'bash', { command: 'npm test' })))
+        .result(1, 2, 'c2', 'bash', true, 'ok')
+        .turn(1, 3, text('Verified.'))
+        .host({ type: 'user.message', key: 'stop-hook:r1:11', payload: { text: 'Update the changelog too.', source: 'continuation', at_ms: at() } })
+        .turn(1, 4, text('Changelog updated.'))
+        .end('r1'),
+  },
+  'repeated-call-ids': {
+    build: () =>
+      new Builder()
+        .start('r1')
+        .user(1, 'Read both files')
+        .turn(1, 0, toolTurn(call('call_0', 'read', { file_path: 'a' })))
+        .result(1, 0, 'call_0', 'read', true, 'A')
+        .turn(1, 1, toolTurn(call('call_0', 'read', { file_path: 'b' })))
+        .result(1, 1, 'call_0', 'read', true, 'B')
+        .turn(1, 2, text('a holds A, b holds B.'))
+        .end('r1'),
+  },
   'failed-run': {
     build: () =>
       new Builder().start('r1').user(1, 'Do it').end('r1', 'failed', { error: { code: 'BUDGET_EXHAUSTED', message: 'token budget of 1000 exhausted' } }),

@@ -22,6 +22,7 @@ export function formatSummary(s: LogSummary): string {
   );
   if (s.parked?.phase === 'confirm') lines.push(`parked: waiting for confirmation of ${s.parked.tool_name} (${s.parked.tool_call_id})`);
   if (s.parked?.phase === 'question') lines.push(`parked: waiting for an answer to "${s.parked.question}" (${s.parked.question_id})`);
+  for (const c of s.continuations) lines.push(`continued at seq ${c.seq} (${c.origin.replace('_', ' ')}): ${c.reason}`);
   for (const e of s.errors) lines.push(`error at seq ${e.seq}: ${e.code}: ${e.message}`);
   if (s.ignored || s.unknown) lines.push(`ignored facts: ${s.ignored}   unknown kinds: ${s.unknown}`);
   if (s.duration_ms !== null) lines.push(`duration: ${s.duration_ms} ms`);

@@ -15,5 +15,5 @@ export { Folder, fold, QUESTION_CARRY_ON } from './folder.js';
 export * from './harness.js';
 export * from './advance.js';
 export { drafts, checkHostFact, type TypedDraft } from './drafts.js';
-export { summarizeLog, type LogSummary, type RunSummary, type ToolStats } from './summary.js';
+export { summarizeLog, type ContinuationSummary, type LogSummary, type RunSummary, type ToolStats } from './summary.js';
 export { formatSummary } from './format.js';

@@ -49,10 +49,17 @@ export interface RunStartedPayload extends PayloadBase {
 /** Where a user message came from. */
 export type UserMessageSource = 'user' | 'steer' | 'history' | 'continuation';
 
+/** Who asked the model to go on, for a `continuation` message. */
+export type ContinuationOrigin = 'completion_gate' | 'stop_hook';
+
 /** `user.message` (host): a prompt, a steer, restored history, or a gate continuation. */
 export interface UserMessagePayload extends PayloadBase {
   text: string;
   source: UserMessageSource;
+  /** For a `continuation`: the completion gate or a stop hook (absent in older logs). */
+  origin?: ContinuationOrigin;
+  /** For a `continuation`: why the run could not end yet (absent in older logs). */
+  reason?: string;
 }
 
 /** Token usage of one provider call. */
@@ -258,6 +265,8 @@ const VALIDATORS: Record<FactKindV1, Validator> = {
   'user.message': (c, p) => {
     c.string(p, 'text', P);
     c.oneOf(p, 'source', P, ['user', 'steer', 'history', 'continuation'] as const);
+    if (p['origin'] !== undefined) c.oneOf(p, 'origin', P, ['completion_gate', 'stop_hook'] as const);
+    c.optString(p, 'reason', P);
   },
   'model.turn': (c, p) => {
     validateDecision(c, p['decision']);

@@ -1,6 +1,6 @@
 import type { Fact } from './fact.js';
 import { Folder } from './folder.js';
-import type { PayloadOf, RunStatus, Usage } from './kinds.js';
+import type { ContinuationOrigin, PayloadOf, RunStatus, Usage } from './kinds.js';
 import type { Recipe } from './recipe.js';
 import type { Phase } from './state.js';
 
@@ -25,6 +25,17 @@ export interface ToolStats {
   duration_ms: number;
 }
 
+/** A message that asked the model to go on instead of ending the run (a `continuation`). */
+export interface ContinuationSummary {
+  readonly seq: number;
+  /** The run it continued (the latest run started before it), or null. */
+  readonly run_id: string | null;
+  /** The completion gate or a stop hook; older logs without the field are read from the fact key. */
+  readonly origin: ContinuationOrigin | 'unknown';
+  /** Why the run could not end; older logs without the field give the message text. */
+  readonly reason: string;
+}
+
 /** A replay summary of a log: what happened, without re-running anything. */
 export interface LogSummary {
   readonly facts: number;
@@ -44,6 +55,8 @@ export interface LogSummary {
   readonly confirmations: { readonly approved: number; readonly refused: number };
   readonly questions: { readonly asked: number; readonly answered: number; readonly skipped: number };
   readonly compactions: number;
+  /** Every continuation: each extra model turn the completion gate or a stop hook asked for. */
+  readonly continuations: readonly ContinuationSummary[];
   /** Failed runs, with the error they recorded. */
   readonly errors: readonly { readonly seq: number; readonly code: string; readonly message: string }[];
   /** Known facts that did not fit the state, and facts of unknown kinds. */
@@ -61,6 +74,7 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
   const openRuns = new Map<string, { index: number; at: number | null }>();
   const byName: Record<string, ToolStats> = {};
   const errors: { seq: number; code: string; message: string }[] = [];
+  const continuations: ContinuationSummary[] = [];
   let lastPhase: Phase = 'idle';
   let budgetDenials = 0;
   let approved = 0;
@@ -133,6 +147,12 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
       case 'compaction.done':
         compactions++;
         break;
+      case 'user.message': {
+        const m = p as unknown as PayloadOf['user.message'];
+        if (m.source !== 'continuation') break;
+        continuations.push({ seq: fact.seq, run_id: runs[runs.length - 1]?.run_id ?? null, origin: m.origin ?? originOfKey(fact.key), reason: m.reason ?? m.text });
+        break;
+      }
       case 'model.turn':
         if ((p as unknown as PayloadOf['model.turn']).decision.kind === 'question') asked++;
         break;
@@ -171,9 +191,17 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
     confirmations: { approved, refused },
     questions: { asked, answered, skipped },
     compactions,
+    continuations,
     errors,
     ignored: state.counters.ignored,
     unknown: state.counters.unknown,
     duration_ms: firstAt !== null && lastAt !== null ? lastAt - firstAt : null,
   };
+}
+
+/** The origin of a continuation written before payloads named it, from its key's prefix. */
+function originOfKey(key: string): ContinuationOrigin | 'unknown' {
+  if (key.startsWith('continuation:')) return 'completion_gate';
+  if (key.startsWith('stop-hook:')) return 'stop_hook';
+  return 'unknown';
 }

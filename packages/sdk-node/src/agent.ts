@@ -22,7 +22,8 @@ import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
 import { AgentLayers, type AgentLayer } from './agent-layer.js';
 import { resolveApproval, withReadTools, type ApprovalOptions } from './approver.js';
 import { ModelNotConfiguredError } from './errors.js';
-import { SessionMcp, validateMcpServers } from './mcp.js';
+import type { McpSource } from '@a3s-code/mcp';
+import { inheritedSources, SessionMcp, validateMcpServers } from './mcp.js';
 import { resolveModel, type ModelSpec } from './model.js';
 import { Session } from './session.js';
 import { toolInfos, type ToolInfo } from './tool-info.js';
@@ -67,6 +68,14 @@ export interface AgentConfig extends Omit<CodeConfig, 'model' | 'workspace' | 'c
 export interface SessionOptions extends Omit<CoreSessionOptions, 'model' | 'confirmation'>, ModelOptions, ApprovalOptions {
   /** The workspace. Default: a `LocalWorkspace` rooted at `dir`. */
   readonly workspace?: WorkspaceServices;
+  /**
+   * MCP managers the host shares with this session (the inherited tier): a read-only source of
+   * tools, resources and prompts, after the agent-global servers and before the session's own
+   * (`mcpServers`, `addMcpServer`), which may shadow them inside this session only. The session
+   * never adds, removes or closes their servers; pass an `McpManager` (only its `view()` is used)
+   * or an `McpSource`, or a list of them in order.
+   */
+  readonly mcp?: McpSource | readonly McpSource[];
 }
 
 /** Options of `agent.resumeSession(id, options)`. */
@@ -169,13 +178,13 @@ export class Agent {
   }
 
   async #prepare(root: string, options: SessionOptions, needModel = true): Promise<Prepared> {
-    const { model: spec, mcpServers, onConfirm: _c, confirmation: _m, ...rest } = options;
+    const { model: spec, mcpServers, mcp: shared, onConfirm: _c, confirmation: _m, ...rest } = options;
     const confirmation = resolveApproval(options, this.#config);
     const privateServers = validateMcpServers(mcpServers);
     const layer = await this.#layers.for(root);
     const model = needModel ? await this.#modelFor(layer, spec, rest.providers) : undefined;
     const packs: ToolPack[] = [...(this.#config.workspaceTools === false ? [] : [workspaceToolPack]), ...(rest.tools ?? this.#config.tools ?? [])];
-    const mcp = await SessionMcp.open(layer.mcp?.view(), privateServers);
+    const mcp = await SessionMcp.open(layer.mcp?.view(), privateServers, inheritedSources(shared));
     const toolSources = [...(rest.toolSources ?? layer.config.toolSources ?? []), mcp.toolSource()];
     return {
       layer,

@@ -56,6 +56,7 @@ export type {
   ConfirmationRequest,
   EventEnvelopeV1,
   EventMetadataV1,
+  InterruptOptions,
   LlmClient,
   MutationLedger,
   ParkedAt,
@@ -75,5 +76,5 @@ export type {
   VerificationReport,
 } from '@a3s-code/core';
 export { ScriptError } from '@a3s-code/core/testing';
-export { McpConfigError, McpConnectionError, McpOwnershipError } from '@a3s-code/mcp';
-export type { McpServerConfig, McpServerStatus, McpSessionServerStatus } from '@a3s-code/mcp';
+export { McpConfigError, McpConnectionError, McpManager, McpOwnershipError } from '@a3s-code/mcp';
+export type { McpServerConfig, McpServerStatus, McpSessionServerStatus, McpSource } from '@a3s-code/mcp';

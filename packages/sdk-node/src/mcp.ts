@@ -23,6 +23,24 @@ export function validateMcpServers(value: unknown, where?: string): McpServersCo
   }
 }
 
+/**
+ * The session option `mcp` as read-only sources, in order: a manager is replaced by its `view()`,
+ * so the session can list and call but never add, remove or close (tier 2).
+ * @throws McpConfigError (`MCP_CONFIG`, field `mcp[i]`) for something that is not a source.
+ */
+export function inheritedSources(option: McpSource | readonly McpSource[] | undefined): McpSource[] {
+  if (option === undefined) return [];
+  const list: readonly unknown[] = Array.isArray(option) ? option : [option];
+  return list.map((s, i) => {
+    const candidate = s as Partial<McpManager> | null;
+    if (typeof candidate?.view === 'function') return candidate.view();
+    if (typeof candidate?.tools !== 'function' || typeof candidate.serverNames !== 'function' || typeof candidate.onChange !== 'function') {
+      throw new McpConfigError(Array.isArray(option) ? `mcp[${i}]` : 'mcp', 'must be an McpManager or an McpSource');
+    }
+    return candidate as McpSource;
+  });
+}
+
 /** Starts the agent-global manager of `servers` (a server that fails to start stays listed as `failed`). */
 export async function startGlobalMcp(servers: McpServersConfig): Promise<McpManager | undefined> {
   if (Object.keys(servers).length === 0) return undefined;
@@ -39,11 +57,12 @@ export class SessionMcp {
   }
 
   /**
-   * Opens a session's sources over `global` and starts its private `servers` (concurrently; a
-   * server that fails to start stays in `mcpStatus()` as `failed`, like the global ones).
+   * Opens a session's sources over `global` and the host's `inherited` sources, and starts its
+   * private `servers` (concurrently; a server that fails to start stays in `mcpStatus()` as
+   * `failed`, like the global ones).
    */
-  static async open(global: McpSource | undefined, servers: McpServersConfig): Promise<SessionMcp> {
-    const sources = new McpSources(global === undefined ? {} : { global });
+  static async open(global: McpSource | undefined, servers: McpServersConfig, inherited: readonly McpSource[] = []): Promise<SessionMcp> {
+    const sources = new McpSources({ ...(global === undefined ? {} : { global }), inherited });
     await Promise.all(
       Object.entries(servers)
         .filter(([, entry]) => entry.enabled !== false)

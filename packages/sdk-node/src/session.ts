@@ -7,6 +7,7 @@ import {
   FileFactStore,
   type ActiveToolCall,
   type AgentSession,
+  type InterruptOptions,
   type MutationLedger,
   type ProjectedEventV1,
   type QuestionAnswer,
@@ -96,9 +97,14 @@ export class Session {
     return this.core.steer(text, options);
   }
 
-  /** Cancels the active run cooperatively. Returns `false` when no run is active. */
-  interrupt(reason?: string): boolean {
-    return this.core.interrupt(reason);
+  /**
+   * Cancels a run cooperatively. `{ runId, turnRevision? }` cancels only that run: an interrupt
+   * meant for a finished or another run, or for a turn the run has moved past, returns `false`
+   * and never cancels the next run. Without a target (or with only a reason) it cancels the
+   * active run. Returns whether a run was interrupted.
+   */
+  interrupt(target?: string | InterruptOptions): boolean {
+    return this.core.interrupt(target);
   }
 
   /** Answers a parked confirmation (a fact in the log); the waiting run continues. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../src/index.js';
+import { Agent, McpManager } from '../src/index.js';
 import { tempRepo } from './kit.js';
 
 const server = (label: string) => ({ command: process.execPath, args: [fileURLToPath(new URL('./fixtures/mcp-server.mjs', import.meta.url)), label] });
@@ -88,4 +88,33 @@ describe('MCP servers on sessions', () => {
     await agent.close();
     expect(await until(() => gone(glob) && gone(filecfg))).toBe(true);
   }, 30_000);
+
+  it('MCP-01/MCP-02/MCP-05: a manager the host passes in options is inherited and read-only; sibling sessions share it and never own it', async () => {
+    const shared = await McpManager.fromConfig({ shared: server('shared') }, { label: 'host:ci' });
+    const agent = await Agent.create({ model: new ScriptedLlmClient([]) });
+    const a = await agent.session(tempRepo(), { mcp: shared });
+    const b = await agent.session(tempRepo(), { mcp: [shared.view()] });
+    const pid = shared.status()[0]!.pid!;
+    try {
+      for (const s of [a, b]) expect(s.mcpStatus().map((x) => [x.name, x.source, x.state])).toEqual([['shared', 'inherited', 'connected']]);
+      expect((await a.tool('mcp__shared__echo', { text: 'x' })).output).toBe('shared: x');
+      await expect(a.removeMcpServer('shared')).rejects.toMatchObject({ code: 'MCP_OWNERSHIP' });
+      // A private server of the same name shadows the inherited one in this session only (MCP-02).
+      await a.addMcpServer('shared', server('mine'));
+      expect((await a.tool('mcp__shared__echo', { text: 'y' })).output).toBe('mine: y');
+      expect((await b.tool('mcp__shared__echo', { text: 'y' })).output).toBe('shared: y');
+      await a.close();
+      await b.close();
+      // Closing the sessions leaves the host's manager running.
+      expect(shared.status()[0]).toMatchObject({ state: 'connected' });
+      expect(gone(pid)).toBe(false);
+      await expect(agent.session(tempRepo(), { mcp: [{} as never] })).rejects.toMatchObject({ code: 'MCP_CONFIG', field: 'mcp[0]' });
+    } finally {
+      await a.close();
+      await b.close();
+      await shared.close();
+      await agent.close();
+    }
+    expect(await until(() => gone(pid))).toBe(true);
+  });
 });

@@ -33,7 +33,8 @@ describe('Session', () => {
   it('send: edits, verifies through the verify tool and completes verified, with a file log', async () => {
     const { dir, session: s } = await open(fixTurns);
     const result = await s.send('Fix the failing test');
-    expect(result).toMatchObject({ status: 'completed', completion: 'verified', toolCalls: 2 });
+    expect(result).toMatchObject({ status: 'completed', completion: 'verified', toolCalls: 2, endedBy: 'verification' });
+    expect(result.text).toMatch(/^verification 'range': passed\n- unit \(check, required\): passed \[exit 0\]$/);
     expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i <= end');
     expect(s.logPath).toBe(join(dir, '.a3s', 'effect-log', `${s.sessionId}.jsonl`));
     expect(readFileSync(s.logPath!, 'utf8')).toContain('"type":"run.ended"');
@@ -105,6 +106,17 @@ describe('Session', () => {
     const slow = s.send('again');
     await new Promise((r) => setTimeout(r, 50));
     expect(s.interrupt('user pressed Esc')).toBe(true);
+    expect((await slow).status).toBe('cancelled');
+  });
+
+  it('STEER-06: interrupt({ runId }) for a finished run returns false and leaves the next run alone', async () => {
+    const { session: s } = await open([{ text: 'first' }, { delay_ms: 5_000, text: 'never' }]);
+    const first = await s.send('one');
+    const slow = s.send('two');
+    while (s.activeRunId === null) await new Promise((r) => setTimeout(r, 5));
+    expect(s.interrupt({ runId: first.runId })).toBe(false);
+    expect(s.activeRunId).not.toBe(first.runId);
+    expect(s.interrupt({ runId: s.activeRunId!, reason: 'user pressed Esc' })).toBe(true);
     expect((await slow).status).toBe('cancelled');
   });
 

@@ -71,9 +71,9 @@ export interface CodeConfigHooks {
   readonly pre_compact?: readonly (CommandHookConfig | PreCompactHandler)[];
 }
 
-/** Budgets of every run. */
+/** Budgets: `llm` for the whole session (every provider call), `toolCalls` for each run. */
 export interface BudgetsConfig {
-  /** Provider token and call budgets (hard and soft caps). */
+  /** Provider token and call budgets of the session (hard and soft caps), shared by every provider call. */
   readonly llm?: LlmBudgetLimits;
   /** Tool-call budget (every source counts): `limit` hard cap, `softLimit` emits `budget_threshold_hit`. */
   readonly toolCalls?: Omit<ToolCallBudgetOptions, 'name'>;
@@ -168,7 +168,11 @@ export interface CodeConfig {
   readonly recipe?: Recipe;
   /** Tool-round cap (BUD-07/08); same setting as `max_tool_rounds`. */
   readonly maxToolRounds?: number;
-  /** Provider budgets of each run; same setting as `budgets.llm`. */
+  /**
+   * The session's provider budget; same setting as `budgets.llm`. Every provider call of the
+   * session draws from it: its runs, compaction, `generate_object` (also host-direct) and
+   * sub-agents, so `maxCalls: 1` allows exactly one provider request in the session's life.
+   */
   readonly llmBudget?: LlmBudgetLimits;
   readonly llmRetry?: LlmRetryOptions;
   /** Mode, YOLO, skill and tool-call budget object of every run. */

@@ -53,6 +53,7 @@ export interface ResolvedSessionConfig {
   readonly factStore: FactStore;
   /** The initialised session store, when one is configured. */
   readonly sessionStore?: SessionStore;
+  /** Limits of the session's one provider budget (created at build, shared by runs, sub-agents and host calls). */
   readonly llmBudget?: LlmBudgetLimits;
   readonly llmRetry?: LlmRetryOptions;
   /** A fresh tool-call budget with these limits is created for each run. */

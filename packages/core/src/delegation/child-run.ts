@@ -13,6 +13,7 @@ import type { MutationLedger, TierOf } from '../gate/mutation-ledger.js';
 import { SessionGate } from '../gate/session-gate.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
+import type { LlmBudget } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import type { RunResult } from '../run/run-result.js';
 import { executeRun } from '../session/run-execution.js';
@@ -31,6 +32,8 @@ export interface DelegationHost {
   readonly system: readonly string[];
   /** Tool tiers, for the child's completion gate. */
   readonly tierOf: TierOf;
+  /** The session's provider budget: children draw from it too. */
+  readonly llmBudget?: LlmBudget;
   /** The model of an agent (its `model`, or the session's). Throws a typed error when it cannot be created. */
   readonly modelFor: (agent: AgentDefinition) => LlmClient;
 }
@@ -69,7 +72,7 @@ export interface TaskOutcome {
   readonly changes: readonly { readonly path: string; readonly digest_after: string | null; readonly action?: 'delete' }[];
 }
 
-const FORWARDED = new Set(['tool_start', 'tool_end', 'turn_end', 'permission_denied', 'error']);
+const FORWARDED = new Set(['tool_start', 'tool_end', 'turn_end', 'permission_denied', 'budget_threshold_hit', 'error']);
 
 async function openStore(config: ResolvedSessionConfig, thread: string): Promise<FactStore> {
   if (config.persistence === 'memory') return new MemoryFactStore();
@@ -139,11 +142,13 @@ export async function runChild(
       clock: host.config.clock,
       gate,
       system,
+      ...(host.llmBudget ? { llmBudget: host.llmBudget } : {}),
       onStart: (run) => {
         runId = run.env.runId;
         detach = run.env.events.on((ev) => {
           if (!FORWARDED.has(ev.type)) return;
-          const p = ev.payload as { name?: unknown; tool_name?: unknown; exit_code?: unknown; reason?: unknown; turn?: unknown; message?: unknown };
+          const p = ev.payload as { name?: unknown; tool_name?: unknown; exit_code?: unknown; reason?: unknown; turn?: unknown; message?: unknown; budget?: unknown; used?: unknown; limit?: unknown };
+          const budget = typeof p.budget === 'string' ? `${p.budget}: ${String(p.used)} of ${String(p.limit)}` : undefined;
           const toolName = typeof p.name === 'string' ? p.name : typeof p.tool_name === 'string' ? p.tool_name : undefined;
           parentEvents.emit({
             kind: 'subagentProgress',
@@ -153,7 +158,7 @@ export async function runChild(
               type: ev.type,
               ...(toolName === undefined ? {} : { tool_name: toolName }),
               ...(typeof p.exit_code === 'number' ? { exit_code: p.exit_code } : {}),
-              ...(typeof p.reason === 'string' ? { reason: p.reason } : typeof p.message === 'string' ? { reason: p.message } : {}),
+              ...(typeof p.reason === 'string' ? { reason: p.reason } : typeof p.message === 'string' ? { reason: p.message } : budget !== undefined ? { reason: budget } : {}),
               ...(typeof p.turn === 'number' ? { turn: p.turn } : {}),
             },
           });

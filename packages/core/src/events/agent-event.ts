@@ -14,25 +14,33 @@ export interface EventUsage {
 /** Payloads by internal kind. */
 export interface AgentEventPayloads {
   agentStart: { run_id: string; prompt: string };
-  agentEnd: { run_id: string; text: string; usage?: EventUsage; completion?: unknown; status: 'completed' | 'cancelled' | 'failed' };
+  /** `ended_by: 'verification'`: a passing verification ended the run and `text` is its summary. */
+  agentEnd: { run_id: string; text: string; usage?: EventUsage; completion?: unknown; status: 'completed' | 'cancelled' | 'failed'; ended_by?: 'answer' | 'verification' };
   turnStart: { turn: number };
   turnEnd: { turn: number; usage?: EventUsage };
   textDelta: { delta: string };
   reasoningDelta: { delta: string };
-  toolStart: { id: string; name: string; args: unknown; source: InvocationSource; depth: number };
+  /**
+   * `args` is bounded for the event: above 16 KB of JSON it is a preview of the same
+   * shape, flagged by `args_truncated` with the original size in `args_chars`; the fact log keeps
+   * the full arguments. The same holds for `confirmation_required` and `permission_denied`.
+   */
+  toolStart: { id: string; name: string; args: unknown; args_truncated?: boolean; args_chars?: number; source: InvocationSource; depth: number };
   toolOutputDelta: { id: string; name: string; delta: string };
   toolEnd: {
     id: string;
     name: string;
     output: string;
     exit_code: number;
+    /** Bounded for the event: above 64 KB of JSON a preview, flagged by `metadata_truncated`. */
     metadata: Readonly<Record<string, unknown>>;
+    metadata_truncated?: boolean;
     error_kind: string | null;
     source: InvocationSource;
     duration_ms: number;
   };
-  confirmationRequired: { tool_id: string; tool_name: string; args: unknown; rule: string };
-  permissionDenied: { tool_id: string; tool_name: string; args: unknown; reason: string };
+  confirmationRequired: { tool_id: string; tool_name: string; args: unknown; args_truncated?: boolean; args_chars?: number; rule: string };
+  permissionDenied: { tool_id: string; tool_name: string; args: unknown; args_truncated?: boolean; args_chars?: number; reason: string };
   userQuestion: {
     question_id: string;
     question: string;
@@ -47,7 +55,7 @@ export interface AgentEventPayloads {
   subagentProgress: {
     task_id: string;
     agent: string;
-    /** Wire type of the child's event (`tool_start`, `tool_end`, `turn_end`, `permission_denied`, `error`). */
+    /** Wire type of the child's event (`tool_start`, `tool_end`, `turn_end`, `permission_denied`, `budget_threshold_hit`, `error`). */
     type: string;
     tool_name?: string;
     exit_code?: number;
@@ -55,6 +63,18 @@ export interface AgentEventPayloads {
     turn?: number;
   };
   subagentEnd: { task_id: string; agent: string; status: 'completed' | 'cancelled' | 'failed' | 'parked'; error?: string };
+  /**
+   * The run did not end when the model stopped: the completion gate (unverified changes) or a
+   * stop hook asked for another model turn, with `reason` as why. `attempt` counts from 1 per
+   * origin in this call; `max_attempts` is its cap. `effect_digest` names the unverified changes.
+   */
+  runContinued: {
+    origin: 'completion_gate' | 'stop_hook';
+    reason: string;
+    attempt: number;
+    max_attempts: number;
+    effect_digest?: string;
+  };
   error: { code: string; message: string };
 }
 

@@ -24,6 +24,7 @@ export const EVENT_CATALOG_V1 = Object.freeze({
   subagentStart: 'subagent_start',
   subagentProgress: 'subagent_progress',
   subagentEnd: 'subagent_end',
+  runContinued: 'run_continued',
   error: 'error',
 } as const satisfies Record<AgentEventKind, string>);
 

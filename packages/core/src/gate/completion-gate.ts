@@ -12,7 +12,7 @@ export type Completion = 'verified' | 'waived' | 'narrative';
 
 /** What the gate decides. */
 export type GateDecision =
-  | { readonly decision: 'allow'; readonly completion: Completion; readonly report?: VerificationReport }
+  | { readonly decision: 'allow'; readonly completion: Completion; readonly report?: VerificationReport; readonly waiver?: CompletionWaiver }
   | { readonly decision: 'continue' | 'incomplete'; readonly digest: string; readonly reason: string };
 
 /** A host waiver: completion without verification, for exactly one digest. */
@@ -63,7 +63,8 @@ export class VerificationLedger {
     const digest = ledger.digest;
     const report = [...this.#reports].reverse().find((r) => r.effect_digest === digest && r.status === 'passed');
     if (report) return { decision: 'allow', completion: 'verified', report };
-    if (this.#waivers.some((w) => w.digest === digest)) return { decision: 'allow', completion: 'waived' };
+    const waiver = [...this.#waivers].reverse().find((w) => w.digest === digest);
+    if (waiver) return { decision: 'allow', completion: 'waived', waiver };
     const bound = this.#reports.filter((r) => r.effect_digest === digest);
     const reason =
       bound.length > 0

@@ -85,8 +85,8 @@ describe('mutation ledger', () => {
 
 describe('report status rules', () => {
   const c = (status: 'passed' | 'failed' | 'needs_review' | 'skipped', required = true) => ({ status, required });
-  it('failed > needs_review (required not passed, or residual risk) > skipped (no checks) > passed', () => {
-    expect(reportStatus([c('passed'), c('failed', false)], [])).toBe('failed');
+  it('failed (a required check) > needs_review (required not passed, or residual risk) > skipped (no checks) > passed', () => {
+    expect(reportStatus([c('passed'), c('failed')], [])).toBe('failed');
     expect(reportStatus([c('passed'), c('skipped')], [])).toBe('needs_review');
     expect(reportStatus([c('passed'), c('skipped', false)], [])).toBe('passed');
     expect(reportStatus([c('passed')], ['untested path'])).toBe('needs_review');

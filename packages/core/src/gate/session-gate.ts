@@ -83,5 +83,6 @@ export function continuationText(digest: string, reason: string): string {
     `The workspace changed in this run (effect digest ${digest.slice(0, 12)}…), but ${reason}.`,
     'Verify the changes now: run the relevant checks with the verify tool (tests, type checks, builds). Your own statement that they pass does not count.',
     'If a check fails, fix the cause and verify again.',
+    'A passing verification ends the run with no further turn, so write your final answer for the person in the same message as the verify call.',
   ].join(' ');
 }

@@ -45,13 +45,29 @@ export interface VerificationReport {
 }
 
 /**
- * The report's status from its checks: any failed check → failed; else a required check that
- * needs review or was skipped, or any residual risk → needs_review; else no checks → skipped;
- * else passed.
+ * A report as text for the model and for people: a headline, one line per check, one per
+ * residual risk. It is the `verify` tool's output and, when a passing verification ends a run,
+ * the run's final text.
+ */
+export function describeReport(report: VerificationReport): string {
+  const checks = report.checks.map((c) => {
+    const exit = c.evidence.exit_code === undefined ? '' : ` [exit ${String(c.evidence.exit_code)}]`;
+    return `- ${c.id} (${c.kind}${c.required ? ', required' : ', optional'}): ${c.status}${exit}`;
+  });
+  return [`verification '${report.subject}': ${report.status}`, ...checks, ...report.residual_risks.map((r) => `- residual risk: ${r}`)].join('\n');
+}
+
+/**
+ * The report's status from its checks. A check with `required: false` is
+ * advisory: its failure is reported but never fails the report. Any failed required check →
+ * failed; else a required check that needs review or was skipped, or any residual risk →
+ * needs_review; else no checks → skipped; else no check passed at all (only advisory ones
+ * that failed or were skipped) → needs_review, since nothing was proven; else passed.
  */
 export function reportStatus(checks: readonly Pick<VerificationCheck, 'status' | 'required'>[], residualRisks: readonly string[]): VerificationStatus {
-  if (checks.some((c) => c.status === 'failed')) return 'failed';
+  if (checks.some((c) => c.required && c.status === 'failed')) return 'failed';
   if (checks.some((c) => c.required && (c.status === 'needs_review' || c.status === 'skipped')) || residualRisks.length > 0) return 'needs_review';
   if (checks.length === 0) return 'skipped';
+  if (!checks.some((c) => c.status === 'passed')) return 'needs_review';
   return 'passed';
 }

@@ -16,7 +16,7 @@ export interface VerificationCommand {
   readonly kind?: string;
   readonly description?: string;
   readonly command: string;
-  /** A required check that does not pass keeps the report from passing. Default true. */
+  /** A required check that does not pass keeps the report from passing; an optional one (`false`) may fail without failing it. Default true. */
   readonly required?: boolean;
   /** Per-command timeout in ms, 1000..3,600,000. Default 120000. */
   readonly timeoutMs?: number;

@@ -9,6 +9,7 @@ import { changesSoFar } from '../invoker/change-collector.js';
 import { defineTool } from '../tools/define-tool.js';
 import { effectDigest } from './mutation-ledger.js';
 import type { SessionGate } from './session-gate.js';
+import { describeReport } from './verification-report.js';
 import { runVerification } from './verify-commands.js';
 
 const input = z.strictObject({
@@ -29,12 +30,23 @@ const input = z.strictObject({
   residual_risks: z.array(z.string().min(1).max(2000)).max(32).default([]).describe('What the checks do not cover.'),
 });
 
+/**
+ * What the model is told. A passing verification of the run's changes ends the run at once (the
+ * completion gate needs no further model call), so the model must know to verify last.
+ */
+const VERIFY_DESCRIPTION = [
+  'Run verification commands (tests, type checks, builds) and record a verification report bound to the current changes.',
+  'A run that changed the workspace completes only with a passed report for its latest changes.',
+  'A passing verification ENDS THE RUN immediately: you get no further turn, and the report is the final answer shown to the person.',
+  'So call verify once all the work is done, as your last step; put anything the person should know (what you did, what is left open) in the text of the same message.',
+  'If verification fails, fix the cause and verify again. Checks with required: false may fail without failing the report.',
+].join(' ');
+
 /** Builds the `verify` tool of a session. */
 export function createVerifyTool(gate: SessionGate, clock: () => number = Date.now) {
   return defineTool({
     name: 'verify',
-    description:
-      'Run verification commands (tests, type checks, builds) and record a verification report bound to the current changes. A run that changed the workspace completes only with a passed report for its latest changes.',
+    description: VERIFY_DESCRIPTION,
     tier: 'exec',
     input,
     capabilities: { readOnly: false, idempotent: false },
@@ -60,8 +72,7 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
         { residualRisks: args.residual_risks },
       );
       gate.verification.addReport(report);
-      const lines = report.checks.map((c) => `- ${c.id} (${c.kind}${c.required ? ', required' : ''}): ${c.status}${c.evidence.exit_code === undefined ? '' : ` [exit ${String(c.evidence.exit_code)}]`}`);
-      const output = [`verification '${report.subject}': ${report.status}`, ...lines, ...report.residual_risks.map((r) => `- residual risk: ${r}`)].join('\n');
+      const output = describeReport(report);
       // The report itself changes no file: say so, so the ledger does not count it as a change.
       return { output, exitCode: report.status === 'passed' ? 0 : 1, metadata: { report, changed_paths: [] } };
     },

@@ -12,6 +12,7 @@
 import { A3sError } from '@a3s-code/effect';
 import { BudgetExhaustedError, RecursionLimitError, ToolBlockedError, ToolExecutionError, ToolNotFoundError } from '../errors/tool-errors.js';
 import type { ToolResult } from '../tools/tool.js';
+import { boundedValue, EVENT_METADATA_MAX_CHARS, eventArgs } from '../events/bounded-value.js';
 import { capOutput } from './artifact-store.js';
 import { failedChanges, mayChange, resultChanges, withChangeRecord } from './change-collector.js';
 import type { ChangeRecordEntry } from '../gate/change-record.js';
@@ -151,7 +152,7 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
   const entry = { id: call.id, name: call.name, source: frame.source, state: 'queued' as ActiveToolCall['state'], startedAtMs: startedAt, depth: frame.depth };
   k.active.set(token, entry);
   const events = frame.context.events;
-  events.emit({ kind: 'toolStart', payload: { id: call.id, name: call.name, args: request.args, source: frame.source, depth: frame.depth } });
+  events.emit({ kind: 'toolStart', payload: { id: call.id, name: call.name, ...eventArgs(request.args), source: frame.source, depth: frame.depth } });
   const tracker = frame.depth > 0 ? frame.changes.track(call.id, call.name) : undefined;
   let changes: readonly ChangeRecordEntry[] = [];
   let outcome: ToolInvocationResult;
@@ -188,6 +189,7 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
   // Only the kernel writes the change record: nested calls report to their top-level call's
   // collector, and the top-level result carries the whole record.
   outcome = { ...outcome, metadata: withChangeRecord(outcome.metadata, tracker ? undefined : [...changes, ...frame.changes.seal()]) };
+  const metadata = boundedValue(outcome.metadata, EVENT_METADATA_MAX_CHARS);
   events.emit({
     kind: 'toolEnd',
     payload: {
@@ -195,7 +197,8 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
       name: outcome.name,
       output: outcome.output,
       exit_code: outcome.exitCode,
-      metadata: outcome.metadata,
+      metadata: metadata.value as Readonly<Record<string, unknown>>,
+      ...(metadata.truncated ? { metadata_truncated: true } : {}),
       error_kind: outcome.errorKind ?? null,
       source: outcome.source,
       duration_ms: outcome.durationMs,

@@ -5,6 +5,7 @@
  * the permission decision and confirmation (INV-04, TOOL-05).
  */
 import { PermissionDeniedError } from '../errors/tool-errors.js';
+import { eventArgs } from '../events/bounded-value.js';
 import { compileRuleList } from '../permissions/permission-policy.js';
 import { hiddenReason } from '../registry/tool-surface.js';
 import type { Tool } from '../tools/tool.js';
@@ -29,7 +30,7 @@ function skillAllows(skill: SkillRestriction, name: string, args: unknown): bool
 }
 
 function deny(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown, rule: string): Authorization {
-  frame.context.events.emit({ kind: 'permissionDenied', payload: { tool_id: id, tool_name: tool.name, args, reason: rule } });
+  frame.context.events.emit({ kind: 'permissionDenied', payload: { tool_id: id, tool_name: tool.name, ...eventArgs(args), reason: rule } });
   return { ok: false, error: new PermissionDeniedError(tool.name, rule) };
 }
 
@@ -83,7 +84,7 @@ export async function project(frame: Pick<CallFrame, 'source' | 'context'>, k: K
 async function confirmWithManager(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown, rule: string): Promise<Authorization> {
   const manager = k.confirmation!;
   const verdict = { rule };
-  frame.context.events.emit({ kind: 'confirmationRequired', payload: { tool_id: id, tool_name: tool.name, args, rule: verdict.rule } });
+  frame.context.events.emit({ kind: 'confirmationRequired', payload: { tool_id: id, tool_name: tool.name, ...eventArgs(args), rule: verdict.rule } });
   // The wait for a person ends with the run or the session, whichever aborts first.
   const linked = linkSignals([frame.signal, k.sessionSignal]);
   let answer: Awaited<ReturnType<typeof manager.confirm>>;

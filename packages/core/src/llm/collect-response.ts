@@ -1,6 +1,8 @@
 /**
  * Accumulates a response stream into a whole {@link LlmResponse}, checking that the stream is
- * well formed (every started tool call ends, ids are unique).
+ * well formed (every started tool call ends). Tool-call ids are passed on as the provider sent
+ * them, repeats included: local models reuse ids, and the run makes them unique before they are
+ * recorded (`uniqueCallIds`), rather than failing the turn.
  */
 import type { LlmFinishReason, LlmRequest, LlmResponse, LlmStreamEvent, LlmToolCall, LlmUsage, LlmClient, ReasoningBlock } from './llm-client.js';
 import { LlmError } from './llm-error.js';
@@ -36,7 +38,6 @@ export class ResponseAccumulator {
         if (!this.open.has(ev.index)) this.bad(`tool call delta for index ${ev.index} before its start`);
         break;
       case 'tool_call_end':
-        if (this.calls.some((c) => c.id === ev.call.id)) this.bad(`tool call id '${ev.call.id}' used twice in one response`);
         this.open.delete(ev.index);
         this.calls.push(ev.call);
         break;

@@ -18,6 +18,7 @@ import {
   type Transition,
 } from '@a3s-code/effect';
 import { CancelledError } from '../errors/tool-errors.js';
+import { eventArgs } from '../events/bounded-value.js';
 import type { ConfirmationManager } from '../permissions/confirmation.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { runAutoCompact } from './compact-executor.js';
@@ -93,10 +94,10 @@ export async function driveRun(o: FactRunOptions): Promise<RunResult> {
     if (r.stop === 'stalled') {
       throw new InvalidTransitionError(`transition '${r.stalledKey}' ran but the fold did not move on`, { key: r.stalledKey });
     }
-    if (r.stop === 'settled') return result(env, r.state, steps, 'completed');
+    // Settled in `infer` means the completion gate ended the run after a tool result.
+    if (r.stop === 'settled') return result(env, r.state, steps, 'completed', r.state.phase === 'infer' ? 'verification' : 'answer');
     // Parked: say so once per park, then wait for an answer or return.
-    const park = parkedAt(r.state.view.pending_confirmation, r.state.view.pending_question)!;
-    const parkKey = park.kind === 'confirm' ? `confirm:${park.toolId}` : `question:${park.questionId}`;
+    const parkKey = parkKeyOf(r.state);
     if (announced !== parkKey) {
       announced = parkKey;
       announce(env, r.state);
@@ -104,6 +105,17 @@ export async function driveRun(o: FactRunOptions): Promise<RunResult> {
     const answered = await waitForAnswer(o, r.state);
     if (!answered) return result(env, r.state, steps, 'parked');
   }
+}
+
+/**
+ * Identifies a park by its transition as well as its id: models reuse call ids across turns,
+ * and each park must be announced (and answered under its own fact key) once.
+ */
+function parkKeyOf(state: FoldState): string {
+  const c = state.view.pending_confirmation;
+  if (c) return `${c.turn}:${c.cycle}:${c.call.id}`;
+  const q = state.view.pending_question!;
+  return `${q.turn}:${q.cycle}:${q.question_id}`;
 }
 
 function pendingTransition(o: FactRunOptions): Transition | undefined {
@@ -142,7 +154,7 @@ function announce(env: RunEnv, state: FoldState): void {
   const c = state.view.pending_confirmation;
   if (c) {
     const rule = (c.call as { confirmation_rule?: unknown }).confirmation_rule;
-    env.events.emit({ kind: 'confirmationRequired', payload: { tool_id: c.call.id, tool_name: c.call.name, args: c.call.args, rule: typeof rule === 'string' ? rule : 'default' } });
+    env.events.emit({ kind: 'confirmationRequired', payload: { tool_id: c.call.id, tool_name: c.call.name, ...eventArgs(c.call.args), rule: typeof rule === 'string' ? rule : 'default' } });
     return;
   }
   const q = state.view.pending_question!;
@@ -189,7 +201,7 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
       o.confirmation.confirm(request, stop.signal).then((answer) =>
         appendAnswer(o, stop.signal, {
           type: 'confirmation.answered',
-          key: `confirm:${env.runId}:${confirm.call.id}`,
+          key: `confirm:${env.runId}:${parkKeyOf(state)}`,
           payload: { tool_call_id: confirm.call.id, approved: answer.approved === true, ...(answer.reason === undefined ? {} : { reason: answer.reason }), at_ms: env.clock() },
         }),
       ),
@@ -199,7 +211,7 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
     waits.push(
       o.onQuestion(question, stop.signal).then((answer) => {
         const payload = { question_id: question.question_id, ...answerPayload(answer), at_ms: env.clock() };
-        return appendAnswer(o, stop.signal, { type: 'question.answered', key: `answer:${env.runId}:${question.question_id}`, payload });
+        return appendAnswer(o, stop.signal, { type: 'question.answered', key: `answer:${env.runId}:${parkKeyOf(state)}`, payload });
       }),
     );
   }
@@ -230,7 +242,7 @@ async function appendAnswer(o: FactRunOptions, stop: AbortSignal, draft: { type:
   o.onFacts?.(facts);
 }
 
-function result(env: RunEnv, state: FoldState, steps: number, status: RunResult['status']): RunResult {
+function result(env: RunEnv, state: FoldState, steps: number, status: RunResult['status'], endedBy?: RunResult['endedBy']): RunResult {
   const parked = status === 'parked' ? parkedAt(state.view.pending_confirmation, state.view.pending_question) : undefined;
   return {
     runId: env.runId,
@@ -240,6 +252,7 @@ function result(env: RunEnv, state: FoldState, steps: number, status: RunResult[
     toolCalls: env.stats.toolCalls,
     steps,
     completion: status === 'completed' ? 'narrative' : null,
+    ...(endedBy ? { endedBy } : {}),
     ...(parked ? { parked } : {}),
   };
 }

@@ -8,6 +8,7 @@ import { A3sError, drafts, type Decision, type FactDraft, type FoldState, type T
 import type { LlmResponse, LlmToolCall } from '../llm/llm-client.js';
 import { ResponseAccumulator } from '../llm/collect-response.js';
 import { ASK_USER_TOOL, askUserInput, NO_ASK_PORT_MESSAGE } from './ask-user.js';
+import { uniqueCallIds } from './call-ids.js';
 import { toLlmMessages, toLlmTools, toReasoningRecord } from './conversation.js';
 import type { RunEnv } from './run-env.js';
 
@@ -21,9 +22,10 @@ export class QuestionCapError extends A3sError {
 /** Runs `infer:<turn>:<cycle>` and returns the facts it records. */
 export async function runInfer(env: RunEnv, turn: number, cycle: number, state: FoldState): Promise<FactDraft[]> {
   const steers = env.drainSteers();
+  // A resumed run reuses its id with a new inbox, so the transition is part of the key.
   const steerDrafts: FactDraft[] = steers.map((s) => ({
     type: 'user.message',
-    key: `steer:${env.runId}:${s.requestId}`,
+    key: `steer:${env.runId}:${turn}:${cycle}:${s.requestId}`,
     payload: { text: s.text, source: 'steer', at_ms: env.clock() },
   }));
   const view = state.view;
@@ -48,7 +50,8 @@ export async function runInfer(env: RunEnv, turn: number, cycle: number, state: 
   env.stats.outputTokens += usage.output_tokens;
   env.events.emit({ kind: 'turnEnd', payload: { turn: turnNo, usage } });
 
-  const { decision, denied } = await decide(env, response, state, view.tools_enabled);
+  const calls = uniqueCallIds(response.toolCalls, turn, cycle);
+  const { decision, denied } = await decide(env, { ...response, toolCalls: calls }, state, view.tools_enabled);
   const at = env.clock();
   const turnDraft = drafts.modelTurn(turn, cycle, {
     decision,

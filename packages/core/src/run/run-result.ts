@@ -1,5 +1,6 @@
 /** What `send` and `resumeRun` return, and the answers a parked run waits for. */
 import type { PendingCall, PendingQuestion } from '@a3s-code/effect';
+import type { VerificationReport } from '../gate/verification-report.js';
 
 /** Token usage of a run. */
 export interface RunUsage {
@@ -20,7 +21,10 @@ export interface RunResult {
    * then `resumeRun`); `cancelled`: interrupted.
    */
   readonly status: 'completed' | 'parked' | 'cancelled';
-  /** The final assistant text. */
+  /**
+   * The final answer: the model's last text, or — when a passing verification ended the run
+   * (`endedBy: 'verification'`) — the verification summary, which a host prints last.
+   */
   readonly text: string;
   readonly usage: RunUsage;
   /** Tool calls run by this run (not counting denied ones). */
@@ -29,6 +33,14 @@ export interface RunResult {
   readonly steps: number;
   /** The completion verdict: `narrative` when nothing was verified (see the completion gate). */
   readonly completion: string | null;
+  /**
+   * How a completed run ended: `answer`, the model's final text; `verification`, the completion
+   * gate ended it right after a tool result because its changes were verified (or waived), with
+   * no further model call, and `text` is the verification summary.
+   */
+  readonly endedBy?: 'answer' | 'verification';
+  /** The passed report a `verified` run completed with. */
+  readonly verification?: VerificationReport;
   /** Set when `status` is `parked`. */
   readonly parked?: ParkedAt;
 }

@@ -14,7 +14,7 @@ import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.j
 import type { FactStore } from '../store/fact-store.js';
 import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
 import { answerPayload, type QuestionAnswer, type RunResult } from '../run/run-result.js';
-import type { SteerOptions, SteerReceipt } from './control-inbox.js';
+import type { InterruptOptions, SteerOptions, SteerReceipt } from './control-inbox.js';
 import { executeRun, type RunRequest } from './run-execution.js';
 import { streamRun, type RunEventStream } from './stream-run.js';
 import type { LiveRun } from './run-setup.js';
@@ -27,6 +27,9 @@ import type { SessionGate } from '../gate/session-gate.js';
 import type { VerificationCommand, VerifyOptions } from '../gate/verify-commands.js';
 import { ledgerFor, verifyThroughKernel, waiveDigest } from './session-verification.js';
 import { GovernedLlmClient } from '../llm/governed-llm-client.js';
+import type { LlmBudget } from '../llm/llm-budget.js';
+import { AgentEventEmitter } from '../events/event-emitter.js';
+import type { EventEnvelopeV1 } from '../events/event-envelope.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { compactNow } from './compact-now.js';
 import type { Delegator } from '../delegation/delegator.js';
@@ -64,6 +67,8 @@ export class AgentSession {
   readonly #createdAtMs: number;
   readonly #workspaceDir: string | undefined;
   readonly #delegator: Delegator | undefined;
+  readonly #llmBudget: LlmBudget | undefined;
+  readonly #hostEvents: AgentEventEmitter;
 
   constructor(parts: SessionParts) {
     this.config = parts.config;
@@ -74,6 +79,8 @@ export class AgentSession {
     this.#onClose = parts.onClose;
     this.#resources = parts.resources ?? [];
     this.#delegator = parts.delegator;
+    this.#llmBudget = parts.llmBudget;
+    this.#hostEvents = new AgentEventEmitter({ runId: `host:${this.sessionId}`, sessionId: this.sessionId, clock: () => this.#clock() });
     this.system = parts.system;
     this.#harness = createHarness(parts.config.recipe);
     this.#folder = new Folder(this.#harness.recipe);
@@ -115,7 +122,7 @@ export class AgentSession {
    */
   stream(prompt: string): RunEventStream {
     const lease = this.#take('stream');
-    return streamRun((onStart) => this.#run({ kind: 'prompt', prompt }, onStart).finally(lease), (reason) => this.interrupt(reason));
+    return streamRun((onStart) => this.#run({ kind: 'prompt', prompt }, onStart).finally(lease), (target) => this.interrupt(target));
   }
 
   /**
@@ -130,7 +137,7 @@ export class AgentSession {
   /** `resumeRun` as a stream: the resumed run's events (like {@link stream}), then `.result`. */
   streamResume(runId?: string): RunEventStream {
     const lease = this.#take('resumeRun');
-    return streamRun((onStart) => this.#run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }, onStart).finally(lease), (reason) => this.interrupt(reason));
+    return streamRun((onStart) => this.#run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }, onStart).finally(lease), (target) => this.interrupt(target));
   }
 
   /** Queues a steer for the active run's next provider call (STEER-01..07). */
@@ -140,11 +147,19 @@ export class AgentSession {
     return live.inbox.offer(text, options);
   }
 
-  /** Cancels the active run cooperatively; it records `run.ended` (cancelled) after cleanup. */
-  interrupt(reason = 'interrupted'): boolean {
+  /**
+   * Cancels a run cooperatively; it records `run.ended` (cancelled) after cleanup.
+   * Pass `{ runId, turnRevision? }` to cancel only the run the sender meant: an interrupt for a
+   * finished run, another run, or a turn revision the run has moved past returns `false` and
+   * cancels nothing. Without a target (or with only a reason string) it cancels the
+   * active run, if any. Returns whether a run was interrupted by this call.
+   */
+  interrupt(target: string | InterruptOptions = {}): boolean {
+    const options: InterruptOptions = typeof target === 'string' ? { reason: target } : target;
     const live = this.#live;
     if (!live || live.controller.signal.aborted) return false;
-    live.controller.abort(reason);
+    if (live.inbox.refusal('interrupt', options)) return false;
+    live.controller.abort(options.reason ?? 'interrupted');
     return true;
   }
 
@@ -247,12 +262,26 @@ export class AgentSession {
 
   /**
    * The LLM invoker for work of run `runId` (the active run's governed client), or, outside a
-   * run, one governed by the session's lifetime.
+   * run, one governed by the session's lifetime. Both draw from the session's provider budget;
+   * outside a run its events (`budget_threshold_hit`) go to {@link onHostEvent} listeners.
    */
   llmFor(runId: string): LlmClient {
     const live = this.#live;
     if (live && live.env.runId === runId) return live.env.llm;
-    return new GovernedLlmClient(this.config.model, { signal: this.#close.signal, events: nullEventSink, ...(this.config.llmRetry ? { retry: this.config.llmRetry } : {}) });
+    return new GovernedLlmClient(this.config.model, {
+      signal: this.#close.signal,
+      events: this.#hostEvents,
+      ...(this.#llmBudget ? { budget: this.#llmBudget } : {}),
+      ...(this.config.llmRetry ? { retry: this.config.llmRetry } : {}),
+    });
+  }
+
+  /**
+   * Listens to the events of work outside any run (host-direct calls such as `generate_object`
+   * through `tool()`): their run id is `host:<sessionId>`. Returns the remover.
+   */
+  onHostEvent(listener: (event: EventEnvelopeV1) => void): () => void {
+    return this.#hostEvents.on(listener);
   }
 
   /**
@@ -263,7 +292,7 @@ export class AgentSession {
   async compact(): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
     const lease = this.#take('compact');
     try {
-      return await compactNow(this.config, this.#invoker, this.state, this.#close.signal);
+      return await compactNow(this.config, this.#invoker, this.state, this.#close.signal, this.#llmBudget);
     } finally {
       lease();
     }
@@ -307,6 +336,7 @@ export class AgentSession {
   async close(): Promise<void> {
     if (this.#close.signal.aborted) return;
     this.#close.abort('session closed');
+    this.#hostEvents.close();
     this.#onClose?.();
     await this.#delegator?.close();
     this.#invoker.close('session closed');
@@ -349,6 +379,7 @@ export class AgentSession {
       lastEventSequence: (runId) => this.#trace.lastSequence(runId),
       gate: this.#gate,
       system: this.system,
+      ...(this.#llmBudget ? { llmBudget: this.#llmBudget } : {}),
       ...(this.#delegator ? { settleChildren: (runId: string) => this.#delegator!.settle(runId, true) } : {}),
       onStart: (run) => {
         this.#live = run;

@@ -13,6 +13,7 @@ import { normalizeLayer } from '../config/merge-config.js';
 import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
 import { initializeSession, planSessionBuild, resolveSync, type AgentBuildContext } from '../config/session-build.js';
 import { ToolInvoker } from '../invoker/tool-invoker.js';
+import { LlmBudget } from '../llm/llm-budget.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { SessionGate } from '../gate/session-gate.js';
 import { buildSystemPrompt, loadWorkspaceInstructionsSync } from '../prompt/system-prompt.js';
@@ -155,7 +156,9 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
     workspaceInstructions: config.workspaceInstructions ? loadWorkspaceInstructionsSync(config.dir) : [],
     hostContext: manual && autoParallel ? [AUTO_PARALLEL_SECTION, ...config.system] : config.system,
   });
-  const delegator = new Delegator({ config, invoker, system, tierOf: (name) => registry.get(name)?.tier, modelFor: agentModel(config) }, agents, config.delegation);
+  // One provider budget for the whole session: its runs, sub-agents and host-direct calls.
+  const llmBudget = config.llmBudget ? new LlmBudget(config.llmBudget) : undefined;
+  const delegator = new Delegator({ config, invoker, system, tierOf: (name) => registry.get(name)?.tier, modelFor: agentModel(config), ...(llmBudget ? { llmBudget } : {}) }, agents, config.delegation);
   // Session-start delegation tools (SURF-06): absent when manual delegation is off.
   if (manual) for (const t of createDelegationTools(delegator)) registry.add(t);
   for (const t of createSkillTools(loadSkillCatalog(config.dir, config.skillDirs))) registry.add(t);
@@ -167,6 +170,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
     system,
     onClose: () => detach.forEach((d) => d()),
     delegator,
+    ...(llmBudget ? { llmBudget } : {}),
     resources: web.resources,
     ...(restored ? { restored } : {}),
   });

@@ -4,10 +4,11 @@ import type { ResolvedSessionConfig } from '../config/resolved-session-config.js
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import { runCompact } from '../run/compact-executor.js';
 import { runPreCompactHooks } from '../hooks/session-hooks.js';
+import type { LlmBudget } from '../llm/llm-budget.js';
 import { createRun } from './run-setup.js';
 
 /** Summarises the conversation through the LLM invoker and appends `compaction.done`. */
-export async function compactNow(config: ResolvedSessionConfig, invoker: ToolInvoker, state: FoldState, sessionSignal: AbortSignal): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
+export async function compactNow(config: ResolvedSessionConfig, invoker: ToolInvoker, state: FoldState, sessionSignal: AbortSignal, llmBudget?: LlmBudget): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
   const store = config.factStore;
   await runPreCompactHooks(config.hooks, { session_id: config.sessionId, trigger: 'manual', messages: state.view.messages.length });
   const run = createRun({
@@ -17,7 +18,7 @@ export async function compactNow(config: ResolvedSessionConfig, invoker: ToolInv
     invoker,
     model: config.model,
     governance: config.governance,
-    ...(config.llmBudget ? { llmBudget: config.llmBudget } : {}),
+    ...(llmBudget ? { llmBudget } : {}),
     questionCap: 0,
     steerCapacity: 1,
     clock: config.clock,

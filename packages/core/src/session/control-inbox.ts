@@ -17,6 +17,22 @@ export interface SteerOptions {
   readonly deadlineMs?: number;
 }
 
+/**
+ * Which run an interrupt is meant for. Every field is optional: without any, `interrupt`
+ * cancels whichever run is active. A UI that sends the run id it showed (and the turn revision
+ * it saw) can never cancel a newer run by arriving late.
+ */
+export interface InterruptOptions {
+  /** The run to cancel; refused when another run, or none, is active (a finished run's id never matches). */
+  readonly runId?: string;
+  /** The model-turn revision the sender saw; refused when the run has moved past it. */
+  readonly turnRevision?: number;
+  /** Epoch milliseconds after which the interrupt is stale and refused. */
+  readonly deadlineMs?: number;
+  /** Why, recorded as the cancellation reason. Default `interrupted`. */
+  readonly reason?: string;
+}
+
 /** Why a steer was refused. */
 export type SteerRefusal = 'no_active_run' | 'wrong_run' | 'stale_revision' | 'expired' | 'inbox_full' | 'empty';
 
@@ -44,16 +60,8 @@ export class ControlInbox {
   /** Queues a steer, or refuses it with a reason. */
   offer(text: string, options: SteerOptions = {}): SteerReceipt {
     if (typeof text !== 'string' || text.trim().length === 0) return { accepted: false, reason: 'empty', message: 'a steer needs non-empty text' };
-    if (options.runId !== undefined && options.runId !== this.runId) {
-      return { accepted: false, reason: 'wrong_run', message: `steer is for run '${options.runId}', but run '${this.runId}' is active` };
-    }
-    const rev = this.revision();
-    if (options.turnRevision !== undefined && options.turnRevision < rev) {
-      return { accepted: false, reason: 'stale_revision', message: `steer saw turn revision ${options.turnRevision}, but the run is at ${rev}` };
-    }
-    if (options.deadlineMs !== undefined && this.clock() > options.deadlineMs) {
-      return { accepted: false, reason: 'expired', message: `steer deadline ${options.deadlineMs} has passed` };
-    }
+    const refused = this.refusal('steer', options);
+    if (refused) return refused;
     const requestId = options.requestId ?? `auto-${++this.counter}`;
     if (this.seen.has(requestId)) return { accepted: true, requestId, runId: this.runId, duplicate: true };
     if (this.queue.length >= this.capacity) {
@@ -62,6 +70,24 @@ export class ControlInbox {
     this.seen.add(requestId);
     this.queue.push({ text, requestId });
     return { accepted: true, requestId, runId: this.runId, duplicate: false };
+  }
+
+  /**
+   * Why a control command addressed with `target` must not touch this run (another run, a
+   * stale turn revision, a passed deadline), or `undefined` when it may.
+   */
+  refusal(command: 'steer' | 'interrupt', target: Pick<SteerOptions, 'runId' | 'turnRevision' | 'deadlineMs'>): Extract<SteerReceipt, { accepted: false }> | undefined {
+    if (target.runId !== undefined && target.runId !== this.runId) {
+      return { accepted: false, reason: 'wrong_run', message: `${command} is for run '${target.runId}', but run '${this.runId}' is active` };
+    }
+    const rev = this.revision();
+    if (target.turnRevision !== undefined && target.turnRevision < rev) {
+      return { accepted: false, reason: 'stale_revision', message: `${command} saw turn revision ${target.turnRevision}, but the run is at ${rev}` };
+    }
+    if (target.deadlineMs !== undefined && this.clock() > target.deadlineMs) {
+      return { accepted: false, reason: 'expired', message: `${command} deadline ${target.deadlineMs} has passed` };
+    }
+    return undefined;
   }
 
   /** Takes every queued steer, in order. */

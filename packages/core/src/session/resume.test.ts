@@ -76,6 +76,56 @@ describe('resumeRun', () => {
     ]);
   });
 
+  it('RES-02/RES-03: a checkpoint rebuilds a non-empty log too: what the log lacks of its transcript is appended once, as history', async () => {
+    const memory = new MemorySessionStore();
+    const transcript = [
+      { role: 'user' as const, content: 'hello' },
+      { role: 'assistant' as const, content: 'hi' },
+      { role: 'user' as const, content: 'What is 2+2?' },
+      { role: 'assistant' as const, content: '4' },
+    ];
+    const asked: string[] = [];
+    const store: SessionStore = {
+      atomicSnapshots: true,
+      saveSnapshot: (s) => memory.saveSnapshot(s),
+      loadSnapshot: (id) => memory.loadSnapshot(id),
+      listSessions: () => memory.listSessions(),
+      loadRunCheckpoint: async (_s: string, runId: string) => {
+        asked.push(runId);
+        return runId === 'run-1' ? { runId, messages: transcript } : undefined;
+      },
+    };
+    const { session, model } = await track(open([{ text: 'hi' }, { text: 'six' }], { sessionStore: store }));
+    const first = await session.send('hello');
+    const before = session.store.log.length;
+    const r = await session.resumeRun('run-1');
+    expect(r).toMatchObject({ steps: 0, runId: 'run-1' });
+    expect(model.requests).toHaveLength(1);
+    const added = session.store.log.facts.slice(before);
+    expect(added.map((f) => [f.type, f.key])).toEqual([
+      ['user.message', 'checkpoint:run-1:0'],
+      ['model.turn', 'checkpoint:run-1:1'],
+    ]);
+    // History only: the fold is quiescent, nothing is sent (RES-03).
+    expect(session.state.phase).toBe('done');
+    // Rebuilt once; a run the log records itself is never rebuilt from a checkpoint.
+    const rebuilt = session.store.log.length;
+    expect((await session.resumeRun('run-1')).steps).toBe(0);
+    expect((await session.resumeRun(first.runId)).steps).toBe(0);
+    expect(session.store.log.length).toBe(rebuilt);
+    expect(asked).toEqual(['run-1']);
+    await session.send('And 3+3?');
+    expect(model.requests[1]!.messages.map((m) => m.content)).toEqual(['hello', 'hi', 'What is 2+2?', '4', 'And 3+3?']);
+  });
+
+  it('RES-06: a non-empty log and no checkpoint for the run: the log is folded as it is', async () => {
+    const { session } = await track(open([{ text: 'hi' }], { sessionStore: new MemorySessionStore() }));
+    await session.send('hello');
+    const digest = session.store.log.digest();
+    expect(await session.resumeRun('run-unknown')).toMatchObject({ steps: 0 });
+    expect(session.store.log.digest()).toEqual(digest);
+  });
+
   it('RES-09: resumeRun takes the lease (SESSION_BUSY while a send runs)', async () => {
     const { session } = await track(open([{ delay_ms: 80, text: 'x' }]));
     const run = session.send('go');

@@ -4,13 +4,18 @@
  */
 import { A3sError, sync, type Folder, type Harness } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
+import type { LlmBudget } from '../llm/llm-budget.js';
 import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
 import { createToolCallBudget } from '../invoker/governance.js';
+import type { GateDecision } from '../gate/completion-gate.js';
 import { CompletionIncompleteError, continuationText, type SessionGate } from '../gate/session-gate.js';
+import { describeReport } from '../gate/verification-report.js';
+import type { AgentEventPayloads } from '../events/agent-event.js';
 import { driveRun } from '../run/fact-run.js';
 import type { RunResult } from '../run/run-result.js';
 import type { FactStore } from '../store/fact-store.js';
 import { MAX_STOP_CONTINUATIONS, runPromptHooks, runStopHooks } from '../hooks/session-hooks.js';
+import { historyTurns, missingTurns } from './checkpoint-history.js';
 import { ResumeError } from './resume-error.js';
 import { createRun, endingFact, historyFacts, openingFacts, type LiveRun } from './run-setup.js';
 
@@ -38,6 +43,11 @@ export interface RunExecution {
   readonly gate: SessionGate;
   /** The layered system prompt of the session. */
   readonly system: readonly string[];
+  /**
+   * The session's provider budget (from `config.llmBudget`), shared by its runs, sub-agents and
+   * host-direct calls; absent when no budget is configured.
+   */
+  readonly llmBudget?: LlmBudget;
   /** Waits for the run's sub-agents to settle before a failed or cancelled run records its end (PTASK-05). */
   readonly settleChildren?: (runId: string) => Promise<void>;
 }
@@ -59,7 +69,7 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
     model: o.model,
     // A fresh tool-call budget per run, when one is configured.
     governance: o.toolCallBudget ? { ...o.governance, budget: createToolCallBudget(o.toolCallBudget) } : o.governance,
-    ...(o.llmBudget ? { llmBudget: o.llmBudget } : {}),
+    ...(x.llmBudget ? { llmBudget: x.llmBudget } : {}),
     ...(o.llmRetry ? { llmRetry: o.llmRetry } : {}),
     questionCap: o.questionCap,
     steerCapacity: o.steerCapacity,
@@ -75,7 +85,7 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
     else await openResume(x, run);
     const result = await driveWithGate(x, run);
     if (result.status === 'completed') await end(x, run, 'completed', { completion: result.completion });
-    if (result.status !== 'parked') emitEnd(run, result.text, 'completed', result.completion);
+    if (result.status !== 'parked') emitEnd(run, result.text, 'completed', result.completion, result.endedBy);
     return result;
   } catch (e) {
     await x.settleChildren?.(env.runId).catch(() => undefined);
@@ -108,7 +118,7 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
 /**
  * Drives the run, then asks the completion gate (GATE-01..08): allowed → the result carries the
  * completion; continue → a continuation message and another drive (the 32 transitions are shared);
- * otherwise `COMPLETION_INCOMPLETE`.
+ * otherwise `COMPLETION_INCOMPLETE`. Each continuation is announced as `run_continued`.
  */
 async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> {
   const { env } = run;
@@ -133,26 +143,48 @@ async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> 
     if (result.status !== 'completed') return { ...result, steps };
     const decision = await x.gate.decide(env.runId, x.sessionId, continuations);
     if (decision.decision === 'allow') {
+      const allowed = allowedResult({ ...result, steps }, decision);
       // A stop hook may keep the run going (bounded): its reason becomes the next user message.
-      const reason = stopContinuations < MAX_STOP_CONTINUATIONS ? await runStopHooks(o.hooks, { session_id: x.sessionId, run_id: env.runId, text: result.text }) : undefined;
-      if (reason === undefined) return { ...result, steps, completion: decision.completion };
+      const reason = stopContinuations < MAX_STOP_CONTINUATIONS ? await runStopHooks(o.hooks, { session_id: x.sessionId, run_id: env.runId, text: allowed.text }) : undefined;
+      if (reason === undefined) return allowed;
       stopContinuations++;
-      await x.store.append([{ type: 'user.message', key: `stop-hook:${env.runId}:${stopContinuations}`, payload: { text: reason, source: 'continuation', at_ms: env.clock() } }], null);
+      await continueRun(x, run, { origin: 'stop_hook', text: reason, reason, attempt: stopContinuations, max_attempts: MAX_STOP_CONTINUATIONS });
       continue;
     }
     if (decision.decision === 'incomplete') throw new CompletionIncompleteError(decision.digest, decision.reason);
     continuations++;
-    await x.store.append(
-      [
-        {
-          type: 'user.message',
-          key: `continuation:${env.runId}:${continuations}`,
-          payload: { text: continuationText(decision.digest, decision.reason), source: 'continuation', at_ms: env.clock() },
-        },
-      ],
-      null,
-    );
+    await continueRun(x, run, {
+      origin: 'completion_gate',
+      text: continuationText(decision.digest, decision.reason),
+      reason: decision.reason,
+      attempt: continuations,
+      max_attempts: x.gate.maxContinuations,
+      effect_digest: decision.digest,
+    });
   }
+}
+
+/**
+ * The result of an allowed run. When the gate ended it after a passing verification,
+ * the model's last text was written before the checks ran ("Verifying."), so the verification
+ * summary becomes the run's text.
+ */
+function allowedResult(result: RunResult, decision: Extract<GateDecision, { decision: 'allow' }>): RunResult {
+  const verification = decision.completion === 'verified' && decision.report ? { verification: decision.report } : {};
+  const base = { ...result, completion: decision.completion, ...verification };
+  if (result.endedBy !== 'verification') return base;
+  if (decision.report) return { ...base, text: describeReport(decision.report) };
+  if (decision.waiver) return { ...base, text: `verification waived by the host: ${decision.waiver.reason}` };
+  return base;
+}
+
+/** Appends a continuation message (a host fact) and announces it as `run_continued`. */
+async function continueRun(x: RunExecution, run: LiveRun, c: { readonly text: string } & AgentEventPayloads['runContinued']): Promise<void> {
+  const { env } = run;
+  const { text, ...event } = c;
+  const key = `${c.origin === 'stop_hook' ? 'stop-hook' : 'continuation'}:${env.runId}:${x.store.log.length + 1}`;
+  await x.store.append([{ type: 'user.message', key, payload: { text, source: 'continuation', origin: c.origin, reason: c.reason, at_ms: env.clock() } }], null);
+  env.events.emit({ kind: 'runContinued', payload: event });
 }
 
 async function openPrompt(x: RunExecution, run: LiveRun, submitted: string): Promise<void> {
@@ -161,33 +193,57 @@ async function openPrompt(x: RunExecution, run: LiveRun, submitted: string): Pro
   }
   // user_prompt_submit hooks see the prompt before anything is written; they may block or replace it.
   const prompt = await runPromptHooks(x.config.hooks, { session_id: x.sessionId, run_id: run.env.runId, prompt: submitted });
-  // A run left open (parked, or crashed) is superseded by the new prompt.
-  const previous = x.folder.state.view.run;
-  if (previous.status === 'running' && previous.run_id && previous.run_id !== run.env.runId) {
-    await x.store.append(
-      [
-        {
-          type: 'run.ended',
-          key: `end:${previous.run_id}`,
-          payload: { status: 'cancelled', run_id: previous.run_id, completion: null, error: { code: 'SUPERSEDED', message: 'a new prompt started before this run ended' }, at_ms: run.env.clock() },
-        },
-      ],
-      null,
-    );
-  }
+  await supersedeOpenRun(x, run, 'a new prompt started before this run ended');
   const surface = x.invoker.surface(x.config.governance);
   await x.store.append(openingFacts(run, prompt, x.system, surface.toolDefinitions()), null);
 }
 
+/** A run left open (parked, or crashed) by another run id is recorded as superseded. */
+async function supersedeOpenRun(x: RunExecution, run: LiveRun, why: string): Promise<void> {
+  sync(x.folder, x.store.log);
+  const previous = x.folder.state.view.run;
+  if (previous.status !== 'running' || !previous.run_id || previous.run_id === run.env.runId) return;
+  await x.store.append(
+    [
+      {
+        type: 'run.ended',
+        key: `end:${previous.run_id}`,
+        payload: { status: 'cancelled', run_id: previous.run_id, completion: null, error: { code: 'SUPERSEDED', message: why }, at_ms: run.env.clock() },
+      },
+    ],
+    null,
+  );
+}
+
+/**
+ * Opens a resume. With a loop checkpoint for the requested run, the log is first
+ * rebuilt from the checkpoint's transcript, also when the log already has facts: what the log's
+ * conversation lacks of that transcript is appended as history (once). A log that records the run
+ * itself needs nothing, since its checkpoint was taken from it. The checkpoint supplies history
+ * only; the next step still comes from the fold.
+ */
 async function openResume(x: RunExecution, run: LiveRun): Promise<void> {
-  if (x.store.log.length > 0) return;
-  const runId = x.request.kind === 'resume' ? (x.request.runId ?? run.env.runId) : run.env.runId;
+  const requested = x.request.kind === 'resume' ? x.request.runId : undefined;
+  const runId = requested ?? run.env.runId;
+  const log = x.store.log;
   const checkpoints = x.config.sessionStore;
-  if (!checkpoints) throw new ResumeError('resume_run requires a session_store on this session');
+  if (log.length === 0) {
+    if (!checkpoints) throw new ResumeError('resume_run requires a session_store on this session');
+    const checkpoint = await checkpoints.loadRunCheckpoint(x.sessionId, runId);
+    if (!checkpoint) throw new ResumeError(`no loop checkpoint found for run '${runId}'`);
+    await x.store.append(historyFacts(checkpoint.messages), null);
+    return;
+  }
+  // Without a named run, a store, or with the run in the log, the log is folded as it is.
+  if (requested === undefined || !checkpoints || log.get(`run:${runId}`) !== undefined || x.folder.state.view.run.run_id === runId) return;
+  const prefix = `checkpoint:${runId}`;
+  if (log.get(`${prefix}:0`) !== undefined) return;
   const checkpoint = await checkpoints.loadRunCheckpoint(x.sessionId, runId);
-  if (!checkpoint) throw new ResumeError(`no loop checkpoint found for run '${runId}'`);
-  // The checkpoint supplies history only; the next step still comes from the fold (RES-02/03).
-  await x.store.append(historyFacts(checkpoint.messages), null);
+  if (!checkpoint) return;
+  const missing = missingTurns(historyTurns(x.folder.state.view.messages), checkpoint.messages);
+  if (missing.length === 0) return;
+  await supersedeOpenRun(x, run, `run '${runId}' was resumed from its checkpoint`);
+  await x.store.append(historyFacts(missing, prefix), null);
 }
 
 async function end(x: RunExecution, run: LiveRun, status: 'completed' | 'cancelled' | 'failed', extra: Parameters<typeof endingFact>[2] = {}): Promise<void> {
@@ -198,10 +254,10 @@ async function end(x: RunExecution, run: LiveRun, status: 'completed' | 'cancell
   await x.store.append([endingFact(run, status, extra)], null);
 }
 
-function emitEnd(run: LiveRun, text: string, status: 'completed' | 'cancelled' | 'failed', completion: string | null): void {
+function emitEnd(run: LiveRun, text: string, status: 'completed' | 'cancelled' | 'failed', completion: string | null, endedBy?: RunResult['endedBy']): void {
   const { env } = run;
   env.events.emit({
     kind: 'agentEnd',
-    payload: { run_id: env.runId, text, usage: { input_tokens: env.stats.inputTokens, output_tokens: env.stats.outputTokens }, completion, status },
+    payload: { run_id: env.runId, text, usage: { input_tokens: env.stats.inputTokens, output_tokens: env.stats.outputTokens }, completion, status, ...(endedBy ? { ended_by: endedBy } : {}) },
   });
 }

@@ -9,7 +9,7 @@ import type { GovernanceSnapshot } from '../invoker/governance.js';
 import { createLiveInvocation } from '../invoker/live-governance.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import { GovernedLlmClient, type LlmRetryOptions } from '../llm/governed-llm-client.js';
-import { LlmBudget, type LlmBudgetLimits } from '../llm/llm-budget.js';
+import type { LlmBudget } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import type { RunEnv } from '../run/run-env.js';
 import type { FactStore } from '../store/fact-store.js';
@@ -32,7 +32,8 @@ export interface RunSetup {
   readonly invoker: ToolInvoker;
   readonly model: LlmClient;
   readonly governance: GovernanceSnapshot;
-  readonly llmBudget?: LlmBudgetLimits;
+  /** The session's provider budget: every provider call of the session draws from this one instance. */
+  readonly llmBudget?: LlmBudget;
   readonly llmRetry?: LlmRetryOptions;
   readonly questionCap: number;
   readonly steerCapacity: number;
@@ -61,7 +62,7 @@ export function createRun(s: RunSetup): LiveRun {
   const llm = new GovernedLlmClient(s.model, {
     signal: controller.signal,
     events,
-    ...(s.llmBudget ? { budget: new LlmBudget(s.llmBudget) } : {}),
+    ...(s.llmBudget ? { budget: s.llmBudget } : {}),
     ...(s.llmRetry ? { retry: s.llmRetry } : {}),
   });
   const env: RunEnv = {
@@ -108,8 +109,11 @@ export function endingFact(run: LiveRun, status: 'completed' | 'cancelled' | 'fa
   };
 }
 
-/** Facts restoring earlier conversation into an empty log (FOLD-08): turns already answered. */
-export function historyFacts(history: readonly { role: 'user' | 'assistant'; content: string }[]): FactDraft[] {
+/**
+ * Facts restoring earlier conversation: turns already answered, keyed `<prefix>:<i>`
+ * (`history` for a restore into an empty log).
+ */
+export function historyFacts(history: readonly { role: 'user' | 'assistant'; content: string }[], prefix = 'history'): FactDraft[] {
   const out: FactDraft[] = [];
   let turn = 0;
   let cycle = 0;
@@ -117,9 +121,9 @@ export function historyFacts(history: readonly { role: 'user' | 'assistant'; con
     if (h.role === 'user') {
       turn++;
       cycle = 0;
-      out.push({ type: 'user.message', key: `history:${i}`, payload: { text: h.content, source: 'history' } });
+      out.push({ type: 'user.message', key: `${prefix}:${i}`, payload: { text: h.content, source: 'history' } });
     } else {
-      out.push({ type: 'model.turn', key: `history:${i}`, payload: { decision: { kind: 'text', text: h.content }, usage: { input_tokens: 0, output_tokens: 0 }, history: true, turn, cycle: cycle++ } });
+      out.push({ type: 'model.turn', key: `${prefix}:${i}`, payload: { decision: { kind: 'text', text: h.content }, usage: { input_tokens: 0, output_tokens: 0 }, history: true, turn, cycle: cycle++ } });
     }
   });
   return out;

@@ -3,6 +3,7 @@ import type { ResolvedSessionConfig } from '../config/resolved-session-config.js
 import type { Delegator } from '../delegation/delegator.js';
 import type { SessionGate } from '../gate/session-gate.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
+import type { LlmBudget } from '../llm/llm-budget.js';
 import type { SessionArtifactStore } from './session-artifacts.js';
 import type { SessionSnapshotV1 } from './snapshot-types.js';
 
@@ -23,6 +24,8 @@ export interface SessionParts {
   readonly onClose?: () => void;
   /** Released when the session closes (the web search's browser). */
   readonly resources?: readonly { close(): Promise<void> }[];
+  /** The session's provider budget, shared with the delegator's child runs. */
+  readonly llmBudget?: LlmBudget;
   /** The session's sub-agent state (tasks, background results, children of runs). */
   readonly delegator?: Delegator;
 }

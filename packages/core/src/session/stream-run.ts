@@ -13,11 +13,13 @@ export type RunEventStream = AsyncIterable<ProjectedEventV1> & { readonly result
 
 /**
  * Starts a run with `start` (which calls `onStart` with the live run) and streams its events.
- * `interrupt` is called when the consumer stops before the run ended.
+ * `interrupt` is called, naming this run, when the consumer stops before the run ended.
  */
-export function streamRun(start: (onStart: (run: LiveRun) => void) => Promise<RunResult>, interrupt: (reason: string) => void): RunEventStream {
+export function streamRun(start: (onStart: (run: LiveRun) => void) => Promise<RunResult>, interrupt: (target: { readonly runId: string; readonly reason: string }) => void): RunEventStream {
   let events: AsyncIterableIterator<EventEnvelopeV1> | undefined;
+  let runId = '';
   const result = start((run) => {
+    runId = run.env.runId;
     events = run.env.events.subscribe();
   });
   result.catch(() => undefined);
@@ -33,7 +35,7 @@ export function streamRun(start: (onStart: (run: LiveRun) => void) => Promise<Ru
         for await (const envelope of events) yield projectEventV1(envelope);
         finished = true;
       } finally {
-        if (!finished) interrupt('stream consumer stopped');
+        if (!finished) interrupt({ runId, reason: 'stream consumer stopped' });
         await result.catch(() => undefined);
       }
       await result;

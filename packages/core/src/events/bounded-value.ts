@@ -1,0 +1,79 @@
+/**
+ * Bounded copies of values for events. An event is a live view, not the record: the full
+ * arguments and metadata stay in the fact log, while events carry a preview of bounded size, so a
+ * 300 KB `write` does not become a 300 KB `tool_start`. Small values pass through unchanged.
+ */
+
+/** Largest serialized tool arguments an event carries whole, in UTF-16 code units of JSON. */
+export const EVENT_ARGS_MAX_CHARS = 16 * 1024;
+
+/** Largest serialized tool metadata a `tool_end` carries whole, in UTF-16 code units of JSON. */
+export const EVENT_METADATA_MAX_CHARS = 64 * 1024;
+
+/** Longest string kept whole inside a shortened value; longer ones keep their head. */
+const STRING_PREVIEW_CHARS = 1024;
+/** Array items kept inside a shortened value. */
+const ARRAY_PREVIEW_ITEMS = 64;
+/** Nesting kept inside a shortened value. */
+const MAX_DEPTH = 8;
+
+/** A value as an event carries it. */
+export interface BoundedValue {
+  readonly value: unknown;
+  /** True when `value` is a shortened preview of the original. */
+  readonly truncated: boolean;
+  /** Length of the original's JSON, in UTF-16 code units. */
+  readonly chars: number;
+}
+
+/**
+ * `value` unchanged when its JSON fits `maxChars`; otherwise a preview of the same shape (long
+ * strings cut to their head with a `… [n chars]` note, long arrays cut, deep nesting elided),
+ * and when even that is too large, `{ preview: <the JSON's head> }`.
+ */
+export function boundedValue(value: unknown, maxChars: number): BoundedValue {
+  const json = safeJson(value);
+  if (json.length <= maxChars) return { value, truncated: false, chars: json.length };
+  const shortened = shorten(value, 0);
+  const shortJson = safeJson(shortened);
+  if (shortJson.length <= maxChars) return { value: shortened, truncated: true, chars: json.length };
+  return { value: jsonHead(json, maxChars), truncated: true, chars: json.length };
+}
+
+/** `{ preview }` holding as much of the head of `json` as fits `maxChars` once serialized (escapes count). */
+function jsonHead(json: string, maxChars: number): { readonly preview: string } {
+  let n = Math.max(0, maxChars - 16);
+  for (;;) {
+    const value = { preview: `${json.slice(0, n)}…` };
+    const over = JSON.stringify(value).length - maxChars;
+    if (over <= 0 || n === 0) return value;
+    n = Math.max(0, n - over);
+  }
+}
+
+function shorten(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return value.length <= STRING_PREVIEW_CHARS ? value : `${value.slice(0, STRING_PREVIEW_CHARS)}… [${value.length} chars]`;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return '[…]';
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, ARRAY_PREVIEW_ITEMS).map((v) => shorten(v, depth + 1));
+    return value.length > ARRAY_PREVIEW_ITEMS ? [...kept, `… [${value.length - ARRAY_PREVIEW_ITEMS} more items]`] : kept;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = shorten(v, depth + 1);
+  return out;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return String(value);
+  }
+}
+
+/** Event fields for tool arguments: `args` (bounded), and `args_truncated`/`args_chars` when it is a preview. */
+export function eventArgs(args: unknown): { readonly args: unknown; readonly args_truncated?: true; readonly args_chars?: number } {
+  const b = boundedValue(args, EVENT_ARGS_MAX_CHARS);
+  return b.truncated ? { args: b.value, args_truncated: true, args_chars: b.chars } : { args };
+}
