@@ -8,7 +8,7 @@
  * ```
  */
 export { Agent, type AgentConfig, type ResumeSessionOptions, type SessionOptions } from './agent.js';
-export { validateMcpServers } from './mcp.js';
+export { mcpWarnings, validateMcpServers, type McpWarning } from './mcp.js';
 export type { ProgramLimits, ProgramOptions } from './program.js';
 export { Session, type EventStream } from './session.js';
 export { resolveModel, SCRIPTED_PREFIX, type ModelSpec, type ProvidersConfig } from './model.js';
@@ -72,5 +72,5 @@ export type {
   VerificationReport,
 } from '@a3s-code/core';
 export { ScriptError } from '@a3s-code/core/testing';
-export { McpConfigError, McpConnectionError, McpOwnershipError } from '@a3s-code/mcp';
+export { McpConfigError, McpConnectionError, McpOwnershipError, McpServerClosedError, mcpReadOnlyChecker } from '@a3s-code/mcp';
 export type { McpServerConfig, McpServerStatus, McpSessionServerStatus } from '@a3s-code/mcp';
