@@ -6,7 +6,7 @@
  * {@link OpenedSession.close}, also on SIGTERM.
  */
 import { existsSync, statSync } from 'node:fs';
-import { Agent, type Session, type SessionOptions } from '@a3s-code/sdk';
+import { Agent, mcpReadOnlyChecker, type Session, type SessionOptions } from '@a3s-code/sdk';
 import type { SessionFlags } from './args.js';
 import { UsageError } from './errors.js';
 
@@ -27,10 +27,14 @@ export async function agentFor(flags: SessionFlags, env: Readonly<Record<string,
   return Agent.create({ env, cwd: process.cwd(), ...(flags.model === undefined ? {} : { model: flags.model }) });
 }
 
-/** The session options of the flags: the CLI's allow rules, plan mode, YOLO. */
+/**
+ * The session options of the flags: the CLI's allow rules, plan mode, YOLO. MCP tools their
+ * server declares read-only (tier `read`) run without asking too, unless a rule says otherwise.
+ */
 export function flagOptions(flags: SessionFlags): SessionOptions {
   return {
     permissions: { allow: CLI_ALLOW_RULES },
+    checker: mcpReadOnlyChecker(),
     governance: { ...(flags.plan ? { mode: 'plan' as const } : {}), ...(flags.yolo ? { yolo: true } : {}) },
   };
 }

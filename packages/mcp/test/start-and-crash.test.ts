@@ -27,7 +27,7 @@ async function call(m: McpManager, name: string, args: Record<string, unknown> =
 const nodeScript = (code: string) => ({ command: process.execPath, args: ['-e', code] });
 
 describe('MCP servers that do not start', () => {
-  it('MCP-07: a command that does not exist is failed with "command not found"; the other servers start', async () => {
+  it('a command that does not exist is failed with "command not found"; the other servers start', async () => {
     const m = manager();
     const [ghost] = await Promise.allSettled([m.addServer('ghost', { command: 'a3s-no-such-mcp-server' }), m.addServer('ok', testServer('ok'))]);
     expect(ghost.status).toBe('rejected');
@@ -48,7 +48,7 @@ describe('MCP servers that do not start', () => {
     expect(m.status()[0]).toMatchObject({ name: 'boom', state: 'failed', lastError: error.problem, stderrTail: 'loading config\nboom' });
   });
 
-  it('MCP-07: a server that never answers `initialize` fails within its connectTimeoutMs, and its process group is killed', async () => {
+  it('a server that never answers `initialize` fails within its connectTimeoutMs, with its stderr tail', async () => {
     const m = manager();
     const t0 = Date.now();
     const error = (await m.addServer('mute', { ...nodeScript("process.stderr.write('waiting forever\\n'); setInterval(() => {}, 1000)"), connectTimeoutMs: 300 }).catch((e: unknown) => e)) as McpConnectionError;
@@ -59,7 +59,7 @@ describe('MCP servers that do not start', () => {
     expect(m.status()[0]!.pid).toBeUndefined();
   });
 
-  it("MCP-07: the manager's connectTimeoutMs is the default of entries without one", async () => {
+  it("the manager's connectTimeoutMs is the default of entries without one", async () => {
     const m = manager({ connectTimeoutMs: 200 });
     const t0 = Date.now();
     await expect(m.addServer('mute', nodeScript('setInterval(() => {}, 1000)'))).rejects.toThrow(/within 200 ms/);
@@ -68,7 +68,7 @@ describe('MCP servers that do not start', () => {
 });
 
 describe('MCP servers that crash while connected', () => {
-  it('MCP-10: killed between calls — the next call says it crashed (with its stderr tail), the call after that runs on a restarted server', async () => {
+  it('killed between calls — the next call says it crashed (with its stderr tail), the call after that runs on a restarted server', async () => {
     const m = manager();
     await m.addServer('x', testServer('x'));
     await call(m, 'mcp__x__stderr', { text: 'last words' });
@@ -103,7 +103,7 @@ describe('MCP servers that crash while connected', () => {
     expect(m.status()[0]).toMatchObject({ state: 'connected', restarts: 1 });
   });
 
-  it('MCP-10: a server that crashes three times in a row is left failed and its tools leave the surface', async () => {
+  it('a server that crashes three times in a row is left failed and its tools leave the surface', async () => {
     const m = manager();
     await m.addServer('x', testServer('x'));
     await expect(call(m, 'mcp__x__crash', { why: '1' })).rejects.toThrow(/crashed: .*dying: 1/s);

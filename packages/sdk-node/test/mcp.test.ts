@@ -89,7 +89,7 @@ describe('MCP servers on sessions', () => {
     expect(await until(() => gone(glob) && gone(filecfg))).toBe(true);
   }, 30_000);
 
-  it('MCP-07: a server that cannot start is a warning (name, reason, stderr tail) from agent.mcpStatus and session.mcpStatus; the others serve', async () => {
+  it('MCP-08: a server that cannot start is a warning (name, reason, stderr tail) from agent.mcpStatus and session.mcpStatus; the others serve', async () => {
     const dir = tempRepo();
     writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ mcpServers: { ok: server('ok'), ghost: { command: 'a3s-no-such-mcp-server' } } }));
     const agent = await Agent.create({ model: new ScriptedLlmClient([]) });
