@@ -45,7 +45,7 @@ export interface McpServerClosedDetails {
 /**
  * The server's connection closed while a request was pending (a pipe closed, the process
  * exited, the HTTP stream ended), or the first call after such a crash. Every pending request
- * fails with this at once (MCP-10). A crash reads `MCP server 'x' crashed: <stderr tail> (<reason>)`.
+ * fails with this at once. A crash reads `MCP server 'x' crashed: <stderr tail> (<reason>)`.
  */
 export class McpServerClosedError extends A3sError {
   /** The server's configured name. */

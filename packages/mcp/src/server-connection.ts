@@ -2,7 +2,7 @@
  * One configured server and its live connection: start-up, the bridged tool list (refreshed on
  * `notifications/tools/list_changed`), resources and prompts, calls with typed errors, status,
  * and close. A server that dies while connected turns `crashed`: calls pending at that moment
- * fail at once (MCP-10) with `MCP server 'x' crashed: <stderr tail>`, and so does the next call
+ * fail at once with `MCP server 'x' crashed: <stderr tail>`, and so does the next call
  * if none was pending; the call after that restarts the server (once per crash, after a short
  * backoff) and runs on the new process. Its tools stay on the surface meanwhile. A restart that
  * fails, or a third crash in a row without a successful call, leaves the server `failed`.
