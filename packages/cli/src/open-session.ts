@@ -6,7 +6,7 @@
  * {@link OpenedSession.close}, also on SIGTERM.
  */
 import { existsSync, statSync } from 'node:fs';
-import { Agent, READ_TOOL_RULES, type Session, type SessionOptions } from '@a3s-code/sdk';
+import { Agent, mcpReadOnlyChecker, READ_TOOL_RULES, type Session, type SessionOptions } from '@a3s-code/sdk';
 import type { SessionFlags } from './args.js';
 import { UsageError } from './errors.js';
 
@@ -31,13 +31,15 @@ export async function agentFor(flags: SessionFlags, env: Readonly<Record<string,
 }
 
 /**
- * The session options of the flags: the CLI's allow rules, plan mode, YOLO. Each command adds
- * who approves asked calls (`a3s code`: the terminal; `a3s run`: nobody, so they park or are
- * refused with `no approver`).
+ * The session options of the flags: the CLI's allow rules, plan mode, YOLO. MCP tools their
+ * server declares read-only (tier `read`) run without asking too, unless a rule says otherwise.
+ * Each command adds who approves asked calls (`a3s code`: the terminal; `a3s run`: nobody, so
+ * they park or are refused with `no approver`).
  */
 export function flagOptions(flags: SessionFlags): SessionOptions {
   return {
     permissions: { allow: CLI_ALLOW_RULES },
+    checker: mcpReadOnlyChecker(),
     governance: { ...(flags.plan ? { mode: 'plan' as const } : {}), ...(flags.yolo ? { yolo: true } : {}) },
   };
 }

@@ -19,25 +19,53 @@ export class McpConfigError extends A3sError {
 export class McpConnectionError extends A3sError {
   /** The server's configured name. */
   readonly server: string;
-  constructor(server: string, problem: string, cause?: unknown) {
-    super('MCP_CONNECTION', `MCP server '${server}': ${problem}`, { cause, details: { server } });
+  /** What went wrong, without the server's name: `command not found: \`npx\``, `process exited (code 1) during start-up`. */
+  readonly problem: string;
+  /** The last lines of the server's stderr (stdio only), when it wrote any. */
+  readonly stderrTail: string | undefined;
+  constructor(server: string, problem: string, cause?: unknown, stderrTail?: string) {
+    const tail = stderrTail === undefined || stderrTail === '' ? '' : `; stderr: ${stderrTail.split('\n').slice(-3).join(' | ')}`;
+    super('MCP_CONNECTION', `MCP server '${server}': ${problem}${tail}`, { cause, details: { server } });
     this.server = server;
+    this.problem = problem;
+    this.stderrTail = stderrTail === '' ? undefined : stderrTail;
   }
+}
+
+/** Extra facts of an {@link McpServerClosedError}. */
+export interface McpServerClosedDetails {
+  /** True when the server went away on its own (not closed by the host): the message says `crashed`. */
+  readonly crashed?: boolean;
+  /** The last lines of the server's stderr (stdio only). */
+  readonly stderrTail?: string;
+  /** True when the next call restarts the server; the message says so. */
+  readonly restartsOnNextCall?: boolean;
 }
 
 /**
  * The server's connection closed while a request was pending (a pipe closed, the process
- * exited, the HTTP stream ended). Every pending request fails with this at once (MCP-10).
+ * exited, the HTTP stream ended), or the first call after such a crash. Every pending request
+ * fails with this at once. A crash reads `MCP server 'x' crashed: <stderr tail> (<reason>)`.
  */
 export class McpServerClosedError extends A3sError {
   /** The server's configured name. */
   readonly server: string;
   /** Why the connection closed, e.g. `process exited (signal SIGKILL)`. */
   readonly reason: string;
-  constructor(server: string, reason: string, cause?: unknown) {
-    super('MCP_SERVER_CLOSED', `MCP server '${server}' closed: ${reason}`, { cause, details: { server, reason } });
+  /** The last lines of the server's stderr, when it wrote any. */
+  readonly stderrTail: string | undefined;
+  /** True when the server went away on its own. */
+  readonly crashed: boolean;
+  constructor(server: string, reason: string, cause?: unknown, details: McpServerClosedDetails = {}) {
+    const tail = details.stderrTail === undefined || details.stderrTail === '' ? undefined : details.stderrTail;
+    const crashed = details.crashed === true;
+    const restart = details.restartsOnNextCall === true ? '; the next call restarts it' : '';
+    const message = crashed ? `MCP server '${server}' crashed: ${tail === undefined ? reason : `${tail} (${reason})`}${restart}` : `MCP server '${server}' closed: ${reason}`;
+    super('MCP_SERVER_CLOSED', message, { cause, details: { server, reason, crashed } });
     this.server = server;
     this.reason = reason;
+    this.stderrTail = tail;
+    this.crashed = crashed;
   }
 }
 

@@ -15,6 +15,8 @@ export {
   McpServerClosedError,
   McpServerUnavailableError,
 } from './errors.js';
+export type { McpServerClosedDetails } from './errors.js';
+export { mcpReadOnlyChecker } from './read-only-checker.js';
 export { McpManager } from './mcp-manager.js';
 export type { McpManagerOptions } from './mcp-manager.js';
 export type { McpSource } from './mcp-source.js';

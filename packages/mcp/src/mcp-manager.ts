@@ -24,6 +24,13 @@ export interface McpManagerOptions {
   readonly artifacts?: McpArtifactStore;
   /** Identity sent in `initialize`. Default `{ name: 'a3s-code', version: '0.1.0' }`. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /**
+   * Start-up deadline of servers whose entry sets no `connectTimeoutMs`: spawning (or reaching)
+   * the server, `initialize` and the first listings, ms. Default 15000.
+   */
+  readonly connectTimeoutMs?: number;
+  /** First delay before a crashed server is restarted, ms (doubles with each crash in a row). Default 200. */
+  readonly restartBackoffMs?: number;
 }
 
 /** A manager that owns servers. */
@@ -73,7 +80,7 @@ export class McpManager implements McpSource {
     assertServerName(name, 'name');
     const entry = parseMcpServerConfig(config, `mcpServers.${name}`);
     const existing = this.#servers.get(name);
-    if (existing !== undefined && (existing.state === 'connected' || existing.state === 'connecting')) {
+    if (existing !== undefined && existing.state !== 'failed' && existing.state !== 'closed') {
       throw new McpConfigError(`mcpServers.${name}`, `server '${name}' already exists in manager '${this.label}'; remove it first`);
     }
     if (existing !== undefined) await existing.close();
@@ -81,13 +88,15 @@ export class McpManager implements McpSource {
       onChange: () => this.#changed(),
       clientInfo: this.#options.clientInfo ?? { name: 'a3s-code', version: '0.1.0' },
       ...(this.#options.artifacts === undefined ? {} : { artifacts: this.#options.artifacts }),
+      ...(this.#options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: this.#options.connectTimeoutMs }),
+      ...(this.#options.restartBackoffMs === undefined ? {} : { restartBackoffMs: this.#options.restartBackoffMs }),
     });
     this.#servers.set(name, connection);
     await connection.start();
     return connection.status();
   }
 
-  /** Restarts a server from its entry (after it failed). */
+  /** Restarts a server from its entry (after it failed or crashed). */
   async reconnect(name: string): Promise<McpServerStatus> {
     const existing = this.#servers.get(name);
     if (existing === undefined) throw new McpServerUnavailableError(name, 'not configured');

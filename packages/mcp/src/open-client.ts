@@ -7,9 +7,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isStdioConfig, type McpHttpServerConfig, type McpServerConfig } from './config.js';
 import { McpConnectionError } from './errors.js';
-import { ProcessGroupStdioTransport } from './stdio-transport.js';
+import { ProcessGroupStdioTransport, type StdioCloseInfo } from './stdio-transport.js';
 
 /** The transport a server ended up on. */
 export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse';
@@ -21,8 +22,15 @@ export interface OpenedClient {
   readonly kind: McpTransportKind;
 }
 
-/** Default deadline of start-up and `initialize`, milliseconds. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/**
+ * Default deadline of start-up: spawning (or reaching) the server, `initialize`, and each first
+ * listing of tools, resources and prompts, milliseconds. A server entry's `connectTimeoutMs`, or
+ * the manager's, overrides it.
+ */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
+
+/** Lines of stderr a start failure carries. */
+const START_STDERR_LINES = 10;
 
 /** Options of {@link openClient}. */
 export interface OpenClientOptions {
@@ -32,6 +40,8 @@ export interface OpenClientOptions {
   readonly onStdio?: (transport: ProcessGroupStdioTransport) => void;
   /** Client identity sent in `initialize`. */
   readonly clientInfo: { readonly name: string; readonly version: string };
+  /** Deadline of start-up when the entry sets none. Default {@link DEFAULT_CONNECT_TIMEOUT_MS}. */
+  readonly connectTimeoutMs?: number;
 }
 
 function newClient(options: OpenClientOptions): Client {
@@ -40,13 +50,34 @@ function newClient(options: OpenClientOptions): Client {
   return client;
 }
 
-async function connect(name: string, client: Client, transport: Transport, timeoutMs: number, what: string): Promise<void> {
+/** The exit status of a process that ended on its own (`process exited (code 1)`), else why the connection ended. */
+export function exitText(info: StdioCloseInfo): string {
+  if (!info.exitedOnItsOwn) return info.reason;
+  if (info.signal !== null) return `process exited (signal ${info.signal})`;
+  return `process exited (code ${String(info.exitCode)})`;
+}
+
+/** What went wrong in a start, in words a user acts on. */
+function startProblem(what: string, error: unknown, timeoutMs: number, stdio?: ProcessGroupStdioTransport): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return `${what}: command not found (ENOENT)`;
+  if (code === 'EACCES') return `${what}: permission denied (EACCES)`;
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return `${what}: no answer to \`initialize\` within ${timeoutMs} ms`;
+  const closed = stdio?.closeInfo;
+  if (closed !== undefined && closed.reason !== 'closed by host') return `${what}: ${exitText(closed)} during start-up`;
+  return `${what}: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+async function connect(name: string, client: Client, transport: Transport, timeoutMs: number, what: string, stdio?: ProcessGroupStdioTransport): Promise<void> {
   try {
     await client.connect(transport, { timeout: timeoutMs });
   } catch (error) {
+    // A process that went away: wait briefly for its exit status and the rest of its stderr.
+    if (stdio?.closeInfo !== undefined) await stdio.settled(200);
+    const problem = startProblem(what, error, timeoutMs, stdio);
     await client.close().catch(() => undefined);
-    const message = error instanceof Error ? error.message : String(error);
-    throw new McpConnectionError(name, `${what}: ${message}`, error);
+    const tail = stdio?.stderr.lastLines(START_STDERR_LINES);
+    throw new McpConnectionError(name, problem, error, tail === '' ? undefined : tail);
   }
 }
 
@@ -75,7 +106,7 @@ async function openHttp(name: string, config: McpHttpServerConfig, options: Open
 
 /** Starts (stdio) or reaches (HTTP) the server and completes `initialize`. */
 export async function openClient(name: string, config: McpServerConfig, options: OpenClientOptions): Promise<OpenedClient> {
-  const timeoutMs = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const timeoutMs = connectTimeoutOf(config, options);
   if (!isStdioConfig(config)) return openHttp(name, config, options, timeoutMs);
   const transport = new ProcessGroupStdioTransport({
     command: config.command,
@@ -86,6 +117,11 @@ export async function openClient(name: string, config: McpServerConfig, options:
   });
   options.onStdio?.(transport);
   const client = newClient(options);
-  await connect(name, client, transport, timeoutMs, `starting \`${config.command}\``);
+  await connect(name, client, transport, timeoutMs, `starting \`${config.command}\``, transport);
   return { client, transport, kind: 'stdio' };
+}
+
+/** The start-up deadline of `config`: its own, else the manager's, else the default. */
+export function connectTimeoutOf(config: McpServerConfig, options: { readonly connectTimeoutMs?: number }): number {
+  return config.connectTimeoutMs ?? options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
 }

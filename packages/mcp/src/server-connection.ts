@@ -1,8 +1,11 @@
 /**
  * One configured server and its live connection: start-up, the bridged tool list (refreshed on
  * `notifications/tools/list_changed`), resources and prompts, calls with typed errors, status,
- * and close. A connection that drops marks the server `failed` and takes its tools off the
- * surface; pending calls have already failed at once (MCP-10).
+ * and close. A server that dies while connected turns `crashed`: calls pending at that moment
+ * fail at once with `MCP server 'x' crashed: <stderr tail>`, and so does the next call
+ * if none was pending; the call after that restarts the server (once per crash, after a short
+ * backoff) and runs on the new process. Its tools stay on the surface meanwhile. A restart that
+ * fails, or a third crash in a row without a successful call, leaves the server `failed`.
  */
 import { CancelledError, ToolTimeoutError, type Tool } from '@a3s-code/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,8 +21,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { bridgeMcpTool, type McpToolCaller } from './bridge-tool.js';
 import { isStdioConfig, type McpServerConfig } from './config.js';
-import { McpRequestError, McpServerClosedError, McpServerUnavailableError } from './errors.js';
-import { openClient } from './open-client.js';
+import { McpConnectionError, McpRequestError, McpServerClosedError, McpServerUnavailableError } from './errors.js';
+import { connectTimeoutOf, exitText, openClient } from './open-client.js';
 import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus } from './server-status.js';
 import type { ProcessGroupStdioTransport } from './stdio-transport.js';
 import { mcpToolName } from './tool-names.js';
@@ -31,15 +34,53 @@ export interface McpServerConnectionOptions {
   readonly onChange: () => void;
   readonly artifacts?: McpArtifactStore;
   readonly clientInfo: { readonly name: string; readonly version: string };
+  /** Start-up deadline when the entry sets none, ms. */
+  readonly connectTimeoutMs?: number;
+  /** First delay before restarting a crashed server, ms; doubles with each crash in a row. Default 200. */
+  readonly restartBackoffMs?: number;
 }
 
 const STDERR_TAIL_LINES = 20;
+/** Lines of stderr a crash message carries. */
+const CRASH_TAIL_LINES = 5;
+/** Crashes in a row (without a successful call between them) after which the server is left `failed`. */
+const MAX_CRASHES_IN_A_ROW = 3;
+const MAX_BACKOFF_MS = 5_000;
+/** How long a crash report waits for the exit status and the rest of stderr, ms. */
+const CRASH_SETTLE_MS = 25;
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A server and its connection. Start once; after close or failure, make a new one. */
+/** A crash not yet told to a caller, or told. */
+interface Crash {
+  /** Why the connection ended; the process's own exit status once known. */
+  reason: string;
+  reported: boolean;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Waits for `work` unless `signal` aborts first. */
+async function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
+  if (signal === undefined) return work;
+  if (signal.aborted) throw new CancelledError(what, signal.reason);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new CancelledError(what, signal.reason));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+  }
+}
+
+/** A server and its connection. Start once; after close or a failed start, make a new one. */
 export class McpServerConnection implements McpToolCaller {
   /** Configured name. */
   readonly server: string;
@@ -56,6 +97,11 @@ export class McpServerConnection implements McpToolCaller {
   #prompts: readonly McpPromptInfo[] = [];
   #refreshing: Promise<void> | undefined;
   #dirty = false;
+  #crash: Crash | undefined;
+  #crashesInARow = 0;
+  #restarts = 0;
+  #restarting: Promise<void> | undefined;
+  #inFlight = 0;
 
   constructor(server: string, config: McpServerConfig, options: McpServerConnectionOptions) {
     this.server = server;
@@ -72,28 +118,11 @@ export class McpServerConnection implements McpToolCaller {
   /** Starts the server, completes `initialize` and lists tools, resources and prompts. */
   async start(): Promise<void> {
     try {
-      const opened = await openClient(this.server, this.config, {
-        clientInfo: this.#options.clientInfo,
-        onStdio: (t) => (this.#stdio = t),
-        prepare: (client) => {
-          client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#scheduleRefresh());
-          client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.#scheduleRefresh());
-          client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.#scheduleRefresh());
-        },
-      });
-      this.#client = opened.client;
-      this.#kind = opened.kind;
-      if (this.#state === 'closed') {
-        await opened.client.close();
-        return;
-      }
-      opened.client.onclose = () => this.#onLost();
-      await this.#refreshNow();
-      if (this.#state === 'connecting') this.#state = 'connected';
+      await this.#open();
     } catch (error) {
       if (this.#state !== 'closed') {
         this.#state = 'failed';
-        this.#lastError = message(error);
+        this.#lastError = error instanceof McpConnectionError ? error.problem : message(error);
         await this.#client?.close().catch(() => undefined);
         await this.#stdio?.close();
       }
@@ -103,19 +132,19 @@ export class McpServerConnection implements McpToolCaller {
     }
   }
 
-  /** Bridged tools while connected; none otherwise. */
+  /** Bridged tools while connected, and while a crashed server waits for its restart; none otherwise. */
   tools(): readonly Tool[] {
-    return this.#state === 'connected' ? this.#tools : [];
+    return this.#serving() ? this.#tools : [];
   }
 
-  /** Resources while connected. */
+  /** Resources while connected (or restarting). */
   resources(): readonly McpResourceInfo[] {
-    return this.#state === 'connected' ? this.#resources : [];
+    return this.#serving() ? this.#resources : [];
   }
 
-  /** Prompts while connected. */
+  /** Prompts while connected (or restarting). */
   prompts(): readonly McpPromptInfo[] {
-    return this.#state === 'connected' ? this.#prompts : [];
+    return this.#serving() ? this.#prompts : [];
   }
 
   /** Status for `mcpStatus()`. */
@@ -130,6 +159,7 @@ export class McpServerConnection implements McpToolCaller {
       toolCount: this.tools().length,
       resourceCount: this.resources().length,
       promptCount: this.prompts().length,
+      restarts: this.#restarts,
       ...(this.#lastError === undefined ? {} : { lastError: this.#lastError }),
       ...(stderr === undefined || stderr.length === 0 ? {} : { stderrTail: stderr }),
       ...(pid === undefined ? {} : { pid }),
@@ -139,31 +169,36 @@ export class McpServerConnection implements McpToolCaller {
 
   /** `tools/call` with the caller's signal and timeout (both send `notifications/cancelled`). */
   async callTool(tool: string, args: Readonly<Record<string, unknown>>, options: { readonly signal: AbortSignal; readonly timeoutMs: number }) {
-    const client = this.#connected();
+    const client = await this.#ready(options.signal, `call of '${mcpToolName(this.server, tool)}'`);
+    this.#inFlight++;
     try {
-      return await client.callTool({ name: tool, arguments: { ...args } }, undefined, { signal: options.signal, timeout: options.timeoutMs });
+      const result = await client.callTool({ name: tool, arguments: { ...args } }, undefined, { signal: options.signal, timeout: options.timeoutMs });
+      this.#crashesInARow = 0;
+      return result;
     } catch (error) {
-      throw this.#typed(error, 'tools/call', tool, options);
+      throw await this.#typed(error, 'tools/call', tool, options);
+    } finally {
+      this.#inFlight--;
     }
   }
 
   /** `resources/read`. */
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    const client = this.#connected();
+    const client = await this.#ready(signal, `resources/read '${uri}'`);
     try {
       return await client.readResource({ uri }, signal === undefined ? {} : { signal });
     } catch (error) {
-      throw this.#typed(error, 'resources/read', uri, signal === undefined ? undefined : { signal });
+      throw await this.#typed(error, 'resources/read', uri, signal === undefined ? undefined : { signal });
     }
   }
 
   /** `prompts/get`. */
   async getPrompt(name: string, args: Readonly<Record<string, string>> = {}, signal?: AbortSignal): Promise<GetPromptResult> {
-    const client = this.#connected();
+    const client = await this.#ready(signal, `prompts/get '${name}'`);
     try {
       return await client.getPrompt({ name, arguments: { ...args } }, signal === undefined ? {} : { signal });
     } catch (error) {
-      throw this.#typed(error, 'prompts/get', name, signal === undefined ? undefined : { signal });
+      throw await this.#typed(error, 'prompts/get', name, signal === undefined ? undefined : { signal });
     }
   }
 
@@ -176,31 +211,146 @@ export class McpServerConnection implements McpToolCaller {
     this.#options.onChange();
   }
 
-  #connected(): Client {
-    if (this.#state !== 'connected' || this.#client === undefined) throw new McpServerUnavailableError(this.server, this.#state, this.#lastError);
-    return this.#client;
+  /** Read through a method so that narrowing never hides a `close()` that ran during an await. */
+  #isClosed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  #serving(): boolean {
+    return this.#state === 'connected' || this.#state === 'crashed' || this.#state === 'restarting';
+  }
+
+  /** Opens a client on a new process (or connection) and lists what it offers. */
+  async #open(): Promise<void> {
+    const timeoutMs = connectTimeoutOf(this.config, this.#options);
+    const opened = await openClient(this.server, this.config, {
+      clientInfo: this.#options.clientInfo,
+      connectTimeoutMs: timeoutMs,
+      onStdio: (t) => (this.#stdio = t),
+      prepare: (client) => {
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#scheduleRefresh());
+        client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.#scheduleRefresh());
+        client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.#scheduleRefresh());
+      },
+    });
+    this.#client = opened.client;
+    this.#kind = opened.kind;
+    if (this.#isClosed()) {
+      await opened.client.close();
+      return;
+    }
+    opened.client.onclose = () => this.#onLost(opened.client);
+    await this.#refreshNow(timeoutMs);
+    if (!this.#isClosed()) this.#state = 'connected';
+  }
+
+  /** The client to call, once the server serves: reports a crash once, restarts after it. */
+  async #ready(signal: AbortSignal | undefined, what: string): Promise<Client> {
+    for (;;) {
+      if (this.#state === 'connected' && this.#client !== undefined) return this.#client;
+      if (this.#state === 'crashed' && this.#crash !== undefined) {
+        const crash = this.#crash;
+        const restarting = this.#restart();
+        if (!crash.reported) {
+          crash.reported = true;
+          throw await this.#crashError(crash);
+        }
+        await abortable(restarting, signal, what);
+        continue;
+      }
+      if (this.#state === 'restarting' && this.#restarting !== undefined) {
+        await abortable(this.#restarting, signal, what);
+        continue;
+      }
+      throw new McpServerUnavailableError(this.server, this.#state, this.#lastError);
+    }
+  }
+
+  /** Restarts a crashed server once, after a backoff that doubles with each crash in a row. */
+  #restart(): Promise<void> {
+    this.#restarting ??= (async () => {
+      this.#state = 'restarting';
+      this.#options.onChange();
+      const base = this.#options.restartBackoffMs ?? 200;
+      await sleep(Math.min(base * 2 ** (this.#crashesInARow - 1), MAX_BACKOFF_MS));
+      if (this.#isClosed()) return;
+      await this.#client?.close().catch(() => undefined);
+      await this.#stdio?.close();
+      this.#restarts++;
+      try {
+        await this.#open();
+        this.#crash = undefined;
+      } catch (error) {
+        if (!this.#isClosed()) {
+          this.#state = 'failed';
+          this.#lastError = `restart after a crash failed: ${error instanceof McpConnectionError ? error.problem : message(error)}`;
+          await this.#client?.close().catch(() => undefined);
+          await this.#stdio?.close();
+        }
+      } finally {
+        this.#options.onChange();
+      }
+    })().finally(() => (this.#restarting = undefined));
+    return this.#restarting;
+  }
+
+  async #crashError(crash: Crash, cause?: unknown): Promise<McpServerClosedError> {
+    await this.#stdio?.settled(CRASH_SETTLE_MS);
+    const tail = this.#stdio?.stderr.lastLines(CRASH_TAIL_LINES);
+    const info = this.#stdio?.closeInfo;
+    if (info?.exitedOnItsOwn === true) crash.reason = exitText(info);
+    return new McpServerClosedError(this.server, crash.reason, cause, {
+      crashed: true,
+      ...(tail === undefined ? {} : { stderrTail: tail }),
+      restartsOnNextCall: this.#state === 'crashed' || this.#state === 'restarting',
+    });
   }
 
   #closeReason(): string {
-    return this.#stdio?.closeInfo?.reason ?? 'connection closed';
+    const info = this.#stdio?.closeInfo;
+    return info === undefined ? 'connection closed' : exitText(info);
   }
 
-  #typed(error: unknown, method: string, subject: string, options?: { readonly signal?: AbortSignal; readonly timeoutMs?: number }): Error {
+  async #typed(error: unknown, method: string, subject: string, options?: { readonly signal?: AbortSignal; readonly timeoutMs?: number }): Promise<Error> {
     if (options?.signal?.aborted === true) return new CancelledError(`${method} '${subject}' on MCP server '${this.server}'`, options.signal.reason);
+    const lost = this.#state !== 'connected';
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return this.#lostError(error);
     if (error instanceof McpError) {
-      if (error.code === ErrorCode.ConnectionClosed) return new McpServerClosedError(this.server, this.#closeReason(), error);
       if (error.code === ErrorCode.RequestTimeout && options?.timeoutMs !== undefined) return new ToolTimeoutError(mcpToolName(this.server, subject), options.timeoutMs);
       return new McpRequestError(this.server, method, error.code, error.message, error);
     }
-    if (this.#state !== 'connected') return new McpServerClosedError(this.server, this.#closeReason(), error);
+    if (lost) return this.#lostError(error);
     return new McpRequestError(this.server, method, -1, message(error), error);
   }
 
-  #onLost(): void {
-    if (this.#state === 'closed' || this.#state === 'failed') return;
-    this.#state = 'failed';
-    const tail = this.#stdio?.stderr.lastLines(1);
-    this.#lastError = `connection lost: ${this.#closeReason()}${tail ? `; stderr: ${tail}` : ''}`;
+  /** The error of a request the lost connection took with it. */
+  async #lostError(cause: unknown): Promise<Error> {
+    if (this.#isClosed()) return new McpServerClosedError(this.server, 'closed by host', cause);
+    return this.#crashError(this.#crash ?? { reason: this.#closeReason(), reported: true }, cause);
+  }
+
+  #onLost(client: Client): void {
+    if (client !== this.#client || this.#state !== 'connected') return;
+    this.#crashesInARow++;
+    const reason = this.#closeReason();
+    const crash: Crash = { reason, reported: this.#inFlight > 0 };
+    this.#crash = crash;
+    // The exit status often arrives just after the pipe closes: record it once it has.
+    const stdio = this.#stdio;
+    void stdio?.settled(1_000).then(() => {
+      const info = stdio.closeInfo;
+      if (this.#crash !== crash || info?.exitedOnItsOwn !== true || crash.reason === exitText(info)) return;
+      crash.reason = exitText(info);
+      if (this.#lastError?.endsWith(reason) === true) this.#lastError = `${this.#lastError.slice(0, -reason.length)}${crash.reason}`;
+      this.#options.onChange();
+    });
+    if (this.#crashesInARow >= MAX_CRASHES_IN_A_ROW) {
+      this.#state = 'failed';
+      this.#lastError = `crashed ${this.#crashesInARow} times in a row, not restarted again: ${reason}`;
+    } else {
+      this.#state = 'crashed';
+      this.#lastError = `crashed: ${reason}`;
+    }
     this.#options.onChange();
   }
 
@@ -222,22 +372,24 @@ export class McpServerConnection implements McpToolCaller {
     })().finally(() => (this.#refreshing = undefined));
   }
 
-  async #refreshNow(): Promise<void> {
+  /** Lists tools, resources and prompts; `timeoutMs` bounds each request (start-up). */
+  async #refreshNow(timeoutMs?: number): Promise<void> {
     const client = this.#client;
     if (client === undefined) return;
+    const opts = timeoutMs === undefined ? undefined : { timeout: timeoutMs };
     const caps = client.getServerCapabilities() ?? {};
     const specs: McpToolSpec[] = [];
     if (caps.tools !== undefined) {
       let cursor: string | undefined;
       do {
-        const page = await client.listTools(cursor === undefined ? {} : { cursor });
+        const page = await client.listTools(cursor === undefined ? {} : { cursor }, opts);
         specs.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor !== undefined);
     }
     let resources = this.#resources;
     if (caps.resources !== undefined) {
-      const listed = (await client.listResources()).resources;
+      const listed = (await client.listResources(undefined, opts)).resources;
       resources = Object.freeze(
         listed.map((r) =>
           Object.freeze({ server: this.server, uri: r.uri, name: r.name, ...(r.description === undefined ? {} : { description: r.description }), ...(r.mimeType === undefined ? {} : { mimeType: r.mimeType }) }),
@@ -246,7 +398,7 @@ export class McpServerConnection implements McpToolCaller {
     }
     let prompts = this.#prompts;
     if (caps.prompts !== undefined) {
-      const listed = (await client.listPrompts()).prompts;
+      const listed = (await client.listPrompts(undefined, opts)).prompts;
       prompts = Object.freeze(
         listed.map((p) => Object.freeze({ server: this.server, name: p.name, ...(p.description === undefined ? {} : { description: p.description }), arguments: Object.freeze([...(p.arguments ?? [])]) })),
       );

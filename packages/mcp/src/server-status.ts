@@ -3,8 +3,13 @@
  */
 import type { McpTransportKind } from './open-client.js';
 
-/** Lifecycle of one server: `connecting` → `connected`; `failed` on a start error or a lost connection; `closed` after removal. */
-export type McpServerState = 'connecting' | 'connected' | 'failed' | 'closed';
+/**
+ * Lifecycle of one server: `connecting` → `connected`; `crashed` when it dies while connected
+ * (its tools stay listed), `restarting` while the next call starts it again, back to
+ * `connected`; `failed` when a start or a restart fails, or after three crashes in a row;
+ * `closed` after removal.
+ */
+export type McpServerState = 'connecting' | 'connected' | 'crashed' | 'restarting' | 'failed' | 'closed';
 
 /** Which manager a server belongs to, seen from a session (MCP-01). */
 export type McpSourceTier = 'global' | 'inherited' | 'private';
@@ -16,11 +21,13 @@ export interface McpServerStatus {
   /** `stdio`, `streamable-http` or `sse` (for `auto` before connecting: `streamable-http`). */
   readonly transport: McpTransportKind;
   readonly state: McpServerState;
-  /** Tools this server puts on the surface (0 unless connected). */
+  /** Tools this server puts on the surface (0 unless connected, crashed or restarting). */
   readonly toolCount: number;
   readonly resourceCount: number;
   readonly promptCount: number;
-  /** The last start, refresh or connection error. */
+  /** Automatic restarts after crashes so far. */
+  readonly restarts: number;
+  /** The last start, refresh, crash or restart error, without the server's name (`command not found (ENOENT)`). */
   readonly lastError?: string;
   /** The last lines of the server's stderr (stdio only), bounded. */
   readonly stderrTail?: string;

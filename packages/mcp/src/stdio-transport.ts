@@ -44,7 +44,15 @@ export interface StdioCloseInfo {
   readonly exitCode: number | null;
   /** Terminating signal, once known. */
   readonly signal: NodeJS.Signals | null;
+  /** True when the process exited before this transport signalled it (it died, it was not killed by us). */
+  readonly exitedOnItsOwn: boolean;
 }
+
+/**
+ * When a pipe closes first, the group is signalled this much later, so that a process that is
+ * dying anyway reports its own exit status (pending requests have already failed).
+ */
+const EXIT_STATUS_WAIT_MS = 50;
 
 /** The stdio transport. One instance runs one server process once. */
 export class ProcessGroupStdioTransport implements Transport {
@@ -60,8 +68,11 @@ export class ProcessGroupStdioTransport implements Transport {
   readonly #buffer = new ReadBuffer();
   #child: ChildProcessWithoutNullStreams | undefined;
   #closeReason: string | undefined;
-  #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  #exit: { code: number | null; signal: NodeJS.Signals | null; own: boolean } | undefined;
+  #signalled = false;
   #killing: Promise<void> | undefined;
+  #stderrEnded = false;
+  readonly #settleWaiters = new Set<() => void>();
 
   constructor(options: ProcessGroupStdioOptions) {
     this.#options = options;
@@ -81,7 +92,25 @@ export class ProcessGroupStdioTransport implements Transport {
   /** Why the connection ended, once it has. */
   get closeInfo(): StdioCloseInfo | undefined {
     if (this.#closeReason === undefined) return undefined;
-    return { reason: this.#closeReason, exitCode: this.#exit?.code ?? null, signal: this.#exit?.signal ?? null };
+    return { reason: this.#closeReason, exitCode: this.#exit?.code ?? null, signal: this.#exit?.signal ?? null, exitedOnItsOwn: this.#exit?.own === true };
+  }
+
+  /**
+   * Resolves once the process has exited and stderr has ended (everything the server wrote is in
+   * {@link stderr}, and {@link closeInfo} has the exit status), or after `ms` at most, for a
+   * child that still holds the pipe. Never rejects.
+   */
+  settled(ms: number): Promise<void> {
+    if (this.#isSettled()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#settleWaiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#settleWaiters.add(done);
+    });
   }
 
   /** Spawns the server. Rejects when the command cannot be started (e.g. `ENOENT`). */
@@ -109,7 +138,8 @@ export class ProcessGroupStdioTransport implements Transport {
         resolve();
       });
       child.once('exit', (code, signal) => {
-        this.#exit = { code, signal };
+        this.#exit = { code, signal, own: !this.#signalled };
+        this.#wake();
         this.#lost(signal === null ? `process exited (code ${String(code)})` : `process exited (signal ${signal})`);
       });
       child.stdout.on('data', (chunk: Buffer) => this.#onStdout(chunk));
@@ -124,6 +154,10 @@ export class ProcessGroupStdioTransport implements Transport {
       child.stderr.on('data', (chunk: Buffer) => {
         this.#stderr.push(chunk);
         this.#options.onStderr?.(chunk.toString('utf8'));
+      });
+      child.stderr.once('close', () => {
+        this.#stderrEnded = true;
+        this.#wake();
       });
     });
   }
@@ -145,6 +179,16 @@ export class ProcessGroupStdioTransport implements Transport {
   async close(): Promise<void> {
     this.#lost('closed by host');
     await this.#killing;
+  }
+
+  #isSettled(): boolean {
+    const child = this.#child;
+    return child === undefined || child.pid === undefined || (this.#stderrEnded && this.#exit !== undefined);
+  }
+
+  #wake(): void {
+    if (!this.#isSettled()) return;
+    for (const w of [...this.#settleWaiters]) w();
   }
 
   #onStdout(chunk: Buffer): void {
@@ -173,7 +217,12 @@ export class ProcessGroupStdioTransport implements Transport {
       child.stdout.removeAllListeners('data');
       child.stderr.resume();
       const pid = child.pid;
-      this.#killing = pid === undefined ? Promise.resolve() : killGroup(pid, this.#options.killGraceMs ?? 1_000);
+      const wait = reason === 'closed by host' || this.#exit !== undefined ? 0 : EXIT_STATUS_WAIT_MS;
+      const kill = (): Promise<void> => {
+        this.#signalled = true;
+        return pid === undefined ? Promise.resolve() : killGroup(pid, this.#options.killGraceMs ?? 1_000);
+      };
+      this.#killing = wait === 0 ? kill() : new Promise<void>((resolve) => setTimeout(resolve, wait)).then(kill);
     }
     this.#buffer.clear();
     this.onclose?.();

@@ -141,13 +141,14 @@ describe('MCP ownership and isolation', () => {
     expect([...registry.keys()]).toEqual(['read']);
   });
 
-  it('MCP-04: when a private server dies, its shadow stays (status shows why) until it is removed', async () => {
+  it('MCP-04: when a private server dies, its shadow stays (status shows why, calls never go to the inherited one) until it is removed', async () => {
     const s = session();
     await s.addMcpServer('shared', testServer('doomed'));
     const { pid } = parsePids(await call(s, 'mcp__shared__pid'));
     process.kill(pid, 'SIGKILL');
-    expect(await waitFor(() => s.status().some((x) => x.source === 'private' && x.state === 'failed'))).toBe(true);
-    expect(s.tool('mcp__shared__echo')).toBeUndefined();
+    expect(await waitFor(() => s.status().some((x) => x.source === 'private' && x.state === 'crashed'))).toBe(true);
+    expect(s.tool('mcp__shared__echo')).toBeDefined();
+    await expect(call(s, 'mcp__shared__echo', { text: 'x' })).rejects.toThrow(/MCP server 'shared' crashed/);
     await s.removeMcpServer('shared');
     expect(await call(s, 'mcp__shared__echo', { text: 'back' })).toBe('inherited-shared: back');
   });

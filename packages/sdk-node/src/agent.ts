@@ -19,6 +19,7 @@ import {
   type WorkspaceServices,
 } from '@a3s-code/core';
 import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
+import type { McpServerStatus } from '@a3s-code/mcp';
 import { AgentLayers, type AgentLayer } from './agent-layer.js';
 import { resolveApproval, withReadTools, type ApprovalOptions } from './approver.js';
 import { ModelNotConfiguredError } from './errors.js';
@@ -170,6 +171,16 @@ export class Agent {
     } finally {
       await mcp.close();
     }
+  }
+
+  /**
+   * Status of the agent-global MCP servers sessions on `dir` get (the agent's `mcpServers` and
+   * the folder's config file), starting them if no session has yet. A server that failed to start
+   * is listed as `failed` with its reason (`lastError`) and stderr tail; see `mcpWarnings`.
+   */
+  async mcpStatus(dir: string = this.#config.cwd ?? process.cwd()): Promise<readonly McpServerStatus[]> {
+    const layer = await this.#layers.for(resolve(dir));
+    return layer.mcp?.status() ?? [];
   }
 
   /** Closes the agent-global MCP servers. Sessions close their own with `session.close()`. */

@@ -9,7 +9,7 @@
  */
 export { Agent, type AgentConfig, type ResumeSessionOptions, type SessionOptions } from './agent.js';
 export { READ_TOOL_RULES, type ApprovalOptions, type ConfirmHandler } from './approver.js';
-export { validateMcpServers } from './mcp.js';
+export { mcpWarnings, validateMcpServers, type McpWarning } from './mcp.js';
 export type { ProgramLimits, ProgramOptions } from './program.js';
 export { Session, type EventStream } from './session.js';
 export { resolveModel, SCRIPTED_PREFIX, type ModelSpec, type ProvidersConfig } from './model.js';
@@ -76,5 +76,5 @@ export type {
   VerificationReport,
 } from '@a3s-code/core';
 export { ScriptError } from '@a3s-code/core/testing';
-export { McpConfigError, McpConnectionError, McpManager, McpOwnershipError } from '@a3s-code/mcp';
+export { McpConfigError, McpConnectionError, McpManager, McpOwnershipError, McpServerClosedError, mcpReadOnlyChecker } from '@a3s-code/mcp';
 export type { McpServerConfig, McpServerStatus, McpSessionServerStatus, McpSource } from '@a3s-code/mcp';

@@ -7,7 +7,34 @@
  * the surface (SURF-09). Private servers close with the session, global ones with the agent.
  */
 import type { ToolSource } from '@a3s-code/core';
-import { McpConfigError, McpManager, McpSources, parseMcpServers, syncMcpTools, type McpServersConfig, type McpSource } from '@a3s-code/mcp';
+import { McpConfigError, McpManager, McpSources, parseMcpServers, syncMcpTools, type McpServerStatus, type McpServersConfig, type McpSource } from '@a3s-code/mcp';
+
+/** A server that is not serving: what a host shows the user (`a3s` prints one line per warning). */
+export interface McpWarning {
+  /** The server's configured name. */
+  readonly server: string;
+  /** `failed` (did not start, or gave up after crashes), `crashed` or `restarting`. */
+  readonly state: McpServerStatus['state'];
+  /** Why, without the server's name: `starting \`npx\`: command not found (ENOENT)`. */
+  readonly reason: string;
+  /** The last lines of the server's stderr, when it wrote any. */
+  readonly stderrTail?: string;
+}
+
+/**
+ * The warnings of a set of statuses (`session.mcpStatus()`, `agent.mcpStatus(dir)`): one per
+ * server that is `failed`, `crashed` or `restarting`, in order. Shadowed servers are skipped.
+ */
+export function mcpWarnings(statuses: readonly (McpServerStatus & { readonly shadowedBy?: string })[]): McpWarning[] {
+  return statuses
+    .filter((s) => (s.state === 'failed' || s.state === 'crashed' || s.state === 'restarting') && s.shadowedBy === undefined)
+    .map((s) => ({
+      server: s.name,
+      state: s.state,
+      reason: s.lastError ?? s.state,
+      ...(s.stderrTail === undefined ? {} : { stderrTail: s.stderrTail }),
+    }));
+}
 
 /**
  * Validates a `mcpServers` map with `@a3s-code/mcp`'s `parseMcpServers`. `where` (a config file)

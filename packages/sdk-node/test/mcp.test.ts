@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { describe, expect, it } from 'vitest';
-import { Agent, McpManager } from '../src/index.js';
+import { Agent, McpManager, mcpWarnings } from '../src/index.js';
 import { tempRepo } from './kit.js';
 
 const server = (label: string) => ({ command: process.execPath, args: [fileURLToPath(new URL('./fixtures/mcp-server.mjs', import.meta.url)), label] });
@@ -117,4 +117,27 @@ describe('MCP servers on sessions', () => {
     }
     expect(await until(() => gone(pid))).toBe(true);
   });
+
+  it('MCP-08: a server that cannot start is a warning (name, reason, stderr tail) from agent.mcpStatus and session.mcpStatus; the others serve', async () => {
+    const dir = tempRepo();
+    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ mcpServers: { ok: server('ok'), ghost: { command: 'a3s-no-such-mcp-server' } } }));
+    const agent = await Agent.create({ model: new ScriptedLlmClient([]) });
+    try {
+      const status = await agent.mcpStatus(dir);
+      expect(status.find((x) => x.name === 'ghost')).toMatchObject({ state: 'failed', restarts: 0, toolCount: 0, lastError: expect.stringContaining('command not found') });
+      expect(mcpWarnings(status)).toEqual([{ server: 'ghost', state: 'failed', reason: 'starting `a3s-no-such-mcp-server`: command not found (ENOENT)' }]);
+      const s = await agent.session(dir, { mcpServers: { boom: { command: process.execPath, args: ['-e', "console.error('boom'); process.exit(1)"] } } });
+      try {
+        expect(s.toolNames()).toContain('mcp__ok__echo');
+        expect(mcpWarnings(s.mcpStatus())).toEqual([
+          expect.objectContaining({ server: 'ghost' }),
+          { server: 'boom', state: 'failed', reason: expect.stringMatching(/process exited \(code 1\) during start-up$/), stderrTail: 'boom' },
+        ]);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      await agent.close();
+    }
+  }, 30_000);
 });

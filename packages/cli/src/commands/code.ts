@@ -11,6 +11,7 @@ import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.
 import type { Io } from '../io.js';
 import { closeOnSigterm, openSession, type OpenedSession } from '../open-session.js';
 import { createEventPrinter } from '../render/event-printer.js';
+import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
 import { styleFor } from '../style.js';
 import { printTools } from './tools.js';
@@ -28,6 +29,7 @@ ${SESSION_FLAGS_HELP}`;
 /** The `/` commands. */
 export const SLASH_HELP = `/help      this list
 /tools     the tool surface (tiers, capabilities)
+/mcp       MCP servers: source, state, tool count, restarts, last error
 /compact   summarise the conversation now
 /save      save the session (.a3s/sessions/<id>.json); reopen it with a3s sessions --resume <id>
 /resume    continue the last run (after an interrupt or a park), streamed
@@ -118,6 +120,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
 
   io.stdout.write(`${style.bold('a3s code')} ${style.dim(`· ${session.dir} · session ${session.sessionId}`)}\n`);
   io.stdout.write(style.dim('type a prompt · /help for commands · Ctrl-C interrupts, twice exits\n'));
+  printMcpWarnings(io.stderr, styleFor(io.stderr, io.env), session.mcpStatus());
   if (preset.resume !== undefined) io.stdout.write(style.dim(`reopened saved session ${preset.resume} (${session.state.view.messages.length} message(s))\n`));
   const folded = session.state.view.run;
   if ((sessionId !== undefined || preset.resume !== undefined) && folded.status === 'running') {
@@ -136,6 +139,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
         if (command === '/exit' || command === '/quit') break;
         if (command === '/help') io.stdout.write(`${SLASH_HELP}\n`);
         else if (command === '/tools') printTools(io.stdout, style, session.toolInfo(), session.dir);
+        else if (command === '/mcp') printMcpServers(io.stdout, style, session.mcpStatus());
         else if (command === '/save') {
           await guarded(async () => {
             const snapshot = await session.save();

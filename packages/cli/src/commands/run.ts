@@ -10,6 +10,7 @@ import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { closeOnSigterm, openSession } from '../open-session.js';
 import { createEventPrinter } from '../render/event-printer.js';
+import { printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
 import { styleFor } from '../style.js';
 
@@ -48,6 +49,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   const out = styleFor(io.stdout, io.env);
   const err = styleFor(io.stderr, io.env);
   const print = createEventPrinter(io.stdout, out);
+  printMcpWarnings(io.stderr, err, session.mcpStatus());
   let interrupts = 0;
   const onInterrupt = (): void => {
     interrupts++;

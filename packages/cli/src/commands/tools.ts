@@ -2,13 +2,15 @@
  * `a3s tools`: the tool surface a session on this workspace would give the model, with tiers,
  * scheduling capabilities and the workspace capabilities each tool requires. It is listed by the
  * SDK's `agent.describeTools` — the same registration as a session, the workspace's config file
- * and MCP servers included — without a model and without writing a log.
+ * and MCP servers included — without a model and without writing a log. An MCP server that
+ * did not start is a warning on stderr; the listing (and the exit code) stay as they are.
  */
 import type { ToolInfo } from '@a3s-code/sdk';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { EXIT } from '../errors.js';
 import type { Io, Out } from '../io.js';
 import { agentFor, flagOptions } from '../open-session.js';
+import { printMcpWarnings } from '../render/mcp-status.js';
 import { styleFor, type Style } from '../style.js';
 
 /** Help of `a3s tools`. */
@@ -49,6 +51,7 @@ export async function toolsCommand(args: readonly string[], io: Io): Promise<num
   try {
     // `a3s code` answers questions at the terminal and `a3s run` parks them: both offer ask_user.
     const tools = await agent.describeTools(flags.cwd, { ...flagOptions(flags), parkMode: 'return' });
+    printMcpWarnings(io.stderr, styleFor(io.stderr, io.env), await agent.mcpStatus(flags.cwd));
     if (values.json) {
       io.stdout.write(`${JSON.stringify(tools.map(({ description: _d, ...t }) => t))}\n`);
       return EXIT.ok;
