@@ -168,6 +168,7 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
       ...(m.web ? { web: m.web } : {}),
       prompt: m.prompt ?? {},
       workspaceInstructions: m.workspaceInstructions ?? true,
+      pricing: m.pricing ?? {},
     },
   };
 }
