@@ -1,8 +1,10 @@
 /**
  * The process's stdout and stderr for the `a3s` executable. When the reader of a pipe goes away
  * (`a3s tools | head -1`), Node reports `EPIPE` as an `error` event, which would otherwise crash
- * the process with a stack trace: here it only marks the stream closed, later writes are dropped,
- * and (for stdout) the `closed` signal tells a running command to wind down.
+ * the process with a stack trace: here it only marks the stream closed (Node drops later writes to
+ * the destroyed stream, reporting them to the same handler), and (for stdout) the `closed` signal
+ * tells a running command to wind down. The stream itself stays the command's `Out`, so readline
+ * can still drive it in `a3s code`.
  */
 import type { Out } from './io.js';
 
@@ -22,9 +24,5 @@ export function pipeOut(stream: NodeJS.WriteStream): PipeOut {
     if (e.code !== undefined && GONE.has(e.code)) controller.abort(e);
     else throw e;
   });
-  const out: Out = {
-    isTTY: stream.isTTY === true,
-    write: (text: string) => (controller.signal.aborted ? false : stream.write(text)),
-  };
-  return { out, closed: controller.signal };
+  return { out: stream, closed: controller.signal };
 }
