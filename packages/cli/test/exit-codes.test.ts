@@ -138,7 +138,7 @@ describe('sessions, replay and cost', () => {
     expect((await runMain(['replay', '--cwd', dir, 'p1'])).stdout).not.toContain('cost:');
   });
 
-  it('BUILD-08: model "scripted:<file>" in a3s.config.json, relative to the config file folder', async () => {
+  it('model "scripted:<file>" in a3s.config.json, relative to the config file folder', async () => {
     const dir = tempRepo();
     mkdirSync(join(dir, 'scripts'));
     writeFileSync(join(dir, 'scripts', 'hello.json'), JSON.stringify({ turns: [{ text: 'Hello from the config.' }] }));

@@ -17,7 +17,7 @@ describe('a3s --version', () => {
 });
 
 describe('a3s init', () => {
-  it('BUILD-08: writes a starter a3s.config.json whose $schema the config loader accepts', async () => {
+  it('writes a starter a3s.config.json whose $schema the config loader accepts', async () => {
     const ws = dir();
     const r = await runMain(['init', '--cwd', ws], { env: { A3S_MODEL: 'anthropic/claude-sonnet-4-20250514' } });
     expect(r).toMatchObject({ status: 0, stderr: '' });

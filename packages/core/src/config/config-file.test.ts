@@ -24,7 +24,7 @@ const failure = (f: () => unknown): string => {
 const failureOf = async (p: Promise<unknown>): Promise<{ code?: string; message: string }> => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as { code?: string; message: string });
 
 describe('config files', () => {
-  it('BUILD-08: accepts $schema (an editor hint) and drops it', async () => {
+  it('accepts $schema (an editor hint) and drops it', async () => {
     const config = await loadCodeConfig(fileWith(JSON.stringify({ $schema: './node_modules/@a3s-code/core/dist/config.schema.json', model: 'openai/gpt-4o' })));
     expect(config).toEqual({ model: 'openai/gpt-4o' });
   });

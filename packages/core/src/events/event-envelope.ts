@@ -72,7 +72,7 @@ export type ProjectedEventV1 = EventEnvelopeV1 & {
   readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
 };
 
-/** The one projection (EVT-04): adds `text`, `toolName`, `tool_name`, `usage`; never drops a field. */
+/** The one projection: adds `text`, `toolName`, `tool_name`, `usage`; never drops a field. */
 export function projectEventV1(envelope: EventEnvelopeV1): ProjectedEventV1 {
   const p = envelope.payload;
   let text: unknown;
