@@ -16,8 +16,8 @@ export const SESSION_FLAGS = {
 } as const satisfies ParseArgsConfig['options'];
 
 /** Help text of the session flags. */
-export const SESSION_FLAGS_HELP = `  -m, --model <spec>   openai/<model> | anthropic/<model> | scripted:<file.json>
-                       (default: A3S_MODEL; keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)
+export const SESSION_FLAGS_HELP = `  -m, --model <spec>   <provider>/<model> (openai/gpt-4o, anthropic/..., ollama/..., see a3s models)
+                       | scripted:<file.json> (default: the config file's model, then A3S_MODEL)
   -C, --cwd <dir>      workspace folder (default: the current folder)
       --yolo           run tools that would ask for confirmation without asking (a deny stays final)
       --plan           plan mode: only read tools are visible and callable
@@ -27,6 +27,8 @@ export const SESSION_FLAGS_HELP = `  -m, --model <spec>   openai/<model> | anthr
 export interface SessionFlags {
   readonly model: string | undefined;
   readonly cwd: string;
+  /** The folder the command was started in: relative paths in flags (`scripted:<file>`) resolve against it. */
+  readonly startedIn: string;
   readonly yolo: boolean;
   readonly plan: boolean;
 }
@@ -45,6 +47,7 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: r
 
 /** The session flags of parsed values, with `--cwd` resolved against `cwd`. */
 export function sessionFlags(values: { model?: string | undefined; cwd?: string | undefined; yolo?: boolean | undefined; plan?: boolean | undefined }, cwd: string): SessionFlags {
-  if (values.model !== undefined && values.model.trim() === '') throw new UsageError('--model: must be openai/<model>, anthropic/<model> or scripted:<file.json>');
-  return { model: values.model, cwd: resolve(cwd, values.cwd ?? '.'), yolo: values.yolo === true, plan: values.plan === true };
+  if (values.model !== undefined && values.model.trim() === '') throw new UsageError("--model: must be <provider>/<model> (see 'a3s models') or scripted:<file.json>");
+  if (values.model !== undefined && /^scripted:\s*$/.test(values.model)) throw new UsageError('--model: scripted: needs the script file, e.g. --model scripted:model.json');
+  return { model: values.model, cwd: resolve(cwd, values.cwd ?? '.'), startedIn: cwd, yolo: values.yolo === true, plan: values.plan === true };
 }

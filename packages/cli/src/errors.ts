@@ -5,15 +5,21 @@ import { A3sError } from '@a3s-code/effect';
 export const EXIT = Object.freeze({
   /** The run completed (or the command succeeded). */
   ok: 0,
-  /** The run failed (a typed error, e.g. `COMPLETION_INCOMPLETE`), or a file could not be read. */
+  /** The run failed (a typed error, e.g. `COMPLETION_INCOMPLETE`), or a file could not be read or written. */
   failed: 1,
-  /** Bad command line or configuration (unknown flag, missing prompt, no model configured). */
+  /** Bad command line or configuration (unknown flag, missing prompt, no model, a bad config file or MCP entry). */
   usage: 2,
   /** The run parked for a confirmation or a question nobody could answer (`a3s run`). */
   parked: 3,
   /** The run was interrupted (Ctrl-C). */
   cancelled: 130,
 });
+
+/**
+ * Error codes of the caller's mistakes (command line, configuration file, model choice, MCP
+ * server entries, a malformed model script): reported with exit code 2, whichever command hit them.
+ */
+export const USAGE_CODES: ReadonlySet<string> = new Set(['CLI_USAGE', 'MODEL_NOT_CONFIGURED', 'MODEL_CONFIGURATION', 'SESSION_CONFIGURATION', 'INVALID_SCRIPT', 'INVALID_PERMISSION_RULE', 'MCP_CONFIG']);
 
 /** A command-line mistake: names the flag or argument and what is allowed. */
 export class UsageError extends A3sError {

@@ -14,4 +14,9 @@ export interface Io {
   readonly stderr: Out;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /**
+   * Aborted when stdout's reader went away (`a3s run --json | head -1`): a run in progress is
+   * interrupted and closed, and the command ends quietly with exit code 0.
+   */
+  readonly stdoutClosed?: AbortSignal;
 }

@@ -3,7 +3,7 @@
  * `@a3s-code/effect` alone (parse, fold, summarise), so a replay needs no session and no model.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { effectLogPath, FactLog, parseLog, summarizeLog, type Fact, type LogSummary } from '@a3s-code/effect';
 import { UsageError } from './errors.js';
 
@@ -12,13 +12,29 @@ export function logFolder(workspace: string): string {
   return join(workspace, '.a3s', 'effect-log');
 }
 
-/** Resolves a log argument: an existing file path, or a session id / thread name under `workspace`. */
+/**
+ * Resolves a log argument: an existing file; a folder (a workspace, its `.a3s` or its
+ * `.a3s/effect-log`), meaning its newest log; or a session id / thread name under `workspace`.
+ * When nothing is found the message names the folder that was searched.
+ */
 export function resolveLog(arg: string, workspace: string, cwd: string): string {
   const asPath = resolve(cwd, arg);
   if (existsSync(asPath) && statSync(asPath).isFile()) return asPath;
+  if (existsSync(asPath) && statSync(asPath).isDirectory()) {
+    const folder = basename(asPath) === 'effect-log' ? asPath : basename(asPath) === '.a3s' ? join(asPath, 'effect-log') : logFolder(asPath);
+    const newest = logsIn(folder)[0];
+    if (newest === undefined) throw new UsageError(`no fact logs in ${folder}`);
+    return newest.path;
+  }
   const asThread = join(workspace, effectLogPath(arg));
   if (existsSync(asThread)) return asThread;
-  throw new UsageError(`no fact log '${arg}': not a file, and no ${effectLogPath(arg)} under ${workspace} (list them with 'a3s sessions')`);
+  throw new UsageError(`no fact log '${arg}': not a file or folder, and no session '${arg}' in ${logFolder(workspace)} (list them with 'a3s sessions${workspace === cwd ? '' : ` --cwd ${workspace}`}')`);
+}
+
+/** The workspace a log file belongs to (`<ws>/.a3s/effect-log/<thread>.jsonl`), if it sits in one. */
+export function workspaceOfLog(path: string): string | undefined {
+  const folder = dirname(path);
+  return basename(folder) === 'effect-log' && basename(dirname(folder)) === '.a3s' ? dirname(dirname(folder)) : undefined;
 }
 
 /** A parsed log with its summary. */
@@ -54,7 +70,11 @@ export interface SessionLogEntry {
 
 /** The session logs of a workspace, newest first. */
 export function listLogs(workspace: string): SessionLogEntry[] {
-  const dir = logFolder(workspace);
+  return logsIn(logFolder(workspace));
+}
+
+/** The logs in an effect-log folder, newest first. */
+function logsIn(dir: string): SessionLogEntry[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.endsWith('.jsonl'))

@@ -1,15 +1,18 @@
 /**
- * The `a3s` command: dispatch to a subcommand and turn typed errors into clear messages and exit
- * codes (2 for configuration and usage mistakes, 1 for failures).
+ * The `a3s` command: dispatch to a subcommand and turn typed errors into one message on stderr and
+ * an exit code from {@link EXIT} (2 for configuration and usage mistakes, 1 for failures).
  */
 import { A3sError } from '@a3s-code/effect';
 import { codeCommand } from './commands/code.js';
+import { initCommand } from './commands/init.js';
+import { modelsCommand } from './commands/models.js';
 import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { toolsCommand } from './commands/tools.js';
-import { EXIT } from './errors.js';
+import { EXIT, USAGE_CODES } from './errors.js';
 import type { Io } from './io.js';
+import { cliVersion } from './version.js';
 
 /** The top-level help. */
 export const MAIN_HELP = `a3s — A3S Code, a coding agent whose every run is a replayable fact log
@@ -19,12 +22,18 @@ Usage: a3s <command> [options]
 Commands:
   code                 interactive session (the default)
   run "<prompt>"       one run, then exit (--json: event envelopes as JSONL)
-  replay <log|id>      phase timeline, tool table, tokens and errors of a fact log
+  replay <log|id|dir>  phase timeline, tool table, tokens, cost and errors of a fact log
   tools                the session's tool surface with tiers and capabilities
   sessions             the sessions of this workspace; --resume <id> continues one
+  models               the model providers, the keys each needs and whether they are set
+  init                 write a starter a3s.config.json (with its JSON Schema)
+  version              print the version (also --version, -V)
 
-Models: --model openai/<model> | anthropic/<model> | scripted:<file.json>, or A3S_MODEL
-(keys: OPENAI_API_KEY, ANTHROPIC_API_KEY). 'a3s <command> --help' for each command.`;
+Models: --model <provider>/<model> (openai, anthropic, openai-compatible, deepseek, openrouter,
+groq, vllm, llamacpp, ollama, lmstudio) | scripted:<file.json>, or "model" in a3s.config.json,
+or A3S_MODEL; 'a3s models' lists the keys. 'a3s <command> --help' for each command.
+
+Exit codes: 0 completed, 1 run failed, 2 usage or configuration error, 3 parked, 130 interrupted.`;
 
 const COMMANDS: Readonly<Record<string, (args: readonly string[], io: Io) => Promise<number>>> = {
   code: codeCommand,
@@ -32,10 +41,9 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[], io: Io) => Pro
   replay: replayCommand,
   tools: toolsCommand,
   sessions: sessionsCommand,
+  models: modelsCommand,
+  init: initCommand,
 };
-
-/** Codes of the caller's mistakes: reported with exit code 2. */
-const USAGE_CODES = new Set(['CLI_USAGE', 'MODEL_NOT_CONFIGURED', 'MODEL_CONFIGURATION', 'SESSION_CONFIGURATION', 'INVALID_SCRIPT', 'INVALID_PERMISSION_RULE']);
 
 /** Runs the `a3s` command line; resolves with the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -44,20 +52,32 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stdout.write(`${MAIN_HELP}\n`);
     return EXIT.ok;
   }
+  if (first === '--version' || first === '-V' || first === '-v' || first === 'version') {
+    io.stdout.write(`a3s ${cliVersion()}\n`);
+    return EXIT.ok;
+  }
   const explicit = first !== undefined && !first.startsWith('-');
   const name = explicit ? first : 'code';
   const command = COMMANDS[name];
   if (!command) {
-    io.stderr.write(`a3s: unknown command '${name}'; expected one of ${Object.keys(COMMANDS).join(', ')}\n`);
+    io.stderr.write(`a3s: unknown command '${name}'; expected one of ${[...Object.keys(COMMANDS), 'version'].join(', ')}\n`);
     return EXIT.usage;
   }
+  let code: number;
   try {
-    return await command(explicit ? rest : argv, io);
+    code = await command(explicit ? rest : argv, io);
   } catch (e) {
-    const code = A3sError.isInstance(e) ? e.code : undefined;
-    const message = e instanceof Error ? e.message : String(e);
-    io.stderr.write(`a3s ${name}: ${code && code !== 'CLI_USAGE' ? `${code}: ` : ''}${message}\n`);
-    if (code === 'MODEL_NOT_CONFIGURED') io.stderr.write(`hint: a3s ${name} --model openai/<model> (OPENAI_API_KEY), --model anthropic/<model> (ANTHROPIC_API_KEY), or --model scripted:<file.json>\n`);
-    return code !== undefined && USAGE_CODES.has(code) ? EXIT.usage : EXIT.failed;
+    code = reportError(name, e, io);
   }
+  // A reader that went away (`| head`) interrupted the run: that is not a failure.
+  return io.stdoutClosed?.aborted === true && code === EXIT.cancelled ? EXIT.ok : code;
+}
+
+/** Prints an error once, on stderr, and returns its exit code. */
+function reportError(name: string, e: unknown, io: Io): number {
+  const code = A3sError.isInstance(e) ? e.code : undefined;
+  const message = e instanceof Error ? e.message : String(e);
+  io.stderr.write(`a3s ${name}: ${code && code !== 'CLI_USAGE' ? `${code}: ` : ''}${message}\n`);
+  if (code === 'MODEL_NOT_CONFIGURED') io.stderr.write(`hint: a3s ${name} --model openai/<model> (OPENAI_API_KEY), --model anthropic/<model> (ANTHROPIC_API_KEY), or --model scripted:<file.json>; 'a3s models' lists every provider\n`);
+  return code !== undefined && USAGE_CODES.has(code) ? EXIT.usage : EXIT.failed;
 }

@@ -27,7 +27,7 @@ export interface OpenedSession {
 /** The agent of the flags: their model (or the workspace's config file, or `A3S_MODEL`). */
 export async function agentFor(flags: SessionFlags, env: Readonly<Record<string, string | undefined>>): Promise<Agent> {
   if (!existsSync(flags.cwd) || !statSync(flags.cwd).isDirectory()) throw new UsageError(`--cwd: '${flags.cwd}' is not a folder`);
-  return Agent.create({ env, cwd: process.cwd(), ...(flags.model === undefined ? {} : { model: flags.model }) });
+  return Agent.create({ env, cwd: flags.startedIn, ...(flags.model === undefined ? {} : { model: flags.model }) });
 }
 
 /**

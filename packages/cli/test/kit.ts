@@ -45,3 +45,30 @@ export function a3s(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [A3S, ...args], { encoding: 'utf8', env: { ...base, ...env }, timeout: 20_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** What an in-process `main` call printed and returned. */
+export interface MainRun {
+  readonly status: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `main(args, io)` in this process with captured output, `cwd` as the folder it starts in and
+ * `env` as its whole environment (nothing leaks in from the test's own environment).
+ */
+export async function runMain(args: string[], options: { cwd?: string; env?: Record<string, string>; stdoutClosed?: AbortSignal } = {}): Promise<MainRun> {
+  const { main } = await import('../src/main.js');
+  const { PassThrough } = await import('node:stream');
+  let stdout = '';
+  let stderr = '';
+  const status = await main(args, {
+    stdin: new PassThrough(),
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    cwd: options.cwd ?? process.cwd(),
+    ...(options.stdoutClosed ? { stdoutClosed: options.stdoutClosed } : {}),
+  });
+  return { status, stdout, stderr };
+}

@@ -36,7 +36,7 @@ describe('a3s run', () => {
     const turns = [FIX_TURNS[0], { text: 'Done.' }, { text: 'Done.' }, { text: 'Done.' }, { text: 'Done.' }];
     const r = a3s(['run', '--yolo', '--model', `scripted:${scriptFile(turns)}`, '--cwd', dir, 'fix it']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('run failed: the run changed the workspace but cannot complete');
+    expect(r.stderr).toContain('run failed: COMPLETION_INCOMPLETE: the run changed the workspace but cannot complete');
     expect(r.stderr).toMatch(/log: .*\.a3s\/effect-log\//);
   });
 

@@ -40,6 +40,8 @@ export interface ToolSpec {
 /** `run.started` (host): a run opened; carries the context the view needs. */
 export interface RunStartedPayload extends PayloadBase {
   run_id: string;
+  /** The model the run talks to, `provider/model` (`openai/gpt-4o`, `scripted/<name>`); absent in older logs. */
+  model?: string;
   /** System prompt lines, in order. */
   system?: string[];
   /** The tool surface offered to the model in this run. */
@@ -247,6 +249,7 @@ function validateReasoningBlocks(c: Checker, p: Record<string, unknown>): void {
 const VALIDATORS: Record<FactKindV1, Validator> = {
   'run.started': (c, p) => {
     c.string(p, 'run_id', P, { nonEmpty: true });
+    if (p['model'] !== undefined) c.string(p, 'model', P);
     if (p['system'] !== undefined) {
       c.array(p, 'system', P).forEach((line, i) => {
         if (typeof line !== 'string') c.fail(`${P}.system[${i}]`, 'must be a string');

@@ -9,6 +9,7 @@ import { EXIT } from '../errors.js';
 import { LineReader } from '../interactive/line-reader.js';
 import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.js';
 import type { Io } from '../io.js';
+import { runCost } from '../cost.js';
 import { closeOnSigterm, openSession, type OpenedSession } from '../open-session.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
@@ -100,19 +101,20 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
 
   const finish = (r: RunResult): void => {
     print.newline();
-    io.stdout.write(`${style.dim(runSummary(style, r))}\n`);
+    io.stdout.write(`${style.dim(runSummary(style, r, runCost(session, r)))}\n`);
   };
   const streamed = async (stream: EventStream): Promise<void> => {
-    for await (const ev of stream) print(ev);
+    for await (const ev of stream) if (ev.type !== 'error') print(ev); // a failure is reported once, by guarded
     finish(await stream.result);
   };
+  const errStyle = styleFor(io.stderr, io.env);
   const guarded = async (op: () => Promise<void>): Promise<void> => {
     running = true;
     try {
       await op();
     } catch (e) {
       print.newline();
-      io.stdout.write(style.red(`${(e as { code?: string }).code ?? 'error'}: ${(e as Error).message}\n`));
+      io.stderr.write(errStyle.red(`${(e as { code?: string }).code ?? 'error'}: ${(e as Error).message}\n`));
     } finally {
       running = false;
     }

@@ -2,18 +2,22 @@
  * `a3s replay <log-or-thread>`: the phase timeline, the tool table, tokens and errors of a fact
  * log, computed with `@a3s-code/effect` alone (no session, no model, no tool runs).
  */
-import { formatSummary } from '@a3s-code/effect';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { formatCost } from '@a3s-code/core';
+import { formatSummary } from '@a3s-code/effect';
 import { parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { loadLog, resolveLog, type LoadedLog } from '../logs.js';
+import { logCost, workspacePricing, type LogCost } from '../cost.js';
+import { loadLog, resolveLog, workspaceOfLog, type LoadedLog } from '../logs.js';
 import { styleFor, type Style } from '../style.js';
 
 /** Help of `a3s replay`. */
-export const REPLAY_HELP = `Usage: a3s replay [options] <log-file | session-id>
+export const REPLAY_HELP = `Usage: a3s replay [options] <log-file | session-id | folder>
 
-Folds a fact log and prints its runs, phase timeline, tool table, token usage and errors.
+Folds a fact log and prints its runs, phase timeline, tool table, token usage (with its cost when
+the workspace's a3s.config.json prices the model) and errors. A folder means its newest log.
 
 Options:
   -C, --cwd <dir>   workspace whose .a3s/effect-log holds the session (default: the current folder)
@@ -40,6 +44,15 @@ function toolTable(style: Style, log: LoadedLog): string[] {
   return rows;
 }
 
+/** `cost: $0.0123 (openai/gpt-4o $0.0123)`, or `undefined` when no model of the log has a price. */
+function costText(cost: LogCost): string | undefined {
+  const priced = Object.entries(cost.by_model);
+  if (priced.length === 0) return undefined;
+  const parts = priced.map(([model, c]) => `${model} ${formatCost(c)}`);
+  if (cost.unpriced.length > 0) parts.push(`no price for ${cost.unpriced.join(', ')}`);
+  return `cost: ${cost.total === null ? 'partial' : formatCost(cost.total)} (${parts.join('; ')})`;
+}
+
 /** Runs `a3s replay`. */
 export async function replayCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, { cwd: { type: 'string', short: 'C' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, 'replay');
@@ -49,15 +62,19 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
   }
   if (positionals.length !== 1) throw new UsageError(`expected exactly one log file or session id, got ${positionals.length}; see 'a3s replay --help'`);
   const workspace = resolve(io.cwd, values.cwd ?? '.');
+  if (values.cwd !== undefined && (!existsSync(workspace) || !statSync(workspace).isDirectory())) throw new UsageError(`--cwd: '${workspace}' is not a folder`);
   const log = loadLog(resolveLog(positionals[0]!, workspace, io.cwd));
+  const cost = logCost(log.facts, await workspacePricing(values.cwd === undefined ? (workspaceOfLog(log.path) ?? workspace) : workspace));
   if (values.json) {
-    io.stdout.write(`${JSON.stringify({ path: log.path, digest: log.digest, summary: log.summary })}\n`);
+    io.stdout.write(`${JSON.stringify({ path: log.path, digest: log.digest, summary: log.summary, cost })}\n`);
     return EXIT.ok;
   }
   const style = styleFor(io.stdout, io.env);
   const lines = [style.bold(`A3S Code replay of ${log.path}`), `digest: seq ${log.digest.seq}, sha256 ${log.digest.digest}`];
   if (log.torn) lines.push(style.yellow(`note: ignored a torn last line (${log.torn})`));
   lines.push(formatSummary(log.summary));
+  const costLine = costText(cost);
+  if (costLine !== undefined) lines.push(costLine);
   const table = toolTable(style, log);
   if (table.length > 0) lines.push('tool table:', ...table);
   io.stdout.write(`${lines.join('\n')}\n`);

@@ -8,6 +8,7 @@ import { NO_APPROVER_REASON, type ConfirmationManager, type RunResult } from '@a
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { runCost } from '../cost.js';
 import { closeOnSigterm, openSession } from '../open-session.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpWarnings } from '../render/mcp-status.js';
@@ -17,7 +18,8 @@ import { styleFor } from '../style.js';
 /** Help of `a3s run`. */
 export const RUN_HELP = `Usage: a3s run [options] "<prompt>"
 
-Runs one prompt to its end and exits: 0 completed, 1 failed, 2 usage error, 3 parked, 130 interrupted.
+Runs one prompt to its end and exits: 0 completed, 1 run failed, 2 usage or configuration error,
+3 parked (continue with a3s sessions --resume <id>), 130 interrupted.
 
 Options:
       --json           print every event envelope as one JSON line (JSONL) on stdout
@@ -58,27 +60,33 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     session.interrupt('interrupted from the terminal (Ctrl-C)');
   };
   process.on('SIGINT', onInterrupt);
+  // The reader of stdout went away (`| head -1`): end the run (its log records the interrupt) and close.
+  const onStdoutClosed = (): void => void session.interrupt('stdout was closed by its reader');
+  io.stdoutClosed?.addEventListener('abort', onStdoutClosed);
+  if (io.stdoutClosed?.aborted) onStdoutClosed();
   let result: RunResult;
   try {
     const stream = session.stream(prompt);
     for await (const ev of stream) {
       if (values.json) io.stdout.write(`${JSON.stringify(ev)}\n`);
-      else print(ev);
+      else if (ev.type !== 'error') print(ev); // the failure is reported once, on stderr, below
     }
     result = await stream.result;
   } catch (e) {
     print.newline();
-    if (!values.json) io.stderr.write(err.red(`run failed: ${(e as Error).message}\n`));
+    const code = (e as { code?: unknown }).code;
+    io.stderr.write(err.red(`run failed: ${typeof code === 'string' ? `${code}: ` : ''}${(e as Error).message}\n`));
     if (session.logPath) io.stderr.write(err.dim(`log: ${session.logPath}\n`));
     return EXIT.failed;
   } finally {
     process.off('SIGINT', onInterrupt);
+    io.stdoutClosed?.removeEventListener('abort', onStdoutClosed);
     stopTerm();
     await opened.close();
   }
   if (!values.json) {
     print.newline();
-    io.stdout.write(`${runSummary(out, result)}\n`);
+    io.stdout.write(`${runSummary(out, result, runCost(session, result))}\n`);
     if (session.logPath) io.stdout.write(out.dim(`log: ${session.logPath}\nsession: ${session.sessionId}\n`));
     if (result.status === 'parked') io.stdout.write(`continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}${result.parked?.kind === 'confirm' ? ' (or rerun with --yolo)' : ''}\n`);
   }

@@ -4,10 +4,10 @@
  * (`.a3s/sessions/*.json`, core's file session store). `--resume <id>` reopens a saved session
  * (`agent.resumeSession`) or continues a log in `a3s code`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FileSessionStore } from '@a3s-code/core';
-import { effectLogPath, threadIdFor } from '@a3s-code/effect';
+import { effectLogPath, threadIdFor, type LogSummary } from '@a3s-code/effect';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -49,12 +49,18 @@ function firstPrompt(facts: readonly { type: string; payload: unknown }[]): stri
   return '';
 }
 
+/** The state of a log's last run: `completed (verified)`, `parked (confirm)`, `cancelled`, ... */
+function lastText(summary: LogSummary): string {
+  if (summary.parked !== null) return `parked (${summary.parked.phase})`;
+  const last = summary.runs.at(-1);
+  return last ? `${last.status}${last.completion ? ` (${last.completion})` : ''}` : 'no runs';
+}
+
 async function rows(workspace: string): Promise<SessionRow[]> {
   const saved = await new FileSessionStore(workspace).listSessions();
   const savedByThread = new Map(saved.map((s) => [threadIdFor(s.sessionId), s] as const));
   const out: SessionRow[] = listLogs(workspace).map((entry) => {
     const log = loadLog(entry.path);
-    const last = log.summary.runs.at(-1);
     const save = savedByThread.get(entry.thread);
     savedByThread.delete(entry.thread);
     return {
@@ -63,7 +69,7 @@ async function rows(workspace: string): Promise<SessionRow[]> {
       saved: save ? new Date(save.updatedAtMs).toISOString() : null,
       facts: log.summary.facts,
       runs: log.summary.runs.length,
-      last: last ? `${last.status}${last.completion ? ` (${last.completion})` : ''}` : 'no runs',
+      last: lastText(log.summary),
       phase: log.summary.final_phase,
       prompt: firstPrompt(log.facts),
     };
@@ -84,6 +90,7 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
     return EXIT.ok;
   }
   const workspace = resolve(io.cwd, values.cwd ?? '.');
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new UsageError(`--cwd: '${workspace}' is not a folder`);
   if (values.resume !== undefined) {
     const id = values.resume;
     if (id.trim() === '') throw new UsageError('--resume: needs a session id (see a3s sessions)');

@@ -17,6 +17,7 @@ import type { PreCompactHandler, PromptSubmitHandler, StopHandler } from '../hoo
 import type { LlmRetryOptions } from '../llm/governed-llm-client.js';
 import type { LlmBudgetLimits } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
+import type { ModelPricing } from '../llm/model-pricing.js';
 import type { ConfirmationManager } from '../permissions/confirmation.js';
 import type { PermissionChecker } from '../permissions/permission-checker.js';
 import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
@@ -86,6 +87,11 @@ export type SessionStoreSetting = 'file' | 'memory' | SessionStore;
 export interface CodeConfig {
   /** The model: `provider/model` (resolved with `providers` and the environment), or an `LlmClient`. Default: `A3S_MODEL`. */
   readonly model?: string | LlmClient;
+  /**
+   * Prices per million tokens by `provider/model` (`{ "openai/gpt-4o": { "inputPerMTok": 2.5,
+   * "outputPerMTok": 10 } }`), for hosts that show what a run cost. Layers merge by key.
+   */
+  readonly pricing?: ModelPricing;
   /** Per-provider base URL, API-key variable name and headers. */
   readonly providers?: Readonly<Partial<Record<ProviderName, ProviderSettings>>>;
   /**

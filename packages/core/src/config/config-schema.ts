@@ -50,6 +50,32 @@ const modelRef = z.string().superRefine((ref, ctx) => {
   }
 });
 
+/** The prefix of an offline scripted model file (`scripted:<file.json>`), resolved by the SDK. */
+export const SCRIPTED_MODEL_PREFIX = 'scripted:';
+
+/** `model` of a config file: `provider/model`, or `scripted:<file.json>` (relative to the file's folder). */
+const fileModelRef = z.string({ error: "must be 'provider/model' or 'scripted:<file.json>'" }).superRefine((ref, ctx) => {
+  if (ref.startsWith(SCRIPTED_MODEL_PREFIX)) {
+    if (ref.slice(SCRIPTED_MODEL_PREFIX.length).trim() === '') ctx.addIssue({ code: 'custom', message: "must name the script file: 'scripted:<file.json>'" });
+    return;
+  }
+  try {
+    parseModelRef(ref, 'model');
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: `${(e as Error).message.replace(/^model configuration: model: /, '')}, or 'scripted:<file.json>'` });
+  }
+});
+
+const price = z.number({ error: 'must be a number >= 0 (price per million tokens)' }).min(0, { error: 'must be a number >= 0 (price per million tokens)' });
+const pricing = z
+  .record(z.string(), strict({ inputPerMTok: price, outputPerMTok: price }), { error: 'must be an object keyed by provider/model' })
+  .superRefine((value, ctx) => {
+    for (const key of Object.keys(value)) {
+      const slash = key.indexOf('/');
+      if (slash <= 0 || slash === key.length - 1) ctx.addIssue({ code: 'custom', path: [key], message: "is not a model id: expected 'provider/model' (e.g. 'openai/gpt-4o')" });
+    }
+  });
+
 const permissions = strict({
   allow: strList('permission rule').optional(),
   deny: strList('permission rule').optional(),
@@ -85,6 +111,7 @@ const llmBudget = strict({ maxTokens: intIn(1, Number.MAX_SAFE_INTEGER).optional
 const dataShape = {
   model: modelRef.optional(),
   providers: providers.optional(),
+  pricing: pricing.optional(),
   permissions: permissions.optional(),
   mcpServers: mcpServers.optional(),
   skillDirs: strList('folder path').optional(),
@@ -114,8 +141,15 @@ const dataShape = {
   gate: strict({ continuation: strict({ enabled: z.boolean({ error: 'must be true or false' }).optional(), maxTurns: intIn(0, 10).optional() }).optional() }).optional(),
 };
 
-/** The schema of a JSON config file: data keys only. */
-export const codeConfigFileSchema = strict(dataShape);
+/**
+ * The schema of a JSON config file: data keys only, plus `$schema` (an editor's hint, ignored) and
+ * a `model` that may be `scripted:<file.json>`.
+ */
+export const codeConfigFileSchema = strict({
+  ...dataShape,
+  model: fileModelRef.optional(),
+  $schema: z.string({ error: 'must be a string (the URL or path of the JSON Schema)' }).optional(),
+});
 
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 const obj = (what: string) => z.custom<object>(isObject, { error: `must be ${what}` });

@@ -4,19 +4,32 @@
  * (data keys only); errors name the key path, what is allowed, and the file.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { SessionConfigurationError, SessionInitializationError } from '../errors/session-errors.js';
 import type { CodeConfig } from './code-config.js';
-import { codeConfigFileSchema, configError } from './config-schema.js';
+import { codeConfigFileSchema, configError, SCRIPTED_MODEL_PREFIX } from './config-schema.js';
+import { jsonSyntaxError } from './json-syntax.js';
 
 /** Config file names looked for in a workspace folder, in order. */
 export const CONFIG_FILE_NAMES: readonly string[] = Object.freeze(['a3s.config.json', '.a3s/config.json']);
 
-/** Validates a decoded JSON config. `where` names the file in errors. */
+/**
+ * Validates a decoded JSON config. `where` names the file in errors. `$schema` (the editor's hint)
+ * is accepted and dropped.
+ */
 export function parseCodeConfig(value: unknown, where = 'config'): CodeConfig {
   const r = codeConfigFileSchema.safeParse(value);
   if (!r.success) throw configError(r.error.issues, where);
-  return r.data as CodeConfig;
+  const { $schema: _schema, ...config } = r.data;
+  return config as CodeConfig;
+}
+
+/** A relative `scripted:<file>` model of a config file, made absolute against the file's folder. */
+function anchorScriptedModel(config: CodeConfig, path: string): CodeConfig {
+  const model = config.model;
+  if (typeof model !== 'string' || !model.startsWith(SCRIPTED_MODEL_PREFIX)) return config;
+  const file = model.slice(SCRIPTED_MODEL_PREFIX.length);
+  return isAbsolute(file) ? config : { ...config, model: `${SCRIPTED_MODEL_PREFIX}${resolve(dirname(path), file)}` };
 }
 
 /** The config file of a workspace folder, or `undefined` when it has none. */
@@ -31,7 +44,9 @@ export async function findConfigFile(dir: string): Promise<string | undefined> {
 /**
  * Loads a config: `pathOrDir` is a JSON file, or a folder searched for `a3s.config.json` then
  * `.a3s/config.json`.
- * @throws SessionConfigurationError for invalid JSON content (naming the key path and the file);
+ * A relative `model: "scripted:<file>"` is resolved against the config file's folder.
+ * @throws SessionConfigurationError for invalid JSON (naming the file, line and column) or invalid
+ *   content (naming the key path and the file);
  *   SessionInitializationError (resource `config`) when no file is there or it cannot be read.
  */
 export async function loadCodeConfig(pathOrDir: string): Promise<CodeConfig> {
@@ -44,13 +59,16 @@ export async function loadCodeConfig(pathOrDir: string): Promise<CodeConfig> {
   } catch (e) {
     throw new SessionInitializationError(`cannot read '${path}': ${(e as Error).message}`, e, 'config');
   }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new SessionConfigurationError('(root)', `is not valid JSON (in ${path}): ${(e as Error).message}`);
+    const at = jsonSyntaxError(text);
+    const where = at === undefined ? path : `${path}:${at.line}:${at.column}`;
+    throw new SessionConfigurationError('(root)', `is not valid JSON (in ${where}): ${at?.message ?? (e as Error).message}`);
   }
-  return parseCodeConfig(value, path);
+  return anchorScriptedModel(parseCodeConfig(value, path), path);
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -106,6 +106,7 @@ export function mergeLayers(a: NormalizedLayer, b: NormalizedLayer): NormalizedL
     ...optional('hooks', mergeHooks(a.hooks, b.hooks)),
     ...optional('mcpServers', byKey(a.mcpServers, b.mcpServers)),
     ...optional('providers', providers),
+    ...optional('pricing', byKey(a.pricing, b.pricing)),
     ...optional('budgets', byKey(a.budgets, b.budgets)),
     ...optional('governance', byKey(a.governance, b.governance)),
     ...optional('skillDirs', a.skillDirs || b.skillDirs ? unique([...(a.skillDirs ?? []), ...(b.skillDirs ?? [])]) : undefined),

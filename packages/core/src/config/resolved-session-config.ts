@@ -15,6 +15,7 @@ import type { LlmClient } from '../llm/llm-client.js';
 import type { ConfirmationManager } from '../permissions/confirmation.js';
 import type { PermissionChecker } from '../permissions/permission-checker.js';
 import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
+import type { ModelPricing } from '../llm/model-pricing.js';
 import type { ModelConfig } from '../providers/model-selection.js';
 import type { ParkMode } from '../run/fact-run.js';
 import type { QuestionHandler } from '../run/run-result.js';
@@ -89,4 +90,6 @@ export interface ResolvedSessionConfig {
   readonly prompt: Pick<PromptInputs, 'executionStyle' | 'responseFormat' | 'skills'>;
   /** Whether the workspace's instruction files go into the system prompt. */
   readonly workspaceInstructions: boolean;
+  /** Prices per million tokens by `provider/model` (empty when none are configured). */
+  readonly pricing: ModelPricing;
 }

@@ -6,7 +6,6 @@
  * `ASYNC_SESSION_BUILD_REQUIRED` naming the resource: it never substitutes an easier backend.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { A3sError, RecipeError, resolveRecipe } from '@a3s-code/effect';
 import { AsyncSessionBuildRequiredError, SessionConfigurationError, SessionInitializationError } from '../errors/session-errors.js';
@@ -19,6 +18,7 @@ import { assertSessionStore, type SessionStore } from '../session/session-store.
 import type { SessionOptions } from '../session/session-options.js';
 import { FileFactStore } from '../store/file-fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
+import { mkdirState } from '../store/state-folder.js';
 import type { FactStore } from '../store/fact-store.js';
 import { emptyWorkspace } from '../workspace/workspace-services.js';
 import type { CodeConfig } from './code-config.js';
@@ -168,6 +168,7 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
       ...(m.web ? { web: m.web } : {}),
       prompt: m.prompt ?? {},
       workspaceInstructions: m.workspaceInstructions ?? true,
+      pricing: m.pricing ?? {},
     },
   };
 }
@@ -184,7 +185,7 @@ export async function initializeSession(plan: SessionBuildPlan): Promise<Resolve
   if (plan.sessionStore === 'file') {
     const store = new FileSessionStore(base.dir);
     try {
-      await mkdir(store.folder, { recursive: true });
+      await mkdirState(store.folder);
     } catch (e) {
       throw new SessionInitializationError(`cannot create the session folder '${store.folder}': ${(e as Error).message}`, e, 'sessionStore');
     }

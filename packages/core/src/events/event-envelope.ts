@@ -65,9 +65,14 @@ export type ProjectedEventV1 = EventEnvelopeV1 & {
   readonly toolName?: string;
   /** Same as `toolName`, for snake_case consumers. */
   readonly tool_name?: string;
+  /**
+   * Token usage of `turn_end` and `agent_end` in the casing of `RunResult.usage` (`inputTokens`,
+   * `outputTokens`); the wire payload keeps its snake_case `usage` (`input_tokens`, `output_tokens`).
+   */
+  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
 };
 
-/** The one projection (EVT-04): adds `text`, `toolName`, `tool_name`; never drops a field. */
+/** The one projection: adds `text`, `toolName`, `tool_name`, `usage`; never drops a field. */
 export function projectEventV1(envelope: EventEnvelopeV1): ProjectedEventV1 {
   const p = envelope.payload;
   let text: unknown;
@@ -75,9 +80,12 @@ export function projectEventV1(envelope: EventEnvelopeV1): ProjectedEventV1 {
   else if (envelope.type === 'agent_end') text = p.text;
   let tool: unknown = p.tool_name;
   if (typeof tool !== 'string' && envelope.type.startsWith('tool_')) tool = p.name;
+  const u = p.usage as { input_tokens?: unknown; output_tokens?: unknown } | undefined;
+  const usage = isRecord(u) && typeof u.input_tokens === 'number' && typeof u.output_tokens === 'number' ? { inputTokens: u.input_tokens, outputTokens: u.output_tokens } : undefined;
   return {
     ...envelope,
     ...(typeof text === 'string' ? { text } : {}),
     ...(typeof tool === 'string' ? { toolName: tool, tool_name: tool } : {}),
+    ...(usage === undefined ? {} : { usage }),
   };
 }

@@ -7,10 +7,12 @@ export type { HttpClientOptions } from './client-options.js';
 export type { FetchFunction } from './http-call.js';
 export {
   createLlmClient,
+  describeProviders,
   parseModelRef,
   PROVIDER_NAMES,
   resolveModelConfig,
   type ModelConfig,
+  type ProviderDescription,
   type ModelEnvironment,
   type ModelSelection,
   type ProviderName,

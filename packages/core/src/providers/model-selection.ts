@@ -44,6 +44,28 @@ export type ProviderName = keyof typeof PRESETS;
 /** Every provider name, for messages and completions. */
 export const PROVIDER_NAMES: readonly ProviderName[] = Object.freeze(Object.keys(PRESETS) as ProviderName[]);
 
+/** What a provider needs, for listings such as `a3s models` (no values, only names). */
+export interface ProviderDescription {
+  readonly name: ProviderName;
+  readonly family: 'openai-compatible' | 'anthropic';
+  /** The default base URL, or `undefined` when one must be configured. */
+  readonly defaultBaseUrl: string | undefined;
+  /** The variable that overrides the base URL. */
+  readonly baseUrlEnv: string;
+  /** The variable holding the API key, or `undefined` for local servers that take none. */
+  readonly keyEnv: string | undefined;
+  /** Whether a model of this provider fails without a key. */
+  readonly keyRequired: boolean;
+}
+
+/** Every provider with its environment variables and default base URL, in {@link PROVIDER_NAMES} order. */
+export function describeProviders(): readonly ProviderDescription[] {
+  return PROVIDER_NAMES.map((name) => {
+    const p: ProviderPreset = PRESETS[name];
+    return Object.freeze({ name, family: p.family, defaultBaseUrl: p.baseUrl, baseUrlEnv: p.baseUrlEnv, keyEnv: p.keyEnv, keyRequired: p.keyRequired });
+  });
+}
+
 /** Environment variables consulted (a plain record, e.g. `process.env`). */
 export type ModelEnvironment = Readonly<Record<string, string | undefined>>;
 

@@ -4,8 +4,9 @@
  * survives a power loss. A crash at any point leaves either the old file or the new one.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { mkdirState } from '../store/state-folder.js';
 
 /** Prefix of temporary files; readers and listings skip names that start with it. */
 export const TEMP_PREFIX = '.tmp-';
@@ -13,7 +14,7 @@ export const TEMP_PREFIX = '.tmp-';
 /** Writes `text` to `path` by atomic replace. On failure the temporary file is removed and the old file is untouched. */
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
   const folder = dirname(path);
-  await mkdir(folder, { recursive: true });
+  await mkdirState(folder);
   const temp = join(folder, `${TEMP_PREFIX}${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}`);
   try {
     const fh = await open(temp, 'wx', 0o600);

@@ -91,6 +91,7 @@ export function openingFacts(run: LiveRun, prompt: string, system: readonly stri
       key: `run:${run.env.runId}`,
       payload: {
         run_id: run.env.runId,
+        model: `${run.env.llm.provider}/${run.env.llm.model}`,
         system: [...system],
         tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Record<string, unknown> })),
         at_ms: at,

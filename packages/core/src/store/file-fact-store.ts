@@ -4,10 +4,11 @@
  * crash is truncated on open, and no complete fact is ever rewritten (LOG-02). One process
  * writes a thread at a time (`FactLogLockedError` for a second writer).
  */
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { A3sError, effectLogPath, encodeFact, FactLog, parseLog, type Fact, type FactDraft, type TornLine } from '@a3s-code/effect';
 import type { FactStore } from './fact-store.js';
+import { mkdirState } from './state-folder.js';
 import { acquireThreadLock, type ThreadLock } from './thread-lock.js';
 
 /** What opening a log found. */
@@ -62,7 +63,7 @@ export class FileFactStore implements FactStore {
 
   /** Opens the log at an explicit path (see {@link FileFactStore.open}). */
   static async openPath(path: string): Promise<FileFactStore> {
-    await mkdir(dirname(path), { recursive: true });
+    await mkdirState(dirname(path));
     const lock = await acquireThreadLock(`${path}.lock`);
     let fh: FileHandle | undefined;
     try {

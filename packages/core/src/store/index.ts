@@ -2,3 +2,4 @@ export type { FactStore } from './fact-store.js';
 export { FileFactStore, FactStoreError, type OpenReport } from './file-fact-store.js';
 export { MemoryFactStore } from './memory-fact-store.js';
 export { acquireThreadLock, FactLogLockedError, type LockOwner, type ThreadLock } from './thread-lock.js';
+export { mkdirState, STATE_FOLDER_NAME, STATE_GITIGNORE } from './state-folder.js';

@@ -1,0 +1,75 @@
+/**
+ * `a3s init`: writes a starter `a3s.config.json` into the workspace, with `$schema` pointing at the
+ * JSON Schema `@a3s-code/core` ships (`dist/config.schema.json`) so editors complete and check it.
+ * An existing config file is never overwritten without `--force`.
+ */
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { createRequire } from 'node:module';
+import { CONFIG_FILE_NAMES, CONFIG_SCHEMA_FILE, describeProviders, parseCodeConfig } from '@a3s-code/core';
+import { parse } from '../args.js';
+import { EXIT, UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+
+/** Help of `a3s init`. */
+export const INIT_HELP = `Usage: a3s init [options]
+
+Writes a starter a3s.config.json into the workspace: $schema (for editor completion), the model,
+and empty permission lists. Flags and A3S_MODEL still win over the file's model.
+
+Options:
+  -m, --model <spec>   the model to write (default: A3S_MODEL, else the first provider whose key is set)
+  -C, --cwd <dir>      workspace folder (default: the current folder)
+      --force          overwrite an existing config file
+  -h, --help           show this help`;
+
+/** Where `@a3s-code/core`'s shipped schema is on disk, and that package's version. */
+function shippedSchema(): { readonly path: string; readonly version: string } {
+  const pkg = createRequire(import.meta.url).resolve('@a3s-code/core/package.json');
+  const version = (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+  return { path: join(dirname(pkg), 'dist', CONFIG_SCHEMA_FILE), version };
+}
+
+/**
+ * The `$schema` of a config file in `workspace`: a relative path when the schema is installed
+ * inside the workspace (works offline, follows upgrades), else the published file on unpkg.
+ */
+export function schemaReference(workspace: string, schema: { readonly path: string; readonly version: string }): string {
+  const rel = relative(workspace, schema.path);
+  if (rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel)) return `./${rel.split(sep).join('/')}`;
+  return `https://unpkg.com/@a3s-code/core@${schema.version}/dist/${CONFIG_SCHEMA_FILE}`;
+}
+
+/** A sensible default model for this environment, if any provider's key is set. */
+function defaultModel(env: Io['env']): string | undefined {
+  if (env.A3S_MODEL) return env.A3S_MODEL;
+  const examples: Record<string, string> = { openai: 'openai/gpt-4o', anthropic: 'anthropic/claude-sonnet-4-20250514' };
+  for (const p of describeProviders()) if (p.keyEnv !== undefined && env[p.keyEnv] && examples[p.name]) return examples[p.name];
+  return undefined;
+}
+
+/** Runs `a3s init`. */
+export async function initCommand(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, { model: { type: 'string', short: 'm' }, cwd: { type: 'string', short: 'C' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, 'init');
+  if (values.help) {
+    io.stdout.write(`${INIT_HELP}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'; see 'a3s init --help'`);
+  const workspace = resolve(io.cwd, values.cwd ?? '.');
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new UsageError(`--cwd: '${workspace}' is not a folder`);
+  const existing = CONFIG_FILE_NAMES.map((n) => join(workspace, n)).filter((p) => existsSync(p));
+  if (existing.length > 0 && values.force !== true) throw new UsageError(`${existing.join(' and ')} already exists; pass --force to overwrite a3s.config.json`);
+  const model = values.model ?? defaultModel(io.env);
+  const config = {
+    $schema: schemaReference(workspace, shippedSchema()),
+    ...(model === undefined ? {} : { model }),
+    permissions: { allow: [] as string[], ask: [] as string[], deny: [] as string[] },
+  };
+  parseCodeConfig(config, 'the config to write');
+  const path = join(workspace, CONFIG_FILE_NAMES[0]!);
+  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
+  io.stdout.write(`wrote ${path}\n`);
+  if (model === undefined) io.stdout.write(`no model set: add "model": "openai/<model>" (or another provider; see a3s models), or set A3S_MODEL\n`);
+  return EXIT.ok;
+}

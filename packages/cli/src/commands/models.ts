@@ -1,0 +1,99 @@
+/**
+ * `a3s models`: every provider id, the environment variables it reads, and whether each is set
+ * (never a value), plus the model the workspace would use and where that choice came from.
+ * `providers.<p>.apiKeyEnv` / `baseUrl` of the workspace's config file are taken into account.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describeProviders, findConfigFile, loadCodeConfig, type CodeConfig, type ProviderDescription } from '@a3s-code/core';
+import { parse } from '../args.js';
+import { EXIT, UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+import { styleFor } from '../style.js';
+
+/** Help of `a3s models`. */
+export const MODELS_HELP = `Usage: a3s models [options]
+
+Lists the model providers, the environment variables each reads (API key, base URL) and whether
+they are set (values are never printed), and the model this workspace would use.
+
+Options:
+  -m, --model <spec>   show this model as the one in use (as a3s run --model would)
+  -C, --cwd <dir>      workspace folder whose a3s.config.json applies (default: the current folder)
+      --json           print the list as JSON
+  -h, --help           show this help`;
+
+/** One provider as listed. */
+export interface ProviderRow {
+  readonly provider: string;
+  readonly family: string;
+  /** The key variable (the config file's `apiKeyEnv` when it names one), or `null` when none is read. */
+  readonly keyEnv: string | null;
+  readonly keyRequired: boolean;
+  readonly keySet: boolean;
+  /** The default base URL, or `null` when one must be configured. */
+  readonly defaultBaseUrl: string | null;
+  readonly baseUrlEnv: string;
+  readonly baseUrlEnvSet: boolean;
+  /** Whether the config file sets `providers.<p>.baseUrl`. */
+  readonly baseUrlInConfig: boolean;
+}
+
+function row(p: ProviderDescription, config: CodeConfig, env: Io['env']): ProviderRow {
+  const settings = config.providers?.[p.name];
+  const keyEnv = settings?.apiKeyEnv ?? p.keyEnv ?? null;
+  return {
+    provider: p.name,
+    family: p.family,
+    keyEnv,
+    keyRequired: p.keyRequired || settings?.apiKeyEnv !== undefined,
+    keySet: keyEnv !== null && Boolean(env[keyEnv]),
+    defaultBaseUrl: p.defaultBaseUrl ?? null,
+    baseUrlEnv: p.baseUrlEnv,
+    baseUrlEnvSet: Boolean(env[p.baseUrlEnv]),
+    baseUrlInConfig: settings?.baseUrl !== undefined,
+  };
+}
+
+/** Runs `a3s models`. */
+export async function modelsCommand(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, { model: { type: 'string', short: 'm' }, cwd: { type: 'string', short: 'C' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, 'models');
+  if (values.help) {
+    io.stdout.write(`${MODELS_HELP}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'; see 'a3s models --help'`);
+  const workspace = resolve(io.cwd, values.cwd ?? '.');
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new UsageError(`--cwd: '${workspace}' is not a folder`);
+  const file = await findConfigFile(workspace);
+  const config = file === undefined ? {} : await loadCodeConfig(file);
+  const rows = describeProviders().map((p) => row(p, config, io.env));
+  const fileModel = typeof config.model === 'string' ? config.model : undefined;
+  const current =
+    values.model !== undefined ? { model: values.model, from: '--model' }
+    : fileModel !== undefined ? { model: fileModel, from: file! }
+    : io.env.A3S_MODEL ? { model: io.env.A3S_MODEL, from: 'A3S_MODEL' }
+    : null;
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify({ model: current, providers: rows })}\n`);
+    return EXIT.ok;
+  }
+  const style = styleFor(io.stdout, io.env);
+  const width = Math.max(...rows.map((r) => r.provider.length)) + 2;
+  io.stdout.write(style.bold(`${'provider'.padEnd(width)}${'API key'.padEnd(36)}base URL\n`));
+  for (const r of rows) {
+    const key = r.keyEnv === null ? style.dim('none needed') : `${r.keyEnv} ${r.keySet ? style.green('set') : r.keyRequired ? style.red('not set') : style.dim('not set (optional)')}`;
+    const keyWidth = r.keyEnv === null ? 'none needed'.length : `${r.keyEnv} ${r.keySet ? 'set' : r.keyRequired ? 'not set' : 'not set (optional)'}`.length;
+    const base = r.baseUrlInConfig
+      ? `from ${file}`
+      : r.baseUrlEnvSet
+        ? `${r.baseUrlEnv} ${style.green('set')}`
+        : r.defaultBaseUrl !== null
+          ? `${r.defaultBaseUrl} ${style.dim(`(${r.baseUrlEnv} overrides)`)}`
+          : `${r.baseUrlEnv} ${style.red('not set (required)')}`;
+    io.stdout.write(`${r.provider.padEnd(width)}${key}${' '.repeat(Math.max(1, 36 - keyWidth))}${base}\n`);
+  }
+  io.stdout.write(`${'scripted'.padEnd(width)}${style.dim('offline: --model scripted:<file.json> plays back a script (see the @a3s-code/core README)')}\n`);
+  io.stdout.write(current === null ? `model: none configured (use --model <provider>/<model>, "model" in a3s.config.json, or A3S_MODEL)\n` : `model: ${current.model} (from ${current.from})\n`);
+  return EXIT.ok;
+}
