@@ -41,4 +41,12 @@ describe('safe git settings', () => {
     expect(() => safeGitSettings(including('/etc/gitconfig.d/x'), '/ws')).not.toThrow();
     expect(() => safeGitSettings(including('../.a3s/x.cfg'), '/ws')).not.toThrow();
   });
+
+  it('refuse a config whose core.worktree leads out of the workspace, so checkout never writes outside', () => {
+    const worktree = (value: string) => parseConfigList(listing([['file:.git/config', 'core.worktree', value]]));
+    expect(() => safeGitSettings(worktree('/tmp/elsewhere'), '/ws')).toThrow(/core\.worktree.*outside the workspace/);
+    expect(() => safeGitSettings(worktree('../../outside'), '/ws')).toThrow(/outside the workspace/);
+    expect(() => safeGitSettings(worktree('..'), '/ws')).not.toThrow();
+    expect(() => safeGitSettings(worktree('/ws/sub'), '/ws')).not.toThrow();
+  });
 });

@@ -87,7 +87,7 @@ function realOrLexical(path: string): string {
     return realpathSync(path);
   } catch {
     try {
-      return `${realpathSync(dirname(path))}/${basename(path)}`;
+      return resolve(realpathSync(dirname(path)), basename(path));
     } catch {
       return path;
     }
@@ -106,7 +106,7 @@ function writableByTools(root: string, path: string): boolean {
 /**
  * The `key=value` settings for a command: {@link SAFE_GIT_SETTINGS} plus every configured
  * driver's commands emptied. Throws `WORKSPACE_PROCESS` when the configuration includes a file in
- * the workspace that tools can write.
+ * the workspace that tools can write, or moves the work tree (`core.worktree`) outside it.
  */
 export function safeGitSettings(entries: readonly GitConfigEntry[], root: string): string[] {
   const settings = new Map<string, string>(SAFE_GIT_SETTINGS.map(([k, v]) => [k.toLowerCase(), `${k}=${v}`]));
@@ -115,6 +115,14 @@ export function safeGitSettings(entries: readonly GitConfigEntry[], root: string
       const file = includedFile(entry, root);
       if (file !== undefined && writableByTools(root, file)) {
         throw new WorkspaceProcessError('git', `the repository configuration (${entry.origin}) includes ${JSON.stringify(entry.value)}, a workspace file that tools can write; git does not run with such a configuration`);
+      }
+    }
+    if (entry.key === 'core.worktree' && entry.value !== undefined && entry.value !== '') {
+      // A relative core.worktree is relative to the git folder (the config file's folder).
+      const base = entry.origin.startsWith('file:') ? resolve(root, dirname(entry.origin.slice('file:'.length))) : root;
+      const worktree = realOrLexical(isAbsolute(entry.value) ? entry.value : resolve(base, entry.value));
+      if (relativeInside(root, worktree) === undefined) {
+        throw new WorkspaceProcessError('git', `the repository configuration (${entry.origin}) sets core.worktree to ${JSON.stringify(entry.value)}, outside the workspace; git would check files out there, so it does not run with such a configuration`);
       }
     }
     if (DRIVER_SETTING.test(entry.key)) {

@@ -143,6 +143,20 @@ describe('git runs no program named by the repository configuration', () => {
     expect(ran()).toEqual([]);
   });
 
+  it('a config whose core.worktree points outside the workspace is refused before checkout writes there', async () => {
+    const config = readFileSync(join(root, '.git', 'config'), 'utf8');
+    const outside = join(sandbox.dir, 'outside-tree');
+    mkdirSync(outside, { recursive: true });
+    try {
+      writeFileSync(join(root, '.git', 'config'), `${config}[core]\n\tworktree = ${outside}\n`);
+      await expect(call(gitTool, ws, { operation: 'checkout', ref: 'diverged' })).rejects.toMatchObject({ code: 'WORKSPACE_PROCESS' });
+      await expect(call(gitTool, ws, { operation: 'status' })).rejects.toThrow(/core\.worktree/);
+    } finally {
+      writeFileSync(join(root, '.git', 'config'), config);
+    }
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
   it('a bare repository planted in a workspace that is not a repository is not discovered', async () => {
     const plain = join(sandbox.dir, 'plain');
     writeTree(plain, { 'HEAD': 'ref: refs/heads/main\n', 'config': `[core]\n\tbare = false\n\tworktree = .\n\tfsmonitor = "${touch('bare-fsmonitor')}; false"\n`, 'objects/.keep': '', 'refs/heads/.keep': '' });
