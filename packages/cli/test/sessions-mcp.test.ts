@@ -92,7 +92,7 @@ describe('a3s sessions and /save', () => {
       let at = await pty.waitFor('continuing run');
       at = await pty.waitFor('allow? [y/n/a]', at);
       pty.type('y\r');
-      at = await pty.waitFor(/● bash echo parked-ok\n {2}✓ ok 1 line\(s\)\n {2}│ parked-ok\nRan it\.\n*completed \(narrative\) · 1 tool call\(s\)/, at);
+      at = await pty.waitFor(/● bash echo parked-ok\n {2}│ parked-ok\n {2}✓ ok 1 line\(s\)\nRan it\.\n*completed \(narrative\) · 1 tool call\(s\)/, at);
       await pty.waitFor('› ', at);
       pty.type('/exit\r');
       expect(await pty.exited).toBe(0);

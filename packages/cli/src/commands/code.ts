@@ -1,11 +1,13 @@
 /**
  * `a3s code`: the interactive session. Streamed text, a card per tool call, confirmation and
- * `ask_user` cards, `/` commands; a line typed during a run steers it; Ctrl-C interrupts the run
- * and a second Ctrl-C (within two seconds, or at an idle prompt) exits.
+ * `ask_user` cards, `/` commands; a line typed during a run steers it (see `continuation.ts` for
+ * steers the run never delivered, and for `/resume`); Ctrl-C interrupts the run it was pressed
+ * for (never a later one) and a second Ctrl-C (within two seconds, or at an idle prompt) exits.
  */
 import type { EventStream, RunResult } from '@a3s-code/sdk';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { EXIT } from '../errors.js';
+import { planResume, undeliveredSteers } from '../interactive/continuation.js';
 import { LineReader } from '../interactive/line-reader.js';
 import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.js';
 import type { Io } from '../io.js';
@@ -33,7 +35,7 @@ export const SLASH_HELP = `/help      this list
 /mcp       MCP servers: source, state, tool count, restarts, last error
 /compact   summarise the conversation now
 /save      save the session (.a3s/sessions/<id>.json); reopen it with a3s sessions --resume <id>
-/resume    continue the last run (after an interrupt or a park), streamed
+/resume    continue the last run: a parked one from its log; an interrupted or failed one in a new run
 /exit      leave (also Ctrl-D, or Ctrl-C twice)`;
 
 const DOUBLE_PRESS_MS = 2_000;
@@ -55,7 +57,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   }
   const flags = sessionFlags(values, io.cwd);
   const style = styleFor(io.stdout, io.env);
-  const print = createEventPrinter(io.stdout, style);
+  const print = createEventPrinter(io.stdout, style, { tty: io.stdout.isTTY === true });
   const reader = new LineReader(io.stdin, io.stdout, io.stdin.isTTY === true);
   const sessionId = preset.sessionId ?? values.session;
   let opened: OpenedSession;
@@ -77,11 +79,17 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   const { session } = opened;
   const stopTerm = closeOnSigterm(opened);
   let running = false;
+  /** The run the person sees now: Ctrl-C and steers are addressed to it, so a late key never reaches the next run. */
+  let runId: string | undefined;
+  /** Steers an interrupted run never delivered, sent with the next `/resume`. */
+  let held: string[] = [];
+  /** Steers a finished run never delivered, sent as the next prompt. */
+  let next: string | undefined;
   let exitCode: number = EXIT.ok;
   let lastInterrupt = 0;
   const quit = (): void => {
     exitCode = EXIT.cancelled;
-    session.interrupt('the user left (Ctrl-C twice)');
+    if (runId !== undefined) session.interrupt({ runId, reason: 'the user left (Ctrl-C twice)' });
     reader.close();
   };
   const stopInterrupts = reader.onInterrupt(() => {
@@ -89,23 +97,51 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     if (now - lastInterrupt < DOUBLE_PRESS_MS) return quit();
     lastInterrupt = now;
     print.newline();
-    if (running && session.interrupt('interrupted from the terminal (Ctrl-C)')) io.stdout.write(style.yellow('interrupting… (Ctrl-C again to exit)\n'));
+    if (running && runId !== undefined && session.interrupt({ runId, reason: 'interrupted from the terminal (Ctrl-C)' })) io.stdout.write(style.yellow('interrupting… (Ctrl-C again to exit)\n'));
     else io.stdout.write(style.dim('(Ctrl-C again to exit, or /exit)\n'));
   });
   reader.onIdleLine = (line) => {
     if (!running || line.trim() === '') return false;
-    const receipt = session.steer(line);
+    const receipt = session.steer(line, runId === undefined ? {} : { runId });
+    if (!receipt.accepted && (receipt.reason === 'no_active_run' || receipt.reason === 'wrong_run')) {
+      // The run has just ended: the line is kept for the prompt and sent as the next one.
+      io.stdout.write(style.dim('  (the run has ended; this line is the next prompt)\n'));
+      return false;
+    }
     io.stdout.write(style.dim(receipt.accepted ? '  (steer queued for the next model call)\n' : `  (steer refused: ${receipt.message})\n`));
     return true;
   };
 
   const finish = (r: RunResult): void => {
     print.newline();
-    io.stdout.write(`${style.dim(runSummary(style, r, runCost(session, r)))}\n`);
+    io.stdout.write(`${style.dim(runSummary(style, r, print.stopped, runCost(session, r)))}\n`);
+  };
+  /** Steers the run never delivered: the next prompt after a finished run, held for `/resume` after an interrupt. */
+  const undelivered = (texts: readonly string[], status: string): void => {
+    if (texts.length === 0) return;
+    const quoted = texts.map((t) => `  "${t}"\n`).join('');
+    if (status === 'cancelled') {
+      held = [...held, ...texts];
+      io.stdout.write(style.yellow(`steer not delivered: run interrupted\n`) + style.dim(`${quoted}  /resume continues the run with it; a new prompt drops it\n`));
+      return;
+    }
+    next = [next, ...texts].filter((t) => t !== undefined).join('\n');
+    io.stdout.write(style.yellow(`steer not delivered: run ended; sending it as the next prompt\n`) + style.dim(quoted));
   };
   const streamed = async (stream: EventStream): Promise<void> => {
-    for await (const ev of stream) if (ev.type !== 'error') print(ev); // a failure is reported once, by guarded
-    finish(await stream.result);
+    runId = session.activeRunId ?? undefined;
+    print.reset();
+    let end: { texts: string[]; status: string } = { texts: [], status: '' };
+    try {
+      for await (const ev of stream) {
+        if (ev.type !== 'error') print(ev); // a failure is reported once, by guarded
+        if (ev.type === 'agent_end') end = { texts: undeliveredSteers(ev.payload), status: String(ev.payload.status) };
+      }
+      finish(await stream.result);
+    } finally {
+      runId = undefined;
+      undelivered(end.texts, end.status);
+    }
   };
   const errStyle = styleFor(io.stderr, io.env);
   const guarded = async (op: () => Promise<void>): Promise<void> => {
@@ -132,7 +168,12 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
 
   try {
     for (;;) {
-      const line = await reader.read(style.cyan('› '));
+      let line: string | null;
+      if (next !== undefined) {
+        line = next;
+        next = undefined;
+        io.stdout.write(`${style.cyan('› ')}${line}\n`);
+      } else line = await reader.read(style.cyan('› '));
       if (line === null) break;
       const text = line.trim();
       if (text === '') continue;
@@ -153,14 +194,26 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
             const c = await session.compact();
             io.stdout.write(style.dim(`compacted: ${c.factsFolded} facts into a ${c.summaryChars}-character summary\n`));
           });
-        } else if (command === '/resume') await guarded(() => streamed(session.streamResume()));
+        } else if (command === '/resume') {
+          const plan = planResume(session.state, held);
+          held = [];
+          if (plan.kind === 'nothing') io.stdout.write(style.dim(`nothing to resume: ${plan.why}\n`));
+          else if (plan.kind === 'resume') await guarded(() => streamed(session.streamResume()));
+          else {
+            io.stdout.write(style.dim(`continuing the ${plan.after === 'cancelled' ? 'interrupted' : 'failed'} run in a new run…\n`));
+            await guarded(() => streamed(session.stream(plan.prompt)));
+          }
+        }
         else io.stdout.write(`unknown command ${command}; /help lists them\n`);
         continue;
       }
       lastInterrupt = 0;
+      if (held.length > 0) io.stdout.write(style.dim(`(dropped ${held.length} steer(s) held from the interrupted run)\n`));
+      held = [];
       await guarded(() => streamed(session.stream(text)));
     }
   } finally {
+    print.close();
     stopInterrupts();
     stopTerm();
     reader.close();

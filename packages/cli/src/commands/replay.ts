@@ -11,6 +11,7 @@ import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { logCost, workspacePricing, type LogCost } from '../cost.js';
 import { loadLog, resolveLog, workspaceOfLog, type LoadedLog } from '../logs.js';
+import { continuedLine } from '../render/event-printer.js';
 import { styleFor, type Style } from '../style.js';
 
 /** Help of `a3s replay`. */
@@ -24,13 +25,24 @@ Options:
       --json        print the summary (effect's LogSummary) as JSON
   -h, --help        show this help`;
 
-/** The tool calls of a log in order, from its facts: `#  tool  status  arguments  first output line`. */
+/**
+ * The tool calls of a log in order, from its facts: `#  tool  status  arguments  first output line`,
+ * with each extra turn the completion gate or a stop hook asked for (`↻ …`) where it happened.
+ */
 function toolTable(style: Style, log: LoadedLog): string[] {
   const rows: string[] = [];
   const args = new Map<string, unknown>();
+  let calls = 0;
+  let attempts = new Map<string, number>();
   for (const fact of log.facts) {
     const p = fact.payload as Record<string, unknown>;
-    if (fact.type === 'model.turn') {
+    if (fact.type === 'run.started') attempts = new Map();
+    else if (fact.type === 'user.message' && p.source === 'continuation') {
+      const origin = typeof p.origin === 'string' ? p.origin : fact.key.startsWith('stop-hook:') ? 'stop_hook' : 'completion_gate';
+      const attempt = (attempts.get(origin) ?? 0) + 1;
+      attempts.set(origin, attempt);
+      rows.push(`      ${style.yellow(continuedLine({ origin, reason: p.reason ?? p.text, attempt }))}`);
+    } else if (fact.type === 'model.turn') {
       const d = p.decision as { kind?: string; calls?: { id: string; args: unknown }[] } | undefined;
       if (d?.kind === 'tool') for (const c of d.calls ?? []) args.set(c.id, c.args);
     } else if (fact.type === 'tool.result') {
@@ -38,7 +50,7 @@ function toolTable(style: Style, log: LoadedLog): string[] {
       const first = (output.split('\n').find((l) => l.trim() !== '') ?? '').slice(0, 70);
       const status = p.ok === true ? style.green('ok    ') : style.red('failed');
       const shown = JSON.stringify(args.get(String(p.tool_call_id)) ?? {}).slice(0, 60);
-      rows.push(`  ${String(rows.length + 1).padStart(2)}  ${String(p.name).padEnd(10)} ${status}  ${shown.padEnd(60)}  ${style.dim(first)}`);
+      rows.push(`  ${String(++calls).padStart(2)}  ${String(p.name).padEnd(10)} ${status}  ${shown.padEnd(60)}  ${style.dim(first)}`);
     }
   }
   return rows;

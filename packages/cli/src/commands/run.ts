@@ -50,14 +50,15 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   const stopTerm = closeOnSigterm(opened);
   const out = styleFor(io.stdout, io.env);
   const err = styleFor(io.stderr, io.env);
-  const print = createEventPrinter(io.stdout, out);
+  const print = createEventPrinter(io.stdout, out, { tty: io.stdout.isTTY === true, elapsed: !values.json });
   printMcpWarnings(io.stderr, err, session.mcpStatus());
   let interrupts = 0;
+  let runId: string | undefined;
   const onInterrupt = (): void => {
     interrupts++;
     if (interrupts > 1) process.exit(EXIT.cancelled); // at once; MCP process groups are killed by their exit hook
     io.stderr.write(err.yellow('\ninterrupting the run… (Ctrl-C again to quit at once)\n'));
-    session.interrupt('interrupted from the terminal (Ctrl-C)');
+    if (runId !== undefined) session.interrupt({ runId, reason: 'interrupted from the terminal (Ctrl-C)' });
   };
   process.on('SIGINT', onInterrupt);
   // The reader of stdout went away (`| head -1`): end the run (its log records the interrupt) and close.
@@ -67,6 +68,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   let result: RunResult;
   try {
     const stream = session.stream(prompt);
+    runId = session.activeRunId ?? undefined;
     for await (const ev of stream) {
       if (values.json) io.stdout.write(`${JSON.stringify(ev)}\n`);
       else if (ev.type !== 'error') print(ev); // the failure is reported once, on stderr, below
@@ -79,6 +81,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     if (session.logPath) io.stderr.write(err.dim(`log: ${session.logPath}\n`));
     return EXIT.failed;
   } finally {
+    print.close();
     process.off('SIGINT', onInterrupt);
     io.stdoutClosed?.removeEventListener('abort', onStdoutClosed);
     stopTerm();
@@ -86,7 +89,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   }
   if (!values.json) {
     print.newline();
-    io.stdout.write(`${runSummary(out, result, runCost(session, result))}\n`);
+    io.stdout.write(`${runSummary(out, result, print.stopped, runCost(session, result))}\n`);
     if (session.logPath) io.stdout.write(out.dim(`log: ${session.logPath}\nsession: ${session.sessionId}\n`));
     if (result.status === 'parked') io.stdout.write(`continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}${result.parked?.kind === 'confirm' ? ' (or rerun with --yolo)' : ''}\n`);
   }

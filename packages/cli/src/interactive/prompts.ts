@@ -5,6 +5,7 @@
  */
 import type { ConfirmationManager, QuestionAnswer, QuestionHandler } from '@a3s-code/sdk';
 import type { Out } from '../io.js';
+import { REFUSED_AT_TERMINAL } from '../render/denials.js';
 import { argSummary } from '../render/tool-card.js';
 import type { Style } from '../style.js';
 import type { LineReader } from './line-reader.js';
@@ -26,7 +27,7 @@ export function terminalConfirmation(reader: LineReader, out: Out, style: Style,
         const line = await reader.read('allow? [y/n/a] ', signal);
         const answer = (line ?? 'n').trim().toLowerCase();
         if (answer === 'y' || answer === 'yes') return { approved: true };
-        if (answer === 'n' || answer === 'no') return { approved: false, reason: 'refused at the terminal' };
+        if (answer === 'n' || answer === 'no') return { approved: false, reason: REFUSED_AT_TERMINAL };
         if (answer === 'a' || answer === 'always') {
           always.add(key);
           return { approved: true, reason: `always for rule '${request.rule}'` };

@@ -1,79 +1,168 @@
 /**
- * Renders projected event envelopes for people: streamed text, a card per tool call, denials,
- * compactions and errors. Confirmations and questions are rendered by whoever answers them.
+ * Renders projected event envelopes for people: streamed text, a card per tool call with its
+ * live output and elapsed time, refused and denied calls, the completion gate's extra turns,
+ * the verification summary that ended a run, compactions and errors. Confirmations and
+ * questions are rendered by whoever answers them.
  */
 import type { ProjectedEventV1 } from '@a3s-code/sdk';
 import type { Style } from '../style.js';
-import { cardEnd, cardStart } from './tool-card.js';
+import { isRefusal, stoppedLine, type StoppedCalls } from './denials.js';
+import { ElapsedTicker } from './elapsed.js';
+import { LiveLines } from './live-lines.js';
+import { cardEnd, cardStart, clip, CARD_WIDTH } from './tool-card.js';
 
 /** Where the printer writes. */
 export interface Sink {
   write(text: string): unknown;
 }
 
-/** Prints events; `newline()` ends a line of streamed text if one is open. */
+/** Prints events; `newline()` ends a line of streamed text if one is open (call it before printing anything else). */
 export interface EventPrinter {
   (ev: ProjectedEventV1): void;
   newline(): void;
+  /** Refused and denied calls seen since the last {@link EventPrinter.reset}. */
+  readonly stopped: Readonly<StoppedCalls>;
+  /** Starts counting a new run. */
+  reset(): void;
+  /** Stops the elapsed-time ticker. */
+  close(): void;
+}
+
+/** Printer options. */
+export interface EventPrinterOptions {
+  /** Redraw the elapsed time in place (a terminal); otherwise plain `… 10s` lines. Default false. */
+  readonly tty?: boolean;
+  /** Show elapsed time of long calls. Default true. */
+  readonly elapsed?: boolean;
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
+const ORIGINS: Readonly<Record<string, string>> = { completion_gate: 'completion gate', stop_hook: 'stop hook' };
+
+/** `↻ completion gate: <reason> (attempt 1/3)`. */
+export function continuedLine(p: Readonly<Record<string, unknown>>): string {
+  const origin = ORIGINS[str(p.origin)] ?? str(p.origin);
+  const reason = clip(str(p.reason).split('\n')[0] ?? '', CARD_WIDTH);
+  const attempt = typeof p.attempt === 'number' ? ` (attempt ${p.attempt}${typeof p.max_attempts === 'number' ? `/${p.max_attempts}` : ''})` : '';
+  return `↻ ${origin}: ${reason}${attempt}`;
+}
 
 /** Creates a printer writing to `out`. */
-export function createEventPrinter(out: Sink, style: Style): EventPrinter {
+export function createEventPrinter(out: Sink, style: Style, options: EventPrinterOptions = {}): EventPrinter {
   let midLine = false;
+  const nested = new Set<string>();
+  const seen = new Set<string>();
+  const stoppedIds = new Set<string>();
+  const live = new LiveLines();
+  const stopped: StoppedCalls = { refused: 0, denied: 0 };
+  const ticker = options.elapsed === false ? undefined : new ElapsedTicker({ write: (t) => void out.write(t), dim: style.dim, tty: options.tty === true });
+  const write = (text: string): void => {
+    ticker?.clear();
+    out.write(text);
+  };
   const newline = (): void => {
+    ticker?.clear(true);
     if (midLine) out.write('\n');
     midLine = false;
   };
+  const pad = (id: string): string => (nested.has(id) ? '      ' : '  ');
+  const liveLine = (id: string, line: string): string => `${pad(id)}${style.dim('│')} ${clip(line, CARD_WIDTH)}\n`;
+
   const print = ((ev: ProjectedEventV1) => {
     const p = ev.payload;
+    ticker?.resume();
     switch (ev.type) {
       case 'text_delta': {
         const text = ev.text ?? '';
         if (text === '') return;
-        out.write(text);
+        write(text);
         midLine = !text.endsWith('\n');
         return;
       }
-      case 'tool_start':
+      case 'tool_start': {
         newline();
-        out.write(cardStart(style, str(p.name), p.args, p.source === 'nested' || p.source === 'host_nested'));
+        const id = str(p.id);
+        const isNested = p.source === 'nested' || p.source === 'host_nested';
+        seen.add(id);
+        if (isNested) nested.add(id);
+        else ticker?.start(id, str(p.name));
+        write(cardStart(style, str(p.name), p.args, isNested));
         return;
-      case 'tool_end':
-        out.write(
+      }
+      case 'tool_output_delta': {
+        const id = str(p.id);
+        ticker?.heard(id);
+        for (const line of live.push(id, str(p.delta))) write(liveLine(id, line));
+        return;
+      }
+      case 'tool_end': {
+        const id = str(p.id);
+        ticker?.stop(id);
+        const streamed = live.has(id);
+        const rest = live.end(id);
+        for (const line of rest.lines) write(liveLine(id, line));
+        if (rest.hidden > 0) write(`${pad(id)}${style.dim(`│ … ${rest.hidden} more line(s) in the result`)}\n`);
+        if (stoppedIds.has(id)) return;
+        write(
           cardEnd(style, {
             name: str(p.name),
             output: str(p.output),
             exitCode: typeof p.exit_code === 'number' ? p.exit_code : 1,
             ...(typeof p.error_kind === 'string' ? { errorKind: p.error_kind } : {}),
-            nested: p.source === 'nested' || p.source === 'host_nested',
+            nested: nested.has(id),
+            preview: !streamed,
           }),
         );
         return;
-      case 'permission_denied':
+      }
+      case 'permission_denied': {
         newline();
-        out.write(`  ${style.yellow('⊘ denied')} ${str(p.tool_name)}: ${str(p.reason)}\n`);
+        const id = str(p.tool_id);
+        if (isRefusal(p)) stopped.refused++;
+        else stopped.denied++;
+        stoppedIds.add(id);
+        if (!seen.has(id)) write(cardStart(style, str(p.tool_name), p.args, false));
+        write(`${pad(id)}${stoppedLine(style, p)}\n`);
+        return;
+      }
+      case 'run_continued':
+        newline();
+        write(`${style.yellow(continuedLine(p))}\n`);
         return;
       case 'context_compacted':
         newline();
-        out.write(style.dim(`(context compacted: ${str(p.facts_folded)} facts into a ${str(p.summary_chars)}-character summary)\n`));
+        write(style.dim(`(context compacted: ${str(p.facts_folded)} facts into a ${str(p.summary_chars)}-character summary)\n`));
         return;
       case 'budget_threshold_hit':
         newline();
-        out.write(style.yellow(`budget ${str(p.budget)}: ${str(p.used)} of ${str(p.limit)} used\n`));
+        write(style.yellow(`budget ${str(p.budget)}: ${str(p.used)} of ${str(p.limit)} used\n`));
         return;
       case 'error':
         newline();
-        out.write(style.red(`error ${str(p.code)}: ${str(p.message)}\n`));
+        write(style.red(`error ${str(p.code)}: ${str(p.message)}\n`));
         return;
       case 'turn_end':
         newline();
+        return;
+      case 'agent_end':
+        newline();
+        if (p.ended_by === 'verification') {
+          const [head = '', ...checks] = str(p.text).split('\n');
+          write(`${style.green(`✓ ${head}`)}\n`);
+          for (const line of checks) write(`  ${line}\n`);
+        }
+        ticker?.close();
         return;
       default:
         return;
     }
   }) as EventPrinter;
   print.newline = newline;
+  Object.defineProperty(print, 'stopped', { get: () => stopped });
+  print.reset = () => {
+    stopped.refused = 0;
+    stopped.denied = 0;
+  };
+  print.close = () => ticker?.close();
   return print;
 }

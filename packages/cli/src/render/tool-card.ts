@@ -21,7 +21,8 @@ export function argSummary(args: unknown): string {
   return clip(JSON.stringify(a), 100);
 }
 
-function clip(s: string, n: number): string {
+/** `s`, cut to `n` characters with `…` when longer. */
+export function clip(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }
 
@@ -30,13 +31,17 @@ export function cardStart(style: Style, name: string, args: unknown, nested: boo
   return `${nested ? '    ' : ''}${style.cyan('●')} ${style.bold(name)} ${style.dim(argSummary(args))}\n`;
 }
 
-/** The closing lines of a card: status, exit code, bounded output. */
-export function cardEnd(style: Style, p: { name: string; output: string; exitCode: number; errorKind?: string; nested: boolean }): string {
+/**
+ * The closing lines of a card: status, exit code, bounded output. `preview: false` leaves the
+ * output out (it was shown live while the call ran).
+ */
+export function cardEnd(style: Style, p: { name: string; output: string; exitCode: number; errorKind?: string; nested: boolean; preview?: boolean }): string {
   const pad = p.nested ? '      ' : '  ';
   const ok = p.exitCode === 0 && p.errorKind === undefined;
   const lines = p.output.split('\n').filter((l) => l.trim() !== '');
   const status = ok ? style.green('✓ ok') : style.red(`✗ ${p.errorKind ?? 'failed'} (exit ${p.exitCode})`);
   let out = `${pad}${status} ${style.dim(`${lines.length} line(s)`)}\n`;
+  if (p.preview === false) return out;
   for (const l of lines.slice(0, CARD_LINES)) out += `${pad}${style.dim('│')} ${clip(l, CARD_WIDTH)}\n`;
   if (lines.length > CARD_LINES) out += `${pad}${style.dim(`│ … ${lines.length - CARD_LINES} more line(s)`)}\n`;
   return out;

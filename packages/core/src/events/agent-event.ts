@@ -11,11 +11,32 @@ export interface EventUsage {
   readonly output_tokens: number;
 }
 
+/** Who stopped a call, in `permission_denied`. */
+export type DeniedBy = 'rule' | 'confirmation' | 'checker' | 'skill' | 'restriction' | 'mode';
+
+/** A steer that was queued but never reached the model because its run ended first. */
+export interface UndeliveredSteer {
+  readonly request_id: string;
+  readonly text: string;
+}
+
 /** Payloads by internal kind. */
 export interface AgentEventPayloads {
   agentStart: { run_id: string; prompt: string };
   /** `ended_by: 'verification'`: a passing verification ended the run and `text` is its summary. */
-  agentEnd: { run_id: string; text: string; usage?: EventUsage; completion?: unknown; status: 'completed' | 'cancelled' | 'failed'; ended_by?: 'answer' | 'verification' };
+  /**
+   * `undelivered_steers`: steers still queued when the run ended, in order (a host shows them or
+   * sends them as its next prompt; they are never delivered to a later run by the runtime).
+   */
+  agentEnd: {
+    run_id: string;
+    text: string;
+    usage?: EventUsage;
+    completion?: unknown;
+    status: 'completed' | 'cancelled' | 'failed';
+    ended_by?: 'answer' | 'verification';
+    undelivered_steers?: readonly UndeliveredSteer[];
+  };
   turnStart: { turn: number };
   turnEnd: { turn: number; usage?: EventUsage };
   textDelta: { delta: string };
@@ -26,7 +47,12 @@ export interface AgentEventPayloads {
    * the full arguments. The same holds for `confirmation_required` and `permission_denied`.
    */
   toolStart: { id: string; name: string; args: unknown; args_truncated?: boolean; args_chars?: number; source: InvocationSource; depth: number };
-  toolOutputDelta: { id: string; name: string; delta: string };
+  /**
+   * Live output of a running call (not recorded in the fact log; the result carries the output).
+   * `delta` is bounded: above 8 KB it keeps its head with a `… [n chars]` note and
+   * `delta_truncated`. `stream` names the process stream a command's chunk came from.
+   */
+  toolOutputDelta: { id: string; name: string; delta: string; stream?: 'stdout' | 'stderr'; delta_truncated?: boolean };
   toolEnd: {
     id: string;
     name: string;
@@ -40,7 +66,13 @@ export interface AgentEventPayloads {
     duration_ms: number;
   };
   confirmationRequired: { tool_id: string; tool_name: string; args: unknown; args_truncated?: boolean; args_chars?: number; rule: string };
-  permissionDenied: { tool_id: string; tool_name: string; args: unknown; args_truncated?: boolean; args_chars?: number; reason: string };
+  /**
+   * A call that did not run because governance said no. `denied_by` says who: `rule` (a
+   * permission rule; `reason` is the rule), `confirmation` (a person or the host's approver
+   * refused; `reason` is `not confirmed: <why>`), `checker`, `skill`, `restriction` (an agent's
+   * tool restriction) or `mode` (plan mode or the agent's tiers hide the tool).
+   */
+  permissionDenied: { tool_id: string; tool_name: string; args: unknown; args_truncated?: boolean; args_chars?: number; reason: string; denied_by?: DeniedBy };
   userQuestion: {
     question_id: string;
     question: string;

@@ -6,7 +6,7 @@
 import { A3sError } from '@a3s-code/effect';
 import { CancelledError, ToolExecutionError } from '../errors/tool-errors.js';
 import { resolveCapabilities, type Tool, type ToolResult } from '../tools/tool.js';
-import type { ToolContext } from '../tools/tool-context.js';
+import { TOOL_OUTPUT_DELTA_MAX_CHARS, type ToolContext } from '../tools/tool-context.js';
 import type { ToolMiddlewareNext } from '../tools/tool-middleware.js';
 import type { CallFrame, Kernel } from './kernel.js';
 import { bindCallContext } from './call-context.js';
@@ -57,10 +57,13 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
   try {
     if (signal.aborted) throw toCallError(tool.name, undefined, signal);
     call.onRunning();
-    const emitOutput = (delta: string): void => {
+    const emitOutput = (delta: string, stream?: 'stdout' | 'stderr'): void => {
       if (signal.aborted || typeof delta !== 'string' || delta.length === 0) return;
       const safe = k.security.sanitizeOutput(delta, { toolName: tool.name, callId: call.id });
-      frame.context.events.emit({ kind: 'toolOutputDelta', payload: { id: call.id, name: tool.name, delta: safe } });
+      const cut = safe.length > TOOL_OUTPUT_DELTA_MAX_CHARS;
+      const text = cut ? `${safe.slice(0, TOOL_OUTPUT_DELTA_MAX_CHARS)}… [${safe.length} chars]` : safe;
+      const from = stream === 'stdout' || stream === 'stderr' ? { stream } : {};
+      frame.context.events.emit({ kind: 'toolOutputDelta', payload: { id: call.id, name: tool.name, delta: text, ...from, ...(cut ? { delta_truncated: true } : {}) } });
     };
     const ctx: ToolContext = {
       callId: call.id,

@@ -5,6 +5,7 @@
  * the permission decision and confirmation (INV-04, TOOL-05).
  */
 import { PermissionDeniedError } from '../errors/tool-errors.js';
+import type { DeniedBy } from '../events/agent-event.js';
 import { eventArgs } from '../events/bounded-value.js';
 import { compileRuleList } from '../permissions/permission-policy.js';
 import { hiddenReason } from '../registry/tool-surface.js';
@@ -29,8 +30,8 @@ function skillAllows(skill: SkillRestriction, name: string, args: unknown): bool
   return match(name, args) !== undefined;
 }
 
-function deny(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown, rule: string): Authorization {
-  frame.context.events.emit({ kind: 'permissionDenied', payload: { tool_id: id, tool_name: tool.name, ...eventArgs(args), reason: rule } });
+function deny(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown, rule: string, by: DeniedBy): Authorization {
+  frame.context.events.emit({ kind: 'permissionDenied', payload: { tool_id: id, tool_name: tool.name, ...eventArgs(args), reason: rule, denied_by: by } });
   return { ok: false, error: new PermissionDeniedError(tool.name, rule) };
 }
 
@@ -38,17 +39,17 @@ function deny(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown
 export type Projection =
   | { readonly ok: true; readonly permission: PermissionOutcome }
   | { readonly ok: 'ask'; readonly rule: string }
-  | { readonly ok: false; readonly rule: string };
+  | { readonly ok: false; readonly rule: string; readonly by: DeniedBy };
 
 /** Runs the authorisation steps for a validated call. */
 export async function authorize(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown): Promise<Authorization> {
   const projected = await project(frame, k, tool, args);
-  if (projected.ok === false) return deny(k, frame, id, tool, args, projected.rule);
+  if (projected.ok === false) return deny(k, frame, id, tool, args, projected.rule, projected.by);
   if (projected.ok === true) return projected;
   const answer = frame.preconfirmed;
   if (answer !== undefined) {
     if (answer.approved) return { ok: true, permission: 'ask_approved' };
-    return deny(k, frame, id, tool, args, `not confirmed${answer.reason === undefined ? '' : `: ${answer.reason}`}`);
+    return deny(k, frame, id, tool, args, `not confirmed${answer.reason === undefined ? '' : `: ${answer.reason}`}`, 'confirmation');
   }
   return confirmWithManager(k, frame, id, tool, args, projected.rule);
 }
@@ -60,21 +61,21 @@ export async function authorize(k: Kernel, frame: CallFrame, id: string, tool: T
  */
 export async function project(frame: Pick<CallFrame, 'source' | 'context'>, k: Kernel, tool: Tool, args: unknown): Promise<Projection> {
   const governance = frame.context.governance;
-  if (governance.skill !== undefined && !skillAllows(governance.skill, tool.name, args)) return { ok: false, rule: `skill:${governance.skill.name}` };
+  if (governance.skill !== undefined && !skillAllows(governance.skill, tool.name, args)) return { ok: false, rule: `skill:${governance.skill.name}`, by: 'skill' };
   const restricted = restrictionDenial(governance, tool, args);
-  if (restricted !== undefined) return { ok: false, rule: restricted };
+  if (restricted !== undefined) return { ok: false, rule: restricted, by: 'restriction' };
   if (!isModelSide(frame.source)) return { ok: true, permission: 'trusted' };
 
   const hidden = hiddenReason(tool, governance, undefined);
-  if (hidden !== undefined) return { ok: false, rule: hidden };
+  if (hidden !== undefined) return { ok: false, rule: hidden, by: 'mode' };
 
   const verdict = k.policy.evaluate(tool.name, args);
-  if (verdict.decision === 'deny') return { ok: false, rule: verdict.rule };
+  if (verdict.decision === 'deny') return { ok: false, rule: verdict.rule, by: 'rule' };
   if (verdict.decision === 'allow') return { ok: true, permission: 'allow' };
   if (governance.yolo === true) return { ok: true, permission: 'yolo' };
 
   const checked = await k.checker.check({ toolName: tool.name, tier: tool.tier, args, source: frame.source, governance, rule: verdict.rule });
-  if (checked.decision === 'deny') return { ok: false, rule: checked.reason ?? verdict.rule };
+  if (checked.decision === 'deny') return { ok: false, rule: checked.reason ?? verdict.rule, by: 'checker' };
   if (checked.decision === 'allow') return { ok: true, permission: 'allow' };
 
   if (k.confirmation === undefined) return { ok: true, permission: 'ask_unconfirmed' };
@@ -97,5 +98,5 @@ async function confirmWithManager(k: Kernel, frame: CallFrame, id: string, tool:
     linked.dispose();
   }
   if (answer.approved === true) return { ok: true, permission: 'ask_approved' };
-  return deny(k, frame, id, tool, args, `not confirmed${answer.reason === undefined ? '' : `: ${answer.reason}`}`);
+  return deny(k, frame, id, tool, args, `not confirmed${answer.reason === undefined ? '' : `: ${answer.reason}`}`, 'confirmation');
 }

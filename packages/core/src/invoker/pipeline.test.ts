@@ -8,6 +8,7 @@ import { ToolRegistry } from '../registry/tool-registry.js';
 import { createBatchTool } from '../runtime-tools/batch-tool.js';
 import { createTestInvocation, createTestToolPack } from '../testing/index.js';
 import { defineTool } from '../tools/define-tool.js';
+import { TOOL_OUTPUT_DELTA_MAX_CHARS } from '../tools/tool-context.js';
 import { InMemoryArtifactStore, sha256Hex } from './artifact-store.js';
 import { createDefaultSecurityProvider, stripTerminalControls } from './security-provider.js';
 import { ToolInvoker, type ToolInvokerOptions } from './tool-invoker.js';
@@ -81,6 +82,23 @@ describe('pipeline', () => {
     seen.length = 0;
     await invoker.invoke({ id: 'b', name: 'batch', args: { calls: [{ tool: 'echo', args: { text: 'y' } }] } }, createTestInvocation().context, 'host');
     expect(seen).toEqual([]);
+  });
+
+  it('tool_output_delta names its stream and keeps only the head of a delta above the bound', async () => {
+    const { invoker, registry } = setup();
+    const big = 'y'.repeat(TOOL_OUTPUT_DELTA_MAX_CHARS + 10);
+    registry.add({ name: 'loud', description: '', tier: 'read', inputSchema: { type: 'object' }, execute: async (_a, ctx) => {
+      ctx.emitOutput('line\n', 'stderr');
+      ctx.emitOutput(big);
+      return { output: 'done', exitCode: 0 };
+    } });
+    const t = createTestInvocation();
+    await invoker.invoke({ id: 'l', name: 'loud', args: {} }, t.context);
+    const [small, cut] = t.events.payloads('toolOutputDelta');
+    expect(small).toEqual({ id: 'l', name: 'loud', delta: 'line\n', stream: 'stderr' });
+    expect(cut).toMatchObject({ delta_truncated: true });
+    expect(cut!.delta).toBe(`${'y'.repeat(TOOL_OUTPUT_DELTA_MAX_CHARS)}… [${big.length} chars]`);
+    expect(cut).not.toHaveProperty('stream');
   });
 
   it('output sanitisation redacts secret env values and strips terminal controls (deltas too)', async () => {

@@ -27,7 +27,7 @@ describe('ToolInvoker basics', () => {
     const t = createTestInvocation();
     const r = await invoker.invoke({ id: 'c1', name: 'echo', args: { text: 'secret' } }, t.context);
     expect(r).toMatchObject({ ok: false, output: 'Permission denied: Echo(*secret*)', errorKind: 'permission_denied', permission: 'deny' });
-    expect(t.events.payloads('permissionDenied')).toEqual([{ tool_id: 'c1', tool_name: 'echo', args: { text: 'secret' }, reason: 'Echo(*secret*)' }]);
+    expect(t.events.payloads('permissionDenied')).toEqual([{ tool_id: 'c1', tool_name: 'echo', args: { text: 'secret' }, reason: 'Echo(*secret*)', denied_by: 'rule' }]);
     expect(state.executions).toHaveLength(0);
   });
 

@@ -104,6 +104,26 @@ export async function driveRun(o: FactRunOptions): Promise<RunResult> {
     }
     const answered = await waitForAnswer(o, r.state);
     if (!answered) return result(env, r.state, steps, 'parked');
+    announceRefusal(env, r.state);
+  }
+}
+
+/**
+ * A refused confirmation ends the call without running it, and nothing else would say so: it is
+ * announced as `permission_denied` (`denied_by: 'confirmation'`), like a refusal inside a tool.
+ */
+function announceRefusal(env: RunEnv, parked: FoldState): void {
+  const c = parked.view.pending_confirmation;
+  if (!c) return;
+  const facts = env.store.log.facts;
+  for (let i = facts.length - 1; i >= 0 && facts[i]!.seq > parked.counters.last_seq; i--) {
+    const f = facts[i]!;
+    if (f.type !== 'confirmation.answered') continue;
+    const p = f.payload as { tool_call_id?: unknown; approved?: unknown; reason?: unknown };
+    if (p.tool_call_id !== c.call.id || p.approved !== false) return;
+    const reason = `not confirmed${typeof p.reason === 'string' ? `: ${p.reason}` : ''}`;
+    env.events.emit({ kind: 'permissionDenied', payload: { tool_id: c.call.id, tool_name: c.call.name, ...eventArgs(c.call.args), reason, denied_by: 'confirmation' } });
+    return;
   }
 }
 

@@ -43,6 +43,11 @@ export interface RunResult {
   readonly verification?: VerificationReport;
   /** Set when `status` is `parked`. */
   readonly parked?: ParkedAt;
+  /**
+   * Steers accepted for this run that never reached the model because the run ended (or parked)
+   * before its next model call, in order. Absent when every steer was delivered.
+   */
+  readonly undeliveredSteers?: readonly { readonly requestId: string; readonly text: string }[];
 }
 
 /**

@@ -46,6 +46,7 @@ export class ControlInbox {
   private readonly queue: SteerMessage[] = [];
   private readonly seen = new Set<string>();
   private counter = 0;
+  private closed = false;
 
   constructor(
     readonly runId: string,
@@ -60,6 +61,7 @@ export class ControlInbox {
   /** Queues a steer, or refuses it with a reason. */
   offer(text: string, options: SteerOptions = {}): SteerReceipt {
     if (typeof text !== 'string' || text.trim().length === 0) return { accepted: false, reason: 'empty', message: 'a steer needs non-empty text' };
+    if (this.closed) return { accepted: false, reason: 'no_active_run', message: `run '${this.runId}' has ended` };
     const refused = this.refusal('steer', options);
     if (refused) return refused;
     const requestId = options.requestId ?? `auto-${++this.counter}`;
@@ -93,6 +95,15 @@ export class ControlInbox {
   /** Takes every queued steer, in order. */
   drain(): SteerMessage[] {
     return this.queue.splice(0);
+  }
+
+  /**
+   * Ends the inbox when its run ends: later steers are refused (`no_active_run`), and the steers
+   * still waiting are returned, in order, so the host can be told they were not delivered.
+   */
+  close(): SteerMessage[] {
+    this.closed = true;
+    return this.drain();
   }
 
   /** Steers waiting. */

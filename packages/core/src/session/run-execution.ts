@@ -10,7 +10,7 @@ import { createToolCallBudget } from '../invoker/governance.js';
 import type { GateDecision } from '../gate/completion-gate.js';
 import { CompletionIncompleteError, continuationText, type SessionGate } from '../gate/session-gate.js';
 import { describeReport } from '../gate/verification-report.js';
-import type { AgentEventPayloads } from '../events/agent-event.js';
+import type { AgentEventPayloads, UndeliveredSteer } from '../events/agent-event.js';
 import { driveRun } from '../run/fact-run.js';
 import type { RunResult } from '../run/run-result.js';
 import type { FactStore } from '../store/fact-store.js';
@@ -83,16 +83,19 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
   try {
     if (x.request.kind === 'prompt') await openPrompt(x, run, prompt);
     else await openResume(x, run);
-    const result = await driveWithGate(x, run);
-    if (result.status === 'completed') await end(x, run, 'completed', { completion: result.completion });
-    if (result.status !== 'parked') emitEnd(run, result.text, 'completed', result.completion, result.endedBy);
+    const driven = await driveWithGate(x, run);
+    if (driven.status === 'completed') await end(x, run, 'completed', { completion: driven.completion });
+    const undelivered = closeInbox(run);
+    const result: RunResult = undelivered.length > 0 ? { ...driven, undeliveredSteers: undelivered.map((s) => ({ requestId: s.request_id, text: s.text })) } : driven;
+    if (result.status !== 'parked') emitEnd(run, result.text, 'completed', result.completion, result.endedBy, undelivered);
     return result;
   } catch (e) {
     await x.settleChildren?.(env.runId).catch(() => undefined);
     if (env.signal.aborted && !A3sError.hasCode(e, 'STEP_LIMIT') && !(e instanceof ResumeError)) {
       await end(x, run, 'cancelled').catch(() => undefined);
       const state = x.folder.state;
-      emitEnd(run, state.view.assistant_text, 'cancelled', null);
+      const undelivered = closeInbox(run);
+      emitEnd(run, state.view.assistant_text, 'cancelled', null, undefined, undelivered);
       return {
         runId: env.runId,
         status: 'cancelled',
@@ -101,12 +104,13 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
         toolCalls: env.stats.toolCalls,
         steps: 0,
         completion: null,
+        ...(undelivered.length > 0 ? { undeliveredSteers: undelivered.map((s) => ({ requestId: s.request_id, text: s.text })) } : {}),
       };
     }
     const error = A3sError.isInstance(e) ? e : new A3sError('RUN_FAILED', e instanceof Error ? e.message : String(e), { cause: e });
     await end(x, run, 'failed', { error: { code: error.code, message: error.message } }).catch(() => undefined);
     env.events.emit({ kind: 'error', payload: { code: error.code, message: error.message } });
-    emitEnd(run, x.folder.state.view.assistant_text, 'failed', null);
+    emitEnd(run, x.folder.state.view.assistant_text, 'failed', null, undefined, closeInbox(run));
     throw error;
   } finally {
     env.events.close();
@@ -254,10 +258,30 @@ async function end(x: RunExecution, run: LiveRun, status: 'completed' | 'cancell
   await x.store.append([endingFact(run, status, extra)], null);
 }
 
-function emitEnd(run: LiveRun, text: string, status: 'completed' | 'cancelled' | 'failed', completion: string | null, endedBy?: RunResult['endedBy']): void {
+/** Closes the run's inbox: steers that arrive from now on are refused; the ones still queued are returned. */
+function closeInbox(run: LiveRun): UndeliveredSteer[] {
+  return run.inbox.close().map((s) => ({ request_id: s.requestId, text: s.text }));
+}
+
+function emitEnd(
+  run: LiveRun,
+  text: string,
+  status: 'completed' | 'cancelled' | 'failed',
+  completion: string | null,
+  endedBy?: RunResult['endedBy'],
+  undelivered: readonly UndeliveredSteer[] = [],
+): void {
   const { env } = run;
   env.events.emit({
     kind: 'agentEnd',
-    payload: { run_id: env.runId, text, usage: { input_tokens: env.stats.inputTokens, output_tokens: env.stats.outputTokens }, completion, status, ...(endedBy ? { ended_by: endedBy } : {}) },
+    payload: {
+      run_id: env.runId,
+      text,
+      usage: { input_tokens: env.stats.inputTokens, output_tokens: env.stats.outputTokens },
+      completion,
+      status,
+      ...(endedBy ? { ended_by: endedBy } : {}),
+      ...(undelivered.length > 0 ? { undelivered_steers: undelivered } : {}),
+    },
   });
 }

@@ -90,7 +90,7 @@ export function createToolContext(overrides: TestToolContextOverrides = {}): Tes
     workspace: overrides.workspace ?? emptyWorkspace(),
     artifacts: overrides.artifacts ?? new InMemoryArtifactStore(),
     invoker: overrides.invoker ?? refusingInvoker(callId),
-    emitOutput: (delta: string): void => {
+    emitOutput: (delta: string, _stream?: 'stdout' | 'stderr'): void => {
       if (typeof delta === 'string' && delta.length > 0) deltas.push(delta);
     },
     deltas,

@@ -5,6 +5,9 @@ import type { ArtifactStore } from '../invoker/artifact-store.js';
 import type { InvocationSource, ScopedInvoker } from '../invoker/invocation-types.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 
+/** Longest `tool_output_delta` text an event carries, in UTF-16 code units; longer deltas keep their head. */
+export const TOOL_OUTPUT_DELTA_MAX_CHARS = 8 * 1024;
+
 /** The per-call context the kernel builds for `execute`. Immutable. */
 export interface ToolContext {
   /** The call id. */
@@ -32,6 +35,10 @@ export interface ToolContext {
   readonly artifacts: ArtifactStore;
   /** The scoped invoker for nested calls (the only way a tool can call another tool). */
   readonly invoker: ScopedInvoker;
-  /** Streams partial output to clients as a `tool_output_delta` event. */
-  emitOutput(delta: string): void;
+  /**
+   * Streams partial output to clients as a `tool_output_delta` event (live only: never written to
+   * the fact log, and no substitute for the result's `output`). `stream` names the process stream
+   * a command's chunk came from. A delta above {@link TOOL_OUTPUT_DELTA_MAX_CHARS} keeps its head.
+   */
+  emitOutput(delta: string, stream?: 'stdout' | 'stderr'): void;
 }

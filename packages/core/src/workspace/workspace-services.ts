@@ -101,6 +101,12 @@ export interface WorkspaceExecRequest extends WorkspaceCallOptions {
   /** Byte cap per stream. */
   readonly maxOutputBytes?: number;
   readonly stdin?: string;
+  /**
+   * Receives the command's output as it arrives (UTF-8 text, chunked as read), for live display.
+   * It does not change what the result captures. Called only while the command runs; must not
+   * throw. Returning `false` ends the live view: no more output is decoded or passed on.
+   */
+  readonly onOutput?: (stream: 'stdout' | 'stderr', text: string) => boolean | void;
 }
 
 /** A process a command started that was still running when the command returned. */

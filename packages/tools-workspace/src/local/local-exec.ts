@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { execa } from 'execa';
 import { CancelledError, type WorkspaceBackgroundProcess, type WorkspaceExec, type WorkspaceExecRequest, type WorkspaceExecResult } from '@a3s-code/core';
 import { WorkspaceFileError } from '../errors.js';
@@ -58,6 +59,27 @@ function survivors(mark: ExecMark): WorkspaceBackgroundProcess[] {
   if (!PROC_AVAILABLE) return group ? [{ pid: mark.leader, command: `(process group ${mark.leader})` }] : [];
   const abovePid = recentFloor([mark]);
   return findProcesses([mark], { byGroup: group, ...(abovePid === undefined ? {} : { abovePid }) });
+}
+
+/**
+ * Decodes each stream's chunks as UTF-8 (a character split across chunks is kept for the next
+ * one) and hands the text to `onOutput` until it returns `false` or throws.
+ */
+function liveOutput(onOutput: WorkspaceExecRequest['onOutput']): ((stream: 'stdout' | 'stderr', chunk: Buffer) => void) | undefined {
+  if (typeof onOutput !== 'function') return undefined;
+  const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+  let open = true;
+  return (stream, chunk) => {
+    if (!open) return;
+    const text = decoders[stream].write(chunk);
+    if (text === '') return;
+    try {
+      if (onOutput(stream, text) === false) open = false;
+    } catch {
+      // A display listener must not break the command.
+      open = false;
+    }
+  };
 }
 
 /** Local process execution of a {@link LocalWorkspace}. */
@@ -121,8 +143,17 @@ export class LocalExec implements WorkspaceExec {
     const mark: ExecMark | undefined = pid === undefined ? undefined : { tag, leader: pid, startTicks: PROC_AVAILABLE ? procStat(pid)?.startTicks : undefined };
     if (mark) this.#background.hold(mark);
     let capturing = true;
-    child.stdout?.on('data', (c: Buffer) => capturing && stdout.push(c));
-    child.stderr?.on('data', (c: Buffer) => capturing && stderr.push(c));
+    const live = liveOutput(request.onOutput);
+    child.stdout?.on('data', (c: Buffer) => {
+      if (!capturing) return;
+      stdout.push(c);
+      live?.('stdout', c);
+    });
+    child.stderr?.on('data', (c: Buffer) => {
+      if (!capturing) return;
+      stderr.push(c);
+      live?.('stderr', c);
+    });
     const exited = new Promise<{ code: number | null; sig: string | null }>((resolve) => {
       child.once('exit', (code, sig) => resolve({ code, sig }));
       child.once('error', () => resolve({ code: null, sig: null }));
@@ -167,6 +198,8 @@ export class LocalExec implements WorkspaceExec {
         unref(child.stderr);
       }
     }
+    // Nothing more reaches the live listener once the command returns.
+    capturing = false;
     const exit = await Promise.race([exited, delay(DRAIN_GRACE_MS, 'gone').then(() => ({ code: null, sig: 'SIGKILL' }))]);
     if (outcome === 'aborted') throw new CancelledError(`command ${JSON.stringify(request.command.slice(0, 80))}`, closing.aborted ? 'the workspace exec service was closed' : signal?.reason);
     return {

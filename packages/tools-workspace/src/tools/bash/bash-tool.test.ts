@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveCapabilities } from '@a3s-code/core';
+import { resolveCapabilities, type Tool } from '@a3s-code/core';
 import { LocalWorkspace } from '../../local/local-workspace.js';
-import { call, tempDir, writeTree } from '../../test-support/harness.js';
+import { call, tempDir, toolContext, writeTree } from '../../test-support/harness.js';
 import { bashTool } from './bash-tool.js';
+import { LIVE_CHUNK_CHARS, LIVE_OUTPUT_MAX_CHARS } from './live-output.js';
 
 const tmp = tempDir();
 writeTree(tmp.dir, { 'sub/keep.txt': 'k\n', 'edit-me.txt': 'v1\n', 'remove-me.txt': 'x\n' });
@@ -124,5 +125,28 @@ describe('bash', () => {
     await expect(call(bashTool, ws, { command: 'pwd', timeout: 0 })).rejects.toMatchObject({ field: 'args.timeout' });
     await expect(call(bashTool, ws, { command: 'pwd', timeout: 600_001 })).rejects.toMatchObject({ field: 'args.timeout' });
     expect((await call(bashTool, ws, { command: 'pwd', cwd: 'missing' })).exitCode).toBe(1);
+  });
+});
+
+describe('bash live output', () => {
+  it('streams stdout and stderr as they arrive; the result is unchanged', async () => {
+    const seen: { delta: string; stream: string | undefined; at: number }[] = [];
+    const ctx = { ...toolContext(ws, 'bash'), emitOutput: (delta: string, stream?: 'stdout' | 'stderr') => void seen.push({ delta, stream, at: Date.now() }) };
+    const t0 = Date.now();
+    const r = await (bashTool as Tool<unknown>).execute({ command: 'echo first; sleep 0.6; echo second >&2; echo third' }, ctx);
+    const done = Date.now();
+    expect(r.output).toBe('first\nthird\n[stderr]\nsecond\n');
+    expect(seen.map((s) => [s.stream, s.delta])).toEqual([['stdout', 'first\n'], ['stderr', 'second\n'], ['stdout', 'third\n']]);
+    expect(seen[0]!.at - t0).toBeLessThan(done - t0 - 300);
+  });
+
+  it('stops the live view at its budget with one note', async () => {
+    const seen: string[] = [];
+    const ctx = { ...toolContext(ws, 'bash'), emitOutput: (delta: string) => void seen.push(delta) };
+    const r = await (bashTool as Tool<unknown>).execute({ command: `head -c ${LIVE_OUTPUT_MAX_CHARS * 2} /dev/zero | tr '\\0' 'a'` }, ctx);
+    expect(r.metadata).toMatchObject({ stdout: { total_bytes: LIVE_OUTPUT_MAX_CHARS * 2, truncated: true } });
+    expect(seen.at(-1)).toContain('[live output stopped after');
+    expect(seen.slice(0, -1).join('')).toBe('a'.repeat(LIVE_OUTPUT_MAX_CHARS));
+    expect(Math.max(...seen.map((d) => d.length))).toBeLessThanOrEqual(LIVE_CHUNK_CHARS);
   });
 });

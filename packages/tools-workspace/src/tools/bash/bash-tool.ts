@@ -1,7 +1,8 @@
 /**
  * `bash`: runs a shell command in the workspace through its `exec` service, which puts it in its
  * own process group, enforces one deadline over output draining and exit (BND-05) and kills the
- * whole group on timeout or cancellation (BND-06). stdout and stderr are capped separately,
+ * whole group on timeout or cancellation (BND-06). Output streams live as `tool_output_delta`
+ * events while the command runs. stdout and stderr are capped separately,
  * head and tail kept with exact totals (BND-04). Metadata lists the files the command changed.
  */
 import { CapabilityUnavailableError, defineTool, type CapturedStream } from '@a3s-code/core';
@@ -9,6 +10,7 @@ import { z } from 'zod';
 import { renderCaptured } from '../../local/stream-capture.js';
 import { guard } from '../shared/results.js';
 import { renderBackground } from './background-report.js';
+import { LiveOutput } from './live-output.js';
 import { compareSnapshots, snapshot } from './changed-files.js';
 
 /** Default, minimum and maximum `timeout`, in milliseconds. */
@@ -48,13 +50,17 @@ export const bashTool = defineTool({
       if (!exec) throw new CapabilityUnavailableError('exec', 'bash');
       const before = await snapshot(ctx.workspace, ctx.signal).catch(() => undefined);
       const timeoutMs = args.timeout ?? BASH_TIMEOUT_MS.default;
-      const result = await exec.run({
-        command: args.command,
-        timeoutMs,
-        maxOutputBytes: args.max_output_bytes ?? BASH_MAX_OUTPUT_BYTES.default,
-        signal: ctx.signal,
-        ...(args.cwd === undefined ? {} : { cwd: args.cwd }),
-      });
+      const live = new LiveOutput((delta, stream) => ctx.emitOutput(delta, stream));
+      const result = await exec
+        .run({
+          command: args.command,
+          timeoutMs,
+          maxOutputBytes: args.max_output_bytes ?? BASH_MAX_OUTPUT_BYTES.default,
+          signal: ctx.signal,
+          onOutput: (stream, text) => live.push(stream, text),
+          ...(args.cwd === undefined ? {} : { cwd: args.cwd }),
+        })
+        .finally(() => live.close());
       const after = before ? await snapshot(ctx.workspace, ctx.signal).catch(() => undefined) : undefined;
       const changed = before && after ? compareSnapshots(before, after) : null;
       let output = renderCaptured(result.stdout, 'stdout');
