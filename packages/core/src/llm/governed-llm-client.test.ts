@@ -16,7 +16,7 @@ function governed(inner: LlmClient, g: Partial<LlmGovernance> = {}) {
 const usage = (n: number) => ({ input_tokens: n, output_tokens: 0 });
 
 describe('GovernedLlmClient (the LLM invoker)', () => {
-  it('LLM-01/LLM-04: a hard call cap refuses the next call before the provider sees it', async () => {
+  it('LLM-02/LLM-06: a hard call cap refuses the next call before the provider sees it', async () => {
     const inner = new ScriptedLlmClient([{ text: 'a' }, { text: 'b' }]);
     const { client } = governed(inner, { budget: new LlmBudget({ maxCalls: 1 }) });
     await collectResponse(client.stream(req));
@@ -24,7 +24,7 @@ describe('GovernedLlmClient (the LLM invoker)', () => {
     expect(inner.requests).toHaveLength(1);
   });
 
-  it('LLM-02/LLM-03: usage is recorded after each call; a soft token cap emits budget_threshold_hit once, a hard one stops', async () => {
+  it('LLM-03/LLM-07: usage is recorded after each call; a soft token cap emits budget_threshold_hit once, a hard one stops', async () => {
     const inner = new ScriptedLlmClient([{ text: 'a', usage: usage(60) }, { text: 'b', usage: usage(60) }, { text: 'c', usage: usage(60) }]);
     const budget = new LlmBudget({ softTokens: 50, maxTokens: 100 });
     const seen: number[] = [];
@@ -37,7 +37,7 @@ describe('GovernedLlmClient (the LLM invoker)', () => {
     expect(inner.requests).toHaveLength(2);
   });
 
-  it('LLM-05: a cancelled run makes no provider call', async () => {
+  it('LLM-02: a cancelled run makes no provider call', async () => {
     const inner = new ScriptedLlmClient([{ text: 'a' }]);
     const { client, controller } = governed(inner);
     controller.abort('stop');
@@ -45,7 +45,7 @@ describe('GovernedLlmClient (the LLM invoker)', () => {
     expect(inner.requests).toHaveLength(0);
   });
 
-  it('LLM-06: retries a rate limit after retry_after_ms, a bounded number of times', async () => {
+  it('retries a rate limit after retry_after_ms, a bounded number of times', async () => {
     const inner = new ScriptedLlmClient([{ error: { kind: 'rate_limited', retry_after_ms: 40 } }, { text: 'ok' }]);
     const waits: number[] = [];
     const { client } = governed(inner, { sleep: async (ms) => void waits.push(ms) });
@@ -84,7 +84,7 @@ describe('GovernedLlmClient (the LLM invoker)', () => {
     expect(calls).toBe(1);
   });
 
-  it('LLM-05: interrupting during a backoff wait cancels the call', async () => {
+  it('LLM-02/LLM-04: interrupting during a backoff wait cancels the call', async () => {
     const inner = new ScriptedLlmClient([{ error: { kind: 'rate_limited', retry_after_ms: 5000 } }, { text: 'ok' }]);
     const { client, controller } = governed(inner);
     setTimeout(() => controller.abort('user'), 30);

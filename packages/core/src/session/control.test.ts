@@ -25,7 +25,7 @@ describe('single-flight admission', () => {
     expect((await session.send('two')).text).toBe('second');
   });
 
-  it('ADM-05: host-direct tool calls do not take the lease and work during a send', async () => {
+  it('ADM-06: host-direct tool calls do not take the lease and work during a send', async () => {
     const { session, state } = await track(open([{ delay_ms: 150, text: 'done' }]));
     const run = session.send('go');
     const r = await session.tool('add', { a: 40, b: 2 });
@@ -34,7 +34,7 @@ describe('single-flight admission', () => {
     await run;
   });
 
-  it('ADM-03: a stream keeps the lease until its run has finished, even when the consumer stops early', async () => {
+  it('ADM-04/ADM-05: a stream keeps the lease until its run has finished, even when the consumer stops early', async () => {
     const { session } = await track(open([{ text: 'one two three four five', tool_calls: [{ id: 's', name: 'sleep', args: { ms: 300 } }] }, { text: 'after' }]));
     const s = session.stream('go');
     const it = s[Symbol.asyncIterator]();
@@ -106,7 +106,7 @@ describe('steer and interrupt', () => {
     await run;
   });
 
-  it('STEER-06: interrupt aborts a running tool, records the run as cancelled after cleanup, and the session stays usable', async () => {
+  it('STEER-04: interrupt aborts a running tool, records the run as cancelled after cleanup, and the session stays usable', async () => {
     const { session, model } = await track(open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 10_000 } }] }, { text: 'next run' }]));
     const t0 = Date.now();
     const run = session.send('sleep long');
@@ -122,7 +122,7 @@ describe('steer and interrupt', () => {
     expect(model.requests).toHaveLength(2);
   });
 
-  it('STEER-06: interrupt during a slow provider call cancels it', async () => {
+  it('STEER-04: interrupt during a slow provider call cancels it', async () => {
     const { session } = await track(open([{ delay_ms: 10_000, text: 'too late' }]));
     const run = session.send('go');
     await until(() => session.activeRunId !== null);
