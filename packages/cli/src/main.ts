@@ -3,13 +3,6 @@
  * an exit code from {@link EXIT} (2 for configuration and usage mistakes, 1 for failures).
  */
 import { A3sError } from '@a3s-code/effect';
-import { codeCommand } from './commands/code.js';
-import { initCommand } from './commands/init.js';
-import { modelsCommand } from './commands/models.js';
-import { replayCommand } from './commands/replay.js';
-import { runCommand } from './commands/run.js';
-import { sessionsCommand } from './commands/sessions.js';
-import { toolsCommand } from './commands/tools.js';
 import { EXIT, USAGE_CODES } from './errors.js';
 import type { Io } from './io.js';
 import { cliVersion } from './version.js';
@@ -35,14 +28,18 @@ or A3S_MODEL; 'a3s models' lists the keys. 'a3s <command> --help' for each comma
 
 Exit codes: 0 completed, 1 run failed, 2 usage or configuration error, 3 parked, 130 interrupted.`;
 
-const COMMANDS: Readonly<Record<string, (args: readonly string[], io: Io) => Promise<number>>> = {
-  code: codeCommand,
-  run: runCommand,
-  replay: replayCommand,
-  tools: toolsCommand,
-  sessions: sessionsCommand,
-  models: modelsCommand,
-  init: initCommand,
+type Command = (args: readonly string[], io: Io) => Promise<number>;
+
+// Each command is loaded when it runs, so `--help`, `--version` and a usage error answer without
+// loading the runtime, and a command loads only its own modules.
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  code: async () => (await import('./commands/code.js')).codeCommand,
+  run: async () => (await import('./commands/run.js')).runCommand,
+  replay: async () => (await import('./commands/replay.js')).replayCommand,
+  tools: async () => (await import('./commands/tools.js')).toolsCommand,
+  sessions: async () => (await import('./commands/sessions.js')).sessionsCommand,
+  models: async () => (await import('./commands/models.js')).modelsCommand,
+  init: async () => (await import('./commands/init.js')).initCommand,
 };
 
 /** Runs the `a3s` command line; resolves with the exit code. */
@@ -58,13 +55,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   const explicit = first !== undefined && !first.startsWith('-');
   const name = explicit ? first : 'code';
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = COMMANDS[name];
+  if (!load) {
     io.stderr.write(`a3s: unknown command '${name}'; expected one of ${[...Object.keys(COMMANDS), 'version'].join(', ')}\n`);
     return EXIT.usage;
   }
   let code: number;
   try {
+    const command = await load();
     code = await command(explicit ? rest : argv, io);
   } catch (e) {
     code = reportError(name, e, io);
