@@ -44,7 +44,7 @@ interface ModelOptions {
 /** The `web` setting, shared by the agent's configuration and each session's options. */
 interface WebOption {
   /**
-   * The web tools `web_fetch` and `web_search`: on by default (SURF-04); `false` leaves them out;
+   * The web tools `web_fetch` and `web_search`: on by default; `false` leaves them out;
    * an object configures them (`allowPrivateNetwork`, `fetch`, `search` engines and keys).
    */
   readonly web?: boolean | WebToolsOptions;

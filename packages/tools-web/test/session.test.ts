@@ -36,7 +36,7 @@ describe('web tools in a session (SURF-04)', () => {
     expect(off.session.toolNames()).not.toContain('web_search');
   });
 
-  it('SURF-04: web.fetch: false or web.search: false leaves out only that tool; the session option wins over the agent', async () => {
+  it('web.fetch: false or web.search: false leaves out only that tool; the session option wins over the agent', async () => {
     const { session } = await open([], { web: { search: false } }, { web: { fetch: false } });
     expect(session.toolNames()).toContain('web_fetch');
     expect(session.toolNames()).not.toContain('web_search');
