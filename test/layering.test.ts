@@ -3,15 +3,16 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // Layering (ARCHITECTURE §2): arrows point down only, and packages meet only at public entries.
-//   cli, apps ──> sdk-node ──> tools-workspace, tools-resource, mcp ──> core ──> effect
+//   cli, apps ──> sdk-node ──> tools-workspace, tools-web, tools-resource, mcp ──> core ──> effect
 const root = resolve(import.meta.dirname, '..');
 const ALLOWED: Record<string, string[]> = {
   effect: [],
   core: ['effect'],
   'tools-workspace': ['core'],
+  'tools-web': ['core'],
   'tools-resource': ['core'],
   mcp: ['core'],
-  'sdk-node': ['effect', 'core', 'tools-workspace', 'tools-resource', 'mcp'],
+  'sdk-node': ['effect', 'core', 'tools-workspace', 'tools-web', 'tools-resource', 'mcp'],
   cli: ['effect', 'core', 'sdk-node'],
 };
 

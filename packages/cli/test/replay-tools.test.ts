@@ -33,7 +33,7 @@ describe('a3s replay, tools, sessions', () => {
     expect(table.stdout).toMatch(/^read +read +ro idem resume cancel page par=16 text +fs\.read$/m);
     expect(table.stdout).toMatch(/^bash +exec +par=4 text +exec$/m);
     const plan = JSON.parse(a3s(['tools', '--json', '--plan', '--model', model, '--cwd', dir]).stdout) as { name: string; tier: string }[];
-    expect(plan.map((t) => t.name)).toEqual(['batch', 'program', 'ask_user', 'generate_object', 'read', 'grep', 'glob', 'ls', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
+    expect(plan.map((t) => t.name)).toEqual(['batch', 'program', 'ask_user', 'generate_object', 'read', 'grep', 'glob', 'ls', 'web_fetch', 'web_search', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
     // No model is needed to list the surface; the workspace's config file applies.
     writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ permissions: { deny: ['bash'] } }));
     const noModel = a3s(['tools', '--cwd', dir]);

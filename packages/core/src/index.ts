@@ -11,7 +11,6 @@ export * from './permissions/index.js';
 export * from './events/index.js';
 export * from './runtime-tools/index.js';
 export * from './program/index.js';
-export * from './web/index.js';
 export * from './llm/index.js';
 export * from './store/index.js';
 export * from './run/index.js';

@@ -1,6 +1,7 @@
 /**
  * The SDK `Agent`: core's `Agent` with the defaults wired — a `LocalWorkspace` on the session
- * folder with the workspace tool pack, core's runtime tools, the model from the configuration or
+ * folder with the workspace tool pack, the web tool pack (`web_fetch`, `web_search`; `web: false`
+ * leaves them out), core's runtime tools, the model from the configuration or
  * the environment, the file fact log and the file session store, MCP servers from the
  * configuration, the workspace's config file, and a confirmation manager on every session (the
  * host's `onConfirm`, else one that refuses with `no approver`: an `ask` never runs unasked unless
@@ -19,6 +20,7 @@ import {
   type WorkspaceServices,
 } from '@a3s-code/core';
 import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
+import { webToolPack, type WebToolsOptions } from '@a3s-code/tools-web';
 import type { McpServerStatus } from '@a3s-code/mcp';
 import { AgentLayers, type AgentLayer } from './agent-layer.js';
 import { resolveApproval, withReadTools, type ApprovalOptions } from './approver.js';
@@ -39,12 +41,21 @@ interface ModelOptions {
   readonly model?: ModelSpec;
 }
 
+/** The `web` setting, shared by the agent's configuration and each session's options. */
+interface WebOption {
+  /**
+   * The web tools `web_fetch` and `web_search`: on by default; `false` leaves them out;
+   * an object configures them (`allowPrivateNetwork`, `fetch`, `search` engines and keys).
+   */
+  readonly web?: boolean | WebToolsOptions;
+}
+
 /**
  * Configuration of `Agent.create`: core's `CodeConfig` (every session's defaults), with the model
  * as a spec and the approval of asked tool calls as `onConfirm` / `confirmation` (see
  * {@link ApprovalOptions}: without either, an asked call is refused with `no approver`).
  */
-export interface AgentConfig extends Omit<CodeConfig, 'model' | 'workspace' | 'confirmation'>, ModelOptions, ApprovalOptions {
+export interface AgentConfig extends Omit<CodeConfig, 'model' | 'workspace' | 'confirmation' | 'web'>, ModelOptions, WebOption, ApprovalOptions {
   /** Environment for model selection (`A3S_MODEL`, keys, base URLs). Default `process.env`. */
   readonly env?: ModelEnvironment;
   /** Folder a relative `scripted:` path resolves against, and `resumeSession`'s default folder. Default `process.cwd()`. */
@@ -66,7 +77,7 @@ export interface AgentConfig extends Omit<CodeConfig, 'model' | 'workspace' | 'c
  * asked tool calls as `onConfirm` / `confirmation` (over the agent's). `mcpServers` here are the
  * session's private servers.
  */
-export interface SessionOptions extends Omit<CoreSessionOptions, 'model' | 'confirmation'>, ModelOptions, ApprovalOptions {
+export interface SessionOptions extends Omit<CoreSessionOptions, 'model' | 'confirmation' | 'web'>, ModelOptions, WebOption, ApprovalOptions {
   /** The workspace. Default: a `LocalWorkspace` rooted at `dir`. */
   readonly workspace?: WorkspaceServices;
   /**
@@ -194,7 +205,7 @@ export class Agent {
     const privateServers = validateMcpServers(mcpServers);
     const layer = await this.#layers.for(root);
     const model = needModel ? await this.#modelFor(layer, spec, rest.providers) : undefined;
-    const packs: ToolPack[] = [...(this.#config.workspaceTools === false ? [] : [workspaceToolPack]), ...(rest.tools ?? this.#config.tools ?? [])];
+    const packs = defaultPacks(this.#config.workspaceTools !== false, rest.tools ?? this.#config.tools ?? []);
     const mcp = await SessionMcp.open(layer.mcp?.view(), privateServers, inheritedSources(shared));
     const toolSources = [...(rest.toolSources ?? layer.config.toolSources ?? []), mcp.toolSource()];
     return {
@@ -233,4 +244,13 @@ export class Agent {
       throw e;
     }
   }
+}
+
+/**
+ * The packs of a session: the workspace pack (unless turned off), the web pack (unless the host
+ * registers it itself), then the host's packs. The web pack follows the `web` setting.
+ */
+function defaultPacks(workspaceTools: boolean, hostPacks: readonly ToolPack[]): ToolPack[] {
+  const web = hostPacks.some((p) => p.name === webToolPack.name) ? [] : [webToolPack];
+  return [...(workspaceTools ? [workspaceToolPack] : []), ...web, ...hostPacks];
 }

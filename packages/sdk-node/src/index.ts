@@ -80,3 +80,5 @@ export type {
 export { ScriptError } from '@a3s-code/core/testing';
 export { McpConfigError, McpConnectionError, McpManager, McpOwnershipError, McpServerClosedError, mcpReadOnlyChecker } from '@a3s-code/mcp';
 export type { McpServerConfig, McpServerStatus, McpSessionServerStatus, McpSource } from '@a3s-code/mcp';
+export { WebError } from '@a3s-code/tools-web';
+export type { WebToolsOptions } from '@a3s-code/tools-web';

@@ -128,15 +128,26 @@ describe('program', () => {
 });
 
 describe('surface', () => {
-  it('web: {} registers web_fetch and web_search; describeTools lists the surface without a model', async () => {
+  it('SURF-04: a session has web_fetch and web_search by default; web: false (agent or session) removes them', async () => {
     const dir = tempRepo();
-    const s = track(await (await Agent.create({ model: new ScriptedLlmClient([]) })).session(dir, { web: {} }));
-    expect(s.toolNames()).toEqual(expect.arrayContaining(['web_fetch', 'web_search']));
+    const byDefault = track(await (await Agent.create({ model: new ScriptedLlmClient([]) })).session(dir));
+    expect(byDefault.toolNames()).toEqual(expect.arrayContaining(['web_fetch', 'web_search']));
+    const agent = await Agent.create({ model: new ScriptedLlmClient([]), web: false });
+    const off = track(await agent.session(tempRepo()));
+    expect(off.toolNames().filter((n) => n.startsWith('web_'))).toEqual([]);
+    const onAgain = track(await agent.session(tempRepo(), { web: { search: false } }));
+    expect(onAgain.toolNames().filter((n) => n.startsWith('web_'))).toEqual(['web_fetch']);
+    const offInSession = track(await (await Agent.create({ model: new ScriptedLlmClient([]) })).session(tempRepo(), { web: false }));
+    expect(offInSession.toolNames()).not.toContain('web_fetch');
+    expect((await agent.describeTools(tempRepo())).map((t) => t.name)).not.toContain('web_search');
+  });
+
+  it('describeTools lists the surface without a model', async () => {
     const agent = await Agent.create({ env: {} });
     expect(agent.model).toBeUndefined();
     const fresh = tempRepo();
     const tools = await agent.describeTools(fresh, { governance: { mode: 'plan' } });
-    expect(tools.map((t) => t.name)).toEqual(['batch', 'program', 'generate_object', 'read', 'grep', 'glob', 'ls', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
+    expect(tools.map((t) => t.name)).toEqual(['batch', 'program', 'generate_object', 'read', 'grep', 'glob', 'ls', 'web_fetch', 'web_search', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
     expect(tools.find((t) => t.name === 'grep')).toMatchObject({ tier: 'read', capabilities: { readOnly: true, paginated: true }, requires: ['search'] });
     expect(existsSync(join(fresh, '.a3s'))).toBe(false); // no log, no session store
   });

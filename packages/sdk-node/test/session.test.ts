@@ -122,7 +122,7 @@ describe('Session', () => {
 
   it('surface: toolNames, toolDefinitions, toolInfo, activeTools; compact; close', async () => {
     const { session: s } = await open([{ text: 'Hi.' }, { text: 'Summary: said hi.' }]);
-    expect(s.toolNames()).toEqual(['batch', 'program', 'verify', 'generate_object', 'read', 'write', 'edit', 'patch', 'grep', 'glob', 'ls', 'bash', 'git', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
+    expect(s.toolNames()).toEqual(['batch', 'program', 'verify', 'generate_object', 'read', 'write', 'edit', 'patch', 'grep', 'glob', 'ls', 'bash', 'git', 'web_fetch', 'web_search', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
     expect(s.toolDefinitions().find((d) => d.name === 'read')?.inputSchema).toMatchObject({ type: 'object' });
     const info = s.toolInfo();
     expect(info.find((t) => t.name === 'read')).toMatchObject({ tier: 'read', capabilities: { readOnly: true }, requires: ['fs.read'] });
@@ -136,7 +136,7 @@ describe('Session', () => {
 
   it('plan mode hides write and exec tools', async () => {
     const { session: s } = await open([], { governance: { mode: 'plan' } });
-    expect(s.toolNames()).toEqual(['batch', 'program', 'generate_object', 'read', 'grep', 'glob', 'ls', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
+    expect(s.toolNames()).toEqual(['batch', 'program', 'generate_object', 'read', 'grep', 'glob', 'ls', 'web_fetch', 'web_search', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
   });
 });
 

@@ -63,4 +63,19 @@ describe('workspace tools in a session', () => {
       await session.close();
     }
   });
+
+  it('core with the workspace pack alone (no web pack) builds a working session without web tools, whatever the web setting', async () => {
+    const dir = repo();
+    const model = new ScriptedLlmClient([{ tool_calls: [{ id: 'r', name: 'read', args: { file_path: 'sum.mjs' } }] }, { text: 'It sums.' }]);
+    const agent = await Agent.create({ model, tools: [workspaceToolPack], workspace: new LocalWorkspace({ root: dir }), permissions: { defaultDecision: 'allow' } });
+    const session = await agent.session(dir, { web: { allowPrivateNetwork: true } });
+    try {
+      expect(session.toolNames().filter((n) => n.startsWith('web_'))).toEqual([]);
+      expect(session.toolNames()).toEqual(expect.arrayContaining(['batch', 'program', 'read', 'bash', 'git']));
+      expect(await session.send('What does sum.mjs do?')).toMatchObject({ status: 'completed', text: 'It sums.' });
+      expect(model.requests[0]!.tools.map((t) => t.name)).not.toContain('web_fetch');
+    } finally {
+      await session.close();
+    }
+  });
 });

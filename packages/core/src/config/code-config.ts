@@ -7,7 +7,6 @@
  * `SessionOptions` is a patch over it (BUILD-01).
  */
 import type { GateOptions } from '../gate/session-gate.js';
-import type { WebToolsOptions } from '../web/web-tools.js';
 import type { PromptInputs } from '../prompt/system-prompt.js';
 import type { ToolSource } from '../session/tool-source.js';
 import type { Recipe } from '@a3s-code/effect';
@@ -25,6 +24,7 @@ import type { ModelEnvironment, ProviderName } from '../providers/model-selectio
 import type { ParkMode } from '../run/fact-run.js';
 import type { QuestionHandler } from '../run/run-result.js';
 import type { SessionStore } from '../session/session-store.js';
+import type { WebSetting } from '../tools/pack-settings.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import type { AgentDefinitionInput } from '../delegation/agent-definition.js';
@@ -145,10 +145,11 @@ export interface CodeConfig {
   /** Tool packs to register (each tool only when its requirements are provided). */
   readonly tools?: readonly ToolPack[];
   /**
-   * The web tools `web_fetch` and `web_search` (SURF-04). They reach the network, so a session
-   * registers them only when this is set (`{}` enables both with the default engines).
+   * Settings of the web tools `web_fetch` and `web_search`, which the web tool pack
+   * (`@a3s-code/tools-web`, registered by the SDK by default) reads: `false` leaves them out, an
+   * object configures them (see `WebToolsOptions` there). Without that pack it has no effect.
    */
-  readonly web?: WebToolsOptions;
+  readonly web?: WebSetting;
   /** Tool sources that change over time (e.g. `@a3s-code/mcp`'s sources via `syncMcpTools`). */
   readonly toolSources?: readonly ToolSource[];
   /** The layered prompt's other inputs (execution style, response format, skills). */

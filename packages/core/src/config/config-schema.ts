@@ -187,7 +187,7 @@ export const codeConfigObjectSchema = strict({
     continuation: strict({ enabled: z.boolean({ error: 'must be true or false' }).optional(), maxTurns: intIn(0, 10).optional() }).optional(),
     attestor: z.custom<object>((v) => isObject(v) && typeof (v as Record<string, unknown>).attest === 'function', { error: 'must be an object with attest()' }).optional(),
   }).optional(),
-  web: obj('an object { fetch?, search? }').optional(),
+  web: z.custom<object | boolean>((v) => typeof v === 'boolean' || isObject(v), { error: 'must be true, false or an object { allowPrivateNetwork?, fetch?, search? }' }).optional(),
   toolSources: z.array(z.custom<object>((v) => isObject(v) && typeof (v as Record<string, unknown>).attach === 'function', { error: 'must be an object with attach(registry)' }), { error: 'must be an array of tool sources' }).optional(),
   prompt: strict({
     executionStyle: z.union([oneOf(['default', 'plan']), strict({ text: str('the execution-style text') })], { error: "must be 'default', 'plan' or { text }" }).optional(),

@@ -4,7 +4,6 @@
  */
 import type { Recipe } from '@a3s-code/effect';
 import type { GateOptions } from '../gate/session-gate.js';
-import type { WebToolsOptions } from '../web/web-tools.js';
 import type { PromptInputs } from '../prompt/system-prompt.js';
 import type { ToolSource } from '../session/tool-source.js';
 import type { GovernanceSnapshot, ToolCallBudgetOptions } from '../invoker/governance.js';
@@ -22,6 +21,7 @@ import type { QuestionHandler } from '../run/run-result.js';
 import type { HistoryTurn } from '../session/session-options.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { FactStore } from '../store/fact-store.js';
+import type { WebSetting } from '../tools/pack-settings.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import type { AgentDefinitionInput } from '../delegation/agent-definition.js';
@@ -82,8 +82,8 @@ export interface ResolvedSessionConfig {
   readonly clientFor: (ref: string) => LlmClient | undefined;
   /** Completion-gate settings (continuation, attestor). */
   readonly gate: GateOptions;
-  /** The web tools' settings; absent: no web tools (they reach the network). */
-  readonly web?: WebToolsOptions;
+  /** The `web` setting, handed to the packs' `openSession` (the web tool pack reads it). */
+  readonly web?: WebSetting;
   /** Tool sources attached to the registry while the session lives. */
   readonly toolSources: readonly ToolSource[];
   /** Prompt inputs besides host context and workspace instructions. */

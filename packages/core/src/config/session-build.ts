@@ -165,7 +165,7 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
       // A closure, so the environment (and any key in it) is never a readable config field.
       clientFor: (ref: string) => createLlmClient(providerSelection(ref, m.providers, env), env),
       toolSources: m.toolSources ?? [],
-      ...(m.web ? { web: m.web } : {}),
+      ...(m.web === undefined ? {} : { web: m.web }),
       prompt: m.prompt ?? {},
       workspaceInstructions: m.workspaceInstructions ?? true,
       pricing: m.pricing ?? {},

@@ -135,7 +135,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
   const store = config.factStore;
   const gate = new SessionGate(() => store.log.facts, (name) => registry.get(name)?.tier, config.gate, restored?.verification_reports ?? []);
   let session: AgentSession | undefined;
-  const web = registerSessionTools(registry, { clock: config.clock, ...(config.web ? { web: config.web } : {}), gate, tools: config.tools, askUser: hasAskPort(config), llmFor: (runId) => session?.llmFor(runId) });
+  const opened = registerSessionTools(registry, { clock: config.clock, settings: config.web === undefined ? {} : { web: config.web }, gate, tools: config.tools, askUser: hasAskPort(config), llmFor: (runId) => session?.llmFor(runId) });
   const detach = config.toolSources.map((source) => source.attach(registry));
   const artifacts = new SessionArtifactStore();
   const agents = loadAgentCatalog(config.dir, config.agentDirs, config.agents);
@@ -171,7 +171,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
     onClose: () => detach.forEach((d) => d()),
     delegator,
     ...(llmBudget ? { llmBudget } : {}),
-    resources: web.resources,
+    resources: opened.resources,
     ...(restored ? { restored } : {}),
   });
   return session;

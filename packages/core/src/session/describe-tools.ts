@@ -44,7 +44,7 @@ export async function describeSessionTools(dir: string, config: CodeConfig = {},
   const gate = new SessionGate(() => [], (name) => registry.get(name)?.tier, m.gate ?? {});
   const { resources } = registerSessionTools(registry, {
     clock: m.clock ?? Date.now,
-    ...(m.web ? { web: m.web } : {}),
+    settings: m.web === undefined ? {} : { web: m.web },
     gate,
     tools: m.tools ?? [],
     askUser: hasAskPort(m),

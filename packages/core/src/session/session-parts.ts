@@ -22,7 +22,7 @@ export interface SessionParts {
   readonly system: readonly string[];
   /** Called once when the session closes (detaches tool sources). */
   readonly onClose?: () => void;
-  /** Released when the session closes (the web search's browser). */
+  /** Released when the session closes (what the packs opened for it, e.g. the web search's browser). */
   readonly resources?: readonly { close(): Promise<void> }[];
   /** The session's provider budget, shared with the delegator's child runs. */
   readonly llmBudget?: LlmBudget;

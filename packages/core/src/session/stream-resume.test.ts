@@ -46,10 +46,10 @@ describe('tool descriptors', () => {
 
     const ws = workspace();
     const test = createTestToolPack();
-    const described = await describeSessionTools(ws.dir, { tools: [test.pack], workspace: ws.services, permissions: { deny: ['echo'] } }, { web: {} });
+    const described = await describeSessionTools(ws.dir, { tools: [test.pack], workspace: ws.services, permissions: { deny: ['echo'] } }, {});
     const names = described.map((d) => d.name);
     // No question handler and no parkMode 'return': nobody could answer, so no ask_user (ASK-08).
-    expect(names.slice(0, 6)).toEqual(['batch', 'program', 'web_fetch', 'web_search', 'verify', 'generate_object']);
+    expect(names.slice(0, 4)).toEqual(['batch', 'program', 'verify', 'generate_object']);
     expect(names).not.toContain('echo');
     expect(described.find((d) => d.name === 'verify')?.capabilities).toMatchObject({ maxParallelism: expect.any(Number) });
     await expect(describeSessionTools(ws.dir, {}, { parkMode: 'nope' } as never)).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION' });

@@ -6,6 +6,7 @@ export type { ToolContext } from './tool-context.js';
 export { defineTool, formatArgPath, zodInputSchema } from './define-tool.js';
 export type { DefineToolOptions } from './define-tool.js';
 export { defineToolPack } from './tool-pack.js';
-export type { ToolPack } from './tool-pack.js';
+export type { ToolPack, ToolPackSession, ToolPackSessionContext } from './tool-pack.js';
+export type { ToolPackSettings, WebSetting, WebSettings } from './pack-settings.js';
 export type { ToolMiddleware, ToolMiddlewareNext } from './tool-middleware.js';
 export { TOOL_NAME_RE, assertValidTool } from './validate-tool.js';

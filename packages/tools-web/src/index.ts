@@ -1,3 +1,9 @@
+/**
+ * `@a3s-code/tools-web`: the web tool pack (`web_fetch`, `web_search`), the network guard, the
+ * search engines and tiers, and the HTML-to-Markdown stack.
+ */
+export { webToolPack, WEB_TOOL_PACK_VERSION } from './pack.js';
+export { webToolsOptionsOf } from './web-setting.js';
 export { WebError, WEB_ERROR_KINDS, kindOfStatus } from './web-errors.js';
 export type { BlockedTarget, WebErrorKind, WebErrorInfo } from './web-errors.js';
 export { blockedRange } from './ip-ranges.js';
@@ -25,4 +31,4 @@ export type { EngineErrorRecord, TierDecision, WebSearchOptions, WebSearchOutcom
 export { createWebSearch, createWebSearchTool, defaultSearchEngines } from './web-search-tool.js';
 export type { WebSearchArgs, WebSearchEngineConfig } from './web-search-tool.js';
 export { createWebTools } from './web-tools.js';
-export type { WebSearchToolOptions, WebToolsOptions } from './web-tools.js';
+export type { WebSearchToolOptions, WebTools, WebToolsOptions } from './web-tools.js';

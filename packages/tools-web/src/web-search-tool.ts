@@ -3,9 +3,7 @@
  * built from keys and instance URLs (WSRCH-01..09).
  */
 import { z } from 'zod';
-import { InvalidToolArgsError } from '../errors/tool-errors.js';
-import { defineTool } from '../tools/define-tool.js';
-import type { Tool } from '../tools/tool.js';
+import { defineTool, InvalidToolArgsError, type Tool } from '@a3s-code/core';
 import { braveEngine, searxngEngine, tavilyEngine } from './api-engines.js';
 import { browserEngine, type BrowserEngineOptions } from './browser-engine.js';
 import { htmlEngine, rssEngine } from './http-engines.js';

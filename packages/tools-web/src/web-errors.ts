@@ -2,7 +2,7 @@
  * Typed failures of the web tools (WFETCH-01..05, WSRCH-08). The kind is decided from typed
  * evidence only (the transport error, the status code, the deadline), never from page text.
  */
-import { A3sError } from '@a3s-code/effect';
+import { A3sError } from '@a3s-code/core';
 
 /**
  * Why a web request failed: `transport` (I/O on request or body, HTTP 408, HTTP 5xx; retryable),

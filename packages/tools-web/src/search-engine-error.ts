@@ -1,7 +1,7 @@
 /**
  * A typed failure of one search engine, and the mapping of `WebError`s onto engine failure kinds.
  */
-import { A3sError } from '@a3s-code/effect';
+import { A3sError } from '@a3s-code/core';
 import type { EngineFailureKind } from './search-types.js';
 import { WebError } from './web-errors.js';
 

@@ -1,8 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { ToolInvoker } from '../invoker/tool-invoker.js';
-import { ToolRegistry } from '../registry/tool-registry.js';
-import { createTestInvocation } from '../testing/index.js';
+import { ToolInvoker, ToolRegistry } from '@a3s-code/core';
+import { createTestInvocation } from '@a3s-code/core/testing';
 import { browserEngine } from './browser-engine.js';
 import { httpGet } from './http-get.js';
 import { blockedRange } from './ip-ranges.js';

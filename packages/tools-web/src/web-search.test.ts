@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolInvoker } from '../invoker/tool-invoker.js';
-import { ToolRegistry } from '../registry/tool-registry.js';
-import { createTestInvocation } from '../testing/index.js';
+import { ToolInvoker, ToolRegistry } from '@a3s-code/core';
+import { createTestInvocation } from '@a3s-code/core/testing';
 import { braveEngine, searxngEngine, tavilyEngine } from './api-engines.js';
 import { browserEngine } from './browser-engine.js';
 import { htmlEngine, rssEngine } from './http-engines.js';

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolInvoker } from '../invoker/tool-invoker.js';
-import { ToolRegistry } from '../registry/tool-registry.js';
-import { createTestInvocation } from '../testing/index.js';
+import { ToolInvoker, ToolRegistry } from '@a3s-code/core';
+import { createTestInvocation } from '@a3s-code/core/testing';
 import { createWebFetchTool } from './web-fetch-tool.js';
 import { WebError } from './web-errors.js';
-import { parseRetryAfter } from '../providers/provider-errors.js';
+import { parseRetryAfter } from './retry-after.js';
 import { html, loopbackServer, type LoopbackServer } from './test-support/loopback-server.js';
 
 const ARTICLE = `<!doctype html><html><head><title>Rust ownership</title></head><body>

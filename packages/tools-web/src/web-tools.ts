@@ -2,7 +2,7 @@
  * The session's web tools: `web_fetch` and `web_search` with one {@link WebSearch} (and so one
  * set of circuit breakers and one lazily launched browser) per session.
  */
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '@a3s-code/core';
 import type { SearchEngine } from './search-types.js';
 import { createWebFetchTool, type WebFetchToolOptions } from './web-fetch-tool.js';
 import { createWebSearchTool, defaultSearchEngines, type WebSearchEngineConfig } from './web-search-tool.js';
@@ -14,7 +14,7 @@ export interface WebSearchToolOptions extends WebSearchEngineConfig, Omit<WebSea
   readonly engines?: readonly SearchEngine[];
 }
 
-/** The session option `web`. */
+/** The session setting `web` (an object; `false` leaves both tools out). */
 export interface WebToolsOptions {
   /**
    * Let `web_fetch` and the search engines reach loopback, private (10/8, 172.16/12, 192.168/16),
@@ -26,20 +26,29 @@ export interface WebToolsOptions {
   /** `web_fetch`: on by default; `false` leaves it out. */
   readonly fetch?: boolean | WebFetchToolOptions;
   /** `web_search`: on by default; `false` leaves it out. */
-  readonly search?: false | WebSearchToolOptions;
+  readonly search?: boolean | WebSearchToolOptions;
 }
 
-/** The tools of `options` and what must be closed with the session. */
-export function createWebTools(options: WebToolsOptions, clock?: () => number): { readonly tools: readonly Tool[]; readonly resources: readonly { close(): Promise<void> }[] } {
+/** The web tools of a session and what to close with it. */
+export interface WebTools {
+  readonly tools: readonly Tool[];
+  /** The search (its browser, when one was launched); closed with the session. */
+  readonly resources: readonly { close(): Promise<void> }[];
+}
+
+/** The tools of `options` (`false`: none; `true`: both with their defaults) and what must be closed with the session. */
+export function createWebTools(options: boolean | WebToolsOptions = {}, clock?: () => number): WebTools {
+  if (options === false) return { tools: [], resources: [] };
+  const o: WebToolsOptions = options === true ? {} : options;
   const tools: Tool[] = [];
   const resources: { close(): Promise<void> }[] = [];
-  const allow = options.allowPrivateNetwork === true;
-  if (options.fetch !== false) {
-    const f = options.fetch === true || options.fetch === undefined ? {} : options.fetch;
+  const allow = o.allowPrivateNetwork === true;
+  if (o.fetch !== false) {
+    const f = o.fetch === true || o.fetch === undefined ? {} : o.fetch;
     tools.push(createWebFetchTool({ ...f, allowPrivateNetwork: f.allowPrivateNetwork ?? allow }));
   }
-  if (options.search !== false) {
-    const s = options.search ?? {};
+  if (o.search !== false) {
+    const s = o.search === true || o.search === undefined ? {} : o.search;
     const search = new WebSearch({
       engines: s.engines ?? defaultSearchEngines(s),
       ...(s.qualityFloor === undefined ? {} : { qualityFloor: s.qualityFloor }),

@@ -5,8 +5,7 @@
  * transport, the status and the deadline only.
  */
 import { z } from 'zod';
-import { defineTool } from '../tools/define-tool.js';
-import type { Tool } from '../tools/tool.js';
+import { defineTool, type Tool } from '@a3s-code/core';
 import { httpGet } from './http-get.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { PageCache, type CachedPage } from './page-cache.js';
