@@ -21,7 +21,8 @@ import type { HookCall } from './hooks.js';
 import type { ActiveToolCall, InvocationSource, PermissionOutcome, ToolCallRequest, ToolErrorKind, ToolInvocationResult } from './invocation-types.js';
 import type { CallFrame, Kernel } from './kernel.js';
 import { authorize } from './permission-step.js';
-import { reachableTool } from './scoped-invoker.js';
+import { createScopedInvoker, reachableTool, type NestedRunner } from './scoped-invoker.js';
+import { isTrustedOrchestrator } from './trust.js';
 
 const KIND_BY_CODE: Readonly<Record<string, ToolErrorKind>> = {
   INVALID_TOOL_ARGS: 'invalid_args',
@@ -125,7 +126,8 @@ async function govern(k: Kernel, frame: CallFrame, request: ToolCallRequest, ent
     ran = true;
   };
   try {
-    result = await executeCall(k, { id: request.id, tool, args, frame, onRunning });
+    const nest = (signal: AbortSignal) => createScopedInvoker(k, NESTED, frame, tool, request.id, signal, isTrustedOrchestrator(tool));
+    result = await executeCall(k, { id: request.id, tool, args, frame, onRunning, nest });
   } catch (e) {
     // The call was permitted; a failure while it ran (timeout, cancellation, a throw) keeps that record.
     const error = A3sError.isInstance(e) ? e : new ToolExecutionError(name, e);
@@ -206,3 +208,6 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
   });
   return outcome;
 }
+
+/** Nested calls run through this same pipeline. */
+const NESTED: NestedRunner = { runCall, failedResult };

@@ -12,7 +12,7 @@ import type { CallFrame, Kernel } from './kernel.js';
 import { bindCallContext } from './call-context.js';
 import { bindChangeCollector } from './change-collector.js';
 import { linkSignals } from './link-signals.js';
-import { createScopedInvoker } from './scoped-invoker.js';
+import type { ScopedInvokers } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
 
 /** What execution needs to know about the call. */
@@ -23,6 +23,8 @@ export interface ExecuteCall {
   readonly frame: CallFrame;
   /** Marks the active-call entry as running. */
   readonly onRunning: () => void;
+  /** The scoped invokers of this call, bound to its signal. */
+  readonly nest: (signal: AbortSignal) => ScopedInvokers;
 }
 
 function validResult(name: string, value: unknown): ToolResult {
@@ -53,7 +55,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
   const release = frame.stack.includes(tool.name) ? undefined : await k.queue.acquire(tool.name, caps.maxParallelism, frame.signal);
   const linked = linkSignals([frame.signal, k.sessionSignal], { ms: tool.timeoutMs ?? k.defaultTimeoutMs, toolName: tool.name });
   const signal = linked.signal;
-  const scoped = createScopedInvoker(k, frame, tool, call.id, signal, isTrustedOrchestrator(tool));
+  const scoped = call.nest(signal);
   try {
     if (signal.aborted) throw toCallError(tool.name, undefined, signal);
     call.onRunning();

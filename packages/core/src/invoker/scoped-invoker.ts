@@ -9,8 +9,17 @@ import { hiddenReason } from '../registry/tool-surface.js';
 import { resolveCapabilities, type Tool, type ToolCapabilities } from '../tools/tool.js';
 import type { InvocationSource, NestedInvokeOptions, ScopedInvoker, ToolInvocationResult } from './invocation-types.js';
 import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
-import { failedResult, runCall } from './call-pipeline.js';
+import type * as Pipeline from './call-pipeline.js';
 import { linkSignals } from './link-signals.js';
+
+/**
+ * How nested calls run: the call pipeline's own functions, handed in by the pipeline so that this
+ * module does not import it (the pipeline runs a tool, the tool's invoker runs the pipeline).
+ */
+export interface NestedRunner {
+  readonly runCall: typeof Pipeline.runCall;
+  readonly failedResult: typeof Pipeline.failedResult;
+}
 
 /** The invokers of one call: the one its `execute` gets and the governed one middleware gets. */
 export interface ScopedInvokers {
@@ -28,7 +37,7 @@ export function reachableTool(k: Kernel, frame: CallFrame, source: InvocationSou
   return tool;
 }
 
-function build(k: Kernel, parent: CallFrame, parentTool: Tool, parentId: string, signal: AbortSignal, source: InvocationSource, state: { revoked: boolean; n: number }): ScopedInvoker {
+function build(k: Kernel, run: NestedRunner, parent: CallFrame, parentTool: Tool, parentId: string, signal: AbortSignal, source: InvocationSource, state: { revoked: boolean; n: number }): ScopedInvoker {
   const frame: CallFrame = {
     source,
     depth: parent.depth + 1,
@@ -43,13 +52,13 @@ function build(k: Kernel, parent: CallFrame, parentTool: Tool, parentId: string,
       const id = typeof options?.id === 'string' && options.id.length > 0 ? options.id : `${parentId}.${state.n}`;
       if (state.revoked) {
         const error = new CancelledError(`nested call of '${String(name)}' (the scoped invoker of call '${parentId}' has ended)`);
-        return Promise.resolve(failedResult(k, { id, name: String(name), source }, 'cancelled', error, k.clock()));
+        return Promise.resolve(run.failedResult(k, { id, name: String(name), source }, 'cancelled', error, k.clock()));
       }
       const extra = options?.signal;
-      if (extra === undefined) return runCall(k, frame, { id, name, args });
+      if (extra === undefined) return run.runCall(k, frame, { id, name, args });
       // The caller's own deadline (a program's timeout) ends this child too, never less than the parent's.
       const linked = linkSignals([frame.signal, extra]);
-      return runCall(k, { ...frame, signal: linked.signal }, { id, name, args }).finally(() => linked.dispose());
+      return run.runCall(k, { ...frame, signal: linked.signal }, { id, name, args }).finally(() => linked.dispose());
     },
     toolNames(): readonly string[] {
       return k.registry.toolNames().filter((n) => reachableTool(k, frame, source, n) !== undefined);
@@ -71,11 +80,11 @@ function build(k: Kernel, parent: CallFrame, parentTool: Tool, parentId: string,
  * Creates the invokers of one call. Children get `host_nested` only when the host called a
  * trusted built-in orchestrator (directly or through another one); otherwise `nested`.
  */
-export function createScopedInvoker(k: Kernel, parent: CallFrame, parentTool: Tool, parentId: string, signal: AbortSignal, trusted: boolean): ScopedInvokers {
+export function createScopedInvoker(k: Kernel, run: NestedRunner, parent: CallFrame, parentTool: Tool, parentId: string, signal: AbortSignal, trusted: boolean): ScopedInvokers {
   const state = { revoked: false, n: 0 };
-  const governed = build(k, parent, parentTool, parentId, signal, 'nested', state);
+  const governed = build(k, run, parent, parentTool, parentId, signal, 'nested', state);
   const hostTrust = trusted && (parent.source === 'host' || parent.source === 'host_nested');
-  const invoker = hostTrust ? build(k, parent, parentTool, parentId, signal, 'host_nested', state) : governed;
+  const invoker = hostTrust ? build(k, run, parent, parentTool, parentId, signal, 'host_nested', state) : governed;
   return {
     invoker,
     governedInvoker: governed,
