@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // Layering (ARCHITECTURE §2): arrows point down only, and packages meet only at public entries.
-//   cli, apps ──> sdk-node ──> tools-workspace, tools-resource, mcp ──> core ──> effect
+//   cli, apps ──> sdk-node ──> tools-workspace, tools-resource, mcp, providers ──> core ──> effect
 const root = resolve(import.meta.dirname, '..');
 const ALLOWED: Record<string, string[]> = {
   effect: [],
@@ -11,7 +11,8 @@ const ALLOWED: Record<string, string[]> = {
   'tools-workspace': ['core'],
   'tools-resource': ['core'],
   mcp: ['core'],
-  'sdk-node': ['effect', 'core', 'tools-workspace', 'tools-resource', 'mcp'],
+  providers: ['effect', 'core'],
+  'sdk-node': ['effect', 'core', 'tools-workspace', 'tools-resource', 'mcp', 'providers'],
   cli: ['effect', 'core', 'sdk-node'],
 };
 

@@ -10,7 +10,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { parseRetryAfter } from '../providers/provider-errors.js';
+import { parseRetryAfter } from '../llm/http-status.js';
 import { checkHop, parseWebUrl, pinnedLookup, type NetworkPolicy } from './network-guard.js';
 import { WebError, kindOfStatus } from './web-errors.js';
 

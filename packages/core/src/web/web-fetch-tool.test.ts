@@ -4,7 +4,7 @@ import { ToolRegistry } from '../registry/tool-registry.js';
 import { createTestInvocation } from '../testing/index.js';
 import { createWebFetchTool } from './web-fetch-tool.js';
 import { WebError } from './web-errors.js';
-import { parseRetryAfter } from '../providers/provider-errors.js';
+import { parseRetryAfter } from '../llm/http-status.js';
 import { html, loopbackServer, type LoopbackServer } from './test-support/loopback-server.js';
 
 const ARTICLE = `<!doctype html><html><head><title>Rust ownership</title></head><body>
