@@ -1,6 +1,6 @@
 /**
- * How an HTTP answer maps onto {@link LlmError} kinds (the WFETCH-01..05 rules applied to
- * models): 408 and 5xx are `transport`, 429 is `rate_limited` with the parsed `Retry-After`,
+ * How an HTTP answer maps onto `LlmError` kinds (the web fetch rules, applied to models too):
+ * 408 and 5xx are `transport`, 429 is `rate_limited` with the parsed `Retry-After`,
  * other 4xx are plain `status` failures that are never retried. Shared by every HTTP client of
  * a model or a web tool; the decision is made from the status and headers only.
  */
@@ -27,7 +27,7 @@ export function retryAfterFromHeaders(headers: Headers, nowMs: number = Date.now
   return parseRetryAfter(headers.get('retry-after'), nowMs);
 }
 
-/** The error kind an HTTP status maps to (WFETCH-02/03/05). */
+/** The error kind an HTTP status maps to. */
 export function kindForStatus(status: number): LlmErrorKind {
   if (status === 429) return 'rate_limited';
   if (status === 408 || status >= 500) return 'transport';

@@ -5,7 +5,7 @@
 import type { ToolContext } from '@a3s-code/core';
 import { createToolContext } from '@a3s-code/core/testing';
 
-/** The seed's sentiment schema (GENOBJ-28). */
+/** The seed's sentiment schema. */
 export const SENTIMENT_SCHEMA = {
   type: 'object',
   required: ['sentiment', 'confidence'],
