@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // Layering (ARCHITECTURE §2): arrows point down only, and packages meet only at public entries.
-//   cli, apps ──> sdk-node ──> tools-workspace, tools-web, tools-resource, mcp ──> core ──> effect
+//   cli, apps ──> sdk-node ──> tools-workspace, tools-web, tools-resource, mcp, providers ──> core ──> effect
 const root = resolve(import.meta.dirname, '..');
 const ALLOWED: Record<string, string[]> = {
   effect: [],
@@ -12,7 +12,8 @@ const ALLOWED: Record<string, string[]> = {
   'tools-web': ['core'],
   'tools-resource': ['core'],
   mcp: ['core'],
-  'sdk-node': ['effect', 'core', 'tools-workspace', 'tools-web', 'tools-resource', 'mcp'],
+  providers: ['effect', 'core'],
+  'sdk-node': ['effect', 'core', 'tools-workspace', 'tools-web', 'tools-resource', 'mcp', 'providers'],
   cli: ['effect', 'core', 'sdk-node'],
 };
 

@@ -1,6 +1,6 @@
 /**
  * `@a3s-code/core`: the governed tool kernel of A3S Code. This is the only public entry (plus
- * `@a3s-code/core/testing`); tool packs and the MCP package import nothing else.
+ * `@a3s-code/core/testing`); tool packs, model providers and the MCP package import nothing else.
  */
 export * from './errors/index.js';
 export * from './tools/index.js';
@@ -16,7 +16,6 @@ export * from './store/index.js';
 export * from './run/index.js';
 export * from './session/index.js';
 export * from './config/index.js';
-export * from './providers/index.js';
 export * from './generate-object/index.js';
 export * from './gate/index.js';
 export * from './prompt/index.js';

@@ -7,10 +7,14 @@
  */
 import { Agent as CoreAgent, findConfigFile, loadCodeConfig, mergeLayers, normalizeLayer, type CodeConfig } from '@a3s-code/core';
 import type { McpManager } from '@a3s-code/mcp';
+import { providerModelResolver } from '@a3s-code/providers';
 import { startGlobalMcp, validateMcpServers } from './mcp.js';
 
-/** The SDK's defaults, below every other layer: sessions save to the file session store. */
-export const SDK_DEFAULTS: CodeConfig = Object.freeze({ sessionStore: 'file' as const });
+/**
+ * The SDK's defaults, below every other layer: sessions save to the file session store, and
+ * `provider/model` names (sub-agents naming their own model) resolve through `@a3s-code/providers`.
+ */
+export const SDK_DEFAULTS: CodeConfig = Object.freeze({ sessionStore: 'file' as const, modelResolver: providerModelResolver });
 
 /** One configuration layer, ready to build sessions. */
 export interface AgentLayer {

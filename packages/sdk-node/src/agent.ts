@@ -134,7 +134,7 @@ export class Agent {
     validateMcpServers(core.mcpServers, fromFile ? config : undefined);
     const layers = new AgentLayers({ ...core, ...(env === undefined ? {} : { env }) }, !fromFile && workspaceConfig !== false);
     await layers.validate();
-    const resolved = await resolveModel(model, env ?? process.env, cwd ?? process.cwd(), core.providers);
+    const resolved = await resolveModel(model, env ?? process.env, cwd ?? process.cwd(), core.providers, core.modelResolver);
     return new Agent(c, resolved, layers);
   }
 
@@ -204,7 +204,7 @@ export class Agent {
     const confirmation = resolveApproval(options, this.#config);
     const privateServers = validateMcpServers(mcpServers);
     const layer = await this.#layers.for(root);
-    const model = needModel ? await this.#modelFor(layer, spec, rest.providers) : undefined;
+    const model = needModel ? await this.#modelFor(layer, spec, rest.providers, rest.modelResolver) : undefined;
     const packs = defaultPacks(this.#config.workspaceTools !== false, rest.tools ?? this.#config.tools ?? []);
     const mcp = await SessionMcp.open(layer.mcp?.view(), privateServers, inheritedSources(shared));
     const toolSources = [...(rest.toolSources ?? layer.config.toolSources ?? []), mcp.toolSource()];
@@ -224,14 +224,15 @@ export class Agent {
     };
   }
 
-  async #modelFor(layer: AgentLayer, spec: ModelSpec | undefined, providers: CodeConfig['providers']): Promise<LlmClient> {
+  async #modelFor(layer: AgentLayer, spec: ModelSpec | undefined, providers: CodeConfig['providers'], resolver: CodeConfig['modelResolver']): Promise<LlmClient> {
     const env = this.#config.env ?? process.env;
     const cwd = this.#config.cwd ?? process.cwd();
     const allProviders = { ...layer.config.providers, ...providers };
+    const modelResolver = resolver ?? layer.config.modelResolver;
     let model: LlmClient | undefined;
-    if (spec !== undefined) model = await resolveModel(spec, env, cwd, allProviders);
+    if (spec !== undefined) model = await resolveModel(spec, env, cwd, allProviders, modelResolver);
     else if (this.#explicitModel || layer.fileModel === undefined) model = this.#model;
-    else model = await resolveModel(layer.fileModel, env, cwd, allProviders);
+    else model = await resolveModel(layer.fileModel, env, cwd, allProviders, modelResolver);
     if (model === undefined) throw new ModelNotConfiguredError();
     return model;
   }

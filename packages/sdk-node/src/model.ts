@@ -1,11 +1,11 @@
 /**
  * Model resolution for the SDK and the CLI: an `LlmClient`, a `provider/model` string (with the
- * key from the environment and the configuration's `providers` settings, through core's
- * `createLlmClient`), `scripted:<file.json>` (core's `ScriptedLlmClient`, the offline model), or
- * nothing — then `A3S_MODEL` from the environment.
+ * key from the environment and the configuration's `providers` settings, through a
+ * `ModelResolver`: `@a3s-code/providers`' by default), `scripted:<file.json>` (core's
+ * `ScriptedLlmClient`, the offline model), or nothing — then `A3S_MODEL` from the environment.
  */
-import { createLlmClient, SessionConfigurationError, type CodeConfig, type LlmClient, type ModelEnvironment, type ModelSelection } from '@a3s-code/core';
-import { ScriptedLlmClient } from '@a3s-code/core/testing';
+import { ScriptedLlmClient, SessionConfigurationError, type CodeConfig, type LlmClient, type ModelEnvironment, type ModelResolver, type ModelSelection } from '@a3s-code/core';
+import { providerModelResolver } from '@a3s-code/providers';
 import { isAbsolute, resolve } from 'node:path';
 
 /** A model as the host names it: a client, `provider/model`, or `scripted:<file.json>`. */
@@ -37,12 +37,19 @@ function selectionFor(ref: string, providers: ProvidersConfig | undefined, env: 
 /**
  * Resolves a model, or `undefined` when none is configured (no `spec` and no `A3S_MODEL`).
  * A relative `scripted:` path is resolved against `cwd`; `providers` supplies base URLs, the
- * name of the key variable and headers per provider.
+ * name of the key variable and headers per provider; `resolver` turns `provider/model` into a
+ * client (default: `@a3s-code/providers`' `providerModelResolver`).
  * @throws ModelConfigurationError (core) naming the variable or setting, e.g. `OPENAI_API_KEY`;
  *   SessionConfigurationError naming `providers.<p>.apiKeyEnv` when that variable is unset;
  *   ScriptError (core) for a missing or malformed script file.
  */
-export async function resolveModel(spec: ModelSpec | undefined, env: ModelEnvironment, cwd: string, providers?: ProvidersConfig): Promise<LlmClient | undefined> {
+export async function resolveModel(
+  spec: ModelSpec | undefined,
+  env: ModelEnvironment,
+  cwd: string,
+  providers?: ProvidersConfig,
+  resolver: ModelResolver = providerModelResolver,
+): Promise<LlmClient | undefined> {
   if (spec !== undefined && typeof spec !== 'string') return spec;
   const ref = spec ?? env.A3S_MODEL;
   if (ref === undefined) return undefined;
@@ -50,5 +57,5 @@ export async function resolveModel(spec: ModelSpec | undefined, env: ModelEnviro
     const file = ref.slice(SCRIPTED_PREFIX.length);
     return ScriptedLlmClient.fromFile(isAbsolute(file) ? file : resolve(cwd, file));
   }
-  return createLlmClient(selectionFor(ref, providers, env), env);
+  return resolver.createClient(selectionFor(ref, providers, env), env);
 }

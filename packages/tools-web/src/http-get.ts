@@ -10,7 +10,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { parseRetryAfter } from './retry-after.js';
+import { parseRetryAfter } from '@a3s-code/core';
 import { checkHop, parseWebUrl, pinnedLookup, type NetworkPolicy } from './network-guard.js';
 import { WebError, kindOfStatus } from './web-errors.js';
 

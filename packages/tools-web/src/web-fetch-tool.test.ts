@@ -3,7 +3,7 @@ import { ToolInvoker, ToolRegistry } from '@a3s-code/core';
 import { createTestInvocation } from '@a3s-code/core/testing';
 import { createWebFetchTool } from './web-fetch-tool.js';
 import { WebError } from './web-errors.js';
-import { parseRetryAfter } from './retry-after.js';
+import { parseRetryAfter } from '@a3s-code/core';
 import { html, loopbackServer, type LoopbackServer } from './test-support/loopback-server.js';
 
 const ARTICLE = `<!doctype html><html><head><title>Rust ownership</title></head><body>

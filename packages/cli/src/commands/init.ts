@@ -6,7 +6,8 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
-import { CONFIG_FILE_NAMES, CONFIG_SCHEMA_FILE, describeProviders, parseCodeConfig } from '@a3s-code/core';
+import { CONFIG_FILE_NAMES, CONFIG_SCHEMA_FILE, parseCodeConfig } from '@a3s-code/core';
+import { describeProviders } from '@a3s-code/sdk';
 import { parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';

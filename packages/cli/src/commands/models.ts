@@ -5,7 +5,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { describeProviders, findConfigFile, loadCodeConfig, type CodeConfig, type ProviderDescription } from '@a3s-code/core';
+import { findConfigFile, loadCodeConfig, type CodeConfig } from '@a3s-code/core';
+import { describeProviders, type ProviderDescription } from '@a3s-code/sdk';
 import { parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';

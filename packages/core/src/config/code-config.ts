@@ -20,7 +20,8 @@ import type { ModelPricing } from '../llm/model-pricing.js';
 import type { ConfirmationManager } from '../permissions/confirmation.js';
 import type { PermissionChecker } from '../permissions/permission-checker.js';
 import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
-import type { ModelEnvironment, ProviderName } from '../providers/model-selection.js';
+import type { ModelEnvironment, ModelResolver } from '../llm/model-resolver.js';
+import type { ProviderName } from './model-ref.js';
 import type { ParkMode } from '../run/fact-run.js';
 import type { QuestionHandler } from '../run/run-result.js';
 import type { SessionStore } from '../session/session-store.js';
@@ -188,4 +189,10 @@ export interface CodeConfig {
   readonly clock?: () => number;
   /** Environment for model selection and `apiKeyEnv` (default `process.env`). Values never appear in errors. */
   readonly env?: ModelEnvironment;
+  /**
+   * Turns `provider/model` strings (the `model` string form and sub-agents naming their own model)
+   * into clients. Core ships none: the SDK passes `@a3s-code/providers`' resolver; a host that
+   * uses only `LlmClient` objects needs none. A later layer's replaces an earlier one's.
+   */
+  readonly modelResolver?: ModelResolver;
 }

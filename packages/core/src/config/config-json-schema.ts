@@ -6,7 +6,7 @@
  * say them; the loader stays the authority.
  */
 import { z } from 'zod';
-import { PROVIDER_NAMES } from '../providers/model-selection.js';
+import { PROVIDER_NAMES } from './model-ref.js';
 import { codeConfigFileSchema, SCRIPTED_MODEL_PREFIX } from './config-schema.js';
 
 /** The file name of the shipped schema, inside the package's `dist/`. */

@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { SessionConfigurationError } from '../errors/session-errors.js';
-import { baseUrlProblem } from '../providers/base-url.js';
-import { parseModelRef, PROVIDER_NAMES } from '../providers/model-selection.js';
+import { baseUrlProblem, parseModelRef, PROVIDER_NAMES } from './model-ref.js';
 
 const intIn = (min: number, max: number) => {
   const error = `must be an integer from ${min} to ${max}`;
@@ -205,6 +204,7 @@ export const codeConfigObjectSchema = strict({
   governance: obj('a GovernanceSnapshot object').optional(),
   clock: fn('a function returning epoch milliseconds').optional(),
   env: obj('an object of environment variables').optional(),
+  modelResolver: z.custom<object>((v) => isObject(v) && typeof (v as Record<string, unknown>).resolveConfig === 'function' && typeof (v as Record<string, unknown>).createClient === 'function', { error: 'must be a ModelResolver (an object with resolveConfig() and createClient())' }).optional(),
   sessionId: z.string({ error: 'must be a string of 1 to 1024 characters' }).min(1, { error: 'must be a string of 1 to 1024 characters' }).max(1024, { error: 'must be a string of 1 to 1024 characters' }).optional(),
   history: z.array(strict({ role: oneOf(['user', 'assistant']), content: z.string({ error: 'must be a string' }) }), { error: 'must be an array of {role, content}' }).optional(),
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent } from '../session/agent.js';
 import { MemorySessionStore } from '../session/memory-session-store.js';
 import { createTestToolPack, ScriptedLlmClient } from '../testing/index.js';
+import { fakeModelResolver } from '../../test/model-resolver-kit.js';
 import { loadCodeConfig, parseCodeConfig } from './load-config.js';
 import { mergeLayers, normalizeLayer } from './merge-config.js';
 
@@ -141,11 +142,13 @@ describe('BUILD-02: merge and conflict rules', () => {
   });
 });
 
-describe('model selection from the environment', () => {
+describe('model selection through the injected resolver', () => {
   const secret = 'sk-very-secret-value-123';
-  it('selects the model from A3S_MODEL and the key from the configured variable; the key never appears in config or errors', async () => {
-    const agent = await Agent.create({ persistence: 'memory', providers: { openai: { apiKeyEnv: 'MY_OPENAI_KEY', baseUrl: 'http://127.0.0.1:9/v1' } }, env: { A3S_MODEL: 'openai/gpt-4o-mini', MY_OPENAI_KEY: secret } });
+  it('asks the resolver with the model from A3S_MODEL and the key from the configured variable; the key never appears in config', async () => {
+    const { resolver, selections } = fakeModelResolver();
+    const agent = await Agent.create({ persistence: 'memory', modelResolver: resolver, providers: { openai: { apiKeyEnv: 'MY_OPENAI_KEY', baseUrl: 'http://127.0.0.1:9/v1' } }, env: { A3S_MODEL: 'openai/gpt-4o-mini', MY_OPENAI_KEY: secret } });
     const s = await agent.session(dir());
+    expect(selections).toEqual([{ baseUrl: 'http://127.0.0.1:9/v1', apiKey: secret }]);
     expect(s.config.modelConfig).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', baseUrl: 'http://127.0.0.1:9/v1', apiKeySource: 'apiKey' });
     expect(s.config.model.model).toBe('gpt-4o-mini');
     expect(JSON.stringify(s.config.modelConfig)).not.toContain(secret);
@@ -156,13 +159,32 @@ describe('model selection from the environment', () => {
     [{ env: {} }, 'model', /A3S_MODEL/],
     [{ model: 'openai/gpt-4o', env: {} }, 'OPENAI_API_KEY', /is not set/],
     [{ model: 'openai/gpt-4o', providers: { openai: { apiKeyEnv: 'K' } }, env: {} }, 'providers.openai.apiKeyEnv', /K, which is not set/],
-    [{ model: 'vllm/qwen', env: {} }, 'OPENAI_BASE_URL', /no default base URL/],
   ])('%j → SESSION_CONFIGURATION naming %s', async (config, field, message) => {
-    const agent = await Agent.create({ persistence: 'memory', ...config } as never);
+    const agent = await Agent.create({ persistence: 'memory', modelResolver: fakeModelResolver().resolver, ...config } as never);
     const e = await agent.session(dir()).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: 'SESSION_CONFIGURATION', field });
     expect((e as Error).message).toMatch(message);
     expect((e as Error).message).not.toContain(secret);
+  });
+
+  it('a provider/model string without a resolver is SESSION_CONFIGURATION naming model and modelResolver', async () => {
+    const agent = await Agent.create({ persistence: 'memory', model: 'openai/gpt-4o', env: { OPENAI_API_KEY: 'k' } });
+    const e = await agent.session(dir()).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'SESSION_CONFIGURATION', field: 'model' });
+    expect((e as Error).message).toMatch(/modelResolver/);
+  });
+
+  it('a later layer\'s resolver replaces the agent\'s', async () => {
+    const agentLevel = fakeModelResolver();
+    const sessionLevel = fakeModelResolver();
+    const agent = await Agent.create({ persistence: 'memory', model: 'ollama/qwen3', modelResolver: agentLevel.resolver });
+    const s = await agent.session(dir(), { modelResolver: sessionLevel.resolver });
+    expect([agentLevel.selections.length, sessionLevel.selections.length]).toEqual([0, 1]);
+    await s.close();
+  });
+
+  it('rejects a modelResolver that is not one', async () => {
+    await expect(Agent.create({ modelResolver: { createClient: () => undefined } as never })).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', field: 'modelResolver' });
   });
 });
 
@@ -180,8 +202,8 @@ describe('BUILD-09..13: sessionSync', () => {
 
   it.each([
     [{ model: model() }, {}, 'persistence'],
-    [{ model: 'ollama/qwen3', persistence: 'memory' }, {}, 'model'],
-    [{ persistence: 'memory', env: { A3S_MODEL: 'ollama/qwen3' } }, {}, 'model'],
+    [{ model: 'ollama/qwen3', persistence: 'memory', modelResolver: fakeModelResolver().resolver }, {}, 'model'],
+    [{ persistence: 'memory', env: { A3S_MODEL: 'ollama/qwen3' }, modelResolver: fakeModelResolver().resolver }, {}, 'model'],
     [{ model: model(), persistence: 'memory' }, { sessionStore: 'file' }, 'sessionStore'],
     [{ model: model(), persistence: 'memory', mcpServers: { github: { command: 'gh-mcp' } } }, {}, 'mcpServers.github'],
   ])('%j + %j → ASYNC_SESSION_BUILD_REQUIRED naming %s (never an easier backend)', async (config, options, resource) => {

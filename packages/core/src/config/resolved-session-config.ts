@@ -15,7 +15,7 @@ import type { ConfirmationManager } from '../permissions/confirmation.js';
 import type { PermissionChecker } from '../permissions/permission-checker.js';
 import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
 import type { ModelPricing } from '../llm/model-pricing.js';
-import type { ModelConfig } from '../providers/model-selection.js';
+import type { ModelConfig } from '../llm/model-resolver.js';
 import type { ParkMode } from '../run/fact-run.js';
 import type { QuestionHandler } from '../run/run-result.js';
 import type { HistoryTurn } from '../session/session-options.js';

@@ -10,8 +10,8 @@ import { resolve } from 'node:path';
 import { A3sError, RecipeError, resolveRecipe } from '@a3s-code/effect';
 import { AsyncSessionBuildRequiredError, SessionConfigurationError, SessionInitializationError } from '../errors/session-errors.js';
 import type { LlmClient } from '../llm/llm-client.js';
-import { createLlmClient, resolveModelConfig, type ModelConfig, type ModelEnvironment, type ModelSelection, type ProviderName } from '../providers/model-selection.js';
-import { ModelConfigurationError } from '../providers/provider-errors.js';
+import type { ModelConfig, ModelEnvironment, ModelResolver, ModelSelection } from '../llm/model-resolver.js';
+import { ModelConfigurationError } from '../errors/model-errors.js';
 import { FileSessionStore } from '../session/file-session-store.js';
 import type { MemorySessionStore } from '../session/memory-session-store.js';
 import { assertSessionStore, type SessionStore } from '../session/session-store.js';
@@ -40,7 +40,7 @@ export interface PendingResource {
 export interface SessionBuildPlan {
   /** Everything but the resources. */
   readonly base: Omit<ResolvedSessionConfig, 'model' | 'modelConfig' | 'factStore' | 'sessionStore'>;
-  readonly model: LlmClient | { readonly selection: ModelSelection; readonly env: ModelEnvironment; readonly config: ModelConfig };
+  readonly model: LlmClient | { readonly selection: ModelSelection; readonly env: ModelEnvironment; readonly config: ModelConfig; readonly resolver: ModelResolver };
   readonly sessionStore: SessionStore | 'file' | undefined;
   readonly pending: readonly PendingResource[];
 }
@@ -50,6 +50,15 @@ export interface AgentBuildContext {
   readonly config: CodeConfig;
   /** The agent's in-process store, used for `sessionStore: 'memory'`. */
   readonly memorySessionStore: MemorySessionStore;
+}
+
+/** The resolver of a layer, or the error saying a `provider/model` string needs one. */
+function resolverOf(m: NormalizedLayer, key: string, ref: string): ModelResolver {
+  if (m.modelResolver !== undefined) return m.modelResolver;
+  throw new SessionConfigurationError(
+    key,
+    `'${ref}' names a model, but no modelResolver is configured: pass an LlmClient object, or set modelResolver (the SDK uses @a3s-code/providers' providerModelResolver)`,
+  );
 }
 
 function modelError(e: unknown): never {
@@ -64,8 +73,8 @@ function modelError(e: unknown): never {
  * @throws SessionConfigurationError naming `providers.<p>.apiKeyEnv` when that variable is not set.
  */
 export function providerSelection(ref: string, providers: NormalizedLayer['providers'], env: ModelEnvironment, withModel = true): ModelSelection {
-  const provider = ref.slice(0, ref.indexOf('/')) as ProviderName;
-  const p = providers?.[provider];
+  const provider = ref.slice(0, Math.max(0, ref.indexOf('/')));
+  const p = providers?.[provider as keyof NonNullable<typeof providers>];
   let apiKey: string | undefined;
   if (p?.apiKeyEnv !== undefined) {
     apiKey = env[p.apiKeyEnv];
@@ -85,15 +94,16 @@ function planModel(m: NormalizedLayer, env: ModelEnvironment): SessionBuildPlan[
   if (ref === undefined || ref.trim() === '') {
     throw new SessionConfigurationError('model', "no model configured: set `model` ('provider/model' or an LlmClient) or the A3S_MODEL environment variable");
   }
+  const resolver = resolverOf(m, 'model', ref);
   const selection = providerSelection(ref, m.providers, env, m.model !== undefined);
   let config: ModelConfig | undefined;
   try {
-    config = resolveModelConfig(selection, env);
+    config = resolver.resolveConfig(selection, env);
   } catch (e) {
     modelError(e);
   }
   if (!config) throw new SessionConfigurationError('model', 'no model configured');
-  return { selection, env, config };
+  return { selection, env, config, resolver };
 }
 
 /**
@@ -163,7 +173,7 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
       clock: m.clock ?? Date.now,
       gate: m.gate ?? {},
       // A closure, so the environment (and any key in it) is never a readable config field.
-      clientFor: (ref: string) => createLlmClient(providerSelection(ref, m.providers, env), env),
+      clientFor: (ref: string) => resolverOf(m, 'modelResolver', ref).createClient(providerSelection(ref, m.providers, env), env),
       toolSources: m.toolSources ?? [],
       ...(m.web === undefined ? {} : { web: m.web }),
       prompt: m.prompt ?? {},
@@ -211,7 +221,7 @@ function clientOf(plan: SessionBuildPlan): { client: LlmClient; config?: ModelCo
   const m = plan.model;
   if ('stream' in m) return { client: m };
   try {
-    const client = createLlmClient(m.selection, m.env);
+    const client = m.resolver.createClient(m.selection, m.env);
     if (!client) throw new SessionInitializationError('no model client could be created', undefined, 'model');
     return { client, config: m.config };
   } catch (e) {

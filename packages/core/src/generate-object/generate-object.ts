@@ -7,11 +7,10 @@
  */
 import type { LlmClient, LlmMessage, LlmResponse, LlmUsage } from '../llm/llm-client.js';
 import { ResponseAccumulator } from '../llm/collect-response.js';
-import { LlmError, type LlmErrorKind } from '../llm/llm-error.js';
+import { LlmError, MALFORMED_TOOL_ARGUMENTS, type LlmErrorKind } from '../llm/llm-error.js';
 import { InvalidToolArgsError } from '../errors/tool-errors.js';
 import { formatArgPath } from '../tools/define-tool.js';
 import type { JsonSchema } from '../tools/json-schema.js';
-import { MALFORMED_TOOL_ARGUMENTS } from '../providers/tool-call-assembler.js';
 import { completeStreamedValue, extractJson } from './extract-json.js';
 import { planFor, resolveMode, type ModePlan, type ResolvedMode } from './mode-plan.js';
 import { generateObjectInput, type GenerateObjectInput, type GenerateObjectMode, type GenerateObjectParams } from './params.js';

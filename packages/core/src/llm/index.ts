@@ -13,7 +13,10 @@ export type {
   LlmUsage,
   ReasoningBlock,
 } from './llm-client.js';
-export { LlmError, type LlmErrorKind, type LlmErrorOptions } from './llm-error.js';
+export { LlmError, MALFORMED_TOOL_ARGUMENTS, type LlmErrorKind, type LlmErrorOptions } from './llm-error.js';
+export { kindForStatus, parseRetryAfter, retryAfterFromHeaders } from './http-status.js';
+export type { ModelConfig, ModelEnvironment, ModelResolver, ModelSelection } from './model-resolver.js';
+export { ScriptedLlmClient, ScriptError, type LlmScript, type ScriptedLlmClientOptions, type ScriptedTurn } from './scripted-llm-client.js';
 export { collectResponse, completeWith, ResponseAccumulator } from './collect-response.js';
 export { GovernedLlmClient, type LlmGovernance, type LlmRetryOptions } from './governed-llm-client.js';
 export { LlmBudget, type BudgetMark, type LlmBudgetLimits } from './llm-budget.js';

@@ -19,6 +19,12 @@ export type LlmErrorKind =
   /** The response could not be understood (bad JSON, bad SSE, broken tool arguments). */
   | 'invalid_response';
 
+/**
+ * `providerCode` of the `invalid_response` error a client raises when streamed tool arguments do
+ * not form one JSON object (`generate_object` repairs such a call instead of failing).
+ */
+export const MALFORMED_TOOL_ARGUMENTS = 'malformed_tool_arguments';
+
 const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set(['transport', 'rate_limited', 'timeout']);
 
 /** Options of an {@link LlmError}. */

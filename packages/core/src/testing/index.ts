@@ -7,6 +7,7 @@ export type { TestExecution, TestToolPack, TestToolPackOptions, TestToolState } 
 export { ScriptedConfirmationManager } from './scripted-confirmation.js';
 export { RecordingEventSink, createTestInvocation } from './recording-event-sink.js';
 export type { TestInvocation } from './recording-event-sink.js';
-export { ScriptedLlmClient, ScriptError, type LlmScript, type ScriptedLlmClientOptions, type ScriptedTurn } from './scripted-llm-client.js';
+// The scripted model is a product feature (`@a3s-code/core`'s main entry); tests keep finding it here.
+export { ScriptedLlmClient, ScriptError, type LlmScript, type ScriptedLlmClientOptions, type ScriptedTurn } from '../llm/scripted-llm-client.js';
 export { createToolContext } from './tool-context.js';
 export type { TestToolContext, TestToolContextOverrides } from './tool-context.js';

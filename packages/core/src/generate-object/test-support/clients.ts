@@ -3,7 +3,7 @@
  * clients for stream edge cases, and a tool context that records emitted output.
  */
 import type { LlmCapabilities, LlmClient, LlmRequest, LlmResponse, LlmStreamEvent } from '../../llm/llm-client.js';
-import { ScriptedLlmClient, type ScriptedTurn } from '../../testing/scripted-llm-client.js';
+import { ScriptedLlmClient, type ScriptedTurn } from '../../llm/scripted-llm-client.js';
 import { createToolContext } from '../../testing/tool-context.js';
 import type { ToolContext } from '../../tools/tool-context.js';
 

@@ -1,0 +1,45 @@
+/**
+ * The model resolver: how a `provider/model` name becomes an `LlmClient`. Core holds only this
+ * contract; the host injects an implementation (`CodeConfig.modelResolver`; the SDK passes
+ * `@a3s-code/providers`' one), so the kernel never depends on a provider. A session built with
+ * an `LlmClient` object and no sub-agent naming another model needs no resolver at all.
+ */
+import type { LlmCapabilities, LlmClient } from './llm-client.js';
+
+/** Environment variables consulted (a plain record, e.g. `process.env`). */
+export type ModelEnvironment = Readonly<Record<string, string | undefined>>;
+
+/** What the host configured for one model; anything unset comes from the environment. */
+export interface ModelSelection {
+  /** `provider/model`, e.g. `openai/gpt-4o`; unset: the resolver's default (e.g. `A3S_MODEL`). */
+  readonly model?: string;
+  readonly apiKey?: string;
+  readonly baseUrl?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Overrides of the provider's capabilities. */
+  readonly capabilities?: Partial<LlmCapabilities>;
+}
+
+/** A resolved model, safe to log and serialise: it holds no key, only where the key came from. */
+export interface ModelConfig {
+  readonly provider: string;
+  /** The wire protocol family, e.g. `openai-compatible` or `anthropic`. */
+  readonly family: string;
+  readonly model: string;
+  /** The base URL; query values (which may carry a key) are shown as `[REDACTED]`. */
+  readonly baseUrl: string;
+  /** Where the key came from (`apiKey`, `OPENAI_API_KEY`, ...), or `undefined` when none is used. */
+  readonly apiKeySource: string | undefined;
+  readonly capabilities: LlmCapabilities;
+}
+
+/**
+ * Turns selections into clients. Both methods return `undefined` when no model is configured
+ * anywhere and throw `ModelConfigurationError` naming the key (never its value) otherwise.
+ */
+export interface ModelResolver {
+  /** Resolves without I/O or client construction, so a bad setting fails before anything opens. */
+  resolveConfig(selection: ModelSelection, env: ModelEnvironment): ModelConfig | undefined;
+  /** Builds the client of a selection. */
+  createClient(selection: ModelSelection, env: ModelEnvironment): LlmClient | undefined;
+}

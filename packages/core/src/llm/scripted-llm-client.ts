@@ -1,0 +1,194 @@
+/**
+ * `ScriptedLlmClient`: a deterministic model that plays back a script of turns and records
+ * every request it receives. It is product, not a mock: the CLI's `--model scripted:<file>`
+ * runs the whole agent offline with it. Script format (ARCHITECTURE §8):
+ *
+ * ```json
+ * { "turns": [
+ *   { "text": "I'll look first.", "tool_calls": [ { "id": "c1", "name": "read", "args": { "file_path": "README.md" } } ] },
+ *   { "question": { "question": "Which file?", "options": [ { "label": "a.ts" } ] } },
+ *   { "error": { "kind": "rate_limited", "retry_after_ms": 20 } },
+ *   { "delay_ms": 50, "text": "Done.", "usage": { "input_tokens": 120, "output_tokens": 8 } }
+ * ] }
+ * ```
+ *
+ * A `question` turn is a call of the `ask_user` tool. A run that asks for more turns than the
+ * script has fails with `SCRIPT_EXHAUSTED`, naming the turn.
+ */
+import { readFile } from 'node:fs/promises';
+import { A3sError } from '@a3s-code/effect';
+import { z } from 'zod';
+import type { LlmCapabilities, LlmClient, LlmRequest, LlmStreamEvent } from './llm-client.js';
+import { abortableSleep } from './abortable-sleep.js';
+import { LlmError } from './llm-error.js';
+
+const usageSchema = z.strictObject({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
+const toolCallSchema = z.strictObject({
+  id: z.string().min(1).optional(),
+  name: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).default({}),
+});
+const turnSchema = z.strictObject({
+  text: z.string().optional(),
+  reasoning: z.string().optional(),
+  tool_calls: z.array(toolCallSchema).optional(),
+  question: z
+    .strictObject({
+      question: z.string().min(1),
+      context: z.string().optional(),
+      options: z.array(z.strictObject({ label: z.string().min(1), description: z.string().optional() })).default([]),
+      allow_free_text: z.boolean().optional(),
+      multi_select: z.boolean().optional(),
+    })
+    .optional(),
+  error: z
+    .strictObject({
+      kind: z.enum(['transport', 'rate_limited', 'timeout', 'status', 'invalid_response']),
+      message: z.string().optional(),
+      status: z.number().int().optional(),
+      retry_after_ms: z.number().int().min(0).optional(),
+    })
+    .optional(),
+  delay_ms: z.number().int().min(0).max(600_000).optional(),
+  usage: usageSchema.optional(),
+  finish: z.enum(['stop', 'tool_calls', 'length', 'content_filter', 'other']).optional(),
+});
+const scriptSchema = z.strictObject({ model: z.string().optional(), turns: z.array(turnSchema) });
+
+/** One scripted provider response. */
+export type ScriptedTurn = z.input<typeof turnSchema>;
+/** A whole script: `{ turns: [...] }`. */
+export type LlmScript = z.input<typeof scriptSchema>;
+
+/** The script is malformed (names the field) or has run out of turns (names the turn). */
+export class ScriptError extends A3sError {
+  constructor(code: 'INVALID_SCRIPT' | 'SCRIPT_EXHAUSTED', message: string, details: Record<string, unknown> = {}) {
+    super(code, message, { details });
+  }
+}
+
+const CAPABILITIES: LlmCapabilities = Object.freeze({
+  forcedToolChoice: true,
+  strictJsonSchema: true,
+  jsonMode: true,
+  nonStreaming: false,
+  reasoning: true,
+  parallelToolCalls: true,
+});
+
+/** Options of a {@link ScriptedLlmClient}. */
+export interface ScriptedLlmClientOptions {
+  /** Model name reported (default `scripted`). */
+  readonly model?: string;
+  /** Where the script came from, for error messages. */
+  readonly source?: string;
+}
+
+/** Plays back a script of turns; `requests` holds every request received, in order. */
+export class ScriptedLlmClient implements LlmClient {
+  readonly provider = 'scripted';
+  readonly model: string;
+  readonly capabilities = CAPABILITIES;
+  /** Every request received, in order (a snapshot of each). */
+  readonly requests: LlmRequest[] = [];
+  private readonly turns: z.output<typeof turnSchema>[];
+  private readonly source: string;
+  private next = 0;
+
+  constructor(script: LlmScript | readonly ScriptedTurn[], options: ScriptedLlmClientOptions = {}) {
+    const raw = Array.isArray(script) ? { turns: script } : script;
+    this.source = options.source ?? 'script';
+    const parsed = scriptSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.path.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : `${p}.${String(k)}`), '');
+      throw new ScriptError('INVALID_SCRIPT', `${this.source}: ${field.replace(/^\./, '') || '(root)'}: ${issue.message}`, { field });
+    }
+    this.turns = parsed.data.turns;
+    this.model = options.model ?? parsed.data.model ?? 'scripted';
+  }
+
+  /** Loads a JSON script file. */
+  static async fromFile(path: string, options: Omit<ScriptedLlmClientOptions, 'source'> = {}): Promise<ScriptedLlmClient> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (e) {
+      throw new ScriptError('INVALID_SCRIPT', `cannot read script file '${path}': ${(e as Error).message}`, { path });
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      throw new ScriptError('INVALID_SCRIPT', `script file '${path}' is not valid JSON: ${(e as Error).message}`, { path });
+    }
+    return new ScriptedLlmClient(json as LlmScript, { ...options, source: path });
+  }
+
+  /** Turns not yet played. */
+  get remaining(): number {
+    return this.turns.length - this.next;
+  }
+
+  async *stream(request: LlmRequest): AsyncIterable<LlmStreamEvent> {
+    this.requests.push(snapshot(request));
+    const index = this.next++;
+    const turn = this.turns[index];
+    if (!turn) {
+      throw new ScriptError(
+        'SCRIPT_EXHAUSTED',
+        `${this.source}: the model was called for turn ${index + 1}, but the script has only ${this.turns.length} turn(s)`,
+        { turn: index + 1, turns: this.turns.length },
+      );
+    }
+    if (turn.delay_ms) await sleep(turn.delay_ms, request.signal);
+    if (request.signal?.aborted) throw new LlmError('cancelled', 'scripted model call was cancelled', { provider: this.provider });
+    if (turn.error) {
+      const e = turn.error;
+      throw new LlmError(e.kind, e.message ?? `scripted ${e.kind} error (turn ${index + 1})`, {
+        provider: this.provider,
+        ...(e.status === undefined ? {} : { status: e.status }),
+        ...(e.retry_after_ms === undefined ? {} : { retryAfterMs: e.retry_after_ms }),
+      });
+    }
+    if (turn.reasoning) yield { type: 'reasoning_delta', delta: turn.reasoning };
+    for (const piece of chunks(turn.text ?? '')) yield { type: 'text_delta', delta: piece };
+    const calls = [...(turn.tool_calls ?? [])];
+    if (turn.question) {
+      const q = turn.question;
+      calls.push({ name: 'ask_user', args: { question: q.question, options: q.options, ...(q.context ? { context: q.context } : {}), allow_free_text: q.allow_free_text ?? true, multi_select: q.multi_select ?? false } });
+    }
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]!;
+      const id = call.id ?? `call_${index + 1}_${i + 1}`;
+      const json = JSON.stringify(call.args);
+      yield { type: 'tool_call_start', index: i, id, name: call.name };
+      yield { type: 'tool_call_delta', index: i, id, argsDelta: json };
+      yield { type: 'tool_call_end', index: i, call: { id, name: call.name, args: call.args } };
+    }
+    const usage = turn.usage ?? { input_tokens: estimateTokens(request), output_tokens: Math.ceil((turn.text ?? '').length / 4) + calls.length * 10 };
+    yield { type: 'usage', usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens } };
+    yield { type: 'finish', reason: turn.finish ?? (calls.length > 0 ? 'tool_calls' : 'stop') };
+  }
+}
+
+function snapshot(request: LlmRequest): LlmRequest {
+  const { signal: _signal, ...rest } = request;
+  return structuredClone(rest);
+}
+
+/** Splits text into word-sized deltas, as a real stream would. */
+function chunks(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+/** A rough token count (4 characters a token) for scripts that do not give usage. */
+function estimateTokens(request: LlmRequest): number {
+  let chars = request.system.join('\n').length;
+  for (const m of request.messages) chars += m.content.length;
+  return Math.ceil(chars / 4);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return abortableSleep(ms, signal, () => new LlmError('cancelled', 'scripted model call was cancelled', { provider: 'scripted' }));
+}

@@ -1,0 +1,159 @@
+/**
+ * `AnthropicClient`: the Messages API over `fetch`. Streams text, thinking deltas and signed
+ * thinking blocks (sent back on later turns), `tool_use` blocks (arguments from
+ * `input_json_delta`s), usage and stop reasons; a mid-stream
+ * `event: error` after a 200 becomes a typed error. `complete` is a distinct non-streaming call.
+ */
+import { type LlmCapabilities, type LlmClient, LlmError, ModelConfigurationError, type LlmRequest, type LlmResponse, type LlmStreamEvent, type LlmToolCall } from '@a3s-code/core';
+import { endpointUrl } from './base-url.js';
+import { requestTimeout, resolveHttpOptions, type HttpClientOptions, type ResolvedHttpOptions } from './client-options.js';
+import { CallScope, jsonOf, openResponse, parseEventJson, sseEventsOf, type HttpRequestSpec } from './http-call.js';
+import type { ErrorContext } from './provider-errors.js';
+import { anthropicRequestBody } from './anthropic-request.js';
+import { anthropicError, anthropicFinishReason, AnthropicStreamDecoder, anthropicUsage } from './anthropic-stream.js';
+import { anthropicReasoningBlocks } from './anthropic-thinking.js';
+
+/** Anthropic's API base URL, the default (the `/v1/messages` path is appended). */
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+
+/** The `anthropic-version` header sent by default. */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+/** Options of an {@link AnthropicClient}. */
+export interface AnthropicClientOptions extends HttpClientOptions {
+  /** `max_tokens` for requests that set no `maxOutputTokens`, `1..1000000` (default 4096). */
+  readonly defaultMaxTokens?: number;
+  /** Enables extended thinking with this budget, `1024..1000000` tokens. Forced tool choice is then unavailable. */
+  readonly thinkingBudgetTokens?: number;
+  /** The `anthropic-version` header (default {@link ANTHROPIC_VERSION}). */
+  readonly anthropicVersion?: string;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A Messages API client. */
+export class AnthropicClient implements LlmClient {
+  readonly provider: string;
+  readonly model: string;
+  readonly capabilities: LlmCapabilities;
+  /** The API base URL for display (no trailing slash; query values shown as `[REDACTED]`). */
+  readonly baseUrl: string;
+  readonly #apiKey: string | undefined;
+  readonly #options: ResolvedHttpOptions;
+  readonly #defaultMaxTokens: number;
+  readonly #thinking: number | undefined;
+  readonly #version: string;
+
+  constructor(options: AnthropicClientOptions) {
+    const resolved = resolveHttpOptions(options, ANTHROPIC_BASE_URL);
+    this.#options = resolved;
+    this.#apiKey = resolved.apiKey;
+    this.model = resolved.model;
+    this.baseUrl = resolved.base.display;
+    this.provider = options.provider ?? 'anthropic';
+    const max = options.defaultMaxTokens ?? 4096;
+    if (!Number.isInteger(max) || max < 1 || max > 1_000_000) throw new ModelConfigurationError('options.defaultMaxTokens', `must be an integer in 1..1000000, got ${String(max)}`);
+    const thinking = options.thinkingBudgetTokens;
+    if (thinking !== undefined && (!Number.isInteger(thinking) || thinking < 1024 || thinking > 1_000_000)) {
+      throw new ModelConfigurationError('options.thinkingBudgetTokens', `must be an integer in 1024..1000000, got ${String(thinking)}`);
+    }
+    this.#defaultMaxTokens = max;
+    this.#thinking = thinking;
+    this.#version = options.anthropicVersion ?? ANTHROPIC_VERSION;
+    this.capabilities = Object.freeze({
+      // The API rejects tool_choice `any`/`tool` while extended thinking is on.
+      forcedToolChoice: thinking === undefined,
+      strictJsonSchema: false,
+      jsonMode: false,
+      nonStreaming: true,
+      reasoning: true,
+      parallelToolCalls: true,
+      ...options.capabilities,
+    });
+  }
+
+  /** A serialisable description without the API key. */
+  toJSON(): { provider: string; model: string; baseUrl: string } {
+    return { provider: this.provider, model: this.model, baseUrl: this.baseUrl };
+  }
+
+  async *stream(request: LlmRequest): AsyncGenerator<LlmStreamEvent, void, undefined> {
+    const ctx = this.errorContext();
+    const spec = this.spec(request, true);
+    const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
+    try {
+      const res = await openResponse(spec, scope);
+      const decoder = new AnthropicStreamDecoder(this.provider, ctx.redactor);
+      for await (const ev of sseEventsOf(res, scope, this.#options.idleTimeoutMs, ctx)) {
+        yield* decoder.event(parseEventJson(ev.data, ctx));
+        if (decoder.stopped) break;
+      }
+      if (!decoder.stopped) {
+        throw new LlmError('transport', `${this.provider}: the stream ended before message_stop`, { provider: this.provider });
+      }
+      yield* decoder.end();
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  async complete(request: LlmRequest): Promise<LlmResponse> {
+    const ctx = this.errorContext();
+    const spec = this.spec(request, false);
+    const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
+    try {
+      const res = await openResponse(spec, scope);
+      return this.parseMessage(await jsonOf(res, scope, this.#options.idleTimeoutMs, ctx));
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  private parseMessage(body: unknown): LlmResponse {
+    const bad = (what: string) => new LlmError('invalid_response', `${this.provider}: ${what}`, { provider: this.provider });
+    if (!isObject(body)) throw bad('response is not a JSON object');
+    if (body.type === 'error') throw anthropicError(this.provider, body.error, this.errorContext().redactor);
+    if (!Array.isArray(body.content)) throw bad('response has no content array');
+    let text = '';
+    let reasoning = '';
+    const calls: LlmToolCall[] = [];
+    for (const block of body.content) {
+      if (!isObject(block)) continue;
+      if (block.type === 'text' && typeof block.text === 'string') text += block.text;
+      else if (block.type === 'thinking' && typeof block.thinking === 'string') reasoning += block.thinking;
+      else if (block.type === 'tool_use') {
+        if (typeof block.id !== 'string' || typeof block.name !== 'string' || !isObject(block.input)) throw bad('tool_use block without id, name or input object');
+        calls.push({ id: block.id, name: block.name, args: block.input });
+      }
+    }
+    const reason = typeof body.stop_reason === 'string' ? anthropicFinishReason(body.stop_reason) : calls.length > 0 ? 'tool_calls' : 'stop';
+    const blocks = anthropicReasoningBlocks(body.content);
+    return { text, reasoning, ...(blocks.length > 0 ? { reasoningBlocks: blocks } : {}), toolCalls: calls, usage: isObject(body.usage) ? anthropicUsage(body.usage) : { inputTokens: 0, outputTokens: 0 }, finishReason: reason };
+  }
+
+  private spec(request: LlmRequest, stream: boolean): HttpRequestSpec {
+    const o = this.#options;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: stream ? 'text/event-stream' : 'application/json',
+      'anthropic-version': this.#version,
+    };
+    if (this.#apiKey !== undefined) headers['x-api-key'] = this.#apiKey;
+    Object.assign(headers, o.headers);
+    const path = /\/v1$/.test(o.base.path) ? '/messages' : '/v1/messages';
+    return {
+      fetch: o.fetch,
+      url: endpointUrl(o.base, path),
+      headers,
+      body: anthropicRequestBody(request, { model: this.model, stream, defaultMaxTokens: this.#defaultMaxTokens, thinkingBudgetTokens: this.#thinking }),
+      timeouts: { connectMs: o.connectTimeoutMs, idleMs: o.idleTimeoutMs },
+      retry: o.retry,
+      errors: this.errorContext(),
+    };
+  }
+
+  private errorContext(): ErrorContext {
+    return { provider: this.provider, redactor: this.#options.redactor };
+  }
+}

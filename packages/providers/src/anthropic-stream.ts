@@ -1,0 +1,151 @@
+/**
+ * Decodes Anthropic Messages stream events (`message_start`, `content_block_start/delta/stop`,
+ * `message_delta`, `message_stop`, `ping`, `error`) into {@link LlmStreamEvent}s: text and
+ * thinking deltas, `tool_use` blocks assembled from `input_json_delta`s, cumulative usage, and
+ * one `reasoning_block` per signed `thinking` or `redacted_thinking` block when it stops.
+ */
+import { LlmError, type LlmErrorKind, type LlmFinishReason, type LlmStreamEvent, type LlmUsage } from '@a3s-code/core';
+import { ThinkingAssembler } from './anthropic-thinking.js';
+import { MAX_PROVIDER_CODE, MAX_PROVIDER_MESSAGE } from './provider-errors.js';
+import { Redactor } from './secret-redactor.js';
+import { ToolCallAssembler } from './tool-call-assembler.js';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** Maps a Messages `stop_reason`. */
+export function anthropicFinishReason(reason: string): LlmFinishReason {
+  if (reason === 'end_turn' || reason === 'stop_sequence') return 'stop';
+  if (reason === 'tool_use') return 'tool_calls';
+  if (reason === 'max_tokens' || reason === 'model_context_window_exceeded') return 'length';
+  if (reason === 'refusal') return 'content_filter';
+  return 'other';
+}
+
+/** Error `type`s of the Messages API and the HTTP status each stands for. */
+const ERROR_STATUS: Readonly<Record<string, number>> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+/** The typed error for an Anthropic error object (`{type, message}`), e.g. a mid-stream `event: error`. */
+export function anthropicError(provider: string, error: unknown, redactor: Redactor): LlmError {
+  const e = isObject(error) ? error : {};
+  const type = typeof e.type === 'string' ? redactor.redactAndCut(e.type, MAX_PROVIDER_CODE) : 'api_error';
+  const status = ERROR_STATUS[type];
+  const kind: LlmErrorKind = status === undefined || status >= 500 || status === 408 ? 'transport' : status === 429 ? 'rate_limited' : 'status';
+  const message = typeof e.message === 'string' ? redactor.redactAndCut(e.message, MAX_PROVIDER_MESSAGE) : type;
+  return new LlmError(kind, `${provider}: error in stream: ${type}: ${message}`, {
+    provider,
+    providerCode: type,
+    ...(status === undefined ? {} : { status }),
+  });
+}
+
+/** Maps a Messages `usage` object; input includes cache reads and writes. */
+export function anthropicUsage(u: Json, previous?: LlmUsage): LlmUsage {
+  const read = num(u.cache_read_input_tokens);
+  const written = num(u.cache_creation_input_tokens) ?? 0;
+  const input = num(u.input_tokens);
+  const inputTokens = input === undefined ? (previous?.inputTokens ?? 0) : input + (read ?? 0) + written;
+  const cached = read ?? previous?.cachedInputTokens;
+  return {
+    inputTokens,
+    outputTokens: num(u.output_tokens) ?? previous?.outputTokens ?? 0,
+    ...(cached === undefined ? {} : { cachedInputTokens: cached }),
+  };
+}
+
+/** Turns one event at a time into events. `stopped` is true after `message_stop`. */
+export class AnthropicStreamDecoder {
+  private readonly calls: ToolCallAssembler;
+  private readonly thinking = new ThinkingAssembler();
+  private usage: LlmUsage | undefined;
+  private finish: LlmFinishReason | undefined;
+  /** True once `message_stop` arrived. */
+  stopped = false;
+
+  constructor(private readonly provider: string, private readonly redactor: Redactor = Redactor.none) {
+    this.calls = new ToolCallAssembler(provider);
+  }
+
+  /** Decodes one parsed event. Throws the typed error of an `error` event. */
+  event(data: unknown): LlmStreamEvent[] {
+    if (!isObject(data)) throw this.invalid('stream event is not a JSON object');
+    const out: LlmStreamEvent[] = [];
+    const index = num(data.index) ?? -1;
+    switch (data.type) {
+      case 'message_start': {
+        const msg = isObject(data.message) ? data.message : {};
+        if (isObject(msg.usage)) this.usage = anthropicUsage(msg.usage);
+        break;
+      }
+      case 'content_block_start': {
+        const block = isObject(data.content_block) ? data.content_block : {};
+        if (block.type === 'tool_use' || block.type === 'server_tool_use') {
+          if (typeof block.id !== 'string' || typeof block.name !== 'string') throw this.invalid('tool_use block without id or name');
+          out.push(this.calls.start(index, block.id, block.name));
+        } else if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') {
+          out.push({ type: 'text_delta', delta: block.text });
+        } else if (this.thinking.start(index, block) && typeof block.thinking === 'string' && block.thinking !== '') {
+          out.push({ type: 'reasoning_delta', delta: block.thinking });
+        }
+        break;
+      }
+      case 'content_block_delta': {
+        const d = isObject(data.delta) ? data.delta : {};
+        if (d.type === 'text_delta' && typeof d.text === 'string' && d.text !== '') out.push({ type: 'text_delta', delta: d.text });
+        else if (d.type === 'thinking_delta' && typeof d.thinking === 'string' && d.thinking !== '') {
+          this.thinking.text(index, d.thinking);
+          out.push({ type: 'reasoning_delta', delta: d.thinking });
+        } else if (d.type === 'signature_delta' && typeof d.signature === 'string') this.thinking.signature(index, d.signature);
+        else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') {
+          const ev = this.calls.delta(index, d.partial_json);
+          if (ev) out.push(ev);
+        }
+        break;
+      }
+      case 'content_block_stop': {
+        if (this.calls.has(index)) out.push(this.calls.end(index));
+        const block = this.thinking.end(index);
+        if (block) out.push({ type: 'reasoning_block', block });
+        break;
+      }
+      case 'message_delta': {
+        const d = isObject(data.delta) ? data.delta : {};
+        if (typeof d.stop_reason === 'string') this.finish = anthropicFinishReason(d.stop_reason);
+        if (isObject(data.usage)) this.usage = anthropicUsage(data.usage, this.usage);
+        break;
+      }
+      case 'message_stop':
+        this.stopped = true;
+        break;
+      case 'error':
+        throw anthropicError(this.provider, data.error, this.redactor);
+      default:
+        break; // `ping` and event types added later are ignored, as the API asks.
+    }
+    return out;
+  }
+
+  /** The events after `message_stop`: usage, then the finish. */
+  end(): LlmStreamEvent[] {
+    const out: LlmStreamEvent[] = this.calls.endAll();
+    if (this.usage) out.push({ type: 'usage', usage: this.usage });
+    out.push({ type: 'finish', reason: this.finish ?? (this.calls.started > 0 ? 'tool_calls' : 'stop') });
+    return out;
+  }
+
+  private invalid(message: string): LlmError {
+    return new LlmError('invalid_response', `${this.provider}: ${message}`, { provider: this.provider });
+  }
+}

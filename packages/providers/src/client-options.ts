@@ -1,0 +1,95 @@
+/**
+ * Options shared by the HTTP clients, and their validation (a caller's mistake, thrown at
+ * construction before any I/O, naming the option and what is allowed).
+ */
+import { baseUrlProblem, ModelConfigurationError, type LlmCapabilities } from '@a3s-code/core';
+import { splitBaseUrl, type BaseUrl } from './base-url.js';
+import type { FetchFunction } from './http-call.js';
+import type { RetryPolicy } from './retry.js';
+import { Redactor } from './secret-redactor.js';
+
+/** Options every HTTP client takes. */
+export interface HttpClientOptions {
+  /** Model name sent to the provider (non-empty). */
+  readonly model: string;
+  /**
+   * API base URL, `http:` or `https:`, without `user:password@`; the endpoint path is appended
+   * to its path and its query (e.g. `?api-version=...`) is kept. Query values are treated as
+   * secrets: redacted from errors and shown as `[REDACTED]` in `baseUrl` and `toJSON()`.
+   */
+  readonly baseUrl?: string;
+  /** API key. Kept in a private field: never in errors, `toJSON()` or inspection output. */
+  readonly apiKey?: string;
+  /**
+   * Extra request headers (e.g. OpenRouter's `HTTP-Referer`, a gateway's `X-Auth-Token`). Every
+   * value is treated as a secret and redacted from error text (see `secret-redactor.ts`).
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Provider label in errors and usage records. */
+  readonly provider?: string;
+  /** Overrides of the client's capabilities (what the endpoint really supports). */
+  readonly capabilities?: Partial<LlmCapabilities>;
+  /** Retries of the connection phase on typed evidence. */
+  readonly retry?: RetryPolicy;
+  /** Time until response headers, ms, `1..600000` (default 60,000). */
+  readonly connectTimeoutMs?: number;
+  /** Longest silence between two body chunks, ms, `1..600000` (default 120,000). */
+  readonly idleTimeoutMs?: number;
+  /** The `fetch` to use (default: the global one). */
+  readonly fetch?: FetchFunction;
+}
+
+/** Validated common options. */
+export interface ResolvedHttpOptions {
+  readonly model: string;
+  /** The base URL split for appending endpoint paths. */
+  readonly base: BaseUrl;
+  readonly apiKey: string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Scrubs the key, every header value and the base URL's query values from error text. */
+  readonly redactor: Redactor;
+  readonly retry: RetryPolicy;
+  readonly connectTimeoutMs: number;
+  readonly idleTimeoutMs: number;
+  readonly fetch: FetchFunction;
+}
+
+/** Checks the options; throws {@link ModelConfigurationError} naming the first bad one. */
+export function resolveHttpOptions(options: HttpClientOptions, defaultBaseUrl: string): ResolvedHttpOptions {
+  if (typeof options.model !== 'string' || options.model.trim() === '') throw new ModelConfigurationError('options.model', 'must be a non-empty model name');
+  const rawBase = options.baseUrl ?? defaultBaseUrl;
+  const problem = typeof rawBase === 'string' ? baseUrlProblem(rawBase) : 'must be an absolute http(s) URL';
+  if (problem !== undefined) throw new ModelConfigurationError('options.baseUrl', problem);
+  const base = splitBaseUrl(rawBase);
+  const ms = (key: 'connectTimeoutMs' | 'idleTimeoutMs', fallback: number): number => {
+    const v = options[key] ?? fallback;
+    if (!Number.isInteger(v) || v < 1 || v > 600_000) throw new ModelConfigurationError(`options.${key}`, `must be an integer in 1..600000, got ${String(v)}`);
+    return v;
+  };
+  const retries = options.retry?.maxRetries;
+  if (retries !== undefined && (!Number.isInteger(retries) || retries < 0 || retries > 10)) {
+    throw new ModelConfigurationError('options.retry.maxRetries', `must be an integer in 0..10, got ${String(retries)}`);
+  }
+  const fetchFn = options.fetch ?? (globalThis.fetch as FetchFunction | undefined);
+  if (typeof fetchFn !== 'function') throw new ModelConfigurationError('options.fetch', 'no fetch function is available; pass one');
+  const apiKey = options.apiKey === '' ? undefined : options.apiKey;
+  const headers = { ...(options.headers ?? {}) };
+  return {
+    model: options.model,
+    base,
+    apiKey,
+    headers,
+    redactor: Redactor.of({ apiKey, headers, urlSecrets: base.secrets }),
+    retry: options.retry ?? {},
+    connectTimeoutMs: ms('connectTimeoutMs', 60_000),
+    idleTimeoutMs: ms('idleTimeoutMs', 120_000),
+    fetch: fetchFn,
+  };
+}
+
+/** Validates `LlmRequest.timeoutMs` when given. */
+export function requestTimeout(timeoutMs: number | undefined): number | undefined {
+  if (timeoutMs === undefined) return undefined;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new ModelConfigurationError('request.timeoutMs', `must be a positive integer, got ${String(timeoutMs)}`);
+  return timeoutMs;
+}

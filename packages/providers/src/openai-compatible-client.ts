@@ -1,0 +1,165 @@
+/**
+ * `OpenAICompatibleClient`: Chat Completions over `fetch`, for OpenAI and every server that
+ * speaks its wire format (DeepSeek, vLLM, llama.cpp server, Ollama, LM Studio, OpenRouter,
+ * Groq, Z.ai). Streams text, reasoning (`reasoning_content` / `reasoning`), parallel tool calls
+ * with argument deltas and usage (`stream_options.include_usage`); `complete` is a distinct
+ * non-streaming transport.
+ */
+import { type LlmCapabilities, type LlmClient, LlmError, type LlmRequest, type LlmResponse, type LlmStreamEvent, type LlmToolCall } from '@a3s-code/core';
+import { endpointUrl } from './base-url.js';
+import { requestTimeout, resolveHttpOptions, type HttpClientOptions, type ResolvedHttpOptions } from './client-options.js';
+import { CallScope, jsonOf, openResponse, parseEventJson, sseEventsOf, type HttpRequestSpec } from './http-call.js';
+import type { ErrorContext } from './provider-errors.js';
+import { openAIRequestBody, type MaxTokensField } from './openai-request.js';
+import { openAIFinishReason, OpenAIStreamDecoder, openAIUsage } from './openai-stream.js';
+import { parseToolCall } from './tool-call-assembler.js';
+
+/** OpenAI's API base URL, the default. */
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/** Options of an {@link OpenAICompatibleClient}. */
+export interface OpenAICompatibleClientOptions extends HttpClientOptions {
+  /** Send `stream_options.include_usage` (default true; turn off for servers that reject it). */
+  readonly streamUsage?: boolean;
+  /** Field for `maxOutputTokens` (default `max_completion_tokens` on api.openai.com, else `max_tokens`). */
+  readonly maxTokensField?: MaxTokensField;
+}
+
+/** What OpenAI itself supports; other endpoints start from {@link CONSERVATIVE_CAPABILITIES}. */
+export const OPENAI_CAPABILITIES: LlmCapabilities = Object.freeze({
+  forcedToolChoice: true,
+  strictJsonSchema: true,
+  jsonMode: true,
+  nonStreaming: true,
+  reasoning: false,
+  parallelToolCalls: true,
+});
+
+/** Assumed for an unknown compatible endpoint: nothing optional, so callers take safe fallbacks. */
+export const CONSERVATIVE_CAPABILITIES: LlmCapabilities = Object.freeze({
+  forcedToolChoice: false,
+  strictJsonSchema: false,
+  jsonMode: false,
+  nonStreaming: true,
+  reasoning: true,
+  parallelToolCalls: true,
+});
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A Chat Completions client. */
+export class OpenAICompatibleClient implements LlmClient {
+  readonly provider: string;
+  readonly model: string;
+  readonly capabilities: LlmCapabilities;
+  /** The API base URL for display (no trailing slash; query values shown as `[REDACTED]`). */
+  readonly baseUrl: string;
+  readonly #apiKey: string | undefined;
+  readonly #options: ResolvedHttpOptions;
+  readonly #streamUsage: boolean;
+  readonly #maxTokensField: MaxTokensField;
+
+  constructor(options: OpenAICompatibleClientOptions) {
+    const resolved = resolveHttpOptions(options, OPENAI_BASE_URL);
+    this.#options = resolved;
+    this.#apiKey = resolved.apiKey;
+    this.model = resolved.model;
+    this.baseUrl = resolved.base.display;
+    const isOpenAI = new URL(resolved.base.path).hostname === 'api.openai.com';
+    this.provider = options.provider ?? (isOpenAI ? 'openai' : 'openai-compatible');
+    this.capabilities = Object.freeze({ ...(isOpenAI ? OPENAI_CAPABILITIES : CONSERVATIVE_CAPABILITIES), ...options.capabilities });
+    this.#streamUsage = options.streamUsage ?? true;
+    this.#maxTokensField = options.maxTokensField ?? (isOpenAI ? 'max_completion_tokens' : 'max_tokens');
+  }
+
+  /** A serialisable description without the API key. */
+  toJSON(): { provider: string; model: string; baseUrl: string } {
+    return { provider: this.provider, model: this.model, baseUrl: this.baseUrl };
+  }
+
+  async *stream(request: LlmRequest): AsyncGenerator<LlmStreamEvent, void, undefined> {
+    const ctx = this.errorContext();
+    const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
+    try {
+      const res = await openResponse(this.spec(request, true), scope);
+      const decoder = new OpenAIStreamDecoder(this.provider, ctx.redactor);
+      let done = false;
+      for await (const ev of sseEventsOf(res, scope, this.#options.idleTimeoutMs, ctx)) {
+        if (ev.data.trim() === '[DONE]') {
+          done = true;
+          break;
+        }
+        const json = parseEventJson(ev.data, ctx);
+        yield* decoder.chunk(ev.event === 'error' && isObject(json) && json.error === undefined ? { error: json } : json);
+        if (decoder.failure) throw decoder.failure;
+      }
+      if (!done && !decoder.finished) {
+        throw new LlmError('transport', `${this.provider}: the stream ended before the response was complete`, { provider: this.provider });
+      }
+      yield* decoder.end();
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  async complete(request: LlmRequest): Promise<LlmResponse> {
+    const ctx = this.errorContext();
+    const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
+    try {
+      const res = await openResponse(this.spec(request, false), scope);
+      return this.parseCompletion(await jsonOf(res, scope, this.#options.idleTimeoutMs, ctx));
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  private parseCompletion(body: unknown): LlmResponse {
+    const bad = (what: string) => new LlmError('invalid_response', `${this.provider}: ${what}`, { provider: this.provider });
+    if (!isObject(body)) throw bad('response is not a JSON object');
+    if (body.error !== undefined && body.error !== null) {
+      const decoder = new OpenAIStreamDecoder(this.provider, this.errorContext().redactor);
+      decoder.chunk({ error: body.error });
+      throw decoder.failure ?? bad('error response');
+    }
+    const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
+    if (!isObject(choice) || !isObject(choice.message)) throw bad('response has no choices[0].message');
+    const m = choice.message;
+    const calls: LlmToolCall[] = [];
+    for (const tc of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+      const fn = isObject(tc) && isObject(tc.function) ? tc.function : undefined;
+      if (!isObject(tc) || fn === undefined || typeof fn.name !== 'string') throw bad('tool call without a function name');
+      const args = typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {});
+      calls.push(parseToolCall(this.provider, typeof tc.id === 'string' ? tc.id : `call_${calls.length}`, fn.name, args));
+    }
+    const reasoning = typeof m.reasoning_content === 'string' ? m.reasoning_content : typeof m.reasoning === 'string' ? m.reasoning : '';
+    const reason = typeof choice.finish_reason === 'string' ? openAIFinishReason(choice.finish_reason) : calls.length > 0 ? 'tool_calls' : 'stop';
+    return {
+      text: typeof m.content === 'string' ? m.content : '',
+      reasoning,
+      toolCalls: calls,
+      usage: isObject(body.usage) ? openAIUsage(body.usage) : { inputTokens: 0, outputTokens: 0 },
+      finishReason: reason,
+    };
+  }
+
+  private spec(request: LlmRequest, stream: boolean): HttpRequestSpec {
+    const o = this.#options;
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' };
+    if (this.#apiKey !== undefined) headers.authorization = `Bearer ${this.#apiKey}`;
+    Object.assign(headers, o.headers);
+    return {
+      fetch: o.fetch,
+      url: endpointUrl(o.base, '/chat/completions'),
+      headers,
+      body: openAIRequestBody(request, { model: this.model, stream, streamUsage: this.#streamUsage, maxTokensField: this.#maxTokensField }),
+      timeouts: { connectMs: o.connectTimeoutMs, idleMs: o.idleTimeoutMs },
+      retry: o.retry,
+      errors: this.errorContext(),
+    };
+  }
+
+  private errorContext(): ErrorContext {
+    return { provider: this.provider, redactor: this.#options.redactor };
+  }
+}

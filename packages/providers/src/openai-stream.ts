@@ -1,0 +1,141 @@
+/**
+ * Decodes Chat Completions stream chunks into {@link LlmStreamEvent}s. Written against what
+ * real endpoints send: OpenAI (role chunk, usage chunk with `choices: []`), OpenRouter
+ * (comment lines, `reasoning`, `finish_reason` twice, error objects inside a 200 stream),
+ * Groq (whole tool calls in one delta, usage twice), DeepSeek and Z.ai (`reasoning_content`).
+ */
+import { kindForStatus, LlmError, type LlmFinishReason, type LlmStreamEvent, type LlmUsage } from '@a3s-code/core';
+import { MAX_PROVIDER_CODE, MAX_PROVIDER_MESSAGE } from './provider-errors.js';
+import { Redactor } from './secret-redactor.js';
+import { ToolCallAssembler } from './tool-call-assembler.js';
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** Maps a Chat Completions `finish_reason`. */
+export function openAIFinishReason(reason: string): LlmFinishReason {
+  if (reason === 'stop') return 'stop';
+  if (reason === 'tool_calls' || reason === 'function_call') return 'tool_calls';
+  if (reason === 'length') return 'length';
+  if (reason === 'content_filter') return 'content_filter';
+  return 'other';
+}
+
+/** Maps a Chat Completions `usage` object (OpenAI, DeepSeek and gateway variants). */
+export function openAIUsage(u: Json): LlmUsage {
+  const prompt = isObject(u.prompt_tokens_details) ? u.prompt_tokens_details : {};
+  const completion = isObject(u.completion_tokens_details) ? u.completion_tokens_details : {};
+  const cached = num(prompt.cached_tokens) ?? num(u.prompt_cache_hit_tokens);
+  const reasoning = num(completion.reasoning_tokens) ?? num(u.reasoning_tokens);
+  return {
+    inputTokens: num(u.prompt_tokens) ?? 0,
+    outputTokens: num(u.completion_tokens) ?? 0,
+    ...(cached === undefined ? {} : { cachedInputTokens: cached }),
+    ...(reasoning === undefined ? {} : { reasoningTokens: reasoning }),
+  };
+}
+
+/** Turns one chunk at a time into events; `end()` flushes calls, usage and the finish. */
+export class OpenAIStreamDecoder {
+  private readonly calls: ToolCallAssembler;
+  private readonly byIndex = new Map<number, { id: string | undefined; name: string | undefined; args: string }>();
+  private usage: LlmUsage | undefined;
+  private finish: LlmFinishReason | undefined;
+  /** The error object a gateway sent inside the stream, once seen; the client throws it after the chunk's events. */
+  failure: LlmError | undefined;
+
+  constructor(private readonly provider: string, private readonly redactor: Redactor = Redactor.none) {
+    this.calls = new ToolCallAssembler(provider);
+  }
+
+  /** True once a `finish_reason` has arrived. */
+  get finished(): boolean {
+    return this.finish !== undefined;
+  }
+
+  /**
+   * Decodes one parsed chunk. An error object inside the stream (OpenRouter) sets `failure`
+   * and yields only the usage it carried, so the caller can record usage before failing.
+   */
+  chunk(data: unknown): LlmStreamEvent[] {
+    if (!isObject(data)) throw this.invalid('stream chunk is not a JSON object');
+    const out: LlmStreamEvent[] = [];
+    if (isObject(data.usage)) this.usage = openAIUsage(data.usage);
+    if (data.error !== undefined && data.error !== null) {
+      this.failure = this.streamError(data.error);
+      if (this.usage) out.push({ type: 'usage', usage: this.usage });
+      return out;
+    }
+    const choices = Array.isArray(data.choices) ? data.choices : [];
+    const choice = choices.find((c) => isObject(c) && (c.index === 0 || c.index === undefined));
+    if (!isObject(choice)) return out;
+    const delta = isObject(choice.delta) ? choice.delta : isObject(choice.message) ? choice.message : {};
+    const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : typeof delta.reasoning === 'string' ? delta.reasoning : '';
+    if (reasoning !== '') out.push({ type: 'reasoning_delta', delta: reasoning });
+    if (typeof delta.content === 'string' && delta.content !== '') out.push({ type: 'text_delta', delta: delta.content });
+    if (Array.isArray(delta.tool_calls)) delta.tool_calls.forEach((tc, i) => this.toolDelta(tc, i, out));
+    if (typeof choice.finish_reason === 'string' && this.finish === undefined) {
+      this.finish = openAIFinishReason(choice.finish_reason);
+      out.push(...this.calls.endAll());
+    }
+    return out;
+  }
+
+  /** The events after the last chunk: unfinished calls end, then usage and finish. */
+  end(): LlmStreamEvent[] {
+    const out: LlmStreamEvent[] = this.calls.endAll();
+    if (this.usage) out.push({ type: 'usage', usage: this.usage });
+    out.push({ type: 'finish', reason: this.finish ?? (this.calls.started > 0 ? 'tool_calls' : 'stop') });
+    return out;
+  }
+
+  private toolDelta(tc: unknown, position: number, out: LlmStreamEvent[]): void {
+    if (!isObject(tc)) throw this.invalid('tool call delta is not an object');
+    const index = num(tc.index) ?? position;
+    const fn = isObject(tc.function) ? tc.function : {};
+    let slot = this.byIndex.get(index);
+    const newId = typeof tc.id === 'string' && tc.id !== '' && slot?.id !== undefined && slot.id !== tc.id;
+    if (slot === undefined || newId) {
+      // A different id at a used index (servers that number every call 0) starts a new call.
+      if (slot !== undefined && this.calls.has(index)) out.push(this.calls.end(index));
+      slot = { id: undefined, name: undefined, args: '' };
+      this.byIndex.set(index, slot);
+    }
+    if (typeof tc.id === 'string' && tc.id !== '') slot.id ??= tc.id;
+    if (typeof fn.name === 'string' && fn.name !== '') slot.name ??= fn.name;
+    const args = typeof fn.arguments === 'string' ? fn.arguments : isObject(fn.arguments) ? JSON.stringify(fn.arguments) : '';
+    if (!this.calls.has(index)) {
+      // Some servers send the name after the id (or arguments first): wait until both are known.
+      slot.args += args;
+      if (slot.name === undefined) return;
+      out.push(this.calls.start(index, slot.id ?? `call_${this.calls.started}`, slot.name));
+      const buffered = slot.args;
+      slot.args = '';
+      const ev = this.calls.delta(index, buffered);
+      if (ev) out.push(ev);
+      return;
+    }
+    const ev = this.calls.delta(index, args);
+    if (ev) out.push(ev);
+  }
+
+  private streamError(error: unknown): LlmError {
+    const e = isObject(error) ? error : { message: String(error) };
+    const code = num(e.code);
+    const message = this.redactor.redactAndCut(typeof e.message === 'string' ? e.message : 'error in stream', MAX_PROVIDER_MESSAGE);
+    const rawCode = typeof e.code === 'string' ? e.code : typeof e.type === 'string' ? e.type : undefined;
+    const providerCode = rawCode === undefined ? undefined : this.redactor.redactAndCut(rawCode, MAX_PROVIDER_CODE);
+    const kind = code !== undefined ? kindForStatus(code) : providerCode === 'rate_limit_exceeded' ? 'rate_limited' : 'transport';
+    return new LlmError(kind, `${this.provider}: error in stream: ${message}`, {
+      provider: this.provider,
+      ...(code === undefined ? {} : { status: code }),
+      ...(providerCode === undefined ? {} : { providerCode }),
+    });
+  }
+
+  private invalid(message: string): LlmError {
+    return new LlmError('invalid_response', `${this.provider}: ${message}`, { provider: this.provider });
+  }
+}

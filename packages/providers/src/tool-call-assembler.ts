@@ -1,0 +1,87 @@
+/**
+ * Reassembles streamed tool calls: each call's argument JSON arrives in pieces split at any
+ * byte; the call ends with its parsed arguments, or with an `invalid_response` error (provider
+ * code `malformed_tool_arguments`) when the pieces do not form one JSON object.
+ */
+import { LlmError, MALFORMED_TOOL_ARGUMENTS, type LlmStreamEvent, type LlmToolCall } from '@a3s-code/core';
+
+interface OpenCall {
+  readonly index: number;
+  readonly id: string;
+  readonly name: string;
+  args: string;
+}
+
+/** Tracks open tool calls by their stream index (our index: 0, 1, ... in order of start). */
+export class ToolCallAssembler {
+  private readonly open = new Map<number, OpenCall>();
+  private count = 0;
+
+  constructor(private readonly provider: string) {}
+
+  /** Calls started so far. */
+  get started(): number {
+    return this.count;
+  }
+
+  /** True when the call with the provider's key is open. */
+  has(key: number): boolean {
+    return this.open.has(key);
+  }
+
+  /** Starts a call under the provider's key (OpenAI `index`, Anthropic block index). */
+  start(key: number, id: string, name: string): LlmStreamEvent {
+    const call: OpenCall = { index: this.count++, id, name, args: '' };
+    this.open.set(key, call);
+    return { type: 'tool_call_start', index: call.index, id, name };
+  }
+
+  /** Adds argument text; returns the delta event, or nothing for an empty piece. */
+  delta(key: number, text: string): LlmStreamEvent | undefined {
+    const call = this.open.get(key);
+    if (call === undefined) throw this.bad(`argument delta for tool call ${key} before its start`);
+    if (text === '') return undefined;
+    call.args += text;
+    return { type: 'tool_call_delta', index: call.index, id: call.id, argsDelta: text };
+  }
+
+  /** Ends one call, parsing its arguments. */
+  end(key: number): LlmStreamEvent {
+    const call = this.open.get(key);
+    if (call === undefined) throw this.bad(`end of tool call ${key} that was never started`);
+    this.open.delete(key);
+    return { type: 'tool_call_end', index: call.index, call: parseToolCall(this.provider, call.id, call.name, call.args) };
+  }
+
+  /** Ends every open call, in start order. */
+  endAll(): LlmStreamEvent[] {
+    const keys = [...this.open.entries()].sort((a, b) => a[1].index - b[1].index).map(([k]) => k);
+    return keys.map((k) => this.end(k));
+  }
+
+  private bad(message: string): LlmError {
+    return new LlmError('invalid_response', `${this.provider}: ${message}`, { provider: this.provider });
+  }
+}
+
+/** Parses complete argument text (`''` means no arguments) into a tool call. */
+export function parseToolCall(provider: string, id: string, name: string, args: string): LlmToolCall {
+  if (args.trim() === '') return { id, name, args: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(args);
+  } catch (e) {
+    throw malformed(provider, id, name, `arguments are not valid JSON (${(e as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw malformed(provider, id, name, 'arguments must be a JSON object');
+  }
+  return { id, name, args: value as Record<string, unknown> };
+}
+
+function malformed(provider: string, id: string, name: string, problem: string): LlmError {
+  return new LlmError('invalid_response', `${provider}: tool call '${name}' (${id}): ${problem}`, {
+    provider,
+    providerCode: MALFORMED_TOOL_ARGUMENTS,
+  });
+}
