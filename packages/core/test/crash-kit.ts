@@ -172,37 +172,47 @@ export async function crashRound(plan: KillPlan): Promise<CrashRound> {
 // ---------------------------------------------------------------------------------------------
 // SIGKILL while FileSessionStore saves large snapshots.
 
+/** Where a kill lands: during the child's start-up, inside its first save, or in its save loop. */
+export type SaveKillPhase = 'startup' | 'first save' | 'save loop';
+
 export interface SaveKill {
   round: number;
-  /** Killed before the child's first new save completed (timer from spawn), or later (timer from `ready`). */
-  early: boolean;
+  phase: SaveKillPhase;
   delayMs: number;
   before: number;
   after: number;
+  /** A temporary file was left behind: the kill landed inside a save. */
+  torn: boolean;
   problems: string[];
 }
 
-/** Half the kills land before the first new save completes, half somewhere in the save loop. */
-export function saveKillPlan(seed: number, round: number): { early: boolean; delayMs: number } {
+/**
+ * Rounds rotate through the phases: a timer from spawn (the child is still starting: the old
+ * generation must survive), from `start` (inside the first new save) and from `ready` (somewhere in
+ * the save loop: a newer generation must load).
+ */
+export function saveKillPlan(seed: number, round: number): { phase: SaveKillPhase; delayMs: number } {
   const next = random(seed, round + 1);
-  const early = round % 2 === 0;
-  return { early, delayMs: Math.floor(next() * (early ? 80 : 40)) };
+  const phase = (['startup', 'first save', 'save loop'] as const)[round % 3]!;
+  return { phase, delayMs: Math.floor(next() * (phase === 'startup' ? 80 : phase === 'first save' ? 20 : 40)) };
 }
 
 export async function saveKill(seed: number, round: number): Promise<SaveKill> {
-  const { early, delayMs } = saveKillPlan(seed, round);
+  const { phase, delayMs } = saveKillPlan(seed, round);
   const before = 1000 * (round + 1);
   const problems: string[] = [];
-  const result: SaveKill = { round, early, delayMs, before, after: -1, problems };
+  const result: SaveKill = { round, phase, delayMs, before, after: -1, torn: false, problems };
   try {
     const dir = mkdtempSync(join(tmpdir(), 'a3s-crash-'));
     const store = new FileSessionStore(dir);
     await store.saveSnapshot(generation(before));
     const c = child('save-loop.mjs', [dir, String(before + 1)]);
-    if (!early) await c.line('ready\n');
+    if (phase === 'first save') await c.line('start\n');
+    if (phase === 'save loop') await c.line('ready\n');
     await new Promise((r) => setTimeout(r, delayMs));
     c.p.kill('SIGKILL');
     await c.exited;
+    result.torn = readdirSync(store.folder).some((n) => n.startsWith('.tmp-'));
     const loaded = await store.loadSnapshot('crash');
     if (!loaded) {
       problems.push('no snapshot loads after the kill');
