@@ -14,7 +14,7 @@ export default defineConfig({
     // A worker keeps its module cache from one test file to the next instead of importing the
     // packages again for every file (that import was a third of the suite's time). Each test file
     // is still evaluated afresh; a file that changes process-wide state (env, listeners, globals)
-    // must restore it, as every file here does. No test uses vi.mock.
+    // must restore it (the whole suite passes this way). No test uses vi.mock.
     isolate: false,
   },
 });
