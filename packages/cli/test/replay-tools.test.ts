@@ -1,42 +1,42 @@
-// `a3s replay` (effect alone), `a3s tools` and `a3s sessions` as real processes.
+// `a3s replay` (effect alone), `a3s tools` and `a3s sessions`, in-process through `main(argv, io)`.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { a3s, FIX_TURNS, scriptFile, tempRepo } from './kit.js';
+import { FIX_TURNS, runMain, scriptFile, tempRepo } from './kit.js';
 
 describe('a3s replay, tools, sessions', () => {
-  it('replays a run by session id and by file: timeline, tool table, tokens', () => {
+  it('replays a run by session id and by file: timeline, tool table, tokens', async () => {
     const dir = tempRepo();
-    const run = a3s(['run', '--yolo', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '--session', 'fix-1', 'fix it']);
+    const run = await runMain(['run', '--yolo', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '--session', 'fix-1', 'fix it']);
     expect(run.status).toBe(0);
-    const r = a3s(['replay', '--cwd', dir, 'fix-1']);
+    const r = await runMain(['replay', '--cwd', dir, 'fix-1']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/run run-[0-9a-f-]+: completed \(verified\)/);
     expect(r.stdout).toContain('phases: idle@1 → infer@2 → tool@3 → infer@4 → tool@5 → infer@6 → idle@7');
     expect(r.stdout).toContain('tool calls: 2 (2 ok, 0 failed)');
     expect(r.stdout).toMatch(/ {3}1 {2}edit {7}ok/);
-    const json = JSON.parse(a3s(['replay', '--json', `${dir}/.a3s/effect-log/fix-1.jsonl`]).stdout);
+    const json = JSON.parse((await runMain(['replay', '--json', `${dir}/.a3s/effect-log/fix-1.jsonl`])).stdout);
     expect(json.summary.tools.by_name.verify).toMatchObject({ calls: 1, ok: 1 });
-    expect(a3s(['replay', '--cwd', dir, 'nope'])).toMatchObject({ status: 2, stderr: expect.stringContaining("no fact log 'nope'") });
+    expect(await runMain(['replay', '--cwd', dir, 'nope'])).toMatchObject({ status: 2, stderr: expect.stringContaining("no fact log 'nope'") });
 
-    const sessions = a3s(['sessions', '--cwd', dir]);
+    const sessions = await runMain(['sessions', '--cwd', dir]);
     expect(sessions.stdout).toContain('fix-1');
     expect(sessions.stdout).toContain('1 run(s), last completed (verified)');
     expect(sessions.stdout).toContain('"fix it"');
   });
 
-  it('tools: the surface with tiers and capabilities; plan mode hides write and exec', () => {
+  it('tools: the surface with tiers and capabilities; plan mode hides write and exec', async () => {
     const dir = tempRepo();
     const model = `scripted:${scriptFile([])}`;
-    const table = a3s(['tools', '--model', model, '--cwd', dir]);
+    const table = await runMain(['tools', '--model', model, '--cwd', dir]);
     expect(table.status).toBe(0);
     expect(table.stdout).toMatch(/^read +read +ro idem resume cancel page par=16 text +fs\.read$/m);
     expect(table.stdout).toMatch(/^bash +exec +par=4 text +exec$/m);
-    const plan = JSON.parse(a3s(['tools', '--json', '--plan', '--model', model, '--cwd', dir]).stdout) as { name: string; tier: string }[];
+    const plan = JSON.parse((await runMain(['tools', '--json', '--plan', '--model', model, '--cwd', dir])).stdout) as { name: string; tier: string }[];
     expect(plan.map((t) => t.name)).toEqual(['batch', 'program', 'ask_user', 'generate_object', 'read', 'grep', 'glob', 'ls', 'web_fetch', 'web_search', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
     // No model is needed to list the surface; the workspace's config file applies.
     writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ permissions: { deny: ['bash'] } }));
-    const noModel = a3s(['tools', '--cwd', dir]);
+    const noModel = await runMain(['tools', '--cwd', dir]);
     expect(noModel.status).toBe(0);
     expect(noModel.stdout).toMatch(/^verify +exec +par=16 text +-$/m);
     expect(noModel.stdout).not.toMatch(/^bash /m);

@@ -1,9 +1,10 @@
-// `a3s run` as a real process on a temporary git repository with a scripted model file.
+// `a3s run` on a temporary git repository with a scripted model file: the verified `--json` run as a
+// real process, the rest in-process through `main(argv, io)`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEventEnvelopeV1 } from '@a3s-code/core';
 import { describe, expect, it } from 'vitest';
-import { a3s, FIX_TURNS, scriptFile, tempRepo } from './kit.js';
+import { a3s, FIX_TURNS, runMain, scriptFile, tempRepo } from './kit.js';
 
 describe('a3s run', () => {
   it('--json prints v1 event envelopes as JSONL and exits 0 on a verified run', () => {
@@ -20,45 +21,45 @@ describe('a3s run', () => {
     expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i <= end');
   });
 
-  it('parks at a confirmation without --yolo (exit 3) and says how to continue', () => {
+  it('parks at a confirmation without --yolo (exit 3) and says how to continue', async () => {
     const dir = tempRepo();
-    const r = a3s(['run', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '--session', 'parked-1', 'fix it']);
+    const r = await runMain(['run', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '--session', 'parked-1', 'fix it']);
     expect(r.status).toBe(3);
     expect(r.stdout).toContain('parked: waiting for confirmation of edit (e1)');
     expect(r.stdout).toContain('a3s sessions --resume parked-1');
     expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i < end');
-    const list = JSON.parse(a3s(['sessions', '--json', '--cwd', dir]).stdout) as { id: string; phase: string }[];
+    const list = JSON.parse((await runMain(['sessions', '--json', '--cwd', dir])).stdout) as { id: string; phase: string }[];
     expect(list).toEqual([expect.objectContaining({ id: 'parked-1', phase: 'confirm' })]);
   });
 
-  it('exits 1 with the typed error when the change is never verified', () => {
+  it('exits 1 with the typed error when the change is never verified', async () => {
     const dir = tempRepo();
     const turns = [FIX_TURNS[0], { text: 'Done.' }, { text: 'Done.' }, { text: 'Done.' }, { text: 'Done.' }];
-    const r = a3s(['run', '--yolo', '--model', `scripted:${scriptFile(turns)}`, '--cwd', dir, 'fix it']);
+    const r = await runMain(['run', '--yolo', '--model', `scripted:${scriptFile(turns)}`, '--cwd', dir, 'fix it']);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('run failed: COMPLETION_INCOMPLETE: the run changed the workspace but cannot complete');
     expect(r.stderr).toMatch(/log: .*\.a3s\/effect-log\//);
   });
 
-  it('usage errors exit 2 and name what is wrong', () => {
+  it('usage errors exit 2 and name what is wrong', async () => {
     const dir = tempRepo();
-    expect(a3s(['run', '--cwd', dir])).toMatchObject({ status: 2, stderr: expect.stringContaining('missing the prompt') });
-    expect(a3s(['run', '--bogus', 'x'])).toMatchObject({ status: 2, stderr: expect.stringContaining("'--bogus'") });
-    const noModel = a3s(['run', '--cwd', dir, 'hi']);
+    expect(await runMain(['run', '--cwd', dir])).toMatchObject({ status: 2, stderr: expect.stringContaining('missing the prompt') });
+    expect(await runMain(['run', '--bogus', 'x'])).toMatchObject({ status: 2, stderr: expect.stringContaining("'--bogus'") });
+    const noModel = await runMain(['run', '--cwd', dir, 'hi']);
     expect(noModel.status).toBe(2);
     expect(noModel.stderr).toMatch(/MODEL_NOT_CONFIGURED: .*A3S_MODEL.*OPENAI_API_KEY.*ANTHROPIC_API_KEY.*scripted:<file\.json>/);
-    const noKey = a3s(['run', '--cwd', dir, '--model', 'openai/gpt-4o', 'hi'], { OPENAI_API_KEY: '' });
+    const noKey = await runMain(['run', '--cwd', dir, '--model', 'openai/gpt-4o', 'hi'], { env: { OPENAI_API_KEY: '' } });
     expect(noKey).toMatchObject({ status: 2, stderr: expect.stringContaining('OPENAI_API_KEY: is not set') });
-    expect(a3s(['run', '--cwd', join(dir, 'nope'), '--model', 'scripted:x.json', 'hi'])).toMatchObject({ status: 2, stderr: expect.stringContaining('is not a folder') });
-    expect(a3s(['frobnicate'])).toMatchObject({ status: 2, stderr: expect.stringContaining("unknown command 'frobnicate'") });
+    expect(await runMain(['run', '--cwd', join(dir, 'nope'), '--model', 'scripted:x.json', 'hi'])).toMatchObject({ status: 2, stderr: expect.stringContaining('is not a folder') });
+    expect(await runMain(['frobnicate'])).toMatchObject({ status: 2, stderr: expect.stringContaining("unknown command 'frobnicate'") });
   });
 
-  it('--help everywhere', () => {
+  it('--help everywhere', async () => {
     for (const command of ['run', 'replay', 'tools', 'sessions', 'code']) {
-      const r = a3s([command, '--help']);
+      const r = await runMain([command, '--help']);
       expect(r.status, command).toBe(0);
       expect(r.stdout, command).toContain(`Usage: a3s ${command}`);
     }
-    expect(a3s(['--help']).stdout).toContain('Commands:');
+    expect((await runMain(['--help'])).stdout).toContain('Commands:');
   });
 });

@@ -1,12 +1,13 @@
-// The CLI's persistence and lifecycle as real processes: /save in `a3s code`, saved sessions in
-// `a3s sessions`, `a3s sessions --resume` reopening a saved session or streaming a parked run to
-// its end, and MCP servers from the workspace's a3s.config.json listed by `a3s tools` and closed
-// when `a3s run` gets SIGTERM.
+// The CLI's persistence and lifecycle: /save in `a3s code`, saved sessions in `a3s sessions`,
+// `a3s sessions --resume` reopening a saved session or streaming a parked run to its end (real
+// processes in a pseudo-terminal), and MCP servers from the workspace's a3s.config.json listed by
+// `a3s tools` and closed when a real `a3s run` process gets SIGTERM. Plain listings and the run that
+// parks run in-process through `main(argv, io)`.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { A3S, a3s, scriptFile, tempRepo } from './kit.js';
+import { A3S, runMain, scriptFile, tempRepo } from './kit.js';
 import { startPty } from './pty.js';
 
 const env = (): NodeJS.ProcessEnv => {
@@ -59,10 +60,10 @@ describe('a3s sessions and /save', () => {
       first.child.kill();
     }
     expect(JSON.parse(readFileSync(join(dir, '.a3s', 'sessions', 's1.json'), 'utf8'))).toMatchObject({ session_id: 's1' });
-    expect(a3s(['sessions', '--cwd', dir]).stdout).toMatch(/^s1 saved {2}/m);
+    expect((await runMain(['sessions', '--cwd', dir])).stdout).toMatch(/^s1 saved {2}/m);
     // Without its log, the conversation comes back from the snapshot alone.
     rmSync(join(dir, '.a3s', 'effect-log', 's1.jsonl'));
-    expect(JSON.parse(a3s(['sessions', '--json', '--cwd', dir]).stdout)).toEqual([expect.objectContaining({ id: 's1', last: 'no log', saved: expect.any(String) })]);
+    expect(JSON.parse((await runMain(['sessions', '--json', '--cwd', dir])).stdout)).toEqual([expect.objectContaining({ id: 's1', last: 'no log', saved: expect.any(String) })]);
 
     const again = startPty([process.execPath, A3S, 'sessions', '--resume', 's1', '--model', `scripted:${scriptFile([{ text: 'You are Ada.' }])}`, '--cwd', dir], env());
     try {
@@ -79,13 +80,13 @@ describe('a3s sessions and /save', () => {
     const log = readFileSync(join(dir, '.a3s', 'effect-log', 's1.jsonl'), 'utf8');
     expect(log.indexOf('my name is Ada')).toBeGreaterThan(-1);
     expect(log.indexOf('my name is Ada')).toBeLessThan(log.indexOf('what is my name?'));
-    expect(JSON.parse(a3s(['sessions', '--json', '--cwd', dir]).stdout)).toEqual([expect.objectContaining({ id: 's1', runs: 1, last: 'completed (narrative)' })]);
-    expect(a3s(['sessions', '--resume', 'nope', '--cwd', dir])).toMatchObject({ status: 2, stderr: expect.stringContaining("no session 'nope'") });
+    expect(JSON.parse((await runMain(['sessions', '--json', '--cwd', dir])).stdout)).toEqual([expect.objectContaining({ id: 's1', runs: 1, last: 'completed (narrative)' })]);
+    expect(await runMain(['sessions', '--resume', 'nope', '--cwd', dir])).toMatchObject({ status: 2, stderr: expect.stringContaining("no session 'nope'") });
   }, 30_000);
 
   it('--resume of a parked run streams it to its end (tool card, text, result)', async () => {
     const dir = tempRepo();
-    const park = a3s(['run', '--session', 'p1', '--model', `scripted:${scriptFile([{ tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo parked-ok' } }] }])}`, '--cwd', dir, 'run it']);
+    const park = await runMain(['run', '--session', 'p1', '--model', `scripted:${scriptFile([{ tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo parked-ok' } }] }])}`, '--cwd', dir, 'run it']);
     expect(park.status).toBe(3);
     const pty = startPty([process.execPath, A3S, 'sessions', '--resume', 'p1', '--model', `scripted:${scriptFile([{ text: 'Ran it.' }])}`, '--cwd', dir], env());
     try {
@@ -107,7 +108,7 @@ describe('MCP servers of a3s.config.json', () => {
     const dir = tempRepo();
     const label = `cli-term-${process.pid}`;
     writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ mcpServers: { cfg: { command: process.execPath, args: [MCP_SERVER, label] } } }));
-    const tools = a3s(['tools', '--cwd', dir]);
+    const tools = await runMain(['tools', '--cwd', dir]);
     expect(tools.status).toBe(0);
     expect(tools.stdout).toMatch(/^mcp__cfg__echo +read +ro /m);
     expect(pidsWith(label)).toEqual([]); // a3s tools closed its server on the way out

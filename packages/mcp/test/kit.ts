@@ -53,3 +53,25 @@ export async function waitFor(check: () => boolean, ms = 2_000): Promise<boolean
 export function parsePids(output: string): { pid: number; child: number | null } {
   return JSON.parse(output) as { pid: number; child: number | null };
 }
+
+/**
+ * Watches this process's event loop from now on: `stop()` returns the longest stretch in which it
+ * could not run (another process had the CPU, or a long pause), beyond the 5 ms tick. A latency
+ * measured across that window, less the stall, stays meaningful on a loaded machine, while a
+ * failure that waited for a timer or a polling loop would still show.
+ */
+export function stallWatch(): { stop(): number } {
+  let last = Date.now();
+  let stalled = 0;
+  const tick = setInterval(() => {
+    const now = Date.now();
+    stalled = Math.max(stalled, now - last - 5);
+    last = now;
+  }, 5);
+  return {
+    stop() {
+      clearInterval(tick);
+      return Math.max(stalled, Date.now() - last - 5);
+    },
+  };
+}

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { A3sError } from '@a3s-code/core';
 import { createToolContext } from '@a3s-code/core/testing';
 import { McpConnectionError, McpManager, McpServerClosedError } from '../src/index.js';
-import { fixturePath, parsePids, procStat, processGone, testServer, waitFor } from './kit.js';
+import { fixturePath, parsePids, procStat, processGone, stallWatch, testServer, waitFor } from './kit.js';
 
 const managers: McpManager[] = [];
 function manager(): McpManager {
@@ -77,10 +77,12 @@ describe('stdio transport: process lifecycle', () => {
       (error: unknown) => ({ at: Date.now(), error }),
     );
     await new Promise((r) => setTimeout(r, 100));
+    const watch = stallWatch();
     const killedAt = Date.now();
     process.kill(pid, 'SIGKILL');
     const { at, error } = await settled;
-    expect(at - killedAt).toBeLessThan(100);
+    const stalled = watch.stop();
+    expect(at - killedAt - stalled, `${at - killedAt} ms, of which this process could not run for ${stalled} ms`).toBeLessThan(100);
     expect(error).toBeInstanceOf(McpServerClosedError);
     expect(A3sError.hasCode(error, 'MCP_SERVER_CLOSED')).toBe(true);
     expect((error as McpServerClosedError).reason).toMatch(/exited \(signal SIGKILL\)/);
