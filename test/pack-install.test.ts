@@ -1,0 +1,214 @@
+// The published shape, checked end to end: every publishable package (built) is packed with
+// `pnpm pack`, the tarballs are installed together with npm into a scratch project outside the
+// workspace (third-party dependencies from the registry or npm's cache), and that project runs the
+// SDK with a scripted model (one `write` call under YOLO, then `verify`), type-checks a file
+// against the installed declarations, and runs the installed `a3s --version`.
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const packsDir = join(root, 'packages');
+const rootLicense = readFileSync(join(root, 'LICENSE'), 'utf8');
+
+interface Manifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  description?: string;
+  license?: string;
+  repository?: { type?: string; url?: string; directory?: string };
+  engines?: Record<string, string>;
+  files?: string[];
+  sideEffects?: boolean | string[];
+  exports?: Record<string, unknown>;
+  bin?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+const packages = readdirSync(packsDir)
+  .filter((d) => existsSync(join(packsDir, d, 'package.json')))
+  .map((d) => ({ dir: d, manifest: JSON.parse(readFileSync(join(packsDir, d, 'package.json'), 'utf8')) as Manifest }))
+  .filter((p) => p.manifest.private !== true);
+
+/** Packages that plug into core: core (and zod, whose types their declarations expose) are peers. */
+const TOOL_PACKS = ['@a3s-code/tools-workspace', '@a3s-code/tools-web', '@a3s-code/providers', '@a3s-code/mcp'];
+
+// The child npm must not see the npm_* configuration pnpm exports to the scripts it runs.
+const cleanEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_|^pnpm_/i.test(k)));
+
+function run(cmd: string, args: string[], options: SpawnSyncOptions & { timeout: number }): string {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', env: cleanEnv, maxBuffer: 64 * 1024 * 1024, ...options });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`'${cmd} ${args.join(' ')}' exited with ${r.status}\n${String(r.stdout)}\n${String(r.stderr)}`);
+  return String(r.stdout);
+}
+
+let work: string;
+let tarballs: Map<string, string>; // package name -> tarball path
+let packed: Map<string, Manifest>; // package name -> the package.json inside its tarball
+let project: string;
+
+beforeAll(() => {
+  for (const p of packages) {
+    if (!existsSync(join(packsDir, p.dir, 'dist'))) throw new Error(`packages/${p.dir} is not built: run 'pnpm exec turbo run build' first`);
+  }
+  work = mkdtempSync(join(tmpdir(), 'a3s-pack-'));
+  const out = join(work, 'tarballs');
+  mkdirSync(out);
+  run('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destination', out], { cwd: root, timeout: 60_000, env: process.env });
+  tarballs = new Map();
+  packed = new Map();
+  for (const file of readdirSync(out).filter((f) => f.endsWith('.tgz'))) {
+    const manifest = JSON.parse(run('tar', ['-xzOf', join(out, file), 'package/package.json'], { timeout: 10_000 })) as Manifest;
+    tarballs.set(manifest.name, join(out, file));
+    packed.set(manifest.name, manifest);
+  }
+}, 90_000);
+
+afterAll(() => {
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+});
+
+describe('packed tarballs', () => {
+  it('every publishable package is packed', () => {
+    expect([...tarballs.keys()].sort()).toEqual(packages.map((p) => p.manifest.name).sort());
+  });
+
+  it.each(packages.map((p) => [p.manifest.name, p.dir] as const))('%s: publishable metadata, LICENSE and no workspace: specifiers', (name, dir) => {
+    const m = packed.get(name)!;
+    expect(m.description).toMatch(/\S/);
+    expect(m.license).toBe('MIT');
+    expect(m.repository).toEqual({ type: 'git', directory: `packages/${dir}` });
+    expect(m.engines?.node).toBe('>=20');
+    expect(m.files).toEqual(expect.arrayContaining(['dist', 'README.md', 'LICENSE']));
+    expect(m.sideEffects).toBeDefined();
+    const main = m.exports?.['.'] as { types?: string; import?: string } | undefined;
+    expect(main?.types).toMatch(/\.d\.ts$/);
+    expect(main?.import).toMatch(/\.js$/);
+    for (const [sub, target] of Object.entries(m.exports ?? {})) {
+      if (typeof target === 'object' && target !== null) expect(target, `exports['${sub}']`).toHaveProperty('types');
+    }
+    // pnpm pack rewrote every workspace: range to a real one.
+    expect(JSON.stringify(m)).not.toMatch(/workspace:/);
+    const listing = run('tar', ['-tzf', tarballs.get(name)!], { timeout: 10_000 }).split('\n');
+    expect(listing).toEqual(expect.arrayContaining(['package/LICENSE', 'package/README.md', 'package/package.json', 'package/dist/index.js', 'package/dist/index.d.ts']));
+    expect(run('tar', ['-xzOf', tarballs.get(name)!, 'package/LICENSE'], { timeout: 10_000 })).toBe(rootLicense);
+    expect(listing.filter((f) => /\/(src|test)\//.test(f))).toEqual([]);
+  });
+
+  it('tool packs take core and zod as peers, never as dependencies; internal ranges are carets', () => {
+    const core = packed.get('@a3s-code/core')!;
+    for (const name of TOOL_PACKS) {
+      const m = packed.get(name)!;
+      expect(m.peerDependencies?.['@a3s-code/core'], name).toBe(`^${core.version}`);
+      expect(m.dependencies?.['@a3s-code/core'], name).toBeUndefined();
+      expect(m.dependencies?.zod, name).toBeUndefined();
+    }
+    expect(core.peerDependencies?.zod).toMatch(/^\^4\./);
+    const sdk = packed.get('@a3s-code/sdk')!;
+    for (const name of ['@a3s-code/core', '@a3s-code/effect', ...TOOL_PACKS]) expect(sdk.dependencies?.[name], name).toBe(`^${packed.get(name)!.version}`);
+    expect(sdk.dependencies?.zod).toBeDefined();
+  });
+});
+
+describe('installed from the tarballs in a scratch project', () => {
+  beforeAll(() => {
+    project = join(work, 'project');
+    mkdirSync(project);
+    const dependencies = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a3s-pack-scratch', private: true, type: 'module', dependencies }, null, 2));
+    // Third-party dependencies come from the registry, or npm's cache when it has them.
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: project, timeout: 150_000 });
+  }, 160_000);
+
+  it('an ESM script runs the SDK with a scripted model: a write under YOLO lands in the workspace', () => {
+    const ws = join(work, 'workspace');
+    mkdirSync(ws);
+    writeFileSync(
+      join(project, 'smoke.mjs'),
+      `import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Agent } from '@a3s-code/sdk';
+import { ScriptedLlmClient } from '@a3s-code/core';
+
+const dir = process.argv[2];
+const model = new ScriptedLlmClient([
+  { text: 'Writing.', tool_calls: [{ id: 'w1', name: 'write', args: { file_path: 'hello.txt', content: 'hello from the tarballs\\n' } }] },
+  { text: 'Checking.', tool_calls: [{ id: 'v1', name: 'verify', args: { subject: 'hello.txt written', commands: [{ id: 'check', kind: 'test', command: 'test -s hello.txt', timeout_ms: 20000 }] } }] },
+  { text: 'Done.' },
+]);
+const agent = await Agent.create({ model });
+const session = await agent.session(dir, { governance: { yolo: true } });
+const result = await session.send('Write hello.txt.');
+await session.close();
+console.log(JSON.stringify({ status: result.status, toolCalls: result.toolCalls, file: readFileSync(join(dir, 'hello.txt'), 'utf8') }));
+`,
+    );
+    const out = run(process.execPath, ['smoke.mjs', ws], { cwd: project, timeout: 30_000 });
+    expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual({ status: 'completed', toolCalls: 2, file: 'hello from the tarballs\n' });
+  }, 40_000);
+
+  it('one zod and one core are installed: the packs share the host’s copies', () => {
+    // Resolved through each package's exported package.json (the packages are ESM-only).
+    const where = (from: string, name: string) => createRequire(from).resolve(`${name}/package.json`);
+    const host = join(project, 'package.json');
+    for (const name of [...TOOL_PACKS, '@a3s-code/sdk', '@a3s-code/cli']) {
+      expect(where(where(host, name), '@a3s-code/core'), name).toBe(where(host, '@a3s-code/core'));
+    }
+    for (const name of ['@a3s-code/core', '@a3s-code/tools-workspace', '@a3s-code/tools-web', '@a3s-code/mcp', '@a3s-code/sdk']) {
+      expect(where(where(host, name), 'zod'), name).toBe(where(host, 'zod'));
+    }
+  });
+
+  it('the installed declarations type-check a host that defines a tool with its own zod', () => {
+    writeFileSync(
+      join(project, 'check.ts'),
+      `import { Agent, type Session } from '@a3s-code/sdk';
+import { ScriptedLlmClient, defineTool, defineToolPack, type Tool } from '@a3s-code/core';
+import { ScriptedConfirmationManager } from '@a3s-code/core/testing';
+import { z } from 'zod';
+
+const echo: Tool<{ text: string }> = defineTool({
+  name: 'echo',
+  description: 'Echoes text.',
+  input: z.object({ text: z.string() }),
+  tier: 'read',
+  execute: async (args) => ({ output: args.text, exitCode: 0 }),
+});
+export const pack = defineToolPack({ name: 'echo-pack', version: '1.0.0', tools: [echo] });
+export const open = async (dir: string): Promise<Session> => (await Agent.create({ model: new ScriptedLlmClient([{ text: 'hi' }]), tools: [pack] })).session(dir);
+export type Confirm = ScriptedConfirmationManager;
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules', '@types')],
+        },
+        files: ['check.ts'],
+      }),
+    );
+    const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+    run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, timeout: 60_000 });
+  }, 70_000);
+
+  it('the installed a3s bin prints its version', () => {
+    const version = packed.get('@a3s-code/cli')!.version;
+    expect(run(join(project, 'node_modules', '.bin', 'a3s'), ['--version'], { cwd: project, timeout: 20_000 }).trim()).toBe(`a3s ${version}`);
+  });
+});
