@@ -4,7 +4,7 @@
  * transport ({@link ProcessGroupStdioTransport}); Streamable HTTP with SSE fallback; MCP tools
  * bridged onto core's `Tool` contract as `mcp__<server>__<tool>`.
  */
-export { MCP_SERVER_NAME_RE, assertServerName, isStdioConfig, parseMcpServerConfig, parseMcpServers } from './config.js';
+export { parseMcpServers } from './config.js';
 export type { McpHttpServerConfig, McpServerConfig, McpServersConfig, McpStdioServerConfig } from './config.js';
 export {
   McpClosedError,
@@ -33,12 +33,7 @@ export type {
 export { ProcessGroupStdioTransport } from './stdio-transport.js';
 export type { ProcessGroupStdioOptions, StdioCloseInfo } from './stdio-transport.js';
 export { BoundedTail } from './bounded-tail.js';
-export { DEFAULT_CONNECT_TIMEOUT_MS } from './open-client.js';
 export type { McpTransportKind } from './open-client.js';
-export { DEFAULT_MCP_TOOL_TIMEOUT_MS, bridgeMcpTool, capabilitiesFromAnnotations, tierFromAnnotations } from './bridge-tool.js';
-export type { BridgeOptions, McpToolCaller } from './bridge-tool.js';
-export { convertCallResult } from './tool-result.js';
-export type { ConvertContext, McpArtifactRef, McpArtifactStore, McpMediaInfo } from './tool-result.js';
-export { MCP_TOOL_PREFIX, mcpToolName, parseMcpToolName } from './tool-names.js';
+export type { McpArtifactRef, McpArtifactStore } from './tool-result.js';
 export { syncMcpTools } from './surface-sync.js';
 export type { McpToolProvider, McpToolTarget } from './surface-sync.js';

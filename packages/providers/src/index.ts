@@ -4,7 +4,7 @@
  * `provider/model` and the environment, and {@link providerModelResolver}, the resolver hosts
  * hand to core.
  */
-export { AnthropicClient, ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, type AnthropicClientOptions } from './anthropic-client.js';
+export { AnthropicClient, ANTHROPIC_BASE_URL, type AnthropicClientOptions } from './anthropic-client.js';
 export type { HttpClientOptions } from './client-options.js';
 export type { FetchFunction } from './http-call.js';
 export {
@@ -17,13 +17,7 @@ export {
   type ProviderFamily,
 } from './model-selection.js';
 export { providerModelResolver } from './model-resolver.js';
-export {
-  CONSERVATIVE_CAPABILITIES,
-  OPENAI_BASE_URL,
-  OPENAI_CAPABILITIES,
-  OpenAICompatibleClient,
-  type OpenAICompatibleClientOptions,
-} from './openai-compatible-client.js';
+export { OPENAI_BASE_URL, OpenAICompatibleClient, type OpenAICompatibleClientOptions } from './openai-compatible-client.js';
 export type { MaxTokensField } from './openai-request.js';
-export { retryDelay, withRetries, type RetryHooks, type RetryPolicy } from './retry.js';
+export { withRetries, type RetryHooks, type RetryPolicy } from './retry.js';
 export { readSseEvents, SseParser, type SseEvent } from './sse-parser.js';

@@ -9,12 +9,11 @@
  */
 export { Agent, type AgentConfig, type ResumeSessionOptions, type SessionOptions } from './agent.js';
 export { READ_TOOL_RULES, type ApprovalOptions, type ConfirmHandler } from './approver.js';
-export { mcpWarnings, validateMcpServers, type McpWarning } from './mcp.js';
+export { mcpWarnings, type McpWarning } from './mcp.js';
 export type { ProgramLimits, ProgramOptions } from './program.js';
 export { Session, type EventStream } from './session.js';
-export { resolveModel, SCRIPTED_PREFIX, type ModelSpec, type ProvidersConfig } from './model.js';
-export { DirectToolError, ModelNotConfiguredError, MODEL_HINT } from './errors.js';
-export { toToolResult, type ToolResult } from './tool-result.js';
+export { DirectToolError, ModelNotConfiguredError } from './errors.js';
+export type { ToolResult } from './tool-result.js';
 export type { BashOptions, EditFileOptions, GlobOptions, GrepOptions, ReadFileOptions } from './direct-tools.js';
 export type { ToolInfo } from './tool-info.js';
 export type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from '@a3s-code/core';

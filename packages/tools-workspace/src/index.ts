@@ -1,31 +1,32 @@
 /**
  * `@a3s-code/tools-workspace`: the `WorkspaceServices` backends and the workspace tool pack.
  */
-export * from './errors.js';
+export {
+  WorkspaceConfigurationError,
+  WorkspaceFileError,
+  WorkspacePathError,
+  WorkspaceProcessError,
+  WorkspaceSearchError,
+  type WorkspaceFileProblem,
+  type WorkspacePathProblem,
+} from './errors.js';
 export { LocalWorkspace } from './local/local-workspace.js';
 export type { LocalWorkspaceOptions, OptionalLocalService } from './local/local-workspace.js';
 export type { LocalSearchEngine } from './local/local-search.js';
 export { MemoryWorkspace } from './memory/memory-workspace.js';
 export type { MemoryWorkspaceOptions } from './memory/memory-workspace.js';
-export { normalizeWorkspacePath, isProtectedPath, PROTECTED_DIR } from './paths/normalize.js';
-export { comparePaths } from './search/path-order.js';
-export { isFastSearch } from './search/search-types.js';
 export type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from './search/search-types.js';
 export { JsSearch } from './search/js-search.js';
-export { workspaceToolPack, workspaceTools, toolsFor, WORKSPACE_TOOL_PACK_VERSION } from './pack.js';
-export { readTool, READ_MAX_OUTPUT_BYTES } from './tools/read/read-tool.js';
-export type { ReadArgs } from './tools/read/read-tool.js';
+export { workspaceToolPack, workspaceTools, toolsFor } from './pack.js';
+export { readTool } from './tools/read/read-tool.js';
 export { writeTool } from './tools/write/write-tool.js';
 export { editTool, EditMatchError } from './tools/edit/edit-tool.js';
-export type { EditArgs } from './tools/edit/edit-tool.js';
 export { patchTool, PatchApplyError } from './tools/patch/patch-tool.js';
-export { grepTool, GREP_OUTPUT_MODES } from './tools/grep/grep-tool.js';
-export type { GrepArgs } from './tools/grep/grep-tool.js';
+export { grepTool } from './tools/grep/grep-tool.js';
 export { globTool } from './tools/glob/glob-tool.js';
 export { lsTool } from './tools/ls/ls-tool.js';
-export { bashTool, BASH_TIMEOUT_MS, BASH_MAX_OUTPUT_BYTES } from './tools/bash/bash-tool.js';
+export { bashTool } from './tools/bash/bash-tool.js';
 export { gitTool } from './tools/git/git-tool.js';
 export { GIT_OPERATIONS } from './tools/git/git-schema.js';
-export type { GitArgs, GitOperation } from './tools/git/git-schema.js';
+export type { GitOperation } from './tools/git/git-schema.js';
 export { GitCommandError } from './tools/git/git-run.js';
-export type { FileChange } from './tools/shared/mutation.js';

@@ -1,6 +1,26 @@
 export { A3sError, StepLimitError } from '@a3s-code/effect';
 export type { A3sErrorOptions } from '@a3s-code/effect';
-export * from './session-errors.js';
-export * from './tool-errors.js';
-export * from './persistence-errors.js';
+export {
+  AsyncSessionBuildRequiredError,
+  SessionBusyError,
+  SessionConfigurationError,
+  SessionInitializationError,
+  type ConfigurationProblemDetail,
+} from './session-errors.js';
+export {
+  BudgetExhaustedError,
+  CancelledError,
+  CapabilityUnavailableError,
+  InvalidToolArgsError,
+  PermissionDeniedError,
+  PermissionRuleError,
+  RecursionLimitError,
+  ToolBlockedError,
+  ToolDefinitionError,
+  ToolExecutionError,
+  ToolNotFoundError,
+  ToolTimeoutError,
+  type ToolArgIssue,
+} from './tool-errors.js';
+export { SessionNotFoundError, SessionSnapshotError, SessionStoreError } from './persistence-errors.js';
 export { ModelConfigurationError } from './model-errors.js';
