@@ -9,7 +9,7 @@ import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders 
 import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { createRequire } from 'node:module';
 import { parseRetryAfter } from '@a3s-code/core';
 import { checkHop, parseWebUrl, pinnedLookup, type NetworkPolicy } from './network-guard.js';
 import { WebError, kindOfStatus } from './web-errors.js';
@@ -73,6 +73,8 @@ function send(url: URL, o: HttpGetOptions, signal: AbortSignal, pinned: ReturnTy
 /** The body stream, decoded per `content-encoding`. */
 function decoded(res: IncomingMessage): Readable {
   const enc = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  // zlib is loaded on the first response that needs it, not when the pack is imported.
+  const { createBrotliDecompress, createGunzip, createInflate } = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
   const decoder = enc === 'gzip' || enc === 'x-gzip' ? createGunzip() : enc === 'deflate' ? createInflate() : enc === 'br' ? createBrotliDecompress() : undefined;
   return decoder === undefined ? res : pipeline(res, decoder, () => undefined);
 }
