@@ -9,20 +9,12 @@
  */
 import { CancelledError, ToolTimeoutError, type Tool } from '@a3s-code/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ErrorCode,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type GetPromptResult,
-  type ReadResourceResult,
-  type Tool as McpToolSpec,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, ReadResourceResult, Tool as McpToolSpec } from '@modelcontextprotocol/sdk/types.js';
 import { bridgeMcpTool, type McpToolCaller } from './bridge-tool.js';
 import { isStdioConfig, type McpServerConfig } from './config.js';
 import { McpConnectionError, McpRequestError, McpServerClosedError, McpServerUnavailableError } from './errors.js';
 import { connectTimeoutOf, exitText, openClient } from './open-client.js';
+import { loadSdkTypes } from './sdk-types.js';
 import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus } from './server-status.js';
 import type { ProcessGroupStdioTransport } from './stdio-transport.js';
 import { mcpToolName } from './tool-names.js';
@@ -223,6 +215,7 @@ export class McpServerConnection implements McpToolCaller {
   /** Opens a client on a new process (or connection) and lists what it offers. */
   async #open(): Promise<void> {
     const timeoutMs = connectTimeoutOf(this.config, this.#options);
+    const { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } = await loadSdkTypes();
     const opened = await openClient(this.server, this.config, {
       clientInfo: this.#options.clientInfo,
       connectTimeoutMs: timeoutMs,
@@ -314,6 +307,7 @@ export class McpServerConnection implements McpToolCaller {
   async #typed(error: unknown, method: string, subject: string, options?: { readonly signal?: AbortSignal; readonly timeoutMs?: number }): Promise<Error> {
     if (options?.signal?.aborted === true) return new CancelledError(`${method} '${subject}' on MCP server '${this.server}'`, options.signal.reason);
     const lost = this.#state !== 'connected';
+    const { ErrorCode, McpError } = await loadSdkTypes();
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return this.#lostError(error);
     if (error instanceof McpError) {
       if (error.code === ErrorCode.RequestTimeout && options?.timeoutMs !== undefined) return new ToolTimeoutError(mcpToolName(this.server, subject), options.timeoutMs);

@@ -11,12 +11,12 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedTail } from './bounded-tail.js';
 import { McpClosedError } from './errors.js';
 import { killGroup, trackGroup } from './process-group.js';
+import { loadStdioSdk, type StdioSdk } from './stdio-sdk.js';
 
 /** How to start a stdio server. */
 export interface ProcessGroupStdioOptions {
@@ -65,7 +65,9 @@ export class ProcessGroupStdioTransport implements Transport {
 
   readonly #options: ProcessGroupStdioOptions;
   readonly #stderr: BoundedTail;
-  readonly #buffer = new ReadBuffer();
+  #sdk: StdioSdk | undefined;
+  #buffer: ReadBuffer | undefined;
+  #starting = false;
   #child: ChildProcessWithoutNullStreams | undefined;
   #closeReason: string | undefined;
   #exit: { code: number | null; signal: NodeJS.Signals | null; own: boolean } | undefined;
@@ -115,12 +117,23 @@ export class ProcessGroupStdioTransport implements Transport {
 
   /** Spawns the server. Rejects when the command cannot be started (e.g. `ENOENT`). */
   start(): Promise<void> {
-    if (this.#child !== undefined) return Promise.reject(new Error('ProcessGroupStdioTransport already started'));
+    if (this.#child !== undefined || this.#starting) return Promise.reject(new Error('ProcessGroupStdioTransport already started'));
     if (this.#closeReason !== undefined) return Promise.reject(new McpClosedError('stdio transport'));
+    this.#starting = true;
+    return loadStdioSdk().then((sdk) => {
+      // Closed while the SDK was loading: nothing was spawned.
+      if (this.#closeReason !== undefined) throw new McpClosedError('stdio transport');
+      this.#sdk = sdk;
+      this.#buffer = new sdk.ReadBuffer();
+      return this.#spawn(sdk);
+    });
+  }
+
+  #spawn(sdk: StdioSdk): Promise<void> {
     const o = this.#options;
     const child = spawn(o.command, [...(o.args ?? [])], {
       cwd: o.cwd,
-      env: { ...getDefaultEnvironment(), ...o.env },
+      env: { ...sdk.getDefaultEnvironment(), ...o.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
       shell: false,
@@ -165,13 +178,14 @@ export class ProcessGroupStdioTransport implements Transport {
   /** Writes one message. Rejects once the connection has ended. */
   send(message: JSONRPCMessage): Promise<void> {
     const child = this.#child;
-    if (child === undefined || this.#closeReason !== undefined || !child.stdin.writable) {
+    const sdk = this.#sdk;
+    if (child === undefined || sdk === undefined || this.#closeReason !== undefined || !child.stdin.writable) {
       return Promise.reject(new McpClosedError(`stdio transport (${this.#closeReason ?? 'not started'})`));
     }
     // The write callback runs once the data is flushed, or with an error if the pipe is
     // destroyed first, so a send never hangs on a dead server.
     return new Promise<void>((resolve, reject) => {
-      child.stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+      child.stdin.write(sdk.serializeMessage(message), (error) => (error ? reject(error) : resolve()));
     });
   }
 
@@ -192,11 +206,13 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   #onStdout(chunk: Buffer): void {
-    this.#buffer.append(chunk);
+    const buffer = this.#buffer;
+    if (buffer === undefined) return;
+    buffer.append(chunk);
     for (;;) {
       let message: JSONRPCMessage | null;
       try {
-        message = this.#buffer.readMessage();
+        message = buffer.readMessage();
       } catch (error) {
         // A non-protocol line on stdout: report it and keep reading.
         this.onerror?.(error instanceof Error ? error : new Error(String(error)));
@@ -224,7 +240,7 @@ export class ProcessGroupStdioTransport implements Transport {
       };
       this.#killing = wait === 0 ? kill() : new Promise<void>((resolve) => setTimeout(resolve, wait)).then(kill);
     }
-    this.#buffer.clear();
+    this.#buffer?.clear();
     this.onclose?.();
   }
 }

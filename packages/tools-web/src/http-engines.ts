@@ -2,7 +2,7 @@
  * Plain HTTP engines (tier `http`): no key, parsed from RSS or HTML. Bing's RSS feed and
  * DuckDuckGo's HTML endpoint by default; the URL templates are options (`{query}` is replaced).
  */
-import { parseHTML } from 'linkedom';
+import { parseHTML } from './html-deps.js';
 import { httpGet } from './http-get.js';
 import type { SearchEngine, SearchHit, SearchRequest } from './search-types.js';
 

@@ -5,14 +5,16 @@
  * pinned to the addresses the guard checked (`node:http` with a `lookup` that never asks DNS
  * again), so rebinding between the check and the connect cannot reach an internal address.
  */
-import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { createRequire } from 'node:module';
 import { parseRetryAfter } from '@a3s-code/core';
 import { checkHop, parseWebUrl, pinnedLookup, type NetworkPolicy } from './network-guard.js';
 import { WebError, kindOfStatus } from './web-errors.js';
+
+// http, https (with tls) and zlib are loaded on the first request, not when the pack is imported.
+const load = createRequire(import.meta.url);
 
 /** Options of {@link httpGet}; `allowPrivateNetwork` (default false) lifts the private-network guard. */
 export interface HttpGetOptions extends NetworkPolicy {
@@ -64,7 +66,8 @@ function send(url: URL, o: HttpGetOptions, signal: AbortSignal, pinned: ReturnTy
     ...o.headers,
   };
   return new Promise((resolve, reject) => {
-    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: body === undefined ? 'GET' : 'POST', headers, signal, agent: false, ...(pinned ? { lookup: pinned } : {}) }, resolve);
+    const { request } = load(url.protocol === 'https:' ? 'node:https' : 'node:http') as typeof import('node:http');
+    const req = request(url, { method: body === undefined ? 'GET' : 'POST', headers, signal, agent: false, ...(pinned ? { lookup: pinned } : {}) }, resolve);
     req.on('error', reject);
     req.end(body);
   });
@@ -73,6 +76,7 @@ function send(url: URL, o: HttpGetOptions, signal: AbortSignal, pinned: ReturnTy
 /** The body stream, decoded per `content-encoding`. */
 function decoded(res: IncomingMessage): Readable {
   const enc = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const { createBrotliDecompress, createGunzip, createInflate } = load('node:zlib') as typeof import('node:zlib');
   const decoder = enc === 'gzip' || enc === 'x-gzip' ? createGunzip() : enc === 'deflate' ? createInflate() : enc === 'br' ? createBrotliDecompress() : undefined;
   return decoder === undefined ? res : pipeline(res, decoder, () => undefined);
 }

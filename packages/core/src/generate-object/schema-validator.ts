@@ -4,10 +4,10 @@
  * `$ref` (`#/$defs/...` and draft-07 `#/definitions/...`). Compiled validators are cached by the
  * schema's canonical text (ajv's own cache is by object identity), bounded in size.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { A3sError } from '@a3s-code/effect';
 import type { JsonSchema } from '../tools/json-schema.js';
+import { newAjv2020 } from '../invoker/ajv-loader.js';
 
 /** One reason a value does not match the schema. */
 export interface SchemaViolation {
@@ -31,8 +31,9 @@ export class InvalidSchemaError extends A3sError {
 }
 
 const MAX_CACHED = 256;
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => Ajv2020 }).default ?? (addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020);
-const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true, validateFormats: true }));
+let shared: Ajv2020 | undefined;
+/** The shared instance, built (and ajv loaded) on the first compile. */
+const ajv = (): Ajv2020 => (shared ??= newAjv2020({ strict: false, allErrors: true, validateFormats: true }));
 const cache = new Map<string, { schema: object; fn: ValidateFunction }>();
 
 /** Canonical JSON text: object keys sorted, so equal schemas share one compiled validator. */
@@ -55,7 +56,7 @@ export function compileSchema(schema: JsonSchema): SchemaValidator {
     const { $schema: _dialect, $id: _id, ...body } = schema as Record<string, unknown>;
     let fn: ValidateFunction;
     try {
-      fn = ajv.compile(body);
+      fn = ajv().compile(body);
     } catch (e) {
       throw new InvalidSchemaError((e as Error).message);
     }
@@ -64,7 +65,7 @@ export function compileSchema(schema: JsonSchema): SchemaValidator {
     if (cache.size > MAX_CACHED) {
       const [oldKey, old] = cache.entries().next().value as [string, { schema: object }];
       cache.delete(oldKey);
-      ajv.removeSchema(old.schema);
+      ajv().removeSchema(old.schema);
     }
   } else {
     cache.delete(key);

@@ -2,14 +2,10 @@
  * Argument validation (BND-01): every call's args are checked against the tool's JSON Schema
  * with ajv before anything else. Validators are compiled once per tool object and cached.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import * as addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { InvalidToolArgsError, ToolDefinitionError, type ToolArgIssue } from '../errors/tool-errors.js';
 import type { Tool } from '../tools/tool.js';
-
-// ajv-formats is CommonJS; under NodeNext its default export is the module object.
-type AddFormats = (ajv: Ajv2020) => unknown;
-const addFormats = (addFormatsModule as unknown as { default: AddFormats }).default;
+import { newAjv2020 } from './ajv-loader.js';
 
 function pointerToPath(pointer: string): string {
   let out = 'args';
@@ -40,12 +36,8 @@ function describe(error: ErrorObject): ToolArgIssue {
 
 /** Compiles and caches validators; one per invoker (session). */
 export class ArgValidator {
-  readonly #ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
+  #ajv: Ajv2020 | undefined;
   readonly #cache = new WeakMap<Tool, ValidateFunction>();
-
-  constructor() {
-    addFormats(this.#ajv);
-  }
 
   /** The compiled validator of `tool`, compiling it on first use. */
   validatorOf(tool: Tool): ValidateFunction {
@@ -55,6 +47,8 @@ export class ArgValidator {
       // `$schema` marker would make Ajv2020 refuse them, so compile without it.
       const { $schema: _ignored, ...schema } = tool.inputSchema;
       try {
+        // ajv is loaded and set up on the first compile.
+        this.#ajv ??= newAjv2020({ allErrors: true, strict: false, validateSchema: false });
         fn = this.#ajv.compile(schema);
       } catch (cause) {
         throw new ToolDefinitionError(`tool '${tool.name}'`, 'inputSchema', `does not compile: ${cause instanceof Error ? cause.message : String(cause)}`);

@@ -12,7 +12,6 @@ import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { execa } from 'execa';
 import { CancelledError, type WorkspaceBackgroundProcess, type WorkspaceExec, type WorkspaceExecRequest, type WorkspaceExecResult } from '@a3s-code/core';
 import { WorkspaceFileError } from '../errors.js';
 import { BackgroundProcesses } from './background-processes.js';
@@ -116,6 +115,8 @@ export class LocalExec implements WorkspaceExec {
   async #run(request: WorkspaceExecRequest, closing: AbortSignal): Promise<WorkspaceExecResult> {
     const { signal } = request;
     if (signal?.aborted) throw new CancelledError('command', signal.reason);
+    // execa is loaded on the first command: a session that runs none never pays for it.
+    const { execa } = await import('execa');
     const cwd = await this.fs.resolve(request.cwd ?? '', 'cwd');
     const s = await this.fs.stat(cwd.rel);
     if (s?.kind !== 'directory') throw new WorkspaceFileError(cwd.rel, s ? 'not_directory' : 'not_found', 'the working directory is not an existing directory');

@@ -7,7 +7,6 @@
  * programs and transports. The exit code is reported, not thrown.
  */
 import { performance } from 'node:perf_hooks';
-import { simpleGit } from 'simple-git';
 import { CancelledError, type WorkspaceCallOptions, type WorkspaceExecResult, type WorkspaceGit } from '@a3s-code/core';
 import { WorkspaceProcessError } from '../errors.js';
 import { parseConfigList, safeGitSettings } from './git-safety.js';
@@ -105,6 +104,8 @@ export class LocalGit implements WorkspaceGit {
     outer?.addEventListener('abort', forward, { once: true });
     let captured: Captured | undefined;
     try {
+      // simple-git is loaded on the first git call.
+      const { simpleGit } = await import('simple-git');
       const git = simpleGit({
         baseDir: this.root,
         abort: controller.signal,
