@@ -1,7 +1,7 @@
 /**
  * Opens an SDK session from the CLI flags. The CLI adds only host choices — which tools run
- * without asking, YOLO, plan mode, how to park — and the SDK and core do the rest (ARCH-01:
- * the same kernel as every other host), including the workspace's `a3s.config.json` and its MCP
+ * without asking, YOLO, plan mode, how to park — and the SDK and core do the rest
+ * (the same kernel as every other host), including the workspace's `a3s.config.json` and its MCP
  * servers. A session opened here is closed with its agent (the agent-global MCP servers) by
  * {@link OpenedSession.close}, also on SIGTERM.
  */

@@ -5,7 +5,7 @@ import { Folder } from './folder.js';
 import type { Harness, Transition } from './harness.js';
 import { isParked, type FoldState } from './state.js';
 
-/** The most transitions one `send`/`stream`/`resumeRun` may run (FOLD-06). */
+/** The most transitions one `send`/`stream`/`resumeRun` may run. */
 export const DEFAULT_STEP_LIMIT = 32;
 
 /**
@@ -42,7 +42,7 @@ export interface AdvanceOptions {
 export type AdvanceStop =
   /** No transition is enabled (idle, done, or an ended run). */
   | 'settled'
-  /** Parked in `confirm` or `question`, waiting for a host fact (PARK-01). */
+  /** Parked in `confirm` or `question`, waiting for a host fact. */
   | 'parked'
   /** The enabled transition already ran (its key is a cause) but the fold did not move on. */
   | 'stalled'
@@ -64,8 +64,8 @@ export interface AdvanceResult {
  * The pure run loop (`effect` decides; executors do the I/O): fold the log, take the first
  * enabled transition whose key is not yet a `cause` in the log, run it, append its facts with
  * that cause, and repeat. A tool whose result is missing therefore runs exactly once on resume
- * (RES-04), and a quiescent log advances zero steps (RES-05). When one more transition would
- * exceed `limit`, it throws `StepLimitError` without running it (FOLD-07).
+ *, and a quiescent log advances zero steps. When one more transition would
+ * exceed `limit`, it throws `StepLimitError` without running it.
  */
 export async function advance(options: AdvanceOptions): Promise<AdvanceResult> {
   const { log, harness, execute } = options;

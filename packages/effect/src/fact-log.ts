@@ -12,7 +12,7 @@ export interface LogDigest {
 }
 
 /**
- * The append-only fact log, in memory. It never rewrites or removes a fact (LOG-02): it only
+ * The append-only fact log, in memory. It never rewrites or removes a fact: it only
  * appends, checks every draft before appending any of them, treats an identical re-append as
  * a no-op, and rejects a reused key with different content (`DuplicateFactError`).
  * Lookups by key and by cause are O(1); the digest is maintained incrementally.

@@ -28,7 +28,7 @@ const ZERO: Usage = Object.freeze({ input_tokens: 0, output_tokens: 0 });
 /**
  * The incremental fold. `apply` takes one fact in O(1) amortised time (a compaction costs
  * O(kept messages)); `state` is a snapshot that later applies never change. Folding is
- * deterministic: the same facts always give the same state (FOLD-04), and applying facts one
+ * deterministic: the same facts always give the same state, and applying facts one
  * by one gives the same state as `fold` over all of them.
  */
 export class Folder {
@@ -207,7 +207,7 @@ export class Folder {
     }
     this.resetTurnCounters();
     this.push({ role: 'user', text: p.text, source: p.source, seq: fact.seq });
-    // Restored history is context, not a request: it must not be sent as new work (FOLD-08).
+    // Restored history is context, not a request: it must not be sent as new work.
     this.phase = p.source === 'history' ? 'idle' : this.inferOrCompact();
   }
 

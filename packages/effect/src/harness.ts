@@ -60,7 +60,7 @@ export const compactorComponent: HarnessComponent = {
   project: (s) => (s.phase === 'compact' ? [{ kind: 'compact', key: transitionKey.compact(s.counters.turn), turn: s.counters.turn }] : []),
 };
 
-/** The default component tree, in priority order (FOLD-05). */
+/** The default component tree, in priority order. */
 export const DEFAULT_COMPONENTS: readonly HarnessComponent[] = Object.freeze([
   budgetComponent,
   toolsComponent,
@@ -82,7 +82,7 @@ export interface Harness {
   enabled(state: FoldState): Transition[];
 }
 
-/** Assembles the harness from a recipe (FOLD-05); no recipe gives the default component tree. */
+/** Assembles the harness from a recipe; no recipe gives the default component tree. */
 export function createHarness(recipe?: Recipe): Harness {
   const resolved = resolveRecipe(recipe);
   const components = DEFAULT_COMPONENTS;

@@ -7,9 +7,9 @@ import { RecipeError } from './errors.js';
  * settings at all.
  */
 export interface Recipe {
-  /** Successful tool results allowed per turn before `budget.denied` (BUD-04/05). Default 8; 0..10000. */
+  /** Successful tool results allowed per turn before `budget.denied`. Default 8; 0..10000. */
   readonly tool_budget?: number;
-  /** Completed tool rounds per turn after which the model is offered no tools (BUD-09). Unset: no cap. */
+  /** Completed tool rounds per turn after which the model is offered no tools. Unset: no cap. */
   readonly max_tool_rounds?: number;
   /** Compact when the folded context exceeds this many characters. Unset: never by characters. */
   readonly compact_threshold_chars?: number;
@@ -25,7 +25,7 @@ export interface ResolvedRecipe {
   readonly compact_threshold_tokens: number | null;
 }
 
-/** The built-in tool budget per turn (BUD-04). */
+/** The built-in tool budget per turn. */
 export const DEFAULT_TOOL_BUDGET = 8;
 
 const LIMITS: Record<keyof Recipe, { min: number; max: number }> = {

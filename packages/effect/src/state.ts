@@ -1,7 +1,7 @@
 import { InvalidTransitionError } from './errors.js';
 import type { QuestionOption, ReasoningBlock, RunStatus, ToolCall, ToolSpec, Usage, UserMessageSource } from './kinds.js';
 
-/** The phases of the fold; the phase is the next transition (FOLD-02/03). */
+/** The phases of the fold; the phase is the next transition. */
 export const PHASES = ['idle', 'infer', 'compact', 'confirm', 'question', 'tool', 'deny', 'done'] as const;
 
 /** One of {@link PHASES}. `confirm` and `question` are parking phases: they wait for a host fact. */
@@ -16,7 +16,7 @@ export function assertPhase(value: unknown): Phase {
   });
 }
 
-/** True for the phases that wait for a host fact (PARK-01). */
+/** True for the phases that wait for a host fact. */
 export function isParked(phase: Phase): boolean {
   return phase === 'confirm' || phase === 'question';
 }
@@ -72,7 +72,7 @@ export interface PendingQuestion {
   readonly cycle: number;
 }
 
-/** Counters of the fold. "Since the turn" means since the latest `user.message` (BUD-01/02). */
+/** Counters of the fold. "Since the turn" means since the latest `user.message`. */
 export interface Counters {
   /** Facts applied. */
   readonly facts: number;
@@ -84,7 +84,7 @@ export interface Counters {
   readonly cycle: number;
   /** Successful tool results since the latest `user.message` (the budget counter). */
   readonly tool_results_ok: number;
-  /** Failed tool results since the latest `user.message` (never counted against budgets: BUD-03). */
+  /** Failed tool results since the latest `user.message` (never counted against budgets). */
   readonly tool_results_failed: number;
   /** Tool rounds with at least one successful result since the latest `user.message`. */
   readonly tool_rounds: number;
@@ -105,12 +105,12 @@ export interface RunInfo {
   readonly status: 'running' | RunStatus | null;
 }
 
-/** The folded view of the log (FOLD-01). */
+/** The folded view of the log. */
 export interface FoldView {
   readonly system: readonly string[];
   /** The tool surface of the current run. */
   readonly tools: readonly ToolSpec[];
-  /** False once `max_tool_rounds` is reached: the next request must carry no tools (BUD-09). */
+  /** False once `max_tool_rounds` is reached: the next request must carry no tools. */
   readonly tools_enabled: boolean;
   /** `tools`, or `[]` when `tools_enabled` is false: exactly what the next model call offers. */
   readonly offered_tools: readonly ToolSpec[];

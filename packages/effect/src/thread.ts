@@ -4,9 +4,9 @@ const SAFE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /**
  * The fact-log thread name of a session: the session id itself when it is 1–128 characters of
- * `[A-Za-z0-9_.:-]` (LOG-06), otherwise `s-` followed by the hex SHA-256 of the id's UTF-8
- * bytes (LOG-07). The mapping is pure and stable across processes (LOG-08), and the result can
- * never contain a path separator, so it cannot escape the effect-log directory (LOG-09).
+ * `[A-Za-z0-9_.:-]`, otherwise `s-` followed by the hex SHA-256 of the id's UTF-8
+ * bytes. The mapping is pure and stable across processes, and the result can
+ * never contain a path separator, so it cannot escape the effect-log directory.
  *
  * Note: the ids `.` and `..` are made of allowed characters but would name the directory
  * itself, so they are hashed too.
@@ -17,7 +17,7 @@ export function threadIdFor(sessionId: string): string {
 }
 
 /**
- * Where a session's log lives, relative to the workspace root (LOG-05):
+ * Where a session's log lives, relative to the workspace root:
  * `.a3s/effect-log/<thread>.jsonl`, always with `/` separators.
  */
 export function effectLogPath(sessionId: string): string {

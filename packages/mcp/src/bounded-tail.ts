@@ -1,6 +1,6 @@
 /**
  * A byte-bounded tail of a stream (the server's stderr): keeps the last `maxBytes` bytes and the
- * exact total, so a chatty server can never grow the host's memory (MCP-08).
+ * exact total, so a chatty server can never grow the host's memory.
  */
 
 /** The kept tail of a stream. */

@@ -96,7 +96,7 @@ export class McpRequestError extends A3sError {
 /**
  * A change was attempted on a manager the caller does not own: an inherited or global source
  * seen from a session, a parent's manager seen from a sub-agent, or a server name that is not
- * in the caller's private manager (MCP-03, MCP-05, MCP-06).
+ * in the caller's private manager.
  */
 export class McpOwnershipError extends A3sError {
   /** The server name the change named. */

@@ -1,7 +1,7 @@
 /**
  * `McpManager`: owns a set of servers. The agent creates one from its configuration (the
  * agent-global manager); each session creates its own private one for live `addMcpServer` /
- * `removeMcpServer` (MCP-01, MCP-03). Only the owner holds the manager; everyone else gets its
+ * `removeMcpServer`. Only the owner holds the manager; everyone else gets its
  * read-only {@link McpManager.view}. Closing a manager closes (and kills) its servers only.
  */
 import type { Tool } from '@a3s-code/core';

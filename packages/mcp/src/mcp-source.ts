@@ -1,7 +1,7 @@
 /**
  * `McpSource`: the read-only face of a manager. A session sees the agent-global manager and the
  * managers its host passes in (and a sub-agent sees its parent's) only through this interface:
- * it can list and call, never add, remove or close (MCP-01, MCP-05, MCP-06).
+ * it can list and call, never add, remove or close.
  */
 import type { Tool } from '@a3s-code/core';
 import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
@@ -13,7 +13,7 @@ export interface McpSource {
   readonly label: string;
   /** Configured server names, in the order they were added. */
   serverNames(): readonly string[];
-  /** Bridged tools of connected servers, cached: no I/O (BUILD-13). */
+  /** Bridged tools of connected servers, cached: no I/O. */
   tools(): readonly Tool[];
   /** Tools of one server (empty when it is unknown or not connected). */
   toolsOf(server: string): readonly Tool[];

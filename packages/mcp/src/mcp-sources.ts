@@ -1,11 +1,10 @@
 /**
  * `McpSources`: a session's ordered MCP sources — the agent-global manager, the inherited
- * managers the host passed in, and the session's own private manager — assembled in that order
- * (MCP-01, MCP-02). A server name defined in a later source shadows the same name in earlier
- * ones, inside this session only; removing the private server exposes the inherited one again
- * (MCP-04). Only the private manager can change (MCP-03); siblings each have their own (MCP-05);
- * a sub-agent gets the same ordered sources, read-only, plus a private manager of its own
- * (MCP-06).
+ * managers the host passed in, and the session's own private manager — assembled in that order.
+ * A server name defined in a later source shadows the same name in earlier
+ * ones, inside this session only; removing the private server exposes the inherited one again.
+ * Only the private manager can change; siblings each have their own;
+ * a sub-agent gets the same ordered sources, read-only, plus a private manager of its own.
  */
 import type { Tool } from '@a3s-code/core';
 import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
@@ -56,14 +55,14 @@ export class McpSources {
     return this.#private;
   }
 
-  /** Live `add_mcp_server`: adds to the private manager only (MCP-03). */
+  /** Live `add_mcp_server`: adds to the private manager only. */
   addMcpServer(name: string, config: unknown): Promise<McpServerStatus> {
     return this.#private.addServer(name, config);
   }
 
   /**
    * Live `remove_mcp_server`: removes from the private manager only. A name that exists only in
-   * the global or an inherited source is refused with `MCP_OWNERSHIP` (MCP-03, MCP-05). Returns
+   * the global or an inherited source is refused with `MCP_OWNERSHIP`. Returns
    * `false` when the name is unknown everywhere.
    */
   async removeMcpServer(name: string): Promise<boolean> {
@@ -135,7 +134,7 @@ export class McpSources {
   }
 
   /**
-   * Sources for a delegated child agent (MCP-06): the same ordered sources, every one read-only
+   * Sources for a delegated child agent: the same ordered sources, every one read-only
    * (this session's private manager becomes the child's last inherited source), and a new
    * private manager that the child owns. Closing the child never touches these managers.
    */

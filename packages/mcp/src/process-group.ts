@@ -1,5 +1,5 @@
 /**
- * Process-group control for servers we start (MCP-07, MCP-09). A server runs as the leader of
+ * Process-group control for servers we start. A server runs as the leader of
  * its own group (`detached: true`), so signalling `-pid` reaches every process it started.
  * Groups still alive when the host process exits are killed synchronously from its `exit` hook:
  * a dropped transport never leaves orphans behind.

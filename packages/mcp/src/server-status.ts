@@ -11,7 +11,7 @@ import type { McpTransportKind } from './open-client.js';
  */
 export type McpServerState = 'connecting' | 'connected' | 'crashed' | 'restarting' | 'failed' | 'closed';
 
-/** Which manager a server belongs to, seen from a session (MCP-01). */
+/** Which manager a server belongs to, seen from a session. */
 export type McpSourceTier = 'global' | 'inherited' | 'private';
 
 /** Status of one server. */
@@ -40,7 +40,7 @@ export interface McpServerStatus {
 /** A server's status as a session sees it: which source it comes from and whether a later source shadows it. */
 export interface McpSessionServerStatus extends McpServerStatus {
   readonly source: McpSourceTier;
-  /** Set when a server of the same name in a later source hides this one's tools (MCP-02). */
+  /** Set when a server of the same name in a later source hides this one's tools. */
   readonly shadowedBy?: McpSourceTier;
 }
 

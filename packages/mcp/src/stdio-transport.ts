@@ -1,6 +1,6 @@
 /**
  * `ProcessGroupStdioTransport`: our stdio transport for MCP, implementing the SDK's `Transport`.
- * Unlike the SDK's own it owns the server's whole lifecycle (MCP-07..10):
+ * Unlike the SDK's own it owns the server's whole lifecycle:
  *
  * - the server starts as the leader of a new process group (`detached: true`);
  * - stdout carries only the protocol; stderr is read separately into a bounded tail;

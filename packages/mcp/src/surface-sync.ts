@@ -1,5 +1,5 @@
 /**
- * Keeps a tool registry in step with a session's MCP surface (SURF-09): tools appear as
+ * Keeps a tool registry in step with a session's MCP surface: tools appear as
  * `mcp__<server>__<tool>` when discovered, change on `tools/list_changed`, and disappear when
  * their server is removed, fails or is shadowed. The target is structural, so core's
  * `ToolRegistry` fits without this package importing anything but core's public entry.

@@ -1,5 +1,5 @@
 /**
- * Surface names of MCP tools: `mcp__<server>__<tool>` (SURF-09). MCP allows tool names that a
+ * Surface names of MCP tools: `mcp__<server>__<tool>`. MCP allows tool names that a
  * surface name cannot hold (`/`, spaces, 200 characters); those are mapped to `_` and shortened
  * with a hash suffix, and the bridge keeps the original name for the call.
  */

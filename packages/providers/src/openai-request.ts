@@ -1,7 +1,7 @@
 /**
  * Builds the OpenAI Chat Completions request body from an {@link LlmRequest}. Only documented
  * Chat Completions fields are written; the caller's response schema goes out only inside
- * `response_format.json_schema` when the caller asked for native structured output (GENOBJ-20).
+ * `response_format.json_schema` when the caller asked for native structured output.
  */
 import type { LlmMessage, LlmRequest, LlmToolChoice } from '@a3s-code/core';
 

@@ -1,7 +1,7 @@
 /**
- * The typed host-direct helpers (seed 直接工具调用, SDK-01..05). Each is one call of a workspace
- * tool through `session.tool(...)` — the same governed kernel as the model's calls (ARCH-01), as
- * a host call: no permission prompt, no transcript entry, no conversation lease (ADM-06).
+ * The typed host-direct helpers (seed 直接工具调用). Each is one call of a workspace
+ * tool through `session.tool(...)` — the same governed kernel as the model's calls, as
+ * a host call: no permission prompt, no transcript entry, no conversation lease.
  *
  * `readFile`, `grep`, `bash` return a string and `glob` a `string[]`; they throw
  * {@link DirectToolError} when the call fails. `writeFile`, `editFile`, `patchFile`, `ls` and

@@ -4,7 +4,7 @@
  * `mcpServers` of a session's options and `session.addMcpServer` are the session's private
  * servers. Each session sees global → private through `@a3s-code/mcp`'s `McpSources`, mirrored
  * into its core registry by `syncMcpTools` (a core `ToolSource`), so tools discovered later join
- * the surface (SURF-09). Private servers close with the session, global ones with the agent.
+ * the surface. Private servers close with the session, global ones with the agent.
  */
 import type { ToolSource } from '@a3s-code/core';
 import { McpConfigError, McpManager, McpSources, parseMcpServers, syncMcpTools, type McpServerStatus, type McpServersConfig, type McpSource } from '@a3s-code/mcp';

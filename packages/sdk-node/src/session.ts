@@ -1,7 +1,7 @@
 /**
  * The SDK `Session` (ARCHITECTURE §7): a thin host-facing face over core's `AgentSession`. Runs,
  * controls and the completion gate are core's; the typed host-direct helpers are one
- * `session.tool(...)` call each (ARCH-01: no second execution path). It holds no policy.
+ * `session.tool(...)` call each (no second execution path). It holds no policy.
  */
 import {
   FileFactStore,
@@ -124,12 +124,12 @@ export class Session {
 
   // ── Surface ─────────────────────────────────────────────────────────────────────────────
 
-  /** Names of the tools the model sees (SURF-01). */
+  /** Names of the tools the model sees. */
   toolNames(): readonly string[] {
     return this.core.toolNames();
   }
 
-  /** Definitions (name, description, JSON Schema, tier) of the tools the model sees; synchronous (SDK-06). */
+  /** Definitions (name, description, JSON Schema, tier) of the tools the model sees; synchronous. */
   toolDefinitions(): readonly ToolDefinition[] {
     return this.core.toolDefinitions();
   }
@@ -139,7 +139,7 @@ export class Session {
     return toolInfos(this.core.toolDescriptors());
   }
 
-  /** Tool calls queued or running now (SURF-11). */
+  /** Tool calls queued or running now. */
   activeTools(): readonly ActiveToolCall[] {
     return this.core.activeTools();
   }
@@ -227,7 +227,7 @@ export class Session {
 
   // ── Delegation ──────────────────────────────────────────────────────────────────────────
 
-  /** Delegates one sub-task to a sub-agent (a real child run; starts from the `agent` source: INV-06). */
+  /** Delegates one sub-task to a sub-agent (a real child run; starts from the `agent` source). */
   task(spec: TaskSpec, options?: TaskOptions): Promise<TaskResult> {
     return this.core.task(spec, options);
   }

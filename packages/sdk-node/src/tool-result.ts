@@ -1,5 +1,5 @@
 /**
- * `ToolResult`: what the host-direct helpers return (SDK-03). It is core's governed
+ * `ToolResult`: what the host-direct helpers return. It is core's governed
  * `ToolInvocationResult` seen from the host: the output, the exit code and the metadata as a JSON
  * string (`metadataJson`), plus the typed failure when the kernel refused or the tool failed.
  */

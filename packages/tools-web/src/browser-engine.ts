@@ -1,5 +1,5 @@
 /**
- * The headless-browser engine (tier `browser`, WSRCH-03): Debian's `chromium` driven by
+ * The headless-browser engine (tier `browser`): Debian's `chromium` driven by
  * `playwright-core`, for results pages that need JavaScript. Everything is lazy: playwright-core
  * is imported, the executable discovered and the browser launched only on the first search that
  * reaches this tier. The browser is shared by the session's searches and closed after it has been

@@ -1,5 +1,5 @@
 /**
- * A per-engine circuit breaker for one session (WSRCH-04/05). `closed`: the engine runs.
+ * A per-engine circuit breaker for one session. `closed`: the engine runs.
  * A quota, permission, rate-limit, transport or timeout failure, or `emptyThreshold` empty answers
  * in a row, opens it for a cool-down: the server's `Retry-After` when given, else a base delay
  * doubled on each consecutive opening (capped). After the cool-down it is `half-open`: one trial

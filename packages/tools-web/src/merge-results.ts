@@ -1,6 +1,6 @@
 /**
  * Merging and de-duplicating hits from several engines, and the generic quality signals the tier
- * decisions use (WSRCH-02/09).
+ * decisions use.
  */
 import type { SearchHit, SearchResult } from './search-types.js';
 

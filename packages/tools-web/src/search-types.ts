@@ -1,5 +1,5 @@
 /**
- * The vocabulary of `web_search`: engines, tiers, results and engine failures (WSRCH-01..09).
+ * The vocabulary of `web_search`: engines, tiers, results and engine failures.
  */
 
 /** Engine tiers, in the order they run: native APIs, plain HTTP/RSS, then a headless browser. */

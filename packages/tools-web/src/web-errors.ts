@@ -1,5 +1,5 @@
 /**
- * Typed failures of the web tools (WFETCH-01..05, WSRCH-08). The kind is decided from typed
+ * Typed failures of the web tools. The kind is decided from typed
  * evidence only (the transport error, the status code, the deadline), never from page text.
  */
 import { A3sError } from '@a3s-code/core';
@@ -71,7 +71,7 @@ export class WebError extends A3sError {
   }
 }
 
-/** The kind of an HTTP error status (WFETCH-02/03/05). */
+/** The kind of an HTTP error status. */
 export function kindOfStatus(status: number): WebErrorKind {
   if (status === 429) return 'rate_limited';
   if (status === 408 || status >= 500) return 'transport';

@@ -1,5 +1,5 @@
 /**
- * The `web_fetch` runtime tool (WFETCH-01..05): a bounded GET whose HTML is turned into readable
+ * The `web_fetch` runtime tool: a bounded GET whose HTML is turned into readable
  * Markdown, served in chunks with an `offset` continuation (a converted page is kept for a few
  * minutes so continuing does not fetch again). Failures are typed `WebError`s decided from the
  * transport, the status and the deadline only.

@@ -1,6 +1,6 @@
 /**
  * The `web_search` runtime tool over a session's {@link WebSearch}, and the default engine set
- * built from keys and instance URLs (WSRCH-01..09).
+ * built from keys and instance URLs.
  */
 import { z } from 'zod';
 import { defineTool, InvalidToolArgsError, type Tool } from '@a3s-code/core';

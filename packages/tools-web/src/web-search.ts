@@ -1,5 +1,5 @@
 /**
- * The tiered search of one session (WSRCH-01..09): native API engines first; the plain HTTP/RSS
+ * The tiered search of one session: native API engines first; the plain HTTP/RSS
  * tier only when the merged results are below the quality floor; the browser tier only when the
  * first two together are still below it. `engines` forces tiers or engines. A circuit breaker per
  * engine skips engines with known failures. The outcome reports `complete`, `partial` or `failed`

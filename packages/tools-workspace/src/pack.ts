@@ -1,7 +1,7 @@
 /**
  * The workspace tool pack: the nine tools with their tiers, scheduling capabilities and the
  * workspace capabilities each requires. A session registers each tool only when its workspace
- * declares what the tool `requires` (SURF-02/03): a `MemoryWorkspace` gets the file tools and
+ * declares what the tool `requires`: a `MemoryWorkspace` gets the file tools and
  * `grep`/`glob`, never `bash` or `git`.
  */
 import { defineToolPack, type Tool, type ToolPack, type WorkspaceServices } from '@a3s-code/core';
@@ -24,7 +24,7 @@ export const workspaceTools: readonly Tool[] = Object.freeze([readTool, writeToo
 /** The pack the SDK registers. */
 export const workspaceToolPack: ToolPack = defineToolPack({ name: '@a3s-code/tools-workspace', version: WORKSPACE_TOOL_PACK_VERSION, tools: workspaceTools });
 
-/** The tools of the pack a workspace can serve: those whose `requires` it declares (SURF-03). */
+/** The tools of the pack a workspace can serve: those whose `requires` it declares. */
 export function toolsFor(workspace: Pick<WorkspaceServices, 'capabilities'>): Tool[] {
   const have = workspace.capabilities as ReadonlySet<string>;
   return workspaceTools.filter((t) => (t.requires ?? []).every((cap) => have.has(cap)));

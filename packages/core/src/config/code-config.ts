@@ -4,7 +4,7 @@
  * permissions, mcpServers, skill and agent folders, budgets, `tool_budget`, `max_tool_rounds`,
  * command hooks, ...) can live in a file; runtime objects (an `LlmClient`, tool packs, a
  * workspace, programmatic hooks, a custom `SessionStore`) only in the object form.
- * `SessionOptions` is a patch over it (BUILD-01).
+ * `SessionOptions` is a patch over it.
  */
 import type { GateOptions } from '../gate/session-gate.js';
 import type { PromptInputs } from '../prompt/system-prompt.js';
@@ -112,9 +112,9 @@ export interface CodeConfig {
   readonly agentDirs?: readonly string[];
   /** Sub-agents defined here (after the built-ins and the agent files; a same name replaces). Agents add up across layers. */
   readonly agents?: readonly AgentDefinitionInput[];
-  /** Manual delegation (`task`, `parallel_task`, `task_result` on the surface). Default true; `false` removes them (SURF-06). */
+  /** Manual delegation (`task`, `parallel_task`, `task_result` on the surface). Default true; `false` removes them. */
   readonly manualDelegation?: boolean;
-  /** Automatic parallel fan-out (the prompt invites `parallel_task`). Default true; `false` turns off only that (TASK-05). */
+  /** Automatic parallel fan-out (the prompt invites `parallel_task`). Default true; `false` turns off only that. */
   readonly autoParallel?: boolean;
   /** Branches of one `parallel_task` running at once, `1..32`. Default 4. */
   readonly maxParallelTasks?: number;
@@ -174,7 +174,7 @@ export interface CodeConfig {
   readonly questionTimeoutMs?: number;
   /** Harness settings (`tool_budget`, `max_tool_rounds`, compaction thresholds). */
   readonly recipe?: Recipe;
-  /** Tool-round cap (BUD-07/08); same setting as `max_tool_rounds`. */
+  /** Tool-round cap; same setting as `max_tool_rounds`. */
   readonly maxToolRounds?: number;
   /**
    * The session's provider budget; same setting as `budgets.llm`. Every provider call of the

@@ -1,5 +1,5 @@
 /**
- * The zod schemas of `CodeConfig` (BUILD-01/07/08): one for JSON files (data keys only) and one
+ * The zod schemas of `CodeConfig`: one for JSON files (data keys only) and one
  * for the object form (plus runtime objects). Every message says what is allowed; the first
  * issue becomes a `SessionConfigurationError` naming its key path (`permissions.deny[2]`).
  */

@@ -1,5 +1,5 @@
 /**
- * Merging `SessionOptions` (a patch) over `CodeConfig` (BUILD-02). Each layer is first checked
+ * Merging `SessionOptions` (a patch) over `CodeConfig`. Each layer is first checked
  * for one setting given twice under different names with different values (a conflict naming
  * both paths), then normalised to one spelling; the patch then wins key by key, except:
  * `permissions` rule lists (`deny`, `ask`, `allow`) add up, so no layer drops a rule another

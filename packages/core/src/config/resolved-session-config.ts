@@ -1,5 +1,5 @@
 /**
- * `ResolvedSessionConfig` (BUILD-02/03): the one value session assembly and every run read.
+ * `ResolvedSessionConfig`: the one value session assembly and every run read.
  * Produced once per session by the build kernel; no layer below decides a setting again.
  */
 import type { Recipe } from '@a3s-code/effect';
@@ -72,7 +72,7 @@ export interface ResolvedSessionConfig {
   readonly agents: readonly AgentDefinitionInput[];
   /** Manual delegation, automatic fan-out, `maxParallelTasks`. */
   readonly delegation: DelegationSettings;
-  /** History to restore into an empty log (FOLD-08). */
+  /** History to restore into an empty log. */
   readonly history: readonly HistoryTurn[];
   readonly clock: () => number;
   /**

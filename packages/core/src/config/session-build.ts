@@ -1,5 +1,5 @@
 /**
- * The session build kernel (BUILD-02/05..11). `planSessionBuild` does everything that needs no
+ * The session build kernel. `planSessionBuild` does everything that needs no
  * I/O — validation, merge, conflicts, defaults, hook compilation, model selection — and lists
  * the resources still to initialise. `initializeSession` opens them (async path);
  * `resolveSync` succeeds only when that list is empty and otherwise throws
@@ -184,7 +184,7 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
 }
 
 /**
- * Initialises the plan's resources (async path, BUILD-06): the model client, the fact store
+ * Initialises the plan's resources (async path): the model client, the fact store
  * and the session store. A failure is a `SessionInitializationError` naming the resource; what
  * was already opened is closed again.
  */
@@ -206,7 +206,7 @@ export async function initializeSession(plan: SessionBuildPlan): Promise<Resolve
 }
 
 /**
- * Resolves without any asynchronous work (BUILD-09..13), or throws
+ * Resolves without any asynchronous work, or throws
  * `ASYNC_SESSION_BUILD_REQUIRED` naming the first resource that needs it.
  */
 export function resolveSync(plan: SessionBuildPlan): ResolvedSessionConfig {

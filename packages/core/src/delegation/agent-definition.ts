@@ -52,7 +52,7 @@ export const TEST_COMMAND_RULES: readonly string[] = Object.freeze([
   'Bash(make test:*)',
 ]);
 
-/** The built-in agents (TASK-03). */
+/** The built-in agents. */
 export const BUILTIN_AGENTS: readonly AgentDefinition[] = Object.freeze([
   {
     name: 'general',

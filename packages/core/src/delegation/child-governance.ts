@@ -1,5 +1,5 @@
 /**
- * The governance of a child run (CAP-07): the parent's snapshot plus the agent's narrowing.
+ * The governance of a child run: the parent's snapshot plus the agent's narrowing.
  * Everything the parent had stays (plan mode, read-only, the active Skill, every restriction,
  * its tiers, the shared budget); the agent can only add restrictions and remove tiers, and a
  * child can never delegate further.

@@ -2,8 +2,8 @@
  * One child run (TASK): a real run of the fact-log driver on its own thread
  * (`<parent-thread>.task-<n>`), through the session's own `ToolInvoker` — the same registry,
  * tool sources, policy, hooks and workspace — under the parent's governance narrowed by the
- * agent (CAP-07). Its model calls go through its own governed LLM client; its progress is
- * reported on the parent's event sink. A child always starts from the `agent` source (INV-06).
+ * agent. Its model calls go through its own governed LLM client; its progress is
+ * reported on the parent's event sink. A child always starts from the `agent` source.
  */
 import { join } from 'node:path';
 import { A3sError, createHarness, Folder } from '@a3s-code/effect';

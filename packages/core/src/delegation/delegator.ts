@@ -1,7 +1,7 @@
 /**
  * The delegation state of one session: task numbering (`<thread>.task-<n>`, continuing past the
- * logs already on disk), the children of each run (so a run's terminal state waits for them:
- * PTASK-05), background tasks and their results, and the task records saved in snapshots.
+ * logs already on disk), the children of each run (so a run's terminal state waits for them),
+ * background tasks and their results, and the task records saved in snapshots.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,9 +16,9 @@ import { runChild, type DelegationHost, type TaskOutcome, type TaskRequest } fro
 
 /** Delegation settings of a session. */
 export interface DelegationSettings {
-  /** Manual delegation: `false` removes `task`, `parallel_task` and `task_result` from the surface (SURF-06). */
+  /** Manual delegation: `false` removes `task`, `parallel_task` and `task_result` from the surface. */
   readonly manual: boolean;
-  /** Automatic parallel fan-out guidance in the prompt; `false` turns off only that (TASK-05). */
+  /** Automatic parallel fan-out guidance in the prompt; `false` turns off only that. */
   readonly autoParallel: boolean;
   /** Branches of one `parallel_task` running at once, `1..32`. */
   readonly maxParallelTasks: number;
@@ -124,7 +124,7 @@ export class Delegator {
   }
 
   /**
-   * Resolves when every foreground child started by run `runId` has settled (PTASK-05); with
+   * Resolves when every foreground child started by run `runId` has settled; with
    * `background`, its background children too (a cancelled run cancels them).
    */
   async settle(runId: string, background = false): Promise<void> {
@@ -136,7 +136,7 @@ export class Delegator {
     }
   }
 
-  /** Task records for the session snapshot (PERS-01). */
+  /** Task records for the session snapshot. */
   snapshots(): readonly SubagentTaskSnapshot[] {
     return this.#records;
   }

@@ -1,6 +1,6 @@
 /**
  * `output_schema` of a task: the child's final answer must be JSON matching the schema,
- * validated by the same ajv validator as `generate_object` (GENOBJ-03). A fenced ```json block
+ * validated by the same ajv validator as `generate_object`. A fenced ```json block
  * or the first JSON value in the text is accepted.
  */
 import { compileSchema, formatViolations, type SchemaViolation } from '../generate-object/schema-validator.js';

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-/** Branches of `parallel_task` (PTASK-01). */
+/** Branches of `parallel_task`. */
 export const PARALLEL_TASK_LIMITS = Object.freeze({ minBranches: 2, maxBranches: 32 });
 
 const branchShape = (agents: readonly [string, ...string[]]) => ({
@@ -23,7 +23,7 @@ export function taskInput(agents: readonly [string, ...string[]]) {
   });
 }
 
-/** The `parallel_task` tool's arguments (PTASK-01..04). `background` is not a branch parameter. */
+/** The `parallel_task` tool's arguments. `background` is not a branch parameter. */
 export function parallelTaskInput(agents: readonly [string, ...string[]]) {
   return z
     .strictObject({

@@ -1,5 +1,5 @@
 /**
- * The delegation tools (SURF-06, TASK-01/02/04, PTASK-01..06): `task` (one sub-agent,
+ * The delegation tools: `task` (one sub-agent,
  * foreground or background), `parallel_task` (2..32 foreground branches, at most
  * `maxParallelTasks` at once) and `task_result` (a background task's outcome). Each child is a
  * governed run under the caller's governance, narrowed (see `childGovernance`). They are `read`
@@ -128,12 +128,12 @@ export function createParallelTaskTool(d: DelegationPort): Tool<z.output<ReturnT
           if (linked.signal.aborted) continue; // never started: reported as cancelled below
           const o = await d.run(request(d, args.tasks[i]!), from, ids[i]);
           outcomes[i] = o;
-          // Fail fast without partial failure. Never replay a branch, whatever its error says (PTASK-06).
+          // Fail fast without partial failure. Never replay a branch, whatever its error says.
           if (o.status !== 'completed' && !args.allow_partial_failure) stop.abort('a sibling branch failed');
         }
       };
       try {
-        // Every started branch settles (cancelled ones included) before the terminal state (PTASK-05).
+        // Every started branch settles (cancelled ones included) before the terminal state.
         await Promise.all(Array.from({ length: Math.min(d.settings.maxParallelTasks, n) }, worker));
       } finally {
         linked.dispose();

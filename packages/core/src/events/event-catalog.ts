@@ -1,5 +1,5 @@
 /**
- * The v1 event catalog: the one place that names every internal event on the wire (EVT-03).
+ * The v1 event catalog: the one place that names every internal event on the wire.
  * `satisfies Record<AgentEventKind, string>` makes the compiler reject a new kind without a wire
  * name, and a wire name for a kind that does not exist.
  */
@@ -28,7 +28,7 @@ export const EVENT_CATALOG_V1 = Object.freeze({
   error: 'error',
 } as const satisfies Record<AgentEventKind, string>);
 
-/** Every v1 wire type the runtime emits. Consumers must still accept unknown types (EVT-05). */
+/** Every v1 wire type the runtime emits. Consumers must still accept unknown types. */
 export type EventTypeV1 = (typeof EVENT_CATALOG_V1)[AgentEventKind];
 
 /** The wire type of an internal kind. */

@@ -1,6 +1,6 @@
 /**
- * The v1 wire envelope (EVT-01/02/05) and the one projection that adds convenience fields
- * (EVT-04). `type` is an open string: an envelope of an unknown type is kept whole.
+ * The v1 wire envelope and the one projection that adds convenience fields.
+ * `type` is an open string: an envelope of an unknown type is kept whole.
  */
 import { A3sError } from '@a3s-code/effect';
 import type { AgentEvent } from './agent-event.js';

@@ -1,5 +1,5 @@
 /**
- * The completion gate (GATE-01..08, KERN-01): a run that changed the workspace completes only
+ * The completion gate: a run that changed the workspace completes only
  * with a passed verification report bound to the *current* digest of its changes, or a host
  * waiver of that digest. Reports from a host `CompletionAttestor` are merged first. Assistant
  * text is never evidence: the gate reads only the ledger, reports and waivers.
@@ -57,7 +57,7 @@ export class VerificationLedger {
     return w;
   }
 
-  /** The verdict for `ledger`, considering only evidence bound to its exact digest (GATE-02). */
+  /** The verdict for `ledger`, considering only evidence bound to its exact digest. */
   evaluate(ledger: MutationLedger, canContinue: boolean): GateDecision {
     if (ledger.digest === null) return { decision: 'allow', completion: 'narrative' };
     const digest = ledger.digest;

@@ -7,7 +7,7 @@ import { VerificationLedger, type CompletionAttestor, type GateDecision } from '
 import { ledgerOf, runStartIndex, type MutationLedger, type TierOf } from './mutation-ledger.js';
 import type { VerificationReport } from './verification-report.js';
 
-/** A run changed the workspace and nothing verified or waived the change (GATE-01/05). */
+/** A run changed the workspace and nothing verified or waived the change. */
 export class CompletionIncompleteError extends A3sError {
   /** The effect digest nobody verified. */
   readonly digest: string;
@@ -21,7 +21,7 @@ export class CompletionIncompleteError extends A3sError {
 
 /** Gate settings of a session. */
 export interface GateOptions {
-  /** Produces reports from outside the run; merged before every decision (GATE-03). */
+  /** Produces reports from outside the run; merged before every decision. */
   readonly attestor?: CompletionAttestor;
   /** Ask the model to continue (verify) instead of failing at once. Default: enabled, 3 turns. */
   readonly continuation?: { readonly enabled?: boolean; readonly maxTurns?: number };
@@ -70,14 +70,14 @@ export class SessionGate {
     return this.verification.evaluate(ledger, continuationsUsed < this.maxContinuations);
   }
 
-  /** True when the run may end now without another model call (GATE-06): verified or waived. */
+  /** True when the run may end now without another model call: verified or waived. */
   allowsEarlyEnd(runId: string): boolean {
     const d = this.verification.evaluate(this.ledger(runId), false);
     return d.decision === 'allow' && d.completion !== 'narrative';
   }
 }
 
-/** The continuation message the gate appends when the model must verify (GATE-05). */
+/** The continuation message the gate appends when the model must verify. */
 export function continuationText(digest: string, reason: string): string {
   return [
     `The workspace changed in this run (effect digest ${digest.slice(0, 12)}…), but ${reason}.`,

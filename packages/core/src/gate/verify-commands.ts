@@ -1,6 +1,6 @@
 /**
  * Runs verification commands through the tool kernel (each as a `bash` call with its own
- * timeout, VERIFY-02/03) and builds the report, bound to the effect digest of the changes at the
+ * timeout) and builds the report, bound to the effect digest of the changes at the
  * time the checks ran.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,7 +9,7 @@ import { SessionConfigurationError } from '../errors/session-errors.js';
 import type { ToolInvocationResult } from '../invoker/invocation-types.js';
 import { reportStatus, type VerificationCheck, type VerificationReport } from './verification-report.js';
 
-/** One command to verify with (VERIFY-02). */
+/** One command to verify with. */
 export interface VerificationCommand {
   readonly id: string;
   /** What kind of check: `test`, `typecheck`, `lint`, `build`, ... */

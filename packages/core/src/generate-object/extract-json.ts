@@ -1,7 +1,6 @@
 /**
  * Getting the JSON value out of model text (prompt and JSON modes) and accepting a streamed
- * value only when it is complete and valid, also from endpoints that never send a final event
- * (GENOBJ-21).
+ * value only when it is complete and valid, also from endpoints that never send a final event.
  */
 import type { JsonSchema } from '../tools/json-schema.js';
 import { compileSchema, formatViolations, type SchemaViolation } from './schema-validator.js';

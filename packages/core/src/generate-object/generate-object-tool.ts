@@ -1,5 +1,5 @@
 /**
- * The `generate_object` tool (GENOBJ-01..28): a thin adapter from tool arguments to
+ * The `generate_object` tool: a thin adapter from tool arguments to
  * {@link generateObject}. It is registered only when a model is configured (the caller passes
  * the client, or a getter for the run's governed client). Partial objects stream to clients as
  * `tool_output_delta` text `{"object_partial": ...}` at most every 100 ms; a partial larger than
@@ -32,7 +32,7 @@ const DESCRIPTION = [
   'Output on success: {"object": <value>}.',
 ].join(' ');
 
-/** The `tool_output_delta` text for one partial value (GENOBJ-23/25). */
+/** The `tool_output_delta` text for one partial value. */
 export function partialEventText(partial: JsonValue, budgetBytes: number): string {
   const json = JSON.stringify(partial);
   const bytes = Buffer.byteLength(json, 'utf8');
@@ -64,7 +64,7 @@ export function toToolResult(result: GenerateObjectResult, params: Pick<Generate
 
 /**
  * Builds the `generate_object` tool over `client` (or a getter of the call's context, so a session
- * hands it the run's governed LLM invoker at call time: LLM-01). A getter that returns `undefined` makes the call
+ * hands it the run's governed LLM invoker at call time). A getter that returns `undefined` makes the call
  * fail with `no_model`.
  */
 export function createGenerateObjectTool(client: LlmClient | ((ctx: ToolContext) => LlmClient | undefined), options: GenerateObjectToolOptions = {}): Tool<GenerateObjectParams> {

@@ -1,6 +1,6 @@
 /**
  * `generateObject`: has a model produce a JSON value and returns it only when it validates
- * against the caller's schema (GENOBJ-01..04, 15..22, 26..27). The model is reached only
+ * against the caller's schema (15..22, 26..27). The model is reached only
  * through the {@link LlmClient} given (in a run, the governed LLM invoker, which owns budgets
  * and usage records); this function owns the mode, the validation, the bounded repair loop and
  * the deadline, which starts when the call begins and is never extended by repairs.
@@ -26,7 +26,7 @@ export interface GenerateObjectOptions {
   readonly signal?: AbortSignal;
   /** Receives partial values while they stream, at most once per `partialIntervalMs`. */
   readonly onPartial?: PartialListener;
-  /** Least time between two partials, ms (default 100, GENOBJ-24). */
+  /** Least time between two partials, ms (default 100). */
   readonly partialIntervalMs?: number;
   /** Clock for the partial interval (default `Date.now`). */
   readonly now?: () => number;
@@ -123,11 +123,11 @@ export async function generateObject(client: LlmClient, input: GenerateObjectInp
           raw = streamed;
           attempt = { kind: 'invalid', raw: streamed, reason: `the tool arguments were not valid JSON`, violations: [], response: undefined, callId: undefined };
         } else if (e.kind === 'transport' && plan.mode !== 'tool' && completeStreamedValue(streamed, params.schema as JsonSchema).complete) {
-          // The endpoint cut the stream after a complete, valid value (GENOBJ-21).
+          // The endpoint cut the stream after a complete, valid value.
           raw = streamed;
           attempt = judge(plan, undefined, streamed, validator);
         } else if ((e.kind === 'transport' || e.kind === 'timeout') && !fellBack && client.capabilities.nonStreaming && client.complete !== undefined) {
-          // A genuinely distinct non-streaming transport may succeed where the stream broke (GENOBJ-22);
+          // A genuinely distinct non-streaming transport may succeed where the stream broke;
           // a rate limit or a status error would fail the same way, so those are not re-run.
           fellBack = true;
           try {

@@ -1,8 +1,8 @@
 /**
- * Mode resolution (GENOBJ-15..19) and the provider request of each resolved mode. The caller's
+ * Mode resolution and the provider request of each resolved mode. The caller's
  * schema reaches the provider only through documented channels: as the synthesised tool's
  * parameters (tool), as `response_format.json_schema` (strict), or as prompt text (json, prompt);
- * it is never added to the request as an extra field (GENOBJ-20).
+ * it is never added to the request as an extra field.
  */
 import type { LlmCapabilities, LlmMessage, LlmRequest, LlmToolSpec } from '../llm/llm-client.js';
 import type { JsonSchema } from '../tools/json-schema.js';

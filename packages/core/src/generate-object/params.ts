@@ -1,10 +1,10 @@
 /**
- * The parameters of `generate_object`, exactly as the seed gives them (GENOBJ-06..14): names,
+ * The parameters of `generate_object`, exactly as the seed gives them: names,
  * types, ranges and defaults. One zod schema serves the tool's JSON Schema and validation.
  */
 import { z } from 'zod';
 
-/** The structured-output modes (GENOBJ-11). */
+/** The structured-output modes. */
 export const GENERATE_OBJECT_MODES = ['auto', 'strict', 'json', 'tool', 'prompt'] as const;
 
 /** A requested mode. */

@@ -1,6 +1,6 @@
 /**
  * Parsing of JSON text that may be cut short, for partial-object snapshots while a value
- * streams in, and the strict check that a streamed value is complete and valid (GENOBJ-21).
+ * streams in, and the strict check that a streamed value is complete and valid.
  */
 import type { JsonValue } from '../tools/json-schema.js';
 

@@ -1,5 +1,5 @@
 /**
- * JSON Schema validation for `generate_object` (GENOBJ-03): ajv's draft 2020-12 validator with
+ * JSON Schema validation for `generate_object`: ajv's draft 2020-12 validator with
  * formats, covering objects, arrays, `enum`, `const`, `allOf`/`anyOf`/`oneOf`/`not` and local
  * `$ref` (`#/$defs/...` and draft-07 `#/definitions/...`). Compiled validators are cached by the
  * schema's canonical text (ajv's own cache is by object identity), bounded in size.

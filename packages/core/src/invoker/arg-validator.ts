@@ -1,5 +1,5 @@
 /**
- * Argument validation (BND-01): every call's args are checked against the tool's JSON Schema
+ * Argument validation: every call's args are checked against the tool's JSON Schema
  * with ajv before anything else. Validators are compiled once per tool object and cached.
  */
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';

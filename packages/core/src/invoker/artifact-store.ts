@@ -1,5 +1,5 @@
 /**
- * Artifact caps (BND-07): an output larger than the cap is stored whole as an artifact and the
+ * Artifact caps: an output larger than the cap is stored whole as an artifact and the
  * result carries a bounded head + tail preview, its size, its SHA-256 and a reference.
  */
 import { createHash, randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
- * The one invocation kernel (INV-08, TOOL-01/02). Every call of every source runs these steps in
- * this order: lookup → cancellation check → argument validation (before anything else, BND-01)
+ * The one invocation kernel. Every call of every source runs these steps in
+ * this order: lookup → cancellation check → argument validation (before anything else)
  * → recursion guard → skill restrictions → permission projection and confirmation (model-side
  * sources only) → pre-hooks → budget (before any side effect) → queue, timeout, cancellation →
  * execute (with middleware) → post-hooks → output sanitisation → artifact cap → change record

@@ -96,7 +96,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
 
 function runWithMiddleware(k: Kernel, tool: Tool, args: unknown, ctx: ToolContext, governed: ToolContext['invoker']): Promise<ToolResult> {
   // Trusted orchestrators are never wrapped: middleware could otherwise choose the children
-  // that run with host trust (INV-05).
+  // that run with host trust.
   const middleware = isTrustedOrchestrator(tool) ? [] : k.registry.middlewareFor(tool.name);
   if (middleware.length === 0) return Promise.resolve().then(() => tool.execute(args, ctx));
   const mwCtx: ToolContext = governed === ctx.invoker ? ctx : { ...ctx, invoker: governed };

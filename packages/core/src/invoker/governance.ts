@@ -5,7 +5,7 @@
 import type { ToolTier } from '../tools/tool.js';
 import type { InvocationSource } from './invocation-types.js';
 
-/** Restrictions of the active Skill (PERM-08): only calls matching `allowedTools` rules may run. */
+/** Restrictions of the active Skill: only calls matching `allowedTools` rules may run. */
 export interface SkillRestriction {
   /** Skill name, used in the denial reason (`skill:<name>`). */
   readonly name: string;
@@ -14,7 +14,7 @@ export interface SkillRestriction {
 }
 
 /**
- * A narrowing of what a run may call (CAP-07): set on sub-agents (their definition's `tools`,
+ * A narrowing of what a run may call: set on sub-agents (their definition's `tools`,
  * `tier`) and inherited, never removed, by their children. A call must pass every restriction.
  */
 export interface ToolRestriction {
@@ -33,18 +33,18 @@ export type BudgetReservation =
   | { readonly ok: true; readonly threshold?: { readonly budget: string; readonly used: number; readonly limit: number } }
   | { readonly ok: false; readonly budget: string; readonly used: number; readonly limit: number };
 
-/** A tool-call budget. `reserve` runs before any side effect of the call (INV-08). */
+/** A tool-call budget. `reserve` runs before any side effect of the call. */
 export interface ToolBudget {
   reserve(call: { readonly toolName: string; readonly source: InvocationSource }): BudgetReservation;
 }
 
 /** The governance snapshot. */
 export interface GovernanceSnapshot {
-  /** `plan`: only `read` tools are visible and callable (TIER-03); the checker denies writes. */
+  /** `plan`: only `read` tools are visible and callable; the checker denies writes. */
   readonly mode?: 'default' | 'plan';
-  /** A read-only sub-agent: only `read` tools are visible and callable (TIER-03). */
+  /** A read-only sub-agent: only `read` tools are visible and callable. */
   readonly readOnly?: boolean;
-  /** YOLO lane: policy `ask` is recorded as allow before the check runs (PERM-04). A deny stays final. */
+  /** YOLO lane: policy `ask` is recorded as allow before the check runs. A deny stays final. */
   readonly yolo?: boolean;
   /** The active Skill's restrictions. */
   readonly skill?: SkillRestriction;
@@ -79,7 +79,7 @@ export interface ToolCallBudgetOptions {
   readonly name?: string;
 }
 
-/** A counting budget of tool calls (every source counts, host calls too: INV-08). */
+/** A counting budget of tool calls (every source counts, host calls too). */
 export function createToolCallBudget(options: ToolCallBudgetOptions): ToolBudget & { readonly used: number } {
   const { limit, softLimit } = options;
   if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`budget.limit: must be an integer >= 0, got ${String(limit)}`);

@@ -1,6 +1,6 @@
 /**
- * Pre- and post-hooks: session-level code that sees every call of every source (INV-08). A
- * pre-hook may block a call (also a host call: TOOL-06) or replace its args (which are then
+ * Pre- and post-hooks: session-level code that sees every call of every source. A
+ * pre-hook may block a call (also a host call) or replace its args (which are then
  * validated again); a post-hook may replace the result.
  */
 import type { InvocationSource } from './invocation-types.js';

@@ -5,10 +5,10 @@ import type { A3sError } from '@a3s-code/effect';
 import type { ToolCapabilities } from '../tools/tool.js';
 
 /**
- * Where a call came from (INV-01). `agent`: the model; `nested`: inside a governed `batch`,
+ * Where a call came from. `agent`: the model; `nested`: inside a governed `batch`,
  * `program` or custom tool; `host`: the host's direct call; `host_nested`: the children a host
  * chose for a built-in orchestrator it called directly. Only the kernel assigns `nested` and
- * `host_nested`; no public API accepts them from callers (INV-05/07).
+ * `host_nested`; no public API accepts them from callers.
  */
 export type InvocationSource = 'agent' | 'nested' | 'host' | 'host_nested';
 
@@ -24,7 +24,7 @@ export interface ToolCallRequest {
   readonly id: string;
   /** Tool name on the surface. */
   readonly name: string;
-  /** Raw arguments; validated against the tool's schema before anything else (BND-01). */
+  /** Raw arguments; validated against the tool's schema before anything else. */
   readonly args: unknown;
 }
 
@@ -67,7 +67,7 @@ export interface ToolInvocationResult {
   readonly durationMs: number;
 }
 
-/** A call currently queued or running (SURF-11). */
+/** A call currently queued or running. */
 export interface ActiveToolCall {
   /** The call id. */
   readonly id: string;
@@ -96,8 +96,8 @@ export interface NestedInvokeOptions {
 
 /**
  * The only invoker a tool ever sees (`ctx.invoker`). It reaches the caller's surface, inherits
- * its governance, signal, budget and call stack, and can never fall back to the raw registry
- * (INV-09). Calls made through it get the `nested` source (or `host_nested` for a built-in
+ * its governance, signal, budget and call stack, and can never fall back to the raw registry.
+ * Calls made through it get the `nested` source (or `host_nested` for a built-in
  * orchestrator called directly by the host).
  */
 export interface ScopedInvoker {

@@ -31,7 +31,7 @@ export interface Kernel {
   readonly defaultTimeoutMs: number;
   readonly maxDepth: number;
   readonly clock: () => number;
-  /** Aborted by `ToolInvoker.close()`: reaches every call of the session (INV-10). */
+  /** Aborted by `ToolInvoker.close()`: reaches every call of the session. */
   readonly sessionSignal: AbortSignal;
   /** Calls queued or running now, keyed by a per-call token. */
   readonly active: Map<object, ActiveToolCall>;

@@ -1,6 +1,6 @@
 /**
  * A run's invocation context whose governance can be narrowed while the run goes on: loading a
- * Skill applies its tool restrictions for the rest of the run (PERM-08). Every later call reads
+ * Skill applies its tool restrictions for the rest of the run. Every later call reads
  * the current snapshot; a snapshot only ever gains restrictions here. Core-internal.
  */
 import type { GovernanceSnapshot } from './governance.js';

@@ -1,8 +1,8 @@
 /**
- * The authorisation steps: skill restrictions (every source, PERM-08), then for model-side
- * sources the tier gate (TIER-03), the policy (deny → ask → allow → default; YOLO records an ask
- * as allow, PERM-04), the checker (PERM-05) and confirmation (PERM-06/07). Host sources skip only
- * the permission decision and confirmation (INV-04, TOOL-05).
+ * The authorisation steps: skill restrictions (every source), then for model-side
+ * sources the tier gate, the policy (deny → ask → allow → default; YOLO records an ask
+ * as allow), the checker and confirmation. Host sources skip only
+ * the permission decision and confirmation.
  */
 import { PermissionDeniedError } from '../errors/tool-errors.js';
 import type { DeniedBy } from '../events/agent-event.js';

@@ -1,5 +1,5 @@
 /**
- * Evaluation of {@link ToolRestriction}s (CAP-07): each is compiled once (cached by object
+ * Evaluation of {@link ToolRestriction}s: each is compiled once (cached by object
  * identity) into allow and deny matchers over the permission-rule syntax.
  */
 import { parsePermissionRule, ruleCoversAllCalls, ruleMatches, type PermissionRule } from '../permissions/permission-rule.js';

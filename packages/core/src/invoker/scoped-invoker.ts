@@ -1,5 +1,5 @@
 /**
- * Scoped invokers (INV-03/05/07/09, TOOL-03): the only invoker a tool receives. It runs nested
+ * Scoped invokers: the only invoker a tool receives. It runs nested
  * calls through the same kernel with the caller's governance, signal, budget and call stack. It
  * reaches only the caller's surface, never the raw registry, and is revoked when the call that
  * owns it ends, so it cannot be kept and reused as an authorisation token.

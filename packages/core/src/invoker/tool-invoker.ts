@@ -35,7 +35,7 @@ export interface ToolInvokerOptions {
   readonly policy?: PermissionPolicy | PermissionPolicyConfig;
   /** Sees every `ask`. Default: the plan-mode guardrail. */
   readonly checker?: PermissionChecker;
-  /** Human confirmation; without one an `ask` runs the tool (PERM-07). */
+  /** Human confirmation; without one an `ask` runs the tool. */
   readonly confirmation?: ConfirmationManager;
   /** Pre- and post-hooks for every source. */
   readonly hooks?: ToolHooks;
@@ -43,7 +43,7 @@ export interface ToolInvokerOptions {
   readonly security?: SecurityProvider;
   /** Where capped outputs go. Default: in memory. */
   readonly artifacts?: ArtifactStore;
-  /** Output cap (BND-07). Default 65536 bytes inline, 4096-char head and tail previews. */
+  /** Output cap. Default 65536 bytes inline, 4096-char head and tail previews. */
   readonly outputCap?: Partial<OutputCapOptions>;
   /** Timeout of a tool without its own, in milliseconds, `1..86_400_000`. Default 120000. */
   readonly defaultTimeoutMs?: number;
@@ -138,7 +138,7 @@ export class ToolInvoker {
   }
 
   /**
-   * The permission projection of a model call before the run records it (PERM-01..08): `run`
+   * The permission projection of a model call before the run records it: `run`
    * (allowed, or bound to fail validation or lookup when invoked), `ask` (the run parks in
    * `confirm`), or `deny` (final; invoking it records the denial). No events, no side effects.
    */
@@ -157,7 +157,7 @@ export class ToolInvoker {
     return this.#k.registry.get(name) !== undefined;
   }
 
-  /** Calls queued or running now, in entry order (SURF-11). */
+  /** Calls queued or running now, in entry order. */
   activeTools(): readonly ActiveToolCall[] {
     return [...this.#k.active.values()].map((e) => ({ ...e }));
   }
@@ -167,7 +167,7 @@ export class ToolInvoker {
     return modelSurface(this.#k.registry, governance, this.#k.policy);
   }
 
-  /** Aborts every queued and running call and refuses new ones (session close, INV-10). */
+  /** Aborts every queued and running call and refuses new ones (session close). */
   close(reason: unknown = 'session closed'): void {
     this.#close.abort(reason);
   }

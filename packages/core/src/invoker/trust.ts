@@ -1,5 +1,5 @@
 /**
- * Trusted built-in orchestrators (INV-05). When the host calls one of these directly, the
+ * Trusted built-in orchestrators. When the host calls one of these directly, the
  * children it runs get the `host_nested` source. Trust is by object identity and this module is
  * not exported from the package entry, so no extension code can mark a tool trusted.
  */

@@ -1,5 +1,5 @@
 /**
- * The LLM invoker (LLM-01..07): the one boundary every provider call of a run passes — turns,
+ * The LLM invoker: the one boundary every provider call of a run passes — turns,
  * compaction, `generate_object` and its repair, sub-agents. It implements `LlmClient` itself, so
  * whatever takes a client can be handed the governed one. Before each call: cancellation and the
  * hard budget caps (`BUDGET_EXHAUSTED`, never an ungoverned fallback). After: usage recorded,

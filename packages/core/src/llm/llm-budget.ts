@@ -1,5 +1,5 @@
 /**
- * Budgets of provider work (LLM-01..04): tokens and calls, each with an optional soft cap that
+ * Budgets of provider work: tokens and calls, each with an optional soft cap that
  * emits `budget_threshold_hit` once and a hard cap past which no further call is made.
  */
 import { SessionConfigurationError } from '../errors/session-errors.js';

@@ -80,7 +80,7 @@ export interface LlmRequest {
   readonly signal?: AbortSignal;
   /**
    * Active-transport budget for the whole call (all attempts and the stream), in ms, `>= 1`.
-   * Clients that support it fail with kind `timeout` when it runs out (GENOBJ-04).
+   * Clients that support it fail with kind `timeout` when it runs out.
    */
   readonly timeoutMs?: number;
 }

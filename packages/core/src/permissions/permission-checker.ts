@@ -1,5 +1,5 @@
 /**
- * The `PermissionChecker` sees every `ask` decision after the policy (PERM-05) and may turn it
+ * The `PermissionChecker` sees every `ask` decision after the policy and may turn it
  * into a deny or an allow; the default checker implements the plan-mode guardrail.
  */
 import type { ToolTier } from '../tools/tool.js';

@@ -1,5 +1,5 @@
 /**
- * `PermissionPolicy` (PERM-01..08): `deny`, `allow` and `ask` rule lists and a default decision.
+ * `PermissionPolicy`: `deny`, `allow` and `ask` rule lists and a default decision.
  * Evaluation order is deny → ask → allow → default: a deny always wins, and an ask beats an
  * allow, so no rule someone wrote is made dead by a broader one in another list.
  */

@@ -1,5 +1,5 @@
 /**
- * The host side of `ctx` (PROG-02/03/06/07, PTC-03): every tool call goes through the caller's
+ * The host side of `ctx`: every tool call goes through the caller's
  * *scoped* invoker, so it gets the `nested` source (or `host_nested` when the host called
  * `program`) and the full governance of the kernel. The bridge enforces `allowed_tools` and
  * `max_tool_calls`, records logs under the output budget, and aborts calls still in flight when

@@ -1,5 +1,5 @@
 /**
- * The arguments of `program` (ARCHITECTURE §5, PROG-04/06/07) and their limits.
+ * The arguments of `program` (ARCHITECTURE §5) and their limits.
  */
 import { z } from 'zod';
 
@@ -20,7 +20,7 @@ export const PROGRAM_LIMITS = Object.freeze({
   maxInputBytes: 1_048_576,
 });
 
-/** Tools a program may not call unless `allowed_tools` names them (DWF-02): they would recurse. */
+/** Tools a program may not call unless `allowed_tools` names them: they would recurse. */
 export const PROGRAM_DEFAULT_DENIED_TOOLS: readonly string[] = Object.freeze(['program', 'dynamic_workflow', 'parallel_task']);
 
 const L = PROGRAM_LIMITS;

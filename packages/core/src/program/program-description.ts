@@ -1,4 +1,4 @@
-/** The model-facing description of `program` (PROG-09, PTC-04). */
+/** The model-facing description of `program`. */
 import { PROGRAM_DEFAULT_DENIED_TOOLS, PROGRAM_LIMITS } from './program-args.js';
 
 const L = PROGRAM_LIMITS;

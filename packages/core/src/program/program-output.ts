@@ -1,5 +1,5 @@
 /**
- * The result of a finished program (PROG-07/08): readable text in `output` (log lines, then the
+ * The result of a finished program: readable text in `output` (log lines, then the
  * result) cut at `max_output_bytes`, and the structured return value in `metadata.result` when
  * its JSON fits that budget.
  */

@@ -1,5 +1,5 @@
 /**
- * Runs a program in a worker thread (PROG-07): the host's event loop is never blocked by the
+ * Runs a program in a worker thread: the host's event loop is never blocked by the
  * script. The host answers the worker's `ctx` calls through its {@link ProgramHost} (the governed
  * bridge), and ends the worker with `terminate()` the moment the deadline passes, the call is
  * cancelled or a limit is violated, so none of them waits for the script to reach a `ctx` call.

@@ -1,5 +1,5 @@
 /**
- * Where a program's script comes from (PROG-04): inline `source`, or a workspace-relative `.js`
+ * Where a program's script comes from: inline `source`, or a workspace-relative `.js`
  * or `.mjs` `path` read through the workspace (which also refuses symlink escapes). Absolute
  * paths, `..` segments and other extensions are refused before any I/O.
  */

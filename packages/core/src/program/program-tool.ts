@@ -1,5 +1,5 @@
 /**
- * The `program` runtime tool (PROG-01..10, PTC-01..04, SURF-05, INV-03/05): one bounded QuickJS
+ * The `program` runtime tool: one bounded QuickJS
  * program per call, run in a worker thread (`program-runner.ts`), whose every effect goes through
  * the caller's scoped invoker on the host. It is a trusted
  * built-in orchestrator (a host call gives its children `host_nested`) and not reentrant (a

@@ -1,5 +1,5 @@
 /**
- * One program run in a fresh QuickJS runtime and context (PROG-01/02, PTC-01/02), inside a program
+ * One program run in a fresh QuickJS runtime and context, inside a program
  * worker (`program-worker.ts`). The VM has no
  * module loader, timers, I/O or host objects: the script's only capabilities are the `ctx`
  * methods, which are VM promises the host settles. An interrupt handler enforces the deadline,

@@ -1,5 +1,5 @@
 /**
- * The default prompt contracts (PROMPT-01..03): a few texts that do not overlap. The runtime
+ * The default prompt contracts: a few texts that do not overlap. The runtime
  * contract states only authority, autonomy, evidence, continuity and stopping; the execution
  * style adds only what its mode needs; the response format describes only the output.
  */

@@ -1,5 +1,5 @@
 /**
- * The layered system prompt (PROMPT-01..04): the runtime contract, the execution style, the
+ * The layered system prompt: the runtime contract, the execution style, the
  * response format, the workspace's instruction files, skills and host context are separate,
  * ordered inputs. None of them can remove another, and none touches the tool list, which comes
  * only from the registry.

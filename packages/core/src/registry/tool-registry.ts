@@ -1,5 +1,5 @@
 /**
- * The tool registry of a session (SURF-01..03, TIER-05). A tool is registered only when every
+ * The tool registry of a session. A tool is registered only when every
  * capability it `requires` is provided by the workspace or an attached resource; otherwise it
  * waits as *pending* and registers as soon as `provide` supplies what it lacks. Tools can be
  * added and removed at any time (MCP discovery, host tools). Middleware wraps tools by name.
@@ -38,7 +38,7 @@ export interface ToolRegistryOptions {
   readonly capabilities?: Iterable<WorkspaceCapability>;
 }
 
-/** The registry. Not handed to tools: they only ever see a scoped invoker (INV-09). */
+/** The registry. Not handed to tools: they only ever see a scoped invoker. */
 export class ToolRegistry {
   readonly #capabilities = new Set<WorkspaceCapability>();
   readonly #tools = new Map<string, Tool>();
@@ -149,7 +149,7 @@ export class ToolRegistry {
     return this.#tools.get(name);
   }
 
-  /** Registered names in registration order (SURF-01). */
+  /** Registered names in registration order. */
   toolNames(): readonly string[] {
     return [...this.#tools.keys()];
   }

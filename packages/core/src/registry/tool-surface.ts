@@ -1,7 +1,7 @@
 /**
- * The surface a model-side caller sees (TIER-03, PERM hiding): the registry filtered by the
+ * The surface a model-side caller sees (PERM hiding): the registry filtered by the
  * tiers its governance allows and without tools a deny rule covers entirely. Visibility grants
- * no authority (SURF-10): the invoker checks every call again.
+ * no authority: the invoker checks every call again.
  */
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import { visibleTiers } from '../invoker/governance.js';

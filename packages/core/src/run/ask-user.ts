@@ -1,7 +1,7 @@
 /**
  * `ask_user`: the model's way to ask the person a question. The run driver never executes it:
  * a model call of `ask_user` becomes a `question` decision, so the run parks in `question` and
- * the answer arrives as a `question.answered` fact (PARK-08/09). Called any other way (nested
+ * the answer arrives as a `question.answered` fact. Called any other way (nested
  * in `batch`, by the host) it fails, since no run is there to park.
  *
  * It is registered only when someone can answer: a question handler, or a host that takes

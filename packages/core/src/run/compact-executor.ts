@@ -1,6 +1,6 @@
 /**
  * The `compact` transition: asks the model, through the LLM invoker, for a summary of the
- * conversation that keeps what the run needs to go on (PROMPT-05): the goal, constraints,
+ * conversation that keeps what the run needs to go on: the goal, constraints,
  * acceptance criteria, decisions taken, and verification evidence. The last messages stay
  * verbatim after the summary.
  */

@@ -1,8 +1,8 @@
 /**
  * Turns the folded view into a provider request: the fold's messages become `LlmMessage`s (an
  * assistant turn keeps its signed reasoning blocks, for providers that take them back), the
- * offered tools become tool specs (empty once `max_tool_rounds` is reached: BUD-09, with no
- * extra message: BUD-10).
+ * offered tools become tool specs (empty once `max_tool_rounds` is reached, with no
+ * extra message).
  */
 import type { FoldView, Message, ReasoningBlock as ReasoningRecord } from '@a3s-code/effect';
 import type { LlmMessage, LlmToolSpec, ReasoningBlock } from '../llm/llm-client.js';

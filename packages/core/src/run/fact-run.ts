@@ -1,7 +1,7 @@
 /**
- * The run driver: one `FactRun` per `send`/`stream`/`resumeRun` (LOG-03). It advances only by
+ * The run driver: one `FactRun` per `send`/`stream`/`resumeRun`. It advances only by
  * appending facts and folding (`advance` from `effect`), with real executors around it, at most
- * 32 transitions per call (FOLD-06/07). Parks (`confirm`, `question`) wait for an answer fact —
+ * 32 transitions per call. Parks (`confirm`, `question`) wait for an answer fact —
  * from the confirmation manager, the question handler or the host — or return `parked`.
  */
 import {
@@ -36,7 +36,7 @@ export interface FactRunOptions {
   readonly harness: Harness;
   /** The session's folder, in sync with `env.store.log`. */
   readonly folder: Folder;
-  /** Transitions allowed in this call (FOLD-06). */
+  /** Transitions allowed in this call. */
   readonly stepLimit: number;
   readonly confirmation?: ConfirmationManager;
   readonly onQuestion?: QuestionHandler;
@@ -47,7 +47,7 @@ export interface FactRunOptions {
   /** Facts appended (by transitions or hosts) are passed here after they are durable. */
   readonly onFacts?: (facts: readonly Fact[]) => void;
   /**
-   * The completion gate's early end (GATE-06): when the last fact is a tool result and this
+   * The completion gate's early end: when the last fact is a tool result and this
    * says the run is already verified or waived, no further model call is made.
    */
   readonly earlyEnd?: () => boolean;
@@ -58,7 +58,7 @@ export interface FactRunOptions {
 /** Drives a run to its end, its park, its cancellation or its failure (which throws). */
 export async function driveRun(o: FactRunOptions): Promise<RunResult> {
   const { env, folder } = o;
-  // KERN-01/02: both kernel checks wrap every run; no harness may come without them.
+  // both kernel checks wrap every run; no harness may come without them.
   if (o.harness.kernel?.permission_projection !== true || o.harness.kernel?.completion_gate !== true) {
     throw new InvalidTransitionError('the harness must keep both kernel checks (permission projection and completion gate) on');
   }
@@ -142,7 +142,7 @@ function pendingTransition(o: FactRunOptions): Transition | undefined {
   return gated(o).enabled(o.folder.state).find((t) => !o.env.store.log.hasCause(t.key));
 }
 
-/** The harness with the completion gate's early end in front of `infer` (GATE-06). */
+/** The harness with the completion gate's early end in front of `infer`. */
 function gated(o: FactRunOptions): Harness {
   const early = o.earlyEnd;
   if (!early) return o.harness;

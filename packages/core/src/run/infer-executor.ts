@@ -1,7 +1,7 @@
 /**
  * The `infer` transition: one provider call through the LLM invoker. Pending steers are drained
- * into `user.message` facts sent in this same request (STEER-01..03); the response becomes the
- * `model.turn` decision after the permission projection (PERM-01): denied calls are recorded as
+ * into `user.message` facts sent in this same request; the response becomes the
+ * `model.turn` decision after the permission projection: denied calls are recorded as
  * failed results in the same transition, asked calls carry `needs_confirmation`.
  */
 import { A3sError, drafts, type Decision, type FactDraft, type FoldState, type ToolCall } from '@a3s-code/effect';
@@ -12,7 +12,7 @@ import { uniqueCallIds } from './call-ids.js';
 import { toLlmMessages, toLlmTools, toReasoningRecord } from './conversation.js';
 import type { RunEnv } from './run-env.js';
 
-/** The run asked more questions than its cap allows (PARK-10). */
+/** The run asked more questions than its cap allows. */
 export class QuestionCapError extends A3sError {
   constructor(cap: number) {
     super('QUESTION_CAP_EXCEEDED', 'ask_user question cap exceeded', { details: { cap } });

@@ -37,7 +37,7 @@ export interface RunEnv {
   readonly signal: AbortSignal;
   /** Epoch milliseconds; stamped into facts as `at_ms`. */
   readonly clock: () => number;
-  /** Questions allowed per user prompt (PARK-10). */
+  /** Questions allowed per user prompt. */
   readonly questionCap: number;
   /** Takes every pending steer out of the control inbox, in order. */
   readonly drainSteers: () => SteerMessage[];

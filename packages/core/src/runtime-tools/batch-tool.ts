@@ -1,5 +1,5 @@
 /**
- * The `batch` runtime tool (BATCH-01..04, SURF-05): runs up to 32 calls through the caller's
+ * The `batch` runtime tool: runs up to 32 calls through the caller's
  * scoped invoker, so every inner call is governed like the caller's own. The calls fan out (at
  * most 16 at once) only when every one is read-only and idempotent for its args; otherwise they
  * run in order. Failed items are listed by index and the orchestration itself completes.

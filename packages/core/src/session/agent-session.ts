@@ -1,6 +1,6 @@
 /**
  * `AgentSession`: a conversation on a workspace, advanced only through its fact log. One
- * transcript-affecting operation at a time (ADM-01..07): `send`, `stream` and `resumeRun` take the
+ * transcript-affecting operation at a time: `send`, `stream` and `resumeRun` take the
  * session's lease before reading anything, and an overlap fails at once with `SESSION_BUSY`.
  * Host-direct tool calls never take the lease.
  */
@@ -126,7 +126,7 @@ export class AgentSession {
   }
 
   /**
-   * Continues the log from its folded phase (RES-01/06): a tool whose result is missing runs
+   * Continues the log from its folded phase: a tool whose result is missing runs
    * once, a quiescent log takes zero steps.
    */
   resumeRun(runId?: string): Promise<RunResult> {
@@ -140,7 +140,7 @@ export class AgentSession {
     return streamRun((onStart) => this.#run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }, onStart).finally(lease), (target) => this.interrupt(target));
   }
 
-  /** Queues a steer for the active run's next provider call (STEER-01..07). */
+  /** Queues a steer for the active run's next provider call. */
   steer(text: string, options: SteerOptions = {}): SteerReceipt {
     const live = this.#live;
     if (!live) return { accepted: false, reason: 'no_active_run', message: 'no run is active on this session' };
@@ -164,7 +164,7 @@ export class AgentSession {
   }
 
   /**
-   * Answers a parked confirmation (PARK-05/11): appends `confirmation.answered` and wakes the
+   * Answers a parked confirmation: appends `confirmation.answered` and wakes the
    * run waiting for it. After a restart, answer and then `resumeRun`.
    */
   async confirmToolUse(toolId: string, approved: boolean, reason?: string): Promise<void> {
@@ -175,7 +175,7 @@ export class AgentSession {
     });
   }
 
-  /** Answers a parked question (PARK-09): appends `question.answered` and wakes the run. */
+  /** Answers a parked question: appends `question.answered` and wakes the run. */
   async answerQuestion(questionId: string, answer: string | QuestionAnswer): Promise<void> {
     const a: QuestionAnswer = typeof answer === 'string' ? { text: answer } : answer;
     await this.#answer({
@@ -192,12 +192,12 @@ export class AgentSession {
     return this.#invoker.invoke({ id, name, args }, context, 'host');
   }
 
-  /** Delegates one sub-task through the `task` tool, as the host; its child starts from the `agent` source (INV-06). */
+  /** Delegates one sub-task through the `task` tool, as the host; its child starts from the `agent` source. */
   task(spec: TaskSpec, options?: TaskOptions): Promise<TaskResult> {
     return delegateTask((n, a) => this.tool(n, a), spec, options);
   }
 
-  /** Delegates 2..32 sub-tasks at once through `parallel_task` (TASK-02). */
+  /** Delegates 2..32 sub-tasks at once through `parallel_task`. */
   tasks(specs: readonly TaskSpec[], options?: TasksOptions): Promise<TasksResult> {
     return delegateTasks((n, a) => this.tool(n, a), specs, options);
   }
@@ -226,7 +226,7 @@ export class AgentSession {
     });
   }
 
-  /** Tool calls queued or running now (SURF-11). */
+  /** Tool calls queued or running now. */
   activeTools(): readonly ActiveToolCall[] {
     return this.#invoker.activeTools();
   }
@@ -250,7 +250,7 @@ export class AgentSession {
     return verifyThroughKernel(this.#gate, (name, args) => this.tool(name, args), this.activeRunId, subject, commands, options, this.#clock());
   }
 
-  /** Waives verification for exactly this effect digest (a host decision; GATE-01). */
+  /** Waives verification for exactly this effect digest (a host decision). */
   waiveCompletion(digest: string, reason: string): void {
     waiveDigest(this.#gate, digest, reason, this.#clock());
   }
@@ -285,7 +285,7 @@ export class AgentSession {
   }
 
   /**
-   * Compacts the conversation now (PROMPT-05): the model summarises it through the LLM invoker,
+   * Compacts the conversation now: the model summarises it through the LLM invoker,
    * keeping the goal, constraints, acceptance criteria, decisions and evidence, and the summary
    * is appended as `compaction.done`. Takes the session's lease like a run.
    */
@@ -298,7 +298,7 @@ export class AgentSession {
     }
   }
 
-  /** The session's aggregate snapshot now (PERS-01); a deep copy. */
+  /** The session's aggregate snapshot now; a deep copy. */
   snapshot(): SessionSnapshotV1 {
     const state = this.state;
     return buildSnapshot({
@@ -317,8 +317,8 @@ export class AgentSession {
   }
 
   /**
-   * Saves the session: materialises one snapshot and makes exactly one `saveSnapshot` call
-   * (PERS-02). Resolves with what was saved.
+   * Saves the session: materialises one snapshot and makes exactly one `saveSnapshot` call.
+   * Resolves with what was saved.
    * @throws SessionConfigurationError when the session has no session store; the store's error when it did not publish.
    */
   async save(): Promise<SessionSnapshotV1> {

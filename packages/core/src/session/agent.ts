@@ -1,6 +1,6 @@
 /**
  * `Agent`: holds the `CodeConfig` every session starts from and builds sessions through one
- * kernel (BUILD-02/05): options are validated and merged before any I/O, resources are
+ * kernel: options are validated and merged before any I/O, resources are
  * initialised (async) or required to be ready (sync), and one `ResolvedSessionConfig` is
  * assembled into a session: tool registry and invoker, history restored into an empty log.
  */
@@ -84,7 +84,7 @@ export class Agent {
   }
 
   /**
-   * Builds a session synchronously (BUILD-09..13): only when every resource is already
+   * Builds a session synchronously: only when every resource is already
    * initialised — an `LlmClient` object, `persistence: 'memory'`, a `'memory'` or object session
    * store, no MCP servers. Otherwise throws `ASYNC_SESSION_BUILD_REQUIRED` naming the resource;
    * it never falls back to an easier backend.
@@ -98,7 +98,7 @@ export class Agent {
   /**
    * Reopens a saved session: its snapshot is loaded from the session store (the configured one,
    * else the file store of `options.dir` or the current folder), its fact log continues, and the
-   * conversation is restored from the snapshot only when the log is empty (FOLD-08/09).
+   * conversation is restored from the snapshot only when the log is empty.
    * @throws SessionNotFoundError when no snapshot is stored for `sessionId`.
    */
   async resumeSession(sessionId: string, options: ResumeSessionOptions = {}): Promise<AgentSession> {
@@ -119,7 +119,7 @@ export class Agent {
   }
 }
 
-/** Restores history into an empty log (FOLD-08/09) and builds the session; closes the store on failure. */
+/** Restores history into an empty log and builds the session; closes the store on failure. */
 async function assemble(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Promise<AgentSession> {
   try {
     if (config.history.length > 0 && config.factStore.log.length === 0) await config.factStore.append(historyFacts(config.history), null);
@@ -159,7 +159,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
   // One provider budget for the whole session: its runs, sub-agents and host-direct calls.
   const llmBudget = config.llmBudget ? new LlmBudget(config.llmBudget) : undefined;
   const delegator = new Delegator({ config, invoker, system, tierOf: (name) => registry.get(name)?.tier, modelFor: agentModel(config), ...(llmBudget ? { llmBudget } : {}) }, agents, config.delegation);
-  // Session-start delegation tools (SURF-06): absent when manual delegation is off.
+  // Session-start delegation tools: absent when manual delegation is off.
   if (manual) for (const t of createDelegationTools(delegator)) registry.add(t);
   for (const t of createSkillTools(loadSkillCatalog(config.dir, config.skillDirs))) registry.add(t);
   session = new AgentSession({

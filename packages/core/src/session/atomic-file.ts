@@ -1,5 +1,5 @@
 /**
- * Atomic replace of a file (PERS-03/04): the bytes go to a temporary file in the same folder,
+ * Atomic replace of a file: the bytes go to a temporary file in the same folder,
  * which is fsynced, renamed over the target, and then the folder is fsynced so the rename itself
  * survives a power loss. A crash at any point leaves either the old file or the new one.
  */

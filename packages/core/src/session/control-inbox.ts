@@ -1,5 +1,5 @@
 /**
- * The bounded control inbox of a run (STEER-04/05): steers wait here until the next provider
+ * The bounded control inbox of a run: steers wait here until the next provider
  * call drains them. A request id applies a duplicate steer once; a steer for another run or a
  * stale turn revision is refused with a typed receipt, never silently dropped.
  */

@@ -1,8 +1,8 @@
 /**
  * `FileSessionStore`: one JSON envelope per session at `<dir>/.a3s/sessions/<thread>.json`
  * (thread as for fact logs: the id itself when safe, otherwise `s-<sha256>`). Saves publish by
- * atomic replace (PERS-03/04/08); loads validate the envelope and migrate the legacy
- * bare-session shape (PERS-07).
+ * atomic replace; loads validate the envelope and migrate the legacy
+ * bare-session shape.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -85,7 +85,7 @@ export class FileSessionStore implements SessionStore {
     return out.sort((a, b) => b.updatedAtMs - a.updatedAtMs);
   }
 
-  /** The transcript of a saved run (RES-02). */
+  /** The transcript of a saved run. */
   async loadRunCheckpoint(sessionId: string, runId: string): Promise<RunCheckpoint | undefined> {
     return checkpointFromSnapshot(await this.loadSnapshot(sessionId), runId);
   }

@@ -1,6 +1,6 @@
 /**
  * `MemorySessionStore`: sessions kept in this process. Each save replaces the whole entry under
- * one lock (PERS-05), so a reader never sees half of one generation and half of another; entries
+ * one lock, so a reader never sees half of one generation and half of another; entries
  * are deep copies, so later changes to a session never leak into a saved generation.
  */
 import { SessionStoreError } from '../errors/persistence-errors.js';
@@ -43,7 +43,7 @@ export class MemorySessionStore implements SessionStore {
     return this.#locked(() => [...this.#entries.values()].map((s) => ({ sessionId: s.session_id, updatedAtMs: s.updated_at_ms })).sort((a, b) => b.updatedAtMs - a.updatedAtMs));
   }
 
-  /** The transcript of a saved run (RES-02). */
+  /** The transcript of a saved run. */
   async loadRunCheckpoint(sessionId: string, runId: string): Promise<RunCheckpoint | undefined> {
     return checkpointFromSnapshot(await this.loadSnapshot(sessionId), runId);
   }

@@ -28,7 +28,7 @@ export interface RunExecution {
   readonly sessionId: string;
   readonly store: FactStore;
   readonly invoker: ToolInvoker;
-  /** The session's resolved configuration: the only place settings are read from (BUILD-03). */
+  /** The session's resolved configuration: the only place settings are read from. */
   readonly config: ResolvedSessionConfig;
   readonly harness: Harness;
   readonly folder: Folder;
@@ -48,11 +48,11 @@ export interface RunExecution {
    * host-direct calls; absent when no budget is configured.
    */
   readonly llmBudget?: LlmBudget;
-  /** Waits for the run's sub-agents to settle before a failed or cancelled run records its end (PTASK-05). */
+  /** Waits for the run's sub-agents to settle before a failed or cancelled run records its end. */
   readonly settleChildren?: (runId: string) => Promise<void>;
 }
 
-/** The transitions one call may run (FOLD-06). */
+/** The transitions one call may run. */
 export const STEP_LIMIT = 32;
 
 /** Runs a request; resolves with the result, or rejects with the run's typed error. */
@@ -120,7 +120,7 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
 }
 
 /**
- * Drives the run, then asks the completion gate (GATE-01..08): allowed → the result carries the
+ * Drives the run, then asks the completion gate: allowed → the result carries the
  * completion; continue → a continuation message and another drive (the 32 transitions are shared);
  * otherwise `COMPLETION_INCOMPLETE`. Each continuation is announced as `run_continued`.
  */

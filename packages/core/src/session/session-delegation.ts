@@ -1,5 +1,5 @@
 /**
- * Host-direct delegation (TASK-01/02, INV-06): `session.task(...)` and `session.tasks([...])`
+ * Host-direct delegation: `session.task(...)` and `session.tasks([...])`
  * call the same core `task` / `parallel_task` tools the model uses, as host calls; the child run
  * they create starts again from the `agent` source, under the session's policy.
  */
@@ -29,7 +29,7 @@ export interface TaskOptions {
 
 /** Options of `session.tasks`. */
 export interface TasksOptions {
-  /** Succeed when at least `minSuccessCount` branches do (PTASK-04). */
+  /** Succeed when at least `minSuccessCount` branches do. */
   readonly allowPartialFailure?: boolean;
   /** `1..tasks.length`; only with `allowPartialFailure: true`. */
   readonly minSuccessCount?: number;

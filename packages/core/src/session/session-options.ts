@@ -1,5 +1,5 @@
 /**
- * The options of a session: a patch over the agent's `CodeConfig` (BUILD-01) plus what only a
+ * The options of a session: a patch over the agent's `CodeConfig` plus what only a
  * session has (its id, history to restore). Options hold configuration, never half-initialised
  * runtime state; everything is validated before any I/O, and a bad value is a
  * `SESSION_CONFIGURATION` error naming the option path and what is allowed.
@@ -8,19 +8,19 @@ import type { CodeConfig } from '../config/code-config.js';
 import { validateConfigObject } from '../config/config-schema.js';
 import { normalizeLayer } from '../config/merge-config.js';
 
-/** A turn of earlier conversation to restore into an empty log (FOLD-08). */
+/** A turn of earlier conversation to restore into an empty log. */
 export interface HistoryTurn {
   readonly role: 'user' | 'assistant';
   readonly content: string;
 }
 
-/** The transcript a loop checkpoint holds for a run (RES-02). */
+/** The transcript a loop checkpoint holds for a run. */
 export interface RunCheckpoint {
   readonly runId: string;
   readonly messages: readonly HistoryTurn[];
 }
 
-/** Where a session looks for run checkpoints when its log is empty (RES-07/08); every `SessionStore` is one. */
+/** Where a session looks for run checkpoints when its log is empty; every `SessionStore` is one. */
 export interface RunCheckpointStore {
   loadRunCheckpoint(sessionId: string, runId: string): Promise<RunCheckpoint | undefined>;
 }
@@ -29,7 +29,7 @@ export interface RunCheckpointStore {
 export interface SessionOptions extends CodeConfig {
   /** Stable id, 1..1024 characters (reusing it continues the fact log). Default: a new random id. */
   readonly sessionId?: string;
-  /** Earlier conversation, restored only into an empty log (FOLD-08/09). */
+  /** Earlier conversation, restored only into an empty log. */
   readonly history?: readonly HistoryTurn[];
 }
 

@@ -9,7 +9,7 @@ import type { SessionSnapshotV1 } from './snapshot-types.js';
 
 /** Everything a session is assembled from (see `Agent.session`). */
 export interface SessionParts {
-  /** The one resolved configuration every part of the session reads (BUILD-03). */
+  /** The one resolved configuration every part of the session reads. */
   readonly config: ResolvedSessionConfig;
   readonly invoker: ToolInvoker;
   /** The artifact store the invoker caps outputs into (listed into snapshots). */

@@ -1,7 +1,7 @@
 /**
- * The `SessionStore` contract (PERS-02/06/09): one aggregate `saveSnapshot` per save, never a
+ * The `SessionStore` contract: one aggregate `saveSnapshot` per save, never a
  * fragmented generation. A store also serves `resumeRun` on an empty log by rebuilding the
- * run's transcript from the snapshot's conversation (RES-02).
+ * run's transcript from the snapshot's conversation.
  */
 import { SessionConfigurationError } from '../errors/session-errors.js';
 import type { HistoryTurn, RunCheckpoint } from './session-options.js';
@@ -16,7 +16,7 @@ export interface SessionListing {
 
 /** Where sessions are saved. Implementations must publish each snapshot whole or not at all. */
 export interface SessionStore {
-  /** `true`: a save replaces the whole generation atomically (PERS-06). */
+  /** `true`: a save replaces the whole generation atomically. */
   readonly atomicSnapshots: boolean;
   /** Publishes one complete generation. Rejects (never resolves) when it did not publish it. */
   saveSnapshot(snapshot: SessionSnapshotV1): Promise<void>;
@@ -24,14 +24,14 @@ export interface SessionStore {
   loadSnapshot(sessionId: string): Promise<SessionSnapshotV1 | undefined>;
   /** Every saved session, most recently saved first. */
   listSessions(): Promise<readonly SessionListing[]>;
-  /** The transcript of a saved run, for `resumeRun` on an empty log (RES-02). */
+  /** The transcript of a saved run, for `resumeRun` on an empty log. */
   loadRunCheckpoint(sessionId: string, runId: string): Promise<RunCheckpoint | undefined>;
 }
 
 const METHODS = ['saveSnapshot', 'loadSnapshot', 'listSessions', 'loadRunCheckpoint'] as const;
 
 /**
- * Checks that a host's store implements the aggregate contract (PERS-09): a store without
+ * Checks that a host's store implements the aggregate contract: a store without
  * `saveSnapshot` fails here, at session build, rather than reporting a no-op save as success.
  * `path` names the option in the error (`sessionStore`).
  */
@@ -44,7 +44,7 @@ export function assertSessionStore(store: unknown, path = 'sessionStore'): asser
       throw new SessionConfigurationError(`${path}.${m}`, `must be a function${why}`);
     }
   }
-  if (s.atomicSnapshots !== true) throw new SessionConfigurationError(`${path}.atomicSnapshots`, 'must be true: the store must publish each snapshot whole (PERS-06)');
+  if (s.atomicSnapshots !== true) throw new SessionConfigurationError(`${path}.atomicSnapshots`, 'must be true: the store must publish each snapshot whole');
 }
 
 /**

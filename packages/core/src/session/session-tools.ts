@@ -43,7 +43,7 @@ export function registerSessionTools(registry: ToolRegistry, input: SessionTools
   registry.add(createProgramTool({ clock: input.clock }));
   if (input.askUser) registry.add(askUserTool);
   registry.add(createVerifyTool(input.gate, input.clock));
-  // generate_object calls the model through the calling run's LLM invoker (LLM-01).
+  // generate_object calls the model through the calling run's LLM invoker.
   registry.add(createGenerateObjectTool((ctx) => input.llmFor(ctx.runId)));
   const resources: SessionResource[] = [];
   try {

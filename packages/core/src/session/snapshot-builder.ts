@@ -1,5 +1,5 @@
 /**
- * Materialises a `SessionSnapshotV1` from a session's parts (PERS-02): the folded conversation,
+ * Materialises a `SessionSnapshotV1` from a session's parts: the folded conversation,
  * run records derived from the fact log, the bounded trace and artifacts, verification reports
  * and task snapshots. Pure apart from reading its inputs.
  */

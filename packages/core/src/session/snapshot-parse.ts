@@ -1,7 +1,7 @@
 /**
  * Reading snapshots back: shape validation (zod), the integrity rules a store checks on load
  * (unique run ids, run and event session ids equal to the snapshot's, strictly increasing event
- * sequences per run) and the migration of the legacy bare-session shape (PERS-07). Every failure
+ * sequences per run) and the migration of the legacy bare-session shape. Every failure
  * is a `SessionSnapshotError` naming the source and the field.
  */
 import type { Message } from '@a3s-code/effect';

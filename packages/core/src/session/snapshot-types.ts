@@ -1,5 +1,5 @@
 /**
- * `SessionSnapshotV1` (PERS-01): one complete, versioned persistence generation of a session —
+ * `SessionSnapshotV1`: one complete, versioned persistence generation of a session —
  * conversation, artifacts, trace events, run records, verification reports and sub-agent task
  * snapshots. Every field is plain JSON so a snapshot round-trips through any store unchanged.
  * The fact log stays the source of truth for runs; the snapshot is the source for session-level
@@ -69,7 +69,7 @@ export interface SubagentTaskSnapshot {
   readonly [key: string]: unknown;
 }
 
-/** One complete persistence generation of a session (PERS-01). */
+/** One complete persistence generation of a session. */
 export interface SessionSnapshotV1 {
   readonly version: 1;
   readonly session_id: string;
@@ -90,7 +90,7 @@ export interface SessionSnapshotV1 {
 }
 
 /**
- * The legacy bare-session JSON shape (PERS-07): readable for migration, never written. `system`
+ * The legacy bare-session JSON shape: readable for migration, never written. `system`
  * messages are dropped on migration (the system prompt comes from the configuration).
  * `created_at` is epoch milliseconds or an ISO-8601 string.
  */

@@ -1,5 +1,5 @@
 /**
- * The effective skill registry of a session (SURF-07): every `<folder>/*\/SKILL.md` under
+ * The effective skill registry of a session: every `<folder>/*\/SKILL.md` under
  * `<dir>/.a3s/skills` and each configured `skillDirs` folder (a folder that itself holds a
  * `SKILL.md` is one skill). A later skill with the same name replaces an earlier one. Read once,
  * when the session is built.

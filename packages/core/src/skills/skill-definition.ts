@@ -12,7 +12,7 @@ export interface SkillDefinition {
   /** Unique name, 1..64 of `[A-Za-z0-9_.-]`. */
   readonly name: string;
   readonly description: string;
-  /** Permission rules the skill's calls must match while it is active (PERM-08); absent: no restriction. */
+  /** Permission rules the skill's calls must match while it is active; absent: no restriction. */
   readonly allowedTools?: readonly string[];
   /** The body of `SKILL.md`. */
   readonly instructions: string;

@@ -1,7 +1,7 @@
 /**
  * `search_skills` (BM25 over name and description) and `Skill` (loads a skill's instructions
  * into the conversation as the tool result and, inside a run, applies its `allowed_tools` at the
- * permission projection for the rest of the run: PERM-08). A second skill never widens the
+ * permission projection for the rest of the run). A second skill never widens the
  * first: the earlier restriction stays as a restriction of the run.
  */
 import { z } from 'zod';

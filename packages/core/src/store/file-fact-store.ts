@@ -1,7 +1,7 @@
 /**
- * The file fact store: a session's append-only log at `<workspace>/.a3s/effect-log/<thread>.jsonl`
- * (LOG-05). Every append is written and fsynced before it returns; a torn last line left by a
- * crash is truncated on open, and no complete fact is ever rewritten (LOG-02). One process
+ * The file fact store: a session's append-only log at `<workspace>/.a3s/effect-log/<thread>.jsonl`.
+ * Every append is written and fsynced before it returns; a torn last line left by a
+ * crash is truncated on open, and no complete fact is ever rewritten. One process
  * writes a thread at a time (`FactLogLockedError` for a second writer).
  */
 import { open, type FileHandle } from 'node:fs/promises';

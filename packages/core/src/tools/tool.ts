@@ -17,7 +17,7 @@ export const TOOL_TIERS: readonly ToolTier[] = ['read', 'write', 'exec'];
 /** The shape of a tool's output text, as a hint for renderers and schedulers. */
 export type ToolOutputType = 'text' | 'json' | 'diff' | 'binary';
 
-/** Per-call scheduling capabilities (BND-02). Unknown ones are treated conservatively. */
+/** Per-call scheduling capabilities. Unknown ones are treated conservatively. */
 export interface ToolCapabilities {
   /** The call has no side effects. Only read-only, idempotent calls fan out in `batch`. */
   readonly readOnly: boolean;
@@ -67,11 +67,11 @@ export interface Tool<Args = unknown> {
   readonly description: string;
   /** JSON Schema of the arguments, input side (defaults optional). */
   readonly inputSchema: JsonSchema;
-  /** Approval tier; decides visibility in plan mode and read-only sub-agents (TIER-03). */
+  /** Approval tier; decides visibility in plan mode and read-only sub-agents. */
   readonly tier: ToolTier;
   /** Static scheduling capabilities; missing fields take {@link DEFAULT_TOOL_CAPABILITIES}. */
   readonly capabilities?: Partial<ToolCapabilities>;
-  /** Workspace or resource capabilities the tool needs to be registered (SURF-03). */
+  /** Workspace or resource capabilities the tool needs to be registered. */
   readonly requires?: readonly WorkspaceCapability[];
   /** Execution timeout in milliseconds, `1..86_400_000`; the invoker default applies when absent. */
   readonly timeoutMs?: number;

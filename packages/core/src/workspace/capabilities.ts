@@ -1,7 +1,7 @@
 /**
  * Capability names. A workspace declares the ones it serves; an attached resource (language
  * server, debug supervisor, kernel factory, ask port, vibe roster, MCP server) adds its own.
- * A tool registers only when every capability it `requires` is provided (SURF-02/03, TIER-05).
+ * A tool registers only when every capability it `requires` is provided.
  */
 
 /** The capabilities a `WorkspaceServices` backend can declare. */

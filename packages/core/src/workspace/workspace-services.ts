@@ -52,7 +52,7 @@ export interface WorkspaceGrepRequest extends WorkspaceCallOptions {
   readonly glob?: string;
   readonly caseInsensitive?: boolean;
   readonly fixedStrings?: boolean;
-  /** `false` when the caller needs only paths or counts: backends must not build line text (GREP-06). */
+  /** `false` when the caller needs only paths or counts: backends must not build line text. */
   readonly withText?: boolean;
 }
 
@@ -75,11 +75,11 @@ export interface WorkspaceGlobRequest extends WorkspaceCallOptions {
 /** Content and path search (`search`). Results stream so callers can stop early. */
 export interface WorkspaceSearch {
   grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch>;
-  /** Matching file paths in the backend's relevance or recency order (GLOB-01). */
+  /** Matching file paths in the backend's relevance or recency order. */
   glob(request: WorkspaceGlobRequest): AsyncIterable<string>;
 }
 
-/** A captured stream: head and tail kept under a byte cap, with the exact total (BND-04). */
+/** A captured stream: head and tail kept under a byte cap, with the exact total. */
 export interface CapturedStream {
   readonly head: string;
   readonly tail: string;

@@ -1,5 +1,5 @@
 /**
- * Byte-capped capture of one output stream (BND-04): the first `head` bytes and the last `tail`
+ * Byte-capped capture of one output stream: the first `head` bytes and the last `tail`
  * bytes are kept, everything between is counted and dropped, so memory stays bounded however
  * much a command writes.
  */

@@ -1,6 +1,6 @@
 /**
  * `MemoryWorkspace`: a workspace held in memory with the file capabilities only (`fs.read`,
- * `fs.write`, `fs.list`, `search`): no `exec`, no `git` (SURF-03). Search uses the JS engine.
+ * `fs.write`, `fs.list`, `search`): no `exec`, no `git`. Search uses the JS engine.
  */
 import type { WorkspaceServiceCapability, WorkspaceServices } from '@a3s-code/core';
 import { WorkspaceConfigurationError } from '../errors.js';

@@ -1,6 +1,6 @@
 /**
  * What the built-in search engines offer beyond core's `WorkspaceSearch`: whole-result calls
- * that never build line text (GREP-06) and an unordered file listing, so `grep` and `glob` stay
+ * that never build line text and an unordered file listing, so `grep` and `glob` stay
  * near ripgrep's own speed. Tools use them when present and fall back to the core interface.
  */
 import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest, WorkspaceSearch } from '@a3s-code/core';

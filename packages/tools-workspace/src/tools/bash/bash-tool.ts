@@ -1,9 +1,9 @@
 /**
  * `bash`: runs a shell command in the workspace through its `exec` service, which puts it in its
- * own process group, enforces one deadline over output draining and exit (BND-05) and kills the
- * whole group on timeout or cancellation (BND-06). Output streams live as `tool_output_delta`
+ * own process group, enforces one deadline over output draining and exit and kills the
+ * whole group on timeout or cancellation. Output streams live as `tool_output_delta`
  * events while the command runs. stdout and stderr are capped separately,
- * head and tail kept with exact totals (BND-04). Metadata lists the files the command changed.
+ * head and tail kept with exact totals. Metadata lists the files the command changed.
  */
 import { CapabilityUnavailableError, defineTool, type CapturedStream } from '@a3s-code/core';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * `edit` (EDIT-01..04): fixed-string replacement. Not-found and ambiguous matches fail with the
+ * `edit`: fixed-string replacement. Not-found and ambiguous matches fail with the
  * candidate lines; `expected_replacements` and `max_replacements` bound the change; `dry_run`
  * returns exactly the metadata a real write would, writes nothing and is scheduled read-only.
  * CRLF files stay CRLF when the strings are given with `\n`.

@@ -1,5 +1,5 @@
 /**
- * `glob` (GLOB-01..03): file paths matching a pattern, honouring `.gitignore`. `sort: "backend"`
+ * `glob`: file paths matching a pattern, honouring `.gitignore`. `sort: "backend"`
  * (default) keeps the backend's order, most recently modified first; `sort: "path"` sorts
  * lexically before paging, so pages form one stable sequence with no duplicate or skipped path.
  */

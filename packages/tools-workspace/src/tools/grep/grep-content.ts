@@ -1,5 +1,5 @@
 /**
- * `grep` content mode (GREP-02): a page of matching lines in lexical order, with context lines
+ * `grep` content mode: a page of matching lines in lexical order, with context lines
  * read from the files of that page only, rendered as ripgrep does (`path:line:text` for matches,
  * `path-line-text` for context, `--` between groups). Stops the engine as soon as the page is full.
  */

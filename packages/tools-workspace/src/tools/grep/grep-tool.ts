@@ -1,5 +1,5 @@
 /**
- * `grep` (GREP-01..06): regex search honouring `.gitignore`, in four output modes. `content`
+ * `grep`: regex search honouring `.gitignore`, in four output modes. `content`
  * pages matching lines; `files_with_matches` and `count` page paths (lexical order, opaque
  * cursor); `summary` returns totals only. The non-content modes never build match text.
  */

@@ -1,5 +1,5 @@
 /**
- * `read.files` (READ-01..05): several ranges in one response under a shared byte budget that
+ * `read.files`: several ranges in one response under a shared byte budget that
  * counts headers and continuation text. Entries keep request order; a failing entry reports its
  * error without dropping the others; when the budget runs out, `continuation` lists exactly the
  * unfinished ranges (resume offset and remaining limit), so no line is ever returned twice.

@@ -1,5 +1,5 @@
 /**
- * `read` (READ-01..05, BND-03): one file by `file_path`, or a batch by `files`, always bounded by
+ * `read`: one file by `file_path`, or a batch by `files`, always bounded by
  * `max_output_bytes`, always with an explicit continuation when output is incomplete.
  */
 import { defineTool, InvalidToolArgsError } from '@a3s-code/core';

@@ -1,5 +1,5 @@
 /**
- * What write-tier tools report about a change (BND-07): the changed paths with digests and sizes,
+ * What write-tier tools report about a change: the changed paths with digests and sizes,
  * a bounded preview and a bounded unified diff, never the whole before/after contents.
  */
 import { unifiedDiff } from '../../diff/unified-diff.js';

@@ -1,4 +1,4 @@
-/** Pages of a sorted list of paths resumed "after" a path (stable across pages: GLOB-03). */
+/** Pages of a sorted list of paths resumed "after" a path (stable across pages). */
 import { comparePaths } from '../../search/path-order.js';
 
 /** Index of the first element greater than `after` in a {@link comparePaths}-sorted list. */
