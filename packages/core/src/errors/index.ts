@@ -4,3 +4,4 @@ export * from './session-errors.js';
 export * from './tool-errors.js';
 export * from './persistence-errors.js';
 export { ModelConfigurationError } from './model-errors.js';
+export { ResourceOpenError, ResourceUnavailableError } from './resource-errors.js';
