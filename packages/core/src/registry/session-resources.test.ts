@@ -157,6 +157,24 @@ describe('pack resources (one plug-in path)', () => {
     expect(registry.toolNames()).toEqual(['count']);
   });
 
+  it('SURF-09: a tool source (MCP) attaches through the same set and is detached when the session closes', async () => {
+    const { registry, resources } = setup(counterResource().resource);
+    let detached = 0;
+    resources.addSource({
+      attach: (target) => {
+        target.add({ ...countTool, name: 'mcp__srv__echo', requires: [] });
+        return () => {
+          detached += 1;
+          target.remove('mcp__srv__echo');
+        };
+      },
+    });
+    expect(registry.toolNames()).toEqual(['mcp__srv__echo']);
+    await resources.closeAll();
+    expect(detached).toBe(1);
+    expect(registry.toolNames()).toEqual([]);
+  });
+
   it('defineToolPack checks resources and refuses the removed openSession', () => {
     const open = async () => ({ close: async () => undefined });
     expect(() => defineToolPack({ name: 'p', version: '1.0.0', tools: [], resources: [{ capability: 'lsp' as never, open }] })).toThrow(/resources\[0\]\.capability/);

@@ -6,9 +6,11 @@
  * a `session` resource opens in {@link SessionResources.openAtBuild} and provides its capability
  * only once open. A resource that fails to open is reported (listeners, {@link SessionResources.status})
  * and its capability withdrawn, so its tools leave the surface; a closed resource's tools leave too.
+ * Tool sources (MCP) attach here as well and are detached with the resources.
  */
 import { ResourceOpenError, ResourceUnavailableError } from '../errors/resource-errors.js';
 import { ToolDefinitionError } from '../errors/tool-errors.js';
+import type { ToolSource } from '../session/tool-source.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { OpenedResource, ResourceCapability, ToolResource, ToolResourceContext } from '../tools/tool-resource.js';
 import type { RegistrationReport, ToolRegistry } from './tool-registry.js';
@@ -52,6 +54,7 @@ export class SessionResources implements ResourceAccess {
   readonly #entries = new Map<ResourceCapability, Entry>();
   readonly #listeners = new Set<(error: ResourceOpenError) => void>();
   readonly #failures: ResourceOpenError[] = [];
+  readonly #detach: (() => void)[] = [];
   #closed = false;
 
   constructor(registry: ToolRegistry, context: ToolResourceContext) {
@@ -80,6 +83,16 @@ export class SessionResources implements ResourceAccess {
       if ((r.opens ?? 'lazy') === 'lazy') this.#registry.provide([r.capability]);
     }
     return this.#registry.registerPack(pack);
+  }
+
+  /**
+   * Attaches a source of tools that change while the session lives (MCP servers): its tools are
+   * added and removed on the registry as it discovers them, and it is detached when the session
+   * closes.
+   */
+  addSource(source: ToolSource): void {
+    if (this.#closed) throw new ResourceUnavailableError('tool source', 'the session is closed');
+    this.#detach.push(source.attach(this.#registry));
   }
 
   /** Opens every `session` resource (together); failures are reported, never thrown. */
@@ -111,9 +124,10 @@ export class SessionResources implements ResourceAccess {
     if (handle !== undefined) await handle.close();
   }
 
-  /** Closes every resource (the session closes); errors of `close` are swallowed. Idempotent. */
+  /** Detaches every tool source and closes every resource (the session closes); errors of `close` are swallowed. Idempotent. */
   async closeAll(): Promise<void> {
     this.#closed = true;
+    for (const detach of this.#detach.splice(0)) detach();
     await Promise.all([...this.#entries.keys()].map((c) => this.close(c).catch(() => undefined)));
   }
 

@@ -182,19 +182,17 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): { r
     skills: loadSkillCatalog(config.dir, config.skillDirs),
   });
   try {
-    plugInPacks(resources, packs);
+    plugInPacks(resources, packs, config.toolSources);
   } catch (e) {
     void closeResources();
     throw e;
   }
-  const detach = config.toolSources.map((source) => source.attach(registry));
   session = new AgentSession({
     config,
     invoker,
     artifacts,
     gate,
     system,
-    onClose: () => detach.forEach((d) => d()),
     delegator,
     ...(llmBudget ? { llmBudget } : {}),
     resources: [{ close: closeResources }],

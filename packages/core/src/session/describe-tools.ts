@@ -46,7 +46,6 @@ export async function describeSessionTools(dir: string, config: CodeConfig = {},
   const resources = new SessionResources(registry, { sessionId: 'describe', clock: m.clock ?? Date.now, settings: m.web === undefined ? {} : { web: m.web }, signal: closing.signal });
   const manual = m.manualDelegation ?? DEFAULT_DELEGATION.manual;
   const settings = { manual, autoParallel: m.autoParallel ?? DEFAULT_DELEGATION.autoParallel, maxParallelTasks: m.maxParallelTasks ?? DEFAULT_DELEGATION.maxParallelTasks };
-  const detach: (() => void)[] = [];
   try {
     plugInPacks(
       resources,
@@ -60,14 +59,13 @@ export async function describeSessionTools(dir: string, config: CodeConfig = {},
         manualDelegation: manual,
         skills: loadSkillCatalog(root, (m.skillDirs ?? []).map((d) => resolve(root, d))),
       }),
+      m.toolSources ?? [],
     );
     // Lazy resources are listed without being opened; those that open at build open, as in a build.
     await resources.openAtBuild();
-    detach.push(...(m.toolSources ?? []).map((source) => source.attach(registry)));
     const surface = modelSurface(registry, m.governance ?? {}, new PermissionPolicy(m.permissions ?? {}));
     return surface.toolNames().map((name) => describeTool(surface.get(name)!));
   } finally {
-    detach.forEach((d) => d());
     closing.abort('listed');
     await resources.closeAll();
   }

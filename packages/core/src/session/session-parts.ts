@@ -21,7 +21,7 @@ export interface SessionParts {
   readonly gate: SessionGate;
   /** The layered system prompt sections. */
   readonly system: readonly string[];
-  /** Called once when the session closes (detaches tool sources). */
+  /** Called once when the session closes. */
   readonly onClose?: () => void;
   /** Released when the session closes (what the packs opened for it, e.g. the web search's browser). */
   readonly resources?: readonly { close(): Promise<void> }[];

@@ -2,7 +2,7 @@
  * The packs every session plugs in, in surface order: core's runtime pack (`batch`, `program`,
  * `ask_user`, `verify`, `generate_object`), the host's packs (workspace, web, its own), then
  * core's delegation pack (`task`, `parallel_task`, `task_result`) and skills pack
- * (`search_skills`, `Skill`). Each goes through {@link SessionResources.addPack}, the one path
+ * (`search_skills`, `Skill`); tool sources (MCP) attach after them. Each pack goes through {@link SessionResources.addPack}, the one path
  * every pack takes: what a session can offer (an ask port, manual delegation) is a resource the
  * core pack attaches, and a tool requiring it is on the surface only when it is attached.
  * Used by the session build and by {@link describeSessionTools}, so the two cannot drift apart.
@@ -22,6 +22,7 @@ import { createSkillTools } from '../skills/skill-tools.js';
 import type { Tool } from '../tools/tool.js';
 import { defineToolPack, type ToolPack } from '../tools/tool-pack.js';
 import type { ResourceCapability, ToolResource } from '../tools/tool-resource.js';
+import type { ToolSource } from './tool-source.js';
 
 /** Version of core's own packs. */
 const CORE_PACK_VERSION = '0.1.0';
@@ -75,10 +76,11 @@ export function sessionPacks(input: SessionPacksInput): readonly ToolPack[] {
 }
 
 /**
- * Plugs `packs` into a session, in order (nothing is opened yet: the async build then calls
- * `openAtBuild`). A pack that cannot be plugged in (a capability or tool name already taken)
- * throws before any of its parts is attached.
+ * Plugs `packs` into a session, in order, then attaches the tool `sources` (MCP), whose tools
+ * follow (nothing is opened yet: the async build then calls `openAtBuild`). A pack that cannot be
+ * plugged in (a capability or tool name already taken) throws before any of its parts is attached.
  */
-export function plugInPacks(resources: SessionResources, packs: readonly ToolPack[]): void {
+export function plugInPacks(resources: SessionResources, packs: readonly ToolPack[], sources: readonly ToolSource[]): void {
   for (const pack of packs) resources.addPack(pack);
+  for (const source of sources) resources.addSource(source);
 }
