@@ -19,7 +19,6 @@ import { askUserTool } from '../run/ask-user.js';
 import { createBatchTool } from '../runtime-tools/batch-tool.js';
 import type { SkillDefinition } from '../skills/skill-definition.js';
 import { createSkillTools } from '../skills/skill-tools.js';
-import type { Tool } from '../tools/tool.js';
 import { defineToolPack, type ToolPack } from '../tools/tool-pack.js';
 import type { ResourceCapability, ToolResource } from '../tools/tool-resource.js';
 import type { ToolSource } from './tool-source.js';
@@ -58,7 +57,7 @@ export function sessionPacks(input: SessionPacksInput): readonly ToolPack[] {
     tools: [
       createBatchTool(),
       createProgramTool({ clock: input.clock }),
-      askUserTool as Tool,
+      askUserTool,
       createVerifyTool(input.gate, input.clock),
       // generate_object calls the model through the calling run's LLM invoker (LLM-01).
       createGenerateObjectTool((ctx) => input.llmFor(ctx.runId)),
