@@ -134,6 +134,9 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
   if (!('stream' in model)) pending.push({ resource: 'model', reason: `the model '${model.config.provider}/${model.config.model}' is selected by name; its client is created in the async build (pass an LlmClient object to build synchronously)` });
   if (persistence === 'file') pending.push({ resource: 'persistence', reason: "the file fact log must be opened and locked (use persistence: 'memory' to build synchronously)" });
   if (sessionStore === 'file') pending.push({ resource: 'sessionStore', reason: "the file session store must be initialised (use 'memory' or an open SessionStore object)" });
+  for (const pack of m.tools ?? []) {
+    for (const r of pack.resources ?? []) if (r.opens === 'session') pending.push({ resource: `tools.${pack.name}.${r.capability}`, reason: "the pack's resource opens at session build (declare it opens: 'lazy' to build synchronously)" });
+  }
   for (const name of Object.keys(m.mcpServers ?? {})) pending.push({ resource: `mcpServers.${name}`, reason: 'MCP servers need asynchronous discovery' });
   const abs = (xs: readonly string[] | undefined) => (xs ?? []).map((x) => resolve(root, x));
   return {

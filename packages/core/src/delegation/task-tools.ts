@@ -86,6 +86,8 @@ export function createTaskTool(d: DelegationPort): Tool<z.output<ReturnType<type
     name: 'task',
     description: `Delegate a self-contained sub-task to a sub-agent, which works in its own context with your permissions or fewer, and returns its final answer. Agents:\n${agentList(d)}`,
     tier: 'read',
+    // On the surface only while the session attaches manual delegation as this resource.
+    requires: ['resource.delegation'],
     input: taskInput(names(d)),
     capabilities: { readOnly: false, idempotent: false, outputType: 'json', maxParallelism: 32 },
     timeoutMs: TASK_TIMEOUT_MS,
@@ -111,6 +113,8 @@ export function createParallelTaskTool(d: DelegationPort): Tool<z.output<ReturnT
     name: 'parallel_task',
     description: `Run 2-32 independent sub-tasks in parallel (at most ${d.settings.maxParallelTasks} at once), each with its own sub-agent. Without allow_partial_failure, the first failure cancels the other branches. Agents:\n${agentList(d)}`,
     tier: 'read',
+    // On the surface only while the session attaches manual delegation as this resource.
+    requires: ['resource.delegation'],
     input: parallelTaskInput(names(d)),
     capabilities: { readOnly: false, idempotent: false, outputType: 'json' },
     timeoutMs: TASK_TIMEOUT_MS,
@@ -159,6 +163,8 @@ export function createTaskResultTool(d: DelegationPort): Tool<z.output<typeof ta
     name: 'task_result',
     description: 'Get the result of a background task started with task(background: true); waits for it unless wait is false.',
     tier: 'read',
+    // On the surface only while the session attaches manual delegation as this resource.
+    requires: ['resource.delegation'],
     input: taskResultInput,
     capabilities: { readOnly: true, idempotent: true, outputType: 'json' },
     timeoutMs: TASK_TIMEOUT_MS,

@@ -24,3 +24,4 @@ export {
 } from './tool-errors.js';
 export { SessionNotFoundError, SessionSnapshotError, SessionStoreError } from './persistence-errors.js';
 export { ModelConfigurationError } from './model-errors.js';
+export { ResourceOpenError, ResourceUnavailableError } from './resource-errors.js';

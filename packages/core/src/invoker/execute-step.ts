@@ -4,7 +4,9 @@
  * hold the caller: the call settles as soon as the signal aborts and a late result is dropped.
  */
 import { A3sError } from '@a3s-code/effect';
+import { ResourceUnavailableError } from '../errors/resource-errors.js';
 import { CancelledError, ToolExecutionError } from '../errors/tool-errors.js';
+import type { OpenedResource, ResourceCapability } from '../tools/tool-resource.js';
 import { resolveCapabilities, type Tool, type ToolResult } from '../tools/tool.js';
 import { TOOL_OUTPUT_DELTA_MAX_CHARS, type ToolContext } from '../tools/tool-context.js';
 import type { ToolMiddlewareNext } from '../tools/tool-middleware.js';
@@ -58,6 +60,9 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
   const scoped = call.nest(signal);
   try {
     if (signal.aborted) throw toCallError(tool.name, undefined, signal);
+    // Lazy resources open on the first call of a tool that requires them (once, shared).
+    const needed = resourceRequirements(tool);
+    if (needed.length > 0) await settleOrAbort(Promise.all(needed.map((c) => resourceOf(k, tool, c))), signal);
     call.onRunning();
     const emitOutput = (delta: string, stream?: 'stdout' | 'stderr'): void => {
       if (signal.aborted || typeof delta !== 'string' || delta.length === 0) return;
@@ -79,6 +84,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
       artifacts: k.artifacts,
       invoker: scoped.invoker,
       emitOutput,
+      resource: <H extends OpenedResource>(capability: ResourceCapability) => resourceOf<H>(k, tool, capability),
     };
     bindCallContext(ctx, frame.context);
     bindChangeCollector(ctx, frame.changes);
@@ -125,4 +131,14 @@ function settleOrAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
+}
+
+function resourceRequirements(tool: Tool): ResourceCapability[] {
+  return (tool.requires ?? []).filter((c): c is ResourceCapability => c.startsWith('resource.'));
+}
+
+function resourceOf<H extends OpenedResource>(k: Kernel, tool: Tool, capability: ResourceCapability): Promise<H> {
+  if (!(tool.requires ?? []).includes(capability)) return Promise.reject(new ResourceUnavailableError(capability, `tool '${tool.name}' does not require it`));
+  if (k.resources === undefined) return Promise.reject(new ResourceUnavailableError(capability, 'this invoker has no session resources'));
+  return k.resources.acquire(capability) as Promise<H>;
 }

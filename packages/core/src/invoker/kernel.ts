@@ -5,6 +5,7 @@ import type { ConfirmationManager } from '../permissions/confirmation.js';
 import type { PermissionChecker } from '../permissions/permission-checker.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ResourceAccess } from '../registry/session-resources.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import type { ArgValidator } from './arg-validator.js';
 import type { ArtifactStore, OutputCapOptions } from './artifact-store.js';
@@ -33,6 +34,8 @@ export interface Kernel {
   readonly clock: () => number;
   /** Aborted by `ToolInvoker.close()`: reaches every call of the session. */
   readonly sessionSignal: AbortSignal;
+  /** The session's pack resources, when it has any. */
+  readonly resources: ResourceAccess | undefined;
   /** Calls queued or running now, keyed by a per-call token. */
   readonly active: Map<object, ActiveToolCall>;
 }

@@ -9,6 +9,7 @@ import type { ConfirmationManager } from '../permissions/confirmation.js';
 import { defaultPermissionChecker, type PermissionChecker } from '../permissions/permission-checker.js';
 import { PermissionPolicy, type PermissionPolicyConfig } from '../permissions/permission-policy.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ResourceAccess } from '../registry/session-resources.js';
 import { modelSurface, type ToolSurface } from '../registry/tool-surface.js';
 import { emptyWorkspace, type WorkspaceServices } from '../workspace/workspace-services.js';
 import { ArgValidator } from './arg-validator.js';
@@ -51,6 +52,11 @@ export interface ToolInvokerOptions {
   readonly maxDepth?: number;
   /** Epoch-milliseconds clock. Default `Date.now`. */
   readonly clock?: () => number;
+  /**
+   * The session's pack resources: a call of a tool that requires `resource.*` capabilities opens
+   * them first (lazily, once) and reaches them through `ctx.resource`. Default: none.
+   */
+  readonly resources?: ResourceAccess;
 }
 
 /** Options of {@link ToolInvoker.invoke}. */
@@ -108,6 +114,7 @@ export class ToolInvoker {
       maxDepth: intIn(options.maxDepth, 'maxDepth', 1, 64, 8),
       clock: options.clock ?? Date.now,
       sessionSignal: this.#close.signal,
+      resources: options.resources,
       active: new Map(),
     };
   }

@@ -77,6 +77,24 @@ export class ToolRegistry {
     return { registered, pending: this.pending() };
   }
 
+  /**
+   * Takes capabilities back (a resource closed or failed to open): every registered tool that
+   * requires one of them leaves the surface and waits as pending again.
+   */
+  withdraw(capabilities: Iterable<WorkspaceCapability>): RegistrationReport {
+    for (const c of capabilities) this.#capabilities.delete(c);
+    const removed: string[] = [];
+    for (const [name, tool] of [...this.#tools]) {
+      if (this.#missing(tool).length > 0) {
+        this.#tools.delete(name);
+        this.#pending.set(name, tool);
+        removed.push(name);
+      }
+    }
+    if (removed.length > 0) this.#changed();
+    return { registered: [], pending: this.pending().filter((p) => removed.includes(p.name)) };
+  }
+
   /** Registers every tool of a pack (each gated by its `requires`) and the pack's middleware. */
   registerPack(pack: ToolPack): RegistrationReport {
     const registered: string[] = [];

@@ -48,6 +48,8 @@ export const askUserTool = defineTool({
   tier: 'read',
   input: askUserInput,
   capabilities: { readOnly: true, idempotent: false },
+  // Registered only when the session has an ask port, which it attaches as this resource.
+  requires: ['resource.ask'],
   execute: async () => ({
     output: 'ask_user can only be used by the model directly in a run (the run parks until the person answers); it cannot be nested or called by the host.',
     exitCode: 1,

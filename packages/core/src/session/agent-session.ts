@@ -4,6 +4,7 @@
  * session's lease before reading anything, and an overlap fails at once with `SESSION_BUSY`.
  * Host-direct tool calls never take the lease.
  */
+import type { ResourceStatus, SessionResources } from '../registry/session-resources.js';
 import { checkHostFact, createHarness, Folder, sync, type FactDraft, type FoldState, type Harness } from '@a3s-code/effect';
 import { SessionBusyError, SessionConfigurationError } from '../errors/session-errors.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
@@ -69,6 +70,7 @@ export class AgentSession {
   readonly #delegator: Delegator | undefined;
   readonly #llmBudget: LlmBudget | undefined;
   readonly #hostEvents: AgentEventEmitter;
+  readonly #sessionResources: SessionResources | undefined;
 
   constructor(parts: SessionParts) {
     this.config = parts.config;
@@ -81,6 +83,9 @@ export class AgentSession {
     this.#delegator = parts.delegator;
     this.#llmBudget = parts.llmBudget;
     this.#hostEvents = new AgentEventEmitter({ runId: `host:${this.sessionId}`, sessionId: this.sessionId, clock: () => this.#clock() });
+    this.#sessionResources = parts.sessionResources;
+    // A resource that fails to open later (a lazy one, on first use) is reported to host listeners.
+    parts.sessionResources?.onFailure((e) => this.#hostEvents.emit({ kind: 'error', payload: { code: e.code, message: e.message } }));
     this.system = parts.system;
     this.#harness = createHarness(parts.config.recipe);
     this.#folder = new Folder(this.#harness.recipe);
@@ -274,6 +279,16 @@ export class AgentSession {
       ...(this.#llmBudget ? { budget: this.#llmBudget } : {}),
       ...(this.config.llmRetry ? { retry: this.config.llmRetry } : {}),
     });
+  }
+
+  /**
+   * The resources the session's packs attached, in attach order, with their state (`attached`
+   * until a lazy one is first used, `open`, `failed` with the typed `ResourceOpenError`, or
+   * `closed`). A resource that fails to open is also reported as an `error` event to
+   * {@link onHostEvent} listeners, and its tools leave the surface.
+   */
+  resources(): readonly ResourceStatus[] {
+    return this.#sessionResources?.status() ?? [];
   }
 
   /**

@@ -20,15 +20,15 @@ import { buildSystemPrompt, loadWorkspaceInstructionsSync } from '../prompt/syst
 import { Delegator } from '../delegation/delegator.js';
 import { loadAgentCatalog } from '../delegation/agent-catalog.js';
 import { agentModel } from '../delegation/agent-model.js';
-import { AUTO_PARALLEL_SECTION, createDelegationTools } from '../delegation/task-tools.js';
-import { createSkillTools } from '../skills/skill-tools.js';
+import { AUTO_PARALLEL_SECTION } from '../delegation/task-tools.js';
 import { loadSkillCatalog } from '../skills/skill-catalog.js';
 
 import { AgentSession } from './agent-session.js';
 import { FileSessionStore } from './file-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { historyFacts } from './run-setup.js';
-import { registerSessionTools } from './session-tools.js';
+import { plugInPacks, sessionPacks } from './session-tools.js';
+import { SessionResources } from '../registry/session-resources.js';
 import { hasAskPort } from '../run/ask-user.js';
 import { SessionArtifactStore } from './session-artifacts.js';
 import type { SessionOptions } from './session-options.js';
@@ -92,7 +92,7 @@ export class Agent {
   sessionSync(dir: string, options: SessionOptions = {}): AgentSession {
     const config = resolveSync(planSessionBuild(dir, this.#build, options));
     if (config.history.length > 0) config.factStore.log.append(historyFacts(config.history), null);
-    return build(config);
+    return build(config).session;
   }
 
   /**
@@ -123,20 +123,31 @@ export class Agent {
 async function assemble(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Promise<AgentSession> {
   try {
     if (config.history.length > 0 && config.factStore.log.length === 0) await config.factStore.append(historyFacts(config.history), null);
-    return build(config, restored);
+    const built = build(config, restored);
+    await built.openAtBuild();
+    return built.session;
   } catch (e) {
     await config.factStore.close();
     throw e;
   }
 }
 
-function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): AgentSession {
+/**
+ * Builds a session synchronously: every pack is plugged in, nothing is opened. The async build
+ * then runs `openAtBuild` (resources that open at build; `resolveSync` refused a synchronous
+ * build of a session that has any).
+ */
+function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): { readonly session: AgentSession; openAtBuild(): Promise<void> } {
   const registry = new ToolRegistry({ capabilities: config.workspace.capabilities });
   const store = config.factStore;
   const gate = new SessionGate(() => store.log.facts, (name) => registry.get(name)?.tier, config.gate, restored?.verification_reports ?? []);
   let session: AgentSession | undefined;
-  const opened = registerSessionTools(registry, { clock: config.clock, settings: config.web === undefined ? {} : { web: config.web }, gate, tools: config.tools, askUser: hasAskPort(config), llmFor: (runId) => session?.llmFor(runId) });
-  const detach = config.toolSources.map((source) => source.attach(registry));
+  const closing = new AbortController();
+  const resources = new SessionResources(registry, { sessionId: config.sessionId, clock: config.clock, settings: config.web === undefined ? {} : { web: config.web }, signal: closing.signal });
+  const closeResources = async (): Promise<void> => {
+    closing.abort('session closed');
+    await resources.closeAll();
+  };
   const artifacts = new SessionArtifactStore();
   const agents = loadAgentCatalog(config.dir, config.agentDirs, config.agents);
   const invoker = new ToolInvoker({
@@ -146,6 +157,7 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
     artifacts,
     hooks: config.hooks,
     clock: config.clock,
+    resources,
     ...(config.checker ? { checker: config.checker } : {}),
     ...(config.confirmation ? { confirmation: config.confirmation } : {}),
   });
@@ -159,20 +171,33 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Age
   // One provider budget for the whole session: its runs, sub-agents and host-direct calls.
   const llmBudget = config.llmBudget ? new LlmBudget(config.llmBudget) : undefined;
   const delegator = new Delegator({ config, invoker, system, tierOf: (name) => registry.get(name)?.tier, modelFor: agentModel(config), ...(llmBudget ? { llmBudget } : {}) }, agents, config.delegation);
-  // Session-start delegation tools: absent when manual delegation is off.
-  if (manual) for (const t of createDelegationTools(delegator)) registry.add(t);
-  for (const t of createSkillTools(loadSkillCatalog(config.dir, config.skillDirs))) registry.add(t);
+  const packs = sessionPacks({
+    clock: config.clock,
+    gate,
+    packs: config.tools,
+    askUser: hasAskPort(config),
+    llmFor: (runId) => session?.llmFor(runId),
+    delegation: delegator,
+    manualDelegation: manual,
+    skills: loadSkillCatalog(config.dir, config.skillDirs),
+  });
+  try {
+    plugInPacks(resources, packs, config.toolSources);
+  } catch (e) {
+    void closeResources();
+    throw e;
+  }
   session = new AgentSession({
     config,
     invoker,
     artifacts,
     gate,
     system,
-    onClose: () => detach.forEach((d) => d()),
     delegator,
     ...(llmBudget ? { llmBudget } : {}),
-    resources: opened.resources,
+    resources: [{ close: closeResources }],
+    sessionResources: resources,
     ...(restored ? { restored } : {}),
   });
-  return session;
+  return { session, openAtBuild: () => resources.openAtBuild() };
 }

@@ -1,7 +1,7 @@
 /**
  * The tool surface a session would have, listed without building one: no model, no fact log,
  * no session store. The agent's configuration and the session options are validated and merged
- * as a build does, the same {@link registerSessionTools} registers the same tools on a registry
+ * as a build does, the same {@link sessionPacks} are plugged in the same way on a registry
  * gated by the workspace's capabilities, tool sources (MCP) are attached for the listing, and the
  * model-side filter (plan mode, deny rules) applies. For hosts that show the surface before a
  * model is configured (`a3s tools`).
@@ -22,10 +22,10 @@ import { A3sError } from '@a3s-code/effect';
 import type { AgentDefinition } from '../delegation/agent-definition.js';
 import { loadAgentCatalog } from '../delegation/agent-catalog.js';
 import { DEFAULT_DELEGATION, type DelegationSettings } from '../delegation/delegator.js';
-import { createDelegationTools, type DelegationPort } from '../delegation/task-tools.js';
-import { createSkillTools } from '../skills/skill-tools.js';
+import type { DelegationPort } from '../delegation/task-tools.js';
+import { SessionResources } from '../registry/session-resources.js';
 import { loadSkillCatalog } from '../skills/skill-catalog.js';
-import { registerSessionTools } from './session-tools.js';
+import { plugInPacks, sessionPacks } from './session-tools.js';
 import { hasAskPort } from '../run/ask-user.js';
 
 /**
@@ -42,27 +42,32 @@ export async function describeSessionTools(dir: string, config: CodeConfig = {},
   const workspace = m.workspace ?? emptyWorkspace(root);
   const registry = new ToolRegistry({ capabilities: workspace.capabilities });
   const gate = new SessionGate(() => [], (name) => registry.get(name)?.tier, m.gate ?? {});
-  const { resources } = registerSessionTools(registry, {
-    clock: m.clock ?? Date.now,
-    settings: m.web === undefined ? {} : { web: m.web },
-    gate,
-    tools: m.tools ?? [],
-    askUser: hasAskPort(m),
-    llmFor: () => undefined,
-  });
-  // The delegation and skill tools, as a session registers them after its invoker exists.
-  if (m.manualDelegation ?? DEFAULT_DELEGATION.manual) {
-    const settings = { manual: true, autoParallel: m.autoParallel ?? DEFAULT_DELEGATION.autoParallel, maxParallelTasks: m.maxParallelTasks ?? DEFAULT_DELEGATION.maxParallelTasks };
-    for (const t of createDelegationTools(listingOnly(loadAgentCatalog(root, (m.agentDirs ?? []).map((d) => resolve(root, d)), m.agents ?? []), settings))) registry.add(t);
-  }
-  for (const t of createSkillTools(loadSkillCatalog(root, (m.skillDirs ?? []).map((d) => resolve(root, d))))) registry.add(t);
-  const detach = (m.toolSources ?? []).map((source) => source.attach(registry));
+  const closing = new AbortController();
+  const resources = new SessionResources(registry, { sessionId: 'describe', clock: m.clock ?? Date.now, settings: m.web === undefined ? {} : { web: m.web }, signal: closing.signal });
+  const manual = m.manualDelegation ?? DEFAULT_DELEGATION.manual;
+  const settings = { manual, autoParallel: m.autoParallel ?? DEFAULT_DELEGATION.autoParallel, maxParallelTasks: m.maxParallelTasks ?? DEFAULT_DELEGATION.maxParallelTasks };
   try {
+    plugInPacks(
+      resources,
+      sessionPacks({
+        clock: m.clock ?? Date.now,
+        gate,
+        packs: m.tools ?? [],
+        askUser: hasAskPort(m),
+        llmFor: () => undefined,
+        delegation: listingOnly(loadAgentCatalog(root, (m.agentDirs ?? []).map((d) => resolve(root, d)), m.agents ?? []), settings),
+        manualDelegation: manual,
+        skills: loadSkillCatalog(root, (m.skillDirs ?? []).map((d) => resolve(root, d))),
+      }),
+      m.toolSources ?? [],
+    );
+    // Lazy resources are listed without being opened; those that open at build open, as in a build.
+    await resources.openAtBuild();
     const surface = modelSurface(registry, m.governance ?? {}, new PermissionPolicy(m.permissions ?? {}));
     return surface.toolNames().map((name) => describeTool(surface.get(name)!));
   } finally {
-    detach.forEach((d) => d());
-    await Promise.all(resources.map((r) => r.close().catch(() => undefined)));
+    closing.abort('listed');
+    await resources.closeAll();
   }
 }
 

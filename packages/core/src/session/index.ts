@@ -22,7 +22,6 @@ export {
 } from './snapshot-types.js';
 export { DEFAULT_TRACE_EVENTS, TraceRecorder } from './trace-recorder.js';
 export type { ToolSource } from './tool-source.js';
-export { registerSessionTools, type SessionResource, type SessionToolsInput } from './session-tools.js';
 export { describeSessionTools } from './describe-tools.js';
 export { streamRun, type RunEventStream } from './stream-run.js';
 export type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from './session-delegation.js';

@@ -4,6 +4,7 @@ import type { Delegator } from '../delegation/delegator.js';
 import type { SessionGate } from '../gate/session-gate.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
+import type { SessionResources } from '../registry/session-resources.js';
 import type { SessionArtifactStore } from './session-artifacts.js';
 import type { SessionSnapshotV1 } from './snapshot-types.js';
 
@@ -20,10 +21,12 @@ export interface SessionParts {
   readonly gate: SessionGate;
   /** The layered system prompt sections. */
   readonly system: readonly string[];
-  /** Called once when the session closes (detaches tool sources). */
+  /** Called once when the session closes. */
   readonly onClose?: () => void;
   /** Released when the session closes (what the packs opened for it, e.g. the web search's browser). */
   readonly resources?: readonly { close(): Promise<void> }[];
+  /** The session's pack resources: their failures become host `error` events and `resources()` lists them. */
+  readonly sessionResources?: SessionResources;
   /** The session's provider budget, shared with the delegator's child runs. */
   readonly llmBudget?: LlmBudget;
   /** The session's sub-agent state (tasks, background results, children of runs). */

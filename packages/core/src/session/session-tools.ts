@@ -1,63 +1,85 @@
 /**
- * The tools every session registers, in surface order: the runtime tools (`batch`, `program`,
- * and `ask_user` when someone can answer it), `verify`, `generate_object`, then the packs (each
- * pack's `tools`, then the tools its `openSession` builds from the session's settings).
- * One function, used by the session build and by {@link describeSessionTools} (the surface a
- * session would have, listed without a model), so the two cannot drift apart.
+ * The packs every session plugs in, in surface order: core's runtime pack (`batch`, `program`,
+ * `ask_user`, `verify`, `generate_object`), the host's packs (workspace, web, its own), then
+ * core's delegation pack (`task`, `parallel_task`, `task_result`) and skills pack
+ * (`search_skills`, `Skill`); tool sources (MCP) attach after them. Each pack goes through {@link SessionResources.addPack}, the one path
+ * every pack takes: what a session can offer (an ask port, manual delegation) is a resource the
+ * core pack attaches, and a tool requiring it is on the surface only when it is attached.
+ * Used by the session build and by {@link describeSessionTools}, so the two cannot drift apart.
  */
+import type { DelegationPort } from '../delegation/task-tools.js';
+import { createDelegationTools } from '../delegation/task-tools.js';
 import type { SessionGate } from '../gate/session-gate.js';
 import { createVerifyTool } from '../gate/verify-tool.js';
 import { createGenerateObjectTool } from '../generate-object/generate-object-tool.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { createProgramTool } from '../program/program-tool.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { SessionResources } from '../registry/session-resources.js';
 import { askUserTool } from '../run/ask-user.js';
 import { createBatchTool } from '../runtime-tools/batch-tool.js';
-import type { ToolPackSettings } from '../tools/pack-settings.js';
-import type { ToolPack } from '../tools/tool-pack.js';
+import type { SkillDefinition } from '../skills/skill-definition.js';
+import { createSkillTools } from '../skills/skill-tools.js';
+import { defineToolPack, type ToolPack } from '../tools/tool-pack.js';
+import type { ResourceCapability, ToolResource } from '../tools/tool-resource.js';
+import type { ToolSource } from './tool-source.js';
 
-/** What {@link registerSessionTools} needs. */
-export interface SessionToolsInput {
+/** Version of core's own packs. */
+const CORE_PACK_VERSION = '0.1.0';
+
+/** What {@link sessionPacks} builds core's packs from. */
+export interface SessionPacksInput {
   readonly clock: () => number;
-  /** The settings handed to each pack's `openSession`. */
-  readonly settings: ToolPackSettings;
   readonly gate: SessionGate;
-  readonly tools: readonly ToolPack[];
-  /** Register `ask_user`: the session has an ask port (see `hasAskPort`). */
+  /** The host's packs, plugged in after core's runtime pack. */
+  readonly packs: readonly ToolPack[];
+  /** The session has an ask port (see `hasAskPort`): attaches `resource.ask`. */
   readonly askUser: boolean;
   /** The governed LLM of a run, for `generate_object` (`undefined` outside a session). */
   readonly llmFor: (runId: string) => LlmClient | undefined;
+  /** The delegation port the delegation tools run through. */
+  readonly delegation: DelegationPort;
+  /** Manual delegation is on: attaches `resource.delegation`. */
+  readonly manualDelegation: boolean;
+  /** The effective skill registry. */
+  readonly skills: ReadonlyMap<string, SkillDefinition>;
 }
 
-/** Something released when the session closes. */
-export interface SessionResource {
-  close(): Promise<void>;
+/** A resource the session itself provides, already open: its presence is what the tools require. */
+function present(capability: ResourceCapability): ToolResource {
+  return { capability, open: async () => ({ close: async () => undefined }) };
+}
+
+/** Every pack of a session, in surface order. */
+export function sessionPacks(input: SessionPacksInput): readonly ToolPack[] {
+  const runtime = defineToolPack({
+    name: '@a3s-code/core/runtime',
+    version: CORE_PACK_VERSION,
+    tools: [
+      createBatchTool(),
+      createProgramTool({ clock: input.clock }),
+      askUserTool,
+      createVerifyTool(input.gate, input.clock),
+      // generate_object calls the model through the calling run's LLM invoker.
+      createGenerateObjectTool((ctx) => input.llmFor(ctx.runId)),
+    ],
+    resources: input.askUser ? [present('resource.ask')] : [],
+  });
+  const delegation = defineToolPack({
+    name: '@a3s-code/core/delegation',
+    version: CORE_PACK_VERSION,
+    tools: createDelegationTools(input.delegation),
+    resources: input.manualDelegation ? [present('resource.delegation')] : [],
+  });
+  const skills = defineToolPack({ name: '@a3s-code/core/skills', version: CORE_PACK_VERSION, tools: createSkillTools(input.skills) });
+  return [runtime, ...input.packs, delegation, skills];
 }
 
 /**
- * Registers the session's tools on `registry`; returns what must be closed with the session.
- * When a pack's `openSession` or one of its tools fails, what was opened is closed again.
+ * Plugs `packs` into a session, in order, then attaches the tool `sources` (MCP), whose tools
+ * follow (nothing is opened yet: the async build then calls `openAtBuild`). A pack that cannot be
+ * plugged in (a capability or tool name already taken) throws before any of its parts is attached.
  */
-export function registerSessionTools(registry: ToolRegistry, input: SessionToolsInput): { readonly resources: readonly SessionResource[] } {
-  registry.add(createBatchTool());
-  registry.add(createProgramTool({ clock: input.clock }));
-  if (input.askUser) registry.add(askUserTool);
-  registry.add(createVerifyTool(input.gate, input.clock));
-  // generate_object calls the model through the calling run's LLM invoker.
-  registry.add(createGenerateObjectTool((ctx) => input.llmFor(ctx.runId)));
-  const resources: SessionResource[] = [];
-  try {
-    for (const pack of input.tools) {
-      registry.registerPack(pack);
-      if (pack.openSession === undefined) continue;
-      const opened = pack.openSession({ clock: input.clock, settings: input.settings });
-      const close = opened.close;
-      if (close !== undefined) resources.push({ close: () => close.call(opened) });
-      for (const t of opened.tools) registry.add(t);
-    }
-  } catch (e) {
-    for (const r of resources) void r.close().catch(() => undefined);
-    throw e;
-  }
-  return { resources };
+export function plugInPacks(resources: SessionResources, packs: readonly ToolPack[], sources: readonly ToolSource[]): void {
+  for (const pack of packs) resources.addPack(pack);
+  for (const source of sources) resources.addSource(source);
 }

@@ -1,7 +1,9 @@
 /**
  * A real `ToolContext` for calling a tool's `execute` directly in tests, without an invoker.
  */
+import { ResourceUnavailableError } from '../errors/resource-errors.js';
 import { ToolNotFoundError } from '../errors/tool-errors.js';
+import type { OpenedResource, ResourceCapability } from '../tools/tool-resource.js';
 import { InMemoryArtifactStore, type ArtifactStore } from '../invoker/artifact-store.js';
 import type { InvocationSource, ScopedInvoker, ToolInvocationResult } from '../invoker/invocation-types.js';
 import type { ToolContext } from '../tools/tool-context.js';
@@ -29,6 +31,8 @@ export interface TestToolContextOverrides {
   readonly artifacts?: ArtifactStore;
   /** Default: an invoker with an empty surface that refuses every call (see {@link createToolContext}). */
   readonly invoker?: ScopedInvoker;
+  /** Opened resources `ctx.resource` hands out, by capability. Default: none (it rejects). */
+  readonly resources?: Readonly<Record<ResourceCapability, OpenedResource>>;
 }
 
 /** A test `ToolContext` plus what it recorded. */
@@ -92,6 +96,10 @@ export function createToolContext(overrides: TestToolContextOverrides = {}): Tes
     invoker: overrides.invoker ?? refusingInvoker(callId),
     emitOutput: (delta: string, _stream?: 'stdout' | 'stderr'): void => {
       if (typeof delta === 'string' && delta.length > 0) deltas.push(delta);
+    },
+    resource: <H extends OpenedResource>(capability: ResourceCapability): Promise<H> => {
+      const handle = overrides.resources?.[capability];
+      return handle === undefined ? Promise.reject(new ResourceUnavailableError(capability, 'the test context was given no such resource')) : Promise.resolve(handle as H);
     },
     deltas,
   });

@@ -4,6 +4,7 @@
 import type { ArtifactStore } from '../invoker/artifact-store.js';
 import type { InvocationSource, ScopedInvoker } from '../invoker/invocation-types.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
+import type { OpenedResource, ResourceCapability } from './tool-resource.js';
 
 /** Longest `tool_output_delta` text an event carries, in UTF-16 code units; longer deltas keep their head. */
 export const TOOL_OUTPUT_DELTA_MAX_CHARS = 8 * 1024;
@@ -41,4 +42,11 @@ export interface ToolContext {
    * a command's chunk came from. A delta above {@link TOOL_OUTPUT_DELTA_MAX_CHARS} keeps its head.
    */
   emitOutput(delta: string, stream?: 'stdout' | 'stderr'): void;
+  /**
+   * The session's opened resource of `capability` (see `ToolPack.resources`), which must be one
+   * the tool `requires`. The kernel opens a tool's resources before `execute` runs, so this
+   * resolves at once; `Handle` is the type the resource's `open` resolves to.
+   * @throws ResourceUnavailableError when the tool does not require it or it is not attached.
+   */
+  resource<Handle extends OpenedResource = OpenedResource>(capability: ResourceCapability): Promise<Handle>;
 }

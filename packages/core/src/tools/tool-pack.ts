@@ -1,13 +1,14 @@
 /**
- * Tool packs: a named, versioned list of tools (ARCHITECTURE §5). A session registers a pack's
- * tools one by one, each only when its `requires` are provided. A pack whose tools hold state for
- * one session (caches, circuit breakers, a browser) builds them in `openSession`, from the
- * session's settings, and releases that state when the session closes.
+ * Tool packs: a named, versioned list of tools and the resources they need (ARCHITECTURE §5).
+ * A session plugs every pack in the same way: it attaches the pack's resources, then registers
+ * its tools one by one, each only when every capability it `requires` is provided. A pack's
+ * per-session state (caches, circuit breakers, a browser, a language server) is a resource:
+ * opened for one session, handed to the pack's tools through `ctx.resource`, closed with it.
  */
 import { ToolDefinitionError } from '../errors/tool-errors.js';
-import type { ToolPackSettings } from './pack-settings.js';
 import type { Tool } from './tool.js';
 import type { ToolMiddleware } from './tool-middleware.js';
+import type { ToolResource } from './tool-resource.js';
 import { assertValidTool } from './validate-tool.js';
 
 /** A named, versioned list of tools. */
@@ -21,27 +22,14 @@ export interface ToolPack {
   /** Middleware the pack contributes (e.g. diagnostics-on-write wrapping `write`/`edit`). */
   readonly middleware?: readonly ToolMiddleware[];
   /**
-   * Builds the pack's per-session tools, once for each session (and once for each listed
-   * surface), after `tools`. Each is registered only when its `requires` are provided, like
-   * `tools`; `close` runs when the session closes.
+   * Resources the pack provides, each under its own `resource.<name>` capability. A tool that
+   * requires one is on a session's surface only while the resource is attached and not failed
+   * or closed; it reaches the opened resource through `ctx.resource(capability)`.
    */
-  readonly openSession?: (context: ToolPackSessionContext) => ToolPackSession;
+  readonly resources?: readonly ToolResource[];
 }
 
-/** What a pack's `openSession` receives. */
-export interface ToolPackSessionContext {
-  /** The session's epoch-milliseconds clock. */
-  readonly clock: () => number;
-  /** The session's settings for packs, merged over every configuration layer. */
-  readonly settings: ToolPackSettings;
-}
-
-/** The tools a pack opened for one session, and what to release when the session closes. */
-export interface ToolPackSession {
-  readonly tools: readonly Tool[];
-  /** Releases the session's state (called once, when the session closes). */
-  close?(): Promise<void>;
-}
+const RESOURCE_RE = /^resource\.[a-z0-9_.-]+$/;
 
 const SEMVER_RE = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
@@ -52,12 +40,22 @@ export function defineToolPack(pack: ToolPack): ToolPack {
   if (typeof pack.version !== 'string' || !SEMVER_RE.test(pack.version)) {
     throw new ToolDefinitionError(subject, 'version', `must be a semver version like 1.2.3, got ${JSON.stringify(pack.version)}`);
   }
-  if (pack.openSession !== undefined && typeof pack.openSession !== 'function') throw new ToolDefinitionError(subject, 'openSession', 'must be a function (context) => { tools, close? }');
+  if ('openSession' in pack) throw new ToolDefinitionError(subject, 'openSession', 'is no longer supported; declare the per-session state as a resource in `resources`');
+  const capabilities = new Set<string>();
+  (pack.resources ?? []).forEach((r, i) => {
+    const at = `resources[${i}]`;
+    if (typeof r?.capability !== 'string' || !RESOURCE_RE.test(r.capability)) throw new ToolDefinitionError(subject, `${at}.capability`, `must be 'resource.<name>' (lowercase letters, digits, _ . -), got ${JSON.stringify(r?.capability)}`);
+    if (capabilities.has(r.capability)) throw new ToolDefinitionError(subject, `${at}.capability`, `duplicate capability '${r.capability}'`);
+    capabilities.add(r.capability);
+    if (typeof r.open !== 'function') throw new ToolDefinitionError(subject, `${at}.open`, 'must be a function (context) => Promise<{ close() }>');
+    if (r.opens !== undefined && r.opens !== 'lazy' && r.opens !== 'session') throw new ToolDefinitionError(subject, `${at}.opens`, "must be 'lazy' or 'session'");
+    if (r.enabled !== undefined && typeof r.enabled !== 'function') throw new ToolDefinitionError(subject, `${at}.enabled`, 'must be a function (context) => boolean');
+  });
   const seen = new Set<string>();
   pack.tools.forEach((tool, i) => {
     assertValidTool(tool, `${subject} tools[${i}]`);
     if (seen.has(tool.name)) throw new ToolDefinitionError(subject, `tools[${i}].name`, `duplicate tool name '${tool.name}'`);
     seen.add(tool.name);
   });
-  return Object.freeze({ ...pack, tools: Object.freeze([...pack.tools]) });
+  return Object.freeze({ ...pack, tools: Object.freeze([...pack.tools]), ...(pack.resources ? { resources: Object.freeze([...pack.resources]) } : {}) });
 }

@@ -1,0 +1,189 @@
+/**
+ * The one path by which a session plugs in tool packs: {@link SessionResources.addPack} attaches
+ * the pack's enabled resources, then registers its tools and middleware on the registry, where
+ * each tool appears exactly when every capability it `requires` is provided. A lazy resource
+ * provides its capability when attached and opens on the first call of a tool that requires it;
+ * a `session` resource opens in {@link SessionResources.openAtBuild} and provides its capability
+ * only once open. A resource that fails to open is reported (listeners, {@link SessionResources.status})
+ * and its capability withdrawn, so its tools leave the surface; a closed resource's tools leave too.
+ * Tool sources (MCP) attach here as well and are detached with the resources.
+ */
+import { ResourceOpenError, ResourceUnavailableError } from '../errors/resource-errors.js';
+import { ToolDefinitionError } from '../errors/tool-errors.js';
+import type { ToolSource } from '../session/tool-source.js';
+import type { ToolPack } from '../tools/tool-pack.js';
+import type { OpenedResource, ResourceCapability, ToolResource, ToolResourceContext } from '../tools/tool-resource.js';
+import type { RegistrationReport, ToolRegistry } from './tool-registry.js';
+
+/** Where a resource is in its lifecycle. */
+export type ResourceState = 'attached' | 'opening' | 'open' | 'failed' | 'closed';
+
+/** One attached resource, as hosts and tests see it. */
+export interface ResourceStatus {
+  readonly capability: ResourceCapability;
+  /** The pack that provides it. */
+  readonly pack: string;
+  readonly opens: 'lazy' | 'session';
+  readonly state: ResourceState;
+  /** Why it failed, when `state` is `failed`. */
+  readonly error?: ResourceOpenError;
+}
+
+/** Opens resources for a tool call: the part of {@link SessionResources} the invoker uses. */
+export interface ResourceAccess {
+  /**
+   * The opened resource of `capability`, opening it first when it is lazy and not yet open.
+   * @throws ResourceOpenError when it fails to open; ResourceUnavailableError when it is not attached or closed.
+   */
+  acquire(capability: ResourceCapability): Promise<OpenedResource>;
+}
+
+interface Entry {
+  readonly resource: ToolResource;
+  readonly pack: string;
+  state: ResourceState;
+  opening?: Promise<OpenedResource>;
+  handle?: OpenedResource;
+  error?: ResourceOpenError;
+}
+
+/** The resources of one session, bound to its registry. */
+export class SessionResources implements ResourceAccess {
+  readonly #registry: ToolRegistry;
+  readonly #context: ToolResourceContext;
+  readonly #entries = new Map<ResourceCapability, Entry>();
+  readonly #listeners = new Set<(error: ResourceOpenError) => void>();
+  readonly #failures: ResourceOpenError[] = [];
+  readonly #detach: (() => void)[] = [];
+  #closed = false;
+
+  constructor(registry: ToolRegistry, context: ToolResourceContext) {
+    this.#registry = registry;
+    this.#context = context;
+  }
+
+  /**
+   * Plugs a pack in: attaches each resource its `enabled` accepts, then registers its tools and
+   * middleware. Throws `INVALID_TOOL_DEFINITION` (before anything of the pack is attached or
+   * registered) when a capability is already attached by another pack or a tool name is taken.
+   */
+  addPack(pack: ToolPack): RegistrationReport {
+    const resources = (pack.resources ?? []).filter((r) => r.enabled?.(this.#context) !== false);
+    for (const r of resources) {
+      const other = this.#entries.get(r.capability);
+      if (other !== undefined) throw new ToolDefinitionError(`tool pack '${pack.name}'`, 'resources', `capability '${r.capability}' is already provided by pack '${other.pack}'`);
+    }
+    for (const tool of pack.tools) {
+      if (this.#registry.get(tool.name) !== undefined || this.#registry.pending().some((p) => p.name === tool.name)) {
+        throw new ToolDefinitionError(`tool pack '${pack.name}'`, 'tools', `tool '${tool.name}' is already registered`);
+      }
+    }
+    for (const r of resources) {
+      this.#entries.set(r.capability, { resource: r, pack: pack.name, state: 'attached' });
+      if ((r.opens ?? 'lazy') === 'lazy') this.#registry.provide([r.capability]);
+    }
+    return this.#registry.registerPack(pack);
+  }
+
+  /**
+   * Attaches a source of tools that change while the session lives (MCP servers): its tools are
+   * added and removed on the registry as it discovers them, and it is detached when the session
+   * closes.
+   */
+  addSource(source: ToolSource): void {
+    if (this.#closed) throw new ResourceUnavailableError('tool source', 'the session is closed');
+    this.#detach.push(source.attach(this.#registry));
+  }
+
+  /** Opens every `session` resource (together); failures are reported, never thrown. */
+  async openAtBuild(): Promise<void> {
+    const atBuild = [...this.#entries.entries()].filter(([, e]) => e.resource.opens === 'session' && e.state === 'attached');
+    await Promise.all(atBuild.map(([c]) => this.acquire(c).catch(() => undefined)));
+  }
+
+  /** @inheritdoc */
+  acquire(capability: ResourceCapability): Promise<OpenedResource> {
+    const entry = this.#entries.get(capability);
+    if (entry === undefined) return Promise.reject(new ResourceUnavailableError(capability, 'no pack of this session provides it'));
+    if (entry.state === 'open' && entry.handle !== undefined) return Promise.resolve(entry.handle);
+    if (entry.state === 'failed' && entry.error !== undefined) return Promise.reject(entry.error);
+    if (entry.state === 'closed' || this.#closed) return Promise.reject(new ResourceUnavailableError(capability, 'it was closed'));
+    entry.opening ??= this.#open(capability, entry);
+    return entry.opening;
+  }
+
+  /** Closes one resource: its tools leave the surface. Idempotent. */
+  async close(capability: ResourceCapability): Promise<void> {
+    const entry = this.#entries.get(capability);
+    if (entry === undefined || entry.state === 'closed') return;
+    const handle = entry.handle;
+    const wasFailed = entry.state === 'failed';
+    entry.state = 'closed';
+    delete entry.handle;
+    if (!wasFailed) this.#registry.withdraw([capability]);
+    if (handle !== undefined) await handle.close();
+  }
+
+  /** Detaches every tool source and closes every resource (the session closes); errors of `close` are swallowed. Idempotent. */
+  async closeAll(): Promise<void> {
+    this.#closed = true;
+    for (const detach of this.#detach.splice(0)) detach();
+    await Promise.all([...this.#entries.keys()].map((c) => this.close(c).catch(() => undefined)));
+  }
+
+  /** Every attached resource, in attach order. */
+  status(): readonly ResourceStatus[] {
+    return [...this.#entries.entries()].map(([capability, e]) => ({
+      capability,
+      pack: e.pack,
+      opens: e.resource.opens ?? 'lazy',
+      state: e.state,
+      ...(e.error ? { error: e.error } : {}),
+    }));
+  }
+
+  /** Resources that failed to open so far, first one first. */
+  failures(): readonly ResourceOpenError[] {
+    return [...this.#failures];
+  }
+
+  /** Calls `listener` with each resource that fails to open; returns its remover. */
+  onFailure(listener: (error: ResourceOpenError) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async #open(capability: ResourceCapability, entry: Entry): Promise<OpenedResource> {
+    entry.state = 'opening';
+    let handle: OpenedResource;
+    try {
+      handle = await entry.resource.open(this.#context);
+      if (typeof handle?.close !== 'function') throw new TypeError('open() must resolve to an object with close()');
+    } catch (cause) {
+      return this.#fail(capability, entry, cause);
+    } finally {
+      delete entry.opening;
+    }
+    if ((entry.state as ResourceState) === 'closed') {
+      // Closed while opening (the session closed): release what was opened and refuse.
+      await handle.close().catch(() => undefined);
+      throw new ResourceUnavailableError(capability, 'it was closed while opening');
+    }
+    entry.state = 'open';
+    entry.handle = handle;
+    if (entry.resource.opens === 'session') this.#registry.provide([capability]);
+    return handle;
+  }
+
+  #fail(capability: ResourceCapability, entry: Entry, cause: unknown): never {
+    const error = new ResourceOpenError(capability, entry.pack, cause);
+    if (entry.state !== 'closed') {
+      entry.state = 'failed';
+      entry.error = error;
+      this.#registry.withdraw([capability]);
+      this.#failures.push(error);
+      for (const l of this.#listeners) l(error);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Resources a tool pack provides: something with a lifecycle (a language server, a kernel, a
+ * search with its browser, a counter) that one session opens, its tools use through
+ * `ctx.resource(capability)`, and the session closes. A tool that `requires` a resource
+ * capability is on the surface only while that resource is attached to the session and has not
+ * failed or closed.
+ */
+import type { ToolPackSettings } from './pack-settings.js';
+
+/** A resource capability name: `resource.<name>` (lowercase letters, digits, `_`, `.`, `-`). */
+export type ResourceCapability = `resource.${string}`;
+
+/** What a resource's `open` (and `enabled`) receives. */
+export interface ToolResourceContext {
+  /** The session the resource is opened for. */
+  readonly sessionId: string;
+  /** The session's epoch-milliseconds clock. */
+  readonly clock: () => number;
+  /** The session's settings for packs, merged over every configuration layer. */
+  readonly settings: ToolPackSettings;
+  /** Aborted when the session closes: an `open` still running should give up. */
+  readonly signal: AbortSignal;
+}
+
+/** An opened resource: the handle its tools receive from `ctx.resource`. */
+export interface OpenedResource {
+  /** Releases the resource. Called once, when the session closes (or the resource is closed). */
+  close(): Promise<void>;
+}
+
+/**
+ * A resource a pack provides. `Handle` is what `open` resolves to and what the pack's tools get
+ * back from `ctx.resource(capability)`.
+ */
+export interface ToolResource<Handle extends OpenedResource = OpenedResource> {
+  /** The capability the resource provides, e.g. `resource.lsp`. Unique in a session. */
+  readonly capability: ResourceCapability;
+  /**
+   * When the resource opens. `lazy` (the default): the capability is provided as soon as the
+   * resource is attached, so its tools are listed at once, and `open` runs on the first call of a
+   * tool that requires it (once, however many calls start together). `session`: `open` runs while
+   * the session is built and the tools appear only after it succeeded; for light resources whose
+   * failure should keep the tools off the surface from the start.
+   */
+  readonly opens?: 'lazy' | 'session';
+  /** Whether this session attaches the resource at all (default: always), decided from its settings without opening it. */
+  enabled?(context: ToolResourceContext): boolean;
+  /** Opens the resource for one session. A rejection is reported and withdraws the capability. */
+  open(context: ToolResourceContext): Promise<Handle>;
+}
