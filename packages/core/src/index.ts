@@ -175,6 +175,7 @@ export {
   type ProgramToolOptions,
 } from './program/index.js';
 export {
+  abortableSleep,
   collectResponse,
   costOf,
   formatCost,

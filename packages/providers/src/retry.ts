@@ -4,8 +4,7 @@
  * what a message says. A `retryAfterMs` from the provider is honoured; one longer than the
  * policy's ceiling is not waited out here but returned to the caller.
  */
-import { LlmError } from '@a3s-code/core';
-import { abortableSleep } from './abortable-sleep.js';
+import { abortableSleep, LlmError } from '@a3s-code/core';
 
 /** How often and how long to retry. */
 export interface RetryPolicy {

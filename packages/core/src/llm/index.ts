@@ -15,6 +15,7 @@ export type {
 } from './llm-client.js';
 export { LlmError, MALFORMED_TOOL_ARGUMENTS, type LlmErrorKind, type LlmErrorOptions } from './llm-error.js';
 export { kindForStatus, parseRetryAfter, retryAfterFromHeaders } from './http-status.js';
+export { abortableSleep } from './abortable-sleep.js';
 export type { ModelConfig, ModelEnvironment, ModelResolver, ModelSelection } from './model-resolver.js';
 export { ScriptedLlmClient, ScriptError, type LlmScript, type ScriptedLlmClientOptions, type ScriptedTurn } from './scripted-llm-client.js';
 export { collectResponse, completeWith, ResponseAccumulator } from './collect-response.js';
