@@ -33,7 +33,7 @@ export type {
 export { ProcessGroupStdioTransport } from './stdio-transport.js';
 export type { ProcessGroupStdioOptions, StdioCloseInfo } from './stdio-transport.js';
 export { BoundedTail } from './bounded-tail.js';
-export type { McpTransportKind } from './open-client.js';
+export type { McpTransportKind } from './client-options.js';
 export type { McpArtifactRef, McpArtifactStore } from './tool-result.js';
 export { syncMcpTools } from './surface-sync.js';
 export type { McpToolProvider, McpToolTarget } from './surface-sync.js';

@@ -9,7 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isStdioConfig, type McpHttpServerConfig, type McpServerConfig } from './config.js';
 import { McpConnectionError } from './errors.js';
-import { exitText, type OpenClientOptions, type OpenedClient } from './open-client.js';
+import { exitText, type OpenClientOptions, type OpenedClient } from './client-options.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
 
 /** Lines of stderr a start failure carries. */

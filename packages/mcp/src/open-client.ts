@@ -3,46 +3,8 @@
  * remote servers through the SDK's Streamable HTTP client transport, falling back to its SSE
  * transport when the server does not speak Streamable HTTP (`transport: 'auto'`, the default).
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from './config.js';
-import type { ProcessGroupStdioTransport, StdioCloseInfo } from './stdio-transport.js';
-
-/** The transport a server ended up on. */
-export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse';
-
-/** A connected (initialised) client. */
-export interface OpenedClient {
-  readonly client: Client;
-  readonly transport: Transport;
-  readonly kind: McpTransportKind;
-}
-
-/**
- * Default deadline of start-up: spawning (or reaching) the server, `initialize`, and each first
- * listing of tools, resources and prompts, milliseconds. A server entry's `connectTimeoutMs`, or
- * the manager's, overrides it.
- */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
-
-/** Options of {@link openClient}. */
-export interface OpenClientOptions {
-  /** Installs notification handlers on a fresh client before it connects. */
-  readonly prepare: (client: Client) => void;
-  /** Called with the stdio transport as soon as it exists (before spawn), for status. */
-  readonly onStdio?: (transport: ProcessGroupStdioTransport) => void;
-  /** Client identity sent in `initialize`. */
-  readonly clientInfo: { readonly name: string; readonly version: string };
-  /** Deadline of start-up when the entry sets none. Default {@link DEFAULT_CONNECT_TIMEOUT_MS}. */
-  readonly connectTimeoutMs?: number;
-}
-
-/** The exit status of a process that ended on its own (`process exited (code 1)`), else why the connection ended. */
-export function exitText(info: StdioCloseInfo): string {
-  if (!info.exitedOnItsOwn) return info.reason;
-  if (info.signal !== null) return `process exited (signal ${info.signal})`;
-  return `process exited (code ${String(info.exitCode)})`;
-}
+import { connectTimeoutOf, type OpenClientOptions, type OpenedClient } from './client-options.js';
 
 /**
  * Starts (stdio) or reaches (HTTP) the server and completes `initialize`. The MCP client SDK is
@@ -51,9 +13,4 @@ export function exitText(info: StdioCloseInfo): string {
 export async function openClient(name: string, config: McpServerConfig, options: OpenClientOptions): Promise<OpenedClient> {
   const { openSdkClient } = await import('./open-client-sdk.js');
   return openSdkClient(name, config, options, connectTimeoutOf(config, options));
-}
-
-/** The start-up deadline of `config`: its own, else the manager's, else the default. */
-export function connectTimeoutOf(config: McpServerConfig, options: { readonly connectTimeoutMs?: number }): number {
-  return config.connectTimeoutMs ?? options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
 }

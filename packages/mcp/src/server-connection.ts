@@ -13,7 +13,8 @@ import type { GetPromptResult, ReadResourceResult, Tool as McpToolSpec } from '@
 import { bridgeMcpTool, type McpToolCaller } from './bridge-tool.js';
 import { isStdioConfig, type McpServerConfig } from './config.js';
 import { McpConnectionError, McpRequestError, McpServerClosedError, McpServerUnavailableError } from './errors.js';
-import { connectTimeoutOf, exitText, openClient } from './open-client.js';
+import { connectTimeoutOf, exitText } from './client-options.js';
+import { openClient } from './open-client.js';
 import { loadSdkTypes } from './sdk-types.js';
 import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus } from './server-status.js';
 import type { ProcessGroupStdioTransport } from './stdio-transport.js';

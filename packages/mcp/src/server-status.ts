@@ -1,7 +1,7 @@
 /**
  * What `mcpStatus()` reports per server, and the listings of resources and prompts.
  */
-import type { McpTransportKind } from './open-client.js';
+import type { McpTransportKind } from './client-options.js';
 
 /**
  * Lifecycle of one server: `connecting` → `connected`; `crashed` when it dies while connected

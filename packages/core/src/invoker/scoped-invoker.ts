@@ -7,9 +7,9 @@
 import { CancelledError } from '../errors/tool-errors.js';
 import { hiddenReason } from '../registry/tool-surface.js';
 import { resolveCapabilities, type Tool, type ToolCapabilities } from '../tools/tool.js';
-import type { InvocationSource, NestedInvokeOptions, ScopedInvoker, ToolInvocationResult } from './invocation-types.js';
+import type { A3sError } from '@a3s-code/effect';
+import type { InvocationSource, NestedInvokeOptions, ScopedInvoker, ToolCallRequest, ToolErrorKind, ToolInvocationResult } from './invocation-types.js';
 import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
-import type * as Pipeline from './call-pipeline.js';
 import { linkSignals } from './link-signals.js';
 
 /**
@@ -17,8 +17,8 @@ import { linkSignals } from './link-signals.js';
  * module does not import it (the pipeline runs a tool, the tool's invoker runs the pipeline).
  */
 export interface NestedRunner {
-  readonly runCall: typeof Pipeline.runCall;
-  readonly failedResult: typeof Pipeline.failedResult;
+  readonly runCall: (k: Kernel, frame: CallFrame, request: ToolCallRequest) => Promise<ToolInvocationResult>;
+  readonly failedResult: (k: Kernel, call: { readonly id: string; readonly name: string; readonly source: InvocationSource }, kind: ToolErrorKind, error: A3sError, startedAt: number) => ToolInvocationResult;
 }
 
 /** The invokers of one call: the one its `execute` gets and the governed one middleware gets. */
