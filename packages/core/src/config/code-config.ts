@@ -22,7 +22,7 @@ import type { PermissionChecker } from '../permissions/permission-checker.js';
 import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
 import type { ModelEnvironment, ModelResolver } from '../llm/model-resolver.js';
 import type { ProviderName } from './model-ref.js';
-import type { ParkMode } from '../run/fact-run.js';
+import type { ParkMode } from '../run/run-result.js';
 import type { QuestionHandler } from '../run/run-result.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { WebSetting } from '../tools/pack-settings.js';

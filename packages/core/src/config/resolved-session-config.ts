@@ -16,7 +16,7 @@ import type { PermissionChecker } from '../permissions/permission-checker.js';
 import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
 import type { ModelPricing } from '../llm/model-pricing.js';
 import type { ModelConfig } from '../llm/model-resolver.js';
-import type { ParkMode } from '../run/fact-run.js';
+import type { ParkMode } from '../run/run-result.js';
 import type { QuestionHandler } from '../run/run-result.js';
 import type { HistoryTurn } from '../session/session-options.js';
 import type { SessionStore } from '../session/session-store.js';

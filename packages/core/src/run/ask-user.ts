@@ -10,8 +10,7 @@
  */
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
-import type { ParkMode } from './fact-run.js';
-import type { QuestionAnswer, QuestionHandler } from './run-result.js';
+import type { ParkMode, QuestionAnswer, QuestionHandler } from './run-result.js';
 
 /** The name the model calls. */
 export const ASK_USER_TOOL = 'ask_user';

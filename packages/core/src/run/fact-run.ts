@@ -23,12 +23,10 @@ import type { ConfirmationManager } from '../permissions/confirmation.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { runAutoCompact } from './compact-executor.js';
 import { runInfer } from './infer-executor.js';
-import { answerPayload, parkedAt, type QuestionHandler, type RunResult } from './run-result.js';
+import { answerPayload, parkedAt, type ParkMode, type QuestionHandler, type RunResult } from './run-result.js';
 import type { RunEnv } from './run-env.js';
 import { runTool } from './tool-executor.js';
 
-/** How a run behaves at a park with nobody live to answer. */
-export type ParkMode = 'wait' | 'return';
 
 /** What the driver needs beyond the run environment. */
 export interface FactRunOptions {

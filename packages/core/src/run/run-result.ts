@@ -73,3 +73,6 @@ export function parkedAt(confirm: PendingCall | null, question: PendingQuestion 
   if (question) return { kind: 'question', questionId: question.question_id, question: question.question };
   return undefined;
 }
+
+/** How a run behaves at a park with nobody live to answer. */
+export type ParkMode = 'wait' | 'return';
