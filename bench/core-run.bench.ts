@@ -36,7 +36,7 @@ function loopModel(rounds: number): LlmClient {
 
 async function runLoop(): Promise<void> {
   const rounds = 15; // 15 tool rounds + the answer = 31 transitions per send
-  const agent = await Agent.create({ model: loopModel(rounds), tools: [pack], permissions: { defaultDecision: 'allow' }, recipe: { tool_budget: 1000 } });
+  const agent = await Agent.create({ model: loopModel(rounds), tools: [pack], permissions: { defaultDecision: 'allow' }, toolBudget: 1000 });
   const samples: number[] = [];
   for (const persistence of ['memory', 'file'] as const) {
     const session = await agent.session(mkdtempSync(join(tmpdir(), 'a3s-bench-')), { persistence });

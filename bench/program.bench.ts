@@ -67,7 +67,7 @@ const text = 'src/auth/policy.rs:42: PermissionPolicy::evaluate(&self, call) -> 
 
 async function session(turns: ScriptedTurn[]) {
   const model = new ScriptedLlmClient(turns);
-  const agent = await Agent.create({ model, tools: [createTestToolPack().pack], permissions: { defaultDecision: 'allow' }, recipe: { tool_budget: 1000 }, persistence: 'memory' });
+  const agent = await Agent.create({ model, tools: [createTestToolPack().pack], permissions: { defaultDecision: 'allow' }, toolBudget: 1000, persistence: 'memory' });
   const s = await agent.session(mkdtempSync(join(tmpdir(), 'a3s-bench-')), {});
   return { model, s };
 }

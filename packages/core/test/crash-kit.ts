@@ -146,7 +146,7 @@ export async function crashRound(plan: KillPlan): Promise<CrashRound> {
     const recorded = new Set(before.facts.filter((f) => f.type === 'tool.result').map((f) => (f.payload as { tool_call_id: string }).tool_call_id));
     result.recorded = recorded.size;
 
-    const agent = await Agent.create({ model: crashModel, tools: [recordPack(execFile, 'parent')], permissions: { defaultDecision: 'allow' }, recipe: { tool_budget: 100 } });
+    const agent = await Agent.create({ model: crashModel, tools: [recordPack(execFile, 'parent')], permissions: { defaultDecision: 'allow' }, toolBudget: 100 });
     const session = await agent.session(dir, { sessionId: 'crash' });
     try {
       if (session.state.counters.facts === 0) await session.send('record everything');

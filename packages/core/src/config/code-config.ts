@@ -1,7 +1,7 @@
 /**
  * `CodeConfig`: what an agent is configured with, as an object or a JSON file
  * (`a3s.config.json` or `.a3s/config.json`). The JSON-able keys (model string, providers,
- * permissions, mcpServers, skill and agent folders, budgets, `tool_budget`, `max_tool_rounds`,
+ * permissions, mcpServers, skill and agent folders, budgets, `toolBudget`, `maxToolRounds`,
  * command hooks, ...) can live in a file; runtime objects (an `LlmClient`, tool packs, a
  * workspace, programmatic hooks, a custom `SessionStore`) only in the object form.
  * `SessionOptions` is a patch over it.
@@ -9,7 +9,6 @@
 import type { GateOptions } from '../gate/session-gate.js';
 import type { PromptInputs } from '../prompt/system-prompt.js';
 import type { ToolSource } from '../session/tool-source.js';
-import type { Recipe } from '@a3s-code/effect';
 import type { GovernanceSnapshot, ToolCallBudgetOptions } from '../invoker/governance.js';
 import type { PostToolHook, PreToolHook } from '../invoker/hooks.js';
 import type { PreCompactHandler, PromptSubmitHandler, StopHandler } from '../hooks/session-hooks.js';
@@ -65,17 +64,21 @@ export interface CommandHookConfig {
 export interface CodeConfigHooks {
   readonly pre?: readonly (CommandHookConfig | PreToolHook)[];
   readonly post?: readonly (CommandHookConfig | PostToolHook)[];
-  /** Before a prompt opens a run: block it (`HOOK_BLOCKED`) or replace its text. */
-  readonly user_prompt_submit?: readonly (CommandHookConfig | PromptSubmitHandler)[];
+  /** The `user_prompt_submit` event, before a prompt opens a run: block it (`HOOK_BLOCKED`) or replace its text. */
+  readonly userPromptSubmit?: readonly (CommandHookConfig | PromptSubmitHandler)[];
   /** When a run is about to complete: a block continues the run with the reason as the next message (at most 3 times). */
   readonly stop?: readonly (CommandHookConfig | StopHandler)[];
-  /** Before `session.compact()`: a block skips it (`HOOK_BLOCKED`). */
-  readonly pre_compact?: readonly (CommandHookConfig | PreCompactHandler)[];
+  /** The `pre_compact` event, before `session.compact()` and the automatic compaction: a block skips it. */
+  readonly preCompact?: readonly (CommandHookConfig | PreCompactHandler)[];
 }
 
 /** Budgets: `llm` for the whole session (every provider call), `toolCalls` for each run. */
 export interface BudgetsConfig {
-  /** Provider token and call budgets of the session (hard and soft caps), shared by every provider call. */
+  /**
+   * Provider token and call budgets of the session (hard and soft caps). Every provider call of
+   * the session draws from it: its runs, compaction, `generate_object` (also host-direct) and
+   * sub-agents, so `maxCalls: 1` allows exactly one provider request in the session's life.
+   */
   readonly llm?: LlmBudgetLimits;
   /** Tool-call budget (every source counts): `limit` hard cap, `softLimit` emits `budget_threshold_hit`. */
   readonly toolCalls?: Omit<ToolCallBudgetOptions, 'name'>;
@@ -119,10 +122,14 @@ export interface CodeConfig {
   /** Branches of one `parallel_task` running at once, `1..32`. Default 4. */
   readonly maxParallelTasks?: number;
   readonly budgets?: BudgetsConfig;
-  /** Successful tool results per turn, `0..10000` (default 8). Same as `recipe.tool_budget`. */
-  readonly tool_budget?: number;
-  /** Tool rounds per turn before tools are withdrawn, `0..10000`. Same as `maxToolRounds` and `recipe.max_tool_rounds`. */
-  readonly max_tool_rounds?: number;
+  /** Successful tool results per turn, `0..10000` (default 8); past it further calls are denied. */
+  readonly toolBudget?: number;
+  /** Completed tool rounds per turn after which the model is offered no tools, `0..10000`. Default: no cap. */
+  readonly maxToolRounds?: number;
+  /** Compact when the folded context exceeds this many characters. Default: never by characters. */
+  readonly compactThresholdChars?: number;
+  /** Compact when the last model call's input + output tokens exceed this. Default: never by tokens. */
+  readonly compactThresholdTokens?: number;
   readonly hooks?: CodeConfigHooks;
   /** System prompt sections. */
   readonly system?: readonly string[];
@@ -172,16 +179,6 @@ export interface CodeConfig {
    * an error and the model carries on under a stated assumption. Default: no limit.
    */
   readonly questionTimeoutMs?: number;
-  /** Harness settings (`tool_budget`, `max_tool_rounds`, compaction thresholds). */
-  readonly recipe?: Recipe;
-  /** Tool-round cap; same setting as `max_tool_rounds`. */
-  readonly maxToolRounds?: number;
-  /**
-   * The session's provider budget; same setting as `budgets.llm`. Every provider call of the
-   * session draws from it: its runs, compaction, `generate_object` (also host-direct) and
-   * sub-agents, so `maxCalls: 1` allows exactly one provider request in the session's life.
-   */
-  readonly llmBudget?: LlmBudgetLimits;
   readonly llmRetry?: LlmRetryOptions;
   /** Mode, YOLO, skill and tool-call budget object of every run. */
   readonly governance?: GovernanceSnapshot;

@@ -82,8 +82,8 @@ export function compileHooks(hooks: CodeConfigHooks | undefined, cwd: string): S
   return {
     pre,
     post,
-    userPromptSubmit: eventHandlers<PromptSubmitHandler>(hooks?.user_prompt_submit, 'user_prompt_submit', cwd, prompt),
+    userPromptSubmit: eventHandlers<PromptSubmitHandler>(hooks?.userPromptSubmit, 'user_prompt_submit', cwd, prompt),
     stop: eventHandlers<StopHandler>(hooks?.stop, 'stop', cwd, () => undefined),
-    preCompact: eventHandlers<PreCompactHandler>(hooks?.pre_compact, 'pre_compact', cwd, () => undefined),
+    preCompact: eventHandlers<PreCompactHandler>(hooks?.preCompact, 'pre_compact', cwd, () => undefined),
   };
 }

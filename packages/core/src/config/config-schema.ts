@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { SessionConfigurationError } from '../errors/session-errors.js';
 import { baseUrlProblem, parseModelRef, PROVIDER_NAMES } from './model-ref.js';
+import { assertNoRenamedKeys } from './renamed-keys.js';
 
 const intIn = (min: number, max: number) => {
   const error = `must be an integer from ${min} to ${max}`;
@@ -120,14 +121,16 @@ const dataShape = {
   autoParallel: z.boolean({ error: 'must be true or false' }).optional(),
   maxParallelTasks: intIn(1, 32).optional(),
   budgets: strict({ llm: llmBudget.optional(), toolCalls: strict({ limit: intIn(0, 1_000_000), softLimit: intIn(0, 1_000_000).optional() }).optional() }).optional(),
-  tool_budget: intIn(0, 10_000).optional(),
-  max_tool_rounds: intIn(0, 10_000).optional(),
+  toolBudget: intIn(0, 10_000).optional(),
+  maxToolRounds: intIn(0, 10_000).optional(),
+  compactThresholdChars: intIn(1, Number.MAX_SAFE_INTEGER).optional(),
+  compactThresholdTokens: intIn(1, Number.MAX_SAFE_INTEGER).optional(),
   hooks: strict({
     pre: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
     post: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
-    user_prompt_submit: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
+    userPromptSubmit: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
     stop: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
-    pre_compact: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
+    preCompact: z.array(commandHook, { error: 'must be an array of hooks' }).optional(),
   }).optional(),
   system: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' }).optional(),
   persistence: oneOf(['file', 'memory']).optional(),
@@ -177,9 +180,9 @@ export const codeConfigObjectSchema = strict({
   hooks: strict({
     pre: z.array(hookItem('before'), { error: 'must be an array of hooks' }).optional(),
     post: z.array(hookItem('after'), { error: 'must be an array of hooks' }).optional(),
-    user_prompt_submit: z.array(eventHook, { error: 'must be an array of hooks' }).optional(),
+    userPromptSubmit: z.array(eventHook, { error: 'must be an array of hooks' }).optional(),
     stop: z.array(eventHook, { error: 'must be an array of hooks' }).optional(),
-    pre_compact: z.array(eventHook, { error: 'must be an array of hooks' }).optional(),
+    preCompact: z.array(eventHook, { error: 'must be an array of hooks' }).optional(),
   }).optional(),
   workspace: obj('a WorkspaceServices object').optional(),
   gate: strict({
@@ -197,9 +200,6 @@ export const codeConfigObjectSchema = strict({
   checker: z.custom<unknown>((v) => isObject(v) || typeof v === 'function', { error: 'must be a PermissionChecker' }).optional(),
   confirmation: obj('a ConfirmationManager').optional(),
   onQuestion: fn('a function (question, signal) => answer').optional(),
-  recipe: obj('a recipe object').optional(),
-  maxToolRounds: intIn(0, 10_000).optional(),
-  llmBudget: llmBudget.optional(),
   llmRetry: obj('an LlmRetryOptions object').optional(),
   governance: obj('a GovernanceSnapshot object').optional(),
   clock: fn('a function returning epoch milliseconds').optional(),
@@ -229,6 +229,7 @@ export function configError(issues: readonly z.core.$ZodIssue[], where?: string)
 /** Validates one layer in the object form (agent config or session options). */
 export function validateConfigObject(value: unknown): void {
   if (!isObject(value)) throw new SessionConfigurationError('(root)', 'must be a configuration object');
+  assertNoRenamedKeys(value);
   const r = codeConfigObjectSchema.safeParse(value);
   if (!r.success) throw configError(r.error.issues);
 }

@@ -9,6 +9,7 @@ import { SessionConfigurationError, SessionInitializationError } from '../errors
 import type { CodeConfig } from './code-config.js';
 import { codeConfigFileSchema, configError, SCRIPTED_MODEL_PREFIX } from './config-schema.js';
 import { jsonSyntaxError } from './json-syntax.js';
+import { assertNoRenamedKeys } from './renamed-keys.js';
 
 /** Config file names looked for in a workspace folder, in order. */
 export const CONFIG_FILE_NAMES: readonly string[] = Object.freeze(['a3s.config.json', '.a3s/config.json']);
@@ -18,6 +19,7 @@ export const CONFIG_FILE_NAMES: readonly string[] = Object.freeze(['a3s.config.j
  * is accepted and dropped.
  */
 export function parseCodeConfig(value: unknown, where = 'config'): CodeConfig {
+  assertNoRenamedKeys(value, where);
   const r = codeConfigFileSchema.safeParse(value);
   if (!r.success) throw configError(r.error.issues, where);
   const { $schema: _schema, ...config } = r.data;

@@ -1,63 +1,30 @@
 /**
- * Merging `SessionOptions` (a patch) over `CodeConfig`. Each layer is first checked
- * for one setting given twice under different names with different values (a conflict naming
- * both paths), then normalised to one spelling; the patch then wins key by key, except:
+ * Merging `SessionOptions` (a patch) over `CodeConfig`. Each layer is first checked (an old
+ * spelling of a setting is refused, naming the one to use); the patch then wins key by key, except:
  * `permissions` rule lists (`deny`, `ask`, `allow`) add up, so no layer drops a rule another
  * layer wrote (the policy then decides deny → ask → allow), hooks add up
  * (agent's first), `mcpServers`, `providers` and `budgets` merge by key, folders add up.
  */
-import type { Recipe } from '@a3s-code/effect';
 import { SessionConfigurationError } from '../errors/session-errors.js';
 import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
 import type { CodeConfig, CodeConfigHooks } from './code-config.js';
+import { assertNoRenamedKeys } from './renamed-keys.js';
 
-/** A layer with one spelling per setting: `recipe` holds `tool_budget` and `max_tool_rounds`, `llmBudget` the LLM budget. */
-export type NormalizedLayer = Omit<CodeConfig, 'tool_budget' | 'max_tool_rounds' | 'maxToolRounds'> & { readonly recipe?: Recipe };
-
-const show = (v: unknown) => JSON.stringify(v);
-
-function conflict(a: string, b: string, va: unknown, vb: unknown, layer: string): never {
-  throw new SessionConfigurationError(a, `conflicts with ${b} in the ${layer} (${show(va)} vs ${show(vb)}); set only one of them`, { conflictsWith: b });
-}
-
-function firstOf<T>(layer: string, entries: readonly (readonly [string, T | undefined])[]): T | undefined {
-  let seen: readonly [string, T] | undefined;
-  for (const [path, value] of entries) {
-    if (value === undefined) continue;
-    if (seen && show(seen[1]) !== show(value)) conflict(seen[0], path, seen[1], value, layer);
-    seen ??= [path, value];
-  }
-  return seen?.[1];
-}
+/** A checked layer (every setting has one spelling, so this is the layer itself). */
+export type NormalizedLayer = CodeConfig;
 
 /**
- * Checks one layer for a setting given under two names with different values and returns it
- * with one spelling. `layer` names it in errors (`agent configuration`, `session options`).
- * @throws SessionConfigurationError naming both paths.
+ * Checks one layer: an old spelling of a setting is refused (naming the one to use), and a
+ * `governance.budget` object next to `budgets.toolCalls` is a conflict naming both paths. `layer`
+ * names it in errors (`agent configuration`, `session options`).
+ * @throws SessionConfigurationError naming the field.
  */
 export function normalizeLayer(c: CodeConfig, layer: string): NormalizedLayer {
-  const { tool_budget, max_tool_rounds, maxToolRounds, ...rest } = c;
-  const rounds = firstOf(layer, [
-    ['maxToolRounds', maxToolRounds],
-    ['max_tool_rounds', max_tool_rounds],
-    ['recipe.max_tool_rounds', c.recipe?.max_tool_rounds],
-  ]);
-  const budget = firstOf(layer, [
-    ['tool_budget', tool_budget],
-    ['recipe.tool_budget', c.recipe?.tool_budget],
-  ]);
-  const llmBudget = firstOf(layer, [
-    ['llmBudget', c.llmBudget],
-    ['budgets.llm', c.budgets?.llm],
-  ]);
+  assertNoRenamedKeys(c);
   if (c.governance?.budget !== undefined && c.budgets?.toolCalls !== undefined) {
-    conflict('budgets.toolCalls', 'governance.budget', c.budgets.toolCalls, '(a ToolBudget object)', layer);
+    throw new SessionConfigurationError('budgets.toolCalls', `conflicts with governance.budget in the ${layer} (${JSON.stringify(c.budgets.toolCalls)} vs (a ToolBudget object)); set only one of them`, { conflictsWith: 'governance.budget' });
   }
-  const recipe: Recipe | undefined =
-    c.recipe !== undefined || rounds !== undefined || budget !== undefined
-      ? { ...c.recipe, ...(rounds === undefined ? {} : { max_tool_rounds: rounds }), ...(budget === undefined ? {} : { tool_budget: budget }) }
-      : undefined;
-  return { ...rest, ...(recipe ? { recipe } : {}), ...(llmBudget ? { llmBudget } : {}) };
+  return c;
 }
 
 function unique<T>(xs: readonly T[]): T[] {
@@ -82,9 +49,9 @@ function mergeHooks(a: CodeConfigHooks | undefined, b: CodeConfigHooks | undefin
   return {
     pre: [...(a.pre ?? []), ...(b.pre ?? [])],
     post: [...(a.post ?? []), ...(b.post ?? [])],
-    user_prompt_submit: [...(a.user_prompt_submit ?? []), ...(b.user_prompt_submit ?? [])],
+    userPromptSubmit: [...(a.userPromptSubmit ?? []), ...(b.userPromptSubmit ?? [])],
     stop: [...(a.stop ?? []), ...(b.stop ?? [])],
-    pre_compact: [...(a.pre_compact ?? []), ...(b.pre_compact ?? [])],
+    preCompact: [...(a.preCompact ?? []), ...(b.preCompact ?? [])],
   };
 }
 
@@ -101,7 +68,6 @@ export function mergeLayers(a: NormalizedLayer, b: NormalizedLayer): NormalizedL
   const merged: NormalizedLayer = {
     ...a,
     ...b,
-    ...optional('recipe', byKey(a.recipe, b.recipe)),
     ...optional('permissions', mergePermissions(a.permissions, b.permissions)),
     ...optional('hooks', mergeHooks(a.hooks, b.hooks)),
     ...optional('mcpServers', byKey(a.mcpServers, b.mcpServers)),

@@ -43,7 +43,7 @@ export interface ResolvedSessionConfig {
   readonly confirmation?: ConfirmationManager;
   readonly onQuestion?: QuestionHandler;
   readonly parkMode: ParkMode;
-  /** The harness recipe, with `tool_budget` and `max_tool_rounds` from whichever spelling set them. */
+  /** The harness recipe (`toolBudget`, `maxToolRounds` and the compaction thresholds, in the fact log's spelling). */
   readonly recipe: Recipe;
   readonly questionCap: number;
   readonly steerCapacity: number;
@@ -54,7 +54,7 @@ export interface ResolvedSessionConfig {
   readonly factStore: FactStore;
   /** The initialised session store, when one is configured. */
   readonly sessionStore?: SessionStore;
-  /** Limits of the session's one provider budget (created at build, shared by runs, sub-agents and host calls). */
+  /** Limits of the session's one provider budget, from `budgets.llm` (created at build, shared by runs, sub-agents and host calls). */
   readonly llmBudget?: LlmBudgetLimits;
   readonly llmRetry?: LlmRetryOptions;
   /** A fresh tool-call budget with these limits is created for each run. */

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { A3sError, RecipeError, resolveRecipe } from '@a3s-code/effect';
+import { A3sError, RecipeError, resolveRecipe, type Recipe } from '@a3s-code/effect';
 import { AsyncSessionBuildRequiredError, SessionConfigurationError, SessionInitializationError } from '../errors/session-errors.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import type { ModelConfig, ModelEnvironment, ModelResolver, ModelSelection } from '../llm/model-resolver.js';
@@ -106,6 +106,24 @@ function planModel(m: NormalizedLayer, env: ModelEnvironment): SessionBuildPlan[
   return { selection, env, config, resolver };
 }
 
+/** The harness recipe's setting of each camelCase option. */
+const RECIPE_SETTING: Readonly<Record<keyof Recipe, string>> = {
+  tool_budget: 'toolBudget',
+  max_tool_rounds: 'maxToolRounds',
+  compact_threshold_chars: 'compactThresholdChars',
+  compact_threshold_tokens: 'compactThresholdTokens',
+};
+
+/** The harness recipe (snake_case, as the fact log records it) from the camelCase options. */
+function recipeOf(m: NormalizedLayer): Recipe {
+  return {
+    ...(m.toolBudget === undefined ? {} : { tool_budget: m.toolBudget }),
+    ...(m.maxToolRounds === undefined ? {} : { max_tool_rounds: m.maxToolRounds }),
+    ...(m.compactThresholdChars === undefined ? {} : { compact_threshold_chars: m.compactThresholdChars }),
+    ...(m.compactThresholdTokens === undefined ? {} : { compact_threshold_tokens: m.compactThresholdTokens }),
+  };
+}
+
 /**
  * Validates and merges the layers and plans the build; no I/O.
  * @throws SessionConfigurationError naming the option (or both options of a conflict).
@@ -115,10 +133,11 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
   validateConfigObject(options);
   const m = mergeLayers(normalizeLayer(agent.config, 'agent configuration'), normalizeLayer(options, 'session options'));
   const root = resolve(dir);
+  const recipe = recipeOf(m);
   try {
-    resolveRecipe(m.recipe ?? {});
+    resolveRecipe(recipe);
   } catch (e) {
-    if (e instanceof RecipeError) throw new SessionConfigurationError(`recipe.${e.field}`, e.message.replace(/^recipe\.[^:]*: /, ''));
+    if (e instanceof RecipeError) throw new SessionConfigurationError(RECIPE_SETTING[e.field as keyof Recipe] ?? e.field, e.message.replace(/^recipe\.[^:]*: /, ''));
     throw e;
   }
   const env = m.env ?? process.env;
@@ -153,12 +172,12 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
       ...(m.confirmation ? { confirmation: m.confirmation } : {}),
       ...(m.onQuestion ? { onQuestion: m.questionTimeoutMs === undefined ? m.onQuestion : withQuestionTimeout(m.onQuestion, m.questionTimeoutMs) } : {}),
       parkMode: m.parkMode ?? 'wait',
-      recipe: m.recipe ?? {},
+      recipe,
       questionCap: m.questionCap ?? 8,
       steerCapacity: m.steerCapacity ?? 32,
       system: m.system ?? [],
       persistence,
-      ...(m.llmBudget ? { llmBudget: m.llmBudget } : {}),
+      ...(m.budgets?.llm ? { llmBudget: m.budgets.llm } : {}),
       ...(m.llmRetry ? { llmRetry: m.llmRetry } : {}),
       ...(toolCallBudget ? { toolCallBudget } : {}),
       governance: m.governance ?? {},

@@ -32,6 +32,8 @@ export interface ConfigurationProblemDetail {
   readonly allowed?: readonly string[];
   /** The other option path that sets the same thing (a conflict). */
   readonly conflictsWith?: string;
+  /** The one spelling to use, when the field is an old spelling of a setting. */
+  readonly renamedTo?: string;
 }
 
 /** A session option or configuration value is invalid. Names the field and what is allowed. */
@@ -42,7 +44,7 @@ export class SessionConfigurationError extends A3sError {
   readonly conflictsWith: string | undefined;
   constructor(field: string, problem: string, detail: ConfigurationProblemDetail = {}) {
     super('SESSION_CONFIGURATION', `session configuration: ${field}: ${problem}`, {
-      details: { field, ...(detail.allowed ? { allowed: detail.allowed } : {}), ...(detail.conflictsWith ? { conflicts_with: detail.conflictsWith } : {}) },
+      details: { field, ...(detail.allowed ? { allowed: detail.allowed } : {}), ...(detail.conflictsWith ? { conflicts_with: detail.conflictsWith } : {}), ...(detail.renamedTo ? { renamed_to: detail.renamedTo } : {}) },
     });
     this.field = field;
     this.conflictsWith = detail.conflictsWith;

@@ -97,8 +97,8 @@ describe('completion gate', () => {
   });
 
   it('KERN-02: no recipe can turn the gate or the permission projection off', async () => {
-    await expect(open([], { recipe: { completion_gate: false } as never })).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', field: 'recipe.completion_gate' });
-    await expect(open([], { recipe: { permission_projection: false } as never })).rejects.toThrow(/cannot be configured or removed/);
+    await expect(open([], { recipe: { completion_gate: false } } as never)).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', field: 'recipe.completion_gate' });
+    await expect(open([], { recipe: { permission_projection: false } } as never)).rejects.toThrow(/cannot be configured or removed/);
   });
 });
 

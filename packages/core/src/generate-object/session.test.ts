@@ -23,7 +23,7 @@ describe('generate_object in a session', () => {
   });
 
   it('LLM-04: the run\'s budget governs generate_object\'s calls too', async () => {
-    const { session } = await open([call, { tool_calls: [{ name: 'result', args: { sentiment: 'positive' } }] }, { text: 'never' }], { llmBudget: { maxCalls: 2 } });
+    const { session } = await open([call, { tool_calls: [{ name: 'result', args: { sentiment: 'positive' } }] }, { text: 'never' }], { budgets: { llm: { maxCalls: 2 } } });
     sessions.push(session);
     await expect(session.send('classify')).rejects.toMatchObject({ code: 'BUDGET_EXHAUSTED' });
     const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { ok: boolean };

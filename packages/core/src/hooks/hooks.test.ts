@@ -29,10 +29,10 @@ describe('hooks', () => {
   });
 
   it('user_prompt_submit: a function replaces the prompt; a command exiting 2 blocks it before anything is written', async () => {
-    const { session, model } = await track(open([{ text: 'answered' }], { hooks: { user_prompt_submit: [(i) => ({ action: 'modify', prompt: `${i.prompt} (checked)` })] } }));
+    const { session, model } = await track(open([{ text: 'answered' }], { hooks: { userPromptSubmit: [(i) => ({ action: 'modify', prompt: `${i.prompt} (checked)` })] } }));
     await session.send('hello');
     expect(model.requests[0]!.messages[0]).toMatchObject({ role: 'user', content: 'hello (checked)' });
-    const { session: blocked, model: m2 } = await track(open([{ text: 'never' }], { hooks: { user_prompt_submit: [{ command: 'grep -q secret && { echo "no secrets in prompts" >&2; exit 2; }; exit 0' }] } }));
+    const { session: blocked, model: m2 } = await track(open([{ text: 'never' }], { hooks: { userPromptSubmit: [{ command: 'grep -q secret && { echo "no secrets in prompts" >&2; exit 2; }; exit 0' }] } }));
     await expect(blocked.send('my secret is 42')).rejects.toMatchObject({ code: 'HOOK_BLOCKED', message: expect.stringContaining('no secrets in prompts') });
     expect(blocked.store.log.facts.filter((f) => f.type === 'user.message')).toHaveLength(0);
     expect(m2.requests).toHaveLength(0);
@@ -49,7 +49,7 @@ describe('hooks', () => {
   });
 
   it('pre_compact: a command exiting 2 blocks session.compact(); JSON config validates the hook keys', async () => {
-    const { session, model } = await track(open([{ text: 'a' }, { text: 'summary' }], { hooks: { pre_compact: [{ command: 'echo "keep everything" >&2; exit 2', timeoutMs: 5000 }] } }));
+    const { session, model } = await track(open([{ text: 'a' }, { text: 'summary' }], { hooks: { preCompact: [{ command: 'echo "keep everything" >&2; exit 2', timeoutMs: 5000 }] } }));
     await session.send('x');
     await expect(session.compact()).rejects.toMatchObject({ code: 'HOOK_BLOCKED', message: 'pre_compact hook blocked: keep everything' });
     expect(model.requests).toHaveLength(1);
@@ -64,7 +64,7 @@ describe('pre_compact before the automatic compaction', () => {
 
   it('the hook runs with trigger auto; continuing lets the run compact as before', async () => {
     const seen: PreCompactInput[] = [];
-    const { session, model } = await track(open([long('e1'), { text: 'SUMMARY' }, { text: 'final' }], { recipe: { compact_threshold_chars: 200 }, hooks: { pre_compact: [(i) => void seen.push(i)] } }));
+    const { session, model } = await track(open([long('e1'), { text: 'SUMMARY' }, { text: 'final' }], { compactThresholdChars: 200, hooks: { preCompact: [(i) => void seen.push(i)] } }));
     const r = await session.send('go');
     expect(r.text).toBe('final');
     expect(seen).toEqual([{ session_id: session.sessionId, trigger: 'auto', messages: 3, run_id: r.runId }]);
@@ -76,8 +76,8 @@ describe('pre_compact before the automatic compaction', () => {
     let asked = 0;
     const { session, model } = await track(
       open([long('e1'), { text: 'first' }, long('e2'), { text: 'second' }, { text: 'SUMMARY' }, { text: 'third' }], {
-        recipe: { compact_threshold_chars: 200 },
-        hooks: { pre_compact: [{ command: 'cat >/dev/null; echo "keep everything" >&2; exit 2', timeoutMs: 5000 }, () => void asked++] },
+        compactThresholdChars: 200,
+        hooks: { preCompact: [{ command: 'cat >/dev/null; echo "keep everything" >&2; exit 2', timeoutMs: 5000 }, () => void asked++] },
       }),
     );
     expect((await session.send('go')).text).toBe('first');
@@ -100,8 +100,8 @@ describe('pre_compact before the automatic compaction', () => {
     let calls = 0;
     const { session, model } = await track(
       open([long('e1'), { text: 'first' }, { text: 'SUMMARY' }, { text: 'second' }], {
-        recipe: { compact_threshold_chars: 200 },
-        hooks: { pre_compact: [() => (calls++ === 0 ? { action: 'block', reason: 'not now' } : undefined)] },
+        compactThresholdChars: 200,
+        hooks: { preCompact: [() => (calls++ === 0 ? { action: 'block', reason: 'not now' } : undefined)] },
       }),
     );
     await session.send('go');

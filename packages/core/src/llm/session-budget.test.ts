@@ -9,7 +9,7 @@ const answer = { tool_calls: [{ name: 'result', args: { sentiment: 'positive' } 
 
 describe('the session\'s LLM budget', () => {
   it('LLM-01/LLM-05/LLM-06: maxCalls 1 allows exactly one provider request across a run, a host generate_object and a sub-agent task', async () => {
-    const { session, model } = await track(open([{ text: 'hello' }, answer, { text: 'child answer' }], { llmBudget: { maxCalls: 1 } }));
+    const { session, model } = await track(open([{ text: 'hello' }, answer, { text: 'child answer' }], { budgets: { llm: { maxCalls: 1 } } }));
     expect(await session.send('hi')).toMatchObject({ status: 'completed', text: 'hello' });
     const generated = await session.tool('generate_object', generate);
     expect(generated).toMatchObject({ ok: false, errorKind: 'budget_exhausted' });
@@ -21,7 +21,7 @@ describe('the session\'s LLM budget', () => {
   });
 
   it('LLM-01/LLM-07: a host-direct generate_object outside a run counts against the budget and emits its threshold event to host listeners', async () => {
-    const { session, model } = await track(open([answer, { text: 'after' }], { llmBudget: { softCalls: 1, maxCalls: 2 } }));
+    const { session, model } = await track(open([answer, { text: 'after' }], { budgets: { llm: { softCalls: 1, maxCalls: 2 } } }));
     const events: EventEnvelopeV1[] = [];
     const stop = session.onHostEvent((e) => events.push(e));
     const generated = await session.tool('generate_object', generate);
@@ -36,7 +36,7 @@ describe('the session\'s LLM budget', () => {
 
   it('LLM-05/LLM-07: a sub-agent draws from the parent session\'s budget and its threshold reaches the parent run', async () => {
     const { session, model } = await track(
-      open([{ tool_calls: [{ id: 't', name: 'task', args: { agent: 'explore', description: 'look', prompt: 'Find things.' } }] }, { text: 'child answer' }, { text: 'parent done' }], { llmBudget: { softCalls: 2 } }),
+      open([{ tool_calls: [{ id: 't', name: 'task', args: { agent: 'explore', description: 'look', prompt: 'Find things.' } }] }, { text: 'child answer' }, { text: 'parent done' }], { budgets: { llm: { softCalls: 2 } } }),
     );
     const stream = session.stream('delegate');
     const events: EventEnvelopeV1[] = [];

@@ -80,7 +80,7 @@ describe('session.compact', () => {
 
 describe('automatic compaction', () => {
   it('compacts in the run when the context passes the configured threshold, with a context_compacted event', async () => {
-    const { session, model } = await open([{ tool_calls: [{ name: 'echo', args: { text: 'y'.repeat(300) } }] }, { text: 'SUMMARY' }, { text: 'final' }], { recipe: { compact_threshold_chars: 200 } });
+    const { session, model } = await open([{ tool_calls: [{ name: 'echo', args: { text: 'y'.repeat(300) } }] }, { text: 'SUMMARY' }, { text: 'final' }], { compactThresholdChars: 200 });
     sessions.push(session);
     const types: string[] = [];
     for await (const ev of session.stream('go')) types.push(ev.type);

@@ -30,7 +30,7 @@ describe('transition limit and budgets', () => {
   const toolTurn = (i: number) => ({ tool_calls: [{ id: `c${i}`, name: 'echo', args: { text: 'x' } }] });
 
   it('FOLD-06/FOLD-07: a run stops with STEP_LIMIT at 32 transitions; the 33rd never runs and run.ended records the failure', async () => {
-    const { session, state } = await track(open(Array.from({ length: 40 }, (_, i) => toolTurn(i)), { recipe: { tool_budget: 1000 } }));
+    const { session, state } = await track(open(Array.from({ length: 40 }, (_, i) => toolTurn(i)), { toolBudget: 1000 }));
     const e = await session.send('loop forever').catch((x: unknown) => x);
     expect(e).toMatchObject({ code: 'STEP_LIMIT' });
     expect(state.executions).toHaveLength(16);
@@ -59,7 +59,7 @@ describe('transition limit and budgets', () => {
 
   it('rejects conflicting or out-of-range options naming the option', async () => {
     await expect(open([], { maxToolRounds: -1 })).rejects.toThrow(/maxToolRounds: must be an integer from 0 to 10000/);
-    await expect(open([], { maxToolRounds: 2, recipe: { max_tool_rounds: 3 } })).rejects.toThrow(/conflicts with recipe.max_tool_rounds/);
+    await expect(open([], { maxToolRounds: 2, recipe: { max_tool_rounds: 3 } } as never)).rejects.toThrow(/recipe.max_tool_rounds: was renamed: use `maxToolRounds`/);
     await expect(open([], { questionCap: 1000 })).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION' });
   });
 });
