@@ -1,6 +1,6 @@
 import { InvalidTransitionError } from './errors.js';
 import type { FactDraft } from './fact.js';
-import type { PayloadOf } from './kinds.js';
+import type { ContinuationOrigin, PayloadOf } from './kinds.js';
 import type { FoldState, PendingCall } from './state.js';
 
 /** A draft of a known kind, with its payload typed. */
@@ -31,6 +31,51 @@ export const drafts = {
     type: 'budget.denied',
     key: `budget-denied:${pending.turn}:${pending.cycle}:${pending.call.id}`,
     payload: atMs === undefined ? { tool_call_id: pending.call.id } : { tool_call_id: pending.call.id, at_ms: atMs },
+  }),
+  /** The `run.started` that opens run `runId` (`run:<run_id>`). */
+  runStarted: (runId: string, payload: Omit<PayloadOf['run.started'], 'run_id'>): TypedDraft<'run.started'> => ({
+    type: 'run.started',
+    key: `run:${runId}`,
+    payload: { run_id: runId, ...payload },
+  }),
+  /** The prompt of run `runId` (`user:<run_id>`). */
+  prompt: (runId: string, text: string, atMs: number): TypedDraft<'user.message'> => ({
+    type: 'user.message',
+    key: `user:${runId}`,
+    payload: { text, source: 'user', at_ms: atMs },
+  }),
+  /** A steer delivered at `infer:<turn>:<cycle>` of run `runId` (a resumed run reuses its id, so the transition is in the key). */
+  steer: (runId: string, turn: number, cycle: number, requestId: string, text: string, atMs: number): TypedDraft<'user.message'> => ({
+    type: 'user.message',
+    key: `steer:${runId}:${turn}:${cycle}:${requestId}`,
+    payload: { text, source: 'steer', at_ms: atMs },
+  }),
+  /**
+   * A message the host adds to keep a run going (the completion gate's or a stop hook's), at log
+   * position `seq`: `continuation:<run_id>:<seq>` or `stop-hook:<run_id>:<seq>`.
+   */
+  continuation: (runId: string, seq: number, origin: ContinuationOrigin, text: string, reason: string, atMs: number): TypedDraft<'user.message'> => ({
+    type: 'user.message',
+    key: `${origin === 'stop_hook' ? 'stop-hook' : 'continuation'}:${runId}:${seq}`,
+    payload: { text, source: 'continuation', origin, reason, at_ms: atMs },
+  }),
+  /** An answer to a parked confirmation; `scope` and `at` make the key unique (`confirm:<scope>:<at>`). */
+  confirmationAnswered: (scope: string, at: string | number, payload: PayloadOf['confirmation.answered']): TypedDraft<'confirmation.answered'> => ({
+    type: 'confirmation.answered',
+    key: `confirm:${scope}:${at}`,
+    payload,
+  }),
+  /** An answer to a parked question (`answer:<scope>:<at>`). */
+  questionAnswered: (scope: string, at: string | number, payload: PayloadOf['question.answered']): TypedDraft<'question.answered'> => ({
+    type: 'question.answered',
+    key: `answer:${scope}:${at}`,
+    payload,
+  }),
+  /** The `run.ended` of run `runId` (`end:<run_id>`). */
+  runEnded: (runId: string, { status, ...rest }: Omit<PayloadOf['run.ended'], 'run_id'>): TypedDraft<'run.ended'> => ({
+    type: 'run.ended',
+    key: `end:${runId}`,
+    payload: { status, run_id: runId, ...rest },
   }),
   /** The `compaction.done` of `compact:<turn>`. */
   compaction: (turn: number, payload: PayloadOf['compaction.done']): TypedDraft<'compaction.done'> => ({

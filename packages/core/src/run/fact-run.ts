@@ -12,6 +12,7 @@ import {
   sync,
   StepLimitError,
   type Fact,
+  type FactDraft,
   type Folder,
   type FoldState,
   type Harness,
@@ -217,11 +218,11 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
     };
     waits.push(
       o.confirmation.confirm(request, stop.signal).then((answer) =>
-        appendAnswer(o, stop.signal, {
-          type: 'confirmation.answered',
-          key: `confirm:${env.runId}:${parkKeyOf(state)}`,
-          payload: { tool_call_id: confirm.call.id, approved: answer.approved === true, ...(answer.reason === undefined ? {} : { reason: answer.reason }), at_ms: env.clock() },
-        }),
+        appendAnswer(
+          o,
+          stop.signal,
+          drafts.confirmationAnswered(env.runId, parkKeyOf(state), { tool_call_id: confirm.call.id, approved: answer.approved === true, ...(answer.reason === undefined ? {} : { reason: answer.reason }), at_ms: env.clock() }),
+        ),
       ),
     );
   }
@@ -229,7 +230,7 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
     waits.push(
       o.onQuestion(question, stop.signal).then((answer) => {
         const payload = { question_id: question.question_id, ...answerPayload(answer), at_ms: env.clock() };
-        return appendAnswer(o, stop.signal, { type: 'question.answered', key: `answer:${env.runId}:${parkKeyOf(state)}`, payload });
+        return appendAnswer(o, stop.signal, drafts.questionAnswered(env.runId, parkKeyOf(state), payload));
       }),
     );
   }
@@ -251,7 +252,7 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
 }
 
 /** Appends a live answer unless the host answered first (then the fold has moved on). */
-async function appendAnswer(o: FactRunOptions, stop: AbortSignal, draft: { type: string; key: string; payload: Record<string, unknown> }): Promise<void> {
+async function appendAnswer(o: FactRunOptions, stop: AbortSignal, draft: FactDraft): Promise<void> {
   if (stop.aborted) return;
   sync(o.folder, o.env.store.log);
   const phase = o.folder.currentPhase;

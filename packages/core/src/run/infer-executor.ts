@@ -23,11 +23,7 @@ export class QuestionCapError extends A3sError {
 export async function runInfer(env: RunEnv, turn: number, cycle: number, state: FoldState): Promise<FactDraft[]> {
   const steers = env.drainSteers();
   // A resumed run reuses its id with a new inbox, so the transition is part of the key.
-  const steerDrafts: FactDraft[] = steers.map((s) => ({
-    type: 'user.message',
-    key: `steer:${env.runId}:${turn}:${cycle}:${s.requestId}`,
-    payload: { text: s.text, source: 'steer', at_ms: env.clock() },
-  }));
+  const steerDrafts: FactDraft[] = steers.map((s) => drafts.steer(env.runId, turn, cycle, s.requestId, s.text, env.clock()));
   const view = state.view;
   const request = {
     system: [...view.system],

@@ -5,7 +5,7 @@
  * Host-direct tool calls never take the lease.
  */
 import type { ResourceStatus, SessionResources } from '../registry/session-resources.js';
-import { checkHostFact, createHarness, Folder, sync, type FactDraft, type FoldState, type Harness } from '@a3s-code/effect';
+import { checkHostFact, createHarness, drafts, Folder, sync, type FactDraft, type FoldState, type Harness } from '@a3s-code/effect';
 import { SessionBusyError, SessionConfigurationError } from '../errors/session-errors.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ActiveToolCall, ToolInvocationResult } from '../invoker/invocation-types.js';
@@ -173,21 +173,13 @@ export class AgentSession {
    * run waiting for it. After a restart, answer and then `resumeRun`.
    */
   async confirmToolUse(toolId: string, approved: boolean, reason?: string): Promise<void> {
-    await this.#answer({
-      type: 'confirmation.answered',
-      key: `confirm:${toolId}:${this.store.log.length + 1}`,
-      payload: { tool_call_id: toolId, approved, ...(reason === undefined ? {} : { reason }), at_ms: this.#clock() },
-    });
+    await this.#answer(drafts.confirmationAnswered(toolId, this.store.log.length + 1, { tool_call_id: toolId, approved, ...(reason === undefined ? {} : { reason }), at_ms: this.#clock() }));
   }
 
   /** Answers a parked question: appends `question.answered` and wakes the run. */
   async answerQuestion(questionId: string, answer: string | QuestionAnswer): Promise<void> {
     const a: QuestionAnswer = typeof answer === 'string' ? { text: answer } : answer;
-    await this.#answer({
-      type: 'question.answered',
-      key: `answer:${questionId}:${this.store.log.length + 1}`,
-      payload: { question_id: questionId, ...answerPayload(a), at_ms: this.#clock() },
-    });
+    await this.#answer(drafts.questionAnswered(questionId, this.store.log.length + 1, { question_id: questionId, ...answerPayload(a), at_ms: this.#clock() }));
   }
 
   /** Calls a tool directly as the host (source `host`): governed, but no permission decision or confirmation. */

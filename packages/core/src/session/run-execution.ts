@@ -2,7 +2,7 @@
  * One run from start to end: open it in the log (a new prompt, or a resume), drive it, and close
  * it with `run.ended` and `agent_end` — completed, cancelled or failed — unless it parked.
  */
-import { A3sError, sync, type Folder, type Harness } from '@a3s-code/effect';
+import { A3sError, drafts, sync, type Folder, type Harness } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
@@ -186,8 +186,7 @@ function allowedResult(result: RunResult, decision: Extract<GateDecision, { deci
 async function continueRun(x: RunExecution, run: LiveRun, c: { readonly text: string } & AgentEventPayloads['runContinued']): Promise<void> {
   const { env } = run;
   const { text, ...event } = c;
-  const key = `${c.origin === 'stop_hook' ? 'stop-hook' : 'continuation'}:${env.runId}:${x.store.log.length + 1}`;
-  await x.store.append([{ type: 'user.message', key, payload: { text, source: 'continuation', origin: c.origin, reason: c.reason, at_ms: env.clock() } }], null);
+  await x.store.append([drafts.continuation(env.runId, x.store.log.length + 1, c.origin, text, c.reason, env.clock())], null);
   env.events.emit({ kind: 'runContinued', payload: event });
 }
 
@@ -207,16 +206,7 @@ async function supersedeOpenRun(x: RunExecution, run: LiveRun, why: string): Pro
   sync(x.folder, x.store.log);
   const previous = x.folder.state.view.run;
   if (previous.status !== 'running' || !previous.run_id || previous.run_id === run.env.runId) return;
-  await x.store.append(
-    [
-      {
-        type: 'run.ended',
-        key: `end:${previous.run_id}`,
-        payload: { status: 'cancelled', run_id: previous.run_id, completion: null, error: { code: 'SUPERSEDED', message: why }, at_ms: run.env.clock() },
-      },
-    ],
-    null,
-  );
+  await x.store.append([drafts.runEnded(previous.run_id, { status: 'cancelled', completion: null, error: { code: 'SUPERSEDED', message: why }, at_ms: run.env.clock() })], null);
 }
 
 /**

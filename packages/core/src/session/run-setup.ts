@@ -3,7 +3,7 @@
  * client, invocation context and control inbox; and writes the facts that open it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Fact, FactDraft } from '@a3s-code/effect';
+import { drafts, type Fact, type FactDraft } from '@a3s-code/effect';
 import { AgentEventEmitter } from '../events/event-emitter.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import { createLiveInvocation } from '../invoker/live-governance.js';
@@ -86,28 +86,19 @@ export function createRun(s: RunSetup): LiveRun {
 export function openingFacts(run: LiveRun, prompt: string, system: readonly string[], tools: readonly { name: string; description: string; inputSchema: unknown }[]): FactDraft[] {
   const at = run.env.clock();
   return [
-    {
-      type: 'run.started',
-      key: `run:${run.env.runId}`,
-      payload: {
-        run_id: run.env.runId,
-        model: `${run.env.llm.provider}/${run.env.llm.model}`,
-        system: [...system],
-        tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Record<string, unknown> })),
-        at_ms: at,
-      },
-    },
-    { type: 'user.message', key: `user:${run.env.runId}`, payload: { text: prompt, source: 'user', at_ms: at } },
+    drafts.runStarted(run.env.runId, {
+      model: `${run.env.llm.provider}/${run.env.llm.model}`,
+      system: [...system],
+      tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Record<string, unknown> })),
+      at_ms: at,
+    }),
+    drafts.prompt(run.env.runId, prompt, at),
   ];
 }
 
 /** The `run.ended` fact of a run. */
 export function endingFact(run: LiveRun, status: 'completed' | 'cancelled' | 'failed', extra: { completion?: string | null; error?: { code: string; message: string } } = {}): FactDraft {
-  return {
-    type: 'run.ended',
-    key: `end:${run.env.runId}`,
-    payload: { status, run_id: run.env.runId, completion: extra.completion ?? null, ...(extra.error ? { error: extra.error } : {}), at_ms: run.env.clock() },
-  };
+  return drafts.runEnded(run.env.runId, { status, completion: extra.completion ?? null, ...(extra.error ? { error: extra.error } : {}), at_ms: run.env.clock() });
 }
 
 /**
