@@ -14,6 +14,7 @@ import { bridgeMcpTool, type McpToolCaller } from './bridge-tool.js';
 import { isStdioConfig, type McpServerConfig } from './config.js';
 import { McpConnectionError, McpRequestError, McpServerClosedError, McpServerUnavailableError } from './errors.js';
 import { connectTimeoutOf, exitText } from './client-options.js';
+import { abortable, message, sleep } from './connection-waits.js';
 import { openClient } from './open-client.js';
 import { loadSdkTypes } from './sdk-types.js';
 import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus } from './server-status.js';
@@ -42,35 +43,11 @@ const MAX_BACKOFF_MS = 5_000;
 /** How long a crash report waits for the exit status and the rest of stderr, ms. */
 const CRASH_SETTLE_MS = 25;
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** A crash not yet told to a caller, or told. */
 interface Crash {
   /** Why the connection ended; the process's own exit status once known. */
   reason: string;
   reported: boolean;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Waits for `work` unless `signal` aborts first. */
-async function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
-  if (signal === undefined) return work;
-  if (signal.aborted) throw new CancelledError(what, signal.reason);
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new CancelledError(what, signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort!);
-  }
 }
 
 /** A server and its connection. Start once; after close or a failed start, make a new one. */

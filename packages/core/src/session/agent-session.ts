@@ -20,14 +20,13 @@ import { executeRun, type RunRequest } from './run-execution.js';
 import { streamRun, type RunEventStream } from './stream-run.js';
 import type { LiveRun } from './run-setup.js';
 import type { SessionArtifactStore } from './session-artifacts.js';
-import type { SessionStore } from './session-store.js';
 import { buildSnapshot } from './snapshot-builder.js';
 import type { RunRecord, SessionSnapshotV1, SubagentTaskSnapshot, VerificationReport } from './snapshot-types.js';
 import type { MutationLedger } from '../gate/mutation-ledger.js';
 import type { SessionGate } from '../gate/session-gate.js';
 import type { VerificationCommand, VerifyOptions } from '../gate/verify-commands.js';
 import { ledgerFor, verifyThroughKernel, waiveDigest } from './session-verification.js';
-import { GovernedLlmClient } from '../llm/governed-llm-client.js';
+import { hostLlmClient } from './host-llm.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import { AgentEventEmitter } from '../events/event-emitter.js';
 import type { EventEnvelopeV1 } from '../events/event-envelope.js';
@@ -55,7 +54,6 @@ export class AgentSession {
   #live: LiveRun | null = null;
   #hostAnswer: (() => void) | null = null;
   #hostCalls = 0;
-  readonly #sessionStore: SessionStore | undefined;
   readonly #artifacts: SessionArtifactStore;
   readonly #trace = new TraceRecorder();
   readonly #gate: SessionGate;
@@ -66,7 +64,6 @@ export class AgentSession {
   readonly #tasks: SubagentTaskSnapshot[] = [];
   readonly #priorRuns: readonly RunRecord[];
   readonly #createdAtMs: number;
-  readonly #workspaceDir: string | undefined;
   readonly #delegator: Delegator | undefined;
   readonly #llmBudget: LlmBudget | undefined;
   readonly #hostEvents: AgentEventEmitter;
@@ -90,9 +87,7 @@ export class AgentSession {
     this.#harness = createHarness(parts.config.recipe);
     this.#folder = new Folder(this.#harness.recipe);
     sync(this.#folder, this.store.log);
-    this.#sessionStore = parts.config.sessionStore;
     this.#artifacts = parts.artifacts;
-    this.#workspaceDir = parts.config.dir;
     const r = parts.restored;
     this.#createdAtMs = r?.created_at_ms ?? this.#clock();
     this.#priorRuns = r?.runs ?? [];
@@ -265,12 +260,7 @@ export class AgentSession {
   llmFor(runId: string): LlmClient {
     const live = this.#live;
     if (live && live.env.runId === runId) return live.env.llm;
-    return new GovernedLlmClient(this.config.model, {
-      signal: this.#close.signal,
-      events: this.#hostEvents,
-      ...(this.#llmBudget ? { budget: this.#llmBudget } : {}),
-      ...(this.config.llmRetry ? { retry: this.config.llmRetry } : {}),
-    });
+    return hostLlmClient(this.config, this.#close.signal, this.#hostEvents, this.#llmBudget);
   }
 
   /**
@@ -312,7 +302,7 @@ export class AgentSession {
       sessionId: this.sessionId,
       createdAtMs: this.#createdAtMs,
       nowMs: this.#clock(),
-      ...(this.#workspaceDir === undefined ? {} : { workspaceDir: this.#workspaceDir }),
+      ...(this.config.dir === undefined ? {} : { workspaceDir: this.config.dir }),
       facts: this.store.log.facts,
       conversation: state.view.messages,
       artifacts: this.#artifacts.toSnapshot(),
@@ -329,7 +319,7 @@ export class AgentSession {
    * @throws SessionConfigurationError when the session has no session store; the store's error when it did not publish.
    */
   async save(): Promise<SessionSnapshotV1> {
-    const store = this.#sessionStore;
+    const store = this.config.sessionStore;
     if (!store) throw new SessionConfigurationError('sessionStore', "no session store is configured; set sessionStore to 'file', 'memory' or a SessionStore");
     const snapshot = this.snapshot();
     await store.saveSnapshot(snapshot);

@@ -7,7 +7,7 @@ import { ScriptedLlmClient, type ScriptedTurn } from '../../llm/scripted-llm-cli
 import { createToolContext } from '../../testing/tool-context.js';
 import type { ToolContext } from '../../tools/tool-context.js';
 
-/** The seed's sentiment schema (GENOBJ-28). */
+/** The seed's sentiment schema. */
 export const SENTIMENT_SCHEMA = {
   type: 'object',
   required: ['sentiment', 'confidence'],
