@@ -31,8 +31,22 @@ const ioFn = (_args: unknown, _ctx: ToolContext): Promise<ToolResult> =>
 
 const schema = { type: 'object', properties: {}, additionalProperties: false } as const;
 const caps = { readOnly: true, idempotent: true, maxParallelism: 1024 } as const;
-const noop: Tool = { name: 'noop', description: 'no-op', tier: 'read', inputSchema: schema, capabilities: caps, execute: noopFn };
-const io: Tool = { name: 'io', description: 'waits 2 ms', tier: 'read', inputSchema: schema, capabilities: caps, execute: ioFn };
+const noop: Tool = {
+  name: 'noop',
+  description: 'no-op',
+  tier: 'read',
+  inputSchema: schema,
+  capabilities: caps,
+  execute: noopFn,
+};
+const io: Tool = {
+  name: 'io',
+  description: 'waits 2 ms',
+  tier: 'read',
+  inputSchema: schema,
+  capabilities: caps,
+  execute: ioFn,
+};
 
 function median(samples: number[]): number {
   const s = [...samples].sort((a, b) => a - b);
@@ -62,7 +76,13 @@ function setup(): { invoker: ToolInvoker; context: InvocationContext } {
   registry.add(createBatchTool());
   const invoker = new ToolInvoker({ registry, policy: { allow: ['noop', 'io', 'batch'] } });
   const events = new AgentEventEmitter({ runId: 'bench', sessionId: 'bench' });
-  const context: InvocationContext = { runId: 'bench', sessionId: 'bench', signal: new AbortController().signal, events, governance: {} };
+  const context: InvocationContext = {
+    runId: 'bench',
+    sessionId: 'bench',
+    signal: new AbortController().signal,
+    events,
+    governance: {},
+  };
   return { invoker, context };
 }
 
@@ -81,22 +101,30 @@ export async function run(): Promise<void> {
   const governed = await timeEach(CALLS, (i) => invoker.invoke({ id: `c${i}`, name: 'noop', args }, context));
   const overhead = median(governed) - median(direct);
 
-  console.log(`core-invoker: governed no-op call vs direct call (${CALLS.toLocaleString('en')} calls each, Node ${process.version})`);
+  console.log(
+    `core-invoker: governed no-op call vs direct call (${CALLS.toLocaleString('en')} calls each, Node ${process.version})`,
+  );
   console.log(`  direct    median ${fmt(median(direct))}  p99 ${fmt(percentile(direct, 99))}`);
   console.log(`  governed  median ${fmt(median(governed))}  p99 ${fmt(percentile(governed, 99))}`);
   console.log(`  overhead  median ${fmt(overhead)}  (goal ≤ 20 µs: ${overhead <= 20 ? 'met' : 'NOT met'})`);
 
   for (const tool of ['noop', 'io'] as const) {
     const calls = Array.from({ length: 32 }, () => ({ tool, args: {} }));
-    const batched = await timeEach(BATCH_ROUNDS, (i) => invoker.invoke({ id: `b${tool}${i}`, name: 'batch', args: { calls } }, context));
+    const batched = await timeEach(BATCH_ROUNDS, (i) =>
+      invoker.invoke({ id: `b${tool}${i}`, name: 'batch', args: { calls } }, context),
+    );
     const sequential = await timeEach(BATCH_ROUNDS, async (i) => {
       for (let j = 0; j < 32; j++) await invoker.invoke({ id: `s${tool}${i}.${j}`, name: tool, args: {} }, context);
     });
     const label = tool === 'noop' ? 'no-op tool' : '2 ms I/O tool';
     const speedup = median(sequential) / median(batched);
-    console.log(`core-invoker: batch of 32 read-only calls vs 32 sequential calls (${label}, median of ${BATCH_ROUNDS})`);
+    console.log(
+      `core-invoker: batch of 32 read-only calls vs 32 sequential calls (${label}, median of ${BATCH_ROUNDS})`,
+    );
     console.log(`  batch       ${fmtMs(median(batched))}`);
-    console.log(`  sequential  ${fmtMs(median(sequential))}  (batch is ${speedup.toFixed(1)}x ${speedup >= 1 ? 'faster' : 'slower'})`);
+    console.log(
+      `  sequential  ${fmtMs(median(sequential))}  (batch is ${speedup.toFixed(1)}x ${speedup >= 1 ? 'faster' : 'slower'})`,
+    );
   }
 }
 

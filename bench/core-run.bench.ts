@@ -11,7 +11,13 @@ import { Agent, defineTool, defineToolPack, type LlmClient, type LlmStreamEvent 
 import { z } from 'zod';
 import { fmt, median } from './util.js';
 
-const noop = defineTool({ name: 'noop', description: 'Does nothing.', tier: 'read', input: z.object({}), execute: async () => ({ output: '', exitCode: 0 }) });
+const noop = defineTool({
+  name: 'noop',
+  description: 'Does nothing.',
+  tier: 'read',
+  input: z.object({}),
+  execute: async () => ({ output: '', exitCode: 0 }),
+});
 const pack = defineToolPack({ name: 'bench', version: '1.0.0', tools: [noop] });
 
 /** A model that calls `noop` `rounds` times, then answers; it decides from the request alone. */
@@ -19,7 +25,14 @@ function loopModel(rounds: number): LlmClient {
   return {
     provider: 'bench',
     model: 'loop',
-    capabilities: { forcedToolChoice: false, strictJsonSchema: false, jsonMode: false, nonStreaming: false, reasoning: false, parallelToolCalls: true },
+    capabilities: {
+      forcedToolChoice: false,
+      strictJsonSchema: false,
+      jsonMode: false,
+      nonStreaming: false,
+      reasoning: false,
+      parallelToolCalls: true,
+    },
     async *stream(request): AsyncIterable<LlmStreamEvent> {
       const round = request.messages.filter((m) => m.role === 'assistant').length % (rounds + 1);
       if (round < rounds) {
@@ -36,7 +49,12 @@ function loopModel(rounds: number): LlmClient {
 
 async function runLoop(): Promise<void> {
   const rounds = 15; // 15 tool rounds + the answer = 31 transitions per send
-  const agent = await Agent.create({ model: loopModel(rounds), tools: [pack], permissions: { defaultDecision: 'allow' }, toolBudget: 1000 });
+  const agent = await Agent.create({
+    model: loopModel(rounds),
+    tools: [pack],
+    permissions: { defaultDecision: 'allow' },
+    toolBudget: 1000,
+  });
   const samples: number[] = [];
   for (const persistence of ['memory', 'file'] as const) {
     const session = await agent.session(mkdtempSync(join(tmpdir(), 'a3s-bench-')), { persistence });
@@ -47,7 +65,9 @@ async function runLoop(): Promise<void> {
       samples.push(((performance.now() - t0) * 1000) / r.steps);
     }
     await session.close();
-    console.log(`session run loop (${persistence} log${persistence === 'file' ? ', fsync per transition' : ''}): ${fmt(median(samples.slice(10)), 1)} µs per transition (median of 50 sends of 31 transitions)`);
+    console.log(
+      `session run loop (${persistence} log${persistence === 'file' ? ', fsync per transition' : ''}): ${fmt(median(samples.slice(10)), 1)} µs per transition (median of 50 sends of 31 transitions)`,
+    );
   }
   // Peer: the bare engine loop with trivial executors.
   const bare: number[] = [];
@@ -62,7 +82,10 @@ async function runLoop(): Promise<void> {
       execute: async (t) => {
         if (t.kind === 'tool') return [drafts.toolResult(t.pending, { ok: true, output: '', exit_code: 0 })];
         if (t.kind !== 'infer') throw new Error('unexpected');
-        const decision = n++ < rounds ? { kind: 'tool' as const, calls: [{ id: `c${n}`, name: 'noop', args: {}, needs_confirmation: false }] } : { kind: 'text' as const, text: 'done' };
+        const decision =
+          n++ < rounds
+            ? { kind: 'tool' as const, calls: [{ id: `c${n}`, name: 'noop', args: {}, needs_confirmation: false }] }
+            : { kind: 'text' as const, text: 'done' };
         return [drafts.modelTurn(t.turn, t.cycle, { decision, usage: { input_tokens: 0, output_tokens: 0 } })];
       },
     });
@@ -77,9 +100,33 @@ async function openAndResume(): Promise<void> {
   const log = new FactLog();
   for (let turn = 1; log.length < N; turn++) {
     log.append([{ type: 'user.message', key: `u${turn}`, payload: { text: `task ${turn}`, source: 'user' } }], null);
-    log.append([drafts.modelTurn(turn, 0, { decision: { kind: 'tool', calls: [{ id: `c${turn}`, name: 'noop', args: {}, needs_confirmation: false }] }, usage: { input_tokens: 900, output_tokens: 30 } })], `infer:${turn}:0`);
-    log.append([drafts.toolResult({ turn, cycle: 0, call: { id: `c${turn}`, name: 'noop', args: {}, needs_confirmation: false } }, { ok: true, output: 'x'.repeat(80), exit_code: 0 })], `tool:${turn}:0:c${turn}`);
-    log.append([drafts.modelTurn(turn, 1, { decision: { kind: 'text', text: 'done' }, usage: { input_tokens: 1000, output_tokens: 5 } })], `infer:${turn}:1`);
+    log.append(
+      [
+        drafts.modelTurn(turn, 0, {
+          decision: { kind: 'tool', calls: [{ id: `c${turn}`, name: 'noop', args: {}, needs_confirmation: false }] },
+          usage: { input_tokens: 900, output_tokens: 30 },
+        }),
+      ],
+      `infer:${turn}:0`,
+    );
+    log.append(
+      [
+        drafts.toolResult(
+          { turn, cycle: 0, call: { id: `c${turn}`, name: 'noop', args: {}, needs_confirmation: false } },
+          { ok: true, output: 'x'.repeat(80), exit_code: 0 },
+        ),
+      ],
+      `tool:${turn}:0:c${turn}`,
+    );
+    log.append(
+      [
+        drafts.modelTurn(turn, 1, {
+          decision: { kind: 'text', text: 'done' },
+          usage: { input_tokens: 1000, output_tokens: 5 },
+        }),
+      ],
+      `infer:${turn}:1`,
+    );
   }
   mkdirSync(join(dir, '.a3s', 'effect-log'), { recursive: true });
   const file = join(dir, effectLogPath('big'));
@@ -100,7 +147,9 @@ async function openAndResume(): Promise<void> {
     for (const line of readFileSync(file, 'utf8').split('\n')) if (line) JSON.parse(line);
     peer.push(performance.now() - t0);
   }
-  console.log(`open + resume a ${log.length.toLocaleString()}-fact log (${fmt(readFileSync(file).length / 2 ** 20, 1)} MiB): ${fmt(median(times), 0)} ms (median of 5; goal < 1000 ms)`);
+  console.log(
+    `open + resume a ${log.length.toLocaleString()}-fact log (${fmt(readFileSync(file).length / 2 ** 20, 1)} MiB): ${fmt(median(times), 0)} ms (median of 5; goal < 1000 ms)`,
+  );
   console.log(`peer, readFile + JSON.parse of every line: ${fmt(median(peer), 0)} ms`);
 }
 

@@ -16,7 +16,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { Agent, AgentEventEmitter, ToolInvoker, ToolRegistry, createProgramTool, type InvocationContext, type LlmRequest } from '@a3s-code/core';
+import {
+  Agent,
+  AgentEventEmitter,
+  ToolInvoker,
+  ToolRegistry,
+  createProgramTool,
+  type InvocationContext,
+  type LlmRequest,
+} from '@a3s-code/core';
 import { ScriptedLlmClient, createTestToolPack, type ScriptedTurn } from '@a3s-code/core/testing';
 import { fmt, gc, median } from './util.js';
 
@@ -26,7 +34,10 @@ function kernel(): { invoker: ToolInvoker; context: InvocationContext } {
   registry.add(createProgramTool());
   const invoker = new ToolInvoker({ registry, policy: { defaultDecision: 'allow' } });
   const events = new AgentEventEmitter({ runId: 'bench', sessionId: 'bench' });
-  return { invoker, context: { runId: 'bench', sessionId: 'bench', signal: new AbortController().signal, events, governance: {} } };
+  return {
+    invoker,
+    context: { runId: 'bench', sessionId: 'bench', signal: new AbortController().signal, events, governance: {} },
+  };
 }
 
 async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
@@ -39,13 +50,20 @@ async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise
   return out;
 }
 
-const tokensOf = (requests: readonly LlmRequest[]): number => requests.reduce((n, r) => n + Math.ceil(JSON.stringify({ system: r.system, messages: r.messages, tools: r.tools }).length / 4), 0);
+const tokensOf = (requests: readonly LlmRequest[]): number =>
+  requests.reduce(
+    (n, r) => n + Math.ceil(JSON.stringify({ system: r.system, messages: r.messages, tools: r.tools }).length / 4),
+    0,
+  );
 
 async function vmAndCallOverhead(): Promise<void> {
   const { invoker, context } = kernel();
   const call = (name: string, args: unknown, id: string) => invoker.invoke({ id, name, args }, context);
   const empty = { source: 'async function run() { return 1; }' };
-  const loop = { source: 'async function run(ctx) { for (let i = 0; i < 1000; i++) await ctx.tool("noop", {}); return "done"; }', limits: { max_tool_calls: 1000 } };
+  const loop = {
+    source: 'async function run(ctx) { for (let i = 0; i < 1000; i++) await ctx.tool("noop", {}); return "done"; }',
+    limits: { max_tool_calls: 1000 },
+  };
   await timeEach(50, (i) => call('program', empty, `w${i}`));
   await timeEach(2000, (i) => call('noop', {}, `wn${i}`));
   gc();
@@ -58,16 +76,26 @@ async function vmAndCallOverhead(): Promise<void> {
   const perCtx = (median(loops) - median(programs)) / 1000;
   console.log(`program: VM start and ctx-call overhead (Node ${process.version})`);
   console.log(`  governed no-op call           median ${fmt(median(noop) * 1000, 1)} µs`);
-  console.log(`  program returning at once     median ${fmt(median(programs), 2)} ms  (VM start + teardown ≈ ${fmt(vm, 2)} ms)`);
+  console.log(
+    `  program returning at once     median ${fmt(median(programs), 2)} ms  (VM start + teardown ≈ ${fmt(vm, 2)} ms)`,
+  );
   console.log(`  program with 1,000 ctx calls  median ${fmt(median(loops), 1)} ms`);
-  console.log(`  per ctx.tool call             ${fmt(perCtx * 1000, 1)} µs  (direct governed call ${fmt(median(noop) * 1000, 1)} µs; ctx adds ${fmt((perCtx - median(noop)) * 1000, 1)} µs)`);
+  console.log(
+    `  per ctx.tool call             ${fmt(perCtx * 1000, 1)} µs  (direct governed call ${fmt(median(noop) * 1000, 1)} µs; ctx adds ${fmt((perCtx - median(noop)) * 1000, 1)} µs)`,
+  );
 }
 
 const text = 'src/auth/policy.rs:42: PermissionPolicy::evaluate(&self, call) -> Decision '; // ~80 characters a hit
 
 async function session(turns: ScriptedTurn[]) {
   const model = new ScriptedLlmClient(turns);
-  const agent = await Agent.create({ model, tools: [createTestToolPack().pack], permissions: { defaultDecision: 'allow' }, toolBudget: 1000, persistence: 'memory' });
+  const agent = await Agent.create({
+    model,
+    tools: [createTestToolPack().pack],
+    permissions: { defaultDecision: 'allow' },
+    toolBudget: 1000,
+    persistence: 'memory',
+  });
   const s = await agent.session(mkdtempSync(join(tmpdir(), 'a3s-bench-')), {});
   return { model, s };
 }
@@ -78,22 +106,27 @@ async function programVsModel(): Promise<void> {
   const modelTurns = (): ScriptedTurn[] => {
     const turns: ScriptedTurn[] = [];
     for (let p = 0; p < N / rounds; p++) {
-      for (let i = 0; i < rounds; i++) turns.push({ tool_calls: [{ id: `c${p}_${i}`, name: 'echo', args: { text, times: 5 } }] });
+      for (let i = 0; i < rounds; i++)
+        turns.push({ tool_calls: [{ id: `c${p}_${i}`, name: 'echo', args: { text, times: 5 } }] });
       turns.push({ text: 'Collected.' });
     }
     return turns;
   };
   const script = `async function run(ctx) { const out = []; for (let i = 0; i < ${N}; i++) out.push((await ctx.tool('echo', { text: ${JSON.stringify(text)}, times: 5 })).output.length); return { calls: out.length, chars: out.reduce((a, b) => a + b, 0) }; }`;
-  const programTurns = (): ScriptedTurn[] => [{ tool_calls: [{ id: 'p', name: 'program', args: { source: script, limits: { max_tool_calls: N } } }] }, { text: 'Collected.' }];
+  const programTurns = (): ScriptedTurn[] => [
+    { tool_calls: [{ id: 'p', name: 'program', args: { source: script, limits: { max_tool_calls: N } } }] },
+    { text: 'Collected.' },
+  ];
   const wall: { model: number[]; program: number[] } = { model: [], program: [] };
-  let tokens = { model: 0, program: 0 };
+  const tokens = { model: 0, program: 0 };
   for (let round = 0; round < 7; round++) {
     {
       const { model, s } = await session(modelTurns());
       const t0 = performance.now();
       for (let p = 0; p < N / rounds; p++) {
         const r = await s.send(`collect part ${p}`);
-        if (r.status !== 'completed' || r.toolCalls !== rounds) throw new Error(`model run ${r.status} with ${r.toolCalls} tool calls`);
+        if (r.status !== 'completed' || r.toolCalls !== rounds)
+          throw new Error(`model run ${r.status} with ${r.toolCalls} tool calls`);
       }
       wall.model.push(performance.now() - t0);
       tokens.model = tokensOf(model.requests);
@@ -103,7 +136,8 @@ async function programVsModel(): Promise<void> {
       const { model, s } = await session(programTurns());
       const t0 = performance.now();
       const r = await s.send('collect');
-      if (r.status !== 'completed' || !String(model.requests[1]?.messages.at(-1)?.content).includes(`"calls": ${N}`)) throw new Error(`program run ${r.status}`);
+      if (r.status !== 'completed' || !String(model.requests[1]?.messages.at(-1)?.content).includes(`"calls": ${N}`))
+        throw new Error(`program run ${r.status}`);
       wall.program.push(performance.now() - t0);
       tokens.program = tokensOf(model.requests);
       await s.close();
@@ -111,9 +145,15 @@ async function programVsModel(): Promise<void> {
   }
   wall.model.shift();
   wall.program.shift();
-  console.log(`program: ${N} tool calls in one program vs ${N} model-driven calls (scripted model, no model latency, median of 6)`);
-  console.log(`  model-driven  ${fmt(median(wall.model), 1)} ms  ${tokens.model.toLocaleString('en')} tokens sent in ${N + N / rounds} requests`);
-  console.log(`  program       ${fmt(median(wall.program), 1)} ms  ${tokens.program.toLocaleString('en')} tokens sent in 2 requests (${fmt(tokens.model / tokens.program, 1)}x fewer)`);
+  console.log(
+    `program: ${N} tool calls in one program vs ${N} model-driven calls (scripted model, no model latency, median of 6)`,
+  );
+  console.log(
+    `  model-driven  ${fmt(median(wall.model), 1)} ms  ${tokens.model.toLocaleString('en')} tokens sent in ${N + N / rounds} requests`,
+  );
+  console.log(
+    `  program       ${fmt(median(wall.program), 1)} ms  ${tokens.program.toLocaleString('en')} tokens sent in 2 requests (${fmt(tokens.model / tokens.program, 1)}x fewer)`,
+  );
 }
 
 /** Runs the benchmark and prints its figures. */

@@ -20,7 +20,11 @@ writeFileSync(script, JSON.stringify({ turns: [{ text: 'Nothing to change.' }] }
 
 function wall(args: readonly string[], cwd = root): number {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, args, {
+    cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.toString().slice(0, 400)}`);
   return ms;
@@ -36,9 +40,21 @@ interface Case {
 const cases: Case[] = [
   { name: 'a3s --help', args: [bin, '--help'], goal: '≤ 300 ms and ≤ 2.5×' },
   { name: 'a3s --version', args: [bin, '--version'], goal: '≤ 2.5×' },
-  { name: "import('@a3s-code/effect')", args: ['--input-type=module', '-e', `await import(${JSON.stringify(effectEntry)})`], goal: '—' },
-  { name: "import('@a3s-code/core')", args: ['--input-type=module', '-e', `await import(${JSON.stringify(coreEntry)})`], goal: '≤ 2×' },
-  { name: 'a3s run (one-turn scripted model)', args: [bin, 'run', '--model', `scripted:${script}`, '--cwd', scratch, 'say hi'], goal: '≤ 3×' },
+  {
+    name: "import('@a3s-code/effect')",
+    args: ['--input-type=module', '-e', `await import(${JSON.stringify(effectEntry)})`],
+    goal: '—',
+  },
+  {
+    name: "import('@a3s-code/core')",
+    args: ['--input-type=module', '-e', `await import(${JSON.stringify(coreEntry)})`],
+    goal: '≤ 2×',
+  },
+  {
+    name: 'a3s run (one-turn scripted model)',
+    args: [bin, 'run', '--model', `scripted:${script}`, '--cwd', scratch, 'say hi'],
+    goal: '≤ 3×',
+  },
 ];
 
 console.log(`start-up, ${RUNS} paired runs each (median), Node ${process.version}; peer: node -e 0 in the same run`);
@@ -57,6 +73,8 @@ for (const c of cases) {
     b.push(y);
     ratios.push(x / y);
   }
-  console.log(`| ${c.name} | ${fmt(median(a), 0)} ms | ${fmt(median(b), 0)} ms | ${fmt(median(ratios), 2)}× | ${c.goal} |`);
+  console.log(
+    `| ${c.name} | ${fmt(median(a), 0)} ms | ${fmt(median(b), 0)} ms | ${fmt(median(ratios), 2)}× | ${c.goal} |`,
+  );
 }
 rmSync(scratch, { recursive: true, force: true });

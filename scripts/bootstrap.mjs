@@ -5,7 +5,7 @@
 // when the machine has no matching one), installs the workspace from the lockfile, builds every
 // package with turbo, then runs the requested job.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 

@@ -16,7 +16,16 @@ const plans = killPlans(SEED, ROUNDS);
 const results = await inParallel(ROUNDS, PARALLEL, (i) => crashRound(plans[i]!));
 const seconds = ((Date.now() - t0) / 1000).toFixed(0);
 
-const header = ['kill point', 'rounds', 'by itself', 'by parent', 'killed mid-run', 'results logged at kill', 'unlogged calls run again', 'failed'];
+const header = [
+  'kill point',
+  'rounds',
+  'by itself',
+  'by parent',
+  'killed mid-run',
+  'results logged at kill',
+  'unlogged calls run again',
+  'failed',
+];
 const rows: (string | number)[][] = [];
 const row = (name: string, rs: CrashRound[]): (string | number)[] => [
   name,
@@ -28,13 +37,29 @@ const row = (name: string, rs: CrashRound[]): (string | number)[] => [
   rs.reduce((n, r) => n + r.reran, 0),
   rs.filter((r) => r.problems.length > 0).length,
 ];
-for (const point of KILL_POINTS) rows.push(row(point, results.filter((r) => r.plan.point === point)));
+for (const point of KILL_POINTS)
+  rows.push(
+    row(
+      point,
+      results.filter((r) => r.plan.point === point),
+    ),
+  );
 rows.push(row('total', results));
 
 console.log(`crash and resume: ${ROUNDS} rounds, seed ${SEED}, ${PARALLEL} at once, ${seconds} s`);
-console.log(`| ${header.join(' | ')} |\n|---|${header.slice(1).map(() => '---:').join('|')}|`);
+console.log(
+  `| ${header.join(' | ')} |\n|---|${header
+    .slice(1)
+    .map(() => '---:')
+    .join('|')}|`,
+);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 const failed = results.map((r, i) => ({ i, r })).filter(({ r }) => r.problems.length > 0);
-for (const { i, r } of failed.slice(0, 10)) console.log(`round ${i} ${JSON.stringify(r.plan)}: ${r.problems.join('; ')}`);
-console.log(failed.length === 0 ? 'PASS: every log parsed, every resume finished, no recorded call ran twice' : `FAIL: ${failed.length} round(s) (replay: pnpm exec tsx soak/crash-resume.soak.ts ${ROUNDS} ${SEED} ${PARALLEL})`);
+for (const { i, r } of failed.slice(0, 10))
+  console.log(`round ${i} ${JSON.stringify(r.plan)}: ${r.problems.join('; ')}`);
+console.log(
+  failed.length === 0
+    ? 'PASS: every log parsed, every resume finished, no recorded call ran twice'
+    : `FAIL: ${failed.length} round(s) (replay: pnpm exec tsx soak/crash-resume.soak.ts ${ROUNDS} ${SEED} ${PARALLEL})`,
+);
 process.exit(failed.length === 0 ? 0 : 1);

@@ -34,7 +34,22 @@ const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
 type Category = 'quoting' | 'wrapper' | 'structure' | 'interpreter' | 'dynamic';
 
-const NAMES = ['rm', "'rm'", '"rm"', '\\rm', "r''m", 'r""m', '"r"m', 'r\\m', "$'\\x72m'", "$'\\162m'", "$'r\\x6d'", '/bin/rm', '/usr/bin/rm', 'r\\\nm'];
+const NAMES = [
+  'rm',
+  "'rm'",
+  '"rm"',
+  '\\rm',
+  "r''m",
+  'r""m',
+  '"r"m',
+  'r\\m',
+  "$'\\x72m'",
+  "$'\\162m'",
+  "$'r\\x6d'",
+  '/bin/rm',
+  '/usr/bin/rm',
+  'r\\\nm',
+];
 const FLAGS = ['', '-f ', '-- ', '-f -- ', '\\\n'];
 
 // Programs that run a program (they cannot run a shell builtin or keyword).
@@ -52,7 +67,17 @@ const WRAPPERS: readonly ((c: string) => string)[] = [
 ];
 
 // Shell builtins and keywords that run a command: only outermost.
-const BUILTINS: readonly ((c: string) => string)[] = [(c) => c, (c) => c, (c) => `command ${c}`, (c) => `command -p ${c}`, (c) => `time ${c}`, (c) => `time -p ${c}`, (c) => `time X=1 ${c}`, (c) => `builtin command ${c}`, (c) => `exec ${c}`];
+const BUILTINS: readonly ((c: string) => string)[] = [
+  (c) => c,
+  (c) => c,
+  (c) => `command ${c}`,
+  (c) => `command -p ${c}`,
+  (c) => `time ${c}`,
+  (c) => `time -p ${c}`,
+  (c) => `time X=1 ${c}`,
+  (c) => `builtin command ${c}`,
+  (c) => `exec ${c}`,
+];
 
 // Assignments only lead a simple command (after a wrapper other than env they would be its command).
 const ASSIGNMENTS = ['', '', 'X=1 ', 'A=1 B="2 3" ', 'PATH=/usr/bin:/bin '];
@@ -146,7 +171,8 @@ interface Row {
   leaked: number;
 }
 const table = new Map<Category, Row>();
-const row = (c: Category): Row => table.get(c) ?? (table.set(c, { tried: 0, denied: 0, ran: 0, effective: 0, survived: 0, leaked: 0 }), table.get(c)!);
+const row = (c: Category): Row =>
+  table.get(c) ?? (table.set(c, { tried: 0, denied: 0, ran: 0, effective: 0, survived: 0, leaked: 0 }), table.get(c)!);
 
 const policy = new PermissionPolicy({ deny: ['Bash(rm:*)'], defaultDecision: 'allow' });
 const spellings = Array.from({ length: COUNT }, () => spelling(3));
@@ -164,7 +190,10 @@ spellings.forEach((s, i) => {
 
 // The sample: first in plain bash (does the spelling really delete?), then through the kernel.
 const step = Math.max(1, Math.floor(COUNT / SAMPLE));
-const sample = spellings.map((s, i) => ({ s, i })).filter(({ i }) => i % step === 0).slice(0, SAMPLE);
+const sample = spellings
+  .map((s, i) => ({ s, i }))
+  .filter(({ i }) => i % step === 0)
+  .slice(0, SAMPLE);
 const plain = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-soak-plain-')));
 for (const { s, i } of sample) {
   const file = `victim${i}.txt`;
@@ -177,8 +206,18 @@ rmSync(plain, { recursive: true, force: true });
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-soak-deny-')));
 for (const { i } of sample) writeFileSync(join(dir, `victim${i}.txt`), 'keep');
-const model = new ScriptedLlmClient(sample.flatMap(({ s, i }) => [{ tool_calls: [{ id: `c${i}`, name: 'bash', args: { command: s.build(`victim${i}.txt`) } }] }, { text: 'done' }]));
-const agent = await Agent.create({ model, tools: [workspaceToolPack], workspace: new LocalWorkspace({ root: dir }), permissions: { deny: ['Bash(rm:*)'], defaultDecision: 'allow' } });
+const model = new ScriptedLlmClient(
+  sample.flatMap(({ s, i }) => [
+    { tool_calls: [{ id: `c${i}`, name: 'bash', args: { command: s.build(`victim${i}.txt`) } }] },
+    { text: 'done' },
+  ]),
+);
+const agent = await Agent.create({
+  model,
+  tools: [workspaceToolPack],
+  workspace: new LocalWorkspace({ root: dir }),
+  permissions: { deny: ['Bash(rm:*)'], defaultDecision: 'allow' },
+});
 const session = await agent.session(dir, { gate: { continuation: { enabled: false } } });
 try {
   for (const _ of sample) await session.send('clean up').catch(() => undefined);
@@ -198,10 +237,22 @@ rmSync(dir, { recursive: true, force: true });
 
 console.log(`deny-spellings soak: seed ${SEED}, ${COUNT} spellings judged, ${sample.length} run through the kernel`);
 const rows = [...table.entries()].sort(([a], [b]) => a.localeCompare(b));
-const total = rows.reduce((t, [, r]) => ({ tried: t.tried + r.tried, denied: t.denied + r.denied, ran: t.ran + r.ran, effective: t.effective + r.effective, survived: t.survived + r.survived, leaked: t.leaked + r.leaked }), { tried: 0, denied: 0, ran: 0, effective: 0, survived: 0, leaked: 0 });
+const total = rows.reduce(
+  (t, [, r]) => ({
+    tried: t.tried + r.tried,
+    denied: t.denied + r.denied,
+    ran: t.ran + r.ran,
+    effective: t.effective + r.effective,
+    survived: t.survived + r.survived,
+    leaked: t.leaked + r.leaked,
+  }),
+  { tried: 0, denied: 0, ran: 0, effective: 0, survived: 0, leaked: 0 },
+);
 console.log('category     tried  denied  ran  deletes-in-bash  survived-kernel  leaked');
 for (const [name, r] of [...rows, ['total', total] as const]) {
-  console.log(`${name.padEnd(12)} ${String(r.tried).padStart(5)}  ${String(r.denied).padStart(6)}  ${String(r.ran).padStart(3)}  ${String(r.effective).padStart(15)}  ${String(r.survived).padStart(15)}  ${String(r.leaked).padStart(6)}`);
+  console.log(
+    `${name.padEnd(12)} ${String(r.tried).padStart(5)}  ${String(r.denied).padStart(6)}  ${String(r.ran).padStart(3)}  ${String(r.effective).padStart(15)}  ${String(r.survived).padStart(15)}  ${String(r.leaked).padStart(6)}`,
+  );
 }
 for (const leak of leaks.slice(0, 20)) console.log(`LEAK ${leak}`);
 process.exit(leaks.length > 0 ? 1 : 0);

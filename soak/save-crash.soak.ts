@@ -15,7 +15,15 @@ const t0 = Date.now();
 const results = await inParallel(KILLS, PARALLEL, (i) => saveKill(SEED, i));
 const seconds = ((Date.now() - t0) / 1000).toFixed(0);
 
-const header = ['kill', 'kills', 'kept the old generation', 'loaded a newer one', 'newest generation reached', 'temporary file left (killed mid-save)', 'failed'];
+const header = [
+  'kill',
+  'kills',
+  'kept the old generation',
+  'loaded a newer one',
+  'newest generation reached',
+  'temporary file left (killed mid-save)',
+  'failed',
+];
 const row = (name: string, rs: SaveKill[]): (string | number)[] => [
   name,
   rs.length,
@@ -26,15 +34,34 @@ const row = (name: string, rs: SaveKill[]): (string | number)[] => [
   rs.filter((r) => r.problems.length > 0).length,
 ];
 console.log(`SIGKILL during save: ${KILLS} kills, seed ${SEED}, ${PARALLEL} at once, ${seconds} s`);
-console.log(`| ${header.join(' | ')} |\n|---|${header.slice(1).map(() => '---:').join('|')}|`);
+console.log(
+  `| ${header.join(' | ')} |\n|---|${header
+    .slice(1)
+    .map(() => '---:')
+    .join('|')}|`,
+);
 const phases = [
-  row('0-80 ms after spawn (starting)', results.filter((r) => r.phase === 'startup')),
-  row('0-20 ms after `start` (first save)', results.filter((r) => r.phase === 'first save')),
-  row('0-40 ms after `ready` (save loop)', results.filter((r) => r.phase === 'save loop')),
+  row(
+    '0-80 ms after spawn (starting)',
+    results.filter((r) => r.phase === 'startup'),
+  ),
+  row(
+    '0-20 ms after `start` (first save)',
+    results.filter((r) => r.phase === 'first save'),
+  ),
+  row(
+    '0-40 ms after `ready` (save loop)',
+    results.filter((r) => r.phase === 'save loop'),
+  ),
   row('total', results),
 ];
 for (const r of phases) console.log(`| ${r.join(' | ')} |`);
 const failed = results.filter((r) => r.problems.length > 0);
-for (const r of failed.slice(0, 10)) console.log(`kill ${r.round} (${r.phase}, ${r.delayMs} ms): ${r.problems.join('; ')}`);
-console.log(failed.length === 0 ? 'PASS: every kill left one complete generation that loads' : `FAIL: ${failed.length} kill(s) (replay: pnpm exec tsx soak/save-crash.soak.ts ${KILLS} ${SEED} ${PARALLEL})`);
+for (const r of failed.slice(0, 10))
+  console.log(`kill ${r.round} (${r.phase}, ${r.delayMs} ms): ${r.problems.join('; ')}`);
+console.log(
+  failed.length === 0
+    ? 'PASS: every kill left one complete generation that loads'
+    : `FAIL: ${failed.length} kill(s) (replay: pnpm exec tsx soak/save-crash.soak.ts ${KILLS} ${SEED} ${PARALLEL})`,
+);
 process.exit(failed.length === 0 ? 0 : 1);

@@ -22,16 +22,24 @@ const { counts, swaps, swapperExit, createdOutside } = await runSymlinkRace(sand
   ls: lsTool,
   callerFor: (root) => {
     const ws = new LocalWorkspace({ root });
-    return (tool, args) => (tool as Tool<unknown>).execute(args, createToolContext({ workspace: ws, toolName: tool.name, callId: 'soak', runId: 'soak', sessionId: 'soak' }));
+    return (tool, args) =>
+      (tool as Tool<unknown>).execute(
+        args,
+        createToolContext({ workspace: ws, toolName: tool.name, callId: 'soak', runId: 'soak', sessionId: 'soak' }),
+      );
   },
 });
 rmSync(sandbox, { recursive: true, force: true });
 
-console.log(`symlink race: ${((Date.now() - t0) / 1000).toFixed(0)} s, ${swaps.toLocaleString()} swaps, ${LOOPS} concurrent tool loops`);
+console.log(
+  `symlink race: ${((Date.now() - t0) / 1000).toFixed(0)} s, ${swaps.toLocaleString()} swaps, ${LOOPS} concurrent tool loops`,
+);
 console.log('| count | value |\n|---|---:|');
 for (const [name, value] of Object.entries(counts)) console.log(`| ${name} | ${value.toLocaleString()} |`);
 if (createdOutside.length > 0) console.log(`created outside: ${createdOutside.slice(0, 20).join(', ')}`);
 const leak = counts.outsideReads + counts.outsideListings + counts.outsideFiles;
 if (swapperExit !== 0) console.log(`swapper exited with ${swapperExit}`);
-console.log(leak === 0 && swapperExit === 0 ? 'PASS: nothing outside was read, listed or created' : `FAIL: ${leak} leak(s)`);
+console.log(
+  leak === 0 && swapperExit === 0 ? 'PASS: nothing outside was read, listed or created' : `FAIL: ${leak} leak(s)`,
+);
 process.exit(leak === 0 && swapperExit === 0 ? 0 : 1);

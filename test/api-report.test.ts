@@ -26,12 +26,19 @@ describe('public API', () => {
   });
 
   it('every package with a public entry has a committed API report', () => {
-    for (const p of publicEntries(root)) expect(existsSync(join(root, 'packages', p.folder, 'api.md')), `packages/${p.folder}/api.md (run: ${UPDATE_COMMAND})`).toBe(true);
+    for (const p of publicEntries(root))
+      expect(
+        existsSync(join(root, 'packages', p.folder, 'api.md')),
+        `packages/${p.folder}/api.md (run: ${UPDATE_COMMAND})`,
+      ).toBe(true);
   });
 
   it('the committed API reports match the built .d.ts files', () => {
     const stale = staleReports(root);
     const message = stale.map((s) => `${s.path} is stale:\n${s.diff.map((l) => `  ${l}`).join('\n')}`).join('\n\n');
-    expect(stale.map((s) => s.path), `${message}\n\nThe public API changed. If that is deliberate, run: ${UPDATE_COMMAND}`).toEqual([]);
+    expect(
+      stale.map((s) => s.path),
+      `${message}\n\nThe public API changed. If that is deliberate, run: ${UPDATE_COMMAND}`,
+    ).toEqual([]);
   });
 });

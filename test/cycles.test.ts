@@ -10,7 +10,10 @@ const packages = readdirSync(join(root, 'packages')).filter((d) => existsSync(jo
 function modules(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' || e.name === 'dist' || e.name === 'test-support' || e.name === '__fixtures__' ? [] : modules(p);
+    if (e.isDirectory())
+      return e.name === 'node_modules' || e.name === 'dist' || e.name === 'test-support' || e.name === '__fixtures__'
+        ? []
+        : modules(p);
     return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [p] : [];
   });
 }
@@ -68,13 +71,26 @@ function cycles(graph: Map<string, string[]>): string[][] {
 describe('import cycles', () => {
   it.each(packages)('packages/%s has no import cycle among its modules', (pkg) => {
     const src = join(root, 'packages', pkg, 'src');
-    const found = cycles(graphOf(src)).map((c) => c.map((f) => relative(src, f)).sort().join(' ↔ '));
+    const found = cycles(graphOf(src)).map((c) =>
+      c
+        .map((f) => relative(src, f))
+        .sort()
+        .join(' ↔ '),
+    );
     expect(found).toEqual([]);
   });
 
   it('the check finds a cycle when there is one', () => {
     const a = '/x/a.ts';
     const b = '/x/b.ts';
-    expect(cycles(new Map([[a, [b]], [b, [a]], ['/x/c.ts', [a]]]))).toHaveLength(1);
+    expect(
+      cycles(
+        new Map([
+          [a, [b]],
+          [b, [a]],
+          ['/x/c.ts', [a]],
+        ]),
+      ),
+    ).toHaveLength(1);
   });
 });

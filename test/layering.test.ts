@@ -25,7 +25,11 @@ interface Pkg {
 
 const packages: Pkg[] = readdirSync(join(root, 'packages'))
   .filter((d) => existsSync(join(root, 'packages', d, 'package.json')))
-  .map((d) => ({ dir: join(root, 'packages', d), folder: d, name: JSON.parse(readFileSync(join(root, 'packages', d, 'package.json'), 'utf8')).name }));
+  .map((d) => ({
+    dir: join(root, 'packages', d),
+    folder: d,
+    name: JSON.parse(readFileSync(join(root, 'packages', d, 'package.json'), 'utf8')).name,
+  }));
 const byName = new Map(packages.map((p) => [p.name, p]));
 
 function sources(dir: string): string[] {
@@ -44,29 +48,40 @@ function imports(file: string): string[] {
 
 describe('layering', () => {
   it('every package folder is a known layer', () => {
-    for (const p of packages) expect(Object.keys(ALLOWED), `packages/${p.folder} has no place in the layering`).toContain(p.folder);
+    for (const p of packages)
+      expect(Object.keys(ALLOWED), `packages/${p.folder} has no place in the layering`).toContain(p.folder);
   });
 
-  it.each(packages.map((p) => [p.folder, p] as const))('%s imports only lower layers, through their public entries', (_, pkg) => {
-    const allowed = ALLOWED[pkg.folder] ?? [];
-    for (const file of [...sources(join(pkg.dir, 'src')), ...sources(join(pkg.dir, 'test'))]) {
-      for (const spec of imports(file)) {
-        const where = `${relative(root, file)} imports '${spec}'`;
-        if (spec.startsWith('.')) {
-          const target = resolve(file, '..', spec);
-          expect(target.startsWith(pkg.dir + '/'), `${where}: a relative import may not leave its package`).toBe(true);
-          continue;
+  it.each(packages.map((p) => [p.folder, p] as const))(
+    '%s imports only lower layers, through their public entries',
+    (_, pkg) => {
+      const allowed = ALLOWED[pkg.folder] ?? [];
+      for (const file of [...sources(join(pkg.dir, 'src')), ...sources(join(pkg.dir, 'test'))]) {
+        for (const spec of imports(file)) {
+          const where = `${relative(root, file)} imports '${spec}'`;
+          if (spec.startsWith('.')) {
+            const target = resolve(file, '..', spec);
+            expect(target.startsWith(`${pkg.dir}/`), `${where}: a relative import may not leave its package`).toBe(
+              true,
+            );
+            continue;
+          }
+          const m = /^(@a3s-code\/[^/]+)(\/.*)?$/.exec(spec);
+          if (!m) continue;
+          const target = byName.get(m[1]!);
+          expect(target, `${where}: unknown workspace package`).toBeDefined();
+          if (target === pkg) continue;
+          expect(allowed, `${where}: ${pkg.folder} may import only ${allowed.join(', ') || 'nothing'}`).toContain(
+            target!.folder,
+          );
+          expect(
+            m[2] === undefined || m[2] === '/testing',
+            `${where}: only the public entry (or /testing) may be imported`,
+          ).toBe(true);
         }
-        const m = /^(@a3s-code\/[^/]+)(\/.*)?$/.exec(spec);
-        if (!m) continue;
-        const target = byName.get(m[1]!);
-        expect(target, `${where}: unknown workspace package`).toBeDefined();
-        if (target === pkg) continue;
-        expect(allowed, `${where}: ${pkg.folder} may import only ${allowed.join(', ') || 'nothing'}`).toContain(target!.folder);
-        expect(m[2] === undefined || m[2] === '/testing', `${where}: only the public entry (or /testing) may be imported`).toBe(true);
       }
-    }
-  });
+    },
+  );
 
   it.each(packages.map((p) => [p.folder, p] as const))('%s declares only lower layers as dependencies', (_, pkg) => {
     const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8'));

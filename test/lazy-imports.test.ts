@@ -10,7 +10,19 @@ const root = resolve(import.meta.dirname, '..');
 const dist = (pkg: string, file = 'index.js'): string => join(root, 'packages', pkg, 'dist', file);
 
 /** Heavy packages and the package entry that would pull each in. */
-const HEAVY = ['ajv', 'ajv-formats', 'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync', 'execa', 'simple-git', 'linkedom', '@mozilla/readability', 'node-html-markdown', 'playwright-core', '@modelcontextprotocol/sdk'];
+const HEAVY = [
+  'ajv',
+  'ajv-formats',
+  'quickjs-emscripten-core',
+  '@jitl/quickjs-wasmfile-release-sync',
+  'execa',
+  'simple-git',
+  'linkedom',
+  '@mozilla/readability',
+  'node-html-markdown',
+  'playwright-core',
+  '@modelcontextprotocol/sdk',
+];
 
 // Records every module a process loads: ESM through a resolve hook (it runs on the hooks thread,
 // so it reports on stderr), CommonJS from the shared require cache at exit.
@@ -25,9 +37,16 @@ const recorder = `data:text/javascript,${encodeURIComponent(RECORDER)}`;
 
 /** The heavy packages among the modules a `node` run with `args` loaded. */
 function heavyLoaded(args: readonly string[], cwd = root): string[] {
-  const r = spawnSync(process.execPath, ['--import', recorder, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, ['--import', recorder, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   expect(r.status, r.stderr).toBe(0);
-  const loaded = r.stderr.split('\n').filter((l) => l.startsWith('LOADED ')).map((l) => decodeURIComponent(l.slice(7)).replace(/\\/g, '/'));
+  const loaded = r.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('LOADED '))
+    .map((l) => decodeURIComponent(l.slice(7)).replace(/\\/g, '/'));
   return HEAVY.filter((name) => loaded.some((url) => url.includes(`/node_modules/${name}/`)));
 }
 
@@ -53,6 +72,8 @@ describe('fast start: heavy dependencies load on first use', () => {
   it('`a3s run` with a one-turn scripted model loads none of them', () => {
     const model = join(scratch, 'model.json');
     writeFileSync(model, JSON.stringify({ turns: [{ text: 'Nothing to change.' }] }));
-    expect(heavyLoaded([dist('cli', 'bin.js'), 'run', '--model', `scripted:${model}`, '--cwd', scratch, 'say hi'])).toEqual([]);
+    expect(
+      heavyLoaded([dist('cli', 'bin.js'), 'run', '--model', `scripted:${model}`, '--cwd', scratch, 'say hi']),
+    ).toEqual([]);
   });
 });

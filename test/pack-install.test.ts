@@ -41,12 +41,15 @@ const packages = readdirSync(packsDir)
 const TOOL_PACKS = ['@a3s-code/tools-workspace', '@a3s-code/tools-web', '@a3s-code/providers', '@a3s-code/mcp'];
 
 // The child npm must not see the npm_* configuration pnpm exports to the scripts it runs.
-const cleanEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_|^pnpm_/i.test(k)));
+const cleanEnv: NodeJS.ProcessEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !/^npm_|^pnpm_/i.test(k)),
+);
 
 function run(cmd: string, args: string[], options: SpawnSyncOptions & { timeout: number }): string {
   const r = spawnSync(cmd, args, { encoding: 'utf8', env: cleanEnv, maxBuffer: 64 * 1024 * 1024, ...options });
   if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`'${cmd} ${args.join(' ')}' exited with ${r.status}\n${String(r.stdout)}\n${String(r.stderr)}`);
+  if (r.status !== 0)
+    throw new Error(`'${cmd} ${args.join(' ')}' exited with ${r.status}\n${String(r.stdout)}\n${String(r.stderr)}`);
   return String(r.stdout);
 }
 
@@ -57,16 +60,23 @@ let project: string;
 
 beforeAll(() => {
   for (const p of packages) {
-    if (!existsSync(join(packsDir, p.dir, 'dist'))) throw new Error(`packages/${p.dir} is not built: run 'pnpm exec turbo run build' first`);
+    if (!existsSync(join(packsDir, p.dir, 'dist')))
+      throw new Error(`packages/${p.dir} is not built: run 'pnpm exec turbo run build' first`);
   }
   work = mkdtempSync(join(tmpdir(), 'a3s-pack-'));
   const out = join(work, 'tarballs');
   mkdirSync(out);
-  run('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destination', out], { cwd: root, timeout: 60_000, env: process.env });
+  run('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destination', out], {
+    cwd: root,
+    timeout: 60_000,
+    env: process.env,
+  });
   tarballs = new Map();
   packed = new Map();
   for (const file of readdirSync(out).filter((f) => f.endsWith('.tgz'))) {
-    const manifest = JSON.parse(run('tar', ['-xzOf', join(out, file), 'package/package.json'], { timeout: 10_000 })) as Manifest;
+    const manifest = JSON.parse(
+      run('tar', ['-xzOf', join(out, file), 'package/package.json'], { timeout: 10_000 }),
+    ) as Manifest;
     tarballs.set(manifest.name, join(out, file));
     packed.set(manifest.name, manifest);
   }
@@ -81,27 +91,38 @@ describe('packed tarballs', () => {
     expect([...tarballs.keys()].sort()).toEqual(packages.map((p) => p.manifest.name).sort());
   });
 
-  it.each(packages.map((p) => [p.manifest.name, p.dir] as const))('%s: publishable metadata, LICENSE and no workspace: specifiers', (name, dir) => {
-    const m = packed.get(name)!;
-    expect(m.description).toMatch(/\S/);
-    expect(m.license).toBe('MIT');
-    expect(m.repository).toEqual({ type: 'git', directory: `packages/${dir}` });
-    expect(m.engines?.node).toBe('>=20');
-    expect(m.files).toEqual(expect.arrayContaining(['dist', 'README.md', 'LICENSE']));
-    expect(m.sideEffects).toBeDefined();
-    const main = m.exports?.['.'] as { types?: string; import?: string } | undefined;
-    expect(main?.types).toMatch(/\.d\.ts$/);
-    expect(main?.import).toMatch(/\.js$/);
-    for (const [sub, target] of Object.entries(m.exports ?? {})) {
-      if (typeof target === 'object' && target !== null) expect(target, `exports['${sub}']`).toHaveProperty('types');
-    }
-    // pnpm pack rewrote every workspace: range to a real one.
-    expect(JSON.stringify(m)).not.toMatch(/workspace:/);
-    const listing = run('tar', ['-tzf', tarballs.get(name)!], { timeout: 10_000 }).split('\n');
-    expect(listing).toEqual(expect.arrayContaining(['package/LICENSE', 'package/README.md', 'package/package.json', 'package/dist/index.js', 'package/dist/index.d.ts']));
-    expect(run('tar', ['-xzOf', tarballs.get(name)!, 'package/LICENSE'], { timeout: 10_000 })).toBe(rootLicense);
-    expect(listing.filter((f) => /\/(src|test)\//.test(f))).toEqual([]);
-  });
+  it.each(packages.map((p) => [p.manifest.name, p.dir] as const))(
+    '%s: publishable metadata, LICENSE and no workspace: specifiers',
+    (name, dir) => {
+      const m = packed.get(name)!;
+      expect(m.description).toMatch(/\S/);
+      expect(m.license).toBe('MIT');
+      expect(m.repository).toEqual({ type: 'git', directory: `packages/${dir}` });
+      expect(m.engines?.node).toBe('>=20');
+      expect(m.files).toEqual(expect.arrayContaining(['dist', 'README.md', 'LICENSE']));
+      expect(m.sideEffects).toBeDefined();
+      const main = m.exports?.['.'] as { types?: string; import?: string } | undefined;
+      expect(main?.types).toMatch(/\.d\.ts$/);
+      expect(main?.import).toMatch(/\.js$/);
+      for (const [sub, target] of Object.entries(m.exports ?? {})) {
+        if (typeof target === 'object' && target !== null) expect(target, `exports['${sub}']`).toHaveProperty('types');
+      }
+      // pnpm pack rewrote every workspace: range to a real one.
+      expect(JSON.stringify(m)).not.toMatch(/workspace:/);
+      const listing = run('tar', ['-tzf', tarballs.get(name)!], { timeout: 10_000 }).split('\n');
+      expect(listing).toEqual(
+        expect.arrayContaining([
+          'package/LICENSE',
+          'package/README.md',
+          'package/package.json',
+          'package/dist/index.js',
+          'package/dist/index.d.ts',
+        ]),
+      );
+      expect(run('tar', ['-xzOf', tarballs.get(name)!, 'package/LICENSE'], { timeout: 10_000 })).toBe(rootLicense);
+      expect(listing.filter((f) => /\/(src|test)\//.test(f))).toEqual([]);
+    },
+  );
 
   it('tool packs take core and zod as peers, never as dependencies; internal ranges are carets', () => {
     const core = packed.get('@a3s-code/core')!;
@@ -113,7 +134,8 @@ describe('packed tarballs', () => {
     }
     expect(core.peerDependencies?.zod).toMatch(/^\^4\./);
     const sdk = packed.get('@a3s-code/sdk')!;
-    for (const name of ['@a3s-code/core', '@a3s-code/effect', ...TOOL_PACKS]) expect(sdk.dependencies?.[name], name).toBe(`^${packed.get(name)!.version}`);
+    for (const name of ['@a3s-code/core', '@a3s-code/effect', ...TOOL_PACKS])
+      expect(sdk.dependencies?.[name], name).toBe(`^${packed.get(name)!.version}`);
     expect(sdk.dependencies?.zod).toBeDefined();
   });
 });
@@ -123,9 +145,15 @@ describe('installed from the tarballs in a scratch project', () => {
     project = join(work, 'project');
     mkdirSync(project);
     const dependencies = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a3s-pack-scratch', private: true, type: 'module', dependencies }, null, 2));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'a3s-pack-scratch', private: true, type: 'module', dependencies }, null, 2),
+    );
     // Third-party dependencies come from the registry, or npm's cache when it has them.
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: project, timeout: 150_000 });
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+      cwd: project,
+      timeout: 150_000,
+    });
   }, 160_000);
 
   it('an ESM script runs the SDK with a scripted model: a write under YOLO lands in the workspace', () => {
@@ -152,7 +180,11 @@ console.log(JSON.stringify({ status: result.status, toolCalls: result.toolCalls,
 `,
     );
     const out = run(process.execPath, ['smoke.mjs', ws], { cwd: project, timeout: 30_000 });
-    expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual({ status: 'completed', toolCalls: 2, file: 'hello from the tarballs\n' });
+    expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual({
+      status: 'completed',
+      toolCalls: 2,
+      file: 'hello from the tarballs\n',
+    });
   }, 40_000);
 
   it('one zod and one core are installed: the packs share the host’s copies', () => {
@@ -162,7 +194,13 @@ console.log(JSON.stringify({ status: result.status, toolCalls: result.toolCalls,
     for (const name of [...TOOL_PACKS, '@a3s-code/sdk', '@a3s-code/cli']) {
       expect(where(where(host, name), '@a3s-code/core'), name).toBe(where(host, '@a3s-code/core'));
     }
-    for (const name of ['@a3s-code/core', '@a3s-code/tools-workspace', '@a3s-code/tools-web', '@a3s-code/mcp', '@a3s-code/sdk']) {
+    for (const name of [
+      '@a3s-code/core',
+      '@a3s-code/tools-workspace',
+      '@a3s-code/tools-web',
+      '@a3s-code/mcp',
+      '@a3s-code/sdk',
+    ]) {
       expect(where(where(host, name), 'zod'), name).toBe(where(host, 'zod'));
     }
   });
@@ -209,6 +247,8 @@ export type Confirm = ScriptedConfirmationManager;
 
   it('the installed a3s bin prints its version', () => {
     const version = packed.get('@a3s-code/cli')!.version;
-    expect(run(join(project, 'node_modules', '.bin', 'a3s'), ['--version'], { cwd: project, timeout: 20_000 }).trim()).toBe(`a3s ${version}`);
+    expect(
+      run(join(project, 'node_modules', '.bin', 'a3s'), ['--version'], { cwd: project, timeout: 20_000 }).trim(),
+    ).toBe(`a3s ${version}`);
   });
 });

@@ -18,7 +18,9 @@ const model = process.env.A3S_MODEL ?? `scripted:${join(here, 'demo-model.json')
 
 const repo = mkdtempSync(join(tmpdir(), 'a3s-demo-'));
 cpSync(join(here, 'demo-repo'), repo, { recursive: true });
-console.log(`demo: a copy of apps/examples/demo-repo in ${repo}; model ${model.startsWith('scripted:') ? 'scripted (apps/examples/demo-model.json)' : model}\n`);
+console.log(
+  `demo: a copy of apps/examples/demo-repo in ${repo}; model ${model.startsWith('scripted:') ? 'scripted (apps/examples/demo-model.json)' : model}\n`,
+);
 
 const a3sRun = (args) => spawnSync(process.execPath, [a3s, ...args], { stdio: 'inherit' }).status ?? 1;
 const prompt = 'The test suite fails (node --test). Find the bug, fix it, and verify the fix.';

@@ -8,7 +8,9 @@ import { Agent } from '@a3s-code/sdk';
 const repo = mkdtempSync(join(tmpdir(), 'a3s-sdk-example-'));
 cpSync(join(import.meta.dirname, 'demo-repo'), repo, { recursive: true });
 
-const agent = await Agent.create({ model: process.env.A3S_MODEL ?? `scripted:${join(import.meta.dirname, 'demo-model.json')}` });
+const agent = await Agent.create({
+  model: process.env.A3S_MODEL ?? `scripted:${join(import.meta.dirname, 'demo-model.json')}`,
+});
 const session = await agent.session(repo, { governance: { yolo: true } });
 
 const run = session.stream('The test suite fails (node --test). Find the bug, fix it, and verify the fix.');
@@ -23,6 +25,8 @@ console.log(`run: ${result.status} (${result.completion}), ${result.toolCalls} t
 console.log('files:', await session.glob('**/*.js', { sort: 'path' }));
 console.log('fixed line:', (await session.grep('i <= end')).trim());
 console.log('tests:', (await session.bash('node --test 2>&1 | grep "^# pass"')).trim());
-const report = await session.verifyCommands('release check', [{ id: 'unit', kind: 'test', command: 'node --test', timeoutMs: 60_000 }]);
+const report = await session.verifyCommands('release check', [
+  { id: 'unit', kind: 'test', command: 'node --test', timeoutMs: 60_000 },
+]);
 console.log(`verification: ${report.status}; log: ${session.logPath}`);
 await session.close();

@@ -33,7 +33,10 @@ export interface CounterPackOptions {
 }
 
 /** A counter pack, and a record of how often its resource opened and closed. */
-export function counterPack(options: CounterPackOptions = {}): { readonly pack: ToolPack; readonly events: CounterEvents } {
+export function counterPack(options: CounterPackOptions = {}): {
+  readonly pack: ToolPack;
+  readonly events: CounterEvents;
+} {
   const events: CounterEvents = { opened: 0, closed: 0 };
 
   const counter: ToolResource<Counter> = {
@@ -62,7 +65,11 @@ export function counterPack(options: CounterPackOptions = {}): { readonly pack: 
   const count: Tool<{ by?: number }> = {
     name: 'count',
     description: 'Adds `by` (default 1) to the session counter and returns the new total.',
-    inputSchema: { type: 'object', properties: { by: { type: 'integer', minimum: 1, maximum: 100 } }, additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { by: { type: 'integer', minimum: 1, maximum: 100 } },
+      additionalProperties: false,
+    },
     tier: 'read',
     capabilities: { readOnly: false, idempotent: false },
     requires: ['resource.counter'],

@@ -40,14 +40,22 @@ async function run(session: Session, prompt: string): Promise<EventEnvelopeV1[]>
 describe('apps/examples/packs/counter-pack.ts', () => {
   it('TIER-05: count is on the surface once the pack attaches its resource, which opens once on first use and closes with the session', async () => {
     const { pack, events } = counterPack();
-    const session = await open(pack, [{ text: 'counting', tool_calls: [call('c1', 2), call('c2')] }, { tool_calls: [call('c3', 5)] }, { text: 'done' }]);
+    const session = await open(pack, [
+      { text: 'counting', tool_calls: [call('c1', 2), call('c2')] },
+      { tool_calls: [call('c3', 5)] },
+      { text: 'done' },
+    ]);
     expect(session.toolNames()).toContain('count');
     expect(events).toEqual({ opened: 0, closed: 0 });
 
     const ends = (await run(session, 'count for me')).filter((e) => e.type === 'tool_end');
     expect(ends.map((e) => e.payload['output'])).toEqual(['count: 2', 'count: 3', 'count: 8']);
     expect(events).toEqual({ opened: 1, closed: 0 });
-    expect(counterStatus(session)).toMatchObject({ capability: 'resource.counter', pack: 'counter-pack', state: 'open' });
+    expect(counterStatus(session)).toMatchObject({
+      capability: 'resource.counter',
+      pack: 'counter-pack',
+      state: 'open',
+    });
 
     await session.close();
     expect(events).toEqual({ opened: 1, closed: 1 });
@@ -62,7 +70,9 @@ describe('apps/examples/packs/counter-pack.ts', () => {
     const status = counterStatus(session);
     expect(status).toMatchObject({ capability: 'resource.counter', state: 'failed' });
     expect(status!.error).toBeInstanceOf(ResourceOpenError);
-    expect(status!.error!.message).toBe("resource 'resource.counter' of pack 'counter-pack' failed to open: counter daemon not installed");
+    expect(status!.error!.message).toBe(
+      "resource 'resource.counter' of pack 'counter-pack' failed to open: counter daemon not installed",
+    );
   });
 
   it('a lazy resource that fails on first use fails that call with RESOURCE_OPEN_FAILED, is reported as an error event, and count leaves the surface', async () => {
@@ -74,8 +84,15 @@ describe('apps/examples/packs/counter-pack.ts', () => {
 
     const end = (await run(session, 'count')).find((e) => e.type === 'tool_end');
     expect(end?.payload).toMatchObject({ exit_code: 1, error_kind: expect.any(String) });
-    expect(String(end?.payload['output'])).toContain("resource 'resource.counter' of pack 'counter-pack' failed to open: counter daemon not installed");
-    expect(reported.map((e) => e.payload)).toEqual([{ code: 'RESOURCE_OPEN_FAILED', message: "resource 'resource.counter' of pack 'counter-pack' failed to open: counter daemon not installed" }]);
+    expect(String(end?.payload['output'])).toContain(
+      "resource 'resource.counter' of pack 'counter-pack' failed to open: counter daemon not installed",
+    );
+    expect(reported.map((e) => e.payload)).toEqual([
+      {
+        code: 'RESOURCE_OPEN_FAILED',
+        message: "resource 'resource.counter' of pack 'counter-pack' failed to open: counter daemon not installed",
+      },
+    ]);
     expect(session.toolNames()).not.toContain('count');
   });
 });

@@ -10,10 +10,20 @@ describe('apps/examples/sdk-example.ts', () => {
   it('runs to a verified fix and uses the host-direct helpers', () => {
     const env = { ...process.env };
     delete env.A3S_MODEL;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(app, 'sdk-example.ts')], { cwd: app, encoding: 'utf8', env });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(app, 'sdk-example.ts')], {
+      cwd: app,
+      encoding: 'utf8',
+      env,
+    });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout.match(/^tool: (\w+)$/gm)).toEqual(['tool: grep', 'tool: read', 'tool: edit', 'tool: verify', 'tool: bash']);
+    expect(r.stdout.match(/^tool: (\w+)$/gm)).toEqual([
+      'tool: grep',
+      'tool: read',
+      'tool: edit',
+      'tool: verify',
+      'tool: bash',
+    ]);
     expect(r.stdout).toContain('run: completed (verified), 4 tool calls');
     expect(r.stdout).toContain("files: [ 'src/range.js', 'test/range.test.js' ]");
     expect(r.stdout).toContain('fixed line: src/range.js:4:  for (let i = start; i <= end; i++) out.push(i);');

@@ -34,20 +34,44 @@ export interface SessionFlags {
 }
 
 /** What {@link parse} returns for `options`. */
-export type Parsed<O extends NonNullable<ParseArgsConfig['options']>> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>>;
+export type Parsed<O extends NonNullable<ParseArgsConfig['options']>> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>
+>;
 
 /** Parses `args` with `options`; unknown flags and missing values are usage errors. */
-export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: readonly string[], options: O, command: string): Parsed<O> {
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(
+  args: readonly string[],
+  options: O,
+  command: string,
+): Parsed<O> {
   try {
     return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${(e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, '')}; see 'a3s ${command} --help'`);
+    throw new UsageError(
+      `${(e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, '')}; see 'a3s ${command} --help'`,
+    );
   }
 }
 
 /** The session flags of parsed values, with `--cwd` resolved against `cwd`. */
-export function sessionFlags(values: { model?: string | undefined; cwd?: string | undefined; yolo?: boolean | undefined; plan?: boolean | undefined }, cwd: string): SessionFlags {
-  if (values.model !== undefined && values.model.trim() === '') throw new UsageError("--model: must be <provider>/<model> (see 'a3s models') or scripted:<file.json>");
-  if (values.model !== undefined && /^scripted:\s*$/.test(values.model)) throw new UsageError('--model: scripted: needs the script file, e.g. --model scripted:model.json');
-  return { model: values.model, cwd: resolve(cwd, values.cwd ?? '.'), startedIn: cwd, yolo: values.yolo === true, plan: values.plan === true };
+export function sessionFlags(
+  values: {
+    model?: string | undefined;
+    cwd?: string | undefined;
+    yolo?: boolean | undefined;
+    plan?: boolean | undefined;
+  },
+  cwd: string,
+): SessionFlags {
+  if (values.model !== undefined && values.model.trim() === '')
+    throw new UsageError("--model: must be <provider>/<model> (see 'a3s models') or scripted:<file.json>");
+  if (values.model !== undefined && /^scripted:\s*$/.test(values.model))
+    throw new UsageError('--model: scripted: needs the script file, e.g. --model scripted:model.json');
+  return {
+    model: values.model,
+    cwd: resolve(cwd, values.cwd ?? '.'),
+    startedIn: cwd,
+    yolo: values.yolo === true,
+    plan: values.plan === true,
+  };
 }

@@ -38,10 +38,17 @@ export function logCost(facts: readonly Fact[], pricing: ModelPricing): LogCost 
   const unpriced = new Set<string>();
   let model = 'unknown';
   for (const fact of facts) {
-    const p = fact.payload as { model?: unknown; usage?: { input_tokens?: unknown; output_tokens?: unknown }; history?: unknown };
+    const p = fact.payload as {
+      model?: unknown;
+      usage?: { input_tokens?: unknown; output_tokens?: unknown };
+      history?: unknown;
+    };
     if (fact.type === 'run.started') model = typeof p.model === 'string' ? p.model : 'unknown';
     if (fact.type !== 'model.turn' || p.history === true) continue;
-    const usage = { inputTokens: Number(p.usage?.input_tokens ?? 0), outputTokens: Number(p.usage?.output_tokens ?? 0) };
+    const usage = {
+      inputTokens: Number(p.usage?.input_tokens ?? 0),
+      outputTokens: Number(p.usage?.output_tokens ?? 0),
+    };
     if (usage.inputTokens === 0 && usage.outputTokens === 0) continue;
     const price = priceOf(pricing, model);
     if (price === undefined) unpriced.add(model);

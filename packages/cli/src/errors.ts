@@ -19,7 +19,15 @@ export const EXIT = Object.freeze({
  * Error codes of the caller's mistakes (command line, configuration file, model choice, MCP
  * server entries, a malformed model script): reported with exit code 2, whichever command hit them.
  */
-export const USAGE_CODES: ReadonlySet<string> = new Set(['CLI_USAGE', 'MODEL_NOT_CONFIGURED', 'MODEL_CONFIGURATION', 'SESSION_CONFIGURATION', 'INVALID_SCRIPT', 'INVALID_PERMISSION_RULE', 'MCP_CONFIG']);
+export const USAGE_CODES: ReadonlySet<string> = new Set([
+  'CLI_USAGE',
+  'MODEL_NOT_CONFIGURED',
+  'MODEL_CONFIGURATION',
+  'SESSION_CONFIGURATION',
+  'INVALID_SCRIPT',
+  'INVALID_PERMISSION_RULE',
+  'MCP_CONFIG',
+]);
 
 /** A command-line mistake: names the flag or argument and what is allowed. */
 export class UsageError extends A3sError {

@@ -21,20 +21,29 @@ export function resolveLog(arg: string, workspace: string, cwd: string): string 
   const asPath = resolve(cwd, arg);
   if (existsSync(asPath) && statSync(asPath).isFile()) return asPath;
   if (existsSync(asPath) && statSync(asPath).isDirectory()) {
-    const folder = basename(asPath) === 'effect-log' ? asPath : basename(asPath) === '.a3s' ? join(asPath, 'effect-log') : logFolder(asPath);
+    const folder =
+      basename(asPath) === 'effect-log'
+        ? asPath
+        : basename(asPath) === '.a3s'
+          ? join(asPath, 'effect-log')
+          : logFolder(asPath);
     const newest = logsIn(folder)[0];
     if (newest === undefined) throw new UsageError(`no fact logs in ${folder}`);
     return newest.path;
   }
   const asThread = join(workspace, effectLogPath(arg));
   if (existsSync(asThread)) return asThread;
-  throw new UsageError(`no fact log '${arg}': not a file or folder, and no session '${arg}' in ${logFolder(workspace)} (list them with 'a3s sessions${workspace === cwd ? '' : ` --cwd ${workspace}`}')`);
+  throw new UsageError(
+    `no fact log '${arg}': not a file or folder, and no session '${arg}' in ${logFolder(workspace)} (list them with 'a3s sessions${workspace === cwd ? '' : ` --cwd ${workspace}`}')`,
+  );
 }
 
 /** The workspace a log file belongs to (`<ws>/.a3s/effect-log/<thread>.jsonl`), if it sits in one. */
 export function workspaceOfLog(path: string): string | undefined {
   const folder = dirname(path);
-  return basename(folder) === 'effect-log' && basename(dirname(folder)) === '.a3s' ? dirname(dirname(folder)) : undefined;
+  return basename(folder) === 'effect-log' && basename(dirname(folder)) === '.a3s'
+    ? dirname(dirname(folder))
+    : undefined;
 }
 
 /** A parsed log with its summary. */

@@ -57,7 +57,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const name = explicit ? first : 'code';
   const load = COMMANDS[name];
   if (!load) {
-    io.stderr.write(`a3s: unknown command '${name}'; expected one of ${[...Object.keys(COMMANDS), 'version'].join(', ')}\n`);
+    io.stderr.write(
+      `a3s: unknown command '${name}'; expected one of ${[...Object.keys(COMMANDS), 'version'].join(', ')}\n`,
+    );
     return EXIT.usage;
   }
   let code: number;
@@ -76,6 +78,9 @@ function reportError(name: string, e: unknown, io: Io): number {
   const code = A3sError.isInstance(e) ? e.code : undefined;
   const message = e instanceof Error ? e.message : String(e);
   io.stderr.write(`a3s ${name}: ${code && code !== 'CLI_USAGE' ? `${code}: ` : ''}${message}\n`);
-  if (code === 'MODEL_NOT_CONFIGURED') io.stderr.write(`hint: a3s ${name} --model openai/<model> (OPENAI_API_KEY), --model anthropic/<model> (ANTHROPIC_API_KEY), or --model scripted:<file.json>; 'a3s models' lists every provider\n`);
+  if (code === 'MODEL_NOT_CONFIGURED')
+    io.stderr.write(
+      `hint: a3s ${name} --model openai/<model> (OPENAI_API_KEY), --model anthropic/<model> (ANTHROPIC_API_KEY), or --model scripted:<file.json>; 'a3s models' lists every provider\n`,
+    );
   return code !== undefined && USAGE_CODES.has(code) ? EXIT.usage : EXIT.failed;
 }

@@ -26,7 +26,8 @@ export interface OpenedSession {
 
 /** The agent of the flags: their model (or the workspace's config file, or `A3S_MODEL`). */
 export async function agentFor(flags: SessionFlags, env: Readonly<Record<string, string | undefined>>): Promise<Agent> {
-  if (!existsSync(flags.cwd) || !statSync(flags.cwd).isDirectory()) throw new UsageError(`--cwd: '${flags.cwd}' is not a folder`);
+  if (!existsSync(flags.cwd) || !statSync(flags.cwd).isDirectory())
+    throw new UsageError(`--cwd: '${flags.cwd}' is not a folder`);
   return Agent.create({ env, cwd: flags.startedIn, ...(flags.model === undefined ? {} : { model: flags.model }) });
 }
 
@@ -48,12 +49,20 @@ export function flagOptions(flags: SessionFlags): SessionOptions {
  * Opens a session on `flags.cwd` with the flags' model, YOLO and plan mode, plus `extra` options;
  * `resume` reopens a saved session (`agent.resumeSession`) instead of opening a new one.
  */
-export async function openSession(flags: SessionFlags, env: Readonly<Record<string, string | undefined>>, extra: SessionOptions = {}, resume?: string): Promise<OpenedSession> {
+export async function openSession(
+  flags: SessionFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  extra: SessionOptions = {},
+  resume?: string,
+): Promise<OpenedSession> {
   const agent = await agentFor(flags, env);
   const options = { ...flagOptions(flags), ...extra };
   let session: Session;
   try {
-    session = resume === undefined ? await agent.session(flags.cwd, options) : await agent.resumeSession(resume, { ...options, dir: flags.cwd });
+    session =
+      resume === undefined
+        ? await agent.session(flags.cwd, options)
+        : await agent.resumeSession(resume, { ...options, dir: flags.cwd });
   } catch (e) {
     await agent.close();
     throw e;

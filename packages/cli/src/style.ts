@@ -11,7 +11,10 @@ export interface Style {
 }
 
 /** Styles for a stream: coloured on a TTY unless `NO_COLOR` is set. */
-export function styleFor(stream: { readonly isTTY?: boolean }, env: Readonly<Record<string, string | undefined>>): Style {
+export function styleFor(
+  stream: { readonly isTTY?: boolean },
+  env: Readonly<Record<string, string | undefined>>,
+): Style {
   const on = stream.isTTY === true && !env.NO_COLOR;
   const wrap = (code: string) => (s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
   return { bold: wrap('1'), dim: wrap('2'), red: wrap('31'), green: wrap('32'), yellow: wrap('33'), cyan: wrap('36') };

@@ -13,7 +13,10 @@ describe('a3s code: /resume after Ctrl-C (pseudo-terminal)', () => {
     const script = scriptFile([{ delay_ms: 10_000, text: 'never shown' }, { text: 'Picked up where I stopped.' }]);
     const env = { ...process.env };
     delete env.A3S_MODEL;
-    const pty = startPty([process.execPath, A3S, 'code', '--model', `scripted:${script}`, '--cwd', dir, '--session', 'resume-1'], env);
+    const pty = startPty(
+      [process.execPath, A3S, 'code', '--model', `scripted:${script}`, '--cwd', dir, '--session', 'resume-1'],
+      env,
+    );
     try {
       let at = await pty.waitFor('› ');
       pty.type('/resume\r');
@@ -24,7 +27,10 @@ describe('a3s code: /resume after Ctrl-C (pseudo-terminal)', () => {
       at = await pty.waitFor('(steer queued for the next model call)', at);
       pty.type('\u0003');
       at = await pty.waitFor(/cancelled · 0 tool call\(s\)/, at);
-      at = await pty.waitFor(/steer not delivered: run interrupted\n {2}"use tabs"\n {2}\/resume continues the run with it/, at);
+      at = await pty.waitFor(
+        /steer not delivered: run interrupted\n {2}"use tabs"\n {2}\/resume continues the run with it/,
+        at,
+      );
       await pty.waitFor('› ', at);
       pty.type('/resume\r');
       at = await pty.waitFor('continuing the interrupted run in a new run…', at);
@@ -36,10 +42,18 @@ describe('a3s code: /resume after Ctrl-C (pseudo-terminal)', () => {
       pty.child.kill();
     }
     const log = readdirSync(join(dir, '.a3s', 'effect-log')).find((f) => f.startsWith('resume-1'))!;
-    const facts = readFileSync(join(dir, '.a3s', 'effect-log', log), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; payload: Record<string, unknown> });
+    const facts = readFileSync(join(dir, '.a3s', 'effect-log', log), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; payload: Record<string, unknown> });
     const prompts = facts.filter((f) => f.type === 'user.message').map((f) => String(f.payload.text));
     expect(prompts[0]).toBe('something slow');
-    expect(prompts[1]).toMatch(/^Continue the task from where you stopped: the previous run was interrupted[^]*Also, from the user:\nuse tabs$/);
-    expect(facts.filter((f) => f.type === 'run.ended').map((f) => f.payload.status)).toEqual(['cancelled', 'completed']);
+    expect(prompts[1]).toMatch(
+      /^Continue the task from where you stopped: the previous run was interrupted[^]*Also, from the user:\nuse tabs$/,
+    );
+    expect(facts.filter((f) => f.type === 'run.ended').map((f) => f.payload.status)).toEqual([
+      'cancelled',
+      'completed',
+    ]);
   }, 30_000);
 });

@@ -11,7 +11,12 @@ describe('a3s code (pseudo-terminal)', () => {
   it('prompt, question card, confirmations, result, Ctrl-C interrupt, Ctrl-C twice exits', async () => {
     const dir = tempRepo();
     const script = scriptFile([
-      { question: { question: 'Which bug first?', options: [{ label: 'off-by-one', description: 'range end' }, { label: 'naming' }] } },
+      {
+        question: {
+          question: 'Which bug first?',
+          options: [{ label: 'off-by-one', description: 'range end' }, { label: 'naming' }],
+        },
+      },
       ...FIX_TURNS,
       { delay_ms: 10_000, text: 'never shown' },
     ]);

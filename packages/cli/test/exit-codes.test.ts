@@ -20,11 +20,24 @@ describe('exit codes', () => {
 
   it('0 completed, 3 parked, 1 run failed (the error printed once, on stderr)', async () => {
     const dir = tempRepo();
-    expect(await runMain(['run', '--yolo', '--model', `scripted:${scriptFile([{ text: 'Hello.' }])}`, '--cwd', dir, 'hi'])).toMatchObject({ status: 0, stderr: '' });
-    expect(await runMain(['run', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, 'fix it'])).toMatchObject({ status: 3, stderr: '' });
+    expect(
+      await runMain(['run', '--yolo', '--model', `scripted:${scriptFile([{ text: 'Hello.' }])}`, '--cwd', dir, 'hi']),
+    ).toMatchObject({ status: 0, stderr: '' });
+    expect(
+      await runMain(['run', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, 'fix it']),
+    ).toMatchObject({ status: 3, stderr: '' });
     const turns = [FIX_TURNS[0], { text: 'Done.' }, { text: 'Done.' }, { text: 'Done.' }, { text: 'Done.' }];
     for (const json of [[], ['--json']]) {
-      const failed = await runMain(['run', ...json, '--yolo', '--model', `scripted:${scriptFile(turns)}`, '--cwd', tempRepo(), 'fix it']);
+      const failed = await runMain([
+        'run',
+        ...json,
+        '--yolo',
+        '--model',
+        `scripted:${scriptFile(turns)}`,
+        '--cwd',
+        tempRepo(),
+        'fix it',
+      ]);
       expect(failed.status).toBe(1);
       once(failed.stderr, 'the run changed the workspace but cannot complete');
       if (json.length === 0) expect(failed.stdout).not.toContain('cannot complete');
@@ -39,7 +52,9 @@ describe('exit codes', () => {
     process.emit('SIGINT', 'SIGINT');
     expect(await pending).toMatchObject({ status: 130 });
     const closed = new AbortController();
-    const piped = runMain(['run', '--json', '--model', `scripted:${slow()}`, '--cwd', dir, 'wait'], { stdoutClosed: closed.signal });
+    const piped = runMain(['run', '--json', '--model', `scripted:${slow()}`, '--cwd', dir, 'wait'], {
+      stdoutClosed: closed.signal,
+    });
     await new Promise((r) => setTimeout(r, 300));
     closed.abort();
     expect(await piped).toMatchObject({ status: 0, stderr: '' });
@@ -70,17 +85,26 @@ describe('exit codes', () => {
 
   it('BUILD-08: 2 for a config file with a JSON syntax error, naming file, line and column', async () => {
     const ws = tempRepo();
-    writeFileSync(join(ws, 'a3s.config.json'), '{\n  "permissions": { "deny": ["bash"] },\n  "model": "openai/gpt-4o",,\n}\n');
+    writeFileSync(
+      join(ws, 'a3s.config.json'),
+      '{\n  "permissions": { "deny": ["bash"] },\n  "model": "openai/gpt-4o",,\n}\n',
+    );
     for (const command of ['tools', 'run', 'models']) {
       const r = await runMain([command, '--cwd', ws, ...(command === 'run' ? ['hi'] : [])]);
       expect(r.status, command).toBe(2);
-      once(r.stderr, `is not valid JSON (in ${join(ws, 'a3s.config.json')}:3:28): expected a double-quoted property name, found ','`);
+      once(
+        r.stderr,
+        `is not valid JSON (in ${join(ws, 'a3s.config.json')}:3:28): expected a double-quoted property name, found ','`,
+      );
     }
   });
 
   it('2 for MCP config errors, in every command that opens a session', async () => {
     const ws = tempRepo();
-    writeFileSync(join(ws, 'a3s.config.json'), JSON.stringify({ mcpServers: { gh: { command: 'gh-mcp', timeoutMs: 'soon' } } }));
+    writeFileSync(
+      join(ws, 'a3s.config.json'),
+      JSON.stringify({ mcpServers: { gh: { command: 'gh-mcp', timeoutMs: 'soon' } } }),
+    );
     const model = `scripted:${scriptFile([{ text: 'hi' }])}`;
     for (const args of [['tools'], ['run', '--model', model, 'hi']]) {
       const r = await runMain([...args, '--cwd', ws]);
@@ -93,14 +117,34 @@ describe('exit codes', () => {
 describe('sessions, replay and cost', () => {
   it('parked sessions are listed as parked (confirm) / parked (question)', async () => {
     const dir = tempRepo();
-    expect(await runMain(['run', '--session', 'c1', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, 'fix it'])).toMatchObject({ status: 3 });
-    const ask = [{ tool_calls: [{ id: 'q1', name: 'ask_user', args: { question: 'Which file?', options: [{ label: 'a.ts' }, { label: 'b.ts' }] } }] }];
-    expect(await runMain(['run', '--session', 'q1', '--model', `scripted:${scriptFile(ask)}`, '--cwd', dir, 'ask me'])).toMatchObject({ status: 3 });
+    expect(
+      await runMain(['run', '--session', 'c1', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, 'fix it']),
+    ).toMatchObject({ status: 3 });
+    const ask = [
+      {
+        tool_calls: [
+          {
+            id: 'q1',
+            name: 'ask_user',
+            args: { question: 'Which file?', options: [{ label: 'a.ts' }, { label: 'b.ts' }] },
+          },
+        ],
+      },
+    ];
+    expect(
+      await runMain(['run', '--session', 'q1', '--model', `scripted:${scriptFile(ask)}`, '--cwd', dir, 'ask me']),
+    ).toMatchObject({ status: 3 });
     const text = (await runMain(['sessions', '--cwd', dir])).stdout;
     expect(text).toMatch(/^c1 .*1 run\(s\), last parked \(confirm\),/m);
     expect(text).toMatch(/^q1 .*1 run\(s\), last parked \(question\),/m);
-    const list = JSON.parse((await runMain(['sessions', '--json', '--cwd', dir])).stdout) as { id: string; last: string }[];
-    expect(list.map((s) => [s.id, s.last]).sort()).toEqual([['c1', 'parked (confirm)'], ['q1', 'parked (question)']]);
+    const list = JSON.parse((await runMain(['sessions', '--json', '--cwd', dir])).stdout) as {
+      id: string;
+      last: string;
+    }[];
+    expect(list.map((s) => [s.id, s.last]).sort()).toEqual([
+      ['c1', 'parked (confirm)'],
+      ['q1', 'parked (question)'],
+    ]);
   });
 
   it('replay <folder> replays its newest log, and names the folder it looked in when there is none', async () => {
@@ -112,7 +156,17 @@ describe('sessions, replay and cost', () => {
     const unknown = await runMain(['replay', '--cwd', dir, 'no/such session']);
     expect(unknown.stderr).toContain(`no session 'no/such session' in ${join(dir, '.a3s', 'effect-log')}`);
     expect(unknown.stderr).not.toMatch(/s-[0-9a-f]{16}/);
-    await runMain(['run', '--session', 'r1', '--yolo', '--model', `scripted:${scriptFile([{ text: 'Hi.' }])}`, '--cwd', dir, 'hi']);
+    await runMain([
+      'run',
+      '--session',
+      'r1',
+      '--yolo',
+      '--model',
+      `scripted:${scriptFile([{ text: 'Hi.' }])}`,
+      '--cwd',
+      dir,
+      'hi',
+    ]);
     for (const arg of [dir, join(dir, '.a3s'), join(dir, '.a3s', 'effect-log')]) {
       const r = await runMain(['replay', arg]);
       expect(r, arg).toMatchObject({ status: 0, stderr: '' });
@@ -123,16 +177,30 @@ describe('sessions, replay and cost', () => {
   it('cost beside tokens in the run summary and in replay, when the config prices the model', async () => {
     const dir = tempRepo();
     const script = join(mkdtempSync(join(tmpdir(), 'a3s-priced-')), 'm.json');
-    writeFileSync(script, JSON.stringify({ model: 'cheap', turns: [{ text: 'Hi.', usage: { input_tokens: 200_000, output_tokens: 10_000 } }] }));
-    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ pricing: { 'scripted/cheap': { inputPerMTok: 3, outputPerMTok: 15 } } }));
+    writeFileSync(
+      script,
+      JSON.stringify({
+        model: 'cheap',
+        turns: [{ text: 'Hi.', usage: { input_tokens: 200_000, output_tokens: 10_000 } }],
+      }),
+    );
+    writeFileSync(
+      join(dir, 'a3s.config.json'),
+      JSON.stringify({ pricing: { 'scripted/cheap': { inputPerMTok: 3, outputPerMTok: 15 } } }),
+    );
     const run = await runMain(['run', '--session', 'p1', '--model', `scripted:${script}`, '--cwd', dir, 'hi']);
     expect(run.stdout).toContain('200000 in / 10000 out tokens · $0.7500');
     const replay = await runMain(['replay', '--cwd', dir, 'p1']);
     expect(replay.stdout).toContain('cost: $0.7500 (scripted/cheap $0.7500)');
-    const json = JSON.parse((await runMain(['replay', '--json', join(dir, '.a3s', 'effect-log', 'p1.jsonl')])).stdout) as { cost: unknown };
+    const json = JSON.parse(
+      (await runMain(['replay', '--json', join(dir, '.a3s', 'effect-log', 'p1.jsonl')])).stdout,
+    ) as { cost: unknown };
     expect(json.cost).toEqual({ total: 0.75, by_model: { 'scripted/cheap': 0.75 }, unpriced: [] });
     // No price for the model: tokens only.
-    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ pricing: { 'openai/gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 } } }));
+    writeFileSync(
+      join(dir, 'a3s.config.json'),
+      JSON.stringify({ pricing: { 'openai/gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 } } }),
+    );
     const unpriced = await runMain(['run', '--model', `scripted:${script}`, '--cwd', dir, 'hi']);
     expect(unpriced.stdout).toMatch(/10000 out tokens\n/);
     expect((await runMain(['replay', '--cwd', dir, 'p1'])).stdout).not.toContain('cost:');

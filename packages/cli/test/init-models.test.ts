@@ -8,7 +8,9 @@ import { schemaReference } from '../src/commands/init.js';
 import { runMain } from './kit.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'a3s-cli-cmd-'));
-const version = (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }
+).version;
 
 describe('a3s --version', () => {
   it.each([['--version'], ['-V'], ['-v'], ['version']])('%s prints the cli package version', async (flag) => {
@@ -28,7 +30,10 @@ describe('a3s init', () => {
       model: 'anthropic/claude-sonnet-4-20250514',
       permissions: { allow: [], ask: [], deny: [] },
     });
-    expect(await loadCodeConfig(ws)).toEqual({ model: 'anthropic/claude-sonnet-4-20250514', permissions: { allow: [], ask: [], deny: [] } });
+    expect(await loadCodeConfig(ws)).toEqual({
+      model: 'anthropic/claude-sonnet-4-20250514',
+      permissions: { allow: [], ask: [], deny: [] },
+    });
   });
 
   it('picks a model from the keys that are set, or says none is set', async () => {
@@ -46,14 +51,19 @@ describe('a3s init', () => {
     writeFileSync(join(ws, 'a3s.config.json'), '{"model":"openai/gpt-4o"}');
     const r = await runMain(['init', '--model', 'ollama/qwen3:8b'], { cwd: ws });
     expect(r).toMatchObject({ status: 2, stdout: '' });
-    expect(r.stderr).toBe(`a3s init: ${join(ws, 'a3s.config.json')} already exists; pass --force to overwrite a3s.config.json\n`);
+    expect(r.stderr).toBe(
+      `a3s init: ${join(ws, 'a3s.config.json')} already exists; pass --force to overwrite a3s.config.json\n`,
+    );
     expect(readFileSync(join(ws, 'a3s.config.json'), 'utf8')).toBe('{"model":"openai/gpt-4o"}');
     expect(await runMain(['init', '--force', '--model', 'ollama/qwen3:8b'], { cwd: ws })).toMatchObject({ status: 0 });
     expect(JSON.parse(readFileSync(join(ws, 'a3s.config.json'), 'utf8'))).toMatchObject({ model: 'ollama/qwen3:8b' });
     const dotted = dir();
     mkdirSync(join(dotted, '.a3s'));
     writeFileSync(join(dotted, '.a3s', 'config.json'), '{}');
-    expect(await runMain(['init'], { cwd: dotted })).toMatchObject({ status: 2, stderr: expect.stringContaining('.a3s/config.json already exists') });
+    expect(await runMain(['init'], { cwd: dotted })).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining('.a3s/config.json already exists'),
+    });
   });
 
   it('rejects a bad model before writing anything (exit 2)', async () => {
@@ -63,8 +73,15 @@ describe('a3s init', () => {
   });
 
   it('$schema is a relative path when the schema is installed inside the workspace', () => {
-    expect(schemaReference('/repo', { path: '/repo/node_modules/@a3s-code/core/dist/config.schema.json', version: '1.2.3' })).toBe('./node_modules/@a3s-code/core/dist/config.schema.json');
-    expect(schemaReference('/repo', { path: '/usr/lib/node_modules/@a3s-code/cli/node_modules/@a3s-code/core/dist/config.schema.json', version: '1.2.3' })).toBe('https://unpkg.com/@a3s-code/core@1.2.3/dist/config.schema.json');
+    expect(
+      schemaReference('/repo', { path: '/repo/node_modules/@a3s-code/core/dist/config.schema.json', version: '1.2.3' }),
+    ).toBe('./node_modules/@a3s-code/core/dist/config.schema.json');
+    expect(
+      schemaReference('/repo', {
+        path: '/usr/lib/node_modules/@a3s-code/cli/node_modules/@a3s-code/core/dist/config.schema.json',
+        version: '1.2.3',
+      }),
+    ).toBe('https://unpkg.com/@a3s-code/core@1.2.3/dist/config.schema.json');
   });
 });
 
@@ -75,7 +92,20 @@ describe('a3s models', () => {
     const r = await runMain(['models', '--cwd', ws], { env: { OPENAI_API_KEY: secret, GROQ_API_KEY: '' } });
     expect(r.status).toBe(0);
     expect(r.stdout).not.toContain(secret);
-    for (const id of ['openai', 'anthropic', 'openai-compatible', 'deepseek', 'openrouter', 'groq', 'vllm', 'llamacpp', 'ollama', 'lmstudio', 'scripted']) expect(r.stdout).toMatch(new RegExp(`^${id} `, 'm'));
+    for (const id of [
+      'openai',
+      'anthropic',
+      'openai-compatible',
+      'deepseek',
+      'openrouter',
+      'groq',
+      'vllm',
+      'llamacpp',
+      'ollama',
+      'lmstudio',
+      'scripted',
+    ])
+      expect(r.stdout).toMatch(new RegExp(`^${id} `, 'm'));
     expect(r.stdout).toMatch(/^openai +OPENAI_API_KEY set +https:\/\/api\.openai\.com\/v1/m);
     expect(r.stdout).toMatch(/^anthropic +ANTHROPIC_API_KEY not set/m);
     expect(r.stdout).toMatch(/^groq +GROQ_API_KEY not set/m);
@@ -86,7 +116,10 @@ describe('a3s models', () => {
 
   it('--json; the config file names the key variable and the model', async () => {
     const ws = dir();
-    writeFileSync(join(ws, 'a3s.config.json'), JSON.stringify({ model: 'deepseek/deepseek-chat', providers: { deepseek: { apiKeyEnv: 'MY_DS_KEY' } } }));
+    writeFileSync(
+      join(ws, 'a3s.config.json'),
+      JSON.stringify({ model: 'deepseek/deepseek-chat', providers: { deepseek: { apiKeyEnv: 'MY_DS_KEY' } } }),
+    );
     const r = await runMain(['models', '--json'], { cwd: ws, env: { MY_DS_KEY: 'secret-value' } });
     expect(r.stdout).not.toContain('secret-value');
     const out = JSON.parse(r.stdout) as { model: unknown; providers: { provider: string }[] };
@@ -102,7 +135,10 @@ describe('a3s models', () => {
       baseUrlEnvSet: false,
       baseUrlInConfig: false,
     });
-    const flag = JSON.parse((await runMain(['models', '--json', '-m', 'ollama/llama3'], { cwd: ws, env: { A3S_MODEL: 'openai/gpt-4o' } })).stdout) as { model: unknown };
+    const flag = JSON.parse(
+      (await runMain(['models', '--json', '-m', 'ollama/llama3'], { cwd: ws, env: { A3S_MODEL: 'openai/gpt-4o' } }))
+        .stdout,
+    ) as { model: unknown };
     expect(flag.model).toEqual({ model: 'ollama/llama3', from: '--model' });
   });
 });

@@ -13,12 +13,19 @@ export function tempRepo(): string {
   const dir = mkdtempSync(join(tmpdir(), 'a3s-cli-'));
   mkdirSync(join(dir, 'src'));
   mkdirSync(join(dir, 'test'));
-  writeFileSync(join(dir, 'src', 'range.js'), 'export function range(start, end) {\n  const out = [];\n  for (let i = start; i < end; i++) out.push(i);\n  return out;\n}\n');
+  writeFileSync(
+    join(dir, 'src', 'range.js'),
+    'export function range(start, end) {\n  const out = [];\n  for (let i = start; i < end; i++) out.push(i);\n  return out;\n}\n',
+  );
   writeFileSync(
     join(dir, 'test', 'range.test.js'),
     "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { range } from '../src/range.js';\ntest('ends included', () => assert.deepEqual(range(1, 3), [1, 2, 3]));\n",
   );
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+      cwd: dir,
+      stdio: 'ignore',
+    });
   git('init', '-q');
   git('add', '.');
   git('commit', '-qm', 'init');
@@ -34,15 +41,29 @@ export function scriptFile(turns: unknown[]): string {
 
 /** The edit + verify turns that fix the repository. */
 export const FIX_TURNS = [
-  { text: 'Fixing the bound.', tool_calls: [{ id: 'e1', name: 'edit', args: { file_path: 'src/range.js', old_string: 'i < end', new_string: 'i <= end' } }] },
-  { text: 'Verifying.', tool_calls: [{ id: 'v1', name: 'verify', args: { subject: 'range fix', commands: [{ id: 'unit', command: 'node --test' }] } }] },
+  {
+    text: 'Fixing the bound.',
+    tool_calls: [
+      { id: 'e1', name: 'edit', args: { file_path: 'src/range.js', old_string: 'i < end', new_string: 'i <= end' } },
+    ],
+  },
+  {
+    text: 'Verifying.',
+    tool_calls: [
+      { id: 'v1', name: 'verify', args: { subject: 'range fix', commands: [{ id: 'unit', command: 'node --test' }] } },
+    ],
+  },
 ];
 
 /** Runs `a3s` to completion. `A3S_MODEL` is removed from the environment unless given. */
 export function a3s(args: string[], env: Record<string, string> = {}) {
   const base = { ...process.env };
   delete base.A3S_MODEL;
-  const r = spawnSync(process.execPath, [A3S, ...args], { encoding: 'utf8', env: { ...base, ...env }, timeout: 20_000 });
+  const r = spawnSync(process.execPath, [A3S, ...args], {
+    encoding: 'utf8',
+    env: { ...base, ...env },
+    timeout: 20_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -57,7 +78,10 @@ export interface MainRun {
  * Runs `main(args, io)` in this process with captured output, `cwd` as the folder it starts in and
  * `env` as its whole environment (nothing leaks in from the test's own environment).
  */
-export async function runMain(args: string[], options: { cwd?: string; env?: Record<string, string>; stdoutClosed?: AbortSignal } = {}): Promise<MainRun> {
+export async function runMain(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; stdoutClosed?: AbortSignal } = {},
+): Promise<MainRun> {
   const { main } = await import('../src/main.js');
   const { PassThrough } = await import('node:stream');
   let stdout = '';

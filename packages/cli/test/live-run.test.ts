@@ -16,9 +16,13 @@ describe('a3s run: how the run ended', () => {
   it('GATE-06: a run ended by verification prints the verification summary last, not the text before verify', async () => {
     const dir = tempRepo();
     const h = ioHarness(dir);
-    expect(await main(['run', '--yolo', '--model', model(FIX_TURNS), '--cwd', dir, 'fix the failing test'], h.io)).toBe(0);
+    expect(await main(['run', '--yolo', '--model', model(FIX_TURNS), '--cwd', dir, 'fix the failing test'], h.io)).toBe(
+      0,
+    );
     const out = h.stdout.text;
-    expect(out).toMatch(/✓ verification 'range fix': passed\n {2}- unit \(check, required\): passed \[exit 0\]\ncompleted \(verified\) · 2 tool call\(s\) ·/);
+    expect(out).toMatch(
+      /✓ verification 'range fix': passed\n {2}- unit \(check, required\): passed \[exit 0\]\ncompleted \(verified\) · 2 tool call\(s\) ·/,
+    );
     expect(out.indexOf('Verifying.')).toBeLessThan(out.indexOf("✓ verification 'range fix'"));
   });
 
@@ -26,11 +30,15 @@ describe('a3s run: how the run ended', () => {
     const dir = tempRepo();
     const turns = [FIX_TURNS[0], { text: 'Done, the bound is fixed.' }, FIX_TURNS[1]];
     const h = ioHarness(dir);
-    expect(await main(['run', '--yolo', '--model', model(turns), '--cwd', dir, '--session', 'gate-1', 'fix it'], h.io)).toBe(0);
+    expect(
+      await main(['run', '--yolo', '--model', model(turns), '--cwd', dir, '--session', 'gate-1', 'fix it'], h.io),
+    ).toBe(0);
     expect(h.stdout.text).toMatch(/Done, the bound is fixed\.\n↻ completion gate: [^\n]+ \(attempt 1\/3\)\n/);
     const replay = ioHarness(dir);
     expect(await main(['replay', 'gate-1', '--cwd', dir], replay.io)).toBe(0);
-    expect(replay.stdout.text).toMatch(/tool table:\n {2} 1 {2}edit[^\n]*\n {6}↻ completion gate: [^\n]+ \(attempt 1\)\n {2} 2 {2}verify/);
+    expect(replay.stdout.text).toMatch(
+      /tool table:\n {2} 1 {2}edit[^\n]*\n {6}↻ completion gate: [^\n]+ \(attempt 1\)\n {2} 2 {2}verify/,
+    );
   });
 });
 
@@ -65,9 +73,16 @@ describe('refused and denied calls', () => {
     const dir = repo();
     const h = ioHarness(dir);
     expect(await main(['run', '--json', '--model', model(turns), '--cwd', dir, 'clean up'], h.io)).toBe(0);
-    const denied = h.stdout.text.trim().split('\n').map((l) => parseEventEnvelopeV1(JSON.parse(l))).filter((e) => e.type === 'permission_denied');
+    const denied = h.stdout.text
+      .trim()
+      .split('\n')
+      .map((l) => parseEventEnvelopeV1(JSON.parse(l)))
+      .filter((e) => e.type === 'permission_denied');
     // The rule is applied when the model's calls are projected, before the batch runs.
-    expect(denied.map((e) => [e.payload.tool_name, e.payload.denied_by])).toEqual([['bash', 'rule'], ['bash', 'confirmation']]);
+    expect(denied.map((e) => [e.payload.tool_name, e.payload.denied_by])).toEqual([
+      ['bash', 'rule'],
+      ['bash', 'confirmation'],
+    ]);
     expect(denied[0]!.payload.reason).toBe('Bash(rm:*)');
     expect(denied[1]!.payload.reason).toMatch(/^not confirmed: no approver/);
   });
@@ -75,12 +90,30 @@ describe('refused and denied calls', () => {
   it('PARK-06: a3s code shows "refused by you" for a call the person refused, and counts it', async () => {
     const dir = tempRepo();
     const h = ioHarness(dir);
-    const exited = main(['code', '--model', model([{ tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo hi' } }] }, { text: 'never' }]), '--cwd', dir], h.io);
-    await until(() => h.stdout.text.includes('type a prompt'), () => h.stdout.text);
+    const exited = main(
+      [
+        'code',
+        '--model',
+        model([{ tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo hi' } }] }, { text: 'never' }]),
+        '--cwd',
+        dir,
+      ],
+      h.io,
+    );
+    await until(
+      () => h.stdout.text.includes('type a prompt'),
+      () => h.stdout.text,
+    );
     h.stdin.write('say hi\n');
-    await until(() => h.stdout.text.includes('allow? [y/n/a]'), () => h.stdout.text);
+    await until(
+      () => h.stdout.text.includes('allow? [y/n/a]'),
+      () => h.stdout.text,
+    );
     h.stdin.write('n\n');
-    await until(() => /completed[^\n]*\n› $/.test(h.stdout.text), () => h.stdout.text);
+    await until(
+      () => /completed[^\n]*\n› $/.test(h.stdout.text),
+      () => h.stdout.text,
+    );
     expect(h.stdout.text).toMatch(/● bash echo hi\n {2}✗ refused by you\n/);
     expect(h.stdout.text).toMatch(/completed \(narrative\) · 0 tool call\(s\) · 1 refused · /);
     h.stdin.write('/exit\n');
@@ -92,12 +125,20 @@ describe('live output', () => {
   it('bash output streams while the command runs; the card does not repeat it', async () => {
     const dir = tempRepo();
     const h = ioHarness(dir);
-    const turns = [{ tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo one; sleep 2; echo two' } }] }, { text: 'Ran.' }];
+    const turns = [
+      { tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo one; sleep 2; echo two' } }] },
+      { text: 'Ran.' },
+    ];
     const done = main(['run', '--yolo', '--model', model(turns), '--cwd', dir, 'run it'], h.io);
-    await until(() => h.stdout.text.includes('│ one'), () => h.stdout.text);
+    await until(
+      () => h.stdout.text.includes('│ one'),
+      () => h.stdout.text,
+    );
     expect(h.stdout.text).not.toContain('│ two');
     expect(await done).toBe(0);
-    expect(h.stdout.text).toMatch(/● bash echo one; sleep 2; echo two\n {2}│ one\n {2}│ two\n {2}✓ ok 2 line\(s\)\nRan\./);
+    expect(h.stdout.text).toMatch(
+      /● bash echo one; sleep 2; echo two\n {2}│ one\n {2}│ two\n {2}✓ ok 2 line\(s\)\nRan\./,
+    );
   }, 30_000);
 });
 
@@ -105,15 +146,34 @@ describe('steers the run never delivered', () => {
   it('STEER-02: a line typed after the last model call is reported and sent as the next prompt', async () => {
     const dir = tempRepo();
     const h = ioHarness(dir);
-    const exited = main(['code', '--model', model([{ delay_ms: 1_500, text: 'First answer.' }, { text: 'Second answer.' }]), '--cwd', dir, '--session', 'steer-1'], h.io);
-    await until(() => h.stdout.text.includes('type a prompt'), () => h.stdout.text);
+    const exited = main(
+      [
+        'code',
+        '--model',
+        model([{ delay_ms: 1_500, text: 'First answer.' }, { text: 'Second answer.' }]),
+        '--cwd',
+        dir,
+        '--session',
+        'steer-1',
+      ],
+      h.io,
+    );
+    await until(
+      () => h.stdout.text.includes('type a prompt'),
+      () => h.stdout.text,
+    );
     h.stdin.write('first\n');
     await new Promise((r) => setTimeout(r, 300));
     h.stdin.write('and use tabs\n');
-    await until(() => h.stdout.text.includes('Second answer.') && h.stdout.text.endsWith('› '), () => h.stdout.text);
+    await until(
+      () => h.stdout.text.includes('Second answer.') && h.stdout.text.endsWith('› '),
+      () => h.stdout.text,
+    );
     const out = h.stdout.text;
     expect(out).toContain('(steer queued for the next model call)');
-    expect(out).toMatch(/First answer\.\ncompleted[^\n]*\nsteer not delivered: run ended; sending it as the next prompt\n {2}"and use tabs"\n› and use tabs\nSecond answer\./);
+    expect(out).toMatch(
+      /First answer\.\ncompleted[^\n]*\nsteer not delivered: run ended; sending it as the next prompt\n {2}"and use tabs"\n› and use tabs\nSecond answer\./,
+    );
     h.stdin.write('/exit\n');
     expect(await exited).toBe(0);
     const log = readdirSync(join(dir, '.a3s', 'effect-log')).find((f) => f.startsWith('steer-1'));

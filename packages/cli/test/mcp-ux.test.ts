@@ -13,7 +13,11 @@ import { scriptFile, tempRepo } from './kit.js';
 /** The MCP package's fixture server (tools echo, stderr, exit_after, destroy, ...). */
 const SERVER = join(import.meta.dirname, '..', '..', 'mcp', 'test', 'fixtures', 'test-server.mjs');
 const t = { command: process.execPath, args: [SERVER, '--name', 't'] };
-const node = (code: string, extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: ['-e', code], ...extra });
+const node = (code: string, extra: Record<string, unknown> = {}) => ({
+  command: process.execPath,
+  args: ['-e', code],
+  ...extra,
+});
 
 class Capture extends Writable {
   text = '';
@@ -62,8 +66,12 @@ describe('a3s and MCP servers that do not start', () => {
     expect(h.stdout.text).toMatch(/^mcp__t__echo +read +ro /m);
     expect(h.stdout.text).toMatch(/^mcp__t__destroy +write /m);
     const err = h.stderr.text;
-    expect(err).toContain("warning: MCP server 'ghost' failed: starting `a3s-no-such-mcp-server`: command not found (ENOENT)\n");
-    expect(err).toMatch(/warning: MCP server 'boom' failed: starting `.+`: process exited \(code 1\) during start-up\n {2}stderr: boom\n/);
+    expect(err).toContain(
+      "warning: MCP server 'ghost' failed: starting `a3s-no-such-mcp-server`: command not found (ENOENT)\n",
+    );
+    expect(err).toMatch(
+      /warning: MCP server 'boom' failed: starting `.+`: process exited \(code 1\) during start-up\n {2}stderr: boom\n/,
+    );
     expect(err).toMatch(/warning: MCP server 'mute' failed: starting `.+`: no answer to `initialize` within 400 ms\n/);
     expect(err).not.toMatch(/'t'/);
   }, 30_000);
@@ -71,8 +79,12 @@ describe('a3s and MCP servers that do not start', () => {
   it('a3s run prints the warning on stderr and the run goes on (exit 0)', async () => {
     const dir = repoWith({ ghost: { command: 'a3s-no-such-mcp-server' } });
     const h = harness(dir);
-    expect(await main(['run', '--model', `scripted:${scriptFile([{ text: 'Hello.' }])}`, '--cwd', dir, 'hi'], h.io)).toBe(0);
-    expect(h.stderr.text).toContain("warning: MCP server 'ghost' failed: starting `a3s-no-such-mcp-server`: command not found (ENOENT)");
+    expect(
+      await main(['run', '--model', `scripted:${scriptFile([{ text: 'Hello.' }])}`, '--cwd', dir, 'hi'], h.io),
+    ).toBe(0);
+    expect(h.stderr.text).toContain(
+      "warning: MCP server 'ghost' failed: starting `a3s-no-such-mcp-server`: command not found (ENOENT)",
+    );
     expect(h.stdout.text).toMatch(/Hello\.\n+completed/);
   }, 30_000);
 });
@@ -85,13 +97,19 @@ describe('a3s and an MCP server that dies mid-session', () => {
       { delay_ms: 400, tool_calls: [{ id: 'c2', name: 'mcp__t__echo', args: { text: 'one' } }] },
       { tool_calls: [{ id: 'c3', name: 'mcp__t__echo', args: { text: 'two' } }] },
       // An exec-tier MCP tool ran, so the completion gate wants a verification.
-      { tool_calls: [{ id: 'v1', name: 'verify', args: { subject: 'still fine', commands: [{ id: 'noop', command: 'true' }] } }] },
+      {
+        tool_calls: [
+          { id: 'v1', name: 'verify', args: { subject: 'still fine', commands: [{ id: 'noop', command: 'true' }] } },
+        ],
+      },
     ]);
     const h = harness(dir);
     const code = await main(['run', '--yolo', '--model', `scripted:${script}`, '--cwd', dir, 'go'], h.io);
     const out = h.stdout.text;
     expect(code).toBe(0);
-    expect(out).toMatch(/● mcp__t__echo[^\n]*\n {2}✗ [^\n]*\n[^]*MCP server 't' crashed: [^]*dying: out of cheese \(process exited \(code 3\)\); the next call restarts it/);
+    expect(out).toMatch(
+      /● mcp__t__echo[^\n]*\n {2}✗ [^\n]*\n[^]*MCP server 't' crashed: [^]*dying: out of cheese \(process exited \(code 3\)\); the next call restarts it/,
+    );
     expect(out).toMatch(/● mcp__t__echo[^\n]*\n {2}✓ ok[^\n]*\n {2}│ t: two/);
     expect(out).not.toContain('unknown tool');
     expect(out).toMatch(/\ncompleted \(verified\) · 4 tool call\(s\)/);
@@ -108,7 +126,9 @@ describe('a3s code and MCP', () => {
     const h = harness(dir);
     const exited = main(['code', '--model', `scripted:${script}`, '--cwd', dir], h.io);
     await until(() => h.stdout.text.includes('type a prompt'));
-    expect(h.stderr.text).toContain("warning: MCP server 'ghost' failed: starting `a3s-no-such-mcp-server`: command not found (ENOENT)");
+    expect(h.stderr.text).toContain(
+      "warning: MCP server 'ghost' failed: starting `a3s-no-such-mcp-server`: command not found (ENOENT)",
+    );
     h.stdin.write('use the tools\n');
     await until(() => h.stdout.text.includes('allow? [y/n/a]'));
     // Only the destructive tool asked: the read-only one had already run.
@@ -123,7 +143,9 @@ describe('a3s code and MCP', () => {
     const table = h.stdout.text.slice(before);
     expect(table).toMatch(/server +source +state +tools +restarts +last error/);
     expect(table).toMatch(/^t +global +connected +\d+ +0 +-$/m);
-    expect(table).toMatch(/^ghost +global +failed +0 +0 +starting `a3s-no-such-mcp-server`: command not found \(ENOENT\)$/m);
+    expect(table).toMatch(
+      /^ghost +global +failed +0 +0 +starting `a3s-no-such-mcp-server`: command not found \(ENOENT\)$/m,
+    );
     h.stdin.write('/exit\n');
     expect(await exited).toBe(0);
   }, 30_000);

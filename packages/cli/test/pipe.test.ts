@@ -13,8 +13,16 @@ function piped(args: string[]): { status: number; first: string; stderr: string 
   delete env.A3S_MODEL;
   const errFile = join(mkdtempSync(join(tmpdir(), 'a3s-pipe-')), 'stderr.txt');
   const quoted = [process.execPath, A3S, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const r = spawnSync('bash', ['-c', `${quoted} 2>"$ERR" | head -1; echo "status=\${PIPESTATUS[0]}" >&2`], { encoding: 'utf8', env: { ...env, ERR: errFile }, timeout: 20_000 });
-  return { status: Number(/status=(\d+)/.exec(r.stderr)?.[1] ?? Number.NaN), first: r.stdout, stderr: readFileSync(errFile, 'utf8') };
+  const r = spawnSync('bash', ['-c', `${quoted} 2>"$ERR" | head -1; echo "status=\${PIPESTATUS[0]}" >&2`], {
+    encoding: 'utf8',
+    env: { ...env, ERR: errFile },
+    timeout: 20_000,
+  });
+  return {
+    status: Number(/status=(\d+)/.exec(r.stderr)?.[1] ?? Number.NaN),
+    first: r.stdout,
+    stderr: readFileSync(errFile, 'utf8'),
+  };
 }
 
 describe('a3s piped into head', () => {
@@ -26,7 +34,10 @@ describe('a3s piped into head', () => {
 
   it('STEER-04: a3s run --json | head -1 exits 0; the run is interrupted, recorded as ended, and the session closed', () => {
     const dir = tempRepo();
-    const script = scriptFile([{ delay_ms: 200, text: 'Looking.', tool_calls: [{ id: 'l1', name: 'ls', args: {} }] }, { delay_ms: 8_000, text: 'never' }]);
+    const script = scriptFile([
+      { delay_ms: 200, text: 'Looking.', tool_calls: [{ id: 'l1', name: 'ls', args: {} }] },
+      { delay_ms: 8_000, text: 'never' },
+    ]);
     const started = Date.now();
     const r = piped(['run', '--json', '--session', 'piped', '--model', `scripted:${script}`, '--cwd', dir, 'look']);
     expect(r).toMatchObject({ status: 0, stderr: '' });

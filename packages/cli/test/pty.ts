@@ -21,7 +21,10 @@ const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Starts `argv` in a pseudo-terminal. */
 export function startPty(argv: readonly string[], env: NodeJS.ProcessEnv): Pty {
-  const child = spawn('script', ['-qfec', argv.map(quote).join(' '), '/dev/null'], { env: { ...env, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfec', argv.map(quote).join(' '), '/dev/null'], {
+    env: { ...env, TERM: 'xterm' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   const listeners = new Set<() => void>();
   const onData = (d: Buffer) => {

@@ -7,7 +7,17 @@ import { FIX_TURNS, runMain, scriptFile, tempRepo } from './kit.js';
 describe('a3s replay, tools, sessions', () => {
   it('replays a run by session id and by file: timeline, tool table, tokens', async () => {
     const dir = tempRepo();
-    const run = await runMain(['run', '--yolo', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '--session', 'fix-1', 'fix it']);
+    const run = await runMain([
+      'run',
+      '--yolo',
+      '--model',
+      `scripted:${scriptFile(FIX_TURNS)}`,
+      '--cwd',
+      dir,
+      '--session',
+      'fix-1',
+      'fix it',
+    ]);
     expect(run.status).toBe(0);
     const r = await runMain(['replay', '--cwd', dir, 'fix-1']);
     expect(r.status).toBe(0);
@@ -17,7 +27,10 @@ describe('a3s replay, tools, sessions', () => {
     expect(r.stdout).toMatch(/ {3}1 {2}edit {7}ok/);
     const json = JSON.parse((await runMain(['replay', '--json', `${dir}/.a3s/effect-log/fix-1.jsonl`])).stdout);
     expect(json.summary.tools.by_name.verify).toMatchObject({ calls: 1, ok: 1 });
-    expect(await runMain(['replay', '--cwd', dir, 'nope'])).toMatchObject({ status: 2, stderr: expect.stringContaining("no fact log 'nope'") });
+    expect(await runMain(['replay', '--cwd', dir, 'nope'])).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining("no fact log 'nope'"),
+    });
 
     const sessions = await runMain(['sessions', '--cwd', dir]);
     expect(sessions.stdout).toContain('fix-1');
@@ -32,8 +45,27 @@ describe('a3s replay, tools, sessions', () => {
     expect(table.status).toBe(0);
     expect(table.stdout).toMatch(/^read +read +ro idem resume cancel page par=16 text +fs\.read$/m);
     expect(table.stdout).toMatch(/^bash +exec +par=4 text +exec$/m);
-    const plan = JSON.parse((await runMain(['tools', '--json', '--plan', '--model', model, '--cwd', dir])).stdout) as { name: string; tier: string }[];
-    expect(plan.map((t) => t.name)).toEqual(['batch', 'program', 'ask_user', 'generate_object', 'read', 'grep', 'glob', 'ls', 'web_fetch', 'web_search', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
+    const plan = JSON.parse((await runMain(['tools', '--json', '--plan', '--model', model, '--cwd', dir])).stdout) as {
+      name: string;
+      tier: string;
+    }[];
+    expect(plan.map((t) => t.name)).toEqual([
+      'batch',
+      'program',
+      'ask_user',
+      'generate_object',
+      'read',
+      'grep',
+      'glob',
+      'ls',
+      'web_fetch',
+      'web_search',
+      'task',
+      'parallel_task',
+      'task_result',
+      'search_skills',
+      'Skill',
+    ]);
     // No model is needed to list the surface; the workspace's config file applies.
     writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ permissions: { deny: ['bash'] } }));
     const noModel = await runMain(['tools', '--cwd', dir]);

@@ -9,26 +9,57 @@ import { a3s, FIX_TURNS, runMain, scriptFile, tempRepo } from './kit.js';
 describe('a3s run', () => {
   it('--json prints v1 event envelopes as JSONL and exits 0 on a verified run', () => {
     const dir = tempRepo();
-    const r = a3s(['run', '--json', '--yolo', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, 'fix the failing test']);
+    const r = a3s([
+      'run',
+      '--json',
+      '--yolo',
+      '--model',
+      `scripted:${scriptFile(FIX_TURNS)}`,
+      '--cwd',
+      dir,
+      'fix the failing test',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => parseEventEnvelopeV1(JSON.parse(l)));
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => parseEventEnvelopeV1(JSON.parse(l)));
     expect(events[0]!.type).toBe('agent_start');
-    expect(events.filter((e) => e.type === 'tool_start').map((e) => e.payload.name)).toEqual(['edit', 'verify', 'bash']);
+    expect(events.filter((e) => e.type === 'tool_start').map((e) => e.payload.name)).toEqual([
+      'edit',
+      'verify',
+      'bash',
+    ]);
     expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ toolName: 'edit' });
-    expect(events.at(-1)).toMatchObject({ type: 'agent_end', payload: { status: 'completed', completion: 'verified' } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'agent_end',
+      payload: { status: 'completed', completion: 'verified' },
+    });
     expect(new Set(events.map((e) => e.metadata.session_id)).size).toBe(1);
     expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i <= end');
   });
 
   it('parks at a confirmation without --yolo (exit 3) and says how to continue', async () => {
     const dir = tempRepo();
-    const r = await runMain(['run', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '--session', 'parked-1', 'fix it']);
+    const r = await runMain([
+      'run',
+      '--model',
+      `scripted:${scriptFile(FIX_TURNS)}`,
+      '--cwd',
+      dir,
+      '--session',
+      'parked-1',
+      'fix it',
+    ]);
     expect(r.status).toBe(3);
     expect(r.stdout).toContain('parked: waiting for confirmation of edit (e1)');
     expect(r.stdout).toContain('a3s sessions --resume parked-1');
     expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i < end');
-    const list = JSON.parse((await runMain(['sessions', '--json', '--cwd', dir])).stdout) as { id: string; phase: string }[];
+    const list = JSON.parse((await runMain(['sessions', '--json', '--cwd', dir])).stdout) as {
+      id: string;
+      phase: string;
+    }[];
     expect(list).toEqual([expect.objectContaining({ id: 'parked-1', phase: 'confirm' })]);
   });
 
@@ -43,15 +74,31 @@ describe('a3s run', () => {
 
   it('usage errors exit 2 and name what is wrong', async () => {
     const dir = tempRepo();
-    expect(await runMain(['run', '--cwd', dir])).toMatchObject({ status: 2, stderr: expect.stringContaining('missing the prompt') });
-    expect(await runMain(['run', '--bogus', 'x'])).toMatchObject({ status: 2, stderr: expect.stringContaining("'--bogus'") });
+    expect(await runMain(['run', '--cwd', dir])).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining('missing the prompt'),
+    });
+    expect(await runMain(['run', '--bogus', 'x'])).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining("'--bogus'"),
+    });
     const noModel = await runMain(['run', '--cwd', dir, 'hi']);
     expect(noModel.status).toBe(2);
-    expect(noModel.stderr).toMatch(/MODEL_NOT_CONFIGURED: .*A3S_MODEL.*OPENAI_API_KEY.*ANTHROPIC_API_KEY.*scripted:<file\.json>/);
-    const noKey = await runMain(['run', '--cwd', dir, '--model', 'openai/gpt-4o', 'hi'], { env: { OPENAI_API_KEY: '' } });
+    expect(noModel.stderr).toMatch(
+      /MODEL_NOT_CONFIGURED: .*A3S_MODEL.*OPENAI_API_KEY.*ANTHROPIC_API_KEY.*scripted:<file\.json>/,
+    );
+    const noKey = await runMain(['run', '--cwd', dir, '--model', 'openai/gpt-4o', 'hi'], {
+      env: { OPENAI_API_KEY: '' },
+    });
     expect(noKey).toMatchObject({ status: 2, stderr: expect.stringContaining('OPENAI_API_KEY: is not set') });
-    expect(await runMain(['run', '--cwd', join(dir, 'nope'), '--model', 'scripted:x.json', 'hi'])).toMatchObject({ status: 2, stderr: expect.stringContaining('is not a folder') });
-    expect(await runMain(['frobnicate'])).toMatchObject({ status: 2, stderr: expect.stringContaining("unknown command 'frobnicate'") });
+    expect(await runMain(['run', '--cwd', join(dir, 'nope'), '--model', 'scripted:x.json', 'hi'])).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining('is not a folder'),
+    });
+    expect(await runMain(['frobnicate'])).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining("unknown command 'frobnicate'"),
+    });
   });
 
   it('--help everywhere', async () => {

@@ -47,7 +47,20 @@ async function until(check: () => boolean, ms = 5_000): Promise<boolean> {
 describe('a3s sessions and /save', () => {
   it('/save in a3s code, listed as saved, reopened by a3s sessions --resume with its conversation', async () => {
     const dir = tempRepo();
-    const first = startPty([process.execPath, A3S, 'code', '--session', 's1', '--model', `scripted:${scriptFile([{ text: 'Noted, Ada.' }])}`, '--cwd', dir], env());
+    const first = startPty(
+      [
+        process.execPath,
+        A3S,
+        'code',
+        '--session',
+        's1',
+        '--model',
+        `scripted:${scriptFile([{ text: 'Noted, Ada.' }])}`,
+        '--cwd',
+        dir,
+      ],
+      env(),
+    );
     try {
       let at = await first.waitFor('› ');
       first.type('my name is Ada\r');
@@ -59,13 +72,30 @@ describe('a3s sessions and /save', () => {
     } finally {
       first.child.kill();
     }
-    expect(JSON.parse(readFileSync(join(dir, '.a3s', 'sessions', 's1.json'), 'utf8'))).toMatchObject({ session_id: 's1' });
+    expect(JSON.parse(readFileSync(join(dir, '.a3s', 'sessions', 's1.json'), 'utf8'))).toMatchObject({
+      session_id: 's1',
+    });
     expect((await runMain(['sessions', '--cwd', dir])).stdout).toMatch(/^s1 saved {2}/m);
     // Without its log, the conversation comes back from the snapshot alone.
     rmSync(join(dir, '.a3s', 'effect-log', 's1.jsonl'));
-    expect(JSON.parse((await runMain(['sessions', '--json', '--cwd', dir])).stdout)).toEqual([expect.objectContaining({ id: 's1', last: 'no log', saved: expect.any(String) })]);
+    expect(JSON.parse((await runMain(['sessions', '--json', '--cwd', dir])).stdout)).toEqual([
+      expect.objectContaining({ id: 's1', last: 'no log', saved: expect.any(String) }),
+    ]);
 
-    const again = startPty([process.execPath, A3S, 'sessions', '--resume', 's1', '--model', `scripted:${scriptFile([{ text: 'You are Ada.' }])}`, '--cwd', dir], env());
+    const again = startPty(
+      [
+        process.execPath,
+        A3S,
+        'sessions',
+        '--resume',
+        's1',
+        '--model',
+        `scripted:${scriptFile([{ text: 'You are Ada.' }])}`,
+        '--cwd',
+        dir,
+      ],
+      env(),
+    );
     try {
       let at = await again.waitFor('reopened saved session s1 (2 message(s))');
       at = await again.waitFor('› ', at);
@@ -80,20 +110,50 @@ describe('a3s sessions and /save', () => {
     const log = readFileSync(join(dir, '.a3s', 'effect-log', 's1.jsonl'), 'utf8');
     expect(log.indexOf('my name is Ada')).toBeGreaterThan(-1);
     expect(log.indexOf('my name is Ada')).toBeLessThan(log.indexOf('what is my name?'));
-    expect(JSON.parse((await runMain(['sessions', '--json', '--cwd', dir])).stdout)).toEqual([expect.objectContaining({ id: 's1', runs: 1, last: 'completed (narrative)' })]);
-    expect(await runMain(['sessions', '--resume', 'nope', '--cwd', dir])).toMatchObject({ status: 2, stderr: expect.stringContaining("no session 'nope'") });
+    expect(JSON.parse((await runMain(['sessions', '--json', '--cwd', dir])).stdout)).toEqual([
+      expect.objectContaining({ id: 's1', runs: 1, last: 'completed (narrative)' }),
+    ]);
+    expect(await runMain(['sessions', '--resume', 'nope', '--cwd', dir])).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining("no session 'nope'"),
+    });
   }, 30_000);
 
   it('--resume of a parked run streams it to its end (tool card, text, result)', async () => {
     const dir = tempRepo();
-    const park = await runMain(['run', '--session', 'p1', '--model', `scripted:${scriptFile([{ tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo parked-ok' } }] }])}`, '--cwd', dir, 'run it']);
+    const park = await runMain([
+      'run',
+      '--session',
+      'p1',
+      '--model',
+      `scripted:${scriptFile([{ tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo parked-ok' } }] }])}`,
+      '--cwd',
+      dir,
+      'run it',
+    ]);
     expect(park.status).toBe(3);
-    const pty = startPty([process.execPath, A3S, 'sessions', '--resume', 'p1', '--model', `scripted:${scriptFile([{ text: 'Ran it.' }])}`, '--cwd', dir], env());
+    const pty = startPty(
+      [
+        process.execPath,
+        A3S,
+        'sessions',
+        '--resume',
+        'p1',
+        '--model',
+        `scripted:${scriptFile([{ text: 'Ran it.' }])}`,
+        '--cwd',
+        dir,
+      ],
+      env(),
+    );
     try {
       let at = await pty.waitFor('continuing run');
       at = await pty.waitFor('allow? [y/n/a]', at);
       pty.type('y\r');
-      at = await pty.waitFor(/● bash echo parked-ok\n {2}│ parked-ok\n {2}✓ ok 1 line\(s\)\nRan it\.\n*completed \(narrative\) · 1 tool call\(s\)/, at);
+      at = await pty.waitFor(
+        /● bash echo parked-ok\n {2}│ parked-ok\n {2}✓ ok 1 line\(s\)\nRan it\.\n*completed \(narrative\) · 1 tool call\(s\)/,
+        at,
+      );
       await pty.waitFor('› ', at);
       pty.type('/exit\r');
       expect(await pty.exited).toBe(0);
@@ -107,14 +167,21 @@ describe('MCP servers of a3s.config.json', () => {
   it('a3s tools lists their tools; SIGTERM during a3s run closes the session and kills the server', async () => {
     const dir = tempRepo();
     const label = `cli-term-${process.pid}`;
-    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ mcpServers: { cfg: { command: process.execPath, args: [MCP_SERVER, label] } } }));
+    writeFileSync(
+      join(dir, 'a3s.config.json'),
+      JSON.stringify({ mcpServers: { cfg: { command: process.execPath, args: [MCP_SERVER, label] } } }),
+    );
     const tools = await runMain(['tools', '--cwd', dir]);
     expect(tools.status).toBe(0);
     expect(tools.stdout).toMatch(/^mcp__cfg__echo +read +ro /m);
     expect(pidsWith(label)).toEqual([]); // a3s tools closed its server on the way out
 
     const script = scriptFile([{ delay_ms: 20_000, text: 'never' }]);
-    const child = spawn(process.execPath, [A3S, 'run', '--json', '--model', `scripted:${script}`, '--cwd', dir, 'wait'], { env: env(), stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(
+      process.execPath,
+      [A3S, 'run', '--json', '--model', `scripted:${script}`, '--cwd', dir, 'wait'],
+      { env: env(), stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));

@@ -10,11 +10,18 @@ async function run(permissions: Record<string, unknown>, turns: unknown[], flags
   const dir = tempRepo();
   writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ permissions }));
   const r = await runMain(['run', '--json', ...flags, '--model', `scripted:${scriptFile(turns)}`, '--cwd', dir, 'go']);
-  const events = r.stdout.trim().split('\n').filter(Boolean).map((l) => parseEventEnvelopeV1(JSON.parse(l)));
+  const events = r.stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => parseEventEnvelopeV1(JSON.parse(l)));
   return { ...r, events, types: events.map((e) => e.type) };
 }
 
-const echo = [{ tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo hello-from-bash' } }] }, { text: 'Echoed.' }];
+const echo = [
+  { tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo hello-from-bash' } }] },
+  { text: 'Echoed.' },
+];
 const read = [{ tool_calls: [{ id: 'r1', name: 'read', args: { file_path: 'src/range.js' } }] }, { text: 'Read.' }];
 
 describe('a3s run: workspace permissions merge with the CLI flags', () => {
@@ -32,7 +39,10 @@ describe('a3s run: workspace permissions merge with the CLI flags', () => {
     for (const flags of [[], ['--yolo']]) {
       const r = await run({ deny: ['read'] }, read, flags);
       expect(r.status, flags.join(' ')).toBe(0);
-      expect(r.events.find((e) => e.type === 'permission_denied')?.payload, flags.join(' ')).toMatchObject({ tool_name: 'read', reason: 'read' });
+      expect(r.events.find((e) => e.type === 'permission_denied')?.payload, flags.join(' ')).toMatchObject({
+        tool_name: 'read',
+        reason: 'read',
+      });
     }
     const denied = await run({ allow: ['Bash(echo:*)'], deny: ['Bash(echo:*)'] }, echo);
     expect(denied.events.find((e) => e.type === 'permission_denied')?.payload).toMatchObject({ tool_name: 'bash' });
@@ -41,12 +51,24 @@ describe('a3s run: workspace permissions merge with the CLI flags', () => {
   it("PERM-06: a workspace ask wins over the CLI's allow: the read parks for confirmation (exit 3)", async () => {
     const r = await run({ ask: ['read'] }, read);
     expect(r.status).toBe(3);
-    expect(r.events.find((e) => e.type === 'confirmation_required')?.payload).toMatchObject({ tool_name: 'read', rule: 'read' });
+    expect(r.events.find((e) => e.type === 'confirmation_required')?.payload).toMatchObject({
+      tool_name: 'read',
+      rule: 'read',
+    });
   });
 
   it('PERM-06: without the workspace rule bash still parks (exit 3) and the summary says how to go on', async () => {
     const dir = tempRepo();
-    const r = await runMain(['run', '--model', `scripted:${scriptFile(echo)}`, '--cwd', dir, '--session', 'ask-1', 'go']);
+    const r = await runMain([
+      'run',
+      '--model',
+      `scripted:${scriptFile(echo)}`,
+      '--cwd',
+      dir,
+      '--session',
+      'ask-1',
+      'go',
+    ]);
     expect(r.status).toBe(3);
     expect(r.stdout).toContain('parked: waiting for confirmation of bash (b1)');
     expect(r.stdout).toContain('a3s sessions --resume ask-1');

@@ -220,7 +220,14 @@ export {
   type ScriptedTurn,
   type TokenCounts,
 } from './llm/index.js';
-export { FactLogLockedError, FactStoreError, FileFactStore, type FactStore, type LockOwner, type OpenReport } from './store/index.js';
+export {
+  FactLogLockedError,
+  FactStoreError,
+  FileFactStore,
+  type FactStore,
+  type LockOwner,
+  type OpenReport,
+} from './store/index.js';
 export {
   QuestionCapError,
   toLlmMessages,

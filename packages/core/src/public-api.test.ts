@@ -20,15 +20,24 @@ describe('public API', () => {
     const real = core.createBatchTool();
     registry.add({ ...real, execute: (args, ctx) => real.execute(args as core.BatchArgs, ctx) });
     const invoker = new core.ToolInvoker({ registry, policy: { deny: ['write_note'] } });
-    const r = await invoker.invoke({ id: 'b', name: 'batch', args: { calls: [{ tool: 'write_note', args: { path: 'a', content: 'x' } }] } }, createTestInvocation().context, 'host');
+    const r = await invoker.invoke(
+      { id: 'b', name: 'batch', args: { calls: [{ tool: 'write_note', args: { path: 'a', content: 'x' } }] } },
+      createTestInvocation().context,
+      'host',
+    );
     expect(JSON.parse(r.output).results[0].error_kind).toBe('permission_denied');
     expect(state.executions).toHaveLength(0);
   });
 
   it('core has no runtime dependency on the HTML stack or the browser (they live in @a3s-code/tools-web)', () => {
-    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
     const deps = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
-    expect(deps.filter((d) => ['linkedom', '@mozilla/readability', 'node-html-markdown', 'playwright-core'].includes(d))).toEqual([]);
+    expect(
+      deps.filter((d) => ['linkedom', '@mozilla/readability', 'node-html-markdown', 'playwright-core'].includes(d)),
+    ).toEqual([]);
     expect(Object.keys(core).filter((n) => /^(web|WebError|htmlToMarkdown|createWeb)/i.test(n))).toEqual([]);
   });
 });

@@ -82,7 +82,9 @@ export function child(script: string, args: string[]) {
       const check = () => (out.includes(text) ? resolve() : undefined);
       p.stdout.on('data', check);
       check();
-      void exited.then(() => (out.includes(text) ? resolve() : reject(new Error(`child exited before '${text.trim()}': ${err}`))));
+      void exited.then(() =>
+        out.includes(text) ? resolve() : reject(new Error(`child exited before '${text.trim()}': ${err}`)),
+      );
     });
   return { p, exited, line, output: () => out };
 }
@@ -91,7 +93,11 @@ export function child(script: string, args: string[]) {
 // A run killed mid-way and resumed in another process.
 
 /** Where a round kills the child: `ready` (before the run), `did N` (after the N-th tool execution) or `finished`. */
-export const KILL_POINTS: readonly string[] = ['ready', ...Array.from({ length: ROUNDS * 2 }, (_, k) => `did ${k + 1}`), 'finished'];
+export const KILL_POINTS: readonly string[] = [
+  'ready',
+  ...Array.from({ length: ROUNDS * 2 }, (_, k) => `did ${k + 1}`),
+  'finished',
+];
 
 export interface KillPlan {
   point: string;
@@ -138,37 +144,58 @@ export async function crashRound(plan: KillPlan): Promise<CrashRound> {
     }
     await c.exited;
     // A parent's kill may come after the child exited on its own, once its run finished.
-    if (c.p.signalCode !== 'SIGKILL' && (plan.by === 'self' || c.p.exitCode !== 0)) problems.push(`the child was not killed (exit ${c.p.exitCode})`);
+    if (c.p.signalCode !== 'SIGKILL' && (plan.by === 'self' || c.p.exitCode !== 0))
+      problems.push(`the child was not killed (exit ${c.p.exitCode})`);
     result.killedMidRun = !c.output().includes('finished');
 
     const logFile = join(dir, effectLogPath('crash'));
     const before = existsSync(logFile) ? parseLog(readFileSync(logFile, 'utf8')) : { facts: [] };
-    const recorded = new Set(before.facts.filter((f) => f.type === 'tool.result').map((f) => (f.payload as { tool_call_id: string }).tool_call_id));
+    const recorded = new Set(
+      before.facts
+        .filter((f) => f.type === 'tool.result')
+        .map((f) => (f.payload as { tool_call_id: string }).tool_call_id),
+    );
     result.recorded = recorded.size;
 
-    const agent = await Agent.create({ model: crashModel, tools: [recordPack(execFile, 'parent')], permissions: { defaultDecision: 'allow' }, toolBudget: 100 });
+    const agent = await Agent.create({
+      model: crashModel,
+      tools: [recordPack(execFile, 'parent')],
+      permissions: { defaultDecision: 'allow' },
+      toolBudget: 100,
+    });
     const session = await agent.session(dir, { sessionId: 'crash' });
     try {
       if (session.state.counters.facts === 0) await session.send('record everything');
       else {
         const r = await session.resumeRun();
         // The child had finished its run before the kill: nothing to resume.
-        if (r.text !== 'all recorded' && r.steps !== 0) problems.push(`resumeRun ended with '${r.text}' after ${r.steps} steps`);
+        if (r.text !== 'all recorded' && r.steps !== 0)
+          problems.push(`resumeRun ended with '${r.text}' after ${r.steps} steps`);
       }
-      if (session.state.view.assistant_text !== 'all recorded') problems.push(`the session ends with '${session.state.view.assistant_text}', not 'all recorded'`);
+      if (session.state.view.assistant_text !== 'all recorded')
+        problems.push(`the session ends with '${session.state.view.assistant_text}', not 'all recorded'`);
     } finally {
       await session.close();
     }
-    const execs = readFileSync(execFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]);
-    for (const id of recorded) if (execs.some(([who, x]) => who === 'parent' && x === id)) problems.push(`call ${id} had a result before the crash but ran again`);
+    const execs = readFileSync(execFile, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split(' ') as [string, string]);
+    for (const id of recorded)
+      if (execs.some(([who, x]) => who === 'parent' && x === id))
+        problems.push(`call ${id} had a result before the crash but ran again`);
     const byChild = new Set(execs.filter(([who]) => who === 'child').map(([, x]) => x));
     result.reran = execs.filter(([who, x]) => who === 'parent' && byChild.has(x)).length;
     const after = parseLog(readFileSync(logFile, 'utf8'));
     if (after.torn !== undefined) problems.push(`the log is torn after the resume: ${JSON.stringify(after.torn)}`);
-    const results = after.facts.filter((f) => f.type === 'tool.result').map((f) => (f.payload as { tool_call_id: string }).tool_call_id);
+    const results = after.facts
+      .filter((f) => f.type === 'tool.result')
+      .map((f) => (f.payload as { tool_call_id: string }).tool_call_id);
     if (results.length !== ROUNDS * 2) problems.push(`${results.length} tool results, expected ${ROUNDS * 2}`);
     if (new Set(results).size !== results.length) problems.push(`duplicate tool results: ${results.join(',')}`);
-    for (const id of results) if (execs.filter(([, x]) => x === id).length > 2) problems.push(`call ${id} ran more than twice`);
+    for (const id of results)
+      if (execs.filter(([, x]) => x === id).length > 2) problems.push(`call ${id} ran more than twice`);
   } catch (error) {
     problems.push(`threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   }
@@ -229,7 +256,8 @@ export async function saveKill(seed: number, round: number): Promise<SaveKill> {
     const text = (loaded.conversation[0] as { text: string }).text;
     // A complete generation: every part agrees on its number.
     if (!text.startsWith(`g${g}:`)) problems.push(`generation ${g}: the text starts with '${text.slice(0, 12)}'`);
-    if (text.length !== `g${g}:`.length + FILLER + (g % 7) * 1000) problems.push(`generation ${g}: the text has ${text.length} characters`);
+    if (text.length !== `g${g}:`.length + FILLER + (g % 7) * 1000)
+      problems.push(`generation ${g}: the text has ${text.length} characters`);
     if (loaded.runs[0]?.run_id !== `run-${g}`) problems.push(`generation ${g}: run ${loaded.runs[0]?.run_id}`);
     if (g < before) problems.push(`generation ${g} is older than the one saved before the kill (${before})`);
     // Only the published file is visible to listings; a torn temporary file never is.

@@ -42,7 +42,9 @@ export function childFacts(dir: string, sessionId: string, n: number): Fact[] {
 
 /** Tool results of a fact list: `[name, ok, output]`. */
 export const results = (facts: readonly Fact[]) =>
-  facts.filter((f) => f.type === 'tool.result').map((f) => {
-    const p = f.payload as { name: string; ok: boolean; output: string };
-    return [p.name, p.ok, p.output] as const;
-  });
+  facts
+    .filter((f) => f.type === 'tool.result')
+    .map((f) => {
+      const p = f.payload as { name: string; ok: boolean; output: string };
+      return [p.name, p.ok, p.output] as const;
+    });

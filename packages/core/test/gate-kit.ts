@@ -17,7 +17,14 @@ export function filePack(dir: string): ToolPack {
     execute: async ({ file_path, content }) => {
       writeFileSync(join(dir, file_path), content);
       const digest = `sha256:${createHash('sha256').update(content).digest('hex')}`;
-      return { output: `wrote ${file_path}`, exitCode: 0, metadata: { changes: [{ path: file_path, action: 'modify', digest_after: digest }], changed_paths: [file_path] } };
+      return {
+        output: `wrote ${file_path}`,
+        exitCode: 0,
+        metadata: {
+          changes: [{ path: file_path, action: 'modify', digest_after: digest }],
+          changed_paths: [file_path],
+        },
+      };
     },
   });
   const bash = defineTool({
@@ -30,7 +37,11 @@ export function filePack(dir: string): ToolPack {
         exec(command, { cwd: dir, timeout: timeout ?? 120_000, signal: ctx.signal }, (error, stdout, stderr) => {
           const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
           const timedOut = Boolean(error && (error as { killed?: boolean }).killed);
-          resolve({ output: `${stdout}${stderr}`, exitCode: timedOut ? 124 : code, metadata: { exit_code: code, timed_out: timedOut, changed_paths: [] } });
+          resolve({
+            output: `${stdout}${stderr}`,
+            exitCode: timedOut ? 124 : code,
+            metadata: { exit_code: code, timed_out: timedOut, changed_paths: [] },
+          });
         });
       }),
   });

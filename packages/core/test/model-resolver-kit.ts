@@ -8,7 +8,14 @@ import { parseModelRef } from '../src/config/model-ref.js';
 import type { ModelConfig, ModelEnvironment, ModelResolver, ModelSelection } from '../src/llm/model-resolver.js';
 import { ScriptedLlmClient, type ScriptedTurn } from '../src/llm/scripted-llm-client.js';
 
-const CAPS = { forcedToolChoice: true, strictJsonSchema: false, jsonMode: false, nonStreaming: false, reasoning: false, parallelToolCalls: true };
+const CAPS = {
+  forcedToolChoice: true,
+  strictJsonSchema: false,
+  jsonMode: false,
+  nonStreaming: false,
+  reasoning: false,
+  parallelToolCalls: true,
+};
 
 /** The resolver and what it was asked. Clients play `turns`. */
 export function fakeModelResolver(turns: ScriptedTurn[] = [{ text: 'ok' }]) {
@@ -19,7 +26,14 @@ export function fakeModelResolver(turns: ScriptedTurn[] = [{ text: 'ok' }]) {
     const { provider, model } = parseModelRef(ref, selection.model === undefined ? 'A3S_MODEL' : 'model');
     const key = selection.apiKey ?? (provider === 'openai' ? env.OPENAI_API_KEY : 'none');
     if (!key) throw new ModelConfigurationError('OPENAI_API_KEY', `is not set; it is required for model '${ref}'`);
-    return { provider, family: 'fake', model, baseUrl: selection.baseUrl ?? 'http://fake.invalid', apiKeySource: selection.apiKey === undefined ? undefined : 'apiKey', capabilities: CAPS };
+    return {
+      provider,
+      family: 'fake',
+      model,
+      baseUrl: selection.baseUrl ?? 'http://fake.invalid',
+      apiKeySource: selection.apiKey === undefined ? undefined : 'apiKey',
+      capabilities: CAPS,
+    };
   };
   const resolver: ModelResolver = {
     resolveConfig: config,

@@ -44,7 +44,8 @@ describe('across processes', () => {
   it(`crash test: SIGKILL at ${rounds} seeded points (seed ${seed}); the log always parses, resumeRun completes, no recorded tool runs twice`, async () => {
     const plans = killPlans(seed, rounds);
     const results = await inParallel(rounds, parallel, (i) => crashRound(plans[i]!));
-    for (const [i, r] of results.entries()) expect(r.problems, `seed ${seed} round ${i}: ${JSON.stringify(r.plan)}`).toEqual([]);
+    for (const [i, r] of results.entries())
+      expect(r.problems, `seed ${seed} round ${i}: ${JSON.stringify(r.plan)}`).toEqual([]);
     // The kill points must actually land inside runs, or the test proves nothing.
     expect(results.filter((r) => r.killedMidRun).length).toBeGreaterThan(rounds / 4);
     // ...and at different places: before any result, between results, after the last one.

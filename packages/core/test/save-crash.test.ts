@@ -10,7 +10,8 @@ describe('FileSessionStore under SIGKILL', () => {
   it(`PERS-04: ${KILLS} kills during save (seed ${seed}): the store always holds the old or a new complete snapshot and always loads`, async () => {
     const results = await inParallel(KILLS, parallel, (i) => saveKill(seed, i));
     expect(results).toHaveLength(KILLS);
-    for (const r of results) expect(r.problems, `seed ${seed} kill ${r.round} (${r.phase}, ${r.delayMs} ms)`).toEqual([]);
+    for (const r of results)
+      expect(r.problems, `seed ${seed} kill ${r.round} (${r.phase}, ${r.delayMs} ms)`).toEqual([]);
     // The kills really interrupted saving at different points: some kept the old generation, some a newer one.
     expect(results.some((r) => r.after === r.before)).toBe(true);
     expect(results.some((r) => r.after > r.before)).toBe(true);

@@ -3,13 +3,22 @@ import { afterEach } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, type SessionOptions, type AgentSession, WORKSPACE_CAPABILITIES, type WorkspaceServices } from '../src/index.js';
+import {
+  Agent,
+  type SessionOptions,
+  type AgentSession,
+  WORKSPACE_CAPABILITIES,
+  type WorkspaceServices,
+} from '../src/index.js';
 import { createTestToolPack, ScriptedLlmClient, type ScriptedTurn } from '../src/testing/index.js';
 
 /** A workspace folder plus a workspace declaring every capability (the test tools need none of them really). */
 export function workspace(): { dir: string; services: WorkspaceServices } {
   const dir = mkdtempSync(join(tmpdir(), 'a3s-session-'));
-  return { dir, services: { root: dir, capabilities: new Set(WORKSPACE_CAPABILITIES) } as unknown as WorkspaceServices };
+  return {
+    dir,
+    services: { root: dir, capabilities: new Set(WORKSPACE_CAPABILITIES) } as unknown as WorkspaceServices,
+  };
 }
 
 /** Opens a session with a script and the test pack. */
@@ -17,7 +26,12 @@ export async function open(turns: ScriptedTurn[], options: SessionOptions = {}, 
   const ws = workspace();
   const model = new ScriptedLlmClient(turns);
   const test = createTestToolPack();
-  const agent = await Agent.create({ model, tools: [test.pack], workspace: ws.services, permissions: { defaultDecision: 'allow' } });
+  const agent = await Agent.create({
+    model,
+    tools: [test.pack],
+    workspace: ws.services,
+    permissions: { defaultDecision: 'allow' },
+  });
   const session: AgentSession = await agent.session(dir ?? ws.dir, options);
   return { session, model, state: test.state, dir: dir ?? ws.dir, agent };
 }

@@ -3,17 +3,39 @@
 // Without `--write` it only checks that the generated logs equal the checked-in ones.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { drafts, encodeFact, FactLog, fold, parseLog, summarizeLog, type FactDraft, type Recipe } from '../src/index.js';
+import {
+  drafts,
+  encodeFact,
+  FactLog,
+  fold,
+  parseLog,
+  summarizeLog,
+  type FactDraft,
+  type Recipe,
+} from '../src/index.js';
 
 const dir = join(import.meta.dirname, '..', 'fixtures', 'v1');
 const tools = [
-  { name: 'read', description: 'Read a file', input_schema: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } },
-  { name: 'bash', description: 'Run a command', input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } },
+  {
+    name: 'read',
+    description: 'Read a file',
+    input_schema: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] },
+  },
+  {
+    name: 'bash',
+    description: 'Run a command',
+    input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+  },
 ];
 let clock = 1_764_460_800_000;
 const at = () => (clock += 250);
 const usage = (i: number, o: number) => ({ input_tokens: i, output_tokens: o });
-const call = (id: string, name: string, args: Record<string, unknown>, confirm = false) => ({ id, name, args, needs_confirmation: confirm });
+const call = (id: string, name: string, args: Record<string, unknown>, confirm = false) => ({
+  id,
+  name,
+  args,
+  needs_confirmation: confirm,
+});
 
 class Builder {
   readonly log = new FactLog();
@@ -26,19 +48,33 @@ class Builder {
     return this;
   }
   start(run: string): this {
-    return this.host({ type: 'run.started', key: `run:${run}`, payload: { run_id: run, system: ['You are A3S Code, a coding agent.'], tools, at_ms: at() } });
+    return this.host({
+      type: 'run.started',
+      key: `run:${run}`,
+      payload: { run_id: run, system: ['You are A3S Code, a coding agent.'], tools, at_ms: at() },
+    });
   }
   user(n: number, text: string, source = 'user'): this {
     return this.host({ type: 'user.message', key: `user:${n}`, payload: { text, source, at_ms: at() } });
   }
   end(run: string, status = 'completed', extra: Record<string, unknown> = {}): this {
-    return this.host({ type: 'run.ended', key: `end:${run}`, payload: { status, run_id: run, completion: status === 'completed' ? 'narrative' : null, ...extra, at_ms: at() } });
+    return this.host({
+      type: 'run.ended',
+      key: `end:${run}`,
+      payload: { status, run_id: run, completion: status === 'completed' ? 'narrative' : null, ...extra, at_ms: at() },
+    });
   }
   turn(t: number, c: number, decision: never, u = usage(120, 12)): this {
     return this.by(`infer:${t}:${c}`, drafts.modelTurn(t, c, { decision, usage: u, at_ms: at() }));
   }
   result(t: number, c: number, id: string, name: string, ok: boolean, output: string): this {
-    return this.by(`tool:${t}:${c}:${id}`, drafts.toolResult({ turn: t, cycle: c, call: call(id, name, {}) }, { ok, output, exit_code: ok ? 0 : 1, metadata: { duration_ms: 3 }, at_ms: at() }));
+    return this.by(
+      `tool:${t}:${c}:${id}`,
+      drafts.toolResult(
+        { turn: t, cycle: c, call: call(id, name, {}) },
+        { ok, output, exit_code: ok ? 0 : 1, metadata: { duration_ms: 3 }, at_ms: at() },
+      ),
+    );
   }
 }
 
@@ -52,22 +88,38 @@ const corpus: Record<string, { build: () => Builder; recipe?: Recipe; tornTail?:
       new Builder()
         .start('r1')
         .user(1, 'What does README.md say?')
-        .turn(1, 0, toolTurn(call('c1', 'read', { file_path: 'README.md' }), call('c2', 'bash', { command: 'wc -l README.md' })))
+        .turn(
+          1,
+          0,
+          toolTurn(call('c1', 'read', { file_path: 'README.md' }), call('c2', 'bash', { command: 'wc -l README.md' })),
+        )
         .result(1, 0, 'c1', 'read', true, '# Demo\nA small project.')
         .result(1, 0, 'c2', 'bash', true, '2 README.md')
         .turn(1, 1, text('README.md has 2 lines: a title and one sentence.'))
         .end('r1'),
   },
   'parked-confirm': {
-    build: () => new Builder().start('r1').user(1, 'Delete build output').turn(1, 0, toolTurn(call('c1', 'bash', { command: 'rm -rf dist' }, true))),
+    build: () =>
+      new Builder()
+        .start('r1')
+        .user(1, 'Delete build output')
+        .turn(1, 0, toolTurn(call('c1', 'bash', { command: 'rm -rf dist' }, true))),
   },
   'confirm-refused': {
     build: () =>
       new Builder()
         .start('r1')
         .user(1, 'Delete build output')
-        .turn(1, 0, toolTurn(call('c1', 'bash', { command: 'rm -rf dist' }, true), call('c2', 'read', { file_path: 'a' })))
-        .host({ type: 'confirmation.answered', key: 'confirm:c1', payload: { tool_call_id: 'c1', approved: false, reason: 'not now', at_ms: at() } })
+        .turn(
+          1,
+          0,
+          toolTurn(call('c1', 'bash', { command: 'rm -rf dist' }, true), call('c2', 'read', { file_path: 'a' })),
+        )
+        .host({
+          type: 'confirmation.answered',
+          key: 'confirm:c1',
+          payload: { tool_call_id: 'c1', approved: false, reason: 'not now', at_ms: at() },
+        })
         .end('r1'),
   },
   'question-answered': {
@@ -75,8 +127,20 @@ const corpus: Record<string, { build: () => Builder; recipe?: Recipe; tornTail?:
       new Builder()
         .start('r1')
         .user(1, 'Fix the test')
-        .turn(1, 0, { kind: 'question', question_id: 'q1', question: 'Which test?', context: 'Two tests fail.', options: [{ label: 'a.test.ts' }, { label: 'b.test.ts' }], allow_free_text: true, multi_select: false } as never)
-        .host({ type: 'question.answered', key: 'answer:q1', payload: { question_id: 'q1', text: 'a.test.ts', at_ms: at() } })
+        .turn(1, 0, {
+          kind: 'question',
+          question_id: 'q1',
+          question: 'Which test?',
+          context: 'Two tests fail.',
+          options: [{ label: 'a.test.ts' }, { label: 'b.test.ts' }],
+          allow_free_text: true,
+          multi_select: false,
+        } as never)
+        .host({
+          type: 'question.answered',
+          key: 'answer:q1',
+          payload: { question_id: 'q1', text: 'a.test.ts', at_ms: at() },
+        })
         .turn(1, 1, text('I will fix a.test.ts.'))
         .end('r1'),
   },
@@ -86,7 +150,15 @@ const corpus: Record<string, { build: () => Builder; recipe?: Recipe; tornTail?:
       new Builder()
         .start('r1')
         .user(1, 'Read everything')
-        .turn(1, 0, toolTurn(call('c1', 'read', { file_path: 'a' }), call('c2', 'read', { file_path: 'b' }), call('c3', 'read', { file_path: 'c' })))
+        .turn(
+          1,
+          0,
+          toolTurn(
+            call('c1', 'read', { file_path: 'a' }),
+            call('c2', 'read', { file_path: 'b' }),
+            call('c3', 'read', { file_path: 'c' }),
+          ),
+        )
         .result(1, 0, 'c1', 'read', true, 'A')
         .result(1, 0, 'c2', 'read', true, 'B')
         .by('budget:1:0:c3', drafts.budgetDenied({ turn: 1, cycle: 0, call: call('c3', 'read', {}) }, at()))
@@ -99,8 +171,24 @@ const corpus: Record<string, { build: () => Builder; recipe?: Recipe; tornTail?:
         .user(1, 'Show secrets')
         .by(
           'infer:1:0',
-          drafts.modelTurn(1, 0, { decision: toolTurn(call('c1', 'read', { file_path: '.env' }), call('c2', 'read', { file_path: 'README.md' })), usage: usage(90, 9), at_ms: at() }),
-          drafts.toolResult({ turn: 1, cycle: 0, call: call('c1', 'read', {}) }, { ok: false, output: 'Permission denied: Read(.env)', exit_code: 1, metadata: { error_kind: 'permission_denied' }, at_ms: at() }),
+          drafts.modelTurn(1, 0, {
+            decision: toolTurn(
+              call('c1', 'read', { file_path: '.env' }),
+              call('c2', 'read', { file_path: 'README.md' }),
+            ),
+            usage: usage(90, 9),
+            at_ms: at(),
+          }),
+          drafts.toolResult(
+            { turn: 1, cycle: 0, call: call('c1', 'read', {}) },
+            {
+              ok: false,
+              output: 'Permission denied: Read(.env)',
+              exit_code: 1,
+              metadata: { error_kind: 'permission_denied' },
+              at_ms: at(),
+            },
+          ),
         )
         .result(1, 0, 'c2', 'read', true, '# Demo')
         .turn(1, 1, text('I may not read .env; README.md is a title.'))
@@ -113,7 +201,15 @@ const corpus: Record<string, { build: () => Builder; recipe?: Recipe; tornTail?:
         .user(1, 'Update the code')
         .turn(1, 0, toolTurn(call('c1', 'read', { file_path: 'a.ts' })))
         .result(1, 0, 'c1', 'read', true, 'export const a = 1;')
-        .by('infer:1:1', { type: 'user.message', key: 'steer:req-1', payload: { text: 'also update the docs', source: 'steer', at_ms: at() } }, drafts.modelTurn(1, 1, { decision: text('Updated code and docs.'), usage: usage(200, 20), at_ms: at() }))
+        .by(
+          'infer:1:1',
+          {
+            type: 'user.message',
+            key: 'steer:req-1',
+            payload: { text: 'also update the docs', source: 'steer', at_ms: at() },
+          },
+          drafts.modelTurn(1, 1, { decision: text('Updated code and docs.'), usage: usage(200, 20), at_ms: at() }),
+        )
         .end('r1'),
   },
   compaction: {
@@ -124,15 +220,30 @@ const corpus: Record<string, { build: () => Builder; recipe?: Recipe; tornTail?:
         .user(1, 'Summarise the log file')
         .turn(1, 0, toolTurn(call('c1', 'read', { file_path: 'app.log' })))
         .result(1, 0, 'c1', 'read', true, 'line '.repeat(20))
-        .by('compact:1', drafts.compaction(1, { summary: 'Goal: summarise app.log. Read it: 20 identical lines.', kept: 0, at_ms: at() }))
+        .by(
+          'compact:1',
+          drafts.compaction(1, {
+            summary: 'Goal: summarise app.log. Read it: 20 identical lines.',
+            kept: 0,
+            at_ms: at(),
+          }),
+        )
         .turn(1, 1, text('The log repeats one line 20 times.'))
         .end('r1'),
   },
   'crash-mid-tool': {
-    build: () => new Builder().start('r1').user(1, 'Run the tests').turn(1, 0, toolTurn(call('c1', 'bash', { command: 'npm test' }))),
+    build: () =>
+      new Builder()
+        .start('r1')
+        .user(1, 'Run the tests')
+        .turn(1, 0, toolTurn(call('c1', 'bash', { command: 'npm test' }))),
   },
   'torn-tail': {
-    build: () => new Builder().start('r1').user(1, 'Run the tests').turn(1, 0, toolTurn(call('c1', 'bash', { command: 'npm test' }))),
+    build: () =>
+      new Builder()
+        .start('r1')
+        .user(1, 'Run the tests')
+        .turn(1, 0, toolTurn(call('c1', 'bash', { command: 'npm test' }))),
     tornTail: '{"seq":4,"type":"tool.result","key":"tool-result:1:0:c1","cause":"tool:1:0:c1","payl',
   },
   'history-restored': {
@@ -146,7 +257,13 @@ const corpus: Record<string, { build: () => Builder; recipe?: Recipe; tornTail?:
         .end('r2'),
   },
   'unknown-kind': {
-    build: () => new Builder().start('r1').host({ type: 'telemetry.sample', key: 'tel:1', payload: { cpu: 0.5 } }).user(1, 'Hi').turn(1, 0, text('Hi!')).end('r1'),
+    build: () =>
+      new Builder()
+        .start('r1')
+        .host({ type: 'telemetry.sample', key: 'tel:1', payload: { cpu: 0.5 } })
+        .user(1, 'Hi')
+        .turn(1, 0, text('Hi!'))
+        .end('r1'),
   },
   'gate-continuation': {
     build: () =>
@@ -159,12 +276,22 @@ const corpus: Record<string, { build: () => Builder; recipe?: Recipe; tornTail?:
         .host({
           type: 'user.message',
           key: 'continuation:r1:7',
-          payload: { text: 'The workspace changed in this run, but the changes have not been verified. Verify the changes now.', source: 'continuation', origin: 'completion_gate', reason: 'the changes have not been verified', at_ms: at() },
+          payload: {
+            text: 'The workspace changed in this run, but the changes have not been verified. Verify the changes now.',
+            source: 'continuation',
+            origin: 'completion_gate',
+            reason: 'the changes have not been verified',
+            at_ms: at(),
+          },
         })
         .turn(1, 2, toolTurn(call('c2', 'bash', { command: 'npm test' })))
         .result(1, 2, 'c2', 'bash', true, 'ok')
         .turn(1, 3, text('Verified.'))
-        .host({ type: 'user.message', key: 'stop-hook:r1:11', payload: { text: 'Update the changelog too.', source: 'continuation', at_ms: at() } })
+        .host({
+          type: 'user.message',
+          key: 'stop-hook:r1:11',
+          payload: { text: 'Update the changelog too.', source: 'continuation', at_ms: at() },
+        })
         .turn(1, 4, text('Changelog updated.'))
         .end('r1'),
   },
@@ -182,7 +309,10 @@ const corpus: Record<string, { build: () => Builder; recipe?: Recipe; tornTail?:
   },
   'failed-run': {
     build: () =>
-      new Builder().start('r1').user(1, 'Do it').end('r1', 'failed', { error: { code: 'BUDGET_EXHAUSTED', message: 'token budget of 1000 exhausted' } }),
+      new Builder()
+        .start('r1')
+        .user(1, 'Do it')
+        .end('r1', 'failed', { error: { code: 'BUDGET_EXHAUSTED', message: 'token budget of 1000 exhausted' } }),
   },
 };
 
@@ -213,5 +343,9 @@ for (const [name, spec] of Object.entries(corpus)) {
     }
   }
 }
-console.log(write ? `wrote ${Object.keys(corpus).length} fixtures to ${dir}` : `checked ${Object.keys(corpus).length} fixtures: ${drift} differ`);
+console.log(
+  write
+    ? `wrote ${Object.keys(corpus).length} fixtures to ${dir}`
+    : `checked ${Object.keys(corpus).length} fixtures: ${drift} differ`,
+);
 process.exit(drift ? 1 : 0);

@@ -71,7 +71,9 @@ export async function advance(options: AdvanceOptions): Promise<AdvanceResult> {
   const { log, harness, execute } = options;
   const limit = options.limit ?? DEFAULT_STEP_LIMIT;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) {
-    throw new InvalidTransitionError(`advance: limit must be an integer from 1 to 1000, got ${String(limit)}`, { limit });
+    throw new InvalidTransitionError(`advance: limit must be an integer from 1 to 1000, got ${String(limit)}`, {
+      limit,
+    });
   }
   const folder = options.folder ?? new Folder(harness.recipe);
   let steps = 0;
@@ -88,9 +90,12 @@ export async function advance(options: AdvanceOptions): Promise<AdvanceResult> {
     if (steps >= limit) throw new StepLimitError(limit, next.key);
     const drafts = await execute(next, state);
     if (!Array.isArray(drafts) || drafts.length === 0) {
-      throw new InvalidTransitionError(`the executor of '${next.key}' returned no facts; a transition must record its outcome`, {
-        key: next.key,
-      });
+      throw new InvalidTransitionError(
+        `the executor of '${next.key}' returned no facts; a transition must record its outcome`,
+        {
+          key: next.key,
+        },
+      );
     }
     const appended = log.append(drafts, next.key);
     steps++;
@@ -102,7 +107,9 @@ export async function advance(options: AdvanceOptions): Promise<AdvanceResult> {
 export function sync(folder: Folder, log: FactLog): void {
   const facts = log.facts;
   if (folder.count > facts.length) {
-    throw new InvalidTransitionError(`the folder has seen ${folder.count} facts but the log holds ${facts.length}; it belongs to another log`);
+    throw new InvalidTransitionError(
+      `the folder has seen ${folder.count} facts but the log holds ${facts.length}; it belongs to another log`,
+    );
   }
   for (let i = folder.count; i < facts.length; i++) folder.apply(facts[i]!);
 }

@@ -56,7 +56,8 @@ export class Checker {
   optNumber(obj: Record<string, unknown>, name: string, path: string): number | undefined {
     const v = obj[name];
     if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isFinite(v)) this.fail(`${path}.${name}`, `must be a finite number or absent, got ${describe(v)}`);
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      this.fail(`${path}.${name}`, `must be a finite number or absent, got ${describe(v)}`);
     return v;
   }
 
@@ -107,7 +108,8 @@ export function assertJsonValue(factType: string, value: unknown, path: string, 
       throw new FactValidationError(factType, path, 'must be a plain JSON object (not a class instance, Date or Map)');
     }
     for (const [k, v] of Object.entries(value)) {
-      if (v === undefined) throw new FactValidationError(factType, `${path}.${k}`, 'is undefined; omit the field or use null');
+      if (v === undefined)
+        throw new FactValidationError(factType, `${path}.${k}`, 'is undefined; omit the field or use null');
       assertJsonValue(factType, v, `${path}.${k}`, depth + 1);
     }
     return;

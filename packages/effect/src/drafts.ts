@@ -21,7 +21,10 @@ export const drafts = {
     payload,
   }),
   /** The `tool.result` of a call (from its `tool` transition, or a denied call's from `infer`). */
-  toolResult: (pending: PendingCall, result: Omit<PayloadOf['tool.result'], 'tool_call_id' | 'name'>): TypedDraft<'tool.result'> => ({
+  toolResult: (
+    pending: PendingCall,
+    result: Omit<PayloadOf['tool.result'], 'tool_call_id' | 'name'>,
+  ): TypedDraft<'tool.result'> => ({
     type: 'tool.result',
     key: `tool-result:${pending.turn}:${pending.cycle}:${pending.call.id}`,
     payload: { tool_call_id: pending.call.id, name: pending.call.name, ...result },
@@ -45,7 +48,14 @@ export const drafts = {
     payload: { text, source: 'user', at_ms: atMs },
   }),
   /** A steer delivered at `infer:<turn>:<cycle>` of run `runId` (a resumed run reuses its id, so the transition is in the key). */
-  steer: (runId: string, turn: number, cycle: number, requestId: string, text: string, atMs: number): TypedDraft<'user.message'> => ({
+  steer: (
+    runId: string,
+    turn: number,
+    cycle: number,
+    requestId: string,
+    text: string,
+    atMs: number,
+  ): TypedDraft<'user.message'> => ({
     type: 'user.message',
     key: `steer:${runId}:${turn}:${cycle}:${requestId}`,
     payload: { text, source: 'steer', at_ms: atMs },
@@ -54,19 +64,34 @@ export const drafts = {
    * A message the host adds to keep a run going (the completion gate's or a stop hook's), at log
    * position `seq`: `continuation:<run_id>:<seq>` or `stop-hook:<run_id>:<seq>`.
    */
-  continuation: (runId: string, seq: number, origin: ContinuationOrigin, text: string, reason: string, atMs: number): TypedDraft<'user.message'> => ({
+  continuation: (
+    runId: string,
+    seq: number,
+    origin: ContinuationOrigin,
+    text: string,
+    reason: string,
+    atMs: number,
+  ): TypedDraft<'user.message'> => ({
     type: 'user.message',
     key: `${origin === 'stop_hook' ? 'stop-hook' : 'continuation'}:${runId}:${seq}`,
     payload: { text, source: 'continuation', origin, reason, at_ms: atMs },
   }),
   /** An answer to a parked confirmation; `scope` and `at` make the key unique (`confirm:<scope>:<at>`). */
-  confirmationAnswered: (scope: string, at: string | number, payload: PayloadOf['confirmation.answered']): TypedDraft<'confirmation.answered'> => ({
+  confirmationAnswered: (
+    scope: string,
+    at: string | number,
+    payload: PayloadOf['confirmation.answered'],
+  ): TypedDraft<'confirmation.answered'> => ({
     type: 'confirmation.answered',
     key: `confirm:${scope}:${at}`,
     payload,
   }),
   /** An answer to a parked question (`answer:<scope>:<at>`). */
-  questionAnswered: (scope: string, at: string | number, payload: PayloadOf['question.answered']): TypedDraft<'question.answered'> => ({
+  questionAnswered: (
+    scope: string,
+    at: string | number,
+    payload: PayloadOf['question.answered'],
+  ): TypedDraft<'question.answered'> => ({
     type: 'question.answered',
     key: `answer:${scope}:${at}`,
     payload,
@@ -95,27 +120,39 @@ export function checkHostFact(state: FoldState, draft: FactDraft): void {
     const id = (draft.payload as { tool_call_id?: unknown }).tool_call_id;
     const pending = state.view.pending_confirmation;
     if (state.phase !== 'confirm' || !pending) {
-      throw new InvalidTransitionError(`no tool call is waiting for confirmation (phase is '${state.phase}')`, { phase: state.phase, tool_call_id: id });
-    }
-    if (pending.call.id !== id) {
-      throw new InvalidTransitionError(`tool call '${String(id)}' is not waiting for confirmation; '${pending.call.id}' is`, {
+      throw new InvalidTransitionError(`no tool call is waiting for confirmation (phase is '${state.phase}')`, {
         phase: state.phase,
         tool_call_id: id,
-        expected: pending.call.id,
       });
+    }
+    if (pending.call.id !== id) {
+      throw new InvalidTransitionError(
+        `tool call '${String(id)}' is not waiting for confirmation; '${pending.call.id}' is`,
+        {
+          phase: state.phase,
+          tool_call_id: id,
+          expected: pending.call.id,
+        },
+      );
     }
   } else if (draft.type === 'question.answered') {
     const id = (draft.payload as { question_id?: unknown }).question_id;
     const pending = state.view.pending_question;
     if (state.phase !== 'question' || !pending) {
-      throw new InvalidTransitionError(`no question is waiting for an answer (phase is '${state.phase}')`, { phase: state.phase, question_id: id });
-    }
-    if (pending.question_id !== id) {
-      throw new InvalidTransitionError(`question '${String(id)}' is not waiting for an answer; '${pending.question_id}' is`, {
+      throw new InvalidTransitionError(`no question is waiting for an answer (phase is '${state.phase}')`, {
         phase: state.phase,
         question_id: id,
-        expected: pending.question_id,
       });
+    }
+    if (pending.question_id !== id) {
+      throw new InvalidTransitionError(
+        `question '${String(id)}' is not waiting for an answer; '${pending.question_id}' is`,
+        {
+          phase: state.phase,
+          question_id: id,
+          expected: pending.question_id,
+        },
+      );
     }
   }
 }

@@ -65,7 +65,8 @@ export class FactLog {
    * @throws FactValidationError for a malformed draft, DuplicateFactError for a reused key.
    */
   append(drafts: readonly FactDraft[], cause: string | null): Fact[] {
-    if (!Array.isArray(drafts)) throw new FactValidationError('?', 'drafts', 'must be an array of {type, key, payload}');
+    if (!Array.isArray(drafts))
+      throw new FactValidationError('?', 'drafts', 'must be an array of {type, key, payload}');
     if (cause !== null && (typeof cause !== 'string' || cause.length === 0)) {
       throw new FactValidationError('?', 'cause', 'must be a non-empty transition key or null');
     }
@@ -90,7 +91,13 @@ export class FactLog {
       fresh.push(draft);
     });
     return fresh.map((d) => {
-      const fact: Fact = Object.freeze({ seq: this.list.length + 1, type: d.type, key: d.key, cause, payload: d.payload });
+      const fact: Fact = Object.freeze({
+        seq: this.list.length + 1,
+        type: d.type,
+        key: d.key,
+        cause,
+        payload: d.payload,
+      });
       this.insert(fact);
       return fact;
     });

@@ -10,7 +10,7 @@ const f = (seq: number, extra: Partial<Fact> = {}): Fact => ({
   payload: { text: `hello ${seq}`, source: 'user' },
   ...extra,
 });
-const text = (facts: Fact[]) => facts.map((x) => encodeFact(x) + '\n').join('');
+const text = (facts: Fact[]) => facts.map((x) => `${encodeFact(x)}\n`).join('');
 
 function parseError(t: string): FactParseError {
   try {
@@ -25,7 +25,9 @@ function parseError(t: string): FactParseError {
 describe('fact codec', () => {
   it('encodes one line with the fields in order and round-trips', () => {
     const line = encodeFact(f(1));
-    expect(line).toBe('{"seq":1,"type":"user.message","key":"user:1","cause":null,"payload":{"text":"hello 1","source":"user"}}');
+    expect(line).toBe(
+      '{"seq":1,"type":"user.message","key":"user:1","cause":null,"payload":{"text":"hello 1","source":"user"}}',
+    );
     expect(line).not.toContain('\n');
     expect(parseLog(`${line}\n`).facts).toEqual([f(1)]);
   });
@@ -60,23 +62,37 @@ describe('fact codec', () => {
     expect(parseError(`${good}${encodeFact(f(3))}\n`)).toMatchObject({ line: 2, field: 'seq' });
     expect(parseError(`${good}${encodeFact(f(2, { key: 'user:1' }))}\n`)).toMatchObject({ line: 2, field: 'key' });
     expect(parseError(`${good}${JSON.stringify({ ...f(2), extra: 1 })}\n`)).toMatchObject({ line: 2, field: 'extra' });
-    expect(parseError(`${good}${encodeFact(f(2, { cause: 5 as unknown as string }))}\n`)).toMatchObject({ line: 2, field: 'cause' });
+    expect(parseError(`${good}${encodeFact(f(2, { cause: 5 as unknown as string }))}\n`)).toMatchObject({
+      line: 2,
+      field: 'cause',
+    });
     expect(parseError(`${good}${encodeFact(f(2, { type: 'Bad Type' }))}\n`)).toMatchObject({ line: 2, field: 'type' });
     expect(parseError(`${good}\n${encodeFact(f(2))}\n`)).toMatchObject({ line: 2, field: 'json' });
   });
 
   it('names the payload field of a known kind with the wrong shape', () => {
-    const bad = f(1, { type: 'tool.result', key: 'r', payload: { tool_call_id: 'c1', name: 'read', ok: 'yes', output: '', exit_code: 0 } });
+    const bad = f(1, {
+      type: 'tool.result',
+      key: 'r',
+      payload: { tool_call_id: 'c1', name: 'read', ok: 'yes', output: '', exit_code: 0 },
+    });
     const e = parseError(text([bad]));
     expect(e).toMatchObject({ line: 1, field: 'payload.ok' });
     expect(e.message).toMatch(/true or false/);
     const call = f(1, {
       type: 'model.turn',
       key: 'm',
-      payload: { decision: { kind: 'tool', calls: [{ id: '', name: 'read', args: {}, needs_confirmation: false }] }, usage: { input_tokens: 1, output_tokens: 1 } },
+      payload: {
+        decision: { kind: 'tool', calls: [{ id: '', name: 'read', args: {}, needs_confirmation: false }] },
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
     });
     expect(parseError(text([call]))).toMatchObject({ field: 'payload.decision.calls[0].id' });
-    const kind = f(1, { type: 'model.turn', key: 'm', payload: { decision: { kind: 'dance' }, usage: { input_tokens: 1, output_tokens: 1 } } });
+    const kind = f(1, {
+      type: 'model.turn',
+      key: 'm',
+      payload: { decision: { kind: 'dance' }, usage: { input_tokens: 1, output_tokens: 1 } },
+    });
     expect(parseError(text([kind])).message).toMatch(/'text', 'tool', 'question'/);
   });
 

@@ -59,7 +59,11 @@ export function validateDraft(draft: FactDraft, where = 'draft'): void {
   }
   const type = (draft as { type?: unknown }).type;
   if (typeof type !== 'string' || !/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/.test(type)) {
-    throw new FactValidationError(String(type), `${where}.type`, `must be a dotted lowercase kind such as 'tool.result', got ${describe(type)}`);
+    throw new FactValidationError(
+      String(type),
+      `${where}.type`,
+      `must be a dotted lowercase kind such as 'tool.result', got ${describe(type)}`,
+    );
   }
   const key = (draft as { key?: unknown }).key;
   if (typeof key !== 'string' || key.length === 0 || key.length > 512) {
@@ -144,7 +148,11 @@ export function parseLog(text: string): ParsedLog {
 
 function pushChecked(facts: Fact[], keys: Set<string>, fact: Fact, lineNo: number): void {
   if (fact.seq !== facts.length + 1) {
-    throw new FactParseError(lineNo, 'seq', `must be ${facts.length + 1} (one more than the line before), got ${fact.seq}`);
+    throw new FactParseError(
+      lineNo,
+      'seq',
+      `must be ${facts.length + 1} (one more than the line before), got ${fact.seq}`,
+    );
   }
   if (keys.has(fact.key)) throw new FactParseError(lineNo, 'key', `'${fact.key}' is already used by an earlier fact`);
   keys.add(fact.key);

@@ -36,7 +36,8 @@ describe('fixtures/v1 corpus', () => {
     expect(JSON.parse(JSON.stringify(fold(parsed.facts, recipe)))).toEqual(expected.state);
     expect(JSON.parse(JSON.stringify(summarizeLog(parsed.facts, recipe)))).toEqual(expected.summary);
     expect(new FactLog(parsed.facts).digest()).toEqual(expected.digest);
-    if (expected.torn) expect(parsed.torn).toMatchObject({ line: expected.torn.line, validLength: expected.torn.validLength });
+    if (expected.torn)
+      expect(parsed.torn).toMatchObject({ line: expected.torn.line, validLength: expected.torn.validLength });
     else expect(parsed.torn).toBeUndefined();
   });
 

@@ -10,45 +10,103 @@ const id = fc.constantFrom(...ids);
 
 /** Signed or redacted reasoning blocks, possibly none. */
 const blocksArb = fc.array(
-  fc.oneof(fc.record({ text: fc.string({ maxLength: 6 }), signature: fc.string({ minLength: 1, maxLength: 6 }) }), fc.record({ redacted: fc.string({ minLength: 1, maxLength: 6 }) })),
+  fc.oneof(
+    fc.record({ text: fc.string({ maxLength: 6 }), signature: fc.string({ minLength: 1, maxLength: 6 }) }),
+    fc.record({ redacted: fc.string({ minLength: 1, maxLength: 6 }) }),
+  ),
   { maxLength: 3 },
 );
 
 /** Random facts of every kind, well-formed but in any order: logs that fit and logs that do not. */
 const step: fc.Arbitrary<{ type: string; payload: unknown }> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ type: fc.constant('user.message'), payload: fc.record({ text: fc.string({ maxLength: 8 }), source: fc.constantFrom('user', 'steer', 'history', 'continuation') }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      type: fc.constant('user.message'),
+      payload: fc.record({
+        text: fc.string({ maxLength: 8 }),
+        source: fc.constantFrom('user', 'steer', 'history', 'continuation'),
+      }),
+    }),
+  },
   {
     weight: 4,
     arbitrary: fc
-      .tuple(fc.uniqueArray(fc.record({ id, confirm: fc.boolean() }), { minLength: 1, maxLength: 3, selector: (c) => c.id }), fc.option(blocksArb, { nil: undefined }))
+      .tuple(
+        fc.uniqueArray(fc.record({ id, confirm: fc.boolean() }), { minLength: 1, maxLength: 3, selector: (c) => c.id }),
+        fc.option(blocksArb, { nil: undefined }),
+      )
       .map(([calls, blocks]) => ({
         type: 'model.turn',
         payload: {
-          decision: { kind: 'tool', calls: calls.map((c) => ({ id: c.id, name: 'read', args: { p: c.id }, needs_confirmation: c.confirm })) },
+          decision: {
+            kind: 'tool',
+            calls: calls.map((c) => ({ id: c.id, name: 'read', args: { p: c.id }, needs_confirmation: c.confirm })),
+          },
           usage: { input_tokens: 50, output_tokens: 5 },
           ...(blocks === undefined ? {} : { reasoning_blocks: blocks }),
         },
       })),
   },
-  { weight: 1, arbitrary: fc.string({ maxLength: 6 }).map((text) => ({ type: 'model.turn', payload: { decision: { kind: 'text', text }, usage: { input_tokens: 1, output_tokens: 1 } } })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .string({ maxLength: 6 })
+      .map((text) => ({
+        type: 'model.turn',
+        payload: { decision: { kind: 'text', text }, usage: { input_tokens: 1, output_tokens: 1 } },
+      })),
+  },
   {
     weight: 1,
     arbitrary: id.map((q) => ({
       type: 'model.turn',
-      payload: { decision: { kind: 'question', question_id: q, question: 'q?', options: [], allow_free_text: true, multi_select: false }, usage: { input_tokens: 1, output_tokens: 1 } },
+      payload: {
+        decision: {
+          kind: 'question',
+          question_id: q,
+          question: 'q?',
+          options: [],
+          allow_free_text: true,
+          multi_select: false,
+        },
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
     })),
   },
-  { weight: 6, arbitrary: fc.record({ id, ok: fc.boolean(), out: fc.string({ maxLength: 40 }) }).map((r) => ({ type: 'tool.result', payload: { tool_call_id: r.id, name: 'read', ok: r.ok, output: r.out, exit_code: r.ok ? 0 : 1 } })) },
-  { weight: 2, arbitrary: fc.record({ id, ok: fc.boolean() }).map((r) => ({ type: 'confirmation.answered', payload: { tool_call_id: r.id, approved: r.ok } })) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({ id, ok: fc.boolean(), out: fc.string({ maxLength: 40 }) })
+      .map((r) => ({
+        type: 'tool.result',
+        payload: { tool_call_id: r.id, name: 'read', ok: r.ok, output: r.out, exit_code: r.ok ? 0 : 1 },
+      })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ id, ok: fc.boolean() })
+      .map((r) => ({ type: 'confirmation.answered', payload: { tool_call_id: r.id, approved: r.ok } })),
+  },
   { weight: 1, arbitrary: id.map((q) => ({ type: 'question.answered', payload: { question_id: q, text: 'ans' } })) },
   { weight: 1, arbitrary: id.map((c) => ({ type: 'budget.denied', payload: { tool_call_id: c } })) },
   { weight: 1, arbitrary: fc.nat(4).map((kept) => ({ type: 'compaction.done', payload: { summary: 'sum', kept } })) },
-  { weight: 1, arbitrary: fc.constantFrom('completed', 'cancelled', 'failed').map((status) => ({ type: 'run.ended', payload: { status } })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('completed', 'cancelled', 'failed')
+      .map((status) => ({ type: 'run.ended', payload: { status } })),
+  },
   { weight: 1, arbitrary: fc.constant({ type: 'run.started', payload: { run_id: 'r', tools: [] } }) },
   { weight: 1, arbitrary: fc.constant({ type: 'other.kind', payload: { x: 1 } }) },
 );
 
-const logArb = fc.array(step, { maxLength: 60 }).map((steps): Fact[] => steps.map((s, i) => ({ seq: i + 1, type: s.type, key: `k${i}`, cause: null, payload: s.payload })));
+const logArb = fc
+  .array(step, { maxLength: 60 })
+  .map((steps): Fact[] =>
+    steps.map((s, i) => ({ seq: i + 1, type: s.type, key: `k${i}`, cause: null, payload: s.payload })),
+  );
 
 const recipeArb: fc.Arbitrary<Recipe> = fc.record(
   { tool_budget: fc.nat(6), max_tool_rounds: fc.nat(4), compact_threshold_chars: fc.integer({ min: 20, max: 400 }) },

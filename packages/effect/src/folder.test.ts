@@ -27,7 +27,13 @@ describe('fold: view and phase', () => {
   });
 
   it('FOLD-02: every fold has exactly one phase from the set', () => {
-    const f = new Facts().user('go').calls({ id: 'a' }).result('a').question('q1').add('question.answered', { question_id: 'q1', text: 'a' }).text('ok');
+    const f = new Facts()
+      .user('go')
+      .calls({ id: 'a' })
+      .result('a')
+      .question('q1')
+      .add('question.answered', { question_id: 'q1', text: 'a' })
+      .text('ok');
     const folder = new Folder();
     for (const fact of f.list) {
       folder.apply(fact);
@@ -55,7 +61,13 @@ describe('fold: view and phase', () => {
     for (const fact of f.list) folder.apply(fact);
     const snap = folder.state;
     const msgs = snap.view.messages.length;
-    folder.apply({ seq: 5, type: 'tool.result', key: 'late', cause: null, payload: { tool_call_id: 'b', name: 'read', ok: true, output: 'x', exit_code: 0 } });
+    folder.apply({
+      seq: 5,
+      type: 'tool.result',
+      key: 'late',
+      cause: null,
+      payload: { tool_call_id: 'b', name: 'read', ok: true, output: 'x', exit_code: 0 },
+    });
     expect(snap.view.messages).toHaveLength(msgs);
     expect(snap.phase).toBe('tool');
     expect(folder.state.phase).toBe('infer');
@@ -75,7 +87,10 @@ describe('fold: view and phase', () => {
   });
 
   it('results already recorded for denied calls are skipped over', () => {
-    const f = new Facts().user('go').calls({ id: 'a' }, { id: 'b' }).result('b', false, 'read', 'Permission denied: Read(secret)');
+    const f = new Facts()
+      .user('go')
+      .calls({ id: 'a' }, { id: 'b' })
+      .result('b', false, 'read', 'Permission denied: Read(secret)');
     const s = fold(f.list);
     expect(s.phase).toBe('tool');
     expect(s.next_call?.call.id).toBe('a');
@@ -100,7 +115,9 @@ describe('fold: view and phase', () => {
 
   it('an unknown phase request is a typed error naming the allowed phases', () => {
     expect(assertPhase('tool')).toBe('tool');
-    expect(() => assertPhase('sleep')).toThrow(/unknown phase "sleep"; phases are idle, infer, compact, confirm, question, tool, deny, done/);
+    expect(() => assertPhase('sleep')).toThrow(
+      /unknown phase "sleep"; phases are idle, infer, compact, confirm, question, tool, deny, done/,
+    );
   });
 });
 
@@ -125,7 +142,12 @@ describe('fold: parking', () => {
     expect(s.phase).toBe('done');
     const tool = s.view.messages.filter((m) => m.role === 'tool');
     expect(tool).toEqual([
-      expect.objectContaining({ tool_call_id: 'a', ok: false, synthetic: true, output: 'Tool call refused by the user: too risky' }),
+      expect.objectContaining({
+        tool_call_id: 'a',
+        ok: false,
+        synthetic: true,
+        output: 'Tool call refused by the user: too risky',
+      }),
       expect.objectContaining({ tool_call_id: 'b', ok: false, synthetic: true }),
     ]);
   });
@@ -134,7 +156,11 @@ describe('fold: parking', () => {
     const f = new Facts().user('go').question('q1', 'Which file?');
     let s = fold(f.list);
     expect(s.phase).toBe('question');
-    expect(s.view.pending_question).toMatchObject({ question_id: 'q1', question: 'Which file?', allow_free_text: true });
+    expect(s.view.pending_question).toMatchObject({
+      question_id: 'q1',
+      question: 'Which file?',
+      allow_free_text: true,
+    });
     f.add('question.answered', { question_id: 'q1', text: 'a.ts' });
     s = fold(f.list);
     expect(s.phase).toBe('infer');
@@ -142,22 +168,40 @@ describe('fold: parking', () => {
   });
 
   it('ASK-04/ASK-05: a skip or an error (e.g. a timeout) continues with the carry-on instruction', () => {
-    const skipped = fold(new Facts().user('go').question('q1').add('question.answered', { question_id: 'q1', skipped: true }).list);
+    const skipped = fold(
+      new Facts().user('go').question('q1').add('question.answered', { question_id: 'q1', skipped: true }).list,
+    );
     expect(skipped.phase).toBe('infer');
-    expect(skipped.view.messages.at(-1)).toMatchObject({ role: 'user', source: 'answer', text: `(The user skipped this question.) ${QUESTION_CARRY_ON}` });
-    const failed = fold(new Facts().user('go').question('q1').add('question.answered', { question_id: 'q1', error: 'timed out after 50 ms' }).list);
+    expect(skipped.view.messages.at(-1)).toMatchObject({
+      role: 'user',
+      source: 'answer',
+      text: `(The user skipped this question.) ${QUESTION_CARRY_ON}`,
+    });
+    const failed = fold(
+      new Facts()
+        .user('go')
+        .question('q1')
+        .add('question.answered', { question_id: 'q1', error: 'timed out after 50 ms' }).list,
+    );
     expect(failed.phase).toBe('infer');
-    expect(failed.view.messages.at(-1)).toMatchObject({ text: `(ask_user error: timed out after 50 ms.) ${QUESTION_CARRY_ON}` });
+    expect(failed.view.messages.at(-1)).toMatchObject({
+      text: `(ask_user error: timed out after 50 ms.) ${QUESTION_CARRY_ON}`,
+    });
     expect(QUESTION_CARRY_ON).toMatch(/explicitly stated assumption.*do not ask/);
     for (const bad of [{ text: 'a', error: 'x' }, { skipped: true, error: 'x' }, {}, { error: '' }]) {
-      expect(() => validateDraft({ type: 'question.answered', key: 'k', payload: { question_id: 'q1', ...bad } })).toThrow(/question\.answered/);
+      expect(() =>
+        validateDraft({ type: 'question.answered', key: 'k', payload: { question_id: 'q1', ...bad } }),
+      ).toThrow(/question\.answered/);
     }
   });
 
   it('an answer for another question or call is ignored: the park holds', () => {
     const f = new Facts().user('go').question('q1').add('question.answered', { question_id: 'q2', text: 'x' });
     expect(fold(f.list).phase).toBe('question');
-    const g = new Facts().user('go').calls({ id: 'a', needs_confirmation: true }).add('confirmation.answered', { tool_call_id: 'b', approved: true });
+    const g = new Facts()
+      .user('go')
+      .calls({ id: 'a', needs_confirmation: true })
+      .add('confirmation.answered', { tool_call_id: 'b', approved: true });
     expect(fold(g.list).phase).toBe('confirm');
   });
 
@@ -258,7 +302,10 @@ describe('fold: compaction, history, run end', () => {
 
   it('compacts by tokens when the last model call was large', () => {
     const f = new Facts().user('go').calls({ id: 'a' });
-    f.list[1] = { ...f.list[1]!, payload: { ...(f.list[1]!.payload as object), usage: { input_tokens: 9000, output_tokens: 100 } } };
+    f.list[1] = {
+      ...f.list[1]!,
+      payload: { ...(f.list[1]!.payload as object), usage: { input_tokens: 9000, output_tokens: 100 } },
+    };
     f.result('a');
     expect(fold(f.list, { compact_threshold_tokens: 5000 }).phase).toBe('compact');
     expect(fold(f.list, { compact_threshold_tokens: 50000 }).phase).toBe('infer');
@@ -273,7 +320,11 @@ describe('fold: compaction, history, run end', () => {
   });
 
   it('run.ended settles the fold at idle and closes open calls', () => {
-    const f = new Facts().add('run.started', { run_id: 'r1' }).user('go').calls({ id: 'a' }).add('run.ended', { status: 'cancelled' });
+    const f = new Facts()
+      .add('run.started', { run_id: 'r1' })
+      .user('go')
+      .calls({ id: 'a' })
+      .add('run.ended', { status: 'cancelled' });
     const s = fold(f.list);
     expect(s.phase).toBe('idle');
     expect(s.view.run).toEqual({ run_id: 'r1', status: 'cancelled' });

@@ -1,7 +1,7 @@
 import type { Fact } from './fact.js';
 import type { PayloadOf, ToolCall, ToolSpec, Usage } from './kinds.js';
 import { resolveRecipe, type Recipe, type ResolvedRecipe } from './recipe.js';
-import type { Counters, FoldState, FoldView, Message, PendingCall, PendingQuestion, Phase, RunInfo } from './state.js';
+import type { Counters, FoldState, FoldView, Message, PendingQuestion, Phase, RunInfo } from './state.js';
 
 /** The tool calls of one `model.turn`, resolved one by one. */
 interface Round {
@@ -21,7 +21,8 @@ interface Round {
  * What the model is told when a question got no answer (skipped, or an error such as a timeout):
  * carry on under an assumption it states, and do not ask again.
  */
-export const QUESTION_CARRY_ON = 'Carry on under an explicitly stated assumption (say what you assume and why), and do not ask this question again.';
+export const QUESTION_CARRY_ON =
+  'Carry on under an explicitly stated assumption (say what you assume and why), and do not ask this question again.';
 
 const ZERO: Usage = Object.freeze({ input_tokens: 0, output_tokens: 0 });
 
@@ -117,7 +118,9 @@ export class Folder {
     const enabled = this.recipe.max_tool_rounds === null || this.c.tool_rounds < this.recipe.max_tool_rounds;
     const round = this.round;
     const nextCall =
-      round && round.next < round.calls.length && (this.phase === 'tool' || this.phase === 'deny' || this.phase === 'confirm')
+      round &&
+      round.next < round.calls.length &&
+      (this.phase === 'tool' || this.phase === 'deny' || this.phase === 'confirm')
         ? { call: round.calls[round.next]!, turn: round.turn, cycle: round.cycle }
         : null;
     const view: FoldView = {
@@ -160,7 +163,16 @@ export class Folder {
     for (let i = round.next; i < round.calls.length; i++) {
       const call = round.calls[i]!;
       if (round.resolved.has(call.id)) continue;
-      this.push({ role: 'tool', tool_call_id: call.id, name: call.name, ok: false, output: why(call, first), exit_code: -1, seq, synthetic: true });
+      this.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        name: call.name,
+        ok: false,
+        output: why(call, first),
+        exit_code: -1,
+        seq,
+        synthetic: true,
+      });
       first = false;
     }
     this.round = null;
@@ -242,20 +254,39 @@ export class Folder {
         turn: this.c.turn,
         cycle,
       };
-      this.push({ role: 'assistant', text: d.context ? `${d.context}\n\n${d.question}` : d.question, tool_calls: [], seq: fact.seq, ...reasoning });
+      this.push({
+        role: 'assistant',
+        text: d.context ? `${d.context}\n\n${d.question}` : d.question,
+        tool_calls: [],
+        seq: fact.seq,
+        ...reasoning,
+      });
       this.phase = 'question';
     } else {
       this.assistantText = d.text ?? '';
       this.push({ role: 'assistant', text: d.text ?? '', tool_calls: d.calls, seq: fact.seq, ...reasoning });
       const messageIndex = this.msgs.length - 1;
-      this.round = { turn: this.c.turn, cycle, calls: d.calls, next: 0, messageIndex, resolved: new Set(), approved: new Set(), anyOk: false };
+      this.round = {
+        turn: this.c.turn,
+        cycle,
+        calls: d.calls,
+        next: 0,
+        messageIndex,
+        resolved: new Set(),
+        approved: new Set(),
+        anyOk: false,
+      };
       this.settleRound();
     }
   }
 
   private toolResult(fact: Fact, p: PayloadOf['tool.result']): void {
     const round = this.round;
-    if (!round || round.resolved.has(p.tool_call_id) || !round.calls.some((c, i) => i >= round.next && c.id === p.tool_call_id)) {
+    if (
+      !round ||
+      round.resolved.has(p.tool_call_id) ||
+      !round.calls.some((c, i) => i >= round.next && c.id === p.tool_call_id)
+    ) {
       this.c.ignored++;
       return;
     }
@@ -266,7 +297,15 @@ export class Folder {
     } else {
       this.c.tool_results_failed++;
     }
-    this.push({ role: 'tool', tool_call_id: p.tool_call_id, name: p.name, ok: p.ok, output: p.output, exit_code: p.exit_code, seq: fact.seq });
+    this.push({
+      role: 'tool',
+      tool_call_id: p.tool_call_id,
+      name: p.name,
+      ok: p.ok,
+      output: p.output,
+      exit_code: p.exit_code,
+      seq: fact.seq,
+    });
     this.settleRound();
   }
 
@@ -296,7 +335,12 @@ export class Folder {
       return;
     }
     this.question = null;
-    const text = p.text !== undefined ? p.text : p.error !== undefined ? `(ask_user error: ${p.error}.) ${QUESTION_CARRY_ON}` : `(The user skipped this question.) ${QUESTION_CARRY_ON}`;
+    const text =
+      p.text !== undefined
+        ? p.text
+        : p.error !== undefined
+          ? `(ask_user error: ${p.error}.) ${QUESTION_CARRY_ON}`
+          : `(The user skipped this question.) ${QUESTION_CARRY_ON}`;
     this.push({ role: 'user', text, source: 'answer', seq: fact.seq });
     this.phase = this.inferOrCompact();
   }

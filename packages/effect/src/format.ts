@@ -20,8 +20,10 @@ export function formatSummary(s: LogSummary): string {
     `budget denials: ${s.budget_denials}   confirmations: ${s.confirmations.approved} approved, ${s.confirmations.refused} refused   ` +
       `questions: ${s.questions.asked} asked, ${s.questions.answered} answered, ${s.questions.skipped} skipped   compactions: ${s.compactions}`,
   );
-  if (s.parked?.phase === 'confirm') lines.push(`parked: waiting for confirmation of ${s.parked.tool_name} (${s.parked.tool_call_id})`);
-  if (s.parked?.phase === 'question') lines.push(`parked: waiting for an answer to "${s.parked.question}" (${s.parked.question_id})`);
+  if (s.parked?.phase === 'confirm')
+    lines.push(`parked: waiting for confirmation of ${s.parked.tool_name} (${s.parked.tool_call_id})`);
+  if (s.parked?.phase === 'question')
+    lines.push(`parked: waiting for an answer to "${s.parked.question}" (${s.parked.question_id})`);
   for (const c of s.continuations) lines.push(`continued at seq ${c.seq} (${c.origin.replace('_', ' ')}): ${c.reason}`);
   for (const e of s.errors) lines.push(`error at seq ${e.seq}: ${e.code}: ${e.message}`);
   if (s.ignored || s.unknown) lines.push(`ignored facts: ${s.ignored}   unknown kinds: ${s.unknown}`);

@@ -32,7 +32,14 @@ export const modelComponent: HarnessComponent = {
   name: 'model',
   project: (s) =>
     s.phase === 'infer'
-      ? [{ kind: 'infer', key: transitionKey.infer(s.counters.turn, s.counters.cycle), turn: s.counters.turn, cycle: s.counters.cycle }]
+      ? [
+          {
+            kind: 'infer',
+            key: transitionKey.infer(s.counters.turn, s.counters.cycle),
+            turn: s.counters.turn,
+            cycle: s.counters.cycle,
+          },
+        ]
       : [],
 };
 
@@ -41,7 +48,9 @@ export const toolsComponent: HarnessComponent = {
   name: 'tools',
   project: (s) => {
     const p = s.next_call;
-    return s.phase === 'tool' && p ? [{ kind: 'tool', key: transitionKey.tool(p.turn, p.cycle, p.call.id), pending: p }] : [];
+    return s.phase === 'tool' && p
+      ? [{ kind: 'tool', key: transitionKey.tool(p.turn, p.cycle, p.call.id), pending: p }]
+      : [];
   },
 };
 
@@ -50,14 +59,19 @@ export const budgetComponent: HarnessComponent = {
   name: 'budget',
   project: (s) => {
     const p = s.next_call;
-    return s.phase === 'deny' && p ? [{ kind: 'deny', key: transitionKey.budget(p.turn, p.cycle, p.call.id), pending: p }] : [];
+    return s.phase === 'deny' && p
+      ? [{ kind: 'deny', key: transitionKey.budget(p.turn, p.cycle, p.call.id), pending: p }]
+      : [];
   },
 };
 
 /** The compactor component: `compact` summarises the conversation, once per turn. */
 export const compactorComponent: HarnessComponent = {
   name: 'compactor',
-  project: (s) => (s.phase === 'compact' ? [{ kind: 'compact', key: transitionKey.compact(s.counters.turn), turn: s.counters.turn }] : []),
+  project: (s) =>
+    s.phase === 'compact'
+      ? [{ kind: 'compact', key: transitionKey.compact(s.counters.turn), turn: s.counters.turn }]
+      : [],
 };
 
 /** The default component tree, in priority order. */

@@ -29,6 +29,12 @@ describe('host fact drafts', () => {
     for (const d of built) expect(() => validatePayload(d.type, d.payload)).not.toThrow();
     expect(built[0]!.payload).toMatchObject({ run_id: 'r1' });
     expect(Object.keys(built[7]!.payload)).toEqual(['status', 'run_id', 'completion', 'at_ms']);
-    expect(built[3]!.payload).toEqual({ text: 'verify first', source: 'continuation', origin: 'completion_gate', reason: 'changed, not verified', at_ms: 5 });
+    expect(built[3]!.payload).toEqual({
+      text: 'verify first',
+      source: 'continuation',
+      origin: 'completion_gate',
+      reason: 'changed, not verified',
+      at_ms: 5,
+    });
   });
 });

@@ -54,7 +54,14 @@ export {
 } from './state.js';
 export { Folder, fold, QUESTION_CARRY_ON } from './folder.js';
 export { createHarness, type Harness, type HarnessComponent, type Transition } from './harness.js';
-export { advance, sync, type AdvanceOptions, type AdvanceResult, type AdvanceStop, type TransitionExecutor } from './advance.js';
+export {
+  advance,
+  sync,
+  type AdvanceOptions,
+  type AdvanceResult,
+  type AdvanceStop,
+  type TransitionExecutor,
+} from './advance.js';
 export { drafts, checkHostFact, type TypedDraft } from './drafts.js';
 export { summarizeLog, type ContinuationSummary, type LogSummary, type RunSummary, type ToolStats } from './summary.js';
 export { formatSummary } from './format.js';

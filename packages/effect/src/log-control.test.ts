@@ -12,9 +12,23 @@ describe('fact-log control', () => {
     // A fresh process (new log object, new harness, nothing in memory) over the same facts:
     const b = new FactLog(a.facts.map((f) => ({ ...f })));
     const seen: string[] = [];
-    await advance({ log: b, harness: createHarness(), execute: async (t) => { seen.push(t.key); throw new Error('stop'); } }).catch(() => undefined);
+    await advance({
+      log: b,
+      harness: createHarness(),
+      execute: async (t) => {
+        seen.push(t.key);
+        throw new Error('stop');
+      },
+    }).catch(() => undefined);
     const seenAgain: string[] = [];
-    await advance({ log: a, harness: createHarness(), execute: async (t) => { seenAgain.push(t.key); throw new Error('stop'); } }).catch(() => undefined);
+    await advance({
+      log: a,
+      harness: createHarness(),
+      execute: async (t) => {
+        seenAgain.push(t.key);
+        throw new Error('stop');
+      },
+    }).catch(() => undefined);
     expect(seen).toEqual(['tool:1:0:c2']);
     expect(seenAgain).toEqual(seen);
   });
@@ -23,7 +37,11 @@ describe('fact-log control', () => {
     const log = logWithPrompt();
     const before = log.facts.map((f) => f);
     const digestBefore = log.digest();
-    await advance({ log, harness: createHarness(), execute: scriptedExecutor([toolDecision(['c1']), { kind: 'text', text: 'ok' }]).execute });
+    await advance({
+      log,
+      harness: createHarness(),
+      execute: scriptedExecutor([toolDecision(['c1']), { kind: 'text', text: 'ok' }]).execute,
+    });
     expect(log.facts.slice(0, before.length)).toEqual(before);
     expect(log.facts.slice(0, before.length).every((f, i) => f === before[i])).toBe(true);
     expect(new FactLog(log.facts.slice(0, digestBefore.seq)).digest()).toEqual(digestBefore);
@@ -33,8 +51,13 @@ describe('fact-log control', () => {
   it('LOG-04: a new prompt enters by appending user.message (ingest); an existing log continues by advancing it (resume)', async () => {
     const log = new FactLog();
     log.append([{ type: 'user.message', key: 'user:1', payload: { text: 'one', source: 'user' } }], null);
-    const ex = scriptedExecutor([{ kind: 'text', text: 'first' }, { kind: 'text', text: 'second' }]);
-    expect((await advance({ log, harness: createHarness(), execute: ex.execute })).state.view.assistant_text).toBe('first');
+    const ex = scriptedExecutor([
+      { kind: 'text', text: 'first' },
+      { kind: 'text', text: 'second' },
+    ]);
+    expect((await advance({ log, harness: createHarness(), execute: ex.execute })).state.view.assistant_text).toBe(
+      'first',
+    );
     log.append([{ type: 'user.message', key: 'user:2', payload: { text: 'two', source: 'user' } }], null);
     const r = await advance({ log, harness: createHarness(), execute: ex.execute });
     expect(r.state.view.assistant_text).toBe('second');

@@ -40,11 +40,16 @@ describe('effect purity', () => {
 
   it('its built dist imports nothing at all', () => {
     const dist = join(pkg, 'dist');
-    expect(existsSync(join(dist, 'index.js')), 'packages/effect/dist is missing: run the build (npm test does)').toBe(true);
+    expect(existsSync(join(dist, 'index.js')), 'packages/effect/dist is missing: run the build (npm test does)').toBe(
+      true,
+    );
     const js = files(dist, (f) => f.endsWith('.js'));
     for (const file of js) {
       const text = readFileSync(file, 'utf8');
-      expect(/^\s*import\b|\bimport\s*\(|\brequire\s*\(|^\s*export\s+[^;]*\bfrom\s/m.test(text), `${file} imports something`).toBe(false);
+      expect(
+        /^\s*import\b|\bimport\s*\(|\brequire\s*\(|^\s*export\s+[^;]*\bfrom\s/m.test(text),
+        `${file} imports something`,
+      ).toBe(false);
       for (const [re, what] of FORBIDDEN) expect(re.test(text), `${file} uses ${what}`).toBe(false);
     }
     const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));

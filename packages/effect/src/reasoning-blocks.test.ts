@@ -30,7 +30,9 @@ describe('model.turn reasoning_blocks: validation', () => {
   it('accepts signed and redacted blocks, an empty list, and no field at all', () => {
     expect(() => validateDraft(turn([SIGNED, REDACTED]))).not.toThrow();
     expect(() => validateDraft(turn([]))).not.toThrow();
-    expect(() => validateDraft({ type: 'model.turn', key: 'k', payload: { decision: { kind: 'text', text: 'hi' }, usage } })).not.toThrow();
+    expect(() =>
+      validateDraft({ type: 'model.turn', key: 'k', payload: { decision: { kind: 'text', text: 'hi' }, usage } }),
+    ).not.toThrow();
   });
 
   it.each([
@@ -60,21 +62,44 @@ describe('model.turn reasoning_blocks: the fold carries them on the assistant me
   const facts = () =>
     new Facts()
       .user('go')
-      .add('model.turn', { decision: { kind: 'tool', text: 'Reading.', calls: [call] }, usage, reasoning_blocks: [SIGNED, REDACTED] })
+      .add('model.turn', {
+        decision: { kind: 'tool', text: 'Reading.', calls: [call] },
+        usage,
+        reasoning_blocks: [SIGNED, REDACTED],
+      })
       .result('c1')
-      .add('model.turn', { decision: { kind: 'text', text: 'Done.' }, usage, reasoning_blocks: [{ text: '', signature: 'sig-3' }] });
+      .add('model.turn', {
+        decision: { kind: 'text', text: 'Done.' },
+        usage,
+        reasoning_blocks: [{ text: '', signature: 'sig-3' }],
+      });
 
   it('tool and text turns keep their blocks in order; turns without blocks have no `reasoning`', () => {
-    const withEmpty = facts().user('again').add('model.turn', { decision: { kind: 'text', text: 'Ok.' }, usage, reasoning_blocks: [] }).text('Plain.');
+    const withEmpty = facts()
+      .user('again')
+      .add('model.turn', { decision: { kind: 'text', text: 'Ok.' }, usage, reasoning_blocks: [] })
+      .text('Plain.');
     const msgs = fold(withEmpty.list).view.messages.filter((m) => m.role === 'assistant');
-    expect(msgs.map((m) => m.reasoning)).toEqual([[SIGNED, REDACTED], [{ text: '', signature: 'sig-3' }], undefined, undefined]);
+    expect(msgs.map((m) => m.reasoning)).toEqual([
+      [SIGNED, REDACTED],
+      [{ text: '', signature: 'sig-3' }],
+      undefined,
+      undefined,
+    ]);
     expect(msgs[2]).not.toHaveProperty('reasoning');
     expect(msgs[3]).not.toHaveProperty('reasoning');
   });
 
   it('a question turn keeps its blocks too', () => {
     const f = new Facts().user('go').add('model.turn', {
-      decision: { kind: 'question', question_id: 'q', question: 'Which?', options: [], allow_free_text: true, multi_select: false },
+      decision: {
+        kind: 'question',
+        question_id: 'q',
+        question: 'Which?',
+        options: [],
+        allow_free_text: true,
+        multi_select: false,
+      },
       usage,
       reasoning_blocks: [SIGNED],
     });
@@ -86,9 +111,20 @@ describe('model.turn reasoning_blocks: the fold carries them on the assistant me
       .list.map((f) => `${encodeFact(f)}\n`)
       .join('');
     const parsed = parseLog(text).facts;
-    const plain = parsed.map((f) => (f.type === 'model.turn' ? { ...f, payload: { ...(f.payload as object), reasoning_blocks: undefined } } : f));
+    const plain = parsed.map((f) =>
+      f.type === 'model.turn' ? { ...f, payload: { ...(f.payload as object), reasoning_blocks: undefined } } : f,
+    );
     expect(fold(parsed).view.context_chars).toBe(fold(plain).view.context_chars);
-    const compacted = [...parsed, { seq: parsed.length + 1, type: 'compaction.done', key: 'compaction:1', cause: null, payload: { summary: 'S', kept: 3 } }];
+    const compacted = [
+      ...parsed,
+      {
+        seq: parsed.length + 1,
+        type: 'compaction.done',
+        key: 'compaction:1',
+        cause: null,
+        payload: { summary: 'S', kept: 3 },
+      },
+    ];
     const msgs = fold(compacted).view.messages;
     expect(msgs.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(msgs[1]).toMatchObject({ role: 'assistant', reasoning: [SIGNED, REDACTED] });

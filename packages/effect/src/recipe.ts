@@ -47,7 +47,10 @@ export function resolveRecipe(recipe: Recipe | ResolvedRecipe = {}): ResolvedRec
   }
   for (const [key, value] of Object.entries(recipe as Record<string, unknown>)) {
     if (KERNEL_CHECKS.includes(key)) {
-      throw new RecipeError(key, 'the kernel checks (permission projection, completion gate) cannot be configured or removed by a recipe');
+      throw new RecipeError(
+        key,
+        'the kernel checks (permission projection, completion gate) cannot be configured or removed by a recipe',
+      );
     }
     const limit = LIMITS[key as keyof Recipe];
     if (!limit) {

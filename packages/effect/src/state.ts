@@ -1,5 +1,13 @@
 import { InvalidTransitionError } from './errors.js';
-import type { QuestionOption, ReasoningBlock, RunStatus, ToolCall, ToolSpec, Usage, UserMessageSource } from './kinds.js';
+import type {
+  QuestionOption,
+  ReasoningBlock,
+  RunStatus,
+  ToolCall,
+  ToolSpec,
+  Usage,
+  UserMessageSource,
+} from './kinds.js';
 
 /** The phases of the fold; the phase is the next transition. */
 export const PHASES = ['idle', 'infer', 'compact', 'confirm', 'question', 'tool', 'deny', 'done'] as const;

@@ -10,12 +10,24 @@ describe('summarizeLog', () => {
       .user('go')
       .calls({ id: 'a', name: 'read' }, { id: 'b', name: 'bash' })
       .result('a', true, 'read')
-      .add('tool.result', { tool_call_id: 'b', name: 'bash', ok: false, output: 'exit 2', exit_code: 2, metadata: { duration_ms: 40 } })
+      .add('tool.result', {
+        tool_call_id: 'b',
+        name: 'bash',
+        ok: false,
+        output: 'exit 2',
+        exit_code: 2,
+        metadata: { duration_ms: 40 },
+      })
       .text('done')
       .add('run.ended', { status: 'completed', run_id: 'r1', completion: 'narrative', at_ms: 1600 })
       .add('run.started', { run_id: 'r2', at_ms: 2000 })
       .user('again')
-      .add('run.ended', { status: 'failed', run_id: 'r2', error: { code: 'BUDGET_EXHAUSTED', message: 'no tokens left' }, at_ms: 2100 })
+      .add('run.ended', {
+        status: 'failed',
+        run_id: 'r2',
+        error: { code: 'BUDGET_EXHAUSTED', message: 'no tokens left' },
+        at_ms: 2100,
+      })
       .add('run.started', { run_id: 'r3' })
       .user('dangerous')
       .calls({ id: 'z', name: 'bash', needs_confirmation: true });
@@ -30,12 +42,26 @@ describe('summarizeLog', () => {
       total: 2,
       ok: 1,
       failed: 1,
-      by_name: { read: { calls: 1, ok: 1, failed: 0, duration_ms: 0 }, bash: { calls: 1, ok: 0, failed: 1, duration_ms: 40 } },
+      by_name: {
+        read: { calls: 1, ok: 1, failed: 0, duration_ms: 0 },
+        bash: { calls: 1, ok: 0, failed: 1, duration_ms: 40 },
+      },
     });
     expect(s.errors).toEqual([{ seq: 10, code: 'BUDGET_EXHAUSTED', message: 'no tokens left' }]);
     expect(s.parked).toEqual({ phase: 'confirm', tool_call_id: 'z', tool_name: 'bash' });
     expect(s.final_phase).toBe('confirm');
-    expect(s.phase_timeline.map((t) => t.phase)).toEqual(['idle', 'infer', 'tool', 'infer', 'done', 'idle', 'infer', 'idle', 'infer', 'confirm']);
+    expect(s.phase_timeline.map((t) => t.phase)).toEqual([
+      'idle',
+      'infer',
+      'tool',
+      'infer',
+      'done',
+      'idle',
+      'infer',
+      'idle',
+      'infer',
+      'confirm',
+    ]);
     expect(s.usage).toEqual({ input_tokens: 30, output_tokens: 15 });
     expect(s.duration_ms).toBe(1100);
     const text = formatSummary(s);
@@ -45,7 +71,10 @@ describe('summarizeLog', () => {
   });
 
   it('does not count facts the fold ignored as answers or results', () => {
-    const f = new Facts().user('go').result('ghost').add('confirmation.answered', { tool_call_id: 'ghost', approved: true });
+    const f = new Facts()
+      .user('go')
+      .result('ghost')
+      .add('confirmation.answered', { tool_call_id: 'ghost', approved: true });
     const s = summarizeLog(f.list);
     expect(s.tools.total).toBe(0);
     expect(s.confirmations).toEqual({ approved: 0, refused: 0 });

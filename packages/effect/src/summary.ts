@@ -49,7 +49,12 @@ export interface LogSummary {
     | null
     | { readonly phase: 'confirm'; readonly tool_call_id: string; readonly tool_name: string }
     | { readonly phase: 'question'; readonly question_id: string; readonly question: string };
-  readonly tools: { readonly total: number; readonly ok: number; readonly failed: number; readonly by_name: Readonly<Record<string, ToolStats>> };
+  readonly tools: {
+    readonly total: number;
+    readonly ok: number;
+    readonly failed: number;
+    readonly by_name: Readonly<Record<string, ToolStats>>;
+  };
   readonly usage: Usage;
   readonly budget_denials: number;
   readonly confirmations: { readonly approved: number; readonly refused: number };
@@ -102,7 +107,14 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
       case 'run.started': {
         const run_id = (p as unknown as PayloadOf['run.started']).run_id;
         openRuns.set(run_id, { index: runs.length, at });
-        runs.push({ run_id, status: 'running', started_seq: fact.seq, ended_seq: null, completion: null, duration_ms: null });
+        runs.push({
+          run_id,
+          status: 'running',
+          started_seq: fact.seq,
+          ended_seq: null,
+          completion: null,
+          duration_ms: null,
+        });
         break;
       }
       case 'run.ended': {
@@ -120,7 +132,8 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
           };
           openRuns.delete(runId!);
         }
-        if (e.status === 'failed') errors.push({ seq: fact.seq, code: e.error?.code ?? 'UNKNOWN', message: e.error?.message ?? '' });
+        if (e.status === 'failed')
+          errors.push({ seq: fact.seq, code: e.error?.code ?? 'UNKNOWN', message: e.error?.message ?? '' });
         break;
       }
       case 'tool.result': {
@@ -150,7 +163,12 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
       case 'user.message': {
         const m = p as unknown as PayloadOf['user.message'];
         if (m.source !== 'continuation') break;
-        continuations.push({ seq: fact.seq, run_id: runs[runs.length - 1]?.run_id ?? null, origin: m.origin ?? originOfKey(fact.key), reason: m.reason ?? m.text });
+        continuations.push({
+          seq: fact.seq,
+          run_id: runs[runs.length - 1]?.run_id ?? null,
+          origin: m.origin ?? originOfKey(fact.key),
+          reason: m.reason ?? m.text,
+        });
         break;
       }
       case 'model.turn':

@@ -1,5 +1,14 @@
 // Helpers shared by the effect tests: build logs fact by fact, and a scripted executor.
-import { drafts, type Decision, type Fact, type FactDraft, FactLog, type Transition, type FoldState, type ToolCall } from '../src/index.js';
+import {
+  drafts,
+  type Decision,
+  type Fact,
+  type FactDraft,
+  FactLog,
+  type Transition,
+  type FoldState,
+  type ToolCall,
+} from '../src/index.js';
 
 let auto = 0;
 
@@ -19,14 +28,24 @@ export class Facts {
   }
   calls(...calls: (Partial<ToolCall> & { id: string })[]): this {
     const full = calls.map((c) => ({ name: 'read', args: {}, needs_confirmation: false, ...c }));
-    return this.add('model.turn', { decision: { kind: 'tool', calls: full }, usage: { input_tokens: 10, output_tokens: 5 } });
+    return this.add('model.turn', {
+      decision: { kind: 'tool', calls: full },
+      usage: { input_tokens: 10, output_tokens: 5 },
+    });
   }
   result(id: string, ok = true, name = 'read', output = `out-${id}`): this {
     return this.add('tool.result', { tool_call_id: id, name, ok, output, exit_code: ok ? 0 : 1 });
   }
   question(id: string, question = 'Which?'): this {
     return this.add('model.turn', {
-      decision: { kind: 'question', question_id: id, question, options: [{ label: 'a' }, { label: 'b' }], allow_free_text: true, multi_select: false },
+      decision: {
+        kind: 'question',
+        question_id: id,
+        question,
+        options: [{ label: 'a' }, { label: 'b' }],
+        allow_free_text: true,
+        multi_select: false,
+      },
       usage: { input_tokens: 1, output_tokens: 1 },
     });
   }
@@ -36,7 +55,12 @@ export class Facts {
 export function toolDecision(ids: string[], opts: { name?: string; confirm?: boolean } = {}): Decision {
   return {
     kind: 'tool',
-    calls: ids.map((id) => ({ id, name: opts.name ?? 'read', args: { file_path: `${id}.txt` }, needs_confirmation: opts.confirm ?? false })),
+    calls: ids.map((id) => ({
+      id,
+      name: opts.name ?? 'read',
+      args: { file_path: `${id}.txt` },
+      needs_confirmation: opts.confirm ?? false,
+    })),
   };
 }
 
@@ -68,7 +92,13 @@ export function scriptedExecutor(
         case 'tool': {
           opts.onTool?.(t);
           const ok = !(opts.fail?.(t.pending.call) ?? false);
-          return [drafts.toolResult(t.pending, { ok, output: ok ? `ran ${t.pending.call.id}` : 'boom', exit_code: ok ? 0 : 1 })];
+          return [
+            drafts.toolResult(t.pending, {
+              ok,
+              output: ok ? `ran ${t.pending.call.id}` : 'boom',
+              exit_code: ok ? 0 : 1,
+            }),
+          ];
         }
         case 'deny':
           return [drafts.budgetDenied(t.pending)];

@@ -56,7 +56,9 @@ export class BoundedTail {
 
   /** The last `lines` non-empty lines of the kept text. */
   lastLines(lines: number): string {
-    const all = this.text().split(/\r?\n/).filter((l) => l.length > 0);
+    const all = this.text()
+      .split(/\r?\n/)
+      .filter((l) => l.length > 0);
     return all.slice(-Math.max(0, lines)).join('\n');
   }
 }

@@ -5,7 +5,15 @@
  * fan out. Cancellation and timeouts reach the server as `notifications/cancelled` through the
  * SDK's request options (an `AbortSignal` and a `timeout`).
  */
-import { CancelledError, type JsonSchema, type Tool, type ToolCapabilities, type ToolContext, type ToolResult, type ToolTier } from '@a3s-code/core';
+import {
+  CancelledError,
+  type JsonSchema,
+  type Tool,
+  type ToolCapabilities,
+  type ToolContext,
+  type ToolResult,
+  type ToolTier,
+} from '@a3s-code/core';
 import type { CallToolResult, Tool as McpToolSpec } from '@modelcontextprotocol/sdk/types.js';
 import { convertCallResult, type McpArtifactStore } from './tool-result.js';
 
@@ -66,9 +74,17 @@ function inputSchemaOf(spec: McpToolSpec): JsonSchema {
 }
 
 /** A core `Tool` that runs `spec` on `caller`'s server. */
-export function bridgeMcpTool(caller: McpToolCaller, spec: McpToolSpec, options: BridgeOptions): Tool<Record<string, unknown>> {
+export function bridgeMcpTool(
+  caller: McpToolCaller,
+  spec: McpToolSpec,
+  options: BridgeOptions,
+): Tool<Record<string, unknown>> {
   const timeoutMs = options.timeoutMs;
-  const description = spec.description ?? spec.title ?? spec.annotations?.title ?? `Tool '${spec.name}' of MCP server '${caller.server}'.`;
+  const description =
+    spec.description ??
+    spec.title ??
+    spec.annotations?.title ??
+    `Tool '${spec.name}' of MCP server '${caller.server}'.`;
   return Object.freeze({
     name: options.name,
     description,
@@ -78,10 +94,14 @@ export function bridgeMcpTool(caller: McpToolCaller, spec: McpToolSpec, options:
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
       if (ctx.signal.aborted) throw new CancelledError(`call of '${options.name}'`, ctx.signal.reason);
-      const result = await caller.callTool(spec.name, args ?? {}, { signal: ctx.signal, timeoutMs: timeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS });
+      const result = await caller.callTool(spec.name, args ?? {}, {
+        signal: ctx.signal,
+        timeoutMs: timeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS,
+      });
       // The session's store (the kernel's, through the context) wins; the manager's option is
       // the fallback for a context built without one.
-      const artifacts: McpArtifactStore | undefined = (ctx.artifacts as ToolContext['artifacts'] | undefined) ?? options.artifacts;
+      const artifacts: McpArtifactStore | undefined =
+        (ctx.artifacts as ToolContext['artifacts'] | undefined) ?? options.artifacts;
       return convertCallResult(result, {
         server: caller.server,
         tool: spec.name,

@@ -30,14 +30,18 @@ describe('mcpServers configuration', () => {
   it('errors name the key path and what is allowed', () => {
     expect(fieldOf({ github: { command: '' } })).toMatch(/^mcpServers\.github\.command \| .*non-empty/);
     expect(fieldOf({ github: { command: 'x', args: ['a', 3] } })).toMatch(/^mcpServers\.github\.args\[1\] \| /);
-    expect(fieldOf({ github: { command: 'x', comand: 'y' } })).toMatch(/^mcpServers\.github\.comand \| .*not a known key/);
-    expect(fieldOf({ github: { command: 'x', url: 'http://a' } })).toMatch(/^mcpServers\.github\.url \| .*either stdio/);
+    expect(fieldOf({ github: { command: 'x', comand: 'y' } })).toMatch(
+      /^mcpServers\.github\.comand \| .*not a known key/,
+    );
+    expect(fieldOf({ github: { command: 'x', url: 'http://a' } })).toMatch(
+      /^mcpServers\.github\.url \| .*either stdio/,
+    );
     expect(fieldOf({ github: {} })).toMatch(/^mcpServers\.github \| .*`command`.*`url`/);
     expect(fieldOf({ docs: { url: 'ftp://example.com' } })).toMatch(/^mcpServers\.docs\.url \| .*http/);
     expect(fieldOf({ docs: { url: 'http://a.b', transport: 'ws' } })).toMatch(/^mcpServers\.docs\.transport \| /);
     expect(fieldOf({ docs: { url: 'http://a.b', headers: { a: 1 } } })).toMatch(/^mcpServers\.docs\.headers\.a \| /);
     expect(fieldOf({ github: { command: 'x', timeoutMs: 0 } })).toMatch(/^mcpServers\.github\.timeoutMs \| /);
-    expect(fieldOf({ 'a__b': { command: 'x' } })).toMatch(/^mcpServers\.a__b \| .*no '__'/);
+    expect(fieldOf({ a__b: { command: 'x' } })).toMatch(/^mcpServers\.a__b \| .*no '__'/);
     expect(fieldOf({ 'bad name': { command: 'x' } })).toMatch(/^mcpServers\.bad name \| /);
     expect(fieldOf({ trailing_: { command: 'x' } })).toMatch(/^mcpServers\.trailing_ \| /);
     expect(fieldOf([])).toMatch(/^mcpServers \| /);

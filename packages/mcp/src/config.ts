@@ -90,11 +90,17 @@ export function assertServerName(name: unknown, field = 'name'): asserts name is
  * both `command` and `url` (or neither) is rejected: a server is either local or remote.
  */
 export function parseMcpServerConfig(value: unknown, path = 'server'): McpServerConfig {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new McpConfigError(path, 'must be an object with `command` or `url`');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new McpConfigError(path, 'must be an object with `command` or `url`');
   const hasCommand = 'command' in value;
   const hasUrl = 'url' in value;
-  if (hasCommand && hasUrl) throw new McpConfigError(`${path}.url`, 'cannot be combined with `command`: a server is either stdio (`command`) or remote (`url`)');
-  if (!hasCommand && !hasUrl) throw new McpConfigError(path, 'needs `command` (a stdio server) or `url` (a Streamable HTTP / SSE server)');
+  if (hasCommand && hasUrl)
+    throw new McpConfigError(
+      `${path}.url`,
+      'cannot be combined with `command`: a server is either stdio (`command`) or remote (`url`)',
+    );
+  if (!hasCommand && !hasUrl)
+    throw new McpConfigError(path, 'needs `command` (a stdio server) or `url` (a Streamable HTTP / SSE server)');
   const parsed = hasCommand ? stdioSchema.safeParse(value) : httpSchema.safeParse(value);
   if (!parsed.success) fail(path, parsed.error.issues);
   return Object.freeze(parsed.data);
@@ -103,7 +109,8 @@ export function parseMcpServerConfig(value: unknown, path = 'server'): McpServer
 /** Validates a whole `mcpServers` map. `path` names it in errors (default `mcpServers`). */
 export function parseMcpServers(value: unknown, path = 'mcpServers'): McpServersConfig {
   if (value === undefined) return Object.freeze({});
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new McpConfigError(path, 'must be an object mapping server names to entries');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new McpConfigError(path, 'must be an object mapping server names to entries');
   const out: Record<string, McpServerConfig> = {};
   for (const [name, entry] of Object.entries(value)) {
     assertServerName(name, `${path}.${name}`);

@@ -24,7 +24,8 @@ export class McpConnectionError extends A3sError {
   /** The last lines of the server's stderr (stdio only), when it wrote any. */
   readonly stderrTail: string | undefined;
   constructor(server: string, problem: string, cause?: unknown, stderrTail?: string) {
-    const tail = stderrTail === undefined || stderrTail === '' ? '' : `; stderr: ${stderrTail.split('\n').slice(-3).join(' | ')}`;
+    const tail =
+      stderrTail === undefined || stderrTail === '' ? '' : `; stderr: ${stderrTail.split('\n').slice(-3).join(' | ')}`;
     super('MCP_CONNECTION', `MCP server '${server}': ${problem}${tail}`, { cause, details: { server } });
     this.server = server;
     this.problem = problem;
@@ -60,7 +61,9 @@ export class McpServerClosedError extends A3sError {
     const tail = details.stderrTail === undefined || details.stderrTail === '' ? undefined : details.stderrTail;
     const crashed = details.crashed === true;
     const restart = details.restartsOnNextCall === true ? '; the next call restarts it' : '';
-    const message = crashed ? `MCP server '${server}' crashed: ${tail === undefined ? reason : `${tail} (${reason})`}${restart}` : `MCP server '${server}' closed: ${reason}`;
+    const message = crashed
+      ? `MCP server '${server}' crashed: ${tail === undefined ? reason : `${tail} (${reason})`}${restart}`
+      : `MCP server '${server}' closed: ${reason}`;
     super('MCP_SERVER_CLOSED', message, { cause, details: { server, reason, crashed } });
     this.server = server;
     this.reason = reason;
@@ -87,7 +90,10 @@ export class McpRequestError extends A3sError {
   /** The JSON-RPC error code the server returned. */
   readonly rpcCode: number;
   constructor(server: string, method: string, rpcCode: number, message: string, cause?: unknown) {
-    super('MCP_REQUEST', `MCP server '${server}': ${method} failed (${rpcCode}): ${message}`, { cause, details: { server, method, rpc_code: rpcCode } });
+    super('MCP_REQUEST', `MCP server '${server}': ${method} failed (${rpcCode}): ${message}`, {
+      cause,
+      details: { server, method, rpc_code: rpcCode },
+    });
     this.server = server;
     this.rpcCode = rpcCode;
   }

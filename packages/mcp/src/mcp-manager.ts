@@ -81,7 +81,10 @@ export class McpManager implements McpSource {
     const entry = parseMcpServerConfig(config, `mcpServers.${name}`);
     const existing = this.#servers.get(name);
     if (existing !== undefined && existing.state !== 'failed' && existing.state !== 'closed') {
-      throw new McpConfigError(`mcpServers.${name}`, `server '${name}' already exists in manager '${this.label}'; remove it first`);
+      throw new McpConfigError(
+        `mcpServers.${name}`,
+        `server '${name}' already exists in manager '${this.label}'; remove it first`,
+      );
     }
     if (existing !== undefined) await existing.close();
     const connection = new McpServerConnection(name, entry, {
@@ -156,7 +159,12 @@ export class McpManager implements McpSource {
   }
 
   /** See {@link McpSource.getPrompt}. */
-  async getPrompt(server: string, name: string, args?: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<GetPromptResult> {
+  async getPrompt(
+    server: string,
+    name: string,
+    args?: Readonly<Record<string, string>>,
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult> {
     return this.#get(server).getPrompt(name, args, signal);
   }
 
@@ -177,7 +185,8 @@ export class McpManager implements McpSource {
       prompts: () => this.prompts(),
       status: () => this.status(),
       readResource: (server: string, uri: string, signal?: AbortSignal) => this.readResource(server, uri, signal),
-      getPrompt: (server: string, name: string, args?: Readonly<Record<string, string>>, signal?: AbortSignal) => this.getPrompt(server, name, args, signal),
+      getPrompt: (server: string, name: string, args?: Readonly<Record<string, string>>, signal?: AbortSignal) =>
+        this.getPrompt(server, name, args, signal),
       onChange: (listener: () => void) => this.onChange(listener),
     });
     return this.#view;

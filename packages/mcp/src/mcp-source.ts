@@ -26,7 +26,12 @@ export interface McpSource {
   /** Reads a resource of one server. */
   readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult>;
   /** Gets a prompt of one server. */
-  getPrompt(server: string, name: string, args?: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<GetPromptResult>;
+  getPrompt(
+    server: string,
+    name: string,
+    args?: Readonly<Record<string, string>>,
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult>;
   /** Calls `listener` after every change of servers, tools, resources, prompts or states; returns its remover. */
   onChange(listener: () => void): () => void;
 }

@@ -11,7 +11,13 @@ import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/
 import { McpOwnershipError, McpServerUnavailableError } from './errors.js';
 import { McpManager, type McpManagerOptions } from './mcp-manager.js';
 import type { McpSource } from './mcp-source.js';
-import type { McpPromptInfo, McpResourceInfo, McpServerStatus, McpSessionServerStatus, McpSourceTier } from './server-status.js';
+import type {
+  McpPromptInfo,
+  McpResourceInfo,
+  McpServerStatus,
+  McpSessionServerStatus,
+  McpSourceTier,
+} from './server-status.js';
 
 /** Options of {@link McpSources}. */
 export interface McpSourcesOptions {
@@ -69,7 +75,10 @@ export class McpSources {
     if (this.#private.has(name)) return this.#private.removeServer(name);
     const owner = this.#layers.find((l) => l.tier !== 'private' && l.source.serverNames().includes(name));
     if (owner !== undefined) {
-      throw new McpOwnershipError(name, `belongs to the ${owner.tier} source '${owner.source.label}'; a session can remove only the servers it added`);
+      throw new McpOwnershipError(
+        name,
+        `belongs to the ${owner.tier} source '${owner.source.label}'; a session can remove only the servers it added`,
+      );
     }
     return false;
   }
@@ -123,7 +132,12 @@ export class McpSources {
   }
 
   /** Gets a prompt of the effective server named `server`. */
-  async getPrompt(server: string, name: string, args?: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<GetPromptResult> {
+  async getPrompt(
+    server: string,
+    name: string,
+    args?: Readonly<Record<string, string>>,
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult> {
     return this.#owner(server).getPrompt(server, name, args, signal);
   }
 

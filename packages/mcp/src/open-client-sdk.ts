@@ -26,13 +26,21 @@ function startProblem(what: string, error: unknown, timeoutMs: number, stdio?: P
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT') return `${what}: command not found (ENOENT)`;
   if (code === 'EACCES') return `${what}: permission denied (EACCES)`;
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return `${what}: no answer to \`initialize\` within ${timeoutMs} ms`;
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+    return `${what}: no answer to \`initialize\` within ${timeoutMs} ms`;
   const closed = stdio?.closeInfo;
   if (closed !== undefined && closed.reason !== 'closed by host') return `${what}: ${exitText(closed)} during start-up`;
   return `${what}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-async function connect(name: string, client: Client, transport: Transport, timeoutMs: number, what: string, stdio?: ProcessGroupStdioTransport): Promise<void> {
+async function connect(
+  name: string,
+  client: Client,
+  transport: Transport,
+  timeoutMs: number,
+  what: string,
+  stdio?: ProcessGroupStdioTransport,
+): Promise<void> {
   try {
     await client.connect(transport, { timeout: timeoutMs });
   } catch (error) {
@@ -45,7 +53,12 @@ async function connect(name: string, client: Client, transport: Transport, timeo
   }
 }
 
-async function openHttp(name: string, config: McpHttpServerConfig, options: OpenClientOptions, timeoutMs: number): Promise<OpenedClient> {
+async function openHttp(
+  name: string,
+  config: McpHttpServerConfig,
+  options: OpenClientOptions,
+  timeoutMs: number,
+): Promise<OpenedClient> {
   const url = new URL(config.url);
   const requestInit: RequestInit = config.headers === undefined ? {} : { headers: { ...config.headers } };
   const mode = config.transport ?? 'auto';
@@ -63,13 +76,21 @@ async function openHttp(name: string, config: McpHttpServerConfig, options: Open
   const client = newClient(options);
   // The SDK sends `requestInit.headers` on the event stream's GET and on every POST.
   const transport = new SSEClientTransport(url, { requestInit });
-  const what = mode === 'auto' ? `Streamable HTTP and SSE connections to ${url.origin}${url.pathname}` : `SSE connection to ${url.origin}${url.pathname}`;
+  const what =
+    mode === 'auto'
+      ? `Streamable HTTP and SSE connections to ${url.origin}${url.pathname}`
+      : `SSE connection to ${url.origin}${url.pathname}`;
   await connect(name, client, transport, timeoutMs, what);
   return { client, transport, kind: 'sse' };
 }
 
 /** Starts (stdio) or reaches (HTTP) the server and completes `initialize` within `timeoutMs`. */
-export async function openSdkClient(name: string, config: McpServerConfig, options: OpenClientOptions, timeoutMs: number): Promise<OpenedClient> {
+export async function openSdkClient(
+  name: string,
+  config: McpServerConfig,
+  options: OpenClientOptions,
+  timeoutMs: number,
+): Promise<OpenedClient> {
   if (!isStdioConfig(config)) return openHttp(name, config, options, timeoutMs);
   const transport = new ProcessGroupStdioTransport({
     command: config.command,
@@ -83,4 +104,3 @@ export async function openSdkClient(name: string, config: McpServerConfig, optio
   await connect(name, client, transport, timeoutMs, `starting \`${config.command}\``, transport);
   return { client, transport, kind: 'stdio' };
 }
-

@@ -10,7 +10,11 @@ import { connectTimeoutOf, type OpenClientOptions, type OpenedClient } from './c
  * Starts (stdio) or reaches (HTTP) the server and completes `initialize`. The MCP client SDK is
  * loaded here, on the first server a process opens, not when the package is imported.
  */
-export async function openClient(name: string, config: McpServerConfig, options: OpenClientOptions): Promise<OpenedClient> {
+export async function openClient(
+  name: string,
+  config: McpServerConfig,
+  options: OpenClientOptions,
+): Promise<OpenedClient> {
   const { openSdkClient } = await import('./open-client-sdk.js');
   return openSdkClient(name, config, options, connectTimeoutOf(config, options));
 }

@@ -6,7 +6,12 @@
  * the tier to `read` and is honoured only where no rule decided: a `deny` or `allow` rule is
  * applied before the checker runs, and an explicit `ask` rule still asks.
  */
-import { defaultPermissionChecker, type PermissionChecker, type PermissionCheckRequest, type PermissionCheckResult } from '@a3s-code/core';
+import {
+  defaultPermissionChecker,
+  type PermissionChecker,
+  type PermissionCheckRequest,
+  type PermissionCheckResult,
+} from '@a3s-code/core';
 import { MCP_TOOL_PREFIX } from './tool-names.js';
 
 /**
@@ -19,7 +24,8 @@ export function mcpReadOnlyChecker(base: PermissionChecker = defaultPermissionCh
     async check(request: PermissionCheckRequest): Promise<PermissionCheckResult> {
       const answer = await base.check(request);
       if (answer.decision !== 'ask') return answer;
-      if (request.toolName.startsWith(MCP_TOOL_PREFIX) && request.tier === 'read' && request.rule === 'default') return { decision: 'allow' };
+      if (request.toolName.startsWith(MCP_TOOL_PREFIX) && request.tier === 'read' && request.rule === 'default')
+        return { decision: 'allow' };
       return answer;
     },
   });

@@ -138,11 +138,18 @@ export class McpServerConnection implements McpToolCaller {
   }
 
   /** `tools/call` with the caller's signal and timeout (both send `notifications/cancelled`). */
-  async callTool(tool: string, args: Readonly<Record<string, unknown>>, options: { readonly signal: AbortSignal; readonly timeoutMs: number }) {
+  async callTool(
+    tool: string,
+    args: Readonly<Record<string, unknown>>,
+    options: { readonly signal: AbortSignal; readonly timeoutMs: number },
+  ) {
     const client = await this.#ready(options.signal, `call of '${mcpToolName(this.server, tool)}'`);
     this.#inFlight++;
     try {
-      const result = await client.callTool({ name: tool, arguments: { ...args } }, undefined, { signal: options.signal, timeout: options.timeoutMs });
+      const result = await client.callTool({ name: tool, arguments: { ...args } }, undefined, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+      });
       this.#crashesInARow = 0;
       return result;
     } catch (error) {
@@ -163,7 +170,11 @@ export class McpServerConnection implements McpToolCaller {
   }
 
   /** `prompts/get`. */
-  async getPrompt(name: string, args: Readonly<Record<string, string>> = {}, signal?: AbortSignal): Promise<GetPromptResult> {
+  async getPrompt(
+    name: string,
+    args: Readonly<Record<string, string>> = {},
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult> {
     const client = await this.#ready(signal, `prompts/get '${name}'`);
     try {
       return await client.getPrompt({ name, arguments: { ...args } }, signal === undefined ? {} : { signal });
@@ -193,7 +204,11 @@ export class McpServerConnection implements McpToolCaller {
   /** Opens a client on a new process (or connection) and lists what it offers. */
   async #open(): Promise<void> {
     const timeoutMs = connectTimeoutOf(this.config, this.#options);
-    const { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } = await loadSdkTypes();
+    const {
+      PromptListChangedNotificationSchema,
+      ResourceListChangedNotificationSchema,
+      ToolListChangedNotificationSchema,
+    } = await loadSdkTypes();
     const opened = await openClient(this.server, this.config, {
       clientInfo: this.#options.clientInfo,
       connectTimeoutMs: timeoutMs,
@@ -282,13 +297,20 @@ export class McpServerConnection implements McpToolCaller {
     return info === undefined ? 'connection closed' : exitText(info);
   }
 
-  async #typed(error: unknown, method: string, subject: string, options?: { readonly signal?: AbortSignal; readonly timeoutMs?: number }): Promise<Error> {
-    if (options?.signal?.aborted === true) return new CancelledError(`${method} '${subject}' on MCP server '${this.server}'`, options.signal.reason);
+  async #typed(
+    error: unknown,
+    method: string,
+    subject: string,
+    options?: { readonly signal?: AbortSignal; readonly timeoutMs?: number },
+  ): Promise<Error> {
+    if (options?.signal?.aborted === true)
+      return new CancelledError(`${method} '${subject}' on MCP server '${this.server}'`, options.signal.reason);
     const lost = this.#state !== 'connected';
     const { ErrorCode, McpError } = await loadSdkTypes();
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return this.#lostError(error);
     if (error instanceof McpError) {
-      if (error.code === ErrorCode.RequestTimeout && options?.timeoutMs !== undefined) return new ToolTimeoutError(mcpToolName(this.server, subject), options.timeoutMs);
+      if (error.code === ErrorCode.RequestTimeout && options?.timeoutMs !== undefined)
+        return new ToolTimeoutError(mcpToolName(this.server, subject), options.timeoutMs);
       return new McpRequestError(this.server, method, error.code, error.message, error);
     }
     if (lost) return this.#lostError(error);
@@ -313,7 +335,8 @@ export class McpServerConnection implements McpToolCaller {
       const info = stdio.closeInfo;
       if (this.#crash !== crash || info?.exitedOnItsOwn !== true || crash.reason === exitText(info)) return;
       crash.reason = exitText(info);
-      if (this.#lastError?.endsWith(reason) === true) this.#lastError = `${this.#lastError.slice(0, -reason.length)}${crash.reason}`;
+      if (this.#lastError?.endsWith(reason) === true)
+        this.#lastError = `${this.#lastError.slice(0, -reason.length)}${crash.reason}`;
       this.#options.onChange();
     });
     if (this.#crashesInARow >= MAX_CRASHES_IN_A_ROW) {
@@ -364,7 +387,13 @@ export class McpServerConnection implements McpToolCaller {
       const listed = (await client.listResources(undefined, opts)).resources;
       resources = Object.freeze(
         listed.map((r) =>
-          Object.freeze({ server: this.server, uri: r.uri, name: r.name, ...(r.description === undefined ? {} : { description: r.description }), ...(r.mimeType === undefined ? {} : { mimeType: r.mimeType }) }),
+          Object.freeze({
+            server: this.server,
+            uri: r.uri,
+            name: r.name,
+            ...(r.description === undefined ? {} : { description: r.description }),
+            ...(r.mimeType === undefined ? {} : { mimeType: r.mimeType }),
+          }),
         ),
       );
     }
@@ -372,7 +401,14 @@ export class McpServerConnection implements McpToolCaller {
     if (caps.prompts !== undefined) {
       const listed = (await client.listPrompts(undefined, opts)).prompts;
       prompts = Object.freeze(
-        listed.map((p) => Object.freeze({ server: this.server, name: p.name, ...(p.description === undefined ? {} : { description: p.description }), arguments: Object.freeze([...(p.arguments ?? [])]) })),
+        listed.map((p) =>
+          Object.freeze({
+            server: this.server,
+            name: p.name,
+            ...(p.description === undefined ? {} : { description: p.description }),
+            arguments: Object.freeze([...(p.arguments ?? [])]),
+          }),
+        ),
       );
     }
     // Publish everything at once, so that no reader sees new tools before the change is announced.

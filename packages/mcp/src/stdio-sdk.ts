@@ -17,7 +17,10 @@ let loading: Promise<StdioSdk> | undefined;
 
 /** Loads (once) the SDK's stdio framing and default environment. */
 export function loadStdioSdk(): Promise<StdioSdk> {
-  loading ??= Promise.all([import('@modelcontextprotocol/sdk/shared/stdio.js'), import('@modelcontextprotocol/sdk/client/stdio.js')]).then(([framing, client]) => ({
+  loading ??= Promise.all([
+    import('@modelcontextprotocol/sdk/shared/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+  ]).then(([framing, client]) => ({
     ReadBuffer: framing.ReadBuffer,
     serializeMessage: framing.serializeMessage,
     getDefaultEnvironment: client.getDefaultEnvironment,

@@ -94,7 +94,12 @@ export class ProcessGroupStdioTransport implements Transport {
   /** Why the connection ended, once it has. */
   get closeInfo(): StdioCloseInfo | undefined {
     if (this.#closeReason === undefined) return undefined;
-    return { reason: this.#closeReason, exitCode: this.#exit?.code ?? null, signal: this.#exit?.signal ?? null, exitedOnItsOwn: this.#exit?.own === true };
+    return {
+      reason: this.#closeReason,
+      exitCode: this.#exit?.code ?? null,
+      signal: this.#exit?.signal ?? null,
+      exitedOnItsOwn: this.#exit?.own === true,
+    };
   }
 
   /**
@@ -117,7 +122,8 @@ export class ProcessGroupStdioTransport implements Transport {
 
   /** Spawns the server. Rejects when the command cannot be started (e.g. `ENOENT`). */
   start(): Promise<void> {
-    if (this.#child !== undefined || this.#starting) return Promise.reject(new Error('ProcessGroupStdioTransport already started'));
+    if (this.#child !== undefined || this.#starting)
+      return Promise.reject(new Error('ProcessGroupStdioTransport already started'));
     if (this.#closeReason !== undefined) return Promise.reject(new McpClosedError('stdio transport'));
     this.#starting = true;
     return loadStdioSdk().then((sdk) => {

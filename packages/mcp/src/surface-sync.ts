@@ -27,7 +27,12 @@ export interface McpToolProvider {
 export function syncMcpTools(provider: McpToolProvider, target: McpToolTarget): () => void {
   const mine = new Map<string, Tool>();
   const apply = (): void => {
-    const next = new Map(provider.tools().filter((t) => t.name.startsWith(MCP_TOOL_PREFIX)).map((t) => [t.name, t] as const));
+    const next = new Map(
+      provider
+        .tools()
+        .filter((t) => t.name.startsWith(MCP_TOOL_PREFIX))
+        .map((t) => [t.name, t] as const),
+    );
     for (const name of [...mine.keys()]) {
       if (!next.has(name)) {
         target.remove(name);

@@ -8,8 +8,22 @@ const ctx = { server: 's', tool: 't', toolName: 'mcp__s__t', callId: 'c1' };
 
 describe('result conversion', () => {
   it('joins text, keeps structured content, and maps isError to exit code 1', async () => {
-    const r = await convertCallResult({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], structuredContent: { n: 1 }, isError: true }, ctx);
-    expect(r).toEqual({ output: 'a\nb', exitCode: 1, metadata: { mcp_server: 's', mcp_tool: 't', structured_content: { n: 1 } } });
+    const r = await convertCallResult(
+      {
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+        structuredContent: { n: 1 },
+        isError: true,
+      },
+      ctx,
+    );
+    expect(r).toEqual({
+      output: 'a\nb',
+      exitCode: 1,
+      metadata: { mcp_server: 's', mcp_tool: 't', structured_content: { n: 1 } },
+    });
   });
 
   it('uses structured content as the output when there is no text', async () => {
@@ -17,9 +31,17 @@ describe('result conversion', () => {
   });
 
   it('describes binary content in metadata when no artifact store is given', async () => {
-    const r = await convertCallResult({ content: [{ type: 'audio', data: Buffer.from('abc').toString('base64'), mimeType: 'audio/wav' }] }, ctx);
+    const r = await convertCallResult(
+      { content: [{ type: 'audio', data: Buffer.from('abc').toString('base64'), mimeType: 'audio/wav' }] },
+      ctx,
+    );
     expect(r.metadata?.media).toEqual([
-      { kind: 'audio', mime_type: 'audio/wav', size_bytes: 3, sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' },
+      {
+        kind: 'audio',
+        mime_type: 'audio/wav',
+        size_bytes: 3,
+        sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+      },
     ]);
     expect(r.output).toBe('[audio audio/wav, 3 bytes: sha256 ba7816bf8f01cfea, not stored]');
   });
@@ -35,12 +57,19 @@ describe('result conversion', () => {
       },
       ctx,
     );
-    expect(r.output.split('\n')).toEqual(['[resource a.txt: file:///a.txt]', 'inline b', expect.stringMatching(/^\[blob application\/octet-stream, 2 bytes from file:\/\/\/c\.bin/)]);
+    expect(r.output.split('\n')).toEqual([
+      '[resource a.txt: file:///a.txt]',
+      'inline b',
+      expect.stringMatching(/^\[blob application\/octet-stream, 2 bytes from file:\/\/\/c\.bin/),
+    ]);
     expect(r.metadata?.resource_links).toEqual([{ uri: 'file:///a.txt', name: 'a.txt', mime_type: 'text/plain' }]);
   });
 
   it('accepts the 2024-10-07 toolResult shape', async () => {
-    expect(await convertCallResult({ toolResult: { ok: true } }, ctx)).toMatchObject({ output: '{"ok":true}', exitCode: 0 });
+    expect(await convertCallResult({ toolResult: { ok: true } }, ctx)).toMatchObject({
+      output: '{"ok":true}',
+      exitCode: 0,
+    });
   });
 });
 
@@ -53,9 +82,21 @@ describe('annotations and names', () => {
   });
 
   it('unknown annotations mean mutating and not parallel-safe', () => {
-    expect(capabilitiesFromAnnotations(undefined)).toMatchObject({ readOnly: false, idempotent: false, maxParallelism: 1 });
-    expect(capabilitiesFromAnnotations({ idempotentHint: true })).toMatchObject({ readOnly: false, idempotent: true, maxParallelism: 1 });
-    expect(capabilitiesFromAnnotations({ readOnlyHint: true })).toMatchObject({ readOnly: true, idempotent: true, maxParallelism: 16 });
+    expect(capabilitiesFromAnnotations(undefined)).toMatchObject({
+      readOnly: false,
+      idempotent: false,
+      maxParallelism: 1,
+    });
+    expect(capabilitiesFromAnnotations({ idempotentHint: true })).toMatchObject({
+      readOnly: false,
+      idempotent: true,
+      maxParallelism: 1,
+    });
+    expect(capabilitiesFromAnnotations({ readOnlyHint: true })).toMatchObject({
+      readOnly: true,
+      idempotent: true,
+      maxParallelism: 16,
+    });
   });
 
   it('SURF-09: mcp__<server>__<tool>, always a valid tool name', () => {

@@ -48,9 +48,21 @@ export interface ConvertContext {
   readonly artifacts?: McpArtifactStore;
 }
 
-async function media(kind: McpMediaInfo['kind'], base64: string, mime: string, ctx: ConvertContext, uri?: string): Promise<McpMediaInfo> {
+async function media(
+  kind: McpMediaInfo['kind'],
+  base64: string,
+  mime: string,
+  ctx: ConvertContext,
+  uri?: string,
+): Promise<McpMediaInfo> {
   const bytes = Buffer.from(base64, 'base64');
-  const info = { kind, mime_type: mime, size_bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), ...(uri === undefined ? {} : { uri }) };
+  const info = {
+    kind,
+    mime_type: mime,
+    size_bytes: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    ...(uri === undefined ? {} : { uri }),
+  };
   if (ctx.artifacts === undefined) return info;
   const ref = await ctx.artifacts.put(base64, { toolName: ctx.toolName, callId: ctx.callId });
   return { ...info, artifact: ref.uri };
@@ -62,11 +74,18 @@ function describe(m: McpMediaInfo): string {
 }
 
 /** Converts one result. Never throws for a well-formed result. */
-export async function convertCallResult(result: CallToolResult | { readonly toolResult: unknown }, ctx: ConvertContext): Promise<ToolResult> {
+export async function convertCallResult(
+  result: CallToolResult | { readonly toolResult: unknown },
+  ctx: ConvertContext,
+): Promise<ToolResult> {
   const base: Record<string, unknown> = { mcp_server: ctx.server, mcp_tool: ctx.tool };
   if ('toolResult' in result) {
     // Protocol 2024-10-07 servers answer with a bare `toolResult`.
-    return { output: typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult), exitCode: 0, metadata: base };
+    return {
+      output: typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult),
+      exitCode: 0,
+      metadata: base,
+    };
   }
   const parts: string[] = [];
   const mediaItems: McpMediaInfo[] = [];
@@ -84,7 +103,11 @@ export async function convertCallResult(result: CallToolResult | { readonly tool
         break;
       }
       case 'resource_link':
-        links.push({ uri: item.uri, name: item.name, ...(item.mimeType === undefined ? {} : { mime_type: item.mimeType }) });
+        links.push({
+          uri: item.uri,
+          name: item.name,
+          ...(item.mimeType === undefined ? {} : { mime_type: item.mimeType }),
+        });
         parts.push(`[resource ${item.name}: ${item.uri}]`);
         break;
       case 'resource': {

@@ -32,10 +32,17 @@ afterAll(() => m.close());
 
 function tool(name: string): Tool {
   const t = m.tools().find((x) => x.name === name);
-  if (t === undefined) throw new Error(`no tool ${name}; have ${m.tools().map((x) => x.name).join(', ')}`);
+  if (t === undefined)
+    throw new Error(
+      `no tool ${name}; have ${m
+        .tools()
+        .map((x) => x.name)
+        .join(', ')}`,
+    );
   return t;
 }
-const run = (name: string, args: Record<string, unknown>, signal?: AbortSignal) => tool(name).execute(args, createToolContext({ toolName: name, signal }));
+const run = (name: string, args: Record<string, unknown>, signal?: AbortSignal) =>
+  tool(name).execute(args, createToolContext({ toolName: name, signal }));
 const logLines = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []);
 
 describe('tool bridging', () => {
@@ -50,16 +57,23 @@ describe('tool bridging', () => {
   });
 
   it('text results become the output; structured content goes into metadata', async () => {
-    expect(await run('mcp__t__echo', { text: 'hi' })).toEqual({ output: 't: hi', exitCode: 0, metadata: { mcp_server: 't', mcp_tool: 'echo' } });
+    expect(await run('mcp__t__echo', { text: 'hi' })).toEqual({
+      output: 't: hi',
+      exitCode: 0,
+      metadata: { mcp_server: 't', mcp_tool: 'echo' },
+    });
     const added = await run('mcp__t__add', { a: 2, b: 40 });
     expect(added.output).toBe('42');
     expect(added.metadata?.structured_content).toEqual({ sum: 42 });
   });
 
-  it('images are stored in ctx.artifacts (the kernel\'s store) and described in metadata', async () => {
+  it("images are stored in ctx.artifacts (the kernel's store) and described in metadata", async () => {
     const store = new InMemoryArtifactStore();
     const before = artifacts.items.size;
-    const r = await tool('mcp__t__image').execute({}, createToolContext({ toolName: 'mcp__t__image', artifacts: store }));
+    const r = await tool('mcp__t__image').execute(
+      {},
+      createToolContext({ toolName: 'mcp__t__image', artifacts: store }),
+    );
     expect(r.exitCode).toBe(0);
     const media = r.metadata?.media as { kind: string; mime_type: string; size_bytes: number; artifact: string }[];
     expect(media).toHaveLength(1);
@@ -71,7 +85,7 @@ describe('tool bridging', () => {
     expect(artifacts.items.size).toBe(before); // the manager's store is only the fallback
   });
 
-  it('a context without artifacts falls back to the manager\'s artifacts option', async () => {
+  it("a context without artifacts falls back to the manager's artifacts option", async () => {
     const { artifacts: _none, ...rest } = createToolContext({ toolName: 'mcp__t__image' });
     const r = await tool('mcp__t__image').execute({}, rest as unknown as ToolContext);
     const media = r.metadata?.media as { artifact: string }[];
@@ -123,8 +137,17 @@ describe('tool bridging', () => {
   });
 
   it('resources and prompts are listed, read and fetched', async () => {
-    expect(m.resources()).toContainEqual({ server: 't', uri: 'test://readme', name: 'readme', description: 'A test resource.', mimeType: 'text/plain' });
-    expect(m.prompts().find((p) => p.server === 't')).toMatchObject({ name: 'greet', arguments: [{ name: 'who', required: true }] });
+    expect(m.resources()).toContainEqual({
+      server: 't',
+      uri: 'test://readme',
+      name: 'readme',
+      description: 'A test resource.',
+      mimeType: 'text/plain',
+    });
+    expect(m.prompts().find((p) => p.server === 't')).toMatchObject({
+      name: 'greet',
+      arguments: [{ name: 'who', required: true }],
+    });
     const read = await m.readResource('t', 'test://readme');
     expect(read.contents[0]).toMatchObject({ uri: 'test://readme', text: 'readme of t' });
     const prompt = await m.getPrompt('t', 'greet', { who: 'Ada' });

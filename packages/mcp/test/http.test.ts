@@ -14,17 +14,25 @@ const TOKEN = 'Bearer t0k3n';
 
 function buildServer(label: string): McpServer {
   const server = new McpServer({ name: `http-${label}`, version: '1.0.0' });
-  server.registerTool('echo', { description: 'Echo.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => ({
-    content: [{ type: 'text', text: `${label}: ${text}` }],
-  }));
+  server.registerTool(
+    'echo',
+    { description: 'Echo.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ text }) => ({
+      content: [{ type: 'text', text: `${label}: ${text}` }],
+    }),
+  );
   server.registerTool('grow', { description: 'Adds a tool.' }, async () => {
-    server.registerTool('grown', { description: 'Added at run time.' }, async () => ({ content: [{ type: 'text', text: 'grown' }] }));
+    server.registerTool('grown', { description: 'Added at run time.' }, async () => ({
+      content: [{ type: 'text', text: 'grown' }],
+    }));
     return { content: [{ type: 'text', text: 'ok' }] };
   });
   return server;
 }
 
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; url: string }> {
+async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: Server; url: string }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -47,7 +55,10 @@ beforeAll(async () => {
     const id = req.headers['mcp-session-id'];
     let transport = typeof id === 'string' ? sessions.get(id) : undefined;
     if (transport === undefined) {
-      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, created) });
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => void sessions.set(sid, created),
+      });
       void buildServer('streamable').connect(created);
       transport = created;
     }
@@ -80,11 +91,19 @@ afterAll(async () => {
 describe('HTTP transports', () => {
   it('Streamable HTTP with configured headers: tools bridged, called and refreshed on list_changed', async () => {
     const status = await m.addServer('remote', { url: `${streamable.url}/mcp`, headers: { Authorization: TOKEN } });
-    expect(status).toMatchObject({ transport: 'streamable-http', state: 'connected', toolCount: 2, serverInfo: { name: 'http-streamable' } });
+    expect(status).toMatchObject({
+      transport: 'streamable-http',
+      state: 'connected',
+      toolCount: 2,
+      serverInfo: { name: 'http-streamable' },
+    });
     expect(seenAuth.every((a) => a === TOKEN)).toBe(true);
     const echo = m.toolsOf('remote').find((t) => t.name === 'mcp__remote__echo')!;
     expect(echo.tier).toBe('read');
-    expect(await echo.execute({ text: 'over http' }, createToolContext({ toolName: echo.name }))).toMatchObject({ output: 'streamable: over http', exitCode: 0 });
+    expect(await echo.execute({ text: 'over http' }, createToolContext({ toolName: echo.name }))).toMatchObject({
+      output: 'streamable: over http',
+      exitCode: 0,
+    });
     const grow = m.toolsOf('remote').find((t) => t.name === 'mcp__remote__grow')!;
     await grow.execute({}, createToolContext({ toolName: grow.name }));
     expect(await waitFor(() => m.toolsOf('remote').some((t) => t.name === 'mcp__remote__grown'))).toBe(true);
@@ -98,12 +117,16 @@ describe('HTTP transports', () => {
   });
 
   it('a refused connection is a typed error naming the server, and the status says why', async () => {
-    const noAuth = await m.addServer('denied', { url: `${streamable.url}/mcp`, transport: 'streamable-http' }).catch((e: unknown) => e);
+    const noAuth = await m
+      .addServer('denied', { url: `${streamable.url}/mcp`, transport: 'streamable-http' })
+      .catch((e: unknown) => e);
     expect(noAuth).toBeInstanceOf(McpConnectionError);
     expect((noAuth as McpConnectionError).server).toBe('denied');
     expect(m.status().find((s) => s.name === 'denied')).toMatchObject({ state: 'failed', toolCount: 0 });
     expect(m.status().find((s) => s.name === 'denied')?.lastError).toMatch(/Streamable HTTP connection/);
-    const strict = await m.addServer('strict', { url: `${sseOnly.url}/sse`, transport: 'streamable-http' }).catch((e: unknown) => e);
+    const strict = await m
+      .addServer('strict', { url: `${sseOnly.url}/sse`, transport: 'streamable-http' })
+      .catch((e: unknown) => e);
     expect(strict).toBeInstanceOf(McpConnectionError);
   });
 });

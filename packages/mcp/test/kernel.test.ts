@@ -23,7 +23,11 @@ import { parsePids, processGone, stallWatch, testServer, waitFor } from './kit.j
 // syncMcpTools and called through a real ToolInvoker with the `agent` source, so validation,
 // the permission policy, execution, sanitisation and artifacts all apply.
 const require = createRequire(import.meta.url);
-const fsServerMain = join(dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')), 'dist', 'index.js');
+const fsServerMain = join(
+  dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')),
+  'dist',
+  'index.js',
+);
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-mcp-kernel-')));
 const hello = join(root, 'hello.txt');
 const HELLO = 'line one\nline two\n';
@@ -68,11 +72,22 @@ afterAll(async () => {
 });
 
 describe('MCP through the governed kernel (ToolRegistry + ToolInvoker, source agent)', () => {
-  it('SURF-09: syncMcpTools puts both servers\' tools in the registry; the model surface hides what the policy denies outright', () => {
-    expect(mcpNames()).toEqual(expect.arrayContaining(['mcp__fs__read_text_file', 'mcp__fs__read_media_file', 'mcp__fs__write_file', 'mcp__fs__list_directory', 'mcp__t__echo', 'mcp__t__slow']));
+  it("SURF-09: syncMcpTools puts both servers' tools in the registry; the model surface hides what the policy denies outright", () => {
+    expect(mcpNames()).toEqual(
+      expect.arrayContaining([
+        'mcp__fs__read_text_file',
+        'mcp__fs__read_media_file',
+        'mcp__fs__write_file',
+        'mcp__fs__list_directory',
+        'mcp__t__echo',
+        'mcp__t__slow',
+      ]),
+    );
     expect(registry.get('mcp__fs__write_file')?.tier).toBe('write');
     const surface = invoker.surface().toolNames();
-    expect(surface).toEqual(expect.arrayContaining(['mcp__fs__read_text_file', 'mcp__fs__read_media_file', 'mcp__t__echo', 'mcp__t__slow']));
+    expect(surface).toEqual(
+      expect.arrayContaining(['mcp__fs__read_text_file', 'mcp__fs__read_media_file', 'mcp__t__echo', 'mcp__t__slow']),
+    );
     expect(surface).not.toContain('mcp__fs__write_file'); // mcp__fs__write* covers every call
     expect(surface).not.toContain('mcp__fs__list_directory'); // no allow rule, default deny
   });
@@ -86,7 +101,7 @@ describe('MCP through the governed kernel (ToolRegistry + ToolInvoker, source ag
     expect(end).toMatchObject({ name: 'mcp__fs__read_text_file', exit_code: 0, error_kind: null, source: 'agent' });
   });
 
-  it('PERM-03: an allowed media read stores the image in the invoker\'s artifact store (ctx.artifacts)', async () => {
+  it("PERM-03: an allowed media read stores the image in the invoker's artifact store (ctx.artifacts)", async () => {
     const before = artifacts.size;
     const r = await invoke('mcp__fs__read_media_file', { path: join(root, 'pixel.png') });
     expect(r).toMatchObject({ ok: true, permission: 'allow' });
@@ -100,9 +115,18 @@ describe('MCP through the governed kernel (ToolRegistry + ToolInvoker, source ag
   it('PERM-02: a denied write (mcp__fs__write*) is a permission-denied result; the tool never runs and the files are untouched', async () => {
     const mtime = statSync(hello).mtimeMs;
     const r = await invoke('mcp__fs__write_file', { path: hello, content: 'overwritten' });
-    expect(r).toMatchObject({ ok: false, exitCode: 1, errorKind: 'permission_denied', permission: 'deny', output: 'Permission denied: mcp__fs__write*' });
+    expect(r).toMatchObject({
+      ok: false,
+      exitCode: 1,
+      errorKind: 'permission_denied',
+      permission: 'deny',
+      output: 'Permission denied: mcp__fs__write*',
+    });
     expect(r.error).toBeInstanceOf(PermissionDeniedError);
-    expect(run.events.payloads('permissionDenied').find((p) => p.tool_id === r.id)).toMatchObject({ tool_name: 'mcp__fs__write_file', reason: 'mcp__fs__write*' });
+    expect(run.events.payloads('permissionDenied').find((p) => p.tool_id === r.id)).toMatchObject({
+      tool_name: 'mcp__fs__write_file',
+      reason: 'mcp__fs__write*',
+    });
     const created = await invoke('mcp__fs__write_file', { path: join(root, 'new.txt'), content: 'x' });
     expect(created.errorKind).toBe('permission_denied');
     expect(readFileSync(hello, 'utf8')).toBe(HELLO);
@@ -132,7 +156,9 @@ describe('MCP through the governed kernel (ToolRegistry + ToolInvoker, source ag
     const names = mcpNames();
     expect(names.filter((n) => n.startsWith('mcp__fs__')).length).toBeGreaterThan(5);
     for (const name of names) {
-      expect(serverWide.evaluate(name, {}), name).toEqual(name.startsWith('mcp__fs__') ? { decision: 'allow', rule: 'mcp__fs' } : { decision: 'deny', rule: 'mcp__t' });
+      expect(serverWide.evaluate(name, {}), name).toEqual(
+        name.startsWith('mcp__fs__') ? { decision: 'allow', rule: 'mcp__fs' } : { decision: 'deny', rule: 'mcp__t' },
+      );
     }
     // Only whole server names: not a prefix of another server's name, not the bare name itself.
     expect(serverWide.evaluate('mcp__tt__echo', {}).decision).toBe('ask');
@@ -140,19 +166,31 @@ describe('MCP through the governed kernel (ToolRegistry + ToolInvoker, source ag
     expect(new PermissionPolicy({ deny: ['mcp__f'] }).evaluate('mcp__fs__read_text_file', {}).decision).toBe('ask');
 
     // Through the kernel: `mcp__fs` allows a tool `mcp__fs__read*` does not cover; `mcp__t` denies all of t.
-    const wide = new ToolInvoker({ registry, policy: { allow: ['mcp__fs'], deny: ['mcp__t'], defaultDecision: 'deny' } });
+    const wide = new ToolInvoker({
+      registry,
+      policy: { allow: ['mcp__fs'], deny: ['mcp__t'], defaultDecision: 'deny' },
+    });
     try {
       const listing = await invoke('mcp__fs__list_directory', { path: root }, wide);
       expect(listing).toMatchObject({ ok: true, permission: 'allow' });
       expect(listing.output.split('\n').sort()).toEqual(['[FILE] hello.txt', '[FILE] pixel.png']);
       const echo = await invoke('mcp__t__echo', { text: 'hi' }, wide);
       expect(echo).toMatchObject({ errorKind: 'permission_denied', output: 'Permission denied: mcp__t' });
-      expect(wide.surface().toolNames().filter((n) => n.startsWith('mcp__t__'))).toEqual([]);
+      expect(
+        wide
+          .surface()
+          .toolNames()
+          .filter((n) => n.startsWith('mcp__t__')),
+      ).toEqual([]);
     } finally {
       wide.close();
     }
     // ... and the main policy's `mcp__t` allows every tool of t, whatever its tier.
-    expect(await invoke('mcp__t__echo', { text: 'hi' })).toMatchObject({ ok: true, permission: 'allow', output: 't: hi' });
+    expect(await invoke('mcp__t__echo', { text: 'hi' })).toMatchObject({
+      ok: true,
+      permission: 'allow',
+      output: 't: hi',
+    });
     expect(registry.get('mcp__t__destroy')?.tier).toBe('write');
     expect(await invoke('mcp__t__destroy', {})).toMatchObject({ ok: true, permission: 'allow', output: 'destroyed' });
   });
@@ -160,15 +198,25 @@ describe('MCP through the governed kernel (ToolRegistry + ToolInvoker, source ag
   it('MCP-10 / TOOL-01: killing the server mid-call fails the call within 100 ms with a typed crash error; its tools stay and the next call restarts it', async () => {
     const { pid, child } = parsePids((await invoke('mcp__t__pid', {})).output);
     const pending = invoke('mcp__t__slow', { ms: 20_000 }).then((r) => ({ r, at: Date.now() }));
-    expect(await waitFor(() => invoker.activeTools().some((a) => a.name === 'mcp__t__slow' && a.state === 'running'))).toBe(true);
+    expect(
+      await waitFor(() => invoker.activeTools().some((a) => a.name === 'mcp__t__slow' && a.state === 'running')),
+    ).toBe(true);
     await new Promise((r) => setTimeout(r, 100)); // the request is on the wire
     const watch = stallWatch();
     const killedAt = Date.now();
     process.kill(pid, 'SIGKILL');
     const { r, at } = await pending;
     const stalled = watch.stop();
-    expect(at - killedAt - stalled, `${at - killedAt} ms, of which this process could not run for ${stalled} ms`).toBeLessThan(100);
-    expect(r).toMatchObject({ ok: false, exitCode: 1, errorKind: 'execution', metadata: { error_code: 'MCP_SERVER_CLOSED' } });
+    expect(
+      at - killedAt - stalled,
+      `${at - killedAt} ms, of which this process could not run for ${stalled} ms`,
+    ).toBeLessThan(100);
+    expect(r).toMatchObject({
+      ok: false,
+      exitCode: 1,
+      errorKind: 'execution',
+      metadata: { error_code: 'MCP_SERVER_CLOSED' },
+    });
     expect(r.error).toBeInstanceOf(McpServerClosedError);
     expect(A3sError.hasCode(r.error, 'MCP_SERVER_CLOSED')).toBe(true);
     expect((r.error as Error).message).toMatch(/^MCP server 't' crashed: .*the next call restarts it/);
@@ -179,7 +227,11 @@ describe('MCP through the governed kernel (ToolRegistry + ToolInvoker, source ag
     expect(mcpNames().some((n) => n.startsWith('mcp__t__'))).toBe(true);
     expect(await invoke('mcp__t__echo', { text: 'back' })).toMatchObject({ ok: true, output: 't: back' });
     expect(await invoke('mcp__fs__read_text_file', { path: hello })).toMatchObject({ ok: true, output: HELLO });
-    expect(session.status().find((s) => s.name === 't')).toMatchObject({ state: 'connected', restarts: 1, lastError: expect.stringMatching(/^crashed: process exited/) });
+    expect(session.status().find((s) => s.name === 't')).toMatchObject({
+      state: 'connected',
+      restarts: 1,
+      lastError: expect.stringMatching(/^crashed: process exited/),
+    });
     expect(await waitFor(() => processGone(pid) && processGone(child!))).toBe(true);
   });
 

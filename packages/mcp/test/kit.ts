@@ -13,7 +13,10 @@ export function fixturePath(name: string): string {
 }
 
 /** Configuration of the SDK-written test server labelled `label`. */
-export function testServer(label: string, options: { child?: boolean; env?: Record<string, string>; extra?: Partial<McpStdioServerConfig> } = {}): McpStdioServerConfig {
+export function testServer(
+  label: string,
+  options: { child?: boolean; env?: Record<string, string>; extra?: Partial<McpStdioServerConfig> } = {},
+): McpStdioServerConfig {
   return {
     command: process.execPath,
     args: [fixturePath('test-server.mjs'), '--name', label, ...(options.child === true ? ['--child'] : [])],

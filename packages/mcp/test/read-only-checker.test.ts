@@ -29,21 +29,31 @@ function invoker(policy: PermissionPolicyConfig, governance: { mode?: 'plan' } =
   const inv = new ToolInvoker({ registry, policy, checker: mcpReadOnlyChecker(), confirmation });
   const run = createTestInvocation(governance);
   let n = 0;
-  return { asked, invoke: (name: string, args: unknown) => inv.invoke({ id: `c${++n}`, name, args }, run.context, 'agent') };
+  return {
+    asked,
+    invoke: (name: string, args: unknown) => inv.invoke({ id: `c${++n}`, name, args }, run.context, 'agent'),
+  };
 }
 
 describe('mcpReadOnlyChecker', () => {
   it('PERM-05: a readOnlyHint tool is tier read and runs without asking; a tool without the hint still asks', async () => {
     expect(registry.get('mcp__t__echo')?.tier).toBe('read');
     const { asked, invoke } = invoker({});
-    expect(await invoke('mcp__t__echo', { text: 'hi' })).toMatchObject({ ok: true, permission: 'allow', output: 't: hi' });
+    expect(await invoke('mcp__t__echo', { text: 'hi' })).toMatchObject({
+      ok: true,
+      permission: 'allow',
+      output: 't: hi',
+    });
     expect(await invoke('mcp__t__stderr', { text: 'x' })).toMatchObject({ ok: true, permission: 'ask_approved' });
     expect(asked).toEqual(['mcp__t__stderr']);
   });
 
   it('PERM-05: rules win over the hint — a deny rule denies, an ask rule asks', async () => {
     const denied = invoker({ deny: ['mcp__t__echo'] });
-    expect(await denied.invoke('mcp__t__echo', { text: 'hi' })).toMatchObject({ ok: false, errorKind: 'permission_denied' });
+    expect(await denied.invoke('mcp__t__echo', { text: 'hi' })).toMatchObject({
+      ok: false,
+      errorKind: 'permission_denied',
+    });
     const asking = invoker({ ask: ['mcp__t'] });
     expect(await asking.invoke('mcp__t__echo', { text: 'hi' })).toMatchObject({ ok: true, permission: 'ask_approved' });
     expect(asking.asked).toEqual(['mcp__t__echo']);

@@ -71,7 +71,9 @@ describe('MCP ownership and isolation', () => {
       ['shared', 'private', undefined],
     ]);
     expect(a.resources().map((r) => r.server)).toEqual(['base', 'shared']);
-    expect((await a.readResource('shared', 'test://readme')).contents[0]).toMatchObject({ text: 'readme of private-shared' });
+    expect((await a.readResource('shared', 'test://readme')).contents[0]).toMatchObject({
+      text: 'readme of private-shared',
+    });
 
     await expect(a.removeMcpServer('shared')).resolves.toBe(true);
     expect(await call(a, 'mcp__shared__echo', { text: 'hi' })).toBe('inherited-shared: hi');
@@ -128,7 +130,13 @@ describe('MCP ownership and isolation', () => {
   it('SURF-09: syncMcpTools mirrors the session surface into a registry as servers come and go', async () => {
     const registry = new Map<string, Tool>();
     const target: McpToolTarget = { add: (t) => registry.set(t.name, t), remove: (n) => registry.delete(n) };
-    const read = defineTool({ name: 'read', description: 'd', tier: 'read', input: z.object({}), execute: async () => ({ output: '', exitCode: 0 }) });
+    const read = defineTool({
+      name: 'read',
+      description: 'd',
+      tier: 'read',
+      input: z.object({}),
+      execute: async () => ({ output: '', exitCode: 0 }),
+    });
     registry.set('read', read);
     const s = session();
     const stop = syncMcpTools(s, target);

@@ -29,30 +29,49 @@ const nodeScript = (code: string) => ({ command: process.execPath, args: ['-e', 
 describe('MCP servers that do not start', () => {
   it('a command that does not exist is failed with "command not found"; the other servers start', async () => {
     const m = manager();
-    const [ghost] = await Promise.allSettled([m.addServer('ghost', { command: 'a3s-no-such-mcp-server' }), m.addServer('ok', testServer('ok'))]);
+    const [ghost] = await Promise.allSettled([
+      m.addServer('ghost', { command: 'a3s-no-such-mcp-server' }),
+      m.addServer('ok', testServer('ok')),
+    ]);
     expect(ghost.status).toBe('rejected');
     const error = (ghost as PromiseRejectedResult).reason as McpConnectionError;
     expect(error).toBeInstanceOf(McpConnectionError);
     expect(error.problem).toBe('starting `a3s-no-such-mcp-server`: command not found (ENOENT)');
-    expect(m.status().find((s) => s.name === 'ghost')).toMatchObject({ state: 'failed', toolCount: 0, lastError: error.problem });
+    expect(m.status().find((s) => s.name === 'ghost')).toMatchObject({
+      state: 'failed',
+      toolCount: 0,
+      lastError: error.problem,
+    });
     expect(m.status().find((s) => s.name === 'ok')).toMatchObject({ state: 'connected' });
   });
 
   it('MCP-08: a server that exits at start is failed with its exit code and its stderr tail', async () => {
     const m = manager();
-    const error = (await m.addServer('boom', nodeScript("process.stderr.write('loading config\\nboom\\n'); process.exit(1)")).catch((e: unknown) => e)) as McpConnectionError;
+    const error = (await m
+      .addServer('boom', nodeScript("process.stderr.write('loading config\\nboom\\n'); process.exit(1)"))
+      .catch((e: unknown) => e)) as McpConnectionError;
     expect(error).toBeInstanceOf(McpConnectionError);
     expect(error.problem).toMatch(/process exited \(code 1\) during start-up$/);
     expect(error.stderrTail).toBe('loading config\nboom');
     expect(error.message).toMatch(/stderr: loading config \| boom$/);
-    expect(m.status()[0]).toMatchObject({ name: 'boom', state: 'failed', lastError: error.problem, stderrTail: 'loading config\nboom' });
+    expect(m.status()[0]).toMatchObject({
+      name: 'boom',
+      state: 'failed',
+      lastError: error.problem,
+      stderrTail: 'loading config\nboom',
+    });
   });
 
   it('a server that never answers `initialize` fails within its connectTimeoutMs, with its stderr tail', async () => {
     const m = manager();
     const t0 = Date.now();
     // Long enough for a loaded machine to start node and let it write its line before the deadline.
-    const error = (await m.addServer('mute', { ...nodeScript("process.stderr.write('waiting forever\\n'); setInterval(() => {}, 1000)"), connectTimeoutMs: 2_500 }).catch((e: unknown) => e)) as McpConnectionError;
+    const error = (await m
+      .addServer('mute', {
+        ...nodeScript("process.stderr.write('waiting forever\\n'); setInterval(() => {}, 1000)"),
+        connectTimeoutMs: 2_500,
+      })
+      .catch((e: unknown) => e)) as McpConnectionError;
     expect(Date.now() - t0).toBeLessThan(8_000);
     expect(error).toBeInstanceOf(McpConnectionError);
     expect(error.problem).toMatch(/no answer to `initialize` within 2500 ms$/);
@@ -84,12 +103,18 @@ describe('MCP servers that crash while connected', () => {
     expect(error).toBeInstanceOf(McpServerClosedError);
     expect(A3sError.hasCode(error, 'MCP_SERVER_CLOSED')).toBe(true);
     expect(error.crashed).toBe(true);
-    expect(error.message).toMatch(/^MCP server 'x' crashed: server x ready\nlast words \(process exited \(signal SIGKILL\)\); the next call restarts it$/);
+    expect(error.message).toMatch(
+      /^MCP server 'x' crashed: server x ready\nlast words \(process exited \(signal SIGKILL\)\); the next call restarts it$/,
+    );
     expect(m.tools().map((t) => t.name)).toEqual(names);
 
     expect(await call(m, 'mcp__x__echo', { text: 'two' })).toBe('x: two');
     const status = m.status()[0]!;
-    expect(status).toMatchObject({ state: 'connected', restarts: 1, lastError: 'crashed: process exited (signal SIGKILL)' });
+    expect(status).toMatchObject({
+      state: 'connected',
+      restarts: 1,
+      lastError: 'crashed: process exited (signal SIGKILL)',
+    });
     expect(status.pid).not.toBe(pid);
     expect(processGone(pid)).toBe(true);
   });
@@ -99,7 +124,9 @@ describe('MCP servers that crash while connected', () => {
     await m.addServer('x', testServer('x'));
     const error = (await call(m, 'mcp__x__crash', { why: 'out of cheese' }).catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(McpServerClosedError);
-    expect(error.message).toMatch(/^MCP server 'x' crashed: server x ready\ndying: out of cheese \(process exited \(code 3\)\)/);
+    expect(error.message).toMatch(
+      /^MCP server 'x' crashed: server x ready\ndying: out of cheese \(process exited \(code 3\)\)/,
+    );
     expect(await call(m, 'mcp__x__echo', { text: 'again' })).toBe('x: again');
     expect(m.status()[0]).toMatchObject({ state: 'connected', restarts: 1 });
   });
@@ -108,11 +135,18 @@ describe('MCP servers that crash while connected', () => {
     const m = manager();
     await m.addServer('x', testServer('x'));
     await expect(call(m, 'mcp__x__crash', { why: '1' })).rejects.toThrow(/crashed: .*dying: 1/s);
-    await expect(call(m, 'mcp__x__crash', { why: '2' })).rejects.toThrow(/crashed: .*dying: 2.*the next call restarts it/s);
+    await expect(call(m, 'mcp__x__crash', { why: '2' })).rejects.toThrow(
+      /crashed: .*dying: 2.*the next call restarts it/s,
+    );
     const third = (await call(m, 'mcp__x__crash', { why: '3' }).catch((e: unknown) => e)) as Error;
     expect(third.message).toMatch(/crashed: .*dying: 3/s);
     expect(third.message).not.toMatch(/restarts it/);
-    expect(m.status()[0]).toMatchObject({ state: 'failed', toolCount: 0, restarts: 2, lastError: expect.stringMatching(/^crashed 3 times in a row, not restarted again/) });
+    expect(m.status()[0]).toMatchObject({
+      state: 'failed',
+      toolCount: 0,
+      restarts: 2,
+      lastError: expect.stringMatching(/^crashed 3 times in a row, not restarted again/),
+    });
     expect(m.tools()).toEqual([]);
   });
 });

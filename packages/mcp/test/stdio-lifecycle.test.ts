@@ -51,7 +51,10 @@ describe('stdio transport: process lifecycle', () => {
     await m.addServer('noisy', testServer('noisy', { extra: { stderrBytes: 1024 } }));
     const tool = m.toolsOf('noisy').find((t) => t.name === 'mcp__noisy__stderr')!;
     // 2000 lines of stderr (~70 kB) must neither reach the protocol nor grow without bound.
-    const r = await tool.execute({ text: 'warning: something odd happened', repeat: 2000 }, createToolContext({ toolName: tool.name }));
+    const r = await tool.execute(
+      { text: 'warning: something odd happened', repeat: 2000 },
+      createToolContext({ toolName: tool.name }),
+    );
     expect(r).toMatchObject({ output: 'written', exitCode: 0 });
     await tool.execute({ text: 'the last line', repeat: 1 }, createToolContext({ toolName: tool.name }));
     const ok = await waitFor(() => m.status()[0]?.stderrTail?.endsWith('the last line') === true);
@@ -68,7 +71,10 @@ describe('stdio transport: process lifecycle', () => {
     const m = manager();
     // The child inherits stdout and stderr, so the pipes stay open after the server dies: the
     // failure must come from the process exit, not from a pipe closing.
-    await Promise.all([m.addServer('victim', testServer('victim', { child: true })), m.addServer('other', testServer('other'))]);
+    await Promise.all([
+      m.addServer('victim', testServer('victim', { child: true })),
+      m.addServer('other', testServer('other')),
+    ]);
     const { pid, child } = await pids(m, 'victim');
     const slow = m.toolsOf('victim').find((t) => t.name === 'mcp__victim__slow')!;
     const pending = slow.execute({ ms: 20_000 }, createToolContext({ toolName: slow.name }));
@@ -82,7 +88,10 @@ describe('stdio transport: process lifecycle', () => {
     process.kill(pid, 'SIGKILL');
     const { at, error } = await settled;
     const stalled = watch.stop();
-    expect(at - killedAt - stalled, `${at - killedAt} ms, of which this process could not run for ${stalled} ms`).toBeLessThan(100);
+    expect(
+      at - killedAt - stalled,
+      `${at - killedAt} ms, of which this process could not run for ${stalled} ms`,
+    ).toBeLessThan(100);
     expect(error).toBeInstanceOf(McpServerClosedError);
     expect(A3sError.hasCode(error, 'MCP_SERVER_CLOSED')).toBe(true);
     expect((error as McpServerClosedError).reason).toMatch(/exited \(signal SIGKILL\)/);
@@ -94,7 +103,9 @@ describe('stdio transport: process lifecycle', () => {
     expect(victim.toolCount).toBeGreaterThan(0);
     expect(victim.lastError).toMatch(/crashed: process exited/);
     const echo = m.toolsOf('other').find((t) => t.name === 'mcp__other__echo')!;
-    expect((await echo.execute({ text: 'still here' }, createToolContext({ toolName: echo.name }))).output).toBe('other: still here');
+    expect((await echo.execute({ text: 'still here' }, createToolContext({ toolName: echo.name }))).output).toBe(
+      'other: still here',
+    );
     // ... and the crashed server can be started again by hand.
     await expect(m.reconnect('victim')).resolves.toMatchObject({ state: 'connected' });
     expect(m.toolsOf('victim').length).toBeGreaterThan(0);
@@ -108,7 +119,10 @@ describe('stdio transport: process lifecycle', () => {
     const slow = tools.mcp__half__slow!;
     const pending = slow.execute({ ms: 20_000 }, createToolContext({ toolName: slow.name })).catch((e: unknown) => e);
     const t0 = Date.now();
-    await tools.mcp__half__close_stdout!.execute({ ms: 50 }, createToolContext({ toolName: 'mcp__half__close_stdout' }));
+    await tools.mcp__half__close_stdout!.execute(
+      { ms: 50 },
+      createToolContext({ toolName: 'mcp__half__close_stdout' }),
+    );
     const error = await pending;
     expect(Date.now() - t0).toBeLessThan(1_000); // the call asked for 20 s
     expect(error).toBeInstanceOf(McpServerClosedError);
@@ -125,7 +139,10 @@ describe('stdio transport: process lifecycle', () => {
   });
 
   it('MCP-09: a dropped transport (the host exits without closing) still kills the group', async () => {
-    const out = spawnSync(process.execPath, [fixturePath('exit-without-close.mjs'), fixturePath('test-server.mjs')], { encoding: 'utf8', timeout: 10_000 });
+    const out = spawnSync(process.execPath, [fixturePath('exit-without-close.mjs'), fixturePath('test-server.mjs')], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     expect(out.status, out.stderr).toBe(0);
     const { pid, child } = parsePids(out.stdout.trim().split('\n').pop()!);
     expect(await waitFor(() => processGone(pid) && processGone(child!))).toBe(true);

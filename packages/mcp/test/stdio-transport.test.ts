@@ -5,7 +5,11 @@ import { fixturePath, processGone, procStat } from './kit.js';
 
 describe('ProcessGroupStdioTransport with the SDK client', () => {
   it('MCP-07 / MCP-08 / MCP-09: a drop-in SDK Transport that owns the process group', async () => {
-    const transport = new ProcessGroupStdioTransport({ command: process.execPath, args: [fixturePath('test-server.mjs'), '--name', 'raw', '--child'], killGraceMs: 200 });
+    const transport = new ProcessGroupStdioTransport({
+      command: process.execPath,
+      args: [fixturePath('test-server.mjs'), '--name', 'raw', '--child'],
+      killGraceMs: 200,
+    });
     const client = new Client({ name: 'raw-test', version: '1.0.0' });
     await client.connect(transport);
     const pid = transport.pid!;

@@ -10,7 +10,11 @@ import { processGone } from './kit.js';
 // @modelcontextprotocol/server-filesystem, the reference server from npm (a devDependency pinned
 // exactly), run as a real process and driven only through the bridged tools.
 const require = createRequire(import.meta.url);
-const serverMain = join(dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')), 'dist', 'index.js');
+const serverMain = join(
+  dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')),
+  'dist',
+  'index.js',
+);
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-mcp-fs-')));
 const outside = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-mcp-outside-')));
 const session = new McpSources();
@@ -38,7 +42,12 @@ describe('third-party server: @modelcontextprotocol/server-filesystem', () => {
       mcp__fs__move_file: 'write',
       mcp__fs__create_directory: 'exec', // neither read-only nor destructive
     });
-    expect(session.status()[0]).toMatchObject({ name: 'fs', source: 'private', state: 'connected', transport: 'stdio' });
+    expect(session.status()[0]).toMatchObject({
+      name: 'fs',
+      source: 'private',
+      state: 'connected',
+      transport: 'stdio',
+    });
   });
 
   it('reads, writes and lists end to end through the bridged tools', async () => {

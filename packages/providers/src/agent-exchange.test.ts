@@ -10,23 +10,44 @@ import { OpenAICompatibleClient } from './openai-compatible-client.js';
 import { localFixture } from './test-support/fixtures.js';
 import { splitOffsets, startReplayServer, type ReplayServer } from './test-support/replay-server.js';
 
-const FILES: Record<string, string> = { 'src/a.ts': 'export const add = (a, b) => a + b;', 'src/b.ts': 'export const mul = (a, b) => a * b;' };
+const FILES: Record<string, string> = {
+  'src/a.ts': 'export const add = (a, b) => a + b;',
+  'src/b.ts': 'export const mul = (a, b) => a * b;',
+};
 const TOOLS: LlmToolSpec[] = [
-  { name: 'list_files', description: 'List files in a folder', inputSchema: { type: 'object', properties: { dir: { type: 'string' } }, required: ['dir'] } },
-  { name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+  {
+    name: 'list_files',
+    description: 'List files in a folder',
+    inputSchema: { type: 'object', properties: { dir: { type: 'string' } }, required: ['dir'] },
+  },
+  {
+    name: 'read_file',
+    description: 'Read a file',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
 ];
 
 function runTool(name: string, args: Readonly<Record<string, unknown>>): string {
-  if (name === 'list_files') return Object.keys(FILES).filter((f) => f.startsWith(`${String(args.dir)}/`)).join('\n');
+  if (name === 'list_files')
+    return Object.keys(FILES)
+      .filter((f) => f.startsWith(`${String(args.dir)}/`))
+      .join('\n');
   if (name === 'read_file') return FILES[String(args.path)] ?? 'not found';
   throw new Error(`unknown tool ${name}`);
 }
 
-async function agentLoop(client: LlmClient, prompt: string, maxTurns = 5): Promise<{ text: string; messages: LlmMessage[]; toolNames: string[] }> {
+async function agentLoop(
+  client: LlmClient,
+  prompt: string,
+  maxTurns = 5,
+): Promise<{ text: string; messages: LlmMessage[]; toolNames: string[] }> {
   const messages: LlmMessage[] = [{ role: 'user', content: prompt }];
   const toolNames: string[] = [];
   for (let turn = 0; turn < maxTurns; turn++) {
-    const res = await collectResponse(client.stream({ system: ['You are a coding agent.'], messages, tools: TOOLS, toolChoice: 'auto' }), client.provider);
+    const res = await collectResponse(
+      client.stream({ system: ['You are a coding agent.'], messages, tools: TOOLS, toolChoice: 'auto' }),
+      client.provider,
+    );
     messages.push({ role: 'assistant', content: res.text, toolCalls: res.toolCalls });
     if (res.toolCalls.length === 0) return { text: res.text, messages, toolNames };
     for (const call of res.toolCalls) {
@@ -58,8 +79,18 @@ describe('agent exchange through the real clients (several tool calls, then a fi
     expect(result.text).toBe('Both files export one function; a.ts adds, b.ts multiplies.');
     expect(result.toolNames).toEqual(['list_files', 'read_file', 'read_file']);
     expect(server.requests).toHaveLength(3);
-    const third = server.requests[2]!.body as { messages: { role: string; content: unknown; tool_call_id?: string; tool_calls?: unknown[] }[] };
-    expect(third.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'tool']);
+    const third = server.requests[2]!.body as {
+      messages: { role: string; content: unknown; tool_call_id?: string; tool_calls?: unknown[] }[];
+    };
+    expect(third.messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'tool',
+    ]);
     expect(third.messages[4]!.tool_calls).toHaveLength(2);
     expect(third.messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content])).toEqual([
       ['call_a1', 'src/a.ts\nsrc/b.ts'],
@@ -70,12 +101,18 @@ describe('agent exchange through the real clients (several tool calls, then a fi
 
   it('AnthropicClient: list_files, then two parallel read_file calls, then the answer', async () => {
     server = await startReplayServer(turns('anthropic'));
-    const client = new AnthropicClient({ model: 'claude-sonnet-4-20250514', baseUrl: server.url, apiKey: 'k-test-1234' });
+    const client = new AnthropicClient({
+      model: 'claude-sonnet-4-20250514',
+      baseUrl: server.url,
+      apiKey: 'k-test-1234',
+    });
     const result = await agentLoop(client, 'What do the files in src do?');
     expect(result.text).toBe('Both files export one function; a.ts adds, b.ts multiplies.');
     expect(result.toolNames).toEqual(['list_files', 'read_file', 'read_file']);
     expect(server.requests).toHaveLength(3);
-    const third = server.requests[2]!.body as { messages: { role: string; content: { type: string; tool_use_id?: string; content?: string }[] }[] };
+    const third = server.requests[2]!.body as {
+      messages: { role: string; content: { type: string; tool_use_id?: string; content?: string }[] }[];
+    };
     expect(third.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
     expect(third.messages[1]!.content.map((b) => b.type)).toEqual(['text', 'tool_use']);
     expect(third.messages[4]!.content.map((b) => [b.type, b.tool_use_id, b.content])).toEqual([

@@ -4,9 +4,23 @@
  * `input_json_delta`s), usage and stop reasons; a mid-stream
  * `event: error` after a 200 becomes a typed error. `complete` is a distinct non-streaming call.
  */
-import { type LlmCapabilities, type LlmClient, LlmError, ModelConfigurationError, type LlmRequest, type LlmResponse, type LlmStreamEvent, type LlmToolCall } from '@a3s-code/core';
+import {
+  type LlmCapabilities,
+  type LlmClient,
+  LlmError,
+  ModelConfigurationError,
+  type LlmRequest,
+  type LlmResponse,
+  type LlmStreamEvent,
+  type LlmToolCall,
+} from '@a3s-code/core';
 import { endpointUrl } from './base-url.js';
-import { requestTimeout, resolveHttpOptions, type HttpClientOptions, type ResolvedHttpOptions } from './client-options.js';
+import {
+  requestTimeout,
+  resolveHttpOptions,
+  type HttpClientOptions,
+  type ResolvedHttpOptions,
+} from './client-options.js';
 import { CallScope, jsonOf, openResponse, parseEventJson, sseEventsOf, type HttpRequestSpec } from './http-call.js';
 import type { ErrorContext } from './provider-errors.js';
 import { anthropicRequestBody } from './anthropic-request.js';
@@ -53,10 +67,17 @@ export class AnthropicClient implements LlmClient {
     this.baseUrl = resolved.base.display;
     this.provider = options.provider ?? 'anthropic';
     const max = options.defaultMaxTokens ?? 4096;
-    if (!Number.isInteger(max) || max < 1 || max > 1_000_000) throw new ModelConfigurationError('options.defaultMaxTokens', `must be an integer in 1..1000000, got ${String(max)}`);
+    if (!Number.isInteger(max) || max < 1 || max > 1_000_000)
+      throw new ModelConfigurationError(
+        'options.defaultMaxTokens',
+        `must be an integer in 1..1000000, got ${String(max)}`,
+      );
     const thinking = options.thinkingBudgetTokens;
     if (thinking !== undefined && (!Number.isInteger(thinking) || thinking < 1024 || thinking > 1_000_000)) {
-      throw new ModelConfigurationError('options.thinkingBudgetTokens', `must be an integer in 1024..1000000, got ${String(thinking)}`);
+      throw new ModelConfigurationError(
+        'options.thinkingBudgetTokens',
+        `must be an integer in 1024..1000000, got ${String(thinking)}`,
+      );
     }
     this.#defaultMaxTokens = max;
     this.#thinking = thinking;
@@ -90,7 +111,9 @@ export class AnthropicClient implements LlmClient {
         if (decoder.stopped) break;
       }
       if (!decoder.stopped) {
-        throw new LlmError('transport', `${this.provider}: the stream ended before message_stop`, { provider: this.provider });
+        throw new LlmError('transport', `${this.provider}: the stream ended before message_stop`, {
+          provider: this.provider,
+        });
       }
       yield* decoder.end();
     } finally {
@@ -111,7 +134,8 @@ export class AnthropicClient implements LlmClient {
   }
 
   private parseMessage(body: unknown): LlmResponse {
-    const bad = (what: string) => new LlmError('invalid_response', `${this.provider}: ${what}`, { provider: this.provider });
+    const bad = (what: string) =>
+      new LlmError('invalid_response', `${this.provider}: ${what}`, { provider: this.provider });
     if (!isObject(body)) throw bad('response is not a JSON object');
     if (body.type === 'error') throw anthropicError(this.provider, body.error, this.errorContext().redactor);
     if (!Array.isArray(body.content)) throw bad('response has no content array');
@@ -123,13 +147,26 @@ export class AnthropicClient implements LlmClient {
       if (block.type === 'text' && typeof block.text === 'string') text += block.text;
       else if (block.type === 'thinking' && typeof block.thinking === 'string') reasoning += block.thinking;
       else if (block.type === 'tool_use') {
-        if (typeof block.id !== 'string' || typeof block.name !== 'string' || !isObject(block.input)) throw bad('tool_use block without id, name or input object');
+        if (typeof block.id !== 'string' || typeof block.name !== 'string' || !isObject(block.input))
+          throw bad('tool_use block without id, name or input object');
         calls.push({ id: block.id, name: block.name, args: block.input });
       }
     }
-    const reason = typeof body.stop_reason === 'string' ? anthropicFinishReason(body.stop_reason) : calls.length > 0 ? 'tool_calls' : 'stop';
+    const reason =
+      typeof body.stop_reason === 'string'
+        ? anthropicFinishReason(body.stop_reason)
+        : calls.length > 0
+          ? 'tool_calls'
+          : 'stop';
     const blocks = anthropicReasoningBlocks(body.content);
-    return { text, reasoning, ...(blocks.length > 0 ? { reasoningBlocks: blocks } : {}), toolCalls: calls, usage: isObject(body.usage) ? anthropicUsage(body.usage) : { inputTokens: 0, outputTokens: 0 }, finishReason: reason };
+    return {
+      text,
+      reasoning,
+      ...(blocks.length > 0 ? { reasoningBlocks: blocks } : {}),
+      toolCalls: calls,
+      usage: isObject(body.usage) ? anthropicUsage(body.usage) : { inputTokens: 0, outputTokens: 0 },
+      finishReason: reason,
+    };
   }
 
   private spec(request: LlmRequest, stream: boolean): HttpRequestSpec {
@@ -146,7 +183,12 @@ export class AnthropicClient implements LlmClient {
       fetch: o.fetch,
       url: endpointUrl(o.base, path),
       headers,
-      body: anthropicRequestBody(request, { model: this.model, stream, defaultMaxTokens: this.#defaultMaxTokens, thinkingBudgetTokens: this.#thinking }),
+      body: anthropicRequestBody(request, {
+        model: this.model,
+        stream,
+        defaultMaxTokens: this.#defaultMaxTokens,
+        thinkingBudgetTokens: this.#thinking,
+      }),
       timeouts: { connectMs: o.connectTimeoutMs, idleMs: o.idleTimeoutMs },
       retry: o.retry,
       errors: this.errorContext(),

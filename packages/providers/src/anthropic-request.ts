@@ -37,9 +37,11 @@ export function anthropicRequestBody(request: LlmRequest, options: AnthropicBody
   if (request.tools.length > 0) {
     body.tools = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
   }
-  if (request.toolChoice !== undefined && request.tools.length > 0) body.tool_choice = anthropicToolChoice(request.toolChoice);
+  if (request.toolChoice !== undefined && request.tools.length > 0)
+    body.tool_choice = anthropicToolChoice(request.toolChoice);
   if (request.temperature !== undefined) body.temperature = Math.min(1, request.temperature);
-  if (options.thinkingBudgetTokens !== undefined) body.thinking = { type: 'enabled', budget_tokens: options.thinkingBudgetTokens };
+  if (options.thinkingBudgetTokens !== undefined)
+    body.thinking = { type: 'enabled', budget_tokens: options.thinkingBudgetTokens };
   if (options.stream) body.stream = true;
   return body;
 }
@@ -62,7 +64,14 @@ export function anthropicMessages(messages: readonly LlmMessage[]): Json[] {
   for (const m of messages) {
     if (m.role === 'user') push('user', [{ type: 'text', text: m.content }]);
     else if (m.role === 'tool') {
-      push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content, ...(m.isError ? { is_error: true } : {}) }]);
+      push('user', [
+        {
+          type: 'tool_result',
+          tool_use_id: m.toolCallId,
+          content: m.content,
+          ...(m.isError ? { is_error: true } : {}),
+        },
+      ]);
     } else {
       const blocks: Json[] = m.content === '' ? [] : [{ type: 'text', text: m.content }];
       for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.args });

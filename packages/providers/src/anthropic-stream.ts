@@ -42,7 +42,8 @@ export function anthropicError(provider: string, error: unknown, redactor: Redac
   const e = isObject(error) ? error : {};
   const type = typeof e.type === 'string' ? redactor.redactAndCut(e.type, MAX_PROVIDER_CODE) : 'api_error';
   const status = ERROR_STATUS[type];
-  const kind: LlmErrorKind = status === undefined || status >= 500 || status === 408 ? 'transport' : status === 429 ? 'rate_limited' : 'status';
+  const kind: LlmErrorKind =
+    status === undefined || status >= 500 || status === 408 ? 'transport' : status === 429 ? 'rate_limited' : 'status';
   const message = typeof e.message === 'string' ? redactor.redactAndCut(e.message, MAX_PROVIDER_MESSAGE) : type;
   return new LlmError(kind, `${provider}: error in stream: ${type}: ${message}`, {
     provider,
@@ -74,7 +75,10 @@ export class AnthropicStreamDecoder {
   /** True once `message_stop` arrived. */
   stopped = false;
 
-  constructor(private readonly provider: string, private readonly redactor: Redactor = Redactor.none) {
+  constructor(
+    private readonly provider: string,
+    private readonly redactor: Redactor = Redactor.none,
+  ) {
     this.calls = new ToolCallAssembler(provider);
   }
 
@@ -92,7 +96,8 @@ export class AnthropicStreamDecoder {
       case 'content_block_start': {
         const block = isObject(data.content_block) ? data.content_block : {};
         if (block.type === 'tool_use' || block.type === 'server_tool_use') {
-          if (typeof block.id !== 'string' || typeof block.name !== 'string') throw this.invalid('tool_use block without id or name');
+          if (typeof block.id !== 'string' || typeof block.name !== 'string')
+            throw this.invalid('tool_use block without id or name');
           out.push(this.calls.start(index, block.id, block.name));
         } else if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') {
           out.push({ type: 'text_delta', delta: block.text });
@@ -103,11 +108,13 @@ export class AnthropicStreamDecoder {
       }
       case 'content_block_delta': {
         const d = isObject(data.delta) ? data.delta : {};
-        if (d.type === 'text_delta' && typeof d.text === 'string' && d.text !== '') out.push({ type: 'text_delta', delta: d.text });
+        if (d.type === 'text_delta' && typeof d.text === 'string' && d.text !== '')
+          out.push({ type: 'text_delta', delta: d.text });
         else if (d.type === 'thinking_delta' && typeof d.thinking === 'string' && d.thinking !== '') {
           this.thinking.text(index, d.thinking);
           out.push({ type: 'reasoning_delta', delta: d.thinking });
-        } else if (d.type === 'signature_delta' && typeof d.signature === 'string') this.thinking.signature(index, d.signature);
+        } else if (d.type === 'signature_delta' && typeof d.signature === 'string')
+          this.thinking.signature(index, d.signature);
         else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') {
           const ev = this.calls.delta(index, d.partial_json);
           if (ev) out.push(ev);

@@ -60,7 +60,12 @@ export function anthropicReasoningBlocks(content: readonly unknown[]): Reasoning
   const out: ReasoningBlock[] = [];
   for (const block of content) {
     if (!isObject(block)) continue;
-    if (block.type === 'thinking' && typeof block.thinking === 'string' && typeof block.signature === 'string' && block.signature !== '') {
+    if (
+      block.type === 'thinking' &&
+      typeof block.thinking === 'string' &&
+      typeof block.signature === 'string' &&
+      block.signature !== ''
+    ) {
       out.push({ text: block.thinking, signature: block.signature });
     } else if (block.type === 'redacted_thinking' && typeof block.data === 'string') {
       out.push({ redacted: block.data });
@@ -71,5 +76,9 @@ export function anthropicReasoningBlocks(content: readonly unknown[]): Reasoning
 
 /** The Messages API content blocks for reasoning blocks, exactly as they were received. */
 export function anthropicThinkingContent(blocks: readonly ReasoningBlock[]): Json[] {
-  return blocks.map((b) => ('redacted' in b ? { type: 'redacted_thinking', data: b.redacted } : { type: 'thinking', thinking: b.text, signature: b.signature }));
+  return blocks.map((b) =>
+    'redacted' in b
+      ? { type: 'redacted_thinking', data: b.redacted }
+      : { type: 'thinking', thinking: b.text, signature: b.signature },
+  );
 }

@@ -56,22 +56,28 @@ export interface ResolvedHttpOptions {
 
 /** Checks the options; throws {@link ModelConfigurationError} naming the first bad one. */
 export function resolveHttpOptions(options: HttpClientOptions, defaultBaseUrl: string): ResolvedHttpOptions {
-  if (typeof options.model !== 'string' || options.model.trim() === '') throw new ModelConfigurationError('options.model', 'must be a non-empty model name');
+  if (typeof options.model !== 'string' || options.model.trim() === '')
+    throw new ModelConfigurationError('options.model', 'must be a non-empty model name');
   const rawBase = options.baseUrl ?? defaultBaseUrl;
   const problem = typeof rawBase === 'string' ? baseUrlProblem(rawBase) : 'must be an absolute http(s) URL';
   if (problem !== undefined) throw new ModelConfigurationError('options.baseUrl', problem);
   const base = splitBaseUrl(rawBase);
   const ms = (key: 'connectTimeoutMs' | 'idleTimeoutMs', fallback: number): number => {
     const v = options[key] ?? fallback;
-    if (!Number.isInteger(v) || v < 1 || v > 600_000) throw new ModelConfigurationError(`options.${key}`, `must be an integer in 1..600000, got ${String(v)}`);
+    if (!Number.isInteger(v) || v < 1 || v > 600_000)
+      throw new ModelConfigurationError(`options.${key}`, `must be an integer in 1..600000, got ${String(v)}`);
     return v;
   };
   const retries = options.retry?.maxRetries;
   if (retries !== undefined && (!Number.isInteger(retries) || retries < 0 || retries > 10)) {
-    throw new ModelConfigurationError('options.retry.maxRetries', `must be an integer in 0..10, got ${String(retries)}`);
+    throw new ModelConfigurationError(
+      'options.retry.maxRetries',
+      `must be an integer in 0..10, got ${String(retries)}`,
+    );
   }
   const fetchFn = options.fetch ?? (globalThis.fetch as FetchFunction | undefined);
-  if (typeof fetchFn !== 'function') throw new ModelConfigurationError('options.fetch', 'no fetch function is available; pass one');
+  if (typeof fetchFn !== 'function')
+    throw new ModelConfigurationError('options.fetch', 'no fetch function is available; pass one');
   const apiKey = options.apiKey === '' ? undefined : options.apiKey;
   const headers = { ...(options.headers ?? {}) };
   return {
@@ -90,6 +96,7 @@ export function resolveHttpOptions(options: HttpClientOptions, defaultBaseUrl: s
 /** Validates `LlmRequest.timeoutMs` when given. */
 export function requestTimeout(timeoutMs: number | undefined): number | undefined {
   if (timeoutMs === undefined) return undefined;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new ModelConfigurationError('request.timeoutMs', `must be a positive integer, got ${String(timeoutMs)}`);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
+    throw new ModelConfigurationError('request.timeoutMs', `must be a positive integer, got ${String(timeoutMs)}`);
   return timeoutMs;
 }

@@ -28,7 +28,10 @@ export class CallScope {
   private totalTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly onCallerAbort = () => this.abort('cancelled');
 
-  constructor(private readonly caller: AbortSignal | undefined, totalMs: number | undefined) {
+  constructor(
+    private readonly caller: AbortSignal | undefined,
+    totalMs: number | undefined,
+  ) {
     if (caller?.aborted) this.abort('cancelled');
     caller?.addEventListener('abort', this.onCallerAbort, { once: true });
     if (totalMs !== undefined) this.totalTimer = setTimeout(() => this.abort('timeout'), totalMs);
@@ -86,7 +89,12 @@ export async function openResponse(spec: HttpRequestSpec, scope: CallScope): Pro
       scope.arm(spec.timeouts.connectMs);
       let res: Response;
       try {
-        res = await spec.fetch(spec.url, { method: 'POST', headers: spec.headers, body: payload, signal: scope.signal });
+        res = await spec.fetch(spec.url, {
+          method: 'POST',
+          headers: spec.headers,
+          body: payload,
+          signal: scope.signal,
+        });
       } catch (e) {
         scope.disarm();
         throw errorFromFailure(e, scope.cause, 'request', ctx);
@@ -104,13 +112,22 @@ export async function openResponse(spec: HttpRequestSpec, scope: CallScope): Pro
       throw errorFromResponse(res.status, res.headers, text, ctx);
     },
     spec.retry,
-    { signal: scope.signal, onAbort: () => errorFromFailure(new Error('aborted'), scope.cause ?? 'cancelled', 'request', ctx) },
+    {
+      signal: scope.signal,
+      onAbort: () => errorFromFailure(new Error('aborted'), scope.cause ?? 'cancelled', 'request', ctx),
+    },
   );
 }
 
 /** Reads a response body as SSE events, re-arming the idle deadline on every chunk. */
-export async function* sseEventsOf(res: Response, scope: CallScope, idleMs: number, ctx: ErrorContext): AsyncGenerator<SseEvent> {
-  if (res.body === null) throw new LlmError('invalid_response', `${ctx.provider}: response has no body`, { provider: ctx.provider });
+export async function* sseEventsOf(
+  res: Response,
+  scope: CallScope,
+  idleMs: number,
+  ctx: ErrorContext,
+): AsyncGenerator<SseEvent> {
+  if (res.body === null)
+    throw new LlmError('invalid_response', `${ctx.provider}: response has no body`, { provider: ctx.provider });
   scope.arm(idleMs);
   try {
     yield* readSseEvents(res.body as unknown as AsyncIterable<Uint8Array>, () => scope.arm(idleMs));
@@ -140,6 +157,10 @@ export function parseEventJson(data: string, ctx: ErrorContext): unknown {
   try {
     return JSON.parse(data);
   } catch {
-    throw new LlmError('invalid_response', `${ctx.provider}: stream event is not JSON: ${ctx.redactor.redactAndCut(data, 120)}`, { provider: ctx.provider });
+    throw new LlmError(
+      'invalid_response',
+      `${ctx.provider}: stream event is not JSON: ${ctx.redactor.redactAndCut(data, 120)}`,
+      { provider: ctx.provider },
+    );
   }
 }

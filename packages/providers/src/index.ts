@@ -17,7 +17,11 @@ export {
   type ProviderFamily,
 } from './model-selection.js';
 export { providerModelResolver } from './model-resolver.js';
-export { OPENAI_BASE_URL, OpenAICompatibleClient, type OpenAICompatibleClientOptions } from './openai-compatible-client.js';
+export {
+  OPENAI_BASE_URL,
+  OpenAICompatibleClient,
+  type OpenAICompatibleClientOptions,
+} from './openai-compatible-client.js';
 export type { MaxTokensField } from './openai-request.js';
 export { withRetries, type RetryHooks, type RetryPolicy } from './retry.js';
 export { readSseEvents, SseParser, type SseEvent } from './sse-parser.js';

@@ -20,7 +20,12 @@ import {
 import { AnthropicClient, ANTHROPIC_BASE_URL } from './anthropic-client.js';
 import { splitBaseUrl } from './base-url.js';
 import type { FetchFunction } from './http-call.js';
-import { CONSERVATIVE_CAPABILITIES, OPENAI_BASE_URL, OPENAI_CAPABILITIES, OpenAICompatibleClient } from './openai-compatible-client.js';
+import {
+  CONSERVATIVE_CAPABILITIES,
+  OPENAI_BASE_URL,
+  OPENAI_CAPABILITIES,
+  OpenAICompatibleClient,
+} from './openai-compatible-client.js';
 import type { RetryPolicy } from './retry.js';
 
 /** The wire protocol of a provider. */
@@ -40,16 +45,86 @@ interface ProviderPreset {
 const caps = (c: Partial<LlmCapabilities>): LlmCapabilities => Object.freeze({ ...CONSERVATIVE_CAPABILITIES, ...c });
 
 const PRESETS = {
-  openai: { family: 'openai-compatible', baseUrl: OPENAI_BASE_URL, baseUrlEnv: 'OPENAI_BASE_URL', keyEnv: 'OPENAI_API_KEY', keyRequired: true, capabilities: OPENAI_CAPABILITIES },
-  anthropic: { family: 'anthropic', baseUrl: ANTHROPIC_BASE_URL, baseUrlEnv: 'ANTHROPIC_BASE_URL', keyEnv: 'ANTHROPIC_API_KEY', keyRequired: true, capabilities: caps({ forcedToolChoice: true }) },
-  'openai-compatible': { family: 'openai-compatible', baseUrl: undefined, baseUrlEnv: 'OPENAI_BASE_URL', keyEnv: 'OPENAI_API_KEY', keyRequired: false, capabilities: CONSERVATIVE_CAPABILITIES },
-  deepseek: { family: 'openai-compatible', baseUrl: 'https://api.deepseek.com/v1', baseUrlEnv: 'DEEPSEEK_BASE_URL', keyEnv: 'DEEPSEEK_API_KEY', keyRequired: true, capabilities: caps({ forcedToolChoice: true, jsonMode: true }) },
-  openrouter: { family: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1', baseUrlEnv: 'OPENROUTER_BASE_URL', keyEnv: 'OPENROUTER_API_KEY', keyRequired: true, capabilities: caps({ forcedToolChoice: true, jsonMode: true }) },
-  groq: { family: 'openai-compatible', baseUrl: 'https://api.groq.com/openai/v1', baseUrlEnv: 'GROQ_BASE_URL', keyEnv: 'GROQ_API_KEY', keyRequired: true, capabilities: caps({ forcedToolChoice: true, jsonMode: true }) },
-  vllm: { family: 'openai-compatible', baseUrl: undefined, baseUrlEnv: 'OPENAI_BASE_URL', keyEnv: 'OPENAI_API_KEY', keyRequired: false, capabilities: caps({ forcedToolChoice: true, jsonMode: true, strictJsonSchema: true }) },
-  llamacpp: { family: 'openai-compatible', baseUrl: 'http://127.0.0.1:8080/v1', baseUrlEnv: 'LLAMACPP_BASE_URL', keyEnv: undefined, keyRequired: false, capabilities: caps({ jsonMode: true, strictJsonSchema: true }) },
-  ollama: { family: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', baseUrlEnv: 'OLLAMA_BASE_URL', keyEnv: undefined, keyRequired: false, capabilities: caps({ jsonMode: true }) },
-  lmstudio: { family: 'openai-compatible', baseUrl: 'http://127.0.0.1:1234/v1', baseUrlEnv: 'LMSTUDIO_BASE_URL', keyEnv: undefined, keyRequired: false, capabilities: caps({ strictJsonSchema: true }) },
+  openai: {
+    family: 'openai-compatible',
+    baseUrl: OPENAI_BASE_URL,
+    baseUrlEnv: 'OPENAI_BASE_URL',
+    keyEnv: 'OPENAI_API_KEY',
+    keyRequired: true,
+    capabilities: OPENAI_CAPABILITIES,
+  },
+  anthropic: {
+    family: 'anthropic',
+    baseUrl: ANTHROPIC_BASE_URL,
+    baseUrlEnv: 'ANTHROPIC_BASE_URL',
+    keyEnv: 'ANTHROPIC_API_KEY',
+    keyRequired: true,
+    capabilities: caps({ forcedToolChoice: true }),
+  },
+  'openai-compatible': {
+    family: 'openai-compatible',
+    baseUrl: undefined,
+    baseUrlEnv: 'OPENAI_BASE_URL',
+    keyEnv: 'OPENAI_API_KEY',
+    keyRequired: false,
+    capabilities: CONSERVATIVE_CAPABILITIES,
+  },
+  deepseek: {
+    family: 'openai-compatible',
+    baseUrl: 'https://api.deepseek.com/v1',
+    baseUrlEnv: 'DEEPSEEK_BASE_URL',
+    keyEnv: 'DEEPSEEK_API_KEY',
+    keyRequired: true,
+    capabilities: caps({ forcedToolChoice: true, jsonMode: true }),
+  },
+  openrouter: {
+    family: 'openai-compatible',
+    baseUrl: 'https://openrouter.ai/api/v1',
+    baseUrlEnv: 'OPENROUTER_BASE_URL',
+    keyEnv: 'OPENROUTER_API_KEY',
+    keyRequired: true,
+    capabilities: caps({ forcedToolChoice: true, jsonMode: true }),
+  },
+  groq: {
+    family: 'openai-compatible',
+    baseUrl: 'https://api.groq.com/openai/v1',
+    baseUrlEnv: 'GROQ_BASE_URL',
+    keyEnv: 'GROQ_API_KEY',
+    keyRequired: true,
+    capabilities: caps({ forcedToolChoice: true, jsonMode: true }),
+  },
+  vllm: {
+    family: 'openai-compatible',
+    baseUrl: undefined,
+    baseUrlEnv: 'OPENAI_BASE_URL',
+    keyEnv: 'OPENAI_API_KEY',
+    keyRequired: false,
+    capabilities: caps({ forcedToolChoice: true, jsonMode: true, strictJsonSchema: true }),
+  },
+  llamacpp: {
+    family: 'openai-compatible',
+    baseUrl: 'http://127.0.0.1:8080/v1',
+    baseUrlEnv: 'LLAMACPP_BASE_URL',
+    keyEnv: undefined,
+    keyRequired: false,
+    capabilities: caps({ jsonMode: true, strictJsonSchema: true }),
+  },
+  ollama: {
+    family: 'openai-compatible',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    baseUrlEnv: 'OLLAMA_BASE_URL',
+    keyEnv: undefined,
+    keyRequired: false,
+    capabilities: caps({ jsonMode: true }),
+  },
+  lmstudio: {
+    family: 'openai-compatible',
+    baseUrl: 'http://127.0.0.1:1234/v1',
+    baseUrlEnv: 'LMSTUDIO_BASE_URL',
+    keyEnv: undefined,
+    keyRequired: false,
+    capabilities: caps({ strictJsonSchema: true }),
+  },
 } as const satisfies Record<ProviderName, ProviderPreset>;
 
 /** What a provider needs, for listings such as `a3s models` (no values, only names). */
@@ -70,7 +145,14 @@ export interface ProviderDescription {
 export function describeProviders(): readonly ProviderDescription[] {
   return PROVIDER_NAMES.map((name) => {
     const p: ProviderPreset = PRESETS[name];
-    return Object.freeze({ name, family: p.family, defaultBaseUrl: p.baseUrl, baseUrlEnv: p.baseUrlEnv, keyEnv: p.keyEnv, keyRequired: p.keyRequired });
+    return Object.freeze({
+      name,
+      family: p.family,
+      defaultBaseUrl: p.baseUrl,
+      baseUrlEnv: p.baseUrlEnv,
+      keyEnv: p.keyEnv,
+      keyRequired: p.keyRequired,
+    });
   });
 }
 
@@ -102,7 +184,8 @@ function resolve(selection: ModelSelection, env: ModelEnvironment): Resolved | u
   const envBase = env[preset.baseUrlEnv];
   const baseUrl = selection.baseUrl ?? (envBase === '' ? undefined : envBase) ?? preset.baseUrl;
   const baseKey = selection.baseUrl !== undefined ? 'baseUrl' : preset.baseUrlEnv;
-  if (baseUrl === undefined) throw new ModelConfigurationError(baseKey, `is not set; provider '${provider}' has no default base URL`);
+  if (baseUrl === undefined)
+    throw new ModelConfigurationError(baseKey, `is not set; provider '${provider}' has no default base URL`);
   const problem = baseUrlProblem(baseUrl);
   if (problem !== undefined) throw new ModelConfigurationError(baseKey, problem);
   let apiKey = selection.apiKey;
@@ -112,14 +195,20 @@ function resolve(selection: ModelSelection, env: ModelEnvironment): Resolved | u
     apiKeySource = preset.keyEnv;
   }
   if (apiKey === undefined && preset.keyRequired) {
-    throw new ModelConfigurationError(preset.keyEnv ?? 'apiKey', `is not set; it is required for model '${provider}/${model}'`);
+    throw new ModelConfigurationError(
+      preset.keyEnv ?? 'apiKey',
+      `is not set; it is required for model '${provider}/${model}'`,
+    );
   }
   const capabilities = Object.freeze({ ...preset.capabilities, ...selection.capabilities });
   return { provider, family: preset.family, model, baseUrl, apiKeySource, apiKey, capabilities };
 }
 
 /** Resolves the model configuration, or `undefined` when no model is configured anywhere. */
-export function resolveModelConfig(selection: ModelSelection = {}, env: ModelEnvironment = process.env): ModelConfig | undefined {
+export function resolveModelConfig(
+  selection: ModelSelection = {},
+  env: ModelEnvironment = process.env,
+): ModelConfig | undefined {
   const r = resolve(selection, env);
   if (r === undefined) return undefined;
   const { apiKey: _key, baseUrl, ...config } = r;
@@ -131,7 +220,10 @@ export function resolveModelConfig(selection: ModelSelection = {}, env: ModelEnv
  * Builds the client for the selection and environment, or `undefined` when no model is
  * configured (then `generate_object` is not registered). Throws {@link ModelConfigurationError}.
  */
-export function createLlmClient(selection: ModelSelection = {}, env: ModelEnvironment = process.env): LlmClient | undefined {
+export function createLlmClient(
+  selection: ModelSelection = {},
+  env: ModelEnvironment = process.env,
+): LlmClient | undefined {
   const r = resolve(selection, env);
   if (r === undefined) return undefined;
   const common = {

@@ -12,15 +12,31 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function clientFor(responses: ReplayResponse[], options: Partial<OpenAICompatibleClientOptions> = {}): Promise<OpenAICompatibleClient> {
+async function clientFor(
+  responses: ReplayResponse[],
+  options: Partial<OpenAICompatibleClientOptions> = {},
+): Promise<OpenAICompatibleClient> {
   server = await startReplayServer(responses);
-  return new OpenAICompatibleClient({ model: 'gpt-4o', baseUrl: `${server.url}/v1`, apiKey: KEY, retry: { maxRetries: 0 }, ...options });
+  return new OpenAICompatibleClient({
+    model: 'gpt-4o',
+    baseUrl: `${server.url}/v1`,
+    apiKey: KEY,
+    retry: { maxRetries: 0 },
+    ...options,
+  });
 }
 
 describe('OpenAICompatibleClient request and typed failures (own fixtures)', () => {
   it('sends the documented Chat Completions body: system, tools, tool_choice, response_format, stream_options, auth and extra headers', async () => {
-    const client = await clientFor([{ body: localFixture('openai-agent-turn-3.sse') }], { headers: { 'HTTP-Referer': 'https://a3s.dev' } });
-    const schema = { type: 'object', properties: { x: { type: 'number' } }, required: ['x'], additionalProperties: false };
+    const client = await clientFor([{ body: localFixture('openai-agent-turn-3.sse') }], {
+      headers: { 'HTTP-Referer': 'https://a3s.dev' },
+    });
+    const schema = {
+      type: 'object',
+      properties: { x: { type: 'number' } },
+      required: ['x'],
+      additionalProperties: false,
+    };
     await runStream(
       client,
       simpleRequest({
@@ -45,7 +61,11 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
       messages: [
         { role: 'system', content: 'You are terse.' },
         { role: 'user', content: 'hi' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"x":1}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"x":1}' } }],
+        },
         { role: 'tool', tool_call_id: 'c1', content: 'sunny' },
       ],
       tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: schema } }],
@@ -62,10 +82,16 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
     const turn = { body: localFixture('openai-agent-turn-3.sse') };
     const client = await clientFor([turn, turn, turn]);
     const tool = { name: 't', description: 'd', inputSchema: { type: 'object' } };
-    await runStream(client, simpleRequest({ tools: [tool], toolChoice: 'required', responseFormat: { type: 'json_object' } }));
+    await runStream(
+      client,
+      simpleRequest({ tools: [tool], toolChoice: 'required', responseFormat: { type: 'json_object' } }),
+    );
     await runStream(client, simpleRequest({ tools: [tool], toolChoice: 'none' }));
     await runStream(client, simpleRequest({ toolChoice: 'required' }));
-    expect(server!.requests[0]!.body).toMatchObject({ tool_choice: 'required', response_format: { type: 'json_object' } });
+    expect(server!.requests[0]!.body).toMatchObject({
+      tool_choice: 'required',
+      response_format: { type: 'json_object' },
+    });
     expect(server!.requests[1]!.body).toMatchObject({ tool_choice: 'none' });
     // Chat Completions rejects tool_choice without tools, so none is sent
     expect(server!.requests[2]!.body).not.toHaveProperty('tool_choice');
@@ -73,10 +99,20 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
 
   it('WFETCH-03: 429 with Retry-After seconds is rate_limited with retryAfterMs, and the retry waits for it', async () => {
     const ok = { body: localFixture('openai-agent-turn-3.sse') };
-    const limited = { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: localFixture('openai-error-429-rate-limit.json') };
+    const limited = {
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '1' },
+      body: localFixture('openai-error-429-rate-limit.json'),
+    };
     let client = await clientFor([limited]);
     const { error } = await runStream(client);
-    expect(error).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterMs: 1000, providerCode: 'rate_limit_exceeded', retryable: true });
+    expect(error).toMatchObject({
+      kind: 'rate_limited',
+      status: 429,
+      retryAfterMs: 1000,
+      providerCode: 'rate_limit_exceeded',
+      retryable: true,
+    });
     await server!.close();
     client = await clientFor([limited, ok], { retry: { maxRetries: 2 } });
     const started = Date.now();
@@ -101,16 +137,27 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
   });
 
   it('WFETCH-02: 408 and 5xx are transport errors, retried with backoff and then reported', async () => {
-    const err = (status: number) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: `upstream ${status}` } }) });
+    const err = (status: number) => ({
+      status,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { message: `upstream ${status}` } }),
+    });
     const client = await clientFor([err(503), err(408), err(500)], { retry: { maxRetries: 2, baseDelayMs: 5 } });
     const { error } = await runStream(client);
     expect(error).toMatchObject({ kind: 'transport', status: 500, retryable: true });
     expect(server!.requests).toHaveLength(3);
   });
 
-  it('a retry wait longer than connectTimeoutMs is not cut short by the previous attempt\'s connect deadline', async () => {
-    const limited = { status: 429, headers: { 'retry-after-ms': '150' }, body: localFixture('openai-error-429-rate-limit.json') };
-    const client = await clientFor([limited, { body: localFixture('openai-agent-turn-3.sse') }], { connectTimeoutMs: 60, retry: { maxRetries: 1 } });
+  it("a retry wait longer than connectTimeoutMs is not cut short by the previous attempt's connect deadline", async () => {
+    const limited = {
+      status: 429,
+      headers: { 'retry-after-ms': '150' },
+      body: localFixture('openai-error-429-rate-limit.json'),
+    };
+    const client = await clientFor([limited, { body: localFixture('openai-agent-turn-3.sse') }], {
+      connectTimeoutMs: 60,
+      retry: { maxRetries: 1 },
+    });
     const { error, response } = await runStream(client);
     expect(error).toBeUndefined();
     expect(response!.text).toContain('Both files');
@@ -131,7 +178,12 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
     const client = await clientFor([{ body: bytes, cutAfter: bytes.length }]);
     const { events, error } = await runStream(client);
     expect(error?.kind).toBe('transport');
-    expect(events.filter((e) => e.type === 'text_delta').map((e) => (e as { delta: string }).delta).join('')).toBe('The answer is');
+    expect(
+      events
+        .filter((e) => e.type === 'text_delta')
+        .map((e) => (e as { delta: string }).delta)
+        .join(''),
+    ).toBe('The answer is');
   });
 
   it('WFETCH-02: a body that ends cleanly without [DONE] or finish_reason is transport, not success', async () => {
@@ -149,7 +201,9 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
   });
 
   it('WFETCH-04: no response headers within connectTimeoutMs is a timeout; LlmRequest.timeoutMs bounds the whole call', async () => {
-    let client = await clientFor([{ delayMs: 1_000, body: localFixture('openai-agent-turn-3.sse') }], { connectTimeoutMs: 50 });
+    let client = await clientFor([{ delayMs: 1_000, body: localFixture('openai-agent-turn-3.sse') }], {
+      connectTimeoutMs: 50,
+    });
     expect((await runStream(client)).error?.kind).toBe('timeout');
     await server!.close();
     client = await clientFor([{ delayMs: 1_000, body: localFixture('openai-agent-turn-3.sse') }]);
@@ -161,12 +215,19 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
     server = await startReplayServer([{ body: bytes, cutAfter: 300, cutPauseMs: 2_000 }]);
     // The server goes silent for 2 s before it cuts; an idle timeout far shorter than that wins
     // even on a loaded machine.
-    const client = new OpenAICompatibleClient({ model: 'm', baseUrl: server.url, idleTimeoutMs: 50, retry: { maxRetries: 0 } });
+    const client = new OpenAICompatibleClient({
+      model: 'm',
+      baseUrl: server.url,
+      idleTimeoutMs: 50,
+      retry: { maxRetries: 0 },
+    });
     expect((await runStream(client)).error?.kind).toBe('timeout');
   });
 
   it('honours the AbortSignal: an abort mid-stream is cancelled and never retried', async () => {
-    const client = await clientFor([{ delayMs: 300, body: localFixture('openai-agent-turn-3.sse') }], { retry: { maxRetries: 3 } });
+    const client = await clientFor([{ delayMs: 300, body: localFixture('openai-agent-turn-3.sse') }], {
+      retry: { maxRetries: 3 },
+    });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 30);
     const { error } = await runStream(client, simpleRequest({ signal: ac.signal }));
@@ -176,13 +237,24 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
   });
 
   it('the API key never appears in errors, their details, JSON, causes or the serialised client', async () => {
-    const echo = JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}.`, type: 'invalid_request_error', code: 'invalid_api_key' } });
+    const echo = JSON.stringify({
+      error: { message: `Incorrect API key provided: ${KEY}.`, type: 'invalid_request_error', code: 'invalid_api_key' },
+    });
     const client = await clientFor([{ status: 401, headers: { 'content-type': 'application/json' }, body: echo }]);
     const { error } = await runStream(client);
     expect(error).toBeInstanceOf(LlmError);
     expect(error!.kind).toBe('status');
     const { inspect } = await import('node:util');
-    for (const text of [error!.message, JSON.stringify(error), JSON.stringify(error!.details), String(error!.cause ?? ''), error!.stack ?? '', JSON.stringify(client), inspect(client, { depth: 5 }), inspect(error, { depth: 5 })]) {
+    for (const text of [
+      error!.message,
+      JSON.stringify(error),
+      JSON.stringify(error!.details),
+      String(error!.cause ?? ''),
+      error!.stack ?? '',
+      JSON.stringify(client),
+      inspect(client, { depth: 5 }),
+      inspect(error, { depth: 5 }),
+    ]) {
       expect(text).not.toContain(KEY);
     }
     expect(error!.message).toContain('[REDACTED]');

@@ -5,9 +5,22 @@
  * with argument deltas and usage (`stream_options.include_usage`); `complete` is a distinct
  * non-streaming transport.
  */
-import { type LlmCapabilities, type LlmClient, LlmError, type LlmRequest, type LlmResponse, type LlmStreamEvent, type LlmToolCall } from '@a3s-code/core';
+import {
+  type LlmCapabilities,
+  type LlmClient,
+  LlmError,
+  type LlmRequest,
+  type LlmResponse,
+  type LlmStreamEvent,
+  type LlmToolCall,
+} from '@a3s-code/core';
 import { endpointUrl } from './base-url.js';
-import { requestTimeout, resolveHttpOptions, type HttpClientOptions, type ResolvedHttpOptions } from './client-options.js';
+import {
+  requestTimeout,
+  resolveHttpOptions,
+  type HttpClientOptions,
+  type ResolvedHttpOptions,
+} from './client-options.js';
 import { CallScope, jsonOf, openResponse, parseEventJson, sseEventsOf, type HttpRequestSpec } from './http-call.js';
 import type { ErrorContext } from './provider-errors.js';
 import { openAIRequestBody, type MaxTokensField } from './openai-request.js';
@@ -68,7 +81,10 @@ export class OpenAICompatibleClient implements LlmClient {
     this.baseUrl = resolved.base.display;
     const isOpenAI = new URL(resolved.base.path).hostname === 'api.openai.com';
     this.provider = options.provider ?? (isOpenAI ? 'openai' : 'openai-compatible');
-    this.capabilities = Object.freeze({ ...(isOpenAI ? OPENAI_CAPABILITIES : CONSERVATIVE_CAPABILITIES), ...options.capabilities });
+    this.capabilities = Object.freeze({
+      ...(isOpenAI ? OPENAI_CAPABILITIES : CONSERVATIVE_CAPABILITIES),
+      ...options.capabilities,
+    });
     this.#streamUsage = options.streamUsage ?? true;
     this.#maxTokensField = options.maxTokensField ?? (isOpenAI ? 'max_completion_tokens' : 'max_tokens');
   }
@@ -91,11 +107,15 @@ export class OpenAICompatibleClient implements LlmClient {
           break;
         }
         const json = parseEventJson(ev.data, ctx);
-        yield* decoder.chunk(ev.event === 'error' && isObject(json) && json.error === undefined ? { error: json } : json);
+        yield* decoder.chunk(
+          ev.event === 'error' && isObject(json) && json.error === undefined ? { error: json } : json,
+        );
         if (decoder.failure) throw decoder.failure;
       }
       if (!done && !decoder.finished) {
-        throw new LlmError('transport', `${this.provider}: the stream ended before the response was complete`, { provider: this.provider });
+        throw new LlmError('transport', `${this.provider}: the stream ended before the response was complete`, {
+          provider: this.provider,
+        });
       }
       yield* decoder.end();
     } finally {
@@ -115,7 +135,8 @@ export class OpenAICompatibleClient implements LlmClient {
   }
 
   private parseCompletion(body: unknown): LlmResponse {
-    const bad = (what: string) => new LlmError('invalid_response', `${this.provider}: ${what}`, { provider: this.provider });
+    const bad = (what: string) =>
+      new LlmError('invalid_response', `${this.provider}: ${what}`, { provider: this.provider });
     if (!isObject(body)) throw bad('response is not a JSON object');
     if (body.error !== undefined && body.error !== null) {
       const decoder = new OpenAIStreamDecoder(this.provider, this.errorContext().redactor);
@@ -128,12 +149,25 @@ export class OpenAICompatibleClient implements LlmClient {
     const calls: LlmToolCall[] = [];
     for (const tc of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
       const fn = isObject(tc) && isObject(tc.function) ? tc.function : undefined;
-      if (!isObject(tc) || fn === undefined || typeof fn.name !== 'string') throw bad('tool call without a function name');
+      if (!isObject(tc) || fn === undefined || typeof fn.name !== 'string')
+        throw bad('tool call without a function name');
       const args = typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {});
-      calls.push(parseToolCall(this.provider, typeof tc.id === 'string' ? tc.id : `call_${calls.length}`, fn.name, args));
+      calls.push(
+        parseToolCall(this.provider, typeof tc.id === 'string' ? tc.id : `call_${calls.length}`, fn.name, args),
+      );
     }
-    const reasoning = typeof m.reasoning_content === 'string' ? m.reasoning_content : typeof m.reasoning === 'string' ? m.reasoning : '';
-    const reason = typeof choice.finish_reason === 'string' ? openAIFinishReason(choice.finish_reason) : calls.length > 0 ? 'tool_calls' : 'stop';
+    const reasoning =
+      typeof m.reasoning_content === 'string'
+        ? m.reasoning_content
+        : typeof m.reasoning === 'string'
+          ? m.reasoning
+          : '';
+    const reason =
+      typeof choice.finish_reason === 'string'
+        ? openAIFinishReason(choice.finish_reason)
+        : calls.length > 0
+          ? 'tool_calls'
+          : 'stop';
     return {
       text: typeof m.content === 'string' ? m.content : '',
       reasoning,
@@ -145,14 +179,22 @@ export class OpenAICompatibleClient implements LlmClient {
 
   private spec(request: LlmRequest, stream: boolean): HttpRequestSpec {
     const o = this.#options;
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: stream ? 'text/event-stream' : 'application/json',
+    };
     if (this.#apiKey !== undefined) headers.authorization = `Bearer ${this.#apiKey}`;
     Object.assign(headers, o.headers);
     return {
       fetch: o.fetch,
       url: endpointUrl(o.base, '/chat/completions'),
       headers,
-      body: openAIRequestBody(request, { model: this.model, stream, streamUsage: this.#streamUsage, maxTokensField: this.#maxTokensField }),
+      body: openAIRequestBody(request, {
+        model: this.model,
+        stream,
+        streamUsage: this.#streamUsage,
+        maxTokensField: this.#maxTokensField,
+      }),
       timeouts: { connectMs: o.connectTimeoutMs, idleMs: o.idleTimeoutMs },
       retry: o.retry,
       errors: this.errorContext(),

@@ -33,7 +33,8 @@ export function openAIRequestBody(request: LlmRequest, options: OpenAIBodyOption
     }));
   }
   // Chat Completions rejects tool_choice without tools.
-  if (request.toolChoice !== undefined && request.tools.length > 0) body.tool_choice = openAIToolChoice(request.toolChoice);
+  if (request.toolChoice !== undefined && request.tools.length > 0)
+    body.tool_choice = openAIToolChoice(request.toolChoice);
   const format = request.responseFormat;
   if (format?.type === 'json_object') body.response_format = { type: 'json_object' };
   if (format?.type === 'json_schema') {
@@ -65,7 +66,11 @@ function openAIMessage(m: LlmMessage): Json {
       return {
         role: 'assistant',
         content: m.content === '' ? null : m.content,
-        tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })),
+        tool_calls: calls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: JSON.stringify(c.args) },
+        })),
       };
     }
     case 'tool':

@@ -46,7 +46,10 @@ export class OpenAIStreamDecoder {
   /** The error object a gateway sent inside the stream, once seen; the client throws it after the chunk's events. */
   failure: LlmError | undefined;
 
-  constructor(private readonly provider: string, private readonly redactor: Redactor = Redactor.none) {
+  constructor(
+    private readonly provider: string,
+    private readonly redactor: Redactor = Redactor.none,
+  ) {
     this.calls = new ToolCallAssembler(provider);
   }
 
@@ -72,9 +75,15 @@ export class OpenAIStreamDecoder {
     const choice = choices.find((c) => isObject(c) && (c.index === 0 || c.index === undefined));
     if (!isObject(choice)) return out;
     const delta = isObject(choice.delta) ? choice.delta : isObject(choice.message) ? choice.message : {};
-    const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : typeof delta.reasoning === 'string' ? delta.reasoning : '';
+    const reasoning =
+      typeof delta.reasoning_content === 'string'
+        ? delta.reasoning_content
+        : typeof delta.reasoning === 'string'
+          ? delta.reasoning
+          : '';
     if (reasoning !== '') out.push({ type: 'reasoning_delta', delta: reasoning });
-    if (typeof delta.content === 'string' && delta.content !== '') out.push({ type: 'text_delta', delta: delta.content });
+    if (typeof delta.content === 'string' && delta.content !== '')
+      out.push({ type: 'text_delta', delta: delta.content });
     if (Array.isArray(delta.tool_calls)) delta.tool_calls.forEach((tc, i) => this.toolDelta(tc, i, out));
     if (typeof choice.finish_reason === 'string' && this.finish === undefined) {
       this.finish = openAIFinishReason(choice.finish_reason);
@@ -105,7 +114,8 @@ export class OpenAIStreamDecoder {
     }
     if (typeof tc.id === 'string' && tc.id !== '') slot.id ??= tc.id;
     if (typeof fn.name === 'string' && fn.name !== '') slot.name ??= fn.name;
-    const args = typeof fn.arguments === 'string' ? fn.arguments : isObject(fn.arguments) ? JSON.stringify(fn.arguments) : '';
+    const args =
+      typeof fn.arguments === 'string' ? fn.arguments : isObject(fn.arguments) ? JSON.stringify(fn.arguments) : '';
     if (!this.calls.has(index)) {
       // Some servers send the name after the id (or arguments first): wait until both are known.
       slot.args += args;
@@ -124,10 +134,14 @@ export class OpenAIStreamDecoder {
   private streamError(error: unknown): LlmError {
     const e = isObject(error) ? error : { message: String(error) };
     const code = num(e.code);
-    const message = this.redactor.redactAndCut(typeof e.message === 'string' ? e.message : 'error in stream', MAX_PROVIDER_MESSAGE);
+    const message = this.redactor.redactAndCut(
+      typeof e.message === 'string' ? e.message : 'error in stream',
+      MAX_PROVIDER_MESSAGE,
+    );
     const rawCode = typeof e.code === 'string' ? e.code : typeof e.type === 'string' ? e.type : undefined;
     const providerCode = rawCode === undefined ? undefined : this.redactor.redactAndCut(rawCode, MAX_PROVIDER_CODE);
-    const kind = code !== undefined ? kindForStatus(code) : providerCode === 'rate_limit_exceeded' ? 'rate_limited' : 'transport';
+    const kind =
+      code !== undefined ? kindForStatus(code) : providerCode === 'rate_limit_exceeded' ? 'rate_limited' : 'transport';
     return new LlmError(kind, `${this.provider}: error in stream: ${message}`, {
       provider: this.provider,
       ...(code === undefined ? {} : { status: code }),

@@ -47,7 +47,8 @@ export function errorFromResponse(status: number, headers: Headers, bodyText: st
   const detail = fields.message ?? bodyText.trim();
   // Redact the whole text first, then cut: a secret straddling the cut must not leave its head.
   const shown = ctx.redactor.redactAndCut(detail, MAX_PROVIDER_MESSAGE);
-  const providerCode = fields.code === undefined ? undefined : ctx.redactor.redactAndCut(fields.code, MAX_PROVIDER_CODE);
+  const providerCode =
+    fields.code === undefined ? undefined : ctx.redactor.redactAndCut(fields.code, MAX_PROVIDER_CODE);
   const kind = kindForStatus(status);
   const retryAfterMs = kind === 'rate_limited' ? retryAfterFromHeaders(headers, ctx.nowMs) : undefined;
   return new LlmError(kind, `${ctx.provider}: HTTP ${status}${shown ? `: ${shown}` : ''}`, {
@@ -70,9 +71,14 @@ export function errorFromFailure(e: unknown, cause: AbortCause | undefined, what
   if (LlmError.isLlmError(e)) return e;
   const raw = e instanceof Error ? `${e.message}${causeMessage(e)}` : String(e);
   const message = ctx.redactor.redactAndCut(raw, MAX_PROVIDER_MESSAGE);
-  if (cause === 'cancelled') return new LlmError('cancelled', `${ctx.provider}: ${what} was cancelled`, { provider: ctx.provider });
-  if (cause === 'timeout') return new LlmError('timeout', `${ctx.provider}: ${what} timed out`, { provider: ctx.provider });
-  return new LlmError('transport', `${ctx.provider}: ${what} failed: ${message}`, { provider: ctx.provider, cause: new Error(message) });
+  if (cause === 'cancelled')
+    return new LlmError('cancelled', `${ctx.provider}: ${what} was cancelled`, { provider: ctx.provider });
+  if (cause === 'timeout')
+    return new LlmError('timeout', `${ctx.provider}: ${what} timed out`, { provider: ctx.provider });
+  return new LlmError('transport', `${ctx.provider}: ${what} failed: ${message}`, {
+    provider: ctx.provider,
+    cause: new Error(message),
+  });
 }
 
 function causeMessage(e: Error): string {

@@ -4,12 +4,34 @@ import { createLlmClient, describeProviders, resolveModelConfig } from './model-
 
 describe('the provider list', () => {
   it('names every provider id with its key and base-URL variables', () => {
-    expect(PROVIDER_NAMES).toEqual(['openai', 'anthropic', 'openai-compatible', 'deepseek', 'openrouter', 'groq', 'vllm', 'llamacpp', 'ollama', 'lmstudio']);
+    expect(PROVIDER_NAMES).toEqual([
+      'openai',
+      'anthropic',
+      'openai-compatible',
+      'deepseek',
+      'openrouter',
+      'groq',
+      'vllm',
+      'llamacpp',
+      'ollama',
+      'lmstudio',
+    ]);
     // One preset for every name core's configuration accepts, in the same order.
     expect(describeProviders().map((p) => p.name)).toEqual(PROVIDER_NAMES);
     const byName = Object.fromEntries(describeProviders().map((p) => [p.name, p]));
-    expect(byName.deepseek).toEqual({ name: 'deepseek', family: 'openai-compatible', defaultBaseUrl: 'https://api.deepseek.com/v1', baseUrlEnv: 'DEEPSEEK_BASE_URL', keyEnv: 'DEEPSEEK_API_KEY', keyRequired: true });
-    expect(byName.ollama).toMatchObject({ keyEnv: undefined, keyRequired: false, defaultBaseUrl: 'http://127.0.0.1:11434/v1' });
+    expect(byName.deepseek).toEqual({
+      name: 'deepseek',
+      family: 'openai-compatible',
+      defaultBaseUrl: 'https://api.deepseek.com/v1',
+      baseUrlEnv: 'DEEPSEEK_BASE_URL',
+      keyEnv: 'DEEPSEEK_API_KEY',
+      keyRequired: true,
+    });
+    expect(byName.ollama).toMatchObject({
+      keyEnv: undefined,
+      keyRequired: false,
+      defaultBaseUrl: 'http://127.0.0.1:11434/v1',
+    });
     expect(byName.vllm).toMatchObject({ defaultBaseUrl: undefined, baseUrlEnv: 'OPENAI_BASE_URL' });
   });
 
@@ -21,7 +43,10 @@ describe('the provider list', () => {
       const config = resolveModelConfig({ model: `${p.name}/m` }, env);
       expect(config, p.name).toMatchObject({ provider: p.name, family: p.family, model: 'm', apiKeySource: p.keyEnv });
       expect(createLlmClient({ model: `${p.name}/m` }, env)?.provider, p.name).toBe(p.name);
-      if (p.keyRequired) expect(() => resolveModelConfig({ model: `${p.name}/m` }, { ...env, [p.keyEnv!]: '' }), p.name).toThrow(p.keyEnv);
+      if (p.keyRequired)
+        expect(() => resolveModelConfig({ model: `${p.name}/m` }, { ...env, [p.keyEnv!]: '' }), p.name).toThrow(
+          p.keyEnv,
+        );
     }
   });
 });

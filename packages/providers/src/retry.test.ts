@@ -9,7 +9,9 @@ describe('bounded retries on typed evidence', () => {
     expect(retryDelay(transport, 1, { baseDelayMs: 100 })).toBe(200);
     expect(retryDelay(transport, 2, { baseDelayMs: 100, maxRetries: 2 })).toBeUndefined();
     expect(retryDelay(new LlmError('rate_limited', 'x', { retryAfterMs: 1234 }), 0)).toBe(1234);
-    expect(retryDelay(new LlmError('rate_limited', 'x', { retryAfterMs: 90_000 }), 0, { maxDelayMs: 30_000 })).toBeUndefined();
+    expect(
+      retryDelay(new LlmError('rate_limited', 'x', { retryAfterMs: 90_000 }), 0, { maxDelayMs: 30_000 }),
+    ).toBeUndefined();
     expect(retryDelay(new LlmError('status', 'x', { status: 400 }), 0)).toBeUndefined();
     expect(retryDelay(new LlmError('invalid_response', 'x'), 0)).toBeUndefined();
     expect(retryDelay(new LlmError('cancelled', 'x'), 0)).toBeUndefined();
@@ -18,7 +20,9 @@ describe('bounded retries on typed evidence', () => {
 
   it('withRetries stops at the first success and rethrows non-retryable errors at once', async () => {
     let calls = 0;
-    await expect(withRetries(async () => (++calls < 3 ? Promise.reject(transport) : 'ok'), { baseDelayMs: 1 })).resolves.toBe('ok');
+    await expect(
+      withRetries(async () => (++calls < 3 ? Promise.reject(transport) : 'ok'), { baseDelayMs: 1 }),
+    ).resolves.toBe('ok');
     expect(calls).toBe(3);
     calls = 0;
     const bad = new LlmError('status', 'bad', { status: 400 });
@@ -30,6 +34,12 @@ describe('bounded retries on typed evidence', () => {
     const ac = new AbortController();
     const cancelled = new LlmError('cancelled', 'stop');
     setTimeout(() => ac.abort(), 10);
-    await expect(withRetries(() => Promise.reject(transport), { baseDelayMs: 5_000 }, { signal: ac.signal, onAbort: () => cancelled })).rejects.toBe(cancelled);
+    await expect(
+      withRetries(
+        () => Promise.reject(transport),
+        { baseDelayMs: 5_000 },
+        { signal: ac.signal, onAbort: () => cancelled },
+      ),
+    ).rejects.toBe(cancelled);
   });
 });

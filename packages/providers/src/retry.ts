@@ -36,7 +36,11 @@ export function retryDelay(error: unknown, retriesDone: number, policy: RetryPol
 }
 
 /** Runs `attempt` until it succeeds, fails without typed evidence for a retry, or retries run out. */
-export async function withRetries<T>(attempt: (attemptNumber: number) => Promise<T>, policy: RetryPolicy = {}, hooks: RetryHooks = {}): Promise<T> {
+export async function withRetries<T>(
+  attempt: (attemptNumber: number) => Promise<T>,
+  policy: RetryPolicy = {},
+  hooks: RetryHooks = {},
+): Promise<T> {
   for (let done = 0; ; done++) {
     try {
       return await attempt(done + 1);
@@ -50,5 +54,9 @@ export async function withRetries<T>(attempt: (attemptNumber: number) => Promise
 }
 
 function wait(ms: number, hooks: RetryHooks): Promise<void> {
-  return abortableSleep(ms, hooks.signal, () => hooks.onAbort?.() ?? new LlmError('cancelled', 'retry wait was cancelled'));
+  return abortableSleep(
+    ms,
+    hooks.signal,
+    () => hooks.onAbort?.() ?? new LlmError('cancelled', 'retry wait was cancelled'),
+  );
 }

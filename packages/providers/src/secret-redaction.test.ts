@@ -20,18 +20,36 @@ afterEach(async () => {
 });
 
 const ALL = [LEAK_KEY, LEAK_TOKEN, LEAK_COOKIE, LEAK_QUERY];
-const json = (status: number, body: unknown) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (status: number, body: unknown) => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 /** Every text an error exposes: message, JSON, details, cause, stack, inspection. */
 function errorTexts(error: LlmError): string {
-  return [error.message, JSON.stringify(error), JSON.stringify(error.details), String(error.cause ?? ''), error.stack ?? '', inspect(error, { depth: 5 })].join('\n');
+  return [
+    error.message,
+    JSON.stringify(error),
+    JSON.stringify(error.details),
+    String(error.cause ?? ''),
+    error.stack ?? '',
+    inspect(error, { depth: 5 }),
+  ].join('\n');
 }
 
 describe('a provider error body echoing a secret across the 500-character cut', () => {
   it('WFETCH-05: a 2,000-character JSON message with the key at 490..522: no head of the key survives, the error still says what happened', async () => {
     const message = bodyWithSecretAt(LEAK_KEY, 490, 2000);
-    server = await startReplayServer([json(401, { error: { message, type: 'invalid_request_error', code: 'invalid_api_key' } })]);
-    const client = new OpenAICompatibleClient({ model: 'm', baseUrl: `${server.url}/v1`, apiKey: LEAK_KEY, retry: { maxRetries: 0 } });
+    server = await startReplayServer([
+      json(401, { error: { message, type: 'invalid_request_error', code: 'invalid_api_key' } }),
+    ]);
+    const client = new OpenAICompatibleClient({
+      model: 'm',
+      baseUrl: `${server.url}/v1`,
+      apiKey: LEAK_KEY,
+      retry: { maxRetries: 0 },
+    });
     const { error } = await runStream(client);
     expect(error).toBeInstanceOf(LlmError);
     expect(error).toMatchObject({ kind: 'status', status: 401, providerCode: 'invalid_api_key', retryable: false });
@@ -43,9 +61,18 @@ describe('a provider error body echoing a secret across the 500-character cut', 
   it('a plain-text body (no JSON) with the key straddling the cut, and a body cut mid-key by the provider', async () => {
     server = await startReplayServer([
       { status: 502, headers: { 'content-type': 'text/plain' }, body: bodyWithSecretAt(LEAK_KEY, 495, 2000) },
-      { status: 400, headers: { 'content-type': 'text/plain' }, body: `${'.'.repeat(100)} key ${LEAK_KEY.slice(0, 12)}` },
+      {
+        status: 400,
+        headers: { 'content-type': 'text/plain' },
+        body: `${'.'.repeat(100)} key ${LEAK_KEY.slice(0, 12)}`,
+      },
     ]);
-    const client = new OpenAICompatibleClient({ model: 'm', baseUrl: server.url, apiKey: LEAK_KEY, retry: { maxRetries: 0 } });
+    const client = new OpenAICompatibleClient({
+      model: 'm',
+      baseUrl: server.url,
+      apiKey: LEAK_KEY,
+      retry: { maxRetries: 0 },
+    });
     for (const status of [502, 400]) {
       const { error } = await runStream(client);
       expect(error).toMatchObject({ status });
@@ -58,9 +85,17 @@ describe('a provider error body echoing a secret across the 500-character cut', 
     const message = bodyWithSecretAt(LEAK_KEY, 480, 2000);
     server = await startReplayServer([
       json(401, { type: 'error', error: { type: 'authentication_error', message } }),
-      { body: `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: `${message} X-Auth-Token: ${LEAK_TOKEN}` } })}\n\n` },
+      {
+        body: `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: `${message} X-Auth-Token: ${LEAK_TOKEN}` } })}\n\n`,
+      },
     ]);
-    const client = new AnthropicClient({ model: 'claude-x', baseUrl: server.url, apiKey: LEAK_KEY, headers: { 'X-Auth-Token': LEAK_TOKEN }, retry: { maxRetries: 0 } });
+    const client = new AnthropicClient({
+      model: 'claude-x',
+      baseUrl: server.url,
+      apiKey: LEAK_KEY,
+      headers: { 'X-Auth-Token': LEAK_TOKEN },
+      retry: { maxRetries: 0 },
+    });
     const first = (await runStream(client)).error!;
     expect(first).toMatchObject({ kind: 'status', status: 401, providerCode: 'authentication_error' });
     const second = (await runStream(client)).error!;
@@ -82,7 +117,13 @@ describe('configured headers echoed by a gateway', () => {
   it('X-Auth-Token, Cookie (whole and per cookie) and a short header value are redacted; the error stays useful', async () => {
     server = await startReplayServer(echoHeaders);
     const headers = { 'X-Auth-Token': LEAK_TOKEN, Cookie: `sid=${LEAK_COOKIE}; theme=dark`, 'X-Flag': 'abc' };
-    const client = new OpenAICompatibleClient({ model: 'm', baseUrl: server.url, apiKey: LEAK_KEY, headers, retry: { maxRetries: 0 } });
+    const client = new OpenAICompatibleClient({
+      model: 'm',
+      baseUrl: server.url,
+      apiKey: LEAK_KEY,
+      headers,
+      retry: { maxRetries: 0 },
+    });
     const { error } = await runStream(client);
     expect(server.requests[0]!.headers['x-auth-token']).toBe(LEAK_TOKEN);
     expect(error).toMatchObject({ kind: 'status', status: 401, providerCode: 'gateway_auth' });
@@ -97,7 +138,12 @@ describe('configured headers echoed by a gateway', () => {
   it('the same headers from model selection (provider settings) are redacted in Anthropic errors', async () => {
     server = await startReplayServer(echoHeaders);
     const client = createLlmClient(
-      { model: 'anthropic/claude-x', baseUrl: server.url, headers: { 'X-Auth-Token': LEAK_TOKEN, Cookie: `sid=${LEAK_COOKIE}`, 'X-Flag': 'abc' }, retry: { maxRetries: 0 } },
+      {
+        model: 'anthropic/claude-x',
+        baseUrl: server.url,
+        headers: { 'X-Auth-Token': LEAK_TOKEN, Cookie: `sid=${LEAK_COOKIE}`, 'X-Flag': 'abc' },
+        retry: { maxRetries: 0 },
+      },
       { ANTHROPIC_API_KEY: LEAK_KEY },
     )!;
     const { error } = await runStream(client);
@@ -110,7 +156,11 @@ describe('configured headers echoed by a gateway', () => {
 describe('a baseUrl carrying a key in its query', () => {
   it('works: the query is kept on the endpoint URL; the client and its description never show the value', async () => {
     server = await startReplayServer([{ body: openAIStream({ text: 'hello' }) }]);
-    const client = new OpenAICompatibleClient({ model: 'm', baseUrl: `${server.url}/v1/?api_key=${LEAK_QUERY}`, retry: { maxRetries: 0 } });
+    const client = new OpenAICompatibleClient({
+      model: 'm',
+      baseUrl: `${server.url}/v1/?api_key=${LEAK_QUERY}`,
+      retry: { maxRetries: 0 },
+    });
     const { response, error } = await runStream(client);
     expect(error).toBeUndefined();
     expect(response!.text).toBe('hello');
@@ -122,8 +172,14 @@ describe('a baseUrl carrying a key in its query', () => {
   it('a failing call whose body echoes the full request URL (raw and percent-decoded) has no trace of the value', async () => {
     const encoded = `${LEAK_QUERY}%2B%2F`;
     const decoded = `${LEAK_QUERY}+/`;
-    server = await startReplayServer((req) => json(400, { error: { message: `bad request to http://gw${req.path} (key ${decoded})`, code: 'bad_url' } }));
-    const client = new OpenAICompatibleClient({ model: 'm', baseUrl: `${server.url}/v1?api_key=${encoded}&api-version=2024-10-01`, retry: { maxRetries: 0 } });
+    server = await startReplayServer((req) =>
+      json(400, { error: { message: `bad request to http://gw${req.path} (key ${decoded})`, code: 'bad_url' } }),
+    );
+    const client = new OpenAICompatibleClient({
+      model: 'm',
+      baseUrl: `${server.url}/v1?api_key=${encoded}&api-version=2024-10-01`,
+      retry: { maxRetries: 0 },
+    });
     const { error } = await runStream(client);
     expect(error).toMatchObject({ kind: 'status', status: 400, providerCode: 'bad_url' });
     expect(leaks(errorTexts(error!), [LEAK_QUERY])).toEqual({});
@@ -134,13 +190,23 @@ describe('a baseUrl carrying a key in its query', () => {
     const closed = await startReplayServer([]);
     const url = closed.url;
     await closed.close();
-    const client = new OpenAICompatibleClient({ model: 'm', baseUrl: `${url}/v1?api_key=${LEAK_QUERY}`, retry: { maxRetries: 0 } });
+    const client = new OpenAICompatibleClient({
+      model: 'm',
+      baseUrl: `${url}/v1?api_key=${LEAK_QUERY}`,
+      retry: { maxRetries: 0 },
+    });
     const { error } = await runStream(client);
     expect(error).toMatchObject({ kind: 'transport' });
     expect(leaks(errorTexts(error!), [LEAK_QUERY])).toEqual({});
 
-    server = await startReplayServer([json(500, { type: 'error', error: { type: 'api_error', message: `upstream saw key=${LEAK_QUERY}` } })]);
-    const anthropic = new AnthropicClient({ model: 'claude-x', baseUrl: `${server.url}/v1?key=${LEAK_QUERY}`, retry: { maxRetries: 0 } });
+    server = await startReplayServer([
+      json(500, { type: 'error', error: { type: 'api_error', message: `upstream saw key=${LEAK_QUERY}` } }),
+    ]);
+    const anthropic = new AnthropicClient({
+      model: 'claude-x',
+      baseUrl: `${server.url}/v1?key=${LEAK_QUERY}`,
+      retry: { maxRetries: 0 },
+    });
     const failed = (await runStream(anthropic)).error!;
     expect(server.requests[0]!.path).toBe(`/v1/messages?key=${LEAK_QUERY}`);
     expect(failed).toMatchObject({ status: 500 });
@@ -156,7 +222,10 @@ describe('a baseUrl with user:KEY@ is refused before any request', () => {
       [() => new OpenAICompatibleClient({ model: 'm', baseUrl: withUserinfo }), 'options.baseUrl'],
       [() => new AnthropicClient({ model: 'm', baseUrl: `https://${LEAK_KEY}@api.example` }), 'options.baseUrl'],
       [() => createLlmClient({ model: 'openai/gpt-4o', baseUrl: withUserinfo }, { OPENAI_API_KEY: 'k' }), 'baseUrl'],
-      [() => createLlmClient({}, { A3S_MODEL: 'openai/gpt-4o', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: withUserinfo }), 'OPENAI_BASE_URL'],
+      [
+        () => createLlmClient({}, { A3S_MODEL: 'openai/gpt-4o', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: withUserinfo }),
+        'OPENAI_BASE_URL',
+      ],
     ];
     for (const [make, key] of cases) {
       let caught: unknown;
@@ -173,6 +242,8 @@ describe('a baseUrl with user:KEY@ is refused before any request', () => {
   });
 
   it('an unparseable baseUrl is not echoed either', () => {
-    expect(() => new OpenAICompatibleClient({ model: 'm', baseUrl: `not a url ${LEAK_KEY}` })).toThrow(/^model configuration: options\.baseUrl: must be an absolute http\(s\) URL$/);
+    expect(() => new OpenAICompatibleClient({ model: 'm', baseUrl: `not a url ${LEAK_KEY}` })).toThrow(
+      /^model configuration: options\.baseUrl: must be an absolute http\(s\) URL$/,
+    );
   });
 });

@@ -23,7 +23,9 @@ describe('Redactor rules', () => {
   });
 
   it('values of 8+ characters go anywhere (also JSON-escaped and percent-encoded); shorter ones only beside their name', () => {
-    const r = Redactor.of({ headers: { 'X-Auth-Token': 'tok"en/ab+cd', 'X-Flag': 'abc', Authorization: 'Bearer Gw7TkNq2Xv5R' } });
+    const r = Redactor.of({
+      headers: { 'X-Auth-Token': 'tok"en/ab+cd', 'X-Flag': 'abc', Authorization: 'Bearer Gw7TkNq2Xv5R' },
+    });
     expect(r.redact('a tok"en/ab+cd b')).toBe('a [REDACTED] b');
     expect(r.redact(JSON.stringify({ echo: 'tok"en/ab+cd' }))).toBe('{"echo":"[REDACTED]"}');
     expect(r.redact('q=tok%22en%2Fab%2Bcd')).toBe('q=[REDACTED]');
@@ -37,7 +39,9 @@ describe('Redactor rules', () => {
 describe('base URLs with a query', () => {
   it('appends endpoint paths before the query and shows query values as [REDACTED]', () => {
     const b = splitBaseUrl('https://gw.example/openai/v1/?api-version=2024-10-01&key=a%2Bb#frag');
-    expect(endpointUrl(b, '/chat/completions')).toBe('https://gw.example/openai/v1/chat/completions?api-version=2024-10-01&key=a%2Bb');
+    expect(endpointUrl(b, '/chat/completions')).toBe(
+      'https://gw.example/openai/v1/chat/completions?api-version=2024-10-01&key=a%2Bb',
+    );
     expect(b.display).toBe('https://gw.example/openai/v1?api-version=[REDACTED]&key=[REDACTED]');
     expect(b.secrets.map((s) => s.value)).toEqual(['2024-10-01', 'a%2Bb', 'a+b']);
   });

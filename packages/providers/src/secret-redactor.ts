@@ -101,12 +101,20 @@ export class Redactor {
       else contextual.push(s);
     };
     const key = sources.apiKey;
-    if (key !== undefined && key !== '') for (const name of KEY_HEADER_NAMES) add({ name, value: key }, MIN_LITERAL_KEY_LENGTH);
-    for (const [name, value] of Object.entries(sources.headers ?? {})) for (const p of parts(name, value)) add(p, MIN_LITERAL_SECRET_LENGTH);
+    if (key !== undefined && key !== '')
+      for (const name of KEY_HEADER_NAMES) add({ name, value: key }, MIN_LITERAL_KEY_LENGTH);
+    for (const [name, value] of Object.entries(sources.headers ?? {}))
+      for (const p of parts(name, value)) add(p, MIN_LITERAL_SECRET_LENGTH);
     for (const s of sources.urlSecrets ?? []) add(s, MIN_LITERAL_SECRET_LENGTH);
     const sep = String.raw`["']?\s*[:=]\s*\[?\s*["']?\s*(?:(?:Bearer|Basic|Token)\s+)?`;
-    const patterns = contextual.map((s) => new RegExp(String.raw`(^|[^A-Za-z0-9_-])(${escapeRe(s.name)}${sep})${escapeRe(s.value)}(?![A-Za-z0-9])`, 'gi'));
-    return new Redactor([...literal].sort((a, b) => b.length - a.length), patterns);
+    const patterns = contextual.map(
+      (s) =>
+        new RegExp(String.raw`(^|[^A-Za-z0-9_-])(${escapeRe(s.name)}${sep})${escapeRe(s.value)}(?![A-Za-z0-9])`, 'gi'),
+    );
+    return new Redactor(
+      [...literal].sort((a, b) => b.length - a.length),
+      patterns,
+    );
   }
 
   /** True when there is nothing to redact. */
@@ -119,7 +127,8 @@ export class Redactor {
     if (this.empty || text === '') return text;
     let out = text;
     for (const s of this.#literal) if (out.includes(s)) out = out.split(s).join(REDACTED);
-    for (const re of this.#contextual) out = out.replace(re, (_m, lead: string, named: string) => `${lead}${named}${REDACTED}`);
+    for (const re of this.#contextual)
+      out = out.replace(re, (_m, lead: string, named: string) => `${lead}${named}${REDACTED}`);
     return this.edges(out);
   }
 
@@ -132,7 +141,12 @@ export class Redactor {
     if (whole.length <= max) return whole;
     let cut = whole.slice(0, max);
     const open = cut.lastIndexOf('[');
-    if (open !== -1 && open > max - REDACTED.length && REDACTED.startsWith(cut.slice(open)) && whole.startsWith(REDACTED, open)) {
+    if (
+      open !== -1 &&
+      open > max - REDACTED.length &&
+      REDACTED.startsWith(cut.slice(open)) &&
+      whole.startsWith(REDACTED, open)
+    ) {
       cut = cut.slice(0, open) + REDACTED;
     }
     return `${this.edges(cut)}…`;

@@ -1,7 +1,14 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chunksToSse, HAS_SHARED_FIXTURES, localFixture, SHARED_FIXTURES, SHARED_SKIP_NOTE, sharedFixture } from './test-support/fixtures.js';
+import {
+  chunksToSse,
+  HAS_SHARED_FIXTURES,
+  localFixture,
+  SHARED_FIXTURES,
+  SHARED_SKIP_NOTE,
+  sharedFixture,
+} from './test-support/fixtures.js';
 import { readSseEvents, SseParser, type SseEvent } from './sse-parser.js';
 
 function parseWhole(bytes: Buffer): SseEvent[] {
@@ -62,23 +69,31 @@ describe('SseParser', () => {
   });
 });
 
-describe.skipIf(!HAS_SHARED_FIXTURES)(`SseParser on recorded streams (${HAS_SHARED_FIXTURES ? 'shared recordings present' : SHARED_SKIP_NOTE})`, () => {
-  const files = HAS_SHARED_FIXTURES
-    ? ['openai', 'openai-compatible', 'anthropic'].flatMap((dir) =>
-        readdirSync(path.join(SHARED_FIXTURES, dir))
-          .filter((f) => f.endsWith('.sse') || f.endsWith('.chunks.txt'))
-          .map((f) => `${dir}/${f}`),
-      )
-    : [];
+describe.skipIf(!HAS_SHARED_FIXTURES)(
+  `SseParser on recorded streams (${HAS_SHARED_FIXTURES ? 'shared recordings present' : SHARED_SKIP_NOTE})`,
+  () => {
+    const files = HAS_SHARED_FIXTURES
+      ? ['openai', 'openai-compatible', 'anthropic'].flatMap((dir) =>
+          readdirSync(path.join(SHARED_FIXTURES, dir))
+            .filter((f) => f.endsWith('.sse') || f.endsWith('.chunks.txt'))
+            .map((f) => `${dir}/${f}`),
+        )
+      : [];
 
-  it.each(files)('%s: every event is JSON or [DONE], identical under splits at every offset', async (file) => {
-    const raw = sharedFixture(file);
-    const bytes = file.endsWith('.chunks.txt') ? Buffer.from(chunksToSse(raw.toString('utf8'))) : raw;
-    const whole = parseWhole(bytes);
-    expect(whole.length).toBeGreaterThan(3);
-    for (const ev of whole) if (ev.data !== '[DONE]') expect(() => JSON.parse(ev.data)).not.toThrow();
-    const step = Math.max(1, Math.floor(bytes.length / 400));
-    for (let i = 1; i < bytes.length; i += step) expect(await parseSplit(bytes, [i])).toEqual(whole);
-    expect(await parseSplit(bytes, Array.from({ length: Math.floor(bytes.length / 3) }, (_, k) => (k + 1) * 3))).toEqual(whole);
-  });
-});
+    it.each(files)('%s: every event is JSON or [DONE], identical under splits at every offset', async (file) => {
+      const raw = sharedFixture(file);
+      const bytes = file.endsWith('.chunks.txt') ? Buffer.from(chunksToSse(raw.toString('utf8'))) : raw;
+      const whole = parseWhole(bytes);
+      expect(whole.length).toBeGreaterThan(3);
+      for (const ev of whole) if (ev.data !== '[DONE]') expect(() => JSON.parse(ev.data)).not.toThrow();
+      const step = Math.max(1, Math.floor(bytes.length / 400));
+      for (let i = 1; i < bytes.length; i += step) expect(await parseSplit(bytes, [i])).toEqual(whole);
+      expect(
+        await parseSplit(
+          bytes,
+          Array.from({ length: Math.floor(bytes.length / 3) }, (_, k) => (k + 1) * 3),
+        ),
+      ).toEqual(whole);
+    });
+  },
+);

@@ -19,12 +19,25 @@ afterEach(async () => {
   server = undefined;
 });
 
-const TASK_TURNS = [{ tool_calls: [{ id: 't', name: 'task', args: { agent: 'reviewer', description: 'review', prompt: 'Review it.' } }] }, { text: 'parent done' }];
-const REVIEWER = { name: 'reviewer', description: 'Reviews changes', tier: 'read' as const, model: 'openai/gpt-4o-mini' };
+const TASK_TURNS = [
+  { tool_calls: [{ id: 't', name: 'task', args: { agent: 'reviewer', description: 'review', prompt: 'Review it.' } }] },
+  { text: 'parent done' },
+];
+const REVIEWER = {
+  name: 'reviewer',
+  description: 'Reviews changes',
+  tier: 'read' as const,
+  model: 'openai/gpt-4o-mini',
+};
 
 async function open(options: SessionOptions) {
   const model = new ScriptedLlmClient(TASK_TURNS);
-  const agent = await Agent.create({ model, persistence: 'memory', permissions: { defaultDecision: 'allow' }, modelResolver: providerModelResolver });
+  const agent = await Agent.create({
+    model,
+    persistence: 'memory',
+    permissions: { defaultDecision: 'allow' },
+    modelResolver: providerModelResolver,
+  });
   const session = await agent.session(mkdtempSync(join(tmpdir(), 'a3s-subagent-')), options);
   sessions.push(session);
   return { session, model };
@@ -32,7 +45,9 @@ async function open(options: SessionOptions) {
 
 describe('a sub-agent naming its own model, through providerModelResolver', () => {
   it('TASK: is served by a client built from the configured provider settings and the session environment', async () => {
-    server = await startReplayServer([{ body: Buffer.from(openAIStream({ text: 'child answer from the other model' })) }]);
+    server = await startReplayServer([
+      { body: Buffer.from(openAIStream({ text: 'child answer from the other model' })) },
+    ]);
     const { session, model } = await open({
       agents: [REVIEWER],
       providers: { openai: { baseUrl: server.url, apiKeyEnv: 'REVIEWER_KEY', headers: { 'x-team': 'review' } } },
@@ -53,7 +68,10 @@ describe('a sub-agent naming its own model, through providerModelResolver', () =
   it('names the key variable the provider needs when the environment lacks it', async () => {
     const { session } = await open({ agents: [REVIEWER], env: {} });
     await session.send('get a review');
-    const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { ok: boolean; output: string };
+    const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as {
+      ok: boolean;
+      output: string;
+    };
     expect(result.ok).toBe(false);
     expect(result.output).toMatch(/OPENAI_API_KEY/);
   });

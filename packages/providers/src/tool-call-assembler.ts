@@ -50,7 +50,11 @@ export class ToolCallAssembler {
     const call = this.open.get(key);
     if (call === undefined) throw this.bad(`end of tool call ${key} that was never started`);
     this.open.delete(key);
-    return { type: 'tool_call_end', index: call.index, call: parseToolCall(this.provider, call.id, call.name, call.args) };
+    return {
+      type: 'tool_call_end',
+      index: call.index,
+      call: parseToolCall(this.provider, call.id, call.name, call.args),
+    };
   }
 
   /** Ends every open call, in start order. */

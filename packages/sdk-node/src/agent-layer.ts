@@ -5,7 +5,14 @@
  * `workspaceConfig: false`, then the agent's own configuration. Each distinct file gets one core
  * `Agent` and one agent-global MCP manager, built on first use and kept for the agent's life.
  */
-import { Agent as CoreAgent, findConfigFile, loadCodeConfig, mergeLayers, normalizeLayer, type CodeConfig } from '@a3s-code/core';
+import {
+  Agent as CoreAgent,
+  findConfigFile,
+  loadCodeConfig,
+  mergeLayers,
+  normalizeLayer,
+  type CodeConfig,
+} from '@a3s-code/core';
 import type { McpManager } from '@a3s-code/mcp';
 import { providerModelResolver } from '@a3s-code/providers';
 import { startGlobalMcp, validateMcpServers } from './mcp.js';
@@ -14,7 +21,10 @@ import { startGlobalMcp, validateMcpServers } from './mcp.js';
  * The SDK's defaults, below every other layer: sessions save to the file session store, and
  * `provider/model` names (sub-agents naming their own model) resolve through `@a3s-code/providers`.
  */
-export const SDK_DEFAULTS: CodeConfig = Object.freeze({ sessionStore: 'file' as const, modelResolver: providerModelResolver });
+export const SDK_DEFAULTS: CodeConfig = Object.freeze({
+  sessionStore: 'file' as const,
+  modelResolver: providerModelResolver,
+});
 
 /** One configuration layer, ready to build sessions. */
 export interface AgentLayer {
@@ -56,7 +66,12 @@ export class AgentLayers {
 
   /** Validates the agent's configuration (no I/O): a bad key is a `SESSION_CONFIGURATION` error naming its path. */
   async validate(): Promise<void> {
-    await CoreAgent.create(mergeLayers(normalizeLayer(SDK_DEFAULTS, 'SDK defaults'), normalizeLayer(this.#agentConfig, 'agent configuration')));
+    await CoreAgent.create(
+      mergeLayers(
+        normalizeLayer(SDK_DEFAULTS, 'SDK defaults'),
+        normalizeLayer(this.#agentConfig, 'agent configuration'),
+      ),
+    );
   }
 
   /** Closes every agent-global MCP manager. */

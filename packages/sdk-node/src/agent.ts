@@ -55,7 +55,11 @@ interface WebOption {
  * as a spec and the approval of asked tool calls as `onConfirm` / `confirmation` (see
  * {@link ApprovalOptions}: without either, an asked call is refused with `no approver`).
  */
-export interface AgentConfig extends Omit<CodeConfig, 'model' | 'workspace' | 'confirmation' | 'web'>, ModelOptions, WebOption, ApprovalOptions {
+export interface AgentConfig
+  extends Omit<CodeConfig, 'model' | 'workspace' | 'confirmation' | 'web'>,
+    ModelOptions,
+    WebOption,
+    ApprovalOptions {
   /** Environment for model selection (`A3S_MODEL`, keys, base URLs). Default `process.env`. */
   readonly env?: ModelEnvironment;
   /** Folder a relative `scripted:` path resolves against, and `resumeSession`'s default folder. Default `process.cwd()`. */
@@ -77,7 +81,11 @@ export interface AgentConfig extends Omit<CodeConfig, 'model' | 'workspace' | 'c
  * asked tool calls as `onConfirm` / `confirmation` (over the agent's). `mcpServers` here are the
  * session's private servers.
  */
-export interface SessionOptions extends Omit<CoreSessionOptions, 'model' | 'confirmation' | 'web'>, ModelOptions, WebOption, ApprovalOptions {
+export interface SessionOptions
+  extends Omit<CoreSessionOptions, 'model' | 'confirmation' | 'web'>,
+    ModelOptions,
+    WebOption,
+    ApprovalOptions {
   /** The workspace. Default: a `LocalWorkspace` rooted at `dir`. */
   readonly workspace?: WorkspaceServices;
   /**
@@ -132,9 +140,18 @@ export class Agent {
     const { model, env, cwd, workspaceTools: _w, workspaceConfig, onConfirm: _c, confirmation: _m, ...core } = c;
     resolveApproval({}, c);
     validateMcpServers(core.mcpServers, fromFile ? config : undefined);
-    const layers = new AgentLayers({ ...core, ...(env === undefined ? {} : { env }) }, !fromFile && workspaceConfig !== false);
+    const layers = new AgentLayers(
+      { ...core, ...(env === undefined ? {} : { env }) },
+      !fromFile && workspaceConfig !== false,
+    );
     await layers.validate();
-    const resolved = await resolveModel(model, env ?? process.env, cwd ?? process.cwd(), core.providers, core.modelResolver);
+    const resolved = await resolveModel(
+      model,
+      env ?? process.env,
+      cwd ?? process.cwd(),
+      core.providers,
+      core.modelResolver,
+    );
     return new Agent(c, resolved, layers);
   }
 
@@ -224,7 +241,12 @@ export class Agent {
     };
   }
 
-  async #modelFor(layer: AgentLayer, spec: ModelSpec | undefined, providers: CodeConfig['providers'], resolver: CodeConfig['modelResolver']): Promise<LlmClient> {
+  async #modelFor(
+    layer: AgentLayer,
+    spec: ModelSpec | undefined,
+    providers: CodeConfig['providers'],
+    resolver: CodeConfig['modelResolver'],
+  ): Promise<LlmClient> {
     const env = this.#config.env ?? process.env;
     const cwd = this.#config.cwd ?? process.cwd();
     const allProviders = { ...layer.config.providers, ...providers };

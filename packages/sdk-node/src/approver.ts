@@ -31,7 +31,10 @@ export function withReadTools(permissions: PermissionPolicyConfig | undefined): 
  * Approves or refuses one tool call the permissions ask about. Must settle (or reject) when
  * `signal` aborts (the run was interrupted or the session closed).
  */
-export type ConfirmHandler = (request: ConfirmationRequest, signal: AbortSignal) => ConfirmationAnswer | Promise<ConfirmationAnswer>;
+export type ConfirmHandler = (
+  request: ConfirmationRequest,
+  signal: AbortSignal,
+) => ConfirmationAnswer | Promise<ConfirmationAnswer>;
 
 /** The approval options of an agent's configuration and of a session's options. */
 export interface ApprovalOptions {
@@ -53,10 +56,15 @@ export interface ApprovalOptions {
 function approvalOf(o: ApprovalOptions, layer: string): ConfirmationManager | false | undefined {
   const { onConfirm, confirmation } = o;
   if (onConfirm !== undefined && confirmation !== undefined) {
-    throw new SessionConfigurationError('onConfirm', `conflicts with confirmation in the ${layer}; set only one of them`, { conflictsWith: 'confirmation' });
+    throw new SessionConfigurationError(
+      'onConfirm',
+      `conflicts with confirmation in the ${layer}; set only one of them`,
+      { conflictsWith: 'confirmation' },
+    );
   }
   if (onConfirm === undefined) return confirmation;
-  if (typeof onConfirm !== 'function') throw new SessionConfigurationError('onConfirm', 'must be a function (request, signal) => { approved, reason? }');
+  if (typeof onConfirm !== 'function')
+    throw new SessionConfigurationError('onConfirm', 'must be a function (request, signal) => { approved, reason? }');
   return { confirm: async (request, signal) => onConfirm(request, signal) };
 }
 

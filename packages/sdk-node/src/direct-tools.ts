@@ -84,7 +84,10 @@ const GUTTER = /^ *\d+\t/;
 export async function readFile(call: HostCall, path: string, options: ReadFileOptions = {}): Promise<string> {
   const r = await must(call, 'read', { file_path: path, offset: options.offset, limit: options.limit });
   const count = typeof r.metadata.lines_returned === 'number' ? r.metadata.lines_returned : Number.POSITIVE_INFINITY;
-  const lines = r.output.split('\n').filter((l) => GUTTER.test(l)).slice(0, count);
+  const lines = r.output
+    .split('\n')
+    .filter((l) => GUTTER.test(l))
+    .slice(0, count);
   const text = lines.map((l) => l.replace(GUTTER, '')).join('\n');
   // The file's last line keeps its newline when the read reached the end of a file that had one.
   return lines.length > 0 && r.output.endsWith('\n') ? `${text}\n` : text;
@@ -96,7 +99,13 @@ export async function writeFile(call: HostCall, path: string, content: string): 
 }
 
 /** Replaces `oldText` with `newText` in a file (the `edit` tool). */
-export async function editFile(call: HostCall, path: string, oldText: string, newText: string, options: EditFileOptions = {}): Promise<ToolResult> {
+export async function editFile(
+  call: HostCall,
+  path: string,
+  oldText: string,
+  newText: string,
+  options: EditFileOptions = {},
+): Promise<ToolResult> {
   const args = defined({
     file_path: path,
     old_string: oldText,
@@ -134,7 +143,14 @@ export async function glob(call: HostCall, pattern: string, options: GlobOptions
 
 /** Searches file contents; returns the `grep` tool's text (`path:line:text` lines, or `No matches found`). */
 export async function grep(call: HostCall, pattern: string, options: GrepOptions = {}): Promise<string> {
-  const args = { pattern, path: options.path, glob: options.glob, '-i': options.ignoreCase, output_mode: options.outputMode, limit: options.limit };
+  const args = {
+    pattern,
+    path: options.path,
+    glob: options.glob,
+    '-i': options.ignoreCase,
+    output_mode: options.outputMode,
+    limit: options.limit,
+  };
   return (await must(call, 'grep', args)).output;
 }
 
@@ -144,6 +160,10 @@ export async function bash(call: HostCall, command: string, options: BashOptions
 }
 
 /** Runs a `git` operation (`status`, `log`, `diff`, `branch`, `checkout`, `stash`, `worktree`) with its fields. */
-export async function git(call: HostCall, operation: GitOperation, args: Record<string, unknown> = {}): Promise<ToolResult> {
+export async function git(
+  call: HostCall,
+  operation: GitOperation,
+  args: Record<string, unknown> = {},
+): Promise<ToolResult> {
   return toToolResult(await call('git', { ...args, operation }));
 }

@@ -35,9 +35,13 @@ export class DirectToolError extends A3sError {
   readonly result: ToolResult;
   constructor(toolName: string, result: ToolResult, errorCode: string | undefined) {
     const first = result.output.split('\n').find((l) => l.trim() !== '') ?? '(no output)';
-    super('DIRECT_TOOL_FAILED', `${toolName} failed with exit code ${result.exitCode}${errorCode ? ` (${errorCode})` : ''}: ${first}`, {
-      details: { tool: toolName, exit_code: result.exitCode, ...(errorCode ? { error_code: errorCode } : {}) },
-    });
+    super(
+      'DIRECT_TOOL_FAILED',
+      `${toolName} failed with exit code ${result.exitCode}${errorCode ? ` (${errorCode})` : ''}: ${first}`,
+      {
+        details: { tool: toolName, exit_code: result.exitCode, ...(errorCode ? { error_code: errorCode } : {}) },
+      },
+    );
     this.toolName = toolName;
     this.exitCode = result.exitCode;
     this.result = result;

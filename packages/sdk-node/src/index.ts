@@ -90,7 +90,14 @@ export { ScriptError } from '@a3s-code/core';
 export type { ModelResolver } from '@a3s-code/core';
 // The providers the SDK composes by default, re-exported for hosts (the CLI lists them).
 export { describeProviders, providerModelResolver, type ProviderDescription } from '@a3s-code/providers';
-export { McpConfigError, McpConnectionError, McpManager, McpOwnershipError, McpServerClosedError, mcpReadOnlyChecker } from '@a3s-code/mcp';
+export {
+  McpConfigError,
+  McpConnectionError,
+  McpManager,
+  McpOwnershipError,
+  McpServerClosedError,
+  mcpReadOnlyChecker,
+} from '@a3s-code/mcp';
 export type { McpServerConfig, McpServerStatus, McpSessionServerStatus, McpSource } from '@a3s-code/mcp';
 export { WebError } from '@a3s-code/tools-web';
 export type { WebToolsOptions } from '@a3s-code/tools-web';

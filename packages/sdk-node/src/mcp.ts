@@ -7,7 +7,16 @@
  * the surface. Private servers close with the session, global ones with the agent.
  */
 import type { ToolSource } from '@a3s-code/core';
-import { McpConfigError, McpManager, McpSources, parseMcpServers, syncMcpTools, type McpServerStatus, type McpServersConfig, type McpSource } from '@a3s-code/mcp';
+import {
+  McpConfigError,
+  McpManager,
+  McpSources,
+  parseMcpServers,
+  syncMcpTools,
+  type McpServerStatus,
+  type McpServersConfig,
+  type McpSource,
+} from '@a3s-code/mcp';
 
 /** A server that is not serving: what a host shows the user (`a3s` prints one line per warning). */
 export interface McpWarning {
@@ -27,7 +36,9 @@ export interface McpWarning {
  */
 export function mcpWarnings(statuses: readonly (McpServerStatus & { readonly shadowedBy?: string })[]): McpWarning[] {
   return statuses
-    .filter((s) => (s.state === 'failed' || s.state === 'crashed' || s.state === 'restarting') && s.shadowedBy === undefined)
+    .filter(
+      (s) => (s.state === 'failed' || s.state === 'crashed' || s.state === 'restarting') && s.shadowedBy === undefined,
+    )
     .map((s) => ({
       server: s.name,
       state: s.state,
@@ -61,7 +72,11 @@ export function inheritedSources(option: McpSource | readonly McpSource[] | unde
   return list.map((s, i) => {
     const candidate = s as Partial<McpManager> | null;
     if (typeof candidate?.view === 'function') return candidate.view();
-    if (typeof candidate?.tools !== 'function' || typeof candidate.serverNames !== 'function' || typeof candidate.onChange !== 'function') {
+    if (
+      typeof candidate?.tools !== 'function' ||
+      typeof candidate.serverNames !== 'function' ||
+      typeof candidate.onChange !== 'function'
+    ) {
       throw new McpConfigError(Array.isArray(option) ? `mcp[${i}]` : 'mcp', 'must be an McpManager or an McpSource');
     }
     return candidate as McpSource;
@@ -88,7 +103,11 @@ export class SessionMcp {
    * private `servers` (concurrently; a server that fails to start stays in `mcpStatus()` as
    * `failed`, like the global ones).
    */
-  static async open(global: McpSource | undefined, servers: McpServersConfig, inherited: readonly McpSource[] = []): Promise<SessionMcp> {
+  static async open(
+    global: McpSource | undefined,
+    servers: McpServersConfig,
+    inherited: readonly McpSource[] = [],
+  ): Promise<SessionMcp> {
     const sources = new McpSources({ ...(global === undefined ? {} : { global }), inherited });
     await Promise.all(
       Object.entries(servers)

@@ -4,7 +4,15 @@
  * `ModelResolver`: `@a3s-code/providers`' by default), `scripted:<file.json>` (core's
  * `ScriptedLlmClient`, the offline model), or nothing — then `A3S_MODEL` from the environment.
  */
-import { ScriptedLlmClient, SessionConfigurationError, type CodeConfig, type LlmClient, type ModelEnvironment, type ModelResolver, type ModelSelection } from '@a3s-code/core';
+import {
+  ScriptedLlmClient,
+  SessionConfigurationError,
+  type CodeConfig,
+  type LlmClient,
+  type ModelEnvironment,
+  type ModelResolver,
+  type ModelSelection,
+} from '@a3s-code/core';
 import { providerModelResolver } from '@a3s-code/providers';
 import { isAbsolute, resolve } from 'node:path';
 
@@ -24,7 +32,11 @@ function selectionFor(ref: string, providers: ProvidersConfig | undefined, env: 
   let apiKey: string | undefined;
   if (p.apiKeyEnv !== undefined) {
     apiKey = env[p.apiKeyEnv];
-    if (!apiKey) throw new SessionConfigurationError(`providers.${provider}.apiKeyEnv`, `names the environment variable ${p.apiKeyEnv}, which is not set`);
+    if (!apiKey)
+      throw new SessionConfigurationError(
+        `providers.${provider}.apiKeyEnv`,
+        `names the environment variable ${p.apiKeyEnv}, which is not set`,
+      );
   }
   return {
     model: ref,

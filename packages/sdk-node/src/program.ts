@@ -18,8 +18,14 @@ export interface ProgramLimits {
 
 /** What `session.program` runs: exactly one of `source` or `path`. */
 export type ProgramOptions = (
-  | { /** The script inline: it defines `async function run(ctx, inputs)`. */ readonly source: string; readonly path?: undefined }
-  | { /** Workspace-relative `.js` / `.mjs` file holding the script. */ readonly path: string; readonly source?: undefined }
+  | {
+      /** The script inline: it defines `async function run(ctx, inputs)`. */ readonly source: string;
+      readonly path?: undefined;
+    }
+  | {
+      /** Workspace-relative `.js` / `.mjs` file holding the script. */ readonly path: string;
+      readonly source?: undefined;
+    }
 ) & {
   /** JSON value passed to `run(ctx, inputs)`. */
   readonly inputs?: unknown;
@@ -31,7 +37,15 @@ export type ProgramOptions = (
 /** The `program` tool's arguments for `options`. */
 export function programArgs(options: ProgramOptions): Record<string, unknown> {
   const l = options.limits;
-  const limits = l === undefined ? undefined : defined({ timeout_ms: l.timeoutMs, max_tool_calls: l.maxToolCalls, max_output_bytes: l.maxOutputBytes, memory_limit_bytes: l.memoryLimitBytes });
+  const limits =
+    l === undefined
+      ? undefined
+      : defined({
+          timeout_ms: l.timeoutMs,
+          max_tool_calls: l.maxToolCalls,
+          max_output_bytes: l.maxOutputBytes,
+          memory_limit_bytes: l.memoryLimitBytes,
+        });
   return defined({
     type: 'script',
     language: 'javascript',

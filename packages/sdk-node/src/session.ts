@@ -245,7 +245,11 @@ export class Session {
   // ── Completion gate ─────────────────────────────────────────────────────────────────────
 
   /** Runs verification commands (each a governed `bash` call) and records the report bound to the current changes. */
-  verifyCommands(subject: string, commands: readonly VerificationCommand[], options?: VerifyOptions): Promise<VerificationReport> {
+  verifyCommands(
+    subject: string,
+    commands: readonly VerificationCommand[],
+    options?: VerifyOptions,
+  ): Promise<VerificationReport> {
     return this.core.verifyCommands(subject, commands, options);
   }
 

@@ -19,5 +19,11 @@ export interface ToolInfo {
 
 /** Core's descriptors as `ToolInfo`s (the JSON Schema is left out: `toolDefinitions()` has it). */
 export function toolInfos(descriptors: readonly ToolDescriptor[]): ToolInfo[] {
-  return descriptors.map((d) => ({ name: d.name, description: d.description, tier: d.tier, capabilities: d.capabilities, requires: [...d.requires] }));
+  return descriptors.map((d) => ({
+    name: d.name,
+    description: d.description,
+    tier: d.tier,
+    capabilities: d.capabilities,
+    requires: [...d.requires],
+  }));
 }

@@ -36,6 +36,7 @@ export function toToolResult(r: ToolInvocationResult): ToolResult {
 export function errorCodeOf(r: ToolInvocationResult): string | undefined {
   if (r.error) return r.error.code;
   const e = r.metadata.error;
-  if (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string') return (e as { code: string }).code;
+  if (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string')
+    return (e as { code: string }).code;
   return undefined;
 }

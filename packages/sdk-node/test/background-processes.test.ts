@@ -14,7 +14,10 @@ function strays(): number[] {
     .filter((name) => /^\d+$/.test(name))
     .filter((name) => {
       try {
-        return readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(MARKER) && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${name}/stat`, 'utf8'));
+        return (
+          readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(MARKER) &&
+          !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${name}/stat`, 'utf8'))
+        );
       } catch {
         return false;
       }

@@ -28,7 +28,9 @@ describe('host-direct helpers', () => {
     expect(raw.output).toContain('See PermissionPolicy notes.');
     expect(JSON.parse(raw.metadataJson!).total_lines).toBe(3);
 
-    expect(await s.readFile('src/range.js', { offset: 2, limit: 1 })).toBe('  for (let i = start; i < end; i++) out.push(i);\n');
+    expect(await s.readFile('src/range.js', { offset: 2, limit: 1 })).toBe(
+      '  for (let i = start; i < end; i++) out.push(i);\n',
+    );
     expect(await s.readFile('README.md')).toBe(readFileSync(join(dir, 'README.md'), 'utf8'));
 
     const written = await s.writeFile('notes/todo.txt', 'one\ntwo\n');

@@ -10,7 +10,10 @@ export function tempRepo(): string {
   mkdirSync(join(dir, 'src'));
   mkdirSync(join(dir, 'test'));
   writeFileSync(join(dir, 'README.md'), '# demo\n\nSee PermissionPolicy notes.\n');
-  writeFileSync(join(dir, 'src', 'range.js'), 'export function range(start, end) {\n  const out = [];\n  for (let i = start; i < end; i++) out.push(i);\n  return out;\n}\n');
+  writeFileSync(
+    join(dir, 'src', 'range.js'),
+    'export function range(start, end) {\n  const out = [];\n  for (let i = start; i < end; i++) out.push(i);\n  return out;\n}\n',
+  );
   writeFileSync(
     join(dir, 'test', 'range.test.js'),
     "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { range } from '../src/range.js';\ntest('ends included', () => assert.deepEqual(range(1, 3), [1, 2, 3]));\n",

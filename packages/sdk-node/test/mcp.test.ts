@@ -10,7 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { Agent, McpManager, mcpWarnings } from '../src/index.js';
 import { tempRepo } from './kit.js';
 
-const server = (label: string) => ({ command: process.execPath, args: [fileURLToPath(new URL('./fixtures/mcp-server.mjs', import.meta.url)), label] });
+const server = (label: string) => ({
+  command: process.execPath,
+  args: [fileURLToPath(new URL('./fixtures/mcp-server.mjs', import.meta.url)), label],
+});
 
 /** True once the process no longer runs (gone or a zombie). */
 function gone(pid: number): boolean {
@@ -39,11 +42,17 @@ describe('MCP servers on sessions', () => {
       { tool_calls: [{ id: 'm1', name: 'mcp__glob__echo', args: { text: 'hi' } }] },
       { text: 'The server said hi.' },
     ]);
-    const agent = await Agent.create({ model, mcpServers: { glob: server('glob') }, permissions: { allow: ['mcp__glob'] } });
+    const agent = await Agent.create({
+      model,
+      mcpServers: { glob: server('glob') },
+      permissions: { allow: ['mcp__glob'] },
+    });
     const s = await agent.session(dir, { mcpServers: { mine: server('mine') } });
     const pids: number[] = [];
     try {
-      expect(s.toolNames()).toEqual(expect.arrayContaining(['mcp__glob__echo', 'mcp__filecfg__echo', 'mcp__mine__echo']));
+      expect(s.toolNames()).toEqual(
+        expect.arrayContaining(['mcp__glob__echo', 'mcp__filecfg__echo', 'mcp__mine__echo']),
+      );
       const status = s.mcpStatus();
       expect(status.map((x) => [x.name, x.source, x.state]).sort()).toEqual([
         ['filecfg', 'global', 'connected'],
@@ -73,11 +82,19 @@ describe('MCP servers on sessions', () => {
       expect(await s.removeMcpServer('live')).toBe(true);
       expect(s.toolNames().some((n) => n.startsWith('mcp__live__'))).toBe(false);
       expect(await s.removeMcpServer('nope')).toBe(false);
-      await expect(s.addMcpServer('bad', { command: 'x', args: [1] })).rejects.toMatchObject({ code: 'MCP_CONFIG', field: 'mcpServers.bad.args[0]' });
+      await expect(s.addMcpServer('bad', { command: 'x', args: [1] })).rejects.toMatchObject({
+        code: 'MCP_CONFIG',
+        field: 'mcpServers.bad.args[0]',
+      });
 
       // A second session of the same agent shares the global servers, not the private ones.
       const sibling = await agent.session(dir);
-      expect(sibling.mcpStatus().map((x) => x.name).sort()).toEqual(['filecfg', 'glob']);
+      expect(
+        sibling
+          .mcpStatus()
+          .map((x) => x.name)
+          .sort(),
+      ).toEqual(['filecfg', 'glob']);
       await sibling.close();
     } finally {
       await s.close();
@@ -96,7 +113,8 @@ describe('MCP servers on sessions', () => {
     const b = await agent.session(tempRepo(), { mcp: [shared.view()] });
     const pid = shared.status()[0]!.pid!;
     try {
-      for (const s of [a, b]) expect(s.mcpStatus().map((x) => [x.name, x.source, x.state])).toEqual([['shared', 'inherited', 'connected']]);
+      for (const s of [a, b])
+        expect(s.mcpStatus().map((x) => [x.name, x.source, x.state])).toEqual([['shared', 'inherited', 'connected']]);
       expect((await a.tool('mcp__shared__echo', { text: 'x' })).output).toBe('shared: x');
       await expect(a.removeMcpServer('shared')).rejects.toMatchObject({ code: 'MCP_OWNERSHIP' });
       // A private server of the same name shadows the inherited one in this session only (MCP-02).
@@ -108,7 +126,10 @@ describe('MCP servers on sessions', () => {
       // Closing the sessions leaves the host's manager running.
       expect(shared.status()[0]).toMatchObject({ state: 'connected' });
       expect(gone(pid)).toBe(false);
-      await expect(agent.session(tempRepo(), { mcp: [{} as never] })).rejects.toMatchObject({ code: 'MCP_CONFIG', field: 'mcp[0]' });
+      await expect(agent.session(tempRepo(), { mcp: [{} as never] })).rejects.toMatchObject({
+        code: 'MCP_CONFIG',
+        field: 'mcp[0]',
+      });
     } finally {
       await a.close();
       await b.close();
@@ -120,18 +141,35 @@ describe('MCP servers on sessions', () => {
 
   it('MCP-08: a server that cannot start is a warning (name, reason, stderr tail) from agent.mcpStatus and session.mcpStatus; the others serve', async () => {
     const dir = tempRepo();
-    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ mcpServers: { ok: server('ok'), ghost: { command: 'a3s-no-such-mcp-server' } } }));
+    writeFileSync(
+      join(dir, 'a3s.config.json'),
+      JSON.stringify({ mcpServers: { ok: server('ok'), ghost: { command: 'a3s-no-such-mcp-server' } } }),
+    );
     const agent = await Agent.create({ model: new ScriptedLlmClient([]) });
     try {
       const status = await agent.mcpStatus(dir);
-      expect(status.find((x) => x.name === 'ghost')).toMatchObject({ state: 'failed', restarts: 0, toolCount: 0, lastError: expect.stringContaining('command not found') });
-      expect(mcpWarnings(status)).toEqual([{ server: 'ghost', state: 'failed', reason: 'starting `a3s-no-such-mcp-server`: command not found (ENOENT)' }]);
-      const s = await agent.session(dir, { mcpServers: { boom: { command: process.execPath, args: ['-e', "console.error('boom'); process.exit(1)"] } } });
+      expect(status.find((x) => x.name === 'ghost')).toMatchObject({
+        state: 'failed',
+        restarts: 0,
+        toolCount: 0,
+        lastError: expect.stringContaining('command not found'),
+      });
+      expect(mcpWarnings(status)).toEqual([
+        { server: 'ghost', state: 'failed', reason: 'starting `a3s-no-such-mcp-server`: command not found (ENOENT)' },
+      ]);
+      const s = await agent.session(dir, {
+        mcpServers: { boom: { command: process.execPath, args: ['-e', "console.error('boom'); process.exit(1)"] } },
+      });
       try {
         expect(s.toolNames()).toContain('mcp__ok__echo');
         expect(mcpWarnings(s.mcpStatus())).toEqual([
           expect.objectContaining({ server: 'ghost' }),
-          { server: 'boom', state: 'failed', reason: expect.stringMatching(/process exited \(code 1\) during start-up$/), stderrTail: 'boom' },
+          {
+            server: 'boom',
+            state: 'failed',
+            reason: expect.stringMatching(/process exited \(code 1\) during start-up$/),
+            stderrTail: 'boom',
+          },
         ]);
       } finally {
         await s.close();

@@ -20,7 +20,10 @@ const track = (s: Session): Session => {
 describe('configuration', () => {
   it("the session folder's a3s.config.json is merged under the agent's configuration and the options", async () => {
     const dir = tempRepo();
-    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ permissions: { deny: ['bash'] }, parkMode: 'return', questionCap: 3 }));
+    writeFileSync(
+      join(dir, 'a3s.config.json'),
+      JSON.stringify({ permissions: { deny: ['bash'] }, parkMode: 'return', questionCap: 3 }),
+    );
     const agent = await Agent.create({ model: new ScriptedLlmClient([]), questionCap: 5 });
     const s = track(await agent.session(dir));
     expect(s.toolNames()).not.toContain('bash'); // the file's deny hides it
@@ -29,16 +32,27 @@ describe('configuration', () => {
     expect(patched.core.config.parkMode).toBe('wait');
     expect(patched.toolNames()).not.toContain('bash'); // denials add up
     expect(patched.toolNames()).not.toContain('git');
-    const ignoring = track(await (await Agent.create({ model: new ScriptedLlmClient([]), workspaceConfig: false })).session(dir));
+    const ignoring = track(
+      await (await Agent.create({ model: new ScriptedLlmClient([]), workspaceConfig: false })).session(dir),
+    );
     expect(ignoring.toolNames()).toContain('bash');
   });
 
   it('Agent.create(path): the file is the configuration; its model and providers resolve, errors name the key path', async () => {
     const dir = tempRepo();
     const file = join(dir, 'a3s.config.json');
-    writeFileSync(file, JSON.stringify({ model: 'openai/gpt-4o', providers: { openai: { apiKeyEnv: 'A3S_TEST_KEY_THAT_IS_NOT_SET' } } }));
-    await expect(Agent.create(file)).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', message: expect.stringContaining('providers.openai.apiKeyEnv') });
-    writeFileSync(file, JSON.stringify({ model: 'anthropic/claude-x', providers: { anthropic: { apiKeyEnv: 'A3S_SDK_TEST_KEY' } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ model: 'openai/gpt-4o', providers: { openai: { apiKeyEnv: 'A3S_TEST_KEY_THAT_IS_NOT_SET' } } }),
+    );
+    await expect(Agent.create(file)).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      message: expect.stringContaining('providers.openai.apiKeyEnv'),
+    });
+    writeFileSync(
+      file,
+      JSON.stringify({ model: 'anthropic/claude-x', providers: { anthropic: { apiKeyEnv: 'A3S_SDK_TEST_KEY' } } }),
+    );
     process.env.A3S_SDK_TEST_KEY = 'k-123456';
     try {
       const fromFolder = await Agent.create(dir);
@@ -47,8 +61,15 @@ describe('configuration', () => {
       delete process.env.A3S_SDK_TEST_KEY;
     }
     writeFileSync(file, JSON.stringify({ mcpServers: { fs: { command: 'node', args: ['x', 7] } } }));
-    await expect(Agent.create(file)).rejects.toMatchObject({ code: 'MCP_CONFIG', field: 'mcpServers.fs.args[1]', message: expect.stringContaining(file) });
-    await expect(Agent.create({ mcpServers: { bad__name: { command: 'x' } } })).rejects.toMatchObject({ code: 'MCP_CONFIG', field: 'mcpServers.bad__name' });
+    await expect(Agent.create(file)).rejects.toMatchObject({
+      code: 'MCP_CONFIG',
+      field: 'mcpServers.fs.args[1]',
+      message: expect.stringContaining(file),
+    });
+    await expect(Agent.create({ mcpServers: { bad__name: { command: 'x' } } })).rejects.toMatchObject({
+      code: 'MCP_CONFIG',
+      field: 'mcpServers.bad__name',
+    });
     await expect(Agent.create(join(dir, 'src'))).rejects.toMatchObject({ code: 'SESSION_INITIALIZATION' });
   });
 });
@@ -56,7 +77,9 @@ describe('configuration', () => {
 describe('persistence', () => {
   it('save writes the file session store; resumeSession restores the conversation; SESSION_NOT_FOUND otherwise', async () => {
     const dir = tempRepo();
-    const first = await (await Agent.create({ model: new ScriptedLlmClient([{ text: 'Hello, Ada.' }]) })).session(dir, { sessionId: 'saved-1' });
+    const first = await (await Agent.create({ model: new ScriptedLlmClient([{ text: 'Hello, Ada.' }]) })).session(dir, {
+      sessionId: 'saved-1',
+    });
     await first.send('My name is Ada.');
     const snapshot = await first.save();
     await first.close();
@@ -77,7 +100,12 @@ describe('persistence', () => {
 
   it('streamResume streams a parked run to its end', async () => {
     const dir = tempRepo();
-    const agent = await Agent.create({ model: new ScriptedLlmClient([{ question: { question: 'Which?', options: [{ label: 'a' }, { label: 'b' }] } }, { text: 'Picked b.' }]) });
+    const agent = await Agent.create({
+      model: new ScriptedLlmClient([
+        { question: { question: 'Which?', options: [{ label: 'a' }, { label: 'b' }] } },
+        { text: 'Picked b.' },
+      ]),
+    });
     const s = track(await agent.session(dir, { parkMode: 'return' }));
     const parked = await s.send('ask me');
     await s.answerQuestion((parked.parked as { questionId: string }).questionId, 'b');
@@ -100,18 +128,32 @@ describe('program', () => {
   it('runs inline and file scripts as the host: ctx calls are host_nested (no confirmation), the return value is in metadataJson', async () => {
     const dir = tempRepo();
     const confirmation = refusing();
-    const s = track(await (await Agent.create({ model: new ScriptedLlmClient([]) })).session(dir, { confirmation, permissions: { ask: ['bash'] } }));
+    const s = track(
+      await (await Agent.create({ model: new ScriptedLlmClient([]) })).session(dir, {
+        confirmation,
+        permissions: { ask: ['bash'] },
+      }),
+    );
     const source = `async function run(ctx, inputs) {
       const text = await ctx.tool('read', { file_path: inputs.file });
       const out = await ctx.tool('bash', { command: 'echo from-bash' });
       ctx.log('read ' + inputs.file);
       return { readOk: text.ok, bash: out.output.trim(), files: await ctx.glob('**/*.js') };
     }`;
-    const r = await s.program({ source, inputs: { file: 'README.md' }, allowedTools: ['read', 'bash', 'glob'], limits: { timeoutMs: 20_000, maxToolCalls: 5 } });
+    const r = await s.program({
+      source,
+      inputs: { file: 'README.md' },
+      allowedTools: ['read', 'bash', 'glob'],
+      limits: { timeoutMs: 20_000, maxToolCalls: 5 },
+    });
     expect(r.exitCode).toBe(0);
     expect(r.output).toContain('read README.md');
     const meta = JSON.parse(r.metadataJson!) as { result: unknown; program: { tool_calls: number } };
-    expect(meta.result).toEqual({ readOk: true, bash: 'from-bash', files: expect.arrayContaining(['src/range.js', 'test/range.test.js']) });
+    expect(meta.result).toEqual({
+      readOk: true,
+      bash: 'from-bash',
+      files: expect.arrayContaining(['src/range.js', 'test/range.test.js']),
+    });
     expect(meta.program.tool_calls).toBe(3);
     expect(confirmation.requests).toEqual([]);
 
@@ -119,7 +161,10 @@ describe('program', () => {
     writeFileSync(join(dir, 'scripts', 'double.js'), 'async function run(ctx, inputs) { return inputs.n * 2; }\n');
     const fromFile = await s.program({ path: 'scripts/double.js', inputs: { n: 21 } });
     expect(JSON.parse(fromFile.metadataJson!).result).toBe(42);
-    const refused = await s.program({ source: 'async function run(ctx) { return ctx.tool("write", { file_path: "x.txt", content: "x" }); }', allowedTools: ['read'] });
+    const refused = await s.program({
+      source: 'async function run(ctx) { return ctx.tool("write", { file_path: "x.txt", content: "x" }); }',
+      allowedTools: ['read'],
+    });
     expect(existsSync(join(dir, 'x.txt'))).toBe(false);
     expect(refused.output).toMatch(/write/);
     const bad = await s.program({ source: 'x', limits: { timeoutMs: 0 } });
@@ -137,7 +182,9 @@ describe('surface', () => {
     expect(off.toolNames().filter((n) => n.startsWith('web_'))).toEqual([]);
     const onAgain = track(await agent.session(tempRepo(), { web: { search: false } }));
     expect(onAgain.toolNames().filter((n) => n.startsWith('web_'))).toEqual(['web_fetch']);
-    const offInSession = track(await (await Agent.create({ model: new ScriptedLlmClient([]) })).session(tempRepo(), { web: false }));
+    const offInSession = track(
+      await (await Agent.create({ model: new ScriptedLlmClient([]) })).session(tempRepo(), { web: false }),
+    );
     expect(offInSession.toolNames()).not.toContain('web_fetch');
     expect((await agent.describeTools(tempRepo())).map((t) => t.name)).not.toContain('web_search');
   });
@@ -147,8 +194,27 @@ describe('surface', () => {
     expect(agent.model).toBeUndefined();
     const fresh = tempRepo();
     const tools = await agent.describeTools(fresh, { governance: { mode: 'plan' } });
-    expect(tools.map((t) => t.name)).toEqual(['batch', 'program', 'generate_object', 'read', 'grep', 'glob', 'ls', 'web_fetch', 'web_search', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
-    expect(tools.find((t) => t.name === 'grep')).toMatchObject({ tier: 'read', capabilities: { readOnly: true, paginated: true }, requires: ['search'] });
+    expect(tools.map((t) => t.name)).toEqual([
+      'batch',
+      'program',
+      'generate_object',
+      'read',
+      'grep',
+      'glob',
+      'ls',
+      'web_fetch',
+      'web_search',
+      'task',
+      'parallel_task',
+      'task_result',
+      'search_skills',
+      'Skill',
+    ]);
+    expect(tools.find((t) => t.name === 'grep')).toMatchObject({
+      tier: 'read',
+      capabilities: { readOnly: true, paginated: true },
+      requires: ['search'],
+    });
     expect(existsSync(join(fresh, '.a3s'))).toBe(false); // no log, no session store
   });
 });

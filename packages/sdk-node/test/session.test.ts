@@ -4,7 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, ModelNotConfiguredError, type ConfirmationManager, type ProjectedEventV1, type Session, type SessionOptions } from '../src/index.js';
+import {
+  Agent,
+  ModelNotConfiguredError,
+  type ConfirmationManager,
+  type ProjectedEventV1,
+  type Session,
+  type SessionOptions,
+} from '../src/index.js';
 import { tempRepo } from './kit.js';
 
 let session: Session | undefined;
@@ -22,45 +29,81 @@ async function open(turns: ScriptedTurn[], options: SessionOptions = {}) {
 }
 
 /** A confirmation manager nobody answers: the run parks and the host answers with confirmToolUse. */
-const hostAnswers: ConfirmationManager = { confirm: (_r, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })) };
+const hostAnswers: ConfirmationManager = {
+  confirm: (_r, signal) =>
+    new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+};
 
 const fixTurns: ScriptedTurn[] = [
-  { text: 'Fixing.', tool_calls: [{ id: 'e1', name: 'edit', args: { file_path: 'src/range.js', old_string: 'i < end', new_string: 'i <= end' } }] },
-  { text: 'Verifying.', tool_calls: [{ id: 'v1', name: 'verify', args: { subject: 'range', commands: [{ id: 'unit', command: 'node --test' }] } }] },
+  {
+    text: 'Fixing.',
+    tool_calls: [
+      { id: 'e1', name: 'edit', args: { file_path: 'src/range.js', old_string: 'i < end', new_string: 'i <= end' } },
+    ],
+  },
+  {
+    text: 'Verifying.',
+    tool_calls: [
+      { id: 'v1', name: 'verify', args: { subject: 'range', commands: [{ id: 'unit', command: 'node --test' }] } },
+    ],
+  },
 ];
 
 describe('Session', () => {
   it('send: edits, verifies through the verify tool and completes verified, with a file log', async () => {
     const { dir, session: s } = await open(fixTurns);
     const result = await s.send('Fix the failing test');
-    expect(result).toMatchObject({ status: 'completed', completion: 'verified', toolCalls: 2, endedBy: 'verification' });
+    expect(result).toMatchObject({
+      status: 'completed',
+      completion: 'verified',
+      toolCalls: 2,
+      endedBy: 'verification',
+    });
     expect(result.text).toMatch(/^verification 'range': passed\n- unit \(check, required\): passed \[exit 0\]$/);
     expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i <= end');
     expect(s.logPath).toBe(join(dir, '.a3s', 'effect-log', `${s.sessionId}.jsonl`));
     expect(readFileSync(s.logPath!, 'utf8')).toContain('"type":"run.ended"');
     expect(s.changeLedger().digest).toMatch(/^[0-9a-f]{64}$/);
     expect(s.verificationReports()[0]?.status).toBe('passed');
-    const report = await s.verifyCommands('host check', [{ id: 'unit', kind: 'test', command: 'node --test', timeoutMs: 60_000 }]);
+    const report = await s.verifyCommands('host check', [
+      { id: 'unit', kind: 'test', command: 'node --test', timeoutMs: 60_000 },
+    ]);
     expect(report).toMatchObject({ status: 'passed', effect_digest: s.changeLedger().digest });
     const failing = await s.verifyCommands('must fail', [{ id: 'no', command: 'exit 4' }]);
     expect(failing.status).toBe('failed');
   });
 
   it('stream: projected envelopes with text and toolName, then .result', async () => {
-    const { session: s } = await open([{ text: 'Looking.', tool_calls: [{ id: 'r1', name: 'read', args: { file_path: 'README.md' } }] }, { text: 'Done.' }]);
+    const { session: s } = await open([
+      { text: 'Looking.', tool_calls: [{ id: 'r1', name: 'read', args: { file_path: 'README.md' } }] },
+      { text: 'Done.' },
+    ]);
     const events: ProjectedEventV1[] = [];
     const stream = s.stream('Read the README');
     for await (const ev of stream) events.push(ev);
     expect(events[0]?.type).toBe('agent_start');
-    expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ toolName: 'read', tool_name: 'read', version: 1 });
-    expect(events.filter((e) => e.type === 'text_delta').map((e) => e.text).join('')).toBe('Looking.Done.');
+    expect(events.find((e) => e.type === 'tool_end')).toMatchObject({
+      toolName: 'read',
+      tool_name: 'read',
+      version: 1,
+    });
+    expect(
+      events
+        .filter((e) => e.type === 'text_delta')
+        .map((e) => e.text)
+        .join(''),
+    ).toBe('Looking.Done.');
     expect(events.at(-1)).toMatchObject({ type: 'agent_end', text: 'Done.' });
     expect((await stream.result).status).toBe('completed');
   });
 
   it('confirmToolUse + resumeRun; waiveCompletion lets the unverified change complete as waived', async () => {
     const model = new ScriptedLlmClient([fixTurns[0]!, { text: 'Edited.' }, { delay_ms: 300, text: 'Done.' }]);
-    session = await (await Agent.create({ model })).session(tempRepo(), { confirmation: hostAnswers, parkMode: 'return', permissions: { allow: ['read'] } });
+    session = await (await Agent.create({ model })).session(tempRepo(), {
+      confirmation: hostAnswers,
+      parkMode: 'return',
+      permissions: { allow: ['read'] },
+    });
     const s = session;
     const parked = await s.send('Fix it');
     expect(parked.status).toBe('parked');
@@ -75,13 +118,25 @@ describe('Session', () => {
   });
 
   it('an unverified change cannot complete: COMPLETION_INCOMPLETE', async () => {
-    const { session: s } = await open([fixTurns[0]!, { text: 'Edited.' }, { text: 'Still edited.' }, { text: 'Edited, really.' }, { text: 'Done.' }]);
+    const { session: s } = await open([
+      fixTurns[0]!,
+      { text: 'Edited.' },
+      { text: 'Still edited.' },
+      { text: 'Edited, really.' },
+      { text: 'Done.' },
+    ]);
     const err = await s.send('Fix it').catch((e: unknown) => e);
     expect((err as { code?: string }).code).toBe('COMPLETION_INCOMPLETE');
   });
 
   it('answerQuestion parks and resumes an ask_user question', async () => {
-    const { session: s } = await open([{ question: { question: 'Which file?', options: [{ label: 'a.js' }, { label: 'b.js' }] } }, { text: 'You chose b.js.' }], { parkMode: 'return' });
+    const { session: s } = await open(
+      [
+        { question: { question: 'Which file?', options: [{ label: 'a.js' }, { label: 'b.js' }] } },
+        { text: 'You chose b.js.' },
+      ],
+      { parkMode: 'return' },
+    );
     const parked = await s.send('Ask me');
     expect(parked.parked).toMatchObject({ kind: 'question', question: 'Which file?' });
     await s.answerQuestion((parked.parked as { questionId: string }).questionId, 'b.js');
@@ -122,11 +177,39 @@ describe('Session', () => {
 
   it('surface: toolNames, toolDefinitions, toolInfo, activeTools; compact; close', async () => {
     const { session: s } = await open([{ text: 'Hi.' }, { text: 'Summary: said hi.' }]);
-    expect(s.toolNames()).toEqual(['batch', 'program', 'verify', 'generate_object', 'read', 'write', 'edit', 'patch', 'grep', 'glob', 'ls', 'bash', 'git', 'web_fetch', 'web_search', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
+    expect(s.toolNames()).toEqual([
+      'batch',
+      'program',
+      'verify',
+      'generate_object',
+      'read',
+      'write',
+      'edit',
+      'patch',
+      'grep',
+      'glob',
+      'ls',
+      'bash',
+      'git',
+      'web_fetch',
+      'web_search',
+      'task',
+      'parallel_task',
+      'task_result',
+      'search_skills',
+      'Skill',
+    ]);
     expect(s.toolDefinitions().find((d) => d.name === 'read')?.inputSchema).toMatchObject({ type: 'object' });
     const info = s.toolInfo();
-    expect(info.find((t) => t.name === 'read')).toMatchObject({ tier: 'read', capabilities: { readOnly: true }, requires: ['fs.read'] });
-    expect(info.find((t) => t.name === 'verify')).toMatchObject({ tier: 'exec', capabilities: { maxParallelism: expect.any(Number) } });
+    expect(info.find((t) => t.name === 'read')).toMatchObject({
+      tier: 'read',
+      capabilities: { readOnly: true },
+      requires: ['fs.read'],
+    });
+    expect(info.find((t) => t.name === 'verify')).toMatchObject({
+      tier: 'exec',
+      capabilities: { maxParallelism: expect.any(Number) },
+    });
     expect(s.activeTools()).toEqual([]);
     await s.send('hello');
     expect(await s.compact()).toMatchObject({ summaryChars: 'Summary: said hi.'.length });
@@ -136,7 +219,22 @@ describe('Session', () => {
 
   it('plan mode hides write and exec tools', async () => {
     const { session: s } = await open([], { governance: { mode: 'plan' } });
-    expect(s.toolNames()).toEqual(['batch', 'program', 'generate_object', 'read', 'grep', 'glob', 'ls', 'web_fetch', 'web_search', 'task', 'parallel_task', 'task_result', 'search_skills', 'Skill']);
+    expect(s.toolNames()).toEqual([
+      'batch',
+      'program',
+      'generate_object',
+      'read',
+      'grep',
+      'glob',
+      'ls',
+      'web_fetch',
+      'web_search',
+      'task',
+      'parallel_task',
+      'task_result',
+      'search_skills',
+      'Skill',
+    ]);
   });
 });
 
@@ -149,10 +247,15 @@ describe('Agent.create', () => {
   });
 
   it('resolves provider/model from the environment and reports a missing key by name', async () => {
-    await expect(Agent.create({ model: 'openai/gpt-4o', env: {} })).rejects.toMatchObject({ code: 'MODEL_CONFIGURATION', key: 'OPENAI_API_KEY' });
+    await expect(Agent.create({ model: 'openai/gpt-4o', env: {} })).rejects.toMatchObject({
+      code: 'MODEL_CONFIGURATION',
+      key: 'OPENAI_API_KEY',
+    });
     const agent = await Agent.create({ env: { A3S_MODEL: 'anthropic/claude-x', ANTHROPIC_API_KEY: 'k-123456' } });
     expect(agent.model?.provider).toBe('anthropic');
-    await expect(Agent.create({ model: 'scripted:/no/such/file.json' })).rejects.toMatchObject({ code: 'INVALID_SCRIPT' });
+    await expect(Agent.create({ model: 'scripted:/no/such/file.json' })).rejects.toMatchObject({
+      code: 'INVALID_SCRIPT',
+    });
   });
 });
 

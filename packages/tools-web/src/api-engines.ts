@@ -9,12 +9,32 @@ import type { SearchEngine, SearchHit, SearchRequest } from './search-types.js';
 
 const MAX_BYTES = 2 * 1024 * 1024;
 
-async function getJson(engine: string, url: string, r: SearchRequest, headers: Record<string, string>, jsonBody?: unknown): Promise<unknown> {
-  const res = await httpGet(url, { timeoutMs: r.timeoutMs, maxBytes: MAX_BYTES, maxRedirects: 2, signal: r.signal, allowPrivateNetwork: r.allowPrivateNetwork === true, headers: { accept: 'application/json', ...headers }, ...(jsonBody === undefined ? {} : { jsonBody }) });
+async function getJson(
+  engine: string,
+  url: string,
+  r: SearchRequest,
+  headers: Record<string, string>,
+  jsonBody?: unknown,
+): Promise<unknown> {
+  const res = await httpGet(url, {
+    timeoutMs: r.timeoutMs,
+    maxBytes: MAX_BYTES,
+    maxRedirects: 2,
+    signal: r.signal,
+    allowPrivateNetwork: r.allowPrivateNetwork === true,
+    headers: { accept: 'application/json', ...headers },
+    ...(jsonBody === undefined ? {} : { jsonBody }),
+  });
   try {
     return JSON.parse(new TextDecoder().decode(res.body)) as unknown;
   } catch (e) {
-    throw new SearchEngineError(engine, 'parse', `the answer is not JSON${res.truncated ? ' (cut at 2 MiB)' : ''}`, undefined, e);
+    throw new SearchEngineError(
+      engine,
+      'parse',
+      `the answer is not JSON${res.truncated ? ' (cut at 2 MiB)' : ''}`,
+      undefined,
+      e,
+    );
   }
 }
 
@@ -45,7 +65,9 @@ export function braveEngine(o: BraveEngineOptions): SearchEngine {
     tier: 'api',
     async search(r) {
       const url = `${endpoint}?q=${encodeURIComponent(r.query)}&count=${r.limit}`;
-      const body = (await getJson('brave', url, r, { 'x-subscription-token': o.apiKey })) as { web?: { results?: unknown } };
+      const body = (await getJson('brave', url, r, { 'x-subscription-token': o.apiKey })) as {
+        web?: { results?: unknown };
+      };
       return hits('brave', body.web?.results ?? [], 'title', 'url', 'description', r.limit);
     },
   };
@@ -65,7 +87,13 @@ export function tavilyEngine(o: TavilyEngineOptions): SearchEngine {
     name: 'tavily',
     tier: 'api',
     async search(r) {
-      const body = (await getJson('tavily', endpoint, r, { authorization: `Bearer ${o.apiKey}` }, { query: r.query, max_results: r.limit })) as { results?: unknown };
+      const body = (await getJson(
+        'tavily',
+        endpoint,
+        r,
+        { authorization: `Bearer ${o.apiKey}` },
+        { query: r.query, max_results: r.limit },
+      )) as { results?: unknown };
       return hits('tavily', body.results, 'title', 'url', 'content', r.limit);
     },
   };

@@ -21,10 +21,22 @@ import type { SearchEngine, SearchHit } from './search-types.js';
 import { WebError } from './web-errors.js';
 
 /** Flags for headless chromium on our machines (STACK.md). */
-export const CHROMIUM_FLAGS: readonly string[] = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_FLAGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Where chromium is looked for, after `executablePath` and `$A3S_CHROMIUM_PATH`. */
-export const CHROMIUM_CANDIDATES: readonly string[] = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+export const CHROMIUM_CANDIDATES: readonly string[] = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
 
 /** Options of {@link browserEngine}. */
 export interface BrowserEngineOptions {
@@ -42,7 +54,9 @@ export interface BrowserEngineOptions {
 
 /** Finds a chromium executable, or `undefined`. */
 export async function findChromium(explicit?: string): Promise<string | undefined> {
-  const candidates = [explicit, process.env.A3S_CHROMIUM_PATH, ...CHROMIUM_CANDIDATES].filter((p): p is string => typeof p === 'string' && p.length > 0);
+  const candidates = [explicit, process.env.A3S_CHROMIUM_PATH, ...CHROMIUM_CANDIDATES].filter(
+    (p): p is string => typeof p === 'string' && p.length > 0,
+  );
   for (const p of candidates) {
     try {
       await access(p, constants.X_OK);
@@ -72,7 +86,12 @@ export function browserEngine(o: BrowserEngineOptions = {}): BrowserSearchEngine
 
   const launch = async (): Promise<Browser> => {
     const executablePath = await findChromium(o.executablePath);
-    if (executablePath === undefined) throw new SearchEngineError(name, 'unavailable', `no chromium found (set executablePath or A3S_CHROMIUM_PATH; tried ${CHROMIUM_CANDIDATES.join(', ')})`);
+    if (executablePath === undefined)
+      throw new SearchEngineError(
+        name,
+        'unavailable',
+        `no chromium found (set executablePath or A3S_CHROMIUM_PATH; tried ${CHROMIUM_CANDIDATES.join(', ')})`,
+      );
     const { chromium } = await import('playwright-core');
     return chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] });
   };
@@ -144,9 +163,18 @@ export function browserEngine(o: BrowserEngineOptions = {}): BrowserSearchEngine
           if (refusedHop !== undefined) throw refusedHop;
           return parseResultsPage(html, url, r.limit);
         } catch (e) {
-          const refused = refusedHop ?? (e instanceof Error && /ERR_BLOCKED_BY_CLIENT/.test(e.message) ? refusedAny : undefined);
-          if (refused !== undefined) throw new SearchEngineError(name, refused.kind === 'blocked' ? 'blocked' : 'parse', refused.message, undefined, refused);
-          if (r.signal.aborted) throw new SearchEngineError(name, 'cancelled', 'the search was cancelled', undefined, e);
+          const refused =
+            refusedHop ?? (e instanceof Error && /ERR_BLOCKED_BY_CLIENT/.test(e.message) ? refusedAny : undefined);
+          if (refused !== undefined)
+            throw new SearchEngineError(
+              name,
+              refused.kind === 'blocked' ? 'blocked' : 'parse',
+              refused.message,
+              undefined,
+              refused,
+            );
+          if (r.signal.aborted)
+            throw new SearchEngineError(name, 'cancelled', 'the search was cancelled', undefined, e);
           const msg = e instanceof Error ? e.message.split('\n')[0]! : String(e);
           throw new SearchEngineError(name, /timeout/i.test(msg) ? 'timeout' : 'transport', msg, undefined, e);
         } finally {

@@ -22,7 +22,14 @@ export interface CircuitBreakerOptions {
   readonly clock?: () => number;
 }
 
-const OPENING: ReadonlySet<EngineFailureKind> = new Set(['quota', 'permission', 'rate_limited', 'transport', 'timeout', 'blocked']);
+const OPENING: ReadonlySet<EngineFailureKind> = new Set([
+  'quota',
+  'permission',
+  'rate_limited',
+  'transport',
+  'timeout',
+  'blocked',
+]);
 
 interface Entry {
   state: 'closed' | 'open';
@@ -101,6 +108,7 @@ export class CircuitBreaker {
     e.openings += 1;
     e.empties = 0;
     e.lastReason = reason;
-    e.openUntil = this.clock() + (retryAfterMs !== undefined ? Math.min(Math.max(retryAfterMs, 0), this.max * 6) : backoff);
+    e.openUntil =
+      this.clock() + (retryAfterMs !== undefined ? Math.min(Math.max(retryAfterMs, 0), this.max * 6) : backoff);
   }
 }

@@ -28,9 +28,15 @@ export function htmlToMarkdown(html: string, url: string): MarkdownPage {
   try {
     // Readability mutates the document it reads; linkedom documents satisfy the DOM it needs.
     const Readability = readabilityClass();
-    const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 100 }).parse();
+    const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], {
+      charThreshold: 100,
+    }).parse();
     if (article?.content) {
-      return { title: (article.title ?? title).trim(), markdown: absolutise(converter().translate(article.content), url).trim(), extractor: 'readability' };
+      return {
+        title: (article.title ?? title).trim(),
+        markdown: absolutise(converter().translate(article.content), url).trim(),
+        extractor: 'readability',
+      };
     }
   } catch {
     // fall through to the body

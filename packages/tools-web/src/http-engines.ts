@@ -9,7 +9,13 @@ import type { SearchEngine, SearchHit, SearchRequest } from './search-types.js';
 const MAX_BYTES = 2 * 1024 * 1024;
 
 async function fetchText(url: string, r: SearchRequest): Promise<string> {
-  const res = await httpGet(url, { timeoutMs: r.timeoutMs, maxBytes: MAX_BYTES, maxRedirects: 3, signal: r.signal, allowPrivateNetwork: r.allowPrivateNetwork === true });
+  const res = await httpGet(url, {
+    timeoutMs: r.timeoutMs,
+    maxBytes: MAX_BYTES,
+    maxRedirects: 3,
+    signal: r.signal,
+    allowPrivateNetwork: r.allowPrivateNetwork === true,
+  });
   return new TextDecoder().decode(res.body);
 }
 
@@ -85,7 +91,11 @@ export function parseResultsPage(html: string, base: string, limit: number): Sea
       continue;
     }
     if (!/^https?:\/\//.test(url)) continue;
-    out.push({ title: a?.textContent?.trim() || url, url, snippet: el.querySelector('.result__snippet')?.textContent?.trim() ?? '' });
+    out.push({
+      title: a?.textContent?.trim() || url,
+      url,
+      snippet: el.querySelector('.result__snippet')?.textContent?.trim() ?? '',
+    });
     if (out.length >= limit) break;
   }
   return out;

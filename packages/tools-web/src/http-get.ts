@@ -56,7 +56,12 @@ function untilAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** Sends one request on a fresh connection (no pooling: a socket is never shared across guard decisions). */
-function send(url: URL, o: HttpGetOptions, signal: AbortSignal, pinned: ReturnType<typeof pinnedLookup> | undefined): Promise<IncomingMessage> {
+function send(
+  url: URL,
+  o: HttpGetOptions,
+  signal: AbortSignal,
+  pinned: ReturnType<typeof pinnedLookup> | undefined,
+): Promise<IncomingMessage> {
   const body = o.jsonBody === undefined ? undefined : JSON.stringify(o.jsonBody);
   const headers: OutgoingHttpHeaders = {
     'user-agent': 'a3s-code-web/1.0',
@@ -67,7 +72,17 @@ function send(url: URL, o: HttpGetOptions, signal: AbortSignal, pinned: ReturnTy
   };
   return new Promise((resolve, reject) => {
     const { request } = load(url.protocol === 'https:' ? 'node:https' : 'node:http') as typeof import('node:http');
-    const req = request(url, { method: body === undefined ? 'GET' : 'POST', headers, signal, agent: false, ...(pinned ? { lookup: pinned } : {}) }, resolve);
+    const req = request(
+      url,
+      {
+        method: body === undefined ? 'GET' : 'POST',
+        headers,
+        signal,
+        agent: false,
+        ...(pinned ? { lookup: pinned } : {}),
+      },
+      resolve,
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -75,13 +90,26 @@ function send(url: URL, o: HttpGetOptions, signal: AbortSignal, pinned: ReturnTy
 
 /** The body stream, decoded per `content-encoding`. */
 function decoded(res: IncomingMessage): Readable {
-  const enc = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const enc = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   const { createBrotliDecompress, createGunzip, createInflate } = load('node:zlib') as typeof import('node:zlib');
-  const decoder = enc === 'gzip' || enc === 'x-gzip' ? createGunzip() : enc === 'deflate' ? createInflate() : enc === 'br' ? createBrotliDecompress() : undefined;
+  const decoder =
+    enc === 'gzip' || enc === 'x-gzip'
+      ? createGunzip()
+      : enc === 'deflate'
+        ? createInflate()
+        : enc === 'br'
+          ? createBrotliDecompress()
+          : undefined;
   return decoder === undefined ? res : pipeline(res, decoder, () => undefined);
 }
 
-async function readCapped(res: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<{ body: Uint8Array; truncated: boolean }> {
+async function readCapped(
+  res: IncomingMessage,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<{ body: Uint8Array; truncated: boolean }> {
   const onAbort = () => res.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
   signal.addEventListener('abort', onAbort, { once: true });
   const chunks: Uint8Array[] = [];
@@ -114,9 +142,12 @@ export async function httpGet(rawUrl: string, o: HttpGetOptions): Promise<HttpGe
   const redirects: string[] = [];
   const fail = (e: unknown, at: string): never => {
     if (e instanceof WebError) throw e;
-    if (o.signal?.aborted === true) throw new WebError('cancelled', `request to ${at} was cancelled`, { url: at, cause: e });
-    if (deadline.aborted) throw new WebError('timeout', `request to ${at} timed out after ${o.timeoutMs} ms`, { url: at, cause: e });
-    const msg = e instanceof Error ? (e.cause instanceof Error ? `${e.message} (${e.cause.message})` : e.message) : String(e);
+    if (o.signal?.aborted === true)
+      throw new WebError('cancelled', `request to ${at} was cancelled`, { url: at, cause: e });
+    if (deadline.aborted)
+      throw new WebError('timeout', `request to ${at} timed out after ${o.timeoutMs} ms`, { url: at, cause: e });
+    const msg =
+      e instanceof Error ? (e.cause instanceof Error ? `${e.message} (${e.cause.message})` : e.message) : String(e);
     throw new WebError('transport', `request to ${at} failed: ${msg}`, { url: at, cause: e });
   };
   for (;;) {
@@ -132,8 +163,16 @@ export async function httpGet(rawUrl: string, o: HttpGetOptions): Promise<HttpGe
     if (REDIRECTS.has(status)) {
       const location = res.headers.location;
       res.destroy();
-      if (location === undefined) throw new WebError('status', `HTTP ${status} without a Location header from ${url.href}`, { url: url.href, status });
-      if (redirects.length >= o.maxRedirects) throw new WebError('status', `more than ${o.maxRedirects} redirects (last: ${url.href})`, { url: rawUrl, status });
+      if (location === undefined)
+        throw new WebError('status', `HTTP ${status} without a Location header from ${url.href}`, {
+          url: url.href,
+          status,
+        });
+      if (redirects.length >= o.maxRedirects)
+        throw new WebError('status', `more than ${o.maxRedirects} redirects (last: ${url.href})`, {
+          url: rawUrl,
+          status,
+        });
       redirects.push(url.href);
       url = parseWebUrl(new URL(location, url).href);
       continue;
@@ -142,13 +181,25 @@ export async function httpGet(rawUrl: string, o: HttpGetOptions): Promise<HttpGe
       res.destroy();
       const kind = kindOfStatus(status);
       const header = res.headers['retry-after'];
-      const retryAfterMs = kind === 'rate_limited' || kind === 'transport' ? parseRetryAfter(header ?? null) : undefined;
+      const retryAfterMs =
+        kind === 'rate_limited' || kind === 'transport' ? parseRetryAfter(header ?? null) : undefined;
       const after = retryAfterMs === undefined ? '' : ` (retry after ${retryAfterMs} ms)`;
-      throw new WebError(kind, `HTTP ${status} from ${url.href}${after}`, { url: url.href, status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+      throw new WebError(kind, `HTTP ${status} from ${url.href}${after}`, {
+        url: url.href,
+        status,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      });
     }
     try {
       const { body, truncated } = await readCapped(res, o.maxBytes, signal);
-      return { url: url.href, status, contentType: String(res.headers['content-type'] ?? ''), body, truncated, redirects };
+      return {
+        url: url.href,
+        status,
+        contentType: String(res.headers['content-type'] ?? ''),
+        body,
+        truncated,
+        redirects,
+      };
     } catch (e) {
       return fail(e, url.href);
     }

@@ -12,7 +12,15 @@ export { createWebFetchTool } from './web-fetch-tool.js';
 export type { WebFetchArgs, WebFetchToolOptions } from './web-fetch-tool.js';
 export { htmlToMarkdown } from './html-to-markdown.js';
 export type { MarkdownPage } from './html-to-markdown.js';
-export type { EngineAttempt, EngineFailureKind, SearchEngine, SearchHit, SearchRequest, SearchResult, SearchTier } from './search-types.js';
+export type {
+  EngineAttempt,
+  EngineFailureKind,
+  SearchEngine,
+  SearchHit,
+  SearchRequest,
+  SearchResult,
+  SearchTier,
+} from './search-types.js';
 export { SearchEngineError } from './search-engine-error.js';
 export { CircuitBreaker } from './circuit-breaker.js';
 export type { CircuitBreakerOptions, CircuitState } from './circuit-breaker.js';
@@ -24,7 +32,13 @@ export { browserEngine } from './browser-engine.js';
 export type { BrowserEngineOptions, BrowserSearchEngine } from './browser-engine.js';
 export type { QualitySignals } from './merge-results.js';
 export { WebSearch } from './web-search.js';
-export type { EngineErrorRecord, TierDecision, WebSearchOptions, WebSearchOutcome, WebSearchRequest } from './web-search.js';
+export type {
+  EngineErrorRecord,
+  TierDecision,
+  WebSearchOptions,
+  WebSearchOutcome,
+  WebSearchRequest,
+} from './web-search.js';
 export { createWebSearch, createWebSearchTool, defaultSearchEngines } from './web-search-tool.js';
 export type { WebSearchArgs, WebSearchEngineConfig } from './web-search-tool.js';
 export { createWebTools } from './web-tools.js';

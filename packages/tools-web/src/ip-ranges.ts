@@ -71,7 +71,8 @@ function v6Range(g: readonly number[]): string | undefined {
   // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible), 64:ff9b::a.b.c.d (NAT64): the IPv4 decides.
   if (zeroUpTo(5) && g[5] === 0xffff) return v4Range(embedded(g[6]!, g[7]!), 'IPv4-mapped');
   if (zeroUpTo(6)) return v4Range(embedded(g[6]!, g[7]!), 'IPv4-compatible');
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return v4Range(embedded(g[6]!, g[7]!), 'NAT64');
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0))
+    return v4Range(embedded(g[6]!, g[7]!), 'NAT64');
   if (g[0] === 0x2002) return v4Range(embedded(g[1]!, g[2]!), '6to4');
   const first = g[0]!;
   if ((first & 0xfe00) === 0xfc00) return 'unique-local (fc00::/7)';

@@ -28,7 +28,11 @@ export function mergeHits(merged: Map<string, SearchResult>, engine: string, hit
     if (prev === undefined) {
       merged.set(key, { title: h.title, url: h.url, snippet: h.snippet, engines: [engine] });
     } else if (!prev.engines.includes(engine)) {
-      merged.set(key, { ...prev, snippet: h.snippet.length > prev.snippet.length ? h.snippet : prev.snippet, engines: [...prev.engines, engine] });
+      merged.set(key, {
+        ...prev,
+        snippet: h.snippet.length > prev.snippet.length ? h.snippet : prev.snippet,
+        engines: [...prev.engines, engine],
+      });
     }
   }
 }

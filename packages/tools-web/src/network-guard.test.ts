@@ -21,8 +21,12 @@ const blocked = async (p: Promise<unknown>): Promise<WebError> => {
   expect(e).toMatchObject({ kind: 'blocked', code: 'WEB_BLOCKED', retryable: false });
   return e as WebError;
 };
-const resolveTo = (...addresses: string[]): HostResolver => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-const get = (url: string, extra: Partial<Parameters<typeof httpGet>[1]> = {}) => httpGet(url, { timeoutMs: 2000, maxBytes: 1000, maxRedirects: 3, ...extra });
+const resolveTo =
+  (...addresses: string[]): HostResolver =>
+  async () =>
+    addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+const get = (url: string, extra: Partial<Parameters<typeof httpGet>[1]> = {}) =>
+  httpGet(url, { timeoutMs: 2000, maxBytes: 1000, maxRedirects: 3, ...extra });
 
 describe('private-network guard: address ranges', () => {
   it.each([
@@ -57,12 +61,23 @@ describe('private-network guard: address ranges', () => {
     expect(blockedRange(address)).toContain(range);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '172.15.255.255', '169.255.0.1', '100.128.0.1', '192.169.0.1', '11.0.0.1', '2606:4700:4700::1111', '2001:db8::1', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:0808:0808::1'])(
-    '%s is public',
-    (address) => {
-      expect(blockedRange(address)).toBeUndefined();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '172.15.255.255',
+    '169.255.0.1',
+    '100.128.0.1',
+    '192.169.0.1',
+    '11.0.0.1',
+    '2606:4700:4700::1111',
+    '2001:db8::1',
+    '::ffff:8.8.8.8',
+    '64:ff9b::8.8.8.8',
+    '2002:0808:0808::1',
+  ])('%s is public', (address) => {
+    expect(blockedRange(address)).toBeUndefined();
+  });
 });
 
 describe('private-network guard: each hop', () => {
@@ -70,13 +85,36 @@ describe('private-network guard: each hop', () => {
     const never: HostResolver = async () => {
       throw new Error('must not resolve a literal');
     };
-    for (const url of ['http://127.0.0.1/', 'http://2130706433/', 'http://0x7f.1/', 'http://0177.0.0.1/', 'http://[::1]:8080/', 'http://[::ffff:169.254.169.254]/latest/meta-data', 'https://10.0.0.5/', 'http://0.0.0.0:3000/', 'http://[fd00::2]/']) {
+    for (const url of [
+      'http://127.0.0.1/',
+      'http://2130706433/',
+      'http://0x7f.1/',
+      'http://0177.0.0.1/',
+      'http://[::1]:8080/',
+      'http://[::ffff:169.254.169.254]/latest/meta-data',
+      'https://10.0.0.5/',
+      'http://0.0.0.0:3000/',
+      'http://[fd00::2]/',
+    ]) {
       await blocked(checkHop(new URL(url), { resolve: never }));
     }
     const e = await blocked(checkHop(new URL('http://169.254.169.254/latest/meta-data/')));
-    expect(e.blocked).toEqual({ host: '169.254.169.254', address: '169.254.169.254', range: 'link-local (169.254.0.0/16, cloud metadata)', option: 'allowPrivateNetwork' });
-    expect(e.details).toMatchObject({ kind: 'blocked', url: 'http://169.254.169.254/latest/meta-data/', host: '169.254.169.254', address: '169.254.169.254', option: 'allowPrivateNetwork' });
-    expect(e.message).toBe('refused to connect to 169.254.169.254: link-local (169.254.0.0/16, cloud metadata) is a private-network address; set allowPrivateNetwork: true in the web options to allow it');
+    expect(e.blocked).toEqual({
+      host: '169.254.169.254',
+      address: '169.254.169.254',
+      range: 'link-local (169.254.0.0/16, cloud metadata)',
+      option: 'allowPrivateNetwork',
+    });
+    expect(e.details).toMatchObject({
+      kind: 'blocked',
+      url: 'http://169.254.169.254/latest/meta-data/',
+      host: '169.254.169.254',
+      address: '169.254.169.254',
+      option: 'allowPrivateNetwork',
+    });
+    expect(e.message).toBe(
+      'refused to connect to 169.254.169.254: link-local (169.254.0.0/16, cloud metadata) is a private-network address; set allowPrivateNetwork: true in the web options to allow it',
+    );
   });
 
   it('a name is resolved (all addresses) and refused when any address is internal; `localhost` through the real resolver', async () => {
@@ -84,10 +122,14 @@ describe('private-network guard: each hop', () => {
     expect(e.blocked?.host).toBe('localhost');
     expect(['127.0.0.1', '::1']).toContain(e.blocked?.address);
     expect(e.message).toMatch(/^refused to connect to localhost \((127\.0\.0\.1|::1)\): loopback/);
-    const mixed = await blocked(checkHop(new URL('https://mixed.example/'), { resolve: resolveTo('93.184.216.34', '10.0.0.7') }));
+    const mixed = await blocked(
+      checkHop(new URL('https://mixed.example/'), { resolve: resolveTo('93.184.216.34', '10.0.0.7') }),
+    );
     expect(mixed.blocked).toMatchObject({ host: 'mixed.example', address: '10.0.0.7' });
     await blocked(checkHop(new URL('https://v6.example/'), { resolve: resolveTo('::ffff:192.168.1.10') }));
-    expect(await checkHop(new URL('https://public.example/'), { resolve: resolveTo('93.184.216.34', '2606:2800:220:1::') })).toEqual([
+    expect(
+      await checkHop(new URL('https://public.example/'), { resolve: resolveTo('93.184.216.34', '2606:2800:220:1::') }),
+    ).toEqual([
       { address: '93.184.216.34', family: 4 },
       { address: '2606:2800:220:1::', family: 6 },
     ]);
@@ -96,32 +138,50 @@ describe('private-network guard: each hop', () => {
   it('redirect targets pass the same check: from a public hop, a Location to a private address or name is refused; other schemes are invalid', async () => {
     const from = new URL('https://public.example/start');
     const resolve = resolveTo('93.184.216.34');
-    for (const location of ['http://127.0.0.1:8080/admin', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/', '//10.0.0.1/x']) {
+    for (const location of [
+      'http://127.0.0.1:8080/admin',
+      'http://[::1]/',
+      'http://169.254.169.254/latest/meta-data/',
+      '//10.0.0.1/x',
+    ]) {
       await blocked(checkHop(new URL(location, from), { resolve }));
     }
     await blocked(checkHop(new URL('http://internal.example/', from), { resolve: resolveTo('172.20.0.3') }));
-    await expect(checkHop(new URL('file:///etc/passwd'))).rejects.toMatchObject({ kind: 'invalid', code: 'WEB_INVALID' });
+    await expect(checkHop(new URL('file:///etc/passwd'))).rejects.toMatchObject({
+      kind: 'invalid',
+      code: 'WEB_INVALID',
+    });
     await expect(checkHop(new URL('gopher://127.0.0.1/'))).rejects.toMatchObject({ kind: 'invalid' });
   });
 
   it('allowPrivateNetwork lifts the check (no pinning); an unresolvable name is a transport failure', async () => {
     expect(await checkHop(new URL('http://127.0.0.1/'), { allowPrivateNetwork: true })).toBeUndefined();
-    await expect(checkHop(new URL('http://nowhere.invalid/'), { resolve: async () => [] })).rejects.toMatchObject({ kind: 'transport' });
+    await expect(checkHop(new URL('http://nowhere.invalid/'), { resolve: async () => [] })).rejects.toMatchObject({
+      kind: 'transport',
+    });
   });
 
   it('the pinned lookup answers only with the checked addresses, filtered by family', () => {
-    const pinned = pinnedLookup([{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::', family: 6 }]);
+    const pinned = pinnedLookup([
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:2800:220:1::', family: 6 },
+    ]);
     const answers: unknown[] = [];
     pinned('rebinding.example', { all: true }, (err, address) => answers.push(err ?? address));
     pinned('rebinding.example', { family: 6 }, (err, address, family) => answers.push(err ?? [address, family]));
     pinned('rebinding.example', {}, (err, address, family) => answers.push(err ?? [address, family]));
     expect(answers).toEqual([
-      [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::', family: 6 }],
+      [
+        { address: '93.184.216.34', family: 4 },
+        { address: '2606:2800:220:1::', family: 6 },
+      ],
       ['2606:2800:220:1::', 6],
       ['93.184.216.34', 4],
     ]);
     const errors: (Error | null)[] = [];
-    pinnedLookup([{ address: '93.184.216.34', family: 4 } as LookupAddress])('x', { family: 6 }, (err) => errors.push(err));
+    pinnedLookup([{ address: '93.184.216.34', family: 4 } as LookupAddress])('x', { family: 6 }, (err) =>
+      errors.push(err),
+    );
     expect(errors[0]?.message).toMatch(/no IPv6 address/);
   });
 });
@@ -130,12 +190,15 @@ describe('private-network guard: the tools', () => {
   it('httpGet refuses a loopback server by default and never connects; allowPrivateNetwork reaches it; a redirect hop to a private name is refused', async () => {
     const server = await loopbackServer({
       '/p': (_q, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('inside'),
-      '/to-localhost': (req, res) => void res.writeHead(302, { location: `http://localhost:${req.socket.localPort}/p` }).end(),
+      '/to-localhost': (req, res) =>
+        void res.writeHead(302, { location: `http://localhost:${req.socket.localPort}/p` }).end(),
     });
     try {
       await blocked(get(`${server.base}/p`));
       expect(server.hits).toEqual([]);
-      expect(new TextDecoder().decode((await get(`${server.base}/p`, { allowPrivateNetwork: true })).body)).toBe('inside');
+      expect(new TextDecoder().decode((await get(`${server.base}/p`, { allowPrivateNetwork: true })).body)).toBe(
+        'inside',
+      );
       // The hop is judged by the resolver's answer: a name answering loopback is refused before any connection.
       await blocked(get(`http://rebind.example:${new URL(server.base).port}/p`, { resolve: resolveTo('127.0.0.1') }));
       expect(server.hits).toEqual(['GET /p']);
@@ -168,15 +231,23 @@ describe('private-network guard: the tools', () => {
     for (const t of tools) registry.add(t);
     const inv = new ToolInvoker({ registry, policy: { defaultDecision: 'allow' } });
     try {
-      const r = await inv.invoke({ id: 'f', name: 'web_fetch', args: { url: 'http://[::ffff:7f00:1]:8080/' } }, createTestInvocation().context);
+      const r = await inv.invoke(
+        { id: 'f', name: 'web_fetch', args: { url: 'http://[::ffff:7f00:1]:8080/' } },
+        createTestInvocation().context,
+      );
       expect(r.ok).toBe(false);
       expect(r.metadata).toMatchObject({ error_code: 'WEB_BLOCKED' });
-      expect(r.output).toMatch(/refused to connect to ::ffff:7f00:1: IPv4-mapped loopback \(127\.0\.0\.0\/8\).*allowPrivateNetwork: true/);
+      expect(r.output).toMatch(
+        /refused to connect to ::ffff:7f00:1: IPv4-mapped loopback \(127\.0\.0\.0\/8\).*allowPrivateNetwork: true/,
+      );
     } finally {
       await Promise.all(resources.map((x) => x.close()));
     }
     const browser = browserEngine({ urlTemplate: 'http://127.0.0.1:9/?q={query}' });
-    const s = new WebSearch({ engines: [htmlEngine({ urlTemplate: 'http://192.168.0.1/?q={query}' }), browser], qualityFloor: 1 });
+    const s = new WebSearch({
+      engines: [htmlEngine({ urlTemplate: 'http://192.168.0.1/?q={query}' }), browser],
+      qualityFloor: 1,
+    });
     const o = await s.search({ query: 'x', limit: 3, signal: new AbortController().signal });
     expect(o.errors.map((e) => [e.engine, e.kind, e.code])).toEqual([
       ['duckduckgo_html', 'blocked', 'SEARCH_ENGINE_BLOCKED'],

@@ -26,7 +26,9 @@ export interface NetworkPolicy {
 export const ALLOW_PRIVATE_OPTION = 'allowPrivateNetwork';
 
 const systemResolve: HostResolver = (host) =>
-  new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+  );
 
 /** Parses `raw` and refuses anything but `http:` / `https:` (kind `invalid`). */
 export function parseWebUrl(raw: string): URL {
@@ -36,7 +38,8 @@ export function parseWebUrl(raw: string): URL {
   } catch (e) {
     throw new WebError('invalid', `not a URL: '${raw}'`, { url: raw, cause: e });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebError('invalid', `only http and https URLs are fetched, got '${url.protocol}'`, { url: raw });
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new WebError('invalid', `only http and https URLs are fetched, got '${url.protocol}'`, { url: raw });
   return url;
 }
 
@@ -47,10 +50,14 @@ export function hostOf(url: URL): string {
 }
 
 function refuse(url: URL, host: string, address: string, range: string): never {
-  throw new WebError('blocked', `refused to connect to ${host}${host === address ? '' : ` (${address})`}: ${range} is a private-network address; set ${ALLOW_PRIVATE_OPTION}: true in the web options to allow it`, {
-    url: url.href,
-    blocked: { host, address, range, option: ALLOW_PRIVATE_OPTION },
-  });
+  throw new WebError(
+    'blocked',
+    `refused to connect to ${host}${host === address ? '' : ` (${address})`}: ${range} is a private-network address; set ${ALLOW_PRIVATE_OPTION}: true in the web options to allow it`,
+    {
+      url: url.href,
+      blocked: { host, address, range, option: ALLOW_PRIVATE_OPTION },
+    },
+  );
 }
 
 /**
@@ -72,9 +79,13 @@ export async function checkHop(url: URL, policy: NetworkPolicy = {}): Promise<re
   try {
     addresses = await (policy.resolve ?? systemResolve)(host);
   } catch (e) {
-    throw new WebError('transport', `cannot resolve ${host}: ${e instanceof Error ? e.message : String(e)}`, { url: url.href, cause: e });
+    throw new WebError('transport', `cannot resolve ${host}: ${e instanceof Error ? e.message : String(e)}`, {
+      url: url.href,
+      cause: e,
+    });
   }
-  if (addresses.length === 0) throw new WebError('transport', `cannot resolve ${host}: no addresses`, { url: url.href });
+  if (addresses.length === 0)
+    throw new WebError('transport', `cannot resolve ${host}: no addresses`, { url: url.href });
   for (const a of addresses) {
     const range = blockedRange(a.address);
     if (range !== undefined) refuse(url, host, a.address, range);
@@ -83,18 +94,31 @@ export async function checkHop(url: URL, policy: NetworkPolicy = {}): Promise<re
 }
 
 /** A `lookup` option for `net`/`http` that answers only with `addresses` (already checked). */
-export type PinnedLookup = (hostname: string, options: { readonly all?: boolean; readonly family?: number | string }, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => void;
+export type PinnedLookup = (
+  hostname: string,
+  options: { readonly all?: boolean; readonly family?: number | string },
+  callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+) => void;
 
 /** Pins a connection to checked addresses: no second DNS query happens at connect time. */
 export function pinnedLookup(addresses: readonly LookupAddress[]): PinnedLookup {
   return (_hostname, options, callback) => {
-    const want = options.family === 4 || options.family === 'IPv4' ? 4 : options.family === 6 || options.family === 'IPv6' ? 6 : 0;
+    const want =
+      options.family === 4 || options.family === 'IPv4' ? 4 : options.family === 6 || options.family === 'IPv6' ? 6 : 0;
     const usable = addresses.filter((a) => want === 0 || a.family === want);
     if (usable.length === 0) {
-      callback(Object.assign(new Error(`no IPv${want} address among the checked addresses`), { code: 'ENOTFOUND' }), '', 0);
+      callback(
+        Object.assign(new Error(`no IPv${want} address among the checked addresses`), { code: 'ENOTFOUND' }),
+        '',
+        0,
+      );
       return;
     }
-    if (options.all === true) callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+    if (options.all === true)
+      callback(
+        null,
+        usable.map((a) => ({ address: a.address, family: a.family })),
+      );
     else callback(null, usable[0]!.address, usable[0]!.family);
   };
 }

@@ -6,7 +6,14 @@
  * the session's search with its circuit breakers and lazily launched browser, closed with the
  * session.
  */
-import { defineToolPack, type OpenedResource, type Tool, type ToolPack, type ToolResource, type ToolResourceContext } from '@a3s-code/core';
+import {
+  defineToolPack,
+  type OpenedResource,
+  type Tool,
+  type ToolPack,
+  type ToolResource,
+  type ToolResourceContext,
+} from '@a3s-code/core';
 import { webToolsOptionsOf } from './web-setting.js';
 import { createWebTools, type WebToolsOptions } from './web-tools.js';
 
@@ -24,7 +31,10 @@ function optionsOf(context: ToolResourceContext): WebToolsOptions | false {
 }
 
 /** A resource that builds the session's instance of one web tool; the other tool is left out of it. */
-function sessionToolResource(capability: 'resource.web_fetch' | 'resource.web_search', key: 'fetch' | 'search'): ToolResource<SessionTool> {
+function sessionToolResource(
+  capability: 'resource.web_fetch' | 'resource.web_search',
+  key: 'fetch' | 'search',
+): ToolResource<SessionTool> {
   const other = key === 'fetch' ? 'search' : 'fetch';
   return {
     capability,
@@ -36,7 +46,8 @@ function sessionToolResource(capability: 'resource.web_fetch' | 'resource.web_se
       const o = optionsOf(context);
       const web = createWebTools(o === false ? false : { ...o, [other]: false }, context.clock);
       const tool = web.tools[0];
-      if (tool === undefined) throw new Error(`the web setting leaves out ${key === 'fetch' ? 'web_fetch' : 'web_search'}`);
+      if (tool === undefined)
+        throw new Error(`the web setting leaves out ${key === 'fetch' ? 'web_fetch' : 'web_search'}`);
       return {
         tool,
         close: async () => {
@@ -63,7 +74,10 @@ function sessionBound(template: Tool, capability: 'resource.web_fetch' | 'resour
 }
 
 /** Templates lending their definitions (name, description, schema, tier) to the pack's tools; never run. */
-const [FETCH_TEMPLATE, SEARCH_TEMPLATE] = createWebTools({ search: { http: false, browser: false } }).tools as [Tool, Tool];
+const [FETCH_TEMPLATE, SEARCH_TEMPLATE] = createWebTools({ search: { http: false, browser: false } }).tools as [
+  Tool,
+  Tool,
+];
 
 /** The pack the SDK registers. */
 export const webToolPack: ToolPack = defineToolPack({

@@ -50,7 +50,18 @@ export interface SearchEngine {
  * `cancelled`, `status` (other HTTP errors), `unavailable` (e.g. no browser installed), `blocked` (the
  * engine's URL is a private-network address and `allowPrivateNetwork` is off).
  */
-export type EngineFailureKind = 'quota' | 'permission' | 'rate_limited' | 'transport' | 'timeout' | 'empty' | 'parse' | 'cancelled' | 'status' | 'unavailable' | 'blocked';
+export type EngineFailureKind =
+  | 'quota'
+  | 'permission'
+  | 'rate_limited'
+  | 'transport'
+  | 'timeout'
+  | 'empty'
+  | 'parse'
+  | 'cancelled'
+  | 'status'
+  | 'unavailable'
+  | 'blocked';
 
 /** One engine attempt, in `metadata.attempts`. */
 export interface EngineAttempt {

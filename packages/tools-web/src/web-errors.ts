@@ -14,7 +14,15 @@ import { A3sError } from '@a3s-code/core';
 export type WebErrorKind = 'transport' | 'rate_limited' | 'timeout' | 'status' | 'cancelled' | 'invalid' | 'blocked';
 
 /** Every {@link WebErrorKind}. */
-export const WEB_ERROR_KINDS: readonly WebErrorKind[] = ['transport', 'rate_limited', 'timeout', 'status', 'cancelled', 'invalid', 'blocked'];
+export const WEB_ERROR_KINDS: readonly WebErrorKind[] = [
+  'transport',
+  'rate_limited',
+  'timeout',
+  'status',
+  'cancelled',
+  'invalid',
+  'blocked',
+];
 
 /** What a `blocked` {@link WebError} refused. */
 export interface BlockedTarget {
@@ -59,7 +67,14 @@ export class WebError extends A3sError {
         url: info.url,
         ...(info.status === undefined ? {} : { status: info.status }),
         ...(info.retryAfterMs === undefined ? {} : { retry_after_ms: info.retryAfterMs }),
-        ...(info.blocked === undefined ? {} : { host: info.blocked.host, address: info.blocked.address, range: info.blocked.range, option: info.blocked.option }),
+        ...(info.blocked === undefined
+          ? {}
+          : {
+              host: info.blocked.host,
+              address: info.blocked.address,
+              range: info.blocked.range,
+              option: info.blocked.option,
+            }),
       },
       ...(info.cause === undefined ? {} : { cause: info.cause }),
     });

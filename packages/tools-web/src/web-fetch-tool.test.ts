@@ -18,15 +18,22 @@ let server: LoopbackServer;
 beforeAll(async () => {
   server = await loopbackServer({
     '/article': html(ARTICLE),
-    '/long': html(`<html><head><title>Long</title></head><body><article>${Array.from({ length: 400 }, (_, i) => `<p>Paragraph ${i} of the long page, with enough words to be kept by the article extractor.</p>`).join('')}</article></body></html>`),
+    '/long': html(
+      `<html><head><title>Long</title></head><body><article>${Array.from({ length: 400 }, (_, i) => `<p>Paragraph ${i} of the long page, with enough words to be kept by the article extractor.</p>`).join('')}</article></body></html>`,
+    ),
     '/r1': (_q, res) => void res.writeHead(302, { location: '/r2' }).end(),
     '/r2': (_q, res) => void res.writeHead(301, { location: '/article' }).end(),
     '/loop': (_q, res) => void res.writeHead(302, { location: '/loop' }).end(),
     '/429': (_q, res) => void res.writeHead(429, { 'retry-after': '7' }).end('slow down, please retry'),
-    '/429-date': (_q, res) => void res.writeHead(429, { 'retry-after': new Date(Date.now() + 60_000).toUTCString() }).end(),
-    '/503': (_q, res) => void res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>Temporarily unavailable</h1>'),
+    '/429-date': (_q, res) =>
+      void res.writeHead(429, { 'retry-after': new Date(Date.now() + 60_000).toUTCString() }).end(),
+    '/503': (_q, res) =>
+      void res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>Temporarily unavailable</h1>'),
     '/408': (_q, res) => void res.writeHead(408).end(),
-    '/404': (_q, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<p>rate limited, try again later (text that must not decide a retry)</p>'),
+    '/404': (_q, res) =>
+      void res
+        .writeHead(404, { 'content-type': 'text/html' })
+        .end('<p>rate limited, try again later (text that must not decide a retry)</p>'),
     '/slow-headers': (_q, res) => void setTimeout(() => res.writeHead(200).end('late'), 2_000),
     '/slow-body': (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
@@ -51,7 +58,8 @@ function invoker(options: Parameters<typeof createWebFetchTool>[0] = {}) {
   registry.add(createWebFetchTool({ allowPrivateNetwork: true, ...options }));
   return new ToolInvoker({ registry, policy: { defaultDecision: 'allow' } });
 }
-const call = (inv: ToolInvoker, args: Record<string, unknown>) => inv.invoke({ id: 'f', name: 'web_fetch', args }, createTestInvocation().context);
+const call = (inv: ToolInvoker, args: Record<string, unknown>) =>
+  inv.invoke({ id: 'f', name: 'web_fetch', args }, createTestInvocation().context);
 const webError = (r: { error?: unknown }) => {
   expect(r.error).toBeInstanceOf(WebError);
   return r.error as WebError;
@@ -71,7 +79,10 @@ describe('web_fetch', () => {
 
   it('WFETCH: redirects are followed (bounded) and recorded; a loop fails as a status error', async () => {
     const r = await call(invoker(), { url: `${server.base}/r1` });
-    expect(r.metadata).toMatchObject({ url: `${server.base}/article`, redirects: [`${server.base}/r1`, `${server.base}/r2`] });
+    expect(r.metadata).toMatchObject({
+      url: `${server.base}/article`,
+      redirects: [`${server.base}/r1`, `${server.base}/r2`],
+    });
     const loop = await call(invoker({ maxRedirects: 3 }), { url: `${server.base}/loop` });
     expect(webError(loop)).toMatchObject({ kind: 'status', code: 'WEB_STATUS', retryable: false });
     expect(loop.output).toMatch(/more than 3 redirects/);
@@ -81,7 +92,11 @@ describe('web_fetch', () => {
     const inv = invoker();
     const first = await call(inv, { url: `${server.base}/long`, max_chars: 5000 });
     const total = first.metadata.total_chars as number;
-    let text = (first.output.split('\n\n').slice(1).join('\n\n')).replace(/\n\n\[\d+ more characters.*$/s, '');
+    let text = first.output
+      .split('\n\n')
+      .slice(1)
+      .join('\n\n')
+      .replace(/\n\n\[\d+ more characters.*$/s, '');
     let next = first.metadata.next_offset as number | null;
     expect(first.output).toMatch(/more characters: continue with offset=5000/);
     while (next !== null) {
@@ -97,7 +112,13 @@ describe('web_fetch', () => {
 
   it('WFETCH-03: 429 is rate_limited with the parsed Retry-After (seconds and HTTP date)', async () => {
     const r = await call(invoker(), { url: `${server.base}/429` });
-    expect(webError(r)).toMatchObject({ kind: 'rate_limited', code: 'WEB_RATE_LIMITED', status: 429, retryAfterMs: 7000, retryable: true });
+    expect(webError(r)).toMatchObject({
+      kind: 'rate_limited',
+      code: 'WEB_RATE_LIMITED',
+      status: 429,
+      retryAfterMs: 7000,
+      retryable: true,
+    });
     expect(r.metadata).toMatchObject({ error_code: 'WEB_RATE_LIMITED' });
     const d = webError(await call(invoker(), { url: `${server.base}/429-date` }));
     expect(d.retryAfterMs).toBeGreaterThan(55_000);
@@ -107,16 +128,30 @@ describe('web_fetch', () => {
   });
 
   it('WFETCH-02: 5xx, 408, refused connections and bodies cut mid-stream are transport', async () => {
-    expect(webError(await call(invoker(), { url: `${server.base}/503` }))).toMatchObject({ kind: 'transport', status: 503 });
-    expect(webError(await call(invoker(), { url: `${server.base}/408` }))).toMatchObject({ kind: 'transport', status: 408 });
-    expect(webError(await call(invoker(), { url: `${server.base}/truncated` }))).toMatchObject({ kind: 'transport', status: undefined });
+    expect(webError(await call(invoker(), { url: `${server.base}/503` }))).toMatchObject({
+      kind: 'transport',
+      status: 503,
+    });
+    expect(webError(await call(invoker(), { url: `${server.base}/408` }))).toMatchObject({
+      kind: 'transport',
+      status: 408,
+    });
+    expect(webError(await call(invoker(), { url: `${server.base}/truncated` }))).toMatchObject({
+      kind: 'transport',
+      status: undefined,
+    });
     expect(webError(await call(invoker(), { url: 'http://127.0.0.1:1/nothing' }))).toMatchObject({ kind: 'transport' });
   });
 
   it('WFETCH-04: the deadline is timeout, for slow headers and for a slow body', async () => {
     const t0 = Date.now();
-    expect(webError(await call(invoker(), { url: `${server.base}/slow-headers`, timeout_ms: 150 }))).toMatchObject({ kind: 'timeout', code: 'WEB_TIMEOUT' });
-    expect(webError(await call(invoker(), { url: `${server.base}/slow-body`, timeout_ms: 150 }))).toMatchObject({ kind: 'timeout' });
+    expect(webError(await call(invoker(), { url: `${server.base}/slow-headers`, timeout_ms: 150 }))).toMatchObject({
+      kind: 'timeout',
+      code: 'WEB_TIMEOUT',
+    });
+    expect(webError(await call(invoker(), { url: `${server.base}/slow-body`, timeout_ms: 150 }))).toMatchObject({
+      kind: 'timeout',
+    });
     expect(Date.now() - t0).toBeLessThan(1500);
   });
 

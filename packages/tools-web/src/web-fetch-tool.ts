@@ -41,9 +41,28 @@ const L = WEB_FETCH_LIMITS;
 const webFetchInput = z
   .object({
     url: z.string().min(1).max(8192).describe('http(s) URL to fetch'),
-    offset: z.number().int().min(0).default(0).describe('character offset to continue from (metadata.next_offset of the previous call)'),
-    max_chars: z.number().int().min(L.maxChars.min).max(L.maxChars.max).default(L.maxChars.default).describe(`characters of Markdown returned, ${L.maxChars.min}..${L.maxChars.max} (default ${L.maxChars.default})`),
-    timeout_ms: z.number().int().min(L.timeoutMs.min).max(L.timeoutMs.max).default(L.timeoutMs.default).describe(`deadline of the request, ms (default ${L.timeoutMs.default})`),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('character offset to continue from (metadata.next_offset of the previous call)'),
+    max_chars: z
+      .number()
+      .int()
+      .min(L.maxChars.min)
+      .max(L.maxChars.max)
+      .default(L.maxChars.default)
+      .describe(
+        `characters of Markdown returned, ${L.maxChars.min}..${L.maxChars.max} (default ${L.maxChars.default})`,
+      ),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(L.timeoutMs.min)
+      .max(L.timeoutMs.max)
+      .default(L.timeoutMs.default)
+      .describe(`deadline of the request, ms (default ${L.timeoutMs.default})`),
   })
   .strict();
 
@@ -61,11 +80,17 @@ function decode(body: Uint8Array, contentType: string): string {
   }
 }
 
-function convert(url: string, contentType: string, body: Uint8Array): Pick<CachedPage, 'title' | 'markdown' | 'extractor'> {
+function convert(
+  url: string,
+  contentType: string,
+  body: Uint8Array,
+): Pick<CachedPage, 'title' | 'markdown' | 'extractor'> {
   const text = decode(body, contentType);
   const type = contentType.split(';')[0]!.trim().toLowerCase();
-  if (type === 'text/html' || type === 'application/xhtml+xml' || (type === '' && /^\s*<(!doctype|html)/i.test(text))) return htmlToMarkdown(text, url);
-  if (type.startsWith('text/') || type.includes('json') || type.includes('xml') || type === '') return { title: '', markdown: text, extractor: 'text' };
+  if (type === 'text/html' || type === 'application/xhtml+xml' || (type === '' && /^\s*<(!doctype|html)/i.test(text)))
+    return htmlToMarkdown(text, url);
+  if (type.startsWith('text/') || type.includes('json') || type.includes('xml') || type === '')
+    return { title: '', markdown: text, extractor: 'text' };
   throw new WebError('invalid', `cannot render content type '${type}' from ${url} as text`, { url });
 }
 
@@ -79,20 +104,43 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebF
     description: DESCRIPTION,
     tier: 'read',
     input: webFetchInput,
-    capabilities: { readOnly: true, idempotent: true, cancelSafe: true, paginated: true, maxParallelism: 8, outputType: 'text' },
+    capabilities: {
+      readOnly: true,
+      idempotent: true,
+      cancelSafe: true,
+      paginated: true,
+      maxParallelism: 8,
+      outputType: 'text',
+    },
     timeoutMs: L.timeoutMs.max + 5_000,
     async execute(args, ctx) {
       let page = args.offset > 0 ? cache.get(args.url) : undefined;
       if (page === undefined) {
-        const res = await httpGet(args.url, { timeoutMs: args.timeout_ms, maxBytes, maxRedirects, signal: ctx.signal, allowPrivateNetwork: options.allowPrivateNetwork === true, ...(options.headers ? { headers: options.headers } : {}) });
-        page = { url: res.url, status: res.status, truncatedBody: res.truncated, redirects: res.redirects, ...convert(res.url, res.contentType, res.body) };
+        const res = await httpGet(args.url, {
+          timeoutMs: args.timeout_ms,
+          maxBytes,
+          maxRedirects,
+          signal: ctx.signal,
+          allowPrivateNetwork: options.allowPrivateNetwork === true,
+          ...(options.headers ? { headers: options.headers } : {}),
+        });
+        page = {
+          url: res.url,
+          status: res.status,
+          truncatedBody: res.truncated,
+          redirects: res.redirects,
+          ...convert(res.url, res.contentType, res.body),
+        };
         cache.set(args.url, page);
       }
       const total = page.markdown.length;
       const start = Math.min(args.offset, total);
       const chunk = page.markdown.slice(start, start + args.max_chars);
       const next = start + chunk.length < total ? start + chunk.length : null;
-      const head = start === 0 ? `${page.title ? `# ${page.title}\n` : ''}URL: ${page.url}\n\n` : `URL: ${page.url} (from offset ${start})\n\n`;
+      const head =
+        start === 0
+          ? `${page.title ? `# ${page.title}\n` : ''}URL: ${page.url}\n\n`
+          : `URL: ${page.url} (from offset ${start})\n\n`;
       const notes: string[] = [];
       if (next !== null) notes.push(`[${total - next} more characters: continue with offset=${next}]`);
       if (page.truncatedBody) notes.push(`[the page was longer than ${maxBytes} bytes; only that much was read]`);

@@ -28,7 +28,8 @@ export function defaultSearchEngines(config: WebSearchEngineConfig = {}): Search
   if (config.tavily) engines.push(tavilyEngine(config.tavily));
   if (config.searxng) engines.push(searxngEngine(config.searxng));
   if (config.http !== false) engines.push(rssEngine(), htmlEngine());
-  if (config.browser !== false) engines.push(browserEngine(config.browser === true || config.browser === undefined ? {} : config.browser));
+  if (config.browser !== false)
+    engines.push(browserEngine(config.browser === true || config.browser === undefined ? {} : config.browser));
   return engines;
 }
 
@@ -36,7 +37,12 @@ const webSearchInput = z
   .object({
     query: z.string().min(1).max(500).describe('the search query'),
     limit: z.number().int().min(1).max(20).default(8).describe('results wanted, 1..20 (default 8)'),
-    engines: z.array(z.string().min(1)).min(1).max(16).optional().describe('run only these tiers (api, http, browser) or engine names'),
+    engines: z
+      .array(z.string().min(1))
+      .min(1)
+      .max(16)
+      .optional()
+      .describe('run only these tiers (api, http, browser) or engine names'),
   })
   .strict();
 
@@ -48,13 +54,27 @@ const DESCRIPTION = `Search the web. Returns titles, URLs and snippets merged fr
 function render(o: WebSearchOutcome, query: string): string {
   if (o.results.length === 0) {
     if (o.status === 'failed') {
-      const why = o.errors.length > 0 ? o.errors.map((e) => `${e.engine}: ${e.kind}${e.retry_after_ms === undefined ? '' : ` (retry after ${e.retry_after_ms} ms)`}`).join('; ') : 'every engine is unavailable or its circuit is open';
+      const why =
+        o.errors.length > 0
+          ? o.errors
+              .map(
+                (e) =>
+                  `${e.engine}: ${e.kind}${e.retry_after_ms === undefined ? '' : ` (retry after ${e.retry_after_ms} ms)`}`,
+              )
+              .join('; ')
+          : 'every engine is unavailable or its circuit is open';
       return `web_search failed for "${query}": ${why}`;
     }
     return `No results for "${query}".`;
   }
-  const lines = o.results.map((r, i) => `${i + 1}. ${r.title}\n   ${r.url}${r.snippet ? `\n   ${r.snippet.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`);
-  const note = o.status === 'partial' ? `\n[partial: ${o.errors.length > 0 ? o.errors.map((e) => `${e.engine} ${e.kind}`).join(', ') : `only ${o.quality.usable_results} results`}]` : '';
+  const lines = o.results.map(
+    (r, i) =>
+      `${i + 1}. ${r.title}\n   ${r.url}${r.snippet ? `\n   ${r.snippet.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`,
+  );
+  const note =
+    o.status === 'partial'
+      ? `\n[partial: ${o.errors.length > 0 ? o.errors.map((e) => `${e.engine} ${e.kind}`).join(', ') : `only ${o.quality.usable_results} results`}]`
+      : '';
   return lines.join('\n') + note;
 }
 
@@ -70,9 +90,17 @@ export function createWebSearchTool(search: WebSearch): Tool<WebSearchArgs> {
     async execute(args, ctx) {
       const allowed = search.selectable();
       args.engines?.forEach((e, i) => {
-        if (!allowed.includes(e)) throw new InvalidToolArgsError('web_search', [{ field: `args.engines[${i}]`, message: `unknown engine or tier '${e}'; allowed: ${allowed.join(', ')}` }]);
+        if (!allowed.includes(e))
+          throw new InvalidToolArgsError('web_search', [
+            { field: `args.engines[${i}]`, message: `unknown engine or tier '${e}'; allowed: ${allowed.join(', ')}` },
+          ]);
       });
-      const outcome = await search.search({ query: args.query, limit: args.limit, signal: ctx.signal, ...(args.engines ? { engines: args.engines } : {}) });
+      const outcome = await search.search({
+        query: args.query,
+        limit: args.limit,
+        signal: ctx.signal,
+        ...(args.engines ? { engines: args.engines } : {}),
+      });
       return {
         output: render(outcome, args.query),
         exitCode: outcome.status === 'failed' ? 1 : 0,
@@ -83,7 +111,10 @@ export function createWebSearchTool(search: WebSearch): Tool<WebSearchArgs> {
 }
 
 /** Creates a {@link WebSearch} and its tool. */
-export function createWebSearch(options: WebSearchOptions): { readonly search: WebSearch; readonly tool: Tool<WebSearchArgs> } {
+export function createWebSearch(options: WebSearchOptions): {
+  readonly search: WebSearch;
+  readonly tool: Tool<WebSearchArgs>;
+} {
   const search = new WebSearch(options);
   return { search, tool: createWebSearchTool(search) };
 }

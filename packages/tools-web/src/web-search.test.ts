@@ -9,7 +9,12 @@ import { createWebSearchTool } from './web-search-tool.js';
 import { WebSearch, type WebSearchOutcome } from './web-search.js';
 import { json, loopbackServer, type LoopbackServer } from './test-support/loopback-server.js';
 
-const hit = (i: number, host = 'docs.example.org') => ({ title: `Result ${i}`, url: `https://${host}/page/${i}`, description: `About result ${i}`, content: `About result ${i}` });
+const hit = (i: number, host = 'docs.example.org') => ({
+  title: `Result ${i}`,
+  url: `https://${host}/page/${i}`,
+  description: `About result ${i}`,
+  content: `About result ${i}`,
+});
 const rss = (items: { title: string; link: string; description: string }[]) =>
   `<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>feed</title>${items.map((i) => `<item><title>${i.title}</title><link>${i.link}</link><description>${i.description}</description></item>`).join('')}</channel></rss>`;
 const ddg = (items: { title: string; url: string; snippet: string }[]) =>
@@ -27,31 +32,60 @@ beforeAll(async () => {
     },
     '/brave-401': json({ error: 'bad key' }, 401),
     '/brave-500': json({ error: 'down' }, 500),
-    '/brave-garbage': (_q, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('<html>not json'),
+    '/brave-garbage': (_q, res) =>
+      void res.writeHead(200, { 'content-type': 'application/json' }).end('<html>not json'),
     '/tavily': (req, res, body) => {
       const q = JSON.parse(body) as { query: string; max_results: number };
-      json({ results: [{ title: `Tavily ${q.query}`, url: 'https://docs.example.org/page/1?utm_source=x', content: 'longer snippet about result 1 from tavily' }] })(req, res, body);
+      json({
+        results: [
+          {
+            title: `Tavily ${q.query}`,
+            url: 'https://docs.example.org/page/1?utm_source=x',
+            content: 'longer snippet about result 1 from tavily',
+          },
+        ],
+      })(req, res, body);
     },
     '/searx/search': json({ results: [hit(7, 'other.example.net')] }),
     '/rss': (_q, res) =>
-      void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(rss([
-        { title: 'RSS A', link: 'https://rss.example.com/a', description: 'from the feed' },
-        { title: 'RSS B', link: 'https://rss.example.com/b', description: 'from the feed' },
-      ])),
-    '/ddg': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(ddg([{ title: 'DDG C', url: 'https://ddg.example.com/c', snippet: 'from html' }])),
+      void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(
+        rss([
+          { title: 'RSS A', link: 'https://rss.example.com/a', description: 'from the feed' },
+          { title: 'RSS B', link: 'https://rss.example.com/b', description: 'from the feed' },
+        ]),
+      ),
+    '/ddg': (_q, res) =>
+      void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(ddg([{ title: 'DDG C', url: 'https://ddg.example.com/c', snippet: 'from html' }])),
     '/empty-rss': (_q, res) => void res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(rss([])),
     '/js-results': (_q, res) =>
       void res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><div id="out"></div><script>
-        setTimeout(() => { document.getElementById('out').innerHTML = ${JSON.stringify(ddg([{ title: 'Rendered by JS', url: 'https://js.example.com/x', snippet: 'needs a browser' }, { title: 'Second', url: 'https://js.example.com/y', snippet: 'also rendered' }]))}; }, 30);
+        setTimeout(() => { document.getElementById('out').innerHTML = ${JSON.stringify(
+          ddg([
+            { title: 'Rendered by JS', url: 'https://js.example.com/x', snippet: 'needs a browser' },
+            { title: 'Second', url: 'https://js.example.com/y', snippet: 'also rendered' },
+          ]),
+        )}; }, 30);
       </script></body></html>`),
   });
 });
 afterAll(() => server.close());
 
 const api = (path = '/brave') => braveEngine({ apiKey: 'k', endpoint: `${server.base}${path}` });
-const http = () => [rssEngine({ urlTemplate: `${server.base}/rss?q={query}` }), htmlEngine({ urlTemplate: `${server.base}/ddg?q={query}` })];
-const hitsOf = (path: string) => server.hits.filter((h) => h.startsWith(`GET ${path}?`) || h.startsWith(`POST ${path}`)).length;
-const search = (s: WebSearch, engines?: string[]) => s.search({ query: 'rust ownership', limit: 8, signal: new AbortController().signal, ...(engines ? { engines } : {}) });
+const http = () => [
+  rssEngine({ urlTemplate: `${server.base}/rss?q={query}` }),
+  htmlEngine({ urlTemplate: `${server.base}/ddg?q={query}` }),
+];
+const hitsOf = (path: string) =>
+  server.hits.filter((h) => h.startsWith(`GET ${path}?`) || h.startsWith(`POST ${path}`)).length;
+const search = (s: WebSearch, engines?: string[]) =>
+  s.search({
+    query: 'rust ownership',
+    limit: 8,
+    signal: new AbortController().signal,
+    ...(engines ? { engines } : {}),
+  });
 
 function toolInvoker(s: WebSearch) {
   const registry = new ToolRegistry({ capabilities: [] });
@@ -67,14 +101,27 @@ describe('web_search tiers', () => {
     const o = await search(s);
     expect(o.status).toBe('complete');
     expect(o.results).toHaveLength(4);
-    expect(o.tiers.map((t) => [t.tier, t.ran])).toEqual([['api', true], ['http', false], ['browser', false]]);
+    expect(o.tiers.map((t) => [t.tier, t.ran])).toEqual([
+      ['api', true],
+      ['http', false],
+      ['browser', false],
+    ]);
     expect(o.tiers[1]!.reason).toMatch(/quality floor met/);
     expect(hitsOf('/rss')).toBe(before);
     expect(browser.launched()).toBe(false);
   });
 
   it('WSRCH-02/09: below the floor the HTTP tier runs; results merge and de-duplicate across engines', async () => {
-    const s = new WebSearch({ allowPrivateNetwork: true, engines: [api('/brave-one'), tavilyEngine({ apiKey: 't', endpoint: `${server.base}/tavily` }), searxngEngine({ baseUrl: `${server.base}/searx` }), ...http()], qualityFloor: 5 });
+    const s = new WebSearch({
+      allowPrivateNetwork: true,
+      engines: [
+        api('/brave-one'),
+        tavilyEngine({ apiKey: 't', endpoint: `${server.base}/tavily` }),
+        searxngEngine({ baseUrl: `${server.base}/searx` }),
+        ...http(),
+      ],
+      qualityFloor: 5,
+    });
     const o = await search(s);
     expect(o.tiers.map((t) => [t.tier, t.ran, t.reason])).toEqual([
       ['api', true, 'first tier'],
@@ -84,7 +131,13 @@ describe('web_search tiers', () => {
     const first = o.results.find((r) => r.url.startsWith('https://docs.example.org/page/1'))!;
     expect(first.engines).toEqual(['brave', 'tavily']);
     expect(first.snippet).toBe('longer snippet about result 1 from tavily');
-    expect(o.results.map((r) => r.url)).toEqual(expect.arrayContaining(['https://rss.example.com/a', 'https://ddg.example.com/c', 'https://other.example.net/page/7']));
+    expect(o.results.map((r) => r.url)).toEqual(
+      expect.arrayContaining([
+        'https://rss.example.com/a',
+        'https://ddg.example.com/c',
+        'https://other.example.net/page/7',
+      ]),
+    );
     expect(o.quality).toMatchObject({ usable_results: 5, corroborated: 1, meets_floor: true });
     expect(o.status).toBe('complete');
     expect(o.attempts.every((a) => a.duration_ms >= 0 && a.circuit === 'closed')).toBe(true);
@@ -99,13 +152,24 @@ describe('web_search tiers', () => {
     const one = await search(s, ['duckduckgo_html']);
     expect(one.attempts.map((a) => a.engine)).toEqual(['duckduckgo_html']);
     expect(one.status).toBe('partial'); // one result, below the floor
-    const r = await toolInvoker(s).invoke({ id: 's', name: 'web_search', args: { query: 'x', engines: ['google'] } }, createTestInvocation().context);
+    const r = await toolInvoker(s).invoke(
+      { id: 's', name: 'web_search', args: { query: 'x', engines: ['google'] } },
+      createTestInvocation().context,
+    );
     expect(r.errorKind).toBe('invalid_args');
-    expect(r.output).toMatch(/args\.engines\[0\]: unknown engine or tier 'google'; allowed: api, http, browser, brave, bing_rss, duckduckgo_html/);
+    expect(r.output).toMatch(
+      /args\.engines\[0\]: unknown engine or tier 'google'; allowed: api, http, browser, brave, bing_rss, duckduckgo_html/,
+    );
   });
 
   it('WSRCH-07/08: no results with engine errors is failed with typed errors; partial failures are partial', async () => {
-    const s = new WebSearch({ allowPrivateNetwork: true, engines: [api('/brave-500'), braveEngine({ apiKey: 'k', endpoint: `${server.base}/brave-401` }) as SearchEngine].map((e, i) => ({ ...e, name: `${e.name}${i}`, search: e.search })) });
+    const s = new WebSearch({
+      allowPrivateNetwork: true,
+      engines: [
+        api('/brave-500'),
+        braveEngine({ apiKey: 'k', endpoint: `${server.base}/brave-401` }) as SearchEngine,
+      ].map((e, i) => ({ ...e, name: `${e.name}${i}`, search: e.search })),
+    });
     const inv = toolInvoker(s);
     const r = await inv.invoke({ id: 's', name: 'web_search', args: { query: 'x' } }, createTestInvocation().context);
     expect(r.exitCode).toBe(1);
@@ -116,11 +180,18 @@ describe('web_search tiers', () => {
       ['brave1', 'permission', 'SEARCH_ENGINE_PERMISSION'],
     ]);
     expect(r.output).toMatch(/web_search failed for "x": brave0: transport; brave1: permission/);
-    const partial = await search(new WebSearch({ allowPrivateNetwork: true, engines: [api('/brave-garbage'), ...http()] }));
+    const partial = await search(
+      new WebSearch({ allowPrivateNetwork: true, engines: [api('/brave-garbage'), ...http()] }),
+    );
     expect(partial.status).toBe('partial');
     expect(partial.errors[0]).toMatchObject({ engine: 'brave', kind: 'parse' });
     expect(partial.results.length).toBe(3);
-    const emptyOk = await search(new WebSearch({ allowPrivateNetwork: true, engines: [rssEngine({ urlTemplate: `${server.base}/empty-rss?q={query}` })] }));
+    const emptyOk = await search(
+      new WebSearch({
+        allowPrivateNetwork: true,
+        engines: [rssEngine({ urlTemplate: `${server.base}/empty-rss?q={query}` })],
+      }),
+    );
     expect(emptyOk).toMatchObject({ status: 'complete', results: [] });
   });
 
@@ -128,14 +199,24 @@ describe('web_search tiers', () => {
     let now = 1_000_000;
     const s = new WebSearch({ allowPrivateNetwork: true, engines: [api('/brave-429'), ...http()], clock: () => now });
     const first = await search(s);
-    expect(first.attempts[0]).toMatchObject({ engine: 'brave', outcome: 'rate_limited', retry_after_ms: 2000, circuit: 'closed' });
+    expect(first.attempts[0]).toMatchObject({
+      engine: 'brave',
+      outcome: 'rate_limited',
+      retry_after_ms: 2000,
+      circuit: 'closed',
+    });
     expect(first.circuits.brave).toEqual({ state: 'open', retry_in_ms: 2000, reason: 'rate_limited' });
     expect(first.status).toBe('partial');
     const calls = brave429;
     now += 1500;
     const second = await search(s);
     expect(brave429).toBe(calls);
-    expect(second.attempts[0]).toMatchObject({ engine: 'brave', outcome: 'skipped', circuit: 'open', retry_after_ms: 500 });
+    expect(second.attempts[0]).toMatchObject({
+      engine: 'brave',
+      outcome: 'skipped',
+      circuit: 'open',
+      retry_after_ms: 500,
+    });
     now += 600;
     const third = await search(s);
     expect(brave429).toBe(calls + 1);
@@ -144,7 +225,12 @@ describe('web_search tiers', () => {
 
   it('WSRCH-04: repeated empty answers open the circuit; parse errors alone do not; success closes it', async () => {
     let now = 0;
-    const s = new WebSearch({ allowPrivateNetwork: true, engines: [rssEngine({ urlTemplate: `${server.base}/empty-rss?q={query}` })], clock: () => now, breaker: { baseCooldownMs: 1000 } });
+    const s = new WebSearch({
+      allowPrivateNetwork: true,
+      engines: [rssEngine({ urlTemplate: `${server.base}/empty-rss?q={query}` })],
+      clock: () => now,
+      breaker: { baseCooldownMs: 1000 },
+    });
     await search(s);
     expect(s.breaker.state('bing_rss')).toBe('closed');
     await search(s);

@@ -8,7 +8,14 @@
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';
 import { mergeHits, qualityOf, type QualitySignals } from './merge-results.js';
 import { toEngineError } from './search-engine-error.js';
-import { SEARCH_TIERS, type EngineAttempt, type SearchEngine, type SearchHit, type SearchResult, type SearchTier } from './search-types.js';
+import {
+  SEARCH_TIERS,
+  type EngineAttempt,
+  type SearchEngine,
+  type SearchHit,
+  type SearchResult,
+  type SearchTier,
+} from './search-types.js';
 
 /** Options of {@link WebSearch}. */
 export interface WebSearchOptions {
@@ -111,10 +118,17 @@ export class WebSearch {
     const touched = new Set<string>();
     const usable = (): number => qualityOf([...merged.values()], this.floor).usable_results;
     for (const tier of SEARCH_TIERS) {
-      const engines = this.engines.filter((e) => e.tier === tier && (!forced || wanted.has(tier) || wanted.has(e.name)));
+      const engines = this.engines.filter(
+        (e) => e.tier === tier && (!forced || wanted.has(tier) || wanted.has(e.name)),
+      );
       if (forced && engines.length === 0) continue;
       if (!forced && tier !== 'api' && usable() >= this.floor) {
-        tiers.push({ tier, ran: false, reason: `quality floor met (${usable()} >= ${this.floor})`, usable_after: usable() });
+        tiers.push({
+          tier,
+          ran: false,
+          reason: `quality floor met (${usable()} >= ${this.floor})`,
+          usable_after: usable(),
+        });
         continue;
       }
       if (engines.length === 0) {
@@ -122,7 +136,11 @@ export class WebSearch {
         continue;
       }
       const before = usable();
-      const reason = forced ? 'requested by engines' : tier === 'api' ? 'first tier' : `below quality floor (${before} < ${this.floor})`;
+      const reason = forced
+        ? 'requested by engines'
+        : tier === 'api'
+          ? 'first tier'
+          : `below quality floor (${before} < ${this.floor})`;
       const ran = await Promise.all(engines.map((e) => this.attempt(e, request, attempts, errors)));
       ran.forEach((hits, i) => {
         const e = engines[i]!;
@@ -136,30 +154,77 @@ export class WebSearch {
     const anyRan = attempts.some((a) => a.outcome !== 'skipped');
     const failures = attempts.some((a) => a.outcome !== 'ok' && a.outcome !== 'empty');
     const status: WebSearchOutcome['status'] =
-      results.length === 0 ? (failures || !anyRan ? 'failed' : 'complete') : failures || !quality.meets_floor ? 'partial' : 'complete';
+      results.length === 0
+        ? failures || !anyRan
+          ? 'failed'
+          : 'complete'
+        : failures || !quality.meets_floor
+          ? 'partial'
+          : 'complete';
     const circuits: Record<string, { state: CircuitState; retry_in_ms: number; reason: string | null }> = {};
-    for (const n of touched) circuits[n] = { state: this.breaker.state(n), retry_in_ms: this.breaker.retryInMs(n), reason: this.breaker.reason(n) ?? null };
+    for (const n of touched)
+      circuits[n] = {
+        state: this.breaker.state(n),
+        retry_in_ms: this.breaker.retryInMs(n),
+        reason: this.breaker.reason(n) ?? null,
+      };
     return { status, results, tiers, quality, attempts, errors, circuits, forced, duration_ms: this.clock() - started };
   }
 
-  private async attempt(e: SearchEngine, request: WebSearchRequest, attempts: EngineAttempt[], errors: EngineErrorRecord[]): Promise<readonly SearchHit[] | undefined> {
+  private async attempt(
+    e: SearchEngine,
+    request: WebSearchRequest,
+    attempts: EngineAttempt[],
+    errors: EngineErrorRecord[],
+  ): Promise<readonly SearchHit[] | undefined> {
     const circuit = this.breaker.state(e.name);
     if (circuit === 'open') {
       const retry = this.breaker.retryInMs(e.name);
-      attempts.push({ engine: e.name, tier: e.tier, outcome: 'skipped', results: 0, duration_ms: 0, circuit, retry_after_ms: retry, error: `circuit open after ${this.breaker.reason(e.name) ?? 'failures'}; retry in ${retry} ms` });
+      attempts.push({
+        engine: e.name,
+        tier: e.tier,
+        outcome: 'skipped',
+        results: 0,
+        duration_ms: 0,
+        circuit,
+        retry_after_ms: retry,
+        error: `circuit open after ${this.breaker.reason(e.name) ?? 'failures'}; retry in ${retry} ms`,
+      });
       return undefined;
     }
     const t0 = this.clock();
     try {
-      const hits = await e.search({ query: request.query, limit: request.limit, signal: request.signal, timeoutMs: this.timeoutMs, allowPrivateNetwork: this.allowPrivateNetwork });
+      const hits = await e.search({
+        query: request.query,
+        limit: request.limit,
+        signal: request.signal,
+        timeoutMs: this.timeoutMs,
+        allowPrivateNetwork: this.allowPrivateNetwork,
+      });
       this.breaker.success(e.name, hits.length);
-      attempts.push({ engine: e.name, tier: e.tier, outcome: hits.length === 0 ? 'empty' : 'ok', results: hits.length, duration_ms: this.clock() - t0, circuit });
+      attempts.push({
+        engine: e.name,
+        tier: e.tier,
+        outcome: hits.length === 0 ? 'empty' : 'ok',
+        results: hits.length,
+        duration_ms: this.clock() - t0,
+        circuit,
+      });
       return hits;
     } catch (raw) {
       const err = toEngineError(e.name, raw);
       this.breaker.failure(e.name, err.kind, err.retryAfterMs);
       const retry = err.retryAfterMs === undefined ? {} : { retry_after_ms: err.retryAfterMs };
-      attempts.push({ engine: e.name, tier: e.tier, outcome: err.kind, results: 0, duration_ms: this.clock() - t0, circuit, error: err.message, ...retry });
+      attempts.push({
+        engine: e.name,
+        tier: e.tier,
+        outcome: err.kind,
+        results: 0,
+        duration_ms: this.clock() - t0,
+        circuit,
+        error: err.message,
+        ...retry,
+      });
       errors.push({ engine: e.name, kind: err.kind, code: err.code, message: err.message, ...retry });
       return undefined;
     }

@@ -17,14 +17,24 @@ const isObject = (v: unknown): v is object => typeof v === 'object' && v !== nul
 export function webToolsOptionsOf(setting: WebSetting | undefined): boolean | WebToolsOptions {
   if (setting === undefined) return true;
   if (typeof setting === 'boolean') return setting;
-  if (!isObject(setting)) throw new SessionConfigurationError('web', 'must be true, false or an object { allowPrivateNetwork?, fetch?, search? }');
+  if (!isObject(setting))
+    throw new SessionConfigurationError(
+      'web',
+      'must be true, false or an object { allowPrivateNetwork?, fetch?, search? }',
+    );
   for (const key of Object.keys(setting)) {
-    if (!KEYS.includes(key)) throw new SessionConfigurationError(`web.${key}`, 'is not a web setting', { allowed: KEYS });
+    if (!KEYS.includes(key))
+      throw new SessionConfigurationError(`web.${key}`, 'is not a web setting', { allowed: KEYS });
   }
   const { allowPrivateNetwork, fetch, search } = setting as Record<string, unknown>;
-  if (allowPrivateNetwork !== undefined && typeof allowPrivateNetwork !== 'boolean') throw new SessionConfigurationError('web.allowPrivateNetwork', 'must be true or false');
-  for (const [key, value] of [['fetch', fetch], ['search', search]] as const) {
-    if (value !== undefined && typeof value !== 'boolean' && !isObject(value)) throw new SessionConfigurationError(`web.${key}`, 'must be true, false or an object');
+  if (allowPrivateNetwork !== undefined && typeof allowPrivateNetwork !== 'boolean')
+    throw new SessionConfigurationError('web.allowPrivateNetwork', 'must be true or false');
+  for (const [key, value] of [
+    ['fetch', fetch],
+    ['search', search],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'boolean' && !isObject(value))
+      throw new SessionConfigurationError(`web.${key}`, 'must be true, false or an object');
   }
   return setting as WebToolsOptions;
 }

@@ -17,7 +17,12 @@ afterEach(async () => {
 async function open(turns: ScriptedTurn[], options: SessionOptions = {}, config: CodeConfig = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'a3s-web-session-'));
   const model = new ScriptedLlmClient(turns);
-  const agent = await Agent.create({ model, tools: [webToolPack], permissions: { defaultDecision: 'allow' }, ...config });
+  const agent = await Agent.create({
+    model,
+    tools: [webToolPack],
+    permissions: { defaultDecision: 'allow' },
+    ...config,
+  });
   const session = await agent.session(dir, options);
   sessions.push(session);
   return { session, model, dir };
@@ -29,7 +34,9 @@ describe('web tools in a session (SURF-04)', () => {
   it('SURF-04: with the pack, web_fetch and web_search are registered by default; web: false leaves them out', async () => {
     const on = await open([{ text: 'ok' }]);
     await on.session.send('hi');
-    expect(on.model.requests[0]!.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['web_fetch', 'web_search', 'program', 'batch']));
+    expect(on.model.requests[0]!.tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['web_fetch', 'web_search', 'program', 'batch']),
+    );
     const off = await open([{ text: 'ok' }], { web: false });
     await off.session.send('hi');
     expect(off.model.requests[0]!.tools.map((t) => t.name)).not.toContain('web_fetch');
@@ -40,18 +47,30 @@ describe('web tools in a session (SURF-04)', () => {
     const { session } = await open([], { web: { search: false } }, { web: { fetch: false } });
     expect(session.toolNames()).toContain('web_fetch');
     expect(session.toolNames()).not.toContain('web_search');
-    const listed = await describeSessionTools(mkdtempSync(join(tmpdir(), 'a3s-web-list-')), { tools: [webToolPack] }, { web: { fetch: false, search: OFFLINE_SEARCH } });
+    const listed = await describeSessionTools(
+      mkdtempSync(join(tmpdir(), 'a3s-web-list-')),
+      { tools: [webToolPack] },
+      { web: { fetch: false, search: OFFLINE_SEARCH } },
+    );
     expect(listed.map((d) => d.name)).toEqual(expect.arrayContaining(['web_search']));
     expect(listed.map((d) => d.name)).not.toContain('web_fetch');
   });
 
   it('a bad web setting is a SESSION_CONFIGURATION error naming the field', async () => {
-    await expect(open([], { web: { allowPrivateNetwork: 'yes' } as never })).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', field: 'web.allowPrivateNetwork' });
-    await expect(open([], { web: { fetchh: true } as never })).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', field: 'web.fetchh' });
+    await expect(open([], { web: { allowPrivateNetwork: 'yes' } as never })).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      field: 'web.allowPrivateNetwork',
+    });
+    await expect(open([], { web: { fetchh: true } as never })).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      field: 'web.fetchh',
+    });
   });
 
   it('SURF-04/WSRCH-07: a host call of web_fetch reaches a loopback page; web_search without any usable engine is failed', async () => {
-    const server = await loopbackServer({ '/p': (_q, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('plain text page') });
+    const server = await loopbackServer({
+      '/p': (_q, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('plain text page'),
+    });
     try {
       const { session } = await open([], { web: { fetch: true, search: OFFLINE_SEARCH, allowPrivateNetwork: true } });
       const r = await session.tool('web_fetch', { url: `${server.base}/p` });
@@ -66,7 +85,9 @@ describe('web tools in a session (SURF-04)', () => {
   });
 
   it('the network guard is on by default: web_fetch of a loopback page is WEB_BLOCKED and never connects', async () => {
-    const server = await loopbackServer({ '/p': (_q, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('secret') });
+    const server = await loopbackServer({
+      '/p': (_q, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('secret'),
+    });
     try {
       const { session } = await open([], { web: { search: OFFLINE_SEARCH } });
       const r = await session.tool('web_fetch', { url: `${server.base}/p` });

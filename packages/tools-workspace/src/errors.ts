@@ -23,9 +23,13 @@ export class WorkspacePathError extends A3sError {
   /** What is wrong with the path. */
   readonly problem: WorkspacePathProblem;
   constructor(field: string, path: string, problem: WorkspacePathProblem, explanation: string) {
-    super('WORKSPACE_PATH', `${field}: ${JSON.stringify(path.slice(0, 300))} ${explanation}; allowed: a path inside the workspace root (relative, or absolute under the root)`, {
-      details: { field, path: path.slice(0, 1000), problem },
-    });
+    super(
+      'WORKSPACE_PATH',
+      `${field}: ${JSON.stringify(path.slice(0, 300))} ${explanation}; allowed: a path inside the workspace root (relative, or absolute under the root)`,
+      {
+        details: { field, path: path.slice(0, 1000), problem },
+      },
+    );
     this.field = field;
     this.problem = problem;
   }

@@ -19,10 +19,24 @@ import { writeTool } from './tools/write/write-tool.js';
 export const WORKSPACE_TOOL_PACK_VERSION = '0.1.0';
 
 /** Every workspace tool, in surface order. */
-export const workspaceTools: readonly Tool[] = Object.freeze([readTool, writeTool, editTool, patchTool, grepTool, globTool, lsTool, bashTool, gitTool]);
+export const workspaceTools: readonly Tool[] = Object.freeze([
+  readTool,
+  writeTool,
+  editTool,
+  patchTool,
+  grepTool,
+  globTool,
+  lsTool,
+  bashTool,
+  gitTool,
+]);
 
 /** The pack the SDK registers. */
-export const workspaceToolPack: ToolPack = defineToolPack({ name: '@a3s-code/tools-workspace', version: WORKSPACE_TOOL_PACK_VERSION, tools: workspaceTools });
+export const workspaceToolPack: ToolPack = defineToolPack({
+  name: '@a3s-code/tools-workspace',
+  version: WORKSPACE_TOOL_PACK_VERSION,
+  tools: workspaceTools,
+});
 
 /** The tools of the pack a workspace can serve: those whose `requires` it declares. */
 export function toolsFor(workspace: Pick<WorkspaceServices, 'capabilities'>): Tool[] {

@@ -68,7 +68,9 @@ describe('deny rules hold end to end through the kernel and a real workspace', (
     try {
       // A run that deleted a file ends unverified (COMPLETION_INCOMPLETE): the check below reports it.
       for (let i = 0; i <= calls.length; i++) await session.send('clean up').catch(() => undefined);
-      const results = session.store.log.facts.filter((f) => f.type === 'tool.result').map((f) => f.payload as { call_id?: string; id?: string; ok: boolean; output: string });
+      const results = session.store.log.facts
+        .filter((f) => f.type === 'tool.result')
+        .map((f) => f.payload as { call_id?: string; id?: string; ok: boolean; output: string });
       const survived = files.filter((f) => existsSync(join(dir, f)));
       expect(survived).toEqual(files);
       expect(results.filter((r) => /Permission denied: Bash\(rm:\*\)/.test(r.output))).toHaveLength(SPELLINGS.length);

@@ -22,10 +22,19 @@ function repo(): string {
   return dir;
 }
 
-async function open(turns: ScriptedTurn[], workspace: (dir: string) => LocalWorkspace = (dir) => new LocalWorkspace({ root: dir }), options: SessionOptions = {}) {
+async function open(
+  turns: ScriptedTurn[],
+  workspace: (dir: string) => LocalWorkspace = (dir) => new LocalWorkspace({ root: dir }),
+  options: SessionOptions = {},
+) {
   const dir = repo();
   const model = new ScriptedLlmClient(turns);
-  const agent = await Agent.create({ model, tools: [workspaceToolPack], workspace: workspace(dir), permissions: { defaultDecision: 'allow' } });
+  const agent = await Agent.create({
+    model,
+    tools: [workspaceToolPack],
+    workspace: workspace(dir),
+    permissions: { defaultDecision: 'allow' },
+  });
   const session = await agent.session(dir, { gate: { continuation: { enabled: false } }, ...options });
   sessions.push(session);
   return { session, dir };
@@ -40,13 +49,17 @@ function huge(dir: string): LocalWorkspace {
   return ws;
 }
 
-const write: ScriptedTurn['tool_calls'] = [{ name: 'write', args: { file_path: 'app.js', content: 'module.exports = 2;\n' } }];
+const write: ScriptedTurn['tool_calls'] = [
+  { name: 'write', args: { file_path: 'app.js', content: 'module.exports = 2;\n' } },
+];
 const claim: ScriptedTurn = { text: 'Done. All tests pass.' };
 
 async function expectIncomplete(session: AgentSession): Promise<void> {
   await expect(session.send('change app.js')).rejects.toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
   const ended = session.store.log.facts.filter((f) => f.type === 'run.ended').map((f) => f.payload);
-  expect(ended).toEqual([expect.objectContaining({ status: 'failed', error: expect.objectContaining({ code: 'COMPLETION_INCOMPLETE' }) })]);
+  expect(ended).toEqual([
+    expect.objectContaining({ status: 'failed', error: expect.objectContaining({ code: 'COMPLETION_INCOMPLETE' }) }),
+  ]);
 }
 
 describe('the completion gate holds on every path (real workspace tools)', () => {
@@ -57,51 +70,89 @@ describe('the completion gate holds on every path (real workspace tools)', () =>
   });
 
   it('GATE-01/GATE-08/TOOL-03: the same write inside batch is incomplete', async () => {
-    const { session } = await open([{ tool_calls: [{ name: 'batch', args: { calls: [{ tool: 'write', args: write![0]!.args }] } }] }, claim]);
+    const { session } = await open([
+      { tool_calls: [{ name: 'batch', args: { calls: [{ tool: 'write', args: write![0]!.args }] } }] },
+      claim,
+    ]);
     await expectIncomplete(session);
-    expect(session.changeLedger().entries).toEqual([{ tool: 'write', path: 'app.js', digest: expect.stringMatching(/^sha256:/) }]);
+    expect(session.changeLedger().entries).toEqual([
+      { tool: 'write', path: 'app.js', digest: expect.stringMatching(/^sha256:/) },
+    ]);
   });
 
   it("GATE-01/GATE-08/TOOL-03/PTC-03: ctx.tool('write') inside program is incomplete", async () => {
     const source = `async function run(ctx) { await ctx.tool('write', { file_path: 'app.js', content: 'module.exports = 2;\\n' }); return 'ok'; }`;
-    const { session } = await open([{ tool_calls: [{ name: 'program', args: { type: 'script', language: 'javascript', source } }] }, claim]);
+    const { session } = await open([
+      { tool_calls: [{ name: 'program', args: { type: 'script', language: 'javascript', source } }] },
+      claim,
+    ]);
     await expectIncomplete(session);
     expect(session.changeLedger().entries.map((e) => [e.tool, e.path])).toEqual([['write', 'app.js']]);
   });
 
   it('GATE-01/GATE-08/TOOL-01: a write made by a sub-agent task is incomplete for the parent', async () => {
-    const { session } = await open([{ tool_calls: [{ name: 'task', args: { agent: 'general', description: 'edit', prompt: 'Change app.js.' } }] }, { tool_calls: write }, { text: 'child done' }, claim]);
+    const { session } = await open([
+      { tool_calls: [{ name: 'task', args: { agent: 'general', description: 'edit', prompt: 'Change app.js.' } }] },
+      { tool_calls: write },
+      { text: 'child done' },
+      claim,
+    ]);
     await expectIncomplete(session);
     expect(session.changeLedger().entries.map((e) => [e.tool, e.path])).toEqual([['task', 'app.js']]);
   });
 
   it('GATE-01/GATE-08: bash on a workspace above the snapshot limit reports an unknown change set; the ledger counts a change with unknown paths', async () => {
-    const { session, dir } = await open([{ tool_calls: [{ name: 'bash', args: { command: 'echo 2 > app.js' } }] }, claim], huge);
+    const { session, dir } = await open(
+      [{ tool_calls: [{ name: 'bash', args: { command: 'echo 2 > app.js' } }] }, claim],
+      huge,
+    );
     await expectIncomplete(session);
     expect(readFileSync(join(dir, 'app.js'), 'utf8')).toBe('2\n');
-    const bash = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { metadata: Record<string, unknown> };
+    const bash = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as {
+      metadata: Record<string, unknown>;
+    };
     expect(bash.metadata).toMatchObject({ changed_paths: null, changed_files: null });
-    expect(session.changeLedger().entries).toEqual([{ tool: 'bash', path: '(unknown)', digest: expect.stringMatching(/^unknown:/) }]);
+    expect(session.changeLedger().entries).toEqual([
+      { tool: 'bash', path: '(unknown)', digest: expect.stringMatching(/^unknown:/) },
+    ]);
   });
 
   it('GATE-01/GATE-08: bash without a fast search reports an unknown change set and meets the gate too', async () => {
-    const { session } = await open([{ tool_calls: [{ name: 'bash', args: { command: 'echo 2 > app.js' } }] }, claim], (dir) => new LocalWorkspace({ root: dir, without: ['search'] }));
+    const { session } = await open(
+      [{ tool_calls: [{ name: 'bash', args: { command: 'echo 2 > app.js' } }] }, claim],
+      (dir) => new LocalWorkspace({ root: dir, without: ['search'] }),
+    );
     await expectIncomplete(session);
   });
 
   it('GATE-01/VERIFY-01: an unknown change can still be verified: the report binds to the changes after its own commands ran', async () => {
-    const verify = { name: 'verify', args: { subject: 'app', commands: [{ id: 'load', command: 'node -e "require(\'./app.js\')"' }] } };
-    const { session } = await open([{ tool_calls: [{ name: 'bash', args: { command: 'echo "module.exports = 2;" > app.js' } }] }, { tool_calls: [verify] }], huge);
+    const verify = {
+      name: 'verify',
+      args: { subject: 'app', commands: [{ id: 'load', command: 'node -e "require(\'./app.js\')"' }] },
+    };
+    const { session } = await open(
+      [
+        { tool_calls: [{ name: 'bash', args: { command: 'echo "module.exports = 2;" > app.js' } }] },
+        { tool_calls: [verify] },
+      ],
+      huge,
+    );
     const r = await session.send('change app.js');
     expect(r).toMatchObject({ status: 'completed', completion: 'verified' });
     const ledger = session.changeLedger();
     // The verification's own command is a change with unknown paths too, and the report covers it.
-    expect(ledger.entries.map((e) => [e.tool, e.path])).toEqual([['bash', '(unknown)'], ['bash', '(unknown)']]);
+    expect(ledger.entries.map((e) => [e.tool, e.path])).toEqual([
+      ['bash', '(unknown)'],
+      ['bash', '(unknown)'],
+    ]);
     expect(session.verificationReports[0]).toMatchObject({ status: 'passed', effect_digest: ledger.digest });
   });
 
   it('GATE-01/VERIFY-01: a file written by a verification command reaches the ledger', async () => {
-    const verify = { name: 'verify', args: { subject: 'app', commands: [{ id: 'sneak', command: 'echo 3 > app.js' }] } };
+    const verify = {
+      name: 'verify',
+      args: { subject: 'app', commands: [{ id: 'sneak', command: 'echo 3 > app.js' }] },
+    };
     const { session } = await open([{ tool_calls: [verify] }, claim]);
     const r = await session.send('check');
     expect(r).toMatchObject({ status: 'completed', completion: 'verified' });

@@ -97,7 +97,12 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     if (now - lastInterrupt < DOUBLE_PRESS_MS) return quit();
     lastInterrupt = now;
     print.newline();
-    if (running && runId !== undefined && session.interrupt({ runId, reason: 'interrupted from the terminal (Ctrl-C)' })) io.stdout.write(style.yellow('interrupting… (Ctrl-C again to exit)\n'));
+    if (
+      running &&
+      runId !== undefined &&
+      session.interrupt({ runId, reason: 'interrupted from the terminal (Ctrl-C)' })
+    )
+      io.stdout.write(style.yellow('interrupting… (Ctrl-C again to exit)\n'));
     else io.stdout.write(style.dim('(Ctrl-C again to exit, or /exit)\n'));
   });
   reader.onIdleLine = (line) => {
@@ -108,7 +113,11 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       io.stdout.write(style.dim('  (the run has ended; this line is the next prompt)\n'));
       return false;
     }
-    io.stdout.write(style.dim(receipt.accepted ? '  (steer queued for the next model call)\n' : `  (steer refused: ${receipt.message})\n`));
+    io.stdout.write(
+      style.dim(
+        receipt.accepted ? '  (steer queued for the next model call)\n' : `  (steer refused: ${receipt.message})\n`,
+      ),
+    );
     return true;
   };
 
@@ -122,11 +131,16 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     const quoted = texts.map((t) => `  "${t}"\n`).join('');
     if (status === 'cancelled') {
       held = [...held, ...texts];
-      io.stdout.write(style.yellow(`steer not delivered: run interrupted\n`) + style.dim(`${quoted}  /resume continues the run with it; a new prompt drops it\n`));
+      io.stdout.write(
+        style.yellow(`steer not delivered: run interrupted\n`) +
+          style.dim(`${quoted}  /resume continues the run with it; a new prompt drops it\n`),
+      );
       return;
     }
     next = [next, ...texts].filter((t) => t !== undefined).join('\n');
-    io.stdout.write(style.yellow(`steer not delivered: run ended; sending it as the next prompt\n`) + style.dim(quoted));
+    io.stdout.write(
+      style.yellow(`steer not delivered: run ended; sending it as the next prompt\n`) + style.dim(quoted),
+    );
   };
   const streamed = async (stream: EventStream): Promise<void> => {
     runId = session.activeRunId ?? undefined;
@@ -159,7 +173,10 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   io.stdout.write(`${style.bold('a3s code')} ${style.dim(`· ${session.dir} · session ${session.sessionId}`)}\n`);
   io.stdout.write(style.dim('type a prompt · /help for commands · Ctrl-C interrupts, twice exits\n'));
   printMcpWarnings(io.stderr, styleFor(io.stderr, io.env), session.mcpStatus());
-  if (preset.resume !== undefined) io.stdout.write(style.dim(`reopened saved session ${preset.resume} (${session.state.view.messages.length} message(s))\n`));
+  if (preset.resume !== undefined)
+    io.stdout.write(
+      style.dim(`reopened saved session ${preset.resume} (${session.state.view.messages.length} message(s))\n`),
+    );
   const folded = session.state.view.run;
   if ((sessionId !== undefined || preset.resume !== undefined) && folded.status === 'running') {
     io.stdout.write(style.dim(`continuing run ${folded.run_id ?? ''}…\n`));
@@ -186,13 +203,18 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
         else if (command === '/save') {
           await guarded(async () => {
             const snapshot = await session.save();
-            io.stdout.write(style.dim(`saved session ${snapshot.session_id} (${snapshot.runs.length} run(s)) to ${session.dir}/.a3s/sessions; reopen it with: a3s sessions --resume ${snapshot.session_id}\n`));
+            io.stdout.write(
+              style.dim(
+                `saved session ${snapshot.session_id} (${snapshot.runs.length} run(s)) to ${session.dir}/.a3s/sessions; reopen it with: a3s sessions --resume ${snapshot.session_id}\n`,
+              ),
+            );
           });
-        }
-        else if (command === '/compact') {
+        } else if (command === '/compact') {
           await guarded(async () => {
             const c = await session.compact();
-            io.stdout.write(style.dim(`compacted: ${c.factsFolded} facts into a ${c.summaryChars}-character summary\n`));
+            io.stdout.write(
+              style.dim(`compacted: ${c.factsFolded} facts into a ${c.summaryChars}-character summary\n`),
+            );
           });
         } else if (command === '/resume') {
           const plan = planResume(session.state, held);
@@ -200,15 +222,17 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
           if (plan.kind === 'nothing') io.stdout.write(style.dim(`nothing to resume: ${plan.why}\n`));
           else if (plan.kind === 'resume') await guarded(() => streamed(session.streamResume()));
           else {
-            io.stdout.write(style.dim(`continuing the ${plan.after === 'cancelled' ? 'interrupted' : 'failed'} run in a new run…\n`));
+            io.stdout.write(
+              style.dim(`continuing the ${plan.after === 'cancelled' ? 'interrupted' : 'failed'} run in a new run…\n`),
+            );
             await guarded(() => streamed(session.stream(plan.prompt)));
           }
-        }
-        else io.stdout.write(`unknown command ${command}; /help lists them\n`);
+        } else io.stdout.write(`unknown command ${command}; /help lists them\n`);
         continue;
       }
       lastInterrupt = 0;
-      if (held.length > 0) io.stdout.write(style.dim(`(dropped ${held.length} steer(s) held from the interrupted run)\n`));
+      if (held.length > 0)
+        io.stdout.write(style.dim(`(dropped ${held.length} steer(s) held from the interrupted run)\n`));
       held = [];
       await guarded(() => streamed(session.stream(text)));
     }

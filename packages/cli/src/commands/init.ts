@@ -35,9 +35,13 @@ function shippedSchema(): { readonly path: string; readonly version: string } {
  * The `$schema` of a config file in `workspace`: a relative path when the schema is installed
  * inside the workspace (works offline, follows upgrades), else the published file on unpkg.
  */
-export function schemaReference(workspace: string, schema: { readonly path: string; readonly version: string }): string {
+export function schemaReference(
+  workspace: string,
+  schema: { readonly path: string; readonly version: string },
+): string {
   const rel = relative(workspace, schema.path);
-  if (rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel)) return `./${rel.split(sep).join('/')}`;
+  if (rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel))
+    return `./${rel.split(sep).join('/')}`;
   return `https://unpkg.com/@a3s-code/core@${schema.version}/dist/${CONFIG_SCHEMA_FILE}`;
 }
 
@@ -45,22 +49,34 @@ export function schemaReference(workspace: string, schema: { readonly path: stri
 function defaultModel(env: Io['env']): string | undefined {
   if (env.A3S_MODEL) return env.A3S_MODEL;
   const examples: Record<string, string> = { openai: 'openai/gpt-4o', anthropic: 'anthropic/claude-sonnet-4-20250514' };
-  for (const p of describeProviders()) if (p.keyEnv !== undefined && env[p.keyEnv] && examples[p.name]) return examples[p.name];
+  for (const p of describeProviders())
+    if (p.keyEnv !== undefined && env[p.keyEnv] && examples[p.name]) return examples[p.name];
   return undefined;
 }
 
 /** Runs `a3s init`. */
 export async function initCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { model: { type: 'string', short: 'm' }, cwd: { type: 'string', short: 'C' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, 'init');
+  const { values, positionals } = parse(
+    args,
+    {
+      model: { type: 'string', short: 'm' },
+      cwd: { type: 'string', short: 'C' },
+      force: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    'init',
+  );
   if (values.help) {
     io.stdout.write(`${INIT_HELP}\n`);
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'; see 'a3s init --help'`);
   const workspace = resolve(io.cwd, values.cwd ?? '.');
-  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new UsageError(`--cwd: '${workspace}' is not a folder`);
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory())
+    throw new UsageError(`--cwd: '${workspace}' is not a folder`);
   const existing = CONFIG_FILE_NAMES.map((n) => join(workspace, n)).filter((p) => existsSync(p));
-  if (existing.length > 0 && values.force !== true) throw new UsageError(`${existing.join(' and ')} already exists; pass --force to overwrite a3s.config.json`);
+  if (existing.length > 0 && values.force !== true)
+    throw new UsageError(`${existing.join(' and ')} already exists; pass --force to overwrite a3s.config.json`);
   const model = values.model ?? defaultModel(io.env);
   const config = {
     $schema: schemaReference(workspace, shippedSchema()),
@@ -71,6 +87,9 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
   const path = join(workspace, CONFIG_FILE_NAMES[0]!);
   writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
   io.stdout.write(`wrote ${path}\n`);
-  if (model === undefined) io.stdout.write(`no model set: add "model": "openai/<model>" (or another provider; see a3s models), or set A3S_MODEL\n`);
+  if (model === undefined)
+    io.stdout.write(
+      `no model set: add "model": "openai/<model>" (or another provider; see a3s models), or set A3S_MODEL\n`,
+    );
   return EXIT.ok;
 }

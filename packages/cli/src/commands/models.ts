@@ -58,23 +58,36 @@ function row(p: ProviderDescription, config: CodeConfig, env: Io['env']): Provid
 
 /** Runs `a3s models`. */
 export async function modelsCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { model: { type: 'string', short: 'm' }, cwd: { type: 'string', short: 'C' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, 'models');
+  const { values, positionals } = parse(
+    args,
+    {
+      model: { type: 'string', short: 'm' },
+      cwd: { type: 'string', short: 'C' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    'models',
+  );
   if (values.help) {
     io.stdout.write(`${MODELS_HELP}\n`);
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'; see 'a3s models --help'`);
   const workspace = resolve(io.cwd, values.cwd ?? '.');
-  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new UsageError(`--cwd: '${workspace}' is not a folder`);
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory())
+    throw new UsageError(`--cwd: '${workspace}' is not a folder`);
   const file = await findConfigFile(workspace);
   const config = file === undefined ? {} : await loadCodeConfig(file);
   const rows = describeProviders().map((p) => row(p, config, io.env));
   const fileModel = typeof config.model === 'string' ? config.model : undefined;
   const current =
-    values.model !== undefined ? { model: values.model, from: '--model' }
-    : fileModel !== undefined ? { model: fileModel, from: file! }
-    : io.env.A3S_MODEL ? { model: io.env.A3S_MODEL, from: 'A3S_MODEL' }
-    : null;
+    values.model !== undefined
+      ? { model: values.model, from: '--model' }
+      : fileModel !== undefined
+        ? { model: fileModel, from: file! }
+        : io.env.A3S_MODEL
+          ? { model: io.env.A3S_MODEL, from: 'A3S_MODEL' }
+          : null;
   if (values.json) {
     io.stdout.write(`${JSON.stringify({ model: current, providers: rows })}\n`);
     return EXIT.ok;
@@ -83,8 +96,14 @@ export async function modelsCommand(args: readonly string[], io: Io): Promise<nu
   const width = Math.max(...rows.map((r) => r.provider.length)) + 2;
   io.stdout.write(style.bold(`${'provider'.padEnd(width)}${'API key'.padEnd(36)}base URL\n`));
   for (const r of rows) {
-    const key = r.keyEnv === null ? style.dim('none needed') : `${r.keyEnv} ${r.keySet ? style.green('set') : r.keyRequired ? style.red('not set') : style.dim('not set (optional)')}`;
-    const keyWidth = r.keyEnv === null ? 'none needed'.length : `${r.keyEnv} ${r.keySet ? 'set' : r.keyRequired ? 'not set' : 'not set (optional)'}`.length;
+    const key =
+      r.keyEnv === null
+        ? style.dim('none needed')
+        : `${r.keyEnv} ${r.keySet ? style.green('set') : r.keyRequired ? style.red('not set') : style.dim('not set (optional)')}`;
+    const keyWidth =
+      r.keyEnv === null
+        ? 'none needed'.length
+        : `${r.keyEnv} ${r.keySet ? 'set' : r.keyRequired ? 'not set' : 'not set (optional)'}`.length;
     const base = r.baseUrlInConfig
       ? `from ${file}`
       : r.baseUrlEnvSet
@@ -94,7 +113,13 @@ export async function modelsCommand(args: readonly string[], io: Io): Promise<nu
           : `${r.baseUrlEnv} ${style.red('not set (required)')}`;
     io.stdout.write(`${r.provider.padEnd(width)}${key}${' '.repeat(Math.max(1, 36 - keyWidth))}${base}\n`);
   }
-  io.stdout.write(`${'scripted'.padEnd(width)}${style.dim('offline: --model scripted:<file.json> plays back a script (see the @a3s-code/core README)')}\n`);
-  io.stdout.write(current === null ? `model: none configured (use --model <provider>/<model>, "model" in a3s.config.json, or A3S_MODEL)\n` : `model: ${current.model} (from ${current.from})\n`);
+  io.stdout.write(
+    `${'scripted'.padEnd(width)}${style.dim('offline: --model scripted:<file.json> plays back a script (see the @a3s-code/core README)')}\n`,
+  );
+  io.stdout.write(
+    current === null
+      ? `model: none configured (use --model <provider>/<model>, "model" in a3s.config.json, or A3S_MODEL)\n`
+      : `model: ${current.model} (from ${current.from})\n`,
+  );
   return EXIT.ok;
 }

@@ -38,7 +38,8 @@ function toolTable(style: Style, log: LoadedLog): string[] {
     const p = fact.payload as Record<string, unknown>;
     if (fact.type === 'run.started') attempts = new Map();
     else if (fact.type === 'user.message' && p.source === 'continuation') {
-      const origin = typeof p.origin === 'string' ? p.origin : fact.key.startsWith('stop-hook:') ? 'stop_hook' : 'completion_gate';
+      const origin =
+        typeof p.origin === 'string' ? p.origin : fact.key.startsWith('stop-hook:') ? 'stop_hook' : 'completion_gate';
       const attempt = (attempts.get(origin) ?? 0) + 1;
       attempts.set(origin, attempt);
       rows.push(`      ${style.yellow(continuedLine({ origin, reason: p.reason ?? p.text, attempt }))}`);
@@ -50,7 +51,9 @@ function toolTable(style: Style, log: LoadedLog): string[] {
       const first = (output.split('\n').find((l) => l.trim() !== '') ?? '').slice(0, 70);
       const status = p.ok === true ? style.green('ok    ') : style.red('failed');
       const shown = JSON.stringify(args.get(String(p.tool_call_id)) ?? {}).slice(0, 60);
-      rows.push(`  ${String(++calls).padStart(2)}  ${String(p.name).padEnd(10)} ${status}  ${shown.padEnd(60)}  ${style.dim(first)}`);
+      rows.push(
+        `  ${String(++calls).padStart(2)}  ${String(p.name).padEnd(10)} ${status}  ${shown.padEnd(60)}  ${style.dim(first)}`,
+      );
     }
   }
   return rows;
@@ -67,22 +70,36 @@ function costText(cost: LogCost): string | undefined {
 
 /** Runs `a3s replay`. */
 export async function replayCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { cwd: { type: 'string', short: 'C' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, 'replay');
+  const { values, positionals } = parse(
+    args,
+    { cwd: { type: 'string', short: 'C' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    'replay',
+  );
   if (values.help) {
     io.stdout.write(`${REPLAY_HELP}\n`);
     return EXIT.ok;
   }
-  if (positionals.length !== 1) throw new UsageError(`expected exactly one log file or session id, got ${positionals.length}; see 'a3s replay --help'`);
+  if (positionals.length !== 1)
+    throw new UsageError(
+      `expected exactly one log file or session id, got ${positionals.length}; see 'a3s replay --help'`,
+    );
   const workspace = resolve(io.cwd, values.cwd ?? '.');
-  if (values.cwd !== undefined && (!existsSync(workspace) || !statSync(workspace).isDirectory())) throw new UsageError(`--cwd: '${workspace}' is not a folder`);
+  if (values.cwd !== undefined && (!existsSync(workspace) || !statSync(workspace).isDirectory()))
+    throw new UsageError(`--cwd: '${workspace}' is not a folder`);
   const log = loadLog(resolveLog(positionals[0]!, workspace, io.cwd));
-  const cost = logCost(log.facts, await workspacePricing(values.cwd === undefined ? (workspaceOfLog(log.path) ?? workspace) : workspace));
+  const cost = logCost(
+    log.facts,
+    await workspacePricing(values.cwd === undefined ? (workspaceOfLog(log.path) ?? workspace) : workspace),
+  );
   if (values.json) {
     io.stdout.write(`${JSON.stringify({ path: log.path, digest: log.digest, summary: log.summary, cost })}\n`);
     return EXIT.ok;
   }
   const style = styleFor(io.stdout, io.env);
-  const lines = [style.bold(`A3S Code replay of ${log.path}`), `digest: seq ${log.digest.seq}, sha256 ${log.digest.digest}`];
+  const lines = [
+    style.bold(`A3S Code replay of ${log.path}`),
+    `digest: seq ${log.digest.seq}, sha256 ${log.digest.digest}`,
+  ];
   if (log.torn) lines.push(style.yellow(`note: ignored a torn last line (${log.torn})`));
   lines.push(formatSummary(log.summary));
   const costLine = costText(cost);

@@ -28,18 +28,26 @@ ${SESSION_FLAGS_HELP}`;
 
 /** A confirmation manager for a host nobody sits at: nested calls that would ask are refused. */
 const nobodyToAsk: ConfirmationManager = {
-  confirm: async () => ({ approved: false, reason: `${NO_APPROVER_REASON}: a3s run cannot ask for confirmation; rerun with --yolo, or use a3s code` }),
+  confirm: async () => ({
+    approved: false,
+    reason: `${NO_APPROVER_REASON}: a3s run cannot ask for confirmation; rerun with --yolo, or use a3s code`,
+  }),
 };
 
 /** Runs `a3s run`. */
 export async function runCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { ...SESSION_FLAGS, json: { type: 'boolean' }, session: { type: 'string' } }, 'run');
+  const { values, positionals } = parse(
+    args,
+    { ...SESSION_FLAGS, json: { type: 'boolean' }, session: { type: 'string' } },
+    'run',
+  );
   if (values.help) {
     io.stdout.write(`${RUN_HELP}\n`);
     return EXIT.ok;
   }
   const prompt = positionals.join(' ').trim();
-  if (prompt === '') throw new UsageError(`missing the prompt, e.g. a3s run "fix the failing test"; see 'a3s run --help'`);
+  if (prompt === '')
+    throw new UsageError(`missing the prompt, e.g. a3s run "fix the failing test"; see 'a3s run --help'`);
   const flags = sessionFlags(values, io.cwd);
   const opened = await openSession(flags, io.env, {
     confirmation: nobodyToAsk,
@@ -91,7 +99,10 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     print.newline();
     io.stdout.write(`${runSummary(out, result, print.stopped, runCost(session, result))}\n`);
     if (session.logPath) io.stdout.write(out.dim(`log: ${session.logPath}\nsession: ${session.sessionId}\n`));
-    if (result.status === 'parked') io.stdout.write(`continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}${result.parked?.kind === 'confirm' ? ' (or rerun with --yolo)' : ''}\n`);
+    if (result.status === 'parked')
+      io.stdout.write(
+        `continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}${result.parked?.kind === 'confirm' ? ' (or rerun with --yolo)' : ''}\n`,
+      );
   }
   return result.status === 'completed' ? EXIT.ok : result.status === 'parked' ? EXIT.parked : EXIT.cancelled;
 }

@@ -44,7 +44,8 @@ interface SessionRow {
 function firstPrompt(facts: readonly { type: string; payload: unknown }[]): string {
   for (const f of facts) {
     const p = f.payload as { text?: unknown; source?: unknown };
-    if (f.type === 'user.message' && p.source === 'user' && typeof p.text === 'string') return p.text.replace(/\s+/g, ' ').slice(0, 60);
+    if (f.type === 'user.message' && p.source === 'user' && typeof p.text === 'string')
+      return p.text.replace(/\s+/g, ' ').slice(0, 60);
   }
   return '';
 }
@@ -84,21 +85,30 @@ async function rows(workspace: string): Promise<SessionRow[]> {
 
 /** Runs `a3s sessions`. */
 export async function sessionsCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values } = parse(args, { ...SESSION_FLAGS, resume: { type: 'string' }, json: { type: 'boolean' } }, 'sessions');
+  const { values } = parse(
+    args,
+    { ...SESSION_FLAGS, resume: { type: 'string' }, json: { type: 'boolean' } },
+    'sessions',
+  );
   if (values.help) {
     io.stdout.write(`${SESSIONS_HELP}\n`);
     return EXIT.ok;
   }
   const workspace = resolve(io.cwd, values.cwd ?? '.');
-  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new UsageError(`--cwd: '${workspace}' is not a folder`);
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory())
+    throw new UsageError(`--cwd: '${workspace}' is not a folder`);
   if (values.resume !== undefined) {
     const id = values.resume;
     if (id.trim() === '') throw new UsageError('--resume: needs a session id (see a3s sessions)');
     const isSaved = (await new FileSessionStore(workspace).loadSnapshot(id).catch(() => undefined)) !== undefined;
     if (!isSaved && !existsSync(join(workspace, effectLogPath(id)))) {
-      throw new UsageError(`--resume: no session '${id}' under ${workspace}: neither a saved session (.a3s/sessions) nor a fact log (.a3s/effect-log); list them with 'a3s sessions'`);
+      throw new UsageError(
+        `--resume: no session '${id}' under ${workspace}: neither a saved session (.a3s/sessions) nor a fact log (.a3s/effect-log); list them with 'a3s sessions'`,
+      );
     }
-    const rest = args.filter((a, i) => a !== '--resume' && args[i - 1] !== '--resume' && !a.startsWith('--resume=') && a !== '--json');
+    const rest = args.filter(
+      (a, i) => a !== '--resume' && args[i - 1] !== '--resume' && !a.startsWith('--resume=') && a !== '--json',
+    );
     return codeCommand(rest, io, isSaved ? { resume: id } : { sessionId: id });
   }
   const list = await rows(workspace);
@@ -113,7 +123,9 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
   }
   for (const r of list) {
     const saved = r.saved ? style.green(' saved') : '';
-    io.stdout.write(`${style.bold(r.id)}${saved}  ${style.dim(r.modified)}  ${r.runs} run(s), last ${r.last}, ${r.facts} facts, phase ${r.phase}\n`);
+    io.stdout.write(
+      `${style.bold(r.id)}${saved}  ${style.dim(r.modified)}  ${r.runs} run(s), last ${r.last}, ${r.facts} facts, phase ${r.phase}\n`,
+    );
     if (r.prompt) io.stdout.write(style.dim(`    "${r.prompt}"\n`));
   }
   io.stdout.write(style.dim(`resume one with: a3s sessions --resume <id>\n`));

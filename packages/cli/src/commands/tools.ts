@@ -26,7 +26,13 @@ ${SESSION_FLAGS_HELP}`;
 
 function capabilityText(t: ToolInfo): string {
   const c = t.capabilities;
-  const flags = [c.readOnly && 'ro', c.idempotent && 'idem', c.resumable && 'resume', c.cancelSafe && 'cancel', c.paginated && 'page'].filter(Boolean);
+  const flags = [
+    c.readOnly && 'ro',
+    c.idempotent && 'idem',
+    c.resumable && 'resume',
+    c.cancelSafe && 'cancel',
+    c.paginated && 'page',
+  ].filter(Boolean);
   return [...flags, `par=${c.maxParallelism}`, c.outputType].join(' ');
 }
 
@@ -34,7 +40,10 @@ function capabilityText(t: ToolInfo): string {
 export function printTools(out: Out, style: Style, tools: readonly ToolInfo[], dir: string): void {
   const width = Math.max(12, ...tools.map((t) => t.name.length));
   out.write(style.bold(`${'tool'.padEnd(width)} ${'tier'.padEnd(6)} ${'capabilities'.padEnd(34)} requires\n`));
-  for (const t of tools) out.write(`${t.name.padEnd(width)} ${t.tier.padEnd(6)} ${capabilityText(t).padEnd(34)} ${style.dim(t.requires.join(', ') || '-')}\n`);
+  for (const t of tools)
+    out.write(
+      `${t.name.padEnd(width)} ${t.tier.padEnd(6)} ${capabilityText(t).padEnd(34)} ${style.dim(t.requires.join(', ') || '-')}\n`,
+    );
   out.write(style.dim(`${tools.length} tool(s) on the surface of ${dir}\n`));
 }
 

@@ -44,5 +44,9 @@ export function planResume(state: FoldState, held: readonly string[]): ResumePla
 export function undeliveredSteers(payload: Readonly<Record<string, unknown>>): string[] {
   const list = payload.undelivered_steers;
   if (!Array.isArray(list)) return [];
-  return list.flatMap((s: unknown) => (typeof s === 'object' && s !== null && typeof (s as { text?: unknown }).text === 'string' ? [(s as { text: string }).text] : []));
+  return list.flatMap((s: unknown) =>
+    typeof s === 'object' && s !== null && typeof (s as { text?: unknown }).text === 'string'
+      ? [(s as { text: string }).text]
+      : [],
+  );
 }

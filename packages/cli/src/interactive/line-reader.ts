@@ -22,7 +22,12 @@ export class LineReader {
   onIdleLine: ((line: string) => boolean) | undefined;
 
   constructor(input: Readable, output: Out, terminal: boolean) {
-    this.#rl = createInterface({ input, output: output as NodeJS.WritableStream, terminal, historySize: terminal ? 100 : 0 });
+    this.#rl = createInterface({
+      input,
+      output: output as NodeJS.WritableStream,
+      terminal,
+      historySize: terminal ? 100 : 0,
+    });
     this.#rl.on('line', (line) => {
       const w = this.#waiters.shift();
       if (w) w.resolve(line);

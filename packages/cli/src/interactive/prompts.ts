@@ -11,7 +11,12 @@ import type { Style } from '../style.js';
 import type { LineReader } from './line-reader.js';
 
 /** A confirmation manager that asks at the terminal and remembers "always" per tool and rule. */
-export function terminalConfirmation(reader: LineReader, out: Out, style: Style, beforeCard: () => void): ConfirmationManager {
+export function terminalConfirmation(
+  reader: LineReader,
+  out: Out,
+  style: Style,
+  beforeCard: () => void,
+): ConfirmationManager {
   const always = new Set<string>();
   return {
     async confirm(request, signal) {
@@ -44,8 +49,13 @@ export function terminalQuestions(reader: LineReader, out: Out, style: Style, be
     beforeCard();
     out.write(`${style.yellow('?')} ${style.bold(q.question)}\n`);
     if (q.context) out.write(style.dim(`  ${q.context}\n`));
-    q.options.forEach((o, i) => out.write(`  ${i + 1}. ${o.label}${o.description ? style.dim(` — ${o.description}`) : ''}\n`));
-    const how = [q.options.length > 0 ? (q.multi_select ? 'numbers (1,3)' : `a number 1..${q.options.length}`) : '', q.allow_free_text || q.options.length === 0 ? 'your own answer' : '']
+    q.options.forEach((o, i) =>
+      out.write(`  ${i + 1}. ${o.label}${o.description ? style.dim(` — ${o.description}`) : ''}\n`),
+    );
+    const how = [
+      q.options.length > 0 ? (q.multi_select ? 'numbers (1,3)' : `a number 1..${q.options.length}`) : '',
+      q.allow_free_text || q.options.length === 0 ? 'your own answer' : '',
+    ]
       .filter(Boolean)
       .join(' or ');
     out.write(style.dim(`  answer with ${how}; empty to skip\n`));
@@ -54,7 +64,9 @@ export function terminalQuestions(reader: LineReader, out: Out, style: Style, be
       const text = (line ?? '').trim();
       if (text === '') return { skipped: true };
       const picks = text.split(',').map((s) => Number(s.trim()));
-      const valid = picks.every((n) => Number.isInteger(n) && n >= 1 && n <= q.options.length) && (q.multi_select || picks.length === 1);
+      const valid =
+        picks.every((n) => Number.isInteger(n) && n >= 1 && n <= q.options.length) &&
+        (q.multi_select || picks.length === 1);
       if (q.options.length > 0 && valid) return { text: picks.map((n) => q.options[n - 1]!.label).join(', ') };
       if (q.allow_free_text || q.options.length === 0) return { text };
       out.write(`  pick ${q.multi_select ? 'numbers' : 'a number'} from 1 to ${q.options.length}\n`);

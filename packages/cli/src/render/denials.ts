@@ -26,7 +26,8 @@ export function stoppedLine(style: Style, p: Readonly<Record<string, unknown>>):
   if (isRefusal(p)) {
     const why = reason.replace(/^not confirmed:?\s*/, '');
     if (why === REFUSED_AT_TERMINAL) return style.red('✗ refused by you');
-    if (why.startsWith(NO_APPROVER_REASON)) return `${style.red(`✗ refused: ${NO_APPROVER_REASON}`)}${style.dim(why.slice(NO_APPROVER_REASON.length).replace(/^:\s*/, ' — '))}`;
+    if (why.startsWith(NO_APPROVER_REASON))
+      return `${style.red(`✗ refused: ${NO_APPROVER_REASON}`)}${style.dim(why.slice(NO_APPROVER_REASON.length).replace(/^:\s*/, ' — '))}`;
     return style.red(`✗ refused${why === '' ? '' : `: ${why}`}`);
   }
   if (p.denied_by === 'rule') return style.red(`✗ denied by rule ${reason}`);

@@ -43,7 +43,10 @@ const ORIGINS: Readonly<Record<string, string>> = { completion_gate: 'completion
 export function continuedLine(p: Readonly<Record<string, unknown>>): string {
   const origin = ORIGINS[str(p.origin)] ?? str(p.origin);
   const reason = clip(str(p.reason).split('\n')[0] ?? '', CARD_WIDTH);
-  const attempt = typeof p.attempt === 'number' ? ` (attempt ${p.attempt}${typeof p.max_attempts === 'number' ? `/${p.max_attempts}` : ''})` : '';
+  const attempt =
+    typeof p.attempt === 'number'
+      ? ` (attempt ${p.attempt}${typeof p.max_attempts === 'number' ? `/${p.max_attempts}` : ''})`
+      : '';
   return `↻ ${origin}: ${reason}${attempt}`;
 }
 
@@ -55,7 +58,10 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
   const stoppedIds = new Set<string>();
   const live = new LiveLines();
   const stopped: StoppedCalls = { refused: 0, denied: 0 };
-  const ticker = options.elapsed === false ? undefined : new ElapsedTicker({ write: (t) => void out.write(t), dim: style.dim, tty: options.tty === true });
+  const ticker =
+    options.elapsed === false
+      ? undefined
+      : new ElapsedTicker({ write: (t) => void out.write(t), dim: style.dim, tty: options.tty === true });
   const write = (text: string): void => {
     ticker?.clear();
     out.write(text);
@@ -131,7 +137,11 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
         return;
       case 'context_compacted':
         newline();
-        write(style.dim(`(context compacted: ${str(p.facts_folded)} facts into a ${str(p.summary_chars)}-character summary)\n`));
+        write(
+          style.dim(
+            `(context compacted: ${str(p.facts_folded)} facts into a ${str(p.summary_chars)}-character summary)\n`,
+          ),
+        );
         return;
       case 'budget_threshold_hit':
         newline();

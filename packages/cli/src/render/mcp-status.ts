@@ -28,10 +28,21 @@ export function printMcpServers(out: Out, style: Style, statuses: readonly McpSe
     return;
   }
   const width = Math.max(6, ...statuses.map((s) => s.name.length));
-  out.write(style.bold(`${'server'.padEnd(width)} ${'source'.padEnd(9)} ${'state'.padEnd(10)} ${'tools'.padStart(5)} ${'restarts'.padStart(8)}  last error\n`));
+  out.write(
+    style.bold(
+      `${'server'.padEnd(width)} ${'source'.padEnd(9)} ${'state'.padEnd(10)} ${'tools'.padStart(5)} ${'restarts'.padStart(8)}  last error\n`,
+    ),
+  );
   for (const s of statuses) {
-    const state = s.state === 'connected' ? style.green(s.state.padEnd(10)) : s.state === 'failed' ? style.red(s.state.padEnd(10)) : style.yellow(s.state.padEnd(10));
+    const state =
+      s.state === 'connected'
+        ? style.green(s.state.padEnd(10))
+        : s.state === 'failed'
+          ? style.red(s.state.padEnd(10))
+          : style.yellow(s.state.padEnd(10));
     const shadow = s.shadowedBy === undefined ? '' : style.dim(` (shadowed by ${s.shadowedBy})`);
-    out.write(`${s.name.padEnd(width)} ${s.source.padEnd(9)} ${state} ${String(s.toolCount).padStart(5)} ${String(s.restarts).padStart(8)}  ${s.lastError ?? style.dim('-')}${shadow}\n`);
+    out.write(
+      `${s.name.padEnd(width)} ${s.source.padEnd(9)} ${state} ${String(s.toolCount).padStart(5)} ${String(s.restarts).padStart(8)}  ${s.lastError ?? style.dim('-')}${shadow}\n`,
+    );
   }
 }

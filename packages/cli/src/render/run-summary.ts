@@ -10,7 +10,9 @@ export function runSummary(style: Style, r: RunResult, stopped?: StoppedCalls, c
   const completion = r.completion ? ` (${r.completion})` : '';
   let line = `${status}${completion} · ${r.toolCalls} tool call(s)${stoppedSuffix(stopped)} · ${r.usage.inputTokens} in / ${r.usage.outputTokens} out tokens`;
   if (cost !== undefined) line += ` · ${formatCost(cost)}`;
-  if (r.parked?.kind === 'confirm') line += `\nparked: waiting for confirmation of ${r.parked.toolName} (${r.parked.toolId})`;
-  if (r.parked?.kind === 'question') line += `\nparked: waiting for an answer to "${r.parked.question}" (${r.parked.questionId})`;
+  if (r.parked?.kind === 'confirm')
+    line += `\nparked: waiting for confirmation of ${r.parked.toolName} (${r.parked.toolId})`;
+  if (r.parked?.kind === 'question')
+    line += `\nparked: waiting for an answer to "${r.parked.question}" (${r.parked.questionId})`;
   return line;
 }

@@ -35,7 +35,10 @@ export function cardStart(style: Style, name: string, args: unknown, nested: boo
  * The closing lines of a card: status, exit code, bounded output. `preview: false` leaves the
  * output out (it was shown live while the call ran).
  */
-export function cardEnd(style: Style, p: { name: string; output: string; exitCode: number; errorKind?: string; nested: boolean; preview?: boolean }): string {
+export function cardEnd(
+  style: Style,
+  p: { name: string; output: string; exitCode: number; errorKind?: string; nested: boolean; preview?: boolean },
+): string {
   const pad = p.nested ? '      ' : '  ';
   const ok = p.exitCode === 0 && p.errorKind === undefined;
   const lines = p.output.split('\n').filter((l) => l.trim() !== '');

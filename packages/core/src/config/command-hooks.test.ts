@@ -8,7 +8,13 @@ import { createTestToolPack, ScriptedLlmClient } from '../testing/index.js';
 async function session(hooks: object) {
   const dir = mkdtempSync(join(tmpdir(), 'a3s-hooks-'));
   const test = createTestToolPack();
-  const agent = await Agent.create({ model: new ScriptedLlmClient([]), tools: [test.pack], permissions: { defaultDecision: 'allow' }, persistence: 'memory', hooks });
+  const agent = await Agent.create({
+    model: new ScriptedLlmClient([]),
+    tools: [test.pack],
+    permissions: { defaultDecision: 'allow' },
+    persistence: 'memory',
+    hooks,
+  });
   return { s: await agent.session(dir), state: test.state, dir };
 }
 
@@ -26,7 +32,9 @@ describe('declarative command hooks', () => {
   it('a pre-hook that exits 0 lets the call run and sees the call as JSON on stdin', async () => {
     const { s, state, dir } = await session({ pre: [{ command: 'cat > seen.json' }] });
     expect((await s.tool('echo', { text: 'hi' })).exitCode).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'seen.json'), 'utf8'))).toMatchObject({ call: { name: 'echo', args: { text: 'hi' }, source: 'host' } });
+    expect(JSON.parse(readFileSync(join(dir, 'seen.json'), 'utf8'))).toMatchObject({
+      call: { name: 'echo', args: { text: 'hi' }, source: 'host' },
+    });
     expect(state.executions).toHaveLength(1);
     await s.close();
   });

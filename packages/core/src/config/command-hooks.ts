@@ -7,16 +7,41 @@
  * timeout blocks the call too; for the other events such a failure is ignored.
  */
 import type { HookCall, PostToolHook, PreHookDecision, PreToolHook } from '../invoker/hooks.js';
-import { commandDecision, DEFAULT_HOOK_TIMEOUT_MS, hookFailure, runHookCommand, type HookCommandRun } from '../hooks/hook-command.js';
-import type { HookDecision, PreCompactHandler, PromptSubmitHandler, SessionHooks, StopHandler } from '../hooks/session-hooks.js';
+import {
+  commandDecision,
+  DEFAULT_HOOK_TIMEOUT_MS,
+  hookFailure,
+  runHookCommand,
+  type HookCommandRun,
+} from '../hooks/hook-command.js';
+import type {
+  HookDecision,
+  PreCompactHandler,
+  PromptSubmitHandler,
+  SessionHooks,
+  StopHandler,
+} from '../hooks/session-hooks.js';
 import { compileGlob } from '../permissions/glob.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { CodeConfigHooks, CommandHookConfig } from './code-config.js';
 
 export { DEFAULT_HOOK_TIMEOUT_MS };
 
-const callJson = (c: HookCall) => ({ id: c.id, name: c.name, tier: c.tier, args: c.args, source: c.source, run_id: c.runId, session_id: c.sessionId });
-const callEnv = (c: HookCall) => ({ A3S_TOOL_NAME: c.name, A3S_TOOL_ID: c.id, A3S_SESSION_ID: c.sessionId, A3S_RUN_ID: c.runId });
+const callJson = (c: HookCall) => ({
+  id: c.id,
+  name: c.name,
+  tier: c.tier,
+  args: c.args,
+  source: c.source,
+  run_id: c.runId,
+  session_id: c.sessionId,
+});
+const callEnv = (c: HookCall) => ({
+  A3S_TOOL_NAME: c.name,
+  A3S_TOOL_ID: c.id,
+  A3S_SESSION_ID: c.sessionId,
+  A3S_RUN_ID: c.runId,
+});
 const timeoutOf = (hook: CommandHookConfig) => hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
 
 /** A pre-hook (pre_tool_use): exit 2 or `{"decision":"block"}` blocks; `{"decision":"modify","args"}` replaces the args; any other failure blocks. */
@@ -26,10 +51,17 @@ export function commandPreHook(hook: CommandHookConfig, cwd: string, index: numb
     name: `hooks.pre[${index}]`,
     async before(call): Promise<PreHookDecision | undefined> {
       if (!matches.test(call.name)) return undefined;
-      const r = await runHookCommand(hook.command, cwd, { event: 'pre_tool_use', call: callJson(call) }, timeoutOf(hook), callEnv(call));
+      const r = await runHookCommand(
+        hook.command,
+        cwd,
+        { event: 'pre_tool_use', call: callJson(call) },
+        timeoutOf(hook),
+        callEnv(call),
+      );
       if (r.code !== 0 || r.timedOut) return { action: 'block', reason: hookFailure(r, timeoutOf(hook)) };
       const d = commandDecision(r);
-      if (d?.decision === 'block') return { action: 'block', reason: typeof d.reason === 'string' ? d.reason : `blocked by hooks.pre[${index}]` };
+      if (d?.decision === 'block')
+        return { action: 'block', reason: typeof d.reason === 'string' ? d.reason : `blocked by hooks.pre[${index}]` };
       if (d?.decision === 'modify' && 'args' in d) return { action: 'modify', args: d['args'] };
       return undefined;
     },
@@ -43,20 +75,42 @@ export function commandPostHook(hook: CommandHookConfig, cwd: string, index: num
     name: `hooks.post[${index}]`,
     async after(call, result): Promise<ToolResult | undefined> {
       if (!matches.test(call.name)) return undefined;
-      const r = await runHookCommand(hook.command, cwd, { event: 'post_tool_use', call: callJson(call), result: { output: result.output, exit_code: result.exitCode } }, timeoutOf(hook), callEnv(call));
+      const r = await runHookCommand(
+        hook.command,
+        cwd,
+        { event: 'post_tool_use', call: callJson(call), result: { output: result.output, exit_code: result.exitCode } },
+        timeoutOf(hook),
+        callEnv(call),
+      );
       const d = commandDecision(r);
-      const blocked = d?.decision === 'block' ? (typeof d.reason === 'string' ? d.reason : 'blocked') : r.code === 0 && !r.timedOut ? undefined : hookFailure(r, timeoutOf(hook));
+      const blocked =
+        d?.decision === 'block'
+          ? typeof d.reason === 'string'
+            ? d.reason
+            : 'blocked'
+          : r.code === 0 && !r.timedOut
+            ? undefined
+            : hookFailure(r, timeoutOf(hook));
       if (blocked === undefined) return undefined;
-      return { ...result, output: `${result.output}\n[post-hook hooks.post[${index}] failed: ${blocked}]`, exitCode: result.exitCode === 0 ? 1 : result.exitCode };
+      return {
+        ...result,
+        output: `${result.output}\n[post-hook hooks.post[${index}] failed: ${blocked}]`,
+        exitCode: result.exitCode === 0 ? 1 : result.exitCode,
+      };
     },
   };
 }
 
 /** The decision of a command for a non-tool event: exit 2 or a `block` decision blocks; other failures continue. */
-function eventDecision<M>(r: HookCommandRun, hook: CommandHookConfig, modify: (d: Record<string, unknown>) => M | undefined): HookDecision<M> | undefined {
+function eventDecision<M>(
+  r: HookCommandRun,
+  hook: CommandHookConfig,
+  modify: (d: Record<string, unknown>) => M | undefined,
+): HookDecision<M> | undefined {
   if (r.code === 2) return { action: 'block', reason: hookFailure(r, timeoutOf(hook)) };
   const d = commandDecision(r);
-  if (d?.decision === 'block') return { action: 'block', reason: typeof d.reason === 'string' ? d.reason : 'blocked by a hook' };
+  if (d?.decision === 'block')
+    return { action: 'block', reason: typeof d.reason === 'string' ? d.reason : 'blocked by a hook' };
   if (d?.decision === 'modify') {
     const m = modify(d);
     if (m !== undefined) return { action: 'modify', ...m };
@@ -65,12 +119,23 @@ function eventDecision<M>(r: HookCommandRun, hook: CommandHookConfig, modify: (d
 }
 
 type EventHandler = PromptSubmitHandler | StopHandler | PreCompactHandler;
-const isCommand = (h: unknown): h is CommandHookConfig => typeof h === 'object' && h !== null && typeof (h as { command?: unknown }).command === 'string';
+const isCommand = (h: unknown): h is CommandHookConfig =>
+  typeof h === 'object' && h !== null && typeof (h as { command?: unknown }).command === 'string';
 
-function eventHandlers<H extends EventHandler>(items: readonly (CommandHookConfig | H)[] | undefined, event: string, cwd: string, modify: (d: Record<string, unknown>) => object | undefined): H[] {
+function eventHandlers<H extends EventHandler>(
+  items: readonly (CommandHookConfig | H)[] | undefined,
+  event: string,
+  cwd: string,
+  modify: (d: Record<string, unknown>) => object | undefined,
+): H[] {
   return (items ?? []).map((h) => {
     if (!isCommand(h)) return h;
-    return (async (input: object) => eventDecision(await runHookCommand(h.command, cwd, { event, ...input }, timeoutOf(h)), h, modify)) as unknown as H;
+    return (async (input: object) =>
+      eventDecision(
+        await runHookCommand(h.command, cwd, { event, ...input }, timeoutOf(h)),
+        h,
+        modify,
+      )) as unknown as H;
   });
 }
 
@@ -78,7 +143,8 @@ function eventHandlers<H extends EventHandler>(items: readonly (CommandHookConfi
 export function compileHooks(hooks: CodeConfigHooks | undefined, cwd: string): SessionHooks {
   const pre = (hooks?.pre ?? []).map((h, i) => (isCommand(h) ? commandPreHook(h, cwd, i) : (h as PreToolHook)));
   const post = (hooks?.post ?? []).map((h, i) => (isCommand(h) ? commandPostHook(h, cwd, i) : (h as PostToolHook)));
-  const prompt = (d: Record<string, unknown>) => (typeof d['prompt'] === 'string' ? { prompt: d['prompt'] } : undefined);
+  const prompt = (d: Record<string, unknown>) =>
+    typeof d['prompt'] === 'string' ? { prompt: d['prompt'] } : undefined;
   return {
     pre,
     post,

@@ -21,26 +21,48 @@ const failure = (f: () => unknown): string => {
   }
   throw new Error('expected a failure');
 };
-const failureOf = async (p: Promise<unknown>): Promise<{ code?: string; message: string }> => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as { code?: string; message: string });
+const failureOf = async (p: Promise<unknown>): Promise<{ code?: string; message: string }> =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e as { code?: string; message: string },
+  );
 
 describe('config files', () => {
   it('accepts $schema (an editor hint) and drops it', async () => {
-    const config = await loadCodeConfig(fileWith(JSON.stringify({ $schema: './node_modules/@a3s-code/core/dist/config.schema.json', model: 'openai/gpt-4o' })));
+    const config = await loadCodeConfig(
+      fileWith(
+        JSON.stringify({ $schema: './node_modules/@a3s-code/core/dist/config.schema.json', model: 'openai/gpt-4o' }),
+      ),
+    );
     expect(config).toEqual({ model: 'openai/gpt-4o' });
   });
 
   it('BUILD-08: pricing per provider/model is validated', () => {
-    expect(parseCodeConfig({ pricing: { 'openai/gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 } } })).toEqual({ pricing: { 'openai/gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 } } });
-    expect(failure(() => parseCodeConfig({ pricing: { 'gpt-4o': { inputPerMTok: 1, outputPerMTok: 1 } } }))).toMatch(/pricing\.gpt-4o: is not a model id: expected 'provider\/model'/);
-    expect(failure(() => parseCodeConfig({ pricing: { 'openai/x': { inputPerMTok: -1, outputPerMTok: 1 } } }))).toMatch(/pricing\.openai\/x\.inputPerMTok: must be a number >= 0/);
-    expect(failure(() => parseCodeConfig({ pricing: { 'openai/x': { inputPerMTok: 1, outputPerMTok: 1, input: 1 } } }))).toMatch(/allowed keys: inputPerMTok, outputPerMTok/);
+    expect(parseCodeConfig({ pricing: { 'openai/gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 } } })).toEqual({
+      pricing: { 'openai/gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 } },
+    });
+    expect(failure(() => parseCodeConfig({ pricing: { 'gpt-4o': { inputPerMTok: 1, outputPerMTok: 1 } } }))).toMatch(
+      /pricing\.gpt-4o: is not a model id: expected 'provider\/model'/,
+    );
+    expect(failure(() => parseCodeConfig({ pricing: { 'openai/x': { inputPerMTok: -1, outputPerMTok: 1 } } }))).toMatch(
+      /pricing\.openai\/x\.inputPerMTok: must be a number >= 0/,
+    );
+    expect(
+      failure(() => parseCodeConfig({ pricing: { 'openai/x': { inputPerMTok: 1, outputPerMTok: 1, input: 1 } } })),
+    ).toMatch(/allowed keys: inputPerMTok, outputPerMTok/);
   });
 
   it('BUILD-08: model "scripted:<file>" is accepted and resolved against the config file folder', async () => {
     const d = fileWith(JSON.stringify({ model: 'scripted:model.json' }));
     expect(await loadCodeConfig(d)).toEqual({ model: `scripted:${join(d, 'model.json')}` });
-    expect(await loadCodeConfig(fileWith(JSON.stringify({ model: 'scripted:/abs/m.json' })))).toEqual({ model: 'scripted:/abs/m.json' });
-    expect(failure(() => parseCodeConfig({ model: 'scripted:' }))).toMatch(/model: must name the script file: 'scripted:<file\.json>'/);
+    expect(await loadCodeConfig(fileWith(JSON.stringify({ model: 'scripted:/abs/m.json' })))).toEqual({
+      model: 'scripted:/abs/m.json',
+    });
+    expect(failure(() => parseCodeConfig({ model: 'scripted:' }))).toMatch(
+      /model: must name the script file: 'scripted:<file\.json>'/,
+    );
     expect(failure(() => parseCodeConfig({ model: 'gpt-4o' }))).toMatch(/or 'scripted:<file\.json>'/);
   });
 
@@ -57,17 +79,35 @@ describe('config files', () => {
     expect(jsonSyntaxError('{"a": 1}')).toBeUndefined();
     expect(jsonSyntaxError('[1, 2.5e3, true, null, "x\\u00e9"]')).toBeUndefined();
     expect(jsonSyntaxError('{"a": }')).toEqual({ line: 1, column: 7, message: "expected a value, found '}'" });
-    expect(jsonSyntaxError('{\n  "a": 1\n  "b": 2\n}')).toEqual({ line: 3, column: 3, message: "expected ',' or '}' after the property value, found '\"'" });
-    expect(jsonSyntaxError("{'a': 1}")).toMatchObject({ line: 1, column: 2, message: expect.stringContaining('double-quoted property name') });
-    expect(jsonSyntaxError('{"a": 1')).toMatchObject({ line: 1, column: 8, message: expect.stringContaining('the end of the text') });
+    expect(jsonSyntaxError('{\n  "a": 1\n  "b": 2\n}')).toEqual({
+      line: 3,
+      column: 3,
+      message: "expected ',' or '}' after the property value, found '\"'",
+    });
+    expect(jsonSyntaxError("{'a': 1}")).toMatchObject({
+      line: 1,
+      column: 2,
+      message: expect.stringContaining('double-quoted property name'),
+    });
+    expect(jsonSyntaxError('{"a": 1')).toMatchObject({
+      line: 1,
+      column: 8,
+      message: expect.stringContaining('the end of the text'),
+    });
     expect(jsonSyntaxError('{"a": tru}')).toMatchObject({ line: 1, column: 10 });
-    expect(jsonSyntaxError('{"a": "x\ny"}')).toMatchObject({ line: 1, column: 9, message: expect.stringContaining('control character') });
+    expect(jsonSyntaxError('{"a": "x\ny"}')).toMatchObject({
+      line: 1,
+      column: 9,
+      message: expect.stringContaining('control character'),
+    });
     expect(jsonSyntaxError('{} x')).toMatchObject({ line: 1, column: 4 });
   });
 });
 
 describe('the shipped JSON Schema of a3s.config.json', () => {
-  const shipped = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'dist', CONFIG_SCHEMA_FILE), 'utf8')) as Record<string, unknown>;
+  const shipped = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', '..', 'dist', CONFIG_SCHEMA_FILE), 'utf8'),
+  ) as Record<string, unknown>;
   const validate = new Ajv2020({ strict: false, allErrors: true }).compile(shipped);
 
   it('is what the validator generates (rebuild core when this fails)', () => {
@@ -75,7 +115,17 @@ describe('the shipped JSON Schema of a3s.config.json', () => {
   });
 
   it.each([
-    ['a full config', { $schema: 'x', model: 'anthropic/claude-sonnet-4-20250514', providers: { ollama: { baseUrl: 'http://127.0.0.1:11434/v1' } }, permissions: { allow: ['Bash(npm test:*)'], deny: ['Bash(rm:*)'] }, pricing: { 'anthropic/claude-sonnet-4-20250514': { inputPerMTok: 3, outputPerMTok: 15 } }, mcpServers: { gh: { command: 'gh-mcp' } } }],
+    [
+      'a full config',
+      {
+        $schema: 'x',
+        model: 'anthropic/claude-sonnet-4-20250514',
+        providers: { ollama: { baseUrl: 'http://127.0.0.1:11434/v1' } },
+        permissions: { allow: ['Bash(npm test:*)'], deny: ['Bash(rm:*)'] },
+        pricing: { 'anthropic/claude-sonnet-4-20250514': { inputPerMTok: 3, outputPerMTok: 15 } },
+        mcpServers: { gh: { command: 'gh-mcp' } },
+      },
+    ],
     ['a scripted model', { model: 'scripted:model.json' }],
   ])('accepts what the loader accepts: %s', (_name, config) => {
     expect(() => parseCodeConfig(config)).not.toThrow();

@@ -28,7 +28,13 @@ export function codeConfigJsonSchema(): JsonSchemaDocument {
     description: `The model: 'provider/model' (provider one of ${PROVIDER_NAMES.join(', ')}), or '${SCRIPTED_MODEL_PREFIX}<file.json>' (an offline script, relative to this file's folder).`,
     pattern: `^(${SCRIPTED_MODEL_PREFIX}.+|(${providers})/.+)$`,
   });
-  Object.assign(p.pricing!, { description: "Prices per million tokens by 'provider/model', to show what a run cost.", propertyNames: { pattern: '^[^/]+/.+$' } });
-  Object.assign(p.providers!, { description: 'Per-provider base URL, API-key variable name and headers.', propertyNames: { enum: [...PROVIDER_NAMES] } });
+  Object.assign(p.pricing!, {
+    description: "Prices per million tokens by 'provider/model', to show what a run cost.",
+    propertyNames: { pattern: '^[^/]+/.+$' },
+  });
+  Object.assign(p.providers!, {
+    description: 'Per-provider base URL, API-key variable name and headers.',
+    propertyNames: { enum: [...PROVIDER_NAMES] },
+  });
   return schema;
 }

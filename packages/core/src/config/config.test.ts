@@ -23,7 +23,7 @@ describe('BUILD-07/08: each invalid configuration names its key path and the all
     [{ permissions: { deny: ['ok', 3] } }, 'permissions.deny[1]', /permission rule/],
     [{ permissions: { defaultDecision: 'maybe' } }, 'permissions.defaultDecision', /'allow', 'deny', 'ask'/],
     [{ permissions: { allowed: [] } }, 'permissions.allowed', /allowed keys: allow, deny, ask, defaultDecision/],
-    [{ mcpServers: { 'bad__name': { command: 'x' } } }, 'mcpServers.bad__name', /server name/],
+    [{ mcpServers: { bad__name: { command: 'x' } } }, 'mcpServers.bad__name', /server name/],
     [{ mcpServers: { gh: { command: 'x', url: 'http://y' } } }, 'mcpServers.gh', /exactly one of `command`/],
     [{ mcpServers: { gh: 'npx gh' } }, 'mcpServers.gh', /`command`.*`url`/],
     [{ skillDirs: 'skills' }, 'skillDirs', /array of folder paths/],
@@ -80,14 +80,24 @@ describe('BUILD-07/08: each invalid configuration names its key path and the all
 
   it('Agent.create(path) loads a3s.config.json or .a3s/config.json and names the file in errors', async () => {
     const a = dir();
-    writeFileSync(join(a, 'a3s.config.json'), JSON.stringify({ maxToolRounds: 2, permissions: { deny: ['write_note'] } }));
+    writeFileSync(
+      join(a, 'a3s.config.json'),
+      JSON.stringify({ maxToolRounds: 2, permissions: { deny: ['write_note'] } }),
+    );
     expect((await Agent.create(a)).config).toMatchObject({ maxToolRounds: 2 });
     const b = dir();
     mkdirSync(join(b, '.a3s'));
     writeFileSync(join(b, '.a3s', 'config.json'), JSON.stringify({ parkMode: 'soon' }));
-    await expect(Agent.create(b)).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', field: 'parkMode', message: expect.stringContaining(join(b, '.a3s', 'config.json')) });
+    await expect(Agent.create(b)).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      field: 'parkMode',
+      message: expect.stringContaining(join(b, '.a3s', 'config.json')),
+    });
     writeFileSync(join(b, 'a3s.config.json'), '{ "model": ');
-    await expect(loadCodeConfig(join(b, 'a3s.config.json'))).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', field: '(root)' });
+    await expect(loadCodeConfig(join(b, 'a3s.config.json'))).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      field: '(root)',
+    });
     await expect(Agent.create(dir())).rejects.toMatchObject({ code: 'SESSION_INITIALIZATION', resource: 'config' });
   });
 
@@ -99,17 +109,44 @@ describe('BUILD-07/08: each invalid configuration names its key path and the all
 describe('BUILD-02: merge and conflict rules', () => {
   it('the tool-call budget given both as budgets.toolCalls and governance.budget is a conflict naming both paths', async () => {
     const agent = await Agent.create({ model: model(), persistence: 'memory', budgets: { toolCalls: { limit: 3 } } });
-    await expect(agent.session(dir(), { governance: { budget: { reserve: () => ({ ok: true }) } } })).rejects.toMatchObject({ field: 'budgets.toolCalls', conflictsWith: 'governance.budget' });
+    await expect(
+      agent.session(dir(), { governance: { budget: { reserve: () => ({ ok: true }) } } }),
+    ).rejects.toMatchObject({ field: 'budgets.toolCalls', conflictsWith: 'governance.budget' });
   });
 
   it('options patch the config: the patch wins key by key; denials and hooks add up; maps merge by key', () => {
     const pre = { name: 'p', before: () => undefined };
     const merged = mergeLayers(
-      normalizeLayer({ maxToolRounds: 2, toolBudget: 4, permissions: { deny: ['Bash(rm:*)'], allow: ['read'], defaultDecision: 'ask' }, hooks: { pre: [{ command: 'true' }] }, mcpServers: { a: { command: 'a' }, b: { command: 'b' } }, skillDirs: ['s1'], providers: { openai: { baseUrl: 'http://a', headers: { x: '1' } } } }, 'a'),
-      normalizeLayer({ maxToolRounds: 5, permissions: { deny: ['write_note'], defaultDecision: 'allow' }, hooks: { pre: [pre] }, mcpServers: { b: { url: 'http://b' } }, skillDirs: ['s2', 's1'], providers: { openai: { baseUrl: 'http://b' } } }, 'b'),
+      normalizeLayer(
+        {
+          maxToolRounds: 2,
+          toolBudget: 4,
+          permissions: { deny: ['Bash(rm:*)'], allow: ['read'], defaultDecision: 'ask' },
+          hooks: { pre: [{ command: 'true' }] },
+          mcpServers: { a: { command: 'a' }, b: { command: 'b' } },
+          skillDirs: ['s1'],
+          providers: { openai: { baseUrl: 'http://a', headers: { x: '1' } } },
+        },
+        'a',
+      ),
+      normalizeLayer(
+        {
+          maxToolRounds: 5,
+          permissions: { deny: ['write_note'], defaultDecision: 'allow' },
+          hooks: { pre: [pre] },
+          mcpServers: { b: { url: 'http://b' } },
+          skillDirs: ['s2', 's1'],
+          providers: { openai: { baseUrl: 'http://b' } },
+        },
+        'b',
+      ),
     );
     expect(merged).toMatchObject({ maxToolRounds: 5, toolBudget: 4 });
-    expect(merged.permissions).toEqual({ deny: ['Bash(rm:*)', 'write_note'], allow: ['read'], defaultDecision: 'allow' });
+    expect(merged.permissions).toEqual({
+      deny: ['Bash(rm:*)', 'write_note'],
+      allow: ['read'],
+      defaultDecision: 'allow',
+    });
     expect(merged.hooks?.pre).toEqual([{ command: 'true' }, pre]);
     expect(merged.mcpServers).toEqual({ a: { command: 'a' }, b: { url: 'http://b' } });
     expect(merged.skillDirs).toEqual(['s1', 's2']);
@@ -118,19 +155,43 @@ describe('BUILD-02: merge and conflict rules', () => {
 
   it('BUILD-03: the session reads one ResolvedSessionConfig (defaults filled in, folders absolute)', async () => {
     const d = dir();
-    const agent = await Agent.create({ model: model(), persistence: 'memory', maxToolRounds: 3, skillDirs: ['skills'], budgets: { toolCalls: { limit: 1 } } });
+    const agent = await Agent.create({
+      model: model(),
+      persistence: 'memory',
+      maxToolRounds: 3,
+      skillDirs: ['skills'],
+      budgets: { toolCalls: { limit: 1 } },
+    });
     const s = await agent.session(d, { toolBudget: 9, sessionStore: 'memory' });
-    expect(s.config).toMatchObject({ dir: d, recipe: { max_tool_rounds: 3, tool_budget: 9 }, questionCap: 8, steerCapacity: 32, parkMode: 'wait', persistence: 'memory', skillDirs: [join(d, 'skills')], toolCallBudget: { limit: 1 } });
+    expect(s.config).toMatchObject({
+      dir: d,
+      recipe: { max_tool_rounds: 3, tool_budget: 9 },
+      questionCap: 8,
+      steerCapacity: 32,
+      parkMode: 'wait',
+      persistence: 'memory',
+      skillDirs: [join(d, 'skills')],
+      toolCallBudget: { limit: 1 },
+    });
     expect(s.config.sessionStore).toBe(agent.memorySessionStore);
     expect(Object.isFrozen(s.config)).toBe(true);
     await s.close();
   });
 
   it('budgets.toolCalls gives each run a fresh tool-call budget', async () => {
-    const calls = [{ id: 'a', name: 'echo', args: { text: '1' } }, { id: 'b', name: 'echo', args: { text: '2' } }];
+    const calls = [
+      { id: 'a', name: 'echo', args: { text: '1' } },
+      { id: 'b', name: 'echo', args: { text: '2' } },
+    ];
     const m = new ScriptedLlmClient([{ tool_calls: calls }, { text: 'one' }, { tool_calls: calls }, { text: 'two' }]);
     const test = createTestToolPack();
-    const agent = await Agent.create({ model: m, tools: [test.pack], permissions: { defaultDecision: 'allow' }, persistence: 'memory', budgets: { toolCalls: { limit: 1 } } });
+    const agent = await Agent.create({
+      model: m,
+      tools: [test.pack],
+      permissions: { defaultDecision: 'allow' },
+      persistence: 'memory',
+      budgets: { toolCalls: { limit: 1 } },
+    });
     const s = await agent.session(dir());
     await s.send('first');
     await s.send('second');
@@ -143,10 +204,20 @@ describe('model selection through the injected resolver', () => {
   const secret = 'sk-very-secret-value-123';
   it('asks the resolver with the model from A3S_MODEL and the key from the configured variable; the key never appears in config', async () => {
     const { resolver, selections } = fakeModelResolver();
-    const agent = await Agent.create({ persistence: 'memory', modelResolver: resolver, providers: { openai: { apiKeyEnv: 'MY_OPENAI_KEY', baseUrl: 'http://127.0.0.1:9/v1' } }, env: { A3S_MODEL: 'openai/gpt-4o-mini', MY_OPENAI_KEY: secret } });
+    const agent = await Agent.create({
+      persistence: 'memory',
+      modelResolver: resolver,
+      providers: { openai: { apiKeyEnv: 'MY_OPENAI_KEY', baseUrl: 'http://127.0.0.1:9/v1' } },
+      env: { A3S_MODEL: 'openai/gpt-4o-mini', MY_OPENAI_KEY: secret },
+    });
     const s = await agent.session(dir());
     expect(selections).toEqual([{ baseUrl: 'http://127.0.0.1:9/v1', apiKey: secret }]);
-    expect(s.config.modelConfig).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', baseUrl: 'http://127.0.0.1:9/v1', apiKeySource: 'apiKey' });
+    expect(s.config.modelConfig).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKeySource: 'apiKey',
+    });
     expect(s.config.model.model).toBe('gpt-4o-mini');
     expect(JSON.stringify(s.config.modelConfig)).not.toContain(secret);
     await s.close();
@@ -155,9 +226,17 @@ describe('model selection through the injected resolver', () => {
   it.each([
     [{ env: {} }, 'model', /A3S_MODEL/],
     [{ model: 'openai/gpt-4o', env: {} }, 'OPENAI_API_KEY', /is not set/],
-    [{ model: 'openai/gpt-4o', providers: { openai: { apiKeyEnv: 'K' } }, env: {} }, 'providers.openai.apiKeyEnv', /K, which is not set/],
+    [
+      { model: 'openai/gpt-4o', providers: { openai: { apiKeyEnv: 'K' } }, env: {} },
+      'providers.openai.apiKeyEnv',
+      /K, which is not set/,
+    ],
   ])('%j → SESSION_CONFIGURATION naming %s', async (config, field, message) => {
-    const agent = await Agent.create({ persistence: 'memory', modelResolver: fakeModelResolver().resolver, ...config } as never);
+    const agent = await Agent.create({
+      persistence: 'memory',
+      modelResolver: fakeModelResolver().resolver,
+      ...config,
+    } as never);
     const e = await agent.session(dir()).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: 'SESSION_CONFIGURATION', field });
     expect((e as Error).message).toMatch(message);
@@ -171,17 +250,24 @@ describe('model selection through the injected resolver', () => {
     expect((e as Error).message).toMatch(/modelResolver/);
   });
 
-  it('a later layer\'s resolver replaces the agent\'s', async () => {
+  it("a later layer's resolver replaces the agent's", async () => {
     const agentLevel = fakeModelResolver();
     const sessionLevel = fakeModelResolver();
-    const agent = await Agent.create({ persistence: 'memory', model: 'ollama/qwen3', modelResolver: agentLevel.resolver });
+    const agent = await Agent.create({
+      persistence: 'memory',
+      model: 'ollama/qwen3',
+      modelResolver: agentLevel.resolver,
+    });
     const s = await agent.session(dir(), { modelResolver: sessionLevel.resolver });
     expect([agentLevel.selections.length, sessionLevel.selections.length]).toEqual([0, 1]);
     await s.close();
   });
 
   it('rejects a modelResolver that is not one', async () => {
-    await expect(Agent.create({ modelResolver: { createClient: () => undefined } as never })).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', field: 'modelResolver' });
+    await expect(Agent.create({ modelResolver: { createClient: () => undefined } as never })).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      field: 'modelResolver',
+    });
   });
 });
 
@@ -189,7 +275,12 @@ describe('BUILD-09..13: sessionSync', () => {
   it('works when every resource is ready: an LlmClient, memory persistence, a memory or open store', async () => {
     const store = new MemorySessionStore();
     const agent = await Agent.create({ model: model(), persistence: 'memory', sessionStore: store });
-    const s = agent.sessionSync(dir(), { history: [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }] });
+    const s = agent.sessionSync(dir(), {
+      history: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'a' },
+      ],
+    });
     expect(s.store.log.length).toBe(2);
     expect(await s.send('next')).toMatchObject({ status: 'completed', text: 'ok' });
     await s.save();
@@ -200,24 +291,33 @@ describe('BUILD-09..13: sessionSync', () => {
   it.each([
     [{ model: model() }, {}, 'persistence'],
     [{ model: 'ollama/qwen3', persistence: 'memory', modelResolver: fakeModelResolver().resolver }, {}, 'model'],
-    [{ persistence: 'memory', env: { A3S_MODEL: 'ollama/qwen3' }, modelResolver: fakeModelResolver().resolver }, {}, 'model'],
+    [
+      { persistence: 'memory', env: { A3S_MODEL: 'ollama/qwen3' }, modelResolver: fakeModelResolver().resolver },
+      {},
+      'model',
+    ],
     [{ model: model(), persistence: 'memory' }, { sessionStore: 'file' }, 'sessionStore'],
     [{ model: model(), persistence: 'memory', mcpServers: { github: { command: 'gh-mcp' } } }, {}, 'mcpServers.github'],
-  ])('%j + %j → ASYNC_SESSION_BUILD_REQUIRED naming %s (never an easier backend)', async (config, options, resource) => {
-    const agent = await Agent.create(config as never);
-    let e: unknown;
-    try {
-      agent.sessionSync(dir(), options as never);
-    } catch (x) {
-      e = x;
-    }
-    expect(e).toMatchObject({ code: 'ASYNC_SESSION_BUILD_REQUIRED', resource });
-    expect((e as Error).message).toContain(resource);
-  });
+  ])(
+    '%j + %j → ASYNC_SESSION_BUILD_REQUIRED naming %s (never an easier backend)',
+    async (config, options, resource) => {
+      const agent = await Agent.create(config as never);
+      let e: unknown;
+      try {
+        agent.sessionSync(dir(), options as never);
+      } catch (x) {
+        e = x;
+      }
+      expect(e).toMatchObject({ code: 'ASYNC_SESSION_BUILD_REQUIRED', resource });
+      expect((e as Error).message).toContain(resource);
+    },
+  );
 
   it('still rejects a bad option with SESSION_CONFIGURATION before anything else', async () => {
     const agent = await Agent.create({ model: model() });
-    expect(() => agent.sessionSync(dir(), { questionCap: -1 })).toThrow(expect.objectContaining({ code: 'SESSION_CONFIGURATION', field: 'questionCap' }));
+    expect(() => agent.sessionSync(dir(), { questionCap: -1 })).toThrow(
+      expect.objectContaining({ code: 'SESSION_CONFIGURATION', field: 'questionCap' }),
+    );
   });
 });
 

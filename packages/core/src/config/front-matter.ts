@@ -34,7 +34,14 @@ export function parseFrontMatter(text: string, file: string): FrontMatterDocumen
   for (let i = 1; i < lines.length; i++) {
     const raw = lines[i]!;
     const line = raw.trim();
-    if (line === '---') return { attributes, body: lines.slice(i + 1).join('\n').trim() };
+    if (line === '---')
+      return {
+        attributes,
+        body: lines
+          .slice(i + 1)
+          .join('\n')
+          .trim(),
+      };
     if (line === '' || line.startsWith('#')) continue;
     const item = /^-\s+(.*)$/.exec(line);
     if (item) {
@@ -51,7 +58,11 @@ export function parseFrontMatter(text: string, file: string): FrontMatterDocumen
       attributes[key] = [];
       listKey = key;
     } else if (value.startsWith('[') && value.endsWith(']')) {
-      attributes[key] = value.slice(1, -1).split(',').map((v) => unquote(v.trim())).filter((v) => v.length > 0);
+      attributes[key] = value
+        .slice(1, -1)
+        .split(',')
+        .map((v) => unquote(v.trim()))
+        .filter((v) => v.length > 0);
     } else attributes[key] = unquote(value);
   }
   throw new FrontMatterError(file, lines.length, 'the front matter has no closing `---` line');
@@ -69,5 +80,10 @@ export function stringAttr(doc: FrontMatterDocument, key: string, file: string):
 export function listAttr(doc: FrontMatterDocument, key: string): readonly string[] | undefined {
   const v = doc.attributes[key];
   if (v === undefined) return undefined;
-  return typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s.length > 0) : v;
+  return typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0)
+    : v;
 }

@@ -1,9 +1,28 @@
-export type { BudgetsConfig, CodeConfig, CodeConfigHooks, CommandHookConfig, ProviderSettings, SessionStoreSetting } from './code-config.js';
-export { codeConfigFileSchema, codeConfigObjectSchema, SCRIPTED_MODEL_PREFIX, validateConfigObject } from './config-schema.js';
+export type {
+  BudgetsConfig,
+  CodeConfig,
+  CodeConfigHooks,
+  CommandHookConfig,
+  ProviderSettings,
+  SessionStoreSetting,
+} from './code-config.js';
+export {
+  codeConfigFileSchema,
+  codeConfigObjectSchema,
+  SCRIPTED_MODEL_PREFIX,
+  validateConfigObject,
+} from './config-schema.js';
 export { baseUrlProblem, parseModelRef, PROVIDER_NAMES, type ProviderName } from './model-ref.js';
 export { codeConfigJsonSchema, CONFIG_SCHEMA_FILE, type JsonSchemaDocument } from './config-json-schema.js';
 export { commandPostHook, commandPreHook, compileHooks, DEFAULT_HOOK_TIMEOUT_MS } from './command-hooks.js';
 export { CONFIG_FILE_NAMES, findConfigFile, loadCodeConfig, parseCodeConfig } from './load-config.js';
 export { mergeLayers, mergePermissions, normalizeLayer, type NormalizedLayer } from './merge-config.js';
 export type { ResolvedSessionConfig } from './resolved-session-config.js';
-export { initializeSession, planSessionBuild, resolveSync, type AgentBuildContext, type PendingResource, type SessionBuildPlan } from './session-build.js';
+export {
+  initializeSession,
+  planSessionBuild,
+  resolveSync,
+  type AgentBuildContext,
+  type PendingResource,
+  type SessionBuildPlan,
+} from './session-build.js';

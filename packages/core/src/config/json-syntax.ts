@@ -14,7 +14,10 @@ export interface JsonSyntaxError {
 }
 
 class Stop extends Error {
-  constructor(readonly at: number, message: string) {
+  constructor(
+    readonly at: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -44,7 +47,8 @@ function scan(text: string): void {
       if (ch === '\\') {
         i++;
         if (text[i] === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) throw new Stop(i, 'bad \\u escape: expected four hex digits');
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5)))
+            throw new Stop(i, 'bad \\u escape: expected four hex digits');
           i += 5;
         } else if (text[i] !== undefined && '"\\/bfnrt'.includes(text[i]!)) i++;
         else throw new Stop(i, `bad escape '\\${text[i] ?? ''}'`);

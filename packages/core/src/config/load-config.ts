@@ -54,7 +54,12 @@ export async function findConfigFile(dir: string): Promise<string | undefined> {
 export async function loadCodeConfig(pathOrDir: string): Promise<CodeConfig> {
   const target = resolve(pathOrDir);
   const path = (await isFile(target)) ? target : await findConfigFile(target);
-  if (path === undefined) throw new SessionInitializationError(`no config file at '${target}' (looked for ${CONFIG_FILE_NAMES.map((n) => join(target, n)).join(', ')})`, undefined, 'config');
+  if (path === undefined)
+    throw new SessionInitializationError(
+      `no config file at '${target}' (looked for ${CONFIG_FILE_NAMES.map((n) => join(target, n)).join(', ')})`,
+      undefined,
+      'config',
+    );
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -68,7 +73,10 @@ export async function loadCodeConfig(pathOrDir: string): Promise<CodeConfig> {
   } catch (e) {
     const at = jsonSyntaxError(text);
     const where = at === undefined ? path : `${path}:${at.line}:${at.column}`;
-    throw new SessionConfigurationError('(root)', `is not valid JSON (in ${where}): ${at?.message ?? (e as Error).message}`);
+    throw new SessionConfigurationError(
+      '(root)',
+      `is not valid JSON (in ${where}): ${at?.message ?? (e as Error).message}`,
+    );
   }
   return anchorScriptedModel(parseCodeConfig(value, path), path);
 }

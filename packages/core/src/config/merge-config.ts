@@ -22,7 +22,11 @@ export type NormalizedLayer = CodeConfig;
 export function normalizeLayer(c: CodeConfig, layer: string): NormalizedLayer {
   assertNoRenamedKeys(c);
   if (c.governance?.budget !== undefined && c.budgets?.toolCalls !== undefined) {
-    throw new SessionConfigurationError('budgets.toolCalls', `conflicts with governance.budget in the ${layer} (${JSON.stringify(c.budgets.toolCalls)} vs (a ToolBudget object)); set only one of them`, { conflictsWith: 'governance.budget' });
+    throw new SessionConfigurationError(
+      'budgets.toolCalls',
+      `conflicts with governance.budget in the ${layer} (${JSON.stringify(c.budgets.toolCalls)} vs (a ToolBudget object)); set only one of them`,
+      { conflictsWith: 'governance.budget' },
+    );
   }
   return c;
 }
@@ -36,10 +40,14 @@ function unique<T>(xs: readonly T[]): T[] {
  * first), so a deny or an ask one layer wrote is never dropped by the other; the patch's
  * `defaultDecision` replaces the base's.
  */
-export function mergePermissions(a: PermissionPolicyConfig | undefined, b: PermissionPolicyConfig | undefined): PermissionPolicyConfig | undefined {
+export function mergePermissions(
+  a: PermissionPolicyConfig | undefined,
+  b: PermissionPolicyConfig | undefined,
+): PermissionPolicyConfig | undefined {
   if (!b) return a;
   if (!a) return b;
-  const list = (key: 'deny' | 'ask' | 'allow') => (a[key] === undefined && b[key] === undefined ? {} : { [key]: unique([...(a[key] ?? []), ...(b[key] ?? [])]) });
+  const list = (key: 'deny' | 'ask' | 'allow') =>
+    a[key] === undefined && b[key] === undefined ? {} : { [key]: unique([...(a[key] ?? []), ...(b[key] ?? [])]) };
   const defaultDecision = b.defaultDecision ?? a.defaultDecision;
   return { ...list('deny'), ...list('allow'), ...list('ask'), ...(defaultDecision ? { defaultDecision } : {}) };
 }
@@ -64,7 +72,15 @@ function byKey<T extends object>(a: T | undefined, b: T | undefined): T | undefi
  * the merge (a `governance.budget` object and `budgets.toolCalls`) is a conflict naming both paths.
  */
 export function mergeLayers(a: NormalizedLayer, b: NormalizedLayer): NormalizedLayer {
-  const providers = a.providers && b.providers ? Object.fromEntries(unique([...Object.keys(a.providers), ...Object.keys(b.providers)]).map((k) => [k, byKey(a.providers?.[k as keyof typeof a.providers], b.providers?.[k as keyof typeof b.providers])])) : (b.providers ?? a.providers);
+  const providers =
+    a.providers && b.providers
+      ? Object.fromEntries(
+          unique([...Object.keys(a.providers), ...Object.keys(b.providers)]).map((k) => [
+            k,
+            byKey(a.providers?.[k as keyof typeof a.providers], b.providers?.[k as keyof typeof b.providers]),
+          ]),
+        )
+      : (b.providers ?? a.providers);
   const merged: NormalizedLayer = {
     ...a,
     ...b,
@@ -75,13 +91,26 @@ export function mergeLayers(a: NormalizedLayer, b: NormalizedLayer): NormalizedL
     ...optional('pricing', byKey(a.pricing, b.pricing)),
     ...optional('budgets', byKey(a.budgets, b.budgets)),
     ...optional('governance', byKey(a.governance, b.governance)),
-    ...optional('skillDirs', a.skillDirs || b.skillDirs ? unique([...(a.skillDirs ?? []), ...(b.skillDirs ?? [])]) : undefined),
+    ...optional(
+      'skillDirs',
+      a.skillDirs || b.skillDirs ? unique([...(a.skillDirs ?? []), ...(b.skillDirs ?? [])]) : undefined,
+    ),
     ...optional('agents', a.agents || b.agents ? [...(a.agents ?? []), ...(b.agents ?? [])] : undefined),
-    ...optional('agentDirs', a.agentDirs || b.agentDirs ? unique([...(a.agentDirs ?? []), ...(b.agentDirs ?? [])]) : undefined),
+    ...optional(
+      'agentDirs',
+      a.agentDirs || b.agentDirs ? unique([...(a.agentDirs ?? []), ...(b.agentDirs ?? [])]) : undefined,
+    ),
   };
   if (merged.governance?.budget !== undefined && merged.budgets?.toolCalls !== undefined) {
-    const [budgetsFrom, governanceFrom] = [b.budgets?.toolCalls ? 'session options' : 'agent configuration', b.governance?.budget ? 'session options' : 'agent configuration'];
-    throw new SessionConfigurationError('budgets.toolCalls', `(from the ${budgetsFrom}) conflicts with governance.budget (from the ${governanceFrom}): both set the tool-call budget; set only one of them`, { conflictsWith: 'governance.budget' });
+    const [budgetsFrom, governanceFrom] = [
+      b.budgets?.toolCalls ? 'session options' : 'agent configuration',
+      b.governance?.budget ? 'session options' : 'agent configuration',
+    ];
+    throw new SessionConfigurationError(
+      'budgets.toolCalls',
+      `(from the ${budgetsFrom}) conflicts with governance.budget (from the ${governanceFrom}): both set the tool-call budget; set only one of them`,
+      { conflictsWith: 'governance.budget' },
+    );
   }
   return merged;
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PermissionPolicy, type PermissionPolicyConfig } from '../permissions/permission-policy.js';
 import { mergeLayers, mergePermissions, normalizeLayer } from './merge-config.js';
 
-const decide = (config: ConstructorParameters<typeof PermissionPolicy>[0], tool: string, args: unknown) => new PermissionPolicy(config).evaluate(tool, args);
+const decide = (config: ConstructorParameters<typeof PermissionPolicy>[0], tool: string, args: unknown) =>
+  new PermissionPolicy(config).evaluate(tool, args);
 
 describe('permission lists merge across layers', () => {
   it('allow, ask and deny lists add up; nothing either layer wrote is dropped', () => {
@@ -18,8 +19,14 @@ describe('permission lists merge across layers', () => {
   });
 
   it('the patch replaces only defaultDecision', () => {
-    expect(mergePermissions({ allow: ['read'], defaultDecision: 'deny' }, { defaultDecision: 'ask' })).toEqual({ allow: ['read'], defaultDecision: 'ask' });
-    expect(mergePermissions({ defaultDecision: 'allow' }, { allow: ['read'] })).toEqual({ allow: ['read'], defaultDecision: 'allow' });
+    expect(mergePermissions({ allow: ['read'], defaultDecision: 'deny' }, { defaultDecision: 'ask' })).toEqual({
+      allow: ['read'],
+      defaultDecision: 'ask',
+    });
+    expect(mergePermissions({ defaultDecision: 'allow' }, { allow: ['read'] })).toEqual({
+      allow: ['read'],
+      defaultDecision: 'allow',
+    });
   });
 
   it('merged: deny wins over ask over allow, whichever layer wrote which', () => {
@@ -31,12 +38,16 @@ describe('permission lists merge across layers', () => {
       [[{ allow: ['Bash(echo:*)'] }, { allow: ['read'] }], 'echo hi', 'allow'],
       [[{ allow: ['Bash(echo:*)'] }, { allow: ['read'] }], 'touch PWNED', 'ask'],
     ];
-    for (const [[a, b], command, decision] of cases) expect(decide(mergePermissions(a, b), 'bash', { command }).decision).toBe(decision);
+    for (const [[a, b], command, decision] of cases)
+      expect(decide(mergePermissions(a, b), 'bash', { command }).decision).toBe(decision);
   });
 
   it('mergeLayers merges permissions the same way (config file under session options)', () => {
     const file = normalizeLayer({ permissions: { allow: ['Bash(echo:*)'], deny: ['write'] } }, 'config file');
     const options = normalizeLayer({ permissions: { allow: ['read', 'grep'] } }, 'session options');
-    expect(mergeLayers(file, options).permissions).toEqual({ deny: ['write'], allow: ['Bash(echo:*)', 'read', 'grep'] });
+    expect(mergeLayers(file, options).permissions).toEqual({
+      deny: ['write'],
+      allow: ['Bash(echo:*)', 'read', 'grep'],
+    });
   });
 });

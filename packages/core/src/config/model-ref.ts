@@ -6,7 +6,18 @@
  */
 import { ModelConfigurationError } from '../errors/model-errors.js';
 
-const NAMES = ['openai', 'anthropic', 'openai-compatible', 'deepseek', 'openrouter', 'groq', 'vllm', 'llamacpp', 'ollama', 'lmstudio'] as const;
+const NAMES = [
+  'openai',
+  'anthropic',
+  'openai-compatible',
+  'deepseek',
+  'openrouter',
+  'groq',
+  'vllm',
+  'llamacpp',
+  'ollama',
+  'lmstudio',
+] as const;
 
 /** A provider name accepted before the `/` of a model string. */
 export type ProviderName = (typeof NAMES)[number];
@@ -24,10 +35,16 @@ export function parseModelRef(ref: string, key = 'model'): { provider: ProviderN
   const provider = slash === -1 ? '' : ref.slice(0, slash).trim();
   const model = slash === -1 ? '' : ref.slice(slash + 1).trim();
   if (provider === '' || model === '') {
-    throw new ModelConfigurationError(key, `expected 'provider/model' with provider one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(ref)}`);
+    throw new ModelConfigurationError(
+      key,
+      `expected 'provider/model' with provider one of ${PROVIDER_NAMES.join(', ')}, got ${JSON.stringify(ref)}`,
+    );
   }
   if (!(PROVIDER_NAMES as readonly string[]).includes(provider)) {
-    throw new ModelConfigurationError(key, `unknown provider ${JSON.stringify(provider)}; allowed: ${PROVIDER_NAMES.join(', ')}`);
+    throw new ModelConfigurationError(
+      key,
+      `unknown provider ${JSON.stringify(provider)}; allowed: ${PROVIDER_NAMES.join(', ')}`,
+    );
   }
   return { provider: provider as ProviderName, model };
 }
@@ -44,7 +61,8 @@ export function baseUrlProblem(raw: string): string | undefined {
   } catch {
     return 'must be an absolute http(s) URL';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must be an absolute http(s) URL, got the scheme ${JSON.stringify(url.protocol)}`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `must be an absolute http(s) URL, got the scheme ${JSON.stringify(url.protocol)}`;
   if (url.username !== '' || url.password !== '' || /^[a-z]+:\/\/[^/?#]*@/i.test(raw)) {
     return 'must not contain credentials (user:password@host); put the key in apiKey (apiKeyEnv in a configuration file) or in headers';
   }

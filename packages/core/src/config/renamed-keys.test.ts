@@ -37,7 +37,9 @@ const renamedError = (field: string, use: string) => ({
 
 describe('CONF-01: one spelling per setting; an old spelling is a typed error naming the new one', () => {
   it.each(RENAMED)('Agent.create(%j) → %s renamed to %s', async (config, field, use) => {
-    await expect(Agent.create({ model: model(), persistence: 'memory', ...config } as never)).rejects.toMatchObject(renamedError(field, use));
+    await expect(Agent.create({ model: model(), persistence: 'memory', ...config } as never)).rejects.toMatchObject(
+      renamedError(field, use),
+    );
   });
 
   it.each(RENAMED)('session options %j → %s renamed to %s', async (options, field, use) => {
@@ -57,8 +59,17 @@ describe('CONF-01: one spelling per setting; an old spelling is a typed error na
 
   it('a recipe with no old key is refused as removed; a kernel check still cannot be configured', async () => {
     const agent = await Agent.create({ model: model(), persistence: 'memory' });
-    await expect(agent.session(dir(), { recipe: {} } as never)).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', field: 'recipe', message: expect.stringMatching(/was removed: use `maxToolRounds`, `toolBudget`, `compactThresholdChars`, `compactThresholdTokens`/) });
-    await expect(agent.session(dir(), { recipe: { completion_gate: false } } as never)).rejects.toMatchObject({ field: 'recipe.completion_gate', message: expect.stringMatching(/cannot be configured or removed/) });
+    await expect(agent.session(dir(), { recipe: {} } as never)).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      field: 'recipe',
+      message: expect.stringMatching(
+        /was removed: use `maxToolRounds`, `toolBudget`, `compactThresholdChars`, `compactThresholdTokens`/,
+      ),
+    });
+    await expect(agent.session(dir(), { recipe: { completion_gate: false } } as never)).rejects.toMatchObject({
+      field: 'recipe.completion_gate',
+      message: expect.stringMatching(/cannot be configured or removed/),
+    });
   });
 });
 
@@ -69,8 +80,16 @@ const SETTINGS: readonly (readonly [string, Record<string, unknown>, Record<stri
   ['compactThresholdChars', { compactThresholdChars: 200 }, { recipe: { compact_threshold_chars: 200 } }],
   ['compactThresholdTokens', { compactThresholdTokens: 900 }, { recipe: { compact_threshold_tokens: 900 } }],
   ['budgets.llm', { budgets: { llm: { maxCalls: 2 } } }, { llmBudget: { maxCalls: 2 } }],
-  ['hooks.userPromptSubmit', { hooks: { userPromptSubmit: [{ command: 'true' }] } }, { hooks: { userPromptSubmit: [expect.any(Function)] } }],
-  ['hooks.preCompact', { hooks: { preCompact: [{ command: 'true' }] } }, { hooks: { preCompact: [expect.any(Function)] } }],
+  [
+    'hooks.userPromptSubmit',
+    { hooks: { userPromptSubmit: [{ command: 'true' }] } },
+    { hooks: { userPromptSubmit: [expect.any(Function)] } },
+  ],
+  [
+    'hooks.preCompact',
+    { hooks: { preCompact: [{ command: 'true' }] } },
+    { hooks: { preCompact: [expect.any(Function)] } },
+  ],
 ];
 
 describe('CONF-01: each setting works in its one spelling', () => {

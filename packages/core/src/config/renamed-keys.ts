@@ -38,20 +38,31 @@ export function assertNoRenamedKeys(value: unknown, where?: string): void {
   const v = value as Record<string, unknown>;
   const suffix = where === undefined ? '' : ` (in ${where})`;
   for (const [old, use] of Object.entries(RENAMED_CONFIG_KEYS)) {
-    if (v[old] !== undefined) throw new SessionConfigurationError(old, `was renamed: use \`${use}\`${suffix}`, { renamedTo: use });
+    if (v[old] !== undefined)
+      throw new SessionConfigurationError(old, `was renamed: use \`${use}\`${suffix}`, { renamedTo: use });
   }
   if (typeof v.hooks === 'object' && v.hooks !== null) {
     for (const [old, use] of Object.entries(RENAMED_HOOK_KEYS)) {
-      if ((v.hooks as Record<string, unknown>)[old] !== undefined) throw new SessionConfigurationError(`hooks.${old}`, `was renamed: use \`${use}\`${suffix}`, { renamedTo: use });
+      if ((v.hooks as Record<string, unknown>)[old] !== undefined)
+        throw new SessionConfigurationError(`hooks.${old}`, `was renamed: use \`${use}\`${suffix}`, { renamedTo: use });
     }
   }
   if (v.recipe === undefined) return;
   const recipe = typeof v.recipe === 'object' && v.recipe !== null ? Object.keys(v.recipe) : [];
   for (const key of recipe) {
-    if (KERNEL_CHECKS.includes(key)) throw new SessionConfigurationError(`recipe.${key}`, `the kernel checks (permission projection, completion gate) cannot be configured or removed${suffix}`);
+    if (KERNEL_CHECKS.includes(key))
+      throw new SessionConfigurationError(
+        `recipe.${key}`,
+        `the kernel checks (permission projection, completion gate) cannot be configured or removed${suffix}`,
+      );
     const use = RENAMED_RECIPE_KEYS[key];
-    if (use !== undefined) throw new SessionConfigurationError(`recipe.${key}`, `was renamed: use \`${use}\`${suffix}`, { renamedTo: use });
+    if (use !== undefined)
+      throw new SessionConfigurationError(`recipe.${key}`, `was renamed: use \`${use}\`${suffix}`, { renamedTo: use });
   }
-  const all = Object.values(RENAMED_RECIPE_KEYS).map((k) => `\`${k}\``).join(', ');
-  throw new SessionConfigurationError('recipe', `was removed: use ${all}${suffix}`, { allowed: Object.values(RENAMED_RECIPE_KEYS) });
+  const all = Object.values(RENAMED_RECIPE_KEYS)
+    .map((k) => `\`${k}\``)
+    .join(', ');
+  throw new SessionConfigurationError('recipe', `was removed: use ${all}${suffix}`, {
+    allowed: Object.values(RENAMED_RECIPE_KEYS),
+  });
 }

@@ -8,7 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { A3sError, RecipeError, resolveRecipe, type Recipe } from '@a3s-code/effect';
-import { AsyncSessionBuildRequiredError, SessionConfigurationError, SessionInitializationError } from '../errors/session-errors.js';
+import {
+  AsyncSessionBuildRequiredError,
+  SessionConfigurationError,
+  SessionInitializationError,
+} from '../errors/session-errors.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import type { ModelConfig, ModelEnvironment, ModelResolver, ModelSelection } from '../llm/model-resolver.js';
 import { ModelConfigurationError } from '../errors/model-errors.js';
@@ -40,7 +44,14 @@ export interface PendingResource {
 export interface SessionBuildPlan {
   /** Everything but the resources. */
   readonly base: Omit<ResolvedSessionConfig, 'model' | 'modelConfig' | 'factStore' | 'sessionStore'>;
-  readonly model: LlmClient | { readonly selection: ModelSelection; readonly env: ModelEnvironment; readonly config: ModelConfig; readonly resolver: ModelResolver };
+  readonly model:
+    | LlmClient
+    | {
+        readonly selection: ModelSelection;
+        readonly env: ModelEnvironment;
+        readonly config: ModelConfig;
+        readonly resolver: ModelResolver;
+      };
   readonly sessionStore: SessionStore | 'file' | undefined;
   readonly pending: readonly PendingResource[];
 }
@@ -62,7 +73,8 @@ function resolverOf(m: NormalizedLayer, key: string, ref: string): ModelResolver
 }
 
 function modelError(e: unknown): never {
-  if (e instanceof ModelConfigurationError) throw new SessionConfigurationError(e.key, e.message.replace(/^model configuration: [^:]+: /, ''));
+  if (e instanceof ModelConfigurationError)
+    throw new SessionConfigurationError(e.key, e.message.replace(/^model configuration: [^:]+: /, ''));
   throw e;
 }
 
@@ -72,13 +84,22 @@ function modelError(e: unknown): never {
  * the model out, for a model chosen by the environment (`A3S_MODEL`).
  * @throws SessionConfigurationError naming `providers.<p>.apiKeyEnv` when that variable is not set.
  */
-export function providerSelection(ref: string, providers: NormalizedLayer['providers'], env: ModelEnvironment, withModel = true): ModelSelection {
+export function providerSelection(
+  ref: string,
+  providers: NormalizedLayer['providers'],
+  env: ModelEnvironment,
+  withModel = true,
+): ModelSelection {
   const provider = ref.slice(0, Math.max(0, ref.indexOf('/')));
   const p = providers?.[provider as keyof NonNullable<typeof providers>];
   let apiKey: string | undefined;
   if (p?.apiKeyEnv !== undefined) {
     apiKey = env[p.apiKeyEnv];
-    if (!apiKey) throw new SessionConfigurationError(`providers.${provider}.apiKeyEnv`, `names the environment variable ${p.apiKeyEnv}, which is not set`);
+    if (!apiKey)
+      throw new SessionConfigurationError(
+        `providers.${provider}.apiKeyEnv`,
+        `names the environment variable ${p.apiKeyEnv}, which is not set`,
+      );
   }
   return {
     ...(withModel ? { model: ref } : {}),
@@ -92,7 +113,10 @@ function planModel(m: NormalizedLayer, env: ModelEnvironment): SessionBuildPlan[
   if (typeof m.model === 'object') return m.model;
   const ref = m.model ?? env.A3S_MODEL;
   if (ref === undefined || ref.trim() === '') {
-    throw new SessionConfigurationError('model', "no model configured: set `model` ('provider/model' or an LlmClient) or the A3S_MODEL environment variable");
+    throw new SessionConfigurationError(
+      'model',
+      "no model configured: set `model` ('provider/model' or an LlmClient) or the A3S_MODEL environment variable",
+    );
   }
   const resolver = resolverOf(m, 'model', ref);
   const selection = providerSelection(ref, m.providers, env, m.model !== undefined);
@@ -129,15 +153,23 @@ function recipeOf(m: NormalizedLayer): Recipe {
  * @throws SessionConfigurationError naming the option (or both options of a conflict).
  */
 export function planSessionBuild(dir: string, agent: AgentBuildContext, options: SessionOptions): SessionBuildPlan {
-  if (typeof dir !== 'string' || dir.length === 0) throw new SessionConfigurationError('dir', 'must be the workspace folder path');
+  if (typeof dir !== 'string' || dir.length === 0)
+    throw new SessionConfigurationError('dir', 'must be the workspace folder path');
   validateConfigObject(options);
-  const m = mergeLayers(normalizeLayer(agent.config, 'agent configuration'), normalizeLayer(options, 'session options'));
+  const m = mergeLayers(
+    normalizeLayer(agent.config, 'agent configuration'),
+    normalizeLayer(options, 'session options'),
+  );
   const root = resolve(dir);
   const recipe = recipeOf(m);
   try {
     resolveRecipe(recipe);
   } catch (e) {
-    if (e instanceof RecipeError) throw new SessionConfigurationError(RECIPE_SETTING[e.field as keyof Recipe] ?? e.field, e.message.replace(/^recipe\.[^:]*: /, ''));
+    if (e instanceof RecipeError)
+      throw new SessionConfigurationError(
+        RECIPE_SETTING[e.field as keyof Recipe] ?? e.field,
+        e.message.replace(/^recipe\.[^:]*: /, ''),
+      );
     throw e;
   }
   const env = m.env ?? process.env;
@@ -146,17 +178,38 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
   if (typeof sessionStore === 'object') assertSessionStore(sessionStore, 'sessionStore');
   const toolCallBudget = m.budgets?.toolCalls;
   if (toolCallBudget?.softLimit !== undefined && toolCallBudget.softLimit > toolCallBudget.limit) {
-    throw new SessionConfigurationError('budgets.toolCalls.softLimit', `must be an integer from 0 to budgets.toolCalls.limit (${toolCallBudget.limit})`);
+    throw new SessionConfigurationError(
+      'budgets.toolCalls.softLimit',
+      `must be an integer from 0 to budgets.toolCalls.limit (${toolCallBudget.limit})`,
+    );
   }
   const persistence = m.persistence ?? 'file';
   const pending: PendingResource[] = [];
-  if (!('stream' in model)) pending.push({ resource: 'model', reason: `the model '${model.config.provider}/${model.config.model}' is selected by name; its client is created in the async build (pass an LlmClient object to build synchronously)` });
-  if (persistence === 'file') pending.push({ resource: 'persistence', reason: "the file fact log must be opened and locked (use persistence: 'memory' to build synchronously)" });
-  if (sessionStore === 'file') pending.push({ resource: 'sessionStore', reason: "the file session store must be initialised (use 'memory' or an open SessionStore object)" });
+  if (!('stream' in model))
+    pending.push({
+      resource: 'model',
+      reason: `the model '${model.config.provider}/${model.config.model}' is selected by name; its client is created in the async build (pass an LlmClient object to build synchronously)`,
+    });
+  if (persistence === 'file')
+    pending.push({
+      resource: 'persistence',
+      reason: "the file fact log must be opened and locked (use persistence: 'memory' to build synchronously)",
+    });
+  if (sessionStore === 'file')
+    pending.push({
+      resource: 'sessionStore',
+      reason: "the file session store must be initialised (use 'memory' or an open SessionStore object)",
+    });
   for (const pack of m.tools ?? []) {
-    for (const r of pack.resources ?? []) if (r.opens === 'session') pending.push({ resource: `tools.${pack.name}.${r.capability}`, reason: "the pack's resource opens at session build (declare it opens: 'lazy' to build synchronously)" });
+    for (const r of pack.resources ?? [])
+      if (r.opens === 'session')
+        pending.push({
+          resource: `tools.${pack.name}.${r.capability}`,
+          reason: "the pack's resource opens at session build (declare it opens: 'lazy' to build synchronously)",
+        });
   }
-  for (const name of Object.keys(m.mcpServers ?? {})) pending.push({ resource: `mcpServers.${name}`, reason: 'MCP servers need asynchronous discovery' });
+  for (const name of Object.keys(m.mcpServers ?? {}))
+    pending.push({ resource: `mcpServers.${name}`, reason: 'MCP servers need asynchronous discovery' });
   const abs = (xs: readonly string[] | undefined) => (xs ?? []).map((x) => resolve(root, x));
   return {
     model,
@@ -170,7 +223,12 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
       permissions: m.permissions ?? {},
       ...(m.checker ? { checker: m.checker } : {}),
       ...(m.confirmation ? { confirmation: m.confirmation } : {}),
-      ...(m.onQuestion ? { onQuestion: m.questionTimeoutMs === undefined ? m.onQuestion : withQuestionTimeout(m.onQuestion, m.questionTimeoutMs) } : {}),
+      ...(m.onQuestion
+        ? {
+            onQuestion:
+              m.questionTimeoutMs === undefined ? m.onQuestion : withQuestionTimeout(m.onQuestion, m.questionTimeoutMs),
+          }
+        : {}),
       parkMode: m.parkMode ?? 'wait',
       recipe,
       questionCap: m.questionCap ?? 8,
@@ -195,7 +253,8 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
       clock: m.clock ?? Date.now,
       gate: m.gate ?? {},
       // A closure, so the environment (and any key in it) is never a readable config field.
-      clientFor: (ref: string) => resolverOf(m, 'modelResolver', ref).createClient(providerSelection(ref, m.providers, env), env),
+      clientFor: (ref: string) =>
+        resolverOf(m, 'modelResolver', ref).createClient(providerSelection(ref, m.providers, env), env),
       toolSources: m.toolSources ?? [],
       ...(m.web === undefined ? {} : { web: m.web }),
       prompt: m.prompt ?? {},
@@ -219,12 +278,22 @@ export async function initializeSession(plan: SessionBuildPlan): Promise<Resolve
     try {
       await mkdirState(store.folder);
     } catch (e) {
-      throw new SessionInitializationError(`cannot create the session folder '${store.folder}': ${(e as Error).message}`, e, 'sessionStore');
+      throw new SessionInitializationError(
+        `cannot create the session folder '${store.folder}': ${(e as Error).message}`,
+        e,
+        'sessionStore',
+      );
     }
     sessionStore = store;
   } else sessionStore = plan.sessionStore;
   const factStore = await openFactStore(base.dir, base.sessionId, base.persistence);
-  return freeze({ ...base, model: model.client, ...(model.config ? { modelConfig: model.config } : {}), factStore, ...(sessionStore ? { sessionStore } : {}) });
+  return freeze({
+    ...base,
+    model: model.client,
+    ...(model.config ? { modelConfig: model.config } : {}),
+    factStore,
+    ...(sessionStore ? { sessionStore } : {}),
+  });
 }
 
 /**
@@ -233,7 +302,11 @@ export async function initializeSession(plan: SessionBuildPlan): Promise<Resolve
  */
 export function resolveSync(plan: SessionBuildPlan): ResolvedSessionConfig {
   const first = plan.pending[0];
-  if (first) throw new AsyncSessionBuildRequiredError(`${first.resource}: ${first.reason}; use await agent.session(...)`, first.resource);
+  if (first)
+    throw new AsyncSessionBuildRequiredError(
+      `${first.resource}: ${first.reason}; use await agent.session(...)`,
+      first.resource,
+    );
   const model = plan.model as LlmClient;
   const sessionStore = plan.sessionStore as SessionStore | undefined;
   return freeze({ ...plan.base, model, factStore: new MemoryFactStore(), ...(sessionStore ? { sessionStore } : {}) });
@@ -248,7 +321,11 @@ function clientOf(plan: SessionBuildPlan): { client: LlmClient; config?: ModelCo
     return { client, config: m.config };
   } catch (e) {
     if (A3sError.isInstance(e) && !(e instanceof ModelConfigurationError)) throw e;
-    throw new SessionInitializationError(`cannot create the client of '${m.config.provider}/${m.config.model}': ${(e as Error).message}`, e, 'model');
+    throw new SessionInitializationError(
+      `cannot create the client of '${m.config.provider}/${m.config.model}': ${(e as Error).message}`,
+      e,
+      'model',
+    );
   }
 }
 
@@ -258,7 +335,11 @@ async function openFactStore(dir: string, sessionId: string, persistence: 'file'
     return await FileFactStore.open(dir, sessionId);
   } catch (e) {
     if (A3sError.isInstance(e)) throw e;
-    throw new SessionInitializationError(`cannot open the fact log of session '${sessionId}' under '${dir}': ${(e as Error).message}`, e, 'persistence');
+    throw new SessionInitializationError(
+      `cannot open the fact log of session '${sessionId}' under '${dir}': ${(e as Error).message}`,
+      e,
+      'persistence',
+    );
   }
 }
 

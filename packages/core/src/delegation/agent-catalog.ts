@@ -5,7 +5,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILTIN_AGENTS, defineAgent, parseAgentFile, type AgentDefinition, type AgentDefinitionInput } from './agent-definition.js';
+import {
+  BUILTIN_AGENTS,
+  defineAgent,
+  parseAgentFile,
+  type AgentDefinition,
+  type AgentDefinitionInput,
+} from './agent-definition.js';
 
 /** The `.a3s/agents` folder of a workspace. */
 export const WORKSPACE_AGENT_DIR = '.a3s/agents';
@@ -22,7 +28,11 @@ function markdownFiles(dir: string): string[] {
 }
 
 /** Loads every agent definition of a session. @throws SessionConfigurationError naming a bad file's field. */
-export function loadAgentCatalog(workspaceDir: string, agentDirs: readonly string[], configured: readonly AgentDefinitionInput[] = []): ReadonlyMap<string, AgentDefinition> {
+export function loadAgentCatalog(
+  workspaceDir: string,
+  agentDirs: readonly string[],
+  configured: readonly AgentDefinitionInput[] = [],
+): ReadonlyMap<string, AgentDefinition> {
   const out = new Map<string, AgentDefinition>();
   for (const a of BUILTIN_AGENTS) out.set(a.name, a);
   for (const dir of [join(workspaceDir, WORKSPACE_AGENT_DIR), ...agentDirs]) {

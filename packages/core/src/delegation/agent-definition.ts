@@ -53,37 +53,43 @@ export const TEST_COMMAND_RULES: readonly string[] = Object.freeze([
 ]);
 
 /** The built-in agents. */
-export const BUILTIN_AGENTS: readonly AgentDefinition[] = Object.freeze([
-  {
-    name: 'general',
-    description: 'General-purpose agent for multi-step work; has the session’s tools (never more).',
-    instructions: 'You are a general-purpose sub-agent. Do the delegated task completely, then answer with a concise report of what you did and found.',
-    source: 'builtin',
-  },
-  {
-    name: 'explore',
-    description: 'Read-only exploration: finds files, reads code, collects evidence. Cannot change anything.',
-    instructions: 'You are a read-only exploration sub-agent. Search and read to answer the question; return a compact list of evidence (file paths, line numbers, short quotes). You cannot change files or run commands.',
-    tiers: ['read'],
-    source: 'builtin',
-  },
-  {
-    name: 'plan',
-    description: 'Read-only planning: studies the code and returns a step-by-step implementation plan.',
-    instructions: 'You are a planning sub-agent in plan mode. Read what you need, then answer with a numbered implementation plan: files to change, the change in each, risks, and how to verify. Do not change anything.',
-    tiers: ['read'],
-    plan: true,
-    source: 'builtin',
-  },
-  {
-    name: 'verification',
-    description: 'Verification: reads code and runs the test suites (test commands only) to check a change.',
-    instructions: 'You are a verification sub-agent. Read the relevant code, run the relevant tests, and report precisely what passed and what failed, with the commands you ran. You may not edit files.',
-    tiers: ['read', 'exec'],
-    execTools: TEST_COMMAND_RULES,
-    source: 'builtin',
-  },
-].map((a) => Object.freeze(a as AgentDefinition)));
+export const BUILTIN_AGENTS: readonly AgentDefinition[] = Object.freeze(
+  [
+    {
+      name: 'general',
+      description: 'General-purpose agent for multi-step work; has the session’s tools (never more).',
+      instructions:
+        'You are a general-purpose sub-agent. Do the delegated task completely, then answer with a concise report of what you did and found.',
+      source: 'builtin',
+    },
+    {
+      name: 'explore',
+      description: 'Read-only exploration: finds files, reads code, collects evidence. Cannot change anything.',
+      instructions:
+        'You are a read-only exploration sub-agent. Search and read to answer the question; return a compact list of evidence (file paths, line numbers, short quotes). You cannot change files or run commands.',
+      tiers: ['read'],
+      source: 'builtin',
+    },
+    {
+      name: 'plan',
+      description: 'Read-only planning: studies the code and returns a step-by-step implementation plan.',
+      instructions:
+        'You are a planning sub-agent in plan mode. Read what you need, then answer with a numbered implementation plan: files to change, the change in each, risks, and how to verify. Do not change anything.',
+      tiers: ['read'],
+      plan: true,
+      source: 'builtin',
+    },
+    {
+      name: 'verification',
+      description: 'Verification: reads code and runs the test suites (test commands only) to check a change.',
+      instructions:
+        'You are a verification sub-agent. Read the relevant code, run the relevant tests, and report precisely what passed and what failed, with the commands you ran. You may not edit files.',
+      tiers: ['read', 'exec'],
+      execTools: TEST_COMMAND_RULES,
+      source: 'builtin',
+    },
+  ].map((a) => Object.freeze(a as AgentDefinition)),
+);
 
 const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
@@ -103,7 +109,12 @@ function tiersOf(value: ToolTier | readonly ToolTier[] | undefined, field: strin
   if (value === undefined) return undefined;
   const list = typeof value === 'string' ? TOOL_TIERS.slice(0, TOOL_TIERS.indexOf(value) + 1) : value;
   for (const t of typeof value === 'string' ? [value] : list) {
-    if (!TOOL_TIERS.includes(t)) throw new SessionConfigurationError(field, `must be one of ${TOOL_TIERS.map((x) => `'${x}'`).join(', ')} or a list of them, got ${JSON.stringify(t)}`, { allowed: [...TOOL_TIERS] });
+    if (!TOOL_TIERS.includes(t))
+      throw new SessionConfigurationError(
+        field,
+        `must be one of ${TOOL_TIERS.map((x) => `'${x}'`).join(', ')} or a list of them, got ${JSON.stringify(t)}`,
+        { allowed: [...TOOL_TIERS] },
+      );
   }
   return list;
 }
@@ -113,17 +124,25 @@ function tiersOf(value: ToolTier | readonly ToolTier[] | undefined, field: strin
  * @throws SessionConfigurationError naming the field (`agents[2].tier`) and what is allowed.
  */
 export function defineAgent(input: AgentDefinitionInput, where: string, source = 'config'): AgentDefinition {
-  if (typeof input?.name !== 'string' || !NAME.test(input.name)) throw new SessionConfigurationError(`${where}.name`, 'must be 1..64 of [A-Za-z0-9_-], starting with a letter');
-  if (typeof input.description !== 'string' || input.description.trim() === '') throw new SessionConfigurationError(`${where}.description`, 'must be a non-empty string');
+  if (typeof input?.name !== 'string' || !NAME.test(input.name))
+    throw new SessionConfigurationError(`${where}.name`, 'must be 1..64 of [A-Za-z0-9_-], starting with a letter');
+  if (typeof input.description !== 'string' || input.description.trim() === '')
+    throw new SessionConfigurationError(`${where}.description`, 'must be a non-empty string');
   if (input.tools !== undefined) input.tools.forEach((r, i) => parsePermissionRule(r, `${where}.tools[${i}]`));
   const maxSteps = input.maxSteps;
-  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 1000)) throw new SessionConfigurationError(`${where}.max_steps`, `must be an integer from 1 to 1000, got ${String(maxSteps)}`);
-  if (input.model !== undefined && !/^[^/\s]+\/\S+$/.test(input.model)) throw new SessionConfigurationError(`${where}.model`, "must be 'provider/model'");
+  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 1000))
+    throw new SessionConfigurationError(
+      `${where}.max_steps`,
+      `must be an integer from 1 to 1000, got ${String(maxSteps)}`,
+    );
+  if (input.model !== undefined && !/^[^/\s]+\/\S+$/.test(input.model))
+    throw new SessionConfigurationError(`${where}.model`, "must be 'provider/model'");
   const tiers = tiersOf(input.tier, `${where}.tier`);
   return Object.freeze({
     name: input.name,
     description: input.description.trim(),
-    instructions: (input.instructions ?? '').trim() || `You are the '${input.name}' sub-agent: ${input.description.trim()}`,
+    instructions:
+      (input.instructions ?? '').trim() || `You are the '${input.name}' sub-agent: ${input.description.trim()}`,
     ...(input.tools ? { tools: [...input.tools] } : {}),
     ...(tiers ? { tiers } : {}),
     ...(input.model ? { model: input.model } : {}),
@@ -146,7 +165,13 @@ export function parseAgentFile(text: string, file: string): AgentDefinition {
         description: stringAttr(doc, 'description', file) ?? '',
         instructions: doc.body,
         ...(tools ? { tools } : {}),
-        ...(tier === undefined ? {} : { tier: (typeof tier === 'string' && tier.includes(',') ? listAttr(doc, 'tier') : tier) as ToolTier | readonly ToolTier[] }),
+        ...(tier === undefined
+          ? {}
+          : {
+              tier: (typeof tier === 'string' && tier.includes(',') ? listAttr(doc, 'tier') : tier) as
+                | ToolTier
+                | readonly ToolTier[],
+            }),
         ...(model ? { model } : {}),
         ...(steps === undefined ? {} : { maxSteps: /^\d+$/.test(steps) ? Number(steps) : Number.NaN }),
       },

@@ -20,9 +20,16 @@ export function agentModel(config: ResolvedSessionConfig): (agent: AgentDefiniti
         client = config.clientFor(agent.model);
       } catch (e) {
         if (e instanceof SessionConfigurationError) throw e;
-        throw new SessionConfigurationError(`agents.${agent.name}.model`, `cannot create a client for '${agent.model}': ${(e as Error).message}`);
+        throw new SessionConfigurationError(
+          `agents.${agent.name}.model`,
+          `cannot create a client for '${agent.model}': ${(e as Error).message}`,
+        );
       }
-      if (client === undefined) throw new SessionConfigurationError(`agents.${agent.name}.model`, `no client can be created for '${agent.model}'`);
+      if (client === undefined)
+        throw new SessionConfigurationError(
+          `agents.${agent.name}.model`,
+          `no client can be created for '${agent.model}'`,
+        );
       clients.set(agent.model, client);
     }
     return client;

@@ -13,7 +13,10 @@ export const DELEGATION_TOOL_NAMES: readonly string[] = Object.freeze(['task', '
 
 const NO_FURTHER_DELEGATION: ToolRestriction = Object.freeze({ name: 'subagent', deniedTools: DELEGATION_TOOL_NAMES });
 
-function intersect(a: readonly ToolTier[] | undefined, b: readonly ToolTier[] | undefined): readonly ToolTier[] | undefined {
+function intersect(
+  a: readonly ToolTier[] | undefined,
+  b: readonly ToolTier[] | undefined,
+): readonly ToolTier[] | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
   return a.filter((t) => b.includes(t));
@@ -23,7 +26,8 @@ function intersect(a: readonly ToolTier[] | undefined, b: readonly ToolTier[] | 
 export function childGovernance(parent: GovernanceSnapshot, agent: AgentDefinition): GovernanceSnapshot {
   const added: ToolRestriction[] = [NO_FURTHER_DELEGATION];
   if (agent.tools !== undefined) added.push({ name: `agent:${agent.name}`, allowedTools: agent.tools });
-  if (agent.execTools !== undefined) added.push({ name: `agent:${agent.name}`, allowedTools: agent.execTools, tiers: ['exec'] });
+  if (agent.execTools !== undefined)
+    added.push({ name: `agent:${agent.name}`, allowedTools: agent.execTools, tiers: ['exec'] });
   const tiers = intersect(parent.tiers, agent.tiers);
   return Object.freeze({
     ...parent,

@@ -69,7 +69,11 @@ export interface TaskOutcome {
   readonly tool_calls: number;
   readonly usage: { readonly input_tokens: number; readonly output_tokens: number };
   /** Files the child changed (its completion-gate ledger), for the parent's ledger. */
-  readonly changes: readonly { readonly path: string; readonly digest_after: string | null; readonly action?: 'delete' }[];
+  readonly changes: readonly {
+    readonly path: string;
+    readonly digest_after: string | null;
+    readonly action?: 'delete';
+  }[];
 }
 
 const FORWARDED = new Set(['tool_start', 'tool_end', 'turn_end', 'permission_denied', 'budget_threshold_hit', 'error']);
@@ -81,7 +85,11 @@ async function openStore(config: ResolvedSessionConfig, thread: string): Promise
 
 /** The child's changes as the parent's task result reports them. */
 function changesOf(ledger: MutationLedger): TaskOutcome['changes'] {
-  return ledger.entries.map((e) => (e.digest === 'deleted' ? { path: e.path, digest_after: null, action: 'delete' as const } : { path: e.path, digest_after: e.digest }));
+  return ledger.entries.map((e) =>
+    e.digest === 'deleted'
+      ? { path: e.path, digest_after: null, action: 'delete' as const }
+      : { path: e.path, digest_after: e.digest },
+  );
 }
 
 /** Runs one child to its end. Never throws: a failure is an outcome with `error`; its changes are always reported. */
@@ -96,7 +104,10 @@ export async function runChild(
   const { agent } = request;
   const base = { task_id: ids.taskId, agent: agent.name, description: request.description, thread: ids.thread };
   const empty = { run_id: null, steps: 0, tool_calls: 0, usage: { input_tokens: 0, output_tokens: 0 }, changes: [] };
-  parentEvents.emit({ kind: 'subagentStart', payload: { task_id: ids.taskId, agent: agent.name, description: request.description } });
+  parentEvents.emit({
+    kind: 'subagentStart',
+    payload: { task_id: ids.taskId, agent: agent.name, description: request.description },
+  });
   let store: FactStore | undefined;
   let runId: string | null = null;
   let gate: SessionGate | undefined;
@@ -147,9 +158,21 @@ export async function runChild(
         runId = run.env.runId;
         detach = run.env.events.on((ev) => {
           if (!FORWARDED.has(ev.type)) return;
-          const p = ev.payload as { name?: unknown; tool_name?: unknown; exit_code?: unknown; reason?: unknown; turn?: unknown; message?: unknown; budget?: unknown; used?: unknown; limit?: unknown };
-          const budget = typeof p.budget === 'string' ? `${p.budget}: ${String(p.used)} of ${String(p.limit)}` : undefined;
-          const toolName = typeof p.name === 'string' ? p.name : typeof p.tool_name === 'string' ? p.tool_name : undefined;
+          const p = ev.payload as {
+            name?: unknown;
+            tool_name?: unknown;
+            exit_code?: unknown;
+            reason?: unknown;
+            turn?: unknown;
+            message?: unknown;
+            budget?: unknown;
+            used?: unknown;
+            limit?: unknown;
+          };
+          const budget =
+            typeof p.budget === 'string' ? `${p.budget}: ${String(p.used)} of ${String(p.limit)}` : undefined;
+          const toolName =
+            typeof p.name === 'string' ? p.name : typeof p.tool_name === 'string' ? p.tool_name : undefined;
           parentEvents.emit({
             kind: 'subagentProgress',
             payload: {
@@ -158,31 +181,73 @@ export async function runChild(
               type: ev.type,
               ...(toolName === undefined ? {} : { tool_name: toolName }),
               ...(typeof p.exit_code === 'number' ? { exit_code: p.exit_code } : {}),
-              ...(typeof p.reason === 'string' ? { reason: p.reason } : typeof p.message === 'string' ? { reason: p.message } : budget !== undefined ? { reason: budget } : {}),
+              ...(typeof p.reason === 'string'
+                ? { reason: p.reason }
+                : typeof p.message === 'string'
+                  ? { reason: p.message }
+                  : budget !== undefined
+                    ? { reason: budget }
+                    : {}),
               ...(typeof p.turn === 'number' ? { turn: p.turn } : {}),
             },
           });
         });
       },
       onEnd: () => detach?.(),
-      hostAnswered: (stop) => new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true })),
+      hostAnswered: (stop) =>
+        new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true })),
     });
     const changes = changesOf(gate.ledger(result.runId));
-    const common = { ...base, run_id: result.runId, steps: result.steps, tool_calls: result.toolCalls, usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens }, changes, text: result.text };
+    const common = {
+      ...base,
+      run_id: result.runId,
+      steps: result.steps,
+      tool_calls: result.toolCalls,
+      usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens },
+      changes,
+      text: result.text,
+    };
     if (result.status === 'completed' && request.outputSchema) {
       const checked = checkTaskOutput(result.text, request.outputSchema);
-      outcome = checked.ok ? { ...common, status: 'completed', output: checked.value } : { ...common, status: 'failed', error: { code: 'TASK_OUTPUT_INVALID', message: checked.message } };
+      outcome = checked.ok
+        ? { ...common, status: 'completed', output: checked.value }
+        : { ...common, status: 'failed', error: { code: 'TASK_OUTPUT_INVALID', message: checked.message } };
     } else if (result.status === 'parked') {
-      outcome = { ...common, status: 'parked', error: { code: 'TASK_PARKED', message: `the sub-agent is waiting for ${result.parked?.kind === 'question' ? 'an answer to a question' : 'a confirmation'} nobody can give live` } };
+      outcome = {
+        ...common,
+        status: 'parked',
+        error: {
+          code: 'TASK_PARKED',
+          message: `the sub-agent is waiting for ${result.parked?.kind === 'question' ? 'an answer to a question' : 'a confirmation'} nobody can give live`,
+        },
+      };
     } else outcome = { ...common, status: result.status === 'cancelled' ? 'cancelled' : 'completed' };
   } catch (e) {
-    const error = A3sError.isInstance(e) ? { code: e.code, message: e.message } : { code: 'TASK_FAILED', message: e instanceof Error ? e.message : String(e) };
+    const error = A3sError.isInstance(e)
+      ? { code: e.code, message: e.message }
+      : { code: 'TASK_FAILED', message: e instanceof Error ? e.message : String(e) };
     // A child that failed (its own completion gate included) still changed what it changed.
     const changes = gate !== undefined && runId !== null ? changesOf(gate.ledger(runId)) : [];
-    outcome = { ...base, ...empty, run_id: runId, changes, text: '', status: signal.aborted ? 'cancelled' : 'failed', error };
+    outcome = {
+      ...base,
+      ...empty,
+      run_id: runId,
+      changes,
+      text: '',
+      status: signal.aborted ? 'cancelled' : 'failed',
+      error,
+    };
   } finally {
     await store?.close().catch(() => undefined);
   }
-  parentEvents.emit({ kind: 'subagentEnd', payload: { task_id: ids.taskId, agent: agent.name, status: outcome.status, ...(outcome.error ? { error: outcome.error.code } : {}) } });
+  parentEvents.emit({
+    kind: 'subagentEnd',
+    payload: {
+      task_id: ids.taskId,
+      agent: agent.name,
+      status: outcome.status,
+      ...(outcome.error ? { error: outcome.error.code } : {}),
+    },
+  });
   return outcome;
 }

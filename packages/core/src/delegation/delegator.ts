@@ -25,7 +25,11 @@ export interface DelegationSettings {
 }
 
 /** Default delegation settings. */
-export const DEFAULT_DELEGATION: DelegationSettings = Object.freeze({ manual: true, autoParallel: true, maxParallelTasks: 4 });
+export const DEFAULT_DELEGATION: DelegationSettings = Object.freeze({
+  manual: true,
+  autoParallel: true,
+  maxParallelTasks: 4,
+});
 
 /** Where a task is started from: the caller's governance, event sink and signals. */
 export interface TaskOrigin {
@@ -87,15 +91,33 @@ export class Delegator {
   /** Runs a task in the foreground; the origin's run waits for it before its terminal state. */
   run(request: TaskRequest, origin: TaskOrigin, ids = this.allocate()): Promise<TaskOutcome> {
     const linked = linkSignals([origin.signal, this.#close.signal]);
-    const p = runChild(this.#host, request, ids, childGovernance(origin.governance, request.agent), origin.events, linked.signal).finally(() => linked.dispose());
+    const p = runChild(
+      this.#host,
+      request,
+      ids,
+      childGovernance(origin.governance, request.agent),
+      origin.events,
+      linked.signal,
+    ).finally(() => linked.dispose());
     this.#track(origin.runId, p);
     return p.then((o) => this.#record(o));
   }
 
   /** A background task: not awaited by its run's normal end, only by its cancellation. */
-  #runBackground(request: TaskRequest, origin: TaskOrigin, ids: { readonly taskId: string; readonly thread: string }): Promise<TaskOutcome> {
+  #runBackground(
+    request: TaskRequest,
+    origin: TaskOrigin,
+    ids: { readonly taskId: string; readonly thread: string },
+  ): Promise<TaskOutcome> {
     const linked = linkSignals([origin.signal, this.#close.signal]);
-    const p = runChild(this.#host, request, ids, childGovernance(origin.governance, request.agent), origin.events, linked.signal).finally(() => linked.dispose());
+    const p = runChild(
+      this.#host,
+      request,
+      ids,
+      childGovernance(origin.governance, request.agent),
+      origin.events,
+      linked.signal,
+    ).finally(() => linked.dispose());
     this.#track(`${origin.runId}#background`, p);
     return p.then((o) => this.#record(o));
   }
@@ -110,12 +132,26 @@ export class Delegator {
   }
 
   /** A background task's outcome: waits for it unless `wait` is false. `undefined` for an unknown id. */
-  async result(taskId: string, wait: boolean, signal?: AbortSignal): Promise<TaskOutcome | { readonly task_id: string; readonly agent: string; readonly status: 'running' } | undefined> {
+  async result(
+    taskId: string,
+    wait: boolean,
+    signal?: AbortSignal,
+  ): Promise<
+    TaskOutcome | { readonly task_id: string; readonly agent: string; readonly status: 'running' } | undefined
+  > {
     const entry = this.#background.get(taskId);
     if (entry === undefined) return undefined;
-    if (entry.outcome !== undefined || !wait) return entry.outcome ?? { task_id: taskId, agent: entry.agent, status: 'running' };
+    if (entry.outcome !== undefined || !wait)
+      return entry.outcome ?? { task_id: taskId, agent: entry.agent, status: 'running' };
     if (signal === undefined) return entry.promise;
-    return Promise.race([entry.promise, new Promise<never>((_, reject) => (signal.aborted ? reject(signal.reason) : signal.addEventListener('abort', () => reject(signal.reason), { once: true })))]);
+    return Promise.race([
+      entry.promise,
+      new Promise<never>((_, reject) =>
+        signal.aborted
+          ? reject(signal.reason)
+          : signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+      ),
+    ]);
   }
 
   /** Ids of the background tasks started so far. */
@@ -156,7 +192,15 @@ export class Delegator {
   }
 
   #record(o: TaskOutcome): TaskOutcome {
-    this.#records.push({ task_id: o.task_id, agent: o.agent, status: o.status, description: o.description, thread: o.thread, run_id: o.run_id, ...(o.error ? { error: o.error } : {}) });
+    this.#records.push({
+      task_id: o.task_id,
+      agent: o.agent,
+      status: o.status,
+      description: o.description,
+      thread: o.thread,
+      run_id: o.run_id,
+      ...(o.error ? { error: o.error } : {}),
+    });
     return o;
   }
 }

@@ -7,7 +7,9 @@ import { compileSchema, formatViolations, type SchemaViolation } from '../genera
 import type { JsonSchema } from '../tools/json-schema.js';
 
 /** The outcome of checking a child's answer. */
-export type OutputCheck = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string; readonly violations: readonly SchemaViolation[] };
+export type OutputCheck =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly message: string; readonly violations: readonly SchemaViolation[] };
 
 function candidates(text: string): string[] {
   const out: string[] = [];
@@ -35,9 +37,17 @@ export function checkTaskOutput(text: string, schema: JsonSchema): OutputCheck {
     }
     const violations = validator.validate(value);
     if (violations.length === 0) return { ok: true, value };
-    return { ok: false, message: `the answer does not match output_schema:\n${formatViolations(violations)}`, violations };
+    return {
+      ok: false,
+      message: `the answer does not match output_schema:\n${formatViolations(violations)}`,
+      violations,
+    };
   }
-  return { ok: false, message: 'the answer is not JSON; output_schema requires a JSON value', violations: [{ path: '', message: 'is not valid JSON' }] };
+  return {
+    ok: false,
+    message: 'the answer is not JSON; output_schema requires a JSON value',
+    violations: [{ path: '', message: 'is not valid JSON' }],
+  };
 }
 
 /** The system-prompt section that tells the child what shape to answer in. */

@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { childFacts, RoutingLlmClient } from '../../test/delegation-kit.js';
 import { closeAfterEach, workspace } from '../../test/session-kit.js';
 import { Agent } from '../session/agent.js';
-import type { AgentSession } from '../session/agent-session.js';
 import type { SessionOptions } from '../session/session-options.js';
 import { createTestToolPack, type ScriptedTurn } from '../testing/index.js';
 
@@ -12,7 +11,12 @@ async function open(scripts: Record<string, ScriptedTurn[]>, options: SessionOpt
   const ws = workspace();
   const model = new RoutingLlmClient(scripts);
   const test = createTestToolPack();
-  const agent = await Agent.create({ model, tools: [test.pack], workspace: ws.services, permissions: { defaultDecision: 'allow' } });
+  const agent = await Agent.create({
+    model,
+    tools: [test.pack],
+    workspace: ws.services,
+    permissions: { defaultDecision: 'allow' },
+  });
   const session = await agent.session(ws.dir, { sessionId: 'par', ...options });
   sessions.push(session);
   return { session, model, state: test.state, dir: ws.dir };
@@ -25,27 +29,57 @@ describe('parallel_task', () => {
   it('PTASK-04/PTASK-05: 8 branches, 3 at a time, with partial failure and min_success_count; no branch is replayed for its error text (PTASK-06)', async () => {
     const scripts: Record<string, ScriptedTurn[]> = {};
     for (let i = 0; i < 8; i++) {
-      scripts[`p${i}`] = i >= 6 ? [{ error: { kind: 'status', status: 400, message: 'transient failure, please retry this request' } }] : [{ delay_ms: 20, text: `answer ${i}` }];
+      scripts[`p${i}`] =
+        i >= 6
+          ? [{ error: { kind: 'status', status: 400, message: 'transient failure, please retry this request' } }]
+          : [{ delay_ms: 20, text: `answer ${i}` }];
       scripts[`q${i}`] = scripts[`p${i}`]!.map((t) => ({ ...t }));
     }
     const { session, model, dir } = await open(scripts, { maxParallelTasks: 3 });
-    const r = await session.tasks(Array.from({ length: 8 }, (_, i) => branch(`p${i}`)), { allowPartialFailure: true, minSuccessCount: 6 });
+    const r = await session.tasks(
+      Array.from({ length: 8 }, (_, i) => branch(`p${i}`)),
+      { allowPartialFailure: true, minSuccessCount: 6 },
+    );
     expect(r).toMatchObject({ completed: true, succeeded: 6 });
-    expect(r.results.map((x) => x.status)).toEqual(['completed', 'completed', 'completed', 'completed', 'completed', 'completed', 'failed', 'failed']);
+    expect(r.results.map((x) => x.status)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+      'failed',
+      'failed',
+    ]);
     expect(r.results[2]).toMatchObject({ taskId: 'task-3', text: 'answer 2', thread: 'par.task-3' });
     expect(r.results[6]!.error).toMatchObject({ code: 'LLM_STATUS' });
     expect(model.maxRunning).toBe(3);
     // Each failing branch asked its model exactly once: nothing replays it because of what its error says.
     expect(model.clients.get('p6')!.requests).toHaveLength(1);
     expect(model.clients.get('p7')!.requests).toHaveLength(1);
-    for (let n = 1; n <= 8; n++) expect(lastFact(dir, n)).toMatchObject({ type: 'run.ended', payload: { status: n <= 6 ? 'completed' : 'failed' } });
+    for (let n = 1; n <= 8; n++)
+      expect(lastFact(dir, n)).toMatchObject({
+        type: 'run.ended',
+        payload: { status: n <= 6 ? 'completed' : 'failed' },
+      });
 
-    const strict = await session.tasks(Array.from({ length: 8 }, (_, i) => branch(`q${i}`)), { allowPartialFailure: true, minSuccessCount: 7 });
+    const strict = await session.tasks(
+      Array.from({ length: 8 }, (_, i) => branch(`q${i}`)),
+      { allowPartialFailure: true, minSuccessCount: 7 },
+    );
     expect(strict).toMatchObject({ completed: false, succeeded: 6 });
   });
 
   it('PTASK-05: without partial failure the first failure cancels the siblings; started ones are settled (run.ended) before the result, unstarted ones are reported', async () => {
-    const { session, dir, model } = await open({ b0: [{ error: { kind: 'status', status: 400 } }], b1: [{ delay_ms: 5000, text: 'late' }], b2: [{ text: 'x' }], b3: [{ text: 'y' }] }, { maxParallelTasks: 2 });
+    const { session, dir, model } = await open(
+      {
+        b0: [{ error: { kind: 'status', status: 400 } }],
+        b1: [{ delay_ms: 5000, text: 'late' }],
+        b2: [{ text: 'x' }],
+        b3: [{ text: 'y' }],
+      },
+      { maxParallelTasks: 2 },
+    );
     const t0 = Date.now();
     const r = await session.tasks(['b0', 'b1', 'b2', 'b3'].map(branch));
     expect(Date.now() - t0).toBeLessThan(2000);
@@ -58,20 +92,43 @@ describe('parallel_task', () => {
 
   it('PTASK-01..04: 2..32 branches, no background per branch, min_success_count only with allow_partial_failure and within 1..n', async () => {
     const { session } = await open({});
-    await expect(session.tasks([branch('a')])).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', field: 'args.tasks' });
-    await expect(session.tasks(Array.from({ length: 33 }, (_, i) => branch(`a${i}`)))).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', field: 'args.tasks' });
-    await expect(session.tasks([branch('a'), branch('b')], { minSuccessCount: 1 })).rejects.toMatchObject({ field: 'args.min_success_count', message: expect.stringContaining('only together with allow_partial_failure: true') });
-    await expect(session.tasks([branch('a'), branch('b')], { allowPartialFailure: true, minSuccessCount: 3 })).rejects.toMatchObject({ field: 'args.min_success_count', message: expect.stringContaining('between 1 and the number of tasks (2)') });
-    await expect(session.tasks([branch('a'), branch('b')], { allowPartialFailure: true, minSuccessCount: 0 })).rejects.toMatchObject({ field: 'args.min_success_count' });
+    await expect(session.tasks([branch('a')])).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+      field: 'args.tasks',
+    });
+    await expect(session.tasks(Array.from({ length: 33 }, (_, i) => branch(`a${i}`)))).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+      field: 'args.tasks',
+    });
+    await expect(session.tasks([branch('a'), branch('b')], { minSuccessCount: 1 })).rejects.toMatchObject({
+      field: 'args.min_success_count',
+      message: expect.stringContaining('only together with allow_partial_failure: true'),
+    });
+    await expect(
+      session.tasks([branch('a'), branch('b')], { allowPartialFailure: true, minSuccessCount: 3 }),
+    ).rejects.toMatchObject({
+      field: 'args.min_success_count',
+      message: expect.stringContaining('between 1 and the number of tasks (2)'),
+    });
+    await expect(
+      session.tasks([branch('a'), branch('b')], { allowPartialFailure: true, minSuccessCount: 0 }),
+    ).rejects.toMatchObject({ field: 'args.min_success_count' });
     const bg = await session.tool('parallel_task', { tasks: [{ ...branch('a'), background: true }, branch('b')] });
     expect(bg).toMatchObject({ ok: false, errorKind: 'invalid_args' });
     expect(bg.output).toContain('background');
   });
 
   it('TASK/PTASK-05: interrupting the parent run cancels every child; each child has recorded run.ended before the parent returns', async () => {
-    const sleepTurn: ScriptedTurn[] = [{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 5000 } }] }, { text: 'never' }];
+    const sleepTurn: ScriptedTurn[] = [
+      { tool_calls: [{ id: 's', name: 'sleep', args: { ms: 5000 } }] },
+      { text: 'never' },
+    ];
     const { session, state, dir } = await open({
-      'fan out': [{ tool_calls: [{ id: 'p', name: 'parallel_task', args: { tasks: [branch('c1'), branch('c2'), branch('c3')] } }] }],
+      'fan out': [
+        {
+          tool_calls: [{ id: 'p', name: 'parallel_task', args: { tasks: [branch('c1'), branch('c2'), branch('c3')] } }],
+        },
+      ],
       c1: sleepTurn,
       c2: sleepTurn.map((t) => ({ ...t })),
       c3: sleepTurn.map((t) => ({ ...t })),
@@ -85,7 +142,8 @@ describe('parallel_task', () => {
     expect(r.status).toBe('cancelled');
     expect(Date.now() - t0).toBeLessThan(2000);
     expect(state.running).toBe(0);
-    for (const n of [1, 2, 3]) expect(lastFact(dir, n)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
+    for (const n of [1, 2, 3])
+      expect(lastFact(dir, n)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
     expect(session.store.log.facts.at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
   });
 });

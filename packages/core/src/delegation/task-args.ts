@@ -10,16 +10,25 @@ export const PARALLEL_TASK_LIMITS = Object.freeze({ minBranches: 2, maxBranches:
 const branchShape = (agents: readonly [string, ...string[]]) => ({
   agent: z.enum(agents).describe('Name of the sub-agent to run.'),
   description: z.string().min(1).max(200).describe('A short (3-10 words) description of the sub-task.'),
-  prompt: z.string().min(1).describe('The full instructions for the sub-agent; it sees nothing else of this conversation.'),
+  prompt: z
+    .string()
+    .min(1)
+    .describe('The full instructions for the sub-agent; it sees nothing else of this conversation.'),
   max_steps: z.number().int().min(1).max(1000).optional().describe('Tool rounds the sub-agent may use (1..1000).'),
-  output_schema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema the sub-agent’s final answer must match; the answer is validated.'),
+  output_schema: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('JSON Schema the sub-agent’s final answer must match; the answer is validated.'),
 });
 
 /** The `task` tool's arguments. */
 export function taskInput(agents: readonly [string, ...string[]]) {
   return z.strictObject({
     ...branchShape(agents),
-    background: z.boolean().default(false).describe('Run in the background and return a task_id at once; fetch the result with task_result.'),
+    background: z
+      .boolean()
+      .default(false)
+      .describe('Run in the background and return a task_id at once; fetch the result with task_result.'),
   });
 }
 
@@ -31,14 +40,34 @@ export function parallelTaskInput(agents: readonly [string, ...string[]]) {
         .array(z.strictObject(branchShape(agents)))
         .min(PARALLEL_TASK_LIMITS.minBranches)
         .max(PARALLEL_TASK_LIMITS.maxBranches)
-        .describe(`${PARALLEL_TASK_LIMITS.minBranches}..${PARALLEL_TASK_LIMITS.maxBranches} independent sub-tasks, run in parallel.`),
-      allow_partial_failure: z.boolean().default(false).describe('Succeed even when some branches fail (see min_success_count).'),
-      min_success_count: z.number().int().min(1).optional().describe('With allow_partial_failure: true, the branches that must succeed (1..number of tasks; default 1).'),
+        .describe(
+          `${PARALLEL_TASK_LIMITS.minBranches}..${PARALLEL_TASK_LIMITS.maxBranches} independent sub-tasks, run in parallel.`,
+        ),
+      allow_partial_failure: z
+        .boolean()
+        .default(false)
+        .describe('Succeed even when some branches fail (see min_success_count).'),
+      min_success_count: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe('With allow_partial_failure: true, the branches that must succeed (1..number of tasks; default 1).'),
     })
     .superRefine((a, ctx) => {
       if (a.min_success_count === undefined) return;
-      if (!a.allow_partial_failure) ctx.addIssue({ code: 'custom', path: ['min_success_count'], message: 'is accepted only together with allow_partial_failure: true' });
-      else if (a.min_success_count > a.tasks.length) ctx.addIssue({ code: 'custom', path: ['min_success_count'], message: `must be between 1 and the number of tasks (${a.tasks.length}), got ${a.min_success_count}` });
+      if (!a.allow_partial_failure)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['min_success_count'],
+          message: 'is accepted only together with allow_partial_failure: true',
+        });
+      else if (a.min_success_count > a.tasks.length)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['min_success_count'],
+          message: `must be between 1 and the number of tasks (${a.tasks.length}), got ${a.min_success_count}`,
+        });
     });
 }
 

@@ -20,7 +20,10 @@ import { childGovernance } from './child-governance.js';
 import type { Delegator, TaskOrigin } from './delegator.js';
 
 /** What the delegation tools use of a {@link Delegator}. */
-export type DelegationPort = Pick<Delegator, 'agents' | 'settings' | 'allocate' | 'run' | 'start' | 'result' | 'backgroundTaskIds'>;
+export type DelegationPort = Pick<
+  Delegator,
+  'agents' | 'settings' | 'allocate' | 'run' | 'start' | 'result' | 'backgroundTaskIds'
+>;
 import { parallelTaskInput, taskInput, taskResultInput } from './task-args.js';
 
 /** A day: a child run is bounded by its own step and budget limits, not by the tool timeout. */
@@ -32,7 +35,13 @@ function origin(ctx: ToolContext, signal: AbortSignal): TaskOrigin {
   return { runId: context.runId, governance: context.governance, events: context.events, signal };
 }
 
-type Branch = { agent: string; description: string; prompt: string; max_steps?: number | undefined; output_schema?: Record<string, unknown> | undefined };
+type Branch = {
+  agent: string;
+  description: string;
+  prompt: string;
+  max_steps?: number | undefined;
+  output_schema?: Record<string, unknown> | undefined;
+};
 
 function request(d: DelegationPort, b: Branch): TaskRequest {
   return {
@@ -58,7 +67,11 @@ function view(o: TaskOutcome): Record<string, unknown> {
 
 /** A task's result; `changes` (the child's ledger, possibly empty) is always reported for the parent's ledger. */
 function outcomeResult(o: TaskOutcome): ToolResult {
-  return { output: JSON.stringify(view(o)), exitCode: o.status === 'completed' ? 0 : 1, metadata: { task: view(o), steps: o.steps, tool_calls: o.tool_calls, usage: o.usage, changes: o.changes } };
+  return {
+    output: JSON.stringify(view(o)),
+    exitCode: o.status === 'completed' ? 0 : 1,
+    metadata: { task: view(o), steps: o.steps, tool_calls: o.tool_calls, usage: o.usage, changes: o.changes },
+  };
 }
 
 /**
@@ -66,7 +79,10 @@ function outcomeResult(o: TaskOutcome): ToolResult {
  * nor run anything; otherwise nothing, so the ledger counts a change with unknown paths (its
  * real changes arrive with `task_result`, if the model asks for them).
  */
-function backgroundChanges(context: { readonly governance: GovernanceSnapshot } | undefined, agent: TaskRequest['agent']): Record<string, unknown> {
+function backgroundChanges(
+  context: { readonly governance: GovernanceSnapshot } | undefined,
+  agent: TaskRequest['agent'],
+): Record<string, unknown> {
   if (context === undefined) return {};
   const tiers = visibleTiers(childGovernance(context.governance, agent));
   return tiers.has('write') || tiers.has('exec') ? {} : { changes: [] };
@@ -98,7 +114,11 @@ export function createTaskTool(d: DelegationPort): Tool<z.output<ReturnType<type
         const req = request(d, args);
         const ids = d.start(req, origin(ctx, context?.signal ?? ctx.signal));
         const task = { task_id: ids.taskId, status: 'running', thread: ids.thread };
-        return { output: JSON.stringify(task), exitCode: 0, metadata: { task, ...backgroundChanges(context, req.agent) } };
+        return {
+          output: JSON.stringify(task),
+          exitCode: 0,
+          metadata: { task, ...backgroundChanges(context, req.agent) },
+        };
       }
       return outcomeResult(await d.run(request(d, args), origin(ctx, ctx.signal)));
     },
@@ -143,14 +163,28 @@ export function createParallelTaskTool(d: DelegationPort): Tool<z.output<ReturnT
         linked.dispose();
       }
       // `Array.from`, not `map`: a branch that never started is a hole in `outcomes`.
-      const results = Array.from(outcomes, (o, i) => (o === undefined ? { index: i, task_id: ids[i]!.taskId, agent: args.tasks[i]!.agent, status: 'cancelled', error: { code: 'NOT_STARTED', message: 'cancelled before it started' } } : { index: i, ...view(o) }));
+      const results = Array.from(outcomes, (o, i) =>
+        o === undefined
+          ? {
+              index: i,
+              task_id: ids[i]!.taskId,
+              agent: args.tasks[i]!.agent,
+              status: 'cancelled',
+              error: { code: 'NOT_STARTED', message: 'cancelled before it started' },
+            }
+          : { index: i, ...view(o) },
+      );
       const succeeded = results.filter((r) => r.status === 'completed').length;
       const required = args.allow_partial_failure ? (args.min_success_count ?? 1) : n;
       const ok = succeeded >= required;
       const failed = results.filter((r) => r.status !== 'completed').map((r) => r.index);
       const summary = { completed: ok, succeeded, required, failed, results };
       const changes = outcomes.flatMap((o) => o?.changes ?? []);
-      return { output: JSON.stringify(summary), exitCode: ok ? 0 : 1, metadata: { parallel_task: { completed: ok, succeeded, required, failed, count: n }, changes } };
+      return {
+        output: JSON.stringify(summary),
+        exitCode: ok ? 0 : 1,
+        metadata: { parallel_task: { completed: ok, succeeded, required, failed, count: n }, changes },
+      };
     },
   });
   // A task call that ends without its outcome (cancelled, timed out) may have changed files.
@@ -161,7 +195,8 @@ export function createParallelTaskTool(d: DelegationPort): Tool<z.output<ReturnT
 export function createTaskResultTool(d: DelegationPort): Tool<z.output<typeof taskResultInput>> {
   return defineTool({
     name: 'task_result',
-    description: 'Get the result of a background task started with task(background: true); waits for it unless wait is false.',
+    description:
+      'Get the result of a background task started with task(background: true); waits for it unless wait is false.',
     tier: 'read',
     // On the surface only while the session attaches manual delegation as this resource.
     requires: ['resource.delegation'],
@@ -172,7 +207,10 @@ export function createTaskResultTool(d: DelegationPort): Tool<z.output<typeof ta
       const r = await d.result(args.task_id, args.wait, ctx.signal);
       if (r === undefined) {
         const known = d.backgroundTaskIds();
-        return { output: `task_result: args.task_id: no background task '${args.task_id}'; known: ${known.length > 0 ? known.join(', ') : '(none)'}`, exitCode: 1 };
+        return {
+          output: `task_result: args.task_id: no background task '${args.task_id}'; known: ${known.length > 0 ? known.join(', ') : '(none)'}`,
+          exitCode: 1,
+        };
       }
       if (r.status === 'running') return { output: JSON.stringify(r), exitCode: 0, metadata: { task: r } };
       return outcomeResult(r as TaskOutcome);

@@ -1,9 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { childFacts, results } from '../../test/delegation-kit.js';
 import { closeAfterEach, open, workspace } from '../../test/session-kit.js';
-import type { AgentSession } from '../session/agent-session.js';
 
 const { sessions, track } = closeAfterEach();
 const call = (name: string, args: Record<string, unknown>, id = name) => ({ id, name, args });
@@ -11,14 +10,27 @@ const call = (name: string, args: Record<string, unknown>, id = name) => ({ id, 
 describe('task', () => {
   it('TASK/CAP-07: a child run is governed by the parent policy, narrowed by its agent; its thread is on disk; events reach the parent run', async () => {
     const child = [
-      { tool_calls: [call('write_note', { path: 'a', content: 'x' }), call('fail', { message: 'no' }), call('echo', { text: 'seen' })] },
+      {
+        tool_calls: [
+          call('write_note', { path: 'a', content: 'x' }),
+          call('fail', { message: 'no' }),
+          call('echo', { text: 'seen' }),
+        ],
+      },
       { text: 'explored: seen' },
     ];
     const { session, state, dir } = await track(
-      open([{ tool_calls: [call('task', { agent: 'explore', description: 'look around', prompt: 'Find things.' })] }, ...child, { text: 'parent done' }], {
-        sessionId: 'deleg-1',
-        permissions: { deny: ['fail'], defaultDecision: 'allow' },
-      }),
+      open(
+        [
+          { tool_calls: [call('task', { agent: 'explore', description: 'look around', prompt: 'Find things.' })] },
+          ...child,
+          { text: 'parent done' },
+        ],
+        {
+          sessionId: 'deleg-1',
+          permissions: { deny: ['fail'], defaultDecision: 'allow' },
+        },
+      ),
     );
     const stream = session.stream('delegate');
     const events: { type: string; payload: Record<string, unknown> }[] = [];
@@ -32,24 +44,49 @@ describe('task', () => {
     expect(tools).toContain('echo');
     for (const hidden of ['write_note', 'run', 'task', 'parallel_task', 'fail']) expect(tools).not.toContain(hidden);
     expect(results(facts)).toEqual([
-      ['write_note', false, expect.stringMatching(/^Permission denied: read-only agent hides 'write' tools|^Permission denied: this agent's tiers hide 'write' tools/)],
+      [
+        'write_note',
+        false,
+        expect.stringMatching(
+          /^Permission denied: read-only agent hides 'write' tools|^Permission denied: this agent's tiers hide 'write' tools/,
+        ),
+      ],
       ['fail', false, 'Permission denied: fail'],
       ['echo', true, 'seen'],
     ]);
     expect(facts.at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'completed' } });
     const types = events.map((e) => e.type);
     expect(types.indexOf('subagent_start')).toBeLessThan(types.indexOf('subagent_progress'));
-    expect(events.filter((e) => e.type === 'subagent_progress').map((e) => [e.payload.type, e.payload.tool_name])).toContainEqual(['tool_end', 'echo']);
-    expect(events.find((e) => e.type === 'subagent_end')!.payload).toMatchObject({ task_id: 'task-1', agent: 'explore', status: 'completed' });
-    const taskResult = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { output: string; ok: boolean };
+    expect(
+      events.filter((e) => e.type === 'subagent_progress').map((e) => [e.payload.type, e.payload.tool_name]),
+    ).toContainEqual(['tool_end', 'echo']);
+    expect(events.find((e) => e.type === 'subagent_end')!.payload).toMatchObject({
+      task_id: 'task-1',
+      agent: 'explore',
+      status: 'completed',
+    });
+    const taskResult = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as {
+      output: string;
+      ok: boolean;
+    };
     expect(taskResult.ok).toBe(true);
-    expect(JSON.parse(taskResult.output)).toMatchObject({ task_id: 'task-1', status: 'completed', text: 'explored: seen', thread: 'deleg-1.task-1' });
-    expect(session.snapshot().subagent_tasks).toEqual([expect.objectContaining({ task_id: 'task-1', agent: 'explore', status: 'completed', thread: 'deleg-1.task-1' })]);
+    expect(JSON.parse(taskResult.output)).toMatchObject({
+      task_id: 'task-1',
+      status: 'completed',
+      text: 'explored: seen',
+      thread: 'deleg-1.task-1',
+    });
+    expect(session.snapshot().subagent_tasks).toEqual([
+      expect.objectContaining({ task_id: 'task-1', agent: 'explore', status: 'completed', thread: 'deleg-1.task-1' }),
+    ]);
   });
 
   it('INV-06/TASK-01: session.task is a host call whose child starts again from the agent source (policy and confirmation-free host trust do not leak)', async () => {
     const { session, state, dir } = await track(
-      open([{ tool_calls: [call('echo', { text: 'x' }), call('add', { a: 1, b: 2 })] }, { text: 'child answer' }], { sessionId: 'deleg-2', permissions: { deny: ['echo'], defaultDecision: 'allow' } }),
+      open([{ tool_calls: [call('echo', { text: 'x' }), call('add', { a: 1, b: 2 })] }, { text: 'child answer' }], {
+        sessionId: 'deleg-2',
+        permissions: { deny: ['echo'], defaultDecision: 'allow' },
+      }),
     );
     const r = await session.task({ agent: 'general', description: 'compute', prompt: 'Add.' });
     expect(r).toMatchObject({ taskId: 'task-1', status: 'completed', text: 'child answer', thread: 'deleg-2.task-1' });
@@ -58,25 +95,55 @@ describe('task', () => {
   });
 
   it('TASK: output_schema validates the answer like generate_object; a mismatch fails the task naming the path', async () => {
-    const schema = { type: 'object', properties: { files: { type: 'array', items: { type: 'string' } } }, required: ['files'], additionalProperties: false };
+    const schema = {
+      type: 'object',
+      properties: { files: { type: 'array', items: { type: 'string' } } },
+      required: ['files'],
+      additionalProperties: false,
+    };
     const { session } = await track(open([{ text: '```json\n{"files":["a.ts"]}\n```' }, { text: '{"files":[1]}' }]));
-    const ok = await session.task({ agent: 'explore', description: 'list', prompt: 'List files.', outputSchema: schema });
+    const ok = await session.task({
+      agent: 'explore',
+      description: 'list',
+      prompt: 'List files.',
+      outputSchema: schema,
+    });
     expect(ok).toMatchObject({ status: 'completed', output: { files: ['a.ts'] } });
-    const bad = await session.task({ agent: 'explore', description: 'list', prompt: 'List files.', outputSchema: schema });
-    expect(bad).toMatchObject({ status: 'failed', error: { code: 'TASK_OUTPUT_INVALID', message: expect.stringContaining('/files/0: must be string') } });
+    const bad = await session.task({
+      agent: 'explore',
+      description: 'list',
+      prompt: 'List files.',
+      outputSchema: schema,
+    });
+    expect(bad).toMatchObject({
+      status: 'failed',
+      error: { code: 'TASK_OUTPUT_INVALID', message: expect.stringContaining('/files/0: must be string') },
+    });
   });
 
   it('TASK: a custom agent from .a3s/agents narrows the tools to its list; an unknown agent names the allowed values', async () => {
     const ws = workspace();
     mkdirSync(join(ws.dir, '.a3s', 'agents'), { recursive: true });
-    writeFileSync(join(ws.dir, '.a3s', 'agents', 'echoer.md'), '---\nname: echoer\ndescription: Echoes things\ntools: [echo]\nmax_steps: 2\n---\nOnly echo.\n');
-    const { session, state, model } = await track(open([{ tool_calls: [call('add', { a: 1, b: 1 }), call('echo', { text: 'hi' })] }, { text: 'echoed' }], {}, ws.dir));
+    writeFileSync(
+      join(ws.dir, '.a3s', 'agents', 'echoer.md'),
+      '---\nname: echoer\ndescription: Echoes things\ntools: [echo]\nmax_steps: 2\n---\nOnly echo.\n',
+    );
+    const { session, state, model } = await track(
+      open(
+        [{ tool_calls: [call('add', { a: 1, b: 1 }), call('echo', { text: 'hi' })] }, { text: 'echoed' }],
+        {},
+        ws.dir,
+      ),
+    );
     const r = await session.task({ agent: 'echoer', description: 'echo', prompt: 'Echo hi.' });
     expect(r.status).toBe('completed');
     expect(state.executions.map((e) => e.tool)).toEqual(['echo']);
     expect(model.requests[0]!.tools.map((t) => t.name)).toEqual(['echo']);
     expect(model.requests[0]!.system.join('\n')).toContain('Only echo.');
-    await expect(session.task({ agent: 'nobody', description: 'x', prompt: 'y' })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', message: expect.stringMatching(/args\.agent.*general.*explore.*plan.*verification.*echoer/s) });
+    await expect(session.task({ agent: 'nobody', description: 'x', prompt: 'y' })).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+      message: expect.stringMatching(/args\.agent.*general.*explore.*plan.*verification.*echoer/s),
+    });
   });
 
   it('TASK: a background task returns at once; taskResult waits for its outcome', async () => {
@@ -91,7 +158,9 @@ describe('task', () => {
   it('SURF-06/TASK-05: manual delegation off removes the delegation tools; autoParallel false keeps them and only drops the fan-out prompt', async () => {
     const { session: off } = await track(open([], { manualDelegation: false }));
     for (const n of ['task', 'parallel_task', 'task_result']) expect(off.toolNames()).not.toContain(n);
-    await expect(off.task({ agent: 'explore', description: 'x', prompt: 'y' })).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND' });
+    await expect(off.task({ agent: 'explore', description: 'x', prompt: 'y' })).rejects.toMatchObject({
+      code: 'TOOL_NOT_FOUND',
+    });
     const { session: manualOnly } = await track(open([{ text: 'a' }, { text: 'b' }], { autoParallel: false }));
     expect(manualOnly.toolNames()).toEqual(expect.arrayContaining(['task', 'parallel_task', 'task_result']));
     expect(manualOnly.system.join('\n')).not.toContain('# Delegation');
@@ -102,6 +171,8 @@ describe('task', () => {
     expect(r).toMatchObject({ completed: true, succeeded: 2 });
     const { session: auto } = await track(open([]));
     expect(auto.system.join('\n')).toContain('# Delegation');
-    await expect(open([], { maxParallelTasks: 33 })).rejects.toThrow(/maxParallelTasks: must be an integer from 1 to 32/);
+    await expect(open([], { maxParallelTasks: 33 })).rejects.toThrow(
+      /maxParallelTasks: must be an integer from 1 to 32/,
+    );
   });
 });

@@ -11,7 +11,9 @@ export class SessionSnapshotError extends A3sError {
   /** Where the snapshot came from (a file path, `memory:<id>`). */
   readonly source: string;
   constructor(source: string, field: string, problem: string) {
-    super('SESSION_SNAPSHOT_INVALID', `session snapshot '${source}': ${field}: ${problem}`, { details: { source, field } });
+    super('SESSION_SNAPSHOT_INVALID', `session snapshot '${source}': ${field}: ${problem}`, {
+      details: { source, field },
+    });
     this.field = field;
     this.source = source;
   }
@@ -21,7 +23,10 @@ export class SessionSnapshotError extends A3sError {
 export class SessionStoreError extends A3sError {
   constructor(operation: string, target: string, cause?: unknown) {
     const why = cause instanceof Error ? `: ${cause.message}` : '';
-    super('SESSION_STORE', `session store: ${operation} '${target}' failed${why}`, { cause, details: { operation, target } });
+    super('SESSION_STORE', `session store: ${operation} '${target}' failed${why}`, {
+      cause,
+      details: { operation, target },
+    });
   }
 }
 
@@ -30,7 +35,9 @@ export class SessionNotFoundError extends A3sError {
   /** The id that was asked for. */
   readonly sessionId: string;
   constructor(sessionId: string, where: string) {
-    super('SESSION_NOT_FOUND', `no saved session '${sessionId}' in ${where}`, { details: { session_id: sessionId, where } });
+    super('SESSION_NOT_FOUND', `no saved session '${sessionId}' in ${where}`, {
+      details: { session_id: sessionId, where },
+    });
     this.sessionId = sessionId;
   }
 }

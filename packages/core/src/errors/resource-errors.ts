@@ -14,7 +14,10 @@ export class ResourceOpenError extends A3sError {
   readonly reason: string;
   constructor(capability: string, pack: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super('RESOURCE_OPEN_FAILED', `resource '${capability}' of pack '${pack}' failed to open: ${reason}`, { details: { capability, pack, reason }, cause });
+    super('RESOURCE_OPEN_FAILED', `resource '${capability}' of pack '${pack}' failed to open: ${reason}`, {
+      details: { capability, pack, reason },
+      cause,
+    });
     this.capability = capability;
     this.pack = pack;
     this.reason = reason;
@@ -26,7 +29,9 @@ export class ResourceUnavailableError extends A3sError {
   /** The capability asked for. */
   readonly capability: string;
   constructor(capability: string, why: string) {
-    super('RESOURCE_UNAVAILABLE', `resource '${capability}' is not available: ${why}`, { details: { capability, why } });
+    super('RESOURCE_UNAVAILABLE', `resource '${capability}' is not available: ${why}`, {
+      details: { capability, why },
+    });
     this.capability = capability;
   }
 }

@@ -9,9 +9,13 @@ export class SessionBusyError extends A3sError {
   /** Id of the session that is busy. */
   readonly sessionId: string;
   constructor(sessionId: string, operation: string) {
-    super('SESSION_BUSY', `session '${sessionId}' is busy: '${operation}' cannot start while another run holds the session`, {
-      details: { session_id: sessionId, operation },
-    });
+    super(
+      'SESSION_BUSY',
+      `session '${sessionId}' is busy: '${operation}' cannot start while another run holds the session`,
+      {
+        details: { session_id: sessionId, operation },
+      },
+    );
     this.sessionId = sessionId;
   }
 }
@@ -21,7 +25,9 @@ export class AsyncSessionBuildRequiredError extends A3sError {
   /** The resource that needs asynchronous initialisation (`model`, `persistence`, `sessionStore`, `mcpServers.github`), when known. */
   readonly resource: string | undefined;
   constructor(reason: string, resource?: string) {
-    super('ASYNC_SESSION_BUILD_REQUIRED', `this session must be built asynchronously: ${reason}`, { details: { reason, ...(resource === undefined ? {} : { resource }) } });
+    super('ASYNC_SESSION_BUILD_REQUIRED', `this session must be built asynchronously: ${reason}`, {
+      details: { reason, ...(resource === undefined ? {} : { resource }) },
+    });
     this.resource = resource;
   }
 }
@@ -44,7 +50,12 @@ export class SessionConfigurationError extends A3sError {
   readonly conflictsWith: string | undefined;
   constructor(field: string, problem: string, detail: ConfigurationProblemDetail = {}) {
     super('SESSION_CONFIGURATION', `session configuration: ${field}: ${problem}`, {
-      details: { field, ...(detail.allowed ? { allowed: detail.allowed } : {}), ...(detail.conflictsWith ? { conflicts_with: detail.conflictsWith } : {}), ...(detail.renamedTo ? { renamed_to: detail.renamedTo } : {}) },
+      details: {
+        field,
+        ...(detail.allowed ? { allowed: detail.allowed } : {}),
+        ...(detail.conflictsWith ? { conflicts_with: detail.conflictsWith } : {}),
+        ...(detail.renamedTo ? { renamed_to: detail.renamedTo } : {}),
+      },
     });
     this.field = field;
     this.conflictsWith = detail.conflictsWith;
@@ -56,10 +67,14 @@ export class SessionInitializationError extends A3sError {
   /** The resource that failed (`model`, `persistence`, `sessionStore`, ...), when known. */
   readonly resource: string | undefined;
   constructor(message: string, cause?: unknown, resource?: string) {
-    super('SESSION_INITIALIZATION', `session initialisation failed: ${resource === undefined ? '' : `${resource}: `}${message}`, {
-      cause,
-      details: resource === undefined ? {} : { resource },
-    });
+    super(
+      'SESSION_INITIALIZATION',
+      `session initialisation failed: ${resource === undefined ? '' : `${resource}: `}${message}`,
+      {
+        cause,
+        details: resource === undefined ? {} : { resource },
+      },
+    );
     this.resource = resource;
   }
 }

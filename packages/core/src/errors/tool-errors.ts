@@ -49,7 +49,9 @@ export class PermissionDeniedError extends A3sError {
 /** A pre-hook blocked the call. */
 export class ToolBlockedError extends A3sError {
   constructor(toolName: string, hook: string, reason: string) {
-    super('TOOL_BLOCKED', `${toolName}: blocked by hook '${hook}': ${reason}`, { details: { tool: toolName, hook, reason } });
+    super('TOOL_BLOCKED', `${toolName}: blocked by hook '${hook}': ${reason}`, {
+      details: { tool: toolName, hook, reason },
+    });
   }
 }
 
@@ -57,7 +59,9 @@ export class ToolBlockedError extends A3sError {
 export class ToolNotFoundError extends A3sError {
   constructor(toolName: string, available: readonly string[]) {
     const list = available.length > 0 ? available.join(', ') : '(none)';
-    super('TOOL_NOT_FOUND', `unknown tool '${toolName}'; available: ${list}`, { details: { tool: toolName, available } });
+    super('TOOL_NOT_FOUND', `unknown tool '${toolName}'; available: ${list}`, {
+      details: { tool: toolName, available },
+    });
   }
 }
 
@@ -66,7 +70,9 @@ export class ToolTimeoutError extends A3sError {
   /** The timeout that elapsed, in milliseconds. */
   readonly timeoutMs: number;
   constructor(toolName: string, timeoutMs: number) {
-    super('TOOL_TIMEOUT', `${toolName}: timed out after ${timeoutMs} ms`, { details: { tool: toolName, timeout_ms: timeoutMs } });
+    super('TOOL_TIMEOUT', `${toolName}: timed out after ${timeoutMs} ms`, {
+      details: { tool: toolName, timeout_ms: timeoutMs },
+    });
     this.timeoutMs = timeoutMs;
   }
 }
@@ -82,7 +88,9 @@ export class CancelledError extends A3sError {
 /** A budget of the run has no room left for this call; nothing was executed. */
 export class BudgetExhaustedError extends A3sError {
   constructor(budget: string, used: number, limit: number) {
-    super('BUDGET_EXHAUSTED', `budget '${budget}' exhausted: ${used} of ${limit} used`, { details: { budget, used, limit } });
+    super('BUDGET_EXHAUSTED', `budget '${budget}' exhausted: ${used} of ${limit} used`, {
+      details: { budget, used, limit },
+    });
   }
 }
 
@@ -128,8 +136,12 @@ export class PermissionRuleError extends A3sError {
 /** A workspace operation was requested that the workspace does not declare. */
 export class CapabilityUnavailableError extends A3sError {
   constructor(capability: string, operation: string) {
-    super('CAPABILITY_UNAVAILABLE', `${operation} needs workspace capability '${capability}', which this workspace does not provide`, {
-      details: { capability, operation },
-    });
+    super(
+      'CAPABILITY_UNAVAILABLE',
+      `${operation} needs workspace capability '${capability}', which this workspace does not provide`,
+      {
+        details: { capability, operation },
+      },
+    );
   }
 }

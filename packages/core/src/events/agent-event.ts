@@ -46,7 +46,15 @@ export interface AgentEventPayloads {
    * shape, flagged by `args_truncated` with the original size in `args_chars`; the fact log keeps
    * the full arguments. The same holds for `confirmation_required` and `permission_denied`.
    */
-  toolStart: { id: string; name: string; args: unknown; args_truncated?: boolean; args_chars?: number; source: InvocationSource; depth: number };
+  toolStart: {
+    id: string;
+    name: string;
+    args: unknown;
+    args_truncated?: boolean;
+    args_chars?: number;
+    source: InvocationSource;
+    depth: number;
+  };
   /**
    * Live output of a running call (not recorded in the fact log; the result carries the output).
    * `delta` is bounded: above 8 KB it keeps its head with a `… [n chars]` note and
@@ -65,14 +73,29 @@ export interface AgentEventPayloads {
     source: InvocationSource;
     duration_ms: number;
   };
-  confirmationRequired: { tool_id: string; tool_name: string; args: unknown; args_truncated?: boolean; args_chars?: number; rule: string };
+  confirmationRequired: {
+    tool_id: string;
+    tool_name: string;
+    args: unknown;
+    args_truncated?: boolean;
+    args_chars?: number;
+    rule: string;
+  };
   /**
    * A call that did not run because governance said no. `denied_by` says who: `rule` (a
    * permission rule; `reason` is the rule), `confirmation` (a person or the host's approver
    * refused; `reason` is `not confirmed: <why>`), `checker`, `skill`, `restriction` (an agent's
    * tool restriction) or `mode` (plan mode or the agent's tiers hide the tool).
    */
-  permissionDenied: { tool_id: string; tool_name: string; args: unknown; args_truncated?: boolean; args_chars?: number; reason: string; denied_by?: DeniedBy };
+  permissionDenied: {
+    tool_id: string;
+    tool_name: string;
+    args: unknown;
+    args_truncated?: boolean;
+    args_chars?: number;
+    reason: string;
+    denied_by?: DeniedBy;
+  };
   userQuestion: {
     question_id: string;
     question: string;
@@ -94,7 +117,12 @@ export interface AgentEventPayloads {
     reason?: string;
     turn?: number;
   };
-  subagentEnd: { task_id: string; agent: string; status: 'completed' | 'cancelled' | 'failed' | 'parked'; error?: string };
+  subagentEnd: {
+    task_id: string;
+    agent: string;
+    status: 'completed' | 'cancelled' | 'failed' | 'parked';
+    error?: string;
+  };
   /**
    * The run did not end when the model stopped: the completion gate (unverified changes) or a
    * stop hook asked for another model turn, with `reason` as why. `attempt` counts from 1 per
@@ -114,7 +142,9 @@ export interface AgentEventPayloads {
 export type AgentEventKind = keyof AgentEventPayloads;
 
 /** One internal event: `{ kind, payload }`, discriminated on `kind`. */
-export type AgentEvent = { [K in AgentEventKind]: { readonly kind: K; readonly payload: Readonly<AgentEventPayloads[K]> } }[AgentEventKind];
+export type AgentEvent = {
+  [K in AgentEventKind]: { readonly kind: K; readonly payload: Readonly<AgentEventPayloads[K]> };
+}[AgentEventKind];
 
 /** Where events go. The invoker only ever calls `emit`. */
 export interface EventSink {

@@ -9,17 +9,25 @@ const big = 'x'.repeat(300_000);
 
 describe('bounded events', () => {
   it('BND-07: a 300 KB argument emits a bounded tool_start preview (and a capped tool_end); the fact log and the tool keep the full arguments', async () => {
-    const { session, state } = await track(open([{ tool_calls: [{ id: 'w', name: 'echo', args: { text: big, times: 1 } }] }, { text: 'written' }]));
+    const { session, state } = await track(
+      open([{ tool_calls: [{ id: 'w', name: 'echo', args: { text: big, times: 1 } }] }, { text: 'written' }]),
+    );
     const events: EventEnvelopeV1[] = [];
     const stream = session.stream('write it');
     for await (const ev of stream) events.push(ev);
     expect((await stream.result).text).toBe('written');
     for (const ev of events) expect(JSON.stringify(ev).length).toBeLessThan(EVENT_ARGS_MAX_CHARS + 4096);
-    const start = events.find((e) => e.type === 'tool_start')!.payload as { args: { text: string; times: number }; args_truncated?: boolean; args_chars?: number };
+    const start = events.find((e) => e.type === 'tool_start')!.payload as {
+      args: { text: string; times: number };
+      args_truncated?: boolean;
+      args_chars?: number;
+    };
     expect(start).toMatchObject({ args_truncated: true, args_chars: JSON.stringify({ text: big, times: 1 }).length });
     expect(start.args.times).toBe(1);
     expect(start.args.text).toMatch(/^x{1024}… \[300000 chars\]$/);
-    const turn = session.store.log.facts.find((f) => f.type === 'model.turn')!.payload as { decision: { calls: { args: { text: string } }[] } };
+    const turn = session.store.log.facts.find((f) => f.type === 'model.turn')!.payload as {
+      decision: { calls: { args: { text: string } }[] };
+    };
     expect(turn.decision.calls[0]!.args.text).toHaveLength(300_000);
     expect((state.executions[0]!.args as { text: string }).text).toHaveLength(300_000);
   });
@@ -27,7 +35,10 @@ describe('bounded events', () => {
   it('BND-07: confirmation_required carries the same bounded preview', async () => {
     const manager = new ScriptedConfirmationManager([true]);
     const { session } = await track(
-      open([{ tool_calls: [{ id: 'w', name: 'echo', args: { text: big } }] }, { text: 'ok' }], { permissions: { ask: ['echo'], defaultDecision: 'allow' }, confirmation: manager }),
+      open([{ tool_calls: [{ id: 'w', name: 'echo', args: { text: big } }] }, { text: 'ok' }], {
+        permissions: { ask: ['echo'], defaultDecision: 'allow' },
+        confirmation: manager,
+      }),
     );
     const events: EventEnvelopeV1[] = [];
     const stream = session.stream('write it');
@@ -46,7 +57,10 @@ describe('bounded events', () => {
     const list = boundedValue({ items: Array.from({ length: 100 }, (_, i) => i) }, 240);
     expect(list.truncated).toBe(true);
     expect((list.value as { items: unknown[] }).items.at(-1)).toBe('… [36 more items]');
-    const wide = boundedValue(Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`k${i}`, 'v'.repeat(50)])), 1000);
+    const wide = boundedValue(
+      Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`k${i}`, 'v'.repeat(50)])),
+      1000,
+    );
     expect(wide.value).toEqual({ preview: expect.stringMatching(/^\{"k0":"v+/) });
     expect(JSON.stringify(wide.value).length).toBeLessThanOrEqual(1000);
   });

@@ -52,12 +52,17 @@ function jsonHead(json: string, maxChars: number): { readonly preview: string } 
 }
 
 function shorten(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return value.length <= STRING_PREVIEW_CHARS ? value : `${value.slice(0, STRING_PREVIEW_CHARS)}… [${value.length} chars]`;
+  if (typeof value === 'string')
+    return value.length <= STRING_PREVIEW_CHARS
+      ? value
+      : `${value.slice(0, STRING_PREVIEW_CHARS)}… [${value.length} chars]`;
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[…]';
   if (Array.isArray(value)) {
     const kept = value.slice(0, ARRAY_PREVIEW_ITEMS).map((v) => shorten(v, depth + 1));
-    return value.length > ARRAY_PREVIEW_ITEMS ? [...kept, `… [${value.length - ARRAY_PREVIEW_ITEMS} more items]`] : kept;
+    return value.length > ARRAY_PREVIEW_ITEMS
+      ? [...kept, `… [${value.length - ARRAY_PREVIEW_ITEMS} more items]`]
+      : kept;
   }
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = shorten(v, depth + 1);
@@ -73,7 +78,11 @@ function safeJson(value: unknown): string {
 }
 
 /** Event fields for tool arguments: `args` (bounded), and `args_truncated`/`args_chars` when it is a preview. */
-export function eventArgs(args: unknown): { readonly args: unknown; readonly args_truncated?: true; readonly args_chars?: number } {
+export function eventArgs(args: unknown): {
+  readonly args: unknown;
+  readonly args_truncated?: true;
+  readonly args_chars?: number;
+} {
   const b = boundedValue(args, EVENT_ARGS_MAX_CHARS);
   return b.truncated ? { args: b.value, args_truncated: true, args_chars: b.chars } : { args };
 }

@@ -45,7 +45,8 @@ export class AgentEventEmitter implements EventSink {
     this.#sessionId = options.sessionId;
     this.#clock = options.clock ?? Date.now;
     this.#sequence = options.startSequence ?? 0;
-    this.#onListenerError = options.onListenerError ?? ((e) => process.emitWarning(`a3s event listener threw: ${String(e)}`));
+    this.#onListenerError =
+      options.onListenerError ?? ((e) => process.emitWarning(`a3s event listener threw: ${String(e)}`));
   }
 
   /** Sequence number of the last emitted event (0 before the first). */

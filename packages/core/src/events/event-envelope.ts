@@ -28,7 +28,12 @@ export interface EventEnvelopeV1 {
 
 /** Wraps an internal event in a v1 envelope. */
 export function toEnvelopeV1(event: AgentEvent, metadata: EventMetadataV1): EventEnvelopeV1 {
-  return { version: 1, type: wireTypeOf(event.kind), payload: event.payload as Readonly<Record<string, unknown>>, metadata };
+  return {
+    version: 1,
+    type: wireTypeOf(event.kind),
+    payload: event.payload as Readonly<Record<string, unknown>>,
+    metadata,
+  };
 }
 
 /** Thrown by {@link parseEventEnvelopeV1} for a value that is not a v1 envelope; names the field. */
@@ -46,13 +51,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export function parseEventEnvelopeV1(value: unknown): EventEnvelopeV1 {
   if (!isRecord(value)) throw new EventEnvelopeError('(root)', 'must be an object');
   if (value.version !== 1) throw new EventEnvelopeError('version', `must be 1, got ${JSON.stringify(value.version)}`);
-  if (typeof value.type !== 'string' || value.type.length === 0) throw new EventEnvelopeError('type', 'must be a non-empty string');
+  if (typeof value.type !== 'string' || value.type.length === 0)
+    throw new EventEnvelopeError('type', 'must be a non-empty string');
   if (!isRecord(value.payload)) throw new EventEnvelopeError('payload', 'must be an object');
   const m = value.metadata;
   if (!isRecord(m)) throw new EventEnvelopeError('metadata', 'must be an object');
   if (typeof m.run_id !== 'string') throw new EventEnvelopeError('metadata.run_id', 'must be a string');
   if (typeof m.session_id !== 'string') throw new EventEnvelopeError('metadata.session_id', 'must be a string');
-  if (!Number.isInteger(m.sequence) || (m.sequence as number) < 1) throw new EventEnvelopeError('metadata.sequence', 'must be an integer >= 1');
+  if (!Number.isInteger(m.sequence) || (m.sequence as number) < 1)
+    throw new EventEnvelopeError('metadata.sequence', 'must be an integer >= 1');
   if (typeof m.timestamp_ms !== 'number') throw new EventEnvelopeError('metadata.timestamp_ms', 'must be a number');
   return value as unknown as EventEnvelopeV1;
 }
@@ -81,7 +88,10 @@ export function projectEventV1(envelope: EventEnvelopeV1): ProjectedEventV1 {
   let tool: unknown = p.tool_name;
   if (typeof tool !== 'string' && envelope.type.startsWith('tool_')) tool = p.name;
   const u = p.usage as { input_tokens?: unknown; output_tokens?: unknown } | undefined;
-  const usage = isRecord(u) && typeof u.input_tokens === 'number' && typeof u.output_tokens === 'number' ? { inputTokens: u.input_tokens, outputTokens: u.output_tokens } : undefined;
+  const usage =
+    isRecord(u) && typeof u.input_tokens === 'number' && typeof u.output_tokens === 'number'
+      ? { inputTokens: u.input_tokens, outputTokens: u.output_tokens }
+      : undefined;
   return {
     ...envelope,
     ...(typeof text === 'string' ? { text } : {}),

@@ -1,5 +1,13 @@
 export { nullEventSink } from './agent-event.js';
-export type { AgentEvent, AgentEventKind, AgentEventPayloads, DeniedBy, EventSink, EventUsage, UndeliveredSteer } from './agent-event.js';
+export type {
+  AgentEvent,
+  AgentEventKind,
+  AgentEventPayloads,
+  DeniedBy,
+  EventSink,
+  EventUsage,
+  UndeliveredSteer,
+} from './agent-event.js';
 export { EVENT_CATALOG_V1, wireTypeOf } from './event-catalog.js';
 export type { EventTypeV1 } from './event-catalog.js';
 export { EventEnvelopeError, parseEventEnvelopeV1, projectEventV1, toEnvelopeV1 } from './event-envelope.js';

@@ -39,14 +39,22 @@ function asStrings(v: unknown): string[] {
  * Reads the change report of a result's metadata. `ref` identifies the call uniquely in the log;
  * it makes the digest of a change without a content digest unique to that call.
  */
-export function reportedChanges(metadata: Readonly<Record<string, unknown>> | null | undefined, ref: string): ReportedChanges {
+export function reportedChanges(
+  metadata: Readonly<Record<string, unknown>> | null | undefined,
+  ref: string,
+): ReportedChanges {
   const m = metadata ?? {};
   const changes = m['changes'];
   if (Array.isArray(changes)) {
     const out: { path: string; digest: string }[] = [];
     for (const c of changes as { path?: unknown; digest_after?: unknown; action?: unknown }[]) {
       if (typeof c?.path !== 'string') continue;
-      const digest = c.action === 'delete' || c.digest_after === null ? 'deleted' : typeof c.digest_after === 'string' ? c.digest_after : `changed:${ref}`;
+      const digest =
+        c.action === 'delete' || c.digest_after === null
+          ? 'deleted'
+          : typeof c.digest_after === 'string'
+            ? c.digest_after
+            : `changed:${ref}`;
       out.push({ path: c.path, digest });
     }
     return { kind: 'changes', changes: out };
@@ -64,7 +72,8 @@ export function reportedChanges(metadata: Readonly<Record<string, unknown>> | nu
       ],
     };
   }
-  if (Array.isArray(paths)) return { kind: 'changes', changes: asStrings(paths).map((path) => ({ path, digest: `command:${ref}` })) };
+  if (Array.isArray(paths))
+    return { kind: 'changes', changes: asStrings(paths).map((path) => ({ path, digest: `command:${ref}` })) };
   if (files === null || paths === null) return { kind: 'unknown' };
   return { kind: 'unreported' };
 }
@@ -75,7 +84,9 @@ export function unknownChange(callId: string, tool: string, ref: string): Change
 }
 
 /** The entries of a `metadata.change_record`, or `undefined` when the metadata has none. */
-export function readChangeRecord(metadata: Readonly<Record<string, unknown>> | null | undefined): ChangeRecordEntry[] | undefined {
+export function readChangeRecord(
+  metadata: Readonly<Record<string, unknown>> | null | undefined,
+): ChangeRecordEntry[] | undefined {
   const record = metadata?.[CHANGE_RECORD_KEY];
   if (!Array.isArray(record)) return undefined;
   const out: ChangeRecordEntry[] = [];

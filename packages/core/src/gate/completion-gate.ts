@@ -12,7 +12,12 @@ export type Completion = 'verified' | 'waived' | 'narrative';
 
 /** What the gate decides. */
 export type GateDecision =
-  | { readonly decision: 'allow'; readonly completion: Completion; readonly report?: VerificationReport; readonly waiver?: CompletionWaiver }
+  | {
+      readonly decision: 'allow';
+      readonly completion: Completion;
+      readonly report?: VerificationReport;
+      readonly waiver?: CompletionWaiver;
+    }
   | { readonly decision: 'continue' | 'incomplete'; readonly digest: string; readonly reason: string };
 
 /** A host waiver: completion without verification, for exactly one digest. */
@@ -24,7 +29,11 @@ export interface CompletionWaiver {
 
 /** Produces reports from outside the run (CI results, a reviewer's sign-off), merged before deciding. */
 export interface CompletionAttestor {
-  attest(request: { readonly runId: string; readonly sessionId: string; readonly ledger: MutationLedger }): Promise<VerificationReport | readonly VerificationReport[] | undefined>;
+  attest(request: {
+    readonly runId: string;
+    readonly sessionId: string;
+    readonly ledger: MutationLedger;
+  }): Promise<VerificationReport | readonly VerificationReport[] | undefined>;
 }
 
 /** A session's verification reports and waivers. */

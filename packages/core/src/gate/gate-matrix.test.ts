@@ -7,11 +7,23 @@ import type { VerificationReport } from './verification-report.js';
 // × waiver/no waiver × attestor/no attestor, each decided by the real SessionGate over a log.
 const changedLog = (changed: boolean): Fact[] => {
   const facts: Fact[] = [{ seq: 1, type: 'run.started', key: 'run:r', cause: null, payload: { run_id: 'r' } }];
-  const metadata = changed ? { changes: [{ path: 'a.ts', action: 'modify', digest_after: 'sha256:1' }] } : { changed_paths: [] };
-  facts.push({ seq: 2, type: 'tool.result', key: 'tr', cause: 'tool:1:0:c', payload: { tool_call_id: 'c', name: 'edit', ok: true, output: '', exit_code: 0, metadata } });
+  const metadata = changed
+    ? { changes: [{ path: 'a.ts', action: 'modify', digest_after: 'sha256:1' }] }
+    : { changed_paths: [] };
+  facts.push({
+    seq: 2,
+    type: 'tool.result',
+    key: 'tr',
+    cause: 'tool:1:0:c',
+    payload: { tool_call_id: 'c', name: 'edit', ok: true, output: '', exit_code: 0, metadata },
+  });
   return facts;
 };
-const report = (status: VerificationReport['status'], digest: string | null, source: VerificationReport['source'] = 'commands'): VerificationReport => ({
+const report = (
+  status: VerificationReport['status'],
+  digest: string | null,
+  source: VerificationReport['source'] = 'commands',
+): VerificationReport => ({
   schema: 'a3s.verification_report.v1',
   id: `vr-${status}-${String(digest).slice(0, 4)}`,
   subject: 's',
@@ -26,7 +38,10 @@ const report = (status: VerificationReport['status'], digest: string | null, sou
 
 type ReportKind = 'passed' | 'failed' | 'stale' | 'none';
 const cases: [boolean, ReportKind, boolean, boolean][] = [];
-for (const changed of [false, true]) for (const r of ['passed', 'failed', 'stale', 'none'] as const) for (const waiver of [false, true]) for (const attestor of [false, true]) cases.push([changed, r, waiver, attestor]);
+for (const changed of [false, true])
+  for (const r of ['passed', 'failed', 'stale', 'none'] as const)
+    for (const waiver of [false, true])
+      for (const attestor of [false, true]) cases.push([changed, r, waiver, attestor]);
 
 function expected(changed: boolean, r: ReportKind, waiver: boolean, attestor: boolean): string {
   if (!changed) return 'allow:narrative';
@@ -38,10 +53,16 @@ function expected(changed: boolean, r: ReportKind, waiver: boolean, attestor: bo
 describe('completion gate matrix', () => {
   it.each(cases)('GATE-01..05: changed=%s report=%s waiver=%s attestor=%s', async (changed, r, waiver, attestor) => {
     const facts = changedLog(changed);
-    const gate = new SessionGate(() => facts, () => 'write', {
-      continuation: { enabled: false },
-      ...(attestor ? { attestor: { attest: async ({ ledger }) => report('passed', ledger.digest, 'attestor') } } : {}),
-    });
+    const gate = new SessionGate(
+      () => facts,
+      () => 'write',
+      {
+        continuation: { enabled: false },
+        ...(attestor
+          ? { attestor: { attest: async ({ ledger }) => report('passed', ledger.digest, 'attestor') } }
+          : {}),
+      },
+    );
     const digest = gate.ledger('r').digest;
     expect(digest === null).toBe(!changed);
     if (r === 'passed') gate.verification.addReport(report('passed', digest));
@@ -54,7 +75,11 @@ describe('completion gate matrix', () => {
 
   it('GATE-05: with continuation turns left, an unverified change asks to continue instead', async () => {
     const facts = changedLog(true);
-    const gate = new SessionGate(() => facts, () => 'write', { continuation: { maxTurns: 2 } });
+    const gate = new SessionGate(
+      () => facts,
+      () => 'write',
+      { continuation: { maxTurns: 2 } },
+    );
     expect((await gate.decide('r', 's', 0)).decision).toBe('continue');
     expect((await gate.decide('r', 's', 2)).decision).toBe('incomplete');
   });

@@ -1,7 +1,33 @@
 export { CHANGE_RECORD_KEY, UNKNOWN_PATH, type ChangeRecordEntry } from './change-record.js';
-export { VerificationLedger, type Completion, type CompletionAttestor, type CompletionWaiver, type GateDecision } from './completion-gate.js';
-export { effectDigest, ledgerOf, runStartIndex, type LedgerEntry, type MutationLedger, type TierOf } from './mutation-ledger.js';
+export {
+  VerificationLedger,
+  type Completion,
+  type CompletionAttestor,
+  type CompletionWaiver,
+  type GateDecision,
+} from './completion-gate.js';
+export {
+  effectDigest,
+  ledgerOf,
+  runStartIndex,
+  type LedgerEntry,
+  type MutationLedger,
+  type TierOf,
+} from './mutation-ledger.js';
 export { CompletionIncompleteError, continuationText, SessionGate, type GateOptions } from './session-gate.js';
-export { reportStatus, type CheckEvidence, type VerificationCheck, type VerificationReport, type VerificationStatus } from './verification-report.js';
-export { runVerification, validateVerification, VERIFICATION_PRESETS, type CommandRunner, type VerificationCommand, type VerifyOptions } from './verify-commands.js';
+export {
+  reportStatus,
+  type CheckEvidence,
+  type VerificationCheck,
+  type VerificationReport,
+  type VerificationStatus,
+} from './verification-report.js';
+export {
+  runVerification,
+  validateVerification,
+  VERIFICATION_PRESETS,
+  type CommandRunner,
+  type VerificationCommand,
+  type VerifyOptions,
+} from './verify-commands.js';
 export { createVerifyTool } from './verify-tool.js';

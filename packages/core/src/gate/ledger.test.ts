@@ -45,10 +45,12 @@ describe('mutation ledger', () => {
     const twice = [...once, result('bash', { changed_paths: ['app.js'] })];
     expect(ledgerOf(twice, 0, tierOf).digest).not.toBe(ledgerOf(once, 0, tierOf).digest);
     const unknown = [result('bash', { changed_paths: null })];
-    expect(ledgerOf([...unknown, result('bash', { changed_paths: null })], 0, tierOf).digest).not.toBe(ledgerOf(unknown, 0, tierOf).digest);
+    expect(ledgerOf([...unknown, result('bash', { changed_paths: null })], 0, tierOf).digest).not.toBe(
+      ledgerOf(unknown, 0, tierOf).digest,
+    );
   });
 
-  it('GATE-01/TOOL-01: the change record the invoker aggregates from nested calls is read, and wins over the outer tool\'s own report', () => {
+  it("GATE-01/TOOL-01: the change record the invoker aggregates from nested calls is read, and wins over the outer tool's own report", () => {
     const record = [
       { call_id: 'b.0', tool: 'write', path: 'app.js', digest: 'sha256:9' },
       { call_id: 'b.1', tool: 'bash', path: '(unknown)', digest: 'unknown:b.1#n' },
@@ -58,9 +60,19 @@ describe('mutation ledger', () => {
     const facts = [
       result('batch', { batch: { completed: true }, change_record: record }),
       // A failed orchestrator (a program that threw after writing) still brings its record.
-      result('program', { error_code: 'TOOL_EXECUTION', change_record: [{ call_id: 'p.1', tool: 'write', path: 'b.js', digest: 'sha256:2' }] }, false),
+      result(
+        'program',
+        {
+          error_code: 'TOOL_EXECUTION',
+          change_record: [{ call_id: 'p.1', tool: 'write', path: 'b.js', digest: 'sha256:2' }],
+        },
+        false,
+      ),
       // The record is the whole truth of a result: its own `changed_paths: []` cannot hide it.
-      result('verify', { changed_paths: [], change_record: [{ call_id: 'v.1', tool: 'bash', path: 'cov.json', digest: 'command:v.1#m' }] }),
+      result('verify', {
+        changed_paths: [],
+        change_record: [{ call_id: 'v.1', tool: 'bash', path: 'cov.json', digest: 'command:v.1#m' }],
+      }),
       result('batch', { batch: { completed: true } }),
     ];
     const ledger = ledgerOf(facts, 0, tierOf);

@@ -42,7 +42,8 @@ function entriesOf(p: ResultPayload, seq: number, tierOf: TierOf): LedgerEntry[]
   if (recorded !== undefined) return recorded.map((e) => ({ tool: e.tool, path: e.path, digest: e.digest }));
   const ref = `${p.tool_call_id}@${seq}`;
   const reported = reportedChanges(p.metadata, ref);
-  if (reported.kind === 'changes') return reported.changes.map((c) => ({ tool: p.name, path: c.path, digest: c.digest }));
+  if (reported.kind === 'changes')
+    return reported.changes.map((c) => ({ tool: p.name, path: c.path, digest: c.digest }));
   const tier = tierOf(p.name);
   // A tool that may change the workspace but cannot say what it changed is an unknown change.
   const unknown = reported.kind === 'unknown' || (p.ok && (tier === 'write' || tier === 'exec'));

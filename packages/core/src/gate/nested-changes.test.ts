@@ -31,15 +31,25 @@ function halfWayPack(dir: string) {
 async function open(turns: ScriptedTurn[]) {
   const ws = workspace();
   const model = new ScriptedLlmClient(turns);
-  const agent = await Agent.create({ model, tools: [filePack(ws.dir), halfWayPack(ws.dir)], workspace: ws.services, permissions: { defaultDecision: 'allow' } });
+  const agent = await Agent.create({
+    model,
+    tools: [filePack(ws.dir), halfWayPack(ws.dir)],
+    workspace: ws.services,
+    permissions: { defaultDecision: 'allow' },
+  });
   const session = await agent.session(ws.dir, { gate: { continuation: { enabled: false } }, persistence: 'memory' });
   sessions.push(session);
   return { session, model };
 }
 
 const writeArgs = { file_path: 'app.js', content: 'v2' };
-const program = (source: string): ScriptedTurn => ({ tool_calls: [{ id: 'p', name: 'program', args: { type: 'script', language: 'javascript', source } }] });
-const ended = (s: AgentSession) => s.store.log.facts.filter((f) => f.type === 'run.ended').map((f) => f.payload as { status: string; error?: { code: string } });
+const program = (source: string): ScriptedTurn => ({
+  tool_calls: [{ id: 'p', name: 'program', args: { type: 'script', language: 'javascript', source } }],
+});
+const ended = (s: AgentSession) =>
+  s.store.log.facts
+    .filter((f) => f.type === 'run.ended')
+    .map((f) => f.payload as { status: string; error?: { code: string } });
 
 async function expectIncomplete(session: AgentSession): Promise<void> {
   await expect(session.send('change app.js')).rejects.toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
@@ -49,21 +59,35 @@ async function expectIncomplete(session: AgentSession): Promise<void> {
 
 describe('nested changes reach the completion gate', () => {
   it('GATE-01/GATE-08: baseline, a direct write without verification is incomplete', async () => {
-    const { session } = await open([{ tool_calls: [{ name: 'write_file', args: writeArgs }] }, { text: 'Done, tests pass.' }]);
+    const { session } = await open([
+      { tool_calls: [{ name: 'write_file', args: writeArgs }] },
+      { text: 'Done, tests pass.' },
+    ]);
     await expectIncomplete(session);
   });
 
   it('GATE-01/GATE-08/TOOL-03: the same write inside batch is incomplete; the batch result carries the nested change', async () => {
-    const { session } = await open([{ tool_calls: [{ id: 'b', name: 'batch', args: { calls: [{ tool: 'write_file', args: writeArgs }] } }] }, { text: 'Done, tests pass.' }]);
+    const { session } = await open([
+      { tool_calls: [{ id: 'b', name: 'batch', args: { calls: [{ tool: 'write_file', args: writeArgs }] } }] },
+      { text: 'Done, tests pass.' },
+    ]);
     await expectIncomplete(session);
-    expect(session.changeLedger().entries).toEqual([{ tool: 'write_file', path: 'app.js', digest: expect.stringMatching(/^sha256:/) }]);
-    const batch = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { metadata: { change_record: unknown[] } };
-    expect(batch.metadata.change_record).toEqual([{ call_id: 'b.0', tool: 'write_file', path: 'app.js', digest: expect.stringMatching(/^sha256:/) }]);
+    expect(session.changeLedger().entries).toEqual([
+      { tool: 'write_file', path: 'app.js', digest: expect.stringMatching(/^sha256:/) },
+    ]);
+    const batch = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as {
+      metadata: { change_record: unknown[] };
+    };
+    expect(batch.metadata.change_record).toEqual([
+      { call_id: 'b.0', tool: 'write_file', path: 'app.js', digest: expect.stringMatching(/^sha256:/) },
+    ]);
   });
 
   it('GATE-01/TOOL-03/PTC-03: ctx.tool("write_file") inside program is incomplete, even when the script returns a forged empty record', async () => {
     const { session } = await open([
-      program(`async function run(ctx) { await ctx.tool('write_file', { file_path: 'app.js', content: 'v2' }); return { change_record: [], changes: [], changed_paths: [] }; }`),
+      program(
+        `async function run(ctx) { await ctx.tool('write_file', { file_path: 'app.js', content: 'v2' }); return { change_record: [], changes: [], changed_paths: [] }; }`,
+      ),
       { text: 'Done.' },
     ]);
     await expectIncomplete(session);
@@ -71,7 +95,12 @@ describe('nested changes reach the completion gate', () => {
   });
 
   it('GATE-01/PTC-03: a program that writes and then throws still counts its write', async () => {
-    const { session } = await open([program(`async function run(ctx) { await ctx.tool('write_file', { file_path: 'app.js', content: 'v2' }); throw new Error('boom'); }`), { text: 'Nothing changed.' }]);
+    const { session } = await open([
+      program(
+        `async function run(ctx) { await ctx.tool('write_file', { file_path: 'app.js', content: 'v2' }); throw new Error('boom'); }`,
+      ),
+      { text: 'Nothing changed.' },
+    ]);
     await expectIncomplete(session);
     const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { ok: boolean };
     expect(result.ok).toBe(false);
@@ -79,9 +108,16 @@ describe('nested changes reach the completion gate', () => {
   });
 
   it('GATE-01/TOOL-01: a nested write-tier call that fails half-way after writing is an unknown change (fail closed)', async () => {
-    const { session } = await open([{ tool_calls: [{ name: 'batch', args: { calls: [{ tool: 'write_then_crash', args: { file_path: 'app.js' } }] } }] }, { text: 'It failed, nothing changed.' }]);
+    const { session } = await open([
+      {
+        tool_calls: [{ name: 'batch', args: { calls: [{ tool: 'write_then_crash', args: { file_path: 'app.js' } }] } }],
+      },
+      { text: 'It failed, nothing changed.' },
+    ]);
     await expectIncomplete(session);
-    expect(session.changeLedger().entries).toEqual([{ tool: 'write_then_crash', path: '(unknown)', digest: expect.stringMatching(/^unknown:/) }]);
+    expect(session.changeLedger().entries).toEqual([
+      { tool: 'write_then_crash', path: '(unknown)', digest: expect.stringMatching(/^unknown:/) },
+    ]);
   });
 
   it('GATE-01/TOOL-01: a write made by a sub-agent task reaches the parent ledger (the child failing its own gate included)', async () => {
@@ -92,7 +128,9 @@ describe('nested changes reach the completion gate', () => {
       { text: 'Done.' },
     ]);
     await expectIncomplete(session);
-    expect(session.changeLedger().entries).toEqual([{ tool: 'task', path: 'app.js', digest: expect.stringMatching(/^sha256:/) }]);
+    expect(session.changeLedger().entries).toEqual([
+      { tool: 'task', path: 'app.js', digest: expect.stringMatching(/^sha256:/) },
+    ]);
   });
 
   it('GATE-01/GATE-02: a write after a passed verification, hidden in batch, makes the report stale', async () => {
@@ -102,6 +140,9 @@ describe('nested changes reach the completion gate', () => {
       { tool_calls: [verify, { name: 'batch', args: { calls: [{ tool: 'write_file', args: writeArgs }] } }] },
       { text: 'Done.' },
     ]);
-    await expect(session.send('change app.js')).rejects.toMatchObject({ code: 'COMPLETION_INCOMPLETE', message: expect.stringMatching(/earlier reports are for other changes/) });
+    await expect(session.send('change app.js')).rejects.toMatchObject({
+      code: 'COMPLETION_INCOMPLETE',
+      message: expect.stringMatching(/earlier reports are for other changes/),
+    });
   });
 });

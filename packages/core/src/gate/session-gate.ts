@@ -12,9 +12,13 @@ export class CompletionIncompleteError extends A3sError {
   /** The effect digest nobody verified. */
   readonly digest: string;
   constructor(digest: string, reason: string) {
-    super('COMPLETION_INCOMPLETE', `the run changed the workspace but cannot complete: ${reason} (effect digest ${digest.slice(0, 12)}…); verify the changes (verifyCommands or the verify tool) or waive this digest`, {
-      details: { effect_digest: digest, reason },
-    });
+    super(
+      'COMPLETION_INCOMPLETE',
+      `the run changed the workspace but cannot complete: ${reason} (effect digest ${digest.slice(0, 12)}…); verify the changes (verifyCommands or the verify tool) or waive this digest`,
+      {
+        details: { effect_digest: digest, reason },
+      },
+    );
     this.digest = digest;
   }
 }
@@ -56,7 +60,8 @@ export class SessionGate {
   /** The id of the latest run in the log, or null. */
   latestRunId(): string | null {
     const facts = this.facts();
-    for (let i = facts.length - 1; i >= 0; i--) if (facts[i]!.type === 'run.started') return (facts[i]!.payload as { run_id: string }).run_id;
+    for (let i = facts.length - 1; i >= 0; i--)
+      if (facts[i]!.type === 'run.started') return (facts[i]!.payload as { run_id: string }).run_id;
     return null;
   }
 
@@ -65,7 +70,8 @@ export class SessionGate {
     const ledger = this.ledger(runId);
     if (ledger.digest !== null && this.options.attestor) {
       const attested = await this.options.attestor.attest({ runId, sessionId, ledger });
-      for (const r of attested === undefined ? [] : Array.isArray(attested) ? attested : [attested]) this.verification.addReport({ ...(r as VerificationReport), source: 'attestor' });
+      for (const r of attested === undefined ? [] : Array.isArray(attested) ? attested : [attested])
+        this.verification.addReport({ ...(r as VerificationReport), source: 'attestor' });
     }
     return this.verification.evaluate(ledger, continuationsUsed < this.maxContinuations);
   }

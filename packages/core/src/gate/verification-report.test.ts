@@ -18,7 +18,11 @@ describe('required: false checks', () => {
 
   it('VERIFY-02: verifyCommands reports the failed optional check and still passes', async () => {
     const ws = workspace();
-    const agent = await Agent.create({ model: new ScriptedLlmClient([]), tools: [filePack(ws.dir)], workspace: ws.services });
+    const agent = await Agent.create({
+      model: new ScriptedLlmClient([]),
+      tools: [filePack(ws.dir)],
+      workspace: ws.services,
+    });
     const session = await agent.session(ws.dir);
     sessions.push(session);
     const report = await session.verifyCommands('release check', [

@@ -54,7 +54,11 @@ export function describeReport(report: VerificationReport): string {
     const exit = c.evidence.exit_code === undefined ? '' : ` [exit ${String(c.evidence.exit_code)}]`;
     return `- ${c.id} (${c.kind}${c.required ? ', required' : ', optional'}): ${c.status}${exit}`;
   });
-  return [`verification '${report.subject}': ${report.status}`, ...checks, ...report.residual_risks.map((r) => `- residual risk: ${r}`)].join('\n');
+  return [
+    `verification '${report.subject}': ${report.status}`,
+    ...checks,
+    ...report.residual_risks.map((r) => `- residual risk: ${r}`),
+  ].join('\n');
 }
 
 /**
@@ -64,9 +68,16 @@ export function describeReport(report: VerificationReport): string {
  * needs_review; else no checks → skipped; else no check passed at all (only advisory ones
  * that failed or were skipped) → needs_review, since nothing was proven; else passed.
  */
-export function reportStatus(checks: readonly Pick<VerificationCheck, 'status' | 'required'>[], residualRisks: readonly string[]): VerificationStatus {
+export function reportStatus(
+  checks: readonly Pick<VerificationCheck, 'status' | 'required'>[],
+  residualRisks: readonly string[],
+): VerificationStatus {
   if (checks.some((c) => c.required && c.status === 'failed')) return 'failed';
-  if (checks.some((c) => c.required && (c.status === 'needs_review' || c.status === 'skipped')) || residualRisks.length > 0) return 'needs_review';
+  if (
+    checks.some((c) => c.required && (c.status === 'needs_review' || c.status === 'skipped')) ||
+    residualRisks.length > 0
+  )
+    return 'needs_review';
   if (checks.length === 0) return 'skipped';
   if (!checks.some((c) => c.status === 'passed')) return 'needs_review';
   return 'passed';

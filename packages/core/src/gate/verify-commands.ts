@@ -38,19 +38,27 @@ const commandSchema = z.strictObject({
 });
 
 /** Checks the arguments of `verifyCommands`; throws `SESSION_CONFIGURATION` naming the field. */
-export function validateVerification(subject: unknown, commands: unknown): asserts commands is readonly VerificationCommand[] {
+export function validateVerification(
+  subject: unknown,
+  commands: unknown,
+): asserts commands is readonly VerificationCommand[] {
   if (typeof subject !== 'string' || subject.trim().length === 0 || subject.length > 500) {
     throw new SessionConfigurationError('subject', 'must be a non-empty string of at most 500 characters');
   }
-  if (!Array.isArray(commands) || commands.length > 64) throw new SessionConfigurationError('commands', 'must be an array of at most 64 commands');
+  if (!Array.isArray(commands) || commands.length > 64)
+    throw new SessionConfigurationError('commands', 'must be an array of at most 64 commands');
   const ids = new Set<string>();
   commands.forEach((c, i) => {
     const parsed = commandSchema.safeParse(c);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new SessionConfigurationError(`commands[${i}]${issue.path.map((p) => `.${String(p)}`).join('')}`, issue.message);
+      throw new SessionConfigurationError(
+        `commands[${i}]${issue.path.map((p) => `.${String(p)}`).join('')}`,
+        issue.message,
+      );
     }
-    if (ids.has(parsed.data.id)) throw new SessionConfigurationError(`commands[${i}].id`, `duplicates '${parsed.data.id}'`);
+    if (ids.has(parsed.data.id))
+      throw new SessionConfigurationError(`commands[${i}].id`, `duplicates '${parsed.data.id}'`);
     ids.add(parsed.data.id);
   });
 }
@@ -61,7 +69,12 @@ export type CommandRunner = (command: string, timeoutMs: number) => Promise<Tool
 const TAIL_CHARS = 4000;
 
 function checkOf(c: VerificationCommand, r: ToolInvocationResult): VerificationCheck {
-  const base = { id: c.id, kind: c.kind ?? 'check', description: c.description ?? c.command, required: c.required ?? true };
+  const base = {
+    id: c.id,
+    kind: c.kind ?? 'check',
+    description: c.description ?? c.command,
+    required: c.required ?? true,
+  };
   const m = r.metadata as { exit_code?: unknown; timed_out?: unknown };
   const tail = r.output.length > TAIL_CHARS ? `…${r.output.slice(-TAIL_CHARS)}` : r.output;
   const evidence = {
@@ -73,8 +86,18 @@ function checkOf(c: VerificationCommand, r: ToolInvocationResult): VerificationC
   };
   if (r.ok) return { ...base, status: 'passed', evidence };
   // The command did not run at all: no evidence either way.
-  if (r.errorKind === 'permission_denied' || r.errorKind === 'blocked' || r.errorKind === 'cancelled' || r.errorKind === 'not_found' || r.errorKind === 'budget_exhausted') {
-    return { ...base, status: 'skipped', evidence: { command: c.command, reason: `${r.errorKind}: ${r.output.slice(0, 500)}` } };
+  if (
+    r.errorKind === 'permission_denied' ||
+    r.errorKind === 'blocked' ||
+    r.errorKind === 'cancelled' ||
+    r.errorKind === 'not_found' ||
+    r.errorKind === 'budget_exhausted'
+  ) {
+    return {
+      ...base,
+      status: 'skipped',
+      evidence: { command: c.command, reason: `${r.errorKind}: ${r.output.slice(0, 500)}` },
+    };
   }
   return { ...base, status: 'failed', evidence };
 }
@@ -108,21 +131,62 @@ export async function runVerification(
 }
 
 /** Ready-made command lists for common stacks. */
-export const VERIFICATION_PRESETS: Readonly<Record<'node' | 'python' | 'rust' | 'go', readonly VerificationCommand[]>> = Object.freeze({
-  node: [
-    { id: 'test', kind: 'test', description: 'Unit tests', command: 'npm test', required: true, timeoutMs: 600_000 },
-    { id: 'typecheck', kind: 'typecheck', description: 'TypeScript type check', command: 'npx --no-install tsc --noEmit', required: false },
-  ],
-  python: [
-    { id: 'test', kind: 'test', description: 'pytest', command: 'python3 -m pytest -q', required: true, timeoutMs: 600_000 },
-    { id: 'compile', kind: 'build', description: 'Byte-compile every module', command: 'python3 -m compileall -q .', required: false },
-  ],
-  rust: [
-    { id: 'test', kind: 'test', description: 'cargo test', command: 'cargo test --quiet', required: true, timeoutMs: 1_800_000 },
-    { id: 'check', kind: 'typecheck', description: 'cargo check', command: 'cargo check --quiet', required: false, timeoutMs: 900_000 },
-  ],
-  go: [
-    { id: 'test', kind: 'test', description: 'go test', command: 'go test ./...', required: true, timeoutMs: 900_000 },
-    { id: 'vet', kind: 'lint', description: 'go vet', command: 'go vet ./...', required: false },
-  ],
-});
+export const VERIFICATION_PRESETS: Readonly<Record<'node' | 'python' | 'rust' | 'go', readonly VerificationCommand[]>> =
+  Object.freeze({
+    node: [
+      { id: 'test', kind: 'test', description: 'Unit tests', command: 'npm test', required: true, timeoutMs: 600_000 },
+      {
+        id: 'typecheck',
+        kind: 'typecheck',
+        description: 'TypeScript type check',
+        command: 'npx --no-install tsc --noEmit',
+        required: false,
+      },
+    ],
+    python: [
+      {
+        id: 'test',
+        kind: 'test',
+        description: 'pytest',
+        command: 'python3 -m pytest -q',
+        required: true,
+        timeoutMs: 600_000,
+      },
+      {
+        id: 'compile',
+        kind: 'build',
+        description: 'Byte-compile every module',
+        command: 'python3 -m compileall -q .',
+        required: false,
+      },
+    ],
+    rust: [
+      {
+        id: 'test',
+        kind: 'test',
+        description: 'cargo test',
+        command: 'cargo test --quiet',
+        required: true,
+        timeoutMs: 1_800_000,
+      },
+      {
+        id: 'check',
+        kind: 'typecheck',
+        description: 'cargo check',
+        command: 'cargo check --quiet',
+        required: false,
+        timeoutMs: 900_000,
+      },
+    ],
+    go: [
+      {
+        id: 'test',
+        kind: 'test',
+        description: 'go test',
+        command: 'go test ./...',
+        required: true,
+        timeoutMs: 900_000,
+      },
+      { id: 'vet', kind: 'lint', description: 'go vet', command: 'go vet ./...', required: false },
+    ],
+  });

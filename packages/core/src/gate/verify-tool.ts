@@ -65,7 +65,11 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
         (command, timeoutMs) => ctx.invoker.invoke('bash', { command, timeout: timeoutMs }),
         {
           // The changes recorded so far plus those of this call (and its commands), not yet in the log.
-          digest: () => effectDigest([...gate.ledger(ctx.runId).entries, ...changesSoFar(ctx).map((e) => ({ tool: e.tool, path: e.path, digest: e.digest }))]),
+          digest: () =>
+            effectDigest([
+              ...gate.ledger(ctx.runId).entries,
+              ...changesSoFar(ctx).map((e) => ({ tool: e.tool, path: e.path, digest: e.digest })),
+            ]),
           runId: ctx.runId,
           now: clock(),
         },

@@ -6,7 +6,9 @@ import type { JsonSchema } from '../tools/json-schema.js';
 import { compileSchema, formatViolations, type SchemaViolation } from './schema-validator.js';
 
 /** The parsed value, or why there is none. */
-export type Extracted = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
+export type Extracted =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly reason: string };
 
 const FENCE = /```(?:json|JSON)?[ \t]*\r?\n?([\s\S]*?)```/;
 
@@ -56,7 +58,12 @@ export function completeStreamedValue(text: string, schema: JsonSchema): Streame
   const extracted = extractJson(text);
   if (!extracted.ok) return { complete: false, reason: extracted.reason };
   const violations = compileSchema(schema).validate(extracted.value);
-  if (violations.length > 0) return { complete: false, reason: `the value does not match the schema:\n${formatViolations(violations)}`, violations };
+  if (violations.length > 0)
+    return {
+      complete: false,
+      reason: `the value does not match the schema:\n${formatViolations(violations)}`,
+      violations,
+    };
   return { complete: true, value: extracted.value };
 }
 

@@ -41,7 +41,10 @@ export function partialEventText(partial: JsonValue, budgetBytes: number): strin
 }
 
 /** The tool result of a generation: exit code 0 only with a validated value. */
-export function toToolResult(result: GenerateObjectResult, params: Pick<GenerateObjectParams, 'include_raw_text' | 'schema_name'>): ToolResult {
+export function toToolResult(
+  result: GenerateObjectResult,
+  params: Pick<GenerateObjectParams, 'include_raw_text' | 'schema_name'>,
+): ToolResult {
   const metadata = {
     schema_name: params.schema_name,
     requested_mode: result.requestedMode,
@@ -67,16 +70,27 @@ export function toToolResult(result: GenerateObjectResult, params: Pick<Generate
  * hands it the run's governed LLM invoker at call time). A getter that returns `undefined` makes the call
  * fail with `no_model`.
  */
-export function createGenerateObjectTool(client: LlmClient | ((ctx: ToolContext) => LlmClient | undefined), options: GenerateObjectToolOptions = {}): Tool<GenerateObjectParams> {
+export function createGenerateObjectTool(
+  client: LlmClient | ((ctx: ToolContext) => LlmClient | undefined),
+  options: GenerateObjectToolOptions = {},
+): Tool<GenerateObjectParams> {
   const budget = options.partialEventBudgetBytes ?? 16_384;
-  if (!Number.isInteger(budget) || budget < 1) throw new RangeError(`partialEventBudgetBytes: must be a positive integer, got ${String(budget)}`);
+  if (!Number.isInteger(budget) || budget < 1)
+    throw new RangeError(`partialEventBudgetBytes: must be a positive integer, got ${String(budget)}`);
   const getClient = typeof client === 'function' ? client : () => client;
   return defineTool({
     name: GENERATE_OBJECT_TOOL_NAME,
     description: DESCRIPTION,
     input: generateObjectInput,
     tier: 'read',
-    capabilities: { readOnly: true, idempotent: false, resumable: true, cancelSafe: true, outputType: 'json', maxParallelism: 4 },
+    capabilities: {
+      readOnly: true,
+      idempotent: false,
+      resumable: true,
+      cancelSafe: true,
+      outputType: 'json',
+      maxParallelism: 4,
+    },
     // The generation deadline (timeout_ms, at most 600 s) is enforced inside; this is only a backstop.
     timeoutMs: 605_000,
     execute: async (args, ctx) => {

@@ -8,17 +8,40 @@ import { handDriven, SENTIMENT_SCHEMA, scripted, toolContext } from './test-supp
 
 const PROMPT = '分类: "这个产品太棒了！"';
 const VALID = { sentiment: 'positive', confidence: 0.95 };
-const ALLOWED_REQUEST_KEYS = new Set(['system', 'messages', 'tools', 'toolChoice', 'responseFormat', 'signal', 'timeoutMs']);
+const ALLOWED_REQUEST_KEYS = new Set([
+  'system',
+  'messages',
+  'tools',
+  'toolChoice',
+  'responseFormat',
+  'signal',
+  'timeoutMs',
+]);
 
 describe('GENOBJ-28: the seed sentiment example', () => {
   it('direct call with mode tool and max_repair_attempts 2 returns exit code 0 and a schema-valid object', async () => {
     const { script, client } = scripted([{ tool_calls: [{ name: 'sentiment', args: VALID }] }]);
     const tool = createGenerateObjectTool(client);
     const { ctx } = toolContext();
-    const result = await tool.execute({ schema: SENTIMENT_SCHEMA, prompt: PROMPT, schema_name: 'sentiment', mode: 'tool', max_repair_attempts: 2 } as never, ctx);
+    const result = await tool.execute(
+      {
+        schema: SENTIMENT_SCHEMA,
+        prompt: PROMPT,
+        schema_name: 'sentiment',
+        mode: 'tool',
+        max_repair_attempts: 2,
+      } as never,
+      ctx,
+    );
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.output)).toEqual({ object: VALID });
-    expect(result.metadata).toMatchObject({ schema_name: 'sentiment', requested_mode: 'tool', mode: 'tool', attempts: 1, repairs: 0 });
+    expect(result.metadata).toMatchObject({
+      schema_name: 'sentiment',
+      requested_mode: 'tool',
+      mode: 'tool',
+      attempts: 1,
+      repairs: 0,
+    });
     const req = script.requests[0]!;
     expect(req.tools).toEqual([{ name: 'sentiment', description: expect.any(String), inputSchema: SENTIMENT_SCHEMA }]);
     expect(req.toolChoice).toEqual({ name: 'sentiment' });
@@ -45,19 +68,31 @@ const FALLBACKS: [string, Caps, string, string][] = [
   ['strict', TOOL_ONLY, 'tool', 'strict without native schema falls back to the forced tool'],
   ['strict', JSON_ONLY, 'prompt', 'strict without schema or forced tool falls back to prompt (not to json)'],
   ['json', ALL, 'json', 'json uses native JSON-object mode'],
-  ['json', { forcedToolChoice: true, strictJsonSchema: true }, 'tool', 'json without JSON mode falls back to the forced tool'],
+  [
+    'json',
+    { forcedToolChoice: true, strictJsonSchema: true },
+    'tool',
+    'json without JSON mode falls back to the forced tool',
+  ],
   ['json', STRICT_ONLY, 'prompt', 'json without JSON mode or forced tool falls back to prompt'],
   ['prompt', ALL, 'prompt', 'prompt stays prompt even when everything is supported'],
 ];
 
 function answerFor(mode: string, name: string) {
-  return mode === 'tool' ? { tool_calls: [{ name, args: VALID }] } : { text: mode === 'prompt' ? `Sure:\n\`\`\`json\n${JSON.stringify(VALID)}\n\`\`\`` : JSON.stringify(VALID) };
+  return mode === 'tool'
+    ? { tool_calls: [{ name, args: VALID }] }
+    : { text: mode === 'prompt' ? `Sure:\n\`\`\`json\n${JSON.stringify(VALID)}\n\`\`\`` : JSON.stringify(VALID) };
 }
 
 describe('mode resolution and safe fallbacks (GENOBJ-15..20)', () => {
   it.each(FALLBACKS)('GENOBJ-15..19: mode %s with caps %j resolves to %s (%s)', async (mode, caps, resolved) => {
     const { script, client } = scripted([answerFor(resolved, 'sentiment')], caps);
-    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, schema_name: 'sentiment', mode: mode as never });
+    const r = await generateObject(client, {
+      schema: SENTIMENT_SCHEMA,
+      prompt: PROMPT,
+      schema_name: 'sentiment',
+      mode: mode as never,
+    });
     expect(r.mode).toBe(resolved);
     expect(r.ok && r.object).toEqual(VALID);
     const req = script.requests[0]!;
@@ -72,7 +107,13 @@ describe('mode resolution and safe fallbacks (GENOBJ-15..20)', () => {
       expect(req.tools).toEqual([]);
       expect(req.toolChoice).toBeUndefined();
     }
-    if (resolved === 'strict') expect(req.responseFormat).toEqual({ type: 'json_schema', name: 'sentiment', schema: SENTIMENT_SCHEMA, strict: true });
+    if (resolved === 'strict')
+      expect(req.responseFormat).toEqual({
+        type: 'json_schema',
+        name: 'sentiment',
+        schema: SENTIMENT_SCHEMA,
+        strict: true,
+      });
     if (resolved === 'json') expect(req.responseFormat).toEqual({ type: 'json_object' });
     if (resolved === 'prompt') expect(req.responseFormat).toBeUndefined();
     // GENOBJ-16: json and prompt modes append the schema instructions to the prompt
@@ -82,18 +123,27 @@ describe('mode resolution and safe fallbacks (GENOBJ-15..20)', () => {
 
 describe('GENOBJ-03: schema support', () => {
   const defsSchema = {
-    $defs: { item: { type: 'object', required: ['kind'], properties: { kind: { enum: ['a', 'b'] }, tag: { const: 'x' } } } },
+    $defs: {
+      item: { type: 'object', required: ['kind'], properties: { kind: { enum: ['a', 'b'] }, tag: { const: 'x' } } },
+    },
     type: 'array',
     items: { $ref: '#/$defs/item' },
     minItems: 1,
   };
 
   it('an array root with local $ref is wrapped as {value} for the forced tool, and unwrapped in the result', async () => {
-    const { script, client } = scripted([{ tool_calls: [{ name: 'items', args: { value: [{ kind: 'a', tag: 'x' }, { kind: 'b' }] } }] }]);
+    const { script, client } = scripted([
+      { tool_calls: [{ name: 'items', args: { value: [{ kind: 'a', tag: 'x' }, { kind: 'b' }] } }] },
+    ]);
     const r = await generateObject(client, { schema: defsSchema, prompt: 'list', schema_name: 'items', mode: 'tool' });
     expect(r.ok && r.object).toEqual([{ kind: 'a', tag: 'x' }, { kind: 'b' }]);
     const input = script.requests[0]!.tools[0]!.inputSchema;
-    expect(input).toMatchObject({ type: 'object', required: ['value'], $defs: defsSchema.$defs, properties: { value: { type: 'array', items: { $ref: '#/$defs/item' } } } });
+    expect(input).toMatchObject({
+      type: 'object',
+      required: ['value'],
+      $defs: defsSchema.$defs,
+      properties: { value: { type: 'array', items: { $ref: '#/$defs/item' } } },
+    });
   });
 
   it('draft-07 definitions, allOf/anyOf/oneOf/not, enum and const are enforced (invalid values go to repair)', async () => {
@@ -112,7 +162,10 @@ describe('GENOBJ-03: schema support', () => {
     };
     const bad = { n: 0, shape: 'oval', unit: 'inch', level: 13, extra: true };
     const good = { n: 2, shape: 'circle', unit: null, level: 3 };
-    const { script, client } = scripted([{ tool_calls: [{ name: 'result', args: bad }] }, { tool_calls: [{ name: 'result', args: good }] }]);
+    const { script, client } = scripted([
+      { tool_calls: [{ name: 'result', args: bad }] },
+      { tool_calls: [{ name: 'result', args: good }] },
+    ]);
     const r = await generateObject(client, { schema, prompt: 'make', mode: 'tool' });
     expect(r.ok && r.object).toEqual(good);
     const feedback = script.requests[1]!.messages.at(-1)!.content;
@@ -121,8 +174,12 @@ describe('GENOBJ-03: schema support', () => {
 
   it('a schema that cannot be compiled is rejected naming args.schema', async () => {
     const { client } = scripted([]);
-    await expect(generateObject(client, { schema: { type: 'bogus' }, prompt: 'x' })).rejects.toThrow(InvalidToolArgsError);
-    await expect(generateObject(client, { schema: { $ref: '#/$defs/missing' }, prompt: 'x' })).rejects.toThrow(/args\.schema: is not a valid JSON Schema/);
+    await expect(generateObject(client, { schema: { type: 'bogus' }, prompt: 'x' })).rejects.toThrow(
+      InvalidToolArgsError,
+    );
+    await expect(generateObject(client, { schema: { $ref: '#/$defs/missing' }, prompt: 'x' })).rejects.toThrow(
+      /args\.schema: is not a valid JSON Schema/,
+    );
   });
 });
 
@@ -133,13 +190,31 @@ describe('repair retries (GENOBJ-26, 27, 01, 02)', () => {
       { tool_calls: [{ id: 't2', name: 'sentiment', args: { sentiment: 'positive' } }] },
       { tool_calls: [{ id: 't3', name: 'sentiment', args: VALID }] },
     ]);
-    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, schema_name: 'sentiment', mode: 'tool', max_repair_attempts: 2 });
+    const r = await generateObject(client, {
+      schema: SENTIMENT_SCHEMA,
+      prompt: PROMPT,
+      schema_name: 'sentiment',
+      mode: 'tool',
+      max_repair_attempts: 2,
+    });
     expect(r.ok).toBe(true);
     expect(r.attempts).toBe(3);
     const second = script.requests[1]!.messages;
     expect(second.slice(1)).toEqual([
-      { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'sentiment', args: { sentiment: 'great', confidence: 0.9 } }] },
-      { role: 'tool', toolCallId: 't1', name: 'sentiment', isError: true, content: expect.stringContaining('/sentiment: must be equal to one of the allowed values: "positive", "negative", "neutral"') },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 't1', name: 'sentiment', args: { sentiment: 'great', confidence: 0.9 } }],
+      },
+      {
+        role: 'tool',
+        toolCallId: 't1',
+        name: 'sentiment',
+        isError: true,
+        content: expect.stringContaining(
+          '/sentiment: must be equal to one of the allowed values: "positive", "negative", "neutral"',
+        ),
+      },
     ]);
     expect(script.requests[2]!.messages.at(-1)!.content).toContain("must have required property 'confidence'");
   });
@@ -158,19 +233,33 @@ describe('repair retries (GENOBJ-26, 27, 01, 02)', () => {
     const bad = { tool_calls: [{ name: 'result', args: { sentiment: 'positive', confidence: 7 } }] };
     const { script, client } = scripted([bad, bad, bad, bad]);
     const tool = createGenerateObjectTool(client);
-    const result = await tool.execute({ schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'tool', max_repair_attempts: 2 } as never, toolContext().ctx);
+    const result = await tool.execute(
+      { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'tool', max_repair_attempts: 2 } as never,
+      toolContext().ctx,
+    );
     expect(script.requests).toHaveLength(3);
     expect(result.exitCode).not.toBe(0);
     const out = JSON.parse(result.output);
     expect(out).not.toHaveProperty('object');
     expect(result.output).not.toContain('"confidence":7');
-    expect(out.error).toMatchObject({ kind: 'validation_failed', validation_errors: [{ path: '/confidence', message: 'must be <= 1' }] });
+    expect(out.error).toMatchObject({
+      kind: 'validation_failed',
+      validation_errors: [{ path: '/confidence', message: 'must be <= 1' }],
+    });
     expect(result.metadata).toMatchObject({ attempts: 3, repairs: 2, error_kind: 'validation_failed' });
   });
 
   it('GENOBJ-27: max_repair_attempts 0 fails at once on an invalid first response', async () => {
-    const { script, client } = scripted([{ tool_calls: [{ name: 'result', args: { sentiment: 'meh', confidence: 0.5 } }] }, { tool_calls: [{ name: 'result', args: VALID }] }]);
-    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'tool', max_repair_attempts: 0 });
+    const { script, client } = scripted([
+      { tool_calls: [{ name: 'result', args: { sentiment: 'meh', confidence: 0.5 } }] },
+      { tool_calls: [{ name: 'result', args: VALID }] },
+    ]);
+    const r = await generateObject(client, {
+      schema: SENTIMENT_SCHEMA,
+      prompt: PROMPT,
+      mode: 'tool',
+      max_repair_attempts: 0,
+    });
     expect(r).toMatchObject({ ok: false, errorKind: 'validation_failed', attempts: 1 });
     expect(script.requests).toHaveLength(1);
     expect(script.remaining).toBe(1);
@@ -179,13 +268,21 @@ describe('repair retries (GENOBJ-26, 27, 01, 02)', () => {
   it('GENOBJ-26: max_repair_attempts 5 allows exactly five retries', async () => {
     const bad = { tool_calls: [{ name: 'result', args: {} }] };
     const { script, client } = scripted([bad, bad, bad, bad, bad, { tool_calls: [{ name: 'result', args: VALID }] }]);
-    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'tool', max_repair_attempts: 5 });
+    const r = await generateObject(client, {
+      schema: SENTIMENT_SCHEMA,
+      prompt: PROMPT,
+      mode: 'tool',
+      max_repair_attempts: 5,
+    });
     expect(r).toMatchObject({ ok: true, attempts: 6 });
     expect(script.requests).toHaveLength(6);
   });
 
   it('a model that answers in text instead of calling the forced tool is asked again to call it', async () => {
-    const { script, client } = scripted([{ text: 'It is positive.' }, { tool_calls: [{ name: 'result', args: VALID }] }]);
+    const { script, client } = scripted([
+      { text: 'It is positive.' },
+      { tool_calls: [{ name: 'result', args: VALID }] },
+    ]);
     const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'tool' });
     expect(r.ok).toBe(true);
     expect(script.requests[1]!.messages.at(-1)!.content).toContain("the model did not call the tool 'result'");
@@ -193,10 +290,17 @@ describe('repair retries (GENOBJ-26, 27, 01, 02)', () => {
 
   it('GENOBJ-13: include_raw_text returns the tool arguments or provider text the value came from', async () => {
     const tool = createGenerateObjectTool(scripted([{ text: `Answer: ${JSON.stringify(VALID)}` }], {}).client);
-    const res = await tool.execute({ schema: SENTIMENT_SCHEMA, prompt: PROMPT, include_raw_text: true } as never, toolContext().ctx);
+    const res = await tool.execute(
+      { schema: SENTIMENT_SCHEMA, prompt: PROMPT, include_raw_text: true } as never,
+      toolContext().ctx,
+    );
     expect(JSON.parse(res.output)).toEqual({ object: VALID, raw_text: `Answer: ${JSON.stringify(VALID)}` });
     const plain = createGenerateObjectTool(scripted([{ text: JSON.stringify(VALID) }], {}).client);
-    expect(JSON.parse((await plain.execute({ schema: SENTIMENT_SCHEMA, prompt: PROMPT } as never, toolContext().ctx)).output)).toEqual({ object: VALID });
+    expect(
+      JSON.parse(
+        (await plain.execute({ schema: SENTIMENT_SCHEMA, prompt: PROMPT } as never, toolContext().ctx)).output,
+      ),
+    ).toEqual({ object: VALID });
   });
 });
 
@@ -214,7 +318,13 @@ describe('deadline, cancellation and provider failures (GENOBJ-04)', () => {
     const bad = { delay_ms: 600, tool_calls: [{ name: 'result', args: {} }] };
     const { script, client } = scripted([bad, bad, bad], TOOL_ONLY);
     const started = Date.now();
-    const r = await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'tool', timeout_ms: 1000, max_repair_attempts: 5 });
+    const r = await generateObject(client, {
+      schema: SENTIMENT_SCHEMA,
+      prompt: PROMPT,
+      mode: 'tool',
+      timeout_ms: 1000,
+      max_repair_attempts: 5,
+    });
     expect(r).toMatchObject({ ok: false, errorKind: 'timeout' });
     expect(Date.now() - started).toBeLessThan(1_400);
     expect(script.requests).toHaveLength(2);
@@ -253,12 +363,17 @@ describe('streamed values (GENOBJ-21, 22)', () => {
 
   it('GENOBJ-21: accepts a complete valid value from an endpoint that never sends a final event', async () => {
     const { client } = handDriven(() => deltas([text.slice(0, 9), text.slice(9)], 'none'), JSON_ONLY);
-    expect(await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({ ok: true, object: VALID });
+    expect(await generateObject(client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({
+      ok: true,
+      object: VALID,
+    });
   });
 
   it('GENOBJ-21: a stream cut after a complete valid value is accepted; cut inside the value it fails typed', async () => {
     const whole = handDriven(() => deltas([text], 'cut'), JSON_ONLY);
-    expect(await generateObject(whole.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({ ok: true, object: VALID });
+    expect(
+      await generateObject(whole.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' }),
+    ).toMatchObject({ ok: true, object: VALID });
     const half = handDriven(() => deltas([text.slice(0, 20)], 'cut'), JSON_ONLY);
     const r = await generateObject(half.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' });
     expect(r).toMatchObject({ ok: false, errorKind: 'transport' });
@@ -269,9 +384,19 @@ describe('streamed values (GENOBJ-21, 22)', () => {
     const h = handDriven(
       () => deltas([], 'cut'),
       { jsonMode: true, nonStreaming: true },
-      async () => ({ text, reasoning: '', toolCalls: [], usage: { inputTokens: 5, outputTokens: 5 }, finishReason: 'stop' }),
+      async () => ({
+        text,
+        reasoning: '',
+        toolCalls: [],
+        usage: { inputTokens: 5, outputTokens: 5 },
+        finishReason: 'stop',
+      }),
     );
-    expect(await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({ ok: true, object: VALID, usage: { inputTokens: 5, outputTokens: 5 } });
+    expect(await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({
+      ok: true,
+      object: VALID,
+      usage: { inputTokens: 5, outputTokens: 5 },
+    });
     expect(h.counts()).toEqual({ streams: 1, completes: 1 });
   });
 
@@ -279,9 +404,18 @@ describe('streamed values (GENOBJ-21, 22)', () => {
     const h = handDriven(
       () => deltas([], 'cut'),
       { jsonMode: true, nonStreaming: false },
-      async () => ({ text, reasoning: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'stop' }),
+      async () => ({
+        text,
+        reasoning: '',
+        toolCalls: [],
+        usage: { inputTokens: 0, outputTokens: 0 },
+        finishReason: 'stop',
+      }),
     );
-    expect(await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({ ok: false, errorKind: 'transport' });
+    expect(await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({
+      ok: false,
+      errorKind: 'transport',
+    });
     expect(h.counts()).toEqual({ streams: 1, completes: 0 });
   });
 
@@ -292,9 +426,18 @@ describe('streamed values (GENOBJ-21, 22)', () => {
         throw new LlmError('rate_limited', '429', { retryAfterMs: 10 });
       },
       { jsonMode: true, nonStreaming: true },
-      async () => ({ text, reasoning: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'stop' }),
+      async () => ({
+        text,
+        reasoning: '',
+        toolCalls: [],
+        usage: { inputTokens: 0, outputTokens: 0 },
+        finishReason: 'stop',
+      }),
     );
-    expect(await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({ ok: false, errorKind: 'rate_limited' });
+    expect(await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({
+      ok: false,
+      errorKind: 'rate_limited',
+    });
     expect(h.counts()).toEqual({ streams: 1, completes: 0 });
   });
 
@@ -305,7 +448,9 @@ describe('streamed values (GENOBJ-21, 22)', () => {
       yield { type: 'tool_call_start', index: 0, id: `c${calls}`, name: 'result' };
       if (calls === 1) {
         yield { type: 'tool_call_delta', index: 0, id: 'c1', argsDelta: '{"sentiment": "pos' };
-        throw new LlmError('invalid_response', "tool call 'result' (c1): arguments are not valid JSON", { providerCode: 'malformed_tool_arguments' });
+        throw new LlmError('invalid_response', "tool call 'result' (c1): arguments are not valid JSON", {
+          providerCode: 'malformed_tool_arguments',
+        });
       }
       yield { type: 'tool_call_delta', index: 0, id: 'c2', argsDelta: text };
       yield { type: 'tool_call_end', index: 0, call: { id: 'c2', name: 'result', args: VALID } };

@@ -13,12 +13,27 @@ import { formatArgPath } from '../tools/define-tool.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import { completeStreamedValue, extractJson } from './extract-json.js';
 import { planFor, resolveMode, type ModePlan, type ResolvedMode } from './mode-plan.js';
-import { generateObjectInput, type GenerateObjectInput, type GenerateObjectMode, type GenerateObjectParams } from './params.js';
+import {
+  generateObjectInput,
+  type GenerateObjectInput,
+  type GenerateObjectMode,
+  type GenerateObjectParams,
+} from './params.js';
 import { PartialTracker, type PartialListener } from './partial-tracker.js';
-import { compileSchema, formatViolations, InvalidSchemaError, type SchemaValidator, type SchemaViolation } from './schema-validator.js';
+import {
+  compileSchema,
+  formatViolations,
+  InvalidSchemaError,
+  type SchemaValidator,
+  type SchemaViolation,
+} from './schema-validator.js';
 
 /** Why generation failed. */
-export type GenerateObjectErrorKind = 'validation_failed' | 'timeout' | 'cancelled' | Exclude<LlmErrorKind, 'timeout' | 'cancelled'>;
+export type GenerateObjectErrorKind =
+  | 'validation_failed'
+  | 'timeout'
+  | 'cancelled'
+  | Exclude<LlmErrorKind, 'timeout' | 'cancelled'>;
 
 /** Options of {@link generateObject}. */
 export interface GenerateObjectOptions {
@@ -58,24 +73,40 @@ export type GenerateObjectResult =
 export function parseGenerateObjectInput(input: unknown): GenerateObjectParams {
   const parsed = generateObjectInput.safeParse(input);
   if (!parsed.success) {
-    throw new InvalidToolArgsError('generate_object', parsed.error.issues.map((i) => ({ field: formatArgPath(i.path), message: i.message })));
+    throw new InvalidToolArgsError(
+      'generate_object',
+      parsed.error.issues.map((i) => ({ field: formatArgPath(i.path), message: i.message })),
+    );
   }
   return parsed.data;
 }
 
 type Attempt =
   | { readonly kind: 'value'; readonly value: unknown; readonly raw: string }
-  | { readonly kind: 'invalid'; readonly raw: string; readonly reason: string; readonly violations: readonly SchemaViolation[]; readonly response: LlmResponse | undefined; readonly callId: string | undefined };
+  | {
+      readonly kind: 'invalid';
+      readonly raw: string;
+      readonly reason: string;
+      readonly violations: readonly SchemaViolation[];
+      readonly response: LlmResponse | undefined;
+      readonly callId: string | undefined;
+    };
 
 /** Generates a schema-valid value through `client`. Resolves with a result; throws only for invalid arguments. */
-export async function generateObject(client: LlmClient, input: GenerateObjectInput, options: GenerateObjectOptions = {}): Promise<GenerateObjectResult> {
+export async function generateObject(
+  client: LlmClient,
+  input: GenerateObjectInput,
+  options: GenerateObjectOptions = {},
+): Promise<GenerateObjectResult> {
   const params = parseGenerateObjectInput(input);
   let validator: SchemaValidator;
   try {
     validator = compileSchema(params.schema as JsonSchema);
   } catch (e) {
     if (!(e instanceof InvalidSchemaError)) throw e;
-    throw new InvalidToolArgsError('generate_object', [{ field: 'args.schema', message: `is not a valid JSON Schema: ${e.message}` }]);
+    throw new InvalidToolArgsError('generate_object', [
+      { field: 'args.schema', message: `is not a valid JSON Schema: ${e.message}` },
+    ]);
   }
   const mode = resolveMode(params.mode, client.capabilities);
   const plan = planFor(mode, params);
@@ -96,7 +127,11 @@ export async function generateObject(client: LlmClient, input: GenerateObjectInp
   let fellBack = false;
   const messages: LlmMessage[] = [...plan.initialMessages];
   const base = () => ({ requestedMode: params.mode, mode, attempts, usage, rawText: raw });
-  const fail = (errorKind: GenerateObjectErrorKind, message: string, violations: readonly SchemaViolation[] = []): GenerateObjectResult => ({
+  const fail = (
+    errorKind: GenerateObjectErrorKind,
+    message: string,
+    violations: readonly SchemaViolation[] = [],
+  ): GenerateObjectResult => ({
     ...base(),
     ok: false,
     errorKind,
@@ -106,27 +141,59 @@ export async function generateObject(client: LlmClient, input: GenerateObjectInp
   try {
     for (;;) {
       attempts++;
-      const tracker = new PartialTracker(plan.tool?.name, plan.shape.wrapped, options.onPartial, options.partialIntervalMs ?? 100, options.now ?? Date.now);
+      const tracker = new PartialTracker(
+        plan.tool?.name,
+        plan.shape.wrapped,
+        options.onPartial,
+        options.partialIntervalMs ?? 100,
+        options.now ?? Date.now,
+      );
       let attempt: Attempt;
       try {
         const remaining = Math.max(1, deadlineAt - Date.now());
-        const response = await streamOnce(client, plan, messages, controller.signal, remaining, tracker, (u) => (usage = addUsage(usage, u)));
+        const response = await streamOnce(
+          client,
+          plan,
+          messages,
+          controller.signal,
+          remaining,
+          tracker,
+          (u) => (usage = addUsage(usage, u)),
+        );
         raw = tracker.raw;
         attempt = judge(plan, response, raw, validator);
       } catch (e) {
         if (controller.signal.aborted) {
-          return timedOut ? fail('timeout', `generate_object: no valid value within timeout_ms=${params.timeout_ms}`) : fail('cancelled', 'generate_object was cancelled');
+          return timedOut
+            ? fail('timeout', `generate_object: no valid value within timeout_ms=${params.timeout_ms}`)
+            : fail('cancelled', 'generate_object was cancelled');
         }
         if (!LlmError.isLlmError(e)) throw e;
         const streamed = tracker.raw;
         if (e.providerCode === MALFORMED_TOOL_ARGUMENTS && plan.mode === 'tool') {
           raw = streamed;
-          attempt = { kind: 'invalid', raw: streamed, reason: `the tool arguments were not valid JSON`, violations: [], response: undefined, callId: undefined };
-        } else if (e.kind === 'transport' && plan.mode !== 'tool' && completeStreamedValue(streamed, params.schema as JsonSchema).complete) {
+          attempt = {
+            kind: 'invalid',
+            raw: streamed,
+            reason: `the tool arguments were not valid JSON`,
+            violations: [],
+            response: undefined,
+            callId: undefined,
+          };
+        } else if (
+          e.kind === 'transport' &&
+          plan.mode !== 'tool' &&
+          completeStreamedValue(streamed, params.schema as JsonSchema).complete
+        ) {
           // The endpoint cut the stream after a complete, valid value.
           raw = streamed;
           attempt = judge(plan, undefined, streamed, validator);
-        } else if ((e.kind === 'transport' || e.kind === 'timeout') && !fellBack && client.capabilities.nonStreaming && client.complete !== undefined) {
+        } else if (
+          (e.kind === 'transport' || e.kind === 'timeout') &&
+          !fellBack &&
+          client.capabilities.nonStreaming &&
+          client.complete !== undefined
+        ) {
           // A genuinely distinct non-streaming transport may succeed where the stream broke;
           // a rate limit or a status error would fail the same way, so those are not re-run.
           fellBack = true;
@@ -137,7 +204,10 @@ export async function generateObject(client: LlmClient, input: GenerateObjectInp
             raw = rawOf(plan, response);
             attempt = judge(plan, response, raw, validator);
           } catch (e2) {
-            if (controller.signal.aborted) return timedOut ? fail('timeout', `generate_object: no valid value within timeout_ms=${params.timeout_ms}`) : fail('cancelled', 'generate_object was cancelled');
+            if (controller.signal.aborted)
+              return timedOut
+                ? fail('timeout', `generate_object: no valid value within timeout_ms=${params.timeout_ms}`)
+                : fail('cancelled', 'generate_object was cancelled');
             if (!LlmError.isLlmError(e2)) throw e2;
             return llmFailure(e2);
           }
@@ -148,9 +218,18 @@ export async function generateObject(client: LlmClient, input: GenerateObjectInp
       if (attempt.kind === 'value') return { ...base(), ok: true, object: attempt.value };
       if (attempts > params.max_repair_attempts) {
         const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-        return fail('validation_failed', `generate_object: no schema-valid value after ${tries}: ${attempt.reason}`, attempt.violations);
+        return fail(
+          'validation_failed',
+          `generate_object: no schema-valid value after ${tries}: ${attempt.reason}`,
+          attempt.violations,
+        );
       }
-      if (Date.now() >= deadlineAt) return fail('timeout', `generate_object: no valid value within timeout_ms=${params.timeout_ms}`, attempt.violations);
+      if (Date.now() >= deadlineAt)
+        return fail(
+          'timeout',
+          `generate_object: no valid value within timeout_ms=${params.timeout_ms}`,
+          attempt.violations,
+        );
       messages.push(...repairMessages(plan, attempt));
     }
   } finally {
@@ -200,23 +279,45 @@ function judge(plan: ModePlan, response: LlmResponse | undefined, raw: string, v
   if (plan.tool !== undefined) {
     const call = response?.toolCalls.find((c) => c.name === plan.tool?.name);
     if (call === undefined) {
-      return { kind: 'invalid', raw: response?.text ?? raw, reason: `the model did not call the tool '${plan.tool.name}'`, violations: [], response, callId: undefined };
+      return {
+        kind: 'invalid',
+        raw: response?.text ?? raw,
+        reason: `the model did not call the tool '${plan.tool.name}'`,
+        violations: [],
+        response,
+        callId: undefined,
+      };
     }
     callId = call.id;
     raw = JSON.stringify(call.args);
     candidate = plan.shape.wrapped ? call.args.value : call.args;
     if (plan.shape.wrapped && !('value' in call.args)) {
-      return { kind: 'invalid', raw, reason: "the tool arguments have no 'value'", violations: [{ path: '', message: "must have required property 'value'" }], response, callId };
+      return {
+        kind: 'invalid',
+        raw,
+        reason: "the tool arguments have no 'value'",
+        violations: [{ path: '', message: "must have required property 'value'" }],
+        response,
+        callId,
+      };
     }
   } else {
     const text = response?.text ?? raw;
     const extracted = extractJson(text);
-    if (!extracted.ok) return { kind: 'invalid', raw: text, reason: extracted.reason, violations: [], response, callId: undefined };
+    if (!extracted.ok)
+      return { kind: 'invalid', raw: text, reason: extracted.reason, violations: [], response, callId: undefined };
     candidate = extracted.value;
   }
   const violations = validator.validate(candidate);
   if (violations.length === 0) return { kind: 'value', value: candidate, raw };
-  return { kind: 'invalid', raw, reason: `the value does not match the schema:\n${formatViolations(violations)}`, violations, response, callId };
+  return {
+    kind: 'invalid',
+    raw,
+    reason: `the value does not match the schema:\n${formatViolations(violations)}`,
+    violations,
+    response,
+    callId,
+  };
 }
 
 /** The messages that show the model its invalid answer and the validation errors. */
@@ -228,7 +329,13 @@ function repairMessages(plan: ModePlan, attempt: Extract<Attempt, { kind: 'inval
     if (call !== undefined) {
       return [
         { role: 'assistant', content: attempt.response?.text ?? '', toolCalls: [call] },
-        { role: 'tool', toolCallId: call.id, name, content: `${fix}\nCall '${name}' again with corrected arguments.`, isError: true },
+        {
+          role: 'tool',
+          toolCallId: call.id,
+          name,
+          content: `${fix}\nCall '${name}' again with corrected arguments.`,
+          isError: true,
+        },
       ];
     }
     const said = attempt.response?.text ?? '';

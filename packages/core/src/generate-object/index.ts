@@ -23,8 +23,29 @@ export {
   toToolResult,
   type GenerateObjectToolOptions,
 } from './generate-object-tool.js';
-export { planFor, resolveMode, schemaInstructions, toolShape, type ModePlan, type ResolvedMode, type ToolShape } from './mode-plan.js';
-export { GENERATE_OBJECT_MODES, generateObjectInput, type GenerateObjectInput, type GenerateObjectMode, type GenerateObjectParams } from './params.js';
+export {
+  planFor,
+  resolveMode,
+  schemaInstructions,
+  toolShape,
+  type ModePlan,
+  type ResolvedMode,
+  type ToolShape,
+} from './mode-plan.js';
+export {
+  GENERATE_OBJECT_MODES,
+  generateObjectInput,
+  type GenerateObjectInput,
+  type GenerateObjectMode,
+  type GenerateObjectParams,
+} from './params.js';
 export { parsePartialJson, type PartialJson } from './partial-json.js';
 export type { PartialListener } from './partial-tracker.js';
-export { canonicalJson, compileSchema, formatViolations, InvalidSchemaError, type SchemaValidator, type SchemaViolation } from './schema-validator.js';
+export {
+  canonicalJson,
+  compileSchema,
+  formatViolations,
+  InvalidSchemaError,
+  type SchemaValidator,
+  type SchemaViolation,
+} from './schema-validator.js';

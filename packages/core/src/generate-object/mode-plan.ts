@@ -55,7 +55,8 @@ export function toolShape(schema: JsonSchema): ToolShape {
   };
 }
 
-const BASE_SYSTEM = 'You produce structured data. Follow the output instructions exactly and never invent fields the schema does not allow.';
+const BASE_SYSTEM =
+  'You produce structured data. Follow the output instructions exactly and never invent fields the schema does not allow.';
 
 /** Instructions appended to the prompt in json and prompt modes. */
 export function schemaInstructions(schema: JsonSchema): string {
@@ -87,11 +88,14 @@ export function planFor(mode: ResolvedMode, params: GenerateObjectParams): ModeP
     mode === 'tool'
       ? {
           name: params.schema_name,
-          description: params.schema_description ?? `Return the ${params.schema_name} by calling this tool with it as the arguments${shape.wrapped ? ' (under "value")' : ''}.`,
+          description:
+            params.schema_description ??
+            `Return the ${params.schema_name} by calling this tool with it as the arguments${shape.wrapped ? ' (under "value")' : ''}.`,
           inputSchema: shape.inputSchema,
         }
       : undefined;
-  const prompt = mode === 'json' || mode === 'prompt' ? `${params.prompt}\n\n${schemaInstructions(schema)}` : params.prompt;
+  const prompt =
+    mode === 'json' || mode === 'prompt' ? `${params.prompt}\n\n${schemaInstructions(schema)}` : params.prompt;
   return {
     mode,
     shape,
@@ -101,7 +105,12 @@ export function planFor(mode: ResolvedMode, params: GenerateObjectParams): ModeP
     request(messages, signal, timeoutMs): LlmRequest {
       const base = { system, messages, signal, timeoutMs };
       if (tool !== undefined) return { ...base, tools: [tool], toolChoice: { name: tool.name } };
-      if (mode === 'strict') return { ...base, tools: [], responseFormat: { type: 'json_schema', name: params.schema_name, schema, strict: true } };
+      if (mode === 'strict')
+        return {
+          ...base,
+          tools: [],
+          responseFormat: { type: 'json_schema', name: params.schema_name, schema, strict: true },
+        };
       if (mode === 'json') return { ...base, tools: [], responseFormat: { type: 'json_object' } };
       return { ...base, tools: [] };
     },

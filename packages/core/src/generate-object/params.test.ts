@@ -38,9 +38,12 @@ describe('generate_object parameters: every range edge (GENOBJ-06..14)', () => {
     expect(accepts({ schema_name: 'a' }).schema_name).toBe('a');
     expect(accepts({ schema_name: 'A'.repeat(59) }).schema_name).toHaveLength(59);
     expect(accepts({ schema_name: 'Az09_-' }).schema_name).toBe('Az09_-');
-    expect(rejects({ schema_name: '' }).message).toContain('args.schema_name: must be 1-59 characters, each an ASCII letter, digit, _ or -');
+    expect(rejects({ schema_name: '' }).message).toContain(
+      'args.schema_name: must be 1-59 characters, each an ASCII letter, digit, _ or -',
+    );
     expect(rejects({ schema_name: 'A'.repeat(60) }).field).toBe('args.schema_name');
-    for (const bad of ['has space', 'dot.name', 'ümlaut', 'slash/x']) expect(rejects({ schema_name: bad }).field).toBe('args.schema_name');
+    for (const bad of ['has space', 'dot.name', 'ümlaut', 'slash/x'])
+      expect(rejects({ schema_name: bad }).field).toBe('args.schema_name');
   });
 
   it('GENOBJ-09: schema_description is at most 4096 bytes (UTF-8), not characters', () => {
@@ -69,7 +72,10 @@ describe('generate_object parameters: every range edge (GENOBJ-06..14)', () => {
     expect(accepts({}).max_repair_attempts).toBe(2);
     expect(accepts({ max_repair_attempts: 0 }).max_repair_attempts).toBe(0);
     expect(accepts({ max_repair_attempts: 5 }).max_repair_attempts).toBe(5);
-    for (const bad of [-1, 6, 1.5]) expect(rejects({ max_repair_attempts: bad }).message).toContain('args.max_repair_attempts: must be an integer in 0..5');
+    for (const bad of [-1, 6, 1.5])
+      expect(rejects({ max_repair_attempts: bad }).message).toContain(
+        'args.max_repair_attempts: must be an integer in 0..5',
+      );
   });
 
   it('GENOBJ-13: include_raw_text is a boolean, default false', () => {
@@ -82,7 +88,8 @@ describe('generate_object parameters: every range edge (GENOBJ-06..14)', () => {
     expect(accepts({}).timeout_ms).toBe(120_000);
     expect(accepts({ timeout_ms: 1000 }).timeout_ms).toBe(1000);
     expect(accepts({ timeout_ms: 600_000 }).timeout_ms).toBe(600_000);
-    for (const bad of [999, 600_001, 1000.5]) expect(rejects({ timeout_ms: bad }).message).toContain('args.timeout_ms: must be an integer in 1000..600000');
+    for (const bad of [999, 600_001, 1000.5])
+      expect(rejects({ timeout_ms: bad }).message).toContain('args.timeout_ms: must be an integer in 1000..600000');
   });
 
   it('unknown arguments are rejected', () => {

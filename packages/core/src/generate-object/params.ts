@@ -47,7 +47,10 @@ export const generateObjectInput = z.strictObject({
     .max(5, { message: 'must be an integer in 0..5' })
     .default(2)
     .describe('Retries after a value fails validation, 0-5 (default 2).'),
-  include_raw_text: z.boolean().default(false).describe('Also return the provider text or tool arguments the value came from.'),
+  include_raw_text: z
+    .boolean()
+    .default(false)
+    .describe('Also return the provider text or tool arguments the value came from.'),
   timeout_ms: z
     .number()
     .int({ message: 'must be an integer in 1000..600000' })

@@ -52,7 +52,11 @@ function value(scan: Scan): Read {
   if (c === '[') return array(scan);
   if (c === '"') return string(scan);
   if (c === '-' || (c >= '0' && c <= '9')) return number(scan);
-  for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
+  for (const [word, v] of [
+    ['true', true],
+    ['false', false],
+    ['null', null],
+  ] as const) {
     const rest = scan.s.slice(scan.i, scan.i + word.length);
     if (rest === word) {
       scan.i += word.length;

@@ -7,7 +7,10 @@ import { handDriven, SENTIMENT_SCHEMA, toolContext } from './test-support/client
 
 describe('partial JSON', () => {
   it('closes open strings, arrays and objects and drops keys without values and unfinished literals', () => {
-    expect(parsePartialJson('{"a": [1, 2, {"b": "hel')).toEqual({ value: { a: [1, 2, { b: 'hel' }] }, complete: false });
+    expect(parsePartialJson('{"a": [1, 2, {"b": "hel')).toEqual({
+      value: { a: [1, 2, { b: 'hel' }] },
+      complete: false,
+    });
     expect(parsePartialJson('{"a": tr')).toEqual({ value: {}, complete: false });
     expect(parsePartialJson('{"a": 1, "b')).toEqual({ value: { a: 1 }, complete: false });
     expect(parsePartialJson('{"a": 1, "b":')).toEqual({ value: { a: 1 }, complete: false });
@@ -38,8 +41,12 @@ describe('GENOBJ-21: complete streamed values', () => {
   const full = '{"sentiment":"neutral","confidence":0.5}';
   it('accepts only a complete value that validates', () => {
     expect(isCompleteStreamedValue(full, SENTIMENT_SCHEMA)).toBe(true);
-    for (let i = 1; i < full.length; i++) expect(isCompleteStreamedValue(full.slice(0, i), SENTIMENT_SCHEMA)).toBe(false);
-    expect(completeStreamedValue('{"sentiment":"neutral"}', SENTIMENT_SCHEMA)).toMatchObject({ complete: false, violations: [{ path: '', message: "must have required property 'confidence'" }] });
+    for (let i = 1; i < full.length; i++)
+      expect(isCompleteStreamedValue(full.slice(0, i), SENTIMENT_SCHEMA)).toBe(false);
+    expect(completeStreamedValue('{"sentiment":"neutral"}', SENTIMENT_SCHEMA)).toMatchObject({
+      complete: false,
+      violations: [{ path: '', message: "must have required property 'confidence'" }],
+    });
   });
 
   it('extracts JSON from fences and after a lead-in sentence', () => {
@@ -92,7 +99,10 @@ describe('GENOBJ-23..25: partial objects as tool_output_delta', () => {
   it('GENOBJ-24: with a real clock, a fast stream produces a single early partial, not one per delta', async () => {
     const { client } = handDriven(() => charStream(), { forcedToolChoice: true });
     const { ctx, emitted } = toolContext();
-    await createGenerateObjectTool(client).execute({ schema: SENTIMENT_SCHEMA, prompt: 'x', mode: 'tool' } as never, ctx);
+    await createGenerateObjectTool(client).execute(
+      { schema: SENTIMENT_SCHEMA, prompt: 'x', mode: 'tool' } as never,
+      ctx,
+    );
     expect(emitted.length).toBeGreaterThanOrEqual(1);
     expect(emitted.length).toBeLessThan(text.length / 4);
   });
@@ -101,7 +111,10 @@ describe('GENOBJ-23..25: partial objects as tool_output_delta', () => {
     let t = 0;
     const { client } = handDriven(() => charStream(), { forcedToolChoice: true });
     const { ctx, emitted } = toolContext();
-    await createGenerateObjectTool(client, { partialEventBudgetBytes: 24, now: () => (t += 200) }).execute({ schema: SENTIMENT_SCHEMA, prompt: 'x', mode: 'tool' } as never, ctx);
+    await createGenerateObjectTool(client, { partialEventBudgetBytes: 24, now: () => (t += 200) }).execute(
+      { schema: SENTIMENT_SCHEMA, prompt: 'x', mode: 'tool' } as never,
+      ctx,
+    );
     const big = emitted.map((e) => JSON.parse(e)).filter((e) => e.object_partial === null);
     expect(big.length).toBeGreaterThan(0);
     for (const e of big) {
@@ -110,6 +123,9 @@ describe('GENOBJ-23..25: partial objects as tool_output_delta', () => {
     }
     expect(emitted.some((e) => e.includes('"positive"') && e.length > 60)).toBe(false);
     expect(partialEventText({ a: 'é' }, 10)).toBe('{"object_partial":{"a":"é"}}');
-    expect(JSON.parse(partialEventText({ a: 'ééééé' }, 10))).toEqual({ object_partial: null, object_partial_bytes: 18 });
+    expect(JSON.parse(partialEventText({ a: 'ééééé' }, 10))).toEqual({
+      object_partial: null,
+      object_partial_bytes: 18,
+    });
   });
 });

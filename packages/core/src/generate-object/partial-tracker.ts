@@ -30,7 +30,8 @@ export class PartialTracker {
   /** Feeds one stream event. */
   add(ev: LlmStreamEvent): void {
     if (this.toolName !== undefined) {
-      if (ev.type === 'tool_call_start' && ev.name === this.toolName && this.toolIndex === undefined) this.toolIndex = ev.index;
+      if (ev.type === 'tool_call_start' && ev.name === this.toolName && this.toolIndex === undefined)
+        this.toolIndex = ev.index;
       else if (ev.type === 'tool_call_delta' && ev.index === this.toolIndex) this.changed(ev.argsDelta);
     } else if (ev.type === 'text_delta') {
       this.changed(ev.delta);

@@ -83,7 +83,8 @@ export function compileSchema(schema: JsonSchema): SchemaValidator {
 function violation(e: ErrorObject): SchemaViolation {
   const params = e.params as Record<string, unknown>;
   let message = e.message ?? 'is invalid';
-  if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) message += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (e.keyword === 'enum' && Array.isArray(params.allowedValues))
+    message += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
   if (e.keyword === 'const') message += `: ${JSON.stringify(params.allowedValue)}`;
   if (e.keyword === 'additionalProperties') message += `: '${String(params.additionalProperty)}'`;
   return { path: e.instancePath, message };

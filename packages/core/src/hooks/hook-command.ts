@@ -27,9 +27,20 @@ export interface CommandDecision {
 }
 
 /** Runs a hook command with `input` as JSON on stdin. Never rejects. */
-export function runHookCommand(command: string, cwd: string, input: unknown, timeoutMs = DEFAULT_HOOK_TIMEOUT_MS, env: Readonly<Record<string, string>> = {}): Promise<HookCommandRun> {
+export function runHookCommand(
+  command: string,
+  cwd: string,
+  input: unknown,
+  timeoutMs = DEFAULT_HOOK_TIMEOUT_MS,
+  env: Readonly<Record<string, string>> = {},
+): Promise<HookCommandRun> {
   return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', command], { cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn('/bin/sh', ['-c', command], {
+      cwd,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -53,7 +64,12 @@ export function runHookCommand(command: string, cwd: string, input: unknown, tim
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout: stdout.slice(0, MAX_CAPTURE).trim(), stderr: stderr.slice(0, MAX_CAPTURE).trim(), timedOut });
+      resolve({
+        code,
+        stdout: stdout.slice(0, MAX_CAPTURE).trim(),
+        stderr: stderr.slice(0, MAX_CAPTURE).trim(),
+        timedOut,
+      });
     });
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(JSON.stringify(input));

@@ -8,7 +8,10 @@ import { A3sError } from '@a3s-code/effect';
 import type { ToolHooks } from '../invoker/hooks.js';
 
 /** A hook's verdict: go on, stop with a reason, or (where the event allows it) change the input. */
-export type HookDecision<M> = { readonly action: 'continue' } | { readonly action: 'block'; readonly reason: string } | ({ readonly action: 'modify' } & M);
+export type HookDecision<M> =
+  | { readonly action: 'continue' }
+  | { readonly action: 'block'; readonly reason: string }
+  | ({ readonly action: 'modify' } & M);
 
 /** Input of `user_prompt_submit`. */
 export interface PromptSubmitInput {
@@ -36,14 +39,23 @@ export interface PreCompactInput {
 }
 
 /** A `user_prompt_submit` handler: block the prompt, or replace it (`modify` with `prompt`). */
-export type PromptSubmitHandler = (input: PromptSubmitInput) => HookDecision<{ readonly prompt: string }> | undefined | Promise<HookDecision<{ readonly prompt: string }> | undefined>;
+export type PromptSubmitHandler = (
+  input: PromptSubmitInput,
+) =>
+  | HookDecision<{ readonly prompt: string }>
+  | undefined
+  | Promise<HookDecision<{ readonly prompt: string }> | undefined>;
 /** A `stop` handler: `block` keeps the run going with `reason` as the next user message. */
-export type StopHandler = (input: StopInput) => HookDecision<never> | undefined | Promise<HookDecision<never> | undefined>;
+export type StopHandler = (
+  input: StopInput,
+) => HookDecision<never> | undefined | Promise<HookDecision<never> | undefined>;
 /**
  * A `pre_compact` handler: `block` skips the compaction. `session.compact()` then rejects with
  * `HOOK_BLOCKED`; an automatic compaction is recorded as skipped and the run goes on uncompacted.
  */
-export type PreCompactHandler = (input: PreCompactInput) => HookDecision<never> | undefined | Promise<HookDecision<never> | undefined>;
+export type PreCompactHandler = (
+  input: PreCompactInput,
+) => HookDecision<never> | undefined | Promise<HookDecision<never> | undefined>;
 
 /** Every hook of a session. */
 export interface SessionHooks extends ToolHooks {
@@ -66,7 +78,12 @@ export async function runPromptHooks(hooks: SessionHooks, input: PromptSubmitInp
     const d = await h({ ...input, prompt });
     if (d === undefined || d.action === 'continue') continue;
     if (d.action === 'block') throw new HookBlockedError('user_prompt_submit', d.reason);
-    if (typeof d.prompt !== 'string' || d.prompt.trim() === '') throw new A3sError('INVALID_HOOK_DECISION', 'user_prompt_submit: a modify decision needs `prompt`, a non-empty string', { details: { field: 'prompt' } });
+    if (typeof d.prompt !== 'string' || d.prompt.trim() === '')
+      throw new A3sError(
+        'INVALID_HOOK_DECISION',
+        'user_prompt_submit: a modify decision needs `prompt`, a non-empty string',
+        { details: { field: 'prompt' } },
+      );
     prompt = d.prompt;
   }
   return prompt;

@@ -51,7 +51,11 @@ export class ArgValidator {
         this.#ajv ??= newAjv2020({ allErrors: true, strict: false, validateSchema: false });
         fn = this.#ajv.compile(schema);
       } catch (cause) {
-        throw new ToolDefinitionError(`tool '${tool.name}'`, 'inputSchema', `does not compile: ${cause instanceof Error ? cause.message : String(cause)}`);
+        throw new ToolDefinitionError(
+          `tool '${tool.name}'`,
+          'inputSchema',
+          `does not compile: ${cause instanceof Error ? cause.message : String(cause)}`,
+        );
       }
       this.#cache.set(tool, fn);
     }

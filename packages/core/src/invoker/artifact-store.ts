@@ -65,13 +65,21 @@ export async function capOutput(
   meta: { readonly toolName: string; readonly callId: string },
 ): Promise<{ output: string; artifact?: Readonly<Record<string, unknown>> }> {
   // A UTF-8 string has at least as many bytes as UTF-16 code units / 3; skip hashing short ones.
-  if (output.length <= cap.maxOutputBytes / 3 || Buffer.byteLength(output, 'utf8') <= cap.maxOutputBytes) return { output };
+  if (output.length <= cap.maxOutputBytes / 3 || Buffer.byteLength(output, 'utf8') <= cap.maxOutputBytes)
+    return { output };
   const ref = await store.put(output, meta);
   const head = output.slice(0, cap.previewChars);
   const tail = output.slice(-cap.previewChars);
   const note = `\n… [output capped: ${ref.sizeBytes} bytes, sha256 ${ref.sha256}; full output in ${ref.uri}] …\n`;
   return {
     output: head + note + tail,
-    artifact: { id: ref.id, uri: ref.uri, size_bytes: ref.sizeBytes, sha256: ref.sha256, head_chars: head.length, tail_chars: tail.length },
+    artifact: {
+      id: ref.id,
+      uri: ref.uri,
+      size_bytes: ref.sizeBytes,
+      sha256: ref.sha256,
+      head_chars: head.length,
+      tail_chars: tail.length,
+    },
   };
 }

@@ -10,7 +10,13 @@
  * fail at once instead of waiting for a slot its own ancestor holds.
  */
 import { A3sError } from '@a3s-code/effect';
-import { BudgetExhaustedError, RecursionLimitError, ToolBlockedError, ToolExecutionError, ToolNotFoundError } from '../errors/tool-errors.js';
+import {
+  BudgetExhaustedError,
+  RecursionLimitError,
+  ToolBlockedError,
+  ToolExecutionError,
+  ToolNotFoundError,
+} from '../errors/tool-errors.js';
 import type { ToolResult } from '../tools/tool.js';
 import { boundedValue, EVENT_METADATA_MAX_CHARS, eventArgs } from '../events/bounded-value.js';
 import { capOutput } from './artifact-store.js';
@@ -18,7 +24,14 @@ import { failedChanges, mayChange, resultChanges, withChangeRecord } from './cha
 import type { ChangeRecordEntry } from '../gate/change-record.js';
 import { executeCall, toCallError } from './execute-step.js';
 import type { HookCall } from './hooks.js';
-import type { ActiveToolCall, InvocationSource, PermissionOutcome, ToolCallRequest, ToolErrorKind, ToolInvocationResult } from './invocation-types.js';
+import type {
+  ActiveToolCall,
+  InvocationSource,
+  PermissionOutcome,
+  ToolCallRequest,
+  ToolErrorKind,
+  ToolInvocationResult,
+} from './invocation-types.js';
 import type { CallFrame, Kernel } from './kernel.js';
 import { authorize } from './permission-step.js';
 import { createScopedInvoker, reachableTool, type NestedRunner } from './scoped-invoker.js';
@@ -66,13 +79,29 @@ export function failedResult(
 
 /** `changes`: what the call changed, when it started running. */
 type Governed =
-  | { readonly ok: true; readonly result: ToolResult; readonly permission: PermissionOutcome; readonly changes: readonly ChangeRecordEntry[] }
-  | { readonly ok: false; readonly error: A3sError; readonly permission?: PermissionOutcome; readonly changes?: readonly ChangeRecordEntry[] };
+  | {
+      readonly ok: true;
+      readonly result: ToolResult;
+      readonly permission: PermissionOutcome;
+      readonly changes: readonly ChangeRecordEntry[];
+    }
+  | {
+      readonly ok: false;
+      readonly error: A3sError;
+      readonly permission?: PermissionOutcome;
+      readonly changes?: readonly ChangeRecordEntry[];
+    };
 
 /** Tracks a nested call in its top-level call's change record. */
 type Tracker = { running(may: boolean): void } | undefined;
 
-async function govern(k: Kernel, frame: CallFrame, request: ToolCallRequest, entry: { state: ActiveToolCall['state'] }, tracker: Tracker): Promise<Governed> {
+async function govern(
+  k: Kernel,
+  frame: CallFrame,
+  request: ToolCallRequest,
+  entry: { state: ActiveToolCall['state'] },
+  tracker: Tracker,
+): Promise<Governed> {
   const { source, context } = frame;
   const name = request.name;
   const tool = reachableTool(k, frame, source, name);
@@ -93,20 +122,41 @@ async function govern(k: Kernel, frame: CallFrame, request: ToolCallRequest, ent
   const invalid = k.validator.check(tool, args);
   if (invalid !== undefined) return { ok: false, error: invalid };
 
-  if (frame.depth > k.maxDepth) return { ok: false, error: new RecursionLimitError(name, `nesting depth ${frame.depth} exceeds the limit of ${k.maxDepth}`, frame.stack) };
+  if (frame.depth > k.maxDepth)
+    return {
+      ok: false,
+      error: new RecursionLimitError(
+        name,
+        `nesting depth ${frame.depth} exceeds the limit of ${k.maxDepth}`,
+        frame.stack,
+      ),
+    };
   if (tool.reentrant === false && frame.stack.includes(name)) {
-    return { ok: false, error: new RecursionLimitError(name, `'${name}' cannot call itself, directly or indirectly`, frame.stack) };
+    return {
+      ok: false,
+      error: new RecursionLimitError(name, `'${name}' cannot call itself, directly or indirectly`, frame.stack),
+    };
   }
 
   const auth = await authorize(k, frame, request.id, tool, args);
   if (!auth.ok) return { ok: false, error: auth.error, permission: 'deny' };
   const permission = auth.permission;
 
-  const hookCall = (a: unknown): HookCall => ({ id: request.id, name, tier: tool.tier, args: a, source, depth: frame.depth, runId: context.runId, sessionId: context.sessionId });
+  const hookCall = (a: unknown): HookCall => ({
+    id: request.id,
+    name,
+    tier: tool.tier,
+    args: a,
+    source,
+    depth: frame.depth,
+    runId: context.runId,
+    sessionId: context.sessionId,
+  });
   for (const hook of k.hooks.pre) {
     const decision = await hook.before(hookCall(args));
     if (decision === undefined || decision.action === 'continue') continue;
-    if (decision.action === 'block') return { ok: false, error: new ToolBlockedError(name, hook.name, decision.reason), permission };
+    if (decision.action === 'block')
+      return { ok: false, error: new ToolBlockedError(name, hook.name, decision.reason), permission };
     const reinvalid = k.validator.check(tool, decision.args);
     if (reinvalid !== undefined) return { ok: false, error: reinvalid, permission };
     args = decision.args;
@@ -114,8 +164,10 @@ async function govern(k: Kernel, frame: CallFrame, request: ToolCallRequest, ent
 
   const budget = context.governance.budget?.reserve({ toolName: name, source });
   if (budget !== undefined) {
-    if (!budget.ok) return { ok: false, error: new BudgetExhaustedError(budget.budget, budget.used, budget.limit), permission };
-    if (budget.threshold !== undefined) context.events.emit({ kind: 'budgetThresholdHit', payload: { ...budget.threshold } });
+    if (!budget.ok)
+      return { ok: false, error: new BudgetExhaustedError(budget.budget, budget.used, budget.limit), permission };
+    if (budget.threshold !== undefined)
+      context.events.emit({ kind: 'budgetThresholdHit', payload: { ...budget.threshold } });
   }
 
   let result: ToolResult;
@@ -126,7 +178,8 @@ async function govern(k: Kernel, frame: CallFrame, request: ToolCallRequest, ent
     ran = true;
   };
   try {
-    const nest = (signal: AbortSignal) => createScopedInvoker(k, NESTED, frame, tool, request.id, signal, isTrustedOrchestrator(tool));
+    const nest = (signal: AbortSignal) =>
+      createScopedInvoker(k, NESTED, frame, tool, request.id, signal, isTrustedOrchestrator(tool));
     result = await executeCall(k, { id: request.id, tool, args, frame, onRunning, nest });
   } catch (e) {
     // The call was permitted; a failure while it ran (timeout, cancellation, a throw) keeps that record.
@@ -151,24 +204,37 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
   const startedAt = k.clock();
   const call = { id: request.id, name: String(request.name), source: frame.source };
   const token = {};
-  const entry = { id: call.id, name: call.name, source: frame.source, state: 'queued' as ActiveToolCall['state'], startedAtMs: startedAt, depth: frame.depth };
+  const entry = {
+    id: call.id,
+    name: call.name,
+    source: frame.source,
+    state: 'queued' as ActiveToolCall['state'],
+    startedAtMs: startedAt,
+    depth: frame.depth,
+  };
   k.active.set(token, entry);
   const events = frame.context.events;
-  events.emit({ kind: 'toolStart', payload: { id: call.id, name: call.name, ...eventArgs(request.args), source: frame.source, depth: frame.depth } });
+  events.emit({
+    kind: 'toolStart',
+    payload: { id: call.id, name: call.name, ...eventArgs(request.args), source: frame.source, depth: frame.depth },
+  });
   const tracker = frame.depth > 0 ? frame.changes.track(call.id, call.name) : undefined;
   let changes: readonly ChangeRecordEntry[] = [];
   let outcome: ToolInvocationResult;
   try {
-    const governed = await govern(k, frame, request, entry, tracker).catch((e: unknown): Governed => ({
-      ok: false,
-      error: A3sError.isInstance(e) ? e : new ToolExecutionError(call.name, e),
-    }));
+    const governed = await govern(k, frame, request, entry, tracker).catch(
+      (e: unknown): Governed => ({
+        ok: false,
+        error: A3sError.isInstance(e) ? e : new ToolExecutionError(call.name, e),
+      }),
+    );
     changes = governed.changes ?? [];
     if (governed.ok) {
       const r = governed.result;
       const safe = k.security.sanitizeOutput(r.output, { toolName: call.name, callId: call.id });
       const capped = await capOutput(safe, k.artifacts, k.outputCap, { toolName: call.name, callId: call.id });
-      const metadata = capped.artifact === undefined ? (r.metadata ?? {}) : { ...r.metadata, artifact: capped.artifact };
+      const metadata =
+        capped.artifact === undefined ? (r.metadata ?? {}) : { ...r.metadata, artifact: capped.artifact };
       outcome = {
         id: call.id,
         name: call.name,
@@ -190,7 +256,10 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
   }
   // Only the kernel writes the change record: nested calls report to their top-level call's
   // collector, and the top-level result carries the whole record.
-  outcome = { ...outcome, metadata: withChangeRecord(outcome.metadata, tracker ? undefined : [...changes, ...frame.changes.seal()]) };
+  outcome = {
+    ...outcome,
+    metadata: withChangeRecord(outcome.metadata, tracker ? undefined : [...changes, ...frame.changes.seal()]),
+  };
   const metadata = boundedValue(outcome.metadata, EVENT_METADATA_MAX_CHARS);
   events.emit({
     kind: 'toolEnd',

@@ -51,9 +51,11 @@ export function changeRef(callId: string): string {
 export function resultChanges(callId: string, tool: Tool, result: ToolResult): ChangeRecordEntry[] {
   const ref = changeRef(callId);
   const reported = reportedChanges(result.metadata, ref);
-  if (reported.kind === 'changes') return reported.changes.map((c) => ({ call_id: callId, tool: tool.name, path: c.path, digest: c.digest }));
+  if (reported.kind === 'changes')
+    return reported.changes.map((c) => ({ call_id: callId, tool: tool.name, path: c.path, digest: c.digest }));
   // A successful call that may change the workspace and says nothing about it changed something unknown.
-  if (reported.kind === 'unknown' || (result.exitCode === 0 && mayChange(tool))) return [unknownChange(callId, tool.name, ref)];
+  if (reported.kind === 'unknown' || (result.exitCode === 0 && mayChange(tool)))
+    return [unknownChange(callId, tool.name, ref)];
   return [];
 }
 
@@ -80,7 +82,10 @@ export class ChangeCollector {
    * unfinished call counts as a change); it throws `CANCELLED` once the top-level call has ended,
    * so no nested call can act outside the record.
    */
-  track(callId: string, tool: string): { running(may: boolean): void; settle(entries: readonly ChangeRecordEntry[]): void } {
+  track(
+    callId: string,
+    tool: string,
+  ): { running(may: boolean): void; settle(entries: readonly ChangeRecordEntry[]): void } {
     const t: Tracked = { callId, tool };
     return {
       running: (may) => {
@@ -114,7 +119,10 @@ export class ChangeCollector {
 }
 
 /** Result metadata with the kernel's record in place of anything the tool put under its key. */
-export function withChangeRecord(metadata: Readonly<Record<string, unknown>>, record: readonly ChangeRecordEntry[] | undefined): Readonly<Record<string, unknown>> {
+export function withChangeRecord(
+  metadata: Readonly<Record<string, unknown>>,
+  record: readonly ChangeRecordEntry[] | undefined,
+): Readonly<Record<string, unknown>> {
   if (!(CHANGE_RECORD_KEY in metadata) && (record === undefined || record.length === 0)) return metadata;
   const { [CHANGE_RECORD_KEY]: _forged, ...rest } = metadata;
   return record === undefined || record.length === 0 ? rest : { ...rest, [CHANGE_RECORD_KEY]: [...record] };

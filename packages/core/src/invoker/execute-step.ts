@@ -31,9 +31,12 @@ export interface ExecuteCall {
 
 function validResult(name: string, value: unknown): ToolResult {
   const r = value as ToolResult | undefined;
-  if (typeof r !== 'object' || r === null) throw new ToolExecutionError(name, new TypeError('execute must resolve to a ToolResult object'));
-  if (typeof r.output !== 'string') throw new ToolExecutionError(name, new TypeError('ToolResult.output must be a string'));
-  if (!Number.isInteger(r.exitCode)) throw new ToolExecutionError(name, new TypeError('ToolResult.exitCode must be an integer'));
+  if (typeof r !== 'object' || r === null)
+    throw new ToolExecutionError(name, new TypeError('execute must resolve to a ToolResult object'));
+  if (typeof r.output !== 'string')
+    throw new ToolExecutionError(name, new TypeError('ToolResult.output must be a string'));
+  if (!Number.isInteger(r.exitCode))
+    throw new ToolExecutionError(name, new TypeError('ToolResult.exitCode must be an integer'));
   if (r.metadata !== undefined && (typeof r.metadata !== 'object' || r.metadata === null)) {
     throw new ToolExecutionError(name, new TypeError('ToolResult.metadata must be an object'));
   }
@@ -54,8 +57,13 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
   const { tool, frame } = call;
   const caps = resolveCapabilities(tool, call.args);
   // A call nested inside a call of the same tool must not wait for a slot its ancestor holds.
-  const release = frame.stack.includes(tool.name) ? undefined : await k.queue.acquire(tool.name, caps.maxParallelism, frame.signal);
-  const linked = linkSignals([frame.signal, k.sessionSignal], { ms: tool.timeoutMs ?? k.defaultTimeoutMs, toolName: tool.name });
+  const release = frame.stack.includes(tool.name)
+    ? undefined
+    : await k.queue.acquire(tool.name, caps.maxParallelism, frame.signal);
+  const linked = linkSignals([frame.signal, k.sessionSignal], {
+    ms: tool.timeoutMs ?? k.defaultTimeoutMs,
+    toolName: tool.name,
+  });
   const signal = linked.signal;
   const scoped = call.nest(signal);
   try {
@@ -70,7 +78,10 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
       const cut = safe.length > TOOL_OUTPUT_DELTA_MAX_CHARS;
       const text = cut ? `${safe.slice(0, TOOL_OUTPUT_DELTA_MAX_CHARS)}… [${safe.length} chars]` : safe;
       const from = stream === 'stdout' || stream === 'stderr' ? { stream } : {};
-      frame.context.events.emit({ kind: 'toolOutputDelta', payload: { id: call.id, name: tool.name, delta: text, ...from, ...(cut ? { delta_truncated: true } : {}) } });
+      frame.context.events.emit({
+        kind: 'toolOutputDelta',
+        payload: { id: call.id, name: tool.name, delta: text, ...from, ...(cut ? { delta_truncated: true } : {}) },
+      });
     };
     const ctx: ToolContext = {
       callId: call.id,
@@ -100,7 +111,13 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
   }
 }
 
-function runWithMiddleware(k: Kernel, tool: Tool, args: unknown, ctx: ToolContext, governed: ToolContext['invoker']): Promise<ToolResult> {
+function runWithMiddleware(
+  k: Kernel,
+  tool: Tool,
+  args: unknown,
+  ctx: ToolContext,
+  governed: ToolContext['invoker'],
+): Promise<ToolResult> {
   // Trusted orchestrators are never wrapped: middleware could otherwise choose the children
   // that run with host trust.
   const middleware = isTrustedOrchestrator(tool) ? [] : k.registry.middlewareFor(tool.name);
@@ -138,7 +155,9 @@ function resourceRequirements(tool: Tool): ResourceCapability[] {
 }
 
 function resourceOf<H extends OpenedResource>(k: Kernel, tool: Tool, capability: ResourceCapability): Promise<H> {
-  if (!(tool.requires ?? []).includes(capability)) return Promise.reject(new ResourceUnavailableError(capability, `tool '${tool.name}' does not require it`));
-  if (k.resources === undefined) return Promise.reject(new ResourceUnavailableError(capability, 'this invoker has no session resources'));
+  if (!(tool.requires ?? []).includes(capability))
+    return Promise.reject(new ResourceUnavailableError(capability, `tool '${tool.name}' does not require it`));
+  if (k.resources === undefined)
+    return Promise.reject(new ResourceUnavailableError(capability, 'this invoker has no session resources'));
   return k.resources.acquire(capability) as Promise<H>;
 }

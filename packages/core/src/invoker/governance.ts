@@ -30,7 +30,10 @@ export interface ToolRestriction {
 
 /** A budget answer. `threshold` is set when a soft cap was crossed by this reservation. */
 export type BudgetReservation =
-  | { readonly ok: true; readonly threshold?: { readonly budget: string; readonly used: number; readonly limit: number } }
+  | {
+      readonly ok: true;
+      readonly threshold?: { readonly budget: string; readonly used: number; readonly limit: number };
+    }
   | { readonly ok: false; readonly budget: string; readonly used: number; readonly limit: number };
 
 /** A tool-call budget. `reserve` runs before any side effect of the call. */
@@ -82,7 +85,8 @@ export interface ToolCallBudgetOptions {
 /** A counting budget of tool calls (every source counts, host calls too). */
 export function createToolCallBudget(options: ToolCallBudgetOptions): ToolBudget & { readonly used: number } {
   const { limit, softLimit } = options;
-  if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`budget.limit: must be an integer >= 0, got ${String(limit)}`);
+  if (!Number.isInteger(limit) || limit < 0)
+    throw new RangeError(`budget.limit: must be an integer >= 0, got ${String(limit)}`);
   if (softLimit !== undefined && (!Number.isInteger(softLimit) || softLimit < 0 || softLimit > limit)) {
     throw new RangeError(`budget.softLimit: must be an integer in 0..${limit}, got ${String(softLimit)}`);
   }

@@ -11,7 +11,14 @@ export type {
 } from './invocation-types.js';
 export type { InvocationContext } from './invocation-context.js';
 export { createToolCallBudget, visibleTiers } from './governance.js';
-export type { BudgetReservation, GovernanceSnapshot, SkillRestriction, ToolBudget, ToolRestriction, ToolCallBudgetOptions } from './governance.js';
+export type {
+  BudgetReservation,
+  GovernanceSnapshot,
+  SkillRestriction,
+  ToolBudget,
+  ToolRestriction,
+  ToolCallBudgetOptions,
+} from './governance.js';
 export type { HookCall, PostToolHook, PreHookDecision, PreToolHook, ToolHooks } from './hooks.js';
 export { DEFAULT_SECRET_ENV_VARS, createDefaultSecurityProvider, stripTerminalControls } from './security-provider.js';
 export type { DefaultSecurityProviderOptions, SanitizeContext, SecurityProvider } from './security-provider.js';

@@ -25,7 +25,15 @@ const VALID: Record<string, Record<string, unknown>> = {
   batch: { calls: [{ tool: 'echo', args: { text: 'x' } }] },
 };
 
-const jsonValue = fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }));
+const jsonValue = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }),
+);
 
 function fitsType(schema: JsonSchema, value: unknown): boolean {
   switch (schema.type) {
@@ -53,7 +61,9 @@ function corruptions(schema: JsonSchema, valid: Record<string, unknown>): fc.Arb
   const props = Object.entries(schema.properties ?? {});
   const required = schema.required ?? [];
   const options: fc.Arbitrary<Corruption>[] = [
-    fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.integer())).map((args) => ({ args, field: 'args' })),
+    fc
+      .oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.integer()))
+      .map((args) => ({ args, field: 'args' })),
     fc
       .string({ minLength: 1, maxLength: 8 })
       .filter((k) => !(k in (schema.properties ?? {})) && k !== '__proto__')
@@ -69,9 +79,11 @@ function corruptions(schema: JsonSchema, valid: Record<string, unknown>): fc.Arb
   }
   if (props.length > 0) {
     options.push(
-      fc.constantFrom(...props).chain(([k, s]) =>
-        jsonValue.filter((v) => !fitsType(s, v)).map((v) => ({ args: { ...valid, [k]: v }, field: `args.${k}` })),
-      ),
+      fc
+        .constantFrom(...props)
+        .chain(([k, s]) =>
+          jsonValue.filter((v) => !fitsType(s, v)).map((v) => ({ args: { ...valid, [k]: v }, field: `args.${k}` })),
+        ),
     );
   }
   return fc.oneof(...options);
@@ -88,7 +100,11 @@ describe('BND-01: invalid arguments never reach confirmation or execution', () =
   it('every tool of the test pack has a valid sample (and it is accepted)', async () => {
     expect(Object.keys(VALID).sort()).toEqual([...registry.toolNames()].sort());
     for (const name of registry.toolNames()) {
-      const r = await invoker.invoke({ id: `ok-${name}`, name, args: VALID[name] }, createTestInvocation().context, 'host');
+      const r = await invoker.invoke(
+        { id: `ok-${name}`, name, args: VALID[name] },
+        createTestInvocation().context,
+        'host',
+      );
       expect(r.errorKind === undefined || r.errorKind === 'tool_failed', `${name}: ${r.output}`).toBe(true);
     }
     state.executions.length = 0;
@@ -100,15 +116,23 @@ describe('BND-01: invalid arguments never reach confirmation or execution', () =
       const valid = VALID[tool.name] as Record<string, unknown>;
       let n = 0;
       await fc.assert(
-        fc.asyncProperty(corruptions(tool.inputSchema, valid), fc.constantFrom<'agent' | 'host'>('agent', 'host'), async ({ args, field }, source) => {
-          n += 1;
-          const r = await invoker.invoke({ id: `f${n}`, name: tool.name, args }, createTestInvocation().context, source);
-          expect(r.errorKind).toBe('invalid_args');
-          expect(r.error).toBeInstanceOf(InvalidToolArgsError);
-          expect(A3sError.hasCode(r.error, 'INVALID_TOOL_ARGS')).toBe(true);
-          expect((r.error as InvalidToolArgsError).field).toBe(field);
-          expect(r.output).toContain(field);
-        }),
+        fc.asyncProperty(
+          corruptions(tool.inputSchema, valid),
+          fc.constantFrom<'agent' | 'host'>('agent', 'host'),
+          async ({ args, field }, source) => {
+            n += 1;
+            const r = await invoker.invoke(
+              { id: `f${n}`, name: tool.name, args },
+              createTestInvocation().context,
+              source,
+            );
+            expect(r.errorKind).toBe('invalid_args');
+            expect(r.error).toBeInstanceOf(InvalidToolArgsError);
+            expect(A3sError.hasCode(r.error, 'INVALID_TOOL_ARGS')).toBe(true);
+            expect((r.error as InvalidToolArgsError).field).toBe(field);
+            expect(r.output).toContain(field);
+          },
+        ),
         { numRuns: 100 },
       );
       expect(n).toBeGreaterThanOrEqual(100);

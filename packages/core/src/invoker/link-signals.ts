@@ -39,7 +39,10 @@ export interface LinkedSignal {
 }
 
 /** Links `parents` (and an optional timeout) into one signal. */
-export function linkSignals(parents: readonly AbortSignal[], timeout?: { readonly ms: number; readonly toolName: string }): LinkedSignal {
+export function linkSignals(
+  parents: readonly AbortSignal[],
+  timeout?: { readonly ms: number; readonly toolName: string },
+): LinkedSignal {
   const controller = new AbortController();
   const detach: (() => void)[] = [];
   for (const parent of parents) {

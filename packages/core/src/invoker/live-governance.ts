@@ -9,7 +9,10 @@ import type { InvocationContext } from './invocation-context.js';
 const cells = new WeakMap<InvocationContext, { current: GovernanceSnapshot }>();
 
 /** Creates an invocation context whose `governance` can later be narrowed with {@link narrowLiveGovernance}. */
-export function createLiveInvocation(base: Omit<InvocationContext, 'governance'>, governance: GovernanceSnapshot): InvocationContext {
+export function createLiveInvocation(
+  base: Omit<InvocationContext, 'governance'>,
+  governance: GovernanceSnapshot,
+): InvocationContext {
   const cell = { current: governance };
   const context: InvocationContext = Object.freeze({
     runId: base.runId,
@@ -28,7 +31,10 @@ export function createLiveInvocation(base: Omit<InvocationContext, 'governance'>
  * Replaces the governance of a live run with `narrow(current)`. Returns false when `context` is
  * not a live run context (a host-direct call), in which case nothing changes.
  */
-export function narrowLiveGovernance(context: InvocationContext, narrow: (current: GovernanceSnapshot) => GovernanceSnapshot): boolean {
+export function narrowLiveGovernance(
+  context: InvocationContext,
+  narrow: (current: GovernanceSnapshot) => GovernanceSnapshot,
+): boolean {
   const cell = cells.get(context);
   if (cell === undefined) return false;
   cell.current = Object.freeze(narrow(cell.current));

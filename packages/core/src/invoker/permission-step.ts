@@ -17,7 +17,9 @@ import { linkSignals } from './link-signals.js';
 import { restrictionDenial } from './restrictions.js';
 
 /** An authorisation verdict. */
-export type Authorization = { readonly ok: true; readonly permission: PermissionOutcome } | { readonly ok: false; readonly error: PermissionDeniedError };
+export type Authorization =
+  | { readonly ok: true; readonly permission: PermissionOutcome }
+  | { readonly ok: false; readonly error: PermissionDeniedError };
 
 const skillMatchers = new WeakMap<SkillRestriction, ReturnType<typeof compileRuleList>>();
 
@@ -30,8 +32,19 @@ function skillAllows(skill: SkillRestriction, name: string, args: unknown): bool
   return match(name, args) !== undefined;
 }
 
-function deny(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown, rule: string, by: DeniedBy): Authorization {
-  frame.context.events.emit({ kind: 'permissionDenied', payload: { tool_id: id, tool_name: tool.name, ...eventArgs(args), reason: rule, denied_by: by } });
+function deny(
+  k: Kernel,
+  frame: CallFrame,
+  id: string,
+  tool: Tool,
+  args: unknown,
+  rule: string,
+  by: DeniedBy,
+): Authorization {
+  frame.context.events.emit({
+    kind: 'permissionDenied',
+    payload: { tool_id: id, tool_name: tool.name, ...eventArgs(args), reason: rule, denied_by: by },
+  });
   return { ok: false, error: new PermissionDeniedError(tool.name, rule) };
 }
 
@@ -42,14 +55,28 @@ export type Projection =
   | { readonly ok: false; readonly rule: string; readonly by: DeniedBy };
 
 /** Runs the authorisation steps for a validated call. */
-export async function authorize(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown): Promise<Authorization> {
+export async function authorize(
+  k: Kernel,
+  frame: CallFrame,
+  id: string,
+  tool: Tool,
+  args: unknown,
+): Promise<Authorization> {
   const projected = await project(frame, k, tool, args);
   if (projected.ok === false) return deny(k, frame, id, tool, args, projected.rule, projected.by);
   if (projected.ok === true) return projected;
   const answer = frame.preconfirmed;
   if (answer !== undefined) {
     if (answer.approved) return { ok: true, permission: 'ask_approved' };
-    return deny(k, frame, id, tool, args, `not confirmed${answer.reason === undefined ? '' : `: ${answer.reason}`}`, 'confirmation');
+    return deny(
+      k,
+      frame,
+      id,
+      tool,
+      args,
+      `not confirmed${answer.reason === undefined ? '' : `: ${answer.reason}`}`,
+      'confirmation',
+    );
   }
   return confirmWithManager(k, frame, id, tool, args, projected.rule);
 }
@@ -59,9 +86,15 @@ export async function authorize(k: Kernel, frame: CallFrame, id: string, tool: T
  * without events: `ask` when a person must decide and the session has a confirmation manager,
  * else the verdict.
  */
-export async function project(frame: Pick<CallFrame, 'source' | 'context'>, k: Kernel, tool: Tool, args: unknown): Promise<Projection> {
+export async function project(
+  frame: Pick<CallFrame, 'source' | 'context'>,
+  k: Kernel,
+  tool: Tool,
+  args: unknown,
+): Promise<Projection> {
   const governance = frame.context.governance;
-  if (governance.skill !== undefined && !skillAllows(governance.skill, tool.name, args)) return { ok: false, rule: `skill:${governance.skill.name}`, by: 'skill' };
+  if (governance.skill !== undefined && !skillAllows(governance.skill, tool.name, args))
+    return { ok: false, rule: `skill:${governance.skill.name}`, by: 'skill' };
   const restricted = restrictionDenial(governance, tool, args);
   if (restricted !== undefined) return { ok: false, rule: restricted, by: 'restriction' };
   if (!isModelSide(frame.source)) return { ok: true, permission: 'trusted' };
@@ -74,7 +107,14 @@ export async function project(frame: Pick<CallFrame, 'source' | 'context'>, k: K
   if (verdict.decision === 'allow') return { ok: true, permission: 'allow' };
   if (governance.yolo === true) return { ok: true, permission: 'yolo' };
 
-  const checked = await k.checker.check({ toolName: tool.name, tier: tool.tier, args, source: frame.source, governance, rule: verdict.rule });
+  const checked = await k.checker.check({
+    toolName: tool.name,
+    tier: tool.tier,
+    args,
+    source: frame.source,
+    governance,
+    rule: verdict.rule,
+  });
   if (checked.decision === 'deny') return { ok: false, rule: checked.reason ?? verdict.rule, by: 'checker' };
   if (checked.decision === 'allow') return { ok: true, permission: 'allow' };
 
@@ -82,21 +122,47 @@ export async function project(frame: Pick<CallFrame, 'source' | 'context'>, k: K
   return { ok: 'ask', rule: verdict.rule };
 }
 
-async function confirmWithManager(k: Kernel, frame: CallFrame, id: string, tool: Tool, args: unknown, rule: string): Promise<Authorization> {
+async function confirmWithManager(
+  k: Kernel,
+  frame: CallFrame,
+  id: string,
+  tool: Tool,
+  args: unknown,
+  rule: string,
+): Promise<Authorization> {
   const manager = k.confirmation!;
   const verdict = { rule };
-  frame.context.events.emit({ kind: 'confirmationRequired', payload: { tool_id: id, tool_name: tool.name, ...eventArgs(args), rule: verdict.rule } });
+  frame.context.events.emit({
+    kind: 'confirmationRequired',
+    payload: { tool_id: id, tool_name: tool.name, ...eventArgs(args), rule: verdict.rule },
+  });
   // The wait for a person ends with the run or the session, whichever aborts first.
   const linked = linkSignals([frame.signal, k.sessionSignal]);
   let answer: Awaited<ReturnType<typeof manager.confirm>>;
   try {
     answer = await manager.confirm(
-      { toolId: id, toolName: tool.name, args, rule: verdict.rule, source: frame.source, runId: frame.context.runId, sessionId: frame.context.sessionId },
+      {
+        toolId: id,
+        toolName: tool.name,
+        args,
+        rule: verdict.rule,
+        source: frame.source,
+        runId: frame.context.runId,
+        sessionId: frame.context.sessionId,
+      },
       linked.signal,
     );
   } finally {
     linked.dispose();
   }
   if (answer.approved === true) return { ok: true, permission: 'ask_approved' };
-  return deny(k, frame, id, tool, args, `not confirmed${answer.reason === undefined ? '' : `: ${answer.reason}`}`, 'confirmation');
+  return deny(
+    k,
+    frame,
+    id,
+    tool,
+    args,
+    `not confirmed${answer.reason === undefined ? '' : `: ${answer.reason}`}`,
+    'confirmation',
+  );
 }

@@ -25,7 +25,15 @@ function setup(options: Partial<ToolInvokerOptions> = {}) {
 describe('pipeline', () => {
   it('INV-08: a pre-hook may modify args, which are validated again', async () => {
     const { invoker, state } = setup({
-      hooks: { pre: [{ name: 'upper', before: (c) => (c.name === 'echo' ? { action: 'modify', args: { text: 'HOOKED' } } : undefined) }, { name: 'break', before: (c) => (c.name === 'add' ? { action: 'modify', args: { a: 'nope' } } : undefined) }] },
+      hooks: {
+        pre: [
+          {
+            name: 'upper',
+            before: (c) => (c.name === 'echo' ? { action: 'modify', args: { text: 'HOOKED' } } : undefined),
+          },
+          { name: 'break', before: (c) => (c.name === 'add' ? { action: 'modify', args: { a: 'nope' } } : undefined) },
+        ],
+      },
     });
     const t = createTestInvocation();
     expect((await invoker.invoke({ id: 'a', name: 'echo', args: { text: 'x' } }, t.context)).output).toBe('HOOKED');
@@ -35,8 +43,13 @@ describe('pipeline', () => {
   });
 
   it('post-hooks may replace the result (for every source)', async () => {
-    const { invoker } = setup({ hooks: { post: [{ name: 'tag', after: (c, r) => ({ ...r, output: `${c.source}:${r.output}` }) }] } });
-    expect((await invoker.invoke({ id: 'a', name: 'echo', args: { text: 'x' } }, createTestInvocation().context, 'host')).output).toBe('host:x');
+    const { invoker } = setup({
+      hooks: { post: [{ name: 'tag', after: (c, r) => ({ ...r, output: `${c.source}:${r.output}` }) }] },
+    });
+    expect(
+      (await invoker.invoke({ id: 'a', name: 'echo', args: { text: 'x' } }, createTestInvocation().context, 'host'))
+        .output,
+    ).toBe('host:x');
   });
 
   it('recursion guard: depth beyond maxDepth and a non-reentrant tool calling itself fail with RECURSION_LIMIT', async () => {
@@ -57,41 +70,72 @@ describe('pipeline', () => {
     const t = createTestInvocation();
     const self = await invoker.invoke({ id: 'p', name: 'program', args: { call: 'program' } }, t.context);
     expect(self.output).toMatch(/^recursion_limit\|program: 'program' cannot call itself/);
-    const deep = await invoker.invoke({ id: 'n', name: 'nest', args: { tool: 'nest', args: { tool: 'nest', args: { tool: 'echo', args: { text: 'x' } } } } }, t.context);
+    const deep = await invoker.invoke(
+      {
+        id: 'n',
+        name: 'nest',
+        args: { tool: 'nest', args: { tool: 'nest', args: { tool: 'echo', args: { text: 'x' } } } },
+      },
+      t.context,
+    );
     expect(deep.output).toMatch(/nesting depth 3 exceeds the limit of 2/);
-    const ok = await invoker.invoke({ id: 'n2', name: 'nest', args: { tool: 'nest', args: { tool: 'echo', args: { text: 'x' } } } }, t.context);
+    const ok = await invoker.invoke(
+      { id: 'n2', name: 'nest', args: { tool: 'nest', args: { tool: 'echo', args: { text: 'x' } } } },
+      t.context,
+    );
     expect(ok.output).toBe('x');
   });
 
   it('middleware wraps tools by name, innermost last; it never wraps trusted orchestrators', async () => {
     const { invoker, registry, state } = setup();
     const seen: string[] = [];
-    registry.use({ name: 'outer', tools: ['write_note'], wrap: async (c, next) => {
-      seen.push(`outer:${c.ctx.source}`);
-      const r = await next(c.args);
-      return { ...r, output: `${r.output} +diagnostics` };
-    } });
-    registry.use({ name: 'inner', tools: ['write_note', 'batch'], wrap: async (c, next) => {
-      seen.push('inner');
-      return next({ ...(c.args as object), content: 'rewritten' });
-    } });
-    const r = await invoker.invoke({ id: 'w', name: 'write_note', args: { path: 'a', content: 'x' } }, createTestInvocation().context);
+    registry.use({
+      name: 'outer',
+      tools: ['write_note'],
+      wrap: async (c, next) => {
+        seen.push(`outer:${c.ctx.source}`);
+        const r = await next(c.args);
+        return { ...r, output: `${r.output} +diagnostics` };
+      },
+    });
+    registry.use({
+      name: 'inner',
+      tools: ['write_note', 'batch'],
+      wrap: async (c, next) => {
+        seen.push('inner');
+        return next({ ...(c.args as object), content: 'rewritten' });
+      },
+    });
+    const r = await invoker.invoke(
+      { id: 'w', name: 'write_note', args: { path: 'a', content: 'x' } },
+      createTestInvocation().context,
+    );
     expect(r.output).toBe('wrote a +diagnostics');
     expect(seen).toEqual(['outer:agent', 'inner']);
     expect(state.notes.get('a')).toBe('rewritten');
     seen.length = 0;
-    await invoker.invoke({ id: 'b', name: 'batch', args: { calls: [{ tool: 'echo', args: { text: 'y' } }] } }, createTestInvocation().context, 'host');
+    await invoker.invoke(
+      { id: 'b', name: 'batch', args: { calls: [{ tool: 'echo', args: { text: 'y' } }] } },
+      createTestInvocation().context,
+      'host',
+    );
     expect(seen).toEqual([]);
   });
 
   it('tool_output_delta names its stream and keeps only the head of a delta above the bound', async () => {
     const { invoker, registry } = setup();
     const big = 'y'.repeat(TOOL_OUTPUT_DELTA_MAX_CHARS + 10);
-    registry.add({ name: 'loud', description: '', tier: 'read', inputSchema: { type: 'object' }, execute: async (_a, ctx) => {
-      ctx.emitOutput('line\n', 'stderr');
-      ctx.emitOutput(big);
-      return { output: 'done', exitCode: 0 };
-    } });
+    registry.add({
+      name: 'loud',
+      description: '',
+      tier: 'read',
+      inputSchema: { type: 'object' },
+      execute: async (_a, ctx) => {
+        ctx.emitOutput('line\n', 'stderr');
+        ctx.emitOutput(big);
+        return { output: 'done', exitCode: 0 };
+      },
+    });
     const t = createTestInvocation();
     await invoker.invoke({ id: 'l', name: 'loud', args: {} }, t.context);
     const [small, cut] = t.events.payloads('toolOutputDelta');
@@ -104,10 +148,16 @@ describe('pipeline', () => {
   it('output sanitisation redacts secret env values and strips terminal controls (deltas too)', async () => {
     const security = createDefaultSecurityProvider({ secretEnvVars: ['MY_TOKEN'], env: { MY_TOKEN: 'tok-123456789' } });
     const { invoker, registry } = setup({ security });
-    registry.add({ name: 'leak', description: '', tier: 'read', inputSchema: { type: 'object' }, execute: async (_a, ctx) => {
-      ctx.emitOutput('partial tok-123456789\x1b[31m');
-      return { output: '\x1b[2J\x1b]0;title\x07key=tok-123456789\rhidden', exitCode: 0 };
-    } });
+    registry.add({
+      name: 'leak',
+      description: '',
+      tier: 'read',
+      inputSchema: { type: 'object' },
+      execute: async (_a, ctx) => {
+        ctx.emitOutput('partial tok-123456789\x1b[31m');
+        return { output: '\x1b[2J\x1b]0;title\x07key=tok-123456789\rhidden', exitCode: 0 };
+      },
+    });
     const t = createTestInvocation();
     const r = await invoker.invoke({ id: 'l', name: 'leak', args: {} }, t.context);
     expect(r.output).toBe('key=[REDACTED:MY_TOKEN]\nhidden');
@@ -120,7 +170,13 @@ describe('pipeline', () => {
     const artifacts = new InMemoryArtifactStore();
     const { invoker, registry } = setup({ artifacts, outputCap: { maxOutputBytes: 2048, previewChars: 100 } });
     const big = `HEAD${'x'.repeat(5000)}TAIL`;
-    registry.add({ name: 'big', description: '', tier: 'read', inputSchema: { type: 'object' }, execute: async () => ({ output: big, exitCode: 0, metadata: { kept: true } }) });
+    registry.add({
+      name: 'big',
+      description: '',
+      tier: 'read',
+      inputSchema: { type: 'object' },
+      execute: async () => ({ output: big, exitCode: 0, metadata: { kept: true } }),
+    });
     const t = createTestInvocation();
     const r = await invoker.invoke({ id: 'g', name: 'big', args: {} }, t.context);
     const artifact = r.metadata.artifact as { id: string; uri: string; size_bytes: number; sha256: string };
@@ -137,15 +193,24 @@ describe('pipeline', () => {
     expect(small.metadata.artifact).toBeUndefined();
   });
 
-  it('BND-07: ctx.artifacts is the invoker\'s artifact store, for top-level and nested calls', async () => {
+  it("BND-07: ctx.artifacts is the invoker's artifact store, for top-level and nested calls", async () => {
     const artifacts = new InMemoryArtifactStore();
     const { invoker, registry } = setup({ artifacts });
     const seen: unknown[] = [];
-    registry.add({ name: 'snapshot', description: '', tier: 'read', inputSchema: { type: 'object' }, execute: async (_a, ctx) => {
-      seen.push(ctx.artifacts);
-      const ref = await ctx.artifacts.put(`png bytes of ${ctx.callId}`, { toolName: ctx.toolName, callId: ctx.callId });
-      return { output: `stored ${ref.uri}`, exitCode: 0, metadata: { artifact_id: ref.id } };
-    } });
+    registry.add({
+      name: 'snapshot',
+      description: '',
+      tier: 'read',
+      inputSchema: { type: 'object' },
+      execute: async (_a, ctx) => {
+        seen.push(ctx.artifacts);
+        const ref = await ctx.artifacts.put(`png bytes of ${ctx.callId}`, {
+          toolName: ctx.toolName,
+          callId: ctx.callId,
+        });
+        return { output: `stored ${ref.uri}`, exitCode: 0, metadata: { artifact_id: ref.id } };
+      },
+    });
     const t = createTestInvocation();
     const r = await invoker.invoke({ id: 'p', name: 'snapshot', args: {} }, t.context);
     expect(r.ok).toBe(true);
@@ -153,7 +218,10 @@ describe('pipeline', () => {
     expect(r.output).toBe(`stored artifact://${id}`);
     expect(await artifacts.get(id)).toBe('png bytes of p');
     // A nested call (inside `batch`) gets the same store.
-    const b = await invoker.invoke({ id: 'b', name: 'batch', args: { calls: [{ tool: 'snapshot', args: {} }] } }, t.context);
+    const b = await invoker.invoke(
+      { id: 'b', name: 'batch', args: { calls: [{ tool: 'snapshot', args: {} }] } },
+      t.context,
+    );
     expect(b.ok).toBe(true);
     expect(artifacts.size).toBe(2);
     expect(seen).toHaveLength(2);
@@ -162,8 +230,22 @@ describe('pipeline', () => {
 
   it('a tool that throws gives TOOL_EXECUTION; a malformed result is caught', async () => {
     const { invoker, registry } = setup();
-    registry.add({ name: 'boom', description: '', tier: 'read', inputSchema: { type: 'object' }, execute: async () => { throw new Error('kaput'); } });
-    registry.add({ name: 'weird', description: '', tier: 'read', inputSchema: { type: 'object' }, execute: async () => ({ output: 42 }) as never });
+    registry.add({
+      name: 'boom',
+      description: '',
+      tier: 'read',
+      inputSchema: { type: 'object' },
+      execute: async () => {
+        throw new Error('kaput');
+      },
+    });
+    registry.add({
+      name: 'weird',
+      description: '',
+      tier: 'read',
+      inputSchema: { type: 'object' },
+      execute: async () => ({ output: 42 }) as never,
+    });
     const t = createTestInvocation();
     const a = await invoker.invoke({ id: 'a', name: 'boom', args: {} }, t.context);
     expect(a).toMatchObject({ errorKind: 'execution', output: 'boom: kaput' });

@@ -2,7 +2,12 @@
  * Evaluation of {@link ToolRestriction}s: each is compiled once (cached by object
  * identity) into allow and deny matchers over the permission-rule syntax.
  */
-import { parsePermissionRule, ruleCoversAllCalls, ruleMatches, type PermissionRule } from '../permissions/permission-rule.js';
+import {
+  parsePermissionRule,
+  ruleCoversAllCalls,
+  ruleMatches,
+  type PermissionRule,
+} from '../permissions/permission-rule.js';
 import type { Tool } from '../tools/tool.js';
 import type { GovernanceSnapshot, ToolRestriction } from './governance.js';
 
@@ -18,27 +23,38 @@ function compile(r: ToolRestriction): Compiled {
   if (c === undefined) {
     c = {
       allow: r.allowedTools?.map((rule, i) => parsePermissionRule(rule, `restriction '${r.name}'.allowedTools[${i}]`)),
-      deny: (r.deniedTools ?? []).map((rule, i) => parsePermissionRule(rule, `restriction '${r.name}'.deniedTools[${i}]`)),
+      deny: (r.deniedTools ?? []).map((rule, i) =>
+        parsePermissionRule(rule, `restriction '${r.name}'.deniedTools[${i}]`),
+      ),
     };
     compiled.set(r, c);
   }
   return c;
 }
 
-const applies = (r: ToolRestriction, tool: Pick<Tool, 'tier'>): boolean => r.tiers === undefined || r.tiers.includes(tool.tier);
+const applies = (r: ToolRestriction, tool: Pick<Tool, 'tier'>): boolean =>
+  r.tiers === undefined || r.tiers.includes(tool.tier);
 
 /** The name of the first restriction that denies this call, or `undefined` when all allow it. */
-export function restrictionDenial(governance: GovernanceSnapshot, tool: Pick<Tool, 'name' | 'tier'>, args: unknown): string | undefined {
+export function restrictionDenial(
+  governance: GovernanceSnapshot,
+  tool: Pick<Tool, 'name' | 'tier'>,
+  args: unknown,
+): string | undefined {
   for (const r of governance.restrictions ?? []) {
     const c = compile(r);
     if (c.deny.some((rule) => ruleMatches(rule, tool.name, args, 'any'))) return r.name;
-    if (c.allow !== undefined && applies(r, tool) && !c.allow.some((rule) => ruleMatches(rule, tool.name, args, 'all'))) return r.name;
+    if (c.allow !== undefined && applies(r, tool) && !c.allow.some((rule) => ruleMatches(rule, tool.name, args, 'all')))
+      return r.name;
   }
   return undefined;
 }
 
 /** The name of a restriction that rules out every call of the tool (it is then hidden). */
-export function restrictionHiding(governance: GovernanceSnapshot, tool: Pick<Tool, 'name' | 'tier'>): string | undefined {
+export function restrictionHiding(
+  governance: GovernanceSnapshot,
+  tool: Pick<Tool, 'name' | 'tier'>,
+): string | undefined {
   for (const r of governance.restrictions ?? []) {
     const c = compile(r);
     if (c.deny.some((rule) => ruleCoversAllCalls(rule, tool.name))) return r.name;

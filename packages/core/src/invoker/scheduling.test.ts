@@ -95,7 +95,11 @@ describe('scheduling', () => {
 
   it('a call past its timeout fails with TOOL_TIMEOUT and its signal aborts', async () => {
     const { invoker, state } = setup(4, { defaultTimeoutMs: 20 });
-    const r = await invoker.invoke({ id: 'a', name: 'sleep', args: { ms: 5000 } }, createTestInvocation().context, 'host');
+    const r = await invoker.invoke(
+      { id: 'a', name: 'sleep', args: { ms: 5000 } },
+      createTestInvocation().context,
+      'host',
+    );
     expect(r).toMatchObject({ ok: false, errorKind: 'timeout', output: 'sleep: timed out after 20 ms' });
     expect(state.running).toBe(0);
   });
@@ -107,7 +111,9 @@ describe('scheduling', () => {
     await tick();
     invoker.close('session closed');
     expect((await p).errorKind).toBe('cancelled');
-    expect((await invoker.invoke({ id: 'b', name: 'echo', args: { text: 'x' } }, t.context, 'host')).errorKind).toBe('cancelled');
+    expect((await invoker.invoke({ id: 'b', name: 'echo', args: { text: 'x' } }, t.context, 'host')).errorKind).toBe(
+      'cancelled',
+    );
     expect(invoker.closed).toBe(true);
   });
 
@@ -115,7 +121,13 @@ describe('scheduling', () => {
     const { pack } = createTestToolPack();
     const registry = new ToolRegistry();
     registry.registerPack(pack);
-    registry.add({ name: 'stuck', description: '', tier: 'read', inputSchema: { type: 'object' }, execute: () => new Promise(() => undefined) });
+    registry.add({
+      name: 'stuck',
+      description: '',
+      tier: 'read',
+      inputSchema: { type: 'object' },
+      execute: () => new Promise(() => undefined),
+    });
     const invoker = new ToolInvoker({ registry, policy: { defaultDecision: 'allow' } });
     const t = createTestInvocation();
     const p = invoker.invoke({ id: 'a', name: 'stuck', args: {} }, t.context);

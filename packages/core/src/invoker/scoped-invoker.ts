@@ -8,7 +8,14 @@ import { CancelledError } from '../errors/tool-errors.js';
 import { hiddenReason } from '../registry/tool-surface.js';
 import { resolveCapabilities, type Tool, type ToolCapabilities } from '../tools/tool.js';
 import type { A3sError } from '@a3s-code/effect';
-import type { InvocationSource, NestedInvokeOptions, ScopedInvoker, ToolCallRequest, ToolErrorKind, ToolInvocationResult } from './invocation-types.js';
+import type {
+  InvocationSource,
+  NestedInvokeOptions,
+  ScopedInvoker,
+  ToolCallRequest,
+  ToolErrorKind,
+  ToolInvocationResult,
+} from './invocation-types.js';
 import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
 import { linkSignals } from './link-signals.js';
 
@@ -18,7 +25,13 @@ import { linkSignals } from './link-signals.js';
  */
 export interface NestedRunner {
   readonly runCall: (k: Kernel, frame: CallFrame, request: ToolCallRequest) => Promise<ToolInvocationResult>;
-  readonly failedResult: (k: Kernel, call: { readonly id: string; readonly name: string; readonly source: InvocationSource }, kind: ToolErrorKind, error: A3sError, startedAt: number) => ToolInvocationResult;
+  readonly failedResult: (
+    k: Kernel,
+    call: { readonly id: string; readonly name: string; readonly source: InvocationSource },
+    kind: ToolErrorKind,
+    error: A3sError,
+    startedAt: number,
+  ) => ToolInvocationResult;
 }
 
 /** The invokers of one call: the one its `execute` gets and the governed one middleware gets. */
@@ -37,7 +50,16 @@ export function reachableTool(k: Kernel, frame: CallFrame, source: InvocationSou
   return tool;
 }
 
-function build(k: Kernel, run: NestedRunner, parent: CallFrame, parentTool: Tool, parentId: string, signal: AbortSignal, source: InvocationSource, state: { revoked: boolean; n: number }): ScopedInvoker {
+function build(
+  k: Kernel,
+  run: NestedRunner,
+  parent: CallFrame,
+  parentTool: Tool,
+  parentId: string,
+  signal: AbortSignal,
+  source: InvocationSource,
+  state: { revoked: boolean; n: number },
+): ScopedInvoker {
   const frame: CallFrame = {
     source,
     depth: parent.depth + 1,
@@ -51,7 +73,9 @@ function build(k: Kernel, run: NestedRunner, parent: CallFrame, parentTool: Tool
       state.n += 1;
       const id = typeof options?.id === 'string' && options.id.length > 0 ? options.id : `${parentId}.${state.n}`;
       if (state.revoked) {
-        const error = new CancelledError(`nested call of '${String(name)}' (the scoped invoker of call '${parentId}' has ended)`);
+        const error = new CancelledError(
+          `nested call of '${String(name)}' (the scoped invoker of call '${parentId}' has ended)`,
+        );
         return Promise.resolve(run.failedResult(k, { id, name: String(name), source }, 'cancelled', error, k.clock()));
       }
       const extra = options?.signal;
@@ -80,7 +104,15 @@ function build(k: Kernel, run: NestedRunner, parent: CallFrame, parentTool: Tool
  * Creates the invokers of one call. Children get `host_nested` only when the host called a
  * trusted built-in orchestrator (directly or through another one); otherwise `nested`.
  */
-export function createScopedInvoker(k: Kernel, run: NestedRunner, parent: CallFrame, parentTool: Tool, parentId: string, signal: AbortSignal, trusted: boolean): ScopedInvokers {
+export function createScopedInvoker(
+  k: Kernel,
+  run: NestedRunner,
+  parent: CallFrame,
+  parentTool: Tool,
+  parentId: string,
+  signal: AbortSignal,
+  trusted: boolean,
+): ScopedInvokers {
   const state = { revoked: false, n: 0 };
   const governed = build(k, run, parent, parentTool, parentId, signal, 'nested', state);
   const hostTrust = trusted && (parent.source === 'host' || parent.source === 'host_nested');

@@ -26,8 +26,15 @@ describe('ToolInvoker basics', () => {
     const { invoker, state } = setup({ policy: { deny: ['Echo(*secret*)'], allow: ['echo'] } });
     const t = createTestInvocation();
     const r = await invoker.invoke({ id: 'c1', name: 'echo', args: { text: 'secret' } }, t.context);
-    expect(r).toMatchObject({ ok: false, output: 'Permission denied: Echo(*secret*)', errorKind: 'permission_denied', permission: 'deny' });
-    expect(t.events.payloads('permissionDenied')).toEqual([{ tool_id: 'c1', tool_name: 'echo', args: { text: 'secret' }, reason: 'Echo(*secret*)', denied_by: 'rule' }]);
+    expect(r).toMatchObject({
+      ok: false,
+      output: 'Permission denied: Echo(*secret*)',
+      errorKind: 'permission_denied',
+      permission: 'deny',
+    });
+    expect(t.events.payloads('permissionDenied')).toEqual([
+      { tool_id: 'c1', tool_name: 'echo', args: { text: 'secret' }, reason: 'Echo(*secret*)', denied_by: 'rule' },
+    ]);
     expect(state.executions).toHaveLength(0);
   });
 
@@ -64,14 +71,19 @@ describe('ToolInvoker basics', () => {
 
   it('PERM-05: the default checker denies write/exec asks in plan mode', async () => {
     const { invoker } = setup();
-    const r = await invoker.invoke({ id: 'c1', name: 'write_note', args: { path: 'a', content: 'b' } }, createTestInvocation({ mode: 'plan' }).context);
+    const r = await invoker.invoke(
+      { id: 'c1', name: 'write_note', args: { path: 'a', content: 'b' } },
+      createTestInvocation({ mode: 'plan' }).context,
+    );
     expect(r.errorKind).toBe('permission_denied');
   });
 
   it('PERM-08: skill restrictions deny calls outside allowedTools, for host calls too', async () => {
     const { invoker, state } = setup();
     const t = createTestInvocation({ skill: { name: 'review', allowedTools: ['echo', 'Run(*"git diff*)'] } });
-    expect((await invoker.invoke({ id: 'a', name: 'run', args: { command: 'git diff HEAD' } }, t.context)).ok).toBe(true);
+    expect((await invoker.invoke({ id: 'a', name: 'run', args: { command: 'git diff HEAD' } }, t.context)).ok).toBe(
+      true,
+    );
     const r = await invoker.invoke({ id: 'b', name: 'run', args: { command: 'rm -rf /' } }, t.context, 'host');
     expect(r).toMatchObject({ ok: false, output: 'Permission denied: skill:review' });
     expect(state.executions.map((e) => e.callId)).toEqual(['a']);
@@ -80,7 +92,11 @@ describe('ToolInvoker basics', () => {
   it('INV-04 / TOOL-05: host calls skip the permission decision and confirmation', async () => {
     const confirmation = new ScriptedConfirmationManager();
     const { invoker } = setup({ confirmation, policy: { deny: ['run'] } });
-    const r = await invoker.invoke({ id: 'h1', name: 'run', args: { command: 'ls' } }, createTestInvocation().context, 'host');
+    const r = await invoker.invoke(
+      { id: 'h1', name: 'run', args: { command: 'ls' } },
+      createTestInvocation().context,
+      'host',
+    );
     expect(r).toMatchObject({ ok: true, source: 'host', permission: 'trusted' });
     expect(confirmation.requests).toHaveLength(0);
   });
@@ -88,8 +104,12 @@ describe('ToolInvoker basics', () => {
   it('INV-05: invoke refuses nested sources from callers', () => {
     const { invoker } = setup();
     const t = createTestInvocation();
-    expect(() => invoker.invoke({ id: 'x', name: 'echo', args: {} }, t.context, 'host_nested' as never)).toThrow(/source: must be 'agent' or 'host'/);
-    expect(() => invoker.invoke({ id: 'x', name: 'echo', args: {} }, t.context, 'nested' as never)).toThrow(/INVALID_INVOCATION|source/);
+    expect(() => invoker.invoke({ id: 'x', name: 'echo', args: {} }, t.context, 'host_nested' as never)).toThrow(
+      /source: must be 'agent' or 'host'/,
+    );
+    expect(() => invoker.invoke({ id: 'x', name: 'echo', args: {} }, t.context, 'nested' as never)).toThrow(
+      /INVALID_INVOCATION|source/,
+    );
   });
 
   it('unknown tools fail with TOOL_NOT_FOUND listing the surface', async () => {
@@ -101,7 +121,10 @@ describe('ToolInvoker basics', () => {
 
   it('a non-zero exit code is a failed result, not an error', async () => {
     const { invoker } = setup({ policy: { allow: ['fail'] } });
-    const r = await invoker.invoke({ id: 'c', name: 'fail', args: { message: 'boom' } }, createTestInvocation().context);
+    const r = await invoker.invoke(
+      { id: 'c', name: 'fail', args: { message: 'boom' } },
+      createTestInvocation().context,
+    );
     expect(r).toMatchObject({ ok: false, exitCode: 2, output: 'boom', errorKind: 'tool_failed' });
     expect(r.error).toBeUndefined();
   });
@@ -121,6 +144,6 @@ describe('ToolInvoker basics', () => {
   it('rejects bad options naming the field', () => {
     const registry = new ToolRegistry();
     expect(() => new ToolInvoker({ registry, maxDepth: 0 })).toThrow(/maxDepth: must be an integer in 1..64/);
-    expect(() => new ToolInvoker({ registry, policy: { deny: ['Bash(' ] } })).toThrow(/deny\[0\]/);
+    expect(() => new ToolInvoker({ registry, policy: { deny: ['Bash('] } })).toThrow(/deny\[0\]/);
   });
 });

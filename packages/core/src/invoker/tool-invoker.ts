@@ -14,7 +14,12 @@ import { modelSurface, type ToolSurface } from '../registry/tool-surface.js';
 import { emptyWorkspace, type WorkspaceServices } from '../workspace/workspace-services.js';
 import { ArgValidator } from './arg-validator.js';
 import { ChangeCollector } from './change-collector.js';
-import { DEFAULT_OUTPUT_CAP, InMemoryArtifactStore, type ArtifactStore, type OutputCapOptions } from './artifact-store.js';
+import {
+  DEFAULT_OUTPUT_CAP,
+  InMemoryArtifactStore,
+  type ArtifactStore,
+  type OutputCapOptions,
+} from './artifact-store.js';
 import { runCall } from './call-pipeline.js';
 import type { GovernanceSnapshot } from './governance.js';
 import type { ToolHooks } from './hooks.js';
@@ -69,7 +74,9 @@ export interface InvokeOptions {
 }
 
 /** The permission projection of one model call (see {@link ToolInvoker.project}). */
-export type CallProjection = { readonly decision: 'run' } | { readonly decision: 'ask' | 'deny'; readonly rule: string };
+export type CallProjection =
+  | { readonly decision: 'run' }
+  | { readonly decision: 'ask' | 'deny'; readonly rule: string };
 
 /** Thrown for a malformed `invoke` request (a caller bug, not a tool failure). */
 export class InvalidInvocationError extends A3sError {
@@ -80,7 +87,8 @@ export class InvalidInvocationError extends A3sError {
 
 function intIn(value: number | undefined, field: string, min: number, max: number, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) throw new SessionConfigurationError(field, `must be an integer in ${min}..${max}, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new SessionConfigurationError(field, `must be an integer in ${min}..${max}, got ${String(value)}`);
   return value;
 }
 
@@ -94,7 +102,8 @@ export class ToolInvoker {
   constructor(options: ToolInvokerOptions) {
     if (options.registry === undefined) throw new SessionConfigurationError('registry', 'is required');
     const cap = options.outputCap ?? {};
-    const policy = options.policy instanceof PermissionPolicy ? options.policy : new PermissionPolicy(options.policy ?? {});
+    const policy =
+      options.policy instanceof PermissionPolicy ? options.policy : new PermissionPolicy(options.policy ?? {});
     this.#k = {
       registry: options.registry,
       validator: new ArgValidator(),
@@ -106,7 +115,13 @@ export class ToolInvoker {
       security: options.security ?? createDefaultSecurityProvider(),
       artifacts: options.artifacts ?? new InMemoryArtifactStore(),
       outputCap: {
-        maxOutputBytes: intIn(cap.maxOutputBytes, 'outputCap.maxOutputBytes', 1024, 1 << 30, DEFAULT_OUTPUT_CAP.maxOutputBytes),
+        maxOutputBytes: intIn(
+          cap.maxOutputBytes,
+          'outputCap.maxOutputBytes',
+          1024,
+          1 << 30,
+          DEFAULT_OUTPUT_CAP.maxOutputBytes,
+        ),
         previewChars: intIn(cap.previewChars, 'outputCap.previewChars', 16, 1 << 20, DEFAULT_OUTPUT_CAP.previewChars),
       },
       workspace: options.workspace ?? emptyWorkspace(),
@@ -129,19 +144,37 @@ export class ToolInvoker {
    * `host` (a direct host call). Always resolves; a failure is a result with `error` set. Throws
    * `INVALID_INVOCATION` only for a malformed request or an unknown source.
    */
-  invoke(request: ToolCallRequest, context: InvocationContext, source: TopLevelSource = 'agent', options: InvokeOptions = {}): Promise<ToolInvocationResult> {
+  invoke(
+    request: ToolCallRequest,
+    context: InvocationContext,
+    source: TopLevelSource = 'agent',
+    options: InvokeOptions = {},
+  ): Promise<ToolInvocationResult> {
     if (options.preconfirmed !== undefined && source !== 'agent') {
-      throw new InvalidInvocationError('options.preconfirmed', "is only for model calls (source 'agent') that a run parked for confirmation");
+      throw new InvalidInvocationError(
+        'options.preconfirmed',
+        "is only for model calls (source 'agent') that a run parked for confirmation",
+      );
     }
     if (!TOP_LEVEL.includes(source)) {
-      throw new InvalidInvocationError('source', `must be 'agent' or 'host', got ${JSON.stringify(source)}; nested sources are assigned by the kernel`);
+      throw new InvalidInvocationError(
+        'source',
+        `must be 'agent' or 'host', got ${JSON.stringify(source)}; nested sources are assigned by the kernel`,
+      );
     }
-    if (typeof request?.id !== 'string' || request.id.length === 0) throw new InvalidInvocationError('request.id', 'must be a non-empty string');
+    if (typeof request?.id !== 'string' || request.id.length === 0)
+      throw new InvalidInvocationError('request.id', 'must be a non-empty string');
     if (typeof request.name !== 'string') throw new InvalidInvocationError('request.name', 'must be a string');
-    if (!(context?.signal instanceof AbortSignal)) throw new InvalidInvocationError('context.signal', 'must be an AbortSignal');
-    if (typeof context.events?.emit !== 'function') throw new InvalidInvocationError('context.events', 'must be an event sink');
+    if (!(context?.signal instanceof AbortSignal))
+      throw new InvalidInvocationError('context.signal', 'must be an AbortSignal');
+    if (typeof context.events?.emit !== 'function')
+      throw new InvalidInvocationError('context.events', 'must be an event sink');
     const frame = { source, depth: 0, stack: [], context, signal: context.signal, changes: new ChangeCollector() };
-    return runCall(this.#k, options.preconfirmed === undefined ? frame : { ...frame, preconfirmed: options.preconfirmed }, request);
+    return runCall(
+      this.#k,
+      options.preconfirmed === undefined ? frame : { ...frame, preconfirmed: options.preconfirmed },
+      request,
+    );
   }
 
   /**
@@ -151,7 +184,14 @@ export class ToolInvoker {
    */
   async project(request: ToolCallRequest, context: InvocationContext): Promise<CallProjection> {
     const k = this.#k;
-    const frame = { source: 'agent' as const, depth: 0, stack: [], context, signal: context.signal, changes: new ChangeCollector() };
+    const frame = {
+      source: 'agent' as const,
+      depth: 0,
+      stack: [],
+      context,
+      signal: context.signal,
+      changes: new ChangeCollector(),
+    };
     const tool = reachableTool(k, frame, 'agent', request.name) ?? k.registry.get(request.name);
     if (tool === undefined || k.validator.check(tool, request.args) !== undefined) return { decision: 'run' };
     const verdict = await project(frame, k, tool, request.args);

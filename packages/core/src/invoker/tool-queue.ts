@@ -37,7 +37,12 @@ export class ToolQueue {
    * Takes a slot of `name` (limit `maxParallelism` of this call). Resolves at once when a slot is
    * free; otherwise waits. Rejects with `CANCELLED` if `signal` aborts while waiting.
    */
-  acquire(name: string, maxParallelism: number, signal: AbortSignal, onQueued?: () => void): QueueRelease | Promise<QueueRelease> {
+  acquire(
+    name: string,
+    maxParallelism: number,
+    signal: AbortSignal,
+    onQueued?: () => void,
+  ): QueueRelease | Promise<QueueRelease> {
     let lane = this.#lanes.get(name);
     if (lane === undefined) {
       lane = { running: 0, waiting: [] };

@@ -4,7 +4,16 @@
  * them, repeats included: local models reuse ids, and the run makes them unique before they are
  * recorded (`uniqueCallIds`), rather than failing the turn.
  */
-import type { LlmFinishReason, LlmRequest, LlmResponse, LlmStreamEvent, LlmToolCall, LlmUsage, LlmClient, ReasoningBlock } from './llm-client.js';
+import type {
+  LlmFinishReason,
+  LlmRequest,
+  LlmResponse,
+  LlmStreamEvent,
+  LlmToolCall,
+  LlmUsage,
+  LlmClient,
+  ReasoningBlock,
+} from './llm-client.js';
 import { LlmError } from './llm-error.js';
 
 /** Folds stream events one by one; `result()` gives the response so far. */

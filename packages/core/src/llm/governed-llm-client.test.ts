@@ -25,14 +25,20 @@ describe('GovernedLlmClient (the LLM invoker)', () => {
   });
 
   it('LLM-03/LLM-07: usage is recorded after each call; a soft token cap emits budget_threshold_hit once, a hard one stops', async () => {
-    const inner = new ScriptedLlmClient([{ text: 'a', usage: usage(60) }, { text: 'b', usage: usage(60) }, { text: 'c', usage: usage(60) }]);
+    const inner = new ScriptedLlmClient([
+      { text: 'a', usage: usage(60) },
+      { text: 'b', usage: usage(60) },
+      { text: 'c', usage: usage(60) },
+    ]);
     const budget = new LlmBudget({ softTokens: 50, maxTokens: 100 });
     const seen: number[] = [];
     const { client, events } = governed(inner, { budget, onUsage: (u) => seen.push(u.inputTokens) });
     await collectResponse(client.stream(req));
     await collectResponse(client.stream(req));
     expect(seen).toEqual([60, 60]);
-    expect(events.events.filter((e) => e.kind === 'budgetThresholdHit').map((e) => e.payload)).toEqual([{ budget: 'llm_tokens', used: 60, limit: 50 }]);
+    expect(events.events.filter((e) => e.kind === 'budgetThresholdHit').map((e) => e.payload)).toEqual([
+      { budget: 'llm_tokens', used: 60, limit: 50 },
+    ]);
     await expect(collectResponse(client.stream(req))).rejects.toThrow(/budget 'llm_tokens' exhausted: 120 of 100 used/);
     expect(inner.requests).toHaveLength(2);
   });
@@ -67,7 +73,10 @@ describe('GovernedLlmClient (the LLM invoker)', () => {
 
   it('never retries a non-retryable status or a response that already delivered output', async () => {
     const bad = new ScriptedLlmClient([{ error: { kind: 'status', status: 400 } }, { text: 'unused' }]);
-    await expect(collectResponse(governed(bad).client.stream(req))).rejects.toMatchObject({ code: 'LLM_STATUS', status: 400 });
+    await expect(collectResponse(governed(bad).client.stream(req))).rejects.toMatchObject({
+      code: 'LLM_STATUS',
+      status: 400,
+    });
     expect(bad.requests).toHaveLength(1);
     let calls = 0;
     const midStream: LlmClient = {
@@ -80,7 +89,9 @@ describe('GovernedLlmClient (the LLM invoker)', () => {
         throw new LlmError('transport', 'connection reset', { provider: 'test' });
       },
     };
-    await expect(collectResponse(governed(midStream, { sleep: async () => undefined }).client.stream(req))).rejects.toMatchObject({ code: 'LLM_TRANSPORT' });
+    await expect(
+      collectResponse(governed(midStream, { sleep: async () => undefined }).client.stream(req)),
+    ).rejects.toMatchObject({ code: 'LLM_TRANSPORT' });
     expect(calls).toBe(1);
   });
 

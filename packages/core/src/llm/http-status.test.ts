@@ -3,7 +3,13 @@ import { kindForStatus, parseRetryAfter, retryAfterFromHeaders } from './http-st
 
 describe('typed HTTP failures (WFETCH-02/03/05)', () => {
   it('maps statuses: 408 and 5xx transport, 429 rate_limited, other 4xx status', () => {
-    expect([408, 500, 502, 503, 529].map(kindForStatus)).toEqual(['transport', 'transport', 'transport', 'transport', 'transport']);
+    expect([408, 500, 502, 503, 529].map(kindForStatus)).toEqual([
+      'transport',
+      'transport',
+      'transport',
+      'transport',
+      'transport',
+    ]);
     expect(kindForStatus(429)).toBe('rate_limited');
     expect([400, 401, 403, 404, 409, 413, 422].map(kindForStatus)).toEqual(Array(7).fill('status'));
   });

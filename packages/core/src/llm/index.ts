@@ -17,7 +17,13 @@ export { LlmError, MALFORMED_TOOL_ARGUMENTS, type LlmErrorKind, type LlmErrorOpt
 export { kindForStatus, parseRetryAfter, retryAfterFromHeaders } from './http-status.js';
 export { abortableSleep } from './abortable-sleep.js';
 export type { ModelConfig, ModelEnvironment, ModelResolver, ModelSelection } from './model-resolver.js';
-export { ScriptedLlmClient, ScriptError, type LlmScript, type ScriptedLlmClientOptions, type ScriptedTurn } from './scripted-llm-client.js';
+export {
+  ScriptedLlmClient,
+  ScriptError,
+  type LlmScript,
+  type ScriptedLlmClientOptions,
+  type ScriptedTurn,
+} from './scripted-llm-client.js';
 export { collectResponse, completeWith, ResponseAccumulator } from './collect-response.js';
 export { GovernedLlmClient, type LlmGovernance, type LlmRetryOptions } from './governed-llm-client.js';
 export { LlmBudget, type BudgetMark, type LlmBudgetLimits } from './llm-budget.js';

@@ -35,7 +35,10 @@ export class LlmBudget {
       const v = limits[name];
       if (v === undefined) return;
       if (!Number.isSafeInteger(v) || v < 1 || (max !== undefined && v > max)) {
-        throw new SessionConfigurationError(`budget.${name}`, `must be an integer from 1 to ${max ?? 'any size'}, got ${String(v)}`);
+        throw new SessionConfigurationError(
+          `budget.${name}`,
+          `must be an integer from 1 to ${max ?? 'any size'}, got ${String(v)}`,
+        );
       }
     };
     check('maxTokens');
@@ -52,8 +55,10 @@ export class LlmBudget {
   /** The hard cap a new call would break, if any (checked before every call). */
   exhausted(): BudgetMark | undefined {
     const { maxTokens, maxCalls } = this.limits;
-    if (maxCalls !== undefined && this.calls >= maxCalls) return { budget: 'llm_calls', used: this.calls, limit: maxCalls };
-    if (maxTokens !== undefined && this.tokens >= maxTokens) return { budget: 'llm_tokens', used: this.tokens, limit: maxTokens };
+    if (maxCalls !== undefined && this.calls >= maxCalls)
+      return { budget: 'llm_calls', used: this.calls, limit: maxCalls };
+    if (maxTokens !== undefined && this.tokens >= maxTokens)
+      return { budget: 'llm_tokens', used: this.tokens, limit: maxTokens };
     return undefined;
   }
 
@@ -61,7 +66,8 @@ export class LlmBudget {
   startCall(): BudgetMark | undefined {
     this.calls++;
     const soft = this.limits.softCalls;
-    if (soft !== undefined && this.calls >= soft) return this.once({ budget: 'llm_calls', used: this.calls, limit: soft });
+    if (soft !== undefined && this.calls >= soft)
+      return this.once({ budget: 'llm_calls', used: this.calls, limit: soft });
     return undefined;
   }
 
@@ -69,7 +75,8 @@ export class LlmBudget {
   record(usage: LlmUsage): BudgetMark | undefined {
     this.tokens += usage.inputTokens + usage.outputTokens;
     const soft = this.limits.softTokens;
-    if (soft !== undefined && this.tokens >= soft) return this.once({ budget: 'llm_tokens', used: this.tokens, limit: soft });
+    if (soft !== undefined && this.tokens >= soft)
+      return this.once({ budget: 'llm_tokens', used: this.tokens, limit: soft });
     return undefined;
   }
 

@@ -13,9 +13,7 @@ import type { JsonSchema } from '../tools/json-schema.js';
  * encrypted one (Anthropic `redacted_thinking`, its opaque `data`). Providers that need signed
  * reasoning back on a tool-use turn reject the turn when a block is altered or missing.
  */
-export type ReasoningBlock =
-  | { readonly text: string; readonly signature: string }
-  | { readonly redacted: string };
+export type ReasoningBlock = { readonly text: string; readonly signature: string } | { readonly redacted: string };
 
 /** One message of the conversation sent to a provider. */
 export type LlmMessage =

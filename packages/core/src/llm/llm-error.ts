@@ -72,6 +72,8 @@ export class LlmError extends A3sError {
 
   /** True when `value` is an `LlmError` from any copy of core (brand check, then shape). */
   static isLlmError(value: unknown): value is LlmError {
-    return A3sError.isInstance(value) && typeof (value as { kind?: unknown }).kind === 'string' && 'retryAfterMs' in value;
+    return (
+      A3sError.isInstance(value) && typeof (value as { kind?: unknown }).kind === 'string' && 'retryAfterMs' in value
+    );
   }
 }

@@ -14,7 +14,13 @@ describe('ScriptedLlmClient', () => {
   it('plays text, tool calls, questions and usage in order, and records every request', async () => {
     const client = new ScriptedLlmClient({
       turns: [
-        { text: "I'll look first.", tool_calls: [{ id: 'c1', name: 'read', args: { file_path: 'README.md' } }, { name: 'grep', args: { pattern: 'x' } }] },
+        {
+          text: "I'll look first.",
+          tool_calls: [
+            { id: 'c1', name: 'read', args: { file_path: 'README.md' } },
+            { name: 'grep', args: { pattern: 'x' } },
+          ],
+        },
         { question: { question: 'Which file?', options: [{ label: 'a.ts' }, { label: 'b.ts' }] } },
         { text: 'Done.', usage: { input_tokens: 120, output_tokens: 8 } },
       ],
@@ -27,7 +33,10 @@ describe('ScriptedLlmClient', () => {
     ]);
     expect(a.finishReason).toBe('tool_calls');
     const b = await collectResponse(client.stream(req('two')));
-    expect(b.toolCalls[0]).toMatchObject({ name: 'ask_user', args: { question: 'Which file?', options: [{ label: 'a.ts' }, { label: 'b.ts' }] } });
+    expect(b.toolCalls[0]).toMatchObject({
+      name: 'ask_user',
+      args: { question: 'Which file?', options: [{ label: 'a.ts' }, { label: 'b.ts' }] },
+    });
     const c = await collectResponse(client.stream(req('three')));
     expect(c).toMatchObject({ text: 'Done.', usage: { inputTokens: 120, outputTokens: 8 }, finishReason: 'stop' });
     expect(client.requests.map((r) => r.messages[0]?.content)).toEqual(['one', 'two', 'three']);
@@ -42,7 +51,10 @@ describe('ScriptedLlmClient', () => {
   });
 
   it('raises scripted provider errors as typed LlmErrors', async () => {
-    const client = new ScriptedLlmClient([{ error: { kind: 'rate_limited', retry_after_ms: 20 } }, { error: { kind: 'status', status: 503 } }]);
+    const client = new ScriptedLlmClient([
+      { error: { kind: 'rate_limited', retry_after_ms: 20 } },
+      { error: { kind: 'status', status: 503 } },
+    ]);
     const e = await collectResponse(client.stream(req('x'))).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(LlmError);
     expect(e).toMatchObject({ code: 'LLM_RATE_LIMITED', kind: 'rate_limited', retryAfterMs: 20, retryable: true });
@@ -69,7 +81,9 @@ describe('ScriptedLlmClient', () => {
   });
 
   it('rejects a malformed script naming the field, and loads scripts from files', async () => {
-    expect(() => new ScriptedLlmClient({ turns: [{ text: 'a' }, { tool_calls: [{ name: '' }] }] } as never)).toThrow(/turns\[1\]\.tool_calls\[0\]\.name/);
+    expect(() => new ScriptedLlmClient({ turns: [{ text: 'a' }, { tool_calls: [{ name: '' }] }] } as never)).toThrow(
+      /turns\[1\]\.tool_calls\[0\]\.name/,
+    );
     expect(() => new ScriptedLlmClient({ turns: [{ txt: 'a' }] } as never)).toThrow(ScriptError);
     const dir = mkdtempSync(join(tmpdir(), 'a3s-script-'));
     writeFileSync(join(dir, 's.json'), JSON.stringify({ turns: [{ text: 'from file' }] }));

@@ -101,15 +101,25 @@ export class ScriptedLlmClient implements LlmClient {
     const parsed = scriptSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      const field = issue.path.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : `${p}.${String(k)}`), '');
-      throw new ScriptError('INVALID_SCRIPT', `${this.source}: ${field.replace(/^\./, '') || '(root)'}: ${issue.message}`, { field });
+      const field = issue.path.reduce<string>(
+        (p, k) => (typeof k === 'number' ? `${p}[${k}]` : `${p}.${String(k)}`),
+        '',
+      );
+      throw new ScriptError(
+        'INVALID_SCRIPT',
+        `${this.source}: ${field.replace(/^\./, '') || '(root)'}: ${issue.message}`,
+        { field },
+      );
     }
     this.turns = parsed.data.turns;
     this.model = options.model ?? parsed.data.model ?? 'scripted';
   }
 
   /** Loads a JSON script file. */
-  static async fromFile(path: string, options: Omit<ScriptedLlmClientOptions, 'source'> = {}): Promise<ScriptedLlmClient> {
+  static async fromFile(
+    path: string,
+    options: Omit<ScriptedLlmClientOptions, 'source'> = {},
+  ): Promise<ScriptedLlmClient> {
     let text: string;
     try {
       text = await readFile(path, 'utf8');
@@ -120,7 +130,9 @@ export class ScriptedLlmClient implements LlmClient {
     try {
       json = JSON.parse(text);
     } catch (e) {
-      throw new ScriptError('INVALID_SCRIPT', `script file '${path}' is not valid JSON: ${(e as Error).message}`, { path });
+      throw new ScriptError('INVALID_SCRIPT', `script file '${path}' is not valid JSON: ${(e as Error).message}`, {
+        path,
+      });
     }
     return new ScriptedLlmClient(json as LlmScript, { ...options, source: path });
   }
@@ -142,7 +154,8 @@ export class ScriptedLlmClient implements LlmClient {
       );
     }
     if (turn.delay_ms) await sleep(turn.delay_ms, request.signal);
-    if (request.signal?.aborted) throw new LlmError('cancelled', 'scripted model call was cancelled', { provider: this.provider });
+    if (request.signal?.aborted)
+      throw new LlmError('cancelled', 'scripted model call was cancelled', { provider: this.provider });
     if (turn.error) {
       const e = turn.error;
       throw new LlmError(e.kind, e.message ?? `scripted ${e.kind} error (turn ${index + 1})`, {
@@ -156,7 +169,16 @@ export class ScriptedLlmClient implements LlmClient {
     const calls = [...(turn.tool_calls ?? [])];
     if (turn.question) {
       const q = turn.question;
-      calls.push({ name: 'ask_user', args: { question: q.question, options: q.options, ...(q.context ? { context: q.context } : {}), allow_free_text: q.allow_free_text ?? true, multi_select: q.multi_select ?? false } });
+      calls.push({
+        name: 'ask_user',
+        args: {
+          question: q.question,
+          options: q.options,
+          ...(q.context ? { context: q.context } : {}),
+          allow_free_text: q.allow_free_text ?? true,
+          multi_select: q.multi_select ?? false,
+        },
+      });
     }
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i]!;
@@ -166,7 +188,10 @@ export class ScriptedLlmClient implements LlmClient {
       yield { type: 'tool_call_delta', index: i, id, argsDelta: json };
       yield { type: 'tool_call_end', index: i, call: { id, name: call.name, args: call.args } };
     }
-    const usage = turn.usage ?? { input_tokens: estimateTokens(request), output_tokens: Math.ceil((turn.text ?? '').length / 4) + calls.length * 10 };
+    const usage = turn.usage ?? {
+      input_tokens: estimateTokens(request),
+      output_tokens: Math.ceil((turn.text ?? '').length / 4) + calls.length * 10,
+    };
     yield { type: 'usage', usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens } };
     yield { type: 'finish', reason: turn.finish ?? (calls.length > 0 ? 'tool_calls' : 'stop') };
   }
@@ -190,5 +215,9 @@ function estimateTokens(request: LlmRequest): number {
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return abortableSleep(ms, signal, () => new LlmError('cancelled', 'scripted model call was cancelled', { provider: 'scripted' }));
+  return abortableSleep(
+    ms,
+    signal,
+    () => new LlmError('cancelled', 'scripted model call was cancelled', { provider: 'scripted' }),
+  );
 }

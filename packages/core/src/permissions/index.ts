@@ -9,4 +9,10 @@ export { judgeShellCommand } from './shell/shell-judge.js';
 export type { ShellJudgement } from './shell/shell-judge.js';
 export { defaultPermissionChecker } from './permission-checker.js';
 export type { PermissionCheckRequest, PermissionCheckResult, PermissionChecker } from './permission-checker.js';
-export { NO_APPROVER_REASON, noApprover, type ConfirmationAnswer, type ConfirmationManager, type ConfirmationRequest } from './confirmation.js';
+export {
+  NO_APPROVER_REASON,
+  noApprover,
+  type ConfirmationAnswer,
+  type ConfirmationManager,
+  type ConfirmationRequest,
+} from './confirmation.js';

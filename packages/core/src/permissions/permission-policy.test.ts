@@ -3,7 +3,8 @@ import { PermissionRuleError } from '../errors/tool-errors.js';
 import { compileGlob } from './glob.js';
 import { PermissionPolicy } from './permission-policy.js';
 
-const decide = (config: ConstructorParameters<typeof PermissionPolicy>[0], tool: string, args: unknown) => new PermissionPolicy(config).evaluate(tool, args);
+const decide = (config: ConstructorParameters<typeof PermissionPolicy>[0], tool: string, args: unknown) =>
+  new PermissionPolicy(config).evaluate(tool, args);
 
 describe('PermissionPolicy', () => {
   it('PERM-03: deny beats ask beats allow; evaluation is deny → ask → allow → default', () => {
@@ -12,9 +13,15 @@ describe('PermissionPolicy', () => {
     // The narrower ask is not made dead by the broader allow.
     expect(decide(config, 'bash', { command: 'git push' })).toEqual({ decision: 'ask', rule: 'Bash(git push:*)' });
     expect(decide(config, 'bash', { command: 'ls' })).toEqual({ decision: 'allow', rule: 'Bash' });
-    expect(decide({ ask: ['Bash(git push:*)'] }, 'bash', { command: 'git push origin' })).toEqual({ decision: 'ask', rule: 'Bash(git push:*)' });
+    expect(decide({ ask: ['Bash(git push:*)'] }, 'bash', { command: 'git push origin' })).toEqual({
+      decision: 'ask',
+      rule: 'Bash(git push:*)',
+    });
     expect(decide({}, 'bash', { command: 'ls' })).toEqual({ decision: 'ask', rule: 'default' });
-    expect(decide({ defaultDecision: 'deny' }, 'bash', { command: 'ls' })).toEqual({ decision: 'deny', rule: 'default' });
+    expect(decide({ defaultDecision: 'deny' }, 'bash', { command: 'ls' })).toEqual({
+      decision: 'deny',
+      rule: 'default',
+    });
   });
 
   it('PERM rules: tool names are case-insensitive globs', () => {
@@ -46,9 +53,15 @@ describe('PermissionPolicy', () => {
 
   it('PERM subjects: bash sees the command; file tools see every path; allow needs all paths', () => {
     expect(decide({ deny: ['Read(.env)'] }, 'read', { file_path: '.env' }).decision).toBe('deny');
-    expect(decide({ deny: ['Read(**/.env)'] }, 'read', { files: [{ path: 'src/a.ts' }, { path: 'cfg/.env' }] }).decision).toBe('deny');
-    expect(decide({ allow: ['Read(src/**)'] }, 'read', { files: [{ path: 'src/a.ts' }, { path: '.env' }] }).decision).toBe('ask');
-    expect(decide({ allow: ['Read(src/**)'] }, 'read', { files: [{ path: 'src/a.ts' }, { path: 'src/b/c.ts' }] }).decision).toBe('allow');
+    expect(
+      decide({ deny: ['Read(**/.env)'] }, 'read', { files: [{ path: 'src/a.ts' }, { path: 'cfg/.env' }] }).decision,
+    ).toBe('deny');
+    expect(
+      decide({ allow: ['Read(src/**)'] }, 'read', { files: [{ path: 'src/a.ts' }, { path: '.env' }] }).decision,
+    ).toBe('ask');
+    expect(
+      decide({ allow: ['Read(src/**)'] }, 'read', { files: [{ path: 'src/a.ts' }, { path: 'src/b/c.ts' }] }).decision,
+    ).toBe('allow');
     const diff = '--- a/src/x.ts\n+++ b/secrets/key.pem\n@@ -1 +1 @@\n-a\n+b\n';
     expect(decide({ deny: ['Patch(secrets/**)'] }, 'patch', { patch: diff }).decision).toBe('deny');
   });
@@ -79,7 +92,9 @@ describe('PermissionPolicy', () => {
     })();
     expect(err).toBeInstanceOf(PermissionRuleError);
     expect((err as PermissionRuleError).field).toBe('allow[1]');
-    expect(() => new PermissionPolicy({ defaultDecision: 'maybe' as never })).toThrow(/defaultDecision.*allow, deny, ask/);
+    expect(() => new PermissionPolicy({ defaultDecision: 'maybe' as never })).toThrow(
+      /defaultDecision.*allow, deny, ask/,
+    );
     expect(() => new PermissionPolicy({ deny: ['Ba sh'] })).toThrow(/deny\[0\]/);
   });
 });

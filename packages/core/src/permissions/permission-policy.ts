@@ -48,7 +48,8 @@ export class PermissionPolicy {
     this.#allow = parse(config.allow, 'allow');
     this.#ask = parse(config.ask, 'ask');
     const d = config.defaultDecision ?? 'ask';
-    if (!DECISIONS.includes(d)) throw new PermissionRuleError('defaultDecision', String(d), `must be one of ${DECISIONS.join(', ')}`);
+    if (!DECISIONS.includes(d))
+      throw new PermissionRuleError('defaultDecision', String(d), `must be one of ${DECISIONS.join(', ')}`);
     this.defaultDecision = d;
   }
 
@@ -56,19 +57,27 @@ export class PermissionPolicy {
   evaluate(toolName: string, args: unknown): PolicyEvaluation {
     for (const r of this.#deny) if (ruleMatches(r, toolName, args, 'any')) return { decision: 'deny', rule: r.source };
     for (const r of this.#ask) if (ruleMatches(r, toolName, args, 'any')) return { decision: 'ask', rule: r.source };
-    for (const r of this.#allow) if (ruleMatches(r, toolName, args, 'all')) return { decision: 'allow', rule: r.source };
+    for (const r of this.#allow)
+      if (ruleMatches(r, toolName, args, 'all')) return { decision: 'allow', rule: r.source };
     return { decision: this.defaultDecision, rule: 'default' };
   }
 
   /** True when a deny rule covers every call of the tool: it is then hidden from the model. */
   deniesEveryCall(toolName: string): boolean {
     if (this.#deny.some((r) => ruleCoversAllCalls(r, toolName))) return true;
-    return this.defaultDecision === 'deny' && !this.#allow.some((r) => r.tool.test(toolName)) && !this.#ask.some((r) => r.tool.test(toolName));
+    return (
+      this.defaultDecision === 'deny' &&
+      !this.#allow.some((r) => r.tool.test(toolName)) &&
+      !this.#ask.some((r) => r.tool.test(toolName))
+    );
   }
 }
 
 /** Parses a list of rules into a matcher: used for skill restrictions (`allowed_tools`). */
-export function compileRuleList(rules: readonly string[], field: string): (toolName: string, args: unknown) => string | undefined {
+export function compileRuleList(
+  rules: readonly string[],
+  field: string,
+): (toolName: string, args: unknown) => string | undefined {
   const parsed = rules.map((r, i) => parsePermissionRule(r, `${field}[${i}]`));
   return (toolName, args) => parsed.find((r) => ruleMatches(r, toolName, args, 'all'))?.source;
 }

@@ -32,11 +32,18 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
   if (m === null) throw new PermissionRuleError(field, rule, 'malformed rule');
   const toolGlob = m[1] as string;
   const patternText = m[2];
-  if (patternText !== undefined && patternText.length === 0) throw new PermissionRuleError(field, rule, 'empty pattern');
+  if (patternText !== undefined && patternText.length === 0)
+    throw new PermissionRuleError(field, rule, 'empty pattern');
   // `mcp__server` (no tool part) matches every tool of that server.
   const isServer = /^mcp__[^_*?]+(?:_[^_*?]+)*$/i.test(toolGlob) && !toolGlob.slice(5).includes('__');
-  const tool = isServer ? new RegExp(`^${toolGlob.replace(/[.+^${}()|[\]\\-]/g, '\\$&')}(?:__.+)?$`, 'i') : compileGlob(toolGlob, true);
-  const parsed: PermissionRule = Object.freeze({ source: text, tool, pattern: patternText === undefined ? undefined : compileGlob(patternText) });
+  const tool = isServer
+    ? new RegExp(`^${toolGlob.replace(/[.+^${}()|[\]\\-]/g, '\\$&')}(?:__.+)?$`, 'i')
+    : compileGlob(toolGlob, true);
+  const parsed: PermissionRule = Object.freeze({
+    source: text,
+    tool,
+    pattern: patternText === undefined ? undefined : compileGlob(patternText),
+  });
   if (patternText !== undefined) automata.set(parsed, compileGlobAutomaton(patternText));
   return parsed;
 }
@@ -59,10 +66,20 @@ export function ruleMatches(rule: PermissionRule, toolName: string, args: unknow
 
 // A deny (`any`) matches when some value of some subject's holes fits the pattern, so a command
 // that cannot be named matches every deny rule; an allow (`all`) needs every value of every subject.
-function shellRuleMatches(rule: PermissionRule, pattern: RegExp, subjects: readonly string[], mode: RuleMatchMode): boolean {
+function shellRuleMatches(
+  rule: PermissionRule,
+  pattern: RegExp,
+  subjects: readonly string[],
+  mode: RuleMatchMode,
+): boolean {
   const automaton = automata.get(rule);
-  if (mode === 'any') return subjects.some((s) => (automaton !== undefined ? globMayMatch(automaton, s) : s.includes(HOLE) || pattern.test(s)));
-  return subjects.every((s) => (automaton !== undefined ? globMustMatch(automaton, s) : !s.includes(HOLE) && pattern.test(s)));
+  if (mode === 'any')
+    return subjects.some((s) =>
+      automaton !== undefined ? globMayMatch(automaton, s) : s.includes(HOLE) || pattern.test(s),
+    );
+  return subjects.every((s) =>
+    automaton !== undefined ? globMustMatch(automaton, s) : !s.includes(HOLE) && pattern.test(s),
+  );
 }
 
 /** True when `rule` covers every call of `toolName` (no pattern, or `**`). */

@@ -106,7 +106,10 @@ export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
         throw violation;
       }
       count += 1;
-      const r = await o.invoker.invoke(name, payload.args ?? {}, { id: `${o.callId}.${count}`, signal: inFlight.signal });
+      const r = await o.invoker.invoke(name, payload.args ?? {}, {
+        id: `${o.callId}.${count}`,
+        signal: inFlight.signal,
+      });
       calls.push({ tool: name, ok: r.ok, error_kind: r.errorKind ?? null, duration_ms: r.durationMs });
       return toWire(r);
     },

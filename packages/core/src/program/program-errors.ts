@@ -30,7 +30,12 @@ export class ProgramError extends A3sError {
   declare readonly code: ProgramErrorCode;
   /** 1-based line of the script, when the failure has one. */
   readonly line: number | undefined;
-  constructor(code: ProgramErrorCode, message: string, details: Readonly<Record<string, unknown>> = {}, cause?: unknown) {
+  constructor(
+    code: ProgramErrorCode,
+    message: string,
+    details: Readonly<Record<string, unknown>> = {},
+    cause?: unknown,
+  ) {
     super(code, message, { details, ...(cause === undefined ? {} : { cause }) });
     const line = details.line;
     this.line = typeof line === 'number' ? line : undefined;
@@ -63,24 +68,36 @@ export class ProgramSyntaxError extends ProgramError {
 /** The script threw (or its `run` promise rejected) with an uncaught error. */
 export class ProgramRuntimeError extends ProgramError {
   constructor(loc: ProgramErrorLocation, name: string, message: string, stack: string) {
-    super('PROGRAM_RUNTIME', `program: uncaught ${name} at ${where(loc)}: ${message}`, { ...loc, error_name: name, stack });
+    super('PROGRAM_RUNTIME', `program: uncaught ${name} at ${where(loc)}: ${message}`, {
+      ...loc,
+      error_name: name,
+      stack,
+    });
   }
 }
 
 /** The script ran past `limits.timeout_ms`. */
 export class ProgramTimeoutError extends ProgramError {
   constructor(timeoutMs: number, toolCalls: number) {
-    super('PROGRAM_TIMEOUT', `program: stopped after limits.timeout_ms=${timeoutMs} ms (${toolCalls} tool calls made)`, { timeout_ms: timeoutMs, tool_calls: toolCalls });
+    super(
+      'PROGRAM_TIMEOUT',
+      `program: stopped after limits.timeout_ms=${timeoutMs} ms (${toolCalls} tool calls made)`,
+      { timeout_ms: timeoutMs, tool_calls: toolCalls },
+    );
   }
 }
 
 /** The script tried to make more than `limits.max_tool_calls` calls. */
 export class ProgramToolCallLimitError extends ProgramError {
   constructor(maxToolCalls: number, attempted: string) {
-    super('PROGRAM_TOOL_CALL_LIMIT', `program: stopped at call ${maxToolCalls + 1} ('${attempted}'): limits.max_tool_calls=${maxToolCalls}`, {
-      max_tool_calls: maxToolCalls,
-      attempted,
-    });
+    super(
+      'PROGRAM_TOOL_CALL_LIMIT',
+      `program: stopped at call ${maxToolCalls + 1} ('${attempted}'): limits.max_tool_calls=${maxToolCalls}`,
+      {
+        max_tool_calls: maxToolCalls,
+        attempted,
+      },
+    );
   }
 }
 
@@ -99,6 +116,10 @@ export class ProgramMemoryLimitError extends ProgramError {
 /** The script recursed deeper than the VM stack allows. */
 export class ProgramStackLimitError extends ProgramError {
   constructor(loc: ProgramErrorLocation, maxStackBytes: number) {
-    super('PROGRAM_STACK_LIMIT', `program: stack overflow at ${where(loc)} (the VM stack allows ${maxStackBytes} bytes)`, { ...loc, max_stack_bytes: maxStackBytes });
+    super(
+      'PROGRAM_STACK_LIMIT',
+      `program: stack overflow at ${where(loc)} (the VM stack allows ${maxStackBytes} bytes)`,
+      { ...loc, max_stack_bytes: maxStackBytes },
+    );
   }
 }

@@ -6,14 +6,28 @@ const run = (body: string) => `async function run(ctx, inputs) {\n${body}\n}\n`;
 describe('program limits (PROG-07)', () => {
   it('max_tool_calls: exactly N calls succeed; call N+1 stops the program even if the script catches', async () => {
     const h = programHarness();
-    const ok = await h.run({ source: run("for (let i = 0; i < 3; i++) await ctx.tool('noop', {}); return 'ok';"), limits: { max_tool_calls: 3 } });
+    const ok = await h.run({
+      source: run("for (let i = 0; i < 3; i++) await ctx.tool('noop', {}); return 'ok';"),
+      limits: { max_tool_calls: 3 },
+    });
     expect(ok.output).toBe('ok');
-    const over = await h.run({ source: run("for (let i = 0; i < 4; i++) { try { await ctx.tool('echo', { text: String(i) }); } catch (e) {} } return 'swallowed';"), limits: { max_tool_calls: 3 } });
-    expect(over.error).toMatchObject({ code: 'PROGRAM_TOOL_CALL_LIMIT', details: { max_tool_calls: 3, attempted: 'echo' } });
+    const over = await h.run({
+      source: run(
+        "for (let i = 0; i < 4; i++) { try { await ctx.tool('echo', { text: String(i) }); } catch (e) {} } return 'swallowed';",
+      ),
+      limits: { max_tool_calls: 3 },
+    });
+    expect(over.error).toMatchObject({
+      code: 'PROGRAM_TOOL_CALL_LIMIT',
+      details: { max_tool_calls: 3, attempted: 'echo' },
+    });
     expect(h.state.executions.filter((e) => e.tool === 'echo')).toHaveLength(3);
     const zero = await h.run({ source: run("await ctx.tool('noop', {});"), limits: { max_tool_calls: 0 } });
     expect(zero.error?.code).toBe('PROGRAM_TOOL_CALL_LIMIT');
-    const parallel = await h.run({ source: run("await Promise.all([1,2,3].map((i) => ctx.tool('echo', { text: 'p' + i })));"), limits: { max_tool_calls: 2 } });
+    const parallel = await h.run({
+      source: run("await Promise.all([1,2,3].map((i) => ctx.tool('echo', { text: 'p' + i })));"),
+      limits: { max_tool_calls: 2 },
+    });
     expect(parallel.error?.code).toBe('PROGRAM_TOOL_CALL_LIMIT');
   });
 
@@ -26,7 +40,10 @@ describe('program limits (PROG-07)', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
     await new Promise((res) => setTimeout(res, 20));
     expect(h.state.running).toBe(0);
-    const fast = await h.run({ source: run("await ctx.tool('sleep', { ms: 10 }); return 'in time';"), limits: { timeout_ms: 2000 } });
+    const fast = await h.run({
+      source: run("await ctx.tool('sleep', { ms: 10 }); return 'in time';"),
+      limits: { timeout_ms: 2000 },
+    });
     expect(fast.output).toBe('in time');
   });
 
@@ -49,7 +66,10 @@ describe('program limits (PROG-07)', () => {
     const over = await h.run({ source: run("return 'a'.repeat(257);"), limits: { max_output_bytes: 256 } });
     expect(Buffer.byteLength(over.output)).toBeLessThanOrEqual(256);
     expect(over.output).toMatch(/output cut/);
-    const logs = await h.run({ source: run("for (let i = 0; i < 100; i++) ctx.log('line ' + i + ' ' + 'z'.repeat(40)); return 'r';"), limits: { max_output_bytes: 1024 } });
+    const logs = await h.run({
+      source: run("for (let i = 0; i < 100; i++) ctx.log('line ' + i + ' ' + 'z'.repeat(40)); return 'r';"),
+      limits: { max_output_bytes: 1024 },
+    });
     expect(Buffer.byteLength(logs.output)).toBeLessThanOrEqual(1024);
     expect((logs.metadata.program as { dropped_log_bytes: number }).dropped_log_bytes).toBeGreaterThan(0);
     const utf = await h.run({ source: run("return '€'.repeat(200);"), limits: { max_output_bytes: 256 } });
@@ -62,7 +82,11 @@ describe('program limits (PROG-07)', () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error('user stop')), 60);
     const t0 = Date.now();
-    const r = await h.run({ source: run("await ctx.tool('sleep', { ms: 5000 });"), limits: { timeout_ms: 10_000 } }, 'agent', ac.signal);
+    const r = await h.run(
+      { source: run("await ctx.tool('sleep', { ms: 5000 });"), limits: { timeout_ms: 10_000 } },
+      'agent',
+      ac.signal,
+    );
     expect(r.errorKind).toBe('cancelled');
     expect(Date.now() - t0).toBeLessThan(2000);
     expect(h.state.running).toBe(0);

@@ -7,7 +7,10 @@ const TIMEOUT_MS = 20_000;
 const limits = { memory_limit_bytes: 8 * MiB, timeout_ms: TIMEOUT_MS };
 
 /** Runs `body` under an 8 MiB limit and a 20 s deadline; returns the error code and how long the call took. */
-async function timed(h: ProgramHarness, body: string): Promise<{ body: string; code: string | undefined; fast: boolean }> {
+async function timed(
+  h: ProgramHarness,
+  body: string,
+): Promise<{ body: string; code: string | undefined; fast: boolean }> {
   const t0 = Date.now();
   const r = await h.run({ source: run(body), limits });
   // The call includes starting a worker when the previous one was ended; the bound still sits far
@@ -24,7 +27,10 @@ describe('program memory limit (PROG-07)', () => {
     let peak = before;
     const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 2);
     try {
-      const r = await h.run({ source: run('const a = []; for (let i = 0; i < 100; i++) a.push(new Uint8Array(1e6)); return a.length;'), limits });
+      const r = await h.run({
+        source: run('const a = []; for (let i = 0; i < 100; i++) a.push(new Uint8Array(1e6)); return a.length;'),
+        limits,
+      });
       peak = Math.max(peak, process.memoryUsage().rss);
       expect(r.error?.code).toBe('PROGRAM_MEMORY_LIMIT');
       expect(r.output).toMatch(/limits\.memory_limit_bytes=8388608 \(8 MiB\)/);
@@ -50,7 +56,10 @@ describe('program memory limit (PROG-07)', () => {
 
   it('PROG-07: string concatenation loops stop with PROGRAM_MEMORY_LIMIT', async () => {
     const h = programHarness();
-    for (const body of ["let s = ''; for (;;) s += 'abcdefghijklmnopqrstuvwxyz' + s.length;", "let s = 'x'; for (;;) s = s.repeat(2);"]) {
+    for (const body of [
+      "let s = ''; for (;;) s += 'abcdefghijklmnopqrstuvwxyz' + s.length;",
+      "let s = 'x'; for (;;) s = s.repeat(2);",
+    ]) {
       expect(await timed(h, body)).toEqual({ body, code: 'PROGRAM_MEMORY_LIMIT', fast: true });
     }
   });
@@ -68,14 +77,24 @@ describe('program memory limit (PROG-07)', () => {
   it('PROG-07: a script just under the limit succeeds, and the next program after a breach runs normally', async () => {
     const h = programHarness();
     const under = await h.run({
-      source: run(`const a = []; for (let i = 0; i < 6; i++) a.push(new Uint8Array(${MiB}).fill(i)); const s = 'q'.repeat(${MiB / 2}); return a.reduce((n, b) => n + b.length, 0) + s.length;`),
+      source: run(
+        `const a = []; for (let i = 0; i < 6; i++) a.push(new Uint8Array(${MiB}).fill(i)); const s = 'q'.repeat(${MiB / 2}); return a.reduce((n, b) => n + b.length, 0) + s.length;`,
+      ),
       limits,
     });
     expect(under.output).toBe(String(6.5 * MiB));
     expect((await timed(h, 'const a = []; for (;;) a.push(new Uint8Array(1e6));')).code).toBe('PROGRAM_MEMORY_LIMIT');
-    const next = await h.run({ source: run(`return (await ctx.tool('echo', { text: 'after' })).output + ' ' + new Uint8Array(${4 * MiB}).length;`), limits });
+    const next = await h.run({
+      source: run(
+        `return (await ctx.tool('echo', { text: 'after' })).output + ' ' + new Uint8Array(${4 * MiB}).length;`,
+      ),
+      limits,
+    });
     expect(next.output).toBe(`after ${4 * MiB}`);
-    const again = await h.run({ source: run(`const a = []; for (let i = 0; i < 6; i++) a.push(new Uint8Array(${MiB})); return 'again';`), limits });
+    const again = await h.run({
+      source: run(`const a = []; for (let i = 0; i < 6; i++) a.push(new Uint8Array(${MiB})); return 'again';`),
+      limits,
+    });
     expect(again.output).toBe('again');
   });
 });

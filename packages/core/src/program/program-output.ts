@@ -35,12 +35,19 @@ function resultText(outcome: ScriptOutcome): string {
     case 'unserializable':
       return `(the return value is not JSON-serialisable: ${outcome.text})`;
     case 'json':
-      return outcome.totalChars > outcome.text.length ? outcome.text : JSON.stringify(JSON.parse(outcome.text), null, 2);
+      return outcome.totalChars > outcome.text.length
+        ? outcome.text
+        : JSON.stringify(JSON.parse(outcome.text), null, 2);
   }
 }
 
 /** Builds the `ToolResult` of a program that completed. */
-export function programResult(outcome: ScriptOutcome, logs: readonly string[], stats: ProgramRunStats, maxOutputBytes: number): ToolResult {
+export function programResult(
+  outcome: ScriptOutcome,
+  logs: readonly string[],
+  stats: ProgramRunStats,
+  maxOutputBytes: number,
+): ToolResult {
   const body = resultText(outcome);
   const full = logs.length > 0 ? `log:\n${logs.join('\n')}\n\nresult:\n${body}` : body;
   const fullBytes = outcome.totalChars > outcome.text.length ? Number.POSITIVE_INFINITY : Buffer.byteLength(full);
@@ -66,7 +73,13 @@ export function programResult(outcome: ScriptOutcome, logs: readonly string[], s
     exitCode: 0,
     metadata: {
       result,
-      program: { ...stats, result_kind: outcome.kind, result_chars: outcome.totalChars, result_kept: resultKept, truncated },
+      program: {
+        ...stats,
+        result_kind: outcome.kind,
+        result_chars: outcome.totalChars,
+        result_kept: resultKept,
+        truncated,
+      },
     },
   };
 }

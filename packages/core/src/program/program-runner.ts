@@ -21,7 +21,10 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
     let finished = false;
     let deadline = Number.POSITIVE_INFINITY;
     // Until the worker has started (a cold one loads the QuickJS module first), only this bounds the wait.
-    let timer: NodeJS.Timeout | undefined = setTimeout(() => kill(new Error(`program: the worker did not start within ${WORKER_START_MS} ms`)), WORKER_START_MS);
+    let timer: NodeJS.Timeout | undefined = setTimeout(
+      () => kill(new Error(`program: the worker did not start within ${WORKER_START_MS} ms`)),
+      WORKER_START_MS,
+    );
     const timeout = (): ProgramTimeoutError => new ProgramTimeoutError(o.timeoutMs, o.host.toolCalls());
     // Why the program must stop now, in order of precedence: cancellation, a limit violation.
     const stopped = (): { reason: unknown } | undefined => {
@@ -87,7 +90,8 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
       const oom = (e as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
       kill(stopped()?.reason ?? (oom ? new ProgramMemoryLimitError(o.memoryLimitBytes) : e));
     };
-    const onExit = (code: number): void => kill(stopped()?.reason ?? new Error(`program: the worker exited unexpectedly (code ${code})`));
+    const onExit = (code: number): void =>
+      kill(stopped()?.reason ?? new Error(`program: the worker exited unexpectedly (code ${code})`));
 
     worker.on('message', onMessage);
     worker.on('error', onError);

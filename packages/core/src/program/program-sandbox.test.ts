@@ -16,12 +16,20 @@ describe('program sandbox escape suite (PROG-02, PTC-01/02)', () => {
         try { require('child_process'); req = 'required'; } catch (e) { req = e.name; }
         return { present, dyn, req, keys: Object.getOwnPropertyNames(globalThis).filter((k) => /host|a3s|log/i.test(k)) };`),
     });
-    expect(r.metadata.result).toEqual({ present: [], dyn: "ReferenceError: could not load module 'fs'", req: 'ReferenceError', keys: [] });
+    expect(r.metadata.result).toEqual({
+      present: [],
+      dyn: "ReferenceError: could not load module 'fs'",
+      req: 'ReferenceError',
+      keys: [],
+    });
   });
 
   it('PTC-02: static imports of node: modules fail at evaluation', async () => {
     const h = programHarness();
-    const r = await h.run({ source: "import fs from 'node:fs';\nexport default async function run() { return fs.readFileSync('/etc/passwd', 'utf8'); }" });
+    const r = await h.run({
+      source:
+        "import fs from 'node:fs';\nexport default async function run() { return fs.readFileSync('/etc/passwd', 'utf8'); }",
+    });
     expect(r.ok).toBe(false);
     expect(r.error?.code).toMatch(/^PROGRAM_(RUNTIME|SYNTAX)$/);
     expect(r.output).toMatch(/could not load module/);
@@ -56,8 +64,12 @@ describe('program sandbox escape suite (PROG-02, PTC-01/02)', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect([].push(1 as never)).toBe(1);
     expect(JSON.parse('{"a":1}')).toEqual({ a: 1 });
-    expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
-    const direct = await h.run({ source: run(`return (await ctx.tool('nest', { tool: 'echo', args: JSON.parse('{"text":"t","__proto__":{"polluted":1}}') })).output;`) });
+    expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
+    const direct = await h.run({
+      source: run(
+        `return (await ctx.tool('nest', { tool: 'echo', args: JSON.parse('{"text":"t","__proto__":{"polluted":1}}') })).output;`,
+      ),
+    });
     expect(direct.ok).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -68,7 +80,10 @@ describe('program sandbox escape suite (PROG-02, PTC-01/02)', () => {
     const r = await h.run({ source: run('while (true) {}'), limits: { timeout_ms: 150 } });
     expect(r.error?.code).toBe('PROGRAM_TIMEOUT');
     expect(Date.now() - t0).toBeLessThan(1500);
-    const catching = await h.run({ source: run('for (;;) { try { while (true) {} } catch (e) { /* cannot swallow */ } }'), limits: { timeout_ms: 100 } });
+    const catching = await h.run({
+      source: run('for (;;) { try { while (true) {} } catch (e) { /* cannot swallow */ } }'),
+      limits: { timeout_ms: 100 },
+    });
     expect(catching.error?.code).toBe('PROGRAM_TIMEOUT');
     expect((await h.run({ source: run('return 1 + 1;') })).output).toBe('2');
   });
@@ -80,14 +95,19 @@ describe('program sandbox escape suite (PROG-02, PTC-01/02)', () => {
       limits: { memory_limit_bytes: 8 * 1024 * 1024, timeout_ms: 10_000 },
     });
     expect(r.error?.code).toBe('PROGRAM_MEMORY_LIMIT');
-    const big = await h.run({ source: run('return new ArrayBuffer(256 * 1024 * 1024).byteLength;'), limits: { memory_limit_bytes: 4 * 1024 * 1024 } });
+    const big = await h.run({
+      source: run('return new ArrayBuffer(256 * 1024 * 1024).byteLength;'),
+      limits: { memory_limit_bytes: 4 * 1024 * 1024 },
+    });
     expect(big.error?.code).toBe('PROGRAM_MEMORY_LIMIT');
     expect((await h.run({ source: run('return [1,2,3].map((x) => x * 2);') })).metadata.result).toEqual([2, 4, 6]);
   });
 
   it('PROG-02: deep recursion stops with PROGRAM_STACK_LIMIT naming the line', async () => {
     const h = programHarness();
-    const r = await h.run({ source: 'function down(n) {\n  return down(n + 1) + 1;\n}\nasync function run() {\n  return down(0);\n}\n' });
+    const r = await h.run({
+      source: 'function down(n) {\n  return down(n + 1) + 1;\n}\nasync function run() {\n  return down(0);\n}\n',
+    });
     expect(r.error?.code).toBe('PROGRAM_STACK_LIMIT');
     expect(r.error).toMatchObject({ line: 2 });
   });
@@ -95,14 +115,20 @@ describe('program sandbox escape suite (PROG-02, PTC-01/02)', () => {
   it('PROG-07: a huge return value is cut at max_output_bytes and never copied out whole', async () => {
     const h = programHarness();
     const before = process.memoryUsage().rss;
-    const r = await h.run({ source: run("return 'y'.repeat(20 * 1024 * 1024);"), limits: { max_output_bytes: 4096, memory_limit_bytes: 128 * 1024 * 1024 } });
+    const r = await h.run({
+      source: run("return 'y'.repeat(20 * 1024 * 1024);"),
+      limits: { max_output_bytes: 4096, memory_limit_bytes: 128 * 1024 * 1024 },
+    });
     expect(r.ok).toBe(true);
     expect(Buffer.byteLength(r.output)).toBeLessThanOrEqual(4096);
     expect(r.output).toMatch(/\[output cut at limits\.max_output_bytes=4096; the result was 20971520 characters/);
     expect(r.metadata.result).toBeNull();
     expect(r.metadata.program).toMatchObject({ truncated: true, result_kept: false, result_chars: 20 * 1024 * 1024 });
     expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
-    const obj = await h.run({ source: run('return Array.from({ length: 5000 }, (_, i) => ({ i, pad: "p".repeat(20) }));'), limits: { max_output_bytes: 1024 } });
+    const obj = await h.run({
+      source: run('return Array.from({ length: 5000 }, (_, i) => ({ i, pad: "p".repeat(20) }));'),
+      limits: { max_output_bytes: 1024 },
+    });
     expect(obj.metadata.program).toMatchObject({ truncated: true, result_kept: false });
     expect(Buffer.byteLength(obj.output)).toBeLessThanOrEqual(1024);
   });

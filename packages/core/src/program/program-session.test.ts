@@ -1,6 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { open, closeAfterEach } from '../../test/session-kit.js';
-import type { AgentSession } from '../session/agent-session.js';
 
 const { sessions } = closeAfterEach();
 
@@ -13,7 +12,15 @@ const SRC = `async function run(ctx, inputs) {
 describe('program in a session (SURF-04/05, INV-03/04/05, PROG-05)', () => {
   it('SURF-04: the session registers program; a model call runs it with nested children', async () => {
     const { session, state, model } = await open([
-      { tool_calls: [{ id: 'c1', name: 'program', args: { type: 'script', language: 'javascript', source: SRC, inputs: { texts: ['a', 'b'] } } }] },
+      {
+        tool_calls: [
+          {
+            id: 'c1',
+            name: 'program',
+            args: { type: 'script', language: 'javascript', source: SRC, inputs: { texts: ['a', 'b'] } },
+          },
+        ],
+      },
       { text: 'done' },
     ]);
     sessions.push(session);
@@ -31,7 +38,12 @@ describe('program in a session (SURF-04/05, INV-03/04/05, PROG-05)', () => {
   it('PROG-05/INV-05: session.tool("program") is a host call whose children are host_nested and skip the deny rule', async () => {
     const { session, state } = await open([], { permissions: { defaultDecision: 'allow', deny: ['Echo(*b*)'] } });
     sessions.push(session);
-    const r = await session.tool('program', { type: 'script', language: 'javascript', source: SRC, inputs: { texts: ['a', 'b'] } });
+    const r = await session.tool('program', {
+      type: 'script',
+      language: 'javascript',
+      source: SRC,
+      inputs: { texts: ['a', 'b'] },
+    });
     expect(r).toMatchObject({ ok: true, source: 'host', metadata: { result: { joined: 'a+b' } } });
     expect(state.executions.map((e) => e.source)).toEqual(['host_nested', 'host_nested']);
   });

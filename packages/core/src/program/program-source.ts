@@ -21,23 +21,36 @@ const MODULE_SYNTAX = /^\s*(export\s|import\s*[\w{*])/m;
 /** Checks a workspace-relative script path and returns it normalised (`/` separators, no `./`). */
 export function checkScriptPath(path: string): string {
   const p = path.replace(/\\/g, '/');
-  if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) throw new ProgramInvalidError('path', `must be relative to the workspace, got '${path}'`);
+  if (p.startsWith('/') || /^[A-Za-z]:/.test(p))
+    throw new ProgramInvalidError('path', `must be relative to the workspace, got '${path}'`);
   const parts = p.split('/').filter((s) => s !== '' && s !== '.');
-  if (parts.includes('..')) throw new ProgramInvalidError('path', `must stay inside the workspace (no '..'), got '${path}'`);
+  if (parts.includes('..'))
+    throw new ProgramInvalidError('path', `must stay inside the workspace (no '..'), got '${path}'`);
   if (!/\.(m?js)$/.test(p)) throw new ProgramInvalidError('path', `must end in .js or .mjs, got '${path}'`);
   return parts.join('/');
 }
 
 /** Resolves the script of a call. */
-export async function loadProgramScript(args: { readonly source?: string | undefined; readonly path?: string | undefined }, workspace: WorkspaceServices, signal: AbortSignal): Promise<ProgramScript> {
-  if (args.source !== undefined) return { source: args.source, file: 'program.js', module: MODULE_SYNTAX.test(args.source) };
+export async function loadProgramScript(
+  args: { readonly source?: string | undefined; readonly path?: string | undefined },
+  workspace: WorkspaceServices,
+  signal: AbortSignal,
+): Promise<ProgramScript> {
+  if (args.source !== undefined)
+    return { source: args.source, file: 'program.js', module: MODULE_SYNTAX.test(args.source) };
   if (args.path === undefined) throw new ProgramInvalidError('source', 'give exactly one of source or path');
   const path = checkScriptPath(args.path);
   const fs = workspace.fs;
-  if (fs === undefined || !workspace.capabilities.has('fs.read')) throw new ProgramInvalidError('path', 'this workspace cannot read files (no fs.read); pass the script as source');
+  if (fs === undefined || !workspace.capabilities.has('fs.read'))
+    throw new ProgramInvalidError('path', 'this workspace cannot read files (no fs.read); pass the script as source');
   const stat = await fs.stat(path, { signal });
-  if (stat === undefined || stat.kind !== 'file') throw new ProgramInvalidError('path', `no such file in the workspace: '${path}'`);
-  if (stat.size > PROGRAM_LIMITS.maxSourceBytes) throw new ProgramInvalidError('path', `the script is ${stat.size} bytes; at most ${PROGRAM_LIMITS.maxSourceBytes} allowed`);
+  if (stat === undefined || stat.kind !== 'file')
+    throw new ProgramInvalidError('path', `no such file in the workspace: '${path}'`);
+  if (stat.size > PROGRAM_LIMITS.maxSourceBytes)
+    throw new ProgramInvalidError(
+      'path',
+      `the script is ${stat.size} bytes; at most ${PROGRAM_LIMITS.maxSourceBytes} allowed`,
+    );
   const source = new TextDecoder('utf-8', { fatal: false }).decode(await fs.readFile(path, { signal }));
   return { source, file: path, module: path.endsWith('.mjs') || MODULE_SYNTAX.test(source) };
 }

@@ -31,7 +31,8 @@ function memoryFs(files: Record<string, string>): WorkspaceServices {
     capabilities: new Set(['fs.read']),
     fs: {
       readFile: async (p) => (files[p] === undefined ? Promise.reject(missing(p)) : enc.encode(files[p])),
-      stat: async (p) => (files[p] === undefined ? undefined : { kind: 'file', size: enc.encode(files[p]).length, mtimeMs: 0 }),
+      stat: async (p) =>
+        files[p] === undefined ? undefined : { kind: 'file', size: enc.encode(files[p]).length, mtimeMs: 0 },
       writeFile: async () => Promise.reject(new Error('read-only')),
       remove: async () => Promise.reject(new Error('read-only')),
       list: async () => [],
@@ -42,9 +43,19 @@ function memoryFs(files: Record<string, string>): WorkspaceServices {
 describe('program end to end through the kernel', () => {
   it('PROG-01/03/08, PROG-10: the seed search-auth script returns summary, evidence and rawSearch in one result', async () => {
     const h = programHarness(FILES);
-    const r = await h.run({ type: 'script', language: 'javascript', source: SEARCH_AUTH, inputs: { query: 'PermissionPolicy' }, allowed_tools: ['grep', 'glob', 'read'] });
+    const r = await h.run({
+      type: 'script',
+      language: 'javascript',
+      source: SEARCH_AUTH,
+      inputs: { query: 'PermissionPolicy' },
+      allowed_tools: ['grep', 'glob', 'read'],
+    });
     expect(r.ok).toBe(true);
-    const result = r.metadata.result as { summary: string; evidence: { file: string; preview: string }[]; rawSearch: string };
+    const result = r.metadata.result as {
+      summary: string;
+      evidence: { file: string; preview: string }[];
+      rawSearch: string;
+    };
     expect(result.summary).toBe('found 2 candidate files for PermissionPolicy');
     expect(result.evidence.map((e) => e.file)).toEqual(['src/auth.rs', 'src/policy.rs']);
     expect(result.evidence[1]!.preview).toBe('pub struct PermissionPolicy;\nimpl PermissionPolicy {}\n');
@@ -55,7 +66,9 @@ describe('program end to end through the kernel', () => {
 
   it('PTC-03/INV-03: children of a model-called program are `nested`, governed, with ids <program id>.<n>', async () => {
     const h = programHarness();
-    const r = await h.run({ source: `async function run(ctx) { await ctx.tool('echo', { text: 'a' }); const s = await ctx.tool('add', { a: 2, b: 3 }); return s.metadata.sum; }` });
+    const r = await h.run({
+      source: `async function run(ctx) { await ctx.tool('echo', { text: 'a' }); const s = await ctx.tool('add', { a: 2, b: 3 }); return s.metadata.sum; }`,
+    });
     expect(r.ok).toBe(true);
     expect(r.metadata.result).toBe(5);
     expect(r.output).toBe('5');
@@ -69,7 +82,11 @@ describe('program end to end through the kernel', () => {
     const h = programHarness({}, { policy: { defaultDecision: 'allow', deny: ['Echo(*secret*)'] } });
     const src = `async function run(ctx) { const r = await ctx.tool('echo', { text: 'secret' }); return { ok: r.ok, kind: r.error_kind, out: r.output }; }`;
     const agent = await h.run({ source: src });
-    expect(agent.metadata.result).toEqual({ ok: false, kind: 'permission_denied', out: 'Permission denied: Echo(*secret*)' });
+    expect(agent.metadata.result).toEqual({
+      ok: false,
+      kind: 'permission_denied',
+      out: 'Permission denied: Echo(*secret*)',
+    });
     const host = await h.run({ source: src }, 'host');
     expect(host.metadata.result).toEqual({ ok: true, kind: null, out: 'secret' });
     expect(h.state.executions.map((e) => e.source)).toEqual(['host_nested']);
@@ -88,10 +105,15 @@ describe('program end to end through the kernel', () => {
     });
     expect(r.metadata.result).toEqual(['ToolNotAllowedError:TOOL_NOT_ALLOWED', 'ok']);
     expect(r.metadata.program).toMatchObject({ refused: ['add'], tool_calls: 1 });
-    const nested = await h.run({ source: `async function run(ctx) { try { await ctx.tool('program', { source: 'async function run(){}' }); } catch (e) { return e.message; } }` });
+    const nested = await h.run({
+      source: `async function run(ctx) { try { await ctx.tool('program', { source: 'async function run(){}' }); } catch (e) { return e.message; } }`,
+    });
     expect(nested.metadata.result).toMatch(/'program' is not in allowed_tools/);
     // Even when allowed explicitly, program cannot run program (non-reentrant).
-    const forced = await h.run({ source: `async function run(ctx) { return (await ctx.tool('program', { source: 'async function run(){ return 1 }' })).error_kind; }`, allowed_tools: ['program'] });
+    const forced = await h.run({
+      source: `async function run(ctx) { return (await ctx.tool('program', { source: 'async function run(){ return 1 }' })).error_kind; }`,
+      allowed_tools: ['program'],
+    });
     expect(forced.metadata.result).toBe('recursion_limit');
   });
 
@@ -119,9 +141,20 @@ describe('program end to end through the kernel', () => {
   });
 
   it('PROG-04: a workspace-relative .mjs/.js path runs; absolute, .. and other extensions are refused', async () => {
-    const ws = memoryFs({ 'scripts/ptc/search-auth.mjs': SEARCH_AUTH, 'scripts/plain.js': 'async function run(ctx, inputs) {\n  return inputs.x * 2;\n}\n', 'scripts/x.ts': '' });
+    const ws = memoryFs({
+      'scripts/ptc/search-auth.mjs': SEARCH_AUTH,
+      'scripts/plain.js': 'async function run(ctx, inputs) {\n  return inputs.x * 2;\n}\n',
+      'scripts/x.ts': '',
+    });
     const h = programHarness(FILES, { workspace: ws });
-    const r = await h.run({ path: 'scripts/ptc/search-auth.mjs', inputs: { query: 'PermissionPolicy' }, allowed_tools: ['grep', 'glob', 'read'] }, 'host');
+    const r = await h.run(
+      {
+        path: 'scripts/ptc/search-auth.mjs',
+        inputs: { query: 'PermissionPolicy' },
+        allowed_tools: ['grep', 'glob', 'read'],
+      },
+      'host',
+    );
     expect((r.metadata.result as { summary: string }).summary).toBe('found 2 candidate files for PermissionPolicy');
     expect((await h.run({ path: './scripts/plain.js', inputs: { x: 21 } })).output).toBe('42');
     for (const [path, msg] of [
@@ -144,7 +177,10 @@ describe('program end to end through the kernel', () => {
     const syntax = await h.run({ source: 'async function run(ctx) {\n  const a = 1;\n  return a +;\n}\n' });
     expect(syntax.error).toMatchObject({ code: 'PROGRAM_SYNTAX', line: 3 });
     expect(syntax.output).toMatch(/SyntaxError at program\.js:3/);
-    const runtime = await h.run({ source: 'async function run(ctx) {\n  await ctx.tool("echo", { text: "x" });\n  const o = null;\n  return o.field;\n}\n' });
+    const runtime = await h.run({
+      source:
+        'async function run(ctx) {\n  await ctx.tool("echo", { text: "x" });\n  const o = null;\n  return o.field;\n}\n',
+    });
     expect(runtime.error).toMatchObject({ code: 'PROGRAM_RUNTIME', line: 4 });
     expect(runtime.output).toMatch(/uncaught TypeError at program\.js:4/);
     const thrown = await h.run({ source: 'export default async function run() {\n  throw "plain";\n}' });

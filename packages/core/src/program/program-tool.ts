@@ -31,7 +31,8 @@ function allowedTools(args: ProgramArgs, ctx: ToolContext): ReadonlySet<string> 
 function inputsJson(inputs: unknown): string {
   const json = inputs === undefined ? 'undefined' : JSON.stringify(inputs);
   if (json === undefined) throw new ProgramInvalidError('inputs', 'must be a JSON value');
-  if (Buffer.byteLength(json) > PROGRAM_LIMITS.maxInputBytes) throw new ProgramInvalidError('inputs', `must be at most ${PROGRAM_LIMITS.maxInputBytes} bytes as JSON`);
+  if (Buffer.byteLength(json) > PROGRAM_LIMITS.maxInputBytes)
+    throw new ProgramInvalidError('inputs', `must be at most ${PROGRAM_LIMITS.maxInputBytes} bytes as JSON`);
   return json;
 }
 

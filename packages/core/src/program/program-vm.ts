@@ -9,7 +9,14 @@
  * if it catches the "out of memory" error. Every handle is disposed before the runtime, whatever happens.
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
-import { ProgramError, ProgramInvalidError, ProgramMemoryLimitError, ProgramRuntimeError, ProgramStackLimitError, ProgramTimeoutError } from './program-errors.js';
+import {
+  type ProgramError,
+  ProgramInvalidError,
+  ProgramMemoryLimitError,
+  ProgramRuntimeError,
+  ProgramStackLimitError,
+  ProgramTimeoutError,
+} from './program-errors.js';
 import { CTX_PRELUDE, PRELUDE_FILE } from './ctx-prelude.js';
 import { acquireQuickJs, releaseQuickJs } from './quickjs-module.js';
 import { classifyVmError, isInterrupted, type ErrorScope } from './vm-errors.js';
@@ -72,7 +79,9 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
   // Under Emscripten this stops single huge allocations early; the memory bound is `quickjs`'s.
   runtime.setMemoryLimit(o.memoryLimitBytes);
   runtime.setMaxStackSize(o.maxStackBytes);
-  runtime.setInterruptHandler(() => clock() >= deadline || o.signal.aborted || o.host.violation() !== undefined || quickjs.exhausted());
+  runtime.setInterruptHandler(
+    () => clock() >= deadline || o.signal.aborted || o.host.violation() !== undefined || quickjs.exhausted(),
+  );
   const vm = runtime.newContext();
   const handles: QuickJSHandle[] = [];
   const deferreds = new Set<QuickJSDeferredPromise>();
@@ -94,7 +103,8 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
       const dumped: unknown = vm.dump(r.error);
       r.error.dispose();
       const stopped = stopReason();
-      if (stopped !== undefined && (isInterrupted(dumped) || o.host.violation() !== undefined || quickjs.exhausted())) throw new Stop(stopped);
+      if (stopped !== undefined && (isInterrupted(dumped) || o.host.violation() !== undefined || quickjs.exhausted()))
+        throw new Stop(stopped);
       if (isInterrupted(dumped)) throw new Stop(new ProgramTimeoutError(o.timeoutMs, o.host.toolCalls()));
       throw new Stop(classifyVmError(dumped, scope, phase));
     }
@@ -132,7 +142,9 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
         return deferred.handle.dup();
       }),
     );
-    const logFn = keep(vm.newFunction('log', (textH) => void o.host.log(vm.typeof(textH) === 'string' ? vm.getString(textH) : '')));
+    const logFn = keep(
+      vm.newFunction('log', (textH) => void o.host.log(vm.typeof(textH) === 'string' ? vm.getString(textH) : '')),
+    );
     const factory = keep(unwrap(vm.evalCode(CTX_PRELUDE, PRELUDE_FILE), 'evaluate'));
     const maxChars = keep(vm.newNumber(o.maxResultChars));
     const pair = keep(unwrap(vm.callFunction(factory, vm.undefined, hostFn, logFn, maxChars), 'run'));
@@ -175,7 +187,12 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
 type Unwrap = <T>(r: { error?: QuickJSHandle; value?: T }, phase: 'evaluate' | 'run') => T;
 
 /** Evaluates the script and returns its `run` function (the module's default or named export, or a global). */
-function evaluateScript(vm: QuickJSContext, o: RunScriptOptions, unwrap: Unwrap, keep: (h: QuickJSHandle) => QuickJSHandle): QuickJSHandle {
+function evaluateScript(
+  vm: QuickJSContext,
+  o: RunScriptOptions,
+  unwrap: Unwrap,
+  keep: (h: QuickJSHandle) => QuickJSHandle,
+): QuickJSHandle {
   if (o.module) {
     const ns = keep(unwrap(vm.evalCode(o.source, o.file, { type: 'module' }), 'evaluate'));
     const state = vm.getPromiseState(ns);
@@ -183,9 +200,20 @@ function evaluateScript(vm: QuickJSContext, o: RunScriptOptions, unwrap: Unwrap,
       if (state.type === 'rejected') {
         const dumped: unknown = vm.dump(state.error);
         state.error.dispose();
-        throw new Stop(classifyVmError(dumped, { file: o.file, memoryLimitBytes: o.memoryLimitBytes, maxStackBytes: o.maxStackBytes }, 'run'));
+        throw new Stop(
+          classifyVmError(
+            dumped,
+            { file: o.file, memoryLimitBytes: o.memoryLimitBytes, maxStackBytes: o.maxStackBytes },
+            'run',
+          ),
+        );
       }
-      throw new Stop(new ProgramInvalidError('source', 'the module uses top-level await; put asynchronous work inside run(ctx, inputs)'));
+      throw new Stop(
+        new ProgramInvalidError(
+          'source',
+          'the module uses top-level await; put asynchronous work inside run(ctx, inputs)',
+        ),
+      );
     }
     const exports = state.notAPromise ? ns : keep(state.value);
     for (const name of ['default', 'run']) {
@@ -193,7 +221,12 @@ function evaluateScript(vm: QuickJSContext, o: RunScriptOptions, unwrap: Unwrap,
       if (vm.typeof(fn) === 'function') return fn;
       fn.dispose();
     }
-    throw new Stop(new ProgramInvalidError('source', 'the module must export run: `export default async function run(ctx, inputs) { ... }`'));
+    throw new Stop(
+      new ProgramInvalidError(
+        'source',
+        'the module must export run: `export default async function run(ctx, inputs) { ... }`',
+      ),
+    );
   }
   keep(unwrap(vm.evalCode(o.source, o.file, { type: 'global' }), 'evaluate'));
   // A second script sees the first one's global `let`/`const` bindings as well as its functions.
@@ -226,7 +259,14 @@ async function settle(
       unwrap({ error: s.error }, 'run');
     }
     if (state.inFlight === 0) {
-      throw new Stop(new ProgramRuntimeError({ file: '(program)' }, 'Error', 'run() returned a promise that can never settle: nothing it awaits is pending (the VM has no timers or I/O besides ctx)', ''));
+      throw new Stop(
+        new ProgramRuntimeError(
+          { file: '(program)' },
+          'Error',
+          'run() returned a promise that can never settle: nothing it awaits is pending (the VM has no timers or I/O besides ctx)',
+          '',
+        ),
+      );
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, Math.max(0, deadline - clock()));

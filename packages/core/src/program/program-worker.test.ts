@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { programHarness } from './test-support/program-harness.js';
 import {
-  ProgramError,
+  type ProgramError,
   ProgramInvalidError,
   ProgramMemoryLimitError,
   ProgramRuntimeError,
@@ -40,7 +40,11 @@ describe('program in a worker thread (PROG-07)', () => {
     const h = programHarness();
     await h.run({ source: run('return 0;') });
     const ac = new AbortController();
-    const busy = h.run({ source: run('let n = 0; for (;;) n = (n + 1) % 7;'), limits: { timeout_ms: 60_000 } }, 'agent', ac.signal);
+    const busy = h.run(
+      { source: run('let n = 0; for (;;) n = (n + 1) % 7;'), limits: { timeout_ms: 60_000 } },
+      'agent',
+      ac.signal,
+    );
     await new Promise((res) => setTimeout(res, 150));
     const t0 = performance.now();
     ac.abort(new Error('user stop'));
@@ -66,7 +70,11 @@ describe('program in a worker thread (PROG-07)', () => {
 
   it('many programs run side by side, each in its own worker and VM', async () => {
     const h = programHarness();
-    const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => h.run({ source: run(`globalThis.mine = ${i}; await ctx.tool('noop', {}); return globalThis.mine;`) })));
+    const rs = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        h.run({ source: run(`globalThis.mine = ${i}; await ctx.tool('noop', {}); return globalThis.mine;`) }),
+      ),
+    );
     expect(rs.map((r) => r.metadata.result)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 });
@@ -89,7 +97,9 @@ describe('program errors across the worker port', () => {
       expect(back).toBeInstanceOf(e.constructor);
       expect(back).toMatchObject({ code: e.code, message: e.message, details: e.details, line: e.line });
     }
-    const plain = fromWireError(toWireError(Object.assign(new Error('nope'), { name: 'ToolNotAllowedError', code: 'TOOL_NOT_ALLOWED' })));
+    const plain = fromWireError(
+      toWireError(Object.assign(new Error('nope'), { name: 'ToolNotAllowedError', code: 'TOOL_NOT_ALLOWED' })),
+    );
     expect(plain).toMatchObject({ name: 'ToolNotAllowedError', message: 'nope', code: 'TOOL_NOT_ALLOWED' });
   });
 });

@@ -9,7 +9,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { preloadQuickJs } from './quickjs-module.js';
 import { runProgramScript, type ProgramHost } from './program-vm.js';
-import { fromWireError, toWireError, type HostMessage, type ProgramWorkerData, type WorkerMessage, type WorkerReply, type WorkerRunRequest } from './worker-protocol.js';
+import {
+  fromWireError,
+  toWireError,
+  type HostMessage,
+  type ProgramWorkerData,
+  type WorkerMessage,
+  type WorkerReply,
+  type WorkerRunRequest,
+} from './worker-protocol.js';
 
 const port = parentPort;
 if (port === null) throw new Error('program-worker: must run in a worker thread');

@@ -4,12 +4,17 @@ import { acquireQuickJs, quickJsMaxBytes, releaseQuickJs } from './quickjs-modul
 const MiB = 1024 * 1024;
 
 /** Allocates 1 MiB Uint8Arrays until `max` MiB or the first failure; returns how many it kept and the error, if any. */
-async function fill(limitBytes: number, maxMiB: number): Promise<{ kept: number; error: string | null; exhausted: boolean; memory: number }> {
+async function fill(
+  limitBytes: number,
+  maxMiB: number,
+): Promise<{ kept: number; error: string | null; exhausted: boolean; memory: number }> {
   const q = await acquireQuickJs(limitBytes);
   const rt = q.module.newRuntime();
   rt.setMemoryLimit(limitBytes);
   const vm = rt.newContext();
-  const r = vm.evalCode(`globalThis.kept = []; let error; try { for (let i = 0; i < ${maxMiB}; i++) kept.push(new Uint8Array(${MiB})); } catch (e) { error = String(e); } [kept.length, error ?? null]`);
+  const r = vm.evalCode(
+    `globalThis.kept = []; let error; try { for (let i = 0; i < ${maxMiB}; i++) kept.push(new Uint8Array(${MiB})); } catch (e) { error = String(e); } [kept.length, error ?? null]`,
+  );
   const handle = vm.unwrapResult(r);
   const [kept, error] = vm.dump(handle) as [number, string | null];
   handle.dispose();

@@ -74,7 +74,10 @@ export function quickJsMaxBytes(limitBytes: number): number {
  * QuickJS writes nothing to stdout or stderr itself; Emscripten would print a failed assertion when
  * a runtime left inconsistent by an out-of-memory error is freed (the module is then dropped).
  */
-const SILENT: EmscriptenModuleLoaderOptions & { print(text: string): void; printErr(text: string): void } = { print: () => undefined, printErr: () => undefined };
+const SILENT: EmscriptenModuleLoaderOptions & { print(text: string): void; printErr(text: string): void } = {
+  print: () => undefined,
+  printErr: () => undefined,
+};
 
 let compiled: Promise<object> | undefined;
 let idle: BoundedQuickJs | undefined;
@@ -83,7 +86,12 @@ let warming: Promise<void> | undefined;
 
 /** Compiles the QuickJS wasm code once per thread. */
 function compiledWasm(): Promise<object> {
-  const current = compiled ?? (async () => wasm.compile(await readFile(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm'))))();
+  const current =
+    compiled ??
+    (async () =>
+      wasm.compile(
+        await readFile(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm')),
+      ))();
   compiled = current;
   current.catch(() => {
     if (compiled === current) compiled = undefined;
@@ -98,7 +106,8 @@ function capturing(onLoad: (m: QuickJSEmscriptenModule) => void): QuickJSSyncVar
     importModuleLoader: async () => {
       const imported: unknown = await variant.importModuleLoader();
       let load = imported;
-      while (typeof load !== 'function' && load !== null && typeof load === 'object' && 'default' in load) load = (load as { default: unknown }).default;
+      while (typeof load !== 'function' && load !== null && typeof load === 'object' && 'default' in load)
+        load = (load as { default: unknown }).default;
       if (typeof load !== 'function') throw new Error('program: the QuickJS module loader is missing');
       const loader = load as (options?: EmscriptenModuleLoaderOptions) => Promise<QuickJSEmscriptenModule>;
       return async (options?: EmscriptenModuleLoaderOptions) => {
@@ -128,7 +137,12 @@ async function instantiate(limitBytes: number): Promise<BoundedQuickJs> {
   };
   let emscripten: QuickJSEmscriptenModule | undefined;
   const wasmModule = await compiledWasm();
-  const module = await newQuickJSWASMModuleFromVariant(newVariant(capturing((m) => (emscripten = m)), { wasmModule, wasmMemory: memory, emscriptenModule: SILENT }));
+  const module = await newQuickJSWASMModuleFromVariant(
+    newVariant(
+      capturing((m) => (emscripten = m)),
+      { wasmModule, wasmMemory: memory, emscriptenModule: SILENT },
+    ),
+  );
   if (emscripten === undefined) throw new Error('program: the QuickJS module did not load');
   // Everything free in the initial pages except the headroom goes to a block that is never freed.
   const probe = emscripten._malloc(16);
@@ -165,7 +179,8 @@ export function preloadQuickJs(limitBytes?: number): Promise<void> {
   const next = (async () => {
     await prior;
     await compiledWasm();
-    if (limitBytes !== undefined && (idle === undefined || !fits(idle, limitBytes))) idle = await instantiate(limitBytes);
+    if (limitBytes !== undefined && (idle === undefined || !fits(idle, limitBytes)))
+      idle = await instantiate(limitBytes);
   })();
   const settled = next.catch(() => undefined);
   warming = settled;

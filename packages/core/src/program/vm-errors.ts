@@ -30,10 +30,20 @@ function asDumped(value: unknown): Dumped {
   if (value !== null && typeof value === 'object') {
     const o = value as Record<string, unknown>;
     const name = typeof o.name === 'string' ? o.name : 'Error';
-    const message = typeof o.message === 'string' ? o.message : JSON.stringify(value) ?? String(value);
-    return { name, message, stack: typeof o.stack === 'string' ? o.stack : '', lineNumber: typeof o.lineNumber === 'number' ? o.lineNumber : undefined };
+    const message = typeof o.message === 'string' ? o.message : (JSON.stringify(value) ?? String(value));
+    return {
+      name,
+      message,
+      stack: typeof o.stack === 'string' ? o.stack : '',
+      lineNumber: typeof o.lineNumber === 'number' ? o.lineNumber : undefined,
+    };
   }
-  return { name: 'thrown value', message: typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)), stack: '', lineNumber: undefined };
+  return {
+    name: 'thrown value',
+    message: typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)),
+    stack: '',
+    lineNumber: undefined,
+  };
 }
 
 function escapeRe(s: string): string {

@@ -17,7 +17,11 @@ import type { ProgramWorkerData } from './worker-protocol.js';
  * and is bounded near the program's `memory_limit_bytes` by that memory's own maximum
  * (`quickjs-module.ts`); this bounds the worker's own JavaScript (the glue, result copies).
  */
-export const PROGRAM_WORKER_RESOURCE_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 };
+export const PROGRAM_WORKER_RESOURCE_LIMITS: ResourceLimits = {
+  maxOldGenerationSizeMb: 128,
+  maxYoungGenerationSizeMb: 32,
+  stackSizeMb: 4,
+};
 
 /** Idle workers kept for reuse. */
 const MAX_IDLE = 4;

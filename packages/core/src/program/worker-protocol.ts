@@ -42,11 +42,18 @@ export interface WorkerRunRequest {
 
 /** An error as it crosses the port. */
 export type WireError =
-  | { readonly kind: 'program'; readonly code: ProgramErrorCode; readonly message: string; readonly details: Readonly<Record<string, unknown>> }
+  | {
+      readonly kind: 'program';
+      readonly code: ProgramErrorCode;
+      readonly message: string;
+      readonly details: Readonly<Record<string, unknown>>;
+    }
   | { readonly kind: 'error'; readonly name: string; readonly message: string; readonly code: string | undefined };
 
 /** The host's answer to one `ctx` call. */
-export type WorkerReply = { readonly type: 'reply'; readonly id: number; readonly ok: true; readonly json: string } | { readonly type: 'reply'; readonly id: number; readonly ok: false; readonly error: WireError };
+export type WorkerReply =
+  | { readonly type: 'reply'; readonly id: number; readonly ok: true; readonly json: string }
+  | { readonly type: 'reply'; readonly id: number; readonly ok: false; readonly error: WireError };
 
 /** Host to worker. */
 export type HostMessage = WorkerRunRequest | WorkerReply;
@@ -61,7 +68,8 @@ export type WorkerMessage =
 
 /** Turns any thrown value into plain data for the port. */
 export function toWireError(e: unknown): WireError {
-  if (e instanceof ProgramError) return { kind: 'program', code: e.code, message: e.message, details: { ...(e.details ?? {}) } };
+  if (e instanceof ProgramError)
+    return { kind: 'program', code: e.code, message: e.message, details: { ...(e.details ?? {}) } };
   const err = e instanceof Error ? e : new Error(String(e));
   const code = (err as { code?: unknown }).code;
   return { kind: 'error', name: err.name, message: err.message, code: typeof code === 'string' ? code : undefined };
@@ -79,9 +87,14 @@ function location(d: Readonly<Record<string, unknown>>): ProgramErrorLocation {
 }
 
 /** The part of `message` after `prefix` (the raw message the typed error was built from). */
-const after = (message: string, prefix: string): string => (message.startsWith(prefix) ? message.slice(prefix.length) : message);
+const after = (message: string, prefix: string): string =>
+  message.startsWith(prefix) ? message.slice(prefix.length) : message;
 
-function reviveProgramError(code: ProgramErrorCode, message: string, d: Readonly<Record<string, unknown>>): ProgramError {
+function reviveProgramError(
+  code: ProgramErrorCode,
+  message: string,
+  d: Readonly<Record<string, unknown>>,
+): ProgramError {
   const loc = location(d);
   switch (code) {
     case 'PROGRAM_INVALID':
@@ -89,7 +102,12 @@ function reviveProgramError(code: ProgramErrorCode, message: string, d: Readonly
     case 'PROGRAM_SYNTAX':
       return new ProgramSyntaxError(loc, after(message, `program: SyntaxError at ${where(loc)}: `));
     case 'PROGRAM_RUNTIME':
-      return new ProgramRuntimeError(loc, str(d.error_name), after(message, `program: uncaught ${str(d.error_name)} at ${where(loc)}: `), str(d.stack));
+      return new ProgramRuntimeError(
+        loc,
+        str(d.error_name),
+        after(message, `program: uncaught ${str(d.error_name)} at ${where(loc)}: `),
+        str(d.stack),
+      );
     case 'PROGRAM_TIMEOUT':
       return new ProgramTimeoutError(num(d.timeout_ms), num(d.tool_calls));
     case 'PROGRAM_TOOL_CALL_LIMIT':

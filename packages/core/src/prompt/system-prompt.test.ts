@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { open, workspace, closeAfterEach } from '../../test/session-kit.js';
-import type { AgentSession } from '../session/agent-session.js';
 import { EXECUTION_STYLES, RESPONSE_FORMAT, RUNTIME_CONTRACT } from './contracts.js';
 import { buildSystemPrompt, loadWorkspaceInstructions, MAX_INSTRUCTION_BYTES } from './system-prompt.js';
 
@@ -12,7 +11,8 @@ describe('layered system prompt', () => {
   it('PROMPT-01/02/03: a few non-overlapping contracts, in a fixed order', () => {
     const sections = buildSystemPrompt();
     expect(sections).toEqual([RUNTIME_CONTRACT, EXECUTION_STYLES.default, RESPONSE_FORMAT]);
-    for (const word of ['Authority', 'Autonomy', 'Evidence', 'Continuity', 'Stopping']) expect(RUNTIME_CONTRACT).toContain(word);
+    for (const word of ['Authority', 'Autonomy', 'Evidence', 'Continuity', 'Stopping'])
+      expect(RUNTIME_CONTRACT).toContain(word);
     expect(EXECUTION_STYLES.default).not.toMatch(/Authority|Evidence/);
     expect(RESPONSE_FORMAT).not.toMatch(/permission|tool/i);
   });
@@ -26,7 +26,11 @@ describe('layered system prompt', () => {
     });
     expect(sections[0]).toBe(RUNTIME_CONTRACT);
     expect(sections[1]).toBe(EXECUTION_STYLES.plan);
-    expect(sections.slice(3)).toEqual(['# Workspace instructions (AGENTS.md)\nUse pnpm.', '# Skill\nRelease skill: bump versions with changesets.', 'The user is on call.']);
+    expect(sections.slice(3)).toEqual([
+      '# Workspace instructions (AGENTS.md)\nUse pnpm.',
+      '# Skill\nRelease skill: bump versions with changesets.',
+      'The user is on call.',
+    ]);
   });
 
   it('reads AGENTS.md and .a3s/instructions.md from the workspace, bounded', async () => {
@@ -50,7 +54,10 @@ describe('layered system prompt', () => {
     expect(system[0]).toBe(RUNTIME_CONTRACT);
     expect(system).toContain('# Workspace instructions (AGENTS.md)\nUse pnpm.');
     expect(system.at(-1)).toBe('Host says hi.');
-    const b = await open([], { prompt: { responseFormat: 'Answer in one word.', executionStyle: { text: 'Be terse.' } }, workspaceInstructions: false });
+    const b = await open([], {
+      prompt: { responseFormat: 'Answer in one word.', executionStyle: { text: 'Be terse.' } },
+      workspaceInstructions: false,
+    });
     sessions.push(b.session);
     expect(b.session.system).not.toContain('# Workspace instructions (AGENTS.md)\nUse pnpm.');
     expect(b.session.toolNames()).toEqual(a.session.toolNames());
@@ -65,27 +72,48 @@ describe('layered system prompt', () => {
 
 describe('session.compact', () => {
   it('PROMPT-05: summarises through the model with instructions to keep goal, constraints, criteria, decisions and evidence', async () => {
-    const { session, model } = await open([{ text: 'first answer' }, { text: 'Goal: X. Constraints: Y. Done: Z.' }, { text: 'next' }]);
+    const { session, model } = await open([
+      { text: 'first answer' },
+      { text: 'Goal: X. Constraints: Y. Done: Z.' },
+      { text: 'next' },
+    ]);
     sessions.push(session);
     await session.send('Do X under constraint Y');
     const r = await session.compact();
     expect(r.summaryChars).toBe('Goal: X. Constraints: Y. Done: Z.'.length);
     const instructions = model.requests[1]!.system.join('\n');
-    for (const w of ['goal', 'Constraints', 'acceptance criteria', 'Decisions', 'Verification evidence', 'Do not change the scope']) expect(instructions).toContain(w);
+    for (const w of [
+      'goal',
+      'Constraints',
+      'acceptance criteria',
+      'Decisions',
+      'Verification evidence',
+      'Do not change the scope',
+    ])
+      expect(instructions).toContain(w);
     expect(model.requests[1]!.tools).toEqual([]);
     await session.send('continue');
-    expect(model.requests[2]!.messages[0]).toEqual({ role: 'user', content: 'Summary of the conversation so far:\nGoal: X. Constraints: Y. Done: Z.' });
+    expect(model.requests[2]!.messages[0]).toEqual({
+      role: 'user',
+      content: 'Summary of the conversation so far:\nGoal: X. Constraints: Y. Done: Z.',
+    });
   });
 });
 
 describe('automatic compaction', () => {
   it('compacts in the run when the context passes the configured threshold, with a context_compacted event', async () => {
-    const { session, model } = await open([{ tool_calls: [{ name: 'echo', args: { text: 'y'.repeat(300) } }] }, { text: 'SUMMARY' }, { text: 'final' }], { compactThresholdChars: 200 });
+    const { session, model } = await open(
+      [{ tool_calls: [{ name: 'echo', args: { text: 'y'.repeat(300) } }] }, { text: 'SUMMARY' }, { text: 'final' }],
+      { compactThresholdChars: 200 },
+    );
     sessions.push(session);
     const types: string[] = [];
     for await (const ev of session.stream('go')) types.push(ev.type);
     expect(types).toContain('context_compacted');
     expect(session.store.log.facts.some((f) => f.type === 'compaction.done' && f.cause === 'compact:1')).toBe(true);
-    expect(model.requests[2]!.messages[0]).toEqual({ role: 'user', content: 'Summary of the conversation so far:\nSUMMARY' });
+    expect(model.requests[2]!.messages[0]).toEqual({
+      role: 'user',
+      content: 'Summary of the conversation so far:\nSUMMARY',
+    });
   });
 });

@@ -73,7 +73,8 @@ export function buildSystemPrompt(inputs: PromptInputs = {}): string[] {
     typeof style === 'string' ? EXECUTION_STYLES[style] : `# Execution style\n${style.text}`,
     inputs.responseFormat === undefined ? RESPONSE_FORMAT : `# Response format\n${inputs.responseFormat}`,
   ];
-  for (const w of inputs.workspaceInstructions ?? []) sections.push(`# Workspace instructions (${w.path})\n${w.text.trim()}`);
+  for (const w of inputs.workspaceInstructions ?? [])
+    sections.push(`# Workspace instructions (${w.path})\n${w.text.trim()}`);
   for (const s of inputs.skills ?? []) sections.push(`# Skill\n${s.trim()}`);
   for (const h of inputs.hostContext ?? []) sections.push(h);
   return sections;

@@ -36,7 +36,10 @@ const countTool = defineTool({
   input: z.object({}),
   tier: 'read',
   requires: ['resource.counter'],
-  execute: async (_args, ctx) => ({ output: String((await ctx.resource<Counter>('resource.counter')).next()), exitCode: 0 }),
+  execute: async (_args, ctx) => ({
+    output: String((await ctx.resource<Counter>('resource.counter')).next()),
+    exitCode: 0,
+  }),
 });
 
 let calls = 0;
@@ -48,7 +51,12 @@ function call(invoker: ToolInvoker, name: string) {
 
 function setup(resource: ToolResource) {
   const registry = new ToolRegistry();
-  const resources = new SessionResources(registry, { sessionId: 's', clock: () => 0, settings: {}, signal: new AbortController().signal });
+  const resources = new SessionResources(registry, {
+    sessionId: 's',
+    clock: () => 0,
+    settings: {},
+    signal: new AbortController().signal,
+  });
   const pack = defineToolPack({ name: 'counter-pack', version: '1.0.0', tools: [countTool], resources: [resource] });
   const invoker = new ToolInvoker({ registry, resources, policy: { defaultDecision: 'allow' } });
   return { registry, resources, pack, invoker };
@@ -62,13 +70,26 @@ describe('pack resources (one plug-in path)', () => {
     resources.addPack(pack);
     expect(registry.toolNames()).toEqual(['count']);
     expect(seen.opened).toBe(0);
-    expect(resources.status()).toMatchObject([{ capability: 'resource.counter', pack: 'counter-pack', state: 'attached', opens: 'lazy' }]);
+    expect(resources.status()).toMatchObject([
+      { capability: 'resource.counter', pack: 'counter-pack', state: 'attached', opens: 'lazy' },
+    ]);
   });
 
   it('a tool whose resource no pack provides never registers', () => {
     const registry = new ToolRegistry();
-    const resources = new SessionResources(registry, { sessionId: 's', clock: () => 0, settings: {}, signal: new AbortController().signal });
-    resources.addPack(defineToolPack({ name: 'needs-lsp', version: '1.0.0', tools: [{ ...countTool, name: 'lsp', requires: ['resource.lsp'] }] }));
+    const resources = new SessionResources(registry, {
+      sessionId: 's',
+      clock: () => 0,
+      settings: {},
+      signal: new AbortController().signal,
+    });
+    resources.addPack(
+      defineToolPack({
+        name: 'needs-lsp',
+        version: '1.0.0',
+        tools: [{ ...countTool, name: 'lsp', requires: ['resource.lsp'] }],
+      }),
+    );
     expect(registry.toolNames()).toEqual([]);
     expect(registry.pending()).toEqual([{ name: 'lsp', missing: ['resource.lsp'] }]);
   });
@@ -105,8 +126,15 @@ describe('pack resources (one plug-in path)', () => {
     const r = await call(invoker, 'count');
     expect(r.ok).toBe(false);
     expect(r.error).toBeInstanceOf(ResourceOpenError);
-    expect(r.error).toMatchObject({ code: 'RESOURCE_OPEN_FAILED', capability: 'resource.counter', pack: 'counter-pack', reason: 'binary not found' });
-    expect(r.error?.message).toBe("resource 'resource.counter' of pack 'counter-pack' failed to open: binary not found");
+    expect(r.error).toMatchObject({
+      code: 'RESOURCE_OPEN_FAILED',
+      capability: 'resource.counter',
+      pack: 'counter-pack',
+      reason: 'binary not found',
+    });
+    expect(r.error?.message).toBe(
+      "resource 'resource.counter' of pack 'counter-pack' failed to open: binary not found",
+    );
     expect(reported).toHaveLength(1);
     expect(registry.toolNames()).toEqual([]);
     expect(resources.status()[0]).toMatchObject({ state: 'failed', error: { code: 'RESOURCE_OPEN_FAILED' } });
@@ -126,7 +154,9 @@ describe('pack resources (one plug-in path)', () => {
     b.resources.addPack(b.pack);
     await b.resources.openAtBuild();
     expect(b.registry.toolNames()).toEqual([]);
-    expect(b.resources.failures().map((e) => e.message)).toEqual(["resource 'resource.counter' of pack 'counter-pack' failed to open: no kernel"]);
+    expect(b.resources.failures().map((e) => e.message)).toEqual([
+      "resource 'resource.counter' of pack 'counter-pack' failed to open: no kernel",
+    ]);
   });
 
   it('a resource closed while it is opening is closed as soon as it opens, never handed out', async () => {
@@ -142,8 +172,16 @@ describe('pack resources (one plug-in path)', () => {
   it('a tool reaches only the resources it requires', async () => {
     const { resource } = counterResource();
     const { resources, registry, invoker } = setup(resource);
-    const sneaky = defineTool({ name: 'sneaky', description: 'x', input: z.object({}), tier: 'read', execute: async (_a, ctx) => ({ output: String(await ctx.resource('resource.counter')), exitCode: 0 }) });
-    resources.addPack(defineToolPack({ name: 'counter-pack', version: '1.0.0', tools: [sneaky], resources: [resource] }));
+    const sneaky = defineTool({
+      name: 'sneaky',
+      description: 'x',
+      input: z.object({}),
+      tier: 'read',
+      execute: async (_a, ctx) => ({ output: String(await ctx.resource('resource.counter')), exitCode: 0 }),
+    });
+    resources.addPack(
+      defineToolPack({ name: 'counter-pack', version: '1.0.0', tools: [sneaky], resources: [resource] }),
+    );
     expect(registry.toolNames()).toEqual(['sneaky']);
     const r = await call(invoker, 'sneaky');
     expect(r.error).toMatchObject({ code: 'RESOURCE_UNAVAILABLE', capability: 'resource.counter' });
@@ -152,7 +190,12 @@ describe('pack resources (one plug-in path)', () => {
   it('a second pack providing the same capability is refused before any of its parts is plugged in', () => {
     const { registry, resources, pack } = setup(counterResource().resource);
     resources.addPack(pack);
-    const other = defineToolPack({ name: 'other', version: '1.0.0', tools: [{ ...countTool, name: 'count2' }], resources: [counterResource().resource] });
+    const other = defineToolPack({
+      name: 'other',
+      version: '1.0.0',
+      tools: [{ ...countTool, name: 'count2' }],
+      resources: [counterResource().resource],
+    });
     expect(() => resources.addPack(other)).toThrow(/'resource.counter' is already provided by pack 'counter-pack'/);
     expect(registry.toolNames()).toEqual(['count']);
   });
@@ -177,9 +220,30 @@ describe('pack resources (one plug-in path)', () => {
 
   it('defineToolPack checks resources and refuses the removed openSession', () => {
     const open = async () => ({ close: async () => undefined });
-    expect(() => defineToolPack({ name: 'p', version: '1.0.0', tools: [], resources: [{ capability: 'lsp' as never, open }] })).toThrow(/resources\[0\]\.capability/);
-    expect(() => defineToolPack({ name: 'p', version: '1.0.0', tools: [], resources: [{ capability: 'resource.a', open }, { capability: 'resource.a', open }] })).toThrow(/duplicate capability/);
-    expect(() => defineToolPack({ name: 'p', version: '1.0.0', tools: [], resources: [{ capability: 'resource.a', open: 3 as never }] })).toThrow(/resources\[0\]\.open/);
-    expect(() => defineToolPack({ name: 'p', version: '1.0.0', tools: [], openSession: () => ({ tools: [] }) } as never)).toThrow(/openSession/);
+    expect(() =>
+      defineToolPack({ name: 'p', version: '1.0.0', tools: [], resources: [{ capability: 'lsp' as never, open }] }),
+    ).toThrow(/resources\[0\]\.capability/);
+    expect(() =>
+      defineToolPack({
+        name: 'p',
+        version: '1.0.0',
+        tools: [],
+        resources: [
+          { capability: 'resource.a', open },
+          { capability: 'resource.a', open },
+        ],
+      }),
+    ).toThrow(/duplicate capability/);
+    expect(() =>
+      defineToolPack({
+        name: 'p',
+        version: '1.0.0',
+        tools: [],
+        resources: [{ capability: 'resource.a', open: 3 as never }],
+      }),
+    ).toThrow(/resources\[0\]\.open/);
+    expect(() =>
+      defineToolPack({ name: 'p', version: '1.0.0', tools: [], openSession: () => ({ tools: [] }) } as never),
+    ).toThrow(/openSession/);
   });
 });

@@ -71,7 +71,12 @@ export class SessionResources implements ResourceAccess {
     const resources = (pack.resources ?? []).filter((r) => r.enabled?.(this.#context) !== false);
     for (const r of resources) {
       const other = this.#entries.get(r.capability);
-      if (other !== undefined) throw new ToolDefinitionError(`tool pack '${pack.name}'`, 'resources', `capability '${r.capability}' is already provided by pack '${other.pack}'`);
+      if (other !== undefined)
+        throw new ToolDefinitionError(
+          `tool pack '${pack.name}'`,
+          'resources',
+          `capability '${r.capability}' is already provided by pack '${other.pack}'`,
+        );
     }
     for (const tool of pack.tools) {
       if (this.#registry.get(tool.name) !== undefined || this.#registry.pending().some((p) => p.name === tool.name)) {
@@ -97,17 +102,21 @@ export class SessionResources implements ResourceAccess {
 
   /** Opens every `session` resource (together); failures are reported, never thrown. */
   async openAtBuild(): Promise<void> {
-    const atBuild = [...this.#entries.entries()].filter(([, e]) => e.resource.opens === 'session' && e.state === 'attached');
+    const atBuild = [...this.#entries.entries()].filter(
+      ([, e]) => e.resource.opens === 'session' && e.state === 'attached',
+    );
     await Promise.all(atBuild.map(([c]) => this.acquire(c).catch(() => undefined)));
   }
 
   /** @inheritdoc */
   acquire(capability: ResourceCapability): Promise<OpenedResource> {
     const entry = this.#entries.get(capability);
-    if (entry === undefined) return Promise.reject(new ResourceUnavailableError(capability, 'no pack of this session provides it'));
+    if (entry === undefined)
+      return Promise.reject(new ResourceUnavailableError(capability, 'no pack of this session provides it'));
     if (entry.state === 'open' && entry.handle !== undefined) return Promise.resolve(entry.handle);
     if (entry.state === 'failed' && entry.error !== undefined) return Promise.reject(entry.error);
-    if (entry.state === 'closed' || this.#closed) return Promise.reject(new ResourceUnavailableError(capability, 'it was closed'));
+    if (entry.state === 'closed' || this.#closed)
+      return Promise.reject(new ResourceUnavailableError(capability, 'it was closed'));
     entry.opening ??= this.#open(capability, entry);
     return entry.opening;
   }

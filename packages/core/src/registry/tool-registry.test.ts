@@ -60,7 +60,9 @@ describe('ToolRegistry', () => {
     expect(() => r.add(lsp)).toThrow(ToolDefinitionError);
     expect(r.add(lsp, { replace: true }).registered).toEqual(['lsp']);
     expect(() => r.add({ ...lsp, name: 'bad name' })).toThrow(/name: must match/);
-    expect(() => r.use({ name: 'm', tools: 'write' as never, wrap: async (_c, n) => n(undefined) })).toThrow(/tools: must be an array/);
+    expect(() => r.use({ name: 'm', tools: 'write' as never, wrap: async (_c, n) => n(undefined) })).toThrow(
+      /tools: must be an array/,
+    );
   });
 
   it('TIER-03: plan mode and read-only agents see only read tools; write/exec are absent from schemas', () => {

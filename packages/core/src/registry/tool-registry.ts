@@ -115,7 +115,11 @@ export class ToolRegistry {
   add(tool: Tool, options: { readonly replace?: boolean } = {}): RegistrationReport {
     assertValidTool(tool, `tool '${String(tool?.name)}'`);
     if (options.replace !== true && (this.#tools.has(tool.name) || this.#pending.has(tool.name))) {
-      throw new ToolDefinitionError(`tool '${tool.name}'`, 'name', 'is already registered; remove it first or pass { replace: true }');
+      throw new ToolDefinitionError(
+        `tool '${tool.name}'`,
+        'name',
+        'is already registered; remove it first or pass { replace: true }',
+      );
     }
     this.#tools.delete(tool.name);
     this.#pending.delete(tool.name);
@@ -145,7 +149,8 @@ export class ToolRegistry {
     if (!Array.isArray(middleware.tools) || middleware.tools.some((t) => typeof t !== 'string')) {
       throw new ToolDefinitionError(`middleware '${middleware.name}'`, 'tools', 'must be an array of tool names');
     }
-    if (typeof middleware.wrap !== 'function') throw new ToolDefinitionError(`middleware '${middleware.name}'`, 'wrap', 'must be a function');
+    if (typeof middleware.wrap !== 'function')
+      throw new ToolDefinitionError(`middleware '${middleware.name}'`, 'wrap', 'must be a function');
     this.#middleware.push(middleware);
     this.#changed();
     return () => {
@@ -180,7 +185,9 @@ export class ToolRegistry {
   /** Definitions of the registered tools; cached until the registry changes. */
   toolDefinitions(): readonly ToolDefinition[] {
     this.#definitions ??= Object.freeze(
-      [...this.#tools.values()].map((t) => Object.freeze({ name: t.name, description: t.description, inputSchema: t.inputSchema, tier: t.tier })),
+      [...this.#tools.values()].map((t) =>
+        Object.freeze({ name: t.name, description: t.description, inputSchema: t.inputSchema, tier: t.tier }),
+      ),
     );
     return this.#definitions;
   }

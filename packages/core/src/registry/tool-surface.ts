@@ -19,10 +19,16 @@ export interface ToolSurface {
 }
 
 /** Why a tool is not on a model-side surface, or `undefined` when it is. */
-export function hiddenReason(tool: Tool, governance: GovernanceSnapshot, policy: PermissionPolicy | undefined): string | undefined {
+export function hiddenReason(
+  tool: Tool,
+  governance: GovernanceSnapshot,
+  policy: PermissionPolicy | undefined,
+): string | undefined {
   if (!visibleTiers(governance).has(tool.tier)) {
     if (governance.mode === 'plan') return `plan mode hides '${tool.tier}' tools`;
-    return governance.readOnly === true ? `read-only agent hides '${tool.tier}' tools` : `this agent's tiers hide '${tool.tier}' tools`;
+    return governance.readOnly === true
+      ? `read-only agent hides '${tool.tier}' tools`
+      : `this agent's tiers hide '${tool.tier}' tools`;
   }
   const restricted = restrictionHiding(governance, tool);
   if (restricted !== undefined) return restricted;
@@ -31,15 +37,28 @@ export function hiddenReason(tool: Tool, governance: GovernanceSnapshot, policy:
 }
 
 /** The model-side surface of `registry` under `governance` and `policy`; definitions cached per registry version. */
-export function modelSurface(registry: ToolRegistry, governance: GovernanceSnapshot, policy?: PermissionPolicy): ToolSurface {
+export function modelSurface(
+  registry: ToolRegistry,
+  governance: GovernanceSnapshot,
+  policy?: PermissionPolicy,
+): ToolSurface {
   let cachedVersion = -1;
   let cached: readonly ToolDefinition[] = [];
   const visible = (t: Tool): boolean => hiddenReason(t, governance, policy) === undefined;
   return Object.freeze({
-    toolNames: () => registry.tools().filter(visible).map((t) => t.name),
+    toolNames: () =>
+      registry
+        .tools()
+        .filter(visible)
+        .map((t) => t.name),
     toolDefinitions: () => {
       if (cachedVersion !== registry.version) {
-        const names = new Set(registry.tools().filter(visible).map((t) => t.name));
+        const names = new Set(
+          registry
+            .tools()
+            .filter(visible)
+            .map((t) => t.name),
+        );
         cached = Object.freeze(registry.toolDefinitions().filter((d) => names.has(d.name)));
         cachedVersion = registry.version;
       }

@@ -50,7 +50,8 @@ export const askUserTool = defineTool({
   // Registered only when the session has an ask port, which it attaches as this resource.
   requires: ['resource.ask'],
   execute: async () => ({
-    output: 'ask_user can only be used by the model directly in a run (the run parks until the person answers); it cannot be nested or called by the host.',
+    output:
+      'ask_user can only be used by the model directly in a run (the run parks until the person answers); it cannot be nested or called by the host.',
     exitCode: 1,
   }),
 });
@@ -59,7 +60,10 @@ export const askUserTool = defineTool({
  * Whether a session with these settings has an ask port, so that `ask_user` is registered: a
  * live question handler, or a host that takes parked questions (`parkMode: 'return'`).
  */
-export function hasAskPort(config: { readonly onQuestion?: QuestionHandler | undefined; readonly parkMode?: ParkMode | undefined }): boolean {
+export function hasAskPort(config: {
+  readonly onQuestion?: QuestionHandler | undefined;
+  readonly parkMode?: ParkMode | undefined;
+}): boolean {
   return config.onQuestion !== undefined || config.parkMode === 'return';
 }
 

@@ -13,7 +13,11 @@ describe('tool-call ids the model repeats', () => {
   it('LOG-02: ids are made unique within one response; unique ids are kept as they are', () => {
     const call = (id: string) => ({ id, name: 'read', args: {} });
     expect(uniqueCallIds([call('a'), call('b')], 1, 0).map((c) => c.id)).toEqual(['a', 'b']);
-    expect(uniqueCallIds([call('call_0'), call('call_0'), call('call_0')], 1, 0).map((c) => c.id)).toEqual(['call_0', 'call_0-2', 'call_0-3']);
+    expect(uniqueCallIds([call('call_0'), call('call_0'), call('call_0')], 1, 0).map((c) => c.id)).toEqual([
+      'call_0',
+      'call_0-2',
+      'call_0-3',
+    ]);
     // A new id never takes one the response already holds.
     expect(uniqueCallIds([call('x'), call('x'), call('x-2')], 1, 0).map((c) => c.id)).toEqual(['x', 'x-3', 'x-2']);
     expect(uniqueCallIds([call(''), call('')], 2, 1).map((c) => c.id)).toEqual(['call_2_1-1', 'call_2_1-2']);
@@ -21,7 +25,12 @@ describe('tool-call ids the model repeats', () => {
 
   it('PARK-04/LOG-02: a live confirmation of the same id in two turns records two answers under their own keys', async () => {
     const manager = new ScriptedConfirmationManager([true, true]);
-    const { session, state } = await track(open([{ tool_calls: [echo('call_0', 'one')] }, { tool_calls: [echo('call_0', 'two')] }, { text: 'done' }], { permissions: askEcho, confirmation: manager }));
+    const { session, state } = await track(
+      open([{ tool_calls: [echo('call_0', 'one')] }, { tool_calls: [echo('call_0', 'two')] }, { text: 'done' }], {
+        permissions: askEcho,
+        confirmation: manager,
+      }),
+    );
     const r = await session.send('echo twice');
     expect(r).toMatchObject({ status: 'completed', text: 'done' });
     expect(state.executions.map((e) => e.callId)).toEqual(['call_0', 'call_0']);
@@ -32,7 +41,9 @@ describe('tool-call ids the model repeats', () => {
   });
 
   it('FOLD-03/LOG-02: two calls with the same id in one turn each run once, and the model sees them apart', async () => {
-    const { session, state, model } = await track(open([{ tool_calls: [echo('call_0', 'a'), echo('call_0', 'b')] }, { text: 'both done' }]));
+    const { session, state, model } = await track(
+      open([{ tool_calls: [echo('call_0', 'a'), echo('call_0', 'b')] }, { text: 'both done' }]),
+    );
     const r = await session.send('echo both');
     expect(r).toMatchObject({ status: 'completed', text: 'both done', toolCalls: 2 });
     expect(state.executions.map((e) => [e.callId, (e.args as { text: string }).text])).toEqual([
@@ -49,12 +60,22 @@ describe('tool-call ids the model repeats', () => {
 
   it('PARK-11/LOG-02: a parked session resumed with a restarted scripted model that repeats its ids completes', async () => {
     const ws = workspace();
-    const first = await open([{ tool_calls: [echo('call_0', 'one')] }], { sessionId: 'reuse', permissions: askEcho, confirmation: new ScriptedConfirmationManager(), parkMode: 'return' }, ws.dir);
+    const first = await open(
+      [{ tool_calls: [echo('call_0', 'one')] }],
+      { sessionId: 'reuse', permissions: askEcho, confirmation: new ScriptedConfirmationManager(), parkMode: 'return' },
+      ws.dir,
+    );
     expect(await first.session.send('echo')).toMatchObject({ status: 'parked', parked: { toolId: 'call_0' } });
     await first.session.close();
     // The restarted script begins again at its first turn: the same id, in a later cycle.
     const manager = new ScriptedConfirmationManager([true, true]);
-    const { session, state } = await track(open([{ tool_calls: [echo('call_0', 'two')] }, { text: 'done' }], { sessionId: 'reuse', permissions: askEcho, confirmation: manager }, ws.dir));
+    const { session, state } = await track(
+      open(
+        [{ tool_calls: [echo('call_0', 'two')] }, { text: 'done' }],
+        { sessionId: 'reuse', permissions: askEcho, confirmation: manager },
+        ws.dir,
+      ),
+    );
     const r = await session.resumeRun();
     expect(r).toMatchObject({ status: 'completed', text: 'done' });
     expect(state.executions.map((e) => (e.args as { text: string }).text)).toEqual(['one', 'two']);

@@ -16,7 +16,7 @@ export const COMPACTION_KEPT_MESSAGES = 4;
 const INSTRUCTIONS = [
   'You are compacting the conversation of a coding agent so it can continue with a shorter context.',
   'Write a summary that lets the agent continue exactly where it is. Keep, in this order:',
-  '1. The goal, in the user\'s own words where possible.',
+  "1. The goal, in the user's own words where possible.",
   '2. Constraints and acceptance criteria the user set.',
   '3. Decisions taken and why; files changed and how.',
   '4. Verification evidence: commands run and their results.',
@@ -31,7 +31,10 @@ export async function runCompact(env: RunEnv, turn: number, state: FoldState): P
   const response = await collectResponse(
     env.llm.stream({
       system: [INSTRUCTIONS],
-      messages: [...toLlmMessages(messages), { role: 'user', content: 'Summarise the conversation above as instructed.' }],
+      messages: [
+        ...toLlmMessages(messages),
+        { role: 'user', content: 'Summarise the conversation above as instructed.' },
+      ],
       tools: [],
       signal: env.signal,
     }),
@@ -40,8 +43,13 @@ export async function runCompact(env: RunEnv, turn: number, state: FoldState): P
   env.stats.inputTokens += response.usage.inputTokens;
   env.stats.outputTokens += response.usage.outputTokens;
   const summary = response.text.trim() || '(The model returned an empty summary.)';
-  env.events.emit({ kind: 'contextCompacted', payload: { summary_chars: summary.length, facts_folded: state.counters.facts } });
-  return [drafts.compaction(turn, { summary, kept: Math.min(COMPACTION_KEPT_MESSAGES, messages.length), at_ms: env.clock() })];
+  env.events.emit({
+    kind: 'contextCompacted',
+    payload: { summary_chars: summary.length, facts_folded: state.counters.facts },
+  });
+  return [
+    drafts.compaction(turn, { summary, kept: Math.min(COMPACTION_KEPT_MESSAGES, messages.length), at_ms: env.clock() }),
+  ];
 }
 
 /**
@@ -51,8 +59,18 @@ export async function runCompact(env: RunEnv, turn: number, state: FoldState): P
  * fold moves on to `infer`), marked `skipped` with the hook's reason, and it leaves the
  * conversation as it is. A hook that throws fails the run, as for the other session hooks.
  */
-export async function runAutoCompact(env: RunEnv, turn: number, state: FoldState, hooks: SessionHooks): Promise<FactDraft[]> {
-  const reason = await preCompactBlock(hooks, { session_id: env.sessionId, trigger: 'auto', messages: state.view.messages.length, run_id: env.runId });
+export async function runAutoCompact(
+  env: RunEnv,
+  turn: number,
+  state: FoldState,
+  hooks: SessionHooks,
+): Promise<FactDraft[]> {
+  const reason = await preCompactBlock(hooks, {
+    session_id: env.sessionId,
+    trigger: 'auto',
+    messages: state.view.messages.length,
+    run_id: env.runId,
+  });
   if (reason === undefined) return runCompact(env, turn, state);
   return [skippedCompaction(turn, state, reason, env.clock())];
 }
@@ -71,7 +89,9 @@ export function skippedCompaction(turn: number, state: FoldState, reason: string
     type: 'compaction.done',
     key: `compaction:${turn}`,
     payload: {
-      summary: carried ?? `(No summary: automatic compaction was skipped because a pre_compact hook blocked it: ${reason}. The whole conversation follows.)`,
+      summary:
+        carried ??
+        `(No summary: automatic compaction was skipped because a pre_compact hook blocked it: ${reason}. The whole conversation follows.)`,
       kept: carried === undefined ? messages.length : messages.length - 1,
       at_ms: atMs,
       skipped: true,

@@ -14,9 +14,21 @@ export function toLlmMessages(messages: readonly Message[]): LlmMessage[] {
       const reasoning = m.reasoning && m.reasoning.length > 0 ? { reasoning: m.reasoning.map(toLlmReasoning) } : {};
       return m.tool_calls.length === 0
         ? { role: 'assistant', content: m.text, ...reasoning }
-        : { role: 'assistant', content: m.text, toolCalls: m.tool_calls.map((c) => ({ id: c.id, name: c.name, args: c.args })), ...reasoning };
+        : {
+            role: 'assistant',
+            content: m.text,
+            toolCalls: m.tool_calls.map((c) => ({ id: c.id, name: c.name, args: c.args })),
+            ...reasoning,
+          };
     }
-    if (m.role === 'tool') return { role: 'tool', toolCallId: m.tool_call_id, name: m.name, content: m.output, ...(m.ok ? {} : { isError: true }) };
+    if (m.role === 'tool')
+      return {
+        role: 'tool',
+        toolCallId: m.tool_call_id,
+        name: m.name,
+        content: m.output,
+        ...(m.ok ? {} : { isError: true }),
+      };
     if (m.source === 'summary') return { role: 'user', content: `Summary of the conversation so far:\n${m.text}` };
     return { role: 'user', content: m.text };
   });

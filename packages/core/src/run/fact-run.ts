@@ -28,7 +28,6 @@ import { answerPayload, parkedAt, type ParkMode, type QuestionHandler, type RunR
 import type { RunEnv } from './run-env.js';
 import { runTool } from './tool-executor.js';
 
-
 /** What the driver needs beyond the run environment. */
 export interface FactRunOptions {
   readonly env: RunEnv;
@@ -59,7 +58,9 @@ export async function driveRun(o: FactRunOptions): Promise<RunResult> {
   const { env, folder } = o;
   // both kernel checks wrap every run; no harness may come without them.
   if (o.harness.kernel?.permission_projection !== true || o.harness.kernel?.completion_gate !== true) {
-    throw new InvalidTransitionError('the harness must keep both kernel checks (permission projection and completion gate) on');
+    throw new InvalidTransitionError(
+      'the harness must keep both kernel checks (permission projection and completion gate) on',
+    );
   }
   const harness = gated(o);
   let steps = 0;
@@ -85,16 +86,20 @@ export async function driveRun(o: FactRunOptions): Promise<RunResult> {
               o.onFacts?.(facts);
             },
           }).catch((e: unknown) => {
-            if (env.signal.aborted && !A3sError.hasCode(e, 'STEP_LIMIT')) throw new CancelledError('run', env.signal.reason);
+            if (env.signal.aborted && !A3sError.hasCode(e, 'STEP_LIMIT'))
+              throw new CancelledError('run', env.signal.reason);
             throw e;
           });
     steps += r.steps;
     if (r.stop === 'aborted') throw new CancelledError('run', env.signal.reason);
     if (r.stop === 'stalled') {
-      throw new InvalidTransitionError(`transition '${r.stalledKey}' ran but the fold did not move on`, { key: r.stalledKey });
+      throw new InvalidTransitionError(`transition '${r.stalledKey}' ran but the fold did not move on`, {
+        key: r.stalledKey,
+      });
     }
     // Settled in `infer` means the completion gate ended the run after a tool result.
-    if (r.stop === 'settled') return result(env, r.state, steps, 'completed', r.state.phase === 'infer' ? 'verification' : 'answer');
+    if (r.stop === 'settled')
+      return result(env, r.state, steps, 'completed', r.state.phase === 'infer' ? 'verification' : 'answer');
     // Parked: say so once per park, then wait for an answer or return.
     const parkKey = parkKeyOf(r.state);
     if (announced !== parkKey) {
@@ -121,7 +126,16 @@ function announceRefusal(env: RunEnv, parked: FoldState): void {
     const p = f.payload as { tool_call_id?: unknown; approved?: unknown; reason?: unknown };
     if (p.tool_call_id !== c.call.id || p.approved !== false) return;
     const reason = `not confirmed${typeof p.reason === 'string' ? `: ${p.reason}` : ''}`;
-    env.events.emit({ kind: 'permissionDenied', payload: { tool_id: c.call.id, tool_name: c.call.name, ...eventArgs(c.call.args), reason, denied_by: 'confirmation' } });
+    env.events.emit({
+      kind: 'permissionDenied',
+      payload: {
+        tool_id: c.call.id,
+        tool_name: c.call.name,
+        ...eventArgs(c.call.args),
+        reason,
+        denied_by: 'confirmation',
+      },
+    });
     return;
   }
 }
@@ -138,7 +152,9 @@ function parkKeyOf(state: FoldState): string {
 }
 
 function pendingTransition(o: FactRunOptions): Transition | undefined {
-  return gated(o).enabled(o.folder.state).find((t) => !o.env.store.log.hasCause(t.key));
+  return gated(o)
+    .enabled(o.folder.state)
+    .find((t) => !o.env.store.log.hasCause(t.key));
 }
 
 /** The harness with the completion gate's early end in front of `infer`. */
@@ -173,7 +189,15 @@ function announce(env: RunEnv, state: FoldState): void {
   const c = state.view.pending_confirmation;
   if (c) {
     const rule = (c.call as { confirmation_rule?: unknown }).confirmation_rule;
-    env.events.emit({ kind: 'confirmationRequired', payload: { tool_id: c.call.id, tool_name: c.call.name, ...eventArgs(c.call.args), rule: typeof rule === 'string' ? rule : 'default' } });
+    env.events.emit({
+      kind: 'confirmationRequired',
+      payload: {
+        tool_id: c.call.id,
+        tool_name: c.call.name,
+        ...eventArgs(c.call.args),
+        rule: typeof rule === 'string' ? rule : 'default',
+      },
+    });
     return;
   }
   const q = state.view.pending_question!;
@@ -204,7 +228,10 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
   const onRunAbort = () => stop.abort(env.signal.reason);
   if (env.signal.aborted) stop.abort(env.signal.reason);
   else env.signal.addEventListener('abort', onRunAbort, { once: true });
-  const waits: Promise<void>[] = [o.hostAnswered(stop.signal), new Promise<void>((r) => stop.signal.addEventListener('abort', () => r(), { once: true }))];
+  const waits: Promise<void>[] = [
+    o.hostAnswered(stop.signal),
+    new Promise<void>((r) => stop.signal.addEventListener('abort', () => r(), { once: true })),
+  ];
   if (confirm && o.confirmation) {
     const rule = (confirm.call as { confirmation_rule?: unknown }).confirmation_rule;
     const request = {
@@ -217,13 +244,20 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
       sessionId: env.sessionId,
     };
     waits.push(
-      o.confirmation.confirm(request, stop.signal).then((answer) =>
-        appendAnswer(
-          o,
-          stop.signal,
-          drafts.confirmationAnswered(env.runId, parkKeyOf(state), { tool_call_id: confirm.call.id, approved: answer.approved === true, ...(answer.reason === undefined ? {} : { reason: answer.reason }), at_ms: env.clock() }),
+      o.confirmation
+        .confirm(request, stop.signal)
+        .then((answer) =>
+          appendAnswer(
+            o,
+            stop.signal,
+            drafts.confirmationAnswered(env.runId, parkKeyOf(state), {
+              tool_call_id: confirm.call.id,
+              approved: answer.approved === true,
+              ...(answer.reason === undefined ? {} : { reason: answer.reason }),
+              at_ms: env.clock(),
+            }),
+          ),
         ),
-      ),
     );
   }
   if (question && o.onQuestion) {
@@ -261,8 +295,15 @@ async function appendAnswer(o: FactRunOptions, stop: AbortSignal, draft: FactDra
   o.onFacts?.(facts);
 }
 
-function result(env: RunEnv, state: FoldState, steps: number, status: RunResult['status'], endedBy?: RunResult['endedBy']): RunResult {
-  const parked = status === 'parked' ? parkedAt(state.view.pending_confirmation, state.view.pending_question) : undefined;
+function result(
+  env: RunEnv,
+  state: FoldState,
+  steps: number,
+  status: RunResult['status'],
+  endedBy?: RunResult['endedBy'],
+): RunResult {
+  const parked =
+    status === 'parked' ? parkedAt(state.view.pending_confirmation, state.view.pending_question) : undefined;
   return {
     runId: env.runId,
     status,

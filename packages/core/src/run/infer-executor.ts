@@ -23,7 +23,9 @@ export class QuestionCapError extends A3sError {
 export async function runInfer(env: RunEnv, turn: number, cycle: number, state: FoldState): Promise<FactDraft[]> {
   const steers = env.drainSteers();
   // A resumed run reuses its id with a new inbox, so the transition is part of the key.
-  const steerDrafts: FactDraft[] = steers.map((s) => drafts.steer(env.runId, turn, cycle, s.requestId, s.text, env.clock()));
+  const steerDrafts: FactDraft[] = steers.map((s) =>
+    drafts.steer(env.runId, turn, cycle, s.requestId, s.text, env.clock()),
+  );
   const view = state.view;
   const request = {
     system: [...view.system],
@@ -54,7 +56,9 @@ export async function runInfer(env: RunEnv, turn: number, cycle: number, state: 
     usage,
     ...(response.reasoning ? { reasoning: response.reasoning } : {}),
     // Signed blocks are logged so later turns send them back exactly as received.
-    ...(response.reasoningBlocks && response.reasoningBlocks.length > 0 ? { reasoning_blocks: response.reasoningBlocks.map(toReasoningRecord) } : {}),
+    ...(response.reasoningBlocks && response.reasoningBlocks.length > 0
+      ? { reasoning_blocks: response.reasoningBlocks.map(toReasoningRecord) }
+      : {}),
     at_ms: at,
   });
   const results = denied.map(({ call, output, metadata }) =>
@@ -69,7 +73,12 @@ interface Denied {
   readonly metadata: Record<string, unknown>;
 }
 
-async function decide(env: RunEnv, response: LlmResponse, state: FoldState, toolsEnabled: boolean): Promise<{ decision: Decision; denied: Denied[] }> {
+async function decide(
+  env: RunEnv,
+  response: LlmResponse,
+  state: FoldState,
+  toolsEnabled: boolean,
+): Promise<{ decision: Decision; denied: Denied[] }> {
   const calls = response.toolCalls;
   if (calls.length === 0) return { decision: { kind: 'text', text: response.text }, denied: [] };
   const askPort = env.invoker.has(ASK_USER_TOOL);
@@ -85,7 +94,9 @@ async function decide(env: RunEnv, response: LlmResponse, state: FoldState, tool
           question_id: question.id,
           question: q.question,
           ...(q.context === undefined ? {} : { context: q.context }),
-          options: q.options.map((o) => (o.description === undefined ? { label: o.label } : { label: o.label, description: o.description })),
+          options: q.options.map((o) =>
+            o.description === undefined ? { label: o.label } : { label: o.label, description: o.description },
+          ),
           allow_free_text: q.allow_free_text,
           multi_select: q.multi_select,
         },
@@ -99,7 +110,11 @@ async function decide(env: RunEnv, response: LlmResponse, state: FoldState, tool
     const call = { id: c.id, name: c.name, args: asArgs(c), needs_confirmation: false };
     if (!toolsEnabled) {
       projected.push(call);
-      denied.push({ call, output: 'Not run: the tool-round cap (max_tool_rounds) is reached; answer in text.', metadata: { error_kind: 'tool_rounds_exhausted' } });
+      denied.push({
+        call,
+        output: 'Not run: the tool-round cap (max_tool_rounds) is reached; answer in text.',
+        metadata: { error_kind: 'tool_rounds_exhausted' },
+      });
       continue;
     }
     if (c.name === ASK_USER_TOOL && !askPort) {
@@ -115,7 +130,11 @@ async function decide(env: RunEnv, response: LlmResponse, state: FoldState, tool
       projected.push(call);
       // The kernel records the denial itself: tool_start, permission_denied, tool_end.
       const r = await env.invoker.invoke({ id: c.id, name: c.name, args: c.args }, env.invocation, 'agent');
-      denied.push({ call, output: r.output, metadata: { ...r.metadata, error_kind: r.errorKind ?? 'permission_denied' } });
+      denied.push({
+        call,
+        output: r.output,
+        metadata: { ...r.metadata, error_kind: r.errorKind ?? 'permission_denied' },
+      });
     } else {
       projected.push(call);
     }

@@ -10,7 +10,12 @@ export interface RunUsage {
 
 /** Where a run is parked, when it returned parked. */
 export type ParkedAt =
-  | { readonly kind: 'confirm'; readonly toolId: string; readonly toolName: string; readonly args: Readonly<Record<string, unknown>> }
+  | {
+      readonly kind: 'confirm';
+      readonly toolId: string;
+      readonly toolName: string;
+      readonly args: Readonly<Record<string, unknown>>;
+    }
   | { readonly kind: 'question'; readonly questionId: string; readonly question: string };
 
 /** The outcome of one run (a `send`, or a `resumeRun`). Failures throw instead. */
@@ -69,7 +74,8 @@ export type QuestionHandler = (question: PendingQuestion, signal: AbortSignal) =
 
 /** Where a run is parked, from the fold. */
 export function parkedAt(confirm: PendingCall | null, question: PendingQuestion | null): ParkedAt | undefined {
-  if (confirm) return { kind: 'confirm', toolId: confirm.call.id, toolName: confirm.call.name, args: confirm.call.args };
+  if (confirm)
+    return { kind: 'confirm', toolId: confirm.call.id, toolName: confirm.call.name, args: confirm.call.args };
   if (question) return { kind: 'question', questionId: question.question_id, question: question.question };
   return undefined;
 }

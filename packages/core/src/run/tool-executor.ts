@@ -19,10 +19,22 @@ export async function runTool(env: RunEnv, pending: PendingCall): Promise<FactDr
   const metadata: Record<string, unknown> = { ...result.metadata, duration_ms: result.durationMs };
   if (result.errorKind !== undefined) metadata['error_kind'] = result.errorKind;
   if (result.permission !== undefined) metadata['permission'] = result.permission;
-  return [drafts.toolResult(pending, { ok: result.ok, output: result.output, exit_code: result.exitCode, metadata: jsonSafe(metadata), at_ms: env.clock() })];
+  return [
+    drafts.toolResult(pending, {
+      ok: result.ok,
+      output: result.output,
+      exit_code: result.exitCode,
+      metadata: jsonSafe(metadata),
+      at_ms: env.clock(),
+    }),
+  ];
 }
 
 /** Tool metadata must survive the log's JSON round trip: drop what does not. */
 function jsonSafe(value: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : typeof v === 'bigint' ? String(v) : v))) as Record<string, unknown>;
+  return JSON.parse(
+    JSON.stringify(value, (_k, v: unknown) =>
+      typeof v === 'number' && !Number.isFinite(v) ? null : typeof v === 'bigint' ? String(v) : v,
+    ),
+  ) as Record<string, unknown>;
 }

@@ -13,7 +13,8 @@ function setup(sleepParallelism = 64) {
   return { invoker, state };
 }
 
-const parse = (output: string) => JSON.parse(output) as { completed: boolean; parallel: boolean; failed: number[]; results: BatchItemResult[] };
+const parse = (output: string) =>
+  JSON.parse(output) as { completed: boolean; parallel: boolean; failed: number[]; results: BatchItemResult[] };
 
 describe('batch', () => {
   it('BATCH-01: more than 32 calls is rejected before anything runs', async () => {
@@ -48,7 +49,19 @@ describe('batch', () => {
     expect(state.maxRunning).toBe(1);
     expect(state.notes.get('a')).toBe('12');
     expect(state.executions.map((e) => e.callId)).toEqual(['b.0', 'b.1', 'b.2', 'b.3']);
-    const unknown = await invoker.invoke({ id: 'u', name: 'batch', args: { calls: [{ tool: 'sleep', args: { ms: 1 } }, { tool: 'nope', args: {} }] } }, createTestInvocation().context);
+    const unknown = await invoker.invoke(
+      {
+        id: 'u',
+        name: 'batch',
+        args: {
+          calls: [
+            { tool: 'sleep', args: { ms: 1 } },
+            { tool: 'nope', args: {} },
+          ],
+        },
+      },
+      createTestInvocation().context,
+    );
     expect(parse(unknown.output).parallel).toBe(false);
   });
 
@@ -66,7 +79,13 @@ describe('batch', () => {
     const out = parse(r.output);
     expect(out.completed).toBe(true);
     expect(out.failed).toEqual([1, 2, 3]);
-    expect(out.results.map((x) => x.error_kind)).toEqual([null, 'permission_denied', 'invalid_args', 'tool_failed', null]);
+    expect(out.results.map((x) => x.error_kind)).toEqual([
+      null,
+      'permission_denied',
+      'invalid_args',
+      'tool_failed',
+      null,
+    ]);
     expect(out.results[4]?.output).toBe('3');
     expect(r.metadata).toMatchObject({ batch: { failed: [1, 2, 3], count: 5 } });
   });
@@ -74,7 +93,10 @@ describe('batch', () => {
   it('SURF-05/TIER-03: inner calls reach only the caller surface (plan mode hides write tools)', async () => {
     const { invoker, state } = setup();
     const t = createTestInvocation({ mode: 'plan' });
-    const r = await invoker.invoke({ id: 'b', name: 'batch', args: { calls: [{ tool: 'write_note', args: { path: 'a', content: 'x' } }] } }, t.context);
+    const r = await invoker.invoke(
+      { id: 'b', name: 'batch', args: { calls: [{ tool: 'write_note', args: { path: 'a', content: 'x' } }] } },
+      t.context,
+    );
     expect(parse(r.output).results[0]?.error_kind).toBe('permission_denied');
     expect(state.executions).toHaveLength(0);
   });

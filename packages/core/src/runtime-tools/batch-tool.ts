@@ -43,7 +43,11 @@ export interface BatchItemResult {
   readonly output: string;
 }
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -70,10 +74,12 @@ export function createBatchTool(): Tool<BatchArgs> {
       const { calls } = args;
       const parallel = calls.every((c) => {
         const caps = ctx.invoker.capabilitiesOf(c.tool, c.args);
-        return caps !== undefined && caps.readOnly && caps.idempotent;
+        return caps?.readOnly && caps.idempotent;
       });
-      const results = await mapLimit(calls, parallel ? BATCH_LIMITS.maxParallel : 1, (c, i): Promise<ToolInvocationResult> =>
-        ctx.invoker.invoke(c.tool, c.args, { id: `${ctx.callId}.${i}` }),
+      const results = await mapLimit(
+        calls,
+        parallel ? BATCH_LIMITS.maxParallel : 1,
+        (c, i): Promise<ToolInvocationResult> => ctx.invoker.invoke(c.tool, c.args, { id: `${ctx.callId}.${i}` }),
       );
       const items: BatchItemResult[] = results.map((r, i) => ({
         index: i,
@@ -85,7 +91,11 @@ export function createBatchTool(): Tool<BatchArgs> {
       }));
       const failed = items.filter((r) => !r.ok).map((r) => r.index);
       const summary = { completed: true, parallel, failed, results: items };
-      return { output: JSON.stringify(summary), exitCode: 0, metadata: { batch: { completed: true, parallel, failed, count: items.length } } };
+      return {
+        output: JSON.stringify(summary),
+        exitCode: 0,
+        metadata: { batch: { completed: true, parallel, failed, count: items.length } },
+      };
     },
   });
   return markTrustedOrchestrator(tool);

@@ -5,7 +5,16 @@
  * Host-direct tool calls never take the lease.
  */
 import type { ResourceStatus, SessionResources } from '../registry/session-resources.js';
-import { checkHostFact, createHarness, drafts, Folder, sync, type FactDraft, type FoldState, type Harness } from '@a3s-code/effect';
+import {
+  checkHostFact,
+  createHarness,
+  drafts,
+  Folder,
+  sync,
+  type FactDraft,
+  type FoldState,
+  type Harness,
+} from '@a3s-code/effect';
 import { SessionBusyError, SessionConfigurationError } from '../errors/session-errors.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ActiveToolCall, ToolInvocationResult } from '../invoker/invocation-types.js';
@@ -33,7 +42,16 @@ import type { EventEnvelopeV1 } from '../events/event-envelope.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { compactNow } from './compact-now.js';
 import type { Delegator } from '../delegation/delegator.js';
-import { backgroundTaskResult, delegateTask, delegateTasks, type TaskOptions, type TaskResult, type TaskSpec, type TasksOptions, type TasksResult } from './session-delegation.js';
+import {
+  backgroundTaskResult,
+  delegateTask,
+  delegateTasks,
+  type TaskOptions,
+  type TaskResult,
+  type TaskSpec,
+  type TasksOptions,
+  type TasksResult,
+} from './session-delegation.js';
 import { TraceRecorder } from './trace-recorder.js';
 import type { SessionParts } from './session-parts.js';
 
@@ -79,10 +97,16 @@ export class AgentSession {
     this.#resources = parts.resources ?? [];
     this.#delegator = parts.delegator;
     this.#llmBudget = parts.llmBudget;
-    this.#hostEvents = new AgentEventEmitter({ runId: `host:${this.sessionId}`, sessionId: this.sessionId, clock: () => this.#clock() });
+    this.#hostEvents = new AgentEventEmitter({
+      runId: `host:${this.sessionId}`,
+      sessionId: this.sessionId,
+      clock: () => this.#clock(),
+    });
     this.#sessionResources = parts.sessionResources;
     // A resource that fails to open later (a lazy one, on first use) is reported to host listeners.
-    parts.sessionResources?.onFailure((e) => this.#hostEvents.emit({ kind: 'error', payload: { code: e.code, message: e.message } }));
+    parts.sessionResources?.onFailure((e) =>
+      this.#hostEvents.emit({ kind: 'error', payload: { code: e.code, message: e.message } }),
+    );
     this.system = parts.system;
     this.#harness = createHarness(parts.config.recipe);
     this.#folder = new Folder(this.#harness.recipe);
@@ -122,7 +146,10 @@ export class AgentSession {
    */
   stream(prompt: string): RunEventStream {
     const lease = this.#take('stream');
-    return streamRun((onStart) => this.#run({ kind: 'prompt', prompt }, onStart).finally(lease), (target) => this.interrupt(target));
+    return streamRun(
+      (onStart) => this.#run({ kind: 'prompt', prompt }, onStart).finally(lease),
+      (target) => this.interrupt(target),
+    );
   }
 
   /**
@@ -137,7 +164,10 @@ export class AgentSession {
   /** `resumeRun` as a stream: the resumed run's events (like {@link stream}), then `.result`. */
   streamResume(runId?: string): RunEventStream {
     const lease = this.#take('resumeRun');
-    return streamRun((onStart) => this.#run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }, onStart).finally(lease), (target) => this.interrupt(target));
+    return streamRun(
+      (onStart) => this.#run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }, onStart).finally(lease),
+      (target) => this.interrupt(target),
+    );
   }
 
   /** Queues a steer for the active run's next provider call. */
@@ -168,19 +198,38 @@ export class AgentSession {
    * run waiting for it. After a restart, answer and then `resumeRun`.
    */
   async confirmToolUse(toolId: string, approved: boolean, reason?: string): Promise<void> {
-    await this.#answer(drafts.confirmationAnswered(toolId, this.store.log.length + 1, { tool_call_id: toolId, approved, ...(reason === undefined ? {} : { reason }), at_ms: this.#clock() }));
+    await this.#answer(
+      drafts.confirmationAnswered(toolId, this.store.log.length + 1, {
+        tool_call_id: toolId,
+        approved,
+        ...(reason === undefined ? {} : { reason }),
+        at_ms: this.#clock(),
+      }),
+    );
   }
 
   /** Answers a parked question: appends `question.answered` and wakes the run. */
   async answerQuestion(questionId: string, answer: string | QuestionAnswer): Promise<void> {
     const a: QuestionAnswer = typeof answer === 'string' ? { text: answer } : answer;
-    await this.#answer(drafts.questionAnswered(questionId, this.store.log.length + 1, { question_id: questionId, ...answerPayload(a), at_ms: this.#clock() }));
+    await this.#answer(
+      drafts.questionAnswered(questionId, this.store.log.length + 1, {
+        question_id: questionId,
+        ...answerPayload(a),
+        at_ms: this.#clock(),
+      }),
+    );
   }
 
   /** Calls a tool directly as the host (source `host`): governed, but no permission decision or confirmation. */
   tool(name: string, args: unknown): Promise<ToolInvocationResult> {
     const id = `host-${++this.#hostCalls}`;
-    const context = { runId: this.#live?.env.runId ?? `host:${this.sessionId}`, sessionId: this.sessionId, signal: this.#close.signal, events: nullEventSink, governance: this.config.governance };
+    const context = {
+      runId: this.#live?.env.runId ?? `host:${this.sessionId}`,
+      sessionId: this.sessionId,
+      signal: this.#close.signal,
+      events: nullEventSink,
+      governance: this.config.governance,
+    };
     return this.#invoker.invoke({ id, name, args }, context, 'host');
   }
 
@@ -238,8 +287,20 @@ export class AgentSession {
    * timeout) and records the report, bound to the digest of the active run's changes (or the
    * latest run's). A passed report for the current digest lets a run complete as `verified`.
    */
-  async verifyCommands(subject: string, commands: readonly VerificationCommand[], options: VerifyOptions = {}): Promise<VerificationReport> {
-    return verifyThroughKernel(this.#gate, (name, args) => this.tool(name, args), this.activeRunId, subject, commands, options, this.#clock());
+  async verifyCommands(
+    subject: string,
+    commands: readonly VerificationCommand[],
+    options: VerifyOptions = {},
+  ): Promise<VerificationReport> {
+    return verifyThroughKernel(
+      this.#gate,
+      (name, args) => this.tool(name, args),
+      this.activeRunId,
+      subject,
+      commands,
+      options,
+      this.#clock(),
+    );
   }
 
   /** Waives verification for exactly this effect digest (a host decision). */
@@ -320,7 +381,11 @@ export class AgentSession {
    */
   async save(): Promise<SessionSnapshotV1> {
     const store = this.config.sessionStore;
-    if (!store) throw new SessionConfigurationError('sessionStore', "no session store is configured; set sessionStore to 'file', 'memory' or a SessionStore");
+    if (!store)
+      throw new SessionConfigurationError(
+        'sessionStore',
+        "no session store is configured; set sessionStore to 'file', 'memory' or a SessionStore",
+      );
     const snapshot = this.snapshot();
     await store.saveSnapshot(snapshot);
     return snapshot;
@@ -337,7 +402,10 @@ export class AgentSession {
     this.#onClose?.();
     await this.#delegator?.close();
     this.#invoker.close('session closed');
-    await Promise.all([...this.#resources.map((r) => r.close().catch(() => undefined)), this.config.workspace.exec?.close?.().catch(() => undefined)]);
+    await Promise.all([
+      ...this.#resources.map((r) => r.close().catch(() => undefined)),
+      this.config.workspace.exec?.close?.().catch(() => undefined),
+    ]);
     await this.store.close();
   }
 

@@ -61,8 +61,13 @@ export class Agent {
     const c = typeof config === 'string' ? await loadCodeConfig(config) : config;
     validateConfigObject(c);
     const own = c as { sessionId?: unknown; history?: unknown };
-    if (own.sessionId !== undefined) throw new SessionConfigurationError('sessionId', 'is a session option; pass it to agent.session(dir, { sessionId })');
-    if (own.history !== undefined) throw new SessionConfigurationError('history', 'is a session option; pass it to agent.session(dir, { history })');
+    if (own.sessionId !== undefined)
+      throw new SessionConfigurationError(
+        'sessionId',
+        'is a session option; pass it to agent.session(dir, { sessionId })',
+      );
+    if (own.history !== undefined)
+      throw new SessionConfigurationError('history', 'is a session option; pass it to agent.session(dir, { history })');
     normalizeLayer(c, 'agent configuration');
     return new Agent(Object.freeze({ ...c }));
   }
@@ -105,16 +110,35 @@ export class Agent {
     const { dir, ...rest } = options;
     const invalid = rest as { sessionId?: unknown; history?: unknown };
     if (invalid.sessionId !== undefined && invalid.sessionId !== sessionId) {
-      throw new SessionConfigurationError('sessionId', `conflicts with the id passed to resumeSession ('${sessionId}')`, { conflictsWith: 'resumeSession(sessionId)' });
+      throw new SessionConfigurationError(
+        'sessionId',
+        `conflicts with the id passed to resumeSession ('${sessionId}')`,
+        { conflictsWith: 'resumeSession(sessionId)' },
+      );
     }
-    if (invalid.history !== undefined) throw new SessionConfigurationError('history', "conflicts with the saved session's conversation; a resumed session restores it from the snapshot", { conflictsWith: 'snapshot.conversation' });
+    if (invalid.history !== undefined)
+      throw new SessionConfigurationError(
+        'history',
+        "conflicts with the saved session's conversation; a resumed session restores it from the snapshot",
+        { conflictsWith: 'snapshot.conversation' },
+      );
     const probe = planSessionBuild(dir ?? process.cwd(), this.#build, { ...rest, sessionId, persistence: 'memory' });
     const configured = probe.sessionStore;
-    const lookup = configured === undefined || configured === 'file' ? new FileSessionStore(probe.base.dir) : configured;
+    const lookup =
+      configured === undefined || configured === 'file' ? new FileSessionStore(probe.base.dir) : configured;
     const snapshot = await lookup.loadSnapshot(sessionId);
-    if (!snapshot) throw new SessionNotFoundError(sessionId, lookup instanceof FileSessionStore ? lookup.folder : 'the session store');
+    if (!snapshot)
+      throw new SessionNotFoundError(
+        sessionId,
+        lookup instanceof FileSessionStore ? lookup.folder : 'the session store',
+      );
     const workspaceDir = dir ?? snapshot.workspace_dir ?? process.cwd();
-    const plan = planSessionBuild(workspaceDir, this.#build, { ...rest, sessionId, ...(configured === undefined ? { sessionStore: lookup } : {}), history: historyFromSnapshot(snapshot) });
+    const plan = planSessionBuild(workspaceDir, this.#build, {
+      ...rest,
+      sessionId,
+      ...(configured === undefined ? { sessionStore: lookup } : {}),
+      history: historyFromSnapshot(snapshot),
+    });
     return assemble(await initializeSession(plan), snapshot);
   }
 }
@@ -122,7 +146,8 @@ export class Agent {
 /** Restores history into an empty log and builds the session; closes the store on failure. */
 async function assemble(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Promise<AgentSession> {
   try {
-    if (config.history.length > 0 && config.factStore.log.length === 0) await config.factStore.append(historyFacts(config.history), null);
+    if (config.history.length > 0 && config.factStore.log.length === 0)
+      await config.factStore.append(historyFacts(config.history), null);
     const built = build(config, restored);
     await built.openAtBuild();
     return built.session;
@@ -137,13 +162,26 @@ async function assemble(config: ResolvedSessionConfig, restored?: SessionSnapsho
  * then runs `openAtBuild` (resources that open at build; `resolveSync` refused a synchronous
  * build of a session that has any).
  */
-function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): { readonly session: AgentSession; openAtBuild(): Promise<void> } {
+function build(
+  config: ResolvedSessionConfig,
+  restored?: SessionSnapshotV1,
+): { readonly session: AgentSession; openAtBuild(): Promise<void> } {
   const registry = new ToolRegistry({ capabilities: config.workspace.capabilities });
   const store = config.factStore;
-  const gate = new SessionGate(() => store.log.facts, (name) => registry.get(name)?.tier, config.gate, restored?.verification_reports ?? []);
+  const gate = new SessionGate(
+    () => store.log.facts,
+    (name) => registry.get(name)?.tier,
+    config.gate,
+    restored?.verification_reports ?? [],
+  );
   let session: AgentSession | undefined;
   const closing = new AbortController();
-  const resources = new SessionResources(registry, { sessionId: config.sessionId, clock: config.clock, settings: config.web === undefined ? {} : { web: config.web }, signal: closing.signal });
+  const resources = new SessionResources(registry, {
+    sessionId: config.sessionId,
+    clock: config.clock,
+    settings: config.web === undefined ? {} : { web: config.web },
+    signal: closing.signal,
+  });
   const closeResources = async (): Promise<void> => {
     closing.abort('session closed');
     await resources.closeAll();
@@ -170,7 +208,18 @@ function build(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): { r
   });
   // One provider budget for the whole session: its runs, sub-agents and host-direct calls.
   const llmBudget = config.llmBudget ? new LlmBudget(config.llmBudget) : undefined;
-  const delegator = new Delegator({ config, invoker, system, tierOf: (name) => registry.get(name)?.tier, modelFor: agentModel(config), ...(llmBudget ? { llmBudget } : {}) }, agents, config.delegation);
+  const delegator = new Delegator(
+    {
+      config,
+      invoker,
+      system,
+      tierOf: (name) => registry.get(name)?.tier,
+      modelFor: agentModel(config),
+      ...(llmBudget ? { llmBudget } : {}),
+    },
+    agents,
+    config.delegation,
+  );
   const packs = sessionPacks({
     clock: config.clock,
     gate,

@@ -9,7 +9,8 @@ import { describeSessionTools } from './describe-tools.js';
 
 const { track } = closeAfterEach();
 const question = { question: { question: 'Which file?', options: [{ label: 'a.ts' }, { label: 'b.ts' }] } };
-const never: QuestionHandler = (_q, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+const never: QuestionHandler = (_q, signal) =>
+  new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
 
 describe('ask_user', () => {
   it('ASK-08: registered only with an ask port (a question handler, or parkMode return)', async () => {
@@ -31,13 +32,20 @@ describe('ask_user', () => {
     expect(session.store.log.facts.map((f) => f.type)).not.toContain('question.answered');
     const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload;
     expect(result).toMatchObject({ name: ASK_USER_TOOL, ok: false, output: NO_ASK_PORT_MESSAGE });
-    expect(model.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('carry on under an explicitly stated assumption') });
+    expect(model.requests[1]!.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: expect.stringContaining('carry on under an explicitly stated assumption'),
+    });
   });
 
   it('ASK-04: a skip is a success that tells the model to carry on under a stated assumption and not ask again', async () => {
-    const { session, model } = await track(open([question, { text: 'Assuming a.ts.' }], { onQuestion: async () => ({ skipped: true }) }));
+    const { session, model } = await track(
+      open([question, { text: 'Assuming a.ts.' }], { onQuestion: async () => ({ skipped: true }) }),
+    );
     expect(await session.send('fix it')).toMatchObject({ status: 'completed' });
-    expect(session.store.log.facts.find((f) => f.type === 'question.answered')!.payload).toMatchObject({ skipped: true });
+    expect(session.store.log.facts.find((f) => f.type === 'question.answered')!.payload).toMatchObject({
+      skipped: true,
+    });
     const told = model.requests[1]!.messages.at(-1)!;
     expect(told).toMatchObject({ role: 'user' });
     expect(told.content).toContain('skipped');
@@ -51,10 +59,14 @@ describe('ask_user', () => {
       signal.addEventListener('abort', () => (aborted = true), { once: true });
       return never(q, signal);
     };
-    const { session, model } = await track(open([question, { text: 'Assuming a.ts.' }], { onQuestion: slow, questionTimeoutMs: 50 }));
+    const { session, model } = await track(
+      open([question, { text: 'Assuming a.ts.' }], { onQuestion: slow, questionTimeoutMs: 50 }),
+    );
     expect(await session.send('fix it')).toMatchObject({ status: 'completed', text: 'Assuming a.ts.' });
     expect(aborted).toBe(true);
-    expect(session.store.log.facts.find((f) => f.type === 'question.answered')!.payload).toMatchObject({ error: expect.stringContaining('timed out after 50 ms') });
+    expect(session.store.log.facts.find((f) => f.type === 'question.answered')!.payload).toMatchObject({
+      error: expect.stringContaining('timed out after 50 ms'),
+    });
     const told = model.requests[1]!.messages.at(-1)!.content;
     expect(told).toMatch(/^\(ask_user error: .*timed out/);
     expect(told).toContain(QUESTION_CARRY_ON);

@@ -23,6 +23,12 @@ export function historyTurns(messages: readonly Message[]): HistoryTurn[] {
  */
 export function missingTurns(log: readonly HistoryTurn[], checkpoint: readonly HistoryTurn[]): HistoryTurn[] {
   let k = 0;
-  while (k < log.length && k < checkpoint.length && log[k]!.role === checkpoint[k]!.role && log[k]!.content === checkpoint[k]!.content) k++;
+  while (
+    k < log.length &&
+    k < checkpoint.length &&
+    log[k]!.role === checkpoint[k]!.role &&
+    log[k]!.content === checkpoint[k]!.content
+  )
+    k++;
   return checkpoint.slice(k);
 }

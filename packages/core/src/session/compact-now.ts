@@ -8,9 +8,19 @@ import type { LlmBudget } from '../llm/llm-budget.js';
 import { createRun } from './run-setup.js';
 
 /** Summarises the conversation through the LLM invoker and appends `compaction.done`. */
-export async function compactNow(config: ResolvedSessionConfig, invoker: ToolInvoker, state: FoldState, sessionSignal: AbortSignal, llmBudget?: LlmBudget): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
+export async function compactNow(
+  config: ResolvedSessionConfig,
+  invoker: ToolInvoker,
+  state: FoldState,
+  sessionSignal: AbortSignal,
+  llmBudget?: LlmBudget,
+): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
   const store = config.factStore;
-  await runPreCompactHooks(config.hooks, { session_id: config.sessionId, trigger: 'manual', messages: state.view.messages.length });
+  await runPreCompactHooks(config.hooks, {
+    session_id: config.sessionId,
+    trigger: 'manual',
+    messages: state.view.messages.length,
+  });
   const run = createRun({
     sessionId: config.sessionId,
     runId: `compact-${store.log.length}`,

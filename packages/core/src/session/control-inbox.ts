@@ -60,14 +60,19 @@ export class ControlInbox {
 
   /** Queues a steer, or refuses it with a reason. */
   offer(text: string, options: SteerOptions = {}): SteerReceipt {
-    if (typeof text !== 'string' || text.trim().length === 0) return { accepted: false, reason: 'empty', message: 'a steer needs non-empty text' };
+    if (typeof text !== 'string' || text.trim().length === 0)
+      return { accepted: false, reason: 'empty', message: 'a steer needs non-empty text' };
     if (this.closed) return { accepted: false, reason: 'no_active_run', message: `run '${this.runId}' has ended` };
     const refused = this.refusal('steer', options);
     if (refused) return refused;
     const requestId = options.requestId ?? `auto-${++this.counter}`;
     if (this.seen.has(requestId)) return { accepted: true, requestId, runId: this.runId, duplicate: true };
     if (this.queue.length >= this.capacity) {
-      return { accepted: false, reason: 'inbox_full', message: `the control inbox holds at most ${this.capacity} steers` };
+      return {
+        accepted: false,
+        reason: 'inbox_full',
+        message: `the control inbox holds at most ${this.capacity} steers`,
+      };
     }
     this.seen.add(requestId);
     this.queue.push({ text, requestId });
@@ -78,13 +83,24 @@ export class ControlInbox {
    * Why a control command addressed with `target` must not touch this run (another run, a
    * stale turn revision, a passed deadline), or `undefined` when it may.
    */
-  refusal(command: 'steer' | 'interrupt', target: Pick<SteerOptions, 'runId' | 'turnRevision' | 'deadlineMs'>): Extract<SteerReceipt, { accepted: false }> | undefined {
+  refusal(
+    command: 'steer' | 'interrupt',
+    target: Pick<SteerOptions, 'runId' | 'turnRevision' | 'deadlineMs'>,
+  ): Extract<SteerReceipt, { accepted: false }> | undefined {
     if (target.runId !== undefined && target.runId !== this.runId) {
-      return { accepted: false, reason: 'wrong_run', message: `${command} is for run '${target.runId}', but run '${this.runId}' is active` };
+      return {
+        accepted: false,
+        reason: 'wrong_run',
+        message: `${command} is for run '${target.runId}', but run '${this.runId}' is active`,
+      };
     }
     const rev = this.revision();
     if (target.turnRevision !== undefined && target.turnRevision < rev) {
-      return { accepted: false, reason: 'stale_revision', message: `${command} saw turn revision ${target.turnRevision}, but the run is at ${rev}` };
+      return {
+        accepted: false,
+        reason: 'stale_revision',
+        message: `${command} saw turn revision ${target.turnRevision}, but the run is at ${rev}`,
+      };
     }
     if (target.deadlineMs !== undefined && this.clock() > target.deadlineMs) {
       return { accepted: false, reason: 'expired', message: `${command} deadline ${target.deadlineMs} has passed` };

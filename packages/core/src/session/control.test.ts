@@ -1,6 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { open, closeAfterEach } from '../../test/session-kit.js';
-import type { AgentSession } from './agent-session.js';
 
 const { sessions, track } = closeAfterEach();
 const until = async (cond: () => boolean, ms = 5000) => {
@@ -35,7 +34,12 @@ describe('single-flight admission', () => {
   });
 
   it('ADM-04/ADM-05: a stream keeps the lease until its run has finished, even when the consumer stops early', async () => {
-    const { session } = await track(open([{ text: 'one two three four five', tool_calls: [{ id: 's', name: 'sleep', args: { ms: 300 } }] }, { text: 'after' }]));
+    const { session } = await track(
+      open([
+        { text: 'one two three four five', tool_calls: [{ id: 's', name: 'sleep', args: { ms: 300 } }] },
+        { text: 'after' },
+      ]),
+    );
     const s = session.stream('go');
     const it = s[Symbol.asyncIterator]();
     let ev = await it.next();
@@ -51,11 +55,28 @@ describe('single-flight admission', () => {
   });
 
   it('EVT: a stream yields v1 envelopes in order with projections', async () => {
-    const { session } = await track(open([{ text: 'Reading.', tool_calls: [{ id: 'e', name: 'echo', args: { text: 'hi' } }] }, { text: 'Done.' }]));
+    const { session } = await track(
+      open([{ text: 'Reading.', tool_calls: [{ id: 'e', name: 'echo', args: { text: 'hi' } }] }, { text: 'Done.' }]),
+    );
     const seen: { type: string; sequence: number; text?: string; toolName?: string }[] = [];
-    for await (const ev of session.stream('go')) seen.push({ type: ev.type, sequence: ev.metadata.sequence, ...(ev.text ? { text: ev.text } : {}), ...(ev.toolName ? { toolName: ev.toolName } : {}) });
+    for await (const ev of session.stream('go'))
+      seen.push({
+        type: ev.type,
+        sequence: ev.metadata.sequence,
+        ...(ev.text ? { text: ev.text } : {}),
+        ...(ev.toolName ? { toolName: ev.toolName } : {}),
+      });
     expect(seen.map((e) => e.type)).toEqual([
-      'agent_start', 'turn_start', 'text_delta', 'turn_end', 'tool_start', 'tool_end', 'turn_start', 'text_delta', 'turn_end', 'agent_end',
+      'agent_start',
+      'turn_start',
+      'text_delta',
+      'turn_end',
+      'tool_start',
+      'tool_end',
+      'turn_start',
+      'text_delta',
+      'turn_end',
+      'agent_end',
     ]);
     expect(seen.map((e) => e.sequence)).toEqual(seen.map((_, i) => i + 1));
     expect(seen.find((e) => e.type === 'tool_end')?.toolName).toBe('echo');
@@ -65,11 +86,19 @@ describe('single-flight admission', () => {
 
 describe('steer and interrupt', () => {
   it('STEER-01/02/03: steers are applied at the next provider call, in order, in that same request, without a second turn', async () => {
-    const { session, model } = await track(open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 150 } }] }, { text: 'updated both' }]));
+    const { session, model } = await track(
+      open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 150 } }] }, { text: 'updated both' }]),
+    );
     const run = session.send('update the code');
     await until(() => session.activeTools().length > 0);
-    expect(session.steer('also update the docs', { requestId: 'r1' })).toMatchObject({ accepted: true, duplicate: false });
-    expect(session.steer('also update the docs', { requestId: 'r1' })).toMatchObject({ accepted: true, duplicate: true });
+    expect(session.steer('also update the docs', { requestId: 'r1' })).toMatchObject({
+      accepted: true,
+      duplicate: false,
+    });
+    expect(session.steer('also update the docs', { requestId: 'r1' })).toMatchObject({
+      accepted: true,
+      duplicate: true,
+    });
     expect(session.steer('and the changelog')).toMatchObject({ accepted: true });
     const r = await run;
     expect(r.text).toBe('updated both');
@@ -78,7 +107,9 @@ describe('steer and interrupt', () => {
       { role: 'user', content: 'also update the docs' },
       { role: 'user', content: 'and the changelog' },
     ]);
-    const steers = session.store.log.facts.filter((f) => f.type === 'user.message' && (f.payload as { source: string }).source === 'steer');
+    const steers = session.store.log.facts.filter(
+      (f) => f.type === 'user.message' && (f.payload as { source: string }).source === 'steer',
+    );
     expect(steers.map((f) => f.cause)).toEqual(['infer:1:1', 'infer:1:1']);
     expect(session.state.counters.turn).toBe(1);
   });
@@ -89,7 +120,10 @@ describe('steer and interrupt', () => {
     const run = session.send('go');
     expect(session.steer('hi', { runId: 'run-other' })).toMatchObject({ accepted: false, reason: 'wrong_run' });
     expect(session.steer('  ')).toMatchObject({ accepted: false, reason: 'empty' });
-    expect(session.steer('too late', { deadlineMs: Date.now() - 1 })).toMatchObject({ accepted: false, reason: 'expired' });
+    expect(session.steer('too late', { deadlineMs: Date.now() - 1 })).toMatchObject({
+      accepted: false,
+      reason: 'expired',
+    });
     expect(session.steer('in time', { deadlineMs: Date.now() + 60_000 })).toMatchObject({ accepted: true });
     await until(() => session.activeRunId !== null);
     await run;
@@ -97,7 +131,9 @@ describe('steer and interrupt', () => {
   });
 
   it('STEER-06: a steer that saw an older turn revision is refused; the current revision is accepted', async () => {
-    const { session } = await track(open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 150 } }] }, { text: 'done' }]));
+    const { session } = await track(
+      open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 150 } }] }, { text: 'done' }]),
+    );
     const run = session.send('work');
     await until(() => session.activeTools().length > 0);
     // One model call has been made: the run is at revision 1.
@@ -107,7 +143,9 @@ describe('steer and interrupt', () => {
   });
 
   it('STEER-04: interrupt aborts a running tool, records the run as cancelled after cleanup, and the session stays usable', async () => {
-    const { session, model } = await track(open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 10_000 } }] }, { text: 'next run' }]));
+    const { session, model } = await track(
+      open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 10_000 } }] }, { text: 'next run' }]),
+    );
     const t0 = Date.now();
     const run = session.send('sleep long');
     await until(() => session.activeTools().some((t) => t.state === 'running'));

@@ -33,19 +33,37 @@ import { hasAskPort } from '../run/ask-user.js';
  * (tools in surface order), without a model.
  * @throws SessionConfigurationError naming a bad or conflicting option.
  */
-export async function describeSessionTools(dir: string, config: CodeConfig = {}, options: SessionOptions = {}): Promise<readonly ToolDescriptor[]> {
-  if (typeof dir !== 'string' || dir.length === 0) throw new SessionConfigurationError('dir', 'must be the workspace folder path');
+export async function describeSessionTools(
+  dir: string,
+  config: CodeConfig = {},
+  options: SessionOptions = {},
+): Promise<readonly ToolDescriptor[]> {
+  if (typeof dir !== 'string' || dir.length === 0)
+    throw new SessionConfigurationError('dir', 'must be the workspace folder path');
   validateConfigObject(config);
   validateConfigObject(options);
   const m = mergeLayers(normalizeLayer(config, 'agent configuration'), normalizeLayer(options, 'session options'));
   const root = resolve(dir);
   const workspace = m.workspace ?? emptyWorkspace(root);
   const registry = new ToolRegistry({ capabilities: workspace.capabilities });
-  const gate = new SessionGate(() => [], (name) => registry.get(name)?.tier, m.gate ?? {});
+  const gate = new SessionGate(
+    () => [],
+    (name) => registry.get(name)?.tier,
+    m.gate ?? {},
+  );
   const closing = new AbortController();
-  const resources = new SessionResources(registry, { sessionId: 'describe', clock: m.clock ?? Date.now, settings: m.web === undefined ? {} : { web: m.web }, signal: closing.signal });
+  const resources = new SessionResources(registry, {
+    sessionId: 'describe',
+    clock: m.clock ?? Date.now,
+    settings: m.web === undefined ? {} : { web: m.web },
+    signal: closing.signal,
+  });
   const manual = m.manualDelegation ?? DEFAULT_DELEGATION.manual;
-  const settings = { manual, autoParallel: m.autoParallel ?? DEFAULT_DELEGATION.autoParallel, maxParallelTasks: m.maxParallelTasks ?? DEFAULT_DELEGATION.maxParallelTasks };
+  const settings = {
+    manual,
+    autoParallel: m.autoParallel ?? DEFAULT_DELEGATION.autoParallel,
+    maxParallelTasks: m.maxParallelTasks ?? DEFAULT_DELEGATION.maxParallelTasks,
+  };
   try {
     plugInPacks(
       resources,
@@ -55,9 +73,19 @@ export async function describeSessionTools(dir: string, config: CodeConfig = {},
         packs: m.tools ?? [],
         askUser: hasAskPort(m),
         llmFor: () => undefined,
-        delegation: listingOnly(loadAgentCatalog(root, (m.agentDirs ?? []).map((d) => resolve(root, d)), m.agents ?? []), settings),
+        delegation: listingOnly(
+          loadAgentCatalog(
+            root,
+            (m.agentDirs ?? []).map((d) => resolve(root, d)),
+            m.agents ?? [],
+          ),
+          settings,
+        ),
         manualDelegation: manual,
-        skills: loadSkillCatalog(root, (m.skillDirs ?? []).map((d) => resolve(root, d))),
+        skills: loadSkillCatalog(
+          root,
+          (m.skillDirs ?? []).map((d) => resolve(root, d)),
+        ),
       }),
       m.toolSources ?? [],
     );
@@ -77,7 +105,10 @@ export async function describeSessionTools(dir: string, config: CodeConfig = {},
  */
 function listingOnly(agents: ReadonlyMap<string, AgentDefinition>, settings: DelegationSettings): DelegationPort {
   const refuse = (): never => {
-    throw new A3sError('DESCRIBE_ONLY', 'this tool was built to describe a session surface; open a session to run tasks');
+    throw new A3sError(
+      'DESCRIBE_ONLY',
+      'this tool was built to describe a session surface; open a session to run tasks',
+    );
   };
   return { agents, settings, allocate: refuse, run: refuse, start: refuse, result: refuse, backgroundTaskIds: refuse };
 }

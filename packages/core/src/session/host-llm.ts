@@ -8,7 +8,12 @@ import type { LlmBudget } from '../llm/llm-budget.js';
  * A governed client over the session's model for work outside a run: ended by the session's
  * `signal`, its events on `events`, drawing from the session's provider `budget` (when set).
  */
-export function hostLlmClient(config: ResolvedSessionConfig, signal: AbortSignal, events: AgentEventEmitter, budget: LlmBudget | undefined): GovernedLlmClient {
+export function hostLlmClient(
+  config: ResolvedSessionConfig,
+  signal: AbortSignal,
+  events: AgentEventEmitter,
+  budget: LlmBudget | undefined,
+): GovernedLlmClient {
   return new GovernedLlmClient(config.model, {
     signal,
     events,

@@ -1,14 +1,32 @@
 export { Agent, type AgentConfig, type ResumeSessionOptions } from './agent.js';
 export { AgentSession, type SessionParts } from './agent-session.js';
-export { ControlInbox, type InterruptOptions, type SteerOptions, type SteerReceipt, type SteerRefusal } from './control-inbox.js';
+export {
+  ControlInbox,
+  type InterruptOptions,
+  type SteerOptions,
+  type SteerReceipt,
+  type SteerRefusal,
+} from './control-inbox.js';
 export { ResumeError } from './resume-error.js';
 export { STEP_LIMIT } from './run-execution.js';
-export { validateSessionOptions, type HistoryTurn, type RunCheckpoint, type RunCheckpointStore, type SessionOptions } from './session-options.js';
+export {
+  validateSessionOptions,
+  type HistoryTurn,
+  type RunCheckpoint,
+  type RunCheckpointStore,
+  type SessionOptions,
+} from './session-options.js';
 export { writeFileAtomic } from './atomic-file.js';
 export { FileSessionStore, sessionSnapshotPath } from './file-session-store.js';
 export { MemorySessionStore } from './memory-session-store.js';
 export { DEFAULT_SNAPSHOT_ARTIFACT_BYTES, SessionArtifactStore } from './session-artifacts.js';
-export { assertSessionStore, checkpointFromSnapshot, historyFromSnapshot, type SessionListing, type SessionStore } from './session-store.js';
+export {
+  assertSessionStore,
+  checkpointFromSnapshot,
+  historyFromSnapshot,
+  type SessionListing,
+  type SessionStore,
+} from './session-store.js';
 export { buildSnapshot, runRecordsFromFacts, type SnapshotInput } from './snapshot-builder.js';
 export { checkIntegrity, migrateLegacySession, parseSessionSnapshot } from './snapshot-parse.js';
 export {

@@ -30,11 +30,16 @@ describe('interrupt addressed to a run', () => {
     expect(session.interrupt({ runId, reason: 'user pressed Esc' })).toBe(true);
     expect(session.interrupt({ runId })).toBe(false);
     expect(await run).toMatchObject({ status: 'cancelled', runId });
-    expect(session.store.log.facts.at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled', run_id: runId } });
+    expect(session.store.log.facts.at(-1)).toMatchObject({
+      type: 'run.ended',
+      payload: { status: 'cancelled', run_id: runId },
+    });
   });
 
   it('STEER-06: an interrupt that saw an older turn revision, or arrived after its deadline, is refused', async () => {
-    const { session } = await track(open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 200 } }] }, { text: 'done' }]));
+    const { session } = await track(
+      open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 200 } }] }, { text: 'done' }]),
+    );
     const run = session.send('work');
     await until(() => session.activeTools().length > 0);
     const runId = session.activeRunId!;

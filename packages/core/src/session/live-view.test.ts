@@ -17,24 +17,46 @@ async function collect(stream: AsyncIterable<ProjectedEventV1>): Promise<Project
 describe('refused and denied calls are events', () => {
   it('PARK-06: a refused confirmation is announced as permission_denied with denied_by confirmation', async () => {
     const manager = new ScriptedConfirmationManager([{ approved: false, reason: 'not today' }]);
-    const { session } = await track(open([echoTurn, { text: 'never' }], { permissions: { ask: ['echo'], defaultDecision: 'allow' }, confirmation: manager }));
+    const { session } = await track(
+      open([echoTurn, { text: 'never' }], {
+        permissions: { ask: ['echo'], defaultDecision: 'allow' },
+        confirmation: manager,
+      }),
+    );
     const events = await collect(session.stream('write'));
     const denied = events.filter((e) => e.type === 'permission_denied');
     expect(denied).toHaveLength(1);
-    expect(denied[0]!.payload).toMatchObject({ tool_id: 'w1', tool_name: 'echo', reason: 'not confirmed: not today', denied_by: 'confirmation', args: { text: 'hello' } });
+    expect(denied[0]!.payload).toMatchObject({
+      tool_id: 'w1',
+      tool_name: 'echo',
+      reason: 'not confirmed: not today',
+      denied_by: 'confirmation',
+      args: { text: 'hello' },
+    });
   });
 
   it('an approved confirmation is not announced as a denial', async () => {
     const manager = new ScriptedConfirmationManager([true]);
-    const { session } = await track(open([echoTurn, { text: 'done' }], { permissions: { ask: ['echo'], defaultDecision: 'allow' }, confirmation: manager }));
+    const { session } = await track(
+      open([echoTurn, { text: 'done' }], {
+        permissions: { ask: ['echo'], defaultDecision: 'allow' },
+        confirmation: manager,
+      }),
+    );
     const events = await collect(session.stream('write'));
     expect(events.filter((e) => e.type === 'permission_denied')).toEqual([]);
   });
 
   it('PERM-02: a policy denial names the rule and denied_by rule', async () => {
-    const { session } = await track(open([echoTurn, { text: 'done' }], { permissions: { deny: ['echo'], defaultDecision: 'allow' } }));
+    const { session } = await track(
+      open([echoTurn, { text: 'done' }], { permissions: { deny: ['echo'], defaultDecision: 'allow' } }),
+    );
     const events = await collect(session.stream('write'));
-    expect(events.find((e) => e.type === 'permission_denied')?.payload).toMatchObject({ tool_name: 'echo', reason: 'echo', denied_by: 'rule' });
+    expect(events.find((e) => e.type === 'permission_denied')?.payload).toMatchObject({
+      tool_name: 'echo',
+      reason: 'echo',
+      denied_by: 'rule',
+    });
   });
 });
 
@@ -45,17 +67,23 @@ describe('steers the model never saw', () => {
     const events: ProjectedEventV1[] = [];
     for await (const ev of stream) {
       events.push(ev);
-      if (ev.type === 'turn_start') expect(session.steer('also do this', { requestId: 'late-1' })).toMatchObject({ accepted: true });
+      if (ev.type === 'turn_start')
+        expect(session.steer('also do this', { requestId: 'late-1' })).toMatchObject({ accepted: true });
     }
     const r = await stream.result;
     expect(model.requests).toHaveLength(1);
     expect(r.undeliveredSteers).toEqual([{ requestId: 'late-1', text: 'also do this' }]);
-    expect(events.at(-1)).toMatchObject({ type: 'agent_end', payload: { status: 'completed', undelivered_steers: [{ request_id: 'late-1', text: 'also do this' }] } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'agent_end',
+      payload: { status: 'completed', undelivered_steers: [{ request_id: 'late-1', text: 'also do this' }] },
+    });
     expect(session.steer('too late')).toMatchObject({ accepted: false, reason: 'no_active_run' });
   });
 
   it('STEER-02: a delivered steer is not reported', async () => {
-    const { session } = await track(open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 150 } }] }, { text: 'done' }]));
+    const { session } = await track(
+      open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 150 } }] }, { text: 'done' }]),
+    );
     const stream = session.stream('go');
     for await (const ev of stream) if (ev.type === 'tool_start') session.steer('use tabs');
     const r = await stream.result;

@@ -40,7 +40,11 @@ export class MemorySessionStore implements SessionStore {
 
   /** Every stored session, most recently saved first. */
   listSessions(): Promise<readonly SessionListing[]> {
-    return this.#locked(() => [...this.#entries.values()].map((s) => ({ sessionId: s.session_id, updatedAtMs: s.updated_at_ms })).sort((a, b) => b.updatedAtMs - a.updatedAtMs));
+    return this.#locked(() =>
+      [...this.#entries.values()]
+        .map((s) => ({ sessionId: s.session_id, updatedAtMs: s.updated_at_ms }))
+        .sort((a, b) => b.updatedAtMs - a.updatedAtMs),
+    );
   }
 
   /** The transcript of a saved run. */

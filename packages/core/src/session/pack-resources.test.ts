@@ -50,7 +50,12 @@ describe('packs plugged into sessions', () => {
   it('a lazy resource opens on the first call with the session context and closes with the session', async () => {
     const ws = workspace();
     const { pack, seen } = probePack();
-    const agent = await Agent.create({ model: new ScriptedLlmClient([]), tools: [pack], workspace: ws.services, clock: () => 42 });
+    const agent = await Agent.create({
+      model: new ScriptedLlmClient([]),
+      tools: [pack],
+      workspace: ws.services,
+      clock: () => 42,
+    });
     const session = await agent.session(ws.dir, { sessionId: 's-1' });
     sessions.push(session);
     expect(session.toolNames()).toContain('probe');
@@ -77,17 +82,28 @@ describe('packs plugged into sessions', () => {
   it('TIER-05: a resource that opens at build is open before the session is handed out; a synchronous build is refused naming it', async () => {
     const ws = workspace();
     const { pack, seen } = probePack('session');
-    const agent = await Agent.create({ model: new ScriptedLlmClient([]), tools: [pack], workspace: ws.services, persistence: 'memory' });
+    const agent = await Agent.create({
+      model: new ScriptedLlmClient([]),
+      tools: [pack],
+      workspace: ws.services,
+      persistence: 'memory',
+    });
     const session = await agent.session(ws.dir);
     sessions.push(session);
     expect(seen.opened).toBe(1);
     expect(session.toolNames()).toContain('probe');
-    expect(() => agent.sessionSync(ws.dir)).toThrow(expect.objectContaining({ code: 'ASYNC_SESSION_BUILD_REQUIRED', resource: 'tools.probe-pack.resource.probe' }));
+    expect(() => agent.sessionSync(ws.dir)).toThrow(
+      expect.objectContaining({ code: 'ASYNC_SESSION_BUILD_REQUIRED', resource: 'tools.probe-pack.resource.probe' }),
+    );
   });
 
   it('SURF-06/TIER-05: ask_user and the delegation tools are on the surface exactly when the session attaches their resource', async () => {
     const ws = workspace();
-    const agent = await Agent.create({ model: new ScriptedLlmClient([]), workspace: ws.services, persistence: 'memory' });
+    const agent = await Agent.create({
+      model: new ScriptedLlmClient([]),
+      workspace: ws.services,
+      persistence: 'memory',
+    });
     const plain = agent.sessionSync(ws.dir, { manualDelegation: false });
     sessions.push(plain);
     expect(plain.toolNames()).not.toContain('ask_user');

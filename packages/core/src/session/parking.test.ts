@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ScriptedConfirmationManager } from '../testing/index.js';
 import { open, closeAfterEach } from '../../test/session-kit.js';
 import type { AgentSession } from './agent-session.js';
@@ -11,7 +11,13 @@ const facts = (s: AgentSession, type: string) => s.store.log.facts.filter((f) =>
 
 describe('parking in confirm', () => {
   it('PARK-03/PARK-05: an Ask parks (parkMode return); confirmToolUse appends the answer and resumeRun runs the tool once', async () => {
-    const { session, state, model } = await track(open([writeTurn, { text: 'written' }], { permissions: askWrites, confirmation: new ScriptedConfirmationManager(), parkMode: 'return' }));
+    const { session, state, model } = await track(
+      open([writeTurn, { text: 'written' }], {
+        permissions: askWrites,
+        confirmation: new ScriptedConfirmationManager(),
+        parkMode: 'return',
+      }),
+    );
     const events: string[] = [];
     const s = session.stream('write a note');
     for await (const ev of s) events.push(ev.type);
@@ -22,7 +28,11 @@ describe('parking in confirm', () => {
     expect(session.state.phase).toBe('confirm');
     expect(facts(session, 'run.ended')).toEqual([]);
     await session.confirmToolUse('w1', true, 'fine');
-    expect(facts(session, 'confirmation.answered')[0]!.payload).toMatchObject({ tool_call_id: 'w1', approved: true, reason: 'fine' });
+    expect(facts(session, 'confirmation.answered')[0]!.payload).toMatchObject({
+      tool_call_id: 'w1',
+      approved: true,
+      reason: 'fine',
+    });
     const done = await session.resumeRun();
     expect(done).toMatchObject({ status: 'completed', text: 'written', runId: r.runId });
     expect(state.executions.map((e) => e.tool)).toEqual(['echo']);
@@ -32,7 +42,9 @@ describe('parking in confirm', () => {
 
   it('PARK-04: a live confirmation manager is asked, its answer is recorded as a fact, and the run continues', async () => {
     const manager = new ScriptedConfirmationManager([true]);
-    const { session, state } = await track(open([writeTurn, { text: 'written' }], { permissions: askWrites, confirmation: manager }));
+    const { session, state } = await track(
+      open([writeTurn, { text: 'written' }], { permissions: askWrites, confirmation: manager }),
+    );
     const r = await session.send('write a note');
     expect(r.status).toBe('completed');
     expect(manager.requests.map((q) => [q.toolId, q.rule])).toEqual([['w1', 'echo']]);
@@ -42,17 +54,24 @@ describe('parking in confirm', () => {
 
   it('PARK-06: a refusal runs nothing and ends the run; the model is not called again', async () => {
     const manager = new ScriptedConfirmationManager([{ approved: false, reason: 'not today' }]);
-    const { session, state, model } = await track(open([writeTurn, { text: 'never' }], { permissions: askWrites, confirmation: manager }));
+    const { session, state, model } = await track(
+      open([writeTurn, { text: 'never' }], { permissions: askWrites, confirmation: manager }),
+    );
     const r = await session.send('write a note');
     expect(r.status).toBe('completed');
     expect(state.executions).toEqual([]);
     expect(model.requests).toHaveLength(1);
-    expect(session.state.view.messages.at(-1)).toMatchObject({ role: 'tool', output: 'Tool call refused by the user: not today' });
+    expect(session.state.view.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      output: 'Tool call refused by the user: not today',
+    });
   });
 
   it('PARK-05: while send waits at a park, the host answers with confirmToolUse and the same send completes', async () => {
     const manager = new ScriptedConfirmationManager([]);
-    const { session, state } = await track(open([writeTurn, { text: 'written' }], { permissions: askWrites, confirmation: manager }));
+    const { session, state } = await track(
+      open([writeTurn, { text: 'written' }], { permissions: askWrites, confirmation: manager }),
+    );
     const s = session.stream('write a note');
     for await (const ev of s) {
       if (ev.type === 'confirmation_required') await session.confirmToolUse(String(ev.payload.tool_id), true);
@@ -63,8 +82,16 @@ describe('parking in confirm', () => {
   });
 
   it('refuses an answer for a call that is not parked, naming what is', async () => {
-    const { session } = await track(open([writeTurn], { permissions: askWrites, confirmation: new ScriptedConfirmationManager(), parkMode: 'return' }));
-    await expect(session.confirmToolUse('w1', true)).rejects.toThrow(/no tool call is waiting for confirmation \(phase is 'idle'\)/);
+    const { session } = await track(
+      open([writeTurn], {
+        permissions: askWrites,
+        confirmation: new ScriptedConfirmationManager(),
+        parkMode: 'return',
+      }),
+    );
+    await expect(session.confirmToolUse('w1', true)).rejects.toThrow(
+      /no tool call is waiting for confirmation \(phase is 'idle'\)/,
+    );
     await session.send('write');
     await expect(session.confirmToolUse('zzz', true)).rejects.toThrow(/'w1' is/);
     const before = session.store.log.length;
@@ -80,7 +107,11 @@ describe('parking in question', () => {
     const s = session.stream('fix it');
     for await (const ev of s) events.push(ev);
     expect(await s.result).toMatchObject({ status: 'parked', parked: { kind: 'question', question: 'Which file?' } });
-    expect(events.find((e) => e.type === 'user_question')?.payload).toMatchObject({ question: 'Which file?', options: ['a.ts', 'b.ts'], allow_free_text: true });
+    expect(events.find((e) => e.type === 'user_question')?.payload).toMatchObject({
+      question: 'Which file?',
+      options: ['a.ts', 'b.ts'],
+      allow_free_text: true,
+    });
     const qid = String(events.find((e) => e.type === 'user_question')!.payload.question_id);
     await session.answerQuestion(qid, 'a.ts');
     expect((await session.resumeRun()).text).toBe('Fixing a.ts.');
@@ -88,21 +119,29 @@ describe('parking in question', () => {
   });
 
   it('answers questions live through onQuestion', async () => {
-    const { session } = await track(open([question, { text: 'ok' }], { onQuestion: async (q) => ({ text: q.options[1]!.label }) }));
+    const { session } = await track(
+      open([question, { text: 'ok' }], { onQuestion: async (q) => ({ text: q.options[1]!.label }) }),
+    );
     const r = await session.send('fix it');
     expect(r.status).toBe('completed');
     expect(facts(session, 'question.answered')[0]!.payload).toMatchObject({ text: 'b.ts' });
   });
 
   it('PARK-10: more questions than the cap fail the run with "ask_user question cap exceeded"', async () => {
-    const { session } = await track(open([question, question, { text: 'x' }], { questionCap: 1, onQuestion: async () => ({ skipped: true }) }));
+    const { session } = await track(
+      open([question, question, { text: 'x' }], { questionCap: 1, onQuestion: async () => ({ skipped: true }) }),
+    );
     await expect(session.send('fix it')).rejects.toThrow('ask_user question cap exceeded');
-    expect(facts(session, 'run.ended')[0]!.payload).toMatchObject({ status: 'failed', error: { code: 'QUESTION_CAP_EXCEEDED' } });
+    expect(facts(session, 'run.ended')[0]!.payload).toMatchObject({
+      status: 'failed',
+      error: { code: 'QUESTION_CAP_EXCEEDED' },
+    });
   });
 
   it('PARK-02: a parked run waits with no timeout of its own until interrupted', async () => {
     // A question handler that never answers: the log itself puts no timer on the park.
-    const never = (_q: unknown, signal: AbortSignal) => new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    const never = (_q: unknown, signal: AbortSignal) =>
+      new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
     const { session } = await track(open([question, { text: 'x' }], { onQuestion: never }));
     const pending = session.send('fix it');
     await new Promise((r) => setTimeout(r, 200));

@@ -1,9 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { open, workspace, closeAfterEach } from '../../test/session-kit.js';
 import { Agent } from './agent.js';
-import type { AgentSession } from './agent-session.js';
 import { FileSessionStore } from './file-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import type { SessionStore } from './session-store.js';
@@ -13,7 +12,16 @@ import type { VerificationReport } from '../gate/verification-report.js';
 
 /** A complete verification report with the given fields. */
 function report(r: Pick<VerificationReport, 'subject' | 'status' | 'effect_digest'>): VerificationReport {
-  return { schema: 'a3s.verification_report.v1', id: `vr-${r.subject}`, checks: [], residual_risks: [], run_id: null, created_at_ms: 0, source: 'commands', ...r };
+  return {
+    schema: 'a3s.verification_report.v1',
+    id: `vr-${r.subject}`,
+    checks: [],
+    residual_risks: [],
+    run_id: null,
+    created_at_ms: 0,
+    source: 'commands',
+    ...r,
+  };
 }
 
 const { sessions, track } = closeAfterEach();
@@ -39,7 +47,9 @@ function countingStore(): SessionStore & { saves: SessionSnapshotV1[] } {
 describe('session snapshots', () => {
   it('PERS-01/PERS-02: save() materialises one aggregate snapshot and calls saveSnapshot exactly once', async () => {
     const store = countingStore();
-    const { session } = await track(open([toolTurn, { text: 'The sum is 5.' }], { sessionStore: store, sessionId: 'agg' }));
+    const { session } = await track(
+      open([toolTurn, { text: 'The sum is 5.' }], { sessionStore: store, sessionId: 'agg' }),
+    );
     await session.send('Add 2 and 3');
     session.recordVerificationReport(report({ subject: 'tests', status: 'passed', effect_digest: 'abc' }));
     const saved = await session.save();
@@ -48,8 +58,16 @@ describe('session snapshots', () => {
     expect(saved).toMatchObject({ version: 1, session_id: 'agg', subagent_tasks: [], artifacts: [] });
     expect(saved.conversation.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(saved.runs).toHaveLength(1);
-    expect(saved.runs[0]).toMatchObject({ session_id: 'agg', status: 'completed', prompt: 'Add 2 and 3', tool_calls: 1, completion: 'narrative' });
-    expect(saved.verification_reports).toEqual([expect.objectContaining({ subject: 'tests', status: 'passed', effect_digest: 'abc' })]);
+    expect(saved.runs[0]).toMatchObject({
+      session_id: 'agg',
+      status: 'completed',
+      prompt: 'Add 2 and 3',
+      tool_calls: 1,
+      completion: 'narrative',
+    });
+    expect(saved.verification_reports).toEqual([
+      expect.objectContaining({ subject: 'tests', status: 'passed', effect_digest: 'abc' }),
+    ]);
     const types = saved.trace_events.map((e) => e.type);
     expect(types[0]).toBe('agent_start');
     expect(types).toContain('tool_end');
@@ -59,11 +77,18 @@ describe('session snapshots', () => {
   });
 
   it('PERS-09: a custom store without an aggregate saveSnapshot fails at session build, naming sessionStore.saveSnapshot', async () => {
-    const partial = { atomicSnapshots: true, loadSnapshot: async () => undefined, listSessions: async () => [], loadRunCheckpoint: async () => undefined };
+    const partial = {
+      atomicSnapshots: true,
+      loadSnapshot: async () => undefined,
+      listSessions: async () => [],
+      loadRunCheckpoint: async () => undefined,
+    };
     const e = await open([], { sessionStore: partial as unknown as SessionStore }).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: 'SESSION_CONFIGURATION', field: 'sessionStore.saveSnapshot' });
     const notAtomic = { ...countingStore(), atomicSnapshots: false };
-    await expect(open([], { sessionStore: notAtomic })).rejects.toMatchObject({ field: 'sessionStore.atomicSnapshots' });
+    await expect(open([], { sessionStore: notAtomic })).rejects.toMatchObject({
+      field: 'sessionStore.atomicSnapshots',
+    });
   });
 
   it('PERS-02: save() without a session store fails loudly and never reports success', async () => {
@@ -89,7 +114,9 @@ describe('session snapshots', () => {
     expect(envelope).toMatchObject({ version: 1, session_id: 'file-1', runs: [{ status: 'completed' }] });
     expect(new FileSessionStore(dir).atomicSnapshots).toBe(true);
     expect(new MemorySessionStore().atomicSnapshots).toBe(true);
-    expect(await new FileSessionStore(dir).listSessions()).toEqual([{ sessionId: 'file-1', updatedAtMs: envelope.updated_at_ms }]);
+    expect(await new FileSessionStore(dir).listSessions()).toEqual([
+      { sessionId: 'file-1', updatedAtMs: envelope.updated_at_ms },
+    ]);
   });
 
   it('PERS-05: the memory store keeps whole deep copies; a later change to the saved object never leaks in', async () => {
@@ -100,7 +127,10 @@ describe('session snapshots', () => {
     (saved.runs as unknown as unknown[]).length = 0;
     const loaded = await store.loadSnapshot('m1');
     expect(loaded?.runs).toHaveLength(1);
-    const [a, b] = await Promise.all([store.saveSnapshot({ ...loaded!, updated_at_ms: 5 }), store.saveSnapshot({ ...loaded!, updated_at_ms: 6 })]);
+    const [a, b] = await Promise.all([
+      store.saveSnapshot({ ...loaded!, updated_at_ms: 5 }),
+      store.saveSnapshot({ ...loaded!, updated_at_ms: 6 }),
+    ]);
     expect([a, b]).toEqual([undefined, undefined]);
     expect((await store.loadSnapshot('m1'))?.updated_at_ms).toBe(6);
   });
@@ -109,21 +139,57 @@ describe('session snapshots', () => {
 describe('validation on load', () => {
   async function saved(): Promise<{ dir: string; snapshot: SessionSnapshotV1 }> {
     const ws = workspace();
-    const { session } = await track(open([{ text: 'a' }, { text: 'b' }], { sessionStore: 'file', sessionId: 'v1' }, ws.dir));
+    const { session } = await track(
+      open([{ text: 'a' }, { text: 'b' }], { sessionStore: 'file', sessionId: 'v1' }, ws.dir),
+    );
     await session.send('one');
     await session.send('two');
     return { dir: ws.dir, snapshot: await session.save() };
   }
-  const write = (dir: string, value: unknown) => writeFileSync(join(dir, '.a3s', 'sessions', 'v1.json'), JSON.stringify(value));
+  const write = (dir: string, value: unknown) =>
+    writeFileSync(join(dir, '.a3s', 'sessions', 'v1.json'), JSON.stringify(value));
 
   it.each([
-    ['duplicate run ids', (s: SessionSnapshotV1) => ({ ...s, runs: [s.runs[0], s.runs[0]] }), 'runs[1].run_id', /appears more than once/],
-    ['a run of another session', (s: SessionSnapshotV1) => ({ ...s, runs: [{ ...s.runs[0], session_id: 'other' }] }), 'runs[0].session_id', /expected 'v1'/],
-    ['an event of another session', (s: SessionSnapshotV1) => ({ ...s, trace_events: [{ ...s.trace_events[0]!, metadata: { ...s.trace_events[0]!.metadata, session_id: 'x' } }] }), 'trace_events[0].metadata.session_id', /expected 'v1'/],
-    ['event sequences that do not increase', (s: SessionSnapshotV1) => ({ ...s, trace_events: [s.trace_events[1], s.trace_events[0]] }), 'trace_events[1].metadata.sequence', /does not increase/],
-    ['a file of another session', (s: SessionSnapshotV1) => ({ ...s, session_id: 'v2', runs: [] , trace_events: [] }), 'session_id', /expected 'v1'/],
+    [
+      'duplicate run ids',
+      (s: SessionSnapshotV1) => ({ ...s, runs: [s.runs[0], s.runs[0]] }),
+      'runs[1].run_id',
+      /appears more than once/,
+    ],
+    [
+      'a run of another session',
+      (s: SessionSnapshotV1) => ({ ...s, runs: [{ ...s.runs[0], session_id: 'other' }] }),
+      'runs[0].session_id',
+      /expected 'v1'/,
+    ],
+    [
+      'an event of another session',
+      (s: SessionSnapshotV1) => ({
+        ...s,
+        trace_events: [{ ...s.trace_events[0]!, metadata: { ...s.trace_events[0]!.metadata, session_id: 'x' } }],
+      }),
+      'trace_events[0].metadata.session_id',
+      /expected 'v1'/,
+    ],
+    [
+      'event sequences that do not increase',
+      (s: SessionSnapshotV1) => ({ ...s, trace_events: [s.trace_events[1], s.trace_events[0]] }),
+      'trace_events[1].metadata.sequence',
+      /does not increase/,
+    ],
+    [
+      'a file of another session',
+      (s: SessionSnapshotV1) => ({ ...s, session_id: 'v2', runs: [], trace_events: [] }),
+      'session_id',
+      /expected 'v1'/,
+    ],
     ['an unknown version', (s: SessionSnapshotV1) => ({ ...s, version: 2 }), 'version', /must be 1/],
-    ['a malformed run record', (s: SessionSnapshotV1) => ({ ...s, runs: [{ ...s.runs[0], status: 'weird' }] }), 'runs[0].status', /./],
+    [
+      'a malformed run record',
+      (s: SessionSnapshotV1) => ({ ...s, runs: [{ ...s.runs[0], status: 'weird' }] }),
+      'runs[0].status',
+      /./,
+    ],
   ])('rejects %s with SESSION_SNAPSHOT_INVALID naming the field', async (_name, mutate, field, message) => {
     const { dir, snapshot } = await saved();
     write(dir, mutate(snapshot));
@@ -136,17 +202,36 @@ describe('validation on load', () => {
     const { dir } = await saved();
     const path = join(dir, '.a3s', 'sessions', 'v1.json');
     writeFileSync(path, readFileSync(path, 'utf8').slice(0, 100));
-    await expect(new FileSessionStore(dir).loadSnapshot('v1')).rejects.toMatchObject({ code: 'SESSION_SNAPSHOT_INVALID', field: '(root)' });
+    await expect(new FileSessionStore(dir).loadSnapshot('v1')).rejects.toMatchObject({
+      code: 'SESSION_SNAPSHOT_INVALID',
+      field: '(root)',
+    });
   });
 
   it('PERS-07: the legacy bare-session shape loads, migrated to a snapshot, and resumes', async () => {
     const ws = workspace();
     mkdirSync(join(ws.dir, '.a3s', 'sessions'), { recursive: true });
-    const legacy = { id: 'old', created_at: '2024-01-02T03:04:05Z', messages: [{ role: 'system', content: 'be nice' }, { role: 'user', content: 'old q' }, { role: 'assistant', content: 'old a' }] };
+    const legacy = {
+      id: 'old',
+      created_at: '2024-01-02T03:04:05Z',
+      messages: [
+        { role: 'system', content: 'be nice' },
+        { role: 'user', content: 'old q' },
+        { role: 'assistant', content: 'old a' },
+      ],
+    };
     writeFileSync(join(ws.dir, '.a3s', 'sessions', 'old.json'), JSON.stringify(legacy));
     const s = await new FileSessionStore(ws.dir).loadSnapshot('old');
-    expect(s).toMatchObject({ version: 1, session_id: 'old', created_at_ms: Date.parse('2024-01-02T03:04:05Z'), runs: [] });
-    expect(s!.conversation.map((m) => [m.role, 'text' in m ? m.text : ''])).toEqual([['user', 'old q'], ['assistant', 'old a']]);
+    expect(s).toMatchObject({
+      version: 1,
+      session_id: 'old',
+      created_at_ms: Date.parse('2024-01-02T03:04:05Z'),
+      runs: [],
+    });
+    expect(s!.conversation.map((m) => [m.role, 'text' in m ? m.text : ''])).toEqual([
+      ['user', 'old q'],
+      ['assistant', 'old a'],
+    ]);
     const model = new ScriptedLlmClient([{ text: 'new a' }]);
     const agent = await Agent.create({ model, workspace: ws.services, sessionStore: 'file', persistence: 'memory' });
     const session = await agent.resumeSession('old', { dir: ws.dir });
@@ -160,7 +245,12 @@ describe('agent.resumeSession', () => {
   it('reopens a saved session: its fact log continues and the conversation is not duplicated', async () => {
     const ws = workspace();
     const model = new ScriptedLlmClient([{ text: 'first' }, { text: 'second' }]);
-    const agent = await Agent.create({ model, tools: [createTestToolPack().pack], workspace: ws.services, sessionStore: 'file' });
+    const agent = await Agent.create({
+      model,
+      tools: [createTestToolPack().pack],
+      workspace: ws.services,
+      sessionStore: 'file',
+    });
     const a = await agent.session(ws.dir, { sessionId: 'r1' });
     await a.send('q1');
     a.recordVerificationReport(report({ subject: 's', status: 'skipped', effect_digest: null }));
@@ -189,7 +279,13 @@ describe('agent.resumeSession', () => {
     const b = await agent.resumeSession('m');
     sessions.push(b);
     expect(b.state.view.messages.map((m) => ('text' in m ? m.text : ''))).toEqual(['What is 2+2?', '4']);
-    expect(await store.loadRunCheckpoint('m', run.runId)).toEqual({ runId: run.runId, messages: [{ role: 'user', content: 'What is 2+2?' }, { role: 'assistant', content: '4' }] });
+    expect(await store.loadRunCheckpoint('m', run.runId)).toEqual({
+      runId: run.runId,
+      messages: [
+        { role: 'user', content: 'What is 2+2?' },
+        { role: 'assistant', content: '4' },
+      ],
+    });
     const c = await agent.session(workspace().dir, { sessionId: 'm' });
     sessions.push(c);
     expect((await c.resumeRun(run.runId)).steps).toBe(0);
@@ -198,15 +294,31 @@ describe('agent.resumeSession', () => {
   });
 
   it('an unknown id is SESSION_NOT_FOUND; conflicting sessionId or history is SESSION_CONFIGURATION', async () => {
-    const agent = await Agent.create({ model: new ScriptedLlmClient([]), persistence: 'memory', sessionStore: 'memory' });
+    const agent = await Agent.create({
+      model: new ScriptedLlmClient([]),
+      persistence: 'memory',
+      sessionStore: 'memory',
+    });
     await expect(agent.resumeSession('nope')).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
-    await expect(agent.resumeSession('x', { sessionId: 'y' } as never)).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', field: 'sessionId' });
-    await expect(agent.resumeSession('x', { history: [] } as never)).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', field: 'history' });
+    await expect(agent.resumeSession('x', { sessionId: 'y' } as never)).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      field: 'sessionId',
+    });
+    await expect(agent.resumeSession('x', { history: [] } as never)).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      field: 'history',
+    });
   });
 
   it('a resumed run continues its event sequence, so saved traces stay strictly increasing', async () => {
     const store = new MemorySessionStore();
-    const { session } = await track(open([{ question: { question: 'Which?', options: [{ label: 'a' }] } }, { text: 'done' }], { sessionStore: store, parkMode: 'return', sessionId: 'q' }));
+    const { session } = await track(
+      open([{ question: { question: 'Which?', options: [{ label: 'a' }] } }, { text: 'done' }], {
+        sessionStore: store,
+        parkMode: 'return',
+        sessionId: 'q',
+      }),
+    );
     const parked = await session.send('ask me');
     expect(parked.status).toBe('parked');
     await session.answerQuestion(parked.parked!.kind === 'question' ? parked.parked!.questionId : '', 'a');

@@ -1,9 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { drafts, effectLogPath, encodeFact, FactLog } from '@a3s-code/effect';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { open, workspace, closeAfterEach } from '../../test/session-kit.js';
-import type { AgentSession } from './agent-session.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import type { SessionStore } from './session-store.js';
 
@@ -12,8 +11,25 @@ const { sessions, track } = closeAfterEach();
 /** Writes a log in which the model asked for `echo` and the process died before its result. */
 function crashedLog(dir: string, sessionId: string): void {
   const log = new FactLog();
-  log.append([{ type: 'run.started', key: 'run:r1', payload: { run_id: 'r1', system: [], tools: [] } }, { type: 'user.message', key: 'user:r1', payload: { text: 'echo it', source: 'user' } }], null);
-  log.append([drafts.modelTurn(1, 0, { decision: { kind: 'tool', calls: [{ id: 'c1', name: 'echo', args: { text: 'once' }, needs_confirmation: false }] }, usage: { input_tokens: 1, output_tokens: 1 } })], 'infer:1:0');
+  log.append(
+    [
+      { type: 'run.started', key: 'run:r1', payload: { run_id: 'r1', system: [], tools: [] } },
+      { type: 'user.message', key: 'user:r1', payload: { text: 'echo it', source: 'user' } },
+    ],
+    null,
+  );
+  log.append(
+    [
+      drafts.modelTurn(1, 0, {
+        decision: {
+          kind: 'tool',
+          calls: [{ id: 'c1', name: 'echo', args: { text: 'once' }, needs_confirmation: false }],
+        },
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+    ],
+    'infer:1:0',
+  );
   const path = join(dir, effectLogPath(sessionId));
   mkdirSync(join(dir, '.a3s', 'effect-log'), { recursive: true });
   writeFileSync(path, log.facts.map((f) => `${encodeFact(f)}\n`).join(''));
@@ -28,7 +44,10 @@ describe('resumeRun', () => {
     expect(r).toMatchObject({ status: 'completed', text: 'echoed', runId: 'r1', steps: 2 });
     expect(state.executions.map((e) => [e.tool, e.callId])).toEqual([['echo', 'c1']]);
     expect(model.requests).toHaveLength(1);
-    expect(session.store.log.facts.at(-1)).toMatchObject({ type: 'run.ended', payload: { run_id: 'r1', status: 'completed' } });
+    expect(session.store.log.facts.at(-1)).toMatchObject({
+      type: 'run.ended',
+      payload: { run_id: 'r1', status: 'completed' },
+    });
   });
 
   it('RES-05: resuming a quiescent log takes zero steps: no provider call, no tool, no new fact', async () => {
@@ -42,7 +61,7 @@ describe('resumeRun', () => {
     expect(session.store.log.length).toBe(before);
   });
 
-  it('RES-07: an empty log with no session store fails with the seed\'s message', async () => {
+  it("RES-07: an empty log with no session store fails with the seed's message", async () => {
     const { session } = await track(open([]));
     await expect(session.resumeRun('run-9')).rejects.toThrow(/^resume_run requires a session_store on this session$/);
     expect(session.store.log.length).toBe(0);
@@ -61,7 +80,13 @@ describe('resumeRun', () => {
       saveSnapshot: (s) => memory.saveSnapshot(s),
       loadSnapshot: (id) => memory.loadSnapshot(id),
       listSessions: () => memory.listSessions(),
-      loadRunCheckpoint: async (_s: string, runId: string) => ({ runId, messages: [{ role: 'user' as const, content: 'What is 2+2?' }, { role: 'assistant' as const, content: '4' }] }),
+      loadRunCheckpoint: async (_s: string, runId: string) => ({
+        runId,
+        messages: [
+          { role: 'user' as const, content: 'What is 2+2?' },
+          { role: 'assistant' as const, content: '4' },
+        ],
+      }),
     };
     const { session, model } = await track(open([{ text: 'six' }], { sessionStore: store }));
     const r = await session.resumeRun('run-1');

@@ -20,7 +20,9 @@ import { ResumeError } from './resume-error.js';
 import { createRun, endingFact, historyFacts, openingFacts, type LiveRun } from './run-setup.js';
 
 /** What to run: a new prompt, or a resume of the log. */
-export type RunRequest = { readonly kind: 'prompt'; readonly prompt: string } | { readonly kind: 'resume'; readonly runId?: string };
+export type RunRequest =
+  | { readonly kind: 'prompt'; readonly prompt: string }
+  | { readonly kind: 'resume'; readonly runId?: string };
 
 /** Everything a run is executed with. */
 export interface RunExecution {
@@ -60,7 +62,8 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
   const o = x.config;
   sync(x.folder, x.store.log);
   const folded = x.folder.state.view.run;
-  const resumeId = x.request.kind === 'resume' ? (x.request.runId ?? (folded.status === 'running' ? folded.run_id : null)) : null;
+  const resumeId =
+    x.request.kind === 'resume' ? (x.request.runId ?? (folded.status === 'running' ? folded.run_id : null)) : null;
   const run = createRun({
     sessionId: x.sessionId,
     ...(resumeId ? { runId: resumeId, eventSequenceStart: x.lastEventSequence?.(resumeId) ?? 0 } : {}),
@@ -86,8 +89,12 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
     const driven = await driveWithGate(x, run);
     if (driven.status === 'completed') await end(x, run, 'completed', { completion: driven.completion });
     const undelivered = closeInbox(run);
-    const result: RunResult = undelivered.length > 0 ? { ...driven, undeliveredSteers: undelivered.map((s) => ({ requestId: s.request_id, text: s.text })) } : driven;
-    if (result.status !== 'parked') emitEnd(run, result.text, 'completed', result.completion, result.endedBy, undelivered);
+    const result: RunResult =
+      undelivered.length > 0
+        ? { ...driven, undeliveredSteers: undelivered.map((s) => ({ requestId: s.request_id, text: s.text })) }
+        : driven;
+    if (result.status !== 'parked')
+      emitEnd(run, result.text, 'completed', result.completion, result.endedBy, undelivered);
     return result;
   } catch (e) {
     await x.settleChildren?.(env.runId).catch(() => undefined);
@@ -104,10 +111,14 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
         toolCalls: env.stats.toolCalls,
         steps: 0,
         completion: null,
-        ...(undelivered.length > 0 ? { undeliveredSteers: undelivered.map((s) => ({ requestId: s.request_id, text: s.text })) } : {}),
+        ...(undelivered.length > 0
+          ? { undeliveredSteers: undelivered.map((s) => ({ requestId: s.request_id, text: s.text })) }
+          : {}),
       };
     }
-    const error = A3sError.isInstance(e) ? e : new A3sError('RUN_FAILED', e instanceof Error ? e.message : String(e), { cause: e });
+    const error = A3sError.isInstance(e)
+      ? e
+      : new A3sError('RUN_FAILED', e instanceof Error ? e.message : String(e), { cause: e });
     await end(x, run, 'failed', { error: { code: error.code, message: error.message } }).catch(() => undefined);
     env.events.emit({ kind: 'error', payload: { code: error.code, message: error.message } });
     emitEnd(run, x.folder.state.view.assistant_text, 'failed', null, undefined, closeInbox(run));
@@ -149,10 +160,19 @@ async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> 
     if (decision.decision === 'allow') {
       const allowed = allowedResult({ ...result, steps }, decision);
       // A stop hook may keep the run going (bounded): its reason becomes the next user message.
-      const reason = stopContinuations < MAX_STOP_CONTINUATIONS ? await runStopHooks(o.hooks, { session_id: x.sessionId, run_id: env.runId, text: allowed.text }) : undefined;
+      const reason =
+        stopContinuations < MAX_STOP_CONTINUATIONS
+          ? await runStopHooks(o.hooks, { session_id: x.sessionId, run_id: env.runId, text: allowed.text })
+          : undefined;
       if (reason === undefined) return allowed;
       stopContinuations++;
-      await continueRun(x, run, { origin: 'stop_hook', text: reason, reason, attempt: stopContinuations, max_attempts: MAX_STOP_CONTINUATIONS });
+      await continueRun(x, run, {
+        origin: 'stop_hook',
+        text: reason,
+        reason,
+        attempt: stopContinuations,
+        max_attempts: MAX_STOP_CONTINUATIONS,
+      });
       continue;
     }
     if (decision.decision === 'incomplete') throw new CompletionIncompleteError(decision.digest, decision.reason);
@@ -183,10 +203,17 @@ function allowedResult(result: RunResult, decision: Extract<GateDecision, { deci
 }
 
 /** Appends a continuation message (a host fact) and announces it as `run_continued`. */
-async function continueRun(x: RunExecution, run: LiveRun, c: { readonly text: string } & AgentEventPayloads['runContinued']): Promise<void> {
+async function continueRun(
+  x: RunExecution,
+  run: LiveRun,
+  c: { readonly text: string } & AgentEventPayloads['runContinued'],
+): Promise<void> {
   const { env } = run;
   const { text, ...event } = c;
-  await x.store.append([drafts.continuation(env.runId, x.store.log.length + 1, c.origin, text, c.reason, env.clock())], null);
+  await x.store.append(
+    [drafts.continuation(env.runId, x.store.log.length + 1, c.origin, text, c.reason, env.clock())],
+    null,
+  );
   env.events.emit({ kind: 'runContinued', payload: event });
 }
 
@@ -195,7 +222,11 @@ async function openPrompt(x: RunExecution, run: LiveRun, submitted: string): Pro
     throw new A3sError('INVALID_PROMPT', 'the prompt must be a non-empty string');
   }
   // user_prompt_submit hooks see the prompt before anything is written; they may block or replace it.
-  const prompt = await runPromptHooks(x.config.hooks, { session_id: x.sessionId, run_id: run.env.runId, prompt: submitted });
+  const prompt = await runPromptHooks(x.config.hooks, {
+    session_id: x.sessionId,
+    run_id: run.env.runId,
+    prompt: submitted,
+  });
   await supersedeOpenRun(x, run, 'a new prompt started before this run ended');
   const surface = x.invoker.surface(x.config.governance);
   await x.store.append(openingFacts(run, prompt, x.system, surface.toolDefinitions()), null);
@@ -206,7 +237,17 @@ async function supersedeOpenRun(x: RunExecution, run: LiveRun, why: string): Pro
   sync(x.folder, x.store.log);
   const previous = x.folder.state.view.run;
   if (previous.status !== 'running' || !previous.run_id || previous.run_id === run.env.runId) return;
-  await x.store.append([drafts.runEnded(previous.run_id, { status: 'cancelled', completion: null, error: { code: 'SUPERSEDED', message: why }, at_ms: run.env.clock() })], null);
+  await x.store.append(
+    [
+      drafts.runEnded(previous.run_id, {
+        status: 'cancelled',
+        completion: null,
+        error: { code: 'SUPERSEDED', message: why },
+        at_ms: run.env.clock(),
+      }),
+    ],
+    null,
+  );
 }
 
 /**
@@ -229,7 +270,13 @@ async function openResume(x: RunExecution, run: LiveRun): Promise<void> {
     return;
   }
   // Without a named run, a store, or with the run in the log, the log is folded as it is.
-  if (requested === undefined || !checkpoints || log.get(`run:${runId}`) !== undefined || x.folder.state.view.run.run_id === runId) return;
+  if (
+    requested === undefined ||
+    !checkpoints ||
+    log.get(`run:${runId}`) !== undefined ||
+    x.folder.state.view.run.run_id === runId
+  )
+    return;
   const prefix = `checkpoint:${runId}`;
   if (log.get(`${prefix}:0`) !== undefined) return;
   const checkpoint = await checkpoints.loadRunCheckpoint(x.sessionId, runId);
@@ -240,7 +287,12 @@ async function openResume(x: RunExecution, run: LiveRun): Promise<void> {
   await x.store.append(historyFacts(missing, prefix), null);
 }
 
-async function end(x: RunExecution, run: LiveRun, status: 'completed' | 'cancelled' | 'failed', extra: Parameters<typeof endingFact>[2] = {}): Promise<void> {
+async function end(
+  x: RunExecution,
+  run: LiveRun,
+  status: 'completed' | 'cancelled' | 'failed',
+  extra: Parameters<typeof endingFact>[2] = {},
+): Promise<void> {
   sync(x.folder, x.store.log);
   const folded = x.folder.state.view.run;
   // Only a run the log has open gets its end recorded (a quiescent resume writes nothing).

@@ -56,7 +56,12 @@ export function createRun(s: RunSetup): LiveRun {
   if (s.sessionSignal.aborted) controller.abort(s.sessionSignal.reason);
   else s.sessionSignal.addEventListener('abort', onSessionAbort, { once: true });
   const dispose = () => s.sessionSignal.removeEventListener('abort', onSessionAbort);
-  const events = new AgentEventEmitter({ runId, sessionId: s.sessionId, clock: s.clock, ...(s.eventSequenceStart ? { startSequence: s.eventSequenceStart } : {}) });
+  const events = new AgentEventEmitter({
+    runId,
+    sessionId: s.sessionId,
+    clock: s.clock,
+    ...(s.eventSequenceStart ? { startSequence: s.eventSequenceStart } : {}),
+  });
   const stats = { toolCalls: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
   const inbox = new ControlInbox(runId, s.steerCapacity, () => stats.modelCalls, s.clock);
   const llm = new GovernedLlmClient(s.model, {
@@ -72,7 +77,10 @@ export function createRun(s: RunSetup): LiveRun {
     invoker: s.invoker,
     llm,
     events,
-    invocation: createLiveInvocation({ runId, sessionId: s.sessionId, signal: controller.signal, events }, s.governance),
+    invocation: createLiveInvocation(
+      { runId, sessionId: s.sessionId, signal: controller.signal, events },
+      s.governance,
+    ),
     signal: controller.signal,
     clock: s.clock,
     questionCap: s.questionCap,
@@ -83,13 +91,22 @@ export function createRun(s: RunSetup): LiveRun {
 }
 
 /** The facts that open a run on a new prompt: `run.started` and the `user.message`. */
-export function openingFacts(run: LiveRun, prompt: string, system: readonly string[], tools: readonly { name: string; description: string; inputSchema: unknown }[]): FactDraft[] {
+export function openingFacts(
+  run: LiveRun,
+  prompt: string,
+  system: readonly string[],
+  tools: readonly { name: string; description: string; inputSchema: unknown }[],
+): FactDraft[] {
   const at = run.env.clock();
   return [
     drafts.runStarted(run.env.runId, {
       model: `${run.env.llm.provider}/${run.env.llm.model}`,
       system: [...system],
-      tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Record<string, unknown> })),
+      tools: tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        input_schema: t.inputSchema as Record<string, unknown>,
+      })),
       at_ms: at,
     }),
     drafts.prompt(run.env.runId, prompt, at),
@@ -97,15 +114,27 @@ export function openingFacts(run: LiveRun, prompt: string, system: readonly stri
 }
 
 /** The `run.ended` fact of a run. */
-export function endingFact(run: LiveRun, status: 'completed' | 'cancelled' | 'failed', extra: { completion?: string | null; error?: { code: string; message: string } } = {}): FactDraft {
-  return drafts.runEnded(run.env.runId, { status, completion: extra.completion ?? null, ...(extra.error ? { error: extra.error } : {}), at_ms: run.env.clock() });
+export function endingFact(
+  run: LiveRun,
+  status: 'completed' | 'cancelled' | 'failed',
+  extra: { completion?: string | null; error?: { code: string; message: string } } = {},
+): FactDraft {
+  return drafts.runEnded(run.env.runId, {
+    status,
+    completion: extra.completion ?? null,
+    ...(extra.error ? { error: extra.error } : {}),
+    at_ms: run.env.clock(),
+  });
 }
 
 /**
  * Facts restoring earlier conversation: turns already answered, keyed `<prefix>:<i>`
  * (`history` for a restore into an empty log).
  */
-export function historyFacts(history: readonly { role: 'user' | 'assistant'; content: string }[], prefix = 'history'): FactDraft[] {
+export function historyFacts(
+  history: readonly { role: 'user' | 'assistant'; content: string }[],
+  prefix = 'history',
+): FactDraft[] {
   const out: FactDraft[] = [];
   let turn = 0;
   let cycle = 0;
@@ -115,7 +144,17 @@ export function historyFacts(history: readonly { role: 'user' | 'assistant'; con
       cycle = 0;
       out.push({ type: 'user.message', key: `${prefix}:${i}`, payload: { text: h.content, source: 'history' } });
     } else {
-      out.push({ type: 'model.turn', key: `${prefix}:${i}`, payload: { decision: { kind: 'text', text: h.content }, usage: { input_tokens: 0, output_tokens: 0 }, history: true, turn, cycle: cycle++ } });
+      out.push({
+        type: 'model.turn',
+        key: `${prefix}:${i}`,
+        payload: {
+          decision: { kind: 'text', text: h.content },
+          usage: { input_tokens: 0, output_tokens: 0 },
+          history: true,
+          turn,
+          cycle: cycle++,
+        },
+      });
     }
   });
   return out;

@@ -23,7 +23,12 @@ export class SessionArtifactStore implements ArtifactStore {
   /** Stores an output; returns its reference. */
   async put(content: string, meta?: { readonly toolName: string; readonly callId: string }): Promise<ArtifactRef> {
     const id = randomUUID();
-    const ref: ArtifactRef = { id, uri: `artifact://${id}`, sizeBytes: Buffer.byteLength(content, 'utf8'), sha256: sha256Hex(content) };
+    const ref: ArtifactRef = {
+      id,
+      uri: `artifact://${id}`,
+      sizeBytes: Buffer.byteLength(content, 'utf8'),
+      sha256: sha256Hex(content),
+    };
     this.#entries.set(id, { ref, content, ...(meta ? { toolName: meta.toolName, callId: meta.callId } : {}) });
     return ref;
   }

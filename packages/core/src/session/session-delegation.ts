@@ -76,7 +76,15 @@ function rejectIfNotRun(r: ToolInvocationResult): void {
 }
 
 function toResult(raw: Record<string, unknown>): TaskResult {
-  const r = raw as { task_id: string; agent: string; status: string; text?: string; output?: unknown; error?: { code: string; message: string }; thread?: string };
+  const r = raw as {
+    task_id: string;
+    agent: string;
+    status: string;
+    text?: string;
+    output?: unknown;
+    error?: { code: string; message: string };
+    thread?: string;
+  };
   return {
     taskId: r.task_id,
     agent: r.agent,
@@ -96,7 +104,11 @@ export async function delegateTask(invoke: Invoke, spec: TaskSpec, options: Task
 }
 
 /** `session.tasks`: the branches run through `parallel_task`. */
-export async function delegateTasks(invoke: Invoke, specs: readonly TaskSpec[], options: TasksOptions = {}): Promise<TasksResult> {
+export async function delegateTasks(
+  invoke: Invoke,
+  specs: readonly TaskSpec[],
+  options: TasksOptions = {},
+): Promise<TasksResult> {
   const r = await invoke('parallel_task', {
     tasks: specs.map(argsOf),
     ...(options.allowPartialFailure === undefined ? {} : { allow_partial_failure: options.allowPartialFailure }),

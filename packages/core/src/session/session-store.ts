@@ -36,15 +36,23 @@ const METHODS = ['saveSnapshot', 'loadSnapshot', 'listSessions', 'loadRunCheckpo
  * `path` names the option in the error (`sessionStore`).
  */
 export function assertSessionStore(store: unknown, path = 'sessionStore'): asserts store is SessionStore {
-  if (typeof store !== 'object' || store === null) throw new SessionConfigurationError(path, "must be a SessionStore object, 'file' or 'memory'");
+  if (typeof store !== 'object' || store === null)
+    throw new SessionConfigurationError(path, "must be a SessionStore object, 'file' or 'memory'");
   const s = store as Record<string, unknown>;
   for (const m of METHODS) {
     if (typeof s[m] !== 'function') {
-      const why = m === 'saveSnapshot' ? ' (a store must implement the aggregate save explicitly; partial or no-op saves are not allowed)' : '';
+      const why =
+        m === 'saveSnapshot'
+          ? ' (a store must implement the aggregate save explicitly; partial or no-op saves are not allowed)'
+          : '';
       throw new SessionConfigurationError(`${path}.${m}`, `must be a function${why}`);
     }
   }
-  if (s.atomicSnapshots !== true) throw new SessionConfigurationError(`${path}.atomicSnapshots`, 'must be true: the store must publish each snapshot whole');
+  if (s.atomicSnapshots !== true)
+    throw new SessionConfigurationError(
+      `${path}.atomicSnapshots`,
+      'must be true: the store must publish each snapshot whole',
+    );
 }
 
 /**
@@ -52,7 +60,10 @@ export function assertSessionStore(store: unknown, path = 'sessionStore'): asser
  * history turns (user prompts and assistant text; tool traffic is not history). `undefined`
  * when the snapshot has no such run.
  */
-export function checkpointFromSnapshot(snapshot: SessionSnapshotV1 | undefined, runId: string): RunCheckpoint | undefined {
+export function checkpointFromSnapshot(
+  snapshot: SessionSnapshotV1 | undefined,
+  runId: string,
+): RunCheckpoint | undefined {
   const run = snapshot?.runs.find((r) => r.run_id === runId);
   if (!snapshot || !run) return undefined;
   return { runId, messages: turnsUpTo(snapshot, run.last_seq) };

@@ -70,7 +70,11 @@ export function sessionPacks(input: SessionPacksInput): readonly ToolPack[] {
     tools: createDelegationTools(input.delegation),
     resources: input.manualDelegation ? [present('resource.delegation')] : [],
   });
-  const skills = defineToolPack({ name: '@a3s-code/core/skills', version: CORE_PACK_VERSION, tools: createSkillTools(input.skills) });
+  const skills = defineToolPack({
+    name: '@a3s-code/core/skills',
+    version: CORE_PACK_VERSION,
+    tools: createSkillTools(input.skills),
+  });
   return [runtime, ...input.packs, delegation, skills];
 }
 
@@ -79,7 +83,11 @@ export function sessionPacks(input: SessionPacksInput): readonly ToolPack[] {
  * follow (nothing is opened yet: the async build then calls `openAtBuild`). A pack that cannot be
  * plugged in (a capability or tool name already taken) throws before any of its parts is attached.
  */
-export function plugInPacks(resources: SessionResources, packs: readonly ToolPack[], sources: readonly ToolSource[]): void {
+export function plugInPacks(
+  resources: SessionResources,
+  packs: readonly ToolPack[],
+  sources: readonly ToolSource[],
+): void {
   for (const pack of packs) resources.addPack(pack);
   for (const source of sources) resources.addSource(source);
 }

@@ -3,7 +3,12 @@ import { SessionConfigurationError } from '../errors/session-errors.js';
 import type { MutationLedger } from '../gate/mutation-ledger.js';
 import type { SessionGate } from '../gate/session-gate.js';
 import type { VerificationReport } from '../gate/verification-report.js';
-import { runVerification, validateVerification, type VerificationCommand, type VerifyOptions } from '../gate/verify-commands.js';
+import {
+  runVerification,
+  validateVerification,
+  type VerificationCommand,
+  type VerifyOptions,
+} from '../gate/verify-commands.js';
 import type { ToolInvocationResult } from '../invoker/invocation-types.js';
 
 /**
@@ -34,8 +39,10 @@ export async function verifyThroughKernel(
 
 /** Records a host waiver of exactly `digest`, after checking the arguments. */
 export function waiveDigest(gate: SessionGate, digest: string, reason: string, now: number): void {
-  if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest)) throw new SessionConfigurationError('digest', 'must be a 64-character hex effect digest');
-  if (typeof reason !== 'string' || reason.trim().length === 0) throw new SessionConfigurationError('reason', 'must say why the change needs no verification');
+  if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest))
+    throw new SessionConfigurationError('digest', 'must be a 64-character hex effect digest');
+  if (typeof reason !== 'string' || reason.trim().length === 0)
+    throw new SessionConfigurationError('reason', 'must say why the change needs no verification');
   gate.verification.waive(digest, reason, now);
 }
 

@@ -5,7 +5,13 @@
  */
 import type { Fact, Message } from '@a3s-code/effect';
 import type { EventEnvelopeV1 } from '../events/event-envelope.js';
-import type { RunRecord, SessionSnapshotV1, SnapshotArtifact, SubagentTaskSnapshot, VerificationReport } from './snapshot-types.js';
+import type {
+  RunRecord,
+  SessionSnapshotV1,
+  SnapshotArtifact,
+  SubagentTaskSnapshot,
+  VerificationReport,
+} from './snapshot-types.js';
 
 /** What a snapshot is built from. */
 export interface SnapshotInput {
@@ -73,7 +79,19 @@ export function runRecordsFromFacts(facts: readonly Fact[], sessionId: string): 
     if (f.type === 'run.started' && typeof p.run_id === 'string') {
       current = runs.get(p.run_id) ?? null;
       if (!current) {
-        current = { run_id: p.run_id, status: 'running', prompt: null, started_at_ms: num(p.at_ms), ended_at_ms: null, started_seq: f.seq, last_seq: f.seq, input_tokens: 0, output_tokens: 0, tool_calls: 0, completion: null };
+        current = {
+          run_id: p.run_id,
+          status: 'running',
+          prompt: null,
+          started_at_ms: num(p.at_ms),
+          ended_at_ms: null,
+          started_seq: f.seq,
+          last_seq: f.seq,
+          input_tokens: 0,
+          output_tokens: 0,
+          tool_calls: 0,
+          completion: null,
+        };
         runs.set(p.run_id, current);
       }
       current.status = 'running';
@@ -83,11 +101,13 @@ export function runRecordsFromFacts(facts: readonly Fact[], sessionId: string): 
       const id: string | undefined = typeof p.run_id === 'string' ? p.run_id : current?.run_id;
       const run: Draft | undefined = id === undefined ? undefined : runs.get(id);
       if (run) {
-        run.status = p.status === 'completed' || p.status === 'cancelled' || p.status === 'failed' ? p.status : run.status;
+        run.status =
+          p.status === 'completed' || p.status === 'cancelled' || p.status === 'failed' ? p.status : run.status;
         run.ended_at_ms = num(p.at_ms);
         run.completion = typeof p.completion === 'string' ? p.completion : null;
         const err = p.error as { code?: unknown; message?: unknown } | null | undefined;
-        if (err && typeof err.code === 'string' && typeof err.message === 'string') run.error = { code: err.code, message: err.message };
+        if (err && typeof err.code === 'string' && typeof err.message === 'string')
+          run.error = { code: err.code, message: err.message };
         run.last_seq = f.seq;
       }
       if (run === current) current = null;
@@ -95,7 +115,8 @@ export function runRecordsFromFacts(facts: readonly Fact[], sessionId: string): 
     }
     if (!current) continue;
     current.last_seq = f.seq;
-    if (f.type === 'user.message' && p.source === 'user' && current.prompt === null && typeof p.text === 'string') current.prompt = p.text;
+    if (f.type === 'user.message' && p.source === 'user' && current.prompt === null && typeof p.text === 'string')
+      current.prompt = p.text;
     else if (f.type === 'model.turn' && p.history !== true) {
       const u = (p.usage ?? {}) as Payload;
       current.input_tokens += num(u.input_tokens) ?? 0;

@@ -17,8 +17,21 @@ const status = z.enum(['passed', 'failed', 'needs_review', 'skipped']);
 
 const message = z.discriminatedUnion('role', [
   z.looseObject({ role: z.literal('user'), text: z.string(), source: z.string(), seq: int }),
-  z.looseObject({ role: z.literal('assistant'), text: z.string(), tool_calls: z.array(z.looseObject({ id: z.string(), name: z.string() })), seq: int }),
-  z.looseObject({ role: z.literal('tool'), tool_call_id: z.string(), name: z.string(), ok: z.boolean(), output: z.string(), exit_code: z.number().int(), seq: int }),
+  z.looseObject({
+    role: z.literal('assistant'),
+    text: z.string(),
+    tool_calls: z.array(z.looseObject({ id: z.string(), name: z.string() })),
+    seq: int,
+  }),
+  z.looseObject({
+    role: z.literal('tool'),
+    tool_call_id: z.string(),
+    name: z.string(),
+    ok: z.boolean(),
+    output: z.string(),
+    exit_code: z.number().int(),
+    seq: int,
+  }),
 ]);
 
 const snapshotSchema = z.object({
@@ -29,14 +42,27 @@ const snapshotSchema = z.object({
   workspace_dir: z.string().optional(),
   conversation: z.array(message),
   artifacts: z.array(
-    z.looseObject({ id: z.string().min(1), uri: z.string(), size_bytes: int, sha256: z.string(), tool_name: z.string().optional(), call_id: z.string().optional(), content: z.string().nullable() }),
+    z.looseObject({
+      id: z.string().min(1),
+      uri: z.string(),
+      size_bytes: int,
+      sha256: z.string(),
+      tool_name: z.string().optional(),
+      call_id: z.string().optional(),
+      content: z.string().nullable(),
+    }),
   ),
   trace_events: z.array(
     z.looseObject({
       version: z.literal(1),
       type: z.string().min(1),
       payload: z.record(z.string(), z.unknown()),
-      metadata: z.looseObject({ run_id: z.string(), session_id: z.string(), sequence: z.number().int().min(1), timestamp_ms: z.number() }),
+      metadata: z.looseObject({
+        run_id: z.string(),
+        session_id: z.string(),
+        sequence: z.number().int().min(1),
+        timestamp_ms: z.number(),
+      }),
     }),
   ),
   runs: z.array(
@@ -54,7 +80,9 @@ const snapshotSchema = z.object({
       completion: z.string().nullable(),
     }),
   ),
-  verification_reports: z.array(z.looseObject({ schema: z.string().min(1), subject: z.string(), status, effect_digest: z.string().nullable() })),
+  verification_reports: z.array(
+    z.looseObject({ schema: z.string().min(1), subject: z.string(), status, effect_digest: z.string().nullable() }),
+  ),
   subagent_tasks: z.array(z.looseObject({ task_id: z.string().min(1), agent: z.string(), status: z.string() })),
 });
 
@@ -86,15 +114,21 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  */
 export function parseSessionSnapshot(value: unknown, source: string, expectedSessionId?: string): SessionSnapshotV1 {
   if (!isRecord(value)) throw new SessionSnapshotError(source, '(root)', 'must be a JSON object');
-  const snapshot = value.version === undefined && 'messages' in value ? migrateLegacySession(value, source) : parseV1(value, source);
+  const snapshot =
+    value.version === undefined && 'messages' in value ? migrateLegacySession(value, source) : parseV1(value, source);
   if (expectedSessionId !== undefined && snapshot.session_id !== expectedSessionId) {
-    throw new SessionSnapshotError(source, 'session_id', `is '${snapshot.session_id}', expected '${expectedSessionId}'`);
+    throw new SessionSnapshotError(
+      source,
+      'session_id',
+      `is '${snapshot.session_id}', expected '${expectedSessionId}'`,
+    );
   }
   return snapshot;
 }
 
 function parseV1(value: Record<string, unknown>, source: string): SessionSnapshotV1 {
-  if (value.version !== 1) throw new SessionSnapshotError(source, 'version', `must be 1, got ${JSON.stringify(value.version)}`);
+  if (value.version !== 1)
+    throw new SessionSnapshotError(source, 'version', `must be 1, got ${JSON.stringify(value.version)}`);
   const parsed = snapshotSchema.safeParse(value);
   if (!parsed.success) fail(source, parsed.error.issues);
   const s = parsed.data as unknown as SessionSnapshotV1;
@@ -106,17 +140,32 @@ function parseV1(value: Record<string, unknown>, source: string): SessionSnapsho
 export function checkIntegrity(s: SessionSnapshotV1, source: string): void {
   const seen = new Set<string>();
   s.runs.forEach((r, i) => {
-    if (seen.has(r.run_id)) throw new SessionSnapshotError(source, `runs[${i}].run_id`, `'${r.run_id}' appears more than once`);
+    if (seen.has(r.run_id))
+      throw new SessionSnapshotError(source, `runs[${i}].run_id`, `'${r.run_id}' appears more than once`);
     seen.add(r.run_id);
-    if (r.session_id !== s.session_id) throw new SessionSnapshotError(source, `runs[${i}].session_id`, `is '${r.session_id}', expected '${s.session_id}'`);
+    if (r.session_id !== s.session_id)
+      throw new SessionSnapshotError(
+        source,
+        `runs[${i}].session_id`,
+        `is '${r.session_id}', expected '${s.session_id}'`,
+      );
   });
   const lastSequence = new Map<string, number>();
   s.trace_events.forEach((e: EventEnvelopeV1, i) => {
     const m = e.metadata;
-    if (m.session_id !== s.session_id) throw new SessionSnapshotError(source, `trace_events[${i}].metadata.session_id`, `is '${m.session_id}', expected '${s.session_id}'`);
+    if (m.session_id !== s.session_id)
+      throw new SessionSnapshotError(
+        source,
+        `trace_events[${i}].metadata.session_id`,
+        `is '${m.session_id}', expected '${s.session_id}'`,
+      );
     const last = lastSequence.get(m.run_id);
     if (last !== undefined && m.sequence <= last) {
-      throw new SessionSnapshotError(source, `trace_events[${i}].metadata.sequence`, `${m.sequence} does not increase (previous event of run '${m.run_id}' had ${last})`);
+      throw new SessionSnapshotError(
+        source,
+        `trace_events[${i}].metadata.sequence`,
+        `${m.sequence} does not increase (previous event of run '${m.run_id}' had ${last})`,
+      );
     }
     lastSequence.set(m.run_id, m.sequence);
   });

@@ -1,20 +1,22 @@
 // streamResume: a parked run continues as a stream of events (like stream), with its result;
 // describeSessionTools / toolDescriptors: the surface with capabilities, with and without a model.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestToolPack, ScriptedConfirmationManager } from '../testing/index.js';
 import { closeAfterEach, open, workspace } from '../../test/session-kit.js';
-import type { AgentSession } from './agent-session.js';
 import { describeSessionTools } from './describe-tools.js';
 
 const { sessions } = closeAfterEach();
 
 describe('AgentSession.streamResume', () => {
   it('streams the resumed run: the parked tool runs once, events end with agent_end, .result settles', async () => {
-    const { session, state } = await open([{ tool_calls: [{ id: 'w1', name: 'echo', args: { text: 'hi' } }] }, { text: 'written' }], {
-      permissions: { ask: ['echo'], defaultDecision: 'allow' },
-      confirmation: new ScriptedConfirmationManager(),
-      parkMode: 'return',
-    });
+    const { session, state } = await open(
+      [{ tool_calls: [{ id: 'w1', name: 'echo', args: { text: 'hi' } }] }, { text: 'written' }],
+      {
+        permissions: { ask: ['echo'], defaultDecision: 'allow' },
+        confirmation: new ScriptedConfirmationManager(),
+        parkMode: 'return',
+      },
+    );
     sessions.push(session);
     const parked = await session.send('write');
     expect(parked.status).toBe('parked');
@@ -41,17 +43,29 @@ describe('tool descriptors', () => {
     const live = session.toolDescriptors();
     expect(live.map((d) => d.name)).toEqual(session.toolNames());
     expect(live.find((d) => d.name === 'verify')).toBeUndefined();
-    expect(live.find((d) => d.name === 'program')).toMatchObject({ tier: 'read', capabilities: { maxParallelism: 8, readOnly: false }, requires: [] });
+    expect(live.find((d) => d.name === 'program')).toMatchObject({
+      tier: 'read',
+      capabilities: { maxParallelism: 8, readOnly: false },
+      requires: [],
+    });
     expect('execute' in live[0]!).toBe(false);
 
     const ws = workspace();
     const test = createTestToolPack();
-    const described = await describeSessionTools(ws.dir, { tools: [test.pack], workspace: ws.services, permissions: { deny: ['echo'] } }, {});
+    const described = await describeSessionTools(
+      ws.dir,
+      { tools: [test.pack], workspace: ws.services, permissions: { deny: ['echo'] } },
+      {},
+    );
     const names = described.map((d) => d.name);
     // No question handler and no parkMode 'return': nobody could answer, so no ask_user (ASK-08).
     expect(names.slice(0, 4)).toEqual(['batch', 'program', 'verify', 'generate_object']);
     expect(names).not.toContain('echo');
-    expect(described.find((d) => d.name === 'verify')?.capabilities).toMatchObject({ maxParallelism: expect.any(Number) });
-    await expect(describeSessionTools(ws.dir, {}, { parkMode: 'nope' } as never)).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION' });
+    expect(described.find((d) => d.name === 'verify')?.capabilities).toMatchObject({
+      maxParallelism: expect.any(Number),
+    });
+    await expect(describeSessionTools(ws.dir, {}, { parkMode: 'nope' } as never)).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+    });
   });
 });

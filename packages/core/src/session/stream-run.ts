@@ -15,7 +15,10 @@ export type RunEventStream = AsyncIterable<ProjectedEventV1> & { readonly result
  * Starts a run with `start` (which calls `onStart` with the live run) and streams its events.
  * `interrupt` is called, naming this run, when the consumer stops before the run ended.
  */
-export function streamRun(start: (onStart: (run: LiveRun) => void) => Promise<RunResult>, interrupt: (target: { readonly runId: string; readonly reason: string }) => void): RunEventStream {
+export function streamRun(
+  start: (onStart: (run: LiveRun) => void) => Promise<RunResult>,
+  interrupt: (target: { readonly runId: string; readonly reason: string }) => void,
+): RunEventStream {
   let events: AsyncIterableIterator<EventEnvelopeV1> | undefined;
   let runId = '';
   const result = start((run) => {

@@ -4,5 +4,8 @@ import type { Tool } from '../tools/tool.js';
 /** A source of tools kept in step with a session's registry. */
 export interface ToolSource {
   /** Starts keeping `registry` in step with the source; returns the detacher (called on close). */
-  attach(registry: { add(tool: Tool, options?: { readonly replace?: boolean }): unknown; remove(name: string): boolean }): () => void;
+  attach(registry: {
+    add(tool: Tool, options?: { readonly replace?: boolean }): unknown;
+    remove(name: string): boolean;
+  }): () => void;
 }

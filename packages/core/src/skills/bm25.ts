@@ -16,7 +16,13 @@ export function tokenize(text: string): string[] {
 }
 
 /** Ranks `items` for `query`, best first; items scoring 0 are left out. Ties keep input order. */
-export function rankBm25<T>(items: readonly T[], text: (item: T) => string, query: string, k1 = 1.2, b = 0.75): Ranked<T>[] {
+export function rankBm25<T>(
+  items: readonly T[],
+  text: (item: T) => string,
+  query: string,
+  k1 = 1.2,
+  b = 0.75,
+): Ranked<T>[] {
   const docs = items.map((item) => ({ item, tokens: tokenize(text(item)) }));
   const terms = [...new Set(tokenize(query))];
   if (docs.length === 0 || terms.length === 0) return [];

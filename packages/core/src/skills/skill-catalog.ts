@@ -26,7 +26,10 @@ function skillFiles(dir: string): string[] {
 }
 
 /** Loads the skills of a session. @throws SessionConfigurationError naming a bad file's field. */
-export function loadSkillCatalog(workspaceDir: string, skillDirs: readonly string[]): ReadonlyMap<string, SkillDefinition> {
+export function loadSkillCatalog(
+  workspaceDir: string,
+  skillDirs: readonly string[],
+): ReadonlyMap<string, SkillDefinition> {
   const out = new Map<string, SkillDefinition>();
   for (const dir of [join(workspaceDir, WORKSPACE_SKILL_DIR), ...skillDirs]) {
     for (const file of skillFiles(dir)) {

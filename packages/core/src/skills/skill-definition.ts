@@ -32,10 +32,21 @@ export function parseSkillFile(text: string, file: string): SkillDefinition {
     throw e;
   }
   const name = stringAttr(doc, 'name', file);
-  if (name === undefined || !NAME.test(name)) throw new SessionConfigurationError(`${file}: name`, 'must be 1..64 of [A-Za-z0-9_.-], starting with a letter or digit');
+  if (name === undefined || !NAME.test(name))
+    throw new SessionConfigurationError(
+      `${file}: name`,
+      'must be 1..64 of [A-Za-z0-9_.-], starting with a letter or digit',
+    );
   const description = stringAttr(doc, 'description', file);
-  if (description === undefined || description.trim() === '') throw new SessionConfigurationError(`${file}: description`, 'must be a non-empty string');
+  if (description === undefined || description.trim() === '')
+    throw new SessionConfigurationError(`${file}: description`, 'must be a non-empty string');
   const allowed = listAttr(doc, 'allowed_tools') ?? listAttr(doc, 'allowed-tools');
   allowed?.forEach((r, i) => parsePermissionRule(r, `${file}: allowed_tools[${i}]`));
-  return Object.freeze({ name, description: description.trim(), ...(allowed ? { allowedTools: [...allowed] } : {}), instructions: doc.body, path: file });
+  return Object.freeze({
+    name,
+    description: description.trim(),
+    ...(allowed ? { allowedTools: [...allowed] } : {}),
+    instructions: doc.body,
+    path: file,
+  });
 }

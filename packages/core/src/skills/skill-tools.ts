@@ -23,7 +23,11 @@ const skillInput = z.strictObject({ name: z.string().min(1).describe('Exact skil
 export function withSkill(g: GovernanceSnapshot, skill: SkillDefinition): GovernanceSnapshot {
   if (skill.allowedTools === undefined) return g;
   const previous = g.skill === undefined ? [] : [{ name: `skill:${g.skill.name}`, allowedTools: g.skill.allowedTools }];
-  return { ...g, skill: { name: skill.name, allowedTools: skill.allowedTools }, restrictions: [...(g.restrictions ?? []), ...previous] };
+  return {
+    ...g,
+    skill: { name: skill.name, allowedTools: skill.allowedTools },
+    restrictions: [...(g.restrictions ?? []), ...previous],
+  };
 }
 
 /** Creates `search_skills` and `Skill` over a skill catalog. */
@@ -31,31 +35,55 @@ export function createSkillTools(skills: ReadonlyMap<string, SkillDefinition>): 
   const all = [...skills.values()];
   const search = defineTool({
     name: 'search_skills',
-    description: 'Find skills (packaged instructions for a kind of task) by what you need; load one with the Skill tool.',
+    description:
+      'Find skills (packaged instructions for a kind of task) by what you need; load one with the Skill tool.',
     tier: 'read',
     input: searchInput,
     capabilities: { readOnly: true, idempotent: true, outputType: 'json' },
     async execute(args) {
-      const ranked = rankBm25(all, (s) => `${s.name} ${s.name.replace(/[-_.]/g, ' ')} ${s.description}`, args.query).slice(0, args.limit);
-      const hits = ranked.map((r) => ({ name: r.item.name, description: r.item.description, score: Number(r.score.toFixed(4)), ...(r.item.allowedTools ? { allowed_tools: r.item.allowedTools } : {}) }));
-      return { output: JSON.stringify({ skills: hits, total: all.length }), exitCode: 0, metadata: { matches: hits.length } };
+      const ranked = rankBm25(
+        all,
+        (s) => `${s.name} ${s.name.replace(/[-_.]/g, ' ')} ${s.description}`,
+        args.query,
+      ).slice(0, args.limit);
+      const hits = ranked.map((r) => ({
+        name: r.item.name,
+        description: r.item.description,
+        score: Number(r.score.toFixed(4)),
+        ...(r.item.allowedTools ? { allowed_tools: r.item.allowedTools } : {}),
+      }));
+      return {
+        output: JSON.stringify({ skills: hits, total: all.length }),
+        exitCode: 0,
+        metadata: { matches: hits.length },
+      };
     },
   });
   const load = defineTool({
     name: 'Skill',
-    description: 'Load a skill by name: its instructions are returned for you to follow, and its tool restrictions apply for the rest of this run.',
+    description:
+      'Load a skill by name: its instructions are returned for you to follow, and its tool restrictions apply for the rest of this run.',
     tier: 'read',
     input: skillInput,
     capabilities: { readOnly: true, idempotent: true },
     async execute(args, ctx) {
       const skill = skills.get(args.name);
       if (skill === undefined) {
-        return { output: `Skill: args.name: no skill named '${args.name}'; available: ${all.length > 0 ? all.map((s) => s.name).join(', ') : '(none)'}`, exitCode: 1 };
+        return {
+          output: `Skill: args.name: no skill named '${args.name}'; available: ${all.length > 0 ? all.map((s) => s.name).join(', ') : '(none)'}`,
+          exitCode: 1,
+        };
       }
       const context = invocationContextOf(ctx);
       const active = context !== undefined && narrowLiveGovernance(context, (g) => withSkill(g, skill));
-      const restriction = skill.allowedTools ? `\n\n[Tool restriction for the rest of this run: ${skill.allowedTools.join(', ')}]` : '';
-      return { output: `# Skill: ${skill.name}\n${skill.instructions}${restriction}`, exitCode: 0, metadata: { skill: skill.name, active, allowed_tools: skill.allowedTools ?? null } };
+      const restriction = skill.allowedTools
+        ? `\n\n[Tool restriction for the rest of this run: ${skill.allowedTools.join(', ')}]`
+        : '';
+      return {
+        output: `# Skill: ${skill.name}\n${skill.instructions}${restriction}`,
+        exitCode: 0,
+        metadata: { skill: skill.name, active, allowed_tools: skill.allowedTools ?? null },
+      };
     },
   });
   return [search, load] as readonly Tool[];

@@ -1,9 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { results } from '../../test/delegation-kit.js';
 import { closeAfterEach, open, workspace } from '../../test/session-kit.js';
-import type { AgentSession } from '../session/agent-session.js';
 import { rankBm25 } from './bm25.js';
 
 const { sessions } = closeAfterEach();
@@ -16,28 +15,45 @@ function skillsDir(skills: Record<string, string>, where = '.a3s/skills'): strin
   }
   return ws.dir;
 }
-const skill = (name: string, description: string, allowed?: string) => `---\nname: ${name}\ndescription: ${description}\n${allowed ? `allowed_tools: [${allowed}]\n` : ''}---\nFollow the ${name} procedure.\n`;
+const skill = (name: string, description: string, allowed?: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n${allowed ? `allowed_tools: [${allowed}]\n` : ''}---\nFollow the ${name} procedure.\n`;
 const call = (name: string, args: Record<string, unknown>, id = name) => ({ id, name, args });
 
 describe('skills', () => {
   it('SURF-07: search_skills ranks skills by BM25 over name and description (workspace and configured folders)', async () => {
-    const dir = skillsDir({ review: skill('code-review', 'Review a pull request for bugs and style'), docs: skill('docs', 'Write documentation pages') });
+    const dir = skillsDir({
+      review: skill('code-review', 'Review a pull request for bugs and style'),
+      docs: skill('docs', 'Write documentation pages'),
+    });
     mkdirSync(join(dir, 'extra', 'rel'), { recursive: true });
-    writeFileSync(join(dir, 'extra', 'rel', 'SKILL.md'), skill('release', 'Cut a release: changelog, version bump, tag'));
+    writeFileSync(
+      join(dir, 'extra', 'rel', 'SKILL.md'),
+      skill('release', 'Cut a release: changelog, version bump, tag'),
+    );
     const { session } = await open([], { skillDirs: ['extra'] }, dir);
     sessions.push(session);
     const r = await session.tool('search_skills', { query: 'review this pull request' });
-    const hits = (JSON.parse(r.output) as { skills: { name: string }[]; total: number });
+    const hits = JSON.parse(r.output) as { skills: { name: string }[]; total: number };
     expect(hits.total).toBe(3);
     expect(hits.skills.map((s) => s.name)).toEqual(['code-review']);
-    const rel = JSON.parse((await session.tool('search_skills', { query: 'changelog for the release' })).output) as { skills: { name: string }[] };
+    const rel = JSON.parse((await session.tool('search_skills', { query: 'changelog for the release' })).output) as {
+      skills: { name: string }[];
+    };
     expect(rel.skills[0]!.name).toBe('release');
     expect(rankBm25(['a b', 'b b c', 'c'], (x) => x, 'b').map((x) => x.item)).toEqual(['b b c', 'a b']);
   });
 
   it('PERM-08: Skill loads the instructions and its allowed_tools deny other calls at the projection for the rest of the run', async () => {
     const dir = skillsDir({ review: skill('review', 'Review code', 'echo') });
-    const { session, state } = await open([{ tool_calls: [call('Skill', { name: 'review' })] }, { tool_calls: [call('add', { a: 1, b: 2 }), call('echo', { text: 'ok' })] }, { text: 'reviewed' }], {}, dir);
+    const { session, state } = await open(
+      [
+        { tool_calls: [call('Skill', { name: 'review' })] },
+        { tool_calls: [call('add', { a: 1, b: 2 }), call('echo', { text: 'ok' })] },
+        { text: 'reviewed' },
+      ],
+      {},
+      dir,
+    );
     sessions.push(session);
     const events: string[] = [];
     for await (const ev of session.stream('review')) events.push(ev.type);
@@ -51,7 +67,10 @@ describe('skills', () => {
   });
 
   it('PERM-08/CAP-07: a second skill never widens the first, and a delegated child inherits the active skill', async () => {
-    const dir = skillsDir({ a: skill('a', 'first', 'echo, add, task, Skill'), b: skill('b', 'second', 'add, noop, task') });
+    const dir = skillsDir({
+      a: skill('a', 'first', 'echo, add, task, Skill'),
+      b: skill('b', 'second', 'add, noop, task'),
+    });
     const { session, state } = await open(
       [
         { tool_calls: [call('Skill', { name: 'a' }, 's1'), call('Skill', { name: 'b' }, 's2')] },
@@ -66,13 +85,22 @@ describe('skills', () => {
     );
     sessions.push(session);
     await session.send('two skills');
-    expect(state.executions.map((e) => [e.tool, (e.args as { a?: number }).a])).toEqual([['add', 1], ['add', 2]]);
+    expect(state.executions.map((e) => [e.tool, (e.args as { a?: number }).a])).toEqual([
+      ['add', 1],
+      ['add', 2],
+    ]);
     const r = results(session.store.log.facts);
-    expect(r.filter((x) => !x[1]).map((x) => x[2])).toEqual(['Permission denied: skill:b', 'Permission denied: skill:a']);
+    expect(r.filter((x) => !x[1]).map((x) => x[2])).toEqual([
+      'Permission denied: skill:b',
+      'Permission denied: skill:a',
+    ]);
   });
 
   it('a bad SKILL.md fails the session build naming the file and the field', async () => {
     const dir = skillsDir({ bad: '---\nname: bad\n---\nbody' });
-    await expect(open([], {}, dir)).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION', message: expect.stringMatching(/bad\/SKILL\.md: description/) });
+    await expect(open([], {}, dir)).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      message: expect.stringMatching(/bad\/SKILL\.md: description/),
+    });
   });
 });

@@ -37,7 +37,7 @@ describe('FileFactStore', () => {
   it('LOG-09: an unsafe session id cannot escape the effect-log folder', async () => {
     const ws = tmp();
     const store = await track(FileFactStore.open(ws, '../../etc/passwd'));
-    expect(store.path.startsWith(join(ws, '.a3s', 'effect-log') + '/')).toBe(true);
+    expect(store.path.startsWith(`${join(ws, '.a3s', 'effect-log')}/`)).toBe(true);
     expect(store.path).toMatch(/s-[0-9a-f]{64}\.jsonl$/);
   });
 
@@ -47,7 +47,13 @@ describe('FileFactStore', () => {
     await s.append([user('u1', 'héllo ✓'), user('u2')], null);
     await s.close();
     const path = join(ws, '.a3s/effect-log/t.jsonl');
-    const torn = encodeFact({ seq: 3, type: 'user.message', key: 'u3', cause: null, payload: { text: 'ü', source: 'user' } }).slice(0, 30);
+    const torn = encodeFact({
+      seq: 3,
+      type: 'user.message',
+      key: 'u3',
+      cause: null,
+      payload: { text: 'ü', source: 'user' },
+    }).slice(0, 30);
     appendFileSync(path, torn);
     const before = readFileSync(path);
     const store = await track(FileFactStore.open(ws, 't'));
@@ -63,7 +69,10 @@ describe('FileFactStore', () => {
     const ws = tmp();
     const path = join(ws, '.a3s/effect-log/n.jsonl');
     mkdirSync(join(ws, '.a3s/effect-log'), { recursive: true });
-    writeFileSync(path, encodeFact({ seq: 1, type: 'user.message', key: 'u1', cause: null, payload: { text: 'a', source: 'user' } }));
+    writeFileSync(
+      path,
+      encodeFact({ seq: 1, type: 'user.message', key: 'u1', cause: null, payload: { text: 'a', source: 'user' } }),
+    );
     const store = await track(FileFactStore.open(ws, 'n'));
     await store.append([user('u2')], null);
     expect(parseLog(readFileSync(path, 'utf8')).facts).toHaveLength(2);
@@ -73,7 +82,13 @@ describe('FileFactStore', () => {
     const ws = tmp();
     const path = join(ws, '.a3s/effect-log/c.jsonl');
     mkdirSync(join(ws, '.a3s/effect-log'), { recursive: true });
-    const good = encodeFact({ seq: 1, type: 'user.message', key: 'u1', cause: null, payload: { text: 'a', source: 'user' } });
+    const good = encodeFact({
+      seq: 1,
+      type: 'user.message',
+      key: 'u1',
+      cause: null,
+      payload: { text: 'a', source: 'user' },
+    });
     writeFileSync(path, `${good}\n{garbage}\n${good.replace('"seq":1', '"seq":3')}\n`);
     const before = readFileSync(path, 'utf8');
     const e = await FileFactStore.open(ws, 'c').catch((x: unknown) => x);
@@ -98,7 +113,12 @@ describe('FileFactStore', () => {
     const ws = tmp();
     const child = spawn(
       process.execPath,
-      ['--input-type=module', '-e', `import { FileFactStore } from ${JSON.stringify(dist)}; await FileFactStore.open(process.argv[1], 'x'); console.log('locked'); setInterval(() => {}, 1000);`, ws],
+      [
+        '--input-type=module',
+        '-e',
+        `import { FileFactStore } from ${JSON.stringify(dist)}; await FileFactStore.open(process.argv[1], 'x'); console.log('locked'); setInterval(() => {}, 1000);`,
+        ws,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     await new Promise<void>((resolve, reject) => {
@@ -134,10 +154,20 @@ describe('FileFactStore', () => {
         expect(parseLog(readFileSync(store.path, 'utf8')).facts).toHaveLength(store.log.length);
         checks++;
         if (t.kind === 'infer' && t.cycle === 0) {
-          return [drafts.modelTurn(t.turn, t.cycle, { decision: { kind: 'tool', calls: [{ id: 'c', name: 'read', args: {}, needs_confirmation: false }] }, usage: { input_tokens: 1, output_tokens: 1 } })];
+          return [
+            drafts.modelTurn(t.turn, t.cycle, {
+              decision: { kind: 'tool', calls: [{ id: 'c', name: 'read', args: {}, needs_confirmation: false }] },
+              usage: { input_tokens: 1, output_tokens: 1 },
+            }),
+          ];
         }
         if (t.kind === 'tool') return [drafts.toolResult(t.pending, { ok: true, output: 'x', exit_code: 0 })];
-        return [drafts.modelTurn(1, 1, { decision: { kind: 'text', text: 'done' }, usage: { input_tokens: 1, output_tokens: 1 } })];
+        return [
+          drafts.modelTurn(1, 1, {
+            decision: { kind: 'text', text: 'done' },
+            usage: { input_tokens: 1, output_tokens: 1 },
+          }),
+        ];
       },
       onAppend: () => store.flush(),
     });

@@ -6,7 +6,16 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { A3sError, effectLogPath, encodeFact, FactLog, parseLog, type Fact, type FactDraft, type TornLine } from '@a3s-code/effect';
+import {
+  A3sError,
+  effectLogPath,
+  encodeFact,
+  FactLog,
+  parseLog,
+  type Fact,
+  type FactDraft,
+  type TornLine,
+} from '@a3s-code/effect';
 import type { FactStore } from './fact-store.js';
 import { mkdirState } from './state-folder.js';
 import { acquireThreadLock, type ThreadLock } from './thread-lock.js';
@@ -82,7 +91,13 @@ export class FileFactStore implements FactStore {
         await fh.sync();
       }
       const log = new FactLog(parsed.facts);
-      return new FileFactStore(path, log, { facts: parsed.facts.length, truncated: parsed.torn ?? null, truncatedBytes }, fh, lock);
+      return new FileFactStore(
+        path,
+        log,
+        { facts: parsed.facts.length, truncated: parsed.torn ?? null, truncatedBytes },
+        fh,
+        lock,
+      );
     } catch (e) {
       await fh?.close().catch(() => undefined);
       await lock.release();
@@ -146,6 +161,7 @@ export class FileFactStore implements FactStore {
 
   private usable(): void {
     if (this.closed) throw new FactStoreError(this.path, 'the store is closed');
-    if (this.broken) throw new FactStoreError(this.path, 'an earlier write failed; reopen the session to continue', this.broken);
+    if (this.broken)
+      throw new FactStoreError(this.path, 'an earlier write failed; reopen the session to continue', this.broken);
   }
 }

@@ -10,9 +10,13 @@ import { A3sError } from '@a3s-code/effect';
 /** Another live process holds the thread's write lock. */
 export class FactLogLockedError extends A3sError {
   constructor(path: string, owner: LockOwner) {
-    super('FACT_LOG_LOCKED', `fact log '${path}' is open for writing by process ${owner.pid} on ${owner.host}; close that session first`, {
-      details: { path, pid: owner.pid, host: owner.host },
-    });
+    super(
+      'FACT_LOG_LOCKED',
+      `fact log '${path}' is open for writing by process ${owner.pid} on ${owner.host}; close that session first`,
+      {
+        details: { path, pid: owner.pid, host: owner.host },
+      },
+    );
   }
 }
 
@@ -43,7 +47,8 @@ function alive(pid: number): boolean {
 async function readOwner(path: string): Promise<LockOwner | null> {
   try {
     const owner = JSON.parse(await readFile(path, 'utf8')) as Partial<LockOwner>;
-    if (typeof owner.pid === 'number' && typeof owner.host === 'string') return { pid: owner.pid, host: owner.host, since: owner.since ?? 0 };
+    if (typeof owner.pid === 'number' && typeof owner.host === 'string')
+      return { pid: owner.pid, host: owner.host, since: owner.since ?? 0 };
   } catch {
     // Unreadable or half-written: treated as stale below.
   }
@@ -80,9 +85,12 @@ export async function acquireThreadLock(path: string): Promise<ThreadLock> {
     }
     const owner = await readOwner(path);
     // A lock from another host cannot be checked; only a same-host dead owner is stale.
-    if (owner && (owner.host !== me.host || alive(owner.pid)) && owner.pid !== me.pid) throw new FactLogLockedError(path, owner);
+    if (owner && (owner.host !== me.host || alive(owner.pid)) && owner.pid !== me.pid)
+      throw new FactLogLockedError(path, owner);
     if (owner && owner.pid === me.pid && owner.host === me.host) throw new FactLogLockedError(path, owner);
     await rm(path, { force: true });
   }
-  throw new A3sError('FACT_LOG_LOCKED', `could not take the lock '${path}': it keeps changing hands`, { details: { path } });
+  throw new A3sError('FACT_LOG_LOCKED', `could not take the lock '${path}': it keeps changing hands`, {
+    details: { path },
+  });
 }

@@ -33,12 +33,21 @@ export interface TestInvocation {
 }
 
 /** Builds an `InvocationContext` with a recording sink and its own abort controller. */
-export function createTestInvocation(governance: GovernanceSnapshot = {}, ids: { runId?: string; sessionId?: string } = {}): TestInvocation {
+export function createTestInvocation(
+  governance: GovernanceSnapshot = {},
+  ids: { runId?: string; sessionId?: string } = {},
+): TestInvocation {
   const events = new RecordingEventSink();
   const controller = new AbortController();
   return {
     events,
     controller,
-    context: { runId: ids.runId ?? 'run-1', sessionId: ids.sessionId ?? 'session-1', signal: controller.signal, events, governance },
+    context: {
+      runId: ids.runId ?? 'run-1',
+      sessionId: ids.sessionId ?? 'session-1',
+      signal: controller.signal,
+      events,
+      governance,
+    },
   };
 }

@@ -92,7 +92,12 @@ export function createTestToolPack(options: TestToolPackOptions = {}): TestToolP
       description: 'Wait, honouring cancellation.',
       tier: 'read',
       input: z.object({ ms: z.number().int().min(0).max(10_000) }).strict(),
-      capabilities: { readOnly: true, idempotent: true, cancelSafe: true, maxParallelism: options.sleepParallelism ?? 4 },
+      capabilities: {
+        readOnly: true,
+        idempotent: true,
+        cancelSafe: true,
+        maxParallelism: options.sleepParallelism ?? 4,
+      },
       execute: async (args, ctx) => {
         record('sleep', args, ctx);
         state.running += 1;
@@ -129,7 +134,13 @@ export function createTestToolPack(options: TestToolPackOptions = {}): TestToolP
       description: 'Write a note.',
       tier: 'write',
       requires: ['fs.write'],
-      input: z.object({ path: z.string().min(1), content: z.string(), mode: z.enum(['replace', 'append']).default('replace') }).strict(),
+      input: z
+        .object({
+          path: z.string().min(1),
+          content: z.string(),
+          mode: z.enum(['replace', 'append']).default('replace'),
+        })
+        .strict(),
       execute: async (args, ctx) => {
         record('write_note', args, ctx);
         const prev = args.mode === 'append' ? (state.notes.get(args.path) ?? '') : '';
@@ -156,7 +167,11 @@ export function createTestToolPack(options: TestToolPackOptions = {}): TestToolP
       execute: async (args, ctx) => {
         record('nest', args, ctx);
         const r = await ctx.invoker.invoke(args.tool, args.args);
-        return { output: r.output, exitCode: r.exitCode, metadata: { inner_source: r.source, inner_error: r.errorKind ?? null } };
+        return {
+          output: r.output,
+          exitCode: r.exitCode,
+          metadata: { inner_source: r.source, inner_error: r.errorKind ?? null },
+        };
       },
     }),
   ];

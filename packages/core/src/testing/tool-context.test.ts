@@ -34,7 +34,14 @@ describe('createToolContext', () => {
     expect(ctx.invoker.toolNames()).toEqual([]);
     expect(ctx.invoker.capabilitiesOf('echo', {})).toBeUndefined();
     const r = await ctx.invoker.invoke('echo', { text: 'x' });
-    expect(r).toMatchObject({ id: 'p.1', name: 'echo', source: 'nested', ok: false, exitCode: 1, errorKind: 'not_found' });
+    expect(r).toMatchObject({
+      id: 'p.1',
+      name: 'echo',
+      source: 'nested',
+      ok: false,
+      exitCode: 1,
+      errorKind: 'not_found',
+    });
     expect(r.error).toBeInstanceOf(ToolNotFoundError);
     expect(r.error?.code).toBe('TOOL_NOT_FOUND');
     expect((await ctx.invoker.invoke('echo', {}, { id: 'mine' })).id).toBe('mine');
@@ -45,7 +52,15 @@ describe('createToolContext', () => {
     const artifacts = new InMemoryArtifactStore();
     const workspace = emptyWorkspace('/repo');
     const ctx = createToolContext({
-      callId: 'c9', toolName: 'x', source: 'agent', runId: 'r', sessionId: 's', signal: controller.signal, depth: 2, workspace, artifacts,
+      callId: 'c9',
+      toolName: 'x',
+      source: 'agent',
+      runId: 'r',
+      sessionId: 's',
+      signal: controller.signal,
+      depth: 2,
+      workspace,
+      artifacts,
     });
     expect(ctx).toMatchObject({ callId: 'c9', toolName: 'x', source: 'agent', runId: 'r', sessionId: 's', depth: 2 });
     expect(ctx.signal).toBe(controller.signal);

@@ -99,7 +99,9 @@ export function createToolContext(overrides: TestToolContextOverrides = {}): Tes
     },
     resource: <H extends OpenedResource>(capability: ResourceCapability): Promise<H> => {
       const handle = overrides.resources?.[capability];
-      return handle === undefined ? Promise.reject(new ResourceUnavailableError(capability, 'the test context was given no such resource')) : Promise.resolve(handle as H);
+      return handle === undefined
+        ? Promise.reject(new ResourceUnavailableError(capability, 'the test context was given no such resource'))
+        : Promise.resolve(handle as H);
     },
     deltas,
   });

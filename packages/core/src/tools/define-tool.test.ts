@@ -13,7 +13,11 @@ const edit = defineTool({
   name: 'edit',
   description: 'replace text',
   tier: 'write',
-  input: z.object({ file_path: z.string(), dry_run: z.boolean().default(false), count: z.number().int().min(1).optional() }),
+  input: z.object({
+    file_path: z.string(),
+    dry_run: z.boolean().default(false),
+    count: z.number().int().min(1).optional(),
+  }),
   capabilitiesFor: (args) => (args.dry_run ? { readOnly: true, idempotent: true } : {}),
   execute: async (args) => ({ output: `${args.file_path}:${String(args.dry_run)}`, exitCode: 0 }),
 });
@@ -27,7 +31,10 @@ describe('defineTool', () => {
   });
 
   it('execute receives parsed output with defaults applied', async () => {
-    await expect(edit.execute({ file_path: 'a.ts' } as never, ctx)).resolves.toEqual({ output: 'a.ts:false', exitCode: 0 });
+    await expect(edit.execute({ file_path: 'a.ts' } as never, ctx)).resolves.toEqual({
+      output: 'a.ts:false',
+      exitCode: 0,
+    });
   });
 
   it('execute rejects args zod refuses with INVALID_TOOL_ARGS naming the field', async () => {
@@ -44,7 +51,12 @@ describe('defineTool', () => {
   });
 
   it('rejects a bad name, tier, capability or non-object schema naming the field', () => {
-    const base = { description: 'd', tier: 'read' as const, input: z.object({}), execute: async () => ({ output: '', exitCode: 0 }) };
+    const base = {
+      description: 'd',
+      tier: 'read' as const,
+      input: z.object({}),
+      execute: async () => ({ output: '', exitCode: 0 }),
+    };
     const field = (f: () => unknown): string => {
       try {
         f();
@@ -56,7 +68,9 @@ describe('defineTool', () => {
     };
     expect(field(() => defineTool({ ...base, name: '1bad' }))).toBe('name');
     expect(field(() => defineTool({ ...base, name: 'x', tier: 'root' as never }))).toBe('tier');
-    expect(field(() => defineTool({ ...base, name: 'x', capabilities: { maxParallelism: 0 } }))).toBe('capabilities.maxParallelism');
+    expect(field(() => defineTool({ ...base, name: 'x', capabilities: { maxParallelism: 0 } }))).toBe(
+      'capabilities.maxParallelism',
+    );
     expect(field(() => defineTool({ ...base, name: 'x', requires: ['fs.delete' as never] }))).toBe('requires[0]');
     expect(field(() => defineTool({ ...base, name: 'x', input: z.string() as never }))).toBe('inputSchema.type');
   });
@@ -64,7 +78,9 @@ describe('defineTool', () => {
 
 describe('defineToolPack', () => {
   it('rejects duplicate names and a non-semver version', () => {
-    expect(() => defineToolPack({ name: 'p', version: '1.0.0', tools: [edit, edit] })).toThrow(/tools\[1\]\.name: duplicate/);
+    expect(() => defineToolPack({ name: 'p', version: '1.0.0', tools: [edit, edit] })).toThrow(
+      /tools\[1\]\.name: duplicate/,
+    );
     expect(() => defineToolPack({ name: 'p', version: 'v1', tools: [] })).toThrow(/version/);
     expect(defineToolPack({ name: 'p', version: '1.0.0', tools: [edit] }).tools).toHaveLength(1);
   });

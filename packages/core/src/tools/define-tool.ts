@@ -53,7 +53,9 @@ export function zodInputSchema(schema: z.ZodType): JsonSchema {
  * Builds a {@link Tool} from a zod schema. Throws `INVALID_TOOL_DEFINITION` for a bad name,
  * tier, capability or a schema that is not an object.
  */
-export function defineTool<S extends z.ZodType<Record<string, unknown>>>(options: DefineToolOptions<S>): Tool<z.output<S>> {
+export function defineTool<S extends z.ZodType<Record<string, unknown>>>(
+  options: DefineToolOptions<S>,
+): Tool<z.output<S>> {
   const inputSchema = zodInputSchema(options.input);
   const schema = options.input;
   const dynamic = options.capabilitiesFor;
@@ -66,7 +68,9 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(options
     ...(options.requires === undefined ? {} : { requires: Object.freeze([...options.requires]) }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.reentrant === undefined ? {} : { reentrant: options.reentrant }),
-    ...(dynamic === undefined ? {} : { capabilitiesFor: (args: z.output<S>) => dynamic(parseArgs(options.name, schema, args)) }),
+    ...(dynamic === undefined
+      ? {}
+      : { capabilitiesFor: (args: z.output<S>) => dynamic(parseArgs(options.name, schema, args)) }),
     // The kernel has validated against the JSON Schema already; zod parses again to apply
     // defaults and transforms and to enforce refinements JSON Schema cannot express.
     execute: async (args, ctx) => options.execute(parseArgs(options.name, schema, args), ctx),
@@ -78,6 +82,9 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(options
 function parseArgs<S extends z.ZodType>(name: string, schema: S, args: unknown): z.output<S> {
   const parsed = schema.safeParse(args);
   if (parsed.success) return parsed.data;
-  const issues: ToolArgIssue[] = parsed.error.issues.map((issue) => ({ field: formatArgPath(issue.path), message: issue.message }));
+  const issues: ToolArgIssue[] = parsed.error.issues.map((issue) => ({
+    field: formatArgPath(issue.path),
+    message: issue.message,
+  }));
   throw new InvalidToolArgsError(name, issues);
 }

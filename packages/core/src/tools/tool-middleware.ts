@@ -20,5 +20,8 @@ export interface ToolMiddleware {
    * Wraps one call. `ctx` is the call's context, with a *governed* nested invoker even when the
    * wrapped tool is a trusted built-in: a middleware never inherits host trust.
    */
-  wrap(call: { readonly tool: Tool; readonly args: unknown; readonly ctx: ToolContext }, next: ToolMiddlewareNext): Promise<ToolResult>;
+  wrap(
+    call: { readonly tool: Tool; readonly args: unknown; readonly ctx: ToolContext },
+    next: ToolMiddlewareNext,
+  ): Promise<ToolResult>;
 }

@@ -36,26 +36,50 @@ const SEMVER_RE = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 /** Validates and freezes a pack. Throws `INVALID_TOOL_DEFINITION` naming the bad field. */
 export function defineToolPack(pack: ToolPack): ToolPack {
   const subject = `tool pack '${String(pack.name)}'`;
-  if (typeof pack.name !== 'string' || pack.name.length === 0) throw new ToolDefinitionError(subject, 'name', 'must be a non-empty string');
+  if (typeof pack.name !== 'string' || pack.name.length === 0)
+    throw new ToolDefinitionError(subject, 'name', 'must be a non-empty string');
   if (typeof pack.version !== 'string' || !SEMVER_RE.test(pack.version)) {
-    throw new ToolDefinitionError(subject, 'version', `must be a semver version like 1.2.3, got ${JSON.stringify(pack.version)}`);
+    throw new ToolDefinitionError(
+      subject,
+      'version',
+      `must be a semver version like 1.2.3, got ${JSON.stringify(pack.version)}`,
+    );
   }
-  if ('openSession' in pack) throw new ToolDefinitionError(subject, 'openSession', 'is no longer supported; declare the per-session state as a resource in `resources`');
+  if ('openSession' in pack)
+    throw new ToolDefinitionError(
+      subject,
+      'openSession',
+      'is no longer supported; declare the per-session state as a resource in `resources`',
+    );
   const capabilities = new Set<string>();
   (pack.resources ?? []).forEach((r, i) => {
     const at = `resources[${i}]`;
-    if (typeof r?.capability !== 'string' || !RESOURCE_RE.test(r.capability)) throw new ToolDefinitionError(subject, `${at}.capability`, `must be 'resource.<name>' (lowercase letters, digits, _ . -), got ${JSON.stringify(r?.capability)}`);
-    if (capabilities.has(r.capability)) throw new ToolDefinitionError(subject, `${at}.capability`, `duplicate capability '${r.capability}'`);
+    if (typeof r?.capability !== 'string' || !RESOURCE_RE.test(r.capability))
+      throw new ToolDefinitionError(
+        subject,
+        `${at}.capability`,
+        `must be 'resource.<name>' (lowercase letters, digits, _ . -), got ${JSON.stringify(r?.capability)}`,
+      );
+    if (capabilities.has(r.capability))
+      throw new ToolDefinitionError(subject, `${at}.capability`, `duplicate capability '${r.capability}'`);
     capabilities.add(r.capability);
-    if (typeof r.open !== 'function') throw new ToolDefinitionError(subject, `${at}.open`, 'must be a function (context) => Promise<{ close() }>');
-    if (r.opens !== undefined && r.opens !== 'lazy' && r.opens !== 'session') throw new ToolDefinitionError(subject, `${at}.opens`, "must be 'lazy' or 'session'");
-    if (r.enabled !== undefined && typeof r.enabled !== 'function') throw new ToolDefinitionError(subject, `${at}.enabled`, 'must be a function (context) => boolean');
+    if (typeof r.open !== 'function')
+      throw new ToolDefinitionError(subject, `${at}.open`, 'must be a function (context) => Promise<{ close() }>');
+    if (r.opens !== undefined && r.opens !== 'lazy' && r.opens !== 'session')
+      throw new ToolDefinitionError(subject, `${at}.opens`, "must be 'lazy' or 'session'");
+    if (r.enabled !== undefined && typeof r.enabled !== 'function')
+      throw new ToolDefinitionError(subject, `${at}.enabled`, 'must be a function (context) => boolean');
   });
   const seen = new Set<string>();
   pack.tools.forEach((tool, i) => {
     assertValidTool(tool, `${subject} tools[${i}]`);
-    if (seen.has(tool.name)) throw new ToolDefinitionError(subject, `tools[${i}].name`, `duplicate tool name '${tool.name}'`);
+    if (seen.has(tool.name))
+      throw new ToolDefinitionError(subject, `tools[${i}].name`, `duplicate tool name '${tool.name}'`);
     seen.add(tool.name);
   });
-  return Object.freeze({ ...pack, tools: Object.freeze([...pack.tools]), ...(pack.resources ? { resources: Object.freeze([...pack.resources]) } : {}) });
+  return Object.freeze({
+    ...pack,
+    tools: Object.freeze([...pack.tools]),
+    ...(pack.resources ? { resources: Object.freeze([...pack.resources]) } : {}),
+  });
 }

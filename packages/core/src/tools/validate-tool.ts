@@ -22,11 +22,14 @@ export function assertValidTool(tool: Tool, subject: string): void {
     fail('name', `must match ${TOOL_NAME_RE.source}, got ${JSON.stringify(tool.name)}`);
   }
   if (typeof tool.description !== 'string') fail('description', 'must be a string');
-  if (!TOOL_TIERS.includes(tool.tier)) fail('tier', `must be one of ${TOOL_TIERS.join(', ')}, got ${JSON.stringify(tool.tier)}`);
+  if (!TOOL_TIERS.includes(tool.tier))
+    fail('tier', `must be one of ${TOOL_TIERS.join(', ')}, got ${JSON.stringify(tool.tier)}`);
   const schema = tool.inputSchema as unknown;
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) fail('inputSchema', 'must be a JSON Schema object');
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    fail('inputSchema', 'must be a JSON Schema object');
   const type = (schema as { type?: unknown }).type;
-  if (type !== undefined && type !== 'object') fail('inputSchema.type', `must be 'object' (tool arguments are an object), got ${JSON.stringify(type)}`);
+  if (type !== undefined && type !== 'object')
+    fail('inputSchema.type', `must be 'object' (tool arguments are an object), got ${JSON.stringify(type)}`);
   if (typeof tool.execute !== 'function') fail('execute', 'must be a function');
   const caps = tool.capabilities;
   if (caps !== undefined) {
@@ -34,7 +37,8 @@ export function assertValidTool(tool: Tool, subject: string): void {
       if (caps[key] !== undefined && typeof caps[key] !== 'boolean') fail(`capabilities.${key}`, 'must be a boolean');
     }
     const mp = caps.maxParallelism;
-    if (mp !== undefined && (!Number.isInteger(mp) || mp < 1 || mp > 1024)) fail('capabilities.maxParallelism', `must be an integer in 1..1024, got ${String(mp)}`);
+    if (mp !== undefined && (!Number.isInteger(mp) || mp < 1 || mp > 1024))
+      fail('capabilities.maxParallelism', `must be an integer in 1..1024, got ${String(mp)}`);
     if (caps.outputType !== undefined && !OUTPUT_TYPES.includes(caps.outputType)) {
       fail('capabilities.outputType', `must be one of ${OUTPUT_TYPES.join(', ')}`);
     }
@@ -43,11 +47,15 @@ export function assertValidTool(tool: Tool, subject: string): void {
     if (!Array.isArray(tool.requires)) fail('requires', 'must be an array of capability names');
     tool.requires.forEach((cap, i) => {
       if (!isWorkspaceCapability(cap)) {
-        fail(`requires[${i}]`, `unknown capability ${JSON.stringify(cap)}; allowed: fs.read, fs.write, fs.list, search, exec, git, resource.<name>, mcp.<server>`);
+        fail(
+          `requires[${i}]`,
+          `unknown capability ${JSON.stringify(cap)}; allowed: fs.read, fs.write, fs.list, search, exec, git, resource.<name>, mcp.<server>`,
+        );
       }
     });
   }
   const t = tool.timeoutMs;
-  if (t !== undefined && (!Number.isInteger(t) || t < 1 || t > 86_400_000)) fail('timeoutMs', `must be an integer in 1..86400000, got ${String(t)}`);
+  if (t !== undefined && (!Number.isInteger(t) || t < 1 || t > 86_400_000))
+    fail('timeoutMs', `must be an integer in 1..86400000, got ${String(t)}`);
   if (tool.reentrant !== undefined && typeof tool.reentrant !== 'boolean') fail('reentrant', 'must be a boolean');
 }

@@ -145,7 +145,10 @@ export interface WorkspaceExec {
 
 /** Git (`git`): runs `git <args>` in the workspace without a shell. */
 export interface WorkspaceGit {
-  run(args: readonly string[], options?: WorkspaceCallOptions & { readonly timeoutMs?: number }): Promise<WorkspaceExecResult>;
+  run(
+    args: readonly string[],
+    options?: WorkspaceCallOptions & { readonly timeoutMs?: number },
+  ): Promise<WorkspaceExecResult>;
 }
 
 /**

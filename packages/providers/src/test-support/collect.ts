@@ -2,7 +2,14 @@
  * Test support: run a client's stream to the end and keep both the events and the accumulated
  * response, or the typed error it failed with.
  */
-import { type LlmClient, LlmError, type LlmRequest, type LlmResponse, type LlmStreamEvent, ResponseAccumulator } from '@a3s-code/core';
+import {
+  type LlmClient,
+  LlmError,
+  type LlmRequest,
+  type LlmResponse,
+  type LlmStreamEvent,
+  ResponseAccumulator,
+} from '@a3s-code/core';
 
 /** The outcome of one streamed call. */
 export interface StreamOutcome {

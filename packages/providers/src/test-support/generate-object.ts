@@ -16,7 +16,10 @@ export const SENTIMENT_SCHEMA = {
 } as const;
 
 /** A tool context for direct calls in tests; `emitted` collects `emitOutput` text. */
-export function toolContext(signal: AbortSignal = new AbortController().signal): { ctx: ToolContext; emitted: string[] } {
+export function toolContext(signal: AbortSignal = new AbortController().signal): {
+  ctx: ToolContext;
+  emitted: string[];
+} {
   const ctx = createToolContext({ toolName: 'generate_object', callId: 'call-1', signal });
   return { ctx, emitted: ctx.deltas };
 }

@@ -54,7 +54,13 @@ export async function startReplayServer(
       } catch {
         body = undefined;
       }
-      const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody, body };
+      const recorded: RecordedRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        rawBody,
+        body,
+      };
       const index = requests.length;
       requests.push(recorded);
       const spec = typeof responses === 'function' ? responses(recorded, index) : responses[index];

@@ -53,8 +53,13 @@ export async function loopbackServer(routes: Readonly<Record<string, Route>>): P
 }
 
 /** Sends `html` as a 200 text/html page. */
-export const html = (page: string): Route => (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+export const html =
+  (page: string): Route =>
+  (_req, res) =>
+    void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
 
 /** Sends JSON. */
-export const json = (value: unknown, status = 200, headers: Record<string, string> = {}): Route => (_req, res) =>
-  void res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
+export const json =
+  (value: unknown, status = 200, headers: Record<string, string> = {}): Route =>
+  (_req, res) =>
+    void res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));

@@ -41,8 +41,10 @@ export function unifiedDiff(path: string, before: string | undefined, after: str
   const entries: Entry[] = [];
   for (const op of diffLines(a, b)) {
     for (let k = 0; k < op.count; k++) {
-      if (op.kind === 'equal') entries.push({ kind: ' ', line: a[op.oldStart + k]!, oldAt: op.oldStart + k, newAt: op.newStart + k });
-      else if (op.kind === 'delete') entries.push({ kind: '-', line: a[op.oldStart + k]!, oldAt: op.oldStart + k, newAt: op.newStart });
+      if (op.kind === 'equal')
+        entries.push({ kind: ' ', line: a[op.oldStart + k]!, oldAt: op.oldStart + k, newAt: op.newStart + k });
+      else if (op.kind === 'delete')
+        entries.push({ kind: '-', line: a[op.oldStart + k]!, oldAt: op.oldStart + k, newAt: op.newStart });
       else entries.push({ kind: '+', line: b[op.newStart + k]!, oldAt: op.oldStart, newAt: op.newStart + k });
     }
   }
@@ -73,7 +75,8 @@ export function unifiedDiff(path: string, before: string | undefined, after: str
       if (e.kind === '-') deletions++;
     }
     const first = entries[lo]!;
-    const range = (at: number, count: number): string => `${count === 0 ? at : at + 1}${count === 1 ? '' : `,${count}`}`;
+    const range = (at: number, count: number): string =>
+      `${count === 0 ? at : at + 1}${count === 1 ? '' : `,${count}`}`;
     out += `@@ -${range(first.oldAt, oldCount)} +${range(first.newAt, newCount)} @@\n${body}`;
   }
   return { text: out, additions, deletions, hunks: windows.length };

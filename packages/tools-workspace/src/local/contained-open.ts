@@ -33,7 +33,12 @@ export const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY;
 
 /** The error for an entry that turned out to be outside the root. */
 export function escapeError(arg: PathArgument): WorkspacePathError {
-  return new WorkspacePathError(arg.field, arg.original, 'symlink_escape', 'resolves through a symbolic link to a place outside the workspace');
+  return new WorkspacePathError(
+    arg.field,
+    arg.original,
+    'symlink_escape',
+    'resolves through a symbolic link to a place outside the workspace',
+  );
 }
 
 /** The error for a dangling symbolic link on the way (following it would create its target). */
@@ -48,7 +53,12 @@ export function codeOf(error: unknown): string | undefined {
 }
 
 /** Confirms an open handle is inside `root`; closes it and throws the escape error when not. */
-export async function confirmInside(root: string, handle: FileHandle, openedAs: string, arg: PathArgument): Promise<ContainedEntry> {
+export async function confirmInside(
+  root: string,
+  handle: FileHandle,
+  openedAs: string,
+  arg: PathArgument,
+): Promise<ContainedEntry> {
   let real: string | undefined;
   try {
     real = await realPathOf(handle, openedAs);
@@ -69,7 +79,12 @@ export async function confirmInside(root: string, handle: FileHandle, openedAs: 
  * descriptor that it is inside. A missing entry rethrows the `fs` error, unless the path leads out
  * through a symbolic link: then it is the escape error, as if the target existed.
  */
-export async function openContained(root: string, rel: string, flags: number, arg: PathArgument): Promise<ContainedEntry> {
+export async function openContained(
+  root: string,
+  rel: string,
+  flags: number,
+  arg: PathArgument,
+): Promise<ContainedEntry> {
   const abs = rel === '' ? root : `${root}/${rel}`;
   let handle: FileHandle;
   try {
@@ -82,7 +97,11 @@ export async function openContained(root: string, rel: string, flags: number, ar
   return confirmInside(root, handle, abs, arg);
 }
 
-async function openOrCreateChild(parent: ContainedEntry, segment: string, arg: PathArgument): Promise<{ handle: FileHandle; at: string }> {
+async function openOrCreateChild(
+  parent: ContainedEntry,
+  segment: string,
+  arg: PathArgument,
+): Promise<{ handle: FileHandle; at: string }> {
   const at = `${parent.at}/${segment}`;
   try {
     return { handle: await open(at, DIRECTORY_FLAGS), at };
@@ -106,7 +125,12 @@ async function openOrCreateChild(parent: ContainedEntry, segment: string, arg: P
  * segment at a time, each looked up in the folder confirmed just before, so a folder swapped for
  * a link on the way is caught at that step.
  */
-export async function openDirectory(root: string, rel: string, arg: PathArgument, create: boolean): Promise<ContainedEntry> {
+export async function openDirectory(
+  root: string,
+  rel: string,
+  arg: PathArgument,
+  create: boolean,
+): Promise<ContainedEntry> {
   try {
     return await openContained(root, rel, DIRECTORY_FLAGS, arg);
   } catch (error) {

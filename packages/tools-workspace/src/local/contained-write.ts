@@ -9,7 +9,15 @@ import { constants } from 'node:fs';
 import { lstat, open, rename, unlink } from 'node:fs/promises';
 import { WorkspaceFileError } from '../errors.js';
 import { assertWritable, joinRel, parentRel } from '../paths/normalize.js';
-import { codeOf, confirmInside, danglingError, escapeError, openDirectory, type ContainedEntry, type PathArgument } from './contained-open.js';
+import {
+  codeOf,
+  confirmInside,
+  danglingError,
+  escapeError,
+  openDirectory,
+  type ContainedEntry,
+  type PathArgument,
+} from './contained-open.js';
 import { realPathOf, relativeInside, STAT_ONLY_FLAGS } from './fd-path.js';
 
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -32,7 +40,14 @@ async function followLink(root: string, at: string, arg: PathArgument): Promise<
 }
 
 /** Writes `data` to a new temporary file in `dir` and renames it over `name`. */
-async function replaceIn(root: string, dir: ContainedEntry, name: string, data: string | Uint8Array, mode: number | undefined, arg: PathArgument): Promise<void> {
+async function replaceIn(
+  root: string,
+  dir: ContainedEntry,
+  name: string,
+  data: string | Uint8Array,
+  mode: number | undefined,
+  arg: PathArgument,
+): Promise<void> {
   const tempAt = `${dir.at}/.${name}.a3s-tmp-${randomBytes(6).toString('hex')}`;
   let created = false;
   try {
@@ -66,7 +81,12 @@ async function replaceIn(root: string, dir: ContainedEntry, name: string, data: 
  * folders. A symbolic link at the end is followed while it stays inside; `.a3s` and `.git`
  * internals are refused both as given and as resolved. Throws `fs` errors for the caller to map.
  */
-export async function writeContained(root: string, rel: string, data: string | Uint8Array, arg: PathArgument): Promise<void> {
+export async function writeContained(
+  root: string,
+  rel: string,
+  data: string | Uint8Array,
+  arg: PathArgument,
+): Promise<void> {
   let target = rel;
   for (let hop = 0; ; hop++) {
     assertWritable(target, arg.field, arg.original);

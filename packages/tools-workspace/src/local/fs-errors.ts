@@ -7,7 +7,8 @@ export function mapFsError(error: unknown, rel: string): never {
   const code = (error as { code?: string } | null)?.code;
   if (code === 'ENOENT') throw new WorkspaceFileError(rel, 'not_found', 'no such file or directory', error);
   if (code === 'EISDIR') throw new WorkspaceFileError(rel, 'is_directory', 'is a directory, not a file', error);
-  if (code === 'ENOTDIR') throw new WorkspaceFileError(rel, 'not_directory', 'a parent of this path is not a directory', error);
+  if (code === 'ENOTDIR')
+    throw new WorkspaceFileError(rel, 'not_directory', 'a parent of this path is not a directory', error);
   if (code === 'ENOTEMPTY') throw new WorkspaceFileError(rel, 'not_empty', 'the directory is not empty', error);
   if (code === 'ABORT_ERR') throw new CancelledError(`workspace operation on ${rel || '.'}`);
   if (typeof code === 'string') throw new WorkspaceFileError(rel, 'io', `${code}: ${(error as Error).message}`, error);

@@ -7,7 +7,22 @@ const listing = (records: Array<[origin: string, key: string, value?: string]>):
 describe('safe git settings', () => {
   it('turn off every program a config can name, including ones only transports and signing use', () => {
     const keys = safeGitSettings([], '/ws').map((s) => s.slice(0, s.indexOf('=')));
-    for (const key of ['core.hooksPath', 'core.fsmonitor', 'core.pager', 'core.editor', 'sequence.editor', 'core.askPass', 'core.sshCommand', 'credential.helper', 'diff.external', 'gpg.program', 'gpg.ssh.program', 'log.showSignature', 'protocol.allow', 'safe.bareRepository']) {
+    for (const key of [
+      'core.hooksPath',
+      'core.fsmonitor',
+      'core.pager',
+      'core.editor',
+      'sequence.editor',
+      'core.askPass',
+      'core.sshCommand',
+      'credential.helper',
+      'diff.external',
+      'gpg.program',
+      'gpg.ssh.program',
+      'log.showSignature',
+      'protocol.allow',
+      'safe.bareRepository',
+    ]) {
       expect(keys).toContain(key);
     }
     expect(safeGitSettings([], '/ws')).toContain('core.hooksPath=/dev/null');
@@ -28,15 +43,29 @@ describe('safe git settings', () => {
     );
     expect(entries.at(-1)).toEqual({ origin: 'file:.git/config', key: 'core.flag', value: undefined });
     const settings = safeGitSettings(entries, '/ws');
-    expect(settings).toEqual(expect.arrayContaining(['diff.Evil.textconv=', 'diff.evil.command=', 'filter.lfs.process=', 'filter.lfs.required=false', 'merge.ours.driver=']));
+    expect(settings).toEqual(
+      expect.arrayContaining([
+        'diff.Evil.textconv=',
+        'diff.evil.command=',
+        'filter.lfs.process=',
+        'filter.lfs.required=false',
+        'merge.ours.driver=',
+      ]),
+    );
     expect(settings.some((s) => s.startsWith('core.bare'))).toBe(false);
   });
 
   it('refuse a config that includes a file tools can write, but not one inside .git or outside', () => {
-    const including = (value: string, origin = 'file:.git/config') => parseConfigList(listing([[origin, 'include.path', value]]));
+    const including = (value: string, origin = 'file:.git/config') =>
+      parseConfigList(listing([[origin, 'include.path', value]]));
     expect(() => safeGitSettings(including('../shared.gitconfig'), '/ws')).toThrow(/WORKSPACE_PROCESS|tools can write/);
     expect(() => safeGitSettings(including('/ws/sub/x.cfg'), '/ws')).toThrow(/tools can write/);
-    expect(() => safeGitSettings(parseConfigList(listing([['file:.git/config', 'includeif.onbranch:main.path', '../x.cfg']])), '/ws')).toThrow(/tools can write/);
+    expect(() =>
+      safeGitSettings(
+        parseConfigList(listing([['file:.git/config', 'includeif.onbranch:main.path', '../x.cfg']])),
+        '/ws',
+      ),
+    ).toThrow(/tools can write/);
     expect(() => safeGitSettings(including('extra.cfg'), '/ws')).not.toThrow();
     expect(() => safeGitSettings(including('/etc/gitconfig.d/x'), '/ws')).not.toThrow();
     expect(() => safeGitSettings(including('../.a3s/x.cfg'), '/ws')).not.toThrow();

@@ -46,7 +46,8 @@ export const SAFE_GIT_SETTINGS: ReadonlyArray<readonly [key: string, value: stri
 ];
 
 /** Driver settings that name a command (`diff.<driver>.textconv`, `filter.<driver>.clean`...). */
-const DRIVER_SETTING = /^(diff\..+\.(?:textconv|command)|filter\..+\.(?:clean|smudge|process|required)|merge\..+\.driver)$/i;
+const DRIVER_SETTING =
+  /^(diff\..+\.(?:textconv|command)|filter\..+\.(?:clean|smudge|process|required)|merge\..+\.driver)$/i;
 const INCLUDE_SETTING = /^(include\.path|includeif\..+\.path)$/i;
 
 /** One `git config --list --show-origin -z` record. */
@@ -66,7 +67,11 @@ export function parseConfigList(text: string): GitConfigEntry[] {
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const record = fields[i + 1]!;
     const nl = record.indexOf('\n');
-    entries.push({ origin: fields[i]!, key: nl < 0 ? record : record.slice(0, nl), value: nl < 0 ? undefined : record.slice(nl + 1) });
+    entries.push({
+      origin: fields[i]!,
+      key: nl < 0 ? record : record.slice(0, nl),
+      value: nl < 0 ? undefined : record.slice(nl + 1),
+    });
   }
   return entries;
 }
@@ -114,7 +119,10 @@ export function safeGitSettings(entries: readonly GitConfigEntry[], root: string
     if (INCLUDE_SETTING.test(entry.key)) {
       const file = includedFile(entry, root);
       if (file !== undefined && writableByTools(root, file)) {
-        throw new WorkspaceProcessError('git', `the repository configuration (${entry.origin}) includes ${JSON.stringify(entry.value)}, a workspace file that tools can write; git does not run with such a configuration`);
+        throw new WorkspaceProcessError(
+          'git',
+          `the repository configuration (${entry.origin}) includes ${JSON.stringify(entry.value)}, a workspace file that tools can write; git does not run with such a configuration`,
+        );
       }
     }
     if (entry.key === 'core.worktree' && entry.value !== undefined && entry.value !== '') {
@@ -122,7 +130,10 @@ export function safeGitSettings(entries: readonly GitConfigEntry[], root: string
       const base = entry.origin.startsWith('file:') ? resolve(root, dirname(entry.origin.slice('file:'.length))) : root;
       const worktree = realOrLexical(isAbsolute(entry.value) ? entry.value : resolve(base, entry.value));
       if (relativeInside(root, worktree) === undefined) {
-        throw new WorkspaceProcessError('git', `the repository configuration (${entry.origin}) sets core.worktree to ${JSON.stringify(entry.value)}, outside the workspace; git would check files out there, so it does not run with such a configuration`);
+        throw new WorkspaceProcessError(
+          'git',
+          `the repository configuration (${entry.origin}) sets core.worktree to ${JSON.stringify(entry.value)}, outside the workspace; git would check files out there, so it does not run with such a configuration`,
+        );
       }
     }
     if (DRIVER_SETTING.test(entry.key)) {

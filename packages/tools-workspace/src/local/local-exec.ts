@@ -12,11 +12,25 @@ import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { CancelledError, type WorkspaceBackgroundProcess, type WorkspaceExec, type WorkspaceExecRequest, type WorkspaceExecResult } from '@a3s-code/core';
+import {
+  CancelledError,
+  type WorkspaceBackgroundProcess,
+  type WorkspaceExec,
+  type WorkspaceExecRequest,
+  type WorkspaceExecResult,
+} from '@a3s-code/core';
 import { WorkspaceFileError } from '../errors.js';
 import { BackgroundProcesses } from './background-processes.js';
 import type { LocalFileSystem } from './local-fs.js';
-import { EXEC_TAG_VAR, type ExecMark, PROC_AVAILABLE, findProcesses, procStat, recentFloor, tagChain } from './proc-scan.js';
+import {
+  EXEC_TAG_VAR,
+  type ExecMark,
+  PROC_AVAILABLE,
+  findProcesses,
+  procStat,
+  recentFloor,
+  tagChain,
+} from './proc-scan.js';
 import { groupAlive, killMarked, signalMarked } from './process-killer.js';
 import { StreamCapture } from './stream-capture.js';
 
@@ -64,7 +78,9 @@ function survivors(mark: ExecMark): WorkspaceBackgroundProcess[] {
  * Decodes each stream's chunks as UTF-8 (a character split across chunks is kept for the next
  * one) and hands the text to `onOutput` until it returns `false` or throws.
  */
-function liveOutput(onOutput: WorkspaceExecRequest['onOutput']): ((stream: 'stdout' | 'stderr', chunk: Buffer) => void) | undefined {
+function liveOutput(
+  onOutput: WorkspaceExecRequest['onOutput'],
+): ((stream: 'stdout' | 'stderr', chunk: Buffer) => void) | undefined {
   if (typeof onOutput !== 'function') return undefined;
   const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
   let open = true;
@@ -119,7 +135,12 @@ export class LocalExec implements WorkspaceExec {
     const { execa } = await import('execa');
     const cwd = await this.fs.resolve(request.cwd ?? '', 'cwd');
     const s = await this.fs.stat(cwd.rel);
-    if (s?.kind !== 'directory') throw new WorkspaceFileError(cwd.rel, s ? 'not_directory' : 'not_found', 'the working directory is not an existing directory');
+    if (s?.kind !== 'directory')
+      throw new WorkspaceFileError(
+        cwd.rel,
+        s ? 'not_directory' : 'not_found',
+        'the working directory is not an existing directory',
+      );
     const timeoutMs = request.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
     const cap = request.maxOutputBytes ?? DEFAULT_EXEC_MAX_OUTPUT_BYTES;
     const stdout = new StreamCapture(cap);
@@ -141,7 +162,10 @@ export class LocalExec implements WorkspaceExec {
     const pid = child.pid;
     // Read now, before the event loop can reap the shell: its start time tells its group's
     // members apart from a later group that reuses the id.
-    const mark: ExecMark | undefined = pid === undefined ? undefined : { tag, leader: pid, startTicks: PROC_AVAILABLE ? procStat(pid)?.startTicks : undefined };
+    const mark: ExecMark | undefined =
+      pid === undefined
+        ? undefined
+        : { tag, leader: pid, startTicks: PROC_AVAILABLE ? procStat(pid)?.startTicks : undefined };
     if (mark) this.#background.hold(mark);
     let capturing = true;
     const live = liveOutput(request.onOutput);
@@ -201,8 +225,15 @@ export class LocalExec implements WorkspaceExec {
     }
     // Nothing more reaches the live listener once the command returns.
     capturing = false;
-    const exit = await Promise.race([exited, delay(DRAIN_GRACE_MS, 'gone').then(() => ({ code: null, sig: 'SIGKILL' }))]);
-    if (outcome === 'aborted') throw new CancelledError(`command ${JSON.stringify(request.command.slice(0, 80))}`, closing.aborted ? 'the workspace exec service was closed' : signal?.reason);
+    const exit = await Promise.race([
+      exited,
+      delay(DRAIN_GRACE_MS, 'gone').then(() => ({ code: null, sig: 'SIGKILL' })),
+    ]);
+    if (outcome === 'aborted')
+      throw new CancelledError(
+        `command ${JSON.stringify(request.command.slice(0, 80))}`,
+        closing.aborted ? 'the workspace exec service was closed' : signal?.reason,
+      );
     return {
       exitCode: exit.code,
       signal: exit.sig,

@@ -7,9 +7,15 @@
  */
 import { constants } from 'node:fs';
 import { lstat, readdir, rm, rmdir, unlink } from 'node:fs/promises';
-import { A3sError, type WorkspaceCallOptions, type WorkspaceDirEntry, type WorkspaceFileSystem, type WorkspaceStat } from '@a3s-code/core';
+import {
+  A3sError,
+  type WorkspaceCallOptions,
+  type WorkspaceDirEntry,
+  type WorkspaceFileSystem,
+  type WorkspaceStat,
+} from '@a3s-code/core';
 import { assertWritable, joinRel, normalizeWorkspacePath, parentRel } from '../paths/normalize.js';
-import { codeOf, openContained, openDirectory, type ContainedEntry, type PathArgument } from './contained-open.js';
+import { openContained, openDirectory, type ContainedEntry, type PathArgument } from './contained-open.js';
 import { writeContained } from './contained-write.js';
 import { STAT_ONLY_FLAGS } from './fd-path.js';
 import { mapFsError, throwIfAborted } from './fs-errors.js';
@@ -52,7 +58,9 @@ export class LocalFileSystem implements WorkspaceFileSystem {
 
   private open(path: string, flags: number): Promise<ContainedEntry> {
     const rel = normalizeWorkspacePath(path, { root: this.root });
-    return openContained(this.root, rel, flags, { field: 'path', original: path }).catch((error: unknown) => rethrow(error, rel));
+    return openContained(this.root, rel, flags, { field: 'path', original: path }).catch((error: unknown) =>
+      rethrow(error, rel),
+    );
   }
 
   async readFile(path: string, options?: WorkspaceCallOptions): Promise<Uint8Array> {
@@ -103,7 +111,9 @@ export class LocalFileSystem implements WorkspaceFileSystem {
     const rel = normalizeWorkspacePath(path, { root: this.root });
     const arg: PathArgument = { field: 'path', original: path };
     assertWritable(rel, arg.field, path);
-    const dir = await openDirectory(this.root, parentRel(rel), arg, false).catch((error: unknown) => rethrow(error, rel));
+    const dir = await openDirectory(this.root, parentRel(rel), arg, false).catch((error: unknown) =>
+      rethrow(error, rel),
+    );
     const name = rel.slice(rel.lastIndexOf('/') + 1);
     try {
       assertWritable(joinRel(dir.rel, name), arg.field, path);
@@ -133,7 +143,9 @@ export class LocalFileSystem implements WorkspaceFileSystem {
   async list(path: string, options?: WorkspaceCallOptions): Promise<readonly WorkspaceDirEntry[]> {
     throwIfAborted(options?.signal, `list ${path}`);
     const rel = normalizeWorkspacePath(path, { root: this.root });
-    const dir = await openDirectory(this.root, rel, { field: 'path', original: path }, false).catch((error: unknown) => rethrow(error, rel));
+    const dir = await openDirectory(this.root, rel, { field: 'path', original: path }, false).catch((error: unknown) =>
+      rethrow(error, rel),
+    );
     try {
       const entries = await readdir(dir.at, { withFileTypes: true });
       return entries

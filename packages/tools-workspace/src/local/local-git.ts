@@ -68,7 +68,10 @@ export class LocalGit implements WorkspaceGit {
     this.root = root;
   }
 
-  async run(args: readonly string[], options?: WorkspaceCallOptions & { readonly timeoutMs?: number }): Promise<WorkspaceExecResult> {
+  async run(
+    args: readonly string[],
+    options?: WorkspaceCallOptions & { readonly timeoutMs?: number },
+  ): Promise<WorkspaceExecResult> {
     const outer = options?.signal;
     if (outer?.aborted) throw new CancelledError(`git ${args[0] ?? ''}`, outer.reason);
     const timeoutMs = options?.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
@@ -76,9 +79,18 @@ export class LocalGit implements WorkspaceGit {
     const baseline = safeGitSettings([], this.root);
     const listing = await this.spawn(['config', '--list', '--show-origin', '-z'], baseline, timeoutMs, args, outer);
     // Outside a repository (or with a broken config) the listing fails and so will the command.
-    const listed = listing.captured?.exitCode === 0 ? parseConfigList(Buffer.concat(listing.captured.stdOut).toString('utf8')) : [];
+    const listed =
+      listing.captured?.exitCode === 0 ? parseConfigList(Buffer.concat(listing.captured.stdOut).toString('utf8')) : [];
     const settings = safeGitSettings(listed, this.root);
-    const { captured, timedOut } = listing.timedOut ? listing : await this.spawn(['--no-pager', ...args], settings, Math.max(1, timeoutMs - (performance.now() - t0)), args, outer);
+    const { captured, timedOut } = listing.timedOut
+      ? listing
+      : await this.spawn(
+          ['--no-pager', ...args],
+          settings,
+          Math.max(1, timeoutMs - (performance.now() - t0)),
+          args,
+          outer,
+        );
     const out = new StreamCapture(GIT_MAX_OUTPUT_BYTES);
     const err = new StreamCapture(GIT_MAX_OUTPUT_BYTES);
     for (const b of captured?.stdOut ?? []) out.push(b);
@@ -93,7 +105,13 @@ export class LocalGit implements WorkspaceGit {
     };
   }
 
-  private async spawn(argv: readonly string[], settings: string[], timeoutMs: number, requested: readonly string[], outer: AbortSignal | undefined): Promise<Spawned> {
+  private async spawn(
+    argv: readonly string[],
+    settings: string[],
+    timeoutMs: number,
+    requested: readonly string[],
+    outer: AbortSignal | undefined,
+  ): Promise<Spawned> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {

@@ -8,10 +8,18 @@ describe('LocalWorkspace', () => {
     const tmp = tempDir();
     try {
       writeTree(tmp.dir, { 'file.txt': 'x' });
-      expect(() => new LocalWorkspace({ root: join(tmp.dir, 'missing') })).toThrow(expect.objectContaining({ code: 'WORKSPACE_CONFIGURATION', field: 'root' }));
-      expect(() => new LocalWorkspace({ root: join(tmp.dir, 'file.txt') })).toThrow(expect.objectContaining({ field: 'root' }));
-      expect(() => new LocalWorkspace({ root: tmp.dir, searchEngine: 'grep' as never })).toThrow(expect.objectContaining({ field: 'searchEngine' }));
-      expect(() => new LocalWorkspace({ root: tmp.dir, without: ['fs.read' as never] })).toThrow(expect.objectContaining({ field: 'without' }));
+      expect(() => new LocalWorkspace({ root: join(tmp.dir, 'missing') })).toThrow(
+        expect.objectContaining({ code: 'WORKSPACE_CONFIGURATION', field: 'root' }),
+      );
+      expect(() => new LocalWorkspace({ root: join(tmp.dir, 'file.txt') })).toThrow(
+        expect.objectContaining({ field: 'root' }),
+      );
+      expect(() => new LocalWorkspace({ root: tmp.dir, searchEngine: 'grep' as never })).toThrow(
+        expect.objectContaining({ field: 'searchEngine' }),
+      );
+      expect(() => new LocalWorkspace({ root: tmp.dir, without: ['fs.read' as never] })).toThrow(
+        expect.objectContaining({ field: 'without' }),
+      );
       const ws = new LocalWorkspace({ root: tmp.dir, without: ['git'] });
       expect([...ws.capabilities]).toEqual(['fs.read', 'fs.write', 'fs.list', 'search', 'exec']);
       expect(ws.git).toBeUndefined();

@@ -39,10 +39,15 @@ export class LocalWorkspace implements WorkspaceServices {
   readonly git?: LocalGit;
 
   constructor(options: LocalWorkspaceOptions) {
-    if (typeof options?.root !== 'string' || options.root === '') throw new WorkspaceConfigurationError('root', 'must be a non-empty path string');
+    if (typeof options?.root !== 'string' || options.root === '')
+      throw new WorkspaceConfigurationError('root', 'must be a non-empty path string');
     if (options.root.includes('\0')) throw new WorkspaceConfigurationError('root', 'must not contain a NUL byte');
     const engine = options.searchEngine ?? 'auto';
-    if (!ENGINES.includes(engine)) throw new WorkspaceConfigurationError('searchEngine', `must be one of ${ENGINES.join(', ')}, got ${JSON.stringify(engine)}`);
+    if (!ENGINES.includes(engine))
+      throw new WorkspaceConfigurationError(
+        'searchEngine',
+        `must be one of ${ENGINES.join(', ')}, got ${JSON.stringify(engine)}`,
+      );
     const abs = isAbsolute(options.root) ? options.root : resolve(options.root);
     let real: string;
     try {
@@ -50,10 +55,15 @@ export class LocalWorkspace implements WorkspaceServices {
     } catch {
       throw new WorkspaceConfigurationError('root', `${JSON.stringify(abs)} does not exist`);
     }
-    if (!statSync(real).isDirectory()) throw new WorkspaceConfigurationError('root', `${JSON.stringify(abs)} is not a directory`);
+    if (!statSync(real).isDirectory())
+      throw new WorkspaceConfigurationError('root', `${JSON.stringify(abs)} is not a directory`);
     const without = new Set<WorkspaceServiceCapability>(options.without ?? []);
     for (const cap of without) {
-      if (!(OPTIONAL as readonly string[]).includes(cap)) throw new WorkspaceConfigurationError('without', `unknown service ${JSON.stringify(cap)}; allowed: ${OPTIONAL.join(', ')}`);
+      if (!(OPTIONAL as readonly string[]).includes(cap))
+        throw new WorkspaceConfigurationError(
+          'without',
+          `unknown service ${JSON.stringify(cap)}; allowed: ${OPTIONAL.join(', ')}`,
+        );
     }
     this.root = real;
     this.capabilities = new Set(ALL.filter((c) => !without.has(c)));

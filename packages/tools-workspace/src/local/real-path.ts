@@ -22,7 +22,13 @@ function isMissing(error: unknown): boolean {
 }
 
 /** Resolves `rel` under `root` (a real path), refusing symlinks that lead out. */
-export async function resolveReal(root: string, rel: string, field: string, original: string, forWrite: boolean): Promise<RealPath> {
+export async function resolveReal(
+  root: string,
+  rel: string,
+  field: string,
+  original: string,
+  forWrite: boolean,
+): Promise<RealPath> {
   const tail: string[] = [];
   let probe = rel;
   for (;;) {
@@ -36,14 +42,20 @@ export async function resolveReal(root: string, rel: string, field: string, orig
         (s) => s.isSymbolicLink(),
         () => false,
       );
-      if (dangling) throw new WorkspacePathError(field, original, 'symlink_escape', 'goes through a dangling symbolic link');
+      if (dangling)
+        throw new WorkspacePathError(field, original, 'symlink_escape', 'goes through a dangling symbolic link');
       const cut = probe.lastIndexOf('/');
       tail.unshift(probe.slice(cut + 1));
       probe = cut < 0 ? '' : probe.slice(0, cut);
       continue;
     }
-    if (real !== root && !real.startsWith(root + '/')) {
-      throw new WorkspacePathError(field, original, 'symlink_escape', 'resolves through a symbolic link to a place outside the workspace');
+    if (real !== root && !real.startsWith(`${root}/`)) {
+      throw new WorkspacePathError(
+        field,
+        original,
+        'symlink_escape',
+        'resolves through a symbolic link to a place outside the workspace',
+      );
     }
     const base = real === root ? '' : real.slice(root.length + 1);
     const realRel = [base, ...tail].filter((s) => s !== '').join('/');

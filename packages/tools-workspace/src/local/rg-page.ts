@@ -41,7 +41,11 @@ function parseMatches(out: Buffer): WorkspaceGrepMatch[] {
       const colon = out.indexOf(58, nul + 1);
       if (colon >= 0 && colon < nl) {
         const path = out.toString('utf8', from, nul);
-        matches.push({ path: path.startsWith('./') ? path.slice(2) : path, line: Number(out.toString('latin1', nul + 1, colon)), text: out.toString('utf8', colon + 1, nl) });
+        matches.push({
+          path: path.startsWith('./') ? path.slice(2) : path,
+          line: Number(out.toString('latin1', nul + 1, colon)),
+          text: out.toString('utf8', colon + 1, nl),
+        });
       }
     }
     from = nl + 1;
@@ -50,7 +54,15 @@ function parseMatches(out: Buffer): WorkspaceGrepMatch[] {
 }
 
 /** Fills one page from `files` (sorted), resuming after `after`. */
-export async function pageFromFiles(rg: string, grepArgs: readonly string[], root: string, signal: AbortSignal | undefined, files: readonly string[], after: GrepPosition | undefined, limit: number): Promise<GrepPage> {
+export async function pageFromFiles(
+  rg: string,
+  grepArgs: readonly string[],
+  root: string,
+  signal: AbortSignal | undefined,
+  files: readonly string[],
+  after: GrepPosition | undefined,
+  limit: number,
+): Promise<GrepPage> {
   let start = 0;
   if (after) {
     let lo = 0;
@@ -68,7 +80,12 @@ export async function pageFromFiles(rg: string, grepArgs: readonly string[], roo
     const batch = files.slice(i, i + chunk);
     i += batch.length;
     chunk = Math.min(chunk * 2, 512);
-    const out = await runRg(rg, [...grepArgs, '--null', '--line-number', '--with-filename', '--no-heading', '--', ...batch], root, signal);
+    const out = await runRg(
+      rg,
+      [...grepArgs, '--null', '--line-number', '--with-filename', '--no-heading', '--', ...batch],
+      root,
+      signal,
+    );
     const found = parseMatches(out)
       .filter((m) => !after || comparePaths(m.path, after.path) > 0 || (m.path === after.path && m.line > after.line))
       .sort((a, b) => comparePaths(a.path, b.path) || a.line - b.line);

@@ -16,7 +16,10 @@ function start(rg: string, args: readonly string[], cwd: string): RgChild {
 function failure(code: number | null, stderr: string, field: string): WorkspaceSearchError | undefined {
   // 0: matches, 1: none, 2: an error (with or without partial results).
   if (code === 0 || code === 1) return undefined;
-  if (/regex parse error|error parsing regex|unclosed|unopened|repetition operator|invalid/i.test(stderr) && !/No such file/.test(stderr)) {
+  if (
+    /regex parse error|error parsing regex|unclosed|unopened|repetition operator|invalid/i.test(stderr) &&
+    !/No such file/.test(stderr)
+  ) {
     const isGlob = /glob/i.test(stderr);
     return new WorkspaceSearchError(isGlob ? 'glob' : field, stderr.trim().split('\n').slice(0, 6).join('\n'));
   }
@@ -24,7 +27,13 @@ function failure(code: number | null, stderr: string, field: string): WorkspaceS
 }
 
 /** Runs `rg` to completion and returns stdout. Rejects `WORKSPACE_SEARCH` for a bad pattern. */
-export function runRg(rg: string, args: readonly string[], cwd: string, signal: AbortSignal | undefined, field = 'pattern'): Promise<Buffer> {
+export function runRg(
+  rg: string,
+  args: readonly string[],
+  cwd: string,
+  signal: AbortSignal | undefined,
+  field = 'pattern',
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new CancelledError('search', signal.reason));
     const child = start(rg, args, cwd);
@@ -64,7 +73,12 @@ export function splitRecords(buf: Buffer, sep: number): string[] {
 }
 
 /** Streams `rg`'s stdout line by line (`\n`-terminated, as bytes); stops `rg` when the consumer returns. */
-export async function* streamRgLines(rg: string, args: readonly string[], cwd: string, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
+export async function* streamRgLines(
+  rg: string,
+  args: readonly string[],
+  cwd: string,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Buffer> {
   if (signal?.aborted) throw new CancelledError('search', signal.reason);
   const child = start(rg, args, cwd);
   let err = '';
@@ -72,7 +86,9 @@ export async function* streamRgLines(rg: string, args: readonly string[], cwd: s
     if (err.length < 8192) err += c.toString('utf8');
   });
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const spawnError = new Promise<never>((_, reject) => child.on('error', (e) => reject(new WorkspaceSearchError('engine', `cannot run ripgrep: ${e.message}`, e))));
+  const spawnError = new Promise<never>((_, reject) =>
+    child.on('error', (e) => reject(new WorkspaceSearchError('engine', `cannot run ripgrep: ${e.message}`, e))),
+  );
   spawnError.catch(() => undefined);
   const onAbort = (): void => {
     child.kill('SIGKILL');

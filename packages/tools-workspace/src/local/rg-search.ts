@@ -39,7 +39,6 @@ function excludeArgs(rel: string): string[] {
   return ['--glob', '!.git', ...(isProtectedPath(rel) ? [] : ['--glob', '!/.a3s'])];
 }
 
-
 /** Search on the local disk through ripgrep. */
 export class RipgrepSearch implements FastWorkspaceSearch {
   readonly engine = 'ripgrep' as const;
@@ -60,7 +59,8 @@ export class RipgrepSearch implements FastWorkspaceSearch {
       for (let i = 0; i < parts.length; i++) {
         const dir = parts.slice(0, i).join('/');
         const file = dir === '' ? '.gitignore' : `${dir}/.gitignore`;
-        if ((await this.fs.stat(file).catch(() => undefined))?.kind === 'file') args.push('--ignore-file', `${this.fs.root}/${file}`);
+        if ((await this.fs.stat(file).catch(() => undefined))?.kind === 'file')
+          args.push('--ignore-file', `${this.fs.root}/${file}`);
       }
     }
     args.push('--', target.rel === '' ? '.' : target.rel);
@@ -78,8 +78,18 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const glob = compileGlob(request.glob, 'glob'); // same validation and error as the JS engine
     if (!glob.anchored) return { args: ['--type-add', `a3sglob:${request.glob}`, '-t', 'a3sglob'] };
     const { rel, args: where } = await this.target(request.path);
-    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', ...excludeArgs(rel), ...where], this.fs.root, request.signal, 'glob');
-    const allowed = new Set(splitRecords(out, 0).map(stripDot).filter((p) => globMatches(glob, p, false)));
+    const out = await runRg(
+      this.rg,
+      [...BASE_ARGS, '--files', '--null', ...excludeArgs(rel), ...where],
+      this.fs.root,
+      request.signal,
+      'glob',
+    );
+    const allowed = new Set(
+      splitRecords(out, 0)
+        .map(stripDot)
+        .filter((p) => globMatches(glob, p, false)),
+    );
     return { args: ['--glob', request.glob], allowed };
   }
 
@@ -110,7 +120,13 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   }
 
   async grepPage(request: WorkspaceGrepRequest, after: GrepPosition | undefined, limit: number): Promise<GrepPage> {
-    const key = JSON.stringify([request.pattern, request.path ?? '', request.glob ?? '', request.caseInsensitive === true, request.fixedStrings === true]);
+    const key = JSON.stringify([
+      request.pattern,
+      request.path ?? '',
+      request.glob ?? '',
+      request.caseInsensitive === true,
+      request.fixedStrings === true,
+    ]);
     const files = await this.pages.get(key, after !== undefined, () => this.grepFiles(request));
     const { args } = await this.grepArgs({ ...request, glob: undefined });
     return pageFromFiles(this.rg, args, this.fs.root, request.signal, files, after, limit);
@@ -119,7 +135,12 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   async grepFiles(request: WorkspaceGrepRequest): Promise<string[]> {
     const { args: where } = await this.target(request.path);
     const { args, allowed } = await this.grepArgs(request);
-    const out = await runRg(this.rg, [...args, '--files-with-matches', '--null', ...where], this.fs.root, request.signal);
+    const out = await runRg(
+      this.rg,
+      [...args, '--files-with-matches', '--null', ...where],
+      this.fs.root,
+      request.signal,
+    );
     const paths = splitRecords(out, 0).map(stripDot);
     return sortPaths(allowed ? paths.filter((p) => allowed.has(p)) : paths);
   }
@@ -127,7 +148,12 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   async grepCounts(request: WorkspaceGrepRequest): Promise<GrepFileCount[]> {
     const { args: where } = await this.target(request.path);
     const { args, allowed } = await this.grepArgs(request);
-    const out = await runRg(this.rg, [...args, '--count', '--null', '--with-filename', ...where], this.fs.root, request.signal);
+    const out = await runRg(
+      this.rg,
+      [...args, '--count', '--null', '--with-filename', ...where],
+      this.fs.root,
+      request.signal,
+    );
     const counts: GrepFileCount[] = [];
     for (const rec of splitRecords(out, 10)) {
       const nul = rec.indexOf('\0');
@@ -149,7 +175,13 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     // recency, stats) only candidate files; types never re-include ignored folders.
     const name = glob.anchored ? /^\*\*\/([^/]+)$/.exec(request.pattern)?.[1] : request.pattern;
     const typeArgs = name === undefined || name.endsWith('/') ? [] : ['--type-add', `a3sglob:${name}`, '-t', 'a3sglob'];
-    const out = await runRg(this.rg, [...BASE_ARGS, '--files', '--null', ...typeArgs, ...extra, ...excludeArgs(rel), ...where], this.fs.root, request.signal, 'pattern');
+    const out = await runRg(
+      this.rg,
+      [...BASE_ARGS, '--files', '--null', ...typeArgs, ...extra, ...excludeArgs(rel), ...where],
+      this.fs.root,
+      request.signal,
+      'pattern',
+    );
     const all = splitRecords(out, 0).map(stripDot);
     const cut = rel === '' ? 0 : rel.length + 1;
     return all.filter((p) => globMatches(glob, p.slice(cut), false));

@@ -41,7 +41,8 @@ export class MemoryFileSystem implements WorkspaceFileSystem {
     const chain: string[] = [];
     for (let dir = parentRel(rel); dir !== ''; dir = parentRel(dir)) chain.push(dir);
     for (const dir of chain.reverse()) {
-      if (this.files.has(dir)) throw new WorkspaceFileError(rel, 'not_directory', `a parent of this path (${dir}) is a file`);
+      if (this.files.has(dir))
+        throw new WorkspaceFileError(rel, 'not_directory', `a parent of this path (${dir}) is a file`);
       if (!this.dirs.has(dir)) this.dirs.set(dir, this.stamp());
     }
   }
@@ -70,7 +71,10 @@ export class MemoryFileSystem implements WorkspaceFileSystem {
     assertWritable(rel, 'path', path);
     if (this.dirs.has(rel)) throw new WorkspaceFileError(rel, 'is_directory', 'is a directory, not a file');
     this.ensureDirs(rel);
-    this.files.set(rel, { data: typeof data === 'string' ? encoder.encode(data) : data.slice(), mtimeMs: this.stamp() });
+    this.files.set(rel, {
+      data: typeof data === 'string' ? encoder.encode(data) : data.slice(),
+      mtimeMs: this.stamp(),
+    });
   }
 
   async remove(path: string, options?: WorkspaceCallOptions): Promise<void> {

@@ -22,11 +22,16 @@ describe('MemoryWorkspace', () => {
     await expect(ws.fs.readFile('a/b.txt')).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
     await ws.fs.writeFile('f', 'x');
     await expect(ws.fs.writeFile('f/g', 'x')).rejects.toMatchObject({ code: 'WORKSPACE_NOT_DIRECTORY' });
-    await expect(ws.fs.readFile('/elsewhere/x')).rejects.toMatchObject({ code: 'WORKSPACE_PATH', problem: 'absolute_outside' });
+    await expect(ws.fs.readFile('/elsewhere/x')).rejects.toMatchObject({
+      code: 'WORKSPACE_PATH',
+      problem: 'absolute_outside',
+    });
   });
 
   it('refuses a bad root and honours cancellation', async () => {
-    expect(() => new MemoryWorkspace({ root: 'relative' })).toThrow(expect.objectContaining({ code: 'WORKSPACE_CONFIGURATION', field: 'root' }));
+    expect(() => new MemoryWorkspace({ root: 'relative' })).toThrow(
+      expect.objectContaining({ code: 'WORKSPACE_CONFIGURATION', field: 'root' }),
+    );
     const ws = new MemoryWorkspace();
     const c = new AbortController();
     c.abort();

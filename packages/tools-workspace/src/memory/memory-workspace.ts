@@ -20,7 +20,12 @@ export interface MemoryWorkspaceOptions {
 /** An in-memory workspace (file tools only). */
 export class MemoryWorkspace implements WorkspaceServices {
   readonly root: string;
-  readonly capabilities: ReadonlySet<WorkspaceServiceCapability> = new Set<WorkspaceServiceCapability>(['fs.read', 'fs.write', 'fs.list', 'search']);
+  readonly capabilities: ReadonlySet<WorkspaceServiceCapability> = new Set<WorkspaceServiceCapability>([
+    'fs.read',
+    'fs.write',
+    'fs.list',
+    'search',
+  ]);
   readonly fs: MemoryFileSystem;
   readonly search: JsSearch;
 

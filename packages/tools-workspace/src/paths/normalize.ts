@@ -24,19 +24,21 @@ export function normalizeWorkspacePath(input: unknown, options: NormalizeOptions
   const field = options.field ?? 'path';
   if (typeof input !== 'string') throw new WorkspacePathError(field, String(input), 'not_a_string', 'is not a string');
   if (input.includes('\0')) throw new WorkspacePathError(field, input, 'nul_byte', 'contains a NUL byte');
-  if (input === '~' || input.startsWith('~/')) throw new WorkspacePathError(field, input, 'home_relative', 'is relative to a home directory');
+  if (input === '~' || input.startsWith('~/'))
+    throw new WorkspacePathError(field, input, 'home_relative', 'is relative to a home directory');
   let rest = input;
   if (rest.startsWith('/')) {
     const root = options.root.endsWith('/') ? options.root.slice(0, -1) : options.root;
     if (rest === root) rest = '';
-    else if (rest.startsWith(root + '/')) rest = rest.slice(root.length + 1);
+    else if (rest.startsWith(`${root}/`)) rest = rest.slice(root.length + 1);
     else throw new WorkspacePathError(field, input, 'absolute_outside', 'is an absolute path outside the workspace');
   }
   const out: string[] = [];
   for (const seg of rest.split('/')) {
     if (seg === '' || seg === '.') continue;
     if (seg === '..') {
-      if (out.length === 0) throw new WorkspacePathError(field, input, 'escapes_root', 'climbs above the workspace root with ..');
+      if (out.length === 0)
+        throw new WorkspacePathError(field, input, 'escapes_root', 'climbs above the workspace root with ..');
       out.pop();
       continue;
     }
@@ -65,9 +67,27 @@ export function isGitInternalPath(rel: string): boolean {
 
 /** Throws when `rel` may not be written (the `.a3s` internals, or Git's `.git` internals). */
 export function assertWritable(rel: string, field: string, original: string): void {
-  if (rel === '') throw new WorkspacePathError(field, original, 'protected', 'is the workspace root itself, which cannot be written as a file');
-  if (isProtectedPath(rel)) throw new WorkspacePathError(field, original, 'protected', `is inside the workspace's private ${PROTECTED_DIR}/ folder, which tools may not write`);
-  if (isGitInternalPath(rel)) throw new WorkspacePathError(field, original, 'protected', `is inside a ${GIT_DIR}/ folder (Git's configuration and hooks), which tools may not write`);
+  if (rel === '')
+    throw new WorkspacePathError(
+      field,
+      original,
+      'protected',
+      'is the workspace root itself, which cannot be written as a file',
+    );
+  if (isProtectedPath(rel))
+    throw new WorkspacePathError(
+      field,
+      original,
+      'protected',
+      `is inside the workspace's private ${PROTECTED_DIR}/ folder, which tools may not write`,
+    );
+  if (isGitInternalPath(rel))
+    throw new WorkspacePathError(
+      field,
+      original,
+      'protected',
+      `is inside a ${GIT_DIR}/ folder (Git's configuration and hooks), which tools may not write`,
+    );
 }
 
 /** Joins a relative directory and a name (`''` is the root). */

@@ -9,7 +9,7 @@ import { writeTool } from '../tools/write/write-tool.js';
 import { editTool } from '../tools/edit/edit-tool.js';
 import { lsTool } from '../tools/ls/ls-tool.js';
 import { call, tempDir } from '../test-support/harness.js';
-import { WorkspacePathError } from '../errors.js';
+import type { WorkspacePathError } from '../errors.js';
 
 // A workspace inside a sandbox folder; "outside" holds a secret next to it.
 const sandbox = tempDir('a3s-escape-');
@@ -68,7 +68,18 @@ const READ_ESCAPES = [
   '../ws/../outside/secret.txt',
 ];
 
-const WRITE_ONLY_ESCAPES = ['.a3s/state.json', '.a3s/new.txt', '.A3S/x', './.a3s/x', 'src/../.a3s/x', 'a3s-alias/x.txt', 'dangling-out', 'link-out/new.txt', '.a3s', '.a3s/'];
+const WRITE_ONLY_ESCAPES = [
+  '.a3s/state.json',
+  '.a3s/new.txt',
+  '.A3S/x',
+  './.a3s/x',
+  'src/../.a3s/x',
+  'a3s-alias/x.txt',
+  'dangling-out',
+  'link-out/new.txt',
+  '.a3s',
+  '.a3s/',
+];
 
 describe('path escapes (local workspace)', () => {
   it(`BND: refuses ${READ_ESCAPES.length} hostile paths on read with WORKSPACE_PATH`, async () => {
@@ -97,7 +108,9 @@ describe('path escapes (local workspace)', () => {
   });
 
   it('BND: edit and ls refuse escapes too, while paths that stay inside work', async () => {
-    await expect(call(editTool, ws, { file_path: 'secret-link', old_string: 'secret', new_string: 'x' })).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
+    await expect(
+      call(editTool, ws, { file_path: 'secret-link', old_string: 'secret', new_string: 'x' }),
+    ).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
     await expect(call(lsTool, ws, { path: 'link-out' })).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
     expect((await call(readTool, ws, { file_path: 'src/../src/ok.txt' })).output).toContain('fine');
     expect((await call(readTool, ws, { file_path: `${root}/src/ok.txt` })).output).toContain('fine');
@@ -114,8 +127,19 @@ describe('path escapes (memory workspace)', () => {
     for (const path of lexical) {
       await expect(call(readTool, mem, { file_path: path }), path).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
     }
-    for (const path of ['.a3s/x', '.A3S/y', 'sub/../.a3s/z', '.git/config', '.git/hooks/pre-commit', 'sub/.GIT/config', 'a/b/.git']) {
-      await expect(call(writeTool, mem, { file_path: path, content: 'x' })).rejects.toMatchObject({ code: 'WORKSPACE_PATH', problem: 'protected' });
+    for (const path of [
+      '.a3s/x',
+      '.A3S/y',
+      'sub/../.a3s/z',
+      '.git/config',
+      '.git/hooks/pre-commit',
+      'sub/.GIT/config',
+      'a/b/.git',
+    ]) {
+      await expect(call(writeTool, mem, { file_path: path, content: 'x' })).rejects.toMatchObject({
+        code: 'WORKSPACE_PATH',
+        problem: 'protected',
+      });
     }
     expect((await call(readTool, mem, { file_path: '/ws/a.txt' })).output).toContain('a');
   });

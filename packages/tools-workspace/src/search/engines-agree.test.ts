@@ -50,7 +50,11 @@ beforeAll(async () => {
   rg = rgWs.search!;
   js = jsWs.search!;
   expect(await rgWs.search!.backend()).toHaveProperty('engine', 'ripgrep');
-  const memWs = await MemoryWorkspace.create({ files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, typeof v === 'string' ? v : new Uint8Array(v)])) });
+  const memWs = await MemoryWorkspace.create({
+    files: Object.fromEntries(
+      Object.entries(files).map(([k, v]) => [k, typeof v === 'string' ? v : new Uint8Array(v)]),
+    ),
+  });
   mem = memWs.search;
 });
 afterAll(() => tmp.cleanup());
@@ -92,20 +96,45 @@ describe('GREP: the ripgrep and JS engines return the same results on one tree',
 
   it('GREP: the shared selection is what we expect (ignores, hidden files, .git, binaries, symlinks)', async () => {
     const paths = await rg.grepFiles({ pattern: 'needle', caseInsensitive: true });
-    expect(paths).toEqual(['.env', '.hidden/conf.ts', 'a/x.ts', 'a-b/x.ts', 'a.txt', 'docs/readme.md', 'keep.log', 'src/deep/nested/file.ts', 'sub/top-only.txt', 'unicode/ünï.md']);
+    expect(paths).toEqual([
+      '.env',
+      '.hidden/conf.ts',
+      'a/x.ts',
+      'a-b/x.ts',
+      'a.txt',
+      'docs/readme.md',
+      'keep.log',
+      'src/deep/nested/file.ts',
+      'sub/top-only.txt',
+      'unicode/ünï.md',
+    ]);
   });
 
-  it.each([['**/*.ts'], ['*.md'], ['src/**'], ['**'], ['*.{ts,md}'], ['a*/x.ts'], ['**/nested/*']])('GLOB: both engines list the same files for %s', async (pattern) => {
-    const a = sortPaths(await rg.listFiles({ pattern }));
-    expect(sortPaths(await js.listFiles({ pattern }))).toEqual(a);
-    expect(sortPaths(await mem.listFiles({ pattern }))).toEqual(a);
-    expect(a.length).toBeGreaterThan(0);
-    expect(sortPaths(await js.listFiles({ pattern, path: 'src' }))).toEqual(sortPaths(await rg.listFiles({ pattern, path: 'src' })));
-  });
+  it.each([['**/*.ts'], ['*.md'], ['src/**'], ['**'], ['*.{ts,md}'], ['a*/x.ts'], ['**/nested/*']])(
+    'GLOB: both engines list the same files for %s',
+    async (pattern) => {
+      const a = sortPaths(await rg.listFiles({ pattern }));
+      expect(sortPaths(await js.listFiles({ pattern }))).toEqual(a);
+      expect(sortPaths(await mem.listFiles({ pattern }))).toEqual(a);
+      expect(a.length).toBeGreaterThan(0);
+      expect(sortPaths(await js.listFiles({ pattern, path: 'src' }))).toEqual(
+        sortPaths(await rg.listFiles({ pattern, path: 'src' })),
+      );
+    },
+  );
 
   it('GREP: an invalid regex is a typed error naming pattern in both engines', async () => {
-    await expect(rg.grepFiles({ pattern: 'foo(' })).rejects.toMatchObject({ code: 'WORKSPACE_SEARCH', field: 'pattern' });
-    await expect(js.grepFiles({ pattern: 'foo(' })).rejects.toMatchObject({ code: 'WORKSPACE_SEARCH', field: 'pattern' });
-    await expect(rg.grepFiles({ pattern: 'x', glob: '{a' })).rejects.toMatchObject({ code: 'WORKSPACE_SEARCH', field: 'glob' });
+    await expect(rg.grepFiles({ pattern: 'foo(' })).rejects.toMatchObject({
+      code: 'WORKSPACE_SEARCH',
+      field: 'pattern',
+    });
+    await expect(js.grepFiles({ pattern: 'foo(' })).rejects.toMatchObject({
+      code: 'WORKSPACE_SEARCH',
+      field: 'pattern',
+    });
+    await expect(rg.grepFiles({ pattern: 'x', glob: '{a' })).rejects.toMatchObject({
+      code: 'WORKSPACE_SEARCH',
+      field: 'glob',
+    });
   });
 });

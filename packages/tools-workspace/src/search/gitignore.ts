@@ -43,7 +43,7 @@ export function parseGitignore(base: string, text: string): IgnoreFile {
 export function isIgnored(stack: readonly IgnoreFile[], rel: string, isDir: boolean): boolean {
   for (let f = stack.length - 1; f >= 0; f--) {
     const file = stack[f]!;
-    if (file.base !== '' && !rel.startsWith(file.base + '/')) continue;
+    if (file.base !== '' && !rel.startsWith(`${file.base}/`)) continue;
     const local = file.base === '' ? rel : rel.slice(file.base.length + 1);
     for (let r = file.rules.length - 1; r >= 0; r--) {
       const rule = file.rules[r]!;

@@ -3,7 +3,12 @@
  * remote backends, or the local disk when ripgrep is unavailable), with the same file selection,
  * order and line semantics as the ripgrep engine.
  */
-import type { WorkspaceFileSystem, WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
+import type {
+  WorkspaceFileSystem,
+  WorkspaceGlobRequest,
+  WorkspaceGrepMatch,
+  WorkspaceGrepRequest,
+} from '@a3s-code/core';
 import { throwIfAborted } from '../local/fs-errors.js';
 import { normalizeWorkspacePath } from '../paths/normalize.js';
 import { compileGlob, globMatches, type CompiledGlob } from './glob-pattern.js';
@@ -33,7 +38,11 @@ export class JsSearch implements FastWorkspaceSearch {
   }
 
   /** Files a grep request covers: the walk, or the one explicitly named file. */
-  private async *targets(request: WorkspaceGrepRequest | WorkspaceGlobRequest, glob: CompiledGlob | undefined, globBase: string): AsyncGenerator<string> {
+  private async *targets(
+    request: WorkspaceGrepRequest | WorkspaceGlobRequest,
+    glob: CompiledGlob | undefined,
+    globBase: string,
+  ): AsyncGenerator<string> {
     const start = normalizeWorkspacePath(request.path ?? '', { root: this.root, field: 'path' });
     const s = await this.fs.stat(start, { signal: request.signal });
     if (s?.kind === 'file') {
@@ -50,7 +59,11 @@ export class JsSearch implements FastWorkspaceSearch {
     }
   }
 
-  private async lines(path: string, signal: AbortSignal | undefined, matcher: LineMatcher): Promise<string[] | undefined> {
+  private async lines(
+    path: string,
+    signal: AbortSignal | undefined,
+    matcher: LineMatcher,
+  ): Promise<string[] | undefined> {
     throwIfAborted(signal, 'grep');
     const bytes = await this.fs.readFile(path, { signal });
     if (bytes.includes(0)) return undefined; // binary files are skipped, as rg skips them
@@ -71,7 +84,8 @@ export class JsSearch implements FastWorkspaceSearch {
       const lines = await this.lines(path, request.signal, matcher);
       if (!lines) continue;
       for (let i = 0; i < lines.length; i++) {
-        if (matcher.line.test(lines[i]!)) yield withText ? { path, line: i + 1, text: lines[i]! } : { path, line: i + 1 };
+        if (matcher.line.test(lines[i]!))
+          yield withText ? { path, line: i + 1, text: lines[i]! } : { path, line: i + 1 };
       }
     }
   }
@@ -122,7 +136,9 @@ export class JsSearch implements FastWorkspaceSearch {
 
   async *glob(request: WorkspaceGlobRequest): AsyncIterable<string> {
     const files = await this.listFiles(request);
-    const stamped = await Promise.all(files.map(async (path) => ({ path, mtime: (await this.fs.stat(path))?.mtimeMs ?? 0 })));
+    const stamped = await Promise.all(
+      files.map(async (path) => ({ path, mtime: (await this.fs.stat(path))?.mtimeMs ?? 0 })),
+    );
     stamped.sort((a, b) => b.mtime - a.mtime || comparePaths(a.path, b.path));
     for (const s of stamped) yield s.path;
   }

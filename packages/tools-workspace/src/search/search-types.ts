@@ -44,5 +44,10 @@ export interface FastWorkspaceSearch extends WorkspaceSearch {
 /** True when a search backend has the {@link FastWorkspaceSearch} calls. */
 export function isFastSearch(search: WorkspaceSearch): search is FastWorkspaceSearch {
   const s = search as Partial<FastWorkspaceSearch>;
-  return typeof s.grepFiles === 'function' && typeof s.grepCounts === 'function' && typeof s.listFiles === 'function' && typeof s.grepPage === 'function';
+  return (
+    typeof s.grepFiles === 'function' &&
+    typeof s.grepCounts === 'function' &&
+    typeof s.listFiles === 'function' &&
+    typeof s.grepPage === 'function'
+  );
 }

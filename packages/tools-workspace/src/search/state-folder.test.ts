@@ -38,7 +38,10 @@ describe('the .a3s state folder', () => {
     for (const [name, search] of engines) {
       expect(await paths(search.grep({ pattern: 'needle' })), name).toEqual(['docs/.a3s/note.md', 'src/a.ts']);
       expect(await search.grepFiles({ pattern: 'needle' }), name).toEqual(['docs/.a3s/note.md', 'src/a.ts']);
-      expect((await search.grepCounts({ pattern: 'needle', glob: '*.json*' })).map((c) => c.path), name).toEqual([]);
+      expect(
+        (await search.grepCounts({ pattern: 'needle', glob: '*.json*' })).map((c) => c.path),
+        name,
+      ).toEqual([]);
     }
   });
 
@@ -51,8 +54,13 @@ describe('the .a3s state folder', () => {
 
   it('a request that targets a path inside .a3s/ searches it', async () => {
     for (const [name, search] of engines) {
-      expect(await search.grepFiles({ pattern: 'needle', path: '.a3s' }), name).toEqual(['.a3s/effect-log/s1.jsonl', '.a3s/sessions/s1.json']);
-      expect(await search.listFiles({ pattern: '*.jsonl', path: '.a3s/effect-log' }), name).toEqual(['.a3s/effect-log/s1.jsonl']);
+      expect(await search.grepFiles({ pattern: 'needle', path: '.a3s' }), name).toEqual([
+        '.a3s/effect-log/s1.jsonl',
+        '.a3s/sessions/s1.json',
+      ]);
+      expect(await search.listFiles({ pattern: '*.jsonl', path: '.a3s/effect-log' }), name).toEqual([
+        '.a3s/effect-log/s1.jsonl',
+      ]);
     }
   });
 });

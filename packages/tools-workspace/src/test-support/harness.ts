@@ -10,12 +10,21 @@ import type { Tool, ToolContext, ToolResult, WorkspaceServices } from '@a3s-code
 import { createToolContext } from '@a3s-code/core/testing';
 
 /** A context as the kernel builds it (core's testing helper), with an invoker that refuses nested calls. */
-export function toolContext(workspace: WorkspaceServices, toolName: string, signal: AbortSignal = new AbortController().signal): ToolContext {
+export function toolContext(
+  workspace: WorkspaceServices,
+  toolName: string,
+  signal: AbortSignal = new AbortController().signal,
+): ToolContext {
   return createToolContext({ workspace, toolName, signal, runId: 'run-test', sessionId: 'session-test' });
 }
 
 /** Calls a tool's `execute` as the kernel would (raw args: the tool parses them). */
-export function call(tool: Tool, workspace: WorkspaceServices, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+export function call(
+  tool: Tool,
+  workspace: WorkspaceServices,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<ToolResult> {
   return (tool as Tool<unknown>).execute(args, toolContext(workspace, tool.name, signal));
 }
 
@@ -36,7 +45,11 @@ export function writeTree(dir: string, files: Record<string, string | Buffer>): 
 
 /** Runs git in `dir` and returns stdout. */
 export function sh(dir: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' } });
+  return execFileSync('git', args, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' },
+  });
 }
 
 /** `git init` with an identity and a first commit of the current tree. */

@@ -31,7 +31,8 @@ export function pidsWith(marker: string): number[] {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(marker) && alive(Number(name))) out.push(Number(name));
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(marker) && alive(Number(name)))
+        out.push(Number(name));
     } catch {
       // Gone meanwhile.
     }

@@ -78,7 +78,12 @@ export function listTree(dir: string): string[] {
  * Runs the race for `ms` milliseconds with `loops` concurrent tool loops, in `sandbox` (a real,
  * empty folder: the workspace is `sandbox/ws`, the outside folder `sandbox/outside`).
  */
-export async function runSymlinkRace(sandbox: string, ms: number, loops: number, tools: RaceTools): Promise<RaceOutcome> {
+export async function runSymlinkRace(
+  sandbox: string,
+  ms: number,
+  loops: number,
+  tools: RaceTools,
+): Promise<RaceOutcome> {
   const root = join(sandbox, 'ws');
   const outside = join(sandbox, 'outside');
   const marker = `OUTSIDE-${randomBytes(8).toString('hex')}`;
@@ -90,9 +95,24 @@ export async function runSymlinkRace(sandbox: string, ms: number, loops: number,
   symlinkSync(outside, join(root, 'race-link'));
   const call = tools.callerFor(root);
   const before = listTree(outside);
-  const counts: RaceCounts = { reads: 0, readsInside: 0, writes: 0, writesDone: 0, lists: 0, refused: 0, otherErrors: 0, outsideReads: 0, outsideListings: 0, outsideFiles: 0 };
+  const counts: RaceCounts = {
+    reads: 0,
+    readsInside: 0,
+    writes: 0,
+    writesDone: 0,
+    lists: 0,
+    refused: 0,
+    otherErrors: 0,
+    outsideReads: 0,
+    outsideListings: 0,
+    outsideFiles: 0,
+  };
 
-  const attempt = async (kind: 'reads' | 'writes' | 'lists', tool: Tool, args: Record<string, unknown>): Promise<void> => {
+  const attempt = async (
+    kind: 'reads' | 'writes' | 'lists',
+    tool: Tool,
+    args: Record<string, unknown>,
+  ): Promise<void> => {
     counts[kind]++;
     try {
       const { output } = await call(tool, args);

@@ -18,12 +18,27 @@ export const SENTIMENT_SCHEMA = {
 } as const;
 
 /** Every capability off; spread overrides on top. */
-export const NO_CAPS: LlmCapabilities = { forcedToolChoice: false, strictJsonSchema: false, jsonMode: false, nonStreaming: false, reasoning: false, parallelToolCalls: false };
+export const NO_CAPS: LlmCapabilities = {
+  forcedToolChoice: false,
+  strictJsonSchema: false,
+  jsonMode: false,
+  nonStreaming: false,
+  reasoning: false,
+  parallelToolCalls: false,
+};
 
 /** A ScriptedLlmClient seen through the given capabilities; `script.requests` records requests. */
-export function scripted(turns: ScriptedTurn[], caps: Partial<LlmCapabilities> = { forcedToolChoice: true, strictJsonSchema: true, jsonMode: true }) {
+export function scripted(
+  turns: ScriptedTurn[],
+  caps: Partial<LlmCapabilities> = { forcedToolChoice: true, strictJsonSchema: true, jsonMode: true },
+) {
   const script = new ScriptedLlmClient(turns);
-  const client: LlmClient = { provider: 'scripted', model: 'scripted', capabilities: { ...NO_CAPS, ...caps }, stream: (r) => script.stream(r) };
+  const client: LlmClient = {
+    provider: 'scripted',
+    model: 'scripted',
+    capabilities: { ...NO_CAPS, ...caps },
+    stream: (r) => script.stream(r),
+  };
   return { script, client };
 }
 
@@ -58,7 +73,10 @@ export function handDriven(
 }
 
 /** A tool context for direct calls in tests; `emitted` collects `emitOutput` text. */
-export function toolContext(signal: AbortSignal = new AbortController().signal): { ctx: ToolContext; emitted: string[] } {
+export function toolContext(signal: AbortSignal = new AbortController().signal): {
+  ctx: ToolContext;
+  emitted: string[];
+} {
   const ctx = createToolContext({ toolName: 'generate_object', callId: 'call-1', signal });
   return { ctx, emitted: ctx.deltas };
 }

@@ -7,7 +7,16 @@
  * cannot be known statically yields `OPAQUE`.
  */
 import { interpreterIsOpaque, isShell, shellInvocation } from './interpreters.js';
-import { assignmentName, basename, HOLE, isStatic, joinWords, OPAQUE, syntheticWord, type ShellWord } from './shell-word.js';
+import {
+  assignmentName,
+  basename,
+  HOLE,
+  isStatic,
+  joinWords,
+  OPAQUE,
+  syntheticWord,
+  type ShellWord,
+} from './shell-word.js';
 import { CODE_INJECTING_VARIABLES, WRAPPERS, type Unwrap } from './wrappers.js';
 
 /** How the judge recurses into shell code found inside a command. */
@@ -52,7 +61,8 @@ export function judgeSimpleCommand(words: readonly ShellWord[], context: JudgeCo
       out.push(OPAQUE);
       break;
     }
-    const unwrap: Unwrap | undefined = WRAPPERS.get(base)?.(words, k) ?? (isShell(base) ? shellInvocation(words, k) : undefined);
+    const unwrap: Unwrap | undefined =
+      WRAPPERS.get(base)?.(words, k) ?? (isShell(base) ? shellInvocation(words, k) : undefined);
     if (unwrap === undefined) {
       out.push(...innerCode(base, words, k, context));
       break;
@@ -82,7 +92,8 @@ export function judgeSimpleCommand(words: readonly ShellWord[], context: JudgeCo
 function innerCode(base: string, words: readonly ShellWord[], at: number, context: JudgeContext): string[] {
   if (interpreterIsOpaque(base, words, at) === true) return [OPAQUE];
   const args = words.slice(at + 1);
-  const shell = (w: ShellWord | undefined): readonly string[] => (w === undefined ? [] : isStatic(w) ? context.judgeShell(w.text, context.depth + 1) : [OPAQUE]);
+  const shell = (w: ShellWord | undefined): readonly string[] =>
+    w === undefined ? [] : isStatic(w) ? context.judgeShell(w.text, context.depth + 1) : [OPAQUE];
   if (base === 'trap') {
     const action = args.find((w) => !(isStatic(w) && /^-[lp-]*$/.test(w.text)));
     return action === undefined || args.some((w) => isStatic(w) && /^-[lp]$/.test(w.text)) ? [] : [...shell(action)];
@@ -96,7 +107,11 @@ function innerCode(base: string, words: readonly ShellWord[], at: number, contex
   }
   if (base === 'find') return findExec(args, context);
   // `hash -p /bin/rm ls` makes `ls` run rm; `enable -f` loads a builtin from a shared object.
-  if ((base === 'hash' && args.some((w) => /^-\w*p/.test(w.text))) || (base === 'enable' && args.some((w) => /^-\w*f/.test(w.text)))) return [OPAQUE];
+  if (
+    (base === 'hash' && args.some((w) => /^-\w*p/.test(w.text))) ||
+    (base === 'enable' && args.some((w) => /^-\w*f/.test(w.text)))
+  )
+    return [OPAQUE];
   return [];
 }
 

@@ -62,22 +62,43 @@ interface Language {
 }
 
 const LANGUAGES: readonly Language[] = [
-  { name: /^(?:python[0-9.]*|pypy[0-9.]*)$/, code: 'c', valued: 'WXm', noCode: ['-V', '--version', '--help', '-h', '-m'] },
+  {
+    name: /^(?:python[0-9.]*|pypy[0-9.]*)$/,
+    code: 'c',
+    valued: 'WXm',
+    noCode: ['-V', '--version', '--help', '-h', '-m'],
+  },
   {
     name: /^(?:node|nodejs|bun)$/,
     code: 'ep',
     longCode: ['--eval', '--print'],
     valued: 'rC',
-    longValued: ['--require', '--import', '--loader', '--experimental-loader', '--conditions', '--env-file', '--input-type', '--title'],
+    longValued: [
+      '--require',
+      '--import',
+      '--loader',
+      '--experimental-loader',
+      '--conditions',
+      '--env-file',
+      '--input-type',
+      '--title',
+    ],
     noCode: ['-v', '--version', '-h', '--help'],
   },
-  { name: /^perl[0-9.]*$/, code: 'eE', valued: 'I', attached: 'Mmixl0CdDF', noCode: ['-v', '-V', '--version', '--help'] },
+  {
+    name: /^perl[0-9.]*$/,
+    code: 'eE',
+    valued: 'I',
+    attached: 'Mmixl0CdDF',
+    noCode: ['-v', '-V', '--version', '--help'],
+  },
   { name: /^ruby[0-9.]*$/, code: 'e', valued: 'rICEx', noCode: ['-v', '--version', '-h', '--help'] },
   { name: /^php[0-9.]*$/, code: 'r', valued: 'cdz', noCode: ['-v', '--version', '-h', '-m', '-i'] },
   { name: /^(?:lua[0-9.]*|luajit)$/, code: 'e', valued: 'l', noCode: ['-v'] },
 ];
 
-const SPAWNS = /\w*(?:system|exec|spawn|popen|fork)\w*|subprocess|child_process|Popen|getoutput|shell_exec|passthru|proc_open|\beval\b|__import__|importlib|\bFunction\b|\bimport\s*\(|\brequire\s*\(\s*[^'"\s)]|\bpty\b|dlopen|process\.binding|`|\bqx\b|%x|\bopen\s*\(?[^;)]*\|/;
+const SPAWNS =
+  /\w*(?:system|exec|spawn|popen|fork)\w*|subprocess|child_process|Popen|getoutput|shell_exec|passthru|proc_open|\beval\b|__import__|importlib|\bFunction\b|\bimport\s*\(|\brequire\s*\(\s*[^'"\s)]|\bpty\b|dlopen|process\.binding|`|\bqx\b|%x|\bopen\s*\(?[^;)]*\|/;
 const AWK = /^(?:awk|gawk|mawk|nawk)$/;
 
 /**
@@ -97,7 +118,8 @@ export function interpreterIsOpaque(name: string, words: readonly ShellWord[], a
     if (t === '--' || !t.startsWith('-')) return false;
     if (t.startsWith('--')) {
       const [opt] = t.split('=', 1) as [string];
-      if (lang.longCode?.includes(opt)) return codeIsOpaque(t.includes('=') ? t.slice(opt.length + 1) : words[i + 1], SPAWNS);
+      if (lang.longCode?.includes(opt))
+        return codeIsOpaque(t.includes('=') ? t.slice(opt.length + 1) : words[i + 1], SPAWNS);
       if (lang.longValued?.includes(opt) && !t.includes('=')) i++;
       continue;
     }

@@ -45,7 +45,17 @@ describe('judgeShellCommand: splitting', () => {
 
 describe('judgeShellCommand: normalising', () => {
   it('removes quotes, escapes, line continuations and ANSI-C quoting; names are basenames', () => {
-    for (const spelling of ["'rm' x", 'r""m x', "r''m x", '\\rm x', 'r\\m x', "$'\\x72m' x", "$'\\162\\u006d' x", 'r\\\nm x', '"rm" "x"']) {
+    for (const spelling of [
+      "'rm' x",
+      'r""m x',
+      "r''m x",
+      '\\rm x',
+      'r\\m x',
+      "$'\\x72m' x",
+      "$'\\162\\u006d' x",
+      'r\\\nm x',
+      '"rm" "x"',
+    ]) {
       expect(subjects(spelling)).toEqual(['rm x']);
     }
     expect(subjects('/bin/rm x')).toEqual(['rm x', '/bin/rm x']);
@@ -63,7 +73,11 @@ describe('judgeShellCommand: normalising', () => {
   });
 
   it('judges shell bodies recursively: sh -c, su -c, watch, trap, alias', () => {
-    expect(subjects("bash -euo pipefail -c 'cd a && rm x'")).toEqual(['cd a', 'rm x', 'bash -euo pipefail -c cd a && rm x']);
+    expect(subjects("bash -euo pipefail -c 'cd a && rm x'")).toEqual([
+      'cd a',
+      'rm x',
+      'bash -euo pipefail -c cd a && rm x',
+    ]);
     expect(subjects('sh -c "sh -c \'rm x\'"')).toContain('rm x');
     expect(subjects("su -c 'rm x' root")).toContain('rm x');
     expect(subjects('watch -n 1 rm x')).toContain('rm x');
@@ -75,7 +89,13 @@ describe('judgeShellCommand: normalising', () => {
     expect(subjects('for f in a b; do rm "$f"; done')).toEqual(['rm …']);
     expect(subjects('while read -r l; do echo "$l"; done < f')).toEqual(['read -r l', 'echo …']);
     expect(subjects('case $1 in (a|b) rm x;; *) ls ;; esac')).toEqual(['rm x', 'ls']);
-    expect(subjects('if [[ -f x && -n "$y" ]]; then rm x; elif true; then :; else ! ls; fi')).toEqual(['[[ -f x -n … ]]', 'rm x', 'true', ':', 'ls']);
+    expect(subjects('if [[ -f x && -n "$y" ]]; then rm x; elif true; then :; else ! ls; fi')).toEqual([
+      '[[ -f x -n … ]]',
+      'rm x',
+      'true',
+      ':',
+      'ls',
+    ]);
     expect(subjects('f() { rm x; }; function g { ls; }; f')).toEqual(['rm x', 'ls', 'f']);
     expect(subjects('(cd a; { rm x; })')).toEqual(['cd a', 'rm x']);
     expect(subjects('coproc worker { rm x; }')).toEqual(['rm x']);
@@ -90,10 +110,41 @@ describe('judgeShellCommand: normalising', () => {
   });
 
   it('reports commands that cannot be named as opaque', () => {
-    for (const command of ['eval ls', 'source x.sh', '. ./x.sh', '$CMD x', '"$R" x', '$(echo rm) x', '{rm,x}', '/bin/r? x', 'cat s | bash', 'sh', 'bash script.sh', "sh -c \"$BODY\"", 'sudo -s', 'su', 'env -S "rm x" y', 'BASH_ENV=x ls', 'xargs sh', 'echo code | python3', "python3 -c 'import os; os.system(\"ls\")'", "node -e 'require(\"child_process\").execSync(\"ls\")'", 'sudo --bogus rm x', 'timeout $T rm x']) {
+    for (const command of [
+      'eval ls',
+      'source x.sh',
+      '. ./x.sh',
+      '$CMD x',
+      '"$R" x',
+      '$(echo rm) x',
+      '{rm,x}',
+      '/bin/r? x',
+      'cat s | bash',
+      'sh',
+      'bash script.sh',
+      'sh -c "$BODY"',
+      'sudo -s',
+      'su',
+      'env -S "rm x" y',
+      'BASH_ENV=x ls',
+      'xargs sh',
+      'echo code | python3',
+      'python3 -c \'import os; os.system("ls")\'',
+      'node -e \'require("child_process").execSync("ls")\'',
+      'sudo --bogus rm x',
+      'timeout $T rm x',
+    ]) {
       expect(judgeShellCommand(command).opaque, command).toBe(true);
     }
-    for (const command of ['ls -la', "python3 -c 'print(1)'", 'node script.js', 'python3 -m pytest', 'bash --version', 'command -v rm', "awk '{print $1}' f"]) {
+    for (const command of [
+      'ls -la',
+      "python3 -c 'print(1)'",
+      'node script.js',
+      'python3 -m pytest',
+      'bash --version',
+      'command -v rm',
+      "awk '{print $1}' f",
+    ]) {
       expect(judgeShellCommand(command).opaque, command).toBe(false);
     }
   });

@@ -29,7 +29,8 @@ function judgeShell(text: string, depth: number): string[] {
   if (depth > MAX_DEPTH) return [OPAQUE];
   const lexed = lexShell(text);
   const out: string[] = [];
-  for (const command of parseSimpleCommands(lexed.tokens)) out.push(...judgeSimpleCommand(command.words, { depth, judgeShell }));
+  for (const command of parseSimpleCommands(lexed.tokens))
+    out.push(...judgeSimpleCommand(command.words, { depth, judgeShell }));
   for (const body of lexed.nested) out.push(...judgeShell(body, depth + 1));
   return out;
 }

@@ -6,7 +6,16 @@
  * are skipped, so their lines are never taken for commands.
  */
 import { HOLE, type ShellWord } from './shell-word.js';
-import { backtickEnd, decodeAnsiC, isArithmetic, matchingBrace, matchingParen, scanSubstitutions, spendScanStep, unescapeBackticks } from './shell-scan.js';
+import {
+  backtickEnd,
+  decodeAnsiC,
+  isArithmetic,
+  matchingBrace,
+  matchingParen,
+  scanSubstitutions,
+  spendScanStep,
+  unescapeBackticks,
+} from './shell-scan.js';
 
 /** A lexed token. `arith` is a `(( … ))` command; `redirect` carries its target word. */
 export type ShellToken =

@@ -81,7 +81,9 @@ export function parseSimpleCommands(tokens: readonly ShellToken[]): SimpleComman
         continue;
       case 'coproc': {
         const after = tokens[i + 2];
-        const named = wordAt(tokens, i + 1) !== undefined && (after?.kind === 'op' ? after.op === '(' : after?.kind === 'word' && isKeyword(after.word, '{'));
+        const named =
+          wordAt(tokens, i + 1) !== undefined &&
+          (after?.kind === 'op' ? after.op === '(' : after?.kind === 'word' && isKeyword(after.word, '{'));
         if (named) i++;
         continue;
       }

@@ -24,7 +24,14 @@ const OPAQUE: Unwrap = { kind: 'opaque' };
 const NONE: Unwrap = { kind: 'none' };
 
 /** Variables that make a command load code that is not on its command line. */
-export const CODE_INJECTING_VARIABLES: ReadonlySet<string> = new Set(['BASH_ENV', 'ENV', 'LD_PRELOAD', 'LD_AUDIT', 'LD_LIBRARY_PATH', 'PROMPT_COMMAND']);
+export const CODE_INJECTING_VARIABLES: ReadonlySet<string> = new Set([
+  'BASH_ENV',
+  'ENV',
+  'LD_PRELOAD',
+  'LD_AUDIT',
+  'LD_LIBRARY_PATH',
+  'PROMPT_COMMAND',
+]);
 
 const flagsOnly = (...names: string[]): Record<string, boolean> => Object.fromEntries(names.map((n) => [n, false]));
 const valued = (...names: string[]): Record<string, boolean> => Object.fromEntries(names.map((n) => [n, true]));
@@ -38,7 +45,8 @@ function simple(spec: OptionSpec, leading = 0, moreArgs = false): Wrapper {
   return (words, at) => {
     const scan = scanOptions(words, at + 1, spec);
     if (scan.kind === 'unknown') return OPAQUE;
-    for (let i = scan.next; i < scan.next + leading; i++) if (words[i] === undefined || words[i]!.splits) return words[i] === undefined ? NONE : OPAQUE;
+    for (let i = scan.next; i < scan.next + leading; i++)
+      if (words[i] === undefined || words[i]!.splits) return words[i] === undefined ? NONE : OPAQUE;
     return commandAt(words, scan.next + leading, moreArgs);
   };
 }
@@ -58,7 +66,18 @@ function shellCode(code: string | null): Unwrap {
 const envSpec: OptionSpec = {
   flags: 'i0v',
   valued: 'uCSP',
-  long: { ...flagsOnly('ignore-environment', 'null', 'debug', 'block-signal', 'default-signal', 'ignore-signal', 'list-signal-handling'), ...valued('unset', 'chdir', 'split-string') },
+  long: {
+    ...flagsOnly(
+      'ignore-environment',
+      'null',
+      'debug',
+      'block-signal',
+      'default-signal',
+      'ignore-signal',
+      'list-signal-handling',
+    ),
+    ...valued('unset', 'chdir', 'split-string'),
+  },
 };
 
 function env(words: readonly ShellWord[], at: number): Unwrap {
@@ -80,15 +99,45 @@ const sudoSpec: OptionSpec = {
   flags: 'AbBEHKkNnPSVlvehis',
   valued: 'CDghpRrTtUu',
   long: {
-    ...flagsOnly('login', 'shell', 'preserve-env', 'non-interactive', 'background', 'set-home', 'remove-timestamp', 'reset-timestamp', 'list', 'validate', 'edit', 'version', 'help', 'stdin', 'askpass', 'bell'),
-    ...valued('user', 'group', 'chdir', 'prompt', 'close-from', 'host', 'role', 'type', 'command-timeout', 'other-user', 'chroot'),
+    ...flagsOnly(
+      'login',
+      'shell',
+      'preserve-env',
+      'non-interactive',
+      'background',
+      'set-home',
+      'remove-timestamp',
+      'reset-timestamp',
+      'list',
+      'validate',
+      'edit',
+      'version',
+      'help',
+      'stdin',
+      'askpass',
+      'bell',
+    ),
+    ...valued(
+      'user',
+      'group',
+      'chdir',
+      'prompt',
+      'close-from',
+      'host',
+      'role',
+      'type',
+      'command-timeout',
+      'other-user',
+      'chroot',
+    ),
   },
 };
 
 function sudo(words: readonly ShellWord[], at: number): Unwrap {
   const scan = scanOptions(words, at + 1, sudoSpec);
   if (scan.kind === 'unknown') return OPAQUE;
-  if (seenAny(scan, 'lveV') || ['list', 'validate', 'edit', 'version', 'help'].some((n) => scan.seen.has(n))) return NONE;
+  if (seenAny(scan, 'lveV') || ['list', 'validate', 'edit', 'version', 'help'].some((n) => scan.seen.has(n)))
+    return NONE;
   if (scan.next < words.length) return commandAt(words, scan.next);
   // `sudo -s` / `sudo -i` with no command is an interactive shell reading its input.
   return seenAny(scan, 'si') || scan.seen.has('shell') || scan.seen.has('login') ? OPAQUE : NONE;
@@ -107,7 +156,10 @@ function su(words: readonly ShellWord[], at: number): Unwrap {
   const scan = scanOptions(words, start, {
     flags: 'lmpfP',
     valued: 'cgGsw',
-    long: { ...flagsOnly('login', 'preserve-environment', 'pty'), ...valued('command', 'session-command', 'shell', 'group', 'supp-group', 'whitelist-environment') },
+    long: {
+      ...flagsOnly('login', 'preserve-environment', 'pty'),
+      ...valued('command', 'session-command', 'shell', 'group', 'supp-group', 'whitelist-environment'),
+    },
   });
   if (scan.kind === 'unknown') return OPAQUE;
   const code = valueOf(scan, ['c', 'command', 'session-command']);
@@ -125,7 +177,21 @@ function watch(words: readonly ShellWord[], at: number): Unwrap {
   const scan = scanOptions(words, at + 1, {
     flags: 'bcdegptwx',
     valued: 'nq',
-    long: { ...flagsOnly('beep', 'color', 'no-color', 'differences', 'errexit', 'chgexit', 'exec', 'precise', 'no-title', 'no-wrap'), ...valued('interval', 'equexit') },
+    long: {
+      ...flagsOnly(
+        'beep',
+        'color',
+        'no-color',
+        'differences',
+        'errexit',
+        'chgexit',
+        'exec',
+        'precise',
+        'no-title',
+        'no-wrap',
+      ),
+      ...valued('interval', 'equexit'),
+    },
   });
   if (scan.kind === 'unknown') return OPAQUE;
   if (seenAny(scan, 'x') || scan.seen.has('exec')) return commandAt(words, scan.next);
@@ -141,13 +207,33 @@ export const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
   ['command', command],
   ['builtin', (words, at) => commandAt(words, at + 1)],
   ['exec', simple({ flags: 'cl', valued: 'a' })],
-  ['time', simple({ flags: 'pvaq', valued: 'fo', long: { ...flagsOnly('append', 'verbose', 'portability', 'quiet'), ...valued('format', 'output') } })],
+  [
+    'time',
+    simple({
+      flags: 'pvaq',
+      valued: 'fo',
+      long: { ...flagsOnly('append', 'verbose', 'portability', 'quiet'), ...valued('format', 'output') },
+    }),
+  ],
   ['nice', simple({ valued: 'n', numeric: true, long: valued('adjustment') })],
   ['nohup', simple({})],
-  ['timeout', simple({ flags: 'v', valued: 'sk', long: { ...flagsOnly('preserve-status', 'foreground', 'verbose'), ...valued('signal', 'kill-after') } }, 1)],
+  [
+    'timeout',
+    simple(
+      {
+        flags: 'v',
+        valued: 'sk',
+        long: { ...flagsOnly('preserve-status', 'foreground', 'verbose'), ...valued('signal', 'kill-after') },
+      },
+      1,
+    ),
+  ],
   ['stdbuf', simple({ valued: 'ioe', long: valued('input', 'output', 'error') })],
   ['setsid', simple({ flags: 'cfw', long: flagsOnly('ctty', 'fork', 'wait') })],
-  ['ionice', simple({ flags: 't', valued: 'cnp', long: { ...flagsOnly('ignore'), ...valued('class', 'classdata', 'pid') } })],
+  [
+    'ionice',
+    simple({ flags: 't', valued: 'cnp', long: { ...flagsOnly('ignore'), ...valued('class', 'classdata', 'pid') } }),
+  ],
   ['chroot', simple({ long: { ...flagsOnly('skip-chdir'), ...valued('userspec', 'groups') } }, 1)],
   ['busybox', simple({})],
   ['unbuffer', simple({ flags: 'p' })],
@@ -159,7 +245,18 @@ export const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
         valued: 'aEdILnPs',
         attached: 'eil',
         long: {
-          ...flagsOnly('null', 'interactive', 'no-run-if-empty', 'verbose', 'exit', 'show-limits', 'open-tty', 'replace', 'eof', 'max-lines'),
+          ...flagsOnly(
+            'null',
+            'interactive',
+            'no-run-if-empty',
+            'verbose',
+            'exit',
+            'show-limits',
+            'open-tty',
+            'replace',
+            'eof',
+            'max-lines',
+          ),
           ...valued('arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'),
         },
       },

@@ -17,7 +17,10 @@ export interface ProgramHarness {
 }
 
 /** Builds a harness over `files`, with optional invoker options (policy, hooks, workspace). */
-export function programHarness(files: Readonly<Record<string, string>> = {}, options: Partial<ToolInvokerOptions> & { workspace?: WorkspaceServices } = {}): ProgramHarness {
+export function programHarness(
+  files: Readonly<Record<string, string>> = {},
+  options: Partial<ToolInvokerOptions> & { workspace?: WorkspaceServices } = {},
+): ProgramHarness {
   const { pack, state } = createTestToolPack();
   const registry = new ToolRegistry({ capabilities: ['fs.write'] });
   registry.registerPack(pack);
@@ -30,7 +33,8 @@ export function programHarness(files: Readonly<Record<string, string>> = {}, opt
     state,
     run(args, source = 'agent', signal) {
       const t = createTestInvocation();
-      if (signal !== undefined) signal.addEventListener('abort', () => t.controller.abort(signal.reason), { once: true });
+      if (signal !== undefined)
+        signal.addEventListener('abort', () => t.controller.abort(signal.reason), { once: true });
       n += 1;
       return invoker.invoke({ id: `p${n}`, name: 'program', args }, t.context, source);
     },

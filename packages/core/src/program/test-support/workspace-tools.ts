@@ -34,7 +34,9 @@ export function memoryWorkspaceTools(files: Readonly<Record<string, string>>): T
         description: 'grep',
         tier: 'read',
         capabilities: caps,
-        input: z.object({ pattern: z.string().min(1), glob: z.string().optional(), path: z.string().optional() }).strict(),
+        input: z
+          .object({ pattern: z.string().min(1), glob: z.string().optional(), path: z.string().optional() })
+          .strict(),
         execute: async (args) => {
           const re = new RegExp(args.pattern);
           const only = args.glob === undefined ? undefined : globToRegExp(args.glob);
@@ -45,7 +47,11 @@ export function memoryWorkspaceTools(files: Readonly<Record<string, string>>): T
               if (re.test(l)) lines.push(`${p}:${i + 1}:${l}`);
             });
           }
-          return { output: lines.length === 0 ? 'No matches found' : lines.join('\n'), exitCode: 0, metadata: { mode: 'content', matches: lines.length } };
+          return {
+            output: lines.length === 0 ? 'No matches found' : lines.join('\n'),
+            exitCode: 0,
+            metadata: { mode: 'content', matches: lines.length },
+          };
         },
       }),
       defineTool({
@@ -57,7 +63,11 @@ export function memoryWorkspaceTools(files: Readonly<Record<string, string>>): T
         execute: async (args) => {
           const re = globToRegExp(args.pattern);
           const hits = paths.filter((p) => re.test(p));
-          return { output: hits.length === 0 ? 'No files found' : hits.join('\n'), exitCode: 0, metadata: { paths: hits, total: hits.length } };
+          return {
+            output: hits.length === 0 ? 'No files found' : hits.join('\n'),
+            exitCode: 0,
+            metadata: { paths: hits, total: hits.length },
+          };
         },
       }),
       defineTool({
@@ -84,7 +94,9 @@ export function memoryWorkspaceTools(files: Readonly<Record<string, string>>): T
           const dir = args.path === undefined || args.path === '.' ? '' : `${args.path.replace(/\/$/, '')}/`;
           const names = new Set<string>();
           for (const p of paths) if (p.startsWith(dir)) names.add(p.slice(dir.length).split('/')[0]!);
-          const entries = [...names].sort().map((name) => ({ name, type: files[dir + name] === undefined ? 'directory' : 'file' }));
+          const entries = [...names]
+            .sort()
+            .map((name) => ({ name, type: files[dir + name] === undefined ? 'directory' : 'file' }));
           return { output: entries.map((e) => e.name).join('\n'), exitCode: 0, metadata: { entries } };
         },
       }),

@@ -33,7 +33,10 @@ afterAll(() => {
 describe.skipIf(!PROC_AVAILABLE)('bash keeps track of every process it starts', () => {
   it('BND-06: a process that left the group with setsid dies at the timeout', async () => {
     const t0 = Date.now();
-    const r = await call(bashTool, ws, { command: 'setsid sleep 301.37 & echo $! > setsid.pid; sleep 10', timeout: 300 });
+    const r = await call(bashTool, ws, {
+      command: 'setsid sleep 301.37 & echo $! > setsid.pid; sleep 10',
+      timeout: 300,
+    });
     expect(r.metadata).toMatchObject({ timed_out: true });
     expect(Date.now() - t0).toBeLessThan(3000);
     expect(await waitDead(pidFrom(at('setsid.pid')))).toBe(true);
@@ -41,7 +44,10 @@ describe.skipIf(!PROC_AVAILABLE)('bash keeps track of every process it starts', 
   });
 
   it('BND-06: a double-forked process (reparented to init) dies at the timeout', async () => {
-    const r = await call(bashTool, ws, { command: '( (sleep 302.41 & echo $! > double.pid) & ); sleep 10', timeout: 300 });
+    const r = await call(bashTool, ws, {
+      command: '( (sleep 302.41 & echo $! > double.pid) & ); sleep 10',
+      timeout: 300,
+    });
     expect(r.metadata).toMatchObject({ timed_out: true });
     expect(await waitDead(pidFrom(at('double.pid')))).toBe(true);
     expect(pidsWith('sleep 302.41')).toEqual([]);
@@ -49,7 +55,12 @@ describe.skipIf(!PROC_AVAILABLE)('bash keeps track of every process it starts', 
 
   it('BND-06: cancellation kills a setsid daemon with its output redirected too', async () => {
     const controller = new AbortController();
-    const run = call(bashTool, ws, { command: 'setsid sleep 303.53 >/dev/null 2>&1 < /dev/null & echo $! > cancel.pid; sleep 10' }, controller.signal);
+    const run = call(
+      bashTool,
+      ws,
+      { command: 'setsid sleep 303.53 >/dev/null 2>&1 < /dev/null & echo $! > cancel.pid; sleep 10' },
+      controller.signal,
+    );
     await waitFor('cancel.pid');
     controller.abort(new Error('user pressed stop'));
     await expect(run).rejects.toMatchObject({ code: 'CANCELLED' });
@@ -63,27 +74,38 @@ describe.skipIf(!PROC_AVAILABLE)('bash keeps track of every process it starts', 
     const pid = pidFrom(at('bg.pid'));
     expect(r.exitCode).toBe(0);
     expect(r.metadata).toMatchObject({ timed_out: false, background_processes: [{ pid, command: 'sleep 304.61' }] });
-    expect(r.output).toBe(`ok\n[1 background process still running: ${pid} sleep 304.61. It is killed when the session closes.]`);
+    expect(r.output).toBe(
+      `ok\n[1 background process still running: ${pid} sleep 304.61. It is killed when the session closes.]`,
+    );
     expect(alive(pid)).toBe(true);
     await ws.close();
     expect(await waitDead(pid)).toBe(true);
   });
 
   it('a detached daemon (setsid, double fork, pipes closed) is reported, then killed by close()', async () => {
-    const r = await call(bashTool, ws, { command: '( (setsid sleep 305.71 >/dev/null 2>&1 </dev/null & echo $! > daemon.pid) & ); until [ -s daemon.pid ]; do sleep 0.01; done; echo started' });
+    const r = await call(bashTool, ws, {
+      command:
+        '( (setsid sleep 305.71 >/dev/null 2>&1 </dev/null & echo $! > daemon.pid) & ); until [ -s daemon.pid ]; do sleep 0.01; done; echo started',
+    });
     const pid = pidFrom(at('daemon.pid'));
     expect(r.output).toMatch(/^started\n\[\d background process(es)? still running: /);
     // Only the pid: the scan may catch the forked child before it has exec'd `setsid sleep`.
-    expect((r.metadata as { background_processes: { pid: number }[] }).background_processes.map((p) => p.pid)).toContain(pid);
+    expect(
+      (r.metadata as { background_processes: { pid: number }[] }).background_processes.map((p) => p.pid),
+    ).toContain(pid);
     await ws.close();
     expect(await waitDead(pid)).toBe(true);
   });
 
   it('a background process that cleared its environment is still found through its process group', async () => {
-    const r = await call(bashTool, ws, { command: 'env -i sleep 306.83 >/dev/null 2>&1 & echo $! > noenv.pid; echo ok' });
+    const r = await call(bashTool, ws, {
+      command: 'env -i sleep 306.83 >/dev/null 2>&1 & echo $! > noenv.pid; echo ok',
+    });
     const pid = pidFrom(at('noenv.pid'));
     // Only the pid: with no pipe to wait for, the scan may run before `env` has exec'd `sleep`.
-    expect((r.metadata as { background_processes: { pid: number }[] }).background_processes.map((p) => p.pid)).toEqual([pid]);
+    expect((r.metadata as { background_processes: { pid: number }[] }).background_processes.map((p) => p.pid)).toEqual([
+      pid,
+    ]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(alive(pid)).toBe(true);
     await ws.close();
@@ -91,11 +113,15 @@ describe.skipIf(!PROC_AVAILABLE)('bash keeps track of every process it starts', 
   });
 
   it('a background writer keeps its pipe (no SIGPIPE) until close(); nothing is reported when all is done', async () => {
-    const r = await call(bashTool, ws, { command: '(while sleep 0.0501; do echo tick; done) & echo $! > writer.pid; echo ok' });
+    const r = await call(bashTool, ws, {
+      command: '(while sleep 0.0501; do echo tick; done) & echo $! > writer.pid; echo ok',
+    });
     const pid = pidFrom(at('writer.pid'));
     // The subshell, and its `sleep` when the scan catches one between two ticks.
     expect(r.output).toMatch(/^ok\n(tick\n)*\[[12] background process(es)? still running: /);
-    expect((r.metadata as { background_processes: { pid: number }[] }).background_processes.map((p) => p.pid)).toContain(pid);
+    expect(
+      (r.metadata as { background_processes: { pid: number }[] }).background_processes.map((p) => p.pid),
+    ).toContain(pid);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(alive(pid)).toBe(true);
     await ws.close();
@@ -124,7 +150,13 @@ while (!existsSync('host-running.pid')) await new Promise((r) => setTimeout(r, 1
 await new Promise((r) => setTimeout(r, 50));
 process.stdout.write(String(r.backgroundProcesses?.[0]?.pid));
 process.exit(0);`;
-    const pid = Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: tmp.dir, encoding: 'utf8', timeout: 10_000 }));
+    const pid = Number(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: tmp.dir,
+        encoding: 'utf8',
+        timeout: 10_000,
+      }),
+    );
     expect(pid).toBeGreaterThan(1);
     expect(await waitDead(pid)).toBe(true);
     expect(await waitDead(pidFrom(at('host-running.pid')))).toBe(true);

@@ -39,7 +39,12 @@ describe('bash', () => {
     const r = await call(bashTool, ws, { command: 'echo out; echo err >&2; exit 3' });
     expect(r.exitCode).toBe(3);
     expect(r.output).toBe('out\n[stderr]\nerr\n[exit code 3]');
-    expect(r.metadata).toMatchObject({ exit_code: 3, timed_out: false, stdout: { total_bytes: 4, truncated: false }, stderr: { total_bytes: 4 } });
+    expect(r.metadata).toMatchObject({
+      exit_code: 3,
+      timed_out: false,
+      stdout: { total_bytes: 4, truncated: false },
+      stderr: { total_bytes: 4 },
+    });
     expect((await call(bashTool, ws, { command: 'pwd', cwd: 'sub' })).output.trim()).toBe(join(tmp.dir, 'sub'));
   });
 
@@ -57,7 +62,10 @@ describe('bash', () => {
 
   it('BND-05: a child that closes its pipes but keeps running is still killed at the deadline', async () => {
     const t0 = Date.now();
-    const r = await call(bashTool, ws, { command: 'exec >/dev/null 2>&1; echo $$ > closed.pid; sleep 30', timeout: 400 });
+    const r = await call(bashTool, ws, {
+      command: 'exec >/dev/null 2>&1; echo $$ > closed.pid; sleep 30',
+      timeout: 400,
+    });
     expect(r.metadata).toMatchObject({ timed_out: true });
     expect(Date.now() - t0).toBeLessThan(3000);
     expect(await waitDead(Number(readFileSync(join(tmp.dir, 'closed.pid'), 'utf8')))).toBe(true);
@@ -65,12 +73,17 @@ describe('bash', () => {
 
   it('a grandchild holding the pipes after the shell exits is a background process: reported, then killed on close', async () => {
     const t1 = Date.now();
-    const held = await call(bashTool, ws, { command: '(sleep 30; echo late) & echo $! > held.pid; echo early', timeout: 5000 });
+    const held = await call(bashTool, ws, {
+      command: '(sleep 30; echo late) & echo $! > held.pid; echo early',
+      timeout: 5000,
+    });
     expect(Date.now() - t1).toBeLessThan(2000);
     const pid = Number(readFileSync(join(tmp.dir, 'held.pid'), 'utf8'));
     expect(held.metadata).toMatchObject({ timed_out: false, exit_code: 0 });
     expect(held.output).toMatch(/^early\n\[2 background processes still running: /);
-    expect((held.metadata as { background_processes: { pid: number }[] }).background_processes.map((p) => p.pid)).toContain(pid);
+    expect(
+      (held.metadata as { background_processes: { pid: number }[] }).background_processes.map((p) => p.pid),
+    ).toContain(pid);
     await ws.close();
     expect(await waitDead(pid)).toBe(true);
   });
@@ -78,7 +91,8 @@ describe('bash', () => {
   it('BND-06: cancellation through the signal kills the group and rejects with CANCELLED', async () => {
     const controller = new AbortController();
     const run = call(bashTool, ws, { command: 'sleep 30 & echo $! > cancel.pid; wait' }, controller.signal);
-    for (let i = 0; i < 100 && !existsSync(join(tmp.dir, 'cancel.pid')); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && !existsSync(join(tmp.dir, 'cancel.pid')); i++)
+      await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 50));
     controller.abort(new Error('user pressed stop'));
     await expect(run).rejects.toMatchObject({ code: 'CANCELLED' });
@@ -87,7 +101,10 @@ describe('bash', () => {
 
   it('BND-04: each stream is capped, keeping head and tail with exact totals', async () => {
     const r = await call(bashTool, ws, { command: 'seq 1 100000; seq 1 50000 >&2', max_output_bytes: 1024 });
-    const meta = r.metadata as { stdout: { total_bytes: number; truncated: boolean }; stderr: { total_bytes: number; truncated: boolean } };
+    const meta = r.metadata as {
+      stdout: { total_bytes: number; truncated: boolean };
+      stderr: { total_bytes: number; truncated: boolean };
+    };
     expect(meta.stdout).toEqual({ total_bytes: 588895, truncated: true });
     expect(meta.stderr).toEqual({ total_bytes: 288894, truncated: true });
     expect(r.output.startsWith('1\n2\n3\n')).toBe(true);
@@ -115,15 +132,22 @@ describe('bash', () => {
 
   it('reports the files the command created, modified and deleted', async () => {
     const r = await call(bashTool, ws, { command: 'echo new > created.txt; echo v2 >> edit-me.txt; rm remove-me.txt' });
-    expect(r.metadata).toMatchObject({ changed_files: { created: ['created.txt'], modified: ['edit-me.txt'], deleted: ['remove-me.txt'] } });
+    expect(r.metadata).toMatchObject({
+      changed_files: { created: ['created.txt'], modified: ['edit-me.txt'], deleted: ['remove-me.txt'] },
+    });
   });
 
   it('declares the exec tier; refuses a cwd outside the workspace and bad timeouts', async () => {
     expect(bashTool.tier).toBe('exec');
     expect(resolveCapabilities(bashTool, { command: 'ls' })).toMatchObject({ readOnly: false, cancelSafe: false });
-    await expect(call(bashTool, ws, { command: 'pwd', cwd: '../..' })).rejects.toMatchObject({ code: 'WORKSPACE_PATH', field: 'cwd' });
+    await expect(call(bashTool, ws, { command: 'pwd', cwd: '../..' })).rejects.toMatchObject({
+      code: 'WORKSPACE_PATH',
+      field: 'cwd',
+    });
     await expect(call(bashTool, ws, { command: 'pwd', timeout: 0 })).rejects.toMatchObject({ field: 'args.timeout' });
-    await expect(call(bashTool, ws, { command: 'pwd', timeout: 600_001 })).rejects.toMatchObject({ field: 'args.timeout' });
+    await expect(call(bashTool, ws, { command: 'pwd', timeout: 600_001 })).rejects.toMatchObject({
+      field: 'args.timeout',
+    });
     expect((await call(bashTool, ws, { command: 'pwd', cwd: 'missing' })).exitCode).toBe(1);
   });
 });
@@ -131,19 +155,32 @@ describe('bash', () => {
 describe('bash live output', () => {
   it('streams stdout and stderr as they arrive; the result is unchanged', async () => {
     const seen: { delta: string; stream: string | undefined; at: number }[] = [];
-    const ctx = { ...toolContext(ws, 'bash'), emitOutput: (delta: string, stream?: 'stdout' | 'stderr') => void seen.push({ delta, stream, at: Date.now() }) };
+    const ctx = {
+      ...toolContext(ws, 'bash'),
+      emitOutput: (delta: string, stream?: 'stdout' | 'stderr') => void seen.push({ delta, stream, at: Date.now() }),
+    };
     const t0 = Date.now();
-    const r = await (bashTool as Tool<unknown>).execute({ command: 'echo first; sleep 0.6; echo second >&2; echo third' }, ctx);
+    const r = await (bashTool as Tool<unknown>).execute(
+      { command: 'echo first; sleep 0.6; echo second >&2; echo third' },
+      ctx,
+    );
     const done = Date.now();
     expect(r.output).toBe('first\nthird\n[stderr]\nsecond\n');
-    expect(seen.map((s) => [s.stream, s.delta])).toEqual([['stdout', 'first\n'], ['stderr', 'second\n'], ['stdout', 'third\n']]);
+    expect(seen.map((s) => [s.stream, s.delta])).toEqual([
+      ['stdout', 'first\n'],
+      ['stderr', 'second\n'],
+      ['stdout', 'third\n'],
+    ]);
     expect(seen[0]!.at - t0).toBeLessThan(done - t0 - 300);
   });
 
   it('stops the live view at its budget with one note', async () => {
     const seen: string[] = [];
     const ctx = { ...toolContext(ws, 'bash'), emitOutput: (delta: string) => void seen.push(delta) };
-    const r = await (bashTool as Tool<unknown>).execute({ command: `head -c ${LIVE_OUTPUT_MAX_CHARS * 2} /dev/zero | tr '\\0' 'a'` }, ctx);
+    const r = await (bashTool as Tool<unknown>).execute(
+      { command: `head -c ${LIVE_OUTPUT_MAX_CHARS * 2} /dev/zero | tr '\\0' 'a'` },
+      ctx,
+    );
     expect(r.metadata).toMatchObject({ stdout: { total_bytes: LIVE_OUTPUT_MAX_CHARS * 2, truncated: true } });
     expect(seen.at(-1)).toContain('[live output stopped after');
     expect(seen.slice(0, -1).join('')).toBe('a'.repeat(LIVE_OUTPUT_MAX_CHARS));

@@ -20,7 +20,13 @@ export const BASH_MAX_OUTPUT_BYTES = { default: 32 * 1024, min: 1024, max: 1024 
 
 const bashInput = z.strictObject({
   command: z.string().min(1).describe('the shell command line (run with bash -c)'),
-  timeout: z.number().int().min(BASH_TIMEOUT_MS.min).max(BASH_TIMEOUT_MS.max).optional().describe('deadline in milliseconds, 1..600000 (default 120000)'),
+  timeout: z
+    .number()
+    .int()
+    .min(BASH_TIMEOUT_MS.min)
+    .max(BASH_TIMEOUT_MS.max)
+    .optional()
+    .describe('deadline in milliseconds, 1..600000 (default 120000)'),
   cwd: z.string().optional().describe('working directory inside the workspace (default: the root)'),
   max_output_bytes: z
     .number()
@@ -42,7 +48,15 @@ export const bashTool = defineTool({
   input: bashInput,
   tier: 'exec',
   requires: ['exec'],
-  capabilities: { readOnly: false, idempotent: false, resumable: false, cancelSafe: false, paginated: false, maxParallelism: 4, outputType: 'text' },
+  capabilities: {
+    readOnly: false,
+    idempotent: false,
+    resumable: false,
+    cancelSafe: false,
+    paginated: false,
+    maxParallelism: 4,
+    outputType: 'text',
+  },
   timeoutMs: BASH_TIMEOUT_MS.max + 30_000,
   execute: (args, ctx) =>
     guard(async () => {
@@ -66,10 +80,13 @@ export const bashTool = defineTool({
       let output = renderCaptured(result.stdout, 'stdout');
       const err = renderCaptured(result.stderr, 'stderr');
       if (err !== '') output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[stderr]\n${err}`;
-      if (result.timedOut) output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[timed out after ${timeoutMs} ms: the process group was killed]`;
-      else if (result.exitCode !== 0) output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[exit code ${result.exitCode ?? `signal ${result.signal}`}]`;
+      if (result.timedOut)
+        output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[timed out after ${timeoutMs} ms: the process group was killed]`;
+      else if (result.exitCode !== 0)
+        output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[exit code ${result.exitCode ?? `signal ${result.signal}`}]`;
       const background = result.backgroundProcesses ?? [];
-      if (background.length > 0) output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${renderBackground(background)}`;
+      if (background.length > 0)
+        output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${renderBackground(background)}`;
       const exitCode = result.timedOut ? 124 : (result.exitCode ?? 128);
       return {
         output,

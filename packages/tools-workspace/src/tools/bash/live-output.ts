@@ -50,7 +50,10 @@ export class LiveOutput {
     for (let i = 0; i < text.length; i += LIVE_CHUNK_CHARS) this.#emit(text.slice(i, i + LIVE_CHUNK_CHARS), p.stream);
     if (p.text.length <= room) return;
     this.#stopped = true;
-    this.#emit(`\n[live output stopped after ${LIVE_OUTPUT_MAX_CHARS} characters; the result keeps the head and tail]\n`, p.stream);
+    this.#emit(
+      `\n[live output stopped after ${LIVE_OUTPUT_MAX_CHARS} characters; the result keeps the head and tail]\n`,
+      p.stream,
+    );
   }
 
   /** Emits what is waiting and takes nothing more. */

@@ -48,13 +48,22 @@ export interface Candidate {
 
 /** Up to `max` lines most similar to the first non-blank line of `needle`. */
 export function closestLines(text: string, needle: string, max = 3): Candidate[] {
-  const target = needle.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+  const target =
+    needle
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? '';
   if (target === '') return [];
   const scored: Candidate[] = [];
   text.split('\n').forEach((raw, i) => {
     const line = raw.replace(/\r$/, '');
     const score = similarity(line.trim(), target);
-    if (score > 0.3) scored.push({ line: i + 1, text: line.length > 200 ? `${line.slice(0, 200)}…` : line, score: Math.round(score * 100) / 100 });
+    if (score > 0.3)
+      scored.push({
+        line: i + 1,
+        text: line.length > 200 ? `${line.slice(0, 200)}…` : line,
+        score: Math.round(score * 100) / 100,
+      });
   });
   return scored.sort((a, b) => b.score - a.score || a.line - b.line).slice(0, max);
 }

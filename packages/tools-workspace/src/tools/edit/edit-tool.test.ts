@@ -15,7 +15,11 @@ afterAll(() => tmp.cleanup());
 
 describe('edit', () => {
   it('replaces a unique string and returns the diff and digests', async () => {
-    const r = await call(editTool, ws, { file_path: 'code.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' });
+    const r = await call(editTool, ws, {
+      file_path: 'code.ts',
+      old_string: 'const b = 2;',
+      new_string: 'const b = 3;',
+    });
     expect(r.exitCode).toBe(0);
     expect(readFileSync(file, 'utf8')).toContain('const b = 3;');
     expect(r.metadata).toMatchObject({ replacements: 1, applied: true, additions: 1, deletions: 1, match_lines: [2] });
@@ -27,31 +31,65 @@ describe('edit', () => {
     const dry = await call(editTool, ws, { ...args, dry_run: true });
     expect(readFileSync(file, 'utf8')).toBe(SOURCE);
     const real = await call(editTool, ws, args);
-    const strip = (m: Record<string, unknown>): Record<string, unknown> => ({ ...m, dry_run: undefined, applied: undefined });
+    const strip = (m: Record<string, unknown>): Record<string, unknown> => ({
+      ...m,
+      dry_run: undefined,
+      applied: undefined,
+    });
     expect(strip(dry.metadata!)).toEqual(strip(real.metadata!));
     expect(dry.metadata).toMatchObject({ dry_run: true, applied: false, replacements: 2 });
   });
 
   it('EDIT-02: expected_replacements must equal the replacements made, else nothing is written', async () => {
-    const bad = await call(editTool, ws, { file_path: 'code.ts', old_string: '= 1;', new_string: '= 5;', replace_all: true, expected_replacements: 3 });
+    const bad = await call(editTool, ws, {
+      file_path: 'code.ts',
+      old_string: '= 1;',
+      new_string: '= 5;',
+      replace_all: true,
+      expected_replacements: 3,
+    });
     expect(bad.exitCode).toBe(1);
     expect(bad.metadata).toMatchObject({ error: { code: 'EDIT_COUNT_MISMATCH' } });
     expect(readFileSync(file, 'utf8')).toBe(SOURCE);
-    const good = await call(editTool, ws, { file_path: 'code.ts', old_string: '= 1;', new_string: '= 5;', expected_replacements: 2 });
+    const good = await call(editTool, ws, {
+      file_path: 'code.ts',
+      old_string: '= 1;',
+      new_string: '= 5;',
+      expected_replacements: 2,
+    });
     expect(good.metadata).toMatchObject({ replacements: 2 });
     expect(readFileSync(file, 'utf8').match(/= 5;/g)).toHaveLength(2);
   });
 
   it('EDIT-03: max_replacements refuses an edit that would exceed it', async () => {
-    const r = await call(editTool, ws, { file_path: 'code.ts', old_string: 'const', new_string: 'let', replace_all: true, max_replacements: 2 });
+    const r = await call(editTool, ws, {
+      file_path: 'code.ts',
+      old_string: 'const',
+      new_string: 'let',
+      replace_all: true,
+      max_replacements: 2,
+    });
     expect(r.metadata).toMatchObject({ error: { code: 'EDIT_TOO_MANY', details: { replacements: 3, max: 2 } } });
     expect(readFileSync(file, 'utf8')).toBe(SOURCE);
-    expect((await call(editTool, ws, { file_path: 'code.ts', old_string: 'const', new_string: 'let', replace_all: true, max_replacements: 3 })).exitCode).toBe(0);
+    expect(
+      (
+        await call(editTool, ws, {
+          file_path: 'code.ts',
+          old_string: 'const',
+          new_string: 'let',
+          replace_all: true,
+          max_replacements: 3,
+        })
+      ).exitCode,
+    ).toBe(0);
   });
 
   it('EDIT-04: a dry run declares itself read-only and idempotent; a real edit does not', () => {
     const base = { file_path: 'code.ts', old_string: 'a', new_string: 'b' };
-    expect(resolveCapabilities(editTool, { ...base, dry_run: true })).toMatchObject({ readOnly: true, idempotent: true });
+    expect(resolveCapabilities(editTool, { ...base, dry_run: true })).toMatchObject({
+      readOnly: true,
+      idempotent: true,
+    });
     expect(resolveCapabilities(editTool, base)).toMatchObject({ readOnly: false });
   });
 
@@ -80,7 +118,11 @@ describe('edit', () => {
   });
 
   it('refuses identical strings and unknown fields', async () => {
-    await expect(call(editTool, ws, { file_path: 'code.ts', old_string: 'a', new_string: 'a' })).rejects.toMatchObject({ field: 'args.new_string' });
-    await expect(call(editTool, ws, { file_path: 'code.ts', old_string: 'a', new_string: 'b', replaceAll: true })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS' });
+    await expect(call(editTool, ws, { file_path: 'code.ts', old_string: 'a', new_string: 'a' })).rejects.toMatchObject({
+      field: 'args.new_string',
+    });
+    await expect(
+      call(editTool, ws, { file_path: 'code.ts', old_string: 'a', new_string: 'b', replaceAll: true }),
+    ).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS' });
   });
 });

@@ -14,7 +14,11 @@ import { closestLines, lineAt, occurrences } from './edit-candidates.js';
 
 /** Why an edit was not applied. */
 export class EditMatchError extends A3sError {
-  constructor(code: 'EDIT_NOT_FOUND' | 'EDIT_AMBIGUOUS' | 'EDIT_COUNT_MISMATCH' | 'EDIT_TOO_MANY', message: string, details: Record<string, unknown>) {
+  constructor(
+    code: 'EDIT_NOT_FOUND' | 'EDIT_AMBIGUOUS' | 'EDIT_COUNT_MISMATCH' | 'EDIT_TOO_MANY',
+    message: string,
+    details: Record<string, unknown>,
+  ) {
     super(code, message, { details });
   }
 }
@@ -26,11 +30,22 @@ const editInput = z
     new_string: z.string().describe('the replacement text'),
     replace_all: z.boolean().optional().describe('replace every occurrence (default false: old_string must be unique)'),
     dry_run: z.boolean().optional().describe('compute the diff and counts without writing'),
-    expected_replacements: z.number().int().min(1).optional().describe('fail unless exactly this many replacements would be made'),
-    max_replacements: z.number().int().min(1).optional().describe('refuse an edit that would make more replacements than this'),
+    expected_replacements: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('fail unless exactly this many replacements would be made'),
+    max_replacements: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('refuse an edit that would make more replacements than this'),
   })
   .superRefine((v, ctx) => {
-    if (v.old_string === v.new_string) ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'must differ from old_string' });
+    if (v.old_string === v.new_string)
+      ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'must differ from old_string' });
   });
 
 /** Arguments of `edit`. */
@@ -43,8 +58,17 @@ export const editTool = defineTool({
   input: editInput,
   tier: 'write',
   requires: ['fs.read', 'fs.write'],
-  capabilities: { readOnly: false, idempotent: false, resumable: false, cancelSafe: true, paginated: false, maxParallelism: 1, outputType: 'diff' },
-  capabilitiesFor: (args) => (args.dry_run === true ? { readOnly: true, idempotent: true, resumable: true, maxParallelism: 16 } : {}),
+  capabilities: {
+    readOnly: false,
+    idempotent: false,
+    resumable: false,
+    cancelSafe: true,
+    paginated: false,
+    maxParallelism: 1,
+    outputType: 'diff',
+  },
+  capabilitiesFor: (args) =>
+    args.dry_run === true ? { readOnly: true, idempotent: true, resumable: true, maxParallelism: 16 } : {},
   execute: (args, ctx) =>
     guard(async () => {
       const fs = filesOf(ctx, args.dry_run ? 'fs.read' : 'fs.write', 'edit');
@@ -57,12 +81,19 @@ export const editTool = defineTool({
       let lines: number[] = [];
       if (args.old_string === '') {
         if (before !== undefined && before !== '') {
-          return failed(new EditMatchError('EDIT_NOT_FOUND', `${path}: old_string is empty but the file is not; give the text to replace`, { path }));
+          return failed(
+            new EditMatchError(
+              'EDIT_NOT_FOUND',
+              `${path}: old_string is empty but the file is not; give the text to replace`,
+              { path },
+            ),
+          );
         }
         after = args.new_string;
         replacements = 1;
       } else {
-        if (before === undefined) return failed(new EditMatchError('EDIT_NOT_FOUND', `${path}: no such file`, { path }));
+        if (before === undefined)
+          return failed(new EditMatchError('EDIT_NOT_FOUND', `${path}: no such file`, { path }));
         let oldS = args.old_string;
         let newS = args.new_string;
         let hits = occurrences(before, oldS);
@@ -73,42 +104,75 @@ export const editTool = defineTool({
         }
         if (hits.length === 0) {
           const candidates = closestLines(before, args.old_string);
-          const hint = candidates.length === 0 ? 'no similar lines' : candidates.map((c) => `  line ${c.line}: ${c.text}`).join('\n');
-          return failed(new EditMatchError('EDIT_NOT_FOUND', `${path}: old_string not found. Closest lines:\n${hint}`, { path, candidates }));
+          const hint =
+            candidates.length === 0
+              ? 'no similar lines'
+              : candidates.map((c) => `  line ${c.line}: ${c.text}`).join('\n');
+          return failed(
+            new EditMatchError('EDIT_NOT_FOUND', `${path}: old_string not found. Closest lines:\n${hint}`, {
+              path,
+              candidates,
+            }),
+          );
         }
         lines = hits.map((i) => lineAt(before, i));
-        const all = args.replace_all === true || (args.expected_replacements !== undefined && args.expected_replacements > 1);
+        const all =
+          args.replace_all === true || (args.expected_replacements !== undefined && args.expected_replacements > 1);
         if (!all && hits.length > 1) {
-          const shown = lines.slice(0, 10).map((l) => `  line ${l}: ${before.split('\n')[l - 1]?.replace(/\r$/, '').slice(0, 200)}`).join('\n');
+          const shown = lines
+            .slice(0, 10)
+            .map((l) => `  line ${l}: ${before.split('\n')[l - 1]?.replace(/\r$/, '').slice(0, 200)}`)
+            .join('\n');
           return failed(
-            new EditMatchError('EDIT_AMBIGUOUS', `${path}: old_string occurs ${hits.length} times; add surrounding context to make it unique, or set replace_all. Matches:\n${shown}`, { path, occurrences: hits.length, lines }),
+            new EditMatchError(
+              'EDIT_AMBIGUOUS',
+              `${path}: old_string occurs ${hits.length} times; add surrounding context to make it unique, or set replace_all. Matches:\n${shown}`,
+              { path, occurrences: hits.length, lines },
+            ),
           );
         }
         replacements = all ? hits.length : 1;
-        after = all ? before.split(oldS).join(newS) : before.slice(0, hits[0]) + newS + before.slice(hits[0]! + oldS.length);
+        after = all
+          ? before.split(oldS).join(newS)
+          : before.slice(0, hits[0]) + newS + before.slice(hits[0]! + oldS.length);
       }
       if (args.expected_replacements !== undefined && replacements !== args.expected_replacements) {
         return failed(
-          new EditMatchError('EDIT_COUNT_MISMATCH', `${path}: the edit would make ${replacements} replacement(s), expected_replacements is ${args.expected_replacements}; nothing written`, {
-            path,
-            replacements,
-            expected: args.expected_replacements,
-          }),
+          new EditMatchError(
+            'EDIT_COUNT_MISMATCH',
+            `${path}: the edit would make ${replacements} replacement(s), expected_replacements is ${args.expected_replacements}; nothing written`,
+            {
+              path,
+              replacements,
+              expected: args.expected_replacements,
+            },
+          ),
         );
       }
       if (args.max_replacements !== undefined && replacements > args.max_replacements) {
         return failed(
-          new EditMatchError('EDIT_TOO_MANY', `${path}: the edit would make ${replacements} replacements, more than max_replacements ${args.max_replacements}; nothing written`, {
-            path,
-            replacements,
-            max: args.max_replacements,
-          }),
+          new EditMatchError(
+            'EDIT_TOO_MANY',
+            `${path}: the edit would make ${replacements} replacements, more than max_replacements ${args.max_replacements}; nothing written`,
+            {
+              path,
+              replacements,
+              max: args.max_replacements,
+            },
+          ),
         );
       }
       const dry = args.dry_run === true;
       if (!dry) await fs.writeFile(path, after, { signal: ctx.signal });
       const described = describeChange(path, before, after);
       const summary = `${dry ? 'dry run: would edit' : 'edited'} ${path}: ${replacements} replacement(s), +${described.change.additions} -${described.change.deletions} lines`;
-      return ok(`${summary}\n${described.diff}`, { path, dry_run: dry, applied: !dry, replacements, match_lines: lines, ...changeMetadata([described]) });
+      return ok(`${summary}\n${described.diff}`, {
+        path,
+        dry_run: dry,
+        applied: !dry,
+        replacements,
+        match_lines: lines,
+        ...changeMetadata([described]),
+      });
     }),
 });

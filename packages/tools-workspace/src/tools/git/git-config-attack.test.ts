@@ -17,7 +17,16 @@ const hooks = join(sandbox.dir, 'hooks');
 const touch = (name: string): string => `touch ${markers}/${name}`;
 let ws: LocalWorkspace;
 
-const HOOKS = ['pre-commit', 'post-commit', 'post-checkout', 'post-index-change', 'reference-transaction', 'pre-auto-gc', 'post-rewrite', 'post-merge'];
+const HOOKS = [
+  'pre-commit',
+  'post-commit',
+  'post-checkout',
+  'post-index-change',
+  'reference-transaction',
+  'pre-auto-gc',
+  'post-rewrite',
+  'post-merge',
+];
 
 function plantConfig(withHooksPath: boolean): void {
   const config = readFileSync(join(root, '.git', 'config'), 'utf8').replace(/\n\[a3s-planted\][\s\S]*$/, '');
@@ -63,7 +72,11 @@ ${withHooksPath ? `\thooksPath = ${hooks}\n` : ''}\tpager = "${touch('core-pager
 beforeAll(() => {
   mkdirSync(markers, { recursive: true });
   mkdirSync(hooks, { recursive: true });
-  writeTree(root, { 'a.txt': 'one\ntwo\nthree\n', 'b.txt': 'bee\n', '.gitattributes': '* diff=evil filter=evil merge=evil\n' });
+  writeTree(root, {
+    'a.txt': 'one\ntwo\nthree\n',
+    'b.txt': 'bee\n',
+    '.gitattributes': '* diff=evil filter=evil merge=evil\n',
+  });
   initRepo(root);
   // A branch and a stash that both change a.txt's first line: popping one onto the other merges.
   sh(root, 'checkout', '-q', '-b', 'diverged');
@@ -124,7 +137,9 @@ describe('git runs no program named by the repository configuration', () => {
     plantConfig(false);
     await call(gitTool, ws, { operation: 'status' });
     expect((await call(gitTool, ws, { operation: 'branch', action: 'create', name: 'again' })).exitCode).toBe(0);
-    expect((await call(gitTool, ws, { operation: 'worktree', action: 'create', path: 'wt2', ref: 'main' })).exitCode).toBe(0);
+    expect(
+      (await call(gitTool, ws, { operation: 'worktree', action: 'create', path: 'wt2', ref: 'main' })).exitCode,
+    ).toBe(0);
     expect(ran()).toEqual([]);
   });
 
@@ -134,7 +149,10 @@ describe('git runs no program named by the repository configuration', () => {
       writeFileSync(join(root, '.git', 'config'), `${config}[include]\n\tpath = ../later.cfg\n`);
       await expect(call(gitTool, ws, { operation: 'status' })).rejects.toMatchObject({ code: 'WORKSPACE_PROCESS' });
       writeFileSync(join(root, '.git', 'config'), `${config}[include]\n\tpath = extra.cfg\n`);
-      writeFileSync(join(root, '.git', 'extra.cfg'), `[filter "other"]\n\tclean = "${touch('included-filter')}; cat"\n`);
+      writeFileSync(
+        join(root, '.git', 'extra.cfg'),
+        `[filter "other"]\n\tclean = "${touch('included-filter')}; cat"\n`,
+      );
       writeFileSync(join(root, '.gitattributes'), '* filter=other\n');
       expect((await call(gitTool, ws, { operation: 'status' })).exitCode).toBe(0);
     } finally {
@@ -149,7 +167,9 @@ describe('git runs no program named by the repository configuration', () => {
     mkdirSync(outside, { recursive: true });
     try {
       writeFileSync(join(root, '.git', 'config'), `${config}[core]\n\tworktree = ${outside}\n`);
-      await expect(call(gitTool, ws, { operation: 'checkout', ref: 'diverged' })).rejects.toMatchObject({ code: 'WORKSPACE_PROCESS' });
+      await expect(call(gitTool, ws, { operation: 'checkout', ref: 'diverged' })).rejects.toMatchObject({
+        code: 'WORKSPACE_PROCESS',
+      });
       await expect(call(gitTool, ws, { operation: 'status' })).rejects.toThrow(/core\.worktree/);
     } finally {
       writeFileSync(join(root, '.git', 'config'), config);
@@ -159,7 +179,12 @@ describe('git runs no program named by the repository configuration', () => {
 
   it('a bare repository planted in a workspace that is not a repository is not discovered', async () => {
     const plain = join(sandbox.dir, 'plain');
-    writeTree(plain, { 'HEAD': 'ref: refs/heads/main\n', 'config': `[core]\n\tbare = false\n\tworktree = .\n\tfsmonitor = "${touch('bare-fsmonitor')}; false"\n`, 'objects/.keep': '', 'refs/heads/.keep': '' });
+    writeTree(plain, {
+      HEAD: 'ref: refs/heads/main\n',
+      config: `[core]\n\tbare = false\n\tworktree = .\n\tfsmonitor = "${touch('bare-fsmonitor')}; false"\n`,
+      'objects/.keep': '',
+      'refs/heads/.keep': '',
+    });
     const r = await call(gitTool, new LocalWorkspace({ root: plain }), { operation: 'status' });
     expect(r.exitCode).not.toBe(0);
     expect(ran()).toEqual([]);
@@ -172,12 +197,32 @@ describe('file tools never write Git internals', () => {
     symlinkSync(join(root, '.git'), join(root, 'git-alias'));
     symlinkSync(join(root, '.git', 'config'), join(root, 'config-alias'));
     const before = readFileSync(join(root, '.git', 'config'), 'utf8');
-    const targets = ['.git/config', '.git/hooks/pre-commit', '.git/hooks/post-checkout', '.git', 'sub/.git/config', '.GIT/config', '.Git/hooks/x', './.git/config', 'src/../.git/config', 'git-alias/config', 'git-alias/hooks/pre-commit', 'config-alias'];
+    const targets = [
+      '.git/config',
+      '.git/hooks/pre-commit',
+      '.git/hooks/post-checkout',
+      '.git',
+      'sub/.git/config',
+      '.GIT/config',
+      '.Git/hooks/x',
+      './.git/config',
+      'src/../.git/config',
+      'git-alias/config',
+      'git-alias/hooks/pre-commit',
+      'config-alias',
+    ];
     for (const file_path of targets) {
-      await expect(call(writeTool, ws, { file_path, content: '[core]\n\tfsmonitor = "touch pwned"\n' }), file_path).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
+      await expect(
+        call(writeTool, ws, { file_path, content: '[core]\n\tfsmonitor = "touch pwned"\n' }),
+        file_path,
+      ).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
     }
-    await expect(call(editTool, ws, { file_path: '.git/config', old_string: 'bare', new_string: 'BARE' })).rejects.toMatchObject({ code: 'WORKSPACE_PATH', problem: 'protected' });
-    await expect(call(editTool, ws, { file_path: 'config-alias', old_string: 'bare', new_string: 'BARE' })).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
+    await expect(
+      call(editTool, ws, { file_path: '.git/config', old_string: 'bare', new_string: 'BARE' }),
+    ).rejects.toMatchObject({ code: 'WORKSPACE_PATH', problem: 'protected' });
+    await expect(
+      call(editTool, ws, { file_path: 'config-alias', old_string: 'bare', new_string: 'BARE' }),
+    ).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
     const patch = '--- /dev/null\n+++ b/.git/hooks/pre-commit\n@@ -0,0 +1 @@\n+touch pwned\n';
     await expect(call(patchTool, ws, { patch })).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
     expect(readFileSync(join(root, '.git', 'config'), 'utf8')).toBe(before);

@@ -10,7 +10,13 @@ import { git } from './git-run.js';
 import type { GitArgs } from './git-schema.js';
 
 /** A page of a list, resumed by offset. */
-function listPage<T>(name: string, args: GitArgs, items: readonly T[], render: (t: T) => string, extra: Record<string, unknown> = {}): ToolResult {
+function listPage<T>(
+  name: string,
+  args: GitArgs,
+  items: readonly T[],
+  render: (t: T) => string,
+  extra: Record<string, unknown> = {},
+): ToolResult {
   const limit = args.limit ?? 50;
   const fp = fingerprint(['git', args.operation, args.action ?? '', args.ref ?? '', args.path ?? '']);
   const offset = decodeCursor('git', fp, args.cursor)?.offset ?? 0;
@@ -18,7 +24,15 @@ function listPage<T>(name: string, args: GitArgs, items: readonly T[], render: (
   const more = offset + limit < items.length;
   const next = more ? encodeCursor('git', fp, { offset: offset + limit }) : null;
   const tail = next ? `\n[${items.length - offset - page.length} more: pass cursor=${JSON.stringify(next)}]` : '';
-  return ok((page.length === 0 ? `(no ${name})` : page.map(render).join('\n')) + tail, { operation: args.operation, total: items.length, returned: page.length, truncated: more, next_cursor: next, items: page, ...extra });
+  return ok((page.length === 0 ? `(no ${name})` : page.map(render).join('\n')) + tail, {
+    operation: args.operation,
+    total: items.length,
+    returned: page.length,
+    truncated: more,
+    next_cursor: next,
+    items: page,
+    ...extra,
+  });
 }
 
 /** `status`: branch line and porcelain entries, sorted by path. */
@@ -39,7 +53,13 @@ export async function gitStatus(service: WorkspaceGit, ctx: ToolContext, args: G
     else entries.push({ status, path });
   }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const result = listPage('changes', args, entries, (e) => `${e.status} ${e.path}${e.from ? ` (from ${e.from})` : ''}`, { branch, clean: entries.length === 0 });
+  const result = listPage(
+    'changes',
+    args,
+    entries,
+    (e) => `${e.status} ${e.path}${e.from ? ` (from ${e.from})` : ''}`,
+    { branch, clean: entries.length === 0 },
+  );
   return { ...result, output: `## ${branch}\n${result.output}` };
 }
 
@@ -66,7 +86,13 @@ export async function gitLog(service: WorkspaceGit, ctx: ToolContext, args: GitA
   const next = more ? encodeCursor('git', fp, { offset: offset + limit }) : null;
   const text = page.map((c) => `${c.hash.slice(0, 10)} ${c.date.slice(0, 10)} ${c.author}: ${c.subject}`).join('\n');
   const tail = next ? `\n[more commits: pass cursor=${JSON.stringify(next)}]` : '';
-  return ok((text || '(no commits)') + tail, { operation: 'log', returned: page.length, truncated: more, next_cursor: next, commits: page });
+  return ok((text || '(no commits)') + tail, {
+    operation: 'log',
+    returned: page.length,
+    truncated: more,
+    next_cursor: next,
+    commits: page,
+  });
 }
 
 /** `diff`: a byte page of the diff, cut at a line end, with the next byte offset. */
@@ -100,7 +126,12 @@ export async function gitDiff(service: WorkspaceGit, ctx: ToolContext, args: Git
 
 /** `branch list`. */
 export async function gitBranches(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): Promise<ToolResult> {
-  const out = await git(service, ctx, ['branch', '--list', '--no-color', '--format=%(HEAD)%1f%(refname:short)%1f%(objectname:short)%1f%(subject)']);
+  const out = await git(service, ctx, [
+    'branch',
+    '--list',
+    '--no-color',
+    '--format=%(HEAD)%1f%(refname:short)%1f%(objectname:short)%1f%(subject)',
+  ]);
   const branches = out
     .split('\n')
     .filter((l) => l !== '')
@@ -126,7 +157,12 @@ export async function gitStashList(service: WorkspaceGit, ctx: ToolContext, args
 }
 
 /** `worktree list` (porcelain). */
-export async function gitWorktrees(service: WorkspaceGit, ctx: ToolContext, args: GitArgs, root: string): Promise<ToolResult> {
+export async function gitWorktrees(
+  service: WorkspaceGit,
+  ctx: ToolContext,
+  args: GitArgs,
+  root: string,
+): Promise<ToolResult> {
   const out = await git(service, ctx, ['worktree', 'list', '--porcelain']);
   const trees = out
     .split('\n\n')
@@ -134,8 +170,18 @@ export async function gitWorktrees(service: WorkspaceGit, ctx: ToolContext, args
     .map((block) => {
       const fields = new Map(block.split('\n').map((l) => [l.split(' ')[0]!, l.slice(l.indexOf(' ') + 1)] as const));
       const abs = fields.get('worktree') ?? '';
-      const path = abs === root ? '.' : abs.startsWith(root + '/') ? abs.slice(root.length + 1) : abs;
-      return { path, head: fields.get('HEAD') ?? null, branch: fields.get('branch')?.replace(/^refs\/heads\//, '') ?? null, detached: fields.has('detached') };
+      const path = abs === root ? '.' : abs.startsWith(`${root}/`) ? abs.slice(root.length + 1) : abs;
+      return {
+        path,
+        head: fields.get('HEAD') ?? null,
+        branch: fields.get('branch')?.replace(/^refs\/heads\//, '') ?? null,
+        detached: fields.has('detached'),
+      };
     });
-  return listPage('worktrees', args, trees, (t) => `${t.path} ${t.head?.slice(0, 10) ?? ''} ${t.branch ?? (t.detached ? '(detached)' : '')}`);
+  return listPage(
+    'worktrees',
+    args,
+    trees,
+    (t) => `${t.path} ${t.head?.slice(0, 10) ?? ''} ${t.branch ?? (t.detached ? '(detached)' : '')}`,
+  );
 }

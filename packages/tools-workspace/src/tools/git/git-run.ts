@@ -8,7 +8,9 @@ export class GitCommandError extends A3sError {
   constructor(args: readonly string[], result: WorkspaceExecResult) {
     const why = result.timedOut ? 'timed out' : `exited with code ${result.exitCode}`;
     const stderr = (result.stderr.head + result.stderr.tail).trim().slice(0, 2000);
-    super('GIT_FAILED', `git ${args.slice(0, 3).join(' ')} ${why}${stderr ? `: ${stderr}` : ''}`, { details: { args, exit_code: result.exitCode, timed_out: result.timedOut } });
+    super('GIT_FAILED', `git ${args.slice(0, 3).join(' ')} ${why}${stderr ? `: ${stderr}` : ''}`, {
+      details: { args, exit_code: result.exitCode, timed_out: result.timedOut },
+    });
     this.exitCode = result.exitCode;
   }
 }

@@ -28,9 +28,15 @@ describe('git', () => {
     writeFileSync(join(tmp.dir, 'a.txt'), 'dirty\n');
     const r = await call(gitTool, ws, { operation: 'status', limit: 2 });
     expect(r.output.split('\n')[0]).toBe('## main');
-    expect((r.metadata as { items: Array<{ path: string; status: string }> }).items).toEqual([{ status: ' M', path: 'a.txt' }, { status: '??', path: 'new1.txt' }]);
+    expect((r.metadata as { items: Array<{ path: string; status: string }> }).items).toEqual([
+      { status: ' M', path: 'a.txt' },
+      { status: '??', path: 'new1.txt' },
+    ]);
     const next = await call(gitTool, ws, { operation: 'status', limit: 2, cursor: (r.metadata as Meta).next_cursor });
-    expect((next.metadata as { items: Array<{ path: string }> }).items.map((e) => e.path)).toEqual(['new2.txt', 'new3.txt']);
+    expect((next.metadata as { items: Array<{ path: string }> }).items.map((e) => e.path)).toEqual([
+      'new2.txt',
+      'new3.txt',
+    ]);
     expect((next.metadata as Meta).next_cursor).toBeNull();
     expect(resolveCapabilities(gitTool, { operation: 'status' })).toMatchObject({ readOnly: true });
   });
@@ -51,7 +57,10 @@ describe('git', () => {
   });
 
   it('BND-03: diff pages by bytes at line ends and resumes exactly', async () => {
-    writeFileSync(join(tmp.dir, 'a.txt'), Array.from({ length: 400 }, (_, i) => `a fairly long changed line number ${i}\n`).join(''));
+    writeFileSync(
+      join(tmp.dir, 'a.txt'),
+      Array.from({ length: 400 }, (_, i) => `a fairly long changed line number ${i}\n`).join(''),
+    );
     const whole = sh(tmp.dir, 'diff', '--no-color');
     let text = '';
     let offset: number | null = 0;
@@ -76,7 +85,12 @@ describe('git', () => {
     sh(tmp.dir, 'commit', '-qm', 'add new files');
     expect((await call(gitTool, ws, { operation: 'branch', action: 'create', name: 'feature/x' })).exitCode).toBe(0);
     const list = await call(gitTool, ws, { operation: 'branch' });
-    expect((list.metadata as { items: Array<{ name: string; current: boolean }> }).items.map((b) => [b.name, b.current])).toEqual([['feature/x', false], ['main', true]]);
+    expect(
+      (list.metadata as { items: Array<{ name: string; current: boolean }> }).items.map((b) => [b.name, b.current]),
+    ).toEqual([
+      ['feature/x', false],
+      ['main', true],
+    ]);
     expect((await call(gitTool, ws, { operation: 'checkout', ref: 'feature/x' })).exitCode).toBe(0);
     expect(sh(tmp.dir, 'branch', '--show-current').trim()).toBe('feature/x');
     expect((await call(gitTool, ws, { operation: 'checkout', ref: 'topic', create: true })).exitCode).toBe(0);
@@ -97,24 +111,48 @@ describe('git', () => {
   });
 
   it('worktree create, list and remove, only inside the workspace', async () => {
-    const created = await call(gitTool, ws, { operation: 'worktree', action: 'create', path: '.worktrees-ignored/wt1', name: 'wt-branch' });
+    const created = await call(gitTool, ws, {
+      operation: 'worktree',
+      action: 'create',
+      path: '.worktrees-ignored/wt1',
+      name: 'wt-branch',
+    });
     expect(created.exitCode, created.output).toBe(0);
     expect(existsSync(join(tmp.dir, '.worktrees-ignored/wt1/a.txt'))).toBe(true);
     const list = await call(gitTool, ws, { operation: 'worktree' });
-    expect((list.metadata as { items: Array<{ path: string; branch: string }> }).items.map((t) => [t.path, t.branch])).toEqual([['.', 'topic'], ['.worktrees-ignored/wt1', 'wt-branch']]);
-    expect((await call(gitTool, ws, { operation: 'worktree', action: 'remove', path: '.worktrees-ignored/wt1' })).exitCode).toBe(0);
+    expect(
+      (list.metadata as { items: Array<{ path: string; branch: string }> }).items.map((t) => [t.path, t.branch]),
+    ).toEqual([
+      ['.', 'topic'],
+      ['.worktrees-ignored/wt1', 'wt-branch'],
+    ]);
+    expect(
+      (await call(gitTool, ws, { operation: 'worktree', action: 'remove', path: '.worktrees-ignored/wt1' })).exitCode,
+    ).toBe(0);
     expect(existsSync(join(tmp.dir, '.worktrees-ignored/wt1'))).toBe(false);
-    await expect(call(gitTool, ws, { operation: 'worktree', action: 'create', path: '../outside-wt' })).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
-    await expect(call(gitTool, ws, { operation: 'worktree', action: 'create', path: '.a3s/wt' })).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
+    await expect(
+      call(gitTool, ws, { operation: 'worktree', action: 'create', path: '../outside-wt' }),
+    ).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
+    await expect(call(gitTool, ws, { operation: 'worktree', action: 'create', path: '.a3s/wt' })).rejects.toMatchObject(
+      { code: 'WORKSPACE_PATH' },
+    );
   });
 
   it('refuses fields of another operation, option-like refs and missing required fields', async () => {
     await expect(call(gitTool, ws, { operation: 'status', ref: 'main' })).rejects.toMatchObject({ field: 'args.ref' });
-    await expect(call(gitTool, ws, { operation: 'checkout', ref: '--orphan=x' })).rejects.toMatchObject({ field: 'args.ref' });
+    await expect(call(gitTool, ws, { operation: 'checkout', ref: '--orphan=x' })).rejects.toMatchObject({
+      field: 'args.ref',
+    });
     await expect(call(gitTool, ws, { operation: 'checkout' })).rejects.toMatchObject({ field: 'args.ref' });
-    await expect(call(gitTool, ws, { operation: 'branch', action: 'create' })).rejects.toMatchObject({ field: 'args.name' });
-    await expect(call(gitTool, ws, { operation: 'branch', action: 'pop' })).rejects.toMatchObject({ field: 'args.action' });
+    await expect(call(gitTool, ws, { operation: 'branch', action: 'create' })).rejects.toMatchObject({
+      field: 'args.name',
+    });
+    await expect(call(gitTool, ws, { operation: 'branch', action: 'pop' })).rejects.toMatchObject({
+      field: 'args.action',
+    });
     await expect(call(gitTool, ws, { operation: 'rebase' })).rejects.toMatchObject({ field: 'args.operation' });
-    await expect(call(gitTool, ws, { operation: 'diff', max_bytes: 10 })).rejects.toMatchObject({ field: 'args.max_bytes' });
+    await expect(call(gitTool, ws, { operation: 'diff', max_bytes: 10 })).rejects.toMatchObject({
+      field: 'args.max_bytes',
+    });
   });
 });

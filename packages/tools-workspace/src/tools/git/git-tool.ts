@@ -3,7 +3,14 @@
  * through the workspace's `git` service (simple-git on the local disk). Read operations are
  * scheduled read-only; every list is paginated with a cursor; `diff` pages by bytes.
  */
-import { A3sError, CapabilityUnavailableError, defineTool, type ToolContext, type ToolResult, type WorkspaceGit } from '@a3s-code/core';
+import {
+  A3sError,
+  CapabilityUnavailableError,
+  defineTool,
+  type ToolContext,
+  type ToolResult,
+  type WorkspaceGit,
+} from '@a3s-code/core';
 import { WorkspacePathError } from '../../errors.js';
 import { assertWritable, normalizeWorkspacePath } from '../../paths/normalize.js';
 import { failed, guard, ok } from '../shared/results.js';
@@ -24,13 +31,23 @@ async function worktreePath(ctx: ToolContext, path: string): Promise<string> {
 async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): Promise<ToolResult> {
   const run = async (argv: string[], summary: string): Promise<ToolResult> => {
     const out = await git(service, ctx, argv);
-    return ok(`${summary}${out.trim() ? `\n${out.trim()}` : ''}`, { operation: args.operation, action: args.action ?? null, args: argv });
+    return ok(`${summary}${out.trim() ? `\n${out.trim()}` : ''}`, {
+      operation: args.operation,
+      action: args.action ?? null,
+      args: argv,
+    });
   };
   switch (args.operation) {
     case 'branch':
-      return run(['branch', '--', args.name!, ...(args.start_point ? [args.start_point] : [])], `created branch ${args.name}`);
+      return run(
+        ['branch', '--', args.name!, ...(args.start_point ? [args.start_point] : [])],
+        `created branch ${args.name}`,
+      );
     case 'checkout':
-      return run(args.create ? ['checkout', '-b', args.ref!] : ['checkout', args.ref!, '--'], `checked out ${args.ref}`);
+      return run(
+        args.create ? ['checkout', '-b', args.ref!] : ['checkout', args.ref!, '--'],
+        `checked out ${args.ref}`,
+      );
     case 'stash': {
       const action = args.action ?? 'push';
       if (action === 'push') {
@@ -43,7 +60,8 @@ async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): P
     }
     case 'worktree': {
       const path = await worktreePath(ctx, args.path!);
-      if (args.action === 'remove') return run(['worktree', 'remove', ...(args.force ? ['--force'] : []), '--', path], `removed worktree ${path}`);
+      if (args.action === 'remove')
+        return run(['worktree', 'remove', ...(args.force ? ['--force'] : []), '--', path], `removed worktree ${path}`);
       const argv = ['worktree', 'add'];
       if (args.name) argv.push('-b', args.name);
       argv.push('--', path);
@@ -70,8 +88,19 @@ Lists page with limit (1..1000, default 50) and metadata.next_cursor.`,
   input: gitInput,
   tier: 'write',
   requires: ['git'],
-  capabilities: { readOnly: false, idempotent: false, resumable: false, cancelSafe: false, paginated: true, maxParallelism: 1, outputType: 'text' },
-  capabilitiesFor: (args) => (isReadOnlyGit(args) ? { readOnly: true, idempotent: true, resumable: true, cancelSafe: true, maxParallelism: 4 } : {}),
+  capabilities: {
+    readOnly: false,
+    idempotent: false,
+    resumable: false,
+    cancelSafe: false,
+    paginated: true,
+    maxParallelism: 1,
+    outputType: 'text',
+  },
+  capabilitiesFor: (args) =>
+    isReadOnlyGit(args)
+      ? { readOnly: true, idempotent: true, resumable: true, cancelSafe: true, maxParallelism: 4 }
+      : {},
   execute: (args, ctx) =>
     guard(async () => {
       const service = ctx.workspace.git;
@@ -85,11 +114,15 @@ Lists page with limit (1..1000, default 50) and metadata.next_cursor.`,
           case 'diff':
             return await gitDiff(service, ctx, args);
           case 'branch':
-            return (args.action ?? 'list') === 'list' ? await gitBranches(service, ctx, args) : await mutate(service, ctx, args);
+            return (args.action ?? 'list') === 'list'
+              ? await gitBranches(service, ctx, args)
+              : await mutate(service, ctx, args);
           case 'stash':
             return args.action === 'list' ? await gitStashList(service, ctx, args) : await mutate(service, ctx, args);
           case 'worktree':
-            return (args.action ?? 'list') === 'list' ? await gitWorktrees(service, ctx, args, ctx.workspace.root) : await mutate(service, ctx, args);
+            return (args.action ?? 'list') === 'list'
+              ? await gitWorktrees(service, ctx, args, ctx.workspace.root)
+              : await mutate(service, ctx, args);
           default:
             return await mutate(service, ctx, args);
         }

@@ -22,7 +22,7 @@ async function allPages(args: Record<string, unknown>): Promise<string[]> {
   let cursor: string | undefined;
   for (let i = 0; i < 100; i++) {
     const r = await call(globTool, ws, { ...args, ...(cursor ? { cursor } : {}) });
-    out.push(...((r.metadata as { paths: string[] }).paths));
+    out.push(...(r.metadata as { paths: string[] }).paths);
     cursor = (r.metadata as { next_cursor: string | null }).next_cursor ?? undefined;
     if (!cursor) break;
   }
@@ -32,7 +32,11 @@ async function allPages(args: Record<string, unknown>): Promise<string[]> {
 describe('glob', () => {
   it('GLOB-01: the default order is the backend order, most recently modified first', async () => {
     const r = await call(globTool, ws, { pattern: '**/*.ts', limit: 3 });
-    expect((r.metadata as { paths: string[] }).paths).toEqual(['src/m7/file-7.ts', 'src/m3/file-3.ts', 'src/m29/file-29.ts']);
+    expect((r.metadata as { paths: string[] }).paths).toEqual([
+      'src/m7/file-7.ts',
+      'src/m3/file-3.ts',
+      'src/m29/file-29.ts',
+    ]);
     expect(r.metadata).toMatchObject({ sort: 'backend', total: 30, truncated: true });
     const paged = await allPages({ pattern: '**/*.ts', limit: 7 });
     expect(paged).toHaveLength(30);
@@ -41,7 +45,9 @@ describe('glob', () => {
 
   it('GLOB-02/03: sort "path" sorts before paging; pages form one stable sequence', async () => {
     const paged = await allPages({ pattern: '*.ts', sort: 'path', limit: 4 });
-    const whole = (await call(globTool, ws, { pattern: '*.ts', sort: 'path', limit: 1000 })).metadata as { paths: string[] };
+    const whole = (await call(globTool, ws, { pattern: '*.ts', sort: 'path', limit: 1000 })).metadata as {
+      paths: string[];
+    };
     expect(paged).toEqual(whole.paths);
     expect(paged).toHaveLength(30);
     expect(paged.slice(0, 3)).toEqual(['src/m0/file-0.ts', 'src/m1/file-1.ts', 'src/m10/file-10.ts']);
@@ -51,7 +57,9 @@ describe('glob', () => {
   it('GLOB: path scopes the pattern; bad input is typed', async () => {
     const r = await call(globTool, ws, { pattern: '*.ts', path: 'src/m5', sort: 'path' });
     expect(r.output).toBe('src/m5/file-5.ts');
-    expect((await call(globTool, ws, { pattern: 'file-1?.ts', path: 'src', sort: 'path' })).metadata).toMatchObject({ total: 10 });
+    expect((await call(globTool, ws, { pattern: 'file-1?.ts', path: 'src', sort: 'path' })).metadata).toMatchObject({
+      total: 10,
+    });
     expect((await call(globTool, ws, { pattern: 'm1/*.ts', path: 'src' })).output).toBe('src/m1/file-1.ts');
     expect((await call(globTool, ws, { pattern: '*.md' })).output).toBe('README.md');
     expect((await call(globTool, ws, { pattern: '*.none' })).output).toBe('No files found');

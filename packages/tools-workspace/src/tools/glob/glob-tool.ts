@@ -14,10 +14,16 @@ import { guard, ok } from '../shared/results.js';
 
 const globInput = z.strictObject({
   pattern: z.string().min(1).describe('glob, e.g. "**/*.ts", "src/**/test_*.py", "*.{json,yaml}"'),
-  path: z.string().optional().describe('directory to search; the pattern is relative to it (default: the workspace root)'),
+  path: z
+    .string()
+    .optional()
+    .describe('directory to search; the pattern is relative to it (default: the workspace root)'),
   limit: z.number().int().min(1).max(1000).optional().describe('paths per page, 1..1000 (default 200)'),
   cursor: z.string().min(1).optional().describe('the next_cursor of the previous page'),
-  sort: z.enum(['backend', 'path']).optional().describe('backend (default: most recently modified first) or path (lexical, stable pages)'),
+  sort: z
+    .enum(['backend', 'path'])
+    .optional()
+    .describe('backend (default: most recently modified first) or path (lexical, stable pages)'),
 });
 
 /** The `glob` tool. */
@@ -27,7 +33,15 @@ export const globTool = defineTool({
   input: globInput,
   tier: 'read',
   requires: ['search'],
-  capabilities: { readOnly: true, idempotent: true, resumable: true, cancelSafe: true, paginated: true, maxParallelism: 8, outputType: 'text' },
+  capabilities: {
+    readOnly: true,
+    idempotent: true,
+    resumable: true,
+    cancelSafe: true,
+    paginated: true,
+    maxParallelism: 8,
+    outputType: 'text',
+  },
   execute: (args, ctx) =>
     guard(async () => {
       const search = ctx.workspace.search;
@@ -36,16 +50,27 @@ export const globTool = defineTool({
       const limit = args.limit ?? 200;
       if (args.path !== undefined && ctx.workspace.fs) {
         const s = await ctx.workspace.fs.stat(args.path, { signal: ctx.signal });
-        if (s?.kind !== 'directory') throw new WorkspaceFileError(args.path, s ? 'not_directory' : 'not_found', 'path must be an existing directory');
+        if (s?.kind !== 'directory')
+          throw new WorkspaceFileError(
+            args.path,
+            s ? 'not_directory' : 'not_found',
+            'path must be an existing directory',
+          );
       }
       const fp = fingerprint([sort, args.pattern, args.path ?? '']);
       const at = decodeCursor('glob', fp, args.cursor);
-      const request = { pattern: args.pattern, signal: ctx.signal, ...(args.path === undefined ? {} : { path: args.path }) };
+      const request = {
+        pattern: args.pattern,
+        signal: ctx.signal,
+        ...(args.path === undefined ? {} : { path: args.path }),
+      };
       let page: string[];
       let total: number;
       let next: string | null;
       if (sort === 'path') {
-        const all = sortPaths(isFastSearch(search) ? await search.listFiles(request) : await collect(search.glob(request)));
+        const all = sortPaths(
+          isFastSearch(search) ? await search.listFiles(request) : await collect(search.glob(request)),
+        );
         const start = at?.path === undefined ? 0 : indexAfter(all, at.path, (p) => p);
         page = all.slice(start, start + limit);
         total = all.length;
@@ -58,7 +83,14 @@ export const globTool = defineTool({
         next = offset + limit < all.length ? encodeCursor('glob', fp, { offset: offset + limit }) : null;
       }
       const tail = next ? `\n[more files: pass cursor=${JSON.stringify(next)} for the next page]` : '';
-      return ok((page.length === 0 ? 'No files found' : page.join('\n')) + tail, { sort, total, returned: page.length, truncated: next !== null, next_cursor: next, paths: page });
+      return ok((page.length === 0 ? 'No files found' : page.join('\n')) + tail, {
+        sort,
+        total,
+        returned: page.length,
+        truncated: next !== null,
+        next_cursor: next,
+        paths: page,
+      });
     }),
 });
 

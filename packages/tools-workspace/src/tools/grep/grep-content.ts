@@ -49,18 +49,19 @@ export async function contentPage(
       page.push(m);
       bytes += byteLength(m.path) + byteLength(cut(m.text ?? '')) + 12;
     }
-  } else for await (const m of search.grep({ ...request, withText: true })) {
-    if (after) {
-      const c = comparePaths(m.path, after.path);
-      if (c < 0 || (c === 0 && m.line <= after.line)) continue;
+  } else
+    for await (const m of search.grep({ ...request, withText: true })) {
+      if (after) {
+        const c = comparePaths(m.path, after.path);
+        if (c < 0 || (c === 0 && m.line <= after.line)) continue;
+      }
+      if (page.length >= limit || bytes >= GREP_CONTENT_MAX_BYTES) {
+        more = true;
+        break;
+      }
+      page.push(m);
+      bytes += byteLength(m.path) + byteLength(cut(m.text ?? '')) + 12;
     }
-    if (page.length >= limit || bytes >= GREP_CONTENT_MAX_BYTES) {
-      more = true;
-      break;
-    }
-    page.push(m);
-    bytes += byteLength(m.path) + byteLength(cut(m.text ?? '')) + 12;
-  }
   let output = '';
   const byFile = new Map<string, WorkspaceGrepMatch[]>();
   for (const m of page) byFile.set(m.path, [...(byFile.get(m.path) ?? []), m]);
@@ -87,5 +88,10 @@ export async function contentPage(
   }
   if (output.endsWith('--\n')) output = output.slice(0, -3);
   const last = page[page.length - 1];
-  return { output, matches: page.length, files: byFile.size, ...(more && last ? { last: { path: last.path, line: last.line } } : {}) };
+  return {
+    output,
+    matches: page.length,
+    files: byFile.size,
+    ...(more && last ? { last: { path: last.path, line: last.line } } : {}),
+  };
 }

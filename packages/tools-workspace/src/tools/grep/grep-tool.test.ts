@@ -6,7 +6,9 @@ import { call, tempDir, writeTree } from '../../test-support/harness.js';
 import { grepTool } from './grep-tool.js';
 
 const files: Record<string, string> = { '.gitignore': 'ignored/\n', 'ignored/x.ts': 'TODO ignored\n' };
-for (let i = 0; i < 25; i++) files[`src/f${String(i).padStart(2, '0')}.ts`] = `// header\n${'const x = 1;\n'.repeat(i % 3)}// TODO item ${i}\nend\n`;
+for (let i = 0; i < 25; i++)
+  files[`src/f${String(i).padStart(2, '0')}.ts`] =
+    `// header\n${'const x = 1;\n'.repeat(i % 3)}// TODO item ${i}\nend\n`;
 files['src/ctx.ts'] = 'a\nb\nTODO one\nc\nd\ne\nf\nTODO two\nTODO three\ng\n';
 files['README.md'] = 'todo lower\nTODO upper\n';
 const tmp = tempDir();
@@ -14,7 +16,10 @@ writeTree(tmp.dir, files);
 const local = new LocalWorkspace({ root: tmp.dir });
 afterAll(() => tmp.cleanup());
 
-async function pages(ws: WorkspaceServices, args: Record<string, unknown>): Promise<{ outputs: string[]; items: string[] }> {
+async function pages(
+  ws: WorkspaceServices,
+  args: Record<string, unknown>,
+): Promise<{ outputs: string[]; items: string[] }> {
   const outputs: string[] = [];
   const items: string[] = [];
   let cursor: string | undefined;
@@ -22,8 +27,16 @@ async function pages(ws: WorkspaceServices, args: Record<string, unknown>): Prom
     const r = await call(grepTool, ws, { ...args, ...(cursor ? { cursor } : {}) });
     expect(r.exitCode).toBe(0);
     outputs.push(r.output);
-    const meta = r.metadata as { paths?: string[]; counts?: Array<{ path: string; count: number }>; next_cursor: string | null };
-    items.push(...(meta.paths ?? meta.counts?.map((c) => `${c.path}:${c.count}`) ?? r.output.split('\n').filter((l) => !l.startsWith('[more'))));
+    const meta = r.metadata as {
+      paths?: string[];
+      counts?: Array<{ path: string; count: number }>;
+      next_cursor: string | null;
+    };
+    items.push(
+      ...(meta.paths ??
+        meta.counts?.map((c) => `${c.path}:${c.count}`) ??
+        r.output.split('\n').filter((l) => !l.startsWith('[more'))),
+    );
     cursor = meta.next_cursor ?? undefined;
   } while (cursor);
   return { outputs, items };
@@ -43,7 +56,18 @@ describe('grep', () => {
 
   it('GREP-02: context lines (-A/-B/-C) rendered as rg does, groups separated by --', async () => {
     const r = await call(grepTool, local, { pattern: 'TODO', path: 'src/ctx.ts', '-C': 1 });
-    expect(r.output).toBe(['src/ctx.ts-2-b', 'src/ctx.ts:3:TODO one', 'src/ctx.ts-4-c', '--', 'src/ctx.ts-7-f', 'src/ctx.ts:8:TODO two', 'src/ctx.ts:9:TODO three', 'src/ctx.ts-10-g'].join('\n'));
+    expect(r.output).toBe(
+      [
+        'src/ctx.ts-2-b',
+        'src/ctx.ts:3:TODO one',
+        'src/ctx.ts-4-c',
+        '--',
+        'src/ctx.ts-7-f',
+        'src/ctx.ts:8:TODO two',
+        'src/ctx.ts:9:TODO three',
+        'src/ctx.ts-10-g',
+      ].join('\n'),
+    );
     const after = await call(grepTool, local, { pattern: 'TODO one', path: 'src/ctx.ts', '-A': 2 });
     expect(after.output).toBe('src/ctx.ts:3:TODO one\nsrc/ctx.ts-4-c\nsrc/ctx.ts-5-d');
   });
@@ -100,19 +124,36 @@ describe('grep', () => {
       expect(r.exitCode).toBe(0);
     }
     expect(asked).toEqual([false, false, false]);
-    expect((await call(grepTool, spy, { pattern: 'TODO', output_mode: 'summary' })).output).toBe('29 matching lines in 27 files');
+    expect((await call(grepTool, spy, { pattern: 'TODO', output_mode: 'summary' })).output).toBe(
+      '29 matching lines in 27 files',
+    );
   });
 
   it('GREP: bad input is a typed error naming the field', async () => {
     await expect(call(grepTool, local, { pattern: 'x', limit: 0 })).rejects.toMatchObject({ field: 'args.limit' });
     await expect(call(grepTool, local, { pattern: 'x', limit: 1001 })).rejects.toMatchObject({ field: 'args.limit' });
-    await expect(call(grepTool, local, { pattern: 'x', output_mode: 'lines' })).rejects.toMatchObject({ field: 'args.output_mode' });
-    await expect(call(grepTool, local, { pattern: 'x(' })).rejects.toMatchObject({ code: 'WORKSPACE_SEARCH', field: 'pattern' });
-    await expect(call(grepTool, local, { pattern: 'x', cursor: 'bogus' })).rejects.toMatchObject({ field: 'args.cursor' });
+    await expect(call(grepTool, local, { pattern: 'x', output_mode: 'lines' })).rejects.toMatchObject({
+      field: 'args.output_mode',
+    });
+    await expect(call(grepTool, local, { pattern: 'x(' })).rejects.toMatchObject({
+      code: 'WORKSPACE_SEARCH',
+      field: 'pattern',
+    });
+    await expect(call(grepTool, local, { pattern: 'x', cursor: 'bogus' })).rejects.toMatchObject({
+      field: 'args.cursor',
+    });
     const r = await call(grepTool, local, { pattern: 'TODO', output_mode: 'files_with_matches', limit: 1 });
-    await expect(call(grepTool, local, { pattern: 'other', output_mode: 'files_with_matches', cursor: (r.metadata as { next_cursor: string }).next_cursor })).rejects.toMatchObject({ field: 'args.cursor' });
+    await expect(
+      call(grepTool, local, {
+        pattern: 'other',
+        output_mode: 'files_with_matches',
+        cursor: (r.metadata as { next_cursor: string }).next_cursor,
+      }),
+    ).rejects.toMatchObject({ field: 'args.cursor' });
     expect((await call(grepTool, local, { pattern: 'x', path: 'no/such' })).exitCode).toBe(1);
-    await expect(call(grepTool, local, { pattern: 'x', path: '../' })).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
+    await expect(call(grepTool, local, { pattern: 'x', path: '../' })).rejects.toMatchObject({
+      code: 'WORKSPACE_PATH',
+    });
   });
 
   it('GREP: same tool results on the memory workspace (JS engine) as on disk (ripgrep)', async () => {

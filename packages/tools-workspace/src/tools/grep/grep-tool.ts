@@ -3,7 +3,13 @@
  * pages matching lines; `files_with_matches` and `count` page paths (lexical order, opaque
  * cursor); `summary` returns totals only. The non-content modes never build match text.
  */
-import { CapabilityUnavailableError, defineTool, type ToolResult, type WorkspaceGrepRequest, type WorkspaceSearch } from '@a3s-code/core';
+import {
+  CapabilityUnavailableError,
+  defineTool,
+  type ToolResult,
+  type WorkspaceGrepRequest,
+  type WorkspaceSearch,
+} from '@a3s-code/core';
 import { z } from 'zod';
 import { WorkspaceFileError } from '../../errors.js';
 import { isFastSearch, type GrepFileCount } from '../../search/search-types.js';
@@ -26,7 +32,13 @@ const grepInput = z.strictObject({
   '-B': context.optional().describe('lines of context before each match (content mode), 0..20'),
   '-C': context.optional().describe('lines of context before and after each match (content mode), 0..20'),
   output_mode: z.enum(GREP_OUTPUT_MODES).optional().describe('content (default), files_with_matches, count or summary'),
-  limit: z.number().int().min(1).max(1000).optional().describe('matching lines (content) or files per page, 1..1000 (default 200)'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('matching lines (content) or files per page, 1..1000 (default 200)'),
   cursor: z.string().min(1).optional().describe('the next_cursor of the previous page'),
 });
 
@@ -52,15 +64,33 @@ export const grepTool = defineTool({
   input: grepInput,
   tier: 'read',
   requires: ['search'],
-  capabilities: { readOnly: true, idempotent: true, resumable: true, cancelSafe: true, paginated: true, maxParallelism: 8, outputType: 'text' },
+  capabilities: {
+    readOnly: true,
+    idempotent: true,
+    resumable: true,
+    cancelSafe: true,
+    paginated: true,
+    maxParallelism: 8,
+    outputType: 'text',
+  },
   execute: (args, ctx) =>
     guard(async () => {
       const search = ctx.workspace.search;
       if (!search) throw new CapabilityUnavailableError('search', 'grep');
       const mode = args.output_mode ?? 'content';
       const limit = args.limit ?? 200;
-      const request: WorkspaceGrepRequest = { pattern: args.pattern, signal: ctx.signal, ...(args.path === undefined ? {} : { path: args.path }), ...(args.glob === undefined ? {} : { glob: args.glob }), ...(args['-i'] ? { caseInsensitive: true } : {}) };
-      if (args.path !== undefined && ctx.workspace.fs && (await ctx.workspace.fs.stat(args.path, { signal: ctx.signal })) === undefined) {
+      const request: WorkspaceGrepRequest = {
+        pattern: args.pattern,
+        signal: ctx.signal,
+        ...(args.path === undefined ? {} : { path: args.path }),
+        ...(args.glob === undefined ? {} : { glob: args.glob }),
+        ...(args['-i'] ? { caseInsensitive: true } : {}),
+      };
+      if (
+        args.path !== undefined &&
+        ctx.workspace.fs &&
+        (await ctx.workspace.fs.stat(args.path, { signal: ctx.signal })) === undefined
+      ) {
         throw new WorkspaceFileError(args.path, 'not_found', 'the search path does not exist');
       }
       const fp = fingerprint([mode, args.pattern, args.path ?? '', args.glob ?? '', args['-i'] === true]);
@@ -69,28 +99,57 @@ export const grepTool = defineTool({
         const before = args['-B'] ?? args['-C'] ?? 0;
         const afterCtx = args['-A'] ?? args['-C'] ?? 0;
         const fs = ctx.workspace.capabilities.has('fs.read') ? ctx.workspace.fs : undefined;
-        const page = await contentPage(search, fs, request, limit, after?.path === undefined ? undefined : { path: after.path, line: after.line ?? 0 }, before, afterCtx);
+        const page = await contentPage(
+          search,
+          fs,
+          request,
+          limit,
+          after?.path === undefined ? undefined : { path: after.path, line: after.line ?? 0 },
+          before,
+          afterCtx,
+        );
         const next = page.last ? encodeCursor('grep', fp, page.last) : null;
         const tail = next ? `\n[more matches: pass cursor=${JSON.stringify(next)} for the next page]` : '';
-        return ok((page.output === '' ? 'No matches found' : page.output.replace(/\n$/, '')) + tail, { mode, matches: page.matches, files: page.files, truncated: next !== null, next_cursor: next });
+        return ok((page.output === '' ? 'No matches found' : page.output.replace(/\n$/, '')) + tail, {
+          mode,
+          matches: page.matches,
+          files: page.files,
+          truncated: next !== null,
+          next_cursor: next,
+        });
       }
       const fast = isFastSearch(search);
       if (mode === 'files_with_matches') {
-        const all = fast ? await search.grepFiles(request) : await collect(iterateCounts(search, request), (c) => c.path);
+        const all = fast
+          ? await search.grepFiles(request)
+          : await collect(iterateCounts(search, request), (c) => c.path);
         return pathPage(all, after?.path, limit, fp, mode, all.length);
       }
       const counts = fast ? await search.grepCounts(request) : await collect(iterateCounts(search, request), (c) => c);
       const totalLines = counts.reduce((n, c) => n + c.count, 0);
       if (mode === 'summary') {
-        return ok(`${totalLines} matching line${totalLines === 1 ? '' : 's'} in ${counts.length} file${counts.length === 1 ? '' : 's'}`, { mode, total_matches: totalLines, total_files: counts.length, truncated: false });
+        return ok(
+          `${totalLines} matching line${totalLines === 1 ? '' : 's'} in ${counts.length} file${counts.length === 1 ? '' : 's'}`,
+          { mode, total_matches: totalLines, total_files: counts.length, truncated: false },
+        );
       }
       const start = after?.path === undefined ? 0 : indexAfter(counts, after.path, (c) => c.path);
       const page = counts.slice(start, start + limit);
       const more = start + limit < counts.length;
       const next = more ? encodeCursor('grep', fp, { path: page[page.length - 1]!.path }) : null;
       const text = page.map((c) => `${c.path}:${c.count}`).join('\n');
-      const tail = next ? `\n[${counts.length - start - page.length} more files: pass cursor=${JSON.stringify(next)}]` : '';
-      return ok((text === '' ? 'No matches found' : text) + tail, { mode, total_matches: totalLines, total_files: counts.length, returned: page.length, truncated: more, next_cursor: next, counts: page });
+      const tail = next
+        ? `\n[${counts.length - start - page.length} more files: pass cursor=${JSON.stringify(next)}]`
+        : '';
+      return ok((text === '' ? 'No matches found' : text) + tail, {
+        mode,
+        total_matches: totalLines,
+        total_files: counts.length,
+        returned: page.length,
+        truncated: more,
+        next_cursor: next,
+        counts: page,
+      });
     }),
 });
 
@@ -100,11 +159,25 @@ async function collect<T, U>(source: AsyncIterable<T>, map: (t: T) => U): Promis
   return out;
 }
 
-function pathPage(all: readonly string[], afterPath: string | undefined, limit: number, fp: string, mode: string, total: number): ToolResult {
+function pathPage(
+  all: readonly string[],
+  afterPath: string | undefined,
+  limit: number,
+  fp: string,
+  mode: string,
+  total: number,
+): ToolResult {
   const start = afterPath === undefined ? 0 : indexAfter(all, afterPath, (p) => p);
   const page = all.slice(start, start + limit);
   const more = start + limit < all.length;
   const next = more ? encodeCursor('grep', fp, { path: page[page.length - 1]! }) : null;
   const tail = next ? `\n[${all.length - start - page.length} more files: pass cursor=${JSON.stringify(next)}]` : '';
-  return ok((page.length === 0 ? 'No files found' : page.join('\n')) + tail, { mode, total_files: total, returned: page.length, truncated: more, next_cursor: next, paths: page });
+  return ok((page.length === 0 ? 'No files found' : page.join('\n')) + tail, {
+    mode,
+    total_files: total,
+    returned: page.length,
+    truncated: more,
+    next_cursor: next,
+    paths: page,
+  });
 }

@@ -42,10 +42,14 @@ describe('ls', () => {
   });
 
   it('a missing directory or a file is a failed result; escapes are refused', async () => {
-    expect((await call(lsTool, ws, { path: 'nope' })).metadata).toMatchObject({ error: { code: 'WORKSPACE_NOT_FOUND' } });
+    expect((await call(lsTool, ws, { path: 'nope' })).metadata).toMatchObject({
+      error: { code: 'WORKSPACE_NOT_FOUND' },
+    });
     expect((await call(lsTool, ws, { path: 'a.txt' })).exitCode).toBe(1);
     await expect(call(lsTool, ws, { path: '..' })).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
     const mem = await MemoryWorkspace.create({ files });
-    expect((await call(lsTool, mem, { path: 'dir' })).metadata).toMatchObject({ entries: [{ name: 'inner.txt', type: 'file', size: 1 }] });
+    expect((await call(lsTool, mem, { path: 'dir' })).metadata).toMatchObject({
+      entries: [{ name: 'inner.txt', type: 'file', size: 1 }],
+    });
   });
 });

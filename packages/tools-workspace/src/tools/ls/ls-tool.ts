@@ -20,7 +20,15 @@ export const lsTool = defineTool({
   input: lsInput,
   tier: 'read',
   requires: ['fs.list'],
-  capabilities: { readOnly: true, idempotent: true, resumable: true, cancelSafe: true, paginated: true, maxParallelism: 16, outputType: 'text' },
+  capabilities: {
+    readOnly: true,
+    idempotent: true,
+    resumable: true,
+    cancelSafe: true,
+    paginated: true,
+    maxParallelism: 16,
+    outputType: 'text',
+  },
   execute: (args, ctx) =>
     guard(async () => {
       const fs = filesOf(ctx, 'fs.list', 'ls');
@@ -37,14 +45,27 @@ export const lsTool = defineTool({
         slice.map(async (e) => {
           const child = path === '.' || path === '' ? e.name : `${path.replace(/\/+$/, '')}/${e.name}`;
           let size: number | null = null;
-          if (e.kind === 'file' && canStat) size = (await fs.stat(child, { signal: ctx.signal }).catch(() => undefined))?.size ?? null;
+          if (e.kind === 'file' && canStat)
+            size = (await fs.stat(child, { signal: ctx.signal }).catch(() => undefined))?.size ?? null;
           return { name: e.name, type: e.kind, size };
         }),
       );
       const more = from + limit < entries.length;
       const next = more ? encodeCursor('ls', fp, { path: slice[slice.length - 1]!.name }) : null;
-      const lines = page.map((e) => `${e.type.padEnd(9)} ${(e.size === null ? '-' : String(e.size)).padStart(10)}  ${e.name}${e.type === 'directory' ? '/' : ''}`);
-      const tail = next ? `\n[${entries.length - from - page.length} more entries: pass cursor=${JSON.stringify(next)}]` : '';
-      return ok((lines.length === 0 ? '(empty directory)' : lines.join('\n')) + tail, { path, total: entries.length, returned: page.length, truncated: more, next_cursor: next, entries: page });
+      const lines = page.map(
+        (e) =>
+          `${e.type.padEnd(9)} ${(e.size === null ? '-' : String(e.size)).padStart(10)}  ${e.name}${e.type === 'directory' ? '/' : ''}`,
+      );
+      const tail = next
+        ? `\n[${entries.length - from - page.length} more entries: pass cursor=${JSON.stringify(next)}]`
+        : '';
+      return ok((lines.length === 0 ? '(empty directory)' : lines.join('\n')) + tail, {
+        path,
+        total: entries.length,
+        returned: page.length,
+        truncated: more,
+        next_cursor: next,
+        entries: page,
+      });
     }),
 });

@@ -48,7 +48,13 @@ export function applyHunks(text: string, hunks: readonly Hunk[]): { text: string
     }
     if (pos < 0) {
       const first = old[0]?.text ?? '';
-      return { failure: { hunk: h + 1, at: hunk.at, reason: `context does not match the file near line ${hunk.oldStart} (first expected line: ${JSON.stringify(first.slice(0, 120))})` } };
+      return {
+        failure: {
+          hunk: h + 1,
+          at: hunk.at,
+          reason: `context does not match the file near line ${hunk.oldStart} (first expected line: ${JSON.stringify(first.slice(0, 120))})`,
+        },
+      };
     }
     out.push(...file.slice(cursor, pos));
     let k = pos;

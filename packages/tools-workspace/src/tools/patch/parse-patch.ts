@@ -32,7 +32,12 @@ export interface FilePatch {
 }
 
 function fail(line: number, problem: string): never {
-  throw new InvalidToolArgsError('patch', [{ field: 'args.patch', message: `line ${line}: ${problem}; expected a unified diff (--- a/file, +++ b/file, @@ -l,s +l,s @@ hunks)` }]);
+  throw new InvalidToolArgsError('patch', [
+    {
+      field: 'args.patch',
+      message: `line ${line}: ${problem}; expected a unified diff (--- a/file, +++ b/file, @@ -l,s +l,s @@ hunks)`,
+    },
+  ]);
 }
 
 function headerPath(raw: string, prefix: 'a/' | 'b/'): string | null {
@@ -54,7 +59,8 @@ export function parsePatch(text: string): FilePatch[] {
     const line = lines[i]!.replace(/\r$/, '');
     if (line.startsWith('--- ')) {
       const next = lines[i + 1]?.replace(/\r$/, '');
-      if (next === undefined || !next.startsWith('+++ ')) fail(i + 2, "a '---' header must be followed by a '+++' header");
+      if (next === undefined || !next.startsWith('+++ '))
+        fail(i + 2, "a '---' header must be followed by a '+++' header");
       const oldPath = headerPath(line.slice(4), 'a/');
       const newPath = headerPath(next.slice(4), 'b/');
       if (oldPath === null && newPath === null) fail(i + 1, 'both sides are /dev/null');
@@ -63,13 +69,21 @@ export function parsePatch(text: string): FilePatch[] {
       while (i < lines.length && lines[i]!.startsWith('@@')) {
         const m = HUNK_RE.exec(lines[i]!);
         if (!m) fail(i + 1, `malformed hunk header ${JSON.stringify(lines[i]!.slice(0, 80))}`);
-        const hunk: Hunk = { oldStart: Number(m[1]), oldCount: m[2] === undefined ? 1 : Number(m[2]), newStart: Number(m[3]), newCount: m[4] === undefined ? 1 : Number(m[4]), lines: [], at: i + 1 };
+        const hunk: Hunk = {
+          oldStart: Number(m[1]),
+          oldCount: m[2] === undefined ? 1 : Number(m[2]),
+          newStart: Number(m[3]),
+          newCount: m[4] === undefined ? 1 : Number(m[4]),
+          lines: [],
+          at: i + 1,
+        };
         i++;
         let olds = 0;
         let news = 0;
         while (olds < hunk.oldCount || news < hunk.newCount || lines[i]?.startsWith('\\')) {
           const body = lines[i];
-          if (body === undefined) fail(i, `hunk at line ${hunk.at} ends early: expected ${hunk.oldCount} old and ${hunk.newCount} new lines`);
+          if (body === undefined)
+            fail(i, `hunk at line ${hunk.at} ends early: expected ${hunk.oldCount} old and ${hunk.newCount} new lines`);
           if (body.startsWith('\\')) {
             const last = hunk.lines[hunk.lines.length - 1];
             if (!last) fail(i + 1, "'\\ No newline at end of file' before any hunk line");
@@ -78,20 +92,28 @@ export function parsePatch(text: string): FilePatch[] {
             continue;
           }
           const op = body === '' ? ' ' : body[0];
-          if (op !== ' ' && op !== '-' && op !== '+') fail(i + 1, `unexpected hunk line ${JSON.stringify(body.slice(0, 80))}`);
+          if (op !== ' ' && op !== '-' && op !== '+')
+            fail(i + 1, `unexpected hunk line ${JSON.stringify(body.slice(0, 80))}`);
           if (op !== '+') olds++;
           if (op !== '-') news++;
-          if (olds > hunk.oldCount || news > hunk.newCount) fail(i + 1, `hunk at line ${hunk.at} has more lines than its header declares`);
+          if (olds > hunk.oldCount || news > hunk.newCount)
+            fail(i + 1, `hunk at line ${hunk.at} has more lines than its header declares`);
           hunk.lines.push({ op, text: body.slice(1).replace(/\r$/, ''), eol: true });
           i++;
         }
         file.hunks.push(hunk);
       }
-      if (file.hunks.length === 0 && !(file.oldPath !== null && file.newPath === null)) fail(i + 1, `no hunks for ${file.newPath ?? file.oldPath}`);
+      if (file.hunks.length === 0 && !(file.oldPath !== null && file.newPath === null))
+        fail(i + 1, `no hunks for ${file.newPath ?? file.oldPath}`);
       files.push(file);
       continue;
     }
-    if (line === '' || /^(diff --git |index |new file mode |deleted file mode |old mode |new mode |similarity index |Binary files )/.test(line)) {
+    if (
+      line === '' ||
+      /^(diff --git |index |new file mode |deleted file mode |old mode |new mode |similarity index |Binary files )/.test(
+        line,
+      )
+    ) {
       i++;
       continue;
     }

@@ -11,8 +11,15 @@ import { patchTool } from './patch-tool.js';
 const tmp = tempDir();
 const ws = new LocalWorkspace({ root: tmp.dir });
 const read = (p: string): string => readFileSync(join(tmp.dir, p), 'utf8');
-const body = (n: number): string => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-beforeEach(() => writeTree(tmp.dir, { 'a.txt': body(20), 'b.txt': 'x\ny\nz\n', 'win.txt': 'one\r\ntwo\r\nthree\r\n', 'gone.txt': 'bye\n' }));
+const body = (n: number): string => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
+beforeEach(() =>
+  writeTree(tmp.dir, {
+    'a.txt': body(20),
+    'b.txt': 'x\ny\nz\n',
+    'win.txt': 'one\r\ntwo\r\nthree\r\n',
+    'gone.txt': 'bye\n',
+  }),
+);
 afterAll(() => tmp.cleanup());
 
 describe('patch', () => {
@@ -47,11 +54,28 @@ describe('patch', () => {
     expect(read('a.txt')).toBe(body(21).replace('line 3\n', 'LINE THREE\n'));
     expect(read('new/file.txt')).toBe('hello\nworld\n');
     expect(existsSync(join(tmp.dir, 'gone.txt'))).toBe(false);
-    expect(r.metadata).toMatchObject({ changed_paths: ['a.txt', 'new/file.txt', 'gone.txt'], changes: [{ action: 'modify' }, { action: 'create' }, { action: 'delete' }] });
+    expect(r.metadata).toMatchObject({
+      changed_paths: ['a.txt', 'new/file.txt', 'gone.txt'],
+      changes: [{ action: 'modify' }, { action: 'create' }, { action: 'delete' }],
+    });
   });
 
   it('all or nothing: when one hunk fails, no file changes', async () => {
-    const patch = ['--- a/b.txt', '+++ b/b.txt', '@@ -1,3 +1,3 @@', ' x', '-y', '+Y', ' z', '--- a/a.txt', '+++ b/a.txt', '@@ -5,1 +5,1 @@', '-not in file', '+zzz', ''].join('\n');
+    const patch = [
+      '--- a/b.txt',
+      '+++ b/b.txt',
+      '@@ -1,3 +1,3 @@',
+      ' x',
+      '-y',
+      '+Y',
+      ' z',
+      '--- a/a.txt',
+      '+++ b/a.txt',
+      '@@ -5,1 +5,1 @@',
+      '-not in file',
+      '+zzz',
+      '',
+    ].join('\n');
     const r = await call(patchTool, ws, { patch });
     expect(r.exitCode).toBe(1);
     expect(r.metadata).toMatchObject({ error: { code: 'PATCH_FAILED', details: { path: 'a.txt', hunk: 1 } } });
@@ -85,14 +109,30 @@ describe('patch', () => {
     const dry = await call(patchTool, ws, { patch, dry_run: true });
     expect(dry.metadata).toMatchObject({ dry_run: true, applied: false });
     expect(read('b.txt')).toBe('x\ny\nz\n');
-    await expect(call(patchTool, ws, { patch: '--- a/b.txt\n+++ b/b.txt\n@@ -1,2 +1,2 @@\n-x\n+X\n' })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', field: 'args.patch' });
-    await expect(call(patchTool, ws, { patch: 'just some text\n' })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS' });
-    await expect(call(patchTool, ws, { patch: '--- a/.a3s/x\n+++ b/.a3s/x\n@@ -0,0 +1 @@\n+x\n' })).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
+    await expect(
+      call(patchTool, ws, { patch: '--- a/b.txt\n+++ b/b.txt\n@@ -1,2 +1,2 @@\n-x\n+X\n' }),
+    ).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', field: 'args.patch' });
+    await expect(call(patchTool, ws, { patch: 'just some text\n' })).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+    });
+    await expect(
+      call(patchTool, ws, { patch: '--- a/.a3s/x\n+++ b/.a3s/x\n@@ -0,0 +1 @@\n+x\n' }),
+    ).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
   });
 
   it('handles a missing final newline and works on the in-memory workspace', async () => {
     const mem = await MemoryWorkspace.create({ files: { 'n.txt': 'a\nb' } });
-    const patch = ['--- a/n.txt', '+++ b/n.txt', '@@ -1,2 +1,2 @@', ' a', '-b', '\\ No newline at end of file', '+c', '\\ No newline at end of file', ''].join('\n');
+    const patch = [
+      '--- a/n.txt',
+      '+++ b/n.txt',
+      '@@ -1,2 +1,2 @@',
+      ' a',
+      '-b',
+      '\\ No newline at end of file',
+      '+c',
+      '\\ No newline at end of file',
+      '',
+    ].join('\n');
     const r = await call(patchTool, mem, { patch });
     expect(r.exitCode, r.output).toBe(0);
     expect(new TextDecoder().decode(await mem.fs.readFile('n.txt'))).toBe('a\nc');

@@ -40,27 +40,47 @@ export const patchTool = defineTool({
   }),
   tier: 'write',
   requires: ['fs.read', 'fs.write'],
-  capabilities: { readOnly: false, idempotent: false, resumable: false, cancelSafe: true, paginated: false, maxParallelism: 1, outputType: 'diff' },
-  capabilitiesFor: (args) => (args.dry_run === true ? { readOnly: true, idempotent: true, resumable: true, maxParallelism: 16 } : {}),
+  capabilities: {
+    readOnly: false,
+    idempotent: false,
+    resumable: false,
+    cancelSafe: true,
+    paginated: false,
+    maxParallelism: 1,
+    outputType: 'diff',
+  },
+  capabilitiesFor: (args) =>
+    args.dry_run === true ? { readOnly: true, idempotent: true, resumable: true, maxParallelism: 16 } : {},
   execute: (args, ctx) =>
     guard(async () => {
       const fs = filesOf(ctx, args.dry_run ? 'fs.read' : 'fs.write', 'patch');
       const files = parsePatch(args.patch);
       const plan: Planned[] = [];
-      if (!args.dry_run) for (const f of files) for (const p of [f.oldPath, f.newPath]) if (p !== null) assertWritableArg(ctx, p, 'patch');
+      if (!args.dry_run)
+        for (const f of files)
+          for (const p of [f.oldPath, f.newPath]) if (p !== null) assertWritableArg(ctx, p, 'patch');
       for (const file of files) {
         const source = file.oldPath ?? file.newPath!;
         const before = file.oldPath === null ? undefined : await readText(fs, file.oldPath, ctx.signal);
         if (file.oldPath === null) {
-          if ((await fs.stat(file.newPath!, { signal: ctx.signal })) !== undefined) return failed(new PatchApplyError(file.newPath!, 'the patch creates this file but it already exists', {}));
+          if ((await fs.stat(file.newPath!, { signal: ctx.signal })) !== undefined)
+            return failed(new PatchApplyError(file.newPath!, 'the patch creates this file but it already exists', {}));
         } else if (before === undefined) return failed(new PatchApplyError(source, 'no such file', {}));
         const applied = applyHunks(before ?? '', file.hunks);
         if ('failure' in applied) {
           const f = applied.failure;
-          return failed(new PatchApplyError(source, `hunk ${f.hunk} (patch line ${f.at}) does not apply: ${f.reason}`, { hunk: f.hunk, patch_line: f.at }));
+          return failed(
+            new PatchApplyError(source, `hunk ${f.hunk} (patch line ${f.at}) does not apply: ${f.reason}`, {
+              hunk: f.hunk,
+              patch_line: f.at,
+            }),
+          );
         }
         if (file.newPath === null) {
-          if (applied.text !== '') return failed(new PatchApplyError(source, 'the patch deletes this file but does not remove all of its lines', {}));
+          if (applied.text !== '')
+            return failed(
+              new PatchApplyError(source, 'the patch deletes this file but does not remove all of its lines', {}),
+            );
           plan.push({ path: source, before, after: undefined });
         } else if (file.oldPath !== null && file.newPath !== file.oldPath) {
           plan.push({ path: file.oldPath, before, after: undefined });
@@ -86,7 +106,12 @@ export const patchTool = defineTool({
         }
       }
       const described: DescribedChange[] = plan.map((p) => describeChange(p.path, p.before, p.after));
-      const summary = described.map((d) => `${d.change.action} ${d.change.path} (+${d.change.additions} -${d.change.deletions})`).join('\n');
-      return ok(`${dry ? 'dry run: the patch applies cleanly; would ' : 'applied patch: '}${plan.length} file(s)\n${summary}`, { dry_run: dry, applied: !dry, files: plan.length, ...changeMetadata(described) });
+      const summary = described
+        .map((d) => `${d.change.action} ${d.change.path} (+${d.change.additions} -${d.change.deletions})`)
+        .join('\n');
+      return ok(
+        `${dry ? 'dry run: the patch applies cleanly; would ' : 'applied patch: '}${plan.length} file(s)\n${summary}`,
+        { dry_run: dry, applied: !dry, files: plan.length, ...changeMetadata(described) },
+      );
     }),
 });

@@ -54,7 +54,13 @@ function header(path: string, from: number, count: number, total: number, more: 
 }
 
 /** Runs a batch of reads under `maxBytes`. `single` omits headers (a plain `file_path` read). */
-export async function readBatch(fs: WorkspaceFileSystem, entries: readonly ReadRequestEntry[], maxBytes: number, signal: AbortSignal, single: boolean): Promise<ReadBatchResult> {
+export async function readBatch(
+  fs: WorkspaceFileSystem,
+  entries: readonly ReadRequestEntry[],
+  maxBytes: number,
+  signal: AbortSignal,
+  single: boolean,
+): Promise<ReadBatchResult> {
   let output = '';
   const results: ReadEntryResult[] = [];
   const continuation: ReadRequestEntry[] = [];
@@ -85,7 +91,8 @@ export async function readBatch(fs: WorkspaceFileSystem, entries: readonly ReadR
     try {
       file = await load(i);
     } catch (error) {
-      if (!(error instanceof WorkspaceFileError) && !(A3sError.isInstance(error) && error.code === 'WORKSPACE_PATH')) throw error;
+      if (!(error instanceof WorkspaceFileError) && !(A3sError.isInstance(error) && error.code === 'WORKSPACE_PATH'))
+        throw error;
       const text = single ? '' : `==> ${entry.path} <==\n[error ${error.code}: ${error.message}]\n`;
       if (!single && byteLength(text) > room()) {
         truncated = true;
@@ -95,7 +102,13 @@ export async function readBatch(fs: WorkspaceFileSystem, entries: readonly ReadR
       }
       if (single) throw error;
       output += text;
-      results.push({ path: entry.path, status: 'error', offset, lines_returned: 0, error: { code: error.code, message: error.message } });
+      results.push({
+        path: entry.path,
+        status: 'error',
+        offset,
+        lines_returned: 0,
+        error: { code: error.code, message: error.message },
+      });
       continue;
     }
     if (file.kind === 'binary') {
@@ -107,7 +120,17 @@ export async function readBatch(fs: WorkspaceFileSystem, entries: readonly ReadR
         continue;
       }
       output += text;
-      results.push({ path: entry.path, status: 'ok', offset, lines_returned: 0, binary: true, size: file.size, digest: file.digest, eof: true, next_offset: null });
+      results.push({
+        path: entry.path,
+        status: 'ok',
+        offset,
+        lines_returned: 0,
+        binary: true,
+        size: file.size,
+        digest: file.digest,
+        eof: true,
+        next_offset: null,
+      });
       continue;
     }
     const total = file.lines.length;

@@ -40,7 +40,8 @@ export interface RenderedRange {
 
 /** `     7\tcontent\n`, with over-long lines cut and marked. */
 export function numberLine(n: number, line: string): string {
-  const shown = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${line.length} chars]` : line;
+  const shown =
+    line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${line.length} chars]` : line;
   return `${String(n).padStart(6, ' ')}\t${shown}\n`;
 }
 
@@ -48,7 +49,13 @@ export function numberLine(n: number, line: string): string {
  * Renders lines `[offset, offset + limit)` while they fit in `budget` bytes. When `mustProgress`
  * and not even the first line fits, that line is cut to fit, so a resumed read always advances.
  */
-export function renderRange(lines: readonly string[], offset: number, limit: number, budget: number, mustProgress: boolean): RenderedRange {
+export function renderRange(
+  lines: readonly string[],
+  offset: number,
+  limit: number,
+  budget: number,
+  mustProgress: boolean,
+): RenderedRange {
   let text = '';
   let used = 0;
   let count = 0;

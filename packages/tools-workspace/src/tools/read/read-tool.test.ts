@@ -4,7 +4,8 @@ import { MemoryWorkspace } from '../../memory/memory-workspace.js';
 import { call, tempDir, writeTree } from '../../test-support/harness.js';
 import { readTool } from './read-tool.js';
 
-const lines = (n: number, prefix = 'line'): string => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join('\n') + '\n';
+const lines = (n: number, prefix = 'line'): string =>
+  `${Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join('\n')}\n`;
 const tmp = tempDir();
 writeTree(tmp.dir, {
   'small.txt': 'alpha\nbeta\ngamma\n',
@@ -42,7 +43,11 @@ describe('read: single file', () => {
 
   it('READ: offset is 0-based; limit bounds the range; the edges are exact', async () => {
     const r = await call(readTool, ws, { file_path: 'big.txt', offset: 10, limit: 3 });
-    expect(numbered(r.output)).toEqual([[11, 'line 11'], [12, 'line 12'], [13, 'line 13']]);
+    expect(numbered(r.output)).toEqual([
+      [11, 'line 11'],
+      [12, 'line 12'],
+      [13, 'line 13'],
+    ]);
     expect(r.metadata).toMatchObject({ next_offset: 13, eof: false });
     const last = await call(readTool, ws, { file_path: 'big.txt', offset: 4999, limit: 5 });
     expect(numbered(last.output)).toEqual([[5000, 'line 5000']]);
@@ -50,10 +55,21 @@ describe('read: single file', () => {
     const past = await call(readTool, ws, { file_path: 'big.txt', offset: 5000 });
     expect(past.metadata).toMatchObject({ lines_returned: 0, eof: true });
     expect(past.output).toContain('past the end');
-    await expect(call(readTool, ws, { file_path: 'big.txt', limit: 0 })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', field: 'args.limit' });
-    await expect(call(readTool, ws, { file_path: 'big.txt', limit: 2001 })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', field: 'args.limit' });
-    await expect(call(readTool, ws, { file_path: 'big.txt', offset: -1 })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', field: 'args.offset' });
-    expect((await call(readTool, ws, { file_path: 'big.txt', limit: 2000, offset: 0, max_output_bytes: 98304 })).metadata).toMatchObject({ lines_returned: 2000 });
+    await expect(call(readTool, ws, { file_path: 'big.txt', limit: 0 })).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+      field: 'args.limit',
+    });
+    await expect(call(readTool, ws, { file_path: 'big.txt', limit: 2001 })).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+      field: 'args.limit',
+    });
+    await expect(call(readTool, ws, { file_path: 'big.txt', offset: -1 })).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+      field: 'args.offset',
+    });
+    expect(
+      (await call(readTool, ws, { file_path: 'big.txt', limit: 2000, offset: 0, max_output_bytes: 98304 })).metadata,
+    ).toMatchObject({ lines_returned: 2000 });
   });
 
   it('READ: cuts lines at 2000 characters, strips CR, handles a missing final newline and empty files', async () => {
@@ -62,9 +78,18 @@ describe('read: single file', () => {
     expect(first.startsWith('x'.repeat(2000))).toBe(true);
     expect(first).toContain('[line cut: 5000 chars]');
     expect(first.length).toBeLessThan(2100);
-    expect(numbered((await call(readTool, ws, { file_path: 'crlf.txt' })).output)).toEqual([[1, 'one'], [2, 'two']]);
-    expect(numbered((await call(readTool, ws, { file_path: 'no-eol.txt' })).output)).toEqual([[1, 'a'], [2, 'b']]);
-    expect((await call(readTool, ws, { file_path: 'empty.txt' })).metadata).toMatchObject({ total_lines: 0, lines_returned: 0 });
+    expect(numbered((await call(readTool, ws, { file_path: 'crlf.txt' })).output)).toEqual([
+      [1, 'one'],
+      [2, 'two'],
+    ]);
+    expect(numbered((await call(readTool, ws, { file_path: 'no-eol.txt' })).output)).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+    ]);
+    expect((await call(readTool, ws, { file_path: 'empty.txt' })).metadata).toMatchObject({
+      total_lines: 0,
+      lines_returned: 0,
+    });
   });
 
   it('READ: describes binary files instead of dumping them; a missing file is a failed result', async () => {
@@ -85,25 +110,39 @@ describe('read: single file', () => {
 
   it('READ: refuses both or neither of file_path and files, and unknown arguments', async () => {
     await expect(call(readTool, ws, {})).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', field: 'args.file_path' });
-    await expect(call(readTool, ws, { file_path: 'a', files: [{ path: 'b' }] })).rejects.toMatchObject({ field: 'args.file_path' });
-    await expect(call(readTool, ws, { file_path: 'a', path: 'b' })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS' });
-    await expect(call(readTool, ws, { files: [{ path: 'a', offset: 1 }], offset: 3 })).rejects.toMatchObject({ field: 'args.offset' });
+    await expect(call(readTool, ws, { file_path: 'a', files: [{ path: 'b' }] })).rejects.toMatchObject({
+      field: 'args.file_path',
+    });
+    await expect(call(readTool, ws, { file_path: 'a', path: 'b' })).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+    });
+    await expect(call(readTool, ws, { files: [{ path: 'a', offset: 1 }], offset: 3 })).rejects.toMatchObject({
+      field: 'args.offset',
+    });
   });
 });
 
 describe('read: batch (read.files)', () => {
   it('READ-01/03: returns every entry in request order with headers', async () => {
-    const r = await call(readTool, ws, { files: [{ path: 'src/c.ts', offset: 40, limit: 80 }, { path: 'small.txt' }, { path: 'src/a.ts', limit: 2 }] });
+    const r = await call(readTool, ws, {
+      files: [{ path: 'src/c.ts', offset: 40, limit: 80 }, { path: 'small.txt' }, { path: 'src/a.ts', limit: 2 }],
+    });
     const headers = [...r.output.matchAll(/^==> (\S+) /gm)].map((m) => m[1]);
     expect(headers).toEqual(['src/c.ts', 'small.txt', 'src/a.ts']);
     expect(r.output).toContain('==> src/c.ts (lines 41-120 of 300; next offset 120) <==');
     const meta = r.metadata!.batch as { truncated: boolean; entries: Array<{ path: string; status: string }> };
     expect(meta.truncated).toBe(false);
-    expect(meta.entries.map((e) => [e.path, e.status])).toEqual([['src/c.ts', 'ok'], ['small.txt', 'ok'], ['src/a.ts', 'ok']]);
+    expect(meta.entries.map((e) => [e.path, e.status])).toEqual([
+      ['src/c.ts', 'ok'],
+      ['small.txt', 'ok'],
+      ['src/a.ts', 'ok'],
+    ]);
   });
 
   it('READ-04: one unreadable entry reports an error; the others still come back', async () => {
-    const r = await call(readTool, ws, { files: [{ path: 'small.txt' }, { path: 'missing.txt' }, { path: '../escape' }, { path: 'src/b.ts', limit: 1 }] });
+    const r = await call(readTool, ws, {
+      files: [{ path: 'small.txt' }, { path: 'missing.txt' }, { path: '../escape' }, { path: 'src/b.ts', limit: 1 }],
+    });
     expect(r.exitCode).toBe(0);
     const entries = (r.metadata!.batch as { entries: Array<{ status: string; error?: { code: string } }> }).entries;
     expect(entries.map((e) => e.status)).toEqual(['ok', 'error', 'error', 'ok']);
@@ -114,7 +153,13 @@ describe('read: batch (read.files)', () => {
 
   it('READ-02/05: the budget counts headers and notes; following continuations returns every line exactly once', async () => {
     for (const budget of [1024, 3000, 9999]) {
-      const request = [{ path: 'src/a.ts' }, { path: 'small.txt' }, { path: 'src/b.ts', offset: 7, limit: 250 }, { path: 'src/c.ts', offset: 299 }, { path: 'big.txt', offset: 4990 }];
+      const request = [
+        { path: 'src/a.ts' },
+        { path: 'small.txt' },
+        { path: 'src/b.ts', offset: 7, limit: 250 },
+        { path: 'src/c.ts', offset: 299 },
+        { path: 'big.txt', offset: 4990 },
+      ];
       const seen = new Map<string, number[]>();
       let files: unknown = request;
       let rounds = 0;
@@ -150,14 +195,23 @@ describe('read: batch (read.files)', () => {
     const many = Array.from({ length: 33 }, () => ({ path: 'small.txt' }));
     await expect(call(readTool, ws, { files: many })).rejects.toMatchObject({ field: 'args.files' });
     expect((await call(readTool, ws, { files: many.slice(0, 32) })).exitCode).toBe(0);
-    await expect(call(readTool, ws, { files: [{ path: 'a' }], max_output_bytes: 1023 })).rejects.toMatchObject({ field: 'args.max_output_bytes' });
-    await expect(call(readTool, ws, { files: [{ path: 'a' }], max_output_bytes: 98305 })).rejects.toMatchObject({ field: 'args.max_output_bytes' });
-    await expect(call(readTool, ws, { files: [{ path: 'a', extra: 1 }] })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS' });
+    await expect(call(readTool, ws, { files: [{ path: 'a' }], max_output_bytes: 1023 })).rejects.toMatchObject({
+      field: 'args.max_output_bytes',
+    });
+    await expect(call(readTool, ws, { files: [{ path: 'a' }], max_output_bytes: 98305 })).rejects.toMatchObject({
+      field: 'args.max_output_bytes',
+    });
+    await expect(call(readTool, ws, { files: [{ path: 'a', extra: 1 }] })).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+    });
   });
 
   it('READ: works the same on the in-memory workspace', async () => {
     const mem = await MemoryWorkspace.create({ files: { 'a.txt': lines(10) } });
     const r = await call(readTool, mem, { files: [{ path: 'a.txt', offset: 8 }] });
-    expect(numbered(r.output)).toEqual([[9, 'line 9'], [10, 'line 10']]);
+    expect(numbered(r.output)).toEqual([
+      [9, 'line 9'],
+      [10, 'line 10'],
+    ]);
   });
 });

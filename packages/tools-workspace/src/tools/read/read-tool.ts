@@ -18,7 +18,11 @@ const limit = z.number().int().min(1).max(MAX_READ_LIMIT).describe('number of li
 
 const readInput = z
   .strictObject({
-    file_path: z.string().min(1).optional().describe('the file to read (relative to the workspace, or absolute inside it)'),
+    file_path: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('the file to read (relative to the workspace, or absolute inside it)'),
     offset: offset.optional(),
     limit: limit.optional(),
     files: z
@@ -40,7 +44,11 @@ const readInput = z
       ctx.addIssue({ code: 'custom', path: ['file_path'], message: 'give exactly one of file_path or files' });
     }
     if (v.files !== undefined && (v.offset !== undefined || v.limit !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: [v.offset !== undefined ? 'offset' : 'limit'], message: 'with files, give offset and limit inside each entry' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [v.offset !== undefined ? 'offset' : 'limit'],
+        message: 'with files, give offset and limit inside each entry',
+      });
     }
   });
 
@@ -54,40 +62,57 @@ export const readTool = defineTool({
   input: readInput,
   tier: 'read',
   requires: ['fs.read'],
-  capabilities: { readOnly: true, idempotent: true, resumable: true, cancelSafe: true, paginated: true, maxParallelism: 16, outputType: 'text' },
+  capabilities: {
+    readOnly: true,
+    idempotent: true,
+    resumable: true,
+    cancelSafe: true,
+    paginated: true,
+    maxParallelism: 16,
+    outputType: 'text',
+  },
   execute: (args, ctx) =>
     guard(async () => {
-    const fs = filesOf(ctx, 'fs.read', 'read');
-    const budget = args.max_output_bytes ?? READ_MAX_OUTPUT_BYTES.default;
-    if (args.files !== undefined) {
-      const batch = await readBatch(fs, args.files, budget, ctx.signal, false);
-      return ok(batch.output, {
-        batch: { truncated: batch.truncated, continuation: batch.continuation, entries: batch.entries, bytes: batch.bytes, max_output_bytes: budget },
-      });
-    }
-    const path = args.file_path;
-    if (path === undefined) throw new InvalidToolArgsError('read', [{ field: 'args.file_path', message: 'give exactly one of file_path or files' }]);
-    normalizeWorkspacePath(path, { root: ctx.workspace.root, field: 'file_path' }); // names the argument in a refusal
-    const single = await readBatch(fs, [{ path, offset: args.offset, limit: args.limit }], budget, ctx.signal, true);
-    const entry = single.entries[0]!;
-    let output = single.output;
-    if (entry.binary !== true) {
-      if (entry.next_offset !== null && entry.next_offset !== undefined) {
-        output += `[${(entry.total_lines ?? 0) - entry.next_offset} more lines; continue with offset=${entry.next_offset} (total_lines=${entry.total_lines})]\n`;
-      } else if (entry.lines_returned === 0) {
-        output += `[no lines: offset ${entry.offset} is at or past the end (total_lines=${entry.total_lines})]\n`;
+      const fs = filesOf(ctx, 'fs.read', 'read');
+      const budget = args.max_output_bytes ?? READ_MAX_OUTPUT_BYTES.default;
+      if (args.files !== undefined) {
+        const batch = await readBatch(fs, args.files, budget, ctx.signal, false);
+        return ok(batch.output, {
+          batch: {
+            truncated: batch.truncated,
+            continuation: batch.continuation,
+            entries: batch.entries,
+            bytes: batch.bytes,
+            max_output_bytes: budget,
+          },
+        });
       }
-    }
-    return ok(output, {
-      path,
-      offset: entry.offset,
-      lines_returned: entry.lines_returned,
-      total_lines: entry.total_lines ?? null,
-      next_offset: entry.next_offset ?? null,
-      eof: entry.eof ?? true,
-      binary: entry.binary === true,
-      size: entry.size,
-      digest: entry.digest,
-    });
+      const path = args.file_path;
+      if (path === undefined)
+        throw new InvalidToolArgsError('read', [
+          { field: 'args.file_path', message: 'give exactly one of file_path or files' },
+        ]);
+      normalizeWorkspacePath(path, { root: ctx.workspace.root, field: 'file_path' }); // names the argument in a refusal
+      const single = await readBatch(fs, [{ path, offset: args.offset, limit: args.limit }], budget, ctx.signal, true);
+      const entry = single.entries[0]!;
+      let output = single.output;
+      if (entry.binary !== true) {
+        if (entry.next_offset !== null && entry.next_offset !== undefined) {
+          output += `[${(entry.total_lines ?? 0) - entry.next_offset} more lines; continue with offset=${entry.next_offset} (total_lines=${entry.total_lines})]\n`;
+        } else if (entry.lines_returned === 0) {
+          output += `[no lines: offset ${entry.offset} is at or past the end (total_lines=${entry.total_lines})]\n`;
+        }
+      }
+      return ok(output, {
+        path,
+        offset: entry.offset,
+        lines_returned: entry.lines_returned,
+        total_lines: entry.total_lines ?? null,
+        next_offset: entry.next_offset ?? null,
+        eof: entry.eof ?? true,
+        binary: entry.binary === true,
+        size: entry.size,
+        digest: entry.digest,
+      });
     }),
 });

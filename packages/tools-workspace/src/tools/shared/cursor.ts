@@ -27,7 +27,12 @@ export function encodeCursor(tool: string, fp: string, position: CursorPosition)
 export function decodeCursor(tool: string, fp: string, cursor: string | undefined): CursorPosition | undefined {
   if (cursor === undefined) return undefined;
   const bad = (why: string): never => {
-    throw new InvalidToolArgsError(tool, [{ field: 'args.cursor', message: `${why}; allowed: a cursor returned by a previous ${tool} call with the same arguments` }]);
+    throw new InvalidToolArgsError(tool, [
+      {
+        field: 'args.cursor',
+        message: `${why}; allowed: a cursor returned by a previous ${tool} call with the same arguments`,
+      },
+    ]);
   };
   let parsed: { t?: unknown; f?: unknown; path?: unknown; line?: unknown; offset?: unknown };
   try {
@@ -40,6 +45,7 @@ export function decodeCursor(tool: string, fp: string, cursor: string | undefine
   const out: { path?: string; line?: number; offset?: number } = {};
   if (typeof parsed.path === 'string') out.path = parsed.path;
   if (typeof parsed.line === 'number' && Number.isInteger(parsed.line)) out.line = parsed.line;
-  if (typeof parsed.offset === 'number' && Number.isInteger(parsed.offset) && parsed.offset >= 0) out.offset = parsed.offset;
+  if (typeof parsed.offset === 'number' && Number.isInteger(parsed.offset) && parsed.offset >= 0)
+    out.offset = parsed.offset;
   return out;
 }

@@ -34,7 +34,9 @@ export interface DescribedChange {
 
 /** Describes the change of `path` from `before` (undefined: did not exist) to `after` (undefined: deleted). */
 export function describeChange(path: string, before: string | undefined, after: string | undefined): DescribedChange {
-  const big = (before !== undefined && byteLength(before) > MAX_DIFF_INPUT_BYTES) || (after !== undefined && byteLength(after) > MAX_DIFF_INPUT_BYTES);
+  const big =
+    (before !== undefined && byteLength(before) > MAX_DIFF_INPUT_BYTES) ||
+    (after !== undefined && byteLength(after) > MAX_DIFF_INPUT_BYTES);
   let diffText = '';
   let additions = 0;
   let deletions = 0;

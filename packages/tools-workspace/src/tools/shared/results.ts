@@ -2,7 +2,13 @@
  * Result helpers shared by the tools: success and failure `ToolResult`s, and the line between
  * the caller's mistakes (thrown as typed errors) and run-time outcomes (failed results).
  */
-import { A3sError, CapabilityUnavailableError, type ToolContext, type ToolResult, type WorkspaceFileSystem } from '@a3s-code/core';
+import {
+  type A3sError,
+  CapabilityUnavailableError,
+  type ToolContext,
+  type ToolResult,
+  type WorkspaceFileSystem,
+} from '@a3s-code/core';
 import { WorkspaceFileError } from '../../errors.js';
 
 /** A successful result. */
@@ -12,7 +18,11 @@ export function ok(output: string, metadata?: Record<string, unknown>): ToolResu
 
 /** A failed result carrying the typed error's code and details in `metadata.error`. */
 export function failed(error: A3sError, metadata: Record<string, unknown> = {}): ToolResult {
-  return { output: error.message, exitCode: 1, metadata: { ...metadata, error: { code: error.code, message: error.message, details: error.details } } };
+  return {
+    output: error.message,
+    exitCode: 1,
+    metadata: { ...metadata, error: { code: error.code, message: error.message, details: error.details } },
+  };
 }
 
 /**
@@ -30,7 +40,11 @@ export async function guard(body: () => Promise<ToolResult>): Promise<ToolResult
 }
 
 /** The workspace's file system, or `CAPABILITY_UNAVAILABLE`. */
-export function filesOf(ctx: ToolContext, capability: 'fs.read' | 'fs.write' | 'fs.list', operation: string): WorkspaceFileSystem {
+export function filesOf(
+  ctx: ToolContext,
+  capability: 'fs.read' | 'fs.write' | 'fs.list',
+  operation: string,
+): WorkspaceFileSystem {
   const fs = ctx.workspace.fs;
   if (!fs || !ctx.workspace.capabilities.has(capability)) throw new CapabilityUnavailableError(capability, operation);
   return fs;

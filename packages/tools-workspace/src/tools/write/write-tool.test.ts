@@ -18,13 +18,23 @@ describe('write', () => {
     expect(readFileSync(join(tmp.dir, 'deep/dir/new.txt'), 'utf8')).toBe('hello\nworld\n');
     expect(r.metadata).toMatchObject({
       changed_paths: ['deep/dir/new.txt'],
-      changes: [{ path: 'deep/dir/new.txt', action: 'create', digest_before: null, digest_after: digestOf('hello\nworld\n'), size_after: 12, additions: 2, deletions: 0 }],
+      changes: [
+        {
+          path: 'deep/dir/new.txt',
+          action: 'create',
+          digest_before: null,
+          digest_after: digestOf('hello\nworld\n'),
+          size_after: 12,
+          additions: 2,
+          deletions: 0,
+        },
+      ],
     });
     expect(r.metadata!.diff).toBe('--- /dev/null\n+++ b/deep/dir/new.txt\n@@ -0,0 +1,2 @@\n+hello\n+world\n');
   });
 
   it('BND-07: a large overwrite carries a bounded preview and diff, never the whole file', async () => {
-    const big = 'y'.repeat(100) + '\n';
+    const big = `${'y'.repeat(100)}\n`;
     const r = await call(writeTool, ws, { file_path: 'big.txt', content: big.repeat(20_000) });
     const meta = JSON.stringify(r.metadata);
     expect(meta.length).toBeLessThan(20_000);
@@ -33,30 +43,59 @@ describe('write', () => {
 
   it('overwrites, then appends; append with expected_offset is not written twice on retry', async () => {
     await call(writeTool, ws, { file_path: 'log.txt', content: 'a\n' });
-    const first = await call(writeTool, ws, { file_path: 'log.txt', content: 'b\n', mode: 'append', expected_offset: 2 });
+    const first = await call(writeTool, ws, {
+      file_path: 'log.txt',
+      content: 'b\n',
+      mode: 'append',
+      expected_offset: 2,
+    });
     expect(first.exitCode).toBe(0);
-    const retry = await call(writeTool, ws, { file_path: 'log.txt', content: 'b\n', mode: 'append', expected_offset: 2 });
+    const retry = await call(writeTool, ws, {
+      file_path: 'log.txt',
+      content: 'b\n',
+      mode: 'append',
+      expected_offset: 2,
+    });
     expect(retry.metadata).toMatchObject({ already_applied: true });
     expect(readFileSync(join(tmp.dir, 'log.txt'), 'utf8')).toBe('a\nb\n');
-    const wrong = await call(writeTool, ws, { file_path: 'log.txt', content: 'c\n', mode: 'append', expected_offset: 1 });
+    const wrong = await call(writeTool, ws, {
+      file_path: 'log.txt',
+      content: 'c\n',
+      mode: 'append',
+      expected_offset: 1,
+    });
     expect(wrong.exitCode).toBe(1);
     expect(wrong.output).toContain('does not match the file size 4');
     expect(readFileSync(join(tmp.dir, 'log.txt'), 'utf8')).toBe('a\nb\n');
     const plain = await call(writeTool, ws, { file_path: 'log.txt', content: 'c\n', mode: 'append' });
-    expect(plain.metadata).toMatchObject({ changes: [{ action: 'modify', digest_before: digestOf('a\nb\n'), digest_after: digestOf('a\nb\nc\n') }] });
-    const fresh = await call(writeTool, ws, { file_path: 'chunks.txt', content: 'x', mode: 'append', expected_offset: 0 });
+    expect(plain.metadata).toMatchObject({
+      changes: [{ action: 'modify', digest_before: digestOf('a\nb\n'), digest_after: digestOf('a\nb\nc\n') }],
+    });
+    const fresh = await call(writeTool, ws, {
+      file_path: 'chunks.txt',
+      content: 'x',
+      mode: 'append',
+      expected_offset: 0,
+    });
     expect(fresh.exitCode).toBe(0);
   });
 
   it('refuses expected_offset without append, and a directory target', async () => {
-    await expect(call(writeTool, ws, { file_path: 'x', content: 'y', expected_offset: 0 })).rejects.toMatchObject({ code: 'INVALID_TOOL_ARGS', field: 'args.expected_offset' });
-    await expect(call(writeTool, ws, { file_path: 'x', content: 'y', mode: 'replace' })).rejects.toMatchObject({ field: 'args.mode' });
+    await expect(call(writeTool, ws, { file_path: 'x', content: 'y', expected_offset: 0 })).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+      field: 'args.expected_offset',
+    });
+    await expect(call(writeTool, ws, { file_path: 'x', content: 'y', mode: 'replace' })).rejects.toMatchObject({
+      field: 'args.mode',
+    });
     expect((await call(writeTool, ws, { file_path: 'deep', content: 'y' })).exitCode).toBe(1);
   });
 
   it('declares its tier and capabilities', () => {
     expect(writeTool.tier).toBe('write');
-    expect(writeTool.capabilitiesFor!({ file_path: 'a', content: '', mode: 'append' })).toMatchObject({ idempotent: false });
+    expect(writeTool.capabilitiesFor!({ file_path: 'a', content: '', mode: 'append' })).toMatchObject({
+      idempotent: false,
+    });
     expect(writeTool.inputSchema.additionalProperties).toBe(false);
   });
 });

@@ -28,11 +28,20 @@ export const writeTool = defineTool({
   name: 'write',
   description: `Write a text file in the workspace. mode "overwrite" (default) replaces the whole file; mode "append" adds content at the end. For chunked appends pass expected_offset = the file's size in bytes before this chunk (0 for a new file): a retried chunk that was already appended is reported as already applied instead of being written twice, and a file of another size is refused. Files under .a3s/ or any .git/ folder cannot be written. The result carries the changed path, digests, sizes and a bounded unified diff.`,
   input: writeInput.superRefine((v, ctx) => {
-    if (v.expected_offset !== undefined && v.mode !== 'append') ctx.addIssue({ code: 'custom', path: ['expected_offset'], message: 'is allowed only with mode "append"' });
+    if (v.expected_offset !== undefined && v.mode !== 'append')
+      ctx.addIssue({ code: 'custom', path: ['expected_offset'], message: 'is allowed only with mode "append"' });
   }),
   tier: 'write',
   requires: ['fs.read', 'fs.write'],
-  capabilities: { readOnly: false, idempotent: true, resumable: true, cancelSafe: true, paginated: false, maxParallelism: 1, outputType: 'text' },
+  capabilities: {
+    readOnly: false,
+    idempotent: true,
+    resumable: true,
+    cancelSafe: true,
+    paginated: false,
+    maxParallelism: 1,
+    outputType: 'text',
+  },
   capabilitiesFor: (args) => ({ idempotent: args.mode !== 'append' || args.expected_offset !== undefined }),
   execute: (args, ctx) =>
     guard(async () => {
@@ -47,23 +56,39 @@ export const writeTool = defineTool({
         const size = prior?.size ?? 0;
         const chunk = byteLength(args.content);
         if (size === args.expected_offset + chunk && before !== undefined && before.endsWith(args.content)) {
-          return ok(`${path}: this chunk is already appended (size ${size}); nothing written`, { path, already_applied: true, size, changed_paths: [], changes: [] });
+          return ok(`${path}: this chunk is already appended (size ${size}); nothing written`, {
+            path,
+            already_applied: true,
+            size,
+            changed_paths: [],
+            changes: [],
+          });
         }
         if (size !== args.expected_offset) {
-          return failed(new WorkspaceFileError(path, 'io', `expected_offset ${args.expected_offset} does not match the file size ${size}; nothing written`), { path, size });
+          return failed(
+            new WorkspaceFileError(
+              path,
+              'io',
+              `expected_offset ${args.expected_offset} does not match the file size ${size}; nothing written`,
+            ),
+            { path, size },
+          );
         }
       }
       const after = append ? (before ?? '') + args.content : args.content;
       await fs.writeFile(path, after, { signal: ctx.signal });
       const described = describeChange(path, before, after);
       const verb = before === undefined ? 'created' : append ? 'appended to' : 'overwrote';
-      return ok(`${verb} ${path} (${byteLength(after)} bytes, +${described.change.additions} -${described.change.deletions} lines)`, {
-        path,
-        mode: append ? 'append' : 'overwrite',
-        bytes_written: byteLength(args.content),
-        size: byteLength(after),
-        preview: preview(args.content),
-        ...changeMetadata([described]),
-      });
+      return ok(
+        `${verb} ${path} (${byteLength(after)} bytes, +${described.change.additions} -${described.change.deletions} lines)`,
+        {
+          path,
+          mode: append ? 'append' : 'overwrite',
+          bytes_written: byteLength(args.content),
+          size: byteLength(after),
+          preview: preview(args.content),
+          ...changeMetadata([described]),
+        },
+      );
     }),
 });
