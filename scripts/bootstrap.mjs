@@ -57,7 +57,8 @@ ensurePnpm();
 must('pnpm', ['install', '--frozen-lockfile']);
 must('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
 if (job === 'test') {
-  // Type-check everything, tests and benchmarks included (vitest itself does not).
+  // Format and lint (Biome), then type-check everything, tests and benchmarks included (vitest itself does not).
+  must('pnpm', ['exec', 'biome', 'ci', '--colors=off', '.']);
   must('pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']);
   must('pnpm', ['exec', 'tsc', '-p', 'tsconfig.json']);
 }

@@ -172,7 +172,7 @@ interface Row {
 }
 const table = new Map<Category, Row>();
 const row = (c: Category): Row =>
-  table.get(c) ?? (table.set(c, { tried: 0, denied: 0, ran: 0, effective: 0, survived: 0, leaked: 0 }), table.get(c)!);
+  table.get(c) ?? table.set(c, { tried: 0, denied: 0, ran: 0, effective: 0, survived: 0, leaked: 0 }).get(c)!;
 
 const policy = new PermissionPolicy({ deny: ['Bash(rm:*)'], defaultDecision: 'allow' });
 const spellings = Array.from({ length: COUNT }, () => spelling(3));

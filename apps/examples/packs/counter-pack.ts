@@ -47,7 +47,9 @@ export function counterPack(options: CounterPackOptions = {}): {
       if (options.failWith !== undefined) throw new Error(options.failWith);
       let total = 0;
       let ticks = 0;
-      const timer = setInterval(() => void (ticks += 1), 1_000);
+      const timer = setInterval(() => {
+        ticks += 1;
+      }, 1_000);
       timer.unref();
       return {
         add: (by) => (total += by),

@@ -49,7 +49,7 @@ describe('apps/examples/packs/counter-pack.ts', () => {
     expect(events).toEqual({ opened: 0, closed: 0 });
 
     const ends = (await run(session, 'count for me')).filter((e) => e.type === 'tool_end');
-    expect(ends.map((e) => e.payload['output'])).toEqual(['count: 2', 'count: 3', 'count: 8']);
+    expect(ends.map((e) => e.payload.output)).toEqual(['count: 2', 'count: 3', 'count: 8']);
     expect(events).toEqual({ opened: 1, closed: 0 });
     expect(counterStatus(session)).toMatchObject({
       capability: 'resource.counter',
@@ -84,7 +84,7 @@ describe('apps/examples/packs/counter-pack.ts', () => {
 
     const end = (await run(session, 'count')).find((e) => e.type === 'tool_end');
     expect(end?.payload).toMatchObject({ exit_code: 1, error_kind: expect.any(String) });
-    expect(String(end?.payload['output'])).toContain(
+    expect(String(end?.payload.output)).toContain(
       "resource 'resource.counter' of pack 'counter-pack' failed to open: counter daemon not installed",
     );
     expect(reported.map((e) => e.payload)).toEqual([

@@ -49,7 +49,7 @@ describe('a3s code: /resume after Ctrl-C (pseudo-terminal)', () => {
     const prompts = facts.filter((f) => f.type === 'user.message').map((f) => String(f.payload.text));
     expect(prompts[0]).toBe('something slow');
     expect(prompts[1]).toMatch(
-      /^Continue the task from where you stopped: the previous run was interrupted[^]*Also, from the user:\nuse tabs$/,
+      /^Continue the task from where you stopped: the previous run was interrupted[\s\S]*Also, from the user:\nuse tabs$/,
     );
     expect(facts.filter((f) => f.type === 'run.ended').map((f) => f.payload.status)).toEqual([
       'cancelled',

@@ -6,8 +6,22 @@ import { ElapsedTicker } from '../src/render/elapsed.js';
 function ticker(tty: boolean) {
   let now = 0;
   let out = '';
-  const t = new ElapsedTicker({ write: (s) => void (out += s), dim: (s) => s, tty, now: () => now, tickMs: 60_000 });
-  return { t, at: (ms: number) => void (now = ms), out: () => out };
+  const t = new ElapsedTicker({
+    write: (s) => {
+      out += s;
+    },
+    dim: (s) => s,
+    tty,
+    now: () => now,
+    tickMs: 60_000,
+  });
+  return {
+    t,
+    at: (ms: number) => {
+      now = ms;
+    },
+    out: () => out,
+  };
 }
 
 describe('elapsed time of a running call', () => {

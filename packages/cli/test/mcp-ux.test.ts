@@ -108,7 +108,7 @@ describe('a3s and an MCP server that dies mid-session', () => {
     const out = h.stdout.text;
     expect(code).toBe(0);
     expect(out).toMatch(
-      /● mcp__t__echo[^\n]*\n {2}✗ [^\n]*\n[^]*MCP server 't' crashed: [^]*dying: out of cheese \(process exited \(code 3\)\); the next call restarts it/,
+      /● mcp__t__echo[^\n]*\n {2}✗ [^\n]*\n[\s\S]*MCP server 't' crashed: [\s\S]*dying: out of cheese \(process exited \(code 3\)\); the next call restarts it/,
     );
     expect(out).toMatch(/● mcp__t__echo[^\n]*\n {2}✓ ok[^\n]*\n {2}│ t: two/);
     expect(out).not.toContain('unknown tool');
@@ -136,7 +136,7 @@ describe('a3s code and MCP', () => {
     expect(h.stdout.text.match(/\? allow /g)).toEqual(['? allow ']);
     expect(h.stdout.text).toMatch(/\? allow mcp__t__destroy/);
     h.stdin.write('n\n');
-    await until(() => /allow\? \[y\/n\/a\] [^]*completed[^\n]*\n› $/.test(h.stdout.text));
+    await until(() => /allow\? \[y\/n\/a\] [\s\S]*completed[^\n]*\n› $/.test(h.stdout.text));
     const before = h.stdout.text.length;
     h.stdin.write('/mcp\n');
     await until(() => h.stdout.text.slice(before).includes('ghost'));

@@ -102,14 +102,14 @@ export function parseFactLine(text: string, lineNo: number): Fact {
   }
   if (!('payload' in obj)) throw new FactParseError(lineNo, 'payload', 'is missing');
   try {
-    validateDraft({ type: type as string, key: key as string, payload: obj['payload'] }, 'fact');
+    validateDraft({ type: type as string, key: key as string, payload: obj.payload }, 'fact');
   } catch (e) {
     if (e instanceof FactValidationError) {
       throw new FactParseError(lineNo, e.field.replace(/^fact\./, ''), e.message);
     }
     throw e;
   }
-  return { seq, type: type as string, key: key as string, cause, payload: obj['payload'] };
+  return { seq, type: type as string, key: key as string, cause, payload: obj.payload };
 }
 
 /**

@@ -50,12 +50,10 @@ const step: fc.Arbitrary<{ type: string; payload: unknown }> = fc.oneof(
   },
   {
     weight: 1,
-    arbitrary: fc
-      .string({ maxLength: 6 })
-      .map((text) => ({
-        type: 'model.turn',
-        payload: { decision: { kind: 'text', text }, usage: { input_tokens: 1, output_tokens: 1 } },
-      })),
+    arbitrary: fc.string({ maxLength: 6 }).map((text) => ({
+      type: 'model.turn',
+      payload: { decision: { kind: 'text', text }, usage: { input_tokens: 1, output_tokens: 1 } },
+    })),
   },
   {
     weight: 1,
@@ -76,12 +74,10 @@ const step: fc.Arbitrary<{ type: string; payload: unknown }> = fc.oneof(
   },
   {
     weight: 6,
-    arbitrary: fc
-      .record({ id, ok: fc.boolean(), out: fc.string({ maxLength: 40 }) })
-      .map((r) => ({
-        type: 'tool.result',
-        payload: { tool_call_id: r.id, name: 'read', ok: r.ok, output: r.out, exit_code: r.ok ? 0 : 1 },
-      })),
+    arbitrary: fc.record({ id, ok: fc.boolean(), out: fc.string({ maxLength: 40 }) }).map((r) => ({
+      type: 'tool.result',
+      payload: { tool_call_id: r.id, name: 'read', ok: r.ok, output: r.out, exit_code: r.ok ? 0 : 1 },
+    })),
   },
   {
     weight: 2,
@@ -141,7 +137,7 @@ describe('Folder (property)', () => {
           folder.apply(fact);
           snaps.push(folder.state);
         }
-        snaps.forEach((snap, i) => expect(snap).toEqual(fold(facts.slice(0, i + 1), recipe)));
+        for (const [i, snap] of snaps.entries()) expect(snap).toEqual(fold(facts.slice(0, i + 1), recipe));
       }),
       { numRuns: 150 },
     );

@@ -194,7 +194,7 @@ function validateCall(c: Checker, raw: unknown, path: string): void {
   const call = c.object(raw, path);
   c.string(call, 'id', path, { nonEmpty: true });
   c.string(call, 'name', path, { nonEmpty: true });
-  c.object(call['args'], `${path}.args`);
+  c.object(call.args, `${path}.args`);
   c.boolean(call, 'needs_confirmation', path);
 }
 
@@ -230,17 +230,17 @@ function validateDecision(c: Checker, raw: unknown): void {
 }
 
 function validateReasoningBlocks(c: Checker, p: Record<string, unknown>): void {
-  if (p['reasoning_blocks'] === undefined) return;
+  if (p.reasoning_blocks === undefined) return;
   c.array(p, 'reasoning_blocks', P).forEach((raw, i) => {
     const path = `${P}.reasoning_blocks[${i}]`;
     const block = c.object(raw, path);
-    if (block['redacted'] === undefined) {
+    if (block.redacted === undefined) {
       c.string(block, 'text', path);
       c.string(block, 'signature', path, { nonEmpty: true });
       return;
     }
     c.string(block, 'redacted', path, { nonEmpty: true });
-    if (block['text'] !== undefined || block['signature'] !== undefined) {
+    if (block.text !== undefined || block.signature !== undefined) {
       c.fail(path, 'must be either {text, signature} or {redacted}, not both');
     }
   });
@@ -249,31 +249,31 @@ function validateReasoningBlocks(c: Checker, p: Record<string, unknown>): void {
 const VALIDATORS: Record<FactKindV1, Validator> = {
   'run.started': (c, p) => {
     c.string(p, 'run_id', P, { nonEmpty: true });
-    if (p['model'] !== undefined) c.string(p, 'model', P);
-    if (p['system'] !== undefined) {
+    if (p.model !== undefined) c.string(p, 'model', P);
+    if (p.system !== undefined) {
       c.array(p, 'system', P).forEach((line, i) => {
         if (typeof line !== 'string') c.fail(`${P}.system[${i}]`, 'must be a string');
       });
     }
-    if (p['tools'] !== undefined) {
+    if (p.tools !== undefined) {
       c.array(p, 'tools', P).forEach((t, i) => {
         const path = `${P}.tools[${i}]`;
         const spec = c.object(t, path);
         c.string(spec, 'name', path, { nonEmpty: true });
         c.string(spec, 'description', path);
-        c.object(spec['input_schema'], `${path}.input_schema`);
+        c.object(spec.input_schema, `${path}.input_schema`);
       });
     }
   },
   'user.message': (c, p) => {
     c.string(p, 'text', P);
     c.oneOf(p, 'source', P, ['user', 'steer', 'history', 'continuation'] as const);
-    if (p['origin'] !== undefined) c.oneOf(p, 'origin', P, ['completion_gate', 'stop_hook'] as const);
+    if (p.origin !== undefined) c.oneOf(p, 'origin', P, ['completion_gate', 'stop_hook'] as const);
     c.optString(p, 'reason', P);
   },
   'model.turn': (c, p) => {
-    validateDecision(c, p['decision']);
-    const usage = c.object(p['usage'], `${P}.usage`);
+    validateDecision(c, p.decision);
+    const usage = c.object(p.usage, `${P}.usage`);
     c.integer(usage, 'input_tokens', `${P}.usage`);
     c.integer(usage, 'output_tokens', `${P}.usage`);
     c.optString(p, 'reasoning', P);
@@ -303,9 +303,9 @@ const VALIDATORS: Record<FactKindV1, Validator> = {
     c.string(p, 'name', P, { nonEmpty: true });
     c.boolean(p, 'ok', P);
     c.string(p, 'output', P);
-    const code = p['exit_code'];
+    const code = p.exit_code;
     if (typeof code !== 'number' || !Number.isSafeInteger(code)) c.fail(`${P}.exit_code`, 'must be an integer');
-    if (p['metadata'] !== undefined && p['metadata'] !== null) c.object(p['metadata'], `${P}.metadata`);
+    if (p.metadata !== undefined && p.metadata !== null) c.object(p.metadata, `${P}.metadata`);
   },
   'budget.denied': (c, p) => {
     c.string(p, 'tool_call_id', P, { nonEmpty: true });
@@ -314,8 +314,8 @@ const VALIDATORS: Record<FactKindV1, Validator> = {
     c.oneOf(p, 'status', P, ['completed', 'cancelled', 'failed'] as const);
     c.optString(p, 'run_id', P);
     c.optString(p, 'completion', P);
-    if (p['error'] !== undefined && p['error'] !== null) {
-      const e = c.object(p['error'], `${P}.error`);
+    if (p.error !== undefined && p.error !== null) {
+      const e = c.object(p.error, `${P}.error`);
       c.string(e, 'code', `${P}.error`);
       c.string(e, 'message', `${P}.error`);
     }

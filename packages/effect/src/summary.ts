@@ -139,11 +139,12 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
       case 'tool.result': {
         if (ignored) break;
         const r = p as unknown as PayloadOf['tool.result'];
-        const s = (byName[r.name] ??= { calls: 0, ok: 0, failed: 0, duration_ms: 0 });
+        const s = byName[r.name] ?? { calls: 0, ok: 0, failed: 0, duration_ms: 0 };
+        byName[r.name] = s;
         s.calls++;
         if (r.ok) s.ok++;
         else s.failed++;
-        const d = r.metadata?.['duration_ms'];
+        const d = r.metadata?.duration_ms;
         if (typeof d === 'number' && Number.isFinite(d)) s.duration_ms += d;
         break;
       }

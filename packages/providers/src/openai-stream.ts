@@ -84,7 +84,7 @@ export class OpenAIStreamDecoder {
     if (reasoning !== '') out.push({ type: 'reasoning_delta', delta: reasoning });
     if (typeof delta.content === 'string' && delta.content !== '')
       out.push({ type: 'text_delta', delta: delta.content });
-    if (Array.isArray(delta.tool_calls)) delta.tool_calls.forEach((tc, i) => this.toolDelta(tc, i, out));
+    if (Array.isArray(delta.tool_calls)) for (const [i, tc] of delta.tool_calls.entries()) this.toolDelta(tc, i, out);
     if (typeof choice.finish_reason === 'string' && this.finish === undefined) {
       this.finish = openAIFinishReason(choice.finish_reason);
       out.push(...this.calls.endAll());

@@ -26,7 +26,15 @@ describe('bounded retries on typed evidence', () => {
     expect(calls).toBe(3);
     calls = 0;
     const bad = new LlmError('status', 'bad', { status: 400 });
-    await expect(withRetries(async () => (++calls, Promise.reject(bad)), { baseDelayMs: 1 })).rejects.toBe(bad);
+    await expect(
+      withRetries(
+        async () => {
+          ++calls;
+          return Promise.reject(bad);
+        },
+        { baseDelayMs: 1 },
+      ),
+    ).rejects.toBe(bad);
     expect(calls).toBe(1);
   });
 

@@ -108,8 +108,7 @@ export class Redactor {
     for (const s of sources.urlSecrets ?? []) add(s, MIN_LITERAL_SECRET_LENGTH);
     const sep = String.raw`["']?\s*[:=]\s*\[?\s*["']?\s*(?:(?:Bearer|Basic|Token)\s+)?`;
     const patterns = contextual.map(
-      (s) =>
-        new RegExp(String.raw`(^|[^A-Za-z0-9_-])(${escapeRe(s.name)}${sep})${escapeRe(s.value)}(?![A-Za-z0-9])`, 'gi'),
+      (s) => new RegExp(`(^|[^A-Za-z0-9_-])(${escapeRe(s.name)}${sep})${escapeRe(s.value)}(?![A-Za-z0-9])`, 'gi'),
     );
     return new Redactor(
       [...literal].sort((a, b) => b.length - a.length),

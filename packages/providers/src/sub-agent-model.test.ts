@@ -57,7 +57,7 @@ describe('a sub-agent naming its own model, through providerModelResolver', () =
     expect(r.text).toBe('parent done');
     expect(server.requests).toHaveLength(1);
     const req = server.requests[0]!;
-    expect(req.headers['authorization']).toBe('Bearer k-reviewer-123');
+    expect(req.headers.authorization).toBe('Bearer k-reviewer-123');
     expect(req.headers['x-team']).toBe('review');
     expect((req.body as { model: string }).model).toBe('gpt-4o-mini');
     // The parent model served only the parent's two turns.

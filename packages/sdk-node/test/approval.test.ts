@@ -122,7 +122,10 @@ describe('SDK approval: asked calls never run unasked by default', () => {
   it('PARK-04: with onConfirm the person is asked; a refusal runs nothing, an approval runs the call', async () => {
     const asked: ConfirmationRequest[] = [];
     const refuse = await open([pwn, { text: 'no' }], {
-      onConfirm: (req) => (asked.push(req), { approved: false, reason: 'not here' }),
+      onConfirm: (req) => {
+        asked.push(req);
+        return { approved: false, reason: 'not here' };
+      },
     });
     await refuse.session.send('touch it');
     expect(asked.map((q) => [q.toolName, q.toolId, q.rule])).toEqual([['bash', 'b1', 'default']]);

@@ -121,7 +121,13 @@ describe('persistence', () => {
 /** Records every confirmation request and refuses it. */
 function refusing(): ConfirmationManager & { requests: ConfirmationRequest[] } {
   const requests: ConfirmationRequest[] = [];
-  return { requests, confirm: async (r) => (requests.push(r), { approved: false, reason: 'no' }) };
+  return {
+    requests,
+    confirm: async (r) => {
+      requests.push(r);
+      return { approved: false, reason: 'no' };
+    },
+  };
 }
 
 describe('program', () => {

@@ -254,7 +254,7 @@ describe('private-network guard: the tools', () => {
       ['browser', 'blocked', 'SEARCH_ENGINE_BLOCKED'],
     ]);
     expect(browser.launched()).toBe(false);
-    expect(o.circuits['browser']).toMatchObject({ state: 'open', reason: 'blocked' });
+    expect(o.circuits.browser).toMatchObject({ state: 'open', reason: 'blocked' });
     await s.close();
   });
 });

@@ -49,9 +49,8 @@ export function terminalQuestions(reader: LineReader, out: Out, style: Style, be
     beforeCard();
     out.write(`${style.yellow('?')} ${style.bold(q.question)}\n`);
     if (q.context) out.write(style.dim(`  ${q.context}\n`));
-    q.options.forEach((o, i) =>
-      out.write(`  ${i + 1}. ${o.label}${o.description ? style.dim(` — ${o.description}`) : ''}\n`),
-    );
+    for (const [i, o] of q.options.entries())
+      out.write(`  ${i + 1}. ${o.label}${o.description ? style.dim(` — ${o.description}`) : ''}\n`);
     const how = [
       q.options.length > 0 ? (q.multi_select ? 'numbers (1,3)' : `a number 1..${q.options.length}`) : '',
       q.allow_free_text || q.options.length === 0 ? 'your own answer' : '',

@@ -25,7 +25,10 @@ export class LiveLines {
   /** The whole lines `delta` completes for call `id`, within the per-call limit. */
   push(id: string, delta: string): string[] {
     let c = this.#calls.get(id);
-    if (!c) this.#calls.set(id, (c = { partial: '', shown: 0, hidden: 0 }));
+    if (!c) {
+      c = { partial: '', shown: 0, hidden: 0 };
+      this.#calls.set(id, c);
+    }
     const parts = (c.partial + delta.replace(/\r\n?/g, '\n')).split('\n');
     c.partial = parts.pop() ?? '';
     return this.#limit(c, parts);

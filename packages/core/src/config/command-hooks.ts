@@ -62,7 +62,7 @@ export function commandPreHook(hook: CommandHookConfig, cwd: string, index: numb
       const d = commandDecision(r);
       if (d?.decision === 'block')
         return { action: 'block', reason: typeof d.reason === 'string' ? d.reason : `blocked by hooks.pre[${index}]` };
-      if (d?.decision === 'modify' && 'args' in d) return { action: 'modify', args: d['args'] };
+      if (d?.decision === 'modify' && 'args' in d) return { action: 'modify', args: d.args };
       return undefined;
     },
   };
@@ -143,8 +143,7 @@ function eventHandlers<H extends EventHandler>(
 export function compileHooks(hooks: CodeConfigHooks | undefined, cwd: string): SessionHooks {
   const pre = (hooks?.pre ?? []).map((h, i) => (isCommand(h) ? commandPreHook(h, cwd, i) : (h as PreToolHook)));
   const post = (hooks?.post ?? []).map((h, i) => (isCommand(h) ? commandPostHook(h, cwd, i) : (h as PostToolHook)));
-  const prompt = (d: Record<string, unknown>) =>
-    typeof d['prompt'] === 'string' ? { prompt: d['prompt'] } : undefined;
+  const prompt = (d: Record<string, unknown>) => (typeof d.prompt === 'string' ? { prompt: d.prompt } : undefined);
   return {
     pre,
     post,

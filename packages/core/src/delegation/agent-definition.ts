@@ -128,7 +128,8 @@ export function defineAgent(input: AgentDefinitionInput, where: string, source =
     throw new SessionConfigurationError(`${where}.name`, 'must be 1..64 of [A-Za-z0-9_-], starting with a letter');
   if (typeof input.description !== 'string' || input.description.trim() === '')
     throw new SessionConfigurationError(`${where}.description`, 'must be a non-empty string');
-  if (input.tools !== undefined) input.tools.forEach((r, i) => parsePermissionRule(r, `${where}.tools[${i}]`));
+  if (input.tools !== undefined)
+    for (const [i, r] of input.tools.entries()) parsePermissionRule(r, `${where}.tools[${i}]`);
   const maxSteps = input.maxSteps;
   if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 1000))
     throw new SessionConfigurationError(
@@ -156,7 +157,7 @@ export function parseAgentFile(text: string, file: string): AgentDefinition {
   try {
     const doc = parseFrontMatter(text, file);
     const steps = stringAttr(doc, 'max_steps', file) ?? stringAttr(doc, 'maxSteps', file);
-    const tier = doc.attributes['tier'];
+    const tier = doc.attributes.tier;
     const tools = listAttr(doc, 'tools');
     const model = stringAttr(doc, 'model', file);
     return defineAgent(

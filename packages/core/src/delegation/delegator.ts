@@ -185,7 +185,10 @@ export class Delegator {
 
   #track(runId: string, p: Promise<unknown>): void {
     let set = this.#children.get(runId);
-    if (set === undefined) this.#children.set(runId, (set = new Set()));
+    if (set === undefined) {
+      set = new Set();
+      this.#children.set(runId, set);
+    }
     const s = set;
     s.add(p);
     p.finally(() => s.delete(p)).catch(() => undefined);

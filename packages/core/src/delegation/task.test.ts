@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { childFacts, results } from '../../test/delegation-kit.js';
 import { closeAfterEach, open, workspace } from '../../test/session-kit.js';
 
-const { sessions, track } = closeAfterEach();
+const { track } = closeAfterEach();
 const call = (name: string, args: Record<string, unknown>, id = name) => ({ id, name, args });
 
 describe('task', () => {

@@ -44,7 +44,7 @@ export function reportedChanges(
   ref: string,
 ): ReportedChanges {
   const m = metadata ?? {};
-  const changes = m['changes'];
+  const changes = m.changes;
   if (Array.isArray(changes)) {
     const out: { path: string; digest: string }[] = [];
     for (const c of changes as { path?: unknown; digest_after?: unknown; action?: unknown }[]) {
@@ -60,8 +60,8 @@ export function reportedChanges(
     return { kind: 'changes', changes: out };
   }
   if (changes === null) return { kind: 'unknown' };
-  const files = m['changed_files'];
-  const paths = m['changed_paths'];
+  const files = m.changed_files;
+  const paths = m.changed_paths;
   if (files !== null && typeof files === 'object' && !Array.isArray(files)) {
     const f = files as { created?: unknown; modified?: unknown; deleted?: unknown };
     return {

@@ -5,7 +5,7 @@ import type { AgentSession } from '../session/agent-session.js';
 import type { PreToolHook } from '../invoker/hooks.js';
 import type { PreCompactInput } from './session-hooks.js';
 
-const { sessions, track } = closeAfterEach();
+const { track } = closeAfterEach();
 const call = (name: string, args: Record<string, unknown>, id = name) => ({ id, name, args });
 
 describe('hooks', () => {

@@ -64,13 +64,13 @@ describe('the change record of a top-level call', () => {
     const { invoker } = setup();
     const t = createTestInvocation();
     const r = await invoker.invoke({ id: 'o', name: 'orch', args: {} }, t.context);
-    expect(r.metadata['change_record']).toEqual([
+    expect(r.metadata.change_record).toEqual([
       { call_id: 'o.1', tool: 'w', path: 'a.js', digest: 'sha256:a.js' },
       { call_id: 'o.2', tool: 'w', path: '(unknown)', digest: expect.stringMatching(/^unknown:o\.2#/) },
     ]);
     expect(t.events.payloads('toolEnd').at(-1)).toMatchObject({
       id: 'o',
-      metadata: { change_record: r.metadata['change_record'] },
+      metadata: { change_record: r.metadata.change_record },
     });
   });
 
@@ -80,17 +80,17 @@ describe('the change record of a top-level call', () => {
       { id: 'x', name: 'w', args: { path: 'a', fail: true } },
       createTestInvocation().context,
     );
-    expect(crashed.metadata['change_record']).toEqual([
+    expect(crashed.metadata.change_record).toEqual([
       { call_id: 'x', tool: 'w', path: '(unknown)', digest: expect.stringMatching(/^unknown:x#/) },
     ]);
     const refused = await invoker.invoke({ id: 'y', name: 'w', args: { path: 1 } }, createTestInvocation().context);
-    expect(refused.metadata['change_record']).toBeUndefined();
+    expect(refused.metadata.change_record).toBeUndefined();
   });
 
   it('GATE-01/TOOL-01: a nested mutating call still running when its top-level call ends is an unknown change', async () => {
     const { invoker, release } = setup();
     const r = await invoker.invoke({ id: 'l', name: 'leaky', args: {} }, createTestInvocation().context);
-    expect(r.metadata['change_record']).toEqual([
+    expect(r.metadata.change_record).toEqual([
       { call_id: 'l.1', tool: 'slow', path: '(unknown)', digest: expect.stringMatching(/^unknown:l\.1#/) },
     ]);
     release();

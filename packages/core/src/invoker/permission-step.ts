@@ -32,15 +32,7 @@ function skillAllows(skill: SkillRestriction, name: string, args: unknown): bool
   return match(name, args) !== undefined;
 }
 
-function deny(
-  k: Kernel,
-  frame: CallFrame,
-  id: string,
-  tool: Tool,
-  args: unknown,
-  rule: string,
-  by: DeniedBy,
-): Authorization {
+function deny(frame: CallFrame, id: string, tool: Tool, args: unknown, rule: string, by: DeniedBy): Authorization {
   frame.context.events.emit({
     kind: 'permissionDenied',
     payload: { tool_id: id, tool_name: tool.name, ...eventArgs(args), reason: rule, denied_by: by },
@@ -63,13 +55,12 @@ export async function authorize(
   args: unknown,
 ): Promise<Authorization> {
   const projected = await project(frame, k, tool, args);
-  if (projected.ok === false) return deny(k, frame, id, tool, args, projected.rule, projected.by);
+  if (projected.ok === false) return deny(frame, id, tool, args, projected.rule, projected.by);
   if (projected.ok === true) return projected;
   const answer = frame.preconfirmed;
   if (answer !== undefined) {
     if (answer.approved) return { ok: true, permission: 'ask_approved' };
     return deny(
-      k,
       frame,
       id,
       tool,
@@ -157,7 +148,6 @@ async function confirmWithManager(
   }
   if (answer.approved === true) return { ok: true, permission: 'ask_approved' };
   return deny(
-    k,
     frame,
     id,
     tool,

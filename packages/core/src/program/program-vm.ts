@@ -87,7 +87,10 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
   const deferreds = new Set<QuickJSDeferredPromise>();
   const state = { closed: false, inFlight: 0, wake: (): void => undefined };
   const scope: ErrorScope = { file: o.file, memoryLimitBytes: o.memoryLimitBytes, maxStackBytes: o.maxStackBytes };
-  const keep = (h: QuickJSHandle): QuickJSHandle => (handles.push(h), h);
+  const keep = (h: QuickJSHandle): QuickJSHandle => {
+    handles.push(h);
+    return h;
+  };
 
   // Why the VM stopped, in order of precedence: cancellation, a limit violation, memory, the deadline.
   const stopReason = (): unknown => {

@@ -32,7 +32,8 @@ const post = (m: WorkerMessage): void => port.postMessage(m);
 
 const host: ProgramHost = {
   call(op, payload) {
-    const id = (nextId += 1);
+    nextId += 1;
+    const id = nextId;
     if (op === 'tool') calls += 1;
     return new Promise<string>((resolve, reject) => {
       pending.set(id, { resolve, reject });

@@ -24,7 +24,12 @@ function counterResource(options: { fail?: string; opens?: 'lazy' | 'session'; d
       if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
       if (options.fail !== undefined) throw new Error(options.fail);
       let n = 0;
-      return { next: () => ++n, close: async () => void (seen.closed += 1) };
+      return {
+        next: () => ++n,
+        close: async () => {
+          seen.closed += 1;
+        },
+      };
     },
   };
   return { resource, seen };

@@ -17,8 +17,8 @@ export async function runTool(env: RunEnv, pending: PendingCall): Promise<FactDr
     call.needs_confirmation ? { preconfirmed: { approved: true } } : {},
   );
   const metadata: Record<string, unknown> = { ...result.metadata, duration_ms: result.durationMs };
-  if (result.errorKind !== undefined) metadata['error_kind'] = result.errorKind;
-  if (result.permission !== undefined) metadata['permission'] = result.permission;
+  if (result.errorKind !== undefined) metadata.error_kind = result.errorKind;
+  if (result.permission !== undefined) metadata.permission = result.permission;
   return [
     drafts.toolResult(pending, {
       ok: result.ok,

@@ -4,7 +4,7 @@
  * survives a power loss. A crash at any point leaves either the old file or the new one.
  */
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { mkdirState } from '../store/state-folder.js';
 
@@ -34,7 +34,7 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
 
 /** Fsyncs a folder so a rename inside it is durable. Platforms that cannot open folders (Windows) skip it. */
 async function syncFolder(folder: string): Promise<void> {
-  let fh;
+  let fh: FileHandle;
   try {
     fh = await open(folder, 'r');
   } catch {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { open, closeAfterEach } from '../../test/session-kit.js';
 
-const { sessions, track } = closeAfterEach();
+const { track } = closeAfterEach();
 const until = async (cond: () => boolean, ms = 5000) => {
   const t0 = Date.now();
   while (!cond()) {

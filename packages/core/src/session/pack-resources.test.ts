@@ -36,7 +36,12 @@ function probePack(opens: 'lazy' | 'session' = 'lazy') {
         open: async (ctx) => {
           seen.opened += 1;
           seen.contexts.push(ctx);
-          return { stamp: `opened for ${ctx.sessionId} at ${ctx.clock()}`, close: async () => void (seen.closed += 1) };
+          return {
+            stamp: `opened for ${ctx.sessionId} at ${ctx.clock()}`,
+            close: async () => {
+              seen.closed += 1;
+            },
+          };
         },
       },
     ],

@@ -3,7 +3,7 @@ import { ScriptedConfirmationManager } from '../testing/index.js';
 import { open, closeAfterEach } from '../../test/session-kit.js';
 import type { AgentSession } from './agent-session.js';
 
-const { sessions, track } = closeAfterEach();
+const { track } = closeAfterEach();
 const writeTurn = { tool_calls: [{ id: 'w1', name: 'echo', args: { text: 'hello' } }] };
 const askWrites = { ask: ['echo'], defaultDecision: 'allow' as const };
 const question = { question: { question: 'Which file?', options: [{ label: 'a.ts' }, { label: 'b.ts' }] } };

@@ -6,7 +6,7 @@ import { open, workspace, closeAfterEach } from '../../test/session-kit.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import type { SessionStore } from './session-store.js';
 
-const { sessions, track } = closeAfterEach();
+const { track } = closeAfterEach();
 
 /** Writes a log in which the model asked for `echo` and the process died before its result. */
 function crashedLog(dir: string, sessionId: string): void {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { open, types, closeAfterEach } from '../../test/session-kit.js';
 
-const { sessions, track } = closeAfterEach();
+const { track } = closeAfterEach();
 
 describe('AgentSession.send', () => {
   it('LOG-03: a text answer is a run of facts: run.started, user.message, model.turn, run.ended', async () => {

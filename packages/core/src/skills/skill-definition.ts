@@ -24,7 +24,7 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** Parses a `SKILL.md`. @throws SessionConfigurationError naming the file and the field. */
 export function parseSkillFile(text: string, file: string): SkillDefinition {
-  let doc;
+  let doc: ReturnType<typeof parseFrontMatter>;
   try {
     doc = parseFrontMatter(text, file);
   } catch (e) {
@@ -41,7 +41,7 @@ export function parseSkillFile(text: string, file: string): SkillDefinition {
   if (description === undefined || description.trim() === '')
     throw new SessionConfigurationError(`${file}: description`, 'must be a non-empty string');
   const allowed = listAttr(doc, 'allowed_tools') ?? listAttr(doc, 'allowed-tools');
-  allowed?.forEach((r, i) => parsePermissionRule(r, `${file}: allowed_tools[${i}]`));
+  for (const [i, r] of (allowed ?? []).entries()) parsePermissionRule(r, `${file}: allowed_tools[${i}]`);
   return Object.freeze({
     name,
     description: description.trim(),

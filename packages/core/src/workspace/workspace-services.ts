@@ -106,6 +106,7 @@ export interface WorkspaceExecRequest extends WorkspaceCallOptions {
    * It does not change what the result captures. Called only while the command runs; must not
    * throw. Returning `false` ends the live view: no more output is decoded or passed on.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a callback that returns nothing is allowed.
   readonly onOutput?: (stream: 'stdout' | 'stderr', text: string) => boolean | void;
 }
 

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, open, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, lstat, open, rename, unlink } from 'node:fs/promises';
 import { WorkspaceFileError } from '../errors.js';
 import { assertWritable, joinRel, parentRel } from '../paths/normalize.js';
 import {
@@ -27,7 +27,7 @@ const MAX_LINK_HOPS = 8;
 
 /** Where the link at `at` leads, relative to the root; refuses links that lead out or nowhere. */
 async function followLink(root: string, at: string, arg: PathArgument): Promise<string> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(at, STAT_ONLY_FLAGS);
   } catch (error) {

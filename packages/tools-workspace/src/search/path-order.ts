@@ -10,7 +10,7 @@
  * shorter component sorts first, exactly as rg's per-directory name sort does.
  */
 export function comparePaths(a: string, b: string): number {
-  const n = Math.min(a.length , b.length);
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     let x = a.charCodeAt(i);
     let y = b.charCodeAt(i);

@@ -39,7 +39,7 @@ const UNKNOWN: OptionScan = { kind: 'unknown' };
 export function scanOptions(words: readonly ShellWord[], from: number, spec: OptionSpec): OptionScan {
   const seen = new Set<string>();
   const values = new Map<string, string | undefined>();
-  const valueOf = (w: ShellWord | undefined): string | undefined | null => {
+  const valueOfWord = (w: ShellWord | undefined): string | undefined | null => {
     if (w === undefined || w.splits) return null;
     return isStatic(w) ? w.text : undefined;
   };
@@ -56,7 +56,7 @@ export function scanOptions(words: readonly ShellWord[], from: number, spec: Opt
       if (takes === undefined) return UNKNOWN;
       seen.add(name);
       if (takes && eq === -1) {
-        const v = valueOf(words[++i]);
+        const v = valueOfWord(words[++i]);
         if (v === null) return UNKNOWN;
         values.set(name, v);
       } else if (eq !== -1) values.set(name, t.slice(eq + 1));
@@ -75,7 +75,7 @@ export function scanOptions(words: readonly ShellWord[], from: number, spec: Opt
         const rest = t.slice(c + 1);
         if (rest.length > 0) values.set(letter, rest);
         else {
-          const v = valueOf(words[++i]);
+          const v = valueOfWord(words[++i]);
           if (v === null) return UNKNOWN;
           values.set(letter, v);
         }

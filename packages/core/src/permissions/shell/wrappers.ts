@@ -54,7 +54,7 @@ function simple(spec: OptionSpec, leading = 0, moreArgs = false): Wrapper {
 const seenAny = (scan: OptionScan & { kind: 'ok' }, names: string): boolean => [...names].some((n) => scan.seen.has(n));
 
 // The value of the first of `names` that was given: static text, `null` when computed at run time.
-function valueOf(scan: OptionScan & { kind: 'ok' }, names: readonly string[]): string | null | undefined {
+function optionValue(scan: OptionScan & { kind: 'ok' }, names: readonly string[]): string | null | undefined {
   for (const n of names) if (scan.values.has(n)) return scan.values.get(n) ?? null;
   return undefined;
 }
@@ -83,7 +83,7 @@ const envSpec: OptionSpec = {
 function env(words: readonly ShellWord[], at: number): Unwrap {
   const scan = scanOptions(words, at + 1, envSpec);
   if (scan.kind === 'unknown') return OPAQUE;
-  const split = valueOf(scan, ['S', 'split-string']);
+  const split = optionValue(scan, ['S', 'split-string']);
   if (split !== undefined) return scan.next >= words.length ? shellCode(split) : OPAQUE;
   let i = scan.next;
   if (words[i]?.text === '-' && isStatic(words[i]!)) i++;
@@ -162,7 +162,7 @@ function su(words: readonly ShellWord[], at: number): Unwrap {
     },
   });
   if (scan.kind === 'unknown') return OPAQUE;
-  const code = valueOf(scan, ['c', 'command', 'session-command']);
+  const code = optionValue(scan, ['c', 'command', 'session-command']);
   // Without `-c`, su starts a shell that reads its input.
   return code === undefined ? OPAQUE : shellCode(code);
 }

@@ -87,7 +87,7 @@ export async function readBatch(
       results.push({ path: entry.path, status: 'pending', offset, lines_returned: 0 });
       continue;
     }
-    let file;
+    let file: Awaited<ReturnType<typeof load>>;
     try {
       file = await load(i);
     } catch (error) {
