@@ -28,37 +28,48 @@ export function spendScanStep(): boolean {
 }
 
 /**
+ * The indices from `open` on that are outside quotes and not escaped, in order: what the
+ * bracket matchers look at. Spends one scanning step per character and stops when none is left.
+ */
+function* unquotedIndices(text: string, open: number): Generator<number> {
+  let quote: "'" | '"' | null = null;
+  for (let i = open; i < text.length; i++) {
+    if (!spendScanStep()) return;
+    const ch = text[i]!;
+    if (ch === '\\' && quote !== "'") {
+      i++;
+    } else if (quote !== null) {
+      if (ch === quote) quote = null;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+    } else {
+      yield i;
+    }
+  }
+}
+
+const WORD_EDGE = /[\s;&|()]/;
+
+/**
  * Index of the `)` matching the `(` at `open` (or the last index when unbalanced). Inside a
  * `case … esac`, a `)` that closes no `(` opened within the case ends a pattern, not the group.
  */
 export function matchingParen(text: string, open: number): number {
   let depth = 0;
-  let quote: "'" | '"' | null = null;
   const cases: number[] = [];
-  for (let i = open; i < text.length; i++) {
-    if (!spendScanStep()) break;
+  for (const i of unquotedIndices(text, open)) {
     const ch = text[i]!;
-    if (ch === '\\' && quote !== "'") {
-      i++;
-      continue;
-    }
-    if (quote !== null) {
-      if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === "'" || ch === '"') quote = ch;
-    else if (ch === '(') depth++;
+    if (ch === '(') depth++;
     else if (ch === ')') {
       if (cases.length > 0 && cases[cases.length - 1] === depth) continue;
       if (--depth === 0) return i;
-    } else if (/[a-z]/.test(ch) && (i === 0 || /[\s;&|()]/.test(text[i - 1]!))) {
-      const word = /^[a-z]+/.exec(text.slice(i))![0];
+    } else if (/[a-z]/.test(ch) && (i === 0 || WORD_EDGE.test(text[i - 1]!))) {
+      const word = /^[a-z]+/.exec(text.slice(i, i + 8))![0];
       const after = text[i + word.length];
-      if (after === undefined || /[\s;&|()]/.test(after)) {
+      if (after === undefined || WORD_EDGE.test(after)) {
         if (word === 'case') cases.push(depth);
         else if (word === 'esac') cases.pop();
       }
-      i += word.length - 1;
     }
   }
   return text.length - 1;
@@ -76,20 +87,9 @@ export function isArithmetic(text: string, open: number): boolean {
 /** Index of the `}` closing the `${` whose `{` is at `open` (or the last index when unbalanced). */
 export function matchingBrace(text: string, open: number): number {
   let depth = 0;
-  let quote: "'" | '"' | null = null;
-  for (let i = open; i < text.length; i++) {
-    if (!spendScanStep()) break;
+  for (const i of unquotedIndices(text, open)) {
     const ch = text[i]!;
-    if (ch === '\\' && quote !== "'") {
-      i++;
-      continue;
-    }
-    if (quote !== null) {
-      if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === "'" || ch === '"') quote = ch;
-    else if (ch === '{') depth++;
+    if (ch === '{') depth++;
     else if (ch === '}' && --depth === 0) return i;
   }
   return text.length - 1;
