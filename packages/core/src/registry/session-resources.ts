@@ -184,7 +184,7 @@ export class SessionResources implements ResourceAccess {
     }));
   }
 
-  /** Resources that failed to open so far, first one first. */
+  /** Resources that failed to open so far, first one first (a source-driven capability: once per time it turned `failed`). */
   failures(): readonly ResourceOpenError[] {
     return [...this.#failures];
   }
@@ -250,7 +250,11 @@ export class SessionResources implements ResourceAccess {
   #setSourceState(capability: ResourceCapability, entry: Entry, state: SourceResourceState, error?: unknown): void {
     if (state === 'failed') {
       const failure = new ResourceOpenError(capability, entry.pack, error ?? 'failed');
-      if (entry.state === 'failed' && entry.error?.reason === failure.reason) return;
+      if (entry.state === 'failed') {
+        // Still failed, with more detail (an exit status, more stderr): shown, not reported again.
+        entry.error = failure;
+        return;
+      }
       entry.state = 'failed';
       entry.error = failure;
       delete entry.handle;
