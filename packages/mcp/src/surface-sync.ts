@@ -67,7 +67,9 @@ function failureOf(status: McpServerStatus): McpConnectionError {
 /**
  * Mirrors `provider`'s servers and tools into `target` now and after every change: each
  * effective server's capability state (see {@link McpToolTarget}), then its tools; only names
- * starting with `mcp__` that this sync added are ever removed. Returns a function that stops
+ * starting with `mcp__` that this sync added are ever removed. Nothing one server does can make
+ * it throw: a capability or a tool the target refuses is left out (so it never reaches the
+ * server's connection, nor stops the other servers' mirroring). Returns a function that stops
  * syncing, removes the tools it added and closes (or withdraws) the capabilities it reported.
  */
 export function syncMcpTools(provider: McpToolProvider, target: McpToolTarget): () => void {
@@ -78,9 +80,13 @@ export function syncMcpTools(provider: McpToolProvider, target: McpToolTarget): 
     const key = error === undefined ? state : `${state}:${error.message}`;
     if (told.get(capability) === key) return;
     told.set(capability, key);
-    if (target.resource !== undefined) target.resource(capability, state, error);
-    else if (state === 'open') target.provide?.([capability]);
-    else target.withdraw?.([capability]);
+    try {
+      if (target.resource !== undefined) target.resource(capability, state, error);
+      else if (state === 'open') target.provide?.([capability]);
+      else target.withdraw?.([capability]);
+    } catch {
+      // Refused (another source drives the same capability): its tools stay gated by the target.
+    }
   };
   const capabilities = (): void => {
     const seen = new Set<McpCapability>();
@@ -108,8 +114,12 @@ export function syncMcpTools(provider: McpToolProvider, target: McpToolTarget): 
     }
     for (const [name, tool] of next) {
       if (mine.get(name) === tool) continue;
-      target.add(tool, { replace: true });
-      mine.set(name, tool);
+      try {
+        target.add(tool, { replace: true });
+        mine.set(name, tool);
+      } catch {
+        // A tool the target refuses stays off the surface; the other tools and servers carry on.
+      }
     }
   };
   const apply = (): void => {

@@ -5,7 +5,7 @@
 import { A3sError, Agent, type AgentSession, type EventEnvelopeV1 } from '@a3s-code/core';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpConfigError, McpSources, mcpCapability, mcpToolSource } from '../src/index.js';
+import { McpConfigError, McpSources, mcpCapability, mcpToolSource, syncMcpTools } from '../src/index.js';
 import { parsePids, testServer, waitFor } from './kit.js';
 
 const open: { session: AgentSession; sources: McpSources }[] = [];
@@ -128,6 +128,36 @@ describe('MCP servers as session resources', () => {
     );
     expect(stateOf(session, 'mcp.ok')?.state).toBe('open');
     expect((await session.tool('mcp__ok__echo', { text: 'hi' })).output).toBe('ok: hi');
+  });
+
+  it('a capability or tool the target refuses stays out; the other server is mirrored and syncing never throws', async () => {
+    const sources = new McpSources();
+    try {
+      await Promise.all([sources.addMcpServer('a', testServer('a')), sources.addMcpServer('b', testServer('b'))]);
+      const provided = new Map<string, string>();
+      const tools = new Set<string>();
+      const stop = syncMcpTools(sources, {
+        add: (t) => {
+          if (t.name === 'mcp__b__add') throw new Error('refused');
+          tools.add(t.name);
+        },
+        remove: (n) => tools.delete(n),
+        resource: (capability, state) => {
+          if (capability === 'mcp.a') throw new Error('already provided by another source');
+          provided.set(capability, state);
+        },
+      });
+      expect([...provided]).toEqual([['mcp.b', 'open']]);
+      expect(tools.has('mcp__a__echo') && tools.has('mcp__b__echo')).toBe(true);
+      expect(tools.has('mcp__b__add')).toBe(false);
+      await sources.removeMcpServer('b');
+      expect(provided.get('mcp.b')).toBe('closed');
+      expect([...tools].some((n) => n.startsWith('mcp__b__'))).toBe(false);
+      stop();
+      expect(tools.size).toBe(0);
+    } finally {
+      await sources.close();
+    }
   });
 
   it('a bad server name is a typed MCP_CONFIG error that says what is allowed, before anything starts', async () => {
