@@ -154,7 +154,7 @@ export class SessionResources implements ResourceAccess {
     return entry.opening;
   }
 
-  /** Closes one resource: its tools leave the surface. Idempotent. */
+  /** Closes one resource: its tools leave the surface (a source-driven one until its source reports it again). Idempotent. */
   async close(capability: ResourceCapability): Promise<void> {
     const entry = this.#entries.get(capability);
     if (entry === undefined || entry.state === 'closed') return;
