@@ -120,9 +120,11 @@ export {
   type ResourceState,
   type ResourceStatus,
   type RegistrationReport,
+  type SourceResourceState,
   type ToolDefinition,
   type ToolDescriptor,
   type ToolRegistryOptions,
+  type ToolSourceTarget,
   type ToolSurface,
 } from './registry/index.js';
 export {

@@ -15,6 +15,7 @@ import {
   type ToolTier,
 } from '@a3s-code/core';
 import type { CallToolResult, Tool as McpToolSpec } from '@modelcontextprotocol/sdk/types.js';
+import { mcpCapability } from './server-name.js';
 import { convertCallResult, type McpArtifactStore } from './tool-result.js';
 
 /** Default timeout of a bridged call when neither the server entry nor the kernel sets one, ms. */
@@ -91,6 +92,8 @@ export function bridgeMcpTool(
     inputSchema: inputSchemaOf(spec),
     tier: tierFromAnnotations(spec.annotations),
     capabilities: Object.freeze(capabilitiesFromAnnotations(spec.annotations)),
+    // On a session's surface only while its server serves (the capability the server drives).
+    requires: Object.freeze([mcpCapability(caller.server)]),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
       if (ctx.signal.aborted) throw new CancelledError(`call of '${options.name}'`, ctx.signal.reason);

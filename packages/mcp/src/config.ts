@@ -6,12 +6,7 @@
  */
 import { z } from 'zod';
 import { McpConfigError } from './errors.js';
-
-/**
- * Server names: 1..64 of `[A-Za-z0-9_-]`, starting with a letter or digit, never containing
- * `__` (the separator of `mcp__<server>__<tool>`) and never ending with `_`.
- */
-export const MCP_SERVER_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/;
+import { assertServerName } from './server-name.js';
 
 const timeoutMs = z.number().int().min(1).max(86_400_000);
 
@@ -73,16 +68,6 @@ function fail(path: string, issues: readonly z.core.$ZodIssue[]): never {
     throw new McpConfigError(joinPath(path, [...first.path, first.keys[0] ?? '?']), 'is not a known key');
   }
   throw new McpConfigError(joinPath(path, first.path), first.message);
-}
-
-/** Checks a server name; throws `MCP_CONFIG` naming `field` and the allowed form. */
-export function assertServerName(name: unknown, field = 'name'): asserts name is string {
-  if (typeof name !== 'string' || name.length > 64 || !MCP_SERVER_NAME_RE.test(name)) {
-    throw new McpConfigError(
-      field,
-      `server name ${JSON.stringify(name)} must be 1..64 of [A-Za-z0-9_-], start with a letter or digit, and contain no '__'`,
-    );
-  }
 }
 
 /**

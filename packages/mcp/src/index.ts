@@ -2,7 +2,8 @@
  * `@a3s-code/mcp`: MCP servers on the A3S Code tool surface. Agent-global, inherited and
  * session-private managers assembled in that order ({@link McpSources}); an owning stdio
  * transport ({@link ProcessGroupStdioTransport}); Streamable HTTP with SSE fallback; MCP tools
- * bridged onto core's `Tool` contract as `mcp__<server>__<tool>`.
+ * bridged onto core's `Tool` contract as `mcp__<server>__<tool>`, each requiring its server's
+ * capability `mcp.<server>` ({@link mcpToolSource} makes each server a session resource).
  */
 export { parseMcpServers } from './config.js';
 export type { McpHttpServerConfig, McpServerConfig, McpServersConfig, McpStdioServerConfig } from './config.js';
@@ -35,5 +36,6 @@ export type { ProcessGroupStdioOptions, StdioCloseInfo } from './stdio-transport
 export { BoundedTail } from './bounded-tail.js';
 export type { McpTransportKind } from './client-options.js';
 export type { McpArtifactRef, McpArtifactStore } from './tool-result.js';
-export { syncMcpTools } from './surface-sync.js';
-export type { McpToolProvider, McpToolTarget } from './surface-sync.js';
+export { mcpCapabilityState, mcpToolSource, syncMcpTools } from './surface-sync.js';
+export type { McpCapability, McpToolProvider, McpToolTarget } from './surface-sync.js';
+export { MCP_SERVER_NAME_RULE, mcpCapability } from './server-name.js';

@@ -6,10 +6,11 @@
  */
 import type { Tool } from '@a3s-code/core';
 import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { assertServerName, parseMcpServerConfig, parseMcpServers } from './config.js';
+import { parseMcpServerConfig, parseMcpServers } from './config.js';
 import { McpClosedError, McpConfigError, McpServerUnavailableError } from './errors.js';
 import type { McpSource } from './mcp-source.js';
 import { McpServerConnection } from './server-connection.js';
+import { assertServerName } from './server-name.js';
 import type { McpPromptInfo, McpResourceInfo, McpServerStatus } from './server-status.js';
 import type { McpArtifactStore } from './tool-result.js';
 

@@ -329,14 +329,17 @@ export class McpServerConnection implements McpToolCaller {
     const reason = this.#closeReason();
     const crash: Crash = { reason, reported: this.#inFlight > 0 };
     this.#crash = crash;
-    // The exit status often arrives just after the pipe closes: record it once it has.
+    // The exit status and the rest of stderr often arrive just after the pipe closes: record
+    // them once they have, and tell listeners (a failed server's report then carries them).
     const stdio = this.#stdio;
     void stdio?.settled(1_000).then(() => {
+      if (this.#crash !== crash) return;
       const info = stdio.closeInfo;
-      if (this.#crash !== crash || info?.exitedOnItsOwn !== true || crash.reason === exitText(info)) return;
-      crash.reason = exitText(info);
-      if (this.#lastError?.endsWith(reason) === true)
-        this.#lastError = `${this.#lastError.slice(0, -reason.length)}${crash.reason}`;
+      if (info?.exitedOnItsOwn === true && crash.reason !== exitText(info)) {
+        crash.reason = exitText(info);
+        if (this.#lastError?.endsWith(reason) === true)
+          this.#lastError = `${this.#lastError.slice(0, -reason.length)}${crash.reason}`;
+      }
       this.#options.onChange();
     });
     if (this.#crashesInARow >= MAX_CRASHES_IN_A_ROW) {

@@ -16,6 +16,7 @@ export { DirectToolError, ModelNotConfiguredError } from './errors.js';
 export type { ToolResult } from './tool-result.js';
 export type { BashOptions, EditFileOptions, GlobOptions, GrepOptions, ReadFileOptions } from './direct-tools.js';
 export type { ToolInfo } from './tool-info.js';
+export type { ResourceInfo } from './resource-info.js';
 export type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from '@a3s-code/core';
 
 // Core's vocabulary a host needs, re-exported so one import suffices.
@@ -80,6 +81,7 @@ export type {
   ToolResourceContext,
   OpenedResource,
   ResourceCapability,
+  ResourceState,
   ResourceStatus,
   ToolTier,
   ToolCapabilities,

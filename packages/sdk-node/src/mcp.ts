@@ -2,17 +2,18 @@
  * MCP on SDK sessions. `mcpServers` of the agent's configuration (and of a workspace config file)
  * form the agent-global manager, started once, lazily, at the first session that needs it; the
  * `mcpServers` of a session's options and `session.addMcpServer` are the session's private
- * servers. Each session sees global → private through `@a3s-code/mcp`'s `McpSources`, mirrored
- * into its core registry by `syncMcpTools` (a core `ToolSource`), so tools discovered later join
- * the surface. Private servers close with the session, global ones with the agent.
+ * servers. Each session sees global → private through `@a3s-code/mcp`'s `McpSources`, attached
+ * to its core session by `mcpToolSource` (a core `ToolSource`): each server is the session
+ * resource `mcp.<server>` that its tools require, so they are on the surface while it serves and
+ * tools discovered later join it. Private servers close with the session, global ones with the agent.
  */
 import type { ToolSource } from '@a3s-code/core';
 import {
   McpConfigError,
   McpManager,
   McpSources,
+  mcpToolSource,
   parseMcpServers,
-  syncMcpTools,
   type McpServerStatus,
   type McpServersConfig,
   type McpSource,
@@ -117,9 +118,9 @@ export class SessionMcp {
     return new SessionMcp(sources);
   }
 
-  /** The core `ToolSource` keeping a registry in step with these sources. */
+  /** The core `ToolSource` keeping a session in step with these sources (one resource `mcp.<server>` per server). */
   toolSource(): ToolSource {
-    return { attach: (registry) => syncMcpTools(this.sources, registry) };
+    return mcpToolSource(this.sources);
   }
 
   /** Closes the private servers (their process groups are gone when this resolves). */

@@ -27,6 +27,7 @@ import type { GitOperation } from '@a3s-code/tools-workspace';
 import * as direct from './direct-tools.js';
 import type { SessionMcp } from './mcp.js';
 import { programArgs, type ProgramOptions } from './program.js';
+import { resourceInfos, type ResourceInfo } from './resource-info.js';
 import { toolInfos, type ToolInfo } from './tool-info.js';
 import { toToolResult, type ToolResult } from './tool-result.js';
 
@@ -223,6 +224,18 @@ export class Session {
   /** Every MCP server of the session (agent-global and private): state, tool count, last error, stderr tail. */
   mcpStatus(): readonly McpSessionServerStatus[] {
     return this.#mcp.sources.mcpStatus();
+  }
+
+  // ── Resources ───────────────────────────────────────────────────────────────────────────
+
+  /**
+   * The capabilities the session's resources provide, in attach order, with their state: those of
+   * tool packs (`resource.<name>`) and one per MCP server (`mcp.<server>`, which every tool of
+   * that server requires). A `failed` one carries its error message, and its tools are off the
+   * surface. A snapshot: call again to see changes.
+   */
+  resources(): readonly ResourceInfo[] {
+    return resourceInfos(this.core.resources());
   }
 
   // ── Delegation ──────────────────────────────────────────────────────────────────────────

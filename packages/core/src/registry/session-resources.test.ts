@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { ResourceOpenError } from '../errors/resource-errors.js';
+import { ToolDefinitionError } from '../errors/tool-errors.js';
 import { ToolInvoker } from '../invoker/tool-invoker.js';
 import { createTestInvocation } from '../testing/index.js';
 import { defineTool } from '../tools/define-tool.js';
 import { defineToolPack } from '../tools/tool-pack.js';
-import type { OpenedResource, ToolResource } from '../tools/tool-resource.js';
+import type { OpenedResource, ResourceCapability, ToolResource } from '../tools/tool-resource.js';
 import { SessionResources } from './session-resources.js';
+import type { ToolSourceTarget } from './source-target.js';
 import { ToolRegistry } from './tool-registry.js';
 
 interface Counter extends OpenedResource {
@@ -221,6 +223,68 @@ describe('pack resources (one plug-in path)', () => {
     await resources.closeAll();
     expect(detached).toBe(1);
     expect(registry.toolNames()).toEqual([]);
+  });
+
+  it('TIER-05: a capability a tool source drives (mcp.<server>) provides its tools only while the source reports it open', async () => {
+    const { registry, resources } = setup(counterResource().resource);
+    const reported: ResourceOpenError[] = [];
+    resources.onFailure((e) => reported.push(e));
+    let report: ToolSourceTarget['resource'] = () => undefined;
+    resources.addSource({
+      name: 'mcp-like',
+      attach: (target) => {
+        report = target.resource;
+        target.resource('mcp.srv', 'opening');
+        target.add({ ...countTool, name: 'mcp__srv__echo', requires: ['mcp.srv'] });
+        return () => target.remove('mcp__srv__echo');
+      },
+    });
+    expect(registry.toolNames()).toEqual([]);
+    expect(resources.status()).toEqual([
+      { capability: 'mcp.srv', pack: 'mcp-like', opens: 'session', state: 'opening' },
+    ]);
+    report('mcp.srv', 'open');
+    expect(registry.toolNames()).toEqual(['mcp__srv__echo']);
+    await expect(resources.acquire('mcp.srv')).resolves.toHaveProperty('close');
+
+    report('mcp.srv', 'failed', new Error('crashed'));
+    // Still failed, with more detail: the status shows it, listeners heard the failure once.
+    report('mcp.srv', 'failed', new Error('crashed (exit code 3)'));
+    expect(registry.toolNames()).toEqual([]);
+    expect(reported.map((e) => [e.code, e.message])).toEqual([
+      ['RESOURCE_OPEN_FAILED', "resource 'mcp.srv' of pack 'mcp-like' failed to open: crashed"],
+    ]);
+    expect(resources.status()[0]).toMatchObject({ state: 'failed', error: { reason: 'crashed (exit code 3)' } });
+    await expect(resources.acquire('mcp.srv')).rejects.toBeInstanceOf(ResourceOpenError);
+
+    report('mcp.srv', 'open'); // restarted by its owner: the tools come back
+    expect(registry.toolNames()).toEqual(['mcp__srv__echo']);
+    expect(resources.status()[0]).toEqual({ capability: 'mcp.srv', pack: 'mcp-like', opens: 'session', state: 'open' });
+    report('mcp.srv', 'closed');
+    expect(registry.pending()).toEqual([{ name: 'mcp__srv__echo', missing: ['mcp.srv'] }]);
+    report('mcp.srv', 'open');
+    await resources.closeAll();
+    expect(registry.toolNames()).toEqual([]);
+    expect(resources.status()[0]!.state).toBe('closed');
+    report('mcp.srv', 'open'); // a detached source changes nothing
+    expect(resources.status()[0]!.state).toBe('closed');
+  });
+
+  it('a tool source reporting a malformed capability, or one a pack provides, gets a typed error', () => {
+    const { resources, pack } = setup(counterResource().resource);
+    resources.addPack(pack);
+    const attempt = (capability: string) => () =>
+      resources.addSource({
+        attach: (target) => {
+          target.resource(capability as ResourceCapability, 'open');
+          return () => undefined;
+        },
+      });
+    expect(attempt('mcp.bad name')).toThrow(
+      /tool source 'tool source'.*"mcp.bad name" must be 'mcp.<server>' \(letters, digits, _ \. -\)/,
+    );
+    expect(attempt('fs.read')).toThrow(ToolDefinitionError);
+    expect(attempt('resource.counter')).toThrow(/'resource.counter' is already provided by 'counter-pack'/);
   });
 
   it('defineToolPack checks resources and refuses the removed openSession', () => {

@@ -6,22 +6,31 @@
  * a `session` resource opens in {@link SessionResources.openAtBuild} and provides its capability
  * only once open. A resource that fails to open is reported (listeners, {@link SessionResources.status})
  * and its capability withdrawn, so its tools leave the surface; a closed resource's tools leave too.
- * Tool sources (MCP) attach here as well and are detached with the resources.
+ * Tool sources (MCP) attach here as well: each capability a source drives (`mcp.<server>`) is an
+ * entry whose state the source reports, and all are detached and closed with the resources.
  */
 import { ResourceOpenError, ResourceUnavailableError } from '../errors/resource-errors.js';
 import { ToolDefinitionError } from '../errors/tool-errors.js';
 import type { ToolSource } from '../session/tool-source.js';
+import type { Tool } from '../tools/tool.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { OpenedResource, ResourceCapability, ToolResource, ToolResourceContext } from '../tools/tool-resource.js';
+import type { SourceResourceState, ToolSourceTarget } from './source-target.js';
 import type { RegistrationReport, ToolRegistry } from './tool-registry.js';
+
+const PACK_CAPABILITY_RE = /^resource\.[a-z0-9_.-]+$/;
+const SOURCE_CAPABILITY_RE = /^(?:resource\.[a-z0-9_.-]+|mcp\.[A-Za-z0-9_.-]+)$/;
+/** The handle of a source-driven capability: the source owns the real thing and closes it. */
+const SOURCE_HANDLE: OpenedResource = Object.freeze({ close: async () => undefined });
 
 /** Where a resource is in its lifecycle. */
 export type ResourceState = 'attached' | 'opening' | 'open' | 'failed' | 'closed';
 
 /** One attached resource, as hosts and tests see it. */
 export interface ResourceStatus {
+  /** `resource.<name>` of a pack's resource, `mcp.<server>` of an MCP server. */
   readonly capability: ResourceCapability;
-  /** The pack that provides it. */
+  /** The pack that provides it, or the tool source's name (`@a3s-code/mcp`). */
   readonly pack: string;
   readonly opens: 'lazy' | 'session';
   readonly state: ResourceState;
@@ -39,8 +48,11 @@ export interface ResourceAccess {
 }
 
 interface Entry {
-  readonly resource: ToolResource;
+  /** The pack's resource; `undefined` for a capability a tool source drives. */
+  readonly resource: ToolResource | undefined;
   readonly pack: string;
+  /** The source that drives it (identity), for a source entry. */
+  readonly source?: object;
   state: ResourceState;
   opening?: Promise<OpenedResource>;
   handle?: OpenedResource;
@@ -70,6 +82,12 @@ export class SessionResources implements ResourceAccess {
   addPack(pack: ToolPack): RegistrationReport {
     const resources = (pack.resources ?? []).filter((r) => r.enabled?.(this.#context) !== false);
     for (const r of resources) {
+      if (typeof r?.capability !== 'string' || !PACK_CAPABILITY_RE.test(r.capability))
+        throw new ToolDefinitionError(
+          `tool pack '${pack.name}'`,
+          'resources',
+          `capability ${JSON.stringify(r?.capability)} must be 'resource.<name>' (lowercase letters, digits, _ . -)`,
+        );
       const other = this.#entries.get(r.capability);
       if (other !== undefined)
         throw new ToolDefinitionError(
@@ -92,18 +110,31 @@ export class SessionResources implements ResourceAccess {
 
   /**
    * Attaches a source of tools that change while the session lives (MCP servers): its tools are
-   * added and removed on the registry as it discovers them, and it is detached when the session
-   * closes.
+   * added and removed on the registry as it discovers them, the capabilities it drives follow the
+   * states it reports (listed by {@link status}; a `failed` one is reported like a resource that
+   * failed to open), and it is detached when the session closes, its capabilities then `closed`.
    */
   addSource(source: ToolSource): void {
     if (this.#closed) throw new ResourceUnavailableError('tool source', 'the session is closed');
-    this.#detach.push(source.attach(this.#registry));
+    const owner = {};
+    const name = source.name ?? 'tool source';
+    const target: ToolSourceTarget = {
+      add: (tool: Tool, options?: { readonly replace?: boolean }) => this.#registry.add(tool, options),
+      remove: (toolName: string) => this.#registry.remove(toolName),
+      resource: (capability, state, error) => this.#report(owner, name, capability, state, error),
+    };
+    const detach = source.attach(target);
+    this.#detach.push(() => {
+      detach();
+      for (const [capability, e] of this.#entries)
+        if (e.source === owner) this.#setSourceState(capability, e, 'closed');
+    });
   }
 
   /** Opens every `session` resource (together); failures are reported, never thrown. */
   async openAtBuild(): Promise<void> {
     const atBuild = [...this.#entries.entries()].filter(
-      ([, e]) => e.resource.opens === 'session' && e.state === 'attached',
+      ([, e]) => e.resource?.opens === 'session' && e.state === 'attached',
     );
     await Promise.all(atBuild.map(([c]) => this.acquire(c).catch(() => undefined)));
   }
@@ -117,11 +148,13 @@ export class SessionResources implements ResourceAccess {
     if (entry.state === 'failed' && entry.error !== undefined) return Promise.reject(entry.error);
     if (entry.state === 'closed' || this.#closed)
       return Promise.reject(new ResourceUnavailableError(capability, 'it was closed'));
-    entry.opening ??= this.#open(capability, entry);
+    if (entry.resource === undefined)
+      return Promise.reject(new ResourceUnavailableError(capability, `it is ${entry.state}, not open`));
+    entry.opening ??= this.#open(capability, entry.resource, entry);
     return entry.opening;
   }
 
-  /** Closes one resource: its tools leave the surface. Idempotent. */
+  /** Closes one resource: its tools leave the surface (a source-driven one until its source reports it again). Idempotent. */
   async close(capability: ResourceCapability): Promise<void> {
     const entry = this.#entries.get(capability);
     if (entry === undefined || entry.state === 'closed') return;
@@ -130,7 +163,7 @@ export class SessionResources implements ResourceAccess {
     entry.state = 'closed';
     delete entry.handle;
     if (!wasFailed) this.#registry.withdraw([capability]);
-    if (handle !== undefined) await handle.close();
+    if (handle !== undefined && entry.resource !== undefined) await handle.close();
   }
 
   /** Detaches every tool source and closes every resource (the session closes); errors of `close` are swallowed. Idempotent. */
@@ -145,13 +178,13 @@ export class SessionResources implements ResourceAccess {
     return [...this.#entries.entries()].map(([capability, e]) => ({
       capability,
       pack: e.pack,
-      opens: e.resource.opens ?? 'lazy',
+      opens: e.resource === undefined ? 'session' : (e.resource.opens ?? 'lazy'),
       state: e.state,
       ...(e.error ? { error: e.error } : {}),
     }));
   }
 
-  /** Resources that failed to open so far, first one first. */
+  /** Resources that failed to open so far, first one first (a source-driven capability: once per time it turned `failed`). */
   failures(): readonly ResourceOpenError[] {
     return [...this.#failures];
   }
@@ -162,11 +195,11 @@ export class SessionResources implements ResourceAccess {
     return () => this.#listeners.delete(listener);
   }
 
-  async #open(capability: ResourceCapability, entry: Entry): Promise<OpenedResource> {
+  async #open(capability: ResourceCapability, resource: ToolResource, entry: Entry): Promise<OpenedResource> {
     entry.state = 'opening';
     let handle: OpenedResource;
     try {
-      handle = await entry.resource.open(this.#context);
+      handle = await resource.open(this.#context);
       if (typeof handle?.close !== 'function') throw new TypeError('open() must resolve to an object with close()');
     } catch (cause) {
       return this.#fail(capability, entry, cause);
@@ -180,8 +213,65 @@ export class SessionResources implements ResourceAccess {
     }
     entry.state = 'open';
     entry.handle = handle;
-    if (entry.resource.opens === 'session') this.#registry.provide([capability]);
+    if (resource.opens === 'session') this.#registry.provide([capability]);
     return handle;
+  }
+
+  /** A state a tool source reports for a capability it drives. */
+  #report(
+    owner: object,
+    name: string,
+    capability: ResourceCapability,
+    state: SourceResourceState,
+    error: unknown,
+  ): void {
+    if (this.#closed) return;
+    const subject = `tool source '${name}'`;
+    if (typeof capability !== 'string' || !SOURCE_CAPABILITY_RE.test(capability))
+      throw new ToolDefinitionError(
+        subject,
+        'capability',
+        `${JSON.stringify(capability)} must be 'mcp.<server>' (letters, digits, _ . -) or 'resource.<name>'`,
+      );
+    if (state !== 'opening' && state !== 'open' && state !== 'failed' && state !== 'closed')
+      throw new ToolDefinitionError(subject, 'state', "must be 'opening', 'open', 'failed' or 'closed'");
+    let entry = this.#entries.get(capability);
+    if (entry !== undefined && entry.source !== owner) {
+      throw new ToolDefinitionError(subject, 'capability', `'${capability}' is already provided by '${entry.pack}'`);
+    }
+    if (entry === undefined) {
+      entry = { resource: undefined, pack: name, source: owner, state: 'closed' };
+      this.#entries.set(capability, entry);
+    }
+    if (entry.state === state && state !== 'failed') return;
+    this.#setSourceState(capability, entry, state, error);
+  }
+
+  #setSourceState(capability: ResourceCapability, entry: Entry, state: SourceResourceState, error?: unknown): void {
+    if (state === 'failed') {
+      const failure = new ResourceOpenError(capability, entry.pack, error ?? 'failed');
+      if (entry.state === 'failed') {
+        // Still failed, with more detail (an exit status, more stderr): shown, not reported again.
+        entry.error = failure;
+        return;
+      }
+      entry.state = 'failed';
+      entry.error = failure;
+      delete entry.handle;
+      this.#registry.withdraw([capability]);
+      this.#failures.push(failure);
+      for (const l of this.#listeners) l(failure);
+      return;
+    }
+    entry.state = state;
+    delete entry.error;
+    if (state === 'open') {
+      entry.handle = SOURCE_HANDLE;
+      this.#registry.provide([capability]);
+    } else {
+      delete entry.handle;
+      this.#registry.withdraw([capability]);
+    }
   }
 
   #fail(capability: ResourceCapability, entry: Entry, cause: unknown): never {

@@ -7,8 +7,11 @@
  */
 import type { ToolPackSettings } from './pack-settings.js';
 
-/** A resource capability name: `resource.<name>` (lowercase letters, digits, `_`, `.`, `-`). */
-export type ResourceCapability = `resource.${string}`;
+/**
+ * A resource capability name: `resource.<name>` (lowercase letters, digits, `_`, `.`, `-`) for a
+ * pack's resource, or `mcp.<server>` for an MCP server (provided only by an MCP tool source).
+ */
+export type ResourceCapability = `resource.${string}` | `mcp.${string}`;
 
 /** What a resource's `open` (and `enabled`) receives. */
 export interface ToolResourceContext {
@@ -33,7 +36,7 @@ export interface OpenedResource {
  * back from `ctx.resource(capability)`.
  */
 export interface ToolResource<Handle extends OpenedResource = OpenedResource> {
-  /** The capability the resource provides, e.g. `resource.lsp`. Unique in a session. */
+  /** The capability the resource provides, e.g. `resource.lsp` (packs use `resource.*` only). Unique in a session. */
   readonly capability: ResourceCapability;
   /**
    * When the resource opens. `lazy` (the default): the capability is provided as soon as the
