@@ -274,7 +274,7 @@ export {
 } from './session/index.js';
 export {
   baseUrlProblem,
-  codeConfigFileSchema,
+  getCodeConfigFileSchema,
   codeConfigJsonSchema,
   CONFIG_FILE_NAMES,
   CONFIG_SCHEMA_FILE,
@@ -301,7 +301,7 @@ export {
 export {
   createGenerateObjectTool,
   generateObject,
-  generateObjectInput,
+  getGenerateObjectInput,
   InvalidSchemaError,
   type GenerateObjectErrorKind,
   type GenerateObjectInput,
