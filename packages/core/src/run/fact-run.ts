@@ -244,20 +244,18 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
       sessionId: env.sessionId,
     };
     waits.push(
-      o.confirmation
-        .confirm(request, stop.signal)
-        .then((answer) =>
-          appendAnswer(
-            o,
-            stop.signal,
-            drafts.confirmationAnswered(env.runId, parkKeyOf(state), {
-              tool_call_id: confirm.call.id,
-              approved: answer.approved === true,
-              ...(answer.reason === undefined ? {} : { reason: answer.reason }),
-              at_ms: env.clock(),
-            }),
-          ),
+      o.confirmation.confirm(request, stop.signal).then((answer) =>
+        appendAnswer(
+          o,
+          stop.signal,
+          drafts.confirmationAnswered(env.runId, parkKeyOf(state), {
+            tool_call_id: confirm.call.id,
+            approved: answer.approved === true,
+            ...(answer.reason === undefined ? {} : { reason: answer.reason }),
+            at_ms: env.clock(),
+          }),
         ),
+      ),
     );
   }
   if (question && o.onQuestion) {

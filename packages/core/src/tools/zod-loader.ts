@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 /** The zod module (`import * as zod from 'zod'`). */
 export type ZodModule = typeof import('zod');
-/** The `z` namespace of zod. */
+/** The `z` namespace of zod, as a schema builder receives it (`defineTool({ input: (z) => … })`, {@link lazyZod}). */
 export type Zod = ZodModule['z'];
 
 const load = createRequire(import.meta.url);
@@ -33,7 +33,11 @@ export function zodLoaded(): boolean {
   return zod !== undefined;
 }
 
-/** A memoised builder: `build(z)` runs once, on the first call, with zod loaded then. */
+/**
+ * A memoised schema builder: `build(z)` runs once, on the first call, with zod loaded then, and
+ * every call returns what it built. A module that defines its zod schemas with it does not load
+ * zod when it is imported: `const schema = lazyZod((z) => z.object({ … }))`, then `schema().parse(v)`.
+ */
 export function lazyZod<T>(build: (z: Zod) => T): () => T {
   let built: { readonly value: T } | undefined;
   return () => {
