@@ -221,8 +221,6 @@ function buildConfigSchemas(z: Zod) {
     }).optional(),
   };
 
-  // The schema of a JSON config file: data keys only, plus `$schema` (an editor's hint, ignored) and
-  // a `model` that may be `scripted:<file.json>`.
   const codeConfigFileSchema = strict({
     ...dataShape,
     model: fileModelRef.optional(),
@@ -265,7 +263,6 @@ function buildConfigSchemas(z: Zod) {
         });
   });
 
-  // The schema of the object form (a layer: agent config or session options).
   const codeConfigObjectSchema = strict({
     ...dataShape,
     model: z
@@ -356,18 +353,14 @@ function buildConfigSchemas(z: Zod) {
 const configSchemas = lazyZod(buildConfigSchemas);
 
 /**
- * The zod schema of a JSON config file (`a3s.config.json`): data keys only, plus `$schema` (an
- * editor's hint, ignored) and a `model` that may be `scripted:<file.json>`. Built on the first call,
- * which loads zod (importing core does not); later calls return the same schema.
+ * The zod schema of a JSON config file: data keys, `$schema` (an editor's hint, ignored) and a `model`
+ * that may be `scripted:<file.json>`. Built (and zod loaded) on the first call, then the same schema.
  */
 export function getCodeConfigFileSchema(): ReturnType<typeof buildConfigSchemas>['file'] {
   return configSchemas().file;
 }
 
-/**
- * The zod schema of the object form of the configuration (a layer: agent config or session
- * options). Built on the first call, which loads zod; later calls return the same schema.
- */
+/** The zod schema of the object form (a layer: agent config or session options), built like the file's. */
 export function getCodeConfigObjectSchema(): ReturnType<typeof buildConfigSchemas>['object'] {
   return configSchemas().object;
 }
