@@ -25,18 +25,21 @@ const HEAVY = [
 ];
 
 // Records every module a process loads: ESM through a resolve hook (it runs on the hooks thread,
-// so it reports on stderr), CommonJS from the shared require cache at exit.
+// so it reports on stderr), CommonJS from the shared require cache at exit. zod, which core loads
+// with `require` of its ES module (seen by neither), is recognised by the registry it puts on
+// `globalThis` when it loads.
 const HOOK = `export async function resolve(s, c, n) { const r = await n(s, c); process.stderr.write('LOADED ' + r.url + '\\n'); return r; }`;
 const RECORDER = [
   "import { register, createRequire } from 'node:module';",
   `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOK)}));`,
   "const req = createRequire(process.cwd() + '/recorder.js');",
   "process.on('exit', () => { for (const f of Object.keys(req.cache)) process.stderr.write('LOADED ' + f + '\\n'); });",
+  "process.on('exit', () => { if (globalThis.__zod_globalRegistry !== undefined) process.stderr.write('LOADED /node_modules/zod/ (its registry)\\n'); });",
 ].join('\n');
 const recorder = `data:text/javascript,${encodeURIComponent(RECORDER)}`;
 
-/** The heavy packages among the modules a `node` run with `args` loaded. */
-function heavyLoaded(args: readonly string[], cwd = root): string[] {
+/** The heavy packages (or, with `names`, those packages) among the modules a `node` run with `args` loaded. */
+function heavyLoaded(args: readonly string[], cwd = root, names: readonly string[] = HEAVY): string[] {
   const r = spawnSync(process.execPath, ['--import', recorder, ...args], {
     cwd,
     encoding: 'utf8',
@@ -47,7 +50,7 @@ function heavyLoaded(args: readonly string[], cwd = root): string[] {
     .split('\n')
     .filter((l) => l.startsWith('LOADED '))
     .map((l) => decodeURIComponent(l.slice(7)).replace(/\\/g, '/'));
-  return HEAVY.filter((name) => loaded.some((url) => url.includes(`/node_modules/${name}/`)));
+  return names.filter((name) => loaded.some((url) => url.includes(`/node_modules/${name}/`)));
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'a3s-lazy-'));
@@ -75,5 +78,33 @@ describe('fast start: heavy dependencies load on first use', () => {
     expect(
       heavyLoaded([dist('cli', 'bin.js'), 'run', '--model', `scripted:${model}`, '--cwd', scratch, 'say hi']),
     ).toEqual([]);
+  });
+});
+
+describe('fast start: zod loads on first validation', () => {
+  const imported = (pkg: string): string[] =>
+    heavyLoaded(['--input-type=module', '-e', `await import(${JSON.stringify(dist(pkg))})`], root, ['zod']);
+
+  it('the recorder sees zod when core builds a schema (zod loaded with require, not import)', () => {
+    const code = `const { lazyZod } = await import(${JSON.stringify(dist('core'))}); lazyZod((z) => z.string())().parse('x');`;
+    expect(heavyLoaded(['--input-type=module', '-e', code], root, ['zod'])).toEqual(['zod']);
+  });
+
+  it.each(['core', 'sdk-node', 'tools-workspace', 'tools-web', 'mcp', 'providers'])(
+    'importing @a3s-code/%s does not load zod',
+    (pkg) => {
+      expect(imported(pkg)).toEqual([]);
+    },
+  );
+
+  it('a tool and a pack with a schema builder load zod only when the schema is first read', () => {
+    const core = JSON.stringify(dist('core'));
+    const define = `const { defineTool, defineToolPack } = await import(${core});
+      const tool = defineTool({ name: 'echo', description: 'echo', tier: 'read', input: (z) => z.object({ text: z.string() }),
+        execute: async (a) => ({ output: a.text, exitCode: 0 }) });
+      defineToolPack({ name: 'p', version: '1.0.0', tools: [tool] });`;
+    expect(heavyLoaded(['--input-type=module', '-e', define], root, ['zod'])).toEqual([]);
+    const read = `${define} if (tool.inputSchema.properties.text.type !== 'string') process.exit(3);`;
+    expect(heavyLoaded(['--input-type=module', '-e', read], root, ['zod'])).toEqual(['zod']);
   });
 });

@@ -3,7 +3,7 @@
 // fields `session.mcpStatus()` returns are the ones the SDK README lists.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { codeConfigFileSchema, parseCodeConfig } from '@a3s-code/core';
+import { getCodeConfigFileSchema, parseCodeConfig } from '@a3s-code/core';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { Agent, type McpSessionServerStatus } from '@a3s-code/sdk';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ const READMES = [
     .map((p) => join(ROOT, 'packages', p, 'README.md'))
     .filter((p) => existsSync(p)),
 ];
-const CONFIG_KEYS = new Set(Object.keys(codeConfigFileSchema.shape));
+const CONFIG_KEYS = new Set(Object.keys(getCodeConfigFileSchema().shape));
 
 /** The fenced blocks of a markdown text with their language and line. */
 function blocks(text: string): { lang: string; line: number; body: string }[] {

@@ -35,9 +35,11 @@ export {
   DEFAULT_TOOL_CAPABILITIES,
   defineTool,
   defineToolPack,
+  lazyZod,
   resolveCapabilities,
   TOOL_NAME_RE,
   type DefineToolOptions,
+  type Zod,
   type JsonSchema,
   type JsonValue,
   type Tool,
@@ -276,7 +278,7 @@ export {
 } from './session/index.js';
 export {
   baseUrlProblem,
-  codeConfigFileSchema,
+  getCodeConfigFileSchema,
   codeConfigJsonSchema,
   CONFIG_FILE_NAMES,
   CONFIG_SCHEMA_FILE,
@@ -303,7 +305,7 @@ export {
 export {
   createGenerateObjectTool,
   generateObject,
-  generateObjectInput,
+  getGenerateObjectInput,
   InvalidSchemaError,
   type GenerateObjectErrorKind,
   type GenerateObjectInput,

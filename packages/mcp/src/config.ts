@@ -4,47 +4,52 @@
  * server has `url` (with optional `headers` and `transport`). Validated with zod; every error
  * names the key path (`mcpServers.github.command`) and what is allowed.
  */
-import { z } from 'zod';
+import { lazyZod } from '@a3s-code/core';
+import type { z } from 'zod';
 import { McpConfigError } from './errors.js';
 import { assertServerName } from './server-name.js';
 
-const timeoutMs = z.number().int().min(1).max(86_400_000);
+/** The zod schemas of the two kinds of entry, built (and zod loaded) when the first entry is read. */
+const schemas = lazyZod((z) => {
+  const timeoutMs = z.number().int().min(1).max(86_400_000);
 
-const common = {
-  /** `false` keeps the entry in the file but does not start the server. */
-  enabled: z.boolean().optional(),
-  /** Timeout of each tool call, milliseconds; also becomes the bridged tools' `timeoutMs`. */
-  timeoutMs: timeoutMs.optional(),
-  /** Deadline for start-up and the `initialize` handshake, milliseconds. Default 30000. */
-  connectTimeoutMs: timeoutMs.optional(),
-};
+  const common = {
+    /** `false` keeps the entry in the file but does not start the server. */
+    enabled: z.boolean().optional(),
+    /** Timeout of each tool call, milliseconds; also becomes the bridged tools' `timeoutMs`. */
+    timeoutMs: timeoutMs.optional(),
+    /** Deadline for start-up and the `initialize` handshake, milliseconds. Default 30000. */
+    connectTimeoutMs: timeoutMs.optional(),
+  };
 
-const stdioSchema = z
-  .object({
-    command: z.string().min(1, 'must be a non-empty command'),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: z.string().min(1).optional(),
-    /** Bytes of stderr kept for `mcpStatus()`, `1024..1048576`. Default 16384. */
-    stderrBytes: z.number().int().min(1024).max(1_048_576).optional(),
-    ...common,
-  })
-  .strict();
+  const stdioSchema = z
+    .object({
+      command: z.string().min(1, 'must be a non-empty command'),
+      args: z.array(z.string()).optional(),
+      env: z.record(z.string(), z.string()).optional(),
+      cwd: z.string().min(1).optional(),
+      /** Bytes of stderr kept for `mcpStatus()`, `1024..1048576`. Default 16384. */
+      stderrBytes: z.number().int().min(1024).max(1_048_576).optional(),
+      ...common,
+    })
+    .strict();
 
-const httpSchema = z
-  .object({
-    url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
-    headers: z.record(z.string(), z.string()).optional(),
-    /** `auto` (default) tries Streamable HTTP, then falls back to SSE. */
-    transport: z.enum(['auto', 'streamable-http', 'sse']).optional(),
-    ...common,
-  })
-  .strict();
+  const httpSchema = z
+    .object({
+      url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
+      headers: z.record(z.string(), z.string()).optional(),
+      /** `auto` (default) tries Streamable HTTP, then falls back to SSE. */
+      transport: z.enum(['auto', 'streamable-http', 'sse']).optional(),
+      ...common,
+    })
+    .strict();
+  return { stdioSchema, httpSchema };
+});
 
 /** A stdio server: started by us as a process-group leader. */
-export type McpStdioServerConfig = z.output<typeof stdioSchema>;
+export type McpStdioServerConfig = z.output<ReturnType<typeof schemas>['stdioSchema']>;
 /** A remote server over Streamable HTTP (or SSE). */
-export type McpHttpServerConfig = z.output<typeof httpSchema>;
+export type McpHttpServerConfig = z.output<ReturnType<typeof schemas>['httpSchema']>;
 /** One server entry. */
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 /** The `mcpServers` map: server name to entry. */
@@ -86,7 +91,7 @@ export function parseMcpServerConfig(value: unknown, path = 'server'): McpServer
     );
   if (!hasCommand && !hasUrl)
     throw new McpConfigError(path, 'needs `command` (a stdio server) or `url` (a Streamable HTTP / SSE server)');
-  const parsed = hasCommand ? stdioSchema.safeParse(value) : httpSchema.safeParse(value);
+  const parsed = hasCommand ? schemas().stdioSchema.safeParse(value) : schemas().httpSchema.safeParse(value);
   if (!parsed.success) fail(path, parsed.error.issues);
   return Object.freeze(parsed.data);
 }

@@ -63,7 +63,10 @@ function sessionBound(template: Tool, capability: 'resource.web_fetch' | 'resour
   return {
     name: template.name,
     description: template.description,
-    inputSchema: template.inputSchema,
+    // Read on first use: the template builds its schema (and loads zod) only then.
+    get inputSchema() {
+      return template.inputSchema;
+    },
     tier: template.tier,
     ...(template.capabilities ? { capabilities: template.capabilities } : {}),
     ...(template.timeoutMs === undefined ? {} : { timeoutMs: template.timeoutMs }),

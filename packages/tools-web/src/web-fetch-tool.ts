@@ -4,7 +4,9 @@
  * minutes so continuing does not fetch again). Failures are typed `WebError`s decided from the
  * transport, the status and the deadline only.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+
+type Zod = typeof z;
 import { defineTool, type Tool } from '@a3s-code/core';
 import { httpGet } from './http-get.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
@@ -38,36 +40,37 @@ export interface WebFetchToolOptions {
 
 const L = WEB_FETCH_LIMITS;
 
-const webFetchInput = z
-  .object({
-    url: z.string().min(1).max(8192).describe('http(s) URL to fetch'),
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .default(0)
-      .describe('character offset to continue from (metadata.next_offset of the previous call)'),
-    max_chars: z
-      .number()
-      .int()
-      .min(L.maxChars.min)
-      .max(L.maxChars.max)
-      .default(L.maxChars.default)
-      .describe(
-        `characters of Markdown returned, ${L.maxChars.min}..${L.maxChars.max} (default ${L.maxChars.default})`,
-      ),
-    timeout_ms: z
-      .number()
-      .int()
-      .min(L.timeoutMs.min)
-      .max(L.timeoutMs.max)
-      .default(L.timeoutMs.default)
-      .describe(`deadline of the request, ms (default ${L.timeoutMs.default})`),
-  })
-  .strict();
+const webFetchInput = (z: Zod) =>
+  z
+    .object({
+      url: z.string().min(1).max(8192).describe('http(s) URL to fetch'),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .default(0)
+        .describe('character offset to continue from (metadata.next_offset of the previous call)'),
+      max_chars: z
+        .number()
+        .int()
+        .min(L.maxChars.min)
+        .max(L.maxChars.max)
+        .default(L.maxChars.default)
+        .describe(
+          `characters of Markdown returned, ${L.maxChars.min}..${L.maxChars.max} (default ${L.maxChars.default})`,
+        ),
+      timeout_ms: z
+        .number()
+        .int()
+        .min(L.timeoutMs.min)
+        .max(L.timeoutMs.max)
+        .default(L.timeoutMs.default)
+        .describe(`deadline of the request, ms (default ${L.timeoutMs.default})`),
+    })
+    .strict();
 
 /** The arguments of `web_fetch`. */
-export type WebFetchArgs = z.output<typeof webFetchInput>;
+export type WebFetchArgs = z.output<ReturnType<typeof webFetchInput>>;
 
 const DESCRIPTION = `Fetch a web page (http/https GET) and return it as readable Markdown (the article extracted, navigation dropped). Long pages come in chunks of max_chars: pass metadata.next_offset as offset to continue. Failures are typed in metadata.error_code: WEB_TRANSPORT (network error, 408, 5xx: may be retried), WEB_RATE_LIMITED (429; retry_after_ms when the server says), WEB_TIMEOUT, WEB_STATUS (other HTTP errors: do not retry), WEB_BLOCKED (the host is a private-network address: do not retry).`;
 

@@ -2,7 +2,9 @@
  * The `web_search` runtime tool over a session's {@link WebSearch}, and the default engine set
  * built from keys and instance URLs.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+
+type Zod = typeof z;
 import { defineTool, InvalidToolArgsError, type Tool } from '@a3s-code/core';
 import { braveEngine, searxngEngine, tavilyEngine } from './api-engines.js';
 import { browserEngine, type BrowserEngineOptions } from './browser-engine.js';
@@ -33,21 +35,22 @@ export function defaultSearchEngines(config: WebSearchEngineConfig = {}): Search
   return engines;
 }
 
-const webSearchInput = z
-  .object({
-    query: z.string().min(1).max(500).describe('the search query'),
-    limit: z.number().int().min(1).max(20).default(8).describe('results wanted, 1..20 (default 8)'),
-    engines: z
-      .array(z.string().min(1))
-      .min(1)
-      .max(16)
-      .optional()
-      .describe('run only these tiers (api, http, browser) or engine names'),
-  })
-  .strict();
+const webSearchInput = (z: Zod) =>
+  z
+    .object({
+      query: z.string().min(1).max(500).describe('the search query'),
+      limit: z.number().int().min(1).max(20).default(8).describe('results wanted, 1..20 (default 8)'),
+      engines: z
+        .array(z.string().min(1))
+        .min(1)
+        .max(16)
+        .optional()
+        .describe('run only these tiers (api, http, browser) or engine names'),
+    })
+    .strict();
 
 /** The arguments of `web_search`. */
-export type WebSearchArgs = z.output<typeof webSearchInput>;
+export type WebSearchArgs = z.output<ReturnType<typeof webSearchInput>>;
 
 const DESCRIPTION = `Search the web. Returns titles, URLs and snippets merged from several engines, best first. Native search APIs run first; keyless HTTP engines and then a headless browser run only when results are too few. Pass engines (tiers api/http/browser or engine names) to run only those. metadata.status is complete, partial (some engines failed or too few results) or failed (no results and engine errors); metadata.errors says why, with retry_after_ms for rate limits. Fetch a result with web_fetch to read it.`;
 

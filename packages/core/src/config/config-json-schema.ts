@@ -5,9 +5,8 @@
  * code (a provider name, a base URL, an MCP entry's outline) are added here where JSON Schema can
  * say them; the loader stays the authority.
  */
-import { z } from 'zod';
 import { PROVIDER_NAMES } from './model-ref.js';
-import { codeConfigFileSchema, SCRIPTED_MODEL_PREFIX } from './config-schema.js';
+import { getCodeConfigFileSchema, SCRIPTED_MODEL_PREFIX } from './config-schema.js';
 
 /** The file name of the shipped schema, inside the package's `dist/`. */
 export const CONFIG_SCHEMA_FILE = 'config.schema.json';
@@ -19,7 +18,7 @@ type Mutable = Record<string, unknown> & { properties: Record<string, Record<str
 
 /** The JSON Schema of a config file, as shipped in `dist/config.schema.json`. */
 export function codeConfigJsonSchema(): JsonSchemaDocument {
-  const schema = z.toJSONSchema(codeConfigFileSchema, { io: 'input' }) as Mutable;
+  const schema = getCodeConfigFileSchema().toJSONSchema({ io: 'input' }) as Mutable;
   const p = schema.properties;
   const providers = PROVIDER_NAMES.join('|');
   Object.assign(schema, { title: 'A3S Code configuration (a3s.config.json)' });

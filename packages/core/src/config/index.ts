@@ -7,8 +7,8 @@ export type {
   SessionStoreSetting,
 } from './code-config.js';
 export {
-  codeConfigFileSchema,
-  codeConfigObjectSchema,
+  getCodeConfigFileSchema,
+  getCodeConfigObjectSchema,
   SCRIPTED_MODEL_PREFIX,
   validateConfigObject,
 } from './config-schema.js';

@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { SessionConfigurationError, SessionInitializationError } from '../errors/session-errors.js';
 import type { CodeConfig } from './code-config.js';
-import { codeConfigFileSchema, configError, SCRIPTED_MODEL_PREFIX } from './config-schema.js';
+import { configError, getCodeConfigFileSchema, SCRIPTED_MODEL_PREFIX } from './config-schema.js';
 import { jsonSyntaxError } from './json-syntax.js';
 import { assertNoRenamedKeys } from './renamed-keys.js';
 
@@ -20,7 +20,7 @@ export const CONFIG_FILE_NAMES: readonly string[] = Object.freeze(['a3s.config.j
  */
 export function parseCodeConfig(value: unknown, where = 'config'): CodeConfig {
   assertNoRenamedKeys(value, where);
-  const r = codeConfigFileSchema.safeParse(value);
+  const r = getCodeConfigFileSchema().safeParse(value);
   if (!r.success) throw configError(r.error.issues, where);
   const { $schema: _schema, ...config } = r.data;
   return config as CodeConfig;

@@ -2,12 +2,12 @@
  * Argument schemas of the delegation tools. The agent names come from the session's catalog, so
  * an unknown agent is an `INVALID_TOOL_ARGS` naming `args.agent` and the allowed values.
  */
-import { z } from 'zod';
+import { lazyZod, type Zod } from '../tools/zod-loader.js';
 
 /** Branches of `parallel_task`. */
 export const PARALLEL_TASK_LIMITS = Object.freeze({ minBranches: 2, maxBranches: 32 });
 
-const branchShape = (agents: readonly [string, ...string[]]) => ({
+const branchShape = (z: Zod, agents: readonly [string, ...string[]]) => ({
   agent: z.enum(agents).describe('Name of the sub-agent to run.'),
   description: z.string().min(1).max(200).describe('A short (3-10 words) description of the sub-task.'),
   prompt: z
@@ -21,10 +21,10 @@ const branchShape = (agents: readonly [string, ...string[]]) => ({
     .describe('JSON Schema the sub-agent’s final answer must match; the answer is validated.'),
 });
 
-/** The `task` tool's arguments. */
-export function taskInput(agents: readonly [string, ...string[]]) {
+/** The `task` tool's arguments (built with zod's `z`). */
+export function taskInput(z: Zod, agents: readonly [string, ...string[]]) {
   return z.strictObject({
-    ...branchShape(agents),
+    ...branchShape(z, agents),
     background: z
       .boolean()
       .default(false)
@@ -32,12 +32,12 @@ export function taskInput(agents: readonly [string, ...string[]]) {
   });
 }
 
-/** The `parallel_task` tool's arguments. `background` is not a branch parameter. */
-export function parallelTaskInput(agents: readonly [string, ...string[]]) {
+/** The `parallel_task` tool's arguments (built with zod's `z`). `background` is not a branch parameter. */
+export function parallelTaskInput(z: Zod, agents: readonly [string, ...string[]]) {
   return z
     .strictObject({
       tasks: z
-        .array(z.strictObject(branchShape(agents)))
+        .array(z.strictObject(branchShape(z, agents)))
         .min(PARALLEL_TASK_LIMITS.minBranches)
         .max(PARALLEL_TASK_LIMITS.maxBranches)
         .describe(
@@ -71,8 +71,10 @@ export function parallelTaskInput(agents: readonly [string, ...string[]]) {
     });
 }
 
-/** The `task_result` tool's arguments. */
-export const taskResultInput = z.strictObject({
-  task_id: z.string().min(1).describe('The id `task` returned for a background task.'),
-  wait: z.boolean().default(true).describe('Wait for the task to finish (default) or return its status now.'),
-});
+/** The `task_result` tool's arguments, built (and zod loaded) on the first call. */
+export const taskResultInput = lazyZod((z) =>
+  z.strictObject({
+    task_id: z.string().min(1).describe('The id `task` returned for a background task.'),
+    wait: z.boolean().default(true).describe('Wait for the task to finish (default) or return its status now.'),
+  }),
+);

@@ -98,13 +98,14 @@ function names(d: DelegationPort): [string, ...string[]] {
 
 /** Creates `task`. */
 export function createTaskTool(d: DelegationPort): Tool<z.output<ReturnType<typeof taskInput>>> {
+  const agents = names(d);
   const tool = defineTool({
     name: 'task',
     description: `Delegate a self-contained sub-task to a sub-agent, which works in its own context with your permissions or fewer, and returns its final answer. Agents:\n${agentList(d)}`,
     tier: 'read',
     // On the surface only while the session attaches manual delegation as this resource.
     requires: ['resource.delegation'],
-    input: taskInput(names(d)),
+    input: (z) => taskInput(z, agents),
     capabilities: { readOnly: false, idempotent: false, outputType: 'json', maxParallelism: 32 },
     timeoutMs: TASK_TIMEOUT_MS,
     async execute(args, ctx) {
@@ -129,13 +130,14 @@ export function createTaskTool(d: DelegationPort): Tool<z.output<ReturnType<type
 
 /** Creates `parallel_task`. */
 export function createParallelTaskTool(d: DelegationPort): Tool<z.output<ReturnType<typeof parallelTaskInput>>> {
+  const agents = names(d);
   const tool = defineTool({
     name: 'parallel_task',
     description: `Run 2-32 independent sub-tasks in parallel (at most ${d.settings.maxParallelTasks} at once), each with its own sub-agent. Without allow_partial_failure, the first failure cancels the other branches. Agents:\n${agentList(d)}`,
     tier: 'read',
     // On the surface only while the session attaches manual delegation as this resource.
     requires: ['resource.delegation'],
-    input: parallelTaskInput(names(d)),
+    input: (z) => parallelTaskInput(z, agents),
     capabilities: { readOnly: false, idempotent: false, outputType: 'json' },
     timeoutMs: TASK_TIMEOUT_MS,
     async execute(args, ctx) {
@@ -192,7 +194,7 @@ export function createParallelTaskTool(d: DelegationPort): Tool<z.output<ReturnT
 }
 
 /** Creates `task_result`. */
-export function createTaskResultTool(d: DelegationPort): Tool<z.output<typeof taskResultInput>> {
+export function createTaskResultTool(d: DelegationPort): Tool<z.output<ReturnType<typeof taskResultInput>>> {
   return defineTool({
     name: 'task_result',
     description:
@@ -200,7 +202,7 @@ export function createTaskResultTool(d: DelegationPort): Tool<z.output<typeof ta
     tier: 'read',
     // On the surface only while the session attaches manual delegation as this resource.
     requires: ['resource.delegation'],
-    input: taskResultInput,
+    input: () => taskResultInput(),
     capabilities: { readOnly: true, idempotent: true, outputType: 'json' },
     timeoutMs: TASK_TIMEOUT_MS,
     async execute(args, ctx) {

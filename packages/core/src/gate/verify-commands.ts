@@ -4,7 +4,7 @@
  * time the checks ran.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import { lazyZod } from '../tools/zod-loader.js';
 import { SessionConfigurationError } from '../errors/session-errors.js';
 import type { ToolInvocationResult } from '../invoker/invocation-types.js';
 import { reportStatus, type VerificationCheck, type VerificationReport } from './verification-report.js';
@@ -28,14 +28,16 @@ export interface VerifyOptions {
   readonly residualRisks?: readonly string[];
 }
 
-const commandSchema = z.strictObject({
-  id: z.string().min(1).max(128),
-  kind: z.string().min(1).max(64).optional(),
-  description: z.string().max(2000).optional(),
-  command: z.string().min(1).max(100_000),
-  required: z.boolean().optional(),
-  timeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
-});
+const commandSchema = lazyZod((z) =>
+  z.strictObject({
+    id: z.string().min(1).max(128),
+    kind: z.string().min(1).max(64).optional(),
+    description: z.string().max(2000).optional(),
+    command: z.string().min(1).max(100_000),
+    required: z.boolean().optional(),
+    timeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
+  }),
+);
 
 /** Checks the arguments of `verifyCommands`; throws `SESSION_CONFIGURATION` naming the field. */
 export function validateVerification(
@@ -49,7 +51,7 @@ export function validateVerification(
     throw new SessionConfigurationError('commands', 'must be an array of at most 64 commands');
   const ids = new Set<string>();
   commands.forEach((c, i) => {
-    const parsed = commandSchema.safeParse(c);
+    const parsed = commandSchema().safeParse(c);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new SessionConfigurationError(

@@ -4,7 +4,7 @@
  * recorded like any other change); the report is bound to the digest of the run's changes after
  * the checks ran, their own changes included, and recorded for the completion gate.
  */
-import { z } from 'zod';
+import type { Zod } from '../tools/zod-loader.js';
 import { changesSoFar } from '../invoker/change-collector.js';
 import { defineTool } from '../tools/define-tool.js';
 import { effectDigest } from './mutation-ledger.js';
@@ -12,23 +12,24 @@ import type { SessionGate } from './session-gate.js';
 import { describeReport } from './verification-report.js';
 import { runVerification } from './verify-commands.js';
 
-const input = z.strictObject({
-  subject: z.string().min(1).max(500).describe('What is being verified, e.g. "fix for the date parser".'),
-  commands: z
-    .array(
-      z.strictObject({
-        id: z.string().min(1).max(128),
-        command: z.string().min(1).max(100_000).describe('Shell command; exit code 0 means the check passed.'),
-        kind: z.string().min(1).max(64).optional().describe('test, typecheck, lint, build, ...'),
-        description: z.string().max(2000).optional(),
-        required: z.boolean().default(true),
-        timeout_ms: z.number().int().min(1000).max(3_600_000).default(120_000),
-      }),
-    )
-    .min(1)
-    .max(32),
-  residual_risks: z.array(z.string().min(1).max(2000)).max(32).default([]).describe('What the checks do not cover.'),
-});
+const input = (z: Zod) =>
+  z.strictObject({
+    subject: z.string().min(1).max(500).describe('What is being verified, e.g. "fix for the date parser".'),
+    commands: z
+      .array(
+        z.strictObject({
+          id: z.string().min(1).max(128),
+          command: z.string().min(1).max(100_000).describe('Shell command; exit code 0 means the check passed.'),
+          kind: z.string().min(1).max(64).optional().describe('test, typecheck, lint, build, ...'),
+          description: z.string().max(2000).optional(),
+          required: z.boolean().default(true),
+          timeout_ms: z.number().int().min(1000).max(3_600_000).default(120_000),
+        }),
+      )
+      .min(1)
+      .max(32),
+    residual_risks: z.array(z.string().min(1).max(2000)).max(32).default([]).describe('What the checks do not cover.'),
+  });
 
 /**
  * What the model is told. A passing verification of the run's changes ends the run at once (the

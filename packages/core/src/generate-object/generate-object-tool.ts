@@ -11,7 +11,7 @@ import { defineTool } from '../tools/define-tool.js';
 import type { JsonValue } from '../tools/json-schema.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import { generateObject, type GenerateObjectResult } from './generate-object.js';
-import { generateObjectInput, type GenerateObjectParams } from './params.js';
+import { getGenerateObjectInput, type GenerateObjectParams } from './params.js';
 
 /** The tool's name. */
 export const GENERATE_OBJECT_TOOL_NAME = 'generate_object';
@@ -81,7 +81,7 @@ export function createGenerateObjectTool(
   return defineTool({
     name: GENERATE_OBJECT_TOOL_NAME,
     description: DESCRIPTION,
-    input: generateObjectInput,
+    input: () => getGenerateObjectInput(),
     tier: 'read',
     capabilities: {
       readOnly: true,

@@ -14,7 +14,7 @@ import type { JsonSchema } from '../tools/json-schema.js';
 import { completeStreamedValue, extractJson } from './extract-json.js';
 import { planFor, resolveMode, type ModePlan, type ResolvedMode } from './mode-plan.js';
 import {
-  generateObjectInput,
+  getGenerateObjectInput,
   type GenerateObjectInput,
   type GenerateObjectMode,
   type GenerateObjectParams,
@@ -71,7 +71,7 @@ export type GenerateObjectResult =
 
 /** Validates the arguments; throws `INVALID_TOOL_ARGS` naming the field and what is allowed. */
 export function parseGenerateObjectInput(input: unknown): GenerateObjectParams {
-  const parsed = generateObjectInput.safeParse(input);
+  const parsed = getGenerateObjectInput().safeParse(input);
   if (!parsed.success) {
     throw new InvalidToolArgsError(
       'generate_object',

@@ -34,7 +34,7 @@ export {
 } from './mode-plan.js';
 export {
   GENERATE_OBJECT_MODES,
-  generateObjectInput,
+  getGenerateObjectInput,
   type GenerateObjectInput,
   type GenerateObjectMode,
   type GenerateObjectParams,

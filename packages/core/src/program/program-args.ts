@@ -1,7 +1,8 @@
 /**
  * The arguments of `program` (ARCHITECTURE §5) and their limits.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazyZod } from '../tools/zod-loader.js';
 
 /** Bounds and defaults of `limits`. */
 export const PROGRAM_LIMITS = Object.freeze({
@@ -29,80 +30,84 @@ export const PROGRAM_DEFAULT_DENIED_TOOLS: readonly string[] = Object.freeze([
 
 const L = PROGRAM_LIMITS;
 
-const limitsInput = z
-  .object({
-    timeout_ms: z
-      .number()
-      .int()
-      .min(L.timeoutMs.min)
-      .max(L.timeoutMs.max)
-      .default(L.timeoutMs.default)
-      .describe(
-        `wall-clock deadline of the whole program, ${L.timeoutMs.min}..${L.timeoutMs.max} ms (default ${L.timeoutMs.default})`,
-      ),
-    max_tool_calls: z
-      .number()
-      .int()
-      .min(L.maxToolCalls.min)
-      .max(L.maxToolCalls.max)
-      .default(L.maxToolCalls.default)
-      .describe(
-        `ctx calls that reach a tool, ${L.maxToolCalls.min}..${L.maxToolCalls.max} (default ${L.maxToolCalls.default}); one more stops the program`,
-      ),
-    max_output_bytes: z
-      .number()
-      .int()
-      .min(L.maxOutputBytes.min)
-      .max(L.maxOutputBytes.max)
-      .default(L.maxOutputBytes.default)
-      .describe(`bytes of output text (logs and result); the rest is cut off (default ${L.maxOutputBytes.default})`),
-    memory_limit_bytes: z
-      .number()
-      .int()
-      .min(L.memoryLimitBytes.min)
-      .max(L.memoryLimitBytes.max)
-      .default(L.memoryLimitBytes.default)
-      .describe(
-        `memory of the VM in bytes, strings and typed arrays included; more fails with PROGRAM_MEMORY_LIMIT (default ${L.memoryLimitBytes.default})`,
-      ),
-  })
-  .strict();
+/**
+ * The zod schema of `program`'s arguments, built (and zod loaded) on the first call.
+ */
+export const programInput = lazyZod((z) => {
+  const limitsInput = z
+    .object({
+      timeout_ms: z
+        .number()
+        .int()
+        .min(L.timeoutMs.min)
+        .max(L.timeoutMs.max)
+        .default(L.timeoutMs.default)
+        .describe(
+          `wall-clock deadline of the whole program, ${L.timeoutMs.min}..${L.timeoutMs.max} ms (default ${L.timeoutMs.default})`,
+        ),
+      max_tool_calls: z
+        .number()
+        .int()
+        .min(L.maxToolCalls.min)
+        .max(L.maxToolCalls.max)
+        .default(L.maxToolCalls.default)
+        .describe(
+          `ctx calls that reach a tool, ${L.maxToolCalls.min}..${L.maxToolCalls.max} (default ${L.maxToolCalls.default}); one more stops the program`,
+        ),
+      max_output_bytes: z
+        .number()
+        .int()
+        .min(L.maxOutputBytes.min)
+        .max(L.maxOutputBytes.max)
+        .default(L.maxOutputBytes.default)
+        .describe(`bytes of output text (logs and result); the rest is cut off (default ${L.maxOutputBytes.default})`),
+      memory_limit_bytes: z
+        .number()
+        .int()
+        .min(L.memoryLimitBytes.min)
+        .max(L.memoryLimitBytes.max)
+        .default(L.memoryLimitBytes.default)
+        .describe(
+          `memory of the VM in bytes, strings and typed arrays included; more fails with PROGRAM_MEMORY_LIMIT (default ${L.memoryLimitBytes.default})`,
+        ),
+    })
+    .strict();
 
-/** The zod schema of `program`'s arguments. */
-export const programInput = z
-  .object({
-    type: z.literal('script').default('script').describe('always "script"'),
-    language: z.literal('javascript').default('javascript').describe('always "javascript"'),
-    source: z.string().min(1).max(L.maxSourceBytes).optional().describe('the script inline; give source or path'),
-    path: z
-      .string()
-      .min(1)
-      .max(4096)
-      .optional()
-      .describe('workspace-relative .js or .mjs file holding the script; give source or path'),
-    inputs: z.unknown().optional().describe('JSON value passed to run(ctx, inputs)'),
-    allowed_tools: z
-      .array(z.string().min(1).max(128))
-      .max(256)
-      .optional()
-      .describe(
-        'tools ctx may call; default every tool on the surface except program, dynamic_workflow and parallel_task',
-      ),
-    limits: limitsInput.default({
-      timeout_ms: L.timeoutMs.default,
-      max_tool_calls: L.maxToolCalls.default,
-      max_output_bytes: L.maxOutputBytes.default,
-      memory_limit_bytes: L.memoryLimitBytes.default,
-    }),
-  })
-  .strict()
-  .refine((a) => (a.source === undefined) !== (a.path === undefined), {
-    message: 'give exactly one of source or path',
-    path: ['source'],
-  });
+  return z
+    .object({
+      type: z.literal('script').default('script').describe('always "script"'),
+      language: z.literal('javascript').default('javascript').describe('always "javascript"'),
+      source: z.string().min(1).max(L.maxSourceBytes).optional().describe('the script inline; give source or path'),
+      path: z
+        .string()
+        .min(1)
+        .max(4096)
+        .optional()
+        .describe('workspace-relative .js or .mjs file holding the script; give source or path'),
+      inputs: z.unknown().optional().describe('JSON value passed to run(ctx, inputs)'),
+      allowed_tools: z
+        .array(z.string().min(1).max(128))
+        .max(256)
+        .optional()
+        .describe(
+          'tools ctx may call; default every tool on the surface except program, dynamic_workflow and parallel_task',
+        ),
+      limits: limitsInput.default({
+        timeout_ms: L.timeoutMs.default,
+        max_tool_calls: L.maxToolCalls.default,
+        max_output_bytes: L.maxOutputBytes.default,
+        memory_limit_bytes: L.memoryLimitBytes.default,
+      }),
+    })
+    .strict()
+    .refine((a) => (a.source === undefined) !== (a.path === undefined), {
+      message: 'give exactly one of source or path',
+      path: ['source'],
+    });
+});
 
 /** The parsed arguments of `program` (defaults applied). */
-export type ProgramArgs = z.output<typeof programInput>;
+export type ProgramArgs = z.output<ReturnType<typeof programInput>>;
 
 /** The effective limits of one program. */
 export type ProgramLimits = ProgramArgs['limits'];

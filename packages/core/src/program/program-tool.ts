@@ -85,7 +85,7 @@ export function createProgramTool(options: ProgramToolOptions = {}): Tool<Progra
     name: 'program',
     description: PROGRAM_DESCRIPTION,
     tier: 'read',
-    input: programInput,
+    input: () => programInput(),
     capabilities: { outputType: 'text', maxParallelism: 8 },
     // The program's own limits.timeout_ms decides; the kernel's timeout is only a backstop.
     timeoutMs: PROGRAM_LIMITS.timeoutMs.max + 10_000,

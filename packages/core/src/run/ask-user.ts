@@ -8,25 +8,27 @@
  * parked questions (`parkMode: 'return'`). Without one, a model call of it fails at once with
  * {@link NO_ASK_PORT_MESSAGE} instead of waiting forever.
  */
-import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
+import { lazyZod } from '../tools/zod-loader.js';
 import type { ParkMode, QuestionAnswer, QuestionHandler } from './run-result.js';
 
 /** The name the model calls. */
 export const ASK_USER_TOOL = 'ask_user';
 
-/** The arguments of `ask_user`. */
-export const askUserInput = z.strictObject({
-  question: z.string().min(1).max(4000).describe('The question, in one or two sentences.'),
-  context: z.string().max(8000).optional().describe('Why you ask: what you found and what depends on the answer.'),
-  options: z
-    .array(z.strictObject({ label: z.string().min(1).max(200), description: z.string().max(1000).optional() }))
-    .max(16)
-    .default([])
-    .describe('Suggested answers; may be empty.'),
-  allow_free_text: z.boolean().default(true).describe('Whether the person may answer in their own words.'),
-  multi_select: z.boolean().default(false).describe('Whether several options may be chosen.'),
-});
+/** The zod schema of the arguments of `ask_user`, built (and zod loaded) on the first call. */
+export const askUserInput = lazyZod((z) =>
+  z.strictObject({
+    question: z.string().min(1).max(4000).describe('The question, in one or two sentences.'),
+    context: z.string().max(8000).optional().describe('Why you ask: what you found and what depends on the answer.'),
+    options: z
+      .array(z.strictObject({ label: z.string().min(1).max(200), description: z.string().max(1000).optional() }))
+      .max(16)
+      .default([])
+      .describe('Suggested answers; may be empty.'),
+    allow_free_text: z.boolean().default(true).describe('Whether the person may answer in their own words.'),
+    multi_select: z.boolean().default(false).describe('Whether several options may be chosen.'),
+  }),
+);
 
 /** The guidance the model sees with `ask_user`. */
 export const ASK_USER_GUIDANCE = [
@@ -45,7 +47,7 @@ export const askUserTool = defineTool({
   name: ASK_USER_TOOL,
   description: ASK_USER_GUIDANCE,
   tier: 'read',
-  input: askUserInput,
+  input: () => askUserInput(),
   capabilities: { readOnly: true, idempotent: false },
   // Registered only when the session has an ask port, which it attaches as this resource.
   requires: ['resource.ask'],

@@ -84,7 +84,7 @@ async function decide(
   const askPort = env.invoker.has(ASK_USER_TOOL);
   const question = calls.find((c) => c.name === ASK_USER_TOOL);
   if (question && toolsEnabled && askPort) {
-    const parsed = askUserInput.safeParse(question.args);
+    const parsed = askUserInput().safeParse(question.args);
     if (parsed.success) {
       if (state.counters.questions >= env.questionCap) throw new QuestionCapError(env.questionCap);
       const q = parsed.data;

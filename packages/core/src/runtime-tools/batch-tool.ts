@@ -4,34 +4,37 @@
  * most 16 at once) only when every one is read-only and idempotent for its args; otherwise they
  * run in order. Failed items are listed by index and the orchestration itself completes.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolInvocationResult } from '../invoker/invocation-types.js';
 import { markTrustedOrchestrator } from '../invoker/trust.js';
+import { lazyZod } from '../tools/zod-loader.js';
 
 /** Limits of `batch`. */
 export const BATCH_LIMITS = Object.freeze({ maxCalls: 32, maxParallel: 16 });
 
-const batchInput = z
-  .object({
-    calls: z
-      .array(
-        z
-          .object({
-            tool: z.string().min(1).describe('Name of a tool on the current surface.'),
-            args: z.record(z.string(), z.unknown()).default({}).describe('Arguments of that tool.'),
-          })
-          .strict(),
-      )
-      .min(1)
-      .max(BATCH_LIMITS.maxCalls)
-      .describe(`1..${BATCH_LIMITS.maxCalls} calls, results returned in the same order.`),
-  })
-  .strict();
+const batchInput = lazyZod((z) =>
+  z
+    .object({
+      calls: z
+        .array(
+          z
+            .object({
+              tool: z.string().min(1).describe('Name of a tool on the current surface.'),
+              args: z.record(z.string(), z.unknown()).default({}).describe('Arguments of that tool.'),
+            })
+            .strict(),
+        )
+        .min(1)
+        .max(BATCH_LIMITS.maxCalls)
+        .describe(`1..${BATCH_LIMITS.maxCalls} calls, results returned in the same order.`),
+    })
+    .strict(),
+);
 
 /** The arguments of `batch`. */
-export type BatchArgs = z.output<typeof batchInput>;
+export type BatchArgs = z.output<ReturnType<typeof batchInput>>;
 
 /** One item of a batch result (`metadata.batch.results`). */
 export interface BatchItemResult {
@@ -68,7 +71,7 @@ export function createBatchTool(): Tool<BatchArgs> {
     name: 'batch',
     description: DESCRIPTION,
     tier: 'read',
-    input: batchInput,
+    input: () => batchInput(),
     capabilities: { outputType: 'json' },
     async execute(args, ctx) {
       const { calls } = args;

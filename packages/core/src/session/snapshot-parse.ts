@@ -5,91 +5,96 @@
  * is a `SessionSnapshotError` naming the source and the field.
  */
 import type { Message } from '@a3s-code/effect';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { SessionSnapshotError } from '../errors/persistence-errors.js';
 import type { EventEnvelopeV1 } from '../events/event-envelope.js';
 import type { LegacySessionData, SessionSnapshotV1 } from './snapshot-types.js';
+import { lazyZod } from '../tools/zod-loader.js';
 
-const int = z.number().int().min(0);
-const ms = z.number().min(0);
-const usage = z.object({ input_tokens: int, output_tokens: int });
-const status = z.enum(['passed', 'failed', 'needs_review', 'skipped']);
+/** The zod schemas of a snapshot, built (and zod loaded) when the first snapshot is read. */
+const schemas = lazyZod((z) => {
+  const int = z.number().int().min(0);
+  const ms = z.number().min(0);
+  const usage = z.object({ input_tokens: int, output_tokens: int });
+  const status = z.enum(['passed', 'failed', 'needs_review', 'skipped']);
 
-const message = z.discriminatedUnion('role', [
-  z.looseObject({ role: z.literal('user'), text: z.string(), source: z.string(), seq: int }),
-  z.looseObject({
-    role: z.literal('assistant'),
-    text: z.string(),
-    tool_calls: z.array(z.looseObject({ id: z.string(), name: z.string() })),
-    seq: int,
-  }),
-  z.looseObject({
-    role: z.literal('tool'),
-    tool_call_id: z.string(),
-    name: z.string(),
-    ok: z.boolean(),
-    output: z.string(),
-    exit_code: z.number().int(),
-    seq: int,
-  }),
-]);
-
-const snapshotSchema = z.object({
-  version: z.literal(1),
-  session_id: z.string().min(1),
-  created_at_ms: ms,
-  updated_at_ms: ms,
-  workspace_dir: z.string().optional(),
-  conversation: z.array(message),
-  artifacts: z.array(
+  const message = z.discriminatedUnion('role', [
+    z.looseObject({ role: z.literal('user'), text: z.string(), source: z.string(), seq: int }),
     z.looseObject({
-      id: z.string().min(1),
-      uri: z.string(),
-      size_bytes: int,
-      sha256: z.string(),
-      tool_name: z.string().optional(),
-      call_id: z.string().optional(),
-      content: z.string().nullable(),
+      role: z.literal('assistant'),
+      text: z.string(),
+      tool_calls: z.array(z.looseObject({ id: z.string(), name: z.string() })),
+      seq: int,
     }),
-  ),
-  trace_events: z.array(
     z.looseObject({
-      version: z.literal(1),
-      type: z.string().min(1),
-      payload: z.record(z.string(), z.unknown()),
-      metadata: z.looseObject({
-        run_id: z.string(),
-        session_id: z.string(),
-        sequence: z.number().int().min(1),
-        timestamp_ms: z.number(),
+      role: z.literal('tool'),
+      tool_call_id: z.string(),
+      name: z.string(),
+      ok: z.boolean(),
+      output: z.string(),
+      exit_code: z.number().int(),
+      seq: int,
+    }),
+  ]);
+
+  const snapshotSchema = z.object({
+    version: z.literal(1),
+    session_id: z.string().min(1),
+    created_at_ms: ms,
+    updated_at_ms: ms,
+    workspace_dir: z.string().optional(),
+    conversation: z.array(message),
+    artifacts: z.array(
+      z.looseObject({
+        id: z.string().min(1),
+        uri: z.string(),
+        size_bytes: int,
+        sha256: z.string(),
+        tool_name: z.string().optional(),
+        call_id: z.string().optional(),
+        content: z.string().nullable(),
       }),
-    }),
-  ),
-  runs: z.array(
-    z.looseObject({
-      run_id: z.string().min(1),
-      session_id: z.string().min(1),
-      status: z.enum(['running', 'completed', 'cancelled', 'failed']),
-      prompt: z.string(),
-      started_at_ms: ms.nullable(),
-      ended_at_ms: ms.nullable(),
-      started_seq: int,
-      last_seq: int,
-      usage,
-      tool_calls: int,
-      completion: z.string().nullable(),
-    }),
-  ),
-  verification_reports: z.array(
-    z.looseObject({ schema: z.string().min(1), subject: z.string(), status, effect_digest: z.string().nullable() }),
-  ),
-  subagent_tasks: z.array(z.looseObject({ task_id: z.string().min(1), agent: z.string(), status: z.string() })),
-});
+    ),
+    trace_events: z.array(
+      z.looseObject({
+        version: z.literal(1),
+        type: z.string().min(1),
+        payload: z.record(z.string(), z.unknown()),
+        metadata: z.looseObject({
+          run_id: z.string(),
+          session_id: z.string(),
+          sequence: z.number().int().min(1),
+          timestamp_ms: z.number(),
+        }),
+      }),
+    ),
+    runs: z.array(
+      z.looseObject({
+        run_id: z.string().min(1),
+        session_id: z.string().min(1),
+        status: z.enum(['running', 'completed', 'cancelled', 'failed']),
+        prompt: z.string(),
+        started_at_ms: ms.nullable(),
+        ended_at_ms: ms.nullable(),
+        started_seq: int,
+        last_seq: int,
+        usage,
+        tool_calls: int,
+        completion: z.string().nullable(),
+      }),
+    ),
+    verification_reports: z.array(
+      z.looseObject({ schema: z.string().min(1), subject: z.string(), status, effect_digest: z.string().nullable() }),
+    ),
+    subagent_tasks: z.array(z.looseObject({ task_id: z.string().min(1), agent: z.string(), status: z.string() })),
+  });
 
-const legacySchema = z.object({
-  id: z.string().min(1),
-  messages: z.array(z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.string() })),
-  created_at: z.union([int, z.iso.datetime({ offset: true })]).optional(),
+  const legacySchema = z.object({
+    id: z.string().min(1),
+    messages: z.array(z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.string() })),
+    created_at: z.union([int, z.iso.datetime({ offset: true })]).optional(),
+  });
+  return { snapshotSchema, legacySchema };
 });
 
 function pathOf(path: readonly PropertyKey[]): string {
@@ -129,7 +134,7 @@ export function parseSessionSnapshot(value: unknown, source: string, expectedSes
 function parseV1(value: Record<string, unknown>, source: string): SessionSnapshotV1 {
   if (value.version !== 1)
     throw new SessionSnapshotError(source, 'version', `must be 1, got ${JSON.stringify(value.version)}`);
-  const parsed = snapshotSchema.safeParse(value);
+  const parsed = schemas().snapshotSchema.safeParse(value);
   if (!parsed.success) fail(source, parsed.error.issues);
   const s = parsed.data as unknown as SessionSnapshotV1;
   checkIntegrity(s, source);
@@ -173,7 +178,7 @@ export function checkIntegrity(s: SessionSnapshotV1, source: string): void {
 
 /** Migrates the legacy bare-session shape into a snapshot (system messages are dropped). */
 export function migrateLegacySession(value: unknown, source: string): SessionSnapshotV1 {
-  const parsed = legacySchema.safeParse(value);
+  const parsed = schemas().legacySchema.safeParse(value);
   if (!parsed.success) fail(source, parsed.error.issues);
   const legacy: LegacySessionData = parsed.data;
   const createdAt = typeof legacy.created_at === 'string' ? Date.parse(legacy.created_at) : (legacy.created_at ?? 0);

@@ -4,7 +4,7 @@
  * permission projection for the rest of the run). A second skill never widens the
  * first: the earlier restriction stays as a restriction of the run.
  */
-import { z } from 'zod';
+import type { Zod } from '../tools/zod-loader.js';
 import { invocationContextOf } from '../invoker/call-context.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import { narrowLiveGovernance } from '../invoker/live-governance.js';
@@ -13,11 +13,13 @@ import type { Tool } from '../tools/tool.js';
 import { rankBm25 } from './bm25.js';
 import type { SkillDefinition } from './skill-definition.js';
 
-const searchInput = z.strictObject({
-  query: z.string().min(1).describe('What the skill should help with.'),
-  limit: z.number().int().min(1).max(50).default(5).describe('Most results, 1..50.'),
-});
-const skillInput = z.strictObject({ name: z.string().min(1).describe('Exact skill name from search_skills.') });
+const searchInput = (z: Zod) =>
+  z.strictObject({
+    query: z.string().min(1).describe('What the skill should help with.'),
+    limit: z.number().int().min(1).max(50).default(5).describe('Most results, 1..50.'),
+  });
+const skillInput = (z: Zod) =>
+  z.strictObject({ name: z.string().min(1).describe('Exact skill name from search_skills.') });
 
 /** The governance after activating `skill`: earlier skills stay in force as restrictions. */
 export function withSkill(g: GovernanceSnapshot, skill: SkillDefinition): GovernanceSnapshot {

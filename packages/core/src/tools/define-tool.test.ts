@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { A3sError } from '@a3s-code/effect';
 import { defineTool } from './define-tool.js';
@@ -73,6 +73,46 @@ describe('defineTool', () => {
     );
     expect(field(() => defineTool({ ...base, name: 'x', requires: ['fs.delete' as never] }))).toBe('requires[0]');
     expect(field(() => defineTool({ ...base, name: 'x', input: z.string() as never }))).toBe('inputSchema.type');
+  });
+});
+
+describe('defineTool with a schema builder', () => {
+  const built = vi.fn((zz: typeof z) =>
+    zz.object({
+      file_path: zz.string(),
+      dry_run: zz.boolean().default(false),
+      count: zz.number().int().min(1).optional(),
+    }),
+  );
+  const lazy = defineTool({
+    name: 'edit',
+    description: 'replace text',
+    tier: 'write',
+    input: built,
+    capabilitiesFor: (args) => (args.dry_run ? { readOnly: true, idempotent: true } : {}),
+    execute: async (args) => ({ output: `${args.file_path}:${String(args.dry_run)}`, exitCode: 0 }),
+  });
+
+  it('builds the schema once, on first use, and behaves like the eager definition', async () => {
+    expect(built).not.toHaveBeenCalled();
+    expect(lazy.inputSchema).toEqual(edit.inputSchema);
+    expect(await lazy.execute({ file_path: 'a.ts' } as never, ctx)).toEqual({ output: 'a.ts:false', exitCode: 0 });
+    expect(resolveCapabilities(lazy, { file_path: 'a', dry_run: true } as never).readOnly).toBe(true);
+    await expect(lazy.execute({ file_path: 1 } as never, ctx)).rejects.toBeInstanceOf(InvalidToolArgsError);
+    expect(built).toHaveBeenCalledTimes(1);
+  });
+
+  it('a pack does not build it; a builder of a non-object schema fails when first read', () => {
+    const bad = defineTool({
+      name: 'bad',
+      description: '',
+      tier: 'read',
+      input: (zz) => zz.string() as never,
+      execute: async () => ({ output: '', exitCode: 0 }),
+    });
+    expect(defineToolPack({ name: 'p', version: '1.0.0', tools: [bad] }).tools).toHaveLength(1);
+    expect(() => bad.inputSchema).toThrow(ToolDefinitionError);
+    expect(() => bad.inputSchema).toThrow(/inputSchema\.type/);
   });
 });
 

@@ -1,15 +1,17 @@
 /**
  * `defineTool`: a tool from a zod schema and a handler. The JSON Schema the model and the
  * validator see is zod's *input* side (fields with defaults are optional); `execute` receives
- * zod's parsed *output* (defaults applied, transforms run).
+ * zod's parsed *output* (defaults applied, transforms run). The schema may be given as a builder
+ * `(z) => schema`: then zod loads, and the schema is built, on the first use of the tool.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { InvalidToolArgsError, type ToolArgIssue } from '../errors/tool-errors.js';
 import type { JsonSchema } from './json-schema.js';
 import type { Tool, ToolCapabilities, ToolResult, ToolTier } from './tool.js';
 import type { ToolContext } from './tool-context.js';
 import type { WorkspaceCapability } from '../workspace/capabilities.js';
 import { assertValidTool } from './validate-tool.js';
+import { lazyZod, type Zod } from './zod-loader.js';
 
 /** What `defineTool` needs. `S` is an object schema; `execute` gets `z.output<S>`. */
 export interface DefineToolOptions<S extends z.ZodType<Record<string, unknown>>> {
@@ -17,8 +19,12 @@ export interface DefineToolOptions<S extends z.ZodType<Record<string, unknown>>>
   readonly name: string;
   /** Model-facing description. */
   readonly description: string;
-  /** zod schema of the arguments; must describe an object. */
-  readonly input: S;
+  /**
+   * zod schema of the arguments; must describe an object. A function `(z) => schema` is called
+   * once, on the first use of the tool (its JSON Schema, a call), with zod's `z` namespace, so
+   * that defining the tool does not load zod.
+   */
+  readonly input: S | ((z: Zod) => S);
   /** Approval tier. */
   readonly tier: ToolTier;
   /** Static scheduling capabilities. */
@@ -44,25 +50,24 @@ export function formatArgPath(path: readonly PropertyKey[]): string {
 
 /** The input-side JSON Schema of a zod schema, without the `$schema` marker. */
 export function zodInputSchema(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = schema.toJSONSchema({ io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
   return json as JsonSchema;
 }
 
 /**
  * Builds a {@link Tool} from a zod schema. Throws `INVALID_TOOL_DEFINITION` for a bad name,
- * tier, capability or a schema that is not an object.
+ * tier, capability or a schema that is not an object (for a schema builder, on the tool's first use).
  */
 export function defineTool<S extends z.ZodType<Record<string, unknown>>>(
   options: DefineToolOptions<S>,
 ): Tool<z.output<S>> {
-  const inputSchema = zodInputSchema(options.input);
-  const schema = options.input;
+  const input = options.input;
+  const schemaOf = typeof input === 'function' ? lazyZod(input) : () => input;
   const dynamic = options.capabilitiesFor;
-  const tool: Tool<z.output<S>> = {
-    name: options.name,
-    description: options.description,
-    inputSchema,
+  const subject = `tool '${options.name}'`;
+  const head = { name: options.name, description: options.description };
+  const rest = {
     tier: options.tier,
     ...(options.capabilities === undefined ? {} : { capabilities: Object.freeze({ ...options.capabilities }) }),
     ...(options.requires === undefined ? {} : { requires: Object.freeze([...options.requires]) }),
@@ -70,13 +75,32 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(
     ...(options.reentrant === undefined ? {} : { reentrant: options.reentrant }),
     ...(dynamic === undefined
       ? {}
-      : { capabilitiesFor: (args: z.output<S>) => dynamic(parseArgs(options.name, schema, args)) }),
+      : { capabilitiesFor: (args: z.output<S>) => dynamic(parseArgs(options.name, schemaOf(), args)) }),
     // The kernel has validated against the JSON Schema already; zod parses again to apply
     // defaults and transforms and to enforce refinements JSON Schema cannot express.
-    execute: async (args, ctx) => options.execute(parseArgs(options.name, schema, args), ctx),
+    execute: async (args: z.output<S>, ctx: ToolContext) =>
+      options.execute(parseArgs(options.name, schemaOf(), args), ctx),
   };
-  assertValidTool(tool, `tool '${options.name}'`);
-  return Object.freeze(tool);
+  if (typeof input !== 'function') {
+    const tool: Tool<z.output<S>> = { ...head, inputSchema: zodInputSchema(input), ...rest };
+    assertValidTool(tool, subject);
+    return Object.freeze(tool);
+  }
+  // A schema builder: everything but the schema is checked now, the schema when it is first built.
+  assertValidTool({ ...head, inputSchema: { type: 'object' }, ...rest }, subject);
+  let inputSchema: JsonSchema | undefined;
+  return Object.freeze({
+    ...head,
+    get inputSchema(): JsonSchema {
+      if (inputSchema === undefined) {
+        const built = zodInputSchema(schemaOf());
+        assertValidTool({ ...head, inputSchema: built, ...rest }, subject);
+        inputSchema = built;
+      }
+      return inputSchema;
+    },
+    ...rest,
+  });
 }
 
 function parseArgs<S extends z.ZodType>(name: string, schema: S, args: unknown): z.output<S> {

@@ -5,6 +5,7 @@ export { TOOL_OUTPUT_DELTA_MAX_CHARS } from './tool-context.js';
 export type { ToolContext } from './tool-context.js';
 export { defineTool, formatArgPath, zodInputSchema } from './define-tool.js';
 export type { DefineToolOptions } from './define-tool.js';
+export { lazyZod, type Zod } from './zod-loader.js';
 export { defineToolPack } from './tool-pack.js';
 export type { ToolPack } from './tool-pack.js';
 export type { OpenedResource, ResourceCapability, ToolResource, ToolResourceContext } from './tool-resource.js';

@@ -72,7 +72,8 @@ export function defineToolPack(pack: ToolPack): ToolPack {
   });
   const seen = new Set<string>();
   pack.tools.forEach((tool, i) => {
-    assertValidTool(tool, `${subject} tools[${i}]`);
+    // A schema built on first use is checked when the tool is registered, not when the pack is defined.
+    assertValidTool(tool, `${subject} tools[${i}]`, { deferSchemaGetter: true });
     if (seen.has(tool.name))
       throw new ToolDefinitionError(subject, `tools[${i}].name`, `duplicate tool name '${tool.name}'`);
     seen.add(tool.name);

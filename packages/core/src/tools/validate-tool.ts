@@ -12,8 +12,17 @@ export const TOOL_NAME_RE = /^[A-Za-z][A-Za-z0-9_.-]{0,127}$/;
 const OUTPUT_TYPES = ['text', 'json', 'diff', 'binary'];
 const BOOLEAN_CAPS = ['readOnly', 'idempotent', 'resumable', 'cancelSafe', 'paginated'] as const;
 
+/** What {@link assertValidTool} leaves out. */
+export interface ValidateToolOptions {
+  /**
+   * `true` skips an `inputSchema` that is a getter (a schema built on first use, see `defineTool`),
+   * so that defining a pack does not build it; the registry checks it when the tool is registered.
+   */
+  readonly deferSchemaGetter?: boolean;
+}
+
 /** Throws `INVALID_TOOL_DEFINITION` naming the first bad field of `tool`. */
-export function assertValidTool(tool: Tool, subject: string): void {
+export function assertValidTool(tool: Tool, subject: string, options: ValidateToolOptions = {}): void {
   const fail = (field: string, problem: string): never => {
     throw new ToolDefinitionError(subject, field, problem);
   };
@@ -24,12 +33,15 @@ export function assertValidTool(tool: Tool, subject: string): void {
   if (typeof tool.description !== 'string') fail('description', 'must be a string');
   if (!TOOL_TIERS.includes(tool.tier))
     fail('tier', `must be one of ${TOOL_TIERS.join(', ')}, got ${JSON.stringify(tool.tier)}`);
-  const schema = tool.inputSchema as unknown;
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
-    fail('inputSchema', 'must be a JSON Schema object');
-  const type = (schema as { type?: unknown }).type;
-  if (type !== undefined && type !== 'object')
-    fail('inputSchema.type', `must be 'object' (tool arguments are an object), got ${JSON.stringify(type)}`);
+  const deferred = options.deferSchemaGetter === true && Object.getOwnPropertyDescriptor(tool, 'inputSchema')?.get;
+  if (!deferred) {
+    const schema = tool.inputSchema as unknown;
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+      fail('inputSchema', 'must be a JSON Schema object');
+    const type = (schema as { type?: unknown }).type;
+    if (type !== undefined && type !== 'object')
+      fail('inputSchema.type', `must be 'object' (tool arguments are an object), got ${JSON.stringify(type)}`);
+  }
   if (typeof tool.execute !== 'function') fail('execute', 'must be a function');
   const caps = tool.capabilities;
   if (caps !== undefined) {

@@ -6,7 +6,9 @@
  * head and tail kept with exact totals. Metadata lists the files the command changed.
  */
 import { CapabilityUnavailableError, defineTool, type CapturedStream } from '@a3s-code/core';
-import { z } from 'zod';
+import type { z } from 'zod';
+
+type Zod = typeof z;
 import { renderCaptured } from '../../local/stream-capture.js';
 import { guard } from '../shared/results.js';
 import { renderBackground } from './background-report.js';
@@ -18,24 +20,25 @@ export const BASH_TIMEOUT_MS = { default: 120_000, min: 1, max: 600_000 } as con
 /** Default and bounds of the per-stream byte cap. */
 export const BASH_MAX_OUTPUT_BYTES = { default: 32 * 1024, min: 1024, max: 1024 * 1024 } as const;
 
-const bashInput = z.strictObject({
-  command: z.string().min(1).describe('the shell command line (run with bash -c)'),
-  timeout: z
-    .number()
-    .int()
-    .min(BASH_TIMEOUT_MS.min)
-    .max(BASH_TIMEOUT_MS.max)
-    .optional()
-    .describe('deadline in milliseconds, 1..600000 (default 120000)'),
-  cwd: z.string().optional().describe('working directory inside the workspace (default: the root)'),
-  max_output_bytes: z
-    .number()
-    .int()
-    .min(BASH_MAX_OUTPUT_BYTES.min)
-    .max(BASH_MAX_OUTPUT_BYTES.max)
-    .optional()
-    .describe('byte cap per stream (stdout, stderr), head and tail kept, 1024..1048576 (default 32768)'),
-});
+const bashInput = (z: Zod) =>
+  z.strictObject({
+    command: z.string().min(1).describe('the shell command line (run with bash -c)'),
+    timeout: z
+      .number()
+      .int()
+      .min(BASH_TIMEOUT_MS.min)
+      .max(BASH_TIMEOUT_MS.max)
+      .optional()
+      .describe('deadline in milliseconds, 1..600000 (default 120000)'),
+    cwd: z.string().optional().describe('working directory inside the workspace (default: the root)'),
+    max_output_bytes: z
+      .number()
+      .int()
+      .min(BASH_MAX_OUTPUT_BYTES.min)
+      .max(BASH_MAX_OUTPUT_BYTES.max)
+      .optional()
+      .describe('byte cap per stream (stdout, stderr), head and tail kept, 1024..1048576 (default 32768)'),
+  });
 
 function streamMeta(s: CapturedStream): Record<string, unknown> {
   return { total_bytes: s.totalBytes, truncated: s.truncated };

@@ -5,7 +5,9 @@
  * CRLF files stay CRLF when the strings are given with `\n`.
  */
 import { A3sError, defineTool } from '@a3s-code/core';
-import { z } from 'zod';
+import type { z } from 'zod';
+
+type Zod = typeof z;
 import { changeMetadata, describeChange } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { decodeText } from '../shared/text.js';
@@ -23,33 +25,37 @@ export class EditMatchError extends A3sError {
   }
 }
 
-const editInput = z
-  .strictObject({
-    file_path: z.string().min(1).describe('the file to edit'),
-    old_string: z.string().describe('exact text to replace (empty only to fill a missing or empty file)'),
-    new_string: z.string().describe('the replacement text'),
-    replace_all: z.boolean().optional().describe('replace every occurrence (default false: old_string must be unique)'),
-    dry_run: z.boolean().optional().describe('compute the diff and counts without writing'),
-    expected_replacements: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe('fail unless exactly this many replacements would be made'),
-    max_replacements: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe('refuse an edit that would make more replacements than this'),
-  })
-  .superRefine((v, ctx) => {
-    if (v.old_string === v.new_string)
-      ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'must differ from old_string' });
-  });
+const editInput = (z: Zod) =>
+  z
+    .strictObject({
+      file_path: z.string().min(1).describe('the file to edit'),
+      old_string: z.string().describe('exact text to replace (empty only to fill a missing or empty file)'),
+      new_string: z.string().describe('the replacement text'),
+      replace_all: z
+        .boolean()
+        .optional()
+        .describe('replace every occurrence (default false: old_string must be unique)'),
+      dry_run: z.boolean().optional().describe('compute the diff and counts without writing'),
+      expected_replacements: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe('fail unless exactly this many replacements would be made'),
+      max_replacements: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe('refuse an edit that would make more replacements than this'),
+    })
+    .superRefine((v, ctx) => {
+      if (v.old_string === v.new_string)
+        ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'must differ from old_string' });
+    });
 
 /** Arguments of `edit`. */
-export type EditArgs = z.output<typeof editInput>;
+export type EditArgs = z.output<ReturnType<typeof editInput>>;
 
 /** The `edit` tool. */
 export const editTool = defineTool({

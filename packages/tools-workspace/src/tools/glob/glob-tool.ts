@@ -4,7 +4,9 @@
  * lexically before paging, so pages form one stable sequence with no duplicate or skipped path.
  */
 import { CapabilityUnavailableError, defineTool } from '@a3s-code/core';
-import { z } from 'zod';
+import type { z } from 'zod';
+
+type Zod = typeof z;
 import { WorkspaceFileError } from '../../errors.js';
 import { sortPaths } from '../../search/path-order.js';
 import { isFastSearch } from '../../search/search-types.js';
@@ -12,19 +14,20 @@ import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { indexAfter } from '../shared/paging.js';
 import { guard, ok } from '../shared/results.js';
 
-const globInput = z.strictObject({
-  pattern: z.string().min(1).describe('glob, e.g. "**/*.ts", "src/**/test_*.py", "*.{json,yaml}"'),
-  path: z
-    .string()
-    .optional()
-    .describe('directory to search; the pattern is relative to it (default: the workspace root)'),
-  limit: z.number().int().min(1).max(1000).optional().describe('paths per page, 1..1000 (default 200)'),
-  cursor: z.string().min(1).optional().describe('the next_cursor of the previous page'),
-  sort: z
-    .enum(['backend', 'path'])
-    .optional()
-    .describe('backend (default: most recently modified first) or path (lexical, stable pages)'),
-});
+const globInput = (z: Zod) =>
+  z.strictObject({
+    pattern: z.string().min(1).describe('glob, e.g. "**/*.ts", "src/**/test_*.py", "*.{json,yaml}"'),
+    path: z
+      .string()
+      .optional()
+      .describe('directory to search; the pattern is relative to it (default: the workspace root)'),
+    limit: z.number().int().min(1).max(1000).optional().describe('paths per page, 1..1000 (default 200)'),
+    cursor: z.string().min(1).optional().describe('the next_cursor of the previous page'),
+    sort: z
+      .enum(['backend', 'path'])
+      .optional()
+      .describe('backend (default: most recently modified first) or path (lexical, stable pages)'),
+  });
 
 /** The `glob` tool. */
 export const globTool = defineTool({

@@ -10,7 +10,9 @@ import {
   type WorkspaceGrepRequest,
   type WorkspaceSearch,
 } from '@a3s-code/core';
-import { z } from 'zod';
+import type { z } from 'zod';
+
+type Zod = typeof z;
 import { WorkspaceFileError } from '../../errors.js';
 import { isFastSearch, type GrepFileCount } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
@@ -21,29 +23,33 @@ import { contentPage } from './grep-content.js';
 /** Output modes of `grep`. */
 export const GREP_OUTPUT_MODES = ['content', 'files_with_matches', 'count', 'summary'] as const;
 
-const context = z.number().int().min(0).max(20);
+const context = (z: Zod) => z.number().int().min(0).max(20);
 
-const grepInput = z.strictObject({
-  pattern: z.string().min(1).describe('regular expression (ripgrep syntax)'),
-  path: z.string().optional().describe('file or directory to search (default: the workspace root)'),
-  glob: z.string().min(1).optional().describe('only files matching this glob, e.g. "*.ts" or "src/**/*.rs"'),
-  '-i': z.boolean().optional().describe('case-insensitive'),
-  '-A': context.optional().describe('lines of context after each match (content mode), 0..20'),
-  '-B': context.optional().describe('lines of context before each match (content mode), 0..20'),
-  '-C': context.optional().describe('lines of context before and after each match (content mode), 0..20'),
-  output_mode: z.enum(GREP_OUTPUT_MODES).optional().describe('content (default), files_with_matches, count or summary'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(1000)
-    .optional()
-    .describe('matching lines (content) or files per page, 1..1000 (default 200)'),
-  cursor: z.string().min(1).optional().describe('the next_cursor of the previous page'),
-});
+const grepInput = (z: Zod) =>
+  z.strictObject({
+    pattern: z.string().min(1).describe('regular expression (ripgrep syntax)'),
+    path: z.string().optional().describe('file or directory to search (default: the workspace root)'),
+    glob: z.string().min(1).optional().describe('only files matching this glob, e.g. "*.ts" or "src/**/*.rs"'),
+    '-i': z.boolean().optional().describe('case-insensitive'),
+    '-A': context(z).optional().describe('lines of context after each match (content mode), 0..20'),
+    '-B': context(z).optional().describe('lines of context before each match (content mode), 0..20'),
+    '-C': context(z).optional().describe('lines of context before and after each match (content mode), 0..20'),
+    output_mode: z
+      .enum(GREP_OUTPUT_MODES)
+      .optional()
+      .describe('content (default), files_with_matches, count or summary'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe('matching lines (content) or files per page, 1..1000 (default 200)'),
+    cursor: z.string().min(1).optional().describe('the next_cursor of the previous page'),
+  });
 
 /** Arguments of `grep`. */
-export type GrepArgs = z.output<typeof grepInput>;
+export type GrepArgs = z.output<ReturnType<typeof grepInput>>;
 
 async function* iterateCounts(search: WorkspaceSearch, request: WorkspaceGrepRequest): AsyncGenerator<GrepFileCount> {
   let current: { path: string; count: number } | undefined;

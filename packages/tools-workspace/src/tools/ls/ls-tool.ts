@@ -3,15 +3,18 @@
  * (the last name returned), so any directory can be listed in bounded pages.
  */
 import { defineTool } from '@a3s-code/core';
-import { z } from 'zod';
+import type { z } from 'zod';
+
+type Zod = typeof z;
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { filesOf, guard, ok } from '../shared/results.js';
 
-const lsInput = z.strictObject({
-  path: z.string().optional().describe('directory to list (default: the workspace root)'),
-  limit: z.number().int().min(1).max(1000).optional().describe('entries per page, 1..1000 (default 200)'),
-  cursor: z.string().min(1).optional().describe('the next_cursor of the previous page'),
-});
+const lsInput = (z: Zod) =>
+  z.strictObject({
+    path: z.string().optional().describe('directory to list (default: the workspace root)'),
+    limit: z.number().int().min(1).max(1000).optional().describe('entries per page, 1..1000 (default 200)'),
+    cursor: z.string().min(1).optional().describe('the next_cursor of the previous page'),
+  });
 
 /** The `ls` tool. */
 export const lsTool = defineTool({

@@ -3,7 +3,6 @@
  * every file is applied in memory first, and if any fails no file changes. CRLF files stay CRLF.
  */
 import { A3sError, defineTool, type WorkspaceFileSystem } from '@a3s-code/core';
-import { z } from 'zod';
 import { changeMetadata, describeChange, type DescribedChange } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { decodeText } from '../shared/text.js';
@@ -34,10 +33,11 @@ async function readText(fs: WorkspaceFileSystem, path: string, signal: AbortSign
 export const patchTool = defineTool({
   name: 'patch',
   description: `Apply a unified diff (the format of "git diff" / "diff -u") to one or more files. Headers: "--- a/path" and "+++ b/path" ("/dev/null" to create or delete a file); hunks "@@ -start,count +start,count @@" whose line counts match their bodies. Context and removed lines must match the file exactly; a hunk may be found a few lines away from its stated position. All or nothing: if any hunk fails, no file is changed. Line endings of existing files are kept. Set dry_run to check a patch without writing.`,
-  input: z.strictObject({
-    patch: z.string().min(1).describe('the unified diff text'),
-    dry_run: z.boolean().optional().describe('check that the patch applies and return the result without writing'),
-  }),
+  input: (z) =>
+    z.strictObject({
+      patch: z.string().min(1).describe('the unified diff text'),
+      dry_run: z.boolean().optional().describe('check that the patch applies and return the result without writing'),
+    }),
   tier: 'write',
   requires: ['fs.read', 'fs.write'],
   capabilities: {

@@ -3,7 +3,9 @@
  * `max_output_bytes`, always with an explicit continuation when output is incomplete.
  */
 import { defineTool, InvalidToolArgsError } from '@a3s-code/core';
-import { z } from 'zod';
+import type { z } from 'zod';
+
+type Zod = typeof z;
 import { normalizeWorkspacePath } from '../../paths/normalize.js';
 import { filesOf, guard, ok } from '../shared/results.js';
 import { readBatch } from './read-batch.js';
@@ -13,47 +15,49 @@ import { MAX_READ_LIMIT } from './read-file.js';
 /** Default and bounds of `max_output_bytes`. */
 export const READ_MAX_OUTPUT_BYTES = { min: 1024, max: 98_304, default: 65_536 } as const;
 
-const offset = z.number().int().min(0).describe('0-based index of the first line to return');
-const limit = z.number().int().min(1).max(MAX_READ_LIMIT).describe('number of lines, 1..2000 (default 2000)');
+const offset = (z: Zod) => z.number().int().min(0).describe('0-based index of the first line to return');
+const limit = (z: Zod) =>
+  z.number().int().min(1).max(MAX_READ_LIMIT).describe('number of lines, 1..2000 (default 2000)');
 
-const readInput = z
-  .strictObject({
-    file_path: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('the file to read (relative to the workspace, or absolute inside it)'),
-    offset: offset.optional(),
-    limit: limit.optional(),
-    files: z
-      .array(z.strictObject({ path: z.string().min(1), offset: offset.optional(), limit: limit.optional() }))
-      .min(1)
-      .max(32)
-      .optional()
-      .describe('a batch of 1..32 files, each with an optional offset and limit'),
-    max_output_bytes: z
-      .number()
-      .int()
-      .min(READ_MAX_OUTPUT_BYTES.min)
-      .max(READ_MAX_OUTPUT_BYTES.max)
-      .optional()
-      .describe('byte budget of the whole response, 1024..98304 (default 65536)'),
-  })
-  .superRefine((v, ctx) => {
-    if ((v.file_path === undefined) === (v.files === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['file_path'], message: 'give exactly one of file_path or files' });
-    }
-    if (v.files !== undefined && (v.offset !== undefined || v.limit !== undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [v.offset !== undefined ? 'offset' : 'limit'],
-        message: 'with files, give offset and limit inside each entry',
-      });
-    }
-  });
+const readInput = (z: Zod) =>
+  z
+    .strictObject({
+      file_path: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('the file to read (relative to the workspace, or absolute inside it)'),
+      offset: offset(z).optional(),
+      limit: limit(z).optional(),
+      files: z
+        .array(z.strictObject({ path: z.string().min(1), offset: offset(z).optional(), limit: limit(z).optional() }))
+        .min(1)
+        .max(32)
+        .optional()
+        .describe('a batch of 1..32 files, each with an optional offset and limit'),
+      max_output_bytes: z
+        .number()
+        .int()
+        .min(READ_MAX_OUTPUT_BYTES.min)
+        .max(READ_MAX_OUTPUT_BYTES.max)
+        .optional()
+        .describe('byte budget of the whole response, 1024..98304 (default 65536)'),
+    })
+    .superRefine((v, ctx) => {
+      if ((v.file_path === undefined) === (v.files === undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['file_path'], message: 'give exactly one of file_path or files' });
+      }
+      if (v.files !== undefined && (v.offset !== undefined || v.limit !== undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [v.offset !== undefined ? 'offset' : 'limit'],
+          message: 'with files, give offset and limit inside each entry',
+        });
+      }
+    });
 
 /** Arguments of `read` after validation. */
-export type ReadArgs = z.output<typeof readInput>;
+export type ReadArgs = z.output<ReturnType<typeof readInput>>;
 
 /** The `read` tool. */
 export const readTool = defineTool({

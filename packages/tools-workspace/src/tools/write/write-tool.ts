@@ -4,33 +4,37 @@
  * not written twice, and a file of any other size is refused.
  */
 import { defineTool } from '@a3s-code/core';
-import { z } from 'zod';
+import type { z } from 'zod';
+
+type Zod = typeof z;
 import { WorkspaceFileError } from '../../errors.js';
 import { changeMetadata, describeChange, preview } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { byteLength, decodeText } from '../shared/text.js';
 import { assertWritableArg } from '../shared/writable.js';
 
-const writeInput = z.strictObject({
-  file_path: z.string().min(1).describe('the file to write (parents are created)'),
-  content: z.string().describe('the text to write'),
-  mode: z.enum(['overwrite', 'append']).optional().describe('overwrite (default) or append'),
-  expected_offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('append only: the file size in bytes before this chunk; a retried chunk is not appended twice'),
-});
+const writeInput = (z: Zod) =>
+  z.strictObject({
+    file_path: z.string().min(1).describe('the file to write (parents are created)'),
+    content: z.string().describe('the text to write'),
+    mode: z.enum(['overwrite', 'append']).optional().describe('overwrite (default) or append'),
+    expected_offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('append only: the file size in bytes before this chunk; a retried chunk is not appended twice'),
+  });
 
 /** The `write` tool. */
 export const writeTool = defineTool({
   name: 'write',
   description: `Write a text file in the workspace. mode "overwrite" (default) replaces the whole file; mode "append" adds content at the end. For chunked appends pass expected_offset = the file's size in bytes before this chunk (0 for a new file): a retried chunk that was already appended is reported as already applied instead of being written twice, and a file of another size is refused. Files under .a3s/ or any .git/ folder cannot be written. The result carries the changed path, digests, sizes and a bounded unified diff.`,
-  input: writeInput.superRefine((v, ctx) => {
-    if (v.expected_offset !== undefined && v.mode !== 'append')
-      ctx.addIssue({ code: 'custom', path: ['expected_offset'], message: 'is allowed only with mode "append"' });
-  }),
+  input: (z) =>
+    writeInput(z).superRefine((v, ctx) => {
+      if (v.expected_offset !== undefined && v.mode !== 'append')
+        ctx.addIssue({ code: 'custom', path: ['expected_offset'], message: 'is allowed only with mode "append"' });
+    }),
   tier: 'write',
   requires: ['fs.read', 'fs.write'],
   capabilities: {
