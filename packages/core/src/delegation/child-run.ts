@@ -16,7 +16,7 @@ import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import type { RunResult } from '../run/run-result.js';
-import { executeRun } from '../session/run-execution.js';
+import { executeRun } from '../run/run-execution.js';
 import type { FactStore } from '../store/fact-store.js';
 import { FileFactStore } from '../store/file-fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';

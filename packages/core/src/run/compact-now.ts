@@ -2,7 +2,7 @@
 import type { FoldState } from '@a3s-code/effect';
 import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
-import { runCompact } from '../run/compact-executor.js';
+import { runCompact } from './compact-executor.js';
 import { runPreCompactHooks } from '../hooks/session-hooks.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import { createRun } from './run-setup.js';
