@@ -27,7 +27,7 @@ import type { FactStore } from '../store/fact-store.js';
 import { emptyWorkspace } from '../workspace/workspace-services.js';
 import type { CodeConfig } from './code-config.js';
 import { compileHooks } from './command-hooks.js';
-import { DEFAULT_DELEGATION } from '../delegation/delegator.js';
+import { DEFAULT_DELEGATION } from '../delegation/delegation-options.js';
 import { validateConfigObject } from './config-schema.js';
 import { mergeLayers, normalizeLayer, type NormalizedLayer } from './merge-config.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';

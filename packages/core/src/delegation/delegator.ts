@@ -11,25 +11,9 @@ import type { GovernanceSnapshot } from '../invoker/governance.js';
 import { linkSignals } from '../invoker/link-signals.js';
 import type { SubagentTaskSnapshot } from '../session/snapshot-types.js';
 import type { AgentDefinition } from './agent-definition.js';
+import type { DelegationSettings } from './delegation-options.js';
 import { childGovernance } from './child-governance.js';
 import { runChild, type DelegationHost, type TaskOutcome, type TaskRequest } from './child-run.js';
-
-/** Delegation settings of a session. */
-export interface DelegationSettings {
-  /** Manual delegation: `false` removes `task`, `parallel_task` and `task_result` from the surface. */
-  readonly manual: boolean;
-  /** Automatic parallel fan-out guidance in the prompt; `false` turns off only that. */
-  readonly autoParallel: boolean;
-  /** Branches of one `parallel_task` running at once, `1..32`. */
-  readonly maxParallelTasks: number;
-}
-
-/** Default delegation settings. */
-export const DEFAULT_DELEGATION: DelegationSettings = Object.freeze({
-  manual: true,
-  autoParallel: true,
-  maxParallelTasks: 4,
-});
 
 /** Where a task is started from: the caller's governance, event sink and signals. */
 export interface TaskOrigin {

@@ -18,5 +18,6 @@ export {
   type SteerRefusal,
 } from './control-inbox.js';
 export { ResumeError } from './resume-error.js';
+export type { HistoryTurn, RunCheckpoint, RunCheckpointStore } from './run-checkpoint.js';
 export { STEP_LIMIT } from './run-execution.js';
 export { streamRun, type RunEventStream } from './stream-run.js';

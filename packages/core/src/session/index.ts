@@ -1,12 +1,6 @@
 export { Agent, type AgentConfig, type ResumeSessionOptions } from './agent.js';
 export { AgentSession, type SessionParts } from './agent-session.js';
-export {
-  validateSessionOptions,
-  type HistoryTurn,
-  type RunCheckpoint,
-  type RunCheckpointStore,
-  type SessionOptions,
-} from './session-options.js';
+export { validateSessionOptions, type SessionOptions } from './session-options.js';
 export { writeFileAtomic } from './atomic-file.js';
 export { FileSessionStore, sessionSnapshotPath } from './file-session-store.js';
 export { MemorySessionStore } from './memory-session-store.js';
