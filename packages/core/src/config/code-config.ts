@@ -180,8 +180,11 @@ export interface CodeConfig {
    */
   readonly questionTimeoutMs?: number;
   readonly llmRetry?: LlmRetryOptions;
-  /** Mode, YOLO, skill and tool-call budget object of every run. */
-  readonly governance?: GovernanceSnapshot;
+  /**
+   * Mode, YOLO and skill of every run. The tool-call budget is `budgets.toolCalls`: a
+   * `governance.budget` is refused with `SESSION_CONFIGURATION` naming it.
+   */
+  readonly governance?: Omit<GovernanceSnapshot, 'budget'>;
   /** Epoch-milliseconds clock. Default `Date.now`. */
   readonly clock?: () => number;
   /** Environment for model selection and `apiKeyEnv` (default `process.env`). Values never appear in errors. */
