@@ -289,8 +289,6 @@ export {
   validateConfigObject,
   type BudgetsConfig,
   type CodeConfig,
-  type CodeConfigHooks,
-  type CommandHookConfig,
   type JsonSchemaDocument,
   type NormalizedLayer,
   type ProviderName,
@@ -346,6 +344,8 @@ export {
 } from './delegation/index.js';
 export {
   HookBlockedError,
+  type CodeConfigHooks,
+  type CommandHookConfig,
   type HookDecision,
   type PreCompactHandler,
   type PreCompactInput,

@@ -6,7 +6,8 @@
  * (agent's first), `mcpServers`, `providers` and `budgets` merge by key, folders add up.
  */
 import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
-import type { CodeConfig, CodeConfigHooks } from './code-config.js';
+import type { CodeConfigHooks } from '../hooks/hook-options.js';
+import type { CodeConfig } from './code-config.js';
 import { assertNoRenamedKeys } from './renamed-keys.js';
 
 /** A checked layer (every setting has one spelling, so this is the layer itself). */

@@ -26,7 +26,7 @@ import { mkdirState } from '../store/state-folder.js';
 import type { FactStore } from '../store/fact-store.js';
 import { emptyWorkspace } from '../workspace/workspace-services.js';
 import type { CodeConfig } from './code-config.js';
-import { compileHooks } from './command-hooks.js';
+import { compileHooks } from '../hooks/command-hooks.js';
 import { DEFAULT_DELEGATION } from '../delegation/delegation-options.js';
 import { validateConfigObject } from './config-schema.js';
 import { mergeLayers, normalizeLayer, type NormalizedLayer } from './merge-config.js';
