@@ -75,14 +75,14 @@ export class Delegator {
   /** Runs a task in the foreground; the origin's run waits for it before its terminal state. */
   run(request: TaskRequest, origin: TaskOrigin, ids = this.allocate()): Promise<TaskOutcome> {
     const linked = linkSignals([origin.signal, this.#close.signal]);
-    const p = runChild(
-      this.#host,
+    const p = runChild({
+      host: this.#host,
       request,
       ids,
-      childGovernance(origin.governance, request.agent),
-      origin.events,
-      linked.signal,
-    ).finally(() => linked.dispose());
+      governance: childGovernance(origin.governance, request.agent),
+      parentEvents: origin.events,
+      signal: linked.signal,
+    }).finally(() => linked.dispose());
     this.#track(origin.runId, p);
     return p.then((o) => this.#record(o));
   }
@@ -94,14 +94,14 @@ export class Delegator {
     ids: { readonly taskId: string; readonly thread: string },
   ): Promise<TaskOutcome> {
     const linked = linkSignals([origin.signal, this.#close.signal]);
-    const p = runChild(
-      this.#host,
+    const p = runChild({
+      host: this.#host,
       request,
       ids,
-      childGovernance(origin.governance, request.agent),
-      origin.events,
-      linked.signal,
-    ).finally(() => linked.dispose());
+      governance: childGovernance(origin.governance, request.agent),
+      parentEvents: origin.events,
+      signal: linked.signal,
+    }).finally(() => linked.dispose());
     this.#track(`${origin.runId}#background`, p);
     return p.then((o) => this.#record(o));
   }

@@ -350,7 +350,13 @@ export class AgentSession {
   async compact(): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
     const lease = this.#take('compact');
     try {
-      return await compactNow(this.config, this.#invoker, this.state, this.#close.signal, this.#llmBudget);
+      return await compactNow({
+        config: this.config,
+        invoker: this.#invoker,
+        state: this.state,
+        sessionSignal: this.#close.signal,
+        ...(this.#llmBudget ? { llmBudget: this.#llmBudget } : {}),
+      });
     } finally {
       lease();
     }
