@@ -10,8 +10,7 @@ import type { GateOptions } from '../gate/session-gate.js';
 import type { PromptInputs } from '../prompt/system-prompt.js';
 import type { ToolSource } from '../session/tool-source.js';
 import type { GovernanceSnapshot, ToolCallBudgetOptions } from '../invoker/governance.js';
-import type { PostToolHook, PreToolHook } from '../invoker/hooks.js';
-import type { PreCompactHandler, PromptSubmitHandler, StopHandler } from '../hooks/session-hooks.js';
+import type { CodeConfigHooks } from '../hooks/hook-options.js';
 import type { LlmRetryOptions } from '../llm/governed-llm-client.js';
 import type { LlmBudgetLimits } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
@@ -40,36 +39,6 @@ export interface ProviderSettings {
   readonly apiKeyEnv?: string;
   /** Extra HTTP headers sent with every request; every value is redacted from error text. */
   readonly headers?: Readonly<Record<string, string>>;
-}
-
-/**
- * A declarative command hook: a shell command run with `node:child_process` for each call whose
- * tool name matches `matcher`. It receives the call (and for post-hooks the result) as JSON on
- * stdin and in `A3S_TOOL_NAME` / `A3S_TOOL_ID`. A pre-hook blocks the call on a non-zero exit
- * (stderr is the reason); a post-hook's non-zero exit marks the result failed.
- */
-export interface CommandHookConfig {
-  /** Tool-name glob (`*`, `write_*`, `mcp__github__*`). Default `*`. */
-  readonly matcher?: string;
-  /** Command line, run by `/bin/sh -c` in the workspace folder. */
-  readonly command: string;
-  /** Deadline in milliseconds, `1..600000`. Default 30000; past it the hook counts as failed. */
-  readonly timeoutMs?: number;
-}
-
-/**
- * Hooks: declarative command hooks and, in the object form, programmatic ones. `pre` and `post`
- * are the `pre_tool_use` / `post_tool_use` events (they see every call of every source).
- */
-export interface CodeConfigHooks {
-  readonly pre?: readonly (CommandHookConfig | PreToolHook)[];
-  readonly post?: readonly (CommandHookConfig | PostToolHook)[];
-  /** The `user_prompt_submit` event, before a prompt opens a run: block it (`HOOK_BLOCKED`) or replace its text. */
-  readonly userPromptSubmit?: readonly (CommandHookConfig | PromptSubmitHandler)[];
-  /** When a run is about to complete: a block continues the run with the reason as the next message (at most 3 times). */
-  readonly stop?: readonly (CommandHookConfig | StopHandler)[];
-  /** The `pre_compact` event, before `session.compact()` and the automatic compaction: a block skips it. */
-  readonly preCompact?: readonly (CommandHookConfig | PreCompactHandler)[];
 }
 
 /** Budgets: `llm` for the whole session (every provider call), `toolCalls` for each run. */
@@ -180,8 +149,11 @@ export interface CodeConfig {
    */
   readonly questionTimeoutMs?: number;
   readonly llmRetry?: LlmRetryOptions;
-  /** Mode, YOLO, skill and tool-call budget object of every run. */
-  readonly governance?: GovernanceSnapshot;
+  /**
+   * Mode, YOLO and skill of every run. The tool-call budget is `budgets.toolCalls`: a
+   * `governance.budget` is refused with `SESSION_CONFIGURATION` naming it.
+   */
+  readonly governance?: Omit<GovernanceSnapshot, 'budget'>;
   /** Epoch-milliseconds clock. Default `Date.now`. */
   readonly clock?: () => number;
   /** Environment for model selection and `apiKeyEnv` (default `process.env`). Values never appear in errors. */

@@ -107,11 +107,14 @@ describe('BUILD-07/08: each invalid configuration names its key path and the all
 });
 
 describe('BUILD-02: merge and conflict rules', () => {
-  it('the tool-call budget given both as budgets.toolCalls and governance.budget is a conflict naming both paths', async () => {
+  it('the tool-call budget has one spelling: governance.budget is refused, naming budgets.toolCalls', async () => {
     const agent = await Agent.create({ model: model(), persistence: 'memory', budgets: { toolCalls: { limit: 3 } } });
-    await expect(
-      agent.session(dir(), { governance: { budget: { reserve: () => ({ ok: true }) } } }),
-    ).rejects.toMatchObject({ field: 'budgets.toolCalls', conflictsWith: 'governance.budget' });
+    const budget = { reserve: () => ({ ok: true }) };
+    await expect(agent.session(dir(), { governance: { budget } } as never)).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      field: 'governance.budget',
+      details: expect.objectContaining({ renamed_to: 'budgets.toolCalls' }),
+    });
   });
 
   it('options patch the config: the patch wins key by key; denials and hooks add up; maps merge by key', () => {

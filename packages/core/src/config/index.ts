@@ -1,8 +1,6 @@
 export type {
   BudgetsConfig,
   CodeConfig,
-  CodeConfigHooks,
-  CommandHookConfig,
   ProviderSettings,
   SessionStoreSetting,
 } from './code-config.js';
@@ -14,7 +12,6 @@ export {
 } from './config-schema.js';
 export { baseUrlProblem, parseModelRef, PROVIDER_NAMES, type ProviderName } from './model-ref.js';
 export { codeConfigJsonSchema, CONFIG_SCHEMA_FILE, type JsonSchemaDocument } from './config-json-schema.js';
-export { commandPostHook, commandPreHook, compileHooks, DEFAULT_HOOK_TIMEOUT_MS } from './command-hooks.js';
 export { CONFIG_FILE_NAMES, findConfigFile, loadCodeConfig, parseCodeConfig } from './load-config.js';
 export { mergeLayers, mergePermissions, normalizeLayer, type NormalizedLayer } from './merge-config.js';
 export type { ResolvedSessionConfig } from './resolved-session-config.js';

@@ -5,29 +5,22 @@
  * layer wrote (the policy then decides deny → ask → allow), hooks add up
  * (agent's first), `mcpServers`, `providers` and `budgets` merge by key, folders add up.
  */
-import { SessionConfigurationError } from '../errors/session-errors.js';
 import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
-import type { CodeConfig, CodeConfigHooks } from './code-config.js';
+import type { CodeConfigHooks } from '../hooks/hook-options.js';
+import type { CodeConfig } from './code-config.js';
 import { assertNoRenamedKeys } from './renamed-keys.js';
 
 /** A checked layer (every setting has one spelling, so this is the layer itself). */
 export type NormalizedLayer = CodeConfig;
 
 /**
- * Checks one layer: an old spelling of a setting is refused (naming the one to use), and a
- * `governance.budget` object next to `budgets.toolCalls` is a conflict naming both paths. `layer`
- * names it in errors (`agent configuration`, `session options`).
+ * Checks one layer: an old spelling of a setting (`governance.budget` among them, whose one
+ * spelling is `budgets.toolCalls`) is refused, naming the one to use. The second argument names
+ * the layer (`agent configuration`, `session options`) for callers; the error names the field.
  * @throws SessionConfigurationError naming the field.
  */
-export function normalizeLayer(c: CodeConfig, layer: string): NormalizedLayer {
+export function normalizeLayer(c: CodeConfig, _layer: string): NormalizedLayer {
   assertNoRenamedKeys(c);
-  if (c.governance?.budget !== undefined && c.budgets?.toolCalls !== undefined) {
-    throw new SessionConfigurationError(
-      'budgets.toolCalls',
-      `conflicts with governance.budget in the ${layer} (${JSON.stringify(c.budgets.toolCalls)} vs (a ToolBudget object)); set only one of them`,
-      { conflictsWith: 'governance.budget' },
-    );
-  }
   return c;
 }
 
@@ -67,10 +60,7 @@ function byKey<T extends object>(a: T | undefined, b: T | undefined): T | undefi
   return a && b ? { ...a, ...b } : (b ?? a);
 }
 
-/**
- * Applies the patch `b` over `a` (both normalised). A setting that cannot hold both values after
- * the merge (a `governance.budget` object and `budgets.toolCalls`) is a conflict naming both paths.
- */
+/** Applies the patch `b` over `a` (both normalised). */
 export function mergeLayers(a: NormalizedLayer, b: NormalizedLayer): NormalizedLayer {
   const providers =
     a.providers && b.providers
@@ -101,17 +91,6 @@ export function mergeLayers(a: NormalizedLayer, b: NormalizedLayer): NormalizedL
       a.agentDirs || b.agentDirs ? unique([...(a.agentDirs ?? []), ...(b.agentDirs ?? [])]) : undefined,
     ),
   };
-  if (merged.governance?.budget !== undefined && merged.budgets?.toolCalls !== undefined) {
-    const [budgetsFrom, governanceFrom] = [
-      b.budgets?.toolCalls ? 'session options' : 'agent configuration',
-      b.governance?.budget ? 'session options' : 'agent configuration',
-    ];
-    throw new SessionConfigurationError(
-      'budgets.toolCalls',
-      `(from the ${budgetsFrom}) conflicts with governance.budget (from the ${governanceFrom}): both set the tool-call budget; set only one of them`,
-      { conflictsWith: 'governance.budget' },
-    );
-  }
   return merged;
 }
 

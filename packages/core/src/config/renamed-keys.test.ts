@@ -26,6 +26,7 @@ const RENAMED: readonly (readonly [Record<string, unknown>, string, string])[] =
   [{ recipe: { compact_threshold_tokens: 900 } }, 'recipe.compact_threshold_tokens', 'compactThresholdTokens'],
   [{ hooks: { user_prompt_submit: [{ command: 'true' }] } }, 'hooks.user_prompt_submit', 'hooks.userPromptSubmit'],
   [{ hooks: { pre_compact: [{ command: 'true' }] } }, 'hooks.pre_compact', 'hooks.preCompact'],
+  [{ governance: { budget: { limit: 3 } } }, 'governance.budget', 'budgets.toolCalls'],
 ];
 
 const renamedError = (field: string, use: string) => ({
@@ -80,6 +81,11 @@ const SETTINGS: readonly (readonly [string, Record<string, unknown>, Record<stri
   ['compactThresholdChars', { compactThresholdChars: 200 }, { recipe: { compact_threshold_chars: 200 } }],
   ['compactThresholdTokens', { compactThresholdTokens: 900 }, { recipe: { compact_threshold_tokens: 900 } }],
   ['budgets.llm', { budgets: { llm: { maxCalls: 2 } } }, { llmBudget: { maxCalls: 2 } }],
+  [
+    'budgets.toolCalls',
+    { budgets: { toolCalls: { limit: 3, softLimit: 2 } } },
+    { toolCallBudget: { limit: 3, softLimit: 2 } },
+  ],
   [
     'hooks.userPromptSubmit',
     { hooks: { userPromptSubmit: [{ command: 'true' }] } },

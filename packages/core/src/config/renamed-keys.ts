@@ -26,6 +26,14 @@ export const RENAMED_HOOK_KEYS: Readonly<Record<string, string>> = Object.freeze
   pre_compact: 'hooks.preCompact',
 });
 
+/**
+ * Old `governance.<key>` → the one spelling to use: the tool-call budget is configured only as
+ * `budgets.toolCalls` (`{ limit, softLimit }`), and each run gets a fresh budget from it.
+ */
+export const RENAMED_GOVERNANCE_KEYS: Readonly<Record<string, string>> = Object.freeze({
+  budget: 'budgets.toolCalls',
+});
+
 const KERNEL_CHECKS = ['permission_projection', 'completion_gate', 'kernel', 'kernel_policy'];
 
 /**
@@ -45,6 +53,16 @@ export function assertNoRenamedKeys(value: unknown, where?: string): void {
     for (const [old, use] of Object.entries(RENAMED_HOOK_KEYS)) {
       if ((v.hooks as Record<string, unknown>)[old] !== undefined)
         throw new SessionConfigurationError(`hooks.${old}`, `was renamed: use \`${use}\`${suffix}`, { renamedTo: use });
+    }
+  }
+  if (typeof v.governance === 'object' && v.governance !== null) {
+    for (const [old, use] of Object.entries(RENAMED_GOVERNANCE_KEYS)) {
+      if ((v.governance as Record<string, unknown>)[old] !== undefined)
+        throw new SessionConfigurationError(
+          `governance.${old}`,
+          `was renamed: use \`${use}\` (\`{ limit, softLimit }\`)${suffix}`,
+          { renamedTo: use },
+        );
     }
   }
   if (v.recipe === undefined) return;

@@ -18,14 +18,14 @@ import type { ModelPricing } from '../llm/model-pricing.js';
 import type { ModelConfig } from '../llm/model-resolver.js';
 import type { ParkMode } from '../run/run-result.js';
 import type { QuestionHandler } from '../run/run-result.js';
-import type { HistoryTurn } from '../session/session-options.js';
+import type { HistoryTurn } from '../run/run-checkpoint.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { FactStore } from '../store/fact-store.js';
 import type { WebSetting } from '../tools/pack-settings.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import type { AgentDefinitionInput } from '../delegation/agent-definition.js';
-import type { DelegationSettings } from '../delegation/delegator.js';
+import type { DelegationSettings } from '../delegation/delegation-options.js';
 
 /** Everything a session is built from, with every default filled in and every resource open. */
 export interface ResolvedSessionConfig {

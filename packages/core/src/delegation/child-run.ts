@@ -16,7 +16,7 @@ import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import type { RunResult } from '../run/run-result.js';
-import { executeRun } from '../session/run-execution.js';
+import { executeRun } from '../run/run-execution.js';
 import type { FactStore } from '../store/fact-store.js';
 import { FileFactStore } from '../store/file-fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
@@ -92,15 +92,25 @@ function changesOf(ledger: MutationLedger): TaskOutcome['changes'] {
   );
 }
 
+/** Options of {@link runChild}: one child run and where it comes from. */
+export interface RunChildOptions {
+  /** What the child inherits from its session: configuration, invoker, system prompt, budgets. */
+  readonly host: DelegationHost;
+  /** The task: agent, prompt, description, step cap and output schema. */
+  readonly request: TaskRequest;
+  /** The task's id and the child's thread (its fact log). */
+  readonly ids: { readonly taskId: string; readonly thread: string };
+  /** The child's governance: the caller's narrowed by the agent (`childGovernance`). */
+  readonly governance: GovernanceSnapshot;
+  /** The calling run's events: `subagent_start`, progress and `subagent_end` go here. */
+  readonly parentEvents: EventSink;
+  /** Ends the child (the calling tool call's signal, linked with the session's close). */
+  readonly signal: AbortSignal;
+}
+
 /** Runs one child to its end. Never throws: a failure is an outcome with `error`; its changes are always reported. */
-export async function runChild(
-  host: DelegationHost,
-  request: TaskRequest,
-  ids: { readonly taskId: string; readonly thread: string },
-  governance: GovernanceSnapshot,
-  parentEvents: EventSink,
-  signal: AbortSignal,
-): Promise<TaskOutcome> {
+export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
+  const { host, request, ids, governance, parentEvents, signal } = options;
   const { agent } = request;
   const base = { task_id: ids.taskId, agent: agent.name, description: request.description, thread: ids.thread };
   const empty = { run_id: null, steps: 0, tool_calls: 0, usage: { input_tokens: 0, output_tokens: 0 }, changes: [] };

@@ -11,25 +11,9 @@ import type { GovernanceSnapshot } from '../invoker/governance.js';
 import { linkSignals } from '../invoker/link-signals.js';
 import type { SubagentTaskSnapshot } from '../session/snapshot-types.js';
 import type { AgentDefinition } from './agent-definition.js';
+import type { DelegationSettings } from './delegation-options.js';
 import { childGovernance } from './child-governance.js';
 import { runChild, type DelegationHost, type TaskOutcome, type TaskRequest } from './child-run.js';
-
-/** Delegation settings of a session. */
-export interface DelegationSettings {
-  /** Manual delegation: `false` removes `task`, `parallel_task` and `task_result` from the surface. */
-  readonly manual: boolean;
-  /** Automatic parallel fan-out guidance in the prompt; `false` turns off only that. */
-  readonly autoParallel: boolean;
-  /** Branches of one `parallel_task` running at once, `1..32`. */
-  readonly maxParallelTasks: number;
-}
-
-/** Default delegation settings. */
-export const DEFAULT_DELEGATION: DelegationSettings = Object.freeze({
-  manual: true,
-  autoParallel: true,
-  maxParallelTasks: 4,
-});
 
 /** Where a task is started from: the caller's governance, event sink and signals. */
 export interface TaskOrigin {
@@ -91,14 +75,14 @@ export class Delegator {
   /** Runs a task in the foreground; the origin's run waits for it before its terminal state. */
   run(request: TaskRequest, origin: TaskOrigin, ids = this.allocate()): Promise<TaskOutcome> {
     const linked = linkSignals([origin.signal, this.#close.signal]);
-    const p = runChild(
-      this.#host,
+    const p = runChild({
+      host: this.#host,
       request,
       ids,
-      childGovernance(origin.governance, request.agent),
-      origin.events,
-      linked.signal,
-    ).finally(() => linked.dispose());
+      governance: childGovernance(origin.governance, request.agent),
+      parentEvents: origin.events,
+      signal: linked.signal,
+    }).finally(() => linked.dispose());
     this.#track(origin.runId, p);
     return p.then((o) => this.#record(o));
   }
@@ -110,14 +94,14 @@ export class Delegator {
     ids: { readonly taskId: string; readonly thread: string },
   ): Promise<TaskOutcome> {
     const linked = linkSignals([origin.signal, this.#close.signal]);
-    const p = runChild(
-      this.#host,
+    const p = runChild({
+      host: this.#host,
       request,
       ids,
-      childGovernance(origin.governance, request.agent),
-      origin.events,
-      linked.signal,
-    ).finally(() => linked.dispose());
+      governance: childGovernance(origin.governance, request.agent),
+      parentEvents: origin.events,
+      signal: linked.signal,
+    }).finally(() => linked.dispose());
     this.#track(`${origin.runId}#background`, p);
     return p.then((o) => this.#record(o));
   }

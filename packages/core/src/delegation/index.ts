@@ -3,8 +3,7 @@ export type { AgentDefinition, AgentDefinitionInput } from './agent-definition.j
 export { WORKSPACE_AGENT_DIR, loadAgentCatalog } from './agent-catalog.js';
 export { DELEGATION_TOOL_NAMES, childGovernance } from './child-governance.js';
 export type { TaskOutcome, TaskStatus } from './child-run.js';
-export { DEFAULT_DELEGATION } from './delegator.js';
-export type { DelegationSettings } from './delegator.js';
+export { DEFAULT_DELEGATION, type DelegationSettings } from './delegation-options.js';
 export { checkTaskOutput } from './output-schema.js';
 export type { OutputCheck } from './output-schema.js';
 export { PARALLEL_TASK_LIMITS } from './task-args.js';

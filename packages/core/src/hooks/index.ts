@@ -18,3 +18,5 @@ export type {
   StopHandler,
   StopInput,
 } from './session-hooks.js';
+export { commandPostHook, commandPreHook, compileHooks, DEFAULT_HOOK_TIMEOUT_MS } from './command-hooks.js';
+export type { CodeConfigHooks, CommandHookConfig } from './hook-options.js';

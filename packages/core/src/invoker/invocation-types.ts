@@ -2,7 +2,7 @@
  * The vocabulary shared by the invoker, the tools it runs and the hosts that call it.
  */
 import type { A3sError } from '@a3s-code/effect';
-import type { ToolCapabilities } from '../tools/tool.js';
+import type { ToolCapabilities } from '../tools/tool-capabilities.js';
 
 /**
  * Where a call came from. `agent`: the model; `nested`: inside a governed `batch`,

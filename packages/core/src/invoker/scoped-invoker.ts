@@ -6,7 +6,8 @@
  */
 import { CancelledError } from '../errors/tool-errors.js';
 import { hiddenReason } from '../registry/tool-surface.js';
-import { resolveCapabilities, type Tool, type ToolCapabilities } from '../tools/tool.js';
+import { resolveCapabilities, type Tool } from '../tools/tool.js';
+import type { ToolCapabilities } from '../tools/tool-capabilities.js';
 import type { A3sError } from '@a3s-code/effect';
 import type {
   InvocationSource,

@@ -4,7 +4,8 @@
  * the SDK's `toolInfo`). A descriptor never carries `execute`: handing out the tool object would
  * let a host run it outside the kernel.
  */
-import { DEFAULT_TOOL_CAPABILITIES, type Tool, type ToolCapabilities } from '../tools/tool.js';
+import type { Tool } from '../tools/tool.js';
+import { DEFAULT_TOOL_CAPABILITIES, type ToolCapabilities } from '../tools/tool-capabilities.js';
 import type { WorkspaceCapability } from '../workspace/capabilities.js';
 import type { ToolDefinition } from './tool-registry.js';
 

@@ -28,15 +28,19 @@ import { answerPayload, parkedAt, type ParkMode, type QuestionHandler, type RunR
 import type { RunEnv } from './run-env.js';
 import { runTool } from './tool-executor.js';
 
-/** What the driver needs beyond the run environment. */
-export interface FactRunOptions {
+/** Options of {@link driveRun}: the run environment and what the driver needs beyond it. */
+export interface DriveRunOptions {
+  /** The run's environment (built by `createRun`). */
   readonly env: RunEnv;
+  /** The harness deciding the enabled transitions (its kernel checks must stay on). */
   readonly harness: Harness;
   /** The session's folder, in sync with `env.store.log`. */
   readonly folder: Folder;
   /** Transitions allowed in this call. */
   readonly stepLimit: number;
+  /** Asks a human to confirm a parked call live. Without one, a confirmation park waits for the host. */
   readonly confirmation?: ConfirmationManager;
+  /** Answers a parked `ask_user` question live. Without one, a question park waits for the host. */
   readonly onQuestion?: QuestionHandler;
   /** `wait` (default): wait for the host to answer a park; `return`: return `parked`. */
   readonly parkMode: ParkMode;
@@ -54,22 +58,22 @@ export interface FactRunOptions {
 }
 
 /** Drives a run to its end, its park, its cancellation or its failure (which throws). */
-export async function driveRun(o: FactRunOptions): Promise<RunResult> {
-  const { env, folder } = o;
+export async function driveRun(options: DriveRunOptions): Promise<RunResult> {
+  const { env, folder } = options;
   // both kernel checks wrap every run; no harness may come without them.
-  if (o.harness.kernel?.permission_projection !== true || o.harness.kernel?.completion_gate !== true) {
+  if (options.harness.kernel?.permission_projection !== true || options.harness.kernel?.completion_gate !== true) {
     throw new InvalidTransitionError(
       'the harness must keep both kernel checks (permission projection and completion gate) on',
     );
   }
-  const harness = gated(o);
+  const harness = gated(options);
   let steps = 0;
   let announced = '';
   for (;;) {
-    const remaining = o.stepLimit - steps;
+    const remaining = options.stepLimit - steps;
     if (remaining <= 0) {
-      const next = pendingTransition(o);
-      if (next) throw new StepLimitError(o.stepLimit, next.key);
+      const next = pendingTransition(options);
+      if (next) throw new StepLimitError(options.stepLimit, next.key);
     }
     const r =
       remaining <= 0
@@ -80,10 +84,10 @@ export async function driveRun(o: FactRunOptions): Promise<RunResult> {
             folder,
             limit: remaining,
             signal: env.signal,
-            execute: (t, s) => execute(env, t, s, o.hooks ?? {}),
+            execute: (t, s) => execute(env, t, s, options.hooks ?? {}),
             onAppend: async (facts) => {
               await env.store.flush();
-              o.onFacts?.(facts);
+              options.onFacts?.(facts);
             },
           }).catch((e: unknown) => {
             if (env.signal.aborted && !A3sError.hasCode(e, 'STEP_LIMIT'))
@@ -106,7 +110,7 @@ export async function driveRun(o: FactRunOptions): Promise<RunResult> {
       announced = parkKey;
       announce(env, r.state);
     }
-    const answered = await waitForAnswer(o, r.state);
+    const answered = await waitForAnswer(options, r.state);
     if (!answered) return result(env, r.state, steps, 'parked');
     announceRefusal(env, r.state);
   }
@@ -151,23 +155,23 @@ function parkKeyOf(state: FoldState): string {
   return `${q.turn}:${q.cycle}:${q.question_id}`;
 }
 
-function pendingTransition(o: FactRunOptions): Transition | undefined {
-  return gated(o)
-    .enabled(o.folder.state)
-    .find((t) => !o.env.store.log.hasCause(t.key));
+function pendingTransition(options: DriveRunOptions): Transition | undefined {
+  return gated(options)
+    .enabled(options.folder.state)
+    .find((t) => !options.env.store.log.hasCause(t.key));
 }
 
 /** The harness with the completion gate's early end in front of `infer`. */
-function gated(o: FactRunOptions): Harness {
-  const early = o.earlyEnd;
-  if (!early) return o.harness;
-  const facts = o.env.store.log;
+function gated(options: DriveRunOptions): Harness {
+  const early = options.earlyEnd;
+  if (!early) return options.harness;
+  const facts = options.env.store.log;
   return {
-    ...o.harness,
+    ...options.harness,
     enabled: (s: FoldState) => {
       const last = facts.facts[s.counters.last_seq - 1];
       if (s.phase === 'infer' && last?.type === 'tool.result' && early()) return [];
-      return o.harness.enabled(s);
+      return options.harness.enabled(s);
     },
   };
 }
@@ -218,9 +222,9 @@ function announce(env: RunEnv, state: FoldState): void {
  * Waits until an answer fact is in the log. Returns false when nobody will answer live (the run
  * then returns `parked`). Rejects with `CANCELLED` when the run is interrupted.
  */
-async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boolean> {
-  const { env } = o;
-  if (o.parkMode === 'return') return false;
+async function waitForAnswer(options: DriveRunOptions, state: FoldState): Promise<boolean> {
+  const { env } = options;
+  if (options.parkMode === 'return') return false;
   const confirm = state.view.pending_confirmation;
   const question = state.view.pending_question;
   // `stop` ends every wait: the run's abort, or the first answer.
@@ -229,10 +233,10 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
   if (env.signal.aborted) stop.abort(env.signal.reason);
   else env.signal.addEventListener('abort', onRunAbort, { once: true });
   const waits: Promise<void>[] = [
-    o.hostAnswered(stop.signal),
+    options.hostAnswered(stop.signal),
     new Promise<void>((r) => stop.signal.addEventListener('abort', () => r(), { once: true })),
   ];
-  if (confirm && o.confirmation) {
+  if (confirm && options.confirmation) {
     const rule = (confirm.call as { confirmation_rule?: unknown }).confirmation_rule;
     const request = {
       toolId: confirm.call.id,
@@ -244,9 +248,9 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
       sessionId: env.sessionId,
     };
     waits.push(
-      o.confirmation.confirm(request, stop.signal).then((answer) =>
+      options.confirmation.confirm(request, stop.signal).then((answer) =>
         appendAnswer(
-          o,
+          options,
           stop.signal,
           drafts.confirmationAnswered(env.runId, parkKeyOf(state), {
             tool_call_id: confirm.call.id,
@@ -258,11 +262,11 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
       ),
     );
   }
-  if (question && o.onQuestion) {
+  if (question && options.onQuestion) {
     waits.push(
-      o.onQuestion(question, stop.signal).then((answer) => {
+      options.onQuestion(question, stop.signal).then((answer) => {
         const payload = { question_id: question.question_id, ...answerPayload(answer), at_ms: env.clock() };
-        return appendAnswer(o, stop.signal, drafts.questionAnswered(env.runId, parkKeyOf(state), payload));
+        return appendAnswer(options, stop.signal, drafts.questionAnswered(env.runId, parkKeyOf(state), payload));
       }),
     );
   }
@@ -284,13 +288,13 @@ async function waitForAnswer(o: FactRunOptions, state: FoldState): Promise<boole
 }
 
 /** Appends a live answer unless the host answered first (then the fold has moved on). */
-async function appendAnswer(o: FactRunOptions, stop: AbortSignal, draft: FactDraft): Promise<void> {
+async function appendAnswer(options: DriveRunOptions, stop: AbortSignal, draft: FactDraft): Promise<void> {
   if (stop.aborted) return;
-  sync(o.folder, o.env.store.log);
-  const phase = o.folder.currentPhase;
+  sync(options.folder, options.env.store.log);
+  const phase = options.folder.currentPhase;
   if (phase !== 'confirm' && phase !== 'question') return;
-  const facts = await o.env.store.append([draft], null);
-  o.onFacts?.(facts);
+  const facts = await options.env.store.append([draft], null);
+  options.onFacts?.(facts);
 }
 
 function result(

@@ -10,3 +10,14 @@ export { COMPACTION_KEPT_MESSAGES } from './compact-executor.js';
 export { toLlmMessages, toLlmTools } from './conversation.js';
 export { QuestionCapError } from './infer-executor.js';
 export type { ParkedAt, ParkMode, QuestionAnswer, QuestionHandler, RunResult, RunUsage } from './run-result.js';
+export {
+  ControlInbox,
+  type InterruptOptions,
+  type SteerOptions,
+  type SteerReceipt,
+  type SteerRefusal,
+} from './control-inbox.js';
+export { ResumeError } from './resume-error.js';
+export type { HistoryTurn, RunCheckpoint, RunCheckpointStore } from './run-checkpoint.js';
+export { STEP_LIMIT } from './run-execution.js';
+export { streamRun, type RunEventStream } from './stream-run.js';

@@ -24,10 +24,10 @@ import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.j
 import type { FactStore } from '../store/fact-store.js';
 import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
 import { answerPayload, type QuestionAnswer, type RunResult } from '../run/run-result.js';
-import type { InterruptOptions, SteerOptions, SteerReceipt } from './control-inbox.js';
-import { executeRun, type RunRequest } from './run-execution.js';
-import { streamRun, type RunEventStream } from './stream-run.js';
-import type { LiveRun } from './run-setup.js';
+import type { InterruptOptions, SteerOptions, SteerReceipt } from '../run/control-inbox.js';
+import { executeRun, type RunRequest } from '../run/run-execution.js';
+import { streamRun, type RunEventStream } from '../run/stream-run.js';
+import type { LiveRun } from '../run/run-setup.js';
 import type { SessionArtifactStore } from './session-artifacts.js';
 import { buildSnapshot } from './snapshot-builder.js';
 import type { RunRecord, SessionSnapshotV1, SubagentTaskSnapshot, VerificationReport } from './snapshot-types.js';
@@ -40,7 +40,7 @@ import type { LlmBudget } from '../llm/llm-budget.js';
 import { AgentEventEmitter } from '../events/event-emitter.js';
 import type { EventEnvelopeV1 } from '../events/event-envelope.js';
 import type { LlmClient } from '../llm/llm-client.js';
-import { compactNow } from './compact-now.js';
+import { compactNow } from '../run/compact-now.js';
 import type { Delegator } from '../delegation/delegator.js';
 import {
   backgroundTaskResult,
@@ -350,7 +350,13 @@ export class AgentSession {
   async compact(): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
     const lease = this.#take('compact');
     try {
-      return await compactNow(this.config, this.#invoker, this.state, this.#close.signal, this.#llmBudget);
+      return await compactNow({
+        config: this.config,
+        invoker: this.#invoker,
+        state: this.state,
+        sessionSignal: this.#close.signal,
+        ...(this.#llmBudget ? { llmBudget: this.#llmBudget } : {}),
+      });
     } finally {
       lease();
     }

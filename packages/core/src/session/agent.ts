@@ -26,7 +26,7 @@ import { loadSkillCatalog } from '../skills/skill-catalog.js';
 import { AgentSession } from './agent-session.js';
 import { FileSessionStore } from './file-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
-import { historyFacts } from './run-setup.js';
+import { historyFacts } from '../run/run-setup.js';
 import { plugInPacks, sessionPacks } from './session-tools.js';
 import { SessionResources } from '../registry/session-resources.js';
 import { hasAskPort } from '../run/ask-user.js';

@@ -21,7 +21,7 @@ import type { SessionOptions } from './session-options.js';
 import { A3sError } from '@a3s-code/effect';
 import type { AgentDefinition } from '../delegation/agent-definition.js';
 import { loadAgentCatalog } from '../delegation/agent-catalog.js';
-import { DEFAULT_DELEGATION, type DelegationSettings } from '../delegation/delegator.js';
+import { DEFAULT_DELEGATION, type DelegationSettings } from '../delegation/delegation-options.js';
 import type { DelegationPort } from '../delegation/task-tools.js';
 import { SessionResources } from '../registry/session-resources.js';
 import { loadSkillCatalog } from '../skills/skill-catalog.js';

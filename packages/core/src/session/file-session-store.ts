@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { threadIdFor } from '@a3s-code/effect';
 import { SessionSnapshotError, SessionStoreError } from '../errors/persistence-errors.js';
 import { TEMP_PREFIX, writeFileAtomic } from './atomic-file.js';
-import type { RunCheckpoint } from './session-options.js';
+import type { RunCheckpoint } from '../run/run-checkpoint.js';
 import { checkpointFromSnapshot, type SessionListing, type SessionStore } from './session-store.js';
 import { parseSessionSnapshot } from './snapshot-parse.js';
 import type { SessionSnapshotV1 } from './snapshot-types.js';

@@ -1,21 +1,6 @@
 export { Agent, type AgentConfig, type ResumeSessionOptions } from './agent.js';
 export { AgentSession, type SessionParts } from './agent-session.js';
-export {
-  ControlInbox,
-  type InterruptOptions,
-  type SteerOptions,
-  type SteerReceipt,
-  type SteerRefusal,
-} from './control-inbox.js';
-export { ResumeError } from './resume-error.js';
-export { STEP_LIMIT } from './run-execution.js';
-export {
-  validateSessionOptions,
-  type HistoryTurn,
-  type RunCheckpoint,
-  type RunCheckpointStore,
-  type SessionOptions,
-} from './session-options.js';
+export { validateSessionOptions, type SessionOptions } from './session-options.js';
 export { writeFileAtomic } from './atomic-file.js';
 export { FileSessionStore, sessionSnapshotPath } from './file-session-store.js';
 export { MemorySessionStore } from './memory-session-store.js';
@@ -41,5 +26,4 @@ export {
 export { DEFAULT_TRACE_EVENTS, TraceRecorder } from './trace-recorder.js';
 export type { ToolSource } from './tool-source.js';
 export { describeSessionTools } from './describe-tools.js';
-export { streamRun, type RunEventStream } from './stream-run.js';
 export type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from './session-delegation.js';

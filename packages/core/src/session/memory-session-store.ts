@@ -4,7 +4,7 @@
  * are deep copies, so later changes to a session never leak into a saved generation.
  */
 import { SessionStoreError } from '../errors/persistence-errors.js';
-import type { RunCheckpoint } from './session-options.js';
+import type { RunCheckpoint } from '../run/run-checkpoint.js';
 import { checkpointFromSnapshot, type SessionListing, type SessionStore } from './session-store.js';
 import { checkIntegrity } from './snapshot-parse.js';
 import type { SessionSnapshotV1 } from './snapshot-types.js';

@@ -7,23 +7,7 @@
 import type { CodeConfig } from '../config/code-config.js';
 import { validateConfigObject } from '../config/config-schema.js';
 import { normalizeLayer } from '../config/merge-config.js';
-
-/** A turn of earlier conversation to restore into an empty log. */
-export interface HistoryTurn {
-  readonly role: 'user' | 'assistant';
-  readonly content: string;
-}
-
-/** The transcript a loop checkpoint holds for a run. */
-export interface RunCheckpoint {
-  readonly runId: string;
-  readonly messages: readonly HistoryTurn[];
-}
-
-/** Where a session looks for run checkpoints when its log is empty; every `SessionStore` is one. */
-export interface RunCheckpointStore {
-  loadRunCheckpoint(sessionId: string, runId: string): Promise<RunCheckpoint | undefined>;
-}
+import type { HistoryTurn } from '../run/run-checkpoint.js';
 
 /** Options of `agent.session(dir, options)`: any `CodeConfig` key (overriding the agent's) plus the session's own. */
 export interface SessionOptions extends CodeConfig {

@@ -4,7 +4,7 @@
  * run's transcript from the snapshot's conversation.
  */
 import { SessionConfigurationError } from '../errors/session-errors.js';
-import type { HistoryTurn, RunCheckpoint } from './session-options.js';
+import type { HistoryTurn, RunCheckpoint } from '../run/run-checkpoint.js';
 import type { SessionSnapshotV1 } from './snapshot-types.js';
 
 /** One saved session, as `listSessions` reports it. */

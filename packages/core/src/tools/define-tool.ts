@@ -7,7 +7,8 @@
 import type { z } from 'zod';
 import { InvalidToolArgsError, type ToolArgIssue } from '../errors/tool-errors.js';
 import type { JsonSchema } from './json-schema.js';
-import type { Tool, ToolCapabilities, ToolResult, ToolTier } from './tool.js';
+import type { Tool, ToolResult, ToolTier } from './tool.js';
+import type { ToolCapabilities } from './tool-capabilities.js';
 import type { ToolContext } from './tool-context.js';
 import type { WorkspaceCapability } from '../workspace/capabilities.js';
 import { assertValidTool } from './validate-tool.js';

@@ -1,6 +1,7 @@
 export type { JsonSchema, JsonValue } from './json-schema.js';
-export { DEFAULT_TOOL_CAPABILITIES, TOOL_TIERS, resolveCapabilities } from './tool.js';
-export type { Tool, ToolCapabilities, ToolOutputType, ToolResult, ToolTier } from './tool.js';
+export { TOOL_TIERS, resolveCapabilities } from './tool.js';
+export type { Tool, ToolResult, ToolTier } from './tool.js';
+export { DEFAULT_TOOL_CAPABILITIES, type ToolCapabilities, type ToolOutputType } from './tool-capabilities.js';
 export { TOOL_OUTPUT_DELTA_MAX_CHARS } from './tool-context.js';
 export type { ToolContext } from './tool-context.js';
 export { defineTool, formatArgPath, zodInputSchema } from './define-tool.js';

@@ -5,6 +5,7 @@
  * against this file only.
  */
 import type { JsonSchema } from './json-schema.js';
+import { DEFAULT_TOOL_CAPABILITIES, type ToolCapabilities } from './tool-capabilities.js';
 import type { ToolContext } from './tool-context.js';
 import type { WorkspaceCapability } from '../workspace/capabilities.js';
 
@@ -13,38 +14,6 @@ export type ToolTier = 'read' | 'write' | 'exec';
 
 /** Every tier, in increasing order of authority. */
 export const TOOL_TIERS: readonly ToolTier[] = ['read', 'write', 'exec'];
-
-/** The shape of a tool's output text, as a hint for renderers and schedulers. */
-export type ToolOutputType = 'text' | 'json' | 'diff' | 'binary';
-
-/** Per-call scheduling capabilities. Unknown ones are treated conservatively. */
-export interface ToolCapabilities {
-  /** The call has no side effects. Only read-only, idempotent calls fan out in `batch`. */
-  readonly readOnly: boolean;
-  /** Running the call twice has the same effect as once. */
-  readonly idempotent: boolean;
-  /** A call interrupted by a crash can be run again on resume. */
-  readonly resumable: boolean;
-  /** Aborting the call through its signal leaves no partial effect behind. */
-  readonly cancelSafe: boolean;
-  /** The output carries a continuation cursor when incomplete. */
-  readonly paginated: boolean;
-  /** Calls of this tool that may run at once across the invoker, `1..1024`. */
-  readonly maxParallelism: number;
-  /** The kind of output text. */
-  readonly outputType: ToolOutputType;
-}
-
-/** Capabilities assumed for a tool that declares none: mutating, serial-safe defaults. */
-export const DEFAULT_TOOL_CAPABILITIES: ToolCapabilities = Object.freeze({
-  readOnly: false,
-  idempotent: false,
-  resumable: false,
-  cancelSafe: false,
-  paginated: false,
-  maxParallelism: 16,
-  outputType: 'text',
-});
 
 /** What a tool returns. A failed tool returns a non-zero `exitCode`; it throws only on a bug. */
 export interface ToolResult {

@@ -5,7 +5,7 @@
  * comes from folding the log, which history leaves quiescent.
  */
 import type { Message } from '@a3s-code/effect';
-import type { HistoryTurn } from './session-options.js';
+import type { HistoryTurn } from './run-checkpoint.js';
 
 /** A conversation as history turns: every user message, and each assistant message with text. */
 export function historyTurns(messages: readonly Message[]): HistoryTurn[] {

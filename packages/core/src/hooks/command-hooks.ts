@@ -13,17 +13,17 @@ import {
   hookFailure,
   runHookCommand,
   type HookCommandRun,
-} from '../hooks/hook-command.js';
+} from './hook-command.js';
 import type {
   HookDecision,
   PreCompactHandler,
   PromptSubmitHandler,
   SessionHooks,
   StopHandler,
-} from '../hooks/session-hooks.js';
+} from './session-hooks.js';
 import { compileGlob } from '../permissions/glob.js';
 import type { ToolResult } from '../tools/tool.js';
-import type { CodeConfigHooks, CommandHookConfig } from './code-config.js';
+import type { CodeConfigHooks, CommandHookConfig } from './hook-options.js';
 
 export { DEFAULT_HOOK_TIMEOUT_MS };
 

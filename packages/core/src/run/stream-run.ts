@@ -5,7 +5,7 @@
  * early interrupts the run; the caller's lease stays held until the run has ended.
  */
 import { projectEventV1, type EventEnvelopeV1, type ProjectedEventV1 } from '../events/event-envelope.js';
-import type { RunResult } from '../run/run-result.js';
+import type { RunResult } from './run-result.js';
 import type { LiveRun } from './run-setup.js';
 
 /** What `stream` and `streamResume` return: the projected events, then the run's result. */

@@ -11,7 +11,7 @@ import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import { GovernedLlmClient, type LlmRetryOptions } from '../llm/governed-llm-client.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
-import type { RunEnv } from '../run/run-env.js';
+import type { RunEnv } from './run-env.js';
 import type { FactStore } from '../store/fact-store.js';
 import { ControlInbox } from './control-inbox.js';
 
@@ -24,20 +24,31 @@ export interface LiveRun {
   readonly dispose: () => void;
 }
 
-/** What a run is built from. */
-export interface RunSetup {
+/** Options of {@link createRun}: what a run is built from. */
+export interface CreateRunOptions {
+  /** The session the run belongs to. */
   readonly sessionId: string;
+  /** The run's id (a resumed run keeps its own). Default: a new one ({@link newRunId}). */
   readonly runId?: string;
+  /** The session's fact log. */
   readonly store: FactStore;
+  /** The session's tool invoker. */
   readonly invoker: ToolInvoker;
+  /** The session's model; the run calls it through its own governed client. */
   readonly model: LlmClient;
+  /** The governance every tool call of the run is checked against (with the run's tool-call budget, if any). */
   readonly governance: GovernanceSnapshot;
   /** The session's provider budget: every provider call of the session draws from this one instance. */
   readonly llmBudget?: LlmBudget;
+  /** Retries of provider calls on typed errors. Default: the governed client's. */
   readonly llmRetry?: LlmRetryOptions;
+  /** Questions allowed per user prompt. */
   readonly questionCap: number;
+  /** Steers that may wait in the run's control inbox. */
   readonly steerCapacity: number;
+  /** Epoch-milliseconds clock. */
   readonly clock: () => number;
+  /** The session's signal: aborting it aborts the run. */
   readonly sessionSignal: AbortSignal;
   /** Last event sequence this run already emitted (a resumed run continues from it). Default 0. */
   readonly eventSequenceStart?: number;
@@ -49,41 +60,41 @@ export function newRunId(): string {
 }
 
 /** Creates a run's environment (nothing is written yet). */
-export function createRun(s: RunSetup): LiveRun {
-  const runId = s.runId ?? newRunId();
+export function createRun(options: CreateRunOptions): LiveRun {
+  const runId = options.runId ?? newRunId();
   const controller = new AbortController();
-  const onSessionAbort = () => controller.abort(s.sessionSignal.reason);
-  if (s.sessionSignal.aborted) controller.abort(s.sessionSignal.reason);
-  else s.sessionSignal.addEventListener('abort', onSessionAbort, { once: true });
-  const dispose = () => s.sessionSignal.removeEventListener('abort', onSessionAbort);
+  const onSessionAbort = () => controller.abort(options.sessionSignal.reason);
+  if (options.sessionSignal.aborted) controller.abort(options.sessionSignal.reason);
+  else options.sessionSignal.addEventListener('abort', onSessionAbort, { once: true });
+  const dispose = () => options.sessionSignal.removeEventListener('abort', onSessionAbort);
   const events = new AgentEventEmitter({
     runId,
-    sessionId: s.sessionId,
-    clock: s.clock,
-    ...(s.eventSequenceStart ? { startSequence: s.eventSequenceStart } : {}),
+    sessionId: options.sessionId,
+    clock: options.clock,
+    ...(options.eventSequenceStart ? { startSequence: options.eventSequenceStart } : {}),
   });
   const stats = { toolCalls: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
-  const inbox = new ControlInbox(runId, s.steerCapacity, () => stats.modelCalls, s.clock);
-  const llm = new GovernedLlmClient(s.model, {
+  const inbox = new ControlInbox(runId, options.steerCapacity, () => stats.modelCalls, options.clock);
+  const llm = new GovernedLlmClient(options.model, {
     signal: controller.signal,
     events,
-    ...(s.llmBudget ? { budget: s.llmBudget } : {}),
-    ...(s.llmRetry ? { retry: s.llmRetry } : {}),
+    ...(options.llmBudget ? { budget: options.llmBudget } : {}),
+    ...(options.llmRetry ? { retry: options.llmRetry } : {}),
   });
   const env: RunEnv = {
     runId,
-    sessionId: s.sessionId,
-    store: s.store,
-    invoker: s.invoker,
+    sessionId: options.sessionId,
+    store: options.store,
+    invoker: options.invoker,
     llm,
     events,
     invocation: createLiveInvocation(
-      { runId, sessionId: s.sessionId, signal: controller.signal, events },
-      s.governance,
+      { runId, sessionId: options.sessionId, signal: controller.signal, events },
+      options.governance,
     ),
     signal: controller.signal,
-    clock: s.clock,
-    questionCap: s.questionCap,
+    clock: options.clock,
+    questionCap: options.questionCap,
     drainSteers: () => inbox.drain(),
     stats,
   };

@@ -3,7 +3,7 @@
  * call drains them. A request id applies a duplicate steer once; a steer for another run or a
  * stale turn revision is refused with a typed receipt, never silently dropped.
  */
-import type { SteerMessage } from '../run/run-env.js';
+import type { SteerMessage } from './run-env.js';
 
 /** Options of a steer. */
 export interface SteerOptions {

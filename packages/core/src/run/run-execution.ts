@@ -11,8 +11,8 @@ import type { GateDecision } from '../gate/completion-gate.js';
 import { CompletionIncompleteError, continuationText, type SessionGate } from '../gate/session-gate.js';
 import { describeReport } from '../gate/verification-report.js';
 import type { AgentEventPayloads, UndeliveredSteer } from '../events/agent-event.js';
-import { driveRun } from '../run/fact-run.js';
-import type { RunResult } from '../run/run-result.js';
+import { driveRun } from './fact-run.js';
+import type { RunResult } from './run-result.js';
 import type { FactStore } from '../store/fact-store.js';
 import { MAX_STOP_CONTINUATIONS, runPromptHooks, runStopHooks } from '../hooks/session-hooks.js';
 import { historyTurns, missingTurns } from './checkpoint-history.js';
@@ -24,20 +24,31 @@ export type RunRequest =
   | { readonly kind: 'prompt'; readonly prompt: string }
   | { readonly kind: 'resume'; readonly runId?: string };
 
-/** Everything a run is executed with. */
-export interface RunExecution {
+/** Options of {@link executeRun}: everything a run is executed with. */
+export interface ExecuteRunOptions {
+  /** What to run: a new prompt, or a resume of the log. */
   readonly request: RunRequest;
+  /** The session the run belongs to (stamped into its events and facts). */
   readonly sessionId: string;
+  /** The session's fact log; the run advances only by appending to it. */
   readonly store: FactStore;
+  /** The session's tool invoker (every tool call of the run goes through it). */
   readonly invoker: ToolInvoker;
   /** The session's resolved configuration: the only place settings are read from. */
   readonly config: ResolvedSessionConfig;
+  /** The harness the run is driven by (its kernel checks must stay on). */
   readonly harness: Harness;
+  /** The session's folder of the log, kept in sync with `store.log`. */
   readonly folder: Folder;
+  /** The session's signal: aborting it cancels the run. */
   readonly sessionSignal: AbortSignal;
+  /** Epoch-milliseconds clock, stamped into facts as `at_ms`. */
   readonly clock: () => number;
+  /** Called with the live run once it is created, before its first event. */
   readonly onStart: (run: LiveRun) => void;
+  /** Called once the run has ended (after its last event), whatever the outcome. */
   readonly onEnd: () => void;
+  /** Resolves when the host appended an answer fact to a park (`confirmToolUse`, `answerQuestion`). */
   readonly hostAnswered: (signal: AbortSignal) => Promise<void>;
   /** Last event sequence already recorded for a run id (a resumed run continues after it). */
   readonly lastEventSequence?: (runId: string) => number;
@@ -58,36 +69,40 @@ export interface RunExecution {
 export const STEP_LIMIT = 32;
 
 /** Runs a request; resolves with the result, or rejects with the run's typed error. */
-export async function executeRun(x: RunExecution): Promise<RunResult> {
-  const o = x.config;
-  sync(x.folder, x.store.log);
-  const folded = x.folder.state.view.run;
+export async function executeRun(options: ExecuteRunOptions): Promise<RunResult> {
+  const config = options.config;
+  sync(options.folder, options.store.log);
+  const folded = options.folder.state.view.run;
   const resumeId =
-    x.request.kind === 'resume' ? (x.request.runId ?? (folded.status === 'running' ? folded.run_id : null)) : null;
+    options.request.kind === 'resume'
+      ? (options.request.runId ?? (folded.status === 'running' ? folded.run_id : null))
+      : null;
   const run = createRun({
-    sessionId: x.sessionId,
-    ...(resumeId ? { runId: resumeId, eventSequenceStart: x.lastEventSequence?.(resumeId) ?? 0 } : {}),
-    store: x.store,
-    invoker: x.invoker,
-    model: o.model,
+    sessionId: options.sessionId,
+    ...(resumeId ? { runId: resumeId, eventSequenceStart: options.lastEventSequence?.(resumeId) ?? 0 } : {}),
+    store: options.store,
+    invoker: options.invoker,
+    model: config.model,
     // A fresh tool-call budget per run, when one is configured.
-    governance: o.toolCallBudget ? { ...o.governance, budget: createToolCallBudget(o.toolCallBudget) } : o.governance,
-    ...(x.llmBudget ? { llmBudget: x.llmBudget } : {}),
-    ...(o.llmRetry ? { llmRetry: o.llmRetry } : {}),
-    questionCap: o.questionCap,
-    steerCapacity: o.steerCapacity,
-    clock: x.clock,
-    sessionSignal: x.sessionSignal,
+    governance: config.toolCallBudget
+      ? { ...config.governance, budget: createToolCallBudget(config.toolCallBudget) }
+      : config.governance,
+    ...(options.llmBudget ? { llmBudget: options.llmBudget } : {}),
+    ...(config.llmRetry ? { llmRetry: config.llmRetry } : {}),
+    questionCap: config.questionCap,
+    steerCapacity: config.steerCapacity,
+    clock: options.clock,
+    sessionSignal: options.sessionSignal,
   });
-  x.onStart(run);
+  options.onStart(run);
   const { env } = run;
-  const prompt = x.request.kind === 'prompt' ? x.request.prompt : '';
+  const prompt = options.request.kind === 'prompt' ? options.request.prompt : '';
   env.events.emit({ kind: 'agentStart', payload: { run_id: env.runId, prompt } });
   try {
-    if (x.request.kind === 'prompt') await openPrompt(x, run, prompt);
-    else await openResume(x, run);
-    const driven = await driveWithGate(x, run);
-    if (driven.status === 'completed') await end(x, run, 'completed', { completion: driven.completion });
+    if (options.request.kind === 'prompt') await openPrompt(options, run, prompt);
+    else await openResume(options, run);
+    const driven = await driveWithGate(options, run);
+    if (driven.status === 'completed') await end(options, run, 'completed', { completion: driven.completion });
     const undelivered = closeInbox(run);
     const result: RunResult =
       undelivered.length > 0
@@ -97,10 +112,10 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
       emitEnd(run, result.text, 'completed', result.completion, result.endedBy, undelivered);
     return result;
   } catch (e) {
-    await x.settleChildren?.(env.runId).catch(() => undefined);
+    await options.settleChildren?.(env.runId).catch(() => undefined);
     if (env.signal.aborted && !A3sError.hasCode(e, 'STEP_LIMIT') && !(e instanceof ResumeError)) {
-      await end(x, run, 'cancelled').catch(() => undefined);
-      const state = x.folder.state;
+      await end(options, run, 'cancelled').catch(() => undefined);
+      const state = options.folder.state;
       const undelivered = closeInbox(run);
       emitEnd(run, state.view.assistant_text, 'cancelled', null, undefined, undelivered);
       return {
@@ -119,14 +134,14 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
     const error = A3sError.isInstance(e)
       ? e
       : new A3sError('RUN_FAILED', e instanceof Error ? e.message : String(e), { cause: e });
-    await end(x, run, 'failed', { error: { code: error.code, message: error.message } }).catch(() => undefined);
+    await end(options, run, 'failed', { error: { code: error.code, message: error.message } }).catch(() => undefined);
     env.events.emit({ kind: 'error', payload: { code: error.code, message: error.message } });
-    emitEnd(run, x.folder.state.view.assistant_text, 'failed', null, undefined, closeInbox(run));
+    emitEnd(run, options.folder.state.view.assistant_text, 'failed', null, undefined, closeInbox(run));
     throw error;
   } finally {
     env.events.close();
     run.dispose();
-    x.onEnd();
+    options.onEnd();
   }
 }
 
@@ -135,38 +150,38 @@ export async function executeRun(x: RunExecution): Promise<RunResult> {
  * completion; continue → a continuation message and another drive (the 32 transitions are shared);
  * otherwise `COMPLETION_INCOMPLETE`. Each continuation is announced as `run_continued`.
  */
-async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> {
+async function driveWithGate(options: ExecuteRunOptions, run: LiveRun): Promise<RunResult> {
   const { env } = run;
-  const o = x.config;
+  const config = options.config;
   let steps = 0;
   let continuations = 0;
   let stopContinuations = 0;
   for (;;) {
     const result = await driveRun({
       env,
-      harness: x.harness,
-      folder: x.folder,
+      harness: options.harness,
+      folder: options.folder,
       stepLimit: STEP_LIMIT - steps,
-      ...(o.confirmation ? { confirmation: o.confirmation } : {}),
-      ...(o.onQuestion ? { onQuestion: o.onQuestion } : {}),
-      parkMode: o.parkMode,
-      hostAnswered: x.hostAnswered,
-      earlyEnd: () => x.gate.allowsEarlyEnd(env.runId),
-      hooks: o.hooks,
+      ...(config.confirmation ? { confirmation: config.confirmation } : {}),
+      ...(config.onQuestion ? { onQuestion: config.onQuestion } : {}),
+      parkMode: config.parkMode,
+      hostAnswered: options.hostAnswered,
+      earlyEnd: () => options.gate.allowsEarlyEnd(env.runId),
+      hooks: config.hooks,
     });
     steps += result.steps;
     if (result.status !== 'completed') return { ...result, steps };
-    const decision = await x.gate.decide(env.runId, x.sessionId, continuations);
+    const decision = await options.gate.decide(env.runId, options.sessionId, continuations);
     if (decision.decision === 'allow') {
       const allowed = allowedResult({ ...result, steps }, decision);
       // A stop hook may keep the run going (bounded): its reason becomes the next user message.
       const reason =
         stopContinuations < MAX_STOP_CONTINUATIONS
-          ? await runStopHooks(o.hooks, { session_id: x.sessionId, run_id: env.runId, text: allowed.text })
+          ? await runStopHooks(config.hooks, { session_id: options.sessionId, run_id: env.runId, text: allowed.text })
           : undefined;
       if (reason === undefined) return allowed;
       stopContinuations++;
-      await continueRun(x, run, {
+      await continueRun(options, run, {
         origin: 'stop_hook',
         text: reason,
         reason,
@@ -177,12 +192,12 @@ async function driveWithGate(x: RunExecution, run: LiveRun): Promise<RunResult> 
     }
     if (decision.decision === 'incomplete') throw new CompletionIncompleteError(decision.digest, decision.reason);
     continuations++;
-    await continueRun(x, run, {
+    await continueRun(options, run, {
       origin: 'completion_gate',
       text: continuationText(decision.digest, decision.reason),
       reason: decision.reason,
       attempt: continuations,
-      max_attempts: x.gate.maxContinuations,
+      max_attempts: options.gate.maxContinuations,
       effect_digest: decision.digest,
     });
   }
@@ -204,40 +219,49 @@ function allowedResult(result: RunResult, decision: Extract<GateDecision, { deci
 
 /** Appends a continuation message (a host fact) and announces it as `run_continued`. */
 async function continueRun(
-  x: RunExecution,
+  options: ExecuteRunOptions,
   run: LiveRun,
-  c: { readonly text: string } & AgentEventPayloads['runContinued'],
+  continuation: { readonly text: string } & AgentEventPayloads['runContinued'],
 ): Promise<void> {
   const { env } = run;
-  const { text, ...event } = c;
-  await x.store.append(
-    [drafts.continuation(env.runId, x.store.log.length + 1, c.origin, text, c.reason, env.clock())],
+  const { text, ...event } = continuation;
+  await options.store.append(
+    [
+      drafts.continuation(
+        env.runId,
+        options.store.log.length + 1,
+        continuation.origin,
+        text,
+        continuation.reason,
+        env.clock(),
+      ),
+    ],
     null,
   );
   env.events.emit({ kind: 'runContinued', payload: event });
 }
 
-async function openPrompt(x: RunExecution, run: LiveRun, submitted: string): Promise<void> {
+async function openPrompt(options: ExecuteRunOptions, run: LiveRun, submitted: string): Promise<void> {
   if (typeof submitted !== 'string' || submitted.trim().length === 0) {
     throw new A3sError('INVALID_PROMPT', 'the prompt must be a non-empty string');
   }
   // user_prompt_submit hooks see the prompt before anything is written; they may block or replace it.
-  const prompt = await runPromptHooks(x.config.hooks, {
-    session_id: x.sessionId,
+  const prompt = await runPromptHooks(options.config.hooks, {
+    session_id: options.sessionId,
     run_id: run.env.runId,
     prompt: submitted,
   });
-  await supersedeOpenRun(x, run, 'a new prompt started before this run ended');
-  const surface = x.invoker.surface(x.config.governance);
-  await x.store.append(openingFacts(run, prompt, x.system, surface.toolDefinitions()), null);
+  await supersedeOpenRun(options, run, 'a new prompt started before this run ended');
+  const surface = options.invoker.surface(options.config.governance);
+  await options.store.append(openingFacts(run, prompt, options.system, surface.toolDefinitions()), null);
 }
 
 /** A run left open (parked, or crashed) by another run id is recorded as superseded. */
-async function supersedeOpenRun(x: RunExecution, run: LiveRun, why: string): Promise<void> {
-  sync(x.folder, x.store.log);
-  const previous = x.folder.state.view.run;
+async function supersedeOpenRun(options: ExecuteRunOptions, run: LiveRun, why: string): Promise<void> {
+  sync(options.folder, options.store.log);
+  const previous = options.folder.state.view.run;
   if (previous.status !== 'running' || !previous.run_id || previous.run_id === run.env.runId) return;
-  await x.store.append(
+  await options.store.append(
     [
       drafts.runEnded(previous.run_id, {
         status: 'cancelled',
@@ -257,16 +281,16 @@ async function supersedeOpenRun(x: RunExecution, run: LiveRun, why: string): Pro
  * itself needs nothing, since its checkpoint was taken from it. The checkpoint supplies history
  * only; the next step still comes from the fold.
  */
-async function openResume(x: RunExecution, run: LiveRun): Promise<void> {
-  const requested = x.request.kind === 'resume' ? x.request.runId : undefined;
+async function openResume(options: ExecuteRunOptions, run: LiveRun): Promise<void> {
+  const requested = options.request.kind === 'resume' ? options.request.runId : undefined;
   const runId = requested ?? run.env.runId;
-  const log = x.store.log;
-  const checkpoints = x.config.sessionStore;
+  const log = options.store.log;
+  const checkpoints = options.config.sessionStore;
   if (log.length === 0) {
     if (!checkpoints) throw new ResumeError('resume_run requires a session_store on this session');
-    const checkpoint = await checkpoints.loadRunCheckpoint(x.sessionId, runId);
+    const checkpoint = await checkpoints.loadRunCheckpoint(options.sessionId, runId);
     if (!checkpoint) throw new ResumeError(`no loop checkpoint found for run '${runId}'`);
-    await x.store.append(historyFacts(checkpoint.messages), null);
+    await options.store.append(historyFacts(checkpoint.messages), null);
     return;
   }
   // Without a named run, a store, or with the run in the log, the log is folded as it is.
@@ -274,30 +298,30 @@ async function openResume(x: RunExecution, run: LiveRun): Promise<void> {
     requested === undefined ||
     !checkpoints ||
     log.get(`run:${runId}`) !== undefined ||
-    x.folder.state.view.run.run_id === runId
+    options.folder.state.view.run.run_id === runId
   )
     return;
   const prefix = `checkpoint:${runId}`;
   if (log.get(`${prefix}:0`) !== undefined) return;
-  const checkpoint = await checkpoints.loadRunCheckpoint(x.sessionId, runId);
+  const checkpoint = await checkpoints.loadRunCheckpoint(options.sessionId, runId);
   if (!checkpoint) return;
-  const missing = missingTurns(historyTurns(x.folder.state.view.messages), checkpoint.messages);
+  const missing = missingTurns(historyTurns(options.folder.state.view.messages), checkpoint.messages);
   if (missing.length === 0) return;
-  await supersedeOpenRun(x, run, `run '${runId}' was resumed from its checkpoint`);
-  await x.store.append(historyFacts(missing, prefix), null);
+  await supersedeOpenRun(options, run, `run '${runId}' was resumed from its checkpoint`);
+  await options.store.append(historyFacts(missing, prefix), null);
 }
 
 async function end(
-  x: RunExecution,
+  options: ExecuteRunOptions,
   run: LiveRun,
   status: 'completed' | 'cancelled' | 'failed',
   extra: Parameters<typeof endingFact>[2] = {},
 ): Promise<void> {
-  sync(x.folder, x.store.log);
-  const folded = x.folder.state.view.run;
+  sync(options.folder, options.store.log);
+  const folded = options.folder.state.view.run;
   // Only a run the log has open gets its end recorded (a quiescent resume writes nothing).
   if (folded.status !== 'running' || folded.run_id !== run.env.runId) return;
-  await x.store.append([endingFact(run, status, extra)], null);
+  await options.store.append([endingFact(run, status, extra)], null);
 }
 
 /** Closes the run's inbox: steers that arrive from now on are refused; the ones still queued are returned. */
