@@ -68,6 +68,7 @@ export const AST_LANGUAGES: readonly AstLanguage[] = [
       { name: 'statement', prefix: 'fn a3s_ctx() {\n', suffix: '\n}' },
       { name: 'expression', prefix: 'fn a3s_ctx() {\nlet _ = (\n', suffix: '\n);\n}' },
       { name: 'class member', prefix: 'impl A3sCtx {\n', suffix: '\n}' },
+      { name: 'struct field', prefix: 'struct A3sCtx {\n', suffix: '\n}' },
       bare('declaration'),
     ],
   },

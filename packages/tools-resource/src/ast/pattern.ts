@@ -130,6 +130,30 @@ function rootsOf(root: Node, start: number, end: number): Node[] {
   return inside;
 }
 
+/** The pattern tree of `fragment` parsed in `context`, or `undefined` when the parse has errors. */
+async function inContext(
+  parser: ParserService,
+  language: AstLanguage,
+  context: PatternContext,
+  fragment: string,
+  sub: Substituted,
+): Promise<Pick<CompiledPattern, 'roots' | 'names' | 'literals'> | undefined> {
+  const body = placed(language, context, fragment);
+  const tree = await parser.parse(language, context.prefix + body + context.suffix);
+  try {
+    if (tree.rootNode.hasError) return undefined;
+    const start = context.prefix.length + (body.length - body.trimStart().length);
+    const roots = rootsOf(tree.rootNode, start, context.prefix.length + body.length);
+    if (roots.length === 0) return undefined;
+    const items = roots.map((r) => convert(r, sub.metas));
+    const literals = new Set<string>();
+    literalsOf(items, literals);
+    return { roots: items, names: sub.names, literals: [...literals] };
+  } finally {
+    tree.delete();
+  }
+}
+
 /**
  * Compiles `pattern` for `language`.
  * @throws AstError `AST_PATTERN_UNPARSEABLE` naming the language and the contexts tried.
@@ -142,30 +166,15 @@ export async function compilePattern(
   const sub = substitute(pattern);
   const fragment = language.indentSensitive === true ? dedent(sub.text).trim() : sub.text.trim();
   const tried: string[] = [];
+  // `{ $$$BODY }` where statements need a terminator: also try `{ $$$BODY; }`.
+  const terminated = fragment.replace(/(a3s_mv\d+_m)(\s*\})/g, '$1;$2');
+  const variants = language.indentSensitive === true || terminated === fragment ? [fragment] : [fragment, terminated];
   if (fragment !== '') {
     for (const context of language.contexts) {
       tried.push(context.name);
-      const body = placed(language, context, fragment);
-      const text = context.prefix + body + context.suffix;
-      const tree = await parser.parse(language, text);
-      try {
-        if (tree.rootNode.hasError) continue;
-        const start = context.prefix.length + (body.length - body.trimStart().length);
-        const roots = rootsOf(tree.rootNode, start, context.prefix.length + body.length);
-        if (roots.length === 0) continue;
-        const items = roots.map((r) => convert(r, sub.metas));
-        const literals = new Set<string>();
-        literalsOf(items, literals);
-        return {
-          language,
-          source: pattern,
-          context: context.name,
-          roots: items,
-          names: sub.names,
-          literals: [...literals],
-        };
-      } finally {
-        tree.delete();
+      for (const variant of variants) {
+        const found = await inContext(parser, language, context, variant, sub);
+        if (found !== undefined) return { language, source: pattern, context: context.name, ...found };
       }
     }
   }
