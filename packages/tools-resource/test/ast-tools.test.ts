@@ -84,7 +84,8 @@ describe('ast_grep', () => {
     do {
       const r = await grep({ pattern: 'dispose($A)', language: 'typescript', path: 'src', max_results: 3, cursor });
       expect(r.metadata?.['total']).toBe(9);
-      for (const m of (r.metadata?.['matches'] ?? []) as { path: string; line: number }[]) seen.push(`${m.path}:${m.line}`);
+      for (const m of (r.metadata?.['matches'] ?? []) as { path: string; line: number }[])
+        seen.push(`${m.path}:${m.line}`);
       cursor = (r.metadata?.['next_cursor'] as string | null) ?? undefined;
       pages++;
     } while (cursor !== undefined);

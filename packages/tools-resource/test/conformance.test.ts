@@ -77,7 +77,7 @@ const metavariables: Row[] = [
     'class A { void f() { System.out.println(x); System.err.println(y); } }',
     ['System.out.println(x)'],
   ],
-  ['cpp', 'delete $P;', 'void f() { delete p; delete[] q; free(r); }', ['delete p;', 'delete[] q;']],
+  ['cpp', 'delete $P;', 'void f() { delete p; delete[] q; free(r); }', ['delete p;']],
   ['ruby', 'puts $X', 'puts "hi"\nputs 1\nprint 2\n', ['puts "hi"', 'puts 1']],
   ['bash', 'rm -rf $X', 'rm -rf /tmp/x\nrm -f y\n', ['rm -rf /tmp/x']],
 ];

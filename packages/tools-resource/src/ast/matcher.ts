@@ -3,8 +3,9 @@
  * target node of the same type whose children match in order; leaves compare their text.
  * `$NAME` takes one named node, `$$$NAME` a run of siblings (possibly empty, shortest first),
  * `$_` one node without binding. A name bound twice must capture identical source text.
- * Comments and other extras are skipped on both sides; unnamed target nodes the pattern does
- * not mention (`;`, a modifier keyword) may be skipped.
+ * Comments and other extras are skipped on both sides; unnamed target tokens the pattern does
+ * not mention may be skipped where the pattern expects a token (`async` before `function`), and
+ * trailing ones (`;`) at the end.
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import type { CompiledPattern, NodePattern, PatternItem } from './pattern.js';
@@ -148,7 +149,10 @@ class Matcher {
     const mark = b.mark();
     if (this.node(item, nodes[ti]!, b) && this.seq(items, pi + 1, nodes, ti + 1, b, whole, endAt, endLine)) return true;
     b.undo(mark);
-    if (!nodes[ti]!.isNamed) return this.seq(items, pi, nodes, ti + 1, b, whole, endAt, endLine);
+    // An unnamed target token may be skipped where the pattern expects a token too
+    // (`function` against `async function`), never in place of a named node.
+    if (!nodes[ti]!.isNamed && item.kind === 'node' && !item.named)
+      return this.seq(items, pi, nodes, ti + 1, b, whole, endAt, endLine);
     if (isTerminator(item)) return this.seq(items, pi + 1, nodes, ti, b, whole, endAt, endLine);
     return false;
   }

@@ -114,7 +114,7 @@ function convert(node: Node, metas: ReadonlyMap<string, MetaPattern>): PatternIt
 function literalsOf(items: readonly PatternItem[], out: Set<string>): void {
   for (const item of items) {
     if (item.kind === 'meta') continue;
-    if (item.text !== undefined && item.named && item.text.trim().length > 0) out.add(item.text);
+    if (item.text !== undefined && item.text.trim().length > 0) out.add(item.text);
     literalsOf(item.children, out);
   }
 }
