@@ -36,7 +36,7 @@ const PATTERNS = [
   'for (const $X of $Y) $BODY',
   'if ($C) return $V;',
   '$A ?? $B',
-  "import { $$$N } from '@a3s-code/effect'",
+  "import { $$$N } from 'node:path'",
   '$X.length === 0',
   'return { $$$P };',
   'Promise.all($X)',
