@@ -13,6 +13,7 @@ export { AST_LANGUAGES, AST_LANGUAGE_IDS, languageById, languageOfPath } from '.
 export type { AstLanguage, PatternContext } from './ast/languages.js';
 export type { AstCapture, AstMatch } from './ast/matcher.js';
 export type { CompiledPattern, MetaPattern, NodePattern, PatternItem } from './ast/pattern.js';
+export { EditStore } from './ast/edit-store.js';
 export type { EditOutcome, StagedEdit, StagedFile } from './ast/edit-store.js';
 export { astGrepTool } from './ast/ast-grep-tool.js';
 export type { AstGrepArgs } from './ast/ast-grep-tool.js';

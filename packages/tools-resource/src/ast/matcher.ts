@@ -8,7 +8,7 @@
  * trailing ones (`;`) at the end.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import type { CompiledPattern, NodePattern, PatternItem } from './pattern.js';
+import type { CompiledPattern, PatternItem } from './pattern.js';
 
 /** A captured metavariable. */
 export interface AstCapture {
@@ -233,5 +233,3 @@ export function outermost(matches: readonly AstMatch[]): AstMatch[] {
   }
   return out;
 }
-
-export type { NodePattern };
