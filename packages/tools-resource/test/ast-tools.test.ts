@@ -216,4 +216,48 @@ describe('ast_edit and resolve', () => {
     expect(r.output).toMatch(/^\(no change\)/);
     expect(r.metadata).toMatchObject({ edit_id: null, changes: [] });
   });
+
+  it('ASTE-05: a write failing part-way restores the files already written and reports no change', async () => {
+    await edit({ pattern: 'dispose($X)', rewrite: 'release($X)', language: 'typescript', path: 'src' });
+    const write = workspace.fs!.writeFile;
+    let calls = 0;
+    const failing = {
+      ...workspace,
+      fs: {
+        ...workspace.fs!,
+        writeFile: async (path: string, data: string | Uint8Array) => {
+          calls++;
+          if (calls === 2) throw new Error('disk full');
+          return write(path, data);
+        },
+      },
+    };
+    const ctx = createToolContext({ workspace: failing, resources: { [AST_RESOURCE]: ast } });
+    const r = await (resolveTool as unknown as Tool<Record<string, unknown>>).execute(
+      { edit_id: 'edit_1', action: 'accept' },
+      ctx,
+    );
+    expect(errorCode(r)).toBe('AST_WRITE_FAILED');
+    expect(r.output).toContain('disk full');
+    expect(r.metadata?.['changes']).toEqual([]);
+    expect(get('src/a.ts')).toBe('dispose(x);\nfoo(1, 2);\nconst s = "dispose(x)";\n');
+    expect(get('src/b.ts')).toBe('function f() {\n  dispose(\n    x,\n  );\n}\n');
+  });
+
+  it('ASTE-01: Python rewrites keep the block indentation; CRLF files keep their line ends', async () => {
+    put('lib/d.py', 'class C:\n    def m(self):\n        if x:\n            close(a,\n                  b)\n');
+    const py = await edit({
+      pattern: 'close($$$A)',
+      rewrite: 'try:\n    shut($$$A)\nexcept OSError:\n    pass',
+      path: 'lib/d.py',
+    });
+    await resolve({ edit_id: py.metadata?.['edit_id'], action: 'accept' });
+    expect(get('lib/d.py')).toBe(
+      'class C:\n    def m(self):\n        if x:\n            try:\n                shut(a,\n                      b)\n            except OSError:\n                pass\n',
+    );
+    put('src/crlf.ts', 'function f() {\r\n  dispose(x);\r\n}\r\n');
+    const ts = await edit({ pattern: 'dispose($X)', rewrite: 'if ($X) {\n  $X.dispose();\n}', path: 'src/crlf.ts' });
+    await resolve({ edit_id: ts.metadata?.['edit_id'], action: 'accept' });
+    expect(get('src/crlf.ts')).toBe('function f() {\r\n  if (x) {\r\n    x.dispose();\r\n  };\r\n}\r\n');
+  });
 });

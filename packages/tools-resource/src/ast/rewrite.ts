@@ -44,10 +44,12 @@ function reindent(text: string, from: string, to: string): string {
 /** The replacement text of one match. */
 export function renderRewrite(template: string, match: AstMatch, source: string): string {
   const base = indentAt(source, match.start);
-  const lines = template.split('\n').map((l, i) => (i === 0 || l === '' ? l : base + l));
+  // A file with CRLF line ends keeps them in the lines the template adds.
+  const eol = source.includes('\r\n') ? '\r\n' : '\n';
+  const lines = template.split(/\r?\n/).map((l, i) => (i === 0 || l === '' ? l : base + l));
   let out = '';
   for (const [i, line] of lines.entries()) {
-    if (i > 0) out += '\n';
+    if (i > 0) out += eol;
     let last = 0;
     for (const m of line.matchAll(METAVAR)) {
       out += line.slice(last, m.index);
