@@ -260,4 +260,14 @@ describe('ast_edit and resolve', () => {
     await resolve({ edit_id: ts.metadata?.['edit_id'], action: 'accept' });
     expect(get('src/crlf.ts')).toBe('function f() {\r\n  if (x) {\r\n    x.dispose();\r\n  };\r\n}\r\n');
   });
+
+  it('ASTE-06: staged edits die with the session resource', async () => {
+    await edit({ pattern: 'dispose($X)', rewrite: 'release($X)', language: 'typescript' });
+    expect(ast.edits.pending()).toEqual(['edit_1']);
+    await ast.close();
+    expect(ast.edits.pending()).toEqual([]);
+    ast = await openAstResource();
+    expect(errorCode(await resolve({ edit_id: 'edit_1', action: 'accept' }))).toBe('AST_EDIT_UNKNOWN');
+    expect(workspace.writes).toEqual([]);
+  });
 });
