@@ -127,6 +127,12 @@ const trivia: Row[] = [
   ['c', 'free($P)', 'void f(void) { free(p); /* free(q) */ char *s = "free(r)"; }', ['free(p)']],
   ['java', 'close($C)', 'class A { void f() { close(c); // close(d)\n String s = "close(e)"; } }', ['close(c)']],
   ['typescript', 'x.y', 'x . y; x.\n  y;', ['x . y', 'x.\n  y']],
+  [
+    'typescript',
+    'dispose($X)',
+    'const s = "é€😀"; dispose(x);\n// ü dispose(z)\ndispose(yy);',
+    ['dispose(x)', 'dispose(yy)'],
+  ],
   ['typescript', '/* marker */', 'a(); /* marker */ b(); // marker', ['/* marker */']],
 ];
 
