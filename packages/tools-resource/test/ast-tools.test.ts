@@ -69,7 +69,7 @@ describe('ast_grep', () => {
   it('ASTG-03: searches the workspace by default, skipping the private .a3s folder', async () => {
     const r = await grep({ pattern: 'dispose(x)', language: 'typescript' });
     expect(r.exitCode).toBe(0);
-    expect(r.output).toContain('2 match(es) in 2 file(s)');
+    expect(r.output).toContain('2 matches in 2 files');
     expect(r.output).toContain('src/a.ts:1: dispose(x)');
     expect(r.output).toContain('src/b.ts:2: dispose( …');
     expect(r.output).not.toContain('.a3s');
@@ -126,7 +126,7 @@ describe('ast_edit and resolve', () => {
   it('ASTE-01/ASTE-02: stages a rewrite with substituted captures and writes nothing', async () => {
     const r = await edit({ pattern: 'dispose($X)', rewrite: '$X.dispose()', language: 'typescript' });
     expect(r.exitCode).toBe(0);
-    expect(r.output).toMatch(/^\(proposed\) 2 replacement\(s\) in 2 file\(s\) … call resolve with edit_id "edit_1"/);
+    expect(r.output).toMatch(/^\(proposed\) 2 replacements in 2 files … call resolve with edit_id "edit_1"/);
     expect(r.output).toContain('-dispose(x);\n+x.dispose();');
     expect(r.metadata).toMatchObject({ edit_id: 'edit_1', replacements: 2, changes: [] });
     expect(get('src/a.ts')).toBe('dispose(x);\nfoo(1, 2);\nconst s = "dispose(x)";\n');
@@ -200,6 +200,7 @@ describe('ast_edit and resolve', () => {
     put('src/nest.ts', 'f(f(1));\n');
     const r = await edit({ pattern: 'f($A)', rewrite: 'g($A)', path: 'src/nest.ts' });
     expect(r.metadata?.['replacements']).toBe(1);
+    expect(r.output).toMatch(/^\(proposed\) 1 replacement in 1 file … call resolve with edit_id "edit_1"/);
     await resolve({ edit_id: r.metadata?.['edit_id'], action: 'accept' });
     expect(get('src/nest.ts')).toBe('g(f(1));\n');
   });

@@ -11,7 +11,7 @@ import type { StagedFile } from './edit-store.js';
 import { AST_LANGUAGE_IDS } from './languages.js';
 import { outermost } from './matcher.js';
 import { applyRewrite, checkTemplate } from './rewrite.js';
-import { astGuard, capped } from './tool-results.js';
+import { astGuard, capped, count } from './tool-results.js';
 import { unifiedDiff } from './unified-diff.js';
 
 /** Largest diff preview in a proposed result, in characters. */
@@ -71,7 +71,7 @@ export const astEditTool = defineTool({
         }
         if (staged.length === 0)
           return {
-            output: `(no change) the ${target.language.id} pattern matched nothing to rewrite in ${target.files.length} file(s); nothing was staged.`,
+            output: `(no change) the ${target.language.id} pattern matched nothing to rewrite in ${count(target.files.length, 'file')}; nothing was staged.`,
             exitCode: 0,
             metadata: { edit_id: null, replacements: 0, files: [], changes: [] },
           };
@@ -79,7 +79,7 @@ export const astEditTool = defineTool({
         const replacements = staged.reduce((n, f) => n + f.replacements, 0);
         const diff = capped(staged.map((f) => unifiedDiff(f.path, f.before, f.after)).join(''), MAX_PREVIEW_CHARS);
         return {
-          output: `(proposed) ${replacements} replacement(s) in ${staged.length} file(s) … call resolve with edit_id "${edit.id}" and action "accept" or "discard". Nothing has been written.\n\n${diff.text}${diff.cut ? `\n[diff preview cut at ${MAX_PREVIEW_CHARS} characters]` : ''}`,
+          output: `(proposed) ${count(replacements, 'replacement')} in ${count(staged.length, 'file')} … call resolve with edit_id "${edit.id}" and action "accept" or "discard". Nothing has been written.\n\n${diff.text}${diff.cut ? `\n[diff preview cut at ${MAX_PREVIEW_CHARS} characters]` : ''}`,
           exitCode: 0,
           metadata: {
             edit_id: edit.id,

@@ -9,7 +9,7 @@ import { AstError } from './ast-errors.js';
 import { resolveTarget } from './ast-files.js';
 import { AST_RESOURCE, type AstResource, matchFiles } from './ast-resource.js';
 import { AST_LANGUAGE_IDS } from './languages.js';
-import { astGuard, capped, firstLine } from './tool-results.js';
+import { astGuard, capped, firstLine, count } from './tool-results.js';
 
 const astGrepInput = z.strictObject({
   pattern: z
@@ -114,8 +114,8 @@ export const astGrepTool = defineTool({
           : null;
       const head =
         total === 0
-          ? `No matches of the ${target.language.id} pattern in ${target.files.length} file(s).`
-          : `${total} match(es) in ${files} file(s)${shown < total ? `; showing ${skip + 1}..${skip + shown}` : ''}.`;
+          ? `No matches of the ${target.language.id} pattern in ${count(target.files.length, 'file')}.`
+          : `${count(total, 'match', 'matches')} in ${count(files, 'file')}${shown < total ? `; showing ${skip + 1}..${skip + shown}` : ''}.`;
       const tail = next === null ? '' : `\n[more matches: continue with cursor=${next}]`;
       return {
         output: [head, ...lines].join('\n') + tail,

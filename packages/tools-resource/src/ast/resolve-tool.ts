@@ -11,7 +11,7 @@ import { AstError } from './ast-errors.js';
 import { digestOf, isProtectedPath } from './ast-files.js';
 import { AST_RESOURCE, type AstResource } from './ast-resource.js';
 import type { StagedEdit } from './edit-store.js';
-import { astGuard } from './tool-results.js';
+import { astGuard, count } from './tool-results.js';
 import { unifiedDiff } from './unified-diff.js';
 
 const resolveInput = z.strictObject({
@@ -75,7 +75,7 @@ async function accept(ctx: ToolContext, ast: AstResource, id: string): Promise<T
     ast.edits.settle(id, 'rejected');
     throw new AstError(
       'AST_EDIT_STALE',
-      `${id} was rejected and nothing was written: ${stale.length} file(s) changed since it was staged (${stale.join(', ')}); run ast_edit again`,
+      `${id} was rejected and nothing was written: ${count(stale.length, 'file')} changed since it was staged (${stale.join(', ')}); run ast_edit again`,
       { edit_id: id, stale },
     );
   }
@@ -107,7 +107,7 @@ async function accept(ctx: ToolContext, ast: AstResource, id: string): Promise<T
   });
   const replacements = edit.files.reduce((n, f) => n + f.replacements, 0);
   return {
-    output: `Accepted ${id}: ${replacements} replacement(s) written to ${edit.files.length} file(s): ${edit.files.map((f) => f.path).join(', ')}`,
+    output: `Accepted ${id}: ${count(replacements, 'replacement')} written to ${count(edit.files.length, 'file')}: ${edit.files.map((f) => f.path).join(', ')}`,
     exitCode: 0,
     metadata: { edit_id: id, action: 'accept', replacements, changed_paths: edit.files.map((f) => f.path), changes },
   };

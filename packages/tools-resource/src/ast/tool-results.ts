@@ -35,3 +35,8 @@ export function firstLine(text: string, max = 160): string {
 export function capped(text: string, max: number): { text: string; cut: boolean } {
   return text.length <= max ? { text, cut: false } : { text: text.slice(0, max), cut: true };
 }
+
+/** `n noun` with the plural when `n` is not 1 (`1 file`, `4 files`). */
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
