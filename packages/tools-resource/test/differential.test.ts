@@ -13,11 +13,11 @@ function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name);
     if (e.isDirectory()) return e.name === 'node_modules' || e.name === 'dist' ? [] : sources(p);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [p] : [];
+    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') && !e.name.endsWith('.test.ts') ? [p] : [];
   });
 }
 
-// The kernel's sources: large and varied enough, and small enough for a unit-test budget.
+// The kernel's sources (tests left out): large and varied enough, small enough for a unit-test budget.
 const files = sources(join(root, 'packages', 'core', 'src')).map((p) => ({
   path: relative(root, p),
   text: readFileSync(p, 'utf8'),
@@ -78,7 +78,7 @@ afterAll(() => ast.close());
 
 describe('ast_grep agrees with ast-grep on this repository', () => {
   it('reads a real corpus', () => {
-    expect(files.length).toBeGreaterThan(150);
+    expect(files.length).toBeGreaterThan(100);
   });
 
   it.each(PATTERNS)('ASTG-01/ASTG-05: %s', async (pattern) => {
