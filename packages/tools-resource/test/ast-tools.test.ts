@@ -271,4 +271,13 @@ describe('ast_edit and resolve', () => {
     expect(errorCode(await resolve({ edit_id: 'edit_1', action: 'accept' }))).toBe('AST_EDIT_UNKNOWN');
     expect(workspace.writes).toEqual([]);
   });
+
+  it('ASTE-02: a rewrite that breaks the syntax of a clean file is staged with a warning', async () => {
+    const r = await edit({ pattern: 'foo($A, $B)', rewrite: 'foo($A, $B', path: 'src/a.ts' });
+    expect(r.output).toContain('WARNING: after this rewrite 1 file no longer parses as typescript: src/a.ts');
+    expect(r.metadata?.['syntax_errors_after']).toEqual(['src/a.ts']);
+    const fine = await edit({ pattern: 'foo($A, $B)', rewrite: 'foo($B, $A)', path: 'src/a.ts' });
+    expect(fine.output).not.toContain('WARNING');
+    expect(fine.metadata?.['syntax_errors_after']).toEqual([]);
+  });
 });

@@ -75,11 +75,24 @@ export const astEditTool = defineTool({
             exitCode: 0,
             metadata: { edit_id: null, replacements: 0, files: [], changes: [] },
           };
+        // A rewrite that breaks the syntax of a file that parsed cleanly is flagged, not refused:
+        // the model may mean to finish the change with another edit.
+        const broken: string[] = [];
+        for (const f of staged)
+          if (
+            (await ast.hasSyntaxErrors(target.language, f.after)) &&
+            !(await ast.hasSyntaxErrors(target.language, f.before))
+          )
+            broken.push(f.path);
         const edit = ast.edits.stage({ pattern: args.pattern, rewrite: args.rewrite, files: staged });
+        const warning =
+          broken.length === 0
+            ? ''
+            : `\nWARNING: after this rewrite ${count(broken.length, 'file')} no longer parse${broken.length === 1 ? 's' : ''} as ${target.language.id}: ${broken.join(', ')}. Check the rewrite before accepting.`;
         const replacements = staged.reduce((n, f) => n + f.replacements, 0);
         const diff = capped(staged.map((f) => unifiedDiff(f.path, f.before, f.after)).join(''), MAX_PREVIEW_CHARS);
         return {
-          output: `(proposed) ${count(replacements, 'replacement')} in ${count(staged.length, 'file')} … call resolve with edit_id "${edit.id}" and action "accept" or "discard". Nothing has been written.\n\n${diff.text}${diff.cut ? `\n[diff preview cut at ${MAX_PREVIEW_CHARS} characters]` : ''}`,
+          output: `(proposed) ${count(replacements, 'replacement')} in ${count(staged.length, 'file')} … call resolve with edit_id "${edit.id}" and action "accept" or "discard". Nothing has been written.${warning}\n\n${diff.text}${diff.cut ? `\n[diff preview cut at ${MAX_PREVIEW_CHARS} characters]` : ''}`,
           exitCode: 0,
           metadata: {
             edit_id: edit.id,
@@ -87,6 +100,7 @@ export const astEditTool = defineTool({
             files: staged.map((f) => ({ path: f.path, replacements: f.replacements, digest: f.digest })),
             diff: diff.text,
             diff_truncated: diff.cut,
+            syntax_errors_after: broken,
             // Staging writes nothing: an empty change list tells the change ledger so.
             changes: [],
           },

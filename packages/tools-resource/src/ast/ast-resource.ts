@@ -19,6 +19,8 @@ export interface AstResource extends OpenedResource {
   compile(language: AstLanguage, pattern: string): Promise<CompiledPattern>;
   /** Matches a compiled pattern in one file's text. */
   match(pattern: CompiledPattern, source: string): Promise<AstMatch[]>;
+  /** True when `source` does not parse as `language` without syntax errors. */
+  hasSyntaxErrors(language: AstLanguage, source: string): Promise<boolean>;
   /** The session's staged edits. */
   readonly edits: EditStore;
 }
@@ -86,6 +88,14 @@ export async function openAstResource(): Promise<AstResource> {
       const tree = await parser.parse(pattern.language, source);
       try {
         return findMatches(pattern, tree, source);
+      } finally {
+        tree.delete();
+      }
+    },
+    async hasSyntaxErrors(language, source) {
+      const tree = await parser.parse(language, source);
+      try {
+        return tree.rootNode.hasError;
       } finally {
         tree.delete();
       }
