@@ -21,15 +21,22 @@ interface Pkg {
   dir: string;
   name: string;
   folder: string;
+  /** Public subpath entries besides the main one and `/testing` (a pack family's `/ast`, ...). */
+  subpaths: string[];
 }
 
 const packages: Pkg[] = readdirSync(join(root, 'packages'))
   .filter((d) => existsSync(join(root, 'packages', d, 'package.json')))
-  .map((d) => ({
-    dir: join(root, 'packages', d),
-    folder: d,
-    name: JSON.parse(readFileSync(join(root, 'packages', d, 'package.json'), 'utf8')).name,
-  }));
+  .map((d) => {
+    const manifest = JSON.parse(readFileSync(join(root, 'packages', d, 'package.json'), 'utf8'));
+    const exported = Object.keys((manifest.exports ?? {}) as Record<string, unknown>);
+    return {
+      dir: join(root, 'packages', d),
+      folder: d,
+      name: manifest.name as string,
+      subpaths: exported.filter((e) => e !== '.' && e !== './package.json').map((e) => e.slice(1)),
+    };
+  });
 const byName = new Map(packages.map((p) => [p.name, p]));
 
 function sources(dir: string): string[] {
@@ -75,8 +82,8 @@ describe('layering', () => {
             target!.folder,
           );
           expect(
-            m[2] === undefined || m[2] === '/testing',
-            `${where}: only the public entry (or /testing) may be imported`,
+            m[2] === undefined || m[2] === '/testing' || target!.subpaths.includes(m[2]!),
+            `${where}: only the public entries (the package, /testing, or a subpath it exports) may be imported`,
           ).toBe(true);
         }
       }

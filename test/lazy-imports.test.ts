@@ -22,6 +22,7 @@ const HEAVY = [
   'node-html-markdown',
   'playwright-core',
   '@modelcontextprotocol/sdk',
+  'web-tree-sitter',
 ];
 
 // Records every module a process loads: ESM through a resolve hook (it runs on the hooks thread,
@@ -70,6 +71,13 @@ describe('fast start: heavy dependencies load on first use', () => {
 
   it('importing @a3s-code/sdk-node (every tool pack, MCP and the providers) loads none of them', () => {
     expect(heavyLoaded(['--input-type=module', '-e', `await import(${JSON.stringify(dist('sdk-node'))})`])).toEqual([]);
+  });
+
+  it('the ast pack loads web-tree-sitter only when its parser is first used', () => {
+    const ast = JSON.stringify(dist('tools-resource', 'ast.js'));
+    expect(heavyLoaded(['--input-type=module', '-e', `await import(${ast})`])).toEqual([]);
+    const use = `const m = await import(${ast}); const r = await m.openAstResource(); await r.compile(m.languageById('typescript'), 'f($X)'); await r.close();`;
+    expect(heavyLoaded(['--input-type=module', '-e', use])).toEqual(['web-tree-sitter']);
   });
 
   it('`a3s run` with a one-turn scripted model loads none of them', () => {

@@ -38,7 +38,13 @@ const packages = readdirSync(packsDir)
   .filter((p) => p.manifest.private !== true);
 
 /** Packages that plug into core: core (and zod, whose types their declarations expose) are peers. */
-const TOOL_PACKS = ['@a3s-code/tools-workspace', '@a3s-code/tools-web', '@a3s-code/providers', '@a3s-code/mcp'];
+const TOOL_PACKS = [
+  '@a3s-code/tools-workspace',
+  '@a3s-code/tools-web',
+  '@a3s-code/tools-resource',
+  '@a3s-code/providers',
+  '@a3s-code/mcp',
+];
 
 // The child npm must not see the npm_* configuration pnpm exports to the scripts it runs.
 const cleanEnv: NodeJS.ProcessEnv = Object.fromEntries(

@@ -60,6 +60,7 @@ describe('a3s replay, tools, sessions', () => {
       'ls',
       'web_fetch',
       'web_search',
+      'ast_grep',
       'task',
       'parallel_task',
       'task_result',

@@ -103,3 +103,5 @@ export {
 export type { McpServerConfig, McpServerStatus, McpSessionServerStatus, McpSource } from '@a3s-code/mcp';
 export { WebError } from '@a3s-code/tools-web';
 export type { WebToolsOptions } from '@a3s-code/tools-web';
+export { AstError } from '@a3s-code/tools-resource/ast';
+export type { AstErrorCode } from '@a3s-code/tools-resource/ast';

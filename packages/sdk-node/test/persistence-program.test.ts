@@ -210,6 +210,7 @@ describe('surface', () => {
       'ls',
       'web_fetch',
       'web_search',
+      'ast_grep',
       'task',
       'parallel_task',
       'task_result',
