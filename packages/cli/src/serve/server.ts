@@ -1,0 +1,143 @@
+/**
+ * The request side of `a3s serve`: one line of input is one JSON-RPC message (or a batch); it is
+ * parsed, its envelope checked, its params validated against the method's schema, and its
+ * handler run. Messages are handled one after another in arrival order, so a client may pipeline
+ * `session/open` and `session/send`; handlers that start runs answer at once and the run's events
+ * follow as notifications. Bad input is answered with an error and the server keeps serving.
+ */
+import type { Io } from '../io.js';
+import { cliVersion } from '../version.js';
+import { METHODS, NOTIFICATIONS, SERVE_PROTOCOL_VERSION, type MethodName, type ParamsOf } from './protocol.js';
+import {
+  checkRequest,
+  errorResponse,
+  idOf,
+  parseParams,
+  response,
+  RPC_ERROR,
+  RpcError,
+  type RpcRequest,
+} from './rpc.js';
+import { ServeSessions, type LineWriter } from './sessions.js';
+
+type Handler<M extends MethodName> = (params: ParamsOf<M>) => unknown;
+type Handlers = { readonly [M in MethodName]: Handler<M> };
+
+/** A server: feed it input lines; it writes responses and notifications with `write`. */
+export class ServeServer {
+  readonly #write: LineWriter;
+  readonly #io: Io;
+  readonly #sessions: ServeSessions;
+  readonly #handlers: Handlers;
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(write: LineWriter, io: Io) {
+    this.#write = write;
+    this.#io = io;
+    this.#sessions = new ServeSessions(write, io);
+    const s = this.#sessions;
+    this.#handlers = {
+      initialize: (p) => this.#initialize(p),
+      'session/open': (p) => s.open(p),
+      'session/send': (p) => s.send(p),
+      'session/interrupt': (p) => s.interrupt(p),
+      'session/steer': (p) => s.steer(p),
+      'confirmation/answer': (p) => s.confirm(p),
+      'question/answer': (p) => s.answer(p),
+      'session/tools': (p) => s.tools(p),
+      'session/close': (p) => s.close(p),
+      'session/list': () => s.list(),
+      'session/resume': (p) => s.resume(p),
+    };
+  }
+
+  /** Queues one input line; resolves when it (and every line before it) has been handled. */
+  accept(line: string): Promise<void> {
+    const next = this.#queue.then(() => this.#line(line));
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Waits for the queued lines, then closes every session (their active runs are interrupted; parked runs stay parked). */
+  async shutdown(): Promise<void> {
+    await this.#queue;
+    await this.#sessions.closeAll();
+  }
+
+  async #line(line: string): Promise<void> {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (e) {
+      this.#write(errorResponse(null, new RpcError(RPC_ERROR.parseError, `Parse error: ${(e as Error).message}`)));
+      return;
+    }
+    if (!Array.isArray(value)) {
+      const out = await this.#message(value);
+      if (out !== undefined) this.#write(out);
+      return;
+    }
+    if (value.length === 0) {
+      this.#write(errorResponse(null, new RpcError(RPC_ERROR.invalidRequest, 'Invalid Request: an empty batch')));
+      return;
+    }
+    const answers: string[] = [];
+    for (const item of value) {
+      const out = await this.#message(item);
+      if (out !== undefined) answers.push(out);
+    }
+    if (answers.length > 0) this.#write(`[${answers.join(',')}]`);
+  }
+
+  /** Handles one message; returns its response line, or nothing for a notification. */
+  async #message(value: unknown): Promise<string | undefined> {
+    let request: RpcRequest;
+    try {
+      request = checkRequest(value);
+    } catch (e) {
+      return errorResponse(idOf(value), e);
+    }
+    const id = request.id;
+    try {
+      const result = await this.#dispatch(request);
+      return id === undefined ? undefined : response(id, result);
+    } catch (e) {
+      if (id === undefined) {
+        this.#io.stderr.write(`a3s serve: notification ${request.method} failed: ${(e as Error).message}\n`);
+        return undefined;
+      }
+      return errorResponse(id, e);
+    }
+  }
+
+  #dispatch(request: RpcRequest): unknown {
+    const method = request.method;
+    if (!Object.hasOwn(METHODS, method))
+      throw new RpcError(
+        RPC_ERROR.methodNotFound,
+        `Method not found: '${method}'; methods: ${Object.keys(METHODS).join(', ')}`,
+        { method },
+      );
+    const m = method as MethodName;
+    const params = parseParams(METHODS[m].params, request.params);
+    return (this.#handlers[m] as Handler<MethodName>)(params as never);
+  }
+
+  #initialize(p: ParamsOf<'initialize'>): unknown {
+    if (p.clientInfo)
+      this.#io.stderr.write(
+        `a3s serve: client ${p.clientInfo.name} ${p.clientInfo.version ?? ''}\n`.replace(' \n', '\n'),
+      );
+    return {
+      protocolVersion: SERVE_PROTOCOL_VERSION,
+      serverInfo: { name: 'a3s', version: cliVersion() },
+      capabilities: {
+        methods: Object.keys(METHODS),
+        notifications: Object.keys(NOTIFICATIONS),
+        eventEnvelopeVersion: 1,
+        framing: 'ndjson',
+      },
+    };
+  }
+}
