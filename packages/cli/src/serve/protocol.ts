@@ -22,7 +22,7 @@ export const initializeParams = z.strictObject({
   clientInfo: z
     .strictObject({ name: z.string().min(1), version: z.string().optional() })
     .optional()
-    .describe('Who the client is (logged on stderr only).'),
+    .describe('Who the client is (for the record; the server does not act on it).'),
 });
 
 /** Result of `initialize`. */

@@ -37,7 +37,7 @@ export class ServeServer {
     this.#sessions = new ServeSessions(write, io);
     const s = this.#sessions;
     this.#handlers = {
-      initialize: (p) => this.#initialize(p),
+      initialize: () => this.#initialize(),
       'session/open': (p) => s.open(p),
       'session/send': (p) => s.send(p),
       'session/interrupt': (p) => s.interrupt(p),
@@ -124,11 +124,8 @@ export class ServeServer {
     return (this.#handlers[m] as Handler<MethodName>)(params as never);
   }
 
-  #initialize(p: ParamsOf<'initialize'>): unknown {
-    if (p.clientInfo)
-      this.#io.stderr.write(
-        `a3s serve: client ${p.clientInfo.name} ${p.clientInfo.version ?? ''}\n`.replace(' \n', '\n'),
-      );
+  /** The server's answer to `initialize` (its params were validated: a protocol version other than 1 is refused). */
+  #initialize(): unknown {
     return {
       protocolVersion: SERVE_PROTOCOL_VERSION,
       serverInfo: { name: 'a3s', version: cliVersion() },
