@@ -101,6 +101,33 @@ describe('a3s serve', () => {
     expect(await s.end()).toBe(0);
   });
 
+  it('PARK-09: a question parks the run; question/answer appends the answer and the run goes on', async () => {
+    const dir = tempRepo();
+    const s = serve(dir);
+    const turns = [
+      { question: { question: 'Which colour?', options: [{ label: 'red' }, { label: 'blue' }] } },
+      { text: 'Blue it is.' },
+    ];
+    const { sessionId } = await s.call<Opened>('session/open', {
+      workspace: dir,
+      model: `scripted:${scriptFile(turns)}`,
+    });
+    const { runId } = await s.call<{ runId: string }>('session/send', { sessionId, prompt: 'pick' });
+    const parked = await s.runResult(runId);
+    expect(parked).toMatchObject({ status: 'parked', parked: { kind: 'question', question: 'Which colour?' } });
+    const questionId = (parked.parked as { questionId: string }).questionId;
+    expect(s.events(runId).at(-1)).toMatchObject({
+      type: 'user_question',
+      payload: { question_id: questionId, options: ['red', 'blue'] },
+    });
+    const wrong = await s.request('question/answer', { sessionId, questionId: 'q-other', answer: 'blue' });
+    expect(wrong.error).toMatchObject({ code: -32000 });
+    expect(await s.call('question/answer', { sessionId, questionId, answer: 'blue' })).toEqual({ runId });
+    expect(await s.runResult(runId, 2)).toMatchObject({ status: 'completed', text: 'Blue it is.' });
+    expect(s.invalid).toEqual([]);
+    expect(await s.end()).toBe(0);
+  });
+
   it('STEER-06: session/interrupt cancels only the run it names; a steer is refused for another run', async () => {
     const dir = tempRepo();
     const s = serve(dir);
