@@ -5,10 +5,10 @@
  * active runs are interrupted and report their `run/result`, parked runs stay parked in their
  * logs — and the command exits 0.
  */
-import { createInterface } from 'node:readline';
 import { parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { FRAMINGS, type Framing, frameReader, frameWriter } from './framing.js';
 import { ServeServer } from './server.js';
 
 /** Help of `a3s serve`. */
@@ -22,26 +22,38 @@ run/result. The JSON Schema of every message: @a3s-code/cli/serve.schema.json. C
 closes every session; parked runs stay parked in their logs (session/resume continues them).
 
 Options:
+      --framing <f>    ndjson (default: one message per line) or content-length (LSP-style
+                       Content-Length headers, as vscode-jsonrpc's stream reader and writer use)
   -h, --help           show this help`;
 
 /** Runs `a3s serve` until stdin ends. */
 export async function serveCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { help: { type: 'boolean', short: 'h' } }, 'serve');
+  const { values, positionals } = parse(
+    args,
+    { framing: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    'serve',
+  );
   if (values.help) {
     io.stdout.write(`${SERVE_HELP}\n`);
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'; see 'a3s serve --help'`);
-  const server = new ServeServer((line) => io.stdout.write(`${line}\n`), io);
-  const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
-  const stop = (): void => lines.close();
+  const framing = (values.framing ?? 'ndjson') as Framing;
+  if (!FRAMINGS.includes(framing))
+    throw new UsageError(`--framing: must be one of ${FRAMINGS.join(', ')}, got '${values.framing}'`);
+  const server = new ServeServer(frameWriter(io.stdout, framing), io, framing);
+  const reader = frameReader(
+    io.stdin,
+    framing,
+    (text) => void server.accept(text),
+    (problem) => void server.badFrame(problem),
+  );
+  const stop = (): void => reader.close();
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   io.stdoutClosed?.addEventListener('abort', stop);
   try {
-    const ended = new Promise<void>((r) => lines.once('close', r));
-    lines.on('line', (line) => void server.accept(line));
-    await ended;
+    await reader.ended;
     await server.shutdown();
   } finally {
     process.off('SIGTERM', stop);

@@ -33,7 +33,7 @@ export const initializeResult = z.strictObject({
     methods: z.array(z.string()),
     notifications: z.array(z.string()),
     eventEnvelopeVersion: z.literal(1),
-    framing: z.literal('ndjson'),
+    framing: z.enum(['ndjson', 'content-length']),
   }),
 });
 

@@ -6,6 +6,7 @@
  * follow as notifications. Bad input is answered with an error and the server keeps serving.
  */
 import type { Io } from '../io.js';
+import type { Framing } from './framing.js';
 import { cliVersion } from '../version.js';
 import { METHODS, NOTIFICATIONS, SERVE_PROTOCOL_VERSION, type MethodName, type ParamsOf } from './protocol.js';
 import {
@@ -31,9 +32,12 @@ export class ServeServer {
   readonly #handlers: Handlers;
   #queue: Promise<void> = Promise.resolve();
 
-  constructor(write: LineWriter, io: Io) {
+  readonly #framing: Framing;
+
+  constructor(write: LineWriter, io: Io, framing: Framing = 'ndjson') {
     this.#write = write;
     this.#io = io;
+    this.#framing = framing;
     this.#sessions = new ServeSessions(write, io);
     const s = this.#sessions;
     this.#handlers = {
@@ -54,6 +58,15 @@ export class ServeServer {
   /** Queues one input line; resolves when it (and every line before it) has been handled. */
   accept(line: string): Promise<void> {
     const next = this.#queue.then(() => this.#line(line));
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Answers input the framing could not cut into a message (a parse error), in turn with the messages. */
+  badFrame(problem: string): Promise<void> {
+    const next = this.#queue.then(() =>
+      this.#write(errorResponse(null, new RpcError(RPC_ERROR.parseError, `Parse error: ${problem}`))),
+    );
     this.#queue = next.catch(() => undefined);
     return next;
   }
@@ -133,7 +146,7 @@ export class ServeServer {
         methods: Object.keys(METHODS),
         notifications: Object.keys(NOTIFICATIONS),
         eventEnvelopeVersion: 1,
-        framing: 'ndjson',
+        framing: this.#framing,
       },
     };
   }
