@@ -23,13 +23,13 @@ def repo() -> str:
     return folder
 
 
-def script(turns: list[dict]) -> str:
+def script(turns: list[dict[str, object]]) -> str:
     path = Path(tempfile.mkdtemp(prefix="a3s-py-script-"), "model.json")
     path.write_text(json.dumps({"turns": turns}))
     return f"scripted:{path}"
 
 
-ECHO = [
+ECHO: list[dict[str, object]] = [
     {"text": "Running it.", "tool_calls": [{"id": "b1", "name": "bash", "args": {"command": "echo from-python"}}]},
     {"question": {"question": "Which colour?", "options": [{"label": "red"}, {"label": "blue"}]}},
     {"text": "Done: blue."},
@@ -75,7 +75,7 @@ class ClientTest(unittest.TestCase):
             session = client.open_session(repo(), model=script(ECHO[:1]))
             run = session.send("run echo")
             self.assertEqual(run.result.status, "parked")
-            self.assertEqual(run.result.parked["toolId"], "b1")
+            self.assertEqual((run.result.parked or {}).get("toolId"), "b1")
             parked_events = list(run)  # already read: the iteration has ended at the park
             self.assertEqual(parked_events, [])
             run.confirm(False, "not now")

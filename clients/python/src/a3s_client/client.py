@@ -229,7 +229,8 @@ class Session:
         params: dict[str, Any] = {"sessionId": self.id, "toolId": tool_id, "approved": approved}
         if reason is not None:
             params["reason"] = reason
-        return self.client.request("confirmation/answer", params)["runId"]
+        run_id = self.client.request("confirmation/answer", params)["runId"]
+        return str(run_id) if run_id is not None else None
 
     def answer_question(self, question_id: str, answer: Optional[str]) -> Optional[str]:
         """Answers a parked question (``None`` skips it); the parked run resumes."""
@@ -238,14 +239,16 @@ class Session:
             params["skipped"] = True
         else:
             params["answer"] = answer
-        return self.client.request("question/answer", params)["runId"]
+        run_id = self.client.request("question/answer", params)["runId"]
+        return str(run_id) if run_id is not None else None
 
     def steer(self, text: str, run_id: Optional[str] = None) -> Mapping[str, Any]:
         """Queues a message for the active run's next model call; returns the receipt."""
         params: dict[str, Any] = {"sessionId": self.id, "text": text}
         if run_id is not None:
             params["runId"] = run_id
-        return self.client.request("session/steer", params)
+        receipt: Mapping[str, Any] = self.client.request("session/steer", params)
+        return receipt
 
     def tools(self) -> list[Mapping[str, Any]]:
         """The session's tool surface (name, description, tier, capabilities)."""
