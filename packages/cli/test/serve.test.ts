@@ -3,7 +3,7 @@
 // id, two sessions at once, bad input answered while serving goes on, stdin EOF, and a server
 // killed mid-run whose session is resumed by the next server from its log. Every line the server
 // prints is checked against the shipped JSON Schema.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEventEnvelopeV1 } from '@a3s-code/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -177,6 +177,37 @@ describe('a3s serve', () => {
     const gone = await s.request('session/tools', { sessionId: a.sessionId });
     expect(gone.error).toMatchObject({ code: -32001, data: { field: 'params.sessionId' } });
     expect(s.invalid).toEqual([]);
+    expect(await s.end()).toBe(0);
+  });
+
+  it("the requests of one session wait for each other, not for another session's slow session/open", async () => {
+    const dir = tempRepo();
+    const slowDir = tempRepo();
+    // An MCP server that never answers `initialize`: opening a session there waits for its connect timeout.
+    writeFileSync(
+      join(slowDir, 'a3s.config.json'),
+      JSON.stringify({
+        mcpServers: {
+          mute: { command: process.execPath, args: ['-e', 'setTimeout(() => {}, 60000)'], connectTimeoutMs: 2500 },
+        },
+      }),
+    );
+    const s = serve(dir);
+    const { sessionId } = await s.call<Opened>('session/open', {
+      workspace: dir,
+      model: `scripted:${scriptFile([{ delay_ms: 15_000, text: 'never' }])}`,
+    });
+    const { runId } = await s.call<{ runId: string }>('session/send', { sessionId, prompt: 'slow' });
+    const opening = s.request('session/open', {
+      workspace: slowDir,
+      model: `scripted:${scriptFile([{ text: 'hi' }])}`,
+    });
+    const interrupted = await s.request('session/interrupt', { sessionId, runId });
+    expect(interrupted.result).toEqual({ interrupted: true });
+    const opened = await opening;
+    expect(opened.result).toMatchObject({ workspace: slowDir });
+    expect(s.messages.indexOf(interrupted)).toBeLessThan(s.messages.indexOf(opened));
+    expect(s.stderr).toContain("MCP server 'mute'");
     expect(await s.end()).toBe(0);
   });
 

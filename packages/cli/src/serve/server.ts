@@ -1,9 +1,10 @@
 /**
  * The request side of `a3s serve`: one line of input is one JSON-RPC message (or a batch); it is
  * parsed, its envelope checked, its params validated against the method's schema, and its
- * handler run. Messages are handled one after another in arrival order, so a client may pipeline
- * `session/open` and `session/send`; handlers that start runs answer at once and the run's events
- * follow as notifications. Bad input is answered with an error and the server keeps serving.
+ * handler run. The messages of one session are handled one after another in arrival order, so a
+ * client may pipeline `session/open` (with a `sessionId`) and `session/send`; handlers that start
+ * runs answer at once and the run's events follow as notifications. Bad input is answered with an
+ * error and the server keeps serving.
  */
 import type { Io } from '../io.js';
 import type { Framing } from './framing.js';
@@ -21,6 +22,17 @@ import {
 } from './rpc.js';
 import { ServeSessions, type LineWriter } from './sessions.js';
 
+/** The queue of the messages that address no session. */
+const GLOBAL = '';
+
+/** The queue a message goes to: its session's, else the global one. */
+function queueKeyOf(value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return GLOBAL;
+  const params = (value as { params?: unknown }).params;
+  const id = typeof params === 'object' && params !== null ? (params as { sessionId?: unknown }).sessionId : undefined;
+  return typeof id === 'string' ? `session:${id}` : GLOBAL;
+}
+
 type Handler<M extends MethodName> = (params: ParamsOf<M>) => unknown;
 type Handlers = { readonly [M in MethodName]: Handler<M> };
 
@@ -30,7 +42,7 @@ export class ServeServer {
   readonly #io: Io;
   readonly #sessions: ServeSessions;
   readonly #handlers: Handlers;
-  #queue: Promise<void> = Promise.resolve();
+  readonly #queues = new Map<string, Promise<void>>();
 
   readonly #framing: Framing;
 
@@ -55,37 +67,49 @@ export class ServeServer {
     };
   }
 
-  /** Queues one input line; resolves when it (and every line before it) has been handled. */
+  /**
+   * Queues one input message. Messages for one session (`params.sessionId`) are handled in the
+   * order they arrived; the others (`initialize`, `session/list`, `session/open` without an id,
+   * batches, bad input) in their own order. So a slow `session/open` (MCP servers starting)
+   * never holds up an interrupt for another session. Resolves when the message was handled.
+   */
   accept(line: string): Promise<void> {
-    const next = this.#queue.then(() => this.#line(line));
-    this.#queue = next.catch(() => undefined);
-    return next;
-  }
-
-  /** Answers input the framing could not cut into a message (a parse error), in turn with the messages. */
-  badFrame(problem: string): Promise<void> {
-    const next = this.#queue.then(() =>
-      this.#write(errorResponse(null, new RpcError(RPC_ERROR.parseError, `Parse error: ${problem}`))),
-    );
-    this.#queue = next.catch(() => undefined);
-    return next;
-  }
-
-  /** Waits for the queued lines, then closes every session (their active runs are interrupted; parked runs stay parked). */
-  async shutdown(): Promise<void> {
-    await this.#queue;
-    await this.#sessions.closeAll();
-  }
-
-  async #line(line: string): Promise<void> {
-    if (line.trim() === '') return;
+    if (line.trim() === '') return Promise.resolve();
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (e) {
-      this.#write(errorResponse(null, new RpcError(RPC_ERROR.parseError, `Parse error: ${(e as Error).message}`)));
-      return;
+      return this.#enqueue(GLOBAL, async () =>
+        this.#write(errorResponse(null, new RpcError(RPC_ERROR.parseError, `Parse error: ${(e as Error).message}`))),
+      );
     }
+    return this.#enqueue(queueKeyOf(value), () => this.#handle(value));
+  }
+
+  /** Answers input the framing could not cut into a message (a parse error), in turn with the messages. */
+  badFrame(problem: string): Promise<void> {
+    return this.#enqueue(GLOBAL, async () =>
+      this.#write(errorResponse(null, new RpcError(RPC_ERROR.parseError, `Parse error: ${problem}`))),
+    );
+  }
+
+  /** Waits for the queued messages, then closes every session (their active runs are interrupted; parked runs stay parked). */
+  async shutdown(): Promise<void> {
+    await Promise.all(this.#queues.values());
+    await this.#sessions.closeAll();
+  }
+
+  #enqueue(key: string, task: () => Promise<void>): Promise<void> {
+    const next = (this.#queues.get(key) ?? Promise.resolve()).then(task);
+    const settled = next.catch(() => undefined);
+    this.#queues.set(key, settled);
+    void settled.then(() => {
+      if (this.#queues.get(key) === settled) this.#queues.delete(key);
+    });
+    return next;
+  }
+
+  async #handle(value: unknown): Promise<void> {
     if (!Array.isArray(value)) {
       const out = await this.#message(value);
       if (out !== undefined) this.#write(out);
