@@ -42,11 +42,12 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   if (!FRAMINGS.includes(framing))
     throw new UsageError(`--framing: must be one of ${FRAMINGS.join(', ')}, got '${values.framing}'`);
   const server = new ServeServer(frameWriter(io.stdout, framing), io, framing);
+  const report = (e: unknown): void => void io.stderr.write(`a3s serve: ${(e as Error).message}\n`);
   const reader = frameReader(
     io.stdin,
     framing,
-    (text) => void server.accept(text),
-    (problem) => void server.badFrame(problem),
+    (text) => void server.accept(text).catch(report),
+    (problem) => void server.badFrame(problem).catch(report),
   );
   const stop = (): void => reader.close();
   process.on('SIGTERM', stop);
