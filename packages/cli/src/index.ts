@@ -5,3 +5,4 @@
 export { main, MAIN_HELP } from './main.js';
 export { EXIT, UsageError } from './errors.js';
 export type { Io, Out } from './io.js';
+export { SERVE_SCHEMA_FILE, serveJsonSchema, type ServeJsonSchema } from './serve/schema.js';

@@ -20,6 +20,7 @@ Commands:
   sessions             the sessions of this workspace; --resume <id> continues one
   models               the model providers, the keys each needs and whether they are set
   init                 write a starter a3s.config.json (with its JSON Schema)
+  serve                JSON-RPC 2.0 over stdio: sessions, runs and events for other programs
   version              print the version (also --version, -V)
 
 Models: --model <provider>/<model> (openai, anthropic, openai-compatible, deepseek, openrouter,
@@ -40,6 +41,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   sessions: async () => (await import('./commands/sessions.js')).sessionsCommand,
   models: async () => (await import('./commands/models.js')).modelsCommand,
   init: async () => (await import('./commands/init.js')).initCommand,
+  serve: async () => (await import('./serve/command.js')).serveCommand,
 };
 
 /** Runs the `a3s` command line; resolves with the exit code. */

@@ -7,6 +7,7 @@
 import { NO_APPROVER_REASON, type ConfirmationManager, type RunResult } from '@a3s-code/sdk';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
+import { eventJson } from '../event-json.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { closeOnSigterm, openSession } from '../open-session.js';
@@ -78,7 +79,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     const stream = session.stream(prompt);
     runId = session.activeRunId ?? undefined;
     for await (const ev of stream) {
-      if (values.json) io.stdout.write(`${JSON.stringify(ev)}\n`);
+      if (values.json) io.stdout.write(`${eventJson(ev)}\n`);
       else if (ev.type !== 'error') print(ev); // the failure is reported once, on stderr, below
     }
     result = await stream.result;

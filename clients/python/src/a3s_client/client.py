@@ -1,0 +1,367 @@
+"""A client of ``a3s serve``: starts the server, sends requests, and routes its notifications.
+
+A reader thread reads the server's stdout (one JSON message per line): responses complete the
+request waiting for them; ``event`` and ``run/result`` notifications go to the queue of their
+session, where the session's current :class:`Run` reads them (a session runs one run at a time).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import queue
+import shlex
+import subprocess
+import threading
+from typing import Any, Iterator, Mapping, Optional, Sequence
+
+from .types import (
+    ConfirmationRequest,
+    ConfirmHandler,
+    Event,
+    Question,
+    QuestionHandler,
+    RunResult,
+    ServeError,
+)
+
+_GONE = object()  # put on every queue when the server's stdout ends
+
+
+def _default_command() -> list[str]:
+    """``A3S_SERVE_COMMAND`` (a shell-style command line), else ``a3s serve``."""
+    configured = os.environ.get("A3S_SERVE_COMMAND")
+    return shlex.split(configured) if configured else ["a3s", "serve"]
+
+
+class Client:
+    """A running ``a3s serve`` process. Use it as a context manager, or call :meth:`close`."""
+
+    def __init__(
+        self,
+        command: Optional[Sequence[str]] = None,
+        *,
+        cwd: Optional[str] = None,
+        env: Optional[Mapping[str, str]] = None,
+        timeout: Optional[float] = None,
+    ) -> None:
+        self.timeout = timeout
+        self._process = subprocess.Popen(
+            list(command) if command is not None else _default_command(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=cwd,
+            env=dict(env) if env is not None else None,
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
+        )
+        self._ids = itertools.count(1)
+        self._pending: dict[int, "queue.Queue[Any]"] = {}
+        self._sessions: dict[str, "queue.Queue[Any]"] = {}
+        self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._reader = threading.Thread(target=self._read, name="a3s-serve-reader", daemon=True)
+        self._reader.start()
+        self.server_info: Mapping[str, Any] = self.request("initialize", {"protocolVersion": 1, "clientInfo": {"name": "a3s-client-python"}})
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ── requests ────────────────────────────────────────────────────────────────────────────
+
+    def request(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
+        """Sends one request and returns its result. Raises :class:`ServeError` for an error response."""
+        request_id = next(self._ids)
+        answer: "queue.Queue[Any]" = queue.Queue(maxsize=1)
+        with self._lock:
+            self._pending[request_id] = answer
+        message = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params is not None:
+            message["params"] = dict(params)
+        self._send(json.dumps(message))
+        try:
+            reply = answer.get(timeout=self.timeout)
+        except queue.Empty:
+            raise ServeError(None, f"{method}: no response within {self.timeout} s") from None
+        finally:
+            with self._lock:
+                self._pending.pop(request_id, None)
+        if reply is _GONE:
+            raise ServeError(None, f"{method}: the server exited")
+        if "error" in reply:
+            error = reply["error"]
+            raise ServeError(error.get("code"), error.get("message", ""), error.get("data"))
+        return reply.get("result")
+
+    def open_session(
+        self,
+        workspace: str,
+        *,
+        model: Optional[str] = None,
+        session_id: Optional[str] = None,
+        yolo: bool = False,
+        plan: bool = False,
+        permissions: Optional[Mapping[str, Sequence[str]]] = None,
+    ) -> "Session":
+        """Opens a session on ``workspace`` (``session_id`` continues that session's log)."""
+        params: dict[str, Any] = {"workspace": workspace}
+        if model is not None:
+            params["model"] = model
+        if session_id is not None:
+            params["sessionId"] = session_id
+        if yolo:
+            params["yolo"] = True
+        if plan:
+            params["plan"] = True
+        if permissions is not None:
+            params["permissions"] = {k: list(v) for k, v in permissions.items()}
+        inbox: "queue.Queue[Any]" = queue.Queue()
+        result = self.request("session/open", params)
+        with self._lock:
+            self._sessions[result["sessionId"]] = inbox
+        return Session(self, result, inbox)
+
+    def list_sessions(self) -> list[Mapping[str, Any]]:
+        """The sessions open in the server."""
+        return list(self.request("session/list", {})["sessions"])
+
+    def close(self) -> int:
+        """Closes stdin (the server closes every session; parked runs stay parked) and waits for the exit code."""
+        if self._process.stdin and not self._process.stdin.closed:
+            try:
+                self._process.stdin.close()
+            except OSError:
+                pass
+        code = self._process.wait(timeout=self.timeout)
+        self._reader.join(timeout=self.timeout)
+        if self._process.stdout is not None:
+            self._process.stdout.close()
+        return code
+
+    def kill(self) -> None:
+        """Kills the server at once (no clean-up: runs stay in their logs for ``session/resume``)."""
+        self._process.kill()
+        self._process.wait()
+        self._reader.join()
+        for stream in (self._process.stdin, self._process.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+
+    # ── plumbing ────────────────────────────────────────────────────────────────────────────
+
+    def _send(self, line: str) -> None:
+        assert self._process.stdin is not None
+        with self._write_lock:
+            try:
+                self._process.stdin.write(line + "\n")
+                self._process.stdin.flush()
+            except (BrokenPipeError, ValueError) as e:
+                raise ServeError(None, "the server exited") from e
+
+    def _read(self) -> None:
+        assert self._process.stdout is not None
+        for line in self._process.stdout:
+            if not line.strip():
+                continue
+            message = json.loads(line)
+            method = message.get("method")
+            if method is None:
+                with self._lock:
+                    waiting = self._pending.get(message.get("id"))
+                if waiting is not None:
+                    waiting.put(message)
+                continue
+            params = message.get("params", {})
+            session_id = params.get("sessionId") if method == "run/result" else params.get("metadata", {}).get("session_id")
+            with self._lock:
+                inbox = self._sessions.get(session_id)
+            if inbox is not None:
+                inbox.put(message)
+        with self._lock:
+            for waiting in self._pending.values():
+                waiting.put(_GONE)
+            for inbox in self._sessions.values():
+                inbox.put(_GONE)
+
+
+class Session:
+    """A session open in the server. One run at a time; ``send`` returns a :class:`Run` to iterate."""
+
+    def __init__(self, client: Client, opened: Mapping[str, Any], inbox: "queue.Queue[Any]") -> None:
+        self.client = client
+        self.id: str = opened["sessionId"]
+        self.workspace: str = opened["workspace"]
+        self.log_path: Optional[str] = opened.get("logPath")
+        self.state: Mapping[str, Any] = opened["state"]
+        self._inbox = inbox
+
+    def send(
+        self,
+        prompt: str,
+        *,
+        on_confirm: Optional[ConfirmHandler] = None,
+        on_question: Optional[QuestionHandler] = None,
+    ) -> "Run":
+        """Starts a run; iterate the returned :class:`Run` for its events."""
+        started = self.client.request("session/send", {"sessionId": self.id, "prompt": prompt})
+        return Run(self, started["runId"], on_confirm, on_question)
+
+    def resume(
+        self,
+        *,
+        on_confirm: Optional[ConfirmHandler] = None,
+        on_question: Optional[QuestionHandler] = None,
+    ) -> "Run":
+        """Continues the log: a parked or cut-off run, or a new run after an interrupted one."""
+        started = self.client.request("session/resume", {"sessionId": self.id})
+        return Run(self, started["runId"], on_confirm, on_question)
+
+    def answer_confirmation(self, tool_id: str, approved: bool, reason: Optional[str] = None) -> Optional[str]:
+        """Answers a parked confirmation; the parked run resumes (its id is returned)."""
+        params: dict[str, Any] = {"sessionId": self.id, "toolId": tool_id, "approved": approved}
+        if reason is not None:
+            params["reason"] = reason
+        run_id = self.client.request("confirmation/answer", params)["runId"]
+        return str(run_id) if run_id is not None else None
+
+    def answer_question(self, question_id: str, answer: Optional[str]) -> Optional[str]:
+        """Answers a parked question (``None`` skips it); the parked run resumes."""
+        params: dict[str, Any] = {"sessionId": self.id, "questionId": question_id}
+        if answer is None:
+            params["skipped"] = True
+        else:
+            params["answer"] = answer
+        run_id = self.client.request("question/answer", params)["runId"]
+        return str(run_id) if run_id is not None else None
+
+    def steer(self, text: str, run_id: Optional[str] = None) -> Mapping[str, Any]:
+        """Queues a message for the active run's next model call; returns the receipt."""
+        params: dict[str, Any] = {"sessionId": self.id, "text": text}
+        if run_id is not None:
+            params["runId"] = run_id
+        receipt: Mapping[str, Any] = self.client.request("session/steer", params)
+        return receipt
+
+    def tools(self) -> list[Mapping[str, Any]]:
+        """The session's tool surface (name, description, tier, capabilities)."""
+        return list(self.client.request("session/tools", {"sessionId": self.id})["tools"])
+
+    def close(self) -> None:
+        """Closes the session in the server (an active run is interrupted)."""
+        self.client.request("session/close", {"sessionId": self.id})
+
+    def _next(self) -> Any:
+        try:
+            return self._inbox.get(timeout=self.client.timeout)
+        except queue.Empty:
+            raise ServeError(None, f"no event within {self.client.timeout} s") from None
+
+
+class Run:
+    """One run: iterate it for its events; :attr:`result` says how it settled.
+
+    When the run parks, ``on_confirm`` / ``on_question`` answer it and the iteration goes on with
+    the resumed run; without the handler the iteration ends with ``result.status == "parked"``.
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        run_id: str,
+        on_confirm: Optional[ConfirmHandler],
+        on_question: Optional[QuestionHandler],
+    ) -> None:
+        self.session = session
+        self.id = run_id
+        self._on_confirm = on_confirm
+        self._on_question = on_question
+        self._result: Optional[RunResult] = None
+        self._asked: dict[str, Mapping[str, Any]] = {}
+
+    def __iter__(self) -> Iterator[Event]:
+        while self._result is None:
+            message = self.session._next()
+            if message is _GONE:
+                raise ServeError(None, "the server exited during the run")
+            params = message["params"]
+            if message["method"] == "event":
+                event = Event.from_json(params)
+                if event.run_id != self.id:
+                    continue
+                if event.type in ("confirmation_required", "user_question"):
+                    key = event.payload.get("tool_id") or event.payload.get("question_id")
+                    self._asked[str(key)] = event.payload
+                yield event
+            elif message["method"] == "run/result" and params.get("runId") == self.id:
+                settled = RunResult.from_json(params)
+                if settled.status != "parked" or not self._answer(settled.parked or {}):
+                    self._result = settled
+
+    @property
+    def result(self) -> RunResult:
+        """The run's result; waits for the run to settle (reading the events that are left)."""
+        for _ in self:
+            pass
+        assert self._result is not None
+        return self._result
+
+    def interrupt(self, reason: Optional[str] = None) -> bool:
+        """Interrupts this run (and no other). Returns whether it was running."""
+        params: dict[str, Any] = {"sessionId": self.session.id, "runId": self.id}
+        if reason is not None:
+            params["reason"] = reason
+        return bool(self.session.client.request("session/interrupt", params)["interrupted"])
+
+    def confirm(self, approved: bool, reason: Optional[str] = None) -> None:
+        """Answers this run's parked confirmation; iterating the run again follows the resumed run."""
+        parked = self._parked("confirm")
+        self.session.answer_confirmation(str(parked["toolId"]), approved, reason)
+        self._result = None
+
+    def answer(self, text: Optional[str]) -> None:
+        """Answers this run's parked question (``None`` skips it); iterating the run again follows the resumed run."""
+        parked = self._parked("question")
+        self.session.answer_question(str(parked["questionId"]), text)
+        self._result = None
+
+    def _parked(self, kind: str) -> Mapping[str, Any]:
+        parked = self._result.parked if self._result is not None else None
+        if not parked or parked.get("kind") != kind:
+            raise ServeError(None, f"run {self.id} is not parked at a {kind}")
+        return parked
+
+    def _answer(self, parked: Mapping[str, Any]) -> bool:
+        """Answers a park with the handlers; False when there is no handler for it."""
+        if parked.get("kind") == "confirm" and self._on_confirm is not None:
+            tool_id = str(parked["toolId"])
+            asked = self._asked.get(tool_id, {})
+            request = ConfirmationRequest(
+                tool_id=tool_id,
+                tool_name=str(parked.get("toolName", "")),
+                args=parked.get("args", {}),
+                rule=str(asked.get("rule", "default")),
+            )
+            verdict = self._on_confirm(request)
+            approved, reason = verdict if isinstance(verdict, tuple) else (bool(verdict), None)
+            self.session.answer_confirmation(tool_id, approved, reason)
+            return True
+        if parked.get("kind") == "question" and self._on_question is not None:
+            question_id = str(parked["questionId"])
+            asked = self._asked.get(question_id, {})
+            question = Question(
+                question_id=question_id,
+                question=str(parked.get("question", "")),
+                options=[str(o) for o in asked.get("options", [])],
+                context=asked.get("context"),
+            )
+            self.session.answer_question(question_id, self._on_question(question))
+            return True
+        return False

@@ -1,0 +1,127 @@
+"""End-to-end tests of the Python client against a real ``a3s serve`` with scripted models.
+
+The server command comes from ``A3S_SERVE_COMMAND`` (the Node suite sets it to the built
+``a3s``); each test makes its own git repository and model script.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from a3s_client import Client, ConfirmationRequest, Question, ServeError
+
+
+def repo() -> str:
+    folder = tempfile.mkdtemp(prefix="a3s-py-")
+    Path(folder, "README.md").write_text("hello\n")
+    subprocess.run(["git", "init", "-q"], cwd=folder, check=True)
+    return folder
+
+
+def script(turns: list[dict[str, object]]) -> str:
+    path = Path(tempfile.mkdtemp(prefix="a3s-py-script-"), "model.json")
+    path.write_text(json.dumps({"turns": turns}))
+    return f"scripted:{path}"
+
+
+ECHO: list[dict[str, object]] = [
+    {"text": "Running it.", "tool_calls": [{"id": "b1", "name": "bash", "args": {"command": "echo from-python"}}]},
+    {"question": {"question": "Which colour?", "options": [{"label": "red"}, {"label": "blue"}]}},
+    {"text": "Done: blue."},
+]
+
+
+@unittest.skipUnless(os.environ.get("A3S_SERVE_COMMAND"), "A3S_SERVE_COMMAND is not set (run through the Node suite)")
+class ClientTest(unittest.TestCase):
+    def test_send_iterate_answer_close(self) -> None:
+        asked: list[ConfirmationRequest] = []
+        questions: list[Question] = []
+
+        def confirm(request: ConfirmationRequest) -> bool:
+            asked.append(request)
+            return True
+
+        def answer(question: Question) -> str:
+            questions.append(question)
+            return "blue"
+
+        with Client(timeout=30) as client:
+            self.assertEqual(client.server_info["protocolVersion"], 1)
+            session = client.open_session(repo(), model=script(ECHO))
+            run = session.send("run echo", on_confirm=confirm, on_question=answer)
+            events = list(run)
+            result = run.result
+        self.assertEqual(result.status, "completed")
+        self.assertEqual(result.text, "Done: blue.")
+        self.assertEqual([(r.tool_id, r.tool_name, dict(r.args)) for r in asked], [("b1", "bash", {"command": "echo from-python"})])
+        self.assertEqual([(q.question, q.options) for q in questions], [("Which colour?", ["red", "blue"])])
+        types = [e.type for e in events if not e.type.endswith("_delta")]
+        self.assertEqual(types[0], "agent_start")
+        self.assertIn("confirmation_required", types)
+        self.assertIn("user_question", types)
+        self.assertEqual(types[-1], "agent_end")
+        self.assertEqual([e.sequence for e in events], list(range(1, len(events) + 1)))
+        tool_end = next(e for e in events if e.type == "tool_end")
+        self.assertEqual(tool_end.payload["output"], "from-python\n")
+        self.assertEqual({e.run_id for e in events}, {run.id})
+
+    def test_parked_without_handler_then_answered(self) -> None:
+        with Client(timeout=30) as client:
+            session = client.open_session(repo(), model=script(ECHO[:1]))
+            run = session.send("run echo")
+            self.assertEqual(run.result.status, "parked")
+            self.assertEqual((run.result.parked or {}).get("toolId"), "b1")
+            parked_events = list(run)  # already read: the iteration has ended at the park
+            self.assertEqual(parked_events, [])
+            run.confirm(False, "not now")
+            resumed = [e.type for e in run]
+            self.assertEqual(run.result.status, "completed")
+            self.assertEqual(resumed[0], "agent_start")
+            self.assertNotIn("tool_start", resumed)  # the refused call never ran
+            with self.assertRaises(ServeError):
+                run.confirm(True)
+
+    def test_interrupt_two_sessions_and_errors(self) -> None:
+        with Client(timeout=30) as client:
+            slow = client.open_session(repo(), model=script([{"delay_ms": 15000, "text": "never"}]))
+            quick = client.open_session(repo(), model=script([{"text": "Quick answer."}]))
+            slow_run = slow.send("slow")
+            quick_run = quick.send("quick")
+            self.assertEqual(quick_run.result.text, "Quick answer.")
+            self.assertTrue(slow_run.interrupt("enough"))
+            self.assertEqual(slow_run.result.status, "cancelled")
+            with self.assertRaises(ServeError) as bad:
+                client.request("session/open", {"workspace": 7})
+            self.assertEqual(bad.exception.code, -32602)
+            self.assertEqual(bad.exception.field, "params.workspace")
+            with self.assertRaises(ServeError) as unknown:
+                client.request("session/nope", {})
+            self.assertEqual(unknown.exception.code, -32601)
+            self.assertEqual([s["sessionId"] for s in client.list_sessions()], [slow.id, quick.id])
+            slow.close()
+            self.assertEqual([s["sessionId"] for s in client.list_sessions()], [quick.id])
+        self.assertEqual(client.close(), 0)
+
+    def test_kill_restart_resume(self) -> None:
+        folder = repo()
+        first = Client(timeout=30)
+        session = first.open_session(folder, model=script(ECHO[:1]), session_id="py-restart")
+        run = session.send("run echo")
+        self.assertEqual(run.result.status, "parked")
+        first.kill()
+        with Client(timeout=30) as second:
+            again = second.open_session(folder, model=script([{"text": "Back again."}]), session_id="py-restart")
+            self.assertEqual(again.state["phase"], "confirm")
+            resumed = again.resume(on_confirm=lambda request: request.tool_id == "b1")
+            self.assertEqual(resumed.id, run.id)
+            self.assertEqual(resumed.result.status, "completed")
+            self.assertEqual(resumed.result.text, "Back again.")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,66 @@
+/**
+ * `a3s serve`: the runtime as a JSON-RPC 2.0 server on stdio, one JSON message per line
+ * (`docs/serve.md`). stdout carries only protocol messages; diagnostics go to stderr. When stdin
+ * ends (or on SIGTERM / SIGINT, or when stdout's reader goes away) every session is closed —
+ * active runs are interrupted and report their `run/result`, parked runs stay parked in their
+ * logs — and the command exits 0.
+ */
+import { parse } from '../args.js';
+import { EXIT, UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+import { FRAMINGS, type Framing, frameReader, frameWriter } from './framing.js';
+import { ServeServer } from './server.js';
+
+/** Help of `a3s serve`. */
+export const SERVE_HELP = `Usage: a3s serve
+
+Serves sessions over JSON-RPC 2.0 on stdin/stdout, one JSON message per line (newline-delimited,
+UTF-8). Methods: initialize, session/open, session/send, session/interrupt, session/steer,
+confirmation/answer, question/answer, session/tools, session/close, session/list,
+session/resume. Notifications: event (an EventEnvelopeV1, as a3s run --json prints it) and
+run/result. The JSON Schema of every message: @a3s-code/cli/serve.schema.json. Closing stdin
+closes every session; parked runs stay parked in their logs (session/resume continues them).
+
+Options:
+      --framing <f>    ndjson (default: one message per line) or content-length (LSP-style
+                       Content-Length headers, as vscode-jsonrpc's stream reader and writer use)
+  -h, --help           show this help`;
+
+/** Runs `a3s serve` until stdin ends. */
+export async function serveCommand(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(
+    args,
+    { framing: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    'serve',
+  );
+  if (values.help) {
+    io.stdout.write(`${SERVE_HELP}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'; see 'a3s serve --help'`);
+  const framing = (values.framing ?? 'ndjson') as Framing;
+  if (!FRAMINGS.includes(framing))
+    throw new UsageError(`--framing: must be one of ${FRAMINGS.join(', ')}, got '${values.framing}'`);
+  const server = new ServeServer(frameWriter(io.stdout, framing), io, framing);
+  const report = (e: unknown): void => void io.stderr.write(`a3s serve: ${(e as Error).message}\n`);
+  const reader = frameReader(
+    io.stdin,
+    framing,
+    (text) => void server.accept(text).catch(report),
+    (problem) => void server.badFrame(problem).catch(report),
+  );
+  const stop = (): void => reader.close();
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  io.stdoutClosed?.addEventListener('abort', stop);
+  try {
+    await reader.ended;
+    await server.shutdown();
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+    io.stdoutClosed?.removeEventListener('abort', stop);
+    io.stdin.destroy(); // after a signal stdin may still be open, and would keep the process alive
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,256 @@
+/**
+ * The messages of `a3s serve`, as zod schemas: the params every method accepts (validated before
+ * a handler runs, so a bad request is answered with the field that is wrong), the result it
+ * answers with, and the params of the server's notifications. `schema.ts` turns them into the
+ * JSON Schema the package ships; the docs (`docs/serve.md`) describe them in prose.
+ */
+import { z } from 'zod';
+
+/** The protocol version this server speaks (`initialize` answers with it). */
+export const SERVE_PROTOCOL_VERSION = 1;
+
+const sessionId = z.string().min(1).max(256).describe('The session id (session/open returns it).');
+const runId = z.string().min(1).describe('A run id (session/send returns it; events carry it as metadata.run_id).');
+const ruleList = z.array(z.string().min(1)).max(500);
+
+/** Params of `initialize`. */
+export const initializeParams = z.strictObject({
+  protocolVersion: z
+    .literal(SERVE_PROTOCOL_VERSION)
+    .optional()
+    .describe('The protocol version the client speaks; this server speaks 1.'),
+  clientInfo: z
+    .strictObject({ name: z.string().min(1), version: z.string().optional() })
+    .optional()
+    .describe('Who the client is (for the record; the server does not act on it).'),
+});
+
+/** Result of `initialize`. */
+export const initializeResult = z.strictObject({
+  protocolVersion: z.literal(SERVE_PROTOCOL_VERSION),
+  serverInfo: z.strictObject({ name: z.literal('a3s'), version: z.string() }),
+  capabilities: z.strictObject({
+    methods: z.array(z.string()),
+    notifications: z.array(z.string()),
+    eventEnvelopeVersion: z.literal(1),
+    framing: z.enum(['ndjson', 'content-length']),
+  }),
+});
+
+/** Params of `session/open`. */
+export const sessionOpenParams = z.strictObject({
+  workspace: z.string().min(1).describe('The workspace folder (relative paths resolve against the server folder).'),
+  model: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("'provider/model' or 'scripted:<file.json>'; default: the workspace config file's, then A3S_MODEL."),
+  sessionId: sessionId
+    .optional()
+    .describe('Continue the fact log of this session id (a parked or interrupted run can then be resumed).'),
+  yolo: z.boolean().optional().describe('Run tools that would ask without asking (a deny stays final).'),
+  plan: z.boolean().optional().describe('Plan mode: only read tools are visible and callable.'),
+  permissions: z
+    .strictObject({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() })
+    .optional()
+    .describe("Permission rules added to the CLI's (read-only tools allowed) and the workspace config file's."),
+});
+
+/** Where a run is parked: the answer it waits for. */
+export const parkedAt = z.union([
+  z.strictObject({
+    kind: z.literal('confirm'),
+    toolId: z.string(),
+    toolName: z.string(),
+    args: z.record(z.string(), z.unknown()),
+  }),
+  z.strictObject({ kind: z.literal('question'), questionId: z.string(), question: z.string() }),
+]);
+
+/** The folded state of a session's log. */
+export const sessionState = z.strictObject({
+  phase: z.string().describe('The fold phase: idle, infer, confirm, question, tool, deny, compact or done.'),
+  runId: z.string().nullable().describe('The last run in the log.'),
+  runStatus: z.string().nullable().describe('running (also parked), completed, cancelled or failed.'),
+  activeRunId: z.string().nullable().describe('The run this server is driving now, if any.'),
+});
+
+/** Result of `session/open`. */
+export const sessionOpenResult = z.strictObject({
+  sessionId,
+  workspace: z.string(),
+  logPath: z.string().nullable(),
+  model: z.string().nullable(),
+  state: sessionState,
+});
+
+/** Params of every method that addresses one open session and nothing else. */
+export const sessionParams = z.strictObject({ sessionId });
+
+/** Params of `session/send`. */
+export const sessionSendParams = z.strictObject({
+  sessionId,
+  prompt: z.string().trim().min(1).describe('The prompt of the new run.'),
+});
+
+/** Result of `session/send` and `session/resume`: the run id, at once (events follow as notifications). */
+export const runStarted = z.strictObject({ runId });
+
+/** Result of `session/resume`. */
+export const sessionResumeResult = z.strictObject({
+  runId,
+  kind: z
+    .enum(['resume', 'continue'])
+    .describe(
+      'resume: the open run continues from its log; continue: a new run picks up an interrupted or failed one.',
+    ),
+});
+
+/** Params of `session/resume`. */
+export const sessionResumeParams = z.strictObject({
+  sessionId,
+  runId: runId.optional().describe('The run to resume; default: the open run of the log.'),
+});
+
+/** Params of `session/interrupt`. */
+export const sessionInterruptParams = z.strictObject({
+  sessionId,
+  runId: runId.describe('The run to interrupt: an interrupt meant for another run does nothing.'),
+  reason: z.string().max(1000).optional(),
+});
+
+/** Result of `session/interrupt`. */
+export const sessionInterruptResult = z.strictObject({ interrupted: z.boolean() });
+
+/** Params of `session/steer`. */
+export const sessionSteerParams = z.strictObject({
+  sessionId,
+  text: z.string().trim().min(1).describe("A message for the active run's next model call."),
+  runId: runId.optional().describe('Only steer this run (refused with wrong_run otherwise).'),
+  requestId: z.string().min(1).optional().describe('Idempotency key: a repeated id is acknowledged once.'),
+});
+
+/** Result of `session/steer`: the SDK's steer receipt. */
+export const steerReceipt = z.union([
+  z.strictObject({ accepted: z.literal(true), requestId: z.string(), runId: z.string(), duplicate: z.boolean() }),
+  z.strictObject({ accepted: z.literal(false), reason: z.string(), message: z.string() }),
+]);
+
+/** Params of `confirmation/answer`. */
+export const confirmationAnswerParams = z.strictObject({
+  sessionId,
+  toolId: z.string().min(1).describe('The tool_id of the confirmation_required event.'),
+  approved: z.boolean(),
+  reason: z.string().max(1000).optional(),
+});
+
+/** Params of `question/answer`: the answer text, or `skipped: true`. */
+export const questionAnswerParams = z
+  .strictObject({
+    sessionId,
+    questionId: z.string().min(1).describe('The question_id of the user_question event.'),
+    answer: z.string().optional().describe('The answer text.'),
+    skipped: z.literal(true).optional().describe('The user skipped the question.'),
+  })
+  .refine((p) => (p.answer === undefined) !== (p.skipped === undefined), {
+    message: 'give either answer (the text) or skipped: true',
+    path: ['answer'],
+  });
+
+/** Result of `confirmation/answer` and `question/answer`: the resumed run, or null if none resumed. */
+export const answerResult = z.strictObject({
+  runId: z.string().nullable().describe('The parked run, resumed by the answer (null when a run was already active).'),
+});
+
+/** One tool of `session/tools`. */
+export const toolInfo = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  tier: z.enum(['read', 'write', 'exec']),
+  capabilities: z.record(z.string(), z.unknown()),
+  requires: z.array(z.string()),
+});
+
+/** Result of `session/tools`. */
+export const sessionToolsResult = z.strictObject({ tools: z.array(toolInfo) });
+
+/** Result of `session/close`. */
+export const sessionCloseResult = z.strictObject({ closed: z.boolean() });
+
+/** Params of `session/list`. */
+export const sessionListParams = z.strictObject({});
+
+/** Result of `session/list`: the sessions open in this server. */
+export const sessionListResult = z.strictObject({
+  sessions: z.array(
+    z.strictObject({
+      sessionId,
+      workspace: z.string(),
+      logPath: z.string().nullable(),
+      state: sessionState,
+    }),
+  ),
+});
+
+/** Params of the `event` notification: one EventEnvelopeV1, exactly as `a3s run --json` prints it. */
+export const eventNotification = z.looseObject({
+  version: z.literal(1),
+  type: z.string().min(1),
+  payload: z.record(z.string(), z.unknown()),
+  metadata: z.looseObject({
+    run_id: z.string(),
+    session_id: z.string(),
+    sequence: z.number().int(),
+    timestamp_ms: z.number(),
+  }),
+});
+
+/** Params of the `run/result` notification: how a run settled (after its last `event`). */
+export const runResultNotification = z.strictObject({
+  sessionId,
+  runId,
+  status: z.enum(['completed', 'parked', 'cancelled', 'failed']),
+  text: z.string(),
+  usage: z.strictObject({ inputTokens: z.number(), outputTokens: z.number() }).nullable(),
+  toolCalls: z.number().int().nullable(),
+  completion: z.string().nullable(),
+  parked: parkedAt
+    .optional()
+    .describe('What the parked run waits for: answer it with confirmation/answer or question/answer.'),
+  error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+});
+
+/** Every method: its params and its result. */
+export const METHODS = {
+  initialize: { params: initializeParams, result: initializeResult },
+  'session/open': { params: sessionOpenParams, result: sessionOpenResult },
+  'session/send': { params: sessionSendParams, result: runStarted },
+  'session/interrupt': { params: sessionInterruptParams, result: sessionInterruptResult },
+  'session/steer': { params: sessionSteerParams, result: steerReceipt },
+  'confirmation/answer': { params: confirmationAnswerParams, result: answerResult },
+  'question/answer': { params: questionAnswerParams, result: answerResult },
+  'session/tools': { params: sessionParams, result: sessionToolsResult },
+  'session/close': { params: sessionParams, result: sessionCloseResult },
+  'session/list': { params: sessionListParams, result: sessionListResult },
+  'session/resume': { params: sessionResumeParams, result: sessionResumeResult },
+} as const;
+
+/** A method name. */
+export type MethodName = keyof typeof METHODS;
+
+/** The validated params of a method. */
+export type ParamsOf<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
+
+/** The result of a method. */
+export type ResultOf<M extends MethodName> = z.input<(typeof METHODS)[M]['result']>;
+
+/** Every notification the server sends: its params. */
+export const NOTIFICATIONS = {
+  event: eventNotification,
+  'run/result': runResultNotification,
+} as const;
+
+/** The params of the `run/result` notification. */
+export type RunResultParams = z.input<typeof runResultNotification>;
+/** The folded state of a session, as the protocol reports it. */
+export type SessionStateView = z.input<typeof sessionState>;

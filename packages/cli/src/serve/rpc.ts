@@ -1,0 +1,120 @@
+/**
+ * JSON-RPC 2.0 for `a3s serve`: the standard error codes, the server's own, checking a request's
+ * envelope (naming the field that is wrong), and turning a zod failure into `-32602` with the
+ * path of the first bad field (`params.workspace`).
+ */
+import { A3sError } from '@a3s-code/sdk';
+import type { z } from 'zod';
+
+/** JSON-RPC error codes: the standard ones, then the server's (-32000 and below). */
+export const RPC_ERROR = Object.freeze({
+  /** The line is not JSON. */
+  parseError: -32700,
+  /** The JSON is not a request object (`jsonrpc`, `method`, `id`, `params`). */
+  invalidRequest: -32600,
+  /** No such method. */
+  methodNotFound: -32601,
+  /** The params do not match the method's schema; the message and `data.field` name the field. */
+  invalidParams: -32602,
+  /** A bug in the server. */
+  internalError: -32603,
+  /** The runtime refused or failed (`data.code`: `SESSION_BUSY`, `RESUME_FAILED`, ...). */
+  runtimeError: -32000,
+  /** `params.sessionId` names no session open in this server. */
+  sessionNotOpen: -32001,
+});
+
+/** A request id: a string, a number, or null (the client could not be told apart). */
+export type RpcId = string | number | null;
+
+/** A JSON-RPC error a handler throws; the dispatcher sends it as the response. */
+export class RpcError extends Error {
+  readonly rpcCode: number;
+  readonly data: Readonly<Record<string, unknown>> | undefined;
+  constructor(rpcCode: number, message: string, data?: Readonly<Record<string, unknown>>) {
+    super(message);
+    this.name = 'RpcError';
+    this.rpcCode = rpcCode;
+    this.data = data;
+  }
+}
+
+/** A request after its envelope was checked. */
+export interface RpcRequest {
+  /** Absent for a notification (nothing is answered). */
+  readonly id?: RpcId;
+  readonly method: string;
+  readonly params: unknown;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The id of a malformed request, when it has a usable one (else null). */
+export function idOf(value: unknown): RpcId {
+  if (!isRecord(value)) return null;
+  const id = value.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/** Checks the envelope of one request. @throws RpcError (-32600) naming the field. */
+export function checkRequest(value: unknown): RpcRequest {
+  const bad = (field: string, problem: string): never => {
+    throw new RpcError(RPC_ERROR.invalidRequest, `Invalid Request: ${field}: ${problem}`, { field });
+  };
+  if (!isRecord(value)) return bad('(root)', 'must be a JSON object');
+  if (value.jsonrpc !== '2.0') bad('jsonrpc', `must be "2.0", got ${JSON.stringify(value.jsonrpc) ?? 'nothing'}`);
+  if (typeof value.method !== 'string' || value.method === '') bad('method', 'must be a non-empty string');
+  const hasId = Object.hasOwn(value, 'id');
+  const id = value.id;
+  if (hasId && id !== null && typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id)))
+    bad('id', 'must be a string, a number or null');
+  const params = value.params;
+  if (params !== undefined && (typeof params !== 'object' || params === null))
+    bad('params', 'must be an object (or an array) when present');
+  return { ...(hasId ? { id: id as RpcId } : {}), method: value.method as string, params };
+}
+
+/** Validates params with `schema`. @throws RpcError (-32602) naming the first bad field. */
+export function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
+  const r = schema.safeParse(params ?? {});
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+  const path = [...issue.path, ...(keys.length === 1 ? keys : [])];
+  const field = ['params', ...path.map(String)].join('.');
+  const problem =
+    issue.code === 'unrecognized_keys'
+      ? `unknown field${keys.length > 1 ? `s ${keys.join(', ')}` : ''}`
+      : issue.message;
+  throw new RpcError(RPC_ERROR.invalidParams, `Invalid params: ${field}: ${problem}`, {
+    field,
+    issues: r.error.issues.map((i) => ({ path: ['params', ...i.path.map(String)].join('.'), message: i.message })),
+  });
+}
+
+/** The error object of a response for anything a handler threw. */
+export function errorObject(e: unknown): { code: number; message: string; data?: Readonly<Record<string, unknown>> } {
+  if (e instanceof RpcError) return { code: e.rpcCode, message: e.message, ...(e.data ? { data: e.data } : {}) };
+  if (A3sError.isInstance(e)) {
+    const details = Object.keys(e.details).length > 0 ? { details: e.details } : {};
+    return { code: RPC_ERROR.runtimeError, message: `${e.code}: ${e.message}`, data: { code: e.code, ...details } };
+  }
+  return { code: RPC_ERROR.internalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` };
+}
+
+/** A response line's object. */
+export function response(id: RpcId, result: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, result });
+}
+
+/** An error response line's object. */
+export function errorResponse(id: RpcId, e: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: errorObject(e) });
+}
+
+/** A notification line whose params are already JSON text (an event, byte for byte as `a3s run --json`). */
+export function notificationWithJson(method: string, paramsJson: string): string {
+  return `{"jsonrpc":"2.0","method":${JSON.stringify(method)},"params":${paramsJson}}`;
+}

@@ -1,0 +1,177 @@
+/**
+ * The request side of `a3s serve`: one line of input is one JSON-RPC message (or a batch); it is
+ * parsed, its envelope checked, its params validated against the method's schema, and its
+ * handler run. The messages of one session are handled one after another in arrival order, so a
+ * client may pipeline `session/open` (with a `sessionId`) and `session/send`; handlers that start
+ * runs answer at once and the run's events follow as notifications. Bad input is answered with an
+ * error and the server keeps serving.
+ */
+import type { Io } from '../io.js';
+import type { Framing } from './framing.js';
+import { cliVersion } from '../version.js';
+import { METHODS, NOTIFICATIONS, SERVE_PROTOCOL_VERSION, type MethodName, type ParamsOf } from './protocol.js';
+import {
+  checkRequest,
+  errorResponse,
+  idOf,
+  parseParams,
+  response,
+  RPC_ERROR,
+  RpcError,
+  type RpcRequest,
+} from './rpc.js';
+import { ServeSessions, type LineWriter } from './sessions.js';
+
+/** The queue of the messages that address no session. */
+const GLOBAL = '';
+
+/** The queue a message goes to: its session's, else the global one. */
+function queueKeyOf(value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return GLOBAL;
+  const params = (value as { params?: unknown }).params;
+  const id = typeof params === 'object' && params !== null ? (params as { sessionId?: unknown }).sessionId : undefined;
+  return typeof id === 'string' ? `session:${id}` : GLOBAL;
+}
+
+type Handler<M extends MethodName> = (params: ParamsOf<M>) => unknown;
+type Handlers = { readonly [M in MethodName]: Handler<M> };
+
+/** A server: feed it input lines; it writes responses and notifications with `write`. */
+export class ServeServer {
+  readonly #write: LineWriter;
+  readonly #io: Io;
+  readonly #sessions: ServeSessions;
+  readonly #handlers: Handlers;
+  readonly #queues = new Map<string, Promise<void>>();
+
+  readonly #framing: Framing;
+
+  constructor(write: LineWriter, io: Io, framing: Framing = 'ndjson') {
+    this.#write = write;
+    this.#io = io;
+    this.#framing = framing;
+    this.#sessions = new ServeSessions(write, io);
+    const s = this.#sessions;
+    this.#handlers = {
+      initialize: () => this.#initialize(),
+      'session/open': (p) => s.open(p),
+      'session/send': (p) => s.send(p),
+      'session/interrupt': (p) => s.interrupt(p),
+      'session/steer': (p) => s.steer(p),
+      'confirmation/answer': (p) => s.confirm(p),
+      'question/answer': (p) => s.answer(p),
+      'session/tools': (p) => s.tools(p),
+      'session/close': (p) => s.close(p),
+      'session/list': () => s.list(),
+      'session/resume': (p) => s.resume(p),
+    };
+  }
+
+  /**
+   * Queues one input message. Messages for one session (`params.sessionId`) are handled in the
+   * order they arrived; the others (`initialize`, `session/list`, `session/open` without an id,
+   * batches, bad input) in their own order. So a slow `session/open` (MCP servers starting)
+   * never holds up an interrupt for another session. Resolves when the message was handled.
+   */
+  accept(line: string): Promise<void> {
+    if (line.trim() === '') return Promise.resolve();
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (e) {
+      return this.#enqueue(GLOBAL, async () =>
+        this.#write(errorResponse(null, new RpcError(RPC_ERROR.parseError, `Parse error: ${(e as Error).message}`))),
+      );
+    }
+    return this.#enqueue(queueKeyOf(value), () => this.#handle(value));
+  }
+
+  /** Answers input the framing could not cut into a message (a parse error), in turn with the messages. */
+  badFrame(problem: string): Promise<void> {
+    return this.#enqueue(GLOBAL, async () =>
+      this.#write(errorResponse(null, new RpcError(RPC_ERROR.parseError, `Parse error: ${problem}`))),
+    );
+  }
+
+  /** Waits for the queued messages, then closes every session (their active runs are interrupted; parked runs stay parked). */
+  async shutdown(): Promise<void> {
+    await Promise.all(this.#queues.values());
+    await this.#sessions.closeAll();
+  }
+
+  #enqueue(key: string, task: () => Promise<void>): Promise<void> {
+    const next = (this.#queues.get(key) ?? Promise.resolve()).then(task);
+    const settled = next.catch(() => undefined);
+    this.#queues.set(key, settled);
+    void settled.then(() => {
+      if (this.#queues.get(key) === settled) this.#queues.delete(key);
+    });
+    return next;
+  }
+
+  async #handle(value: unknown): Promise<void> {
+    if (!Array.isArray(value)) {
+      const out = await this.#message(value);
+      if (out !== undefined) this.#write(out);
+      return;
+    }
+    if (value.length === 0) {
+      this.#write(errorResponse(null, new RpcError(RPC_ERROR.invalidRequest, 'Invalid Request: an empty batch')));
+      return;
+    }
+    const answers: string[] = [];
+    for (const item of value) {
+      const out = await this.#message(item);
+      if (out !== undefined) answers.push(out);
+    }
+    if (answers.length > 0) this.#write(`[${answers.join(',')}]`);
+  }
+
+  /** Handles one message; returns its response line, or nothing for a notification. */
+  async #message(value: unknown): Promise<string | undefined> {
+    let request: RpcRequest;
+    try {
+      request = checkRequest(value);
+    } catch (e) {
+      return errorResponse(idOf(value), e);
+    }
+    const id = request.id;
+    try {
+      const result = await this.#dispatch(request);
+      return id === undefined ? undefined : response(id, result);
+    } catch (e) {
+      if (id === undefined) {
+        this.#io.stderr.write(`a3s serve: notification ${request.method} failed: ${(e as Error).message}\n`);
+        return undefined;
+      }
+      return errorResponse(id, e);
+    }
+  }
+
+  #dispatch(request: RpcRequest): unknown {
+    const method = request.method;
+    if (!Object.hasOwn(METHODS, method))
+      throw new RpcError(
+        RPC_ERROR.methodNotFound,
+        `Method not found: '${method}'; methods: ${Object.keys(METHODS).join(', ')}`,
+        { method },
+      );
+    const m = method as MethodName;
+    const params = parseParams(METHODS[m].params, request.params);
+    return (this.#handlers[m] as Handler<MethodName>)(params as never);
+  }
+
+  /** The server's answer to `initialize` (its params were validated: a protocol version other than 1 is refused). */
+  #initialize(): unknown {
+    return {
+      protocolVersion: SERVE_PROTOCOL_VERSION,
+      serverInfo: { name: 'a3s', version: cliVersion() },
+      capabilities: {
+        methods: Object.keys(METHODS),
+        notifications: Object.keys(NOTIFICATIONS),
+        eventEnvelopeVersion: 1,
+        framing: this.#framing,
+      },
+    };
+  }
+}

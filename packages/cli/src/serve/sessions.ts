@@ -1,0 +1,273 @@
+/**
+ * The sessions one `a3s serve` process holds, and their runs. A run is started with the SDK's
+ * `session.stream` (or `streamResume`) — the code path of `a3s run --json` — and pumped in the
+ * background: each event becomes an `event` notification, then one `run/result` says how it
+ * settled. Sessions park instead of waiting (`parkMode: 'return'`): a confirmation or question
+ * ends the run's stream as `parked`, the park stays in the fact log with no timeout, and the
+ * client's answer (`confirmation/answer`, `question/answer`) is appended as a fact and resumes
+ * the run — in this process, or in a new one after a restart. Closing a session never cancels a
+ * parked run, because nothing is running.
+ */
+import { resolve } from 'node:path';
+import {
+  NO_APPROVER_REASON,
+  type ConfirmationManager,
+  type EventStream,
+  type QuestionAnswer,
+  type RunResult,
+  type Session,
+} from '@a3s-code/sdk';
+import type { Io } from '../io.js';
+import { eventJson } from '../event-json.js';
+import { planResume } from '../interactive/continuation.js';
+import { CLI_ALLOW_RULES, openSession, type OpenedSession } from '../open-session.js';
+import { printMcpWarnings } from '../render/mcp-status.js';
+import { styleFor } from '../style.js';
+import type { ParamsOf, ResultOf, RunResultParams, SessionStateView } from './protocol.js';
+import { notificationWithJson, RPC_ERROR, RpcError } from './rpc.js';
+
+/** Nested calls (inside `batch`, `program`, ...) cannot park: those that would ask are refused. */
+const nestedRefusal: ConfirmationManager = {
+  confirm: async () => ({
+    approved: false,
+    reason: `${NO_APPROVER_REASON}: a3s serve cannot ask about a call nested inside another tool; allow the tool with permissions, or open the session with yolo`,
+  }),
+};
+
+interface Entry {
+  readonly opened: OpenedSession;
+  readonly model: string | null;
+  /** The pump of the run started last; settles after its `run/result` was sent. */
+  pump: Promise<void>;
+}
+
+/** Writes one protocol line on stdout. */
+export type LineWriter = (line: string) => void;
+
+/** The open sessions of a server. */
+export class ServeSessions {
+  readonly #write: LineWriter;
+  readonly #io: Io;
+  readonly #entries = new Map<string, Entry>();
+
+  constructor(write: LineWriter, io: Io) {
+    this.#write = write;
+    this.#io = io;
+  }
+
+  /** Opens a session (a new one, or the log of `sessionId` continued). */
+  async open(p: ParamsOf<'session/open'>): Promise<ResultOf<'session/open'>> {
+    if (p.sessionId !== undefined && this.#entries.has(p.sessionId))
+      throw new RpcError(
+        RPC_ERROR.invalidParams,
+        `Invalid params: params.sessionId: '${p.sessionId}' is already open`,
+        {
+          field: 'params.sessionId',
+        },
+      );
+    const flags = {
+      model: p.model,
+      cwd: resolve(this.#io.cwd, p.workspace),
+      startedIn: this.#io.cwd,
+      yolo: p.yolo === true,
+      plan: p.plan === true,
+    };
+    const rules = p.permissions ?? {};
+    const opened = await openSession(flags, this.#io.env, {
+      confirmation: nestedRefusal,
+      parkMode: 'return',
+      permissions: {
+        allow: [...CLI_ALLOW_RULES, ...(rules.allow ?? [])],
+        ...(rules.ask ? { ask: rules.ask } : {}),
+        ...(rules.deny ? { deny: rules.deny } : {}),
+      },
+      ...(p.sessionId === undefined ? {} : { sessionId: p.sessionId }),
+    });
+    const { session } = opened;
+    printMcpWarnings(this.#io.stderr, styleFor(this.#io.stderr, this.#io.env), session.mcpStatus());
+    const llm = session.core.config.model;
+    const entry: Entry = { opened, model: `${llm.provider}/${llm.model}`, pump: Promise.resolve() };
+    this.#entries.set(session.sessionId, entry);
+    return {
+      sessionId: session.sessionId,
+      workspace: session.dir,
+      logPath: session.logPath,
+      model: entry.model,
+      state: stateOf(session),
+    };
+  }
+
+  /** Starts a run on the prompt; returns its id at once. */
+  send(p: ParamsOf<'session/send'>): Promise<ResultOf<'session/send'>> {
+    const entry = this.#entry(p.sessionId);
+    return this.#start(p.sessionId, entry, () => entry.opened.session.stream(p.prompt));
+  }
+
+  /** Continues the log: the open run (parked, or left running by a crash), or a new run after an interrupted or failed one. */
+  async resume(p: ParamsOf<'session/resume'>): Promise<ResultOf<'session/resume'>> {
+    const entry = this.#entry(p.sessionId);
+    const { session } = entry.opened;
+    if (session.activeRunId === null) await entry.pump; // an active run makes the start below refuse (SESSION_BUSY)
+    if (p.runId !== undefined) {
+      const started = await this.#start(p.sessionId, entry, () => session.streamResume(p.runId));
+      return { ...started, kind: 'resume' };
+    }
+    const plan = planResume(session.state, []);
+    if (plan.kind === 'nothing')
+      throw new RpcError(RPC_ERROR.runtimeError, `NOTHING_TO_RESUME: nothing to resume: ${plan.why}`, {
+        code: 'NOTHING_TO_RESUME',
+      });
+    const open = plan.kind === 'resume' ? () => session.streamResume() : () => session.stream(plan.prompt);
+    return { ...(await this.#start(p.sessionId, entry, open)), kind: plan.kind };
+  }
+
+  /** Answers a parked confirmation (a fact in the log) and resumes the parked run. */
+  confirm(p: ParamsOf<'confirmation/answer'>): Promise<ResultOf<'confirmation/answer'>> {
+    return this.#answer(p.sessionId, (s) => s.confirmToolUse(p.toolId, p.approved, p.reason));
+  }
+
+  /** Answers a parked question (a fact in the log) and resumes the parked run. */
+  answer(p: ParamsOf<'question/answer'>): Promise<ResultOf<'question/answer'>> {
+    const a: QuestionAnswer = p.answer === undefined ? { skipped: true } : { text: p.answer };
+    return this.#answer(p.sessionId, (s) => s.answerQuestion(p.questionId, a));
+  }
+
+  /** Interrupts the run `runId` if it is the active one. */
+  interrupt(p: ParamsOf<'session/interrupt'>): ResultOf<'session/interrupt'> {
+    const { session } = this.#entry(p.sessionId).opened;
+    return { interrupted: session.interrupt({ runId: p.runId, reason: p.reason ?? 'interrupted by the client' }) };
+  }
+
+  /** Queues a steer for the active run's next model call. */
+  steer(p: ParamsOf<'session/steer'>): ResultOf<'session/steer'> {
+    const { session } = this.#entry(p.sessionId).opened;
+    return session.steer(p.text, {
+      ...(p.runId === undefined ? {} : { runId: p.runId }),
+      ...(p.requestId === undefined ? {} : { requestId: p.requestId }),
+    });
+  }
+
+  /** The session's tool surface. */
+  tools(p: ParamsOf<'session/tools'>): ResultOf<'session/tools'> {
+    const { session } = this.#entry(p.sessionId).opened;
+    return {
+      tools: session.toolInfo().map((t) => ({ ...t, capabilities: { ...t.capabilities }, requires: [...t.requires] })),
+    };
+  }
+
+  /** The sessions open in this server. */
+  list(): ResultOf<'session/list'> {
+    return {
+      sessions: [...this.#entries].map(([id, e]) => ({
+        sessionId: id,
+        workspace: e.opened.session.dir,
+        logPath: e.opened.session.logPath,
+        state: stateOf(e.opened.session),
+      })),
+    };
+  }
+
+  /** Closes a session: an active run is interrupted (its `run/result` is sent first); a parked run stays parked. */
+  async close(p: ParamsOf<'session/close'>): Promise<ResultOf<'session/close'>> {
+    const entry = this.#entry(p.sessionId);
+    this.#entries.delete(p.sessionId);
+    await closeEntry(entry);
+    return { closed: true };
+  }
+
+  /** Closes every session (stdin ended, or SIGTERM). */
+  async closeAll(): Promise<void> {
+    const entries = [...this.#entries.values()];
+    this.#entries.clear();
+    await Promise.all(entries.map(closeEntry));
+  }
+
+  #entry(sessionId: string): Entry {
+    const entry = this.#entries.get(sessionId);
+    if (!entry)
+      throw new RpcError(
+        RPC_ERROR.sessionNotOpen,
+        `params.sessionId: no session '${sessionId}' is open in this server; open it with session/open`,
+        { field: 'params.sessionId' },
+      );
+    return entry;
+  }
+
+  async #answer(sessionId: string, append: (s: Session) => Promise<void>): Promise<{ runId: string | null }> {
+    const entry = this.#entry(sessionId);
+    const { session } = entry.opened;
+    if (session.activeRunId !== null) {
+      await append(session);
+      return { runId: null };
+    }
+    await entry.pump; // the parked run's `run/result` goes out before the resumed run's events
+    await append(session);
+    return this.#start(sessionId, entry, () => session.streamResume());
+  }
+
+  /** Opens a run's stream, learns its id, and pumps its events in the background. */
+  async #start(sessionId: string, entry: Entry, open: () => EventStream): Promise<{ runId: string }> {
+    const { session } = entry.opened;
+    const stream = open();
+    const runId = session.activeRunId;
+    if (runId === null) {
+      await stream.result; // a run that could not start rejects here with its typed error
+      throw new RpcError(RPC_ERROR.internalError, 'Internal error: the run ended before it started');
+    }
+    entry.pump = this.#pump(sessionId, runId, stream);
+    return { runId };
+  }
+
+  async #pump(sessionId: string, runId: string, stream: EventStream): Promise<void> {
+    let settled: RunResultParams;
+    // The response naming the run goes out first (it is written in this turn's microtasks);
+    // the run's events wait in its subscription meanwhile.
+    await new Promise((r) => setImmediate(r));
+    try {
+      for await (const ev of stream) this.#write(notificationWithJson('event', eventJson(ev)));
+      settled = { sessionId, ...resultFields(await stream.result) };
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      settled = {
+        sessionId,
+        runId,
+        status: 'failed',
+        text: '',
+        usage: null,
+        toolCalls: null,
+        completion: null,
+        error: { code: typeof code === 'string' ? code : 'RUN_FAILED', message: (e as Error).message },
+      };
+    }
+    this.#write(notificationWithJson('run/result', JSON.stringify(settled)));
+  }
+}
+
+/** Interrupts the active run, waits for its `run/result`, then closes the session and its agent. */
+async function closeEntry(entry: Entry): Promise<void> {
+  entry.opened.session.interrupt('the session was closed');
+  await entry.pump;
+  await entry.opened.close();
+}
+
+function resultFields(r: RunResult): Omit<RunResultParams, 'sessionId'> {
+  return {
+    runId: r.runId,
+    status: r.status,
+    text: r.text,
+    usage: { ...r.usage },
+    toolCalls: r.toolCalls,
+    completion: r.completion,
+    ...(r.parked ? { parked: r.parked } : {}),
+  };
+}
+
+function stateOf(session: Session): SessionStateView {
+  const state = session.state;
+  return {
+    phase: state.phase,
+    runId: state.view.run.run_id,
+    runStatus: state.view.run.status,
+    activeRunId: session.activeRunId,
+  };
+}

@@ -1,0 +1,34 @@
+// The Python client (clients/python, standard library only) end to end: its unittest suite runs
+// with the system python3 against the built `a3s serve`. Skipped, saying so, without python3 ≥ 3.10.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { A3S } from './kit.js';
+
+const client = join(import.meta.dirname, '..', '..', '..', 'clients', 'python');
+const probe = spawnSync('python3', ['-c', 'import sys; print(sys.version_info >= (3, 10))'], { encoding: 'utf8' });
+const python = probe.status === 0 && probe.stdout.trim() === 'True';
+
+describe('clients/python against a3s serve', () => {
+  it.skipIf(!python)(
+    'unittest: open, send, iterate events, answer a confirmation and a question by callback, interrupt, two sessions, errors, kill and resume',
+    () => {
+      const env = { ...process.env };
+      delete env.A3S_MODEL;
+      const r = spawnSync(
+        'python3',
+        ['-W', 'error::ResourceWarning', '-m', 'unittest', 'discover', '-s', join(client, 'tests'), '-v'],
+        {
+          encoding: 'utf8',
+          env: { ...env, PYTHONPATH: join(client, 'src'), A3S_SERVE_COMMAND: `"${process.execPath}" "${A3S}" serve` },
+          timeout: 120_000,
+        },
+      );
+      expect(r.stderr).toMatch(/Ran 4 tests/);
+      expect(r.stderr).not.toMatch(/skipped/);
+      expect(r.status, r.stderr).toBe(0);
+    },
+    150_000,
+  );
+  if (!python) it.skip('python3 >= 3.10 is not installed: the Python client test is skipped', () => undefined);
+});
