@@ -66,7 +66,7 @@ async function ours(pattern: string): Promise<number> {
   for (const dir of [...new Set(rel.map((f) => f.split('/').slice(0, 3).join('/')))]) {
     const r = await grep(pattern, dir);
     if (r.exitCode !== 0) throw new Error(r.output);
-    total += r.metadata?.['total'] as number;
+    total += r.metadata?.total as number;
   }
   return total;
 }

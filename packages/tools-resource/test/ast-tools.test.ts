@@ -33,7 +33,7 @@ function call(tool: Tool<never>, args: Record<string, unknown>): Promise<ToolRes
 const grep = (args: Record<string, unknown>) => call(astGrepTool as Tool<never>, args);
 const edit = (args: Record<string, unknown>) => call(astEditTool as Tool<never>, args);
 const resolve = (args: Record<string, unknown>) => call(resolveTool as Tool<never>, args);
-const errorCode = (r: ToolResult) => (r.metadata?.['error'] as { code?: string } | undefined)?.code;
+const errorCode = (r: ToolResult) => (r.metadata?.error as { code?: string } | undefined)?.code;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'a3s-ast-'));
@@ -83,10 +83,9 @@ describe('ast_grep', () => {
     let pages = 0;
     do {
       const r = await grep({ pattern: 'dispose($A)', language: 'typescript', path: 'src', max_results: 3, cursor });
-      expect(r.metadata?.['total']).toBe(9);
-      for (const m of (r.metadata?.['matches'] ?? []) as { path: string; line: number }[])
-        seen.push(`${m.path}:${m.line}`);
-      cursor = (r.metadata?.['next_cursor'] as string | null) ?? undefined;
+      expect(r.metadata?.total).toBe(9);
+      for (const m of (r.metadata?.matches ?? []) as { path: string; line: number }[]) seen.push(`${m.path}:${m.line}`);
+      cursor = (r.metadata?.next_cursor as string | null) ?? undefined;
       pages++;
     } while (cursor !== undefined);
     expect(pages).toBe(3);
@@ -98,7 +97,7 @@ describe('ast_grep', () => {
   it('ASTG-03: reports captures per match and structured matches for programs', async () => {
     const r = await grep({ pattern: 'foo($A, $B)', path: 'src/a.ts' });
     expect(r.output).toContain('src/a.ts:2: foo(1, 2)\n    $A = 1\n    $B = 2');
-    expect(r.metadata?.['matches']).toEqual([
+    expect(r.metadata?.matches).toEqual([
       { path: 'src/a.ts', line: 2, end_line: 2, text: 'foo(1, 2)', captures: { A: '1', B: '2' } },
     ]);
   });
@@ -135,12 +134,12 @@ describe('ast_edit and resolve', () => {
 
   it('ASTE-03/ASTE-04/ASTE-05: accept writes every file of the edit through the workspace and reports the changes', async () => {
     const staged = await edit({ pattern: 'dispose($X)', rewrite: 'release($X)', language: 'typescript', path: 'src' });
-    const r = await resolve({ edit_id: staged.metadata?.['edit_id'], action: 'accept' });
+    const r = await resolve({ edit_id: staged.metadata?.edit_id, action: 'accept' });
     expect(r.exitCode).toBe(0);
     expect(get('src/a.ts')).toBe('release(x);\nfoo(1, 2);\nconst s = "dispose(x)";\n');
     expect(get('src/b.ts')).toBe('function f() {\n  release(x);\n}\n');
     expect(workspace.writes.sort()).toEqual(['src/a.ts', 'src/b.ts']);
-    const changes = r.metadata?.['changes'] as { path: string; digest_after: string }[];
+    const changes = r.metadata?.changes as { path: string; digest_after: string }[];
     expect(changes.map((c) => c.path)).toEqual(['src/a.ts', 'src/b.ts']);
     expect(changes[0]!.digest_after).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
@@ -149,11 +148,11 @@ describe('ast_edit and resolve', () => {
     const staged = await edit({ pattern: 'dispose($X)', rewrite: 'release($X)', language: 'typescript' });
     put('src/b.ts', 'function f() {\n  dispose(x);\n  other();\n}\n');
     const r = await resolve({ edit_id: 'edit_1', action: 'accept' });
-    expect(staged.metadata?.['edit_id']).toBe('edit_1');
+    expect(staged.metadata?.edit_id).toBe('edit_1');
     expect(r.exitCode).toBe(1);
     expect(errorCode(r)).toBe('AST_EDIT_STALE');
     expect(r.output).toContain('src/b.ts');
-    expect(r.metadata?.['changes']).toEqual([]);
+    expect(r.metadata?.changes).toEqual([]);
     expect(workspace.writes).toEqual([]);
     expect(get('src/a.ts')).toContain('dispose(x);');
     const again = await resolve({ edit_id: 'edit_1', action: 'accept' });
@@ -190,7 +189,7 @@ describe('ast_edit and resolve', () => {
       path: 'src/wrap.ts',
     });
     expect(r.exitCode).toBe(0);
-    await resolve({ edit_id: r.metadata?.['edit_id'], action: 'accept' });
+    await resolve({ edit_id: r.metadata?.edit_id, action: 'accept' });
     expect(get('src/wrap.ts')).toBe(
       'class A {\n  m() {\n    guard(async () => {\n      await run(() => {\n        step();\n        done();\n      });\n    });\n  }\n}\n',
     );
@@ -199,9 +198,9 @@ describe('ast_edit and resolve', () => {
   it('ASTE-01: nested matches are rewritten once, by the outermost match', async () => {
     put('src/nest.ts', 'f(f(1));\n');
     const r = await edit({ pattern: 'f($A)', rewrite: 'g($A)', path: 'src/nest.ts' });
-    expect(r.metadata?.['replacements']).toBe(1);
+    expect(r.metadata?.replacements).toBe(1);
     expect(r.output).toMatch(/^\(proposed\) 1 replacement in 1 file … call resolve with edit_id "edit_1"/);
-    await resolve({ edit_id: r.metadata?.['edit_id'], action: 'accept' });
+    await resolve({ edit_id: r.metadata?.edit_id, action: 'accept' });
     expect(get('src/nest.ts')).toBe('g(f(1));\n');
   });
 
@@ -240,7 +239,7 @@ describe('ast_edit and resolve', () => {
     );
     expect(errorCode(r)).toBe('AST_WRITE_FAILED');
     expect(r.output).toContain('disk full');
-    expect(r.metadata?.['changes']).toEqual([]);
+    expect(r.metadata?.changes).toEqual([]);
     expect(get('src/a.ts')).toBe('dispose(x);\nfoo(1, 2);\nconst s = "dispose(x)";\n');
     expect(get('src/b.ts')).toBe('function f() {\n  dispose(\n    x,\n  );\n}\n');
   });
@@ -252,13 +251,13 @@ describe('ast_edit and resolve', () => {
       rewrite: 'try:\n    shut($$$A)\nexcept OSError:\n    pass',
       path: 'lib/d.py',
     });
-    await resolve({ edit_id: py.metadata?.['edit_id'], action: 'accept' });
+    await resolve({ edit_id: py.metadata?.edit_id, action: 'accept' });
     expect(get('lib/d.py')).toBe(
       'class C:\n    def m(self):\n        if x:\n            try:\n                shut(a,\n                      b)\n            except OSError:\n                pass\n',
     );
     put('src/crlf.ts', 'function f() {\r\n  dispose(x);\r\n}\r\n');
     const ts = await edit({ pattern: 'dispose($X)', rewrite: 'if ($X) {\n  $X.dispose();\n}', path: 'src/crlf.ts' });
-    await resolve({ edit_id: ts.metadata?.['edit_id'], action: 'accept' });
+    await resolve({ edit_id: ts.metadata?.edit_id, action: 'accept' });
     expect(get('src/crlf.ts')).toBe('function f() {\r\n  if (x) {\r\n    x.dispose();\r\n  };\r\n}\r\n');
   });
 
@@ -275,9 +274,9 @@ describe('ast_edit and resolve', () => {
   it('ASTE-02: a rewrite that breaks the syntax of a clean file is staged with a warning', async () => {
     const r = await edit({ pattern: 'foo($A, $B)', rewrite: 'foo($A, $B', path: 'src/a.ts' });
     expect(r.output).toContain('WARNING: after this rewrite 1 file no longer parses as typescript: src/a.ts');
-    expect(r.metadata?.['syntax_errors_after']).toEqual(['src/a.ts']);
+    expect(r.metadata?.syntax_errors_after).toEqual(['src/a.ts']);
     const fine = await edit({ pattern: 'foo($A, $B)', rewrite: 'foo($B, $A)', path: 'src/a.ts' });
     expect(fine.output).not.toContain('WARNING');
-    expect(fine.metadata?.['syntax_errors_after']).toEqual([]);
+    expect(fine.metadata?.syntax_errors_after).toEqual([]);
   });
 });

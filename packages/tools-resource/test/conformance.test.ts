@@ -241,7 +241,7 @@ describe('ast matcher conformance', () => {
       expect(error).toBeInstanceOf(AstError);
       expect((error as AstError).code).toBe('AST_PATTERN_UNPARSEABLE');
       expect((error as AstError).message).toContain(language);
-      expect((error as AstError).details['contexts']).toEqual(lang.contexts.map((c) => c.name));
+      expect((error as AstError).details.contexts).toEqual(lang.contexts.map((c) => c.name));
     },
   );
 });

@@ -83,7 +83,7 @@ async function accept(ctx: ToolContext, ast: AstResource, id: string): Promise<T
     await writeAll(ctx, edit);
   } catch (error) {
     ast.edits.settle(id, 'rejected');
-    const unrestored = error instanceof AstError ? (error.details['unrestored'] as string[] | undefined) : undefined;
+    const unrestored = error instanceof AstError ? (error.details.unrestored as string[] | undefined) : undefined;
     if (error instanceof AstError && unrestored !== undefined && unrestored.length > 0)
       // Some file could not be restored: what changed is not known exactly.
       return {
