@@ -9,6 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { preloadQuickJs } from './quickjs-module.js';
 import { runProgramScript, type ProgramHost } from './program-vm.js';
+import { prepareSpareVm } from './vm-spare.js';
 import {
   fromWireError,
   toWireError,
@@ -23,7 +24,13 @@ const port = parentPort;
 if (port === null) throw new Error('program-worker: must run in a worker thread');
 
 // Load QuickJS while the worker waits for its first program (the host counts the deadline from `started`).
-preloadQuickJs((workerData as Partial<ProgramWorkerData> | undefined)?.memoryLimitBytes).catch(() => undefined);
+const data = workerData as Partial<ProgramWorkerData> | undefined;
+preloadQuickJs(data?.memoryLimitBytes)
+  .then(() => {
+    if (data?.memoryLimitBytes !== undefined && data.maxStackBytes !== undefined)
+      return prepareSpareVm(data.memoryLimitBytes, data.maxStackBytes);
+  })
+  .catch(() => undefined);
 
 const pending = new Map<number, { resolve: (json: string) => void; reject: (e: Error) => void }>();
 let nextId = 0;
@@ -57,7 +64,8 @@ function onReply(m: WorkerReply): void {
 async function onRun(r: WorkerRunRequest): Promise<void> {
   calls = 0;
   try {
-    await preloadQuickJs(r.memoryLimitBytes);
+    // A cold worker loads QuickJS and makes the VM here, before the deadline starts.
+    await prepareSpareVm(r.memoryLimitBytes, r.maxStackBytes);
     post({ type: 'started' });
     const outcome = await runProgramScript({
       source: r.source,
@@ -76,6 +84,8 @@ async function onRun(r: WorkerRunRequest): Promise<void> {
     post({ type: 'fail', error: toWireError(e) });
   } finally {
     pending.clear();
+    // The next program most likely has the same limits: its VM is made while this worker waits.
+    prepareSpareVm(r.memoryLimitBytes, r.maxStackBytes).catch(() => undefined);
   }
 }
 

@@ -27,7 +27,10 @@ export const PROGRAM_WORKER_RESOURCE_LIMITS: ResourceLimits = {
 const MAX_IDLE = 4;
 
 function spawner(): () => Worker {
-  const workerData: ProgramWorkerData = { memoryLimitBytes: PROGRAM_LIMITS.memoryLimitBytes.default };
+  const workerData: ProgramWorkerData = {
+    memoryLimitBytes: PROGRAM_LIMITS.memoryLimitBytes.default,
+    maxStackBytes: PROGRAM_LIMITS.maxStackBytes,
+  };
   const options = { resourceLimits: PROGRAM_WORKER_RESOURCE_LIMITS, workerData };
   // Built package: tsup emits `program-worker.js` beside the bundle that contains this module.
   const built = new URL('./program-worker.js', import.meta.url);

@@ -22,6 +22,8 @@ import type { ScriptOutcome } from './program-vm.js';
 export interface ProgramWorkerData {
   /** The memory limit most programs use: the worker prepares a QuickJS instance for it while idle. */
   readonly memoryLimitBytes: number;
+  /** The VM stack size programs use: the worker makes a spare VM for it and `memoryLimitBytes` while idle. */
+  readonly maxStackBytes?: number;
 }
 
 /** What the worker needs to run one script (the serialisable part of `RunScriptOptions`). */

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { programHarness } from './test-support/program-harness.js';
+
+const run = (body: string) => `async function run(ctx, inputs) {\n${body}\n}\n`;
+const MiB = 1024 * 1024;
+
+describe('spare VMs made ahead of programs', () => {
+  it('each program still gets a VM no script has run in: globals, prototypes and ctx changes do not carry over', async () => {
+    const h = programHarness();
+    for (let i = 0; i < 3; i++) {
+      const first = await h.run({
+        source: run(
+          'globalThis.leak = 1; Array.prototype.evil = 2; Object.prototype.bad = 3; try { ctx.tool = null; } catch (e) {} return [typeof leak, [].evil, ({}).bad];',
+        ),
+      });
+      expect(first.metadata?.result).toEqual(['number', 2, 3]);
+      const next = await h.run({
+        source: run(
+          "return [typeof leak, [].evil, ({}).bad, typeof ctx.tool, (await ctx.tool('echo', { text: 'x' })).output];",
+        ),
+      });
+      expect(next.metadata?.result).toEqual(['undefined', null, null, 'function', 'x']);
+    }
+  });
+
+  it('a program with other limits than the spare was made for runs under its own limits, and the default ones still hold after it', async () => {
+    const h = programHarness();
+    const grab = run(`const a = []; for (let i = 0; i < 20; i++) a.push(new Uint8Array(${MiB})); return a.length;`);
+    expect((await h.run({ source: run('return 1;') })).output).toBe('1');
+    const small = await h.run({ source: grab, limits: { memory_limit_bytes: 8 * MiB } });
+    expect(small.error?.code).toBe('PROGRAM_MEMORY_LIMIT');
+    expect((await h.run({ source: grab })).output).toBe('20');
+    const deep = await h.run({ source: run('const f = (n) => (n === 0 ? 0 : 1 + f(n - 1)); return f(1e6);') });
+    expect(deep.error?.code).toBe('PROGRAM_STACK_LIMIT');
+    expect((await h.run({ source: run('return inputs.n + 1;'), inputs: { n: 41 } })).output).toBe('42');
+  });
+});
