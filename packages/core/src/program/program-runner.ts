@@ -6,7 +6,7 @@
  */
 import { ProgramMemoryLimitError, ProgramTimeoutError } from './program-errors.js';
 import type { RunScriptOptions, ScriptOutcome } from './program-vm.js';
-import { acquireProgramWorker, discardProgramWorker, releaseProgramWorker } from './worker-pool.js';
+import { acquireProgramWorker, discardProgramWorker, releaseProgramWorker, replyChannelOf } from './worker-pool.js';
 import { fromWireError, toWireError, type HostMessage, type WorkerMessage } from './worker-protocol.js';
 
 /** How long a worker may take to start (spawn and load QuickJS) before the call fails. */
@@ -45,8 +45,14 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
       settle();
     };
     const kill = (reason: unknown): void => finish(false, () => reject(reason));
+    const channel = replyChannelOf(worker);
     const send = (m: HostMessage): void => {
-      if (!finished) worker.postMessage(m);
+      if (finished) return;
+      if (m.type === 'reply' && channel !== undefined) {
+        channel.replies.postMessage(m);
+        Atomics.add(channel.wake, 0, 1);
+        Atomics.notify(channel.wake, 0);
+      } else worker.postMessage(m);
     };
     const onAbort = (): void => kill(o.signal.reason);
     const arm = (): void => {

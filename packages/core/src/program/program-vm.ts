@@ -30,6 +30,12 @@ export interface ProgramHost {
   violation(): ProgramError | undefined;
   /** Number of tool calls so far (for the timeout message). */
   toolCalls(): number;
+  /**
+   * Optional: blocks the thread until a reply to a `call` arrives or `ms` pass, and settles the
+   * promises of the replies that arrived (their callbacks run as microtasks). Returns how many.
+   * Without it the VM waits on the event loop.
+   */
+  waitForReplies?(ms: number): number;
 }
 
 /** What {@link runProgramScript} needs. */
@@ -152,7 +158,9 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
     const runFn = keep(evaluateScript(vm, o, unwrap, keep));
     const inputs = keep(unwrap(vm.evalCode(`(${o.inputsJson})`, '<a3s-inputs>'), 'run'));
     const promise = keep(unwrap(vm.callFunction(runFn, vm.undefined, ctxH, inputs), 'run'));
-    const value = keep(await settle(vm, runtime, promise, state, stopReason, unwrap, deadline, clock, o.signal));
+    const value = keep(
+      await settle(vm, runtime, promise, state, stopReason, unwrap, deadline, clock, o.signal, o.host),
+    );
     const outcome = keep(unwrap(vm.callFunction(toResult, vm.undefined, value), 'run'));
     const [kind, text, total] = vm.dump(outcome) as [ScriptOutcome['kind'], string, number];
     return { kind, text, totalChars: total };
@@ -238,6 +246,7 @@ async function settle(
   deadline: number,
   clock: () => number,
   signal: AbortSignal,
+  host: ProgramHost,
 ): Promise<QuickJSHandle> {
   for (;;) {
     const jobs = runtime.executePendingJobs();
@@ -258,6 +267,14 @@ async function settle(
           '',
         ),
       );
+    }
+    if (host.waitForReplies !== undefined) {
+      const before = state.inFlight;
+      const got = host.waitForReplies(Math.max(0, deadline - clock()));
+      // Each reply settles its call in a microtask or two; give them the chance before the next wait.
+      for (let i = 0; i < 8 && got > 0 && state.inFlight > before - got; i++) await undefined;
+      if (got > 0 && state.inFlight > before - got) await new Promise<void>((resolve) => setImmediate(resolve));
+      continue;
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, Math.max(0, deadline - clock()));

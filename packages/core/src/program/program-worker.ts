@@ -6,7 +6,7 @@
  * worker; the VM's own interrupt handler still stops at the deadline so a timed-out worker can be
  * reused when it gets there first.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { preloadQuickJs } from './quickjs-module.js';
 import { runProgramScript, type ProgramHost } from './program-vm.js';
 import { prepareSpareVm } from './vm-spare.js';
@@ -32,6 +32,8 @@ preloadQuickJs(data?.memoryLimitBytes)
   })
   .catch(() => undefined);
 
+const wake = data?.wake === undefined ? undefined : new Int32Array(data.wake);
+const replies = data?.replies;
 const pending = new Map<number, { resolve: (json: string) => void; reject: (e: Error) => void }>();
 let nextId = 0;
 let calls = 0;
@@ -51,7 +53,28 @@ const host: ProgramHost = {
   // The host terminates the worker on a violation; nothing to check here.
   violation: () => undefined,
   toolCalls: () => calls,
+  ...(wake !== undefined && replies !== undefined ? { waitForReplies } : {}),
 };
+
+/** Hands every reply waiting on the reply channel to its call; returns how many there were. */
+function drainReplies(port: MessagePort): number {
+  let n = 0;
+  for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
+    onReply(m.message as WorkerReply);
+    n += 1;
+  }
+  return n;
+}
+
+/** Blocks until a reply arrives or `ms` pass (the host adds to `wake` after posting each reply). */
+function waitForReplies(ms: number): number {
+  if (wake === undefined || replies === undefined) return 0;
+  const seen = Atomics.load(wake, 0);
+  const ready = drainReplies(replies);
+  if (ready > 0) return ready;
+  Atomics.wait(wake, 0, seen, ms);
+  return drainReplies(replies);
+}
 
 function onReply(m: WorkerReply): void {
   const p = pending.get(m.id);

@@ -35,3 +35,30 @@ describe('spare VMs made ahead of programs', () => {
     expect((await h.run({ source: run('return inputs.n + 1;'), inputs: { n: 41 } })).output).toBe('42');
   });
 });
+
+describe('ctx replies through the reply channel', () => {
+  it('replies to concurrent calls all arrive, in any order, and a worker blocked waiting for one is ended at once by cancellation', async () => {
+    const h = programHarness();
+    const many = await h.run({
+      source: run(
+        "const r = await Promise.all([30, 1, 15, 0, 5].map((ms, i) => ms === 0 ? ctx.tool('echo', { text: 'e' + i }) : ctx.tool('sleep', { ms }).then(() => ctx.tool('echo', { text: 's' + i })))); return r.map((x) => x.output);",
+      ),
+    });
+    expect(many.metadata?.result).toEqual(['s0', 's1', 's2', 'e3', 's4']);
+    const ac = new AbortController();
+    const waiting = h.run(
+      { source: run("await ctx.tool('sleep', { ms: 9000 }); return 'late';"), limits: { timeout_ms: 60_000 } },
+      'agent',
+      ac.signal,
+    );
+    await new Promise((res) => setTimeout(res, 200));
+    const t0 = performance.now();
+    ac.abort(new Error('user stop'));
+    const r = await waiting;
+    expect(r.errorKind).toBe('cancelled');
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect((await h.run({ source: run("return (await ctx.tool('echo', { text: 'next' })).output;") })).output).toBe(
+      'next',
+    );
+  });
+});
