@@ -38,10 +38,11 @@ function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
 }
 
+/** Milliseconds `fn` took, or the figure it returns itself (a number: it timed its own part). */
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
+  const own = await fn();
+  return typeof own === 'number' ? own : performance.now() - t0;
 }
 
 /** Runs `ours` and `peer` alternately `n` times (after `warm` unrecorded pairs); milliseconds per sample. */
@@ -151,6 +152,31 @@ async function programRows(): Promise<void> {
     'program, returns at once',
     'governed noop',
     warm,
+  );
+
+  // As between model turns: the worker has a moment to itself before each program.
+  const idle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const spaced = await paired(
+    ROUNDS ? Math.max(10, ROUNDS / 4) : 150,
+    10,
+    async () => {
+      await idle(5);
+      const t0 = performance.now();
+      await call('program', empty);
+      return performance.now() - t0;
+    },
+    async () => {
+      await idle(5);
+      const t0 = performance.now();
+      await call('noop', {});
+      return performance.now() - t0;
+    },
+  );
+  report(
+    'program with no tool calls, 5 ms idle before each call (as between model turns)',
+    'program, returns at once',
+    'governed noop',
+    spaced,
   );
 
   // Per ctx call: (program of N calls − program of none) / N, against N direct calls / N.
