@@ -89,7 +89,7 @@ async function onRun(r: WorkerRunRequest): Promise<void> {
   try {
     // A cold worker loads QuickJS and makes the VM here, before the deadline starts.
     await prepareSpareVm(r.memoryLimitBytes, r.maxStackBytes);
-    post({ type: 'started' });
+    if (r.announce !== false) post({ type: 'started' });
     const outcome = await runProgramScript({
       source: r.source,
       file: r.file,

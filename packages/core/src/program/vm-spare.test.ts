@@ -62,3 +62,19 @@ describe('ctx replies through the reply channel', () => {
     );
   });
 });
+
+describe('programs on a worker with a VM ready', () => {
+  it('keep their deadline: a busy script stops with PROGRAM_TIMEOUT near timeout_ms, and the next program runs', async () => {
+    const h = programHarness();
+    const limits = { timeout_ms: 400 };
+    await h.run({ source: run('return 0;'), limits });
+    await h.run({ source: run('return 0;'), limits });
+    const t0 = performance.now();
+    const busy = await h.run({ source: run('for (;;) {}'), limits });
+    const took = performance.now() - t0;
+    expect(busy.error?.code).toBe('PROGRAM_TIMEOUT');
+    expect(took).toBeGreaterThanOrEqual(395);
+    expect(took).toBeLessThan(5000);
+    expect((await h.run({ source: run('return 6 * 7;'), limits })).output).toBe('42');
+  });
+});

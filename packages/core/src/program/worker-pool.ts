@@ -90,12 +90,25 @@ export function acquireProgramWorker(): Worker {
   return w;
 }
 
-/** Returns a worker whose program ended on its own to the pool (or ends it if the pool is full). */
-export function releaseProgramWorker(w: Worker): void {
+/** The limits each pooled worker's spare VM is made for (those of the program it ran last). */
+const readyFor = new WeakMap<Worker, string>();
+
+/** True when `w` ran a program with these limits, so it has a VM ready for the next one. */
+export function isReadyFor(w: Worker, memoryLimitBytes: number, maxStackBytes: number): boolean {
+  return readyFor.get(w) === `${memoryLimitBytes}:${maxStackBytes}`;
+}
+
+/**
+ * Returns a worker whose program ended on its own to the pool (or ends it if the pool is full);
+ * the limits are those of that program, which the worker makes its next VM for.
+ */
+export function releaseProgramWorker(w: Worker, memoryLimitBytes?: number, maxStackBytes?: number): void {
   if (idle.length >= MAX_IDLE) {
     void w.terminate();
     return;
   }
+  if (memoryLimitBytes !== undefined && maxStackBytes !== undefined)
+    readyFor.set(w, `${memoryLimitBytes}:${maxStackBytes}`);
   w.unref();
   idle.push(w);
 }

@@ -37,6 +37,11 @@ export interface ProgramWorkerData {
 /** What the worker needs to run one script (the serialisable part of `RunScriptOptions`). */
 export interface WorkerRunRequest {
   readonly type: 'run';
+  /**
+   * Post `started` once the script is about to run (the host starts the deadline then). `false`
+   * when the host knows the worker has a VM ready for these limits and has started the deadline itself.
+   */
+  readonly announce?: boolean;
   readonly source: string;
   readonly file: string;
   readonly module: boolean;
