@@ -6,11 +6,20 @@
  */
 import { ProgramMemoryLimitError, ProgramTimeoutError } from './program-errors.js';
 import type { RunScriptOptions, ScriptOutcome } from './program-vm.js';
-import { acquireProgramWorker, discardProgramWorker, releaseProgramWorker } from './worker-pool.js';
+import {
+  acquireProgramWorker,
+  discardProgramWorker,
+  isReadyFor,
+  releaseProgramWorker,
+  replyChannelOf,
+} from './worker-pool.js';
 import { fromWireError, toWireError, type HostMessage, type WorkerMessage } from './worker-protocol.js';
 
 /** How long a worker may take to start (spawn and load QuickJS) before the call fails. */
 const WORKER_START_MS = 30_000;
+
+/** Added to the deadline the host starts itself for a worker with a VM ready (see `start`). */
+const READY_SLACK_MS = 5;
 
 /** Runs `o.source` in a program worker and returns its result, or throws a typed error. */
 export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> {
@@ -40,19 +49,31 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
       worker.off('message', onMessage);
       worker.off('error', onError);
       worker.off('exit', onExit);
-      if (reuse) releaseProgramWorker(worker);
+      if (reuse) releaseProgramWorker(worker, o.memoryLimitBytes, o.maxStackBytes);
       else discardProgramWorker(worker);
       settle();
     };
     const kill = (reason: unknown): void => finish(false, () => reject(reason));
+    const channel = replyChannelOf(worker);
     const send = (m: HostMessage): void => {
-      if (!finished) worker.postMessage(m);
+      if (finished) return;
+      if (m.type === 'reply' && channel !== undefined) {
+        channel.replies.postMessage(m);
+        Atomics.add(channel.wake, 0, 1);
+        Atomics.notify(channel.wake, 0);
+      } else worker.postMessage(m);
     };
     const onAbort = (): void => kill(o.signal.reason);
     const arm = (): void => {
       const left = deadline - clock();
       if (left <= 0) kill(stopped()?.reason ?? timeout());
       else timer = setTimeout(arm, left);
+    };
+    // The deadline counts from the start of the script, as it did on the host thread: start-up is not the script's time.
+    const start = (slackMs = 0): void => {
+      clearTimeout(timer);
+      deadline = clock() + o.timeoutMs + slackMs;
+      arm();
     };
     const onCall = (id: number, op: string, payload: string): void => {
       o.host.call(op, payload).then(
@@ -66,12 +87,8 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
     };
     const onMessage = (m: WorkerMessage): void => {
       if (finished) return;
-      if (m.type === 'started') {
-        // The deadline counts from here, as it did on the host thread: start-up is not the script's time.
-        clearTimeout(timer);
-        deadline = clock() + o.timeoutMs;
-        arm();
-      } else if (m.type === 'log') o.host.log(m.text);
+      if (m.type === 'started') start();
+      else if (m.type === 'log') o.host.log(m.text);
       else if (m.type === 'call') onCall(m.id, m.op, m.payload);
       else if (m.type === 'done') {
         const s = stopped();
@@ -97,8 +114,11 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
     worker.on('error', onError);
     worker.on('exit', onExit);
     o.signal.addEventListener('abort', onAbort, { once: true });
+    // A worker whose spare VM was made for these limits starts the script at once: no 'started' message.
+    const ready = isReadyFor(worker, o.memoryLimitBytes, o.maxStackBytes);
     send({
       type: 'run',
+      announce: !ready,
       source: o.source,
       file: o.file,
       module: o.module,
@@ -109,5 +129,8 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
       maxStackBytes: o.maxStackBytes,
       maxResultChars: o.maxResultChars,
     });
+    // Counted from the send, a moment before the worker starts the script; the slack lets the VM's
+    // own deadline stop a busy script first, as it does after 'started', so the worker stays reusable.
+    if (ready) start(READY_SLACK_MS);
   });
 }

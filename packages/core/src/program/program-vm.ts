@@ -17,8 +17,7 @@ import {
   ProgramStackLimitError,
   ProgramTimeoutError,
 } from './program-errors.js';
-import { CTX_PRELUDE, PRELUDE_FILE } from './ctx-prelude.js';
-import { acquireQuickJs, releaseQuickJs } from './quickjs-module.js';
+import { retireVm, takeVm } from './vm-spare.js';
 import { classifyVmError, isInterrupted, type ErrorScope } from './vm-errors.js';
 
 /** The host side of `ctx`. */
@@ -31,6 +30,12 @@ export interface ProgramHost {
   violation(): ProgramError | undefined;
   /** Number of tool calls so far (for the timeout message). */
   toolCalls(): number;
+  /**
+   * Optional: blocks the thread until a reply to a `call` arrives or `ms` pass, and settles the
+   * promises of the replies that arrived (their callbacks run as microtasks). Returns how many.
+   * Without it the VM waits on the event loop.
+   */
+  waitForReplies?(ms: number): number;
 }
 
 /** What {@link runProgramScript} needs. */
@@ -71,18 +76,14 @@ class Stop extends Error {
 
 /** Runs `source` in a new VM and returns its result, or throws a typed error. */
 export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutcome> {
-  const quickjs = await acquireQuickJs(o.memoryLimitBytes);
-  let reusable = true;
   const clock = o.clock ?? Date.now;
   const deadline = clock() + o.timeoutMs;
-  const runtime = quickjs.module.newRuntime();
-  // Under Emscripten this stops single huge allocations early; the memory bound is `quickjs`'s.
-  runtime.setMemoryLimit(o.memoryLimitBytes);
-  runtime.setMaxStackSize(o.maxStackBytes);
+  const prepared = await takeVm(o.memoryLimitBytes, o.maxStackBytes);
+  const { quickjs, runtime, vm } = prepared;
+  let reusable = true;
   runtime.setInterruptHandler(
     () => clock() >= deadline || o.signal.aborted || o.host.violation() !== undefined || quickjs.exhausted(),
   );
-  const vm = runtime.newContext();
   const handles: QuickJSHandle[] = [];
   const deferreds = new Set<QuickJSDeferredPromise>();
   const state = { closed: false, inFlight: 0, wake: (): void => undefined };
@@ -114,50 +115,52 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
     return r.value as T;
   };
 
+  prepared.binding = {
+    call(opH, payloadH) {
+      const op = vm.getString(opH);
+      const payload = vm.typeof(payloadH) === 'string' ? vm.getString(payloadH) : 'null';
+      const deferred = vm.newPromise();
+      deferreds.add(deferred);
+      state.inFlight += 1;
+      const settle = (fn: () => void): void => {
+        state.inFlight -= 1;
+        if (state.closed || !deferred.alive) return;
+        fn();
+        deferreds.delete(deferred);
+        deferred.dispose();
+        state.wake();
+      };
+      o.host.call(op, payload).then(
+        (json) => settle(() => vm.newString(json).consume((h) => deferred.resolve(h))),
+        (e: unknown) =>
+          settle(() => {
+            const err = e instanceof Error ? e : new Error(String(e));
+            vm.newError({ name: err.name, message: err.message }).consume((h) => {
+              const code = (err as { code?: unknown }).code;
+              if (typeof code === 'string') vm.newString(code).consume((c) => vm.setProp(h, 'code', c));
+              deferred.reject(h);
+            });
+          }),
+      );
+      return deferred.handle.dup();
+    },
+    log: (textH) => void o.host.log(vm.typeof(textH) === 'string' ? vm.getString(textH) : ''),
+  };
+
   try {
-    const hostFn = keep(
-      vm.newFunction('host', (opH, payloadH) => {
-        const op = vm.getString(opH);
-        const payload = vm.typeof(payloadH) === 'string' ? vm.getString(payloadH) : 'null';
-        const deferred = vm.newPromise();
-        deferreds.add(deferred);
-        state.inFlight += 1;
-        const settle = (fn: () => void): void => {
-          state.inFlight -= 1;
-          if (state.closed || !deferred.alive) return;
-          fn();
-          deferreds.delete(deferred);
-          deferred.dispose();
-          state.wake();
-        };
-        o.host.call(op, payload).then(
-          (json) => settle(() => vm.newString(json).consume((h) => deferred.resolve(h))),
-          (e: unknown) =>
-            settle(() => {
-              const err = e instanceof Error ? e : new Error(String(e));
-              vm.newError({ name: err.name, message: err.message }).consume((h) => {
-                const code = (err as { code?: unknown }).code;
-                if (typeof code === 'string') vm.newString(code).consume((c) => vm.setProp(h, 'code', c));
-                deferred.reject(h);
-              });
-            }),
-        );
-        return deferred.handle.dup();
-      }),
-    );
-    const logFn = keep(
-      vm.newFunction('log', (textH) => void o.host.log(vm.typeof(textH) === 'string' ? vm.getString(textH) : '')),
-    );
-    const factory = keep(unwrap(vm.evalCode(CTX_PRELUDE, PRELUDE_FILE), 'evaluate'));
     const maxChars = keep(vm.newNumber(o.maxResultChars));
-    const pair = keep(unwrap(vm.callFunction(factory, vm.undefined, hostFn, logFn, maxChars), 'run'));
+    const pair = keep(
+      unwrap(vm.callFunction(prepared.factory, vm.undefined, prepared.hostFn, prepared.logFn, maxChars), 'run'),
+    );
     const ctxH = keep(vm.getProp(pair, 0));
     const toResult = keep(vm.getProp(pair, 1));
 
     const runFn = keep(evaluateScript(vm, o, unwrap, keep));
     const inputs = keep(unwrap(vm.evalCode(`(${o.inputsJson})`, '<a3s-inputs>'), 'run'));
     const promise = keep(unwrap(vm.callFunction(runFn, vm.undefined, ctxH, inputs), 'run'));
-    const value = keep(await settle(vm, runtime, promise, state, stopReason, unwrap, deadline, clock, o.signal));
+    const value = keep(
+      await settle(vm, runtime, promise, state, stopReason, unwrap, deadline, clock, o.signal, o.host),
+    );
     const outcome = keep(unwrap(vm.callFunction(toResult, vm.undefined, value), 'run'));
     const [kind, text, total] = vm.dump(outcome) as [ScriptOutcome['kind'], string, number];
     return { kind, text, totalChars: total };
@@ -175,15 +178,8 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
     throw e;
   } finally {
     state.closed = true;
-    try {
-      for (const d of deferreds) if (d.alive) d.dispose();
-      for (const h of handles.reverse()) if (h.alive) h.dispose();
-      vm.dispose();
-      runtime.dispose();
-    } catch {
-      reusable = false;
-    }
-    releaseQuickJs(quickjs, reusable);
+    // Disposed once the result has gone out; the next program waits for it.
+    retireVm(prepared, handles, deferreds, reusable);
   }
 }
 
@@ -250,6 +246,7 @@ async function settle(
   deadline: number,
   clock: () => number,
   signal: AbortSignal,
+  host: ProgramHost,
 ): Promise<QuickJSHandle> {
   for (;;) {
     const jobs = runtime.executePendingJobs();
@@ -270,6 +267,14 @@ async function settle(
           '',
         ),
       );
+    }
+    if (host.waitForReplies !== undefined) {
+      const before = state.inFlight;
+      const got = host.waitForReplies(Math.max(0, deadline - clock()));
+      // Each reply settles its call in a microtask or two; give them the chance before the next wait.
+      for (let i = 0; i < 8 && got > 0 && state.inFlight > before - got; i++) await undefined;
+      if (got > 0 && state.inFlight > before - got) await new Promise<void>((resolve) => setImmediate(resolve));
+      continue;
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, Math.max(0, deadline - clock()));

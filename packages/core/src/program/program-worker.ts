@@ -6,9 +6,10 @@
  * worker; the VM's own interrupt handler still stops at the deadline so a timed-out worker can be
  * reused when it gets there first.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { preloadQuickJs } from './quickjs-module.js';
 import { runProgramScript, type ProgramHost } from './program-vm.js';
+import { prepareSpareVm } from './vm-spare.js';
 import {
   fromWireError,
   toWireError,
@@ -23,8 +24,16 @@ const port = parentPort;
 if (port === null) throw new Error('program-worker: must run in a worker thread');
 
 // Load QuickJS while the worker waits for its first program (the host counts the deadline from `started`).
-preloadQuickJs((workerData as Partial<ProgramWorkerData> | undefined)?.memoryLimitBytes).catch(() => undefined);
+const data = workerData as Partial<ProgramWorkerData> | undefined;
+preloadQuickJs(data?.memoryLimitBytes)
+  .then(() => {
+    if (data?.memoryLimitBytes !== undefined && data.maxStackBytes !== undefined)
+      return prepareSpareVm(data.memoryLimitBytes, data.maxStackBytes);
+  })
+  .catch(() => undefined);
 
+const wake = data?.wake === undefined ? undefined : new Int32Array(data.wake);
+const replies = data?.replies;
 const pending = new Map<number, { resolve: (json: string) => void; reject: (e: Error) => void }>();
 let nextId = 0;
 let calls = 0;
@@ -44,7 +53,28 @@ const host: ProgramHost = {
   // The host terminates the worker on a violation; nothing to check here.
   violation: () => undefined,
   toolCalls: () => calls,
+  ...(wake !== undefined && replies !== undefined ? { waitForReplies } : {}),
 };
+
+/** Hands every reply waiting on the reply channel to its call; returns how many there were. */
+function drainReplies(port: MessagePort): number {
+  let n = 0;
+  for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
+    onReply(m.message as WorkerReply);
+    n += 1;
+  }
+  return n;
+}
+
+/** Blocks until a reply arrives or `ms` pass (the host adds to `wake` after posting each reply). */
+function waitForReplies(ms: number): number {
+  if (wake === undefined || replies === undefined) return 0;
+  const seen = Atomics.load(wake, 0);
+  const ready = drainReplies(replies);
+  if (ready > 0) return ready;
+  Atomics.wait(wake, 0, seen, ms);
+  return drainReplies(replies);
+}
 
 function onReply(m: WorkerReply): void {
   const p = pending.get(m.id);
@@ -57,8 +87,9 @@ function onReply(m: WorkerReply): void {
 async function onRun(r: WorkerRunRequest): Promise<void> {
   calls = 0;
   try {
-    await preloadQuickJs(r.memoryLimitBytes);
-    post({ type: 'started' });
+    // A cold worker loads QuickJS and makes the VM here, before the deadline starts.
+    await prepareSpareVm(r.memoryLimitBytes, r.maxStackBytes);
+    if (r.announce !== false) post({ type: 'started' });
     const outcome = await runProgramScript({
       source: r.source,
       file: r.file,
@@ -76,6 +107,8 @@ async function onRun(r: WorkerRunRequest): Promise<void> {
     post({ type: 'fail', error: toWireError(e) });
   } finally {
     pending.clear();
+    // The next program most likely has the same limits: its VM is made while this worker waits.
+    prepareSpareVm(r.memoryLimitBytes, r.maxStackBytes).catch(() => undefined);
   }
 }
 

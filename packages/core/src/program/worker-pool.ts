@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type ResourceLimits, Worker, type WorkerOptions } from 'node:worker_threads';
 import { PROGRAM_LIMITS } from './program-args.js';
 import type { ProgramWorkerData } from './worker-protocol.js';
 
@@ -26,19 +26,44 @@ export const PROGRAM_WORKER_RESOURCE_LIMITS: ResourceLimits = {
 /** Idle workers kept for reuse. */
 const MAX_IDLE = 4;
 
+/** The channel a worker's `ctx` replies go through (see `ProgramWorkerData.wake`). */
+export interface ReplyChannel {
+  readonly wake: Int32Array;
+  readonly replies: MessagePort;
+}
+
+const channels = new WeakMap<Worker, ReplyChannel>();
+
+/** The reply channel of a pooled worker, if it has one. */
+export function replyChannelOf(w: Worker): ReplyChannel | undefined {
+  return channels.get(w);
+}
+
 function spawner(): () => Worker {
-  const workerData: ProgramWorkerData = { memoryLimitBytes: PROGRAM_LIMITS.memoryLimitBytes.default };
-  const options = { resourceLimits: PROGRAM_WORKER_RESOURCE_LIMITS, workerData };
+  const base = {
+    memoryLimitBytes: PROGRAM_LIMITS.memoryLimitBytes.default,
+    maxStackBytes: PROGRAM_LIMITS.maxStackBytes,
+  };
+  const make = (create: (options: WorkerOptions) => Worker) => (): Worker => {
+    const wake = new SharedArrayBuffer(4);
+    const { port1, port2 } = new MessageChannel();
+    const workerData: ProgramWorkerData = { ...base, wake, replies: port2 };
+    const w = create({ resourceLimits: PROGRAM_WORKER_RESOURCE_LIMITS, workerData, transferList: [port2] });
+    port1.unref();
+    channels.set(w, { wake: new Int32Array(wake), replies: port1 });
+    w.once('exit', () => port1.close());
+    return w;
+  };
   // Built package: tsup emits `program-worker.js` beside the bundle that contains this module.
   const built = new URL('./program-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(built))) return () => new Worker(built, options);
+  if (existsSync(fileURLToPath(built))) return make((options) => new Worker(built, options));
   // Sources (tests under vitest, `tsx`): load the TypeScript entry through tsx's loader in the worker.
   const source = new URL('./program-worker.ts', import.meta.url);
   if (existsSync(fileURLToPath(source))) {
     const tsx = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
     const api = pathToFileURL(join(tsx, 'dist/esm/api/index.mjs')).href;
     const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(source.href)}); });`;
-    return () => new Worker(code, { ...options, eval: true });
+    return make((options) => new Worker(code, { ...options, eval: true }));
   }
   throw new Error(`program: the worker script is missing beside ${import.meta.url}`);
 }
@@ -65,12 +90,25 @@ export function acquireProgramWorker(): Worker {
   return w;
 }
 
-/** Returns a worker whose program ended on its own to the pool (or ends it if the pool is full). */
-export function releaseProgramWorker(w: Worker): void {
+/** The limits each pooled worker's spare VM is made for (those of the program it ran last). */
+const readyFor = new WeakMap<Worker, string>();
+
+/** True when `w` ran a program with these limits, so it has a VM ready for the next one. */
+export function isReadyFor(w: Worker, memoryLimitBytes: number, maxStackBytes: number): boolean {
+  return readyFor.get(w) === `${memoryLimitBytes}:${maxStackBytes}`;
+}
+
+/**
+ * Returns a worker whose program ended on its own to the pool (or ends it if the pool is full);
+ * the limits are those of that program, which the worker makes its next VM for.
+ */
+export function releaseProgramWorker(w: Worker, memoryLimitBytes?: number, maxStackBytes?: number): void {
   if (idle.length >= MAX_IDLE) {
     void w.terminate();
     return;
   }
+  if (memoryLimitBytes !== undefined && maxStackBytes !== undefined)
+    readyFor.set(w, `${memoryLimitBytes}:${maxStackBytes}`);
   w.unref();
   idle.push(w);
 }

@@ -16,17 +16,32 @@ import {
   type ProgramErrorCode,
   type ProgramErrorLocation,
 } from './program-errors.js';
+import type { MessagePort } from 'node:worker_threads';
 import type { ScriptOutcome } from './program-vm.js';
 
 /** What a program worker is started with (its `workerData`). */
 export interface ProgramWorkerData {
   /** The memory limit most programs use: the worker prepares a QuickJS instance for it while idle. */
   readonly memoryLimitBytes: number;
+  /** The VM stack size programs use: the worker makes a spare VM for it and `memoryLimitBytes` while idle. */
+  readonly maxStackBytes?: number;
+  /**
+   * The reply channel: the host posts each `ctx` reply on `replies` and then adds 1 to the first
+   * Int32 of `wake` and notifies it, so a worker waiting for replies blocks on `Atomics.wait` and
+   * reads them with `receiveMessageOnPort` instead of turning its event loop.
+   */
+  readonly wake?: SharedArrayBuffer;
+  readonly replies?: MessagePort;
 }
 
 /** What the worker needs to run one script (the serialisable part of `RunScriptOptions`). */
 export interface WorkerRunRequest {
   readonly type: 'run';
+  /**
+   * Post `started` once the script is about to run (the host starts the deadline then). `false`
+   * when the host knows the worker has a VM ready for these limits and has started the deadline itself.
+   */
+  readonly announce?: boolean;
   readonly source: string;
   readonly file: string;
   readonly module: boolean;

@@ -20,6 +20,7 @@ import { writeContained } from './contained-write.js';
 import { STAT_ONLY_FLAGS } from './fd-path.js';
 import { mapFsError, throwIfAborted } from './fs-errors.js';
 import { resolveReal, type RealPath } from './real-path.js';
+import { readSmallFile } from './small-read.js';
 
 // Non-blocking, so opening a FIFO cannot hang a read; regular files ignore the flag.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
@@ -66,6 +67,12 @@ export class LocalFileSystem implements WorkspaceFileSystem {
   async readFile(path: string, options?: WorkspaceCallOptions): Promise<Uint8Array> {
     throwIfAborted(options?.signal, `read ${path}`);
     const entry = await this.open(path, READ_FLAGS);
+    const small = options?.signal?.aborted === true ? undefined : readSmallFile(entry.handle.fd);
+    if (small !== undefined) {
+      // Nothing waits on the close: the content is complete and a failed close changes nothing.
+      entry.handle.close().catch(() => undefined);
+      return small;
+    }
     try {
       return await entry.handle.readFile(options?.signal ? { signal: options.signal } : undefined);
     } catch (error) {
