@@ -6,7 +6,7 @@
 //     repository tracks, copied to a temp folder);
 //   - files_with_matches on the ~95,000-file tree of `tools-workspace.bench.ts` (built by that
 //     bench; skipped when missing).
-// BENCH_RUNS sets the pairs (default 30 on the small repo, a third of that, at least 10, on the
+// BENCH_ONLY=small|large runs one part. BENCH_RUNS sets the pairs (default 30 on the small repo, a third of that, at least 10, on the
 // large tree).
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { grepTool, LocalWorkspace } from '@a3s-code/tools-workspace';
 import { fmt, gc, median } from './util.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 30);
+const ONLY = process.env['BENCH_ONLY']; // 'small' or 'large': one part only
 const repo = resolve(import.meta.dirname, '..');
 
 /** The first 585 files this repository tracks, copied once. */
@@ -87,7 +88,7 @@ async function grepOn(root: string) {
 }
 
 const small = smallRepo();
-{
+if (ONLY !== 'large') {
   const { rg, run } = await grepOn(small);
   const pattern = 'export';
   const s = await run({ pattern, output_mode: 'summary' });
@@ -108,7 +109,9 @@ const small = smallRepo();
 }
 
 const big = join(tmpdir(), 'a3s-bench-tree-v1');
-if (existsSync(join(big, '.complete'))) {
+if (ONLY === 'small') {
+  // the large tree is skipped
+} else if (existsSync(join(big, '.complete'))) {
   const { rg, run } = await grepOn(big);
   const pattern = 'deprecated';
   console.log(`large tree: ${big}; pattern '${pattern}'`);
