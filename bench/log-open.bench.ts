@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Agent, defineTool, defineToolPack, type LlmClient } from '@a3s-code/core';
+import { Agent, defineTool, defineToolPack, type LlmClient, type LlmStreamEvent } from '@a3s-code/core';
 import { drafts, effectLogPath, encodeFact, type Fact, FactLog, parseLog } from '@a3s-code/effect';
 import { z } from 'zod';
 import { fmt, gc, median } from './util.js';
@@ -126,12 +126,13 @@ if (!ONLY || ONLY === 'open') {
       jsonMode: false,
       nonStreaming: false,
       reasoning: false,
+      parallelToolCalls: false,
     },
-    async *stream() {
+    async *stream(): AsyncIterable<LlmStreamEvent> {
       yield { type: 'text_delta', delta: 'done' };
       yield { type: 'finish', reason: 'stop' };
     },
-  } as LlmClient;
+  };
   const agent = await Agent.create({
     model,
     tools: [defineToolPack({ name: 'bench', version: '1.0.0', tools: [noop] })],
