@@ -1,6 +1,7 @@
 import { describe } from './check.js';
 import { FactParseError, FactValidationError } from './errors.js';
 import { validatePayload } from './kinds.js';
+import { wellFormedDraft, wellFormedFact } from './well-formed.js';
 
 /** One entry of the append-only fact log, exactly as stored on one line. */
 export interface Fact {
@@ -57,6 +58,7 @@ export function validateDraft(draft: FactDraft, where = 'draft'): void {
   if (typeof draft !== 'object' || draft === null) {
     throw new FactValidationError('?', where, `must be an object {type, key, payload}, got ${describe(draft)}`);
   }
+  if (wellFormedDraft(draft.type, draft.key, draft.payload)) return;
   const type = (draft as { type?: unknown }).type;
   if (typeof type !== 'string' || !/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/.test(type)) {
     throw new FactValidationError(
@@ -84,6 +86,11 @@ export function parseFactLine(text: string, lineNo: number): Fact {
   } catch (e) {
     throw new FactParseError(lineNo, 'json', `not valid JSON (${(e as Error).message})`);
   }
+  return wellFormedFact(raw) ?? checkFact(raw, lineNo);
+}
+
+/** The full checks of a parsed line: the fact, or a `FactParseError` naming the field. */
+function checkFact(raw: unknown, lineNo: number): Fact {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new FactParseError(lineNo, 'json', `must be a JSON object, got ${describe(raw)}`);
   }
@@ -121,6 +128,22 @@ export function parseFactLine(text: string, lineNo: number): Fact {
 export function parseLog(text: string): ParsedLog {
   const facts: Fact[] = [];
   const keys = new Set<string>();
+  const tail = scanLog(text, (fact, lineNo) => {
+    checkPlace(facts.length, keys.has(fact.key), fact, lineNo);
+    keys.add(fact.key);
+    facts.push(fact);
+  });
+  return { facts, ...tail };
+}
+
+/** What {@link scanLog} found after the last complete line. */
+export type LogTail = Omit<ParsedLog, 'facts'>;
+
+/**
+ * The line loop of {@link parseLog}: hands every fact to `accept` in order (which checks its
+ * place in the log and keeps it) and reports a torn or unterminated last line.
+ */
+export function scanLog(text: string, accept: (fact: Fact, lineNo: number) => void): LogTail {
   let start = 0;
   let lineNo = 0;
   while (start < text.length) {
@@ -134,29 +157,30 @@ export function parseLog(text: string): ParsedLog {
         fact = parseFactLine(line, lineNo);
       } catch (e) {
         const reason = e instanceof FactParseError ? e.message : String(e);
-        return { facts, torn: { line: lineNo, reason, validLength: start } };
+        return { torn: { line: lineNo, reason, validLength: start } };
       }
-      pushChecked(facts, keys, fact, lineNo);
-      return { facts, missingFinalNewline: true };
+      accept(fact, lineNo);
+      return { missingFinalNewline: true };
     }
-    if (line.trim().length === 0) throw new FactParseError(lineNo, 'json', 'empty line inside the log');
-    pushChecked(facts, keys, parseFactLine(line, lineNo), lineNo);
+    // A line that opens an object is not blank; only others need the (allocating) trim.
+    if (line.charCodeAt(0) !== 123 && line.trim().length === 0) {
+      throw new FactParseError(lineNo, 'json', 'empty line inside the log');
+    }
+    accept(parseFactLine(line, lineNo), lineNo);
     start = nl + 1;
   }
-  return { facts };
+  return {};
 }
 
-function pushChecked(facts: Fact[], keys: Set<string>, fact: Fact, lineNo: number): void {
-  if (fact.seq !== facts.length + 1) {
-    throw new FactParseError(
-      lineNo,
-      'seq',
-      `must be ${facts.length + 1} (one more than the line before), got ${fact.seq}`,
-    );
+/**
+ * Checks a parsed fact's place: `seq` must follow the `count` facts before it and its key
+ * must be new (`keyUsed` false), or a `FactParseError` names the line.
+ */
+export function checkPlace(count: number, keyUsed: boolean, fact: Fact, lineNo: number): void {
+  if (fact.seq !== count + 1) {
+    throw new FactParseError(lineNo, 'seq', `must be ${count + 1} (one more than the line before), got ${fact.seq}`);
   }
-  if (keys.has(fact.key)) throw new FactParseError(lineNo, 'key', `'${fact.key}' is already used by an earlier fact`);
-  keys.add(fact.key);
-  facts.push(fact);
+  if (keyUsed) throw new FactParseError(lineNo, 'key', `'${fact.key}' is already used by an earlier fact`);
 }
 
 /** JSON with object keys sorted, so equal values always encode the same way. */

@@ -11,7 +11,6 @@ import {
   effectLogPath,
   encodeFact,
   FactLog,
-  parseLog,
   type Fact,
   type FactDraft,
   type TornLine,
@@ -79,7 +78,7 @@ export class FileFactStore implements FactStore {
       fh = await open(path, 'a+');
       const buf = await fh.readFile();
       const text = buf.toString('utf8');
-      const parsed = parseLog(text);
+      const parsed = FactLog.parse(text);
       let truncatedBytes = 0;
       if (parsed.torn) {
         const keep = Buffer.byteLength(text.slice(0, parsed.torn.validLength), 'utf8');
@@ -90,11 +89,11 @@ export class FileFactStore implements FactStore {
         await fh.write('\n');
         await fh.sync();
       }
-      const log = new FactLog(parsed.facts);
+      const log = parsed.log;
       return new FileFactStore(
         path,
         log,
-        { facts: parsed.facts.length, truncated: parsed.torn ?? null, truncatedBytes },
+        { facts: log.length, truncated: parsed.torn ?? null, truncatedBytes },
         fh,
         lock,
       );

@@ -22,10 +22,15 @@ export class MatchingFilesCache {
     const hit = this.lists.get(key);
     if (reuse && hit && Date.now() - hit.at < LIST_TTL_MS) return hit.files;
     const files = await load();
+    this.put(key, files);
+    return files;
+  }
+
+  /** Stores a query's matching-file list (sorted) for its next pages. */
+  put(key: string, files: string[]): void {
     this.lists.delete(key);
     this.lists.set(key, { files, at: Date.now() });
     while (this.lists.size > MAX_LISTS) this.lists.delete(this.lists.keys().next().value!);
-    return files;
   }
 }
 

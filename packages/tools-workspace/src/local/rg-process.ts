@@ -27,19 +27,44 @@ function failure(code: number | null, stderr: string, field: string): WorkspaceS
 }
 
 /** Runs `rg` to completion and returns stdout. Rejects `WORKSPACE_SEARCH` for a bad pattern. */
-export function runRg(
+export async function runRg(
   rg: string,
   args: readonly string[],
   cwd: string,
   signal: AbortSignal | undefined,
   field = 'pattern',
 ): Promise<Buffer> {
+  return (await runRgCapped(rg, args, cwd, signal, Number.POSITIVE_INFINITY, field))!;
+}
+
+/**
+ * {@link runRg} with a bound on stdout: `undefined` (and `rg` stopped) as soon as the output
+ * passes `maxBytes`.
+ */
+export function runRgCapped(
+  rg: string,
+  args: readonly string[],
+  cwd: string,
+  signal: AbortSignal | undefined,
+  maxBytes: number,
+  field = 'pattern',
+): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new CancelledError('search', signal.reason));
     const child = start(rg, args, cwd);
     const out: Buffer[] = [];
+    let bytes = 0;
+    let over = false;
     let err = '';
-    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stdout.on('data', (c: Buffer) => {
+      if (over) return;
+      bytes += c.length;
+      if (bytes > maxBytes) {
+        over = true;
+        out.length = 0;
+        child.kill('SIGKILL');
+      } else out.push(c);
+    });
     child.stderr.on('data', (c: Buffer) => {
       if (err.length < 8192) err += c.toString('utf8');
     });
@@ -51,6 +76,7 @@ export function runRg(
     child.on('error', (e) => reject(new WorkspaceSearchError('engine', `cannot run ripgrep: ${e.message}`, e)));
     child.on('close', (code) => {
       signal?.removeEventListener('abort', onAbort);
+      if (over) return resolve(undefined);
       const bad = failure(code, err, field);
       if (bad) reject(bad);
       else resolve(Buffer.concat(out));

@@ -10,6 +10,7 @@ import { compileGlob, globMatches } from '../search/glob-pattern.js';
 import { comparePaths, sortPaths } from '../search/path-order.js';
 import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
 import { MatchingFilesCache, pageFromFiles } from './rg-page.js';
+import { wholeSearch } from './rg-whole.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { runRg, splitRecords, streamRgLines } from './rg-process.js';
 
@@ -39,6 +40,12 @@ function excludeArgs(rel: string): string[] {
   return ['--glob', '!.git', ...(isProtectedPath(rel) ? [] : ['--glob', '!/.a3s'])];
 }
 
+/** A resolved search target: its root-relative path and rg's trailing `--ignore-file … -- path` flags. */
+interface Target {
+  rel: string;
+  args: string[];
+}
+
 /** Search on the local disk through ripgrep. */
 export class RipgrepSearch implements FastWorkspaceSearch {
   readonly engine = 'ripgrep' as const;
@@ -51,7 +58,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   }
 
   /** The search target and the `--ignore-file` flags for `.gitignore`s above it. */
-  private async target(path: string | undefined): Promise<{ rel: string; args: string[] }> {
+  private async target(path: string | undefined): Promise<Target> {
     const target = await this.fs.resolve(path ?? '', 'path');
     const args: string[] = [];
     if (target.rel !== '') {
@@ -73,11 +80,13 @@ export class RipgrepSearch implements FastWorkspaceSearch {
    * name-only glob becomes a file type (`-t`), which matches file names only and never
    * overrides ignore rules.
    */
-  private async globFilter(request: WorkspaceGrepRequest): Promise<{ args: string[]; allowed?: Set<string> }> {
+  private async globFilter(
+    request: WorkspaceGrepRequest,
+    { rel, args: where }: Target,
+  ): Promise<{ args: string[]; allowed?: Set<string> }> {
     if (request.glob === undefined) return { args: [] };
     const glob = compileGlob(request.glob, 'glob'); // same validation and error as the JS engine
     if (!glob.anchored) return { args: ['--type-add', `a3sglob:${request.glob}`, '-t', 'a3sglob'] };
-    const { rel, args: where } = await this.target(request.path);
     const out = await runRg(
       this.rg,
       [...BASE_ARGS, '--files', '--null', ...excludeArgs(rel), ...where],
@@ -93,19 +102,23 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     return { args: ['--glob', request.glob], allowed };
   }
 
-  private async grepArgs(request: WorkspaceGrepRequest): Promise<{ args: string[]; allowed?: Set<string> }> {
+  /** rg's flags for a grep request (`where` resolved once by the caller). */
+  private async grepArgs(
+    request: WorkspaceGrepRequest,
+    where: Target,
+  ): Promise<{ args: string[]; allowed?: Set<string> }> {
     const args = [...BASE_ARGS];
     if (request.caseInsensitive) args.push('-i');
     if (request.fixedStrings) args.push('-F');
-    const filter = await this.globFilter(request);
-    const { rel } = await this.target(request.path);
-    args.push(...filter.args, ...excludeArgs(rel), '-e', request.pattern);
+    const filter = await this.globFilter(request, where);
+    args.push(...filter.args, ...excludeArgs(where.rel), '-e', request.pattern);
     return filter.allowed ? { args, allowed: filter.allowed } : { args };
   }
 
   async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
-    const { args: where } = await this.target(request.path);
-    const { args: grep, allowed } = await this.grepArgs(request);
+    const target = await this.target(request.path);
+    const where = target.args;
+    const { args: grep, allowed } = await this.grepArgs(request, target);
     const args = [...grep, '--sort', 'path', '--null', '--line-number', '--with-filename', '--no-heading', ...where];
     const withText = request.withText !== false;
     for await (const rec of streamRgLines(this.rg, args, this.fs.root, request.signal)) {
@@ -127,14 +140,30 @@ export class RipgrepSearch implements FastWorkspaceSearch {
       request.caseInsensitive === true,
       request.fixedStrings === true,
     ]);
-    const files = await this.pages.get(key, after !== undefined, () => this.grepFiles(request));
-    const { args } = await this.grepArgs({ ...request, glob: undefined });
+    const target = await this.target(request.path);
+    if (after === undefined) {
+      // A first page: one rg process finds every matching line when the output is small.
+      const { args, allowed } = await this.grepArgs(request, target);
+      if (!allowed) {
+        const whole = await wholeSearch(this.rg, args, target.args, this.fs.root, request.signal, limit);
+        if (whole) {
+          this.pages.put(key, whole.files);
+          return whole.page;
+        }
+      }
+    }
+    const files = await this.pages.get(key, after !== undefined, () => this.matchingFiles(request, target));
+    const { args } = await this.grepArgs({ ...request, glob: undefined }, target);
     return pageFromFiles(this.rg, args, this.fs.root, request.signal, files, after, limit);
   }
 
   async grepFiles(request: WorkspaceGrepRequest): Promise<string[]> {
-    const { args: where } = await this.target(request.path);
-    const { args, allowed } = await this.grepArgs(request);
+    return this.matchingFiles(request, await this.target(request.path));
+  }
+
+  private async matchingFiles(request: WorkspaceGrepRequest, target: Target): Promise<string[]> {
+    const where = target.args;
+    const { args, allowed } = await this.grepArgs(request, target);
     const out = await runRg(
       this.rg,
       [...args, '--files-with-matches', '--null', ...where],
@@ -146,8 +175,9 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   }
 
   async grepCounts(request: WorkspaceGrepRequest): Promise<GrepFileCount[]> {
-    const { args: where } = await this.target(request.path);
-    const { args, allowed } = await this.grepArgs(request);
+    const target = await this.target(request.path);
+    const where = target.args;
+    const { args, allowed } = await this.grepArgs(request, target);
     const out = await runRg(
       this.rg,
       [...args, '--count', '--null', '--with-filename', ...where],

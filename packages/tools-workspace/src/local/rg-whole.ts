@@ -1,0 +1,92 @@
+/**
+ * A first content page from one rg process: on a small tree (or a rare pattern) every matching
+ * line fits in a modest buffer, so one parallel `rg` run gives both the page and the sorted
+ * list of matching files the next pages resume from. Whenever the output is large or holds
+ * anything but plain `path\0line:text` records (a binary file rg stopped in, a file name that
+ * is not UTF-8), it answers `undefined` and the caller pages the usual way, file list first.
+ */
+import type { WorkspaceGrepMatch } from '@a3s-code/core';
+import { sortPaths } from '../search/path-order.js';
+import type { GrepPage } from '../search/search-types.js';
+import { runRgCapped } from './rg-process.js';
+
+/** Output above this many bytes is left to the file-list path. */
+const MAX_WHOLE_BYTES = 1 << 20;
+
+/** A first page and the sorted paths of every file with a match. */
+export interface WholeSearch {
+  readonly page: GrepPage;
+  readonly files: string[];
+}
+
+/**
+ * Searches `where` (rg's trailing `-- path` flags) with `grepArgs` in one process.
+ * @returns the first page of `limit` matches and every matching file, or `undefined` when the
+ *   output is too large or not plain records.
+ */
+export async function wholeSearch(
+  rg: string,
+  grepArgs: readonly string[],
+  where: readonly string[],
+  root: string,
+  signal: AbortSignal | undefined,
+  limit: number,
+): Promise<WholeSearch | undefined> {
+  const out = await runRgCapped(
+    rg,
+    [...grepArgs, '--null', '--line-number', '--with-filename', '--no-heading', ...where],
+    root,
+    signal,
+    MAX_WHOLE_BYTES,
+  );
+  if (out === undefined) return undefined;
+  const byFile = plainRecords(out);
+  if (byFile === undefined) return undefined;
+  const files = sortPaths([...byFile.keys()]);
+  const matches: WorkspaceGrepMatch[] = [];
+  let total = 0;
+  for (const path of files) {
+    const lines = byFile.get(path)!;
+    total += lines.length;
+    if (matches.length === limit) continue;
+    if (!ascending(lines)) lines.sort((a, b) => a.line - b.line);
+    for (const m of lines) {
+      if (matches.length === limit) break;
+      matches.push(m);
+    }
+  }
+  return { page: { matches, more: total > limit }, files };
+}
+
+/** Matches grouped by file, in rg's order; `undefined` when a record is not `path\0line:text`. */
+function plainRecords(out: Buffer): Map<string, WorkspaceGrepMatch[]> | undefined {
+  const byFile = new Map<string, WorkspaceGrepMatch[]>();
+  let from = 0;
+  while (from < out.length) {
+    let nl = out.indexOf(10, from);
+    if (nl < 0) nl = out.length;
+    const nul = out.indexOf(0, from);
+    if (nul < 0 || nul > nl) return undefined;
+    let colon = nul + 1;
+    while (colon < nl && out[colon]! >= 48 && out[colon]! <= 57) colon++;
+    if (colon === nul + 1 || colon >= nl || out[colon] !== 58) return undefined;
+    let path = out.toString('utf8', from, nul);
+    if (path.includes('\uFFFD')) return undefined;
+    if (path.startsWith('./')) path = path.slice(2);
+    const match: WorkspaceGrepMatch = {
+      path,
+      line: Number(out.toString('latin1', nul + 1, colon)),
+      text: out.toString('utf8', colon + 1, nl),
+    };
+    const list = byFile.get(path);
+    if (list) list.push(match);
+    else byFile.set(path, [match]);
+    from = nl + 1;
+  }
+  return byFile;
+}
+
+function ascending(lines: readonly WorkspaceGrepMatch[]): boolean {
+  for (let i = 1; i < lines.length; i++) if (lines[i - 1]!.line >= lines[i]!.line) return false;
+  return true;
+}
