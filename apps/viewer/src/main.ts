@@ -81,8 +81,10 @@ worker.onmessage = (e: MessageEvent<Reply>) => {
   if (r.type === 'error') {
     setState('error', `Could not read the log: ${r.message}`);
   } else if (r.type === 'loaded') {
+    performance.mark('a3s:loaded-received');
     loaded = true;
-    renderOverview(head, timeline, r.overview);
+    // The list first; the overview in the next task, so neither makes one long task.
+    setTimeout(() => renderOverview(head, timeline, r.overview), 0);
     toolSel.replaceChildren(
       h('option', { value: '' }, 'all tools'),
       ...r.overview.toolNames.map((t) => h('option', { value: t }, t)),
@@ -93,6 +95,7 @@ worker.onmessage = (e: MessageEvent<Reply>) => {
     if (currentFilter().text || statusSel.value || kindSel.value) applyFilter();
     if (hashSeq() !== null) followHash();
     else panel.replaceChildren(h('p', { class: 'empty' }, 'Click a fact to see its detail.'));
+    performance.measure('a3s:loaded-render', 'a3s:loaded-received');
   } else if (r.type === 'filtered') {
     if (r.id !== filterId) return;
     list.setIndices(r.indices);

@@ -11,6 +11,9 @@ export type Request =
   | { readonly type: 'filter'; readonly id: number; readonly filter: RowFilter }
   | { readonly type: 'detail'; readonly seq: number };
 
+/** How many turns the overview lists. */
+export const TURN_ROWS = 1000;
+
 /** The kinds and statuses, in the order their codes use. */
 export const KINDS: readonly RowKind[] = [
   'run',
@@ -28,19 +31,23 @@ export const KINDS: readonly RowKind[] = [
 /** Status codes. */
 export const STATUSES: readonly RowStatus[] = ['ok', 'info', 'warn', 'error'];
 
-/** The rows as columns (cheap to send): titles joined by NUL. */
+/** The rows as columns (cheap to send and to keep): all titles in one string, cut at `offsets`. */
 export interface ListData {
   readonly count: number;
   readonly kind: Uint8Array;
   readonly status: Uint8Array;
   readonly titles: string;
+  /** Title `i` is `titles.slice(offsets[i], offsets[i + 1])`. */
+  readonly offsets: Uint32Array;
 }
 
 /** What the header and the timeline show. */
 export interface Overview {
   readonly name: string;
   readonly summary: LogSummary;
+  /** The first turns' usage (at most {@link TURN_ROWS}). */
   readonly turns: readonly TurnUsage[];
+  readonly turnCount: number;
   readonly bars: readonly TimelineBar[];
   readonly cost: number | null;
   readonly unpriced: readonly string[];

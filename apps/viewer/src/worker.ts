@@ -5,7 +5,7 @@ import { buildModel, type BuiltModel } from './model/build.js';
 import { detailOf } from './model/detail.js';
 import { filterRows } from './model/filter.js';
 import { timelineBars } from './model/timeline.js';
-import { KINDS, STATUSES, type Reply, type Request } from './protocol.js';
+import { KINDS, STATUSES, TURN_ROWS, type Reply, type Request } from './protocol.js';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -25,20 +25,27 @@ function load(req: Extract<Request, { type: 'load' }>): void {
   const n = model.rows.length;
   const kind = new Uint8Array(n);
   const status = new Uint8Array(n);
+  const offsets = new Uint32Array(n + 1);
   const titles: string[] = new Array(n);
+  let at = 0;
   for (let i = 0; i < n; i++) {
     const r = model.rows[i]!;
     kind[i] = KINDS.indexOf(r.kind);
     status[i] = STATUSES.indexOf(r.status);
-    titles[i] = (r.ignored ? `${r.title} [ignored by the fold]` : r.title).replaceAll('\u0000', ' ');
+    const title = r.ignored ? `${r.title} [ignored by the fold]` : r.title;
+    titles[i] = title;
+    at += title.length;
+    offsets[i + 1] = at;
   }
   post(
     {
       type: 'loaded',
       overview: {
         name: req.name,
-        summary: model.summary,
-        turns: model.turns,
+        // The overview shows the timeline as bars: the full phase list would only cost the page time.
+        summary: { ...model.summary, phase_timeline: [] },
+        turns: model.turns.slice(0, TURN_ROWS),
+        turnCount: model.turns.length,
         bars: timelineBars(model.timeline),
         cost: model.cost,
         unpriced: model.unpriced,
@@ -46,9 +53,9 @@ function load(req: Extract<Request, { type: 'load' }>): void {
         torn: parsed.torn ? `line ${parsed.torn.line}: ${parsed.torn.reason}` : null,
         foldMs: Math.round(performance.now() - started),
       },
-      list: { count: n, kind, status, titles: titles.join('\u0000') },
+      list: { count: n, kind, status, titles: titles.join(''), offsets },
     },
-    [kind.buffer, status.buffer],
+    [kind.buffer, status.buffer, offsets.buffer],
   );
 }
 

@@ -14,7 +14,12 @@ export function bigLog(target: number): { text: string; facts: number } {
   for (let t = 1; seq + 6 <= target - 1; t++) {
     push('user.message', `user:${t}`, null, { text: `Task ${t}: fix the bound in file ${t % 97}.ts`, source: 'user' });
     const calls = [
-      { id: `e${t}`, name: 'edit', args: { file_path: `src/f${t % 97}.ts`, old_string: 'i < n', new_string: 'i <= n' }, needs_confirmation: false },
+      {
+        id: `e${t}`,
+        name: 'edit',
+        args: { file_path: `src/f${t % 97}.ts`, old_string: 'i < n', new_string: 'i <= n' },
+        needs_confirmation: false,
+      },
       { id: `b${t}`, name: 'bash', args: { command: `npm test -- f${t % 97}` }, needs_confirmation: false },
     ];
     push('model.turn', `model-turn:${t}:0`, `infer:${t}:0`, {

@@ -1,10 +1,38 @@
 /** The overview above the list: totals, the phase timeline and token usage per turn. */
 import { formatCost, formatDuration } from '../model/text.js';
-import type { Overview } from '../protocol.js';
+import { type Overview, TURN_ROWS } from '../protocol.js';
 import { h } from './dom.js';
 
 function stat(label: string, value: string, cls = ''): HTMLElement {
   return h('span', { class: `stat ${cls}` }, h('b', {}, value), ` ${label}`);
+}
+
+/** Token usage per turn, built when first opened (a long log has thousands of turns). */
+function turnsTable(o: Overview): HTMLElement {
+  const details = h('details', { class: 'turns' }, h('summary', {}, `Token usage per turn (${o.turnCount})`));
+  details.addEventListener(
+    'toggle',
+    () => {
+      const head = h('tr', {}, ...['turn', 'model turns', 'in', 'out', 'cost'].map((c) => h('th', {}, c)));
+      const rows = o.turns
+        .slice(0, TURN_ROWS)
+        .map((t) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, h('a', { href: `#seq=${t.seq}` }, String(t.turn))),
+            h('td', {}, String(t.modelTurns)),
+            h('td', {}, String(t.inputTokens)),
+            h('td', {}, String(t.outputTokens)),
+            h('td', {}, t.cost === null ? '—' : formatCost(t.cost)),
+          ),
+        );
+      details.append(h('table', {}, head, ...rows));
+      if (o.turnCount > TURN_ROWS) details.append(h('p', {}, `first ${TURN_ROWS} of ${o.turnCount} turns`));
+    },
+    { once: true },
+  );
+  return details;
 }
 
 /** Renders `o` into the header and the timeline elements. */
@@ -37,37 +65,7 @@ export function renderOverview(head: HTMLElement, timeline: HTMLElement, o: Over
     ),
     h('div', { class: 'runs' }, runs ? `runs: ${runs}` : 'no runs', ` · final phase: ${s.final_phase}`),
     o.torn ? h('div', { class: 'bad' }, `torn last line ignored (${o.torn})`) : '',
-    h(
-      'details',
-      { class: 'turns' },
-      h('summary', {}, 'Token usage per turn'),
-      h(
-        'table',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', {}, 'turn'),
-          h('th', {}, 'model turns'),
-          h('th', {}, 'in'),
-          h('th', {}, 'out'),
-          h('th', {}, 'cost'),
-        ),
-        ...o.turns
-          .slice(0, 2000)
-          .map((t) =>
-            h(
-              'tr',
-              {},
-              h('td', {}, h('a', { href: `#seq=${t.seq}` }, String(t.turn))),
-              h('td', {}, String(t.modelTurns)),
-              h('td', {}, String(t.inputTokens)),
-              h('td', {}, String(t.outputTokens)),
-              h('td', {}, t.cost === null ? '—' : formatCost(t.cost)),
-            ),
-          ),
-      ),
-    ),
+    turnsTable(o),
   );
   timeline.replaceChildren(
     ...o.bars.map((b) =>

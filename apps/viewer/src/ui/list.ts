@@ -12,7 +12,6 @@ const OVERSCAN = 8;
 /** The list of facts. */
 export class VirtualList {
   private data: ListData | null = null;
-  private titles: string[] = [];
   private indices: Int32Array = new Int32Array(0);
   private readonly spacer: HTMLElement;
   private readonly pool: HTMLElement[] = [];
@@ -40,8 +39,9 @@ export class VirtualList {
   /** Shows a new log's rows (all of them). */
   setData(data: ListData): void {
     this.data = data;
-    this.titles = data.count === 0 ? [] : data.titles.split('\u0000');
-    this.setIndices(Int32Array.from({ length: data.count }, (_, i) => i));
+    const all = new Int32Array(data.count);
+    for (let i = 0; i < all.length; i++) all[i] = i;
+    this.setIndices(all);
   }
 
   /** Shows only the rows at `indices`. */
@@ -94,6 +94,10 @@ export class VirtualList {
   private render(): void {
     const data = this.data;
     if (!data) return;
+    this.renderRows(data);
+  }
+
+  private renderRows(data: ListData): void {
     const vp = this.viewport;
     const first = Math.max(0, Math.floor(vp.scrollTop / ROW_HEIGHT) - OVERSCAN);
     const last = Math.min(this.indices.length, Math.ceil((vp.scrollTop + vp.clientHeight) / ROW_HEIGHT) + OVERSCAN);
@@ -126,7 +130,7 @@ export class VirtualList {
         el.className = `row k-${kind} s-${STATUSES[data.status[i]!] ?? 'info'}`;
         (el.children[0] as HTMLElement).textContent = String(seq);
         (el.children[1] as HTMLElement).textContent = kind;
-        (el.children[2] as HTMLElement).textContent = this.titles[i] ?? '';
+        (el.children[2] as HTMLElement).textContent = data.titles.slice(data.offsets[i]!, data.offsets[i + 1]!);
       }
       el.classList.toggle('selected', seq === this.selectedSeq);
     }
