@@ -141,7 +141,7 @@ async function loadServed(): Promise<void> {
   try {
     const res = await fetch('log.jsonl', { cache: 'no-store' });
     if (!res.ok || !(res.headers.get('content-type') ?? '').includes('ndjson')) return;
-    const name = res.headers.get('x-a3s-log-name') ?? 'log.jsonl';
+    const name = decodeURIComponent(res.headers.get('x-a3s-log-name') ?? 'log.jsonl');
     const priced = await fetch('pricing.json', { cache: 'no-store' });
     if (priced.ok && (priced.headers.get('content-type') ?? '').includes('json'))
       pricing = (await priced.json()) as Pricing;

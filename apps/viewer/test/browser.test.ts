@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -145,6 +145,29 @@ describe.skipIf(!hasChromium)('viewer in chromium', () => {
     await page.waitForSelector('#detail dd[data-key="permission"]');
     expect(await page.locator('#detail dd[data-key="permission"]').textContent()).toBe('deny');
     await page.selectOption('#row-status', '');
+
+    // Dropped on the page.
+    const dropped = await page.evaluateHandle(
+      (text) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], 'steer.jsonl'));
+        return dt;
+      },
+      readFileSync(join(corpus, 'steer.jsonl'), 'utf8'),
+    );
+    await page.dispatchEvent('body', 'drop', { dataTransfer: dropped });
+    await page.waitForSelector('#overview .file b:text("steer.jsonl")');
+    await loaded(7);
+    expect(await page.locator('#list .row', { hasText: 'steer:' }).count()).toBe(1);
+
+    // Not a fact log: the page says which line is wrong.
+    await page.setInputFiles('#file', {
+      name: 'bad.jsonl',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('{"seq":1}\nnot json\n'),
+    });
+    await page.waitForSelector('body[data-state="error"]');
+    expect(await page.locator('#status').textContent()).toMatch(/line 1/);
   });
 
   it(`loads and scrolls a ${BIG_FACTS / 1000}k-fact log with no long task over 200 ms`, async () => {
@@ -163,6 +186,11 @@ describe.skipIf(!hasChromium)('viewer in chromium', () => {
     await page.setInputFiles('#file', big);
     await loaded(log.facts);
     const loadMs = Date.now() - started;
+    const phases: Record<string, number> = {};
+    const mark = async (name: string) => {
+      phases[name] = Math.round(await page.evaluate(() => performance.now()));
+    };
+    await mark('loaded');
     // Scroll through the whole list in 40 animation frames, then follow a deep link and filter.
     const scrolled = await page.evaluate(async () => {
       const list = document.getElementById('list')!;
@@ -174,6 +202,7 @@ describe.skipIf(!hasChromium)('viewer in chromium', () => {
       return document.querySelectorAll('#list .row:not([hidden])').length;
     });
     expect(scrolled).toBeGreaterThan(10);
+    await mark('scrolled');
     const deep = log.facts - 10;
     await page.evaluate((seq) => {
       location.hash = `seq=${seq}`;
@@ -182,13 +211,15 @@ describe.skipIf(!hasChromium)('viewer in chromium', () => {
       (seq) => document.querySelector('#detail h2')?.textContent?.startsWith(`#${seq} `),
       deep,
     );
+    await mark('deep-linked');
     await page.fill('#q', 'one test still fails');
     await page.waitForFunction(() => / of \d+ facts shown$/.test(document.getElementById('status')!.textContent ?? ''));
+    await mark('filtered');
     const fold = await page.locator('#overview .file').textContent();
     // [start, duration] of each long task on the page's thread, in ms.
     const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[][] }).longTasks);
     const max = Math.max(0, ...longTasks.map((t) => t[1]!));
-    const figures = { facts: log.facts, loadMs, fold, maxLongTaskMs: max, longTasks };
+    const figures = { facts: log.facts, loadMs, fold, maxLongTaskMs: max, longTasks, phases };
     writeFileSync(join(out, 'big-log.json'), `${JSON.stringify(figures, null, 2)}\n`);
     console.log(`viewer ${BIG_FACTS} facts: ${JSON.stringify(figures)}`);
     await page.screenshot({ path: join(out, 'big-log.png') });

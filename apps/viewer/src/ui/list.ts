@@ -39,6 +39,8 @@ export class VirtualList {
   /** Shows a new log's rows (all of them). */
   setData(data: ListData): void {
     this.data = data;
+    // Another log: every reused node must be filled again, even at the same seq.
+    for (const el of this.pool) delete el.dataset.seq;
     const all = new Int32Array(data.count);
     for (let i = 0; i < all.length; i++) all[i] = i;
     this.setIndices(all);
