@@ -7,7 +7,7 @@ import { h } from './dom.js';
 
 /** Height of one row in pixels (the CSS uses the same). */
 export const ROW_HEIGHT = 26;
-const OVERSCAN = 8;
+const OVERSCAN = 4;
 
 /** The list of facts. */
 export class VirtualList {
