@@ -215,6 +215,12 @@ describe.skipIf(!hasChromium)('viewer in chromium', () => {
     await page.fill('#q', 'one test still fails');
     await page.waitForFunction(() => / of \d+ facts shown$/.test(document.getElementById('status')!.textContent ?? ''));
     await mark('filtered');
+    // A deep link to a fact the filter hides clears the filter and lands on it.
+    await page.evaluate(() => {
+      location.hash = 'seq=1';
+    });
+    await page.waitForFunction(() => document.querySelector('#list .row.selected .seq')?.textContent === '1');
+    expect(await page.inputValue('#q')).toBe('');
     const fold = await page.locator('#overview .file').textContent();
     // [start, duration] of each long task on the page's thread, in ms.
     const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[][] }).longTasks);
