@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReplayServer } from '../src/commands/replay-web.js';
 import { A3S } from './kit.js';
 
 // `a3s replay --web` as a user runs it: the built bin serves the built viewer and one log.
@@ -84,5 +86,17 @@ describe('a3s replay --web', () => {
       child.kill('SIGTERM');
     });
     expect(code).toBe(0);
+  });
+
+  it('names the missing viewer when the package was built without it', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'a3s-no-viewer-'));
+    try {
+      await expect(startReplayServer({ logPath: LOG, pricing: {}, viewerDir: empty })).rejects.toMatchObject({
+        code: 'CLI_VIEWER_MISSING',
+        message: expect.stringContaining(empty),
+      });
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
