@@ -90,6 +90,27 @@ describe('layering', () => {
     },
   );
 
+  it('the viewer app (apps/viewer) is built on effect alone: no other package, no node:* in its page code', () => {
+    const dir = join(root, 'apps', 'viewer');
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const workspaceDeps = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((d) =>
+      d.startsWith('@a3s-code/'),
+    );
+    expect(workspaceDeps).toEqual(['@a3s-code/effect']);
+    const files = sources(join(dir, 'src'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      for (const spec of imports(file)) {
+        const where = `${relative(root, file)} imports '${spec}'`;
+        if (spec.startsWith('.')) {
+          expect(resolve(file, '..', spec).startsWith(`${dir}/`), `${where}: leaves the app`).toBe(true);
+          continue;
+        }
+        expect(spec, `${where}: the viewer may import only @a3s-code/effect`).toBe('@a3s-code/effect');
+      }
+    }
+  });
+
   it.each(packages.map((p) => [p.folder, p] as const))('%s declares only lower layers as dependencies', (_, pkg) => {
     const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8'));
     const deps = { ...manifest.dependencies, ...manifest.peerDependencies };

@@ -23,6 +23,8 @@ the workspace's a3s.config.json prices the model) and errors. A folder means its
 Options:
   -C, --cwd <dir>   workspace whose .a3s/effect-log holds the session (default: the current folder)
       --json        print the summary (effect's LogSummary) as JSON
+      --web         serve the log in the web viewer on 127.0.0.1 (random port; prints the URL,
+                    opens nothing, read-only; Ctrl-C to stop)
   -h, --help        show this help`;
 
 /**
@@ -72,7 +74,12 @@ function costText(cost: LogCost): string | undefined {
 export async function replayCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
     args,
-    { cwd: { type: 'string', short: 'C' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    {
+      cwd: { type: 'string', short: 'C' },
+      json: { type: 'boolean' },
+      web: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
     'replay',
   );
   if (values.help) {
@@ -86,7 +93,15 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
   const workspace = resolve(io.cwd, values.cwd ?? '.');
   if (values.cwd !== undefined && (!existsSync(workspace) || !statSync(workspace).isDirectory()))
     throw new UsageError(`--cwd: '${workspace}' is not a folder`);
-  const log = loadLog(resolveLog(positionals[0]!, workspace, io.cwd));
+  if (values.web && values.json) throw new UsageError('--web and --json cannot be used together');
+  const path = resolveLog(positionals[0]!, workspace, io.cwd);
+  if (values.web) {
+    const pricing = await workspacePricing(values.cwd === undefined ? (workspaceOfLog(path) ?? workspace) : workspace);
+    const { serveUntilStopped } = await import('./replay-web.js');
+    await serveUntilStopped({ logPath: path, pricing }, (line) => io.stdout.write(`${line}\n`), io.stdoutClosed);
+    return EXIT.ok;
+  }
+  const log = loadLog(path);
   const cost = logCost(
     log.facts,
     await workspacePricing(values.cwd === undefined ? (workspaceOfLog(log.path) ?? workspace) : workspace),

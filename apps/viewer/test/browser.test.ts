@@ -1,0 +1,234 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bigLog } from './big-log.js';
+
+// The viewer in a real browser (Debian's chromium through playwright-core), served the way users
+// get it: `a3s replay --web` from the built CLI, which ships the built viewer.
+const CHROMIUM = '/usr/bin/chromium';
+const root = resolve(import.meta.dirname, '..', '..', '..');
+const A3S = join(root, 'packages', 'cli', 'dist', 'bin.js');
+const corpus = join(root, 'packages', 'effect', 'fixtures', 'v1');
+const out = join(root, '.test-results', 'viewer');
+const BIG_FACTS = 100_000;
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`viewer browser tests skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`);
+
+type Browser = import('playwright-core').Browser;
+type Page = import('playwright-core').Page;
+
+let scratch: string;
+let server: ChildProcess | undefined;
+let url: string;
+let browser: Browser | undefined;
+let page: Page;
+
+/** A workspace with one real run: a scripted model edits a file, so the log has a recorded diff. */
+function editRun(dir: string): void {
+  mkdirSync(join(dir, 'src'));
+  writeFileSync(
+    join(dir, 'src', 'range.js'),
+    'export function range(start, end) {\n  const out = [];\n  for (let i = start; i < end; i++) out.push(i);\n  return out;\n}\n',
+  );
+  const model = join(scratch, 'model.json');
+  writeFileSync(
+    model,
+    JSON.stringify({
+      turns: [
+        {
+          text: 'Fixing the bound.',
+          tool_calls: [
+            {
+              id: 'e1',
+              name: 'edit',
+              args: { file_path: 'src/range.js', old_string: 'i < end', new_string: 'i <= end' },
+            },
+          ],
+        },
+        { text: 'Done: range now includes its end.' },
+      ],
+    }),
+  );
+  const r = spawnSync(
+    process.execPath,
+    [A3S, 'run', '--yolo', '--model', `scripted:${model}`, '--cwd', dir, 'include the end'],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    },
+  );
+  expect(r.stdout).toContain('edit src/range.js');
+}
+
+function serve(target: string): Promise<string> {
+  server = spawn(process.execPath, [A3S, 'replay', '--web', target], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  return new Promise((ok, fail) => {
+    server!.stdout!.on('data', (c: Buffer) => {
+      text += c.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(text);
+      if (m) ok(m[1]!);
+    });
+    server!.once('exit', (code) => fail(new Error(`a3s replay --web exited with ${code}: ${text}`)));
+  });
+}
+
+async function loaded(facts: number): Promise<void> {
+  await page.waitForSelector(`body[data-state="loaded"][data-facts="${facts}"]`, { timeout: 30_000 });
+}
+
+describe.skipIf(!hasChromium)('viewer in chromium', () => {
+  beforeAll(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'a3s-viewer-'));
+    mkdirSync(out, { recursive: true });
+    const ws = join(scratch, 'ws');
+    mkdirSync(ws);
+    editRun(ws);
+    url = await serve(ws);
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.kill('SIGTERM');
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('opens the served log, shows an edit with its diff and permission, and follows a deep link', async () => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(url);
+    await loaded(7);
+    // The failed run is highlighted.
+    expect(await page.locator('#list .row.s-error').count()).toBeGreaterThan(0);
+    await page.locator('#list .row.k-tool', { hasText: 'edit' }).first().click();
+    await page.waitForSelector('#detail .diff');
+    expect(page.url()).toMatch(/#seq=4$/);
+    expect(await page.locator('#detail .diff .d-add').textContent()).toContain('i <= end');
+    expect(await page.locator('#detail .diff .d-del').textContent()).toContain('i < end');
+    expect(await page.locator('#detail dd[data-key="permission"]').textContent()).toBe('yolo');
+    expect(await page.locator('#detail dd[data-key="exit code"]').textContent()).toBe('0');
+    await page.screenshot({ path: join(out, 'edit-diff.png'), fullPage: true });
+
+    // A deep link from outside: a fresh load of `#seq=2` lands on the prompt.
+    await page.goto(`${url}#seq=2`);
+    await page.reload();
+    await loaded(7);
+    await page.waitForSelector('#detail h2');
+    expect(await page.locator('#detail h2').textContent()).toBe('#2 user.message');
+    expect(await page.locator('#list .row.selected .seq').textContent()).toBe('2');
+    expect(errors).toEqual([]);
+  });
+
+  it('opens a corpus log from the file picker and filters it', async () => {
+    if (!page.url().startsWith(url)) await page.goto(url);
+    await page.setInputFiles('#file', join(corpus, 'permission-denied.jsonl'));
+    await loaded(7);
+    await page.selectOption('#row-status', 'error');
+    await page.waitForFunction(() => document.querySelectorAll('#list .row:not([hidden])').length === 1);
+    expect(await page.locator('#list .row:not([hidden]) .title').textContent()).toContain('read');
+    await page.click('#list .row:not([hidden])');
+    await page.waitForSelector('#detail dd[data-key="permission"]');
+    expect(await page.locator('#detail dd[data-key="permission"]').textContent()).toBe('deny');
+    await page.selectOption('#row-status', '');
+
+    // Dropped on the page.
+    const dropped = await page.evaluateHandle(
+      (text) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], 'steer.jsonl'));
+        return dt;
+      },
+      readFileSync(join(corpus, 'steer.jsonl'), 'utf8'),
+    );
+    await page.dispatchEvent('body', 'drop', { dataTransfer: dropped });
+    await page.waitForSelector('#overview .file b:text("steer.jsonl")');
+    await loaded(7);
+    expect(await page.locator('#list .row', { hasText: 'steer:' }).count()).toBe(1);
+
+    // Not a fact log: the page says which line is wrong.
+    await page.setInputFiles('#file', {
+      name: 'bad.jsonl',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('{"seq":1}\nnot json\n'),
+    });
+    await page.waitForSelector('body[data-state="error"]');
+    expect(await page.locator('#status').textContent()).toMatch(/line 1/);
+  });
+
+  it(`loads and scrolls a ${BIG_FACTS / 1000}k-fact log with no long task over 200 ms`, async () => {
+    const big = join(scratch, 'big.jsonl');
+    const log = bigLog(BIG_FACTS);
+    writeFileSync(big, log.text);
+    if (!page.url().startsWith(url)) await page.goto(url);
+    await page.evaluate(() => {
+      const w = window as unknown as { longTasks: number[][] };
+      w.longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.longTasks.push([Math.round(e.startTime), Math.round(e.duration)]);
+      }).observe({ type: 'longtask' });
+    });
+    const started = Date.now();
+    await page.setInputFiles('#file', big);
+    await loaded(log.facts);
+    const loadMs = Date.now() - started;
+    const phases: Record<string, number> = {};
+    const mark = async (name: string) => {
+      phases[name] = Math.round(await page.evaluate(() => performance.now()));
+    };
+    await mark('loaded');
+    // Scroll through the whole list in 40 animation frames, then follow a deep link and filter.
+    const scrolled = await page.evaluate(async () => {
+      const list = document.getElementById('list')!;
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      for (let i = 1; i <= 40; i++) {
+        list.scrollTop = (list.scrollHeight * i) / 40;
+        await frame();
+      }
+      return document.querySelectorAll('#list .row:not([hidden])').length;
+    });
+    expect(scrolled).toBeGreaterThan(10);
+    await mark('scrolled');
+    const deep = log.facts - 10;
+    await page.evaluate((seq) => {
+      location.hash = `seq=${seq}`;
+    }, deep);
+    await page.waitForFunction(
+      (seq) => document.querySelector('#detail h2')?.textContent?.startsWith(`#${seq} `),
+      deep,
+    );
+    await mark('deep-linked');
+    await page.fill('#q', 'one test still fails');
+    await page.waitForFunction(() => / of \d+ facts shown$/.test(document.getElementById('status')!.textContent ?? ''));
+    await mark('filtered');
+    // A deep link to a fact the filter hides clears the filter and lands on it.
+    await page.evaluate(() => {
+      location.hash = 'seq=1';
+    });
+    await page.waitForFunction(() => document.querySelector('#list .row.selected .seq')?.textContent === '1');
+    expect(await page.inputValue('#q')).toBe('');
+    const fold = await page.locator('#overview .file').textContent();
+    // [start, duration] of each long task on the page's thread, in ms.
+    const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[][] }).longTasks);
+    const max = Math.max(0, ...longTasks.map((t) => t[1]!));
+    const figures = { facts: log.facts, loadMs, fold, maxLongTaskMs: max, longTasks, phases };
+    writeFileSync(join(out, 'big-log.json'), `${JSON.stringify(figures, null, 2)}\n`);
+    console.log(`viewer ${BIG_FACTS} facts: ${JSON.stringify(figures)}`);
+    await page.screenshot({ path: join(out, 'big-log.png') });
+    expect(max).toBeLessThan(200);
+  }, 60_000);
+});
