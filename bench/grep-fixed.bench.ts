@@ -18,8 +18,8 @@ import { createToolContext } from '@a3s-code/core/testing';
 import { grepTool, LocalWorkspace } from '@a3s-code/tools-workspace';
 import { fmt, gc, median } from './util.js';
 
-const RUNS = Number(process.env['BENCH_RUNS'] ?? 30);
-const ONLY = process.env['BENCH_ONLY']; // 'small' or 'large': one part only
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const ONLY = process.env.BENCH_ONLY; // 'small' or 'large': one part only
 const repo = resolve(import.meta.dirname, '..');
 
 /** The first 585 files this repository tracks, copied once. */

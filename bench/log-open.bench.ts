@@ -13,8 +13,8 @@ import { drafts, effectLogPath, encodeFact, type Fact, FactLog, parseLog } from 
 import { z } from 'zod';
 import { fmt, gc, median } from './util.js';
 
-const RUNS = Number(process.env['BENCH_RUNS'] ?? 10);
-const ONLY = process.env['BENCH_ONLY'];
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const ONLY = process.env.BENCH_ONLY;
 
 /** Runs `ours` and `peer` alternately RUNS times after one warm-up each; prints one row. */
 async function paired(label: string, peerLabel: string, ours: () => unknown, peer: () => unknown): Promise<void> {

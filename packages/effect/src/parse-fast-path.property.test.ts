@@ -62,12 +62,12 @@ function referenceLine(text: string, lineNo: number): Fact {
   }
   if (!('payload' in obj)) throw new FactParseError(lineNo, 'payload', 'is missing');
   try {
-    referenceDraft({ type: type as string, key: key as string, payload: obj['payload'] }, 'fact');
+    referenceDraft({ type: type as string, key: key as string, payload: obj.payload }, 'fact');
   } catch (e) {
     if (e instanceof FactValidationError) throw new FactParseError(lineNo, e.field.replace(/^fact\./, ''), e.message);
     throw e;
   }
-  return { seq, type: type as string, key: key as string, cause, payload: obj['payload'] };
+  return { seq, type: type as string, key: key as string, cause, payload: obj.payload };
 }
 
 function referenceLog(text: string): ParsedLog {
@@ -201,8 +201,8 @@ const factArb = fc
     const ps = paths(payload);
     if (op !== 'none' && ps.length > 0) payload = mutate(payload, ps[pick % ps.length]!, op, odd);
     const fact: Record<string, unknown> = { seq: 0, type, key: '', cause: null, payload };
-    if (top === 'extra') fact['extra'] = 1;
-    else if (top === 'drop') delete fact['cause'];
+    if (top === 'extra') fact.extra = 1;
+    else if (top === 'drop') delete fact.cause;
     else if (top !== 'none') fact[top] = topOdd;
     return fact;
   });
@@ -243,8 +243,8 @@ const logArb = fc
       if (typeof item === 'string') return item;
       seq++;
       const fact = { ...item };
-      if (fact['seq'] === 0) fact['seq'] = noise === i ? seq + 1 : seq;
-      if (fact['key'] === '') fact['key'] = noise === i + 1 && i > 0 ? 'k1' : `k${seq}`;
+      if (fact.seq === 0) fact.seq = noise === i ? seq + 1 : seq;
+      if (fact.key === '') fact.key = noise === i + 1 && i > 0 ? 'k1' : `k${seq}`;
       return JSON.stringify(fact);
     });
     const text = lines.join('\n');
@@ -283,7 +283,7 @@ describe('the well-formed fast path changes speed, never results', () => {
   it('validateDraft (appends, new FactLog) accepts and rejects drafts as before', () => {
     fc.assert(
       fc.property(factArb, (fact) => {
-        const draft = { type: fact['type'], key: fact['key'] === '' ? 'k' : fact['key'], payload: fact['payload'] };
+        const draft = { type: fact.type, key: fact.key === '' ? 'k' : fact.key, payload: fact.payload };
         expect(outcome(() => validateDraft(draft as FactDraft, 'd'))).toEqual(
           outcome(() => referenceDraft(draft as FactDraft, 'd')),
         );

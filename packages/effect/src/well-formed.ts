@@ -22,28 +22,28 @@ function calls(list: unknown): boolean {
   if (!Array.isArray(list) || list.length === 0) return false;
   for (let i = 0; i < list.length; i++) {
     const c: unknown = list[i];
-    if (!isObj(c) || !full(c['id']) || !full(c['name']) || !isObj(c['args']) || !bool(c['needs_confirmation'])) {
+    if (!isObj(c) || !full(c.id) || !full(c.name) || !isObj(c.args) || !bool(c.needs_confirmation)) {
       return false;
     }
-    for (let j = 0; j < i; j++) if ((list[j] as Obj)['id'] === c['id']) return false;
+    for (let j = 0; j < i; j++) if ((list[j] as Obj).id === c.id) return false;
   }
   return true;
 }
 
 function decision(d: unknown): boolean {
   if (!isObj(d)) return false;
-  switch (d['kind']) {
+  switch (d.kind) {
     case 'text':
-      return str(d['text']);
+      return str(d.text);
     case 'tool':
-      return optStr(d['text']) && calls(d['calls']);
+      return optStr(d.text) && calls(d.calls);
     case 'question': {
-      const options = d['options'];
-      if (!full(d['question_id']) || !full(d['question']) || !optStr(d['context']) || !Array.isArray(options)) {
+      const options = d.options;
+      if (!full(d.question_id) || !full(d.question) || !optStr(d.context) || !Array.isArray(options)) {
         return false;
       }
-      for (const o of options) if (!isObj(o) || !full(o['label']) || !optStr(o['description'])) return false;
-      return bool(d['allow_free_text']) && bool(d['multi_select']);
+      for (const o of options) if (!isObj(o) || !full(o.label) || !optStr(o.description)) return false;
+      return bool(d.allow_free_text) && bool(d.multi_select);
     }
     default:
       return false;
@@ -55,26 +55,26 @@ function reasoningBlocks(list: unknown): boolean {
   if (!Array.isArray(list)) return false;
   for (const b of list) {
     if (!isObj(b)) return false;
-    if (b['redacted'] === undefined) {
-      if (!str(b['text']) || !full(b['signature'])) return false;
-    } else if (!full(b['redacted']) || b['text'] !== undefined || b['signature'] !== undefined) return false;
+    if (b.redacted === undefined) {
+      if (!str(b.text) || !full(b.signature)) return false;
+    } else if (!full(b.redacted) || b.text !== undefined || b.signature !== undefined) return false;
   }
   return true;
 }
 
 function runStarted(p: Obj): boolean {
-  if (!full(p['run_id'])) return false;
-  if (p['model'] !== undefined && !str(p['model'])) return false;
-  const system = p['system'];
+  if (!full(p.run_id)) return false;
+  if (p.model !== undefined && !str(p.model)) return false;
+  const system = p.system;
   if (system !== undefined) {
     if (!Array.isArray(system)) return false;
     for (const line of system) if (!str(line)) return false;
   }
-  const tools = p['tools'];
+  const tools = p.tools;
   if (tools !== undefined) {
     if (!Array.isArray(tools)) return false;
     for (const t of tools) {
-      if (!isObj(t) || !full(t['name']) || !str(t['description']) || !isObj(t['input_schema'])) return false;
+      if (!isObj(t) || !full(t.name) || !str(t.description) || !isObj(t.input_schema)) return false;
     }
   }
   return true;
@@ -82,7 +82,7 @@ function runStarted(p: Obj): boolean {
 
 function questionAnswered(p: Obj): boolean {
   const { text, skipped, error } = p;
-  if (!full(p['question_id']) || !optStr(text) || !optStr(error) || error === '') return false;
+  if (!full(p.question_id) || !optStr(text) || !optStr(error) || error === '') return false;
   if (skipped !== undefined && !bool(skipped)) return false;
   const n = (str(text) ? 1 : 0) + (skipped === true ? 1 : 0) + (str(error) ? 1 : 0);
   return n === 1;
@@ -91,51 +91,51 @@ function questionAnswered(p: Obj): boolean {
 const CHECKS: Record<string, Check> = {
   'run.started': runStarted,
   'user.message': (p) => {
-    const s = p['source'];
-    const o = p['origin'];
+    const s = p.source;
+    const o = p.origin;
     return (
-      str(p['text']) &&
+      str(p.text) &&
       (s === 'user' || s === 'steer' || s === 'history' || s === 'continuation') &&
       (o === undefined || o === 'completion_gate' || o === 'stop_hook') &&
-      optStr(p['reason'])
+      optStr(p.reason)
     );
   },
   'model.turn': (p) => {
-    const u = p['usage'];
+    const u = p.usage;
     return (
-      decision(p['decision']) &&
+      decision(p.decision) &&
       isObj(u) &&
-      count(u['input_tokens']) &&
-      count(u['output_tokens']) &&
-      optStr(p['reasoning']) &&
-      reasoningBlocks(p['reasoning_blocks'])
+      count(u.input_tokens) &&
+      count(u.output_tokens) &&
+      optStr(p.reasoning) &&
+      reasoningBlocks(p.reasoning_blocks)
     );
   },
-  'compaction.done': (p) => str(p['summary']) && count(p['kept']),
-  'confirmation.answered': (p) => full(p['tool_call_id']) && bool(p['approved']) && optStr(p['reason']),
+  'compaction.done': (p) => str(p.summary) && count(p.kept),
+  'confirmation.answered': (p) => full(p.tool_call_id) && bool(p.approved) && optStr(p.reason),
   'question.answered': questionAnswered,
   'tool.result': (p) => {
-    const m = p['metadata'];
-    const code = p['exit_code'];
+    const m = p.metadata;
+    const code = p.exit_code;
     return (
-      full(p['tool_call_id']) &&
-      full(p['name']) &&
-      bool(p['ok']) &&
-      str(p['output']) &&
+      full(p.tool_call_id) &&
+      full(p.name) &&
+      bool(p.ok) &&
+      str(p.output) &&
       typeof code === 'number' &&
       Number.isSafeInteger(code) &&
       (m === undefined || m === null || isObj(m))
     );
   },
-  'budget.denied': (p) => full(p['tool_call_id']),
+  'budget.denied': (p) => full(p.tool_call_id),
   'run.ended': (p) => {
-    const s = p['status'];
-    const e = p['error'];
+    const s = p.status;
+    const e = p.error;
     return (
       (s === 'completed' || s === 'cancelled' || s === 'failed') &&
-      optStr(p['run_id']) &&
-      optStr(p['completion']) &&
-      (e === undefined || e === null || (isObj(e) && str(e['code']) && str(e['message'])))
+      optStr(p.run_id) &&
+      optStr(p.completion) &&
+      (e === undefined || e === null || (isObj(e) && str(e.code) && str(e.message)))
     );
   },
 };
@@ -145,7 +145,7 @@ export function wellFormedDraft(type: unknown, key: unknown, payload: unknown): 
   if (typeof type !== 'string' || typeof key !== 'string' || key.length === 0 || key.length > 512) return false;
   const check = KNOWN.has(type) ? CHECKS[type] : undefined;
   if (check === undefined || !isObj(payload)) return false;
-  const at = payload['at_ms'];
+  const at = payload.at_ms;
   if (at !== undefined && !(typeof at === 'number' && Number.isFinite(at))) return false;
   return check(payload);
 }
