@@ -1,4 +1,3 @@
-import type { Fact } from './fact.js';
 import { FACT_KINDS_V1 } from './kinds.js';
 
 // Allocation-free checks of the common case. Each predicate returns true only for values the
@@ -7,6 +6,15 @@ import { FACT_KINDS_V1 } from './kinds.js';
 // accept a value these predicates are too strict for). So they change speed, never results.
 
 type Obj = Record<string, unknown>;
+
+/** A fact as the fast path hands it back: the shape of `Fact`, kept here so this module is a leaf. */
+interface CheckedFact {
+  readonly seq: number;
+  readonly type: string;
+  readonly key: string;
+  readonly cause: string | null;
+  readonly payload: unknown;
+}
 type Check = (p: Obj) => boolean;
 
 const KNOWN = new Set<string>(FACT_KINDS_V1);
@@ -154,7 +162,7 @@ export function wellFormedDraft(type: unknown, key: unknown, payload: unknown): 
  * The fact a parsed JSON line holds when it is a well-formed fact of a known kind, or
  * `undefined` when the full checks must decide.
  */
-export function wellFormedFact(raw: unknown): Fact | undefined {
+export function wellFormedFact(raw: unknown): CheckedFact | undefined {
   if (!isObj(raw)) return undefined;
   let fields = 0;
   for (const k in raw) {

@@ -3,8 +3,8 @@
  * outermost match, and stages the new contents with each file's content hash: nothing is
  * written until `resolve` accepts the edit.
  */
-import { defineTool } from '@a3s-code/core';
-import { z } from 'zod';
+import { defineTool, type Zod } from '@a3s-code/core';
+import type { z } from 'zod';
 import { resolveTarget } from './ast-files.js';
 import { AST_RESOURCE, type AstResource, matchFiles } from './ast-resource.js';
 import type { StagedFile } from './edit-store.js';
@@ -17,18 +17,19 @@ import { unifiedDiff } from './unified-diff.js';
 /** Largest diff preview in a proposed result, in characters. */
 export const MAX_PREVIEW_CHARS = 12_000;
 
-const astEditInput = z.strictObject({
-  pattern: z.string().min(1).max(4000).describe('what to match, as in ast_grep'),
-  rewrite: z.string().max(20_000).describe('replacement code; $NAME and $$$NAME are replaced by their captures'),
-  path: z.string().min(1).optional().describe('file or folder in scope (default: the workspace)'),
-  language: z
-    .string()
-    .optional()
-    .describe(`grammar id, one of ${AST_LANGUAGE_IDS.join(', ')}; inferred when path is one file`),
-});
+const astEditInput = (z: Zod) =>
+  z.strictObject({
+    pattern: z.string().min(1).max(4000).describe('what to match, as in ast_grep'),
+    rewrite: z.string().max(20_000).describe('replacement code; $NAME and $$$NAME are replaced by their captures'),
+    path: z.string().min(1).optional().describe('file or folder in scope (default: the workspace)'),
+    language: z
+      .string()
+      .optional()
+      .describe(`grammar id, one of ${AST_LANGUAGE_IDS.join(', ')}; inferred when path is one file`),
+  });
 
 /** The arguments of `ast_edit`. */
-export type AstEditArgs = z.output<typeof astEditInput>;
+export type AstEditArgs = z.output<ReturnType<typeof astEditInput>>;
 
 const DESCRIPTION = `Structural rewrite, staged: matches pattern exactly as ast_grep does and replaces each match (outermost ones; a match inside another is left to the outer rewrite) with rewrite, where $NAME and $$$NAME stand for the captured code (multi-line captures are re-indented). Writes nothing: it returns "(proposed) N replacements in M files" with a diff preview and an edit_id; call resolve with that edit_id and action "accept" to write every file at once (refused if any file changed since), or "discard".`;
 

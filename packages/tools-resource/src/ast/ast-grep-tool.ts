@@ -3,31 +3,32 @@
  * with metavariables; matches come out as `path:line: text` with their captures, a total and a
  * cursor past `max_results`.
  */
-import { defineTool } from '@a3s-code/core';
-import { z } from 'zod';
+import { defineTool, type Zod } from '@a3s-code/core';
+import type { z } from 'zod';
 import { AstError } from './ast-errors.js';
 import { resolveTarget } from './ast-files.js';
 import { AST_RESOURCE, type AstResource, matchFiles } from './ast-resource.js';
 import { AST_LANGUAGE_IDS } from './languages.js';
 import { astGuard, capped, firstLine, count } from './tool-results.js';
 
-const astGrepInput = z.strictObject({
-  pattern: z
-    .string()
-    .min(1)
-    .max(4000)
-    .describe('code with metavariables: $NAME (one node), $$$NAME (zero or more siblings), $_ (one node, unbound)'),
-  path: z.string().min(1).optional().describe('file or folder to search (default: the workspace)'),
-  language: z
-    .string()
-    .optional()
-    .describe(`grammar id, one of ${AST_LANGUAGE_IDS.join(', ')}; inferred when path is one file`),
-  max_results: z.number().int().min(1).max(500).optional().describe('matches per page, 1..500 (default 50)'),
-  cursor: z.string().min(1).optional().describe('metadata.next_cursor of the previous page'),
-});
+const astGrepInput = (z: Zod) =>
+  z.strictObject({
+    pattern: z
+      .string()
+      .min(1)
+      .max(4000)
+      .describe('code with metavariables: $NAME (one node), $$$NAME (zero or more siblings), $_ (one node, unbound)'),
+    path: z.string().min(1).optional().describe('file or folder to search (default: the workspace)'),
+    language: z
+      .string()
+      .optional()
+      .describe(`grammar id, one of ${AST_LANGUAGE_IDS.join(', ')}; inferred when path is one file`),
+    max_results: z.number().int().min(1).max(500).optional().describe('matches per page, 1..500 (default 50)'),
+    cursor: z.string().min(1).optional().describe('metadata.next_cursor of the previous page'),
+  });
 
 /** The arguments of `ast_grep`. */
-export type AstGrepArgs = z.output<typeof astGrepInput>;
+export type AstGrepArgs = z.output<ReturnType<typeof astGrepInput>>;
 
 const DESCRIPTION = `Structural code search: find code by shape, not text. The pattern is a code fragment in the target language, parsed by the same grammar as the files, so spacing, line breaks, comments and wrapping do not matter and text inside strings or comments never matches. Metavariables: $NAME matches one node, $$$NAME a run of sibling nodes (possibly none), $_ one node without binding; a name used twice must capture identical code ("if ($X != null) $X.dispose()" matches a guard that disposes what it checked). language is required unless path is one file (languages: ${AST_LANGUAGE_IDS.join(', ')}). Output: path:line: matched text, with captures; pages of max_results (default 50), continue with cursor = metadata.next_cursor. An unparseable pattern fails with AST_PATTERN_UNPARSEABLE.`;
 

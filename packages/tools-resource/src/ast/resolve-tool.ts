@@ -5,8 +5,8 @@
  * result reports the changes (path and content digest) so the change ledger and the completion
  * gate see them. A write that fails part-way restores the files already written.
  */
-import { defineTool, type ToolContext, type ToolResult } from '@a3s-code/core';
-import { z } from 'zod';
+import { defineTool, type ToolContext, type ToolResult, type Zod } from '@a3s-code/core';
+import type { z } from 'zod';
 import { AstError } from './ast-errors.js';
 import { digestOf, isProtectedPath } from './ast-files.js';
 import { AST_RESOURCE, type AstResource } from './ast-resource.js';
@@ -14,13 +14,14 @@ import type { StagedEdit } from './edit-store.js';
 import { astGuard, count } from './tool-results.js';
 import { unifiedDiff } from './unified-diff.js';
 
-const resolveInput = z.strictObject({
-  edit_id: z.string().min(1).max(64).describe('the edit_id of an ast_edit (proposed) result, e.g. "edit_1"'),
-  action: z.enum(['accept', 'discard']).describe('accept: write every file of the edit; discard: drop it'),
-});
+const resolveInput = (z: Zod) =>
+  z.strictObject({
+    edit_id: z.string().min(1).max(64).describe('the edit_id of an ast_edit (proposed) result, e.g. "edit_1"'),
+    action: z.enum(['accept', 'discard']).describe('accept: write every file of the edit; discard: drop it'),
+  });
 
 /** The arguments of `resolve`. */
-export type ResolveArgs = z.output<typeof resolveInput>;
+export type ResolveArgs = z.output<ReturnType<typeof resolveInput>>;
 
 const DESCRIPTION = `Commit or drop an edit staged by ast_edit. action "accept" writes every file of the edit at once, but only if none changed since the edit was staged; if any did, nothing is written (AST_EDIT_STALE naming the files) and the edit is dropped: run ast_edit again. action "discard" drops it. An edit_id can be resolved once.`;
 
