@@ -130,11 +130,19 @@ describe('packed tarballs', () => {
     },
   );
 
-  it('tool packs take core and zod as peers, never as dependencies; internal ranges are carets', () => {
+  it('tool packs take core and zod as peers, never as dependencies; the core peer range spans the 0.x line', () => {
     const core = packed.get('@a3s-code/core')!;
+    const version = (v: string) => v.split('.').map(Number) as [number, number, number];
+    const notAfter = (a: string, b: string) => {
+      const [x, y] = [version(a), version(b)];
+      return x[0] < y[0] || (x[0] === y[0] && (x[1] < y[1] || (x[1] === y[1] && x[2] <= y[2])));
+    };
     for (const name of TOOL_PACKS) {
       const m = packed.get(name)!;
-      expect(m.peerDependencies?.['@a3s-code/core'], name).toBe(`^${core.version}`);
+      const range = m.peerDependencies?.['@a3s-code/core'] ?? '';
+      const lower = /^>=(0\.\d+\.\d+) <1\.0\.0$/.exec(range)?.[1];
+      expect(lower, `${name} peer range ${range}`).toBeDefined();
+      expect(notAfter(lower!, core.version), `${name}: ${range} admits core ${core.version}`).toBe(true);
       expect(m.dependencies?.['@a3s-code/core'], name).toBeUndefined();
       expect(m.dependencies?.zod, name).toBeUndefined();
     }
