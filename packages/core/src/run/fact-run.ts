@@ -67,6 +67,7 @@ export async function driveRun(options: DriveRunOptions): Promise<RunResult> {
     );
   }
   const harness = gated(options);
+  announceAnsweredRefusal(env);
   let steps = 0;
   let announced = '';
   for (;;) {
@@ -137,6 +138,40 @@ function announceRefusal(env: RunEnv, parked: FoldState): void {
         tool_name: c.call.name,
         ...eventArgs(c.call.args),
         reason,
+        denied_by: 'confirmation',
+      },
+    });
+    return;
+  }
+}
+
+/**
+ * A run resumed after its park was answered outside it (`confirmToolUse` then `resumeRun`, as a
+ * JSON-RPC client does) starts with the refusal as the log's last fact: it is announced here, as
+ * {@link announceRefusal} does for an answer that arrives while the run waits.
+ */
+function announceAnsweredRefusal(env: RunEnv): void {
+  const facts = env.store.log.facts;
+  const last = facts[facts.length - 1];
+  if (last?.type !== 'confirmation.answered') return;
+  const p = last.payload as { tool_call_id?: unknown; approved?: unknown; reason?: unknown };
+  if (p.approved !== false || typeof p.tool_call_id !== 'string') return;
+  for (let i = facts.length - 2; i >= 0; i--) {
+    const f = facts[i]!;
+    if (f.type !== 'model.turn') continue;
+    const decision = (f.payload as { decision?: { kind?: unknown; calls?: unknown } }).decision;
+    const calls = decision?.kind === 'tool' && Array.isArray(decision.calls) ? decision.calls : [];
+    const call = calls.find((c: { id?: unknown }) => c.id === p.tool_call_id) as
+      | { id: string; name: string; args: unknown }
+      | undefined;
+    if (!call) return;
+    env.events.emit({
+      kind: 'permissionDenied',
+      payload: {
+        tool_id: call.id,
+        tool_name: call.name,
+        ...eventArgs(call.args),
+        reason: `not confirmed${typeof p.reason === 'string' ? `: ${p.reason}` : ''}`,
         denied_by: 'confirmation',
       },
     });

@@ -40,6 +40,33 @@ describe('parking in confirm', () => {
     expect(facts(session, 'run.ended')).toHaveLength(1);
   });
 
+  it('PARK-06: a refusal answered while parked is announced as permission_denied when the run resumes', async () => {
+    const { session, state } = await track(
+      open([writeTurn, { text: 'not written' }], {
+        permissions: askWrites,
+        confirmation: new ScriptedConfirmationManager(),
+        parkMode: 'return',
+      }),
+    );
+    const first = session.stream('write a note');
+    for await (const _ of first);
+    expect(await first.result).toMatchObject({ status: 'parked' });
+    await session.confirmToolUse('w1', false, 'not today');
+    const resumed = session.streamResume();
+    const denied = [];
+    for await (const ev of resumed) if (ev.type === 'permission_denied') denied.push(ev.payload);
+    await resumed.result;
+    expect(denied).toEqual([
+      expect.objectContaining({
+        tool_id: 'w1',
+        tool_name: 'echo',
+        reason: 'not confirmed: not today',
+        denied_by: 'confirmation',
+      }),
+    ]);
+    expect(state.executions).toEqual([]);
+  });
+
   it('PARK-04: a live confirmation manager is asked, its answer is recorded as a fact, and the run continues', async () => {
     const manager = new ScriptedConfirmationManager([true]);
     const { session, state } = await track(
