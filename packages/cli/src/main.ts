@@ -16,6 +16,7 @@ Commands:
   code                 interactive session (the default)
   run "<prompt>"       one run, then exit (--json: event envelopes as JSONL)
   replay <log|id|dir>  phase timeline, tool table, tokens, cost and errors of a fact log
+                       (--web: the same log in the browser viewer, served on 127.0.0.1)
   tools                the session's tool surface with tiers and capabilities
   sessions             the sessions of this workspace; --resume <id> continues one
   models               the model providers, the keys each needs and whether they are set
