@@ -5,7 +5,7 @@
 import { A3sError, drafts, sync, type Folder, type Harness } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
-import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import type { ResolvedSessionConfig } from '../session/resolved-session-config.js';
 import { createToolCallBudget } from '../invoker/governance.js';
 import type { GateDecision } from '../gate/completion-gate.js';
 import { CompletionIncompleteError, continuationText, type SessionGate } from '../gate/session-gate.js';

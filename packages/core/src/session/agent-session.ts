@@ -22,7 +22,7 @@ import { nullEventSink } from '../events/agent-event.js';
 import type { ToolDefinition } from '../registry/tool-registry.js';
 import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.js';
 import type { FactStore } from '../store/fact-store.js';
-import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import { answerPayload, type QuestionAnswer, type RunResult } from '../run/run-result.js';
 import type { InterruptOptions, SteerOptions, SteerReceipt } from '../run/control-inbox.js';
 import { executeRun, type RunRequest } from '../run/run-execution.js';
