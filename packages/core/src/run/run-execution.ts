@@ -11,7 +11,7 @@ import type { GateDecision } from '../gate/completion-gate.js';
 import { CompletionIncompleteError, continuationText, type SessionGate } from '../gate/session-gate.js';
 import { describeReport } from '../gate/verification-report.js';
 import type { AgentEventPayloads, UndeliveredSteer } from '../events/agent-event.js';
-import { driveRun } from './fact-run.js';
+import { driveRun } from './drive-run.js';
 import type { RunResult } from './run-result.js';
 import type { FactStore } from '../store/fact-store.js';
 import { MAX_STOP_CONTINUATIONS, runPromptHooks, runStopHooks } from '../hooks/session-hooks.js';
