@@ -126,6 +126,7 @@ export {
   type ToolDefinition,
   type ToolDescriptor,
   type ToolRegistryOptions,
+  type ToolSource,
   type ToolSourceTarget,
   type ToolSurface,
 } from './registry/index.js';
@@ -278,7 +279,6 @@ export {
   type TasksOptions,
   type TaskSpec,
   type TasksResult,
-  type ToolSource,
 } from './session/index.js';
 export {
   baseUrlProblem,

@@ -8,7 +8,7 @@
  */
 import type { GateOptions } from '../gate/session-gate.js';
 import type { PromptInputs } from '../prompt/system-prompt.js';
-import type { ToolSource } from '../session/tool-source.js';
+import type { ToolSource } from '../registry/tool-source.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import type { CodeConfigHooks } from '../hooks/hook-options.js';
 import type { LlmRetryOptions } from '../llm/governed-llm-client.js';

@@ -25,7 +25,6 @@ export {
   type SubagentTaskSnapshot,
 } from './snapshot-types.js';
 export { DEFAULT_TRACE_EVENTS, TraceRecorder } from './trace-recorder.js';
-export type { ToolSource } from './tool-source.js';
 export { describeSessionTools } from './describe-tools.js';
 export type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from './session-delegation.js';
 export type { ResolvedSessionConfig } from './resolved-session-config.js';

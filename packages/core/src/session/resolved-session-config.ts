@@ -5,7 +5,7 @@
 import type { Recipe } from '@a3s-code/effect';
 import type { GateOptions } from '../gate/session-gate.js';
 import type { PromptInputs } from '../prompt/system-prompt.js';
-import type { ToolSource } from './tool-source.js';
+import type { ToolSource } from '../registry/tool-source.js';
 import type { GovernanceSnapshot, ToolCallBudgetOptions } from '../invoker/governance.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import type { LlmRetryOptions } from '../llm/governed-llm-client.js';
