@@ -126,6 +126,7 @@ export {
   type ToolDefinition,
   type ToolDescriptor,
   type ToolRegistryOptions,
+  type ToolSource,
   type ToolSourceTarget,
   type ToolSurface,
 } from './registry/index.js';
@@ -195,6 +196,7 @@ export {
   ScriptedLlmClient,
   ScriptError,
   type BudgetMark,
+  type BudgetsConfig,
   type LlmBudgetLimits,
   type LlmCapabilities,
   type LlmClient,
@@ -219,6 +221,7 @@ export {
   type ModelPricing,
   type ModelResolver,
   type ModelSelection,
+  type ProviderSettings,
   type ReasoningBlock,
   type ScriptedLlmClientOptions,
   type ScriptedTurn,
@@ -266,7 +269,9 @@ export {
   type SessionOptions,
   type SessionParts,
   type SessionSnapshotV1,
+  type ResolvedSessionConfig,
   type SessionStore,
+  type SessionStoreSetting,
   type SnapshotArtifact,
   type SubagentTaskSnapshot,
   type TaskOptions,
@@ -274,7 +279,6 @@ export {
   type TasksOptions,
   type TaskSpec,
   type TasksResult,
-  type ToolSource,
 } from './session/index.js';
 export {
   baseUrlProblem,
@@ -291,14 +295,10 @@ export {
   parseModelRef,
   PROVIDER_NAMES,
   validateConfigObject,
-  type BudgetsConfig,
   type CodeConfig,
   type JsonSchemaDocument,
   type NormalizedLayer,
   type ProviderName,
-  type ProviderSettings,
-  type ResolvedSessionConfig,
-  type SessionStoreSetting,
 } from './config/index.js';
 export {
   createGenerateObjectTool,

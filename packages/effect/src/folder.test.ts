@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Facts } from '../test/kit.js';
 import { validateDraft } from './fact.js';
-import { fold, Folder, QUESTION_CARRY_ON } from './folder.js';
+import { QUESTION_CARRY_ON } from './fold-parts.js';
+import { fold, Folder } from './folder.js';
 import { PHASES, assertPhase } from './state.js';
 
 const tools = [{ name: 'read', description: 'Read a file', input_schema: { type: 'object' } }];

@@ -2,29 +2,7 @@ import type { Fact } from './fact.js';
 import type { PayloadOf, ToolCall, ToolSpec, Usage } from './kinds.js';
 import { resolveRecipe, type Recipe, type ResolvedRecipe } from './recipe.js';
 import type { Counters, FoldState, FoldView, Message, PendingQuestion, Phase, RunInfo } from './state.js';
-
-/** The tool calls of one `model.turn`, resolved one by one. */
-interface Round {
-  readonly turn: number;
-  readonly cycle: number;
-  readonly calls: readonly ToolCall[];
-  /** Index of the first call without a result. */
-  next: number;
-  /** Index in the message list of the assistant message that made these calls. */
-  messageIndex: number;
-  readonly resolved: Set<string>;
-  readonly approved: Set<string>;
-  anyOk: boolean;
-}
-
-/**
- * What the model is told when a question got no answer (skipped, or an error such as a timeout):
- * carry on under an assumption it states, and do not ask again.
- */
-export const QUESTION_CARRY_ON =
-  'Carry on under an explicitly stated assumption (say what you assume and why), and do not ask this question again.';
-
-const ZERO: Usage = Object.freeze({ input_tokens: 0, output_tokens: 0 });
+import { messageChars, QUESTION_CARRY_ON, ZERO, type Round } from './fold-parts.js';
 
 /**
  * The incremental fold. `apply` takes one fact in O(1) amortised time (a compaction costs
@@ -387,15 +365,6 @@ export class Folder {
     this.run = { run_id: p.run_id ?? this.run.run_id, status: p.status };
     this.phase = 'idle';
   }
-}
-
-function messageChars(m: Message): number {
-  if (m.role === 'assistant') {
-    let n = m.text.length;
-    for (const call of m.tool_calls) n += call.name.length + JSON.stringify(call.args).length;
-    return n;
-  }
-  return m.role === 'tool' ? m.output.length : m.text.length;
 }
 
 /** Folds facts into a state in one pass (equivalent to applying each to a new `Folder`). */

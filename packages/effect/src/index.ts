@@ -52,7 +52,8 @@ export {
   type Phase,
   type RunInfo,
 } from './state.js';
-export { Folder, fold, QUESTION_CARRY_ON } from './folder.js';
+export { Folder, fold } from './folder.js';
+export { QUESTION_CARRY_ON } from './fold-parts.js';
 export { createHarness, type Harness, type HarnessComponent, type Transition } from './harness.js';
 export {
   advance,

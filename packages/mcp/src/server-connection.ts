@@ -12,6 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { GetPromptResult, ReadResourceResult, Tool as McpToolSpec } from '@modelcontextprotocol/sdk/types.js';
 import { bridgeMcpTool, type McpToolCaller } from './bridge-tool.js';
 import { isStdioConfig, type McpServerConfig } from './config.js';
+import { listCatalog } from './list-catalog.js';
 import { McpConnectionError, McpRequestError, McpServerClosedError, McpServerUnavailableError } from './errors.js';
 import { connectTimeoutOf, exitText } from './client-options.js';
 import { abortable, message, sleep } from './connection-waits.js';
@@ -374,50 +375,11 @@ export class McpServerConnection implements McpToolCaller {
   async #refreshNow(timeoutMs?: number): Promise<void> {
     const client = this.#client;
     if (client === undefined) return;
-    const opts = timeoutMs === undefined ? undefined : { timeout: timeoutMs };
-    const caps = client.getServerCapabilities() ?? {};
-    const specs: McpToolSpec[] = [];
-    if (caps.tools !== undefined) {
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor === undefined ? {} : { cursor }, opts);
-        specs.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor !== undefined);
-    }
-    let resources = this.#resources;
-    if (caps.resources !== undefined) {
-      const listed = (await client.listResources(undefined, opts)).resources;
-      resources = Object.freeze(
-        listed.map((r) =>
-          Object.freeze({
-            server: this.server,
-            uri: r.uri,
-            name: r.name,
-            ...(r.description === undefined ? {} : { description: r.description }),
-            ...(r.mimeType === undefined ? {} : { mimeType: r.mimeType }),
-          }),
-        ),
-      );
-    }
-    let prompts = this.#prompts;
-    if (caps.prompts !== undefined) {
-      const listed = (await client.listPrompts(undefined, opts)).prompts;
-      prompts = Object.freeze(
-        listed.map((p) =>
-          Object.freeze({
-            server: this.server,
-            name: p.name,
-            ...(p.description === undefined ? {} : { description: p.description }),
-            arguments: Object.freeze([...(p.arguments ?? [])]),
-          }),
-        ),
-      );
-    }
+    const listed = await listCatalog(client, this.server, timeoutMs);
     // Publish everything at once, so that no reader sees new tools before the change is announced.
-    this.#tools = Object.freeze(this.#bridge(specs));
-    this.#resources = resources;
-    this.#prompts = prompts;
+    this.#tools = Object.freeze(this.#bridge(listed.specs));
+    if (listed.resources !== undefined) this.#resources = listed.resources;
+    if (listed.prompts !== undefined) this.#prompts = listed.prompts;
   }
 
   #bridge(specs: readonly McpToolSpec[]): Tool[] {

@@ -8,53 +8,24 @@
  */
 import type { GateOptions } from '../gate/session-gate.js';
 import type { PromptInputs } from '../prompt/system-prompt.js';
-import type { ToolSource } from '../session/tool-source.js';
-import type { GovernanceSnapshot, ToolCallBudgetOptions } from '../invoker/governance.js';
+import type { ToolSource } from '../registry/tool-source.js';
+import type { GovernanceSnapshot } from '../invoker/governance.js';
 import type { CodeConfigHooks } from '../hooks/hook-options.js';
 import type { LlmRetryOptions } from '../llm/governed-llm-client.js';
-import type { LlmBudgetLimits } from '../llm/llm-budget.js';
+import type { BudgetsConfig } from '../llm/llm-budget.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import type { ModelPricing } from '../llm/model-pricing.js';
 import type { ConfirmationManager } from '../permissions/confirmation.js';
 import type { PermissionChecker } from '../permissions/permission-checker.js';
 import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
-import type { ModelEnvironment, ModelResolver } from '../llm/model-resolver.js';
+import type { ModelEnvironment, ModelResolver, ProviderSettings } from '../llm/model-resolver.js';
 import type { ProviderName } from './model-ref.js';
-import type { ParkMode } from '../run/run-result.js';
-import type { QuestionHandler } from '../run/run-result.js';
-import type { SessionStore } from '../session/session-store.js';
+import type { ParkMode, QuestionHandler } from '../run/run-result.js';
+import type { SessionStoreSetting } from '../session/session-store.js';
 import type { WebSetting } from '../tools/pack-settings.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import type { AgentDefinitionInput } from '../delegation/agent-definition.js';
-
-/** Per-provider settings (keys are provider names: `openai`, `anthropic`, `ollama`, ...). */
-export interface ProviderSettings {
-  /**
-   * Base URL of the API (absolute http(s), no `user:password@`); overrides the preset and its
-   * environment variable. A query (`?api-version=...`) is kept; its values are treated as secrets.
-   */
-  readonly baseUrl?: string;
-  /** Name of the environment variable holding the API key (never the key itself). */
-  readonly apiKeyEnv?: string;
-  /** Extra HTTP headers sent with every request; every value is redacted from error text. */
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-/** Budgets: `llm` for the whole session (every provider call), `toolCalls` for each run. */
-export interface BudgetsConfig {
-  /**
-   * Provider token and call budgets of the session (hard and soft caps). Every provider call of
-   * the session draws from it: its runs, compaction, `generate_object` (also host-direct) and
-   * sub-agents, so `maxCalls: 1` allows exactly one provider request in the session's life.
-   */
-  readonly llm?: LlmBudgetLimits;
-  /** Tool-call budget (every source counts): `limit` hard cap, `softLimit` emits `budget_threshold_hit`. */
-  readonly toolCalls?: Omit<ToolCallBudgetOptions, 'name'>;
-}
-
-/** Where `session.save()` writes: `file` (`<dir>/.a3s/sessions/`), `memory` (the agent's in-process store) or a store object. */
-export type SessionStoreSetting = 'file' | 'memory' | SessionStore;
 
 /** The configuration of an agent. Every key is optional. */
 export interface CodeConfig {

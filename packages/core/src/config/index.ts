@@ -1,9 +1,4 @@
-export type {
-  BudgetsConfig,
-  CodeConfig,
-  ProviderSettings,
-  SessionStoreSetting,
-} from './code-config.js';
+export type { CodeConfig } from './code-config.js';
 export {
   getCodeConfigFileSchema,
   getCodeConfigObjectSchema,
@@ -14,12 +9,3 @@ export { baseUrlProblem, parseModelRef, PROVIDER_NAMES, type ProviderName } from
 export { codeConfigJsonSchema, CONFIG_SCHEMA_FILE, type JsonSchemaDocument } from './config-json-schema.js';
 export { CONFIG_FILE_NAMES, findConfigFile, loadCodeConfig, parseCodeConfig } from './load-config.js';
 export { mergeLayers, mergePermissions, normalizeLayer, type NormalizedLayer } from './merge-config.js';
-export type { ResolvedSessionConfig } from './resolved-session-config.js';
-export {
-  initializeSession,
-  planSessionBuild,
-  resolveSync,
-  type AgentBuildContext,
-  type PendingResource,
-  type SessionBuildPlan,
-} from './session-build.js';

@@ -4,7 +4,7 @@
  * settings and the session's environment).
  */
 import { SessionConfigurationError } from '../errors/session-errors.js';
-import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import type { ResolvedSessionConfig } from '../session/resolved-session-config.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import type { AgentDefinition } from './agent-definition.js';
 

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { A3sError, createHarness, Folder } from '@a3s-code/effect';
-import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import type { ResolvedSessionConfig } from '../session/resolved-session-config.js';
 import type { EventSink } from '../events/agent-event.js';
 import type { MutationLedger, TierOf } from '../gate/mutation-ledger.js';
 import { SessionGate } from '../gate/session-gate.js';

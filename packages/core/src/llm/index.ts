@@ -16,7 +16,13 @@ export type {
 export { LlmError, MALFORMED_TOOL_ARGUMENTS, type LlmErrorKind, type LlmErrorOptions } from './llm-error.js';
 export { kindForStatus, parseRetryAfter, retryAfterFromHeaders } from './http-status.js';
 export { abortableSleep } from './abortable-sleep.js';
-export type { ModelConfig, ModelEnvironment, ModelResolver, ModelSelection } from './model-resolver.js';
+export type {
+  ModelConfig,
+  ModelEnvironment,
+  ModelResolver,
+  ModelSelection,
+  ProviderSettings,
+} from './model-resolver.js';
 export {
   ScriptedLlmClient,
   ScriptError,
@@ -26,5 +32,5 @@ export {
 } from './scripted-llm-client.js';
 export { collectResponse, completeWith, ResponseAccumulator } from './collect-response.js';
 export { GovernedLlmClient, type LlmGovernance, type LlmRetryOptions } from './governed-llm-client.js';
-export { LlmBudget, type BudgetMark, type LlmBudgetLimits } from './llm-budget.js';
+export { LlmBudget, type BudgetMark, type BudgetsConfig, type LlmBudgetLimits } from './llm-budget.js';
 export { costOf, formatCost, priceOf, type ModelPrice, type ModelPricing, type TokenCounts } from './model-pricing.js';

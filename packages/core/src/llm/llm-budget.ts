@@ -4,6 +4,7 @@
  */
 import { SessionConfigurationError } from '../errors/session-errors.js';
 import type { LlmUsage } from './llm-client.js';
+import type { ToolCallBudgetOptions } from '../invoker/governance.js';
 
 /** Limits of an {@link LlmBudget}. Every field is optional; an absent hard cap means no limit. */
 export interface LlmBudgetLimits {
@@ -85,4 +86,16 @@ export class LlmBudget {
     this.crossed.add(mark.budget);
     return mark;
   }
+}
+
+/** Budgets: `llm` for the whole session (every provider call), `toolCalls` for each run. */
+export interface BudgetsConfig {
+  /**
+   * Provider token and call budgets of the session (hard and soft caps). Every provider call of
+   * the session draws from it: its runs, compaction, `generate_object` (also host-direct) and
+   * sub-agents, so `maxCalls: 1` allows exactly one provider request in the session's life.
+   */
+  readonly llm?: LlmBudgetLimits;
+  /** Tool-call budget (every source counts): `limit` hard cap, `softLimit` emits `budget_threshold_hit`. */
+  readonly toolCalls?: Omit<ToolCallBudgetOptions, 'name'>;
 }

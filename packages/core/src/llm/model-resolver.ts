@@ -9,6 +9,19 @@ import type { LlmCapabilities, LlmClient } from './llm-client.js';
 /** Environment variables consulted (a plain record, e.g. `process.env`). */
 export type ModelEnvironment = Readonly<Record<string, string | undefined>>;
 
+/** Per-provider settings (keys are provider names: `openai`, `anthropic`, `ollama`, ...). */
+export interface ProviderSettings {
+  /**
+   * Base URL of the API (absolute http(s), no `user:password@`); overrides the preset and its
+   * environment variable. A query (`?api-version=...`) is kept; its values are treated as secrets.
+   */
+  readonly baseUrl?: string;
+  /** Name of the environment variable holding the API key (never the key itself). */
+  readonly apiKeyEnv?: string;
+  /** Extra HTTP headers sent with every request; every value is redacted from error text. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 /** What the host configured for one model; anything unset comes from the environment. */
 export interface ModelSelection {
   /** `provider/model`, e.g. `openai/gpt-4o`; unset: the resolver's default (e.g. `A3S_MODEL`). */

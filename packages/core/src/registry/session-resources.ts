@@ -11,7 +11,7 @@
  */
 import { ResourceOpenError, ResourceUnavailableError } from '../errors/resource-errors.js';
 import { ToolDefinitionError } from '../errors/tool-errors.js';
-import type { ToolSource } from '../session/tool-source.js';
+import type { ToolSource } from './tool-source.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { OpenedResource, ResourceCapability, ToolResource, ToolResourceContext } from '../tools/tool-resource.js';

@@ -1,6 +1,6 @@
 /** `session.compact()`: a compaction outside any run, appended as a host fact. */
 import type { FoldState } from '@a3s-code/effect';
-import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import type { ResolvedSessionConfig } from '../session/resolved-session-config.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import { runCompact } from './compact-executor.js';
 import { runPreCompactHooks } from '../hooks/session-hooks.js';

@@ -5,13 +5,13 @@
 import { A3sError, drafts, sync, type Folder, type Harness } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
-import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import type { ResolvedSessionConfig } from '../session/resolved-session-config.js';
 import { createToolCallBudget } from '../invoker/governance.js';
 import type { GateDecision } from '../gate/completion-gate.js';
 import { CompletionIncompleteError, continuationText, type SessionGate } from '../gate/session-gate.js';
 import { describeReport } from '../gate/verification-report.js';
 import type { AgentEventPayloads, UndeliveredSteer } from '../events/agent-event.js';
-import { driveRun } from './fact-run.js';
+import { driveRun } from './drive-run.js';
 import type { RunResult } from './run-result.js';
 import type { FactStore } from '../store/fact-store.js';
 import { MAX_STOP_CONTINUATIONS, runPromptHooks, runStopHooks } from '../hooks/session-hooks.js';

@@ -5,32 +5,18 @@
  * Host-direct tool calls never take the lease.
  */
 import type { ResourceStatus, SessionResources } from '../registry/session-resources.js';
-import {
-  checkHostFact,
-  createHarness,
-  drafts,
-  Folder,
-  sync,
-  type FactDraft,
-  type FoldState,
-  type Harness,
-} from '@a3s-code/effect';
-import { SessionBusyError, SessionConfigurationError } from '../errors/session-errors.js';
+import { createHarness, drafts, Folder, sync, type FoldState } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ActiveToolCall, ToolInvocationResult } from '../invoker/invocation-types.js';
 import { nullEventSink } from '../events/agent-event.js';
 import type { ToolDefinition } from '../registry/tool-registry.js';
 import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.js';
 import type { FactStore } from '../store/fact-store.js';
-import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import { answerPayload, type QuestionAnswer, type RunResult } from '../run/run-result.js';
 import type { InterruptOptions, SteerOptions, SteerReceipt } from '../run/control-inbox.js';
-import { executeRun, type RunRequest } from '../run/run-execution.js';
 import { streamRun, type RunEventStream } from '../run/stream-run.js';
-import type { LiveRun } from '../run/run-setup.js';
-import type { SessionArtifactStore } from './session-artifacts.js';
-import { buildSnapshot } from './snapshot-builder.js';
-import type { RunRecord, SessionSnapshotV1, SubagentTaskSnapshot, VerificationReport } from './snapshot-types.js';
+import type { SessionSnapshotV1, VerificationReport } from './snapshot-types.js';
 import type { MutationLedger } from '../gate/mutation-ledger.js';
 import type { SessionGate } from '../gate/session-gate.js';
 import type { VerificationCommand, VerifyOptions } from '../gate/verify-commands.js';
@@ -52,7 +38,8 @@ import {
   type TasksOptions,
   type TasksResult,
 } from './session-delegation.js';
-import { TraceRecorder } from './trace-recorder.js';
+import { SessionRecord, saveToStore } from './session-record.js';
+import { SessionRunner } from './session-runner.js';
 import type { SessionParts } from './session-parts.js';
 
 export type { SessionParts } from './session-parts.js';
@@ -65,23 +52,16 @@ export class AgentSession {
   /** The resolved configuration of this session. */
   readonly config: ResolvedSessionConfig;
   readonly #invoker: ToolInvoker;
-  readonly #harness: Harness;
   readonly #folder: Folder;
   readonly #close = new AbortController();
-  #lease: string | null = null;
-  #live: LiveRun | null = null;
-  #hostAnswer: (() => void) | null = null;
   #hostCalls = 0;
-  readonly #artifacts: SessionArtifactStore;
-  readonly #trace = new TraceRecorder();
+  readonly #record: SessionRecord;
+  readonly #runner: SessionRunner;
   readonly #gate: SessionGate;
   readonly #onClose: (() => void) | undefined;
   readonly #resources: readonly { close(): Promise<void> }[];
   /** The layered system prompt every run starts with. */
   readonly system: readonly string[];
-  readonly #tasks: SubagentTaskSnapshot[] = [];
-  readonly #priorRuns: readonly RunRecord[];
-  readonly #createdAtMs: number;
   readonly #delegator: Delegator | undefined;
   readonly #llmBudget: LlmBudget | undefined;
   readonly #hostEvents: AgentEventEmitter;
@@ -100,7 +80,7 @@ export class AgentSession {
     this.#hostEvents = new AgentEventEmitter({
       runId: `host:${this.sessionId}`,
       sessionId: this.sessionId,
-      clock: () => this.#clock(),
+      clock: () => this.config.clock(),
     });
     this.#sessionResources = parts.sessionResources;
     // A resource that fails to open later (a lazy one, on first use) is reported to host listeners.
@@ -108,18 +88,25 @@ export class AgentSession {
       this.#hostEvents.emit({ kind: 'error', payload: { code: e.code, message: e.message } }),
     );
     this.system = parts.system;
-    this.#harness = createHarness(parts.config.recipe);
-    this.#folder = new Folder(this.#harness.recipe);
+    const harness = createHarness(parts.config.recipe);
+    this.#folder = new Folder(harness.recipe);
     sync(this.#folder, this.store.log);
-    this.#artifacts = parts.artifacts;
-    const r = parts.restored;
-    this.#createdAtMs = r?.created_at_ms ?? this.#clock();
-    this.#priorRuns = r?.runs ?? [];
-    if (r) {
-      this.#artifacts.restore(r.artifacts);
-      this.#trace.restore(r.trace_events);
-      this.#tasks.push(...r.subagent_tasks);
-    }
+    this.#record = new SessionRecord(parts.artifacts, parts.restored, () => this.config.clock());
+    this.#runner = new SessionRunner({
+      sessionId: this.sessionId,
+      store: this.store,
+      invoker: parts.invoker,
+      config: parts.config,
+      harness,
+      folder: this.#folder,
+      sessionSignal: this.#close.signal,
+      gate: parts.gate,
+      system: parts.system,
+      trace: this.#record.trace,
+      ...(parts.llmBudget ? { llmBudget: parts.llmBudget } : {}),
+      ...(parts.delegator ? { delegator: parts.delegator } : {}),
+      state: () => this.state,
+    });
   }
 
   /** The folded state of the log now. */
@@ -130,13 +117,13 @@ export class AgentSession {
 
   /** The run in progress, if any. */
   get activeRunId(): string | null {
-    return this.#live?.env.runId ?? null;
+    return this.#runner.live?.env.runId ?? null;
   }
 
   /** Runs a prompt to completion (or park, or cancellation). Failures throw typed errors. */
   send(prompt: string): Promise<RunResult> {
-    const lease = this.#take('send');
-    return this.#run({ kind: 'prompt', prompt }).finally(lease);
+    const lease = this.#runner.take('send');
+    return this.#runner.run({ kind: 'prompt', prompt }).finally(lease);
   }
 
   /**
@@ -145,9 +132,9 @@ export class AgentSession {
    * interrupts the run.
    */
   stream(prompt: string): RunEventStream {
-    const lease = this.#take('stream');
+    const lease = this.#runner.take('stream');
     return streamRun(
-      (onStart) => this.#run({ kind: 'prompt', prompt }, onStart).finally(lease),
+      (onStart) => this.#runner.run({ kind: 'prompt', prompt }, onStart).finally(lease),
       (target) => this.interrupt(target),
     );
   }
@@ -157,22 +144,23 @@ export class AgentSession {
    * once, a quiescent log takes zero steps.
    */
   resumeRun(runId?: string): Promise<RunResult> {
-    const lease = this.#take('resumeRun');
-    return this.#run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }).finally(lease);
+    const lease = this.#runner.take('resumeRun');
+    return this.#runner.run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }).finally(lease);
   }
 
   /** `resumeRun` as a stream: the resumed run's events (like {@link stream}), then `.result`. */
   streamResume(runId?: string): RunEventStream {
-    const lease = this.#take('resumeRun');
+    const lease = this.#runner.take('resumeRun');
     return streamRun(
-      (onStart) => this.#run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }, onStart).finally(lease),
+      (onStart) =>
+        this.#runner.run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }, onStart).finally(lease),
       (target) => this.interrupt(target),
     );
   }
 
   /** Queues a steer for the active run's next provider call. */
   steer(text: string, options: SteerOptions = {}): SteerReceipt {
-    const live = this.#live;
+    const live = this.#runner.live;
     if (!live) return { accepted: false, reason: 'no_active_run', message: 'no run is active on this session' };
     return live.inbox.offer(text, options);
   }
@@ -186,7 +174,7 @@ export class AgentSession {
    */
   interrupt(target: string | InterruptOptions = {}): boolean {
     const options: InterruptOptions = typeof target === 'string' ? { reason: target } : target;
-    const live = this.#live;
+    const live = this.#runner.live;
     if (!live || live.controller.signal.aborted) return false;
     if (live.inbox.refusal('interrupt', options)) return false;
     live.controller.abort(options.reason ?? 'interrupted');
@@ -198,12 +186,12 @@ export class AgentSession {
    * run waiting for it. After a restart, answer and then `resumeRun`.
    */
   async confirmToolUse(toolId: string, approved: boolean, reason?: string): Promise<void> {
-    await this.#answer(
+    await this.#runner.answer(
       drafts.confirmationAnswered(toolId, this.store.log.length + 1, {
         tool_call_id: toolId,
         approved,
         ...(reason === undefined ? {} : { reason }),
-        at_ms: this.#clock(),
+        at_ms: this.config.clock(),
       }),
     );
   }
@@ -211,11 +199,11 @@ export class AgentSession {
   /** Answers a parked question: appends `question.answered` and wakes the run. */
   async answerQuestion(questionId: string, answer: string | QuestionAnswer): Promise<void> {
     const a: QuestionAnswer = typeof answer === 'string' ? { text: answer } : answer;
-    await this.#answer(
+    await this.#runner.answer(
       drafts.questionAnswered(questionId, this.store.log.length + 1, {
         question_id: questionId,
         ...answerPayload(a),
-        at_ms: this.#clock(),
+        at_ms: this.config.clock(),
       }),
     );
   }
@@ -224,7 +212,7 @@ export class AgentSession {
   tool(name: string, args: unknown): Promise<ToolInvocationResult> {
     const id = `host-${++this.#hostCalls}`;
     const context = {
-      runId: this.#live?.env.runId ?? `host:${this.sessionId}`,
+      runId: this.#runner.live?.env.runId ?? `host:${this.sessionId}`,
       sessionId: this.sessionId,
       signal: this.#close.signal,
       events: nullEventSink,
@@ -299,13 +287,13 @@ export class AgentSession {
       subject,
       commands,
       options,
-      this.#clock(),
+      this.config.clock(),
     );
   }
 
   /** Waives verification for exactly this effect digest (a host decision). */
   waiveCompletion(digest: string, reason: string): void {
-    waiveDigest(this.#gate, digest, reason, this.#clock());
+    waiveDigest(this.#gate, digest, reason, this.config.clock());
   }
 
   /** The changes of a run (default: the active or latest run) and their effect digest. */
@@ -319,7 +307,7 @@ export class AgentSession {
    * outside a run its events (`budget_threshold_hit`) go to {@link onHostEvent} listeners.
    */
   llmFor(runId: string): LlmClient {
-    const live = this.#live;
+    const live = this.#runner.live;
     if (live && live.env.runId === runId) return live.env.llm;
     return hostLlmClient(this.config, this.#close.signal, this.#hostEvents, this.#llmBudget);
   }
@@ -348,7 +336,7 @@ export class AgentSession {
    * is appended as `compaction.done`. Takes the session's lease like a run.
    */
   async compact(): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
-    const lease = this.#take('compact');
+    const lease = this.#runner.take('compact');
     try {
       return await compactNow({
         config: this.config,
@@ -365,18 +353,14 @@ export class AgentSession {
   /** The session's aggregate snapshot now; a deep copy. */
   snapshot(): SessionSnapshotV1 {
     const state = this.state;
-    return buildSnapshot({
+    return this.#record.snapshot({
       sessionId: this.sessionId,
-      createdAtMs: this.#createdAtMs,
-      nowMs: this.#clock(),
+      nowMs: this.config.clock(),
       ...(this.config.dir === undefined ? {} : { workspaceDir: this.config.dir }),
       facts: this.store.log.facts,
       conversation: state.view.messages,
-      artifacts: this.#artifacts.toSnapshot(),
-      traceEvents: this.#trace.events(),
       verificationReports: this.#gate.verification.reports,
-      subagentTasks: [...this.#tasks, ...(this.#delegator?.snapshots() ?? [])],
-      priorRuns: this.#priorRuns,
+      liveTasks: this.#delegator?.snapshots() ?? [],
     });
   }
 
@@ -386,15 +370,7 @@ export class AgentSession {
    * @throws SessionConfigurationError when the session has no session store; the store's error when it did not publish.
    */
   async save(): Promise<SessionSnapshotV1> {
-    const store = this.config.sessionStore;
-    if (!store)
-      throw new SessionConfigurationError(
-        'sessionStore',
-        "no session store is configured; set sessionStore to 'file', 'memory' or a SessionStore",
-      );
-    const snapshot = this.snapshot();
-    await store.saveSnapshot(snapshot);
-    return snapshot;
+    return saveToStore(this.config.sessionStore, () => this.snapshot());
   }
 
   /**
@@ -413,58 +389,5 @@ export class AgentSession {
       this.config.workspace.exec?.close?.().catch(() => undefined),
     ]);
     await this.store.close();
-  }
-
-  #clock(): number {
-    return this.config.clock();
-  }
-
-  #take(operation: string): () => void {
-    if (this.#close.signal.aborted) throw new SessionBusyError(this.sessionId, `${operation} (the session is closed)`);
-    if (this.#lease !== null) throw new SessionBusyError(this.sessionId, operation);
-    this.#lease = operation;
-    return () => {
-      this.#lease = null;
-    };
-  }
-
-  async #answer(draft: FactDraft): Promise<void> {
-    checkHostFact(this.state, draft);
-    await this.store.append([draft], null);
-    const wake = this.#hostAnswer;
-    this.#hostAnswer = null;
-    wake?.();
-  }
-
-  #run(request: RunRequest, onStart?: (run: LiveRun) => void): Promise<RunResult> {
-    return executeRun({
-      request,
-      sessionId: this.sessionId,
-      store: this.store,
-      invoker: this.#invoker,
-      config: this.config,
-      harness: this.#harness,
-      folder: this.#folder,
-      sessionSignal: this.#close.signal,
-      clock: () => this.#clock(),
-      lastEventSequence: (runId) => this.#trace.lastSequence(runId),
-      gate: this.#gate,
-      system: this.system,
-      ...(this.#llmBudget ? { llmBudget: this.#llmBudget } : {}),
-      ...(this.#delegator ? { settleChildren: (runId: string) => this.#delegator!.settle(runId, true) } : {}),
-      onStart: (run) => {
-        this.#live = run;
-        this.#trace.attach(run.env.events);
-        onStart?.(run);
-      },
-      onEnd: () => {
-        this.#live = null;
-      },
-      hostAnswered: (signal) =>
-        new Promise<void>((resolve) => {
-          this.#hostAnswer = resolve;
-          signal.addEventListener('abort', () => resolve(), { once: true });
-        }),
-    });
   }
 }

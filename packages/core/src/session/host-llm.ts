@@ -1,5 +1,5 @@
 /** The provider client of session work outside any run (host-direct `generate_object`). */
-import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import type { AgentEventEmitter } from '../events/event-emitter.js';
 import { GovernedLlmClient } from '../llm/governed-llm-client.js';
 import type { LlmBudget } from '../llm/llm-budget.js';

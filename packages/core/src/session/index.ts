@@ -11,6 +11,7 @@ export {
   historyFromSnapshot,
   type SessionListing,
   type SessionStore,
+  type SessionStoreSetting,
 } from './session-store.js';
 export { buildSnapshot, runRecordsFromFacts, type SnapshotInput } from './snapshot-builder.js';
 export { checkIntegrity, migrateLegacySession, parseSessionSnapshot } from './snapshot-parse.js';
@@ -24,6 +25,14 @@ export {
   type SubagentTaskSnapshot,
 } from './snapshot-types.js';
 export { DEFAULT_TRACE_EVENTS, TraceRecorder } from './trace-recorder.js';
-export type { ToolSource } from './tool-source.js';
 export { describeSessionTools } from './describe-tools.js';
 export type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from './session-delegation.js';
+export type { ResolvedSessionConfig } from './resolved-session-config.js';
+export {
+  initializeSession,
+  planSessionBuild,
+  resolveSync,
+  type AgentBuildContext,
+  type PendingResource,
+  type SessionBuildPlan,
+} from './session-build.js';

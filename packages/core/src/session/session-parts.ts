@@ -1,5 +1,5 @@
 /** What an `AgentSession` is assembled from (see `Agent.session`). */
-import type { ResolvedSessionConfig } from '../config/resolved-session-config.js';
+import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import type { Delegator } from '../delegation/delegator.js';
 import type { SessionGate } from '../gate/session-gate.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';

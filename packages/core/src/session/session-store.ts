@@ -83,3 +83,6 @@ function turnsUpTo(snapshot: SessionSnapshotV1, lastSeq: number): HistoryTurn[] 
   }
   return turns;
 }
+
+/** Where `session.save()` writes: `file` (`<dir>/.a3s/sessions/`), `memory` (the agent's in-process store) or a store object. */
+export type SessionStoreSetting = 'file' | 'memory' | SessionStore;

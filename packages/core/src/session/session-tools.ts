@@ -21,7 +21,7 @@ import type { SkillDefinition } from '../skills/skill-definition.js';
 import { createSkillTools } from '../skills/skill-tools.js';
 import { defineToolPack, type ToolPack } from '../tools/tool-pack.js';
 import type { ResourceCapability, ToolResource } from '../tools/tool-resource.js';
-import type { ToolSource } from './tool-source.js';
+import type { ToolSource } from '../registry/tool-source.js';
 
 /** Version of core's own packs. */
 const CORE_PACK_VERSION = '0.1.0';

@@ -16,20 +16,20 @@ import {
 import type { LlmClient } from '../llm/llm-client.js';
 import type { ModelConfig, ModelEnvironment, ModelResolver, ModelSelection } from '../llm/model-resolver.js';
 import { ModelConfigurationError } from '../errors/model-errors.js';
-import { FileSessionStore } from '../session/file-session-store.js';
-import type { MemorySessionStore } from '../session/memory-session-store.js';
-import { assertSessionStore, type SessionStore } from '../session/session-store.js';
-import type { SessionOptions } from '../session/session-options.js';
+import { FileSessionStore } from './file-session-store.js';
+import type { MemorySessionStore } from './memory-session-store.js';
+import { assertSessionStore, type SessionStore } from './session-store.js';
+import type { SessionOptions } from './session-options.js';
 import { FileFactStore } from '../store/file-fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
 import { mkdirState } from '../store/state-folder.js';
 import type { FactStore } from '../store/fact-store.js';
 import { emptyWorkspace } from '../workspace/workspace-services.js';
-import type { CodeConfig } from './code-config.js';
+import type { CodeConfig } from '../config/code-config.js';
 import { compileHooks } from '../hooks/command-hooks.js';
 import { DEFAULT_DELEGATION } from '../delegation/delegation-options.js';
-import { validateConfigObject } from './config-schema.js';
-import { mergeLayers, normalizeLayer, type NormalizedLayer } from './merge-config.js';
+import { validateConfigObject } from '../config/config-schema.js';
+import { mergeLayers, normalizeLayer, type NormalizedLayer } from '../config/merge-config.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import { withQuestionTimeout } from '../run/ask-user.js';
 

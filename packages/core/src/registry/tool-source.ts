@@ -1,5 +1,5 @@
 /** Tools that change while a session lives (MCP servers): attached to its registry. */
-import type { ToolSourceTarget } from '../registry/source-target.js';
+import type { ToolSourceTarget } from './source-target.js';
 
 /** A source of tools kept in step with a session's registry. */
 export interface ToolSource {

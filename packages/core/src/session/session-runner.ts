@@ -1,0 +1,112 @@
+/**
+ * The run lane of a session: its lease (one transcript-affecting operation at a time), the run
+ * in progress, and the wake-up of a run waiting for a host answer. `AgentSession` delegates
+ * `send`, `stream`, `resumeRun`, `compact` and the host answers to it.
+ */
+import { checkHostFact, type FactDraft, type Folder, type FoldState, type Harness } from '@a3s-code/effect';
+import { SessionBusyError } from '../errors/session-errors.js';
+import type { Delegator } from '../delegation/delegator.js';
+import type { SessionGate } from '../gate/session-gate.js';
+import type { ToolInvoker } from '../invoker/tool-invoker.js';
+import type { LlmBudget } from '../llm/llm-budget.js';
+import { executeRun, type RunRequest } from '../run/run-execution.js';
+import type { RunResult } from '../run/run-result.js';
+import type { LiveRun } from '../run/run-setup.js';
+import type { FactStore } from '../store/fact-store.js';
+import type { ResolvedSessionConfig } from './resolved-session-config.js';
+import type { TraceRecorder } from './trace-recorder.js';
+
+/** What a session's run lane works with. */
+export interface SessionRunnerParts {
+  readonly sessionId: string;
+  readonly store: FactStore;
+  readonly invoker: ToolInvoker;
+  readonly config: ResolvedSessionConfig;
+  readonly harness: Harness;
+  readonly folder: Folder;
+  /** Aborted when the session closes. */
+  readonly sessionSignal: AbortSignal;
+  readonly gate: SessionGate;
+  readonly system: readonly string[];
+  /** Records the events of every run (and knows each run's last event sequence). */
+  readonly trace: TraceRecorder;
+  readonly llmBudget?: LlmBudget;
+  readonly delegator?: Delegator;
+  /** The folded state of the log now. */
+  readonly state: () => FoldState;
+}
+
+/** The lease, the live run and host-answer wake-ups of one session. */
+export class SessionRunner {
+  readonly #parts: SessionRunnerParts;
+  #lease: string | null = null;
+  #live: LiveRun | null = null;
+  #hostAnswer: (() => void) | null = null;
+
+  constructor(parts: SessionRunnerParts) {
+    this.#parts = parts;
+  }
+
+  /** The run in progress, if any. */
+  get live(): LiveRun | null {
+    return this.#live;
+  }
+
+  /**
+   * Takes the session's lease for `operation`; returns its release.
+   * @throws SessionBusyError when the session is closed or another operation holds the lease.
+   */
+  take(operation: string): () => void {
+    const { sessionId, sessionSignal } = this.#parts;
+    if (sessionSignal.aborted) throw new SessionBusyError(sessionId, `${operation} (the session is closed)`);
+    if (this.#lease !== null) throw new SessionBusyError(sessionId, operation);
+    this.#lease = operation;
+    return () => {
+      this.#lease = null;
+    };
+  }
+
+  /** Appends a host answer (checked against the folded state) and wakes the run waiting for it. */
+  async answer(draft: FactDraft): Promise<void> {
+    checkHostFact(this.#parts.state(), draft);
+    await this.#parts.store.append([draft], null);
+    const wake = this.#hostAnswer;
+    this.#hostAnswer = null;
+    wake?.();
+  }
+
+  /** Executes one run of the session (the caller holds the lease). */
+  run(request: RunRequest, onStart?: (run: LiveRun) => void): Promise<RunResult> {
+    const p = this.#parts;
+    const delegator = p.delegator;
+    return executeRun({
+      request,
+      sessionId: p.sessionId,
+      store: p.store,
+      invoker: p.invoker,
+      config: p.config,
+      harness: p.harness,
+      folder: p.folder,
+      sessionSignal: p.sessionSignal,
+      clock: () => p.config.clock(),
+      lastEventSequence: (runId) => p.trace.lastSequence(runId),
+      gate: p.gate,
+      system: p.system,
+      ...(p.llmBudget ? { llmBudget: p.llmBudget } : {}),
+      ...(delegator ? { settleChildren: (runId: string) => delegator.settle(runId, true) } : {}),
+      onStart: (run) => {
+        this.#live = run;
+        p.trace.attach(run.env.events);
+        onStart?.(run);
+      },
+      onEnd: () => {
+        this.#live = null;
+      },
+      hostAnswered: (signal) =>
+        new Promise<void>((resolve) => {
+          this.#hostAnswer = resolve;
+          signal.addEventListener('abort', () => resolve(), { once: true });
+        }),
+    });
+  }
+}
