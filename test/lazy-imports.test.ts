@@ -105,6 +105,18 @@ describe('fast start: zod loads on first validation', () => {
     },
   );
 
+  it('a one-turn scripted `a3s run` loads no zod (precomputed tool schemas, zod-free config and script checks)', () => {
+    const model = join(scratch, 'zod-model.json');
+    writeFileSync(model, JSON.stringify({ turns: [{ text: 'Nothing to change.' }] }));
+    const run = [dist('cli', 'bin.js'), 'run', '--model', `scripted:${model}`, '--cwd', scratch, 'say hi'];
+    expect(heavyLoaded(run, root, ['zod'])).toEqual([]);
+    // The recorder would see it: a script zod must judge (a bad turn) loads zod, and fails.
+    writeFileSync(model, JSON.stringify({ turns: [{ text: 1 }] }));
+    const r = spawnSync(process.execPath, ['--import', recorder, ...run], { cwd: root, encoding: 'utf8' });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('/node_modules/zod/');
+  });
+
   it('a tool and a pack with a schema builder load zod only when the schema is first read', () => {
     const core = JSON.stringify(dist('core'));
     const define = `const { defineTool, defineToolPack } = await import(${core});

@@ -38,6 +38,7 @@ export {
   lazyZod,
   resolveCapabilities,
   TOOL_NAME_RE,
+  zodJsonSchemaOf,
   type DefineToolOptions,
   type Zod,
   type JsonSchema,

@@ -12,6 +12,7 @@ import { httpGet } from './http-get.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { PageCache, type CachedPage } from './page-cache.js';
 import { WebError } from './web-errors.js';
+import toolJsonSchemas from './tool-json-schemas.generated.json' with { type: 'json' };
 
 /** Bounds and defaults of `web_fetch`. */
 export const WEB_FETCH_LIMITS = Object.freeze({
@@ -106,6 +107,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebF
     name: 'web_fetch',
     description: DESCRIPTION,
     tier: 'read',
+    inputJsonSchema: toolJsonSchemas.web_fetch,
     input: webFetchInput,
     capabilities: {
       readOnly: true,

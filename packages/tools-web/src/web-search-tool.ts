@@ -11,6 +11,7 @@ import { browserEngine, type BrowserEngineOptions } from './browser-engine.js';
 import { htmlEngine, rssEngine } from './http-engines.js';
 import type { SearchEngine } from './search-types.js';
 import { WebSearch, type WebSearchOptions, type WebSearchOutcome } from './web-search.js';
+import toolJsonSchemas from './tool-json-schemas.generated.json' with { type: 'json' };
 
 /** Which engines a session gets (API engines only with their keys). */
 export interface WebSearchEngineConfig {
@@ -87,6 +88,7 @@ export function createWebSearchTool(search: WebSearch): Tool<WebSearchArgs> {
     name: 'web_search',
     description: DESCRIPTION,
     tier: 'read',
+    inputJsonSchema: toolJsonSchemas.web_search,
     input: webSearchInput,
     capabilities: { readOnly: true, idempotent: true, cancelSafe: true, maxParallelism: 4, outputType: 'text' },
     timeoutMs: 120_000,

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { SessionConfigurationError } from '../errors/session-errors.js';
 import { baseUrlProblem, parseModelRef, PROVIDER_NAMES } from './model-ref.js';
 import { assertNoRenamedKeys } from './renamed-keys.js';
+import { acceptedWithoutZod } from './config-fast-path.js';
 import { lazyZod, type Zod } from '../tools/zod-loader.js';
 
 /** The prefix of an offline scripted model file (`scripted:<file.json>`), resolved by the SDK. */
@@ -394,6 +395,8 @@ export function configError(issues: readonly z.core.$ZodIssue[], where?: string)
 export function validateConfigObject(value: unknown): void {
   if (!isObject(value)) throw new SessionConfigurationError('(root)', 'must be a configuration object');
   assertNoRenamedKeys(value);
+  // The usual layers pass a zod-free check; zod (loaded on first use) decides the rest and names the problem.
+  if (acceptedWithoutZod(value)) return;
   const r = getCodeConfigObjectSchema().safeParse(value);
   if (!r.success) throw configError(r.error.issues);
 }

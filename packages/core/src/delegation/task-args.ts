@@ -2,6 +2,7 @@
  * Argument schemas of the delegation tools. The agent names come from the session's catalog, so
  * an unknown agent is an `INVALID_TOOL_ARGS` naming `args.agent` and the allowed values.
  */
+import type { JsonSchema } from '../tools/json-schema.js';
 import { lazyZod, type Zod } from '../tools/zod-loader.js';
 
 /** Branches of `parallel_task`. */
@@ -78,3 +79,22 @@ export const taskResultInput = lazyZod((z) =>
     wait: z.boolean().default(true).describe('Wait for the task to finish (default) or return its status now.'),
   }),
 );
+
+/** The agent name the generated JSON Schemas of `task` and `parallel_task` hold in place of the session's. */
+export const AGENT_NAMES_PLACEHOLDER = '{{agent names}}';
+
+/**
+ * A generated JSON Schema with the session's `agents` in place of {@link AGENT_NAMES_PLACEHOLDER}:
+ * what zod would build for them, or `undefined` (zod then builds it) for names zod would list
+ * differently (none, repeated, or array-index-like names, which an object's key order moves).
+ */
+export function withAgentNames(schema: JsonSchema | undefined, agents: readonly string[]): JsonSchema | undefined {
+  const plain = agents.every((a) => a !== '__proto__' && !/^(0|[1-9]\d*)$/.test(a));
+  if (schema === undefined || agents.length === 0 || new Set(agents).size !== agents.length || !plain) return undefined;
+  const swap = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.length === 1 && v[0] === AGENT_NAMES_PLACEHOLDER ? [...agents] : v.map(swap);
+    if (typeof v !== 'object' || v === null) return v;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)]));
+  };
+  return swap(schema) as JsonSchema;
+}

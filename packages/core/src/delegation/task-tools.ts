@@ -24,7 +24,8 @@ export type DelegationPort = Pick<
   Delegator,
   'agents' | 'settings' | 'allocate' | 'run' | 'start' | 'result' | 'backgroundTaskIds'
 >;
-import { parallelTaskInput, taskInput, taskResultInput } from './task-args.js';
+import { parallelTaskInput, taskInput, taskResultInput, withAgentNames } from './task-args.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** A day: a child run is bounded by its own step and budget limits, not by the tool timeout. */
 const TASK_TIMEOUT_MS = 86_400_000;
@@ -105,6 +106,7 @@ export function createTaskTool(d: DelegationPort): Tool<z.output<ReturnType<type
     tier: 'read',
     // On the surface only while the session attaches manual delegation as this resource.
     requires: ['resource.delegation'],
+    inputJsonSchema: withAgentNames(toolJsonSchemas.task, agents),
     input: (z) => taskInput(z, agents),
     capabilities: { readOnly: false, idempotent: false, outputType: 'json', maxParallelism: 32 },
     timeoutMs: TASK_TIMEOUT_MS,
@@ -137,6 +139,7 @@ export function createParallelTaskTool(d: DelegationPort): Tool<z.output<ReturnT
     tier: 'read',
     // On the surface only while the session attaches manual delegation as this resource.
     requires: ['resource.delegation'],
+    inputJsonSchema: withAgentNames(toolJsonSchemas.parallel_task, agents),
     input: (z) => parallelTaskInput(z, agents),
     capabilities: { readOnly: false, idempotent: false, outputType: 'json' },
     timeoutMs: TASK_TIMEOUT_MS,
@@ -202,6 +205,7 @@ export function createTaskResultTool(d: DelegationPort): Tool<z.output<ReturnTyp
     tier: 'read',
     // On the surface only while the session attaches manual delegation as this resource.
     requires: ['resource.delegation'],
+    inputJsonSchema: toolJsonSchemas.task_result,
     input: () => taskResultInput(),
     capabilities: { readOnly: true, idempotent: true, outputType: 'json' },
     timeoutMs: TASK_TIMEOUT_MS,

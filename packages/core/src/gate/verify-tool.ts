@@ -11,6 +11,7 @@ import { effectDigest } from './mutation-ledger.js';
 import type { SessionGate } from './session-gate.js';
 import { describeReport } from './verification-report.js';
 import { runVerification } from './verify-commands.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 const input = (z: Zod) =>
   z.strictObject({
@@ -49,6 +50,7 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
     name: 'verify',
     description: VERIFY_DESCRIPTION,
     tier: 'exec',
+    inputJsonSchema: toolJsonSchemas.verify,
     input,
     capabilities: { readOnly: false, idempotent: false },
     execute: async (args, ctx) => {

@@ -12,6 +12,7 @@ import type { JsonValue } from '../tools/json-schema.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import { generateObject, type GenerateObjectResult } from './generate-object.js';
 import { getGenerateObjectInput, type GenerateObjectParams } from './params.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** The tool's name. */
 export const GENERATE_OBJECT_TOOL_NAME = 'generate_object';
@@ -81,6 +82,7 @@ export function createGenerateObjectTool(
   return defineTool({
     name: GENERATE_OBJECT_TOOL_NAME,
     description: DESCRIPTION,
+    inputJsonSchema: toolJsonSchemas.generate_object,
     input: () => getGenerateObjectInput(),
     tier: 'read',
     capabilities: {

@@ -17,55 +17,18 @@
  */
 import { readFile } from 'node:fs/promises';
 import { A3sError } from '@a3s-code/effect';
-import type { z } from 'zod';
-import { lazyZod, type Zod } from '../tools/zod-loader.js';
+import {
+  parseScriptWithoutZod,
+  getScriptSchemas,
+  type LlmScript,
+  type ParsedTurn,
+  type ScriptedTurn,
+} from './script-schema.js';
 import type { LlmCapabilities, LlmClient, LlmRequest, LlmStreamEvent } from './llm-client.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { LlmError } from './llm-error.js';
 
-function scriptSchemas(z: Zod) {
-  const usageSchema = z.strictObject({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
-  const toolCallSchema = z.strictObject({
-    id: z.string().min(1).optional(),
-    name: z.string().min(1),
-    args: z.record(z.string(), z.unknown()).default({}),
-  });
-  const turnSchema = z.strictObject({
-    text: z.string().optional(),
-    reasoning: z.string().optional(),
-    tool_calls: z.array(toolCallSchema).optional(),
-    question: z
-      .strictObject({
-        question: z.string().min(1),
-        context: z.string().optional(),
-        options: z.array(z.strictObject({ label: z.string().min(1), description: z.string().optional() })).default([]),
-        allow_free_text: z.boolean().optional(),
-        multi_select: z.boolean().optional(),
-      })
-      .optional(),
-    error: z
-      .strictObject({
-        kind: z.enum(['transport', 'rate_limited', 'timeout', 'status', 'invalid_response']),
-        message: z.string().optional(),
-        status: z.number().int().optional(),
-        retry_after_ms: z.number().int().min(0).optional(),
-      })
-      .optional(),
-    delay_ms: z.number().int().min(0).max(600_000).optional(),
-    usage: usageSchema.optional(),
-    finish: z.enum(['stop', 'tool_calls', 'length', 'content_filter', 'other']).optional(),
-  });
-  const scriptSchema = z.strictObject({ model: z.string().optional(), turns: z.array(turnSchema) });
-  return { turnSchema, scriptSchema };
-}
-
-/** The zod schemas of a script, built (and zod loaded) when the first script is read. */
-const schemas = lazyZod(scriptSchemas);
-
-/** One scripted provider response. */
-export type ScriptedTurn = z.input<ReturnType<typeof scriptSchemas>['turnSchema']>;
-/** A whole script: `{ turns: [...] }`. */
-export type LlmScript = z.input<ReturnType<typeof scriptSchemas>['scriptSchema']>;
+export type { LlmScript, ScriptedTurn } from './script-schema.js';
 
 /** The script is malformed (names the field) or has run out of turns (names the turn). */
 export class ScriptError extends A3sError {
@@ -98,14 +61,17 @@ export class ScriptedLlmClient implements LlmClient {
   readonly capabilities = CAPABILITIES;
   /** Every request received, in order (a snapshot of each). */
   readonly requests: LlmRequest[] = [];
-  private readonly turns: z.output<ReturnType<typeof scriptSchemas>['turnSchema']>[];
+  private readonly turns: readonly ParsedTurn[];
   private readonly source: string;
   private next = 0;
 
   constructor(script: LlmScript | readonly ScriptedTurn[], options: ScriptedLlmClientOptions = {}) {
     const raw = Array.isArray(script) ? { turns: script } : script;
     this.source = options.source ?? 'script';
-    const parsed = schemas().scriptSchema.safeParse(raw);
+    // A well-formed script is read without zod; zod judges the rest and names the first problem.
+    const fast = parseScriptWithoutZod(raw);
+    const parsed =
+      fast === undefined ? getScriptSchemas().scriptSchema.safeParse(raw) : { success: true as const, data: fast };
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = issue.path.reduce<string>(

@@ -16,6 +16,7 @@ import { createCtxBridge } from './ctx-bridge.js';
 import { loadProgramScript } from './program-source.js';
 import { runProgramInWorker } from './program-runner.js';
 import { programResult } from './program-output.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** Options of {@link createProgramTool}. */
 export interface ProgramToolOptions {
@@ -85,6 +86,7 @@ export function createProgramTool(options: ProgramToolOptions = {}): Tool<Progra
     name: 'program',
     description: PROGRAM_DESCRIPTION,
     tier: 'read',
+    inputJsonSchema: toolJsonSchemas.program,
     input: () => programInput(),
     capabilities: { outputType: 'text', maxParallelism: 8 },
     // The program's own limits.timeout_ms decides; the kernel's timeout is only a backstop.

@@ -65,13 +65,14 @@ export class ToolRegistry {
   /** Adds capabilities (an attached resource) and registers the pending tools they satisfy. */
   provide(capabilities: Iterable<WorkspaceCapability>): RegistrationReport {
     for (const c of capabilities) this.#capabilities.add(c);
+    const ready = [...this.#pending].filter(([, tool]) => this.#missing(tool).length === 0);
+    // A pending tool's schema (built on first read) is checked when it joins the surface.
+    for (const [, tool] of ready) assertValidTool(tool, `tool '${tool.name}'`);
     const registered: string[] = [];
-    for (const [name, tool] of [...this.#pending]) {
-      if (this.#missing(tool).length === 0) {
-        this.#pending.delete(name);
-        this.#tools.set(name, tool);
-        registered.push(name);
-      }
+    for (const [name, tool] of ready) {
+      this.#pending.delete(name);
+      this.#tools.set(name, tool);
+      registered.push(name);
     }
     if (registered.length > 0) this.#changed();
     return { registered, pending: this.pending() };
@@ -113,7 +114,9 @@ export class ToolRegistry {
    * already present throws `INVALID_TOOL_DEFINITION` unless `replace` is set.
    */
   add(tool: Tool, options: { readonly replace?: boolean } = {}): RegistrationReport {
-    assertValidTool(tool, `tool '${String(tool?.name)}'`);
+    // A tool that waits for capabilities may build its schema later (see `provide`).
+    const waits = Array.isArray(tool?.requires) && tool.requires.some((c) => !this.#capabilities.has(c));
+    assertValidTool(tool, `tool '${String(tool?.name)}'`, { deferSchemaGetter: waits });
     if (options.replace !== true && (this.#tools.has(tool.name) || this.#pending.has(tool.name))) {
       throw new ToolDefinitionError(
         `tool '${tool.name}'`,

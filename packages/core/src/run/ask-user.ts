@@ -11,6 +11,7 @@
 import { defineTool } from '../tools/define-tool.js';
 import { lazyZod } from '../tools/zod-loader.js';
 import type { ParkMode, QuestionAnswer, QuestionHandler } from './run-result.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** The name the model calls. */
 export const ASK_USER_TOOL = 'ask_user';
@@ -47,6 +48,7 @@ export const askUserTool = defineTool({
   name: ASK_USER_TOOL,
   description: ASK_USER_GUIDANCE,
   tier: 'read',
+  inputJsonSchema: toolJsonSchemas.ask_user,
   input: () => askUserInput(),
   capabilities: { readOnly: true, idempotent: false },
   // Registered only when the session has an ask port, which it attaches as this resource.

@@ -10,6 +10,7 @@ import type { Tool } from '../tools/tool.js';
 import type { ToolInvocationResult } from '../invoker/invocation-types.js';
 import { markTrustedOrchestrator } from '../invoker/trust.js';
 import { lazyZod } from '../tools/zod-loader.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** Limits of `batch`. */
 export const BATCH_LIMITS = Object.freeze({ maxCalls: 32, maxParallel: 16 });
@@ -71,6 +72,7 @@ export function createBatchTool(): Tool<BatchArgs> {
     name: 'batch',
     description: DESCRIPTION,
     tier: 'read',
+    inputJsonSchema: toolJsonSchemas.batch,
     input: () => batchInput(),
     capabilities: { outputType: 'json' },
     async execute(args, ctx) {

@@ -12,6 +12,7 @@ import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/tool.js';
 import { rankBm25 } from './bm25.js';
 import type { SkillDefinition } from './skill-definition.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 const searchInput = (z: Zod) =>
   z.strictObject({
@@ -40,6 +41,7 @@ export function createSkillTools(skills: ReadonlyMap<string, SkillDefinition>): 
     description:
       'Find skills (packaged instructions for a kind of task) by what you need; load one with the Skill tool.',
     tier: 'read',
+    inputJsonSchema: toolJsonSchemas.search_skills,
     input: searchInput,
     capabilities: { readOnly: true, idempotent: true, outputType: 'json' },
     async execute(args) {
@@ -66,6 +68,7 @@ export function createSkillTools(skills: ReadonlyMap<string, SkillDefinition>): 
     description:
       'Load a skill by name: its instructions are returned for you to follow, and its tool restrictions apply for the rest of this run.',
     tier: 'read',
+    inputJsonSchema: toolJsonSchemas.Skill,
     input: skillInput,
     capabilities: { readOnly: true, idempotent: true },
     async execute(args, ctx) {

@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { A3sError } from '@a3s-code/effect';
-import { defineTool } from './define-tool.js';
+import { defineTool, zodJsonSchemaOf } from './define-tool.js';
 import { defineToolPack } from './tool-pack.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
 import { resolveCapabilities } from './tool.js';
 import { InvalidToolArgsError, ToolDefinitionError } from '../errors/tool-errors.js';
 import type { ToolContext } from './tool-context.js';
@@ -113,6 +114,77 @@ describe('defineTool with a schema builder', () => {
     expect(defineToolPack({ name: 'p', version: '1.0.0', tools: [bad] }).tools).toHaveLength(1);
     expect(() => bad.inputSchema).toThrow(ToolDefinitionError);
     expect(() => bad.inputSchema).toThrow(/inputSchema\.type/);
+  });
+});
+
+describe('defineTool with a precomputed JSON Schema', () => {
+  const builder = vi.fn((zz: typeof z) => zz.strictObject({ text: zz.string().min(1) }));
+  const precomputed = {
+    type: 'object',
+    properties: { text: { type: 'string', minLength: 1 } },
+    required: ['text'],
+    additionalProperties: false,
+  };
+  const echo = defineTool({
+    name: 'echo',
+    description: 'echo',
+    tier: 'read',
+    inputJsonSchema: precomputed,
+    input: builder,
+    execute: async (args) => ({ output: args.text, exitCode: 0 }),
+  });
+
+  it('offers the precomputed schema (registering needs no zod) and parses calls with zod', async () => {
+    const registry = new ToolRegistry();
+    registry.add(echo);
+    expect(registry.toolDefinitions()[0]?.inputSchema).toBe(precomputed);
+    expect(builder).not.toHaveBeenCalled();
+    expect(await echo.execute({ text: 'hi' }, ctx)).toEqual({ output: 'hi', exitCode: 0 });
+    await expect(echo.execute({ text: '' }, ctx)).rejects.toBeInstanceOf(InvalidToolArgsError);
+    expect(builder).toHaveBeenCalledTimes(1);
+  });
+
+  it('zodJsonSchemaOf gives zod’s own schema, to check a precomputed one against', () => {
+    expect(zodJsonSchemaOf(echo)).toEqual(precomputed);
+    const drifted = defineTool({ ...echo, inputJsonSchema: { type: 'object' }, input: builder });
+    expect(zodJsonSchemaOf(drifted)).not.toEqual(drifted.inputSchema);
+    expect(zodJsonSchemaOf({ ...echo })).toBeUndefined();
+  });
+
+  it('a non-object precomputed schema fails at definition', () => {
+    expect(() => defineTool({ ...echo, inputJsonSchema: { type: 'string' }, input: builder })).toThrow(
+      /inputSchema\.type/,
+    );
+  });
+});
+
+describe('ToolRegistry and schemas built on first read', () => {
+  it('a tool waiting for a capability has its schema built (and checked) only when it joins the surface', () => {
+    const built = vi.fn((zz: typeof z) => zz.object({ n: zz.number() }));
+    const waiting = defineTool({
+      name: 'waits',
+      description: 'd',
+      tier: 'read',
+      requires: ['resource.thing'],
+      input: built,
+      execute: async () => ({ output: '', exitCode: 0 }),
+    });
+    const registry = new ToolRegistry();
+    expect(registry.add(waiting).pending).toEqual([{ name: 'waits', missing: ['resource.thing'] }]);
+    expect(built).not.toHaveBeenCalled();
+    expect(registry.provide(['resource.thing']).registered).toEqual(['waits']);
+    expect(built).toHaveBeenCalledTimes(1);
+    registry.withdraw(['resource.thing']);
+    const bad = defineTool({
+      name: 'bad',
+      description: 'd',
+      tier: 'read',
+      requires: ['resource.thing'],
+      input: (zz) => zz.string() as never,
+      execute: async () => ({ output: '', exitCode: 0 }),
+    });
+    registry.add(bad);
+    expect(() => registry.provide(['resource.thing'])).toThrow(/inputSchema\.type/);
   });
 });
 

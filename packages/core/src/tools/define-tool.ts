@@ -26,6 +26,13 @@ export interface DefineToolOptions<S extends z.ZodType<Record<string, unknown>>>
    * that defining the tool does not load zod.
    */
   readonly input: S | ((z: Zod) => S);
+  /**
+   * The JSON Schema zod derives from `input` ({@link zodInputSchema}), computed ahead (a file
+   * generated at build time): the tool's `inputSchema` is then this object, so registering the
+   * tool and offering it to the model need no zod; zod loads on the first call. It must equal
+   * zod's output: check it in a test with {@link zodJsonSchemaOf}.
+   */
+  readonly inputJsonSchema?: JsonSchema;
   /** Approval tier. */
   readonly tier: ToolTier;
   /** Static scheduling capabilities. */
@@ -56,6 +63,19 @@ export function zodInputSchema(schema: z.ZodType): JsonSchema {
   return json as JsonSchema;
 }
 
+/** Where a tool made by {@link defineTool} keeps its zod schema (shared by every copy of core). */
+const ZOD_INPUT = Symbol.for('@a3s-code/core.tool-zod-input');
+
+/**
+ * The JSON Schema zod derives from the schema a tool was defined with (`defineTool`'s `input`),
+ * computed afresh (zod loads), whatever `inputJsonSchema` the tool was given; `undefined` for a
+ * tool not made by `defineTool`. A test compares it with a precomputed `inputJsonSchema`.
+ */
+export function zodJsonSchemaOf(tool: Tool): JsonSchema | undefined {
+  const schemaOf = (tool as { readonly [ZOD_INPUT]?: () => z.ZodType })[ZOD_INPUT];
+  return schemaOf === undefined ? undefined : zodInputSchema(schemaOf());
+}
+
 /**
  * Builds a {@link Tool} from a zod schema. Throws `INVALID_TOOL_DEFINITION` for a bad name,
  * tier, capability or a schema that is not an object (for a schema builder, on the tool's first use).
@@ -82,15 +102,18 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(
     execute: async (args: z.output<S>, ctx: ToolContext) =>
       options.execute(parseArgs(options.name, schemaOf(), args), ctx),
   };
-  if (typeof input !== 'function') {
-    const tool: Tool<z.output<S>> = { ...head, inputSchema: zodInputSchema(input), ...rest };
+  const hidden = { [ZOD_INPUT]: { value: schemaOf } };
+  const precomputed = options.inputJsonSchema;
+  if (typeof input !== 'function' || precomputed !== undefined) {
+    const inputSchema = precomputed ?? zodInputSchema(schemaOf());
+    const tool: Tool<z.output<S>> = { ...head, inputSchema, ...rest };
     assertValidTool(tool, subject);
-    return Object.freeze(tool);
+    return Object.freeze(Object.defineProperties(tool, hidden));
   }
   // A schema builder: everything but the schema is checked now, the schema when it is first built.
   assertValidTool({ ...head, inputSchema: { type: 'object' }, ...rest }, subject);
   let inputSchema: JsonSchema | undefined;
-  return Object.freeze({
+  const tool = {
     ...head,
     get inputSchema(): JsonSchema {
       if (inputSchema === undefined) {
@@ -101,7 +124,8 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(
       return inputSchema;
     },
     ...rest,
-  });
+  };
+  return Object.freeze(Object.defineProperties(tool, hidden));
 }
 
 function parseArgs<S extends z.ZodType>(name: string, schema: S, args: unknown): z.output<S> {

@@ -4,7 +4,7 @@ export type { Tool, ToolResult, ToolTier } from './tool.js';
 export { DEFAULT_TOOL_CAPABILITIES, type ToolCapabilities, type ToolOutputType } from './tool-capabilities.js';
 export { TOOL_OUTPUT_DELTA_MAX_CHARS } from './tool-context.js';
 export type { ToolContext } from './tool-context.js';
-export { defineTool, formatArgPath, zodInputSchema } from './define-tool.js';
+export { defineTool, formatArgPath, zodInputSchema, zodJsonSchemaOf } from './define-tool.js';
 export type { DefineToolOptions } from './define-tool.js';
 export { lazyZod, type Zod } from './zod-loader.js';
 export { defineToolPack } from './tool-pack.js';

@@ -13,6 +13,7 @@ import { outermost } from './matcher.js';
 import { applyRewrite, checkTemplate } from './rewrite.js';
 import { astGuard, capped, count } from './tool-results.js';
 import { unifiedDiff } from './unified-diff.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** Largest diff preview in a proposed result, in characters. */
 export const MAX_PREVIEW_CHARS = 12_000;
@@ -37,6 +38,7 @@ const DESCRIPTION = `Structural rewrite, staged: matches pattern exactly as ast_
 export const astEditTool = defineTool({
   name: 'ast_edit',
   description: DESCRIPTION,
+  inputJsonSchema: toolJsonSchemas.ast_edit,
   input: astEditInput,
   tier: 'write',
   requires: ['fs.read', 'fs.write', 'search', AST_RESOURCE],

@@ -10,6 +10,7 @@ import { resolveTarget } from './ast-files.js';
 import { AST_RESOURCE, type AstResource, matchFiles } from './ast-resource.js';
 import { AST_LANGUAGE_IDS } from './languages.js';
 import { astGuard, capped, firstLine, count } from './tool-results.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 const astGrepInput = (z: Zod) =>
   z.strictObject({
@@ -63,6 +64,7 @@ function decodeCursor(args: AstGrepArgs): number {
 export const astGrepTool = defineTool({
   name: 'ast_grep',
   description: DESCRIPTION,
+  inputJsonSchema: toolJsonSchemas.ast_grep,
   input: astGrepInput,
   tier: 'read',
   requires: ['fs.read', 'search', AST_RESOURCE],

@@ -13,6 +13,7 @@ import { AST_RESOURCE, type AstResource } from './ast-resource.js';
 import type { StagedEdit } from './edit-store.js';
 import { astGuard, count } from './tool-results.js';
 import { unifiedDiff } from './unified-diff.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 const resolveInput = (z: Zod) =>
   z.strictObject({
@@ -118,6 +119,7 @@ async function accept(ctx: ToolContext, ast: AstResource, id: string): Promise<T
 export const resolveTool = defineTool({
   name: 'resolve',
   description: DESCRIPTION,
+  inputJsonSchema: toolJsonSchemas.resolve,
   input: resolveInput,
   tier: 'write',
   requires: ['fs.read', 'fs.write', AST_RESOURCE],

@@ -13,6 +13,7 @@ import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { decodeText } from '../shared/text.js';
 import { assertWritableArg } from '../shared/writable.js';
 import { closestLines, lineAt, occurrences } from './edit-candidates.js';
+import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** Why an edit was not applied. */
 export class EditMatchError extends A3sError {
@@ -61,6 +62,7 @@ export type EditArgs = z.output<ReturnType<typeof editInput>>;
 export const editTool = defineTool({
   name: 'edit',
   description: `Replace an exact string in a file. old_string must match the file exactly (indentation included) and be unique unless replace_all is true or expected_replacements says how many occurrences to replace. Use dry_run: true to preview the same diff and counts a real edit would produce without writing; then pass the previewed count as expected_replacements, and optionally max_replacements as an upper bound. When the string is not found or is ambiguous, the error lists the closest or matching lines.`,
+  inputJsonSchema: toolJsonSchemas.edit,
   input: editInput,
   tier: 'write',
   requires: ['fs.read', 'fs.write'],

@@ -17,6 +17,7 @@ import { failed, guard, ok } from '../shared/results.js';
 import { gitBranches, gitDiff, gitLog, gitStashList, gitStatus, gitWorktrees } from './git-lists.js';
 import { GitCommandError, git } from './git-run.js';
 import { gitInput, isReadOnlyGit, type GitArgs } from './git-schema.js';
+import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** A worktree folder argument, checked to stay inside the workspace and out of `.a3s`. */
 async function worktreePath(ctx: ToolContext, path: string): Promise<string> {
@@ -85,6 +86,7 @@ export const gitTool = defineTool({
 - stash: action push (default; message, include_untracked), pop, apply, drop (index), list.
 - worktree: action list (default), create (path inside the workspace; ref, or name for a new branch), remove (path, force).
 Lists page with limit (1..1000, default 50) and metadata.next_cursor.`,
+  inputJsonSchema: toolJsonSchemas.git,
   input: gitInput,
   tier: 'write',
   requires: ['git'],

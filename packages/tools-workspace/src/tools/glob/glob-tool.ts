@@ -13,6 +13,7 @@ import { isFastSearch } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { indexAfter } from '../shared/paging.js';
 import { guard, ok } from '../shared/results.js';
+import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 const globInput = (z: Zod) =>
   z.strictObject({
@@ -33,6 +34,7 @@ const globInput = (z: Zod) =>
 export const globTool = defineTool({
   name: 'glob',
   description: `Find files by name pattern, honouring .gitignore. A pattern without "/" matches file names at any depth ("*.ts"); with "/" it is matched from path ("src/**/*.ts"). "**" spans folders, "{a,b}" alternates. Results are paged: limit (1..1000, default 200) and metadata.next_cursor. sort "backend" (default) lists most recently modified first; sort "path" gives a lexical order that stays stable across pages.`,
+  inputJsonSchema: toolJsonSchemas.glob,
   input: globInput,
   tier: 'read',
   requires: ['search'],

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 type Zod = typeof z;
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { filesOf, guard, ok } from '../shared/results.js';
+import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 const lsInput = (z: Zod) =>
   z.strictObject({
@@ -20,6 +21,7 @@ const lsInput = (z: Zod) =>
 export const lsTool = defineTool({
   name: 'ls',
   description: `List one directory: each entry's type (file, directory, symlink, other), size in bytes, and name (directories end in "/"). Sorted by name and paged: limit (1..1000, default 200) and metadata.next_cursor.`,
+  inputJsonSchema: toolJsonSchemas.ls,
   input: lsInput,
   tier: 'read',
   requires: ['fs.list'],

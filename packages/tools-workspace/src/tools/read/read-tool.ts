@@ -11,6 +11,7 @@ import { filesOf, guard, ok } from '../shared/results.js';
 import { readBatch } from './read-batch.js';
 import { READ_DESCRIPTION } from './read-description.js';
 import { MAX_READ_LIMIT } from './read-file.js';
+import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** Default and bounds of `max_output_bytes`. */
 export const READ_MAX_OUTPUT_BYTES = { min: 1024, max: 98_304, default: 65_536 } as const;
@@ -63,6 +64,7 @@ export type ReadArgs = z.output<ReturnType<typeof readInput>>;
 export const readTool = defineTool({
   name: 'read',
   description: READ_DESCRIPTION,
+  inputJsonSchema: toolJsonSchemas.read,
   input: readInput,
   tier: 'read',
   requires: ['fs.read'],

@@ -12,6 +12,7 @@ import { changeMetadata, describeChange, preview } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { byteLength, decodeText } from '../shared/text.js';
 import { assertWritableArg } from '../shared/writable.js';
+import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 const writeInput = (z: Zod) =>
   z.strictObject({
@@ -30,6 +31,7 @@ const writeInput = (z: Zod) =>
 export const writeTool = defineTool({
   name: 'write',
   description: `Write a text file in the workspace. mode "overwrite" (default) replaces the whole file; mode "append" adds content at the end. For chunked appends pass expected_offset = the file's size in bytes before this chunk (0 for a new file): a retried chunk that was already appended is reported as already applied instead of being written twice, and a file of another size is refused. Files under .a3s/ or any .git/ folder cannot be written. The result carries the changed path, digests, sizes and a bounded unified diff.`,
+  inputJsonSchema: toolJsonSchemas.write,
   input: (z) =>
     writeInput(z).superRefine((v, ctx) => {
       if (v.expected_offset !== undefined && v.mode !== 'append')
