@@ -57,7 +57,7 @@ function build(
   parent: CallFrame,
   parentTool: Tool,
   parentId: string,
-  signal: AbortSignal,
+  owner: { readonly signal: AbortSignal },
   source: InvocationSource,
   state: { revoked: boolean; n: number },
 ): ScopedInvoker {
@@ -66,7 +66,10 @@ function build(
     depth: parent.depth + 1,
     stack: [...parent.stack, parentTool.name],
     context: parent.context,
-    signal,
+    // The parent call's signal, made when a nested call first needs it.
+    get signal(): AbortSignal {
+      return owner.signal;
+    },
     changes: parent.changes,
   };
   return Object.freeze({
@@ -111,13 +114,13 @@ export function createScopedInvoker(
   parent: CallFrame,
   parentTool: Tool,
   parentId: string,
-  signal: AbortSignal,
+  owner: { readonly signal: AbortSignal },
   trusted: boolean,
 ): ScopedInvokers {
   const state = { revoked: false, n: 0 };
-  const governed = build(k, run, parent, parentTool, parentId, signal, 'nested', state);
+  const governed = build(k, run, parent, parentTool, parentId, owner, 'nested', state);
   const hostTrust = trusted && (parent.source === 'host' || parent.source === 'host_nested');
-  const invoker = hostTrust ? build(k, run, parent, parentTool, parentId, signal, 'host_nested', state) : governed;
+  const invoker = hostTrust ? build(k, run, parent, parentTool, parentId, owner, 'host_nested', state) : governed;
   return {
     invoker,
     governedInvoker: governed,
