@@ -236,7 +236,11 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
     if (governed.ok) {
       const r = governed.result;
       const safe = k.security.sanitizeOutput(r.output, { toolName: call.name, callId: call.id });
-      const capped = await capOutput(safe, k.artifacts, k.outputCap, { toolName: call.name, callId: call.id });
+      // Most outputs are well under the cap: no artifact, and no extra turn of the event loop's queue.
+      const capped =
+        safe.length <= k.outputCap.maxOutputBytes / 3
+          ? { output: safe, artifact: undefined }
+          : await capOutput(safe, k.artifacts, k.outputCap, { toolName: call.name, callId: call.id });
       const metadata =
         capped.artifact === undefined ? (r.metadata ?? {}) : { ...r.metadata, artifact: capped.artifact };
       outcome = {

@@ -66,10 +66,8 @@ function build(
     depth: parent.depth + 1,
     stack: [...parent.stack, parentTool.name],
     context: parent.context,
-    // The parent call's signal, made when a nested call first needs it.
-    get signal(): AbortSignal {
-      return owner.signal;
-    },
+    // The parent call's signal: made here, since scoped invokers are made only when a call nests.
+    signal: owner.signal,
     changes: parent.changes,
   };
   return Object.freeze({
