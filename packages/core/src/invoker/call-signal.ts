@@ -7,7 +7,9 @@
  * listener.
  */
 import { ToolTimeoutError } from '../errors/tool-errors.js';
-import { watchAbort } from './link-signals.js';
+
+/** The live calls linked to each parent signal; one `abort` listener per parent, not one per call. */
+const linked = new WeakMap<AbortSignal, Set<CallSignal>>();
 
 /** Whether something aborted, and why: what {@link CallSignal} and `AbortSignal` both answer. */
 export interface AbortState {
@@ -20,8 +22,8 @@ export class CallSignal implements AbortState {
   #aborted = false;
   #reason: unknown = undefined;
   #controller: AbortController | undefined;
-  #detachA: (() => void) | undefined;
-  #detachB: (() => void) | undefined;
+  #inA: Set<CallSignal> | undefined;
+  #inB: Set<CallSignal> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #waiter: ((reason: unknown) => void) | undefined;
 
@@ -35,8 +37,8 @@ export class CallSignal implements AbortState {
       this.#abort(b.reason);
       return;
     }
-    this.#detachA = watchAbort(a, () => this.#abort(a.reason));
-    this.#detachB = watchAbort(b, () => this.#abort(b.reason));
+    this.#inA = CallSignal.#join(a, this);
+    this.#inB = a === b ? undefined : CallSignal.#join(b, this);
     if (timeout !== undefined) {
       this.#timer = setTimeout(() => this.#abort(new ToolTimeoutError(timeout.toolName, timeout.ms)), timeout.ms);
     }
@@ -82,8 +84,27 @@ export class CallSignal implements AbortState {
   /** Stops the timer and detaches from the parents. */
   dispose(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#detachA?.();
-    this.#detachB?.();
+    this.#inA?.delete(this);
+    this.#inB?.delete(this);
+  }
+
+  static #join(parent: AbortSignal, call: CallSignal): Set<CallSignal> {
+    let set = linked.get(parent);
+    if (set === undefined) {
+      const created = new Set<CallSignal>();
+      set = created;
+      linked.set(parent, created);
+      parent.addEventListener(
+        'abort',
+        () => {
+          linked.delete(parent);
+          for (const c of [...created]) c.#abort(parent.reason);
+        },
+        { once: true },
+      );
+    }
+    set.add(call);
+    return set;
   }
 
   #abort(reason: unknown): void {

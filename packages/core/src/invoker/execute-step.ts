@@ -7,10 +7,11 @@ import { A3sError } from '@a3s-code/effect';
 import { ResourceUnavailableError } from '../errors/resource-errors.js';
 import { CancelledError, ToolExecutionError } from '../errors/tool-errors.js';
 import type { OpenedResource, ResourceCapability } from '../tools/tool-resource.js';
-import { resolveCapabilities, type Tool, type ToolResult } from '../tools/tool.js';
+import type { Tool, ToolResult } from '../tools/tool.js';
 import { TOOL_OUTPUT_DELTA_MAX_CHARS, type ToolContext } from '../tools/tool-context.js';
 import type { ToolMiddlewareNext } from '../tools/tool-middleware.js';
 import type { CallFrame, Kernel } from './kernel.js';
+import { callCapabilities } from './call-capabilities.js';
 import { bindCall } from './call-context.js';
 import { CallSignal, type AbortState } from './call-signal.js';
 import type { ScopedInvokers } from './scoped-invoker.js';
@@ -54,7 +55,7 @@ export function toCallError(name: string, error: unknown, signal: AbortState): A
 /** Queues, runs and settles one call. Throws a typed error on failure. */
 export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolResult> {
   const { tool, frame } = call;
-  const caps = resolveCapabilities(tool, call.args);
+  const caps = callCapabilities(tool, call.args);
   // A call nested inside a call of the same tool must not wait for a slot its ancestor holds.
   const release = frame.stack.includes(tool.name)
     ? undefined

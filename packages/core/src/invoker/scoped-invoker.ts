@@ -6,7 +6,7 @@
  */
 import { CancelledError } from '../errors/tool-errors.js';
 import { hiddenReason } from '../registry/tool-surface.js';
-import { resolveCapabilities, type Tool } from '../tools/tool.js';
+import type { Tool } from '../tools/tool.js';
 import type { ToolCapabilities } from '../tools/tool-capabilities.js';
 import type { A3sError } from '@a3s-code/effect';
 import type {
@@ -18,6 +18,7 @@ import type {
   ToolInvocationResult,
 } from './invocation-types.js';
 import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
+import { callCapabilities } from './call-capabilities.js';
 import { linkSignals } from './link-signals.js';
 
 /**
@@ -94,7 +95,7 @@ function build(
       if (tool === undefined) return undefined;
       try {
         if (k.validator.check(tool, args) !== undefined) return undefined;
-        return resolveCapabilities(tool, args);
+        return callCapabilities(tool, args);
       } catch {
         return undefined;
       }
