@@ -1,20 +1,40 @@
 /**
  * A core-internal side channel from a tool call's `ToolContext` to the `InvocationContext` it
- * runs under (governance, run signal, event sink). Only core's own runtime tools (`task`,
- * `parallel_task`, `Skill`) read it; it is not exported from the package entry, so extension
- * code cannot reach a caller's event sink or governance through it.
+ * runs under (governance, run signal, event sink) and to the change record of its top-level call.
+ * Only core's own runtime tools (`task`, `parallel_task`, `Skill`, `verify`) read it; it is not
+ * exported from the package entry, so extension code cannot reach a caller's event sink,
+ * governance or change record through it.
  */
+import type { ChangeRecordEntry } from '../gate/change-record.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import type { InvocationContext } from './invocation-context.js';
 
-const contexts = new WeakMap<ToolContext, InvocationContext>();
+/** What the kernel binds to each call's context (one entry a call). */
+interface CallBinding {
+  readonly context: InvocationContext;
+  readonly changes: { readonly entries: readonly ChangeRecordEntry[] };
+}
 
-/** Records the invocation context of a call (the kernel does this for every `execute`). */
-export function bindCallContext(ctx: ToolContext, context: InvocationContext): void {
-  contexts.set(ctx, context);
+const bindings = new WeakMap<ToolContext, CallBinding>();
+
+/** Records the invocation context and change record of a call (the kernel does this for every `execute`). */
+export function bindCall(
+  ctx: ToolContext,
+  context: InvocationContext,
+  changes: { readonly entries: readonly ChangeRecordEntry[] },
+): void {
+  bindings.set(ctx, { context, changes });
 }
 
 /** The invocation context a call runs under, when the kernel built `ctx`. */
 export function invocationContextOf(ctx: ToolContext): InvocationContext | undefined {
-  return contexts.get(ctx);
+  return bindings.get(ctx)?.context;
+}
+
+/**
+ * The changes already recorded under the top-level call `ctx` runs in (core-internal: `verify`
+ * binds its report to the run's changes including those of the commands it just ran).
+ */
+export function changesSoFar(ctx: ToolContext): readonly ChangeRecordEntry[] {
+  return bindings.get(ctx)?.changes.entries ?? [];
 }

@@ -18,6 +18,7 @@ import {
   ToolNotFoundError,
 } from '../errors/tool-errors.js';
 import type { ToolResult } from '../tools/tool.js';
+import { nullEventSink } from '../events/agent-event.js';
 import { boundedValue, EVENT_METADATA_MAX_CHARS, eventArgs } from '../events/bounded-value.js';
 import { capOutput } from './artifact-store.js';
 import { failedChanges, mayChange, resultChanges, withChangeRecord } from './change-collector.js';
@@ -178,8 +179,8 @@ async function govern(
     ran = true;
   };
   try {
-    const nest = (signal: AbortSignal) =>
-      createScopedInvoker(k, NESTED, frame, tool, request.id, signal, isTrustedOrchestrator(tool));
+    const nest = (owner: { readonly signal: AbortSignal }) =>
+      createScopedInvoker(k, NESTED, frame, tool, request.id, owner, isTrustedOrchestrator(tool));
     result = await executeCall(k, { id: request.id, tool, args, frame, onRunning, nest });
   } catch (e) {
     // The call was permitted; a failure while it ran (timeout, cancellation, a throw) keeps that record.
@@ -214,10 +215,13 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
   };
   k.active.set(token, entry);
   const events = frame.context.events;
-  events.emit({
-    kind: 'toolStart',
-    payload: { id: call.id, name: call.name, ...eventArgs(request.args), source: frame.source, depth: frame.depth },
-  });
+  // A sink that drops everything (host calls outside a run) gets no payloads built for it.
+  const quiet = events === nullEventSink;
+  if (!quiet)
+    events.emit({
+      kind: 'toolStart',
+      payload: { id: call.id, name: call.name, ...eventArgs(request.args), source: frame.source, depth: frame.depth },
+    });
   const tracker = frame.depth > 0 ? frame.changes.track(call.id, call.name) : undefined;
   let changes: readonly ChangeRecordEntry[] = [];
   let outcome: ToolInvocationResult;
@@ -232,7 +236,11 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
     if (governed.ok) {
       const r = governed.result;
       const safe = k.security.sanitizeOutput(r.output, { toolName: call.name, callId: call.id });
-      const capped = await capOutput(safe, k.artifacts, k.outputCap, { toolName: call.name, callId: call.id });
+      // Most outputs are well under the cap: no artifact, and no extra turn of the event loop's queue.
+      const capped =
+        safe.length <= k.outputCap.maxOutputBytes / 3
+          ? { output: safe, artifact: undefined }
+          : await capOutput(safe, k.artifacts, k.outputCap, { toolName: call.name, callId: call.id });
       const metadata =
         capped.artifact === undefined ? (r.metadata ?? {}) : { ...r.metadata, artifact: capped.artifact };
       outcome = {
@@ -260,6 +268,7 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
     ...outcome,
     metadata: withChangeRecord(outcome.metadata, tracker ? undefined : [...changes, ...frame.changes.seal()]),
   };
+  if (quiet) return outcome;
   const metadata = boundedValue(outcome.metadata, EVENT_METADATA_MAX_CHARS);
   events.emit({
     kind: 'toolEnd',

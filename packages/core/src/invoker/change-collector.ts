@@ -13,7 +13,6 @@ import type { A3sError } from '@a3s-code/effect';
 import { CancelledError } from '../errors/tool-errors.js';
 import { CHANGE_RECORD_KEY, reportedChanges, unknownChange, type ChangeRecordEntry } from '../gate/change-record.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
-import type { ToolContext } from '../tools/tool-context.js';
 
 /** Codes of errors that refuse a call before it acts: such a failure changed nothing. */
 const REFUSALS: ReadonlySet<string> = new Set([
@@ -49,6 +48,10 @@ export function changeRef(callId: string): string {
 
 /** The changes of one call that ran to a result (after post-hooks). */
 export function resultChanges(callId: string, tool: Tool, result: ToolResult): ChangeRecordEntry[] {
+  const m: Readonly<Record<string, unknown>> = result.metadata ?? {};
+  // Nothing reported (the common case): skip the random reference unless an entry needs it.
+  if (m.changes === undefined && m.changed_files === undefined && m.changed_paths === undefined)
+    return result.exitCode === 0 && mayChange(tool) ? [unknownChange(callId, tool.name, changeRef(callId))] : [];
   const ref = changeRef(callId);
   const reported = reportedChanges(result.metadata, ref);
   if (reported.kind === 'changes')
@@ -128,17 +131,5 @@ export function withChangeRecord(
   return record === undefined || record.length === 0 ? rest : { ...rest, [CHANGE_RECORD_KEY]: [...record] };
 }
 
-const bound = new WeakMap<ToolContext, ChangeCollector>();
-
-/** Records the change collector a call's nested calls report to (the kernel does this for every `execute`). */
-export function bindChangeCollector(ctx: ToolContext, collector: ChangeCollector): void {
-  bound.set(ctx, collector);
-}
-
-/**
- * The changes already recorded under the top-level call `ctx` runs in (core-internal: `verify`
- * binds its report to the run's changes including those of the commands it just ran).
- */
-export function changesSoFar(ctx: ToolContext): readonly ChangeRecordEntry[] {
-  return bound.get(ctx)?.entries ?? [];
-}
+/** The changes already recorded under the top-level call a tool context runs in (bound by the kernel). */
+export { changesSoFar } from './call-context.js';

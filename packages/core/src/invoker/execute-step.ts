@@ -7,13 +7,13 @@ import { A3sError } from '@a3s-code/effect';
 import { ResourceUnavailableError } from '../errors/resource-errors.js';
 import { CancelledError, ToolExecutionError } from '../errors/tool-errors.js';
 import type { OpenedResource, ResourceCapability } from '../tools/tool-resource.js';
-import { resolveCapabilities, type Tool, type ToolResult } from '../tools/tool.js';
+import type { Tool, ToolResult } from '../tools/tool.js';
 import { TOOL_OUTPUT_DELTA_MAX_CHARS, type ToolContext } from '../tools/tool-context.js';
 import type { ToolMiddlewareNext } from '../tools/tool-middleware.js';
 import type { CallFrame, Kernel } from './kernel.js';
-import { bindCallContext } from './call-context.js';
-import { bindChangeCollector } from './change-collector.js';
-import { linkSignals } from './link-signals.js';
+import { callCapabilities } from './call-capabilities.js';
+import { bindCall } from './call-context.js';
+import { CallSignal, type AbortState } from './call-signal.js';
 import type { ScopedInvokers } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
 
@@ -25,8 +25,8 @@ export interface ExecuteCall {
   readonly frame: CallFrame;
   /** Marks the active-call entry as running. */
   readonly onRunning: () => void;
-  /** The scoped invokers of this call, bound to its signal. */
-  readonly nest: (signal: AbortSignal) => ScopedInvokers;
+  /** The scoped invokers of this call, bound to its signal (made when the tool first reaches for them). */
+  readonly nest: (signal: { readonly signal: AbortSignal }) => ScopedInvokers;
 }
 
 function validResult(name: string, value: unknown): ToolResult {
@@ -44,7 +44,7 @@ function validResult(name: string, value: unknown): ToolResult {
 }
 
 /** Turns whatever a tool threw into a typed error (the abort reason wins when the call was aborted). */
-export function toCallError(name: string, error: unknown, signal: AbortSignal): A3sError {
+export function toCallError(name: string, error: unknown, signal: AbortState): A3sError {
   if (signal.aborted) {
     const reason: unknown = signal.reason;
     return A3sError.isInstance(reason) ? reason : new CancelledError(`call of '${name}'`, reason);
@@ -55,25 +55,34 @@ export function toCallError(name: string, error: unknown, signal: AbortSignal): 
 /** Queues, runs and settles one call. Throws a typed error on failure. */
 export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolResult> {
   const { tool, frame } = call;
-  const caps = resolveCapabilities(tool, call.args);
+  const caps = callCapabilities(tool, call.args);
   // A call nested inside a call of the same tool must not wait for a slot its ancestor holds.
   const release = frame.stack.includes(tool.name)
     ? undefined
     : await k.queue.acquire(tool.name, caps.maxParallelism, frame.signal);
-  const linked = linkSignals([frame.signal, k.sessionSignal], {
+  const linked = new CallSignal(frame.signal, k.sessionSignal, {
     ms: tool.timeoutMs ?? k.defaultTimeoutMs,
     toolName: tool.name,
   });
-  const signal = linked.signal;
-  const scoped = call.nest(signal);
+  // The scoped invokers are made when the tool (or middleware) first reaches for them; once the
+  // call has ended, ones made late are revoked at once.
+  let scoped: ScopedInvokers | undefined;
+  let ended = false;
+  const scopedOf = (): ScopedInvokers => {
+    if (scoped === undefined) {
+      scoped = call.nest(linked);
+      if (ended) scoped.revoke();
+    }
+    return scoped;
+  };
   try {
-    if (signal.aborted) throw toCallError(tool.name, undefined, signal);
+    if (linked.aborted) throw toCallError(tool.name, undefined, linked);
     // Lazy resources open on the first call of a tool that requires them (once, shared).
     const needed = resourceRequirements(tool);
-    if (needed.length > 0) await settleOrAbort(Promise.all(needed.map((c) => resourceOf(k, tool, c))), signal);
+    if (needed.length > 0) await linked.settle(Promise.all(needed.map((c) => resourceOf(k, tool, c))));
     call.onRunning();
     const emitOutput = (delta: string, stream?: 'stdout' | 'stderr'): void => {
-      if (signal.aborted || typeof delta !== 'string' || delta.length === 0) return;
+      if (linked.aborted || typeof delta !== 'string' || delta.length === 0) return;
       const safe = k.security.sanitizeOutput(delta, { toolName: tool.name, callId: call.id });
       const cut = safe.length > TOOL_OUTPUT_DELTA_MAX_CHARS;
       const text = cut ? `${safe.slice(0, TOOL_OUTPUT_DELTA_MAX_CHARS)}… [${safe.length} chars]` : safe;
@@ -89,23 +98,27 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
       source: frame.source,
       runId: frame.context.runId,
       sessionId: frame.context.sessionId,
-      signal,
+      get signal(): AbortSignal {
+        return linked.signal;
+      },
       depth: frame.depth,
       workspace: k.workspace,
       artifacts: k.artifacts,
-      invoker: scoped.invoker,
+      get invoker(): ToolContext['invoker'] {
+        return scopedOf().invoker;
+      },
       emitOutput,
       resource: <H extends OpenedResource>(capability: ResourceCapability) => resourceOf<H>(k, tool, capability),
     };
-    bindCallContext(ctx, frame.context);
-    bindChangeCollector(ctx, frame.changes);
-    const run = runWithMiddleware(k, tool, call.args, ctx, scoped.governedInvoker);
-    const value = await settleOrAbort(run, signal);
+    bindCall(ctx, frame.context, frame.changes);
+    const run = runWithMiddleware(k, tool, call.args, ctx, scopedOf);
+    const value = await linked.settle(run);
     return validResult(tool.name, value);
   } catch (error) {
-    throw toCallError(tool.name, error, signal);
+    throw toCallError(tool.name, error, linked);
   } finally {
-    scoped.revoke();
+    ended = true;
+    scoped?.revoke();
     linked.dispose();
     release?.();
   }
@@ -116,13 +129,15 @@ function runWithMiddleware(
   tool: Tool,
   args: unknown,
   ctx: ToolContext,
-  governed: ToolContext['invoker'],
+  scopedOf: () => ScopedInvokers,
 ): Promise<ToolResult> {
   // Trusted orchestrators are never wrapped: middleware could otherwise choose the children
   // that run with host trust.
   const middleware = isTrustedOrchestrator(tool) ? [] : k.registry.middlewareFor(tool.name);
   if (middleware.length === 0) return Promise.resolve().then(() => tool.execute(args, ctx));
-  const mwCtx: ToolContext = governed === ctx.invoker ? ctx : { ...ctx, invoker: governed };
+  const scoped = scopedOf();
+  const mwCtx: ToolContext =
+    scoped.governedInvoker === scoped.invoker ? ctx : { ...ctx, invoker: scoped.governedInvoker };
   let next: ToolMiddlewareNext = async (a) => tool.execute(a, ctx);
   for (let i = middleware.length - 1; i >= 0; i--) {
     const mw = middleware[i]!;
@@ -130,24 +145,6 @@ function runWithMiddleware(
     next = async (a) => mw.wrap({ tool, args: a, ctx: mwCtx }, inner);
   }
   return next(args);
-}
-
-function settleOrAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 function resourceRequirements(tool: Tool): ResourceCapability[] {

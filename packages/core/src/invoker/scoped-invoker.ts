@@ -6,7 +6,7 @@
  */
 import { CancelledError } from '../errors/tool-errors.js';
 import { hiddenReason } from '../registry/tool-surface.js';
-import { resolveCapabilities, type Tool } from '../tools/tool.js';
+import type { Tool } from '../tools/tool.js';
 import type { ToolCapabilities } from '../tools/tool-capabilities.js';
 import type { A3sError } from '@a3s-code/effect';
 import type {
@@ -18,6 +18,7 @@ import type {
   ToolInvocationResult,
 } from './invocation-types.js';
 import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
+import { callCapabilities } from './call-capabilities.js';
 import { linkSignals } from './link-signals.js';
 
 /**
@@ -57,7 +58,7 @@ function build(
   parent: CallFrame,
   parentTool: Tool,
   parentId: string,
-  signal: AbortSignal,
+  owner: { readonly signal: AbortSignal },
   source: InvocationSource,
   state: { revoked: boolean; n: number },
 ): ScopedInvoker {
@@ -66,7 +67,8 @@ function build(
     depth: parent.depth + 1,
     stack: [...parent.stack, parentTool.name],
     context: parent.context,
-    signal,
+    // The parent call's signal: made here, since scoped invokers are made only when a call nests.
+    signal: owner.signal,
     changes: parent.changes,
   };
   return Object.freeze({
@@ -93,7 +95,7 @@ function build(
       if (tool === undefined) return undefined;
       try {
         if (k.validator.check(tool, args) !== undefined) return undefined;
-        return resolveCapabilities(tool, args);
+        return callCapabilities(tool, args);
       } catch {
         return undefined;
       }
@@ -111,13 +113,13 @@ export function createScopedInvoker(
   parent: CallFrame,
   parentTool: Tool,
   parentId: string,
-  signal: AbortSignal,
+  owner: { readonly signal: AbortSignal },
   trusted: boolean,
 ): ScopedInvokers {
   const state = { revoked: false, n: 0 };
-  const governed = build(k, run, parent, parentTool, parentId, signal, 'nested', state);
+  const governed = build(k, run, parent, parentTool, parentId, owner, 'nested', state);
   const hostTrust = trusted && (parent.source === 'host' || parent.source === 'host_nested');
-  const invoker = hostTrust ? build(k, run, parent, parentTool, parentId, signal, 'host_nested', state) : governed;
+  const invoker = hostTrust ? build(k, run, parent, parentTool, parentId, owner, 'host_nested', state) : governed;
   return {
     invoker,
     governedInvoker: governed,

@@ -42,6 +42,9 @@ export interface DefaultSecurityProviderOptions {
 const CONTROL_RE =
   // eslint-disable-next-line no-control-regex
   /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[@-Z\\-_]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
+// Any byte that may start what CONTROL_RE removes (a cheap test before the replace).
+// eslint-disable-next-line no-control-regex
+const ANY_CONTROL_RE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 // A lone CR lets later text overwrite what a terminal showed; make it a newline.
 const LONE_CR_RE = /\r(?!\n)/g;
 
@@ -64,8 +67,7 @@ export function createDefaultSecurityProvider(options: DefaultSecurityProviderOp
     sanitizeOutput(output: string): string {
       let out = output;
       for (const s of secrets) if (out.includes(s.value)) out = out.split(s.value).join(`[REDACTED:${s.name}]`);
-      // eslint-disable-next-line no-control-regex
-      return /[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(out) ? stripTerminalControls(out) : out;
+      return ANY_CONTROL_RE.test(out) ? stripTerminalControls(out) : out;
     },
   });
 }

@@ -6,7 +6,8 @@
  */
 import type { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool, ToolResult } from '../tools/tool.js';
+import type { ToolContext } from '../tools/tool-context.js';
 import type { ToolInvocationResult } from '../invoker/invocation-types.js';
 import { markTrustedOrchestrator } from '../invoker/trust.js';
 import { lazyZod } from '../tools/zod-loader.js';
@@ -66,42 +67,88 @@ async function mapLimit<T, R>(
 
 const DESCRIPTION = `Run up to ${BATCH_LIMITS.maxCalls} tool calls in one step. Read-only, idempotent calls run in parallel (at most ${BATCH_LIMITS.maxParallel} at once); if any call may change something, all run in order. Every call is checked like a direct call. The result lists each call's outcome in order and the indices of failed calls; retry only those.`;
 
+/** True for an object literal's kind of object (what zod's `record` and `object` accept as they are). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The arguments as they are when they already have the exact shape the schema's output has (the
+ * kernel validated them against the JSON Schema before `execute`), else `undefined` and zod
+ * decides (defaults, errors): the same calls either way, without a second full parse.
+ */
+export function wellFormedBatchArgs(args: unknown): BatchArgs | undefined {
+  if (!isPlainObject(args)) return undefined;
+  const keys = Object.keys(args);
+  if (keys.length !== 1 || keys[0] !== 'calls') return undefined;
+  const calls = args.calls;
+  if (!Array.isArray(calls) || calls.length < 1 || calls.length > BATCH_LIMITS.maxCalls) return undefined;
+  const out: BatchArgs['calls'] = [];
+  for (let i = 0; i < calls.length; i++) {
+    if (!(i in calls)) return undefined;
+    const c: unknown = calls[i];
+    if (!isPlainObject(c)) return undefined;
+    const ck = Object.keys(c);
+    if (ck.length !== 2 || !('tool' in c) || !('args' in c)) return undefined;
+    const { tool, args: callArgs } = c;
+    if (typeof tool !== 'string' || tool.length === 0 || !isPlainObject(callArgs)) return undefined;
+    if (Object.getOwnPropertySymbols(callArgs).length > 0 || Object.hasOwn(callArgs, '__proto__')) return undefined;
+    // zod's record copies the entries into a new object: so does this path.
+    out.push({ tool, args: { ...callArgs } });
+  }
+  return { calls: out };
+}
+
+async function runBatch(args: BatchArgs, ctx: ToolContext): Promise<ToolResult> {
+  const { calls } = args;
+  const parallel = calls.every((c) => {
+    const caps = ctx.invoker.capabilitiesOf(c.tool, c.args);
+    return caps?.readOnly && caps.idempotent;
+  });
+  const results = await mapLimit(
+    calls,
+    parallel ? BATCH_LIMITS.maxParallel : 1,
+    (c, i): Promise<ToolInvocationResult> => ctx.invoker.invoke(c.tool, c.args, { id: `${ctx.callId}.${i}` }),
+  );
+  const items: BatchItemResult[] = results.map((r, i) => ({
+    index: i,
+    tool: r.name,
+    ok: r.ok,
+    exit_code: r.exitCode,
+    error_kind: r.errorKind ?? null,
+    output: r.output,
+  }));
+  const failed = items.filter((r) => !r.ok).map((r) => r.index);
+  const summary = { completed: true, parallel, failed, results: items };
+  return {
+    output: JSON.stringify(summary),
+    exitCode: 0,
+    metadata: { batch: { completed: true, parallel, failed, count: items.length } },
+  };
+}
+
 /** Creates the `batch` tool. */
 export function createBatchTool(): Tool<BatchArgs> {
-  const tool = defineTool({
+  const defined = defineTool({
     name: 'batch',
     description: DESCRIPTION,
     tier: 'read',
     inputJsonSchema: toolJsonSchemas.batch,
     input: () => batchInput(),
     capabilities: { outputType: 'json' },
-    async execute(args, ctx) {
-      const { calls } = args;
-      const parallel = calls.every((c) => {
-        const caps = ctx.invoker.capabilitiesOf(c.tool, c.args);
-        return caps?.readOnly && caps.idempotent;
-      });
-      const results = await mapLimit(
-        calls,
-        parallel ? BATCH_LIMITS.maxParallel : 1,
-        (c, i): Promise<ToolInvocationResult> => ctx.invoker.invoke(c.tool, c.args, { id: `${ctx.callId}.${i}` }),
-      );
-      const items: BatchItemResult[] = results.map((r, i) => ({
-        index: i,
-        tool: r.name,
-        ok: r.ok,
-        exit_code: r.exitCode,
-        error_kind: r.errorKind ?? null,
-        output: r.output,
-      }));
-      const failed = items.filter((r) => !r.ok).map((r) => r.index);
-      const summary = { completed: true, parallel, failed, results: items };
-      return {
-        output: JSON.stringify(summary),
-        exitCode: 0,
-        metadata: { batch: { completed: true, parallel, failed, count: items.length } },
-      };
-    },
+    execute: runBatch,
   });
+  // Well-formed arguments skip zod's second parse; anything else goes through it as before. The
+  // rest of the definition (the lazy schema getter too) is carried over as it is.
+  const parts = Object.getOwnPropertyDescriptors(defined);
+  const execute = (args: BatchArgs, ctx: ToolContext): Promise<ToolResult> => {
+    const fast = wellFormedBatchArgs(args);
+    return fast === undefined ? defined.execute(args, ctx) : runBatch(fast, ctx);
+  };
+  const tool = Object.freeze(
+    Object.defineProperties({}, { ...parts, execute: { ...parts.execute, value: execute } }),
+  ) as Tool<BatchArgs>;
   return markTrustedOrchestrator(tool);
 }

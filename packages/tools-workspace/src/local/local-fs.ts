@@ -20,7 +20,7 @@ import { writeContained } from './contained-write.js';
 import { STAT_ONLY_FLAGS } from './fd-path.js';
 import { mapFsError, throwIfAborted } from './fs-errors.js';
 import { resolveReal, type RealPath } from './real-path.js';
-import { readSmallFile } from './small-read.js';
+import { readSmallContained, readSmallFile } from './small-read.js';
 
 // Non-blocking, so opening a FIFO cannot hang a read; regular files ignore the flag.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
@@ -66,6 +66,11 @@ export class LocalFileSystem implements WorkspaceFileSystem {
 
   async readFile(path: string, options?: WorkspaceCallOptions): Promise<Uint8Array> {
     throwIfAborted(options?.signal, `read ${path}`);
+    // A small regular file inside the root: read with no thread-pool round trip; anything else
+    // (including every refusal and error) takes the ordinary path below, unchanged.
+    const rel = normalizeWorkspacePath(path, { root: this.root });
+    const direct = readSmallContained(this.root, rel, READ_FLAGS);
+    if (direct !== undefined) return direct;
     const entry = await this.open(path, READ_FLAGS);
     const small = options?.signal?.aborted === true ? undefined : readSmallFile(entry.handle.fd);
     if (small !== undefined) {

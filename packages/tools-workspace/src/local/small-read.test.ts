@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import {
   closeSync,
+  constants,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -12,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalWorkspace } from './local-workspace.js';
-import { readSmallFile, SMALL_READ_MAX_BYTES } from './small-read.js';
+import { readSmallContained, readSmallFile, SMALL_READ_MAX_BYTES } from './small-read.js';
 
 const root = (): string => realpathSync(mkdtempSync(join(tmpdir(), 'a3s-small-read-')));
 
@@ -57,5 +59,31 @@ describe('small-file reads', () => {
       // A link out of the workspace is refused before any byte is read, as before.
       await expect(ws.fs.readFile('status')).rejects.toThrow(/outside the workspace/);
     }
+  });
+
+  it('read a small file inside the root without the thread pool; refuse links out and leave others to the ordinary path', async () => {
+    const dir = root();
+    const outside = root();
+    writeFileSync(join(outside, 'secret.txt'), 'not yours');
+    writeFileSync(join(dir, 'in.txt'), 'hello');
+    mkdirSync(join(dir, 'sub'));
+    symlinkSync(join(outside, 'secret.txt'), join(dir, 'out.txt'));
+    symlinkSync(join(dir, 'in.txt'), join(dir, 'alias.txt'));
+    const flags = constants.O_RDONLY | constants.O_NONBLOCK;
+    const ws = new LocalWorkspace({ root: dir });
+    if (process.platform === 'linux') {
+      expect(Buffer.from(readSmallContained(dir, 'in.txt', flags)!).toString()).toBe('hello');
+      expect(Buffer.from(readSmallContained(dir, 'alias.txt', flags)!).toString()).toBe('hello');
+      expect(readSmallContained(dir, 'out.txt', flags)).toBeUndefined();
+      expect(readSmallContained(dir, 'sub', flags)).toBeUndefined();
+      expect(readSmallContained(dir, 'missing.txt', flags)).toBeUndefined();
+      execFileSync('mkfifo', [join(dir, 'pipe')]);
+      // Non-blocking: a FIFO with no writer neither hangs nor is read here.
+      expect(readSmallContained(dir, 'pipe', flags)).toBeUndefined();
+    }
+    expect(Buffer.from(await ws.fs.readFile('alias.txt')).toString()).toBe('hello');
+    await expect(ws.fs.readFile('out.txt')).rejects.toThrow(/outside the workspace/);
+    await expect(ws.fs.readFile('missing.txt')).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
+    await expect(ws.fs.readFile('sub')).rejects.toMatchObject({ code: expect.stringMatching(/^WORKSPACE_/) });
   });
 });

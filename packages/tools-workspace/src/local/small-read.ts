@@ -5,7 +5,8 @@
  * files, anything that is not a regular file, a file that grew meanwhile and any error fall back to
  * the asynchronous read, which then behaves exactly as before (the descriptor's position is untouched).
  */
-import { fstatSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
+import { HAS_PROC_FD, relativeInside } from './fd-path.js';
 
 /** Largest file read synchronously, in bytes. */
 export const SMALL_READ_MAX_BYTES = 64 * 1024;
@@ -30,5 +31,37 @@ export function readSmallFile(fd: number): Uint8Array | undefined {
     return buf.subarray(0, n);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A small regular file at `rel` (lexically clean, relative to the real `root`) read with no trip
+ * through the thread pool at all: opened with `flags` (non-blocking, so a FIFO cannot hang it),
+ * confirmed inside the root from its descriptor (`/proc/self/fd`), read and closed synchronously.
+ * `undefined` for anything else (an error, an escape, not a small regular file, not Linux): the
+ * caller then takes the ordinary path, which opens and checks again and reports as it always has.
+ */
+export function readSmallContained(root: string, rel: string, flags: number): Uint8Array | undefined {
+  if (!HAS_PROC_FD) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(rel === '' ? root : `${root}/${rel}`, flags);
+  } catch {
+    return undefined;
+  }
+  try {
+    const link = readlinkSync(`/proc/self/fd/${fd}`);
+    // A file unlinked after opening reads back as "<path> (deleted)"; its place is still its place.
+    const real = link.endsWith(' (deleted)') ? link.slice(0, -10) : link;
+    if (relativeInside(root, real) === undefined) return undefined;
+    return readSmallFile(fd);
+  } catch {
+    return undefined;
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // A failed close of a descriptor only read from changes nothing.
+    }
   }
 }
