@@ -16,28 +16,44 @@ import { fmt, gc, median } from './util.js';
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const ONLY = process.env.BENCH_ONLY;
 
-/** Runs `ours` and `peer` alternately RUNS times after one warm-up each; prints one row. */
+/** Milliseconds of CPU this process used (all threads, so the collector's helpers count too). */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/**
+ * Runs `ours` and `peer` alternately RUNS times after one warm-up each; prints one row: the
+ * wall-clock medians and pair-by-pair ratio, and the same ratio in CPU time, which a shared,
+ * loaded machine disturbs far less than wall time.
+ */
 async function paired(label: string, peerLabel: string, ours: () => unknown, peer: () => unknown): Promise<void> {
   await ours();
   await peer();
   const a: number[] = [];
   const b: number[] = [];
   const r: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     gc();
     let t0 = performance.now();
+    let c0 = cpuMs();
     await ours();
     const x = performance.now() - t0;
+    const cx = cpuMs() - c0;
     gc();
     t0 = performance.now();
+    c0 = cpuMs();
     await peer();
     const y = performance.now() - t0;
+    const cy = cpuMs() - c0;
     a.push(x);
     b.push(y);
     r.push(x / y);
+    cpu.push(cx / cy);
   }
   console.log(
-    `${label}: ${fmt(median(a), 0)} ms   ${peerLabel}: ${fmt(median(b), 0)} ms   ratio ${fmt(median(r), 2)}x (median of ${RUNS} pairs; min ${fmt(Math.min(...r), 2)}x, max ${fmt(Math.max(...r), 2)}x)`,
+    `${label}: ${fmt(median(a), 0)} ms   ${peerLabel}: ${fmt(median(b), 0)} ms   ratio ${fmt(median(r), 2)}x (median of ${RUNS} pairs; min ${fmt(Math.min(...r), 2)}x, max ${fmt(Math.max(...r), 2)}x)   CPU-time ratio ${fmt(median(cpu), 2)}x (min ${fmt(Math.min(...cpu), 2)}x, max ${fmt(Math.max(...cpu), 2)}x)`,
   );
 }
 

@@ -2,9 +2,9 @@ import { assertJsonValue } from './check.js';
 import { DuplicateFactError, FactSequenceError, FactValidationError } from './errors.js';
 import {
   canonicalJson,
-  checkPlace,
   encodeFact,
-  scanLog,
+  readLines,
+  reusedKey,
   validateDraft,
   type Fact,
   type FactDraft,
@@ -34,9 +34,10 @@ export interface LogDigest {
  * Lookups by key and by cause are O(1); the digest is maintained incrementally.
  */
 export class FactLog {
-  private readonly list: Fact[] = [];
+  private list: Fact[] = [];
   private readonly byKey = new Map<string, Fact>();
-  private readonly causes = new Set<string>();
+  /** Causes of the facts so far; built on the first `hasCause` (opening a log never asks). */
+  private causes: Set<string> | null = null;
   private readonly hash = new Sha256();
   private hashed = 0;
 
@@ -55,15 +56,23 @@ export class FactLog {
 
   /**
    * Reads a log from its text: the same checks and errors as `parseLog` followed by
-   * `new FactLog(facts)`, in one pass (each line is checked once, keys are indexed once).
+   * `new FactLog(facts)`, each line checked once and each key indexed once (the key index
+   * is the check that no key is reused).
    */
   static parse(text: string): ParsedFactLog {
+    const read = readLines(text);
     const log = new FactLog();
-    const tail = scanLog(text, (fact, lineNo) => {
-      checkPlace(log.list.length, log.byKey.has(fact.key), fact, lineNo);
-      log.insert(fact);
-    });
-    return { log, ...tail };
+    const facts = read.facts;
+    const byKey = log.byKey;
+    for (let i = 0; i < facts.length; i++) {
+      const fact = facts[i]!;
+      const size = byKey.size;
+      byKey.set(fact.key, fact);
+      if (byKey.size === size) throw reusedKey(fact, i + 1);
+    }
+    if (read.failed) throw read.error;
+    log.list = facts;
+    return { log, ...read.tail };
   }
 
   /** Every fact, in order. Read-only: the log only changes through `append`. */
@@ -83,7 +92,13 @@ export class FactLog {
 
   /** True when some fact in the log was written by the transition with this key. */
   hasCause(transitionKey: string): boolean {
-    return this.causes.has(transitionKey);
+    let causes = this.causes;
+    if (causes === null) {
+      causes = new Set<string>();
+      for (const fact of this.list) if (fact.cause !== null) causes.add(fact.cause);
+      this.causes = causes;
+    }
+    return causes.has(transitionKey);
   }
 
   /**
@@ -145,6 +160,6 @@ export class FactLog {
   private insert(fact: Fact): void {
     this.list.push(fact);
     this.byKey.set(fact.key, fact);
-    if (fact.cause !== null) this.causes.add(fact.cause);
+    if (fact.cause !== null) this.causes?.add(fact.cause);
   }
 }

@@ -126,61 +126,85 @@ function checkFact(raw: unknown, lineNo: number): Fact {
  * host can truncate it), never thrown, and no complete fact is lost.
  */
 export function parseLog(text: string): ParsedLog {
-  const facts: Fact[] = [];
+  const read = readLines(text);
   const keys = new Set<string>();
-  const tail = scanLog(text, (fact, lineNo) => {
-    checkPlace(facts.length, keys.has(fact.key), fact, lineNo);
-    keys.add(fact.key);
-    facts.push(fact);
-  });
-  return { facts, ...tail };
+  const facts = read.facts;
+  for (let i = 0; i < facts.length; i++) {
+    const size = keys.size;
+    keys.add(facts[i]!.key);
+    if (keys.size === size) throw reusedKey(facts[i]!, i + 1);
+  }
+  if (read.failed) throw read.error;
+  return { facts, ...read.tail };
 }
 
-/** What {@link scanLog} found after the last complete line. */
+/** What {@link parseLog} found after the last complete line. */
 export type LogTail = Omit<ParsedLog, 'facts'>;
 
-/**
- * The line loop of {@link parseLog}: hands every fact to `accept` in order (which checks its
- * place in the log and keeps it) and reports a torn or unterminated last line.
- */
-export function scanLog(text: string, accept: (fact: Fact, lineNo: number) => void): LogTail {
-  let start = 0;
-  let lineNo = 0;
-  while (start < text.length) {
-    lineNo++;
-    const nl = text.indexOf('\n', start);
-    const last = nl === -1;
-    const line = text.slice(start, last ? text.length : nl);
-    if (last) {
-      let fact: Fact;
-      try {
-        fact = parseFactLine(line, lineNo);
-      } catch (e) {
-        const reason = e instanceof FactParseError ? e.message : String(e);
-        return { torn: { line: lineNo, reason, validLength: start } };
-      }
-      accept(fact, lineNo);
-      return { missingFinalNewline: true };
-    }
-    // A line that opens an object is not blank; only others need the (allocating) trim.
-    if (line.charCodeAt(0) !== 123 && line.trim().length === 0) {
-      throw new FactParseError(lineNo, 'json', 'empty line inside the log');
-    }
-    accept(parseFactLine(line, lineNo), lineNo);
-    start = nl + 1;
-  }
-  return {};
+/** The lines of a log read by {@link readLines}: every fact before the first bad line. */
+export interface ReadLines {
+  /** Checked facts with `seq` counting up from 1; their keys are not checked for reuse yet. */
+  readonly facts: Fact[];
+  /** What followed the last complete line. */
+  readonly tail: LogTail;
+  /** True when a line was bad: `error` is what the line threw, and `facts` stop before it. */
+  readonly failed: boolean;
+  readonly error?: unknown;
 }
 
 /**
- * Checks a parsed fact's place: `seq` must follow the `count` facts before it and its key
- * must be new (`keyUsed` false), or a `FactParseError` names the line.
+ * The line loop of {@link parseLog}, first of two passes: checks every line and its `seq`,
+ * stops at the first bad line and reports it without throwing. The caller then checks the
+ * keys of `facts` in order: a reused key there comes before the bad line, so it is thrown
+ * first, and then `error`. The errors are exactly those of checking line by line, but the
+ * key index is built in one tight loop after parsing, which the garbage collector favours.
  */
-export function checkPlace(count: number, keyUsed: boolean, fact: Fact, lineNo: number): void {
+export function readLines(text: string): ReadLines {
+  const facts: Fact[] = [];
+  let start = 0;
+  let lineNo = 0;
+  try {
+    while (start < text.length) {
+      lineNo++;
+      const nl = text.indexOf('\n', start);
+      if (nl === -1) {
+        let fact: Fact;
+        try {
+          fact = parseFactLine(text.slice(start), lineNo);
+        } catch (e) {
+          const reason = e instanceof FactParseError ? e.message : String(e);
+          return { facts, tail: { torn: { line: lineNo, reason, validLength: start } }, failed: false };
+        }
+        checkSeq(facts.length, fact, lineNo);
+        facts.push(fact);
+        return { facts, tail: { missingFinalNewline: true }, failed: false };
+      }
+      const line = text.slice(start, nl);
+      // A line that opens an object is not blank; only others need the (allocating) trim.
+      if (line.charCodeAt(0) !== 123 && line.trim().length === 0) {
+        throw new FactParseError(lineNo, 'json', 'empty line inside the log');
+      }
+      const fact = parseFactLine(line, lineNo);
+      checkSeq(facts.length, fact, lineNo);
+      facts.push(fact);
+      start = nl + 1;
+    }
+  } catch (error) {
+    return { facts, tail: {}, failed: true, error };
+  }
+  return { facts, tail: {}, failed: false };
+}
+
+/** Throws unless `fact.seq` follows the `count` facts before it. */
+function checkSeq(count: number, fact: Fact, lineNo: number): void {
   if (fact.seq !== count + 1) {
     throw new FactParseError(lineNo, 'seq', `must be ${count + 1} (one more than the line before), got ${fact.seq}`);
   }
-  if (keyUsed) throw new FactParseError(lineNo, 'key', `'${fact.key}' is already used by an earlier fact`);
+}
+
+/** The error for a fact on line `lineNo` whose key an earlier fact already has. */
+export function reusedKey(fact: Fact, lineNo: number): FactParseError {
+  return new FactParseError(lineNo, 'key', `'${fact.key}' is already used by an earlier fact`);
 }
 
 /** JSON with object keys sorted, so equal values always encode the same way. */

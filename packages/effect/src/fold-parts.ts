@@ -1,9 +1,8 @@
 /**
- * Building blocks of the incremental fold: one round of tool calls, zero usage, the size a
- * message adds to the context, and the text the model gets for an unanswered question.
+ * Building blocks of the incremental fold: one round of tool calls, zero usage, and the text the
+ * model gets for an unanswered question.
  */
 import type { ToolCall, Usage } from './kinds.js';
-import type { Message } from './state.js';
 
 /** The tool calls of one `model.turn`, resolved one by one. */
 export interface Round {
@@ -14,8 +13,10 @@ export interface Round {
   next: number;
   /** Index in the message list of the assistant message that made these calls. */
   messageIndex: number;
-  readonly resolved: Set<string>;
-  readonly approved: Set<string>;
+  /** Ids of the calls that have a result (made on the first one: most rounds end at once). */
+  resolved: Set<string> | null;
+  /** Ids of the calls the user approved (made on the first approval). */
+  approved: Set<string> | null;
   anyOk: boolean;
 }
 
@@ -28,13 +29,3 @@ export const QUESTION_CARRY_ON =
 
 /** Zero token usage. */
 export const ZERO: Usage = Object.freeze({ input_tokens: 0, output_tokens: 0 });
-
-/** Characters a message adds to the folded context (an assistant's tool calls count by name and arguments). */
-export function messageChars(m: Message): number {
-  if (m.role === 'assistant') {
-    let n = m.text.length;
-    for (const call of m.tool_calls) n += call.name.length + JSON.stringify(call.args).length;
-    return n;
-  }
-  return m.role === 'tool' ? m.output.length : m.text.length;
-}

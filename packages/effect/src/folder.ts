@@ -1,8 +1,9 @@
 import type { Fact } from './fact.js';
+import { assistant, messageChars } from './fold-messages.js';
 import type { PayloadOf, ToolCall, ToolSpec, Usage } from './kinds.js';
 import { resolveRecipe, type Recipe, type ResolvedRecipe } from './recipe.js';
 import type { Counters, FoldState, FoldView, Message, PendingQuestion, Phase, RunInfo } from './state.js';
-import { messageChars, QUESTION_CARRY_ON, ZERO, type Round } from './fold-parts.js';
+import { QUESTION_CARRY_ON, ZERO, type Round } from './fold-parts.js';
 
 /**
  * The incremental fold. `apply` takes one fact in O(1) amortised time (a compaction costs
@@ -140,7 +141,7 @@ export class Folder {
     let first = true;
     for (let i = round.next; i < round.calls.length; i++) {
       const call = round.calls[i]!;
-      if (round.resolved.has(call.id)) continue;
+      if (round.resolved?.has(call.id)) continue;
       this.push({
         role: 'tool',
         tool_call_id: call.id,
@@ -168,7 +169,7 @@ export class Folder {
   /** Moves past resolved calls and decides the phase of the open round. */
   private settleRound(): void {
     const round = this.round!;
-    while (round.next < round.calls.length && round.resolved.has(round.calls[round.next]!.id)) round.next++;
+    while (round.next < round.calls.length && round.resolved?.has(round.calls[round.next]!.id)) round.next++;
     if (round.next === round.calls.length) {
       if (round.anyOk) this.c.tool_rounds++;
       this.round = null;
@@ -177,7 +178,7 @@ export class Folder {
     }
     const call = round.calls[round.next]!;
     if (this.c.tool_results_ok >= this.recipe.tool_budget) this.phase = 'deny';
-    else if (call.needs_confirmation && !round.approved.has(call.id)) this.phase = 'confirm';
+    else if (call.needs_confirmation && !round.approved?.has(call.id)) this.phase = 'confirm';
     else this.phase = 'tool';
   }
 
@@ -214,10 +215,10 @@ export class Folder {
     };
     const d = p.decision;
     // Only a non-empty list is carried, so logs without blocks fold exactly as before.
-    const reasoning = p.reasoning_blocks && p.reasoning_blocks.length > 0 ? { reasoning: p.reasoning_blocks } : {};
+    const reasoning = p.reasoning_blocks && p.reasoning_blocks.length > 0 ? p.reasoning_blocks : null;
     if (d.kind === 'text') {
       this.assistantText = d.text;
-      this.push({ role: 'assistant', text: d.text, tool_calls: [], seq: fact.seq, ...reasoning });
+      this.push(assistant(d.text, [], fact.seq, reasoning));
       this.phase = 'done';
     } else if (d.kind === 'question') {
       this.assistantText = '';
@@ -232,17 +233,11 @@ export class Folder {
         turn: this.c.turn,
         cycle,
       };
-      this.push({
-        role: 'assistant',
-        text: d.context ? `${d.context}\n\n${d.question}` : d.question,
-        tool_calls: [],
-        seq: fact.seq,
-        ...reasoning,
-      });
+      this.push(assistant(d.context ? `${d.context}\n\n${d.question}` : d.question, [], fact.seq, reasoning));
       this.phase = 'question';
     } else {
       this.assistantText = d.text ?? '';
-      this.push({ role: 'assistant', text: d.text ?? '', tool_calls: d.calls, seq: fact.seq, ...reasoning });
+      this.push(assistant(d.text ?? '', d.calls, fact.seq, reasoning));
       const messageIndex = this.msgs.length - 1;
       this.round = {
         turn: this.c.turn,
@@ -250,8 +245,8 @@ export class Folder {
         calls: d.calls,
         next: 0,
         messageIndex,
-        resolved: new Set(),
-        approved: new Set(),
+        resolved: null,
+        approved: null,
         anyOk: false,
       };
       this.settleRound();
@@ -262,12 +257,13 @@ export class Folder {
     const round = this.round;
     if (
       !round ||
-      round.resolved.has(p.tool_call_id) ||
+      round.resolved?.has(p.tool_call_id) ||
       !round.calls.some((c, i) => i >= round.next && c.id === p.tool_call_id)
     ) {
       this.c.ignored++;
       return;
     }
+    round.resolved ??= new Set();
     round.resolved.add(p.tool_call_id);
     if (p.ok) {
       this.c.tool_results_ok++;
@@ -295,6 +291,7 @@ export class Folder {
       return;
     }
     if (p.approved) {
+      round.approved ??= new Set();
       round.approved.add(call.id);
       this.settleRound();
       return;

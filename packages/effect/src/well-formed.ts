@@ -18,6 +18,8 @@ interface CheckedFact {
 type Check = (p: Obj) => boolean;
 
 const KNOWN = new Set<string>(FACT_KINDS_V1);
+/** The fields of a fact in the order `encodeFact` writes them. */
+const ORDER: readonly string[] = ['seq', 'type', 'key', 'cause', 'payload'];
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): v is string => typeof v === 'string';
@@ -165,8 +167,12 @@ export function wellFormedDraft(type: unknown, key: unknown, payload: unknown): 
 export function wellFormedFact(raw: unknown): CheckedFact | undefined {
   if (!isObj(raw)) return undefined;
   let fields = 0;
+  let ordered = true;
   for (const k in raw) {
-    if (k !== 'seq' && k !== 'type' && k !== 'key' && k !== 'cause' && k !== 'payload') return undefined;
+    if (k !== ORDER[fields]) {
+      if (k !== 'seq' && k !== 'type' && k !== 'key' && k !== 'cause' && k !== 'payload') return undefined;
+      ordered = false;
+    }
     fields++;
   }
   if (fields !== 5) return undefined;
@@ -174,5 +180,6 @@ export function wellFormedFact(raw: unknown): CheckedFact | undefined {
   if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) return undefined;
   if (cause !== null && typeof cause !== 'string') return undefined;
   if (!wellFormedDraft(type, key, payload)) return undefined;
-  return { seq, type: type as string, key: key as string, cause, payload };
+  // A line in the order `encodeFact` writes already is the fact: keep it rather than copy it.
+  return ordered ? (raw as unknown as CheckedFact) : { seq, type: type as string, key: key as string, cause, payload };
 }

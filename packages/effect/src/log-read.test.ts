@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { FactParseError } from './errors.js';
+import { encodeFact, type Fact, parseLog } from './fact.js';
+import { FactLog } from './fact-log.js';
+import { fold } from './folder.js';
+
+// Reading a log checks lines and seq first and indexes keys afterwards, keeps a line that is
+// already in `encodeFact` order as the fact itself, and builds the cause index on first use.
+// These pin that the errors, facts, digest and fold are those of checking line by line.
+
+const fact = (seq: number, key: string, cause: string | null = null): Fact => ({
+  seq,
+  type: 'user.message',
+  key,
+  cause,
+  payload: { text: `t${seq}`, source: 'user' },
+});
+const lines = (...xs: string[]): string => xs.map((x) => `${x}\n`).join('');
+
+/** The error both readers throw for `text` (they must agree), or undefined. */
+function errorOf(text: string): FactParseError | undefined {
+  let a: unknown;
+  let b: unknown;
+  try {
+    parseLog(text);
+  } catch (e) {
+    a = e;
+  }
+  try {
+    FactLog.parse(text);
+  } catch (e) {
+    b = e;
+  }
+  expect(String(b)).toBe(String(a));
+  if (a !== undefined) expect(a).toBeInstanceOf(FactParseError);
+  return a as FactParseError | undefined;
+}
+
+describe('reading a log: errors come in line order', () => {
+  it('a reused key before a bad line is reported, not the bad line', () => {
+    const text = lines(encodeFact(fact(1, 'a')), encodeFact(fact(2, 'a')), encodeFact(fact(3, 'b')), 'not json');
+    const e = errorOf(text)!;
+    expect([e.line, e.field]).toEqual([2, 'key']);
+    expect(e.message).toContain("'a' is already used by an earlier fact");
+  });
+
+  it('a bad line before a reused key is reported, not the key', () => {
+    for (const bad of ['not json', '', encodeFact(fact(9, 'x')), encodeFact({ ...fact(2, 'x'), cause: 5 as never })]) {
+      const text = lines(encodeFact(fact(1, 'a')), bad, encodeFact(fact(3, 'a')));
+      const e = errorOf(text)!;
+      expect(e.line).toBe(2);
+      expect(e.field).not.toBe('key');
+    }
+  });
+
+  it('a bad seq on the line that also reuses a key is a seq error (seq is checked first)', () => {
+    const e = errorOf(lines(encodeFact(fact(1, 'a')), encodeFact(fact(3, 'a'))))!;
+    expect([e.line, e.field]).toEqual([2, 'seq']);
+  });
+
+  it('a torn tail is reported after good lines, but a reused key before it still throws', () => {
+    const good = lines(encodeFact(fact(1, 'a')), encodeFact(fact(2, 'b')));
+    const torn = `${good}{"seq":3,"ty`;
+    expect(errorOf(torn)).toBeUndefined();
+    const { log, torn: t } = FactLog.parse(torn);
+    expect(log.facts.map((f) => f.key)).toEqual(['a', 'b']);
+    expect(t).toMatchObject({ line: 3, validLength: good.length });
+    expect(parseLog(torn).torn).toEqual(t);
+    const e = errorOf(`${lines(encodeFact(fact(1, 'a')), encodeFact(fact(2, 'a')))}{"seq":3,"ty`)!;
+    expect([e.line, e.field]).toEqual([2, 'key']);
+  });
+
+  it('an unterminated last line that reuses a key or breaks seq is an error, not a torn write', () => {
+    const first = lines(encodeFact(fact(1, 'a')));
+    expect(errorOf(first + encodeFact(fact(2, 'a')))?.field).toBe('key');
+    expect(errorOf(first + encodeFact(fact(5, 'b')))?.field).toBe('seq');
+    expect(parseLog(first + encodeFact(fact(2, 'b'))).missingFinalNewline).toBe(true);
+  });
+});
+
+describe('reading a log: the facts, digest and fold are unchanged', () => {
+  const facts = [fact(1, 'a'), fact(2, 'b', 'infer:1:0'), fact(3, 'c', 'infer:1:0')];
+
+  it('lines in encodeFact order and in another order read as equal facts with the fields in order', () => {
+    const ordered = lines(...facts.map(encodeFact));
+    const shuffled = lines(
+      ...facts.map((f) => JSON.stringify({ payload: f.payload, key: f.key, cause: f.cause, type: f.type, seq: f.seq })),
+    );
+    for (const text of [ordered, shuffled]) {
+      const { log } = FactLog.parse(text);
+      expect(log.facts).toEqual(facts);
+      expect(parseLog(text).facts).toEqual(facts);
+      for (const f of log.facts) expect(Object.keys(f)).toEqual(['seq', 'type', 'key', 'cause', 'payload']);
+      expect(log.digest()).toEqual(new FactLog(facts).digest());
+      expect(fold(log.facts)).toEqual(fold(facts));
+      expect(log.get('b')).toBe(log.facts[1]);
+    }
+  });
+
+  it('the cause index answers on a read log, before and after appends', () => {
+    const text = lines(...facts.map(encodeFact));
+    const early = FactLog.parse(text).log;
+    expect(early.hasCause('infer:1:0')).toBe(true);
+    expect(early.hasCause('infer:2:0')).toBe(false);
+    early.append([{ type: 'user.message', key: 'd', payload: { text: 'x', source: 'user' } }], 'infer:2:0');
+    expect(early.hasCause('infer:2:0')).toBe(true);
+    const late = FactLog.parse(text).log;
+    late.append([{ type: 'user.message', key: 'd', payload: { text: 'x', source: 'user' } }], 'infer:2:0');
+    expect(late.hasCause('infer:2:0')).toBe(true);
+    expect(late.hasCause('infer:1:0')).toBe(true);
+    expect(late.hasCause('infer:3:0')).toBe(false);
+  });
+});
