@@ -36,6 +36,7 @@ export class LspClient {
   readonly #versions = new Map<string, number>();
   readonly #texts = new Map<string, string>();
   readonly #published = new Map<string, Published>();
+  readonly #pulled = new Map<string, readonly LspDiagnostic[]>();
   readonly #waiters = new Set<() => void>();
   #exited = false;
   #exitListeners: (() => void)[] = [];
@@ -152,6 +153,7 @@ export class LspClient {
     if (this.#texts.get(uri) === text) return false;
     this.#versions.set(uri, version + 1);
     this.#texts.set(uri, text);
+    this.#pulled.delete(uri);
     void this.#connection.sendNotification('textDocument/didChange', {
       textDocument: { uri, version: version + 1 },
       contentChanges: [{ text }],
@@ -172,6 +174,16 @@ export class LspClient {
   /** The latest diagnostics published for a document. */
   diagnostics(absPath: string): readonly LspDiagnostic[] {
     return this.#published.get(uriOf(absPath))?.diagnostics ?? [];
+  }
+
+  /** The latest diagnostics known for a document: pulled (see {@link remember}) or else published. */
+  lastDiagnostics(absPath: string): readonly LspDiagnostic[] {
+    return this.#pulled.get(uriOf(absPath)) ?? this.diagnostics(absPath);
+  }
+
+  /** Records diagnostics pulled from the server for the document's current text. */
+  remember(absPath: string, diagnostics: readonly LspDiagnostic[]): void {
+    this.#pulled.set(uriOf(absPath), diagnostics);
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * Diagnostics on write: middleware on `write`, `edit`, `patch` and `resolve`. After a successful
  * write, each changed file a server can serve is synced (`didOpen`/`didChange`, `didSave`), its
- * diagnostics are awaited until they settle (quiet for 150 ms, at most 3 s), and the errors and
+ * diagnostics are asked for (TypeScript) or awaited until the published ones settle (quiet for
+ * 150 ms, at most 3 s; 15 s for a file the server had not opened yet), and the errors and
  * warnings the write introduced and the run has not seen yet are appended to the tool's result.
  * A file no server can serve costs nothing beyond a few cached checks; no server starts for it.
  */
@@ -26,7 +27,7 @@ export const DIAGNOSTICS_ON_WRITE_TOOLS: readonly string[] = [
 const MAX_FILES = 20;
 const MAX_SHOWN = 30;
 /** The first write of a file may wait longer: the server may still be loading the project. */
-const COLD_CAP_MS = 10_000;
+const COLD_CAP_MS = 15_000;
 
 function changedPaths(result: ToolResult): string[] {
   const changes = (result.metadata as { changes?: unknown } | undefined)?.changes;
@@ -53,7 +54,7 @@ async function newDiagnostics(
   if (!sup.availability(abs).ok) return undefined;
   const { client } = await sup.clientFor(abs);
   const wasOpen = client.isOpen(abs);
-  const baseline = new Set(wasOpen ? client.diagnostics(abs).map(ledgerKey) : []);
+  const baseline = new Set(wasOpen ? client.lastDiagnostics(abs).map(ledgerKey) : []);
   const before = client.publications(abs);
   const f = await syncFile(sup, path);
   f.client.save(f.abs, f.text);

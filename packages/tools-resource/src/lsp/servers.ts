@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import type { LspDiagnostic } from './protocol.js';
 
 /** How to start one server. */
 export interface ServerCommand {
@@ -14,6 +15,9 @@ export interface ServerCommand {
   /** Sent as `initializationOptions`. */
   readonly initializationOptions?: Record<string, unknown>;
 }
+
+/** Sends one request to a running server. */
+export type DiagnosticsRequester = (method: string, params: unknown, signal: AbortSignal) => Promise<unknown>;
 
 /** One language server the pack can run. */
 export interface ServerSpec {
@@ -27,6 +31,11 @@ export interface ServerSpec {
   languageId(path: string): string;
   /** The command, or a reason the binary does not resolve. */
   resolve(): ServerCommand | { readonly missing: string };
+  /**
+   * Asks the server for a synced file's diagnostics directly, when it has a way to (instead of
+   * waiting for its published diagnostics to settle).
+   */
+  pull?(request: DiagnosticsRequester, uri: string, signal: AbortSignal): Promise<LspDiagnostic[]>;
   /** The project checker for `diagnostics "*"` (`root` is the project root). */
   checker?(root: string): ServerCommand | { readonly missing: string };
 }
@@ -73,6 +82,29 @@ const TS_EXT: Record<string, string> = {
   '.jsx': 'javascriptreact',
 };
 
+interface TsDiagnostic {
+  start: { line: number; offset: number };
+  end: { line: number; offset: number };
+  text: string;
+  code?: number;
+  category?: string;
+}
+
+const TS_SEVERITY: Record<string, number> = { error: 1, warning: 2, message: 3, suggestion: 4 };
+
+function fromTsDiagnostic(d: TsDiagnostic): LspDiagnostic {
+  return {
+    range: {
+      start: { line: d.start.line - 1, character: d.start.offset - 1 },
+      end: { line: d.end.line - 1, character: d.end.offset - 1 },
+    },
+    severity: TS_SEVERITY[d.category ?? 'error'] ?? 1,
+    ...(d.code === undefined ? {} : { code: d.code }),
+    source: 'typescript',
+    message: d.text,
+  };
+}
+
 /** Every server the pack knows, in lookup order. */
 export const LSP_SERVERS: readonly ServerSpec[] = [
   {
@@ -92,9 +124,23 @@ export const LSP_SERVERS: readonly ServerSpec[] = [
         args: [cli, '--stdio'],
         initializationOptions: {
           tsserver: { path: tsserver },
+          disableAutomaticTypingAcquisition: true,
           preferences: { includeCompletionsForModuleExports: false },
         },
       };
+    },
+    async pull(request, uri, signal) {
+      const out: LspDiagnostic[] = [];
+      for (const command of ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync']) {
+        const answer = (await request(
+          'workspace/executeCommand',
+          { command: 'typescript.tsserverRequest', arguments: [command, { file: uri }] },
+          signal,
+        )) as { success?: boolean; body?: TsDiagnostic[] } | null;
+        if (answer?.success !== true || !Array.isArray(answer.body)) throw new Error(`${command} failed`);
+        out.push(...answer.body.map(fromTsDiagnostic));
+      }
+      return out;
     },
     checker(root) {
       const tsc = npmBin('typescript', 'bin/tsc');

@@ -1,6 +1,6 @@
 /** Bringing a workspace file into a server: read it, open or update it, return its text. */
 import { readFile } from 'node:fs/promises';
-import type { LspClient } from './client.js';
+import { type LspClient, uriOf } from './client.js';
 import { LspError } from './lsp-errors.js';
 import type { LspDiagnostic } from './protocol.js';
 import type { LspSupervisor } from './supervisor.js';
@@ -37,13 +37,21 @@ export async function syncFile(sup: LspSupervisor, file: string): Promise<Synced
  * The file's diagnostics once settled after a sync that followed publication `before`: at once
  * when nothing was sent and the server already published for this text, else after the wait.
  */
-export function settleAfterSync(
+export async function settleAfterSync(
   f: SyncedFile,
   before: number,
   signal: AbortSignal,
   capMs?: number,
 ): Promise<{ diagnostics: readonly LspDiagnostic[]; settled: boolean }> {
-  if (!f.sent && f.client.publications(f.abs) > 0)
-    return Promise.resolve({ diagnostics: f.client.diagnostics(f.abs), settled: true });
+  if (f.spec.pull !== undefined) {
+    try {
+      const diagnostics = await f.spec.pull((m, p, s) => f.client.request(m, p, s), uriOf(f.abs), signal);
+      f.client.remember(f.abs, diagnostics);
+      return { diagnostics, settled: true };
+    } catch {
+      // fall back to the published diagnostics
+    }
+  }
+  if (!f.sent && f.client.publications(f.abs) > 0) return { diagnostics: f.client.diagnostics(f.abs), settled: true };
   return f.client.settle(f.abs, before, signal, undefined, capMs);
 }
