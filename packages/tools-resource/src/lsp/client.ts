@@ -225,14 +225,20 @@ export class LspClient {
     if (this.#exited) throw new Error('the server is not running');
     const work = this.#connection.sendRequest<T>(method, params);
     const races: Promise<T>[] = [work, timeout(REQUEST_TIMEOUT_MS, method)];
+    let onAbort: (() => void) | undefined;
     if (signal !== undefined)
       races.push(
         new Promise<never>((_, reject) => {
           if (signal.aborted) reject(signal.reason);
-          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+          onAbort = () => reject(signal.reason);
+          signal.addEventListener('abort', onAbort, { once: true });
         }),
       );
-    return Promise.race(races);
+    try {
+      return await Promise.race(races);
+    } finally {
+      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Shuts the server down (politely, then by signal). */
