@@ -23,6 +23,7 @@ const HEAVY = [
   'playwright-core',
   '@modelcontextprotocol/sdk',
   'web-tree-sitter',
+  'vscode-jsonrpc',
 ];
 
 // Records every module a process loads: ESM through a resolve hook (it runs on the hooks thread,
@@ -78,6 +79,13 @@ describe('fast start: heavy dependencies load on first use', () => {
     expect(heavyLoaded(['--input-type=module', '-e', `await import(${ast})`])).toEqual([]);
     const use = `const m = await import(${ast}); const r = await m.openAstResource(); await r.compile(m.languageById('typescript'), 'f($X)'); await r.close();`;
     expect(heavyLoaded(['--input-type=module', '-e', use])).toEqual(['web-tree-sitter']);
+  });
+
+  it('the lsp pack loads vscode-jsonrpc only when a server starts, never for a file no server can serve', () => {
+    const lsp = JSON.stringify(dist('tools-resource', 'lsp.js'));
+    writeFileSync(join(scratch, 'notes.md'), '# notes\n');
+    const probe = `const m = await import(${lsp}); const r = m.openLspResource(); const s = r.supervisor(${JSON.stringify(scratch)}); const a = s.availability(${JSON.stringify(join(scratch, 'notes.md'))}); if (a.ok) throw new Error('served'); await r.close();`;
+    expect(heavyLoaded(['--input-type=module', '-e', probe])).toEqual([]);
   });
 
   it('`a3s run` with a one-turn scripted model loads none of them', () => {

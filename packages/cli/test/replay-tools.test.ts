@@ -61,6 +61,7 @@ describe('a3s replay, tools, sessions', () => {
       'web_fetch',
       'web_search',
       'ast_grep',
+      'lsp',
       'task',
       'parallel_task',
       'task_result',

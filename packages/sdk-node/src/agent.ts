@@ -22,6 +22,7 @@ import {
 import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
 import { webToolPack, type WebToolsOptions } from '@a3s-code/tools-web';
 import { astToolPack } from '@a3s-code/tools-resource/ast';
+import { lspToolPack } from '@a3s-code/tools-resource/lsp';
 import type { McpServerStatus } from '@a3s-code/mcp';
 import { AgentLayers, type AgentLayer } from './agent-layer.js';
 import { resolveApproval, withReadTools, type ApprovalOptions } from './approver.js';
@@ -273,11 +274,14 @@ export class Agent {
 /**
  * The packs of a session: the workspace pack (unless turned off), the web pack (unless the host
  * registers it itself), the ast pack with the workspace pack (unless the host registers it; its
- * parser loads on the first ast call), then the host's packs. The web pack follows the `web` setting.
+ * parser loads on the first ast call), the lsp pack with the workspace pack (unless the host
+ * registers it; a language server starts only when a file needs one), then the host's packs. The
+ * web pack follows the `web` setting.
  */
 function defaultPacks(workspaceTools: boolean, hostPacks: readonly ToolPack[]): ToolPack[] {
   const hosted = (pack: ToolPack) => hostPacks.some((p) => p.name === pack.name);
   const web = hosted(webToolPack) ? [] : [webToolPack];
   const ast = workspaceTools && !hosted(astToolPack) ? [astToolPack] : [];
-  return [...(workspaceTools ? [workspaceToolPack] : []), ...web, ...ast, ...hostPacks];
+  const lsp = workspaceTools && !hosted(lspToolPack) ? [lspToolPack] : [];
+  return [...(workspaceTools ? [workspaceToolPack] : []), ...web, ...ast, ...lsp, ...hostPacks];
 }

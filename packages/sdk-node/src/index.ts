@@ -105,3 +105,5 @@ export { WebError } from '@a3s-code/tools-web';
 export type { WebToolsOptions } from '@a3s-code/tools-web';
 export { AstError } from '@a3s-code/tools-resource/ast';
 export type { AstErrorCode } from '@a3s-code/tools-resource/ast';
+export { LspError } from '@a3s-code/tools-resource/lsp';
+export type { LspErrorCode } from '@a3s-code/tools-resource/lsp';

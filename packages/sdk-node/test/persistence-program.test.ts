@@ -211,6 +211,7 @@ describe('surface', () => {
       'web_fetch',
       'web_search',
       'ast_grep',
+      'lsp',
       'task',
       'parallel_task',
       'task_result',

@@ -142,7 +142,18 @@ function runWithMiddleware(
   for (let i = middleware.length - 1; i >= 0; i--) {
     const mw = middleware[i]!;
     const inner = next;
-    next = async (a) => mw.wrap({ tool, args: a, ctx: mwCtx }, inner);
+    const own = mw.requires ?? [];
+    const mwCtxOwn: ToolContext =
+      own.length === 0
+        ? mwCtx
+        : {
+            ...mwCtx,
+            resource: <H extends OpenedResource>(capability: ResourceCapability) =>
+              own.includes(capability) && k.resources !== undefined
+                ? (k.resources.acquire(capability) as Promise<H>)
+                : mwCtx.resource<H>(capability),
+          };
+    next = async (a) => mw.wrap({ tool, args: a, ctx: mwCtxOwn }, inner);
   }
   return next(args);
 }

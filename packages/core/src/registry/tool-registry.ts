@@ -152,6 +152,16 @@ export class ToolRegistry {
     if (!Array.isArray(middleware.tools) || middleware.tools.some((t) => typeof t !== 'string')) {
       throw new ToolDefinitionError(`middleware '${middleware.name}'`, 'tools', 'must be an array of tool names');
     }
+    if (
+      middleware.requires !== undefined &&
+      (!Array.isArray(middleware.requires) ||
+        middleware.requires.some((c) => typeof c !== 'string' || !c.startsWith('resource.')))
+    )
+      throw new ToolDefinitionError(
+        `middleware '${middleware.name}'`,
+        'requires',
+        "must be an array of 'resource.<name>' capabilities",
+      );
     if (typeof middleware.wrap !== 'function')
       throw new ToolDefinitionError(`middleware '${middleware.name}'`, 'wrap', 'must be a function');
     this.#middleware.push(middleware);

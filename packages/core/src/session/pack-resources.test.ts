@@ -74,6 +74,54 @@ describe('packs plugged into sessions', () => {
     expect(session.resources().find((r) => r.capability === 'resource.probe')?.state).toBe('closed');
   });
 
+  it('middleware that requires a resource reaches it while wrapping another tool; without `requires` it may not', async () => {
+    const ws = workspace();
+    const { pack, seen } = probePack();
+    const wrapping = (requires: boolean) =>
+      defineToolPack({
+        name: 'wrapper-pack',
+        version: '1.0.0',
+        tools: [
+          defineTool({
+            name: 'plain',
+            description: 'returns ok',
+            input: z.object({}),
+            tier: 'read',
+            execute: async () => ({ output: 'ok', exitCode: 0 }),
+          }),
+        ],
+        middleware: [
+          {
+            name: 'stamp',
+            tools: ['plain'],
+            ...(requires ? { requires: ['resource.probe' as const] } : {}),
+            wrap: async (call, next) => {
+              const r = await next(call.args);
+              const probe = await call.ctx.resource<Probe>('resource.probe').then(
+                (p) => p.stamp,
+                (e: Error) => e.message,
+              );
+              return { ...r, output: `${r.output} | ${probe}` };
+            },
+          },
+        ],
+      });
+    for (const requires of [true, false]) {
+      const agent = await Agent.create({
+        model: new ScriptedLlmClient([]),
+        tools: [pack, wrapping(requires)],
+        workspace: ws.services,
+        clock: () => 7,
+      });
+      const session = await agent.session(ws.dir, { sessionId: `s-${requires}` });
+      sessions.push(session);
+      const out = (await session.tool('plain', {})).output;
+      if (requires) expect(out).toBe('ok | opened for s-true at 7');
+      else expect(out).toMatch(/^ok \| .*does not require it/);
+    }
+    expect(seen.opened).toBe(1);
+  });
+
   it("the session's settings decide whether a resource is attached; a listed surface never opens a lazy one", async () => {
     const ws = workspace();
     const { pack, seen } = probePack();

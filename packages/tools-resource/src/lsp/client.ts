@@ -1,0 +1,288 @@
+/**
+ * One running language server: a child process speaking JSON-RPC over stdio through
+ * `vscode-jsonrpc/node` (imported here, on first start, never at module load). It answers the
+ * server's requests a client must answer (`workspace/configuration`,
+ * `window/workDoneProgress/create`, `client/registerCapability`), keeps the documents it opened in
+ * sync, and records the diagnostics the server publishes.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
+import type { LspDiagnostic } from './protocol.js';
+import type { ServerCommand } from './servers.js';
+
+/** How long diagnostics must stay quiet before they count as settled, and the cap on the wait. */
+export const DIAGNOSTICS_QUIET_MS = 150;
+/** The longest wait for a file's diagnostics after a change. */
+export const DIAGNOSTICS_CAP_MS = 3000;
+const REQUEST_TIMEOUT_MS = 20_000;
+
+interface Published {
+  diagnostics: readonly LspDiagnostic[];
+  /** Counts publications for the uri. */
+  count: number;
+  at: number;
+}
+
+/** The file URI of an absolute path. */
+export function uriOf(absPath: string): string {
+  return pathToFileURL(absPath).href;
+}
+
+/** A started, initialized server. */
+export class LspClient {
+  readonly #process: ChildProcess;
+  readonly #connection: MessageConnection;
+  readonly #versions = new Map<string, number>();
+  readonly #texts = new Map<string, string>();
+  readonly #published = new Map<string, Published>();
+  readonly #pulled = new Map<string, readonly LspDiagnostic[]>();
+  readonly #waiters = new Set<() => void>();
+  #exited = false;
+  #exitListeners: (() => void)[] = [];
+  /** Milliseconds from spawn to `initialized`. */
+  startMs = 0;
+
+  private constructor(process: ChildProcess, connection: MessageConnection) {
+    this.#process = process;
+    this.#connection = connection;
+    process.once('exit', () => {
+      this.#exited = true;
+      for (const l of this.#exitListeners) l();
+      for (const w of this.#waiters) w();
+    });
+  }
+
+  /** Spawns the server in `root`, initializes it and returns the client. */
+  static async start(cmd: ServerCommand, root: string, languageIds: readonly string[]): Promise<LspClient> {
+    const t0 = performance.now();
+    const rpc = await import('vscode-jsonrpc/node');
+    const child = spawn(cmd.command, [...cmd.args], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] });
+    const failed = new Promise<never>((_, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code, sig) =>
+        reject(new Error(`the server exited during start (code ${code}, signal ${sig})`)),
+      );
+    });
+    failed.catch(() => {});
+    const connection = rpc.createMessageConnection(
+      new rpc.StreamMessageReader(child.stdout!),
+      new rpc.StreamMessageWriter(child.stdin!),
+    );
+    const client = new LspClient(child, connection);
+    connection.onRequest('workspace/configuration', (params: { items?: unknown[] }) =>
+      (params.items ?? []).map(() => null),
+    );
+    connection.onRequest('window/workDoneProgress/create', () => null);
+    connection.onRequest('client/registerCapability', () => null);
+    connection.onRequest('client/unregisterCapability', () => null);
+    connection.onRequest('workspace/workspaceFolders', () => [{ uri: uriOf(root), name: 'root' }]);
+    connection.onRequest('window/showMessageRequest', () => null);
+    connection.onRequest('workspace/applyEdit', () => ({
+      applied: false,
+      failureReason: 'edits go through lsp_rename',
+    }));
+    connection.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: LspDiagnostic[] }) =>
+      client.#publish(p.uri, p.diagnostics),
+    );
+    connection.onError(() => {});
+    child.stdin!.on('error', () => {});
+    connection.listen();
+    const init = connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: uriOf(root),
+      workspaceFolders: [{ uri: uriOf(root), name: 'root' }],
+      initializationOptions: cmd.initializationOptions ?? {},
+      capabilities: {
+        workspace: { configuration: true, workspaceFolders: true, workspaceEdit: { documentChanges: true } },
+        textDocument: {
+          synchronization: { didSave: true },
+          publishDiagnostics: { relatedInformation: false },
+          hover: { contentFormat: ['plaintext', 'markdown'] },
+          definition: { linkSupport: true },
+          typeDefinition: { linkSupport: true },
+          implementation: { linkSupport: true },
+          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+          rename: { prepareSupport: false },
+          codeAction: {
+            codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'refactor', 'source'] } },
+          },
+        },
+        window: { workDoneProgress: true },
+      },
+    });
+    try {
+      await Promise.race([init, failed, timeout(REQUEST_TIMEOUT_MS, 'initialize')]);
+    } catch (error) {
+      client.#kill();
+      throw error;
+    }
+    void connection.sendNotification('initialized', {});
+    void languageIds;
+    client.startMs = performance.now() - t0;
+    return client;
+  }
+
+  /** True once the process has exited. */
+  get exited(): boolean {
+    return this.#exited;
+  }
+
+  /** Calls `listener` when the process exits. */
+  onExit(listener: () => void): void {
+    this.#exitListeners.push(listener);
+  }
+
+  /** Whether the document is open. */
+  isOpen(absPath: string): boolean {
+    return this.#versions.has(uriOf(absPath));
+  }
+
+  /** Opens the document, or sends its new text when open and changed; returns whether anything was sent. */
+  sync(absPath: string, languageId: string, text: string): boolean {
+    const uri = uriOf(absPath);
+    const version = this.#versions.get(uri);
+    if (version === undefined) {
+      this.#versions.set(uri, 1);
+      this.#texts.set(uri, text);
+      void this.#connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId, version: 1, text },
+      });
+      return true;
+    }
+    if (this.#texts.get(uri) === text) return false;
+    this.#versions.set(uri, version + 1);
+    this.#texts.set(uri, text);
+    this.#pulled.delete(uri);
+    void this.#connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: version + 1 },
+      contentChanges: [{ text }],
+    });
+    return true;
+  }
+
+  /** Sends `didSave` with the text. */
+  save(absPath: string, text: string): void {
+    void this.#connection.sendNotification('textDocument/didSave', { textDocument: { uri: uriOf(absPath) }, text });
+  }
+
+  /** The publication count of a document (to wait for the next one). */
+  publications(absPath: string): number {
+    return this.#published.get(uriOf(absPath))?.count ?? 0;
+  }
+
+  /** The latest diagnostics published for a document. */
+  diagnostics(absPath: string): readonly LspDiagnostic[] {
+    return this.#published.get(uriOf(absPath))?.diagnostics ?? [];
+  }
+
+  /** The latest diagnostics known for a document: pulled (see {@link remember}) or else published. */
+  lastDiagnostics(absPath: string): readonly LspDiagnostic[] {
+    return this.#pulled.get(uriOf(absPath)) ?? this.diagnostics(absPath);
+  }
+
+  /** Records diagnostics pulled from the server for the document's current text. */
+  remember(absPath: string, diagnostics: readonly LspDiagnostic[]): void {
+    this.#pulled.set(uriOf(absPath), diagnostics);
+  }
+
+  /**
+   * Waits until the server published diagnostics for the document after publication `after`
+   * and then stayed quiet for `quietMs`, or `capMs` passed; returns the latest diagnostics and
+   * whether they settled.
+   */
+  async settle(
+    absPath: string,
+    after: number,
+    signal: AbortSignal,
+    quietMs = DIAGNOSTICS_QUIET_MS,
+    capMs = DIAGNOSTICS_CAP_MS,
+  ): Promise<{ diagnostics: readonly LspDiagnostic[]; settled: boolean }> {
+    const uri = uriOf(absPath);
+    const deadline = performance.now() + capMs;
+    for (;;) {
+      const p = this.#published.get(uri);
+      const now = performance.now();
+      if (p !== undefined && p.count > after && now - p.at >= quietMs)
+        return { diagnostics: p.diagnostics, settled: true };
+      if (now >= deadline || this.#exited || signal.aborted)
+        return { diagnostics: p?.diagnostics ?? [], settled: false };
+      const wait = p !== undefined && p.count > after ? quietMs - (now - p.at) : deadline - now;
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          this.#waiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.max(1, Math.min(wait, deadline - now)));
+        this.#waiters.add(done);
+      });
+    }
+  }
+
+  /** Sends a request; rejects on the server's error, an exit, the signal or a 20 s timeout. */
+  async request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
+    if (this.#exited) throw new Error('the server is not running');
+    const work = this.#connection.sendRequest<T>(method, params);
+    const races: Promise<T>[] = [work, timeout(REQUEST_TIMEOUT_MS, method)];
+    let onAbort: (() => void) | undefined;
+    if (signal !== undefined)
+      races.push(
+        new Promise<never>((_, reject) => {
+          if (signal.aborted) reject(signal.reason);
+          onAbort = () => reject(signal.reason);
+          signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      );
+    try {
+      return await Promise.race(races);
+    } finally {
+      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Shuts the server down (politely, then by signal). */
+  async close(): Promise<void> {
+    if (this.#exited) return;
+    try {
+      await Promise.race([this.#connection.sendRequest('shutdown'), timeout(500, 'shutdown')]);
+      void this.#connection.sendNotification('exit');
+    } catch {
+      // killed below
+    }
+    await new Promise<void>((resolve) => {
+      if (this.#exited) return resolve();
+      const t = setTimeout(() => {
+        this.#kill();
+        resolve();
+      }, 300);
+      this.onExit(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+    this.#connection.dispose();
+  }
+
+  /** Kills the process at once (tests use it to simulate a crash). */
+  kill(): void {
+    this.#kill();
+  }
+
+  #kill(): void {
+    if (!this.#exited) this.#process.kill('SIGKILL');
+  }
+
+  #publish(uri: string, diagnostics: readonly LspDiagnostic[]): void {
+    const prev = this.#published.get(uri);
+    this.#published.set(uri, { diagnostics, count: (prev?.count ?? 0) + 1, at: performance.now() });
+    for (const w of [...this.#waiters]) w();
+  }
+}
+
+function timeout(ms: number, what: string): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    const t = setTimeout(() => reject(new Error(`${what} got no answer within ${ms} ms`)), ms);
+    t.unref?.();
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * The lsp pack's resource: the session's {@link LspSupervisor} (no server runs until a file needs
+ * one) and the per-run diagnostics ledger. Opening it is cheap: it loads no JSON-RPC code.
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import type { OpenedResource, ToolResource } from '@a3s-code/core';
+import { DiagnosticsLedger } from './ledger.js';
+import { LspSupervisor } from './supervisor.js';
+
+/** The capability the lsp tools and the diagnostics-on-write middleware require. */
+export const LSP_RESOURCE = 'resource.lsp';
+
+/** The opened lsp resource a tool gets from `ctx.resource(LSP_RESOURCE)`. */
+export interface LspResource extends OpenedResource {
+  /** The supervisor for a workspace root on local disk, or the reason there is none. */
+  supervisor(workspaceRoot: string): LspSupervisor | { readonly unavailable: string };
+  /** The diagnostics already reported in a run. */
+  readonly ledger: DiagnosticsLedger;
+}
+
+/** Opens the resource (starts no server). */
+export function openLspResource(): LspResource {
+  const supervisors = new Map<string, LspSupervisor>();
+  const ledger = new DiagnosticsLedger();
+  return {
+    ledger,
+    supervisor(root) {
+      if (!isAbsolute(root) || !existsSync(root))
+        return { unavailable: `the workspace root ${root} is not a folder on this machine's disk` };
+      let s = supervisors.get(root);
+      if (s === undefined) {
+        s = new LspSupervisor(root);
+        supervisors.set(root, s);
+      }
+      return s;
+    },
+    close: async () => {
+      const all = [...supervisors.values()];
+      supervisors.clear();
+      await Promise.all(all.map((s) => s.close()));
+    },
+  };
+}
+
+/** The resource of the lsp pack. */
+export const lspResource: ToolResource<LspResource> = {
+  capability: LSP_RESOURCE,
+  opens: 'lazy',
+  open: async () => openLspResource(),
+};

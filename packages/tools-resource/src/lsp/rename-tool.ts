@@ -1,0 +1,123 @@
+/**
+ * `lsp_rename` (write tier): renames the symbol at `line` + `symbol` across the project with the
+ * server's rename edit, written through the workspace so the change ledger and the completion
+ * gate see every file. All files or none: every file is re-read just before writing and compared
+ * with the text the edit was computed from; a write that fails part-way restores what was written.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { defineTool, type ToolContext, type ToolResult, type Zod } from '@a3s-code/core';
+import type { z } from 'zod';
+import { uriOf } from './client.js';
+import { LspError } from './lsp-errors.js';
+import { lspFailure, supervisorOf } from './lsp-tool.js';
+import { positionOf } from './positions.js';
+import type { LspWorkspaceEdit } from './protocol.js';
+import { syncFile } from './session-files.js';
+import { applyTextEdits, editsByFile } from './workspace-edit.js';
+
+const renameInput = (z: Zod) =>
+  z.strictObject({
+    file: z.string().min(1).max(4096).describe('workspace-relative file where the symbol occurs'),
+    line: z.number().int().min(1).max(10_000_000).describe('1-based line of the symbol'),
+    symbol: z.string().min(1).max(200).describe('the identifier as written on that line (there is no column)'),
+    new_name: z.string().min(1).max(200).describe('the new name'),
+  });
+
+/** The arguments of `lsp_rename`. */
+export type LspRenameArgs = z.output<ReturnType<typeof renameInput>>;
+
+const DESCRIPTION = `Rename a symbol everywhere in the project through the language server (every reference, across files). Give file, line (1-based), symbol (the identifier as written on that line; there is no column) and new_name. Writes all files or none.`;
+
+const digest = (text: string): string => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+
+interface Planned {
+  readonly abs: string;
+  readonly path: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+async function rename(args: LspRenameArgs, ctx: ToolContext): Promise<ToolResult> {
+  const sup = await supervisorOf(ctx);
+  const f = await syncFile(sup, args.file);
+  const position = positionOf(f.path, f.text, args.line, args.symbol);
+  let answer: LspWorkspaceEdit | null;
+  try {
+    answer = await f.client.request<LspWorkspaceEdit | null>(
+      'textDocument/rename',
+      { textDocument: { uri: uriOf(f.abs) }, position, newName: args.new_name },
+      ctx.signal,
+    );
+  } catch (error) {
+    throw new LspError('LSP_SERVER', `the server refused the rename: ${(error as Error).message}`, {}, error);
+  }
+  const byFile = answer === null ? new Map() : editsByFile(answer);
+  if (byFile.size === 0)
+    throw new LspError('LSP_SERVER', `the server has no rename for '${args.symbol}' at ${f.path}:${args.line}`);
+  const planned: Planned[] = [];
+  for (const [abs, edits] of byFile) {
+    const path = sup.display(sup.absolute(abs));
+    const before = await readFile(abs, 'utf8');
+    planned.push({ abs, path, before, after: applyTextEdits(before, edits) });
+  }
+  const stale: string[] = [];
+  for (const p of planned) if ((await readFile(p.abs, 'utf8').catch(() => undefined)) !== p.before) stale.push(p.path);
+  if (stale.length > 0)
+    throw new LspError('LSP_STALE', `nothing was written: ${stale.join(', ')} changed while renaming; try again`, {
+      stale,
+    });
+  const fs = ctx.workspace.fs!;
+  const written: Planned[] = [];
+  try {
+    for (const p of planned) {
+      await fs.writeFile(p.path, p.after, { signal: ctx.signal });
+      written.push(p);
+    }
+  } catch (error) {
+    const unrestored: string[] = [];
+    for (const p of written) await fs.writeFile(p.path, p.before).catch(() => unrestored.push(p.path));
+    throw new LspError(
+      'LSP_WRITE_FAILED',
+      `writing the rename failed at ${planned[written.length]?.path ?? '?'}: ${(error as Error).message}; ${unrestored.length === 0 ? 'the files already written were restored' : `could not restore ${unrestored.join(', ')}`}`,
+      { unrestored },
+      error,
+    );
+  }
+  for (const p of planned) {
+    const spec = sup.availability(p.abs);
+    if (spec.ok) f.client.sync(p.abs, spec.spec.languageId(p.abs), p.after);
+  }
+  const changes = planned.map((p) => ({
+    path: p.path,
+    action: 'modify',
+    digest_before: digest(p.before),
+    digest_after: digest(p.after),
+    size_before: Buffer.byteLength(p.before, 'utf8'),
+    size_after: Buffer.byteLength(p.after, 'utf8'),
+  }));
+  const edits = [...byFile.values()].reduce((n, e) => n + e.length, 0);
+  return {
+    output: `Renamed '${args.symbol}' to '${args.new_name}': ${edits} edit${edits === 1 ? '' : 's'} in ${planned.length} file${planned.length === 1 ? '' : 's'}: ${planned.map((p) => p.path).join(', ')}`,
+    exitCode: 0,
+    metadata: { edits, changed_paths: planned.map((p) => p.path), changes },
+  };
+}
+
+/** The `lsp_rename` tool. */
+export const lspRenameTool = defineTool({
+  name: 'lsp_rename',
+  description: DESCRIPTION,
+  input: renameInput,
+  tier: 'write',
+  requires: ['fs.read', 'fs.write', 'resource.lsp'],
+  capabilities: { readOnly: false, idempotent: false, cancelSafe: false, maxParallelism: 1, outputType: 'text' },
+  execute: async (args, ctx) => {
+    try {
+      return await rename(args, ctx);
+    } catch (error) {
+      if (error instanceof LspError) return lspFailure(error);
+      throw error;
+    }
+  },
+});

@@ -1,0 +1,224 @@
+/**
+ * The language servers the lsp pack knows: for each, the file extensions it serves, the root
+ * markers that say a folder is one of its projects, how its binary resolves (an npm package this
+ * package depends on, or a program on PATH) and the project checker `diagnostics "*"` runs.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import type { LspDiagnostic } from './protocol.js';
+
+/** How to start one server. */
+export interface ServerCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Sent as `initializationOptions`. */
+  readonly initializationOptions?: Record<string, unknown>;
+}
+
+/** Sends one request to a running server. */
+export type DiagnosticsRequester = (method: string, params: unknown, signal: AbortSignal) => Promise<unknown>;
+
+/** One language server the pack can run. */
+export interface ServerSpec {
+  /** Server id, e.g. `typescript`. */
+  readonly id: string;
+  /** Extensions (with the dot) it serves, lower case. */
+  readonly extensions: readonly string[];
+  /** Files whose presence in a folder marks the project root. */
+  readonly rootMarkers: readonly string[];
+  /** The LSP `languageId` of a file. */
+  languageId(path: string): string;
+  /** The command, or a reason the binary does not resolve. */
+  resolve(): ServerCommand | { readonly missing: string };
+  /**
+   * Asks the server for a synced file's diagnostics directly, when it has a way to (instead of
+   * waiting for its published diagnostics to settle).
+   */
+  pull?(request: DiagnosticsRequester, uri: string, signal: AbortSignal): Promise<LspDiagnostic[]>;
+  /** The project checker for `diagnostics "*"` (`root` is the project root). */
+  checker?(root: string): ServerCommand | { readonly missing: string };
+}
+
+const req = createRequire(import.meta.url);
+
+function npmBin(pkg: string, file: string): string | undefined {
+  try {
+    return join(dirname(req.resolve(`${pkg}/package.json`)), file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The absolute path of `program` on PATH, or undefined. */
+export function onPath(program: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, program);
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+function pathServer(program: string, args: readonly string[]): () => ServerCommand | { missing: string } {
+  return () => {
+    const found = onPath(program);
+    return found === undefined ? { missing: `'${program}' is not on PATH` } : { command: found, args };
+  };
+}
+
+const TS_EXT: Record<string, string> = {
+  '.ts': 'typescript',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
+  '.tsx': 'typescriptreact',
+  '.js': 'javascript',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+  '.jsx': 'javascriptreact',
+};
+
+interface TsDiagnostic {
+  start: { line: number; offset: number };
+  end: { line: number; offset: number };
+  text: string;
+  code?: number;
+  category?: string;
+}
+
+const TS_SEVERITY: Record<string, number> = { error: 1, warning: 2, message: 3, suggestion: 4 };
+
+function fromTsDiagnostic(d: TsDiagnostic): LspDiagnostic {
+  return {
+    range: {
+      start: { line: d.start.line - 1, character: d.start.offset - 1 },
+      end: { line: d.end.line - 1, character: d.end.offset - 1 },
+    },
+    severity: TS_SEVERITY[d.category ?? 'error'] ?? 1,
+    ...(d.code === undefined ? {} : { code: d.code }),
+    source: 'typescript',
+    message: d.text,
+  };
+}
+
+/** Every server the pack knows, in lookup order. */
+export const LSP_SERVERS: readonly ServerSpec[] = [
+  {
+    id: 'typescript',
+    extensions: Object.keys(TS_EXT),
+    rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
+    languageId: (path) => TS_EXT[extname(path).toLowerCase()] ?? 'typescript',
+    resolve() {
+      const cli = npmBin('typescript-language-server', 'lib/cli.mjs');
+      const tsserver = npmBin('typescript', 'lib/tsserver.js');
+      if (cli === undefined || !existsSync(cli))
+        return { missing: "the npm package 'typescript-language-server' does not resolve" };
+      if (tsserver === undefined || !existsSync(tsserver))
+        return { missing: "the npm package 'typescript' does not resolve" };
+      return {
+        command: process.execPath,
+        args: [cli, '--stdio'],
+        initializationOptions: {
+          tsserver: { path: tsserver },
+          disableAutomaticTypingAcquisition: true,
+          preferences: { includeCompletionsForModuleExports: false },
+        },
+      };
+    },
+    async pull(request, uri, signal) {
+      const out: LspDiagnostic[] = [];
+      for (const command of ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync']) {
+        const answer = (await request(
+          'workspace/executeCommand',
+          { command: 'typescript.tsserverRequest', arguments: [command, { file: uri }] },
+          signal,
+        )) as { success?: boolean; body?: TsDiagnostic[] } | null;
+        if (answer?.success !== true || !Array.isArray(answer.body)) throw new Error(`${command} failed`);
+        out.push(...answer.body.map(fromTsDiagnostic));
+      }
+      return out;
+    },
+    checker(root) {
+      const tsc = npmBin('typescript', 'bin/tsc');
+      if (tsc === undefined) return { missing: "the npm package 'typescript' does not resolve" };
+      return { command: process.execPath, args: [tsc, '--noEmit', '--pretty', 'false', '-p', root] };
+    },
+  },
+  {
+    id: 'python',
+    extensions: ['.py', '.pyi'],
+    rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg', 'requirements.txt'],
+    languageId: () => 'python',
+    resolve() {
+      const bin = npmBin('pyright', 'langserver.index.js');
+      if (bin === undefined || !existsSync(bin)) return { missing: "the npm package 'pyright' does not resolve" };
+      return { command: process.execPath, args: [bin, '--stdio'] };
+    },
+    checker(root) {
+      const bin = npmBin('pyright', 'index.js');
+      if (bin === undefined) return { missing: "the npm package 'pyright' does not resolve" };
+      return { command: process.execPath, args: [bin, '-p', root] };
+    },
+  },
+  {
+    id: 'go',
+    extensions: ['.go'],
+    rootMarkers: ['go.mod', 'go.work'],
+    languageId: () => 'go',
+    resolve: pathServer('gopls', []),
+  },
+  {
+    id: 'rust',
+    extensions: ['.rs'],
+    rootMarkers: ['Cargo.toml'],
+    languageId: () => 'rust',
+    resolve: pathServer('rust-analyzer', []),
+  },
+  {
+    id: 'cpp',
+    extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'],
+    rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd', 'CMakeLists.txt'],
+    languageId: (path) => (extname(path).toLowerCase() === '.c' ? 'c' : 'cpp'),
+    resolve: pathServer('clangd', []),
+  },
+  {
+    id: 'dart',
+    extensions: ['.dart'],
+    rootMarkers: ['pubspec.yaml'],
+    languageId: () => 'dart',
+    resolve: pathServer('dart', ['language-server', '--protocol=lsp']),
+  },
+];
+
+/** The server serving files like `path`, if any. */
+export function serverForPath(path: string): ServerSpec | undefined {
+  const ext = extname(path).toLowerCase();
+  return LSP_SERVERS.find((s) => s.extensions.includes(ext));
+}
+
+/** The server with id `id`, if any. */
+export function serverById(id: string): ServerSpec | undefined {
+  return LSP_SERVERS.find((s) => s.id === id);
+}
+
+/**
+ * The nearest folder from the file's folder up to `workspaceRoot` (inclusive) that holds one of
+ * the spec's root markers, or undefined.
+ */
+export function findRoot(spec: ServerSpec, absFile: string, workspaceRoot: string): string | undefined {
+  const top = resolve(workspaceRoot);
+  let dir = dirname(resolve(absFile));
+  for (;;) {
+    if (spec.rootMarkers.some((m) => existsSync(join(dir, m)))) return dir;
+    if (dir === top) return undefined;
+    const rel = relative(top, dir);
+    if (rel === '' || rel.startsWith('..') || rel.split(sep)[0] === '..') return undefined;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}

@@ -1,0 +1,57 @@
+/** Bringing a workspace file into a server: read it, open or update it, return its text. */
+import { readFile } from 'node:fs/promises';
+import { type LspClient, uriOf } from './client.js';
+import { LspError } from './lsp-errors.js';
+import type { LspDiagnostic } from './protocol.js';
+import type { LspSupervisor } from './supervisor.js';
+import type { ServerSpec } from './servers.js';
+
+/** A file synced into its server. */
+export interface SyncedFile {
+  readonly abs: string;
+  readonly path: string;
+  readonly text: string;
+  readonly client: LspClient;
+  readonly spec: ServerSpec;
+  readonly root: string;
+  /** Whether the sync sent anything (false: the server already had this text). */
+  readonly sent: boolean;
+}
+
+/** Starts (if needed) the file's server and syncs the file's current text into it. */
+export async function syncFile(sup: LspSupervisor, file: string): Promise<SyncedFile> {
+  const abs = sup.absolute(file);
+  const path = sup.display(abs);
+  let text: string;
+  try {
+    text = await readFile(abs, 'utf8');
+  } catch (error) {
+    throw new LspError('LSP_PATH', `cannot read ${path}: ${(error as Error).message}`, { path }, error);
+  }
+  const { client, spec, root } = await sup.clientFor(abs);
+  const sent = client.sync(abs, spec.languageId(abs), text);
+  return { abs, path, text, client, spec, root, sent };
+}
+
+/**
+ * The file's diagnostics once settled after a sync that followed publication `before`: at once
+ * when nothing was sent and the server already published for this text, else after the wait.
+ */
+export async function settleAfterSync(
+  f: SyncedFile,
+  before: number,
+  signal: AbortSignal,
+  capMs?: number,
+): Promise<{ diagnostics: readonly LspDiagnostic[]; settled: boolean }> {
+  if (f.spec.pull !== undefined) {
+    try {
+      const diagnostics = await f.spec.pull((m, p, s) => f.client.request(m, p, s), uriOf(f.abs), signal);
+      f.client.remember(f.abs, diagnostics);
+      return { diagnostics, settled: true };
+    } catch {
+      // fall back to the published diagnostics
+    }
+  }
+  if (!f.sent && f.client.publications(f.abs) > 0) return { diagnostics: f.client.diagnostics(f.abs), settled: true };
+  return f.client.settle(f.abs, before, signal, undefined, capMs);
+}
