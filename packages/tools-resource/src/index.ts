@@ -7,4 +7,5 @@
 /** The resource families of this package and the subpath each is exported from. */
 export const RESOURCE_PACK_FAMILIES: Readonly<Record<string, string>> = Object.freeze({
   ast: '@a3s-code/tools-resource/ast',
+  eval: '@a3s-code/tools-resource/eval',
 });
