@@ -7,5 +7,6 @@
 /** The resource families of this package and the subpath each is exported from. */
 export const RESOURCE_PACK_FAMILIES: Readonly<Record<string, string>> = Object.freeze({
   ast: '@a3s-code/tools-resource/ast',
+  debug: '@a3s-code/tools-resource/debug',
   eval: '@a3s-code/tools-resource/eval',
 });
