@@ -12,6 +12,20 @@ import { diskWorkspace } from '../src/test-support/disk-workspace.js';
 const hasPy = (mod: string) => spawnSync('/usr/bin/python3', ['-c', `import ${mod}`]).status === 0;
 const PANDAS = existsSync('/usr/bin/python3') && hasPy('pandas');
 const MPL = existsSync('/usr/bin/python3') && hasPy('matplotlib');
+const PIP = existsSync('/usr/bin/python3') && hasPy('pip') && hasPy('venv');
+
+/** Writes a minimal pure-Python wheel of package `name` whose `VERSION` is `version` into `dir`. */
+const MAKE_WHEEL = `
+import sys, zipfile, hashlib, base64
+name, version, out = sys.argv[1:4]
+files = {f'{name}/__init__.py': f'VERSION = {version!r}\\n',
+         f'{name}-{version}.dist-info/METADATA': f'Metadata-Version: 2.1\\nName: {name}\\nVersion: {version}\\n',
+         f'{name}-{version}.dist-info/WHEEL': 'Wheel-Version: 1.0\\nGenerator: a3s-test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n'}
+rec = [f'{p},sha256={base64.urlsafe_b64encode(hashlib.sha256(c.encode()).digest()).rstrip(b"=").decode()},{len(c.encode())}' for p, c in files.items()]
+files[f'{name}-{version}.dist-info/RECORD'] = '\\n'.join(rec + [f'{name}-{version}.dist-info/RECORD,,']) + '\\n'
+with zipfile.ZipFile(f'{out}/{name}-{version}-py3-none-any.whl', 'w') as z:
+    for p, c in files.items(): z.writestr(p, c)
+`;
 
 let dir: string;
 let kernels: EvalResource;
@@ -212,6 +226,25 @@ describe('eval: Python kernel', () => {
     expect(r.output).toContain('ValueError: bad');
     expect(r.output).not.toContain('_run');
   });
+
+  it.skipIf(!PIP)(
+    'EVAL-06: %pip installs a local wheel into the project .venv; after an upgrade the next import sees the new version',
+    async () => {
+      expect(
+        spawnSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', '--without-pip', join(dir, '.venv')])
+          .status,
+      ).toBe(0);
+      for (const v of ['1.0', '2.0'])
+        expect(spawnSync('/usr/bin/python3', ['-c', MAKE_WHEEL, 'a3sdemo', v, dir]).status).toBe(0);
+      const pip = (v: string) =>
+        `%pip install --no-index --disable-pip-version-check -q ./a3sdemo-${v}-py3-none-any.whl`;
+      const first = await py(`${pip('1.0')}\nimport a3sdemo\na3sdemo.VERSION`);
+      expect(first.metadata?.interpreter).toBe(join(dir, '.venv', 'bin', 'python3'));
+      expect(first.output).toBe("'1.0'");
+      expect((await py(`${pip('2.0')}\nimport a3sdemo\na3sdemo.VERSION`)).output).toBe("'2.0'");
+    },
+    30_000,
+  );
 
   it.skipIf(!PANDAS)('EVAL-04: a pandas DataFrame renders as a table', async () => {
     const r = await py('import pandas as pd\npd.DataFrame({"a": [1, 2], "b": ["x", "y"]})');
