@@ -136,7 +136,7 @@ describe('eval: JavaScript kernel', () => {
     const denied = await js(
       'let m = "none";\ntry { await tool("read", { path: "a" }) } catch (e) { m = `${e.name}|${e instanceof ToolError}|${e.message}` }\nm',
     );
-    expect(denied.output).toBe("'Error|true|Permission denied: deny read'");
+    expect(denied.output).toBe("'ToolError|true|Permission denied: deny read'");
   });
 
   it('EVAL-09: a cell waiting on a bridge call longer than the inactivity budget is not killed', async () => {

@@ -15,7 +15,7 @@ const show = (v) => (typeof v === 'string' ? v : util.inspect(v, { depth: 4, max
 const stream = (name) => (...args) => { send({ type: 'stream', stream: name, text: util.format(...args) + '\n' }); };
 const pending = new Map();
 let bridgeN = 0;
-class ToolError extends Error {}
+class ToolError extends Error { constructor(m) { super(m); this.name = 'ToolError'; } }
 const sandbox = {
   console: { log: stream('stdout'), info: stream('stdout'), debug: stream('stdout'), warn: stream('stderr'), error: stream('stderr') },
   display: (...values) => { for (const v of values) send({ type: 'display', text: show(v) }); },
