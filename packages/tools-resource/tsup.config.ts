@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/ast.ts', 'src/lsp.ts'],
+  entry: ['src/index.ts', 'src/ast.ts', 'src/lsp.ts', 'src/eval.ts', 'src/debug.ts'],
   format: ['esm'],
   platform: 'node',
   target: 'es2022',

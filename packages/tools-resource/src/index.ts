@@ -8,4 +8,6 @@
 export const RESOURCE_PACK_FAMILIES: Readonly<Record<string, string>> = Object.freeze({
   ast: '@a3s-code/tools-resource/ast',
   lsp: '@a3s-code/tools-resource/lsp',
+  debug: '@a3s-code/tools-resource/debug',
+  eval: '@a3s-code/tools-resource/eval',
 });

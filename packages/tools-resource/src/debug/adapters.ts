@@ -1,0 +1,227 @@
+/**
+ * The debug adapters `debug` can start, and the two checks that decide whether one may start in
+ * a folder: one of its root markers exists there, and its binary resolves. Each unavailable
+ * adapter carries the reason.
+ */
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
+import { delimiter, extname, join } from 'node:path';
+
+/** The adapter ids. */
+export type AdapterId = 'debugpy' | 'lldb' | 'delve' | 'dart';
+
+/** How the client reaches a started adapter. */
+export type AdapterTransport = 'stdio' | 'tcp';
+
+/** A resolved adapter command. */
+export interface AdapterCommand {
+  readonly id: AdapterId;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly transport: AdapterTransport;
+  /** The DAP `launch` arguments for a program. */
+  launchArgs(program: string, args: readonly string[], cwd: string): Record<string, unknown>;
+  /** The DAP `attach` arguments for a debuggee listening on `port`, when the adapter supports it. */
+  attachArgs?(port: number, cwd: string): Record<string, unknown>;
+}
+
+/** One adapter's availability in a folder. */
+export interface AdapterAvailability {
+  readonly id: AdapterId;
+  readonly markers: readonly string[];
+  readonly available: boolean;
+  /** The command when available. */
+  readonly command?: string;
+  /** Why it cannot start here, when unavailable. */
+  readonly reason?: string;
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function pathDirs(): string[] {
+  return (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '');
+}
+
+function onPath(name: string): string | undefined {
+  for (const dir of pathDirs()) if (executable(join(dir, name))) return join(dir, name);
+  return undefined;
+}
+
+/** The first executable on PATH whose name matches, preferring the highest version suffix. */
+function onPathMatching(re: RegExp): string | undefined {
+  const found: string[] = [];
+  for (const dir of pathDirs()) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const n of names) if (re.test(n) && executable(join(dir, n))) found.push(join(dir, n));
+  }
+  const version = (p: string) => Number(/-(\d+)$/.exec(p)?.[1] ?? 1000);
+  return found.sort((a, b) => version(b) - version(a))[0];
+}
+
+const importsDebugpy = new Map<string, boolean>();
+
+/** Interpreters tried for debugpy: the project's `.venv` or `venv` first, then the system ones. */
+export function debugpyCandidates(cwd: string): string[] {
+  const local = ['.venv', 'venv'].flatMap((v) => ['python3', 'python'].map((p) => join(cwd, v, 'bin', p)));
+  const system = ['/usr/bin/python3', onPath('python3'), onPath('python')].filter((p): p is string => p !== undefined);
+  return [...local.filter(executable), ...system];
+}
+
+function debugpyInterpreter(cwd: string): string | undefined {
+  for (const py of debugpyCandidates(cwd)) {
+    let ok = importsDebugpy.get(py);
+    if (ok === undefined) {
+      ok = spawnSync(py, ['-c', 'import debugpy'], { stdio: 'ignore', timeout: 10_000 }).status === 0;
+      importsDebugpy.set(py, ok);
+    }
+    if (ok) return py;
+  }
+  return undefined;
+}
+
+interface AdapterSpec {
+  readonly id: AdapterId;
+  readonly markers: readonly string[];
+  readonly needs: string;
+  resolve(cwd: string): AdapterCommand | undefined;
+}
+
+const plainLaunch = (program: string, args: readonly string[], cwd: string) => ({ program, args: [...args], cwd });
+
+const SPECS: readonly AdapterSpec[] = [
+  {
+    id: 'dart',
+    markers: ['pubspec.yaml'],
+    needs: '`dart` on PATH',
+    resolve: () => {
+      const dart = onPath('dart');
+      return dart === undefined
+        ? undefined
+        : { id: 'dart', command: dart, args: ['debug_adapter'], transport: 'stdio', launchArgs: plainLaunch };
+    },
+  },
+  {
+    id: 'debugpy',
+    markers: ['pyproject.toml', 'setup.py', 'requirements.txt'],
+    needs: 'a Python interpreter that can import debugpy (.venv/bin, venv/bin, /usr/bin/python3, python3 on PATH)',
+    resolve: (cwd) => {
+      const py = debugpyInterpreter(cwd);
+      return py === undefined
+        ? undefined
+        : {
+            id: 'debugpy',
+            command: py,
+            args: ['-m', 'debugpy.adapter'],
+            transport: 'stdio',
+            launchArgs: (program, args, dir) => ({
+              type: 'python',
+              program,
+              args: [...args],
+              cwd: dir,
+              python: [py],
+              console: 'internalConsole',
+              justMyCode: true,
+            }),
+            attachArgs: (port, dir) => ({
+              type: 'python',
+              connect: { host: '127.0.0.1', port },
+              cwd: dir,
+              justMyCode: true,
+            }),
+          };
+    },
+  },
+  {
+    id: 'lldb',
+    markers: ['Cargo.toml', 'CMakeLists.txt'],
+    needs: '`lldb-dap`, `lldb-dap-NN` or `lldb-vscode-NN` on PATH',
+    resolve: () => {
+      const bin = onPathMatching(/^lldb-dap(-\d+)?$/) ?? onPathMatching(/^lldb-vscode(-\d+)?$/);
+      return bin === undefined
+        ? undefined
+        : { id: 'lldb', command: bin, args: [], transport: 'stdio', launchArgs: plainLaunch };
+    },
+  },
+  {
+    id: 'delve',
+    markers: ['go.mod'],
+    needs: '`dlv` on PATH',
+    resolve: () => {
+      const dlv = onPath('dlv');
+      return dlv === undefined
+        ? undefined
+        : {
+            id: 'delve',
+            command: dlv,
+            args: ['dap', '--listen', '127.0.0.1:0'],
+            transport: 'tcp',
+            launchArgs: (program, args, cwd) => ({ mode: 'debug', program, args: [...args], cwd }),
+          };
+    },
+  },
+];
+
+/** The adapter ids, in the order `adapters` lists them. */
+export const ADAPTER_IDS: readonly AdapterId[] = SPECS.map((s) => s.id);
+
+function check(spec: AdapterSpec, cwd: string): { availability: AdapterAvailability; command?: AdapterCommand } {
+  const marker = spec.markers.find((m) => existsSync(join(cwd, m)));
+  if (marker === undefined)
+    return {
+      availability: {
+        id: spec.id,
+        markers: spec.markers,
+        available: false,
+        reason: `no root marker in ${cwd} (looked for ${spec.markers.join(', ')})`,
+      },
+    };
+  const command = spec.resolve(cwd);
+  if (command === undefined)
+    return {
+      availability: {
+        id: spec.id,
+        markers: spec.markers,
+        available: false,
+        reason: `binary not found: needs ${spec.needs}`,
+      },
+    };
+  return { availability: { id: spec.id, markers: spec.markers, available: true, command: command.command }, command };
+}
+
+/** Every adapter's availability in `cwd`. */
+export function listAdapters(cwd: string): AdapterAvailability[] {
+  return SPECS.map((s) => check(s, cwd).availability);
+}
+
+/** The adapter a program needs by its kind: `.py` debugpy, `.go` or a Go folder delve, `.dart` dart, anything else lldb. */
+export function adapterForProgram(program: string): AdapterId {
+  const ext = extname(program).toLowerCase();
+  if (ext === '.py') return 'debugpy';
+  if (ext === '.go') return 'delve';
+  if (ext === '.dart') return 'dart';
+  try {
+    if (statSync(program).isDirectory() && readdirSync(program).some((n) => n.endsWith('.go'))) return 'delve';
+  } catch {
+    // an unknown path is judged by its extension only
+  }
+  return 'lldb';
+}
+
+/** Resolves adapter `id` in `cwd`, or the reason it cannot start there. */
+export function resolveAdapter(id: AdapterId, cwd: string): AdapterCommand | string {
+  const spec = SPECS.find((s) => s.id === id)!;
+  const r = check(spec, cwd);
+  return r.command ?? r.availability.reason!;
+}

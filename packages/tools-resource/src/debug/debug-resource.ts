@@ -1,0 +1,186 @@
+/**
+ * The debug pack's resource: the session's debug supervisor. It holds the breakpoints (settable
+ * before `launch`), at most one debug session with a hard time-to-live, and kills the adapter
+ * and its debuggee when the session ends, the TTL passes, or the resource closes.
+ */
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import type { OpenedResource, ToolResource } from '@a3s-code/core';
+import {
+  type AdapterId,
+  adapterForProgram,
+  listAdapters,
+  resolveAdapter,
+  type AdapterAvailability,
+} from './adapters.js';
+import { DebugToolError } from './debug-errors.js';
+import { DebugSession } from './debug-session.js';
+
+/** The capability the debug tool requires. */
+export const DEBUG_RESOURCE = 'resource.debug';
+
+/** The hard time-to-live of a debug session: 30 minutes. */
+export const DEBUG_SESSION_TTL_MS = 30 * 60_000;
+
+/** Options of {@link openDebugResource}. */
+export interface DebugResourceOptions {
+  /** Epoch-milliseconds clock (default `Date.now`); the TTL is measured on it. */
+  readonly clock?: () => number;
+  /** Session time-to-live in milliseconds (default 30 minutes). */
+  readonly ttlMs?: number;
+  /** How long `launch`, `continue` and the steps wait for the next stop (default 30 s). */
+  readonly stopWaitMs?: number;
+}
+
+/** The opened debug resource a tool gets from `ctx.resource(DEBUG_RESOURCE)`. */
+export interface DebugResource extends OpenedResource {
+  /** Every adapter's availability in `cwd`. */
+  adapters(cwd: string): AdapterAvailability[];
+  /** The running session (ended first when its TTL passed), if any. */
+  current(): Promise<DebugSession | undefined>;
+  /** Sets or clears one file's breakpoints; applied to the running session too. */
+  setBreakpoints(
+    cwd: string,
+    file: string,
+    lines: readonly number[],
+  ): Promise<{ line: number; verified: boolean; message?: string }[] | undefined>;
+  /** The configured breakpoints. */
+  breakpoints(): ReadonlyMap<string, readonly number[]>;
+  /** Starts a session on `program`; rejected while one runs. */
+  launch(cwd: string, program: string, args: readonly string[], adapter?: AdapterId): Promise<DebugSession>;
+  /** Attaches to a debuggee listening on `port`; rejected while a session runs. */
+  attach(cwd: string, port: number, adapter: AdapterId): Promise<DebugSession>;
+  /** Ends the running session (no-op without one); true when one was ended. */
+  terminate(): Promise<boolean>;
+  /** How long running operations wait for a stop. */
+  readonly stopWaitMs: number;
+  /** Milliseconds left before the running session's TTL, if any. */
+  ttlLeft(): number | undefined;
+}
+
+/** Opens the supervisor (no adapter starts until `launch` or `attach`). */
+export async function openDebugResource(options: DebugResourceOptions = {}): Promise<DebugResource> {
+  const clock = options.clock ?? Date.now;
+  const ttl = options.ttlMs ?? DEBUG_SESSION_TTL_MS;
+  const stopWaitMs = options.stopWaitMs ?? 30_000;
+  const bps = new Map<string, readonly number[]>();
+  let session: DebugSession | undefined;
+  let closed = false;
+  let starting = false;
+
+  const expireIfDue = async () => {
+    if (session !== undefined && clock() - session.startedAt >= ttl) {
+      const s = session;
+      session = undefined;
+      await s.close();
+      return true;
+    }
+    return false;
+  };
+  const guardFree = async () => {
+    if (closed) throw new DebugToolError('DEBUG_CLOSED', 'the session closed and its debugger was shut down');
+    await expireIfDue();
+    if (session?.alive && session.state.kind !== 'exited')
+      throw new DebugToolError(
+        'DEBUG_SESSION_EXISTS',
+        `a debug session is already running (${session.adapter.id} on ${session.program}); terminate it before starting another`,
+        { adapter: session.adapter.id, program: session.program },
+      );
+    if (starting) throw new DebugToolError('DEBUG_SESSION_EXISTS', 'a debug session is being started');
+    if (session !== undefined) {
+      await session.close();
+      session = undefined;
+    }
+  };
+  const pick = (cwd: string, id: AdapterId) => {
+    const adapter = resolveAdapter(id, cwd);
+    if (typeof adapter === 'string')
+      throw new DebugToolError('DEBUG_ADAPTER', `the ${id} adapter cannot start here: ${adapter}`, { adapter: id });
+    return adapter;
+  };
+  const start = async (
+    cwd: string,
+    id: AdapterId,
+    label: string,
+    request: 'launch' | 'attach',
+    args: (a: ReturnType<typeof pick>) => Record<string, unknown> | undefined,
+  ) => {
+    await guardFree();
+    const adapter = pick(cwd, id);
+    const dapArgs = args(adapter);
+    if (dapArgs === undefined)
+      throw new DebugToolError(
+        'DEBUG_ARGS',
+        `the ${id} adapter does not support attach by port here; allowed: debugpy`,
+      );
+    starting = true;
+    try {
+      const s = await DebugSession.start(adapter, label, cwd, clock());
+      try {
+        await s.begin(request, dapArgs, bps, stopWaitMs);
+      } catch (error) {
+        await s.close();
+        throw error;
+      }
+      if (closed) {
+        await s.close();
+        throw new DebugToolError('DEBUG_CLOSED', 'the session closed and its debugger was shut down');
+      }
+      session = s;
+      return s;
+    } finally {
+      starting = false;
+    }
+  };
+
+  return {
+    stopWaitMs,
+    adapters: (cwd) => listAdapters(cwd),
+    async current() {
+      await expireIfDue();
+      return session;
+    },
+    async setBreakpoints(cwd, file, lines) {
+      const path = isAbsolute(file) ? file : resolvePath(cwd, file);
+      if (lines.length === 0) bps.delete(path);
+      else
+        bps.set(
+          path,
+          [...new Set(lines)].sort((a, b) => a - b),
+        );
+      await expireIfDue();
+      if (session === undefined || !session.alive || session.state.kind === 'exited') return undefined;
+      return session.setBreakpoints(path, bps.get(path) ?? []);
+    },
+    breakpoints: () => bps,
+    launch(cwd, program, args, adapter) {
+      const path = isAbsolute(program) ? program : resolvePath(cwd, program);
+      const id = adapter ?? adapterForProgram(path);
+      return start(cwd, id, path, 'launch', (a) => a.launchArgs(path, args, cwd));
+    },
+    attach(cwd, port, adapter) {
+      return start(cwd, adapter, `port ${port}`, 'attach', (a) => a.attachArgs?.(port, cwd));
+    },
+    async terminate() {
+      const s = session;
+      session = undefined;
+      if (s === undefined) return false;
+      await s.close();
+      return true;
+    },
+    ttlLeft: () => (session === undefined ? undefined : Math.max(0, ttl - (clock() - session.startedAt))),
+    close: async () => {
+      closed = true;
+      const s = session;
+      session = undefined;
+      bps.clear();
+      await s?.close();
+    },
+  };
+}
+
+/** The resource of the debug pack (the TTL runs on the session's clock). */
+export const debugResource: ToolResource<DebugResource> = {
+  capability: DEBUG_RESOURCE,
+  opens: 'lazy',
+  open: (context) => openDebugResource({ clock: context.clock }),
+};

@@ -1,0 +1,269 @@
+/**
+ * One debug session: a started adapter (its own process group), the DAP connection to it, where
+ * the debuggee is stopped, and its captured output. Running operations (`launch`, `continue`,
+ * the steps) wait for the next stop, the end of the program, or a deadline.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
+import type { AdapterCommand } from './adapters.js';
+import { DapConnection, type DapEvent } from './dap-connection.js';
+import { DebugToolError } from './debug-errors.js';
+
+/** Where the debuggee is. */
+export type DebugState =
+  | { readonly kind: 'running' }
+  | { readonly kind: 'stopped'; readonly reason: string; readonly threadId: number; readonly description?: string }
+  | { readonly kind: 'exited'; readonly exitCode: number | null };
+
+const OUTPUT_CAP = 64 * 1024;
+const START_MS = 30_000;
+
+function waitForPort(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(
+      () => reject(new DebugToolError('DEBUG_ADAPTER', `the adapter printed no listen address within ${START_MS} ms`)),
+      START_MS,
+    );
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      seen += chunk;
+      const m = /listening at:?\s*\[?[\w.:]*?\]?:(\d+)/i.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.on('exit', () => {
+      clearTimeout(timer);
+      reject(new DebugToolError('DEBUG_ADAPTER', `the adapter exited before listening: ${seen.trim().slice(-400)}`));
+    });
+  });
+}
+
+/** A running debug session. */
+export class DebugSession {
+  readonly adapter: AdapterCommand;
+  readonly program: string;
+  readonly startedAt: number;
+  readonly #child: ChildProcess;
+  readonly #conn: DapConnection;
+  readonly #socket: Socket | undefined;
+  #state: DebugState = { kind: 'running' };
+  #output = '';
+  #outputTotal = 0;
+  #exited: Promise<void>;
+  #alive = true;
+  readonly #waiters = new Set<(e: DapEvent) => void>();
+
+  private constructor(
+    adapter: AdapterCommand,
+    program: string,
+    child: ChildProcess,
+    conn: DapConnection,
+    socket: Socket | undefined,
+    now: number,
+  ) {
+    this.adapter = adapter;
+    this.program = program;
+    this.#child = child;
+    this.#conn = conn;
+    this.#socket = socket;
+    this.startedAt = now;
+    this.#exited = new Promise((r) => {
+      if (child.exitCode !== null || child.signalCode !== null) r();
+      else child.on('exit', () => r());
+    });
+    child.on('exit', () => {
+      this.#alive = false;
+      conn.fail('the adapter process exited');
+    });
+    conn.onEvent((e) => this.#onEvent(e));
+    if (adapter.transport === 'tcp')
+      child.stdout!.on('data', (chunk: Buffer | string) =>
+        this.#onEvent({ event: 'output', body: { category: 'stdout', output: String(chunk) } }),
+      );
+  }
+
+  /** Starts the adapter and initializes the connection. */
+  static async start(adapter: AdapterCommand, program: string, cwd: string, now: number): Promise<DebugSession> {
+    const child = spawn(adapter.command, [...adapter.args], { cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const spawned = new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (e) =>
+        reject(new DebugToolError('DEBUG_ADAPTER', `could not start ${adapter.command}: ${e.message}`)),
+      );
+    });
+    await spawned;
+    child.stderr!.resume();
+    let conn: DapConnection;
+    let socket: Socket | undefined;
+    try {
+      if (adapter.transport === 'tcp') {
+        const port = await waitForPort(child);
+        socket = await new Promise<Socket>((resolve, reject) => {
+          const s = connect(port, '127.0.0.1', () => resolve(s));
+          s.once('error', (e) =>
+            reject(
+              new DebugToolError('DEBUG_ADAPTER', `could not connect to the adapter on port ${port}: ${e.message}`),
+            ),
+          );
+        });
+        conn = new DapConnection(socket, socket);
+      } else conn = new DapConnection(child.stdout!, child.stdin!);
+    } catch (error) {
+      killGroup(child);
+      throw error;
+    }
+    const session = new DebugSession(adapter, program, child, conn, socket, now);
+    try {
+      await conn.request('initialize', {
+        clientID: 'a3s-code',
+        adapterID: adapter.id,
+        pathFormat: 'path',
+        linesStartAt1: true,
+        columnsStartAt1: true,
+        supportsVariableType: true,
+        supportsRunInTerminalRequest: false,
+      });
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    return session;
+  }
+
+  /** Where the debuggee is. */
+  get state(): DebugState {
+    return this.#state;
+  }
+
+  /** True while the adapter runs. */
+  get alive(): boolean {
+    return this.#alive;
+  }
+
+  /** The adapter's process id. */
+  get pid(): number {
+    return this.#child.pid ?? -1;
+  }
+
+  #onEvent(e: DapEvent): void {
+    const b = e.body ?? {};
+    if (e.event === 'output') {
+      const category = String(b.category ?? 'console');
+      if (category === 'stdout' || category === 'stderr' || category === 'console') {
+        const text = String(b.output ?? '').replace(/\r\n/g, '\n');
+        this.#outputTotal += text.length;
+        this.#output = (this.#output + text).slice(-OUTPUT_CAP);
+      }
+    } else if (e.event === 'stopped') {
+      this.#state = {
+        kind: 'stopped',
+        reason: String(b.reason ?? 'unknown'),
+        threadId: typeof b.threadId === 'number' ? b.threadId : 0,
+        ...(typeof b.description === 'string' ? { description: b.description } : {}),
+      };
+    } else if (e.event === 'continued') {
+      this.#state = { kind: 'running' };
+    } else if (e.event === 'exited') {
+      this.#state = { kind: 'exited', exitCode: typeof b.exitCode === 'number' ? b.exitCode : null };
+    } else if (e.event === 'terminated' || e.event === 'a3s_closed') {
+      if (this.#state.kind !== 'exited') this.#state = { kind: 'exited', exitCode: null };
+    }
+    for (const w of this.#waiters) w(e);
+  }
+
+  /** Resolves on the next event matching `pred` (or the session's end), or rejects after `timeoutMs`. */
+  waitFor(pred: (e: DapEvent) => boolean, timeoutMs: number, what: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(w);
+      };
+      const w = (e: DapEvent) => {
+        if (pred(e) || e.event === 'terminated' || e.event === 'exited' || e.event === 'a3s_closed') {
+          done();
+          resolve();
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(
+          new DebugToolError(
+            'DEBUG_TIMEOUT',
+            `no ${what} within ${timeoutMs} ms; the program is still running (use pause or terminate)`,
+          ),
+        );
+      }, timeoutMs);
+      this.#waiters.add(w);
+    });
+  }
+
+  /** Sends a request. */
+  request(command: string, args?: Record<string, unknown>, timeoutMs?: number): Promise<Record<string, unknown>> {
+    return this.#conn.request(command, args, timeoutMs);
+  }
+
+  /**
+   * Runs the DAP start sequence: `launch` (or `attach`), then on `initialized` the breakpoints and
+   * `configurationDone`; resolves once the program stopped or ended, or `settleMs` passed.
+   */
+  async begin(
+    request: 'launch' | 'attach',
+    args: Record<string, unknown>,
+    breakpoints: ReadonlyMap<string, readonly number[]>,
+    settleMs: number,
+  ): Promise<void> {
+    const initialized = this.waitFor((e) => e.event === 'initialized', START_MS, 'initialized event');
+    const stop = this.waitFor((e) => e.event === 'stopped', settleMs, 'stop').catch(() => undefined);
+    const started = this.request(request, args, START_MS * 4);
+    started.catch(() => undefined);
+    await Promise.race([initialized, started.then(() => initialized)]);
+    for (const [file, lines] of breakpoints) await this.setBreakpoints(file, lines);
+    await this.request('configurationDone').catch(() => undefined);
+    await started;
+    await stop;
+  }
+
+  /** Sets one file's line breakpoints; returns whether each was verified. */
+  async setBreakpoints(
+    file: string,
+    lines: readonly number[],
+  ): Promise<{ line: number; verified: boolean; message?: string }[]> {
+    const body = await this.request('setBreakpoints', {
+      source: { path: file },
+      breakpoints: lines.map((line) => ({ line })),
+      lines: [...lines],
+    });
+    const bps = Array.isArray(body.breakpoints) ? (body.breakpoints as Record<string, unknown>[]) : [];
+    return lines.map((line, i) => ({
+      line: typeof bps[i]?.line === 'number' ? (bps[i]!.line as number) : line,
+      verified: bps[i]?.verified === true,
+      ...(typeof bps[i]?.message === 'string' ? { message: bps[i]!.message as string } : {}),
+    }));
+  }
+
+  /** The debuggee's output so far (the last 64 KiB), with the total. */
+  output(): { text: string; total: number } {
+    return { text: this.#output, total: this.#outputTotal };
+  }
+
+  /** Ends the session: asks the adapter to terminate the debuggee, then kills the adapter's group. */
+  async close(): Promise<void> {
+    if (this.#alive) {
+      await this.request('disconnect', { terminateDebuggee: true }, 3000).catch(() => undefined);
+    }
+    this.#socket?.destroy();
+    killGroup(this.#child);
+    await Promise.race([this.#exited, new Promise((r) => setTimeout(r, 3000))]);
+  }
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * `debug`: drives a real debugger over the Debug Adapter Protocol. One operation per call; the
+ * session (one per conversation, with a hard TTL) lives in the session's debug resource.
+ */
+import { defineTool, type ToolResult, type Zod } from '@a3s-code/core';
+import type { z } from 'zod';
+import { ADAPTER_IDS } from './adapters.js';
+import { DebugToolError } from './debug-errors.js';
+import { DEBUG_RESOURCE, type DebugResource } from './debug-resource.js';
+import { runOperation } from './operations.js';
+
+/** The operations of `debug`. */
+export const DEBUG_OPERATIONS = [
+  'adapters',
+  'status',
+  'breakpoints',
+  'launch',
+  'attach',
+  'continue',
+  'pause',
+  'step_over',
+  'step_in',
+  'step_out',
+  'threads',
+  'stack',
+  'scopes',
+  'variables',
+  'evaluate',
+  'output',
+  'terminate',
+] as const;
+
+const debugInput = (z: Zod) =>
+  z.strictObject({
+    op: z.enum(DEBUG_OPERATIONS).describe('the operation'),
+    file: z.string().min(1).optional().describe('breakpoints: the source file'),
+    lines: z
+      .array(z.number().int().min(1))
+      .max(200)
+      .optional()
+      .describe('breakpoints: 1-based lines; [] clears the file'),
+    program: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('launch: the program (a .py file, a Go package folder or .go file, a binary)'),
+    args: z.array(z.string()).max(100).optional().describe('launch: program arguments'),
+    adapter: z
+      .enum(ADAPTER_IDS as unknown as ['debugpy', 'lldb', 'delve', 'dart'])
+      .optional()
+      .describe('launch/attach: the adapter (default: by program kind; attach needs it)'),
+    port: z.number().int().min(1).max(65535).optional().describe('attach: the port the debuggee listens on'),
+    thread_id: z
+      .number()
+      .int()
+      .optional()
+      .describe('continue/pause/steps/stack: the thread (default: the stopped one)'),
+    frame_id: z.number().int().optional().describe('scopes: the frame; evaluate: the frame to evaluate in'),
+    reference: z.number().int().min(1).optional().describe('variables: a scope or variable reference'),
+    expression: z.string().min(1).max(10_000).optional().describe('evaluate: the expression'),
+  });
+
+/** The arguments of `debug`. */
+export type DebugArgs = z.output<ReturnType<typeof debugInput>>;
+
+const DESCRIPTION = `Drive a real debugger (Debug Adapter Protocol). One op per call:
+adapters (which adapters can start here and why not), status (session running? where stopped?),
+breakpoints {file, lines[]} ([] clears; allowed before launch), launch {program, args[]} (runs to the first breakpoint),
+attach {port, adapter}, continue / pause / step_over / step_in / step_out {thread_id?} (wait for the next stop),
+threads, stack {thread_id?} (at most 30 frames), scopes {frame_id} (each with a reference),
+variables {reference} (at most 50 children, values cut at 400 chars), evaluate {expression, frame_id?},
+output (the program's stdout/stderr, capped), terminate (ends the session, kills the adapter and the program).
+Adapters: debugpy (.py; pyproject.toml, setup.py or requirements.txt), delve (Go; go.mod), lldb (binaries; Cargo.toml or CMakeLists.txt), dart (pubspec.yaml).
+One session per conversation, 30 minutes at most; a second launch is rejected.`;
+
+function failure(error: DebugToolError): ToolResult {
+  return {
+    output: `${error.code}: ${error.message}`,
+    exitCode: 1,
+    metadata: { error: { code: error.code, message: error.message } },
+  };
+}
+
+/** The `debug` tool (its resource is the session's debug supervisor). */
+export const debugTool = defineTool({
+  name: 'debug',
+  description: DESCRIPTION,
+  input: debugInput,
+  tier: 'exec',
+  requires: ['exec', DEBUG_RESOURCE],
+  capabilities: {
+    readOnly: false,
+    idempotent: false,
+    resumable: false,
+    cancelSafe: false,
+    paginated: false,
+    maxParallelism: 1,
+    outputType: 'text',
+  },
+  timeoutMs: 600_000,
+  execute: async (args, ctx) => {
+    const debug = await ctx.resource<DebugResource>(DEBUG_RESOURCE);
+    try {
+      return await runOperation(debug, args, ctx.workspace.root);
+    } catch (error) {
+      if (error instanceof DebugToolError) return failure(error);
+      throw error;
+    }
+  },
+});

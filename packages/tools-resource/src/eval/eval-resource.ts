@@ -1,0 +1,184 @@
+/**
+ * The eval pack's resource: a kernel factory per session. It starts at most one kernel per
+ * language, on the first cell of that language, keeps it between calls, restarts it on `reset`
+ * or after it died, and kills every kernel when the session closes.
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+import type { OpenedResource, ToolResource } from '@a3s-code/core';
+import { EvalToolError } from './eval-errors.js';
+import { JS_KERNEL_SOURCE } from './js-kernel-source.js';
+import {
+  type CellOptions,
+  type CellResult,
+  type EvalLanguage,
+  type KernelCommand,
+  KernelProcess,
+} from './kernel-process.js';
+import { PYTHON_KERNEL_SOURCE } from './python-kernel-source.js';
+
+/** The capability the eval tool requires. */
+export const EVAL_RESOURCE = 'resource.eval';
+
+/** A cell's result plus what the factory did to run it. */
+export interface EvalRun extends CellResult {
+  /** True when this call started the kernel (first use, reset, or after a crash). */
+  readonly started: boolean;
+  /** Why the previous kernel is gone, when it died since the last call. */
+  readonly previousDeath?: string;
+  /** The interpreter that runs the kernel. */
+  readonly interpreter: string;
+}
+
+/** The opened eval resource a tool gets from `ctx.resource(EVAL_RESOURCE)`. */
+export interface EvalResource extends OpenedResource {
+  /** Runs `code` in the session's kernel for `language`, in `cwd`, starting it when needed. */
+  run(language: EvalLanguage, code: string, cwd: string, options: EvalCellOptions): Promise<EvalRun>;
+  /** The running kernels (language and pid). */
+  kernels(): readonly { readonly language: EvalLanguage; readonly pid: number }[];
+}
+
+/** How one call runs: the bridge, cancellation, live output and `reset`. */
+export type EvalCellOptions = Omit<CellOptions, 'inactivityMs' | 'maxOutputChars'> & {
+  /** Restart the kernel before the cell. */
+  readonly reset?: boolean;
+};
+
+/** The default inactivity budget of a cell: 5 minutes. */
+export const EVAL_INACTIVITY_MS = 300_000;
+/** The default output cap of a cell, in characters (like `bash`'s 32 KiB per stream). */
+export const EVAL_MAX_OUTPUT_CHARS = 32 * 1024;
+
+/** Options of {@link openEvalResource}. */
+export interface EvalResourceOptions {
+  /** Inactivity budget of a cell in milliseconds, paused during bridge calls (default 5 minutes). */
+  readonly inactivityMs?: number;
+  /** Output cap of a cell in characters (default 32768). */
+  readonly maxOutputChars?: number;
+  /** Resolves the interpreter command for a language in a folder (default: {@link resolveInterpreter}). */
+  readonly interpreter?: (language: EvalLanguage, cwd: string) => string;
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir !== '' && executable(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+/**
+ * The interpreter for a language in `cwd`. JavaScript: this Node. Python: the project's
+ * `.venv/bin/python3` or `venv/bin/python3`, then the system `/usr/bin/python3`, then `python3`
+ * on `PATH`.
+ */
+export function resolveInterpreter(language: EvalLanguage, cwd: string): string {
+  if (language === 'javascript') return process.execPath;
+  const candidates = [
+    join(cwd, '.venv', 'bin', 'python3'),
+    join(cwd, '.venv', 'bin', 'python'),
+    join(cwd, 'venv', 'bin', 'python3'),
+    join(cwd, 'venv', 'bin', 'python'),
+    '/usr/bin/python3',
+  ];
+  const found = candidates.find(executable) ?? onPath('python3') ?? onPath('python');
+  if (found === undefined)
+    throw new EvalToolError(
+      'EVAL_INTERPRETER',
+      `no Python interpreter found: tried ${candidates.join(', ')} and python3 on PATH`,
+      {
+        candidates,
+      },
+    );
+  return found;
+}
+
+function commandFor(language: EvalLanguage, interpreter: string, cwd: string): KernelCommand {
+  return language === 'python'
+    ? { language, command: interpreter, args: ['-u', '-c', PYTHON_KERNEL_SOURCE], cwd }
+    : { language, command: interpreter, args: ['-e', JS_KERNEL_SOURCE], cwd };
+}
+
+interface Slot {
+  kernel: KernelProcess;
+  interpreter: string;
+  cwd: string;
+}
+
+/** Opens the resource (no process starts until the first cell). */
+export async function openEvalResource(options: EvalResourceOptions = {}): Promise<EvalResource> {
+  const resolve = options.interpreter ?? resolveInterpreter;
+  const slots = new Map<EvalLanguage, Slot>();
+  let closed = false;
+  return {
+    async run(language, code, cwd, cell) {
+      if (closed) throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
+      if (!isAbsolute(cwd) || !statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
+        throw new EvalToolError(
+          'EVAL_WORKDIR',
+          `the workspace root '${cwd}' is not a local folder; eval runs kernels only in a local workspace`,
+          { cwd },
+        );
+      let slot = slots.get(language);
+      let previousDeath: string | undefined;
+      if (slot !== undefined && !slot.kernel.alive) {
+        previousDeath = `the previous ${language} kernel had died; a fresh one was started and earlier state is lost`;
+        slots.delete(language);
+        slot = undefined;
+      }
+      if (slot !== undefined && (cell.reset === true || slot.cwd !== cwd)) {
+        await slot.kernel.close();
+        slots.delete(language);
+        slot = undefined;
+      }
+      const started = slot === undefined;
+      if (slot === undefined) {
+        const interpreter = resolve(language, cwd);
+        const kernel = await KernelProcess.start(commandFor(language, interpreter, cwd));
+        if (closed) {
+          await kernel.close();
+          throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
+        }
+        slot = { kernel, interpreter, cwd };
+        slots.set(language, slot);
+      }
+      const result = await slot.kernel.run(code, {
+        ...cell,
+        inactivityMs: options.inactivityMs ?? EVAL_INACTIVITY_MS,
+        maxOutputChars: options.maxOutputChars ?? EVAL_MAX_OUTPUT_CHARS,
+      });
+      return {
+        ...result,
+        started,
+        interpreter: slot.interpreter,
+        ...(previousDeath === undefined ? {} : { previousDeath }),
+      };
+    },
+    kernels() {
+      return [...slots.values()]
+        .filter((s) => s.kernel.alive)
+        .map((s) => ({ language: s.kernel.language, pid: s.kernel.pid }));
+    },
+    close: async () => {
+      closed = true;
+      const all = [...slots.values()];
+      slots.clear();
+      await Promise.all(all.map((s) => s.kernel.close()));
+    },
+  };
+}
+
+/** The resource of the eval pack. */
+export const evalResource: ToolResource<EvalResource> = {
+  capability: EVAL_RESOURCE,
+  opens: 'lazy',
+  open: () => openEvalResource(),
+};

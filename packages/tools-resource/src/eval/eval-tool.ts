@@ -1,0 +1,110 @@
+/**
+ * `eval`: runs a Python or JavaScript cell in the session's persistent kernel. Variables, imports
+ * and loaded data persist between calls; the last expression is echoed; images come back as
+ * artifacts; `tool(name, args)` inside a cell goes through the session's scoped invoker with the
+ * same governance as a model call.
+ */
+import { defineTool, type ToolResult, type Zod } from '@a3s-code/core';
+import type { z } from 'zod';
+import { EvalToolError } from './eval-errors.js';
+import { EVAL_RESOURCE, type EvalResource } from './eval-resource.js';
+
+const evalInput = (z: Zod) =>
+  z.strictObject({
+    code: z.string().min(1).max(200_000).describe('the cell: Python or JavaScript source'),
+    description: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine(
+        (d) => {
+          const n = d.trim().split(/\s+/).length;
+          return n >= 5 && n <= 10;
+        },
+        { message: 'description must be 5 to 10 words' },
+      )
+      .describe('5 to 10 words saying what the cell does (the transcript label)'),
+    language: z.enum(['python', 'javascript']).optional().describe('python (default) or javascript'),
+    reset: z.boolean().optional().describe('throw the interpreter away and start clean before running the cell'),
+  });
+
+/** The arguments of `eval`. */
+export type EvalArgs = z.output<ReturnType<typeof evalInput>>;
+
+const DESCRIPTION = `Run a cell in a persistent Python (default) or JavaScript interpreter: variables, imports and loaded data survive between calls, as in a notebook. The value of the last expression is echoed; display(x) shows a value; pandas DataFrames render as tables; matplotlib figures come back as PNG artifacts. Python accepts %pip, %cd, !cmd, %%bash and %%timeit. JavaScript has top-level await and require. Inside a cell, tool(name, args) calls one of your tools (Python returns the output text, JavaScript a Promise of it; a failed or denied call raises ToolError) under the same permissions as your own calls. description: 5-10 words. reset: true starts a fresh interpreter. A cell that produces nothing for 5 minutes (not counting time spent in tool() calls) is killed with its interpreter; a crashed interpreter is restarted on the next call. Output is capped (head and tail kept).`;
+
+function failure(error: EvalToolError): ToolResult {
+  return {
+    output: `${error.code}: ${error.message}${typeof error.details.output === 'string' && error.details.output !== '' ? `\n[output before the failure]\n${error.details.output}` : ''}`,
+    exitCode: 1,
+    metadata: { error: { code: error.code, message: error.message } },
+  };
+}
+
+/** The `eval` tool (its resource is the session's kernel factory). */
+export const evalTool = defineTool({
+  name: 'eval',
+  description: DESCRIPTION,
+  input: evalInput,
+  tier: 'exec',
+  requires: ['exec', EVAL_RESOURCE],
+  capabilities: {
+    readOnly: false,
+    idempotent: false,
+    resumable: false,
+    cancelSafe: false,
+    paginated: false,
+    maxParallelism: 1,
+    outputType: 'text',
+  },
+  timeoutMs: 86_400_000,
+  execute: async (args, ctx) => {
+    const language = args.language ?? 'python';
+    const kernels = await ctx.resource<EvalResource>(EVAL_RESOURCE);
+    try {
+      const run = await kernels.run(language, args.code, ctx.workspace.root, {
+        ...(args.reset === undefined ? {} : { reset: args.reset }),
+        signal: ctx.signal,
+        onOutput: (text, stream) => ctx.emitOutput(text, stream),
+        bridge: async (name, toolArgs) => {
+          const r = await ctx.invoker.invoke(name, toolArgs);
+          return { ok: r.ok, output: r.output };
+        },
+      });
+      const parts: string[] = [];
+      if (run.previousDeath !== undefined) parts.push(`[${run.previousDeath}]`);
+      if (run.output !== '') parts.push(run.output.replace(/\n$/, ''));
+      if (run.echo !== undefined) parts.push(run.echo);
+      const images = [];
+      for (const [i, image] of run.images.entries()) {
+        const ref = await ctx.artifacts.put(image.data, { toolName: ctx.toolName, callId: ctx.callId });
+        images.push({
+          mime: image.mime,
+          encoding: 'base64',
+          uri: ref.uri,
+          size_bytes: Math.floor((image.data.length * 3) / 4),
+        });
+        parts.push(`[image ${i + 1}: ${image.mime} saved as ${ref.uri}]`);
+      }
+      if (run.error !== undefined) parts.push(run.error);
+      return {
+        output: parts.join('\n'),
+        exitCode: run.ok ? 0 : 1,
+        metadata: {
+          description: args.description,
+          language,
+          interpreter: run.interpreter,
+          kernel_started: run.started,
+          echo: run.echo ?? null,
+          images,
+          bridge_calls: run.bridgeCalls,
+          output_chars: run.outputChars,
+          truncated: run.truncated,
+        },
+      };
+    } catch (error) {
+      if (error instanceof EvalToolError) return failure(error);
+      throw error;
+    }
+  },
+});

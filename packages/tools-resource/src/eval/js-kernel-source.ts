@@ -1,0 +1,82 @@
+/**
+ * The JavaScript kernel program, run with `node -e`. It speaks JSON lines over its own stdin and
+ * stdout. Cells run in one persistent `vm` context: declarations persist, the last expression is
+ * echoed, top-level `await` works, and `display()` and the `tool(name, args)` bridge are provided.
+ */
+export const JS_KERNEL_SOURCE = String.raw`
+'use strict';
+const vm = require('node:vm');
+const util = require('node:util');
+const readline = require('node:readline');
+const { createRequire } = require('node:module');
+const path = require('node:path');
+const send = (msg) => process.stdout.write(JSON.stringify(msg) + '\n');
+const show = (v) => (typeof v === 'string' ? v : util.inspect(v, { depth: 4, maxArrayLength: 100, maxStringLength: 10000 }));
+const stream = (name) => (...args) => { send({ type: 'stream', stream: name, text: util.format(...args) + '\n' }); };
+const pending = new Map();
+let bridgeN = 0;
+class ToolError extends Error { constructor(m) { super(m); this.name = 'ToolError'; } }
+const sandbox = {
+  console: { log: stream('stdout'), info: stream('stdout'), debug: stream('stdout'), warn: stream('stderr'), error: stream('stderr') },
+  display: (...values) => { for (const v of values) send({ type: 'display', text: show(v) }); },
+  tool: (name, args) => new Promise((resolve, reject) => {
+    const id = ++bridgeN;
+    pending.set(id, { resolve, reject });
+    send({ type: 'bridge', id, name, args: args ?? {} });
+  }),
+  ToolError,
+  require: createRequire(path.join(process.cwd(), '__a3s_eval__.js')),
+  process, Buffer, URL, URLSearchParams, TextEncoder, TextDecoder, AbortController,
+  setTimeout, clearTimeout, setInterval, clearInterval, setImmediate, clearImmediate, queueMicrotask, structuredClone, fetch,
+};
+const context = vm.createContext(sandbox);
+const compiles = (src) => { try { new vm.Script(src); return true; } catch { return false; } };
+function asyncWrap(code) {
+  const hoisted = code
+    .replace(/^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=/gm, 'globalThis.$1 =')
+    .replace(/^(async\s+)?function\s*(\*?)\s*([A-Za-z_$][\w$]*)/gm, 'globalThis.$3 = $1function$2 $3');
+  const lines = hoisted.replace(/[\s;]+$/, '').split('\n');
+  const last = lines.pop() ?? '';
+  const withReturn = '(async () => {\n' + lines.join('\n') + '\nreturn (' + last + '\n);\n})()';
+  if (compiles(withReturn)) return withReturn;
+  return '(async () => {\n' + hoisted + '\n})()';
+}
+async function run(code) {
+  let src = code;
+  let script;
+  try { script = new vm.Script(src, { filename: 'cell.js' }); }
+  catch (e) {
+    if (!(e instanceof SyntaxError) || !/await/.test(code)) throw e;
+    src = asyncWrap(code);
+    script = new vm.Script(src, { filename: 'cell.js' });
+  }
+  let value = script.runInContext(context);
+  if (src !== code) value = await value;
+  return value;
+}
+let queue = Promise.resolve();
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  let msg;
+  try { msg = JSON.parse(line); } catch { return; }
+  if (msg.type === 'bridge_result') {
+    const p = pending.get(msg.id);
+    if (!p) return;
+    pending.delete(msg.id);
+    if (msg.ok) p.resolve(msg.output ?? ''); else p.reject(new ToolError(msg.output ?? 'tool call failed'));
+    return;
+  }
+  if (msg.type !== 'run') return;
+  queue = queue.then(async () => {
+    try {
+      const value = await run(msg.code);
+      if (value !== undefined) send({ type: 'display', text: util.inspect(value, { depth: 4, maxArrayLength: 100, maxStringLength: 10000 }), echo: true });
+      send({ type: 'done', id: msg.id, ok: true });
+    } catch (e) {
+      const text = e instanceof Error ? (e.stack ?? String(e)).split('\n').filter((l) => !l.includes('[eval]') && !l.includes('node:')).join('\n') : 'Uncaught ' + show(e);
+      send({ type: 'done', id: msg.id, ok: false, error: text });
+    }
+  });
+});
+process.on('unhandledRejection', (e) => send({ type: 'stream', stream: 'stderr', text: 'Unhandled rejection: ' + show(e) + '\n' }));
+send({ type: 'ready', language: 'javascript', version: process.versions.node, pid: process.pid });
+`;

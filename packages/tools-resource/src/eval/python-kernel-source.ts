@@ -1,0 +1,119 @@
+/**
+ * The Python kernel program, run with `python -u -c`. It speaks JSON lines over its own stdin and
+ * stdout (the original stdout is kept for the protocol and fd 1 is pointed at stderr, so stray
+ * writes of child processes cannot corrupt it). Globals persist across cells; the last expression
+ * is echoed; `display()`, DataFrame tables, matplotlib figures as PNG, the IPython idioms and the
+ * `tool(name, args)` bridge are provided here.
+ */
+export const PYTHON_KERNEL_SOURCE = String.raw`
+import ast, base64, io, json, os, subprocess, sys, timeit, traceback, types, importlib, asyncio, inspect
+_proto = os.fdopen(os.dup(1), 'w', encoding='utf-8', buffering=1)
+os.dup2(2, 1)
+_stdin = sys.stdin
+def _send(msg):
+    _proto.write(json.dumps(msg, default=str) + '\n'); _proto.flush()
+class _Stream(io.TextIOBase):
+    def __init__(self, name): self.name = name
+    def writable(self): return True
+    def write(self, s):
+        if s: _send({'type': 'stream', 'stream': self.name, 'text': s})
+        return len(s)
+sys.stdout = _Stream('stdout'); sys.stderr = _Stream('stderr')
+os.environ.setdefault('MPLBACKEND', 'Agg')
+_bridge_n = [0]
+class ToolError(Exception):
+    pass
+def _render(value):
+    mod = type(value).__module__ or ''
+    if mod.startswith('pandas') and hasattr(value, 'to_string'):
+        try: return value.to_string(max_rows=60, max_cols=20)
+        except TypeError: return value.to_string()
+    return repr(value)
+def display(*values):
+    for v in values: _send({'type': 'display', 'text': _render(v)})
+def tool(name, args=None):
+    _bridge_n[0] += 1
+    bid = _bridge_n[0]
+    _send({'type': 'bridge', 'id': bid, 'name': name, 'args': args or {}})
+    while True:
+        line = _stdin.readline()
+        if not line: raise SystemExit(0)
+        msg = json.loads(line)
+        if msg.get('type') == 'bridge_result' and msg.get('id') == bid: break
+    if not msg.get('ok'): raise ToolError(msg.get('output', 'tool call failed'))
+    return msg.get('output', '')
+def _sh(cmd):
+    r = subprocess.run(cmd, shell=True, executable='/bin/bash', capture_output=True, text=True)
+    if r.stdout: sys.stdout.write(r.stdout)
+    if r.stderr: sys.stderr.write(r.stderr)
+    if r.returncode != 0: sys.stderr.write(f'[exit code {r.returncode}]\n')
+def _pip(argline):
+    before = set(sys.modules)
+    import shlex
+    r = subprocess.run([sys.executable, '-m', 'pip'] + shlex.split(argline), capture_output=True, text=True)
+    if r.stdout: sys.stdout.write(r.stdout)
+    if r.stderr: sys.stderr.write(r.stderr)
+    importlib.invalidate_caches()
+    for name in list(sys.modules):
+        if name not in _baseline and not name.startswith('_') and name not in ('__main__',):
+            del sys.modules[name]
+    if r.returncode != 0: sys.stderr.write(f'[pip exit code {r.returncode}]\n')
+def _timeit(body, g):
+    t = timeit.Timer(body, globals=g)
+    n, total = t.autorange()
+    print(f'{total / n * 1e6:.3f} us per loop ({n} loops)')
+def _rewrite(code):
+    lines = code.split('\n')
+    first = lines[0].strip() if lines else ''
+    if first.startswith('%%bash'):
+        return '_sh(' + repr('\n'.join(lines[1:])) + ')'
+    if first.startswith('%%timeit'):
+        return '_timeit(' + repr('\n'.join(lines[1:])) + ', globals())'
+    out = []
+    for line in lines:
+        s = line.lstrip(); ind = line[:len(line) - len(s)]
+        if s.startswith('%pip ') or s.startswith('!pip '): out.append(ind + '_pip(' + repr(s[5:]) + ')')
+        elif s.startswith('%cd '): out.append(ind + 'os.chdir(os.path.expanduser(' + repr(s[4:].strip()) + '))')
+        elif s.startswith('!'): out.append(ind + '_sh(' + repr(s[1:]) + ')')
+        else: out.append(line)
+    return '\n'.join(out)
+_g = {'__name__': '__main__', '__builtins__': __builtins__, 'display': display, 'tool': tool, 'ToolError': ToolError, '_sh': _sh, '_pip': _pip, '_timeit': _timeit, 'os': os}
+_FLAGS = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+_loop = asyncio.new_event_loop()
+def _exec(tree, mode):
+    code = compile(tree, '<cell>', mode, flags=_FLAGS)
+    r = eval(code, _g)
+    if inspect.iscoroutine(r): r = _loop.run_until_complete(r)
+    return r
+def _figures():
+    plt = sys.modules.get('matplotlib.pyplot')
+    if plt is None: return
+    for num in plt.get_fignums():
+        buf = io.BytesIO(); plt.figure(num).savefig(buf, format='png')
+        _send({'type': 'image', 'mime': 'image/png', 'data': base64.b64encode(buf.getvalue()).decode('ascii')})
+    plt.close('all')
+def _run(code):
+    tree = ast.parse(_rewrite(code), '<cell>', 'exec')
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    _exec(tree, 'exec')
+    value = _exec(last, 'eval') if last is not None else None
+    _figures()
+    if value is not None: _send({'type': 'display', 'text': _render(value), 'echo': True})
+_baseline = set(sys.modules)
+_send({'type': 'ready', 'language': 'python', 'version': sys.version.split()[0], 'pid': os.getpid()})
+for _line in _stdin:
+    _msg = json.loads(_line)
+    if _msg.get('type') != 'run': continue
+    try:
+        _run(_msg['code'])
+        _send({'type': 'done', 'id': _msg['id'], 'ok': True})
+    except BaseException as e:
+        if isinstance(e, SystemExit) and _msg.get('code') is None: raise
+        tb = traceback.format_exception(type(e), e, e.__traceback__)
+        tb = [l for l in tb if 'File "<string>"' not in l]
+        try: _figures()
+        except Exception: pass
+        _send({'type': 'done', 'id': _msg['id'], 'ok': False, 'error': ''.join(tb).rstrip()})
+`;

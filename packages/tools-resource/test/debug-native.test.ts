@@ -1,0 +1,106 @@
+// debug on delve (a Go fixture) and lldb-dap (a C fixture), real adapters and real programs.
+import { rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type DebugResource, listAdapters, openDebugResource } from '../src/debug.js';
+import { alive, caller, project } from './debug-support.js';
+
+const has = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
+const GO = has('dlv', ['version']) && has('go', ['version']);
+const probe = project({ 'CMakeLists.txt': '' });
+const LLDB = has('cc', ['--version']) && listAdapters(probe).find((a) => a.id === 'lldb')?.available === true;
+rmSync(probe, { recursive: true, force: true });
+
+const GO_MAIN = `package main
+
+import (
+\t"fmt"
+\t"os"
+)
+
+func add(a, b int) int {
+\ttotal := a + b
+\treturn total
+}
+
+func main() {
+\tfmt.Println("start", os.Getpid())
+\tr := add(2, 3)
+\tfmt.Println("result", r)
+}
+`;
+
+const C_MAIN = `#include <stdio.h>
+#include <unistd.h>
+
+int add(int a, int b) {
+  int total = a + b;
+  return total;
+}
+
+int main(void) {
+  printf("start\\n");
+  int r = add(2, 3);
+  printf("result %d\\n", r);
+  return 0;
+}
+`;
+
+let dir = '';
+let debug: DebugResource | undefined;
+afterEach(async () => {
+  await debug?.close();
+  debug = undefined;
+  if (dir !== '') rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!GO)('debug on delve', () => {
+  it('DBG-15: dlv dap stops at a breakpoint set before launch; stack, scopes, variables, evaluate, step, terminate', async () => {
+    dir = project({ 'go.mod': 'module example.com/fx\n\ngo 1.19\n', 'main.go': GO_MAIN });
+    debug = await openDebugResource({ stopWaitMs: 60_000 });
+    const call = caller(dir, () => debug!);
+    await call({ op: 'breakpoints', file: 'main.go', lines: [9] });
+    const launched = await call({ op: 'launch', program: '.' });
+    expect(launched.output).toMatch(/with delve: stopped \(breakpoint\).* at main\.add \(.*main\.go:9\)/);
+    const frames = (await call({ op: 'stack' })).metadata?.frames as { id: number; name: string; line: number }[];
+    expect(frames.slice(0, 2).map((f) => [f.name, f.line])).toEqual([
+      ['main.add', 9],
+      ['main.main', 15],
+    ]);
+    const scopes = (await call({ op: 'scopes', frame_id: frames[0]!.id })).metadata?.scopes as { reference: number }[];
+    const vars = (await call({ op: 'variables', reference: scopes[0]!.reference })).metadata?.variables as {
+      name: string;
+      value: string;
+    }[];
+    expect(vars.filter((v) => v.name === 'a' || v.name === 'b').map((v) => v.value)).toEqual(['2', '3']);
+    expect((await call({ op: 'evaluate', expression: 'a * 10 + b', frame_id: frames[0]!.id })).output).toBe('23');
+    expect((await call({ op: 'step_over' })).output).toMatch(/main\.go:10\)/);
+    const adapterPid = (await debug.current())!.pid;
+    expect((await call({ op: 'terminate' })).metadata?.ended).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(adapterPid)).toBe(false);
+    expect(spawnSync('pgrep', ['-f', `${dir}/__debug_bin`]).status).toBe(1);
+  }, 120_000);
+});
+
+describe.skipIf(!LLDB)('debug on lldb-dap', () => {
+  it('DBG-15: lldb-dap stops a C program at a breakpoint; evaluate in the frame, step, continue, output', async () => {
+    dir = project({ 'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.10)\n', 'app.c': C_MAIN });
+    expect(spawnSync('cc', ['-g', '-O0', '-o', `${dir}/app`, `${dir}/app.c`]).status).toBe(0);
+    debug = await openDebugResource({ stopWaitMs: 30_000 });
+    const call = caller(dir, () => debug!);
+    await call({ op: 'breakpoints', file: 'app.c', lines: [5] });
+    expect((await call({ op: 'launch', program: 'app' })).output).toMatch(
+      /with lldb: stopped \(breakpoint\).* at add \(.*app\.c:5\)/,
+    );
+    const stack = (await call({ op: 'stack' })).metadata?.frames as { name: string; line: number }[];
+    expect(stack.slice(0, 2).map((f) => [f.name, f.line])).toEqual([
+      ['add', 5],
+      ['main', 11],
+    ]);
+    expect((await call({ op: 'evaluate', expression: 'a * 10 + b' })).output).toMatch(/= 23$/);
+    expect((await call({ op: 'step_over' })).output).toMatch(/app\.c:6\)/);
+    expect((await call({ op: 'continue' })).output).toMatch(/the program ended with exit code 0/);
+    expect((await call({ op: 'output' })).output).toContain('start\nresult 5\n');
+  }, 60_000);
+});

@@ -1,0 +1,154 @@
+// debug on debugpy with a real Python program; the supervisor's rules (one session, TTL) too.
+import { rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type DebugResource, debugTool, debugToolPack, DEBUG_RESOURCE, openDebugResource } from '../src/debug.js';
+import { alive, caller, errorCode, project } from './debug-support.js';
+
+const DEBUGPY = spawnSync('/usr/bin/python3', ['-c', 'import debugpy']).status === 0;
+
+const APP = `import os
+
+def add(a, b):
+    total = a + b
+    return total
+
+items = list(range(120))
+long_text = "x" * 1000
+print("start", flush=True)
+r = add(2, 3)
+print("result", r, flush=True)
+`;
+
+let dir: string;
+let debug: DebugResource;
+let now: number;
+let call: ReturnType<typeof caller>;
+
+beforeEach(async () => {
+  dir = project({ 'requirements.txt': '', 'app.py': APP });
+  now = 1_000_000;
+  debug = await openDebugResource({ clock: () => now, stopWaitMs: 20_000 });
+  call = caller(dir, () => debug);
+});
+afterEach(async () => {
+  await debug.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('debug pack', () => {
+  it('DBG-03: debug is in the exec tier and not parallel-safe; DBG-01: it requires the debug supervisor', () => {
+    expect(debugToolPack.tools.map((t) => [t.name, t.tier])).toEqual([['debug', 'exec']]);
+    expect(debugTool.capabilities).toMatchObject({ readOnly: false, maxParallelism: 1 });
+    expect(debugTool.requires).toEqual(['exec', DEBUG_RESOURCE]);
+  });
+
+  it('DBG-06: adapters names each unavailable adapter with its reason (marker, then binary)', async () => {
+    const r = await call({ op: 'adapters' });
+    const list = r.metadata?.adapters as { id: string; available: boolean; reason?: string }[];
+    expect(list.map((a) => a.id)).toEqual(['dart', 'debugpy', 'lldb', 'delve']);
+    expect(list.find((a) => a.id === 'delve')?.reason).toMatch(/no root marker .*go\.mod/);
+    const path = process.env.PATH;
+    const goDir = project({ 'go.mod': 'module x\n' });
+    try {
+      process.env.PATH = '/nonexistent';
+      const r2 = await caller(goDir, () => debug)({ op: 'adapters' });
+      const delve = (r2.metadata!.adapters as { id: string; reason?: string }[]).find((a) => a.id === 'delve');
+      expect(delve?.reason).toBe('binary not found: needs `dlv` on PATH');
+    } finally {
+      process.env.PATH = path;
+      rmSync(goDir, { recursive: true, force: true });
+    }
+  });
+
+  it('DBG-02: launch without the root marker starts nothing and says why', async () => {
+    rmSync(`${dir}/requirements.txt`);
+    const r = await call({ op: 'launch', program: 'app.py' });
+    expect(errorCode(r)).toBe('DEBUG_ADAPTER');
+    expect(r.output).toMatch(/no root marker/);
+    expect((await call({ op: 'status' })).metadata?.running).toBe(false);
+  });
+});
+
+describe.skipIf(!DEBUGPY)('debug on debugpy', () => {
+  it('DBG-07, DBG-08: breakpoints set before launch stop the program; DBG-11: stack; DBG-13: evaluate in the frame', async () => {
+    expect((await call({ op: 'breakpoints', file: 'app.py', lines: [4] })).exitCode).toBe(0);
+    const launched = await call({ op: 'launch', program: 'app.py' });
+    expect(launched.output).toMatch(/stopped \(breakpoint\).* at add \(.*app\.py:4\)/);
+    const stack = await call({ op: 'stack' });
+    const frames = stack.metadata?.frames as { id: number; name: string; line: number }[];
+    expect(frames.map((f) => [f.name, f.line])).toEqual([
+      ['add', 4],
+      ['<module>', 10],
+    ]);
+    expect((await call({ op: 'evaluate', expression: 'a * 10 + b' })).output).toBe('23');
+    expect((await call({ op: 'evaluate', expression: 'len(items)', frame_id: frames[1]!.id })).output).toBe('120');
+  });
+
+  it('DBG-10, DBG-12: scopes carry references; variables returns at most 50 children with values cut at 400 chars', async () => {
+    await call({ op: 'breakpoints', file: 'app.py', lines: [4] });
+    await call({ op: 'launch', program: 'app.py' });
+    const frames = (await call({ op: 'stack' })).metadata?.frames as { id: number }[];
+    const scopes = (await call({ op: 'scopes', frame_id: frames[1]!.id })).metadata?.scopes as {
+      name: string;
+      reference: number;
+    }[];
+    const globals = scopes.find((s) => /global/i.test(s.name))!;
+    const vars = (await call({ op: 'variables', reference: globals.reference })).metadata?.variables as {
+      name: string;
+      value: string;
+      reference: number | null;
+    }[];
+    const text = vars.find((v) => v.name === 'long_text')!;
+    expect(text.value.length).toBeLessThanOrEqual(401);
+    const items = vars.find((v) => v.name === 'items')!;
+    const children = await call({ op: 'variables', reference: items.reference });
+    expect((children.metadata!.variables as unknown[]).length).toBe(50);
+    expect(children.metadata?.truncated).toBe(true);
+    const threads = await call({ op: 'threads' });
+    expect((threads.metadata!.threads as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('DBG-09: step_over moves one line, continue runs to the end; DBG-14: output holds the program output', async () => {
+    await call({ op: 'breakpoints', file: 'app.py', lines: [4] });
+    await call({ op: 'launch', program: 'app.py' });
+    expect((await call({ op: 'step_over' })).output).toMatch(/stopped \(step\).*app\.py:5\)/);
+    expect((await call({ op: 'continue' })).output).toMatch(/the program ended/);
+    expect((await call({ op: 'output' })).output).toContain('start\nresult 5\n');
+  });
+
+  it('DBG-05: a second launch is rejected naming the running session; DBG-14: terminate leaves no process', async () => {
+    await call({ op: 'breakpoints', file: 'app.py', lines: [4] });
+    await call({ op: 'launch', program: 'app.py' });
+    const pid = Number((await call({ op: 'evaluate', expression: 'os.getpid()' })).output);
+    expect(alive(pid)).toBe(true);
+    const adapterPid = (await debug.current())!.pid;
+    expect(alive(adapterPid)).toBe(true);
+    const second = await call({ op: 'launch', program: 'app.py' });
+    expect(errorCode(second)).toBe('DEBUG_SESSION_EXISTS');
+    expect(second.output).toContain('app.py');
+    expect((await call({ op: 'terminate' })).metadata?.ended).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(pid)).toBe(false);
+    expect(alive(adapterPid)).toBe(false);
+    expect((await call({ op: 'stack' })).output).toMatch(/DEBUG_NO_SESSION/);
+  });
+
+  it('DBG-04: a session past its 30-minute TTL is ended and its processes killed', async () => {
+    await call({ op: 'breakpoints', file: 'app.py', lines: [4] });
+    await call({ op: 'launch', program: 'app.py' });
+    const pid = Number((await call({ op: 'evaluate', expression: 'os.getpid()' })).output);
+    now += 29 * 60_000;
+    expect((await call({ op: 'status' })).metadata?.running).toBe(true);
+    now += 60_000;
+    expect((await call({ op: 'status' })).metadata?.running).toBe(false);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('DBG-07: an empty lines[] clears the file, so launch runs to the end', async () => {
+    await call({ op: 'breakpoints', file: 'app.py', lines: [4] });
+    await call({ op: 'breakpoints', file: 'app.py', lines: [] });
+    expect((await call({ op: 'launch', program: 'app.py' })).output).toMatch(/the program ended/);
+  });
+});
