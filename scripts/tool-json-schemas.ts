@@ -23,6 +23,9 @@ import { askUserTool } from '../packages/core/src/run/ask-user.js';
 import { createBatchTool } from '../packages/core/src/runtime-tools/batch-tool.js';
 import { createSkillTools } from '../packages/core/src/skills/skill-tools.js';
 import { astToolPack } from '../packages/tools-resource/src/ast/pack.js';
+import { debugToolPack } from '../packages/tools-resource/src/debug/pack.js';
+import { evalToolPack } from '../packages/tools-resource/src/eval/pack.js';
+import { lspToolPack } from '../packages/tools-resource/src/lsp/pack.js';
 import { createWebTools } from '../packages/tools-web/src/web-tools.js';
 import { workspaceTools } from '../packages/tools-workspace/src/pack.js';
 
@@ -64,7 +67,11 @@ export function toolSchemaSets(): ToolSchemaSet[] {
     { pkg: 'core', file: file('core'), tools: core },
     { pkg: 'tools-workspace', file: file('tools-workspace'), tools: workspaceTools },
     { pkg: 'tools-web', file: file('tools-web'), tools: web },
-    { pkg: 'tools-resource', file: file('tools-resource'), tools: astToolPack.tools },
+    {
+      pkg: 'tools-resource',
+      file: file('tools-resource'),
+      tools: [...astToolPack.tools, ...lspToolPack.tools, ...evalToolPack.tools, ...debugToolPack.tools],
+    },
   ];
 }
 

@@ -8,6 +8,7 @@ import { ADAPTER_IDS } from './adapters.js';
 import { DebugToolError } from './debug-errors.js';
 import { DEBUG_RESOURCE, type DebugResource } from './debug-resource.js';
 import { runOperation } from './operations.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** The operations of `debug`. */
 export const DEBUG_OPERATIONS = [
@@ -86,6 +87,7 @@ export const debugTool = defineTool({
   name: 'debug',
   description: DESCRIPTION,
   input: debugInput,
+  inputJsonSchema: toolJsonSchemas.debug,
   tier: 'exec',
   requires: ['exec', DEBUG_RESOURCE],
   capabilities: {

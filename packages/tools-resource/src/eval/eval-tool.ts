@@ -8,6 +8,7 @@ import { defineTool, type ToolResult, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { EvalToolError } from './eval-errors.js';
 import { EVAL_RESOURCE, type EvalResource } from './eval-resource.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 const evalInput = (z: Zod) =>
   z.strictObject({
@@ -46,6 +47,7 @@ export const evalTool = defineTool({
   name: 'eval',
   description: DESCRIPTION,
   input: evalInput,
+  inputJsonSchema: toolJsonSchemas.eval,
   tier: 'exec',
   requires: ['exec', EVAL_RESOURCE],
   capabilities: {

@@ -17,6 +17,7 @@ import {
   symbols,
 } from './operations.js';
 import type { LspSupervisor } from './supervisor.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** The operations of `lsp`. */
 export const LSP_OPERATIONS = [
@@ -105,6 +106,7 @@ export const lspTool = defineTool({
   name: 'lsp',
   description: DESCRIPTION,
   input: lspInput,
+  inputJsonSchema: toolJsonSchemas.lsp,
   tier: 'read',
   requires: ['fs.read', LSP_RESOURCE],
   capabilities: {

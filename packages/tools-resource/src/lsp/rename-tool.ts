@@ -15,6 +15,7 @@ import { positionOf } from './positions.js';
 import type { LspWorkspaceEdit } from './protocol.js';
 import { syncFile } from './session-files.js';
 import { applyTextEdits, editsByFile } from './workspace-edit.js';
+import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 const renameInput = (z: Zod) =>
   z.strictObject({
@@ -109,6 +110,7 @@ export const lspRenameTool = defineTool({
   name: 'lsp_rename',
   description: DESCRIPTION,
   input: renameInput,
+  inputJsonSchema: toolJsonSchemas.lsp_rename,
   tier: 'write',
   requires: ['fs.read', 'fs.write', 'resource.lsp'],
   capabilities: { readOnly: false, idempotent: false, cancelSafe: false, maxParallelism: 1, outputType: 'text' },
