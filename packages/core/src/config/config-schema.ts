@@ -8,6 +8,7 @@ import { SessionConfigurationError } from '../errors/session-errors.js';
 import { baseUrlProblem, parseModelRef, PROVIDER_NAMES } from './model-ref.js';
 import { assertNoRenamedKeys } from './renamed-keys.js';
 import { acceptedWithoutZod } from './config-fast-path.js';
+import { configError } from './config-error.js';
 import { lazyZod, type Zod } from '../tools/zod-loader.js';
 
 /** The prefix of an offline scripted model file (`scripted:<file.json>`), resolved by the SDK. */
@@ -364,31 +365,6 @@ export function getCodeConfigFileSchema(): ReturnType<typeof buildConfigSchemas>
 /** The zod schema of the object form (a layer: agent config or session options), built like the file's. */
 export function getCodeConfigObjectSchema(): ReturnType<typeof buildConfigSchemas>['object'] {
   return configSchemas().object;
-}
-
-/** Joins a zod path into `a.b[2].c` form, under `prefix`. */
-export function joinPath(prefix: string, path: readonly PropertyKey[]): string {
-  let out = prefix;
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
-  return out === '' ? '(root)' : out;
-}
-
-/** Turns the first zod issue into a `SessionConfigurationError` naming its path (`where` adds the file). */
-export function configError(issues: readonly z.core.$ZodIssue[], where?: string): SessionConfigurationError {
-  const first = issues[0];
-  const suffix = where === undefined ? '' : ` (in ${where})`;
-  if (!first) return new SessionConfigurationError('(root)', `is invalid${suffix}`);
-  if (first.code === 'unrecognized_keys')
-    return new SessionConfigurationError(
-      joinPath('', [...first.path, first.keys[0] ?? '?']),
-      `is not a known key; ${first.message}${suffix}`,
-    );
-  const allowed = first.code === 'invalid_value' ? first.values.map(String) : undefined;
-  return new SessionConfigurationError(
-    joinPath('', first.path),
-    `${first.message}${suffix}`,
-    allowed ? { allowed } : {},
-  );
 }
 
 /** Validates one layer in the object form (agent config or session options). */

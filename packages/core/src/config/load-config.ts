@@ -7,7 +7,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { SessionConfigurationError, SessionInitializationError } from '../errors/session-errors.js';
 import type { CodeConfig } from './code-config.js';
-import { configError, getCodeConfigFileSchema, SCRIPTED_MODEL_PREFIX } from './config-schema.js';
+import { configError } from './config-error.js';
+import { getCodeConfigFileSchema, SCRIPTED_MODEL_PREFIX } from './config-schema.js';
 import { jsonSyntaxError } from './json-syntax.js';
 import { assertNoRenamedKeys } from './renamed-keys.js';
 
