@@ -22,10 +22,12 @@ import { createProgramTool } from '../packages/core/src/program/program-tool.js'
 import { askUserTool } from '../packages/core/src/run/ask-user.js';
 import { createBatchTool } from '../packages/core/src/runtime-tools/batch-tool.js';
 import { createSkillTools } from '../packages/core/src/skills/skill-tools.js';
-import { astToolPack } from '../packages/tools-resource/src/ast/pack.js';
-import { debugToolPack } from '../packages/tools-resource/src/debug/pack.js';
-import { evalToolPack } from '../packages/tools-resource/src/eval/pack.js';
-import { lspToolPack } from '../packages/tools-resource/src/lsp/pack.js';
+// The resource packs come from their build: a JSON module with a key named `eval` cannot be
+// loaded from source by tsx (it becomes `var eval`).
+import { astToolPack } from '../packages/tools-resource/dist/ast.js';
+import { debugToolPack } from '../packages/tools-resource/dist/debug.js';
+import { evalToolPack } from '../packages/tools-resource/dist/eval.js';
+import { lspToolPack } from '../packages/tools-resource/dist/lsp.js';
 import { createWebTools } from '../packages/tools-web/src/web-tools.js';
 import { workspaceTools } from '../packages/tools-workspace/src/pack.js';
 

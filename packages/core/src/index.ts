@@ -32,6 +32,7 @@ export {
   type ToolArgIssue,
 } from './errors/index.js';
 export {
+  boundedInt,
   DEFAULT_TOOL_CAPABILITIES,
   defineTool,
   defineToolPack,
@@ -40,6 +41,7 @@ export {
   TOOL_NAME_RE,
   zodJsonSchemaOf,
   type DefineToolOptions,
+  type IntRange,
   type Zod,
   type JsonSchema,
   type JsonValue,

@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 
 type Zod = typeof z;
-import { defineTool, type Tool } from '@a3s-code/core';
+import { boundedInt, defineTool, type Tool } from '@a3s-code/core';
 import { httpGet } from './http-get.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { PageCache, type CachedPage } from './page-cache.js';
@@ -51,22 +51,10 @@ const webFetchInput = (z: Zod) =>
         .min(0)
         .default(0)
         .describe('character offset to continue from (metadata.next_offset of the previous call)'),
-      max_chars: z
-        .number()
-        .int()
-        .min(L.maxChars.min)
-        .max(L.maxChars.max)
-        .default(L.maxChars.default)
-        .describe(
-          `characters of Markdown returned, ${L.maxChars.min}..${L.maxChars.max} (default ${L.maxChars.default})`,
-        ),
-      timeout_ms: z
-        .number()
-        .int()
-        .min(L.timeoutMs.min)
-        .max(L.timeoutMs.max)
-        .default(L.timeoutMs.default)
-        .describe(`deadline of the request, ms (default ${L.timeoutMs.default})`),
+      max_chars: boundedInt(z, L.maxChars).describe(
+        `characters of Markdown returned, ${L.maxChars.min}..${L.maxChars.max} (default ${L.maxChars.default})`,
+      ),
+      timeout_ms: boundedInt(z, L.timeoutMs).describe(`deadline of the request, ms (default ${L.timeoutMs.default})`),
     })
     .strict();
 

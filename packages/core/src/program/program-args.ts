@@ -2,6 +2,7 @@
  * The arguments of `program` (ARCHITECTURE §5) and their limits.
  */
 import type { z } from 'zod';
+import { boundedInt } from '../tools/bounded-int.js';
 import { lazyZod } from '../tools/zod-loader.js';
 
 /** Bounds and defaults of `limits`. */
@@ -36,40 +37,18 @@ const L = PROGRAM_LIMITS;
 export const programInput = lazyZod((z) => {
   const limitsInput = z
     .object({
-      timeout_ms: z
-        .number()
-        .int()
-        .min(L.timeoutMs.min)
-        .max(L.timeoutMs.max)
-        .default(L.timeoutMs.default)
-        .describe(
-          `wall-clock deadline of the whole program, ${L.timeoutMs.min}..${L.timeoutMs.max} ms (default ${L.timeoutMs.default})`,
-        ),
-      max_tool_calls: z
-        .number()
-        .int()
-        .min(L.maxToolCalls.min)
-        .max(L.maxToolCalls.max)
-        .default(L.maxToolCalls.default)
-        .describe(
-          `ctx calls that reach a tool, ${L.maxToolCalls.min}..${L.maxToolCalls.max} (default ${L.maxToolCalls.default}); one more stops the program`,
-        ),
-      max_output_bytes: z
-        .number()
-        .int()
-        .min(L.maxOutputBytes.min)
-        .max(L.maxOutputBytes.max)
-        .default(L.maxOutputBytes.default)
-        .describe(`bytes of output text (logs and result); the rest is cut off (default ${L.maxOutputBytes.default})`),
-      memory_limit_bytes: z
-        .number()
-        .int()
-        .min(L.memoryLimitBytes.min)
-        .max(L.memoryLimitBytes.max)
-        .default(L.memoryLimitBytes.default)
-        .describe(
-          `memory of the VM in bytes, strings and typed arrays included; more fails with PROGRAM_MEMORY_LIMIT (default ${L.memoryLimitBytes.default})`,
-        ),
+      timeout_ms: boundedInt(z, L.timeoutMs).describe(
+        `wall-clock deadline of the whole program, ${L.timeoutMs.min}..${L.timeoutMs.max} ms (default ${L.timeoutMs.default})`,
+      ),
+      max_tool_calls: boundedInt(z, L.maxToolCalls).describe(
+        `ctx calls that reach a tool, ${L.maxToolCalls.min}..${L.maxToolCalls.max} (default ${L.maxToolCalls.default}); one more stops the program`,
+      ),
+      max_output_bytes: boundedInt(z, L.maxOutputBytes).describe(
+        `bytes of output text (logs and result); the rest is cut off (default ${L.maxOutputBytes.default})`,
+      ),
+      memory_limit_bytes: boundedInt(z, L.memoryLimitBytes).describe(
+        `memory of the VM in bytes, strings and typed arrays included; more fails with PROGRAM_MEMORY_LIMIT (default ${L.memoryLimitBytes.default})`,
+      ),
     })
     .strict();
 

@@ -7,6 +7,7 @@ export type { ToolContext } from './tool-context.js';
 export { defineTool, formatArgPath, zodInputSchema, zodJsonSchemaOf } from './define-tool.js';
 export type { DefineToolOptions } from './define-tool.js';
 export { lazyZod, type Zod } from './zod-loader.js';
+export { boundedInt, type IntRange } from './bounded-int.js';
 export { defineToolPack } from './tool-pack.js';
 export type { ToolPack } from './tool-pack.js';
 export type { OpenedResource, ResourceCapability, ToolResource, ToolResourceContext } from './tool-resource.js';
