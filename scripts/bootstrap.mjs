@@ -4,7 +4,7 @@
 // It needs only Node.js 20 and npm: it finds the pinned pnpm (installing it into `.tools/`
 // when the machine has no matching one), installs the workspace from the lockfile, builds every
 // package with turbo, then runs the requested job.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,14 +53,47 @@ function ensurePnpm() {
   env.PATH = `${bin}${process.platform === 'win32' ? ';' : ':'}${env.PATH ?? ''}`;
 }
 
+// One program checks every package, test, benchmark and script (one load of the Node typings
+// instead of one per package); the viewer has its own, for its DOM and worker globals. The two
+// run side by side with the native TypeScript compiler (`tsgo`, about 4× faster than `tsc` here);
+// the packages' own builds still compile and emit declarations with `tsc`. Output is printed once
+// both are done.
+async function typecheck() {
+  const tsgo = join(root, 'node_modules', '@typescript', 'native-preview', 'bin', 'tsgo');
+  const projects = ['tsconfig.json', join('apps', 'viewer', 'tsconfig.json')];
+  const runs = projects.map(
+    (project) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [tsgo, '-p', project], {
+          cwd: root,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let output = '';
+        child.stdout.on('data', (d) => (output += d));
+        child.stderr.on('data', (d) => (output += d));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ project, code: code ?? 1, output }));
+      }),
+  );
+  let failed = false;
+  for (const r of await Promise.all(runs)) {
+    if (r.output) process.stdout.write(r.output);
+    if (r.code !== 0) {
+      console.error(`bootstrap: type-check of ${r.project} failed with exit code ${r.code}`);
+      failed = true;
+    }
+  }
+  if (failed) process.exit(1);
+}
+
 ensurePnpm();
 must('pnpm', ['install', '--frozen-lockfile']);
 must('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
 if (job === 'test') {
   // Format and lint (Biome), then type-check everything, tests and benchmarks included (vitest itself does not).
   must('pnpm', ['exec', 'biome', 'ci', '--colors=off', '.']);
-  must('pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']);
-  must('pnpm', ['exec', 'tsc', '-p', 'tsconfig.json']);
+  await typecheck();
 }
 
 if (job === 'demo') {
