@@ -4,7 +4,8 @@
  *
  * 1. governed `read` of a small file (`session.tool('read')`) vs `fs.promises.readFile` of it;
  * 2. one `ctx.tool('noop')` call inside `program` vs one direct governed call of `noop`
- *    (a program of 200 calls minus a program of none, per call, against 200 direct calls);
+ *    (a program of 200 calls minus a program of none, per call, against 200 direct calls), and
+ *    vs a bare worker-to-host round trip plus that direct call (the floor of a thread hop);
  * 3. `program` with no tool calls (warm worker) vs a governed no-op call;
  * 4. `batch` of 32 no-op calls vs the same 32 calls one after another.
  *
@@ -28,6 +29,7 @@ import {
 } from '@a3s-code/core';
 import { ScriptedLlmClient, createTestToolPack } from '@a3s-code/core/testing';
 import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
+import { threadFloor } from './thread-floor.js';
 import { fmt, gc, median } from './util.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 0) || 0;
@@ -179,9 +181,13 @@ async function programRows(): Promise<void> {
     spaced,
   );
 
-  // Per ctx call: (program of N calls − program of none) / N, against N direct calls / N.
+  // Per ctx call: (program of N calls − program of none) / N, against N direct calls / N, and
+  // the bare thread round trip under it (no VM, no JSON, no governance).
   const perCtx: number[] = [];
   const perDirect: number[] = [];
+  const perHop: number[] = [];
+  const floor = await threadFloor();
+  await floor.roundTripMs(N);
   for (let i = 0; i < 10; i++) {
     await call('program', loop);
     await call('program', empty);
@@ -194,7 +200,9 @@ async function programRows(): Promise<void> {
     const none = await timed(() => call('program', empty));
     perCtx.push((withCalls - none) / N);
     perDirect.push(direct / N);
+    perHop.push(await floor.roundTripMs(N));
   }
+  await floor.close();
   report(
     `ctx.tool('noop') inside program vs a direct governed call (${N} calls a program)`,
     'ctx.tool call',
@@ -205,6 +213,17 @@ async function programRows(): Promise<void> {
       ratios: perCtx.map((x, i) => x / (perDirect[i] as number)),
     },
   );
+  report(
+    `ctx.tool('noop') inside program vs a bare worker-to-host round trip plus a direct governed call`,
+    'ctx.tool call',
+    'round trip + direct call',
+    {
+      ours: perCtx,
+      peer: perHop.map((h, i) => h + (perDirect[i] as number)),
+      ratios: perCtx.map((x, i) => x / ((perHop[i] as number) + (perDirect[i] as number))),
+    },
+  );
+  console.log(`  bare round trip alone: median ${fmt(median(perHop) * 1000, 1)} µs`);
 }
 
 async function batchRow(): Promise<void> {
