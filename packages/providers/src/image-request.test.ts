@@ -75,7 +75,7 @@ describe.skipIf(!HAS_SHARED_FIXTURES)(
       const model = new OpenAICompatibleClient({ model: 'gpt-4o', baseUrl: `${server.url}/v1`, apiKey: 'k-1' });
       const { result } = await sendWithImage(model);
       expect((result as { status?: string; text?: string }).text).toBe('Olá!');
-      const body = server.requests[0]!.body as { messages: { role: string }[] };
+      const body = server.requests[0]!.body as { messages: { role: string; content: unknown }[] };
       expect(body.messages.at(-1)).toEqual({
         role: 'user',
         content: [
@@ -84,7 +84,7 @@ describe.skipIf(!HAS_SHARED_FIXTURES)(
         ],
       });
       // Every other message keeps the plain string content.
-      expect(body.messages.slice(0, -1).every((m) => typeof (m as { content: unknown }).content === 'string')).toBe(
+      expect(body.messages.slice(0, -1).every((m) => typeof m.content === 'string')).toBe(
         true,
       );
     });
