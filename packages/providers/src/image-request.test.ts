@@ -84,9 +84,7 @@ describe.skipIf(!HAS_SHARED_FIXTURES)(
         ],
       });
       // Every other message keeps the plain string content.
-      expect(body.messages.slice(0, -1).every((m) => typeof m.content === 'string')).toBe(
-        true,
-      );
+      expect(body.messages.slice(0, -1).every((m) => typeof m.content === 'string')).toBe(true);
     });
   },
 );
