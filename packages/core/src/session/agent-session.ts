@@ -122,11 +122,7 @@ export class AgentSession {
     return this.#runner.live?.env.runId ?? null;
   }
 
-  /**
-   * Runs a prompt to completion (or park, or cancellation). Failures throw typed errors.
-   * `options.attachments` sends images and text files with it (`ATTACHMENT_INVALID` before
-   * anything is written when one cannot be sent).
-   */
+  /** Runs a prompt (with `options.attachments`) to completion, park or cancellation. Failures throw typed errors. */
   send(prompt: string, options: SendOptions = {}): Promise<RunResult> {
     const lease = this.#runner.take('send');
     return this.#runner.run(promptRequest(prompt, options)).finally(lease);
