@@ -7,7 +7,7 @@ export const EXIT = Object.freeze({
   ok: 0,
   /** The run failed (a typed error, e.g. `COMPLETION_INCOMPLETE`), or a file could not be read or written. */
   failed: 1,
-  /** Bad command line or configuration (unknown flag, missing prompt, no model, a bad config file or MCP entry). */
+  /** Bad command line or configuration (unknown flag, missing prompt, no model, a bad config file or MCP entry, an attachment that cannot be sent). */
   usage: 2,
   /** The run parked for a confirmation or a question nobody could answer (`a3s run`). */
   parked: 3,

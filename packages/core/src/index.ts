@@ -32,6 +32,20 @@ export {
   type ToolArgIssue,
 } from './errors/index.js';
 export {
+  ATTACHMENT_LIMITS,
+  AttachmentError,
+  AttachmentMissingError,
+  sniffImage,
+  type AttachmentInput,
+  type AttachmentLimits,
+  type AttachmentProblem,
+  type FileAttachment,
+  type ImageDataAttachment,
+  type ImageMediaType,
+  type ImagePathAttachment,
+  type SendOptions,
+} from './attachments/index.js';
+export {
   boundedInt,
   DEFAULT_TOOL_CAPABILITIES,
   defineTool,
@@ -207,6 +221,7 @@ export {
   type LlmErrorOptions,
   type LlmFinishReason,
   type LlmGovernance,
+  type LlmImage,
   type LlmMessage,
   type LlmRequest,
   type LlmResponse,

@@ -314,6 +314,19 @@ const corpus: Record<string, { build: () => Builder; recipe?: Recipe; tornTail?:
         .user(1, 'Do it')
         .end('r1', 'failed', { error: { code: 'BUDGET_EXHAUSTED', message: 'token budget of 1000 exhausted' } }),
   },
+  attachments: {
+    build: () =>
+      new Builder()
+        .start('r1')
+        .host(
+          drafts.prompt('r1', 'Why does the page look broken? The log is attached.', at(), [
+            { sha256: 'a'.repeat(64), media_type: 'image/png', size: 48213, name: 'screenshots/home.png' },
+            { sha256: '0123456789abcdef'.repeat(4), media_type: 'text/plain', size: 912, name: 'logs/app.log' },
+          ]),
+        )
+        .turn(1, 0, text('The stylesheet failed to load: the log shows a 404 for main.css.'))
+        .end('r1'),
+  },
 };
 
 const write = process.argv.includes('--write');

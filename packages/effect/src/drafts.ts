@@ -1,3 +1,4 @@
+import type { AttachmentRef } from './attachment-ref.js';
 import { InvalidTransitionError } from './errors.js';
 import type { FactDraft } from './fact.js';
 import type { ContinuationOrigin, PayloadOf } from './kinds.js';
@@ -41,11 +42,19 @@ export const drafts = {
     key: `run:${runId}`,
     payload: { run_id: runId, ...payload },
   }),
-  /** The prompt of run `runId` (`user:<run_id>`). */
-  prompt: (runId: string, text: string, atMs: number): TypedDraft<'user.message'> => ({
+  /** The prompt of run `runId` (`user:<run_id>`), with its attachments' references when it has any. */
+  prompt: (
+    runId: string,
+    text: string,
+    atMs: number,
+    attachments: readonly AttachmentRef[] = [],
+  ): TypedDraft<'user.message'> => ({
     type: 'user.message',
     key: `user:${runId}`,
-    payload: { text, source: 'user', at_ms: atMs },
+    payload:
+      attachments.length === 0
+        ? { text, source: 'user', at_ms: atMs }
+        : { text, source: 'user', at_ms: atMs, attachments: attachments.map(copyRef) },
   }),
   /** A steer delivered at `infer:<turn>:<cycle>` of run `runId` (a resumed run reuses its id, so the transition is in the key). */
   steer: (
@@ -109,6 +118,11 @@ export const drafts = {
     payload,
   }),
 } as const;
+
+function copyRef(a: AttachmentRef): AttachmentRef {
+  const { sha256, media_type, size, name } = a;
+  return name === undefined ? { sha256, media_type, size } : { sha256, media_type, size, name };
+}
 
 /**
  * Checks that a host fact fits the current state before it is appended: an answer must answer

@@ -18,5 +18,9 @@ export function messageChars(m: Message): number {
     for (const call of m.tool_calls) n += call.name.length + JSON.stringify(call.args).length;
     return n;
   }
-  return m.role === 'tool' ? m.output.length : m.text.length;
+  if (m.role === 'tool') return m.output.length;
+  let n = m.text.length;
+  // A text file is inlined into the message it came with; images are not counted.
+  for (const a of m.attachments ?? []) if (a.media_type === 'text/plain') n += a.size;
+  return n;
 }

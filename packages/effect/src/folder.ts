@@ -56,6 +56,11 @@ export class Folder {
     return this.phase;
   }
 
+  /** The current turn (cheaper than `state.counters.turn`). */
+  get currentTurn(): number {
+    return this.c.turn;
+  }
+
   /** Facts that did not fit the state so far (cheaper than `state.counters.ignored`). */
   get ignored(): number {
     return this.c.ignored;
@@ -197,7 +202,12 @@ export class Folder {
       this.c.questions = 0;
     }
     this.resetTurnCounters();
-    this.push({ role: 'user', text: p.text, source: p.source, seq: fact.seq });
+    // Only a non-empty list is carried, so logs without attachments fold exactly as before.
+    this.push(
+      p.attachments && p.attachments.length > 0
+        ? { role: 'user', text: p.text, source: p.source, seq: fact.seq, attachments: p.attachments }
+        : { role: 'user', text: p.text, source: p.source, seq: fact.seq },
+    );
     // Restored history is context, not a request: it must not be sent as new work.
     this.phase = p.source === 'history' ? 'idle' : this.inferOrCompact();
   }

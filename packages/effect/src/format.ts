@@ -24,6 +24,10 @@ export function formatSummary(s: LogSummary): string {
     lines.push(`parked: waiting for confirmation of ${s.parked.tool_name} (${s.parked.tool_call_id})`);
   if (s.parked?.phase === 'question')
     lines.push(`parked: waiting for an answer to "${s.parked.question}" (${s.parked.question_id})`);
+  for (const a of s.attachments ?? [])
+    lines.push(
+      `attachment in turn ${a.turn} (seq ${a.seq}): ${a.name ?? '(unnamed)'} ${a.media_type}, ${a.size} bytes, sha256 ${a.sha256}`,
+    );
   for (const c of s.continuations) lines.push(`continued at seq ${c.seq} (${c.origin.replace('_', ' ')}): ${c.reason}`);
   for (const e of s.errors) lines.push(`error at seq ${e.seq}: ${e.code}: ${e.message}`);
   if (s.ignored || s.unknown) lines.push(`ignored facts: ${s.ignored}   unknown kinds: ${s.unknown}`);

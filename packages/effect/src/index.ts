@@ -14,6 +14,14 @@ export {
   type A3sErrorOptions,
 } from './errors.js';
 export { sha256Hex } from './sha256.js';
+export {
+  ATTACHMENT_MEDIA_TYPES,
+  isImageMediaType,
+  MAX_ATTACHMENT_NAME,
+  MAX_ATTACHMENTS,
+  type AttachmentMediaType,
+  type AttachmentRef,
+} from './attachment-ref.js';
 export { effectLogPath, threadIdFor } from './thread.js';
 export type {
   BudgetDeniedPayload,
@@ -64,5 +72,12 @@ export {
   type TransitionExecutor,
 } from './advance.js';
 export { drafts, checkHostFact, type TypedDraft } from './drafts.js';
-export { summarizeLog, type ContinuationSummary, type LogSummary, type RunSummary, type ToolStats } from './summary.js';
+export {
+  summarizeLog,
+  type AttachmentSummary,
+  type ContinuationSummary,
+  type LogSummary,
+  type RunSummary,
+  type ToolStats,
+} from './summary.js';
 export { formatSummary } from './format.js';

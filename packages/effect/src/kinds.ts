@@ -1,3 +1,4 @@
+import { validateAttachments, type AttachmentRef } from './attachment-ref.js';
 import { Checker } from './check.js';
 
 /**
@@ -62,6 +63,8 @@ export interface UserMessagePayload extends PayloadBase {
   origin?: ContinuationOrigin;
   /** For a `continuation`: why the run could not end yet (absent in older logs). */
   reason?: string;
+  /** Images and text files sent with a prompt, by reference (absent when there are none, and in older logs). */
+  attachments?: AttachmentRef[];
 }
 
 /** Token usage of one provider call. */
@@ -270,6 +273,7 @@ const VALIDATORS: Record<FactKindV1, Validator> = {
     c.oneOf(p, 'source', P, ['user', 'steer', 'history', 'continuation'] as const);
     if (p.origin !== undefined) c.oneOf(p, 'origin', P, ['completion_gate', 'stop_hook'] as const);
     c.optString(p, 'reason', P);
+    validateAttachments(c, p, P);
   },
   'model.turn': (c, p) => {
     validateDecision(c, p.decision);

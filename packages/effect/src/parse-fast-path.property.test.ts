@@ -128,6 +128,14 @@ const VALID: Record<string, Record<string, unknown>> = {
     tools: [{ name: 't', description: '', input_schema: {} }],
   },
   'user.message': { text: 'hi', source: 'user', origin: 'stop_hook', reason: 'r' },
+  'user.message#attachments': {
+    text: 'hi',
+    source: 'user',
+    attachments: [
+      { sha256: 'a'.repeat(64), media_type: 'image/png', size: 3, name: 'a.png' },
+      { sha256: 'b'.repeat(64), media_type: 'text/plain', size: 0 },
+    ],
+  },
   'model.turn': {
     decision: { kind: 'tool', text: null, calls: [{ id: 'c1', name: 'read', args: {}, needs_confirmation: false }] },
     usage: { input_tokens: 1, output_tokens: 0 },

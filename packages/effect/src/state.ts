@@ -1,3 +1,4 @@
+import type { AttachmentRef } from './attachment-ref.js';
 import { InvalidTransitionError } from './errors.js';
 import type {
   QuestionOption,
@@ -37,6 +38,11 @@ export type Message =
       /** `answer` for a question's answer, `summary` for a compaction summary. */
       readonly source: UserMessageSource | 'answer' | 'summary';
       readonly seq: number;
+      /**
+       * The `user.message`'s attachments, by reference (the host loads their bytes when it sends
+       * the message); absent when it had none.
+       */
+      readonly attachments?: readonly AttachmentRef[];
     }
   | {
       readonly role: 'assistant';

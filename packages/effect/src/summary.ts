@@ -1,3 +1,4 @@
+import type { AttachmentRef } from './attachment-ref.js';
 import type { Fact } from './fact.js';
 import { Folder } from './folder.js';
 import type { ContinuationOrigin, PayloadOf, RunStatus, Usage } from './kinds.js';
@@ -36,6 +37,16 @@ export interface ContinuationSummary {
   readonly reason: string;
 }
 
+/** An attachment a prompt carried, by reference, with the turn it opened. */
+export interface AttachmentSummary extends AttachmentRef {
+  /** Seq of the `user.message` that carried it. */
+  readonly seq: number;
+  /** The turn that message opened (or was part of). */
+  readonly turn: number;
+  /** The run it belonged to (the latest run started before it), or null. */
+  readonly run_id: string | null;
+}
+
 /** A replay summary of a log: what happened, without re-running anything. */
 export interface LogSummary {
   readonly facts: number;
@@ -62,6 +73,8 @@ export interface LogSummary {
   readonly compactions: number;
   /** Every continuation: each extra model turn the completion gate or a stop hook asked for. */
   readonly continuations: readonly ContinuationSummary[];
+  /** Every attachment of the log's messages, in order; absent when the log has none. */
+  readonly attachments?: readonly AttachmentSummary[];
   /** Failed runs, with the error they recorded. */
   readonly errors: readonly { readonly seq: number; readonly code: string; readonly message: string }[];
   /** Known facts that did not fit the state, and facts of unknown kinds. */
@@ -80,6 +93,7 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
   const byName: Record<string, ToolStats> = {};
   const errors: { seq: number; code: string; message: string }[] = [];
   const continuations: ContinuationSummary[] = [];
+  const attachments: AttachmentSummary[] = [];
   let lastPhase: Phase = 'idle';
   let budgetDenials = 0;
   let approved = 0;
@@ -163,6 +177,9 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
         break;
       case 'user.message': {
         const m = p as unknown as PayloadOf['user.message'];
+        const turn = folder.currentTurn;
+        const run_id = runs[runs.length - 1]?.run_id ?? null;
+        for (const a of m.attachments ?? []) attachments.push({ ...a, seq: fact.seq, turn, run_id });
         if (m.source !== 'continuation') break;
         continuations.push({
           seq: fact.seq,
@@ -211,6 +228,7 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
     questions: { asked, answered, skipped },
     compactions,
     continuations,
+    ...(attachments.length > 0 ? { attachments } : {}),
     errors,
     ignored: state.counters.ignored,
     unknown: state.counters.unknown,

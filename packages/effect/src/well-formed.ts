@@ -1,3 +1,4 @@
+import { wellFormedAttachments } from './attachment-ref.js';
 import { FACT_KINDS_V1 } from './kinds.js';
 
 // Allocation-free checks of the common case. Each predicate returns true only for values the
@@ -107,7 +108,8 @@ const CHECKS: Record<string, Check> = {
       str(p.text) &&
       (s === 'user' || s === 'steer' || s === 'history' || s === 'continuation') &&
       (o === undefined || o === 'completion_gate' || o === 'stop_hook') &&
-      optStr(p.reason)
+      optStr(p.reason) &&
+      wellFormedAttachments(p.attachments)
     );
   },
   'model.turn': (p) => {

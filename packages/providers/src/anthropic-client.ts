@@ -22,7 +22,7 @@ import {
   type ResolvedHttpOptions,
 } from './client-options.js';
 import { CallScope, jsonOf, openResponse, parseEventJson, sseEventsOf, type HttpRequestSpec } from './http-call.js';
-import type { ErrorContext } from './provider-errors.js';
+import { imagesIn, type ErrorContext } from './provider-errors.js';
 import { anthropicRequestBody } from './anthropic-request.js';
 import { anthropicError, anthropicFinishReason, AnthropicStreamDecoder, anthropicUsage } from './anthropic-stream.js';
 import { anthropicReasoningBlocks } from './anthropic-thinking.js';
@@ -191,7 +191,7 @@ export class AnthropicClient implements LlmClient {
       }),
       timeouts: { connectMs: o.connectTimeoutMs, idleMs: o.idleTimeoutMs },
       retry: o.retry,
-      errors: this.errorContext(),
+      errors: { ...this.errorContext(), images: imagesIn(request) },
     };
   }
 

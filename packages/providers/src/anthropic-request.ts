@@ -2,7 +2,8 @@
  * Builds the Anthropic Messages request body from an {@link LlmRequest}: the system prompt as
  * the top-level `system`, tool results as `tool_result` blocks in user turns (consecutive turns
  * of one role merged, as the API requires alternation), `tool_choice` as `auto`/`any`/`tool`/`none`,
- * and an assistant turn's reasoning blocks sent back first in its content, as received.
+ * an assistant turn's reasoning blocks sent back first in its content, as received, and a user
+ * turn's images as base64 `image` blocks before its text.
  */
 import { ModelConfigurationError, type LlmMessage, type LlmRequest, type LlmToolChoice } from '@a3s-code/core';
 import { anthropicThinkingContent } from './anthropic-thinking.js';
@@ -62,8 +63,14 @@ export function anthropicMessages(messages: readonly LlmMessage[]): Json[] {
     else out.push({ role, content: blocks });
   };
   for (const m of messages) {
-    if (m.role === 'user') push('user', [{ type: 'text', text: m.content }]);
-    else if (m.role === 'tool') {
+    if (m.role === 'user') {
+      // Images go before the text, as the Messages API documentation recommends.
+      const images = (m.images ?? []).map((i) => ({
+        type: 'image',
+        source: { type: 'base64', media_type: i.mediaType, data: i.data },
+      }));
+      push('user', [...images, { type: 'text', text: m.content }]);
+    } else if (m.role === 'tool') {
       push('user', [
         {
           type: 'tool_result',

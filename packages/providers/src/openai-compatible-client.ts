@@ -22,7 +22,7 @@ import {
   type ResolvedHttpOptions,
 } from './client-options.js';
 import { CallScope, jsonOf, openResponse, parseEventJson, sseEventsOf, type HttpRequestSpec } from './http-call.js';
-import type { ErrorContext } from './provider-errors.js';
+import { imagesIn, type ErrorContext } from './provider-errors.js';
 import { openAIRequestBody, type MaxTokensField } from './openai-request.js';
 import { openAIFinishReason, OpenAIStreamDecoder, openAIUsage } from './openai-stream.js';
 import { parseToolCall } from './tool-call-assembler.js';
@@ -197,7 +197,7 @@ export class OpenAICompatibleClient implements LlmClient {
       }),
       timeouts: { connectMs: o.connectTimeoutMs, idleMs: o.idleTimeoutMs },
       retry: o.retry,
-      errors: this.errorContext(),
+      errors: { ...this.errorContext(), images: imagesIn(request) },
     };
   }
 

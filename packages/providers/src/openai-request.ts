@@ -1,7 +1,9 @@
 /**
  * Builds the OpenAI Chat Completions request body from an {@link LlmRequest}. Only documented
  * Chat Completions fields are written; the caller's response schema goes out only inside
- * `response_format.json_schema` when the caller asked for native structured output.
+ * `response_format.json_schema` when the caller asked for native structured output. A user
+ * message with images becomes content parts: the text, then one `image_url` part per image
+ * holding a base64 `data:` URL.
  */
 import type { LlmMessage, LlmRequest, LlmToolChoice } from '@a3s-code/core';
 
@@ -59,7 +61,14 @@ function openAIToolChoice(choice: LlmToolChoice): unknown {
 function openAIMessage(m: LlmMessage): Json {
   switch (m.role) {
     case 'user':
-      return { role: 'user', content: m.content };
+      if (m.images === undefined || m.images.length === 0) return { role: 'user', content: m.content };
+      return {
+        role: 'user',
+        content: [
+          { type: 'text', text: m.content },
+          ...m.images.map((i) => ({ type: 'image_url', image_url: { url: `data:${i.mediaType};base64,${i.data}` } })),
+        ],
+      };
     case 'assistant': {
       const calls = m.toolCalls ?? [];
       if (calls.length === 0) return { role: 'assistant', content: m.content };

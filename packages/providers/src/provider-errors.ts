@@ -4,7 +4,7 @@
  * parsed `Retry-After`). The decision is made from the status and headers only, never from the
  * body text; the body only supplies the (redacted, cut) message and the provider's code.
  */
-import { kindForStatus, LlmError, retryAfterFromHeaders } from '@a3s-code/core';
+import { kindForStatus, LlmError, retryAfterFromHeaders, type LlmRequest } from '@a3s-code/core';
 import type { Redactor } from './secret-redactor.js';
 
 /** The longest provider message copied into an error, in characters. */
@@ -33,6 +33,15 @@ export interface ErrorContext {
   /** Scrubs the configured credentials from every message. */
   readonly redactor: Redactor;
   readonly nowMs?: number;
+  /** Images the request carried: a refusal (4xx) then says so, since the model may not take images. */
+  readonly images?: number;
+}
+
+/** How many images the messages of `request` carry. */
+export function imagesIn(request: LlmRequest): number {
+  let n = 0;
+  for (const m of request.messages) if (m.role === 'user') n += m.images?.length ?? 0;
+  return n;
 }
 
 /** Builds the typed error for a non-2xx response whose body text has been read. */
@@ -51,7 +60,12 @@ export function errorFromResponse(status: number, headers: Headers, bodyText: st
     fields.code === undefined ? undefined : ctx.redactor.redactAndCut(fields.code, MAX_PROVIDER_CODE);
   const kind = kindForStatus(status);
   const retryAfterMs = kind === 'rate_limited' ? retryAfterFromHeaders(headers, ctx.nowMs) : undefined;
-  return new LlmError(kind, `${ctx.provider}: HTTP ${status}${shown ? `: ${shown}` : ''}`, {
+  const images = ctx.images ?? 0;
+  const hint =
+    kind === 'status' && status < 500 && images > 0
+      ? ` (the request carried ${images} image${images === 1 ? '' : 's'}: the model may not accept image input)`
+      : '';
+  return new LlmError(kind, `${ctx.provider}: HTTP ${status}${shown ? `: ${shown}` : ''}${hint}`, {
     provider: ctx.provider,
     status,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),

@@ -22,6 +22,9 @@ export type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } fro
 // Core's vocabulary a host needs, re-exported so one import suffices.
 export {
   A3sError,
+  ATTACHMENT_LIMITS,
+  AttachmentError,
+  AttachmentMissingError,
   AsyncSessionBuildRequiredError,
   CancelledError,
   CompletionIncompleteError,
@@ -50,6 +53,9 @@ export {
 } from '@a3s-code/core';
 export type {
   ActiveToolCall,
+  AttachmentInput,
+  AttachmentLimits,
+  AttachmentProblem,
   CodeConfig,
   SessionListing,
   SessionSnapshotV1,
@@ -70,6 +76,7 @@ export type {
   QuestionHandler,
   RunResult,
   RunUsage,
+  SendOptions,
   SteerOptions,
   SteerReceipt,
   UndeliveredSteer,

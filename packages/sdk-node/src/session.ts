@@ -12,6 +12,7 @@ import {
   type ProjectedEventV1,
   type QuestionAnswer,
   type RunResult,
+  type SendOptions,
   type SessionSnapshotV1,
   type SteerOptions,
   type SteerReceipt,
@@ -73,14 +74,22 @@ export class Session {
 
   // ── Runs ────────────────────────────────────────────────────────────────────────────────
 
-  /** Runs a prompt to completion, park or cancellation. Failures throw typed errors (`COMPLETION_INCOMPLETE`, `SESSION_BUSY`, ...). */
-  send(prompt: string): Promise<RunResult> {
-    return this.core.send(prompt);
+  /**
+   * Runs a prompt to completion, park or cancellation. Failures throw typed errors
+   * (`COMPLETION_INCOMPLETE`, `SESSION_BUSY`, ...). `options.attachments` sends images (a
+   * workspace `path` or `data`) and text files (a workspace `path`) with it; one that cannot be
+   * sent fails with `ATTACHMENT_INVALID` before anything is written.
+   */
+  send(prompt: string, options?: SendOptions): Promise<RunResult> {
+    return this.core.send(prompt, options);
   }
 
-  /** Runs a prompt and yields its event envelopes with `text`/`toolName`/`tool_name`; `.result` settles with the run. */
-  stream(prompt: string): EventStream {
-    return this.core.stream(prompt);
+  /**
+   * Runs a prompt and yields its event envelopes with `text`/`toolName`/`tool_name`; `.result`
+   * settles with the run. `options.attachments` as for {@link send}.
+   */
+  stream(prompt: string, options?: SendOptions): EventStream {
+    return this.core.stream(prompt, options);
   }
 
   /** Continues the log from its folded phase (after answering a park, or after a crash). */

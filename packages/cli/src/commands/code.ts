@@ -4,8 +4,9 @@
  * steers the run never delivered, and for `/resume`); Ctrl-C interrupts the run it was pressed
  * for (never a later one) and a second Ctrl-C (within two seconds, or at an idle prompt) exits.
  */
-import type { EventStream, RunResult } from '@a3s-code/sdk';
+import type { AttachmentInput, EventStream, RunResult } from '@a3s-code/sdk';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
+import { attachmentFor, describeAttachments } from '../attachments.js';
 import { EXIT } from '../errors.js';
 import { planResume, undeliveredSteers } from '../interactive/continuation.js';
 import { LineReader } from '../interactive/line-reader.js';
@@ -33,6 +34,8 @@ ${SESSION_FLAGS_HELP}`;
 export const SLASH_HELP = `/help      this list
 /tools     the tool surface (tiers, capabilities)
 /mcp       MCP servers: source, state, tool count, restarts, last error
+/image <path>  attach an image (PNG, JPEG, GIF, WebP) to the next prompt (path relative to the workspace)
+/file <path>   attach a text file to the next prompt, inlined with its name (path relative to the workspace)
 /compact   summarise the conversation now
 /save      save the session (.a3s/sessions/<id>.json); reopen it with a3s sessions --resume <id>
 /resume    continue the last run: a parked one from its log; an interrupted or failed one in a new run
@@ -85,6 +88,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   let held: string[] = [];
   /** Steers a finished run never delivered, sent as the next prompt. */
   let next: string | undefined;
+  /** Attachments for the next prompt (`/image`, `/file`). */
+  let pending: AttachmentInput[] = [];
   let exitCode: number = EXIT.ok;
   let lastInterrupt = 0;
   const quit = (): void => {
@@ -197,7 +202,17 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       if (text.startsWith('/')) {
         const [command] = text.split(/\s+/);
         if (command === '/exit' || command === '/quit') break;
-        if (command === '/help') io.stdout.write(`${SLASH_HELP}\n`);
+        if (command === '/image' || command === '/file') {
+          const path = text.slice(command.length).trim();
+          if (path === '') io.stdout.write(`usage: ${command} <path>\n`);
+          else {
+            pending = [
+              ...pending,
+              attachmentFor(command === '/image' ? 'image' : 'file', path, session.dir, session.dir),
+            ];
+            io.stdout.write(style.dim(`attached to the next prompt: ${describeAttachments(pending)}\n`));
+          }
+        } else if (command === '/help') io.stdout.write(`${SLASH_HELP}\n`);
         else if (command === '/tools') printTools(io.stdout, style, session.toolInfo(), session.dir);
         else if (command === '/mcp') printMcpServers(io.stdout, style, session.mcpStatus());
         else if (command === '/save') {
@@ -234,7 +249,10 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       if (held.length > 0)
         io.stdout.write(style.dim(`(dropped ${held.length} steer(s) held from the interrupted run)\n`));
       held = [];
-      await guarded(() => streamed(session.stream(text)));
+      // The attachments go with this prompt (sent or refused, they are not kept for the next one).
+      const attachments = pending;
+      pending = [];
+      await guarded(() => streamed(session.stream(text, attachments.length > 0 ? { attachments } : {})));
     }
   } finally {
     print.close();

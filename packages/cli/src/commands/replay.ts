@@ -3,7 +3,7 @@
  * log, computed with `@a3s-code/effect` alone (no session, no model, no tool runs).
  */
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { formatCost } from '@a3s-code/core';
 import { formatSummary } from '@a3s-code/effect';
 import { parse } from '../args.js';
@@ -18,7 +18,8 @@ import { styleFor, type Style } from '../style.js';
 export const REPLAY_HELP = `Usage: a3s replay [options] <log-file | session-id | folder>
 
 Folds a fact log and prints its runs, phase timeline, tool table, token usage (with its cost when
-the workspace's a3s.config.json prices the model) and errors. A folder means its newest log.
+the workspace's a3s.config.json prices the model), the attachments of each turn and errors. A
+folder means its newest log.
 
 Options:
   -C, --cwd <dir>   workspace whose .a3s/effect-log holds the session (default: the current folder)
@@ -59,6 +60,16 @@ function toolTable(style: Style, log: LoadedLog): string[] {
     }
   }
   return rows;
+}
+
+/** A note for each attachment whose bytes are not in the workspace's artifact folder (a resume would fail on it). */
+function missingArtifacts(style: Style, log: LoadedLog, workspace: string | undefined): string[] {
+  if (workspace === undefined) return [];
+  return (log.summary.attachments ?? [])
+    .filter((a) => !existsSync(join(workspace, '.a3s', 'artifacts', a.sha256)))
+    .map((a) =>
+      style.yellow(`note: the artifact of ${a.name ?? a.sha256} (turn ${a.turn}) is missing from .a3s/artifacts`),
+    );
 }
 
 /** `cost: $0.0123 (openai/gpt-4o $0.0123)`, or `undefined` when no model of the log has a price. */
@@ -117,6 +128,7 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
   ];
   if (log.torn) lines.push(style.yellow(`note: ignored a torn last line (${log.torn})`));
   lines.push(formatSummary(log.summary));
+  lines.push(...missingArtifacts(style, log, workspaceOfLog(log.path)));
   const costLine = costText(cost);
   if (costLine !== undefined) lines.push(costLine);
   const table = toolTable(style, log);

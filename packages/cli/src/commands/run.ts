@@ -6,6 +6,7 @@
  */
 import { NO_APPROVER_REASON, type ConfirmationManager, type RunResult } from '@a3s-code/sdk';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
+import { flagAttachments } from '../attachments.js';
 import { EXIT, UsageError } from '../errors.js';
 import { eventJson } from '../event-json.js';
 import type { Io } from '../io.js';
@@ -25,6 +26,10 @@ Runs one prompt to its end and exits: 0 completed, 1 run failed, 2 usage or conf
 Options:
       --json           print every event envelope as one JSON line (JSONL) on stdout
       --session <id>   continue the session with this id (its log under .a3s/effect-log)
+      --image <path>   send an image (PNG, JPEG, GIF, WebP; at most 5 MB) with the prompt; repeatable
+      --file <path>    send a text file (inlined with its name) with the prompt; repeatable
+                       (paths are relative to the current folder and must lie in the
+                       workspace; at most 20 MB in all)
 ${SESSION_FLAGS_HELP}`;
 
 /** A confirmation manager for a host nobody sits at: nested calls that would ask are refused. */
@@ -39,7 +44,13 @@ const nobodyToAsk: ConfirmationManager = {
 export async function runCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
     args,
-    { ...SESSION_FLAGS, json: { type: 'boolean' }, session: { type: 'string' } },
+    {
+      ...SESSION_FLAGS,
+      json: { type: 'boolean' },
+      session: { type: 'string' },
+      image: { type: 'string', multiple: true },
+      file: { type: 'string', multiple: true },
+    },
     'run',
   );
   if (values.help) {
@@ -50,6 +61,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   if (prompt === '')
     throw new UsageError(`missing the prompt, e.g. a3s run "fix the failing test"; see 'a3s run --help'`);
   const flags = sessionFlags(values, io.cwd);
+  const attachments = flagAttachments(values.image, values.file, io.cwd, flags.cwd);
   const opened = await openSession(flags, io.env, {
     confirmation: nobodyToAsk,
     parkMode: 'return',
@@ -76,7 +88,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   if (io.stdoutClosed?.aborted) onStdoutClosed();
   let result: RunResult;
   try {
-    const stream = session.stream(prompt);
+    const stream = session.stream(prompt, attachments.length > 0 ? { attachments } : {});
     runId = session.activeRunId ?? undefined;
     for await (const ev of stream) {
       if (values.json) io.stdout.write(`${eventJson(ev)}\n`);
@@ -88,7 +100,8 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     const code = (e as { code?: unknown }).code;
     io.stderr.write(err.red(`run failed: ${typeof code === 'string' ? `${code}: ` : ''}${(e as Error).message}\n`));
     if (session.logPath) io.stderr.write(err.dim(`log: ${session.logPath}\n`));
-    return EXIT.failed;
+    // An attachment that cannot be sent is a mistake on the command line: nothing was run or logged.
+    return code === 'ATTACHMENT_INVALID' ? EXIT.usage : EXIT.failed;
   } finally {
     print.close();
     process.off('SIGINT', onInterrupt);

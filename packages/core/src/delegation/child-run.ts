@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { A3sError, createHarness, Folder } from '@a3s-code/effect';
+import type { AttachmentInput } from '../attachments/attachment-input.js';
 import type { ResolvedSessionConfig } from '../session/resolved-session-config.js';
 import type { EventSink } from '../events/agent-event.js';
 import type { MutationLedger, TierOf } from '../gate/mutation-ledger.js';
@@ -46,6 +47,8 @@ export interface TaskRequest {
   /** Tool rounds of the child, `1..1000` (default: the agent's `maxSteps`, else the session's recipe). */
   readonly maxSteps?: number;
   readonly outputSchema?: JsonSchema;
+  /** Workspace images and text files sent with the child's first message. */
+  readonly attachments?: readonly AttachmentInput[];
 }
 
 /** How a task ended. */
@@ -152,7 +155,11 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
     ];
     let detach: (() => void) | undefined;
     const result: RunResult = await executeRun({
-      request: { kind: 'prompt', prompt: request.prompt },
+      request: {
+        kind: 'prompt',
+        prompt: request.prompt,
+        ...(request.attachments === undefined ? {} : { attachments: request.attachments }),
+      },
       sessionId: ids.thread,
       store,
       invoker: host.invoker,

@@ -2,6 +2,7 @@
  * Argument schemas of the delegation tools. The agent names come from the session's catalog, so
  * an unknown agent is an `INVALID_TOOL_ARGS` naming `args.agent` and the allowed values.
  */
+import { attachmentsArg } from '../attachments/attachment-args.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import { lazyZod, type Zod } from '../tools/zod-loader.js';
 
@@ -20,6 +21,7 @@ const branchShape = (z: Zod, agents: readonly [string, ...string[]]) => ({
     .record(z.string(), z.unknown())
     .optional()
     .describe('JSON Schema the sub-agent’s final answer must match; the answer is validated.'),
+  attachments: attachmentsArg(z),
 });
 
 /** The `task` tool's arguments (built with zod's `z`). */

@@ -42,6 +42,7 @@ type Branch = {
   prompt: string;
   max_steps?: number | undefined;
   output_schema?: Record<string, unknown> | undefined;
+  attachments?: { type: 'image' | 'file'; path: string }[] | undefined;
 };
 
 function request(d: DelegationPort, b: Branch): TaskRequest {
@@ -51,6 +52,13 @@ function request(d: DelegationPort, b: Branch): TaskRequest {
     prompt: b.prompt,
     ...(b.max_steps === undefined ? {} : { maxSteps: b.max_steps }),
     ...(b.output_schema === undefined ? {} : { outputSchema: b.output_schema as JsonSchema }),
+    ...(b.attachments === undefined
+      ? {}
+      : {
+          attachments: b.attachments.map((a) =>
+            a.type === 'image' ? { ...a, type: 'image' } : { ...a, type: 'file' },
+          ),
+        }),
   };
 }
 

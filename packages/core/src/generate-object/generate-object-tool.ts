@@ -106,6 +106,7 @@ export function createGenerateObjectTool(
         onPartial: (partial) => ctx.emitOutput(partialEventText(partial, budget)),
         partialIntervalMs: options.partialIntervalMs ?? 100,
         ...(options.now === undefined ? {} : { now: options.now }),
+        workspace: ctx.workspace,
       });
       return toToolResult(result, args);
     },

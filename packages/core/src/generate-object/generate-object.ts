@@ -5,7 +5,10 @@
  * and usage records); this function owns the mode, the validation, the bounded repair loop and
  * the deadline, which starts when the call begins and is never extended by repairs.
  */
+import { attachmentContent } from '../attachments/attachment-content.js';
+import { prepareAttachments } from '../attachments/prepare-attachments.js';
 import type { LlmClient, LlmMessage, LlmResponse, LlmUsage } from '../llm/llm-client.js';
+import { emptyWorkspace, type WorkspaceServices } from '../workspace/workspace-services.js';
 import { ResponseAccumulator } from '../llm/collect-response.js';
 import { LlmError, MALFORMED_TOOL_ARGUMENTS, type LlmErrorKind } from '../llm/llm-error.js';
 import { InvalidToolArgsError } from '../errors/tool-errors.js';
@@ -45,6 +48,8 @@ export interface GenerateObjectOptions {
   readonly partialIntervalMs?: number;
   /** Clock for the partial interval (default `Date.now`). */
   readonly now?: () => number;
+  /** Where `attachments` paths are read (the tool passes its call's workspace); without it they cannot be read. */
+  readonly workspace?: WorkspaceServices;
 }
 
 /** What every result carries. */
@@ -92,7 +97,10 @@ type Attempt =
       readonly callId: string | undefined;
     };
 
-/** Generates a schema-valid value through `client`. Resolves with a result; throws only for invalid arguments. */
+/**
+ * Generates a schema-valid value through `client`. Resolves with a result; throws only for invalid
+ * arguments (`INVALID_TOOL_ARGS`, or `ATTACHMENT_INVALID` for an attachment that cannot be sent).
+ */
 export async function generateObject(
   client: LlmClient,
   input: GenerateObjectInput,
@@ -110,6 +118,7 @@ export async function generateObject(
   }
   const mode = resolveMode(params.mode, client.capabilities);
   const plan = planFor(mode, params);
+  const first = await withAttachments(plan.initialMessages, params.attachments, options);
   const deadlineAt = Date.now() + params.timeout_ms;
   const controller = new AbortController();
   let timedOut = false;
@@ -125,7 +134,7 @@ export async function generateObject(
   let attempts = 0;
   let raw = '';
   let fellBack = false;
-  const messages: LlmMessage[] = [...plan.initialMessages];
+  const messages: LlmMessage[] = [...first];
   const base = () => ({ requestedMode: params.mode, mode, attempts, usage, rawText: raw });
   const fail = (
     errorKind: GenerateObjectErrorKind,
@@ -241,6 +250,28 @@ export async function generateObject(
     const kind: GenerateObjectErrorKind = e.kind === 'cancelled' ? 'cancelled' : e.kind;
     return fail(kind, `generate_object: model call failed (${e.kind}): ${e.message}`);
   }
+}
+
+/** The first message with the call's attachments (images as parts, text files inlined), read through the workspace. */
+async function withAttachments(
+  initial: readonly LlmMessage[],
+  attachments: GenerateObjectParams['attachments'],
+  options: GenerateObjectOptions,
+): Promise<readonly LlmMessage[]> {
+  const [head, ...rest] = initial;
+  if (attachments === undefined || attachments.length === 0 || head?.role !== 'user') return initial;
+  const prepared = await prepareAttachments(attachments, {
+    workspace: options.workspace ?? emptyWorkspace(),
+    field: 'args.attachments',
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const bytes = new Map(prepared.map((a) => [a.ref.sha256, a.bytes]));
+  const { content, images } = attachmentContent(
+    head.content,
+    prepared.map((a) => a.ref),
+    bytes,
+  );
+  return [images.length > 0 ? { role: 'user', content, images } : { role: 'user', content }, ...rest];
 }
 
 async function streamOnce(

@@ -3,6 +3,7 @@
  * types, ranges and defaults. One zod schema serves the tool's JSON Schema and validation.
  */
 import type { z } from 'zod';
+import { attachmentsArg } from '../attachments/attachment-args.js';
 import { lazyZod } from '../tools/zod-loader.js';
 
 /** The structured-output modes. */
@@ -65,6 +66,7 @@ export const getGenerateObjectInput = lazyZod((z) =>
       .max(600_000, { message: 'must be an integer in 1000..600000' })
       .default(120_000)
       .describe('Deadline for active generation in ms, 1000-600000 (default 120000).'),
+    attachments: attachmentsArg(z),
   }),
 );
 

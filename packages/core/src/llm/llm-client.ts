@@ -15,9 +15,23 @@ import type { JsonSchema } from '../tools/json-schema.js';
  */
 export type ReasoningBlock = { readonly text: string; readonly signature: string } | { readonly redacted: string };
 
+/** An image sent with a user message: the base64 of a PNG, JPEG, GIF or WebP file. */
+export interface LlmImage {
+  readonly mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+  /** The image bytes, base64 (no `data:` prefix). */
+  readonly data: string;
+  /** The file name it came from, when known (not sent by every provider). */
+  readonly name?: string;
+}
+
 /** One message of the conversation sent to a provider. */
 export type LlmMessage =
-  | { readonly role: 'user'; readonly content: string }
+  | {
+      readonly role: 'user';
+      readonly content: string;
+      /** Images sent with the text (providers put them in the same user turn). */
+      readonly images?: readonly LlmImage[];
+    }
   | {
       readonly role: 'assistant';
       readonly content: string;

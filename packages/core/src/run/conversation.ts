@@ -5,10 +5,15 @@
  * extra message).
  */
 import type { FoldView, Message, ReasoningBlock as ReasoningRecord } from '@a3s-code/effect';
+import { attachmentContent, type AttachmentBytes } from '../attachments/attachment-content.js';
 import type { LlmMessage, LlmToolSpec, ReasoningBlock } from '../llm/llm-client.js';
 
-/** The conversation of a fold view, as providers take it. */
-export function toLlmMessages(messages: readonly Message[]): LlmMessage[] {
+/**
+ * The conversation of a fold view, as providers take it. A user message's attachments become
+ * images and inlined text files when `attachments` holds their bytes (see `loadAttachmentBytes`);
+ * otherwise they are mentioned by name (as in a compaction request).
+ */
+export function toLlmMessages(messages: readonly Message[], attachments?: AttachmentBytes): LlmMessage[] {
   return messages.map((m): LlmMessage => {
     if (m.role === 'assistant') {
       const reasoning = m.reasoning && m.reasoning.length > 0 ? { reasoning: m.reasoning.map(toLlmReasoning) } : {};
@@ -30,6 +35,10 @@ export function toLlmMessages(messages: readonly Message[]): LlmMessage[] {
         ...(m.ok ? {} : { isError: true }),
       };
     if (m.source === 'summary') return { role: 'user', content: `Summary of the conversation so far:\n${m.text}` };
+    if (m.attachments !== undefined && m.attachments.length > 0) {
+      const { content, images } = attachmentContent(m.text, m.attachments, attachments);
+      return images.length > 0 ? { role: 'user', content, images } : { role: 'user', content };
+    }
     return { role: 'user', content: m.text };
   });
 }

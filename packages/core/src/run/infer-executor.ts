@@ -6,6 +6,7 @@
  */
 import { A3sError, drafts, type Decision, type FactDraft, type FoldState, type ToolCall } from '@a3s-code/effect';
 import type { LlmResponse, LlmToolCall } from '../llm/llm-client.js';
+import { loadAttachmentBytes } from '../attachments/attachment-content.js';
 import { ResponseAccumulator } from '../llm/collect-response.js';
 import { ASK_USER_TOOL, askUserInput, NO_ASK_PORT_MESSAGE } from './ask-user.js';
 import { uniqueCallIds } from './call-ids.js';
@@ -27,9 +28,14 @@ export async function runInfer(env: RunEnv, turn: number, cycle: number, state: 
     drafts.steer(env.runId, turn, cycle, s.requestId, s.text, env.clock()),
   );
   const view = state.view;
+  // The attachments' bytes, read back from the artifact store by the hashes the log recorded.
+  const attachments = await loadAttachmentBytes(env.attachments, view.messages);
   const request = {
     system: [...view.system],
-    messages: [...toLlmMessages(view.messages), ...steers.map((s) => ({ role: 'user' as const, content: s.text }))],
+    messages: [
+      ...toLlmMessages(view.messages, attachments),
+      ...steers.map((s) => ({ role: 'user' as const, content: s.text })),
+    ],
     tools: toLlmTools(view),
     signal: env.signal,
   };

@@ -2,6 +2,7 @@
  * What the executors of one run share: the run's identity, its stores and kernels, its event
  * emitter and its counters. Built by the run driver; immutable but for `stats`.
  */
+import type { AttachmentStore } from '../attachments/attachment-store.js';
 import type { AgentEventEmitter } from '../events/event-emitter.js';
 import type { InvocationContext } from '../invoker/invocation-context.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
@@ -42,4 +43,6 @@ export interface RunEnv {
   /** Takes every pending steer out of the control inbox, in order. */
   readonly drainSteers: () => SteerMessage[];
   readonly stats: RunStats;
+  /** Where the bytes of the conversation's attachments are (absent: a message with attachments cannot be sent). */
+  readonly attachments?: AttachmentStore;
 }

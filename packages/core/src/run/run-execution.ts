@@ -18,11 +18,20 @@ import { MAX_STOP_CONTINUATIONS, runPromptHooks, runStopHooks } from '../hooks/s
 import { historyTurns, missingTurns } from './checkpoint-history.js';
 import { ResumeError } from './resume-error.js';
 import { createRun, endingFact, historyFacts, openingFacts, type LiveRun } from './run-setup.js';
+import type { AttachmentInput, SendOptions } from '../attachments/attachment-input.js';
+import { attachmentStoreFor, type AttachmentStore } from '../attachments/attachment-store.js';
+import { prepareAttachments } from '../attachments/prepare-attachments.js';
 
 /** What to run: a new prompt, or a resume of the log. */
 export type RunRequest =
-  | { readonly kind: 'prompt'; readonly prompt: string }
+  | { readonly kind: 'prompt'; readonly prompt: string; readonly attachments?: readonly AttachmentInput[] }
   | { readonly kind: 'resume'; readonly runId?: string };
+
+/** The run request of a prompt and its options (`send`, `stream`). */
+export function promptRequest(prompt: string, options: SendOptions): RunRequest {
+  const attachments = options.attachments;
+  return attachments === undefined ? { kind: 'prompt', prompt } : { kind: 'prompt', prompt, attachments };
+}
 
 /** Options of {@link executeRun}: everything a run is executed with. */
 export interface ExecuteRunOptions {
@@ -63,6 +72,8 @@ export interface ExecuteRunOptions {
   readonly llmBudget?: LlmBudget;
   /** Waits for the run's sub-agents to settle before a failed or cancelled run records its end. */
   readonly settleChildren?: (runId: string) => Promise<void>;
+  /** Where attachment bytes are kept. Default: the fact store's (`attachmentStoreFor`). */
+  readonly attachments?: AttachmentStore;
 }
 
 /** The transitions one call may run. */
@@ -93,13 +104,14 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
     steerCapacity: config.steerCapacity,
     clock: options.clock,
     sessionSignal: options.sessionSignal,
+    attachments: options.attachments ?? attachmentStoreFor(options.store),
   });
   options.onStart(run);
   const { env } = run;
   const prompt = options.request.kind === 'prompt' ? options.request.prompt : '';
   env.events.emit({ kind: 'agentStart', payload: { run_id: env.runId, prompt } });
   try {
-    if (options.request.kind === 'prompt') await openPrompt(options, run, prompt);
+    if (options.request.kind === 'prompt') await openPrompt(options, run, prompt, options.request.attachments);
     else await openResume(options, run);
     const driven = await driveWithGate(options, run);
     if (driven.status === 'completed') await end(options, run, 'completed', { completion: driven.completion });
@@ -241,19 +253,32 @@ async function continueRun(
   env.events.emit({ kind: 'runContinued', payload: event });
 }
 
-async function openPrompt(options: ExecuteRunOptions, run: LiveRun, submitted: string): Promise<void> {
+async function openPrompt(
+  options: ExecuteRunOptions,
+  run: LiveRun,
+  submitted: string,
+  attachments: readonly AttachmentInput[] | undefined,
+): Promise<void> {
   if (typeof submitted !== 'string' || submitted.trim().length === 0) {
     throw new A3sError('INVALID_PROMPT', 'the prompt must be a non-empty string');
   }
+  // Every attachment is read and checked before anything is written: a bad one leaves no trace.
+  const prepared =
+    attachments === undefined
+      ? []
+      : await prepareAttachments(attachments, { workspace: options.config.workspace, signal: run.env.signal });
   // user_prompt_submit hooks see the prompt before anything is written; they may block or replace it.
   const prompt = await runPromptHooks(options.config.hooks, {
     session_id: options.sessionId,
     run_id: run.env.runId,
     prompt: submitted,
   });
+  // The bytes are durable in the artifact store before the fact that refers to them.
+  for (const a of prepared) await run.env.attachments?.put(a.ref.sha256, a.bytes);
   await supersedeOpenRun(options, run, 'a new prompt started before this run ended');
   const surface = options.invoker.surface(options.config.governance);
-  await options.store.append(openingFacts(run, prompt, options.system, surface.toolDefinitions()), null);
+  const refs = prepared.map((a) => a.ref);
+  await options.store.append(openingFacts(run, prompt, options.system, surface.toolDefinitions(), refs), null);
 }
 
 /** A run left open (parked, or crashed) by another run id is recorded as superseded. */

@@ -3,7 +3,8 @@
  * client, invocation context and control inbox; and writes the facts that open it.
  */
 import { randomUUID } from 'node:crypto';
-import { drafts, type Fact, type FactDraft } from '@a3s-code/effect';
+import { drafts, type AttachmentRef, type Fact, type FactDraft } from '@a3s-code/effect';
+import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { AgentEventEmitter } from '../events/event-emitter.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import { createLiveInvocation } from '../invoker/live-governance.js';
@@ -52,6 +53,8 @@ export interface CreateRunOptions {
   readonly sessionSignal: AbortSignal;
   /** Last event sequence this run already emitted (a resumed run continues from it). Default 0. */
   readonly eventSequenceStart?: number;
+  /** Where the bytes of the conversation's attachments are. */
+  readonly attachments?: AttachmentStore;
 }
 
 /** A new run id. */
@@ -97,6 +100,7 @@ export function createRun(options: CreateRunOptions): LiveRun {
     questionCap: options.questionCap,
     drainSteers: () => inbox.drain(),
     stats,
+    ...(options.attachments ? { attachments: options.attachments } : {}),
   };
   return { env, controller, inbox, dispose };
 }
@@ -107,6 +111,7 @@ export function openingFacts(
   prompt: string,
   system: readonly string[],
   tools: readonly { name: string; description: string; inputSchema: unknown }[],
+  attachments: readonly AttachmentRef[] = [],
 ): FactDraft[] {
   const at = run.env.clock();
   return [
@@ -120,7 +125,7 @@ export function openingFacts(
       })),
       at_ms: at,
     }),
-    drafts.prompt(run.env.runId, prompt, at),
+    drafts.prompt(run.env.runId, prompt, at, attachments),
   ];
 }
 

@@ -40,6 +40,8 @@ import {
 } from './session-delegation.js';
 import { SessionRecord, saveToStore } from './session-record.js';
 import { SessionRunner } from './session-runner.js';
+import type { SendOptions } from '../attachments/attachment-input.js';
+import { promptRequest } from '../run/run-execution.js';
 import type { SessionParts } from './session-parts.js';
 
 export type { SessionParts } from './session-parts.js';
@@ -120,21 +122,21 @@ export class AgentSession {
     return this.#runner.live?.env.runId ?? null;
   }
 
-  /** Runs a prompt to completion (or park, or cancellation). Failures throw typed errors. */
-  send(prompt: string): Promise<RunResult> {
+  /** Runs a prompt (with `options.attachments`) to completion, park or cancellation. Failures throw typed errors. */
+  send(prompt: string, options: SendOptions = {}): Promise<RunResult> {
     const lease = this.#runner.take('send');
-    return this.#runner.run({ kind: 'prompt', prompt }).finally(lease);
+    return this.#runner.run(promptRequest(prompt, options)).finally(lease);
   }
 
   /**
    * Runs a prompt and yields its events (`EventEnvelopeV1` plus `text`, `toolName`). The lease
    * is held until the run has finished, even when the consumer stops early — stopping early
-   * interrupts the run.
+   * interrupts the run. `options.attachments` as for {@link send}.
    */
-  stream(prompt: string): RunEventStream {
+  stream(prompt: string, options: SendOptions = {}): RunEventStream {
     const lease = this.#runner.take('stream');
     return streamRun(
-      (onStart) => this.#runner.run({ kind: 'prompt', prompt }, onStart).finally(lease),
+      (onStart) => this.#runner.run(promptRequest(prompt, options), onStart).finally(lease),
       (target) => this.interrupt(target),
     );
   }

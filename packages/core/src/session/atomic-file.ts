@@ -11,15 +11,18 @@ import { mkdirState } from '../store/state-folder.js';
 /** Prefix of temporary files; readers and listings skip names that start with it. */
 export const TEMP_PREFIX = '.tmp-';
 
-/** Writes `text` to `path` by atomic replace. On failure the temporary file is removed and the old file is untouched. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
+/**
+ * Writes `text` (UTF-8) or bytes to `path` by atomic replace. On failure the temporary file is
+ * removed and the old file is untouched.
+ */
+export async function writeFileAtomic(path: string, text: string | Uint8Array): Promise<void> {
   const folder = dirname(path);
   await mkdirState(folder);
   const temp = join(folder, `${TEMP_PREFIX}${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}`);
   try {
     const fh = await open(temp, 'wx', 0o600);
     try {
-      await fh.writeFile(text, 'utf8');
+      await (typeof text === 'string' ? fh.writeFile(text, 'utf8') : fh.writeFile(text));
       await fh.sync();
     } finally {
       await fh.close();

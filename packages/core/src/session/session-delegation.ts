@@ -19,6 +19,8 @@ export interface TaskSpec {
   readonly maxSteps?: number;
   /** JSON Schema the child's answer must match (validated). */
   readonly outputSchema?: JsonSchema;
+  /** Workspace images and text files sent with the child's first message (paths; the path checks apply). */
+  readonly attachments?: readonly { readonly type: 'image' | 'file'; readonly path: string }[];
 }
 
 /** Options of `session.task`. */
@@ -66,6 +68,7 @@ const argsOf = (t: TaskSpec) => ({
   prompt: t.prompt,
   ...(t.maxSteps === undefined ? {} : { max_steps: t.maxSteps }),
   ...(t.outputSchema === undefined ? {} : { output_schema: t.outputSchema }),
+  ...(t.attachments === undefined ? {} : { attachments: t.attachments }),
 });
 
 function rejectIfNotRun(r: ToolInvocationResult): void {

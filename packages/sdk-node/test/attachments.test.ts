@@ -1,0 +1,180 @@
+// Prompt attachments on a real workspace: paths go through the workspace's path checks, files are
+// sniffed, every refusal is a typed error that writes nothing, and sub-agents and generate_object
+// take attachments for their first message.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
+import { parseLog, threadIdFor } from '@a3s-code/effect';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Agent, AttachmentError, type AttachmentInput, type Session } from '../src/index.js';
+import { tempRepo } from './kit.js';
+
+const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const PNG = Buffer.from(PNG_B64, 'base64');
+const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
+
+let session: Session | undefined;
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+});
+
+/** A repository with an image, a log, a binary file and a file outside it that a link points to. */
+async function open(turns: ScriptedTurn[]) {
+  const dir = tempRepo();
+  mkdirSync(join(dir, 'shots'));
+  writeFileSync(join(dir, 'shots', 'home.png'), PNG);
+  writeFileSync(join(dir, 'app.log'), 'GET /main.css 404\n');
+  writeFileSync(join(dir, 'blob.bin'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1, 2]));
+  writeFileSync(join(dir, 'fake.png'), 'this is text, not a PNG');
+  const outside = mkdtempSync(join(tmpdir(), 'a3s-outside-'));
+  writeFileSync(join(outside, 'secret.png'), PNG);
+  symlinkSync(join(outside, 'secret.png'), join(dir, 'link.png'));
+  const model = new ScriptedLlmClient(turns);
+  const agent = await Agent.create({ model });
+  session = await agent.session(dir, { governance: { yolo: true } });
+  return { dir, outside, model, session };
+}
+
+describe('attachments from the workspace', () => {
+  it('an image path and a text file: the image is sent as an image, the log inlined with its name; the log keeps references', async () => {
+    const { model, session: s, dir } = await open([{ text: 'The stylesheet 404s.' }]);
+    const r = await s.send('Why is the page unstyled?', {
+      attachments: [
+        { type: 'image', path: 'shots/home.png' },
+        { type: 'file', path: 'app.log' },
+      ],
+    });
+    expect(r.text).toBe('The stylesheet 404s.');
+    expect(model.requests[0]!.messages[0]).toEqual({
+      role: 'user',
+      content: 'Why is the page unstyled?\n\n<attached_file name="app.log">\nGET /main.css 404\n</attached_file>',
+      images: [{ mediaType: 'image/png', data: PNG_B64, name: 'shots/home.png' }],
+    });
+    const log = readFileSync(s.logPath!, 'utf8');
+    const user = parseLog(log).facts.find((f) => f.type === 'user.message')!.payload;
+    expect(user).toMatchObject({
+      attachments: [
+        { sha256: sha(PNG), media_type: 'image/png', size: PNG.length, name: 'shots/home.png' },
+        { sha256: sha('GET /main.css 404\n'), media_type: 'text/plain', size: 18, name: 'app.log' },
+      ],
+    });
+    expect(log).not.toContain('GET /main.css');
+    expect(existsSync(join(dir, '.a3s', 'artifacts', sha('GET /main.css 404\n')))).toBe(true);
+  });
+
+  it('a file that is an image is sent as an image (sniffed, whatever its name)', async () => {
+    const { model, session: s, dir } = await open([{ text: 'ok' }]);
+    writeFileSync(join(dir, 'screenshot.txt'), PNG);
+    await s.send('look', { attachments: [{ type: 'file', path: 'screenshot.txt' }] });
+    expect(model.requests[0]!.messages[0]).toMatchObject({ content: 'look', images: [{ mediaType: 'image/png' }] });
+  });
+
+  const refusals: [string, (ctx: { dir: string; outside: string }) => AttachmentInput[], string][] = [
+    ['a path that escapes with ..', () => [{ type: 'image', path: '../escape.png' }], 'path'],
+    [
+      'an absolute path outside the workspace',
+      ({ outside }) => [{ type: 'image', path: join(outside, 'secret.png') }],
+      'path',
+    ],
+    ['a symlink that leads out', () => [{ type: 'image', path: 'link.png' }], 'path'],
+    ['a missing file', () => [{ type: 'file', path: 'nope.txt' }], 'not_found'],
+    ['a folder', () => [{ type: 'file', path: 'shots' }], 'not_a_file'],
+    ['wrong magic bytes', () => [{ type: 'image', path: 'fake.png' }], 'not_an_image'],
+    ['a binary file that is not an image', () => [{ type: 'file', path: 'blob.bin' }], 'binary_file'],
+    [
+      'an image over 5 MB (refused before it is read)',
+      ({ dir }) => {
+        writeFileSync(join(dir, 'huge.png'), Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]));
+        return [{ type: 'image', path: 'huge.png' }];
+      },
+      'too_large',
+    ],
+    [
+      'more than 20 MB in one prompt',
+      ({ dir }) => {
+        const big = Buffer.concat([PNG, Buffer.alloc(4.5 * 1024 * 1024)]);
+        return Array.from({ length: 5 }, (_, i) => {
+          writeFileSync(join(dir, `big-${i}.png`), big);
+          return { type: 'image' as const, path: `big-${i}.png` };
+        });
+      },
+      'prompt_too_large',
+    ],
+  ];
+
+  it.each(refusals)(
+    '%s: a typed error naming the attachment, and nothing appended to the log',
+    async (_, make, problem) => {
+      const { session: s, dir, outside } = await open([{ text: 'first' }, { text: 'never' }]);
+      await s.send('first prompt');
+      const before = readFileSync(s.logPath!, 'utf8');
+      const e = await s.send('look', { attachments: make({ dir, outside }) }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(AttachmentError);
+      expect(e).toMatchObject({ code: 'ATTACHMENT_INVALID', problem });
+      expect((e as AttachmentError).field).toMatch(/^attachments/);
+      expect(readFileSync(s.logPath!, 'utf8')).toBe(before);
+      expect(existsSync(join(dir, '.a3s', 'artifacts'))).toBe(false);
+    },
+  );
+});
+
+describe('attachments of sub-agents and generate_object', () => {
+  it('session.task passes attachments to the child: its first message carries the image, its log the reference', async () => {
+    const { model, session: s, dir } = await open([{ text: 'I see a dot.' }]);
+    const r = await s.task({
+      agent: 'explore',
+      description: 'describe the shot',
+      prompt: 'Describe the screenshot.',
+      attachments: [{ type: 'image', path: 'shots/home.png' }],
+    });
+    expect(r).toMatchObject({ status: 'completed', text: 'I see a dot.' });
+    expect(model.requests[0]!.messages[0]).toMatchObject({
+      role: 'user',
+      content: 'Describe the screenshot.',
+      images: [{ mediaType: 'image/png', data: PNG_B64 }],
+    });
+    const child = join(dir, '.a3s', 'effect-log', `${threadIdFor(s.sessionId)}.task-1.jsonl`);
+    const user = parseLog(readFileSync(child, 'utf8')).facts.find((f) => f.type === 'user.message')!;
+    expect(user.payload).toMatchObject({ attachments: [{ sha256: sha(PNG), media_type: 'image/png' }] });
+  });
+
+  it('a task whose attachment escapes the workspace fails with the typed error', async () => {
+    const { session: s } = await open([]);
+    const r = await s.task({
+      agent: 'explore',
+      description: 'escape',
+      prompt: 'Look.',
+      attachments: [{ type: 'file', path: '../../etc/passwd' }],
+    });
+    expect(r).toMatchObject({ status: 'failed', error: { code: 'ATTACHMENT_INVALID' } });
+  });
+
+  it('generate_object sends its attachments with the first message; an escaping path is refused', async () => {
+    const { model, session: s } = await open([{ text: '{"status":404}' }]);
+    const schema = { type: 'object', properties: { status: { type: 'integer' } }, required: ['status'] };
+    const ok = await s.tool('generate_object', {
+      schema,
+      prompt: 'Which status does the log show?',
+      mode: 'json',
+      attachments: [
+        { type: 'file', path: 'app.log' },
+        { type: 'image', path: 'shots/home.png' },
+      ],
+    });
+    expect(JSON.parse(ok.output)).toEqual({ object: { status: 404 } });
+    const first = model.requests[0]!.messages[0]!;
+    expect(first.role === 'user' && first.content).toContain('<attached_file name="app.log">\nGET /main.css 404\n');
+    expect(first).toMatchObject({ images: [{ mediaType: 'image/png', data: PNG_B64 }] });
+    const bad = await s.tool('generate_object', {
+      schema,
+      prompt: 'x',
+      attachments: [{ type: 'image', path: '../x.png' }],
+    });
+    expect(bad.exitCode).not.toBe(0);
+    expect(bad.output).toMatch(/args\.attachments\[0\]\.path/);
+    expect(model.requests).toHaveLength(1);
+  });
+});
