@@ -61,6 +61,8 @@ export interface ExecuteRunOptions {
    * host-direct calls; absent when no budget is configured.
    */
   readonly llmBudget?: LlmBudget;
+  /** Extra fields of the run's `run.started` fact (a worker's record); the fields the run writes win. */
+  readonly runStarted?: Readonly<Record<string, unknown>>;
   /** Waits for the run's sub-agents to settle before a failed or cancelled run records its end. */
   readonly settleChildren?: (runId: string) => Promise<void>;
 }
@@ -253,7 +255,10 @@ async function openPrompt(options: ExecuteRunOptions, run: LiveRun, submitted: s
   });
   await supersedeOpenRun(options, run, 'a new prompt started before this run ended');
   const surface = options.invoker.surface(options.config.governance);
-  await options.store.append(openingFacts(run, prompt, options.system, surface.toolDefinitions()), null);
+  await options.store.append(
+    openingFacts(run, prompt, options.system, surface.toolDefinitions(), options.runStarted),
+    null,
+  );
 }
 
 /** A run left open (parked, or crashed) by another run id is recorded as superseded. */

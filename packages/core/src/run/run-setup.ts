@@ -107,10 +107,12 @@ export function openingFacts(
   prompt: string,
   system: readonly string[],
   tools: readonly { name: string; description: string; inputSchema: unknown }[],
+  extra: Readonly<Record<string, unknown>> = {},
 ): FactDraft[] {
   const at = run.env.clock();
   return [
     drafts.runStarted(run.env.runId, {
+      ...extra,
       model: `${run.env.llm.provider}/${run.env.llm.model}`,
       system: [...system],
       tools: tools.map((t) => ({
