@@ -33,7 +33,7 @@ import { resolveModel, type ModelSpec } from './model.js';
 import { Session } from './session.js';
 import { toolInfos, type ToolInfo } from './tool-info.js';
 import { sessionVibe, type VibeOptions } from './vibe.js';
-import type { Vibe } from '@a3s-code/tools-resource/vibe';
+import { VIBE_TOOL_NAMES, type Vibe } from '@a3s-code/tools-resource/vibe';
 
 /** Options shared by the agent's configuration and each session's options. */
 interface ModelOptions {
@@ -270,7 +270,8 @@ export class Agent {
       vibe,
       options: {
         ...rest,
-        permissions: withReadTools(rest.permissions),
+        // The vibe tools run unasked: approval applies to each worker's own tool calls.
+        permissions: withReadTools(rest.permissions, vibe ? VIBE_TOOL_NAMES : []),
         ...(model === undefined ? {} : { model }),
         ...(mcpServers === undefined ? {} : { mcpServers }),
         ...(confirmation === undefined ? {} : { confirmation }),

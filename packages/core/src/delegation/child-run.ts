@@ -35,6 +35,8 @@ export interface DelegationHost {
   readonly tierOf: TierOf;
   /** The session's provider budget: children draw from it too. */
   readonly llmBudget?: LlmBudget;
+  /** The session's completion gate: a child's gate is adopted for its run, so `verify` inside it counts there. */
+  readonly gate?: SessionGate;
   /** The model of an agent (its `model`, or the session's). Throws a typed error when it cannot be created. */
   readonly modelFor: (agent: AgentDefinition) => LlmClient;
 }
@@ -220,6 +222,8 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       ...(request.outputSchema ? [outputSchemaInstruction(request.outputSchema)] : []),
     ];
     let detach: (() => void) | undefined;
+    let unadopt: (() => void) | undefined;
+    const childGate = gate;
     const result: RunResult = await executeRun({
       request: { kind: 'prompt', prompt: request.prompt },
       sessionId: ids.thread,
@@ -236,12 +240,16 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       ...(options.runStarted ? { runStarted: options.runStarted } : {}),
       onStart: (run) => {
         runId = run.env.runId;
+        unadopt = host.gate?.adopt(run.env.runId, childGate);
         detach = run.env.events.on((ev) => {
           const progress = progressOf(ev);
           if (progress !== undefined) announce.progress(progress);
         });
       },
-      onEnd: () => detach?.(),
+      onEnd: () => {
+        detach?.();
+        unadopt?.();
+      },
       hostAnswered: (stop) =>
         new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true })),
     });

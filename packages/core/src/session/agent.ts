@@ -218,6 +218,7 @@ function build(
       invoker,
       system,
       tierOf: (name) => registry.get(name)?.tier,
+      gate,
       modelFor: agentModel(config),
       ...(llmBudget ? { llmBudget } : {}),
     },
