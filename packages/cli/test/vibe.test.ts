@@ -47,7 +47,10 @@ describe('a3s and vibe mode', () => {
       payload: { worker_id: 'worker-1', label: 'note writer', tier: 'fast' },
     });
     expect(worker.map((e) => e.type)).toContain('worker_progress');
-    expect(worker.at(-1)).toMatchObject({ type: 'worker_finished', payload: { worker_id: 'worker-1', status: 'completed' } });
+    expect(worker.at(-1)).toMatchObject({
+      type: 'worker_finished',
+      payload: { worker_id: 'worker-1', status: 'completed' },
+    });
     expect(readFileSync(join(dir, 'NOTE.md'), 'utf8')).toBe('hi\n');
     const wait = events.find((e) => e.type === 'tool_end' && e.payload.id === 'w1');
     expect(JSON.parse(String(wait?.payload.output))).toMatchObject({ status: 'completed', done: true });
@@ -80,7 +83,10 @@ describe('a3s and vibe mode', () => {
       );
       return seen();
     };
-    await until(() => h.stdout.text.includes('› '), () => h.stdout.text);
+    await until(
+      () => h.stdout.text.includes('› '),
+      () => h.stdout.text,
+    );
     expect(await type('/tools', 'bash')).not.toContain('vibe_spawn');
     expect(await type('/vibe', 'vibe mode on')).toContain('vibe_spawn');
     expect(await type('/tools', 'vibe_spawn')).toContain('vibe_list');

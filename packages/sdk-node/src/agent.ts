@@ -245,7 +245,15 @@ export class Agent {
   }
 
   async #prepare(root: string, options: SessionOptions, needModel = true): Promise<Prepared> {
-    const { model: spec, mcpServers, mcp: shared, onConfirm: _c, confirmation: _m, vibe: vibeSetting, ...rest } = options;
+    const {
+      model: spec,
+      mcpServers,
+      mcp: shared,
+      onConfirm: _c,
+      confirmation: _m,
+      vibe: vibeSetting,
+      ...rest
+    } = options;
     const confirmation = resolveApproval(options, this.#config);
     const privateServers = validateMcpServers(mcpServers);
     const layer = await this.#layers.for(root);

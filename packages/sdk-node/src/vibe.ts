@@ -36,7 +36,10 @@ export async function sessionVibe(setting: unknown, models: ModelContext): Promi
   if (setting === undefined || setting === false) return undefined;
   if (setting === true) return createVibe();
   if (typeof setting !== 'object' || setting === null || Array.isArray(setting))
-    throw new SessionConfigurationError('vibe', 'must be true, false or { enabled?, tiers?: { fast?, good? }, maxWorkers? }');
+    throw new SessionConfigurationError(
+      'vibe',
+      'must be true, false or { enabled?, tiers?: { fast?, good? }, maxWorkers? }',
+    );
   const { enabled, tiers, maxWorkers, ...unknown } = setting as VibeOptions & Record<string, unknown>;
   const extra = Object.keys(unknown)[0];
   if (extra !== undefined)

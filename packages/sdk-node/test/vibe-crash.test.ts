@@ -24,9 +24,13 @@ afterEach(async () => {
 
 /** Runs the child host until it prints READY, then SIGKILLs it; resolves with what it printed. */
 function runAndKill(workspace: string, sessionId: string): Promise<string> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'fixtures', 'vibe-child.mjs'), workspace, sessionId], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(import.meta.dirname, 'fixtures', 'vibe-child.mjs'), workspace, sessionId],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   return new Promise((resolve, reject) => {

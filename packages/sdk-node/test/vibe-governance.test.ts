@@ -217,9 +217,9 @@ describe('vibe: bad input', () => {
       code: 'SESSION_CONFIGURATION',
       message: expect.stringContaining('vibe.maxWorkers'),
     });
-    await expect(
-      agent.session(dir, { vibe: { tiers: { medium: 'openai/gpt-4o' } } as never }),
-    ).rejects.toMatchObject({ message: expect.stringMatching(/vibe\.tiers\.medium.*fast and good/) });
+    await expect(agent.session(dir, { vibe: { tiers: { medium: 'openai/gpt-4o' } } as never })).rejects.toMatchObject({
+      message: expect.stringMatching(/vibe\.tiers\.medium.*fast and good/),
+    });
     await expect(agent.session(dir, { vibe: 'yes' as never })).rejects.toMatchObject({ code: 'SESSION_CONFIGURATION' });
   });
 });

@@ -1,7 +1,7 @@
 // Vibe mode in SDK sessions: a lead agent conducting background workers (each a real run on its
 // own fact-log thread, under the session's permissions) with scripted models, real files and the
 // real workspace tools.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLog, threadIdFor } from '@a3s-code/effect';
 import type { LlmClient } from '@a3s-code/core';
@@ -52,9 +52,7 @@ async function collect(stream: AsyncIterable<ProjectedEventV1>): Promise<Project
   return events;
 }
 const verifyTurn = (id: string, file: string): ScriptedTurn => ({
-  tool_calls: [
-    call(id, 'verify', { subject: file, commands: [{ id: 'exists', command: `test -f ${file}` }] }),
-  ],
+  tool_calls: [call(id, 'verify', { subject: file, commands: [{ id: 'exists', command: `test -f ${file}` }] })],
 });
 
 describe('vibe: a lead agent conducts background workers', () => {

@@ -46,8 +46,12 @@ function toggleVibe(session: Session, arg: string | undefined, style: Style): st
   if (arg !== undefined && arg !== 'on' && arg !== 'off') return `usage: /vibe, /vibe on or /vibe off (not '${arg}')`;
   const on = session.setVibeMode(arg === undefined ? !session.vibeMode : arg === 'on');
   return on
-    ? style.cyan('vibe mode on: the agent can conduct background workers (vibe_spawn, vibe_send, vibe_wait, vibe_kill, vibe_list)')
-    : style.dim('vibe mode off: the vibe tools left the surface; workers already running go on (/vibe shows them again)');
+    ? style.cyan(
+        'vibe mode on: the agent can conduct background workers (vibe_spawn, vibe_send, vibe_wait, vibe_kill, vibe_list)',
+      )
+    : style.dim(
+        'vibe mode off: the vibe tools left the surface; workers already running go on (/vibe shows them again)',
+      );
 }
 
 /** How `a3s code` starts: continue a log by id, or reopen a saved session (`a3s sessions --resume`). */

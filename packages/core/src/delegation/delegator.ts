@@ -15,13 +15,7 @@ import type { DelegationSettings } from './delegation-options.js';
 import { childGovernance } from './child-governance.js';
 import type { FactStore } from '../store/fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
-import {
-  runChild,
-  type ChildAnnouncer,
-  type DelegationHost,
-  type TaskOutcome,
-  type TaskRequest,
-} from './child-run.js';
+import { runChild, type ChildAnnouncer, type DelegationHost, type TaskOutcome, type TaskRequest } from './child-run.js';
 import type { JsonValue } from '../tools/json-schema.js';
 
 /** Where a task is started from: the caller's governance, event sink and signals. */

@@ -230,9 +230,7 @@ describe('verifyCommands', () => {
     const { session, model, dir } = await open(
       [
         {
-          tool_calls: [
-            { name: 'task', args: { agent: 'general', description: 'change a', prompt: 'Change a.txt.' } },
-          ],
+          tool_calls: [{ name: 'task', args: { agent: 'general', description: 'change a', prompt: 'Change a.txt.' } }],
         },
         write('child'),
         verify('test -f a.txt'),

@@ -15,7 +15,7 @@ export function vibeResource(options: VibeRosterOptions = {}): ToolResource<Vibe
   const max = options.maxWorkers;
   if (max !== undefined && !(Number.isInteger(max) && max >= VIBE_MAX_WORKERS.min && max <= VIBE_MAX_WORKERS.max))
     throw new VibeError(
-      'VIBE_UNAVAILABLE',
+      'VIBE_CONFIG',
       `maxWorkers: must be an integer from ${VIBE_MAX_WORKERS.min} to ${VIBE_MAX_WORKERS.max}, got ${JSON.stringify(max)}`,
       { field: 'maxWorkers' },
     );

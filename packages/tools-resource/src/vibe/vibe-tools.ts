@@ -3,7 +3,14 @@
  * `read` tier: they change nothing themselves; the workers' own tool calls are where approvals
  * and deny rules apply. Each requires the roster resource (and, in a switched pack, vibe mode).
  */
-import { defineTool, type ResourceCapability, type Tool, type ToolContext, type ToolResult, type Zod } from '@a3s-code/core';
+import {
+  defineTool,
+  type ResourceCapability,
+  type Tool,
+  type ToolContext,
+  type ToolResult,
+  type Zod,
+} from '@a3s-code/core';
 import type { z } from 'zod';
 import { VIBE_MAX_WORKERS, VIBE_TIERS, type VibeRoster } from './roster.js';
 import { VIBE_RESOURCE } from './vibe-resource.js';
@@ -57,7 +64,9 @@ const waitInput = (z: Zod) =>
       .min(0)
       .max(MAX_WAIT_SECONDS)
       .optional()
-      .describe(`return after this many seconds even if the worker is still running (0..${MAX_WAIT_SECONDS}; default: wait until it ends)`),
+      .describe(
+        `return after this many seconds even if the worker is still running (0..${MAX_WAIT_SECONDS}; default: wait until it ends)`,
+      ),
   });
 
 const killInput = (z: Zod) => z.strictObject({ worker_id: workerId(z) });
@@ -94,7 +103,13 @@ export function createVibeTools(requires: readonly ResourceCapability[]): readon
     requires,
     capabilities: CAPS,
     execute: async (args, ctx) =>
-      json((await roster(ctx)).spawn(ctx, { brief: args.brief, label: args.label, tier: args.tier as 'fast' | 'good' | undefined })),
+      json(
+        (await roster(ctx)).spawn(ctx, {
+          brief: args.brief,
+          label: args.label,
+          tier: args.tier as 'fast' | 'good' | undefined,
+        }),
+      ),
   });
   const send = defineTool({
     name: 'vibe_send',
