@@ -201,4 +201,38 @@ describe('vibe: a lead agent conducts background workers', () => {
       reason: 'killed by vibe_kill',
     });
   });
+
+  it('VIBE-06: cancelling the lead’s run stops the workers it started; closing the session stops the rest', async () => {
+    const fast = routing('fast', {
+      'brief-r': [{ delay_ms: 60_000, text: 'never' }],
+      'brief-h': [{ delay_ms: 60_000, text: 'never' }],
+    });
+    const lead = routing('lead', {
+      conduct: [
+        { tool_calls: [call('s1', 'vibe_spawn', { brief: 'brief-r', label: 'in the run' })] },
+        { tool_calls: [call('w1', 'vibe_wait', { worker_id: 'worker-1' })] },
+        { text: 'never' },
+      ],
+    });
+    const { dir, session } = await open(lead, { vibe: { tiers: { fast } } });
+    const stream = session.stream('conduct');
+    const events: ProjectedEventV1[] = [];
+    for await (const ev of stream) {
+      events.push(ev);
+      if (ev.type === 'tool_start' && ev.payload.name === 'vibe_wait') session.interrupt('the user pressed Esc');
+    }
+    expect((await stream.result).status).toBe('cancelled');
+    expect(events.find((e) => e.type === 'worker_killed')?.payload).toMatchObject({
+      worker_id: 'worker-1',
+      reason: 'the run that started it was cancelled',
+    });
+    expect(workerLog(dir, session, 1).at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
+    expect(JSON.parse((await session.tool('vibe_list', {})).output).workers[0]).toMatchObject({ status: 'cancelled' });
+
+    // A worker started by a host call lives with the session: closing it stops the worker.
+    await session.tool('vibe_spawn', { brief: 'brief-h', label: 'host started' });
+    await new Promise((r) => setTimeout(r, 100));
+    await session.close();
+    expect(workerLog(dir, session, 2).at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
+  });
 });
