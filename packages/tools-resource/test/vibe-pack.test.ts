@@ -48,7 +48,7 @@ describe('the vibe pack on core', () => {
       last_result: 'second',
       runs: 2,
     });
-    expect(fast.requests[1]!.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual([
+    expect(fast.requests[1]!.messages.map((m) => m.content)).toEqual([
       'do it',
       'first',
       expect.stringContaining('and more'),
