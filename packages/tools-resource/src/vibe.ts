@@ -13,8 +13,9 @@ export {
 export type { Vibe, VibeToolPackOptions } from './vibe/pack.js';
 export { VIBE_RESOURCE, vibeResource } from './vibe/vibe-resource.js';
 export { VIBE_MODE_RESOURCE, VibeModeSwitch } from './vibe/vibe-mode.js';
-export { VibeRoster, VIBE_MAX_WORKERS, VIBE_TIERS, VIBE_TOOL_NAMES } from './vibe/roster.js';
-export type { VibeRosterOptions, VibeTier, VibeWorkerStatus, VibeWorkerView } from './vibe/roster.js';
+export { VibeRoster } from './vibe/roster.js';
+export { VIBE_MAX_WORKERS, VIBE_TIERS, VIBE_TOOL_NAMES } from './vibe/vibe-types.js';
+export type { VibeRosterOptions, VibeTier, VibeWorkerStatus, VibeWorkerView } from './vibe/vibe-types.js';
 export { VibeError } from './vibe/vibe-errors.js';
 export type { VibeErrorCode } from './vibe/vibe-errors.js';
 export { createVibeTools } from './vibe/vibe-tools.js';

@@ -4,7 +4,7 @@
  * source); without one, whenever the pack is plugged in.
  */
 import { defineToolPack, type ResourceCapability, type ToolPack } from '@a3s-code/core';
-import type { VibeRosterOptions } from './roster.js';
+import type { VibeRosterOptions } from './vibe-types.js';
 import { VIBE_MODE_RESOURCE, VibeModeSwitch } from './vibe-mode.js';
 import { VIBE_RESOURCE, vibeResource } from './vibe-resource.js';
 import { createVibeTools } from './vibe-tools.js';

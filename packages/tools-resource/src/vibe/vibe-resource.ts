@@ -4,7 +4,8 @@
  * which stops its workers.
  */
 import type { ToolResource } from '@a3s-code/core';
-import { VibeRoster, VIBE_MAX_WORKERS, type VibeRosterOptions } from './roster.js';
+import { VibeRoster } from './roster.js';
+import { VIBE_MAX_WORKERS, type VibeRosterOptions } from './vibe-types.js';
 import { VibeError } from './vibe-errors.js';
 
 /** The capability every `vibe_*` tool requires: the session's roster. */

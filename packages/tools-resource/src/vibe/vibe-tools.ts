@@ -12,7 +12,8 @@ import {
   type Zod,
 } from '@a3s-code/core';
 import type { z } from 'zod';
-import { VIBE_MAX_WORKERS, VIBE_TIERS, type VibeRoster } from './roster.js';
+import type { VibeRoster } from './roster.js';
+import { VIBE_MAX_WORKERS, VIBE_TIERS } from './vibe-types.js';
 import { VIBE_RESOURCE } from './vibe-resource.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
