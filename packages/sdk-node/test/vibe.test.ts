@@ -59,11 +59,11 @@ describe('vibe: a lead agent conducts background workers', () => {
   it('VIBE-03/VIBE-05/VIBE-08: three workers spawn at once, run in the background on their tier’s model, and vibe_wait returns each result', async () => {
     const fast = routing('fast', {
       'brief-a': [
-        { delay_ms: 200, tool_calls: [call('a1', 'write', { file_path: 'a.txt', content: 'A\n' })] },
+        { delay_ms: 500, tool_calls: [call('a1', 'write', { file_path: 'a.txt', content: 'A\n' })] },
         verifyTurn('a2', 'a.txt'),
       ],
       'brief-b': [
-        { delay_ms: 200, tool_calls: [call('b1', 'write', { file_path: 'b.txt', content: 'B\n' })] },
+        { delay_ms: 500, tool_calls: [call('b1', 'write', { file_path: 'b.txt', content: 'B\n' })] },
         verifyTurn('b2', 'b.txt'),
       ],
     });
@@ -120,7 +120,7 @@ describe('vibe: a lead agent conducts background workers', () => {
   });
 
   it('VIBE-07: vibe_list reports each worker’s tier, status, elapsed time and most recent result', async () => {
-    const fast = routing('fast', { 'brief-l': [{ delay_ms: 150, text: 'listed result' }] });
+    const fast = routing('fast', { 'brief-l': [{ delay_ms: 1000, text: 'listed result' }] });
     const lead = routing('lead', {
       conduct: [
         { tool_calls: [call('s1', 'vibe_spawn', { brief: 'brief-l', label: 'lister' })] },
@@ -143,7 +143,7 @@ describe('vibe: a lead agent conducts background workers', () => {
       expect.objectContaining({ worker_id: 'worker-1', label: 'lister', tier: 'fast', status: 'completed' }),
     ]);
     expect(after.workers[0]!.last_result).toBe('listed result');
-    expect(after.workers[0]!.elapsed_seconds).toBeGreaterThanOrEqual(0.1);
+    expect(after.workers[0]!.elapsed_seconds).toBeGreaterThanOrEqual(0.9);
   });
 
   it('VIBE-04/VIBE-06: vibe_send appends to the brief and re-runs the worker on its thread; vibe_kill stops a running one', async () => {
@@ -202,7 +202,7 @@ describe('vibe: a lead agent conducts background workers', () => {
     });
   });
 
-  it('VIBE-06: cancelling the lead’s run stops the workers it started; closing the session stops the rest', async () => {
+  it('cancelling the lead’s run stops the workers it started; closing the session stops the rest', async () => {
     const fast = routing('fast', {
       'brief-r': [{ delay_ms: 60_000, text: 'never' }],
       'brief-h': [{ delay_ms: 60_000, text: 'never' }],
