@@ -210,6 +210,20 @@ describe('vibe: bad input', () => {
     });
   });
 
+  it('VIBE-05: vibe_wait on a worker that failed returns its error (exit 1), and worker_failed reaches the host', async () => {
+    const { session } = await open({ vibe: true }, routing('lead', { 'no script left': [] }));
+    const seen: EventEnvelopeV1[] = [];
+    session.core.onHostEvent((e) => seen.push(e));
+    await session.tool('vibe_spawn', { brief: 'no script left', label: 'doomed' });
+    const r = await session.tool('vibe_wait', { worker_id: 'worker-1' });
+    expect(r.exitCode).toBe(1);
+    expect(json(r.output)).toMatchObject({ status: 'failed', done: true, error: { code: 'SCRIPT_EXHAUSTED' } });
+    expect(seen.find((e) => e.type === 'worker_failed')?.payload).toMatchObject({
+      worker_id: 'worker-1',
+      error: { code: 'SCRIPT_EXHAUSTED' },
+    });
+  });
+
   it('VIBE-08: the SDK refuses a bad vibe option, naming the key and what is allowed', async () => {
     const agent = await Agent.create({ model: new ScriptedLlmClient([]) });
     const dir = tempRepo();
