@@ -28,6 +28,7 @@ import { astToolPack } from '../packages/tools-resource/dist/ast.js';
 import { debugToolPack } from '../packages/tools-resource/dist/debug.js';
 import { evalToolPack } from '../packages/tools-resource/dist/eval.js';
 import { lspToolPack } from '../packages/tools-resource/dist/lsp.js';
+import { vibeToolPack } from '../packages/tools-resource/dist/vibe.js';
 import { createWebTools } from '../packages/tools-web/src/web-tools.js';
 import { workspaceTools } from '../packages/tools-workspace/src/pack.js';
 
@@ -72,7 +73,13 @@ export function toolSchemaSets(): ToolSchemaSet[] {
     {
       pkg: 'tools-resource',
       file: file('tools-resource'),
-      tools: [...astToolPack.tools, ...lspToolPack.tools, ...evalToolPack.tools, ...debugToolPack.tools],
+      tools: [
+        ...astToolPack.tools,
+        ...lspToolPack.tools,
+        ...evalToolPack.tools,
+        ...debugToolPack.tools,
+        ...vibeToolPack.tools,
+      ],
     },
   ];
 }

@@ -12,6 +12,7 @@ export const SESSION_FLAGS = {
   cwd: { type: 'string', short: 'C' },
   yolo: { type: 'boolean' },
   plan: { type: 'boolean' },
+  vibe: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -21,6 +22,7 @@ export const SESSION_FLAGS_HELP = `  -m, --model <spec>   <provider>/<model> (op
   -C, --cwd <dir>      workspace folder (default: the current folder)
       --yolo           run tools that would ask for confirmation without asking (a deny stays final)
       --plan           plan mode: only read tools are visible and callable
+      --vibe           vibe mode: the agent conducts background workers (vibe_spawn, vibe_wait, ...)
   -h, --help           show this help`;
 
 /** The session flags after parsing. */
@@ -31,6 +33,8 @@ export interface SessionFlags {
   readonly startedIn: string;
   readonly yolo: boolean;
   readonly plan: boolean;
+  /** Vibe mode: the `vibe_*` tools and the session's roster of background workers. */
+  readonly vibe?: boolean;
 }
 
 /** What {@link parse} returns for `options`. */
@@ -60,6 +64,7 @@ export function sessionFlags(
     cwd?: string | undefined;
     yolo?: boolean | undefined;
     plan?: boolean | undefined;
+    vibe?: boolean | undefined;
   },
   cwd: string,
 ): SessionFlags {
@@ -73,5 +78,6 @@ export function sessionFlags(
     startedIn: cwd,
     yolo: values.yolo === true,
     plan: values.plan === true,
+    vibe: values.vibe === true,
   };
 }

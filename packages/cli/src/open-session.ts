@@ -32,7 +32,7 @@ export async function agentFor(flags: SessionFlags, env: Readonly<Record<string,
 }
 
 /**
- * The session options of the flags: the CLI's allow rules, plan mode, YOLO. MCP tools their
+ * The session options of the flags: the CLI's allow rules, plan mode, YOLO, vibe mode. MCP tools their
  * server declares read-only (tier `read`) run without asking too, unless a rule says otherwise.
  * Each command adds who approves asked calls (`a3s code`: the terminal; `a3s run`: nobody, so
  * they park or are refused with `no approver`).
@@ -42,6 +42,7 @@ export function flagOptions(flags: SessionFlags): SessionOptions {
     permissions: { allow: CLI_ALLOW_RULES },
     checker: mcpReadOnlyChecker(),
     governance: { ...(flags.plan ? { mode: 'plan' as const } : {}), ...(flags.yolo ? { yolo: true } : {}) },
+    ...(flags.vibe === true ? { vibe: true } : {}),
   };
 }
 

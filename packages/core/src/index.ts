@@ -363,6 +363,13 @@ export {
   type TaskOutcome,
   type TaskRequest,
   type TaskStatus,
+  WorkerError,
+  type WorkerErrorCode,
+  type WorkerLog,
+  type WorkerOutcome,
+  type WorkerPort,
+  type WorkerRun,
+  type WorkerRunSpec,
 } from './delegation/index.js';
 export {
   HookBlockedError,

@@ -32,6 +32,8 @@ import { inheritedSources, SessionMcp, validateMcpServers } from './mcp.js';
 import { resolveModel, type ModelSpec } from './model.js';
 import { Session } from './session.js';
 import { toolInfos, type ToolInfo } from './tool-info.js';
+import { sessionVibe, type VibeOptions } from './vibe.js';
+import { VIBE_TOOL_NAMES, type Vibe } from '@a3s-code/tools-resource/vibe';
 
 /** Options shared by the agent's configuration and each session's options. */
 interface ModelOptions {
@@ -52,6 +54,17 @@ interface WebOption {
   readonly web?: boolean | WebToolsOptions;
 }
 
+/** The `vibe` setting, shared by the agent's configuration and each session's options. */
+interface VibeOption {
+  /**
+   * Vibe mode: the `vibe_*` tools, with which the agent conducts background workers (each a run
+   * on its own fact-log thread under the session's permissions). `true` turns it on with the
+   * session's model on both tiers; an object sets `enabled`, the `tiers` models (`fast`, `good`)
+   * and `maxWorkers`. Default: off (no roster attached).
+   */
+  readonly vibe?: boolean | VibeOptions;
+}
+
 /**
  * Configuration of `Agent.create`: core's `CodeConfig` (every session's defaults), with the model
  * as a spec and the approval of asked tool calls as `onConfirm` / `confirmation` (see
@@ -61,6 +74,7 @@ export interface AgentConfig
   extends Omit<CodeConfig, 'model' | 'workspace' | 'confirmation' | 'web'>,
     ModelOptions,
     WebOption,
+    VibeOption,
     ApprovalOptions {
   /** Environment for model selection (`A3S_MODEL`, keys, base URLs). Default `process.env`. */
   readonly env?: ModelEnvironment;
@@ -87,6 +101,7 @@ export interface SessionOptions
   extends Omit<CoreSessionOptions, 'model' | 'confirmation' | 'web'>,
     ModelOptions,
     WebOption,
+    VibeOption,
     ApprovalOptions {
   /** The workspace. Default: a `LocalWorkspace` rooted at `dir`. */
   readonly workspace?: WorkspaceServices;
@@ -111,6 +126,7 @@ interface Prepared {
   readonly layer: AgentLayer;
   readonly options: CoreSessionOptions;
   readonly mcp: SessionMcp;
+  readonly vibe: Vibe | undefined;
 }
 
 /** Builds sessions with the defaults wired. */
@@ -139,7 +155,17 @@ export class Agent {
   static async create(config: AgentConfig | string = {}): Promise<Agent> {
     const fromFile = typeof config === 'string';
     const c: AgentConfig = fromFile ? ((await loadCodeConfig(config)) as AgentConfig) : config;
-    const { model, env, cwd, workspaceTools: _w, workspaceConfig, onConfirm: _c, confirmation: _m, ...core } = c;
+    const {
+      model,
+      env,
+      cwd,
+      workspaceTools: _w,
+      workspaceConfig,
+      onConfirm: _c,
+      confirmation: _m,
+      vibe: _v,
+      ...core
+    } = c;
     resolveApproval({}, c);
     validateMcpServers(core.mcpServers, fromFile ? config : undefined);
     const layers = new AgentLayers(
@@ -219,20 +245,41 @@ export class Agent {
   }
 
   async #prepare(root: string, options: SessionOptions, needModel = true): Promise<Prepared> {
-    const { model: spec, mcpServers, mcp: shared, onConfirm: _c, confirmation: _m, ...rest } = options;
+    const {
+      model: spec,
+      mcpServers,
+      mcp: shared,
+      onConfirm: _c,
+      confirmation: _m,
+      vibe: vibeSetting,
+      ...rest
+    } = options;
     const confirmation = resolveApproval(options, this.#config);
     const privateServers = validateMcpServers(mcpServers);
     const layer = await this.#layers.for(root);
     const model = needModel ? await this.#modelFor(layer, spec, rest.providers, rest.modelResolver) : undefined;
-    const packs = defaultPacks(this.#config.workspaceTools !== false, rest.tools ?? this.#config.tools ?? []);
+    const vibe = await sessionVibe(vibeSetting ?? this.#config.vibe, {
+      env: this.#config.env ?? process.env,
+      cwd: this.#config.cwd ?? process.cwd(),
+      providers: { ...layer.config.providers, ...rest.providers },
+      resolver: rest.modelResolver ?? layer.config.modelResolver,
+    });
+    const hostPacks = rest.tools ?? this.#config.tools ?? [];
+    const packs = [...defaultPacks(this.#config.workspaceTools !== false, hostPacks), ...(vibe ? [vibe.pack] : [])];
     const mcp = await SessionMcp.open(layer.mcp?.view(), privateServers, inheritedSources(shared));
-    const toolSources = [...(rest.toolSources ?? layer.config.toolSources ?? []), mcp.toolSource()];
+    const toolSources = [
+      ...(rest.toolSources ?? layer.config.toolSources ?? []),
+      mcp.toolSource(),
+      ...(vibe ? [vibe.mode] : []),
+    ];
     return {
       layer,
       mcp,
+      vibe,
       options: {
         ...rest,
-        permissions: withReadTools(rest.permissions),
+        // The vibe tools run unasked: approval applies to each worker's own tool calls.
+        permissions: withReadTools(rest.permissions, vibe ? VIBE_TOOL_NAMES : []),
         ...(model === undefined ? {} : { model }),
         ...(mcpServers === undefined ? {} : { mcpServers }),
         ...(confirmation === undefined ? {} : { confirmation }),
@@ -263,7 +310,7 @@ export class Agent {
 
   async #wrap(p: Prepared, root: string, build: () => Promise<AgentSession>): Promise<Session> {
     try {
-      return new Session(await build(), root, p.mcp);
+      return new Session(await build(), root, p.mcp, p.vibe?.mode);
     } catch (e) {
       await p.mcp.close();
       throw e;

@@ -22,9 +22,16 @@ import {
  */
 export const READ_TOOL_RULES: readonly string[] = Object.freeze(['read', 'grep', 'glob', 'ls', 'batch', 'ask_user']);
 
-/** The host's permissions with {@link READ_TOOL_RULES} added to `allow`. */
-export function withReadTools(permissions: PermissionPolicyConfig | undefined): PermissionPolicyConfig {
-  return mergePermissions({ allow: READ_TOOL_RULES }, permissions) ?? { allow: READ_TOOL_RULES };
+/**
+ * The host's permissions with {@link READ_TOOL_RULES} (and `extra`, such as the `vibe_*` tools of a
+ * session in vibe mode, whose workers' own calls are the ones approved) added to `allow`.
+ */
+export function withReadTools(
+  permissions: PermissionPolicyConfig | undefined,
+  extra: readonly string[] = [],
+): PermissionPolicyConfig {
+  const allow = [...READ_TOOL_RULES, ...extra];
+  return mergePermissions({ allow }, permissions) ?? { allow };
 }
 
 /**

@@ -17,6 +17,9 @@ export type { ToolResult } from './tool-result.js';
 export type { BashOptions, EditFileOptions, GlobOptions, GrepOptions, ReadFileOptions } from './direct-tools.js';
 export type { ToolInfo } from './tool-info.js';
 export type { ResourceInfo } from './resource-info.js';
+export type { VibeOptions } from './vibe.js';
+export { VibeError } from '@a3s-code/tools-resource/vibe';
+export type { VibeErrorCode, VibeTier, VibeWorkerStatus, VibeWorkerView } from '@a3s-code/tools-resource/vibe';
 export type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from '@a3s-code/core';
 
 // Core's vocabulary a host needs, re-exported so one import suffices.

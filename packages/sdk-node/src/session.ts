@@ -5,6 +5,7 @@
  */
 import {
   FileFactStore,
+  SessionConfigurationError,
   type ActiveToolCall,
   type AgentSession,
   type InterruptOptions,
@@ -27,6 +28,7 @@ import type { McpServerStatus, McpSessionServerStatus } from '@a3s-code/mcp';
 import type { GitOperation } from '@a3s-code/tools-workspace';
 import * as direct from './direct-tools.js';
 import type { SessionMcp } from './mcp.js';
+import type { VibeModeSwitch } from '@a3s-code/tools-resource/vibe';
 import { programArgs, type ProgramOptions } from './program.js';
 import { resourceInfos, type ResourceInfo } from './resource-info.js';
 import { toolInfos, type ToolInfo } from './tool-info.js';
@@ -43,12 +45,14 @@ export class Session {
   readonly dir: string;
   readonly #mcp: SessionMcp;
   readonly #call: direct.HostCall;
+  readonly #vibe: VibeModeSwitch | undefined;
 
   /** @internal Built by `Agent.session` / `Agent.resumeSession`. */
-  constructor(core: AgentSession, dir: string, mcp: SessionMcp) {
+  constructor(core: AgentSession, dir: string, mcp: SessionMcp, vibe?: VibeModeSwitch) {
     this.core = core;
     this.dir = dir;
     this.#mcp = mcp;
+    this.#vibe = vibe;
     this.#call = (name, args) => core.tool(name, args);
   }
 
@@ -245,6 +249,28 @@ export class Session {
    */
   resources(): readonly ResourceInfo[] {
     return resourceInfos(this.core.resources());
+  }
+
+  // ── Vibe mode ───────────────────────────────────────────────────────────────────────────
+
+  /** Whether vibe mode is on (the `vibe_*` tools are on the surface); `false` for a session opened without `vibe`. */
+  get vibeMode(): boolean {
+    return this.#vibe?.enabled ?? false;
+  }
+
+  /**
+   * Turns vibe mode on or off: the `vibe_*` tools join or leave the surface. Workers already
+   * running go on (turn it on again to conduct them). Returns the new state.
+   * @throws SessionConfigurationError (`vibe`) when the session was opened without the `vibe` option.
+   */
+  setVibeMode(on: boolean): boolean {
+    if (this.#vibe === undefined)
+      throw new SessionConfigurationError(
+        'vibe',
+        'this session was opened without vibe; open it with vibe: true or vibe: { enabled: false } to switch it later',
+      );
+    this.#vibe.set(on);
+    return on;
   }
 
   // ── Delegation ──────────────────────────────────────────────────────────────────────────

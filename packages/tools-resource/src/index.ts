@@ -10,4 +10,5 @@ export const RESOURCE_PACK_FAMILIES: Readonly<Record<string, string>> = Object.f
   lsp: '@a3s-code/tools-resource/lsp',
   debug: '@a3s-code/tools-resource/debug',
   eval: '@a3s-code/tools-resource/eval',
+  vibe: '@a3s-code/tools-resource/vibe',
 });

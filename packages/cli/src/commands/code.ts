@@ -4,7 +4,7 @@
  * steers the run never delivered, and for `/resume`); Ctrl-C interrupts the run it was pressed
  * for (never a later one) and a second Ctrl-C (within two seconds, or at an idle prompt) exits.
  */
-import type { AttachmentInput, EventStream, RunResult } from '@a3s-code/sdk';
+import type { AttachmentInput, EventStream, RunResult, Session } from '@a3s-code/sdk';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { attachmentFor, describeAttachments } from '../attachments.js';
 import { EXIT } from '../errors.js';
@@ -17,7 +17,7 @@ import { closeOnSigterm, openSession, type OpenedSession } from '../open-session
 import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
-import { styleFor } from '../style.js';
+import { styleFor, type Style } from '../style.js';
 import { printTools } from './tools.js';
 
 /** Help of `a3s code`. */
@@ -36,12 +36,26 @@ export const SLASH_HELP = `/help      this list
 /mcp       MCP servers: source, state, tool count, restarts, last error
 /image <path>  attach an image (PNG, JPEG, GIF, WebP) to the next prompt (path relative to the workspace)
 /file <path>   attach a text file to the next prompt, inlined with its name (path relative to the workspace)
+/vibe      vibe mode on or off (/vibe on, /vibe off): the agent conducts background workers
 /compact   summarise the conversation now
 /save      save the session (.a3s/sessions/<id>.json); reopen it with a3s sessions --resume <id>
 /resume    continue the last run: a parked one from its log; an interrupted or failed one in a new run
 /exit      leave (also Ctrl-D, or Ctrl-C twice)`;
 
 const DOUBLE_PRESS_MS = 2_000;
+
+/** `/vibe`, `/vibe on`, `/vibe off`: switches vibe mode and says what changed. */
+function toggleVibe(session: Session, arg: string | undefined, style: Style): string {
+  if (arg !== undefined && arg !== 'on' && arg !== 'off') return `usage: /vibe, /vibe on or /vibe off (not '${arg}')`;
+  const on = session.setVibeMode(arg === undefined ? !session.vibeMode : arg === 'on');
+  return on
+    ? style.cyan(
+        'vibe mode on: the agent can conduct background workers (vibe_spawn, vibe_send, vibe_wait, vibe_kill, vibe_list)',
+      )
+    : style.dim(
+        'vibe mode off: the vibe tools left the surface; workers already running go on (/vibe shows them again)',
+      );
+}
 
 /** How `a3s code` starts: continue a log by id, or reopen a saved session (`a3s sessions --resume`). */
 export interface CodePreset {
@@ -71,6 +85,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       {
         confirmation: terminalConfirmation(reader, io.stdout, style, print.newline),
         onQuestion: terminalQuestions(reader, io.stdout, style, print.newline),
+        // The roster is always attached, so /vibe can turn vibe mode on and off.
+        vibe: { enabled: flags.vibe === true },
         ...(sessionId === undefined || preset.resume !== undefined ? {} : { sessionId }),
       },
       preset.resume,
@@ -215,6 +231,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
         } else if (command === '/help') io.stdout.write(`${SLASH_HELP}\n`);
         else if (command === '/tools') printTools(io.stdout, style, session.toolInfo(), session.dir);
         else if (command === '/mcp') printMcpServers(io.stdout, style, session.mcpStatus());
+        else if (command === '/vibe') io.stdout.write(`${toggleVibe(session, text.split(/\s+/)[1], style)}\n`);
         else if (command === '/save') {
           await guarded(async () => {
             const snapshot = await session.save();

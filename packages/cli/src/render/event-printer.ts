@@ -9,6 +9,7 @@ import type { Style } from '../style.js';
 import { isRefusal, stoppedLine, type StoppedCalls } from './denials.js';
 import { ElapsedTicker } from './elapsed.js';
 import { LiveLines } from './live-lines.js';
+import { workerLine } from './worker-lines.js';
 import { cardEnd, cardStart, clip, CARD_WIDTH } from './tool-card.js';
 
 /** Where the printer writes. */
@@ -154,6 +155,17 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
       case 'turn_end':
         newline();
         return;
+      case 'worker_spawned':
+      case 'worker_progress':
+      case 'worker_finished':
+      case 'worker_failed':
+      case 'worker_killed': {
+        const line = workerLine(style, ev.type, p);
+        if (line === undefined) return;
+        newline();
+        write(line);
+        return;
+      }
       case 'agent_end':
         newline();
         if (p.ended_by === 'verification') {

@@ -21,7 +21,8 @@ import { executeRun } from '../run/run-execution.js';
 import type { FactStore } from '../store/fact-store.js';
 import { FileFactStore } from '../store/file-fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
-import type { JsonSchema } from '../tools/json-schema.js';
+import type { JsonSchema, JsonValue } from '../tools/json-schema.js';
+import type { EventEnvelopeV1 } from '../events/event-envelope.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { checkTaskOutput, outputSchemaInstruction } from './output-schema.js';
 
@@ -35,6 +36,8 @@ export interface DelegationHost {
   readonly tierOf: TierOf;
   /** The session's provider budget: children draw from it too. */
   readonly llmBudget?: LlmBudget;
+  /** The session's completion gate: a child's gate is adopted for its run, so `verify` inside it counts there. */
+  readonly gate?: SessionGate;
   /** The model of an agent (its `model`, or the session's). Throws a typed error when it cannot be created. */
   readonly modelFor: (agent: AgentDefinition) => LlmClient;
 }
@@ -49,6 +52,8 @@ export interface TaskRequest {
   readonly outputSchema?: JsonSchema;
   /** Workspace images and text files sent with the child's first message. */
   readonly attachments?: readonly AttachmentInput[];
+  /** The child's model, over the agent's (a worker's tier). */
+  readonly model?: LlmClient;
 }
 
 /** How a task ended. */
@@ -109,6 +114,74 @@ export interface RunChildOptions {
   readonly parentEvents: EventSink;
   /** Ends the child (the calling tool call's signal, linked with the session's close). */
   readonly signal: AbortSignal;
+  /** How the child's start, progress and end are announced (default: `subagent_*` on `parentEvents`). */
+  readonly announce?: ChildAnnouncer;
+  /** The child's fact store (default: its thread's file, or a fresh memory log); closed when the run ends. */
+  readonly store?: () => Promise<FactStore>;
+  /** Extra fields of the child's `run.started` fact (a worker's record). */
+  readonly runStarted?: Readonly<Record<string, JsonValue>>;
+}
+
+/** The progress of a child, from one of its events (the fields of `subagent_progress` after `task_id` and `agent`). */
+export interface ChildProgress {
+  readonly type: string;
+  readonly tool_name?: string;
+  readonly exit_code?: number;
+  readonly reason?: string;
+  readonly turn?: number;
+}
+
+/** Announces a child's start, progress and end to whoever started it. */
+export interface ChildAnnouncer {
+  start(): void;
+  progress(progress: ChildProgress): void;
+  end(outcome: TaskOutcome): void;
+}
+
+/** The `subagent_*` announcer of a task. */
+function subagentAnnouncer(events: EventSink, taskId: string, request: TaskRequest): ChildAnnouncer {
+  const agent = request.agent.name;
+  return {
+    start: () =>
+      events.emit({ kind: 'subagentStart', payload: { task_id: taskId, agent, description: request.description } }),
+    progress: (p) => events.emit({ kind: 'subagentProgress', payload: { task_id: taskId, agent, ...p } }),
+    end: (o) =>
+      events.emit({
+        kind: 'subagentEnd',
+        payload: { task_id: taskId, agent, status: o.status, ...(o.error ? { error: o.error.code } : {}) },
+      }),
+  };
+}
+
+/** The progress fields of one of the child's events, or `undefined` for an event not forwarded. */
+function progressOf(ev: EventEnvelopeV1): ChildProgress | undefined {
+  if (!FORWARDED.has(ev.type)) return undefined;
+  const p = ev.payload as {
+    name?: unknown;
+    tool_name?: unknown;
+    exit_code?: unknown;
+    reason?: unknown;
+    turn?: unknown;
+    message?: unknown;
+    budget?: unknown;
+    used?: unknown;
+    limit?: unknown;
+  };
+  const budget = typeof p.budget === 'string' ? `${p.budget}: ${String(p.used)} of ${String(p.limit)}` : undefined;
+  const toolName = typeof p.name === 'string' ? p.name : typeof p.tool_name === 'string' ? p.tool_name : undefined;
+  return {
+    type: ev.type,
+    ...(toolName === undefined ? {} : { tool_name: toolName }),
+    ...(typeof p.exit_code === 'number' ? { exit_code: p.exit_code } : {}),
+    ...(typeof p.reason === 'string'
+      ? { reason: p.reason }
+      : typeof p.message === 'string'
+        ? { reason: p.message }
+        : budget !== undefined
+          ? { reason: budget }
+          : {}),
+    ...(typeof p.turn === 'number' ? { turn: p.turn } : {}),
+  };
 }
 
 /** Runs one child to its end. Never throws: a failure is an outcome with `error`; its changes are always reported. */
@@ -117,17 +190,15 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
   const { agent } = request;
   const base = { task_id: ids.taskId, agent: agent.name, description: request.description, thread: ids.thread };
   const empty = { run_id: null, steps: 0, tool_calls: 0, usage: { input_tokens: 0, output_tokens: 0 }, changes: [] };
-  parentEvents.emit({
-    kind: 'subagentStart',
-    payload: { task_id: ids.taskId, agent: agent.name, description: request.description },
-  });
+  const announce = options.announce ?? subagentAnnouncer(parentEvents, ids.taskId, request);
+  announce.start();
   let store: FactStore | undefined;
   let runId: string | null = null;
   let gate: SessionGate | undefined;
   let outcome: TaskOutcome;
   try {
-    const model = host.modelFor(agent);
-    store = await openStore(host.config, ids.thread);
+    const model = request.model ?? host.modelFor(agent);
+    store = await (options.store?.() ?? openStore(host.config, ids.thread));
     const maxSteps = request.maxSteps ?? agent.maxSteps;
     const recipe = { ...host.config.recipe, ...(maxSteps === undefined ? {} : { max_tool_rounds: maxSteps }) };
     const harness = createHarness(recipe);
@@ -154,6 +225,8 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       ...(request.outputSchema ? [outputSchemaInstruction(request.outputSchema)] : []),
     ];
     let detach: (() => void) | undefined;
+    let unadopt: (() => void) | undefined;
+    const childGate = gate;
     const result: RunResult = await executeRun({
       request: {
         kind: 'prompt',
@@ -171,46 +244,19 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       gate,
       system,
       ...(host.llmBudget ? { llmBudget: host.llmBudget } : {}),
+      ...(options.runStarted ? { runStarted: options.runStarted } : {}),
       onStart: (run) => {
         runId = run.env.runId;
+        unadopt = host.gate?.adopt(run.env.runId, childGate);
         detach = run.env.events.on((ev) => {
-          if (!FORWARDED.has(ev.type)) return;
-          const p = ev.payload as {
-            name?: unknown;
-            tool_name?: unknown;
-            exit_code?: unknown;
-            reason?: unknown;
-            turn?: unknown;
-            message?: unknown;
-            budget?: unknown;
-            used?: unknown;
-            limit?: unknown;
-          };
-          const budget =
-            typeof p.budget === 'string' ? `${p.budget}: ${String(p.used)} of ${String(p.limit)}` : undefined;
-          const toolName =
-            typeof p.name === 'string' ? p.name : typeof p.tool_name === 'string' ? p.tool_name : undefined;
-          parentEvents.emit({
-            kind: 'subagentProgress',
-            payload: {
-              task_id: ids.taskId,
-              agent: agent.name,
-              type: ev.type,
-              ...(toolName === undefined ? {} : { tool_name: toolName }),
-              ...(typeof p.exit_code === 'number' ? { exit_code: p.exit_code } : {}),
-              ...(typeof p.reason === 'string'
-                ? { reason: p.reason }
-                : typeof p.message === 'string'
-                  ? { reason: p.message }
-                  : budget !== undefined
-                    ? { reason: budget }
-                    : {}),
-              ...(typeof p.turn === 'number' ? { turn: p.turn } : {}),
-            },
-          });
+          const progress = progressOf(ev);
+          if (progress !== undefined) announce.progress(progress);
         });
       },
-      onEnd: () => detach?.(),
+      onEnd: () => {
+        detach?.();
+        unadopt?.();
+      },
       hostAnswered: (stop) =>
         new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true })),
     });
@@ -257,14 +303,6 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
   } finally {
     await store?.close().catch(() => undefined);
   }
-  parentEvents.emit({
-    kind: 'subagentEnd',
-    payload: {
-      task_id: ids.taskId,
-      agent: agent.name,
-      status: outcome.status,
-      ...(outcome.error ? { error: outcome.error.code } : {}),
-    },
-  });
+  announce.end(outcome);
   return outcome;
 }

@@ -6,14 +6,17 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadIdFor } from '@a3s-code/effect';
-import type { EventSink } from '../events/agent-event.js';
+import { nullEventSink, type EventSink } from '../events/agent-event.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import { linkSignals } from '../invoker/link-signals.js';
 import type { SubagentTaskSnapshot } from '../session/snapshot-types.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { DelegationSettings } from './delegation-options.js';
 import { childGovernance } from './child-governance.js';
-import { runChild, type DelegationHost, type TaskOutcome, type TaskRequest } from './child-run.js';
+import type { FactStore } from '../store/fact-store.js';
+import { MemoryFactStore } from '../store/memory-fact-store.js';
+import { runChild, type ChildAnnouncer, type DelegationHost, type TaskOutcome, type TaskRequest } from './child-run.js';
+import type { JsonValue } from '../tools/json-schema.js';
 
 /** Where a task is started from: the caller's governance, event sink and signals. */
 export interface TaskOrigin {
@@ -21,6 +24,16 @@ export interface TaskOrigin {
   readonly governance: GovernanceSnapshot;
   readonly events: EventSink;
   /** Ends the task (the calling tool call's signal for a foreground task). */
+  readonly signal: AbortSignal;
+}
+
+/** How a background worker run differs from a task: its announcements, its log record, its governance. */
+export interface WorkerRunOptions {
+  readonly announce: ChildAnnouncer;
+  readonly runStarted: Readonly<Record<string, JsonValue>>;
+  /** Restrictions the worker adds to its caller's governance. */
+  readonly governance: (parent: GovernanceSnapshot) => GovernanceSnapshot;
+  /** Stops only this worker (a kill). */
   readonly signal: AbortSignal;
 }
 
@@ -34,7 +47,10 @@ interface Background {
 export class Delegator {
   readonly #host: DelegationHost;
   readonly #thread: string;
-  #next: number | undefined;
+  readonly #next = new Map<'task' | 'worker', number>();
+  /** Memory logs of worker threads (`persistence: 'memory'`): a worker re-run continues its log. */
+  readonly #memoryLogs = new Map<string, MemoryFactStore>();
+  #route: () => EventSink = () => nullEventSink;
   readonly #children = new Map<string, Set<Promise<unknown>>>();
   readonly #background = new Map<string, Background>();
   readonly #records: SubagentTaskSnapshot[] = [];
@@ -53,23 +69,59 @@ export class Delegator {
 
   /** Allocates the next task id and its fact-log thread. */
   allocate(): { readonly taskId: string; readonly thread: string } {
-    if (this.#next === undefined) {
-      let max = 0;
-      if (this.#host.config.persistence === 'file') {
-        const prefix = `${this.#thread}.task-`;
-        try {
-          for (const f of readdirSync(join(this.#host.config.dir, '.a3s', 'effect-log'))) {
-            const m = f.startsWith(prefix) ? /^(\d+)\.jsonl$/.exec(f.slice(prefix.length)) : null;
-            if (m) max = Math.max(max, Number(m[1]));
-          }
-        } catch {
-          // No log folder yet.
-        }
-      }
-      this.#next = max + 1;
-    }
-    const n = this.#next++;
+    const n = this.#allocate('task');
     return { taskId: `task-${n}`, thread: `${this.#thread}.task-${n}` };
+  }
+
+  /** Allocates the next worker id (`worker-<n>`) and its fact-log thread. */
+  allocateWorker(): { readonly workerId: string; readonly thread: string } {
+    const n = this.#allocate('worker');
+    return { workerId: `worker-${n}`, thread: this.workerThread(n) };
+  }
+
+  /** The fact-log thread of worker number `n`. */
+  workerThread(n: number): string {
+    return `${this.#thread}.worker-${n}`;
+  }
+
+  /** The numbers of the `kind` threads of this session on disk (earlier processes included). */
+  recordedNumbers(kind: 'task' | 'worker'): number[] {
+    const found: number[] = [];
+    if (this.#host.config.persistence !== 'file') return found;
+    const prefix = `${this.#thread}.${kind}-`;
+    try {
+      for (const f of readdirSync(this.logFolder)) {
+        const m = f.startsWith(prefix) ? /^(\d+)\.jsonl$/.exec(f.slice(prefix.length)) : null;
+        if (m) found.push(Number(m[1]));
+      }
+    } catch {
+      // No log folder yet.
+    }
+    return found.sort((a, b) => a - b);
+  }
+
+  /** The folder of the session's fact logs. */
+  get logFolder(): string {
+    return join(this.#host.config.dir, '.a3s', 'effect-log');
+  }
+
+  /** The memory log of a worker thread, when the session keeps its logs in memory. */
+  memoryLog(thread: string): MemoryFactStore | undefined {
+    return this.#memoryLogs.get(thread);
+  }
+
+  /** Where events of work that outlives its run go (set by the session: its active run, else its host listeners). */
+  routeEvents(route: () => EventSink): void {
+    this.#route = route;
+  }
+
+  /** A sink that emits to wherever {@link routeEvents} points at the time of each event. */
+  readonly liveEvents: EventSink = { emit: (event) => this.#route().emit(event) };
+
+  #allocate(kind: 'task' | 'worker'): number {
+    const next = this.#next.get(kind) ?? Math.max(0, ...this.recordedNumbers(kind)) + 1;
+    this.#next.set(kind, next + 1);
+    return next;
   }
 
   /** Runs a task in the foreground; the origin's run waits for it before its terminal state. */
@@ -104,6 +156,42 @@ export class Delegator {
     }).finally(() => linked.dispose());
     this.#track(`${origin.runId}#background`, p);
     return p.then((o) => this.#record(o));
+  }
+
+  /**
+   * Runs one worker run in the background: a child on the worker's own thread (continued by each
+   * re-run), under `origin`'s governance narrowed by `worker.governance`, stopped by the origin
+   * run's cancellation, the session's close or `worker.signal`. Never rejects.
+   */
+  runWorker(
+    request: TaskRequest,
+    origin: TaskOrigin,
+    ids: { readonly taskId: string; readonly thread: string },
+    worker: WorkerRunOptions,
+  ): Promise<TaskOutcome> {
+    const linked = linkSignals([origin.signal, this.#close.signal, worker.signal]);
+    const memory = this.#host.config.persistence === 'memory';
+    const store = async (): Promise<FactStore> => {
+      let log = this.#memoryLogs.get(ids.thread);
+      if (log === undefined) {
+        log = new MemoryFactStore();
+        this.#memoryLogs.set(ids.thread, log);
+      }
+      return log;
+    };
+    const p = runChild({
+      host: this.#host,
+      request,
+      ids,
+      governance: worker.governance(origin.governance),
+      parentEvents: this.liveEvents,
+      signal: linked.signal,
+      announce: worker.announce,
+      runStarted: worker.runStarted,
+      ...(memory ? { store } : {}),
+    }).finally(() => linked.dispose());
+    this.#track(`${origin.runId}#background`, p);
+    return p;
   }
 
   /** Starts a background task (ended by the run's cancellation or the session's close); returns its id. */

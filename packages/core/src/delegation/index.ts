@@ -9,3 +9,6 @@ export type { OutputCheck } from './output-schema.js';
 export { PARALLEL_TASK_LIMITS } from './task-args.js';
 export type { Delegator, TaskOrigin } from './delegator.js';
 export type { DelegationHost, TaskRequest } from './child-run.js';
+export { createWorkerPort } from './workers.js';
+export { WorkerError, type WorkerErrorCode } from './worker-error.js';
+export type { WorkerLog, WorkerOutcome, WorkerPort, WorkerRun, WorkerRunSpec } from './worker-port.js';

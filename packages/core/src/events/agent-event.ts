@@ -124,6 +124,27 @@ export interface AgentEventPayloads {
     error?: string;
   };
   /**
+   * A background worker run started (a new worker, or one re-run with more instructions) on its
+   * fact-log `thread`; `tier` is the class of model its pack chose, when it has one.
+   */
+  workerSpawned: { worker_id: string; label: string; tier?: string; thread: string };
+  /** Progress of a worker run: the wire type of its event, like `subagent_progress`. */
+  workerProgress: {
+    worker_id: string;
+    label: string;
+    type: string;
+    tool_name?: string;
+    exit_code?: number;
+    reason?: string;
+    turn?: number;
+  };
+  /** A worker run ended with an answer (`completed`), or waiting on a park nobody can answer live (`parked`). */
+  workerFinished: { worker_id: string; label: string; status: 'completed' | 'parked'; text: string };
+  /** A worker run failed; `error` names why. */
+  workerFailed: { worker_id: string; label: string; error: { code: string; message: string } };
+  /** A worker run was stopped before it ended: killed, its starting run cancelled, or the session closed (`reason`). */
+  workerKilled: { worker_id: string; label: string; reason: string };
+  /**
    * The run did not end when the model stopped: the completion gate (unverified changes) or a
    * stop hook asked for another model turn, with `reason` as why. `attempt` counts from 1 per
    * origin in this call; `max_attempts` is its cap. `effect_digest` names the unverified changes.

@@ -24,6 +24,11 @@ export const EVENT_CATALOG_V1 = Object.freeze({
   subagentStart: 'subagent_start',
   subagentProgress: 'subagent_progress',
   subagentEnd: 'subagent_end',
+  workerSpawned: 'worker_spawned',
+  workerProgress: 'worker_progress',
+  workerFinished: 'worker_finished',
+  workerFailed: 'worker_failed',
+  workerKilled: 'worker_killed',
   runContinued: 'run_continued',
   error: 'error',
 } as const satisfies Record<AgentEventKind, string>);

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { filePack } from '../../test/gate-kit.js';
 import { workspace, closeAfterEach } from '../../test/session-kit.js';
@@ -222,5 +224,28 @@ describe('verifyCommands', () => {
         { id: 'a', command: 'true' },
       ]),
     ).rejects.toThrow(/commands\[1\]\.id: duplicates 'a'/);
+  });
+
+  it('GATE-01/GATE-06: a sub-agent that changed files and verified them completes verified on its own log, with no further model call', async () => {
+    const { session, model, dir } = await open(
+      [
+        {
+          tool_calls: [{ name: 'task', args: { agent: 'general', description: 'change a', prompt: 'Change a.txt.' } }],
+        },
+        write('child'),
+        verify('test -f a.txt'),
+        // The parent answers for its children's changes too: it verifies them itself.
+        verify('test -f a.txt'),
+        { text: 'never requested' },
+      ],
+      { ...noContinue, sessionId: 'gate-child' },
+    );
+    const r = await session.send('delegate');
+    expect(r).toMatchObject({ status: 'completed', completion: 'verified' });
+    expect(model.requests).toHaveLength(4);
+    const task = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { output: string };
+    expect(JSON.parse(task.output)).toMatchObject({ status: 'completed', thread: 'gate-child.task-1' });
+    const child = readFileSync(join(dir, '.a3s', 'effect-log', 'gate-child.task-1.jsonl'), 'utf8');
+    expect(child.trim().split('\n').at(-1)).toContain('"completion":"verified"');
   });
 });

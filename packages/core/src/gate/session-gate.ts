@@ -34,6 +34,8 @@ export interface GateOptions {
 /** The gate bound to a session's log and tool tiers. */
 export class SessionGate {
   readonly verification: VerificationLedger;
+  /** The gates of child runs (sub-agents, workers) on their own logs, by run id. */
+  readonly #children = new Map<string, SessionGate>();
 
   constructor(
     private readonly facts: () => readonly Fact[],
@@ -42,6 +44,23 @@ export class SessionGate {
     reports: readonly VerificationReport[] = [],
   ) {
     this.verification = new VerificationLedger(reports);
+  }
+
+  /**
+   * Makes `gate` the gate of run `runId` (a child run on its own log), so that `verify` inside it
+   * binds its report to the child's changes and records it where the child's completion is
+   * decided. Returns the remover.
+   */
+  adopt(runId: string, gate: SessionGate): () => void {
+    this.#children.set(runId, gate);
+    return () => {
+      if (this.#children.get(runId) === gate) this.#children.delete(runId);
+    };
+  }
+
+  /** The gate that decides run `runId`: an adopted child's, else this one. */
+  forRun(runId: string): SessionGate {
+    return this.#children.get(runId)?.forRun(runId) ?? this;
   }
 
   /** Continuation turns allowed per run, 0..10. */

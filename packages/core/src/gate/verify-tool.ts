@@ -54,6 +54,8 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
     input,
     capabilities: { readOnly: false, idempotent: false },
     execute: async (args, ctx) => {
+      // A child run (sub-agent, worker) is decided by its own gate, on its own log.
+      const runGate = gate.forRun(ctx.runId);
       const commands = args.commands.map((c) => ({
         id: c.id,
         command: c.command,
@@ -70,7 +72,7 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
           // The changes recorded so far plus those of this call (and its commands), not yet in the log.
           digest: () =>
             effectDigest([
-              ...gate.ledger(ctx.runId).entries,
+              ...runGate.ledger(ctx.runId).entries,
               ...changesSoFar(ctx).map((e) => ({ tool: e.tool, path: e.path, digest: e.digest })),
             ]),
           runId: ctx.runId,
@@ -78,7 +80,7 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
         },
         { residualRisks: args.residual_risks },
       );
-      gate.verification.addReport(report);
+      runGate.verification.addReport(report);
       const output = describeReport(report);
       // The report itself changes no file: say so, so the ledger does not count it as a change.
       return { output, exitCode: report.status === 'passed' ? 0 : 1, metadata: { report, changed_paths: [] } };

@@ -70,6 +70,8 @@ export interface ExecuteRunOptions {
    * host-direct calls; absent when no budget is configured.
    */
   readonly llmBudget?: LlmBudget;
+  /** Extra fields of the run's `run.started` fact (a worker's record); the fields the run writes win. */
+  readonly runStarted?: Readonly<Record<string, unknown>>;
   /** Waits for the run's sub-agents to settle before a failed or cancelled run records its end. */
   readonly settleChildren?: (runId: string) => Promise<void>;
   /** Where attachment bytes are kept. Default: the fact store's (`attachmentStoreFor`). */
@@ -278,7 +280,10 @@ async function openPrompt(
   await supersedeOpenRun(options, run, 'a new prompt started before this run ended');
   const surface = options.invoker.surface(options.config.governance);
   const refs = prepared.map((a) => a.ref);
-  await options.store.append(openingFacts(run, prompt, options.system, surface.toolDefinitions(), refs), null);
+  await options.store.append(
+    openingFacts(run, prompt, options.system, surface.toolDefinitions(), refs, options.runStarted),
+    null,
+  );
 }
 
 /** A run left open (parked, or crashed) by another run id is recorded as superseded. */

@@ -112,10 +112,12 @@ export function openingFacts(
   system: readonly string[],
   tools: readonly { name: string; description: string; inputSchema: unknown }[],
   attachments: readonly AttachmentRef[] = [],
+  extra: Readonly<Record<string, unknown>> = {},
 ): FactDraft[] {
   const at = run.env.clock();
   return [
     drafts.runStarted(run.env.runId, {
+      ...extra,
       model: `${run.env.llm.provider}/${run.env.llm.model}`,
       system: [...system],
       tools: tools.map((t) => ({

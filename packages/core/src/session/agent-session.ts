@@ -85,6 +85,8 @@ export class AgentSession {
       clock: () => this.config.clock(),
     });
     this.#sessionResources = parts.sessionResources;
+    // Work that outlives its run (background workers) reports on the active run, else to host listeners.
+    parts.delegator?.routeEvents(() => this.#runner.live?.env.events ?? this.#hostEvents);
     // A resource that fails to open later (a lazy one, on first use) is reported to host listeners.
     parts.sessionResources?.onFailure((e) =>
       this.#hostEvents.emit({ kind: 'error', payload: { code: e.code, message: e.message } }),

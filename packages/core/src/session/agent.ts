@@ -18,6 +18,7 @@ import { ToolRegistry } from '../registry/tool-registry.js';
 import { SessionGate } from '../gate/session-gate.js';
 import { buildSystemPrompt, loadWorkspaceInstructionsSync } from '../prompt/system-prompt.js';
 import { Delegator } from '../delegation/delegator.js';
+import { createWorkerPort } from '../delegation/workers.js';
 import { loadAgentCatalog } from '../delegation/agent-catalog.js';
 import { agentModel } from '../delegation/agent-model.js';
 import { AUTO_PARALLEL_SECTION } from '../delegation/task-tools.js';
@@ -176,11 +177,14 @@ function build(
   );
   let session: AgentSession | undefined;
   const closing = new AbortController();
+  // The worker port reaches the delegator, built below, only once a resource opens.
+  let delegator: Delegator | undefined;
   const resources = new SessionResources(registry, {
     sessionId: config.sessionId,
     clock: config.clock,
     settings: config.web === undefined ? {} : { web: config.web },
     signal: closing.signal,
+    workers: createWorkerPort(() => delegator!),
   });
   const closeResources = async (): Promise<void> => {
     closing.abort('session closed');
@@ -208,12 +212,13 @@ function build(
   });
   // One provider budget for the whole session: its runs, sub-agents and host-direct calls.
   const llmBudget = config.llmBudget ? new LlmBudget(config.llmBudget) : undefined;
-  const delegator = new Delegator(
+  delegator = new Delegator(
     {
       config,
       invoker,
       system,
       tierOf: (name) => registry.get(name)?.tier,
+      gate,
       modelFor: agentModel(config),
       ...(llmBudget ? { llmBudget } : {}),
     },

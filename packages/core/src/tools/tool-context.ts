@@ -4,7 +4,7 @@
 import type { ArtifactStore } from '../invoker/artifact-store.js';
 import type { InvocationSource, ScopedInvoker } from '../invoker/invocation-types.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
-import type { OpenedResource, ResourceCapability } from './tool-resource.js';
+import type { OpenedResource, ResourceCapability } from './opened-resource.js';
 
 /** Longest `tool_output_delta` text an event carries, in UTF-16 code units; longer deltas keep their head. */
 export const TOOL_OUTPUT_DELTA_MAX_CHARS = 8 * 1024;

@@ -5,13 +5,11 @@
  * capability is on the surface only while that resource is attached to the session and has not
  * failed or closed.
  */
+import type { WorkerPort } from '../delegation/worker-port.js';
+import type { OpenedResource, ResourceCapability } from './opened-resource.js';
 import type { ToolPackSettings } from './pack-settings.js';
 
-/**
- * A resource capability name: `resource.<name>` (lowercase letters, digits, `_`, `.`, `-`) for a
- * pack's resource, or `mcp.<server>` for an MCP server (provided only by an MCP tool source).
- */
-export type ResourceCapability = `resource.${string}` | `mcp.${string}`;
+export type { OpenedResource, ResourceCapability } from './opened-resource.js';
 
 /** What a resource's `open` (and `enabled`) receives. */
 export interface ToolResourceContext {
@@ -23,12 +21,12 @@ export interface ToolResourceContext {
   readonly settings: ToolPackSettings;
   /** Aborted when the session closes: an `open` still running should give up. */
   readonly signal: AbortSignal;
-}
-
-/** An opened resource: the handle its tools receive from `ctx.resource`. */
-export interface OpenedResource {
-  /** Releases the resource. Called once, when the session closes (or the resource is closed). */
-  close(): Promise<void>;
+  /**
+   * The session's background workers: child runs a pack starts from its tool calls, each on its
+   * own fact-log thread under the calling run's governance (absent where a session lists its
+   * tools without running them).
+   */
+  readonly workers?: WorkerPort;
 }
 
 /**

@@ -1,0 +1,79 @@
+/**
+ * Vibe mode in SDK sessions: the `vibe` option plugs in the vibe pack (`vibe_spawn`, `vibe_send`,
+ * `vibe_wait`, `vibe_kill`, `vibe_list`) with its mode switch, and resolves the model of each tier
+ * like the session's model (`'provider/model'`, `'scripted:<file>'` or an `LlmClient`).
+ */
+import { SessionConfigurationError, type LlmClient, type ModelEnvironment } from '@a3s-code/core';
+import { createVibe, VIBE_MAX_WORKERS, type Vibe } from '@a3s-code/tools-resource/vibe';
+import { resolveModel, type ModelSpec, type ProvidersConfig } from './model.js';
+
+/** The `vibe` option: `true` turns vibe mode on with the session's model on both tiers. */
+export interface VibeOptions {
+  /** Vibe mode at the start (default `true`); `session.setVibeMode(on)` turns it on and off later. */
+  readonly enabled?: boolean;
+  /**
+   * The model of each tier, specified like `model`: `fast` for well-specified mechanical work,
+   * `good` for design, judgement and review. A tier without one uses the session's model.
+   */
+  readonly tiers?: { readonly fast?: ModelSpec; readonly good?: ModelSpec };
+  /** Workers running at once, `1..32` (default 8). */
+  readonly maxWorkers?: number;
+}
+
+/** What resolves a tier's model spec. */
+interface ModelContext {
+  readonly env: ModelEnvironment;
+  readonly cwd: string;
+  readonly providers: ProvidersConfig | undefined;
+  readonly resolver: Parameters<typeof resolveModel>[4];
+}
+
+/**
+ * The vibe pack and switch of one session, or `undefined` when the setting is absent or `false`.
+ * @throws SessionConfigurationError naming `vibe.<key>` for a bad setting; the model errors of a bad tier spec.
+ */
+export async function sessionVibe(setting: unknown, models: ModelContext): Promise<Vibe | undefined> {
+  if (setting === undefined || setting === false) return undefined;
+  if (setting === true) return createVibe();
+  if (typeof setting !== 'object' || setting === null || Array.isArray(setting))
+    throw new SessionConfigurationError(
+      'vibe',
+      'must be true, false or { enabled?, tiers?: { fast?, good? }, maxWorkers? }',
+    );
+  const { enabled, tiers, maxWorkers, ...unknown } = setting as VibeOptions & Record<string, unknown>;
+  const extra = Object.keys(unknown)[0];
+  if (extra !== undefined)
+    throw new SessionConfigurationError(`vibe.${extra}`, 'is not a vibe setting; use enabled, tiers or maxWorkers');
+  if (enabled !== undefined && typeof enabled !== 'boolean')
+    throw new SessionConfigurationError('vibe.enabled', 'must be true or false');
+  if (
+    maxWorkers !== undefined &&
+    !(Number.isInteger(maxWorkers) && maxWorkers >= VIBE_MAX_WORKERS.min && maxWorkers <= VIBE_MAX_WORKERS.max)
+  )
+    throw new SessionConfigurationError(
+      'vibe.maxWorkers',
+      `must be an integer from ${VIBE_MAX_WORKERS.min} to ${VIBE_MAX_WORKERS.max}`,
+    );
+  const resolved: { fast?: LlmClient; good?: LlmClient } = {};
+  if (tiers !== undefined) {
+    if (typeof tiers !== 'object' || tiers === null)
+      throw new SessionConfigurationError('vibe.tiers', 'must be { fast?: model, good?: model }');
+    for (const [tier, spec] of Object.entries(tiers)) {
+      if (tier !== 'fast' && tier !== 'good')
+        throw new SessionConfigurationError(`vibe.tiers.${tier}`, 'is not a tier; the tiers are fast and good');
+      if (spec === undefined) continue;
+      if (typeof spec !== 'string' && (typeof spec !== 'object' || spec === null))
+        throw new SessionConfigurationError(
+          `vibe.tiers.${tier}`,
+          "must be a model: 'provider/model', 'scripted:<file.json>' or an LlmClient",
+        );
+      const client = await resolveModel(spec as ModelSpec, models.env, models.cwd, models.providers, models.resolver);
+      if (client !== undefined) resolved[tier] = client;
+    }
+  }
+  return createVibe({
+    ...(enabled === undefined ? {} : { enabled }),
+    ...(maxWorkers === undefined ? {} : { maxWorkers }),
+    tiers: resolved,
+  });
+}
