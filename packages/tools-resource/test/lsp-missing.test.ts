@@ -35,13 +35,21 @@ async function everyCallSays(harness: LspHarness, file: string, line: number, sy
     expect(r.exitCode).toBe(1);
     expect(r.output).toBe(`LSP_UNAVAILABLE: ${reason}`);
   }
-  for (const args of [{ operation: 'diagnostics', file }, { operation: 'symbols', file }, { operation: 'reload', file }]) {
+  for (const args of [
+    { operation: 'diagnostics', file },
+    { operation: 'symbols', file },
+    { operation: 'reload', file },
+  ]) {
     expect((await fast(harness.ask(args))).output).toBe(`LSP_UNAVAILABLE: ${reason}`);
   }
   const renamed = await fast(harness.rename({ file, line, symbol, new_name: 'renamed' }));
   expect(renamed.output).toBe(`LSP_UNAVAILABLE: ${reason}`);
   const written = await fast(harness.write(file, '// rewritten\n'));
-  expect(written).toEqual({ output: `Wrote ${file}`, exitCode: 0, metadata: { changes: [{ path: file, action: 'modify' }] } });
+  expect(written).toEqual({
+    output: `Wrote ${file}`,
+    exitCode: 0,
+    metadata: { changes: [{ path: file, action: 'modify' }] },
+  });
   expect((harness.lsp.supervisor(harness.dir) as LspSupervisor).states()).toEqual([]);
 }
 
@@ -89,7 +97,9 @@ describe('npm-shipped servers that do not resolve', () => {
   it('LSP-02: pyright missing: status names the npm package; diagnostics "*" says the checker is missing', async () => {
     h = lspHarness('lsp-py', { servers: lspServers({ npmFrom: join(scratch, 'from.js') }) });
     const reason = "the python server binary does not resolve: the npm package 'pyright' does not resolve";
-    expect((await fast(h.ask({ operation: 'status', file: 'app/main.py' }))).output).toContain(`app/main.py: ${reason}`);
+    expect((await fast(h.ask({ operation: 'status', file: 'app/main.py' }))).output).toContain(
+      `app/main.py: ${reason}`,
+    );
     await everyCallSays(h, 'app/main.py', 3, 'greet', reason);
     expect((await fast(h.ask({ operation: 'diagnostics', file: '*' }))).output).toBe(
       "== python (exit null) ==\nthe npm package 'pyright' does not resolve",
@@ -134,7 +144,7 @@ describe('servers found on PATH that cannot run here', () => {
     writeFileSync(join(h.dir, 'lib/main.dart'), "void main() {\n  print('hi');\n}\n");
     process.env.PATH = join(scratch, 'empty-bin');
     expect((await h.ask({ operation: 'status', file: 'lib/main.dart' })).output).toContain(
-      'lib/main.dart: no root marker for dart: none of pubspec.yaml in the file\'s folder or above it inside the workspace',
+      "lib/main.dart: no root marker for dart: none of pubspec.yaml in the file's folder or above it inside the workspace",
     );
     writeFileSync(join(h.dir, 'pubspec.yaml'), 'name: app\nenvironment:\n  sdk: ">=3.0.0 <4.0.0"\n');
     const reason = "the dart server binary does not resolve: 'dart' is not on PATH";

@@ -32,7 +32,9 @@ describe.skipIf(GO !== undefined)(title('lsp on Go (gopls)', GO), () => {
   afterAll(() => h.close());
 
   it('LSP-05/06/07/08/09: diagnostics, definition, references, hover and symbols from gopls', async () => {
-    expect((await h.ask({ operation: 'diagnostics', file: 'main.go' })).output).toBe('No errors or warnings in main.go');
+    expect((await h.ask({ operation: 'diagnostics', file: 'main.go' })).output).toBe(
+      'No errors or warnings in main.go',
+    );
     const d = await h.ask({ operation: 'definition', file: 'main.go', line: 10, symbol: 'Greet' });
     expect(d.output).toContain('greet/greet.go:4: func Greet(name string) string {');
     const r = await h.ask({ operation: 'references', file: 'greet/greet.go', line: 4, symbol: 'Greet' });
@@ -88,7 +90,9 @@ describe.skipIf(C !== undefined)(title('lsp on C (clangd)', C), () => {
     expect((await h.ask({ operation: 'diagnostics', file: 'main.c' })).output).toBe('No errors or warnings in main.c');
     const d = await h.ask({ operation: 'definition', file: 'main.c', line: 4, symbol: 'greet' });
     // The declaration in the header, or the definition once the background index knows greet.c.
-    expect(d.output).toMatch(/greet\.h:5: int greet\(const char \*name\);|greet\.c:4: int greet\(const char \*name\) \{/);
+    expect(d.output).toMatch(
+      /greet\.h:5: int greet\(const char \*name\);|greet\.c:4: int greet\(const char \*name\) \{/,
+    );
     // Files never opened are found once clangd's background index has read compile_commands.json.
     const r = await until(
       () => h.ask({ operation: 'references', file: 'main.c', line: 4, symbol: 'greet' }),
@@ -105,7 +109,9 @@ describe.skipIf(C !== undefined)(title('lsp on C (clangd)', C), () => {
     const original = readFileSync(join(h.dir, 'main.c'), 'utf8');
     const text = '#include "greet.h"\n\nint main(void) {\n  greet("world");\n  return missing_count;\n}\n';
     const r = await h.write('main.c', text, 'c-run-1');
-    expect(r.output).toMatch(/New diagnostics after this write \(1\):\nmain\.c:5: error .*undeclared identifier 'missing_count'/);
+    expect(r.output).toMatch(
+      /New diagnostics after this write \(1\):\nmain\.c:5: error .*undeclared identifier 'missing_count'/,
+    );
     expect((await h.write('main.c', text.replace('\n  return', '\n\n\n\n\n  return'), 'c-run-1')).output).toBe(
       'Wrote main.c',
     );

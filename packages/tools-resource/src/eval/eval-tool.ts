@@ -96,6 +96,7 @@ export const evalTool = defineTool({
           description: args.description,
           language,
           interpreter: run.interpreter,
+          runs_in: run.runsIn,
           kernel_started: run.started,
           echo: run.echo ?? null,
           images,
