@@ -4,7 +4,7 @@
  * steers the run never delivered, and for `/resume`); Ctrl-C interrupts the run it was pressed
  * for (never a later one) and a second Ctrl-C (within two seconds, or at an idle prompt) exits.
  */
-import type { EventStream, RunResult } from '@a3s-code/sdk';
+import type { EventStream, RunResult, Session } from '@a3s-code/sdk';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { EXIT } from '../errors.js';
 import { planResume, undeliveredSteers } from '../interactive/continuation.js';
@@ -13,6 +13,7 @@ import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { closeOnSigterm, openSession, type OpenedSession } from '../open-session.js';
+import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
@@ -57,7 +58,16 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   }
   const flags = sessionFlags(values, io.cwd);
   const style = styleFor(io.stdout, io.env);
-  const print = createEventPrinter(io.stdout, style, { tty: io.stdout.isTTY === true });
+  let current: Session | undefined;
+  const print = createEventPrinter(io.stdout, style, {
+    tty: io.stdout.isTTY === true,
+    artifacts: artifactSaver(
+      style,
+      flags.cwd,
+      () => current?.sessionId ?? 'unknown',
+      (id) => (current === undefined ? undefined : sessionArtifacts(current)(id)),
+    ),
+  });
   const reader = new LineReader(io.stdin, io.stdout, io.stdin.isTTY === true);
   const sessionId = preset.sessionId ?? values.session;
   let opened: OpenedSession;
@@ -77,6 +87,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     throw e;
   }
   const { session } = opened;
+  current = session;
   const stopTerm = closeOnSigterm(opened);
   let running = false;
   /** The run the person sees now: Ctrl-C and steers are addressed to it, so a late key never reaches the next run. */
