@@ -7,10 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
-import type { ServerCommand } from './servers.js';
 
 /** A resolved command, or the reason the binary does not resolve. */
-export type Resolution = ServerCommand | { readonly missing: string };
+export type Resolution = { readonly command: string; readonly args: readonly string[] } | { readonly missing: string };
 
 /** The absolute path of a file of npm package `pkg` resolved from `from` (a file path or URL), or undefined. */
 export function npmFile(from: string, pkg: string, file: string): string | undefined {
