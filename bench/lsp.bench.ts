@@ -10,13 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Tool, ToolResult } from '@a3s-code/core';
 import { createToolContext } from '@a3s-code/core/testing';
-import {
-  LSP_RESOURCE,
-  type LspSupervisor,
-  diagnosticsOnWrite,
-  lspTool,
-  openLspResource,
-} from '@a3s-code/tools-resource/lsp';
+import { LSP_RESOURCE, type LspSupervisor, diagnosticsOnWrite, openLspResource } from '@a3s-code/tools-resource/lsp';
 import { fmt, median } from './util.js';
 
 const FILES = 200;
@@ -43,7 +37,10 @@ const ctx = createToolContext({
 });
 async function write(text: string): Promise<{ ms: number; result: ToolResult }> {
   const t0 = performance.now();
-  const result = await diagnosticsOnWrite.wrap({ tool: lspTool as unknown as Tool, args: {}, ctx }, async () => {
+  // As the `write` tool: the middleware reads the file's old text first (the baseline of a file
+  // the server has not opened), so the first write includes that round.
+  const call = { tool: { name: 'write' } as Tool, args: { file_path: target, content: text }, ctx };
+  const result = await diagnosticsOnWrite.wrap(call, async () => {
     writeFileSync(join(dir, target), text);
     return { output: 'ok', exitCode: 0, metadata: { changes: [{ path: target, action: 'modify' }] } };
   });

@@ -1,6 +1,7 @@
 /**
  * The SDK `Agent`: core's `Agent` with the defaults wired — a `LocalWorkspace` on the session
- * folder with the workspace tool pack, the web tool pack (`web_fetch`, `web_search`; `web: false`
+ * folder with the workspace tool pack and the resource-bound packs (ast, lsp, eval, debug; lazy),
+ * the web tool pack (`web_fetch`, `web_search`; `web: false`
  * leaves them out), core's runtime tools, the model from the configuration or
  * the environment, the file fact log and the file session store, MCP servers from the
  * configuration, the workspace's config file, and a confirmation manager on every session (the
@@ -22,6 +23,8 @@ import {
 import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
 import { webToolPack, type WebToolsOptions } from '@a3s-code/tools-web';
 import { astToolPack } from '@a3s-code/tools-resource/ast';
+import { debugToolPack } from '@a3s-code/tools-resource/debug';
+import { evalToolPack } from '@a3s-code/tools-resource/eval';
 import { lspToolPack } from '@a3s-code/tools-resource/lsp';
 import type { McpServerStatus } from '@a3s-code/mcp';
 import { AgentLayers, type AgentLayer } from './agent-layer.js';
@@ -86,10 +89,26 @@ export interface AgentConfig
    */
   readonly workspaceTools?: boolean;
   /**
+   * The resource-bound packs registered with the workspace pack: `ast` (`ast_grep`, `ast_edit`,
+   * `resolve`), `lsp` (`lsp`, `lsp_rename`, diagnostics on write), `eval` (the persistent
+   * interpreter) and `debug` (the debugger). Each is on by default and lazy: nothing loads or
+   * starts until its tool is first called. `false` for one leaves its pack out; a host pack of the
+   * same name replaces it.
+   */
+  readonly resourcePacks?: ResourcePacks;
+  /**
    * Merge each session folder's config file (`a3s.config.json`, else `.a3s/config.json`) under
    * this configuration. Default `true`; always off for an agent created from a config path.
    */
   readonly workspaceConfig?: boolean;
+}
+
+/** Which resource-bound packs an agent registers by default (each `true` unless set to `false`). */
+export interface ResourcePacks {
+  readonly ast?: boolean;
+  readonly lsp?: boolean;
+  readonly eval?: boolean;
+  readonly debug?: boolean;
 }
 
 /**
@@ -160,6 +179,7 @@ export class Agent {
       env,
       cwd,
       workspaceTools: _w,
+      resourcePacks: _r,
       workspaceConfig,
       onConfirm: _c,
       confirmation: _m,
@@ -265,7 +285,10 @@ export class Agent {
       resolver: rest.modelResolver ?? layer.config.modelResolver,
     });
     const hostPacks = rest.tools ?? this.#config.tools ?? [];
-    const packs = [...defaultPacks(this.#config.workspaceTools !== false, hostPacks), ...(vibe ? [vibe.pack] : [])];
+    const packs = [
+      ...defaultPacks(this.#config.workspaceTools !== false, this.#config.resourcePacks ?? {}, hostPacks),
+      ...(vibe ? [vibe.pack] : []),
+    ];
     const mcp = await SessionMcp.open(layer.mcp?.view(), privateServers, inheritedSources(shared));
     const toolSources = [
       ...(rest.toolSources ?? layer.config.toolSources ?? []),
@@ -320,15 +343,24 @@ export class Agent {
 
 /**
  * The packs of a session: the workspace pack (unless turned off), the web pack (unless the host
- * registers it itself), the ast pack with the workspace pack (unless the host registers it; its
- * parser loads on the first ast call), the lsp pack with the workspace pack (unless the host
- * registers it; a language server starts only when a file needs one), then the host's packs. The
- * web pack follows the `web` setting.
+ * registers it itself), then with the workspace pack the resource-bound packs, each unless turned
+ * off in `resources` or registered by the host: ast (its parser loads on the first ast call), lsp
+ * (a language server starts only when a file needs one), eval (a kernel starts on the first cell)
+ * and debug (an adapter starts on launch or attach); then the host's packs. The web pack follows
+ * the `web` setting.
  */
-function defaultPacks(workspaceTools: boolean, hostPacks: readonly ToolPack[]): ToolPack[] {
+function defaultPacks(workspaceTools: boolean, resources: ResourcePacks, hostPacks: readonly ToolPack[]): ToolPack[] {
   const hosted = (pack: ToolPack) => hostPacks.some((p) => p.name === pack.name);
   const web = hosted(webToolPack) ? [] : [webToolPack];
-  const ast = workspaceTools && !hosted(astToolPack) ? [astToolPack] : [];
-  const lsp = workspaceTools && !hosted(lspToolPack) ? [lspToolPack] : [];
-  return [...(workspaceTools ? [workspaceToolPack] : []), ...web, ...ast, ...lsp, ...hostPacks];
+  const bound = (
+    [
+      ['ast', astToolPack],
+      ['lsp', lspToolPack],
+      ['eval', evalToolPack],
+      ['debug', debugToolPack],
+    ] as const
+  )
+    .filter(([key, pack]) => workspaceTools && resources[key] !== false && !hosted(pack))
+    .map(([, pack]) => pack);
+  return [...(workspaceTools ? [workspaceToolPack] : []), ...web, ...bound, ...hostPacks];
 }

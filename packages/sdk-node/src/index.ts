@@ -7,7 +7,13 @@
  * const result = await session.send('Fix the failing test');
  * ```
  */
-export { Agent, type AgentConfig, type ResumeSessionOptions, type SessionOptions } from './agent.js';
+export {
+  Agent,
+  type AgentConfig,
+  type ResourcePacks,
+  type ResumeSessionOptions,
+  type SessionOptions,
+} from './agent.js';
 export { READ_TOOL_RULES, type ApprovalOptions, type ConfirmHandler } from './approver.js';
 export { mcpWarnings, type McpWarning } from './mcp.js';
 export type { ProgramLimits, ProgramOptions } from './program.js';
@@ -117,3 +123,7 @@ export { AstError } from '@a3s-code/tools-resource/ast';
 export type { AstErrorCode } from '@a3s-code/tools-resource/ast';
 export { LspError } from '@a3s-code/tools-resource/lsp';
 export type { LspErrorCode } from '@a3s-code/tools-resource/lsp';
+export { EvalToolError } from '@a3s-code/tools-resource/eval';
+export type { EvalToolErrorCode } from '@a3s-code/tools-resource/eval';
+export { DebugToolError } from '@a3s-code/tools-resource/debug';
+export type { DebugToolErrorCode } from '@a3s-code/tools-resource/debug';

@@ -1,5 +1,6 @@
-// The eval and debug packs in SDK sessions: opt-in host packs, exec tier governed like bash, and
-// tool() inside a cell under the session's permission rules.
+// The eval and debug packs in SDK sessions, registered by the host (replacing the default ones of
+// the same name): exec tier governed like bash, and tool() inside a cell under the session's
+// permission rules.
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
 import { debugToolPack } from '@a3s-code/tools-resource/debug';
 import { evalToolPack } from '@a3s-code/tools-resource/eval';

@@ -198,6 +198,8 @@ describe('Session', () => {
       'resolve',
       'lsp',
       'lsp_rename',
+      'eval',
+      'debug',
       'task',
       'parallel_task',
       'task_result',

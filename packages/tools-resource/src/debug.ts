@@ -7,7 +7,13 @@ export { debugToolPack, DEBUG_TOOL_PACK_VERSION } from './debug/pack.js';
 export { DEBUG_RESOURCE, DEBUG_SESSION_TTL_MS, debugResource, openDebugResource } from './debug/debug-resource.js';
 export type { DebugResource, DebugResourceOptions } from './debug/debug-resource.js';
 export { ADAPTER_IDS, adapterForProgram, debugpyCandidates, listAdapters, resolveAdapter } from './debug/adapters.js';
-export type { AdapterAvailability, AdapterCommand, AdapterId, AdapterTransport } from './debug/adapters.js';
+export type {
+  AdapterAvailability,
+  AdapterCommand,
+  AdapterId,
+  AdapterTransport,
+  AttachTarget,
+} from './debug/adapters.js';
 export { DapConnection } from './debug/dap-connection.js';
 export type { DapEvent } from './debug/dap-connection.js';
 export { DebugSession } from './debug/debug-session.js';

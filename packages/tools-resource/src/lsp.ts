@@ -6,12 +6,12 @@
  */
 export { lspToolPack, LSP_TOOL_PACK_VERSION } from './lsp/pack.js';
 export { LSP_RESOURCE, lspResource, openLspResource } from './lsp/lsp-resource.js';
-export type { LspResource } from './lsp/lsp-resource.js';
+export type { LspResource, LspResourceOptions } from './lsp/lsp-resource.js';
 export { LspSupervisor } from './lsp/supervisor.js';
 export type { Availability, ServerState } from './lsp/supervisor.js';
 export { LspClient, DIAGNOSTICS_CAP_MS, DIAGNOSTICS_QUIET_MS } from './lsp/client.js';
-export { LSP_SERVERS, serverById, serverForPath } from './lsp/servers.js';
-export type { ServerCommand, ServerSpec } from './lsp/servers.js';
+export { LSP_SERVERS, lspServers, serverById, serverForPath } from './lsp/servers.js';
+export type { LspServersOptions, ServerCommand, ServerSpec } from './lsp/servers.js';
 export { LspError } from './lsp/lsp-errors.js';
 export type { LspErrorCode } from './lsp/lsp-errors.js';
 export { DiagnosticsLedger, ledgerKey } from './lsp/ledger.js';

@@ -27,10 +27,13 @@ const call = (tool: Tool<never>, args: Record<string, unknown>): Promise<ToolRes
 const ask = (args: Record<string, unknown>) => call(lspTool as Tool<never>, args);
 
 function write(path: string, text: string, runId: string): Promise<ToolResult> {
-  return diagnosticsOnWrite.wrap({ tool: lspTool as unknown as Tool, args: {}, ctx: ctxFor(runId) }, async () => {
-    writeFileSync(join(dir, path), text);
-    return { output: `Wrote ${path}`, exitCode: 0, metadata: { changes: [{ path, action: 'modify' }] } };
-  });
+  return diagnosticsOnWrite.wrap(
+    { tool: { name: 'write' } as Tool, args: { file_path: path, content: text }, ctx: ctxFor(runId) },
+    async () => {
+      writeFileSync(join(dir, path), text);
+      return { output: `Wrote ${path}`, exitCode: 0, metadata: { changes: [{ path, action: 'modify' }] } };
+    },
+  );
 }
 
 beforeAll(() => {
@@ -74,6 +77,21 @@ describe('lsp on Python (pyright)', () => {
     expect(moved.output).toBe('Wrote app/calc.py');
   });
 
+  it('DIAG-02: the first write to a file pyright never opened does not report its old errors as new', async () => {
+    const old = 'y: int = "old"\n';
+    writeFileSync(join(dir, 'app/legacy.py'), old);
+    const quiet = await write('app/legacy.py', `${old}z = 1\n`, 'py-legacy');
+    expect(quiet.output).toBe('Wrote app/legacy.py');
+    expect(quiet.metadata).toHaveProperty('diagnostics.new', []);
+    writeFileSync(join(dir, 'app/legacy2.py'), old);
+    const broke = await write('app/legacy2.py', `${old}w: str = 3\n`, 'py-legacy');
+    expect(broke.output).toMatch(
+      /New diagnostics after this write \(1\):\napp\/legacy2\.py:2: error .*"Literal\[3\]" is not assignable to "str"/,
+    );
+    rmSync(join(dir, 'app/legacy.py'));
+    rmSync(join(dir, 'app/legacy2.py'));
+  });
+
   it('RENAME-03: lsp_rename renames across three files', async () => {
     const r = await call(lspRenameTool as Tool<never>, {
       file: 'app/greet.py',
@@ -88,5 +106,11 @@ describe('lsp on Python (pyright)', () => {
       'app/other.py',
     ]);
     expect(readFileSync(join(dir, 'app/other.py'), 'utf8')).toBe('from app.greet import welcome\n\nhi = welcome\n');
+    // The project still type-checks: pyright's project check over the renamed project (after
+    // undoing the error an earlier test wrote into app/calc.py).
+    writeFileSync(join(dir, 'app/calc.py'), 'def add(a: int, b: int) -> int:\n    return a + b\n');
+    const all = await ask({ operation: 'diagnostics', file: '*' });
+    expect(all.metadata?.checkers).toEqual([{ server: 'python', exit: 0 }]);
+    expect(all.output).toMatch(/== python \(exit 0\) ==\n[\s\S]*0 errors, 0 warnings/);
   });
 });

@@ -17,6 +17,7 @@ import {
   openLspResource,
 } from '../src/lsp.js';
 import { diskWorkspace } from '../src/test-support/disk-workspace.js';
+import { until } from './lsp-support.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/lsp-ts', import.meta.url));
 let dir: string;
@@ -36,10 +37,13 @@ const get = (path: string): string => readFileSync(join(dir, path), 'utf8');
 /** A write through the middleware: `next` writes the file as the write tool would. */
 function write(path: string, text: string, runId = 'run-1'): Promise<ToolResult> {
   const ctx = ctxFor(runId);
-  return diagnosticsOnWrite.wrap({ tool: lspTool as unknown as Tool, args: {}, ctx }, async () => {
-    writeFileSync(join(dir, path), text);
-    return { output: `Wrote ${path}`, exitCode: 0, metadata: { changes: [{ path, action: 'modify' }] } };
-  });
+  return diagnosticsOnWrite.wrap(
+    { tool: { name: 'write' } as Tool, args: { file_path: path, content: text }, ctx },
+    async () => {
+      writeFileSync(join(dir, path), text);
+      return { output: `Wrote ${path}`, exitCode: 0, metadata: { changes: [{ path, action: 'modify' }] } };
+    },
+  );
 }
 
 beforeAll(async () => {
@@ -181,6 +185,21 @@ describe('lsp on TypeScript', () => {
     expect(rebroken.output).toMatch(/src\/calc\.ts:1: error .*2322/);
   });
 
+  it('DIAG-02: the first write to a file the server never opened does not report its old errors as new', async () => {
+    const old = 'export const legacy: number = "x";\n';
+    writeFileSync(join(dir, 'src/legacy.ts'), old);
+    const quiet = await write('src/legacy.ts', `${old}export const more = 1;\n`, 'run-legacy');
+    expect(quiet.output).toBe('Wrote src/legacy.ts');
+    expect(quiet.metadata).toHaveProperty('diagnostics.new', []);
+    writeFileSync(join(dir, 'src/legacy2.ts'), old);
+    const broke = await write('src/legacy2.ts', `${old}export const flag: boolean = 1;\n`, 'run-legacy');
+    expect(broke.output).toMatch(
+      /New diagnostics after this write \(1\):\nsrc\/legacy2\.ts:2: error .*2322: Type 'number' is not assignable to type 'boolean'/,
+    );
+    rmSync(join(dir, 'src/legacy.ts'));
+    rmSync(join(dir, 'src/legacy2.ts'));
+  });
+
   it('DIAG-01: a write no server serves is returned unchanged', async () => {
     const r = await write('notes.md', '# hi\n');
     expect(r).toEqual({
@@ -215,8 +234,12 @@ describe('lsp on TypeScript', () => {
     const sup = lsp.supervisor(dir) as LspSupervisor;
     const { client } = await sup.clientFor(join(dir, 'src/main.ts'));
     client.kill();
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await ask({ operation: 'status' })).output).toMatch(/typescript root=\. crashed/);
+    const crashed = await until(
+      () => ask({ operation: 'status' }),
+      (r) => /typescript root=\. crashed/.test(r.output),
+      5000,
+    );
+    expect(crashed.output).toMatch(/typescript root=\. crashed/);
     const r = await ask({ operation: 'diagnostics', file: 'src/main.ts' });
     expect(r.output).toBe('No errors or warnings in src/main.ts');
     expect((await ask({ operation: 'status' })).output).toMatch(/typescript root=\. running restarts=1/);

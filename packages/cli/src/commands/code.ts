@@ -14,6 +14,7 @@ import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { closeOnSigterm, openSession, type OpenedSession } from '../open-session.js';
+import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
@@ -74,7 +75,16 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   }
   const flags = sessionFlags(values, io.cwd);
   const style = styleFor(io.stdout, io.env);
-  const print = createEventPrinter(io.stdout, style, { tty: io.stdout.isTTY === true });
+  let current: Session | undefined;
+  const print = createEventPrinter(io.stdout, style, {
+    tty: io.stdout.isTTY === true,
+    artifacts: artifactSaver(
+      style,
+      flags.cwd,
+      () => current?.sessionId ?? 'unknown',
+      (id) => (current === undefined ? undefined : sessionArtifacts(current)(id)),
+    ),
+  });
   const reader = new LineReader(io.stdin, io.stdout, io.stdin.isTTY === true);
   const sessionId = preset.sessionId ?? values.session;
   let opened: OpenedSession;
@@ -96,6 +106,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     throw e;
   }
   const { session } = opened;
+  current = session;
   const stopTerm = closeOnSigterm(opened);
   let running = false;
   /** The run the person sees now: Ctrl-C and steers are addressed to it, so a late key never reaches the next run. */

@@ -3,7 +3,7 @@
  * log, computed with `@a3s-code/effect` alone (no session, no model, no tool runs).
  */
 import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { formatCost } from '@a3s-code/core';
 import { formatSummary } from '@a3s-code/effect';
 import { parse } from '../args.js';
@@ -11,15 +11,17 @@ import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { logCost, workspacePricing, type LogCost } from '../cost.js';
 import { loadLog, resolveLog, workspaceOfLog, type LoadedLog } from '../logs.js';
+import { artifactLine, artifactPath, artifactsOf } from '../render/artifacts.js';
 import { continuedLine } from '../render/event-printer.js';
 import { styleFor, type Style } from '../style.js';
 
 /** Help of `a3s replay`. */
 export const REPLAY_HELP = `Usage: a3s replay [options] <log-file | session-id | folder>
 
-Folds a fact log and prints its runs, phase timeline, tool table, token usage (with its cost when
-the workspace's a3s.config.json prices the model), the attachments of each turn and errors. A
-folder means its newest log.
+Folds a fact log and prints its runs, phase timeline, tool table, the artifacts its results
+reference (an eval cell's images: media type, size, where a3s run or a3s code saved them), token
+usage (with its cost when the workspace's a3s.config.json prices the model), the attachments of
+each turn and errors. A folder means its newest log.
 
 Options:
   -C, --cwd <dir>   workspace whose .a3s/effect-log holds the session (default: the current folder)
@@ -70,6 +72,29 @@ function missingArtifacts(style: Style, log: LoadedLog, workspace: string | unde
     .map((a) =>
       style.yellow(`note: the artifact of ${a.name ?? a.sha256} (turn ${a.turn}) is missing from .a3s/artifacts`),
     );
+}
+
+/**
+ * The artifacts the log's tool results reference (an `eval` cell's images), each with its media
+ * type, size and where the CLI saved it (or would have, when the file is not there).
+ */
+function artifactRows(style: Style, log: LoadedLog): string[] {
+  const workspace = workspaceOfLog(log.path);
+  const thread = basename(log.path, '.jsonl');
+  const rows: string[] = [];
+  let calls = 0;
+  for (const fact of log.facts) {
+    if (fact.type !== 'tool.result') continue;
+    calls++;
+    const p = fact.payload as Record<string, unknown>;
+    for (const a of artifactsOf(p.metadata)) {
+      const path = workspace === undefined ? undefined : artifactPath(workspace, thread, a);
+      const shown = path === undefined ? `artifact://${a.id}` : relative(workspace!, path);
+      const note = path === undefined ? '' : existsSync(path) ? '(saved)' : '(not saved)';
+      rows.push(`${artifactLine(style, a, shown, note)}  ${style.dim(`call ${calls} ${String(p.name)}`)}`);
+    }
+  }
+  return rows;
 }
 
 /** `cost: $0.0123 (openai/gpt-4o $0.0123)`, or `undefined` when no model of the log has a price. */
@@ -133,6 +158,8 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
   if (costLine !== undefined) lines.push(costLine);
   const table = toolTable(style, log);
   if (table.length > 0) lines.push('tool table:', ...table);
+  const artifacts = artifactRows(style, log);
+  if (artifacts.length > 0) lines.push('artifacts:', ...artifacts);
   io.stdout.write(`${lines.join('\n')}\n`);
   return EXIT.ok;
 }

@@ -12,6 +12,7 @@ import { eventJson } from '../event-json.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { closeOnSigterm, openSession } from '../open-session.js';
+import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
@@ -71,7 +72,11 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   const stopTerm = closeOnSigterm(opened);
   const out = styleFor(io.stdout, io.env);
   const err = styleFor(io.stderr, io.env);
-  const print = createEventPrinter(io.stdout, out, { tty: io.stdout.isTTY === true, elapsed: !values.json });
+  const print = createEventPrinter(io.stdout, out, {
+    tty: io.stdout.isTTY === true,
+    elapsed: !values.json,
+    artifacts: artifactSaver(out, flags.cwd, () => session.sessionId, sessionArtifacts(session)),
+  });
   printMcpWarnings(io.stderr, err, session.mcpStatus());
   let interrupts = 0;
   let runId: string | undefined;

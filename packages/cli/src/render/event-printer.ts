@@ -35,6 +35,8 @@ export interface EventPrinterOptions {
   readonly tty?: boolean;
   /** Show elapsed time of long calls. Default true. */
   readonly elapsed?: boolean;
+  /** Lines to print under a finished call about the artifacts its result references (saving them). */
+  readonly artifacts?: (metadata: unknown) => readonly string[];
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
@@ -120,6 +122,7 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
             preview: !streamed,
           }),
         );
+        for (const line of options.artifacts?.(p.metadata) ?? []) write(`${nested.has(id) ? '    ' : ''}${line}\n`);
         return;
       }
       case 'permission_denied': {

@@ -9,7 +9,17 @@ export const CARD_LINES = 6;
 /** Characters per shown line. */
 export const CARD_WIDTH = 160;
 
-const KEY_ARGS = ['file_path', 'path', 'pattern', 'command', 'operation', 'subject', 'question'] as const;
+const KEY_ARGS = [
+  'file_path',
+  'path',
+  'pattern',
+  'command',
+  'operation',
+  'subject',
+  'question',
+  'description',
+  'op',
+] as const;
 
 /** A short, one-line description of a call's arguments. */
 export function argSummary(args: unknown): string {

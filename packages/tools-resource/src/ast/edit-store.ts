@@ -62,6 +62,11 @@ export class EditStore {
     return edit;
   }
 
+  /** The staged edit `id`, if it is still staged (it stays staged). */
+  peek(id: string): StagedEdit | undefined {
+    return this.#staged.get(id);
+  }
+
   /** Records how a taken edit ended, when it differs from what `take` assumed. */
   settle(id: string, outcome: EditOutcome): void {
     if (this.#ended.has(id)) this.#ended.set(id, outcome);

@@ -21,9 +21,22 @@ export interface AdapterCommand {
   readonly transport: AdapterTransport;
   /** The DAP `launch` arguments for a program. */
   launchArgs(program: string, args: readonly string[], cwd: string): Record<string, unknown>;
-  /** The DAP `attach` arguments for a debuggee listening on `port`, when the adapter supports it. */
-  attachArgs?(port: number, cwd: string): Record<string, unknown>;
+  /**
+   * The DAP `attach` arguments for a running debuggee: by `port` (it listens there) or by `pid`
+   * (the adapter attaches to the process), or the reason the adapter cannot attach that way.
+   */
+  attachArgs(target: AttachTarget, cwd: string): Record<string, unknown> | string;
+  /**
+   * True when `attach` to `target` connects to the debuggee's own DAP server at its port instead
+   * of starting the adapter (debugpy's `--listen` runs an adapter inside the debuggee's tree).
+   */
+  attachConnects?(target: AttachTarget): boolean;
 }
+
+/** What `attach` connects to: a port the debuggee listens on, or a process id. */
+export type AttachTarget =
+  | { readonly port: number; readonly pid?: never }
+  | { readonly pid: number; readonly port?: never };
 
 /** One adapter's availability in a folder. */
 export interface AdapterAvailability {
@@ -109,7 +122,17 @@ const SPECS: readonly AdapterSpec[] = [
       const dart = onPath('dart');
       return dart === undefined
         ? undefined
-        : { id: 'dart', command: dart, args: ['debug_adapter'], transport: 'stdio', launchArgs: plainLaunch };
+        : {
+            id: 'dart',
+            command: dart,
+            args: ['debug_adapter'],
+            transport: 'stdio',
+            launchArgs: plainLaunch,
+            attachArgs: (t, cwd) =>
+              t.port !== undefined
+                ? { vmServiceUri: `http://127.0.0.1:${t.port}/`, cwd }
+                : 'the dart adapter attaches to a VM service port, not a process id: run the program with --enable-vm-service=PORT and attach {port}',
+          };
     },
   },
   {
@@ -134,12 +157,11 @@ const SPECS: readonly AdapterSpec[] = [
               console: 'internalConsole',
               justMyCode: true,
             }),
-            attachArgs: (port, dir) => ({
-              type: 'python',
-              connect: { host: '127.0.0.1', port },
-              cwd: dir,
-              justMyCode: true,
-            }),
+            attachConnects: (t) => t.port !== undefined,
+            attachArgs: (t, dir) =>
+              t.port !== undefined
+                ? { type: 'python', connect: { host: '127.0.0.1', port: t.port }, cwd: dir, justMyCode: true }
+                : 'debugpy attaches to a port: start the program with `python -m debugpy --listen PORT` and attach {port}',
           };
     },
   },
@@ -151,7 +173,15 @@ const SPECS: readonly AdapterSpec[] = [
       const bin = onPathMatching(/^lldb-dap(-\d+)?$/) ?? onPathMatching(/^lldb-vscode(-\d+)?$/);
       return bin === undefined
         ? undefined
-        : { id: 'lldb', command: bin, args: [], transport: 'stdio', launchArgs: plainLaunch };
+        : {
+            id: 'lldb',
+            command: bin,
+            args: [],
+            transport: 'stdio',
+            launchArgs: plainLaunch,
+            attachArgs: (t) =>
+              t.pid !== undefined ? { pid: t.pid } : { 'gdb-remote-port': t.port, 'gdb-remote-hostname': '127.0.0.1' },
+          };
     },
   },
   {
@@ -168,6 +198,10 @@ const SPECS: readonly AdapterSpec[] = [
             args: ['dap', '--listen', '127.0.0.1:0'],
             transport: 'tcp',
             launchArgs: (program, args, cwd) => ({ mode: 'debug', program, args: [...args], cwd }),
+            attachArgs: (t, cwd) =>
+              t.pid !== undefined
+                ? { mode: 'local', processId: t.pid, cwd }
+                : 'delve attaches to a running Go process by its id here: attach {pid}',
           };
     },
   },

@@ -7,6 +7,7 @@ import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type { OpenedResource, ToolResource } from '@a3s-code/core';
 import {
   type AdapterId,
+  type AttachTarget,
   adapterForProgram,
   listAdapters,
   resolveAdapter,
@@ -47,8 +48,8 @@ export interface DebugResource extends OpenedResource {
   breakpoints(): ReadonlyMap<string, readonly number[]>;
   /** Starts a session on `program`; rejected while one runs. */
   launch(cwd: string, program: string, args: readonly string[], adapter?: AdapterId): Promise<DebugSession>;
-  /** Attaches to a debuggee listening on `port`; rejected while a session runs. */
-  attach(cwd: string, port: number, adapter: AdapterId): Promise<DebugSession>;
+  /** Attaches to a running debuggee (by the port it listens on, or its process id); rejected while a session runs. */
+  attach(cwd: string, target: AttachTarget, adapter: AdapterId): Promise<DebugSession>;
   /** Ends the running session (no-op without one); true when one was ended. */
   terminate(): Promise<boolean>;
   /** How long running operations wait for a stop. */
@@ -102,19 +103,20 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
     id: AdapterId,
     label: string,
     request: 'launch' | 'attach',
-    args: (a: ReturnType<typeof pick>) => Record<string, unknown> | undefined,
+    args: (a: ReturnType<typeof pick>) => Record<string, unknown> | string,
+    connectPort?: (a: ReturnType<typeof pick>) => number | undefined,
   ) => {
     await guardFree();
     const adapter = pick(cwd, id);
     const dapArgs = args(adapter);
-    if (dapArgs === undefined)
-      throw new DebugToolError(
-        'DEBUG_ARGS',
-        `the ${id} adapter does not support attach by port here; allowed: debugpy`,
-      );
+    if (typeof dapArgs === 'string') throw new DebugToolError('DEBUG_ARGS', dapArgs, { adapter: id });
     starting = true;
     try {
-      const s = await DebugSession.start(adapter, label, cwd, clock());
+      const port = connectPort?.(adapter);
+      const s =
+        port === undefined
+          ? await DebugSession.start(adapter, label, cwd, clock())
+          : await DebugSession.connect(adapter, label, port, clock());
       try {
         await s.begin(request, dapArgs, bps, stopWaitMs);
       } catch (error) {
@@ -157,8 +159,16 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
       const id = adapter ?? adapterForProgram(path);
       return start(cwd, id, path, 'launch', (a) => a.launchArgs(path, args, cwd));
     },
-    attach(cwd, port, adapter) {
-      return start(cwd, adapter, `port ${port}`, 'attach', (a) => a.attachArgs?.(port, cwd));
+    attach(cwd, target, adapter) {
+      const label = target.pid !== undefined ? `process ${target.pid}` : `port ${target.port}`;
+      return start(
+        cwd,
+        adapter,
+        label,
+        'attach',
+        (a) => a.attachArgs(target, cwd),
+        (a) => (a.attachConnects?.(target) === true ? target.port : undefined),
+      );
     },
     async terminate() {
       const s = session;

@@ -45,7 +45,8 @@ export class DebugSession {
   readonly adapter: AdapterCommand;
   readonly program: string;
   readonly startedAt: number;
-  readonly #child: ChildProcess;
+  /** The adapter process; undefined when the session connected to a debuggee's own DAP server. */
+  readonly #child: ChildProcess | undefined;
   readonly #conn: DapConnection;
   readonly #socket: Socket | undefined;
   #state: DebugState = { kind: 'running' };
@@ -58,7 +59,7 @@ export class DebugSession {
   private constructor(
     adapter: AdapterCommand,
     program: string,
-    child: ChildProcess,
+    child: ChildProcess | undefined,
     conn: DapConnection,
     socket: Socket | undefined,
     now: number,
@@ -69,19 +70,33 @@ export class DebugSession {
     this.#conn = conn;
     this.#socket = socket;
     this.startedAt = now;
+    const ended = child ?? socket!;
+    const done = child === undefined ? 'close' : 'exit';
     this.#exited = new Promise((r) => {
-      if (child.exitCode !== null || child.signalCode !== null) r();
-      else child.on('exit', () => r());
+      if (child !== undefined && (child.exitCode !== null || child.signalCode !== null)) r();
+      else if (child === undefined && socket!.destroyed) r();
+      else ended.on(done, () => r());
     });
-    child.on('exit', () => {
+    ended.on(done, () => {
       this.#alive = false;
-      conn.fail('the adapter process exited');
+      conn.fail(child === undefined ? 'the debuggee closed the connection' : 'the adapter process exited');
     });
     conn.onEvent((e) => this.#onEvent(e));
-    if (adapter.transport === 'tcp')
+    if (adapter.transport === 'tcp' && child !== undefined)
       child.stdout!.on('data', (chunk: Buffer | string) =>
         this.#onEvent({ event: 'output', body: { category: 'stdout', output: String(chunk) } }),
       );
+  }
+
+  /**
+   * Connects to a debuggee that serves DAP itself on loopback `port` (debugpy's `--listen`
+   * starts its own adapter there), and initializes the connection; no adapter process starts.
+   */
+  static async connect(adapter: AdapterCommand, label: string, port: number, now: number): Promise<DebugSession> {
+    const socket = await connectTo(port);
+    const session = new DebugSession(adapter, label, undefined, new DapConnection(socket, socket), socket, now);
+    await session.#initialize();
+    return session;
   }
 
   /** Starts the adapter and initializes the connection. */
@@ -99,15 +114,7 @@ export class DebugSession {
     let socket: Socket | undefined;
     try {
       if (adapter.transport === 'tcp') {
-        const port = await waitForPort(child);
-        socket = await new Promise<Socket>((resolve, reject) => {
-          const s = connect(port, '127.0.0.1', () => resolve(s));
-          s.once('error', (e) =>
-            reject(
-              new DebugToolError('DEBUG_ADAPTER', `could not connect to the adapter on port ${port}: ${e.message}`),
-            ),
-          );
-        });
+        socket = await connectTo(await waitForPort(child));
         conn = new DapConnection(socket, socket);
       } else conn = new DapConnection(child.stdout!, child.stdin!);
     } catch (error) {
@@ -115,10 +122,15 @@ export class DebugSession {
       throw error;
     }
     const session = new DebugSession(adapter, program, child, conn, socket, now);
+    await session.#initialize();
+    return session;
+  }
+
+  async #initialize(): Promise<void> {
     try {
-      await conn.request('initialize', {
+      await this.#conn.request('initialize', {
         clientID: 'a3s-code',
-        adapterID: adapter.id,
+        adapterID: this.adapter.id,
         pathFormat: 'path',
         linesStartAt1: true,
         columnsStartAt1: true,
@@ -126,10 +138,9 @@ export class DebugSession {
         supportsRunInTerminalRequest: false,
       });
     } catch (error) {
-      await session.close();
+      await this.close();
       throw error;
     }
-    return session;
   }
 
   /** Where the debuggee is. */
@@ -142,9 +153,9 @@ export class DebugSession {
     return this.#alive;
   }
 
-  /** The adapter's process id. */
+  /** The adapter's process id (-1 when the session connected to a debuggee's own DAP server). */
   get pid(): number {
-    return this.#child.pid ?? -1;
+    return this.#child?.pid ?? -1;
   }
 
   #onEvent(e: DapEvent): void {
@@ -254,9 +265,18 @@ export class DebugSession {
       await this.request('disconnect', { terminateDebuggee: true }, 3000).catch(() => undefined);
     }
     this.#socket?.destroy();
-    killGroup(this.#child);
+    if (this.#child !== undefined) killGroup(this.#child);
     await Promise.race([this.#exited, new Promise((r) => setTimeout(r, 3000))]);
   }
+}
+
+function connectTo(port: number): Promise<Socket> {
+  return new Promise<Socket>((resolve, reject) => {
+    const s = connect(port, '127.0.0.1', () => resolve(s));
+    s.once('error', (e) =>
+      reject(new DebugToolError('DEBUG_ADAPTER', `could not connect to port ${port}: ${e.message}`, { port })),
+    );
+  });
 }
 
 function killGroup(child: ChildProcess): void {

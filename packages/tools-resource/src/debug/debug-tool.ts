@@ -50,7 +50,16 @@ const debugInput = (z: Zod) =>
       .enum(ADAPTER_IDS as unknown as ['debugpy', 'lldb', 'delve', 'dart'])
       .optional()
       .describe('launch/attach: the adapter (default: by program kind; attach needs it)'),
-    port: z.number().int().min(1).max(65535).optional().describe('attach: the port the debuggee listens on'),
+    port: z
+      .number()
+      .int()
+      .min(1)
+      .max(65535)
+      .optional()
+      .describe(
+        'attach: the port the debuggee listens on (debugpy; lldb: an lldb-server/gdbserver port; dart: the VM service)',
+      ),
+    pid: z.number().int().min(1).optional().describe('attach: the id of a running process to attach to (delve, lldb)'),
     thread_id: z
       .number()
       .int()
@@ -67,7 +76,7 @@ export type DebugArgs = z.output<ReturnType<typeof debugInput>>;
 const DESCRIPTION = `Drive a real debugger (Debug Adapter Protocol). One op per call:
 adapters (which adapters can start here and why not), status (session running? where stopped?),
 breakpoints {file, lines[]} ([] clears; allowed before launch), launch {program, args[]} (runs to the first breakpoint),
-attach {port, adapter}, continue / pause / step_over / step_in / step_out {thread_id?} (wait for the next stop),
+attach {adapter, port or pid} (debugpy: port; delve: pid; lldb: pid or a gdb-remote port), continue / pause / step_over / step_in / step_out {thread_id?} (wait for the next stop),
 threads, stack {thread_id?} (at most 30 frames), scopes {frame_id} (each with a reference),
 variables {reference} (at most 50 children, values cut at 400 chars), evaluate {expression, frame_id?},
 output (the program's stdout/stderr, capped), terminate (ends the session, kills the adapter and the program).

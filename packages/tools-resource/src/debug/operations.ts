@@ -23,6 +23,7 @@ export interface OperationArgs {
   readonly args?: readonly string[] | undefined;
   readonly adapter?: AdapterId | undefined;
   readonly port?: number | undefined;
+  readonly pid?: number | undefined;
   readonly thread_id?: number | undefined;
   readonly frame_id?: number | undefined;
   readonly reference?: number | undefined;
@@ -152,9 +153,22 @@ export async function runOperation(debug: DebugResource, a: OperationArgs, cwd: 
       });
     }
     case 'attach': {
-      const s = await debug.attach(cwd, need(a.port, 'port', 'attach'), need(a.adapter, 'adapter', 'attach'));
+      if ((a.port === undefined) === (a.pid === undefined))
+        throw new DebugToolError(
+          'DEBUG_ARGS',
+          "attach needs exactly one of 'port' (the debuggee listens there) or 'pid'",
+          {
+            op: 'attach',
+          },
+        );
+      const target = a.pid !== undefined ? { pid: a.pid } : { port: a.port! };
+      const s = await debug.attach(cwd, target, need(a.adapter, 'adapter', 'attach'));
       const d = await describeStop(s);
-      return ok(`attached with ${s.adapter.id} to port ${a.port}: ${d.text}`, { adapter: s.adapter.id, ...d.meta });
+      return ok(`attached with ${s.adapter.id} to ${s.program}: ${d.text}`, {
+        adapter: s.adapter.id,
+        target: s.program,
+        ...d.meta,
+      });
     }
     case 'continue':
     case 'step_over':

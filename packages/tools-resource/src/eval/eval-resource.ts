@@ -16,6 +16,7 @@ import {
   KernelProcess,
 } from './kernel-process.js';
 import { PYTHON_KERNEL_SOURCE } from './python-kernel-source.js';
+import { type EvalSandbox, type EvalSandboxLookup, placeOf } from './sandbox.js';
 
 /** The capability the eval tool requires. */
 export const EVAL_RESOURCE = 'resource.eval';
@@ -28,6 +29,8 @@ export interface EvalRun extends CellResult {
   readonly previousDeath?: string;
   /** The interpreter that runs the kernel. */
   readonly interpreter: string;
+  /** Where the kernel runs: `host`, or `sandbox <name>` (the conversation's isolation sandbox). */
+  readonly runsIn: string;
 }
 
 /** The opened eval resource a tool gets from `ctx.resource(EVAL_RESOURCE)`. */
@@ -55,8 +58,16 @@ export interface EvalResourceOptions {
   readonly inactivityMs?: number;
   /** Output cap of a cell in characters (default 32768). */
   readonly maxOutputChars?: number;
-  /** Resolves the interpreter command for a language in a folder (default: {@link resolveInterpreter}). */
+  /** Resolves the interpreter command for a language in a folder on the host (default: {@link resolveInterpreter}). */
   readonly interpreter?: (language: EvalLanguage, cwd: string) => string;
+  /**
+   * Finds the conversation's isolation sandbox; a kernel runs inside it when there is one and on
+   * the host otherwise. Asked before each cell (a kernel on the host moves into a sandbox that
+   * appeared, losing its state); it never starts a sandbox. Default: none, kernels run on the host.
+   */
+  readonly sandbox?: EvalSandboxLookup;
+  /** The session the lookup is told about (default `''`; the pack's resource passes its session's id). */
+  readonly sessionId?: string;
 }
 
 function executable(path: string): boolean {
@@ -101,16 +112,31 @@ export function resolveInterpreter(language: EvalLanguage, cwd: string): string 
   return found;
 }
 
-function commandFor(language: EvalLanguage, interpreter: string, cwd: string): KernelCommand {
-  return language === 'python'
-    ? { language, command: interpreter, args: ['-u', '-c', PYTHON_KERNEL_SOURCE], cwd }
-    : { language, command: interpreter, args: ['-e', JS_KERNEL_SOURCE], cwd };
+function commandFor(
+  language: EvalLanguage,
+  interpreter: string,
+  cwd: string,
+  sandbox: EvalSandbox | undefined,
+): KernelCommand {
+  const args = language === 'python' ? ['-u', '-c', PYTHON_KERNEL_SOURCE] : ['-e', JS_KERNEL_SOURCE];
+  if (sandbox === undefined) return { language, command: interpreter, args, cwd };
+  const wrapped = sandbox.wrap({ language, command: interpreter, args, cwd });
+  return {
+    language,
+    command: wrapped.command,
+    args: [...wrapped.args],
+    cwd: wrapped.cwd ?? cwd,
+    ...(wrapped.env === undefined ? {} : { env: wrapped.env }),
+  };
 }
+
+const SANDBOX_INTERPRETERS: Readonly<Record<EvalLanguage, string>> = { python: 'python3', javascript: 'node' };
 
 interface Slot {
   kernel: KernelProcess;
   interpreter: string;
   cwd: string;
+  runsIn: string;
 }
 
 /** Opens the resource (no process starts until the first cell). */
@@ -127,6 +153,8 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
           `the workspace root '${cwd}' is not a local folder; eval runs kernels only in a local workspace`,
           { cwd },
         );
+      const sandbox = await options.sandbox?.({ sessionId: options.sessionId ?? '', cwd });
+      const runsIn = placeOf(sandbox);
       let slot = slots.get(language);
       let previousDeath: string | undefined;
       if (slot !== undefined && !slot.kernel.alive) {
@@ -134,20 +162,29 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
         slots.delete(language);
         slot = undefined;
       }
-      if (slot !== undefined && (cell.reset === true || slot.cwd !== cwd)) {
+      if (slot !== undefined && slot.runsIn !== runsIn && cell.reset !== true) {
+        previousDeath = `the ${language} kernel moved from the ${slot.runsIn} to the ${runsIn}; a fresh one was started and earlier state is lost`;
+        await slot.kernel.close();
+        slots.delete(language);
+        slot = undefined;
+      }
+      if (slot !== undefined && (cell.reset === true || slot.cwd !== cwd || slot.runsIn !== runsIn)) {
         await slot.kernel.close();
         slots.delete(language);
         slot = undefined;
       }
       const started = slot === undefined;
       if (slot === undefined) {
-        const interpreter = resolve(language, cwd);
-        const kernel = await KernelProcess.start(commandFor(language, interpreter, cwd));
+        const interpreter =
+          sandbox === undefined
+            ? resolve(language, cwd)
+            : (sandbox.interpreter?.(language, cwd) ?? SANDBOX_INTERPRETERS[language]);
+        const kernel = await KernelProcess.start(commandFor(language, interpreter, cwd, sandbox), undefined, runsIn);
         if (closed) {
           await kernel.close();
           throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
         }
-        slot = { kernel, interpreter, cwd };
+        slot = { kernel, interpreter, cwd, runsIn };
         slots.set(language, slot);
       }
       const result = await slot.kernel.run(code, {
@@ -159,6 +196,7 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
         ...result,
         started,
         interpreter: slot.interpreter,
+        runsIn,
         ...(previousDeath === undefined ? {} : { previousDeath }),
       };
     },
@@ -180,5 +218,17 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
 export const evalResource: ToolResource<EvalResource> = {
   capability: EVAL_RESOURCE,
   opens: 'lazy',
-  open: () => openEvalResource(),
+  open: (context) => openEvalResource({ sessionId: context.sessionId }),
 };
+
+/**
+ * The eval resource with options: a host that has a sandbox per conversation passes its lookup
+ * (`evalResourceWith({ sandbox })`); the session's id is added.
+ */
+export function evalResourceWith(options: Omit<EvalResourceOptions, 'sessionId'>): ToolResource<EvalResource> {
+  return {
+    capability: EVAL_RESOURCE,
+    opens: 'lazy',
+    open: (context) => openEvalResource({ ...options, sessionId: context.sessionId }),
+  };
+}

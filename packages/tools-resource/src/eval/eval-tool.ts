@@ -84,7 +84,7 @@ export const evalTool = defineTool({
           mime: image.mime,
           encoding: 'base64',
           uri: ref.uri,
-          size_bytes: Math.floor((image.data.length * 3) / 4),
+          size_bytes: Buffer.from(image.data, 'base64').length,
         });
         parts.push(`[image ${i + 1}: ${image.mime} saved as ${ref.uri}]`);
       }
@@ -96,6 +96,7 @@ export const evalTool = defineTool({
           description: args.description,
           language,
           interpreter: run.interpreter,
+          runs_in: run.runsIn,
           kernel_started: run.started,
           echo: run.echo ?? null,
           images,

@@ -133,8 +133,8 @@ export class KernelProcess {
     child.stdin!.on('error', () => {});
   }
 
-  /** Starts a kernel and waits for its `ready` message. */
-  static async start(cmd: KernelCommand, startTimeoutMs = 20_000): Promise<KernelProcess> {
+  /** Starts a kernel and waits for its `ready` message; `where` names the host or sandbox in errors. */
+  static async start(cmd: KernelCommand, startTimeoutMs = 20_000, where = 'host'): Promise<KernelProcess> {
     const child = spawn(cmd.command, [...cmd.args], {
       cwd: cmd.cwd,
       env: { ...process.env, PYTHONUNBUFFERED: '1', MPLBACKEND: 'Agg', ...cmd.env },
@@ -149,9 +149,11 @@ export class KernelProcess {
         kernel.#exitWaiters.delete(onExit);
         kernel.kill();
         reject(
-          new EvalToolError('EVAL_KERNEL_START', `the ${cmd.language} kernel (${cmd.command}) did not start: ${why}`, {
-            command: cmd.command,
-          }),
+          new EvalToolError(
+            'EVAL_KERNEL_START',
+            `the ${cmd.language} kernel (${cmd.command}) did not start${where === 'host' ? '' : ` in the ${where}`}: ${why}`,
+            { command: cmd.command, runs_in: where },
+          ),
         );
       };
       const onMsg = (m: Message) => {

@@ -22,6 +22,8 @@ interface Published {
   /** Counts publications for the uri. */
   count: number;
   at: number;
+  /** The document version the server says they are for, when it says. */
+  version?: number;
 }
 
 /** The file URI of an absolute path. */
@@ -82,8 +84,10 @@ export class LspClient {
       applied: false,
       failureReason: 'edits go through lsp_rename',
     }));
-    connection.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: LspDiagnostic[] }) =>
-      client.#publish(p.uri, p.diagnostics),
+    connection.onNotification(
+      'textDocument/publishDiagnostics',
+      (p: { uri: string; diagnostics: LspDiagnostic[]; version?: number | null }) =>
+        client.#publish(p.uri, p.diagnostics, typeof p.version === 'number' ? p.version : undefined),
     );
     connection.onError(() => {});
     child.stdin!.on('error', () => {});
@@ -176,6 +180,27 @@ export class LspClient {
     return this.#published.get(uriOf(absPath))?.diagnostics ?? [];
   }
 
+  /** Whether the latest publication for the document names a version older than its current one. */
+  outdated(absPath: string): boolean {
+    const uri = uriOf(absPath);
+    const p = this.#published.get(uri);
+    const version = this.#versions.get(uri);
+    return p?.version !== undefined && version !== undefined && p.version < version;
+  }
+
+  /**
+   * Whether the latest publication for the document is known to be for its current text: the
+   * server said it is for the current version, or (when it names no version) it came after
+   * publication `after`.
+   */
+  current(absPath: string, after: number): boolean {
+    const uri = uriOf(absPath);
+    const p = this.#published.get(uri);
+    if (p === undefined) return false;
+    const version = this.#versions.get(uri);
+    return p.version !== undefined && version !== undefined ? p.version >= version : p.count > after;
+  }
+
   /** The latest diagnostics known for a document: pulled (see {@link remember}) or else published. */
   lastDiagnostics(absPath: string): readonly LspDiagnostic[] {
     return this.#pulled.get(uriOf(absPath)) ?? this.diagnostics(absPath);
@@ -203,11 +228,11 @@ export class LspClient {
     for (;;) {
       const p = this.#published.get(uri);
       const now = performance.now();
-      if (p !== undefined && p.count > after && now - p.at >= quietMs)
-        return { diagnostics: p.diagnostics, settled: true };
+      const fresh = p !== undefined && this.current(absPath, after);
+      if (fresh && now - p.at >= quietMs) return { diagnostics: p.diagnostics, settled: true };
       if (now >= deadline || this.#exited || signal.aborted)
         return { diagnostics: p?.diagnostics ?? [], settled: false };
-      const wait = p !== undefined && p.count > after ? quietMs - (now - p.at) : deadline - now;
+      const wait = fresh ? quietMs - (now - p.at) : deadline - now;
       await new Promise<void>((resolve) => {
         const done = (): void => {
           clearTimeout(timer);
@@ -273,9 +298,14 @@ export class LspClient {
     if (!this.#exited) this.#process.kill('SIGKILL');
   }
 
-  #publish(uri: string, diagnostics: readonly LspDiagnostic[]): void {
+  #publish(uri: string, diagnostics: readonly LspDiagnostic[], version: number | undefined): void {
     const prev = this.#published.get(uri);
-    this.#published.set(uri, { diagnostics, count: (prev?.count ?? 0) + 1, at: performance.now() });
+    this.#published.set(uri, {
+      diagnostics,
+      count: (prev?.count ?? 0) + 1,
+      at: performance.now(),
+      ...(version === undefined ? {} : { version }),
+    });
     for (const w of [...this.#waiters]) w();
   }
 }

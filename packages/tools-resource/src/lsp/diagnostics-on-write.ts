@@ -4,7 +4,10 @@
  * diagnostics are asked for (TypeScript) or awaited until the published ones settle (quiet for
  * 150 ms, at most 3 s; 15 s for a file the server had not opened yet), and the errors and
  * warnings the write introduced and the run has not seen yet are appended to the tool's result.
- * A file no server can serve costs nothing beyond a few cached checks; no server starts for it.
+ * What the write introduced is measured against the file's diagnostics before the write: those
+ * the server last gave for an open file, or, for a file it had not opened, those of the old text
+ * read before the call ran (see `write-baseline.ts`). A file no server can serve costs nothing
+ * beyond a few cached checks; no server starts for it.
  */
 import type { ToolContext, ToolMiddleware, ToolResult } from '@a3s-code/core';
 import { diagnosticRecords, formatDiagnostic } from './format.js';
@@ -13,6 +16,7 @@ import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
 import type { LspDiagnostic } from './protocol.js';
 import { settleAfterSync, syncFile } from './session-files.js';
 import type { LspSupervisor } from './supervisor.js';
+import { snapshotBefore, type WriteSnapshot } from './write-baseline.js';
 
 /** The tools diagnostics-on-write wraps. */
 export const DIAGNOSTICS_ON_WRITE_TOOLS: readonly string[] = [
@@ -44,6 +48,7 @@ async function newDiagnostics(
   lsp: LspResource,
   ctx: ToolContext,
   path: string,
+  snapshot: WriteSnapshot,
 ): Promise<{ path: string; fresh: LspDiagnostic[]; settled: boolean } | undefined> {
   let abs: string;
   try {
@@ -52,34 +57,62 @@ async function newDiagnostics(
     return undefined;
   }
   if (!sup.availability(abs).ok) return undefined;
-  const { client } = await sup.clientFor(abs);
+  const { client, spec, root } = await sup.clientFor(abs);
   const wasOpen = client.isOpen(abs);
-  const baseline = new Set(wasOpen ? client.lastDiagnostics(abs).map(ledgerKey) : []);
+  let baseline: Set<string>;
+  const old = wasOpen ? undefined : snapshot.get(abs);
+  if (wasOpen) baseline = new Set(client.lastDiagnostics(abs).map(ledgerKey));
+  else if (typeof old === 'string') {
+    // The server never saw this file: open it with its old text first; its errors are the baseline.
+    const at = client.publications(abs);
+    client.sync(abs, spec.languageId(abs), old);
+    const was = { abs, path: sup.display(abs), text: old, client, spec, root, sent: true };
+    baseline = new Set((await settleAfterSync(was, at, ctx.signal, COLD_CAP_MS)).diagnostics.map(ledgerKey));
+  } else baseline = new Set();
   const before = client.publications(abs);
   const f = await syncFile(sup, path);
   f.client.save(f.abs, f.text);
-  const { diagnostics, settled } = await settleAfterSync(f, before, ctx.signal, wasOpen ? undefined : COLD_CAP_MS);
+  const cold = !wasOpen && typeof old !== 'string';
+  const { diagnostics, settled } = await settleAfterSync(f, before, ctx.signal, cold ? COLD_CAP_MS : undefined);
   const introduced = diagnostics.filter((d) => important(d) && !baseline.has(ledgerKey(d)));
   return { path: f.path, fresh: lsp.ledger.fresh(ctx.runId, introduced), settled };
 }
 
+/** The lsp resource and the supervisor of the call's workspace, or undefined when there is none. */
+async function supervisorFor(ctx: ToolContext): Promise<{ lsp: LspResource; sup: LspSupervisor } | undefined> {
+  try {
+    const lsp = await ctx.resource<LspResource>(LSP_RESOURCE);
+    const sup = lsp.supervisor(ctx.workspace.root);
+    return 'unavailable' in sup ? undefined : { lsp, sup };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The old texts of the files the call will write (see `write-baseline.ts`); never fails the call. */
+async function before(tool: string, args: unknown, ctx: ToolContext): Promise<WriteSnapshot> {
+  const at = await supervisorFor(ctx);
+  if (at === undefined) return new Map();
+  try {
+    return await snapshotBefore(tool, args, ctx, at.sup);
+  } catch {
+    return new Map();
+  }
+}
+
 /** Appends the new diagnostics of the written files to a successful result. */
-async function withDiagnostics(result: ToolResult, ctx: ToolContext): Promise<ToolResult> {
+async function withDiagnostics(result: ToolResult, ctx: ToolContext, snapshot: WriteSnapshot): Promise<ToolResult> {
   if (result.exitCode !== 0) return result;
   const paths = changedPaths(result).slice(0, MAX_FILES);
   if (paths.length === 0) return result;
-  let lsp: LspResource;
-  try {
-    lsp = await ctx.resource<LspResource>(LSP_RESOURCE);
-  } catch {
-    return result;
-  }
-  const sup = lsp.supervisor(ctx.workspace.root);
-  if ('unavailable' in sup) return result;
+  const at = await supervisorFor(ctx);
+  if (at === undefined) return result;
+  const { lsp, sup } = at;
+  for (const [abs, text] of lsp.snapshots.take(ctx.callId) ?? []) if (!snapshot.has(abs)) snapshot.set(abs, text);
   const found: { path: string; fresh: LspDiagnostic[]; settled: boolean }[] = [];
   for (const path of paths) {
     try {
-      const r = await newDiagnostics(sup, lsp, ctx, path);
+      const r = await newDiagnostics(sup, lsp, ctx, path, snapshot);
       if (r !== undefined) found.push(r);
     } catch {
       // A server failure never fails the write; `lsp status` tells why.
@@ -103,5 +136,8 @@ export const diagnosticsOnWrite: ToolMiddleware = {
   name: 'lsp-diagnostics-on-write',
   tools: DIAGNOSTICS_ON_WRITE_TOOLS,
   requires: [LSP_RESOURCE],
-  wrap: async (call, next) => withDiagnostics(await next(call.args), call.ctx),
+  wrap: async (call, next) => {
+    const snapshot = await before(call.tool.name, call.args, call.ctx);
+    return withDiagnostics(await next(call.args), call.ctx, snapshot);
+  },
 };

@@ -6,7 +6,9 @@ import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { OpenedResource, ToolResource } from '@a3s-code/core';
 import { DiagnosticsLedger } from './ledger.js';
+import type { ServerSpec } from './servers.js';
 import { LspSupervisor } from './supervisor.js';
+import { WriteSnapshots } from './write-baseline.js';
 
 /** The capability the lsp tools and the diagnostics-on-write middleware require. */
 export const LSP_RESOURCE = 'resource.lsp';
@@ -17,20 +19,29 @@ export interface LspResource extends OpenedResource {
   supervisor(workspaceRoot: string): LspSupervisor | { readonly unavailable: string };
   /** The diagnostics already reported in a run. */
   readonly ledger: DiagnosticsLedger;
+  /** Old texts a tool recorded for the files its call writes (the diagnostics baseline). */
+  readonly snapshots: WriteSnapshots;
+}
+
+/** Options of {@link openLspResource}. */
+export interface LspResourceOptions {
+  /** The servers the supervisors may start (default: every server the pack knows, see `lspServers`). */
+  readonly servers?: readonly ServerSpec[];
 }
 
 /** Opens the resource (starts no server). */
-export function openLspResource(): LspResource {
+export function openLspResource(options: LspResourceOptions = {}): LspResource {
   const supervisors = new Map<string, LspSupervisor>();
   const ledger = new DiagnosticsLedger();
   return {
     ledger,
+    snapshots: new WriteSnapshots(),
     supervisor(root) {
       if (!isAbsolute(root) || !existsSync(root))
         return { unavailable: `the workspace root ${root} is not a folder on this machine's disk` };
       let s = supervisors.get(root);
       if (s === undefined) {
-        s = new LspSupervisor(root);
+        s = new LspSupervisor(root, options.servers);
         supervisors.set(root, s);
       }
       return s;

@@ -7,7 +7,6 @@ import { diagnosticRecords, formatDiagnostic, formatLocations, hoverText, kindNa
 import { LspError } from './lsp-errors.js';
 import { positionOf, toLocations } from './positions.js';
 import type { LspDiagnostic, LspRange } from './protocol.js';
-import { LSP_SERVERS } from './servers.js';
 import { uriOf as uri } from './client.js';
 import { settleAfterSync, syncFile } from './session-files.js';
 import type { LspSupervisor } from './supervisor.js';
@@ -34,7 +33,7 @@ function needFile(args: OperationArgs, op: string): string {
 /** `status`: every known server, whether it can serve this workspace and why not; running servers and roots. */
 export function status(sup: LspSupervisor, file: string | undefined): ToolResult {
   const lines: string[] = [];
-  const servers = LSP_SERVERS.map((spec) => {
+  const servers = sup.servers.map((spec) => {
     const cmd = spec.resolve();
     const marker = spec.rootMarkers.find((m) => existsSync(join(sup.workspaceRoot, m)));
     return {
@@ -84,7 +83,7 @@ export async function fileDiagnostics(sup: LspSupervisor, file: string, signal: 
 /** `diagnostics "*"`: runs each project checker whose root marker is at the workspace root. */
 export async function projectDiagnostics(sup: LspSupervisor, signal: AbortSignal): Promise<ToolResult> {
   const runs: { server: string; exit: number | null; output: string }[] = [];
-  for (const spec of LSP_SERVERS) {
+  for (const spec of sup.servers) {
     if (spec.checker === undefined) continue;
     const marker = spec.id === 'typescript' ? ['tsconfig.json', 'jsconfig.json'] : spec.rootMarkers;
     if (!marker.some((m) => existsSync(join(sup.workspaceRoot, m)))) continue;
@@ -273,7 +272,7 @@ export async function reload(sup: LspSupervisor, file: string | undefined): Prom
     targets.push({ id: a.spec.id, root: a.root });
   } else {
     for (const s of sup.states()) {
-      const spec = LSP_SERVERS.find((x) => x.id === s.server)!;
+      const spec = sup.servers.find((x) => x.id === s.server)!;
       const root = sup.absolute(s.root);
       await sup.reload(spec, root);
       targets.push({ id: spec.id, root });

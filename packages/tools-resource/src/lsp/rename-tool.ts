@@ -10,6 +10,7 @@ import { defineTool, type ToolContext, type ToolResult, type Zod } from '@a3s-co
 import type { z } from 'zod';
 import { uriOf } from './client.js';
 import { LspError } from './lsp-errors.js';
+import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
 import { lspFailure, supervisorOf } from './lsp-tool.js';
 import { positionOf } from './positions.js';
 import type { LspWorkspaceEdit } from './protocol.js';
@@ -68,6 +69,9 @@ async function rename(args: LspRenameArgs, ctx: ToolContext): Promise<ToolResult
     throw new LspError('LSP_STALE', `nothing was written: ${stale.join(', ')} changed while renaming; try again`, {
       stale,
     });
+  const lsp = await ctx.resource<LspResource>(LSP_RESOURCE);
+  const baseline = lsp.snapshots.of(ctx.callId);
+  for (const p of planned) if (!sup.isOpen(p.abs)) baseline.set(p.abs, p.before);
   const fs = ctx.workspace.fs!;
   const written: Planned[] = [];
   try {
@@ -85,9 +89,11 @@ async function rename(args: LspRenameArgs, ctx: ToolContext): Promise<ToolResult
       error,
     );
   }
+  // Open documents follow the new text at once; the others are opened by diagnostics on write,
+  // which first shows the server their old text (recorded above) as the baseline.
   for (const p of planned) {
     const spec = sup.availability(p.abs);
-    if (spec.ok) f.client.sync(p.abs, spec.spec.languageId(p.abs), p.after);
+    if (spec.ok && f.client.isOpen(p.abs)) f.client.sync(p.abs, spec.spec.languageId(p.abs), p.after);
   }
   const changes = planned.map((p) => ({
     path: p.path,

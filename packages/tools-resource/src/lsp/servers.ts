@@ -1,12 +1,12 @@
 /**
  * The language servers the lsp pack knows: for each, the file extensions it serves, the root
  * markers that say a folder is one of its projects, how its binary resolves (an npm package this
- * package depends on, or a program on PATH) and the project checker `diagnostics "*"` runs.
+ * package depends on, or a program on PATH that runs) and the project checker `diagnostics "*"` runs.
  */
-import { existsSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { delimiter, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import type { LspDiagnostic } from './protocol.js';
+import { npmFile, pathServer } from './server-binaries.js';
 
 /** How to start one server. */
 export interface ServerCommand {
@@ -38,37 +38,6 @@ export interface ServerSpec {
   pull?(request: DiagnosticsRequester, uri: string, signal: AbortSignal): Promise<LspDiagnostic[]>;
   /** The project checker for `diagnostics "*"` (`root` is the project root). */
   checker?(root: string): ServerCommand | { readonly missing: string };
-}
-
-const req = createRequire(import.meta.url);
-
-function npmBin(pkg: string, file: string): string | undefined {
-  try {
-    return join(dirname(req.resolve(`${pkg}/package.json`)), file);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The absolute path of `program` on PATH, or undefined. */
-export function onPath(program: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, program);
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-function pathServer(program: string, args: readonly string[]): () => ServerCommand | { missing: string } {
-  return () => {
-    const found = onPath(program);
-    return found === undefined ? { missing: `'${program}' is not on PATH` } : { command: found, args };
-  };
 }
 
 const TS_EXT: Record<string, string> = {
@@ -105,104 +74,119 @@ function fromTsDiagnostic(d: TsDiagnostic): LspDiagnostic {
   };
 }
 
-/** Every server the pack knows, in lookup order. */
-export const LSP_SERVERS: readonly ServerSpec[] = [
-  {
-    id: 'typescript',
-    extensions: Object.keys(TS_EXT),
-    rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
-    languageId: (path) => TS_EXT[extname(path).toLowerCase()] ?? 'typescript',
-    resolve() {
-      const cli = npmBin('typescript-language-server', 'lib/cli.mjs');
-      const tsserver = npmBin('typescript', 'lib/tsserver.js');
-      if (cli === undefined || !existsSync(cli))
-        return { missing: "the npm package 'typescript-language-server' does not resolve" };
-      if (tsserver === undefined || !existsSync(tsserver))
-        return { missing: "the npm package 'typescript' does not resolve" };
-      return {
-        command: process.execPath,
-        args: [cli, '--stdio'],
-        initializationOptions: {
-          tsserver: { path: tsserver },
-          disableAutomaticTypingAcquisition: true,
-          preferences: { includeCompletionsForModuleExports: false },
-        },
-      };
-    },
-    async pull(request, uri, signal) {
-      const out: LspDiagnostic[] = [];
-      for (const command of ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync']) {
-        const answer = (await request(
-          'workspace/executeCommand',
-          { command: 'typescript.tsserverRequest', arguments: [command, { file: uri }] },
-          signal,
-        )) as { success?: boolean; body?: TsDiagnostic[] } | null;
-        if (answer?.success !== true || !Array.isArray(answer.body)) throw new Error(`${command} failed`);
-        out.push(...answer.body.map(fromTsDiagnostic));
-      }
-      return out;
-    },
-    checker(root) {
-      const tsc = npmBin('typescript', 'bin/tsc');
-      if (tsc === undefined) return { missing: "the npm package 'typescript' does not resolve" };
-      return { command: process.execPath, args: [tsc, '--noEmit', '--pretty', 'false', '-p', root] };
-    },
-  },
-  {
-    id: 'python',
-    extensions: ['.py', '.pyi'],
-    rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg', 'requirements.txt'],
-    languageId: () => 'python',
-    resolve() {
-      const bin = npmBin('pyright', 'langserver.index.js');
-      if (bin === undefined || !existsSync(bin)) return { missing: "the npm package 'pyright' does not resolve" };
-      return { command: process.execPath, args: [bin, '--stdio'] };
-    },
-    checker(root) {
-      const bin = npmBin('pyright', 'index.js');
-      if (bin === undefined) return { missing: "the npm package 'pyright' does not resolve" };
-      return { command: process.execPath, args: [bin, '-p', root] };
-    },
-  },
-  {
-    id: 'go',
-    extensions: ['.go'],
-    rootMarkers: ['go.mod', 'go.work'],
-    languageId: () => 'go',
-    resolve: pathServer('gopls', []),
-  },
-  {
-    id: 'rust',
-    extensions: ['.rs'],
-    rootMarkers: ['Cargo.toml'],
-    languageId: () => 'rust',
-    resolve: pathServer('rust-analyzer', []),
-  },
-  {
-    id: 'cpp',
-    extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'],
-    rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd', 'CMakeLists.txt'],
-    languageId: (path) => (extname(path).toLowerCase() === '.c' ? 'c' : 'cpp'),
-    resolve: pathServer('clangd', []),
-  },
-  {
-    id: 'dart',
-    extensions: ['.dart'],
-    rootMarkers: ['pubspec.yaml'],
-    languageId: () => 'dart',
-    resolve: pathServer('dart', ['language-server', '--protocol=lsp']),
-  },
-];
-
-/** The server serving files like `path`, if any. */
-export function serverForPath(path: string): ServerSpec | undefined {
-  const ext = extname(path).toLowerCase();
-  return LSP_SERVERS.find((s) => s.extensions.includes(ext));
+/** Options of {@link lspServers}. */
+export interface LspServersOptions {
+  /**
+   * Where the npm-shipped servers (`typescript-language-server` with `typescript`, `pyright`)
+   * resolve from: a file path or `file:` URL whose `node_modules` lookup finds them. Default: this
+   * package.
+   */
+  readonly npmFrom?: string;
 }
 
-/** The server with id `id`, if any. */
-export function serverById(id: string): ServerSpec | undefined {
-  return LSP_SERVERS.find((s) => s.id === id);
+/** The servers the pack knows, in lookup order, with npm servers resolved per `options`. */
+export function lspServers(options: LspServersOptions = {}): readonly ServerSpec[] {
+  const from = options.npmFrom ?? import.meta.url;
+  const npmBin = (pkg: string, file: string) => npmFile(from, pkg, file);
+  return [
+    {
+      id: 'typescript',
+      extensions: Object.keys(TS_EXT),
+      rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
+      languageId: (path) => TS_EXT[extname(path).toLowerCase()] ?? 'typescript',
+      resolve() {
+        const cli = npmBin('typescript-language-server', 'lib/cli.mjs');
+        const tsserver = npmBin('typescript', 'lib/tsserver.js');
+        if (cli === undefined) return { missing: "the npm package 'typescript-language-server' does not resolve" };
+        if (tsserver === undefined) return { missing: "the npm package 'typescript' does not resolve" };
+        return {
+          command: process.execPath,
+          args: [cli, '--stdio'],
+          initializationOptions: {
+            tsserver: { path: tsserver },
+            disableAutomaticTypingAcquisition: true,
+            preferences: { includeCompletionsForModuleExports: false },
+          },
+        };
+      },
+      async pull(request, uri, signal) {
+        const out: LspDiagnostic[] = [];
+        for (const command of ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync']) {
+          const answer = (await request(
+            'workspace/executeCommand',
+            { command: 'typescript.tsserverRequest', arguments: [command, { file: uri }] },
+            signal,
+          )) as { success?: boolean; body?: TsDiagnostic[] } | null;
+          if (answer?.success !== true || !Array.isArray(answer.body)) throw new Error(`${command} failed`);
+          out.push(...answer.body.map(fromTsDiagnostic));
+        }
+        return out;
+      },
+      checker(root) {
+        const tsc = npmBin('typescript', 'bin/tsc');
+        if (tsc === undefined) return { missing: "the npm package 'typescript' does not resolve" };
+        return { command: process.execPath, args: [tsc, '--noEmit', '--pretty', 'false', '-p', root] };
+      },
+    },
+    {
+      id: 'python',
+      extensions: ['.py', '.pyi'],
+      rootMarkers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'setup.cfg', 'requirements.txt'],
+      languageId: () => 'python',
+      resolve() {
+        const bin = npmBin('pyright', 'langserver.index.js');
+        if (bin === undefined) return { missing: "the npm package 'pyright' does not resolve" };
+        return { command: process.execPath, args: [bin, '--stdio'] };
+      },
+      checker(root) {
+        const bin = npmBin('pyright', 'index.js');
+        if (bin === undefined) return { missing: "the npm package 'pyright' does not resolve" };
+        return { command: process.execPath, args: [bin, '-p', root] };
+      },
+    },
+    {
+      id: 'go',
+      extensions: ['.go'],
+      rootMarkers: ['go.mod', 'go.work'],
+      languageId: () => 'go',
+      resolve: pathServer('gopls', [], ['version']),
+    },
+    {
+      id: 'rust',
+      extensions: ['.rs'],
+      rootMarkers: ['Cargo.toml'],
+      languageId: () => 'rust',
+      resolve: pathServer('rust-analyzer', [], ['--version']),
+    },
+    {
+      id: 'cpp',
+      extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'],
+      rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd', 'CMakeLists.txt'],
+      languageId: (path) => (extname(path).toLowerCase() === '.c' ? 'c' : 'cpp'),
+      resolve: pathServer('clangd', [], ['--version'], true),
+    },
+    {
+      id: 'dart',
+      extensions: ['.dart'],
+      rootMarkers: ['pubspec.yaml'],
+      languageId: () => 'dart',
+      resolve: pathServer('dart', ['language-server', '--protocol=lsp'], ['--version']),
+    },
+  ];
+}
+
+/** Every server the pack knows, in lookup order (npm servers resolved from this package). */
+export const LSP_SERVERS: readonly ServerSpec[] = lspServers();
+
+/** The server of `servers` serving files like `path`, if any. */
+export function serverForPath(path: string, servers: readonly ServerSpec[] = LSP_SERVERS): ServerSpec | undefined {
+  const ext = extname(path).toLowerCase();
+  return servers.find((s) => s.extensions.includes(ext));
+}
+
+/** The server of `servers` with id `id`, if any. */
+export function serverById(id: string, servers: readonly ServerSpec[] = LSP_SERVERS): ServerSpec | undefined {
+  return servers.find((s) => s.id === id);
 }
 
 /**

@@ -52,6 +52,7 @@ export async function settleAfterSync(
       // fall back to the published diagnostics
     }
   }
-  if (!f.sent && f.client.publications(f.abs) > 0) return { diagnostics: f.client.diagnostics(f.abs), settled: true };
+  if (!f.sent && f.client.publications(f.abs) > 0 && !f.client.outdated(f.abs))
+    return { diagnostics: f.client.diagnostics(f.abs), settled: true };
   return f.client.settle(f.abs, before, signal, undefined, capMs);
 }

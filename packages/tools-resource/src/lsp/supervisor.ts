@@ -6,7 +6,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { LspClient } from './client.js';
 import { LspError } from './lsp-errors.js';
-import { type ServerSpec, findRoot, serverForPath } from './servers.js';
+import { LSP_SERVERS, type ServerSpec, findRoot, serverForPath } from './servers.js';
 
 /** One server entry as `status` reports it. */
 export interface ServerState {
@@ -27,6 +27,8 @@ interface Entry {
   readonly spec: ServerSpec;
   readonly root: string;
   client?: Promise<LspClient>;
+  /** The client once started (while it runs). */
+  ready?: LspClient;
   state: ServerState['state'];
   restarts: number;
   crashes: number;
@@ -39,9 +41,12 @@ export class LspSupervisor {
   readonly #workspaceRoot: string;
   readonly #entries = new Map<string, Entry>();
   #closed = false;
+  /** The servers this supervisor can start, in lookup order. */
+  readonly servers: readonly ServerSpec[];
 
-  constructor(workspaceRoot: string) {
+  constructor(workspaceRoot: string, servers: readonly ServerSpec[] = LSP_SERVERS) {
     this.#workspaceRoot = resolve(workspaceRoot);
+    this.servers = servers;
   }
 
   /** The workspace root on disk. */
@@ -66,7 +71,7 @@ export class LspSupervisor {
 
   /** Which server would serve `absFile`, or exactly which condition fails. Starts nothing. */
   availability(absFile: string): Availability {
-    const spec = serverForPath(absFile);
+    const spec = serverForPath(absFile, this.servers);
     if (spec === undefined)
       return { ok: false, reason: `no language server serves files like ${this.display(absFile)}` };
     const root = findRoot(spec, absFile, this.#workspaceRoot);
@@ -89,6 +94,12 @@ export class LspSupervisor {
     return { client: await this.#client(a.spec, a.root), spec: a.spec, root: a.root };
   }
 
+  /** Whether a running server already has `absFile` open (starts nothing). */
+  isOpen(absFile: string): boolean {
+    for (const e of this.#entries.values()) if (e.ready?.isOpen(absFile) === true && !e.ready.exited) return true;
+    return false;
+  }
+
   /** The server entries, for `status`. */
   states(): ServerState[] {
     return [...this.#entries.values()].map((e) => ({
@@ -107,6 +118,7 @@ export class LspSupervisor {
     if (entry?.client !== undefined) {
       const old = entry.client;
       entry.client = undefined;
+      entry.ready = undefined;
       entry.state = 'stopped';
       await old.then((c) => c.close()).catch(() => {});
     }
@@ -152,11 +164,13 @@ export class LspSupervisor {
     const started = LspClient.start(cmd, root, []).then(
       (client) => {
         e.state = 'running';
+        e.ready = client;
         e.startMs = client.startMs;
         e.reason = undefined;
         client.onExit(() => {
           if (e.client !== started) return;
           e.client = undefined;
+          e.ready = undefined;
           e.crashes++;
           e.state = 'crashed';
           e.reason = 'the server process exited; it restarts on next use';

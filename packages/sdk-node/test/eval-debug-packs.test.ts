@@ -1,0 +1,107 @@
+// The eval and debug packs in SDK sessions: on the surface by default and lazy (no kernel, no
+// adapter until a call), exec tier (they ask, absent in plan mode), and `resourcePacks` turns
+// them off.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Agent, type AgentConfig, NO_APPROVER_REASON, type Session, type SessionOptions } from '../src/index.js';
+import { tempRepo } from './kit.js';
+
+const opened: Session[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+
+async function open(turns: ScriptedTurn[], options: SessionOptions = {}, agent: Omit<AgentConfig, 'model'> = {}) {
+  const dir = tempRepo();
+  const session = await (await Agent.create({ ...agent, model: new ScriptedLlmClient(turns) })).session(dir, options);
+  opened.push(session);
+  return { dir, session };
+}
+const state = (s: Session, capability: string) => s.core.resources().find((r) => r.capability === capability)?.state;
+const facts = (s: Session, type: string) =>
+  s.core.store.log.facts.filter((f) => f.type === type).map((f) => f.payload as Record<string, unknown>);
+/** The completion gate asks for evidence after an exec-tier call: a passing check ends the run. */
+const verified: ScriptedTurn = {
+  text: 'Verifying.',
+  tool_calls: [
+    { id: 'v1', name: 'verify', args: { subject: 'cell', commands: [{ id: 'node', command: 'node --version' }] } },
+  ],
+};
+const cell = (code: string): ScriptedTurn => ({
+  text: 'Computing.',
+  tool_calls: [
+    { id: 'e1', name: 'eval', args: { code, language: 'javascript', description: 'write a marker file from a cell' } },
+  ],
+});
+
+describe('eval and debug packs in SDK sessions', () => {
+  it('TIER-05: eval and debug are listed by default while their resources stay attached, not opened', async () => {
+    const { session } = await open([{ text: 'Nothing to do.' }], { governance: { yolo: true } });
+    expect(session.toolNames()).toEqual(expect.arrayContaining(['eval', 'debug', 'lsp', 'ast_grep']));
+    await session.send('say hi');
+    expect([state(session, 'resource.eval'), state(session, 'resource.debug')]).toEqual(['attached', 'attached']);
+    const info = session.core.toolDescriptors().filter((t) => t.name === 'eval' || t.name === 'debug');
+    expect(info.map((t) => [t.name, t.tier])).toEqual([
+      ['eval', 'exec'],
+      ['debug', 'exec'],
+    ]);
+  });
+
+  it('TIER-03: plan mode leaves the exec-tier eval and debug off the schema', async () => {
+    const { session } = await open([], { governance: { mode: 'plan' } });
+    expect(session.toolNames()).toContain('lsp');
+    expect(session.toolNames()).not.toContain('eval');
+    expect(session.toolNames()).not.toContain('debug');
+  });
+
+  it('EVAL-02: by default an eval call asks; with nobody to approve it is refused and no kernel starts', async () => {
+    const { dir, session } = await open([cell("require('node:fs').writeFileSync('MARK', 'x')"), { text: 'never' }]);
+    expect(await session.send('compute')).toMatchObject({ status: 'completed', toolCalls: 0 });
+    expect(facts(session, 'confirmation.answered')).toEqual([
+      expect.objectContaining({ tool_call_id: 'e1', approved: false, reason: NO_APPROVER_REASON }),
+    ]);
+    expect(existsSync(join(dir, 'MARK'))).toBe(false);
+    expect(state(session, 'resource.eval')).toBe('attached');
+  });
+
+  it('EVAL-02: an approved eval call runs in the session kernel, opening the resource on first use', async () => {
+    const asked: string[] = [];
+    const { dir, session } = await open([cell("require('node:fs').writeFileSync('MARK', 'x'); 6 * 7"), verified], {
+      onConfirm: async (req) => {
+        asked.push(req.toolName);
+        return { approved: true };
+      },
+    });
+    expect(await session.send('compute')).toMatchObject({ status: 'completed', endedBy: 'verification' });
+    expect(asked[0]).toBe('eval');
+    expect(existsSync(join(dir, 'MARK'))).toBe(true);
+    expect(facts(session, 'tool.result')[0]).toMatchObject({ name: 'eval', ok: true, output: '42' });
+    expect(state(session, 'resource.eval')).toBe('open');
+  });
+
+  it('DBG-01: an approved debug call reaches the session debug supervisor', async () => {
+    const { dir, session } = await open(
+      [{ tool_calls: [{ id: 'd1', name: 'debug', args: { op: 'adapters' } }] }, verified],
+      { governance: { yolo: true } },
+    );
+    writeFileSync(join(dir, 'requirements.txt'), '');
+    await session.send('which debuggers?');
+    const out = String(facts(session, 'tool.result')[0]?.output);
+    expect(out).toMatch(/^dart: unavailable: no root marker/m);
+    expect(out).toMatch(/^delve: unavailable: no root marker .*go\.mod/m);
+    expect(state(session, 'resource.debug')).toBe('open');
+  });
+
+  it('TIER-05: resourcePacks { eval: false, debug: false } leaves both packs out; the others stay', async () => {
+    const { session } = await open([], {}, { resourcePacks: { eval: false, debug: false } });
+    expect(session.toolNames()).not.toContain('eval');
+    expect(session.toolNames()).not.toContain('debug');
+    expect(session.toolNames()).toEqual(expect.arrayContaining(['lsp', 'ast_grep']));
+    expect(session.core.resources().map((r) => r.capability)).not.toContain('resource.eval');
+    const { session: noLsp } = await open([], {}, { resourcePacks: { lsp: false } });
+    expect(noLsp.toolNames()).not.toContain('lsp');
+    expect(noLsp.toolNames()).toContain('eval');
+  });
+});
