@@ -2,6 +2,7 @@ export type {
   LlmCapabilities,
   LlmClient,
   LlmFinishReason,
+  LlmForkIdentity,
   LlmMessage,
   LlmRequest,
   LlmResponse,
