@@ -39,7 +39,11 @@ async function rerun(dir: string, marks: string, runId: string, query: string, t
   const session = await agent.session(dir, { sessionId: 'wf-crash' });
   sessions.push(session);
   const r = await session.tool('dynamic_workflow', { workflow: FIVE_STEPS, query, run_id: runId });
-  return { r, model, body: JSON.parse(r.output) as { status: string; output: unknown; steps: { id: string; status: string }[] } };
+  return {
+    r,
+    model,
+    body: JSON.parse(r.output) as { status: string; output: unknown; steps: { id: string; status: string }[] },
+  };
 }
 
 const marksOf = (file: string) => readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
@@ -56,7 +60,9 @@ describe('dynamic_workflow across a crash', () => {
     expect(out).toMatch(/started s3 calls=1/);
     expect(marksOf(marks)).toEqual(['child s2']);
     const logFile = join(dir, workflowLogPath('wf-run-1'));
-    const before = parseLog(readFileSync(logFile, 'utf8')).facts.map((f) => `${f.type}:${(f.payload as { step_id: string }).step_id}`);
+    const before = parseLog(readFileSync(logFile, 'utf8')).facts.map(
+      (f) => `${f.type}:${(f.payload as { step_id: string }).step_id}`,
+    );
     expect(before).toEqual([
       'workflow.step_started:s1',
       'workflow.step_completed:s1',

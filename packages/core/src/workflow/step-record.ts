@@ -97,7 +97,11 @@ export function recoverDynamicWorkflowStepOutput(
     else if (Object.hasOwn(p, 'output')) completed = { attempt, payload: p };
   }
   if (completed === undefined || completed.attempt < 1 || completed.attempt !== latestStart) return undefined;
-  return { output: completed.payload.output, attempt: completed.attempt, changes: changesOf(completed.payload.changes) };
+  return {
+    output: completed.payload.output,
+    attempt: completed.attempt,
+    changes: changesOf(completed.payload.changes),
+  };
 }
 
 /** The attempts of a step already started in a log (for numbering the next one). */

@@ -154,7 +154,13 @@ export async function runParallelStep(
     if (r.error !== undefined || (r.errorKind !== undefined && r.errorKind !== 'tool_failed')) throw failed(step.id, r);
     const view = JSON.parse(r.output) as Record<string, unknown>;
     const ok = r.exitCode === 0;
-    const summary = { completed: ok, succeeded: ok ? 1 : 0, required: 1, failed: ok ? [] : [0], results: [{ index: 0, ...view }] };
+    const summary = {
+      completed: ok,
+      succeeded: ok ? 1 : 0,
+      required: 1,
+      failed: ok ? [] : [0],
+      results: [{ index: 0, ...view }],
+    };
     if (!ok) throw new WorkflowStepError(step.id, 'TASKS_FAILED', `the sub-task did not complete: ${r.output}`);
     return summary;
   }

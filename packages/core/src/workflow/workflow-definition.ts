@@ -27,7 +27,11 @@ export const WORKFLOW_LIMITS = Object.freeze({
  * Tools a workflow step may never call through `ctx.tool`: they would recurse. A workflow that
  * needs sub-agents declares a `parallel_task` step, which the host runs natively.
  */
-export const WORKFLOW_BLOCKED_TOOLS: readonly string[] = Object.freeze(['program', 'dynamic_workflow', 'parallel_task']);
+export const WORKFLOW_BLOCKED_TOOLS: readonly string[] = Object.freeze([
+  'program',
+  'dynamic_workflow',
+  'parallel_task',
+]);
 
 /** The kinds of step. */
 export const WORKFLOW_STEP_KINDS = Object.freeze(['program', 'generate_object', 'parallel_task'] as const);

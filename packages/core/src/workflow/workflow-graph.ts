@@ -77,16 +77,6 @@ function checkStep(step: WorkflowStep, at: string, ids: ReadonlyMap<string, numb
       );
     if (inputs.indexOf(input) !== j) throw new WorkflowDefinitionError(field, `'${input}' is listed twice`, step.id);
   });
-  for (const { field, template, inTask } of templatesOf(step, at)) {
-    const found = templateRefs(template);
-    if ('bad' in found)
-      throw new WorkflowDefinitionError(
-        field,
-        `${found.bad} is not a reference; use {{query}}, {{steps.<id>}}, {{steps.<id>.<path>}}, or in a forEach task {{item}}, {{item.<path>}}, {{index}}`,
-        step.id,
-      );
-    for (const ref of found.refs) checkRef(ref, step, field, inTask);
-  }
   if (step.kind === 'program') {
     if ((step.source === undefined) === (step.path === undefined))
       throw new WorkflowDefinitionError(`${at}.source`, 'give exactly one of source or path', step.id);
@@ -120,6 +110,16 @@ function checkStep(step: WorkflowStep, at: string, ids: ReadonlyMap<string, numb
     }
     if (step.minSuccessCount !== undefined && step.allowPartialFailure !== true)
       throw new WorkflowDefinitionError(`${at}.minSuccessCount`, 'needs allowPartialFailure: true', step.id);
+  }
+  for (const { field, template, inTask } of templatesOf(step, at)) {
+    const found = templateRefs(template);
+    if ('bad' in found)
+      throw new WorkflowDefinitionError(
+        field,
+        `${found.bad} is not a reference; use {{query}}, {{steps.<id>}}, {{steps.<id>.<path>}}, or in a forEach task {{item}}, {{item.<path>}}, {{index}}`,
+        step.id,
+      );
+    for (const ref of found.refs) checkRef(ref, step, field, inTask);
   }
 }
 
@@ -172,7 +172,7 @@ export function validateWorkflow(input: unknown): ValidatedWorkflow {
       throw new WorkflowDefinitionError(`steps[${i}].id`, `duplicate step id (also steps[${first}])`, s.id);
     ids.set(s.id, i);
   });
-  definition.steps.forEach((s, i) => checkStep(s, `steps[${i}]`, ids));
+  for (const [i, s] of definition.steps.entries()) checkStep(s, `steps[${i}]`, ids);
   const order = startOrder(definition.steps);
   const output = definition.output ?? definition.steps.at(-1)!.id;
   if (!ids.has(output))

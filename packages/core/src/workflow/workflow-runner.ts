@@ -11,6 +11,7 @@ import { CancelledError } from '../errors/tool-errors.js';
 import { UNKNOWN_PATH, type ChangeRecordEntry } from '../gate/change-record.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import type { WorkflowStep, WorkflowStepKind } from './workflow-definition.js';
+import { WorkflowStepError } from './workflow-errors.js';
 import type { ValidatedWorkflow } from './workflow-graph.js';
 import {
   attemptsOf,
@@ -85,6 +86,7 @@ export interface WorkflowRunRequest {
 }
 
 function errorOf(e: unknown): { code: string; message: string } {
+  if (e instanceof WorkflowStepError) return { code: e.reason, message: e.message };
   const code = (e as { code?: unknown })?.code;
   return { code: typeof code === 'string' ? code : 'ERROR', message: e instanceof Error ? e.message : String(e) };
 }
@@ -103,8 +105,19 @@ export async function runWorkflow(req: WorkflowRunRequest): Promise<WorkflowRunR
   const { workflow, log, env, clock } = req;
   const outputs = new Map<string, unknown>();
   const reports = new Map<string, WorkflowStepReport>();
-  const progress = (step: WorkflowStep, state: WorkflowProgressEvent['state'], error?: WorkflowProgressEvent['error']) =>
-    req.onProgress({ runId: req.runId, flow: req.flow, stepId: step.id, kind: step.kind, state, ...(error ? { error } : {}) });
+  const progress = (
+    step: WorkflowStep,
+    state: WorkflowProgressEvent['state'],
+    error?: WorkflowProgressEvent['error'],
+  ) =>
+    req.onProgress({
+      runId: req.runId,
+      flow: req.flow,
+      stepId: step.id,
+      kind: step.kind,
+      state,
+      ...(error ? { error } : {}),
+    });
   const keyOf = (step: WorkflowStep) => ({
     runId: req.runId,
     query: req.query,
@@ -190,7 +203,12 @@ export async function runWorkflow(req: WorkflowRunRequest): Promise<WorkflowRunR
   const cancelled = env.signal.aborted && failure === undefined;
   const steps = workflow.order.map(
     (s) =>
-      reports.get(s.id) ?? { id: s.id, kind: s.kind, status: cancelled ? ('cancelled' as const) : ('skipped' as const), durationMs: 0 },
+      reports.get(s.id) ?? {
+        id: s.id,
+        kind: s.kind,
+        status: cancelled ? ('cancelled' as const) : ('skipped' as const),
+        durationMs: 0,
+      },
   );
   const status = failure !== undefined ? 'failed' : cancelled ? 'cancelled' : 'completed';
   return {

@@ -111,7 +111,9 @@ function changesMetadata(changes: StepChanges): Record<string, unknown> {
   if (changes === 'unknown') return { changes: null };
   if (changes.length === 0) return {};
   return {
-    changes: changes.map((c) => (c.digest === 'deleted' ? { path: c.path, action: 'delete' } : { path: c.path, digest_after: c.digest })),
+    changes: changes.map((c) =>
+      c.digest === 'deleted' ? { path: c.path, action: 'delete' } : { path: c.path, digest_after: c.digest },
+    ),
   };
 }
 
@@ -179,7 +181,9 @@ async function execute(args: DynamicWorkflowArgs, ctx: ToolContext, services: Wo
       clock: services.clock,
       changes: () => changesSoFar(ctx),
       onProgress: (event) => {
-        ctx.emitOutput(`step ${event.stepId} (${event.kind}): ${event.state}${event.error ? ` — ${event.error.message}` : ''}\n`);
+        ctx.emitOutput(
+          `step ${event.stepId} (${event.kind}): ${event.state}${event.error ? ` — ${event.error.message}` : ''}\n`,
+        );
         try {
           if (typeof handle.onProgress === 'function') handle.onProgress(event);
         } catch {
