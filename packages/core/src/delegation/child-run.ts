@@ -11,6 +11,7 @@ import type { ResolvedSessionConfig } from '../session/resolved-session-config.j
 import type { EventSink } from '../events/agent-event.js';
 import type { MutationLedger, TierOf } from '../gate/mutation-ledger.js';
 import { SessionGate } from '../gate/session-gate.js';
+import { bindRunGate } from '../gate/run-gates.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
@@ -151,6 +152,8 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       ...(request.outputSchema ? [outputSchemaInstruction(request.outputSchema)] : []),
     ];
     let detach: (() => void) | undefined;
+    let unbindGate: (() => void) | undefined;
+    const childGate = gate;
     const result: RunResult = await executeRun({
       request: { kind: 'prompt', prompt: request.prompt },
       sessionId: ids.thread,
@@ -166,6 +169,8 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       ...(host.llmBudget ? { llmBudget: host.llmBudget } : {}),
       onStart: (run) => {
         runId = run.env.runId;
+        // `verify` in the child records its report on the child's gate, bound to the child's changes.
+        unbindGate = bindRunGate(run.env.runId, childGate);
         detach = run.env.events.on((ev) => {
           if (!FORWARDED.has(ev.type)) return;
           const p = ev.payload as {
@@ -203,7 +208,10 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
           });
         });
       },
-      onEnd: () => detach?.(),
+      onEnd: () => {
+        detach?.();
+        unbindGate?.();
+      },
       hostAnswered: (stop) =>
         new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true })),
     });

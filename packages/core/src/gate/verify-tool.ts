@@ -9,6 +9,7 @@ import { changesSoFar } from '../invoker/change-collector.js';
 import { defineTool } from '../tools/define-tool.js';
 import { effectDigest } from './mutation-ledger.js';
 import type { SessionGate } from './session-gate.js';
+import { gateOfRun } from './run-gates.js';
 import { describeReport } from './verification-report.js';
 import { runVerification } from './verify-commands.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
@@ -54,6 +55,8 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
     input,
     capabilities: { readOnly: false, idempotent: false },
     execute: async (args, ctx) => {
+      // A sub-agent's run answers to its own gate; the session's gate serves the session's runs.
+      const runGate = gateOfRun(ctx.runId) ?? gate;
       const commands = args.commands.map((c) => ({
         id: c.id,
         command: c.command,
@@ -70,7 +73,7 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
           // The changes recorded so far plus those of this call (and its commands), not yet in the log.
           digest: () =>
             effectDigest([
-              ...gate.ledger(ctx.runId).entries,
+              ...runGate.ledger(ctx.runId).entries,
               ...changesSoFar(ctx).map((e) => ({ tool: e.tool, path: e.path, digest: e.digest })),
             ]),
           runId: ctx.runId,
@@ -78,7 +81,7 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
         },
         { residualRisks: args.residual_risks },
       );
-      gate.verification.addReport(report);
+      runGate.verification.addReport(report);
       const output = describeReport(report);
       // The report itself changes no file: say so, so the ledger does not count it as a change.
       return { output, exitCode: report.status === 'passed' ? 0 : 1, metadata: { report, changed_paths: [] } };

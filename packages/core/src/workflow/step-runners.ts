@@ -161,7 +161,7 @@ export async function runParallelStep(
       failed: ok ? [] : [0],
       results: [{ index: 0, ...view }],
     };
-    if (!ok) throw new WorkflowStepError(step.id, 'TASKS_FAILED', `the sub-task did not complete: ${r.output}`);
+    if (!ok) throw new WorkflowStepError(step.id, 'TASKS_FAILED', `the sub-task did not complete: ${r.output.slice(0, 2000)}`);
     return summary;
   }
   const r = await env.invoker.invoke(
@@ -174,12 +174,20 @@ export async function runParallelStep(
     { id },
   );
   if (r.error !== undefined || (r.errorKind !== undefined && r.errorKind !== 'tool_failed')) throw failed(step.id, r);
-  const summary = JSON.parse(r.output) as { completed?: boolean; succeeded?: number; required?: number };
-  if (r.exitCode !== 0 || summary.completed !== true)
+  const summary = JSON.parse(r.output) as {
+    completed?: boolean;
+    succeeded?: number;
+    required?: number;
+    results?: { index: number; status: string; error?: { code?: string; message?: string } }[];
+  };
+  if (r.exitCode !== 0 || summary.completed !== true) {
+    const first = summary.results?.find((x) => x.status !== 'completed');
+    const why = first === undefined ? '' : `; sub-task ${first.index} ${first.status}: ${first.error?.code ?? ''} ${first.error?.message ?? ''}`;
     throw new WorkflowStepError(
       step.id,
       'TASKS_FAILED',
-      `${summary.succeeded ?? 0} of ${tasks.length} sub-tasks succeeded, ${summary.required ?? tasks.length} required`,
+      `${summary.succeeded ?? 0} of ${tasks.length} sub-tasks succeeded, ${summary.required ?? tasks.length} required${why.trimEnd()}`,
     );
+  }
   return summary;
 }
