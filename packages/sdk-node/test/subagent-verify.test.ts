@@ -22,7 +22,11 @@ describe('sub-agent verification', () => {
       {
         text: 'Wrote the note.',
         tool_calls: [
-          { id: 'v1', name: 'verify', args: { subject: 'note', commands: [{ id: 'cat', command: 'test -s NOTE.md' }] } },
+          {
+            id: 'v1',
+            name: 'verify',
+            args: { subject: 'note', commands: [{ id: 'cat', command: 'test -s NOTE.md' }] },
+          },
         ],
       },
     ]);

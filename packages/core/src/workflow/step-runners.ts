@@ -161,7 +161,8 @@ export async function runParallelStep(
       failed: ok ? [] : [0],
       results: [{ index: 0, ...view }],
     };
-    if (!ok) throw new WorkflowStepError(step.id, 'TASKS_FAILED', `the sub-task did not complete: ${r.output.slice(0, 2000)}`);
+    if (!ok)
+      throw new WorkflowStepError(step.id, 'TASKS_FAILED', `the sub-task did not complete: ${r.output.slice(0, 2000)}`);
     return summary;
   }
   const r = await env.invoker.invoke(
@@ -182,7 +183,10 @@ export async function runParallelStep(
   };
   if (r.exitCode !== 0 || summary.completed !== true) {
     const first = summary.results?.find((x) => x.status !== 'completed');
-    const why = first === undefined ? '' : `; sub-task ${first.index} ${first.status}: ${first.error?.code ?? ''} ${first.error?.message ?? ''}`;
+    const why =
+      first === undefined
+        ? ''
+        : `; sub-task ${first.index} ${first.status}: ${first.error?.code ?? ''} ${first.error?.message ?? ''}`;
     throw new WorkflowStepError(
       step.id,
       'TASKS_FAILED',
