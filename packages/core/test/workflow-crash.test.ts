@@ -112,4 +112,29 @@ describe('dynamic_workflow across a crash', () => {
     expect(marksOf(marks)).toEqual(['child s2', 'parent s2', 'parent s4']);
     expect(body.output).toEqual({ n: 8 });
   }, 60_000);
+
+  it('DWF-07: a workflow the model called in a run, killed in step 3, resumes with the run and recovers steps 1-2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-wf-crash-'));
+    const marks = join(dir, 'marks.txt');
+    writeFileSync(marks, '');
+    await crashInStep3(dir, marks, 'agent', 'count to ten');
+    // The resumed run replays the same call (same run, same call id), so the same workflow run.
+    const model = new ScriptedLlmClient([turn(7), turn(42), { text: 'done: 42' }]);
+    const agent = await Agent.create({
+      model,
+      tools: [markPack(marks, 'parent'), createDynamicWorkflowPack()],
+      permissions: { defaultDecision: 'allow' },
+    });
+    const session = await agent.session(dir, { sessionId: 'wf-crash-agent' });
+    sessions.push(session);
+    const r = await session.resumeRun();
+    expect(r).toMatchObject({ status: 'completed', text: 'done: 42' });
+    expect(model.requests).toHaveLength(3);
+    expect(JSON.stringify(model.requests[0]!.messages)).toContain('after 2');
+    const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { output: string };
+    const body = JSON.parse(result.output) as { run_id: string; steps: { id: string; status: string }[] };
+    expect(body.steps.map((s) => s.status)).toEqual(['recovered', 'recovered', 'completed', 'completed', 'completed']);
+    expect(body.run_id).toMatch(/^wf-[0-9a-f]{32}$/);
+    expect(marksOf(marks)).toEqual(['child s2', 'parent s4']);
+  }, 60_000);
 });

@@ -34,6 +34,8 @@ export class WorkflowStepError extends A3sError {
   readonly step: string;
   /** The code of the step's own failure (`PROGRAM_RUNTIME`, `validation_failed`, ...). */
   readonly reason: string;
+  /** What went wrong, without the step and the code. */
+  readonly detail: string;
   constructor(step: string, reason: string, message: string, cause?: unknown) {
     super('WORKFLOW_STEP_FAILED', `dynamic_workflow: step '${step}' failed (${reason}): ${message}`, {
       details: { step, reason },
@@ -41,5 +43,6 @@ export class WorkflowStepError extends A3sError {
     });
     this.step = step;
     this.reason = reason;
+    this.detail = message;
   }
 }

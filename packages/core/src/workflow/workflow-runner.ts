@@ -86,7 +86,7 @@ export interface WorkflowRunRequest {
 }
 
 function errorOf(e: unknown): { code: string; message: string } {
-  if (e instanceof WorkflowStepError) return { code: e.reason, message: e.message };
+  if (e instanceof WorkflowStepError) return { code: e.reason, message: e.detail };
   const code = (e as { code?: unknown })?.code;
   return { code: typeof code === 'string' ? code : 'ERROR', message: e instanceof Error ? e.message : String(e) };
 }
