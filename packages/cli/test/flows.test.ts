@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseLog } from '@a3s-code/effect';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core';
+import { defineWorkflow, ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core';
 import { Agent, type Session } from '@a3s-code/sdk';
-import { cliWorkflowPack } from '../src/flows/index.js';
+import { CLI_FLOWS, cliWorkflowPack } from '../src/flows/index.js';
 import { parseFlowCommand, progressLine, runFlowCommand } from '../src/interactive/flow-command.js';
 import { main } from '../src/main.js';
 import { styleFor } from '../src/style.js';
@@ -55,6 +55,10 @@ function workflowFacts(dir: string) {
 }
 
 describe('a3s code: dynamic workflows', () => {
+  it('the shipped flows are valid workflow definitions', () => {
+    for (const [name, flow] of Object.entries(CLI_FLOWS)) expect(defineWorkflow(flow).name).toBe(name);
+  });
+
   it('SURF-08: a3s code registers dynamic_workflow with its flows; /help lists /ultracode and /research', async () => {
     const dir = tempRepo();
     const c = code(dir, []);

@@ -94,6 +94,20 @@ describe('dynamic_workflow in a session', () => {
     expect(def?.description).toContain('Flows: triage.');
   });
 
+  it('a bad registered flow fails when it runs, naming the flow, the field and the step', async () => {
+    const { session, model } = await open([], {
+      pack: { flows: { broken: { name: 'broken', steps: [gen('a', ['missing'])] } } },
+    });
+    const r = await session.tool('dynamic_workflow', { flow: 'broken', query: 'q' });
+    expect(r.error?.code).toBe('WORKFLOW_INVALID');
+    expect(r.output).toBe(
+      "dynamic_workflow: step 'a': flows.broken.steps[0].inputs[0]: unknown step 'missing'; steps: a",
+    );
+    const unknown = await session.tool('dynamic_workflow', { flow: 'nope', query: 'q' });
+    expect(unknown.output).toContain("no flow 'nope' is registered; flows: broken");
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('DWF-01: program steps run through the program tool (QuickJS), their ctx calls governed as nested calls', async () => {
     const workflow = {
       name: 'ptc',

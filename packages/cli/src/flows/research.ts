@@ -3,7 +3,7 @@
  * answer with the sources. The last step keeps only sources that were actually read, so the
  * answer never cites a page the model made up.
  */
-import { defineWorkflow, type WorkflowDefinition } from '@a3s-code/core';
+import type { WorkflowDefinition } from '@a3s-code/core';
 
 const QUERIES_SCHEMA = {
   type: 'object',
@@ -94,7 +94,7 @@ const REPORT = `export default async function run(ctx, inputs) {
 }`;
 
 /** The `/research` workflow. */
-export const RESEARCH_FLOW: WorkflowDefinition = defineWorkflow({
+export const RESEARCH_FLOW: WorkflowDefinition = {
   name: 'research',
   description: 'search fan-out → fetch → structured synthesis with sources',
   steps: [
@@ -118,4 +118,4 @@ export const RESEARCH_FLOW: WorkflowDefinition = defineWorkflow({
     },
     { id: 'report', kind: 'program', inputs: ['synthesis', 'fetch'], source: REPORT, allowedTools: [] },
   ],
-});
+};

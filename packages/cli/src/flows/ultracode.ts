@@ -3,7 +3,7 @@
  * result with a verification sub-agent, and summarise. A dynamic workflow, so an interrupted run
  * continued with its run id keeps the steps that had finished.
  */
-import { defineWorkflow, type WorkflowDefinition } from '@a3s-code/core';
+import type { WorkflowDefinition } from '@a3s-code/core';
 
 const PLAN_SCHEMA = {
   type: 'object',
@@ -73,7 +73,7 @@ const COLLECT = `export default async function run(ctx, inputs) {
 }`;
 
 /** The `/ultracode` workflow. */
-export const ULTRACODE_FLOW: WorkflowDefinition = defineWorkflow({
+export const ULTRACODE_FLOW: WorkflowDefinition = {
   name: 'ultracode',
   description: 'plan → parallel implementation → verification → summary',
   steps: [
@@ -123,4 +123,4 @@ export const ULTRACODE_FLOW: WorkflowDefinition = defineWorkflow({
       schema: SUMMARY_SCHEMA,
     },
   ],
-});
+};

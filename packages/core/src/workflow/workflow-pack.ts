@@ -8,7 +8,6 @@ import { defineToolPack, type ToolPack } from '../tools/tool-pack.js';
 import type { OpenedResource } from '../tools/tool-resource.js';
 import type { WorkflowDefinition } from './workflow-definition.js';
 import { WorkflowDefinitionError } from './workflow-errors.js';
-import { defineWorkflow } from './workflow-graph.js';
 import type { WorkflowProgressEvent } from './workflow-runner.js';
 
 /** The capability the pack provides and `dynamic_workflow` requires. */
@@ -16,7 +15,7 @@ export const WORKFLOW_RESOURCE = 'resource.workflow';
 
 /** Options of {@link createDynamicWorkflowPack}. */
 export interface DynamicWorkflowPackOptions {
-  /** Named flows callers run with `{ flow: '<name>', query }`; each is checked now. */
+  /** Named flows callers run with `{ flow: '<name>', query }` (checked when they run). */
   readonly flows?: Readonly<Record<string, WorkflowDefinition>>;
   /** Receives every step's progress (`started`, `completed`, `recovered`, `failed`) of every run. */
   readonly onProgress?: (event: WorkflowProgressEvent) => void;
@@ -38,21 +37,27 @@ export function flowNamesOf(packs: readonly ToolPack[]): readonly string[] {
   return packs.flatMap((p) => packFlows.get(p) ?? []);
 }
 
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /**
- * The pack that registers `dynamic_workflow` on a session, with the host's named flows.
- * @throws WorkflowDefinitionError naming the flow and the field of a bad flow.
+ * The pack that registers `dynamic_workflow` on a session, with the host's named flows. The flows
+ * are copied now and checked completely each time one runs (a bad one fails that run with
+ * `WORKFLOW_INVALID` naming the flow, the field and the step); check them at start-up with
+ * `defineWorkflow` when a bad flow should stop the host instead. Making the pack loads nothing.
+ * @throws WorkflowDefinitionError for a flow name that is not 1-64 of `[A-Za-z0-9_-]`.
  */
 export function createDynamicWorkflowPack(options: DynamicWorkflowPackOptions = {}): ToolPack {
   const flows = new Map<string, WorkflowDefinition>();
   for (const [name, definition] of Object.entries(options.flows ?? {})) {
     if (!FLOW_NAME.test(name))
       throw new WorkflowDefinitionError(`flows.${name}`, 'a flow name must be 1-64 of [A-Za-z0-9_-]');
-    try {
-      flows.set(name, defineWorkflow(definition));
-    } catch (e) {
-      if (!(e instanceof WorkflowDefinitionError)) throw e;
-      throw new WorkflowDefinitionError(`flows.${name}.${e.field}`, e.problem, e.step);
-    }
+    flows.set(name, deepFreeze(structuredClone(definition)));
   }
   const onProgress = options.onProgress ?? (() => undefined);
   const pack = defineToolPack({

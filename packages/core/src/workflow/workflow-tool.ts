@@ -21,7 +21,7 @@ import type { ToolContext } from '../tools/tool-context.js';
 import { lazyZod } from '../tools/zod-loader.js';
 import { WORKFLOW_LIMITS } from './workflow-definition.js';
 import { WorkflowDefinitionError } from './workflow-errors.js';
-import { validateWorkflow } from './workflow-graph.js';
+import { validateWorkflow, type ValidatedWorkflow } from './workflow-graph.js';
 import { WORKFLOW_RESOURCE, type WorkflowResourceHandle } from './workflow-pack.js';
 import { runWorkflow, type WorkflowRunReport } from './workflow-runner.js';
 import type { StepChanges } from './step-record.js';
@@ -153,6 +153,16 @@ function toResult(report: WorkflowRunReport, query: string): ToolResult {
   };
 }
 
+/** Validates a definition; a registered flow's problems name the flow too. */
+function validated(definition: unknown, flow: string | undefined): ValidatedWorkflow {
+  try {
+    return validateWorkflow(definition);
+  } catch (e) {
+    if (flow === undefined || !(e instanceof WorkflowDefinitionError)) throw e;
+    throw new WorkflowDefinitionError(`flows.${flow}.${e.field}`, e.problem, e.step);
+  }
+}
+
 async function execute(args: DynamicWorkflowArgs, ctx: ToolContext, services: WorkflowServices): Promise<ToolResult> {
   const handle = await ctx.resource<WorkflowResourceHandle>(WORKFLOW_RESOURCE);
   const flows = handle.flows instanceof Map ? handle.flows : new Map();
@@ -165,7 +175,7 @@ async function execute(args: DynamicWorkflowArgs, ctx: ToolContext, services: Wo
         `no flow '${args.flow}' is registered; flows: ${[...flows.keys()].join(', ') || '(none)'}`,
       );
   }
-  const workflow = validateWorkflow(definition);
+  const workflow = validated(definition, args.flow);
   const runId = runIdOf(args, ctx);
   const flow = args.flow ?? workflow.definition.name;
   const log = await services.store.open(runId);
