@@ -11,7 +11,6 @@ import { generateObject } from '../generate-object/generate-object.js';
 import type { ScopedInvoker, ToolInvocationResult } from '../invoker/invocation-types.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import {
-  WORKFLOW_BLOCKED_TOOLS,
   WORKFLOW_LIMITS,
   type WorkflowGenerateObjectStep,
   type WorkflowParallelTaskStep,
@@ -35,12 +34,6 @@ function failed(stepId: string, r: ToolInvocationResult): WorkflowStepError {
   return new WorkflowStepError(stepId, reason, r.output, r.error);
 }
 
-/** The tools a program step may call: its own list, or the surface without the blocked tools. */
-export function stepAllowedTools(step: WorkflowProgramStep, invoker: ScopedInvoker): string[] {
-  if (step.allowedTools !== undefined) return [...step.allowedTools];
-  return invoker.toolNames().filter((n) => !WORKFLOW_BLOCKED_TOOLS.includes(n));
-}
-
 /** Runs a `program` step; its output is the script's return value. */
 export async function runProgramStep(step: WorkflowProgramStep, scope: TemplateScope, env: StepEnv): Promise<unknown> {
   const l = step.limits ?? {};
@@ -49,7 +42,9 @@ export async function runProgramStep(step: WorkflowProgramStep, scope: TemplateS
     language: 'javascript',
     ...(step.source === undefined ? { path: step.path } : { source: step.source }),
     inputs: { query: scope.query, steps: Object.fromEntries(scope.steps) },
-    allowed_tools: stepAllowedTools(step, env.invoker),
+    // Without a list, the program tool's own default applies: the surface without the blocked
+    // tools, read when the step starts (so runtime tools registered since are included).
+    ...(step.allowedTools === undefined ? {} : { allowed_tools: [...step.allowedTools] }),
     limits: {
       ...(l.timeoutMs === undefined ? {} : { timeout_ms: l.timeoutMs }),
       ...(l.maxToolCalls === undefined ? {} : { max_tool_calls: l.maxToolCalls }),

@@ -5,6 +5,7 @@
  * earlier steps whose outputs it reads. A definition is plain JSON, so a model can write one and
  * a host can ship one as a TypeScript object.
  */
+import { PROGRAM_DEFAULT_DENIED_TOOLS } from '../program/program-args.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 
 /** Bounds of a workflow definition and its run. */
@@ -24,14 +25,12 @@ export const WORKFLOW_LIMITS = Object.freeze({
 });
 
 /**
- * Tools a workflow step may never call through `ctx.tool`: they would recurse. A workflow that
- * needs sub-agents declares a `parallel_task` step, which the host runs natively.
+ * Tools a workflow step may never call through `ctx.tool` (`program`, `dynamic_workflow`,
+ * `parallel_task`): they would recurse. They are exactly what a program may not call unless its
+ * allow-list names them, and a step's allow-list may not name them. A workflow that needs
+ * sub-agents declares a `parallel_task` step, which the host runs natively.
  */
-export const WORKFLOW_BLOCKED_TOOLS: readonly string[] = Object.freeze([
-  'program',
-  'dynamic_workflow',
-  'parallel_task',
-]);
+export const WORKFLOW_BLOCKED_TOOLS: readonly string[] = PROGRAM_DEFAULT_DENIED_TOOLS;
 
 /** The kinds of step. */
 export const WORKFLOW_STEP_KINDS = Object.freeze(['program', 'generate_object', 'parallel_task'] as const);
