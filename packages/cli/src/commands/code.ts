@@ -11,6 +11,14 @@ import { EXIT } from '../errors.js';
 import { planResume, undeliveredSteers } from '../interactive/continuation.js';
 import { LineReader } from '../interactive/line-reader.js';
 import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.js';
+import {
+  FLOW_COMMANDS,
+  FLOW_HELP,
+  parseFlowCommand,
+  progressLine,
+  runFlowCommand,
+} from '../interactive/flow-command.js';
+import { cliWorkflowPack } from '../flows/index.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { closeOnSigterm, openSession, type OpenedSession } from '../open-session.js';
@@ -41,6 +49,7 @@ export const SLASH_HELP = `/help      this list
 /compact   summarise the conversation now
 /save      save the session (.a3s/sessions/<id>.json); reopen it with a3s sessions --resume <id>
 /resume    continue the last run: a parked one from its log; an interrupted or failed one in a new run
+${FLOW_HELP}
 /exit      leave (also Ctrl-D, or Ctrl-C twice)`;
 
 const DOUBLE_PRESS_MS = 2_000;
@@ -88,11 +97,14 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   const reader = new LineReader(io.stdin, io.stdout, io.stdin.isTTY === true);
   const sessionId = preset.sessionId ?? values.session;
   let opened: OpenedSession;
+  // dynamic_workflow with the CLI's flows (/ultracode, /research); their steps print as they go.
+  const workflows = cliWorkflowPack((e) => io.stdout.write(progressLine(style, e)));
   try {
     opened = await openSession(
       flags,
       io.env,
       {
+        tools: [workflows],
         confirmation: terminalConfirmation(reader, io.stdout, style, print.newline),
         onQuestion: terminalQuestions(reader, io.stdout, style, print.newline),
         // The roster is always attached, so /vibe can turn vibe mode on and off.
@@ -270,6 +282,10 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
             );
             await guarded(() => streamed(session.stream(plan.prompt)));
           }
+        } else if (FLOW_COMMANDS.includes(command ?? '')) {
+          const parsed = parseFlowCommand(text);
+          if ('error' in parsed) io.stdout.write(`${parsed.error}\n`);
+          else await guarded(() => runFlowCommand({ session, style, write: (t) => io.stdout.write(t) }, parsed));
         } else io.stdout.write(`unknown command ${command}; /help lists them\n`);
         continue;
       }

@@ -9,7 +9,14 @@
 import { BudgetExhaustedError, CancelledError } from '../errors/tool-errors.js';
 import type { EventSink } from '../events/agent-event.js';
 import { linkSignals } from '../invoker/link-signals.js';
-import type { LlmCapabilities, LlmClient, LlmRequest, LlmStreamEvent, LlmUsage } from './llm-client.js';
+import type {
+  LlmCapabilities,
+  LlmClient,
+  LlmForkIdentity,
+  LlmRequest,
+  LlmStreamEvent,
+  LlmUsage,
+} from './llm-client.js';
 import type { LlmBudget } from './llm-budget.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { LlmError } from './llm-error.js';
@@ -42,6 +49,11 @@ export class GovernedLlmClient implements LlmClient {
   readonly provider: string;
   readonly model: string;
   readonly capabilities: LlmCapabilities;
+  /**
+   * A fork of the inner client under the same governance (signal, budget, events), present only
+   * when the inner client can fork.
+   */
+  readonly fork?: (identity: LlmForkIdentity) => LlmClient;
 
   constructor(
     private readonly inner: LlmClient,
@@ -50,6 +62,8 @@ export class GovernedLlmClient implements LlmClient {
     this.provider = inner.provider;
     this.model = inner.model;
     this.capabilities = inner.capabilities;
+    if (typeof inner.fork === 'function')
+      this.fork = (identity) => new GovernedLlmClient(inner.fork!(identity), governance);
   }
 
   async *stream(request: LlmRequest): AsyncIterable<LlmStreamEvent> {

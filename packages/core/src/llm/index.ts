@@ -3,6 +3,7 @@ export type {
   LlmClient,
   LlmFinishReason,
   LlmImage,
+  LlmForkIdentity,
   LlmMessage,
   LlmRequest,
   LlmResponse,

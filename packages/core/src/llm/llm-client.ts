@@ -143,6 +143,17 @@ export interface LlmCapabilities {
   readonly parallelToolCalls: boolean;
 }
 
+/**
+ * Which independent line of work a forked client serves: one step of one dynamic-workflow run.
+ * A provider that keeps per-session state binds it to this identity, so two forks never share it.
+ */
+export interface LlmForkIdentity {
+  /** The workflow run the work belongs to. */
+  readonly runId: string;
+  /** The step of that run. */
+  readonly stepId: string;
+}
+
 /** A model provider client. */
 export interface LlmClient {
   /** Provider family, e.g. `openai-compatible`, `anthropic`, `scripted`. */
@@ -154,6 +165,12 @@ export interface LlmClient {
   stream(request: LlmRequest): AsyncIterable<LlmStreamEvent>;
   /** One response without streaming, when `capabilities.nonStreaming` (else use `collectResponse`). */
   complete?(request: LlmRequest): Promise<LlmResponse>;
+  /**
+   * A client for one independent line of work, bound to `identity`: its calls share no session
+   * state with the parent's or another fork's, so forks may stream at the same time. Absent when
+   * the provider cannot fork a session; callers then run such work one call at a time.
+   */
+  fork?(identity: LlmForkIdentity): LlmClient;
 }
 
 /** A whole response, accumulated from a stream. */

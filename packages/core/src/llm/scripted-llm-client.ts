@@ -24,7 +24,7 @@ import {
   type ParsedTurn,
   type ScriptedTurn,
 } from './script-schema.js';
-import type { LlmCapabilities, LlmClient, LlmRequest, LlmStreamEvent } from './llm-client.js';
+import type { LlmCapabilities, LlmClient, LlmForkIdentity, LlmRequest, LlmStreamEvent } from './llm-client.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { LlmError } from './llm-error.js';
 
@@ -52,6 +52,11 @@ export interface ScriptedLlmClientOptions {
   readonly model?: string;
   /** Where the script came from, for error messages. */
   readonly source?: string;
+  /**
+   * Whether the client can fork (`fork(identity)`), as a provider with forkable sessions can.
+   * Default `true`; `false` plays a provider that cannot, so forked work stays one call at a time.
+   */
+  readonly forkable?: boolean;
 }
 
 /** Plays back a script of turns; `requests` holds every request received, in order. */
@@ -59,8 +64,17 @@ export class ScriptedLlmClient implements LlmClient {
   readonly provider = 'scripted';
   readonly model: string;
   readonly capabilities = CAPABILITIES;
-  /** Every request received, in order (a snapshot of each). */
+  /** Every request received, in order (a snapshot of each), forks' requests included. */
   readonly requests: LlmRequest[] = [];
+  /** For each of {@link requests}, the identity of the fork that sent it, or `null` for this client itself. */
+  readonly requestForks: (LlmForkIdentity | null)[] = [];
+  /** Forks made so far, in order (present only when the client is forkable). */
+  readonly forks: LlmForkIdentity[] = [];
+  /**
+   * A client bound to `identity` that plays the next turns of this same script (one script, one
+   * turn counter, one request log): present unless the client was made with `forkable: false`.
+   */
+  readonly fork?: (identity: LlmForkIdentity) => LlmClient;
   private readonly turns: readonly ParsedTurn[];
   private readonly source: string;
   private next = 0;
@@ -86,6 +100,19 @@ export class ScriptedLlmClient implements LlmClient {
     }
     this.turns = parsed.data.turns;
     this.model = options.model ?? parsed.data.model ?? 'scripted';
+    if (options.forkable !== false) this.fork = (identity) => this.forkFor(identity);
+  }
+
+  private forkFor(identity: LlmForkIdentity): LlmClient {
+    const bound = Object.freeze({ runId: String(identity.runId), stepId: String(identity.stepId) });
+    this.forks.push(bound);
+    return Object.freeze({
+      provider: this.provider,
+      model: this.model,
+      capabilities: this.capabilities,
+      identity: bound,
+      stream: (request: LlmRequest) => this.play(request, bound),
+    });
   }
 
   /** Loads a JSON script file. */
@@ -115,8 +142,13 @@ export class ScriptedLlmClient implements LlmClient {
     return this.turns.length - this.next;
   }
 
-  async *stream(request: LlmRequest): AsyncIterable<LlmStreamEvent> {
+  stream(request: LlmRequest): AsyncIterable<LlmStreamEvent> {
+    return this.play(request, null);
+  }
+
+  private async *play(request: LlmRequest, fork: LlmForkIdentity | null): AsyncIterable<LlmStreamEvent> {
     this.requests.push(snapshot(request));
+    this.requestForks.push(fork);
     const index = this.next++;
     const turn = this.turns[index];
     if (!turn) {

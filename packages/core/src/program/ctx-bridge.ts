@@ -6,6 +6,7 @@
  * the program ends.
  */
 import type { ScopedInvoker, ToolInvocationResult } from '../invoker/invocation-types.js';
+import { PROGRAM_DEFAULT_DENIED_TOOLS } from './program-args.js';
 import { ProgramToolCallLimitError, type ProgramError } from './program-errors.js';
 import type { ProgramHost } from './program-vm.js';
 
@@ -45,8 +46,9 @@ export interface CtxBridge extends ProgramHost {
 
 class ToolNotAllowedError extends Error {
   readonly code = 'TOOL_NOT_ALLOWED';
-  constructor(tool: string, allowed: ReadonlySet<string>) {
-    super(`program: tool '${tool}' is not in allowed_tools (${[...allowed].sort().join(', ') || 'none'})`);
+  constructor(tool: string, allowed: ReadonlySet<string>, why: string | undefined) {
+    const list = [...allowed].sort().join(', ') || 'none';
+    super(`program: tool '${tool}' is not in allowed_tools (${list})${why === undefined ? '' : `: ${why}`}`);
     this.name = 'ToolNotAllowedError';
   }
 }
@@ -61,6 +63,14 @@ function toWire(r: ToolInvocationResult): string {
     error_code: r.error?.code ?? null,
     metadata: r.metadata,
   });
+}
+
+/** Why a tool outside `allowed_tools` is refused, when there is more to say than that. */
+function whyRefused(name: string, invoker: ScopedInvoker): string | undefined {
+  if (PROGRAM_DEFAULT_DENIED_TOOLS.includes(name))
+    return `${PROGRAM_DEFAULT_DENIED_TOOLS.join(', ')} are blocked inside programs and workflow steps (they would recurse)`;
+  if (!invoker.toolNames().includes(name)) return `no tool '${name}' is registered in this session`;
+  return undefined;
 }
 
 /** Creates the bridge of one program call. */
@@ -99,7 +109,7 @@ export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
       const name = String(payload.name);
       if (!o.allowed.has(name)) {
         refused.push(name);
-        throw new ToolNotAllowedError(name, o.allowed);
+        throw new ToolNotAllowedError(name, o.allowed, whyRefused(name, o.invoker));
       }
       if (count >= o.maxToolCalls) {
         violation ??= new ProgramToolCallLimitError(o.maxToolCalls, name);

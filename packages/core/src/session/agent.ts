@@ -34,6 +34,7 @@ import { hasAskPort } from '../run/ask-user.js';
 import { SessionArtifactStore } from './session-artifacts.js';
 import type { SessionOptions } from './session-options.js';
 import { historyFromSnapshot } from './session-store.js';
+import { fileWorkflowStore, memoryWorkflowStore } from '../workflow/workflow-store.js';
 import type { SessionSnapshotV1 } from './snapshot-types.js';
 
 /** Defaults for every session of an agent (a `CodeConfig`); each session's options patch them. */
@@ -234,6 +235,7 @@ function build(
     delegation: delegator,
     manualDelegation: manual,
     skills: loadSkillCatalog(config.dir, config.skillDirs),
+    workflowStore: config.persistence === 'file' ? fileWorkflowStore(config.dir) : memoryWorkflowStore(),
   });
   try {
     plugInPacks(resources, packs, config.toolSources);

@@ -27,6 +27,7 @@ import { SessionResources } from '../registry/session-resources.js';
 import { loadSkillCatalog } from '../skills/skill-catalog.js';
 import { plugInPacks, sessionPacks } from './session-tools.js';
 import { hasAskPort } from '../run/ask-user.js';
+import { memoryWorkflowStore } from '../workflow/workflow-store.js';
 
 /**
  * Describes the model-side surface of a session on `dir` built from `config` and `options`
@@ -86,6 +87,7 @@ export async function describeSessionTools(
           root,
           (m.skillDirs ?? []).map((d) => resolve(root, d)),
         ),
+        workflowStore: memoryWorkflowStore(),
       }),
       m.toolSources ?? [],
     );

@@ -1,0 +1,84 @@
+/**
+ * Where workflow runs record their steps: one append-only log per run, in the session's fact-log
+ * format (`<workspace>/.a3s/workflows/<run>.jsonl`, written and fsynced before each append
+ * returns, a torn last line cut off on open, one writer at a time), or in memory for a session
+ * with `persistence: 'memory'`.
+ */
+import { join } from 'node:path';
+import { A3sError, threadIdFor, type Fact, type FactDraft } from '@a3s-code/effect';
+import type { FactStore } from '../store/fact-store.js';
+import { FileFactStore } from '../store/file-fact-store.js';
+import { MemoryFactStore } from '../store/memory-fact-store.js';
+
+/** The log of one workflow run, open for this run only. */
+export interface WorkflowRunLog {
+  /** Every fact recorded for the run so far, crashed attempts included. */
+  readonly facts: readonly Fact[];
+  /** Appends facts and makes them durable (on a durable store) before resolving. */
+  append(drafts: readonly FactDraft[]): Promise<void>;
+  /** Releases the log. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Opens the logs of workflow runs. */
+export interface WorkflowStore {
+  /** True when the logs survive the process. */
+  readonly durable: boolean;
+  /**
+   * Opens (creating if needed) the log of run `runId`.
+   * @throws FactLogLockedError (file) or `WORKFLOW_RUN_BUSY` (memory) while another run of the same id has it open.
+   */
+  open(runId: string): Promise<WorkflowRunLog>;
+}
+
+/** The relative path of a run's log under the workspace. */
+export function workflowLogPath(runId: string): string {
+  return `.a3s/workflows/${threadIdFor(runId)}.jsonl`;
+}
+
+function runLog(store: FactStore, release: () => void = () => undefined): WorkflowRunLog {
+  let closed = false;
+  return {
+    get facts() {
+      return store.log.facts;
+    },
+    append: async (drafts) => {
+      await store.append(drafts, null);
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      release();
+      await store.close();
+    },
+  };
+}
+
+/** The durable store of a workspace: one locked log file per run. */
+export function fileWorkflowStore(workspaceRoot: string): WorkflowStore {
+  return {
+    durable: true,
+    open: async (runId) => runLog(await FileFactStore.openPath(join(workspaceRoot, workflowLogPath(runId)))),
+  };
+}
+
+/** A store in memory: the logs live as long as the store (a session with in-memory persistence). */
+export function memoryWorkflowStore(): WorkflowStore {
+  const logs = new Map<string, Fact[]>();
+  const open = new Set<string>();
+  return {
+    durable: false,
+    open: async (runId) => {
+      if (open.has(runId))
+        throw new A3sError('WORKFLOW_RUN_BUSY', `workflow run '${runId}' is already running in this session`, {
+          details: { run_id: runId },
+        });
+      open.add(runId);
+      const store = new MemoryFactStore(logs.get(runId) ?? []);
+      return runLog(store, () => {
+        logs.set(runId, [...store.log.facts]);
+        open.delete(runId);
+      });
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Templates of workflow prompts: `{{query}}` (the original query), `{{steps.<id>}}` and
+ * `{{steps.<id>.<path>}}` (an input step's output, or a field of it: `a.b.0.c`), and, in the
+ * task of a `forEach` fan-out, `{{item}}`, `{{item.<path>}}` and `{{index}}` (0-based). Strings
+ * are inserted as they are, other values as JSON; a missing field renders as nothing.
+ */
+import { WORKFLOW_LIMITS } from './workflow-definition.js';
+
+/** One `{{...}}` reference. */
+export interface TemplateRef {
+  /** The reference as written, without braces. */
+  readonly text: string;
+  readonly root: 'query' | 'index' | 'item' | 'steps';
+  /** The step, for `steps.<id>...`. */
+  readonly step?: string;
+  /** Field path below the root (or below the step's output). */
+  readonly path: readonly string[];
+}
+
+/** What a template can see. */
+export interface TemplateScope {
+  readonly query: string;
+  /** Outputs of the step's inputs. */
+  readonly steps: ReadonlyMap<string, unknown>;
+  /** The element of a `forEach` fan-out, and its index. */
+  readonly item?: { readonly value: unknown; readonly index: number };
+}
+
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+
+/** Parses the text of one reference (`steps.plan.tasks`); `undefined` when it is not one. */
+export function parseRef(text: string): TemplateRef | undefined {
+  const parts = text.split('.');
+  if (parts.some((p) => !SEGMENT.test(p))) return undefined;
+  const [root, ...rest] = parts;
+  if (root === 'query' || root === 'index') return rest.length === 0 ? { text, root, path: [] } : undefined;
+  if (root === 'item') return { text, root, path: rest };
+  if (root === 'steps' && rest.length > 0) return { text, root, step: rest[0]!, path: rest.slice(1) };
+  return undefined;
+}
+
+/**
+ * The references of `template`, or the text of the first `{{...}}` that is not a reference.
+ */
+export function templateRefs(template: string): { refs: TemplateRef[] } | { bad: string } {
+  const refs: TemplateRef[] = [];
+  for (const m of template.matchAll(PLACEHOLDER)) {
+    const ref = parseRef(m[1]!);
+    if (ref === undefined) return { bad: m[0] };
+    refs.push(ref);
+  }
+  return { refs };
+}
+
+function at(value: unknown, path: readonly string[]): unknown {
+  let v = value;
+  for (const key of path) {
+    if (Array.isArray(v) && /^\d+$/.test(key)) v = v[Number(key)];
+    else if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.hasOwn(v, key))
+      v = (v as Record<string, unknown>)[key];
+    else return undefined;
+  }
+  return v;
+}
+
+/** The value a reference names in `scope` (`undefined` when absent). */
+export function resolveRef(ref: TemplateRef, scope: TemplateScope): unknown {
+  switch (ref.root) {
+    case 'query':
+      return scope.query;
+    case 'index':
+      return scope.item?.index;
+    case 'item':
+      return scope.item === undefined ? undefined : at(scope.item.value, ref.path);
+    case 'steps':
+      return at(scope.steps.get(ref.step!), ref.path);
+  }
+}
+
+function text(value: unknown): string {
+  if (value === undefined) return '';
+  const s = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  const max = WORKFLOW_LIMITS.maxSubstitutionChars;
+  return s.length > max ? `${s.slice(0, max)}… [cut: ${s.length - max} more characters]` : s;
+}
+
+/** Renders `template` in `scope` (its references were checked when the workflow was validated). */
+export function renderTemplate(template: string, scope: TemplateScope): string {
+  return template.replace(PLACEHOLDER, (whole, inner: string) => {
+    const ref = parseRef(inner);
+    return ref === undefined ? whole : text(resolveRef(ref, scope));
+  });
+}
