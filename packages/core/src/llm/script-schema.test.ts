@@ -113,3 +113,13 @@ describe('the zod-free reader of a script', () => {
     expect(() => new ScriptedLlmClient(bad)).toThrow(/turns\[1\]\.tool_calls\[0\]\.name/);
   });
 });
+
+describe('the zod-free reader of a script, on a null args', () => {
+  it('refuses a tool call whose args is null, as zod does (a missing args defaults to {})', () => {
+    const bad = { turns: [{ tool_calls: [{ name: 'read', args: null }] }] };
+    expect(parseScriptWithoutZod(bad)).toBeUndefined();
+    expect(getScriptSchemas().scriptSchema.safeParse(bad).success).toBe(false);
+    const missing = { turns: [{ tool_calls: [{ name: 'read' }] }] };
+    expect(parseScriptWithoutZod(missing)).toMatchObject({ turns: [{ tool_calls: [{ name: 'read', args: {} }] }] });
+  });
+});

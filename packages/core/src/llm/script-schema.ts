@@ -95,7 +95,9 @@ function list<T>(v: unknown, item: (x: unknown) => T | undefined): T[] | undefin
 function toolCall(v: unknown): Fields | undefined {
   if (!plain(v, ['id', 'name', 'args'])) return undefined;
   if (!(v.id === undefined || word(v.id)) || !word(v.name)) return undefined;
-  const args = v.args ?? {};
+  // zod's default fills only a missing `args`: `null` is refused, as zod refuses it.
+  const args = v.args === undefined ? {} : v.args;
+  if (typeof args !== 'object' || args === null) return undefined;
   if (!plain(args, Object.keys(args)) || Object.hasOwn(args, '__proto__')) return undefined;
   return defined({ id: v.id, name: v.name, args: { ...args } });
 }
