@@ -4,8 +4,9 @@
  * adapter carries the reason.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
-import { delimiter, extname, join } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { executable, onPath, onPathMatching } from '../shared/path-lookup.js';
 
 /** The adapter ids. */
 export type AdapterId = 'debugpy' | 'lldb' | 'delve' | 'dart';
@@ -47,40 +48,6 @@ export interface AdapterAvailability {
   readonly command?: string;
   /** Why it cannot start here, when unavailable. */
   readonly reason?: string;
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function pathDirs(): string[] {
-  return (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '');
-}
-
-function onPath(name: string): string | undefined {
-  for (const dir of pathDirs()) if (executable(join(dir, name))) return join(dir, name);
-  return undefined;
-}
-
-/** The first executable on PATH whose name matches, preferring the highest version suffix. */
-function onPathMatching(re: RegExp): string | undefined {
-  const found: string[] = [];
-  for (const dir of pathDirs()) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const n of names) if (re.test(n) && executable(join(dir, n))) found.push(join(dir, n));
-  }
-  const version = (p: string) => Number(/-(\d+)$/.exec(p)?.[1] ?? 1000);
-  return found.sort((a, b) => version(b) - version(a))[0];
 }
 
 const importsDebugpy = new Map<string, boolean>();
@@ -170,7 +137,7 @@ const SPECS: readonly AdapterSpec[] = [
     markers: ['Cargo.toml', 'CMakeLists.txt'],
     needs: '`lldb-dap`, `lldb-dap-NN` or `lldb-vscode-NN` on PATH',
     resolve: () => {
-      const bin = onPathMatching(/^lldb-dap(-\d+)?$/) ?? onPathMatching(/^lldb-vscode(-\d+)?$/);
+      const bin = onPathMatching(/^lldb-dap(-\d+)?$/)[0] ?? onPathMatching(/^lldb-vscode(-\d+)?$/)[0];
       return bin === undefined
         ? undefined
         : {

@@ -3,8 +3,9 @@
  * language, on the first cell of that language, keeps it between calls, restarts it on `reset`
  * or after it died, and kills every kernel when the session closes.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { executable, onPath } from '../shared/path-lookup.js';
 import type { OpenedResource, ToolResource } from '@a3s-code/core';
 import { EvalToolError } from './eval-errors.js';
 import { JS_KERNEL_SOURCE } from './js-kernel-source.js';
@@ -68,22 +69,6 @@ export interface EvalResourceOptions {
   readonly sandbox?: EvalSandboxLookup;
   /** The session the lookup is told about (default `''`; the pack's resource passes its session's id). */
   readonly sessionId?: string;
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir !== '' && executable(join(dir, name))) return join(dir, name);
-  }
-  return undefined;
 }
 
 /**

@@ -4,9 +4,12 @@
  * for a component that is not installed is on PATH but cannot serve, and says so here.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { onPath, onPathVersioned } from '../shared/path-lookup.js';
+
+export { onPath, onPathVersioned };
 
 /** A resolved command, or the reason the binary does not resolve. */
 export type Resolution = { readonly command: string; readonly args: readonly string[] } | { readonly missing: string };
@@ -19,45 +22,6 @@ export function npmFile(from: string, pkg: string, file: string): string | undef
   } catch {
     return undefined;
   }
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The absolute path of `program` on PATH, or undefined. */
-export function onPath(program: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir !== '' && executable(join(dir, program))) return join(dir, program);
-  }
-  return undefined;
-}
-
-/** `program`, else the `program-NN` on PATH with the highest NN (Debian's `clangd-19`), or undefined. */
-export function onPathVersioned(program: string): string | undefined {
-  const exact = onPath(program);
-  if (exact !== undefined) return exact;
-  const re = new RegExp(`^${program.replace(/[.+]/g, '\\$&')}-(\\d+)$`);
-  const found: { path: string; version: number }[] = [];
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const n of names) {
-      const m = re.exec(n);
-      if (m && executable(join(dir, n))) found.push({ path: join(dir, n), version: Number(m[1]) });
-    }
-  }
-  return found.sort((a, b) => b.version - a.version)[0]?.path;
 }
 
 const probes = new Map<string, string | null>();
