@@ -22,6 +22,7 @@ import { FileFactStore } from '../store/file-fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import type { AgentDefinition } from './agent-definition.js';
+import type { CapabilityScope } from '../catalog/capability-scope.js';
 import { checkTaskOutput, outputSchemaInstruction } from './output-schema.js';
 
 /** What a child run needs from its session. */
@@ -106,6 +107,8 @@ export interface RunChildOptions {
   readonly parentEvents: EventSink;
   /** Ends the child (the calling tool call's signal, linked with the session's close). */
   readonly signal: AbortSignal;
+  /** The child's capability scope: a subtask of the caller's (same generation as the calling run). */
+  readonly scope?: CapabilityScope;
 }
 
 /** Runs one child to its end. Never throws: a failure is an outcome with `error`; its changes are always reported. */
@@ -156,6 +159,7 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       sessionId: ids.thread,
       store,
       invoker: host.invoker,
+      ...(options.scope ? { scope: options.scope } : {}),
       config,
       harness,
       folder,

@@ -13,6 +13,7 @@ import type { SubagentTaskSnapshot } from '../session/snapshot-types.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { DelegationSettings } from './delegation-options.js';
 import { childGovernance } from './child-governance.js';
+import type { CapabilityScope } from '../catalog/capability-scope.js';
 import { runChild, type DelegationHost, type TaskOutcome, type TaskRequest } from './child-run.js';
 
 /** Where a task is started from: the caller's governance, event sink and signals. */
@@ -22,12 +23,29 @@ export interface TaskOrigin {
   readonly events: EventSink;
   /** Ends the task (the calling tool call's signal for a foreground task). */
   readonly signal: AbortSignal;
+  /** The caller's capability scope: the task runs in a child scope of it (same generation, narrower permissions). */
+  readonly capabilities?: CapabilityScope;
 }
 
 interface Background {
   readonly agent: string;
   readonly promise: Promise<TaskOutcome>;
   outcome?: TaskOutcome;
+}
+
+/**
+ * A task's governance (the caller's narrowed by the agent) and its capability scope: a subtask
+ * of the caller's scope, sharing its generation. Throws `CAPABILITY_SCOPE_WIDENED` if the
+ * governance would widen the caller's.
+ */
+function childScope(
+  origin: TaskOrigin,
+  request: TaskRequest,
+  taskId: string,
+): { readonly governance: GovernanceSnapshot; readonly scope?: CapabilityScope } {
+  const governance = childGovernance(origin.governance, request.agent);
+  const scope = origin.capabilities?.subtask(taskId, governance);
+  return scope === undefined ? { governance } : { governance, scope };
 }
 
 /** The delegation state of one session. */
@@ -79,7 +97,7 @@ export class Delegator {
       host: this.#host,
       request,
       ids,
-      governance: childGovernance(origin.governance, request.agent),
+      ...childScope(origin, request, ids.taskId),
       parentEvents: origin.events,
       signal: linked.signal,
     }).finally(() => linked.dispose());
@@ -98,7 +116,7 @@ export class Delegator {
       host: this.#host,
       request,
       ids,
-      governance: childGovernance(origin.governance, request.agent),
+      ...childScope(origin, request, ids.taskId),
       parentEvents: origin.events,
       signal: linked.signal,
     }).finally(() => linked.dispose());

@@ -33,7 +33,7 @@ import type {
   ToolErrorKind,
   ToolInvocationResult,
 } from './invocation-types.js';
-import type { CallFrame, Kernel } from './kernel.js';
+import { toolSetOf, type CallFrame, type Kernel } from './kernel.js';
 import { authorize } from './permission-step.js';
 import { createScopedInvoker, reachableTool, type NestedRunner } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
@@ -107,13 +107,14 @@ async function govern(
   const name = request.name;
   const tool = reachableTool(k, frame, source, name);
   if (tool === undefined) {
-    const registered = k.registry.get(name);
+    const tools = toolSetOf(k, frame);
+    const registered = tools.get(name);
     // A registered tool hidden by tier is a denial, so hosts see why; an unknown one is not found.
     if (registered !== undefined) {
       const auth = await authorize(k, frame, request.id, registered, request.args);
       if (!auth.ok) return { ok: false, error: auth.error, permission: 'deny' };
     }
-    const available = k.registry.toolNames().filter((n) => reachableTool(k, frame, source, n) !== undefined);
+    const available = tools.toolNames().filter((n) => reachableTool(k, frame, source, n) !== undefined);
     return { ok: false, error: new ToolNotFoundError(String(name), available) };
   }
   if (frame.signal.aborted || k.sessionSignal.aborted) {

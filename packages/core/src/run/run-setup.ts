@@ -3,7 +3,7 @@
  * client, invocation context and control inbox; and writes the facts that open it.
  */
 import { randomUUID } from 'node:crypto';
-import { drafts, type Fact, type FactDraft } from '@a3s-code/effect';
+import { drafts, type Fact, type FactDraft, type RunCapabilityBindingV1 } from '@a3s-code/effect';
 import { AgentEventEmitter } from '../events/event-emitter.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import { createLiveInvocation } from '../invoker/live-governance.js';
@@ -14,6 +14,7 @@ import type { LlmClient } from '../llm/llm-client.js';
 import type { RunEnv } from './run-env.js';
 import type { FactStore } from '../store/fact-store.js';
 import { ControlInbox } from './control-inbox.js';
+import type { CapabilityScope } from '../catalog/capability-scope.js';
 
 /** A run being set up or running. */
 export interface LiveRun {
@@ -52,6 +53,8 @@ export interface CreateRunOptions {
   readonly sessionSignal: AbortSignal;
   /** Last event sequence this run already emitted (a resumed run continues from it). Default 0. */
   readonly eventSequenceStart?: number;
+  /** The run's capability scope: its calls reach only the pinned generation's tools. */
+  readonly capabilities?: CapabilityScope;
 }
 
 /** A new run id. */
@@ -89,7 +92,13 @@ export function createRun(options: CreateRunOptions): LiveRun {
     llm,
     events,
     invocation: createLiveInvocation(
-      { runId, sessionId: options.sessionId, signal: controller.signal, events },
+      {
+        runId,
+        sessionId: options.sessionId,
+        signal: controller.signal,
+        events,
+        ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+      },
       options.governance,
     ),
     signal: controller.signal,
@@ -101,12 +110,16 @@ export function createRun(options: CreateRunOptions): LiveRun {
   return { env, controller, inbox, dispose };
 }
 
-/** The facts that open a run on a new prompt: `run.started` and the `user.message`. */
+/**
+ * The facts that open a run on a new prompt: `run.started` (with the run's capability binding,
+ * when it pinned a catalog generation) and the `user.message`.
+ */
 export function openingFacts(
   run: LiveRun,
   prompt: string,
   system: readonly string[],
   tools: readonly { name: string; description: string; inputSchema: unknown }[],
+  binding?: RunCapabilityBindingV1,
 ): FactDraft[] {
   const at = run.env.clock();
   return [
@@ -118,6 +131,7 @@ export function openingFacts(
         description: t.description,
         input_schema: t.inputSchema as Record<string, unknown>,
       })),
+      ...(binding === undefined ? {} : { capability_binding: binding }),
       at_ms: at,
     }),
     drafts.prompt(run.env.runId, prompt, at),

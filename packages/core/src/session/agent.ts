@@ -28,6 +28,7 @@ import { FileSessionStore } from './file-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { historyFacts } from '../run/run-setup.js';
 import { plugInPacks, sessionPacks } from './session-tools.js';
+import { createSessionCatalog } from './session-catalog.js';
 import { SessionResources } from '../registry/session-resources.js';
 import { hasAskPort } from '../run/ask-user.js';
 import { SessionArtifactStore } from './session-artifacts.js';
@@ -220,6 +221,7 @@ function build(
     agents,
     config.delegation,
   );
+  const skills = loadSkillCatalog(config.dir, config.skillDirs);
   const packs = sessionPacks({
     clock: config.clock,
     gate,
@@ -228,7 +230,7 @@ function build(
     llmFor: (runId) => session?.llmFor(runId),
     delegation: delegator,
     manualDelegation: manual,
-    skills: loadSkillCatalog(config.dir, config.skillDirs),
+    skills,
   });
   try {
     plugInPacks(resources, packs, config.toolSources);
@@ -236,8 +238,18 @@ function build(
     void closeResources();
     throw e;
   }
+  const catalog = createSessionCatalog({
+    config,
+    registry,
+    resources,
+    skills,
+    agents,
+    system,
+    ...(restored ? { restored } : {}),
+  });
   session = new AgentSession({
     config,
+    catalog,
     invoker,
     artifacts,
     gate,
