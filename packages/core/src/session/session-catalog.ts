@@ -59,14 +59,16 @@ function fixedContributions(input: SessionCatalogInput): CapabilityContribution[
       },
     });
   const hooks = input.config.hooks;
-  const named = (event: string, list: readonly { readonly name: string }[] | undefined) =>
-    (list ?? []).forEach((h, i) =>
-      out.push({ kind: 'hook', name: `${event}:${i}`, source: 'hooks', descriptor: { name: h.name } }),
-    );
+  const named = (event: string, list: readonly { readonly name: string }[] | undefined): void => {
+    (list ?? []).forEach((h, i) => {
+      out.push({ kind: 'hook', name: `${event}:${i}`, source: 'hooks', descriptor: { name: h.name } });
+    });
+  };
   named('pre_tool_use', hooks.pre);
   named('post_tool_use', hooks.post);
-  const counted = (event: string, list: readonly unknown[] | undefined) =>
-    (list ?? []).forEach((_, i) => out.push({ kind: 'hook', name: `${event}:${i}`, source: 'hooks' }));
+  const counted = (event: string, list: readonly unknown[] | undefined): void => {
+    for (let i = 0; i < (list ?? []).length; i++) out.push({ kind: 'hook', name: `${event}:${i}`, source: 'hooks' });
+  };
   counted('user_prompt_submit', hooks.userPromptSubmit);
   counted('stop', hooks.stop);
   counted('pre_compact', hooks.preCompact);
