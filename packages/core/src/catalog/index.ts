@@ -1,4 +1,6 @@
 export { CapabilityCatalog } from './capability-catalog.js';
+export { SessionCapabilityCatalog } from './session-capability-catalog.js';
+export type { ToolPackStepOptions } from './session-capability-catalog.js';
 export type { CapabilityCatalogOptions, PrepareOptions } from './capability-catalog.js';
 export { CAPABILITY_KINDS } from './capability-kinds.js';
 export type { CapabilityContribution, CapabilityKind } from './capability-kinds.js';

@@ -41,7 +41,7 @@ import {
 import { SessionRecord, saveToStore } from './session-record.js';
 import { SessionRunner } from './session-runner.js';
 import type { SessionParts } from './session-parts.js';
-import { CapabilityScope, type CapabilityCatalog } from '../catalog/index.js';
+import { CapabilityScope, type SessionCapabilityCatalog } from '../catalog/index.js';
 import { resumeRequest, type ResumeRunOptions } from '../run/run-binding.js';
 
 export type { SessionParts } from './session-parts.js';
@@ -69,7 +69,7 @@ export class AgentSession {
   readonly #hostEvents: AgentEventEmitter;
   readonly #sessionResources: SessionResources | undefined;
   /** The capability catalog: its immutable generations; each run pins the one published at admission. */
-  readonly catalog: CapabilityCatalog;
+  readonly catalog: SessionCapabilityCatalog;
 
   constructor(parts: SessionParts) {
     this.config = parts.config;

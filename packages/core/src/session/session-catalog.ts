@@ -7,7 +7,7 @@
  * capabilities, publishes under the same generation its runs were bound to.
  */
 import type { Fact, RunCapabilityBindingV1 } from '@a3s-code/effect';
-import { CapabilityCatalog } from '../catalog/capability-catalog.js';
+import { SessionCapabilityCatalog } from '../catalog/session-capability-catalog.js';
 import type { CapabilityContribution } from '../catalog/capability-kinds.js';
 import { permissionCeiling } from '../catalog/permission-ceiling.js';
 import type { AgentDefinition } from '../delegation/agent-definition.js';
@@ -89,20 +89,23 @@ export function recordedBindings(facts: readonly Fact[], restored?: SessionSnaps
 }
 
 /** Builds the catalog of a session and takes its history batch (nothing is published yet). */
-export function createSessionCatalog(input: SessionCatalogInput): CapabilityCatalog {
+export function createSessionCatalog(input: SessionCatalogInput): SessionCapabilityCatalog {
   const fixed = fixedContributions(input);
   const { registry, resources } = input;
-  const catalog = new CapabilityCatalog({
-    ceiling: permissionCeiling(input.config.permissions, input.config.governance),
-    project: () => {
-      const packOf = new Map<string, string>(resources.status().map((s) => [s.capability, s.pack]));
-      const servers: CapabilityContribution[] = [...registry.capabilities()]
-        .filter((c) => c.startsWith('mcp.'))
-        .sort()
-        .map((c) => ({ kind: 'mcp', name: c.slice('mcp.'.length), source: packOf.get(c) ?? 'registry' }));
-      return { tools: registry.tools(), contributions: [...fixed, ...servers] };
+  const catalog = new SessionCapabilityCatalog(
+    {
+      ceiling: permissionCeiling(input.config.permissions, input.config.governance),
+      project: () => {
+        const packOf = new Map<string, string>(resources.status().map((s) => [s.capability, s.pack]));
+        const servers: CapabilityContribution[] = [...registry.capabilities()]
+          .filter((c) => c.startsWith('mcp.'))
+          .sort()
+          .map((c) => ({ kind: 'mcp', name: c.slice('mcp.'.length), source: packOf.get(c) ?? 'registry' }));
+        return { tools: registry.tools(), contributions: [...fixed, ...servers] };
+      },
     },
-  });
+    resources,
+  );
   catalog.bootstrap(recordedBindings(input.config.factStore.log.facts, input.restored));
   registry.onChange(() => catalog.markChanged());
   return catalog;
