@@ -115,7 +115,10 @@ async function govern(
       if (!auth.ok) return { ok: false, error: auth.error, permission: 'deny' };
     }
     const available = tools.toolNames().filter((n) => reachableTool(k, frame, source, n) !== undefined);
-    return { ok: false, error: new ToolNotFoundError(String(name), available) };
+    // A tool published after the caller's generation exists, but not for this caller.
+    const later = tools !== k.registry && k.registry.get(name) !== undefined;
+    const pinned = frame.context.capabilities?.generation.generation;
+    return { ok: false, error: new ToolNotFoundError(String(name), available, later ? pinned : undefined) };
   }
   if (frame.signal.aborted || k.sessionSignal.aborted) {
     return { ok: false, error: toCallError(name, undefined, frame.signal.aborted ? frame.signal : k.sessionSignal) };
