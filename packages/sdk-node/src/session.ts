@@ -10,6 +10,7 @@ import {
   type AgentSession,
   type InterruptOptions,
   type MutationLedger,
+  type PreparationStep,
   type PrepareOptions,
   type ResumeRunOptions,
   type SessionCapabilityCatalog,
@@ -30,6 +31,7 @@ import {
   McpConfigError,
   McpConnectionError,
   mcpServerSteps,
+  type McpServerStepOptions,
   type McpServerStatus,
   type McpSessionServerStatus,
 } from '@a3s-code/mcp';
@@ -256,6 +258,18 @@ export class Session {
       throw e;
     }
     return sources.privateManager.status().find((s) => s.name === name) as McpServerStatus;
+  }
+
+  /**
+   * The preparation steps that add the session-private server `name` (`mcp.start`, then
+   * `mcp.discover`), to compose with other steps in one `session.catalog.prepare(...)`.
+   */
+  mcpServerSteps(
+    name: string,
+    config: Readonly<Record<string, unknown>>,
+    options?: McpServerStepOptions,
+  ): PreparationStep[] {
+    return mcpServerSteps(this.#mcp.sources, name, config, options);
   }
 
   /** Removes a session-private server (its tools leave the surface). `false` for an unknown name; `MCP_OWNERSHIP` for an agent-global one. */
