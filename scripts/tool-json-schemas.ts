@@ -22,6 +22,7 @@ import { createProgramTool } from '../packages/core/src/program/program-tool.js'
 import { askUserTool } from '../packages/core/src/run/ask-user.js';
 import { createBatchTool } from '../packages/core/src/runtime-tools/batch-tool.js';
 import { createSkillTools } from '../packages/core/src/skills/skill-tools.js';
+import { createMemoryTools } from '../packages/core/src/memory/memory-tools.js';
 // The resource packs come from their build: a JSON module with a key named `eval` cannot be
 // loaded from source by tsx (it becomes `var eval`).
 import { astToolPack } from '../packages/tools-resource/dist/ast.js';
@@ -62,6 +63,7 @@ export function toolSchemaSets(): ToolSchemaSet[] {
     createGenerateObjectTool(unused),
     ...createDelegationTools(port),
     ...createSkillTools(new Map()),
+    ...createMemoryTools(unused),
   ];
   const web = createWebTools({ search: { http: false, browser: false } }).tools;
   const file = (pkg: string) => join(root, 'packages', pkg, 'src', 'tool-json-schemas.generated.json');

@@ -336,7 +336,20 @@ export {
   type JsonSchemaDocument,
   type NormalizedLayer,
   type ProviderName,
+  type ToolQueueConfig,
 } from './config/index.js';
+export {
+  createMemoryTools,
+  FileMemoryStore,
+  InMemoryMemoryStore,
+  MEMORY_FOLDER,
+  MEMORY_TOOL_NAMES,
+  MemoryInputError,
+  type MemoryRecord,
+  type MemoryStore,
+  type RecallQuery,
+  type RememberInput,
+} from './memory/index.js';
 export {
   createGenerateObjectTool,
   generateObject,

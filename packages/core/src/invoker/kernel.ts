@@ -32,6 +32,8 @@ export interface Kernel {
   readonly workspace: WorkspaceServices;
   readonly defaultTimeoutMs: number;
   readonly maxDepth: number;
+  /** Cap on calls of one tool running at once (the tool's own `maxParallelism` may be lower). */
+  readonly maxParallelism: number;
   readonly clock: () => number;
   /** Aborted by `ToolInvoker.close()`: reaches every call of the session. */
   readonly sessionSignal: AbortSignal;

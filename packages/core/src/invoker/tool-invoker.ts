@@ -57,6 +57,8 @@ export interface ToolInvokerOptions {
   readonly defaultTimeoutMs?: number;
   /** Deepest nesting allowed, `1..64`. Default 8. */
   readonly maxDepth?: number;
+  /** Calls of one tool running at once, `1..1024`, never above the tool's own `maxParallelism`. Default: the tool's. */
+  readonly maxParallelism?: number;
   /** Epoch-milliseconds clock. Default `Date.now`. */
   readonly clock?: () => number;
   /**
@@ -129,6 +131,7 @@ export class ToolInvoker {
       workspace: options.workspace ?? emptyWorkspace(),
       defaultTimeoutMs: intIn(options.defaultTimeoutMs, 'defaultTimeoutMs', 1, 86_400_000, 120_000),
       maxDepth: intIn(options.maxDepth, 'maxDepth', 1, 64, 8),
+      maxParallelism: intIn(options.maxParallelism, 'maxParallelism', 1, 1024, 1024),
       clock: options.clock ?? Date.now,
       sessionSignal: this.#close.signal,
       resources: options.resources,

@@ -197,6 +197,10 @@ function build(
     hooks: config.hooks,
     clock: config.clock,
     resources,
+    ...(config.security ? { security: config.security } : {}),
+    ...(config.queue.defaultTimeoutMs === undefined ? {} : { defaultTimeoutMs: config.queue.defaultTimeoutMs }),
+    ...(config.queue.maxDepth === undefined ? {} : { maxDepth: config.queue.maxDepth }),
+    ...(config.queue.maxParallelism === undefined ? {} : { maxParallelism: config.queue.maxParallelism }),
     ...(config.checker ? { checker: config.checker } : {}),
     ...(config.confirmation ? { confirmation: config.confirmation } : {}),
   });
@@ -231,6 +235,7 @@ function build(
     delegation: delegator,
     manualDelegation: manual,
     skills,
+    ...(config.memory ? { memory: config.memory } : {}),
   });
   try {
     plugInPacks(resources, packs, config.toolSources);

@@ -1,8 +1,8 @@
 /**
  * The packs every session plugs in, in surface order: core's runtime pack (`batch`, `program`,
  * `ask_user`, `verify`, `generate_object`), the host's packs (workspace, web, its own), then
- * core's delegation pack (`task`, `parallel_task`, `task_result`) and skills pack
- * (`search_skills`, `Skill`); tool sources (MCP) attach after them. Each pack goes through {@link SessionResources.addPack}, the one path
+ * core's delegation pack (`task`, `parallel_task`, `task_result`), skills pack
+ * (`search_skills`, `Skill`) and memory pack (`remember`, `recall`); tool sources (MCP) attach after them. Each pack goes through {@link SessionResources.addPack}, the one path
  * every pack takes: what a session can offer (an ask port, manual delegation) is a resource the
  * core pack attaches, and a tool requiring it is on the surface only when it is attached.
  * Used by the session build and by {@link describeSessionTools}, so the two cannot drift apart.
@@ -22,6 +22,8 @@ import { createSkillTools } from '../skills/skill-tools.js';
 import { defineToolPack, type ToolPack } from '../tools/tool-pack.js';
 import type { ResourceCapability, ToolResource } from '../tools/tool-resource.js';
 import type { ToolSource } from '../registry/tool-source.js';
+import type { MemoryStore } from '../memory/memory-store.js';
+import { memoryToolPack } from '../memory/memory-tools.js';
 
 /** Version of core's own packs. */
 const CORE_PACK_VERSION = '0.1.0';
@@ -42,6 +44,8 @@ export interface SessionPacksInput {
   readonly manualDelegation: boolean;
   /** The effective skill registry. */
   readonly skills: ReadonlyMap<string, SkillDefinition>;
+  /** The session's memory store: `remember` and `recall` are on the surface when there is one. */
+  readonly memory?: MemoryStore;
 }
 
 /** A resource the session itself provides, already open: its presence is what the tools require. */
@@ -75,7 +79,7 @@ export function sessionPacks(input: SessionPacksInput): readonly ToolPack[] {
     version: CORE_PACK_VERSION,
     tools: createSkillTools(input.skills),
   });
-  return [runtime, ...input.packs, delegation, skills];
+  return [runtime, ...input.packs, delegation, skills, memoryToolPack(input.memory, CORE_PACK_VERSION)];
 }
 
 /**
