@@ -16,6 +16,7 @@ export { DirectToolError, ModelNotConfiguredError } from './errors.js';
 export type { ToolResult } from './tool-result.js';
 export type { BashOptions, EditFileOptions, GlobOptions, GrepOptions, ReadFileOptions } from './direct-tools.js';
 export type { ToolInfo } from './tool-info.js';
+export type { RecallOptions, RecalledMemory, RememberOptions } from './memory.js';
 export type { ResourceInfo } from './resource-info.js';
 export type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from '@a3s-code/core';
 
@@ -24,6 +25,11 @@ export {
   A3sError,
   AsyncSessionBuildRequiredError,
   CancelledError,
+  CapabilityDriftError,
+  CatalogPreparationError,
+  CatalogValidationError,
+  FileMemoryStore,
+  InMemoryMemoryStore,
   CompletionIncompleteError,
   EventEnvelopeError,
   FactLogLockedError,
@@ -50,7 +56,18 @@ export {
 } from '@a3s-code/core';
 export type {
   ActiveToolCall,
+  CapabilityContribution,
+  CatalogGeneration,
   CodeConfig,
+  MemoryRecord,
+  MemoryStore,
+  PreparationStep,
+  PrepareOptions,
+  ResumeRunOptions,
+  RunCapabilityBindingV1,
+  SecurityProvider,
+  SessionCapabilityCatalog,
+  ToolQueueConfig,
   SessionListing,
   SessionSnapshotV1,
   ToolDescriptor,

@@ -37,6 +37,7 @@ import {
 } from '@a3s-code/mcp';
 import type { GitOperation } from '@a3s-code/tools-workspace';
 import * as direct from './direct-tools.js';
+import * as memory from './memory.js';
 import type { SessionMcp } from './mcp.js';
 import { programArgs, type ProgramOptions } from './program.js';
 import { resourceInfos, type ResourceInfo } from './resource-info.js';
@@ -229,6 +230,22 @@ export class Session {
    */
   async program(options: ProgramOptions): Promise<ToolResult> {
     return toToolResult(await this.core.tool('program', programArgs(options)));
+  }
+
+  // ── Memory ──────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Remembers `content` for later sessions of this workspace (one host call of the `remember`
+   * tool; durable when it resolves). A `key` replaces the memory stored under it.
+   * @throws DirectToolError when the session has no memory store (`memory: false`) or the input is refused.
+   */
+  remember(content: string, options?: memory.RememberOptions): Promise<memory.RecalledMemory> {
+    return memory.remember(this.#call, content, options);
+  }
+
+  /** Memories matching any word of `query`, best first (the newest without a query); a `recall` host call. */
+  recall(query?: string, options?: memory.RecallOptions): Promise<memory.RecalledMemory[]> {
+    return memory.recall(this.#call, query, options);
   }
 
   // ── MCP ─────────────────────────────────────────────────────────────────────────────────
