@@ -203,6 +203,8 @@ describe('Session', () => {
       'task_result',
       'search_skills',
       'Skill',
+      'remember',
+      'recall',
     ]);
     expect(s.toolDefinitions().find((d) => d.name === 'read')?.inputSchema).toMatchObject({ type: 'object' });
     const info = s.toolInfo();
@@ -241,6 +243,7 @@ describe('Session', () => {
       'task_result',
       'search_skills',
       'Skill',
+      'recall',
     ]);
   });
 });

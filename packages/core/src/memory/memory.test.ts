@@ -34,7 +34,7 @@ const toolOutput = (s: { store: { log: { facts: readonly { type: string; payload
   )!.payload as { ok: boolean; output: string };
 
 describe('memory store', () => {
-  it('EXT-01: the file store keeps one whole JSON file per memory; a key replaces; recall ranks by matching words', async () => {
+  it('the file store keeps one whole JSON file per memory; a key replaces; recall ranks by matching words', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'a3s-memory-'));
     let now = 1_000;
     const store = await FileMemoryStore.open(dir, () => (now += 10));
@@ -92,7 +92,7 @@ describe('memory store', () => {
     expect(second.model.requests[0]!.tools.find((t) => t.name === 'remember')).toBeDefined();
   });
 
-  it('BUILD-06/BUILD-07/BUILD-09: the file store opens only in the async build, a failure names it, a host store builds synchronously', async () => {
+  it('BUILD-06/BUILD-07/BUILD-09/BUILD-11: the file store opens only in the async build, a failure names it, a host store builds synchronously', async () => {
     const ws = workspace();
     const agent = await Agent.create({ model: new ScriptedLlmClient([]), workspace: ws.services });
     expect(() => agent.sessionSync(ws.dir, { persistence: 'memory', memory: 'file' })).toThrow(
@@ -151,7 +151,7 @@ describe('memory store', () => {
     );
   });
 
-  it('EXT-01: memories survive a writer killed with SIGKILL in the middle of its writes', async () => {
+  it('memories survive a writer killed with SIGKILL in the middle of its writes', async () => {
     const next = random(20_261_224);
     for (let round = 0; round < 6; round++) {
       const dir = mkdtempSync(join(tmpdir(), 'a3s-memory-kill-'));
