@@ -6,7 +6,7 @@
  * add up.
  */
 import { CapabilityScopeError } from '../errors/catalog-errors.js';
-import { visibleTiers, type GovernanceSnapshot } from '../invoker/governance.js';
+import { visibleTiers, type GovernanceSnapshot, type SkillRestriction } from '../invoker/governance.js';
 import type { CatalogGeneration } from './catalog-generation.js';
 
 /** What a scope belongs to. */
@@ -87,10 +87,10 @@ export function assertNarrows(parent: GovernanceSnapshot, child: GovernanceSnaps
   for (const r of parent.restrictions ?? [])
     if (!childRestrictions.includes(r))
       throw new CapabilityScopeError(scope, 'restrictions', `drops the parent's restriction '${r.name}'`);
-  if (parent.skill !== undefined && child.skill !== parent.skill)
-    throw new CapabilityScopeError(
-      scope,
-      'skill',
-      `drops or replaces the parent's active skill '${parent.skill.name}'`,
-    );
+  // A skill loaded later keeps the earlier one as a restriction (`skill:<name>`): still a narrowing.
+  const kept = (s: SkillRestriction) =>
+    child.skill === s ||
+    childRestrictions.some((r) => r.name === `skill:${s.name}` && r.allowedTools === s.allowedTools);
+  if (parent.skill !== undefined && !kept(parent.skill))
+    throw new CapabilityScopeError(scope, 'skill', `drops the parent's active skill '${parent.skill.name}'`);
 }

@@ -259,6 +259,15 @@ describe('capability catalog generations', () => {
     );
     expect(() => run.subtask('t3', { tiers: ['read'] })).toThrow(/drops the parent's restriction 'agent:explore'/);
     expect(() => run.turn(2, { tiers: ['read'], restrictions: [restriction], yolo: true })).toThrow(/yolo/);
+    // A skill replaced by a later one stays as a restriction: still a narrowing; dropping it is not.
+    const skill = { name: 'review', allowedTools: ['read'] };
+    const skilled = CapabilityScope.run(catalog.current, { skill }, 'r3');
+    const replaced = {
+      skill: { name: 'fix', allowedTools: ['edit'] },
+      restrictions: [{ name: 'skill:review', allowedTools: skill.allowedTools }],
+    };
+    expect(skilled.subtask('t5', replaced).governance).toBe(replaced);
+    expect(() => skilled.subtask('t6', {})).toThrow(/drops the parent's active skill 'review'/);
     const plan = CapabilityScope.run(catalog.current, { mode: 'plan' }, 'r2');
     expect(() => plan.subtask('t4', {})).toThrow(/plan mode/);
   });
@@ -288,10 +297,12 @@ describe('capability catalog generations', () => {
       { ...g1, generation: 4, catalog_digest: 'sha256:other' },
       { ...g1, generation: 2 },
     ]);
-    // Its content equals generation 2's, but 4 was published later: it continues after 4.
+    // Its content matches no recorded generation; it continues after the latest, 4.
     expect(changed.catalog.current.generation).toBe(5);
+    // Back to generation 2's content: still a new, higher number.
     changed.tools.pop();
     changed.catalog.markChanged();
+    expect(changed.catalog.current.digest).toBe(g1.catalog_digest);
     expect(changed.catalog.current.generation).toBe(6);
     expect(() => changed.catalog.bootstrap([g1])).toThrow(/never goes back/);
   });
