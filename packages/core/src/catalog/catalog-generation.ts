@@ -43,6 +43,18 @@ export function toolDigest(tool: Tool): string {
   return d;
 }
 
+const contributionDigests = new WeakMap<CapabilityContribution, string>();
+
+/** The digest of one contribution (cached per object: a session's fixed contributions are digested once). */
+function contributionDigest(c: CapabilityContribution): string {
+  let d = contributionDigests.get(c);
+  if (d === undefined) {
+    d = digestOf({ name: c.name, source: c.source, descriptor: c.descriptor, tier: c.tier });
+    contributionDigests.set(c, d);
+  }
+  return d;
+}
+
 /** One published generation. Immutable. */
 export class CatalogGeneration implements ToolSet {
   /** The generation number (`>= 1`, increasing within a session's lineage). */
@@ -112,8 +124,8 @@ export class CatalogGeneration implements ToolSet {
             : digestOf(
                 this.contributions
                   .filter((c) => c.kind === kind)
-                  .map((c) => ({ name: c.name, source: c.source, descriptor: c.descriptor, tier: c.tier }))
-                  .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+                  .map((c) => [c.name, contributionDigest(c)] as const)
+                  .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
               );
       }
       this.#kinds = Object.freeze(kinds);
