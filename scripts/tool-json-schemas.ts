@@ -24,6 +24,7 @@ import { createBatchTool } from '../packages/core/src/runtime-tools/batch-tool.j
 import { createSkillTools } from '../packages/core/src/skills/skill-tools.js';
 import { memoryWorkflowStore } from '../packages/core/src/workflow/workflow-store.js';
 import { createDynamicWorkflowTool } from '../packages/core/src/workflow/workflow-tool.js';
+import { createMemoryTools } from '../packages/core/src/memory/memory-tools.js';
 // The resource packs come from their build: a JSON module with a key named `eval` cannot be
 // loaded from source by tsx (it becomes `var eval`).
 import { astToolPack } from '../packages/tools-resource/dist/ast.js';
@@ -66,6 +67,7 @@ export function toolSchemaSets(): ToolSchemaSet[] {
     ...createDelegationTools(port),
     ...createSkillTools(new Map()),
     createDynamicWorkflowTool({ store: memoryWorkflowStore(), llmFor: unused, clock: Date.now, flows: [] }),
+    ...createMemoryTools(unused),
   ];
   const web = createWebTools({ search: { http: false, browser: false } }).tools;
   const file = (pkg: string) => join(root, 'packages', pkg, 'src', 'tool-json-schemas.generated.json');

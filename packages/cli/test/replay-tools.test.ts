@@ -67,6 +67,7 @@ describe('a3s replay, tools, sessions', () => {
       'task_result',
       'search_skills',
       'Skill',
+      'recall',
     ]);
     // No model is needed to list the surface; the workspace's config file applies.
     writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ permissions: { deny: ['bash'] } }));

@@ -265,6 +265,37 @@ const corpus: Record<string, { build: () => Builder; recipe?: Recipe; tornTail?:
         .turn(1, 0, text('Hi!'))
         .end('r1'),
   },
+  'capability-rebind': {
+    build: () => {
+      const bound = (generation: number, digest: string) => ({
+        version: 1 as const,
+        generation,
+        catalog_digest: `sha256:${digest.repeat(64)}`,
+        ceiling_digest: `sha256:${'c'.repeat(64)}`,
+        kinds: { tool: `sha256:${digest.repeat(64)}` },
+      });
+      const echo = { name: 'mcp__extra__echo', description: 'Echo', input_schema: { type: 'object' } };
+      return new Builder()
+        .host({
+          type: 'run.started',
+          key: 'run:r1',
+          payload: { run_id: 'r1', tools, capability_binding: bound(1, 'a'), at_ms: at() },
+        })
+        .user(1, 'Echo hi')
+        .turn(1, 0, toolTurn(call('c1', 'read', { file_path: 'a.txt' })))
+        .host(
+          drafts.runRebound('r1', 4, {
+            capability_binding: bound(2, 'b'),
+            previous: bound(1, 'a'),
+            tools: [...tools, echo],
+            at_ms: at(),
+          }),
+        )
+        .result(1, 0, 'c1', 'read', true, 'hi')
+        .turn(1, 1, text('hi'))
+        .end('r1');
+    },
+  },
   'gate-continuation': {
     build: () =>
       new Builder()

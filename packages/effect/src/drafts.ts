@@ -42,6 +42,16 @@ export const drafts = {
     key: `run:${runId}`,
     payload: { run_id: runId, ...payload },
   }),
+  /** The `run.rebound` of run `runId`, the `n`th fact of the log (`rebind:<run_id>:<n>`). */
+  runRebound: (
+    runId: string,
+    n: number,
+    payload: Omit<PayloadOf['run.rebound'], 'run_id'>,
+  ): TypedDraft<'run.rebound'> => ({
+    type: 'run.rebound',
+    key: `rebind:${runId}:${n}`,
+    payload: { run_id: runId, ...payload },
+  }),
   /** The prompt of run `runId` (`user:<run_id>`), with its attachments' references when it has any. */
   prompt: (
     runId: string,

@@ -89,6 +89,8 @@ export class Folder {
         return this.compactionDone(fact, fact.payload as PayloadOf['compaction.done']);
       case 'run.ended':
         return this.runEnded(fact, fact.payload as PayloadOf['run.ended']);
+      case 'run.rebound':
+        return this.runRebound(fact.payload as PayloadOf['run.rebound']);
       default:
         this.c.unknown++;
     }
@@ -191,6 +193,15 @@ export class Folder {
     if (p.system) this.system = Object.freeze([...p.system]);
     if (p.tools) this.tools = Object.freeze([...p.tools]);
     this.run = { run_id: p.run_id, status: 'running' };
+  }
+
+  /** A rebind of the open run replaces the tools offered from now on; any other is ignored. */
+  private runRebound(p: PayloadOf['run.rebound']): void {
+    if (this.run.run_id !== p.run_id || this.run.status !== 'running') {
+      this.c.ignored++;
+      return;
+    }
+    if (p.tools) this.tools = Object.freeze([...p.tools]);
   }
 
   private userMessage(fact: Fact, p: PayloadOf['user.message']): void {

@@ -16,6 +16,7 @@ export const FACT_KINDS_V1 = [
   'tool.result',
   'budget.denied',
   'run.ended',
+  'run.rebound',
 ] as const;
 
 /** One of the fact kinds of version 1. */
@@ -46,6 +47,41 @@ export interface RunStartedPayload extends PayloadBase {
   /** System prompt lines, in order. */
   system?: string[];
   /** The tool surface offered to the model in this run. */
+  tools?: ToolSpec[];
+  /** The capability generation the run was admitted with; absent in older logs. */
+  capability_binding?: RunCapabilityBindingV1;
+}
+
+/**
+ * What a run was admitted with: the session's capability catalog generation, the digest of the
+ * whole capability projection, the digest of the full permission ceiling, and the cursor of an
+ * external capability source when the projection came from one. Resume compares it with the
+ * catalog it would run under.
+ */
+export interface RunCapabilityBindingV1 {
+  version: 1;
+  /** The catalog generation the run pinned (`>= 1`). */
+  generation: number;
+  /** Digest of the whole projection (`sha256:<hex>`). */
+  catalog_digest: string;
+  /** Digest of the full permission ceiling (policy rules, mode, tiers, restrictions). */
+  ceiling_digest: string;
+  /** Digest per capability kind (`tool`, `skill`, `mcp`, ...), so a drift can say what changed. */
+  kinds?: Record<string, string>;
+  /** Cursor of the external capability source the projection came from. */
+  external_cursor?: string;
+}
+
+/**
+ * `run.rebound` (host): a resumed run was explicitly rebound to the current capability
+ * generation; the tools offered to the model from now on are `tools`.
+ */
+export interface RunReboundPayload extends PayloadBase {
+  run_id: string;
+  capability_binding: RunCapabilityBindingV1;
+  /** The binding the run had before. */
+  previous?: RunCapabilityBindingV1;
+  /** The tool surface offered to the model from now on. */
   tools?: ToolSpec[];
 }
 
@@ -182,6 +218,7 @@ export interface PayloadOf {
   'tool.result': ToolResultPayload;
   'budget.denied': BudgetDeniedPayload;
   'run.ended': RunEndedPayload;
+  'run.rebound': RunReboundPayload;
 }
 
 /** True for the kinds this version knows (the fold ignores the others). */
@@ -249,6 +286,30 @@ function validateReasoningBlocks(c: Checker, p: Record<string, unknown>): void {
   });
 }
 
+function validateBinding(c: Checker, raw: unknown, path: string): void {
+  const b = c.object(raw, path);
+  if (b.version !== 1) c.fail(`${path}.version`, 'must be 1');
+  c.integer(b, 'generation', path, 1);
+  c.string(b, 'catalog_digest', path, { nonEmpty: true });
+  c.string(b, 'ceiling_digest', path, { nonEmpty: true });
+  if (b.kinds !== undefined) {
+    const kinds = c.object(b.kinds, `${path}.kinds`);
+    for (const k of Object.keys(kinds)) c.string(kinds, k, `${path}.kinds`, { nonEmpty: true });
+  }
+  c.optString(b, 'external_cursor', path);
+}
+
+function validateToolSpecs(c: Checker, p: Record<string, unknown>): void {
+  if (p.tools === undefined) return;
+  c.array(p, 'tools', P).forEach((t, i) => {
+    const path = `${P}.tools[${i}]`;
+    const spec = c.object(t, path);
+    c.string(spec, 'name', path, { nonEmpty: true });
+    c.string(spec, 'description', path);
+    c.object(spec.input_schema, `${path}.input_schema`);
+  });
+}
+
 const VALIDATORS: Record<FactKindV1, Validator> = {
   'run.started': (c, p) => {
     c.string(p, 'run_id', P, { nonEmpty: true });
@@ -258,15 +319,14 @@ const VALIDATORS: Record<FactKindV1, Validator> = {
         if (typeof line !== 'string') c.fail(`${P}.system[${i}]`, 'must be a string');
       });
     }
-    if (p.tools !== undefined) {
-      c.array(p, 'tools', P).forEach((t, i) => {
-        const path = `${P}.tools[${i}]`;
-        const spec = c.object(t, path);
-        c.string(spec, 'name', path, { nonEmpty: true });
-        c.string(spec, 'description', path);
-        c.object(spec.input_schema, `${path}.input_schema`);
-      });
-    }
+    validateToolSpecs(c, p);
+    if (p.capability_binding !== undefined) validateBinding(c, p.capability_binding, `${P}.capability_binding`);
+  },
+  'run.rebound': (c, p) => {
+    c.string(p, 'run_id', P, { nonEmpty: true });
+    validateBinding(c, p.capability_binding, `${P}.capability_binding`);
+    if (p.previous !== undefined) validateBinding(c, p.previous, `${P}.previous`);
+    validateToolSpecs(c, p);
   },
   'user.message': (c, p) => {
     c.string(p, 'text', P);

@@ -73,22 +73,38 @@ function reasoningBlocks(list: unknown): boolean {
   return true;
 }
 
+function binding(b: unknown): boolean {
+  if (!isObj(b) || b.version !== 1) return false;
+  const g = b.generation;
+  if (typeof g !== 'number' || !Number.isSafeInteger(g) || g < 1) return false;
+  if (!full(b.catalog_digest) || !full(b.ceiling_digest) || !optStr(b.external_cursor)) return false;
+  const kinds = b.kinds;
+  if (kinds !== undefined) {
+    if (!isObj(kinds)) return false;
+    for (const k in kinds) if (!full(kinds[k])) return false;
+  }
+  return true;
+}
+
+function toolSpecs(tools: unknown): boolean {
+  if (tools === undefined) return true;
+  if (!Array.isArray(tools)) return false;
+  for (const t of tools) {
+    if (!isObj(t) || !full(t.name) || !str(t.description) || !isObj(t.input_schema)) return false;
+  }
+  return true;
+}
+
 function runStarted(p: Obj): boolean {
   if (!full(p.run_id)) return false;
+  if (p.capability_binding !== undefined && !binding(p.capability_binding)) return false;
   if (p.model !== undefined && !str(p.model)) return false;
   const system = p.system;
   if (system !== undefined) {
     if (!Array.isArray(system)) return false;
     for (const line of system) if (!str(line)) return false;
   }
-  const tools = p.tools;
-  if (tools !== undefined) {
-    if (!Array.isArray(tools)) return false;
-    for (const t of tools) {
-      if (!isObj(t) || !full(t.name) || !str(t.description) || !isObj(t.input_schema)) return false;
-    }
-  }
-  return true;
+  return toolSpecs(p.tools);
 }
 
 function questionAnswered(p: Obj): boolean {
@@ -140,6 +156,11 @@ const CHECKS: Record<string, Check> = {
     );
   },
   'budget.denied': (p) => full(p.tool_call_id),
+  'run.rebound': (p) =>
+    full(p.run_id) &&
+    binding(p.capability_binding) &&
+    (p.previous === undefined || binding(p.previous)) &&
+    toolSpecs(p.tools),
   'run.ended': (p) => {
     const s = p.status;
     const e = p.error;

@@ -39,3 +39,5 @@ export type { McpArtifactRef, McpArtifactStore } from './tool-result.js';
 export { mcpCapabilityState, mcpToolSource, syncMcpTools } from './surface-sync.js';
 export type { McpCapability, McpToolProvider, McpToolTarget } from './surface-sync.js';
 export { MCP_SERVER_NAME_RULE, mcpCapability } from './server-name.js';
+export { mcpServerSteps } from './catalog-steps.js';
+export type { McpServerStepOptions } from './catalog-steps.js';

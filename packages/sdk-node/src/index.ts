@@ -22,6 +22,7 @@ export { DirectToolError, ModelNotConfiguredError } from './errors.js';
 export type { ToolResult } from './tool-result.js';
 export type { BashOptions, EditFileOptions, GlobOptions, GrepOptions, ReadFileOptions } from './direct-tools.js';
 export type { ToolInfo } from './tool-info.js';
+export type { RecallOptions, RecalledMemory, RememberOptions } from './memory.js';
 export type { ResourceInfo } from './resource-info.js';
 export type { VibeOptions } from './vibe.js';
 export { VibeError } from '@a3s-code/tools-resource/vibe';
@@ -36,6 +37,11 @@ export {
   AttachmentMissingError,
   AsyncSessionBuildRequiredError,
   CancelledError,
+  CapabilityDriftError,
+  CatalogPreparationError,
+  CatalogValidationError,
+  FileMemoryStore,
+  InMemoryMemoryStore,
   CompletionIncompleteError,
   EventEnvelopeError,
   FactLogLockedError,
@@ -65,7 +71,18 @@ export type {
   AttachmentInput,
   AttachmentLimits,
   AttachmentProblem,
+  CapabilityContribution,
+  CatalogGeneration,
   CodeConfig,
+  MemoryRecord,
+  MemoryStore,
+  PreparationStep,
+  PrepareOptions,
+  ResumeRunOptions,
+  RunCapabilityBindingV1,
+  SecurityProvider,
+  SessionCapabilityCatalog,
+  ToolQueueConfig,
   SessionListing,
   SessionSnapshotV1,
   ToolDescriptor,

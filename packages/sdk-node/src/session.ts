@@ -4,12 +4,17 @@
  * `session.tool(...)` call each (no second execution path). It holds no policy.
  */
 import {
+  CatalogPreparationError,
   FileFactStore,
   SessionConfigurationError,
   type ActiveToolCall,
   type AgentSession,
   type InterruptOptions,
   type MutationLedger,
+  type PreparationStep,
+  type PrepareOptions,
+  type ResumeRunOptions,
+  type SessionCapabilityCatalog,
   type ProjectedEventV1,
   type QuestionAnswer,
   type RunResult,
@@ -24,9 +29,17 @@ import {
 } from '@a3s-code/core';
 import type { FoldState } from '@a3s-code/effect';
 import type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from '@a3s-code/core';
-import type { McpServerStatus, McpSessionServerStatus } from '@a3s-code/mcp';
+import {
+  McpConfigError,
+  McpConnectionError,
+  mcpServerSteps,
+  type McpServerStepOptions,
+  type McpServerStatus,
+  type McpSessionServerStatus,
+} from '@a3s-code/mcp';
 import type { GitOperation } from '@a3s-code/tools-workspace';
 import * as direct from './direct-tools.js';
+import * as memory from './memory.js';
 import type { SessionMcp } from './mcp.js';
 import type { VibeModeSwitch } from '@a3s-code/tools-resource/vibe';
 import { programArgs, type ProgramOptions } from './program.js';
@@ -96,14 +109,27 @@ export class Session {
     return this.core.stream(prompt, options);
   }
 
-  /** Continues the log from its folded phase (after answering a park, or after a crash). */
-  resumeRun(runId?: string): Promise<RunResult> {
-    return this.core.resumeRun(runId);
+  /**
+   * Continues the log from its folded phase (after answering a park, or after a crash). A run
+   * whose recorded capabilities (tools, MCP servers, skills, permission ceiling, ...) changed since
+   * it started is refused before it is admitted with `CAPABILITY_DRIFT` naming what changed;
+   * `{ rebind: true }` continues it under the current capabilities instead.
+   */
+  resumeRun(runId?: string, options?: ResumeRunOptions): Promise<RunResult> {
+    return this.core.resumeRun(runId, options);
   }
 
   /** `resumeRun` as a stream: the resumed run's projected events, then `.result`. */
-  streamResume(runId?: string): EventStream {
-    return this.core.streamResume(runId);
+  streamResume(runId?: string, options?: ResumeRunOptions): EventStream {
+    return this.core.streamResume(runId, options);
+  }
+
+  /**
+   * The session's capability catalog: its published generation (`catalog.current`: number,
+   * digests, tools), preparations of new ones (`prepare`, `addToolPack`) and the leases runs hold.
+   */
+  get catalog(): SessionCapabilityCatalog {
+    return this.core.catalog;
   }
 
   /** Queues a message for the active run's next model call; the receipt says whether it was accepted. */
@@ -219,14 +245,61 @@ export class Session {
     return toToolResult(await this.core.tool('program', programArgs(options)));
   }
 
+  // ── Memory ──────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Remembers `content` for later sessions of this workspace (one host call of the `remember`
+   * tool; durable when it resolves). A `key` replaces the memory stored under it.
+   * @throws DirectToolError when the session has no memory store (`memory: false`) or the input is refused.
+   */
+  remember(content: string, options?: memory.RememberOptions): Promise<memory.RecalledMemory> {
+    return memory.remember(this.#call, content, options);
+  }
+
+  /** Memories matching any word of `query`, best first (the newest without a query); a `recall` host call. */
+  recall(query?: string, options?: memory.RecallOptions): Promise<memory.RecalledMemory[]> {
+    return memory.recall(this.#call, query, options);
+  }
+
   // ── MCP ─────────────────────────────────────────────────────────────────────────────────
 
   /**
-   * Adds and starts a session-private MCP server; its tools join the surface as
-   * `mcp__<name>__<tool>`. @throws McpConfigError (`MCP_CONFIG`) naming the key path; McpConnectionError when it cannot start.
+   * Adds and starts a session-private MCP server as a new capability generation: its tools join
+   * the surface as `mcp__<name>__<tool>` once the whole generation is validated and published. A
+   * run in progress keeps the generation it pinned (it neither sees nor can call the new tools);
+   * the next run sees them. If anything fails or `options.signal` cancels it, the server is
+   * removed again (its processes end) and the previous generation stays.
+   * @throws McpConfigError (`MCP_CONFIG`) naming the key path; McpConnectionError when it cannot
+   *   start; CatalogPreparationError for any other failure or a cancellation.
    */
-  addMcpServer(name: string, config: Readonly<Record<string, unknown>>): Promise<McpServerStatus> {
-    return this.#mcp.sources.addMcpServer(name, config);
+  async addMcpServer(
+    name: string,
+    config: Readonly<Record<string, unknown>>,
+    options: PrepareOptions = {},
+  ): Promise<McpServerStatus> {
+    const sources = this.#mcp.sources;
+    try {
+      await this.core.catalog.prepare(mcpServerSteps(sources, name, config), options);
+    } catch (e) {
+      // A server that could not be configured or started is reported as such (it was removed again).
+      const cause = e instanceof CatalogPreparationError ? e.cause : undefined;
+      if (!options.signal?.aborted && (cause instanceof McpConfigError || cause instanceof McpConnectionError))
+        throw cause;
+      throw e;
+    }
+    return sources.privateManager.status().find((s) => s.name === name) as McpServerStatus;
+  }
+
+  /**
+   * The preparation steps that add the session-private server `name` (`mcp.start`, then
+   * `mcp.discover`), to compose with other steps in one `session.catalog.prepare(...)`.
+   */
+  mcpServerSteps(
+    name: string,
+    config: Readonly<Record<string, unknown>>,
+    options?: McpServerStepOptions,
+  ): PreparationStep[] {
+    return mcpServerSteps(this.#mcp.sources, name, config, options);
   }
 
   /** Removes a session-private server (its tools leave the surface). `false` for an unknown name; `MCP_OWNERSHIP` for an agent-global one. */

@@ -217,6 +217,7 @@ describe('surface', () => {
       'task_result',
       'search_skills',
       'Skill',
+      'recall',
     ]);
     expect(tools.find((t) => t.name === 'grep')).toMatchObject({
       tier: 'read',

@@ -205,6 +205,8 @@ describe('Session', () => {
       'task_result',
       'search_skills',
       'Skill',
+      'remember',
+      'recall',
     ]);
     expect(s.toolDefinitions().find((d) => d.name === 'read')?.inputSchema).toMatchObject({ type: 'object' });
     const info = s.toolInfo();
@@ -243,6 +245,7 @@ describe('Session', () => {
       'task_result',
       'search_skills',
       'Skill',
+      'recall',
     ]);
   });
 });

@@ -26,6 +26,18 @@ import type { WebSetting } from '../tools/pack-settings.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import type { AgentDefinitionInput } from '../delegation/agent-definition.js';
+import type { MemoryStore } from '../memory/memory-store.js';
+import type { SecurityProvider } from '../invoker/security-provider.js';
+
+/** How tool calls queue and nest: the invoker's limits. */
+export interface ToolQueueConfig {
+  /** Timeout of a tool without its own, ms, `1..86400000`. Default 120000. */
+  readonly defaultTimeoutMs?: number;
+  /** Calls of one tool running at once, `1..1024`, at most the tool's own `maxParallelism`. Default: the tool's. */
+  readonly maxParallelism?: number;
+  /** Deepest nesting of calls (`batch` in `program` ...), `1..64`. Default 8. */
+  readonly maxDepth?: number;
+}
 
 /** The configuration of an agent. Every key is optional. */
 export interface CodeConfig {
@@ -77,6 +89,14 @@ export interface CodeConfig {
   readonly persistence?: 'file' | 'memory';
   /** Session snapshots (`session.save()`, `agent.resumeSession`). Default: none. */
   readonly sessionStore?: SessionStoreSetting;
+  /**
+   * The memory store behind the `remember` and `recall` tools: `file` (`<dir>/.a3s/memory/`,
+   * opened in the asynchronous build), `false` (none), or a `MemoryStore` object. Default: `file`
+   * when `persistence` is `file`, otherwise none.
+   */
+  readonly memory?: 'file' | false | MemoryStore;
+  /** How tool calls queue and nest (default timeout, parallelism cap, nesting depth). */
+  readonly queue?: ToolQueueConfig;
   /** At a park nobody answers live: `wait` (default) or `return`. */
   readonly parkMode?: ParkMode;
   /** Questions allowed per prompt, `0..100`. Default 8. */
@@ -103,6 +123,8 @@ export interface CodeConfig {
   /** The layered prompt's other inputs (execution style, response format, skills). */
   readonly prompt?: Pick<PromptInputs, 'executionStyle' | 'responseFormat' | 'skills'>;
   readonly checker?: PermissionChecker;
+  /** Sanitises every tool output before any event or result carries it. Default: secrets of known variables redacted, terminal controls stripped. */
+  readonly security?: SecurityProvider;
   /**
    * Human confirmation. Without one, core has confirmation turned off and an `ask` runs the tool;
    * hosts (the SDK, the CLI) always install one, refusing with `no approver` when nobody can be

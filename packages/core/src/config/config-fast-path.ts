@@ -88,6 +88,13 @@ const LAYER = strictShape({
   system: arrayOf((v) => typeof v === 'string'),
   persistence: oneOf('file', 'memory'),
   sessionStore: (v) => v === 'file' || v === 'memory' || isObject(v),
+  memory: (v) => v === 'file' || v === false || withMethods('remember', 'recall')(v),
+  security: withMethods('sanitizeOutput'),
+  queue: strictShape({
+    defaultTimeoutMs: intIn(1, 86_400_000),
+    maxParallelism: intIn(1, 1024),
+    maxDepth: intIn(1, 64),
+  }),
   parkMode: oneOf('wait', 'return'),
   questionCap: intIn(0, 100),
   questionTimeoutMs: intIn(1, 86_400_000),

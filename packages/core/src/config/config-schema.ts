@@ -17,6 +17,8 @@ export const SCRIPTED_MODEL_PREFIX = 'scripted:';
 const MCP_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/;
 
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hasMethods = (v: unknown, ...names: string[]): boolean =>
+  isObject(v) && names.every((n) => typeof (v as Record<string, unknown>)[n] === 'function');
 
 function buildConfigSchemas(z: Zod) {
   const intIn = (min: number, max: number) => {
@@ -210,6 +212,12 @@ function buildConfigSchemas(z: Zod) {
     system: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' }).optional(),
     persistence: oneOf(['file', 'memory']).optional(),
     sessionStore: oneOf(['file', 'memory']).optional(),
+    memory: z.union([z.literal('file'), z.literal(false)], { error: "must be 'file' or false" }).optional(),
+    queue: strict({
+      defaultTimeoutMs: intIn(1, 86_400_000).optional(),
+      maxParallelism: intIn(1, 1024).optional(),
+      maxDepth: intIn(1, 64).optional(),
+    }).optional(),
     parkMode: oneOf(['wait', 'return']).optional(),
     questionCap: intIn(0, 100).optional(),
     questionTimeoutMs: intIn(1, 86_400_000).optional(),
@@ -286,6 +294,16 @@ function buildConfigSchemas(z: Zod) {
       preCompact: z.array(eventHook, { error: 'must be an array of hooks' }).optional(),
     }).optional(),
     workspace: obj('a WorkspaceServices object').optional(),
+    memory: z
+      .custom<object | string | boolean>((v) => v === 'file' || v === false || hasMethods(v, 'remember', 'recall'), {
+        error: "must be 'file', false or a MemoryStore (an object with remember() and recall())",
+      })
+      .optional(),
+    security: z
+      .custom<object>((v) => hasMethods(v, 'sanitizeOutput'), {
+        error: 'must be a SecurityProvider (an object with sanitizeOutput())',
+      })
+      .optional(),
     gate: strict({
       continuation: strict({
         enabled: z.boolean({ error: 'must be true or false' }).optional(),

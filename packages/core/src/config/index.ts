@@ -1,4 +1,4 @@
-export type { CodeConfig } from './code-config.js';
+export type { CodeConfig, ToolQueueConfig } from './code-config.js';
 export {
   getCodeConfigFileSchema,
   getCodeConfigObjectSchema,

@@ -81,6 +81,7 @@ export function mergeLayers(a: NormalizedLayer, b: NormalizedLayer): NormalizedL
     ...optional('pricing', byKey(a.pricing, b.pricing)),
     ...optional('budgets', byKey(a.budgets, b.budgets)),
     ...optional('governance', byKey(a.governance, b.governance)),
+    ...optional('queue', byKey(a.queue, b.queue)),
     ...optional(
       'skillDirs',
       a.skillDirs || b.skillDirs ? unique([...(a.skillDirs ?? []), ...(b.skillDirs ?? [])]) : undefined,

@@ -24,6 +24,7 @@ import { MemoryFactStore } from '../store/memory-fact-store.js';
 import type { JsonSchema, JsonValue } from '../tools/json-schema.js';
 import type { EventEnvelopeV1 } from '../events/event-envelope.js';
 import type { AgentDefinition } from './agent-definition.js';
+import type { CapabilityScope } from '../catalog/capability-scope.js';
 import { checkTaskOutput, outputSchemaInstruction } from './output-schema.js';
 
 /** What a child run needs from its session. */
@@ -120,6 +121,8 @@ export interface RunChildOptions {
   readonly store?: () => Promise<FactStore>;
   /** Extra fields of the child's `run.started` fact (a worker's record). */
   readonly runStarted?: Readonly<Record<string, JsonValue>>;
+  /** The child's capability scope: a subtask of the caller's (same generation as the calling run). */
+  readonly scope?: CapabilityScope;
 }
 
 /** The progress of a child, from one of its events (the fields of `subagent_progress` after `task_id` and `agent`). */
@@ -236,6 +239,7 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       sessionId: ids.thread,
       store,
       invoker: host.invoker,
+      ...(options.scope ? { scope: options.scope } : {}),
       config,
       harness,
       folder,

@@ -17,6 +17,7 @@ import type { FactStore } from '../store/fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
 import { runChild, type ChildAnnouncer, type DelegationHost, type TaskOutcome, type TaskRequest } from './child-run.js';
 import type { JsonValue } from '../tools/json-schema.js';
+import type { CapabilityScope } from '../catalog/capability-scope.js';
 
 /** Where a task is started from: the caller's governance, event sink and signals. */
 export interface TaskOrigin {
@@ -25,6 +26,8 @@ export interface TaskOrigin {
   readonly events: EventSink;
   /** Ends the task (the calling tool call's signal for a foreground task). */
   readonly signal: AbortSignal;
+  /** The caller's capability scope: the task runs in a child scope of it (same generation, narrower permissions). */
+  readonly capabilities?: CapabilityScope;
 }
 
 /** How a background worker run differs from a task: its announcements, its log record, its governance. */
@@ -41,6 +44,21 @@ interface Background {
   readonly agent: string;
   readonly promise: Promise<TaskOutcome>;
   outcome?: TaskOutcome;
+}
+
+/**
+ * A task's governance (the caller's narrowed by the agent) and its capability scope: a subtask
+ * of the caller's scope, sharing its generation. Throws `CAPABILITY_SCOPE_WIDENED` if the
+ * governance would widen the caller's.
+ */
+function childScope(
+  origin: TaskOrigin,
+  request: TaskRequest,
+  taskId: string,
+): { readonly governance: GovernanceSnapshot; readonly scope?: CapabilityScope } {
+  const governance = childGovernance(origin.governance, request.agent);
+  const scope = origin.capabilities?.subtask(taskId, governance);
+  return scope === undefined ? { governance } : { governance, scope };
 }
 
 /** The delegation state of one session. */
@@ -131,7 +149,7 @@ export class Delegator {
       host: this.#host,
       request,
       ids,
-      governance: childGovernance(origin.governance, request.agent),
+      ...childScope(origin, request, ids.taskId),
       parentEvents: origin.events,
       signal: linked.signal,
     }).finally(() => linked.dispose());
@@ -150,7 +168,7 @@ export class Delegator {
       host: this.#host,
       request,
       ids,
-      governance: childGovernance(origin.governance, request.agent),
+      ...childScope(origin, request, ids.taskId),
       parentEvents: origin.events,
       signal: linked.signal,
     }).finally(() => linked.dispose());

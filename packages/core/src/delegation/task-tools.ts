@@ -33,7 +33,13 @@ const TASK_TIMEOUT_MS = 86_400_000;
 function origin(ctx: ToolContext, signal: AbortSignal): TaskOrigin {
   const context = invocationContextOf(ctx);
   if (context === undefined) throw new Error('delegation tools run only inside the kernel');
-  return { runId: context.runId, governance: context.governance, events: context.events, signal };
+  return {
+    runId: context.runId,
+    governance: context.governance,
+    events: context.events,
+    signal,
+    ...(context.capabilities ? { capabilities: context.capabilities } : {}),
+  };
 }
 
 type Branch = {

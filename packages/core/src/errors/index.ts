@@ -25,3 +25,14 @@ export {
 export { SessionNotFoundError, SessionSnapshotError, SessionStoreError } from './persistence-errors.js';
 export { ModelConfigurationError } from './model-errors.js';
 export { ResourceOpenError, ResourceUnavailableError } from './resource-errors.js';
+export {
+  CapabilityDriftError,
+  CapabilityScopeError,
+  CatalogBootstrapError,
+  CatalogConflictError,
+  CatalogPlanError,
+  CatalogPreparationError,
+  CatalogValidationError,
+  type CapabilityDrift,
+  type CatalogProblem,
+} from './catalog-errors.js';

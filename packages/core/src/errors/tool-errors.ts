@@ -57,10 +57,18 @@ export class ToolBlockedError extends A3sError {
 
 /** The called tool is not on the surface the caller can reach. */
 export class ToolNotFoundError extends A3sError {
-  constructor(toolName: string, available: readonly string[]) {
+  /**
+   * @param generation the capability generation the caller pinned, when the tool exists only in a
+   *   later one (published after the run started): the message says so.
+   */
+  constructor(toolName: string, available: readonly string[], generation?: number) {
     const list = available.length > 0 ? available.join(', ') : '(none)';
-    super('TOOL_NOT_FOUND', `unknown tool '${toolName}'; available: ${list}`, {
-      details: { tool: toolName, available },
+    const why =
+      generation === undefined
+        ? `unknown tool '${toolName}'`
+        : `tool '${toolName}' is not in capability generation ${generation}, which this run is bound to (it was published later)`;
+    super('TOOL_NOT_FOUND', `${why}; available: ${list}`, {
+      details: { tool: toolName, available, ...(generation === undefined ? {} : { generation }) },
     });
   }
 }

@@ -33,7 +33,7 @@ import type {
   ToolErrorKind,
   ToolInvocationResult,
 } from './invocation-types.js';
-import type { CallFrame, Kernel } from './kernel.js';
+import { toolSetOf, type CallFrame, type Kernel } from './kernel.js';
 import { authorize } from './permission-step.js';
 import { createScopedInvoker, reachableTool, type NestedRunner } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
@@ -107,14 +107,18 @@ async function govern(
   const name = request.name;
   const tool = reachableTool(k, frame, source, name);
   if (tool === undefined) {
-    const registered = k.registry.get(name);
+    const tools = toolSetOf(k, frame);
+    const registered = tools.get(name);
     // A registered tool hidden by tier is a denial, so hosts see why; an unknown one is not found.
     if (registered !== undefined) {
       const auth = await authorize(k, frame, request.id, registered, request.args);
       if (!auth.ok) return { ok: false, error: auth.error, permission: 'deny' };
     }
-    const available = k.registry.toolNames().filter((n) => reachableTool(k, frame, source, n) !== undefined);
-    return { ok: false, error: new ToolNotFoundError(String(name), available) };
+    const available = tools.toolNames().filter((n) => reachableTool(k, frame, source, n) !== undefined);
+    // A tool published after the caller's generation exists, but not for this caller.
+    const later = tools !== k.registry && k.registry.get(name) !== undefined;
+    const pinned = frame.context.capabilities?.generation.generation;
+    return { ok: false, error: new ToolNotFoundError(String(name), available, later ? pinned : undefined) };
   }
   if (frame.signal.aborted || k.sessionSignal.aborted) {
     return { ok: false, error: toCallError(name, undefined, frame.signal.aborted ? frame.signal : k.sessionSignal) };

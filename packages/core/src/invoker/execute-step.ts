@@ -59,7 +59,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
   // A call nested inside a call of the same tool must not wait for a slot its ancestor holds.
   const release = frame.stack.includes(tool.name)
     ? undefined
-    : await k.queue.acquire(tool.name, caps.maxParallelism, frame.signal);
+    : await k.queue.acquire(tool.name, Math.min(caps.maxParallelism, k.maxParallelism), frame.signal);
   const linked = new CallSignal(frame.signal, k.sessionSignal, {
     ms: tool.timeoutMs ?? k.defaultTimeoutMs,
     toolName: tool.name,

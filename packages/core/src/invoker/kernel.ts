@@ -5,6 +5,7 @@ import type { ConfirmationManager } from '../permissions/confirmation.js';
 import type { PermissionChecker } from '../permissions/permission-checker.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolSet } from '../registry/tool-set.js';
 import type { ResourceAccess } from '../registry/session-resources.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import type { ArgValidator } from './arg-validator.js';
@@ -31,6 +32,8 @@ export interface Kernel {
   readonly workspace: WorkspaceServices;
   readonly defaultTimeoutMs: number;
   readonly maxDepth: number;
+  /** Cap on calls of one tool running at once (the tool's own `maxParallelism` may be lower). */
+  readonly maxParallelism: number;
   readonly clock: () => number;
   /** Aborted by `ToolInvoker.close()`: reaches every call of the session. */
   readonly sessionSignal: AbortSignal;
@@ -57,6 +60,11 @@ export interface CallFrame {
    * `agent` calls only.
    */
   readonly preconfirmed?: { readonly approved: boolean; readonly reason?: string };
+}
+
+/** The tools a call under `frame` may reach: its scope's pinned generation, else the registry. */
+export function toolSetOf(k: Kernel, frame: CallFrame): ToolSet {
+  return frame.context.capabilities?.tools ?? k.registry;
 }
 
 /** True for the sources that get the model-side permission decision and confirmation. */

@@ -19,6 +19,7 @@ export function createLiveInvocation(
     sessionId: base.sessionId,
     signal: base.signal,
     events: base.events,
+    ...(base.capabilities === undefined ? {} : { capabilities: base.capabilities }),
     get governance(): GovernanceSnapshot {
       return cell.current;
     },

@@ -17,7 +17,7 @@ import type {
   ToolErrorKind,
   ToolInvocationResult,
 } from './invocation-types.js';
-import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
+import { isModelSide, toolSetOf, type CallFrame, type Kernel } from './kernel.js';
 import { callCapabilities } from './call-capabilities.js';
 import { linkSignals } from './link-signals.js';
 
@@ -46,7 +46,7 @@ export interface ScopedInvokers {
 
 /** Looks a tool up on the surface a caller of `source` under `frame`'s governance can reach. */
 export function reachableTool(k: Kernel, frame: CallFrame, source: InvocationSource, name: string): Tool | undefined {
-  const tool = k.registry.get(name);
+  const tool = toolSetOf(k, frame).get(name);
   if (tool === undefined) return undefined;
   if (isModelSide(source) && hiddenReason(tool, frame.context.governance, undefined) !== undefined) return undefined;
   return tool;
@@ -88,7 +88,9 @@ function build(
       return run.runCall(k, { ...frame, signal: linked.signal }, { id, name, args }).finally(() => linked.dispose());
     },
     toolNames(): readonly string[] {
-      return k.registry.toolNames().filter((n) => reachableTool(k, frame, source, n) !== undefined);
+      return toolSetOf(k, frame)
+        .toolNames()
+        .filter((n) => reachableTool(k, frame, source, n) !== undefined);
     },
     capabilitiesOf(name: string, args: unknown): ToolCapabilities | undefined {
       const tool = reachableTool(k, frame, source, name);

@@ -30,6 +30,8 @@ import { createDefaultSecurityProvider, type SecurityProvider } from './security
 import { ToolQueue } from './tool-queue.js';
 import { project } from './permission-step.js';
 import { reachableTool } from './scoped-invoker.js';
+import { toolSetOf } from './kernel.js';
+import type { ToolSet } from '../registry/tool-set.js';
 
 /** Options of {@link ToolInvoker}. */
 export interface ToolInvokerOptions {
@@ -55,6 +57,8 @@ export interface ToolInvokerOptions {
   readonly defaultTimeoutMs?: number;
   /** Deepest nesting allowed, `1..64`. Default 8. */
   readonly maxDepth?: number;
+  /** Calls of one tool running at once, `1..1024`, never above the tool's own `maxParallelism`. Default: the tool's. */
+  readonly maxParallelism?: number;
   /** Epoch-milliseconds clock. Default `Date.now`. */
   readonly clock?: () => number;
   /**
@@ -127,6 +131,7 @@ export class ToolInvoker {
       workspace: options.workspace ?? emptyWorkspace(),
       defaultTimeoutMs: intIn(options.defaultTimeoutMs, 'defaultTimeoutMs', 1, 86_400_000, 120_000),
       maxDepth: intIn(options.maxDepth, 'maxDepth', 1, 64, 8),
+      maxParallelism: intIn(options.maxParallelism, 'maxParallelism', 1, 1024, 1024),
       clock: options.clock ?? Date.now,
       sessionSignal: this.#close.signal,
       resources: options.resources,
@@ -192,16 +197,16 @@ export class ToolInvoker {
       signal: context.signal,
       changes: new ChangeCollector(),
     };
-    const tool = reachableTool(k, frame, 'agent', request.name) ?? k.registry.get(request.name);
+    const tool = reachableTool(k, frame, 'agent', request.name) ?? toolSetOf(k, frame).get(request.name);
     if (tool === undefined || k.validator.check(tool, request.args) !== undefined) return { decision: 'run' };
     const verdict = await project(frame, k, tool, request.args);
     if (verdict.ok === true) return { decision: 'run' };
     return verdict.ok === 'ask' ? { decision: 'ask', rule: verdict.rule } : { decision: 'deny', rule: verdict.rule };
   }
 
-  /** Whether a tool of this name is registered (on the surface or not). */
-  has(name: string): boolean {
-    return this.#k.registry.get(name) !== undefined;
+  /** Whether a tool of this name is registered (on the surface or not), in `tools` when given. */
+  has(name: string, tools?: ToolSet): boolean {
+    return (tools ?? this.#k.registry).get(name) !== undefined;
   }
 
   /** Calls queued or running now, in entry order. */
@@ -209,9 +214,12 @@ export class ToolInvoker {
     return [...this.#k.active.values()].map((e) => ({ ...e }));
   }
 
-  /** The surface the model sees under `governance` (tier visibility, policy hiding). */
-  surface(governance: GovernanceSnapshot = {}): ToolSurface {
-    return modelSurface(this.#k.registry, governance, this.#k.policy);
+  /**
+   * The surface the model sees under `governance` (tier visibility, policy hiding), of `tools`
+   * (a pinned catalog generation) or, by default, of the registry as it is now.
+   */
+  surface(governance: GovernanceSnapshot = {}, tools?: ToolSet): ToolSurface {
+    return modelSurface(tools ?? this.#k.registry, governance, this.#k.policy);
   }
 
   /** Aborts every queued and running call and refuses new ones (session close). */

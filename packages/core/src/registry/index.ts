@@ -4,6 +4,7 @@ export { SessionResources } from './session-resources.js';
 export type { ResourceAccess, ResourceState, ResourceStatus } from './session-resources.js';
 export type { SourceResourceState, ToolSourceTarget } from './source-target.js';
 export type { ToolSource } from './tool-source.js';
+export type { ToolSet } from './tool-set.js';
 export { hiddenReason, modelSurface } from './tool-surface.js';
 export type { ToolSurface } from './tool-surface.js';
 export { describeTool, type ToolDescriptor } from './tool-descriptor.js';

@@ -67,6 +67,8 @@ export class SessionResources implements ResourceAccess {
   readonly #listeners = new Set<(error: ResourceOpenError) => void>();
   readonly #failures: ResourceOpenError[] = [];
   readonly #detach: (() => void)[] = [];
+  /** Each plugged-in pack and the removers of its middleware. */
+  readonly #packs = new Map<ToolPack, (() => void)[]>();
   #closed = false;
 
   constructor(registry: ToolRegistry, context: ToolResourceContext) {
@@ -105,7 +107,48 @@ export class SessionResources implements ResourceAccess {
       this.#entries.set(r.capability, { resource: r, pack: pack.name, state: 'attached' });
       if ((r.opens ?? 'lazy') === 'lazy') this.#registry.provide([r.capability]);
     }
-    return this.#registry.registerPack(pack);
+    const registered: string[] = [];
+    const pending: RegistrationReport['pending'][number][] = [];
+    for (const tool of pack.tools) {
+      const r = this.#registry.add(tool);
+      registered.push(...r.registered);
+      pending.push(...r.pending);
+    }
+    this.#packs.set(
+      pack,
+      (pack.middleware ?? []).map((mw) => this.#registry.use(mw)),
+    );
+    return { registered, pending };
+  }
+
+  /**
+   * Opens the `session` resources of a plugged-in pack now (a pack added while the session
+   * lives); unlike {@link openAtBuild}, a failure is thrown.
+   * @throws ResourceOpenError for the first resource that failed to open.
+   */
+  async openPack(pack: ToolPack): Promise<void> {
+    const own = [...this.#entries.entries()].filter(
+      ([, e]) => e.pack === pack.name && e.resource?.opens === 'session' && e.state === 'attached',
+    );
+    await Promise.all(own.map(([c]) => this.acquire(c)));
+  }
+
+  /**
+   * Unplugs a pack: its tools and middleware leave the registry and its resources are closed and
+   * detached. Returns `false` for a pack that is not plugged in.
+   */
+  async removePack(pack: ToolPack): Promise<boolean> {
+    const removers = this.#packs.get(pack);
+    if (removers === undefined) return false;
+    this.#packs.delete(pack);
+    for (const remove of removers) remove();
+    const pending = new Set(this.#registry.pending().map((p) => p.name));
+    for (const tool of pack.tools)
+      if (this.#registry.get(tool.name) === tool || pending.has(tool.name)) this.#registry.remove(tool.name);
+    const own = [...this.#entries.entries()].filter(([, e]) => e.pack === pack.name && e.resource !== undefined);
+    await Promise.all(own.map(([c]) => this.close(c).catch(() => undefined)));
+    for (const [c] of own) this.#entries.delete(c);
+    return true;
   }
 
   /**

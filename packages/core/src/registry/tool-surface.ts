@@ -8,7 +8,8 @@ import { visibleTiers } from '../invoker/governance.js';
 import { restrictionHiding } from '../invoker/restrictions.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { Tool } from '../tools/tool.js';
-import type { ToolDefinition, ToolRegistry } from './tool-registry.js';
+import type { ToolDefinition } from './tool-registry.js';
+import type { ToolSet } from './tool-set.js';
 
 /** A filtered, read-only view of a registry. */
 export interface ToolSurface {
@@ -36,9 +37,9 @@ export function hiddenReason(
   return undefined;
 }
 
-/** The model-side surface of `registry` under `governance` and `policy`; definitions cached per registry version. */
+/** The model-side surface of `registry` (or a pinned generation) under `governance` and `policy`; definitions cached per version. */
 export function modelSurface(
-  registry: ToolRegistry,
+  registry: ToolSet,
   governance: GovernanceSnapshot,
   policy?: PermissionPolicy,
 ): ToolSurface {

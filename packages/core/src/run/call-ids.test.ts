@@ -76,7 +76,8 @@ describe('tool-call ids the model repeats', () => {
         ws.dir,
       ),
     );
-    const r = await session.resumeRun();
+    // Without parkMode 'return' the session offers no ask_user: the host rebinds the parked run explicitly.
+    const r = await session.resumeRun(undefined, { rebind: true });
     expect(r).toMatchObject({ status: 'completed', text: 'done' });
     expect(state.executions.map((e) => (e.args as { text: string }).text)).toEqual(['one', 'two']);
     expect(manager.requests.map((q) => q.toolId)).toEqual(['call_0', 'call_0']);

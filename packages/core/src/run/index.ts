@@ -20,4 +20,5 @@ export {
 export { ResumeError } from './resume-error.js';
 export type { HistoryTurn, RunCheckpoint, RunCheckpointStore } from './run-checkpoint.js';
 export { STEP_LIMIT } from './run-execution.js';
+export type { ResumeRunOptions } from './run-binding.js';
 export { streamRun, type RunEventStream } from './stream-run.js';

@@ -4,6 +4,8 @@
  * all read these types.
  */
 
+import type { RunCapabilityBindingV1 } from '@a3s-code/effect';
+
 /** A turn of earlier conversation to restore into an empty log. */
 export interface HistoryTurn {
   readonly role: 'user' | 'assistant';
@@ -14,6 +16,8 @@ export interface HistoryTurn {
 export interface RunCheckpoint {
   readonly runId: string;
   readonly messages: readonly HistoryTurn[];
+  /** The capability binding the run recorded, when it recorded one: a resume checks it first. */
+  readonly binding?: RunCapabilityBindingV1;
 }
 
 /** Where a session looks for run checkpoints when its log is empty; every `SessionStore` is one. */

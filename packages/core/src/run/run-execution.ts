@@ -10,22 +10,36 @@ import { createToolCallBudget } from '../invoker/governance.js';
 import type { GateDecision } from '../gate/completion-gate.js';
 import { CompletionIncompleteError, continuationText, type SessionGate } from '../gate/session-gate.js';
 import { describeReport } from '../gate/verification-report.js';
-import type { AgentEventPayloads, UndeliveredSteer } from '../events/agent-event.js';
+import type { AgentEventPayloads } from '../events/agent-event.js';
+import { closeInbox, emitEnd } from './run-close.js';
 import { driveRun } from './drive-run.js';
 import type { RunResult } from './run-result.js';
 import type { FactStore } from '../store/fact-store.js';
 import { MAX_STOP_CONTINUATIONS, runPromptHooks, runStopHooks } from '../hooks/session-hooks.js';
 import { historyTurns, missingTurns } from './checkpoint-history.js';
 import { ResumeError } from './resume-error.js';
-import { createRun, endingFact, historyFacts, openingFacts, type LiveRun } from './run-setup.js';
+import { createRun, endingFact, historyFacts, newRunId, openingFacts, type LiveRun } from './run-setup.js';
+import type { CapabilityCatalog } from '../catalog/capability-catalog.js';
+import type { CapabilityScope } from '../catalog/capability-scope.js';
+import type { RunCheckpoint } from './run-checkpoint.js';
+import {
+  admitRun,
+  loadResumeCheckpoint,
+  reboundFact,
+  releaseAfterSettling,
+  type CapabilityAdmission,
+} from './run-binding.js';
 import type { AttachmentInput, SendOptions } from '../attachments/attachment-input.js';
 import { attachmentStoreFor, type AttachmentStore } from '../attachments/attachment-store.js';
 import { prepareAttachments } from '../attachments/prepare-attachments.js';
 
-/** What to run: a new prompt, or a resume of the log. */
+/**
+ * What to run: a new prompt, or a resume of the log (`rebind`: continue under the current
+ * capability generation when the run's recorded binding drifted, instead of refusing).
+ */
 export type RunRequest =
   | { readonly kind: 'prompt'; readonly prompt: string; readonly attachments?: readonly AttachmentInput[] }
-  | { readonly kind: 'resume'; readonly runId?: string };
+  | { readonly kind: 'resume'; readonly runId?: string; readonly rebind?: boolean };
 
 /** The run request of a prompt and its options (`send`, `stream`). */
 export function promptRequest(prompt: string, options: SendOptions): RunRequest {
@@ -76,6 +90,12 @@ export interface ExecuteRunOptions {
   readonly settleChildren?: (runId: string) => Promise<void>;
   /** Where attachment bytes are kept. Default: the fact store's (`attachmentStoreFor`). */
   readonly attachments?: AttachmentStore;
+  /** The session's capability catalog: a run pins its published generation. */
+  readonly catalog?: CapabilityCatalog;
+  /** A child run's scope, shared with its parent run (no generation of its own). */
+  readonly scope?: CapabilityScope;
+  /** Resolves when the run's supervised work (background sub-agents) has settled; the run's lease is released after it. */
+  readonly settleSupervised?: (runId: string) => Promise<void>;
 }
 
 /** The transitions one call may run. */
@@ -90,16 +110,43 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
     options.request.kind === 'resume'
       ? (options.request.runId ?? (folded.status === 'running' ? folded.run_id : null))
       : null;
+  const runId = resumeId ?? newRunId();
+  // A fresh tool-call budget per run, when one is configured.
+  const governance = config.toolCallBudget
+    ? { ...config.governance, budget: createToolCallBudget(config.toolCallBudget) }
+    : config.governance;
+  // The run's capabilities are settled before it is admitted: a drifted resume is refused here.
+  const loading =
+    options.request.kind === 'resume'
+      ? loadResumeCheckpoint({
+          requested: options.request.runId,
+          runId,
+          sessionId: options.sessionId,
+          log: options.store.log,
+          openRunId: folded.run_id,
+          ...(options.config.sessionStore ? { store: options.config.sessionStore } : {}),
+        })
+      : undefined;
+  const checkpoint = loading === undefined ? undefined : await loading;
+  const admission = admitRun({
+    request: options.request,
+    runId,
+    governance,
+    log: options.store.log,
+    ...(checkpoint ? { checkpoint } : {}),
+    ...(options.catalog ? { catalog: options.catalog } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
+    offered: (generation) => options.invoker.surface(options.config.governance, generation).toolDefinitions(),
+  });
   const run = createRun({
     sessionId: options.sessionId,
-    ...(resumeId ? { runId: resumeId, eventSequenceStart: options.lastEventSequence?.(resumeId) ?? 0 } : {}),
+    runId,
+    ...(resumeId ? { eventSequenceStart: options.lastEventSequence?.(resumeId) ?? 0 } : {}),
+    ...(admission.scope ? { capabilities: admission.scope } : {}),
     store: options.store,
     invoker: options.invoker,
     model: config.model,
-    // A fresh tool-call budget per run, when one is configured.
-    governance: config.toolCallBudget
-      ? { ...config.governance, budget: createToolCallBudget(config.toolCallBudget) }
-      : config.governance,
+    governance,
     ...(options.llmBudget ? { llmBudget: options.llmBudget } : {}),
     ...(config.llmRetry ? { llmRetry: config.llmRetry } : {}),
     questionCap: config.questionCap,
@@ -113,8 +160,9 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
   const prompt = options.request.kind === 'prompt' ? options.request.prompt : '';
   env.events.emit({ kind: 'agentStart', payload: { run_id: env.runId, prompt } });
   try {
-    if (options.request.kind === 'prompt') await openPrompt(options, run, prompt, options.request.attachments);
-    else await openResume(options, run);
+    if (options.request.kind === 'prompt')
+      await openPrompt(options, run, prompt, options.request.attachments, admission);
+    else await openResume(options, run, checkpoint, admission);
     const driven = await driveWithGate(options, run);
     if (driven.status === 'completed') await end(options, run, 'completed', { completion: driven.completion });
     const undelivered = closeInbox(run);
@@ -156,7 +204,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
     env.events.close();
     run.dispose();
     options.onEnd();
+    releaseAfterSettling(admission.lease, () => options.settleSupervised?.(env.runId));
   }
+}
+
+/** The tools the model is offered under a scope's generation (what `run.started` records). */
+function offeredTools(options: ExecuteRunOptions, scope: CapabilityScope | undefined) {
+  return options.invoker.surface(options.config.governance, scope?.tools).toolDefinitions();
 }
 
 /**
@@ -260,6 +314,7 @@ async function openPrompt(
   run: LiveRun,
   submitted: string,
   attachments: readonly AttachmentInput[] | undefined,
+  admission: CapabilityAdmission,
 ): Promise<void> {
   if (typeof submitted !== 'string' || submitted.trim().length === 0) {
     throw new A3sError('INVALID_PROMPT', 'the prompt must be a non-empty string');
@@ -278,10 +333,13 @@ async function openPrompt(
   // The bytes are durable in the artifact store before the fact that refers to them.
   for (const a of prepared) await run.env.attachments?.put(a.ref.sha256, a.bytes);
   await supersedeOpenRun(options, run, 'a new prompt started before this run ended');
-  const surface = options.invoker.surface(options.config.governance);
   const refs = prepared.map((a) => a.ref);
   await options.store.append(
-    openingFacts(run, prompt, options.system, surface.toolDefinitions(), refs, options.runStarted),
+    openingFacts(run, prompt, options.system, offeredTools(options, admission.scope), {
+      attachments: refs,
+      ...(options.runStarted === undefined ? {} : { extra: options.runStarted }),
+      ...(admission.scope === undefined ? {} : { binding: admission.scope.generation.binding() }),
+    }),
     null,
   );
 }
@@ -311,34 +369,32 @@ async function supersedeOpenRun(options: ExecuteRunOptions, run: LiveRun, why: s
  * itself needs nothing, since its checkpoint was taken from it. The checkpoint supplies history
  * only; the next step still comes from the fold.
  */
-async function openResume(options: ExecuteRunOptions, run: LiveRun): Promise<void> {
+async function openResume(
+  options: ExecuteRunOptions,
+  run: LiveRun,
+  checkpoint: RunCheckpoint | undefined,
+  admission: CapabilityAdmission,
+): Promise<void> {
   const requested = options.request.kind === 'resume' ? options.request.runId : undefined;
   const runId = requested ?? run.env.runId;
   const log = options.store.log;
   const checkpoints = options.config.sessionStore;
   if (log.length === 0) {
     if (!checkpoints) throw new ResumeError('resume_run requires a session_store on this session');
-    const checkpoint = await checkpoints.loadRunCheckpoint(options.sessionId, runId);
     if (!checkpoint) throw new ResumeError(`no loop checkpoint found for run '${runId}'`);
     await options.store.append(historyFacts(checkpoint.messages), null);
     return;
   }
-  // Without a named run, a store, or with the run in the log, the log is folded as it is.
-  if (
-    requested === undefined ||
-    !checkpoints ||
-    log.get(`run:${runId}`) !== undefined ||
-    options.folder.state.view.run.run_id === runId
-  )
-    return;
-  const prefix = `checkpoint:${runId}`;
-  if (log.get(`${prefix}:0`) !== undefined) return;
-  const checkpoint = await checkpoints.loadRunCheckpoint(options.sessionId, runId);
+  const open = options.folder.state.view.run;
+  if (admission.rebound && open.status === 'running' && open.run_id === runId) {
+    const tools = offeredTools(options, admission.scope);
+    await options.store.append([reboundFact(runId, log.length + 1, admission.rebound, tools, run.env.clock())], null);
+  }
   if (!checkpoint) return;
   const missing = missingTurns(historyTurns(options.folder.state.view.messages), checkpoint.messages);
   if (missing.length === 0) return;
   await supersedeOpenRun(options, run, `run '${runId}' was resumed from its checkpoint`);
-  await options.store.append(historyFacts(missing, prefix), null);
+  await options.store.append(historyFacts(missing, `checkpoint:${runId}`), null);
 }
 
 async function end(
@@ -352,32 +408,4 @@ async function end(
   // Only a run the log has open gets its end recorded (a quiescent resume writes nothing).
   if (folded.status !== 'running' || folded.run_id !== run.env.runId) return;
   await options.store.append([endingFact(run, status, extra)], null);
-}
-
-/** Closes the run's inbox: steers that arrive from now on are refused; the ones still queued are returned. */
-function closeInbox(run: LiveRun): UndeliveredSteer[] {
-  return run.inbox.close().map((s) => ({ request_id: s.requestId, text: s.text }));
-}
-
-function emitEnd(
-  run: LiveRun,
-  text: string,
-  status: 'completed' | 'cancelled' | 'failed',
-  completion: string | null,
-  endedBy?: RunResult['endedBy'],
-  undelivered: readonly UndeliveredSteer[] = [],
-): void {
-  const { env } = run;
-  env.events.emit({
-    kind: 'agentEnd',
-    payload: {
-      run_id: env.runId,
-      text,
-      usage: { input_tokens: env.stats.inputTokens, output_tokens: env.stats.outputTokens },
-      completion,
-      status,
-      ...(endedBy ? { ended_by: endedBy } : {}),
-      ...(undelivered.length > 0 ? { undelivered_steers: undelivered } : {}),
-    },
-  });
 }

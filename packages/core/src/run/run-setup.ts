@@ -3,7 +3,7 @@
  * client, invocation context and control inbox; and writes the facts that open it.
  */
 import { randomUUID } from 'node:crypto';
-import { drafts, type AttachmentRef, type Fact, type FactDraft } from '@a3s-code/effect';
+import { drafts, type AttachmentRef, type Fact, type FactDraft, type RunCapabilityBindingV1 } from '@a3s-code/effect';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { AgentEventEmitter } from '../events/event-emitter.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
@@ -15,6 +15,7 @@ import type { LlmClient } from '../llm/llm-client.js';
 import type { RunEnv } from './run-env.js';
 import type { FactStore } from '../store/fact-store.js';
 import { ControlInbox } from './control-inbox.js';
+import type { CapabilityScope } from '../catalog/capability-scope.js';
 
 /** A run being set up or running. */
 export interface LiveRun {
@@ -55,6 +56,8 @@ export interface CreateRunOptions {
   readonly eventSequenceStart?: number;
   /** Where the bytes of the conversation's attachments are. */
   readonly attachments?: AttachmentStore;
+  /** The run's capability scope: its calls reach only the pinned generation's tools. */
+  readonly capabilities?: CapabilityScope;
 }
 
 /** A new run id. */
@@ -92,7 +95,13 @@ export function createRun(options: CreateRunOptions): LiveRun {
     llm,
     events,
     invocation: createLiveInvocation(
-      { runId, sessionId: options.sessionId, signal: controller.signal, events },
+      {
+        runId,
+        sessionId: options.sessionId,
+        signal: controller.signal,
+        events,
+        ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+      },
       options.governance,
     ),
     signal: controller.signal,
@@ -105,15 +114,28 @@ export function createRun(options: CreateRunOptions): LiveRun {
   return { env, controller, inbox, dispose };
 }
 
-/** The facts that open a run on a new prompt: `run.started` and the `user.message`. */
+/** What else the facts that open a run carry. */
+export interface OpeningFactsOptions {
+  /** References to the prompt's attachments, kept on its `user.message`. */
+  readonly attachments?: readonly AttachmentRef[];
+  /** Extra fields of `run.started` (a worker's record). */
+  readonly extra?: Readonly<Record<string, unknown>>;
+  /** The capability binding of the run, when it pinned a catalog generation. */
+  readonly binding?: RunCapabilityBindingV1;
+}
+
+/**
+ * The facts that open a run on a new prompt: `run.started` (with the run's capability binding,
+ * when it pinned a catalog generation) and the `user.message`.
+ */
 export function openingFacts(
   run: LiveRun,
   prompt: string,
   system: readonly string[],
   tools: readonly { name: string; description: string; inputSchema: unknown }[],
-  attachments: readonly AttachmentRef[] = [],
-  extra: Readonly<Record<string, unknown>> = {},
+  opening: OpeningFactsOptions = {},
 ): FactDraft[] {
+  const { attachments = [], extra = {}, binding } = opening;
   const at = run.env.clock();
   return [
     drafts.runStarted(run.env.runId, {
@@ -125,6 +147,7 @@ export function openingFacts(
         description: t.description,
         input_schema: t.inputSchema as Record<string, unknown>,
       })),
+      ...(binding === undefined ? {} : { capability_binding: binding }),
       at_ms: at,
     }),
     drafts.prompt(run.env.runId, prompt, at, attachments),

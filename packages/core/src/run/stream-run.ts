@@ -21,14 +21,21 @@ export function streamRun(
 ): RunEventStream {
   let events: AsyncIterableIterator<EventEnvelopeV1> | undefined;
   let runId = '';
+  let started: () => void = () => undefined;
+  // A run may be created after an await (a resume loads its checkpoint first): wait for it.
+  const created = new Promise<void>((resolve) => {
+    started = resolve;
+  });
   const result = start((run) => {
     runId = run.env.runId;
     events = run.env.events.subscribe();
+    started();
   });
   result.catch(() => undefined);
   return {
     result,
     async *[Symbol.asyncIterator]() {
+      if (!events) await Promise.race([created, result.catch(() => undefined)]);
       if (!events) {
         await result;
         return;

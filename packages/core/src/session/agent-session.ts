@@ -5,7 +5,7 @@
  * Host-direct tool calls never take the lease.
  */
 import type { ResourceStatus, SessionResources } from '../registry/session-resources.js';
-import { createHarness, drafts, Folder, sync, type FoldState } from '@a3s-code/effect';
+import { createHarness, drafts, Folder, sync, type A3sError, type FoldState } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ActiveToolCall, ToolInvocationResult } from '../invoker/invocation-types.js';
 import { nullEventSink } from '../events/agent-event.js';
@@ -43,6 +43,8 @@ import { SessionRunner } from './session-runner.js';
 import type { SendOptions } from '../attachments/attachment-input.js';
 import { promptRequest } from '../run/run-execution.js';
 import type { SessionParts } from './session-parts.js';
+import { CapabilityScope, type SessionCapabilityCatalog } from '../catalog/index.js';
+import { resumeRequest, type ResumeRunOptions } from '../run/run-binding.js';
 
 export type { SessionParts } from './session-parts.js';
 
@@ -68,9 +70,12 @@ export class AgentSession {
   readonly #llmBudget: LlmBudget | undefined;
   readonly #hostEvents: AgentEventEmitter;
   readonly #sessionResources: SessionResources | undefined;
+  /** The capability catalog: its immutable generations; each run pins the one published at admission. */
+  readonly catalog: SessionCapabilityCatalog;
 
   constructor(parts: SessionParts) {
     this.config = parts.config;
+    this.catalog = parts.catalog;
     this.sessionId = parts.config.sessionId;
     this.store = parts.config.factStore;
     this.#invoker = parts.invoker;
@@ -87,10 +92,11 @@ export class AgentSession {
     this.#sessionResources = parts.sessionResources;
     // Work that outlives its run (background workers) reports on the active run, else to host listeners.
     parts.delegator?.routeEvents(() => this.#runner.live?.env.events ?? this.#hostEvents);
-    // A resource that fails to open later (a lazy one, on first use) is reported to host listeners.
-    parts.sessionResources?.onFailure((e) =>
-      this.#hostEvents.emit({ kind: 'error', payload: { code: e.code, message: e.message } }),
-    );
+    // A resource failing to open later, or a capability change that cannot be published, is reported to host listeners.
+    const hostError = (e: A3sError) =>
+      this.#hostEvents.emit({ kind: 'error', payload: { code: e.code, message: e.message } });
+    parts.sessionResources?.onFailure(hostError);
+    parts.catalog.onRefreshError(hostError);
     this.system = parts.system;
     const harness = createHarness(parts.config.recipe);
     this.#folder = new Folder(harness.recipe);
@@ -100,6 +106,7 @@ export class AgentSession {
       sessionId: this.sessionId,
       store: this.store,
       invoker: parts.invoker,
+      catalog: parts.catalog,
       config: parts.config,
       harness,
       folder: this.#folder,
@@ -144,20 +151,19 @@ export class AgentSession {
   }
 
   /**
-   * Continues the log from its folded phase: a tool whose result is missing runs
-   * once, a quiescent log takes zero steps.
+   * Continues the log from its folded phase (a missing tool result runs once; a quiescent log takes zero
+   * steps). A run whose recorded capabilities drifted is refused before admission (`CAPABILITY_DRIFT`) unless `rebind`.
    */
-  resumeRun(runId?: string): Promise<RunResult> {
+  resumeRun(runId?: string, options: ResumeRunOptions = {}): Promise<RunResult> {
     const lease = this.#runner.take('resumeRun');
-    return this.#runner.run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }).finally(lease);
+    return this.#runner.run(resumeRequest(runId, options)).finally(lease);
   }
 
   /** `resumeRun` as a stream: the resumed run's events (like {@link stream}), then `.result`. */
-  streamResume(runId?: string): RunEventStream {
+  streamResume(runId?: string, options: ResumeRunOptions = {}): RunEventStream {
     const lease = this.#runner.take('resumeRun');
     return streamRun(
-      (onStart) =>
-        this.#runner.run({ kind: 'resume', ...(runId === undefined ? {} : { runId }) }, onStart).finally(lease),
+      (onStart) => this.#runner.run(resumeRequest(runId, options), onStart).finally(lease),
       (target) => this.interrupt(target),
     );
   }
@@ -221,6 +227,7 @@ export class AgentSession {
       signal: this.#close.signal,
       events: nullEventSink,
       governance: this.config.governance,
+      capabilities: CapabilityScope.host(this.catalog.current, this.config.governance, id),
     };
     return this.#invoker.invoke({ id, name, args }, context, 'host');
   }
@@ -240,19 +247,19 @@ export class AgentSession {
     return backgroundTaskResult((n, a) => this.tool(n, a), taskId, wait);
   }
 
-  /** Names of the tools the model sees. */
+  /** Names of the tools the model sees (of the published capability generation). */
   toolNames(): readonly string[] {
-    return this.#invoker.surface(this.config.governance).toolNames();
+    return this.#invoker.surface(this.config.governance, this.catalog.current).toolNames();
   }
 
-  /** Definitions of the tools the model sees. */
+  /** Definitions of the tools the model sees (of the published capability generation). */
   toolDefinitions(): readonly ToolDefinition[] {
-    return this.#invoker.surface(this.config.governance).toolDefinitions();
+    return this.#invoker.surface(this.config.governance, this.catalog.current).toolDefinitions();
   }
 
   /** The tools the model sees, described: definition, static capabilities, required workspace capabilities. */
   toolDescriptors(): readonly ToolDescriptor[] {
-    const surface = this.#invoker.surface(this.config.governance);
+    const surface = this.#invoker.surface(this.config.governance, this.catalog.current);
     return surface.toolNames().flatMap((name) => {
       const tool = surface.get(name);
       return tool ? [describeTool(tool)] : [];

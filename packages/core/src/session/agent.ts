@@ -29,6 +29,7 @@ import { FileSessionStore } from './file-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { historyFacts } from '../run/run-setup.js';
 import { plugInPacks, sessionPacks } from './session-tools.js';
+import { createSessionCatalog } from './session-catalog.js';
 import { SessionResources } from '../registry/session-resources.js';
 import { hasAskPort } from '../run/ask-user.js';
 import { SessionArtifactStore } from './session-artifacts.js';
@@ -201,6 +202,10 @@ function build(
     hooks: config.hooks,
     clock: config.clock,
     resources,
+    ...(config.security ? { security: config.security } : {}),
+    ...(config.queue.defaultTimeoutMs === undefined ? {} : { defaultTimeoutMs: config.queue.defaultTimeoutMs }),
+    ...(config.queue.maxDepth === undefined ? {} : { maxDepth: config.queue.maxDepth }),
+    ...(config.queue.maxParallelism === undefined ? {} : { maxParallelism: config.queue.maxParallelism }),
     ...(config.checker ? { checker: config.checker } : {}),
     ...(config.confirmation ? { confirmation: config.confirmation } : {}),
   });
@@ -226,6 +231,7 @@ function build(
     agents,
     config.delegation,
   );
+  const skills = loadSkillCatalog(config.dir, config.skillDirs);
   const packs = sessionPacks({
     clock: config.clock,
     gate,
@@ -234,8 +240,9 @@ function build(
     llmFor: (runId) => session?.llmFor(runId),
     delegation: delegator,
     manualDelegation: manual,
-    skills: loadSkillCatalog(config.dir, config.skillDirs),
+    skills,
     workflowStore: config.persistence === 'file' ? fileWorkflowStore(config.dir) : memoryWorkflowStore(),
+    ...(config.memory ? { memory: config.memory } : {}),
   });
   try {
     plugInPacks(resources, packs, config.toolSources);
@@ -243,8 +250,18 @@ function build(
     void closeResources();
     throw e;
   }
+  const catalog = createSessionCatalog({
+    config,
+    registry,
+    resources,
+    skills,
+    agents,
+    system,
+    ...(restored ? { restored } : {}),
+  });
   session = new AgentSession({
     config,
+    catalog,
     invoker,
     artifacts,
     gate,

@@ -28,6 +28,15 @@ import { loadSkillCatalog } from '../skills/skill-catalog.js';
 import { plugInPacks, sessionPacks } from './session-tools.js';
 import { hasAskPort } from '../run/ask-user.js';
 import { memoryWorkflowStore } from '../workflow/workflow-store.js';
+import { memorySetting } from './session-build.js';
+import type { MemoryStore } from '../memory/memory-store.js';
+
+/** A memory store for listing only: its tools are described, never run. */
+const LISTED_MEMORY: MemoryStore = {
+  remember: () => Promise.reject(describeOnly()),
+  recall: () => Promise.reject(describeOnly()),
+  forget: () => Promise.reject(describeOnly()),
+};
 
 /**
  * Describes the model-side surface of a session on `dir` built from `config` and `options`
@@ -88,6 +97,7 @@ export async function describeSessionTools(
           (m.skillDirs ?? []).map((d) => resolve(root, d)),
         ),
         workflowStore: memoryWorkflowStore(),
+        ...(memorySetting(m) === undefined ? {} : { memory: LISTED_MEMORY }),
       }),
       m.toolSources ?? [],
     );
@@ -105,12 +115,13 @@ export async function describeSessionTools(
  * A delegation port for listing only: the tools built on it are described and discarded, never
  * run (a listed surface has no session to run tasks in), so running one is a typed error.
  */
+function describeOnly(): A3sError {
+  return new A3sError('DESCRIBE_ONLY', 'this tool was built to describe a session surface; open a session to run it');
+}
+
 function listingOnly(agents: ReadonlyMap<string, AgentDefinition>, settings: DelegationSettings): DelegationPort {
   const refuse = (): never => {
-    throw new A3sError(
-      'DESCRIBE_ONLY',
-      'this tool was built to describe a session surface; open a session to run tasks',
-    );
+    throw describeOnly();
   };
   return { agents, settings, allocate: refuse, run: refuse, start: refuse, result: refuse, backgroundTaskIds: refuse };
 }

@@ -285,6 +285,7 @@ describe('agent.resumeSession', () => {
         { role: 'user', content: 'What is 2+2?' },
         { role: 'assistant', content: '4' },
       ],
+      binding: expect.objectContaining({ version: 1, generation: 1 }),
     });
     const c = await agent.session(workspace().dir, { sessionId: 'm' });
     sessions.push(c);

@@ -25,6 +25,9 @@ import type { ToolPack } from '../tools/tool-pack.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import type { AgentDefinitionInput } from '../delegation/agent-definition.js';
 import type { DelegationSettings } from '../delegation/delegation-options.js';
+import type { ToolQueueConfig } from '../config/code-config.js';
+import type { SecurityProvider } from '../invoker/security-provider.js';
+import type { MemoryStore } from '../memory/memory-store.js';
 
 /** Everything a session is built from, with every default filled in and every resource open. */
 export interface ResolvedSessionConfig {
@@ -53,6 +56,12 @@ export interface ResolvedSessionConfig {
   readonly factStore: FactStore;
   /** The initialised session store, when one is configured. */
   readonly sessionStore?: SessionStore;
+  /** The initialised memory store behind `remember` / `recall`, when the session has one. */
+  readonly memory?: MemoryStore;
+  /** The output sanitiser of the session's tool invoker, when the host gave one. */
+  readonly security?: SecurityProvider;
+  /** How tool calls queue and nest. */
+  readonly queue: ToolQueueConfig;
   /** Limits of the session's one provider budget, from `budgets.llm` (created at build, shared by runs, sub-agents and host calls). */
   readonly llmBudget?: LlmBudgetLimits;
   readonly llmRetry?: LlmRetryOptions;

@@ -24,6 +24,8 @@ import { FileFactStore } from '../store/file-fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
 import { mkdirState } from '../store/state-folder.js';
 import type { FactStore } from '../store/fact-store.js';
+import { FileMemoryStore } from '../memory/file-memory-store.js';
+import type { MemoryStore } from '../memory/memory-store.js';
 import { emptyWorkspace } from '../workspace/workspace-services.js';
 import type { CodeConfig } from '../config/code-config.js';
 import { compileHooks } from '../hooks/command-hooks.js';
@@ -43,7 +45,7 @@ export interface PendingResource {
 /** The I/O-free part of a build. */
 export interface SessionBuildPlan {
   /** Everything but the resources. */
-  readonly base: Omit<ResolvedSessionConfig, 'model' | 'modelConfig' | 'factStore' | 'sessionStore'>;
+  readonly base: Omit<ResolvedSessionConfig, 'model' | 'modelConfig' | 'factStore' | 'sessionStore' | 'memory'>;
   readonly model:
     | LlmClient
     | {
@@ -53,7 +55,18 @@ export interface SessionBuildPlan {
         readonly resolver: ModelResolver;
       };
   readonly sessionStore: SessionStore | 'file' | undefined;
+  /** The memory store: a host's object, `file` (opened in the async build) or none. */
+  readonly memory: MemoryStore | 'file' | undefined;
   readonly pending: readonly PendingResource[];
+}
+
+/**
+ * The memory setting of merged options: the one place its default is decided — `file` when the
+ * fact log is a file, otherwise none.
+ */
+export function memorySetting(m: NormalizedLayer): MemoryStore | 'file' | undefined {
+  const memory = m.memory ?? ((m.persistence ?? 'file') === 'file' ? 'file' : false);
+  return memory === false ? undefined : memory;
 }
 
 /** What the agent contributes to every build. */
@@ -200,6 +213,12 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
       resource: 'sessionStore',
       reason: "the file session store must be initialised (use 'memory' or an open SessionStore object)",
     });
+  const memory = memorySetting(m);
+  if (memory === 'file')
+    pending.push({
+      resource: 'memory',
+      reason: 'the file memory store must be opened (pass an initialised MemoryStore object, or memory: false)',
+    });
   for (const pack of m.tools ?? []) {
     for (const r of pack.resources ?? [])
       if (r.opens === 'session')
@@ -214,6 +233,7 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
   return {
     model,
     sessionStore,
+    memory,
     pending,
     base: {
       dir: root,
@@ -260,6 +280,8 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
       prompt: m.prompt ?? {},
       workspaceInstructions: m.workspaceInstructions ?? true,
       pricing: m.pricing ?? {},
+      queue: m.queue ?? {},
+      ...(m.security === undefined ? {} : { security: m.security }),
     },
   };
 }
@@ -286,6 +308,7 @@ export async function initializeSession(plan: SessionBuildPlan): Promise<Resolve
     }
     sessionStore = store;
   } else sessionStore = plan.sessionStore;
+  const memory = plan.memory === 'file' ? await openMemory(base.dir, base.clock) : plan.memory;
   const factStore = await openFactStore(base.dir, base.sessionId, base.persistence);
   return freeze({
     ...base,
@@ -293,6 +316,7 @@ export async function initializeSession(plan: SessionBuildPlan): Promise<Resolve
     ...(model.config ? { modelConfig: model.config } : {}),
     factStore,
     ...(sessionStore ? { sessionStore } : {}),
+    ...(memory ? { memory } : {}),
   });
 }
 
@@ -309,7 +333,14 @@ export function resolveSync(plan: SessionBuildPlan): ResolvedSessionConfig {
     );
   const model = plan.model as LlmClient;
   const sessionStore = plan.sessionStore as SessionStore | undefined;
-  return freeze({ ...plan.base, model, factStore: new MemoryFactStore(), ...(sessionStore ? { sessionStore } : {}) });
+  const memory = plan.memory as MemoryStore | undefined;
+  return freeze({
+    ...plan.base,
+    model,
+    factStore: new MemoryFactStore(),
+    ...(sessionStore ? { sessionStore } : {}),
+    ...(memory ? { memory } : {}),
+  });
 }
 
 function clientOf(plan: SessionBuildPlan): { client: LlmClient; config?: ModelConfig } {
@@ -325,6 +356,18 @@ function clientOf(plan: SessionBuildPlan): { client: LlmClient; config?: ModelCo
       `cannot create the client of '${m.config.provider}/${m.config.model}': ${(e as Error).message}`,
       e,
       'model',
+    );
+  }
+}
+
+async function openMemory(dir: string, clock: () => number): Promise<MemoryStore> {
+  try {
+    return await FileMemoryStore.open(dir, clock);
+  } catch (e) {
+    throw new SessionInitializationError(
+      `cannot open the memory store under '${dir}': ${(e as Error).message}`,
+      e,
+      'memory',
     );
   }
 }

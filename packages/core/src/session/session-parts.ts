@@ -1,5 +1,6 @@
 /** What an `AgentSession` is assembled from (see `Agent.session`). */
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
+import type { SessionCapabilityCatalog } from '../catalog/session-capability-catalog.js';
 import type { Delegator } from '../delegation/delegator.js';
 import type { SessionGate } from '../gate/session-gate.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
@@ -12,6 +13,8 @@ import type { SessionSnapshotV1 } from './snapshot-types.js';
 export interface SessionParts {
   /** The one resolved configuration every part of the session reads. */
   readonly config: ResolvedSessionConfig;
+  /** The session's capability catalog: runs pin its generations. */
+  readonly catalog: SessionCapabilityCatalog;
   readonly invoker: ToolInvoker;
   /** The artifact store the invoker caps outputs into (listed into snapshots). */
   readonly artifacts: SessionArtifactStore;

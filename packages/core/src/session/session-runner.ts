@@ -6,6 +6,7 @@
 import { checkHostFact, type FactDraft, type Folder, type FoldState, type Harness } from '@a3s-code/effect';
 import { SessionBusyError } from '../errors/session-errors.js';
 import type { Delegator } from '../delegation/delegator.js';
+import type { CapabilityCatalog } from '../catalog/capability-catalog.js';
 import type { SessionGate } from '../gate/session-gate.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
@@ -21,6 +22,7 @@ export interface SessionRunnerParts {
   readonly sessionId: string;
   readonly store: FactStore;
   readonly invoker: ToolInvoker;
+  readonly catalog: CapabilityCatalog;
   readonly config: ResolvedSessionConfig;
   readonly harness: Harness;
   readonly folder: Folder;
@@ -84,6 +86,7 @@ export class SessionRunner {
       sessionId: p.sessionId,
       store: p.store,
       invoker: p.invoker,
+      catalog: p.catalog,
       config: p.config,
       harness: p.harness,
       folder: p.folder,
@@ -94,6 +97,7 @@ export class SessionRunner {
       system: p.system,
       ...(p.llmBudget ? { llmBudget: p.llmBudget } : {}),
       ...(delegator ? { settleChildren: (runId: string) => delegator.settle(runId, true) } : {}),
+      ...(delegator ? { settleSupervised: (runId: string) => delegator.settle(runId, true) } : {}),
       onStart: (run) => {
         this.#live = run;
         p.trace.attach(run.env.events);

@@ -66,7 +66,11 @@ export function checkpointFromSnapshot(
 ): RunCheckpoint | undefined {
   const run = snapshot?.runs.find((r) => r.run_id === runId);
   if (!snapshot || !run) return undefined;
-  return { runId, messages: turnsUpTo(snapshot, run.last_seq) };
+  return {
+    runId,
+    messages: turnsUpTo(snapshot, run.last_seq),
+    ...(run.capability_binding ? { binding: run.capability_binding } : {}),
+  };
 }
 
 /** History turns of a snapshot's whole conversation (restored when a resumed session's log is empty). */

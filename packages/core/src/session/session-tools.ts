@@ -2,8 +2,9 @@
  * The packs every session plugs in, in surface order: core's runtime pack (`batch`, `program`,
  * `ask_user`, `verify`, `generate_object`), the host's packs (workspace, web, its own), then
  * core's delegation pack (`task`, `parallel_task`, `task_result`), skills pack
- * (`search_skills`, `Skill`) and workflow pack (`dynamic_workflow`, on the surface only when a host
- * pack provides `resource.workflow`); tool sources (MCP) attach after them. Each pack goes through {@link SessionResources.addPack}, the one path
+ * (`search_skills`, `Skill`), memory pack (`remember`, `recall`) and workflow pack
+ * (`dynamic_workflow`, on the surface only when a host pack provides `resource.workflow`); tool
+ * sources (MCP) attach after them. Each pack goes through {@link SessionResources.addPack}, the one path
  * every pack takes: what a session can offer (an ask port, manual delegation) is a resource the
  * core pack attaches, and a tool requiring it is on the surface only when it is attached.
  * Used by the session build and by {@link describeSessionTools}, so the two cannot drift apart.
@@ -26,6 +27,8 @@ import type { ToolSource } from '../registry/tool-source.js';
 import { flowNamesOf } from '../workflow/workflow-pack.js';
 import type { WorkflowStore } from '../workflow/workflow-store.js';
 import { createDynamicWorkflowTool } from '../workflow/workflow-tool.js';
+import type { MemoryStore } from '../memory/memory-store.js';
+import { memoryToolPack } from '../memory/memory-tools.js';
 
 /** Version of core's own packs. */
 const CORE_PACK_VERSION = '0.1.0';
@@ -48,6 +51,8 @@ export interface SessionPacksInput {
   readonly skills: ReadonlyMap<string, SkillDefinition>;
   /** Where `dynamic_workflow` runs record their steps. */
   readonly workflowStore: WorkflowStore;
+  /** The session's memory store: `remember` and `recall` are on the surface when there is one. */
+  readonly memory?: MemoryStore;
 }
 
 /** A resource the session itself provides, already open: its presence is what the tools require. */
@@ -94,7 +99,7 @@ export function sessionPacks(input: SessionPacksInput): readonly ToolPack[] {
       }),
     ],
   });
-  return [runtime, ...input.packs, delegation, skills, workflow];
+  return [runtime, ...input.packs, delegation, skills, memoryToolPack(input.memory, CORE_PACK_VERSION), workflow];
 }
 
 /**

@@ -3,7 +3,7 @@
  * run records derived from the fact log, the bounded trace and artifacts, verification reports
  * and task snapshots. Pure apart from reading its inputs.
  */
-import type { Fact, Message } from '@a3s-code/effect';
+import type { Fact, Message, RunCapabilityBindingV1 } from '@a3s-code/effect';
 import type { EventEnvelopeV1 } from '../events/event-envelope.js';
 import type {
   RunRecord,
@@ -62,6 +62,7 @@ interface Draft {
   tool_calls: number;
   completion: string | null;
   error?: { code: string; message: string };
+  binding?: RunCapabilityBindingV1;
 }
 
 type Payload = Record<string, unknown>;
@@ -95,6 +96,15 @@ export function runRecordsFromFacts(facts: readonly Fact[], sessionId: string): 
         runs.set(p.run_id, current);
       }
       current.status = 'running';
+      if (typeof p.capability_binding === 'object' && p.capability_binding !== null)
+        current.binding = p.capability_binding as RunCapabilityBindingV1;
+      continue;
+    }
+    if (f.type === 'run.rebound' && typeof p.run_id === 'string') {
+      const run = runs.get(p.run_id);
+      if (run && typeof p.capability_binding === 'object' && p.capability_binding !== null)
+        run.binding = p.capability_binding as RunCapabilityBindingV1;
+      if (run) run.last_seq = f.seq;
       continue;
     }
     if (f.type === 'run.ended') {
@@ -136,5 +146,6 @@ export function runRecordsFromFacts(facts: readonly Fact[], sessionId: string): 
     tool_calls: d.tool_calls,
     completion: d.completion,
     ...(d.error ? { error: d.error } : {}),
+    ...(d.binding ? { capability_binding: d.binding } : {}),
   }));
 }

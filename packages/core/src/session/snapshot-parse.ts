@@ -81,6 +81,14 @@ const schemas = lazyZod((z) => {
         usage,
         tool_calls: int,
         completion: z.string().nullable(),
+        capability_binding: z
+          .looseObject({
+            version: z.literal(1),
+            generation: z.number().int().min(1),
+            catalog_digest: z.string().min(1),
+            ceiling_digest: z.string().min(1),
+          })
+          .optional(),
       }),
     ),
     verification_reports: z.array(

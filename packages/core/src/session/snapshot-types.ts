@@ -5,7 +5,7 @@
  * The fact log stays the source of truth for runs; the snapshot is the source for session-level
  * state (ARCHITECTURE §9).
  */
-import type { Message } from '@a3s-code/effect';
+import type { Message, RunCapabilityBindingV1 } from '@a3s-code/effect';
 import type { EventEnvelopeV1 } from '../events/event-envelope.js';
 
 /** The `version` of the snapshots this package writes. */
@@ -55,6 +55,8 @@ export interface RunRecord {
   readonly completion: string | null;
   /** The error a failed run recorded. */
   readonly error?: { readonly code: string; readonly message: string };
+  /** The capability binding the run was admitted (or last rebound) with, when it recorded one. */
+  readonly capability_binding?: RunCapabilityBindingV1;
 }
 
 /** Status of a verification report or check. */

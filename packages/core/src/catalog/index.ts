@@ -1,0 +1,17 @@
+export { CapabilityCatalog } from './capability-catalog.js';
+export { SessionCapabilityCatalog } from './session-capability-catalog.js';
+export type { ToolPackStepOptions } from './session-capability-catalog.js';
+export type { CapabilityCatalogOptions, PrepareOptions } from './capability-catalog.js';
+export { CAPABILITY_KINDS } from './capability-kinds.js';
+export type { CapabilityContribution, CapabilityKind } from './capability-kinds.js';
+export { CapabilityScope, assertNarrows } from './capability-scope.js';
+export type { CapabilityScopeKind } from './capability-scope.js';
+export { CatalogGeneration } from './catalog-generation.js';
+export type { CapabilityProjection } from './catalog-generation.js';
+export { capabilityDrift } from './capability-drift.js';
+export { GenerationLease } from './generation-lease.js';
+export { permissionCeiling } from './permission-ceiling.js';
+export type { PermissionCeiling } from './permission-ceiling.js';
+export { DEFAULT_MAX_PREPARATION_STEPS } from './preparation.js';
+export type { PreparationContext, PreparationStep } from './preparation.js';
+export type { CatalogValidator } from './validate-projection.js';
