@@ -7,8 +7,15 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { Agent, mcpReadOnlyChecker, READ_TOOL_RULES, type Session, type SessionOptions } from '@a3s-code/sdk';
+import type { WorkflowProgressEvent } from '@a3s-code/core';
 import type { SessionFlags } from './args.js';
 import { UsageError } from './errors.js';
+import { cliWorkflowPack } from './flows/index.js';
+
+/** Session options plus the CLI's own: where `dynamic_workflow` progress goes (nowhere by default). */
+export interface CliSessionOptions extends SessionOptions {
+  readonly workflowProgress?: (event: WorkflowProgressEvent) => void;
+}
 
 /**
  * Read-only tools run without asking; everything else asks (or runs under `--yolo`). These rules
@@ -32,17 +39,25 @@ export async function agentFor(flags: SessionFlags, env: Readonly<Record<string,
 }
 
 /**
- * The session options of the flags: the CLI's allow rules, plan mode, YOLO, vibe mode. MCP tools their
- * server declares read-only (tier `read`) run without asking too, unless a rule says otherwise.
- * Each command adds who approves asked calls (`a3s code`: the terminal; `a3s run`: nobody, so
- * they park or are refused with `no approver`).
+ * The session options of the flags: the CLI's allow rules, plan mode, YOLO, vibe mode, and
+ * `dynamic_workflow` with the CLI's flows (every command offers the same tools, so a run parked by
+ * `a3s run` resumes in `a3s code` under the same capabilities). MCP tools their server declares
+ * read-only (tier `read`) run without asking too, unless a rule says otherwise. Each command adds
+ * who approves asked calls (`a3s code`: the terminal; `a3s run`: nobody, so they park or are
+ * refused with `no approver`).
  */
-export function flagOptions(flags: SessionFlags): SessionOptions {
+export function flagOptions(
+  flags: SessionFlags,
+  workflowProgress: (event: WorkflowProgressEvent) => void = () => undefined,
+): SessionOptions {
   return {
+    tools: [cliWorkflowPack(workflowProgress)],
     permissions: { allow: CLI_ALLOW_RULES },
     checker: mcpReadOnlyChecker(),
     governance: { ...(flags.plan ? { mode: 'plan' as const } : {}), ...(flags.yolo ? { yolo: true } : {}) },
-    ...(flags.vibe === true ? { vibe: true } : {}),
+    // The roster is always attached (vibe mode off unless --vibe), so /vibe can switch it and every
+    // command has the same capabilities.
+    vibe: { enabled: flags.vibe === true },
   };
 }
 
@@ -53,11 +68,13 @@ export function flagOptions(flags: SessionFlags): SessionOptions {
 export async function openSession(
   flags: SessionFlags,
   env: Readonly<Record<string, string | undefined>>,
-  extra: SessionOptions = {},
+  extra: CliSessionOptions = {},
   resume?: string,
 ): Promise<OpenedSession> {
   const agent = await agentFor(flags, env);
-  const options = { ...flagOptions(flags), ...extra };
+  const { workflowProgress, ...rest } = extra;
+  const base = flagOptions(flags, workflowProgress);
+  const options: SessionOptions = { ...base, ...rest, tools: [...(base.tools ?? []), ...(rest.tools ?? [])] };
   let session: Session;
   try {
     session =

@@ -68,6 +68,7 @@ describe('a3s replay, tools, sessions', () => {
       'search_skills',
       'Skill',
       'recall',
+      'dynamic_workflow',
     ]);
     // No model is needed to list the surface; the workspace's config file applies.
     writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ permissions: { deny: ['bash'] } }));

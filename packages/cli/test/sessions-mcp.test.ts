@@ -163,6 +163,65 @@ describe('a3s sessions and /save', () => {
   }, 30_000);
 });
 
+describe('a parked run whose capabilities changed before the resume', () => {
+  it('CAP-10: a3s sessions --resume shows the drift and asks; n leaves the run parked, y resumes it under the current capabilities', async () => {
+    const dir = tempRepo();
+    const park = await runMain([
+      'run',
+      '--session',
+      'd1',
+      '--model',
+      `scripted:${scriptFile([{ tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo drifted-ok' } }] }])}`,
+      '--cwd',
+      dir,
+      'run it',
+    ]);
+    expect(park.status).toBe(3);
+    // The workspace's rules change while the run is parked: its permission ceiling drifts.
+    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ permissions: { deny: ['web_fetch'] } }));
+    const resume = () =>
+      startPty(
+        [
+          process.execPath,
+          A3S,
+          'sessions',
+          '--resume',
+          'd1',
+          '--model',
+          `scripted:${scriptFile([{ text: 'Ran it.' }])}`,
+          '--cwd',
+          dir,
+        ],
+        env(),
+      );
+    const first = resume();
+    try {
+      let at = await first.waitFor('resume under the current capabilities? [y/N]');
+      expect(first.text()).toContain('the permission ceiling changed');
+      first.type('n\r');
+      at = await first.waitFor('not resumed', at);
+      await first.waitFor('› ', at);
+      first.type('/exit\r');
+      expect(await first.exited).toBe(0);
+    } finally {
+      first.child.kill();
+    }
+    const second = resume();
+    try {
+      let at = await second.waitFor('resume under the current capabilities? [y/N]');
+      second.type('y\r');
+      at = await second.waitFor('allow? [y/n/a]', at);
+      second.type('y\r');
+      at = await second.waitFor(/drifted-ok[\s\S]*Ran it\.[\s\S]*completed/, at);
+      await second.waitFor('› ', at);
+      second.type('/exit\r');
+      expect(await second.exited).toBe(0);
+    } finally {
+      second.child.kill();
+    }
+  }, 40_000);
+});
+
 describe('MCP servers of a3s.config.json', () => {
   it('a3s tools lists their tools; SIGTERM during a3s run closes the session and kills the server', async () => {
     const dir = tempRepo();

@@ -18,7 +18,6 @@ import {
   progressLine,
   runFlowCommand,
 } from '../interactive/flow-command.js';
-import { cliWorkflowPack } from '../flows/index.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { closeOnSigterm, openSession, type OpenedSession } from '../open-session.js';
@@ -97,18 +96,15 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   const reader = new LineReader(io.stdin, io.stdout, io.stdin.isTTY === true);
   const sessionId = preset.sessionId ?? values.session;
   let opened: OpenedSession;
-  // dynamic_workflow with the CLI's flows (/ultracode, /research); their steps print as they go.
-  const workflows = cliWorkflowPack((e) => io.stdout.write(progressLine(style, e)));
   try {
     opened = await openSession(
       flags,
       io.env,
       {
-        tools: [workflows],
+        // dynamic_workflow's steps (/ultracode, /research) print as they go.
+        workflowProgress: (e) => io.stdout.write(progressLine(style, e)),
         confirmation: terminalConfirmation(reader, io.stdout, style, print.newline),
         onQuestion: terminalQuestions(reader, io.stdout, style, print.newline),
-        // The roster is always attached, so /vibe can turn vibe mode on and off.
-        vibe: { enabled: flags.vibe === true },
         ...(sessionId === undefined || preset.resume !== undefined ? {} : { sessionId }),
       },
       preset.resume,
@@ -201,6 +197,23 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       undelivered(end.texts, end.status);
     }
   };
+  // A run whose recorded capabilities differ from the session's (a config changed since it
+  // started) is not resumed silently: the terminal is asked whether to continue under the current ones.
+  const resumed = async (): Promise<void> => {
+    try {
+      await streamed(session.streamResume());
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== 'CAPABILITY_DRIFT') throw e;
+      print.newline();
+      io.stdout.write(style.yellow(`${(e as Error).message.replace(/; resume with \{ rebind: true \}.*$/, '')}\n`));
+      const answer = await reader.read('resume under the current capabilities? [y/N] ');
+      if (answer === null || !/^y(es)?$/i.test(answer.trim())) {
+        io.stdout.write(style.dim('not resumed; /resume asks again\n'));
+        return;
+      }
+      await streamed(session.streamResume(undefined, { rebind: true }));
+    }
+  };
   const errStyle = styleFor(io.stderr, io.env);
   const guarded = async (op: () => Promise<void>): Promise<void> => {
     running = true;
@@ -224,7 +237,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   const folded = session.state.view.run;
   if ((sessionId !== undefined || preset.resume !== undefined) && folded.status === 'running') {
     io.stdout.write(style.dim(`continuing run ${folded.run_id ?? ''}…\n`));
-    await guarded(() => streamed(session.streamResume()));
+    await guarded(resumed);
   }
 
   try {
@@ -275,7 +288,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
           const plan = planResume(session.state, held);
           held = [];
           if (plan.kind === 'nothing') io.stdout.write(style.dim(`nothing to resume: ${plan.why}\n`));
-          else if (plan.kind === 'resume') await guarded(() => streamed(session.streamResume()));
+          else if (plan.kind === 'resume') await guarded(resumed);
           else {
             io.stdout.write(
               style.dim(`continuing the ${plan.after === 'cancelled' ? 'interrupted' : 'failed'} run in a new run…\n`),

@@ -11,6 +11,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { eventJson } from '../event-json.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
+import { progressLine } from '../interactive/flow-command.js';
 import { closeOnSigterm, openSession } from '../open-session.js';
 import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
 import { createEventPrinter } from '../render/event-printer.js';
@@ -66,6 +67,8 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   const opened = await openSession(flags, io.env, {
     confirmation: nobodyToAsk,
     parkMode: 'return',
+    // A workflow the model starts prints its steps as they go (not in --json: the events say it).
+    ...(values.json ? {} : { workflowProgress: (e) => io.stdout.write(progressLine(styleFor(io.stdout, io.env), e)) }),
     ...(values.session === undefined ? {} : { sessionId: values.session }),
   });
   const { session } = opened;
