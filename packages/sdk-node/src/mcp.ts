@@ -7,9 +7,16 @@
  * resource `mcp.<server>` that its tools require, so they are on the surface while it serves and
  * tools discovered later join it. Private servers close with the session, global ones with the agent.
  */
-import type { ToolSource } from '@a3s-code/core';
+import {
+  CatalogPreparationError,
+  type PrepareOptions,
+  type SessionCapabilityCatalog,
+  type ToolSource,
+} from '@a3s-code/core';
 import {
   McpConfigError,
+  McpConnectionError,
+  mcpServerSteps,
   McpManager,
   McpSources,
   mcpToolSource,
@@ -121,6 +128,27 @@ export class SessionMcp {
   /** The core `ToolSource` keeping a session in step with these sources (one resource `mcp.<server>` per server). */
   toolSource(): ToolSource {
     return mcpToolSource(this.sources);
+  }
+
+  /**
+   * Adds and starts the private server `name` as a new generation of `catalog`; a server that
+   * could not be configured or started is reported by its own error (it was removed again).
+   */
+  async addServer(
+    catalog: SessionCapabilityCatalog,
+    name: string,
+    config: Readonly<Record<string, unknown>>,
+    options: PrepareOptions,
+  ): Promise<McpServerStatus> {
+    try {
+      await catalog.prepare(mcpServerSteps(this.sources, name, config), options);
+    } catch (e) {
+      const cause = e instanceof CatalogPreparationError ? e.cause : undefined;
+      if (!options.signal?.aborted && (cause instanceof McpConfigError || cause instanceof McpConnectionError))
+        throw cause;
+      throw e;
+    }
+    return this.sources.privateManager.status().find((s) => s.name === name) as McpServerStatus;
   }
 
   /** Closes the private servers (their process groups are gone when this resolves). */

@@ -4,7 +4,6 @@
  * `session.tool(...)` call each (no second execution path). It holds no policy.
  */
 import {
-  CatalogPreparationError,
   FileFactStore,
   SessionConfigurationError,
   type ActiveToolCall,
@@ -30,8 +29,6 @@ import {
 import type { FoldState } from '@a3s-code/effect';
 import type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from '@a3s-code/core';
 import {
-  McpConfigError,
-  McpConnectionError,
   mcpServerSteps,
   type McpServerStepOptions,
   type McpServerStatus,
@@ -277,17 +274,7 @@ export class Session {
     config: Readonly<Record<string, unknown>>,
     options: PrepareOptions = {},
   ): Promise<McpServerStatus> {
-    const sources = this.#mcp.sources;
-    try {
-      await this.core.catalog.prepare(mcpServerSteps(sources, name, config), options);
-    } catch (e) {
-      // A server that could not be configured or started is reported as such (it was removed again).
-      const cause = e instanceof CatalogPreparationError ? e.cause : undefined;
-      if (!options.signal?.aborted && (cause instanceof McpConfigError || cause instanceof McpConnectionError))
-        throw cause;
-      throw e;
-    }
-    return sources.privateManager.status().find((s) => s.name === name) as McpServerStatus;
+    return this.#mcp.addServer(this.core.catalog, name, config, options);
   }
 
   /**

@@ -2,101 +2,24 @@
  * One run from start to end: open it in the log (a new prompt, or a resume), drive it, and close
  * it with `run.ended` and `agent_end` — completed, cancelled or failed — unless it parked.
  */
-import { A3sError, drafts, sync, type Folder, type Harness } from '@a3s-code/effect';
-import type { ToolInvoker } from '../invoker/tool-invoker.js';
-import type { LlmBudget } from '../llm/llm-budget.js';
-import type { ResolvedSessionConfig } from '../session/resolved-session-config.js';
+import { A3sError, drafts, sync } from '@a3s-code/effect';
 import { createToolCallBudget } from '../invoker/governance.js';
 import type { GateDecision } from '../gate/completion-gate.js';
-import { CompletionIncompleteError, continuationText, type SessionGate } from '../gate/session-gate.js';
+import { CompletionIncompleteError, continuationText } from '../gate/session-gate.js';
 import { describeReport } from '../gate/verification-report.js';
 import type { AgentEventPayloads } from '../events/agent-event.js';
 import { closeInbox, emitEnd } from './run-close.js';
 import { driveRun } from './drive-run.js';
 import type { RunResult } from './run-result.js';
-import type { FactStore } from '../store/fact-store.js';
-import { MAX_STOP_CONTINUATIONS, runPromptHooks, runStopHooks } from '../hooks/session-hooks.js';
-import { historyTurns, missingTurns } from './checkpoint-history.js';
+import { MAX_STOP_CONTINUATIONS, runStopHooks } from '../hooks/session-hooks.js';
 import { ResumeError } from './resume-error.js';
-import { createRun, endingFact, historyFacts, newRunId, openingFacts, type LiveRun } from './run-setup.js';
-import type { CapabilityCatalog } from '../catalog/capability-catalog.js';
-import type { CapabilityScope } from '../catalog/capability-scope.js';
-import type { RunCheckpoint } from './run-checkpoint.js';
-import {
-  admitRun,
-  loadResumeCheckpoint,
-  reboundFact,
-  releaseAfterSettling,
-  type CapabilityAdmission,
-} from './run-binding.js';
-import type { AttachmentInput, SendOptions } from '../attachments/attachment-input.js';
-import { attachmentStoreFor, type AttachmentStore } from '../attachments/attachment-store.js';
-import { prepareAttachments } from '../attachments/prepare-attachments.js';
+import { createRun, endingFact, newRunId, type LiveRun } from './run-setup.js';
+import { admitRun, loadResumeCheckpoint, releaseAfterSettling } from './run-binding.js';
+import { attachmentStoreFor } from '../attachments/attachment-store.js';
+import { openPrompt, openResume } from './run-open.js';
+import type { ExecuteRunOptions } from './run-request.js';
 
-/**
- * What to run: a new prompt, or a resume of the log (`rebind`: continue under the current
- * capability generation when the run's recorded binding drifted, instead of refusing).
- */
-export type RunRequest =
-  | { readonly kind: 'prompt'; readonly prompt: string; readonly attachments?: readonly AttachmentInput[] }
-  | { readonly kind: 'resume'; readonly runId?: string; readonly rebind?: boolean };
-
-/** The run request of a prompt and its options (`send`, `stream`). */
-export function promptRequest(prompt: string, options: SendOptions): RunRequest {
-  const attachments = options.attachments;
-  return attachments === undefined ? { kind: 'prompt', prompt } : { kind: 'prompt', prompt, attachments };
-}
-
-/** Options of {@link executeRun}: everything a run is executed with. */
-export interface ExecuteRunOptions {
-  /** What to run: a new prompt, or a resume of the log. */
-  readonly request: RunRequest;
-  /** The session the run belongs to (stamped into its events and facts). */
-  readonly sessionId: string;
-  /** The session's fact log; the run advances only by appending to it. */
-  readonly store: FactStore;
-  /** The session's tool invoker (every tool call of the run goes through it). */
-  readonly invoker: ToolInvoker;
-  /** The session's resolved configuration: the only place settings are read from. */
-  readonly config: ResolvedSessionConfig;
-  /** The harness the run is driven by (its kernel checks must stay on). */
-  readonly harness: Harness;
-  /** The session's folder of the log, kept in sync with `store.log`. */
-  readonly folder: Folder;
-  /** The session's signal: aborting it cancels the run. */
-  readonly sessionSignal: AbortSignal;
-  /** Epoch-milliseconds clock, stamped into facts as `at_ms`. */
-  readonly clock: () => number;
-  /** Called with the live run once it is created, before its first event. */
-  readonly onStart: (run: LiveRun) => void;
-  /** Called once the run has ended (after its last event), whatever the outcome. */
-  readonly onEnd: () => void;
-  /** Resolves when the host appended an answer fact to a park (`confirmToolUse`, `answerQuestion`). */
-  readonly hostAnswered: (signal: AbortSignal) => Promise<void>;
-  /** Last event sequence already recorded for a run id (a resumed run continues after it). */
-  readonly lastEventSequence?: (runId: string) => number;
-  /** The session's completion gate. */
-  readonly gate: SessionGate;
-  /** The layered system prompt of the session. */
-  readonly system: readonly string[];
-  /**
-   * The session's provider budget (from `config.llmBudget`), shared by its runs, sub-agents and
-   * host-direct calls; absent when no budget is configured.
-   */
-  readonly llmBudget?: LlmBudget;
-  /** Extra fields of the run's `run.started` fact (a worker's record); the fields the run writes win. */
-  readonly runStarted?: Readonly<Record<string, unknown>>;
-  /** Waits for the run's sub-agents to settle before a failed or cancelled run records its end. */
-  readonly settleChildren?: (runId: string) => Promise<void>;
-  /** Where attachment bytes are kept. Default: the fact store's (`attachmentStoreFor`). */
-  readonly attachments?: AttachmentStore;
-  /** The session's capability catalog: a run pins its published generation. */
-  readonly catalog?: CapabilityCatalog;
-  /** A child run's scope, shared with its parent run (no generation of its own). */
-  readonly scope?: CapabilityScope;
-  /** Resolves when the run's supervised work (background sub-agents) has settled; the run's lease is released after it. */
-  readonly settleSupervised?: (runId: string) => Promise<void>;
-}
+export { promptRequest, type ExecuteRunOptions, type RunRequest } from './run-request.js';
 
 /** The transitions one call may run. */
 export const STEP_LIMIT = 32;
@@ -208,11 +131,6 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
   }
 }
 
-/** The tools the model is offered under a scope's generation (what `run.started` records). */
-function offeredTools(options: ExecuteRunOptions, scope: CapabilityScope | undefined) {
-  return options.invoker.surface(options.config.governance, scope?.tools).toolDefinitions();
-}
-
 /**
  * Drives the run, then asks the completion gate: allowed → the result carries the
  * completion; continue → a continuation message and another drive (the 32 transitions are shared);
@@ -307,94 +225,6 @@ async function continueRun(
     null,
   );
   env.events.emit({ kind: 'runContinued', payload: event });
-}
-
-async function openPrompt(
-  options: ExecuteRunOptions,
-  run: LiveRun,
-  submitted: string,
-  attachments: readonly AttachmentInput[] | undefined,
-  admission: CapabilityAdmission,
-): Promise<void> {
-  if (typeof submitted !== 'string' || submitted.trim().length === 0) {
-    throw new A3sError('INVALID_PROMPT', 'the prompt must be a non-empty string');
-  }
-  // Every attachment is read and checked before anything is written: a bad one leaves no trace.
-  const prepared =
-    attachments === undefined
-      ? []
-      : await prepareAttachments(attachments, { workspace: options.config.workspace, signal: run.env.signal });
-  // user_prompt_submit hooks see the prompt before anything is written; they may block or replace it.
-  const prompt = await runPromptHooks(options.config.hooks, {
-    session_id: options.sessionId,
-    run_id: run.env.runId,
-    prompt: submitted,
-  });
-  // The bytes are durable in the artifact store before the fact that refers to them.
-  for (const a of prepared) await run.env.attachments?.put(a.ref.sha256, a.bytes);
-  await supersedeOpenRun(options, run, 'a new prompt started before this run ended');
-  const refs = prepared.map((a) => a.ref);
-  await options.store.append(
-    openingFacts(run, prompt, options.system, offeredTools(options, admission.scope), {
-      attachments: refs,
-      ...(options.runStarted === undefined ? {} : { extra: options.runStarted }),
-      ...(admission.scope === undefined ? {} : { binding: admission.scope.generation.binding() }),
-    }),
-    null,
-  );
-}
-
-/** A run left open (parked, or crashed) by another run id is recorded as superseded. */
-async function supersedeOpenRun(options: ExecuteRunOptions, run: LiveRun, why: string): Promise<void> {
-  sync(options.folder, options.store.log);
-  const previous = options.folder.state.view.run;
-  if (previous.status !== 'running' || !previous.run_id || previous.run_id === run.env.runId) return;
-  await options.store.append(
-    [
-      drafts.runEnded(previous.run_id, {
-        status: 'cancelled',
-        completion: null,
-        error: { code: 'SUPERSEDED', message: why },
-        at_ms: run.env.clock(),
-      }),
-    ],
-    null,
-  );
-}
-
-/**
- * Opens a resume. With a loop checkpoint for the requested run, the log is first
- * rebuilt from the checkpoint's transcript, also when the log already has facts: what the log's
- * conversation lacks of that transcript is appended as history (once). A log that records the run
- * itself needs nothing, since its checkpoint was taken from it. The checkpoint supplies history
- * only; the next step still comes from the fold.
- */
-async function openResume(
-  options: ExecuteRunOptions,
-  run: LiveRun,
-  checkpoint: RunCheckpoint | undefined,
-  admission: CapabilityAdmission,
-): Promise<void> {
-  const requested = options.request.kind === 'resume' ? options.request.runId : undefined;
-  const runId = requested ?? run.env.runId;
-  const log = options.store.log;
-  const checkpoints = options.config.sessionStore;
-  if (log.length === 0) {
-    if (!checkpoints) throw new ResumeError('resume_run requires a session_store on this session');
-    if (!checkpoint) throw new ResumeError(`no loop checkpoint found for run '${runId}'`);
-    await options.store.append(historyFacts(checkpoint.messages), null);
-    return;
-  }
-  const open = options.folder.state.view.run;
-  if (admission.rebound && open.status === 'running' && open.run_id === runId) {
-    const tools = offeredTools(options, admission.scope);
-    await options.store.append([reboundFact(runId, log.length + 1, admission.rebound, tools, run.env.clock())], null);
-  }
-  if (!checkpoint) return;
-  const missing = missingTurns(historyTurns(options.folder.state.view.messages), checkpoint.messages);
-  if (missing.length === 0) return;
-  await supersedeOpenRun(options, run, `run '${runId}' was resumed from its checkpoint`);
-  await options.store.append(historyFacts(missing, `checkpoint:${runId}`), null);
 }
 
 async function end(

@@ -90,9 +90,9 @@ export class AgentSession {
       clock: () => this.config.clock(),
     });
     this.#sessionResources = parts.sessionResources;
-    // Work that outlives its run (background workers) reports on the active run, else to host listeners.
+    // Work that outlives its run (workers) reports on the active run, else to host listeners, which
+    // also hear of resources failing to open later and capability changes that cannot be published.
     parts.delegator?.routeEvents(() => this.#runner.live?.env.events ?? this.#hostEvents);
-    // A resource failing to open later, or a capability change that cannot be published, is reported to host listeners.
     const hostError = (e: A3sError) =>
       this.#hostEvents.emit({ kind: 'error', payload: { code: e.code, message: e.message } });
     parts.sessionResources?.onFailure(hostError);
@@ -313,9 +313,8 @@ export class AgentSession {
   }
 
   /**
-   * The LLM invoker for work of run `runId` (the active run's governed client), or, outside a
-   * run, one governed by the session's lifetime. Both draw from the session's provider budget;
-   * outside a run its events (`budget_threshold_hit`) go to {@link onHostEvent} listeners.
+   * The LLM invoker for run `runId` (the active run's governed client), or outside a run one for the
+   * session's lifetime (its events go to {@link onHostEvent}); both draw on the session's budget.
    */
   llmFor(runId: string): LlmClient {
     const live = this.#runner.live;
@@ -324,10 +323,8 @@ export class AgentSession {
   }
 
   /**
-   * The resources the session's packs attached, in attach order, with their state (`attached`
-   * until a lazy one is first used, `open`, `failed` with the typed `ResourceOpenError`, or
-   * `closed`). A resource that fails to open is also reported as an `error` event to
-   * {@link onHostEvent} listeners, and its tools leave the surface.
+   * The packs' resources in attach order with their state (`attached`, `open`, `failed` with its
+   * `ResourceOpenError`, also reported to {@link onHostEvent}; its tools leave the surface, `closed`).
    */
   resources(): readonly ResourceStatus[] {
     return this.#sessionResources?.status() ?? [];
@@ -376,8 +373,7 @@ export class AgentSession {
   }
 
   /**
-   * Saves the session: materialises one snapshot and makes exactly one `saveSnapshot` call.
-   * Resolves with what was saved.
+   * Saves the session: one snapshot, exactly one `saveSnapshot` call; resolves with what was saved.
    * @throws SessionConfigurationError when the session has no session store; the store's error when it did not publish.
    */
   async save(): Promise<SessionSnapshotV1> {

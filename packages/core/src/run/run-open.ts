@@ -1,0 +1,113 @@
+/**
+ * Opening a run in the log: a new prompt (its attachments stored first, its hooks run, an open
+ * run superseded) or a resume (history from a checkpoint, a rebind recorded).
+ */
+import { A3sError, drafts, sync } from '@a3s-code/effect';
+import { runPromptHooks } from '../hooks/session-hooks.js';
+import { historyTurns, missingTurns } from './checkpoint-history.js';
+import { ResumeError } from './resume-error.js';
+import { historyFacts, openingFacts, type LiveRun } from './run-setup.js';
+import type { CapabilityScope } from '../catalog/capability-scope.js';
+import type { RunCheckpoint } from './run-checkpoint.js';
+import { reboundFact, type CapabilityAdmission } from './run-binding.js';
+import type { AttachmentInput } from '../attachments/attachment-input.js';
+import { prepareAttachments } from '../attachments/prepare-attachments.js';
+import type { ExecuteRunOptions } from './run-request.js';
+
+/** The tools the model is offered under a scope's generation (what `run.started` records). */
+export function offeredTools(options: ExecuteRunOptions, scope: CapabilityScope | undefined) {
+  return options.invoker.surface(options.config.governance, scope?.tools).toolDefinitions();
+}
+
+/**
+ * Opens a run on a new prompt: its attachments are read and checked before anything is written,
+ * the prompt hooks run, the bytes are stored, an open run is superseded, then `run.started` and
+ * the `user.message` are appended.
+ */
+export async function openPrompt(
+  options: ExecuteRunOptions,
+  run: LiveRun,
+  submitted: string,
+  attachments: readonly AttachmentInput[] | undefined,
+  admission: CapabilityAdmission,
+): Promise<void> {
+  if (typeof submitted !== 'string' || submitted.trim().length === 0) {
+    throw new A3sError('INVALID_PROMPT', 'the prompt must be a non-empty string');
+  }
+  // Every attachment is read and checked before anything is written: a bad one leaves no trace.
+  const prepared =
+    attachments === undefined
+      ? []
+      : await prepareAttachments(attachments, { workspace: options.config.workspace, signal: run.env.signal });
+  // user_prompt_submit hooks see the prompt before anything is written; they may block or replace it.
+  const prompt = await runPromptHooks(options.config.hooks, {
+    session_id: options.sessionId,
+    run_id: run.env.runId,
+    prompt: submitted,
+  });
+  // The bytes are durable in the artifact store before the fact that refers to them.
+  for (const a of prepared) await run.env.attachments?.put(a.ref.sha256, a.bytes);
+  await supersedeOpenRun(options, run, 'a new prompt started before this run ended');
+  const refs = prepared.map((a) => a.ref);
+  await options.store.append(
+    openingFacts(run, prompt, options.system, offeredTools(options, admission.scope), {
+      attachments: refs,
+      ...(options.runStarted === undefined ? {} : { extra: options.runStarted }),
+      ...(admission.scope === undefined ? {} : { binding: admission.scope.generation.binding() }),
+    }),
+    null,
+  );
+}
+
+/** A run left open (parked, or crashed) by another run id is recorded as superseded. */
+export async function supersedeOpenRun(options: ExecuteRunOptions, run: LiveRun, why: string): Promise<void> {
+  sync(options.folder, options.store.log);
+  const previous = options.folder.state.view.run;
+  if (previous.status !== 'running' || !previous.run_id || previous.run_id === run.env.runId) return;
+  await options.store.append(
+    [
+      drafts.runEnded(previous.run_id, {
+        status: 'cancelled',
+        completion: null,
+        error: { code: 'SUPERSEDED', message: why },
+        at_ms: run.env.clock(),
+      }),
+    ],
+    null,
+  );
+}
+
+/**
+ * Opens a resume. With a loop checkpoint for the requested run, the log is first
+ * rebuilt from the checkpoint's transcript, also when the log already has facts: what the log's
+ * conversation lacks of that transcript is appended as history (once). A log that records the run
+ * itself needs nothing, since its checkpoint was taken from it. The checkpoint supplies history
+ * only; the next step still comes from the fold.
+ */
+export async function openResume(
+  options: ExecuteRunOptions,
+  run: LiveRun,
+  checkpoint: RunCheckpoint | undefined,
+  admission: CapabilityAdmission,
+): Promise<void> {
+  const requested = options.request.kind === 'resume' ? options.request.runId : undefined;
+  const runId = requested ?? run.env.runId;
+  const log = options.store.log;
+  const checkpoints = options.config.sessionStore;
+  if (log.length === 0) {
+    if (!checkpoints) throw new ResumeError('resume_run requires a session_store on this session');
+    if (!checkpoint) throw new ResumeError(`no loop checkpoint found for run '${runId}'`);
+    await options.store.append(historyFacts(checkpoint.messages), null);
+    return;
+  }
+  const open = options.folder.state.view.run;
+  if (admission.rebound && open.status === 'running' && open.run_id === runId) {
+    const tools = offeredTools(options, admission.scope);
+    await options.store.append([reboundFact(runId, log.length + 1, admission.rebound, tools, run.env.clock())], null);
+  }
+  if (!checkpoint) return;
+  const missing = missingTurns(historyTurns(options.folder.state.view.messages), checkpoint.messages);
+  if (missing.length === 0) return;
+  await supersedeOpenRun(options, run, `run '${runId}' was resumed from its checkpoint`);
+  await options.store.append(historyFacts(missing, `checkpoint:${runId}`), null);
+}
