@@ -17,12 +17,16 @@ function sources(dir: string): string[] {
   });
 }
 
-// The kernel's sources (tests left out): large and varied enough, small enough for a unit-test budget.
-const files = sources(join(root, 'packages', 'core', 'src')).map((p) => ({
-  path: relative(root, p),
-  text: readFileSync(p, 'utf8'),
-  theirs: parse(Lang.TypeScript, readFileSync(p, 'utf8')).root(),
-}));
+// Every other file of the kernel's sources (tests left out, sorted by path): large and varied
+// enough, small enough for a unit-test budget as the kernel grows.
+const files = sources(join(root, 'packages', 'core', 'src'))
+  .sort()
+  .filter((_, i) => i % 2 === 0)
+  .map((p) => ({
+    path: relative(root, p),
+    text: readFileSync(p, 'utf8'),
+    theirs: parse(Lang.TypeScript, readFileSync(p, 'utf8')).root(),
+  }));
 
 const PATTERNS = [
   'await $X',
