@@ -5,7 +5,7 @@
 // when the machine has no matching one), installs the workspace from the lockfile, builds every
 // package with turbo, then runs the requested job.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,16 +54,16 @@ function ensurePnpm() {
 }
 
 // One program checks every package, test, benchmark and script (one load of the Node typings
-// instead of one per package); the viewer has its own, for its DOM and worker globals. The two
-// run side by side with the native TypeScript compiler (`tsgo`, about 4× faster than `tsc` here);
-// the packages' own builds still compile and emit declarations with `tsc`. Output is printed once
-// both are done.
-async function typecheck() {
+// instead of one per package); the viewer has its own, for its DOM and worker globals. Both run
+// with the native TypeScript compiler (`tsgo`, about 4× faster than `tsc` here; the packages' own
+// builds still compile and emit declarations with `tsc`), beside the test suite: their output is
+// printed, and a failure counted, once the suite is done.
+function typecheck() {
   const tsgo = join(root, 'node_modules', '@typescript', 'native-preview', 'bin', 'tsgo');
   const projects = ['tsconfig.json', join('apps', 'viewer', 'tsconfig.json')];
   const runs = projects.map(
     (project) =>
-      new Promise((resolve, reject) => {
+      new Promise((resolve) => {
         const child = spawn(process.execPath, [tsgo, '-p', project], {
           cwd: root,
           env,
@@ -72,28 +72,56 @@ async function typecheck() {
         let output = '';
         child.stdout.on('data', (d) => (output += d));
         child.stderr.on('data', (d) => (output += d));
-        child.on('error', reject);
+        child.on('error', (e) => resolve({ project, code: 1, output: `${output}${e.message}\n` }));
         child.on('close', (code) => resolve({ project, code: code ?? 1, output }));
       }),
   );
-  let failed = false;
-  for (const r of await Promise.all(runs)) {
+  return Promise.all(runs);
+}
+
+/** Runs `cmd` with inherited stdio without blocking this process's event loop; resolves with its exit code. */
+function runAsync(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env });
+    child.on('error', (e) => {
+      console.error(`bootstrap: ${cmd}: ${e.message}`);
+      resolve(1);
+    });
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+/** The suite with the type-check beside it; a failed type-check fails the run and its closing line. */
+async function testJob() {
+  const checking = typecheck();
+  let status = await runAsync('node', ['scripts/run-tests.mjs', ...process.argv.slice(3)]);
+  let failedChecks = 0;
+  for (const r of await checking) {
     if (r.output) process.stdout.write(r.output);
     if (r.code !== 0) {
       console.error(`bootstrap: type-check of ${r.project} failed with exit code ${r.code}`);
-      failed = true;
+      failedChecks += 1;
     }
   }
-  if (failed) process.exit(1);
+  if (failedChecks > 0) {
+    const results = join(root, '.test-results', 'vitest.json');
+    const res = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : {};
+    const passed = res.numPassedTests ?? 0;
+    const failed = (res.numFailedTests ?? 0) + failedChecks;
+    const skipped = (res.numPendingTests ?? 0) + (res.numTodoTests ?? 0);
+    console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped (${failedChecks} type-check(s) failed)`);
+    status = status || 1;
+  }
+  process.exit(status);
 }
 
 ensurePnpm();
 must('pnpm', ['install', '--frozen-lockfile']);
 must('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
 if (job === 'test') {
-  // Format and lint (Biome), then type-check everything, tests and benchmarks included (vitest itself does not).
+  // Format and lint (Biome) first; the type-check of everything, tests and benchmarks included
+  // (vitest itself does not), runs beside the suite.
   must('pnpm', ['exec', 'biome', 'ci', '--colors=off', '.']);
-  await typecheck();
 }
 
 if (job === 'demo') {
@@ -103,5 +131,5 @@ if (job === 'demo') {
 } else if (job === 'soak') {
   process.exit(run('pnpm', ['exec', 'tsx', 'soak/run.ts', ...process.argv.slice(3)]));
 } else {
-  process.exit(run('node', ['scripts/run-tests.mjs', ...process.argv.slice(3)]));
+  await testJob();
 }
