@@ -7,6 +7,7 @@
 import {
   type LlmCapabilities,
   type LlmClient,
+  type LlmForkIdentity,
   LlmError,
   ModelConfigurationError,
   type LlmRequest,
@@ -92,6 +93,15 @@ export class AnthropicClient implements LlmClient {
       parallelToolCalls: true,
       ...options.capabilities,
     });
+  }
+
+  /**
+   * A client for one independent line of work (a workflow step). Every request is its own HTTP
+   * call and the client keeps no conversation state, so this client serves each fork as it is and
+   * forks may stream at the same time.
+   */
+  fork(_identity: LlmForkIdentity): LlmClient {
+    return this;
   }
 
   /** A serialisable description without the API key. */

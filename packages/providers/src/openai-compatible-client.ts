@@ -8,6 +8,7 @@
 import {
   type LlmCapabilities,
   type LlmClient,
+  type LlmForkIdentity,
   LlmError,
   type LlmRequest,
   type LlmResponse,
@@ -87,6 +88,15 @@ export class OpenAICompatibleClient implements LlmClient {
     });
     this.#streamUsage = options.streamUsage ?? true;
     this.#maxTokensField = options.maxTokensField ?? (isOpenAI ? 'max_completion_tokens' : 'max_tokens');
+  }
+
+  /**
+   * A client for one independent line of work (a workflow step). Every request is its own HTTP
+   * call and the client keeps no conversation state, so this client serves each fork as it is and
+   * forks may stream at the same time.
+   */
+  fork(_identity: LlmForkIdentity): LlmClient {
+    return this;
   }
 
   /** A serialisable description without the API key. */
