@@ -302,6 +302,58 @@ describe('a3s serve: the shipped schema and help', () => {
     expect(shipped.$defs).toHaveProperty(['event.notification']);
   });
 
+  it('ADM-02: session/send takes attachments (a workspace image, a text file); a path out of the workspace is a typed error and nothing is logged', async () => {
+    const dir = tempRepo();
+    // The smallest valid PNG: signature, IHDR, IDAT, IEND.
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+        '1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082',
+      'hex',
+    );
+    writeFileSync(join(dir, 'shot.png'), png);
+    writeFileSync(join(dir, 'app.log'), 'GET / 500\n');
+    const s = serve(dir);
+    await s.call('initialize', { protocolVersion: 1 });
+    const opened = await s.call<Opened>('session/open', {
+      workspace: '.',
+      model: `scripted:${scriptFile([{ text: 'Seen both.' }])}`,
+    });
+    const refused = await s.request('session/send', {
+      sessionId: opened.sessionId,
+      prompt: 'look',
+      attachments: [{ type: 'file', path: '../outside.log' }],
+    });
+    // The run id comes at once; the refusal is the run's result, before anything is written.
+    const refusedRun = await s.runResult(refused.result!.runId as string);
+    expect(refusedRun).toMatchObject({
+      status: 'failed',
+      error: { code: 'ATTACHMENT_INVALID', message: expect.stringContaining('climbs above the workspace root') },
+    });
+    expect(existsSync(opened.logPath) ? readFileSync(opened.logPath, 'utf8') : '').not.toMatch(/user\.message/);
+    const sent = await s.call<{ runId: string }>('session/send', {
+      sessionId: opened.sessionId,
+      prompt: 'why does the page fail?',
+      attachments: [
+        { type: 'image', path: 'shot.png' },
+        { type: 'file', path: 'app.log' },
+      ],
+    });
+    expect(await s.runResult(sent.runId)).toMatchObject({ status: 'completed', text: 'Seen both.' });
+    const prompt = readFileSync(opened.logPath, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; payload: { attachments?: { media_type: string }[] } })
+      .find((f) => f.type === 'user.message');
+    expect(prompt?.payload.attachments?.map((a) => a.media_type)).toEqual(['image/png', 'text/plain']);
+    const bad = await s.request('session/send', {
+      sessionId: opened.sessionId,
+      prompt: 'x',
+      attachments: [{ type: 'video', path: 'a.mp4' }],
+    });
+    expect(bad.error?.code).toBe(-32602);
+    expect(s.invalid).toEqual([]);
+  });
+
   it('a3s serve --help, and a stray argument is a usage error', async () => {
     expect(await runMain(['serve', '--help'])).toMatchObject({
       status: 0,

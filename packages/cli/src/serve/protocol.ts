@@ -87,10 +87,38 @@ export const sessionOpenResult = z.strictObject({
 /** Params of every method that addresses one open session and nothing else. */
 export const sessionParams = z.strictObject({ sessionId });
 
+const attachmentName = z.string().min(1).optional().describe('Name shown to the model and in the log.');
+const mediaType = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('The type the client expects (image/png...); the type sniffed from the bytes must agree.');
+const workspacePath = z
+  .string()
+  .min(1)
+  .describe("Path inside the session's workspace (relative, or absolute under its root).");
+
+/** One attachment of a prompt: an image by path or as base64 data, or a text file by path. */
+export const attachment = z.union([
+  z.strictObject({ type: z.literal('image'), path: workspacePath, mediaType, name: attachmentName }),
+  z.strictObject({
+    type: z.literal('image'),
+    data: z.string().min(1).describe('The image bytes, base64.'),
+    mediaType,
+    name: attachmentName,
+  }),
+  z.strictObject({ type: z.literal('file'), path: workspacePath, name: attachmentName }),
+]);
+
 /** Params of `session/send`. */
 export const sessionSendParams = z.strictObject({
   sessionId,
   prompt: z.string().trim().min(1).describe('The prompt of the new run.'),
+  attachments: z
+    .array(attachment)
+    .max(32)
+    .optional()
+    .describe('Images (png, jpeg, gif, webp) and text files sent with the prompt, kept by hash in .a3s/artifacts.'),
 });
 
 /** Result of `session/send` and `session/resume`: the run id, at once (events follow as notifications). */
@@ -110,6 +138,12 @@ export const sessionResumeResult = z.strictObject({
 export const sessionResumeParams = z.strictObject({
   sessionId,
   runId: runId.optional().describe('The run to resume; default: the open run of the log.'),
+  rebind: z
+    .boolean()
+    .optional()
+    .describe(
+      "Resume under the session's current capabilities when they changed since the run started (otherwise that is a CAPABILITY_DRIFT error).",
+    ),
 });
 
 /** Params of `session/interrupt`. */

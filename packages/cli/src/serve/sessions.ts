@@ -100,7 +100,8 @@ export class ServeSessions {
   /** Starts a run on the prompt; returns its id at once. */
   send(p: ParamsOf<'session/send'>): Promise<ResultOf<'session/send'>> {
     const entry = this.#entry(p.sessionId);
-    return this.#start(p.sessionId, entry, () => entry.opened.session.stream(p.prompt));
+    const options = p.attachments === undefined ? {} : { attachments: p.attachments };
+    return this.#start(p.sessionId, entry, () => entry.opened.session.stream(p.prompt, options));
   }
 
   /** Continues the log: the open run (parked, or left running by a crash), or a new run after an interrupted or failed one. */
@@ -108,8 +109,9 @@ export class ServeSessions {
     const entry = this.#entry(p.sessionId);
     const { session } = entry.opened;
     if (session.activeRunId === null) await entry.pump; // an active run makes the start below refuse (SESSION_BUSY)
+    const rebind = { rebind: p.rebind === true };
     if (p.runId !== undefined) {
-      const started = await this.#start(p.sessionId, entry, () => session.streamResume(p.runId));
+      const started = await this.#start(p.sessionId, entry, () => session.streamResume(p.runId, rebind));
       return { ...started, kind: 'resume' };
     }
     const plan = planResume(session.state, []);
@@ -117,7 +119,8 @@ export class ServeSessions {
       throw new RpcError(RPC_ERROR.runtimeError, `NOTHING_TO_RESUME: nothing to resume: ${plan.why}`, {
         code: 'NOTHING_TO_RESUME',
       });
-    const open = plan.kind === 'resume' ? () => session.streamResume() : () => session.stream(plan.prompt);
+    const open =
+      plan.kind === 'resume' ? () => session.streamResume(undefined, rebind) : () => session.stream(plan.prompt);
     return { ...(await this.#start(p.sessionId, entry, open)), kind: plan.kind };
   }
 
