@@ -1,29 +1,44 @@
 /**
  * A run's invocation context whose governance can be narrowed while the run goes on: loading a
  * Skill applies its tool restrictions for the rest of the run. Every later call reads
- * the current snapshot; a snapshot only ever gains restrictions here. Core-internal.
+ * the current snapshot; a snapshot only ever gains restrictions here. When the run pinned a
+ * capability scope, each model turn works in a turn scope of it (same generation, the run's
+ * current governance), and sub-agents started in that turn are subtasks of the turn. Core-internal.
  */
+import type { CapabilityScope } from '../catalog/capability-scope.js';
 import type { GovernanceSnapshot } from './governance.js';
 import type { InvocationContext } from './invocation-context.js';
 
-const cells = new WeakMap<InvocationContext, { current: GovernanceSnapshot }>();
+interface LiveCell {
+  current: GovernanceSnapshot;
+  /** The run's own scope, when it pinned one. */
+  readonly run: CapabilityScope | undefined;
+  /** The scope calls work in now: the current turn's, or the run's before the first turn. */
+  scope: CapabilityScope | undefined;
+  turn: number | undefined;
+}
+
+const cells = new WeakMap<InvocationContext, LiveCell>();
 
 /** Creates an invocation context whose `governance` can later be narrowed with {@link narrowLiveGovernance}. */
 export function createLiveInvocation(
   base: Omit<InvocationContext, 'governance'>,
   governance: GovernanceSnapshot,
 ): InvocationContext {
-  const cell = { current: governance };
-  const context: InvocationContext = Object.freeze({
+  const cell: LiveCell = { current: governance, run: base.capabilities, scope: base.capabilities, turn: undefined };
+  const context = {
     runId: base.runId,
     sessionId: base.sessionId,
     signal: base.signal,
     events: base.events,
-    ...(base.capabilities === undefined ? {} : { capabilities: base.capabilities }),
     get governance(): GovernanceSnapshot {
       return cell.current;
     },
-  });
+  } as InvocationContext;
+  // A getter (a spread would copy the scope once): the scope follows the run's turns.
+  if (base.capabilities !== undefined)
+    Object.defineProperty(context, 'capabilities', { enumerable: true, get: () => cell.scope });
+  Object.freeze(context);
   cells.set(context, cell);
   return context;
 }
@@ -39,5 +54,26 @@ export function narrowLiveGovernance(
   const cell = cells.get(context);
   if (cell === undefined) return false;
   cell.current = Object.freeze(narrow(cell.current));
+  if (cell.turn !== undefined) cell.scope = turnScope(cell, cell.turn);
   return true;
+}
+
+/** The scope of turn `turn`; the run's own when the run's governance is not one its scope can narrow to. */
+function turnScope(cell: LiveCell, turn: number): CapabilityScope | undefined {
+  try {
+    return cell.run?.turn(turn, cell.current);
+  } catch {
+    return cell.run;
+  }
+}
+
+/**
+ * Starts model turn `turn` of a live run: its calls (and the sub-agents they start) work in a
+ * turn scope of the run's scope from now on. Nothing changes for a run without a scope.
+ */
+export function enterTurn(context: InvocationContext, turn: number): void {
+  const cell = cells.get(context);
+  if (cell?.run === undefined) return;
+  cell.turn = turn;
+  cell.scope = turnScope(cell, turn);
 }

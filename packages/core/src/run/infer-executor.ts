@@ -12,6 +12,7 @@ import { ASK_USER_TOOL, askUserInput, NO_ASK_PORT_MESSAGE } from './ask-user.js'
 import { uniqueCallIds } from './call-ids.js';
 import { toLlmMessages, toLlmTools, toReasoningRecord } from './conversation.js';
 import type { RunEnv } from './run-env.js';
+import { enterTurn } from '../invoker/live-governance.js';
 
 /** The run asked more questions than its cap allows. */
 export class QuestionCapError extends A3sError {
@@ -41,6 +42,7 @@ export async function runInfer(env: RunEnv, turn: number, cycle: number, state: 
   };
   env.stats.modelCalls++;
   const turnNo = env.stats.modelCalls;
+  enterTurn(env.invocation, turnNo);
   env.events.emit({ kind: 'turnStart', payload: { turn: turnNo } });
   const acc = new ResponseAccumulator(env.llm.provider);
   for await (const ev of env.llm.stream(request)) {
