@@ -2,38 +2,12 @@
 // middle of a tool call joins the next run only, and a preparation that fails at any step of its
 // graph leaves the previous generation published with no server process and no resource behind.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { defineTool, defineToolPack, type OpenedResource } from '@a3s-code/core';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../src/index.js';
-import { tempRepo } from './kit.js';
-
-const server = (label: string) => ({
-  command: process.execPath,
-  args: [fileURLToPath(new URL('./fixtures/mcp-server.mjs', import.meta.url)), label],
-});
-
-/** True once the process no longer runs (gone or a zombie). */
-function gone(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return /^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
-  } catch {
-    return true;
-  }
-}
-
-async function until(check: () => boolean, ms = 5_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return true;
-}
+import { gone, mcpServer as server, tempRepo, until } from './kit.js';
 
 /** A pack whose tool `hold` waits until the test releases it (the run is then mid-tool). */
 function holdPack() {

@@ -1,8 +1,9 @@
 // Shared setup of the SDK tests: a temporary git repository holding a tiny project.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Creates a git repository with `src/range.js` (an off-by-one), its test and a README; returns its path. */
 export function tempRepo(): string {
@@ -23,4 +24,30 @@ export function tempRepo(): string {
   git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', '.');
   git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
   return dir;
+}
+
+/** The MCP fixture server of these tests, started with `label` (its process is found by it). */
+export const mcpServer = (label: string) => ({
+  command: process.execPath,
+  args: [fileURLToPath(new URL('./fixtures/mcp-server.mjs', import.meta.url)), label],
+});
+
+/** True once the process no longer runs (gone or a zombie). */
+export function gone(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return /^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
+  } catch {
+    return true;
+  }
+}
+
+/** Polls `check` every 10 ms until it holds (true) or `ms` pass (false). */
+export async function until(check: () => boolean, ms = 5_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return true;
 }

@@ -2,37 +2,12 @@
 // servers from the configuration (and a workspace config file), session-private servers from the
 // options and addMcpServer, tools discovered later joining the surface (SURF-09), ownership,
 // status, and every server process gone after close.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { describe, expect, it } from 'vitest';
 import { Agent, McpManager, mcpWarnings } from '../src/index.js';
-import { tempRepo } from './kit.js';
-
-const server = (label: string) => ({
-  command: process.execPath,
-  args: [fileURLToPath(new URL('./fixtures/mcp-server.mjs', import.meta.url)), label],
-});
-
-/** True once the process no longer runs (gone or a zombie). */
-function gone(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return /^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
-  } catch {
-    return true;
-  }
-}
-
-async function until(check: () => boolean, ms = 3_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return true;
-}
+import { gone, mcpServer as server, tempRepo, until } from './kit.js';
 
 describe('MCP servers on sessions', () => {
   it('global from the configuration, private from options and addMcpServer; later tools appear; close ends the processes', async () => {
