@@ -4,7 +4,13 @@
  * steers the run never delivered, and for `/resume`); Ctrl-C interrupts the run it was pressed
  * for (never a later one) and a second Ctrl-C (within two seconds, or at an idle prompt) exits.
  */
-import type { AttachmentInput, EventStream, RunResult, Session } from '@a3s-code/sdk';
+import {
+  CapabilityDriftError,
+  type AttachmentInput,
+  type EventStream,
+  type RunResult,
+  type Session,
+} from '@a3s-code/sdk';
 import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { attachmentFor, describeAttachments } from '../attachments.js';
 import { EXIT } from '../errors.js';
@@ -203,9 +209,9 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     try {
       await streamed(session.streamResume());
     } catch (e) {
-      if ((e as { code?: unknown }).code !== 'CAPABILITY_DRIFT') throw e;
+      if (!(e instanceof CapabilityDriftError)) throw e;
       print.newline();
-      io.stdout.write(style.yellow(`${(e as Error).message.replace(/; resume with \{ rebind: true \}.*$/, '')}\n`));
+      io.stdout.write(style.yellow(`run ${e.runId}: its capabilities changed since it started (${e.summary})\n`));
       const answer = await reader.read('resume under the current capabilities? [y/N] ');
       if (answer === null || !/^y(es)?$/i.test(answer.trim())) {
         io.stdout.write(style.dim('not resumed; /resume asks again\n'));

@@ -116,6 +116,8 @@ export class CapabilityDriftError extends A3sError {
   readonly runId: string;
   /** What changed. */
   readonly drift: CapabilityDrift;
+  /** What changed, in words (`generation 1 -> 2; the permission ceiling changed; tools added: x`). */
+  readonly summary: string;
   constructor(runId: string, drift: CapabilityDrift) {
     const parts = [`generation ${drift.recordedGeneration} -> ${drift.currentGeneration}`];
     if (drift.changed.includes('permission_ceiling')) parts.push('the permission ceiling changed');
@@ -142,5 +144,6 @@ export class CapabilityDriftError extends A3sError {
     );
     this.runId = runId;
     this.drift = drift;
+    this.summary = parts.join('; ');
   }
 }

@@ -123,15 +123,8 @@ export const resolveTool = defineTool({
   input: resolveInput,
   tier: 'write',
   requires: ['fs.read', 'fs.write', AST_RESOURCE],
-  capabilities: {
-    readOnly: false,
-    idempotent: false,
-    resumable: false,
-    cancelSafe: false,
-    paginated: false,
-    maxParallelism: 1,
-    outputType: 'text',
-  },
+  // Everything else is the default: not idempotent, resumable or cancel-safe; text output.
+  capabilities: { readOnly: false, maxParallelism: 1 },
   execute: (args, ctx) =>
     astGuard(
       async () => {

@@ -2,12 +2,13 @@
  * `debug`: drives a real debugger over the Debug Adapter Protocol. One operation per call; the
  * session (one per conversation, with a hard TTL) lives in the session's debug resource.
  */
-import { defineTool, type ToolResult, type Zod } from '@a3s-code/core';
+import { defineTool, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { ADAPTER_IDS } from './adapters.js';
 import { DebugToolError } from './debug-errors.js';
 import { DEBUG_RESOURCE, type DebugResource } from './debug-resource.js';
 import { runOperation } from './operations.js';
+import { toolFailure } from '../shared/tool-failure.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** The operations of `debug`. */
@@ -83,14 +84,6 @@ output (the program's stdout/stderr, capped), terminate (ends the session, kills
 Adapters: debugpy (.py; pyproject.toml, setup.py or requirements.txt), delve (Go; go.mod), lldb (binaries; Cargo.toml or CMakeLists.txt), dart (pubspec.yaml).
 One session per conversation, 30 minutes at most; a second launch is rejected.`;
 
-function failure(error: DebugToolError): ToolResult {
-  return {
-    output: `${error.code}: ${error.message}`,
-    exitCode: 1,
-    metadata: { error: { code: error.code, message: error.message } },
-  };
-}
-
 /** The `debug` tool (its resource is the session's debug supervisor). */
 export const debugTool = defineTool({
   name: 'debug',
@@ -99,22 +92,15 @@ export const debugTool = defineTool({
   inputJsonSchema: toolJsonSchemas.debug,
   tier: 'exec',
   requires: ['exec', DEBUG_RESOURCE],
-  capabilities: {
-    readOnly: false,
-    idempotent: false,
-    resumable: false,
-    cancelSafe: false,
-    paginated: false,
-    maxParallelism: 1,
-    outputType: 'text',
-  },
+  // Everything else is the default: not idempotent, resumable or cancel-safe; text output.
+  capabilities: { readOnly: false, maxParallelism: 1 },
   timeoutMs: 600_000,
   execute: async (args, ctx) => {
     const debug = await ctx.resource<DebugResource>(DEBUG_RESOURCE);
     try {
       return await runOperation(debug, args, ctx.workspace.root);
     } catch (error) {
-      if (error instanceof DebugToolError) return failure(error);
+      if (error instanceof DebugToolError) return toolFailure(error);
       throw error;
     }
   },

@@ -8,6 +8,7 @@ import { defineTool, type ToolResult, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { EvalToolError } from './eval-errors.js';
 import { EVAL_RESOURCE, type EvalResource } from './eval-resource.js';
+import { toolFailure } from '../shared/tool-failure.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 const evalInput = (z: Zod) =>
@@ -34,12 +35,13 @@ export type EvalArgs = z.output<ReturnType<typeof evalInput>>;
 
 const DESCRIPTION = `Run a cell in a persistent Python (default) or JavaScript interpreter: variables, imports and loaded data survive between calls, as in a notebook. The value of the last expression is echoed; display(x) shows a value; pandas DataFrames render as tables; matplotlib figures come back as PNG artifacts. Python accepts %pip, %cd, !cmd, %%bash and %%timeit. JavaScript has top-level await and require. Inside a cell, tool(name, args) calls one of your tools (Python returns the output text, JavaScript a Promise of it; a failed or denied call raises ToolError) under the same permissions as your own calls. description: 5-10 words. reset: true starts a fresh interpreter. A cell that produces nothing for 5 minutes (not counting time spent in tool() calls) is killed with its interpreter; a crashed interpreter is restarted on the next call. Output is capped (head and tail kept).`;
 
+/** The failure, with the cell's output before it when there was any. */
 function failure(error: EvalToolError): ToolResult {
-  return {
-    output: `${error.code}: ${error.message}${typeof error.details.output === 'string' && error.details.output !== '' ? `\n[output before the failure]\n${error.details.output}` : ''}`,
-    exitCode: 1,
-    metadata: { error: { code: error.code, message: error.message } },
-  };
+  const before = error.details.output;
+  return toolFailure(
+    error,
+    typeof before === 'string' && before !== '' ? `\n[output before the failure]\n${before}` : '',
+  );
 }
 
 /** The `eval` tool (its resource is the session's kernel factory). */
@@ -50,15 +52,8 @@ export const evalTool = defineTool({
   inputJsonSchema: toolJsonSchemas.eval,
   tier: 'exec',
   requires: ['exec', EVAL_RESOURCE],
-  capabilities: {
-    readOnly: false,
-    idempotent: false,
-    resumable: false,
-    cancelSafe: false,
-    paginated: false,
-    maxParallelism: 1,
-    outputType: 'text',
-  },
+  // Everything else is the default: not idempotent, resumable or cancel-safe; text output.
+  capabilities: { readOnly: false, maxParallelism: 1 },
   timeoutMs: 86_400_000,
   execute: async (args, ctx) => {
     const language = args.language ?? 'python';
