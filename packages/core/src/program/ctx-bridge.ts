@@ -53,8 +53,9 @@ class ToolNotAllowedError extends Error {
   }
 }
 
-function toWire(r: ToolInvocationResult): string {
-  return JSON.stringify({
+/** A tool result as the script sees it (`ctx.tool`'s value). */
+function wire(r: ToolInvocationResult): Record<string, unknown> {
+  return {
     name: r.name,
     ok: r.ok,
     output: r.output,
@@ -62,8 +63,26 @@ function toWire(r: ToolInvocationResult): string {
     error_kind: r.errorKind ?? null,
     error_code: r.error?.code ?? null,
     metadata: r.metadata,
-  });
+  };
 }
+
+/** The non-empty lines of a tool's text that are not notes (`[...]`). */
+const lines = (text: string): string[] =>
+  text.split('\n').filter((l) => l.length > 0 && !(l.startsWith('[') && l.endsWith(']')));
+
+const NUMBERED = /^ *\d+\t/;
+
+/** The value each `ctx` helper returns for a successful call of its tool (the operation's name). */
+const HELPER_OPS: Readonly<Record<string, (r: ToolInvocationResult) => unknown>> = {
+  grep: (r) => r.output,
+  glob: (r) => (Array.isArray(r.metadata.paths) ? r.metadata.paths : lines(r.output)),
+  read: (r) => {
+    const out: string[] = [];
+    for (const l of r.output.split('\n')) if (NUMBERED.test(l)) out.push(l.replace(NUMBERED, ''));
+    return out.length > 0 ? `${out.join('\n')}\n` : r.output;
+  },
+  ls: (r) => (Array.isArray(r.metadata.entries) ? r.metadata.entries : lines(r.output)),
+};
 
 /** Why a tool outside `allowed_tools` is refused, when there is more to say than that. */
 function whyRefused(name: string, invoker: ScopedInvoker): string | undefined {
@@ -104,8 +123,13 @@ export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
       o.emitOutput(line);
     },
     async call(op: string, payloadJson: string): Promise<string> {
-      if (op !== 'tool') throw new Error(`unknown ctx operation '${op}'`);
-      const payload = JSON.parse(payloadJson) as { name?: unknown; args?: unknown };
+      const helper = Object.hasOwn(HELPER_OPS, op) ? HELPER_OPS[op] : undefined;
+      if (op !== 'tool' && helper === undefined) throw new Error(`unknown ctx operation '${op}'`);
+      const parsed: unknown = JSON.parse(payloadJson);
+      const payload = (helper === undefined ? parsed : { name: op, args: parsed }) as {
+        name?: unknown;
+        args?: unknown;
+      };
       const name = String(payload.name);
       if (!o.allowed.has(name)) {
         refused.push(name);
@@ -121,7 +145,8 @@ export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
         signal: inFlight.signal,
       });
       calls.push({ tool: name, ok: r.ok, error_kind: r.errorKind ?? null, duration_ms: r.durationMs });
-      return toWire(r);
+      if (helper === undefined) return JSON.stringify(wire(r));
+      return JSON.stringify(r.ok ? { v: helper(r) } : { f: wire(r) });
     },
     close(reason: unknown) {
       if (!inFlight.signal.aborted) inFlight.abort(reason);

@@ -12,12 +12,16 @@ export const PRELUDE_FILE = '<a3s-ctx>';
  * Evaluates to a function `(host, log, maxChars) => [ctx, toResult]`. `toResult(value)` turns the
  * script's return value into `[kind, text, totalChars]` with `text` cut to `maxChars`, so a huge
  * value is never copied out of the VM whole.
+ *
+ * The helpers (`grep`, `glob`, `readFile`, `ls`) build their arguments here and send them with the
+ * helper's name as the operation; the host calls the tool and shapes its value (`HELPER_OPS` in
+ * `ctx-bridge.ts`), answering `{ v: value }` or `{ f: result }` for a failed call, which becomes a
+ * `ToolCallError` here. The prelude is compiled into every program's fresh VM, so it stays small.
  */
-export const CTX_PRELUDE = String.raw`(function (host, log, maxChars) {
+export const CTX_PRELUDE = `(function (host, log, maxChars) {
   'use strict';
   const parse = JSON.parse;
   const stringify = JSON.stringify;
-  const call = (op, payload) => host(op, stringify(payload)).then((text) => parse(text));
   const fail = (r) => {
     const e = new Error(r.output || ('tool ' + r.name + ' failed'));
     e.name = 'ToolCallError';
@@ -27,34 +31,20 @@ export const CTX_PRELUDE = String.raw`(function (host, log, maxChars) {
     e.exitCode = r.exit_code;
     throw e;
   };
-  const checked = (r) => (r.ok ? r : fail(r));
-  const lines = (text) => text.split('\n').filter((l) => l.length > 0 && !(l.startsWith('[') && l.endsWith(']')));
-  const object = (o) => (o !== null && typeof o === 'object' && !Array.isArray(o) ? o : {});
-  const invoke = (name, args) => call('tool', { name: String(name), args: args === undefined ? {} : args });
+  const helper = (op, key) => (value, options) =>
+    host(op, stringify(Object.assign({}, options !== null && typeof options === 'object' && !Array.isArray(options) ? options : {},
+      key === 'path' && value === undefined ? {} : { [key]: String(value) })))
+      .then((text) => { const r = parse(text); return 'f' in r ? fail(r.f) : r.v; });
   const text = (v) => {
     if (typeof v === 'string') return v;
     try { const j = stringify(v); return j === undefined ? String(v) : j; } catch (e) { return String(v); }
   };
   const ctx = {
-    tool: (name, args) => invoke(name, args),
-    grep: (pattern, options) => invoke('grep', Object.assign({}, object(options), { pattern: String(pattern) })).then(checked).then((r) => r.output),
-    glob: (pattern, options) =>
-      invoke('glob', Object.assign({}, object(options), { pattern: String(pattern) }))
-        .then(checked)
-        .then((r) => (r.metadata && Array.isArray(r.metadata.paths) ? r.metadata.paths : lines(r.output))),
-    readFile: (path, options) =>
-      invoke('read', Object.assign({}, object(options), { file_path: String(path) }))
-        .then(checked)
-        .then((r) => {
-          const numbered = /^ *\d+\t/;
-          const out = [];
-          for (const l of r.output.split('\n')) if (numbered.test(l)) out.push(l.replace(numbered, ''));
-          return out.length > 0 ? out.join('\n') + '\n' : r.output;
-        }),
-    ls: (path, options) =>
-      invoke('ls', Object.assign({}, object(options), path === undefined ? {} : { path: String(path) }))
-        .then(checked)
-        .then((r) => (r.metadata && Array.isArray(r.metadata.entries) ? r.metadata.entries : lines(r.output))),
+    tool: (name, args) => host('tool', stringify({ name: String(name), args: args === undefined ? {} : args })).then(parse),
+    grep: helper('grep', 'pattern'),
+    glob: helper('glob', 'pattern'),
+    readFile: helper('read', 'file_path'),
+    ls: helper('ls', 'path'),
     log: (...values) => { log(values.map(text).join(' ')); },
   };
   Object.freeze(ctx);

@@ -43,7 +43,7 @@ const host: ProgramHost = {
   call(op, payload) {
     nextId += 1;
     const id = nextId;
-    if (op === 'tool') calls += 1;
+    calls += 1;
     return new Promise<string>((resolve, reject) => {
       pending.set(id, { resolve, reject });
       post({ type: 'call', id, op, payload });
