@@ -5,14 +5,15 @@
  * 1. governed `read` of a small file (`session.tool('read')`) vs `fs.promises.readFile` of it;
  * 2. one `ctx.tool('noop')` call inside `program` vs one direct governed call of `noop`
  *    (a program of 200 calls minus a program of none, per call, against 200 direct calls), and
- *    vs a bare worker-to-host round trip plus that direct call (the floor of a thread hop);
+ *    vs a bare worker-to-host round trip plus that direct call (the floor of a thread hop), and
+ *    the VM's own cost per call with no thread and no governance at all (`vm-floor.ts`);
  * 3. `program` with no tool calls (warm worker) vs a governed no-op call;
  * 4. `batch` of 32 no-op calls vs the same 32 calls one after another.
  *
  * Each row prints the median of each side, the median of the pair-by-pair ratios and p99.
  * Run after a build: `pnpm exec tsx bench/run.ts per-call` (`BENCH_ROUNDS=n` sets the pairs).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ import {
 import { ScriptedLlmClient, createTestToolPack } from '@a3s-code/core/testing';
 import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
 import { threadFloor } from './thread-floor.js';
+import { vmCallFloorMs } from './vm-floor.js';
 import { fmt, gc, median } from './util.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 0) || 0;
@@ -128,6 +130,7 @@ async function governedRead(): Promise<void> {
     r,
   );
   await session.close();
+  rmSync(dir, { recursive: true, force: true });
 }
 
 async function programRows(): Promise<void> {
@@ -186,8 +189,10 @@ async function programRows(): Promise<void> {
   const perCtx: number[] = [];
   const perDirect: number[] = [];
   const perHop: number[] = [];
+  const perVm: number[] = [];
   const floor = await threadFloor();
   await floor.roundTripMs(N);
+  for (let i = 0; i < 5; i++) await vmCallFloorMs(N);
   for (let i = 0; i < 10; i++) {
     await call('program', loop);
     await call('program', empty);
@@ -201,6 +206,7 @@ async function programRows(): Promise<void> {
     perCtx.push((withCalls - none) / N);
     perDirect.push(direct / N);
     perHop.push(await floor.roundTripMs(N));
+    perVm.push(await vmCallFloorMs(N));
   }
   await floor.close();
   report(
@@ -224,6 +230,16 @@ async function programRows(): Promise<void> {
     },
   );
   console.log(`  bare round trip alone: median ${fmt(median(perHop) * 1000, 1)} µs`);
+  report(
+    `the VM's own plumbing per call (program on the host thread, instant host) vs a direct governed call`,
+    'in-thread VM call, no governance',
+    'direct governed call',
+    {
+      ours: perVm,
+      peer: perDirect,
+      ratios: perVm.map((x, i) => x / (perDirect[i] as number)),
+    },
+  );
 }
 
 async function batchRow(): Promise<void> {

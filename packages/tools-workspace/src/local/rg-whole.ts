@@ -52,41 +52,66 @@ export async function wholeSearch(
     if (!ascending(lines)) lines.sort((a, b) => a.line - b.line);
     for (const m of lines) {
       if (matches.length === limit) break;
-      matches.push(m);
+      matches.push({ path, line: m.line, text: out.toString('utf8', m.start, m.end) });
     }
   }
   return { page: { matches, more: total > limit }, files };
 }
 
-/** Matches grouped by file, in rg's order; `undefined` when a record is not `path\0line:text`. */
-function plainRecords(out: Buffer): Map<string, WorkspaceGrepMatch[]> | undefined {
-  const byFile = new Map<string, WorkspaceGrepMatch[]>();
+/** One matching line: its number and where its text is in rg's output (decoded only if it is on the page). */
+interface LineRecord {
+  readonly line: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Line numbers of more digits than this are read with `Number` (exact beyond 2^53 as before). */
+const SAFE_DIGITS = 15;
+
+/**
+ * Matches grouped by file, in rg's order; `undefined` when a record is not `path\0line:text`. A
+ * record naming the same file as the one before it (rg prints a file's lines together) reuses
+ * that path instead of decoding it again.
+ */
+function plainRecords(out: Buffer): Map<string, LineRecord[]> | undefined {
+  const byFile = new Map<string, LineRecord[]>();
   let from = 0;
+  let last: { start: number; end: number; list: LineRecord[] } | undefined;
   while (from < out.length) {
     let nl = out.indexOf(10, from);
     if (nl < 0) nl = out.length;
     const nul = out.indexOf(0, from);
     if (nul < 0 || nul > nl) return undefined;
     let colon = nul + 1;
-    while (colon < nl && out[colon]! >= 48 && out[colon]! <= 57) colon++;
+    let line = 0;
+    while (colon < nl && out[colon]! >= 48 && out[colon]! <= 57) {
+      line = line * 10 + (out[colon]! - 48);
+      colon++;
+    }
     if (colon === nul + 1 || colon >= nl || out[colon] !== 58) return undefined;
-    let path = out.toString('utf8', from, nul);
-    if (path.includes('\uFFFD')) return undefined;
-    if (path.startsWith('./')) path = path.slice(2);
-    const match: WorkspaceGrepMatch = {
-      path,
-      line: Number(out.toString('latin1', nul + 1, colon)),
-      text: out.toString('utf8', colon + 1, nl),
-    };
-    const list = byFile.get(path);
-    if (list) list.push(match);
-    else byFile.set(path, [match]);
+    if (colon - nul - 1 > SAFE_DIGITS) line = Number(out.toString('latin1', nul + 1, colon));
+    let list: LineRecord[];
+    if (
+      last !== undefined &&
+      nul - from === last.end - last.start &&
+      out.compare(out, last.start, last.end, from, nul) === 0
+    )
+      list = last.list;
+    else {
+      let path = out.toString('utf8', from, nul);
+      if (path.includes('\uFFFD')) return undefined;
+      if (path.startsWith('./')) path = path.slice(2);
+      list = byFile.get(path) ?? [];
+      if (list.length === 0) byFile.set(path, list);
+      last = { start: from, end: nul, list };
+    }
+    list.push({ line, start: colon + 1, end: nl });
     from = nl + 1;
   }
   return byFile;
 }
 
-function ascending(lines: readonly WorkspaceGrepMatch[]): boolean {
+function ascending(lines: readonly LineRecord[]): boolean {
   for (let i = 1; i < lines.length; i++) if (lines[i - 1]!.line >= lines[i]!.line) return false;
   return true;
 }
