@@ -181,27 +181,17 @@ if (!ONLY || ONLY === 'open') {
   const text = linesOf(sessionLog(100_000).facts);
   writeFileSync(file, text);
   console.log(`open + resume row: 100,000 facts, ${fmt(Buffer.byteLength(text) / 2 ** 20, 1)} MiB`);
-  await paired(
-    'open + resume',
-    'readFile + JSON.parse per line',
-    async () => {
-      const session = await agent.session(dir, { sessionId: 'big' });
-      const r = await session.resumeRun();
-      if (r.steps !== 0) throw new Error('expected a quiescent log');
-      await session.close();
-    },
-    async () => jsonEveryLine(await readFile(file, 'utf8')),
+  const openResume = async (): Promise<void> => {
+    const session = await agent.session(dir, { sessionId: 'big' });
+    const r = await session.resumeRun();
+    if (r.steps !== 0) throw new Error('expected a quiescent log');
+    await session.close();
+  };
+  await paired('open + resume', 'readFile + JSON.parse per line', openResume, async () =>
+    jsonEveryLine(await readFile(file, 'utf8')),
   );
-  await paired(
-    'open + resume',
-    'readFile + JSON.parse per line, values kept',
-    async () => {
-      const session = await agent.session(dir, { sessionId: 'big' });
-      const r = await session.resumeRun();
-      if (r.steps !== 0) throw new Error('expected a quiescent log');
-      await session.close();
-    },
-    async () => jsonEveryLineKept(await readFile(file, 'utf8')),
+  await paired('open + resume', 'readFile + JSON.parse per line, values kept', openResume, async () =>
+    jsonEveryLineKept(await readFile(file, 'utf8')),
   );
   rmSync(dir, { recursive: true, force: true });
 }
