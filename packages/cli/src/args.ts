@@ -42,7 +42,17 @@ export type Parsed<O extends NonNullable<ParseArgsConfig['options']>> = ReturnTy
   typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>
 >;
 
-/** Parses `args` with `options`; unknown flags and missing values are usage errors. */
+/** The flags of `options` as they are typed (`--model, -m`), for error messages. */
+function flagList(options: NonNullable<ParseArgsConfig['options']>): string {
+  return Object.entries(options)
+    .map(([name, o]) => `--${name}${o.type === 'string' ? ' <value>' : ''}`)
+    .join(', ');
+}
+
+/**
+ * Parses `args` with `options`; unknown flags and missing values are usage errors naming the flag
+ * and, for an unknown one, the flags the command takes.
+ */
 export function parse<O extends NonNullable<ParseArgsConfig['options']>>(
   args: readonly string[],
   options: O,
@@ -51,10 +61,28 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(
   try {
     return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(
-      `${(e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, '')}; see 'a3s ${command} --help'`,
-    );
+    const code = (e as { code?: unknown }).code;
+    const message = (e as Error).message;
+    const flag = /'(-[^']*)'/.exec(message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined)
+      throw new UsageError(
+        `unknown option '${flag}'; a3s ${command} takes ${flagList(options)} (see 'a3s ${command} --help')`,
+      );
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /argument missing/.test(message)) {
+      const name = /--([a-z-]+)/.exec(message)?.[1];
+      if (name !== undefined)
+        throw new UsageError(`--${name} needs a value, e.g. --${name} <value>; see 'a3s ${command} --help'`);
+    }
+    throw new UsageError(`${message.replace(/^TypeError \[[A-Z_]+\]: /, '')}; see 'a3s ${command} --help'`);
   }
+}
+
+/** Refuses positional arguments of a command that takes none. */
+export function noPositionals(positionals: readonly string[], command: string, hint = ''): void {
+  if (positionals.length > 0)
+    throw new UsageError(
+      `unexpected argument '${positionals[0]}'; a3s ${command} takes no arguments${hint}; see 'a3s ${command} --help'`,
+    );
 }
 
 /** The session flags of parsed values, with `--cwd` resolved against `cwd`. */
