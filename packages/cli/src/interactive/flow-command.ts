@@ -122,7 +122,7 @@ export async function runFlowCommand(
   const again = { flow: command.flow, query: command.query, runId };
   write(style.bold(`workflow ${command.flow}`) + style.dim(` · run ${runId}\n`));
   write(
-    style.dim(`  (if it is interrupted: /resume, or /${command.flow} --run ${runId} <the same text>, continues it)\n`),
+    style.dim(`  (if it is interrupted: /resume or /${command.flow} --run ${runId} <the same text> continues it)\n`),
   );
   const r = await session.tool(
     'dynamic_workflow',

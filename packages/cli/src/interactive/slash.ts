@@ -23,6 +23,6 @@ export function slashProblem(line: string): string | undefined {
   if ((command === '/image' || command === '/file') && args.length === 0)
     return `usage: ${command} <path>, e.g. ${command} ${command === '/image' ? 'shot.png' : 'app.log'}`;
   if (command === '/vibe' && (args.length > 1 || (args.length === 1 && args[0] !== 'on' && args[0] !== 'off')))
-    return `usage: /vibe, /vibe on or /vibe off (not '/vibe ${args.join(' ')}')`;
+    return `usage: /vibe, /vibe on or /vibe off (not '${args.join(' ')}')`;
   return undefined;
 }
