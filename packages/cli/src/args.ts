@@ -5,6 +5,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
 import { UsageError } from './errors.js';
+import { vibeTierFlags, type VibeTierModels } from './vibe-settings.js';
 
 /** Flags of every command that opens a session. */
 export const SESSION_FLAGS = {
@@ -13,6 +14,7 @@ export const SESSION_FLAGS = {
   yolo: { type: 'boolean' },
   plan: { type: 'boolean' },
   vibe: { type: 'boolean' },
+  'vibe-tier': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -23,6 +25,9 @@ export const SESSION_FLAGS_HELP = `  -m, --model <spec>   <provider>/<model> (op
       --yolo           run tools that would ask for confirmation without asking (a deny stays final)
       --plan           plan mode: only read tools are visible and callable
       --vibe           vibe mode: the agent conducts background workers (vibe_spawn, vibe_wait, ...)
+      --vibe-tier <tier>=<model>
+                       the model of a vibe tier (fast, good), e.g. fast=openai/gpt-4o-mini;
+                       repeatable; a tier without one uses the session's model
   -h, --help           show this help`;
 
 /** The session flags after parsing. */
@@ -35,6 +40,8 @@ export interface SessionFlags {
   readonly plan: boolean;
   /** Vibe mode: the `vibe_*` tools and the session's roster of background workers. */
   readonly vibe?: boolean;
+  /** The model of each vibe tier that has one (`--vibe-tier <tier>=<model>`). */
+  readonly vibeTiers?: VibeTierModels;
 }
 
 /** What {@link parse} returns for `options`. */
@@ -93,9 +100,11 @@ export function sessionFlags(
     yolo?: boolean | undefined;
     plan?: boolean | undefined;
     vibe?: boolean | undefined;
+    'vibe-tier'?: string[] | undefined;
   },
   cwd: string,
 ): SessionFlags {
+  const vibeTiers = vibeTierFlags(values['vibe-tier']);
   if (values.model !== undefined && values.model.trim() === '')
     throw new UsageError("--model: must be <provider>/<model> (see 'a3s models') or scripted:<file.json>");
   if (values.model !== undefined && /^scripted:\s*$/.test(values.model))
@@ -107,5 +116,6 @@ export function sessionFlags(
     yolo: values.yolo === true,
     plan: values.plan === true,
     vibe: values.vibe === true,
+    ...(vibeTiers === undefined ? {} : { vibeTiers }),
   };
 }

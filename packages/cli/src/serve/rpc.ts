@@ -86,7 +86,7 @@ export function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.
   const field = ['params', ...path.map(String)].join('.');
   const problem =
     issue.code === 'unrecognized_keys'
-      ? `unknown field${keys.length > 1 ? `s ${keys.join(', ')}` : ''}`
+      ? `unknown field${keys.length > 1 ? `s ${keys.join(', ')}` : ''}${issue.message.startsWith('allowed:') ? `; ${issue.message}` : ''}`
       : issue.message;
   throw new RpcError(RPC_ERROR.invalidParams, `Invalid params: ${field}: ${problem}`, {
     field,
