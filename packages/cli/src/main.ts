@@ -53,6 +53,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   if (first === '--version' || first === '-V' || first === '-v' || first === 'version') {
+    if (rest.length > 0) {
+      io.stderr.write(`a3s version: unexpected argument '${rest[0]}'; a3s version takes no arguments\n`);
+      return EXIT.usage;
+    }
     io.stdout.write(`a3s ${cliVersion()}\n`);
     return EXIT.ok;
   }

@@ -57,7 +57,7 @@ export function flagOptions(
     governance: { ...(flags.plan ? { mode: 'plan' as const } : {}), ...(flags.yolo ? { yolo: true } : {}) },
     // The roster is always attached (vibe mode off unless --vibe), so /vibe can switch it and every
     // command has the same capabilities.
-    vibe: { enabled: flags.vibe === true },
+    vibe: { enabled: flags.vibe === true, ...(flags.vibeTiers === undefined ? {} : { tiers: flags.vibeTiers }) },
   };
 }
 

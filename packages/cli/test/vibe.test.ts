@@ -97,3 +97,66 @@ describe('a3s and vibe mode', () => {
     expect(await done).toBe(0);
   });
 });
+
+// The lead spawns a fast worker and waits for it; the worker runs on the fast tier's own script.
+const leadTurns = [
+  {
+    tool_calls: [
+      { id: 's1', name: 'vibe_spawn', args: { brief: 'Report in one line.', label: 'reporter', tier: 'fast' } },
+      { id: 'w1', name: 'vibe_wait', args: { worker_id: 'worker-1' } },
+    ],
+  },
+  { text: 'The worker reported.' },
+];
+
+describe('the models of the vibe tiers', () => {
+  it('VIBE-08: --vibe-tier fast=<model> runs fast workers on that model, the lead on its own', async () => {
+    const dir = tempRepo();
+    const h = ioHarness(dir);
+    const fast = scriptFile([{ text: 'FAST TIER REPORT' }]);
+    const status = await main(
+      [
+        'run',
+        '--vibe',
+        '--json',
+        '--model',
+        `scripted:${scriptFile(leadTurns)}`,
+        '--vibe-tier',
+        `fast=scripted:${fast}`,
+        '--cwd',
+        dir,
+        'go',
+      ],
+      h.io,
+    );
+    expect(status, h.stderr.text).toBe(0);
+    const events = h.stdout.text
+      .trim()
+      .split('\n')
+      .map((l) => parseEventEnvelopeV1(JSON.parse(l)));
+    const wait = events.find((e) => e.type === 'tool_end' && e.payload.id === 'w1');
+    expect(String(wait?.payload.output)).toContain('FAST TIER REPORT');
+    expect(events.find((e) => e.type === 'worker_spawned')?.payload).toMatchObject({ tier: 'fast' });
+  });
+
+  it('VIBE-08: a wrong --vibe-tier is a usage error (exit 2) naming the allowed tiers or the model syntax', async () => {
+    const dir = tempRepo();
+    const model = `scripted:${scriptFile([{ text: 'never' }])}`;
+    const cases: [string, RegExp][] = [
+      ['slow=openai/gpt-4o', /--vibe-tier slow=openai\/gpt-4o: 'slow' is not a vibe tier; allowed: fast, good/],
+      ['fast', /--vibe-tier fast: needs <tier>=<model>/],
+      ['good=nosuch/model', /--vibe-tier good=nosuch\/model: unknown provider "nosuch"; allowed: openai, anthropic, /],
+      ['fast=gpt-4o', /--vibe-tier fast=gpt-4o: expected 'provider\/model'/],
+      ['fast=scripted:', /--vibe-tier fast=scripted:: scripted: needs the script file/],
+    ];
+    for (const [value, message] of cases) {
+      const h = ioHarness(dir);
+      expect(
+        await main(['run', '--vibe', '--model', model, '--vibe-tier', value, '--cwd', dir, 'go'], h.io),
+        value,
+      ).toBe(2);
+      expect(h.stderr.text, value).toMatch(message);
+      expect(h.stderr.text.trimEnd().split('\n'), value).toHaveLength(1);
+    }
+  });
+});

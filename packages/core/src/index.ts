@@ -159,6 +159,7 @@ export {
   type ToolErrorKind,
   type ToolHooks,
   type ToolInvocationResult,
+  type HostToolOptions,
   type ToolInvokerOptions,
   type ToolRestriction,
   type TopLevelSource,

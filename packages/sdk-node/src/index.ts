@@ -93,6 +93,7 @@ export type {
   EventEnvelopeV1,
   EventMetadataV1,
   InterruptOptions,
+  HostToolOptions,
   LlmClient,
   MutationLedger,
   ParkedAt,

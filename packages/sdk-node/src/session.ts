@@ -17,6 +17,7 @@ import {
   type ProjectedEventV1,
   type QuestionAnswer,
   type RunResult,
+  type HostToolOptions,
   type SendOptions,
   type SessionSnapshotV1,
   type SteerOptions,
@@ -183,9 +184,9 @@ export class Session {
 
   // ── Host-direct tools (no permission prompt, no transcript, no lease) ───────────────────
 
-  /** Calls any tool on the session as the host; the failed result is returned, not thrown. */
-  async tool(name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
-    return toToolResult(await this.core.tool(name, args));
+  /** Calls any tool as the host (a failed result is returned, not thrown); `options.signal` cancels it. */
+  async tool(name: string, args: Record<string, unknown> = {}, options?: HostToolOptions): Promise<ToolResult> {
+    return toToolResult(await this.core.tool(name, args, options));
   }
 
   /** A file's lines without the line-number gutter. @throws DirectToolError when the read fails. */

@@ -11,15 +11,17 @@ import {
   type RunResult,
   type Session,
 } from '@a3s-code/sdk';
-import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
+import { noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { attachmentFor, describeAttachments } from '../attachments.js';
 import { EXIT } from '../errors.js';
 import { planResume, undeliveredSteers } from '../interactive/continuation.js';
 import { LineReader } from '../interactive/line-reader.js';
+import { slashProblem } from '../interactive/slash.js';
 import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.js';
 import {
   FLOW_COMMANDS,
   FLOW_HELP,
+  type FlowOutcome,
   parseFlowCommand,
   progressLine,
   runFlowCommand,
@@ -59,9 +61,8 @@ ${FLOW_HELP}
 
 const DOUBLE_PRESS_MS = 2_000;
 
-/** `/vibe`, `/vibe on`, `/vibe off`: switches vibe mode and says what changed. */
+/** `/vibe`, `/vibe on`, `/vibe off` (checked by `slashProblem`): switches vibe mode and says what changed. */
 function toggleVibe(session: Session, arg: string | undefined, style: Style): string {
-  if (arg !== undefined && arg !== 'on' && arg !== 'off') return `usage: /vibe, /vibe on or /vibe off (not '${arg}')`;
   const on = session.setVibeMode(arg === undefined ? !session.vibeMode : arg === 'on');
   return on
     ? style.cyan(
@@ -82,11 +83,12 @@ export interface CodePreset {
 
 /** Runs `a3s code`; `preset` continues or reopens a session (from `a3s sessions --resume`). */
 export async function codeCommand(args: readonly string[], io: Io, preset: CodePreset = {}): Promise<number> {
-  const { values } = parse(args, { ...SESSION_FLAGS, session: { type: 'string' } }, 'code');
+  const { values, positionals } = parse(args, { ...SESSION_FLAGS, session: { type: 'string' } }, 'code');
   if (values.help) {
     io.stdout.write(`${CODE_HELP}\n`);
     return EXIT.ok;
   }
+  noPositionals(positionals, 'code', ' (type prompts at its prompt, or use a3s run "<prompt>")');
   const flags = sessionFlags(values, io.cwd);
   const style = styleFor(io.stdout, io.env);
   let current: Session | undefined;
@@ -133,9 +135,14 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   let pending: AttachmentInput[] = [];
   let exitCode: number = EXIT.ok;
   let lastInterrupt = 0;
+  /** The flow running now (`/ultracode`, `/research`): Ctrl-C aborts it as it interrupts a run. */
+  let flow: AbortController | undefined;
+  /** The last flow, when it was interrupted: `/resume` continues it under its run id. */
+  let interruptedFlow: FlowOutcome['again'] | undefined;
   const quit = (): void => {
     exitCode = EXIT.cancelled;
     if (runId !== undefined) session.interrupt({ runId, reason: 'the user left (Ctrl-C twice)' });
+    flow?.abort(new Error('the user left (Ctrl-C twice)'));
     reader.close();
   };
   const stopInterrupts = reader.onInterrupt(() => {
@@ -143,12 +150,13 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     if (now - lastInterrupt < DOUBLE_PRESS_MS) return quit();
     lastInterrupt = now;
     print.newline();
-    if (
-      running &&
-      runId !== undefined &&
-      session.interrupt({ runId, reason: 'interrupted from the terminal (Ctrl-C)' })
-    )
-      io.stdout.write(style.yellow('interrupting… (Ctrl-C again to exit)\n'));
+    const reason = 'interrupted from the terminal (Ctrl-C)';
+    let stopped = false;
+    if (running && flow !== undefined && !flow.signal.aborted) {
+      flow.abort(new Error(reason));
+      stopped = true;
+    } else if (running && runId !== undefined) stopped = session.interrupt({ runId, reason });
+    if (stopped) io.stdout.write(style.yellow('interrupting… (Ctrl-C again to exit)\n'));
     else io.stdout.write(style.dim('(Ctrl-C again to exit, or /exit)\n'));
   });
   reader.onIdleLine = (line) => {
@@ -189,6 +197,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     );
   };
   const streamed = async (stream: EventStream): Promise<void> => {
+    interruptedFlow = undefined;
     runId = session.activeRunId ?? undefined;
     print.reset();
     let end: { texts: string[]; status: string } = { texts: [], status: '' };
@@ -218,6 +227,18 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
         return;
       }
       await streamed(session.streamResume(undefined, { rebind: true }));
+    }
+  };
+  /** Runs a flow command that Ctrl-C interrupts; an interrupted one is kept for `/resume`. */
+  const flowed = async (command: Parameters<typeof runFlowCommand>[1]): Promise<void> => {
+    interruptedFlow = undefined;
+    flow = new AbortController();
+    try {
+      const write = (t: string): unknown => io.stdout.write(t);
+      const outcome = await runFlowCommand({ session, style, write, signal: flow.signal }, command);
+      if (outcome.status === 'cancelled') interruptedFlow = outcome.again;
+    } finally {
+      flow = undefined;
     }
   };
   const errStyle = styleFor(io.stderr, io.env);
@@ -259,16 +280,17 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       if (text === '') continue;
       if (text.startsWith('/')) {
         const [command] = text.split(/\s+/);
-        if (command === '/exit' || command === '/quit') break;
-        if (command === '/image' || command === '/file') {
+        const problem = slashProblem(text);
+        if (problem !== undefined) io.stdout.write(`${problem}\n`);
+        else if (command === '/exit' || command === '/quit') break;
+        else if (command === '/image' || command === '/file') {
           const path = text.slice(command.length).trim();
-          if (path === '') io.stdout.write(`usage: ${command} <path>\n`);
-          else {
-            pending = [
-              ...pending,
-              attachmentFor(command === '/image' ? 'image' : 'file', path, session.dir, session.dir),
-            ];
+          try {
+            const type = command === '/image' ? 'image' : 'file';
+            pending = [...pending, attachmentFor(type, path, session.dir, session.dir, command)];
             io.stdout.write(style.dim(`attached to the next prompt: ${describeAttachments(pending)}\n`));
+          } catch (e) {
+            io.stdout.write(`${(e as Error).message}\n`);
           }
         } else if (command === '/help') io.stdout.write(`${SLASH_HELP}\n`);
         else if (command === '/tools') printTools(io.stdout, style, session.toolInfo(), session.dir);
@@ -290,6 +312,10 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
               style.dim(`compacted: ${c.factsFolded} facts into a ${c.summaryChars}-character summary\n`),
             );
           });
+        } else if (command === '/resume' && interruptedFlow !== undefined) {
+          const again = interruptedFlow;
+          interruptedFlow = undefined;
+          await guarded(() => flowed({ ...again }));
         } else if (command === '/resume') {
           const plan = planResume(session.state, held);
           held = [];
@@ -304,8 +330,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
         } else if (FLOW_COMMANDS.includes(command ?? '')) {
           const parsed = parseFlowCommand(text);
           if ('error' in parsed) io.stdout.write(`${parsed.error}\n`);
-          else await guarded(() => runFlowCommand({ session, style, write: (t) => io.stdout.write(t) }, parsed));
-        } else io.stdout.write(`unknown command ${command}; /help lists them\n`);
+          else await guarded(() => flowed(parsed));
+        }
         continue;
       }
       lastInterrupt = 0;

@@ -106,10 +106,14 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   } catch (e) {
     print.newline();
     const code = (e as { code?: unknown }).code;
+    // An attachment that cannot be sent is a mistake on the command line: nothing was run or logged.
+    if (code === 'ATTACHMENT_INVALID') {
+      io.stderr.write(`a3s run: ${code}: ${(e as Error).message}\n`);
+      return EXIT.usage;
+    }
     io.stderr.write(err.red(`run failed: ${typeof code === 'string' ? `${code}: ` : ''}${(e as Error).message}\n`));
     if (session.logPath) io.stderr.write(err.dim(`log: ${session.logPath}\n`));
-    // An attachment that cannot be sent is a mistake on the command line: nothing was run or logged.
-    return code === 'ATTACHMENT_INVALID' ? EXIT.usage : EXIT.failed;
+    return EXIT.failed;
   } finally {
     print.close();
     process.off('SIGINT', onInterrupt);

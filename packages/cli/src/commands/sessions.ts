@@ -8,7 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FileSessionStore } from '@a3s-code/core';
 import { effectLogPath, threadIdFor, type LogSummary } from '@a3s-code/effect';
-import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP } from '../args.js';
+import { noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { listLogs, loadLog } from '../logs.js';
@@ -85,7 +85,7 @@ async function rows(workspace: string): Promise<SessionRow[]> {
 
 /** Runs `a3s sessions`. */
 export async function sessionsCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values } = parse(
+  const { values, positionals } = parse(
     args,
     { ...SESSION_FLAGS, resume: { type: 'string' }, json: { type: 'boolean' } },
     'sessions',
@@ -94,6 +94,7 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
     io.stdout.write(`${SESSIONS_HELP}\n`);
     return EXIT.ok;
   }
+  noPositionals(positionals, 'sessions', ' (a session id goes after --resume)');
   const workspace = resolve(io.cwd, values.cwd ?? '.');
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
     throw new UsageError(`--cwd: '${workspace}' is not a folder`);

@@ -6,7 +6,7 @@
  * did not start is a warning on stderr; the listing (and the exit code) stay as they are.
  */
 import type { ToolInfo } from '@a3s-code/sdk';
-import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
+import { noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { EXIT } from '../errors.js';
 import type { Io, Out } from '../io.js';
 import { agentFor, flagOptions } from '../open-session.js';
@@ -54,7 +54,7 @@ export async function toolsCommand(args: readonly string[], io: Io): Promise<num
     io.stdout.write(`${TOOLS_HELP}\n`);
     return EXIT.ok;
   }
-  if (positionals.length > 0) io.stderr.write(`a3s tools: ignoring extra arguments: ${positionals.join(' ')}\n`);
+  noPositionals(positionals, 'tools');
   const flags = sessionFlags(values, io.cwd);
   const agent = await agentFor(flags, io.env);
   try {

@@ -31,6 +31,12 @@ export function parseFlowCommand(line: string): FlowCommand {
   const flow = m[1] as 'ultracode' | 'research';
   let rest = (m[2] ?? '').trim();
   let runId: string | undefined;
+  if (/^--run(?:=\S*)?$/.test(rest) || rest.startsWith('--run='))
+    return {
+      error: `usage: /${flow} --run <id> <the same text> (--run needs the run id, then the text, with spaces between)`,
+    };
+  if (/^--[A-Za-z]/.test(rest) && !/^--run\s/.test(rest))
+    return { error: `unknown option '${rest.split(/\s+/)[0]}'; /${flow} takes only --run <id>` };
   const run = /^--run\s+(\S+)\s*/.exec(rest);
   if (run !== null) {
     runId = run[1]!;
@@ -96,18 +102,45 @@ export interface FlowHost {
   readonly session: Session;
   readonly write: (text: string) => void;
   readonly style: Style;
+  /** Interrupts the flow (Ctrl-C): its running steps are cancelled, its finished ones kept for a continuation. */
+  readonly signal?: AbortSignal;
 }
 
-/** Runs a parsed flow command to its end and prints what happened. */
-export async function runFlowCommand(host: FlowHost, command: Exclude<FlowCommand, { error: string }>): Promise<void> {
-  const { session, write, style } = host;
+/** A flow command that ran: how it ended, and the command (with its run id) that continues it. */
+export interface FlowOutcome {
+  readonly status: 'completed' | 'failed' | 'cancelled';
+  readonly again: { readonly flow: 'ultracode' | 'research'; readonly query: string; readonly runId: string };
+}
+
+/** Runs a parsed flow command to its end (or its interruption) and prints what happened. */
+export async function runFlowCommand(
+  host: FlowHost,
+  command: Exclude<FlowCommand, { error: string }>,
+): Promise<FlowOutcome> {
+  const { session, write, style, signal } = host;
   const runId = command.runId ?? `wf-${randomUUID()}`;
+  const again = { flow: command.flow, query: command.query, runId };
   write(style.bold(`workflow ${command.flow}`) + style.dim(` · run ${runId}\n`));
-  write(style.dim(`  (if it is interrupted: /${command.flow} --run ${runId} <the same text> continues it)\n`));
-  const r = await session.tool('dynamic_workflow', { flow: command.flow, query: command.query, run_id: runId });
+  write(
+    style.dim(`  (if it is interrupted: /resume or /${command.flow} --run ${runId} <the same text> continues it)\n`),
+  );
+  const r = await session.tool(
+    'dynamic_workflow',
+    { flow: command.flow, query: command.query, run_id: runId },
+    signal === undefined ? {} : { signal },
+  );
+  const interrupted = (): FlowOutcome => {
+    write(
+      style.yellow(
+        `workflow ${command.flow} interrupted · run ${runId}; /resume continues it (finished steps are kept)\n`,
+      ),
+    );
+    return { status: 'cancelled', again };
+  };
   if (r.error !== undefined && !r.output.startsWith('{')) {
+    if (signal?.aborted === true) return interrupted();
     write(style.red(`${r.error.code}: ${r.error.message}\n`));
-    return;
+    return { status: 'failed', again };
   }
   const body = JSON.parse(r.output) as {
     status: string;
@@ -115,6 +148,7 @@ export async function runFlowCommand(host: FlowHost, command: Exclude<FlowComman
     steps: { status: string }[];
     error?: { step: string; message: string };
   };
+  if (body.status === 'cancelled' || (body.status !== 'completed' && signal?.aborted === true)) return interrupted();
   const recovered = body.steps.filter((s) => s.status === 'recovered').length;
   if (body.status === 'completed') write(`\n${renderFlowOutput(style, command.flow, body.output)}`);
   else
@@ -126,4 +160,5 @@ export async function runFlowCommand(host: FlowHost, command: Exclude<FlowComman
       `${command.flow} ${body.status} · ${body.steps.length} step(s)${recovered > 0 ? `, ${recovered} recovered` : ''} · run ${runId}\n`,
     ),
   );
+  return { status: body.status === 'completed' ? 'completed' : 'failed', again };
 }

@@ -5,6 +5,7 @@
  * JSON Schema the package ships; the docs (`docs/serve.md`) describe them in prose.
  */
 import { z } from 'zod';
+import { tierModelProblem, VIBE_TIER_NAMES, VIBE_WORKER_BOUNDS } from '../vibe-settings.js';
 
 /** The protocol version this server speaks (`initialize` answers with it). */
 export const SERVE_PROTOCOL_VERSION = 1;
@@ -37,6 +38,50 @@ export const initializeResult = z.strictObject({
   }),
 });
 
+const tierModel = z
+  .string({ error: "must be a model: '<provider>/<model>' or 'scripted:<file.json>'" })
+  .superRefine((spec, ctx) => {
+    const problem = tierModelProblem(spec);
+    if (problem !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message: problem.includes('allowed')
+          ? problem
+          : `${problem}; allowed: '<provider>/<model>' or 'scripted:<file.json>'`,
+      });
+  });
+
+/** The vibe settings of `session/open` (the SDK's `vibe` option, with models as strings). */
+const vibeSettings = z.strictObject(
+  {
+    enabled: z
+      .boolean()
+      .optional()
+      .describe('Vibe mode at the start (default true); the roster is attached either way.'),
+    tiers: z
+      .strictObject(
+        {
+          fast: tierModel.optional().describe('The model of fast workers (well-specified mechanical work).'),
+          good: tierModel.optional().describe('The model of good workers (design, judgement, review).'),
+        },
+        {
+          error: (iss) =>
+            iss.code === 'unrecognized_keys' ? `allowed: the tiers ${VIBE_TIER_NAMES.join(', ')}` : undefined,
+        },
+      )
+      .optional()
+      .describe("The model of each tier; a tier without one uses the session's model."),
+    maxWorkers: z
+      .number()
+      .int()
+      .min(VIBE_WORKER_BOUNDS.min)
+      .max(VIBE_WORKER_BOUNDS.max)
+      .optional()
+      .describe(`Workers running at once, ${VIBE_WORKER_BOUNDS.min}..${VIBE_WORKER_BOUNDS.max} (default 8).`),
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? 'allowed: enabled, tiers, maxWorkers' : undefined) },
+);
+
 /** Params of `session/open`. */
 export const sessionOpenParams = z.strictObject({
   workspace: z.string().min(1).describe('The workspace folder (relative paths resolve against the server folder).'),
@@ -54,6 +99,12 @@ export const sessionOpenParams = z.strictObject({
     .strictObject({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() })
     .optional()
     .describe("Permission rules added to the CLI's (read-only tools allowed) and the workspace config file's."),
+  vibe: z
+    .union([z.boolean(), vibeSettings], { error: 'must be true, false or { enabled?, tiers?, maxWorkers? }' })
+    .optional()
+    .describe(
+      'Vibe mode (the vibe_* tools, with which the agent conducts background workers): true or false, or { enabled?, tiers?: { fast?, good? }, maxWorkers? }. Default: off.',
+    ),
 });
 
 /** Where a run is parked: the answer it waits for. */

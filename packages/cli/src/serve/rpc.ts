@@ -76,17 +76,30 @@ export function checkRequest(value: unknown): RpcRequest {
   return { ...(hasId ? { id: id as RpcId } : {}), method: value.method as string, params };
 }
 
+/**
+ * The issue to report: for a union none of whose forms matched (`vibe: true | {...}`), the issue
+ * inside the form that got furthest, so the field named is the one that is wrong.
+ */
+function deepest(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union') return issue;
+  let best: z.core.$ZodIssue | undefined;
+  for (const branch of issue.errors)
+    for (const inner of branch)
+      if (inner.path.length > 0 && (best === undefined || inner.path.length > best.path.length)) best = inner;
+  return best === undefined ? issue : deepest({ ...best, path: [...issue.path, ...best.path] } as z.core.$ZodIssue);
+}
+
 /** Validates params with `schema`. @throws RpcError (-32602) naming the first bad field. */
 export function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
   const r = schema.safeParse(params ?? {});
   if (r.success) return r.data;
-  const issue = r.error.issues[0]!;
+  const issue = deepest(r.error.issues[0]!);
   const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
   const path = [...issue.path, ...(keys.length === 1 ? keys : [])];
   const field = ['params', ...path.map(String)].join('.');
   const problem =
     issue.code === 'unrecognized_keys'
-      ? `unknown field${keys.length > 1 ? `s ${keys.join(', ')}` : ''}`
+      ? `unknown field${keys.length > 1 ? `s ${keys.join(', ')}` : ''}${issue.message.startsWith('allowed:') ? `; ${issue.message}` : ''}`
       : issue.message;
   throw new RpcError(RPC_ERROR.invalidParams, `Invalid params: ${field}: ${problem}`, {
     field,

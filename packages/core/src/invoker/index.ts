@@ -7,6 +7,7 @@ export type {
   ToolCallRequest,
   ToolErrorKind,
   ToolInvocationResult,
+  HostToolOptions,
   TopLevelSource,
 } from './invocation-types.js';
 export type { InvocationContext } from './invocation-context.js';

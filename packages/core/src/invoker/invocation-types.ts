@@ -111,3 +111,9 @@ export interface ScopedInvoker {
    */
   capabilitiesOf(name: string, args: unknown): ToolCapabilities | undefined;
 }
+
+/** Options of a host-direct tool call (`session.tool(name, args, options)`). */
+export interface HostToolOptions {
+  /** Cancels the call and the calls nested in it (as closing the session does). */
+  readonly signal?: AbortSignal;
+}

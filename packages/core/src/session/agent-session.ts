@@ -7,7 +7,7 @@
 import type { ResourceStatus, SessionResources } from '../registry/session-resources.js';
 import { createHarness, drafts, Folder, sync, type A3sError, type FoldState } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
-import type { ActiveToolCall, ToolInvocationResult } from '../invoker/invocation-types.js';
+import type { ActiveToolCall, HostToolOptions, ToolInvocationResult } from '../invoker/invocation-types.js';
 import { nullEventSink } from '../events/agent-event.js';
 import type { ToolDefinition } from '../registry/tool-registry.js';
 import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.js';
@@ -218,13 +218,13 @@ export class AgentSession {
     );
   }
 
-  /** Calls a tool directly as the host (source `host`): governed, but no permission decision or confirmation. */
-  tool(name: string, args: unknown): Promise<ToolInvocationResult> {
+  /** Calls a tool directly as the host (source `host`): governed, no permission decision; `options.signal` cancels it. */
+  tool(name: string, args: unknown, options: HostToolOptions = {}): Promise<ToolInvocationResult> {
     const id = `host-${++this.#hostCalls}`;
     const context = {
       runId: this.#runner.live?.env.runId ?? `host:${this.sessionId}`,
       sessionId: this.sessionId,
-      signal: this.#close.signal,
+      signal: options.signal ? AbortSignal.any([this.#close.signal, options.signal]) : this.#close.signal,
       events: nullEventSink,
       governance: this.config.governance,
       capabilities: CapabilityScope.host(this.catalog.current, this.config.governance, id),

@@ -1,0 +1,28 @@
+/**
+ * The `/` commands of `a3s code`: their names, and the usage line of a command typed with the
+ * wrong arguments (an unknown command names the known ones).
+ */
+import { FLOW_COMMANDS } from './flow-command.js';
+
+/** Commands that take no arguments. */
+const BARE: readonly string[] = ['/help', '/tools', '/mcp', '/compact', '/save', '/resume', '/exit', '/quit'];
+
+/** Every `/` command `a3s code` knows. */
+export const SLASH_COMMANDS: readonly string[] = [...BARE, '/image', '/file', '/vibe', ...FLOW_COMMANDS];
+
+/**
+ * What is wrong with a `/` line, or `undefined` when the command and its arguments are fine
+ * (flow commands check their own arguments).
+ */
+export function slashProblem(line: string): string | undefined {
+  const [command = '', ...args] = line.trim().split(/\s+/);
+  if (!SLASH_COMMANDS.includes(command))
+    return `unknown command ${command}; commands: ${SLASH_COMMANDS.filter((c) => c !== '/quit').join(', ')} (/help explains them)`;
+  if (BARE.includes(command) && args.length > 0)
+    return `usage: ${command} (it takes no arguments; got '${args.join(' ')}')`;
+  if ((command === '/image' || command === '/file') && args.length === 0)
+    return `usage: ${command} <path>, e.g. ${command} ${command === '/image' ? 'shot.png' : 'app.log'}`;
+  if (command === '/vibe' && (args.length > 1 || (args.length === 1 && args[0] !== 'on' && args[0] !== 'off')))
+    return `usage: /vibe, /vibe on or /vibe off (not '${args.join(' ')}')`;
+  return undefined;
+}

@@ -1,0 +1,65 @@
+/**
+ * The vibe settings the CLI passes on to the SDK's `vibe` option: the model of each tier
+ * (`--vibe-tier <tier>=<model>`, `a3s serve`'s `session/open` `vibe.tiers`), checked before a
+ * session opens so a mistake names the flag or field and what is allowed.
+ */
+import { parseModelRef } from '@a3s-code/core';
+import { UsageError } from './errors.js';
+
+/** The vibe tiers: `fast` for well-specified mechanical work, `good` for design, judgement and review. */
+export const VIBE_TIER_NAMES = Object.freeze(['fast', 'good'] as const);
+
+/** A vibe tier. */
+export type VibeTierName = (typeof VIBE_TIER_NAMES)[number];
+
+/** The model of each tier that has one (the others use the session's model). */
+export type VibeTierModels = Partial<Record<VibeTierName, string>>;
+
+/** Workers running at once: the bounds the SDK's `vibe.maxWorkers` accepts. */
+export const VIBE_WORKER_BOUNDS = Object.freeze({ min: 1, max: 32 });
+
+const SCRIPTED = 'scripted:';
+
+/** What is wrong with a tier's model spec (`provider/model` or `scripted:<file.json>`), or `undefined`. */
+export function tierModelProblem(spec: string): string | undefined {
+  if (spec.startsWith(SCRIPTED))
+    return spec.slice(SCRIPTED.length).trim() === '' ? 'scripted: needs the script file' : undefined;
+  try {
+    parseModelRef(spec);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message.replace(/^(model configuration: )?model: /, '');
+  }
+}
+
+/** Whether `name` is a vibe tier. */
+export function isVibeTier(name: string): name is VibeTierName {
+  return (VIBE_TIER_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * The tiers of `--vibe-tier <tier>=<model>` flags (repeatable; a later one for the same tier wins).
+ * @throws UsageError naming the flag value, the allowed tiers and the model syntax.
+ */
+export function vibeTierFlags(values: readonly string[] | undefined): VibeTierModels | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  const tiers: VibeTierModels = {};
+  for (const value of values) {
+    const eq = value.indexOf('=');
+    const tier = eq === -1 ? value : value.slice(0, eq).trim();
+    const model = eq === -1 ? '' : value.slice(eq + 1).trim();
+    if (!isVibeTier(tier))
+      throw new UsageError(
+        `--vibe-tier ${value}: '${tier}' is not a vibe tier; allowed: ${VIBE_TIER_NAMES.join(', ')} (e.g. --vibe-tier fast=openai/gpt-4o-mini)`,
+      );
+    if (model === '')
+      throw new UsageError(`--vibe-tier ${value}: needs <tier>=<model>, e.g. --vibe-tier ${tier}=openai/gpt-4o-mini`);
+    const problem = tierModelProblem(model);
+    if (problem !== undefined)
+      throw new UsageError(
+        `--vibe-tier ${value}: ${problem}${problem.includes('allowed') ? '' : '; allowed: <provider>/<model> or scripted:<file.json>'}`,
+      );
+    tiers[tier] = model;
+  }
+  return tiers;
+}
