@@ -70,6 +70,7 @@ describe('README samples', () => {
       stderrTail: true,
       pid: true,
       serverInfo: true,
+      rejectedTools: true,
       source: true,
       shadowedBy: true,
     };

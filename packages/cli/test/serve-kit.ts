@@ -49,15 +49,18 @@ export class Served {
   #nextId = 1;
   #waiters: (() => void)[] = [];
 
-  constructor(cwd: string, env: Record<string, string> = {}) {
+  constructor(cwd: string, env: Record<string, string> = {}, args: readonly string[] = []) {
     const base = { ...process.env };
     delete base.A3S_MODEL;
-    this.child = spawn(process.execPath, [A3S, 'serve'], { cwd, env: { ...base, ...env } });
+    this.child = spawn(process.execPath, [A3S, 'serve', ...args], { cwd, env: { ...base, ...env } });
     this.child.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
     const validate = schemaValidator();
     createInterface({ input: this.child.stdout }).on('line', (line) => {
       const message = JSON.parse(line) as Message;
-      if (!validate(message)) this.invalid.push(`${line}\n${JSON.stringify(validate.errors)}`);
+      // A batch's answers come back as one array: each one is a message of the schema.
+      for (const one of Array.isArray(message) ? message : [message])
+        if (!validate(one))
+          this.invalid.push(`${line.slice(0, 2000)}\n${JSON.stringify(validate.errors).slice(0, 2000)}`);
       this.messages.push(message);
       for (const w of this.#waiters.splice(0)) w();
     });
@@ -67,6 +70,16 @@ export class Served {
   /** Writes one raw line. */
   line(text: string): void {
     this.child.stdin.write(`${text}\n`);
+  }
+
+  /** Writes raw bytes (no newline added). */
+  bytes(data: Buffer): void {
+    this.child.stdin.write(data);
+  }
+
+  /** The next message (at or after index `from`) that is an error with the id null: a parse or batch error. */
+  nullError(from: number): Promise<Message> {
+    return this.waitFor((m) => m.id === null && m.error !== undefined, from);
   }
 
   /** Sends a request; resolves with its response (result or error). */

@@ -1,8 +1,21 @@
 /** Small helpers of the server connection: an error's message, a plain delay, and a wait that an abort signal cuts short. */
 import { CancelledError } from '@a3s-code/core';
 
-/** The message of anything thrown. */
+/**
+ * The message of anything thrown. A schema failure (a server's answer of the wrong shape) is told
+ * as its first problems (`the answer has the wrong shape: content: expected array, received string`),
+ * not as the validator's JSON dump.
+ */
 export function message(error: unknown): string {
+  const issues = (error as { issues?: unknown } | null)?.issues;
+  if (Array.isArray(issues) && issues.length > 0) {
+    const told = issues.slice(0, 3).map((i: { path?: unknown[]; message?: unknown }) => {
+      const path = Array.isArray(i.path) && i.path.length > 0 ? i.path.map(String).join('.') : '(root)';
+      return `${path}: ${String(i.message)}`;
+    });
+    const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : '';
+    return `the answer has the wrong shape: ${told.join('; ')}${more}`;
+  }
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -35,6 +35,7 @@ export { ProcessGroupStdioTransport } from './stdio-transport.js';
 export type { ProcessGroupStdioOptions, StdioCloseInfo } from './stdio-transport.js';
 export { BoundedTail } from './bounded-tail.js';
 export type { McpTransportKind } from './client-options.js';
+export type { McpRejectedTool } from './tool-spec-check.js';
 export type { McpArtifactRef, McpArtifactStore } from './tool-result.js';
 export { mcpCapabilityState, mcpToolSource, syncMcpTools } from './surface-sync.js';
 export type { McpCapability, McpToolProvider, McpToolTarget } from './surface-sync.js';

@@ -21,6 +21,7 @@ import { loadSdkTypes } from './sdk-types.js';
 import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus } from './server-status.js';
 import type { ProcessGroupStdioTransport } from './stdio-transport.js';
 import { mcpToolName } from './tool-names.js';
+import { checkToolSpecs, type McpRejectedTool } from './tool-spec-check.js';
 import type { McpArtifactStore } from './tool-result.js';
 
 /** Options of {@link McpServerConnection}. */
@@ -64,6 +65,7 @@ export class McpServerConnection implements McpToolCaller {
   #kind: McpServerStatus['transport'];
   #lastError: string | undefined;
   #tools: readonly Tool[] = [];
+  #rejected: readonly McpRejectedTool[] = [];
   #resources: readonly McpResourceInfo[] = [];
   #prompts: readonly McpPromptInfo[] = [];
   #refreshing: Promise<void> | undefined;
@@ -135,6 +137,7 @@ export class McpServerConnection implements McpToolCaller {
       ...(stderr === undefined || stderr.length === 0 ? {} : { stderrTail: stderr }),
       ...(pid === undefined ? {} : { pid }),
       ...(info === undefined ? {} : { serverInfo: { name: info.name, version: info.version } }),
+      ...(this.#rejected.length === 0 ? {} : { rejectedTools: this.#rejected }),
     });
   }
 
@@ -377,22 +380,20 @@ export class McpServerConnection implements McpToolCaller {
     if (client === undefined) return;
     const listed = await listCatalog(client, this.server, timeoutMs);
     // Publish everything at once, so that no reader sees new tools before the change is announced.
-    this.#tools = Object.freeze(this.#bridge(listed.specs));
+    const { accepted, rejected } = checkToolSpecs(listed.specs);
+    this.#rejected = Object.freeze(rejected);
+    this.#tools = Object.freeze(this.#bridge(accepted));
     if (listed.resources !== undefined) this.#resources = listed.resources;
     if (listed.prompts !== undefined) this.#prompts = listed.prompts;
   }
 
   #bridge(specs: readonly McpToolSpec[]): Tool[] {
-    const used = new Set<string>();
-    return specs.map((spec) => {
-      let name = mcpToolName(this.server, spec.name);
-      for (let n = 2; used.has(name); n++) name = `${mcpToolName(this.server, spec.name).slice(0, 120)}_${n}`;
-      used.add(name);
-      return bridgeMcpTool(this, spec, {
-        name,
+    return specs.map((spec) =>
+      bridgeMcpTool(this, spec, {
+        name: mcpToolName(this.server, spec.name),
         ...(this.config.timeoutMs === undefined ? {} : { timeoutMs: this.config.timeoutMs }),
         ...(this.#options.artifacts === undefined ? {} : { artifacts: this.#options.artifacts }),
-      });
-    });
+      }),
+    );
   }
 }

@@ -2,6 +2,7 @@
  * What `mcpStatus()` reports per server, and the listings of resources and prompts.
  */
 import type { McpTransportKind } from './client-options.js';
+import type { McpRejectedTool } from './tool-spec-check.js';
 
 /**
  * Lifecycle of one server: `connecting` → `connected`; `crashed` when it dies while connected
@@ -35,6 +36,11 @@ export interface McpServerStatus {
   readonly pid?: number;
   /** `serverInfo` from `initialize`. */
   readonly serverInfo?: { readonly name: string; readonly version: string };
+  /**
+   * Tools the server listed that were left out of the surface (a name a surface cannot hold, a
+   * second tool of the same name, an input schema that is not JSON Schema or is too large), with why.
+   */
+  readonly rejectedTools?: readonly McpRejectedTool[];
 }
 
 /** A server's status as a session sees it: which source it comes from and whether a later source shadows it. */

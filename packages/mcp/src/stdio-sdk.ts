@@ -4,11 +4,11 @@
  * a process that never starts an MCP server should not load.
  */
 import type { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 
 /** What {@link loadStdioSdk} resolves to. */
 export interface StdioSdk {
-  readonly ReadBuffer: typeof ReadBuffer;
+  readonly deserializeMessage: typeof deserializeMessage;
   readonly serializeMessage: typeof serializeMessage;
   readonly getDefaultEnvironment: typeof getDefaultEnvironment;
 }
@@ -21,7 +21,7 @@ export function loadStdioSdk(): Promise<StdioSdk> {
     import('@modelcontextprotocol/sdk/shared/stdio.js'),
     import('@modelcontextprotocol/sdk/client/stdio.js'),
   ]).then(([framing, client]) => ({
-    ReadBuffer: framing.ReadBuffer,
+    deserializeMessage: framing.deserializeMessage,
     serializeMessage: framing.serializeMessage,
     getDefaultEnvironment: client.getDefaultEnvironment,
   }));

@@ -11,10 +11,10 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedTail } from './bounded-tail.js';
 import { McpClosedError } from './errors.js';
+import { BoundedLines, idOfOversized, MAX_STDIO_MESSAGE_BYTES, type OversizedLine } from './stdio-lines.js';
 import { killGroup, trackGroup } from './process-group.js';
 import { loadStdioSdk, type StdioSdk } from './stdio-sdk.js';
 
@@ -66,7 +66,7 @@ export class ProcessGroupStdioTransport implements Transport {
   readonly #options: ProcessGroupStdioOptions;
   readonly #stderr: BoundedTail;
   #sdk: StdioSdk | undefined;
-  #buffer: ReadBuffer | undefined;
+  #buffer: BoundedLines | undefined;
   #starting = false;
   #child: ChildProcessWithoutNullStreams | undefined;
   #closeReason: string | undefined;
@@ -130,7 +130,11 @@ export class ProcessGroupStdioTransport implements Transport {
       // Closed while the SDK was loading: nothing was spawned.
       if (this.#closeReason !== undefined) throw new McpClosedError('stdio transport');
       this.#sdk = sdk;
-      this.#buffer = new sdk.ReadBuffer();
+      this.#buffer = new BoundedLines(
+        MAX_STDIO_MESSAGE_BYTES,
+        (line) => this.#onLine(sdk, line),
+        (line) => this.#onOversized(line),
+      );
       return this.#spawn(sdk);
     });
   }
@@ -212,21 +216,32 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   #onStdout(chunk: Buffer): void {
-    const buffer = this.#buffer;
-    if (buffer === undefined) return;
-    buffer.append(chunk);
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = buffer.readMessage();
-      } catch (error) {
-        // A non-protocol line on stdout: report it and keep reading.
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
+    this.#buffer?.push(chunk);
+  }
+
+  #onLine(sdk: StdioSdk, line: string): void {
+    if (this.#closeReason !== undefined || line.trim() === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = sdk.deserializeMessage(line);
+    } catch (error) {
+      // A non-protocol line on stdout: report it and keep reading.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
     }
+    this.onmessage?.(message);
+  }
+
+  /**
+   * A line over the limit was skipped unread. When its ends name the request it answers, that
+   * request fails now with an error saying so; otherwise it ends by its timeout.
+   */
+  #onOversized(line: OversizedLine): void {
+    const problem = `the server sent a message of ${line.bytes} bytes; the most read is ${MAX_STDIO_MESSAGE_BYTES} bytes, so it was skipped`;
+    this.onerror?.(new Error(problem));
+    const id = idOfOversized(line);
+    if (id !== undefined && this.#closeReason === undefined)
+      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: problem } } as JSONRPCMessage);
   }
 
   /** First end of the connection: record why, fail pending requests (onclose), kill the group. */

@@ -30,7 +30,7 @@ import {
 export interface McpWarning {
   /** The server's configured name. */
   readonly server: string;
-  /** `failed` (did not start, or gave up after crashes), `crashed` or `restarting`. */
+  /** `failed` (did not start, or gave up after crashes), `crashed` or `restarting`; for a tool left out, the server's state. */
   readonly state: McpServerStatus['state'];
   /** Why, without the server's name: `starting \`npx\`: command not found (ENOENT)`. */
   readonly reason: string;
@@ -40,19 +40,29 @@ export interface McpWarning {
 
 /**
  * The warnings of a set of statuses (`session.mcpStatus()`, `agent.mcpStatus(dir)`): one per
- * server that is `failed`, `crashed` or `restarting`, in order. Shadowed servers are skipped.
+ * server that is `failed`, `crashed` or `restarting`, and one per tool a server listed that was
+ * left out of the surface (its reason names the tool), in order. Shadowed servers are skipped.
  */
 export function mcpWarnings(statuses: readonly (McpServerStatus & { readonly shadowedBy?: string })[]): McpWarning[] {
   return statuses
-    .filter(
-      (s) => (s.state === 'failed' || s.state === 'crashed' || s.state === 'restarting') && s.shadowedBy === undefined,
-    )
-    .map((s) => ({
-      server: s.name,
-      state: s.state,
-      reason: s.lastError ?? s.state,
-      ...(s.stderrTail === undefined ? {} : { stderrTail: s.stderrTail }),
-    }));
+    .filter((s) => s.shadowedBy === undefined)
+    .flatMap((s) => [
+      ...(s.state === 'failed' || s.state === 'crashed' || s.state === 'restarting'
+        ? [
+            {
+              server: s.name,
+              state: s.state,
+              reason: s.lastError ?? s.state,
+              ...(s.stderrTail === undefined ? {} : { stderrTail: s.stderrTail }),
+            },
+          ]
+        : []),
+      ...(s.rejectedTools ?? []).map((r) => ({
+        server: s.name,
+        state: s.state,
+        reason: `tool ${JSON.stringify(r.tool)} left out: ${r.reason}`,
+      })),
+    ]);
 }
 
 /**

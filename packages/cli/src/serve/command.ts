@@ -8,7 +8,7 @@
 import { parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { FRAMINGS, type Framing, frameReader, frameWriter } from './framing.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, FRAMINGS, type Framing, frameReader, frameWriter } from './framing.js';
 import { ServeServer } from './server.js';
 
 /** Help of `a3s serve`. */
@@ -24,13 +24,16 @@ closes every session; parked runs stay parked in their logs (session/resume cont
 Options:
       --framing <f>    ndjson (default: one message per line) or content-length (LSP-style
                        Content-Length headers, as vscode-jsonrpc's stream reader and writer use)
+      --max-message-bytes <n>
+                       the largest message read (default 33554432, 32 MiB); a longer one is
+                       answered with a parse error and skipped
   -h, --help           show this help`;
 
 /** Runs `a3s serve` until stdin ends. */
 export async function serveCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
     args,
-    { framing: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    { framing: { type: 'string' }, 'max-message-bytes': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     'serve',
   );
   if (values.help) {
@@ -41,13 +44,17 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   const framing = (values.framing ?? 'ndjson') as Framing;
   if (!FRAMINGS.includes(framing))
     throw new UsageError(`--framing: must be one of ${FRAMINGS.join(', ')}, got '${values.framing}'`);
+  const maxMessageBytes = messageLimit(values['max-message-bytes']);
   const server = new ServeServer(frameWriter(io.stdout, framing), io, framing);
   const report = (e: unknown): void => void io.stderr.write(`a3s serve: ${(e as Error).message}\n`);
   const reader = frameReader(
     io.stdin,
     framing,
-    (text) => void server.accept(text).catch(report),
-    (problem) => void server.badFrame(problem).catch(report),
+    {
+      onMessage: (text) => void server.accept(text).catch(report),
+      onBadFrame: (problem) => void server.badFrame(problem).catch(report),
+    },
+    maxMessageBytes,
   );
   const stop = (): void => reader.close();
   process.on('SIGTERM', stop);
@@ -63,4 +70,13 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     io.stdin.destroy(); // after a signal stdin may still be open, and would keep the process alive
   }
   return EXIT.ok;
+}
+
+/** `--max-message-bytes`: a whole number of bytes, at least 1 KiB. @throws UsageError naming the flag. */
+function messageLimit(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_MESSAGE_BYTES;
+  const n = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1024)
+    throw new UsageError(`--max-message-bytes: must be a whole number of bytes, 1024 or more; got '${value}'`);
+  return n;
 }

@@ -24,7 +24,7 @@ export const RPC_ERROR = Object.freeze({
   sessionNotOpen: -32001,
 });
 
-/** A request id: a string, a number, or null (the client could not be told apart). */
+/** A request id: a string, an integer, or null (the client could not be told apart). */
 export type RpcId = string | number | null;
 
 /** A JSON-RPC error a handler throws; the dispatcher sends it as the response. */
@@ -51,11 +51,23 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Whether `v` is an id the shipped schema allows: a string, an integer or null. */
+function isId(v: unknown): v is RpcId {
+  return v === null || typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v));
+}
+
+/** A short description of a value that is not an id. */
+function describe(v: unknown): string {
+  if (typeof v === 'number') return String(v);
+  if (Array.isArray(v)) return 'an array';
+  return v === null ? 'null' : `a value of type ${typeof v}`;
+}
+
 /** The id of a malformed request, when it has a usable one (else null). */
 export function idOf(value: unknown): RpcId {
   if (!isRecord(value)) return null;
   const id = value.id;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+  return isId(id) && id !== null ? id : null;
 }
 
 /** Checks the envelope of one request. @throws RpcError (-32600) naming the field. */
@@ -68,8 +80,7 @@ export function checkRequest(value: unknown): RpcRequest {
   if (typeof value.method !== 'string' || value.method === '') bad('method', 'must be a non-empty string');
   const hasId = Object.hasOwn(value, 'id');
   const id = value.id;
-  if (hasId && id !== null && typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id)))
-    bad('id', 'must be a string, a number or null');
+  if (hasId && !isId(id)) bad('id', `must be a string, an integer or null, got ${describe(id)}`);
   const params = value.params;
   if (params !== undefined && (typeof params !== 'object' || params === null))
     bad('params', 'must be an object (or an array) when present');

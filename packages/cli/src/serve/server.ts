@@ -22,6 +22,9 @@ import {
 } from './rpc.js';
 import { ServeSessions, type LineWriter } from './sessions.js';
 
+/** The most requests one batch may hold. */
+export const MAX_BATCH = 1000;
+
 /** The queue of the messages that address no session. */
 const GLOBAL = '';
 
@@ -117,6 +120,11 @@ export class ServeServer {
     }
     if (value.length === 0) {
       this.#write(errorResponse(null, new RpcError(RPC_ERROR.invalidRequest, 'Invalid Request: an empty batch')));
+      return;
+    }
+    if (value.length > MAX_BATCH) {
+      const message = `Invalid Request: a batch of ${value.length} requests; the most is ${MAX_BATCH} (none was handled)`;
+      this.#write(errorResponse(null, new RpcError(RPC_ERROR.invalidRequest, message, { field: '(root)' })));
       return;
     }
     const answers: string[] = [];

@@ -8,11 +8,13 @@
  * the run — in this process, or in a new one after a restart. Closing a session never cancels a
  * parked run, because nothing is running.
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   NO_APPROVER_REASON,
   type ConfirmationManager,
   type EventStream,
+  type ProjectedEventV1,
   type QuestionAnswer,
   type RunResult,
   type Session,
@@ -65,9 +67,17 @@ export class ServeSessions {
           field: 'params.sessionId',
         },
       );
+    const cwd = resolve(this.#io.cwd, p.workspace);
+    const notFolder = folderProblem(cwd);
+    if (notFolder)
+      throw new RpcError(
+        RPC_ERROR.invalidParams,
+        `Invalid params: params.workspace: '${cwd}' ${notFolder}; allowed: an existing folder (a relative path resolves against the server's folder, '${this.#io.cwd}')`,
+        { field: 'params.workspace' },
+      );
     const flags = {
       model: p.model,
-      cwd: resolve(this.#io.cwd, p.workspace),
+      cwd,
       startedIn: this.#io.cwd,
       yolo: p.yolo === true,
       plan: p.plan === true,
@@ -116,6 +126,7 @@ export class ServeSessions {
     if (session.activeRunId === null) await entry.pump; // an active run makes the start below refuse (SESSION_BUSY)
     const rebind = { rebind: p.rebind === true };
     if (p.runId !== undefined) {
+      if (session.activeRunId === null) refuseUnknownRun(p.runId, planResume(session.state, []));
       const started = await this.#start(p.sessionId, entry, () => session.streamResume(p.runId, rebind));
       return { ...started, kind: 'resume' };
     }
@@ -217,22 +228,43 @@ export class ServeSessions {
   async #start(sessionId: string, entry: Entry, open: () => EventStream): Promise<{ runId: string }> {
     const { session } = entry.opened;
     const stream = open();
-    const runId = session.activeRunId;
+    const events = stream[Symbol.asyncIterator]();
+    let runId = session.activeRunId;
+    let first: ProjectedEventV1 | undefined;
     if (runId === null) {
-      await stream.result; // a run that could not start rejects here with its typed error
-      throw new RpcError(RPC_ERROR.internalError, 'Internal error: the run ended before it started');
+      // A resume creates its run after loading its checkpoint: its first event names it.
+      const step = await events.next().catch(async (e: unknown) => {
+        await stream.result.catch(() => undefined);
+        throw e;
+      });
+      if (step.done) {
+        await stream.result; // a run that could not start rejects here with its typed error
+        throw new RpcError(RPC_ERROR.runtimeError, 'NOTHING_TO_RESUME: the run ended before it took a step', {
+          code: 'NOTHING_TO_RESUME',
+        });
+      }
+      first = step.value;
+      runId = first.metadata.run_id;
     }
-    entry.pump = this.#pump(sessionId, runId, stream);
+    entry.pump = this.#pump(sessionId, runId, stream, events, first);
     return { runId };
   }
 
-  async #pump(sessionId: string, runId: string, stream: EventStream): Promise<void> {
+  async #pump(
+    sessionId: string,
+    runId: string,
+    stream: EventStream,
+    events: AsyncIterator<ProjectedEventV1>,
+    first: ProjectedEventV1 | undefined,
+  ): Promise<void> {
     let settled: RunResultParams;
     // The response naming the run goes out first (it is written in this turn's microtasks);
     // the run's events wait in its subscription meanwhile.
     await new Promise((r) => setImmediate(r));
     try {
-      for await (const ev of stream) this.#write(notificationWithJson('event', eventJson(ev)));
+      if (first) this.#write(notificationWithJson('event', eventJson(first)));
+      for (let step = await events.next(); !step.done; step = await events.next())
+        this.#write(notificationWithJson('event', eventJson(step.value)));
       settled = { sessionId, ...resultFields(await stream.result) };
     } catch (e) {
       const code = (e as { code?: unknown }).code;
@@ -256,6 +288,27 @@ async function closeEntry(entry: Entry): Promise<void> {
   entry.opened.session.interrupt('the session was closed');
   await entry.pump;
   await entry.opened.close();
+}
+
+/** The problem of a path that is not a folder a session can open, or null. */
+function folderProblem(path: string): string | null {
+  try {
+    return statSync(path).isDirectory() ? null : 'is not a folder';
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be read (${code ?? 'error'})`;
+  }
+}
+
+/** A resume naming a run the log does not have open is refused, naming the run it could resume. */
+function refuseUnknownRun(runId: string, plan: ReturnType<typeof planResume>): void {
+  if (plan.kind === 'resume' && plan.runId === runId) return;
+  const open = plan.kind === 'resume' ? `the open run is '${plan.runId}'` : 'no run is open in it';
+  throw new RpcError(
+    RPC_ERROR.runtimeError,
+    `NOTHING_TO_RESUME: params.runId: run '${runId}' is not open in this session's log (${open}); allowed: the open run's id, or no runId`,
+    { code: 'NOTHING_TO_RESUME', field: 'params.runId' },
+  );
 }
 
 function resultFields(r: RunResult): Omit<RunResultParams, 'sessionId'> {
