@@ -360,6 +360,7 @@ export {
   InMemoryMemoryStore,
   MEMORY_FOLDER,
   MEMORY_TOOL_NAMES,
+  MemoryFolderError,
   MemoryInputError,
   type MemoryRecord,
   type MemoryStore,
