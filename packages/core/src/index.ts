@@ -361,6 +361,7 @@ export {
   InMemoryMemoryStore,
   MEMORY_FOLDER,
   MEMORY_TOOL_NAMES,
+  MemoryFolderError,
   MemoryInputError,
   type MemoryRecord,
   type MemoryStore,

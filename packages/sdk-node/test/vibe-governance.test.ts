@@ -28,6 +28,10 @@ async function open(options: SessionOptions = {}, model: LlmClient = new Scripte
 }
 
 const call = (id: string, name: string, args: Record<string, unknown>) => ({ id, name, args });
+/** The lead's verify turn: its workers could write, so its own run ends only through a verification. */
+const checked = (id: string): ScriptedTurn => ({
+  tool_calls: [call(id, 'verify', { subject: 'workers', commands: [{ id: 'readme', command: 'test -f README.md' }] })],
+});
 const json = (output: string) => JSON.parse(output) as Record<string, unknown>;
 /** The facts of worker `n`'s log. */
 function workerFacts(dir: string, n: number) {
@@ -70,7 +74,8 @@ describe('vibe: surface and governance', () => {
       conduct: [
         { tool_calls: [call('s1', 'vibe_spawn', { brief: 'write-it', label: 'writer' })] },
         { tool_calls: [call('w1', 'vibe_wait', { worker_id: 'worker-1' })] },
-        { text: 'done' },
+        // The worker could write: the lead verifies before its run may end (the approver allows the check).
+        { text: 'done', ...checked('v1') },
       ],
       'write-it': [
         { tool_calls: [call('x1', 'write', { file_path: 'OUT.md', content: 'x' })] },
@@ -82,7 +87,7 @@ describe('vibe: surface and governance', () => {
         vibe: true,
         onConfirm: (request) => {
           asked.push(request);
-          return { approved: false, reason: 'not today' };
+          return request.toolName === 'write' ? { approved: false, reason: 'not today' } : { approved: true };
         },
       },
       model,
@@ -90,7 +95,7 @@ describe('vibe: surface and governance', () => {
     const tiers = new Map(session.toolInfo().map((t) => [t.name, t.tier]));
     for (const t of VIBE_TOOLS) expect(tiers.get(t)).toBe('read');
     await session.send('conduct');
-    expect(asked.map((r) => r.toolName)).toEqual(['write']);
+    expect(asked.map((r) => r.toolName)).toEqual(['write', 'verify', 'bash']);
     expect(existsSync(join(dir, 'OUT.md'))).toBe(false);
     expect(workerResults(dir, 1)).toEqual([]);
     expect(workerFacts(dir, 1).find((f) => f.type === 'confirmation.answered')?.payload).toMatchObject({
@@ -104,7 +109,7 @@ describe('vibe: surface and governance', () => {
       conduct: [
         { tool_calls: [call('s1', 'vibe_spawn', { brief: 'clean-up', label: 'cleaner' })] },
         { tool_calls: [call('w1', 'vibe_wait', { worker_id: 'worker-1' })] },
-        { text: 'done' },
+        { text: 'done', ...checked('v1') },
       ],
       'clean-up': [
         { tool_calls: [call('x1', 'bash', { command: 'rm -f README.md' })] },

@@ -25,9 +25,10 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.close()));
 });
 
-async function open(lead: Routing, options: SessionOptions = {}) {
+async function open(lead: Routing, options: SessionOptions = {}, toolBudget?: number) {
   const dir = tempRepo();
-  const session = await (await Agent.create({ model: lead })).session(dir, options);
+  const agent = await Agent.create({ model: lead, ...(toolBudget === undefined ? {} : { toolBudget }) });
+  const session = await agent.session(dir, options);
   opened.push(session);
   return { dir, session };
 }
@@ -84,7 +85,8 @@ describe('vibe: a lead agent conducts background workers', () => {
             call('w3', 'vibe_wait', { worker_id: 'worker-3' }),
           ],
         },
-        { text: 'all three done' },
+        // The workers could write: the lead's own run is done only once it verified their work.
+        { text: 'all three done', ...verifyTurn('v1', 'a.txt') },
       ],
     });
     const { dir, session } = await open(lead, { governance: { yolo: true }, vibe: { tiers: { fast, good } } });
@@ -127,10 +129,11 @@ describe('vibe: a lead agent conducts background workers', () => {
         { tool_calls: [call('l1', 'vibe_list', {})] },
         { tool_calls: [call('w1', 'vibe_wait', { worker_id: 'worker-1' })] },
         { tool_calls: [call('l2', 'vibe_list', {})] },
-        { text: 'ok' },
+        // The worker could write: the lead's own run is done only once it verified its work.
+        { text: 'ok', ...verifyTurn('v1', 'README.md') },
       ],
     });
-    const { session } = await open(lead, { vibe: { tiers: { fast } } });
+    const { session } = await open(lead, { governance: { yolo: true }, vibe: { tiers: { fast } } });
     await session.send('conduct');
     expect(out(session, 'l1')).toMatchObject({
       running: 1,
@@ -165,10 +168,11 @@ describe('vibe: a lead agent conducts background workers', () => {
         { tool_calls: [call('k1', 'vibe_kill', { worker_id: 'worker-2' })] },
         { tool_calls: [call('k2', 'vibe_kill', { worker_id: 'worker-2' })] },
         { tool_calls: [call('l1', 'vibe_list', {})] },
-        { text: 'ok' },
+        // The workers could write: the lead's own run is done only once it verified their work.
+        { text: 'ok', ...verifyTurn('v1', 'README.md') },
       ],
     });
-    const { dir, session } = await open(lead, { vibe: { tiers: { fast } } });
+    const { dir, session } = await open(lead, { governance: { yolo: true }, vibe: { tiers: { fast } } }, 10);
     const started = Date.now();
     const events = await collect(session.stream('conduct'));
     expect(Date.now() - started).toBeLessThan(20_000); // the kill did not wait out the 60 s turn

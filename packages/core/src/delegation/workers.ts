@@ -12,8 +12,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseLog, type Fact } from '@a3s-code/effect';
-import { invocationContextOf } from '../invoker/call-context.js';
-import type { GovernanceSnapshot } from '../invoker/governance.js';
+import { invocationContextOf, noteUnknownChange } from '../invoker/call-context.js';
+import { visibleTiers, type GovernanceSnapshot } from '../invoker/governance.js';
 import type { JsonValue } from '../tools/json-schema.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { ChildAnnouncer, TaskOutcome } from './child-run.js';
@@ -210,6 +210,10 @@ export function createWorkerPort(delegator: () => Delegator): WorkerPort {
         .then((o) => outcomeOf(ids.workerId, o, o.status === 'cancelled' ? stoppedBy() : undefined));
       live.set(ids.workerId, outcome);
       void outcome.finally(() => live.delete(ids.workerId));
+      // The worker may change files after this call returns: the calling run's gate must ask
+      // for verification (a worker that can neither write nor run anything changes nothing).
+      const tiers = visibleTiers(workerGovernance(context.governance, agent, denied));
+      if (tiers.has('write') || tiers.has('exec')) noteUnknownChange(ctx, ctx.toolName);
       return {
         ...ids,
         outcome,

@@ -5,24 +5,28 @@
  * exported from the package entry, so extension code cannot reach a caller's event sink,
  * governance or change record through it.
  */
-import type { ChangeRecordEntry } from '../gate/change-record.js';
+import { randomUUID } from 'node:crypto';
+import { unknownChange, type ChangeRecordEntry } from '../gate/change-record.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import type { InvocationContext } from './invocation-context.js';
 
 /** What the kernel binds to each call's context (one entry a call). */
 interface CallBinding {
   readonly context: InvocationContext;
-  readonly changes: { readonly entries: readonly ChangeRecordEntry[] };
+  readonly changes: ChangeSink;
+}
+
+/** The change record of a top-level call, as a call nested in it sees it. */
+export interface ChangeSink {
+  readonly entries: readonly ChangeRecordEntry[];
+  /** Adds entries to the record (ignored once the top-level call has ended). */
+  note(entries: readonly ChangeRecordEntry[]): void;
 }
 
 const bindings = new WeakMap<ToolContext, CallBinding>();
 
 /** Records the invocation context and change record of a call (the kernel does this for every `execute`). */
-export function bindCall(
-  ctx: ToolContext,
-  context: InvocationContext,
-  changes: { readonly entries: readonly ChangeRecordEntry[] },
-): void {
+export function bindCall(ctx: ToolContext, context: InvocationContext, changes: ChangeSink): void {
   bindings.set(ctx, { context, changes });
 }
 
@@ -37,4 +41,12 @@ export function invocationContextOf(ctx: ToolContext): InvocationContext | undef
  */
 export function changesSoFar(ctx: ToolContext): readonly ChangeRecordEntry[] {
   return bindings.get(ctx)?.changes.entries ?? [];
+}
+
+/**
+ * Records in the change record of the call `ctx` a change with unknown paths made on its behalf
+ * (core-internal: a background worker it started may change files after the call returns).
+ */
+export function noteUnknownChange(ctx: ToolContext, tool: string): void {
+  bindings.get(ctx)?.changes.note([unknownChange(ctx.callId, tool, `${ctx.callId}#${randomUUID()}`)]);
 }

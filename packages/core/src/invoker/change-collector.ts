@@ -46,19 +46,26 @@ export function changeRef(callId: string): string {
   return `${callId}#${randomUUID()}`;
 }
 
+/**
+ * True when a result that says nothing about its changes counts as a change with unknown paths:
+ * a successful call of a tool that may change the workspace, or any call of an exec-tier tool
+ * (a cell, a debuggee or a command may write before it fails).
+ */
+function unreportedIsChange(tool: Tool, result: ToolResult): boolean {
+  return result.exitCode === 0 ? mayChange(tool) : tool.tier === 'exec';
+}
+
 /** The changes of one call that ran to a result (after post-hooks). */
 export function resultChanges(callId: string, tool: Tool, result: ToolResult): ChangeRecordEntry[] {
   const m: Readonly<Record<string, unknown>> = result.metadata ?? {};
   // Nothing reported (the common case): skip the random reference unless an entry needs it.
   if (m.changes === undefined && m.changed_files === undefined && m.changed_paths === undefined)
-    return result.exitCode === 0 && mayChange(tool) ? [unknownChange(callId, tool.name, changeRef(callId))] : [];
+    return unreportedIsChange(tool, result) ? [unknownChange(callId, tool.name, changeRef(callId))] : [];
   const ref = changeRef(callId);
   const reported = reportedChanges(result.metadata, ref);
   if (reported.kind === 'changes')
     return reported.changes.map((c) => ({ call_id: callId, tool: tool.name, path: c.path, digest: c.digest }));
-  // A successful call that may change the workspace and says nothing about it changed something unknown.
-  if (reported.kind === 'unknown' || (result.exitCode === 0 && mayChange(tool)))
-    return [unknownChange(callId, tool.name, ref)];
+  if (reported.kind === 'unknown' || unreportedIsChange(tool, result)) return [unknownChange(callId, tool.name, ref)];
   return [];
 }
 
@@ -100,6 +107,11 @@ export class ChangeCollector {
         if (!this.#sealed) this.#entries.push(...entries);
       },
     };
+  }
+
+  /** Adds entries made on behalf of a call (a worker it started); ignored once sealed. */
+  note(entries: readonly ChangeRecordEntry[]): void {
+    if (!this.#sealed) this.#entries.push(...entries);
   }
 
   /** The changes recorded so far (nested calls that settled). */

@@ -4,18 +4,20 @@
  * hold the caller: the call settles as soon as the signal aborts and a late result is dropped.
  */
 import { A3sError } from '@a3s-code/effect';
+import { eventArgs } from '../events/bounded-value.js';
 import { ResourceUnavailableError } from '../errors/resource-errors.js';
 import { CancelledError, ToolExecutionError } from '../errors/tool-errors.js';
 import type { OpenedResource, ResourceCapability } from '../tools/tool-resource.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import { TOOL_OUTPUT_DELTA_MAX_CHARS, type ToolContext } from '../tools/tool-context.js';
 import type { ToolMiddlewareNext } from '../tools/tool-middleware.js';
-import type { CallFrame, Kernel } from './kernel.js';
+import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
 import { callCapabilities } from './call-capabilities.js';
 import { bindCall } from './call-context.js';
 import { CallSignal, type AbortState } from './call-signal.js';
 import type { ScopedInvokers } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
+import { guardWrites } from './write-guard.js';
 
 /** What execution needs to know about the call. */
 export interface ExecuteCall {
@@ -102,7 +104,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
         return linked.signal;
       },
       depth: frame.depth,
-      workspace: k.workspace,
+      workspace: workspaceOf(k, call),
       artifacts: k.artifacts,
       get invoker(): ToolContext['invoker'] {
         return scopedOf().invoker;
@@ -122,6 +124,18 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
     linked.dispose();
     release?.();
   }
+}
+
+/** The workspace of a model-side call: its writes held to the policy's path deny rules. */
+function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
+  const { frame, tool } = call;
+  if (!isModelSide(frame.source) || !k.policy.hasWriteDenyRules) return k.workspace;
+  return guardWrites(k.workspace, k.policy, tool.name, (path, rule) =>
+    frame.context.events.emit({
+      kind: 'permissionDenied',
+      payload: { tool_id: call.id, tool_name: tool.name, ...eventArgs({ path }), reason: rule, denied_by: 'rule' },
+    }),
+  );
 }
 
 function runWithMiddleware(

@@ -6,11 +6,11 @@
  * removed then. Recall reads the folder each time, so memories written by other sessions count.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TEMP_PREFIX, writeFileAtomic } from '../session/atomic-file.js';
 import { mkdirState } from '../store/state-folder.js';
-import { checkRecall, checkRemember } from './memory-input.js';
+import { checkRecall, checkRemember, MemoryFolderError } from './memory-input.js';
 import {
   rankMemories,
   type MemoryRecord,
@@ -59,29 +59,62 @@ function isMemoryFile(v: unknown): v is MemoryFile {
   );
 }
 
+/**
+ * Why the memory folder of `dir` cannot be used (`.a3s` or `.a3s/memory` is a symbolic link or not
+ * a folder), or `undefined` when each part is a real folder or does not exist yet.
+ */
+async function folderProblem(dir: string): Promise<MemoryFolderError | undefined> {
+  let at = dir;
+  for (const part of MEMORY_FOLDER.split(/[\\/]/)) {
+    at = join(at, part);
+    const stat = await lstat(at).catch(() => undefined);
+    if (stat === undefined) return undefined;
+    if (stat.isSymbolicLink()) return new MemoryFolderError(at, 'is a symbolic link');
+    if (!stat.isDirectory()) return new MemoryFolderError(at, 'is not a folder');
+  }
+  return undefined;
+}
+
 /** A file store of memories. Build it with {@link FileMemoryStore.open}. */
 export class FileMemoryStore implements MemoryStore {
   /** The folder holding the memories (absolute). */
   readonly folder: string;
+  readonly #dir: string;
   readonly #clock: () => number;
 
-  private constructor(folder: string, clock: () => number) {
-    this.folder = folder;
+  private constructor(dir: string, clock: () => number) {
+    this.#dir = dir;
+    this.folder = join(dir, MEMORY_FOLDER);
     this.#clock = clock;
   }
 
-  /** Opens (creating it if needed) the memory folder of workspace `dir`; removes temporary files a killed writer left. */
+  /**
+   * Opens (creating it if needed) the memory folder of workspace `dir`; removes temporary files a
+   * killed writer left.
+   * @throws MemoryFolderError (`WORKSPACE_PATH`) when `.a3s` or `.a3s/memory` is a symbolic link or
+   *   not a folder: nothing is created or removed (each later use checks again).
+   */
   static async open(dir: string, clock: () => number = Date.now): Promise<FileMemoryStore> {
-    const folder = join(dir, MEMORY_FOLDER);
-    await mkdirState(folder);
-    for (const name of await readdir(folder))
-      if (name.startsWith(TEMP_PREFIX)) await rm(join(folder, name), { force: true }).catch(() => undefined);
-    return new FileMemoryStore(folder, clock);
+    const store = new FileMemoryStore(dir, clock);
+    const problem = await folderProblem(dir);
+    if (problem !== undefined) throw problem;
+    await mkdirState(store.folder);
+    for (const name of await readdir(store.folder))
+      if (name.startsWith(TEMP_PREFIX)) await rm(join(store.folder, name), { force: true }).catch(() => undefined);
+    return store;
+  }
+
+  /** The memory folder, checked again before each use (a link may appear at any time). */
+  async #checked(): Promise<string> {
+    const problem = await folderProblem(this.#dir);
+    if (problem !== undefined) throw problem;
+    return this.folder;
   }
 
   /** @inheritdoc */
   async remember(input: RememberInput): Promise<MemoryRecord> {
     const checked = checkRemember(input);
+    const folder = await this.#checked();
     const now = this.#clock();
     const id =
       checked.key === undefined
@@ -97,7 +130,7 @@ export class FileMemoryStore implements MemoryStore {
       created_at_ms: earlier?.createdAtMs ?? now,
       updated_at_ms: now,
     };
-    await writeFileAtomic(join(this.folder, `${id}.json`), `${JSON.stringify(file)}\n`);
+    await writeFileAtomic(join(folder, `${id}.json`), `${JSON.stringify(file)}\n`);
     return fromFile(file);
   }
 
@@ -108,7 +141,9 @@ export class FileMemoryStore implements MemoryStore {
 
   /** Every memory (files that are not whole memories are skipped), in no particular order. */
   async list(): Promise<MemoryRecord[]> {
-    const names = (await readdir(this.folder)).filter((n) => n.endsWith('.json') && !n.startsWith(TEMP_PREFIX));
+    const names = (await readdir(await this.#checked())).filter(
+      (n) => n.endsWith('.json') && !n.startsWith(TEMP_PREFIX),
+    );
     const records = await Promise.all(names.map((n) => this.#read(n)));
     return records.filter((r): r is MemoryRecord => r !== undefined);
   }
@@ -116,7 +151,7 @@ export class FileMemoryStore implements MemoryStore {
   /** @inheritdoc */
   async forget(id: string): Promise<boolean> {
     if (!ID_RE.test(id)) return false;
-    const path = join(this.folder, `${id}.json`);
+    const path = join(await this.#checked(), `${id}.json`);
     const existed = (await this.#read(`${id}.json`)) !== undefined;
     await rm(path, { force: true });
     return existed;

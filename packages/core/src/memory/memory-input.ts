@@ -12,6 +12,20 @@ export class MemoryInputError extends A3sError {
   }
 }
 
+/**
+ * The memory folder is not a plain folder of the workspace: `.a3s` or `.a3s/memory` is a symbolic
+ * link (or not a folder), so memories would be read from or written to somewhere else.
+ */
+export class MemoryFolderError extends A3sError {
+  constructor(path: string, problem: string) {
+    super(
+      'WORKSPACE_PATH',
+      `memory: ${path} ${problem}; allowed: a real folder inside the workspace (remove the link to use memories)`,
+      { details: { field: 'memory folder', path } },
+    );
+  }
+}
+
 const str = (v: unknown, field: string, min: number, max: number): string => {
   if (typeof v !== 'string' || v.length < min || v.length > max)
     throw new MemoryInputError(field, `must be a string of ${min} to ${max} characters`);

@@ -29,11 +29,15 @@ export interface PolicyEvaluation {
 
 const DECISIONS: readonly PermissionDecision[] = ['allow', 'deny', 'ask'];
 
+/** The file-writing tools whose path rules hold for every write through the workspace. */
+const WRITE_TOOLS: readonly string[] = ['write', 'edit', 'patch'];
+
 /** A compiled permission policy. Immutable; rules are parsed once at construction. */
 export class PermissionPolicy {
   readonly #deny: readonly PermissionRule[];
   readonly #allow: readonly PermissionRule[];
   readonly #ask: readonly PermissionRule[];
+  readonly #writeDeny: readonly PermissionRule[];
   /** The decision when no rule matches. */
   readonly defaultDecision: PermissionDecision;
 
@@ -47,6 +51,7 @@ export class PermissionPolicy {
     this.#deny = parse(config.deny, 'deny');
     this.#allow = parse(config.allow, 'allow');
     this.#ask = parse(config.ask, 'ask');
+    this.#writeDeny = this.#deny.filter((r) => r.pattern !== undefined && WRITE_TOOLS.some((t) => r.tool.test(t)));
     const d = config.defaultDecision ?? 'ask';
     if (!DECISIONS.includes(d))
       throw new PermissionRuleError('defaultDecision', String(d), `must be one of ${DECISIONS.join(', ')}`);
@@ -60,6 +65,22 @@ export class PermissionPolicy {
     for (const r of this.#allow)
       if (ruleMatches(r, toolName, args, 'all')) return { decision: 'allow', rule: r.source };
     return { decision: this.defaultDecision, rule: 'default' };
+  }
+
+  /**
+   * The first path deny rule of a file-writing tool (`Write(secret/**)`, `Edit(…)`, `Patch(…)`) matching
+   * one of `paths` (the spellings of one workspace file), or `undefined`. The kernel holds every
+   * file any tool writes or removes through the workspace to these rules, so a deny on a path
+   * cannot be beaten by another writer or another spelling of the path.
+   */
+  denyingWriteRule(paths: readonly string[]): string | undefined {
+    for (const r of this.#writeDeny) for (const path of paths) if (r.pattern?.test(path) === true) return r.source;
+    return undefined;
+  }
+
+  /** True when some path deny rule of a file-writing tool exists (the kernel then checks each write). */
+  get hasWriteDenyRules(): boolean {
+    return this.#writeDeny.length > 0;
   }
 
   /** True when a deny rule covers every call of the tool: it is then hidden from the model. */

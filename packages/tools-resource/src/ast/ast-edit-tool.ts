@@ -55,7 +55,7 @@ export const astEditTool = defineTool({
     astGuard(
       async () => {
         const ast = await ctx.resource<AstResource>(AST_RESOURCE);
-        const target = await resolveTarget(ctx, args.path, args.language);
+        const target = await resolveTarget(ctx, args.path, args.language, true);
         const pattern = await ast.compile(target.language, args.pattern);
         checkTemplate(args.rewrite, pattern.names);
         const skipped: string[] = [];

@@ -17,12 +17,16 @@ export function isProtectedPath(path: string): boolean {
   return segments[0]?.toLowerCase() === '.a3s' || segments.some((s) => s.toLowerCase() === '.git');
 }
 
+/** `path` without `.`, empty and (lexically resolved) `..` segments; one that climbs out is kept as it is. */
 function normalize(path: string | undefined): string {
   if (path === undefined) return '';
-  return path
-    .split('/')
-    .filter((s) => s !== '' && s !== '.')
-    .join('/');
+  const out: string[] = [];
+  for (const s of path.split('/')) {
+    if (s === '' || s === '.') continue;
+    if (s !== '..') out.push(s);
+    else if (out.pop() === undefined) return path;
+  }
+  return out.join('/');
 }
 
 /** What an ast call searches: its language and the files, in lexical order. */
@@ -33,17 +37,26 @@ export interface AstTarget {
 
 /**
  * Resolves `path` (default: the workspace) and `language` to the files to search.
- * @throws AstError `AST_LANGUAGE` when the language is unknown, or missing for a folder.
+ * @throws AstError `AST_LANGUAGE` when the language is unknown, or missing for a folder;
+ *   `AST_PATH` when `forWrite` and `path` names `.a3s/` or a `.git/` folder or anything in them.
  */
 export async function resolveTarget(
   ctx: ToolContext,
   path: string | undefined,
   language: string | undefined,
+  forWrite = false,
 ): Promise<AstTarget> {
   const fs = ctx.workspace.fs;
   const search = ctx.workspace.search;
   if (fs === undefined) throw new CapabilityUnavailableError('fs.read', 'ast search');
-  const rel = normalize(path);
+  const root = ctx.workspace.root.replace(/\/+$/, '');
+  const rel = normalize(path?.startsWith(`${root}/`) ? path.slice(root.length + 1) : path);
+  if (forWrite && isProtectedPath(rel))
+    throw new AstError(
+      'AST_PATH',
+      `path ${JSON.stringify(path)} is inside a folder tools may not write (the workspace's .a3s/ or a .git/ folder); allowed: workspace files outside them`,
+      { path },
+    );
   const stat = rel === '' ? undefined : await fs.stat(path!, { signal: ctx.signal });
   if (rel !== '' && stat === undefined)
     throw new AstError('AST_PATH', `path ${JSON.stringify(path)} does not exist in the workspace`, { path });

@@ -3,10 +3,20 @@
  * root marker exists AND the binary resolves. A server that exits unexpectedly is restarted once,
  * on its next use; a second crash leaves it down until `reload`. Everything is killed on close.
  */
+import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { LspClient } from './client.js';
 import { LspError } from './lsp-errors.js';
 import { LSP_SERVERS, type ServerSpec, findRoot, serverForPath } from './servers.js';
+
+/** The real path of `abs` (symbolic links resolved), or `undefined` when it does not exist. */
+function realOrUndefined(abs: string): string | undefined {
+  try {
+    return realpathSync(abs);
+  } catch {
+    return undefined;
+  }
+}
 
 /** One server entry as `status` reports it. */
 export interface ServerState {
@@ -39,6 +49,7 @@ interface Entry {
 /** The session's language servers. */
 export class LspSupervisor {
   readonly #workspaceRoot: string;
+  #realRoot: string | undefined;
   readonly #entries = new Map<string, Entry>();
   #closed = false;
   /** The servers this supervisor can start, in lookup order. */
@@ -54,12 +65,26 @@ export class LspSupervisor {
     return this.#workspaceRoot;
   }
 
-  /** The absolute path of a workspace-relative (or absolute, inside the workspace) path. */
+  /**
+   * The absolute path of a workspace-relative (or absolute, inside the workspace) path. A path
+   * that leaves the workspace, also through a symbolic link, is refused (`LSP_PATH`).
+   */
   absolute(path: string): string {
     const abs = isAbsolute(path) ? resolve(path) : resolve(this.#workspaceRoot, path);
     const rel = relative(this.#workspaceRoot, abs);
     if (rel.startsWith('..') || isAbsolute(rel))
       throw new LspError('LSP_PATH', `${path} is outside the workspace ${this.#workspaceRoot}`, { path });
+    const real = realOrUndefined(abs);
+    if (real !== undefined) {
+      this.#realRoot ??= realOrUndefined(this.#workspaceRoot) ?? this.#workspaceRoot;
+      const realRel = relative(this.#realRoot, real);
+      if (realRel.startsWith('..') || isAbsolute(realRel))
+        throw new LspError(
+          'LSP_PATH',
+          `${path} resolves through a symbolic link to a place outside the workspace ${this.#workspaceRoot}`,
+          { path },
+        );
+    }
     return abs;
   }
 

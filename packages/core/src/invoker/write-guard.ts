@@ -1,0 +1,121 @@
+/**
+ * The kernel's hold on every file a model-side call writes or removes through the workspace: a
+ * path deny rule of a file-writing tool (`Write(secret/**)`, `Edit(…)`, `Patch(…)`) refuses the
+ * write whichever tool makes it (`write`, `edit`, `patch`, a structural edit, a rename, a pack's
+ * own tool) and however the path is spelled: as given, normalised (`./`, `..`, `//`, absolute
+ * under the root) and with symbolic links resolved (when the root is a local folder). The policy's
+ * check before the call sees only the arguments; this one sees the files.
+ */
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { A3sError } from '@a3s-code/effect';
+import { PermissionDeniedError, ToolExecutionError } from '../errors/tool-errors.js';
+import type { PermissionPolicy } from '../permissions/permission-policy.js';
+import type { WorkspaceCallOptions, WorkspaceFileSystem, WorkspaceServices } from '../workspace/workspace-services.js';
+
+/** What the guard reports when it refuses a write (the kernel emits `permissionDenied`). */
+export type WriteDenied = (path: string, rule: string) => void;
+
+/** `path` relative to `root`, lexically normalised, or `undefined` when it leaves the root. */
+export function lexicalPath(root: string, path: string): string | undefined {
+  let rel = path.replaceAll('\\', '/');
+  const base = root.replaceAll('\\', '/').replace(/\/+$/, '');
+  if (rel.startsWith('/')) {
+    if (rel !== base && !rel.startsWith(`${base}/`)) return undefined;
+    rel = rel.slice(base.length);
+  }
+  const out: string[] = [];
+  for (const seg of rel.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(seg);
+  }
+  return out.join('/');
+}
+
+/** The real path of `abs` (of its deepest existing ancestor, with the rest appended). */
+async function realOf(abs: string): Promise<string | undefined> {
+  const rest: string[] = [];
+  let at = abs;
+  for (let i = 0; i < 64; i++) {
+    try {
+      return join(await realpath(at), ...rest.reverse());
+    } catch {
+      const cut = at.lastIndexOf(sep);
+      if (cut <= 0) return undefined;
+      rest.push(at.slice(cut + 1));
+      at = at.slice(0, cut);
+    }
+  }
+  return undefined;
+}
+
+/** Every spelling of the workspace file `path` names: as given, normalised, and through symbolic links. */
+async function spellings(root: string, realRoot: Promise<string | undefined>, path: string): Promise<string[]> {
+  const out = new Set([path]);
+  const rel = lexicalPath(root, path);
+  if (rel !== undefined) out.add(rel);
+  const real = await realRoot;
+  if (real !== undefined && rel !== undefined) {
+    const target = await realOf(join(real, rel));
+    const viaLinks = target === undefined ? undefined : relative(real, target);
+    if (viaLinks !== undefined && viaLinks !== '' && !viaLinks.startsWith('..') && !isAbsolute(viaLinks))
+      out.add(viaLinks.split(sep).join('/'));
+  }
+  return [...out];
+}
+
+/**
+ * The workspace a call sees: `workspace` itself when the policy has no path deny rule for
+ * writes, else one whose `fs.writeFile` and `fs.remove` first hold the path to those rules.
+ * A refused write throws `PERMISSION_DENIED`; once the call has written something through it,
+ * a refusal is a `TOOL_EXECUTION` failure instead, so the change record counts the call as a
+ * change with unknown paths (it may have left earlier writes behind).
+ */
+export function guardWrites(
+  workspace: WorkspaceServices,
+  policy: PermissionPolicy,
+  toolName: string,
+  onDenied: WriteDenied,
+): WorkspaceServices {
+  const fs = workspace.fs;
+  if (fs === undefined || !policy.hasWriteDenyRules) return workspace;
+  let realRoot: Promise<string | undefined> | undefined;
+  let wrote = false;
+  const check = async (path: string): Promise<void> => {
+    realRoot ??= isAbsolute(workspace.root)
+      ? realpath(workspace.root).catch(() => undefined)
+      : Promise.resolve(undefined);
+    const rule =
+      typeof path === 'string' ? policy.denyingWriteRule(await spellings(workspace.root, realRoot, path)) : undefined;
+    if (rule === undefined) return;
+    onDenied(path, rule);
+    const denied: A3sError = new PermissionDeniedError(toolName, `${rule} (writing ${path})`);
+    throw wrote ? new ToolExecutionError(toolName, denied) : denied;
+  };
+  const guarded: WorkspaceFileSystem = {
+    readFile: (path, options) => fs.readFile(path, options),
+    stat: (path, options) => fs.stat(path, options),
+    list: (path, options) => fs.list(path, options),
+    async writeFile(path: string, data: string | Uint8Array, options?: WorkspaceCallOptions) {
+      await check(path);
+      wrote = true;
+      return fs.writeFile(path, data, options);
+    },
+    async remove(path: string, options?: WorkspaceCallOptions) {
+      await check(path);
+      wrote = true;
+      return fs.remove(path, options);
+    },
+  };
+  return Object.freeze({
+    root: workspace.root,
+    capabilities: workspace.capabilities,
+    fs: guarded,
+    ...(workspace.search === undefined ? {} : { search: workspace.search }),
+    ...(workspace.exec === undefined ? {} : { exec: workspace.exec }),
+    ...(workspace.git === undefined ? {} : { git: workspace.git }),
+  });
+}
