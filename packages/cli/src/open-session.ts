@@ -10,6 +10,7 @@ import { Agent, mcpReadOnlyChecker, READ_TOOL_RULES, type Session, type SessionO
 import type { WorkflowProgressEvent } from '@a3s-code/core';
 import type { SessionFlags } from './args.js';
 import { UsageError } from './errors.js';
+import { vibeStartsOn } from './vibe-settings.js';
 import { cliWorkflowPack } from './flows/index.js';
 
 /** Session options plus the CLI's own: where `dynamic_workflow` progress goes (nowhere by default). */
@@ -39,7 +40,8 @@ export async function agentFor(flags: SessionFlags, env: Readonly<Record<string,
 }
 
 /**
- * The session options of the flags: the CLI's allow rules, plan mode, YOLO, vibe mode, and
+ * The session options of the flags: the CLI's allow rules, plan mode, YOLO, vibe mode (`vibeOn`:
+ * see {@link vibeStartsOn}), and
  * `dynamic_workflow` with the CLI's flows (every command offers the same tools, so a run parked by
  * `a3s run` resumes in `a3s code` under the same capabilities). MCP tools their server declares
  * read-only (tier `read`) run without asking too, unless a rule says otherwise. Each command adds
@@ -49,15 +51,17 @@ export async function agentFor(flags: SessionFlags, env: Readonly<Record<string,
 export function flagOptions(
   flags: SessionFlags,
   workflowProgress: (event: WorkflowProgressEvent) => void = () => undefined,
+  vibeOn: boolean = flags.vibe === true,
 ): SessionOptions {
   return {
     tools: [cliWorkflowPack(workflowProgress)],
     permissions: { allow: CLI_ALLOW_RULES },
     checker: mcpReadOnlyChecker(),
     governance: { ...(flags.plan ? { mode: 'plan' as const } : {}), ...(flags.yolo ? { yolo: true } : {}) },
-    // The roster is always attached (vibe mode off unless --vibe), so /vibe can switch it and every
-    // command has the same capabilities.
-    vibe: { enabled: flags.vibe === true, ...(flags.vibeTiers === undefined ? {} : { tiers: flags.vibeTiers }) },
+    // The roster is always attached (vibe mode on with --vibe or the config file's `vibe`, else off),
+    // so /vibe can switch it and every command has the same capabilities. The SDK merges these
+    // settings over the file's, tier by tier.
+    vibe: { enabled: vibeOn, ...(flags.vibeTiers === undefined ? {} : { tiers: flags.vibeTiers }) },
   };
 }
 
@@ -73,7 +77,7 @@ export async function openSession(
 ): Promise<OpenedSession> {
   const agent = await agentFor(flags, env);
   const { workflowProgress, ...rest } = extra;
-  const base = flagOptions(flags, workflowProgress);
+  const base = flagOptions(flags, workflowProgress, await vibeStartsOn(flags));
   const options: SessionOptions = { ...base, ...rest, tools: [...(base.tools ?? []), ...(rest.tools ?? [])] };
   let session: Session;
   try {

@@ -3,7 +3,7 @@
  * (`--vibe-tier <tier>=<model>`, `a3s serve`'s `session/open` `vibe.tiers`), checked before a
  * session opens so a mistake names the flag or field and what is allowed.
  */
-import { parseModelRef } from '@a3s-code/core';
+import { findConfigFile, loadCodeConfig, parseModelRef } from '@a3s-code/core';
 import { UsageError } from './errors.js';
 
 /** The vibe tiers: `fast` for well-specified mechanical work, `good` for design, judgement and review. */
@@ -62,4 +62,17 @@ export function vibeTierFlags(values: readonly string[] | undefined): VibeTierMo
     tiers[tier] = model;
   }
   return tiers;
+}
+
+/**
+ * Whether vibe mode starts on: with `--vibe`, else as the workspace config file's `vibe` says (`true`,
+ * or an object without `enabled: false`), else off.
+ * @throws the config file's errors (SessionConfigurationError naming the key, file, line and column).
+ */
+export async function vibeStartsOn(flags: { readonly vibe?: boolean; readonly cwd: string }): Promise<boolean> {
+  if (flags.vibe === true) return true;
+  const file = await findConfigFile(flags.cwd);
+  if (file === undefined) return false;
+  const { vibe } = await loadCodeConfig(file);
+  return vibe === true || (typeof vibe === 'object' && vibe.enabled !== false);
 }

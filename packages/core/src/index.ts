@@ -344,6 +344,7 @@ export {
   loadCodeConfig,
   mergeLayers,
   mergePermissions,
+  mergeVibe,
   normalizeLayer,
   parseCodeConfig,
   parseModelRef,
@@ -354,6 +355,7 @@ export {
   type NormalizedLayer,
   type ProviderName,
   type ToolQueueConfig,
+  type VibeSettings,
 } from './config/index.js';
 export {
   createMemoryTools,

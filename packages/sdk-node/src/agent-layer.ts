@@ -32,7 +32,9 @@ export interface AgentLayer {
   readonly file: string | undefined;
   /** The `model` the file names (resolved by the SDK, below the agent's and the options'). */
   readonly fileModel: string | undefined;
-  /** Defaults, file and agent configuration merged (without `model`: the SDK resolves it). */
+  /** The `vibe` setting the file names (tier models anchored at the file's folder), below the agent's and the options'. */
+  readonly fileVibe: CodeConfig['vibe'];
+  /** Defaults, file and agent configuration merged (without `model` and `vibe`: the SDK resolves them). */
   readonly config: CodeConfig;
   readonly core: CoreAgent;
   /** The agent-global MCP manager of this layer's `mcpServers`, when it has any. */
@@ -84,15 +86,17 @@ export class AgentLayers {
   async #build(file: string | undefined): Promise<AgentLayer> {
     let merged = normalizeLayer(SDK_DEFAULTS, 'SDK defaults');
     let fileModel: string | undefined;
+    let fileVibe: CodeConfig['vibe'];
     if (file !== undefined) {
-      const { model, ...fromFile } = await loadCodeConfig(file);
+      const { model, vibe, ...fromFile } = await loadCodeConfig(file);
       validateMcpServers(fromFile.mcpServers, file);
       fileModel = typeof model === 'string' ? model : undefined;
+      fileVibe = vibe;
       merged = mergeLayers(merged, normalizeLayer(fromFile, `config file ${file}`));
     }
     merged = mergeLayers(merged, normalizeLayer(this.#agentConfig, 'agent configuration'));
     const core = await CoreAgent.create(merged);
     const mcp = await startGlobalMcp(validateMcpServers(merged.mcpServers));
-    return { file, fileModel, config: merged, core, mcp };
+    return { file, fileModel, fileVibe, config: merged, core, mcp };
   }
 }

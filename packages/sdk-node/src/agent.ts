@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import {
   describeSessionTools,
   loadCodeConfig,
+  mergeVibe,
   type AgentSession,
   type CodeConfig,
   type LlmClient,
@@ -35,7 +36,7 @@ import { inheritedSources, SessionMcp, validateMcpServers } from './mcp.js';
 import { resolveModel, type ModelSpec } from './model.js';
 import { Session } from './session.js';
 import { toolInfos, type ToolInfo } from './tool-info.js';
-import { sessionVibe, type VibeOptions } from './vibe.js';
+import { checkedVibe, sessionVibe, type VibeOptions } from './vibe.js';
 import { VIBE_TOOL_NAMES, type Vibe } from '@a3s-code/tools-resource/vibe';
 
 /** Options shared by the agent's configuration and each session's options. */
@@ -63,7 +64,9 @@ interface VibeOption {
    * Vibe mode: the `vibe_*` tools, with which the agent conducts background workers (each a run
    * on its own fact-log thread under the session's permissions). `true` turns it on with the
    * session's model on both tiers; an object sets `enabled`, the `tiers` models (`fast`, `good`)
-   * and `maxWorkers`. Default: off (no roster attached).
+   * and `maxWorkers`. The workspace config file's `vibe` is the base: the agent's, then the
+   * session's setting win key by key and tier by tier (`false` turns vibe mode off). Default: off
+   * (no roster attached).
    */
   readonly vibe?: boolean | VibeOptions;
 }
@@ -74,7 +77,7 @@ interface VibeOption {
  * {@link ApprovalOptions}: without either, an asked call is refused with `no approver`).
  */
 export interface AgentConfig
-  extends Omit<CodeConfig, 'model' | 'workspace' | 'confirmation' | 'web'>,
+  extends Omit<CodeConfig, 'model' | 'workspace' | 'confirmation' | 'web' | 'vibe'>,
     ModelOptions,
     WebOption,
     VibeOption,
@@ -117,7 +120,7 @@ export interface ResourcePacks {
  * session's private servers.
  */
 export interface SessionOptions
-  extends Omit<CoreSessionOptions, 'model' | 'confirmation' | 'web'>,
+  extends Omit<CoreSessionOptions, 'model' | 'confirmation' | 'web' | 'vibe'>,
     ModelOptions,
     WebOption,
     VibeOption,
@@ -278,7 +281,8 @@ export class Agent {
     const privateServers = validateMcpServers(mcpServers);
     const layer = await this.#layers.for(root);
     const model = needModel ? await this.#modelFor(layer, spec, rest.providers, rest.modelResolver) : undefined;
-    const vibe = await sessionVibe(vibeSetting ?? this.#config.vibe, {
+    const hostVibe = mergeVibe(checkedVibe(this.#config.vibe), checkedVibe(vibeSetting));
+    const vibe = await sessionVibe(mergeVibe<ModelSpec>(layer.fileVibe, hostVibe), {
       env: this.#config.env ?? process.env,
       cwd: this.#config.cwd ?? process.cwd(),
       providers: { ...layer.config.providers, ...rest.providers },

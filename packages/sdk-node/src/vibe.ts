@@ -3,7 +3,14 @@
  * `vibe_wait`, `vibe_kill`, `vibe_list`) with its mode switch, and resolves the model of each tier
  * like the session's model (`'provider/model'`, `'scripted:<file>'` or an `LlmClient`).
  */
-import { SessionConfigurationError, type LlmClient, type ModelEnvironment } from '@a3s-code/core';
+import {
+  A3sError,
+  ModelConfigurationError,
+  ScriptError,
+  SessionConfigurationError,
+  type LlmClient,
+  type ModelEnvironment,
+} from '@a3s-code/core';
 import { createVibe, VIBE_MAX_WORKERS, type Vibe } from '@a3s-code/tools-resource/vibe';
 import { resolveModel, type ModelSpec, type ProvidersConfig } from './model.js';
 
@@ -29,12 +36,11 @@ interface ModelContext {
 }
 
 /**
- * The vibe pack and switch of one session, or `undefined` when the setting is absent or `false`.
- * @throws SessionConfigurationError naming `vibe.<key>` for a bad setting; the model errors of a bad tier spec.
+ * A host's `vibe` setting, checked (no model is resolved yet).
+ * @throws SessionConfigurationError naming `vibe.<key>` for a bad setting.
  */
-export async function sessionVibe(setting: unknown, models: ModelContext): Promise<Vibe | undefined> {
-  if (setting === undefined || setting === false) return undefined;
-  if (setting === true) return createVibe();
+export function checkedVibe(setting: unknown): boolean | VibeOptions | undefined {
+  if (setting === undefined || typeof setting === 'boolean') return setting;
   if (typeof setting !== 'object' || setting === null || Array.isArray(setting))
     throw new SessionConfigurationError(
       'vibe',
@@ -54,26 +60,64 @@ export async function sessionVibe(setting: unknown, models: ModelContext): Promi
       'vibe.maxWorkers',
       `must be an integer from ${VIBE_MAX_WORKERS.min} to ${VIBE_MAX_WORKERS.max}`,
     );
-  const resolved: { fast?: LlmClient; good?: LlmClient } = {};
   if (tiers !== undefined) {
-    if (typeof tiers !== 'object' || tiers === null)
+    if (typeof tiers !== 'object' || tiers === null || Array.isArray(tiers))
       throw new SessionConfigurationError('vibe.tiers', 'must be { fast?: model, good?: model }');
     for (const [tier, spec] of Object.entries(tiers)) {
       if (tier !== 'fast' && tier !== 'good')
         throw new SessionConfigurationError(`vibe.tiers.${tier}`, 'is not a tier; the tiers are fast and good');
-      if (spec === undefined) continue;
-      if (typeof spec !== 'string' && (typeof spec !== 'object' || spec === null))
+      if (spec !== undefined && typeof spec !== 'string' && (typeof spec !== 'object' || spec === null))
         throw new SessionConfigurationError(
           `vibe.tiers.${tier}`,
           "must be a model: 'provider/model', 'scripted:<file.json>' or an LlmClient",
         );
-      const client = await resolveModel(spec as ModelSpec, models.env, models.cwd, models.providers, models.resolver);
-      if (client !== undefined) resolved[tier] = client;
     }
+  }
+  return setting as VibeOptions;
+}
+
+/**
+ * The vibe pack and switch of one session, or `undefined` when the setting is absent or `false`.
+ * @throws SessionConfigurationError naming `vibe.<key>` for a bad setting; for a tier model that
+ *   cannot be used (no key, a missing script), the model's error with the message naming the tier
+ *   (`vibe.tiers.fast`), the model and the reason.
+ */
+export async function sessionVibe(setting: unknown, models: ModelContext): Promise<Vibe | undefined> {
+  const checked = checkedVibe(setting);
+  if (checked === undefined || checked === false) return undefined;
+  if (checked === true) return createVibe();
+  const { enabled, tiers, maxWorkers } = checked;
+  const resolved: { fast?: LlmClient; good?: LlmClient } = {};
+  for (const tier of ['fast', 'good'] as const) {
+    const spec = tiers?.[tier];
+    if (spec === undefined) continue;
+    let client: LlmClient | undefined;
+    try {
+      client = await resolveModel(spec, models.env, models.cwd, models.providers, models.resolver);
+    } catch (e) {
+      throw tierError(tier, spec, e);
+    }
+    if (client !== undefined) resolved[tier] = client;
   }
   return createVibe({
     ...(enabled === undefined ? {} : { enabled }),
     ...(maxWorkers === undefined ? {} : { maxWorkers }),
     tiers: resolved,
   });
+}
+
+/**
+ * The error of a tier model that cannot be used, naming the tier: the same kind of error (and
+ * code) as the model's, with `vibe.tiers.<tier>`, the model and the reason in the message.
+ */
+function tierError(tier: 'fast' | 'good', spec: ModelSpec, e: unknown): unknown {
+  if (!A3sError.isInstance(e)) return e;
+  const field = `vibe.tiers.${tier}`;
+  const what = `cannot use the ${tier} tier's model ${typeof spec === 'string' ? `'${spec}'` : `${spec.provider}/${spec.model}`}`;
+  const reason = e.message.replace(/^(model|session) configuration: /, '');
+  if (e instanceof ModelConfigurationError) return new ModelConfigurationError(field, `${what}: ${reason}`);
+  if (e instanceof SessionConfigurationError) return new SessionConfigurationError(field, `${what}: ${reason}`);
+  if (e instanceof ScriptError)
+    return new ScriptError(e.code as 'INVALID_SCRIPT', `${field}: ${what}: ${reason}`, { ...e.details, field });
+  return e;
 }

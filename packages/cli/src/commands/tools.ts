@@ -10,6 +10,7 @@ import { noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags }
 import { EXIT } from '../errors.js';
 import type { Io, Out } from '../io.js';
 import { agentFor, flagOptions } from '../open-session.js';
+import { vibeStartsOn } from '../vibe-settings.js';
 import { printMcpWarnings } from '../render/mcp-status.js';
 import { styleFor, type Style } from '../style.js';
 
@@ -59,7 +60,10 @@ export async function toolsCommand(args: readonly string[], io: Io): Promise<num
   const agent = await agentFor(flags, io.env);
   try {
     // `a3s code` answers questions at the terminal and `a3s run` parks them: both offer ask_user.
-    const tools = await agent.describeTools(flags.cwd, { ...flagOptions(flags), parkMode: 'return' });
+    const tools = await agent.describeTools(flags.cwd, {
+      ...flagOptions(flags, undefined, await vibeStartsOn(flags)),
+      parkMode: 'return',
+    });
     printMcpWarnings(io.stderr, styleFor(io.stderr, io.env), await agent.mcpStatus(flags.cwd));
     if (values.json) {
       io.stdout.write(`${JSON.stringify(tools.map(({ description: _d, ...t }) => t))}\n`);

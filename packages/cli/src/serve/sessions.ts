@@ -92,11 +92,11 @@ export class ServeSessions {
         ...(rules.deny ? { deny: rules.deny } : {}),
       },
       ...(p.sessionId === undefined ? {} : { sessionId: p.sessionId }),
-      // The roster is always attached (as in a3s code), so vibe mode can be switched later.
-      vibe:
-        p.vibe === undefined || typeof p.vibe === 'boolean'
-          ? { enabled: p.vibe === true }
-          : { enabled: true, ...p.vibe },
+      // The roster is always attached (as in a3s code), so vibe mode can be switched later; without
+      // `vibe` the workspace config file's setting applies (the SDK merges these over it, tier by tier).
+      ...(p.vibe === undefined
+        ? {}
+        : { vibe: typeof p.vibe === 'boolean' ? { enabled: p.vibe } : { enabled: true, ...p.vibe } }),
     });
     const { session } = opened;
     printMcpWarnings(this.#io.stderr, styleFor(this.#io.stderr, this.#io.env), session.mcpStatus());

@@ -39,6 +39,22 @@ export interface ToolQueueConfig {
   readonly maxDepth?: number;
 }
 
+/**
+ * The vibe settings of a configuration: `true` / `false`, or an object. The model of a tier is
+ * `provider/model` or `scripted:<file.json>` (in a config file, relative to the file's folder).
+ */
+export interface VibeSettings<Model = string> {
+  /** Vibe mode at the start. Default true (when no layer sets it). */
+  readonly enabled?: boolean;
+  /**
+   * The model of each tier that has one (`fast` for well-specified mechanical work, `good` for
+   * design, judgement and review); a tier without one uses the session's model.
+   */
+  readonly tiers?: { readonly fast?: Model; readonly good?: Model };
+  /** Workers running at once, `1..32`. Default 8. */
+  readonly maxWorkers?: number;
+}
+
 /** The configuration of an agent. Every key is optional. */
 export interface CodeConfig {
   /** The model: `provider/model` (resolved with `providers` and the environment), or an `LlmClient`. Default: `A3S_MODEL`. */
@@ -107,6 +123,13 @@ export interface CodeConfig {
   readonly workspaceInstructions?: boolean;
   /** The completion gate: continuation turns (`{ enabled, maxTurns 0..10 }`) and an attestor. The gate itself cannot be turned off. */
   readonly gate?: GateOptions;
+  /**
+   * Vibe mode (the `vibe_*` tools, with which the agent conducts background workers), read by the
+   * SDK: `true`, `false` or `{ enabled?, tiers?: { fast?, good? }, maxWorkers? }`. Layers merge key
+   * by key and tier by tier (a later layer's tier model replaces only that tier's); `false` in a
+   * later layer turns vibe mode off. Core itself runs no workers.
+   */
+  readonly vibe?: boolean | VibeSettings;
   // ---- object form only (runtime objects) ----
   /** The workspace tools act on. Default: one with no capabilities. */
   readonly workspace?: WorkspaceServices;

@@ -9,9 +9,30 @@ export function joinPath(prefix: string, path: readonly PropertyKey[]): string {
   return out === '' ? '(root)' : out;
 }
 
+/**
+ * The issue to report: for a union none of whose forms matched (`vibe: true | {...}`), the issue
+ * inside the form that got furthest, so the path named is the one that is wrong.
+ */
+export function deepestIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union') return issue;
+  let best: z.core.$ZodIssue | undefined;
+  for (const branch of issue.errors)
+    for (const inner of branch)
+      if (inner.path.length > 0 && (best === undefined || inner.path.length > best.path.length)) best = inner;
+  return best === undefined
+    ? issue
+    : deepestIssue({ ...best, path: [...issue.path, ...best.path] } as z.core.$ZodIssue);
+}
+
+/** The path of the value an issue is about (an unknown key's own path for `unrecognized_keys`). */
+export function issuePath(issue: z.core.$ZodIssue): readonly PropertyKey[] {
+  const deepest = deepestIssue(issue);
+  return deepest.code === 'unrecognized_keys' ? [...deepest.path, deepest.keys[0] ?? '?'] : deepest.path;
+}
+
 /** Turns the first zod issue into a `SessionConfigurationError` naming its path (`where` adds the file). */
 export function configError(issues: readonly z.core.$ZodIssue[], where?: string): SessionConfigurationError {
-  const first = issues[0];
+  const first = issues[0] === undefined ? undefined : deepestIssue(issues[0]);
   const suffix = where === undefined ? '' : ` (in ${where})`;
   if (!first) return new SessionConfigurationError('(root)', `is invalid${suffix}`);
   if (first.code === 'unrecognized_keys')

@@ -131,6 +131,28 @@ const NEAR: Record<string, fc.Arbitrary<unknown>> = {
   env: fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }),
   modelResolver: fc.constantFrom({ resolveConfig: fn, createClient: fn }, { resolveConfig: fn }),
   sessionId: fc.oneof(fc.string({ maxLength: 4 }), fc.constant('x'.repeat(1024)), fc.constant('x'.repeat(1025))),
+  vibe: fc.oneof(
+    fc.boolean(),
+    fc.record(
+      {
+        enabled: or(fc.boolean()),
+        tiers: or(
+          fc.record(
+            {
+              fast: fc.constantFrom('openai/gpt-4o-mini', 'scripted:f.json', 'scripted: ', 'gpt', 'nope/x', 1),
+              good: fc.constantFrom('anthropic/claude', 'scripted:', 'openai/'),
+              slow: fc.constant('openai/x'),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+        maxWorkers: int(1, 32),
+        colour: fc.constant('red'),
+      },
+      { requiredKeys: [] },
+    ),
+    object,
+  ),
 };
 /** Keys the fast path leaves to zod, and keys nobody knows. */
 const OTHER: Record<string, fc.Arbitrary<unknown>> = {

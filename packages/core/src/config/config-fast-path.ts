@@ -66,6 +66,13 @@ function modelRef(v: unknown): boolean {
   }
 }
 
+/** A vibe tier's model: `provider/model` or `scripted:<file.json>`. */
+function tierModel(v: unknown): boolean {
+  if (typeof v !== 'string') return false;
+  if (v.startsWith('scripted:')) return v.slice('scripted:'.length).trim() !== '';
+  return modelRef(v);
+}
+
 /** The keys the fast path knows, each with a check no looser than the zod schema's. */
 const LAYER = strictShape({
   model: modelRef,
@@ -96,6 +103,13 @@ const LAYER = strictShape({
     maxDepth: intIn(1, 64),
   }),
   parkMode: oneOf('wait', 'return'),
+  vibe: (v) =>
+    typeof v === 'boolean' ||
+    strictShape({
+      enabled: isBoolean,
+      tiers: strictShape({ fast: tierModel, good: tierModel }),
+      maxWorkers: intIn(1, 32),
+    })(v),
   questionCap: intIn(0, 100),
   questionTimeoutMs: intIn(1, 86_400_000),
   steerCapacity: intIn(1, 1024),

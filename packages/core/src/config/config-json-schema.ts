@@ -23,10 +23,27 @@ export function codeConfigJsonSchema(): JsonSchemaDocument {
   const providers = PROVIDER_NAMES.join('|');
   Object.assign(schema, { title: 'A3S Code configuration (a3s.config.json)' });
   Object.assign(p.$schema!, { description: 'The JSON Schema of this file (for editors); ignored by A3S Code.' });
+  const modelPattern = `^(${SCRIPTED_MODEL_PREFIX}.+|(${providers})/.+)$`;
   Object.assign(p.model!, {
     description: `The model: 'provider/model' (provider one of ${PROVIDER_NAMES.join(', ')}), or '${SCRIPTED_MODEL_PREFIX}<file.json>' (an offline script, relative to this file's folder).`,
-    pattern: `^(${SCRIPTED_MODEL_PREFIX}.+|(${providers})/.+)$`,
+    pattern: modelPattern,
   });
+  Object.assign(p.vibe!, {
+    description:
+      "Vibe mode (the vibe_* tools, with which the agent conducts background workers): true, false or { enabled?, tiers?: { fast?, good? }, maxWorkers? }. Flags and the host's settings win, tier by tier.",
+  });
+  const vibeObject = (p.vibe!.anyOf as Record<string, unknown>[] | undefined)?.find((s) => s.type === 'object') as
+    | Mutable
+    | undefined;
+  const tiers = vibeObject?.properties.tiers as Mutable | undefined;
+  for (const [tier, what] of [
+    ['fast', 'well-specified mechanical work'],
+    ['good', 'design, judgement and review'],
+  ] as const)
+    Object.assign(tiers?.properties[tier] ?? {}, {
+      description: `The model of ${tier} workers (${what}): 'provider/model' or '${SCRIPTED_MODEL_PREFIX}<file.json>' (relative to this file's folder). Default: the session's model.`,
+      pattern: modelPattern,
+    });
   Object.assign(p.pricing!, {
     description: "Prices per million tokens by 'provider/model', to show what a run cost.",
     propertyNames: { pattern: '^[^/]+/.+$' },

@@ -14,6 +14,9 @@ import { lazyZod, type Zod } from '../tools/zod-loader.js';
 /** The prefix of an offline scripted model file (`scripted:<file.json>`), resolved by the SDK. */
 export const SCRIPTED_MODEL_PREFIX = 'scripted:';
 
+/** The vibe tiers a config may name under `vibe.tiers`. */
+const VIBE_TIERS: readonly string[] = Object.freeze(['fast', 'good']);
+
 const MCP_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/;
 
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -182,6 +185,29 @@ function buildConfigSchemas(z: Zod) {
     softCalls: intIn(1, Number.MAX_SAFE_INTEGER).optional(),
   });
 
+  const vibeTiers = z.strictObject(
+    { fast: fileModelRef.optional(), good: fileModelRef.optional() },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys'
+          ? `allowed tiers: ${VIBE_TIERS.join(', ')}`
+          : iss.code === 'invalid_type'
+            ? `must be an object with the tiers ${VIBE_TIERS.join(', ')}`
+            : undefined,
+    },
+  );
+  const vibe = z.union(
+    [
+      z.boolean(),
+      strict({
+        enabled: z.boolean({ error: 'must be true or false' }).optional(),
+        tiers: vibeTiers.optional(),
+        maxWorkers: intIn(1, 32).optional(),
+      }),
+    ],
+    { error: 'must be true, false or { enabled?, tiers?: { fast?, good? }, maxWorkers? }' },
+  );
+
   const dataShape = {
     model: modelRef.optional(),
     providers: providers.optional(),
@@ -229,6 +255,7 @@ function buildConfigSchemas(z: Zod) {
         maxTurns: intIn(0, 10).optional(),
       }).optional(),
     }).optional(),
+    vibe: vibe.optional(),
   };
 
   const codeConfigFileSchema = strict({

@@ -1,4 +1,4 @@
-export type { CodeConfig, ToolQueueConfig } from './code-config.js';
+export type { CodeConfig, ToolQueueConfig, VibeSettings } from './code-config.js';
 export {
   getCodeConfigFileSchema,
   getCodeConfigObjectSchema,
@@ -8,4 +8,4 @@ export {
 export { baseUrlProblem, parseModelRef, PROVIDER_NAMES, type ProviderName } from './model-ref.js';
 export { codeConfigJsonSchema, CONFIG_SCHEMA_FILE, type JsonSchemaDocument } from './config-json-schema.js';
 export { CONFIG_FILE_NAMES, findConfigFile, loadCodeConfig, parseCodeConfig } from './load-config.js';
-export { mergeLayers, mergePermissions, normalizeLayer, type NormalizedLayer } from './merge-config.js';
+export { mergeLayers, mergePermissions, mergeVibe, normalizeLayer, type NormalizedLayer } from './merge-config.js';

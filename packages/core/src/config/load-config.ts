@@ -7,7 +7,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { SessionConfigurationError, SessionInitializationError } from '../errors/session-errors.js';
 import type { CodeConfig } from './code-config.js';
-import { configError } from './config-error.js';
+import { configError, deepestIssue, issuePath } from './config-error.js';
+import { jsonPathPosition } from './json-locate.js';
 import { getCodeConfigFileSchema, SCRIPTED_MODEL_PREFIX } from './config-schema.js';
 import { jsonSyntaxError } from './json-syntax.js';
 import { assertNoRenamedKeys } from './renamed-keys.js';
@@ -20,19 +21,48 @@ export const CONFIG_FILE_NAMES: readonly string[] = Object.freeze(['a3s.config.j
  * is accepted and dropped.
  */
 export function parseCodeConfig(value: unknown, where = 'config'): CodeConfig {
+  return parseWithin(value, where);
+}
+
+/** Validates like `parseCodeConfig`; `text` (the file's) adds the line and column of the bad value to `where`. */
+function parseWithin(value: unknown, where: string, text?: string): CodeConfig {
   assertNoRenamedKeys(value, where);
   const r = getCodeConfigFileSchema().safeParse(value);
-  if (!r.success) throw configError(r.error.issues, where);
+  if (!r.success) {
+    const first = r.error.issues[0];
+    const at =
+      text === undefined || first === undefined
+        ? undefined
+        : jsonPathPosition(text, issuePath(first), deepestIssue(first).code === 'unrecognized_keys');
+    throw configError(r.error.issues, at === undefined ? where : `${where}:${at.line}:${at.column}`);
+  }
   const { $schema: _schema, ...config } = r.data;
   return config as CodeConfig;
 }
 
-/** A relative `scripted:<file>` model of a config file, made absolute against the file's folder. */
-function anchorScriptedModel(config: CodeConfig, path: string): CodeConfig {
-  const model = config.model;
-  if (typeof model !== 'string' || !model.startsWith(SCRIPTED_MODEL_PREFIX)) return config;
-  const file = model.slice(SCRIPTED_MODEL_PREFIX.length);
-  return isAbsolute(file) ? config : { ...config, model: `${SCRIPTED_MODEL_PREFIX}${resolve(dirname(path), file)}` };
+/** A relative `scripted:<file>` model spec of a config file, made absolute against the file's folder. */
+function anchorSpec<T>(spec: T, path: string): T {
+  if (typeof spec !== 'string' || !spec.startsWith(SCRIPTED_MODEL_PREFIX)) return spec;
+  const file = spec.slice(SCRIPTED_MODEL_PREFIX.length);
+  return (isAbsolute(file) ? spec : `${SCRIPTED_MODEL_PREFIX}${resolve(dirname(path), file)}`) as T;
+}
+
+/** The relative `scripted:<file>` models of a config file (`model`, `vibe.tiers.*`), anchored at the file's folder. */
+function anchorScriptedModels(config: CodeConfig, path: string): CodeConfig {
+  const { model, vibe } = config;
+  const tiers = typeof vibe === 'object' ? vibe.tiers : undefined;
+  return {
+    ...config,
+    ...(model === undefined ? {} : { model: anchorSpec(model, path) }),
+    ...(typeof vibe === 'object' && tiers !== undefined
+      ? {
+          vibe: {
+            ...vibe,
+            tiers: Object.fromEntries(Object.entries(tiers).map(([tier, spec]) => [tier, anchorSpec(spec, path)])),
+          },
+        }
+      : {}),
+  };
 }
 
 /** The config file of a workspace folder, or `undefined` when it has none. */
@@ -47,9 +77,10 @@ export async function findConfigFile(dir: string): Promise<string | undefined> {
 /**
  * Loads a config: `pathOrDir` is a JSON file, or a folder searched for `a3s.config.json` then
  * `.a3s/config.json`.
- * A relative `model: "scripted:<file>"` is resolved against the config file's folder.
+ * A relative `scripted:<file>` model (`model`, `vibe.tiers.fast`, `vibe.tiers.good`) is resolved
+ * against the config file's folder.
  * @throws SessionConfigurationError for invalid JSON (naming the file, line and column) or invalid
- *   content (naming the key path and the file);
+ *   content (naming the key path, and the file with the line and column of the value);
  *   SessionInitializationError (resource `config`) when no file is there or it cannot be read.
  */
 export async function loadCodeConfig(pathOrDir: string): Promise<CodeConfig> {
@@ -79,7 +110,7 @@ export async function loadCodeConfig(pathOrDir: string): Promise<CodeConfig> {
       `is not valid JSON (in ${where}): ${at?.message ?? (e as Error).message}`,
     );
   }
-  return anchorScriptedModel(parseCodeConfig(value, path), path);
+  return anchorScriptedModels(parseWithin(value, path, text), path);
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -3,11 +3,12 @@
  * spelling of a setting is refused, naming the one to use); the patch then wins key by key, except:
  * `permissions` rule lists (`deny`, `ask`, `allow`) add up, so no layer drops a rule another
  * layer wrote (the policy then decides deny → ask → allow), hooks add up
- * (agent's first), `mcpServers`, `providers` and `budgets` merge by key, folders add up.
+ * (agent's first), `mcpServers`, `providers` and `budgets` merge by key, folders add up, and
+ * `vibe` merges key by key and tier by tier (see {@link mergeVibe}).
  */
 import type { PermissionPolicyConfig } from '../permissions/permission-policy.js';
 import type { CodeConfigHooks } from '../hooks/hook-options.js';
-import type { CodeConfig } from './code-config.js';
+import type { CodeConfig, VibeSettings } from './code-config.js';
 import { assertNoRenamedKeys } from './renamed-keys.js';
 
 /** A checked layer (every setting has one spelling, so this is the layer itself). */
@@ -56,6 +57,31 @@ function mergeHooks(a: CodeConfigHooks | undefined, b: CodeConfigHooks | undefin
   };
 }
 
+/**
+ * The vibe settings of two layers, the patch `b` over `a`: `false` in `b` turns vibe mode off
+ * (nothing of `a` kept); otherwise `true` stands for `{ enabled: true }` (and `false` in `a` for
+ * `{ enabled: false }`), and the patch's `enabled` and `maxWorkers` replace the base's while
+ * `tiers` merge tier by tier, so a later layer naming the `fast` model keeps the base's `good` one.
+ * Works for any model type (strings in files, clients in the SDK's options).
+ */
+export function mergeVibe<M>(
+  a: boolean | VibeSettings<M> | undefined,
+  b: boolean | VibeSettings<M> | undefined,
+): boolean | VibeSettings<M> | undefined {
+  if (b === undefined) return a;
+  if (a === undefined || b === false) return b;
+  const base: VibeSettings<M> = typeof a === 'boolean' ? { enabled: a } : a;
+  const patch: VibeSettings<M> = b === true ? { enabled: true } : b;
+  const tiers = base.tiers && patch.tiers ? { ...base.tiers, ...patch.tiers } : (patch.tiers ?? base.tiers);
+  const enabled = patch.enabled ?? base.enabled;
+  const maxWorkers = patch.maxWorkers ?? base.maxWorkers;
+  return {
+    ...(enabled === undefined ? {} : { enabled }),
+    ...(tiers === undefined ? {} : { tiers }),
+    ...(maxWorkers === undefined ? {} : { maxWorkers }),
+  };
+}
+
 function byKey<T extends object>(a: T | undefined, b: T | undefined): T | undefined {
   return a && b ? { ...a, ...b } : (b ?? a);
 }
@@ -82,6 +108,7 @@ export function mergeLayers(a: NormalizedLayer, b: NormalizedLayer): NormalizedL
     ...optional('budgets', byKey(a.budgets, b.budgets)),
     ...optional('governance', byKey(a.governance, b.governance)),
     ...optional('queue', byKey(a.queue, b.queue)),
+    ...optional('vibe', mergeVibe(a.vibe, b.vibe)),
     ...optional(
       'skillDirs',
       a.skillDirs || b.skillDirs ? unique([...(a.skillDirs ?? []), ...(b.skillDirs ?? [])]) : undefined,

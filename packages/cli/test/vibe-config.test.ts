@@ -1,0 +1,122 @@
+// The `vibe` key of a3s.config.json through the CLI, in-process through `main(argv, io)` with
+// scripted models: a bad setting is a configuration error (exit 2) naming the key, the file, line
+// and column; the file's fast tier model (a `scripted:` path relative to the file) is the one a vibe
+// worker runs on; `--vibe-tier` replaces only its tier and `--vibe` turns on what the file left off.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEventEnvelopeV1 } from '@a3s-code/core';
+import { describe, expect, it } from 'vitest';
+import { runMain, scriptFile, tempRepo } from './kit.js';
+
+const VIBE_TOOLS = ['vibe_spawn', 'vibe_send', 'vibe_wait', 'vibe_kill', 'vibe_list'];
+
+/** A repository whose a3s.config.json holds `config`, with tier scripts under `scripts/`. */
+function repoWith(config: unknown, scripts: Record<string, string> = {}): string {
+  const dir = tempRepo();
+  mkdirSync(join(dir, 'scripts'));
+  for (const [name, text] of Object.entries(scripts))
+    writeFileSync(join(dir, 'scripts', name), JSON.stringify({ turns: [{ text }] }));
+  writeFileSync(join(dir, 'a3s.config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  return dir;
+}
+
+/** The lead spawns one worker per tier and waits for both in one turn, then ends. */
+const lead = (tiers: readonly string[]) =>
+  `scripted:${scriptFile([
+    {
+      tool_calls: tiers.flatMap((tier, i) => [
+        { id: `s${i}`, name: 'vibe_spawn', args: { brief: 'Report.', label: `${tier} reporter`, tier } },
+      ]),
+    },
+    { tool_calls: tiers.map((_, i) => ({ id: `w${i}`, name: 'vibe_wait', args: { worker_id: `worker-${i + 1}` } })) },
+    { text: 'The workers reported.' },
+  ])}`;
+
+/** The output of each `vibe_wait` of a `--json` run, by call id. */
+function waits(stdout: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of stdout.trim().split('\n')) {
+    const e = parseEventEnvelopeV1(JSON.parse(line));
+    if (e.type === 'tool_end' && String(e.payload.id).startsWith('w'))
+      out[String(e.payload.id)] = String(e.payload.output);
+  }
+  return out;
+}
+
+describe('vibe in a3s.config.json', () => {
+  it('BUILD-08: a bad vibe setting is a configuration error (exit 2) naming the key, the file, line and column', async () => {
+    const model = `scripted:${scriptFile([{ text: 'never' }])}`;
+    const cases: [unknown, string][] = [
+      [{ tiers: { slow: 'openai/gpt-4o' } }, 'vibe.tiers.slow: is not a known key; allowed tiers: fast, good (in '],
+      [{ tiers: { fast: 'gpt-4o-mini' } }, "vibe.tiers.fast: expected 'provider/model' with provider one of openai"],
+      [{ tiers: { good: 'nosuch/x' } }, 'vibe.tiers.good: unknown provider "nosuch"; allowed: openai'],
+      [{ maxWorkers: 0 }, 'vibe.maxWorkers: must be an integer from 1 to 32'],
+      [{ maxWorkers: 64 }, 'vibe.maxWorkers: must be an integer from 1 to 32'],
+    ];
+    for (const [vibe, message] of cases) {
+      const dir = repoWith({ vibe });
+      // The value (the key, when the key is unknown) in the pretty-printed file.
+      const at = 'maxWorkers' in (vibe as object) ? ':3:19)' : message.includes('slow') ? ':4:7)' : ':4:15)';
+      for (const args of [['run', '--model', model, 'go'], ['tools'], ['run', '--vibe', '--model', model, 'go']]) {
+        const r = await runMain([...args, '--cwd', dir]);
+        expect(r.status, `${JSON.stringify(vibe)} ${args[0]}`).toBe(2);
+        expect(r.stderr).toContain(message);
+        expect(r.stderr).toContain(`${join(dir, 'a3s.config.json')}${at}`);
+        expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
+      }
+    }
+  });
+
+  it("VIBE-08: the file's fast tier model (scripted:, relative to the file) runs the fast worker; vibe mode starts on", async () => {
+    const dir = repoWith(
+      { vibe: { tiers: { fast: 'scripted:scripts/fast.json' } } },
+      { 'fast.json': 'FILE FAST TIER' },
+    );
+    const r = await runMain(['run', '--json', '--model', lead(['fast']), '--cwd', dir, 'go'], { cwd: tmpdirOf(dir) });
+    expect(r.status, r.stderr).toBe(0);
+    expect(waits(r.stdout).w0).toContain('FILE FAST TIER');
+  });
+
+  it('VIBE-08: --vibe-tier replaces only its tier; the file keeps the other; --vibe turns on what the file left off', async () => {
+    const dir = repoWith(
+      { vibe: { enabled: false, tiers: { fast: 'scripted:scripts/fast.json', good: 'scripted:scripts/good.json' } } },
+      { 'fast.json': 'FILE FAST TIER', 'good.json': 'FILE GOOD TIER' },
+    );
+    const flagFast = scriptFile([{ text: 'FLAG FAST TIER' }]);
+    const r = await runMain([
+      'run',
+      '--json',
+      '--vibe',
+      '--model',
+      lead(['fast', 'good']),
+      '--vibe-tier',
+      `fast=scripted:${flagFast}`,
+      '--cwd',
+      dir,
+      'go',
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const out = waits(r.stdout);
+    expect(out.w0).toContain('FLAG FAST TIER');
+    expect(out.w1).toContain('FILE GOOD TIER');
+  });
+
+  it('VIBE-01: the vibe tools follow the file (true: on; enabled false: off) unless --vibe says on', async () => {
+    const listed = async (config: unknown, args: string[] = []) => {
+      const r = await runMain(['tools', '--json', '--cwd', repoWith(config), ...args]);
+      expect(r.status, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { name: string }[]).map((t) => t.name);
+    };
+    expect(await listed({ vibe: true })).toEqual(expect.arrayContaining(VIBE_TOOLS));
+    expect(await listed({ vibe: { maxWorkers: 2 } })).toEqual(expect.arrayContaining(VIBE_TOOLS));
+    expect(await listed({ vibe: { enabled: false } })).not.toContain('vibe_spawn');
+    expect(await listed({ vibe: false })).not.toContain('vibe_spawn');
+    expect(await listed({})).not.toContain('vibe_spawn');
+    expect(await listed({ vibe: { enabled: false } }, ['--vibe'])).toEqual(expect.arrayContaining(VIBE_TOOLS));
+  });
+});
+
+/** A folder other than the repository, to start the CLI in (relative paths must follow the file, not the start). */
+function tmpdirOf(dir: string): string {
+  return join(dir, '..');
+}
