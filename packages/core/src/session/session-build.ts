@@ -22,7 +22,7 @@ import { assertSessionStore, type SessionStore } from './session-store.js';
 import type { SessionOptions } from './session-options.js';
 import { FileFactStore } from '../store/file-fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
-import { mkdirState } from '../store/state-folder.js';
+import { checkStateFolders, mkdirState } from '../store/state-folder.js';
 import type { FactStore } from '../store/fact-store.js';
 import { FileMemoryStore } from '../memory/file-memory-store.js';
 import type { MemoryStore } from '../memory/memory-store.js';
@@ -293,6 +293,9 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
  */
 export async function initializeSession(plan: SessionBuildPlan): Promise<ResolvedSessionConfig> {
   const { base } = plan;
+  // Logs, attachments, snapshots and memories must stay in the workspace: a linked state folder is refused.
+  if (base.persistence === 'file' || plan.sessionStore === 'file' || plan.memory === 'file')
+    await checkStateFolders(base.dir);
   const model = clientOf(plan);
   let sessionStore: SessionStore | undefined;
   if (plan.sessionStore === 'file') {
