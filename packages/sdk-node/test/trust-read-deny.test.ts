@@ -122,7 +122,10 @@ describe('a read deny rule holds for every spelling and every reader', () => {
       { permissions: DENY },
     );
     expect(results(session).get('r1')).toMatchObject({ ok: true, output: expect.stringContaining('PUBLIC=yes') });
-    expect(results(session).get('r2')).toMatchObject({ ok: true, output: expect.stringContaining('SECRET_TOKEN_NAME') });
+    expect(results(session).get('r2')).toMatchObject({
+      ok: true,
+      output: expect.stringContaining('SECRET_TOKEN_NAME'),
+    });
   });
 
   it("PERM-02/PTC-03: reads nested in batch and program (ctx.readFile, ctx.tool('read')) are refused", async () => {
@@ -183,7 +186,10 @@ describe('searches and listings leave denied files out', () => {
     }
     expect(got.get('g2')?.output).toContain('src/public.ts');
     expect(got.get('f1')?.output).toContain('src/public.ts');
-    expect(got.get('g4')).toMatchObject({ ok: false, output: expect.stringContaining('Permission denied: Read(.env)') });
+    expect(got.get('g4')).toMatchObject({
+      ok: false,
+      output: expect.stringContaining('Permission denied: Read(.env)'),
+    });
     expect(got.get('g5')?.output).not.toContain('k.ts');
     expect(got.get('f2')?.output).not.toContain('k.ts');
     expect(got.get('l1')).toMatchObject({ ok: true, output: expect.stringContaining('src') });
@@ -212,6 +218,26 @@ describe('searches and listings leave denied files out', () => {
     expect(got.get('a1')?.output).toContain('SECRET_TOKEN_NAME');
     expect(got.get('a1')?.output).not.toContain('k.ts');
     expect(got.get('a2')).toMatchObject({ metadata: { total: 0, skipped_files: ['vault/k.ts'] } });
+    expectNoLeak(dir, session, events, [NESTED]);
+  });
+});
+
+describe('lsp reads its file through the workspace', () => {
+  it('PERM-02: lsp hover and definition on a denied file (through a linked folder) are refused before any server starts', async () => {
+    const dir = workspace();
+    const { session, events } = await run(
+      dir,
+      [
+        call('h1', 'lsp', { operation: 'hover', file: 'vault/k.ts', line: 1, symbol: 'KEY' }),
+        call('d1', 'lsp', { operation: 'definition', file: './secret/k.ts', line: 1, symbol: 'KEY' }),
+      ],
+      { permissions: DENY },
+    );
+    for (const id of ['h1', 'd1'])
+      expect(results(session).get(id), id).toMatchObject({
+        ok: false,
+        output: expect.stringContaining('Permission denied: Read(secret/**)'),
+      });
     expectNoLeak(dir, session, events, [NESTED]);
   });
 });

@@ -43,7 +43,10 @@ function stateRootOf(folder: string): string | undefined {
 export async function checkStateFolder(folder: string): Promise<void> {
   const stateRoot = stateRootOf(folder);
   if (stateRoot === undefined) return;
-  const rest = resolve(folder).slice(stateRoot.length).split(sep).filter((p) => p !== '');
+  const rest = resolve(folder)
+    .slice(stateRoot.length)
+    .split(sep)
+    .filter((p) => p !== '');
   let at = stateRoot;
   for (const part of ['', ...rest]) {
     at = part === '' ? at : join(at, part);
