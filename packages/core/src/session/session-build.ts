@@ -293,9 +293,13 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
  */
 export async function initializeSession(plan: SessionBuildPlan): Promise<ResolvedSessionConfig> {
   const { base } = plan;
-  // Logs, attachments, snapshots and memories must stay in the workspace: a linked state folder is refused.
-  if (base.persistence === 'file' || plan.sessionStore === 'file' || plan.memory === 'file')
-    await checkStateFolders(base.dir);
+  // Logs, attachments and snapshots must stay in the workspace: a linked state folder is refused
+  // (the memory store checks its own folder when it opens).
+  const used = [
+    ...(base.persistence === 'file' ? ['effect-log', 'artifacts'] : []),
+    ...(plan.sessionStore === 'file' ? ['sessions'] : []),
+  ];
+  if (used.length > 0) await checkStateFolders(base.dir, used);
   const model = clientOf(plan);
   let sessionStore: SessionStore | undefined;
   if (plan.sessionStore === 'file') {

@@ -58,11 +58,11 @@ export async function checkStateFolder(folder: string): Promise<void> {
 }
 
 /**
- * Checks every state folder of workspace `dir` ({@link STATE_SUBFOLDERS} under `.a3s`), as a
- * session does when it opens. @throws StateFolderError naming the first link found.
+ * Checks the state folders `subfolders` (names under `.a3s`, default all of {@link STATE_SUBFOLDERS})
+ * of workspace `dir`, as a session does when it opens. @throws StateFolderError naming the first link found.
  */
-export async function checkStateFolders(dir: string): Promise<void> {
-  for (const sub of STATE_SUBFOLDERS) await checkStateFolder(join(dir, STATE_FOLDER_NAME, sub));
+export async function checkStateFolders(dir: string, subfolders: readonly string[] = STATE_SUBFOLDERS): Promise<void> {
+  for (const sub of subfolders) await checkStateFolder(join(dir, STATE_FOLDER_NAME, sub));
 }
 
 /**
