@@ -28,6 +28,7 @@ export {
   SessionNotFoundError,
   SessionSnapshotError,
   SessionStoreError,
+  StateFolderError,
   StepLimitError,
   ToolBlockedError,
   ToolDefinitionError,

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../session/atomic-file.js';
 import type { FactStore } from '../store/fact-store.js';
 import { FileFactStore } from '../store/file-fact-store.js';
+import { checkStateFolder } from '../store/state-folder.js';
 
 /** Content-addressed storage of attachment bytes. */
 export interface AttachmentStore {
@@ -66,6 +67,7 @@ export class FileAttachmentStore implements AttachmentStore {
   async get(sha256: string): Promise<Uint8Array | undefined> {
     const hit = this.#cache.get(sha256);
     if (hit !== undefined) return hit;
+    await checkStateFolder(this.folder);
     try {
       const bytes = new Uint8Array(await readFile(this.locate(sha256)));
       this.#remember(sha256, bytes);

@@ -22,7 +22,12 @@ export {
   ToolTimeoutError,
   type ToolArgIssue,
 } from './tool-errors.js';
-export { SessionNotFoundError, SessionSnapshotError, SessionStoreError } from './persistence-errors.js';
+export {
+  SessionNotFoundError,
+  SessionSnapshotError,
+  SessionStoreError,
+  StateFolderError,
+} from './persistence-errors.js';
 export { ModelConfigurationError } from './model-errors.js';
 export { ResourceOpenError, ResourceUnavailableError } from './resource-errors.js';
 export {

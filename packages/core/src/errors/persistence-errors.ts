@@ -1,6 +1,6 @@
 /**
  * Errors of session persistence: a snapshot that fails validation on load, a store that could
- * not read or write, and a session id no store knows.
+ * not read or write, a session id no store knows, and a state folder that is not a real folder.
  */
 import { A3sError } from '@a3s-code/effect';
 
@@ -39,5 +39,26 @@ export class SessionNotFoundError extends A3sError {
       details: { session_id: sessionId, where },
     });
     this.sessionId = sessionId;
+  }
+}
+
+/**
+ * A folder the runtime keeps its state in (`.a3s`, `.a3s/effect-log`, `.a3s/artifacts`,
+ * `.a3s/sessions`, …) is a symbolic link or not a folder, so logs, snapshots and attachments would
+ * be read from or written to somewhere else, possibly outside the workspace. Names the link.
+ */
+export class StateFolderError extends A3sError {
+  /** The offending path (absolute). */
+  readonly path: string;
+  /** What is wrong with it (`is a symbolic link`, `is not a folder`). */
+  readonly problem: string;
+  constructor(path: string, problem: string) {
+    super(
+      'WORKSPACE_PATH',
+      `state folder: ${path} ${problem}; allowed: a real folder inside the workspace (remove the link, or use persistence: 'memory')`,
+      { details: { field: 'state folder', path } },
+    );
+    this.path = path;
+    this.problem = problem;
   }
 }

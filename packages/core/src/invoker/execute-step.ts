@@ -17,6 +17,7 @@ import { bindCall } from './call-context.js';
 import { CallSignal, type AbortState } from './call-signal.js';
 import type { ScopedInvokers } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
+import { guardReads } from './read-guard.js';
 import { guardWrites } from './write-guard.js';
 
 /** What execution needs to know about the call. */
@@ -126,16 +127,22 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
   }
 }
 
-/** The workspace of a model-side call: its writes held to the policy's path deny rules. */
+/**
+ * The workspace of a model-side call: its writes held to the policy's path deny rules for writes,
+ * and (unless the tool is of the `exec` tier, which can read any file anyway) its reads, listings
+ * and searches held to those for reads.
+ */
 function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
   const { frame, tool } = call;
-  if (!isModelSide(frame.source) || !k.policy.hasWriteDenyRules) return k.workspace;
-  return guardWrites(k.workspace, k.policy, tool.name, (path, rule) =>
+  const reads = k.policy.hasReadDenyRules && tool.tier !== 'exec';
+  if (!isModelSide(frame.source) || (!k.policy.hasWriteDenyRules && !reads)) return k.workspace;
+  const denied = (path: string, rule: string): void =>
     frame.context.events.emit({
       kind: 'permissionDenied',
       payload: { tool_id: call.id, tool_name: tool.name, ...eventArgs({ path }), reason: rule, denied_by: 'rule' },
-    }),
-  );
+    });
+  const written = guardWrites(k.workspace, k.policy, tool.name, denied);
+  return reads ? guardReads(written, k.policy, tool.name, denied) : written;
 }
 
 function runWithMiddleware(

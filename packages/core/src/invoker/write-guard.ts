@@ -53,7 +53,7 @@ async function realOf(abs: string): Promise<string | undefined> {
 }
 
 /** Every spelling of the workspace file `path` names: as given, normalised, and through symbolic links. */
-async function spellings(root: string, realRoot: Promise<string | undefined>, path: string): Promise<string[]> {
+export async function spellings(root: string, realRoot: Promise<string | undefined>, path: string): Promise<string[]> {
   const out = new Set([path]);
   const rel = lexicalPath(root, path);
   if (rel !== undefined) out.add(rel);
@@ -65,6 +65,11 @@ async function spellings(root: string, realRoot: Promise<string | undefined>, pa
       out.add(viaLinks.split(sep).join('/'));
   }
   return [...out];
+}
+
+/** The real path of a workspace root that is a local folder, else `undefined`. */
+export function realRootOf(root: string): Promise<string | undefined> {
+  return isAbsolute(root) ? realpath(root).catch(() => undefined) : Promise.resolve(undefined);
 }
 
 /**
@@ -85,9 +90,7 @@ export function guardWrites(
   let realRoot: Promise<string | undefined> | undefined;
   let wrote = false;
   const check = async (path: string): Promise<void> => {
-    realRoot ??= isAbsolute(workspace.root)
-      ? realpath(workspace.root).catch(() => undefined)
-      : Promise.resolve(undefined);
+    realRoot ??= realRootOf(workspace.root);
     const rule =
       typeof path === 'string' ? policy.denyingWriteRule(await spellings(workspace.root, realRoot, path)) : undefined;
     if (rule === undefined) return;

@@ -6,10 +6,11 @@
  * removed then. Recall reads the folder each time, so memories written by other sessions count.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { lstat, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TEMP_PREFIX, writeFileAtomic } from '../session/atomic-file.js';
-import { mkdirState } from '../store/state-folder.js';
+import { StateFolderError } from '../errors/persistence-errors.js';
+import { checkStateFolder, mkdirState } from '../store/state-folder.js';
 import { checkRecall, checkRemember, MemoryFolderError } from './memory-input.js';
 import {
   rankMemories,
@@ -64,15 +65,13 @@ function isMemoryFile(v: unknown): v is MemoryFile {
  * a folder), or `undefined` when each part is a real folder or does not exist yet.
  */
 async function folderProblem(dir: string): Promise<MemoryFolderError | undefined> {
-  let at = dir;
-  for (const part of MEMORY_FOLDER.split(/[\\/]/)) {
-    at = join(at, part);
-    const stat = await lstat(at).catch(() => undefined);
-    if (stat === undefined) return undefined;
-    if (stat.isSymbolicLink()) return new MemoryFolderError(at, 'is a symbolic link');
-    if (!stat.isDirectory()) return new MemoryFolderError(at, 'is not a folder');
+  try {
+    await checkStateFolder(join(dir, MEMORY_FOLDER));
+    return undefined;
+  } catch (e) {
+    if (e instanceof StateFolderError) return new MemoryFolderError(e.path, e.problem);
+    throw e;
   }
-  return undefined;
 }
 
 /** A file store of memories. Build it with {@link FileMemoryStore.open}. */

@@ -98,3 +98,17 @@ describe('PermissionPolicy', () => {
     expect(() => new PermissionPolicy({ deny: ['Ba sh'] })).toThrow(/deny\[0\]/);
   });
 });
+
+describe('path deny rules for reads', () => {
+  it('PERM-02: Read(...) rules judge every spelling handed to them; write rules and other tools do not count', () => {
+    const p = new PermissionPolicy({ deny: ['Read(.env)', 'Read(secret/**)', 'Write(out/**)', 'Bash(cat:*)'] });
+    expect(p.hasReadDenyRules).toBe(true);
+    expect(p.denyingReadRule(['./.env', '.env'])).toBe('Read(.env)');
+    expect(p.denyingReadRule(['vault/k.ts', 'secret/k.ts'])).toBe('Read(secret/**)');
+    expect(p.denyingReadRule(['.ENV'])).toBeUndefined();
+    expect(p.denyingReadRule(['out/a.txt'])).toBeUndefined();
+    expect(p.denyingWriteRule(['.env'])).toBeUndefined();
+    expect(new PermissionPolicy({ deny: ['Read', 'Write(x)'] }).hasReadDenyRules).toBe(false);
+    expect(new PermissionPolicy({ deny: ['*(x/**)'] }).denyingReadRule(['x/y'])).toBe('*(x/**)');
+  });
+});

@@ -32,12 +32,16 @@ const DECISIONS: readonly PermissionDecision[] = ['allow', 'deny', 'ask'];
 /** The file-writing tools whose path rules hold for every write through the workspace. */
 const WRITE_TOOLS: readonly string[] = ['write', 'edit', 'patch'];
 
+/** The file-reading tool whose path rules hold for every read, listing and search through the workspace. */
+const READ_TOOL = 'read';
+
 /** A compiled permission policy. Immutable; rules are parsed once at construction. */
 export class PermissionPolicy {
   readonly #deny: readonly PermissionRule[];
   readonly #allow: readonly PermissionRule[];
   readonly #ask: readonly PermissionRule[];
   readonly #writeDeny: readonly PermissionRule[];
+  readonly #readDeny: readonly PermissionRule[];
   /** The decision when no rule matches. */
   readonly defaultDecision: PermissionDecision;
 
@@ -52,6 +56,7 @@ export class PermissionPolicy {
     this.#allow = parse(config.allow, 'allow');
     this.#ask = parse(config.ask, 'ask');
     this.#writeDeny = this.#deny.filter((r) => r.pattern !== undefined && WRITE_TOOLS.some((t) => r.tool.test(t)));
+    this.#readDeny = this.#deny.filter((r) => r.pattern !== undefined && r.tool.test(READ_TOOL));
     const d = config.defaultDecision ?? 'ask';
     if (!DECISIONS.includes(d))
       throw new PermissionRuleError('defaultDecision', String(d), `must be one of ${DECISIONS.join(', ')}`);
@@ -81,6 +86,23 @@ export class PermissionPolicy {
   /** True when some path deny rule of a file-writing tool exists (the kernel then checks each write). */
   get hasWriteDenyRules(): boolean {
     return this.#writeDeny.length > 0;
+  }
+
+  /**
+   * The first path deny rule of the file-reading tool (`Read(.env)`, `Read(secret/**)`) matching one
+   * of `paths` (the spellings of one workspace file), or `undefined`. The kernel holds every file
+   * any tool reads, lists or searches through the workspace to these rules (`read`, `grep`, `glob`,
+   * `ls`, structural search, a pack's own tool), so a deny on a path cannot be beaten by another
+   * reader or another spelling of the path.
+   */
+  denyingReadRule(paths: readonly string[]): string | undefined {
+    for (const r of this.#readDeny) for (const path of paths) if (r.pattern?.test(path) === true) return r.source;
+    return undefined;
+  }
+
+  /** True when some path deny rule of the file-reading tool exists (the kernel then checks each read). */
+  get hasReadDenyRules(): boolean {
+    return this.#readDeny.length > 0;
   }
 
   /** True when a deny rule covers every call of the tool: it is then hidden from the model. */

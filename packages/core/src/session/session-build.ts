@@ -22,7 +22,7 @@ import { assertSessionStore, type SessionStore } from './session-store.js';
 import type { SessionOptions } from './session-options.js';
 import { FileFactStore } from '../store/file-fact-store.js';
 import { MemoryFactStore } from '../store/memory-fact-store.js';
-import { mkdirState } from '../store/state-folder.js';
+import { checkStateFolders, mkdirState } from '../store/state-folder.js';
 import type { FactStore } from '../store/fact-store.js';
 import { FileMemoryStore } from '../memory/file-memory-store.js';
 import type { MemoryStore } from '../memory/memory-store.js';
@@ -293,6 +293,13 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
  */
 export async function initializeSession(plan: SessionBuildPlan): Promise<ResolvedSessionConfig> {
   const { base } = plan;
+  // Logs, attachments and snapshots must stay in the workspace: a linked state folder is refused
+  // (the memory store checks its own folder when it opens).
+  const used = [
+    ...(base.persistence === 'file' ? ['effect-log', 'artifacts'] : []),
+    ...(plan.sessionStore === 'file' ? ['sessions'] : []),
+  ];
+  if (used.length > 0) await checkStateFolders(base.dir, used);
   const model = clientOf(plan);
   let sessionStore: SessionStore | undefined;
   if (plan.sessionStore === 'file') {

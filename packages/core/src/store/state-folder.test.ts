@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../session/atomic-file.js';
 import { FileSessionStore } from '../session/file-session-store.js';
 import { FileFactStore } from './file-fact-store.js';
+import { attachmentStoreFor } from '../attachments/attachment-store.js';
 import { mkdirState } from './state-folder.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'a3s-state-'));
@@ -41,5 +42,47 @@ describe('the .a3s state folder', () => {
     await mkdirState(join(ws, 'logs', 'x'));
     expect(existsSync(join(ws, 'logs', 'x'))).toBe(true);
     expect(existsSync(join(ws, 'logs', '.gitignore'))).toBe(false);
+  });
+});
+
+describe('a linked state folder is refused before anything is written through it', () => {
+  it('LOG-05: a fact log, a saved session and an attachment refuse a .a3s subfolder linked outside', async () => {
+    const ws = tmp();
+    const away = tmp();
+    mkdirSync(join(ws, '.a3s'));
+    symlinkSync(away, join(ws, '.a3s', 'effect-log'));
+    await expect(FileFactStore.open(ws, 's1')).rejects.toMatchObject({
+      code: 'WORKSPACE_PATH',
+      path: join(ws, '.a3s', 'effect-log'),
+    });
+    symlinkSync(away, join(ws, '.a3s', 'sessions'));
+    await expect(writeFileAtomic(join(new FileSessionStore(ws).folder, 's.json'), '{}')).rejects.toMatchObject({
+      code: 'WORKSPACE_PATH',
+    });
+    // The fact log folder is real; the attachments beside it are a link.
+    const ws2 = tmp();
+    const store = await FileFactStore.open(ws2, 's1');
+    symlinkSync(away, join(ws2, '.a3s', 'artifacts'));
+    const attachments = attachmentStoreFor(store);
+    await expect(attachments.put('ab'.repeat(32), new Uint8Array([1]))).rejects.toMatchObject({
+      code: 'WORKSPACE_PATH',
+      message: expect.stringContaining(`${join(ws2, '.a3s', 'artifacts')} is a symbolic link`),
+    });
+    await expect(attachments.get('ab'.repeat(32))).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
+    await store.close();
+    expect(readdirSync(away)).toEqual([]);
+  });
+
+  it('LOG-05: mkdirState refuses .a3s itself as a link, and a file where a folder belongs', async () => {
+    const ws = tmp();
+    symlinkSync(tmp(), join(ws, '.a3s'));
+    await expect(mkdirState(join(ws, '.a3s', 'effect-log'))).rejects.toMatchObject({
+      code: 'WORKSPACE_PATH',
+      problem: 'is a symbolic link',
+    });
+    const ws2 = tmp();
+    mkdirSync(join(ws2, '.a3s'));
+    writeFileSync(join(ws2, '.a3s', 'sessions'), 'x');
+    await expect(mkdirState(join(ws2, '.a3s', 'sessions'))).rejects.toMatchObject({ problem: 'is not a folder' });
   });
 });

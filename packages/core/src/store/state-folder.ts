@@ -3,13 +3,24 @@
  * there creates its folders through {@link mkdirState}, so the first write also leaves a
  * `.a3s/.gitignore` holding `*`: run state never shows up in `git status`. A `.a3s/` the user made
  * (for `config.json`, `skills/`, `agents/`) is left without one, so what they put there stays
- * committable.
+ * committable. A state folder that is a symbolic link (or not a folder) is refused with a
+ * `WORKSPACE_PATH` error naming it ({@link checkStateFolder}), before anything is created there.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, writeFile } from 'node:fs/promises';
 import { join, parse, resolve, sep } from 'node:path';
+import { StateFolderError } from '../errors/persistence-errors.js';
 
 /** The state folder's name inside a workspace. */
 export const STATE_FOLDER_NAME = '.a3s';
+
+/** The folders under `.a3s` the runtime keeps state in: fact logs, attachments, snapshots, memories, workflows. */
+export const STATE_SUBFOLDERS: readonly string[] = Object.freeze([
+  'effect-log',
+  'artifacts',
+  'sessions',
+  'memory',
+  'workflows',
+]);
 
 /** What the `.gitignore` of a state folder created by the runtime holds. */
 export const STATE_GITIGNORE = '*\n';
@@ -24,10 +35,42 @@ function stateRootOf(folder: string): string | undefined {
 }
 
 /**
- * Creates `folder` and its parents. When `folder` lies inside a `.a3s` folder that does not exist
+ * Checks that `folder` and every folder between it and the `.a3s` folder it lies in (that one
+ * included) is a real folder, not a symbolic link: state must not be read from or written to
+ * somewhere else, possibly outside the workspace. Parts that do not exist yet pass.
+ * @throws StateFolderError (`WORKSPACE_PATH`) naming the first link (or non-folder) found.
+ */
+export async function checkStateFolder(folder: string): Promise<void> {
+  const stateRoot = stateRootOf(folder);
+  if (stateRoot === undefined) return;
+  const rest = resolve(folder)
+    .slice(stateRoot.length)
+    .split(sep)
+    .filter((p) => p !== '');
+  let at = stateRoot;
+  for (const part of ['', ...rest]) {
+    at = part === '' ? at : join(at, part);
+    const stat = await lstat(at).catch(() => undefined);
+    if (stat === undefined) return;
+    if (stat.isSymbolicLink()) throw new StateFolderError(at, 'is a symbolic link');
+    if (!stat.isDirectory()) throw new StateFolderError(at, 'is not a folder');
+  }
+}
+
+/**
+ * Checks the state folders `subfolders` (names under `.a3s`, default all of {@link STATE_SUBFOLDERS})
+ * of workspace `dir`, as a session does when it opens. @throws StateFolderError naming the first link found.
+ */
+export async function checkStateFolders(dir: string, subfolders: readonly string[] = STATE_SUBFOLDERS): Promise<void> {
+  for (const sub of subfolders) await checkStateFolder(join(dir, STATE_FOLDER_NAME, sub));
+}
+
+/**
+ * Creates `folder` and its parents (after {@link checkStateFolder}). When `folder` lies inside a `.a3s` folder that does not exist
  * yet, that folder is created first with a `.gitignore` of `*`.
  */
 export async function mkdirState(folder: string): Promise<void> {
+  await checkStateFolder(folder);
   const stateRoot = stateRootOf(folder);
   if (stateRoot !== undefined) {
     const created = await mkdir(stateRoot, { recursive: true });

@@ -2,7 +2,7 @@
  * `lsp` (read tier): code intelligence from real language servers. Positions are a 1-based
  * `line` and a `symbol` on that line; there is no column parameter.
  */
-import { defineTool, type ToolContext, type ToolResult, type Zod } from '@a3s-code/core';
+import { A3sError, defineTool, type ToolContext, type ToolResult, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { LspError } from './lsp-errors.js';
 import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
@@ -74,7 +74,21 @@ export function lspFailure(error: LspError): ToolResult {
   };
 }
 
+/**
+ * Reads `file` through the call's workspace first, so the session's read deny rules (which the
+ * language server, reading from disk, cannot see) refuse it; only that refusal is passed on.
+ */
+async function readableThroughWorkspace(file: string | undefined, ctx: ToolContext): Promise<void> {
+  if (file === undefined || file === '*' || ctx.workspace.fs === undefined) return;
+  try {
+    await ctx.workspace.fs.readFile(file, { signal: ctx.signal });
+  } catch (error) {
+    if (A3sError.isInstance(error) && error.code === 'PERMISSION_DENIED') throw error;
+  }
+}
+
 async function run(args: LspArgs, ctx: ToolContext): Promise<ToolResult> {
+  await readableThroughWorkspace(args.file, ctx);
   const sup = await supervisorOf(ctx);
   const op = args.operation;
   const needsPosition = ['definition', 'type_definition', 'implementation', 'references', 'hover', 'code_actions'];

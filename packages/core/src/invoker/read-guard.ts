@@ -1,0 +1,113 @@
+/**
+ * The kernel's hold on every file a model-side call reads through the workspace: a path deny rule
+ * of the file-reading tool (`Read(.env)`, `Read(secret/**)`) holds whichever tool reads (`read`,
+ * `grep`, `glob`, `ls`, structural search, `program` and `batch` children, a pack's own tool) and
+ * however the path is spelled: as given, normalised (`./`, `..`, `//`, absolute under the root)
+ * and with symbolic links resolved (when the root is a local folder).
+ *
+ * Reading a denied file is refused (`PERMISSION_DENIED`). Listings and searches over a folder
+ * leave denied files out instead of failing: `ls .`, `glob **` and `grep SECRET` run as usual and
+ * never show a denied file's name, path or lines. A search whose own `path` is a denied file is
+ * refused. Metadata (`stat`) stays visible: it holds no content. The fast whole-result calls a
+ * search backend may add beyond core's interface are not passed on, so tools use the filtered ones.
+ */
+import { PermissionDeniedError } from '../errors/tool-errors.js';
+import type { PermissionPolicy } from '../permissions/permission-policy.js';
+import type {
+  WorkspaceDirEntry,
+  WorkspaceFileSystem,
+  WorkspaceGlobRequest,
+  WorkspaceGrepMatch,
+  WorkspaceGrepRequest,
+  WorkspaceSearch,
+  WorkspaceServices,
+} from '../workspace/workspace-services.js';
+import { realRootOf, spellings } from './write-guard.js';
+
+/** What the guard reports when it refuses a read (the kernel emits `permissionDenied`). */
+export type ReadDenied = (path: string, rule: string) => void;
+
+/**
+ * The workspace a call sees: `workspace` itself when the policy has no path deny rule for reads,
+ * else one whose reads, listings and searches are held to those rules (see the module comment).
+ */
+export function guardReads(
+  workspace: WorkspaceServices,
+  policy: PermissionPolicy,
+  toolName: string,
+  onDenied: ReadDenied,
+): WorkspaceServices {
+  if (!policy.hasReadDenyRules || (workspace.fs === undefined && workspace.search === undefined)) return workspace;
+  let realRoot: Promise<string | undefined> | undefined;
+  const ruleFor = async (path: string): Promise<string | undefined> => {
+    if (typeof path !== 'string') return undefined;
+    realRoot ??= realRootOf(workspace.root);
+    return policy.denyingReadRule(await spellings(workspace.root, realRoot, path));
+  };
+  const refuse = async (path: string | undefined): Promise<void> => {
+    if (path === undefined) return;
+    const rule = await ruleFor(path);
+    if (rule === undefined) return;
+    onDenied(path, rule);
+    throw new PermissionDeniedError(toolName, `${rule} (reading ${path})`);
+  };
+  const hidden = async (path: string): Promise<boolean> => (await ruleFor(path)) !== undefined;
+  const fs = workspace.fs === undefined ? undefined : guardFs(workspace.fs, refuse, hidden);
+  const search = workspace.search === undefined ? undefined : guardSearch(workspace.search, refuse, hidden);
+  return Object.freeze({
+    root: workspace.root,
+    capabilities: workspace.capabilities,
+    ...(fs === undefined ? {} : { fs }),
+    ...(search === undefined ? {} : { search }),
+    ...(workspace.exec === undefined ? {} : { exec: workspace.exec }),
+    ...(workspace.git === undefined ? {} : { git: workspace.git }),
+  });
+}
+
+type Refuse = (path: string | undefined) => Promise<void>;
+type Hidden = (path: string) => Promise<boolean>;
+
+function childPath(folder: string, name: string): string {
+  const base = folder.replaceAll('\\', '/').replace(/\/+$/, '');
+  return base === '' || base === '.' ? name : `${base}/${name}`;
+}
+
+function guardFs(fs: WorkspaceFileSystem, refuse: Refuse, hidden: Hidden): WorkspaceFileSystem {
+  return {
+    async readFile(path, options) {
+      await refuse(path);
+      return fs.readFile(path, options);
+    },
+    stat: (path, options) => fs.stat(path, options),
+    async list(path, options) {
+      const entries = await fs.list(path, options);
+      const shown: WorkspaceDirEntry[] = [];
+      for (const entry of entries) if (!(await hidden(childPath(path, entry.name)))) shown.push(entry);
+      return shown.length === entries.length ? entries : shown;
+    },
+    writeFile: (path, data, options) => fs.writeFile(path, data, options),
+    remove: (path, options) => fs.remove(path, options),
+  };
+}
+
+function guardSearch(search: WorkspaceSearch, refuse: Refuse, hidden: Hidden): WorkspaceSearch {
+  return {
+    async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
+      await refuse(request.path);
+      // Matches arrive grouped by file: each file is judged once.
+      let last: string | undefined;
+      let skip = false;
+      for await (const m of search.grep(request)) {
+        if (m.path !== last) {
+          last = m.path;
+          skip = await hidden(m.path);
+        }
+        if (!skip) yield m;
+      }
+    },
+    async *glob(request: WorkspaceGlobRequest): AsyncIterable<string> {
+      await refuse(request.path);
+      for await (const path of search.glob(request)) if (!(await hidden(path))) yield path;
+    },
+  };
+}
