@@ -2,6 +2,8 @@
 // listens for): `/ultracode` stops, the prompt comes back, and `/resume` continues the flow under
 // its run id with the finished steps recovered; a workflow the model starts inside a run stops
 // with the run.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/main.js';
 import { ioHarness, until } from './io-harness.js';
@@ -34,14 +36,23 @@ const PLAN = {
 describe('a3s code: Ctrl-C during a flow', () => {
   it('STEER-04: Ctrl-C interrupts /ultracode, the prompt comes back, /resume continues it with its finished steps', async () => {
     const dir = tempRepo();
-    const c = code(dir, [
-      { tool_calls: [{ id: 'p1', name: 'plan', args: PLAN }] },
-      // The sub-agent's first model call hangs until the interrupt cuts it short.
-      { delay_ms: 20_000, text: 'never' },
-    ]);
+    const c = code(
+      dir,
+      [
+        { tool_calls: [{ id: 'p1', name: 'plan', args: PLAN }] },
+        // The sub-agent's command marks that it runs, then hangs until the interrupt cuts it short.
+        { tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'touch STARTED && sleep 20' } }] },
+      ],
+      ['--yolo'],
+    );
     await c.wait('type a prompt');
     c.h.stdin.write('/ultracode make range include its end\n');
     await c.wait('▸ implement (parallel_task)');
+    // Interrupt only once the sub-agent is at work: sooner, it would stop before it took its turn.
+    await until(
+      () => existsSync(join(dir, 'STARTED')),
+      () => c.out(),
+    );
     const t0 = Date.now();
     c.ctrlC();
     await c.wait(/workflow ultracode interrupted · run (wf-\S+); \/resume continues it/);

@@ -11,7 +11,9 @@ import { scriptFile, tempRepo } from './kit.js';
 
 const VIBE_TOOLS = ['vibe_spawn', 'vibe_send', 'vibe_wait', 'vibe_kill', 'vibe_list'];
 // One model serves the lead and its worker: the lead spawns and waits in one turn, so the next
-// model call is the worker's, and the lead's last one comes after the worker has finished.
+// model calls are the worker's (it writes, then verifies its own change), and the lead's last one
+// comes after the worker has finished. The worker's change is in the lead's change record too, so
+// the lead verifies it before its run may end.
 const conduct = [
   {
     tool_calls: [
@@ -25,7 +27,16 @@ const conduct = [
       { id: 'v1', name: 'verify', args: { subject: 'note', commands: [{ id: 'has', command: 'grep -q hi NOTE.md' }] } },
     ],
   },
-  { text: 'The worker wrote NOTE.md.' },
+  {
+    text: 'The worker wrote NOTE.md.',
+    tool_calls: [
+      {
+        id: 'v2',
+        name: 'verify',
+        args: { subject: 'note', commands: [{ id: 'says', command: 'grep -qx hi NOTE.md' }] },
+      },
+    ],
+  },
 ];
 
 describe('a3s and vibe mode', () => {
@@ -54,6 +65,8 @@ describe('a3s and vibe mode', () => {
     expect(readFileSync(join(dir, 'NOTE.md'), 'utf8')).toBe('hi\n');
     const wait = events.find((e) => e.type === 'tool_end' && e.payload.id === 'w1');
     expect(JSON.parse(String(wait?.payload.output))).toMatchObject({ status: 'completed', done: true });
+    // The lead's run ended verified: the worker's write reached its completion gate.
+    expect(events.find((e) => e.type === 'agent_end')?.payload).toMatchObject({ completion: 'verified' });
   });
 
   it('VIBE-01/VIBE-02: a3s tools lists the five read-tier vibe tools only with --vibe', async () => {

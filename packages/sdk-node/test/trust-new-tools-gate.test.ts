@@ -144,8 +144,9 @@ describe('the completion gate sees changes made through the newer tools', () => 
     const { dir, session } = await open(model, { vibe: true });
     await expect(session.send('lead')).rejects.toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
     expect(existsSync(join(dir, 'OUT.md'))).toBe(true);
+    // The lead waited for the worker: its ledger has the worker's own change, under the call that started it.
     expect(session.changeLedger().entries).toEqual([
-      { tool: 'vibe_spawn', path: '(unknown)', digest: expect.stringMatching(/^unknown:/) },
+      { tool: 'vibe_spawn', path: 'OUT.md', digest: expect.stringMatching(/^sha256:/) },
     ]);
   });
 

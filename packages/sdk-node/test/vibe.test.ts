@@ -25,10 +25,9 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.close()));
 });
 
-async function open(lead: Routing, options: SessionOptions = {}, toolBudget?: number) {
+async function open(lead: Routing, options: SessionOptions = {}) {
   const dir = tempRepo();
-  const agent = await Agent.create({ model: lead, ...(toolBudget === undefined ? {} : { toolBudget }) });
-  const session = await agent.session(dir, options);
+  const session = await (await Agent.create({ model: lead })).session(dir, options);
   opened.push(session);
   return { dir, session };
 }
@@ -129,11 +128,11 @@ describe('vibe: a lead agent conducts background workers', () => {
         { tool_calls: [call('l1', 'vibe_list', {})] },
         { tool_calls: [call('w1', 'vibe_wait', { worker_id: 'worker-1' })] },
         { tool_calls: [call('l2', 'vibe_list', {})] },
-        // The worker could write: the lead's own run is done only once it verified its work.
-        { text: 'ok', ...verifyTurn('v1', 'README.md') },
+        // The worker only reported (it changed nothing): the lead's run ends on its answer.
+        { text: 'ok' },
       ],
     });
-    const { session } = await open(lead, { governance: { yolo: true }, vibe: { tiers: { fast } } });
+    const { session } = await open(lead, { vibe: { tiers: { fast } } });
     await session.send('conduct');
     expect(out(session, 'l1')).toMatchObject({
       running: 1,
@@ -168,11 +167,11 @@ describe('vibe: a lead agent conducts background workers', () => {
         { tool_calls: [call('k1', 'vibe_kill', { worker_id: 'worker-2' })] },
         { tool_calls: [call('k2', 'vibe_kill', { worker_id: 'worker-2' })] },
         { tool_calls: [call('l1', 'vibe_list', {})] },
-        // The workers could write: the lead's own run is done only once it verified their work.
-        { text: 'ok', ...verifyTurn('v1', 'README.md') },
+        // The workers changed nothing (one reported twice, one was killed in a model call): no verification.
+        { text: 'ok' },
       ],
     });
-    const { dir, session } = await open(lead, { governance: { yolo: true }, vibe: { tiers: { fast } } }, 10);
+    const { dir, session } = await open(lead, { vibe: { tiers: { fast } } });
     const started = Date.now();
     const events = await collect(session.stream('conduct'));
     expect(Date.now() - started).toBeLessThan(20_000); // the kill did not wait out the 60 s turn

@@ -5,12 +5,14 @@
  * agent. Its model calls go through its own governed LLM client; its progress is
  * reported on the parent's event sink. A child always starts from the `agent` source.
  */
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { A3sError, createHarness, Folder } from '@a3s-code/effect';
+import { A3sError, createHarness, Folder, type Fact } from '@a3s-code/effect';
+import { UNKNOWN_PATH } from '../gate/change-record.js';
 import type { AttachmentInput } from '../attachments/attachment-input.js';
 import type { ResolvedSessionConfig } from '../session/resolved-session-config.js';
 import type { EventSink } from '../events/agent-event.js';
-import type { MutationLedger, TierOf } from '../gate/mutation-ledger.js';
+import { runStartIndex, type MutationLedger, type TierOf } from '../gate/mutation-ledger.js';
 import { SessionGate } from '../gate/session-gate.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
@@ -99,6 +101,31 @@ function changesOf(ledger: MutationLedger): TaskOutcome['changes'] {
       ? { path: e.path, digest_after: null, action: 'delete' as const }
       : { path: e.path, digest_after: e.digest },
   );
+}
+
+/**
+ * A change with unknown paths when the child's run `runId` ended with a call of a tool that may
+ * change the workspace asked for and without a result (it was stopped while the call ran): what
+ * that call did is not in the child's ledger.
+ */
+function unfinishedChanges(
+  facts: readonly Fact[],
+  runId: string,
+  tierOf: TierOf,
+  thread: string,
+): TaskOutcome['changes'] {
+  const start = runStartIndex(facts, runId);
+  if (start < 0) return [];
+  const open = new Map<string, string>();
+  for (let i = start; i < facts.length; i++) {
+    const f = facts[i]!;
+    const p = f.payload as { decision?: { tool_calls?: { id: string; name: string }[] }; tool_call_id?: unknown };
+    if (f.type === 'model.turn') for (const c of p.decision?.tool_calls ?? []) open.set(c.id, c.name);
+    else if ((f.type === 'tool.result' || f.type === 'budget.denied') && typeof p.tool_call_id === 'string')
+      open.delete(p.tool_call_id);
+  }
+  const changing = [...open.values()].some((name) => tierOf(name) !== 'read');
+  return changing ? [{ path: UNKNOWN_PATH, digest_after: `unknown:${thread}#${randomUUID()}` }] : [];
 }
 
 /** Options of {@link runChild}: one child run and where it comes from. */
@@ -264,7 +291,12 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       hostAnswered: (stop) =>
         new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true })),
     });
-    const changes = changesOf(gate.ledger(result.runId));
+    const changes = [
+      ...changesOf(gate.ledger(result.runId)),
+      ...(result.status === 'cancelled'
+        ? unfinishedChanges(store.log.facts, result.runId, host.tierOf, ids.thread)
+        : []),
+    ];
     const common = {
       ...base,
       run_id: result.runId,
@@ -294,7 +326,10 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       ? { code: e.code, message: e.message }
       : { code: 'TASK_FAILED', message: e instanceof Error ? e.message : String(e) };
     // A child that failed (its own completion gate included) still changed what it changed.
-    const changes = gate !== undefined && runId !== null ? changesOf(gate.ledger(runId)) : [];
+    const changes =
+      gate !== undefined && store !== undefined && runId !== null
+        ? [...changesOf(gate.ledger(runId)), ...unfinishedChanges(store.log.facts, runId, host.tierOf, ids.thread)]
+        : [];
     outcome = {
       ...base,
       ...empty,

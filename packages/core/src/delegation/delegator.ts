@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadIdFor } from '@a3s-code/effect';
 import { nullEventSink, type EventSink } from '../events/agent-event.js';
+import type { SessionGate } from '../gate/session-gate.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import { linkSignals } from '../invoker/link-signals.js';
 import type { SubagentTaskSnapshot } from '../session/snapshot-types.js';
@@ -126,6 +127,11 @@ export class Delegator {
   /** The memory log of a worker thread, when the session keeps its logs in memory. */
   memoryLog(thread: string): MemoryFactStore | undefined {
     return this.#memoryLogs.get(thread);
+  }
+
+  /** The gate that decides run `runId` (a child run's own, while it is going), when the session has one. */
+  gateFor(runId: string): SessionGate | undefined {
+    return this.#host.gate?.forRun(runId);
   }
 
   /** Where events of work that outlives its run go (set by the session: its active run, else its host listeners). */

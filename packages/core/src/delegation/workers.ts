@@ -8,6 +8,8 @@
  * Its start, progress and end reach the host as `worker_*` events on the session's active run,
  * else on the session's host listeners. What the pack records with a run is written into the
  * worker's log (`run.started.worker`), so {@link WorkerPort.logs} lists workers after a crash.
+ * A worker that may write or run commands is a change with unknown paths in the ledger of the run
+ * that started it until its run ends; then its own changes take that place (see `SessionGate`).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,6 +18,7 @@ import { invocationContextOf, noteUnknownChange } from '../invoker/call-context.
 import { visibleTiers, type GovernanceSnapshot } from '../invoker/governance.js';
 import type { JsonValue } from '../tools/json-schema.js';
 import type { AgentDefinition } from './agent-definition.js';
+import type { LedgerEntry } from '../gate/mutation-ledger.js';
 import type { ChildAnnouncer, TaskOutcome } from './child-run.js';
 import { childGovernance } from './child-governance.js';
 import type { Delegator } from './delegator.js';
@@ -118,6 +121,15 @@ function outcomeOf(workerId: string, o: TaskOutcome, stoppedBy: string | undefin
   };
 }
 
+/** A worker run's changes as entries of the starting run's ledger, under the tool that started it. */
+function ledgerEntries(o: TaskOutcome, tool: string): LedgerEntry[] {
+  return o.changes.map((c) => ({
+    tool,
+    path: c.path,
+    digest: c.action === 'delete' || c.digest_after === null ? 'deleted' : c.digest_after,
+  }));
+}
+
 /** The worker port of a session, over its delegator (created later in the session build). */
 export function createWorkerPort(delegator: () => Delegator): WorkerPort {
   const live = new Map<string, Promise<WorkerOutcome>>();
@@ -182,41 +194,46 @@ export function createWorkerPort(delegator: () => Delegator): WorkerPort {
         source: 'worker',
       };
       const denied = spec.deniedTools ?? [];
-      const outcome = d
-        .runWorker(
-          {
-            agent,
-            description: spec.label,
-            prompt: spec.prompt,
-            ...(spec.maxSteps === undefined ? {} : { maxSteps: spec.maxSteps }),
-            ...(spec.model === undefined ? {} : { model: spec.model }),
-          },
-          { runId: context.runId, governance: context.governance, events: context.events, signal: runSignal },
-          { taskId: ids.workerId, thread: ids.thread },
-          {
-            announce,
-            signal: kill.signal,
-            governance: (parent) => workerGovernance(parent, agent, denied),
-            runStarted: {
-              worker: {
-                id: ids.workerId,
-                label: spec.label,
-                ...(spec.tier === undefined ? {} : { tier: spec.tier }),
-                record: { ...(spec.record ?? {}) },
-              },
+      const outcome = d.runWorker(
+        {
+          agent,
+          description: spec.label,
+          prompt: spec.prompt,
+          ...(spec.maxSteps === undefined ? {} : { maxSteps: spec.maxSteps }),
+          ...(spec.model === undefined ? {} : { model: spec.model }),
+        },
+        { runId: context.runId, governance: context.governance, events: context.events, signal: runSignal },
+        { taskId: ids.workerId, thread: ids.thread },
+        {
+          announce,
+          signal: kill.signal,
+          governance: (parent) => workerGovernance(parent, agent, denied),
+          runStarted: {
+            worker: {
+              id: ids.workerId,
+              label: spec.label,
+              ...(spec.tier === undefined ? {} : { tier: spec.tier }),
+              record: { ...(spec.record ?? {}) },
             },
           },
-        )
-        .then((o) => outcomeOf(ids.workerId, o, o.status === 'cancelled' ? stoppedBy() : undefined));
-      live.set(ids.workerId, outcome);
-      void outcome.finally(() => live.delete(ids.workerId));
-      // The worker may change files after this call returns: the calling run's gate must ask
-      // for verification (a worker that can neither write nor run anything changes nothing).
+        },
+      );
+      // The worker may change files after this call returns: until its run ends, the calling run's
+      // ledger has a change with unknown paths in its place, which its outcome then resolves into
+      // the worker's own changes (a worker that can neither write nor run anything changes nothing).
       const tiers = visibleTiers(workerGovernance(context.governance, agent, denied));
-      if (tiers.has('write') || tiers.has('exec')) noteUnknownChange(ctx, ctx.toolName);
+      const pending = tiers.has('write') || tiers.has('exec') ? noteUnknownChange(ctx, ctx.toolName) : undefined;
+      const gate = pending === undefined ? undefined : d.gateFor(context.runId);
+      const tool = ctx.toolName;
+      const settled = outcome.then((o) => {
+        if (pending !== undefined) gate?.resolveUnknown(pending, ledgerEntries(o, tool));
+        return outcomeOf(ids.workerId, o, o.status === 'cancelled' ? stoppedBy() : undefined);
+      });
+      live.set(ids.workerId, settled);
+      void settled.finally(() => live.delete(ids.workerId));
       return {
         ...ids,
-        outcome,
+        outcome: settled,
         stop: (reason) => {
           if (!kill.signal.aborted) kill.abort(reason);
         },

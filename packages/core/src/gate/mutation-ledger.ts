@@ -6,7 +6,9 @@
  * recorded them, or never run) are read from the tool's own report. A write- or exec-tier tool
  * that ran and reported nothing, or reported its change set as unknown, is a change with unknown
  * paths. The effect digest is SHA-256 over the sorted, distinct `tool|path|digest` lines: it
- * identifies exactly what the run changed.
+ * identifies exactly what the run changed. A change with unknown paths made on a call's behalf by
+ * a child run that outlives the call (a background worker) may be resolved, by whoever knows the
+ * child's outcome, into the child's own changes (`resolve`); unresolved, it stays unknown.
  */
 import { sha256Hex, type Fact } from '@a3s-code/effect';
 import { readChangeRecord, reportedChanges, UNKNOWN_PATH } from './change-record.js';
@@ -50,14 +52,36 @@ function entriesOf(p: ResultPayload, seq: number, tierOf: TierOf): LedgerEntry[]
   return unknown ? [{ tool: p.name, path: UNKNOWN_PATH, digest: `unknown:${ref}` }] : [];
 }
 
-/** The ledger of the facts from index `from` on (a run's facts). */
-export function ledgerOf(facts: readonly Fact[], from: number, tierOf: TierOf): MutationLedger {
+/**
+ * What became of a change with unknown paths, by its digest: the changes it stands for, or
+ * `undefined` while they are not known (the entry then stays as it is).
+ */
+export type ResolveUnknown = (digest: string) => readonly LedgerEntry[] | undefined;
+
+/** The ledger of the facts from index `from` on (a run's facts), unknown changes resolved by `resolve`. */
+export function ledgerOf(
+  facts: readonly Fact[],
+  from: number,
+  tierOf: TierOf,
+  resolve?: ResolveUnknown,
+): MutationLedger {
   const entries: LedgerEntry[] = [];
   for (let i = Math.max(0, from); i < facts.length; i++) {
     const f = facts[i]!;
-    if (f.type === 'tool.result') entries.push(...entriesOf(f.payload as ResultPayload, f.seq, tierOf));
+    if (f.type !== 'tool.result') continue;
+    for (const e of entriesOf(f.payload as ResultPayload, f.seq, tierOf))
+      entries.push(...((e.path === UNKNOWN_PATH ? resolve?.(e.digest) : undefined) ?? [e]));
   }
   return { entries, digest: effectDigest(entries) };
+}
+
+/** True when the log records the end of run `runId` after index `from`. */
+export function runEnded(facts: readonly Fact[], from: number, runId: string): boolean {
+  for (let i = Math.max(0, from); i < facts.length; i++) {
+    const f = facts[i]!;
+    if (f.type === 'run.ended' && (f.payload as { run_id?: unknown }).run_id === runId) return true;
+  }
+  return false;
 }
 
 /** SHA-256 over the sorted, distinct `tool|path|digest` lines, or `null` for no entries. */

@@ -4,7 +4,14 @@
  */
 import { A3sError, type Fact } from '@a3s-code/effect';
 import { VerificationLedger, type CompletionAttestor, type GateDecision } from './completion-gate.js';
-import { ledgerOf, runStartIndex, type MutationLedger, type TierOf } from './mutation-ledger.js';
+import {
+  ledgerOf,
+  runEnded,
+  runStartIndex,
+  type LedgerEntry,
+  type MutationLedger,
+  type TierOf,
+} from './mutation-ledger.js';
 import type { VerificationReport } from './verification-report.js';
 
 /** A run changed the workspace and nothing verified or waived the change. */
@@ -36,6 +43,11 @@ export class SessionGate {
   readonly verification: VerificationLedger;
   /** The gates of child runs (sub-agents, workers) on their own logs, by run id. */
   readonly #children = new Map<string, SessionGate>();
+  /** Outcomes of background children: the changes an unknown-change digest stands for, and when they became known. */
+  readonly #resolved = new Map<string, { readonly entries: readonly LedgerEntry[]; readonly n: number }>();
+  /** How many outcomes were known at each run's latest decision (the ledger of an ended run stops there). */
+  readonly #decidedAt = new Map<string, number>();
+  #known = 0;
 
   constructor(
     private readonly facts: () => readonly Fact[],
@@ -69,11 +81,28 @@ export class SessionGate {
     return c?.enabled === false ? 0 : (c?.maxTurns ?? 3);
   }
 
+  /**
+   * Records what the change with unknown paths `digest` stands for: the changes a background
+   * child (a worker) made, now that its run has ended. A run's ledger uses it while the run is
+   * going and, once the run has ended, only if it was known at the run's last gate decision: a
+   * child still running when its run ended stays "changed, paths unknown". Only digests of
+   * unknown changes (`unknown:<ref>`) can be resolved.
+   */
+  resolveUnknown(digest: string, entries: readonly LedgerEntry[]): void {
+    if (!digest.startsWith('unknown:')) return;
+    this.#resolved.set(digest, { entries: [...entries], n: ++this.#known });
+  }
+
   /** The changes of run `runId` so far (empty for an unknown run). */
   ledger(runId: string): MutationLedger {
     const facts = this.facts();
     const start = runStartIndex(facts, runId);
-    return start < 0 ? { entries: [], digest: null } : ledgerOf(facts, start, this.tierOf);
+    if (start < 0) return { entries: [], digest: null };
+    const upTo = runEnded(facts, start, runId) ? (this.#decidedAt.get(runId) ?? 0) : this.#known;
+    return ledgerOf(facts, start, this.tierOf, (digest) => {
+      const r = this.#resolved.get(digest);
+      return r !== undefined && r.n <= upTo ? r.entries : undefined;
+    });
   }
 
   /** The id of the latest run in the log, or null. */
@@ -86,6 +115,7 @@ export class SessionGate {
 
   /** The verdict at the end of a run: attestor first, then the evidence bound to the digest. */
   async decide(runId: string, sessionId: string, continuationsUsed: number): Promise<GateDecision> {
+    this.#decidedAt.set(runId, this.#known);
     const ledger = this.ledger(runId);
     if (ledger.digest !== null && this.options.attestor) {
       const attested = await this.options.attestor.attest({ runId, sessionId, ledger });

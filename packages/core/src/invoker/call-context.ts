@@ -45,8 +45,14 @@ export function changesSoFar(ctx: ToolContext): readonly ChangeRecordEntry[] {
 
 /**
  * Records in the change record of the call `ctx` a change with unknown paths made on its behalf
- * (core-internal: a background worker it started may change files after the call returns).
+ * (core-internal: a background worker it started may change files after the call returns), and
+ * returns its digest (so the worker's outcome can resolve it), or `undefined` when `ctx` is not
+ * a call the kernel runs.
  */
-export function noteUnknownChange(ctx: ToolContext, tool: string): void {
-  bindings.get(ctx)?.changes.note([unknownChange(ctx.callId, tool, `${ctx.callId}#${randomUUID()}`)]);
+export function noteUnknownChange(ctx: ToolContext, tool: string): string | undefined {
+  const binding = bindings.get(ctx);
+  if (binding === undefined) return undefined;
+  const entry = unknownChange(ctx.callId, tool, `${ctx.callId}#${randomUUID()}`);
+  binding.changes.note([entry]);
+  return entry.digest;
 }
