@@ -10,6 +10,7 @@
  * never show a denied file's name, path or lines. A search whose own `path` is a denied file is
  * refused. Metadata (`stat`) stays visible: it holds no content. The fast whole-result calls a
  * search backend may add beyond core's interface are not passed on, so tools use the filtered ones.
+ * Tools that learn of files another way (a language server, git) ask the workspace's `readDenied`.
  */
 import { PermissionDeniedError } from '../errors/tool-errors.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
@@ -37,7 +38,8 @@ export function guardReads(
   toolName: string,
   onDenied: ReadDenied,
 ): WorkspaceServices {
-  if (!policy.hasReadDenyRules || (workspace.fs === undefined && workspace.search === undefined)) return workspace;
+  const serves = workspace.fs !== undefined || workspace.search !== undefined || workspace.git !== undefined;
+  if (!policy.hasReadDenyRules || !serves) return workspace;
   let realRoot: Promise<string | undefined> | undefined;
   const ruleFor = async (path: string): Promise<string | undefined> => {
     if (typeof path !== 'string') return undefined;
@@ -61,6 +63,7 @@ export function guardReads(
     ...(search === undefined ? {} : { search }),
     ...(workspace.exec === undefined ? {} : { exec: workspace.exec }),
     ...(workspace.git === undefined ? {} : { git: workspace.git }),
+    readDenied: ruleFor,
   });
 }
 

@@ -120,5 +120,6 @@ export function guardWrites(
     ...(workspace.search === undefined ? {} : { search: workspace.search }),
     ...(workspace.exec === undefined ? {} : { exec: workspace.exec }),
     ...(workspace.git === undefined ? {} : { git: workspace.git }),
+    ...(workspace.readDenied === undefined ? {} : { readDenied: workspace.readDenied }),
   });
 }

@@ -166,6 +166,13 @@ export interface WorkspaceServices {
   readonly search?: WorkspaceSearch;
   readonly exec?: WorkspaceExec;
   readonly git?: WorkspaceGit;
+  /**
+   * The path deny rule for reads (`Read(secret/**)`) that hides the workspace file `path` (any
+   * spelling) from this call, or `undefined` when the call may read it. Present only on the
+   * workspace of a call held to such rules: a tool that learns of files other than through `fs`
+   * and `search` (a language server's answer, git's output) asks it before showing them.
+   */
+  readonly readDenied?: (path: string) => Promise<string | undefined>;
 }
 
 /** A workspace that serves nothing: for sessions without a workspace and for tests. */

@@ -4,6 +4,7 @@
  */
 import { A3sError, defineTool, type ToolContext, type ToolResult, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
+import { hiddenRuleOf } from './hidden-files.js';
 import { LspError } from './lsp-errors.js';
 import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
 import {
@@ -90,6 +91,7 @@ async function readableThroughWorkspace(file: string | undefined, ctx: ToolConte
 async function run(args: LspArgs, ctx: ToolContext): Promise<ToolResult> {
   await readableThroughWorkspace(args.file, ctx);
   const sup = await supervisorOf(ctx);
+  const hidden = hiddenRuleOf(ctx, sup);
   const op = args.operation;
   const needsPosition = ['definition', 'type_definition', 'implementation', 'references', 'hover', 'code_actions'];
   if (!needsPosition.includes(op) && (args.line !== undefined || args.symbol !== undefined))
@@ -101,17 +103,19 @@ async function run(args: LspArgs, ctx: ToolContext): Promise<ToolResult> {
     case 'diagnostics':
       if (args.file === undefined)
         throw new LspError('LSP_ARGS', 'diagnostics needs `file` (a file, or "*" for the project checker)');
-      return args.file === '*' ? projectDiagnostics(sup, ctx.signal) : fileDiagnostics(sup, args.file, ctx.signal);
+      return args.file === '*'
+        ? projectDiagnostics(sup, ctx.signal, hidden)
+        : fileDiagnostics(sup, args.file, ctx.signal);
     case 'hover':
-      return hover(sup, args, ctx.signal);
+      return hover(sup, args, ctx.signal, hidden);
     case 'symbols':
-      return symbols(sup, args, ctx.signal);
+      return symbols(sup, args, ctx.signal, hidden);
     case 'code_actions':
       return codeActions(sup, args, ctx.signal);
     case 'reload':
       return reload(sup, args.file);
     default:
-      return navigate(sup, op, args, ctx.signal);
+      return navigate(sup, op, args, ctx.signal, hidden);
   }
 }
 

@@ -1,9 +1,10 @@
 /** The read operations of the `lsp` tool, each answering text and metadata. */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { ToolResult } from '@a3s-code/core';
 import { diagnosticRecords, formatDiagnostic, formatLocations, hoverText, kindName } from './format.js';
+import { checkerOutputShown, type HiddenRule, leftOutNote, NOTHING_HIDDEN, visible } from './hidden-files.js';
 import { LspError } from './lsp-errors.js';
 import { positionOf, toLocations } from './positions.js';
 import type { LspDiagnostic, LspRange } from './protocol.js';
@@ -81,7 +82,11 @@ export async function fileDiagnostics(sup: LspSupervisor, file: string, signal: 
 }
 
 /** `diagnostics "*"`: runs each project checker whose root marker is at the workspace root. */
-export async function projectDiagnostics(sup: LspSupervisor, signal: AbortSignal): Promise<ToolResult> {
+export async function projectDiagnostics(
+  sup: LspSupervisor,
+  signal: AbortSignal,
+  hidden: HiddenRule = NOTHING_HIDDEN,
+): Promise<ToolResult> {
   const runs: { server: string; exit: number | null; output: string }[] = [];
   for (const spec of sup.servers) {
     if (spec.checker === undefined) continue;
@@ -92,7 +97,10 @@ export async function projectDiagnostics(sup: LspSupervisor, signal: AbortSignal
       runs.push({ server: spec.id, exit: null, output: cmd.missing });
       continue;
     }
-    runs.push({ server: spec.id, ...(await runChecker(cmd.command, cmd.args, sup.workspaceRoot, signal)) });
+    const run = await runChecker(cmd.command, cmd.args, sup.workspaceRoot, signal);
+    const at = (p: string): string => (isAbsolute(p) ? p : resolve(sup.workspaceRoot, p));
+    const { text, left } = await checkerOutputShown(run.output, at, hidden);
+    runs.push({ server: spec.id, exit: run.exit, output: [text, ...leftOutNote(left, 'problem')].join('\n') });
   }
   if (runs.length === 0)
     throw new LspError(
@@ -135,6 +143,7 @@ export async function navigate(
   op: string,
   args: OperationArgs,
   signal: AbortSignal,
+  hidden: HiddenRule = NOTHING_HIDDEN,
 ): Promise<ToolResult> {
   const f = await syncFile(sup, needFile(args, op));
   const position = positionOf(f.path, f.text, args.line, args.symbol);
@@ -143,20 +152,41 @@ export async function navigate(
     position,
     ...(op === 'references' ? { context: { includeDeclaration: true } } : {}),
   };
-  const all = toLocations(await serverCall(f.client.request<unknown>(NAV[op]!, params, signal), op));
+  const answer = toLocations(await serverCall(f.client.request<unknown>(NAV[op]!, params, signal), op));
+  const { shown: all, left } = await visible(answer, (l) => l.uri, hidden);
   const cap = op === 'references' ? REFERENCES_MAX : 100;
   const { lines, items } = await formatLocations(all.slice(0, cap), (a) => sup.display(a));
   const head =
     all.length === 0
       ? `No ${op.replace('_', ' ')} found for '${args.symbol}' at ${f.path}:${args.line}.`
       : `${all.length} location${all.length === 1 ? '' : 's'}${all.length > cap ? `; showing the first ${cap}` : ''}:`;
-  return { output: [head, ...lines].join('\n'), exitCode: 0, metadata: { total: all.length, locations: items } };
+  return {
+    output: [head, ...lines, ...leftOutNote(left, 'location')].join('\n'),
+    exitCode: 0,
+    metadata: { total: all.length, locations: items, ...(left === 0 ? {} : { left_out: left }) },
+  };
 }
 
 /** `hover`: the signature and doc comment. */
-export async function hover(sup: LspSupervisor, args: OperationArgs, signal: AbortSignal): Promise<ToolResult> {
+export async function hover(
+  sup: LspSupervisor,
+  args: OperationArgs,
+  signal: AbortSignal,
+  hidden: HiddenRule = NOTHING_HIDDEN,
+): Promise<ToolResult> {
   const f = await syncFile(sup, needFile(args, 'hover'));
   const position = positionOf(f.path, f.text, args.line, args.symbol);
+  if (hidden !== NOTHING_HIDDEN) {
+    // A hover shows the declaration (its type, its value's literal type, its doc comment).
+    const params = { textDocument: { uri: uri(f.abs) }, position };
+    const where = toLocations(await serverCall(f.client.request<unknown>(NAV.definition!, params, signal), 'hover'));
+    if ((await visible(where, (l) => l.uri, hidden)).left > 0)
+      return {
+        output: `No hover shown for '${args.symbol}' at ${f.path}:${args.line}: it is declared in a file this session may not read.`,
+        exitCode: 0,
+        metadata: { hover: '', left_out: 1 },
+      };
+  }
   const answer = await serverCall(
     f.client.request<unknown>('textDocument/hover', { textDocument: { uri: uri(f.abs) }, position }, signal),
     'hover',
@@ -180,7 +210,12 @@ interface DocSymbol {
 }
 
 /** `symbols`: workspace symbols for `query` (≤ 100), or a document's symbols for `file` (≤ 200). */
-export async function symbols(sup: LspSupervisor, args: OperationArgs, signal: AbortSignal): Promise<ToolResult> {
+export async function symbols(
+  sup: LspSupervisor,
+  args: OperationArgs,
+  signal: AbortSignal,
+  hidden: HiddenRule = NOTHING_HIDDEN,
+): Promise<ToolResult> {
   if (args.query !== undefined) {
     const f = await syncFile(sup, args.file ?? anchorFile(sup));
     const answer =
@@ -188,7 +223,11 @@ export async function symbols(sup: LspSupervisor, args: OperationArgs, signal: A
         f.client.request<DocSymbol[] | null>('workspace/symbol', { query: args.query }, signal),
         'symbols',
       )) ?? [];
-    const located = answer.filter((s) => s.location !== undefined);
+    const { shown: located, left } = await visible(
+      answer.filter((s) => s.location !== undefined),
+      (s) => s.location!.uri,
+      hidden,
+    );
     const { lines } = await formatLocations(
       located.slice(0, WORKSPACE_SYMBOLS_MAX).map((s) => ({
         uri: s.location!.uri,
@@ -198,7 +237,11 @@ export async function symbols(sup: LspSupervisor, args: OperationArgs, signal: A
     );
     const out = lines.map((l, i) => `${l}  [${kindName(located[i]!.kind)} ${located[i]!.name}]`);
     const head = `${located.length} symbol${located.length === 1 ? '' : 's'} matching '${args.query}'${located.length > WORKSPACE_SYMBOLS_MAX ? `; showing the first ${WORKSPACE_SYMBOLS_MAX}` : ''}`;
-    return { output: [head, ...out].join('\n'), exitCode: 0, metadata: { total: located.length } };
+    return {
+      output: [head, ...out, ...leftOutNote(left, 'symbol')].join('\n'),
+      exitCode: 0,
+      metadata: { total: located.length, ...(left === 0 ? {} : { left_out: left }) },
+    };
   }
   const f = await syncFile(sup, needFile(args, 'symbols (or give `query`)'));
   const answer =

@@ -3,12 +3,14 @@
  * server's rename edit, written through the workspace so the change ledger and the completion
  * gate see every file. All files or none: every file is re-read just before writing and compared
  * with the text the edit was computed from; a write that fails part-way restores what was written.
+ * A rename that would edit a file the call may not read is refused before anything is read or written.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { defineTool, type ToolContext, type ToolResult, type Zod } from '@a3s-code/core';
+import { defineTool, PermissionDeniedError, type ToolContext, type ToolResult, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { uriOf } from './client.js';
+import { hiddenRuleOf } from './hidden-files.js';
 import { LspError } from './lsp-errors.js';
 import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
 import { lspFailure, supervisorOf } from './lsp-tool.js';
@@ -57,6 +59,13 @@ async function rename(args: LspRenameArgs, ctx: ToolContext): Promise<ToolResult
   const byFile = answer === null ? new Map() : editsByFile(answer);
   if (byFile.size === 0)
     throw new LspError('LSP_SERVER', `the server has no rename for '${args.symbol}' at ${f.path}:${args.line}`);
+  const hidden = hiddenRuleOf(ctx, sup);
+  for (const abs of [f.abs, ...byFile.keys()]) {
+    const rule = await hidden(abs);
+    // The refusal names the rule, not the file: the model may not learn which files it hides.
+    if (rule !== undefined)
+      throw new PermissionDeniedError('lsp_rename', `${rule} (the rename would edit a file this session may not read)`);
+  }
   const planned: Planned[] = [];
   for (const [abs, edits] of byFile) {
     const path = sup.display(sup.absolute(abs));
