@@ -3,82 +3,10 @@
 // (read, grep, glob, ls, ast_grep, lsp, batch and program children), however the path is spelled;
 // searches over a folder leave denied files out. The secret never reaches a tool result, an event
 // or the fact log.
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ScriptedTurn } from '@a3s-code/core/testing';
-import { ScriptedLlmClient } from '@a3s-code/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, type Session, type SessionOptions } from '../src/index.js';
-import { tempRepo } from './kit.js';
-
-const SECRET = 'SECRET_TOKEN=hunter2-e9b1c7';
-const NESTED = 'NESTED_KEY=s3cr3t-4f0a';
-
-const opened: Session[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((s) => s.close()));
-});
-
-const call = (id: string, name: string, args: Record<string, unknown>): ScriptedTurn => ({
-  tool_calls: [{ id, name, args }],
-});
-
-/** Runs the turns; returns the session and the JSON of every event the run streamed. */
-async function run(dir: string, turns: ScriptedTurn[], options: SessionOptions = {}) {
-  const model = new ScriptedLlmClient([...turns, { text: 'Done.' }]);
-  const session = await (await Agent.create({ model })).session(dir, {
-    governance: { yolo: true },
-    gate: { continuation: { enabled: false } },
-    ...options,
-  });
-  opened.push(session);
-  const events: string[] = [];
-  const stream = session.stream('go');
-  try {
-    for await (const e of stream) events.push(JSON.stringify(e));
-  } catch {
-    // a refused read may end the run early; what was streamed is still checked
-  }
-  await stream.result.catch(() => undefined);
-  return { session, events };
-}
-
-const results = (s: Session) =>
-  new Map(
-    s.core.store.log.facts
-      .filter((f) => f.type === 'tool.result')
-      .map((f) => {
-        const p = f.payload as { tool_call_id: string; ok: boolean; output: string };
-        return [p.tool_call_id, p] as const;
-      }),
-  );
-
-/** Every place the secret could surface: tool results, streamed events, the fact log in memory and on disk. */
-function expectNoLeak(dir: string, s: Session, events: readonly string[], secrets: readonly string[]): void {
-  const logDir = join(dir, '.a3s', 'effect-log');
-  const onDisk = readdirSync(logDir).map((f) => readFileSync(join(logDir, f), 'utf8'));
-  const inMemory = JSON.stringify(s.core.store.log.facts);
-  for (const secret of secrets) {
-    const marker = secret.split('=')[1] as string;
-    for (const [id, r] of results(s)) expect(r.output, id).not.toContain(marker);
-    for (const e of events) expect(e).not.toContain(marker);
-    expect(inMemory).not.toContain(marker);
-    for (const text of onDisk) expect(text).not.toContain(marker);
-  }
-}
-
-function workspace(): string {
-  const dir = tempRepo();
-  writeFileSync(join(dir, '.env'), `${SECRET}\n`);
-  mkdirSync(join(dir, 'secret'));
-  writeFileSync(join(dir, 'secret', 'k.ts'), `export const KEY = '${NESTED}';\n`);
-  writeFileSync(join(dir, 'src', 'public.ts'), "export const SECRET_TOKEN_NAME = 'SECRET_TOKEN';\n");
-  symlinkSync(join(dir, '.env'), join(dir, 'alias'));
-  symlinkSync(join(dir, 'secret'), join(dir, 'vault'));
-  return dir;
-}
-
-const DENY = { deny: ['Read(.env)', 'Read(secret/**)'] };
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { call, DENY, expectNoLeak, NESTED, results, run, SECRET, workspace } from './read-deny-kit.js';
 
 describe('a read deny rule holds for every spelling and every reader', () => {
   it('PERM-02: Read(.env) and Read(secret/**) refuse ./, .., //, absolute, symlinked file and folder spellings', async () => {

@@ -2,14 +2,15 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@a3s-code/core';
 import { diagnosticRecords, formatDiagnostic, formatLocations, hoverText, kindName } from './format.js';
 import { checkerOutputShown, type HiddenRule, leftOutNote, NOTHING_HIDDEN, visible } from './hidden-files.js';
 import { LspError } from './lsp-errors.js';
 import { positionOf, toLocations } from './positions.js';
-import type { LspDiagnostic, LspRange } from './protocol.js';
+import type { LspDiagnostic, LspPosition, LspRange } from './protocol.js';
 import { uriOf as uri } from './client.js';
-import { settleAfterSync, syncFile } from './session-files.js';
+import { type SyncedFile, settleAfterSync, syncFile } from './session-files.js';
 import type { LspSupervisor } from './supervisor.js';
 
 /** The arguments every operation receives. */
@@ -176,17 +177,12 @@ export async function hover(
 ): Promise<ToolResult> {
   const f = await syncFile(sup, needFile(args, 'hover'));
   const position = positionOf(f.path, f.text, args.line, args.symbol);
-  if (hidden !== NOTHING_HIDDEN) {
-    // A hover shows the declaration (its type, its value's literal type, its doc comment).
-    const params = { textDocument: { uri: uri(f.abs) }, position };
-    const where = toLocations(await serverCall(f.client.request<unknown>(NAV.definition!, params, signal), 'hover'));
-    if ((await visible(where, (l) => l.uri, hidden)).left > 0)
-      return {
-        output: `No hover shown for '${args.symbol}' at ${f.path}:${args.line}: it is declared in a file this session may not read.`,
-        exitCode: 0,
-        metadata: { hover: '', left_out: 1 },
-      };
-  }
+  if (hidden !== NOTHING_HIDDEN && (await declaredHidden(sup, f, position, hidden, signal)))
+    return {
+      output: `No hover shown for '${args.symbol}' at ${f.path}:${args.line}: it is declared in a file this session may not read.`,
+      exitCode: 0,
+      metadata: { hover: '', left_out: 1 },
+    };
   const answer = await serverCall(
     f.client.request<unknown>('textDocument/hover', { textDocument: { uri: uri(f.abs) }, position }, signal),
     'hover',
@@ -197,6 +193,36 @@ export async function hover(
     exitCode: 0,
     metadata: { hover: text },
   };
+}
+
+/**
+ * Whether the symbol at `position` is declared in a hidden file: a hover shows the declaration
+ * (its type, a constant's literal type, its doc comment). Definitions are followed a few hops,
+ * since an imported name's definition is its import first.
+ */
+async function declaredHidden(
+  sup: LspSupervisor,
+  f: SyncedFile,
+  position: LspPosition,
+  hidden: HiddenRule,
+  signal: AbortSignal,
+): Promise<boolean> {
+  let at = { uri: uri(f.abs), position };
+  const seen = new Set<string>();
+  for (let hop = 0; hop < 4; hop++) {
+    seen.add(`${at.uri}:${at.position.line}:${at.position.character}`);
+    const params = { textDocument: { uri: at.uri }, position: at.position };
+    const where = toLocations(await serverCall(f.client.request<unknown>(NAV.definition!, params, signal), 'hover'));
+    if ((await visible(where, (l) => l.uri, hidden)).left > 0) return true;
+    const next = where.find((l) => !seen.has(`${l.uri}:${l.range.start.line}:${l.range.start.character}`));
+    if (next === undefined || !next.uri.startsWith('file:')) return false;
+    const rel = sup.display(fileURLToPath(next.uri));
+    // Hidden files are workspace files: a declaration outside the workspace ends the walk.
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return false;
+    if (next.uri !== uri(f.abs)) await syncFile(sup, rel);
+    at = { uri: next.uri, position: next.range.start };
+  }
+  return false;
 }
 
 interface DocSymbol {

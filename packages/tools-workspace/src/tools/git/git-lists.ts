@@ -6,6 +6,7 @@ import type { ToolContext, ToolResult, WorkspaceGit } from '@a3s-code/core';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { ok } from '../shared/results.js';
 import { byteLength } from '../shared/text.js';
+import { hiddenDiffExcludes, hiddenOf, readDeniedOf, refuseHiddenPath, refuseNonCommitRef } from './git-hidden.js';
 import { git } from './git-run.js';
 import type { GitArgs } from './git-schema.js';
 
@@ -53,18 +54,25 @@ export async function gitStatus(service: WorkspaceGit, ctx: ToolContext, args: G
     else entries.push({ status, path });
   }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const result = listPage(
-    'changes',
-    args,
-    entries,
-    (e) => `${e.status} ${e.path}${e.from ? ` (from ${e.from})` : ''}`,
-    { branch, clean: entries.length === 0 },
-  );
+  const denied = readDeniedOf(ctx);
+  const hidden =
+    denied === undefined
+      ? new Set<string>()
+      : await hiddenOf(service, ctx, denied, [
+          ...new Set(entries.flatMap((e) => (e.from === undefined ? [e.path] : [e.path, e.from]))),
+        ]);
+  const shown = entries.filter((e) => !hidden.has(e.path) && (e.from === undefined || !hidden.has(e.from)));
+  const result = listPage('changes', args, shown, (e) => `${e.status} ${e.path}${e.from ? ` (from ${e.from})` : ''}`, {
+    branch,
+    clean: entries.length === 0,
+  });
   return { ...result, output: `## ${branch}\n${result.output}` };
 }
 
 /** `log`: commits newest first, paged with `--skip`. */
 export async function gitLog(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): Promise<ToolResult> {
+  const denied = readDeniedOf(ctx);
+  if (denied !== undefined) await refuseHiddenPath(denied, args.path, 'log of');
   const limit = args.limit ?? 50;
   const fp = fingerprint(['git', 'log', args.ref ?? '', args.path ?? '']);
   const offset = decodeCursor('git', fp, args.cursor)?.offset ?? 0;
@@ -97,11 +105,19 @@ export async function gitLog(service: WorkspaceGit, ctx: ToolContext, args: GitA
 
 /** `diff`: a byte page of the diff, cut at a line end, with the next byte offset. */
 export async function gitDiff(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): Promise<ToolResult> {
+  const options: string[] = [];
+  if (args.staged) options.push('--cached');
+  if (args.ref) options.push(args.ref);
+  const pathspec = args.path ? [args.path] : [];
+  const denied = readDeniedOf(ctx);
+  if (denied !== undefined) {
+    await refuseHiddenPath(denied, args.path, 'diff of');
+    if (args.ref) await refuseNonCommitRef(service, ctx, args.ref);
+    pathspec.push(...(await hiddenDiffExcludes(service, ctx, denied, options, pathspec)));
+  }
   const argv = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
-  if (args.staged) argv.push('--cached');
-  if (args.ref) argv.push(args.ref);
-  argv.push('--');
-  if (args.path) argv.push(args.path);
+  if (denied !== undefined) argv.push('--no-renames');
+  argv.push(...options, '--', ...pathspec);
   const full = Buffer.from(await git(service, ctx, argv), 'utf8');
   const start = Math.min(args.byte_offset ?? 0, full.length);
   const max = args.max_bytes ?? 65_536;

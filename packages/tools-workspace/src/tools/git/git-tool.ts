@@ -15,6 +15,7 @@ import { WorkspacePathError } from '../../errors.js';
 import { assertWritable, normalizeWorkspacePath } from '../../paths/normalize.js';
 import { failed, guard, ok } from '../shared/results.js';
 import { gitBranches, gitDiff, gitLog, gitStashList, gitStatus, gitWorktrees } from './git-lists.js';
+import { readDeniedOf, refuseHiddenPath, refuseLeakingWorktree } from './git-hidden.js';
 import { GitCommandError, git } from './git-run.js';
 import { gitInput, isReadOnlyGit, type GitArgs } from './git-schema.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
@@ -61,6 +62,11 @@ async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): P
     }
     case 'worktree': {
       const path = await worktreePath(ctx, args.path!);
+      const denied = readDeniedOf(ctx);
+      if (denied !== undefined && args.action !== 'remove') {
+        await refuseHiddenPath(denied, path, 'a worktree at');
+        await refuseLeakingWorktree(service, ctx, denied, path, args.ref);
+      }
       if (args.action === 'remove')
         return run(['worktree', 'remove', ...(args.force ? ['--force'] : []), '--', path], `removed worktree ${path}`);
       const argv = ['worktree', 'add'];
