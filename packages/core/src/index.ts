@@ -17,6 +17,7 @@ export {
   CatalogValidationError,
   InvalidToolArgsError,
   ModelConfigurationError,
+  NothingToResumeError,
   PermissionDeniedError,
   PermissionRuleError,
   RecursionLimitError,
@@ -38,6 +39,7 @@ export {
   type CapabilityDrift,
   type CatalogProblem,
   type ConfigurationProblemDetail,
+  type NothingToResumeReason,
   type ToolArgIssue,
 } from './errors/index.js';
 export {

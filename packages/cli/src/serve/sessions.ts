@@ -12,6 +12,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   NO_APPROVER_REASON,
+  NothingToResumeError,
   type ConfirmationManager,
   type EventStream,
   type ProjectedEventV1,
@@ -126,7 +127,7 @@ export class ServeSessions {
     if (session.activeRunId === null) await entry.pump; // an active run makes the start below refuse (SESSION_BUSY)
     const rebind = { rebind: p.rebind === true };
     if (p.runId !== undefined) {
-      if (session.activeRunId === null) refuseUnknownRun(p.runId, planResume(session.state, []));
+      if (session.activeRunId === null) refuseUnknownRun(session, p.runId, planResume(session.state, []));
       const started = await this.#start(p.sessionId, entry, () => session.streamResume(p.runId, rebind));
       return { ...started, kind: 'resume' };
     }
@@ -300,15 +301,19 @@ function folderProblem(path: string): string | null {
   }
 }
 
-/** A resume naming a run the log does not have open is refused, naming the run it could resume. */
-function refuseUnknownRun(runId: string, plan: ReturnType<typeof planResume>): void {
+/**
+ * A resume naming a run the log does not have open is refused with the SDK's own error
+ * (`NOTHING_TO_RESUME`: unknown to the log, or already ended), naming the run it could resume.
+ */
+function refuseUnknownRun(session: Session, runId: string, plan: ReturnType<typeof planResume>): void {
   if (plan.kind === 'resume' && plan.runId === runId) return;
-  const open = plan.kind === 'resume' ? `the open run is '${plan.runId}'` : 'no run is open in it';
-  throw new RpcError(
-    RPC_ERROR.runtimeError,
-    `NOTHING_TO_RESUME: params.runId: run '${runId}' is not open in this session's log (${open}); allowed: the open run's id, or no runId`,
-    { code: 'NOTHING_TO_RESUME', field: 'params.runId' },
-  );
+  const open = plan.kind === 'resume' ? plan.runId : null;
+  const e = NothingToResumeError.inLog(session.core.store.log, runId, open);
+  throw new RpcError(RPC_ERROR.runtimeError, `${e.code}: params.runId: ${e.message}`, {
+    code: e.code,
+    field: 'params.runId',
+    details: e.details,
+  });
 }
 
 function resultFields(r: RunResult): Omit<RunResultParams, 'sessionId'> {
