@@ -8,7 +8,8 @@
 import { parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { DEFAULT_MAX_MESSAGE_BYTES, FRAMINGS, type Framing, frameReader, frameWriter } from './framing.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, FRAMINGS, type Framing, type FrameReader, frameReader } from './framing.js';
+import { ServeOutput } from './output.js';
 import { ServeServer } from './server.js';
 
 /** Help of `a3s serve`. */
@@ -45,9 +46,15 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   if (!FRAMINGS.includes(framing))
     throw new UsageError(`--framing: must be one of ${FRAMINGS.join(', ')}, got '${values.framing}'`);
   const maxMessageBytes = messageLimit(values['max-message-bytes']);
-  const server = new ServeServer(frameWriter(io.stdout, framing), io, framing);
+  // While stdout refuses writes (the client does not read), no request is read either.
+  let reader: FrameReader | undefined;
+  const output = new ServeOutput(io.stdout, framing, {
+    onBlocked: () => reader?.pause(),
+    onDrained: () => reader?.resume(),
+  });
+  const server = new ServeServer(output, io, framing);
   const report = (e: unknown): void => void io.stderr.write(`a3s serve: ${(e as Error).message}\n`);
-  const reader = frameReader(
+  reader = frameReader(
     io.stdin,
     framing,
     {
@@ -56,7 +63,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     },
     maxMessageBytes,
   );
-  const stop = (): void => reader.close();
+  const stop = (): void => reader?.close();
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   io.stdoutClosed?.addEventListener('abort', stop);

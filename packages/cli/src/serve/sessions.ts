@@ -27,7 +27,8 @@ import { CLI_ALLOW_RULES, openSession, type OpenedSession } from '../open-sessio
 import { printMcpWarnings } from '../render/mcp-status.js';
 import { styleFor } from '../style.js';
 import type { ParamsOf, ResultOf, RunResultParams, SessionStateView } from './protocol.js';
-import { notificationWithJson, RPC_ERROR, RpcError } from './rpc.js';
+import type { ServeOutput } from './output.js';
+import { RPC_ERROR, RpcError } from './rpc.js';
 
 /** Nested calls (inside `batch`, `program`, ...) cannot park: those that would ask are refused. */
 const nestedRefusal: ConfirmationManager = {
@@ -44,17 +45,14 @@ interface Entry {
   pump: Promise<void>;
 }
 
-/** Writes one protocol line on stdout. */
-export type LineWriter = (line: string) => void;
-
 /** The open sessions of a server. */
 export class ServeSessions {
-  readonly #write: LineWriter;
+  readonly #out: ServeOutput;
   readonly #io: Io;
   readonly #entries = new Map<string, Entry>();
 
-  constructor(write: LineWriter, io: Io) {
-    this.#write = write;
+  constructor(out: ServeOutput, io: Io) {
+    this.#out = out;
     this.#io = io;
   }
 
@@ -263,9 +261,9 @@ export class ServeSessions {
     // the run's events wait in its subscription meanwhile.
     await new Promise((r) => setImmediate(r));
     try {
-      if (first) this.#write(notificationWithJson('event', eventJson(first)));
+      if (first) this.#event(sessionId, runId, first);
       for (let step = await events.next(); !step.done; step = await events.next())
-        this.#write(notificationWithJson('event', eventJson(step.value)));
+        this.#event(sessionId, runId, step.value);
       settled = { sessionId, ...resultFields(await stream.result) };
     } catch (e) {
       const code = (e as { code?: unknown }).code;
@@ -280,7 +278,12 @@ export class ServeSessions {
         error: { code: typeof code === 'string' ? code : 'RUN_FAILED', message: (e as Error).message },
       };
     }
-    this.#write(notificationWithJson('run/result', JSON.stringify(settled)));
+    this.#out.settled(sessionId, settled.runId, JSON.stringify(settled));
+  }
+
+  /** Sends one event of a run (dropped, and counted, while the client does not read: see ServeOutput). */
+  #event(sessionId: string, runId: string, event: ProjectedEventV1): void {
+    this.#out.event(sessionId, runId, event.metadata.sequence, () => eventJson(event));
   }
 }
 
