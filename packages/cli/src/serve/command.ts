@@ -18,9 +18,11 @@ export const SERVE_HELP = `Usage: a3s serve
 Serves sessions over JSON-RPC 2.0 on stdin/stdout, one JSON message per line (newline-delimited,
 UTF-8). Methods: initialize, session/open, session/send, session/interrupt, session/steer,
 confirmation/answer, question/answer, session/tools, session/close, session/list,
-session/resume. Notifications: event (an EventEnvelopeV1, as a3s run --json prints it) and
-run/result. The JSON Schema of every message: @a3s-code/cli/serve.schema.json. Closing stdin
-closes every session; parked runs stay parked in their logs (session/resume continues them).
+session/resume. Notifications: event (an EventEnvelopeV1, as a3s run --json prints it),
+run/result, and run/eventsDropped (a run's events dropped while the client did not read stdout;
+responses and run/result are never dropped). The JSON Schema of every message:
+@a3s-code/cli/serve.schema.json. Closing stdin closes every session; parked runs stay parked in
+their logs (session/resume continues them).
 
 Options:
       --framing <f>    ndjson (default: one message per line) or content-length (LSP-style
