@@ -26,7 +26,8 @@ function heldStream(highWaterMark: number) {
   return { out, written, release };
 }
 
-const parse = (lines: string[]) => lines.map((l) => JSON.parse(l) as { id?: number; method?: string; params?: never });
+const parse = (lines: string[]) =>
+  lines.map((l) => JSON.parse(l) as { id?: number; method?: string; params?: unknown });
 
 describe('ServeOutput', () => {
   it('a refused write stops request reading until drain; events past the bound are counted in one notice; responses and run/result are never dropped', async () => {
