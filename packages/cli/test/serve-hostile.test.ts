@@ -200,7 +200,11 @@ describe('a3s serve: a hostile client', () => {
       data: { code: 'NOTHING_TO_RESUME', field: 'params.runId' },
     });
     const pastRun = await s.request('session/resume', { sessionId: 'h1', runId });
-    expect(pastRun.error).toMatchObject({ data: { code: 'NOTHING_TO_RESUME' } });
+    // The same typed error as the SDK's resumeRun: a finished run is named as ended, with how.
+    expect(pastRun.error).toMatchObject({
+      message: expect.stringContaining(`NOTHING_TO_RESUME: params.runId: run '${runId}' already ended (completed)`),
+      data: { code: 'NOTHING_TO_RESUME', details: { run_id: runId, reason: 'ended', ended: 'completed' } },
+    });
     for (const [method, params] of [
       ['confirmation/answer', { sessionId: 'h1', toolId: 'b1', approved: true }],
       ['question/answer', { sessionId: 'h1', questionId: 'q-nope', answer: 'x' }],
@@ -218,7 +222,12 @@ describe('a3s serve: a hostile client', () => {
     expect(await s.runResult(linked.runId)).toMatchObject({
       status: 'failed',
       error: { code: 'ATTACHMENT_INVALID', message: expect.stringContaining('symbolic link') },
+      text: '',
     });
+    // The refused run's own agent_end says the same: its text is empty, never the previous run's 'Done.'.
+    expect(s.events(linked.runId).filter((e) => e.type === 'agent_end')).toEqual([
+      expect.objectContaining({ payload: expect.objectContaining({ status: 'failed', text: '' }) }),
+    ]);
     await stillServes(s);
     expect(await s.end()).toBe(0);
 

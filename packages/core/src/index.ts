@@ -17,6 +17,7 @@ export {
   CatalogValidationError,
   InvalidToolArgsError,
   ModelConfigurationError,
+  NothingToResumeError,
   PermissionDeniedError,
   PermissionRuleError,
   RecursionLimitError,
@@ -39,6 +40,7 @@ export {
   type CapabilityDrift,
   type CatalogProblem,
   type ConfigurationProblemDetail,
+  type NothingToResumeReason,
   type ToolArgIssue,
 } from './errors/index.js';
 export {

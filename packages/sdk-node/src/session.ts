@@ -111,7 +111,8 @@ export class Session {
    * Continues the log from its folded phase (after answering a park, or after a crash). A run
    * whose recorded capabilities (tools, MCP servers, skills, permission ceiling, ...) changed since
    * it started is refused before it is admitted with `CAPABILITY_DRIFT` naming what changed;
-   * `{ rebind: true }` continues it under the current capabilities instead.
+   * `{ rebind: true }` continues it under the current capabilities instead. A `runId` that is not
+   * the log's open run (unknown to it, or already ended) fails at once with `NothingToResumeError`.
    */
   resumeRun(runId?: string, options?: ResumeRunOptions): Promise<RunResult> {
     return this.core.resumeRun(runId, options);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
 import { parseLog, threadIdFor } from '@a3s-code/effect';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, AttachmentError, type AttachmentInput, type Session } from '../src/index.js';
+import { Agent, AttachmentError, NothingToResumeError, type AttachmentInput, type Session } from '../src/index.js';
 import { tempRepo } from './kit.js';
 
 const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -119,6 +119,49 @@ describe('attachments from the workspace', () => {
       expect(existsSync(join(dir, '.a3s', 'artifacts'))).toBe(false);
     },
   );
+});
+
+describe('a refused run after a finished one', () => {
+  it("send rejects with the typed error and stream's agent_end carries the refused run's own empty text, never the previous run's", async () => {
+    const { session: s } = await open([{ text: 'done' }, { text: 'after' }]);
+    expect((await s.send('first')).text).toBe('done');
+    // A path that escapes the workspace, then a file whose bytes are not the image it claims to be.
+    const refused: AttachmentInput[][] = [
+      [{ type: 'image', path: '../escape.png' }],
+      [{ type: 'image', path: 'fake.png', mediaType: 'image/png' }],
+    ];
+    for (const attachments of refused) {
+      await expect(s.send('look', { attachments })).rejects.toBeInstanceOf(AttachmentError);
+      const stream = s.stream('look', { attachments });
+      const ends: unknown[] = [];
+      const read = (async () => {
+        for await (const ev of stream) if (ev.type === 'agent_end') ends.push(ev);
+      })();
+      await expect(read).rejects.toMatchObject({ code: 'ATTACHMENT_INVALID' });
+      expect(ends).toEqual([
+        expect.objectContaining({ text: '', payload: expect.objectContaining({ text: '', status: 'failed' }) }),
+      ]);
+    }
+    expect((await s.send('again')).text).toBe('after');
+  });
+
+  it('resumeRun and streamResume of a run id the log does not have open fail at once with NothingToResumeError', async () => {
+    const { session: s } = await open([{ text: 'done' }]);
+    const first = await s.send('first');
+    await expect(s.resumeRun('no-such-run')).rejects.toBeInstanceOf(NothingToResumeError);
+    const stream = s.streamResume('no-such-run');
+    const types: string[] = [];
+    const read = (async () => {
+      for await (const ev of stream) types.push(ev.type);
+    })();
+    await expect(read).rejects.toMatchObject({ code: 'NOTHING_TO_RESUME', runId: 'no-such-run', reason: 'unknown' });
+    expect(types).toEqual([]);
+    await expect(s.resumeRun(first.runId)).rejects.toMatchObject({
+      code: 'NOTHING_TO_RESUME',
+      reason: 'ended',
+      ended: 'completed',
+    });
+  });
 });
 
 describe('attachments of sub-agents and generate_object', () => {

@@ -8,7 +8,8 @@
 import { parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { DEFAULT_MAX_MESSAGE_BYTES, FRAMINGS, type Framing, frameReader, frameWriter } from './framing.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, FRAMINGS, type Framing, type FrameReader, frameReader } from './framing.js';
+import { ServeOutput } from './output.js';
 import { ServeServer } from './server.js';
 
 /** Help of `a3s serve`. */
@@ -17,9 +18,11 @@ export const SERVE_HELP = `Usage: a3s serve
 Serves sessions over JSON-RPC 2.0 on stdin/stdout, one JSON message per line (newline-delimited,
 UTF-8). Methods: initialize, session/open, session/send, session/interrupt, session/steer,
 confirmation/answer, question/answer, session/tools, session/close, session/list,
-session/resume. Notifications: event (an EventEnvelopeV1, as a3s run --json prints it) and
-run/result. The JSON Schema of every message: @a3s-code/cli/serve.schema.json. Closing stdin
-closes every session; parked runs stay parked in their logs (session/resume continues them).
+session/resume. Notifications: event (an EventEnvelopeV1, as a3s run --json prints it),
+run/result, and run/eventsDropped (a run's events dropped while the client did not read stdout;
+responses and run/result are never dropped). The JSON Schema of every message:
+@a3s-code/cli/serve.schema.json. Closing stdin closes every session; parked runs stay parked in
+their logs (session/resume continues them).
 
 Options:
       --framing <f>    ndjson (default: one message per line) or content-length (LSP-style
@@ -45,9 +48,15 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   if (!FRAMINGS.includes(framing))
     throw new UsageError(`--framing: must be one of ${FRAMINGS.join(', ')}, got '${values.framing}'`);
   const maxMessageBytes = messageLimit(values['max-message-bytes']);
-  const server = new ServeServer(frameWriter(io.stdout, framing), io, framing);
+  // While stdout refuses writes (the client does not read), no request is read either.
+  let reader: FrameReader | undefined;
+  const output = new ServeOutput(io.stdout, framing, {
+    onBlocked: () => reader?.pause(),
+    onDrained: () => reader?.resume(),
+  });
+  const server = new ServeServer(output, io, framing);
   const report = (e: unknown): void => void io.stderr.write(`a3s serve: ${(e as Error).message}\n`);
-  const reader = frameReader(
+  reader = frameReader(
     io.stdin,
     framing,
     {
@@ -56,7 +65,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     },
     maxMessageBytes,
   );
-  const stop = (): void => reader.close();
+  const stop = (): void => reader?.close();
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   io.stdoutClosed?.addEventListener('abort', stop);

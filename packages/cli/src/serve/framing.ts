@@ -28,10 +28,13 @@ export interface FrameReader {
   /** Resolves when the input ended or `close` was called. */
   readonly ended: Promise<void>;
   close(): void;
+  /** Stops reading for now (the input stays buffered in the pipe); `resume` reads on. */
+  pause(): void;
+  resume(): void;
 }
 
-/** Writes one message (JSON text) to `out` in `framing`. */
-export function frameWriter(out: Out, framing: Framing): (json: string) => void {
+/** Writes one message (JSON text) to `out` in `framing`; returns what `out.write` returned (`false`: wait for 'drain'). */
+export function frameWriter(out: Out, framing: Framing): (json: string) => unknown {
   if (framing === 'ndjson') return (json) => out.write(`${json}\n`);
   return (json) => out.write(`Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`);
 }
@@ -78,7 +81,16 @@ export function frameReader(
   input.on('data', onData);
   input.once('end', atEnd);
   input.once('close', atEnd);
-  return { ended, close };
+  return {
+    ended,
+    close,
+    pause: () => {
+      if (!stopped) input.pause();
+    },
+    resume: () => {
+      if (!stopped) input.resume();
+    },
+  };
 }
 
 /** One message per line (`\n`, an optional `\r` before it is dropped); a last line without `\n` counts. */

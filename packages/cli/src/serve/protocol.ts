@@ -305,6 +305,19 @@ export const runResultNotification = z.strictObject({
   error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
 });
 
+/**
+ * Params of the `run/eventsDropped` notification: while the client did not read stdout, this many
+ * `event` notifications of the run were dropped (sent once, before the run's next event or its
+ * `run/result`). Responses and `run/result` are never dropped; the run's facts are in its log.
+ */
+export const eventsDroppedNotification = z.strictObject({
+  sessionId,
+  runId,
+  dropped: z.number().int().min(1).describe('How many event notifications of the run were dropped.'),
+  firstSequence: z.number().int().describe('metadata.sequence of the first dropped event.'),
+  lastSequence: z.number().int().describe('metadata.sequence of the last dropped event.'),
+});
+
 /** Every method: its params and its result. */
 export const METHODS = {
   initialize: { params: initializeParams, result: initializeResult },
@@ -333,6 +346,7 @@ export type ResultOf<M extends MethodName> = z.input<(typeof METHODS)[M]['result
 export const NOTIFICATIONS = {
   event: eventNotification,
   'run/result': runResultNotification,
+  'run/eventsDropped': eventsDroppedNotification,
 } as const;
 
 /** The params of the `run/result` notification. */

@@ -20,7 +20,8 @@ import {
   RpcError,
   type RpcRequest,
 } from './rpc.js';
-import { ServeSessions, type LineWriter } from './sessions.js';
+import type { ServeOutput } from './output.js';
+import { ServeSessions } from './sessions.js';
 
 /** The most requests one batch may hold. */
 export const MAX_BATCH = 1000;
@@ -39,9 +40,9 @@ function queueKeyOf(value: unknown): string {
 type Handler<M extends MethodName> = (params: ParamsOf<M>) => unknown;
 type Handlers = { readonly [M in MethodName]: Handler<M> };
 
-/** A server: feed it input lines; it writes responses and notifications with `write`. */
+/** A server: feed it input lines; it writes responses and notifications to `out`. */
 export class ServeServer {
-  readonly #write: LineWriter;
+  readonly #out: ServeOutput;
   readonly #io: Io;
   readonly #sessions: ServeSessions;
   readonly #handlers: Handlers;
@@ -49,11 +50,11 @@ export class ServeServer {
 
   readonly #framing: Framing;
 
-  constructor(write: LineWriter, io: Io, framing: Framing = 'ndjson') {
-    this.#write = write;
+  constructor(out: ServeOutput, io: Io, framing: Framing = 'ndjson') {
+    this.#out = out;
     this.#io = io;
     this.#framing = framing;
-    this.#sessions = new ServeSessions(write, io);
+    this.#sessions = new ServeSessions(out, io);
     const s = this.#sessions;
     this.#handlers = {
       initialize: () => this.#initialize(),
@@ -83,7 +84,9 @@ export class ServeServer {
       value = JSON.parse(line);
     } catch (e) {
       return this.#enqueue(GLOBAL, async () =>
-        this.#write(errorResponse(null, new RpcError(RPC_ERROR.parseError, `Parse error: ${(e as Error).message}`))),
+        this.#out.message(
+          errorResponse(null, new RpcError(RPC_ERROR.parseError, `Parse error: ${(e as Error).message}`)),
+        ),
       );
     }
     return this.#enqueue(queueKeyOf(value), () => this.#handle(value));
@@ -92,7 +95,7 @@ export class ServeServer {
   /** Answers input the framing could not cut into a message (a parse error), in turn with the messages. */
   badFrame(problem: string): Promise<void> {
     return this.#enqueue(GLOBAL, async () =>
-      this.#write(errorResponse(null, new RpcError(RPC_ERROR.parseError, `Parse error: ${problem}`))),
+      this.#out.message(errorResponse(null, new RpcError(RPC_ERROR.parseError, `Parse error: ${problem}`))),
     );
   }
 
@@ -115,16 +118,16 @@ export class ServeServer {
   async #handle(value: unknown): Promise<void> {
     if (!Array.isArray(value)) {
       const out = await this.#message(value);
-      if (out !== undefined) this.#write(out);
+      if (out !== undefined) this.#out.message(out);
       return;
     }
     if (value.length === 0) {
-      this.#write(errorResponse(null, new RpcError(RPC_ERROR.invalidRequest, 'Invalid Request: an empty batch')));
+      this.#out.message(errorResponse(null, new RpcError(RPC_ERROR.invalidRequest, 'Invalid Request: an empty batch')));
       return;
     }
     if (value.length > MAX_BATCH) {
       const message = `Invalid Request: a batch of ${value.length} requests; the most is ${MAX_BATCH} (none was handled)`;
-      this.#write(errorResponse(null, new RpcError(RPC_ERROR.invalidRequest, message, { field: '(root)' })));
+      this.#out.message(errorResponse(null, new RpcError(RPC_ERROR.invalidRequest, message, { field: '(root)' })));
       return;
     }
     const answers: string[] = [];
@@ -132,7 +135,7 @@ export class ServeServer {
       const out = await this.#message(item);
       if (out !== undefined) answers.push(out);
     }
-    if (answers.length > 0) this.#write(`[${answers.join(',')}]`);
+    if (answers.length > 0) this.#out.message(`[${answers.join(',')}]`);
   }
 
   /** Handles one message; returns its response line, or nothing for a notification. */

@@ -12,6 +12,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   NO_APPROVER_REASON,
+  NothingToResumeError,
   type ConfirmationManager,
   type EventStream,
   type ProjectedEventV1,
@@ -26,7 +27,8 @@ import { CLI_ALLOW_RULES, openSession, type OpenedSession } from '../open-sessio
 import { printMcpWarnings } from '../render/mcp-status.js';
 import { styleFor } from '../style.js';
 import type { ParamsOf, ResultOf, RunResultParams, SessionStateView } from './protocol.js';
-import { notificationWithJson, RPC_ERROR, RpcError } from './rpc.js';
+import type { ServeOutput } from './output.js';
+import { RPC_ERROR, RpcError } from './rpc.js';
 
 /** Nested calls (inside `batch`, `program`, ...) cannot park: those that would ask are refused. */
 const nestedRefusal: ConfirmationManager = {
@@ -43,17 +45,14 @@ interface Entry {
   pump: Promise<void>;
 }
 
-/** Writes one protocol line on stdout. */
-export type LineWriter = (line: string) => void;
-
 /** The open sessions of a server. */
 export class ServeSessions {
-  readonly #write: LineWriter;
+  readonly #out: ServeOutput;
   readonly #io: Io;
   readonly #entries = new Map<string, Entry>();
 
-  constructor(write: LineWriter, io: Io) {
-    this.#write = write;
+  constructor(out: ServeOutput, io: Io) {
+    this.#out = out;
     this.#io = io;
   }
 
@@ -126,7 +125,7 @@ export class ServeSessions {
     if (session.activeRunId === null) await entry.pump; // an active run makes the start below refuse (SESSION_BUSY)
     const rebind = { rebind: p.rebind === true };
     if (p.runId !== undefined) {
-      if (session.activeRunId === null) refuseUnknownRun(p.runId, planResume(session.state, []));
+      if (session.activeRunId === null) refuseUnknownRun(session, p.runId, planResume(session.state, []));
       const started = await this.#start(p.sessionId, entry, () => session.streamResume(p.runId, rebind));
       return { ...started, kind: 'resume' };
     }
@@ -262,9 +261,9 @@ export class ServeSessions {
     // the run's events wait in its subscription meanwhile.
     await new Promise((r) => setImmediate(r));
     try {
-      if (first) this.#write(notificationWithJson('event', eventJson(first)));
+      if (first) this.#event(sessionId, runId, first);
       for (let step = await events.next(); !step.done; step = await events.next())
-        this.#write(notificationWithJson('event', eventJson(step.value)));
+        this.#event(sessionId, runId, step.value);
       settled = { sessionId, ...resultFields(await stream.result) };
     } catch (e) {
       const code = (e as { code?: unknown }).code;
@@ -279,7 +278,12 @@ export class ServeSessions {
         error: { code: typeof code === 'string' ? code : 'RUN_FAILED', message: (e as Error).message },
       };
     }
-    this.#write(notificationWithJson('run/result', JSON.stringify(settled)));
+    this.#out.settled(sessionId, settled.runId, JSON.stringify(settled));
+  }
+
+  /** Sends one event of a run (dropped, and counted, while the client does not read: see ServeOutput). */
+  #event(sessionId: string, runId: string, event: ProjectedEventV1): void {
+    this.#out.event(sessionId, runId, event.metadata.sequence, () => eventJson(event));
   }
 }
 
@@ -300,15 +304,19 @@ function folderProblem(path: string): string | null {
   }
 }
 
-/** A resume naming a run the log does not have open is refused, naming the run it could resume. */
-function refuseUnknownRun(runId: string, plan: ReturnType<typeof planResume>): void {
+/**
+ * A resume naming a run the log does not have open is refused with the SDK's own error
+ * (`NOTHING_TO_RESUME`: unknown to the log, or already ended), naming the run it could resume.
+ */
+function refuseUnknownRun(session: Session, runId: string, plan: ReturnType<typeof planResume>): void {
   if (plan.kind === 'resume' && plan.runId === runId) return;
-  const open = plan.kind === 'resume' ? `the open run is '${plan.runId}'` : 'no run is open in it';
-  throw new RpcError(
-    RPC_ERROR.runtimeError,
-    `NOTHING_TO_RESUME: params.runId: run '${runId}' is not open in this session's log (${open}); allowed: the open run's id, or no runId`,
-    { code: 'NOTHING_TO_RESUME', field: 'params.runId' },
-  );
+  const open = plan.kind === 'resume' ? plan.runId : null;
+  const e = NothingToResumeError.inLog(session.core.store.log, runId, open);
+  throw new RpcError(RPC_ERROR.runtimeError, `${e.code}: params.runId: ${e.message}`, {
+    code: e.code,
+    field: 'params.runId',
+    details: e.details,
+  });
 }
 
 function resultFields(r: RunResult): Omit<RunResultParams, 'sessionId'> {

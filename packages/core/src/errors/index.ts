@@ -2,10 +2,12 @@ export { A3sError, StepLimitError } from '@a3s-code/effect';
 export type { A3sErrorOptions } from '@a3s-code/effect';
 export {
   AsyncSessionBuildRequiredError,
+  NothingToResumeError,
   SessionBusyError,
   SessionConfigurationError,
   SessionInitializationError,
   type ConfigurationProblemDetail,
+  type NothingToResumeReason,
 } from './session-errors.js';
 export {
   BudgetExhaustedError,

@@ -2,7 +2,7 @@
  * Errors of session and run admission. They are declared here, with the tool errors, so that
  * every package above `core` throws from one hierarchy rooted at `A3sError` (`@a3s-code/effect`).
  */
-import { A3sError } from '@a3s-code/effect';
+import { A3sError, type FactLog } from '@a3s-code/effect';
 
 /** A second transcript-affecting operation started while one is running on the same session. */
 export class SessionBusyError extends A3sError {
@@ -76,5 +76,65 @@ export class SessionInitializationError extends A3sError {
       },
     );
     this.resource = resource;
+  }
+}
+
+/** Why a resume naming a run was refused: the log does not know the run, or the run already ended. */
+export type NothingToResumeReason = 'unknown' | 'ended';
+
+/**
+ * A resume named a run that is not open in the session's log: a run the log does not record
+ * (and no checkpoint restores), or one that already ended. Names the run asked for and the run
+ * that is open, if any. Nothing was written and no run was started.
+ */
+export class NothingToResumeError extends A3sError {
+  /** The run id the resume asked for. */
+  readonly runId: string;
+  /** The run the log has open (parked, or left running by a crash), or `null`. */
+  readonly openRunId: string | null;
+  /** `unknown`: the log does not record the run; `ended`: the run already ended. */
+  readonly reason: NothingToResumeReason;
+  /** How an ended run ended (`completed`, `cancelled`, `failed`, `restored from its checkpoint`), else `null`. */
+  readonly ended: string | null;
+  constructor(runId: string, openRunId: string | null, ended: string | null = null) {
+    const open = openRunId === null ? 'no run is open in it' : `the open run is '${openRunId}'`;
+    const allowed = "allowed: the open run's id, or no run id";
+    super(
+      'NOTHING_TO_RESUME',
+      ended === null
+        ? `run '${runId}' is not open in this session's log (${open}); ${allowed}`
+        : `run '${runId}' already ended (${ended}), so there is nothing of it to resume (${open}); ${allowed}, or a new prompt`,
+      {
+        details: {
+          run_id: runId,
+          open_run_id: openRunId,
+          reason: ended === null ? 'unknown' : 'ended',
+          ...(ended === null ? {} : { ended }),
+        },
+      },
+    );
+    this.runId = runId;
+    this.openRunId = openRunId;
+    this.reason = ended === null ? 'unknown' : 'ended';
+    this.ended = ended;
+  }
+
+  /**
+   * The refusal of a resume of `runId`, which is not `openRunId`, told from what `log` records of
+   * it: how it ended, that it was restored from its checkpoint, or that the log does not know it.
+   */
+  static inLog(log: FactLog, runId: string, openRunId: string | null): NothingToResumeError {
+    const facts = log.facts;
+    for (let i = facts.length - 1; i >= 0; i--) {
+      const f = facts[i]!;
+      if (f.type !== 'run.ended') continue;
+      const p = f.payload as { run_id?: unknown; status?: unknown };
+      if (p.run_id === runId)
+        return new NothingToResumeError(runId, openRunId, typeof p.status === 'string' ? p.status : 'ended');
+    }
+    if (log.get(`run:${runId}`) !== undefined) return new NothingToResumeError(runId, openRunId, 'ended');
+    if (log.get(`checkpoint:${runId}:0`) !== undefined)
+      return new NothingToResumeError(runId, openRunId, 'restored from its checkpoint');
+    return new NothingToResumeError(runId, openRunId);
   }
 }

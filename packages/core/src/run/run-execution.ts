@@ -4,6 +4,7 @@
  */
 import { A3sError, drafts, sync } from '@a3s-code/effect';
 import { createToolCallBudget } from '../invoker/governance.js';
+import { NothingToResumeError } from '../errors/session-errors.js';
 import type { GateDecision } from '../gate/completion-gate.js';
 import { CompletionIncompleteError, continuationText } from '../gate/session-gate.js';
 import { describeReport } from '../gate/verification-report.js';
@@ -51,6 +52,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
         })
       : undefined;
   const checkpoint = loading === undefined ? undefined : await loading;
+  // A named run that the log does not have open, and that no checkpoint restores, is refused
+  // before anything starts: unknown to the log, or already ended.
+  const requested = options.request.kind === 'resume' ? options.request.runId : undefined;
+  if (requested !== undefined && checkpoint === undefined && options.store.log.length > 0) {
+    const open = folded.status === 'running' ? folded.run_id : null;
+    if (requested !== open) throw NothingToResumeError.inLog(options.store.log, requested, open);
+  }
   const admission = admitRun({
     request: options.request,
     runId,
@@ -100,13 +108,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
     await options.settleChildren?.(env.runId).catch(() => undefined);
     if (env.signal.aborted && !A3sError.hasCode(e, 'STEP_LIMIT') && !(e instanceof ResumeError)) {
       await end(options, run, 'cancelled').catch(() => undefined);
-      const state = options.folder.state;
+      const text = ownText(options, env.runId);
       const undelivered = closeInbox(run);
-      emitEnd(run, state.view.assistant_text, 'cancelled', null, undefined, undelivered);
+      emitEnd(run, text, 'cancelled', null, undefined, undelivered);
       return {
         runId: env.runId,
         status: 'cancelled',
-        text: state.view.assistant_text,
+        text,
         usage: { inputTokens: env.stats.inputTokens, outputTokens: env.stats.outputTokens },
         toolCalls: env.stats.toolCalls,
         steps: 0,
@@ -121,7 +129,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
       : new A3sError('RUN_FAILED', e instanceof Error ? e.message : String(e), { cause: e });
     await end(options, run, 'failed', { error: { code: error.code, message: error.message } }).catch(() => undefined);
     env.events.emit({ kind: 'error', payload: { code: error.code, message: error.message } });
-    emitEnd(run, options.folder.state.view.assistant_text, 'failed', null, undefined, closeInbox(run));
+    emitEnd(run, ownText(options, env.runId), 'failed', null, undefined, closeInbox(run));
     throw error;
   } finally {
     env.events.close();
@@ -225,6 +233,22 @@ async function continueRun(
     null,
   );
   env.events.emit({ kind: 'runContinued', payload: event });
+}
+
+/**
+ * The text a cancelled or failed run reports: the assistant text the fold holds, but only when a
+ * model turn of this very run wrote it. A run refused before it opened (a bad attachment, a
+ * blocked prompt) or stopped before its first model turn reports `''`, never a previous run's text.
+ */
+function ownText(options: ExecuteRunOptions, runId: string): string {
+  sync(options.folder, options.store.log);
+  const log = options.store.log;
+  const started = log.get(`run:${runId}`);
+  if (started === undefined) return '';
+  const facts = log.facts;
+  for (let i = started.seq; i < facts.length; i++)
+    if (facts[i]!.type === 'model.turn') return options.folder.state.view.assistant_text;
+  return '';
 }
 
 async function end(

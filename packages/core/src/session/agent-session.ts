@@ -151,8 +151,8 @@ export class AgentSession {
   }
 
   /**
-   * Continues the log from its folded phase (a missing tool result runs once; a quiescent log takes zero
-   * steps). A run whose recorded capabilities drifted is refused before admission (`CAPABILITY_DRIFT`) unless `rebind`.
+   * Continues the log from its folded phase (a missing tool result runs once; a quiescent log takes zero steps).
+   * Refused before admission: drifted capabilities (`CAPABILITY_DRIFT`) unless `rebind`; a `runId` not open in the log (`NOTHING_TO_RESUME`).
    */
   resumeRun(runId?: string, options: ResumeRunOptions = {}): Promise<RunResult> {
     const lease = this.#runner.take('resumeRun');

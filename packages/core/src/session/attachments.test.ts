@@ -3,9 +3,15 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ProjectedEventV1 } from '../events/event-envelope.js';
 import { closeAfterEach, open, types } from '../../test/session-kit.js';
 
 const { track } = closeAfterEach();
+
+/** Reads a stream to its end into `into`; rejects as the stream does. */
+async function collect(stream: AsyncIterable<ProjectedEventV1>, into: ProjectedEventV1[]): Promise<void> {
+  for await (const ev of stream) into.push(ev);
+}
 
 const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const PNG = new Uint8Array(Buffer.from(PNG_B64, 'base64'));
@@ -52,6 +58,34 @@ describe('send and stream with attachments', () => {
       expect(session.store.log.length).toBe(0);
     }
     expect(existsSync(join(dir, '.a3s', 'artifacts'))).toBe(false);
+  });
+
+  it("a refused or failed run reports its own text, never the previous run's: agent_end, the error and the result", async () => {
+    const { session } = await track(
+      open([{ text: 'done' }, { error: { kind: 'status', status: 400, message: 'bad request' } }, { text: 'fine' }]),
+    );
+    expect((await session.send('first')).text).toBe('done');
+    // Refused before it opened: a bad attachment (wrong magic bytes), then a path escape.
+    for (const attachments of [
+      [{ type: 'image' as const, data: new TextEncoder().encode('GIF?? no') }],
+      [{ type: 'file' as const, path: '../outside.txt' }],
+    ]) {
+      const stream = session.stream('look', { attachments });
+      const events: ProjectedEventV1[] = [];
+      // The iteration ends by rethrowing the run's typed error, after every event.
+      await expect(collect(stream, events)).rejects.toMatchObject({ code: 'ATTACHMENT_INVALID' });
+      await expect(stream.result).rejects.toMatchObject({ code: 'ATTACHMENT_INVALID' });
+      expect(events.map((e) => e.type)).toEqual(['agent_start', 'error', 'agent_end']);
+      expect(events.at(-1)).toMatchObject({ type: 'agent_end', text: '', payload: { status: 'failed', text: '' } });
+    }
+    // Opened, then failed at its first model call: still its own (empty) text.
+    const failed = session.stream('second');
+    const seen: ProjectedEventV1[] = [];
+    await expect(collect(failed, seen)).rejects.toMatchObject({ code: expect.any(String) });
+    expect(seen.filter((e) => e.type === 'agent_end')).toEqual([
+      expect.objectContaining({ text: '', payload: expect.objectContaining({ status: 'failed' }) }),
+    ]);
+    expect((await session.send('third')).text).toBe('fine');
   });
 
   it('ADM-02/ADM-03: both attachment variants are transcript-affecting: while a run holds the session they fail at once with SESSION_BUSY, before any attachment is read', async () => {

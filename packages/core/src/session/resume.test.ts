@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { drafts, effectLogPath, encodeFact, FactLog } from '@a3s-code/effect';
 import { describe, expect, it } from 'vitest';
 import { open, workspace, closeAfterEach } from '../../test/session-kit.js';
+import { NothingToResumeError } from '../errors/index.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import type { SessionStore } from './session-store.js';
 
@@ -133,22 +134,78 @@ describe('resumeRun', () => {
     ]);
     // History only: the fold is quiescent, nothing is sent (RES-03).
     expect(session.state.phase).toBe('done');
-    // Rebuilt once; a run the log records itself is never rebuilt from a checkpoint.
+    // Rebuilt once; a run the log records itself is never rebuilt from a checkpoint: both are
+    // over, and a resume naming them says so instead of pretending to complete.
     const rebuilt = session.store.log.length;
-    expect((await session.resumeRun('run-1')).steps).toBe(0);
-    expect((await session.resumeRun(first.runId)).steps).toBe(0);
+    await expect(session.resumeRun('run-1')).rejects.toMatchObject({
+      code: 'NOTHING_TO_RESUME',
+      reason: 'ended',
+      ended: 'restored from its checkpoint',
+    });
+    await expect(session.resumeRun(first.runId)).rejects.toMatchObject({ code: 'NOTHING_TO_RESUME', reason: 'ended' });
+    expect((await session.resumeRun()).steps).toBe(0);
     expect(session.store.log.length).toBe(rebuilt);
     expect(asked).toEqual(['run-1']);
     await session.send('And 3+3?');
     expect(model.requests[1]!.messages.map((m) => m.content)).toEqual(['hello', 'hi', 'What is 2+2?', '4', 'And 3+3?']);
   });
 
-  it('RES-06: a non-empty log and no checkpoint for the run: the log is folded as it is', async () => {
+  it('RES-06: a non-empty log and no checkpoint: the log is folded as it is', async () => {
     const { session } = await track(open([{ text: 'hi' }], { sessionStore: new MemorySessionStore() }));
     await session.send('hello');
     const digest = session.store.log.digest();
-    expect(await session.resumeRun('run-unknown')).toMatchObject({ steps: 0 });
+    expect(await session.resumeRun()).toMatchObject({ steps: 0 });
     expect(session.store.log.digest()).toEqual(digest);
+  });
+
+  it('a resume naming a run the log does not know, with no checkpoint for it, fails at once with NOTHING_TO_RESUME naming both runs; nothing is written or announced', async () => {
+    const { session, model } = await track(open([{ text: 'done' }], { sessionStore: new MemorySessionStore() }));
+    const first = await session.send('hello');
+    const digest = session.store.log.digest();
+    const e = await session.resumeRun('run-unknown').catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NothingToResumeError);
+    expect(e).toMatchObject({
+      code: 'NOTHING_TO_RESUME',
+      runId: 'run-unknown',
+      openRunId: null,
+      reason: 'unknown',
+      message:
+        "run 'run-unknown' is not open in this session's log (no run is open in it); allowed: the open run's id, or no run id",
+    });
+    const stream = session.streamResume('run-unknown');
+    const seen: string[] = [];
+    const streamed = (async () => {
+      for await (const ev of stream) seen.push(ev.type);
+    })();
+    await expect(streamed).rejects.toMatchObject({ code: 'NOTHING_TO_RESUME', runId: 'run-unknown' });
+    await expect(stream.result).rejects.toMatchObject({ code: 'NOTHING_TO_RESUME' });
+    expect(seen).toEqual([]);
+    // The finished run is named as ended, with how it ended.
+    await expect(session.resumeRun(first.runId)).rejects.toMatchObject({
+      code: 'NOTHING_TO_RESUME',
+      runId: first.runId,
+      reason: 'ended',
+      ended: 'completed',
+      message: expect.stringContaining(`run '${first.runId}' already ended (completed)`),
+    });
+    expect(session.store.log.digest()).toEqual(digest);
+    expect(model.requests).toHaveLength(1);
+    // The lease was released: the session still takes work.
+    expect((await session.resumeRun()).steps).toBe(0);
+  });
+
+  it('a resume naming a run other than the open (crashed) one names the open run; naming the open run resumes it', async () => {
+    const ws = workspace();
+    crashedLog(ws.dir, 's2');
+    const { session, state } = await track(open([{ text: 'echoed' }], { sessionId: 's2' }, ws.dir));
+    await expect(session.resumeRun('r0')).rejects.toMatchObject({
+      code: 'NOTHING_TO_RESUME',
+      openRunId: 'r1',
+      message: expect.stringContaining("(the open run is 'r1')"),
+    });
+    expect(state.executions).toEqual([]);
+    expect(await session.resumeRun('r1')).toMatchObject({ status: 'completed', text: 'echoed', runId: 'r1' });
+    expect(state.executions.map((e) => e.callId)).toEqual(['c1']);
   });
 
   it('RES-09: resumeRun takes the lease (SESSION_BUSY while a send runs)', async () => {

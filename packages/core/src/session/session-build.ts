@@ -295,11 +295,16 @@ export async function initializeSession(plan: SessionBuildPlan): Promise<Resolve
   const { base } = plan;
   // Logs, attachments and snapshots must stay in the workspace: a linked state folder is refused
   // (the memory store checks its own folder when it opens).
-  const used = [
-    ...(base.persistence === 'file' ? ['effect-log', 'artifacts'] : []),
-    ...(plan.sessionStore === 'file' ? ['sessions'] : []),
-  ];
-  if (used.length > 0) await checkStateFolders(base.dir, used);
+  const used: (readonly [string, readonly string[]])[] = [];
+  if (base.persistence === 'file') used.push(['persistence', ['effect-log', 'artifacts']]);
+  if (plan.sessionStore === 'file') used.push(['sessionStore', ['sessions']]);
+  for (const [resource, folders] of used) {
+    try {
+      await checkStateFolders(base.dir, folders);
+    } catch (e) {
+      throw new SessionInitializationError((e as Error).message, e, resource);
+    }
+  }
   const model = clientOf(plan);
   let sessionStore: SessionStore | undefined;
   if (plan.sessionStore === 'file') {
