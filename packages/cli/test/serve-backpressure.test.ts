@@ -30,11 +30,12 @@ describe('a3s serve: a client that stops reading', () => {
   it('memory stays bounded while stdout is not read; then every response and the run/result arrive intact, with run/eventsDropped notices counting what was dropped', async () => {
     const dir = tempRepo();
     writeFileSync(join(dir, 'a.txt'), 'hello\n');
-    // Eight model turns of 40k words, each word a text_delta event: about 70 MB of notifications. A pause
-    // between turns lets the run's own event queue drain, so what could pile up is the output.
+    // Four model turns of 40k words, each word a text_delta event: about 35 MB of notifications, many
+    // times the server's 4 MiB output bound. A pause between turns lets the run's own event queue
+    // drain, so what could pile up is the output.
     const words = 40_000;
-    const turns: unknown[] = Array.from({ length: 8 }, (_, i) => ({
-      delay_ms: 300,
+    const turns: unknown[] = Array.from({ length: 4 }, (_, i) => ({
+      delay_ms: 250,
       text: 'w '.repeat(words),
       tool_calls: [{ id: `r${i}`, name: 'read', args: { file_path: 'a.txt' } }],
     }));
@@ -67,8 +68,9 @@ describe('a3s serve: a client that stops reading', () => {
     send(3, 'session/list', {});
     await sleep(300);
     peak = Math.max(peak, rss(child.pid!));
-    // Unbounded, the ~70 MB of notifications (and their write requests) sit in the server: it grew
-    // by over 270 MiB when measured. Bounded, it grows by what a run's turn churns (about 120 MiB).
+    // Unbounded, the notifications (and their write requests) sit in the server: 70 MB of them grew
+    // it by over 270 MiB when measured. Bounded, it grows by what a run's turn churns (about 120 MiB).
+    // What proves the bound is the count of dropped events below; this is the memory's sanity bound.
     expect(peak - baseline, `baseline ${baseline / MiB} MiB, peak ${peak / MiB} MiB`).toBeLessThan(200 * MiB);
 
     // Now the client reads: every response, the notice, the run/result, in a valid order.
@@ -111,11 +113,11 @@ describe('a3s serve: a client that stops reading', () => {
     const all = [...sequences, ...counted].sort((a, b) => a - b);
     expect(all).toEqual(Array.from({ length: all.length }, (_, i) => i + 1));
     expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
-    expect(counted.length).toBeGreaterThan(words * 5);
+    expect(counted.length).toBeGreaterThan(words * 2);
     // The run/result is never dropped, and comes last for the run.
     const result = methods.at(-1)!;
     expect(result.method).toBe('run/result');
-    expect(result.params).toMatchObject({ runId, status: 'completed', text: 'All read.', toolCalls: 8 });
+    expect(result.params).toMatchObject({ runId, status: 'completed', text: 'All read.', toolCalls: 4 });
     child.stdin!.end();
     expect(await new Promise((r) => child.on('exit', r))).toBe(0);
     expect(stderr).toBe('');
