@@ -46,4 +46,23 @@ describe('mcpServers configuration', () => {
     expect(fieldOf({ trailing_: { command: 'x' } })).toMatch(/^mcpServers\.trailing_ \| /);
     expect(fieldOf([])).toMatch(/^mcpServers \| /);
   });
+
+  it('maxMessageBytes is an integer in 1024..268435456, for stdio and remote entries alike', () => {
+    const parsed = parseMcpServers({
+      local: { command: 'x', maxMessageBytes: 1024 },
+      remote: { url: 'http://127.0.0.1:1/mcp', maxMessageBytes: 268_435_456 },
+    });
+    expect(parsed.local?.maxMessageBytes).toBe(1024);
+    expect(parsed.remote?.maxMessageBytes).toBe(268_435_456);
+    expect(fieldOf({ a: { command: 'x', maxMessageBytes: 1023 } })).toBe(
+      'mcpServers.a.maxMessageBytes | mcpServers.a.maxMessageBytes: must be at least 1024 bytes',
+    );
+    expect(fieldOf({ a: { url: 'http://a.b', maxMessageBytes: 268_435_457 } })).toBe(
+      'mcpServers.a.maxMessageBytes | mcpServers.a.maxMessageBytes: must be at most 268435456 bytes (256 MiB)',
+    );
+    expect(fieldOf({ a: { url: 'http://a.b', maxMessageBytes: 2048.5 } })).toMatch(
+      /^mcpServers\.a\.maxMessageBytes \| .*integer/,
+    );
+    expect(fieldOf({ a: { command: 'x', maxMessageBytes: '10MB' } })).toMatch(/^mcpServers\.a\.maxMessageBytes \| /);
+  });
 });

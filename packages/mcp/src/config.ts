@@ -7,6 +7,7 @@
 import { lazyZod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { McpConfigError } from './errors.js';
+import { MAX_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES } from './message-limit.js';
 import { assertServerName } from './server-name.js';
 
 /** The zod schemas of the two kinds of entry, built (and zod loaded) when the first entry is read. */
@@ -20,6 +21,16 @@ const schemas = lazyZod((z) => {
     timeoutMs: timeoutMs.optional(),
     /** Deadline for start-up and the `initialize` handshake, milliseconds. Default 30000. */
     connectTimeoutMs: timeoutMs.optional(),
+    /**
+     * The most bytes read of one message: a stdio line, an HTTP response body, an SSE event.
+     * `1024..268435456`; default 10485760 (10 MiB).
+     */
+    maxMessageBytes: z
+      .number()
+      .int('must be an integer number of bytes')
+      .min(MIN_MAX_MESSAGE_BYTES, `must be at least ${MIN_MAX_MESSAGE_BYTES} bytes`)
+      .max(MAX_MAX_MESSAGE_BYTES, `must be at most ${MAX_MAX_MESSAGE_BYTES} bytes (256 MiB)`)
+      .optional(),
   };
 
   const stdioSchema = z

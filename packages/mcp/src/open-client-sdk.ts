@@ -10,6 +10,8 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isStdioConfig, type McpHttpServerConfig, type McpServerConfig } from './config.js';
 import { McpConnectionError } from './errors.js';
 import { exitText, type OpenClientOptions, type OpenedClient } from './client-options.js';
+import { boundedFetch, type FetchFn } from './bounded-fetch.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, OVERSIZED_RPC_CODE } from './message-limit.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
 
 /** Lines of stderr a start failure carries. */
@@ -53,6 +55,22 @@ async function connect(
   }
 }
 
+/**
+ * A bounded `fetch` for one HTTP transport: an answer over the limit fails its request through
+ * the transport as if the server had answered with an error naming the limit.
+ */
+function limitedFetch(maxBytes: number, transport: () => Transport | undefined): FetchFn {
+  return boundedFetch({
+    maxBytes,
+    failRequest: (id, problem) => {
+      const t = transport();
+      t?.onerror?.(new Error(problem));
+      t?.onmessage?.({ jsonrpc: '2.0', id, error: { code: OVERSIZED_RPC_CODE, message: problem } });
+    },
+    report: (problem) => transport()?.onerror?.(new Error(problem)),
+  });
+}
+
 async function openHttp(
   name: string,
   config: McpHttpServerConfig,
@@ -62,9 +80,13 @@ async function openHttp(
   const url = new URL(config.url);
   const requestInit: RequestInit = config.headers === undefined ? {} : { headers: { ...config.headers } };
   const mode = config.transport ?? 'auto';
+  const maxBytes = config.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   if (mode !== 'sse') {
     const client = newClient(options);
-    const transport = new StreamableHTTPClientTransport(url, { requestInit });
+    let streamable: Transport | undefined;
+    const fetch = limitedFetch(maxBytes, () => streamable);
+    const transport = new StreamableHTTPClientTransport(url, { requestInit, fetch });
+    streamable = transport;
     try {
       await connect(name, client, transport, timeoutMs, `Streamable HTTP connection to ${url.origin}${url.pathname}`);
       return { client, transport, kind: 'streamable-http' };
@@ -75,7 +97,9 @@ async function openHttp(
   }
   const client = newClient(options);
   // The SDK sends `requestInit.headers` on the event stream's GET and on every POST.
-  const transport = new SSEClientTransport(url, { requestInit });
+  let sse: Transport | undefined;
+  const transport = new SSEClientTransport(url, { requestInit, fetch: limitedFetch(maxBytes, () => sse) });
+  sse = transport;
   const what =
     mode === 'auto'
       ? `Streamable HTTP and SSE connections to ${url.origin}${url.pathname}`
@@ -98,6 +122,7 @@ export async function openSdkClient(
     ...(config.env === undefined ? {} : { env: config.env }),
     ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
     ...(config.stderrBytes === undefined ? {} : { stderrBytes: config.stderrBytes }),
+    ...(config.maxMessageBytes === undefined ? {} : { maxMessageBytes: config.maxMessageBytes }),
   });
   options.onStdio?.(transport);
   const client = newClient(options);

@@ -4,8 +4,10 @@
  * request it answers) and is reported instead of being parsed; reading goes on with the next line.
  */
 
-/** The longest line read from a stdio server (as the MCP SDK's own reader), bytes. */
-export const MAX_STDIO_MESSAGE_BYTES = 10 * 1024 * 1024;
+import { DEFAULT_MAX_MESSAGE_BYTES } from './message-limit.js';
+
+/** The longest line read from a stdio server by default (as the MCP SDK's own reader), bytes. */
+export const MAX_STDIO_MESSAGE_BYTES = DEFAULT_MAX_MESSAGE_BYTES;
 
 /** Bytes kept of each end of a line over the limit. */
 const EDGE_BYTES = 512;

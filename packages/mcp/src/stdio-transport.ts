@@ -14,6 +14,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedTail } from './bounded-tail.js';
 import { McpClosedError } from './errors.js';
+import { limitText, OVERSIZED_RPC_CODE } from './message-limit.js';
 import { BoundedLines, idOfOversized, MAX_STDIO_MESSAGE_BYTES, type OversizedLine } from './stdio-lines.js';
 import { killGroup, trackGroup } from './process-group.js';
 import { loadStdioSdk, type StdioSdk } from './stdio-sdk.js';
@@ -30,6 +31,8 @@ export interface ProcessGroupStdioOptions {
   readonly cwd?: string;
   /** Bytes of stderr kept, `>= 1024`. Default 16384. */
   readonly stderrBytes?: number;
+  /** The longest message (line) read; a longer one is skipped unread and fails its request. Default 10 MiB. */
+  readonly maxMessageBytes?: number;
   /** Time between `SIGTERM` and `SIGKILL` on close, milliseconds. Default 1000. */
   readonly killGraceMs?: number;
   /** Called with each stderr chunk (after it is kept in the tail). */
@@ -131,7 +134,7 @@ export class ProcessGroupStdioTransport implements Transport {
       if (this.#closeReason !== undefined) throw new McpClosedError('stdio transport');
       this.#sdk = sdk;
       this.#buffer = new BoundedLines(
-        MAX_STDIO_MESSAGE_BYTES,
+        this.#maxBytes(),
         (line) => this.#onLine(sdk, line),
         (line) => this.#onOversized(line),
       );
@@ -205,6 +208,10 @@ export class ProcessGroupStdioTransport implements Transport {
     await this.#killing;
   }
 
+  #maxBytes(): number {
+    return this.#options.maxMessageBytes ?? MAX_STDIO_MESSAGE_BYTES;
+  }
+
   #isSettled(): boolean {
     const child = this.#child;
     return child === undefined || child.pid === undefined || (this.#stderrEnded && this.#exit !== undefined);
@@ -237,11 +244,11 @@ export class ProcessGroupStdioTransport implements Transport {
    * request fails now with an error saying so; otherwise it ends by its timeout.
    */
   #onOversized(line: OversizedLine): void {
-    const problem = `the server sent a message of ${line.bytes} bytes; the most read is ${MAX_STDIO_MESSAGE_BYTES} bytes, so it was skipped`;
+    const problem = `the server sent a message of ${line.bytes} bytes; ${limitText(this.#maxBytes())}, so it was skipped`;
     this.onerror?.(new Error(problem));
     const id = idOfOversized(line);
     if (id !== undefined && this.#closeReason === undefined)
-      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: problem } } as JSONRPCMessage);
+      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: OVERSIZED_RPC_CODE, message: problem } } as JSONRPCMessage);
   }
 
   /** First end of the connection: record why, fail pending requests (onclose), kill the group. */

@@ -83,7 +83,9 @@ describe('MCP client against hostile servers', () => {
     const started = Date.now();
     const error = await run('mcp__big__bad').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpRequestError);
-    expect((error as Error).message).toContain(`the most read is ${MAX_STDIO_MESSAGE_BYTES} bytes, so it was skipped`);
+    expect((error as Error).message).toContain(
+      `the most read is ${MAX_STDIO_MESSAGE_BYTES} bytes (maxMessageBytes), so it was skipped`,
+    );
     expect(Date.now() - started).toBeLessThan(400);
     await stillServes('big');
   });
