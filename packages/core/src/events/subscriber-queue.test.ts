@@ -45,12 +45,12 @@ describe('bounded subscriber queues', () => {
       for (let i = 0; i < 20_000; i++) {
         const d = `${turn}.${i} `;
         // Interleaved streams: text, reasoning, and two calls' stdout/stderr.
-        if (i % 5 === 0) (emitter.emit(reasoning(d)), (want.reasoning += d));
-        else if (i % 5 === 1) (emitter.emit(out('c1', 'stdout', d)), (want.out1 += d));
-        else if (i % 5 === 2) (emitter.emit(out('c1', 'stderr', d)), (want.err1 += d));
-        else if (i % 5 === 3) (emitter.emit(out('c2', 'stdout', d)), (want.out2 += d));
-        else (emitter.emit(text(d)), (want.text += d));
-        if (i === 10_000) (emitter.emit(error(`mid ${turn}`)), expectedLifecycle++);
+        if (i % 5 === 0) emitter.emit(reasoning(d)), (want.reasoning += d);
+        else if (i % 5 === 1) emitter.emit(out('c1', 'stdout', d)), (want.out1 += d);
+        else if (i % 5 === 2) emitter.emit(out('c1', 'stderr', d)), (want.err1 += d);
+        else if (i % 5 === 3) emitter.emit(out('c2', 'stdout', d)), (want.out2 += d);
+        else emitter.emit(text(d)), (want.text += d);
+        if (i === 10_000) emitter.emit(error(`mid ${turn}`)), expectedLifecycle++;
       }
     }
     emitter.close();

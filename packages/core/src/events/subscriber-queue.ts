@@ -174,7 +174,12 @@ export class SubscriberQueue {
   }
 
   #merge(slot: Slot, e: EventEnvelopeV1, chars: number): void {
-    const m = (slot.merged ??= { count: 1, lastSequence: slot.envelope.metadata.sequence, truncated: false, joined: '' });
+    const m = (slot.merged ??= {
+      count: 1,
+      lastSequence: slot.envelope.metadata.sequence,
+      truncated: false,
+      joined: '',
+    });
     const parts = (slot.parts ??= []);
     parts.push(e.payload.delta as string);
     if (parts.length >= JOIN_EVERY) {
