@@ -38,19 +38,27 @@ describe('bounded subscriber queues', () => {
     const emitter = new AgentEventEmitter({ runId: 'r', sessionId: 's' });
     const sub = emitter.subscribe({ maxPendingEvents: 8 });
     const want = { text: '', reasoning: '', out1: '', err1: '', out2: '' };
+    const streams: [(d: string) => AgentEvent, keyof typeof want][] = [
+      [reasoning, 'reasoning'],
+      [(d) => out('c1', 'stdout', d), 'out1'],
+      [(d) => out('c1', 'stderr', d), 'err1'],
+      [(d) => out('c2', 'stdout', d), 'out2'],
+      [text, 'text'],
+    ];
     let expectedLifecycle = 0;
     for (let turn = 1; turn <= 5; turn++) {
       emitter.emit(turnStart(turn));
       expectedLifecycle++;
       for (let i = 0; i < 20_000; i++) {
         const d = `${turn}.${i} `;
-        // Interleaved streams: text, reasoning, and two calls' stdout/stderr.
-        if (i % 5 === 0) emitter.emit(reasoning(d)), (want.reasoning += d);
-        else if (i % 5 === 1) emitter.emit(out('c1', 'stdout', d)), (want.out1 += d);
-        else if (i % 5 === 2) emitter.emit(out('c1', 'stderr', d)), (want.err1 += d);
-        else if (i % 5 === 3) emitter.emit(out('c2', 'stdout', d)), (want.out2 += d);
-        else emitter.emit(text(d)), (want.text += d);
-        if (i === 10_000) emitter.emit(error(`mid ${turn}`)), expectedLifecycle++;
+        // Interleaved streams: reasoning, two calls' stdout/stderr, text.
+        const [event, stream] = streams[i % 5]!;
+        emitter.emit(event(d));
+        want[stream] += d;
+        if (i === 10_000) {
+          emitter.emit(error(`mid ${turn}`));
+          expectedLifecycle++;
+        }
       }
     }
     emitter.close();

@@ -81,9 +81,8 @@ interface Slot {
   taken: boolean;
   /** Delta text this slot holds (counted against the byte bound). */
   chars: number;
-  /** Deltas merged after the first, not yet joined. */
-  parts?: string[];
-  merged?: { count: number; lastSequence: number; truncated: boolean; joined: string };
+  /** Deltas merged after the first: `joined`, then `parts` (not yet joined). */
+  merged?: { count: number; lastSequence: number; truncated: boolean; joined: string; parts: string[] };
   dropped?: { count: number; chars: number; lastSequence: number; byType: Record<string, number> };
 }
 
@@ -174,17 +173,19 @@ export class SubscriberQueue {
   }
 
   #merge(slot: Slot, e: EventEnvelopeV1, chars: number): void {
-    const m = (slot.merged ??= {
-      count: 1,
-      lastSequence: slot.envelope.metadata.sequence,
-      truncated: false,
-      joined: '',
-    });
-    const parts = (slot.parts ??= []);
-    parts.push(e.payload.delta as string);
-    if (parts.length >= JOIN_EVERY) {
-      m.joined += parts.join('');
-      parts.length = 0;
+    if (!slot.merged)
+      slot.merged = {
+        count: 1,
+        lastSequence: slot.envelope.metadata.sequence,
+        truncated: false,
+        joined: '',
+        parts: [],
+      };
+    const m = slot.merged;
+    m.parts.push(e.payload.delta as string);
+    if (m.parts.length >= JOIN_EVERY) {
+      m.joined += m.parts.join('');
+      m.parts.length = 0;
     }
     m.count += 1;
     m.lastSequence = e.metadata.sequence;
@@ -232,7 +233,7 @@ function envelopeOf(slot: Slot): EventEnvelopeV1 {
   }
   const m = slot.merged;
   if (!m) return e;
-  const delta = `${e.payload.delta as string}${m.joined}${(slot.parts ?? []).join('')}`;
+  const delta = `${e.payload.delta as string}${m.joined}${m.parts.join('')}`;
   const truncated = m.truncated || e.payload.delta_truncated === true;
   return {
     ...e,
