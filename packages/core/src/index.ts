@@ -201,8 +201,11 @@ export {
 } from './permissions/index.js';
 export {
   AgentEventEmitter,
+  DEFAULT_MAX_PENDING_DELTA_CHARS,
+  DEFAULT_MAX_PENDING_EVENTS,
   EVENT_CATALOG_V1,
   EventEnvelopeError,
+  EventStreamOptionsError,
   parseEventEnvelopeV1,
   projectEventV1,
   type AgentEvent,
@@ -213,6 +216,7 @@ export {
   type EventEnvelopeV1,
   type EventMetadataV1,
   type EventSink,
+  type EventStreamBounds,
   type EventUsage,
   type ProjectedEventV1,
   type UndeliveredSteer,
@@ -305,6 +309,8 @@ export {
   type RunCheckpoint,
   type ResumeRunOptions,
   type RunEventStream,
+  type StreamOptions,
+  type StreamResumeOptions,
   type RunResult,
   type RunUsage,
   type SteerOptions,

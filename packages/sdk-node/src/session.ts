@@ -19,6 +19,8 @@ import {
   type RunResult,
   type HostToolOptions,
   type SendOptions,
+  type StreamOptions,
+  type StreamResumeOptions,
   type SessionSnapshotV1,
   type SteerOptions,
   type SteerReceipt,
@@ -101,9 +103,12 @@ export class Session {
 
   /**
    * Runs a prompt and yields its event envelopes with `text`/`toolName`/`tool_name`; `.result`
-   * settles with the run. `options.attachments` as for {@link send}.
+   * settles with the run. `options.attachments` as for {@link send}. A slow consumer's pending
+   * events are bounded: past `options.maxPendingEvents` text/reasoning/tool-output deltas are
+   * merged (nothing lost), past `options.maxPendingDeltaChars` of pending delta text they are
+   * dropped and counted in one `events_dropped` event; other events always arrive, in order.
    */
-  stream(prompt: string, options?: SendOptions): EventStream {
+  stream(prompt: string, options?: StreamOptions): EventStream {
     return this.core.stream(prompt, options);
   }
 
@@ -119,7 +124,7 @@ export class Session {
   }
 
   /** `resumeRun` as a stream: the resumed run's projected events, then `.result`. */
-  streamResume(runId?: string, options?: ResumeRunOptions): EventStream {
+  streamResume(runId?: string, options?: StreamResumeOptions): EventStream {
     return this.core.streamResume(runId, options);
   }
 

@@ -157,6 +157,18 @@ export interface AgentEventPayloads {
     effect_digest?: string;
   };
   error: { code: string; message: string };
+  /**
+   * Sent to one slow subscriber only, never by the run: past its bound of pending delta text,
+   * `dropped` delta events (`dropped_chars` of text, counted by wire type in `by_type`, sequences
+   * `first_sequence`..`last_sequence`) were left out of its stream. The fact log is unaffected.
+   */
+  eventsDropped: {
+    dropped: number;
+    dropped_chars: number;
+    first_sequence: number;
+    last_sequence: number;
+    by_type: Readonly<Record<string, number>>;
+  };
 }
 
 /** Internal event kinds. */

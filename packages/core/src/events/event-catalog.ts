@@ -31,6 +31,7 @@ export const EVENT_CATALOG_V1 = Object.freeze({
   workerKilled: 'worker_killed',
   runContinued: 'run_continued',
   error: 'error',
+  eventsDropped: 'events_dropped',
 } as const satisfies Record<AgentEventKind, string>);
 
 /** Every v1 wire type the runtime emits. Consumers must still accept unknown types. */

@@ -1,11 +1,13 @@
 /**
  * `AgentEventEmitter`: the event sink of a run. It stamps each event with the run's metadata and
  * a strictly increasing sequence, and fans it out to synchronous listeners and async iterators.
- * Each iterator has its own unbounded queue, so iteration never loses or reorders events no
- * matter how slowly it is consumed.
+ * Each iterator has its own bounded queue (see `SubscriberQueue`): a slow consumer gets its
+ * delta events merged (or, past a bound of text, dropped and counted in an `events_dropped`
+ * notice); every other event arrives whole and in order. Listeners are called synchronously.
  */
 import type { AgentEvent, EventSink } from './agent-event.js';
 import { toEnvelopeV1, type EventEnvelopeV1 } from './event-envelope.js';
+import { resolveEventStreamBounds, SubscriberQueue, type EventStreamBounds } from './subscriber-queue.js';
 
 /** Options of {@link AgentEventEmitter}. */
 export interface AgentEventEmitterOptions {
@@ -23,13 +25,12 @@ export interface AgentEventEmitterOptions {
 }
 
 interface Subscriber {
-  readonly queue: EventEnvelopeV1[];
-  head: number;
+  readonly queue: SubscriberQueue;
   wake: (() => void) | undefined;
   done: boolean;
 }
 
-/** An ordered, lossless event stream for one run. */
+/** The ordered event stream of one run. */
 export class AgentEventEmitter implements EventSink {
   readonly #runId: string;
   readonly #sessionId: string;
@@ -39,6 +40,7 @@ export class AgentEventEmitter implements EventSink {
   readonly #subscribers = new Set<Subscriber>();
   #sequence = 0;
   #closed = false;
+  #pendingHighWater = 0;
 
   constructor(options: AgentEventEmitterOptions) {
     this.#runId = options.runId;
@@ -52,6 +54,13 @@ export class AgentEventEmitter implements EventSink {
   /** Sequence number of the last emitted event (0 before the first). */
   get sequence(): number {
     return this.#sequence;
+  }
+
+  /** The most events any iterator of this emitter ever held pending at once. */
+  get pendingHighWater(): number {
+    let high = this.#pendingHighWater;
+    for (const sub of this.#subscribers) high = Math.max(high, sub.queue.highWater);
+    return high;
   }
 
   /** True after {@link close}. */
@@ -103,26 +112,25 @@ export class AgentEventEmitter implements EventSink {
     }
   }
 
-  /** An iterator over every event emitted from now until {@link close}. */
-  subscribe(): AsyncIterableIterator<EventEnvelopeV1> {
-    const sub: Subscriber = { queue: [], head: 0, wake: undefined, done: this.#closed };
+  /**
+   * An iterator over the events emitted from now until {@link close}, its pending queue held to
+   * `bounds` (invalid bounds throw `EventStreamOptionsError`).
+   */
+  subscribe(bounds?: EventStreamBounds): AsyncIterableIterator<EventEnvelopeV1> {
+    const queue = new SubscriberQueue(resolveEventStreamBounds(bounds));
+    const sub: Subscriber = { queue, wake: undefined, done: this.#closed };
     this.#subscribers.add(sub);
-    const subscribers = this.#subscribers;
+    const remove = () => {
+      this.#pendingHighWater = Math.max(this.#pendingHighWater, queue.highWater);
+      this.#subscribers.delete(sub);
+    };
     const iterator: AsyncIterableIterator<EventEnvelopeV1> = {
       async next(): Promise<IteratorResult<EventEnvelopeV1>> {
         for (;;) {
-          if (sub.head < sub.queue.length) {
-            const value = sub.queue[sub.head] as EventEnvelopeV1;
-            sub.head += 1;
-            // Compact the consumed prefix now and then so a long run does not keep every event.
-            if (sub.head > 1024 && sub.head * 2 > sub.queue.length) {
-              sub.queue.splice(0, sub.head);
-              sub.head = 0;
-            }
-            return { value, done: false };
-          }
+          const value = queue.shift();
+          if (value !== undefined) return { value, done: false };
           if (sub.done) {
-            subscribers.delete(sub);
+            remove();
             return { value: undefined, done: true };
           }
           await new Promise<void>((resolve) => {
@@ -132,9 +140,8 @@ export class AgentEventEmitter implements EventSink {
       },
       async return(): Promise<IteratorResult<EventEnvelopeV1>> {
         sub.done = true;
-        sub.queue.length = 0;
-        sub.head = 0;
-        subscribers.delete(sub);
+        queue.clear();
+        remove();
         const wake = sub.wake;
         sub.wake = undefined;
         wake?.();

@@ -14,3 +14,11 @@ export { EventEnvelopeError, parseEventEnvelopeV1, projectEventV1, toEnvelopeV1 
 export type { EventEnvelopeV1, EventMetadataV1, ProjectedEventV1 } from './event-envelope.js';
 export { AgentEventEmitter } from './event-emitter.js';
 export type { AgentEventEmitterOptions } from './event-emitter.js';
+export {
+  DEFAULT_MAX_PENDING_DELTA_CHARS,
+  DEFAULT_MAX_PENDING_EVENTS,
+  EventStreamOptionsError,
+  resolveEventStreamBounds,
+  SubscriberQueue,
+} from './subscriber-queue.js';
+export type { EventStreamBounds, ResolvedEventStreamBounds } from './subscriber-queue.js';

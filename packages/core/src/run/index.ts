@@ -21,4 +21,4 @@ export { ResumeError } from './resume-error.js';
 export type { HistoryTurn, RunCheckpoint, RunCheckpointStore } from './run-checkpoint.js';
 export { STEP_LIMIT } from './run-execution.js';
 export type { ResumeRunOptions } from './run-binding.js';
-export { streamRun, type RunEventStream } from './stream-run.js';
+export { streamRun, type RunEventStream, type StreamOptions, type StreamResumeOptions } from './stream-run.js';

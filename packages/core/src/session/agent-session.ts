@@ -15,7 +15,8 @@ import type { FactStore } from '../store/fact-store.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import { answerPayload, type QuestionAnswer, type RunResult } from '../run/run-result.js';
 import type { InterruptOptions, SteerOptions, SteerReceipt } from '../run/control-inbox.js';
-import { streamRun, type RunEventStream } from '../run/stream-run.js';
+import { streamRun, type RunEventStream, type StreamOptions, type StreamResumeOptions } from '../run/stream-run.js';
+import { resolveEventStreamBounds } from '../events/subscriber-queue.js';
 import type { SessionSnapshotV1, VerificationReport } from './snapshot-types.js';
 import type { MutationLedger } from '../gate/mutation-ledger.js';
 import type { SessionGate } from '../gate/session-gate.js';
@@ -140,13 +141,15 @@ export class AgentSession {
   /**
    * Runs a prompt and yields its events (`EventEnvelopeV1` plus `text`, `toolName`). The lease
    * is held until the run has finished, even when the consumer stops early — stopping early
-   * interrupts the run. `options.attachments` as for {@link send}.
+   * interrupts the run. `options.attachments` as for {@link send}; its bounds as `StreamOptions` says.
    */
-  stream(prompt: string, options: SendOptions = {}): RunEventStream {
+  stream(prompt: string, options: StreamOptions = {}): RunEventStream {
+    const bounds = resolveEventStreamBounds(options);
     const lease = this.#runner.take('stream');
     return streamRun(
       (onStart) => this.#runner.run(promptRequest(prompt, options), onStart).finally(lease),
       (target) => this.interrupt(target),
+      bounds,
     );
   }
 
@@ -159,12 +162,14 @@ export class AgentSession {
     return this.#runner.run(resumeRequest(runId, options)).finally(lease);
   }
 
-  /** `resumeRun` as a stream: the resumed run's events (like {@link stream}), then `.result`. */
-  streamResume(runId?: string, options: ResumeRunOptions = {}): RunEventStream {
+  /** `resumeRun` as a stream: the resumed run's events (like {@link stream}, with its bounds), then `.result`. */
+  streamResume(runId?: string, options: StreamResumeOptions = {}): RunEventStream {
+    const bounds = resolveEventStreamBounds(options);
     const lease = this.#runner.take('resumeRun');
     return streamRun(
       (onStart) => this.#runner.run(resumeRequest(runId, options), onStart).finally(lease),
       (target) => this.interrupt(target),
+      bounds,
     );
   }
 
