@@ -87,4 +87,24 @@ describe('ServeOutput', () => {
       lastSequence: 3,
     });
   });
+
+  it('a dropped event that carries merged deltas counts every event it stood for, up to its last sequence', async () => {
+    const { out, written, release } = heldStream(16);
+    const output = new ServeOutput(out, 'ndjson', { maxQueuedEventBytes: 50 });
+    const pad = 'y'.repeat(60);
+    output.event('s', 'r', 1, () => JSON.stringify({ seq: 1, pad }));
+    // Sequences 2..6 merged into one envelope, then 7 on its own: both dropped.
+    output.event('s', 'r', 2, () => JSON.stringify({ seq: 2, pad }), { count: 5, lastSequence: 6 });
+    output.event('s', 'r', 7, () => JSON.stringify({ seq: 7, pad }));
+    await release();
+    output.event('s', 'r', 8, () => JSON.stringify({ seq: 8, pad }));
+    await release();
+    expect(parse(written)[1]!.params).toEqual({
+      sessionId: 's',
+      runId: 'r',
+      dropped: 6,
+      firstSequence: 2,
+      lastSequence: 7,
+    });
+  });
 });

@@ -169,6 +169,12 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
         write(line);
         return;
       }
+      case 'events_dropped':
+        newline();
+        write(
+          `${style.dim(`(${String(p.dropped)} live output events left out: the display fell behind; the log has them all)`)}\n`,
+        );
+        return;
       case 'agent_end':
         newline();
         if (p.ended_by === 'verification') {

@@ -71,16 +71,31 @@ export class ServeOutput {
 
   /**
    * Writes one `event` notification of a run, or drops it (counted) while stdout holds more than
-   * the bound; `paramsJson` is called only for an event that is written.
+   * the bound; `paramsJson` is called only for an event that is written. An event that carries
+   * several merged ones (a slow reader's deltas) names how many and the last one's sequence in
+   * `merged`, so a drop counts every event it stood for.
    */
-  event(sessionId: string, runId: string, sequence: number, paramsJson: () => string): void {
+  event(
+    sessionId: string,
+    runId: string,
+    sequence: number,
+    paramsJson: () => string,
+    merged: { readonly count: number; readonly lastSequence: number } = { count: 1, lastSequence: sequence },
+  ): void {
     const key = keyOf(sessionId, runId);
     if ((this.#out.writableLength ?? 0) > this.#limit) {
       const d = this.#dropped.get(key);
       if (d) {
-        d.count++;
-        d.lastSequence = sequence;
-      } else this.#dropped.set(key, { sessionId, runId, count: 1, firstSequence: sequence, lastSequence: sequence });
+        d.count += merged.count;
+        d.lastSequence = merged.lastSequence;
+      } else
+        this.#dropped.set(key, {
+          sessionId,
+          runId,
+          count: merged.count,
+          firstSequence: sequence,
+          lastSequence: merged.lastSequence,
+        });
       return;
     }
     this.#flushDropped(key);

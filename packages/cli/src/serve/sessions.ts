@@ -283,7 +283,17 @@ export class ServeSessions {
 
   /** Sends one event of a run (dropped, and counted, while the client does not read: see ServeOutput). */
   #event(sessionId: string, runId: string, event: ProjectedEventV1): void {
-    this.#out.event(sessionId, runId, event.metadata.sequence, () => eventJson(event));
+    const {
+      sequence,
+      coalesced_events: count,
+      coalesced_last_sequence: last,
+    } = event.metadata as {
+      readonly sequence: number;
+      readonly coalesced_events?: unknown;
+      readonly coalesced_last_sequence?: unknown;
+    };
+    const merged = typeof count === 'number' && typeof last === 'number' ? { count, lastSequence: last } : undefined;
+    this.#out.event(sessionId, runId, sequence, () => eventJson(event), merged);
   }
 }
 

@@ -16,7 +16,7 @@ import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import { answerPayload, type QuestionAnswer, type RunResult } from '../run/run-result.js';
 import type { InterruptOptions, SteerOptions, SteerReceipt } from '../run/control-inbox.js';
 import { streamRun, type RunEventStream, type StreamOptions, type StreamResumeOptions } from '../run/stream-run.js';
-import { resolveEventStreamBounds } from '../events/subscriber-queue.js';
+import { resolveEventStreamBounds, type EventStreamBounds } from '../events/subscriber-queue.js';
 import type { SessionSnapshotV1, VerificationReport } from './snapshot-types.js';
 import type { MutationLedger } from '../gate/mutation-ledger.js';
 import type { SessionGate } from '../gate/session-gate.js';
@@ -42,7 +42,7 @@ import {
 import { SessionRecord, saveToStore } from './session-record.js';
 import { SessionRunner } from './session-runner.js';
 import type { SendOptions } from '../attachments/attachment-input.js';
-import { promptRequest } from '../run/run-execution.js';
+import { promptRequest, type RunRequest } from '../run/run-execution.js';
 import type { SessionParts } from './session-parts.js';
 import { CapabilityScope, type SessionCapabilityCatalog } from '../catalog/index.js';
 import { resumeRequest, type ResumeRunOptions } from '../run/run-binding.js';
@@ -144,13 +144,7 @@ export class AgentSession {
    * interrupts the run. `options.attachments` as for {@link send}; its bounds as `StreamOptions` says.
    */
   stream(prompt: string, options: StreamOptions = {}): RunEventStream {
-    const bounds = resolveEventStreamBounds(options);
-    const lease = this.#runner.take('stream');
-    return streamRun(
-      (onStart) => this.#runner.run(promptRequest(prompt, options), onStart).finally(lease),
-      (target) => this.interrupt(target),
-      bounds,
-    );
+    return this.#streamed('stream', () => promptRequest(prompt, options), options);
   }
 
   /**
@@ -164,12 +158,17 @@ export class AgentSession {
 
   /** `resumeRun` as a stream: the resumed run's events (like {@link stream}, with its bounds), then `.result`. */
   streamResume(runId?: string, options: StreamResumeOptions = {}): RunEventStream {
-    const bounds = resolveEventStreamBounds(options);
-    const lease = this.#runner.take('resumeRun');
+    return this.#streamed('resumeRun', () => resumeRequest(runId, options), options);
+  }
+
+  /** A run as a stream: its bounds checked first, then the lease, held until the run has finished. */
+  #streamed(operation: string, request: () => RunRequest, bounds: EventStreamBounds): RunEventStream {
+    const resolved = resolveEventStreamBounds(bounds);
+    const lease = this.#runner.take(operation);
     return streamRun(
-      (onStart) => this.#runner.run(resumeRequest(runId, options), onStart).finally(lease),
+      (onStart) => this.#runner.run(request(), onStart).finally(lease),
       (target) => this.interrupt(target),
-      bounds,
+      resolved,
     );
   }
 
@@ -296,15 +295,8 @@ export class AgentSession {
     commands: readonly VerificationCommand[],
     options: VerifyOptions = {},
   ): Promise<VerificationReport> {
-    return verifyThroughKernel(
-      this.#gate,
-      (name, args) => this.tool(name, args),
-      this.activeRunId,
-      subject,
-      commands,
-      options,
-      this.config.clock(),
-    );
+    const run = (name: string, args: unknown) => this.tool(name, args);
+    return verifyThroughKernel(this.#gate, run, this.activeRunId, subject, commands, options, this.config.clock());
   }
 
   /** Waives verification for exactly this effect digest (a host decision). */
