@@ -47,7 +47,8 @@ export async function restoreHistoryArtifacts(
     const own = await target.get(ref.sha256);
     if (own !== undefined && sha(own) === ref.sha256) continue;
     const found = await fromSources(ref.sha256, sources);
-    if (found === undefined) throw new AttachmentMissingError(ref, own === undefined ? 'missing' : 'corrupt', target.locate(ref.sha256));
+    if (found === undefined)
+      throw new AttachmentMissingError(ref, own === undefined ? 'missing' : 'corrupt', target.locate(ref.sha256));
     await target.put(ref.sha256, found);
   }
 }
