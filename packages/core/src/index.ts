@@ -307,6 +307,7 @@ export {
   type RunEventStream,
   type RunResult,
   type RunUsage,
+  type AttachedSteerOptions,
   type SteerOptions,
   type SteerReceipt,
   type SteerRefusal,
