@@ -106,6 +106,7 @@ export type {
   RunResult,
   RunUsage,
   SendOptions,
+  AttachedSteerOptions,
   SteerOptions,
   SteerReceipt,
   UndeliveredSteer,
