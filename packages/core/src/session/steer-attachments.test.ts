@@ -22,7 +22,9 @@ describe('steer with attachments', () => {
     });
     expect(receipt).toMatchObject({ accepted: true, duplicate: false });
     expect((await run).text).toBe('I see the dot.');
-    const steer = session.store.log.facts.find((f) => f.type === 'user.message' && f.payload.source === 'steer')!;
+    const steer = session.store.log.facts.find(
+      (f) => f.type === 'user.message' && (f.payload as { source?: string }).source === 'steer',
+    )!;
     expect(steer.payload).toMatchObject({
       text: 'Look at this too.',
       attachments: [{ sha256: SHA, media_type: 'image/png', size: PNG.length, name: 'dot.png' }],
@@ -62,7 +64,11 @@ describe('steer with attachments', () => {
       });
     }
     await run;
-    expect(session.store.log.facts.some((f) => f.type === 'user.message' && f.payload.source === 'steer')).toBe(false);
+    expect(
+      session.store.log.facts.some(
+        (f) => f.type === 'user.message' && (f.payload as { source?: string }).source === 'steer',
+      ),
+    ).toBe(false);
     expect(model.requests[1]!.messages.some((m) => m.role === 'user' && m.content === 'see')).toBe(false);
     expect(existsSync(join(dir, '.a3s', 'artifacts'))).toBe(false);
   });
