@@ -34,13 +34,13 @@ describe('a3s serve session/steer attachments', () => {
       yolo: true,
     });
     const { runId } = await s.call<{ runId: string }>('session/send', { sessionId: opened.sessionId, prompt: 'go' });
-    const escape = await s.request('session/steer', {
+    const outside = await s.request('session/steer', {
       sessionId: opened.sessionId,
       text: 'see',
       attachments: [{ type: 'file', path: '../outside.log' }],
     });
-    expect(escape.error).toMatchObject({ data: { code: 'ATTACHMENT_INVALID' } });
-    expect(escape.error?.message).toContain('attachments[0].path');
+    expect(outside.error).toMatchObject({ data: { code: 'ATTACHMENT_INVALID' } });
+    expect(outside.error?.message).toContain('attachments[0].path');
     const shape = await s.request('session/steer', {
       sessionId: opened.sessionId,
       text: 'see',
