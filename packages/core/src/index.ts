@@ -313,6 +313,7 @@ export {
   type StreamResumeOptions,
   type RunResult,
   type RunUsage,
+  type AttachedSteerOptions,
   type SteerOptions,
   type SteerReceipt,
   type SteerRefusal,

@@ -74,10 +74,14 @@ export const drafts = {
     requestId: string,
     text: string,
     atMs: number,
+    attachments: readonly AttachmentRef[] = [],
   ): TypedDraft<'user.message'> => ({
     type: 'user.message',
     key: `steer:${runId}:${turn}:${cycle}:${requestId}`,
-    payload: { text, source: 'steer', at_ms: atMs },
+    payload:
+      attachments.length === 0
+        ? { text, source: 'steer', at_ms: atMs }
+        : { text, source: 'steer', at_ms: atMs, attachments: attachments.map(copyRef) },
   }),
   /**
    * A message the host adds to keep a run going (the completion gate's or a stop hook's), at log

@@ -110,6 +110,7 @@ export type {
   StreamOptions,
   StreamResumeOptions,
   EventStreamBounds,
+  AttachedSteerOptions,
   SteerOptions,
   SteerReceipt,
   UndeliveredSteer,

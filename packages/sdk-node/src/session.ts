@@ -22,6 +22,7 @@ import {
   type StreamOptions,
   type StreamResumeOptions,
   type SessionSnapshotV1,
+  type AttachedSteerOptions,
   type SteerOptions,
   type SteerReceipt,
   type ToolDefinition,
@@ -136,9 +137,17 @@ export class Session {
     return this.core.catalog;
   }
 
-  /** Queues a message for the active run's next model call; the receipt says whether it was accepted. */
-  steer(text: string, options?: SteerOptions): SteerReceipt {
-    return this.core.steer(text, options);
+  /**
+   * Queues a message for the active run's next model call; the receipt says whether it was accepted.
+   * With `options.attachments` (images and text files, checked and stored as a prompt's) it resolves
+   * once they are stored, or rejects with an `AttachmentError` and queues nothing.
+   */
+  steer(text: string, options: AttachedSteerOptions): Promise<SteerReceipt>;
+  steer(text: string, options?: SteerOptions): SteerReceipt;
+  steer(text: string, options?: SteerOptions | AttachedSteerOptions): SteerReceipt | Promise<SteerReceipt> {
+    return options !== undefined && 'attachments' in options && options.attachments !== undefined
+      ? this.core.steer(text, options as AttachedSteerOptions)
+      : this.core.steer(text, options);
   }
 
   /**

@@ -213,6 +213,13 @@ export const sessionSteerParams = z.strictObject({
   text: z.string().trim().min(1).describe("A message for the active run's next model call."),
   runId: runId.optional().describe('Only steer this run (refused with wrong_run otherwise).'),
   requestId: z.string().min(1).optional().describe('Idempotency key: a repeated id is acknowledged once.'),
+  attachments: z
+    .array(attachment)
+    .max(32)
+    .optional()
+    .describe(
+      'Images (png, jpeg, gif, webp) and text files sent with the steer, checked as for session/send and kept by hash in .a3s/artifacts.',
+    ),
 });
 
 /** Result of `session/steer`: the SDK's steer receipt. */

@@ -156,13 +156,16 @@ export class ServeSessions {
     return { interrupted: session.interrupt({ runId: p.runId, reason: p.reason ?? 'interrupted by the client' }) };
   }
 
-  /** Queues a steer for the active run's next model call. */
-  steer(p: ParamsOf<'session/steer'>): ResultOf<'session/steer'> {
+  /** Queues a steer (with its attachments, stored first) for the active run's next model call. */
+  async steer(p: ParamsOf<'session/steer'>): Promise<ResultOf<'session/steer'>> {
     const { session } = this.#entry(p.sessionId).opened;
-    return session.steer(p.text, {
+    const target = {
       ...(p.runId === undefined ? {} : { runId: p.runId }),
       ...(p.requestId === undefined ? {} : { requestId: p.requestId }),
-    });
+    };
+    return p.attachments === undefined
+      ? session.steer(p.text, target)
+      : session.steer(p.text, { ...target, attachments: p.attachments });
   }
 
   /** The session's tool surface. */

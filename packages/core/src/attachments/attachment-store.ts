@@ -21,12 +21,27 @@ export interface AttachmentStore {
   locate(sha256: string): string | undefined;
 }
 
+/**
+ * Bytes some memory store of this process still holds, by SHA-256 (weakly: a closed session's
+ * bytes go with it). A session restored from a snapshot in the same process copies from here.
+ */
+const livePool = new Map<string, WeakRef<Uint8Array>>();
+
+/** The bytes under `sha256` that a live memory store of this process holds, if any. */
+export function pooledArtifact(sha256: string): Uint8Array | undefined {
+  const bytes = livePool.get(sha256)?.deref();
+  if (bytes === undefined) livePool.delete(sha256);
+  return bytes;
+}
+
 /** Attachment bytes in memory (sessions with `persistence: 'memory'`). */
 export class MemoryAttachmentStore implements AttachmentStore {
   readonly #items = new Map<string, Uint8Array>();
 
   async put(sha256: string, bytes: Uint8Array): Promise<void> {
-    this.#items.set(sha256, new Uint8Array(bytes));
+    const copy = new Uint8Array(bytes);
+    this.#items.set(sha256, copy);
+    livePool.set(sha256, new WeakRef(copy));
   }
 
   async get(sha256: string): Promise<Uint8Array | undefined> {

@@ -4,17 +4,29 @@
  * conversation does not already hold. The checkpoint supplies history only; the next step still
  * comes from folding the log, which history leaves quiescent.
  */
-import type { Message } from '@a3s-code/effect';
+import type { AttachmentRef, Message } from '@a3s-code/effect';
 import type { HistoryTurn } from './run-checkpoint.js';
 
-/** A conversation as history turns: every user message, and each assistant message with text. */
+/**
+ * A conversation as history turns: every user message (with its attachments' references), and
+ * each assistant message with text.
+ */
 export function historyTurns(messages: readonly Message[]): HistoryTurn[] {
   const turns: HistoryTurn[] = [];
   for (const m of messages) {
-    if (m.role === 'user') turns.push({ role: 'user', content: m.text });
+    if (m.role === 'user')
+      turns.push(
+        m.attachments !== undefined && m.attachments.length > 0
+          ? { role: 'user', content: m.text, attachments: m.attachments.map((a) => ({ ...a })) }
+          : { role: 'user', content: m.text },
+      );
     else if (m.role === 'assistant' && m.text.length > 0) turns.push({ role: 'assistant', content: m.text });
   }
   return turns;
+}
+
+function sameAttachments(a: readonly AttachmentRef[] = [], b: readonly AttachmentRef[] = []): boolean {
+  return a.length === b.length && a.every((x, i) => x.sha256 === b[i]!.sha256);
 }
 
 /**
@@ -27,7 +39,8 @@ export function missingTurns(log: readonly HistoryTurn[], checkpoint: readonly H
     k < log.length &&
     k < checkpoint.length &&
     log[k]!.role === checkpoint[k]!.role &&
-    log[k]!.content === checkpoint[k]!.content
+    log[k]!.content === checkpoint[k]!.content &&
+    sameAttachments(log[k]!.attachments, checkpoint[k]!.attachments)
   )
     k++;
   return checkpoint.slice(k);

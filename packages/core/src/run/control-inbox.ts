@@ -3,6 +3,8 @@
  * call drains them. A request id applies a duplicate steer once; a steer for another run or a
  * stale turn revision is refused with a typed receipt, never silently dropped.
  */
+import type { AttachmentRef } from '@a3s-code/effect';
+import type { AttachmentInput } from '../attachments/attachment-input.js';
 import type { SteerMessage } from './run-env.js';
 
 /** Options of a steer. */
@@ -15,6 +17,15 @@ export interface SteerOptions {
   readonly turnRevision?: number;
   /** Epoch milliseconds after which the steer is stale and refused (a UI command that arrived too late). */
   readonly deadlineMs?: number;
+}
+
+/**
+ * Options of a steer with attachments: images and text files sent with the steer, checked, capped
+ * and stored as a prompt's are (a bad one rejects with `ATTACHMENT_INVALID` and queues nothing).
+ */
+export interface AttachedSteerOptions extends SteerOptions {
+  /** Images and text files sent with the steer (kept in the log by reference). */
+  readonly attachments: readonly AttachmentInput[];
 }
 
 /**
@@ -58,8 +69,11 @@ export class ControlInbox {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Queues a steer, or refuses it with a reason. */
-  offer(text: string, options: SteerOptions = {}): SteerReceipt {
+  /**
+   * Queues a steer, or refuses it with a reason. `attachments`: references to bytes already in
+   * the run's attachment store, sent and recorded with the steer.
+   */
+  offer(text: string, options: SteerOptions = {}, attachments: readonly AttachmentRef[] = []): SteerReceipt {
     if (typeof text !== 'string' || text.trim().length === 0)
       return { accepted: false, reason: 'empty', message: 'a steer needs non-empty text' };
     if (this.closed) return { accepted: false, reason: 'no_active_run', message: `run '${this.runId}' has ended` };
@@ -75,7 +89,7 @@ export class ControlInbox {
       };
     }
     this.seen.add(requestId);
-    this.queue.push({ text, requestId });
+    this.queue.push(attachments.length > 0 ? { text, requestId, attachments } : { text, requestId });
     return { accepted: true, requestId, runId: this.runId, duplicate: false };
   }
 

@@ -13,6 +13,7 @@ export type { ParkedAt, ParkMode, QuestionAnswer, QuestionHandler, RunResult, Ru
 export {
   ControlInbox,
   type InterruptOptions,
+  type AttachedSteerOptions,
   type SteerOptions,
   type SteerReceipt,
   type SteerRefusal,

@@ -4,7 +4,15 @@
  * `model.turn` decision after the permission projection: denied calls are recorded as
  * failed results in the same transition, asked calls carry `needs_confirmation`.
  */
-import { A3sError, drafts, type Decision, type FactDraft, type FoldState, type ToolCall } from '@a3s-code/effect';
+import {
+  A3sError,
+  drafts,
+  type Decision,
+  type FactDraft,
+  type FoldState,
+  type Message,
+  type ToolCall,
+} from '@a3s-code/effect';
 import type { LlmResponse, LlmToolCall } from '../llm/llm-client.js';
 import { loadAttachmentBytes } from '../attachments/attachment-content.js';
 import { ResponseAccumulator } from '../llm/collect-response.js';
@@ -26,17 +34,19 @@ export async function runInfer(env: RunEnv, turn: number, cycle: number, state: 
   const steers = env.drainSteers();
   // A resumed run reuses its id with a new inbox, so the transition is part of the key.
   const steerDrafts: FactDraft[] = steers.map((s) =>
-    drafts.steer(env.runId, turn, cycle, s.requestId, s.text, env.clock()),
+    drafts.steer(env.runId, turn, cycle, s.requestId, s.text, env.clock(), s.attachments),
+  );
+  const steerMessages: Message[] = steers.map((s) =>
+    s.attachments === undefined
+      ? { role: 'user', text: s.text, source: 'steer', seq: 0 }
+      : { role: 'user', text: s.text, source: 'steer', seq: 0, attachments: s.attachments },
   );
   const view = state.view;
   // The attachments' bytes, read back from the artifact store by the hashes the log recorded.
-  const attachments = await loadAttachmentBytes(env.attachments, view.messages);
+  const attachments = await loadAttachmentBytes(env.attachments, [...view.messages, ...steerMessages]);
   const request = {
     system: [...view.system],
-    messages: [
-      ...toLlmMessages(view.messages, attachments),
-      ...steers.map((s) => ({ role: 'user' as const, content: s.text })),
-    ],
+    messages: [...toLlmMessages(view.messages, attachments), ...toLlmMessages(steerMessages, attachments)],
     tools: toLlmTools(view),
     signal: env.signal,
   };

@@ -4,12 +4,17 @@
  * all read these types.
  */
 
-import type { RunCapabilityBindingV1 } from '@a3s-code/effect';
+import type { AttachmentRef, RunCapabilityBindingV1 } from '@a3s-code/effect';
 
 /** A turn of earlier conversation to restore into an empty log. */
 export interface HistoryTurn {
   readonly role: 'user' | 'assistant';
   readonly content: string;
+  /**
+   * A user turn's attachments, by reference (their bytes stay in the artifact store under their
+   * SHA-256); restored onto the history `user.message`, so later requests send them as before.
+   */
+  readonly attachments?: readonly AttachmentRef[];
 }
 
 /** The transcript a loop checkpoint holds for a run. */

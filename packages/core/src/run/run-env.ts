@@ -2,6 +2,7 @@
  * What the executors of one run share: the run's identity, its stores and kernels, its event
  * emitter and its counters. Built by the run driver; immutable but for `stats`.
  */
+import type { AttachmentRef } from '@a3s-code/effect';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
 import type { AgentEventEmitter } from '../events/event-emitter.js';
 import type { InvocationContext } from '../invoker/invocation-context.js';
@@ -14,6 +15,8 @@ export interface SteerMessage {
   readonly text: string;
   /** Deduplication key; also the fact key suffix. */
   readonly requestId: string;
+  /** References to the steer's attachments (their bytes already in the run's attachment store). */
+  readonly attachments?: readonly AttachmentRef[];
 }
 
 /** Counters of one run, reported in its result. */

@@ -8,10 +8,11 @@ import { historyTurns, missingTurns } from './checkpoint-history.js';
 import { ResumeError } from './resume-error.js';
 import { historyFacts, openingFacts, type LiveRun } from './run-setup.js';
 import type { CapabilityScope } from '../catalog/capability-scope.js';
-import type { RunCheckpoint } from './run-checkpoint.js';
+import type { HistoryTurn, RunCheckpoint } from './run-checkpoint.js';
 import { reboundFact, type CapabilityAdmission } from './run-binding.js';
 import type { AttachmentInput } from '../attachments/attachment-input.js';
 import { prepareAttachments } from '../attachments/prepare-attachments.js';
+import { restoreHistoryArtifacts } from '../attachments/restore-artifacts.js';
 import type { ExecuteRunOptions } from './run-request.js';
 
 /** The tools the model is offered under a scope's generation (what `run.started` records). */
@@ -97,6 +98,7 @@ export async function openResume(
   if (log.length === 0) {
     if (!checkpoints) throw new ResumeError('resume_run requires a session_store on this session');
     if (!checkpoint) throw new ResumeError(`no loop checkpoint found for run '${runId}'`);
+    await presentArtifacts(run, checkpoint.messages);
     await options.store.append(historyFacts(checkpoint.messages), null);
     return;
   }
@@ -108,6 +110,12 @@ export async function openResume(
   if (!checkpoint) return;
   const missing = missingTurns(historyTurns(options.folder.state.view.messages), checkpoint.messages);
   if (missing.length === 0) return;
+  await presentArtifacts(run, missing);
   await supersedeOpenRun(options, run, `run '${runId}' was resumed from its checkpoint`);
   await options.store.append(historyFacts(missing, `checkpoint:${runId}`), null);
+}
+
+/** A checkpoint's attachments must be in the run's artifact store before its history is written. */
+async function presentArtifacts(run: LiveRun, history: readonly HistoryTurn[]): Promise<void> {
+  if (run.env.attachments !== undefined) await restoreHistoryArtifacts(run.env.attachments, history, []);
 }

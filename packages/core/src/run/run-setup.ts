@@ -15,6 +15,7 @@ import type { LlmClient } from '../llm/llm-client.js';
 import type { RunEnv } from './run-env.js';
 import type { FactStore } from '../store/fact-store.js';
 import { ControlInbox } from './control-inbox.js';
+import type { HistoryTurn } from './run-checkpoint.js';
 import type { CapabilityScope } from '../catalog/capability-scope.js';
 
 /** A run being set up or running. */
@@ -172,10 +173,7 @@ export function endingFact(
  * Facts restoring earlier conversation: turns already answered, keyed `<prefix>:<i>`
  * (`history` for a restore into an empty log).
  */
-export function historyFacts(
-  history: readonly { role: 'user' | 'assistant'; content: string }[],
-  prefix = 'history',
-): FactDraft[] {
+export function historyFacts(history: readonly HistoryTurn[], prefix = 'history'): FactDraft[] {
   const out: FactDraft[] = [];
   let turn = 0;
   let cycle = 0;
@@ -183,7 +181,15 @@ export function historyFacts(
     if (h.role === 'user') {
       turn++;
       cycle = 0;
-      out.push({ type: 'user.message', key: `${prefix}:${i}`, payload: { text: h.content, source: 'history' } });
+      const attachments = h.attachments !== undefined && h.attachments.length > 0 ? h.attachments : undefined;
+      out.push({
+        type: 'user.message',
+        key: `${prefix}:${i}`,
+        payload:
+          attachments === undefined
+            ? { text: h.content, source: 'history' }
+            : { text: h.content, source: 'history', attachments: attachments.map((a) => ({ ...a })) },
+      });
     } else {
       out.push({
         type: 'model.turn',

@@ -14,7 +14,8 @@ import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.j
 import type { FactStore } from '../store/fact-store.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import { answerPayload, type QuestionAnswer, type RunResult } from '../run/run-result.js';
-import type { InterruptOptions, SteerOptions, SteerReceipt } from '../run/control-inbox.js';
+import type { AttachedSteerOptions, InterruptOptions, SteerOptions, SteerReceipt } from '../run/control-inbox.js';
+import { steerRun } from './session-steer.js';
 import { streamRun, type RunEventStream, type StreamOptions, type StreamResumeOptions } from '../run/stream-run.js';
 import { resolveEventStreamBounds, type EventStreamBounds } from '../events/subscriber-queue.js';
 import type { SessionSnapshotV1, VerificationReport } from './snapshot-types.js';
@@ -46,7 +47,6 @@ import { promptRequest, type RunRequest } from '../run/run-execution.js';
 import type { SessionParts } from './session-parts.js';
 import { CapabilityScope, type SessionCapabilityCatalog } from '../catalog/index.js';
 import { resumeRequest, type ResumeRunOptions } from '../run/run-binding.js';
-
 export type { SessionParts } from './session-parts.js';
 
 /** A coding-agent session. */
@@ -172,11 +172,11 @@ export class AgentSession {
     );
   }
 
-  /** Queues a steer for the active run's next provider call. */
-  steer(text: string, options: SteerOptions = {}): SteerReceipt {
-    const live = this.#runner.live;
-    if (!live) return { accepted: false, reason: 'no_active_run', message: 'no run is active on this session' };
-    return live.inbox.offer(text, options);
+  /** Queues a steer for the active run's next provider call (with attachments: see {@link AttachedSteerOptions}). */
+  steer(text: string, options: AttachedSteerOptions): Promise<SteerReceipt>;
+  steer(text: string, options?: SteerOptions): SteerReceipt;
+  steer(text: string, options: SteerOptions | AttachedSteerOptions = {}): SteerReceipt | Promise<SteerReceipt> {
+    return steerRun(this.#runner.live, this.config.workspace, text, options);
   }
 
   /**

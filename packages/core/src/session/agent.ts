@@ -28,6 +28,9 @@ import { AgentSession } from './agent-session.js';
 import { FileSessionStore } from './file-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { historyFacts } from '../run/run-setup.js';
+import type { HistoryTurn } from '../run/run-checkpoint.js';
+import { attachmentStoreFor } from '../attachments/attachment-store.js';
+import { restoreHistoryArtifacts, snapshotArtifactSource } from '../attachments/restore-artifacts.js';
 import { plugInPacks, sessionPacks } from './session-tools.js';
 import { createSessionCatalog } from './session-catalog.js';
 import { SessionResources } from '../registry/session-resources.js';
@@ -136,21 +139,36 @@ export class Agent {
         lookup instanceof FileSessionStore ? lookup.folder : 'the session store',
       );
     const workspaceDir = dir ?? snapshot.workspace_dir ?? process.cwd();
+    const history = historyFromSnapshot(snapshot);
     const plan = planSessionBuild(workspaceDir, this.#build, {
       ...rest,
       sessionId,
       ...(configured === undefined ? { sessionStore: lookup } : {}),
-      history: historyFromSnapshot(snapshot),
+      history: history.map((h) => ({ role: h.role, content: h.content })),
     });
-    return assemble(await initializeSession(plan), snapshot);
+    return assemble(await initializeSession(plan), { snapshot, history });
   }
 }
 
-/** Restores history into an empty log and builds the session; closes the store on failure. */
-async function assemble(config: ResolvedSessionConfig, restored?: SessionSnapshotV1): Promise<AgentSession> {
+/** A snapshot a session is restored from, with its conversation as history turns (attachments kept). */
+interface Restore {
+  readonly snapshot: SessionSnapshotV1;
+  readonly history: readonly HistoryTurn[];
+}
+
+/**
+ * Restores history into an empty log (the attachments it refers to made present in the log's
+ * artifact store first) and builds the session; closes the store on failure.
+ */
+async function assemble(config: ResolvedSessionConfig, restore?: Restore): Promise<AgentSession> {
+  const restored = restore?.snapshot;
+  const history = restore?.history ?? config.history;
   try {
-    if (config.history.length > 0 && config.factStore.log.length === 0)
-      await config.factStore.append(historyFacts(config.history), null);
+    if (history.length > 0 && config.factStore.log.length === 0) {
+      const sources = snapshotArtifactSource(restored?.workspace_dir, config.dir);
+      await restoreHistoryArtifacts(attachmentStoreFor(config.factStore), history, sources);
+      await config.factStore.append(historyFacts(history), null);
+    }
     const built = build(config, restored);
     await built.openAtBuild();
     return built.session;

@@ -5,6 +5,7 @@
  */
 import { SessionConfigurationError } from '../errors/session-errors.js';
 import type { HistoryTurn, RunCheckpoint } from '../run/run-checkpoint.js';
+import { historyTurns } from '../run/checkpoint-history.js';
 import type { SessionSnapshotV1 } from './snapshot-types.js';
 
 /** One saved session, as `listSessions` reports it. */
@@ -57,7 +58,8 @@ export function assertSessionStore(store: unknown, path = 'sessionStore'): asser
 
 /**
  * The checkpoint of `runId` from a snapshot: the conversation up to the end of that run, as
- * history turns (user prompts and assistant text; tool traffic is not history). `undefined`
+ * history turns (user prompts with their attachments' references, and assistant text; tool
+ * traffic is not history). `undefined`
  * when the snapshot has no such run.
  */
 export function checkpointFromSnapshot(
@@ -79,13 +81,7 @@ export function historyFromSnapshot(snapshot: SessionSnapshotV1): HistoryTurn[] 
 }
 
 function turnsUpTo(snapshot: SessionSnapshotV1, lastSeq: number): HistoryTurn[] {
-  const turns: HistoryTurn[] = [];
-  for (const m of snapshot.conversation) {
-    if (m.seq > lastSeq) continue;
-    if (m.role === 'user') turns.push({ role: 'user', content: m.text });
-    else if (m.role === 'assistant' && m.text.length > 0) turns.push({ role: 'assistant', content: m.text });
-  }
-  return turns;
+  return historyTurns(snapshot.conversation.filter((m) => m.seq <= lastSeq));
 }
 
 /** Where `session.save()` writes: `file` (`<dir>/.a3s/sessions/`), `memory` (the agent's in-process store) or a store object. */

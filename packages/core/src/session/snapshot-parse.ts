@@ -4,7 +4,7 @@
  * sequences per run) and the migration of the legacy bare-session shape. Every failure
  * is a `SessionSnapshotError` naming the source and the field.
  */
-import type { Message } from '@a3s-code/effect';
+import { ATTACHMENT_MEDIA_TYPES, MAX_ATTACHMENT_NAME, MAX_ATTACHMENTS, type Message } from '@a3s-code/effect';
 import type { z } from 'zod';
 import { SessionSnapshotError } from '../errors/persistence-errors.js';
 import type { EventEnvelopeV1 } from '../events/event-envelope.js';
@@ -18,8 +18,21 @@ const schemas = lazyZod((z) => {
   const usage = z.object({ input_tokens: int, output_tokens: int });
   const status = z.enum(['passed', 'failed', 'needs_review', 'skipped']);
 
+  // Attachment references name artifact files by their hash: only a SHA-256 in hex is accepted.
+  const attachment = z.looseObject({
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be a SHA-256 in lowercase hex' }),
+    media_type: z.enum(ATTACHMENT_MEDIA_TYPES),
+    size: int,
+    name: z.string().min(1).max(MAX_ATTACHMENT_NAME).optional(),
+  });
   const message = z.discriminatedUnion('role', [
-    z.looseObject({ role: z.literal('user'), text: z.string(), source: z.string(), seq: int }),
+    z.looseObject({
+      role: z.literal('user'),
+      text: z.string(),
+      source: z.string(),
+      seq: int,
+      attachments: z.array(attachment).min(1).max(MAX_ATTACHMENTS).optional(),
+    }),
     z.looseObject({
       role: z.literal('assistant'),
       text: z.string(),

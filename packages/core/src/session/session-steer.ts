@@ -1,0 +1,46 @@
+/**
+ * A steer with attachments: the run it is meant for is checked first (no file is read for a steer
+ * that would be refused), then every attachment is read and checked as a prompt's are, its bytes
+ * stored by SHA-256 in the run's attachment store, and only then is the steer queued with their
+ * references. A bad attachment rejects with `ATTACHMENT_INVALID` and queues nothing, so the log
+ * never sees it.
+ */
+import { prepareAttachments } from '../attachments/prepare-attachments.js';
+import type { AttachedSteerOptions, SteerOptions, SteerReceipt } from '../run/control-inbox.js';
+import type { LiveRun } from '../run/run-setup.js';
+import type { WorkspaceServices } from '../workspace/workspace-services.js';
+
+/** A steer for `live` (the active run, if any): queued at once, or after its attachments are stored. */
+export function steerRun(
+  live: LiveRun | null,
+  workspace: WorkspaceServices,
+  text: string,
+  options: SteerOptions | AttachedSteerOptions,
+): SteerReceipt | Promise<SteerReceipt> {
+  if ('attachments' in options && options.attachments !== undefined)
+    return steerWithAttachments(live, workspace, text, options);
+  if (!live) return { accepted: false, reason: 'no_active_run', message: 'no run is active on this session' };
+  return live.inbox.offer(text, options);
+}
+
+/** Checks, stores and queues a steer's attachments on `live` (the run active when the steer was sent). */
+async function steerWithAttachments(
+  live: LiveRun | null,
+  workspace: WorkspaceServices,
+  text: string,
+  options: AttachedSteerOptions,
+): Promise<SteerReceipt> {
+  const { attachments, ...target } = options;
+  if (typeof text !== 'string' || text.trim().length === 0)
+    return { accepted: false, reason: 'empty', message: 'a steer needs non-empty text' };
+  if (!live) return { accepted: false, reason: 'no_active_run', message: 'no run is active on this session' };
+  const refused = live.inbox.refusal('steer', target);
+  if (refused) return refused;
+  const prepared = await prepareAttachments(attachments, { workspace, signal: live.env.signal });
+  for (const a of prepared) await live.env.attachments?.put(a.ref.sha256, a.bytes);
+  return live.inbox.offer(
+    text,
+    target,
+    prepared.map((a) => a.ref),
+  );
+}
