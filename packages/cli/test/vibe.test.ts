@@ -9,6 +9,13 @@ import { main } from '../src/main.js';
 import { ioHarness, until } from './io-harness.js';
 import { scriptFile, tempRepo } from './kit.js';
 
+/** The event envelopes `a3s run --json` printed. */
+const eventsOf = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => parseEventEnvelopeV1(JSON.parse(l)));
+
 const VIBE_TOOLS = ['vibe_spawn', 'vibe_send', 'vibe_wait', 'vibe_kill', 'vibe_list'];
 // One model serves the lead and its worker: the lead spawns and waits in one turn, so the next
 // model calls are the worker's (it writes, then verifies its own change), and the lead's last one
@@ -48,10 +55,7 @@ describe('a3s and vibe mode', () => {
       h.io,
     );
     expect(status, h.stderr.text).toBe(0);
-    const events = h.stdout.text
-      .trim()
-      .split('\n')
-      .map((l) => parseEventEnvelopeV1(JSON.parse(l)));
+    const events = eventsOf(h.stdout.text);
     const worker = events.filter((e) => e.type.startsWith('worker_'));
     expect(worker[0]).toMatchObject({
       type: 'worker_spawned',
@@ -143,10 +147,7 @@ describe('the models of the vibe tiers', () => {
       h.io,
     );
     expect(status, h.stderr.text).toBe(0);
-    const events = h.stdout.text
-      .trim()
-      .split('\n')
-      .map((l) => parseEventEnvelopeV1(JSON.parse(l)));
+    const events = eventsOf(h.stdout.text);
     const wait = events.find((e) => e.type === 'tool_end' && e.payload.id === 'w1');
     expect(String(wait?.payload.output)).toContain('FAST TIER REPORT');
     expect(events.find((e) => e.type === 'worker_spawned')?.payload).toMatchObject({ tier: 'fast' });
