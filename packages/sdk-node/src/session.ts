@@ -5,7 +5,6 @@
  */
 import {
   FileFactStore,
-  SessionConfigurationError,
   type ActiveToolCall,
   type AgentSession,
   type InterruptOptions,
@@ -44,6 +43,7 @@ import * as memory from './memory.js';
 import type { SessionMcp } from './mcp.js';
 import type { VibeModeSwitch } from '@a3s-code/tools-resource/vibe';
 import { programArgs, type ProgramOptions } from './program.js';
+import { switchVibe } from './vibe-switch.js';
 import { resourceInfos, type ResourceInfo } from './resource-info.js';
 import { toolInfos, type ToolInfo } from './tool-info.js';
 import { toToolResult, type ToolResult } from './tool-result.js';
@@ -103,10 +103,9 @@ export class Session {
   }
 
   /**
-   * Runs a prompt and yields its event envelopes with `text`/`toolName`/`tool_name`; `.result`
-   * settles with the run. `options.attachments` as for {@link send}. A slow consumer's pending
-   * events are bounded: past `options.maxPendingEvents` text/reasoning/tool-output deltas are
-   * merged (nothing lost), past `options.maxPendingDeltaChars` of pending delta text they are
+   * Runs a prompt and yields its event envelopes with `text`/`toolName`/`tool_name`; `.result` settles
+   * with the run. `options.attachments` as for {@link send}. For a slow consumer, deltas past
+   * `options.maxPendingEvents` are merged (nothing lost) and past `options.maxPendingDeltaChars`
    * dropped and counted in one `events_dropped` event; other events always arrive, in order.
    */
   stream(prompt: string, options?: StreamOptions): EventStream {
@@ -114,11 +113,10 @@ export class Session {
   }
 
   /**
-   * Continues the log from its folded phase (after answering a park, or after a crash). A run
-   * whose recorded capabilities (tools, MCP servers, skills, permission ceiling, ...) changed since
-   * it started is refused before it is admitted with `CAPABILITY_DRIFT` naming what changed;
-   * `{ rebind: true }` continues it under the current capabilities instead. A `runId` that is not
-   * the log's open run (unknown to it, or already ended) fails at once with `NothingToResumeError`.
+   * Continues the log from its folded phase (after answering a park, or after a crash). A run whose
+   * capabilities (tools, MCP servers, skills, permission ceiling, ...) changed since it started is
+   * refused with `CAPABILITY_DRIFT` naming what changed (`{ rebind: true }` continues it under the
+   * current ones); a `runId` that is not the log's open run fails with `NothingToResumeError`.
    */
   resumeRun(runId?: string, options?: ResumeRunOptions): Promise<RunResult> {
     return this.core.resumeRun(runId, options);
@@ -129,10 +127,7 @@ export class Session {
     return this.core.streamResume(runId, options);
   }
 
-  /**
-   * The session's capability catalog: its published generation (`catalog.current`: number,
-   * digests, tools), preparations of new ones (`prepare`, `addToolPack`) and the leases runs hold.
-   */
+  /** The capability catalog: the published generation (`catalog.current`), preparations (`prepare`, `addToolPack`), leases. */
   get catalog(): SessionCapabilityCatalog {
     return this.core.catalog;
   }
@@ -277,11 +272,9 @@ export class Session {
   // ── MCP ─────────────────────────────────────────────────────────────────────────────────
 
   /**
-   * Adds and starts a session-private MCP server as a new capability generation: its tools join
-   * the surface as `mcp__<name>__<tool>` once the whole generation is validated and published. A
-   * run in progress keeps the generation it pinned (it neither sees nor can call the new tools);
-   * the next run sees them. If anything fails or `options.signal` cancels it, the server is
-   * removed again (its processes end) and the previous generation stays.
+   * Adds and starts a session-private MCP server as a new capability generation: its tools join as
+   * `mcp__<name>__<tool>` for the next run (a run in progress keeps the generation it pinned). On
+   * any failure or cancellation (`options.signal`) the server is removed and the generation stays.
    * @throws McpConfigError (`MCP_CONFIG`) naming the key path; McpConnectionError when it cannot
    *   start; CatalogPreparationError for any other failure or a cancellation.
    */
@@ -318,10 +311,9 @@ export class Session {
   // ── Resources ───────────────────────────────────────────────────────────────────────────
 
   /**
-   * The capabilities the session's resources provide, in attach order, with their state: those of
-   * tool packs (`resource.<name>`) and one per MCP server (`mcp.<server>`, which every tool of
-   * that server requires). A `failed` one carries its error message, and its tools are off the
-   * surface. A snapshot: call again to see changes.
+   * The capabilities the session's resources provide, in attach order, with their state: tool
+   * packs' (`resource.<name>`) and one per MCP server (`mcp.<server>`). A `failed` one carries its
+   * error message and its tools are off the surface. A snapshot: call again to see changes.
    */
   resources(): readonly ResourceInfo[] {
     return resourceInfos(this.core.resources());
@@ -340,13 +332,7 @@ export class Session {
    * @throws SessionConfigurationError (`vibe`) when the session was opened without the `vibe` option.
    */
   setVibeMode(on: boolean): boolean {
-    if (this.#vibe === undefined)
-      throw new SessionConfigurationError(
-        'vibe',
-        'this session was opened without vibe; open it with vibe: true or vibe: { enabled: false } to switch it later',
-      );
-    this.#vibe.set(on);
-    return on;
+    return switchVibe(this.#vibe, on);
   }
 
   // ── Delegation ──────────────────────────────────────────────────────────────────────────

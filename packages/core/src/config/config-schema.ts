@@ -10,12 +10,10 @@ import { assertNoRenamedKeys } from './renamed-keys.js';
 import { acceptedWithoutZod } from './config-fast-path.js';
 import { configError } from './config-error.js';
 import { lazyZod, type Zod } from '../tools/zod-loader.js';
+import { vibeSchema } from './config-schema-vibe.js';
 
 /** The prefix of an offline scripted model file (`scripted:<file.json>`), resolved by the SDK. */
 export const SCRIPTED_MODEL_PREFIX = 'scripted:';
-
-/** The vibe tiers a config may name under `vibe.tiers`. */
-const VIBE_TIERS: readonly string[] = Object.freeze(['fast', 'good']);
 
 const MCP_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/;
 
@@ -185,28 +183,7 @@ function buildConfigSchemas(z: Zod) {
     softCalls: intIn(1, Number.MAX_SAFE_INTEGER).optional(),
   });
 
-  const vibeTiers = z.strictObject(
-    { fast: fileModelRef.optional(), good: fileModelRef.optional() },
-    {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys'
-          ? `allowed tiers: ${VIBE_TIERS.join(', ')}`
-          : iss.code === 'invalid_type'
-            ? `must be an object with the tiers ${VIBE_TIERS.join(', ')}`
-            : undefined,
-    },
-  );
-  const vibe = z.union(
-    [
-      z.boolean(),
-      strict({
-        enabled: z.boolean({ error: 'must be true or false' }).optional(),
-        tiers: vibeTiers.optional(),
-        maxWorkers: intIn(1, 32).optional(),
-      }),
-    ],
-    { error: 'must be true, false or { enabled?, tiers?: { fast?, good? }, maxWorkers? }' },
-  );
+  const vibe = vibeSchema(z, fileModelRef, intIn(1, 32));
 
   const dataShape = {
     model: modelRef.optional(),

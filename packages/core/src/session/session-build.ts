@@ -298,13 +298,10 @@ export async function initializeSession(plan: SessionBuildPlan): Promise<Resolve
   const used: (readonly [string, readonly string[]])[] = [];
   if (base.persistence === 'file') used.push(['persistence', ['effect-log', 'artifacts']]);
   if (plan.sessionStore === 'file') used.push(['sessionStore', ['sessions']]);
-  for (const [resource, folders] of used) {
-    try {
-      await checkStateFolders(base.dir, folders);
-    } catch (e) {
-      throw new SessionInitializationError((e as Error).message, e, resource);
-    }
-  }
+  for (const [resource, folders] of used)
+    await checkStateFolders(base.dir, folders).catch((e: Error) => {
+      throw new SessionInitializationError(e.message, e, resource);
+    });
   const model = clientOf(plan);
   let sessionStore: SessionStore | undefined;
   if (plan.sessionStore === 'file') {
