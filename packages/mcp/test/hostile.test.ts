@@ -80,13 +80,12 @@ describe('MCP client against hostile servers', () => {
   });
 
   it('an answer just over the message limit is skipped unread and its call fails at once, typed, naming the limit', async () => {
-    const started = Date.now();
     const error = await run('mcp__big__bad').catch((e: unknown) => e);
+    // Not the 400 ms timeout (that would be a ToolTimeoutError): the skipped answer failed the call.
     expect(error).toBeInstanceOf(McpRequestError);
     expect((error as Error).message).toContain(
       `the most read is ${MAX_STDIO_MESSAGE_BYTES} bytes (maxMessageBytes), so it was skipped`,
     );
-    expect(Date.now() - started).toBeLessThan(400);
     await stillServes('big');
   });
 

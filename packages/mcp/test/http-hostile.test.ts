@@ -132,15 +132,16 @@ async function run(name: string, args: Record<string, unknown> = {}) {
   return tool.execute(args, createToolContext({ toolName: name }));
 }
 
-/** A call of `tool` on `server` fails typed, fast, naming `limit`; its request was aborted. */
+/**
+ * A call of `tool` on `server` fails typed naming `limit`; its request was aborted. The call's
+ * timeout is short (400 ms), so the type also shows it ended at the limit, not by the timeout.
+ */
 async function failsOverLimit(server: string, tool: string, limit: number, what: RegExp): Promise<void> {
-  const started = Date.now();
   const error = await run(`mcp__${server}__${tool}`).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(McpRequestError);
   expect((error as McpRequestError).rpcCode).toBe(-32603);
   expect((error as Error).message).toMatch(what);
   expect((error as Error).message).toContain(`the most read is ${limit} bytes (maxMessageBytes)`);
-  expect(Date.now() - started).toBeLessThan(400);
 }
 
 /** The server's `ok`, and the good server's `echo`, still answer. */
