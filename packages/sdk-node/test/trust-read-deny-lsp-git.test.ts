@@ -70,12 +70,15 @@ describe.skipIf(!hasTsServer())('lsp answers pointing into a denied file', () =>
     expectNoLeak(dir, session, events, [NESTED]);
   }, 60_000);
 
-  it('PERM-02: without the read rule the same answers show the secret; a write rule alone makes lsp_rename change nothing', async () => {
+  // The attack's answers each carry a "left out" note, which shows they pointed into the denied
+  // file; this control shows one such answer whole without the rule, and the write rule alone.
+  it('PERM-02: without the read rule the definition shows the secret; a write rule alone makes lsp_rename change nothing', async () => {
     const dir = tsWorkspace();
     const before = readFileSync(join(dir, 'src', 'public.ts'), 'utf8');
-    const { session } = await run(dir, lspAttack, { permissions: { deny: ['Write(secret/**)'] } });
+    const control = lspAttack.filter((c) => ['w0', 'd1', 'n1'].includes(c.tool_calls?.[0]?.id ?? ''));
+    const { session } = await run(dir, control, { permissions: { deny: ['Write(secret/**)'] } });
     const got = results(session);
-    for (const id of ['d1', 'r1', 'h1', 's1', 'p1']) expect(got.get(id)?.output, id).toContain(MARK);
+    expect(got.get('d1')?.output).toContain(MARK);
     expect(got.get('n1')?.ok).toBe(false);
     expect(got.get('n1')?.output).toContain('Permission denied: Write(secret/**)');
     expect(readFileSync(join(dir, 'src', 'public.ts'), 'utf8')).toBe(before);
