@@ -5,6 +5,15 @@
 import type { z } from 'zod';
 import type { Zod } from '../tools/zod-loader.js';
 
+/**
+ * The message of a strict object's own issues: `allowed` for an unknown key, `expected` for a value
+ * that is not an object; other issues keep their own message.
+ */
+export function objectIssue(allowed: string, expected: string) {
+  return (iss: { readonly code: string }): string | undefined =>
+    iss.code === 'unrecognized_keys' ? allowed : iss.code === 'invalid_type' ? expected : undefined;
+}
+
 /** The vibe tiers a config may name under `vibe.tiers`. */
 const VIBE_TIERS: readonly string[] = Object.freeze(['fast', 'good']);
 
@@ -13,12 +22,10 @@ export function vibeSchema(z: Zod, modelRef: z.ZodType<string>, workers: z.ZodTy
   const vibeTiers = z.strictObject(
     { fast: modelRef.optional(), good: modelRef.optional() },
     {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys'
-          ? `allowed tiers: ${VIBE_TIERS.join(', ')}`
-          : iss.code === 'invalid_type'
-            ? `must be an object with the tiers ${VIBE_TIERS.join(', ')}`
-            : undefined,
+      error: objectIssue(
+        `allowed tiers: ${VIBE_TIERS.join(', ')}`,
+        `must be an object with the tiers ${VIBE_TIERS.join(', ')}`,
+      ),
     },
   );
   const keys = 'enabled, tiers, maxWorkers';
@@ -28,14 +35,7 @@ export function vibeSchema(z: Zod, modelRef: z.ZodType<string>, workers: z.ZodTy
       tiers: vibeTiers.optional(),
       maxWorkers: workers.optional(),
     },
-    {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys'
-          ? `allowed keys: ${keys}`
-          : iss.code === 'invalid_type'
-            ? `must be an object with keys ${keys}`
-            : undefined,
-    },
+    { error: objectIssue(`allowed keys: ${keys}`, `must be an object with keys ${keys}`) },
   );
   return z.union([z.boolean(), settings], {
     error: 'must be true, false or { enabled?, tiers?: { fast?, good? }, maxWorkers? }',

@@ -10,7 +10,7 @@ import { assertNoRenamedKeys } from './renamed-keys.js';
 import { acceptedWithoutZod } from './config-fast-path.js';
 import { configError } from './config-error.js';
 import { lazyZod, type Zod } from '../tools/zod-loader.js';
-import { vibeSchema } from './config-schema-vibe.js';
+import { objectIssue, vibeSchema } from './config-schema-vibe.js';
 
 /** The prefix of an offline scripted model file (`scripted:<file.json>`), resolved by the SDK. */
 export const SCRIPTED_MODEL_PREFIX = 'scripted:';
@@ -38,12 +38,7 @@ function buildConfigSchemas(z: Zod) {
   function strict<T extends z.core.$ZodLooseShape>(shape: T) {
     const keys = Object.keys(shape).join(', ');
     return z.strictObject(shape, {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys'
-          ? `allowed keys: ${keys}`
-          : iss.code === 'invalid_type'
-            ? `must be an object with keys ${keys}`
-            : undefined,
+      error: objectIssue(`allowed keys: ${keys}`, `must be an object with keys ${keys}`),
     });
   }
 
