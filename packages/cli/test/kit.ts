@@ -96,3 +96,10 @@ export async function runMain(
   });
   return { status, stdout, stderr };
 }
+
+/** The smallest valid PNG (signature, IHDR, IDAT, IEND): a 1×1 image for attachment tests. */
+export const TINY_PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+    '1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082',
+  'hex',
+);

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scriptFile, tempRepo } from './kit.js';
+import { scriptFile, tempRepo, TINY_PNG } from './kit.js';
 import { Served } from './serve-kit.js';
 
 const running: Served[] = [];
@@ -17,11 +17,7 @@ type Fact = { type: string; payload: { source?: string; text?: string; attachmen
 describe('a3s serve session/steer attachments', () => {
   it('STEER-02: a steer with an image and a text file is recorded with their references; bad attachments are refused naming the field', async () => {
     const dir = tempRepo();
-    const png = Buffer.from(
-      '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
-        '1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082',
-      'hex',
-    );
+    const png = TINY_PNG;
     writeFileSync(join(dir, 'shot.png'), png);
     writeFileSync(join(dir, 'app.log'), 'GET / 500\n');
     const s = new Served(dir);

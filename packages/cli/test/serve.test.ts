@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEventEnvelopeV1 } from '@a3s-code/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { a3s, runMain, scriptFile, tempRepo } from './kit.js';
+import { a3s, runMain, scriptFile, tempRepo, TINY_PNG } from './kit.js';
 import { type Envelope, Served } from './serve-kit.js';
 
 const running: Served[] = [];
@@ -305,12 +305,7 @@ describe('a3s serve: the shipped schema and help', () => {
 
   it('ADM-02: session/send takes attachments (a workspace image, a text file); a path out of the workspace is a typed error and nothing is logged', async () => {
     const dir = tempRepo();
-    // The smallest valid PNG: signature, IHDR, IDAT, IEND.
-    const png = Buffer.from(
-      '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
-        '1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082',
-      'hex',
-    );
+    const png = TINY_PNG;
     writeFileSync(join(dir, 'shot.png'), png);
     writeFileSync(join(dir, 'app.log'), 'GET / 500\n');
     const s = serve(dir);

@@ -4,6 +4,7 @@ import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Session } from '../src/index.js';
 
 /** Creates a git repository with `src/range.js` (an off-by-one), its test and a README; returns its path. */
 export function tempRepo(): string {
@@ -51,3 +52,22 @@ export async function until(check: () => boolean, ms = 5_000): Promise<boolean> 
   }
   return true;
 }
+
+/** A recorded tool result, as the fact log holds it. */
+export interface RecordedResult {
+  readonly tool_call_id: string;
+  readonly ok: boolean;
+  readonly output: string;
+  readonly metadata?: unknown;
+}
+
+/** The tool results in a session's fact log, by call id. */
+export const toolResults = (s: Session): Map<string, RecordedResult> =>
+  new Map(
+    s.core.store.log.facts
+      .filter((f) => f.type === 'tool.result')
+      .map((f) => {
+        const p = f.payload as RecordedResult;
+        return [p.tool_call_id, p] as const;
+      }),
+  );

@@ -7,7 +7,7 @@ import type { ScriptedTurn } from '@a3s-code/core/testing';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { afterEach, expect } from 'vitest';
 import { Agent, type Session, type SessionOptions } from '../src/index.js';
-import { tempRepo } from './kit.js';
+import { tempRepo, toolResults } from './kit.js';
 
 /** The secret line of `.env`. */
 export const SECRET = 'SECRET_TOKEN=hunter2-e9b1c7';
@@ -46,15 +46,7 @@ export async function run(dir: string, turns: ScriptedTurn[], options: SessionOp
 }
 
 /** The tool results of a session by call id. */
-export const results = (s: Session) =>
-  new Map(
-    s.core.store.log.facts
-      .filter((f) => f.type === 'tool.result')
-      .map((f) => {
-        const p = f.payload as { tool_call_id: string; ok: boolean; output: string };
-        return [p.tool_call_id, p] as const;
-      }),
-  );
+export const results = toolResults;
 
 /** Every place the secret could surface: tool results, streamed events, the fact log in memory and on disk. */
 export function expectNoLeak(dir: string, s: Session, events: readonly string[], secrets: readonly string[]): void {

@@ -9,7 +9,7 @@ import type { ScriptedTurn } from '@a3s-code/core/testing';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, NO_APPROVER_REASON, type Session, type SessionOptions } from '../src/index.js';
-import { tempRepo } from './kit.js';
+import { tempRepo, toolResults } from './kit.js';
 
 const opened: Session[] = [];
 afterEach(async () => {
@@ -28,15 +28,7 @@ async function open(dir: string, turns: ScriptedTurn[], options: SessionOptions 
 const call = (id: string, name: string, args: Record<string, unknown>): ScriptedTurn => ({
   tool_calls: [{ id, name, args }],
 });
-const results = (s: Session) =>
-  new Map(
-    s.core.store.log.facts
-      .filter((f) => f.type === 'tool.result')
-      .map((f) => {
-        const p = f.payload as { tool_call_id: string; ok: boolean; output: string; metadata?: unknown };
-        return [p.tool_call_id, p] as const;
-      }),
-  );
+const results = toolResults;
 const outside = () => mkdtempSync(join(tmpdir(), 'a3s-outside-'));
 const DENY = { deny: ['Write(secret/**)'] };
 

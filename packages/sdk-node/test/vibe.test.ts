@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, type ProjectedEventV1, type Session, type SessionOptions } from '../src/index.js';
 // @ts-expect-error: plain JavaScript fixture shared with the crash test's child process.
 import { RoutingModel } from './fixtures/vibe-world.mjs';
-import { tempRepo } from './kit.js';
+import { tempRepo, toolResults } from './kit.js';
 
 interface Routing extends LlmClient {
   readonly served: string[];
@@ -33,15 +33,7 @@ async function open(lead: Routing, options: SessionOptions = {}) {
 }
 
 const call = (id: string, name: string, args: Record<string, unknown>) => ({ id, name, args });
-const results = (s: Session) =>
-  new Map(
-    s.core.store.log.facts
-      .filter((f) => f.type === 'tool.result')
-      .map((f) => {
-        const p = f.payload as { tool_call_id: string; ok: boolean; output: string };
-        return [p.tool_call_id, p] as const;
-      }),
-  );
+const results = toolResults;
 const out = (s: Session, id: string) => JSON.parse(results(s).get(id)!.output) as Record<string, unknown>;
 const workerLog = (dir: string, s: Session, n: number) =>
   parseLog(readFileSync(join(dir, '.a3s', 'effect-log', `${threadIdFor(s.sessionId)}.worker-${n}.jsonl`), 'utf8'))
