@@ -79,8 +79,7 @@ export class PermissionPolicy {
    * cannot be beaten by another writer or another spelling of the path.
    */
   denyingWriteRule(paths: readonly string[]): string | undefined {
-    for (const r of this.#writeDeny) for (const path of paths) if (r.pattern?.test(path) === true) return r.source;
-    return undefined;
+    return firstMatching(this.#writeDeny, paths);
   }
 
   /** True when some path deny rule of a file-writing tool exists (the kernel then checks each write). */
@@ -96,8 +95,7 @@ export class PermissionPolicy {
    * reader or another spelling of the path.
    */
   denyingReadRule(paths: readonly string[]): string | undefined {
-    for (const r of this.#readDeny) for (const path of paths) if (r.pattern?.test(path) === true) return r.source;
-    return undefined;
+    return firstMatching(this.#readDeny, paths);
   }
 
   /** True when some path deny rule of the file-reading tool exists (the kernel then checks each read). */
@@ -123,4 +121,10 @@ export function compileRuleList(
 ): (toolName: string, args: unknown) => string | undefined {
   const parsed = rules.map((r, i) => parsePermissionRule(r, `${field}[${i}]`));
   return (toolName, args) => parsed.find((r) => ruleMatches(r, toolName, args, 'all'))?.source;
+}
+
+/** The first of `rules` whose path pattern matches one of `paths` (spellings of one file). */
+function firstMatching(rules: readonly PermissionRule[], paths: readonly string[]): string | undefined {
+  for (const r of rules) for (const path of paths) if (r.pattern?.test(path) === true) return r.source;
+  return undefined;
 }
