@@ -23,6 +23,7 @@ import { boundedValue, EVENT_METADATA_MAX_CHARS, eventArgs } from '../events/bou
 import { capOutput } from './artifact-store.js';
 import { failedChanges, mayChange, resultChanges, withChangeRecord } from './change-collector.js';
 import type { ChangeRecordEntry } from '../gate/change-record.js';
+import type { CallSignal } from './call-signal.js';
 import { executeCall, toCallError } from './execute-step.js';
 import type { HookCall } from './hooks.js';
 import type {
@@ -183,7 +184,7 @@ async function govern(
     ran = true;
   };
   try {
-    const nest = (owner: { readonly signal: AbortSignal }) =>
+    const nest = (owner: CallSignal) =>
       createScopedInvoker(k, NESTED, frame, tool, request.id, owner, isTrustedOrchestrator(tool));
     result = await executeCall(k, { id: request.id, tool, args, frame, onRunning, nest });
   } catch (e) {

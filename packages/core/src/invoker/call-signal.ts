@@ -4,7 +4,8 @@
  * `AbortSignal` itself is made only when something asks for it (`ctx.signal`, a nested call):
  * most calls never read it, and an `AbortController` is among the dearest objects a call would
  * otherwise allocate. The kernel waits on it through one plain callback instead of an event
- * listener.
+ * listener, and a nested call links to its parent call's `CallSignal` directly, so nesting makes
+ * no `AbortSignal` either.
  */
 import { ToolTimeoutError } from '../errors/tool-errors.js';
 
@@ -17,6 +18,14 @@ export interface AbortState {
   readonly reason: unknown;
 }
 
+/** What a call inherits its abort from: the run's (or session's) signal, or its parent call's. */
+export type ParentSignal = AbortSignal | CallSignal;
+
+/** The `AbortSignal` of `parent` (a parent call's is made on first use). */
+export function abortSignalOf(parent: ParentSignal): AbortSignal {
+  return parent instanceof CallSignal ? parent.signal : parent;
+}
+
 /** A call's signal, made on first use; see the module comment. */
 export class CallSignal implements AbortState {
   #aborted = false;
@@ -26,9 +35,11 @@ export class CallSignal implements AbortState {
   #inB: Set<CallSignal> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #waiter: ((reason: unknown) => void) | undefined;
+  /** The live calls nested in this one. */
+  #children: Set<CallSignal> | undefined;
 
   /** Links `a` and `b` (parents) and an optional timeout. */
-  constructor(a: AbortSignal, b: AbortSignal, timeout?: { readonly ms: number; readonly toolName: string }) {
+  constructor(a: ParentSignal, b: ParentSignal, timeout?: { readonly ms: number; readonly toolName: string }) {
     if (a.aborted) {
       this.#abort(a.reason);
       return;
@@ -88,7 +99,12 @@ export class CallSignal implements AbortState {
     this.#inB?.delete(this);
   }
 
-  static #join(parent: AbortSignal, call: CallSignal): Set<CallSignal> {
+  static #join(parent: ParentSignal, call: CallSignal): Set<CallSignal> {
+    if (parent instanceof CallSignal) {
+      parent.#children ??= new Set();
+      parent.#children.add(call);
+      return parent.#children;
+    }
     let set = linked.get(parent);
     if (set === undefined) {
       const created = new Set<CallSignal>();
@@ -115,5 +131,8 @@ export class CallSignal implements AbortState {
     this.#waiter = undefined;
     waiter?.(reason);
     this.#controller?.abort(reason);
+    const children = this.#children;
+    this.#children = undefined;
+    if (children !== undefined) for (const c of [...children]) c.#abort(reason);
   }
 }

@@ -29,7 +29,7 @@ export interface ExecuteCall {
   /** Marks the active-call entry as running. */
   readonly onRunning: () => void;
   /** The scoped invokers of this call, bound to its signal (made when the tool first reaches for them). */
-  readonly nest: (signal: { readonly signal: AbortSignal }) => ScopedInvokers;
+  readonly nest: (owner: CallSignal) => ScopedInvokers;
 }
 
 function validResult(name: string, value: unknown): ToolResult {

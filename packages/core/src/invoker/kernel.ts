@@ -10,6 +10,7 @@ import type { ResourceAccess } from '../registry/session-resources.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import type { ArgValidator } from './arg-validator.js';
 import type { ArtifactStore, OutputCapOptions } from './artifact-store.js';
+import type { ParentSignal } from './call-signal.js';
 import type { ChangeCollector } from './change-collector.js';
 import type { ToolHooks } from './hooks.js';
 import type { ActiveToolCall, InvocationSource } from './invocation-types.js';
@@ -51,7 +52,7 @@ export interface CallFrame {
   readonly stack: readonly string[];
   readonly context: InvocationContext;
   /** The run's signal for a top-level call; the parent call's signal for a nested one. */
-  readonly signal: AbortSignal;
+  readonly signal: ParentSignal;
   /** The change record of the top-level call, shared by every call nested in it. */
   readonly changes: ChangeCollector;
   /**

@@ -85,6 +85,60 @@ describe('lazily made call state', () => {
     expect((reason as { code?: string }).code).toBe('TOOL_TIMEOUT');
   });
 
+  it('TOOL-02: a parent call that times out aborts its nested calls with its own timeout error, two levels deep', async () => {
+    const seen: unknown[] = [];
+    const inner = defineTool({
+      name: 'inner',
+      description: 'Waits for its signal and records the reason.',
+      tier: 'read',
+      input: z.object({}).strict(),
+      execute: (_args, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            seen.push(ctx.signal.reason);
+            resolve({ output: 'aborted', exitCode: 0 });
+          });
+        }),
+    });
+    const middle = defineTool({
+      name: 'middle',
+      description: 'Calls inner and waits for it; never reads its own signal.',
+      tier: 'read',
+      input: z.object({}).strict(),
+      execute: async (_args, ctx) => {
+        const r = await ctx.invoker.invoke('inner', {});
+        return { output: r.errorKind ?? 'ok', exitCode: 0 };
+      },
+    });
+    const outer = defineTool({
+      name: 'outer',
+      description: 'Calls middle under a 30 ms timeout; never reads its own signal.',
+      tier: 'read',
+      timeoutMs: 30,
+      input: z.object({}).strict(),
+      execute: async (_args, ctx) => {
+        const r = await ctx.invoker.invoke('middle', {});
+        return { output: r.errorKind ?? 'ok', exitCode: 0 };
+      },
+    });
+    const { invoker } = setup([inner, middle, outer]);
+    const t = createTestInvocation();
+    const r = await invoker.invoke({ id: 'o', name: 'outer', args: {} }, t.context);
+    expect(r.errorKind).toBe('timeout');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ code: 'TOOL_TIMEOUT' });
+    expect(String((seen[0] as Error).message)).toContain('outer');
+    const ends = t.events.payloads('toolEnd');
+    expect(ends.map((e) => [e.name, e.error_kind])).toEqual(
+      expect.arrayContaining([
+        ['inner', 'timeout'],
+        ['middle', 'timeout'],
+        ['outer', 'timeout'],
+      ]),
+    );
+  });
+
   it('TOOL-03: a scoped invoker first reached after its call ended is revoked (CANCELLED)', async () => {
     let kept: ToolContext | undefined;
     const keeper = defineTool({

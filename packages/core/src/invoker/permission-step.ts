@@ -12,6 +12,7 @@ import { hiddenReason } from '../registry/tool-surface.js';
 import type { Tool } from '../tools/tool.js';
 import type { SkillRestriction } from './governance.js';
 import type { PermissionOutcome } from './invocation-types.js';
+import { abortSignalOf } from './call-signal.js';
 import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
 import { linkSignals } from './link-signals.js';
 import { restrictionDenial } from './restrictions.js';
@@ -128,7 +129,7 @@ async function confirmWithManager(
     payload: { tool_id: id, tool_name: tool.name, ...eventArgs(args), rule: verdict.rule },
   });
   // The wait for a person ends with the run or the session, whichever aborts first.
-  const linked = linkSignals([frame.signal, k.sessionSignal]);
+  const linked = linkSignals([abortSignalOf(frame.signal), k.sessionSignal]);
   let answer: Awaited<ReturnType<typeof manager.confirm>>;
   try {
     answer = await manager.confirm(

@@ -18,6 +18,7 @@ import type {
   ToolInvocationResult,
 } from './invocation-types.js';
 import { isModelSide, toolSetOf, type CallFrame, type Kernel } from './kernel.js';
+import { abortSignalOf, type CallSignal } from './call-signal.js';
 import { callCapabilities } from './call-capabilities.js';
 import { linkSignals } from './link-signals.js';
 
@@ -58,7 +59,7 @@ function build(
   parent: CallFrame,
   parentTool: Tool,
   parentId: string,
-  owner: { readonly signal: AbortSignal },
+  owner: CallSignal,
   source: InvocationSource,
   state: { revoked: boolean; n: number },
 ): ScopedInvoker {
@@ -67,8 +68,8 @@ function build(
     depth: parent.depth + 1,
     stack: [...parent.stack, parentTool.name],
     context: parent.context,
-    // The parent call's signal: made here, since scoped invokers are made only when a call nests.
-    signal: owner.signal,
+    // Nested calls link to the parent call's signal itself: no `AbortSignal` is made for them.
+    signal: owner,
     changes: parent.changes,
   };
   return Object.freeze({
@@ -84,7 +85,7 @@ function build(
       const extra = options?.signal;
       if (extra === undefined) return run.runCall(k, frame, { id, name, args });
       // The caller's own deadline (a program's timeout) ends this child too, never less than the parent's.
-      const linked = linkSignals([frame.signal, extra]);
+      const linked = linkSignals([abortSignalOf(frame.signal), extra]);
       return run.runCall(k, { ...frame, signal: linked.signal }, { id, name, args }).finally(() => linked.dispose());
     },
     toolNames(): readonly string[] {
@@ -115,7 +116,7 @@ export function createScopedInvoker(
   parent: CallFrame,
   parentTool: Tool,
   parentId: string,
-  owner: { readonly signal: AbortSignal },
+  owner: CallSignal,
   trusted: boolean,
 ): ScopedInvokers {
   const state = { revoked: false, n: 0 };

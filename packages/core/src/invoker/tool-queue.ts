@@ -4,6 +4,7 @@
  * reaches queued calls).
  */
 import { CancelledError } from '../errors/tool-errors.js';
+import { abortSignalOf, type ParentSignal } from './call-signal.js';
 import { watchAbort } from './link-signals.js';
 
 interface Waiter {
@@ -40,7 +41,7 @@ export class ToolQueue {
   acquire(
     name: string,
     maxParallelism: number,
-    signal: AbortSignal,
+    parent: ParentSignal,
     onQueued?: () => void,
   ): QueueRelease | Promise<QueueRelease> {
     let lane = this.#lanes.get(name);
@@ -54,6 +55,7 @@ export class ToolQueue {
       return this.#release(name, l);
     }
     onQueued?.();
+    const signal = abortSignalOf(parent);
     return new Promise<QueueRelease>((resolve, reject) => {
       const onAbort = (): void => {
         const i = l.waiting.indexOf(waiter);

@@ -54,6 +54,10 @@ async function mapLimit<T, R>(
   fn: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
   const out = new Array<R>(items.length);
+  if (limit <= 1) {
+    for (let i = 0; i < items.length; i++) out[i] = await fn(items[i] as T, i);
+    return out;
+  }
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {
