@@ -18,9 +18,8 @@ import type {
   ToolInvocationResult,
 } from './invocation-types.js';
 import { isModelSide, toolSetOf, type CallFrame, type Kernel } from './kernel.js';
-import { abortSignalOf, type CallSignal } from './call-signal.js';
+import { CallSignal } from './call-signal.js';
 import { callCapabilities } from './call-capabilities.js';
-import { linkSignals } from './link-signals.js';
 
 /**
  * How nested calls run: the call pipeline's own functions, handed in by the pipeline so that this
@@ -85,8 +84,8 @@ function build(
       const extra = options?.signal;
       if (extra === undefined) return run.runCall(k, frame, { id, name, args });
       // The caller's own deadline (a program's timeout) ends this child too, never less than the parent's.
-      const linked = linkSignals([abortSignalOf(frame.signal), extra]);
-      return run.runCall(k, { ...frame, signal: linked.signal }, { id, name, args }).finally(() => linked.dispose());
+      const linked = new CallSignal(frame.signal, extra);
+      return run.runCall(k, { ...frame, signal: linked }, { id, name, args }).finally(() => linked.dispose());
     },
     toolNames(): readonly string[] {
       return toolSetOf(k, frame)

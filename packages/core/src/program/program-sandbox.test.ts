@@ -88,6 +88,20 @@ describe('program sandbox escape suite (PROG-02, PTC-01/02)', () => {
     expect((await h.run({ source: run('return 1 + 1;') })).output).toBe('2');
   });
 
+  it('PROG-07: a ctx.tool call still running at the deadline is cancelled with the program, not left running', async () => {
+    const h = programHarness();
+    const t0 = Date.now();
+    const r = await h.run({
+      source: run("await ctx.tool('sleep', { ms: 10000 }); return 'slept';"),
+      limits: { timeout_ms: 200 },
+    });
+    expect(r.error?.code).toBe('PROGRAM_TIMEOUT');
+    expect(Date.now() - t0).toBeLessThan(5000);
+    for (let i = 0; i < 50 && h.state.running > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(h.state.executions.map((e) => e.tool)).toEqual(['sleep']);
+    expect(h.state.running).toBe(0);
+  });
+
   it('PROG-07: a memory bomb stops with PROGRAM_MEMORY_LIMIT', async () => {
     const h = programHarness();
     const r = await h.run({
