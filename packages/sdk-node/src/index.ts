@@ -130,6 +130,25 @@ export type {
   VerificationReport,
 } from '@a3s-code/core';
 export { ScriptError } from '@a3s-code/core';
+// What a host needs to write its own `LlmClient` (`Agent.create({ model: client })`).
+export { LlmError, collectResponse } from '@a3s-code/core';
+export type {
+  LlmCapabilities,
+  LlmErrorKind,
+  LlmFinishReason,
+  LlmForkIdentity,
+  LlmImage,
+  LlmMessage,
+  LlmRequest,
+  LlmResponse,
+  LlmResponseFormat,
+  LlmStreamEvent,
+  LlmToolCall,
+  LlmToolChoice,
+  LlmToolSpec,
+  LlmUsage,
+  ReasoningBlock,
+} from '@a3s-code/core';
 export type { ModelResolver } from '@a3s-code/core';
 // The providers the SDK composes by default, re-exported for hosts (the CLI lists them).
 export { describeProviders, providerModelResolver, type ProviderDescription } from '@a3s-code/providers';

@@ -55,6 +55,27 @@ export class ToolBlockedError extends A3sError {
   }
 }
 
+/** Longest tool name an error message quotes whole. */
+const NAME_QUOTE_MAX = 64;
+
+/**
+ * A tool name as a message quotes it: plain printable ASCII names as they are, in single quotes;
+ * any other (quotes, backslashes, control, invisible or non-ASCII characters, spaces, over 64
+ * chars) in double quotes
+ * with every such character as a `\uXXXX` escape, cut to its head, so a message never shows a
+ * name that looks like another one.
+ */
+export function quoteToolName(name: string): string {
+  if (name.length > 0 && name.length <= NAME_QUOTE_MAX && /^[\x21\x23-\x26\x28-\x5b\x5d-\x7e]+$/.test(name))
+    return `'${name}'`;
+  const escaped = name
+    .slice(0, NAME_QUOTE_MAX)
+    .replace(/[^\x20-\x7e]|["\\]/g, (c) =>
+      c === '"' || c === '\\' ? `\\${c}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+  return name.length > NAME_QUOTE_MAX ? `"${escaped}"… (${name.length} chars)` : `"${escaped}"`;
+}
+
 /** The called tool is not on the surface the caller can reach. */
 export class ToolNotFoundError extends A3sError {
   /**
@@ -65,10 +86,14 @@ export class ToolNotFoundError extends A3sError {
     const list = available.length > 0 ? available.join(', ') : '(none)';
     const why =
       generation === undefined
-        ? `unknown tool '${toolName}'`
-        : `tool '${toolName}' is not in capability generation ${generation}, which this run is bound to (it was published later)`;
+        ? `unknown tool ${quoteToolName(toolName)}`
+        : `tool ${quoteToolName(toolName)} is not in capability generation ${generation}, which this run is bound to (it was published later)`;
     super('TOOL_NOT_FOUND', `${why}; available: ${list}`, {
-      details: { tool: toolName, available, ...(generation === undefined ? {} : { generation }) },
+      details: {
+        tool: toolName.length > NAME_QUOTE_MAX * 4 ? `${toolName.slice(0, NAME_QUOTE_MAX * 4)}…` : toolName,
+        available,
+        ...(generation === undefined ? {} : { generation }),
+      },
     });
   }
 }

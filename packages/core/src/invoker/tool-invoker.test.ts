@@ -119,6 +119,24 @@ describe('ToolInvoker basics', () => {
     expect(r.output).toMatch(/unknown tool 'nope'; available: echo, add/);
   });
 
+  it('an unknown tool name with control, invisible or look-alike characters is quoted escaped and cut, never shown as another name', async () => {
+    const { invoker } = setup();
+    const ctx = createTestInvocation().context;
+    const nul = await invoker.invoke({ id: 'c1', name: 'echo\u0000', args: {} }, ctx);
+    expect(nul.errorKind).toBe('not_found');
+    expect(nul.output).toContain('unknown tool "echo\\u0000"');
+    const rtl = await invoker.invoke({ id: 'c2', name: 'ad\u202ed', args: {} }, ctx);
+    expect(rtl.output).toContain('unknown tool "ad\\u202ed"');
+    const zw = await invoker.invoke({ id: 'c3', name: 'ec\u200bho', args: {} }, ctx);
+    expect(zw.output).toContain('"ec\\u200bho"');
+    const long = await invoker.invoke({ id: 'c4', name: 'x'.repeat(100_000), args: {} }, ctx);
+    expect(long.errorKind).toBe('not_found');
+    expect(long.output).toContain('… (100000 chars)');
+    expect(long.output.length).toBeLessThan(1_000);
+    const quote = await invoker.invoke({ id: 'c5', name: 'a"b', args: {} }, ctx);
+    expect(quote.output).toContain('unknown tool "a\\"b"');
+  });
+
   it('a non-zero exit code is a failed result, not an error', async () => {
     const { invoker } = setup({ policy: { allow: ['fail'] } });
     const r = await invoker.invoke(

@@ -5,6 +5,7 @@
  * `max_tool_calls`, records logs under the output budget, and aborts calls still in flight when
  * the program ends.
  */
+import { quoteToolName } from '../errors/tool-errors.js';
 import type { ScopedInvoker, ToolInvocationResult } from '../invoker/invocation-types.js';
 import { PROGRAM_DEFAULT_DENIED_TOOLS } from './program-args.js';
 import { ProgramToolCallLimitError, type ProgramError } from './program-errors.js';
@@ -48,7 +49,9 @@ class ToolNotAllowedError extends Error {
   readonly code = 'TOOL_NOT_ALLOWED';
   constructor(tool: string, allowed: ReadonlySet<string>, why: string | undefined) {
     const list = [...allowed].sort().join(', ') || 'none';
-    super(`program: tool '${tool}' is not in allowed_tools (${list})${why === undefined ? '' : `: ${why}`}`);
+    super(
+      `program: tool ${quoteToolName(tool)} is not in allowed_tools (${list})${why === undefined ? '' : `: ${why}`}`,
+    );
     this.name = 'ToolNotAllowedError';
   }
 }
