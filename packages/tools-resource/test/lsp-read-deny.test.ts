@@ -21,7 +21,8 @@ const FILES: Record<string, string> = {
   }),
   'secret/k.ts': `import { PUBLIC_NAME } from '../src/public';\n/** The live key. */\nexport const API_KEY = '${TS_SECRET}';\nexport interface Vault {\n  pin: 4321;\n}\nexport const named = PUBLIC_NAME;\n`,
   'src/public.ts': "export const PUBLIC_NAME = 'visible-name';\n",
-  'src/use.ts': "import { API_KEY, type Vault } from '../secret/k';\nexport const size = API_KEY.length;\nexport declare const v: Vault;\n",
+  'src/use.ts':
+    "import { API_KEY, type Vault } from '../secret/k';\nexport const size = API_KEY.length;\nexport declare const v: Vault;\n",
   'src/alias.ts': "import { API_KEY } from '../secret/k';\nconst copied = API_KEY;\nexport const shown = copied;\n",
   'src/bad.ts': "import { API_KEY } from '../secret/k';\nexport const n: 1 = API_KEY;\n",
   'src/typo.ts': "import * as k from '../secret/k';\nexport const x = k.API_KY;\n",

@@ -52,7 +52,10 @@ export async function projectDiagnostics(
     if (exposure !== undefined) {
       const withheld = withholdCheckerOutput(text);
       shown = withheld.text;
-      lines.push(withheldNote(exposure), ...(withheld.dropped === 0 ? [] : [`(${withheld.dropped} other lines left out)`]));
+      lines.push(
+        withheldNote(exposure),
+        ...(withheld.dropped === 0 ? [] : [`(${withheld.dropped} other lines left out)`]),
+      );
     }
     runs.push({ server: spec.id, exit: run.exit, output: [shown, ...lines].join('\n') });
   }
