@@ -77,10 +77,10 @@ describe('lsp answers that could quote a denied file (TypeScript)', () => {
     expect(JSON.stringify(r)).not.toContain(TS_SECRET);
     const typo = await lspCall(ask, { operation: 'diagnostics', file: 'src/typo.ts' });
     expect(JSON.stringify(typo)).not.toMatch(/API_KEY|secret\/k/);
-    // A syntax error stops tsc before it checks types: the file is gone before the checker runs.
+    // A syntax error stops tsc before it checks types: the file is fixed on disk before the checker runs.
     writeTree(dir, { 'src/syntax.ts': "import { API_KEY } from '../secret/k';\nexport const z = (API_KEY;\n" });
     const syntax = await lspCall(ask, { operation: 'diagnostics', file: 'src/syntax.ts' });
-    rmSync(join(dir, 'src/syntax.ts'));
+    writeTree(dir, { 'src/syntax.ts': 'export const z = 1;\n' });
     expect(syntax.output).toContain("src/syntax.ts:2: error typescript1005: ')' expected.");
     expect(syntax.output).toContain('(messages withheld: Read(secret/**) hides a file');
   });
@@ -100,6 +100,10 @@ describe('lsp answers that could quote a denied file (TypeScript)', () => {
     expect(JSON.stringify(r)).not.toContain(TS_SECRET);
     const again = await control('write', { file_path: 'src/probe2.ts', content: text });
     expect(again.output).toContain(TS_SECRET);
+    // A file the rules hide (and a write rule does not) gets no diagnostics at all.
+    const hidden = await ask('write', { file_path: 'secret/w.ts', content: text.replace('../secret/k', './k') });
+    expect(hidden.output).toBe('Wrote secret/w.ts');
+    expect(JSON.stringify(hidden)).not.toContain(TS_SECRET);
   });
 
   it("the project checker's messages are withheld when its program reads a denied file", async () => {

@@ -7,7 +7,9 @@
  * What the write introduced is measured against the file's diagnostics before the write: those
  * the server last gave for an open file, or, for a file it had not opened, those of the old text
  * read before the call ran (see `write-baseline.ts`). A file no server can serve costs nothing
- * beyond a few cached checks; no server starts for it.
+ * beyond a few cached checks; no server starts for it. Under read deny rules a written file the
+ * rules hide gets no diagnostics, and messages that could quote a hidden file are withheld
+ * (see `exposure.ts`).
  */
 import type { ToolContext, ToolMiddleware, ToolResult } from '@a3s-code/core';
 import { projectExposure } from './exposure.js';
