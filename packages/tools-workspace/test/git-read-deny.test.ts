@@ -233,10 +233,16 @@ describe('what git prints from checkout, stash and conflicts under read deny rul
     expectNothingHidden(status, 'status during a conflict');
   });
 
-  it('a worktree of a tree ref is refused', async () => {
+  it('a worktree of a tree ref is refused; a worktree inside a hidden folder is not listed', async () => {
     const dir = secretRepo();
-    const r = await gitOn(dir, DENY)({ operation: 'worktree', action: 'create', path: 'copy', ref: 'HEAD:secret' });
+    const git = gitOn(dir, DENY);
+    const r = await git({ operation: 'worktree', action: 'create', path: 'copy', ref: 'HEAD:secret' });
     expect(r.ok).toBe(false);
     expect(r.output).toContain('commits only');
+    sh(dir, 'worktree', 'add', '-q', 'secret/wt');
+    sh(dir, 'worktree', 'add', '-q', 'shown-wt');
+    const list = await git({ operation: 'worktree' });
+    expect(list.output).toContain('shown-wt');
+    expectNothingHidden(list, 'worktree list');
   });
 });

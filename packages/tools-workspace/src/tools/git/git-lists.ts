@@ -204,10 +204,15 @@ export async function gitWorktrees(
         detached: fields.has('detached'),
       };
     });
+  // A worktree inside a hidden folder is a hidden path: it is left out.
+  const denied = readDeniedOf(ctx);
+  const shown: typeof trees = [];
+  for (const t of trees)
+    if (denied === undefined || t.path === '.' || (await denied(t.path)) === undefined) shown.push(t);
   return listPage(
     'worktrees',
     args,
-    trees,
+    shown,
     (t) => `${t.path} ${t.head?.slice(0, 10) ?? ''} ${t.branch ?? (t.detached ? '(detached)' : '')}`,
   );
 }
