@@ -114,6 +114,9 @@ const PATH_SPELLINGS = [
   ':(literal)secret/k.ts',
   ':/secret/k.ts',
   ':(glob)**/k.ts',
+  // Options where a path goes stay paths.
+  '--stat',
+  '-p',
 ];
 
 describe('git read operations under read deny rules', () => {
