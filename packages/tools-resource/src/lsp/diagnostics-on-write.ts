@@ -7,15 +7,20 @@
  * What the write introduced is measured against the file's diagnostics before the write: those
  * the server last gave for an open file, or, for a file it had not opened, those of the old text
  * read before the call ran (see `write-baseline.ts`). A file no server can serve costs nothing
- * beyond a few cached checks; no server starts for it.
+ * beyond a few cached checks; no server starts for it. Under read deny rules a written file the
+ * rules hide gets no diagnostics, and messages that could quote a hidden file are withheld
+ * (see `exposure.ts`).
  */
 import type { ToolContext, ToolMiddleware, ToolResult } from '@a3s-code/core';
+import { projectExposure } from './exposure.js';
 import { diagnosticRecords, formatDiagnostic } from './format.js';
+import { type HiddenRule, hiddenRuleOf } from './hidden-files.js';
 import { ledgerKey } from './ledger.js';
 import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
 import type { LspDiagnostic } from './protocol.js';
 import { settleAfterSync, syncFile } from './session-files.js';
 import type { LspSupervisor } from './supervisor.js';
+import { withheldNote, withholdMessages } from './withheld.js';
 import { snapshotBefore, type WriteSnapshot } from './write-baseline.js';
 
 /** The tools diagnostics-on-write wraps. */
@@ -43,20 +48,30 @@ function changedPaths(result: ToolResult): string[] {
 
 const important = (d: LspDiagnostic): boolean => (d.severity ?? 1) <= 2;
 
+/** The new diagnostics of one written file; `withheld` tells why their messages are withheld. */
+interface Found {
+  readonly path: string;
+  readonly fresh: LspDiagnostic[];
+  readonly settled: boolean;
+  readonly withheld?: string;
+}
+
 async function newDiagnostics(
   sup: LspSupervisor,
   lsp: LspResource,
   ctx: ToolContext,
   path: string,
   snapshot: WriteSnapshot,
-): Promise<{ path: string; fresh: LspDiagnostic[]; settled: boolean } | undefined> {
+  hidden: HiddenRule,
+): Promise<Found | undefined> {
   let abs: string;
   try {
     abs = sup.absolute(path);
   } catch {
     return undefined;
   }
-  if (!sup.availability(abs).ok) return undefined;
+  // A file the call may not read gets no diagnostics: they quote it.
+  if (!sup.availability(abs).ok || (await hidden(abs)) !== undefined) return undefined;
   const { client, spec, root } = await sup.clientFor(abs);
   const wasOpen = client.isOpen(abs);
   let baseline: Set<string>;
@@ -75,7 +90,11 @@ async function newDiagnostics(
   const cold = !wasOpen && typeof old !== 'string';
   const { diagnostics, settled } = await settleAfterSync(f, before, ctx.signal, cold ? COLD_CAP_MS : undefined);
   const introduced = diagnostics.filter((d) => important(d) && !baseline.has(ledgerKey(d)));
-  return { path: f.path, fresh: lsp.ledger.fresh(ctx.runId, introduced), settled };
+  const fresh = lsp.ledger.fresh(ctx.runId, introduced);
+  const exposure = fresh.length === 0 ? undefined : await projectExposure(f, sup.workspaceRoot, hidden, ctx.signal);
+  return exposure === undefined
+    ? { path: f.path, fresh, settled }
+    : { path: f.path, fresh: withholdMessages(fresh), settled, withheld: exposure };
 }
 
 /** The lsp resource and the supervisor of the call's workspace, or undefined when there is none. */
@@ -109,10 +128,11 @@ async function withDiagnostics(result: ToolResult, ctx: ToolContext, snapshot: W
   if (at === undefined) return result;
   const { lsp, sup } = at;
   for (const [abs, text] of lsp.snapshots.take(ctx.callId) ?? []) if (!snapshot.has(abs)) snapshot.set(abs, text);
-  const found: { path: string; fresh: LspDiagnostic[]; settled: boolean }[] = [];
+  const found: Found[] = [];
+  const hidden = hiddenRuleOf(ctx, sup);
   for (const path of paths) {
     try {
-      const r = await newDiagnostics(sup, lsp, ctx, path, snapshot);
+      const r = await newDiagnostics(sup, lsp, ctx, path, snapshot, hidden);
       if (r !== undefined) found.push(r);
     } catch {
       // A server failure never fails the write; `lsp status` tells why.
@@ -122,11 +142,18 @@ async function withDiagnostics(result: ToolResult, ctx: ToolContext, snapshot: W
   const fresh = found.flatMap((r) => r.fresh.map((d) => ({ path: r.path, d })));
   const records = found.flatMap((r) => diagnosticRecords(r.path, r.fresh));
   const unsettled = found.filter((r) => !r.settled).map((r) => r.path);
-  const meta = { checked: found.map((r) => r.path), new: records, ...(unsettled.length ? { unsettled } : {}) };
+  const withheld = [...new Set(found.flatMap((r) => (r.withheld === undefined ? [] : [r.withheld])))];
+  const meta = {
+    checked: found.map((r) => r.path),
+    new: records,
+    ...(unsettled.length ? { unsettled } : {}),
+    ...(withheld.length ? { withheld } : {}),
+  };
   const metadata = { ...(result.metadata ?? {}), diagnostics: meta };
   if (fresh.length === 0) return { ...result, metadata };
   const lines = fresh.slice(0, MAX_SHOWN).map(({ path, d }) => formatDiagnostic(path, d));
   const more = fresh.length > MAX_SHOWN ? [`… and ${fresh.length - MAX_SHOWN} more`] : [];
+  more.push(...withheld.map((why) => withheldNote(why)));
   const text = `\n\nNew diagnostics after this write (${fresh.length}):\n${[...lines, ...more].join('\n')}`;
   return { ...result, output: `${result.output}${text}`, metadata };
 }

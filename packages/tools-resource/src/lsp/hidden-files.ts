@@ -1,7 +1,8 @@
 /**
  * The files a call may not read, as the lsp tools see them: a language server reads the whole
  * project from disk and answers with other files' paths and text, so each answer is held to the
- * call's read deny rules (the workspace's `readDenied`) before it is shown.
+ * call's read deny rules (the workspace's `readDenied`) before it is shown: locations in hidden
+ * files are left out here, text that could quote one is withheld (`exposure.ts`, `withheld.ts`).
  */
 import { fileURLToPath } from 'node:url';
 import type { ToolContext } from '@a3s-code/core';

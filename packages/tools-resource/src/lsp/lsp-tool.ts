@@ -2,9 +2,16 @@
  * `lsp` (read tier): code intelligence from real language servers. Positions are a 1-based
  * `line` and a `symbol` on that line; there is no column parameter.
  */
-import { A3sError, defineTool, type ToolContext, type ToolResult, type Zod } from '@a3s-code/core';
+import {
+  A3sError,
+  defineTool,
+  PermissionDeniedError,
+  type ToolContext,
+  type ToolResult,
+  type Zod,
+} from '@a3s-code/core';
 import type { z } from 'zod';
-import { hiddenRuleOf } from './hidden-files.js';
+import { type HiddenRule, hiddenRuleOf } from './hidden-files.js';
 import { LspError } from './lsp-errors.js';
 import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
 import {
@@ -88,10 +95,18 @@ async function readableThroughWorkspace(file: string | undefined, ctx: ToolConte
   }
 }
 
+/** Refuses a `file` the rules hide, also when the workspace has no file system to read it through. */
+async function refuseHidden(file: string | undefined, sup: LspSupervisor, hidden: HiddenRule): Promise<void> {
+  if (file === undefined || file === '*') return;
+  const rule = await hidden(sup.absolute(file));
+  if (rule !== undefined) throw new PermissionDeniedError('lsp', `${rule} (reading ${file})`);
+}
+
 async function run(args: LspArgs, ctx: ToolContext): Promise<ToolResult> {
   await readableThroughWorkspace(args.file, ctx);
   const sup = await supervisorOf(ctx);
   const hidden = hiddenRuleOf(ctx, sup);
+  await refuseHidden(args.file, sup, hidden);
   const op = args.operation;
   const needsPosition = ['definition', 'type_definition', 'implementation', 'references', 'hover', 'code_actions'];
   if (!needsPosition.includes(op) && (args.line !== undefined || args.symbol !== undefined))
@@ -105,13 +120,13 @@ async function run(args: LspArgs, ctx: ToolContext): Promise<ToolResult> {
         throw new LspError('LSP_ARGS', 'diagnostics needs `file` (a file, or "*" for the project checker)');
       return args.file === '*'
         ? projectDiagnostics(sup, ctx.signal, hidden)
-        : fileDiagnostics(sup, args.file, ctx.signal);
+        : fileDiagnostics(sup, args.file, ctx.signal, hidden);
     case 'hover':
       return hover(sup, args, ctx.signal, hidden);
     case 'symbols':
       return symbols(sup, args, ctx.signal, hidden);
     case 'code_actions':
-      return codeActions(sup, args, ctx.signal);
+      return codeActions(sup, args, ctx.signal, hidden);
     case 'reload':
       return reload(sup, args.file);
     default:

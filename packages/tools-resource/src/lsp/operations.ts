@@ -1,17 +1,19 @@
 /** The read operations of the `lsp` tool, each answering text and metadata. */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { ToolResult } from '@a3s-code/core';
+import { projectExposure } from './exposure.js';
 import { diagnosticRecords, formatDiagnostic, formatLocations, hoverText, kindName } from './format.js';
-import { checkerOutputShown, type HiddenRule, leftOutNote, NOTHING_HIDDEN, visible } from './hidden-files.js';
+import { type HiddenRule, leftOutNote, NOTHING_HIDDEN, visible } from './hidden-files.js';
 import { LspError } from './lsp-errors.js';
 import { positionOf, toLocations } from './positions.js';
-import type { LspDiagnostic, LspPosition, LspRange } from './protocol.js';
+import type { LspDiagnostic, LspRange } from './protocol.js';
 import { uriOf as uri } from './client.js';
-import { type SyncedFile, settleAfterSync, syncFile } from './session-files.js';
+import { settleAfterSync, syncFile } from './session-files.js';
 import type { LspSupervisor } from './supervisor.js';
+import { withheldNote, withholdMessages } from './withheld.js';
+
+export { projectDiagnostics } from './project-checker.js';
 
 /** The arguments every operation receives. */
 export interface OperationArgs {
@@ -66,69 +68,39 @@ export function status(sup: LspSupervisor, file: string | undefined): ToolResult
   };
 }
 
-/** `diagnostics` of one file (after its diagnostics settle). */
-export async function fileDiagnostics(sup: LspSupervisor, file: string, signal: AbortSignal): Promise<ToolResult> {
+/**
+ * `diagnostics` of one file (after its diagnostics settle); messages that could quote a hidden
+ * file are withheld (see `exposure.ts`).
+ */
+export async function fileDiagnostics(
+  sup: LspSupervisor,
+  file: string,
+  signal: AbortSignal,
+  hidden: HiddenRule = NOTHING_HIDDEN,
+): Promise<ToolResult> {
   const abs = sup.absolute(file);
   const known = (await sup.clientFor(abs)).client;
   const before = known.isOpen(abs) ? known.publications(abs) : 0;
   const f = await syncFile(sup, file);
   const { diagnostics, settled } = await settleAfterSync(f, before, signal, FIRST_DIAGNOSTICS_CAP_MS);
-  const shown = diagnostics.filter((d) => (d.severity ?? 1) <= 2);
+  const important = diagnostics.filter((d) => (d.severity ?? 1) <= 2);
+  const exposure = important.length === 0 ? undefined : await projectExposure(f, sup.workspaceRoot, hidden, signal);
+  const shown = exposure === undefined ? important : withholdMessages(important);
   const head = `${shown.length === 0 ? 'No errors or warnings' : `${shown.length} errors/warnings`} in ${f.path}${settled ? '' : ' (the server had not settled; this may be incomplete)'}`;
   return {
-    output: [head, ...shown.map((d) => formatDiagnostic(f.path, d))].join('\n'),
+    output: [
+      head,
+      ...shown.map((d) => formatDiagnostic(f.path, d)),
+      ...(exposure === undefined ? [] : [withheldNote(exposure)]),
+    ].join('\n'),
     exitCode: 0,
-    metadata: { path: f.path, settled, diagnostics: diagnosticRecords(f.path, shown) },
+    metadata: {
+      path: f.path,
+      settled,
+      diagnostics: diagnosticRecords(f.path, shown),
+      ...(exposure === undefined ? {} : { withheld: exposure }),
+    },
   };
-}
-
-/** `diagnostics "*"`: runs each project checker whose root marker is at the workspace root. */
-export async function projectDiagnostics(
-  sup: LspSupervisor,
-  signal: AbortSignal,
-  hidden: HiddenRule = NOTHING_HIDDEN,
-): Promise<ToolResult> {
-  const runs: { server: string; exit: number | null; output: string }[] = [];
-  for (const spec of sup.servers) {
-    if (spec.checker === undefined) continue;
-    const marker = spec.id === 'typescript' ? ['tsconfig.json', 'jsconfig.json'] : spec.rootMarkers;
-    if (!marker.some((m) => existsSync(join(sup.workspaceRoot, m)))) continue;
-    const cmd = spec.checker(sup.workspaceRoot);
-    if ('missing' in cmd) {
-      runs.push({ server: spec.id, exit: null, output: cmd.missing });
-      continue;
-    }
-    const run = await runChecker(cmd.command, cmd.args, sup.workspaceRoot, signal);
-    const at = (p: string): string => (isAbsolute(p) ? p : resolve(sup.workspaceRoot, p));
-    const { text, left } = await checkerOutputShown(run.output, at, hidden);
-    runs.push({ server: spec.id, exit: run.exit, output: [text, ...leftOutNote(left, 'problem')].join('\n') });
-  }
-  if (runs.length === 0)
-    throw new LspError(
-      'LSP_UNAVAILABLE',
-      'no project checker applies: no tsconfig.json, jsconfig.json or Python project marker at the workspace root',
-    );
-  const out = runs.map((r) => `== ${r.server} (exit ${r.exit}) ==\n${r.output.trim() || 'no problems'}`).join('\n');
-  return { output: out, exitCode: 0, metadata: { checkers: runs.map((r) => ({ server: r.server, exit: r.exit })) } };
-}
-
-function runChecker(
-  command: string,
-  args: readonly string[],
-  cwd: string,
-  signal: AbortSignal,
-): Promise<{ exit: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, [...args], { cwd, signal, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const take = (b: Buffer): void => {
-      if (output.length < 20_000) output += b.toString('utf8');
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    child.on('error', (e) => resolve({ exit: null, output: e.message }));
-    child.on('close', (code) => resolve({ exit: code, output: output.slice(0, 20_000) }));
-  });
 }
 
 const NAV: Record<string, string> = {
@@ -168,7 +140,10 @@ export async function navigate(
   };
 }
 
-/** `hover`: the signature and doc comment. */
+/**
+ * `hover`: the signature and doc comment; withheld while the file's project reads a hidden file,
+ * since a hover quotes declarations (see `exposure.ts`).
+ */
 export async function hover(
   sup: LspSupervisor,
   args: OperationArgs,
@@ -177,11 +152,12 @@ export async function hover(
 ): Promise<ToolResult> {
   const f = await syncFile(sup, needFile(args, 'hover'));
   const position = positionOf(f.path, f.text, args.line, args.symbol);
-  if (hidden !== NOTHING_HIDDEN && (await declaredHidden(sup, f, position, hidden, signal)))
+  const exposure = await projectExposure(f, sup.workspaceRoot, hidden, signal);
+  if (exposure !== undefined)
     return {
-      output: `No hover shown for '${args.symbol}' at ${f.path}:${args.line}: it is declared in a file this session may not read.`,
+      output: `No hover shown for '${args.symbol}' at ${f.path}:${args.line}: it may be declared in a file this session may not read (${exposure}, and a hover quotes declarations).`,
       exitCode: 0,
-      metadata: { hover: '', left_out: 1 },
+      metadata: { hover: '', withheld: exposure },
     };
   const answer = await serverCall(
     f.client.request<unknown>('textDocument/hover', { textDocument: { uri: uri(f.abs) }, position }, signal),
@@ -193,36 +169,6 @@ export async function hover(
     exitCode: 0,
     metadata: { hover: text },
   };
-}
-
-/**
- * Whether the symbol at `position` is declared in a hidden file: a hover shows the declaration
- * (its type, a constant's literal type, its doc comment). Definitions are followed a few hops,
- * since an imported name's definition is its import first.
- */
-async function declaredHidden(
-  sup: LspSupervisor,
-  f: SyncedFile,
-  position: LspPosition,
-  hidden: HiddenRule,
-  signal: AbortSignal,
-): Promise<boolean> {
-  let at = { uri: uri(f.abs), position };
-  const seen = new Set<string>();
-  for (let hop = 0; hop < 4; hop++) {
-    seen.add(`${at.uri}:${at.position.line}:${at.position.character}`);
-    const params = { textDocument: { uri: at.uri }, position: at.position };
-    const where = toLocations(await serverCall(f.client.request<unknown>(NAV.definition!, params, signal), 'hover'));
-    if ((await visible(where, (l) => l.uri, hidden)).left > 0) return true;
-    const next = where.find((l) => !seen.has(`${l.uri}:${l.range.start.line}:${l.range.start.character}`));
-    if (next === undefined || !next.uri.startsWith('file:')) return false;
-    const rel = sup.display(fileURLToPath(next.uri));
-    // Hidden files are workspace files: a declaration outside the workspace ends the walk.
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return false;
-    if (next.uri !== uri(f.abs)) await syncFile(sup, rel);
-    at = { uri: next.uri, position: next.range.start };
-  }
-  return false;
 }
 
 interface DocSymbol {
@@ -296,8 +242,16 @@ export async function symbols(
   return { output: [head, ...out].join('\n'), exitCode: 0, metadata: { total: flat.length } };
 }
 
-/** `code_actions`: the fixes the server offers for the symbol's line. */
-export async function codeActions(sup: LspSupervisor, args: OperationArgs, signal: AbortSignal): Promise<ToolResult> {
+/**
+ * `code_actions`: the fixes the server offers for the symbol's line; their titles are withheld
+ * while the file's project reads a hidden file (a title names declarations and files).
+ */
+export async function codeActions(
+  sup: LspSupervisor,
+  args: OperationArgs,
+  signal: AbortSignal,
+  hidden: HiddenRule = NOTHING_HIDDEN,
+): Promise<ToolResult> {
   const file = needFile(args, 'code_actions');
   const abs = sup.absolute(file);
   const known = (await sup.clientFor(abs)).client;
@@ -316,19 +270,32 @@ export async function codeActions(sup: LspSupervisor, args: OperationArgs, signa
     (await serverCall(
       f.client.request<{ title: string; kind?: string }[] | null>(
         'textDocument/codeAction',
-        { textDocument: { uri: uri(f.abs) }, range, context: { diagnostics: onLine } },
+        // The server gets the diagnostics as it published them: it matches fixes to them.
+        { textDocument: { uri: uri(f.abs) }, range, context: { diagnostics: onLine.map(asPublished) } },
         signal,
       ),
       'code_actions',
     )) ?? [];
+  const head = `${answer.length} code action${answer.length === 1 ? '' : 's'} at ${f.path}:${args.line}`;
+  const exposure = answer.length === 0 ? undefined : await projectExposure(f, sup.workspaceRoot, hidden, signal);
+  if (exposure !== undefined)
+    return {
+      output: [head, ...answer.map((a) => `- ${a.kind ?? 'action'}`), withheldNote(exposure, 'titles')].join('\n'),
+      exitCode: 0,
+      metadata: { actions: answer.map((a) => ({ kind: a.kind ?? null })), withheld: exposure },
+    };
   const out = answer.map((a) => `- ${a.title}${a.kind ? ` (${a.kind})` : ''}`);
   return {
-    output: [`${answer.length} code action${answer.length === 1 ? '' : 's'} at ${f.path}:${args.line}`, ...out].join(
-      '\n',
-    ),
+    output: [head, ...out].join('\n'),
     exitCode: 0,
     metadata: { actions: answer.map((a) => ({ title: a.title, kind: a.kind ?? null })) },
   };
+}
+
+/** A diagnostic without this pack's own fields. */
+function asPublished(d: LspDiagnostic): LspDiagnostic {
+  const { syntactic: _, ...published } = d;
+  return published;
 }
 
 /** `reload`: restarts the server serving `file`, or every started server. */

@@ -33,6 +33,11 @@ export interface LspDiagnostic {
   readonly code?: number | string;
   readonly source?: string;
   readonly message: string;
+  /**
+   * Set by this pack, never by a server: the diagnostic was computed from the file's own text
+   * alone (a syntax error), so its message cannot quote another file.
+   */
+  readonly syntactic?: boolean;
 }
 
 /** A text edit. */

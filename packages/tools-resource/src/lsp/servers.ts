@@ -4,7 +4,7 @@
  * package depends on, or a program on PATH that runs) and the project checker `diagnostics "*"` runs.
  */
 import { existsSync } from 'node:fs';
-import { dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { LspDiagnostic } from './protocol.js';
 import { npmFile, pathServer } from './server-binaries.js';
 
@@ -38,6 +38,22 @@ export interface ServerSpec {
   pull?(request: DiagnosticsRequester, uri: string, signal: AbortSignal): Promise<LspDiagnostic[]>;
   /** The project checker for `diagnostics "*"` (`root` is the project root). */
   checker?(root: string): ServerCommand | { readonly missing: string };
+  /**
+   * The files the checker's output lists as read (its program), split off the problems it
+   * reports; `files` is `undefined` when the output lists none.
+   */
+  checkerFiles?(output: string): { readonly problems: string; readonly files?: readonly string[] };
+  /**
+   * Every file the server has read for the project of a synced file (`uri`), when it can tell;
+   * absolute paths.
+   */
+  projectFiles?(request: DiagnosticsRequester, uri: string, signal: AbortSignal): Promise<readonly string[]>;
+  /**
+   * The extensions (lower case, with the dot) of every file the server may read for a project
+   * besides what `projectFiles` tells; absent: any file (an `#include`, `include_str!` or
+   * `//go:embed` reads files of any name).
+   */
+  readonly reads?: readonly string[];
 }
 
 const TS_EXT: Record<string, string> = {
@@ -61,8 +77,9 @@ interface TsDiagnostic {
 
 const TS_SEVERITY: Record<string, number> = { error: 1, warning: 2, message: 3, suggestion: 4 };
 
-function fromTsDiagnostic(d: TsDiagnostic): LspDiagnostic {
+function fromTsDiagnostic(d: TsDiagnostic, syntactic: boolean): LspDiagnostic {
   return {
+    ...(syntactic ? { syntactic } : {}),
     range: {
       start: { line: d.start.line - 1, character: d.start.offset - 1 },
       end: { line: d.end.line - 1, character: d.end.offset - 1 },
@@ -72,6 +89,21 @@ function fromTsDiagnostic(d: TsDiagnostic): LspDiagnostic {
     source: 'typescript',
     message: d.text,
   };
+}
+
+/**
+ * `tsc --listFiles` output split into its problems and the files it lists (each an absolute
+ * path alone on its line, after the problems).
+ */
+function tscListedFiles(output: string): { problems: string; files?: string[] } {
+  const problems: string[] = [];
+  const files: string[] = [];
+  for (const line of output.split('\n')) {
+    const path = line.trimEnd();
+    if (isAbsolute(path) && !/\(\d+,\d+\): /.test(path)) files.push(path);
+    else problems.push(line);
+  }
+  return { problems: problems.join('\n'), ...(files.length === 0 ? {} : { files }) };
 }
 
 /** Options of {@link lspServers}. */
@@ -118,15 +150,28 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
             signal,
           )) as { success?: boolean; body?: TsDiagnostic[] } | null;
           if (answer?.success !== true || !Array.isArray(answer.body)) throw new Error(`${command} failed`);
-          out.push(...answer.body.map(fromTsDiagnostic));
+          const syntactic = command === 'syntacticDiagnosticsSync';
+          out.push(...answer.body.map((d) => fromTsDiagnostic(d, syntactic)));
         }
         return out;
       },
+      async projectFiles(request, uri, signal) {
+        const answer = (await request(
+          'workspace/executeCommand',
+          { command: 'typescript.tsserverRequest', arguments: ['projectInfo', { file: uri, needFileNameList: true }] },
+          signal,
+        )) as { success?: boolean; body?: { fileNames?: unknown } } | null;
+        const files = answer?.success === true ? answer.body?.fileNames : undefined;
+        if (!Array.isArray(files) || files.some((f) => typeof f !== 'string')) throw new Error('projectInfo failed');
+        return files as string[];
+      },
+      reads: [...Object.keys(TS_EXT), '.json'],
       checker(root) {
         const tsc = npmBin('typescript', 'bin/tsc');
         if (tsc === undefined) return { missing: "the npm package 'typescript' does not resolve" };
-        return { command: process.execPath, args: [tsc, '--noEmit', '--pretty', 'false', '-p', root] };
+        return { command: process.execPath, args: [tsc, '--noEmit', '--pretty', 'false', '--listFiles', '-p', root] };
       },
+      checkerFiles: tscListedFiles,
     },
     {
       id: 'python',
@@ -138,6 +183,7 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
         if (bin === undefined) return { missing: "the npm package 'pyright' does not resolve" };
         return { command: process.execPath, args: [bin, '--stdio'] };
       },
+      reads: ['.py', '.pyi'],
       checker(root) {
         const bin = npmBin('pyright', 'index.js');
         if (bin === undefined) return { missing: "the npm package 'pyright' does not resolve" };

@@ -1,9 +1,11 @@
 /**
  * `git` under read deny rules (`Read(.env)`, `Read(secret/**)`): git reads the repository itself,
  * so each operation that could print a file's content or name is held to the call's rules (the
- * workspace's `readDenied`). A diff leaves hidden files out with exclude pathspecs and compares
- * commits only; `status` leaves their entries out; a log, diff or worktree named on a hidden path
- * is refused, and so is a worktree that would copy a hidden file to a path the rules do not hide.
+ * workspace's `readDenied`). A diff compares commits only and loses the sections of hidden files
+ * (see `git-scrub.ts`); `status` leaves their entries out; what the other operations print loses
+ * the lines naming a hidden path; a log path is taken literally (no pathspec magic); a log, diff
+ * or worktree named on a hidden path is refused, and so is a worktree that would copy a hidden
+ * file to a path the rules do not hide.
  */
 import { posix } from 'node:path';
 import { PermissionDeniedError, type ToolContext, type WorkspaceGit } from '@a3s-code/core';
@@ -25,7 +27,7 @@ export async function refuseHiddenPath(denied: ReadDenied, path: string | undefi
 }
 
 /** Maps repository-relative paths (what git prints) to workspace-relative ones. */
-async function fromRepo(service: WorkspaceGit, ctx: ToolContext): Promise<(repoPath: string) => string> {
+export async function toWorkspacePath(service: WorkspaceGit, ctx: ToolContext): Promise<(repoPath: string) => string> {
   const prefix = (await git(service, ctx, ['rev-parse', '--show-prefix'])).trim();
   return (repoPath) => (prefix === '' ? repoPath : posix.relative(prefix, repoPath));
 }
@@ -39,43 +41,46 @@ export async function hiddenOf(
 ): Promise<Set<string>> {
   const out = new Set<string>();
   if (repoPaths.length === 0) return out;
-  const toWorkspace = await fromRepo(service, ctx);
+  const toWorkspace = await toWorkspacePath(service, ctx);
   for (const p of repoPaths) if ((await denied(toWorkspace(p))) !== undefined) out.add(p);
   return out;
 }
 
-/** Refuses a diff `ref` whose sides are not commits (a blob or tree diff shows files by other names). */
-export async function refuseNonCommitRef(service: WorkspaceGit, ctx: ToolContext, ref: string): Promise<void> {
-  for (const side of ref.split(/\.{2,3}/)) {
-    if (side === '') continue;
-    const r = await service.run(['rev-parse', '--verify', '--quiet', `${side}^{commit}`], { signal: ctx.signal });
-    if (r.exitCode !== 0)
-      throw new PermissionDeniedError(
-        'git',
-        `read deny rules are set, so a diff compares commits only ('${side}' is not a commit)`,
-      );
-  }
+/** The commit `rev` names (its id), or `undefined` when it names no object or another kind (a tree, a blob). */
+async function commitOf(service: WorkspaceGit, ctx: ToolContext, rev: string): Promise<string | undefined> {
+  const id = await service.run(['rev-parse', '--verify', '--quiet', '--end-of-options', rev], { signal: ctx.signal });
+  const oid = id.exitCode === 0 ? (id.stdout.head + id.stdout.tail).trim() : '';
+  if (!/^[0-9a-f]{40,64}$/.test(oid)) return undefined;
+  const type = await service.run(['cat-file', '-t', oid], { signal: ctx.signal });
+  return type.exitCode === 0 && (type.stdout.head + type.stdout.tail).trim() === 'commit' ? oid : undefined;
 }
 
 /**
- * The exclude pathspecs leaving out every hidden file `diff` with `options` and `pathspec` would
- * show (renames off, so a hidden file is never paired with a shown one).
+ * `ref` (a commit or a range `a..b`, `a...b`) with each side replaced by the commit it names;
+ * refused when a side names anything but a commit (a blob or tree diff shows files by other names).
  */
-export async function hiddenDiffExcludes(
+export async function commitsOnly(
   service: WorkspaceGit,
   ctx: ToolContext,
-  denied: ReadDenied,
-  options: readonly string[],
-  pathspec: readonly string[],
-): Promise<string[]> {
-  const names = await git(service, ctx, ['diff', '--name-only', '-z', '--no-renames', ...options, '--', ...pathspec]);
-  const hidden = await hiddenOf(
-    service,
-    ctx,
-    denied,
-    names.split('\0').filter((n) => n !== ''),
-  );
-  return [...hidden].map((p) => `:(top,exclude,literal)${p}`);
+  ref: string,
+  what = 'a diff compares',
+): Promise<string> {
+  const parts = ref.split(/(\.{2,3})/);
+  const out: string[] = [];
+  for (const part of parts) {
+    if (part === '' || /^\.{2,3}$/.test(part)) {
+      out.push(part);
+      continue;
+    }
+    const oid = await commitOf(service, ctx, part);
+    if (oid === undefined)
+      throw new PermissionDeniedError(
+        'git',
+        `read deny rules are set, so ${what} commits only ('${part}' is not a commit)`,
+      );
+    out.push(oid);
+  }
+  return out.join('');
 }
 
 /** Refuses a worktree whose checkout of `ref` would put a hidden file where the rules do not hide it. */
@@ -87,7 +92,7 @@ export async function refuseLeakingWorktree(
   ref: string | undefined,
 ): Promise<void> {
   const listed = await git(service, ctx, ['ls-tree', '-r', '-z', '--full-tree', '--name-only', ref ?? 'HEAD', '--']);
-  const toWorkspace = await fromRepo(service, ctx);
+  const toWorkspace = await toWorkspacePath(service, ctx);
   for (const name of listed.split('\0')) {
     if (name === '') continue;
     const rule = await denied(toWorkspace(name));

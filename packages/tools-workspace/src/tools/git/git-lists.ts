@@ -6,8 +6,9 @@ import type { ToolContext, ToolResult, WorkspaceGit } from '@a3s-code/core';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { ok } from '../shared/results.js';
 import { byteLength } from '../shared/text.js';
-import { hiddenDiffExcludes, hiddenOf, readDeniedOf, refuseHiddenPath, refuseNonCommitRef } from './git-hidden.js';
+import { commitsOnly, hiddenOf, readDeniedOf, refuseHiddenPath } from './git-hidden.js';
 import { git } from './git-run.js';
+import { diffWithoutHidden } from './git-scrub.js';
 import type { GitArgs } from './git-schema.js';
 
 /** A page of a list, resumed by offset. */
@@ -61,7 +62,12 @@ export async function gitStatus(service: WorkspaceGit, ctx: ToolContext, args: G
       : await hiddenOf(service, ctx, denied, [
           ...new Set(entries.flatMap((e) => (e.from === undefined ? [e.path] : [e.path, e.from]))),
         ]);
-  const shown = entries.filter((e) => !hidden.has(e.path) && (e.from === undefined || !hidden.has(e.from)));
+  // A file renamed or copied from a hidden one shows as added: its old name is not shown.
+  const shown = entries
+    .filter((e) => !hidden.has(e.path))
+    .map((e) =>
+      e.from !== undefined && hidden.has(e.from) ? { status: e.status.replace(/[RC]/g, 'A'), path: e.path } : e,
+    );
   const result = listPage('changes', args, shown, (e) => `${e.status} ${e.path}${e.from ? ` (from ${e.from})` : ''}`, {
     branch,
     clean: entries.length === 0,
@@ -79,7 +85,8 @@ export async function gitLog(service: WorkspaceGit, ctx: ToolContext, args: GitA
   const argv = ['log', '--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1e', `--max-count=${limit + 1}`, `--skip=${offset}`];
   if (args.ref) argv.push(args.ref);
   argv.push('--');
-  if (args.path) argv.push(args.path);
+  // Under read deny rules the path is taken literally: pathspec magic would name hidden files by other spellings.
+  if (args.path) argv.push(denied === undefined ? args.path : `:(literal)${args.path}`);
   const out = await git(service, ctx, argv);
   const commits = out
     .split('\x1e')
@@ -107,18 +114,21 @@ export async function gitLog(service: WorkspaceGit, ctx: ToolContext, args: GitA
 export async function gitDiff(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): Promise<ToolResult> {
   const options: string[] = [];
   if (args.staged) options.push('--cached');
-  if (args.ref) options.push(args.ref);
   const pathspec = args.path ? [args.path] : [];
   const denied = readDeniedOf(ctx);
-  if (denied !== undefined) {
-    await refuseHiddenPath(denied, args.path, 'diff of');
-    if (args.ref) await refuseNonCommitRef(service, ctx, args.ref);
-    pathspec.push(...(await hiddenDiffExcludes(service, ctx, denied, options, pathspec)));
-  }
-  const argv = ['diff', '--no-color', '--no-ext-diff', '--no-textconv'];
-  if (denied !== undefined) argv.push('--no-renames');
+  if (denied !== undefined) await refuseHiddenPath(denied, args.path, 'diff of');
+  // Under read deny rules each side of the ref is checked to be a commit and diffed by its id.
+  if (args.ref) options.push(denied === undefined ? args.ref : await commitsOnly(service, ctx, args.ref));
+  // Under read deny rules: renames off (a hidden file is never paired with a shown one), fixed
+  // prefixes and raw names, so each file's section header parses; hidden files' sections go.
+  const argv =
+    denied === undefined
+      ? ['diff', '--no-color', '--no-ext-diff', '--no-textconv']
+      : ['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames'];
+  if (denied !== undefined) argv.push('--src-prefix=a/', '--dst-prefix=b/', '--no-relative');
   argv.push(...options, '--', ...pathspec);
-  const full = Buffer.from(await git(service, ctx, argv), 'utf8');
+  const raw = await git(service, ctx, argv);
+  const full = Buffer.from(denied === undefined ? raw : await diffWithoutHidden(service, ctx, denied, raw), 'utf8');
   const start = Math.min(args.byte_offset ?? 0, full.length);
   const max = args.max_bytes ?? 65_536;
   let end = Math.min(full.length, start + max);
@@ -194,10 +204,15 @@ export async function gitWorktrees(
         detached: fields.has('detached'),
       };
     });
+  // A worktree inside a hidden folder is a hidden path: it is left out.
+  const denied = readDeniedOf(ctx);
+  const shown: typeof trees = [];
+  for (const t of trees)
+    if (denied === undefined || t.path === '.' || (await denied(t.path)) === undefined) shown.push(t);
   return listPage(
     'worktrees',
     args,
-    trees,
+    shown,
     (t) => `${t.path} ${t.head?.slice(0, 10) ?? ''} ${t.branch ?? (t.detached ? '(detached)' : '')}`,
   );
 }

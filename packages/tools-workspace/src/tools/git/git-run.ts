@@ -5,13 +5,25 @@ import { A3sError, type ToolContext, type WorkspaceExecResult, type WorkspaceGit
 export class GitCommandError extends A3sError {
   /** The exit code, `null` on timeout. */
   readonly exitCode: number | null;
-  constructor(args: readonly string[], result: WorkspaceExecResult) {
+  /** What git wrote to stderr (its first 2000 characters). */
+  readonly stderr: string;
+  readonly #args: readonly string[];
+  readonly #result: WorkspaceExecResult;
+  constructor(args: readonly string[], result: WorkspaceExecResult, stderr?: string) {
     const why = result.timedOut ? 'timed out' : `exited with code ${result.exitCode}`;
-    const stderr = (result.stderr.head + result.stderr.tail).trim().slice(0, 2000);
-    super('GIT_FAILED', `git ${args.slice(0, 3).join(' ')} ${why}${stderr ? `: ${stderr}` : ''}`, {
+    const err = (stderr ?? result.stderr.head + result.stderr.tail).trim().slice(0, 2000);
+    super('GIT_FAILED', `git ${args.slice(0, 3).join(' ')} ${why}${err ? `: ${err}` : ''}`, {
       details: { args, exit_code: result.exitCode, timed_out: result.timedOut },
     });
     this.exitCode = result.exitCode;
+    this.stderr = err;
+    this.#args = args;
+    this.#result = result;
+  }
+
+  /** The same failure with `stderr` in place of what git wrote. */
+  withStderr(stderr: string): GitCommandError {
+    return new GitCommandError(this.#args, this.#result, stderr);
   }
 }
 

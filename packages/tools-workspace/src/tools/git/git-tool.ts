@@ -15,8 +15,9 @@ import { WorkspacePathError } from '../../errors.js';
 import { assertWritable, normalizeWorkspacePath } from '../../paths/normalize.js';
 import { failed, guard, ok } from '../shared/results.js';
 import { gitBranches, gitDiff, gitLog, gitStashList, gitStatus, gitWorktrees } from './git-lists.js';
-import { readDeniedOf, refuseHiddenPath, refuseLeakingWorktree } from './git-hidden.js';
+import { commitsOnly, readDeniedOf, refuseHiddenPath, refuseLeakingWorktree } from './git-hidden.js';
 import { GitCommandError, git } from './git-run.js';
+import { scrubOutput } from './git-scrub.js';
 import { gitInput, isReadOnlyGit, type GitArgs } from './git-schema.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -30,10 +31,27 @@ async function worktreePath(ctx: ToolContext, path: string): Promise<string> {
   return rel;
 }
 
+/** The commit-ish whose files an operation's output may name besides the index and working tree. */
+function treesOf(args: GitArgs): string[] {
+  if (args.operation === 'stash' && args.action !== 'push' && args.action !== 'list') {
+    const stash = `stash@{${args.index ?? 0}}`;
+    return [stash, `${stash}^3`];
+  }
+  if (args.operation === 'checkout' && !args.create && args.ref) return [args.ref];
+  if (args.operation === 'worktree' && args.action === 'create') return [args.ref ?? 'HEAD'];
+  return [];
+}
+
 async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): Promise<ToolResult> {
+  const denied = readDeniedOf(ctx);
   const run = async (argv: string[], summary: string): Promise<ToolResult> => {
-    const out = await git(service, ctx, argv);
-    return ok(`${summary}${out.trim() ? `\n${out.trim()}` : ''}`, {
+    let out = (await git(service, ctx, denied === undefined ? argv : ['-c', 'core.quotePath=false', ...argv])).trim();
+    if (denied !== undefined) {
+      const { text, dropped } = await scrubOutput(service, ctx, denied, out, treesOf(args));
+      out =
+        `${text.trim()}${dropped === 0 ? '' : `\n(${dropped} line${dropped === 1 ? '' : 's'} naming files this session may not read left out)`}`.trim();
+    }
+    return ok(`${summary}${out ? `\n${out}` : ''}`, {
       operation: args.operation,
       action: args.action ?? null,
       args: argv,
@@ -62,10 +80,11 @@ async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): P
     }
     case 'worktree': {
       const path = await worktreePath(ctx, args.path!);
-      const denied = readDeniedOf(ctx);
       if (denied !== undefined && args.action !== 'remove') {
         await refuseHiddenPath(denied, path, 'a worktree at');
-        await refuseLeakingWorktree(service, ctx, denied, path, args.ref);
+        const commit =
+          args.ref === undefined ? undefined : await commitsOnly(service, ctx, args.ref, 'a worktree checks out');
+        await refuseLeakingWorktree(service, ctx, denied, path, commit);
       }
       if (args.action === 'remove')
         return run(['worktree', 'remove', ...(args.force ? ['--force'] : []), '--', path], `removed worktree ${path}`);
@@ -78,6 +97,22 @@ async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): P
     default:
       throw new A3sError('GIT_UNSUPPORTED', `git: operation '${args.operation}' has no mutation`);
   }
+}
+
+/** A failure whose message names no hidden path (under read deny rules). */
+async function scrubbedFailure(
+  service: WorkspaceGit,
+  ctx: ToolContext,
+  args: GitArgs,
+  error: GitCommandError,
+): Promise<GitCommandError> {
+  const denied = readDeniedOf(ctx);
+  if (denied === undefined || error.stderr === '') return error;
+  const { text, dropped } = await scrubOutput(service, ctx, denied, error.stderr, treesOf(args));
+  if (dropped === 0) return error;
+  return error.withStderr(
+    `${text.trim()}\n(${dropped} line${dropped === 1 ? '' : 's'} naming files this session may not read left out)`,
+  );
 }
 
 /** The `git` tool. */
@@ -135,7 +170,7 @@ Lists page with limit (1..1000, default 50) and metadata.next_cursor.`,
             return await mutate(service, ctx, args);
         }
       } catch (error) {
-        if (error instanceof GitCommandError) return failed(error);
+        if (error instanceof GitCommandError) return failed(await scrubbedFailure(service, ctx, args, error));
         throw error;
       }
     }),

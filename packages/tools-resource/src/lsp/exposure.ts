@@ -1,0 +1,138 @@
+/**
+ * Whether a language server's text may quote a file the call may not read. A hover shows a
+ * declaration's type (a constant's literal type, an interface's members), a diagnostic's message
+ * quotes the types and names it is about, a code action's title names declarations; any of them
+ * can carry a hidden file's text once the server has read that file, also through a visible file
+ * (`const copy = KEY` shows `KEY`'s literal type on `copy`). Which answer does is not knowable
+ * from outside, so while the project the server holds for a file reads a hidden file, such text
+ * is withheld for every file of that project (fail closed). The project's files are the
+ * server's own list when it gives one (TypeScript's program), else every workspace file the
+ * server could read (by extension; any file for servers that can include files of any name).
+ */
+import type { Dirent } from 'node:fs';
+import { readdir, realpath } from 'node:fs/promises';
+import { extname, isAbsolute, join, relative } from 'node:path';
+import { uriOf } from './client.js';
+import { type HiddenRule, NOTHING_HIDDEN } from './hidden-files.js';
+import type { ServerSpec } from './servers.js';
+import type { SyncedFile } from './session-files.js';
+
+/** Why a server's text is withheld (a sentence naming the read deny rule), or `undefined` when it is shown. */
+export type Exposure = string | undefined;
+
+/** More workspace entries than this, and the check fails closed. */
+const SCAN_MAX_ENTRIES = 200_000;
+const CHECK_BATCH = 64;
+
+/** The sentence naming the rule that makes a server's text withheld. */
+function because(rule: string, server: string): string {
+  return `${rule} hides a file the ${server} server reads for this project`;
+}
+
+/** The first rule hiding one of `files` (absolute paths), or `undefined`. */
+export async function firstHidden(files: readonly string[], hidden: HiddenRule): Promise<string | undefined> {
+  for (let i = 0; i < files.length; i += CHECK_BATCH) {
+    const rules = await Promise.all(files.slice(i, i + CHECK_BATCH).map((f) => hidden(f)));
+    const rule = rules.find((r) => r !== undefined);
+    if (rule !== undefined) return rule;
+  }
+  return undefined;
+}
+
+/** The exposure of the project `files` (absolute paths) a server of `spec` read. */
+export async function filesExposure(spec: ServerSpec, files: readonly string[], hidden: HiddenRule): Promise<Exposure> {
+  const rule = await firstHidden(files, hidden);
+  return rule === undefined ? undefined : because(rule, spec.id);
+}
+
+/** Whether the server of the synced file `f` may quote a hidden file in its answers about `f`. */
+export async function projectExposure(
+  f: SyncedFile,
+  workspaceRoot: string,
+  hidden: HiddenRule,
+  signal: AbortSignal,
+): Promise<Exposure> {
+  if (hidden === NOTHING_HIDDEN) return undefined;
+  if (f.spec.projectFiles !== undefined) {
+    let files: readonly string[] | undefined;
+    try {
+      files = await f.spec.projectFiles((m, p, s) => f.client.request(m, p, s), uriOf(f.abs), signal);
+    } catch {
+      // the server cannot tell: every file it could read counts
+    }
+    if (files !== undefined) return filesExposure(f.spec, files, hidden);
+  }
+  return workspaceExposure(f.spec, workspaceRoot, hidden);
+}
+
+const scans = new WeakMap<HiddenRule, Map<string, Promise<Exposure>>>();
+
+/**
+ * Whether the workspace holds a hidden file a server of `spec` could read (by its extensions,
+ * any file when the server can read any). Walked once per call (per `hidden`).
+ */
+export function workspaceExposure(spec: ServerSpec, workspaceRoot: string, hidden: HiddenRule): Promise<Exposure> {
+  if (hidden === NOTHING_HIDDEN) return Promise.resolve(undefined);
+  let byServer = scans.get(hidden);
+  if (byServer === undefined) {
+    byServer = new Map();
+    scans.set(hidden, byServer);
+  }
+  let scan = byServer.get(spec.id);
+  if (scan === undefined) {
+    scan = scanWorkspace(spec, workspaceRoot, hidden);
+    byServer.set(spec.id, scan);
+  }
+  return scan;
+}
+
+/** Whether `abs` is `root` or inside it. */
+function inside(root: string, abs: string): boolean {
+  const rel = relative(root, abs);
+  return !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+async function scanWorkspace(spec: ServerSpec, workspaceRoot: string, hidden: HiddenRule): Promise<Exposure> {
+  const realRoot = await realpath(workspaceRoot).catch(() => workspaceRoot);
+  const reads = spec.reads === undefined ? undefined : new Set(spec.reads);
+  const pending = [workspaceRoot];
+  const visitedOutside = new Set<string>();
+  let entries = 0;
+  while (pending.length > 0) {
+    const dir = pending.pop()!;
+    let list: Dirent[];
+    try {
+      list = await readdir(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entries += list.length;
+    if (entries > SCAN_MAX_ENTRIES)
+      return `the workspace holds more than ${SCAN_MAX_ENTRIES} entries to check against the read deny rules, so the ${spec.id} server's project may read a hidden file`;
+    const files: string[] = [];
+    for (const e of list) {
+      const abs = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== '.git') pending.push(abs);
+      } else if (e.isSymbolicLink()) {
+        // A link to a folder inside the workspace is walked there; one leading out is walked here.
+        const target = await realpath(abs).catch(() => undefined);
+        if (target !== undefined && !inside(realRoot, target) && !visitedOutside.has(target)) {
+          const isDir = await readdir(target).then(
+            () => true,
+            () => false,
+          );
+          if (isDir) {
+            visitedOutside.add(target);
+            pending.push(abs);
+            continue;
+          }
+        }
+        if (reads === undefined || reads.has(extname(e.name).toLowerCase())) files.push(abs);
+      } else if (reads === undefined || reads.has(extname(e.name).toLowerCase())) files.push(abs);
+    }
+    const rule = await firstHidden(files, hidden);
+    if (rule !== undefined) return because(rule, spec.id);
+  }
+  return undefined;
+}

@@ -1,0 +1,105 @@
+/**
+ * `diagnostics "*"`: the project checkers (tsc --noEmit, pyright) of the workspace root. Under read
+ * deny rules a checker's lines about hidden files go, and while its program reads a hidden file
+ * (the files it lists, else every workspace file it could read) every message is withheld.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { ToolResult } from '@a3s-code/core';
+import { type Exposure, filesExposure, workspaceExposure } from './exposure.js';
+import { checkerOutputShown, type HiddenRule, leftOutNote, NOTHING_HIDDEN } from './hidden-files.js';
+import { LspError } from './lsp-errors.js';
+import type { ServerSpec } from './servers.js';
+import type { LspSupervisor } from './supervisor.js';
+import { withheldNote, withholdCheckerOutput } from './withheld.js';
+
+/** What a checker's output shows at most. */
+const SHOWN_MAX = 20_000;
+/** What is read of a checker's output (its file list may be long). */
+const CAPTURE_MAX = 8 * 1024 * 1024;
+
+interface CheckerRun {
+  readonly exit: number | null;
+  readonly output: string;
+  /** The output was longer than what was read. */
+  readonly cut: boolean;
+}
+
+/** `diagnostics "*"`: runs each project checker whose root marker is at the workspace root. */
+export async function projectDiagnostics(
+  sup: LspSupervisor,
+  signal: AbortSignal,
+  hidden: HiddenRule = NOTHING_HIDDEN,
+): Promise<ToolResult> {
+  const runs: { server: string; exit: number | null; output: string }[] = [];
+  for (const spec of sup.servers) {
+    if (spec.checker === undefined) continue;
+    const marker = spec.id === 'typescript' ? ['tsconfig.json', 'jsconfig.json'] : spec.rootMarkers;
+    if (!marker.some((m) => existsSync(join(sup.workspaceRoot, m)))) continue;
+    const cmd = spec.checker(sup.workspaceRoot);
+    if ('missing' in cmd) {
+      runs.push({ server: spec.id, exit: null, output: cmd.missing });
+      continue;
+    }
+    const run = await runChecker(cmd.command, cmd.args, sup.workspaceRoot, signal);
+    const split = spec.checkerFiles?.(run.output) ?? { problems: run.output };
+    const exposure = await checkerExposure(sup, spec, run, split.files, hidden);
+    const at = (p: string): string => (isAbsolute(p) ? p : resolve(sup.workspaceRoot, p));
+    const { text, left } = await checkerOutputShown(split.problems.slice(0, SHOWN_MAX), at, hidden);
+    const lines = [...leftOutNote(left, 'problem')];
+    let shown = text;
+    if (exposure !== undefined) {
+      const withheld = withholdCheckerOutput(text);
+      shown = withheld.text;
+      lines.push(
+        withheldNote(exposure),
+        ...(withheld.dropped === 0 ? [] : [`(${withheld.dropped} other lines left out)`]),
+      );
+    }
+    runs.push({ server: spec.id, exit: run.exit, output: [shown, ...lines].join('\n') });
+  }
+  if (runs.length === 0)
+    throw new LspError(
+      'LSP_UNAVAILABLE',
+      'no project checker applies: no tsconfig.json, jsconfig.json or Python project marker at the workspace root',
+    );
+  const out = runs.map((r) => `== ${r.server} (exit ${r.exit}) ==\n${r.output.trim() || 'no problems'}`).join('\n');
+  return { output: out, exitCode: 0, metadata: { checkers: runs.map((r) => ({ server: r.server, exit: r.exit })) } };
+}
+
+/** Whether the checker's program read a hidden file: its listed files when complete, else the workspace. */
+function checkerExposure(
+  sup: LspSupervisor,
+  spec: ServerSpec,
+  run: CheckerRun,
+  files: readonly string[] | undefined,
+  hidden: HiddenRule,
+): Promise<Exposure> {
+  if (hidden === NOTHING_HIDDEN) return Promise.resolve(undefined);
+  if (files !== undefined && !run.cut && run.exit !== null)
+    return filesExposure(
+      spec,
+      files.map((f) => resolve(sup.workspaceRoot, f)),
+      hidden,
+    );
+  return workspaceExposure(spec, sup.workspaceRoot, hidden);
+}
+
+function runChecker(command: string, args: readonly string[], cwd: string, signal: AbortSignal): Promise<CheckerRun> {
+  return new Promise((resolve) => {
+    const child = spawn(command, [...args], { cwd, signal, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let cut = false;
+    const take = (b: Buffer): void => {
+      if (size + b.length > CAPTURE_MAX) cut = true;
+      if (size < CAPTURE_MAX) chunks.push(b.subarray(0, CAPTURE_MAX - size));
+      size += b.length;
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('error', (e) => resolve({ exit: null, output: e.message, cut }));
+    child.on('close', (code) => resolve({ exit: code, output: Buffer.concat(chunks).toString('utf8'), cut }));
+  });
+}

@@ -1,0 +1,251 @@
+// `git` under read deny rules, attacked from outside: a model that may not read `.env` and
+// `secret/**` calls the real git tool through core's kernel on real repositories, spelling the
+// hidden paths every way git accepts (pathspec magic, `./`, `//`, `..`, absolute, a symbolic
+// link, blob and tree refs) and making git print hidden names from checkout, stash and merge
+// conflicts. No result names a hidden file or shows its content; a control without the rules
+// shows them, so the rules are what hides them.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { type PermissionPolicyConfig, ToolInvoker, type ToolInvocationResult, ToolRegistry } from '@a3s-code/core';
+import { createTestInvocation } from '@a3s-code/core/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LocalWorkspace, gitTool } from '../src/index.js';
+
+const DENY = { deny: ['Read(.env)', 'Read(secret/**)'] };
+/** Content only hidden files hold. */
+const MARK = /HIDDEN-\d/;
+/** A hidden file's name, outside the rules quoted in a refusal. */
+const HIDDEN_NAME = /\.env|secret\/|ключ|space name/;
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+function sh(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+}
+
+function put(dir: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+}
+
+/**
+ * A repository whose history changes hidden files next to visible ones, ending with a commit that
+ * touches only a hidden file ("rotate key only"), and whose working tree changes both again
+ * (staged and not, untracked, a hidden file renamed to a visible path), with `vault` linking to `secret`.
+ */
+function secretRepo(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-git-deny-')));
+  made.push(dir);
+  put(dir, {
+    'src/public.ts': 'export const x = 0;\n',
+    'docs/a b.md': 'spaced\n',
+    'docs/é.md': 'accent\n',
+    '.env': 'TOKEN=HIDDEN-1\n',
+    'secret/k.ts': "export const KEY = 'HIDDEN-2';\n",
+    'secret/space name.txt': 'HIDDEN-3\n',
+    'secret/ключ.txt': 'HIDDEN-4\n',
+    'secret/old.txt': 'moved out\n',
+  });
+  writeFileSync(join(dir, 'secret/blob.bin'), Buffer.from([0, 1, 2, 0, ...Buffer.from('HIDDEN-5')]));
+  sh(dir, 'init', '-q', '-b', 'main');
+  sh(dir, 'add', '-A');
+  sh(dir, 'commit', '-qm', 'initial');
+  put(dir, { 'src/public.ts': 'export const x = 1;\n', '.env': 'TOKEN=HIDDEN-6\n', 'secret/k.ts': "'HIDDEN-7';\n" });
+  writeFileSync(join(dir, 'secret/blob.bin'), Buffer.from([0, 9, 9, 0, ...Buffer.from('HIDDEN-8')]));
+  sh(dir, 'commit', '-qam', 'change both');
+  put(dir, { 'secret/k.ts': "'HIDDEN-9';\n" });
+  sh(dir, 'commit', '-qam', 'rotate key only');
+  put(dir, {
+    'secret/k.ts': "'HIDDEN-10';\n",
+    'secret/space name.txt': 'HIDDEN-11\n',
+    'secret/ключ.txt': 'HIDDEN-12\n',
+    'src/public.ts': 'export const x = 2;\n',
+    'docs/a b.md': 'spaced 2\n',
+    'docs/é.md': 'accent 2\n',
+    'secret/new.txt': 'HIDDEN-13\n',
+  });
+  put(dir, { '.env': 'TOKEN=HIDDEN-14\n' });
+  sh(dir, 'add', '.env');
+  sh(dir, 'mv', 'secret/old.txt', 'public-old.txt');
+  symlinkSync(join(dir, 'secret'), join(dir, 'vault'));
+  return dir;
+}
+
+type Git = (args: Record<string, unknown>) => Promise<ToolInvocationResult>;
+
+/** The git tool through the kernel on `dir` with `policy`. */
+function gitOn(dir: string, policy: PermissionPolicyConfig): Git {
+  const workspace = new LocalWorkspace({ root: dir });
+  const registry = new ToolRegistry({ capabilities: workspace.capabilities });
+  registry.add(gitTool);
+  const invoker = new ToolInvoker({ registry, workspace, policy: { defaultDecision: 'allow', ...policy } });
+  let n = 0;
+  return (args) => invoker.invoke({ id: `g${++n}`, name: 'git', args }, createTestInvocation().context);
+}
+
+/** Fails when the result shows a hidden file's content or names one (a refusal may quote the rule and the arguments). */
+function expectNothingHidden(r: ToolInvocationResult, what: string, echoed: readonly string[] = []): void {
+  let text = `${r.output}\n${JSON.stringify(r.metadata)}`.replace(/Read\([^)]*\)/g, 'Read(rule)');
+  for (const e of echoed)
+    text = text.replaceAll(e, '(argument)').replaceAll(JSON.stringify(e).slice(1, -1), '(argument)');
+  expect(text, what).not.toMatch(MARK);
+  expect(text, what).not.toMatch(HIDDEN_NAME);
+}
+
+const PATH_SPELLINGS = [
+  '.env',
+  './secret/k.ts',
+  'secret//k.ts',
+  'src/../secret/k.ts',
+  'vault/k.ts',
+  ':(glob)secret/*',
+  ':(top)secret/k.ts',
+  ':(icase)SECRET/K.TS',
+  ':(literal)secret/k.ts',
+  ':/secret/k.ts',
+  ':(glob)**/k.ts',
+  // Options where a path goes stay paths.
+  '--stat',
+  '-p',
+];
+
+describe('git read operations under read deny rules', () => {
+  const dir = secretRepo();
+  const git = gitOn(dir, DENY);
+
+  it('status, diffs of the working tree, the index and commit ranges show visible files only', async () => {
+    const status = await git({ operation: 'status' });
+    expect(status.output).toContain(' M src/public.ts');
+    // A hidden file renamed to a visible path shows as added there, without its old name.
+    expect(status.output).toContain('A  public-old.txt');
+    expectNothingHidden(status, 'status');
+    for (const args of [
+      {},
+      { staged: true },
+      { ref: 'HEAD' },
+      { ref: 'HEAD~1' },
+      { ref: 'HEAD~2..HEAD' },
+      { ref: 'HEAD~2...HEAD' },
+      { path: '.' },
+      { path: 'secret' },
+      { path: '*' },
+      { path: ':(exclude)src' },
+      { ref: 'HEAD~2', path: ':(glob)**' },
+    ]) {
+      const r = await git({ operation: 'diff', ...args });
+      expect(r.ok, JSON.stringify(args)).toBe(true);
+      expectNothingHidden(r, `diff ${JSON.stringify(args)}`);
+    }
+    const work = await git({ operation: 'diff' });
+    expect(work.output).toContain('+export const x = 2;');
+    expect(work.output).toContain('diff --git a/docs/a b.md b/docs/a b.md');
+    expect(work.output).toContain('diff --git a/docs/é.md b/docs/é.md');
+  });
+
+  it('a diff or log of a hidden path refuses or shows nothing hidden, however the path is spelled', async () => {
+    for (const path of [...PATH_SPELLINGS, join(dir, 'secret/k.ts')]) {
+      for (const args of [
+        { operation: 'diff', path },
+        { operation: 'diff', ref: 'HEAD~2', path },
+      ]) {
+        const r = await git(args);
+        expectNothingHidden(r, JSON.stringify(args), [path]);
+      }
+      const log = await git({ operation: 'log', path });
+      expect(log.output, `log ${path}`).not.toContain('rotate key only');
+    }
+    const named = await git({ operation: 'log', path: 'vault/k.ts' });
+    expect(named.output).toContain('Permission denied: Read(secret/**)');
+  });
+
+  it('a diff against a blob or tree is refused', async () => {
+    for (const ref of [
+      'HEAD:secret/k.ts',
+      'HEAD:src/public.ts..HEAD:.env',
+      'HEAD^{tree}',
+      'HEAD~1:secret',
+      'HEAD@{0}:src/public.ts..HEAD@{0}:.env',
+      'HEAD@{0}:.env',
+    ]) {
+      const r = await git({ operation: 'diff', ref });
+      expect(r.ok, ref).toBe(false);
+      expect(r.output, ref).toContain('compares commits only');
+      expectNothingHidden(r, ref, [ref]);
+    }
+  });
+
+  it('without the rules the same diff shows the hidden files (the control)', async () => {
+    const open = gitOn(dir, {});
+    const r = await open({ operation: 'diff', ref: 'HEAD~2..HEAD' });
+    expect(r.output).toMatch(MARK);
+    expect(r.output).toContain('secret/k.ts');
+  });
+});
+
+describe('what git prints from checkout, stash and conflicts under read deny rules', () => {
+  it('checkout carrying or refusing local changes of hidden files names none of them', async () => {
+    const dir = secretRepo();
+    const git = gitOn(dir, DENY);
+    sh(dir, 'branch', 'same');
+    sh(dir, 'branch', 'older', 'HEAD~1');
+    const carried = await git({ operation: 'checkout', ref: 'same' });
+    expect(carried.ok).toBe(true);
+    expect(carried.output).toContain('src/public.ts');
+    expectNothingHidden(carried, 'checkout same');
+    const refused = await git({ operation: 'checkout', ref: 'older' });
+    expect(refused.ok).toBe(false);
+    expect(refused.output).toContain('would be overwritten');
+    expectNothingHidden(refused, 'checkout older');
+    const control = await gitOn(dir, {})({ operation: 'checkout', ref: 'older' });
+    expect(control.output).toContain('secret/k.ts');
+  });
+
+  it('stash pop, a conflicting pop and the diffs of its conflict name no hidden file', async () => {
+    const dir = secretRepo();
+    const git = gitOn(dir, DENY);
+    const pushed = await git({ operation: 'stash', include_untracked: true });
+    expectNothingHidden(pushed, 'stash push');
+    const popped = await git({ operation: 'stash', action: 'pop' });
+    expect(popped.ok).toBe(true);
+    expect(popped.output).toContain('src/public.ts');
+    expectNothingHidden(popped, 'stash pop');
+    // A stashed change to a hidden file that conflicts with a newer commit of it.
+    sh(dir, 'reset', '-q', '--hard');
+    put(dir, { 'secret/k.ts': "'HIDDEN-20';\n", 'src/public.ts': 'export const x = 3;\n' });
+    sh(dir, 'stash', 'push', '-q');
+    put(dir, { 'secret/k.ts': "'HIDDEN-21';\n", 'src/public.ts': 'export const x = 4;\n' });
+    sh(dir, 'commit', '-qam', 'newer');
+    const conflict = await git({ operation: 'stash', action: 'apply' });
+    expectNothingHidden(conflict, 'stash apply with a conflict');
+    for (const args of [{}, { staged: true }, { ref: 'HEAD' }]) {
+      const r = await git({ operation: 'diff', ...args });
+      expect(r.output).toContain('src/public.ts');
+      expectNothingHidden(r, `diff during a conflict ${JSON.stringify(args)}`);
+    }
+    const status = await git({ operation: 'status' });
+    expectNothingHidden(status, 'status during a conflict');
+  });
+
+  it('a worktree of a tree ref is refused; a worktree inside a hidden folder is not listed', async () => {
+    const dir = secretRepo();
+    const git = gitOn(dir, DENY);
+    const r = await git({ operation: 'worktree', action: 'create', path: 'copy', ref: 'HEAD:secret' });
+    expect(r.ok).toBe(false);
+    expect(r.output).toContain('commits only');
+    sh(dir, 'worktree', 'add', '-q', 'secret/wt');
+    sh(dir, 'worktree', 'add', '-q', 'shown-wt');
+    const list = await git({ operation: 'worktree' });
+    expect(list.output).toContain('shown-wt');
+    expectNothingHidden(list, 'worktree list');
+  });
+});
