@@ -10,7 +10,7 @@ import { Agent, mcpReadOnlyChecker, READ_TOOL_RULES, type Session, type SessionO
 import type { WorkflowProgressEvent } from '@a3s-code/core';
 import type { SessionFlags } from './args.js';
 import { UsageError } from './errors.js';
-import { vibeStartsOn } from './vibe-settings.js';
+import { vibeNote, vibeStart } from './vibe-settings.js';
 import { cliWorkflowPack } from './flows/index.js';
 
 /** Session options plus the CLI's own: where `dynamic_workflow` progress goes (nowhere by default). */
@@ -28,6 +28,8 @@ export const CLI_ALLOW_RULES: readonly string[] = READ_TOOL_RULES;
 export interface OpenedSession {
   readonly agent: Agent;
   readonly session: Session;
+  /** Set when the workspace config file turned vibe mode on: the line to show (see {@link vibeNote}). */
+  readonly vibeNote?: string;
   /** Closes the session, then the agent (idempotent). */
   close(): Promise<void>;
 }
@@ -41,7 +43,7 @@ export async function agentFor(flags: SessionFlags, env: Readonly<Record<string,
 
 /**
  * The session options of the flags: the CLI's allow rules, plan mode, YOLO, vibe mode (`vibeOn`:
- * see {@link vibeStartsOn}), and
+ * see {@link vibeStart}), and
  * `dynamic_workflow` with the CLI's flows (every command offers the same tools, so a run parked by
  * `a3s run` resumes in `a3s code` under the same capabilities). MCP tools their server declares
  * read-only (tier `read`) run without asking too, unless a rule says otherwise. Each command adds
@@ -77,7 +79,8 @@ export async function openSession(
 ): Promise<OpenedSession> {
   const agent = await agentFor(flags, env);
   const { workflowProgress, ...rest } = extra;
-  const base = flagOptions(flags, workflowProgress, await vibeStartsOn(flags));
+  const vibe = await vibeStart(flags);
+  const base = flagOptions(flags, workflowProgress, vibe.on);
   const options: SessionOptions = { ...base, ...rest, tools: [...(base.tools ?? []), ...(rest.tools ?? [])] };
   let session: Session;
   try {
@@ -90,9 +93,11 @@ export async function openSession(
     throw e;
   }
   let closing: Promise<void> | undefined;
+  const note = vibeNote(vibe);
   return {
     agent,
     session,
+    ...(note === undefined ? {} : { vibeNote: note }),
     close: () => (closing ??= session.close().finally(() => agent.close())),
   };
 }

@@ -81,6 +81,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     artifacts: artifactSaver(out, flags.cwd, () => session.sessionId, sessionArtifacts(session)),
   });
   printMcpWarnings(io.stderr, err, session.mcpStatus());
+  if (opened.vibeNote !== undefined && !values.json) io.stdout.write(out.cyan(`${opened.vibeNote}\n`));
   let interrupts = 0;
   let runId: string | undefined;
   const onInterrupt = (): void => {
