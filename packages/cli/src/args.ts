@@ -3,9 +3,10 @@
  * wrapper that turns parse failures into {@link UsageError}s naming the flag.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from './errors.js';
-import { vibeTierFlags, type VibeTierModels } from './vibe-settings.js';
+import { tierModelProblem, vibeTierFlags, type VibeTierModels } from './vibe-settings.js';
 
 /** Flags of every command that opens a session. */
 export const SESSION_FLAGS = {
@@ -80,6 +81,16 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(
       if (name !== undefined)
         throw new UsageError(`--${name} needs a value, e.g. --${name} <value>; see 'a3s ${command} --help'`);
     }
+    // `--max-message-bytes -5`: a value that starts with a dash is taken for a flag.
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /is ambiguous/.test(message)) {
+      const name = /--([a-z-]+)/.exec(message)?.[1];
+      const i = args.findIndex((a) => a === `--${name}` || (a.length === 2 && options[name ?? '']?.short === a[1]));
+      const value = i >= 0 ? args[i + 1] : undefined;
+      if (name !== undefined && value !== undefined)
+        throw new UsageError(
+          `--${name} ${value}: the value starts with a dash, so it reads as a flag; write --${name}=${value} if you mean it; see 'a3s ${command} --help'`,
+        );
+    }
     throw new UsageError(`${message.replace(/^TypeError \[[A-Z_]+\]: /, '')}; see 'a3s ${command} --help'`);
   }
 }
@@ -105,17 +116,42 @@ export function sessionFlags(
   cwd: string,
 ): SessionFlags {
   const vibeTiers = vibeTierFlags(values['vibe-tier']);
-  if (values.model !== undefined && values.model.trim() === '')
-    throw new UsageError("--model: must be <provider>/<model> (see 'a3s models') or scripted:<file.json>");
-  if (values.model !== undefined && /^scripted:\s*$/.test(values.model))
-    throw new UsageError('--model: scripted: needs the script file, e.g. --model scripted:model.json');
+  if (values.cwd !== undefined && values.cwd.trim() === '')
+    throw new UsageError('--cwd: needs a folder, e.g. --cwd ./my-project (default: the current folder)');
+  const workspace = resolve(cwd, values.cwd ?? '.');
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory())
+    throw new UsageError(`--cwd: '${workspace}' is not a folder`);
+  if (values.model !== undefined) checkModelFlag(values.model, cwd);
   return {
     model: values.model,
-    cwd: resolve(cwd, values.cwd ?? '.'),
+    cwd: workspace,
     startedIn: cwd,
     yolo: values.yolo === true,
     plan: values.plan === true,
     vibe: values.vibe === true,
     ...(vibeTiers === undefined ? {} : { vibeTiers }),
   };
+}
+
+/**
+ * Checks `--model <spec>` before anything opens: `<provider>/<model>` with a known provider, or
+ * `scripted:<file>` naming a file (relative to `startedIn`).
+ * @throws UsageError naming the flag, the value and what is allowed.
+ */
+export function checkModelFlag(spec: string, startedIn: string, checkScript = true): void {
+  const allowed = "allowed: <provider>/<model> (the providers: 'a3s models') or scripted:<file.json>";
+  if (spec.trim() === '') throw new UsageError(`--model: needs a model; ${allowed}`);
+  if (!spec.startsWith('scripted:')) {
+    const problem = tierModelProblem(spec);
+    if (problem !== undefined)
+      throw new UsageError(`--model ${spec}: ${problem}${problem.includes('allowed') ? '' : `; ${allowed}`}`);
+    return;
+  }
+  const file = spec.slice('scripted:'.length).trim();
+  if (file === '') throw new UsageError('--model scripted: needs the script file, e.g. --model scripted:model.json');
+  if (!checkScript) return;
+  const path = resolve(startedIn, file);
+  if (!existsSync(path)) throw new UsageError(`--model ${spec}: no such script file (looked for ${path})`);
+  if (statSync(path).isDirectory())
+    throw new UsageError(`--model ${spec}: is a folder; allowed: a JSON script file ({ "turns": [...] })`);
 }

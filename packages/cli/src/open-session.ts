@@ -6,8 +6,9 @@
  * {@link OpenedSession.close}, also on SIGTERM.
  */
 import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { Agent, mcpReadOnlyChecker, READ_TOOL_RULES, type Session, type SessionOptions } from '@a3s-code/sdk';
-import type { WorkflowProgressEvent } from '@a3s-code/core';
+import { CONFIG_FILE_NAMES, type WorkflowProgressEvent } from '@a3s-code/core';
 import type { SessionFlags } from './args.js';
 import { UsageError } from './errors.js';
 import { vibeNote, vibeStart } from './vibe-settings.js';
@@ -38,6 +39,12 @@ export interface OpenedSession {
 export async function agentFor(flags: SessionFlags, env: Readonly<Record<string, string | undefined>>): Promise<Agent> {
   if (!existsSync(flags.cwd) || !statSync(flags.cwd).isDirectory())
     throw new UsageError(`--cwd: '${flags.cwd}' is not a folder`);
+  // A config path that is there but is no file would be skipped without a word.
+  for (const name of CONFIG_FILE_NAMES) {
+    const path = join(flags.cwd, name);
+    if (existsSync(path) && !statSync(path).isFile())
+      throw new UsageError(`${path} is not a file; the workspace's configuration is a JSON file (a3s init writes one)`);
+  }
   return Agent.create({ env, cwd: flags.startedIn, ...(flags.model === undefined ? {} : { model: flags.model }) });
 }
 

@@ -21,6 +21,7 @@ import {
   progressLine,
   runFlowCommand,
 } from '../interactive/flow-command.js';
+import { hintsFor } from '../hints.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { closeOnSigterm, openSession, type OpenedSession } from '../open-session.js';
@@ -241,6 +242,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     } catch (e) {
       print.newline();
       io.stderr.write(errStyle.red(`${(e as { code?: string }).code ?? 'error'}: ${(e as Error).message}\n`));
+      for (const hint of hintsFor('code', e)) io.stderr.write(errStyle.dim(`hint: ${hint}\n`));
     } finally {
       running = false;
     }
