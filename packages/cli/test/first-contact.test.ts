@@ -192,6 +192,25 @@ describe('files that are not what they should be', () => {
     );
   });
 
+  it('a3s sessions lists a damaged log as unreadable (the others still listed) and counts sessions left without a prompt', async () => {
+    const repo = tempRepo();
+    const model = `scripted:${scriptFile([{ text: 'Done.' }])}`;
+    expect((await runMain(['run', '--model', model, '--cwd', repo, '--session', 'good', 'first task'])).status).toBe(0);
+    const logs = join(repo, '.a3s', 'effect-log');
+    writeFileSync(join(logs, 'empty.jsonl'), '');
+    writeFileSync(join(logs, 'bad.jsonl'), `${readFileSync(join(logs, 'good.jsonl'), 'utf8')}garbage\n`);
+    const r = await runMain(['sessions', '--cwd', repo]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^bad {2}\S+ {2}unreadable log: fact log line \d+: json: not valid JSON/m);
+    expect(r.stdout).toMatch(
+      /^good {2}\S+ {2}1 run\(s\), last completed \(narrative\), 4 facts, phase idle\n {4}"first task"$/m,
+    );
+    expect(r.stdout).not.toMatch(/^empty/m);
+    expect(r.stdout).toContain('(1 session(s) opened without a prompt not listed; --json lists them)');
+    const json = JSON.parse((await runMain(['sessions', '--json', '--cwd', repo])).stdout) as { id: string }[];
+    expect(json.map((s) => s.id).sort()).toEqual(['bad', 'empty', 'good']);
+  });
+
   it('a folder where the config file should be is named, not skipped', async () => {
     const dir = empty();
     mkdirSync(join(dir, 'a3s.config.json'));

@@ -267,7 +267,10 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       let line: string | null = input.takeNext() ?? null;
       if (line !== null) io.stdout.write(`${style.cyan('› ')}${line}\n`);
       else line = await reader.read(style.cyan('› '));
-      if (line === null) break;
+      if (line === null) {
+        if (io.stdout.isTTY === true) io.stdout.write('\n'); // Ctrl-D: the shell's prompt starts on its own line
+        break;
+      }
       const text = line.trim();
       if (text === '') continue;
       if (text.startsWith('/')) {
