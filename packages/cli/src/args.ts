@@ -5,6 +5,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { closest } from './did-you-mean.js';
 import { UsageError } from './errors.js';
 import { tierModelProblem, vibeTierFlags, type VibeTierModels } from './vibe-settings.js';
 
@@ -72,10 +73,12 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(
     const code = (e as { code?: unknown }).code;
     const message = (e as Error).message;
     const flag = /'(-[^']*)'/.exec(message)?.[1];
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined)
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined) {
+      const close = flag.startsWith('--') ? closest(flag.slice(2), Object.keys(options)) : undefined;
       throw new UsageError(
-        `unknown option '${flag}'; a3s ${command} takes ${flagList(options)} (see 'a3s ${command} --help')`,
+        `unknown option '${flag}'${close === undefined ? '' : ` (did you mean --${close}?)`}; a3s ${command} takes ${flagList(options)} (see 'a3s ${command} --help')`,
       );
+    }
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /argument missing/.test(message)) {
       const name = /--([a-z-]+)/.exec(message)?.[1];
       if (name !== undefined)

@@ -3,6 +3,7 @@
  * an exit code from {@link EXIT} (2 for configuration and usage mistakes, 1 for failures).
  */
 import { A3sError } from '@a3s-code/effect';
+import { closest } from './did-you-mean.js';
 import { EXIT, USAGE_CODES } from './errors.js';
 import type { Io } from './io.js';
 import { cliVersion } from './version.js';
@@ -89,24 +90,12 @@ const VERSION_HELP = `Usage: a3s version (also a3s --version, -V, -v)
 
 Prints the version of the a3s command.`;
 
-/** The edit distance of two short words (for "did you mean"). */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
-
 /** The message for an unknown command: the commands, the closest one, or how to run a prompt. */
 function unknownCommand(name: string): string {
   const names = [...Object.keys(COMMANDS), 'version', 'help'];
   const base = `unknown command '${name}'; expected one of ${names.join(', ')}`;
   if (/\s/.test(name.trim())) return `${base}; to run a prompt: a3s run "${name}" (or a3s code, then type it)`;
-  const close = names.find((n) => distance(n, name.toLowerCase()) <= (n.length > 4 ? 2 : 1));
+  const close = closest(name.toLowerCase(), names);
   return close === undefined ? base : `${base} (did you mean '${close}'?)`;
 }
 

@@ -38,6 +38,18 @@ describe('commands a new user mistypes', () => {
     }
   });
 
+  it('an unknown flag names the close one', async () => {
+    for (const [args, hint] of [
+      [['run', '--jsno', 'x'], "unknown option '--jsno' (did you mean --json?); a3s run takes --model <value>"],
+      [['tools', '--modle', 'x'], "unknown option '--modle' (did you mean --model?); a3s tools takes"],
+    ] as const) {
+      const r = await runMain([...args], { cwd: empty() });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(hint);
+    }
+    expect((await runMain(['run', '--zzzzzz', 'x'])).stderr).not.toContain('did you mean');
+  });
+
   it('a3s help <command> is its --help; a3s version --help answers', async () => {
     const help = await runMain(['help', 'run']);
     expect(help.status).toBe(0);
