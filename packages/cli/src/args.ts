@@ -137,24 +137,26 @@ export function sessionFlags(
 }
 
 /**
- * Checks `--model <spec>` before anything opens: `<provider>/<model>` with a known provider, or
- * `scripted:<file>` naming a file (relative to `startedIn`).
- * @throws UsageError naming the flag, the value and what is allowed.
+ * Checks a model given as `--model <spec>` (or, with `label` `A3S_MODEL=`, in that variable)
+ * before anything opens: `<provider>/<model>` with a known provider, or `scripted:<file>` naming a
+ * file (relative to `startedIn`; not looked for when `checkScript` is false).
+ * @throws UsageError naming the flag or variable, the value and what is allowed.
  */
-export function checkModelFlag(spec: string, startedIn: string, checkScript = true): void {
+export function checkModelFlag(spec: string, startedIn: string, checkScript = true, label = '--model '): void {
   const allowed = "allowed: <provider>/<model> (the providers: 'a3s models') or scripted:<file.json>";
-  if (spec.trim() === '') throw new UsageError(`--model: needs a model; ${allowed}`);
+  const named = `${label}${spec}`;
+  if (spec.trim() === '') throw new UsageError(`${label.trim()}: needs a model; ${allowed}`);
   if (!spec.startsWith('scripted:')) {
     const problem = tierModelProblem(spec);
     if (problem !== undefined)
-      throw new UsageError(`--model ${spec}: ${problem}${problem.includes('allowed') ? '' : `; ${allowed}`}`);
+      throw new UsageError(`${named}: ${problem}${problem.includes('allowed') ? '' : `; ${allowed}`}`);
     return;
   }
   const file = spec.slice('scripted:'.length).trim();
-  if (file === '') throw new UsageError('--model scripted: needs the script file, e.g. --model scripted:model.json');
+  if (file === '') throw new UsageError(`${named}: scripted: needs the script file, e.g. ${label}scripted:model.json`);
   if (!checkScript) return;
   const path = resolve(startedIn, file);
-  if (!existsSync(path)) throw new UsageError(`--model ${spec}: no such script file (looked for ${path})`);
+  if (!existsSync(path)) throw new UsageError(`${named}: no such script file (looked for ${path})`);
   if (statSync(path).isDirectory())
-    throw new UsageError(`--model ${spec}: is a folder; allowed: a JSON script file ({ "turns": [...] })`);
+    throw new UsageError(`${named}: is a folder; allowed: a JSON script file ({ "turns": [...] })`);
 }

@@ -8,8 +8,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, mcpReadOnlyChecker, READ_TOOL_RULES, type Session, type SessionOptions } from '@a3s-code/sdk';
-import { CONFIG_FILE_NAMES, type WorkflowProgressEvent } from '@a3s-code/core';
-import type { SessionFlags } from './args.js';
+import { CONFIG_FILE_NAMES, findConfigFile, loadCodeConfig, type WorkflowProgressEvent } from '@a3s-code/core';
+import { checkModelFlag, type SessionFlags } from './args.js';
 import { UsageError } from './errors.js';
 import { vibeNote, vibeStart } from './vibe-settings.js';
 import { cliWorkflowPack } from './flows/index.js';
@@ -45,7 +45,20 @@ export async function agentFor(flags: SessionFlags, env: Readonly<Record<string,
     if (existsSync(path) && !statSync(path).isFile())
       throw new UsageError(`${path} is not a file; the workspace's configuration is a JSON file (a3s init writes one)`);
   }
-  return Agent.create({ env, cwd: flags.startedIn, ...(flags.model === undefined ? {} : { model: flags.model }) });
+  let modelEnv = env;
+  if (flags.model === undefined && env.A3S_MODEL) {
+    const file = await findConfigFile(flags.cwd);
+    const fileModel = file === undefined ? undefined : (await loadCodeConfig(file)).model;
+    // A model from A3S_MODEL is named as coming from there; when the workspace's config file names
+    // a model, that one is used and A3S_MODEL is not even resolved (its provider may have no key).
+    if (fileModel === undefined) checkModelFlag(env.A3S_MODEL, flags.startedIn, true, 'A3S_MODEL=');
+    else modelEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'A3S_MODEL'));
+  }
+  return Agent.create({
+    env: modelEnv,
+    cwd: flags.startedIn,
+    ...(flags.model === undefined ? {} : { model: flags.model }),
+  });
 }
 
 /**

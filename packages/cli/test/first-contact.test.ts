@@ -108,6 +108,31 @@ describe('a wrong --model is named before anything opens', () => {
   });
 });
 
+describe('a wrong A3S_MODEL is named as coming from there', () => {
+  it('syntax and a missing script; a config file model wins over it, so it is not even resolved then', async () => {
+    const dir = empty();
+    for (const [value, message] of [
+      ['gpt-4o', "a3s run: A3S_MODEL=gpt-4o: expected 'provider/model' with provider one of openai"],
+      [
+        'scripted:nope.json',
+        `a3s run: A3S_MODEL=scripted:nope.json: no such script file (looked for ${join(dir, 'nope.json')})`,
+      ],
+    ]) {
+      const r = await runMain(['run', 'hi'], { cwd: dir, env: { A3S_MODEL: value! } });
+      expect(r.status, value).toBe(2);
+      expect(r.stderr.startsWith(message!), r.stderr).toBe(true);
+    }
+    writeFileSync(join(dir, 'model.json'), JSON.stringify({ turns: [{ text: 'From the file.' }] }));
+    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ model: 'scripted:model.json' }));
+    // Also when A3S_MODEL names a provider whose key is not set.
+    for (const value of ['gpt-4o', 'openai/gpt-4o']) {
+      const r = await runMain(['run', 'hi'], { cwd: dir, env: { A3S_MODEL: value } });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^From the file\./);
+    }
+  });
+});
+
 describe('no model, no key, offline', () => {
   it('with no model set, the message speaks CLI, names the variables and a scripted example that works as printed', () => {
     const dir = empty();
