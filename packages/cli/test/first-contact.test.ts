@@ -59,7 +59,7 @@ describe('commands a new user mistypes', () => {
     expect((await runMain(['help', 'nope'])).status).toBe(2);
   });
 
-  it('a value that starts with a dash is named, with the way to pass it; an empty --cwd is refused', async () => {
+  it('a value that starts with a dash is named, with the way to pass it; conflicting flags and an empty --cwd are refused', async () => {
     const dir = empty();
     const serve = await runMain(['serve', '--max-message-bytes', '-5'], { cwd: dir });
     expect(serve.status).toBe(2);
@@ -68,6 +68,11 @@ describe('commands a new user mistypes', () => {
     );
     const short = await runMain(['run', '-m', '-x', 'hi'], { cwd: dir });
     expect([short.status, short.stderr]).toEqual([2, expect.stringMatching(/^a3s run: --model -x: the value starts/)]);
+    const both = await runMain(['sessions', '--resume', 'x', '--json'], { cwd: dir });
+    expect([both.status, both.stderr]).toEqual([
+      2,
+      'a3s sessions: --json and --resume cannot be used together: --json prints the list, --resume reopens one session interactively\n',
+    ]);
     const cwd = await runMain(['run', '--cwd=', 'hi'], { cwd: dir });
     expect([cwd.status, cwd.stderr]).toEqual([
       2,

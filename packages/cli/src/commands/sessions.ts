@@ -118,15 +118,17 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
   if (values.resume !== undefined) {
     const id = values.resume;
     if (id.trim() === '') throw new UsageError('--resume: needs a session id (see a3s sessions)');
+    if (values.json)
+      throw new UsageError(
+        '--json and --resume cannot be used together: --json prints the list, --resume reopens one session interactively',
+      );
     const isSaved = (await new FileSessionStore(workspace).loadSnapshot(id).catch(() => undefined)) !== undefined;
     if (!isSaved && !existsSync(join(workspace, effectLogPath(id)))) {
       throw new UsageError(
         `--resume: no session '${id}' under ${workspace}: neither a saved session (.a3s/sessions) nor a fact log (.a3s/effect-log); list them with 'a3s sessions'`,
       );
     }
-    const rest = args.filter(
-      (a, i) => a !== '--resume' && args[i - 1] !== '--resume' && !a.startsWith('--resume=') && a !== '--json',
-    );
+    const rest = args.filter((a, i) => a !== '--resume' && args[i - 1] !== '--resume' && !a.startsWith('--resume='));
     return codeCommand(rest, io, isSaved ? { resume: id } : { sessionId: id });
   }
   const list = await rows(workspace);
