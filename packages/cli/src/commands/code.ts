@@ -245,6 +245,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       for (const hint of hintsFor('code', e)) io.stderr.write(errStyle.dim(`hint: ${hint}\n`));
     } finally {
       running = false;
+      // After a flow, /compact or /save too: what waited for a steer goes with the next prompt.
+      await input.runEnded([], '');
     }
   };
 

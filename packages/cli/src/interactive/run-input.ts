@@ -84,7 +84,8 @@ export class RunInput {
       this.#queued(receipt, []);
       return true;
     }
-    if (runId !== undefined && this.#session.activeRunId !== runId) {
+    const active = this.#session.activeRunId;
+    if (active === null || (runId !== undefined && active !== runId)) {
       this.#toPrompt();
       this.#write(
         this.#style.dim(
