@@ -3,9 +3,11 @@
  * wrapper that turns parse failures into {@link UsageError}s naming the flag.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { closest } from './did-you-mean.js';
 import { UsageError } from './errors.js';
-import { vibeTierFlags, type VibeTierModels } from './vibe-settings.js';
+import { tierModelProblem, vibeTierFlags, type VibeTierModels } from './vibe-settings.js';
 
 /** Flags of every command that opens a session. */
 export const SESSION_FLAGS = {
@@ -71,14 +73,26 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(
     const code = (e as { code?: unknown }).code;
     const message = (e as Error).message;
     const flag = /'(-[^']*)'/.exec(message)?.[1];
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined)
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined) {
+      const close = flag.startsWith('--') ? closest(flag.slice(2), Object.keys(options)) : undefined;
       throw new UsageError(
-        `unknown option '${flag}'; a3s ${command} takes ${flagList(options)} (see 'a3s ${command} --help')`,
+        `unknown option '${flag}'${close === undefined ? '' : ` (did you mean --${close}?)`}; a3s ${command} takes ${flagList(options)} (see 'a3s ${command} --help')`,
       );
+    }
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /argument missing/.test(message)) {
       const name = /--([a-z-]+)/.exec(message)?.[1];
       if (name !== undefined)
         throw new UsageError(`--${name} needs a value, e.g. --${name} <value>; see 'a3s ${command} --help'`);
+    }
+    // `--max-message-bytes -5`: a value that starts with a dash is taken for a flag.
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /is ambiguous/.test(message)) {
+      const name = /--([a-z-]+)/.exec(message)?.[1];
+      const i = args.findIndex((a) => a === `--${name}` || (a.length === 2 && options[name ?? '']?.short === a[1]));
+      const value = i >= 0 ? args[i + 1] : undefined;
+      if (name !== undefined && value !== undefined)
+        throw new UsageError(
+          `--${name} ${value}: the value starts with a dash, so it reads as a flag; write --${name}=${value} if you mean it; see 'a3s ${command} --help'`,
+        );
     }
     throw new UsageError(`${message.replace(/^TypeError \[[A-Z_]+\]: /, '')}; see 'a3s ${command} --help'`);
   }
@@ -105,17 +119,44 @@ export function sessionFlags(
   cwd: string,
 ): SessionFlags {
   const vibeTiers = vibeTierFlags(values['vibe-tier']);
-  if (values.model !== undefined && values.model.trim() === '')
-    throw new UsageError("--model: must be <provider>/<model> (see 'a3s models') or scripted:<file.json>");
-  if (values.model !== undefined && /^scripted:\s*$/.test(values.model))
-    throw new UsageError('--model: scripted: needs the script file, e.g. --model scripted:model.json');
+  if (values.cwd !== undefined && values.cwd.trim() === '')
+    throw new UsageError('--cwd: needs a folder, e.g. --cwd ./my-project (default: the current folder)');
+  const workspace = resolve(cwd, values.cwd ?? '.');
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory())
+    throw new UsageError(`--cwd: '${workspace}' is not a folder`);
+  if (values.model !== undefined) checkModelFlag(values.model, cwd);
   return {
     model: values.model,
-    cwd: resolve(cwd, values.cwd ?? '.'),
+    cwd: workspace,
     startedIn: cwd,
     yolo: values.yolo === true,
     plan: values.plan === true,
     vibe: values.vibe === true,
     ...(vibeTiers === undefined ? {} : { vibeTiers }),
   };
+}
+
+/**
+ * Checks a model given as `--model <spec>` (or, with `label` `A3S_MODEL=`, in that variable)
+ * before anything opens: `<provider>/<model>` with a known provider, or `scripted:<file>` naming a
+ * file (relative to `startedIn`; not looked for when `checkScript` is false).
+ * @throws UsageError naming the flag or variable, the value and what is allowed.
+ */
+export function checkModelFlag(spec: string, startedIn: string, checkScript = true, label = '--model '): void {
+  const allowed = "allowed: <provider>/<model> (the providers: 'a3s models') or scripted:<file.json>";
+  const named = `${label}${spec}`;
+  if (spec.trim() === '') throw new UsageError(`${label.trim()}: needs a model; ${allowed}`);
+  if (!spec.startsWith('scripted:')) {
+    const problem = tierModelProblem(spec);
+    if (problem !== undefined)
+      throw new UsageError(`${named}: ${problem}${problem.includes('allowed') ? '' : `; ${allowed}`}`);
+    return;
+  }
+  const file = spec.slice('scripted:'.length).trim();
+  if (file === '') throw new UsageError(`${named}: scripted: needs the script file, e.g. ${label}scripted:model.json`);
+  if (!checkScript) return;
+  const path = resolve(startedIn, file);
+  if (!existsSync(path)) throw new UsageError(`${named}: no such script file (looked for ${path})`);
+  if (statSync(path).isDirectory())
+    throw new UsageError(`${named}: is a folder; allowed: a JSON script file ({ "turns": [...] })`);
 }

@@ -4,7 +4,15 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { effectLogPath, FactLog, parseLog, summarizeLog, type Fact, type LogSummary } from '@a3s-code/effect';
+import {
+  effectLogPath,
+  FactLog,
+  FactParseError,
+  parseLog,
+  summarizeLog,
+  type Fact,
+  type LogSummary,
+} from '@a3s-code/effect';
 import { UsageError } from './errors.js';
 
 /** The folder holding a workspace's logs. */
@@ -56,9 +64,24 @@ export interface LoadedLog {
   readonly torn?: string;
 }
 
-/** Reads, parses and summarises a log file. */
+/**
+ * Reads, parses and summarises a log file.
+ * @throws UsageError when the file is no fact log at all (its first line is not a fact);
+ *   FactParseError naming the file and the line for a log that is damaged further on.
+ */
 export function loadLog(path: string): LoadedLog {
-  const parsed = parseLog(readFileSync(path, 'utf8'));
+  let parsed: ReturnType<typeof parseLog>;
+  try {
+    parsed = parseLog(readFileSync(path, 'utf8'));
+  } catch (e) {
+    if (!(e instanceof FactParseError)) throw e;
+    // A file whose first line is no fact was never a fact log: the argument was wrong.
+    if (e.line === 1)
+      throw new UsageError(
+        `${path} is not an A3S fact log (${e.message}); pass a log under .a3s/effect-log, a session id or a workspace folder ('a3s sessions' lists them)`,
+      );
+    throw new FactParseError(e.line, e.field, `${e.message.replace(/^fact log line \d+: [^:]+: /, '')} (in ${path})`);
+  }
   const log = new FactLog(parsed.facts);
   return {
     path,

@@ -3,6 +3,7 @@
  * an exit code from {@link EXIT} (2 for configuration and usage mistakes, 1 for failures).
  */
 import { A3sError } from '@a3s-code/effect';
+import { closest } from './did-you-mean.js';
 import { EXIT, USAGE_CODES } from './errors.js';
 import type { Io } from './io.js';
 import { cliVersion } from './version.js';
@@ -48,11 +49,17 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
 /** Runs the `a3s` command line; resolves with the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;
+  // `a3s help <command>` is `a3s <command> --help`.
+  if (first === 'help' && rest.length > 0) return main([rest[0]!, '--help', ...rest.slice(1)], io);
   if (first === '--help' || first === '-h' || first === 'help') {
     io.stdout.write(`${MAIN_HELP}\n`);
     return EXIT.ok;
   }
   if (first === '--version' || first === '-V' || first === '-v' || first === 'version') {
+    if (rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) {
+      io.stdout.write(`${VERSION_HELP}\n`);
+      return EXIT.ok;
+    }
     if (rest.length > 0) {
       io.stderr.write(`a3s version: unexpected argument '${rest[0]}'; a3s version takes no arguments\n`);
       return EXIT.usage;
@@ -64,9 +71,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const name = explicit ? first : 'code';
   const load = COMMANDS[name];
   if (!load) {
-    io.stderr.write(
-      `a3s: unknown command '${name}'; expected one of ${[...Object.keys(COMMANDS), 'version'].join(', ')}\n`,
-    );
+    io.stderr.write(`a3s: ${unknownCommand(name)}\n`);
     return EXIT.usage;
   }
   let code: number;
@@ -74,20 +79,33 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const command = await load();
     code = await command(explicit ? rest : argv, io);
   } catch (e) {
-    code = reportError(name, e, io);
+    code = await reportError(name, e, io);
   }
   // A reader that went away (`| head`) interrupted the run: that is not a failure.
   return io.stdoutClosed?.aborted === true && code === EXIT.cancelled ? EXIT.ok : code;
 }
 
-/** Prints an error once, on stderr, and returns its exit code. */
-function reportError(name: string, e: unknown, io: Io): number {
+/** Help of `a3s version`. */
+const VERSION_HELP = `Usage: a3s version (also a3s --version, -V, -v)
+
+Prints the version of the a3s command.`;
+
+/** The message for an unknown command: the commands, the closest one, or how to run a prompt. */
+function unknownCommand(name: string): string {
+  const names = [...Object.keys(COMMANDS), 'version', 'help'];
+  const base = `unknown command '${name}'; expected one of ${names.join(', ')}`;
+  if (/\s/.test(name.trim())) return `${base}; to run a prompt: a3s run "${name}" (or a3s code, then type it)`;
+  const close = closest(name.toLowerCase(), names);
+  return close === undefined ? base : `${base} (did you mean '${close}'?)`;
+}
+
+/** Prints an error once, on stderr (with hints for the first errors a new user meets), and returns its exit code. */
+async function reportError(name: string, e: unknown, io: Io): Promise<number> {
+  // Loaded only on an error (the hints read the SDK's provider table).
+  const { cliMessage, hintsFor } = await import('./hints.js');
   const code = A3sError.isInstance(e) ? e.code : undefined;
-  const message = e instanceof Error ? e.message : String(e);
+  const message = cliMessage(e) ?? (e instanceof Error ? e.message : String(e));
   io.stderr.write(`a3s ${name}: ${code && code !== 'CLI_USAGE' ? `${code}: ` : ''}${message}\n`);
-  if (code === 'MODEL_NOT_CONFIGURED')
-    io.stderr.write(
-      `hint: a3s ${name} --model openai/<model> (OPENAI_API_KEY), --model anthropic/<model> (ANTHROPIC_API_KEY), or --model scripted:<file.json>; 'a3s models' lists every provider\n`,
-    );
+  for (const hint of hintsFor(name, e)) io.stderr.write(`hint: ${hint}\n`);
   return code !== undefined && USAGE_CODES.has(code) ? EXIT.usage : EXIT.failed;
 }

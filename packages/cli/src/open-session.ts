@@ -6,11 +6,12 @@
  * {@link OpenedSession.close}, also on SIGTERM.
  */
 import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { Agent, mcpReadOnlyChecker, READ_TOOL_RULES, type Session, type SessionOptions } from '@a3s-code/sdk';
-import type { WorkflowProgressEvent } from '@a3s-code/core';
-import type { SessionFlags } from './args.js';
+import { CONFIG_FILE_NAMES, findConfigFile, loadCodeConfig, type WorkflowProgressEvent } from '@a3s-code/core';
+import { checkModelFlag, type SessionFlags } from './args.js';
 import { UsageError } from './errors.js';
-import { vibeStartsOn } from './vibe-settings.js';
+import { vibeNote, vibeStart } from './vibe-settings.js';
 import { cliWorkflowPack } from './flows/index.js';
 
 /** Session options plus the CLI's own: where `dynamic_workflow` progress goes (nowhere by default). */
@@ -28,6 +29,8 @@ export const CLI_ALLOW_RULES: readonly string[] = READ_TOOL_RULES;
 export interface OpenedSession {
   readonly agent: Agent;
   readonly session: Session;
+  /** Set when the workspace config file turned vibe mode on: the line to show (see {@link vibeNote}). */
+  readonly vibeNote?: string;
   /** Closes the session, then the agent (idempotent). */
   close(): Promise<void>;
 }
@@ -36,12 +39,31 @@ export interface OpenedSession {
 export async function agentFor(flags: SessionFlags, env: Readonly<Record<string, string | undefined>>): Promise<Agent> {
   if (!existsSync(flags.cwd) || !statSync(flags.cwd).isDirectory())
     throw new UsageError(`--cwd: '${flags.cwd}' is not a folder`);
-  return Agent.create({ env, cwd: flags.startedIn, ...(flags.model === undefined ? {} : { model: flags.model }) });
+  // A config path that is there but is no file would be skipped without a word.
+  for (const name of CONFIG_FILE_NAMES) {
+    const path = join(flags.cwd, name);
+    if (existsSync(path) && !statSync(path).isFile())
+      throw new UsageError(`${path} is not a file; the workspace's configuration is a JSON file (a3s init writes one)`);
+  }
+  let modelEnv = env;
+  if (flags.model === undefined && env.A3S_MODEL) {
+    const file = await findConfigFile(flags.cwd);
+    const fileModel = file === undefined ? undefined : (await loadCodeConfig(file)).model;
+    // A model from A3S_MODEL is named as coming from there; when the workspace's config file names
+    // a model, that one is used and A3S_MODEL is not even resolved (its provider may have no key).
+    if (fileModel === undefined) checkModelFlag(env.A3S_MODEL, flags.startedIn, true, 'A3S_MODEL=');
+    else modelEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'A3S_MODEL'));
+  }
+  return Agent.create({
+    env: modelEnv,
+    cwd: flags.startedIn,
+    ...(flags.model === undefined ? {} : { model: flags.model }),
+  });
 }
 
 /**
  * The session options of the flags: the CLI's allow rules, plan mode, YOLO, vibe mode (`vibeOn`:
- * see {@link vibeStartsOn}), and
+ * see {@link vibeStart}), and
  * `dynamic_workflow` with the CLI's flows (every command offers the same tools, so a run parked by
  * `a3s run` resumes in `a3s code` under the same capabilities). MCP tools their server declares
  * read-only (tier `read`) run without asking too, unless a rule says otherwise. Each command adds
@@ -77,7 +99,8 @@ export async function openSession(
 ): Promise<OpenedSession> {
   const agent = await agentFor(flags, env);
   const { workflowProgress, ...rest } = extra;
-  const base = flagOptions(flags, workflowProgress, await vibeStartsOn(flags));
+  const vibe = await vibeStart(flags);
+  const base = flagOptions(flags, workflowProgress, vibe.on);
   const options: SessionOptions = { ...base, ...rest, tools: [...(base.tools ?? []), ...(rest.tools ?? [])] };
   let session: Session;
   try {
@@ -90,9 +113,11 @@ export async function openSession(
     throw e;
   }
   let closing: Promise<void> | undefined;
+  const note = vibeNote(vibe);
   return {
     agent,
     session,
+    ...(note === undefined ? {} : { vibeNote: note }),
     close: () => (closing ??= session.close().finally(() => agent.close())),
   };
 }

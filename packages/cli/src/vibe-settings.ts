@@ -64,15 +64,33 @@ export function vibeTierFlags(values: readonly string[] | undefined): VibeTierMo
   return tiers;
 }
 
+/** Whether vibe mode starts on, and what turned it on (`file`: the config file that did). */
+export interface VibeStart {
+  readonly on: boolean;
+  /** The workspace config file whose `vibe` turned vibe mode on (not set with `--vibe`, or when off). */
+  readonly file?: string;
+}
+
 /**
- * Whether vibe mode starts on: with `--vibe`, else as the workspace config file's `vibe` says (`true`,
- * or an object without `enabled: false`), else off.
+ * Whether vibe mode starts on: with `--vibe`; else as the workspace config file's `vibe` says:
+ * `true`, or the object form unless it says `"enabled": false` (the object alone turns it on, as
+ * everywhere a `vibe` object is accepted); else off.
  * @throws the config file's errors (SessionConfigurationError naming the key, file, line and column).
  */
-export async function vibeStartsOn(flags: { readonly vibe?: boolean; readonly cwd: string }): Promise<boolean> {
-  if (flags.vibe === true) return true;
+export async function vibeStart(flags: { readonly vibe?: boolean; readonly cwd: string }): Promise<VibeStart> {
+  if (flags.vibe === true) return { on: true };
   const file = await findConfigFile(flags.cwd);
-  if (file === undefined) return false;
+  if (file === undefined) return { on: false };
   const { vibe } = await loadCodeConfig(file);
-  return vibe === true || (typeof vibe === 'object' && vibe.enabled !== false);
+  const on = vibe === true || (typeof vibe === 'object' && vibe.enabled !== false);
+  return on ? { on, file } : { on };
+}
+
+/**
+ * The line a session command prints when the config file turned vibe mode on, so workers are
+ * never enabled without a word: which file, and how to keep it off.
+ */
+export function vibeNote(start: VibeStart): string | undefined {
+  if (start.file === undefined) return undefined;
+  return `vibe mode on (from "vibe" in ${start.file}; "enabled": false keeps the settings with vibe mode off)`;
 }

@@ -71,7 +71,7 @@ describe('exit codes', () => {
       [['init', '--cwd', missing], 'is not a folder'],
       [['run', '--cwd', ws, '--model', 'scripted:', 'hi'], 'scripted: needs the script file'],
       [['run', '--cwd', ws, '--model', 'scripted:  ', 'hi'], 'scripted: needs the script file'],
-      [['run', '--cwd', ws, '--model', `scripted:${join(ws, 'nope.json')}`, 'hi'], 'INVALID_SCRIPT'],
+      [['run', '--cwd', ws, '--model', `scripted:${join(ws, 'nope.json')}`, 'hi'], 'no such script file'],
       [['run', '--cwd', ws, 'hi'], 'MODEL_NOT_CONFIGURED'],
       [['tools', '--bogus'], "'--bogus'"],
       [['frobnicate'], "unknown command 'frobnicate'"],

@@ -1,5 +1,5 @@
 // `a3s --version`, `a3s init` and `a3s models`, through `main(argv, io)` in process.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCodeConfig } from '@a3s-code/core';
@@ -69,7 +69,11 @@ describe('a3s init', () => {
   it('rejects a bad model before writing anything (exit 2)', async () => {
     const ws = dir();
     const r = await runMain(['init', '--model', 'gpt-4o'], { cwd: ws });
-    expect(r).toMatchObject({ status: 2, stderr: expect.stringContaining('SESSION_CONFIGURATION') });
+    expect(r).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining("--model gpt-4o: expected 'provider/model'"),
+    });
+    expect(existsSync(join(ws, 'a3s.config.json'))).toBe(false);
   });
 
   it('$schema is a relative path when the schema is installed inside the workspace', () => {

@@ -110,7 +110,8 @@ describe('a3s with wrong input: one line, exit 2', () => {
       const r = await runMain(args, { cwd: empty });
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^a3s \w+: MODEL_NOT_CONFIGURED: no model is configured/);
-      expect(r.stderr).toMatch(/\nhint: a3s \w+ --model openai\/<model>.*'a3s models' lists every provider\n$/);
+      expect(r.stderr).toMatch(/\nhint: a3s \w+ --model openai\/<model>.*'a3s models' lists every provider[^\n]*\n/);
+      expect(r.stderr).toMatch(/\nhint: to try a3s offline with no key, [^\n]*--model scripted:model\.json[^\n]*\n$/);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
   });

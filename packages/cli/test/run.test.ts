@@ -85,7 +85,7 @@ describe('a3s run', () => {
     const noModel = await runMain(['run', '--cwd', dir, 'hi']);
     expect(noModel.status).toBe(2);
     expect(noModel.stderr).toMatch(
-      /MODEL_NOT_CONFIGURED: .*A3S_MODEL.*OPENAI_API_KEY.*ANTHROPIC_API_KEY.*scripted:<file\.json>/,
+      /MODEL_NOT_CONFIGURED: .*A3S_MODEL\nhint: .*OPENAI_API_KEY.*ANTHROPIC_API_KEY.*\nhint: .*--model scripted:model\.json/,
     );
     const noKey = await runMain(['run', '--cwd', dir, '--model', 'openai/gpt-4o', 'hi'], {
       env: { OPENAI_API_KEY: '' },

@@ -2,10 +2,13 @@
 // scripted models: a bad setting is a configuration error (exit 2) naming the key, the file, line
 // and column; the file's fast tier model (a `scripted:` path relative to the file) is the one a vibe
 // worker runs on; `--vibe-tier` replaces only its tier and `--vibe` turns on what the file left off.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseEventEnvelopeV1 } from '@a3s-code/core';
 import { describe, expect, it } from 'vitest';
+import { main } from '../src/main.js';
+import { ioHarness } from './io-harness.js';
 import { runMain, scriptFile, tempRepo } from './kit.js';
 
 const VIBE_TOOLS = ['vibe_spawn', 'vibe_send', 'vibe_wait', 'vibe_kill', 'vibe_list'];
@@ -52,11 +55,26 @@ describe('vibe in a3s.config.json', () => {
       [{ tiers: { good: 'nosuch/x' } }, 'vibe.tiers.good: unknown provider "nosuch"; allowed: openai'],
       [{ maxWorkers: 0 }, 'vibe.maxWorkers: must be an integer from 1 to 32'],
       [{ maxWorkers: 64 }, 'vibe.maxWorkers: must be an integer from 1 to 32'],
+      [{ maxWorkers: '4' }, 'vibe.maxWorkers: must be an integer from 1 to 32'],
+      [{ tier: 'fast' }, 'vibe.tier: is not a known key; allowed keys: enabled, tiers, maxWorkers (in '],
+      [{ enabled: 'yes' }, 'vibe.enabled: must be true or false (in '],
+      ['on', 'vibe: must be true, false or { enabled?, tiers?: { fast?, good? }, maxWorkers? } (in '],
     ];
     for (const [vibe, message] of cases) {
       const dir = repoWith({ vibe });
       // The value (the key, when the key is unknown) in the pretty-printed file.
-      const at = 'maxWorkers' in (vibe as object) ? ':3:19)' : message.includes('slow') ? ':4:7)' : ':4:15)';
+      const at =
+        typeof vibe === 'string'
+          ? ':2:11)'
+          : 'maxWorkers' in (vibe as object)
+            ? ':3:19)'
+            : 'tier' in (vibe as object)
+              ? ':3:5)'
+              : 'enabled' in (vibe as object)
+                ? ':3:16)'
+                : message.includes('slow')
+                  ? ':4:7)'
+                  : ':4:15)';
       for (const args of [['run', '--model', model, 'go'], ['tools'], ['run', '--vibe', '--model', model, 'go']]) {
         const r = await runMain([...args, '--cwd', dir]);
         expect(r.status, `${JSON.stringify(vibe)} ${args[0]}`).toBe(2);
@@ -99,6 +117,37 @@ describe('vibe in a3s.config.json', () => {
     const out = waits(r.stdout);
     expect(out.w0).toContain('FLAG FAST TIER');
     expect(out.w1).toContain('FILE GOOD TIER');
+  });
+
+  it('VIBE-01: an object without "enabled" turns vibe mode on, as the shipped schema documents, and the run says so', async () => {
+    const schema = JSON.parse(
+      readFileSync(createRequire(import.meta.url).resolve('@a3s-code/core/config.schema.json'), 'utf8'),
+    ) as { properties: { vibe: { anyOf: { type?: string; properties?: { enabled?: { description?: string } } }[] } } };
+    const enabled = schema.properties.vibe.anyOf.find((s) => s.type === 'object')?.properties?.enabled;
+    expect(enabled?.description).toMatch(/^Vibe mode at the start\. Default true: the object alone turns vibe mode on/);
+    const model = `scripted:${scriptFile([{ text: 'Done.' }])}`;
+    const note = (dir: string) =>
+      `vibe mode on (from "vibe" in ${join(dir, 'a3s.config.json')}; "enabled": false keeps`;
+    const settings = repoWith({ vibe: { maxWorkers: 2 } });
+    const on = await runMain(['run', '--model', model, '--cwd', settings, 'go']);
+    expect(on.status, on.stderr).toBe(0);
+    expect(on.stdout.startsWith(note(settings)), on.stdout).toBe(true);
+    const code = ioHarness(settings);
+    code.stdin.end();
+    expect(await main(['code', '--model', model], code.io)).toBe(0);
+    expect(code.stdout.text).toMatch(/^a3s code [^\n]*\ntype a prompt[^\n]*\nvibe mode on \(from "vibe" in /);
+    // --json stays JSON lines; --vibe, `enabled: false` and no vibe key print nothing about it.
+    const json = await runMain(['run', '--json', '--model', model, '--cwd', settings, 'go']);
+    for (const line of json.stdout.trim().split('\n')) expect(() => JSON.parse(line), line).not.toThrow();
+    for (const [config, args] of [
+      [{ vibe: { enabled: false, maxWorkers: 2 } }, []],
+      [{ vibe: { maxWorkers: 2 } }, ['--vibe']],
+      [{}, []],
+    ] as const) {
+      const r = await runMain(['run', ...args, '--model', model, '--cwd', repoWith(config), 'go']);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).not.toContain('vibe mode on');
+    }
   });
 
   it('VIBE-01: the vibe tools follow the file (true: on; enabled false: off) unless --vibe says on', async () => {

@@ -4,18 +4,13 @@
  * steers the run never delivered, and for `/resume`); Ctrl-C interrupts the run it was pressed
  * for (never a later one) and a second Ctrl-C (within two seconds, or at an idle prompt) exits.
  */
-import {
-  CapabilityDriftError,
-  type AttachmentInput,
-  type EventStream,
-  type RunResult,
-  type Session,
-} from '@a3s-code/sdk';
+import { CapabilityDriftError, type EventStream, type RunResult, type Session } from '@a3s-code/sdk';
 import { noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
-import { attachmentFor, describeAttachments } from '../attachments.js';
+import { attachmentFor } from '../attachments.js';
 import { EXIT } from '../errors.js';
 import { planResume, undeliveredSteers } from '../interactive/continuation.js';
 import { LineReader } from '../interactive/line-reader.js';
+import { RunInput, type UndeliveredSteer } from '../interactive/run-input.js';
 import { slashProblem } from '../interactive/slash.js';
 import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.js';
 import {
@@ -26,6 +21,7 @@ import {
   progressLine,
   runFlowCommand,
 } from '../interactive/flow-command.js';
+import { hintsFor } from '../hints.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { closeOnSigterm, openSession, type OpenedSession } from '../open-session.js';
@@ -40,7 +36,8 @@ import { printTools } from './tools.js';
 export const CODE_HELP = `Usage: a3s code [options]
 
 Starts an interactive session on the workspace. Type a prompt; a line typed while a run is going
-steers it. Ctrl-C interrupts the run; Ctrl-C twice exits.
+steers it (/image and /file then attach to that steer). Ctrl-C interrupts the run; Ctrl-C twice
+exits; Ctrl-D (end of input) or /exit leaves.
 
 Options:
       --session <id>   continue the session with this id
@@ -50,8 +47,9 @@ ${SESSION_FLAGS_HELP}`;
 export const SLASH_HELP = `/help      this list
 /tools     the tool surface (tiers, capabilities)
 /mcp       MCP servers: source, state, tool count, restarts, last error
-/image <path>  attach an image (PNG, JPEG, GIF, WebP) to the next prompt (path relative to the workspace)
-/file <path>   attach a text file to the next prompt, inlined with its name (path relative to the workspace)
+/image <path>  attach an image (PNG, JPEG, GIF, WebP) to the next prompt (path relative to the workspace);
+               during a run, to your next steer (or the next prompt if the run ends first)
+/file <path>   attach a text file, inlined with its name, the same way
 /vibe      vibe mode on or off (/vibe on, /vibe off): the agent conducts background workers
 /compact   summarise the conversation now
 /save      save the session (.a3s/sessions/<id>.json); reopen it with a3s sessions --resume <id>
@@ -127,12 +125,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   let running = false;
   /** The run the person sees now: Ctrl-C and steers are addressed to it, so a late key never reaches the next run. */
   let runId: string | undefined;
-  /** Steers an interrupted run never delivered, sent with the next `/resume`. */
-  let held: string[] = [];
-  /** Steers a finished run never delivered, sent as the next prompt. */
-  let next: string | undefined;
-  /** Attachments for the next prompt (`/image`, `/file`). */
-  let pending: AttachmentInput[] = [];
+  /** Attachments (`/image`, `/file`), steers, and what a run never delivered. */
+  const input = new RunInput(session, (t) => io.stdout.write(t), style);
   let exitCode: number = EXIT.ok;
   let lastInterrupt = 0;
   /** The flow running now (`/ultracode`, `/research`): Ctrl-C aborts it as it interrupts a run. */
@@ -159,19 +153,35 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     if (stopped) io.stdout.write(style.yellow('interrupting… (Ctrl-C again to exit)\n'));
     else io.stdout.write(style.dim('(Ctrl-C again to exit, or /exit)\n'));
   });
+  /** `/image` and `/file`: attached to the next prompt, or during a run to the next steer. */
+  const attach = (command: string, text: string): void => {
+    const path = text.slice(command.length).trim();
+    try {
+      input.attach(
+        attachmentFor(command === '/image' ? 'image' : 'file', path, session.dir, session.dir, command),
+        running,
+      );
+    } catch (e) {
+      io.stdout.write(`${(e as Error).message}\n`);
+    }
+  };
+  // A line typed during a run steers it; a `/` command is not a steer: `/image` and `/file` attach
+  // to the next steer, `/help`, `/tools` and `/mcp` answer at once, the others wait for the run's end.
   reader.onIdleLine = (line) => {
-    if (!running || line.trim() === '') return false;
-    const receipt = session.steer(line, runId === undefined ? {} : { runId });
-    if (!receipt.accepted && (receipt.reason === 'no_active_run' || receipt.reason === 'wrong_run')) {
-      // The run has just ended: the line is kept for the prompt and sent as the next one.
-      io.stdout.write(style.dim('  (the run has ended; this line is the next prompt)\n'));
+    const text = line.trim();
+    if (!running || text === '') return false;
+    if (!text.startsWith('/')) return input.steer(line, runId);
+    const [command = ''] = text.split(/\s+/);
+    const problem = slashProblem(text);
+    if (problem !== undefined) io.stdout.write(`${problem}\n`);
+    else if (command === '/image' || command === '/file') attach(command, text);
+    else if (command === '/help') io.stdout.write(`${SLASH_HELP}\n`);
+    else if (command === '/tools') printTools(io.stdout, style, session.toolInfo(), session.dir);
+    else if (command === '/mcp') printMcpServers(io.stdout, style, session.mcpStatus());
+    else {
+      io.stdout.write(style.dim(`  (${command} runs when this run ends; Ctrl-C interrupts the run)\n`));
       return false;
     }
-    io.stdout.write(
-      style.dim(
-        receipt.accepted ? '  (steer queued for the next model call)\n' : `  (steer refused: ${receipt.message})\n`,
-      ),
-    );
     return true;
   };
 
@@ -179,37 +189,20 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     print.newline();
     io.stdout.write(`${style.dim(runSummary(style, r, print.stopped, runCost(session, r)))}\n`);
   };
-  /** Steers the run never delivered: the next prompt after a finished run, held for `/resume` after an interrupt. */
-  const undelivered = (texts: readonly string[], status: string): void => {
-    if (texts.length === 0) return;
-    const quoted = texts.map((t) => `  "${t}"\n`).join('');
-    if (status === 'cancelled') {
-      held = [...held, ...texts];
-      io.stdout.write(
-        style.yellow(`steer not delivered: run interrupted\n`) +
-          style.dim(`${quoted}  /resume continues the run with it; a new prompt drops it\n`),
-      );
-      return;
-    }
-    next = [next, ...texts].filter((t) => t !== undefined).join('\n');
-    io.stdout.write(
-      style.yellow(`steer not delivered: run ended; sending it as the next prompt\n`) + style.dim(quoted),
-    );
-  };
   const streamed = async (stream: EventStream): Promise<void> => {
     interruptedFlow = undefined;
     runId = session.activeRunId ?? undefined;
     print.reset();
-    let end: { texts: string[]; status: string } = { texts: [], status: '' };
+    let end: { steers: UndeliveredSteer[]; status: string } = { steers: [], status: '' };
     try {
       for await (const ev of stream) {
         if (ev.type !== 'error') print(ev); // a failure is reported once, by guarded
-        if (ev.type === 'agent_end') end = { texts: undeliveredSteers(ev.payload), status: String(ev.payload.status) };
+        if (ev.type === 'agent_end') end = { steers: undeliveredSteers(ev.payload), status: String(ev.payload.status) };
       }
       finish(await stream.result);
     } finally {
       runId = undefined;
-      undelivered(end.texts, end.status);
+      await input.runEnded(end.steers, end.status);
     }
   };
   // A run whose recorded capabilities differ from the session's (a config changed since it
@@ -249,13 +242,17 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     } catch (e) {
       print.newline();
       io.stderr.write(errStyle.red(`${(e as { code?: string }).code ?? 'error'}: ${(e as Error).message}\n`));
+      for (const hint of hintsFor('code', e)) io.stderr.write(errStyle.dim(`hint: ${hint}\n`));
     } finally {
       running = false;
+      // After a flow, /compact or /save too: what waited for a steer goes with the next prompt.
+      await input.runEnded([], '');
     }
   };
 
   io.stdout.write(`${style.bold('a3s code')} ${style.dim(`· ${session.dir} · session ${session.sessionId}`)}\n`);
   io.stdout.write(style.dim('type a prompt · /help for commands · Ctrl-C interrupts, twice exits\n'));
+  if (opened.vibeNote !== undefined) io.stdout.write(style.cyan(`${opened.vibeNote}\n`));
   printMcpWarnings(io.stderr, styleFor(io.stderr, io.env), session.mcpStatus());
   if (preset.resume !== undefined)
     io.stdout.write(
@@ -269,13 +266,13 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
 
   try {
     for (;;) {
-      let line: string | null;
-      if (next !== undefined) {
-        line = next;
-        next = undefined;
-        io.stdout.write(`${style.cyan('› ')}${line}\n`);
-      } else line = await reader.read(style.cyan('› '));
-      if (line === null) break;
+      let line: string | null = input.takeNext() ?? null;
+      if (line !== null) io.stdout.write(`${style.cyan('› ')}${line}\n`);
+      else line = await reader.read(style.cyan('› '));
+      if (line === null) {
+        if (io.stdout.isTTY === true) io.stdout.write('\n'); // Ctrl-D: the shell's prompt starts on its own line
+        break;
+      }
       const text = line.trim();
       if (text === '') continue;
       if (text.startsWith('/')) {
@@ -283,16 +280,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
         const problem = slashProblem(text);
         if (problem !== undefined) io.stdout.write(`${problem}\n`);
         else if (command === '/exit' || command === '/quit') break;
-        else if (command === '/image' || command === '/file') {
-          const path = text.slice(command.length).trim();
-          try {
-            const type = command === '/image' ? 'image' : 'file';
-            pending = [...pending, attachmentFor(type, path, session.dir, session.dir, command)];
-            io.stdout.write(style.dim(`attached to the next prompt: ${describeAttachments(pending)}\n`));
-          } catch (e) {
-            io.stdout.write(`${(e as Error).message}\n`);
-          }
-        } else if (command === '/help') io.stdout.write(`${SLASH_HELP}\n`);
+        else if (command === '/image' || command === '/file') attach(command, text);
+        else if (command === '/help') io.stdout.write(`${SLASH_HELP}\n`);
         else if (command === '/tools') printTools(io.stdout, style, session.toolInfo(), session.dir);
         else if (command === '/mcp') printMcpServers(io.stdout, style, session.mcpStatus());
         else if (command === '/vibe') io.stdout.write(`${toggleVibe(session, text.split(/\s+/)[1], style)}\n`);
@@ -317,15 +306,16 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
           interruptedFlow = undefined;
           await guarded(() => flowed({ ...again }));
         } else if (command === '/resume') {
-          const plan = planResume(session.state, held);
-          held = [];
+          const held = input.takeHeld();
+          const plan = planResume(session.state, held.texts);
           if (plan.kind === 'nothing') io.stdout.write(style.dim(`nothing to resume: ${plan.why}\n`));
           else if (plan.kind === 'resume') await guarded(resumed);
           else {
             io.stdout.write(
               style.dim(`continuing the ${plan.after === 'cancelled' ? 'interrupted' : 'failed'} run in a new run…\n`),
             );
-            await guarded(() => streamed(session.stream(plan.prompt)));
+            const attachments = [...held.attachments];
+            await guarded(() => streamed(session.stream(plan.prompt, attachments.length > 0 ? { attachments } : {})));
           }
         } else if (FLOW_COMMANDS.includes(command ?? '')) {
           const parsed = parseFlowCommand(text);
@@ -335,12 +325,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
         continue;
       }
       lastInterrupt = 0;
-      if (held.length > 0)
-        io.stdout.write(style.dim(`(dropped ${held.length} steer(s) held from the interrupted run)\n`));
-      held = [];
       // The attachments go with this prompt (sent or refused, they are not kept for the next one).
-      const attachments = pending;
-      pending = [];
+      const attachments = input.takePrompt();
       await guarded(() => streamed(session.stream(text, attachments.length > 0 ? { attachments } : {})));
     }
   } finally {

@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { CONFIG_FILE_NAMES, CONFIG_SCHEMA_FILE, parseCodeConfig } from '@a3s-code/core';
 import { describeProviders } from '@a3s-code/sdk';
-import { parse } from '../args.js';
+import { checkModelFlag, parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 
@@ -71,6 +71,8 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'; see 'a3s init --help'`);
+  // A scripted: path in the file is relative to the file's folder, so it is not looked for here.
+  if (values.model !== undefined) checkModelFlag(values.model, io.cwd, false);
   const workspace = resolve(io.cwd, values.cwd ?? '.');
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
     throw new UsageError(`--cwd: '${workspace}' is not a folder`);
@@ -90,6 +92,11 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
   if (model === undefined)
     io.stdout.write(
       `no model set: add "model": "openai/<model>" (or another provider; see a3s models), or set A3S_MODEL\n`,
+    );
+  const preset = describeProviders().find((p) => model?.startsWith(`${p.name}/`));
+  if (preset?.keyEnv !== undefined && preset.keyRequired && !io.env[preset.keyEnv])
+    io.stdout.write(
+      `note: ${preset.keyEnv} is not set; export it before a3s run or a3s code (a3s models shows the variables)\n`,
     );
   return EXIT.ok;
 }

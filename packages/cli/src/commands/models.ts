@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { findConfigFile, loadCodeConfig, type CodeConfig } from '@a3s-code/core';
 import { describeProviders, type ProviderDescription } from '@a3s-code/sdk';
-import { parse } from '../args.js';
+import { checkModelFlag, parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { styleFor } from '../style.js';
@@ -73,6 +73,7 @@ export async function modelsCommand(args: readonly string[], io: Io): Promise<nu
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'; see 'a3s models --help'`);
+  if (values.model !== undefined) checkModelFlag(values.model, io.cwd);
   const workspace = resolve(io.cwd, values.cwd ?? '.');
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
     throw new UsageError(`--cwd: '${workspace}' is not a folder`);

@@ -9,6 +9,7 @@ import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.
 import { flagAttachments } from '../attachments.js';
 import { EXIT, UsageError } from '../errors.js';
 import { eventJson } from '../event-json.js';
+import { hintsFor } from '../hints.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { progressLine } from '../interactive/flow-command.js';
@@ -81,6 +82,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     artifacts: artifactSaver(out, flags.cwd, () => session.sessionId, sessionArtifacts(session)),
   });
   printMcpWarnings(io.stderr, err, session.mcpStatus());
+  if (opened.vibeNote !== undefined && !values.json) io.stdout.write(out.cyan(`${opened.vibeNote}\n`));
   let interrupts = 0;
   let runId: string | undefined;
   const onInterrupt = (): void => {
@@ -112,6 +114,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
       return EXIT.usage;
     }
     io.stderr.write(err.red(`run failed: ${typeof code === 'string' ? `${code}: ` : ''}${(e as Error).message}\n`));
+    for (const hint of hintsFor('run', e)) io.stderr.write(`hint: ${hint}\n`);
     if (session.logPath) io.stderr.write(err.dim(`log: ${session.logPath}\n`));
     return EXIT.failed;
   } finally {

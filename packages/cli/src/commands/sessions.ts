@@ -61,9 +61,26 @@ async function rows(workspace: string): Promise<SessionRow[]> {
   const saved = await new FileSessionStore(workspace).listSessions();
   const savedByThread = new Map(saved.map((s) => [threadIdFor(s.sessionId), s] as const));
   const out: SessionRow[] = listLogs(workspace).map((entry) => {
-    const log = loadLog(entry.path);
     const save = savedByThread.get(entry.thread);
     savedByThread.delete(entry.thread);
+    let log: ReturnType<typeof loadLog>;
+    try {
+      log = loadLog(entry.path);
+    } catch (e) {
+      // One damaged log does not hide the others: its row says what is wrong with it.
+      const modified = new Date(Math.max(entry.modifiedMs, save?.updatedAtMs ?? 0)).toISOString();
+      const why = (e as Error).message.replace(/ \(in [^)]*\)$/, '');
+      return {
+        id: save?.sessionId ?? entry.thread,
+        modified,
+        saved: save ? new Date(save.updatedAtMs).toISOString() : null,
+        facts: 0,
+        runs: 0,
+        last: `unreadable log: ${why}`,
+        phase: '-',
+        prompt: '',
+      };
+    }
     return {
       id: save?.sessionId ?? entry.thread,
       modified: new Date(Math.max(entry.modifiedMs, save?.updatedAtMs ?? 0)).toISOString(),
@@ -101,15 +118,17 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
   if (values.resume !== undefined) {
     const id = values.resume;
     if (id.trim() === '') throw new UsageError('--resume: needs a session id (see a3s sessions)');
+    if (values.json)
+      throw new UsageError(
+        '--json and --resume cannot be used together: --json prints the list, --resume reopens one session interactively',
+      );
     const isSaved = (await new FileSessionStore(workspace).loadSnapshot(id).catch(() => undefined)) !== undefined;
     if (!isSaved && !existsSync(join(workspace, effectLogPath(id)))) {
       throw new UsageError(
         `--resume: no session '${id}' under ${workspace}: neither a saved session (.a3s/sessions) nor a fact log (.a3s/effect-log); list them with 'a3s sessions'`,
       );
     }
-    const rest = args.filter(
-      (a, i) => a !== '--resume' && args[i - 1] !== '--resume' && !a.startsWith('--resume=') && a !== '--json',
-    );
+    const rest = args.filter((a, i) => a !== '--resume' && args[i - 1] !== '--resume' && !a.startsWith('--resume='));
     return codeCommand(rest, io, isSaved ? { resume: id } : { sessionId: id });
   }
   const list = await rows(workspace);
@@ -122,13 +141,21 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
     io.stdout.write(`no sessions under ${workspace}/.a3s\n`);
     return EXIT.ok;
   }
+  // A session opened and left without a prompt has an empty log: counted, not listed (--json lists it).
+  const empty = list.filter((r) => r.facts === 0 && r.saved === null && r.last === 'no runs');
   for (const r of list) {
+    if (empty.includes(r)) continue;
     const saved = r.saved ? style.green(' saved') : '';
-    io.stdout.write(
-      `${style.bold(r.id)}${saved}  ${style.dim(r.modified)}  ${r.runs} run(s), last ${r.last}, ${r.facts} facts, phase ${r.phase}\n`,
-    );
+    const state = r.last.startsWith('unreadable')
+      ? style.yellow(r.last)
+      : r.runs === 0
+        ? `no runs yet, ${r.facts} facts`
+        : `${r.runs} run(s), last ${r.last}, ${r.facts} facts, phase ${r.phase}`;
+    io.stdout.write(`${style.bold(r.id)}${saved}  ${style.dim(r.modified)}  ${state}\n`);
     if (r.prompt) io.stdout.write(style.dim(`    "${r.prompt}"\n`));
   }
-  io.stdout.write(style.dim(`resume one with: a3s sessions --resume <id>\n`));
+  if (empty.length > 0)
+    io.stdout.write(style.dim(`(${empty.length} session(s) opened without a prompt not listed; --json lists them)\n`));
+  if (empty.length < list.length) io.stdout.write(style.dim(`resume one with: a3s sessions --resume <id>\n`));
   return EXIT.ok;
 }

@@ -10,7 +10,7 @@ import { noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags }
 import { EXIT } from '../errors.js';
 import type { Io, Out } from '../io.js';
 import { agentFor, flagOptions } from '../open-session.js';
-import { vibeStartsOn } from '../vibe-settings.js';
+import { vibeStart } from '../vibe-settings.js';
 import { printMcpWarnings } from '../render/mcp-status.js';
 import { styleFor, type Style } from '../style.js';
 
@@ -61,7 +61,7 @@ export async function toolsCommand(args: readonly string[], io: Io): Promise<num
   try {
     // `a3s code` answers questions at the terminal and `a3s run` parks them: both offer ask_user.
     const tools = await agent.describeTools(flags.cwd, {
-      ...flagOptions(flags, undefined, await vibeStartsOn(flags)),
+      ...flagOptions(flags, undefined, (await vibeStart(flags)).on),
       parkMode: 'return',
     });
     printMcpWarnings(io.stderr, styleFor(io.stderr, io.env), await agent.mcpStatus(flags.cwd));

@@ -40,13 +40,17 @@ export function planResume(state: FoldState, held: readonly string[]): ResumePla
   return { kind: 'nothing', why: `the last run ${run.status}` };
 }
 
-/** The texts of an `agent_end` payload's `undelivered_steers`. */
-export function undeliveredSteers(payload: Readonly<Record<string, unknown>>): string[] {
+/** The steers of an `agent_end` payload's `undelivered_steers`: their request ids and texts. */
+export function undeliveredSteers(
+  payload: Readonly<Record<string, unknown>>,
+): { readonly requestId: string | undefined; readonly text: string }[] {
   const list = payload.undelivered_steers;
   if (!Array.isArray(list)) return [];
-  return list.flatMap((s: unknown) =>
-    typeof s === 'object' && s !== null && typeof (s as { text?: unknown }).text === 'string'
-      ? [(s as { text: string }).text]
-      : [],
-  );
+  return list.flatMap((s: unknown) => {
+    if (typeof s !== 'object' || s === null) return [];
+    const { text, request_id } = s as { text?: unknown; request_id?: unknown };
+    return typeof text === 'string'
+      ? [{ requestId: typeof request_id === 'string' ? request_id : undefined, text }]
+      : [];
+  });
 }

@@ -30,11 +30,15 @@ export function codeConfigJsonSchema(): JsonSchemaDocument {
   });
   Object.assign(p.vibe!, {
     description:
-      "Vibe mode (the vibe_* tools, with which the agent conducts background workers): true, false or { enabled?, tiers?: { fast?, good? }, maxWorkers? }. Flags and the host's settings win, tier by tier.",
+      "Vibe mode (the vibe_* tools, with which the agent conducts background workers): true, false or { enabled?, tiers?: { fast?, good? }, maxWorkers? }. The object turns vibe mode on unless enabled is false. Flags and the host's settings win, tier by tier.",
   });
   const vibeObject = (p.vibe!.anyOf as Record<string, unknown>[] | undefined)?.find((s) => s.type === 'object') as
     | Mutable
     | undefined;
+  Object.assign(vibeObject?.properties.enabled ?? {}, {
+    description:
+      'Vibe mode at the start. Default true: the object alone turns vibe mode on; false keeps these settings with vibe mode off until the host turns it on (in a3s: --vibe or /vibe).',
+  });
   const tiers = vibeObject?.properties.tiers as Mutable | undefined;
   for (const [tier, what] of [
     ['fast', 'well-specified mechanical work'],

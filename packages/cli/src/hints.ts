@@ -1,0 +1,77 @@
+/**
+ * What to do next, for the errors a new user meets first: no model, a missing key or base URL, a
+ * model server that does not answer, a key the provider refuses. Each hint names the variable or
+ * config key to set, and the offline way to try `a3s` with no key at all (a scripted model).
+ */
+import { describeProviders } from '@a3s-code/sdk';
+
+/** A model script of one answer, written by a shell command a user can paste. */
+export const SCRIPTED_EXAMPLE = `echo '{"turns":[{"text":"Hello from a scripted model."}]}' > model.json`;
+
+/** The offline hint: a scripted model, for `command` (`run` gets a prompt). */
+export function offlineHint(command: string): string {
+  const run = command === 'run' ? ' "say hello"' : '';
+  return `to try a3s offline with no key, play back a scripted model: ${SCRIPTED_EXAMPLE} && a3s ${command} --model scripted:model.json${run}`;
+}
+
+/** What a failure looks like to the hints: its code, message and (for model calls) provider and status. */
+interface Failure {
+  readonly code?: unknown;
+  readonly message?: unknown;
+  readonly provider?: unknown;
+  readonly status?: unknown;
+  readonly key?: unknown;
+}
+
+/** A message in the CLI's words for an error whose own message speaks to SDK programs. */
+export function cliMessage(e: unknown): string | undefined {
+  if ((e as Failure | null)?.code === 'MODEL_NOT_CONFIGURED')
+    return 'no model is configured: pass --model <provider>/<model>, put "model" in a3s.config.json (a3s init writes one), or set A3S_MODEL';
+  return undefined;
+}
+
+/** The provider a failure names: its `provider`, or the `provider/` or `'provider/...'` in its message. */
+function providerOf(f: Failure): string | undefined {
+  if (typeof f.provider === 'string') return f.provider.split('/')[0];
+  const message = typeof f.message === 'string' ? f.message : '';
+  const named = /model '([a-z-]+)\//.exec(message)?.[1] ?? /provider '([a-z-]+)'/.exec(message)?.[1];
+  return named ?? /^([a-z-]+): /.exec(message)?.[1];
+}
+
+/** The lines (`hint: …`) to print after the error `e` of `a3s <command>`, if it is one a hint helps with. */
+export function hintsFor(command: string, e: unknown): string[] {
+  const f = (e ?? {}) as Failure;
+  const message = typeof f.message === 'string' ? f.message : '';
+  const providers = describeProviders();
+  const preset = providers.find((p) => p.name === providerOf(f));
+  if (f.code === 'MODEL_NOT_CONFIGURED')
+    return [
+      `a3s ${command} --model openai/<model> (with OPENAI_API_KEY), --model anthropic/<model> (with ANTHROPIC_API_KEY), or --model ollama/<model> (a local server, no key); 'a3s models' lists every provider and its variables`,
+      offlineHint(command),
+    ];
+  if (f.code === 'MODEL_CONFIGURATION' && typeof f.key === 'string' && /is not set/.test(message)) {
+    const name = preset?.name ?? '<provider>';
+    if (f.key === preset?.keyEnv)
+      return [
+        `export ${f.key}=<your key>, or name the variable that holds it in a3s.config.json: "providers": { "${name}": { "apiKeyEnv": "<VARIABLE>" } }; 'a3s models' shows which variables are set`,
+        offlineHint(command),
+      ];
+    return [
+      `export ${f.key}=<url>, or set it in a3s.config.json: "providers": { "${name}": { "baseUrl": "<url>" } }; 'a3s models' shows the variables`,
+    ];
+  }
+  if (f.code === 'LLM_TRANSPORT' && preset !== undefined) {
+    const local = !preset.keyRequired;
+    return [
+      local
+        ? `is the ${preset.name} server running? Its URL: ${preset.baseUrlEnv}, else "providers": { "${preset.name}": { "baseUrl": … } } in a3s.config.json${preset.defaultBaseUrl === undefined ? '' : `, else ${preset.defaultBaseUrl}`} ('a3s models' shows which applies)`
+        : `check the network connection to ${preset.name} (${preset.baseUrlEnv} or "providers": { "${preset.name}": { "baseUrl": … } } changes its URL)`,
+      offlineHint(command),
+    ];
+  }
+  if (f.code === 'LLM_STATUS' && (f.status === 401 || f.status === 403) && preset?.keyEnv !== undefined)
+    return [
+      `${preset.name} refused the key (HTTP ${String(f.status)}): check ${preset.keyEnv} ('a3s models' shows whether it is set)`,
+    ];
+  return [];
+}
