@@ -157,20 +157,24 @@ export class Agent {
   readonly #model: LlmClient | undefined;
   readonly #explicitModel: boolean;
   readonly #layers: AgentLayers;
+  /** Why `A3S_MODEL` could not be resolved: thrown only when a session falls back to it. */
+  readonly #envModelError: unknown;
 
-  private constructor(config: AgentConfig, model: LlmClient | undefined, layers: AgentLayers) {
+  private constructor(config: AgentConfig, model: LlmClient | undefined, layers: AgentLayers, envModelError: unknown) {
     this.#config = config;
     this.#model = model;
     this.#explicitModel = config.model !== undefined;
     this.#layers = layers;
+    this.#envModelError = envModelError;
   }
 
   /**
    * Creates an agent from a configuration object, or from a JSON config file (a path to the file,
    * or to a folder holding `a3s.config.json` or `.a3s/config.json`). The configuration and its
-   * `mcpServers` are validated and the model resolved now (a bad model string, a missing key or a
-   * bad script file throws here); a missing model is reported by `session()`, so hosts that only
-   * list tools or replay logs need none. MCP servers start with the first session.
+   * `mcpServers` are validated and the model resolved now (a bad `model`, a missing key or a bad
+   * script file throws here); a missing model, and a bad `A3S_MODEL` (the fallback, which a
+   * workspace config file's model overrides), are reported by `session()` when it would use it, so
+   * hosts that only list tools or replay logs need none. MCP servers start with the first session.
    * @throws SessionConfigurationError, McpConfigError (`MCP_CONFIG`, naming the key path),
    *   ModelConfigurationError (naming e.g. `OPENAI_API_KEY`), ScriptError, SessionInitializationError (no config file).
    */
@@ -196,14 +200,16 @@ export class Agent {
       !fromFile && workspaceConfig !== false,
     );
     await layers.validate();
-    const resolved = await resolveModel(
-      model,
-      env ?? process.env,
-      cwd ?? process.cwd(),
-      core.providers,
-      core.modelResolver,
-    );
-    return new Agent(c, resolved, layers);
+    const resolve = () =>
+      resolveModel(model, env ?? process.env, cwd ?? process.cwd(), core.providers, core.modelResolver);
+    if (model !== undefined) return new Agent(c, await resolve(), layers, undefined);
+    // `A3S_MODEL` is only the fallback: a workspace config file's model wins over it, so a bad
+    // value fails the sessions that would use it, not the agent.
+    try {
+      return new Agent(c, await resolve(), layers, undefined);
+    } catch (e) {
+      return new Agent(c, undefined, layers, e);
+    }
   }
 
   /** The model sessions use when neither they nor the workspace config file name one, if any. */
@@ -329,8 +335,10 @@ export class Agent {
     const modelResolver = resolver ?? layer.config.modelResolver;
     let model: LlmClient | undefined;
     if (spec !== undefined) model = await resolveModel(spec, env, cwd, allProviders, modelResolver);
-    else if (this.#explicitModel || layer.fileModel === undefined) model = this.#model;
-    else model = await resolveModel(layer.fileModel, env, cwd, allProviders, modelResolver);
+    else if (this.#explicitModel || layer.fileModel === undefined) {
+      if (this.#envModelError !== undefined) throw this.#envModelError;
+      model = this.#model;
+    } else model = await resolveModel(layer.fileModel, env, cwd, allProviders, modelResolver);
     if (model === undefined) throw new ModelNotConfiguredError();
     return model;
   }

@@ -1,6 +1,6 @@
 // The SDK Session end to end on a temporary git repository: runs, events, parks and answers,
 // steering, interruption, the completion gate, compaction and the surface (ARCHITECTURE §7).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -268,6 +268,26 @@ describe('Agent.create', () => {
     await expect(Agent.create({ model: 'scripted:/no/such/file.json' })).rejects.toMatchObject({
       code: 'INVALID_SCRIPT',
     });
+  });
+});
+
+describe('A3S_MODEL is only the fallback', () => {
+  it("a bad A3S_MODEL does not fail Agent.create; a workspace config file's model wins, and a session that falls back to it fails naming it", async () => {
+    const env = { A3S_MODEL: 'nope/not-a-provider' };
+    const agent = await Agent.create({ env });
+    expect(agent.model).toBeUndefined();
+    const configured = tempRepo();
+    writeFileSync(join(configured, 'script.json'), JSON.stringify({ turns: [{ text: 'from the config model' }] }));
+    writeFileSync(join(configured, 'a3s.config.json'), JSON.stringify({ model: 'scripted:script.json' }));
+    const s = await agent.session(configured);
+    try {
+      expect((await s.send('hi')).text).toBe('from the config model');
+    } finally {
+      await s.close();
+    }
+    const err = await agent.session(tempRepo()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/nope/);
   });
 });
 
