@@ -2,9 +2,22 @@
 // `pnpm pack`, the tarballs are installed together with npm into a scratch project outside the
 // workspace (third-party dependencies from the registry or npm's cache), and that project runs the
 // SDK with a scripted model (one `write` call under YOLO, then `verify`), type-checks a file
-// against the installed declarations, and runs the installed `a3s --version`.
+// against the installed declarations, and runs the installed `a3s --version`. The third-party part
+// of the install is kept between runs (thirdPartyTree below) while no third-party range changes.
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,6 +42,7 @@ interface Manifest {
   bin?: Record<string, string>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
 }
 
@@ -58,6 +72,70 @@ function run(cmd: string, args: string[], options: SpawnSyncOptions & { timeout:
     throw new Error(`'${cmd} ${args.join(' ')}' exited with ${r.status}\n${String(r.stdout)}\n${String(r.stderr)}`);
   return String(r.stdout);
 }
+
+/**
+ * The third-party part of a finished scratch install (node_modules without any @a3s-code package,
+ * its bin links or npm's hidden lockfile), kept in the temporary folder between runs. Its key is
+ * every third-party range the packed manifests ask for, with node's and npm's versions: a change to
+ * any of them is a fresh install. `A3S_PACK_INSTALL_FRESH=1` skips it (and refreshes it).
+ */
+const thirdPartyTree = {
+  root: join(tmpdir(), 'a3s-pack-install-cache'),
+  memo: undefined as string | undefined,
+  key(): string {
+    if (this.memo !== undefined) return this.memo;
+    const ranges = [...packed.values()]
+      .map((m) => {
+        const own = (deps: Record<string, string> | undefined) =>
+          Object.entries(deps ?? {})
+            .filter(([name]) => !name.startsWith('@a3s-code/'))
+            .sort(([a], [b]) => a.localeCompare(b));
+        return [m.name, own(m.dependencies), own(m.peerDependencies), own(m.optionalDependencies)];
+      })
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    const npm = run('npm', ['--version'], { timeout: 20_000 }).trim();
+    this.memo = createHash('sha256')
+      .update(JSON.stringify({ node: process.version, npm, ranges }))
+      .digest('hex')
+      .slice(0, 16);
+    return this.memo;
+  },
+  /** Hard-links the kept tree into `project`/node_modules; false when there is none (or a fresh install is asked for). */
+  restore(project: string): boolean {
+    const kept = join(this.root, this.key(), 'node_modules');
+    if (process.env.A3S_PACK_INSTALL_FRESH === '1' || !existsSync(kept)) return false;
+    run('cp', ['-al', kept, join(project, 'node_modules')], { timeout: 60_000 });
+    return true;
+  },
+  /** Keeps the third-party part of `project`'s fresh install (and drops older trees but one). */
+  save(project: string): void {
+    mkdirSync(this.root, { recursive: true });
+    const key = this.key();
+    const staging = mkdtempSync(join(this.root, 'staging-'));
+    const modules = join(staging, 'node_modules');
+    run('cp', ['-al', join(project, 'node_modules'), modules], { timeout: 60_000 });
+    rmSync(join(modules, '@a3s-code'), { recursive: true, force: true });
+    rmSync(join(modules, '.package-lock.json'), { force: true });
+    const bin = join(modules, '.bin');
+    for (const link of existsSync(bin) ? readdirSync(bin) : []) {
+      if (readlinkSync(join(bin, link)).includes('@a3s-code/')) rmSync(join(bin, link));
+    }
+    rmSync(join(this.root, key), { recursive: true, force: true });
+    try {
+      renameSync(staging, join(this.root, key));
+    } catch {
+      rmSync(staging, { recursive: true, force: true }); // another run saved it at the same moment
+    }
+    // Older trees but the newest other one go, and so do stagings an interrupted run left behind.
+    const others = readdirSync(this.root)
+      .filter((d) => d !== key)
+      .map((d) => ({ d, at: statSync(join(this.root, d)).mtimeMs }))
+      .sort((a, b) => b.at - a.at);
+    const trees = others.filter(({ d }) => !d.startsWith('staging-'));
+    const stale = others.filter(({ d, at }) => d.startsWith('staging-') && Date.now() - at > 3_600_000);
+    for (const { d } of [...trees.slice(1), ...stale]) rmSync(join(this.root, d), { recursive: true, force: true });
+  },
+};
 
 let work: string;
 let tarballs: Map<string, string>; // package name -> tarball path
@@ -163,11 +241,16 @@ describe('installed from the tarballs in a scratch project', () => {
       join(project, 'package.json'),
       JSON.stringify({ name: 'a3s-pack-scratch', private: true, type: 'module', dependencies }, null, 2),
     );
-    // Third-party dependencies come from the registry, or npm's cache when it has them.
+    // Third-party dependencies come from the registry, or npm's cache when it has them. Unpacking
+    // them (pyright, typescript, ...) was most of this file's time, so the third-party part of an
+    // install is kept between runs (see thirdPartyTree): npm then installs every tarball into a copy
+    // of it and checks the tree against every range the packed manifests ask for.
+    const reused = thirdPartyTree.restore(project);
     run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
       cwd: project,
       timeout: 150_000,
     });
+    if (!reused) thirdPartyTree.save(project);
   }, 160_000);
 
   it('an ESM script runs the SDK with a scripted model: a write under YOLO lands in the workspace', () => {
