@@ -2,14 +2,14 @@
 // verification summary that ended a run is printed last, the completion gate's extra turns are
 // shown (live and in replay), refused and denied calls are shown and counted, bash output streams
 // while the command runs, and a steer the run never delivered becomes the next prompt.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEventEnvelopeV1 } from '@a3s-code/core';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/main.js';
 import { ioHarness, until } from './io-harness.js';
-import { FIX_TURNS, scriptFile, tempRepo } from './kit.js';
+import { FIX_TURNS, promptsLogged, scriptFile, tempRepo } from './kit.js';
 
 const model = (turns: unknown[]) => `scripted:${scriptFile(turns)}`;
 
@@ -165,14 +165,7 @@ describe('steers the run never delivered', () => {
     );
     h.stdin.write('first\n');
     // The steer goes in while the first model call waits: once the prompt is in the log, the call is on.
-    const logged = () =>
-      readdirSync(join(dir, '.a3s', 'effect-log'))
-        .filter((f) => f.startsWith('steer-1') && f.endsWith('.jsonl'))
-        .some((f) => readFileSync(join(dir, '.a3s', 'effect-log', f), 'utf8').includes('"user.message"'));
-    await until(
-      () => existsSync(join(dir, '.a3s', 'effect-log')) && logged(),
-      () => h.stdout.text,
-    );
+    await promptsLogged(dir, 1);
     await new Promise((r) => setTimeout(r, 100));
     h.stdin.write('and use tabs\n');
     await until(
