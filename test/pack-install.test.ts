@@ -75,9 +75,12 @@ function run(cmd: string, args: string[], options: SpawnSyncOptions & { timeout:
 
 /**
  * The third-party part of a finished scratch install (node_modules without any @a3s-code package,
- * its bin links or npm's hidden lockfile), kept in the temporary folder between runs. Its key is
- * every third-party range the packed manifests ask for, with node's and npm's versions: a change to
- * any of them is a fresh install. `A3S_PACK_INSTALL_FRESH=1` skips it (and refreshes it).
+ * their bin links or npm's hidden lockfile), kept in the temporary folder between runs: a run moves
+ * it into its scratch project, npm installs every tarball into it (and checks the tree against every
+ * range the packed manifests ask for), and the run moves it back, stripped again, when it ends. The
+ * key is every third-party range of the packed manifests with node's and npm's versions: a change
+ * to any of them is a fresh install. A run that finds no tree to take (none yet, another run holds
+ * it, or `A3S_PACK_INSTALL_FRESH=1`) installs from scratch and keeps its own.
  */
 const thirdPartyTree = {
   root: join(tmpdir(), 'a3s-pack-install-cache'),
@@ -100,40 +103,39 @@ const thirdPartyTree = {
       .slice(0, 16);
     return this.memo;
   },
-  /** Hard-links the kept tree into `project`/node_modules; false when there is none (or a fresh install is asked for). */
-  restore(project: string): boolean {
-    const kept = join(this.root, this.key(), 'node_modules');
-    if (process.env.A3S_PACK_INSTALL_FRESH === '1' || !existsSync(kept)) return false;
-    run('cp', ['-al', kept, join(project, 'node_modules')], { timeout: 60_000 });
-    return true;
+  /** Moves the kept tree to `project`/node_modules; false when there is none to take. */
+  take(project: string): boolean {
+    if (process.env.A3S_PACK_INSTALL_FRESH === '1') return false;
+    try {
+      renameSync(join(this.root, this.key(), 'node_modules'), join(project, 'node_modules'));
+      return true;
+    } catch {
+      return false; // none kept yet, another run holds it, or another file system
+    }
   },
-  /** Keeps the third-party part of `project`'s fresh install (and drops older trees but one). */
-  save(project: string): void {
-    mkdirSync(this.root, { recursive: true });
-    const key = this.key();
-    const staging = mkdtempSync(join(this.root, 'staging-'));
-    const modules = join(staging, 'node_modules');
-    run('cp', ['-al', join(project, 'node_modules'), modules], { timeout: 60_000 });
+  /** Strips `project`'s node_modules to its third-party part and keeps it; older trees but one go. */
+  keep(project: string): void {
+    const modules = join(project, 'node_modules');
     rmSync(join(modules, '@a3s-code'), { recursive: true, force: true });
     rmSync(join(modules, '.package-lock.json'), { force: true });
     const bin = join(modules, '.bin');
     for (const link of existsSync(bin) ? readdirSync(bin) : []) {
       if (readlinkSync(join(bin, link)).includes('@a3s-code/')) rmSync(join(bin, link));
     }
-    rmSync(join(this.root, key), { recursive: true, force: true });
+    const key = this.key();
+    const dir = join(this.root, key);
+    if (process.env.A3S_PACK_INSTALL_FRESH === '1') rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
     try {
-      renameSync(staging, join(this.root, key));
+      renameSync(modules, join(dir, 'node_modules'));
     } catch {
-      rmSync(staging, { recursive: true, force: true }); // another run saved it at the same moment
+      // Another run kept one first: this one goes with the scratch folder.
     }
-    // Older trees but the newest other one go, and so do stagings an interrupted run left behind.
     const others = readdirSync(this.root)
       .filter((d) => d !== key)
       .map((d) => ({ d, at: statSync(join(this.root, d)).mtimeMs }))
       .sort((a, b) => b.at - a.at);
-    const trees = others.filter(({ d }) => !d.startsWith('staging-'));
-    const stale = others.filter(({ d, at }) => d.startsWith('staging-') && Date.now() - at > 3_600_000);
-    for (const { d } of [...trees.slice(1), ...stale]) rmSync(join(this.root, d), { recursive: true, force: true });
+    for (const { d } of others.slice(1)) rmSync(join(this.root, d), { recursive: true, force: true });
   },
 };
 
@@ -233,6 +235,7 @@ describe('packed tarballs', () => {
 });
 
 describe('installed from the tarballs in a scratch project', () => {
+  let installed = false;
   beforeAll(() => {
     project = join(work, 'project');
     mkdirSync(project);
@@ -243,15 +246,18 @@ describe('installed from the tarballs in a scratch project', () => {
     );
     // Third-party dependencies come from the registry, or npm's cache when it has them. Unpacking
     // them (pyright, typescript, ...) was most of this file's time, so the third-party part of an
-    // install is kept between runs (see thirdPartyTree): npm then installs every tarball into a copy
-    // of it and checks the tree against every range the packed manifests ask for.
-    const reused = thirdPartyTree.restore(project);
+    // install is kept between runs (see thirdPartyTree): npm then installs every tarball into it and
+    // checks the tree against every range the packed manifests ask for.
+    thirdPartyTree.take(project);
     run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
       cwd: project,
       timeout: 150_000,
     });
-    if (!reused) thirdPartyTree.save(project);
+    installed = true;
   }, 160_000);
+  afterAll(() => {
+    if (installed) thirdPartyTree.keep(project);
+  });
 
   it('an ESM script runs the SDK with a scripted model: a write under YOLO lands in the workspace', () => {
     const ws = join(work, 'workspace');
