@@ -2,9 +2,22 @@
 // `pnpm pack`, the tarballs are installed together with npm into a scratch project outside the
 // workspace (third-party dependencies from the registry or npm's cache), and that project runs the
 // SDK with a scripted model (one `write` call under YOLO, then `verify`), type-checks a file
-// against the installed declarations, and runs the installed `a3s --version`.
+// against the installed declarations, and runs the installed `a3s --version`. The third-party part
+// of the install is kept between runs (thirdPartyTree below) while no third-party range changes.
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,6 +42,7 @@ interface Manifest {
   bin?: Record<string, string>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
 }
 
@@ -58,6 +72,72 @@ function run(cmd: string, args: string[], options: SpawnSyncOptions & { timeout:
     throw new Error(`'${cmd} ${args.join(' ')}' exited with ${r.status}\n${String(r.stdout)}\n${String(r.stderr)}`);
   return String(r.stdout);
 }
+
+/**
+ * The third-party part of a finished scratch install (node_modules without any @a3s-code package,
+ * their bin links or npm's hidden lockfile), kept in the temporary folder between runs: a run moves
+ * it into its scratch project, npm installs every tarball into it (and checks the tree against every
+ * range the packed manifests ask for), and the run moves it back, stripped again, when it ends. The
+ * key is every third-party range of the packed manifests with node's and npm's versions: a change
+ * to any of them is a fresh install. A run that finds no tree to take (none yet, another run holds
+ * it, or `A3S_PACK_INSTALL_FRESH=1`) installs from scratch and keeps its own.
+ */
+const thirdPartyTree = {
+  root: join(tmpdir(), 'a3s-pack-install-cache'),
+  memo: undefined as string | undefined,
+  key(): string {
+    if (this.memo !== undefined) return this.memo;
+    const ranges = [...packed.values()]
+      .map((m) => {
+        const own = (deps: Record<string, string> | undefined) =>
+          Object.entries(deps ?? {})
+            .filter(([name]) => !name.startsWith('@a3s-code/'))
+            .sort(([a], [b]) => a.localeCompare(b));
+        return [m.name, own(m.dependencies), own(m.peerDependencies), own(m.optionalDependencies)];
+      })
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    const npm = run('npm', ['--version'], { timeout: 20_000 }).trim();
+    this.memo = createHash('sha256')
+      .update(JSON.stringify({ node: process.version, npm, ranges }))
+      .digest('hex')
+      .slice(0, 16);
+    return this.memo;
+  },
+  /** Moves the kept tree to `project`/node_modules; false when there is none to take. */
+  take(project: string): boolean {
+    if (process.env.A3S_PACK_INSTALL_FRESH === '1') return false;
+    try {
+      renameSync(join(this.root, this.key(), 'node_modules'), join(project, 'node_modules'));
+      return true;
+    } catch {
+      return false; // none kept yet, another run holds it, or another file system
+    }
+  },
+  /** Strips `project`'s node_modules to its third-party part and keeps it; older trees but one go. */
+  keep(project: string): void {
+    const modules = join(project, 'node_modules');
+    rmSync(join(modules, '@a3s-code'), { recursive: true, force: true });
+    rmSync(join(modules, '.package-lock.json'), { force: true });
+    const bin = join(modules, '.bin');
+    for (const link of existsSync(bin) ? readdirSync(bin) : []) {
+      if (readlinkSync(join(bin, link)).includes('@a3s-code/')) rmSync(join(bin, link));
+    }
+    const key = this.key();
+    const dir = join(this.root, key);
+    if (process.env.A3S_PACK_INSTALL_FRESH === '1') rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    try {
+      renameSync(modules, join(dir, 'node_modules'));
+    } catch {
+      // Another run kept one first: this one goes with the scratch folder.
+    }
+    const others = readdirSync(this.root)
+      .filter((d) => d !== key)
+      .map((d) => ({ d, at: statSync(join(this.root, d)).mtimeMs }))
+      .sort((a, b) => b.at - a.at);
+    for (const { d } of others.slice(1)) rmSync(join(this.root, d), { recursive: true, force: true });
+  },
+};
 
 let work: string;
 let tarballs: Map<string, string>; // package name -> tarball path
@@ -155,6 +235,7 @@ describe('packed tarballs', () => {
 });
 
 describe('installed from the tarballs in a scratch project', () => {
+  let installed = false;
   beforeAll(() => {
     project = join(work, 'project');
     mkdirSync(project);
@@ -163,12 +244,20 @@ describe('installed from the tarballs in a scratch project', () => {
       join(project, 'package.json'),
       JSON.stringify({ name: 'a3s-pack-scratch', private: true, type: 'module', dependencies }, null, 2),
     );
-    // Third-party dependencies come from the registry, or npm's cache when it has them.
+    // Third-party dependencies come from the registry, or npm's cache when it has them. Unpacking
+    // them (pyright, typescript, ...) was most of this file's time, so the third-party part of an
+    // install is kept between runs (see thirdPartyTree): npm then installs every tarball into it and
+    // checks the tree against every range the packed manifests ask for.
+    thirdPartyTree.take(project);
     run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
       cwd: project,
       timeout: 150_000,
     });
+    installed = true;
   }, 160_000);
+  afterAll(() => {
+    if (installed) thirdPartyTree.keep(project);
+  });
 
   it('an ESM script runs the SDK with a scripted model: a write under YOLO lands in the workspace', () => {
     const ws = join(work, 'workspace');

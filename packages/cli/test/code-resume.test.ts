@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { A3S, scriptFile, tempRepo } from './kit.js';
+import { A3S, promptsLogged, scriptFile, tempRepo } from './kit.js';
 import { startPty } from './pty.js';
 
 describe('a3s code: /resume after Ctrl-C (pseudo-terminal)', () => {
@@ -22,7 +22,7 @@ describe('a3s code: /resume after Ctrl-C (pseudo-terminal)', () => {
       pty.type('/resume\r');
       at = await pty.waitFor('nothing to resume: no run yet', at);
       pty.type('something slow\r');
-      await new Promise((r) => setTimeout(r, 300));
+      await promptsLogged(dir, 1);
       pty.type('use tabs\r');
       at = await pty.waitFor('(steer queued for the next model call)', at);
       pty.type('\u0003');

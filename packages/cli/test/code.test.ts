@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { A3S, FIX_TURNS, scriptFile, tempRepo } from './kit.js';
+import { A3S, FIX_TURNS, loggedPrompts, promptsLogged, scriptFile, tempRepo } from './kit.js';
 import { startPty } from './pty.js';
 
 describe('a3s code (pseudo-terminal)', () => {
@@ -45,8 +45,9 @@ describe('a3s code (pseudo-terminal)', () => {
       expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i <= end');
 
       at = await pty.waitFor('› ', at);
+      const prompts = loggedPrompts(dir);
       pty.type('and now something slow\r');
-      await new Promise((r) => setTimeout(r, 300));
+      await promptsLogged(dir, prompts + 1);
       pty.type('\u0003');
       at = await pty.waitFor('interrupting', at);
       at = await pty.waitFor(/cancelled · 0 tool call\(s\)/, at);

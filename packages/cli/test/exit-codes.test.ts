@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../src/errors.js';
-import { FIX_TURNS, runMain, scriptFile, tempRepo } from './kit.js';
+import { FIX_TURNS, promptsLogged, runMain, scriptFile, tempRepo } from './kit.js';
 
 const once = (stderr: string, needle: string): void => {
   expect(stderr.split(needle).length - 1, stderr).toBe(1);
@@ -48,14 +48,14 @@ describe('exit codes', () => {
     const dir = tempRepo();
     const slow = () => scriptFile([{ delay_ms: 10_000, text: 'never' }]);
     const pending = runMain(['run', '--model', `scripted:${slow()}`, '--cwd', dir, 'wait']);
-    await new Promise((r) => setTimeout(r, 300));
+    await promptsLogged(dir, 1);
     process.emit('SIGINT', 'SIGINT');
     expect(await pending).toMatchObject({ status: 130 });
     const closed = new AbortController();
     const piped = runMain(['run', '--json', '--model', `scripted:${slow()}`, '--cwd', dir, 'wait'], {
       stdoutClosed: closed.signal,
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await promptsLogged(dir, 2);
     closed.abort();
     expect(await piped).toMatchObject({ status: 0, stderr: '' });
   });

@@ -1,7 +1,7 @@
 // Shared helpers of the CLI process tests: a temporary git repository, a script file, and the
 // real `a3s` executable (the built dist/bin.js) run as a child process.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -37,6 +37,27 @@ export function scriptFile(turns: unknown[]): string {
   const file = join(mkdtempSync(join(tmpdir(), 'a3s-script-')), 'model.json');
   writeFileSync(file, JSON.stringify({ turns }));
   return file;
+}
+
+/** How many prompts (`user.message` facts) the session logs of `dir` hold. */
+export function loggedPrompts(dir: string): number {
+  const logs = join(dir, '.a3s', 'effect-log');
+  if (!existsSync(logs)) return 0;
+  return readdirSync(logs)
+    .filter((f) => f.endsWith('.jsonl'))
+    .reduce((n, f) => n + readFileSync(join(logs, f), 'utf8').split('"type":"user.message"').length - 1, 0);
+}
+
+/**
+ * Resolves once the session logs of `dir` hold `count` prompts: a run that logged its prompt is
+ * active and on its model call (a Ctrl-C or a steer then reaches that run).
+ */
+export async function promptsLogged(dir: string, count: number, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (loggedPrompts(dir) < count) {
+    if (Date.now() > deadline) throw new Error(`fewer than ${count} prompt(s) logged in ${dir} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** The edit + verify turns that fix the repository. */

@@ -2,13 +2,14 @@
 // verification summary that ended a run is printed last, the completion gate's extra turns are
 // shown (live and in replay), refused and denied calls are shown and counted, bash output streams
 // while the command runs, and a steer the run never delivered becomes the next prompt.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEventEnvelopeV1 } from '@a3s-code/core';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/main.js';
 import { ioHarness, until } from './io-harness.js';
-import { FIX_TURNS, scriptFile, tempRepo } from './kit.js';
+import { FIX_TURNS, promptsLogged, scriptFile, tempRepo } from './kit.js';
 
 const model = (turns: unknown[]) => `scripted:${scriptFile(turns)}`;
 
@@ -125,20 +126,20 @@ describe('live output', () => {
   it('bash output streams while the command runs; the card does not repeat it', async () => {
     const dir = tempRepo();
     const h = ioHarness(dir);
-    const turns = [
-      { tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo one; sleep 2; echo two' } }] },
-      { text: 'Ran.' },
-    ];
+    // The command prints `two` only once the test, having seen `one` on screen, creates `go` (out
+    // of the workspace: a new file there would be a change the completion gate asks to verify).
+    const go = join(mkdtempSync(join(tmpdir(), 'a3s-go-')), 'go');
+    const command = `echo one; timeout 20 sh -c 'until [ -e ${go} ]; do sleep 0.02; done'; echo two`;
+    const turns = [{ tool_calls: [{ id: 'b1', name: 'bash', args: { command } }] }, { text: 'Ran.' }];
     const done = main(['run', '--yolo', '--model', model(turns), '--cwd', dir, 'run it'], h.io);
     await until(
       () => h.stdout.text.includes('│ one'),
       () => h.stdout.text,
     );
     expect(h.stdout.text).not.toContain('│ two');
+    writeFileSync(go, '');
     expect(await done).toBe(0);
-    expect(h.stdout.text).toMatch(
-      /● bash echo one; sleep 2; echo two\n {2}│ one\n {2}│ two\n {2}✓ ok 2 line\(s\)\nRan\./,
-    );
+    expect(h.stdout.text).toContain(`● bash ${command}\n  │ one\n  │ two\n  ✓ ok 2 line(s)\nRan.`);
   }, 30_000);
 });
 
@@ -150,7 +151,7 @@ describe('steers the run never delivered', () => {
       [
         'code',
         '--model',
-        model([{ delay_ms: 1_500, text: 'First answer.' }, { text: 'Second answer.' }]),
+        model([{ delay_ms: 800, text: 'First answer.' }, { text: 'Second answer.' }]),
         '--cwd',
         dir,
         '--session',
@@ -163,7 +164,9 @@ describe('steers the run never delivered', () => {
       () => h.stdout.text,
     );
     h.stdin.write('first\n');
-    await new Promise((r) => setTimeout(r, 300));
+    // The steer goes in while the first model call waits: once the prompt is in the log, the call is on.
+    await promptsLogged(dir, 1);
+    await new Promise((r) => setTimeout(r, 100));
     h.stdin.write('and use tabs\n');
     await until(
       () => h.stdout.text.includes('Second answer.') && h.stdout.text.endsWith('› '),

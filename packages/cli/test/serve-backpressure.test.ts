@@ -52,15 +52,18 @@ describe('a3s serve: a client that stops reading', () => {
 
     // The client reads nothing yet: stdout fills the pipe, then waits in the server.
     send(1, 'session/open', { workspace: dir, model, sessionId: 'bp' });
-    await sleep(1500);
+    const logPath = `${dir}/.a3s/effect-log/bp.jsonl`;
+    // The session's log is locked once the server runs and opened it: its resident set is steady from then on.
+    const opened = Date.now() + 20_000;
+    while (!existsSync(`${logPath}.lock`) && Date.now() < opened) await sleep(20);
+    expect(existsSync(`${logPath}.lock`), `no session log lock; stderr: ${stderr}`).toBe(true);
     const baseline = rss(child.pid!);
     send(2, 'session/send', { sessionId: 'bp', prompt: 'talk a lot' });
-    const logPath = `${dir}/.a3s/effect-log/bp.jsonl`;
     let peak = baseline;
     const deadline = Date.now() + 90_000;
     // Until the run ended in its log and the events have been pumped out (or dropped).
-    for (let settledFor = 0; settledFor < 6 && Date.now() < deadline; ) {
-      await sleep(250);
+    for (let settledFor = 0; settledFor < 5 && Date.now() < deadline; ) {
+      await sleep(100);
       peak = Math.max(peak, rss(child.pid!));
       if (existsSync(logPath) && readFileSync(logPath, 'utf8').includes('"run.ended"')) settledFor++;
     }

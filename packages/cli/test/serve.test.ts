@@ -188,7 +188,7 @@ describe('a3s serve', () => {
       join(slowDir, 'a3s.config.json'),
       JSON.stringify({
         mcpServers: {
-          mute: { command: process.execPath, args: ['-e', 'setTimeout(() => {}, 60000)'], connectTimeoutMs: 2500 },
+          mute: { command: process.execPath, args: ['-e', 'setTimeout(() => {}, 60000)'], connectTimeoutMs: 1000 },
         },
       }),
     );

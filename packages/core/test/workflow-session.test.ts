@@ -254,7 +254,9 @@ describe('dynamic_workflow: structured generation, one at a time or forked', () 
     ...(limit === undefined ? {} : { limits: { maxConcurrentGenerations: limit } }),
     steps: [gen('a'), gen('b'), gen('c'), gen('d', ['a'])],
   });
-  const turns = [json({ n: 1 }, 400), json({ n: 2 }, 400), json({ n: 3 }, 400), json({ n: 4 }, 50)];
+  // Each of a, b and c takes GEN_MS: one at a time, the three take at least 3 * GEN_MS.
+  const GEN_MS = 250;
+  const turns = [json({ n: 1 }, GEN_MS), json({ n: 2 }, GEN_MS), json({ n: 3 }, GEN_MS), json({ n: 4 }, 50)];
   const span = (p: Opened['progress'], id: string) => ({
     start: p.find((e) => e.stepId === id && e.state === 'started')!.atMs,
     end: p.find((e) => e.stepId === id && e.state === 'completed')!.atMs,
@@ -266,7 +268,7 @@ describe('dynamic_workflow: structured generation, one at a time or forked', () 
       const started = Date.now();
       const { body, r } = await run(session, { workflow: three(limit), query: 'q' });
       expect(r.exitCode).toBe(0);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1200);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(3 * GEN_MS);
       const [a, b, c] = ['a', 'b', 'c'].map((id) => span(progress, id));
       expect(b!.start).toBeGreaterThanOrEqual(a!.end);
       expect(c!.start).toBeGreaterThanOrEqual(b!.end);
@@ -286,8 +288,8 @@ describe('dynamic_workflow: structured generation, one at a time or forked', () 
     // All three were running at once: each started before any of them ended.
     const firstEnd = Math.min(a!.end, b!.end, c!.end);
     for (const s of [a, b, c]) expect(s!.start).toBeLessThan(firstEnd);
-    // One at a time would take at least 1200 ms.
-    expect(took).toBeLessThan(1100);
+    // One at a time would take at least 3 * GEN_MS.
+    expect(took).toBeLessThan(3 * GEN_MS - 50);
     // The dependent step waited for its input.
     expect(d!.start).toBeGreaterThanOrEqual(a!.end);
     expect(model.forks).toEqual([

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DebugResource, debugTool, debugToolPack, DEBUG_RESOURCE, openDebugResource } from '../src/debug.js';
-import { alive, caller, errorCode, project } from './debug-support.js';
+import { alive, aliveAfter, caller, errorCode, project } from './debug-support.js';
 
 const DEBUGPY = spawnSync('/usr/bin/python3', ['-c', 'import debugpy']).status === 0;
 
@@ -128,9 +128,7 @@ describe.skipIf(!DEBUGPY)('debug on debugpy', () => {
     expect(errorCode(second)).toBe('DEBUG_SESSION_EXISTS');
     expect(second.output).toContain('app.py');
     expect((await call({ op: 'terminate' })).metadata?.ended).toBe(true);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(alive(pid)).toBe(false);
-    expect(alive(adapterPid)).toBe(false);
+    expect(await aliveAfter([pid, adapterPid], 300)).toEqual([]);
     expect((await call({ op: 'stack' })).output).toMatch(/DEBUG_NO_SESSION/);
   });
 
@@ -142,8 +140,7 @@ describe.skipIf(!DEBUGPY)('debug on debugpy', () => {
     expect((await call({ op: 'status' })).metadata?.running).toBe(true);
     now += 60_000;
     expect((await call({ op: 'status' })).metadata?.running).toBe(false);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(alive(pid)).toBe(false);
+    expect(await aliveAfter([pid], 300)).toEqual([]);
   });
 
   it('DBG-07: an empty lines[] clears the file, so launch runs to the end', async () => {

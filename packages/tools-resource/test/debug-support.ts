@@ -44,5 +44,15 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** Waits up to `ms` for every process of `pids` to be gone (see {@link alive}), polling every 20 ms; returns those still there. */
+export async function aliveAfter(pids: readonly number[], ms: number): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const left = pids.filter(alive);
+    if (left.length === 0 || Date.now() >= deadline) return left;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** The error code of a failed result. */
 export const errorCode = (r: ToolResult) => (r.metadata?.error as { code?: string } | undefined)?.code;

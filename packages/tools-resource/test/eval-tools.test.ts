@@ -9,10 +9,28 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EVAL_RESOURCE, type EvalResource, evalTool, evalToolPack, openEvalResource } from '../src/eval.js';
 import { diskWorkspace } from '../src/test-support/disk-workspace.js';
 
-const hasPy = (mod: string) => spawnSync('/usr/bin/python3', ['-c', `import ${mod}`]).status === 0;
-const PANDAS = existsSync('/usr/bin/python3') && hasPy('pandas');
-const MPL = existsSync('/usr/bin/python3') && hasPy('matplotlib');
-const PIP = existsSync('/usr/bin/python3') && hasPy('pip') && hasPy('venv');
+/** The modules the system python3 has (found, not imported: importing pandas and matplotlib took a second). */
+const PY_MODULES = new Set(
+  existsSync('/usr/bin/python3')
+    ? spawnSync(
+        '/usr/bin/python3',
+        [
+          '-c',
+          "import sys, importlib.util as u; print(' '.join(m for m in sys.argv[1:] if u.find_spec(m)))",
+          'pandas',
+          'matplotlib',
+          'pip',
+          'venv',
+        ],
+        { encoding: 'utf8' },
+      )
+        .stdout.trim()
+        .split(' ')
+    : [],
+);
+const PANDAS = PY_MODULES.has('pandas');
+const MPL = PY_MODULES.has('matplotlib');
+const PIP = PY_MODULES.has('pip') && PY_MODULES.has('venv');
 
 /** Writes a minimal pure-Python wheel of package `name` whose `VERSION` is `version` into `dir`. */
 const MAKE_WHEEL = `
@@ -67,10 +85,13 @@ const run = (args: Record<string, unknown>, c = ctx()): Promise<ToolResult> =>
   );
 const js = (code: string, extra: Record<string, unknown> = {}) => run({ code, language: 'javascript', ...extra });
 const py = (code: string, extra: Record<string, unknown> = {}) => run({ code, language: 'python', ...extra });
-/** Replaces the session's kernels with ones whose inactivity budget is 0.8 s. */
+/** The inactivity budget of {@link shortBudget}'s kernels, and a bridge call twice as long. */
+const SHORT_BUDGET_MS = 400;
+const SLOW_BRIDGE_MS = 2 * SHORT_BUDGET_MS;
+/** Replaces the session's kernels with ones whose inactivity budget is {@link SHORT_BUDGET_MS}. */
 async function shortBudget(): Promise<void> {
   await kernels.close();
-  kernels = await openEvalResource({ inactivityMs: 800 });
+  kernels = await openEvalResource({ inactivityMs: SHORT_BUDGET_MS });
 }
 const alive = (pid: number) => {
   try {
@@ -141,7 +162,7 @@ describe('eval: JavaScript kernel', () => {
 
   it('EVAL-09: a cell waiting on a bridge call longer than the inactivity budget is not killed', async () => {
     await shortBudget();
-    const r = await run({ code: 'await tool("slow", {})', language: 'javascript' }, ctx(1300));
+    const r = await run({ code: 'await tool("slow", {})', language: 'javascript' }, ctx(SLOW_BRIDGE_MS));
     expect(r.exitCode).toBe(0);
     expect(r.output).toContain('ran slow');
   });
@@ -214,7 +235,7 @@ describe('eval: Python kernel', () => {
 
   it('EVAL-09: a cell blocked on a slow bridge call survives; an idle one is killed', async () => {
     await shortBudget();
-    const slow = await run({ code: 'tool("slow", {})', language: 'python' }, ctx(1300));
+    const slow = await run({ code: 'tool("slow", {})', language: 'python' }, ctx(SLOW_BRIDGE_MS));
     expect(slow.output).toContain('ran slow');
     const idle = await py('import time\ntime.sleep(30)');
     expect(idle.output).toContain('EVAL_TIMEOUT');
