@@ -247,8 +247,8 @@ async function batchRow(): Promise<void> {
   let id = 0;
   const calls = Array.from({ length: 32 }, () => ({ tool: 'noop', args: {} }));
   const r = await paired(
-    ROUNDS || 400,
-    100,
+    ROUNDS || 2000,
+    300,
     async () => {
       const res = await invoke('batch', { calls }, `b${id++}`);
       if (!res.ok) throw new Error(res.output);
