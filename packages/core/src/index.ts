@@ -24,6 +24,7 @@ export {
   ResourceOpenError,
   ResourceUnavailableError,
   SessionBusyError,
+  SessionClosedError,
   SessionConfigurationError,
   SessionInitializationError,
   SessionNotFoundError,

@@ -20,6 +20,7 @@ import {
   type SessionOptions as CoreSessionOptions,
   type ToolPack,
   type WorkspaceServices,
+  validateConfigObject,
 } from '@a3s-code/core';
 import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
 import { webToolPack, type WebToolsOptions } from '@a3s-code/tools-web';
@@ -283,6 +284,9 @@ export class Agent {
       vibe: vibeSetting,
       ...rest
     } = options;
+    // Checked before they are merged with the read tools' rules: the merge would hide a bad value
+    // (`deny: 'bash'` spread into single letters), and core sees only the merged rules.
+    if (rest.permissions !== undefined) validateConfigObject({ permissions: rest.permissions });
     const confirmation = resolveApproval(options, this.#config);
     const privateServers = validateMcpServers(mcpServers);
     const layer = await this.#layers.for(root);

@@ -55,6 +55,7 @@ export {
   ResumeError,
   SessionNotFoundError,
   SessionBusyError,
+  SessionClosedError,
   SessionConfigurationError,
   SessionInitializationError,
   StepLimitError,

@@ -19,6 +19,17 @@ import { isAbsolute, resolve } from 'node:path';
 /** A model as the host names it: a client, `provider/model`, or `scripted:<file.json>`. */
 export type ModelSpec = LlmClient | string;
 
+/** What a model may be, for errors. */
+const MODEL_FORMS =
+  "must be 'provider/model' (e.g. 'openai/gpt-4o'), 'scripted:<file.json>' or an LlmClient (an object with stream())";
+
+function describeSpec(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object without stream()';
+  return `${typeof v} ${String(v).slice(0, 40)}`;
+}
+
 /** The prefix of a scripted model file. */
 export const SCRIPTED_PREFIX = 'scripted:';
 
@@ -62,7 +73,13 @@ export async function resolveModel(
   providers?: ProvidersConfig,
   resolver: ModelResolver = providerModelResolver,
 ): Promise<LlmClient | undefined> {
-  if (spec !== undefined && typeof spec !== 'string') return spec;
+  if (spec !== undefined && typeof spec !== 'string') {
+    if (typeof spec === 'object' && spec !== null && typeof (spec as { stream?: unknown }).stream === 'function') {
+      return spec;
+    }
+    throw new SessionConfigurationError('model', `${MODEL_FORMS}, got ${describeSpec(spec)}`);
+  }
+  if (spec !== undefined && spec.trim() === '') throw new SessionConfigurationError('model', `${MODEL_FORMS}, got ''`);
   const ref = spec ?? env.A3S_MODEL;
   if (ref === undefined) return undefined;
   if (ref.startsWith(SCRIPTED_PREFIX)) {

@@ -271,6 +271,29 @@ describe('Agent.create', () => {
   });
 });
 
+describe('bad options are refused by name before anything runs', () => {
+  it('a model that is not a non-empty string or an LlmClient is a SESSION_CONFIGURATION error naming model', async () => {
+    for (const model of [123, '', '   ', { provider: 'x' }, null, ['openai/gpt-4o']]) {
+      await expect(Agent.create({ model: model as never, env: {} })).rejects.toMatchObject({
+        code: 'SESSION_CONFIGURATION',
+        message: expect.stringMatching(/model: must be 'provider\/model'.*scripted:<file\.json>.*LlmClient/),
+      });
+    }
+  });
+
+  it("a session's permission rules of the wrong shape are refused, not merged into letters or dropped", async () => {
+    const agent = await Agent.create({ model: new ScriptedLlmClient([{ text: 'x' }]), env: {} });
+    await expect(agent.session(tempRepo(), { permissions: { deny: 'bash' as never } })).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      message: expect.stringContaining('permissions.deny'),
+    });
+    await expect(agent.session(tempRepo(), { permissions: 'yes' as never })).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      message: expect.stringContaining('permissions'),
+    });
+  });
+});
+
 describe('A3S_MODEL is only the fallback', () => {
   it("a bad A3S_MODEL does not fail Agent.create; a workspace config file's model wins, and a session that falls back to it fails naming it", async () => {
     const env = { A3S_MODEL: 'nope/not-a-provider' };

@@ -4,6 +4,7 @@ export {
   AsyncSessionBuildRequiredError,
   NothingToResumeError,
   SessionBusyError,
+  SessionClosedError,
   SessionConfigurationError,
   SessionInitializationError,
   type ConfigurationProblemDetail,

@@ -20,6 +20,20 @@ export class SessionBusyError extends A3sError {
   }
 }
 
+/** An operation was started on a session that has been closed. */
+export class SessionClosedError extends A3sError {
+  /** Id of the closed session. */
+  readonly sessionId: string;
+  constructor(sessionId: string, operation: string) {
+    super(
+      'SESSION_CLOSED',
+      `session '${sessionId}' is closed: '${operation}' cannot start; open it again (agent.session(dir, { sessionId: '${sessionId}' })) to continue its log`,
+      { details: { session_id: sessionId, operation } },
+    );
+    this.sessionId = sessionId;
+  }
+}
+
 /** A session needs asynchronous construction (`await agent.session(...)`) but was built synchronously. */
 export class AsyncSessionBuildRequiredError extends A3sError {
   /** The resource that needs asynchronous initialisation (`model`, `persistence`, `sessionStore`, `mcpServers.github`), when known. */

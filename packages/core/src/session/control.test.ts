@@ -24,6 +24,22 @@ describe('single-flight admission', () => {
     expect((await session.send('two')).text).toBe('second');
   });
 
+  it('a closed session refuses send, stream and resumeRun with SESSION_CLOSED naming the session, not SESSION_BUSY', async () => {
+    const { session } = await track(open([{ text: 'one' }]));
+    expect((await session.send('one')).text).toBe('one');
+    await session.close();
+    for (const start of [() => session.send('two'), () => session.resumeRun(), () => session.stream('three')]) {
+      let error: unknown;
+      try {
+        start();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toMatchObject({ code: 'SESSION_CLOSED', sessionId: session.sessionId });
+      expect((error as Error).message).toMatch(/is closed/);
+    }
+  });
+
   it('ADM-06: host-direct tool calls do not take the lease and work during a send', async () => {
     const { session, state } = await track(open([{ delay_ms: 150, text: 'done' }]));
     const run = session.send('go');

@@ -4,7 +4,7 @@
  * `send`, `stream`, `resumeRun`, `compact` and the host answers to it.
  */
 import { checkHostFact, type FactDraft, type Folder, type FoldState, type Harness } from '@a3s-code/effect';
-import { SessionBusyError } from '../errors/session-errors.js';
+import { SessionBusyError, SessionClosedError } from '../errors/session-errors.js';
 import type { Delegator } from '../delegation/delegator.js';
 import type { CapabilityCatalog } from '../catalog/capability-catalog.js';
 import type { SessionGate } from '../gate/session-gate.js';
@@ -56,11 +56,11 @@ export class SessionRunner {
 
   /**
    * Takes the session's lease for `operation`; returns its release.
-   * @throws SessionBusyError when the session is closed or another operation holds the lease.
+   * @throws SessionClosedError when the session is closed; SessionBusyError when another operation holds the lease.
    */
   take(operation: string): () => void {
     const { sessionId, sessionSignal } = this.#parts;
-    if (sessionSignal.aborted) throw new SessionBusyError(sessionId, `${operation} (the session is closed)`);
+    if (sessionSignal.aborted) throw new SessionClosedError(sessionId, operation);
     if (this.#lease !== null) throw new SessionBusyError(sessionId, operation);
     this.#lease = operation;
     return () => {
