@@ -14,7 +14,13 @@ export type WorkspacePathProblem =
   | 'symlink_escape'
   | 'protected'
   | 'home_relative'
+  | 'too_long'
   | 'not_a_string';
+
+/** A path as a message quotes it: whole up to 200 characters, else its head and its length. */
+function quotedPath(path: string): string {
+  return path.length <= 200 ? JSON.stringify(path) : `${JSON.stringify(path.slice(0, 120))}… (${path.length} chars)`;
+}
 
 /** A path that does not resolve inside the workspace root, or that may not be written. */
 export class WorkspacePathError extends A3sError {
@@ -25,7 +31,7 @@ export class WorkspacePathError extends A3sError {
   constructor(field: string, path: string, problem: WorkspacePathProblem, explanation: string) {
     super(
       'WORKSPACE_PATH',
-      `${field}: ${JSON.stringify(path.slice(0, 300))} ${explanation}; allowed: a path inside the workspace root (relative, or absolute under the root)`,
+      `${field}: ${quotedPath(path)} ${explanation}; allowed: a path inside the workspace root (relative, or absolute under the root)`,
       {
         details: { field, path: path.slice(0, 1000), problem },
       },

@@ -39,6 +39,23 @@ async function followLink(root: string, at: string, arg: PathArgument): Promise<
   return target.rel;
 }
 
+/** Longest name a file system here takes (`NAME_MAX`), in bytes. */
+const NAME_MAX_BYTES = 255;
+
+/**
+ * The temporary file's name beside `name`: `.<name>.a3s-tmp-<random>`, with `name` cut (at a
+ * character boundary) so the whole stays within `NAME_MAX`: a file whose own name is close to the
+ * limit can still be written.
+ */
+function tempName(name: string): string {
+  const suffix = `.a3s-tmp-${randomBytes(6).toString('hex')}`;
+  let head = name;
+  while (Buffer.byteLength(head) + suffix.length + 1 > NAME_MAX_BYTES) head = head.slice(0, -1);
+  // A cut that split a surrogate pair keeps no lone half.
+  if (/[\ud800-\udbff]$/.test(head)) head = head.slice(0, -1);
+  return `.${head}${suffix}`;
+}
+
 /** Writes `data` to a new temporary file in `dir` and renames it over `name`. */
 async function replaceIn(
   root: string,
@@ -48,7 +65,7 @@ async function replaceIn(
   mode: number | undefined,
   arg: PathArgument,
 ): Promise<void> {
-  const tempAt = `${dir.at}/.${name}.a3s-tmp-${randomBytes(6).toString('hex')}`;
+  const tempAt = `${dir.at}/${tempName(name)}`;
   let created = false;
   try {
     const temp = await open(tempAt, TEMP_FLAGS, mode ?? 0o666);

@@ -11,8 +11,23 @@ export function mapFsError(error: unknown, rel: string): never {
     throw new WorkspaceFileError(rel, 'not_directory', 'a parent of this path is not a directory', error);
   if (code === 'ENOTEMPTY') throw new WorkspaceFileError(rel, 'not_empty', 'the directory is not empty', error);
   if (code === 'ABORT_ERR') throw new CancelledError(`workspace operation on ${rel || '.'}`);
-  if (typeof code === 'string') throw new WorkspaceFileError(rel, 'io', `${code}: ${(error as Error).message}`, error);
+  if (typeof code === 'string')
+    throw new WorkspaceFileError(rel, 'io', `${systemReason(error as Error, code)} (${code})`, error);
   throw error;
+}
+
+/**
+ * What the system said, without the code it begins with and the call and paths it ends with
+ * (`EACCES: permission denied, open '/proc/self/fd/20/x'` → `permission denied`): the path is the
+ * workspace path the error names already, and a descriptor path means nothing to the reader.
+ */
+function systemReason(error: Error, code: string): string {
+  const text = String(error.message ?? '');
+  const bare = (text.startsWith(`${code}: `) ? text.slice(code.length + 2) : text).replace(
+    /, [a-z_]+(?: '[^']*')?(?: -> '[^']*')?$/,
+    '',
+  );
+  return bare.trim() === '' ? 'input/output error' : bare;
 }
 
 /** Throws `CANCELLED` when the signal has fired. */

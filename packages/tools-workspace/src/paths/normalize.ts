@@ -18,7 +18,8 @@ export interface NormalizeOptions {
 
 /**
  * Normalises `input` to a root-relative path with `/` separators and no `.`/`..` segments.
- * Refuses NUL bytes, `~` paths, absolute paths outside `root`, and `..` that climbs above it.
+ * Refuses NUL bytes, `~` paths, absolute paths outside `root`, `..` that climbs above it, and
+ * names or paths longer than the file system takes.
  */
 export function normalizeWorkspacePath(input: unknown, options: NormalizeOptions): string {
   const field = options.field ?? 'path';
@@ -42,10 +43,30 @@ export function normalizeWorkspacePath(input: unknown, options: NormalizeOptions
       out.pop();
       continue;
     }
+    if (Buffer.byteLength(seg) > MAX_NAME_BYTES)
+      throw new WorkspacePathError(
+        field,
+        input,
+        'too_long',
+        `has a name of ${Buffer.byteLength(seg)} bytes; a file or folder name may be at most ${MAX_NAME_BYTES} bytes`,
+      );
     out.push(seg);
   }
-  return out.join('/');
+  const rel = out.join('/');
+  if (Buffer.byteLength(rel) > MAX_PATH_BYTES)
+    throw new WorkspacePathError(
+      field,
+      input,
+      'too_long',
+      `is ${Buffer.byteLength(rel)} bytes long; a workspace path may be at most ${MAX_PATH_BYTES} bytes`,
+    );
+  return rel;
 }
+
+/** Longest file or folder name the file systems here take (`NAME_MAX`), in bytes. */
+const MAX_NAME_BYTES = 255;
+/** Longest workspace-relative path accepted, in bytes (`PATH_MAX` is 4096 with the root and the NUL). */
+const MAX_PATH_BYTES = 3072;
 
 /** Git's internal folder, at any depth (nested repositories and worktrees have their own). */
 export const GIT_DIR = '.git';

@@ -119,6 +119,32 @@ describe('path escapes (local workspace)', () => {
   });
 });
 
+describe('paths longer than the file system takes', () => {
+  it('BND: a name over 255 bytes or a path over 3072 bytes is refused as too_long, quoted cut, never echoed whole', async () => {
+    const long = [
+      { path: 'x'.repeat(5000), says: /has a name of 5000 bytes; a file or folder name may be at most 255 bytes/ },
+      { path: `${'é'.repeat(130)}.txt`, says: /has a name of 264 bytes/ },
+      { path: `${'a/'.repeat(1600)}f`, says: /is 3201 bytes long; a workspace path may be at most 3072 bytes/ },
+    ];
+    for (const { path, says } of long) {
+      for (const [tool, args] of [
+        [readTool, { file_path: path }],
+        [writeTool, { file_path: path, content: 'x' }],
+      ] as const) {
+        const error = await call(tool, ws, args).then(
+          (r) => new Error(`${JSON.stringify(path.slice(0, 20))} was not refused: ${r.output.slice(0, 80)}`),
+          (e: unknown) => e,
+        );
+        expect(error).toMatchObject({ code: 'WORKSPACE_PATH', problem: 'too_long', field: 'file_path' });
+        expect((error as Error).message).toMatch(says);
+        expect((error as Error).message.length).toBeLessThan(500);
+      }
+    }
+    const edge = await call(writeTool, ws, { file_path: `src/${'n'.repeat(255)}`, content: 'ok' });
+    expect(edge.output).toMatch(/^created/);
+  });
+});
+
 describe('path escapes (memory workspace)', () => {
   it('BND: refuses the lexical escapes and .a3s and .git writes', async () => {
     const mem = await MemoryWorkspace.create({ root: '/ws', files: { 'a.txt': 'a\n' } });
