@@ -7,6 +7,7 @@ import { closest } from './did-you-mean.js';
 import { EXIT, USAGE_CODES } from './errors.js';
 import type { Io } from './io.js';
 import { cliVersion } from './version.js';
+import { terminalText } from './render/terminal-text.js';
 
 /** The top-level help. */
 export const MAIN_HELP = `a3s — A3S Code, a coding agent whose every run is a replayable fact log
@@ -105,7 +106,7 @@ async function reportError(name: string, e: unknown, io: Io): Promise<number> {
   const { cliMessage, hintsFor } = await import('./hints.js');
   const code = A3sError.isInstance(e) ? e.code : undefined;
   const message = cliMessage(e) ?? (e instanceof Error ? e.message : String(e));
-  io.stderr.write(`a3s ${name}: ${code && code !== 'CLI_USAGE' ? `${code}: ` : ''}${message}\n`);
+  io.stderr.write(`a3s ${name}: ${code && code !== 'CLI_USAGE' ? `${code}: ` : ''}${terminalText(message)}\n`);
   for (const hint of hintsFor(name, e)) io.stderr.write(`hint: ${hint}\n`);
   return code !== undefined && USAGE_CODES.has(code) ? EXIT.usage : EXIT.failed;
 }

@@ -31,6 +31,7 @@ import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
 import { styleFor, type Style } from '../style.js';
 import { printTools } from './tools.js';
+import { terminalText } from '../render/terminal-text.js';
 
 /** Help of `a3s code`. */
 export const CODE_HELP = `Usage: a3s code [options]
@@ -162,7 +163,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
         running,
       );
     } catch (e) {
-      io.stdout.write(`${(e as Error).message}\n`);
+      io.stdout.write(`${terminalText((e as Error).message)}\n`);
     }
   };
   // A line typed during a run steers it; a `/` command is not a steer: `/image` and `/file` attach
@@ -241,7 +242,9 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       await op();
     } catch (e) {
       print.newline();
-      io.stderr.write(errStyle.red(`${(e as { code?: string }).code ?? 'error'}: ${(e as Error).message}\n`));
+      io.stderr.write(
+        errStyle.red(`${(e as { code?: string }).code ?? 'error'}: ${terminalText((e as Error).message)}\n`),
+      );
       for (const hint of hintsFor('code', e)) io.stderr.write(errStyle.dim(`hint: ${hint}\n`));
     } finally {
       running = false;

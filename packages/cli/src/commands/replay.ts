@@ -14,6 +14,7 @@ import { loadLog, resolveLog, workspaceOfLog, type LoadedLog } from '../logs.js'
 import { artifactLine, artifactPath, artifactsOf } from '../render/artifacts.js';
 import { continuedLine } from '../render/event-printer.js';
 import { styleFor, type Style } from '../style.js';
+import { terminalSafe, terminalText } from '../render/terminal-text.js';
 
 /** Help of `a3s replay`. */
 export const REPLAY_HELP = `Usage: a3s replay [options] <log-file | session-id | folder>
@@ -40,7 +41,7 @@ function toolTable(style: Style, log: LoadedLog): string[] {
   let calls = 0;
   let attempts = new Map<string, number>();
   for (const fact of log.facts) {
-    const p = fact.payload as Record<string, unknown>;
+    const p = terminalSafe(fact.payload) as Record<string, unknown>;
     if (fact.type === 'run.started') attempts = new Map();
     else if (fact.type === 'user.message' && p.source === 'continuation') {
       const origin =
@@ -70,7 +71,9 @@ function missingArtifacts(style: Style, log: LoadedLog, workspace: string | unde
   return (log.summary.attachments ?? [])
     .filter((a) => !existsSync(join(workspace, '.a3s', 'artifacts', a.sha256)))
     .map((a) =>
-      style.yellow(`note: the artifact of ${a.name ?? a.sha256} (turn ${a.turn}) is missing from .a3s/artifacts`),
+      style.yellow(
+        `note: the artifact of ${terminalText(a.name ?? a.sha256)} (turn ${a.turn}) is missing from .a3s/artifacts`,
+      ),
     );
 }
 
@@ -86,7 +89,7 @@ function artifactRows(style: Style, log: LoadedLog): string[] {
   for (const fact of log.facts) {
     if (fact.type !== 'tool.result') continue;
     calls++;
-    const p = fact.payload as Record<string, unknown>;
+    const p = terminalSafe(fact.payload) as Record<string, unknown>;
     for (const a of artifactsOf(p.metadata)) {
       const path = workspace === undefined ? undefined : artifactPath(workspace, thread, a);
       const shown = path === undefined ? `artifact://${a.id}` : relative(workspace!, path);
@@ -153,7 +156,9 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
     `digest: seq ${log.digest.seq}, sha256 ${log.digest.digest}`,
   ];
   if (log.torn) lines.push(style.yellow(`note: ignored a torn last line (${log.torn})`));
-  lines.push(formatSummary(log.summary));
+  // A log's text came from a model and its tools (or anyone who could write the file): printed
+  // without control sequences.
+  lines.push(formatSummary(terminalSafe(log.summary)));
   lines.push(...missingArtifacts(style, log, workspaceOfLog(log.path)));
   const costLine = costText(cost);
   if (costLine !== undefined) lines.push(costLine);

@@ -19,6 +19,7 @@ import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
 import { styleFor } from '../style.js';
+import { terminalText } from '../render/terminal-text.js';
 
 /** Help of `a3s run`. */
 export const RUN_HELP = `Usage: a3s run [options] "<prompt>"
@@ -110,10 +111,12 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     const code = (e as { code?: unknown }).code;
     // An attachment that cannot be sent is a mistake on the command line: nothing was run or logged.
     if (code === 'ATTACHMENT_INVALID') {
-      io.stderr.write(`a3s run: ${code}: ${(e as Error).message}\n`);
+      io.stderr.write(`a3s run: ${code}: ${terminalText((e as Error).message)}\n`);
       return EXIT.usage;
     }
-    io.stderr.write(err.red(`run failed: ${typeof code === 'string' ? `${code}: ` : ''}${(e as Error).message}\n`));
+    io.stderr.write(
+      err.red(`run failed: ${typeof code === 'string' ? `${code}: ` : ''}${terminalText((e as Error).message)}\n`),
+    );
     for (const hint of hintsFor('run', e)) io.stderr.write(`hint: ${hint}\n`);
     if (session.logPath) io.stderr.write(err.dim(`log: ${session.logPath}\n`));
     return EXIT.failed;

@@ -7,6 +7,7 @@ import type { ConfirmationManager, QuestionAnswer, QuestionHandler } from '@a3s-
 import type { Out } from '../io.js';
 import { REFUSED_AT_TERMINAL } from '../render/denials.js';
 import { argSummary } from '../render/tool-card.js';
+import { terminalSafe, terminalText } from '../render/terminal-text.js';
 import type { Style } from '../style.js';
 import type { LineReader } from './line-reader.js';
 
@@ -21,13 +22,16 @@ export function terminalConfirmation(
   return {
     async confirm(request, signal) {
       const key = `${request.toolName}\u0000${request.rule}`;
+      // What the card shows of the call is never a control sequence (a model's args could redraw it).
+      const name = terminalText(request.toolName);
+      const rule = terminalText(request.rule);
       beforeCard();
       if (always.has(key)) {
-        out.write(style.dim(`  ✓ ${request.toolName} allowed (always for rule '${request.rule}')\n`));
+        out.write(style.dim(`  ✓ ${name} allowed (always for rule '${rule}')\n`));
         return { approved: true, reason: `always for rule '${request.rule}'` };
       }
-      out.write(`${style.yellow('?')} ${style.bold(`allow ${request.toolName}`)} ${argSummary(request.args)}\n`);
-      out.write(style.dim(`  rule: ${request.rule} · [y] yes  [n] no  [a] always for this rule\n`));
+      out.write(`${style.yellow('?')} ${style.bold(`allow ${name}`)} ${argSummary(terminalSafe(request.args))}\n`);
+      out.write(style.dim(`  rule: ${rule} · [y] yes  [n] no  [a] always for this rule\n`));
       for (;;) {
         const line = await reader.read('allow? [y/n/a] ', signal);
         const answer = (line ?? 'n').trim().toLowerCase();
@@ -47,9 +51,11 @@ export function terminalConfirmation(
 export function terminalQuestions(reader: LineReader, out: Out, style: Style, beforeCard: () => void): QuestionHandler {
   return async (q, signal): Promise<QuestionAnswer> => {
     beforeCard();
-    out.write(`${style.yellow('?')} ${style.bold(q.question)}\n`);
-    if (q.context) out.write(style.dim(`  ${q.context}\n`));
-    for (const [i, o] of q.options.entries())
+    // The model wrote the question: shown without control sequences; answers use its own labels.
+    const shown = terminalSafe(q);
+    out.write(`${style.yellow('?')} ${style.bold(shown.question)}\n`);
+    if (shown.context) out.write(style.dim(`  ${shown.context}\n`));
+    for (const [i, o] of shown.options.entries())
       out.write(`  ${i + 1}. ${o.label}${o.description ? style.dim(` — ${o.description}`) : ''}\n`);
     const how = [
       q.options.length > 0 ? (q.multi_select ? 'numbers (1,3)' : `a number 1..${q.options.length}`) : '',

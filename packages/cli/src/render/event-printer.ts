@@ -11,6 +11,7 @@ import { ElapsedTicker } from './elapsed.js';
 import { LiveLines } from './live-lines.js';
 import { workerLine } from './worker-lines.js';
 import { cardEnd, cardStart, clip, CARD_WIDTH } from './tool-card.js';
+import { terminalSafe } from './terminal-text.js';
 
 /** Where the printer writes. */
 export interface Sink {
@@ -77,7 +78,10 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
   const pad = (id: string): string => (nested.has(id) ? '      ' : '  ');
   const liveLine = (id: string, line: string): string => `${pad(id)}${style.dim('│')} ${clip(line, CARD_WIDTH)}\n`;
 
-  const print = ((ev: ProjectedEventV1) => {
+  const print = ((event: ProjectedEventV1) => {
+    // Everything in an event may come from the model, a tool or a server: nothing in it reaches
+    // the terminal as a control sequence.
+    const ev = terminalSafe(event);
     const p = ev.payload;
     ticker?.resume();
     switch (ev.type) {

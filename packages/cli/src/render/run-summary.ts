@@ -2,6 +2,7 @@
 import { formatCost } from '@a3s-code/core';
 import type { RunResult } from '@a3s-code/sdk';
 import type { Style } from '../style.js';
+import { terminalText } from './terminal-text.js';
 import { stoppedSuffix, type StoppedCalls } from './denials.js';
 
 /** `completed (verified) · 4 tool call(s) · 1 refused · 1 denied · 8192 in / 165 out tokens · $0.0371`: `stopped` counts refused and denied calls; the cost shows when the model has a price. */
@@ -11,8 +12,8 @@ export function runSummary(style: Style, r: RunResult, stopped?: StoppedCalls, c
   let line = `${status}${completion} · ${r.toolCalls} tool call(s)${stoppedSuffix(stopped)} · ${r.usage.inputTokens} in / ${r.usage.outputTokens} out tokens`;
   if (cost !== undefined) line += ` · ${formatCost(cost)}`;
   if (r.parked?.kind === 'confirm')
-    line += `\nparked: waiting for confirmation of ${r.parked.toolName} (${r.parked.toolId})`;
+    line += `\nparked: waiting for confirmation of ${terminalText(r.parked.toolName)} (${terminalText(r.parked.toolId)})`;
   if (r.parked?.kind === 'question')
-    line += `\nparked: waiting for an answer to "${r.parked.question}" (${r.parked.questionId})`;
+    line += `\nparked: waiting for an answer to "${terminalText(r.parked.question)}" (${terminalText(r.parked.questionId)})`;
   return line;
 }
