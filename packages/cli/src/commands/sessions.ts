@@ -13,6 +13,7 @@ import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { listLogs, loadLog } from '../logs.js';
 import { styleFor } from '../style.js';
+import { terminalText } from '../render/terminal-text.js';
 import { codeCommand } from './code.js';
 
 /** Help of `a3s sessions`. */
@@ -152,7 +153,7 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
         ? `no runs yet, ${r.facts} facts`
         : `${r.runs} run(s), last ${r.last}, ${r.facts} facts, phase ${r.phase}`;
     io.stdout.write(`${style.bold(r.id)}${saved}  ${style.dim(r.modified)}  ${state}\n`);
-    if (r.prompt) io.stdout.write(style.dim(`    "${r.prompt}"\n`));
+    if (r.prompt) io.stdout.write(style.dim(`    "${terminalText(r.prompt)}"\n`));
   }
   if (empty.length > 0)
     io.stdout.write(style.dim(`(${empty.length} session(s) opened without a prompt not listed; --json lists them)\n`));

@@ -5,6 +5,7 @@
 import { mcpWarnings, type McpServerStatus, type McpSessionServerStatus } from '@a3s-code/sdk';
 import type { Out } from '../io.js';
 import type { Style } from '../style.js';
+import { terminalText } from './terminal-text.js';
 
 /** Lines of a server's stderr a warning shows. */
 const WARNING_STDERR_LINES = 5;
@@ -15,9 +16,10 @@ const WARNING_STDERR_LINES = 5;
  */
 export function printMcpWarnings(out: Out, style: Style, statuses: readonly McpServerStatus[]): void {
   for (const w of mcpWarnings(statuses)) {
-    out.write(style.yellow(`warning: MCP server '${w.server}' ${w.state}: ${w.reason}\n`));
+    out.write(style.yellow(`warning: MCP server '${terminalText(w.server)}' ${w.state}: ${terminalText(w.reason)}\n`));
     const tail = w.stderrTail?.split('\n').slice(-WARNING_STDERR_LINES) ?? [];
-    for (const line of tail) out.write(style.dim(`  stderr: ${line}\n`));
+    // A server's own stderr (often coloured logs) is shown as text.
+    for (const line of tail) out.write(style.dim(`  stderr: ${terminalText(line)}\n`));
   }
 }
 
@@ -42,7 +44,7 @@ export function printMcpServers(out: Out, style: Style, statuses: readonly McpSe
           : style.yellow(s.state.padEnd(10));
     const shadow = s.shadowedBy === undefined ? '' : style.dim(` (shadowed by ${s.shadowedBy})`);
     out.write(
-      `${s.name.padEnd(width)} ${s.source.padEnd(9)} ${state} ${String(s.toolCount).padStart(5)} ${String(s.restarts).padStart(8)}  ${s.lastError ?? style.dim('-')}${shadow}\n`,
+      `${s.name.padEnd(width)} ${s.source.padEnd(9)} ${state} ${String(s.toolCount).padStart(5)} ${String(s.restarts).padStart(8)}  ${s.lastError === undefined ? style.dim('-') : terminalText(s.lastError)}${shadow}\n`,
     );
   }
 }
