@@ -6,7 +6,7 @@
 import { LlmError } from '@a3s-code/core';
 import { errorFromFailure, errorFromResponse, type AbortCause, type ErrorContext } from './provider-errors.js';
 import { withRetries, type RetryPolicy } from './retry.js';
-import { readSseEvents, type SseEvent } from './sse-parser.js';
+import { readSseEvents, SseLimitError, type SseEvent } from './sse-parser.js';
 
 /** The `fetch` function a client uses (injectable for tests and custom agents). */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -103,7 +103,8 @@ export async function openResponse(spec: HttpRequestSpec, scope: CallScope): Pro
       scope.arm(spec.timeouts.idleMs);
       let text = '';
       try {
-        text = await res.text();
+        // An error body is only quoted (cut) in the message: its head is all that is read.
+        text = (await boundedText(res, ERROR_BODY_MAX_BYTES, () => scope.arm(spec.timeouts.idleMs))).text;
       } catch (e) {
         throw errorFromFailure(e, scope.cause, 'reading the error body', ctx);
       } finally {
@@ -132,8 +133,47 @@ export async function* sseEventsOf(
   try {
     yield* readSseEvents(res.body as unknown as AsyncIterable<Uint8Array>, () => scope.arm(idleMs));
   } catch (e) {
+    if (e instanceof SseLimitError) throw overLimit(ctx, `${e.message}`);
     throw errorFromFailure(e, scope.cause, 'reading the response stream', ctx);
   }
+}
+
+/** Largest whole (non-streamed) response body read, in bytes. */
+const JSON_BODY_MAX_BYTES = 64 * 1024 * 1024;
+/** Most of an error response's body read (the message quotes only its head), in bytes. */
+const ERROR_BODY_MAX_BYTES = 1024 * 1024;
+
+/** The `invalid_response` error of a response that passed a size limit. */
+function overLimit(ctx: ErrorContext, what: string): LlmError {
+  return new LlmError('invalid_response', `${ctx.provider}: ${what}; reading stopped and the request was aborted`, {
+    provider: ctx.provider,
+  });
+}
+
+/**
+ * A response body as text, at most `maxBytes` of it: `cut` when there was more (the rest is not
+ * read; the body is cancelled).
+ */
+async function boundedText(
+  res: Response,
+  maxBytes: number,
+  onChunk: () => void,
+): Promise<{ readonly text: string; readonly cut: boolean }> {
+  if (res.body === null) return { text: '', cut: false };
+  const decoder = new TextDecoder('utf-8');
+  let text = '';
+  let read = 0;
+  for await (const bytes of res.body as unknown as AsyncIterable<Uint8Array>) {
+    onChunk();
+    const room = maxBytes - read;
+    read += bytes.byteLength;
+    if (bytes.byteLength > room) {
+      text += decoder.decode(bytes.subarray(0, room));
+      return { text, cut: true };
+    }
+    text += decoder.decode(bytes, { stream: true });
+  }
+  return { text: text + decoder.decode(), cut: false };
 }
 
 /** Reads a whole JSON body under the scope's deadlines. */
@@ -141,7 +181,9 @@ export async function jsonOf(res: Response, scope: CallScope, idleMs: number, ct
   scope.arm(idleMs);
   let text: string;
   try {
-    text = await res.text();
+    const body = await boundedText(res, JSON_BODY_MAX_BYTES, () => scope.arm(idleMs));
+    if (body.cut) throw overLimit(ctx, `the response body ran past ${JSON_BODY_MAX_BYTES} bytes`);
+    text = body.text;
   } catch (e) {
     throw errorFromFailure(e, scope.cause, 'reading the response body', ctx);
   }

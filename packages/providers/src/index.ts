@@ -24,4 +24,4 @@ export {
 } from './openai-compatible-client.js';
 export type { MaxTokensField } from './openai-request.js';
 export { withRetries, type RetryHooks, type RetryPolicy } from './retry.js';
-export { readSseEvents, SseParser, type SseEvent } from './sse-parser.js';
+export { readSseEvents, SSE_LIMITS, SseLimitError, SseParser, type SseEvent, type SseLimits } from './sse-parser.js';

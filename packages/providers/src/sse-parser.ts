@@ -19,6 +19,13 @@ export class SseParser {
   private event: string | undefined;
   private data: string[] = [];
 
+  /** Characters of the line not yet ended, with the data lines of the event not yet ended. */
+  get pendingChars(): number {
+    let n = this.buffer.length;
+    for (const d of this.data) n += d.length;
+    return n;
+  }
+
   /** Feeds decoded text and returns the events it completed, in order. */
   push(text: string): SseEvent[] {
     const out: SseEvent[] = [];
@@ -75,19 +82,53 @@ export class SseParser {
   }
 }
 
+/** How much of a response stream {@link readSseEvents} reads before it gives up. */
+export interface SseLimits {
+  /** Longest unfinished line (and so event), in characters. Default 16 Mi. */
+  readonly maxLineChars?: number;
+  /** Most bytes of the whole stream. Default 512 MiB. */
+  readonly maxBytes?: number;
+}
+
+/** Defaults of {@link SseLimits}: far above any model's answer, far below the process's memory. */
+export const SSE_LIMITS = Object.freeze({ maxLineChars: 16 * 1024 * 1024, maxBytes: 512 * 1024 * 1024 });
+
+/** A response stream passed one of its {@link SseLimits}: reading stopped there. */
+export class SseLimitError extends Error {
+  constructor(
+    readonly limit: 'maxLineChars' | 'maxBytes',
+    readonly value: number,
+  ) {
+    super(
+      limit === 'maxLineChars'
+        ? `a line of the response stream ran past ${value} characters without ending`
+        : `the response stream ran past ${value} bytes`,
+    );
+    this.name = 'SseLimitError';
+  }
+}
+
 /**
  * Reads a response body as server-sent events. `onChunk` runs for every network chunk (the idle
- * timer uses it). Errors of the underlying stream propagate unchanged.
+ * timer uses it). Errors of the underlying stream propagate unchanged; a stream that passes one
+ * of `limits` throws an {@link SseLimitError} (an endless line or body never fills the memory).
  */
 export async function* readSseEvents(
   body: AsyncIterable<Uint8Array>,
   onChunk?: () => void,
+  limits: SseLimits = {},
 ): AsyncGenerator<SseEvent, void, undefined> {
+  const maxLine = limits.maxLineChars ?? SSE_LIMITS.maxLineChars;
+  const maxBytes = limits.maxBytes ?? SSE_LIMITS.maxBytes;
   const decoder = new TextDecoder('utf-8');
   const parser = new SseParser();
+  let bytesRead = 0;
   for await (const bytes of body) {
     onChunk?.();
+    bytesRead += bytes.byteLength;
+    if (bytesRead > maxBytes) throw new SseLimitError('maxBytes', maxBytes);
     yield* parser.push(decoder.decode(bytes, { stream: true }));
+    if (parser.pendingChars > maxLine) throw new SseLimitError('maxLineChars', maxLine);
   }
   yield* parser.push(decoder.decode());
   yield* parser.end();
