@@ -17,6 +17,7 @@ export const SESSION_FLAGS = {
   plan: { type: 'boolean' },
   vibe: { type: 'boolean' },
   'vibe-tier': { type: 'string', multiple: true },
+  'trust-workspace': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -30,6 +31,9 @@ export const SESSION_FLAGS_HELP = `  -m, --model <spec>   <provider>/<model> (op
       --vibe-tier <tier>=<model>
                        the model of a vibe tier (fast, good), e.g. fast=openai/gpt-4o-mini;
                        repeatable; a tier without one uses the session's model
+      --trust-workspace
+                       let the folder's a3s.config.json start MCP servers, run hooks, let tools
+                       run unasked or redirect a provider (asked once per folder and file content)
   -h, --help           show this help`;
 
 /** The session flags after parsing. */
@@ -44,6 +48,12 @@ export interface SessionFlags {
   readonly vibe?: boolean;
   /** The model of each vibe tier that has one (`--vibe-tier <tier>=<model>`). */
   readonly vibeTiers?: VibeTierModels;
+  /**
+   * Whether the person trusts the folder's config file (`--trust-workspace`); when set, a config
+   * file that would run commands or widen permissions needs it (see `workspace-trust.ts`). Unset
+   * (`a3s serve`): the client decides.
+   */
+  readonly trustWorkspace?: boolean;
 }
 
 /** What {@link parse} returns for `options`. */
@@ -115,6 +125,7 @@ export function sessionFlags(
     plan?: boolean | undefined;
     vibe?: boolean | undefined;
     'vibe-tier'?: string[] | undefined;
+    'trust-workspace'?: boolean | undefined;
   },
   cwd: string,
 ): SessionFlags {
@@ -133,6 +144,7 @@ export function sessionFlags(
     plan: values.plan === true,
     vibe: values.vibe === true,
     ...(vibeTiers === undefined ? {} : { vibeTiers }),
+    trustWorkspace: values['trust-workspace'] === true,
   };
 }
 

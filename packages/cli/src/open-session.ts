@@ -13,6 +13,7 @@ import { checkModelFlag, type SessionFlags } from './args.js';
 import { UsageError } from './errors.js';
 import { vibeNote, vibeStart } from './vibe-settings.js';
 import { cliWorkflowPack } from './flows/index.js';
+import { checkWorkspaceTrust } from './workspace-trust.js';
 
 /** Session options plus the CLI's own: where `dynamic_workflow` progress goes (nowhere by default). */
 export interface CliSessionOptions extends SessionOptions {
@@ -45,6 +46,7 @@ export async function agentFor(flags: SessionFlags, env: Readonly<Record<string,
     if (existsSync(path) && !statSync(path).isFile())
       throw new UsageError(`${path} is not a file; the workspace's configuration is a JSON file (a3s init writes one)`);
   }
+  if (flags.trustWorkspace !== undefined) await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env);
   let modelEnv = env;
   if (flags.model === undefined && env.A3S_MODEL) {
     const file = await findConfigFile(flags.cwd);

@@ -8,6 +8,9 @@ import { join } from 'node:path';
 /** The built executable. */
 export const A3S = join(import.meta.dirname, '..', 'dist', 'bin.js');
 
+/** `A3S_HOME` of the CLI under test (the workspace trust record): never the real home folder. */
+export const TEST_A3S_HOME = mkdtempSync(join(tmpdir(), 'a3s-home-'));
+
 /** A git repository with an off-by-one in `src/range.js` and its failing `node --test` test. */
 export function tempRepo(): string {
   const dir = mkdtempSync(join(tmpdir(), 'a3s-cli-'));
@@ -82,7 +85,7 @@ export function a3s(args: string[], env: Record<string, string> = {}) {
   delete base.A3S_MODEL;
   const r = spawnSync(process.execPath, [A3S, ...args], {
     encoding: 'utf8',
-    env: { ...base, ...env },
+    env: { ...base, A3S_HOME: TEST_A3S_HOME, ...env },
     timeout: 20_000,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -111,7 +114,7 @@ export async function runMain(
     stdin: new PassThrough(),
     stdout: { write: (t: string) => (stdout += t) },
     stderr: { write: (t: string) => (stderr += t) },
-    env: { PATH: process.env.PATH ?? '', ...options.env },
+    env: { PATH: process.env.PATH ?? '', A3S_HOME: TEST_A3S_HOME, ...options.env },
     cwd: options.cwd ?? process.cwd(),
     ...(options.stdoutClosed ? { stdoutClosed: options.stdoutClosed } : {}),
   });

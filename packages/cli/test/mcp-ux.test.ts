@@ -8,7 +8,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
-import { scriptFile, tempRepo } from './kit.js';
+import { scriptFile, TEST_A3S_HOME, tempRepo } from './kit.js';
 
 /** The MCP package's fixture server (tools echo, stderr, exit_after, destroy, ...). */
 const SERVER = join(import.meta.dirname, '..', '..', 'mcp', 'test', 'fixtures', 'test-server.mjs');
@@ -31,7 +31,7 @@ function harness(cwd: string) {
   const stdin = new PassThrough();
   const stdout = new Capture();
   const stderr = new Capture();
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' };
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', A3S_HOME: TEST_A3S_HOME };
   delete env.A3S_MODEL;
   const io: Io = { stdin, stdout, stderr, env, cwd };
   return { io, stdin, stdout, stderr };
@@ -61,7 +61,7 @@ describe('a3s and MCP servers that do not start', () => {
     });
     const h = harness(dir);
     const t0 = Date.now();
-    expect(await main(['tools', '--cwd', dir], h.io)).toBe(0);
+    expect(await main(['tools', '--trust-workspace', '--cwd', dir], h.io)).toBe(0);
     expect(Date.now() - t0).toBeLessThan(10_000);
     expect(h.stdout.text).toMatch(/^mcp__t__echo +read +ro /m);
     expect(h.stdout.text).toMatch(/^mcp__t__destroy +write /m);
@@ -80,7 +80,10 @@ describe('a3s and MCP servers that do not start', () => {
     const dir = repoWith({ ghost: { command: 'a3s-no-such-mcp-server' } });
     const h = harness(dir);
     expect(
-      await main(['run', '--model', `scripted:${scriptFile([{ text: 'Hello.' }])}`, '--cwd', dir, 'hi'], h.io),
+      await main(
+        ['run', '--trust-workspace', '--model', `scripted:${scriptFile([{ text: 'Hello.' }])}`, '--cwd', dir, 'hi'],
+        h.io,
+      ),
     ).toBe(0);
     expect(h.stderr.text).toContain(
       "warning: MCP server 'ghost' failed: starting `a3s-no-such-mcp-server`: command not found (ENOENT)",
@@ -104,7 +107,10 @@ describe('a3s and an MCP server that dies mid-session', () => {
       },
     ]);
     const h = harness(dir);
-    const code = await main(['run', '--yolo', '--model', `scripted:${script}`, '--cwd', dir, 'go'], h.io);
+    const code = await main(
+      ['run', '--yolo', '--trust-workspace', '--model', `scripted:${script}`, '--cwd', dir, 'go'],
+      h.io,
+    );
     const out = h.stdout.text;
     expect(code).toBe(0);
     expect(out).toMatch(
@@ -124,7 +130,7 @@ describe('a3s code and MCP', () => {
       { tool_calls: [{ id: 'w1', name: 'mcp__t__destroy', args: {} }] },
     ]);
     const h = harness(dir);
-    const exited = main(['code', '--model', `scripted:${script}`, '--cwd', dir], h.io);
+    const exited = main(['code', '--trust-workspace', '--model', `scripted:${script}`, '--cwd', dir], h.io);
     await until(() => h.stdout.text.includes('type a prompt'));
     expect(h.stderr.text).toContain(
       "warning: MCP server 'ghost' failed: starting `a3s-no-such-mcp-server`: command not found (ENOENT)",

@@ -7,11 +7,11 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { A3S, runMain, scriptFile, tempRepo } from './kit.js';
+import { A3S, runMain, scriptFile, TEST_A3S_HOME, tempRepo } from './kit.js';
 import { startPty } from './pty.js';
 
 const env = (): NodeJS.ProcessEnv => {
-  const e = { ...process.env };
+  const e: NodeJS.ProcessEnv = { ...process.env, A3S_HOME: TEST_A3S_HOME };
   delete e.A3S_MODEL;
   return e;
 };
@@ -230,7 +230,7 @@ describe('MCP servers of a3s.config.json', () => {
       join(dir, 'a3s.config.json'),
       JSON.stringify({ mcpServers: { cfg: { command: process.execPath, args: [MCP_SERVER, label] } } }),
     );
-    const tools = await runMain(['tools', '--cwd', dir]);
+    const tools = await runMain(['tools', '--trust-workspace', '--cwd', dir]);
     expect(tools.status).toBe(0);
     expect(tools.stdout).toMatch(/^mcp__cfg__echo +read +ro /m);
     expect(pidsWith(label)).toEqual([]); // a3s tools closed its server on the way out

@@ -9,7 +9,17 @@ import { runMain, scriptFile, tempRepo } from './kit.js';
 async function run(permissions: Record<string, unknown>, turns: unknown[], flags: string[] = []) {
   const dir = tempRepo();
   writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ permissions }));
-  const r = await runMain(['run', '--json', ...flags, '--model', `scripted:${scriptFile(turns)}`, '--cwd', dir, 'go']);
+  const r = await runMain([
+    'run',
+    '--json',
+    '--trust-workspace',
+    ...flags,
+    '--model',
+    `scripted:${scriptFile(turns)}`,
+    '--cwd',
+    dir,
+    'go',
+  ]);
   const events = r.stdout
     .trim()
     .split('\n')

@@ -160,6 +160,7 @@ export {
   McpOwnershipError,
   McpServerClosedError,
   mcpReadOnlyChecker,
+  parseMcpServers,
 } from '@a3s-code/mcp';
 export type { McpServerConfig, McpServerStatus, McpSessionServerStatus, McpSource } from '@a3s-code/mcp';
 export { WebError } from '@a3s-code/tools-web';

@@ -1,0 +1,125 @@
+/**
+ * Workspace trust. A folder's `a3s.config.json` (or `.a3s/config.json`) comes with the folder: a
+ * cloned repository's config can start MCP servers (commands), run hooks (shell commands), let
+ * tools run without asking, or point a provider at another address (which would receive the API
+ * key from the environment). Before the CLI lets a config file do any of that, the person says
+ * they trust the folder: once, with `--trust-workspace`, remembered per folder and per content of
+ * its config file (a changed file asks again). A config file that does none of it needs no trust.
+ * The record is `trusted-workspaces.json` in `$A3S_HOME` (default `~/.a3s`).
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { findConfigFile, loadCodeConfig } from '@a3s-code/core';
+import { parseMcpServers } from '@a3s-code/sdk';
+import { UsageError } from './errors.js';
+import { terminalText } from './render/terminal-text.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const shown = (v: unknown): string => terminalText(String(v)).slice(0, 120);
+
+/** What a config file would make happen that needs the folder to be trusted, one line each. */
+export function trustNeeds(config: unknown): string[] {
+  if (!isObj(config)) return [];
+  const needs: string[] = [];
+  if (isObj(config.mcpServers))
+    for (const [name, s] of Object.entries(config.mcpServers))
+      if (isObj(s) && typeof s.command === 'string') {
+        const args = Array.isArray(s.args) ? ` ${s.args.map(String).join(' ')}` : '';
+        needs.push(`mcpServers.${shown(name)} starts the command \`${shown(`${s.command}${args}`)}\``);
+      }
+  if (isObj(config.hooks))
+    for (const [event, list] of Object.entries(config.hooks))
+      if (Array.isArray(list))
+        list.forEach((h, i) => {
+          if (isObj(h) && typeof h.command === 'string')
+            needs.push(`hooks.${shown(event)}[${i}] runs \`${shown(h.command)}\``);
+        });
+  const p = config.permissions;
+  if (isObj(p)) {
+    if (Array.isArray(p.allow) && p.allow.length > 0)
+      needs.push(`permissions.allow lets ${p.allow.map(shown).join(', ')} run without asking`);
+    if (p.defaultDecision === 'allow')
+      needs.push('permissions.defaultDecision "allow" lets every tool run without asking');
+  }
+  if (isObj(config.providers))
+    for (const [id, settings] of Object.entries(config.providers))
+      if (isObj(settings))
+        for (const key of ['baseUrl', 'headers', 'apiKeyEnv'] as const)
+          if (settings[key] !== undefined)
+            needs.push(`providers.${shown(id)}.${key} changes where the model is called, or with which key`);
+  return needs;
+}
+
+/** Where the trust record lives. */
+function recordPath(env: Readonly<Record<string, string | undefined>>): string {
+  return join(env.A3S_HOME || join(homedir(), '.a3s'), 'trusted-workspaces.json');
+}
+
+interface TrustRecord {
+  readonly version: 1;
+  readonly workspaces: Record<string, { readonly config_sha256: string; readonly trusted_at: string }>;
+}
+
+function readRecord(path: string): TrustRecord {
+  try {
+    const r = JSON.parse(readFileSync(path, 'utf8')) as TrustRecord;
+    if (r.version === 1 && isObj(r.workspaces)) return r;
+  } catch {
+    // No record yet, or one that cannot be read: nothing is trusted.
+  }
+  return { version: 1, workspaces: {} };
+}
+
+/**
+ * Refuses (a `UsageError`, exit 2) to go on in `workspace` when its config file needs trust that
+ * was not given: `trust` (`--trust-workspace`) gives it and records it. Returns at once when the
+ * folder has no config file or the file needs none.
+ */
+export async function checkWorkspaceTrust(
+  workspace: string,
+  trust: boolean,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
+  const file = await findConfigFile(workspace);
+  if (file === undefined) return;
+  // A config file with a mistake is reported as such (naming the key, line and column) first.
+  const loaded = await loadCodeConfig(file);
+  parseMcpServers(loaded.mcpServers);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return; // Loading the config reports an unreadable file, naming it.
+  }
+  let config: unknown;
+  try {
+    config = JSON.parse(text);
+  } catch {
+    return; // Loading the config reports the syntax error with its line and column.
+  }
+  const needs = trustNeeds(config);
+  if (needs.length === 0) return;
+  const folder = realpathSync(workspace);
+  const digest = createHash('sha256').update(text).digest('hex');
+  const path = recordPath(env);
+  const record = readRecord(path);
+  if (record.workspaces[folder]?.config_sha256 === digest) return;
+  if (!trust) {
+    const changed = record.workspaces[folder] === undefined ? '' : ' (it changed since you trusted this folder)';
+    throw new UsageError(
+      `${file}${changed} would:\n${needs.map((n) => `  - ${n}`).join('\n')}\n` +
+        'Read it; if you trust this folder, run again with --trust-workspace (remembered for this folder until the file changes).',
+    );
+  }
+  const workspaces = {
+    ...record.workspaces,
+    [folder]: { config_sha256: digest, trusted_at: new Date().toISOString() },
+  };
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify({ version: 1, workspaces }, null, 2)}\n`);
+  renameSync(temp, path);
+}
