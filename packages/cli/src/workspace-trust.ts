@@ -111,7 +111,7 @@ export async function checkWorkspaceTrust(
     const changed = record.workspaces[folder] === undefined ? '' : ' (it changed since you trusted this folder)';
     throw new UsageError(
       `${file}${changed} would:\n${needs.map((n) => `  - ${n}`).join('\n')}\n` +
-        'Read it; if you trust this folder, run again with --trust-workspace (remembered for this folder until the file changes).',
+        'Read it; if you trust this folder, run again with --trust-workspace (a3s serve: session/open with "trustWorkspace": true); remembered for this folder until the file changes.',
     );
   }
   const workspaces = {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { A3S } from './kit.js';
+import { A3S, TEST_A3S_HOME } from './kit.js';
 
 /** One message the server printed. */
 export type Message = {
@@ -52,7 +52,10 @@ export class Served {
   constructor(cwd: string, env: Record<string, string> = {}, args: readonly string[] = []) {
     const base = { ...process.env };
     delete base.A3S_MODEL;
-    this.child = spawn(process.execPath, [A3S, 'serve', ...args], { cwd, env: { ...base, ...env } });
+    this.child = spawn(process.execPath, [A3S, 'serve', ...args], {
+      cwd,
+      env: { ...base, A3S_HOME: TEST_A3S_HOME, ...env },
+    });
     this.child.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
     const validate = schemaValidator();
     createInterface({ input: this.child.stdout }).on('line', (line) => {

@@ -201,6 +201,7 @@ describe('a3s serve', () => {
     const opening = s.request('session/open', {
       workspace: slowDir,
       model: `scripted:${scriptFile([{ text: 'hi' }])}`,
+      trustWorkspace: true,
     });
     const interrupted = await s.request('session/interrupt', { sessionId, runId });
     expect(interrupted.result).toEqual({ interrupted: true });
@@ -208,6 +209,24 @@ describe('a3s serve', () => {
     expect(opened.result).toMatchObject({ workspace: slowDir });
     expect(s.messages.indexOf(interrupted)).toBeLessThan(s.messages.indexOf(opened));
     expect(s.stderr).toContain("MCP server 'mute'");
+    expect(await s.end()).toBe(0);
+  });
+
+  it('a workspace whose config would start a command opens only with trustWorkspace, and the command never runs before', async () => {
+    const dir = tempRepo();
+    const marker = join(dir, 'started');
+    writeFileSync(
+      join(dir, 'a3s.config.json'),
+      JSON.stringify({ mcpServers: { x: { command: 'sh', args: ['-c', `touch ${marker}`] } } }),
+    );
+    const s = serve(dir);
+    const model = `scripted:${scriptFile([{ text: 'hi' }])}`;
+    const refused = await s.request('session/open', { workspace: dir, model });
+    expect(refused.error).toMatchObject({ data: { code: 'CLI_USAGE' } });
+    expect(String(refused.error?.message)).toMatch(/mcpServers\.x starts the command.*trustWorkspace/s);
+    expect(existsSync(marker)).toBe(false);
+    const opened = await s.request('session/open', { workspace: dir, model, trustWorkspace: true });
+    expect(opened.result).toMatchObject({ workspace: dir });
     expect(await s.end()).toBe(0);
   });
 

@@ -95,6 +95,12 @@ export const sessionOpenParams = z.strictObject({
     .describe('Continue the fact log of this session id (a parked or interrupted run can then be resumed).'),
   yolo: z.boolean().optional().describe('Run tools that would ask without asking (a deny stays final).'),
   plan: z.boolean().optional().describe('Plan mode: only read tools are visible and callable.'),
+  trustWorkspace: z
+    .boolean()
+    .optional()
+    .describe(
+      "The person trusts the workspace's config file: needed when it would start MCP servers' commands, run hooks, let tools run unasked or redirect a provider (remembered per folder and file content).",
+    ),
   permissions: z
     .strictObject({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() })
     .optional()

@@ -80,6 +80,7 @@ export class ServeSessions {
       startedIn: this.#io.cwd,
       yolo: p.yolo === true,
       plan: p.plan === true,
+      trustWorkspace: p.trustWorkspace === true,
     };
     const rules = p.permissions ?? {};
     const opened = await openSession(flags, this.#io.env, {
