@@ -107,8 +107,13 @@ class Client:
         yolo: bool = False,
         plan: bool = False,
         permissions: Optional[Mapping[str, Sequence[str]]] = None,
+        trust_workspace: bool = False,
     ) -> "Session":
-        """Opens a session on ``workspace`` (``session_id`` continues that session's log)."""
+        """Opens a session on ``workspace`` (``session_id`` continues that session's log).
+
+        ``trust_workspace`` says the user trusts the folder's config file, which a file that would
+        start MCP servers' commands, run hooks, let tools run unasked or redirect a provider needs.
+        """
         params: dict[str, Any] = {"workspace": workspace}
         if model is not None:
             params["model"] = model
@@ -118,6 +123,8 @@ class Client:
             params["yolo"] = True
         if plan:
             params["plan"] = True
+        if trust_workspace:
+            params["trustWorkspace"] = True
         if permissions is not None:
             params["permissions"] = {k: list(v) for k, v in permissions.items()}
         inbox: "queue.Queue[Any]" = queue.Queue()
