@@ -13,7 +13,10 @@ export interface ToolArgIssue {
   readonly message: string;
 }
 
-/** Tool arguments do not match the tool's input schema. Names the first offending field. */
+/** Violations an {@link InvalidToolArgsError}'s message names; the rest are counted. */
+const ISSUES_SHOWN = 4;
+
+/** Tool arguments do not match the tool's input schema. Names the offending fields, first one first. */
 export class InvalidToolArgsError extends A3sError {
   /** The tool that was called. */
   readonly toolName: string;
@@ -23,8 +26,10 @@ export class InvalidToolArgsError extends A3sError {
   readonly issues: readonly ToolArgIssue[];
   constructor(toolName: string, issues: readonly ToolArgIssue[]) {
     const first = issues[0] ?? { field: 'args', message: 'invalid' };
-    const more = issues.length > 1 ? ` (+${issues.length - 1} more)` : '';
-    super('INVALID_TOOL_ARGS', `${toolName}: ${first.field}: ${first.message}${more}`, {
+    // The model fixes every problem in one retry only when it sees them all (the first few here).
+    const shown = (issues.length > 0 ? issues : [first]).slice(0, ISSUES_SHOWN);
+    const more = issues.length > ISSUES_SHOWN ? ` (+${issues.length - ISSUES_SHOWN} more)` : '';
+    super('INVALID_TOOL_ARGS', `${toolName}: ${shown.map((i) => `${i.field}: ${i.message}`).join('; ')}${more}`, {
       details: { tool: toolName, field: first.field, issues },
     });
     this.toolName = toolName;

@@ -137,6 +137,21 @@ describe('ToolInvoker basics', () => {
     expect(quote.output).toContain('unknown tool "a\\"b"');
   });
 
+  it('BND-01: a call with several invalid arguments names each of them (the first four), so one retry can fix all', async () => {
+    const { invoker } = setup();
+    const ctx = createTestInvocation().context;
+    const two = await invoker.invoke({ id: 'v1', name: 'echo', args: { times: 0, extra: 1 } }, ctx);
+    expect(two.errorKind).toBe('invalid_args');
+    expect(two.output).toMatch(/^echo: args\.\w+: [^;]+; args\.\w+: [^;]+/);
+    for (const field of ['text', 'times', 'extra']) expect(two.output).toContain(field);
+    const many = await invoker.invoke(
+      { id: 'v2', name: 'echo', args: { times: 'x', a: 1, b: 2, c: 3, d: 4, e: 5 } },
+      ctx,
+    );
+    expect(many.output.split('; ')).toHaveLength(4);
+    expect(many.output).toMatch(/\(\+\d+ more\)$/);
+  });
+
   it('a non-zero exit code is a failed result, not an error', async () => {
     const { invoker } = setup({ policy: { allow: ['fail'] } });
     const r = await invoker.invoke(
