@@ -54,6 +54,11 @@ export interface SessionFlags {
    * (`a3s serve`): the client decides.
    */
   readonly trustWorkspace?: boolean;
+  /**
+   * Asks the person whether they trust the folder (`what` lists what its config file would do);
+   * set only where someone can answer (`a3s code` on a terminal). Without it, trust needs the flag.
+   */
+  readonly askTrust?: (what: string) => Promise<boolean>;
 }
 
 /** What {@link parse} returns for `options`. */

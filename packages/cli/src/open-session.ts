@@ -46,7 +46,8 @@ export async function agentFor(flags: SessionFlags, env: Readonly<Record<string,
     if (existsSync(path) && !statSync(path).isFile())
       throw new UsageError(`${path} is not a file; the workspace's configuration is a JSON file (a3s init writes one)`);
   }
-  if (flags.trustWorkspace !== undefined) await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env);
+  if (flags.trustWorkspace !== undefined)
+    await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env, flags.askTrust);
   let modelEnv = env;
   if (flags.model === undefined && env.A3S_MODEL) {
     const file = await findConfigFile(flags.cwd);

@@ -75,13 +75,14 @@ function readRecord(path: string): TrustRecord {
 
 /**
  * Refuses (a `UsageError`, exit 2) to go on in `workspace` when its config file needs trust that
- * was not given: `trust` (`--trust-workspace`) gives it and records it. Returns at once when the
- * folder has no config file or the file needs none.
+ * was not given: `trust` (`--trust-workspace`), or a yes to `ask` where someone can answer, gives
+ * it and records it. Returns at once when the folder has no config file or the file needs none.
  */
 export async function checkWorkspaceTrust(
   workspace: string,
   trust: boolean,
   env: Readonly<Record<string, string | undefined>>,
+  ask?: (what: string) => Promise<boolean>,
 ): Promise<void> {
   const file = await findConfigFile(workspace);
   if (file === undefined) return;
@@ -107,8 +108,11 @@ export async function checkWorkspaceTrust(
   const path = recordPath(env);
   const record = readRecord(path);
   if (record.workspaces[folder]?.config_sha256 === digest) return;
-  if (!trust) {
-    const changed = record.workspaces[folder] === undefined ? '' : ' (it changed since you trusted this folder)';
+  const changed = record.workspaces[folder] === undefined ? '' : ' (it changed since you trusted this folder)';
+  if (!trust && ask !== undefined) {
+    const what = `${file}${changed} would:\n${needs.map((n) => `  - ${n}`).join('\n')}`;
+    if (!(await ask(what))) throw new UsageError(`${file}: not trusted, so nothing was started; it was not used`);
+  } else if (!trust) {
     throw new UsageError(
       `${file}${changed} would:\n${needs.map((n) => `  - ${n}`).join('\n')}\n` +
         'Read it; if you trust this folder, run again with --trust-workspace (a3s serve: session/open with "trustWorkspace": true); remembered for this folder until the file changes.',

@@ -4,8 +4,33 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import type { Io } from '../src/io.js';
+import { main } from '../src/main.js';
 import { runMain, scriptFile, tempRepo } from './kit.js';
+
+/** `main` with a stdin that says it is a terminal (so `a3s code` asks), capturing stdout. */
+function onTerminal(home: string) {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true });
+  let text = '';
+  const stdout = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      text += chunk.toString('utf8');
+      done();
+    },
+  });
+  const io: Io = { stdin, stdout, stderr: stdout, env: { PATH: process.env.PATH ?? '', A3S_HOME: home }, cwd: '/' };
+  return { io, stdin, out: () => text };
+}
+
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const t0 = Date.now();
+  while (!check()) {
+    if (Date.now() - t0 > ms) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 const home = () => mkdtempSync(join(tmpdir(), 'a3s-trust-home-'));
 const model = () => `scripted:${scriptFile([{ text: 'Hello.' }])}`;
@@ -78,5 +103,34 @@ describe('workspace trust', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('MCP_CONFIG');
     expect(r.stderr).not.toContain('--trust-workspace');
+  });
+
+  it('a3s code on a terminal asks instead: no keeps everything from starting, yes starts it and is remembered', async () => {
+    const dir = tempRepo();
+    const marker = join(dir, 'asked');
+    writeFileSync(
+      join(dir, 'a3s.config.json'),
+      JSON.stringify({ mcpServers: { m: { command: 'sh', args: ['-c', `touch ${marker}`] } } }),
+    );
+    const homeDir = home();
+    const no = onTerminal(homeDir);
+    const refused = main(['code', '--model', model(), '--cwd', dir], no.io);
+    await until(() => no.out().includes('trust this folder? [y/N]'));
+    expect(no.out()).toContain('mcpServers.m starts the command');
+    no.stdin.write('n\n');
+    expect(await refused).toBe(2);
+    expect(no.out()).toContain('not trusted, so nothing was started');
+    expect(existsSync(marker)).toBe(false);
+
+    const yes = onTerminal(homeDir);
+    const opened = main(['code', '--model', model(), '--cwd', dir], yes.io);
+    await until(() => yes.out().includes('trust this folder? [y/N]'));
+    yes.stdin.write('y\n');
+    await until(() => existsSync(marker));
+    yes.stdin.end();
+    expect(await opened).toBe(0);
+    expect(
+      (await runMain(['run', '--model', model(), '--cwd', dir, 'hi'], { env: { A3S_HOME: homeDir } })).status,
+    ).toBe(0);
   });
 });

@@ -88,8 +88,21 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     return EXIT.ok;
   }
   noPositionals(positionals, 'code', ' (type prompts at its prompt, or use a3s run "<prompt>")');
-  const flags = sessionFlags(values, io.cwd);
+  const reader = new LineReader(io.stdin, io.stdout, io.stdin.isTTY === true);
   const style = styleFor(io.stdout, io.env);
+  const flags = {
+    ...sessionFlags(values, io.cwd),
+    // On a terminal the person answers for the folder's config file; elsewhere it takes the flag.
+    ...(io.stdin.isTTY === true
+      ? {
+          askTrust: async (what: string): Promise<boolean> => {
+            io.stdout.write(`${style.yellow(what)}\n`);
+            const answer = await reader.read('trust this folder? [y/N] ');
+            return /^y(es)?$/i.test((answer ?? '').trim());
+          },
+        }
+      : {}),
+  };
   let current: Session | undefined;
   const print = createEventPrinter(io.stdout, style, {
     tty: io.stdout.isTTY === true,
@@ -100,7 +113,6 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       (id) => (current === undefined ? undefined : sessionArtifacts(current)(id)),
     ),
   });
-  const reader = new LineReader(io.stdin, io.stdout, io.stdin.isTTY === true);
   const sessionId = preset.sessionId ?? values.session;
   let opened: OpenedSession;
   try {
