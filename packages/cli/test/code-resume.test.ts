@@ -23,6 +23,9 @@ describe('a3s code: /resume after Ctrl-C (pseudo-terminal)', () => {
       at = await pty.waitFor('nothing to resume: no run yet', at);
       pty.type('something slow\r');
       await promptsLogged(dir, 1);
+      // The prompt is logged a moment before the model call takes the script's first (slow) turn;
+      // interrupting before that would leave the slow turn for /resume.
+      await new Promise((resolve) => setTimeout(resolve, 300));
       pty.type('use tabs\r');
       at = await pty.waitFor('(steer queued for the next model call)', at);
       pty.type('\u0003');
