@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { terminalConfirmation, terminalQuestions } from '../src/interactive/prompts.js';
 import type { LineReader } from '../src/interactive/line-reader.js';
-import { terminalText } from '../src/render/terminal-text.js';
+import { terminalSafe, terminalText } from '../src/render/terminal-text.js';
 import { styleFor } from '../src/style.js';
 import { runMain, scriptFile, tempRepo } from './kit.js';
 
@@ -39,6 +39,9 @@ describe('terminal text', () => {
     expect(terminalText(`up${ESC}[3A${ESC}[2Kgone`)).toBe('upgone');
     expect(terminalText('lines\r\nand\ttabs\n')).toBe('lines\nand\ttabs\n');
     expect(terminalText('plain text, ünïcode ✓')).toBe('plain text, ünïcode ✓');
+    let deep: unknown = `bottom${ESC}[2J\u202E`;
+    for (let i = 0; i < 100; i++) deep = { next: deep };
+    expect(JSON.stringify(terminalSafe(deep))).not.toMatch(/\\u001b|\u202E/);
   });
 
   it('a run and its replay print hostile model text, tool arguments and outputs without control sequences', async () => {

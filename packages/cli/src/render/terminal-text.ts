@@ -32,7 +32,9 @@ export function terminalText(text: string): string {
 /** `value` with every string in it (at any depth, keys too) passed through {@link terminalText}. */
 export function terminalSafe<T>(value: T, depth = 0): T {
   if (typeof value === 'string') return terminalText(value) as T;
-  if (value === null || typeof value !== 'object' || depth > 32) return value;
+  if (value === null || typeof value !== 'object') return value;
+  // Deeper than any event nests: shown as a mark, never unchecked.
+  if (depth > 32) return '[…]' as T;
   if (Array.isArray(value)) return value.map((v) => terminalSafe(v, depth + 1)) as T;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[terminalText(k)] = terminalSafe(v, depth + 1);
