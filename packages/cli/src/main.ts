@@ -7,7 +7,7 @@ import { closest } from './did-you-mean.js';
 import { EXIT, USAGE_CODES } from './errors.js';
 import type { Io } from './io.js';
 import { cliVersion } from './version.js';
-import { terminalText } from './render/terminal-text.js';
+import { terminalText } from '@a3s-code/core';
 
 /** The top-level help. */
 export const MAIN_HELP = `a3s — A3S Code, a coding agent whose every run is a replayable fact log

@@ -11,10 +11,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { findConfigFile, loadCodeConfig } from '@a3s-code/core';
+import { findConfigFile, loadCodeConfig, terminalText } from '@a3s-code/core';
 import { parseMcpServers } from '@a3s-code/sdk';
 import { UsageError } from './errors.js';
-import { terminalText } from './render/terminal-text.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -89,33 +88,21 @@ export async function checkWorkspaceTrust(
   // A config file with a mistake is reported as such (naming the key, line and column) first.
   const loaded = await loadCodeConfig(file);
   parseMcpServers(loaded.mcpServers);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return; // Loading the config reports an unreadable file, naming it.
-  }
-  let config: unknown;
-  try {
-    config = JSON.parse(text);
-  } catch {
-    return; // Loading the config reports the syntax error with its line and column.
-  }
-  const needs = trustNeeds(config);
+  const needs = trustNeeds(loaded);
   if (needs.length === 0) return;
   const folder = realpathSync(workspace);
-  const digest = createHash('sha256').update(text).digest('hex');
+  // Trust is for this content of the file: a changed file asks again.
+  const digest = createHash('sha256').update(readFileSync(file)).digest('hex');
   const path = recordPath(env);
   const record = readRecord(path);
   if (record.workspaces[folder]?.config_sha256 === digest) return;
   const changed = record.workspaces[folder] === undefined ? '' : ' (it changed since you trusted this folder)';
+  const what = `${file}${changed} would:\n${needs.map((n) => `  - ${n}`).join('\n')}`;
   if (!trust && ask !== undefined) {
-    const what = `${file}${changed} would:\n${needs.map((n) => `  - ${n}`).join('\n')}`;
     if (!(await ask(what))) throw new UsageError(`${file}: not trusted, so nothing was started; it was not used`);
   } else if (!trust) {
     throw new UsageError(
-      `${file}${changed} would:\n${needs.map((n) => `  - ${n}`).join('\n')}\n` +
-        'Read it; if you trust this folder, run again with --trust-workspace (a3s serve: session/open with "trustWorkspace": true); remembered for this folder until the file changes.',
+      `${what}\nRead it; if you trust this folder, run again with --trust-workspace (a3s serve: session/open with "trustWorkspace": true); remembered for this folder until the file changes.`,
     );
   }
   const workspaces = {

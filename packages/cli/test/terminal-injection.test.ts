@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { terminalConfirmation, terminalQuestions } from '../src/interactive/prompts.js';
 import type { LineReader } from '../src/interactive/line-reader.js';
-import { terminalSafe, terminalText } from '../src/render/terminal-text.js';
+import { terminalText } from '@a3s-code/core';
+import { terminalSafe } from '../src/render/terminal-text.js';
 import { styleFor } from '../src/style.js';
 import { runMain, scriptFile, tempRepo } from './kit.js';
 

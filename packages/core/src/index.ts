@@ -136,6 +136,7 @@ export {
 export {
   InMemoryArtifactStore,
   InvalidInvocationError,
+  terminalText,
   ToolInvoker,
   type ActiveToolCall,
   type ArtifactRef,

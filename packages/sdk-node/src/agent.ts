@@ -201,13 +201,13 @@ export class Agent {
       !fromFile && workspaceConfig !== false,
     );
     await layers.validate();
-    const resolve = () =>
+    const resolveTheModel = () =>
       resolveModel(model, env ?? process.env, cwd ?? process.cwd(), core.providers, core.modelResolver);
-    if (model !== undefined) return new Agent(c, await resolve(), layers, undefined);
+    if (model !== undefined) return new Agent(c, await resolveTheModel(), layers, undefined);
     // `A3S_MODEL` is only the fallback: a workspace config file's model wins over it, so a bad
     // value fails the sessions that would use it, not the agent.
     try {
-      return new Agent(c, await resolve(), layers, undefined);
+      return new Agent(c, await resolveTheModel(), layers, undefined);
     } catch (e) {
       return new Agent(c, undefined, layers, e);
     }

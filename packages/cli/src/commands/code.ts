@@ -31,7 +31,7 @@ import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
 import { styleFor, type Style } from '../style.js';
 import { printTools } from './tools.js';
-import { terminalText } from '../render/terminal-text.js';
+import { terminalText } from '@a3s-code/core';
 
 /** Help of `a3s code`. */
 export const CODE_HELP = `Usage: a3s code [options]

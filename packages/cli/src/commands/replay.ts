@@ -14,7 +14,8 @@ import { loadLog, resolveLog, workspaceOfLog, type LoadedLog } from '../logs.js'
 import { artifactLine, artifactPath, artifactsOf } from '../render/artifacts.js';
 import { continuedLine } from '../render/event-printer.js';
 import { styleFor, type Style } from '../style.js';
-import { terminalSafe, terminalText } from '../render/terminal-text.js';
+import { terminalText } from '@a3s-code/core';
+import { terminalSafe } from '../render/terminal-text.js';
 
 /** Help of `a3s replay`. */
 export const REPLAY_HELP = `Usage: a3s replay [options] <log-file | session-id | folder>

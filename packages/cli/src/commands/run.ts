@@ -19,7 +19,7 @@ import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
 import { styleFor } from '../style.js';
-import { terminalText } from '../render/terminal-text.js';
+import { terminalText } from '@a3s-code/core';
 
 /** Help of `a3s run`. */
 export const RUN_HELP = `Usage: a3s run [options] "<prompt>"

@@ -13,7 +13,7 @@ import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { listLogs, loadLog } from '../logs.js';
 import { styleFor } from '../style.js';
-import { terminalText } from '../render/terminal-text.js';
+import { terminalText } from '@a3s-code/core';
 import { codeCommand } from './code.js';
 
 /** Help of `a3s sessions`. */

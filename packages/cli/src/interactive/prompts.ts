@@ -7,7 +7,8 @@ import type { ConfirmationManager, QuestionAnswer, QuestionHandler } from '@a3s-
 import type { Out } from '../io.js';
 import { REFUSED_AT_TERMINAL } from '../render/denials.js';
 import { argSummary } from '../render/tool-card.js';
-import { terminalSafe, terminalText } from '../render/terminal-text.js';
+import { terminalText } from '@a3s-code/core';
+import { terminalSafe } from '../render/terminal-text.js';
 import type { Style } from '../style.js';
 import type { LineReader } from './line-reader.js';
 

@@ -5,7 +5,7 @@
 import { mcpWarnings, type McpServerStatus, type McpSessionServerStatus } from '@a3s-code/sdk';
 import type { Out } from '../io.js';
 import type { Style } from '../style.js';
-import { terminalText } from './terminal-text.js';
+import { terminalText } from '@a3s-code/core';
 
 /** Lines of a server's stderr a warning shows. */
 const WARNING_STDERR_LINES = 5;

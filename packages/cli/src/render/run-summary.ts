@@ -1,8 +1,7 @@
 /** The one-line outcome of a run, and where its log is. */
-import { formatCost } from '@a3s-code/core';
+import { formatCost, terminalText } from '@a3s-code/core';
 import type { RunResult } from '@a3s-code/sdk';
 import type { Style } from '../style.js';
-import { terminalText } from './terminal-text.js';
 import { stoppedSuffix, type StoppedCalls } from './denials.js';
 
 /** `completed (verified) · 4 tool call(s) · 1 refused · 1 denied · 8192 in / 165 out tokens · $0.0371`: `stopped` counts refused and denied calls; the cost shows when the model has a price. */

@@ -21,7 +21,8 @@ export type {
   ToolCallBudgetOptions,
 } from './governance.js';
 export type { HookCall, PostToolHook, PreHookDecision, PreToolHook, ToolHooks } from './hooks.js';
-export { DEFAULT_SECRET_ENV_VARS, createDefaultSecurityProvider, stripTerminalControls } from './security-provider.js';
+export { DEFAULT_SECRET_ENV_VARS, createDefaultSecurityProvider } from './security-provider.js';
+export { stripTerminalControls, terminalText } from './terminal-controls.js';
 export type { DefaultSecurityProviderOptions, SanitizeContext, SecurityProvider } from './security-provider.js';
 export { DEFAULT_OUTPUT_CAP, InMemoryArtifactStore, capOutput, sha256Hex } from './artifact-store.js';
 export type { ArtifactRef, ArtifactStore, OutputCapOptions } from './artifact-store.js';

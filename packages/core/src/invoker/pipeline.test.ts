@@ -10,7 +10,8 @@ import { createTestInvocation, createTestToolPack } from '../testing/index.js';
 import { defineTool } from '../tools/define-tool.js';
 import { TOOL_OUTPUT_DELTA_MAX_CHARS } from '../tools/tool-context.js';
 import { InMemoryArtifactStore, sha256Hex } from './artifact-store.js';
-import { createDefaultSecurityProvider, stripTerminalControls } from './security-provider.js';
+import { createDefaultSecurityProvider } from './security-provider.js';
+import { stripTerminalControls } from './terminal-controls.js';
 import { ToolInvoker, type ToolInvokerOptions } from './tool-invoker.js';
 
 function setup(options: Partial<ToolInvokerOptions> = {}) {

@@ -3,6 +3,7 @@
  * `SecurityProvider` before any event or result carries it. The default provider redacts the
  * values of configured secret environment variables and strips terminal control sequences.
  */
+import { stripTerminalControls } from './terminal-controls.js';
 
 /** What the provider knows about the output it sanitises. */
 export interface SanitizeContext {
@@ -37,22 +38,6 @@ export interface DefaultSecurityProviderOptions {
   readonly minSecretLength?: number;
 }
 
-// CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), DCS/SOS/PM/APC strings, other two-byte
-// ESC sequences, the 8-bit CSI, then remaining C0/C1 controls except tab, newline and CR.
-const CONTROL_RE =
-  // eslint-disable-next-line no-control-regex
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[@-Z\\-_]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
-// Any byte that may start what CONTROL_RE removes (a cheap test before the replace).
-// eslint-disable-next-line no-control-regex
-const ANY_CONTROL_RE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
-// A lone CR lets later text overwrite what a terminal showed; make it a newline.
-const LONE_CR_RE = /\r(?!\n)/g;
-
-/** Removes terminal control sequences; keeps `\t`, `\n` and `\r\n`. */
-export function stripTerminalControls(text: string): string {
-  return text.replace(CONTROL_RE, '').replace(LONE_CR_RE, '\n');
-}
-
 /** The default provider. Secrets are matched literally, longest first. */
 export function createDefaultSecurityProvider(options: DefaultSecurityProviderOptions = {}): SecurityProvider {
   const env = options.env ?? process.env;
@@ -67,7 +52,7 @@ export function createDefaultSecurityProvider(options: DefaultSecurityProviderOp
     sanitizeOutput(output: string): string {
       let out = output;
       for (const s of secrets) if (out.includes(s.value)) out = out.split(s.value).join(`[REDACTED:${s.name}]`);
-      return ANY_CONTROL_RE.test(out) ? stripTerminalControls(out) : out;
+      return stripTerminalControls(out);
     },
   });
 }
