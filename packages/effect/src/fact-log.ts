@@ -1,15 +1,7 @@
 import { assertJsonValue } from './check.js';
 import { DuplicateFactError, FactSequenceError, FactValidationError } from './errors.js';
-import {
-  canonicalJson,
-  encodeFact,
-  readLines,
-  reusedKey,
-  validateDraft,
-  type Fact,
-  type FactDraft,
-  type LogTail,
-} from './fact.js';
+import { canonicalJson, encodeFact, readLog, validateDraft, type Fact, type FactDraft, type LogTail } from './fact.js';
+import { KeyIndex } from './key-index.js';
 import { Sha256 } from './sha256.js';
 import { wellFormedDraft } from './well-formed.js';
 
@@ -35,7 +27,7 @@ export interface LogDigest {
  */
 export class FactLog {
   private list: Fact[] = [];
-  private readonly byKey = new Map<string, Fact>();
+  private byKey = new KeyIndex(this.list);
   /** Causes of the facts so far; built on the first `hasCause` (opening a log never asks). */
   private causes: Set<string> | null = null;
   private readonly hash = new Sha256();
@@ -47,8 +39,9 @@ export class FactLog {
       const index = this.list.length;
       if (fact.seq !== index + 1) throw new FactSequenceError(index, index + 1, fact.seq);
       if (!wellFormedDraft(fact.type, fact.key, fact.payload)) validateDraft(fact, `facts[${index}]`);
-      if (this.byKey.has(fact.key)) {
-        throw new DuplicateFactError(fact.key, this.byKey.get(fact.key)!.seq, 'position (the key appears twice)');
+      const earlier = this.byKey.find(fact.key);
+      if (earlier >= 0) {
+        throw new DuplicateFactError(fact.key, earlier + 1, 'position (the key appears twice)');
       }
       this.insert(fact);
     }
@@ -60,18 +53,10 @@ export class FactLog {
    * is the check that no key is reused).
    */
   static parse(text: string): ParsedFactLog {
-    const read = readLines(text);
+    const read = readLog(text);
     const log = new FactLog();
-    const facts = read.facts;
-    const byKey = log.byKey;
-    for (let i = 0; i < facts.length; i++) {
-      const fact = facts[i]!;
-      const size = byKey.size;
-      byKey.set(fact.key, fact);
-      if (byKey.size === size) throw reusedKey(fact, i + 1);
-    }
-    if (read.failed) throw read.error;
-    log.list = facts;
+    log.list = read.facts;
+    log.byKey = read.index;
     return { log, ...read.tail };
   }
 
@@ -87,7 +72,8 @@ export class FactLog {
 
   /** The fact with this key, if any. */
   get(key: string): Fact | undefined {
-    return this.byKey.get(key);
+    const at = this.byKey.find(key);
+    return at < 0 ? undefined : this.list[at];
   }
 
   /** True when some fact in the log was written by the transition with this key. */
@@ -119,7 +105,7 @@ export class FactLog {
     drafts.forEach((draft, i) => {
       validateDraft(draft, `drafts[${i}]`);
       assertJsonValue(draft.type, draft.payload, `drafts[${i}].payload`);
-      const existing = this.byKey.get(draft.key);
+      const existing = this.get(draft.key);
       if (existing) {
         if (existing.type !== draft.type) throw new DuplicateFactError(draft.key, existing.seq, 'type');
         if (existing.cause !== cause) throw new DuplicateFactError(draft.key, existing.seq, 'cause');
@@ -159,7 +145,7 @@ export class FactLog {
 
   private insert(fact: Fact): void {
     this.list.push(fact);
-    this.byKey.set(fact.key, fact);
+    this.byKey.push();
     if (fact.cause !== null) this.causes?.add(fact.cause);
   }
 }

@@ -1,5 +1,6 @@
 import { describe } from './check.js';
 import { FactParseError, FactValidationError } from './errors.js';
+import { hashKey, KeyIndex } from './key-index.js';
 import { validatePayload } from './kinds.js';
 import { wellFormedDraft, wellFormedFact } from './well-formed.js';
 
@@ -126,25 +127,39 @@ function checkFact(raw: unknown, lineNo: number): Fact {
  * host can truncate it), never thrown, and no complete fact is lost.
  */
 export function parseLog(text: string): ParsedLog {
-  const read = readLines(text);
-  const keys = new Set<string>();
-  const facts = read.facts;
-  for (let i = 0; i < facts.length; i++) {
-    const size = keys.size;
-    keys.add(facts[i]!.key);
-    if (keys.size === size) throw reusedKey(facts[i]!, i + 1);
-  }
-  if (read.failed) throw read.error;
-  return { facts, ...read.tail };
+  const read = readLog(text);
+  return { facts: read.facts, ...read.tail };
 }
 
 /** What {@link parseLog} found after the last complete line. */
 export type LogTail = Omit<ParsedLog, 'facts'>;
 
+/** A log read by {@link readLog}: its facts, their index by key, and what followed the last line. */
+export interface ReadLog {
+  readonly facts: Fact[];
+  readonly index: KeyIndex;
+  readonly tail: LogTail;
+}
+
+/**
+ * Reads and checks a whole log: what {@link parseLog} does, with the key index it builds to check
+ * that no key is reused (the log's index by key). Errors are exactly those of checking line by line.
+ */
+export function readLog(text: string): ReadLog {
+  const read = readLines(text);
+  const { index, repeat } = KeyIndex.build(read.facts, read.hashes, read.facts.length);
+  // A reused key comes before the bad line the line loop stopped at, so it is thrown first.
+  if (repeat >= 0) throw reusedKey(read.facts[repeat]!, repeat + 1);
+  if (read.failed) throw read.error;
+  return { facts: read.facts, index, tail: read.tail };
+}
+
 /** The lines of a log read by {@link readLines}: every fact before the first bad line. */
-export interface ReadLines {
+interface ReadLines {
   /** Checked facts with `seq` counting up from 1; their keys are not checked for reuse yet. */
   readonly facts: Fact[];
+  /** `hashKey` of each fact's key, taken while the line was fresh (the array may be longer). */
+  readonly hashes: Int32Array;
   /** What followed the last complete line. */
   readonly tail: LogTail;
   /** True when a line was bad: `error` is what the line threw, and `facts` stop before it. */
@@ -153,46 +168,57 @@ export interface ReadLines {
 }
 
 /**
- * The line loop of {@link parseLog}, first of two passes: checks every line and its `seq`,
- * stops at the first bad line and reports it without throwing. The caller then checks the
- * keys of `facts` in order: a reused key there comes before the bad line, so it is thrown
- * first, and then `error`. The errors are exactly those of checking line by line, but the
- * key index is built in one tight loop after parsing, which the garbage collector favours.
+ * The line loop of {@link readLog}, first of two passes: checks every line and its `seq`,
+ * stops at the first bad line and reports it without throwing. The keys are then checked for
+ * reuse in bulk, which is much faster than checking each as its line is read.
  */
-export function readLines(text: string): ReadLines {
+function readLines(text: string): ReadLines {
   const facts: Fact[] = [];
+  // About one fact per 256 characters to start with; the array grows when there are more.
+  let hashes: Int32Array = new Int32Array(Math.max(16, text.length >>> 8));
   let start = 0;
   let lineNo = 0;
+  let tail: LogTail = {};
   try {
     while (start < text.length) {
       lineNo++;
       const nl = text.indexOf('\n', start);
+      let fact: Fact;
       if (nl === -1) {
-        let fact: Fact;
         try {
           fact = parseFactLine(text.slice(start), lineNo);
         } catch (e) {
           const reason = e instanceof FactParseError ? e.message : String(e);
-          return { facts, tail: { torn: { line: lineNo, reason, validLength: start } }, failed: false };
+          return { facts, hashes, tail: { torn: { line: lineNo, reason, validLength: start } }, failed: false };
         }
-        checkSeq(facts.length, fact, lineNo);
-        facts.push(fact);
-        return { facts, tail: { missingFinalNewline: true }, failed: false };
+        tail = { missingFinalNewline: true };
+        start = text.length;
+      } else {
+        const line = text.slice(start, nl);
+        // A line that opens an object is not blank; only others need the (allocating) trim.
+        if (line.charCodeAt(0) !== 123 && line.trim().length === 0) {
+          throw new FactParseError(lineNo, 'json', 'empty line inside the log');
+        }
+        fact = parseFactLine(line, lineNo);
+        start = nl + 1;
       }
-      const line = text.slice(start, nl);
-      // A line that opens an object is not blank; only others need the (allocating) trim.
-      if (line.charCodeAt(0) !== 123 && line.trim().length === 0) {
-        throw new FactParseError(lineNo, 'json', 'empty line inside the log');
-      }
-      const fact = parseFactLine(line, lineNo);
-      checkSeq(facts.length, fact, lineNo);
+      const n = facts.length;
+      checkSeq(n, fact, lineNo);
+      if (n === hashes.length) hashes = grown(hashes);
+      hashes[n] = hashKey(fact.key);
       facts.push(fact);
-      start = nl + 1;
     }
   } catch (error) {
-    return { facts, tail: {}, failed: true, error };
+    return { facts, hashes, tail: {}, failed: true, error };
   }
-  return { facts, tail: {}, failed: false };
+  return { facts, hashes, tail, failed: false };
+}
+
+/** A copy of `a` twice as long. */
+function grown(a: Int32Array): Int32Array {
+  const more = new Int32Array(a.length * 2);
+  more.set(a);
+  return more;
 }
 
 /** Throws unless `fact.seq` follows the `count` facts before it. */

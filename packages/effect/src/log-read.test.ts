@@ -111,3 +111,51 @@ describe('reading a log: the facts, digest and fold are unchanged', () => {
     expect(late.hasCause('infer:3:0')).toBe(false);
   });
 });
+
+describe('reading a log: the bulk key index', () => {
+  /** The first line (1-based) whose key an earlier line has, checked the plain way. */
+  function firstReuse(keys: readonly string[]): number {
+    const seen = new Set<string>();
+    for (let i = 0; i < keys.length; i++) {
+      if (seen.has(keys[i]!)) return i + 1;
+      seen.add(keys[i]!);
+    }
+    return -1;
+  }
+
+  it('reports the same first reused key as a line-by-line check, over logs large enough to partition', () => {
+    let s = 12345;
+    const rnd = (n: number): number => {
+      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+      return s % n;
+    };
+    for (let round = 0; round < 6; round++) {
+      const n = 3000 + rnd(9000);
+      const keys = Array.from({ length: n }, (_, i) => `k:${i}:${rnd(1000)}`);
+      // Rounds 1.. reuse 1 to 3 earlier keys at random places; round 0 reuses none.
+      for (let r = 0; r < round % 4; r++) {
+        const at = 1 + rnd(n - 1);
+        keys[at] = keys[rnd(at)]!;
+      }
+      const text = keys.map((k, i) => `${encodeFact(fact(i + 1, k))}\n`).join('');
+      const expected = firstReuse(keys);
+      const e = errorOf(text);
+      if (expected < 0) {
+        expect(e).toBeUndefined();
+        const log = FactLog.parse(text).log;
+        for (let i = 0; i < n; i += 97) expect(log.get(keys[i]!)?.seq).toBe(i + 1);
+        expect(log.get('k:missing')).toBeUndefined();
+        // Appending after a bulk read still finds reused keys.
+        expect(
+          log.append([{ type: 'user.message', key: 'new', payload: { text: 'x', source: 'user' } }], null),
+        ).toHaveLength(1);
+        expect(log.get('new')?.seq).toBe(n + 1);
+        expect(() =>
+          log.append([{ type: 'user.message', key: keys[7]!, payload: { text: 'y', source: 'user' } }], null),
+        ).toThrow(/payload/);
+      } else {
+        expect([e?.line, e?.field]).toEqual([expected, 'key']);
+      }
+    }
+  });
+});
