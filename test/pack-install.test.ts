@@ -333,6 +333,7 @@ export type Confirm = ScriptedConfirmationManager;
       JSON.stringify({
         compilerOptions: {
           target: 'es2022',
+          lib: ['es2022'],
           module: 'nodenext',
           moduleResolution: 'nodenext',
           strict: true,

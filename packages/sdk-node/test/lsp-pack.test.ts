@@ -17,7 +17,7 @@ async function open(turns: ScriptedTurn[], options: SessionOptions = {}) {
   const dir = tempRepo();
   writeFileSync(
     join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, include: ['src'] }),
+    JSON.stringify({ compilerOptions: { lib: ['es2022'], strict: true, noEmit: true, types: [] }, include: ['src'] }),
   );
   const agent = await Agent.create({ model: new ScriptedLlmClient(turns) });
   session = await agent.session(dir, { ...options, governance: { yolo: true, ...options.governance } });

@@ -88,7 +88,7 @@ describe('a path deny rule holds for every writer and every spelling', () => {
     const dir = tempRepo();
     writeFileSync(
       join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] } }),
+      JSON.stringify({ compilerOptions: { lib: ['es2022'], strict: true, noEmit: true, types: [] } }),
     );
     mkdirSync(join(dir, 'secret'));
     writeFileSync(join(dir, 'secret', 'k.ts'), 'export function key() {}\nkey();\n');
@@ -146,7 +146,7 @@ describe('the newer writers stay inside the workspace and out of .git/ and .a3s/
     const dir = tempRepo();
     const out = outside();
     writeFileSync(join(out, 'x.ts'), 'export function outer() {}\nouter();\n');
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { noEmit: true, types: [] } }));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { lib: ['es2022'], noEmit: true, types: [] } }));
     symlinkSync(join(out, 'x.ts'), join(dir, 'link.ts'));
     const s = await open(dir, [
       call('r1', 'lsp_rename', { file: 'link.ts', line: 1, symbol: 'outer', new_name: 'pwn' }),

@@ -16,7 +16,7 @@ const TS_SECRET = 'sk-live-123';
 const PY_SECRET = 'pw-py-777';
 const FILES: Record<string, string> = {
   'tsconfig.json': JSON.stringify({
-    compilerOptions: { target: 'es2022', module: 'commonjs', strict: true, noEmit: true, types: [] },
+    compilerOptions: { target: 'es2022', lib: ['es2022'], module: 'commonjs', strict: true, noEmit: true, types: [] },
     include: ['src', 'secret'],
   }),
   'secret/k.ts': `import { PUBLIC_NAME } from '../src/public';\n/** The live key. */\nexport const API_KEY = '${TS_SECRET}';\nexport interface Vault {\n  pin: 4321;\n}\nexport const named = PUBLIC_NAME;\n`,
