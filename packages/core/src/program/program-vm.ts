@@ -116,9 +116,7 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
   };
 
   prepared.binding = {
-    call(opH, payloadH) {
-      const op = vm.getString(opH);
-      const payload = vm.typeof(payloadH) === 'string' ? vm.getString(payloadH) : 'null';
+    call(op, payload, shape) {
       const deferred = vm.newPromise();
       deferreds.add(deferred);
       state.inFlight += 1;
@@ -131,7 +129,12 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
         state.wake();
       };
       o.host.call(op, payload).then(
-        (json) => settle(() => vm.newString(json).consume((h) => deferred.resolve(h))),
+        (json) =>
+          settle(() => {
+            const r = prepared.ctx.reply(json, shape);
+            if (r.error !== undefined) r.error.consume((h) => deferred.reject(h));
+            else r.value.consume((h) => deferred.resolve(h));
+          }),
         (e: unknown) =>
           settle(() => {
             const err = e instanceof Error ? e : new Error(String(e));
@@ -144,25 +147,20 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
       );
       return deferred.handle.dup();
     },
-    log: (textH) => void o.host.log(vm.typeof(textH) === 'string' ? vm.getString(textH) : ''),
+    log: (text) => o.host.log(text),
   };
 
   try {
-    const maxChars = keep(vm.newNumber(o.maxResultChars));
-    const pair = keep(
-      unwrap(vm.callFunction(prepared.factory, vm.undefined, prepared.hostFn, prepared.logFn, maxChars), 'run'),
-    );
-    const ctxH = keep(vm.getProp(pair, 0));
-    const toResult = keep(vm.getProp(pair, 1));
-
     const runFn = keep(evaluateScript(vm, o, unwrap, keep));
     const inputs = keep(unwrap(vm.evalCode(`(${o.inputsJson})`, '<a3s-inputs>'), 'run'));
-    const promise = keep(unwrap(vm.callFunction(runFn, vm.undefined, ctxH, inputs), 'run'));
+    const promise = keep(unwrap(vm.callFunction(runFn, vm.undefined, prepared.ctx.ctx, inputs), 'run'));
     const value = keep(
       await settle(vm, runtime, promise, state, stopReason, unwrap, deadline, clock, o.signal, o.host),
     );
-    const outcome = keep(unwrap(vm.callFunction(toResult, vm.undefined, value), 'run'));
-    const [kind, text, total] = vm.dump(outcome) as [ScriptOutcome['kind'], string, number];
+    const [kind, text, total] = prepared.ctx.toResult(value, o.maxResultChars);
+    // Turning the value into JSON was cut short by a limit (a `toJSON` that loops or allocates).
+    const stopped = kind === 'unserializable' ? stopReason() : undefined;
+    if (stopped !== undefined) throw new Stop(stopped);
     return { kind, text, totalChars: total };
   } catch (e) {
     // Once the memory is full, whatever failed (the script, or the glue's own allocations for a

@@ -44,7 +44,7 @@ const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 const PAGE = 65_536;
 /** The initial memory the build declares (Emscripten's default `INITIAL_MEMORY`); it holds the static data and the C stack. */
 const INITIAL_BYTES = 16 * 1024 * 1024;
-/** Free heap left below the filler for the runtime, the context and the `ctx` prelude. */
+/** Free heap left below the filler for the runtime, the context and `ctx`. */
 const HEADROOM_BYTES = 1024 * 1024;
 /**
  * Emscripten asks for 5–20 % more than it needs when it grows the memory and fails if even +5 %

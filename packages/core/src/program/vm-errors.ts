@@ -1,6 +1,6 @@
 /**
  * Turns what QuickJS reports (a dumped error value) into a typed `ProgramError` that names the
- * script's own line, never a line of the `ctx` prelude.
+ * script's own line.
  */
 import {
   ProgramMemoryLimitError,

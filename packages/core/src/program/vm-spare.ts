@@ -1,36 +1,26 @@
 /**
  * A QuickJS runtime and context made ready before a program asks for one, so a program pays only
- * for its own script. A spare holds a fresh runtime (memory and stack limits set), a fresh context,
- * the two host functions and the evaluated `ctx` prelude, and nothing else: no script has ever run
+ * for its own script. A spare holds a fresh runtime (memory and stack limits set), a fresh context
+ * and its `ctx` object (`ctx-host.ts`), and nothing else: no script has ever run
  * in it, so every program still gets a VM of its own. The spare is made while the worker is idle
  * (after a program, or once QuickJS is loaded), and a finished program's VM is disposed after its
  * result has been handed back; the next program waits for both, so a VM's memory is always freed
  * before another VM is made on the same QuickJS instance.
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
-import { CTX_PRELUDE, PRELUDE_FILE } from './ctx-prelude.js';
+import { buildCtx, type CtxCalls, type CtxHandles } from './ctx-host.js';
 import { type BoundedQuickJs, acquireQuickJs, releaseQuickJs } from './quickjs-module.js';
 
-/** What the host functions of a prepared VM serve: the program now running in it. */
-export interface VmBinding {
-  /** A `ctx` operation: returns the VM promise the script awaits. */
-  call(opH: QuickJSHandle, payloadH: QuickJSHandle): QuickJSHandle;
-  /** A `ctx.log` line. */
-  log(textH: QuickJSHandle): void;
-}
-
-/** A runtime and context with the prelude evaluated, for one program. */
+/** A runtime and context with `ctx` built, for one program. */
 export interface PreparedVm {
   readonly quickjs: BoundedQuickJs;
   readonly runtime: QuickJSRuntime;
   readonly vm: QuickJSContext;
   readonly maxStackBytes: number;
-  /** The prelude's factory `(host, log, maxChars) => [ctx, toResult]`. */
-  readonly factory: QuickJSHandle;
-  readonly hostFn: QuickJSHandle;
-  readonly logFn: QuickJSHandle;
-  /** The program the host functions serve (set when it starts). */
-  binding: VmBinding | undefined;
+  /** `ctx` and the VM functions the host uses on the script's values. */
+  readonly ctx: CtxHandles;
+  /** The program `ctx`'s methods serve (set when it starts). */
+  binding: CtxCalls | undefined;
 }
 
 let spare: PreparedVm | undefined;
@@ -43,7 +33,7 @@ function chain(step: () => void | Promise<void>): Promise<void> {
   return next;
 }
 
-/** Makes a runtime and context for `limitBytes` and `maxStackBytes` with the prelude evaluated. */
+/** Makes a runtime and context for `limitBytes` and `maxStackBytes` with `ctx` built. */
 async function prepare(limitBytes: number, maxStackBytes: number): Promise<PreparedVm> {
   const quickjs = await acquireQuickJs(limitBytes);
   const runtime = quickjs.module.newRuntime();
@@ -54,25 +44,13 @@ async function prepare(limitBytes: number, maxStackBytes: number): Promise<Prepa
     runtime.setMaxStackSize(maxStackBytes);
     vm = runtime.newContext();
     const ctx = vm;
-    const p: { binding: VmBinding | undefined } = { binding: undefined };
-    const hostFn = ctx.newFunction('host', (opH, payloadH) => {
-      if (p.binding === undefined) throw new Error('no program is running');
-      return p.binding.call(opH, payloadH);
-    });
-    const logFn = ctx.newFunction('log', (textH) => void p.binding?.log(textH));
-    const r = ctx.evalCode(CTX_PRELUDE, PRELUDE_FILE);
-    if (r.error !== undefined) {
-      r.error.dispose();
-      throw new Error('program: the ctx prelude failed to evaluate');
-    }
+    const p: { binding: CtxCalls | undefined } = { binding: undefined };
     const prepared: PreparedVm = {
       quickjs,
       runtime,
       vm: ctx,
       maxStackBytes,
-      factory: r.value,
-      hostFn,
-      logFn,
+      ctx: buildCtx(ctx, () => p.binding),
       get binding() {
         return p.binding;
       },
@@ -104,7 +82,7 @@ function dispose(
   try {
     for (const d of deferreds) if (d.alive) d.dispose();
     for (const h of [...handles].reverse()) if (h.alive) h.dispose();
-    for (const h of [p.factory, p.logFn, p.hostFn]) if (h.alive) h.dispose();
+    for (const h of [...p.ctx.owned].reverse()) if (h.alive) h.dispose();
     p.vm.dispose();
     p.runtime.dispose();
   } catch {

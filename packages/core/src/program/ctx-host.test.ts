@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { programHarness } from './test-support/program-harness.js';
+
+// `ctx` is built from the host side of the VM (host functions, and the VM's own JSON, String and
+// Object.assign taken before the script runs) instead of a script compiled into every VM. These
+// pin what a script sees: the same arguments sent, values returned, errors thrown and results
+// reported as the script-built `ctx` gave, and nothing a script replaces changes them.
+
+const run = (body: string): string => `async function run(ctx) { ${body} }`;
+
+describe('ctx built by the host', () => {
+  it('PROG-03: ctx.tool sends String(name) and the args as JSON; no args sends {}', async () => {
+    const h = programHarness();
+    const r = await h.run({
+      source: run(`
+        const a = await ctx.tool('echo', { text: 'hi', times: 2 });
+        const b = await ctx.tool({ toString() { return 'echo'; } }, { text: 'x' });
+        const c = await ctx.tool('noop');
+        return [a.ok, a.output, b.output, c.ok, c.name];`),
+    });
+    expect(r.metadata.result).toEqual([true, 'hihi', 'x', true, 'noop']);
+  });
+
+  it('PROG-03: args that cannot become JSON throw in the script at the call, catchably', async () => {
+    const h = programHarness();
+    const r = await h.run({
+      source: run(`
+        const out = [];
+        const cyclic = {}; cyclic.self = cyclic;
+        try { ctx.tool('echo', cyclic); out.push('sent'); } catch (e) { out.push(e.name); }
+        try { ctx.tool('echo', { n: 1n }); out.push('sent'); } catch (e) { out.push(e.name); }
+        try { ctx.tool({ toString() { throw new RangeError('no name'); } }); out.push('sent'); } catch (e) { out.push(e.message); }
+        return out;`),
+    });
+    expect(r.metadata.result).toEqual(['TypeError', 'TypeError', 'no name']);
+    expect(h.state.executions).toHaveLength(0);
+  });
+
+  it('PROG-02: a script that replaces JSON, String, Object.assign, Array.isArray and slice changes nothing ctx does', async () => {
+    const h = programHarness();
+    const r = await h.run({
+      source: run(`
+        String.prototype.slice = () => 'hijacked';
+        JSON.stringify = () => '"hijacked"';
+        JSON.parse = () => 'hijacked';
+        globalThis.String = () => 'hijacked';
+        Object.assign = () => ({ hijacked: true });
+        Array.isArray = () => true;
+        const e = await ctx.tool('echo', { text: 'ok' });
+        ctx.log('line', { a: 1 });
+        return { output: e.output, long: 'y'.repeat(50) };`),
+      limits: { max_output_bytes: 4000 },
+    });
+    expect(r.ok).toBe(true);
+    expect(r.output).toContain('line {"a":1}');
+    expect(r.metadata.result).toEqual({ output: 'ok', long: 'y'.repeat(50) });
+  });
+
+  it('PROG-02: ctx is frozen and its methods reach only the VM', async () => {
+    const h = programHarness();
+    const r = await h.run({
+      source: run(`
+        'use strict';
+        const out = [Object.isFrozen(ctx), Object.keys(ctx).sort().join(',')];
+        try { ctx.tool = () => 1; out.push('replaced'); } catch (e) { out.push(e.name); }
+        const F = ctx.tool.constructor;
+        out.push(F('return typeof process')());
+        return out;`),
+    });
+    expect(r.metadata.result).toEqual([true, 'glob,grep,log,ls,readFile,tool', 'TypeError', 'undefined']);
+  });
+
+  it('PROG-08: ctx.log joins strings as they are and other values as JSON, else String(value); a value that can be neither throws', async () => {
+    const h = programHarness();
+    const r = await h.run({
+      source: run(`
+        const cyclic = { toString() { return 'cyc'; } }; cyclic.self = cyclic;
+        ctx.log('s', 1, null, undefined, [1, 'a'], { b: true }, cyclic, Symbol('t'), 2n === 2n);
+        ctx.log();
+        const bad = { toJSON() { throw new Error('x'); }, toString() { throw new Error('unprintable'); } };
+        try { ctx.log('before', bad); return 'logged'; } catch (e) { return e.message; }`),
+    });
+    expect(r.metadata.result).toBe('unprintable');
+    expect(r.output).toContain('log:\ns 1 null undefined [1,"a"] {"b":true} cyc Symbol(t) true\n\n');
+  });
+
+  it('PROG-07: results that cannot be JSON say why; a string result is cut without being copied whole', async () => {
+    const h = programHarness();
+    const big = await h.run({ source: run(`return 'z'.repeat(300000);`), limits: { max_output_bytes: 1000 } });
+    expect(big.metadata.program).toMatchObject({ result_kind: 'string', result_chars: 300000, truncated: true });
+    expect(big.output.length).toBeLessThan(2000);
+    const bigint = await h.run({ source: run('return { n: 1n };') });
+    expect(bigint.ok).toBe(true);
+    expect(bigint.output).toMatch(/not JSON-serialisable.*BigInt/i);
+    const thrown = await h.run({ source: run('return { toJSON() { throw 0; } };') });
+    expect(thrown.output).toMatch(/not JSON-serialisable: 0/);
+    const hostile = await h.run({
+      source: run(`return { toJSON() { throw { get message() { throw new Error('again'); } }; } };`),
+    });
+    expect(hostile.ok).toBe(true);
+    expect(hostile.output).toMatch(/not JSON-serialisable/);
+    const fn = await h.run({ source: run('return () => 1;') });
+    expect(fn.output).toContain('(run returned undefined)');
+  });
+});
