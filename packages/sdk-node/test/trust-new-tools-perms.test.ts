@@ -146,7 +146,10 @@ describe('the newer writers stay inside the workspace and out of .git/ and .a3s/
     const dir = tempRepo();
     const out = outside();
     writeFileSync(join(out, 'x.ts'), 'export function outer() {}\nouter();\n');
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { lib: ['es2022'], noEmit: true, types: [] } }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { lib: ['es2022'], noEmit: true, types: [] } }),
+    );
     symlinkSync(join(out, 'x.ts'), join(dir, 'link.ts'));
     const s = await open(dir, [
       call('r1', 'lsp_rename', { file: 'link.ts', line: 1, symbol: 'outer', new_name: 'pwn' }),

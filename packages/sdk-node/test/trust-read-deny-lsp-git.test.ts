@@ -28,7 +28,10 @@ function tsWorkspace(): string {
   const dir = workspace();
   writeFileSync(
     join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { lib: ['es2022'], strict: true, noEmit: true, types: [] }, include: ['src', 'secret'] }),
+    JSON.stringify({
+      compilerOptions: { lib: ['es2022'], strict: true, noEmit: true, types: [] },
+      include: ['src', 'secret'],
+    }),
   );
   writeFileSync(
     join(dir, 'secret', 'k.ts'),
