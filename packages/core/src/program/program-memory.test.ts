@@ -97,4 +97,21 @@ describe('program memory limit (PROG-07)', () => {
     });
     expect(again.output).toBe('again');
   });
+
+  it('PROG-07: ctx calls made while the memory is full stop with PROGRAM_MEMORY_LIMIT, and the next program runs', async () => {
+    const h = programHarness();
+    for (const call of [
+      `ctx.tool('echo', { text: 'x'.repeat(2000) })`,
+      `ctx.log('filled', { n: 1 })`,
+      `ctx.grep('p', { glob: '*.ts' })`,
+    ]) {
+      const r = await timed(
+        h,
+        `const a = []; try { for (;;) a.push(new Uint8Array(1e5)); } catch (e) {} for (let i = 0; i < 50; i++) { try { await ${call}; } catch (e) {} } return a.length;`,
+      );
+      expect([call, r.code, r.fast]).toEqual([call, 'PROGRAM_MEMORY_LIMIT', true]);
+    }
+    const next = await h.run({ source: run(`return (await ctx.tool('echo', { text: 'ok' })).output;`), limits });
+    expect(next.output).toBe('ok');
+  });
 });
