@@ -6,6 +6,8 @@
  * worker; the VM's own interrupt handler still stops at the deadline so a timed-out worker can be
  * reused when it gets there first.
  */
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { preloadQuickJs } from './quickjs-module.js';
 import { runProgramScript, type ProgramHost } from './program-vm.js';
@@ -66,12 +68,26 @@ function drainReplies(port: MessagePort): number {
   return n;
 }
 
+/**
+ * How long a worker checks for a reply before it sleeps. A governed call usually answers within
+ * it, and a thread woken from `Atomics.wait` starts again tens of microseconds later than one that
+ * kept checking (a `ctx.tool` call measured ~25 % faster). Never on a single CPU, where the check
+ * would take the time the host needs to answer.
+ */
+const SPIN_MS = availableParallelism() > 1 ? 0.2 : 0;
+
 /** Blocks until a reply arrives or `ms` pass (the host adds to `wake` after posting each reply). */
 function waitForReplies(ms: number): number {
   if (wake === undefined || replies === undefined) return 0;
   const seen = Atomics.load(wake, 0);
   const ready = drainReplies(replies);
   if (ready > 0) return ready;
+  if (SPIN_MS > 0) {
+    const until = performance.now() + Math.min(SPIN_MS, ms);
+    do {
+      for (let i = 0; i < 64; i++) if (Atomics.load(wake, 0) !== seen) return drainReplies(replies);
+    } while (performance.now() < until);
+  }
   Atomics.wait(wake, 0, seen, ms);
   return drainReplies(replies);
 }
