@@ -102,4 +102,23 @@ describe('ctx built by the host', () => {
     const fn = await h.run({ source: run('return () => 1;') });
     expect(fn.output).toContain('(run returned undefined)');
   });
+
+  it('PROG-07: arguments whose toJSON never returns, or call ctx again, stay under the deadline and the limits', async () => {
+    const h = programHarness();
+    const loop = await h.run({
+      source: run(`await ctx.tool('echo', { toJSON() { for (;;) {} } }); return 'sent';`),
+      limits: { timeout_ms: 200 },
+    });
+    expect(loop.error?.code).toBe('PROGRAM_TIMEOUT');
+    const reentrant = await h.run({
+      source: run(`
+        const inner = [];
+        const args = { get text() { inner.push(ctx.tool('echo', { text: 'inner' })); return 'outer'; } };
+        const outer = await ctx.tool('echo', args);
+        return [outer.output, (await inner[0]).output];`),
+    });
+    expect(reentrant.metadata.result).toEqual(['outer', 'inner']);
+    const next = await h.run({ source: run(`return (await ctx.tool('echo', { text: 'after' })).output;`) });
+    expect(next.metadata.result).toBe('after');
+  });
 });
