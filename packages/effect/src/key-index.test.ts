@@ -81,4 +81,48 @@ describe('KeyIndex', () => {
     const found = KeyIndex.build(withRepeats, hashesOf(withRepeats), withRepeats.length);
     expect(found.repeat).toBe(30_000);
   });
+
+  it('keys chosen to collide move the index to a map: answers stay right and the work stays linear', () => {
+    const n = 30_000;
+    const keys = Array.from({ length: n }, (_, i) => `call_${i}`);
+    const items = keys.map((key) => ({ key }));
+    // Every hash equal: each insert would walk the whole cluster without the fall-back.
+    const flat = KeyIndex.build(items, new Int32Array(n), n);
+    expect(flat.repeat).toBe(-1);
+    expect(flat.index.size).toBe(n);
+    for (let i = 0; i < n; i += 101) expect(flat.index.find(keys[i]!)).toBe(i);
+    items.push({ key: keys[9]! });
+    expect(flat.index.push()).toBe(9);
+    items.pop();
+    items.push({ key: 'fresh' });
+    expect(flat.index.push()).toBe(-1);
+    expect(flat.index.find('fresh')).toBe(n);
+
+    // The same through one-by-one indexing with a hash that always collides, and a repeat found.
+    const list: { key: string }[] = [];
+    const one = new KeyIndex(list, 0, () => 7);
+    for (const key of keys) {
+      list.push({ key });
+      expect(one.push()).toBe(-1);
+    }
+    list.push({ key: keys[12_345]! });
+    expect(one.push()).toBe(12_345);
+    expect(one.find(keys[29_999]!)).toBe(29_999);
+
+    // Hashes in a run of neighbouring slots: a missing key's walk is cut short too.
+    const neighbours: { key: string }[] = [];
+    const seq = new KeyIndex(neighbours, 0, (k) => Number(k.slice(1)));
+    for (let i = 0; i < 5000; i++) {
+      neighbours.push({ key: `k${i}` });
+      expect(seq.push()).toBe(-1);
+    }
+    expect(seq.find('k-1')).toBe(-1);
+    expect(seq.find('k4321')).toBe(4321);
+
+    // A repeat among colliding keys in a bulk build is the first one in line order.
+    const again = keys.map((key) => ({ key }));
+    again[20_000] = { key: keys[3]! };
+    again[25_000] = { key: keys[1]! };
+    expect(KeyIndex.build(again, new Int32Array(n), n).repeat).toBe(20_000);
+  });
 });

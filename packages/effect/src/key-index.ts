@@ -7,6 +7,10 @@
  * table, small enough to stay cached, is filled in turn. The tables hold only positions; the
  * hashes sit beside them in one typed array, so a key is compared with another only when their
  * hashes agree, and a table grows without reading a key.
+ *
+ * Keys come partly from the model (tool call ids), and this hash has no secret seed, so keys can
+ * be chosen to collide. A lookup that has to walk far is the sign: the index then moves to a
+ * `Map`, whose hashing is seeded by the engine, and stays there.
  */
 
 /** Something with a key at each position (the log's facts). */
@@ -30,6 +34,10 @@ export function hashKey(key: string): number {
 const KEYS_PER_PARTITION = 2048;
 const MAX_PARTITION_BITS = 8;
 const MIN_SLOTS = 8;
+/** Slots a lookup may walk before the keys count as chosen to collide (at a load of one half, a few). */
+const MAX_PROBES = 48;
+/** What {@link KeyIndex.place} answers when it walked too far. */
+const FLOODED = -2;
 
 /** A power of two with room for `keys` keys at a load of at most one half. */
 function slotsFor(keys: number): number {
@@ -48,11 +56,17 @@ export class KeyIndex {
   /** Per partition, an open-addressing table of position + 1 (0 is an empty slot). */
   private readonly tables: Int32Array[];
   private readonly filled: Int32Array;
+  /** Once keys were seen to collide: every key with its position, and the tables are unused. */
+  private map: Map<string, number> | null = null;
 
-  /** An empty index over `items`, whose positions from 0 are then indexed one by one with {@link push}. */
+  /**
+   * An empty index over `items`, whose positions from 0 are then indexed one by one with {@link push}.
+   * @param hash The hash of a key (tests pass a poor one to check the fall-back).
+   */
   constructor(
     private readonly items: Keyed,
     bits = 0,
+    private readonly hash: (key: string) => number = hashKey,
   ) {
     this.bits = bits;
     const partitions = 1 << bits;
@@ -86,7 +100,9 @@ export class KeyIndex {
       for (let q = starts[p]!; q < starts[p + 1]!; q++) {
         const i = order[q]!;
         if (repeat >= 0 && i > repeat) break;
-        if (index.place(table, i) >= 0) {
+        const earlier = index.place(table, i);
+        if (earlier === FLOODED) return index.buildMap(count);
+        if (earlier >= 0) {
           repeat = i;
           break;
         }
@@ -104,14 +120,17 @@ export class KeyIndex {
 
   /** Position of `key`, or -1. */
   find(key: string): number {
-    const h = hashKey(key);
+    if (this.map !== null) return this.map.get(key) ?? -1;
+    const h = this.hash(key);
     const table = this.tables[this.partition(h)]!;
     const mask = table.length - 1;
-    for (let s = h & mask; ; s = (s + 1) & mask) {
+    let s = h & mask;
+    for (let probes = 0; probes < MAX_PROBES; probes++, s = (s + 1) & mask) {
       const at = table[s]!;
       if (at === 0) return -1;
       if (this.hashes[at - 1] === h && this.items[at - 1]!.key === key) return at - 1;
     }
+    return this.toMap().get(key) ?? -1;
   }
 
   /**
@@ -120,16 +139,19 @@ export class KeyIndex {
    */
   push(): number {
     const i = this.count;
+    const key = this.items[i]!.key;
+    if (this.map !== null) return this.pushToMap(this.map, key, i);
     if (i === this.hashes.length) {
       const more = new Int32Array(i * 2);
       more.set(this.hashes);
       this.hashes = more;
     }
-    const h = hashKey(this.items[i]!.key);
+    const h = this.hash(key);
     this.hashes[i] = h;
     const p = this.partition(h);
     if ((this.filled[p]! + 1) * 2 > this.tables[p]!.length) this.grow(p);
     const earlier = this.place(this.tables[p]!, i);
+    if (earlier === FLOODED) return this.pushToMap(this.toMap(), key, i);
     if (earlier >= 0) return earlier;
     this.filled[p]!++;
     this.count++;
@@ -140,11 +162,12 @@ export class KeyIndex {
     return this.bits === 0 ? 0 : h >>> (32 - this.bits);
   }
 
-  /** Puts position `i` in `table`, or returns the position already there with the same key. */
+  /** Puts position `i` in `table`, or returns the position already there with the same key, or {@link FLOODED}. */
   private place(table: Int32Array, i: number): number {
     const h = this.hashes[i]!;
     const mask = table.length - 1;
-    for (let s = h & mask; ; s = (s + 1) & mask) {
+    let s = h & mask;
+    for (let probes = 0; probes < MAX_PROBES; probes++, s = (s + 1) & mask) {
       const at = table[s]!;
       if (at === 0) {
         table[s] = i + 1;
@@ -152,6 +175,41 @@ export class KeyIndex {
       }
       if (this.hashes[at - 1] === h && this.items[at - 1]!.key === this.items[i]!.key) return at - 1;
     }
+    return FLOODED;
+  }
+
+  /** Indexes position `i` with `key` in the map. */
+  private pushToMap(map: Map<string, number>, key: string, i: number): number {
+    const earlier = map.get(key);
+    if (earlier !== undefined) return earlier;
+    map.set(key, i);
+    this.count++;
+    return -1;
+  }
+
+  /** Moves the positions indexed so far (all distinct keys) to a map, for good. */
+  private toMap(): Map<string, number> {
+    const map = new Map<string, number>();
+    for (let i = 0; i < this.count; i++) map.set(this.items[i]!.key, i);
+    this.map = map;
+    return map;
+  }
+
+  /** A bulk build in line order with a map, for keys that collide: the same answer as the tables give. */
+  private buildMap(count: number): { index: KeyIndex; repeat: number } {
+    const map = new Map<string, number>();
+    let repeat = -1;
+    for (let i = 0; i < count; i++) {
+      const key = this.items[i]!.key;
+      if (map.has(key)) {
+        repeat = i;
+        break;
+      }
+      map.set(key, i);
+    }
+    this.map = map;
+    this.count = repeat >= 0 ? repeat : count;
+    return { index: this, repeat };
   }
 
   /** Doubles partition `p`'s table, re-placing its positions by their stored hashes (no key is read). */
