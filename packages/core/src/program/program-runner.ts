@@ -8,6 +8,7 @@ import { ProgramMemoryLimitError, ProgramTimeoutError } from './program-errors.j
 import type { RunScriptOptions, ScriptOutcome } from './program-vm.js';
 import {
   acquireProgramWorker,
+  countRunningProgram,
   discardProgramWorker,
   isReadyFor,
   releaseProgramWorker,
@@ -44,6 +45,7 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
     const finish = (reuse: boolean, settle: () => void): void => {
       if (finished) return;
       finished = true;
+      countRunningProgram(-1);
       clearTimeout(timer);
       o.signal.removeEventListener('abort', onAbort);
       worker.off('message', onMessage);
@@ -116,6 +118,7 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
     o.signal.addEventListener('abort', onAbort, { once: true });
     // A worker whose spare VM was made for these limits starts the script at once: no 'started' message.
     const ready = isReadyFor(worker, o.memoryLimitBytes, o.maxStackBytes);
+    countRunningProgram(1);
     send({
       type: 'run',
       announce: !ready,

@@ -11,6 +11,7 @@ import {
   ProgramToolCallLimitError,
 } from './program-errors.js';
 import { fromWireError, toWireError } from './worker-protocol.js';
+import { runningPrograms } from './worker-pool.js';
 
 const run = (body: string) => `async function run(ctx, inputs) {\n${body}\n}\n`;
 
@@ -101,5 +102,34 @@ describe('program errors across the worker port', () => {
       toWireError(Object.assign(new Error('nope'), { name: 'ToolNotAllowedError', code: 'TOOL_NOT_ALLOWED' })),
     );
     expect(plain).toMatchObject({ name: 'ToolNotAllowedError', message: 'nope', code: 'TOOL_NOT_ALLOWED' });
+  });
+
+  it('the count of running programs (which decides whether workers wait busily) returns to zero however programs end', async () => {
+    const h = programHarness();
+    const base = runningPrograms();
+    const cancel = new AbortController();
+    const ends = Promise.all([
+      h.run({ source: run("return (await ctx.tool('echo', { text: 'ok' })).output;") }),
+      h.run({ source: run('while (true) {}'), limits: { timeout_ms: 200 } }),
+      h.run({ source: run("throw new Error('boom');") }),
+      h.run({ source: run("await ctx.tool('sleep', { ms: 10000 });") }, 'agent', cancel.signal),
+      h.run({
+        source: run('const a = []; for (;;) a.push(new Uint8Array(1e6));'),
+        limits: { memory_limit_bytes: 8 * 1024 * 1024 },
+      }),
+    ]);
+    await new Promise((res) => setTimeout(res, 100));
+    expect(runningPrograms()).toBeGreaterThan(base);
+    cancel.abort(new Error('stop'));
+    const results = await ends;
+    expect(results.map((r) => r.error?.code ?? 'ok')).toEqual([
+      'ok',
+      'PROGRAM_TIMEOUT',
+      'PROGRAM_RUNTIME',
+      results[3]!.error?.code,
+      'PROGRAM_MEMORY_LIMIT',
+    ]);
+    expect(results[3]!.ok).toBe(false);
+    expect(runningPrograms()).toBeLessThanOrEqual(base);
   });
 });

@@ -71,10 +71,14 @@ function drainReplies(port: MessagePort): number {
 /**
  * How long a worker checks for a reply before it sleeps. A governed call usually answers within
  * it, and a thread woken from `Atomics.wait` starts again tens of microseconds later than one that
- * kept checking (a `ctx.tool` call measured ~25 % faster). Never on a single CPU, where the check
- * would take the time the host needs to answer.
+ * kept checking (a `ctx.tool` call measured ~25 % faster). Only while the programs running leave a
+ * CPU for the host (never on a single CPU): checking on a busy machine takes the time the host and
+ * the other programs need (four programs at once on two CPUs were 25 % slower with it).
  */
-const SPIN_MS = availableParallelism() > 1 ? 0.2 : 0;
+const SPIN_MS = 0.2;
+/** CPUs of the machine: the host needs one, so workers check only while fewer programs run. */
+const CPUS = availableParallelism();
+const running = data?.active === undefined ? undefined : new Int32Array(data.active);
 
 /** Blocks until a reply arrives or `ms` pass (the host adds to `wake` after posting each reply). */
 function waitForReplies(ms: number): number {
@@ -82,7 +86,7 @@ function waitForReplies(ms: number): number {
   const seen = Atomics.load(wake, 0);
   const ready = drainReplies(replies);
   if (ready > 0) return ready;
-  if (SPIN_MS > 0) {
+  if (running !== undefined && Atomics.load(running, 0) < CPUS) {
     const until = performance.now() + Math.min(SPIN_MS, ms);
     do {
       for (let i = 0; i < 64; i++) if (Atomics.load(wake, 0) !== seen) return drainReplies(replies);

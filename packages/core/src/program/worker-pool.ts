@@ -34,6 +34,19 @@ export interface ReplyChannel {
 
 const channels = new WeakMap<Worker, ReplyChannel>();
 
+/** Programs running in this process's workers (see `ProgramWorkerData.active`). */
+const active = new Int32Array(new SharedArrayBuffer(4));
+
+/** Programs running now. */
+export function runningPrograms(): number {
+  return Atomics.load(active, 0);
+}
+
+/** Counts a program as running (`+1`) or ended (`-1`). */
+export function countRunningProgram(delta: 1 | -1): void {
+  Atomics.add(active, 0, delta);
+}
+
 /** The reply channel of a pooled worker, if it has one. */
 export function replyChannelOf(w: Worker): ReplyChannel | undefined {
   return channels.get(w);
@@ -47,7 +60,7 @@ function spawner(): () => Worker {
   const make = (create: (options: WorkerOptions) => Worker) => (): Worker => {
     const wake = new SharedArrayBuffer(4);
     const { port1, port2 } = new MessageChannel();
-    const workerData: ProgramWorkerData = { ...base, wake, replies: port2 };
+    const workerData: ProgramWorkerData = { ...base, wake, replies: port2, active: active.buffer as SharedArrayBuffer };
     const w = create({ resourceLimits: PROGRAM_WORKER_RESOURCE_LIMITS, workerData, transferList: [port2] });
     port1.unref();
     channels.set(w, { wake: new Int32Array(wake), replies: port1 });

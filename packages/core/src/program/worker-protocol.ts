@@ -32,6 +32,12 @@ export interface ProgramWorkerData {
    */
   readonly wake?: SharedArrayBuffer;
   readonly replies?: MessagePort;
+  /**
+   * Shared by every program worker of the process: the first Int32 counts the programs running
+   * (the host adds one when it sends a program and takes it away when the program ends, however).
+   * A worker checks for a reply before sleeping only while they leave a CPU free for the host.
+   */
+  readonly active?: SharedArrayBuffer;
 }
 
 /** What the worker needs to run one script (the serialisable part of `RunScriptOptions`). */
