@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LlmCapabilities, LlmRequest } from '../llm/llm-client.js';
+import type { LlmCapabilities, LlmRequest, LlmResponse } from '../llm/llm-client.js';
 import { LlmError } from '../llm/llm-error.js';
 import { generateObject } from './generate-object.js';
 import { createGenerateObjectTool } from './generate-object-tool.js';
@@ -71,6 +71,16 @@ describe('streamed values (GENOBJ-21, 22)', () => {
     if (end === 'cut') throw new LlmError('transport', 'connection reset');
     if (end === 'finish') yield { type: 'finish' as const, reason: 'stop' as const };
   }
+  /** A non-streaming call that answers the valid value, counting `tokens` each way. */
+  const completes =
+    (tokens = 0) =>
+    async (): Promise<LlmResponse> => ({
+      text,
+      reasoning: '',
+      toolCalls: [],
+      usage: { inputTokens: tokens, outputTokens: tokens },
+      finishReason: 'stop',
+    });
 
   it('GENOBJ-21: accepts a complete valid value from an endpoint that never sends a final event', async () => {
     const { client } = handDriven(() => deltas([text.slice(0, 9), text.slice(9)], 'none'), JSON_ONLY);
@@ -92,17 +102,7 @@ describe('streamed values (GENOBJ-21, 22)', () => {
   });
 
   it('GENOBJ-22: a distinct non-streaming transport is tried once after a retryable stream failure', async () => {
-    const h = handDriven(
-      () => deltas([], 'cut'),
-      { jsonMode: true, nonStreaming: true },
-      async () => ({
-        text,
-        reasoning: '',
-        toolCalls: [],
-        usage: { inputTokens: 5, outputTokens: 5 },
-        finishReason: 'stop',
-      }),
-    );
+    const h = handDriven(() => deltas([], 'cut'), { jsonMode: true, nonStreaming: true }, completes(5));
     expect(await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({
       ok: true,
       object: VALID,
@@ -112,17 +112,7 @@ describe('streamed values (GENOBJ-21, 22)', () => {
   });
 
   it('GENOBJ-22: without a distinct transport the same failure is not re-run under another method name', async () => {
-    const h = handDriven(
-      () => deltas([], 'cut'),
-      { jsonMode: true, nonStreaming: false },
-      async () => ({
-        text,
-        reasoning: '',
-        toolCalls: [],
-        usage: { inputTokens: 0, outputTokens: 0 },
-        finishReason: 'stop',
-      }),
-    );
+    const h = handDriven(() => deltas([], 'cut'), { jsonMode: true, nonStreaming: false }, completes());
     expect(await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({
       ok: false,
       errorKind: 'transport',
@@ -137,13 +127,7 @@ describe('streamed values (GENOBJ-21, 22)', () => {
         throw new LlmError('rate_limited', '429', { retryAfterMs: 10 });
       },
       { jsonMode: true, nonStreaming: true },
-      async () => ({
-        text,
-        reasoning: '',
-        toolCalls: [],
-        usage: { inputTokens: 0, outputTokens: 0 },
-        finishReason: 'stop',
-      }),
+      completes(),
     );
     expect(await generateObject(h.client, { schema: SENTIMENT_SCHEMA, prompt: PROMPT, mode: 'json' })).toMatchObject({
       ok: false,
