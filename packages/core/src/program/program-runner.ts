@@ -10,10 +10,12 @@ import {
   acquireProgramWorker,
   countRunningProgram,
   discardProgramWorker,
+  channelOf,
   isReadyFor,
   releaseProgramWorker,
-  replyChannelOf,
+  runningPrograms,
 } from './worker-pool.js';
+import { nextMessageSoon } from './next-message.js';
 import { fromWireError, toWireError, type HostMessage, type WorkerMessage } from './worker-protocol.js';
 
 /** How long a worker may take to start (spawn and load QuickJS) before the call fails. */
@@ -27,6 +29,7 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
   if (o.signal.aborted) return Promise.reject(o.signal.reason);
   const clock = o.clock ?? Date.now;
   const worker = acquireProgramWorker();
+  const channel = channelOf(worker);
   return new Promise<ScriptOutcome>((resolve, reject) => {
     let finished = false;
     let deadline = Number.POSITIVE_INFINITY;
@@ -48,7 +51,11 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
       countRunningProgram(-1);
       clearTimeout(timer);
       o.signal.removeEventListener('abort', onAbort);
-      worker.off('message', onMessage);
+      if (channel === undefined) worker.off('message', onMessage);
+      else {
+        channel.onMessage = undefined;
+        channel.messages.unref();
+      }
       worker.off('error', onError);
       worker.off('exit', onExit);
       if (reuse) releaseProgramWorker(worker, o.memoryLimitBytes, o.maxStackBytes);
@@ -56,13 +63,15 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
       settle();
     };
     const kill = (reason: unknown): void => finish(false, () => reject(reason));
-    const channel = replyChannelOf(worker);
     const send = (m: HostMessage): void => {
       if (finished) return;
       if (m.type === 'reply' && channel !== undefined) {
         channel.replies.postMessage(m);
         Atomics.add(channel.wake, 0, 1);
         Atomics.notify(channel.wake, 0);
+        // The script usually calls again at once: take its next message without a trip round the event loop.
+        const next = nextMessageSoon(channel, runningPrograms());
+        if (next !== undefined) onMessage(next as WorkerMessage);
       } else worker.postMessage(m);
     };
     const onAbort = (): void => kill(o.signal.reason);
@@ -112,7 +121,12 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
     const onExit = (code: number): void =>
       kill(stopped()?.reason ?? new Error(`program: the worker exited unexpectedly (code ${code})`));
 
-    worker.on('message', onMessage);
+    // What the worker says arrives on its channel's message port (or its parent port without one).
+    if (channel === undefined) worker.on('message', onMessage);
+    else {
+      channel.onMessage = onMessage as (m: unknown) => void;
+      channel.messages.ref();
+    }
     worker.on('error', onError);
     worker.on('exit', onExit);
     o.signal.addEventListener('abort', onAbort, { once: true });

@@ -37,6 +37,34 @@ describe('program in a worker thread (PROG-07)', () => {
     }
   });
 
+  it('a program calling tools back to back keeps the host event loop turning, and its logs keep their order', async () => {
+    const h = programHarness();
+    await h.run({ source: run('return 0;') });
+    const calls = 1000;
+    let last = performance.now();
+    let longest = 0;
+    const interval = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 1);
+    try {
+      const r = await h.run({
+        source: run(
+          `for (let i = 0; i < ${calls}; i++) { await ctx.tool('noop', {}); if (i % 250 === 0) ctx.log('at', i); } return 'done';`,
+        ),
+        limits: { max_tool_calls: calls, timeout_ms: 60_000 },
+      });
+      expect(r.output).toBe('log:\nat 0\nat 250\nat 500\nat 750\n\nresult:\ndone');
+      expect((r.metadata.program as { calls: unknown[] }).calls).toHaveLength(calls);
+    } finally {
+      clearInterval(interval);
+    }
+    // The host takes a quick call's successor without going back to its event loop, but never for
+    // long (`next-message.test.ts` pins the bound); here, a generous bound for a loaded machine.
+    expect(longest).toBeLessThan(150);
+  });
+
   it('aborting the call terminates a busy script at once, as CANCELLED', async () => {
     const h = programHarness();
     await h.run({ source: run('return 0;') });

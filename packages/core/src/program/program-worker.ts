@@ -39,7 +39,15 @@ const replies = data?.replies;
 const pending = new Map<number, { resolve: (json: string) => void; reject: (e: Error) => void }>();
 let nextId = 0;
 let calls = 0;
-const post = (m: WorkerMessage): void => port.postMessage(m);
+const out = data?.messages;
+/** Posts a message to the host: on the message channel, counted, when the host gave one. */
+const post =
+  out !== undefined && wake !== undefined
+    ? (m: WorkerMessage): void => {
+        out.postMessage(m);
+        Atomics.add(wake, 1, 1);
+      }
+    : (m: WorkerMessage): void => port.postMessage(m);
 
 const host: ProgramHost = {
   call(op, payload) {

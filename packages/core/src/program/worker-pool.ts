@@ -26,13 +26,23 @@ export const PROGRAM_WORKER_RESOURCE_LIMITS: ResourceLimits = {
 /** Idle workers kept for reuse. */
 const MAX_IDLE = 4;
 
-/** The channel a worker's `ctx` replies go through (see `ProgramWorkerData.wake`). */
-export interface ReplyChannel {
+/**
+ * A pooled worker's channel (see `ProgramWorkerData.wake`): the host posts `ctx` replies on
+ * `replies` and counts them in `wake[0]`; the worker posts everything it says on `messages` and
+ * counts it in `wake[1]`, so the host can take a message the moment it is posted.
+ */
+export interface WorkerChannel {
   readonly wake: Int32Array;
   readonly replies: MessagePort;
+  readonly messages: MessagePort;
+  /**
+   * Gets each message that arrives on `messages` (its one listener, added once, hands them on):
+   * set by the program using the worker, which also `ref`s the port while it runs.
+   */
+  onMessage: ((m: unknown) => void) | undefined;
 }
 
-const channels = new WeakMap<Worker, ReplyChannel>();
+const channels = new WeakMap<Worker, WorkerChannel>();
 
 /** Programs running in this process's workers (see `ProgramWorkerData.active`). */
 const active = new Int32Array(new SharedArrayBuffer(4));
@@ -47,8 +57,8 @@ export function countRunningProgram(delta: 1 | -1): void {
   Atomics.add(active, 0, delta);
 }
 
-/** The reply channel of a pooled worker, if it has one. */
-export function replyChannelOf(w: Worker): ReplyChannel | undefined {
+/** The channel of a pooled worker, if it has one. */
+export function channelOf(w: Worker): WorkerChannel | undefined {
   return channels.get(w);
 }
 
@@ -58,13 +68,35 @@ function spawner(): () => Worker {
     maxStackBytes: PROGRAM_LIMITS.maxStackBytes,
   };
   const make = (create: (options: WorkerOptions) => Worker) => (): Worker => {
-    const wake = new SharedArrayBuffer(4);
-    const { port1, port2 } = new MessageChannel();
-    const workerData: ProgramWorkerData = { ...base, wake, replies: port2, active: active.buffer as SharedArrayBuffer };
-    const w = create({ resourceLimits: PROGRAM_WORKER_RESOURCE_LIMITS, workerData, transferList: [port2] });
-    port1.unref();
-    channels.set(w, { wake: new Int32Array(wake), replies: port1 });
-    w.once('exit', () => port1.close());
+    const wake = new SharedArrayBuffer(8);
+    const replies = new MessageChannel();
+    const messages = new MessageChannel();
+    const workerData: ProgramWorkerData = {
+      ...base,
+      wake,
+      replies: replies.port2,
+      messages: messages.port2,
+      active: active.buffer as SharedArrayBuffer,
+    };
+    const w = create({
+      resourceLimits: PROGRAM_WORKER_RESOURCE_LIMITS,
+      workerData,
+      transferList: [replies.port2, messages.port2],
+    });
+    const channel: WorkerChannel = {
+      wake: new Int32Array(wake),
+      replies: replies.port1,
+      messages: messages.port1,
+      onMessage: undefined,
+    };
+    messages.port1.on('message', (m: unknown) => channel.onMessage?.(m));
+    replies.port1.unref();
+    messages.port1.unref();
+    channels.set(w, channel);
+    w.once('exit', () => {
+      replies.port1.close();
+      messages.port1.close();
+    });
     return w;
   };
   // Built package: tsup emits `program-worker.js` beside the bundle that contains this module.

@@ -33,6 +33,12 @@ export interface ProgramWorkerData {
   readonly wake?: SharedArrayBuffer;
   readonly replies?: MessagePort;
   /**
+   * Where the worker posts every {@link WorkerMessage} when given (else on its parent port); it adds
+   * 1 to the second Int32 of `wake` after each, so a host waiting for the next `ctx` call can take
+   * it with `receiveMessageOnPort` as soon as it is posted.
+   */
+  readonly messages?: MessagePort;
+  /**
    * Shared by every program worker of the process: the first Int32 counts the programs running
    * (the host adds one when it sends a program and takes it away when the program ends, however).
    * A worker checks for a reply before sleeping only while they leave a CPU free for the host.

@@ -1,0 +1,78 @@
+import { availableParallelism } from 'node:os';
+import { MessageChannel } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { nextMessageSoon } from './next-message.js';
+import type { WorkerChannel } from './worker-pool.js';
+
+const multiCpu = availableParallelism() >= 2;
+const open: MessageChannel[] = [];
+
+/** A channel as a worker's, whose "worker" side is this test: `post` sends and counts a message. */
+function channel(): { channel: WorkerChannel; post: (m: unknown) => void } {
+  const replies = new MessageChannel();
+  const messages = new MessageChannel();
+  open.push(replies, messages);
+  const wake = new Int32Array(new SharedArrayBuffer(8));
+  return {
+    channel: { wake, replies: replies.port1, messages: messages.port1, onMessage: undefined },
+    post: (m) => {
+      messages.port2.postMessage(m);
+      Atomics.add(wake, 1, 1);
+    },
+  };
+}
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+afterEach(() => {
+  for (const c of open.splice(0)) {
+    c.port1.close();
+    c.port2.close();
+  }
+});
+
+describe.skipIf(!multiCpu)('the host taking a worker message at once', () => {
+  it('takes a message the worker has posted, in order, and gives undefined after a short wait for none', async () => {
+    await turn();
+    const { channel: c, post } = channel();
+    post({ n: 1 });
+    post({ n: 2 });
+    expect(nextMessageSoon(c, 1)).toEqual({ n: 1 });
+    expect(nextMessageSoon(c, 1)).toEqual({ n: 2 });
+    const t0 = performance.now();
+    expect(nextMessageSoon(c, 1)).toBeUndefined();
+    expect(performance.now() - t0).toBeLessThan(50);
+  });
+
+  it('does not wait while other programs run: their messages need the event loop', async () => {
+    await turn();
+    const { channel: c, post } = channel();
+    post({ n: 1 });
+    expect(nextMessageSoon(c, 2)).toBeUndefined();
+    expect(nextMessageSoon(c, 0)).toBeUndefined();
+    expect(nextMessageSoon(c, 1)).toEqual({ n: 1 });
+  });
+
+  it('stops taking messages once the event loop has not turned for a millisecond, and starts again after it turns', async () => {
+    await turn();
+    const { channel: c, post } = channel();
+    post({ n: 1 });
+    expect(nextMessageSoon(c, 1)).toEqual({ n: 1 });
+    const until = performance.now() + 3;
+    while (performance.now() < until) {
+      // Holding the thread, as a long run of quick calls would.
+    }
+    post({ n: 2 });
+    expect(nextMessageSoon(c, 1)).toBeUndefined();
+    await turn();
+    expect(nextMessageSoon(c, 1)).toEqual({ n: 2 });
+  });
+});
+
+describe.skipIf(multiCpu)('the host taking a worker message at once, on one CPU', () => {
+  it('never waits: the worker needs the only CPU', () => {
+    const { channel: c, post } = channel();
+    post({ n: 1 });
+    expect(nextMessageSoon(c, 1)).toBeUndefined();
+  });
+});
