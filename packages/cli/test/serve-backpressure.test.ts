@@ -30,10 +30,10 @@ describe('a3s serve: a client that stops reading', () => {
   it('memory stays bounded while stdout is not read; then every response and the run/result arrive intact, with run/eventsDropped notices counting what was dropped', async () => {
     const dir = tempRepo();
     writeFileSync(join(dir, 'a.txt'), 'hello\n');
-    // Four model turns of 40k words, each word a text_delta event: about 35 MB of notifications, many
+    // Four model turns of 20k words, each word a text_delta event: about 17 MB of notifications, four
     // times the server's 4 MiB output bound. A pause between turns lets the run's own event queue
     // drain, so what could pile up is the output.
-    const words = 40_000;
+    const words = 20_000;
     const turns: unknown[] = Array.from({ length: 4 }, (_, i) => ({
       delay_ms: 250,
       text: 'w '.repeat(words),

@@ -5,11 +5,10 @@
  * Idle workers are `unref`'d and do not keep the process alive.
  */
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, type ResourceLimits, Worker, type WorkerOptions } from 'node:worker_threads';
 import { PROGRAM_LIMITS } from './program-args.js';
+import { workerFromSource } from './worker-from-source.js';
 import type { ProgramWorkerData } from './worker-protocol.js';
 
 /**
@@ -102,13 +101,13 @@ function spawner(): () => Worker {
   // Built package: tsup emits `program-worker.js` beside the bundle that contains this module.
   const built = new URL('./program-worker.js', import.meta.url);
   if (existsSync(fileURLToPath(built))) return make((options) => new Worker(built, options));
-  // Sources (tests under vitest, `tsx`): load the TypeScript entry through tsx's loader in the worker.
+  // Sources (tests under vitest, `tsx`): the worker's sources, bundled or through tsx's loader.
   const source = new URL('./program-worker.ts', import.meta.url);
   if (existsSync(fileURLToPath(source))) {
-    const tsx = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
-    const api = pathToFileURL(join(tsx, 'dist/esm/api/index.mjs')).href;
-    const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(source.href)}); });`;
-    return make((options) => new Worker(code, { ...options, eval: true }));
+    const code = workerFromSource(source);
+    return 'url' in code
+      ? make((options) => new Worker(code.url, options))
+      : make((options) => new Worker(code.eval, { ...options, eval: true }));
   }
   throw new Error(`program: the worker script is missing beside ${import.meta.url}`);
 }
