@@ -146,7 +146,7 @@ describe.skipIf(DEBUGPY !== undefined)(title('attach with debugpy', DEBUGPY), ()
     expect(r.output).toMatch(/^attached with debugpy to port \d+: stopped \(breakpoint\) .* at tick \(.*loop\.py:4\)/);
     expect(Number((await call({ op: 'evaluate', expression: 'n + 1000' })).output)).toBeGreaterThan(1000);
     expect((await call({ op: 'terminate' })).metadata?.ended).toBe(true);
-    expect(await aliveAfter([child.pid!], 500)).toEqual([]);
+    expect(await aliveAfter([child.pid!], 5000)).toEqual([]);
   }, 60_000);
 
   it('DBG-08: attach with debugpy by pid is refused with the way to attach by port', async () => {
@@ -177,7 +177,7 @@ describe.skipIf(DELVE !== undefined)(title('attach with delve', DELVE), () => {
     const frames = (await call({ op: 'stack' })).metadata?.frames as { name: string }[];
     expect(frames.slice(0, 2).map((f) => f.name)).toEqual(['main.tick', 'main.main']);
     expect((await call({ op: 'terminate' })).metadata?.ended).toBe(true);
-    expect(await aliveAfter([child.pid!], 300)).toEqual([]);
+    expect(await aliveAfter([child.pid!], 5000)).toEqual([]);
   }, 120_000);
 
   it('DBG-08: delve attach by port is refused, naming attach by pid', async () => {
@@ -202,7 +202,7 @@ describe.skipIf(LLDB !== undefined)(title('attach with lldb-dap', LLDB), () => {
     );
     expect((await call({ op: 'evaluate', expression: 'n + 1000' })).output).toMatch(/= \d{4,}$/);
     expect((await call({ op: 'terminate' })).metadata?.ended).toBe(true);
-    expect(await aliveAfter([child.pid!], 300)).toEqual([]);
+    expect(await aliveAfter([child.pid!], 5000)).toEqual([]);
   }, 60_000);
 
   it.skipIf(LLDB_SERVER === undefined)(

@@ -128,7 +128,7 @@ describe.skipIf(!DEBUGPY)('debug on debugpy', () => {
     expect(errorCode(second)).toBe('DEBUG_SESSION_EXISTS');
     expect(second.output).toContain('app.py');
     expect((await call({ op: 'terminate' })).metadata?.ended).toBe(true);
-    expect(await aliveAfter([pid, adapterPid], 300)).toEqual([]);
+    expect(await aliveAfter([pid, adapterPid], 5000)).toEqual([]);
     expect((await call({ op: 'stack' })).output).toMatch(/DEBUG_NO_SESSION/);
   });
 
@@ -140,7 +140,7 @@ describe.skipIf(!DEBUGPY)('debug on debugpy', () => {
     expect((await call({ op: 'status' })).metadata?.running).toBe(true);
     now += 60_000;
     expect((await call({ op: 'status' })).metadata?.running).toBe(false);
-    expect(await aliveAfter([pid], 300)).toEqual([]);
+    expect(await aliveAfter([pid], 5000)).toEqual([]);
   });
 
   it('DBG-07: an empty lines[] clears the file, so launch runs to the end', async () => {
