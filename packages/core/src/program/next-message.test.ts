@@ -38,7 +38,10 @@ describe.skipIf(!multiCpu)('the host taking a worker message at once', () => {
     post({ n: 1 });
     post({ n: 2 });
     expect(nextMessageSoon(c, 1)).toEqual({ n: 1 });
+    // Each take after the event loop turned: a loaded machine may pause longer than the cap between two lines.
+    await turn();
     expect(nextMessageSoon(c, 1)).toEqual({ n: 2 });
+    await turn();
     const t0 = performance.now();
     expect(nextMessageSoon(c, 1)).toBeUndefined();
     expect(performance.now() - t0).toBeLessThan(50);
