@@ -37,32 +37,21 @@ describe('program in a worker thread (PROG-07)', () => {
     }
   });
 
-  it('a program calling tools back to back keeps the host event loop turning, and its logs keep their order', async () => {
+  it('a program calling tools back to back gets every answer, and its logs keep their order among the calls', async () => {
     const h = programHarness();
     await h.run({ source: run('return 0;') });
     const calls = 1000;
-    let last = performance.now();
-    let longest = 0;
-    const interval = setInterval(() => {
-      const now = performance.now();
-      longest = Math.max(longest, now - last);
-      last = now;
-    }, 1);
-    try {
-      const r = await h.run({
-        source: run(
-          `for (let i = 0; i < ${calls}; i++) { await ctx.tool('noop', {}); if (i % 250 === 0) ctx.log('at', i); } return 'done';`,
-        ),
-        limits: { max_tool_calls: calls, timeout_ms: 60_000 },
-      });
-      expect(r.output).toBe('log:\nat 0\nat 250\nat 500\nat 750\n\nresult:\ndone');
-      expect((r.metadata.program as { calls: unknown[] }).calls).toHaveLength(calls);
-    } finally {
-      clearInterval(interval);
-    }
-    // The host takes a quick call's successor without going back to its event loop, but never for
-    // long (`next-message.test.ts` pins the bound); here, a generous bound for a loaded machine.
-    expect(longest).toBeLessThan(150);
+    // The host takes each next call as soon as the worker posts it (how long it may hold its event
+    // loop doing so is pinned in next-message.test.ts); nothing is lost or reordered on the way.
+    const r = await h.run({
+      source: run(
+        `let sum = 0; for (let i = 0; i < ${calls}; i++) { sum += (await ctx.tool('echo', { text: String(i) })).output.length; if (i % 250 === 0) ctx.log('at', i); } return sum;`,
+      ),
+      limits: { max_tool_calls: calls, timeout_ms: 60_000 },
+    });
+    // The lengths of "0" to "999": 10 + 90 * 2 + 900 * 3.
+    expect(r.output).toBe('log:\nat 0\nat 250\nat 500\nat 750\n\nresult:\n2890');
+    expect((r.metadata.program as { calls: unknown[] }).calls).toHaveLength(calls);
   });
 
   it('aborting the call terminates a busy script at once, as CANCELLED', async () => {
