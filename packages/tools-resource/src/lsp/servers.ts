@@ -135,7 +135,8 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
           command: process.execPath,
           args: [cli, '--stdio'],
           initializationOptions: {
-            tsserver: { path: tsserver },
+            // One tsserver, not a second syntax-only one beside it: an agent waits for semantic answers anyway.
+            tsserver: { path: tsserver, useSyntaxServer: 'never' },
             disableAutomaticTypingAcquisition: true,
             preferences: { includeCompletionsForModuleExports: false },
           },
