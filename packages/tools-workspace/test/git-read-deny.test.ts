@@ -236,6 +236,29 @@ describe('what git prints from checkout, stash and conflicts under read deny rul
     expectNothingHidden(status, 'status during a conflict');
   });
 
+  it('a status whose only changes are hidden says it is not clean and how many paths it leaves out, naming none', async () => {
+    const dir = secretRepo();
+    sh(dir, 'add', '-A');
+    sh(dir, 'commit', '-qm', 'everything');
+    const git = gitOn(dir, DENY);
+    const clean = await git({ operation: 'status' });
+    expect(clean.metadata).toMatchObject({ clean: true, total: 0 });
+    expect(clean.metadata.withheld).toBeUndefined();
+    put(dir, { 'secret/k.ts': "'HIDDEN-30';\n", '.env': 'TOKEN=HIDDEN-31\n' });
+    const r = await git({ operation: 'status' });
+    expect(r.metadata).toMatchObject({ clean: false, total: 0, withheld: 2 });
+    expect(r.output).toContain('(no changes)');
+    expect(r.output).toContain('[2 more changed paths not shown: this session may not read them]');
+    expectNothingHidden(r, 'status of hidden changes only');
+    put(dir, { 'src/public.ts': 'export const x = 9;\n' });
+    const mixed = await git({ operation: 'status' });
+    expect(mixed.output).toContain(' M src/public.ts');
+    expect(mixed.metadata).toMatchObject({ clean: false, total: 1, withheld: 2 });
+    const open = await gitOn(dir, {})({ operation: 'status' });
+    expect(open.metadata).toMatchObject({ clean: false, total: 3 });
+    expect(open.output).not.toContain('not shown');
+  });
+
   it('a worktree of a tree ref is refused; a worktree inside a hidden folder is not listed', async () => {
     const dir = secretRepo();
     const git = gitOn(dir, DENY);

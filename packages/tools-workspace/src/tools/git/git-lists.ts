@@ -68,11 +68,18 @@ export async function gitStatus(service: WorkspaceGit, ctx: ToolContext, args: G
     .map((e) =>
       e.from !== undefined && hidden.has(e.from) ? { status: e.status.replace(/[RC]/g, 'A'), path: e.path } : e,
     );
+  // The tree is not clean while a hidden file changed: say how many are left out, never which.
+  const withheld = entries.length - shown.length;
   const result = listPage('changes', args, shown, (e) => `${e.status} ${e.path}${e.from ? ` (from ${e.from})` : ''}`, {
     branch,
     clean: entries.length === 0,
+    ...(withheld > 0 ? { withheld } : {}),
   });
-  return { ...result, output: `## ${branch}\n${result.output}` };
+  const note =
+    withheld > 0
+      ? `\n[${withheld} more changed path${withheld === 1 ? '' : 's'} not shown: this session may not read ${withheld === 1 ? 'it' : 'them'}]`
+      : '';
+  return { ...result, output: `## ${branch}\n${result.output}${note}` };
 }
 
 /** `log`: commits newest first, paged with `--skip`. */
