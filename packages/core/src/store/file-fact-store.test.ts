@@ -34,6 +34,22 @@ describe('FileFactStore', () => {
     expect(again.opened).toEqual({ facts: 2, truncated: null, truncatedBytes: 0 });
   });
 
+  it('reloads a log of several MiB with multi-byte text exactly as written, and an empty one as empty', async () => {
+    const ws = tmp();
+    const store = await FileFactStore.open(ws, 'big');
+    const texts = Array.from({ length: 3000 }, (_, i) => `${i} ключ 🙂 ${'é'.repeat(i % 700)} ${'x'.repeat(900)}`);
+    for (let i = 0; i < texts.length; i += 500)
+      await store.append(
+        texts.slice(i, i + 500).map((t, j) => user(`u${i + j}`, t)),
+        null,
+      );
+    await store.close();
+    expect(readFileSync(store.path).length).toBeGreaterThan(4 * 1024 * 1024);
+    const again = await track(FileFactStore.open(ws, 'big'));
+    expect(again.log.facts.map((f) => (f.payload as { text: string }).text)).toEqual(texts);
+    expect((await track(FileFactStore.open(ws, 'empty'))).log.facts).toEqual([]);
+  });
+
   it('LOG-09: an unsafe session id cannot escape the effect-log folder', async () => {
     const ws = tmp();
     const store = await track(FileFactStore.open(ws, '../../etc/passwd'));
