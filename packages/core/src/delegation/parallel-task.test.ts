@@ -32,7 +32,8 @@ describe('parallel_task', () => {
       scripts[`p${i}`] =
         i >= 6
           ? [{ error: { kind: 'status', status: 400, message: 'transient failure, please retry this request' } }]
-          : [{ delay_ms: 20, text: `answer ${i}` }];
+          : // Long enough that three branches are in their model call at once even on a loaded machine.
+            [{ delay_ms: 200, text: `answer ${i}` }];
       scripts[`q${i}`] = scripts[`p${i}`]!.map((t) => ({ ...t }));
     }
     const { session, model, dir } = await open(scripts, { maxParallelTasks: 3 });
