@@ -28,7 +28,8 @@ describe('batch', () => {
 
   it('BATCH-02/03: read-only idempotent calls fan out, at most 16 at once', async () => {
     const { invoker, state } = setup();
-    const calls = Array.from({ length: 32 }, () => ({ tool: 'sleep', args: { ms: 15 } }));
+    // Each call long enough that sixteen are asleep at once even on a loaded machine.
+    const calls = Array.from({ length: 32 }, () => ({ tool: 'sleep', args: { ms: 100 } }));
     const r = await invoker.invoke({ id: 'b', name: 'batch', args: { calls } }, createTestInvocation().context);
     const out = parse(r.output);
     expect(out.parallel).toBe(true);
