@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadId } from 'node:worker_threads';
 
 /** What a `new Worker(...)` needs for the worker at `entry` (a `.ts` file): a file URL, or code to evaluate. */
 export type WorkerCode = { readonly url: URL } | { readonly eval: string };
@@ -53,8 +54,8 @@ function bundled(entry: string, tsx: string): URL | undefined {
   const file = join(dir, name);
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });
-    // Several test processes may write the same bundle at once: each renames its own whole copy.
-    const part = `${file}.${process.pid}.part`;
+    // Several test processes (or threads) may write the same bundle at once: each renames its own whole copy.
+    const part = `${file}.${process.pid}.${threadId}.part`;
     writeFileSync(part, out);
     renameSync(part, file);
   }
