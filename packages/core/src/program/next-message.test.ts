@@ -72,6 +72,30 @@ describe.skipIf(!multiCpu)('the host taking a worker message at once', () => {
   });
 });
 
+describe.skipIf(!multiCpu)('the host taking a worker message at once, for a script that computes between calls', () => {
+  it('after four checks in a row find nothing it skips the next 32 replies, then checks again', async () => {
+    const { channel: c, post } = channel();
+    for (let i = 0; i < 4; i++) {
+      await turn();
+      expect(nextMessageSoon(c, 1)).toBeUndefined();
+    }
+    // A message is there, but the host does not look: it arrives on the port's listener instead.
+    post({ n: 1 });
+    for (let i = 0; i < 32; i++) {
+      await turn();
+      expect(nextMessageSoon(c, 1)).toBeUndefined();
+    }
+    await turn();
+    expect(nextMessageSoon(c, 1)).toEqual({ n: 1 });
+    // A find resets the count: the next miss is the first of four again.
+    await turn();
+    expect(nextMessageSoon(c, 1)).toBeUndefined();
+    post({ n: 2 });
+    await turn();
+    expect(nextMessageSoon(c, 1)).toEqual({ n: 2 });
+  });
+});
+
 describe.skipIf(multiCpu)('the host taking a worker message at once, on one CPU', () => {
   it('never waits: the worker needs the only CPU', () => {
     const { channel: c, post } = channel();

@@ -5,7 +5,9 @@
  * 33 µs, measured). So after posting a reply the host checks, briefly, for the worker's next
  * message and takes it at once. It never holds its event loop long: it checks only while a single
  * program runs and the machine has a CPU for each side, for at most {@link CHECK_MS} a reply, and
- * stops checking once it has gone {@link TURN_MS} without letting its event loop turn.
+ * stops checking once it has gone {@link TURN_MS} without letting its event loop turn. A script that
+ * computes between its calls would make every check wait in vain: after {@link MISSES} checks in a
+ * row found nothing, the host skips the next {@link SKIPS} replies' checks before it tries again.
  */
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -17,7 +19,15 @@ const CHECK_MS = 0.1;
 /** How long the host may take messages this way before its event loop must turn again. */
 const TURN_MS = 1;
 
+/** Checks in a row that found nothing before the host stops checking for a while. */
+const MISSES = 4;
+/** Replies whose checks are skipped then. */
+const SKIPS = 32;
+
 const CPUS = availableParallelism();
+
+/** Per channel: checks in a row that found nothing, counting on through the skipped ones. */
+const missed = new WeakMap<WorkerChannel, number>();
 
 /** When the host began taking messages without its event loop turning; -1 once it has turned. */
 let since = -1;
@@ -32,6 +42,11 @@ const turned = (): void => {
  */
 export function nextMessageSoon(channel: WorkerChannel, programs: number): unknown {
   if (programs !== 1 || CPUS < 2) return undefined;
+  const misses = missed.get(channel) ?? 0;
+  if (misses >= MISSES) {
+    missed.set(channel, misses + 1 >= MISSES + SKIPS ? 0 : misses + 1);
+    return undefined;
+  }
   const now = performance.now();
   if (since < 0) {
     since = now;
@@ -39,12 +54,20 @@ export function nextMessageSoon(channel: WorkerChannel, programs: number): unkno
   } else if (now - since > TURN_MS) return undefined;
   const posted = Atomics.load(channel.wake, 1);
   const waiting = receiveMessageOnPort(channel.messages);
-  if (waiting !== undefined) return waiting.message;
+  if (waiting !== undefined) return took(channel, waiting.message);
   const until = now + CHECK_MS;
   do {
     for (let i = 0; i < 32; i++) {
-      if (Atomics.load(channel.wake, 1) !== posted) return receiveMessageOnPort(channel.messages)?.message;
+      if (Atomics.load(channel.wake, 1) !== posted)
+        return took(channel, receiveMessageOnPort(channel.messages)?.message);
     }
   } while (performance.now() < until);
+  missed.set(channel, misses + 1);
   return undefined;
+}
+
+/** Records that a check on `channel` found `message` (or, oddly, nothing after all). */
+function took(channel: WorkerChannel, message: unknown): unknown {
+  missed.set(channel, 0);
+  return message;
 }
