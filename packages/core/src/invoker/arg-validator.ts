@@ -1,6 +1,8 @@
 /**
  * Argument validation: every call's args are checked against the tool's JSON Schema
- * with ajv before anything else. Validators are compiled once per tool object and cached.
+ * with ajv before anything else. Validators are compiled once per tool object and shared by every
+ * session of the process (the pack tools are the same objects in each; compiling a tool's schema
+ * anew in every session cost a millisecond or two per tool).
  */
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { InvalidToolArgsError, ToolDefinitionError, type ToolArgIssue } from '../errors/tool-errors.js';
@@ -34,14 +36,20 @@ function describe(error: ErrorObject): ToolArgIssue {
   }
 }
 
-/** Compiles and caches validators; one per invoker (session). */
+/**
+ * The compiled validator of each tool object, whichever invoker compiled it: the options are the
+ * same for all, and a validator is self-contained once compiled (its errors are read right after
+ * each call, on the one thread).
+ */
+const compiled = new WeakMap<Tool, ValidateFunction>();
+
+/** Compiles validators (with an ajv of its own, so schemas with an `$id` never meet another invoker's) and checks args. */
 export class ArgValidator {
   #ajv: Ajv2020 | undefined;
-  readonly #cache = new WeakMap<Tool, ValidateFunction>();
 
   /** The compiled validator of `tool`, compiling it on first use. */
   validatorOf(tool: Tool): ValidateFunction {
-    let fn = this.#cache.get(tool);
+    let fn = compiled.get(tool);
     if (fn === undefined) {
       // Draft-07 schemas from MCP servers validate the same for the keywords tools use; the
       // `$schema` marker would make Ajv2020 refuse them, so compile without it.
@@ -57,7 +65,7 @@ export class ArgValidator {
           `does not compile: ${cause instanceof Error ? cause.message : String(cause)}`,
         );
       }
-      this.#cache.set(tool, fn);
+      compiled.set(tool, fn);
     }
     return fn;
   }
