@@ -247,7 +247,7 @@ describe('what git prints from checkout, stash and conflicts under read deny rul
     put(dir, { 'secret/k.ts': "'HIDDEN-30';\n", '.env': 'TOKEN=HIDDEN-31\n' });
     const r = await git({ operation: 'status' });
     expect(r.metadata).toMatchObject({ clean: false, total: 0, withheld: 2 });
-    expect(r.output).toContain('(no changes)');
+    expect(r.output).toContain('(no changes this session may read)');
     expect(r.output).toContain('[2 more changed paths not shown: this session may not read them]');
     expectNothingHidden(r, 'status of hidden changes only');
     put(dir, { 'src/public.ts': 'export const x = 9;\n' });

@@ -70,11 +70,17 @@ export async function gitStatus(service: WorkspaceGit, ctx: ToolContext, args: G
     );
   // The tree is not clean while a hidden file changed: say how many are left out, never which.
   const withheld = entries.length - shown.length;
-  const result = listPage('changes', args, shown, (e) => `${e.status} ${e.path}${e.from ? ` (from ${e.from})` : ''}`, {
-    branch,
-    clean: entries.length === 0,
-    ...(withheld > 0 ? { withheld } : {}),
-  });
+  const result = listPage(
+    withheld > 0 ? 'changes this session may read' : 'changes',
+    args,
+    shown,
+    (e) => `${e.status} ${e.path}${e.from ? ` (from ${e.from})` : ''}`,
+    {
+      branch,
+      clean: entries.length === 0,
+      ...(withheld > 0 ? { withheld } : {}),
+    },
+  );
   const note =
     withheld > 0
       ? `\n[${withheld} more changed path${withheld === 1 ? '' : 's'} not shown: this session may not read ${withheld === 1 ? 'it' : 'them'}]`
