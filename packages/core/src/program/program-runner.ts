@@ -16,7 +16,13 @@ import {
   runningPrograms,
 } from './worker-pool.js';
 import { nextMessageSoon } from './next-message.js';
-import { fromWireError, toWireError, type HostMessage, type WorkerMessage } from './worker-protocol.js';
+import {
+  fromWireError,
+  toWireError,
+  type WorkerMessage,
+  type WorkerReply,
+  type WorkerRunRequest,
+} from './worker-protocol.js';
 
 /** How long a worker may take to start (spawn and load QuickJS) before the call fails. */
 const WORKER_START_MS = 30_000;
@@ -51,11 +57,8 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
       countRunningProgram(-1);
       clearTimeout(timer);
       o.signal.removeEventListener('abort', onAbort);
-      if (channel === undefined) worker.off('message', onMessage);
-      else {
-        channel.onMessage = undefined;
-        channel.messages.unref();
-      }
+      channel.onMessage = undefined;
+      channel.messages.unref();
       worker.off('error', onError);
       worker.off('exit', onExit);
       if (reuse) releaseProgramWorker(worker, o.memoryLimitBytes, o.maxStackBytes);
@@ -63,16 +66,14 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
       settle();
     };
     const kill = (reason: unknown): void => finish(false, () => reject(reason));
-    const send = (m: HostMessage): void => {
+    const reply = (m: WorkerReply): void => {
       if (finished) return;
-      if (m.type === 'reply' && channel !== undefined) {
-        channel.replies.postMessage(m);
-        Atomics.add(channel.wake, 0, 1);
-        Atomics.notify(channel.wake, 0);
-        // The script usually calls again at once: take its next message without a trip round the event loop.
-        const next = nextMessageSoon(channel, runningPrograms());
-        if (next !== undefined) onMessage(next as WorkerMessage);
-      } else worker.postMessage(m);
+      channel.replies.postMessage(m);
+      Atomics.add(channel.wake, 0, 1);
+      Atomics.notify(channel.wake, 0);
+      // The script usually calls again at once: take its next message without a trip round the event loop.
+      const next = nextMessageSoon(channel, runningPrograms());
+      if (next !== undefined) onMessage(next as WorkerMessage);
     };
     const onAbort = (): void => kill(o.signal.reason);
     const arm = (): void => {
@@ -88,11 +89,11 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
     };
     const onCall = (id: number, op: string, payload: string): void => {
       o.host.call(op, payload).then(
-        (json) => send({ type: 'reply', id, ok: true, json }),
+        (json) => reply({ type: 'reply', id, ok: true, json }),
         (e: unknown) => {
           const s = stopped();
           if (s !== undefined) kill(s.reason);
-          else send({ type: 'reply', id, ok: false, error: toWireError(e) });
+          else reply({ type: 'reply', id, ok: false, error: toWireError(e) });
         },
       );
     };
@@ -121,19 +122,16 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
     const onExit = (code: number): void =>
       kill(stopped()?.reason ?? new Error(`program: the worker exited unexpectedly (code ${code})`));
 
-    // What the worker says arrives on its channel's message port (or its parent port without one).
-    if (channel === undefined) worker.on('message', onMessage);
-    else {
-      channel.onMessage = onMessage as (m: unknown) => void;
-      channel.messages.ref();
-    }
+    // What the worker says arrives on its channel's message port.
+    channel.onMessage = onMessage as (m: unknown) => void;
+    channel.messages.ref();
     worker.on('error', onError);
     worker.on('exit', onExit);
     o.signal.addEventListener('abort', onAbort, { once: true });
     // A worker whose spare VM was made for these limits starts the script at once: no 'started' message.
     const ready = isReadyFor(worker, o.memoryLimitBytes, o.maxStackBytes);
     countRunningProgram(1);
-    send({
+    const run: WorkerRunRequest = {
       type: 'run',
       announce: !ready,
       source: o.source,
@@ -145,7 +143,8 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
       memoryLimitBytes: o.memoryLimitBytes,
       maxStackBytes: o.maxStackBytes,
       maxResultChars: o.maxResultChars,
-    });
+    };
+    worker.postMessage(run);
     // Counted from the send, a moment before the worker starts the script; the slack lets the VM's
     // own deadline stop a busy script first, as it does after 'started', so the worker stays reusable.
     if (ready) start(READY_SLACK_MS);

@@ -26,28 +26,24 @@ const port = parentPort;
 if (port === null) throw new Error('program-worker: must run in a worker thread');
 
 // Load QuickJS while the worker waits for its first program (the host counts the deadline from `started`).
-const data = workerData as Partial<ProgramWorkerData> | undefined;
-preloadQuickJs(data?.memoryLimitBytes)
+const data = workerData as ProgramWorkerData;
+preloadQuickJs(data.memoryLimitBytes)
   .then(() => {
-    if (data?.memoryLimitBytes !== undefined && data.maxStackBytes !== undefined)
-      return prepareSpareVm(data.memoryLimitBytes, data.maxStackBytes);
+    if (data.maxStackBytes !== undefined) return prepareSpareVm(data.memoryLimitBytes, data.maxStackBytes);
   })
   .catch(() => undefined);
 
-const wake = data?.wake === undefined ? undefined : new Int32Array(data.wake);
-const replies = data?.replies;
+const wake = new Int32Array(data.wake);
+const replies = data.replies;
+const out = data.messages;
 const pending = new Map<number, { resolve: (json: string) => void; reject: (e: Error) => void }>();
 let nextId = 0;
 let calls = 0;
-const out = data?.messages;
-/** Posts a message to the host: on the message channel, counted, when the host gave one. */
-const post =
-  out !== undefined && wake !== undefined
-    ? (m: WorkerMessage): void => {
-        out.postMessage(m);
-        Atomics.add(wake, 1, 1);
-      }
-    : (m: WorkerMessage): void => port.postMessage(m);
+/** Posts a message to the host on the message channel, and counts it. */
+const post = (m: WorkerMessage): void => {
+  out.postMessage(m);
+  Atomics.add(wake, 1, 1);
+};
 
 const host: ProgramHost = {
   call(op, payload) {
@@ -63,7 +59,7 @@ const host: ProgramHost = {
   // The host terminates the worker on a violation; nothing to check here.
   violation: () => undefined,
   toolCalls: () => calls,
-  ...(wake !== undefined && replies !== undefined ? { waitForReplies } : {}),
+  waitForReplies,
 };
 
 /** Hands every reply waiting on the reply channel to its call; returns how many there were. */
@@ -86,15 +82,14 @@ function drainReplies(port: MessagePort): number {
 const SPIN_MS = 0.2;
 /** CPUs of the machine: the host needs one, so workers check only while fewer programs run. */
 const CPUS = availableParallelism();
-const running = data?.active === undefined ? undefined : new Int32Array(data.active);
+const running = new Int32Array(data.active);
 
 /** Blocks until a reply arrives or `ms` pass (the host adds to `wake` after posting each reply). */
 function waitForReplies(ms: number): number {
-  if (wake === undefined || replies === undefined) return 0;
   const seen = Atomics.load(wake, 0);
   const ready = drainReplies(replies);
   if (ready > 0) return ready;
-  if (running !== undefined && Atomics.load(running, 0) < CPUS) {
+  if (Atomics.load(running, 0) < CPUS) {
     const until = performance.now() + Math.min(SPIN_MS, ms);
     do {
       for (let i = 0; i < 64; i++) if (Atomics.load(wake, 0) !== seen) return drainReplies(replies);
@@ -140,7 +135,5 @@ async function onRun(r: WorkerRunRequest): Promise<void> {
   }
 }
 
-port.on('message', (m: HostMessage) => {
-  if (m.type === 'reply') onReply(m);
-  else void onRun(m);
-});
+// The parent port carries only programs to run; `ctx` replies come on the reply channel.
+port.on('message', (m: HostMessage) => void onRun(m));

@@ -56,9 +56,11 @@ export function countRunningProgram(delta: 1 | -1): void {
   Atomics.add(active, 0, delta);
 }
 
-/** The channel of a pooled worker, if it has one. */
-export function channelOf(w: Worker): WorkerChannel | undefined {
-  return channels.get(w);
+/** The channel of a worker from {@link acquireProgramWorker} (every one has its own). */
+export function channelOf(w: Worker): WorkerChannel {
+  const channel = channels.get(w);
+  if (channel === undefined) throw new Error('program: a worker not from the pool has no channel');
+  return channel;
 }
 
 function spawner(): () => Worker {

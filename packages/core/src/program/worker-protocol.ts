@@ -30,20 +30,20 @@ export interface ProgramWorkerData {
    * Int32 of `wake` and notifies it, so a worker waiting for replies blocks on `Atomics.wait` and
    * reads them with `receiveMessageOnPort` instead of turning its event loop.
    */
-  readonly wake?: SharedArrayBuffer;
-  readonly replies?: MessagePort;
+  readonly wake: SharedArrayBuffer;
+  readonly replies: MessagePort;
   /**
-   * Where the worker posts every {@link WorkerMessage} when given (else on its parent port); it adds
-   * 1 to the second Int32 of `wake` after each, so a host waiting for the next `ctx` call can take
-   * it with `receiveMessageOnPort` as soon as it is posted.
+   * Where the worker posts every {@link WorkerMessage}; it adds 1 to the second Int32 of `wake`
+   * after each, so a host waiting for the next `ctx` call can take it with `receiveMessageOnPort`
+   * as soon as it is posted.
    */
-  readonly messages?: MessagePort;
+  readonly messages: MessagePort;
   /**
    * Shared by every program worker of the process: the first Int32 counts the programs running
    * (the host adds one when it sends a program and takes it away when the program ends, however).
    * A worker checks for a reply before sleeping only while they leave a CPU free for the host.
    */
-  readonly active?: SharedArrayBuffer;
+  readonly active: SharedArrayBuffer;
 }
 
 /** What the worker needs to run one script (the serialisable part of `RunScriptOptions`). */
@@ -82,8 +82,8 @@ export type WorkerReply =
   | { readonly type: 'reply'; readonly id: number; readonly ok: true; readonly json: string }
   | { readonly type: 'reply'; readonly id: number; readonly ok: false; readonly error: WireError };
 
-/** Host to worker. */
-export type HostMessage = WorkerRunRequest | WorkerReply;
+/** Host to worker, on its parent port (replies go on the reply channel). */
+export type HostMessage = WorkerRunRequest;
 
 /** Worker to host. */
 export type WorkerMessage =
