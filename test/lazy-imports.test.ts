@@ -125,6 +125,35 @@ describe('fast start: zod loads on first validation', () => {
     expect(r.stderr).toContain('/node_modules/zod/');
   });
 
+  it('a scripted `a3s run` whose calls of read, grep, glob, ls and a dry-run edit are well formed loads neither zod nor ajv', () => {
+    const ws = mkdtempSync(join(scratch, 'calls-'));
+    writeFileSync(join(ws, 'a.txt'), 'hello\n');
+    const call = (id: string, name: string, args: Record<string, unknown>) => ({ id, name, args });
+    const model = join(scratch, 'calls-model.json');
+    const turn = (c: ReturnType<typeof call>) => ({ text: c.name, tool_calls: [c] });
+    writeFileSync(
+      model,
+      JSON.stringify({
+        turns: [
+          turn(call('c1', 'read', { file_path: 'a.txt' })),
+          turn(call('c2', 'grep', { pattern: 'hello' })),
+          turn(call('c3', 'ls', {})),
+          turn(call('c4', 'glob', { pattern: '*.txt' })),
+          turn(call('c5', 'edit', { file_path: 'a.txt', old_string: 'hello', new_string: 'hi', dry_run: true })),
+          { text: 'done' },
+        ],
+      }),
+    );
+    const run = [dist('cli', 'bin.js'), 'run', '--yolo', '--model', `scripted:${model}`, '--cwd', ws, 'go'];
+    expect(heavyLoaded(run, root, ['zod', 'ajv'])).toEqual([]);
+    // A malformed call is judged (and explained) by ajv, then by zod for a rule across fields.
+    writeFileSync(
+      model,
+      JSON.stringify({ turns: [turn(call('c1', 'read', { file_path: 'a.txt', limit: 0 })), { text: 'done' }] }),
+    );
+    expect(heavyLoaded(run, root, ['zod', 'ajv'])).toEqual(['ajv']);
+  });
+
   it('a tool and a pack with a schema builder load zod only when the schema is first read', () => {
     const core = JSON.stringify(dist('core'));
     const define = `const { defineTool, defineToolPack } = await import(${core});

@@ -96,6 +96,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebF
     description: DESCRIPTION,
     tier: 'read',
     inputJsonSchema: toolJsonSchemas.web_fetch,
+    plainInput: true,
     input: webFetchInput,
     capabilities: {
       readOnly: true,

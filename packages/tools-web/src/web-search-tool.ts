@@ -89,6 +89,7 @@ export function createWebSearchTool(search: WebSearch): Tool<WebSearchArgs> {
     description: DESCRIPTION,
     tier: 'read',
     inputJsonSchema: toolJsonSchemas.web_search,
+    plainInput: true,
     input: webSearchInput,
     capabilities: { readOnly: true, idempotent: true, cancelSafe: true, maxParallelism: 4, outputType: 'text' },
     timeoutMs: 120_000,

@@ -101,6 +101,51 @@ describe('the completion gate holds on every path (real workspace tools)', () =>
     expect(session.changeLedger().entries.map((e) => [e.tool, e.path])).toEqual([['task', 'app.js']]);
   });
 
+  it('GATE-04/EDIT-01: dry runs of edit and patch (direct and in batch) change nothing: the run completes as narrative', async () => {
+    const edit = { file_path: 'app.js', old_string: '1', new_string: '2', dry_run: true };
+    const patch = {
+      patch: '--- a/app.js\n+++ b/app.js\n@@ -1 +1 @@\n-module.exports = 1;\n+module.exports = 2;\n',
+      dry_run: true,
+    };
+    const { session, dir } = await open([
+      { tool_calls: [{ name: 'edit', args: edit }] },
+      { tool_calls: [{ name: 'patch', args: patch }] },
+      {
+        tool_calls: [
+          {
+            name: 'batch',
+            args: {
+              calls: [
+                { tool: 'edit', args: edit },
+                { tool: 'patch', args: patch },
+              ],
+            },
+          },
+        ],
+      },
+      claim,
+    ]);
+    const r = await session.send('preview a change');
+    expect(r.completion).toBe('narrative');
+    expect(session.changeLedger().entries).toEqual([]);
+    expect(readFileSync(join(dir, 'app.js'), 'utf8')).toBe('module.exports = 1;\n');
+    // The previews still carry the changes a real run would make.
+    const results = session.store.log.facts.filter((f) => f.type === 'tool.result');
+    const first = results[0]!.payload as { metadata: Record<string, unknown> };
+    expect(first.metadata).toMatchObject({ dry_run: true, applied: false, changed_paths: ['app.js'] });
+  });
+
+  it('GATE-01/GATE-08: a real edit after a dry run of it is still incomplete', async () => {
+    const edit = { file_path: 'app.js', old_string: '1', new_string: '2' };
+    const { session } = await open([
+      { tool_calls: [{ name: 'edit', args: { ...edit, dry_run: true } }] },
+      { tool_calls: [{ name: 'edit', args: edit }] },
+      claim,
+    ]);
+    await expectIncomplete(session);
+    expect(session.changeLedger().entries.map((e) => [e.tool, e.path])).toEqual([['edit', 'app.js']]);
+  });
+
   it('GATE-01/GATE-08: bash on a workspace above the snapshot limit reports an unknown change set; the ledger counts a change with unknown paths', async () => {
     const { session, dir } = await open(
       [{ tool_calls: [{ name: 'bash', args: { command: 'echo 2 > app.js' } }] }, claim],

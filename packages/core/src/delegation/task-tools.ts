@@ -220,6 +220,7 @@ export function createTaskResultTool(d: DelegationPort): Tool<z.output<ReturnTyp
     // On the surface only while the session attaches manual delegation as this resource.
     requires: ['resource.delegation'],
     inputJsonSchema: toolJsonSchemas.task_result,
+    plainInput: true,
     input: () => taskResultInput(),
     capabilities: { readOnly: true, idempotent: true, outputType: 'json' },
     timeoutMs: TASK_TIMEOUT_MS,

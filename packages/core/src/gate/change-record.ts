@@ -4,7 +4,8 @@
  * reads them back from the log). Write-tier tools report `changes` (path + content digest after
  * the change); command tools report `changed_files` / `changed_paths`; `null` for either means
  * "changed, paths unknown". A change without a content digest gets a digest unique to the call
- * (`command:<ref>`), so a later change of the same path always changes the effect digest.
+ * (`command:<ref>`), so a later change of the same path always changes the effect digest. A
+ * dry run (`dry_run: true, applied: false`) changed nothing, whatever changes it previews.
  */
 
 /** Metadata key of the change record the invoker attaches to a top-level result. */
@@ -44,6 +45,8 @@ export function reportedChanges(
   ref: string,
 ): ReportedChanges {
   const m = metadata ?? {};
+  // A dry run (edit, patch) reports the changes a real run would make, and made none.
+  if (m.dry_run === true && m.applied === false) return { kind: 'changes', changes: [] };
   const changes = m.changes;
   if (Array.isArray(changes)) {
     const out: { path: string; digest: string }[] = [];

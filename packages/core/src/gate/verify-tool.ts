@@ -51,6 +51,7 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
     description: VERIFY_DESCRIPTION,
     tier: 'exec',
     inputJsonSchema: toolJsonSchemas.verify,
+    plainInput: true,
     input,
     capabilities: { readOnly: false, idempotent: false },
     execute: async (args, ctx) => {

@@ -2,12 +2,14 @@
  * Argument validation: every call's args are checked against the tool's JSON Schema
  * with ajv before anything else. Validators are compiled once per tool object and shared by every
  * session of the process (the pack tools are the same objects in each; compiling a tool's schema
- * anew in every session cost a millisecond or two per tool).
+ * anew in every session cost a millisecond or two per tool). Arguments a plain schema surely
+ * accepts are passed without ajv (a process whose calls all pass never loads it).
  */
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { InvalidToolArgsError, ToolDefinitionError, type ToolArgIssue } from '../errors/tool-errors.js';
 import type { Tool } from '../tools/tool.js';
 import { newAjv2020 } from './ajv-loader.js';
+import { surelyValidArgs } from '../tools/plain-args.js';
 
 function pointerToPath(pointer: string): string {
   let out = 'args';
@@ -72,6 +74,8 @@ export class ArgValidator {
 
   /** `undefined` when `args` are valid, otherwise the typed error naming the first bad field. */
   check(tool: Tool, args: unknown): InvalidToolArgsError | undefined {
+    // Most calls of a plain schema are decided without ajv; ajv judges (and explains) the rest.
+    if (surelyValidArgs(tool.inputSchema, args)) return undefined;
     const fn = this.validatorOf(tool);
     if (fn(args)) return undefined;
     const issues = (fn.errors ?? []).map(describe);

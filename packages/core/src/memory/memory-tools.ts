@@ -37,6 +37,7 @@ export function createMemoryTools(store: () => MemoryStore | undefined) {
       tier: 'write',
       requires: ['resource.memory'],
       inputJsonSchema: toolJsonSchemas.remember,
+      plainInput: true,
       input: (z) =>
         z.strictObject({
           content: z.string().min(1).max(10_000).describe('What to remember, self-contained.'),
@@ -61,6 +62,7 @@ export function createMemoryTools(store: () => MemoryStore | undefined) {
       tier: 'read',
       requires: ['resource.memory'],
       inputJsonSchema: toolJsonSchemas.recall,
+      plainInput: true,
       input: (z) =>
         z.strictObject({
           query: z.string().max(2000).optional().describe('Words to look for.'),

@@ -49,6 +49,7 @@ export const askUserTool = defineTool({
   description: ASK_USER_GUIDANCE,
   tier: 'read',
   inputJsonSchema: toolJsonSchemas.ask_user,
+  plainInput: true,
   input: () => askUserInput(),
   capabilities: { readOnly: true, idempotent: false },
   // Registered only when the session has an ask port, which it attaches as this resource.

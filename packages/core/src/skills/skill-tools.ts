@@ -42,6 +42,7 @@ export function createSkillTools(skills: ReadonlyMap<string, SkillDefinition>): 
       'Find skills (packaged instructions for a kind of task) by what you need; load one with the Skill tool.',
     tier: 'read',
     inputJsonSchema: toolJsonSchemas.search_skills,
+    plainInput: true,
     input: searchInput,
     capabilities: { readOnly: true, idempotent: true, outputType: 'json' },
     async execute(args) {
@@ -69,6 +70,7 @@ export function createSkillTools(skills: ReadonlyMap<string, SkillDefinition>): 
       'Load a skill by name: its instructions are returned for you to follow, and its tool restrictions apply for the rest of this run.',
     tier: 'read',
     inputJsonSchema: toolJsonSchemas.Skill,
+    plainInput: true,
     input: skillInput,
     capabilities: { readOnly: true, idempotent: true },
     async execute(args, ctx) {

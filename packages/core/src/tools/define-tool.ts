@@ -13,6 +13,8 @@ import type { ToolContext } from './tool-context.js';
 import type { WorkspaceCapability } from '../workspace/capabilities.js';
 import { assertValidTool } from './validate-tool.js';
 import { lazyZod, type Zod } from './zod-loader.js';
+import { parsePlainArgs, UNSURE } from './plain-args.js';
+import { whyNotPlain } from './plain-input.js';
 
 /** What `defineTool` needs. `S` is an object schema; `execute` gets `z.output<S>`. */
 export interface DefineToolOptions<S extends z.ZodType<Record<string, unknown>>> {
@@ -33,6 +35,21 @@ export interface DefineToolOptions<S extends z.ZodType<Record<string, unknown>>>
    * zod's output: check it in a test with {@link zodJsonSchemaOf}.
    */
   readonly inputJsonSchema?: JsonSchema;
+  /**
+   * Declares that `input` is a plain schema: objects, arrays, strings, numbers, booleans, enums,
+   * literals, `optional`, `nullable` and `default` (of a constant: the JSON Schema keeps one value,
+   * so not `.default(() => Date.now())`), with only length, range and integer checks (no
+   * transform, refinement, format, union or record; cross-field rules go in {@link refine}). A call
+   * whose arguments pass the JSON Schema is then parsed without zod (known fields copied, defaults
+   * filled in), and zod loads only to explain a failure. Check the claim in a test with
+   * {@link zodInputIsPlain}.
+   */
+  readonly plainInput?: boolean;
+  /**
+   * Rules across fields, checked after the arguments are parsed: each issue names the field
+   * (`path`, as in zod) and what is wrong. Any issue fails the call with `INVALID_TOOL_ARGS`.
+   */
+  readonly refine?: (args: z.output<S>) => readonly ToolArgRefinement[];
   /** Approval tier. */
   readonly tier: ToolTier;
   /** Static scheduling capabilities. */
@@ -47,6 +64,13 @@ export interface DefineToolOptions<S extends z.ZodType<Record<string, unknown>>>
   readonly reentrant?: boolean;
   /** The handler. */
   readonly execute: (args: z.output<S>, ctx: ToolContext) => Promise<ToolResult>;
+}
+
+/** One issue {@link DefineToolOptions.refine} found: the field and what is wrong with it. */
+export interface ToolArgRefinement {
+  /** The field, as keys and indexes from the arguments' root (`['files', 0, 'path']`). */
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
 }
 
 /** Converts a zod issue path to the `args.a[0].b` form used by {@link InvalidToolArgsError}. */
@@ -66,6 +90,14 @@ export function zodInputSchema(schema: z.ZodType): JsonSchema {
 /** Where a tool made by {@link defineTool} keeps its zod schema (shared by every copy of core). */
 const ZOD_INPUT = Symbol.for('@a3s-code/core.tool-zod-input');
 
+/** Where a tool made by {@link defineTool} records `plainInput`. */
+const PLAIN_INPUT = Symbol.for('@a3s-code/core.tool-plain-input');
+
+/** Whether `tool` was made by {@link defineTool} with `plainInput: true`. */
+export function declaresPlainInput(tool: Tool): boolean {
+  return (tool as { readonly [PLAIN_INPUT]?: boolean })[PLAIN_INPUT] === true;
+}
+
 /**
  * The JSON Schema zod derives from the schema a tool was defined with (`defineTool`'s `input`),
  * computed afresh (zod loads), whatever `inputJsonSchema` the tool was given; `undefined` for a
@@ -74,6 +106,18 @@ const ZOD_INPUT = Symbol.for('@a3s-code/core.tool-zod-input');
 export function zodJsonSchemaOf(tool: Tool): JsonSchema | undefined {
   const schemaOf = (tool as { readonly [ZOD_INPUT]?: () => z.ZodType })[ZOD_INPUT];
   return schemaOf === undefined ? undefined : zodInputSchema(schemaOf());
+}
+
+/**
+ * Whether the schema a tool was defined with (`defineTool`'s `input`) is plain, and if not, the
+ * first part that is not (zod loads). A test of a tool declared with `plainInput: true` expects
+ * `plain: true`.
+ */
+export function zodInputIsPlain(tool: Tool): { readonly plain: boolean; readonly why?: string } {
+  const schemaOf = (tool as { readonly [ZOD_INPUT]?: () => z.ZodType })[ZOD_INPUT];
+  if (schemaOf === undefined) return { plain: false, why: 'the tool was not made by defineTool' };
+  const why = whyNotPlain(schemaOf());
+  return why === undefined ? { plain: true } : { plain: false, why };
 }
 
 /**
@@ -87,6 +131,20 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(
   const schemaOf = typeof input === 'function' ? lazyZod(input) : () => input;
   const dynamic = options.capabilitiesFor;
   const subject = `tool '${options.name}'`;
+  const { refine, plainInput } = options;
+  // Filled in below: the tool's JSON Schema, for the zod-free parse of a plain input.
+  let jsonSchemaOf: () => JsonSchema = () => ({});
+  const parse = (args: unknown): z.output<S> => {
+    const fast = plainInput === true ? parsePlainArgs(jsonSchemaOf(), args) : UNSURE;
+    const value = fast === UNSURE ? parseArgs(options.name, schemaOf(), args) : (fast as z.output<S>);
+    const issues = refine?.(value) ?? [];
+    if (issues.length > 0)
+      throw new InvalidToolArgsError(
+        options.name,
+        issues.map((i) => ({ field: formatArgPath(i.path), message: i.message })),
+      );
+    return value;
+  };
   const head = { name: options.name, description: options.description };
   const rest = {
     tier: options.tier,
@@ -94,20 +152,18 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(
     ...(options.requires === undefined ? {} : { requires: Object.freeze([...options.requires]) }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.reentrant === undefined ? {} : { reentrant: options.reentrant }),
-    ...(dynamic === undefined
-      ? {}
-      : { capabilitiesFor: (args: z.output<S>) => dynamic(parseArgs(options.name, schemaOf(), args)) }),
-    // The kernel has validated against the JSON Schema already; zod parses again to apply
-    // defaults and transforms and to enforce refinements JSON Schema cannot express.
-    execute: async (args: z.output<S>, ctx: ToolContext) =>
-      options.execute(parseArgs(options.name, schemaOf(), args), ctx),
+    ...(dynamic === undefined ? {} : { capabilitiesFor: (args: z.output<S>) => dynamic(parse(args)) }),
+    // The kernel has validated against the JSON Schema already; the arguments are parsed again to
+    // apply defaults and transforms and to enforce the rules JSON Schema cannot express.
+    execute: async (args: z.output<S>, ctx: ToolContext) => options.execute(parse(args), ctx),
   };
-  const hidden = { [ZOD_INPUT]: { value: schemaOf } };
+  const hidden = { [ZOD_INPUT]: { value: schemaOf }, [PLAIN_INPUT]: { value: plainInput === true } };
   const precomputed = options.inputJsonSchema;
   if (typeof input !== 'function' || precomputed !== undefined) {
     const inputSchema = precomputed ?? zodInputSchema(schemaOf());
     const tool: Tool<z.output<S>> = { ...head, inputSchema, ...rest };
     assertValidTool(tool, subject);
+    jsonSchemaOf = () => inputSchema;
     return Object.freeze(Object.defineProperties(tool, hidden));
   }
   // A schema builder: everything but the schema is checked now, the schema when it is first built.
@@ -125,6 +181,7 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(
     },
     ...rest,
   };
+  jsonSchemaOf = () => tool.inputSchema;
   return Object.freeze(Object.defineProperties(tool, hidden));
 }
 

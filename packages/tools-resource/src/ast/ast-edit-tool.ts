@@ -39,6 +39,7 @@ export const astEditTool = defineTool({
   name: 'ast_edit',
   description: DESCRIPTION,
   inputJsonSchema: toolJsonSchemas.ast_edit,
+  plainInput: true,
   input: astEditInput,
   tier: 'write',
   requires: ['fs.read', 'fs.write', 'search', AST_RESOURCE],

@@ -65,6 +65,7 @@ export const astGrepTool = defineTool({
   name: 'ast_grep',
   description: DESCRIPTION,
   inputJsonSchema: toolJsonSchemas.ast_grep,
+  plainInput: true,
   input: astGrepInput,
   tier: 'read',
   requires: ['fs.read', 'search', AST_RESOURCE],

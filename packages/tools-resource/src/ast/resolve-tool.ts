@@ -120,6 +120,7 @@ export const resolveTool = defineTool({
   name: 'resolve',
   description: DESCRIPTION,
   inputJsonSchema: toolJsonSchemas.resolve,
+  plainInput: true,
   input: resolveInput,
   tier: 'write',
   requires: ['fs.read', 'fs.write', AST_RESOURCE],

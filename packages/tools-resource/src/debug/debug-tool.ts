@@ -90,6 +90,7 @@ export const debugTool = defineTool({
   description: DESCRIPTION,
   input: debugInput,
   inputJsonSchema: toolJsonSchemas.debug,
+  plainInput: true,
   tier: 'exec',
   requires: ['exec', DEBUG_RESOURCE],
   // Everything else is the default: not idempotent, resumable or cancel-safe; text output.

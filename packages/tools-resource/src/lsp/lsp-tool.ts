@@ -140,6 +140,7 @@ export const lspTool = defineTool({
   description: DESCRIPTION,
   input: lspInput,
   inputJsonSchema: toolJsonSchemas.lsp,
+  plainInput: true,
   tier: 'read',
   requires: ['fs.read', LSP_RESOURCE],
   capabilities: {

@@ -126,6 +126,7 @@ export const lspRenameTool = defineTool({
   description: DESCRIPTION,
   input: renameInput,
   inputJsonSchema: toolJsonSchemas.lsp_rename,
+  plainInput: true,
   tier: 'write',
   requires: ['fs.read', 'fs.write', 'resource.lsp'],
   capabilities: { readOnly: false, idempotent: false, cancelSafe: false, maxParallelism: 1, outputType: 'text' },

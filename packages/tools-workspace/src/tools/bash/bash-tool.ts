@@ -50,6 +50,7 @@ export const bashTool = defineTool({
   name: 'bash',
   description: `Run a shell command (bash -c) in the workspace. timeout is in milliseconds (default 120000, at most 600000); the deadline covers the command's exit and the draining of its output, and on timeout or cancellation every process it started is killed (its process group, and on Linux also processes that left it with setsid or a double fork). Processes still running when the command returns (e.g. \`server &\`) are listed in the output and in metadata.background_processes, and are killed when the session closes; their later output is not captured. cwd must be inside the workspace. stdout and stderr are each capped (max_output_bytes, default 32768): the head and tail are kept and the exact byte totals reported. metadata has exit_code, timed_out and the files the command created, modified or deleted.`,
   inputJsonSchema: toolJsonSchemas.bash,
+  plainInput: true,
   input: bashInput,
   tier: 'exec',
   requires: ['exec'],

@@ -27,33 +27,25 @@ export class EditMatchError extends A3sError {
 }
 
 const editInput = (z: Zod) =>
-  z
-    .strictObject({
-      file_path: z.string().min(1).describe('the file to edit'),
-      old_string: z.string().describe('exact text to replace (empty only to fill a missing or empty file)'),
-      new_string: z.string().describe('the replacement text'),
-      replace_all: z
-        .boolean()
-        .optional()
-        .describe('replace every occurrence (default false: old_string must be unique)'),
-      dry_run: z.boolean().optional().describe('compute the diff and counts without writing'),
-      expected_replacements: z
-        .number()
-        .int()
-        .min(1)
-        .optional()
-        .describe('fail unless exactly this many replacements would be made'),
-      max_replacements: z
-        .number()
-        .int()
-        .min(1)
-        .optional()
-        .describe('refuse an edit that would make more replacements than this'),
-    })
-    .superRefine((v, ctx) => {
-      if (v.old_string === v.new_string)
-        ctx.addIssue({ code: 'custom', path: ['new_string'], message: 'must differ from old_string' });
-    });
+  z.strictObject({
+    file_path: z.string().min(1).describe('the file to edit'),
+    old_string: z.string().describe('exact text to replace (empty only to fill a missing or empty file)'),
+    new_string: z.string().describe('the replacement text'),
+    replace_all: z.boolean().optional().describe('replace every occurrence (default false: old_string must be unique)'),
+    dry_run: z.boolean().optional().describe('compute the diff and counts without writing'),
+    expected_replacements: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('fail unless exactly this many replacements would be made'),
+    max_replacements: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('refuse an edit that would make more replacements than this'),
+  });
 
 /** Arguments of `edit`. */
 export type EditArgs = z.output<ReturnType<typeof editInput>>;
@@ -64,6 +56,9 @@ export const editTool = defineTool({
   description: `Replace an exact string in a file. old_string must match the file exactly (indentation included) and be unique unless replace_all is true or expected_replacements says how many occurrences to replace. Use dry_run: true to preview the same diff and counts a real edit would produce without writing; then pass the previewed count as expected_replacements, and optionally max_replacements as an upper bound. When the string is not found or is ambiguous, the error lists the closest or matching lines.`,
   inputJsonSchema: toolJsonSchemas.edit,
   input: editInput,
+  plainInput: true,
+  refine: (v) =>
+    v.old_string === v.new_string ? [{ path: ['new_string'], message: 'must differ from old_string' }] : [],
   tier: 'write',
   requires: ['fs.read', 'fs.write'],
   capabilities: {

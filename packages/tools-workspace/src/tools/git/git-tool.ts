@@ -18,7 +18,7 @@ import { gitBranches, gitDiff, gitLog, gitStashList, gitStatus, gitWorktrees } f
 import { commitsOnly, readDeniedOf, refuseHiddenPath, refuseLeakingWorktree } from './git-hidden.js';
 import { GitCommandError, git } from './git-run.js';
 import { scrubOutput } from './git-scrub.js';
-import { gitInput, isReadOnlyGit, type GitArgs } from './git-schema.js';
+import { gitInput, gitRules, isReadOnlyGit, type GitArgs } from './git-schema.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** A worktree folder argument, checked to stay inside the workspace and out of `.a3s`. */
@@ -129,6 +129,8 @@ export const gitTool = defineTool({
 Lists page with limit (1..1000, default 50) and metadata.next_cursor.`,
   inputJsonSchema: toolJsonSchemas.git,
   input: gitInput,
+  plainInput: true,
+  refine: gitRules,
   tier: 'write',
   requires: ['git'],
   capabilities: {

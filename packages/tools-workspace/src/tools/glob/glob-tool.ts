@@ -35,6 +35,7 @@ export const globTool = defineTool({
   name: 'glob',
   description: `Find files by name pattern, honouring .gitignore. A pattern without "/" matches file names at any depth ("*.ts"); with "/" it is matched from path ("src/**/*.ts"). "**" spans folders, "{a,b}" alternates. Results are paged: limit (1..1000, default 200) and metadata.next_cursor. sort "backend" (default) lists most recently modified first; sort "path" gives a lexical order that stays stable across pages.`,
   inputJsonSchema: toolJsonSchemas.glob,
+  plainInput: true,
   input: globInput,
   tier: 'read',
   requires: ['search'],

@@ -69,6 +69,7 @@ export const grepTool = defineTool({
   name: 'grep',
   description: `Search file contents with a regular expression (ripgrep syntax), honouring .gitignore. output_mode picks the smallest result that serves the task: "content" (default) matching lines as path:line:text with optional context (-A/-B/-C); "files_with_matches" matching paths in lexical order; "count" matching-line counts per file in lexical order; "summary" only the total line and file counts. content, files_with_matches and count are paginated: limit (1..1000, default 200) per page, and metadata.next_cursor to pass as cursor for the next page. Use glob to filter files ("*.ts", "src/**/*.rs") and path to search a folder or one file. -i ignores case.`,
   inputJsonSchema: toolJsonSchemas.grep,
+  plainInput: true,
   input: grepInput,
   tier: 'read',
   requires: ['search'],

@@ -22,6 +22,7 @@ export const lsTool = defineTool({
   name: 'ls',
   description: `List one directory: each entry's type (file, directory, symlink, other), size in bytes, and name (directories end in "/"). Sorted by name and paged: limit (1..1000, default 200) and metadata.next_cursor.`,
   inputJsonSchema: toolJsonSchemas.ls,
+  plainInput: true,
   input: lsInput,
   tier: 'read',
   requires: ['fs.list'],

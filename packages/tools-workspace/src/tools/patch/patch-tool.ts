@@ -35,6 +35,7 @@ export const patchTool = defineTool({
   name: 'patch',
   description: `Apply a unified diff (the format of "git diff" / "diff -u") to one or more files. Headers: "--- a/path" and "+++ b/path" ("/dev/null" to create or delete a file); hunks "@@ -start,count +start,count @@" whose line counts match their bodies. Context and removed lines must match the file exactly; a hunk may be found a few lines away from its stated position. All or nothing: if any hunk fails, no file is changed. Line endings of existing files are kept. Set dry_run to check a patch without writing.`,
   inputJsonSchema: toolJsonSchemas.patch,
+  plainInput: true,
   input: (z) =>
     z.strictObject({
       patch: z.string().min(1).describe('the unified diff text'),

@@ -2,7 +2,7 @@
  * `read`: one file by `file_path`, or a batch by `files`, always bounded by
  * `max_output_bytes`, always with an explicit continuation when output is incomplete.
  */
-import { defineTool, InvalidToolArgsError } from '@a3s-code/core';
+import { defineTool, InvalidToolArgsError, type ToolArgRefinement } from '@a3s-code/core';
 import type { z } from 'zod';
 
 type Zod = typeof z;
@@ -21,41 +21,41 @@ const limit = (z: Zod) =>
   z.number().int().min(1).max(MAX_READ_LIMIT).describe('number of lines, 1..2000 (default 2000)');
 
 const readInput = (z: Zod) =>
-  z
-    .strictObject({
-      file_path: z
-        .string()
-        .min(1)
-        .optional()
-        .describe('the file to read (relative to the workspace, or absolute inside it)'),
-      offset: offset(z).optional(),
-      limit: limit(z).optional(),
-      files: z
-        .array(z.strictObject({ path: z.string().min(1), offset: offset(z).optional(), limit: limit(z).optional() }))
-        .min(1)
-        .max(32)
-        .optional()
-        .describe('a batch of 1..32 files, each with an optional offset and limit'),
-      max_output_bytes: z
-        .number()
-        .int()
-        .min(READ_MAX_OUTPUT_BYTES.min)
-        .max(READ_MAX_OUTPUT_BYTES.max)
-        .optional()
-        .describe('byte budget of the whole response, 1024..98304 (default 65536)'),
-    })
-    .superRefine((v, ctx) => {
-      if ((v.file_path === undefined) === (v.files === undefined)) {
-        ctx.addIssue({ code: 'custom', path: ['file_path'], message: 'give exactly one of file_path or files' });
-      }
-      if (v.files !== undefined && (v.offset !== undefined || v.limit !== undefined)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [v.offset !== undefined ? 'offset' : 'limit'],
-          message: 'with files, give offset and limit inside each entry',
-        });
-      }
+  z.strictObject({
+    file_path: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('the file to read (relative to the workspace, or absolute inside it)'),
+    offset: offset(z).optional(),
+    limit: limit(z).optional(),
+    files: z
+      .array(z.strictObject({ path: z.string().min(1), offset: offset(z).optional(), limit: limit(z).optional() }))
+      .min(1)
+      .max(32)
+      .optional()
+      .describe('a batch of 1..32 files, each with an optional offset and limit'),
+    max_output_bytes: z
+      .number()
+      .int()
+      .min(READ_MAX_OUTPUT_BYTES.min)
+      .max(READ_MAX_OUTPUT_BYTES.max)
+      .optional()
+      .describe('byte budget of the whole response, 1024..98304 (default 65536)'),
+  });
+
+/** `read`'s rules across fields. */
+function readRules(v: ReadArgs): ToolArgRefinement[] {
+  const issues: ToolArgRefinement[] = [];
+  if ((v.file_path === undefined) === (v.files === undefined))
+    issues.push({ path: ['file_path'], message: 'give exactly one of file_path or files' });
+  if (v.files !== undefined && (v.offset !== undefined || v.limit !== undefined))
+    issues.push({
+      path: [v.offset !== undefined ? 'offset' : 'limit'],
+      message: 'with files, give offset and limit inside each entry',
     });
+  return issues;
+}
 
 /** Arguments of `read` after validation. */
 export type ReadArgs = z.output<ReturnType<typeof readInput>>;
@@ -66,6 +66,8 @@ export const readTool = defineTool({
   description: READ_DESCRIPTION,
   inputJsonSchema: toolJsonSchemas.read,
   input: readInput,
+  plainInput: true,
+  refine: readRules,
   tier: 'read',
   requires: ['fs.read'],
   capabilities: {

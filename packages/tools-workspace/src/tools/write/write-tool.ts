@@ -32,11 +32,12 @@ export const writeTool = defineTool({
   name: 'write',
   description: `Write a text file in the workspace. mode "overwrite" (default) replaces the whole file; mode "append" adds content at the end. For chunked appends pass expected_offset = the file's size in bytes before this chunk (0 for a new file): a retried chunk that was already appended is reported as already applied instead of being written twice, and a file of another size is refused. Files under .a3s/ or any .git/ folder cannot be written. The result carries the changed path, digests, sizes and a bounded unified diff.`,
   inputJsonSchema: toolJsonSchemas.write,
-  input: (z) =>
-    writeInput(z).superRefine((v, ctx) => {
-      if (v.expected_offset !== undefined && v.mode !== 'append')
-        ctx.addIssue({ code: 'custom', path: ['expected_offset'], message: 'is allowed only with mode "append"' });
-    }),
+  input: writeInput,
+  plainInput: true,
+  refine: (v) =>
+    v.expected_offset !== undefined && v.mode !== 'append'
+      ? [{ path: ['expected_offset'], message: 'is allowed only with mode "append"' }]
+      : [],
   tier: 'write',
   requires: ['fs.read', 'fs.write'],
   capabilities: {
