@@ -1,6 +1,7 @@
 // Start-up of whole processes, each paired with `node -e 0` in the same run (A B A B …, median of
 // the runs and of the pair-by-pair ratios): `a3s --help`, `a3s --version`, `import('@a3s-code/core')`,
-// `import('@a3s-code/effect')`, and `a3s run` with a one-turn scripted model on a scratch folder.
+// `import('@a3s-code/effect')`, and `a3s run` with a one-turn scripted model on a scratch folder,
+// with no tool call and with one `read` call.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,16 @@ const effectEntry = join(root, 'packages', 'effect', 'dist', 'index.js');
 const scratch = mkdtempSync(join(tmpdir(), 'a3s-bench-start-'));
 const script = join(scratch, 'model.json');
 writeFileSync(script, JSON.stringify({ turns: [{ text: 'Nothing to change.' }] }));
+const readScript = join(scratch, 'read-model.json');
+writeFileSync(
+  readScript,
+  JSON.stringify({
+    turns: [
+      { text: 'Reading.', tool_calls: [{ id: 'c1', name: 'read', args: { file_path: 'model.json' } }] },
+      { text: 'Done.' },
+    ],
+  }),
+);
 
 function wall(args: readonly string[], cwd = root): number {
   const t0 = performance.now();
@@ -54,6 +65,11 @@ const cases: Case[] = [
     name: 'a3s run (one-turn scripted model)',
     args: [bin, 'run', '--model', `scripted:${script}`, '--cwd', scratch, 'say hi'],
     goal: '≤ 3×',
+  },
+  {
+    name: 'a3s run (scripted, one `read` call)',
+    args: [bin, 'run', '--model', `scripted:${readScript}`, '--cwd', scratch, 'read it'],
+    goal: '—',
   },
 ];
 
