@@ -122,6 +122,7 @@ export function createTaskTool(d: DelegationPort): Tool<z.output<ReturnType<type
     requires: ['resource.delegation'],
     inputJsonSchema: withAgentNames(toolJsonSchemas.task, agents),
     input: (z) => taskInput(z, agents),
+    plainInput: true,
     capabilities: { readOnly: false, idempotent: false, outputType: 'json', maxParallelism: 32 },
     timeoutMs: TASK_TIMEOUT_MS,
     async execute(args, ctx) {

@@ -3,6 +3,7 @@
  */
 import type { z } from 'zod';
 import { boundedInt } from '../tools/bounded-int.js';
+import type { ToolArgRefinement } from '../tools/define-tool.js';
 import { lazyZod } from '../tools/zod-loader.js';
 
 /** Bounds and defaults of `limits`. */
@@ -78,12 +79,15 @@ export const programInput = lazyZod((z) => {
         memory_limit_bytes: L.memoryLimitBytes.default,
       }),
     })
-    .strict()
-    .refine((a) => (a.source === undefined) !== (a.path === undefined), {
-      message: 'give exactly one of source or path',
-      path: ['source'],
-    });
+    .strict();
 });
+
+/** `program`'s rule across fields: exactly one of `source` and `path`. */
+export function programRules(a: { readonly source?: string; readonly path?: string }): ToolArgRefinement[] {
+  return (a.source === undefined) !== (a.path === undefined)
+    ? []
+    : [{ path: ['source'], message: 'give exactly one of source or path' }];
+}
 
 /** The parsed arguments of `program` (defaults applied). */
 export type ProgramArgs = z.output<ReturnType<typeof programInput>>;

@@ -9,7 +9,13 @@ import { defineTool } from '../tools/define-tool.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import { markTrustedOrchestrator } from '../invoker/trust.js';
-import { PROGRAM_DEFAULT_DENIED_TOOLS, PROGRAM_LIMITS, programInput, type ProgramArgs } from './program-args.js';
+import {
+  PROGRAM_DEFAULT_DENIED_TOOLS,
+  PROGRAM_LIMITS,
+  programInput,
+  programRules,
+  type ProgramArgs,
+} from './program-args.js';
 import { PROGRAM_DESCRIPTION } from './program-description.js';
 import { ProgramInvalidError } from './program-errors.js';
 import { createCtxBridge } from './ctx-bridge.js';
@@ -88,6 +94,8 @@ export function createProgramTool(options: ProgramToolOptions = {}): Tool<Progra
     tier: 'read',
     inputJsonSchema: toolJsonSchemas.program,
     input: () => programInput(),
+    plainInput: true,
+    refine: programRules,
     capabilities: { outputType: 'text', maxParallelism: 8 },
     // The program's own limits.timeout_ms decides; the kernel's timeout is only a backstop.
     timeoutMs: PROGRAM_LIMITS.timeoutMs.max + 10_000,

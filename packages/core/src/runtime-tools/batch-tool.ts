@@ -140,6 +140,7 @@ export function createBatchTool(): Tool<BatchArgs> {
     description: DESCRIPTION,
     tier: 'read',
     inputJsonSchema: toolJsonSchemas.batch,
+    plainInput: true,
     input: () => batchInput(),
     capabilities: { outputType: 'json' },
     execute: runBatch,

@@ -1,7 +1,7 @@
 /**
  * A fast path for tool arguments that needs neither ajv nor zod: a check of the few JSON Schema
- * keywords plain tool schemas use (types, lengths, ranges, enums, required and closed objects,
- * arrays, nullable), and the copy a plain zod schema would make of valid arguments (known fields
+ * keywords plain tool schemas use (types, lengths, ranges, enums, patterns, required and closed
+ * objects, records of strings, arrays, nullable, any value), and the copy a plain zod schema would make of valid arguments (known fields
  * only, defaults filled in). It answers only when it is sure: the value it accepts is accepted by
  * ajv and by zod alike, and anything else (an unknown keyword, a failure, a value JSON cannot
  * carry) is {@link UNSURE}, for the full validator to judge and explain.
@@ -44,6 +44,7 @@ const KNOWN = new Set([
   'maxItems',
   'anyOf',
   'pattern',
+  'propertyNames',
 ]);
 const MAX_DEPTH = 64;
 
@@ -157,7 +158,13 @@ function typeMatches(type: unknown, v: unknown): boolean {
 /** Checks `v` against `s` and, with `copy`, returns the parsed copy; {@link UNSURE} when not sure. */
 function walk(s: unknown, v: unknown, copy: boolean, depth: number): unknown {
   if (!isSchema(s) || depth > MAX_DEPTH) return UNSURE;
-  for (const k of Object.keys(s)) if (!KNOWN.has(k) && !ANNOTATIONS.has(k)) return UNSURE;
+  let constrained = false;
+  for (const k of Object.keys(s)) {
+    if (KNOWN.has(k)) constrained = true;
+    else if (!ANNOTATIONS.has(k)) return UNSURE;
+  }
+  // A schema without constraints (zod's `unknown`) takes any value, and zod passes it on as it is.
+  if (!constrained) return v === undefined ? UNSURE : v;
   if (s.anyOf !== undefined) {
     const inner = nullableBranch(s.anyOf);
     if (inner === undefined || Object.keys(s).some((k) => k !== 'anyOf' && KNOWN.has(k))) return UNSURE;
@@ -197,8 +204,34 @@ function defaultOf(field: unknown): unknown {
   return inner === undefined ? undefined : defaultOf(inner);
 }
 
+/** The value schema of a record (`propertyNames: {type: 'string'}` and `additionalProperties: X`), or `undefined`. */
+function recordValues(s: Schema): Schema | undefined {
+  const names = s.propertyNames;
+  if (names === undefined) return undefined;
+  const stringNames = isSchema(names) && Object.keys(names).length === 1 && names.type === 'string';
+  if (!stringNames || s.properties !== undefined || s.required !== undefined) return undefined;
+  return isSchema(s.additionalProperties) ? s.additionalProperties : undefined;
+}
+
+/** A record's copy: every own key (none inherited, no symbol, no `__proto__`), each value checked. */
+function walkRecord(values: Schema, v: Readonly<Record<string, unknown>>, copy: boolean, depth: number): unknown {
+  if (Object.getOwnPropertySymbols(v).length > 0) return UNSURE;
+  const out: Record<string, unknown> = {};
+  for (const key in v) {
+    if (!Object.hasOwn(v, key) || key === '__proto__' || v[key] === undefined) return UNSURE;
+    const value = walk(values, v[key], copy, depth + 1);
+    if (value === UNSURE) return UNSURE;
+    if (copy) out[key] = value;
+  }
+  return copy ? out : v;
+}
+
 function walkObject(s: Schema, v: Readonly<Record<string, unknown>>, copy: boolean, depth: number): unknown {
   if (!allows(s, 'object')) return UNSURE;
+  if (s.propertyNames !== undefined) {
+    const values = recordValues(s);
+    return values === undefined ? UNSURE : walkRecord(values, v, copy, depth);
+  }
   const props = s.properties === undefined ? {} : s.properties;
   if (!isSchema(props)) return UNSURE;
   const required = s.required === undefined ? [] : s.required;
@@ -262,7 +295,11 @@ function isPlainSchema(s: unknown, depth = 0): boolean {
   if (s.multipleOf !== undefined && !(Number.isSafeInteger(s.multipleOf) && (s.multipleOf as number) > 0)) return false;
   if (s.items !== undefined && (!allows(s, 'array') || !isPlainSchema(s.items, depth + 1))) return false;
   if (allows(s, 'array') && s.items === undefined) return false;
-  const objectish = s.properties !== undefined || s.required !== undefined || s.additionalProperties !== undefined;
+  const objectish =
+    s.properties !== undefined ||
+    s.required !== undefined ||
+    s.additionalProperties !== undefined ||
+    s.propertyNames !== undefined;
   if (objectish && !allows(s, 'object')) return false;
   if (allows(s, 'object')) {
     const props = s.properties ?? {};
@@ -274,6 +311,10 @@ function isPlainSchema(s: unknown, depth = 0): boolean {
     const required = s.required ?? [];
     if (!Array.isArray(required) || !required.every((n) => typeof n === 'string' && Object.hasOwn(props, n)))
       return false;
+    if (s.propertyNames !== undefined) {
+      const values = recordValues(s);
+      return values !== undefined && isPlainSchema(values, depth + 1);
+    }
     if (s.additionalProperties !== undefined && s.additionalProperties !== false) return false;
   }
   return true;

@@ -17,6 +17,8 @@ interface ZodDef {
   readonly catchall?: z.ZodType;
   readonly innerType?: z.ZodType;
   readonly element?: z.ZodType;
+  readonly keyType?: z.ZodType;
+  readonly valueType?: z.ZodType;
   readonly values?: readonly unknown[];
   readonly defaultValue?: unknown;
 }
@@ -36,10 +38,11 @@ const PLAIN_CHECKS = new Set([
 
 /**
  * Why `schema` is not plain (the first node that is not), or `undefined` when it is: objects
- * (stripping or strict), arrays, strings, numbers, booleans, enums, literals, `optional`,
+ * (stripping or strict), records with string keys, arrays, strings, numbers, booleans, enums,
+ * literals, `unknown`, `optional`,
  * `nullable` and `default` (of a JSON value), with only length, range, multiple and integer checks
  * and regexes without flags.
- * No transform, pipe, refinement, format, union, record, tuple or catch-all.
+ * No transform, pipe, refinement, format, union, tuple or catch-all.
  */
 export function whyNotPlain(schema: z.ZodType, path = 'args'): string | undefined {
   const def = defOf(schema);
@@ -66,6 +69,16 @@ export function whyNotPlain(schema: z.ZodType, path = 'args'): string | undefine
     case 'default':
       if (!isJsonValue(def.defaultValue)) return `${path}: a default that is not a JSON value`;
       return def.innerType === undefined ? `${path}: default without a type` : whyNotPlain(def.innerType, path);
+    case 'unknown':
+    case 'any':
+      return undefined;
+    case 'record': {
+      if (def.keyType === undefined || def.valueType === undefined) return `${path}: a record without types`;
+      const key = defOf(def.keyType);
+      if (key.type !== 'string' || (key.checks ?? []).length > 0)
+        return `${path}: a record whose keys are not plain strings`;
+      return whyNotPlain(def.valueType, `${path}{}`);
+    }
     case 'array':
       return def.element === undefined ? `${path}: array without items` : whyNotPlain(def.element, `${path}[]`);
     case 'object': {

@@ -93,6 +93,12 @@ function typed(s: Schema, depth: number, noisy: boolean): fc.Arbitrary<unknown> 
 }
 
 function objectOf(s: Schema, depth: number, noisy: boolean): fc.Arbitrary<unknown> {
+  if (s.propertyNames !== undefined && typeof s.additionalProperties === 'object') {
+    const keys = noisy
+      ? fc.constantFrom('a', 'b', '10', '2', 'constructor', '__proto__')
+      : fc.constantFrom('a', 'b', '10', '2');
+    return fc.dictionary(keys, node(s.additionalProperties as Schema, depth + 1, noisy), { maxKeys: 4 });
+  }
   const props = (s.properties ?? {}) as Record<string, Schema>;
   const required = (s.required ?? []) as string[];
   const model: Record<string, fc.Arbitrary<unknown>> = {};
