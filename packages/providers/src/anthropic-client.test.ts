@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { malformedArgsOf } from '@a3s-code/core';
 import { AnthropicClient, type AnthropicClientOptions } from './anthropic-client.js';
 import { runStream, simpleRequest } from './test-support/collect.js';
 import { HAS_SHARED_FIXTURES, localFixture, SHARED_SKIP_NOTE, sharedFixture } from './test-support/fixtures.js';
@@ -261,11 +262,14 @@ describe('AnthropicClient request and typed failures (own fixtures)', () => {
     expect(events).toEqual([{ type: 'text_delta', delta: 'Partial' }]);
   });
 
-  it('malformed JSON in input_json_delta is invalid_response with code malformed_tool_arguments', async () => {
+  it('malformed JSON in input_json_delta ends the call with arguments that say why (no error: the kernel answers the call)', async () => {
     const client = await clientFor([{ body: localFixture('anthropic-stream-malformed-tool-args.sse') }]);
-    const { error } = await runStream(client);
-    expect(error).toMatchObject({ kind: 'invalid_response', providerCode: 'malformed_tool_arguments' });
-    expect(error!.message).toContain("'get_weather' (toolu_bad1)");
+    const { events, error } = await runStream(client);
+    expect(error).toBeUndefined();
+    const end = events.find((e) => e.type === 'tool_call_end');
+    expect(end).toMatchObject({ call: { id: 'toolu_bad1', name: 'get_weather' } });
+    const args = (end as { call: { args: Record<string, unknown> } }).call.args;
+    expect(malformedArgsOf(args)?.problem).toMatch(/^not valid JSON/);
   });
 
   it('the API key never appears in errors or the serialised client', async () => {

@@ -14,6 +14,7 @@ import {
   type LlmResponse,
   type LlmStreamEvent,
   type LlmToolCall,
+  toolArgsFromValue,
 } from '@a3s-code/core';
 import { endpointUrl } from './base-url.js';
 import {
@@ -157,9 +158,10 @@ export class AnthropicClient implements LlmClient {
       if (block.type === 'text' && typeof block.text === 'string') text += block.text;
       else if (block.type === 'thinking' && typeof block.thinking === 'string') reasoning += block.thinking;
       else if (block.type === 'tool_use') {
-        if (typeof block.id !== 'string' || typeof block.name !== 'string' || !isObject(block.input))
-          throw bad('tool_use block without id, name or input object');
-        calls.push({ id: block.id, name: block.name, args: block.input });
+        if (typeof block.id !== 'string' || typeof block.name !== 'string')
+          throw bad('tool_use block without id or name');
+        // Input that is not an object is the model's mistake: the call is answered INVALID_TOOL_ARGS.
+        calls.push({ id: block.id, name: block.name, args: toolArgsFromValue(block.input) });
       }
     }
     const reason =

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LlmError } from '@a3s-code/core';
+import { LlmError, malformedArgsOf } from '@a3s-code/core';
 import { OpenAICompatibleClient, type OpenAICompatibleClientOptions } from './openai-compatible-client.js';
 import { runStream, simpleRequest } from './test-support/collect.js';
 import { localFixture } from './test-support/fixtures.js';
@@ -192,12 +192,16 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
     expect(error?.kind).toBe('transport');
   });
 
-  it('malformed JSON in tool arguments is invalid_response naming the tool, with code malformed_tool_arguments', async () => {
+  it('malformed JSON in tool arguments ends the call with arguments that say why, keeping the text (no error)', async () => {
     const client = await clientFor([{ body: localFixture('openai-stream-malformed-tool-args.sse') }]);
     const { events, error } = await runStream(client);
-    expect(error).toMatchObject({ kind: 'invalid_response', providerCode: 'malformed_tool_arguments' });
-    expect(error!.message).toContain("'get_weather' (call_bad1)");
-    expect(events.some((e) => e.type === 'tool_call_start')).toBe(true);
+    expect(error).toBeUndefined();
+    const end = events.find((e) => e.type === 'tool_call_end') as { call: { id: string; args: unknown } };
+    expect(end.call.id).toBe('call_bad1');
+    expect(malformedArgsOf(end.call.args)).toEqual({
+      problem: expect.stringMatching(/^not valid JSON/),
+      text: '{"city": "Paris", }',
+    });
   });
 
   it('WFETCH-04: no response headers within connectTimeoutMs is a timeout; LlmRequest.timeoutMs bounds the whole call', async () => {

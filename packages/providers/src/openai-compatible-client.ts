@@ -162,9 +162,7 @@ export class OpenAICompatibleClient implements LlmClient {
       if (!isObject(tc) || fn === undefined || typeof fn.name !== 'string')
         throw bad('tool call without a function name');
       const args = typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {});
-      calls.push(
-        parseToolCall(this.provider, typeof tc.id === 'string' ? tc.id : `call_${calls.length}`, fn.name, args),
-      );
+      calls.push(parseToolCall(typeof tc.id === 'string' ? tc.id : `call_${calls.length}`, fn.name, args));
     }
     const reasoning =
       typeof m.reasoning_content === 'string'

@@ -1,9 +1,9 @@
 /**
  * Reassembles streamed tool calls: each call's argument JSON arrives in pieces split at any
- * byte; the call ends with its parsed arguments, or with an `invalid_response` error (provider
- * code `malformed_tool_arguments`) when the pieces do not form one JSON object.
+ * byte; the call ends with its parsed arguments, or, when the pieces do not form one JSON object,
+ * with arguments that say so (the kernel then answers the call with `INVALID_TOOL_ARGS`).
  */
-import { LlmError, MALFORMED_TOOL_ARGUMENTS, type LlmStreamEvent, type LlmToolCall } from '@a3s-code/core';
+import { LlmError, parseToolArgsText, type LlmStreamEvent, type LlmToolCall } from '@a3s-code/core';
 
 interface OpenCall {
   readonly index: number;
@@ -53,7 +53,7 @@ export class ToolCallAssembler {
     return {
       type: 'tool_call_end',
       index: call.index,
-      call: parseToolCall(this.provider, call.id, call.name, call.args),
+      call: parseToolCall(call.id, call.name, call.args),
     };
   }
 
@@ -68,24 +68,11 @@ export class ToolCallAssembler {
   }
 }
 
-/** Parses complete argument text (`''` means no arguments) into a tool call. */
-export function parseToolCall(provider: string, id: string, name: string, args: string): LlmToolCall {
-  if (args.trim() === '') return { id, name, args: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(args);
-  } catch (e) {
-    throw malformed(provider, id, name, `arguments are not valid JSON (${(e as Error).message})`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw malformed(provider, id, name, 'arguments must be a JSON object');
-  }
-  return { id, name, args: value as Record<string, unknown> };
-}
-
-function malformed(provider: string, id: string, name: string, problem: string): LlmError {
-  return new LlmError('invalid_response', `${provider}: tool call '${name}' (${id}): ${problem}`, {
-    provider,
-    providerCode: MALFORMED_TOOL_ARGUMENTS,
-  });
+/**
+ * Parses complete argument text (`''` means no arguments) into a tool call. Text that is not one
+ * JSON object becomes arguments that say why (`parseToolArgsText`): the kernel answers such a call
+ * with `INVALID_TOOL_ARGS` and the run goes on, instead of the whole response failing.
+ */
+export function parseToolCall(id: string, name: string, args: string): LlmToolCall {
+  return { id, name, args: parseToolArgsText(args) };
 }

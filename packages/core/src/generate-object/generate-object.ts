@@ -11,6 +11,7 @@ import type { LlmClient, LlmMessage, LlmResponse, LlmUsage } from '../llm/llm-cl
 import { emptyWorkspace, type WorkspaceServices } from '../workspace/workspace-services.js';
 import { ResponseAccumulator } from '../llm/collect-response.js';
 import { LlmError, MALFORMED_TOOL_ARGUMENTS, type LlmErrorKind } from '../llm/llm-error.js';
+import { malformedArgsOf } from '../llm/tool-args-text.js';
 import { InvalidToolArgsError } from '../errors/tool-errors.js';
 import { formatArgPath } from '../tools/define-tool.js';
 import type { JsonSchema } from '../tools/json-schema.js';
@@ -320,6 +321,16 @@ function judge(plan: ModePlan, response: LlmResponse | undefined, raw: string, v
       };
     }
     callId = call.id;
+    const malformed = malformedArgsOf(call.args);
+    if (malformed !== undefined)
+      return {
+        kind: 'invalid',
+        raw: malformed.text,
+        reason: `the tool arguments were not valid JSON (${malformed.problem})`,
+        violations: [],
+        response,
+        callId,
+      };
     raw = JSON.stringify(call.args);
     candidate = plan.shape.wrapped ? call.args.value : call.args;
     if (plan.shape.wrapped && !('value' in call.args)) {

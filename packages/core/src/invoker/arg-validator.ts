@@ -10,6 +10,7 @@ import { InvalidToolArgsError, ToolDefinitionError, type ToolArgIssue } from '..
 import type { Tool } from '../tools/tool.js';
 import { newAjv2020 } from './ajv-loader.js';
 import { surelyValidArgs } from '../tools/plain-args.js';
+import { malformedArgsOf } from '../llm/tool-args-text.js';
 
 function pointerToPath(pointer: string): string {
   let out = 'args';
@@ -74,6 +75,14 @@ export class ArgValidator {
 
   /** `undefined` when `args` are valid, otherwise the typed error naming the first bad field. */
   check(tool: Tool, args: unknown): InvalidToolArgsError | undefined {
+    const malformed = malformedArgsOf(args);
+    if (malformed !== undefined)
+      return new InvalidToolArgsError(tool.name, [
+        {
+          field: 'args',
+          message: `are not one JSON object: ${malformed.problem}; send the call again with its arguments as a single JSON object`,
+        },
+      ]);
     // Most calls of a plain schema are decided without ajv; ajv judges (and explains) the rest.
     if (surelyValidArgs(tool.inputSchema, args)) return undefined;
     const fn = this.validatorOf(tool);

@@ -16,6 +16,14 @@ export type {
   ReasoningBlock,
 } from './llm-client.js';
 export { LlmError, MALFORMED_TOOL_ARGUMENTS, type LlmErrorKind, type LlmErrorOptions } from './llm-error.js';
+export {
+  MALFORMED_ARGS_KEY,
+  malformedArgsOf,
+  malformedToolArgs,
+  parseToolArgsText,
+  toolArgsFromValue,
+  type MalformedToolArgs,
+} from './tool-args-text.js';
 export { kindForStatus, parseRetryAfter, retryAfterFromHeaders } from './http-status.js';
 export { abortableSleep } from './abortable-sleep.js';
 export type {

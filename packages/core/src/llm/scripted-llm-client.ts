@@ -27,6 +27,7 @@ import {
 import type { LlmCapabilities, LlmClient, LlmForkIdentity, LlmRequest, LlmStreamEvent } from './llm-client.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { LlmError } from './llm-error.js';
+import { toolArgsFromValue } from './tool-args-text.js';
 
 export type { LlmScript, ScriptedTurn } from './script-schema.js';
 
@@ -191,7 +192,8 @@ export class ScriptedLlmClient implements LlmClient {
       const json = JSON.stringify(call.args);
       yield { type: 'tool_call_start', index: i, id, name: call.name };
       yield { type: 'tool_call_delta', index: i, id, argsDelta: json };
-      yield { type: 'tool_call_end', index: i, call: { id, name: call.name, args: call.args } };
+      // As from a real provider: arguments JSON cannot carry (a number such as 1e400) are answered INVALID_TOOL_ARGS.
+      yield { type: 'tool_call_end', index: i, call: { id, name: call.name, args: toolArgsFromValue(call.args) } };
     }
     const usage = turn.usage ?? {
       input_tokens: estimateTokens(request),
