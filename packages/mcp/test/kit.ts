@@ -43,7 +43,7 @@ export function processGone(pid: number): boolean {
 }
 
 /** Polls `check` every 10 ms until it holds or `ms` passes; returns whether it held. */
-export async function waitFor(check: () => boolean, ms = 2_000): Promise<boolean> {
+export async function waitFor(check: () => boolean, ms = 5_000): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) return false;
