@@ -3,6 +3,7 @@
  * an unknown agent is an `INVALID_TOOL_ARGS` naming `args.agent` and the allowed values.
  */
 import { attachmentsArg } from '../attachments/attachment-args.js';
+import type { ToolArgRefinement } from '../tools/define-tool.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import { lazyZod, type Zod } from '../tools/zod-loader.js';
 
@@ -37,41 +38,44 @@ export function taskInput(z: Zod, agents: readonly [string, ...string[]]) {
 
 /** The `parallel_task` tool's arguments (built with zod's `z`). `background` is not a branch parameter. */
 export function parallelTaskInput(z: Zod, agents: readonly [string, ...string[]]) {
-  return z
-    .strictObject({
-      tasks: z
-        .array(z.strictObject(branchShape(z, agents)))
-        .min(PARALLEL_TASK_LIMITS.minBranches)
-        .max(PARALLEL_TASK_LIMITS.maxBranches)
-        .describe(
-          `${PARALLEL_TASK_LIMITS.minBranches}..${PARALLEL_TASK_LIMITS.maxBranches} independent sub-tasks, run in parallel.`,
-        ),
-      allow_partial_failure: z
-        .boolean()
-        .default(false)
-        .describe('Succeed even when some branches fail (see min_success_count).'),
-      min_success_count: z
-        .number()
-        .int()
-        .min(1)
-        .optional()
-        .describe('With allow_partial_failure: true, the branches that must succeed (1..number of tasks; default 1).'),
-    })
-    .superRefine((a, ctx) => {
-      if (a.min_success_count === undefined) return;
-      if (!a.allow_partial_failure)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['min_success_count'],
-          message: 'is accepted only together with allow_partial_failure: true',
-        });
-      else if (a.min_success_count > a.tasks.length)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['min_success_count'],
-          message: `must be between 1 and the number of tasks (${a.tasks.length}), got ${a.min_success_count}`,
-        });
-    });
+  return z.strictObject({
+    tasks: z
+      .array(z.strictObject(branchShape(z, agents)))
+      .min(PARALLEL_TASK_LIMITS.minBranches)
+      .max(PARALLEL_TASK_LIMITS.maxBranches)
+      .describe(
+        `${PARALLEL_TASK_LIMITS.minBranches}..${PARALLEL_TASK_LIMITS.maxBranches} independent sub-tasks, run in parallel.`,
+      ),
+    allow_partial_failure: z
+      .boolean()
+      .default(false)
+      .describe('Succeed even when some branches fail (see min_success_count).'),
+    min_success_count: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('With allow_partial_failure: true, the branches that must succeed (1..number of tasks; default 1).'),
+  });
+}
+
+/** `parallel_task`'s rule across fields: `min_success_count` only with partial failure, at most the tasks. */
+export function parallelTaskRules(a: {
+  readonly tasks: readonly unknown[];
+  readonly allow_partial_failure: boolean;
+  readonly min_success_count?: number;
+}): ToolArgRefinement[] {
+  if (a.min_success_count === undefined) return [];
+  if (!a.allow_partial_failure)
+    return [{ path: ['min_success_count'], message: 'is accepted only together with allow_partial_failure: true' }];
+  if (a.min_success_count > a.tasks.length)
+    return [
+      {
+        path: ['min_success_count'],
+        message: `must be between 1 and the number of tasks (${a.tasks.length}), got ${a.min_success_count}`,
+      },
+    ];
+  return [];
 }
 
 /** The `task_result` tool's arguments, built (and zod loaded) on the first call. */

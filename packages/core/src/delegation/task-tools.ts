@@ -24,7 +24,7 @@ export type DelegationPort = Pick<
   Delegator,
   'agents' | 'settings' | 'allocate' | 'run' | 'start' | 'result' | 'backgroundTaskIds'
 >;
-import { parallelTaskInput, taskInput, taskResultInput, withAgentNames } from './task-args.js';
+import { parallelTaskInput, parallelTaskRules, taskInput, taskResultInput, withAgentNames } from './task-args.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** A day: a child run is bounded by its own step and budget limits, not by the tool timeout. */
@@ -156,6 +156,8 @@ export function createParallelTaskTool(d: DelegationPort): Tool<z.output<ReturnT
     requires: ['resource.delegation'],
     inputJsonSchema: withAgentNames(toolJsonSchemas.parallel_task, agents),
     input: (z) => parallelTaskInput(z, agents),
+    plainInput: true,
+    refine: (a) => parallelTaskRules(a),
     capabilities: { readOnly: false, idempotent: false, outputType: 'json' },
     timeoutMs: TASK_TIMEOUT_MS,
     async execute(args, ctx) {

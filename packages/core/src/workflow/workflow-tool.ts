@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import { changesSoFar } from '../invoker/call-context.js';
 import { markTrustedOrchestrator } from '../invoker/trust.js';
 import type { LlmClient } from '../llm/llm-client.js';
-import { defineTool } from '../tools/define-tool.js';
+import { defineTool, type ToolArgRefinement } from '../tools/define-tool.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import { lazyZod } from '../tools/zod-loader.js';
@@ -35,37 +35,43 @@ const RUN_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /** The zod schema of `dynamic_workflow`'s arguments, built (and zod loaded) on the first call. */
 export const dynamicWorkflowInput = lazyZod((z) =>
-  z
-    .strictObject({
-      flow: z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be 1-64 of [A-Za-z0-9_-]' })
-        .optional()
-        .describe('a flow the host registered; give flow or workflow'),
-      workflow: z
-        .record(z.string(), z.unknown())
-        .optional()
-        .describe('an inline workflow definition { name, steps, limits?, output? }; give flow or workflow'),
-      query: z
-        .string()
-        .refine((s) => s.trim() !== '', { message: 'must not be empty' })
-        .refine((s) => Buffer.byteLength(s, 'utf8') <= WORKFLOW_LIMITS.maxQueryBytes, {
-          message: `must be at most ${WORKFLOW_LIMITS.maxQueryBytes} bytes`,
-        })
-        .describe('the original query: the task or question the workflow works on ({{query}}, inputs.query)'),
-      run_id: z
-        .string()
-        .regex(RUN_ID, { message: 'must be 1-128 of [A-Za-z0-9_.:-]' })
-        .optional()
-        .describe(
-          'continue this workflow run: steps it completed for the same query are recovered, the rest run (default: a new run)',
-        ),
-    })
-    .refine((a) => (a.flow === undefined) !== (a.workflow === undefined), {
-      message: 'give exactly one of flow or workflow',
-      path: ['flow'],
-    }),
+  z.strictObject({
+    flow: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be 1-64 of [A-Za-z0-9_-]' })
+      .optional()
+      .describe('a flow the host registered; give flow or workflow'),
+    workflow: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('an inline workflow definition { name, steps, limits?, output? }; give flow or workflow'),
+    query: z
+      .string()
+      .describe('the original query: the task or question the workflow works on ({{query}}, inputs.query)'),
+    run_id: z
+      .string()
+      .regex(RUN_ID, { message: 'must be 1-128 of [A-Za-z0-9_.:-]' })
+      .optional()
+      .describe(
+        'continue this workflow run: steps it completed for the same query are recovered, the rest run (default: a new run)',
+      ),
+  }),
 );
+
+/** `dynamic_workflow`'s rules: a query that is not blank nor too long, and exactly one of flow and workflow. */
+function workflowRules(a: {
+  readonly query: string;
+  readonly flow?: string;
+  readonly workflow?: Readonly<Record<string, unknown>>;
+}): ToolArgRefinement[] {
+  const issues: ToolArgRefinement[] = [];
+  if (a.query.trim() === '') issues.push({ path: ['query'], message: 'must not be empty' });
+  if (Buffer.byteLength(a.query, 'utf8') > WORKFLOW_LIMITS.maxQueryBytes)
+    issues.push({ path: ['query'], message: `must be at most ${WORKFLOW_LIMITS.maxQueryBytes} bytes` });
+  if ((a.flow === undefined) === (a.workflow === undefined))
+    issues.push({ path: ['flow'], message: 'give exactly one of flow or workflow' });
+  return issues;
+}
 
 /** The parsed arguments of `dynamic_workflow`. */
 export type DynamicWorkflowArgs = z.output<ReturnType<typeof dynamicWorkflowInput>>;
@@ -216,6 +222,8 @@ export function createDynamicWorkflowTool(services: WorkflowServices): Tool<Dyna
     requires: [WORKFLOW_RESOURCE],
     inputJsonSchema: toolJsonSchemas.dynamic_workflow,
     input: () => dynamicWorkflowInput(),
+    plainInput: true,
+    refine: (a) => workflowRules(a),
     capabilities: { readOnly: false, idempotent: false, outputType: 'json' },
     // A workflow is bounded by its steps' own limits; the tool timeout is only a backstop.
     timeoutMs: 86_400_000,

@@ -14,18 +14,7 @@ import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: '
 const evalInput = (z: Zod) =>
   z.strictObject({
     code: z.string().min(1).max(200_000).describe('the cell: Python or JavaScript source'),
-    description: z
-      .string()
-      .min(1)
-      .max(200)
-      .refine(
-        (d) => {
-          const n = d.trim().split(/\s+/).length;
-          return n >= 5 && n <= 10;
-        },
-        { message: 'description must be 5 to 10 words' },
-      )
-      .describe('5 to 10 words saying what the cell does (the transcript label)'),
+    description: z.string().min(1).max(200).describe('5 to 10 words saying what the cell does (the transcript label)'),
     language: z.enum(['python', 'javascript']).optional().describe('python (default) or javascript'),
     reset: z.boolean().optional().describe('throw the interpreter away and start clean before running the cell'),
   });
@@ -50,6 +39,11 @@ export const evalTool = defineTool({
   description: DESCRIPTION,
   input: evalInput,
   inputJsonSchema: toolJsonSchemas.eval,
+  plainInput: true,
+  refine: (a) => {
+    const words = a.description.trim().split(/\s+/).length;
+    return words >= 5 && words <= 10 ? [] : [{ path: ['description'], message: 'description must be 5 to 10 words' }];
+  },
   tier: 'exec',
   requires: ['exec', EVAL_RESOURCE],
   // Everything else is the default: not idempotent, resumable or cancel-safe; text output.

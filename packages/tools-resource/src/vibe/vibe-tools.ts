@@ -8,6 +8,7 @@ import {
   type ResourceCapability,
   type Tool,
   type ToolContext,
+  type ToolArgRefinement,
   type ToolResult,
   type Zod,
 } from '@a3s-code/core';
@@ -22,7 +23,10 @@ const MAX_BRIEF_CHARS = 50_000;
 /** Longest `vibe_wait` timeout, in seconds (a day). */
 const MAX_WAIT_SECONDS = 86_400;
 
-const nonBlank = (s: string) => s.trim() !== '';
+/** A `<field> must not be blank` issue for each of `fields` that holds only white space. */
+function blank<K extends string>(args: Readonly<Record<K, string>>, fields: readonly K[]): ToolArgRefinement[] {
+  return fields.filter((f) => args[f].trim() === '').map((f) => ({ path: [f], message: `${f} must not be blank` }));
+}
 const workerId = (z: Zod) =>
   z.string().min(1).max(64).describe('the worker_id vibe_spawn returned (vibe_list shows them all)');
 
@@ -32,14 +36,8 @@ const spawnInput = (z: Zod) =>
       .string()
       .min(1)
       .max(MAX_BRIEF_CHARS)
-      .refine(nonBlank, { message: 'brief must not be blank' })
       .describe('everything the worker needs: goal, files, constraints, how to check; it sees nothing else'),
-    label: z
-      .string()
-      .min(1)
-      .max(80)
-      .refine(nonBlank, { message: 'label must not be blank' })
-      .describe('a few words naming the worker in lists and events'),
+    label: z.string().min(1).max(80).describe('a few words naming the worker in lists and events'),
     tier: z
       .enum(VIBE_TIERS as [string, ...string[]])
       .optional()
@@ -49,12 +47,7 @@ const spawnInput = (z: Zod) =>
 const sendInput = (z: Zod) =>
   z.strictObject({
     worker_id: workerId(z),
-    message: z
-      .string()
-      .min(1)
-      .max(MAX_BRIEF_CHARS)
-      .refine(nonBlank, { message: 'message must not be blank' })
-      .describe('added to the brief; the worker runs again with it'),
+    message: z.string().min(1).max(MAX_BRIEF_CHARS).describe('added to the brief; the worker runs again with it'),
   });
 
 const waitInput = (z: Zod) =>
@@ -100,6 +93,8 @@ export function createVibeTools(requires: readonly ResourceCapability[]): readon
     description: `Start a background worker on a brief and get its worker_id at once; it works while you go on (its own session, your permissions; it cannot start workers). tier: fast (default) for well-specified mechanical work, good for design, judgement or reviewing a fast worker's output. At most ${VIBE_MAX_WORKERS.default} workers run at once by default. Follow with vibe_wait, vibe_send, vibe_kill, vibe_list.`,
     input: spawnInput,
     inputJsonSchema: toolJsonSchemas.vibe_spawn,
+    plainInput: true,
+    refine: (a) => blank(a, ['brief', 'label']),
     tier: 'read',
     requires,
     capabilities: CAPS,
@@ -118,6 +113,8 @@ export function createVibeTools(requires: readonly ResourceCapability[]): readon
       'Add a message to a worker’s brief and run it again with it (its earlier work stays in its context; a running worker is restarted). Returns at once.',
     input: sendInput,
     inputJsonSchema: toolJsonSchemas.vibe_send,
+    plainInput: true,
+    refine: (a) => blank(a, ['message']),
     tier: 'read',
     requires,
     capabilities: CAPS,
