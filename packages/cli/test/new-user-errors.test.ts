@@ -152,3 +152,20 @@ describe('a3s code: wrong / commands answer with their usage', () => {
     expect(out()).not.toMatch(/\n\s+at /);
   }, 30_000);
 });
+
+describe('a model that sends arguments JSON cannot hold', () => {
+  it('the call is answered INVALID_TOOL_ARGS, its card says so, and the run completes', async () => {
+    const dir = workspace();
+    const script = join(mkdtempSync(join(tmpdir(), 'a3s-script-')), 'model.json');
+    // Written by hand: JSON.stringify cannot write 1e400 (it is Infinity once parsed).
+    writeFileSync(
+      script,
+      '{"turns":[{"text":"reading","tool_calls":[{"id":"c1","name":"read","args":{"file_path":"notes.txt","limit":1e400}}]},{"text":"done"}]}',
+    );
+    const r = await runMain(['run', '--model', `scripted:${script}`, '--cwd', dir, 'read the notes'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('● read (malformed arguments: a number is too large for JSON (it would be Infinity))');
+    expect(r.stdout).toContain('read: args: are not one JSON object');
+    expect(r.stdout).toMatch(/completed \(narrative\)/);
+  });
+});

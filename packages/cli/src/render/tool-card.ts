@@ -2,6 +2,7 @@
  * Tool cards: one line when a call starts (`● edit src/range.js`), then its status and a bounded
  * preview of its output (at most {@link CARD_LINES} lines of {@link CARD_WIDTH} characters).
  */
+import { malformedArgsOf } from '@a3s-code/core';
 import type { Style } from '../style.js';
 
 /** Output lines shown under a finished call. */
@@ -25,6 +26,8 @@ const KEY_ARGS = [
 export function argSummary(args: unknown): string {
   if (typeof args !== 'object' || args === null) return '';
   const a = args as Record<string, unknown>;
+  const malformed = malformedArgsOf(a);
+  if (malformed !== undefined) return clip(`(malformed arguments: ${malformed.problem})`, 100);
   for (const key of KEY_ARGS) if (typeof a[key] === 'string') return clip(String(a[key]).split('\n')[0]!, 100);
   if (Array.isArray(a.calls)) return `${a.calls.length} call(s)`;
   if (Array.isArray(a.files)) return `${a.files.length} file(s)`;
