@@ -68,10 +68,11 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => {
   return proto === Object.prototype || proto === null;
 };
 
-/** Code points of `s` (ajv counts string lengths in them; zod in UTF-16 units). */
-function codePoints(s: string): number {
+/** Whether `s` has at least `min` code points (ajv counts string lengths in them; zod in UTF-16 units). */
+function codePointsAtLeast(s: string, min: number): boolean {
+  if (s.length < min) return false;
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = 0; i < s.length && n < min; i++) {
     const c = s.charCodeAt(i);
     n += 1;
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
@@ -79,7 +80,7 @@ function codePoints(s: string): number {
       if (d >= 0xdc00 && d <= 0xdfff) i += 1;
     }
   }
-  return n;
+  return n >= min;
 }
 
 /** The `anyOf: [X, {type: 'null'}]` form zod gives a nullable field: X, or `undefined` for any other `anyOf`. */
@@ -112,8 +113,7 @@ function checkString(s: Schema, v: string): boolean {
     const pair = typeof s.pattern === 'string' ? compiled(s.pattern) : null;
     if (pair === null || !pair[0].test(v) || !pair[1].test(v)) return false;
   }
-  if (s.minLength !== undefined && !(isCount(s.minLength) && codePoints(v) >= s.minLength && v.length >= s.minLength))
-    return false;
+  if (s.minLength !== undefined && !(isCount(s.minLength) && codePointsAtLeast(v, s.minLength))) return false;
   if (s.maxLength !== undefined && !(isCount(s.maxLength) && v.length <= s.maxLength)) return false;
   return true;
 }
