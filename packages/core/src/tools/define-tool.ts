@@ -36,13 +36,13 @@ export interface DefineToolOptions<S extends z.ZodType<Record<string, unknown>>>
    */
   readonly inputJsonSchema?: JsonSchema;
   /**
-   * Declares that `input` is a plain schema: objects, arrays, strings, numbers, booleans, enums,
-   * literals, `optional`, `nullable` and `default` (of a constant: the JSON Schema keeps one value,
-   * so not `.default(() => Date.now())`), with only length, range and integer checks (no
-   * transform, refinement, format, union or record; cross-field rules go in {@link refine}). A call
-   * whose arguments pass the JSON Schema is then parsed without zod (known fields copied, defaults
-   * filled in), and zod loads only to explain a failure. Check the claim in a test with
-   * {@link zodInputIsPlain}.
+   * Declares that `input` is a plain schema: objects, records with string keys, arrays, strings,
+   * numbers, booleans, enums, literals, `unknown`, `optional`, `nullable` and `default` (of a
+   * constant: the JSON Schema keeps one value, so not `.default(() => Date.now())`), with only
+   * length, range, integer and flag-less regex checks (no transform, refinement, other format or
+   * union; rules across fields go in {@link DefineToolOptions.refine}). A call whose arguments
+   * pass the JSON Schema is then parsed without zod (known fields copied, defaults filled in), and
+   * zod loads only to explain a failure. Check the claim in a test with {@link zodInputIsPlain}.
    */
   readonly plainInput?: boolean;
   /**

@@ -1,10 +1,11 @@
 /**
  * A fast path for tool arguments that needs neither ajv nor zod: a check of the few JSON Schema
  * keywords plain tool schemas use (types, lengths, ranges, enums, patterns, required and closed
- * objects, records of strings, arrays, nullable, any value), and the copy a plain zod schema would make of valid arguments (known fields
- * only, defaults filled in). It answers only when it is sure: the value it accepts is accepted by
- * ajv and by zod alike, and anything else (an unknown keyword, a failure, a value JSON cannot
- * carry) is {@link UNSURE}, for the full validator to judge and explain.
+ * objects, records of strings, arrays, nullable, any value), and the copy a plain zod schema would
+ * make of valid arguments (known fields only, defaults filled in). It answers only when it is
+ * sure: the value it accepts is accepted by ajv and by zod alike, and anything else (an unknown
+ * keyword, a failure, a value JSON cannot carry) is {@link UNSURE}, for the full validator to
+ * judge and explain.
  */
 import type { JsonSchema } from './json-schema.js';
 

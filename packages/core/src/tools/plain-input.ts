@@ -1,7 +1,7 @@
 /**
  * Plain input schemas: zod schemas whose parse, on arguments that already passed their JSON
  * Schema, only copies the known fields and fills in defaults. A tool defined with one
- * (`defineTool({ plainInput: true })`) is called without loading zod: {@link applyPlainInput}
+ * (`defineTool({ plainInput: true })`) is called without loading zod: `parsePlainArgs`
  * does that copy from the JSON Schema alone, and hands anything it is not sure of back to zod.
  */
 import type { z } from 'zod';
