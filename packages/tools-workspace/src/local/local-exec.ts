@@ -7,6 +7,7 @@
  * and killed by {@link LocalExec.close}, or when the host process exits. Without `/proc` (macOS,
  * BSD) only the process group is tracked.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -131,8 +132,6 @@ export class LocalExec implements WorkspaceExec {
   async #run(request: WorkspaceExecRequest, closing: AbortSignal): Promise<WorkspaceExecResult> {
     const { signal } = request;
     if (signal?.aborted) throw new CancelledError('command', signal.reason);
-    // execa is loaded on the first command: a session that runs none never pays for it.
-    const { execa } = await import('execa');
     const cwd = await this.fs.resolve(request.cwd ?? '', 'cwd');
     const s = await this.fs.stat(cwd.rel);
     if (s?.kind !== 'directory')
@@ -147,18 +146,24 @@ export class LocalExec implements WorkspaceExec {
     const stderr = new StreamCapture(cap);
     const tag = randomUUID();
     const t0 = performance.now();
-    const child = execa(SHELL, ['-c', request.command], {
+    // Its own process group and session: the group is what a timeout or a cancellation kills.
+    const child = spawn(SHELL, ['-c', request.command], {
       cwd: cwd.abs,
-      env: { PAGER: 'cat', GIT_PAGER: 'cat', ...request.env, [EXEC_TAG_VAR]: tagChain(tag, process.env[EXEC_TAG_VAR]) },
-      extendEnv: true,
+      env: {
+        ...process.env,
+        PAGER: 'cat',
+        GIT_PAGER: 'cat',
+        ...request.env,
+        [EXEC_TAG_VAR]: tagChain(tag, process.env[EXEC_TAG_VAR]),
+      },
       detached: true,
-      buffer: false,
-      reject: false,
-      stripFinalNewline: false,
-      cleanup: true,
-      ...(request.stdin === undefined ? { stdin: 'ignore' as const } : { input: request.stdin }),
+      stdio: [request.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
-    child.catch(() => undefined);
+    if (request.stdin !== undefined && child.stdin) {
+      // A command that exits without reading its input closes the pipe: that is not an error.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(request.stdin);
+    }
     const pid = child.pid;
     // Read now, before the event loop can reap the shell: its start time tells its group's
     // members apart from a later group that reuses the id.
