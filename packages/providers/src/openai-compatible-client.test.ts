@@ -192,6 +192,23 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
     expect(error?.kind).toBe('transport');
   });
 
+  it('arguments sent as a value (an array, not an object) end the call as not one JSON object', async () => {
+    const chunk = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const body =
+      chunk({ role: 'assistant', content: null }) +
+      chunk({
+        tool_calls: [{ index: 0, id: 'c9', type: 'function', function: { name: 'get_weather', arguments: ['Paris'] } }],
+      }) +
+      chunk({}, 'tool_calls') +
+      'data: [DONE]\n\n';
+    const client = await clientFor([{ body }]);
+    const { events, error } = await runStream(client);
+    expect(error).toBeUndefined();
+    const end = events.find((e) => e.type === 'tool_call_end') as { call: { id: string; args: unknown } };
+    expect(malformedArgsOf(end.call.args)).toEqual({ problem: 'not a JSON object', text: '["Paris"]' });
+  });
+
   it('malformed JSON in tool arguments ends the call with arguments that say why, keeping the text (no error)', async () => {
     const client = await clientFor([{ body: localFixture('openai-stream-malformed-tool-args.sse') }]);
     const { events, error } = await runStream(client);

@@ -114,8 +114,14 @@ export class OpenAIStreamDecoder {
     }
     if (typeof tc.id === 'string' && tc.id !== '') slot.id ??= tc.id;
     if (typeof fn.name === 'string' && fn.name !== '') slot.name ??= fn.name;
+    // Arguments given as a value rather than text are written back as text (an array or a number
+    // then ends as arguments that are not one JSON object, answered INVALID_TOOL_ARGS).
     const args =
-      typeof fn.arguments === 'string' ? fn.arguments : isObject(fn.arguments) ? JSON.stringify(fn.arguments) : '';
+      typeof fn.arguments === 'string'
+        ? fn.arguments
+        : fn.arguments === undefined || fn.arguments === null
+          ? ''
+          : (JSON.stringify(fn.arguments) ?? '');
     if (!this.calls.has(index)) {
       // Some servers send the name after the id (or arguments first): wait until both are known.
       slot.args += args;
