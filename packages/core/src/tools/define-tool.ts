@@ -70,6 +70,7 @@ export interface DefineToolOptions<S extends z.ZodType<Record<string, unknown>>>
 export interface ToolArgRefinement {
   /** The field, as keys and indexes from the arguments' root (`['files', 0, 'path']`). */
   readonly path: readonly PropertyKey[];
+  /** What is wrong, as the model will read it (`must differ from old_string`). */
   readonly message: string;
 }
 
