@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Tool, ToolContext } from '../packages/core/src/index.js';
 import { declaresPlainInput, zodInputIsPlain } from '../packages/core/src/tools/define-tool.js';
-import { parsePlainArgs, UNSURE } from '../packages/core/src/tools/plain-args.js';
+import { parsePlainArgs, surelyValidArgs, UNSURE, walkedValidArgs } from '../packages/core/src/tools/plain-args.js';
 import { valuesOf } from '../packages/core/src/tools/test-support/schema-arbitrary.js';
 import { newAjv2020 } from '../packages/core/src/invoker/ajv-loader.js';
 import { toolSchemaSets } from '../scripts/tool-json-schemas.js';
@@ -54,6 +54,7 @@ describe('built-in tools with plain inputs', () => {
       let sure = 0;
       fc.assert(
         fc.property(valuesOf(tool.inputSchema), (v) => {
+          expect(surelyValidArgs(tool.inputSchema, v)).toBe(walkedValidArgs(tool.inputSchema, v));
           const fast = parsePlainArgs(tool.inputSchema, v);
           if (fast === UNSURE) return;
           sure += 1;

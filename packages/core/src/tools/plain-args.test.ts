@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { newAjv2020 } from '../invoker/ajv-loader.js';
 import { zodInputSchema } from './define-tool.js';
 import type { JsonSchema } from './json-schema.js';
-import { parsePlainArgs, surelyValidArgs, UNSURE } from './plain-args.js';
+import { parsePlainArgs, surelyValidArgs, UNSURE, walkedValidArgs } from './plain-args.js';
 import { whyNotPlain } from './plain-input.js';
 import { valuesOf } from './test-support/schema-arbitrary.js';
 import { loadZod } from './zod-loader.js';
@@ -102,6 +102,20 @@ describe('the zod-free fast path for plain tool arguments', () => {
     expect(parsePlainArgs(batchLike, proto)).toBe(UNSURE);
     expect(parsePlainArgs(batchLike, { calls: [{ tool: 't', args: { [Symbol('s')]: 1 } }] })).toBe(UNSURE);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('the generated check writes property names as string literals: a hostile name is only a name', () => {
+    const hostile = '"]); globalThis.pwned = 1; (["';
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { [hostile]: { type: 'string', minLength: 1 }, 'a\u2028b': { type: 'integer', maximum: 3 } },
+      required: [hostile],
+      additionalProperties: false,
+    };
+    expect(surelyValidArgs(schema, { [hostile]: 'x', 'a\u2028b': 2 })).toBe(true);
+    expect(surelyValidArgs(schema, { [hostile]: '' })).toBe(false);
+    expect(surelyValidArgs(schema, { 'a\u2028b': 2 })).toBe(false);
+    expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
   });
 
   it('leaves schemas outside its keywords entirely to ajv', () => {
@@ -244,6 +258,8 @@ describe('the fast path against ajv and zod on random plain schemas and fuzzed a
             const parsed = parsePlainArgs(json, v);
             const zodSays = schema.safeParse(v);
             if (validate(v) && zodSays.success) valid += 1;
+            // The generated check and the closures agree, and what they accept ajv accepts.
+            expect(surelyValidArgs(json, v), JSON.stringify(v)).toBe(walkedValidArgs(json, v));
             if (surelyValidArgs(json, v)) expect(validate(v), JSON.stringify(v)).toBe(true);
             if (parsed === UNSURE) continue;
             sure += 1;
@@ -270,6 +286,7 @@ describe('the fast path against ajv and zod on random plain schemas and fuzzed a
     };
     fc.assert(
       fc.property(valuesOf(mcp), (v) => {
+        expect(surelyValidArgs(mcp, v)).toBe(walkedValidArgs(mcp, v));
         if (surelyValidArgs(mcp, v)) expect(ajvAccepts(mcp, v)).toBe(true);
       }),
       { numRuns: 500 },

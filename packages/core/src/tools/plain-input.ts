@@ -5,7 +5,7 @@
  * does that copy from the JSON Schema alone, and hands anything it is not sure of back to zod.
  */
 import type { z } from 'zod';
-import { isJsonValue } from './plain-args.js';
+import { isJsonValue } from './plain-schema.js';
 
 /** zod's internal definition of a schema node (zod 4), as far as it is read here. */
 interface ZodDef {
