@@ -5,55 +5,12 @@
  * in them has been checked already; property names are written as JSON string literals, numbers
  * as the finite numbers they are, and enums, consts and patterns are passed in, never written.
  */
-import { isPlainObject } from './plain-schema.js';
+import { codePointsAtLeast, isPlainObject, KNOWN, patternTest } from './plain-schema.js';
 
 type Schema = Readonly<Record<string, unknown>>;
 
 /** Generated code larger than this is not compiled (the closures are used instead). */
 const MAX_CODE_CHARS = 200_000;
-
-const CONSTRAINING = new Set([
-  'type',
-  'enum',
-  'const',
-  'minLength',
-  'maxLength',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'properties',
-  'required',
-  'additionalProperties',
-  'items',
-  'minItems',
-  'maxItems',
-  'anyOf',
-  'pattern',
-  'propertyNames',
-]);
-
-/** Whether `s` has at least `min` code points (the closures' rule, for the generated code). */
-function atLeast(s: string, min: number): boolean {
-  if (s.length < min) return false;
-  let n = 0;
-  for (let i = 0; i < s.length && n < min; i++) {
-    const c = s.charCodeAt(i);
-    n += 1;
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i += 1;
-    }
-  }
-  return n >= min;
-}
-
-function pattern(source: string): (s: string) => boolean {
-  const unicode = new RegExp(source, 'u');
-  const plain = new RegExp(source);
-  return (s) => unicode.test(s) && plain.test(s);
-}
 
 const isNullSchema = (s: unknown): boolean =>
   typeof s === 'object' && s !== null && Object.keys(s).length === 1 && (s as Schema).type === 'null';
@@ -72,7 +29,7 @@ export function generatePlainCheck(schema: Schema): ((v: unknown) => boolean) | 
   const lit = (v: number): string => (Object.is(v, -0) ? '0' : String(v));
 
   function node(s: Schema, d: string): string {
-    if (!Object.keys(s).some((k) => CONSTRAINING.has(k))) return `if (${d} === undefined) return false;`;
+    if (!Object.keys(s).some((k) => KNOWN.has(k))) return `if (${d} === undefined) return false;`;
     if (s.anyOf !== undefined) {
       const [a, b] = s.anyOf as Schema[];
       const inner = isNullSchema(b) ? a! : b!;
@@ -107,7 +64,7 @@ export function generatePlainCheck(schema: Schema): ((v: unknown) => boolean) | 
     let str = '';
     if (s.minLength !== undefined) str += `if (!A(${d}, ${lit(s.minLength as number)})) return false;`;
     if (s.maxLength !== undefined) str += `if (${d}.length > ${lit(s.maxLength as number)}) return false;`;
-    if (s.pattern !== undefined) str += `if (!${constant(pattern(s.pattern as string))}(${d})) return false;`;
+    if (s.pattern !== undefined) str += `if (!${constant(patternTest(s.pattern))}(${d})) return false;`;
     let num = `if (!Number.isFinite(${d})) return false;`;
     if (s.minimum !== undefined) num += `if (${d} < ${lit(s.minimum as number)}) return false;`;
     if (s.maximum !== undefined) num += `if (${d} > ${lit(s.maximum as number)}) return false;`;
@@ -160,5 +117,5 @@ export function generatePlainCheck(schema: Schema): ((v: unknown) => boolean) | 
     a: (s: string, min: number) => boolean,
     h: (o: object, k: PropertyKey) => boolean,
   ) => (v: unknown) => boolean;
-  return make(consts, isPlainObject, atLeast, Object.hasOwn);
+  return make(consts, isPlainObject, codePointsAtLeast, Object.hasOwn);
 }

@@ -25,8 +25,8 @@ const ANNOTATIONS = new Set([
   'readOnly',
   'writeOnly',
 ]);
-/** Keywords this check understands. */
-const KNOWN = new Set([
+/** Keywords this check understands (every one constrains the value). */
+export const KNOWN: ReadonlySet<string> = new Set([
   'type',
   'enum',
   'const',
@@ -85,7 +85,7 @@ function copyJson(v: unknown): unknown {
 }
 
 /** Whether `s` has at least `min` code points (ajv counts string lengths in them; zod in UTF-16 units). */
-function codePointsAtLeast(s: string, min: number): boolean {
+export function codePointsAtLeast(s: string, min: number): boolean {
   if (s.length < min) return false;
   let n = 0;
   for (let i = 0; i < s.length && n < min; i++) {
@@ -100,7 +100,7 @@ function codePointsAtLeast(s: string, min: number): boolean {
 }
 
 /** A `pattern` as ajv reads it (Unicode mode) and as the zod regex it came from (no flags). */
-function patternTest(pattern: unknown): ((s: string) => boolean) | undefined {
+export function patternTest(pattern: unknown): ((s: string) => boolean) | undefined {
   if (typeof pattern !== 'string') return undefined;
   try {
     const unicode = new RegExp(pattern, 'u');
