@@ -71,40 +71,6 @@ async function mapLimit<T, R>(
 
 const DESCRIPTION = `Run up to ${BATCH_LIMITS.maxCalls} tool calls in one step. Read-only, idempotent calls run in parallel (at most ${BATCH_LIMITS.maxParallel} at once); if any call may change something, all run in order. Every call is checked like a direct call. The result lists each call's outcome in order and the indices of failed calls; retry only those.`;
 
-/** True for an object literal's kind of object (what zod's `record` and `object` accept as they are). */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-/**
- * The arguments as they are when they already have the exact shape the schema's output has (the
- * kernel validated them against the JSON Schema before `execute`), else `undefined` and zod
- * decides (defaults, errors): the same calls either way, without a second full parse.
- */
-export function wellFormedBatchArgs(args: unknown): BatchArgs | undefined {
-  if (!isPlainObject(args)) return undefined;
-  const keys = Object.keys(args);
-  if (keys.length !== 1 || keys[0] !== 'calls') return undefined;
-  const calls = args.calls;
-  if (!Array.isArray(calls) || calls.length < 1 || calls.length > BATCH_LIMITS.maxCalls) return undefined;
-  const out: BatchArgs['calls'] = [];
-  for (let i = 0; i < calls.length; i++) {
-    if (!(i in calls)) return undefined;
-    const c: unknown = calls[i];
-    if (!isPlainObject(c)) return undefined;
-    const ck = Object.keys(c);
-    if (ck.length !== 2 || !('tool' in c) || !('args' in c)) return undefined;
-    const { tool, args: callArgs } = c;
-    if (typeof tool !== 'string' || tool.length === 0 || !isPlainObject(callArgs)) return undefined;
-    if (Object.getOwnPropertySymbols(callArgs).length > 0 || Object.hasOwn(callArgs, '__proto__')) return undefined;
-    // zod's record copies the entries into a new object: so does this path.
-    out.push({ tool, args: { ...callArgs } });
-  }
-  return { calls: out };
-}
-
 async function runBatch(args: BatchArgs, ctx: ToolContext): Promise<ToolResult> {
   const { calls } = args;
   const parallel = calls.every((c) => {
@@ -135,7 +101,7 @@ async function runBatch(args: BatchArgs, ctx: ToolContext): Promise<ToolResult> 
 
 /** Creates the `batch` tool. */
 export function createBatchTool(): Tool<BatchArgs> {
-  const defined = defineTool({
+  const tool = defineTool({
     name: 'batch',
     description: DESCRIPTION,
     tier: 'read',
@@ -145,15 +111,5 @@ export function createBatchTool(): Tool<BatchArgs> {
     capabilities: { outputType: 'json' },
     execute: runBatch,
   });
-  // Well-formed arguments skip zod's second parse; anything else goes through it as before. The
-  // rest of the definition (the lazy schema getter too) is carried over as it is.
-  const parts = Object.getOwnPropertyDescriptors(defined);
-  const execute = (args: BatchArgs, ctx: ToolContext): Promise<ToolResult> => {
-    const fast = wellFormedBatchArgs(args);
-    return fast === undefined ? defined.execute(args, ctx) : runBatch(fast, ctx);
-  };
-  const tool = Object.freeze(
-    Object.defineProperties({}, { ...parts, execute: { ...parts.execute, value: execute } }),
-  ) as Tool<BatchArgs>;
   return markTrustedOrchestrator(tool);
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { newAjv2020 } from '../invoker/ajv-loader.js';
 import { zodInputSchema } from './define-tool.js';
 import type { JsonSchema } from './json-schema.js';
-import { parsePlainArgs, surelyValidArgs, UNSURE, walkedValidArgs } from './plain-args.js';
+import { parsePlainArgs, surelyValidArgs, UNSURE, walkedPlainArgs, walkedValidArgs } from './plain-args.js';
 import { whyNotPlain } from './plain-input.js';
 import { valuesOf } from './test-support/schema-arbitrary.js';
 import { loadZod } from './zod-loader.js';
@@ -115,6 +115,7 @@ describe('the zod-free fast path for plain tool arguments', () => {
     expect(surelyValidArgs(schema, { [hostile]: 'x', 'a\u2028b': 2 })).toBe(true);
     expect(surelyValidArgs(schema, { [hostile]: '' })).toBe(false);
     expect(surelyValidArgs(schema, { 'a\u2028b': 2 })).toBe(false);
+    expect(parsePlainArgs(schema, { 'a\u2028b': 2, [hostile]: 'x' })).toEqual({ [hostile]: 'x', 'a\u2028b': 2 });
     expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
   });
 
@@ -261,6 +262,10 @@ describe('the fast path against ajv and zod on random plain schemas and fuzzed a
             // The generated check and the closures agree, and what they accept ajv accepts.
             expect(surelyValidArgs(json, v), JSON.stringify(v)).toBe(walkedValidArgs(json, v));
             if (surelyValidArgs(json, v)) expect(validate(v), JSON.stringify(v)).toBe(true);
+            // The generated copy and the closures' copy agree.
+            expect(JSON.stringify(walkedPlainArgs(json, v) === UNSURE ? 'unsure' : walkedPlainArgs(json, v))).toBe(
+              JSON.stringify(parsed === UNSURE ? 'unsure' : parsed),
+            );
             if (parsed === UNSURE) continue;
             sure += 1;
             expect(validate(v), JSON.stringify(v)).toBe(true);

@@ -7,15 +7,16 @@
  * the full validator to judge and explain.
  */
 import type { JsonSchema } from './json-schema.js';
-import { generatePlainCheck } from './plain-codegen.js';
+import { generatePlain } from './plain-codegen.js';
 import { compilePlain, isPlainObject, type PlainCheck, UNSURE } from './plain-schema.js';
 
 export { isJsonValue, UNSURE } from './plain-schema.js';
 
-/** A schema's compiled forms: the closures (check and copy) and the generated check. */
+/** A schema's compiled forms: the closures, and the generated check and copy the calls use. */
 interface Compiled {
   readonly walk: PlainCheck;
   readonly check: (v: unknown) => boolean;
+  readonly copy: (v: unknown) => unknown;
 }
 
 /** The compiled forms of each schema object (`null`: outside the subset, always ajv). */
@@ -25,10 +26,15 @@ function compiledOf(schema: JsonSchema): Compiled | null {
   let c = compiled.get(schema);
   if (c === undefined) {
     const walk = compilePlain(schema);
+    const generated = walk === undefined ? undefined : generatePlain(schema);
     c =
       walk === undefined
         ? null
-        : { walk, check: generatePlainCheck(schema) ?? ((v: unknown) => walk(v, false) !== UNSURE) };
+        : {
+            walk,
+            check: generated?.check ?? ((v: unknown) => walk(v, false) !== UNSURE),
+            copy: generated?.copy ?? ((v: unknown) => walk(v, true)),
+          };
     compiled.set(schema, c);
   }
   return c;
@@ -49,6 +55,12 @@ export function walkedValidArgs(schema: JsonSchema, args: unknown): boolean {
   return c !== null && c.walk(args, false) !== UNSURE;
 }
 
+/** Test support: the closures' copy, beside the generated one {@link parsePlainArgs} uses. */
+export function walkedPlainArgs(schema: JsonSchema, args: unknown): unknown {
+  const c = compiledOf(schema);
+  return c === null || !isPlainObject(args) ? UNSURE : c.walk(args, true);
+}
+
 /**
  * The arguments a plain zod schema would parse `args` into, read from its JSON Schema (the
  * `io: 'input'` one zod derives): a fresh copy with only the known fields, defaults filled in.
@@ -57,6 +69,6 @@ export function walkedValidArgs(schema: JsonSchema, args: unknown): boolean {
 export function parsePlainArgs(schema: JsonSchema, args: unknown): Record<string, unknown> | typeof UNSURE {
   const c = compiledOf(schema);
   if (c === null || !isPlainObject(args)) return UNSURE;
-  const out = c.walk(args, true);
+  const out = c.copy(args);
   return out === UNSURE ? UNSURE : (out as Record<string, unknown>);
 }

@@ -76,7 +76,7 @@ export function isJsonValue(v: unknown, depth = 0): boolean {
 }
 
 /** A fresh copy of a JSON value (a default: every call gets its own arrays and objects). */
-function copyJson(v: unknown): unknown {
+export function copyJson(v: unknown): unknown {
   if (typeof v !== 'object' || v === null) return v;
   if (Array.isArray(v)) return v.map(copyJson);
   const out: Record<string, unknown> = {};
@@ -112,7 +112,7 @@ export function patternTest(pattern: unknown): ((s: string) => boolean) | undefi
 }
 
 /** The `anyOf: [X, {type: 'null'}]` form zod gives a nullable field: X, or `undefined` for any other `anyOf`. */
-function nullableBranch(anyOf: unknown): Schema | undefined {
+export function nullableBranch(anyOf: unknown): Schema | undefined {
   if (!Array.isArray(anyOf) || anyOf.length !== 2) return undefined;
   const [a, b] = anyOf as unknown[];
   const isNull = (s: unknown): boolean => isSchema(s) && Object.keys(s).length === 1 && s.type === 'null';
@@ -122,7 +122,7 @@ function nullableBranch(anyOf: unknown): Schema | undefined {
 }
 
 /** The default of a field: its own, or that of the non-null branch of a nullable field. */
-function defaultOf(field: Schema): unknown {
+export function defaultOf(field: Schema): unknown {
   if (field.default !== undefined) return field.default;
   const inner = field.anyOf === undefined ? undefined : nullableBranch(field.anyOf);
   return inner === undefined ? undefined : defaultOf(inner);
