@@ -160,6 +160,40 @@ describe('SDK approval: asked calls never run unasked by default', () => {
   });
 });
 
+describe('SDK approval: a path ask rule is not beaten by another spelling of the path', () => {
+  it('PERM-06: ask Write(secret/**) over allow write: ./, .., // and absolute spellings, direct, in batch and in program, are all asked', async () => {
+    const dir = tempRepo();
+    const spell = ['./secret/a.txt', 'src/../secret/b.txt', 'secret//c.txt', join(dir, 'secret', 'd.txt')];
+    const write = (file_path: string) => ({ file_path, content: 'pwned' });
+    const src = `export default async function run(ctx) { return (await ctx.tool('write', ${JSON.stringify(write('./secret/e.txt'))})).error_kind; }`;
+    const turns: ScriptedTurn[] = [
+      // A refused top-level call ends its run; nested refusals go back to the model.
+      ...spell.map((p, i) => ({ tool_calls: [{ id: `w${i}`, name: 'write', args: write(p) }] })),
+      { tool_calls: [{ id: 'b', name: 'batch', args: { calls: [{ tool: 'write', args: write('./secret/f.txt') }] } }] },
+      { text: 'refused' },
+      { tool_calls: [{ id: 'p', name: 'program', args: { source: src } }] },
+      { text: 'refused' },
+    ];
+    const asked: string[] = [];
+    const model = new ScriptedLlmClient(turns);
+    const session = await (
+      await Agent.create({
+        model,
+        permissions: { allow: ['write', 'batch', 'program'], ask: ['Write(secret/**)'] },
+        onConfirm: (r) => {
+          asked.push(`${r.toolName}:${(r.args as { file_path: string }).file_path}`);
+          return { approved: false, reason: 'no' };
+        },
+      })
+    ).session(dir);
+    opened.push(session);
+    for (let i = 0; i < 6; i++) await session.send(`go ${i}`);
+    expect(model.requests).toHaveLength(8);
+    expect(existsSync(join(dir, 'secret'))).toBe(false);
+    expect(asked).toEqual([...spell.map((p) => `write:${p}`), 'write:./secret/f.txt', 'write:./secret/e.txt']);
+  });
+});
+
 describe('SDK ask_user: never blocks without someone to answer', () => {
   const question: ScriptedTurn = {
     question: { question: 'Which file?', options: [{ label: 'a.js' }, { label: 'b.js' }] },

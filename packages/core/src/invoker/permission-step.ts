@@ -24,13 +24,13 @@ export type Authorization =
 
 const skillMatchers = new WeakMap<SkillRestriction, ReturnType<typeof compileRuleList>>();
 
-function skillAllows(skill: SkillRestriction, name: string, args: unknown): boolean {
+function skillAllows(skill: SkillRestriction, name: string, args: unknown, root: string): boolean {
   let match = skillMatchers.get(skill);
   if (match === undefined) {
     match = compileRuleList(skill.allowedTools, `skill '${skill.name}'.allowedTools`);
     skillMatchers.set(skill, match);
   }
-  return match(name, args) !== undefined;
+  return match(name, args, root) !== undefined;
 }
 
 function deny(frame: CallFrame, id: string, tool: Tool, args: unknown, rule: string, by: DeniedBy): Authorization {
@@ -85,16 +85,17 @@ export async function project(
   args: unknown,
 ): Promise<Projection> {
   const governance = frame.context.governance;
-  if (governance.skill !== undefined && !skillAllows(governance.skill, tool.name, args))
+  const root = k.workspace.root;
+  if (governance.skill !== undefined && !skillAllows(governance.skill, tool.name, args, root))
     return { ok: false, rule: `skill:${governance.skill.name}`, by: 'skill' };
-  const restricted = restrictionDenial(governance, tool, args);
+  const restricted = restrictionDenial(governance, tool, args, root);
   if (restricted !== undefined) return { ok: false, rule: restricted, by: 'restriction' };
   if (!isModelSide(frame.source)) return { ok: true, permission: 'trusted' };
 
   const hidden = hiddenReason(tool, governance, undefined);
   if (hidden !== undefined) return { ok: false, rule: hidden, by: 'mode' };
 
-  const verdict = k.policy.evaluate(tool.name, args);
+  const verdict = k.policy.evaluate(tool.name, args, root);
   if (verdict.decision === 'deny') return { ok: false, rule: verdict.rule, by: 'rule' };
   if (verdict.decision === 'allow') return { ok: true, permission: 'allow' };
   if (governance.yolo === true) return { ok: true, permission: 'yolo' };

@@ -35,16 +35,24 @@ function compile(r: ToolRestriction): Compiled {
 const applies = (r: ToolRestriction, tool: Pick<Tool, 'tier'>): boolean =>
   r.tiers === undefined || r.tiers.includes(tool.tier);
 
-/** The name of the first restriction that denies this call, or `undefined` when all allow it. */
+/**
+ * The name of the first restriction that denies this call, or `undefined` when all allow it;
+ * `root` (the workspace root) lets path rules see absolute paths under it.
+ */
 export function restrictionDenial(
   governance: GovernanceSnapshot,
   tool: Pick<Tool, 'name' | 'tier'>,
   args: unknown,
+  root?: string,
 ): string | undefined {
   for (const r of governance.restrictions ?? []) {
     const c = compile(r);
-    if (c.deny.some((rule) => ruleMatches(rule, tool.name, args, 'any'))) return r.name;
-    if (c.allow !== undefined && applies(r, tool) && !c.allow.some((rule) => ruleMatches(rule, tool.name, args, 'all')))
+    if (c.deny.some((rule) => ruleMatches(rule, tool.name, args, 'any', root))) return r.name;
+    if (
+      c.allow !== undefined &&
+      applies(r, tool) &&
+      !c.allow.some((rule) => ruleMatches(rule, tool.name, args, 'all', root))
+    )
       return r.name;
   }
   return undefined;

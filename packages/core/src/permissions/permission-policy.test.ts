@@ -112,3 +112,55 @@ describe('path deny rules for reads', () => {
     expect(new PermissionPolicy({ deny: ['*(x/**)'] }).denyingReadRule(['x/y'])).toBe('*(x/**)');
   });
 });
+
+describe('path rules see the canonical path, however it is spelled', () => {
+  const root = '/repo/ws';
+  const spellings = [
+    'secret/x.txt',
+    './secret/x.txt',
+    'a/../secret/x.txt',
+    'secret//x.txt',
+    './a/./../secret/x.txt',
+    '/repo/ws/secret/x.txt',
+    '/repo/ws/./a/../secret/x.txt',
+  ];
+
+  it.each(spellings)(
+    'PERM-02/PERM-06: ask and deny rules on secret/** catch %s (write, read, edit, patch files[])',
+    (p) => {
+      const asks = new PermissionPolicy({
+        allow: ['write', 'read', 'edit'],
+        ask: ['Write(secret/**)', 'Read(secret/**)'],
+      });
+      expect(asks.evaluate('write', { file_path: p, content: 'x' }, root)).toEqual({
+        decision: 'ask',
+        rule: 'Write(secret/**)',
+      });
+      expect(asks.evaluate('read', { file_path: p }, root)).toEqual({ decision: 'ask', rule: 'Read(secret/**)' });
+      const denies = new PermissionPolicy({ allow: ['edit', 'patch'], deny: ['Edit(secret/**)', 'Patch(secret/**)'] });
+      expect(denies.evaluate('edit', { file_path: p }, root).decision).toBe('deny');
+      expect(denies.evaluate('patch', { files: [{ path: 'ok.txt' }, { path: p }] }, root).decision).toBe('deny');
+    },
+  );
+
+  it('PERM-03: an allow rule covers a path by its canonical spelling: src/../secret is not under src/**', () => {
+    const p = new PermissionPolicy({ allow: ['Write(src/**)'] });
+    expect(p.evaluate('write', { file_path: 'src/../secret/x.txt' }, root).decision).toBe('ask');
+    expect(p.evaluate('write', { file_path: 'src/a/../../secret/x.txt' }).decision).toBe('ask');
+    expect(p.evaluate('write', { file_path: './src/a.ts' }, root).decision).toBe('allow');
+    expect(p.evaluate('write', { file_path: '/repo/ws/src/a.ts' }, root).decision).toBe('allow');
+    // A path leaving the workspace is judged as written: no allow under src/**.
+    expect(p.evaluate('write', { file_path: '../src/a.ts' }, root).decision).toBe('ask');
+    // An absolute allow rule still covers the same files.
+    const abs = new PermissionPolicy({ allow: ['Write(/repo/ws/src/**)'] });
+    expect(abs.evaluate('write', { file_path: 'src/a.ts' }, root).decision).toBe('allow');
+    expect(abs.evaluate('write', { file_path: '/repo/ws/src/../b.ts' }, root).decision).toBe('ask');
+  });
+
+  it('PERM-02: grep and glob paths are matched canonical too', () => {
+    const p = new PermissionPolicy({ allow: ['grep'], ask: ['Grep(secret/**)'] });
+    expect(p.evaluate('grep', { pattern: 'k', path: './secret/a' }, root).decision).toBe('ask');
+    expect(p.evaluate('grep', { pattern: 'k', path: '/repo/ws/secret/a' }, root).decision).toBe('ask');
+    expect(p.evaluate('grep', { pattern: 'k', path: 'src' }, root).decision).toBe('allow');
+  });
+});

@@ -63,12 +63,17 @@ export class PermissionPolicy {
     this.defaultDecision = d;
   }
 
-  /** Evaluates a call: deny → ask → allow → default. */
-  evaluate(toolName: string, args: unknown): PolicyEvaluation {
-    for (const r of this.#deny) if (ruleMatches(r, toolName, args, 'any')) return { decision: 'deny', rule: r.source };
-    for (const r of this.#ask) if (ruleMatches(r, toolName, args, 'any')) return { decision: 'ask', rule: r.source };
+  /**
+   * Evaluates a call: deny → ask → allow → default. `root`, the workspace root, lets path rules
+   * match absolute paths under it (every path is also matched as its canonical relative spelling).
+   */
+  evaluate(toolName: string, args: unknown, root?: string): PolicyEvaluation {
+    for (const r of this.#deny)
+      if (ruleMatches(r, toolName, args, 'any', root)) return { decision: 'deny', rule: r.source };
+    for (const r of this.#ask)
+      if (ruleMatches(r, toolName, args, 'any', root)) return { decision: 'ask', rule: r.source };
     for (const r of this.#allow)
-      if (ruleMatches(r, toolName, args, 'all')) return { decision: 'allow', rule: r.source };
+      if (ruleMatches(r, toolName, args, 'all', root)) return { decision: 'allow', rule: r.source };
     return { decision: this.defaultDecision, rule: 'default' };
   }
 
@@ -118,9 +123,9 @@ export class PermissionPolicy {
 export function compileRuleList(
   rules: readonly string[],
   field: string,
-): (toolName: string, args: unknown) => string | undefined {
+): (toolName: string, args: unknown, root?: string) => string | undefined {
   const parsed = rules.map((r, i) => parsePermissionRule(r, `${field}[${i}]`));
-  return (toolName, args) => parsed.find((r) => ruleMatches(r, toolName, args, 'all'))?.source;
+  return (toolName, args, root) => parsed.find((r) => ruleMatches(r, toolName, args, 'all', root))?.source;
 }
 
 /** The first of `rules` whose path pattern matches one of `paths` (spellings of one file). */

@@ -51,15 +51,26 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
 /** How a rule list is used: `any` subject must match (deny/ask) or `all` path subjects (allow). */
 export type RuleMatchMode = 'any' | 'all';
 
-/** True when `rule` applies to this call. */
-export function ruleMatches(rule: PermissionRule, toolName: string, args: unknown, mode: RuleMatchMode): boolean {
+/**
+ * True when `rule` applies to this call; `root` (the workspace root) lets path rules see absolute
+ * paths under it as workspace-relative ones.
+ */
+export function ruleMatches(
+  rule: PermissionRule,
+  toolName: string,
+  args: unknown,
+  mode: RuleMatchMode,
+  root?: string,
+): boolean {
   if (!rule.tool.test(toolName)) return false;
   const pattern = rule.pattern;
   if (pattern === undefined) return true;
-  const { subjects, alternatives, unverifiable, shell } = ruleSubjects(toolName, args);
+  const { subjects, alternatives, unverifiable, shell, paths } = ruleSubjects(toolName, args, root);
   if (subjects.length === 0) return false;
   if (shell === true) return shellRuleMatches(rule, pattern, subjects, mode);
   if (mode === 'all' && unverifiable) return false;
+  // An allow rule covers a file by its canonical path: `src/../secret/x` is not under `src/**`.
+  if (mode === 'all' && paths !== undefined) return paths.every((spellings) => spellings.some((s) => pattern.test(s)));
   if (mode === 'all' && !alternatives) return subjects.every((s) => pattern.test(s));
   return subjects.some((s) => pattern.test(s));
 }

@@ -7,6 +7,7 @@
  * matches when it matches either); any other tool its args as JSON.
  */
 
+import { canonicalSpellings } from './path-spelling.js';
 import { judgeShellCommand, type ShellJudgement } from './shell/shell-judge.js';
 import { HOLE } from './shell/shell-word.js';
 
@@ -23,6 +24,13 @@ export interface RuleSubjects {
   readonly unverifiable?: boolean;
   /** `true`: the subjects are shell commands, matched hole-aware (see `glob-match.ts`). */
   readonly shell?: boolean;
+  /**
+   * File tools: each path's canonical spellings (see `canonicalSpellings`). An allow rule must
+   * cover one spelling of every path; a deny or ask rule matches any subject, and the subjects
+   * hold every path as given and canonical, so `./secret/x` or `a/../secret/x` cannot slip past
+   * `Write(secret/**)`.
+   */
+  readonly paths?: readonly (readonly string[])[];
 }
 
 const PATH_TOOLS = new Set(['read', 'write', 'edit', 'patch']);
@@ -53,8 +61,28 @@ function judgeShell(command: string): ShellJudgement {
   return lastJudged.judgement;
 }
 
-/** Extracts the subjects of a call of `toolName` (case-insensitive) with `args`. */
-export function ruleSubjects(toolName: string, args: unknown): RuleSubjects {
+/** Adds each spelling of `paths` to `out` once; returns the canonical spellings of each path. */
+function spelled(out: string[], paths: readonly string[], root: string | undefined): string[][] {
+  const seen = new Set(out);
+  const add = (s: string): void => {
+    if (!seen.has(s)) {
+      seen.add(s);
+      out.push(s);
+    }
+  };
+  return paths.map((p) => {
+    const canonical = canonicalSpellings(p, root);
+    add(p);
+    for (const c of canonical) add(c);
+    return canonical;
+  });
+}
+
+/**
+ * Extracts the subjects of a call of `toolName` (case-insensitive) with `args`; `root` (the
+ * workspace root) lets absolute paths under it be matched as workspace-relative ones.
+ */
+export function ruleSubjects(toolName: string, args: unknown, root?: string): RuleSubjects {
   const name = toolName.toLowerCase();
   const out: string[] = [];
   if (name === 'bash') {
@@ -65,20 +93,22 @@ export function ruleSubjects(toolName: string, args: unknown): RuleSubjects {
     return { subjects, alternatives: false, unverifiable: subjects.some((s) => s.includes(HOLE)), shell: true };
   }
   if (PATH_TOOLS.has(name)) {
-    pushString(out, field(args, 'file_path'));
-    pushString(out, field(args, 'path'));
+    const given: string[] = [];
+    pushString(given, field(args, 'file_path'));
+    pushString(given, field(args, 'path'));
     const files = field(args, 'files');
-    if (Array.isArray(files)) for (const f of files) pushString(out, typeof f === 'string' ? f : field(f, 'path'));
+    if (Array.isArray(files)) for (const f of files) pushString(given, typeof f === 'string' ? f : field(f, 'path'));
     for (const key of ['patch', 'diff']) {
       const text = field(args, key);
-      if (typeof text === 'string') out.push(...diffPaths(text));
+      if (typeof text === 'string') given.push(...diffPaths(text));
     }
-    return { subjects: out, alternatives: false };
+    const paths = spelled(out, given, root);
+    return { subjects: out, alternatives: false, paths };
   }
   if (SEARCH_TOOLS.has(name)) {
     pushString(out, field(args, 'pattern'));
     const path = field(args, 'path');
-    out.push(typeof path === 'string' && path.length > 0 ? path : '.');
+    spelled(out, [typeof path === 'string' && path.length > 0 ? path : '.'], root);
     return { subjects: out, alternatives: true };
   }
   return { subjects: [JSON.stringify(args ?? {})], alternatives: false };
