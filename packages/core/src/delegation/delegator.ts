@@ -45,6 +45,8 @@ interface Background {
   readonly agent: string;
   readonly promise: Promise<TaskOutcome>;
   outcome?: TaskOutcome;
+  /** Set once the task's run has settled, however it ended. */
+  settled?: boolean;
 }
 
 /**
@@ -222,7 +224,10 @@ export class Delegator {
   start(request: TaskRequest, origin: TaskOrigin): { readonly taskId: string; readonly thread: string } {
     const ids = this.allocate();
     const entry: Background = { agent: request.agent.name, promise: this.#runBackground(request, origin, ids) };
-    entry.promise.then((o) => (entry.outcome = o)).catch(() => undefined);
+    entry.promise
+      .then((o) => (entry.outcome = o))
+      .catch(() => undefined)
+      .finally(() => (entry.settled = true));
     this.#background.set(ids.taskId, entry);
     return ids;
   }
@@ -253,6 +258,11 @@ export class Delegator {
   /** Ids of the background tasks started so far. */
   backgroundTaskIds(): readonly string[] {
     return [...this.#background.keys()];
+  }
+
+  /** Ids of the background tasks still running. */
+  runningBackgroundTaskIds(): readonly string[] {
+    return [...this.#background].filter(([, e]) => e.settled !== true).map(([id]) => id);
   }
 
   /**

@@ -148,3 +148,31 @@ describe('parallel_task', () => {
     expect(session.store.log.facts.at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
   });
 });
+
+describe('background tasks: a bounded fan-out', () => {
+  it('a program starting 40 background tasks gets 32; the rest are refused naming the limit and what to do', async () => {
+    const source = `export default async function run(ctx) {
+      const rs = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+        ctx.tool('task', { agent: 'explore', description: 'bg ' + i, prompt: 'Work.', background: true })));
+      return { ok: rs.filter((r) => r.ok).length, refused: rs.filter((r) => !r.ok).map((r) => r.output) };
+    }`;
+    const { session, model } = await open({
+      go: [{ tool_calls: [{ id: 'p', name: 'program', args: { source } }] }, { text: 'started' }],
+      // Each child waits until the session closes.
+      'Work.': Array.from({ length: 40 }, () => ({ delay_ms: 600_000, text: 'never' })),
+    });
+    expect(await session.send('go')).toMatchObject({ status: 'completed', text: 'started' });
+    const out = JSON.parse(
+      (session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { output: string }).output,
+    ) as {
+      ok: number;
+      refused: string[];
+    };
+    expect(out.ok).toBe(32);
+    expect(out.refused).toHaveLength(8);
+    expect(out.refused[0]).toMatch(
+      /^task: 32 background tasks are running, the most a session runs at once \(32\); wait for one with task_result/,
+    );
+    expect(model.maxRunning).toBeLessThanOrEqual(33);
+  });
+});

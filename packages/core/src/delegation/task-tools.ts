@@ -22,10 +22,16 @@ import type { Delegator, TaskOrigin } from './delegator.js';
 /** What the delegation tools use of a {@link Delegator}. */
 export type DelegationPort = Pick<
   Delegator,
-  'agents' | 'settings' | 'allocate' | 'run' | 'start' | 'result' | 'backgroundTaskIds'
+  'agents' | 'settings' | 'allocate' | 'run' | 'start' | 'result' | 'backgroundTaskIds' | 'runningBackgroundTaskIds'
 >;
 import { parallelTaskInput, parallelTaskRules, taskInput, taskResultInput, withAgentNames } from './task-args.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
+
+/**
+ * Background tasks one session runs at once (the most `parallel_task` branches, and `task` calls,
+ * that run at once): one more is refused, so no call or nesting of calls fans out without bound.
+ */
+export const MAX_RUNNING_BACKGROUND_TASKS = 32;
 
 /** A day: a child run is bounded by its own step and budget limits, not by the tool timeout. */
 const TASK_TIMEOUT_MS = 86_400_000;
@@ -127,6 +133,12 @@ export function createTaskTool(d: DelegationPort): Tool<z.output<ReturnType<type
     timeoutMs: TASK_TIMEOUT_MS,
     async execute(args, ctx) {
       if (args.background) {
+        const running = d.runningBackgroundTaskIds();
+        if (running.length >= MAX_RUNNING_BACKGROUND_TASKS)
+          return {
+            output: `task: ${running.length} background tasks are running, the most a session runs at once (${MAX_RUNNING_BACKGROUND_TASKS}); wait for one with task_result or run this one in the foreground (running: ${running.join(', ')})`,
+            exitCode: 1,
+          };
         const context = invocationContextOf(ctx);
         // A background task outlives this call: it ends with the run's cancellation or the session.
         const req = request(d, args);

@@ -123,5 +123,14 @@ function listingOnly(agents: ReadonlyMap<string, AgentDefinition>, settings: Del
   const refuse = (): never => {
     throw describeOnly();
   };
-  return { agents, settings, allocate: refuse, run: refuse, start: refuse, result: refuse, backgroundTaskIds: refuse };
+  return {
+    agents,
+    settings,
+    allocate: refuse,
+    run: refuse,
+    start: refuse,
+    result: refuse,
+    backgroundTaskIds: refuse,
+    runningBackgroundTaskIds: refuse,
+  };
 }
