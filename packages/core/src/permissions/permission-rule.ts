@@ -31,7 +31,8 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
   const m = RULE_RE.exec(text);
   if (m === null) throw new PermissionRuleError(field, rule, 'malformed rule');
   const toolGlob = m[1] as string;
-  const patternText = m[2];
+  // Unicode text is matched in one normal form (see `canonicalSubject`).
+  const patternText = m[2] === undefined ? undefined : canonicalSubject(m[2]);
   if (patternText !== undefined && patternText.length === 0)
     throw new PermissionRuleError(field, rule, 'empty pattern');
   // `mcp__server` (no tool part) matches every tool of that server.
@@ -48,6 +49,16 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
   return parsed;
 }
 
+/**
+ * A rule pattern or a subject in the one form they are matched in: Unicode NFC. A name typed in a
+ * rule (`Read(clé/**)`, composed) then covers the file whatever form its name has on disk (`clé`
+ * decomposed, as macOS writes it and archives keep it), and the reverse.
+ */
+export function canonicalSubject(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is already in every normal form.
+  return /^[\x00-\x7f]*$/.test(text) ? text : text.normalize('NFC');
+}
+
 /** How a rule list is used: `any` subject must match (deny/ask) or `all` path subjects (allow). */
 export type RuleMatchMode = 'any' | 'all';
 
@@ -56,7 +67,9 @@ export function ruleMatches(rule: PermissionRule, toolName: string, args: unknow
   if (!rule.tool.test(toolName)) return false;
   const pattern = rule.pattern;
   if (pattern === undefined) return true;
-  const { subjects, alternatives, unverifiable, shell } = ruleSubjects(toolName, args);
+  const found = ruleSubjects(toolName, args);
+  const { alternatives, unverifiable, shell } = found;
+  const subjects = found.subjects.map(canonicalSubject);
   if (subjects.length === 0) return false;
   if (shell === true) return shellRuleMatches(rule, pattern, subjects, mode);
   if (mode === 'all' && unverifiable) return false;
