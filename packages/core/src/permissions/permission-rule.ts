@@ -55,7 +55,7 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
  * decomposed, as macOS writes it and archives keep it), and the reverse.
  */
 export function canonicalSubject(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is already in every normal form.
+  // ASCII is already in every normal form.
   return /^[\x00-\x7f]*$/.test(text) ? text : text.normalize('NFC');
 }
 
