@@ -22,6 +22,22 @@ function quotedPath(path: string): string {
   return path.length <= 200 ? JSON.stringify(path) : `${JSON.stringify(path.slice(0, 120))}… (${path.length} chars)`;
 }
 
+/** What a path refused for `problem` must be instead, for the `allowed:` part of the message. */
+function allowedFor(problem: WorkspacePathProblem): string {
+  switch (problem) {
+    case 'protected':
+      return 'a file path below the workspace root, outside its .a3s/ folder and every .git/ folder';
+    case 'too_long':
+      return 'names of at most 255 bytes in a path of at most 3072 bytes';
+    case 'not_a_string':
+      return 'a path as a string';
+    case 'nul_byte':
+      return 'a path without NUL bytes, inside the workspace root';
+    default:
+      return 'a path inside the workspace root (relative, or absolute under the root)';
+  }
+}
+
 /** A path that does not resolve inside the workspace root, or that may not be written. */
 export class WorkspacePathError extends A3sError {
   /** The argument or option that carried the path, e.g. `file_path` or `files[2].path`. */
@@ -29,13 +45,9 @@ export class WorkspacePathError extends A3sError {
   /** What is wrong with the path. */
   readonly problem: WorkspacePathProblem;
   constructor(field: string, path: string, problem: WorkspacePathProblem, explanation: string) {
-    super(
-      'WORKSPACE_PATH',
-      `${field}: ${quotedPath(path)} ${explanation}; allowed: a path inside the workspace root (relative, or absolute under the root)`,
-      {
-        details: { field, path: path.slice(0, 1000), problem },
-      },
-    );
+    super('WORKSPACE_PATH', `${field}: ${quotedPath(path)} ${explanation}; allowed: ${allowedFor(problem)}`, {
+      details: { field, path: path.slice(0, 1000), problem },
+    });
     this.field = field;
     this.problem = problem;
   }

@@ -64,6 +64,7 @@ export function guardReads(
     ...(workspace.exec === undefined ? {} : { exec: workspace.exec }),
     ...(workspace.git === undefined ? {} : { git: workspace.git }),
     readDenied: ruleFor,
+    ...(workspace.writeDenied === undefined ? {} : { writeDenied: workspace.writeDenied }),
   });
 }
 

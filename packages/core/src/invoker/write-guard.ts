@@ -4,7 +4,8 @@
  * write whichever tool makes it (`write`, `edit`, `patch`, a structural edit, a rename, a pack's
  * own tool) and however the path is spelled: as given, normalised (`./`, `..`, `//`, absolute
  * under the root) and with symbolic links resolved (when the root is a local folder). The policy's
- * check before the call sees only the arguments; this one sees the files.
+ * check before the call sees only the arguments; this one sees the files. Tools that change files
+ * other than through `fs` (git) ask the workspace's `writeDenied` before changing any.
  */
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
@@ -89,10 +90,13 @@ export function guardWrites(
   if (fs === undefined || !policy.hasWriteDenyRules) return workspace;
   let realRoot: Promise<string | undefined> | undefined;
   let wrote = false;
-  const check = async (path: string): Promise<void> => {
+  const ruleFor = async (path: string): Promise<string | undefined> => {
+    if (typeof path !== 'string') return undefined;
     realRoot ??= realRootOf(workspace.root);
-    const rule =
-      typeof path === 'string' ? policy.denyingWriteRule(await spellings(workspace.root, realRoot, path)) : undefined;
+    return policy.denyingWriteRule(await spellings(workspace.root, realRoot, path));
+  };
+  const check = async (path: string): Promise<void> => {
+    const rule = await ruleFor(path);
     if (rule === undefined) return;
     onDenied(path, rule);
     const denied: A3sError = new PermissionDeniedError(toolName, `${rule} (writing ${path})`);
@@ -121,5 +125,6 @@ export function guardWrites(
     ...(workspace.exec === undefined ? {} : { exec: workspace.exec }),
     ...(workspace.git === undefined ? {} : { git: workspace.git }),
     ...(workspace.readDenied === undefined ? {} : { readDenied: workspace.readDenied }),
+    writeDenied: ruleFor,
   });
 }

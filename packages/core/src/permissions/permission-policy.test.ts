@@ -24,6 +24,23 @@ describe('PermissionPolicy', () => {
     });
   });
 
+  it('PERM-02: a path rule covers the path in either Unicode form (composed or decomposed)', () => {
+    const composed = 'cl\u00e9';
+    const decomposed = 'cle\u0301';
+    for (const [rule, path] of [
+      [composed, decomposed],
+      [decomposed, composed],
+    ] as const) {
+      const config = { deny: [`Read(${rule}/**)`, `Write(${rule}/**)`] };
+      expect(decide(config, 'read', { file_path: `${path}/x` }).decision).toBe('deny');
+      expect(decide(config, 'write', { file_path: `${path}/x` }).decision).toBe('deny');
+      const policy = new PermissionPolicy(config);
+      expect(policy.denyingReadRule([`${path}/x`])).toBe(`Read(${rule}/**)`);
+      expect(policy.denyingWriteRule([`./${path}/x`, `${path}/x`])).toBe(`Write(${rule}/**)`);
+      expect(policy.denyingReadRule(['clx/x'])).toBeUndefined();
+    }
+  });
+
   it('PERM rules: tool names are case-insensitive globs', () => {
     expect(decide({ deny: ['BASH'] }, 'bash', { command: 'x' }).decision).toBe('deny');
     expect(decide({ deny: ['web_*'] }, 'web_fetch', {}).decision).toBe('deny');

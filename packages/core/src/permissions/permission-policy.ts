@@ -4,7 +4,13 @@
  * allow, so no rule someone wrote is made dead by a broader one in another list.
  */
 import { PermissionRuleError } from '../errors/tool-errors.js';
-import { parsePermissionRule, ruleCoversAllCalls, ruleMatches, type PermissionRule } from './permission-rule.js';
+import {
+  canonicalSubject,
+  parsePermissionRule,
+  ruleCoversAllCalls,
+  ruleMatches,
+  type PermissionRule,
+} from './permission-rule.js';
 
 /** A permission decision. */
 export type PermissionDecision = 'allow' | 'deny' | 'ask';
@@ -130,6 +136,7 @@ export function compileRuleList(
 
 /** The first of `rules` whose path pattern matches one of `paths` (spellings of one file). */
 function firstMatching(rules: readonly PermissionRule[], paths: readonly string[]): string | undefined {
-  for (const r of rules) for (const path of paths) if (r.pattern?.test(path) === true) return r.source;
+  const canonical = paths.map(canonicalSubject);
+  for (const r of rules) for (const path of canonical) if (r.pattern?.test(path) === true) return r.source;
   return undefined;
 }

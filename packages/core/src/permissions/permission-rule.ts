@@ -31,7 +31,8 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
   const m = RULE_RE.exec(text);
   if (m === null) throw new PermissionRuleError(field, rule, 'malformed rule');
   const toolGlob = m[1] as string;
-  const patternText = m[2];
+  // Unicode text is matched in one normal form (see `canonicalSubject`).
+  const patternText = m[2] === undefined ? undefined : canonicalSubject(m[2]);
   if (patternText !== undefined && patternText.length === 0)
     throw new PermissionRuleError(field, rule, 'empty pattern');
   // `mcp__server` (no tool part) matches every tool of that server.
@@ -46,6 +47,16 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
   });
   if (patternText !== undefined) automata.set(parsed, compileGlobAutomaton(patternText));
   return parsed;
+}
+
+/**
+ * A rule pattern or a subject in the one form they are matched in: Unicode NFC. A name typed in a
+ * rule (`Read(clé/**)`, composed) then covers the file whatever form its name has on disk (`clé`
+ * decomposed, as macOS writes it and archives keep it), and the reverse.
+ */
+export function canonicalSubject(text: string): string {
+  // ASCII is already in every normal form.
+  return /^[\x00-\x7f]*$/.test(text) ? text : text.normalize('NFC');
 }
 
 /** How a rule list is used: `any` subject must match (deny/ask) or `all` path subjects (allow). */
@@ -65,7 +76,10 @@ export function ruleMatches(
   if (!rule.tool.test(toolName)) return false;
   const pattern = rule.pattern;
   if (pattern === undefined) return true;
-  const { subjects, alternatives, unverifiable, shell, paths } = ruleSubjects(toolName, args, root);
+  const found = ruleSubjects(toolName, args, root);
+  const { alternatives, unverifiable, shell } = found;
+  const subjects = found.subjects.map(canonicalSubject);
+  const paths = found.paths?.map((spellings) => spellings.map(canonicalSubject));
   if (subjects.length === 0) return false;
   if (shell === true) return shellRuleMatches(rule, pattern, subjects, mode);
   if (mode === 'all' && unverifiable) return false;

@@ -173,6 +173,14 @@ export interface WorkspaceServices {
    * and `search` (a language server's answer, git's output) asks it before showing them.
    */
   readonly readDenied?: (path: string) => Promise<string | undefined>;
+  /**
+   * The path deny rule for writes (`Write(secret/**)`, `Edit(…)`, `Patch(…)`) that stops this call
+   * from writing or removing the workspace file `path` (any spelling), or `undefined` when it may.
+   * Present only on the workspace of a call held to such rules: a tool that changes files other
+   * than through `fs` (git's checkout, stash and worktree) asks it for every file it would change
+   * and refuses before changing any.
+   */
+  readonly writeDenied?: (path: string) => Promise<string | undefined>;
 }
 
 /** A workspace that serves nothing: for sessions without a workspace and for tests. */

@@ -17,6 +17,7 @@ import { failed, guard, ok } from '../shared/results.js';
 import { gitBranches, gitDiff, gitLog, gitStashList, gitStatus, gitWorktrees } from './git-lists.js';
 import { commitsOnly, readDeniedOf, refuseHiddenPath, refuseLeakingWorktree } from './git-hidden.js';
 import { GitCommandError, git } from './git-run.js';
+import { refuseDeniedWrites, writeDeniedOf } from './git-writes.js';
 import { scrubOutput } from './git-scrub.js';
 import { gitInput, gitRules, isReadOnlyGit, type GitArgs } from './git-schema.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
@@ -44,6 +45,9 @@ function treesOf(args: GitArgs): string[] {
 
 async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): Promise<ToolResult> {
   const denied = readDeniedOf(ctx);
+  const worktree = args.operation === 'worktree' ? await worktreePath(ctx, args.path!) : undefined;
+  const writeDenied = writeDeniedOf(ctx);
+  if (writeDenied !== undefined) await refuseDeniedWrites(service, ctx, writeDenied, args, worktree);
   const run = async (argv: string[], summary: string): Promise<ToolResult> => {
     let out = (await git(service, ctx, denied === undefined ? argv : ['-c', 'core.quotePath=false', ...argv])).trim();
     if (denied !== undefined) {
@@ -79,7 +83,7 @@ async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): P
       return run(['stash', action, `stash@{${args.index ?? 0}}`], `stash ${action} stash@{${args.index ?? 0}}`);
     }
     case 'worktree': {
-      const path = await worktreePath(ctx, args.path!);
+      const path = worktree!;
       if (denied !== undefined && args.action !== 'remove') {
         await refuseHiddenPath(denied, path, 'a worktree at');
         const commit =
