@@ -170,6 +170,7 @@ export {
   type ToolInvokerOptions,
   type ToolRestriction,
   type TopLevelSource,
+  refusedBeforeChange,
 } from './invoker/index.js';
 export {
   SessionResources,

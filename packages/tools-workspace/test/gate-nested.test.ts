@@ -135,6 +135,54 @@ describe('the completion gate holds on every path (real workspace tools)', () =>
     expect(first.metadata).toMatchObject({ dry_run: true, applied: false, changed_paths: ['app.js'] });
   });
 
+  it('GATE-04: writes refused by their path before any I/O (.git, .a3s, ../) change nothing: the run completes as narrative', async () => {
+    const refused = [
+      { name: 'write', args: { file_path: '.git/hooks/pre-commit', content: 'echo owned\n' } },
+      { name: 'write', args: { file_path: '../outside.txt', content: 'x' } },
+      { name: 'edit', args: { file_path: '.a3s/effect-log/forged.jsonl', old_string: 'a', new_string: 'b' } },
+      {
+        name: 'patch',
+        args: { patch: '--- a/app.js\n+++ b/.git/config\n@@ -1 +1 @@\n-module.exports = 1;\n+module.exports = 2;\n' },
+      },
+    ];
+    const { session, dir } = await open([
+      { tool_calls: refused },
+      { tool_calls: [{ name: 'batch', args: { calls: refused.map((c) => ({ tool: c.name, args: c.args })) } }] },
+      claim,
+    ]);
+    const r = await session.send('try the protected paths');
+    expect(r.completion).toBe('narrative');
+    expect(session.changeLedger().entries).toEqual([]);
+    expect(readFileSync(join(dir, 'app.js'), 'utf8')).toBe('module.exports = 1;\n');
+    const results = session.store.log.facts
+      .filter((f) => f.type === 'tool.result')
+      .map((f) => f.payload as { ok: boolean; metadata: { error_code?: string } });
+    expect(results.slice(0, 4).map((p) => [p.ok, p.metadata.error_code])).toEqual(
+      Array.from({ length: 4 }, () => [false, 'WORKSPACE_PATH']),
+    );
+  });
+
+  it('GATE-01/GATE-08: a refused write beside a real one in the same batch still leaves the run incomplete', async () => {
+    const { session } = await open([
+      {
+        tool_calls: [
+          {
+            name: 'batch',
+            args: {
+              calls: [
+                { tool: 'write', args: { file_path: '.git/x', content: 'x' } },
+                { tool: 'write', args: { file_path: 'app.js', content: 'module.exports = 2;\n' } },
+              ],
+            },
+          },
+        ],
+      },
+      claim,
+    ]);
+    await expectIncomplete(session);
+    expect(session.changeLedger().entries.map((e) => [e.tool, e.path])).toEqual([['write', 'app.js']]);
+  });
+
   it('GATE-01/GATE-08: a real edit after a dry run of it is still incomplete', async () => {
     const edit = { file_path: 'app.js', old_string: '1', new_string: '2' };
     const { session } = await open([

@@ -26,6 +26,18 @@ const REFUSALS: ReadonlySet<string> = new Set([
 ]);
 
 const delegating = new WeakSet<object>();
+const unchanged = new WeakSet<object>();
+
+/**
+ * Marks an error a tool throws before it has changed anything (a refused path, checked before
+ * any I/O): the kernel then records no change for the failed call, as for a permission refusal.
+ * Mark only errors thrown before the first write; anything else counts as a change with unknown
+ * paths. Returns `error`, so a tool can write `throw refusedBeforeChange(e)`.
+ */
+export function refusedBeforeChange<E extends A3sError>(error: E): E {
+  unchanged.add(error);
+  return error;
+}
 
 /**
  * Marks a core tool whose result carries the changes of work it delegated (a sub-agent run):
@@ -71,7 +83,7 @@ export function resultChanges(callId: string, tool: Tool, result: ToolResult): C
 
 /** The changes of a call that started running and ended without a result (a throw, a timeout, a cancellation). */
 export function failedChanges(callId: string, tool: Tool, error: A3sError): ChangeRecordEntry[] {
-  if (REFUSALS.has(error.code) || !mayChange(tool)) return [];
+  if (REFUSALS.has(error.code) || unchanged.has(error) || !mayChange(tool)) return [];
   return [unknownChange(callId, tool.name, changeRef(callId))];
 }
 

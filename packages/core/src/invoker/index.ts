@@ -28,3 +28,4 @@ export { DEFAULT_OUTPUT_CAP, InMemoryArtifactStore, capOutput, sha256Hex } from 
 export type { ArtifactRef, ArtifactStore, OutputCapOptions } from './artifact-store.js';
 export { InvalidInvocationError, ToolInvoker } from './tool-invoker.js';
 export type { CallProjection, InvokeOptions, ToolInvokerOptions } from './tool-invoker.js';
+export { refusedBeforeChange } from './change-collector.js';

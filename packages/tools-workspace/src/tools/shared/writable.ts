@@ -1,8 +1,16 @@
 /** Refuses write targets before any I/O: the lexical checks plus the protected `.a3s` folder. */
-import type { ToolContext } from '@a3s-code/core';
+import { refusedBeforeChange, type ToolContext } from '@a3s-code/core';
+import { WorkspacePathError } from '../../errors.js';
 import { assertWritable, normalizeWorkspacePath } from '../../paths/normalize.js';
 
-/** Throws `WORKSPACE_PATH` (naming `field`) when `path` may not be written. */
+/**
+ * Throws `WORKSPACE_PATH` (naming `field`) when `path` may not be written. The tools call it
+ * before any I/O, so such a refusal changed nothing and is marked so for the completion gate.
+ */
 export function assertWritableArg(ctx: ToolContext, path: string, field: string): void {
-  assertWritable(normalizeWorkspacePath(path, { root: ctx.workspace.root, field }), field, path);
+  try {
+    assertWritable(normalizeWorkspacePath(path, { root: ctx.workspace.root, field }), field, path);
+  } catch (error) {
+    throw error instanceof WorkspacePathError ? refusedBeforeChange(error) : error;
+  }
 }
