@@ -90,17 +90,21 @@ export function describe(value: unknown): string {
  * Asserts that `value` survives a JSON round trip unchanged: plain objects, arrays, strings,
  * finite numbers, booleans and null only. Anything else (undefined, functions, NaN, Dates,
  * Maps, class instances, cycles) would be silently altered by the log's encoding.
+ * @returns true when `value` holds a `-0`, which the encoding writes as `0` (the caller stores
+ *   the value as read back, so the log in memory equals the log on disk).
  */
-export function assertJsonValue(factType: string, value: unknown, path: string, depth = 0): void {
+export function assertJsonValue(factType: string, value: unknown, path: string, depth = 0): boolean {
   if (depth > 256) throw new FactValidationError(factType, path, 'is nested deeper than 256 levels (or cyclic)');
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return false;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new FactValidationError(factType, path, `must be a finite number, got ${value}`);
-    return;
+    return Object.is(value, -0);
   }
+  let negativeZero = false;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) assertJsonValue(factType, value[i], `${path}[${i}]`, depth + 1);
-    return;
+    for (let i = 0; i < value.length; i++)
+      if (assertJsonValue(factType, value[i], `${path}[${i}]`, depth + 1)) negativeZero = true;
+    return negativeZero;
   }
   if (typeof value === 'object') {
     const proto = Object.getPrototypeOf(value) as unknown;
@@ -110,9 +114,9 @@ export function assertJsonValue(factType: string, value: unknown, path: string, 
     for (const [k, v] of Object.entries(value)) {
       if (v === undefined)
         throw new FactValidationError(factType, `${path}.${k}`, 'is undefined; omit the field or use null');
-      assertJsonValue(factType, v, `${path}.${k}`, depth + 1);
+      if (assertJsonValue(factType, v, `${path}.${k}`, depth + 1)) negativeZero = true;
     }
-    return;
+    return negativeZero;
   }
   throw new FactValidationError(factType, path, `must be a JSON value, got ${typeof value}`);
 }

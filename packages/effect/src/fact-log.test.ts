@@ -74,6 +74,24 @@ describe('FactLog', () => {
     expect(log.length).toBe(0);
   });
 
+  it('FOLD-04: a payload holding -0 is kept as it reads back (0), so the log in memory equals the log on disk', () => {
+    const log = new FactLog();
+    const payload = {
+      tool_call_id: 'c',
+      name: 'x',
+      ok: true,
+      output: '',
+      exit_code: 0,
+      metadata: { n: -0, l: [-0, 1] },
+    };
+    const [fact] = log.append([{ type: 'tool.result', key: 'r', payload }], null);
+    const read = parseLog(`${encodeFact(fact!)}\n`).facts;
+    expect(log.facts).toEqual(read);
+    expect(Object.is((fact!.payload as typeof payload).metadata.n, 0)).toBe(true);
+    // Appending the same draft again is still a no-op.
+    expect(log.append([{ type: 'tool.result', key: 'r', payload }], null)).toEqual([]);
+  });
+
   it('checks seq continuity and unique keys when loading facts', () => {
     const facts = parseLog(`${encodeFact({ seq: 1, type: 'x.y', key: 'a', cause: null, payload: {} })}\n`).facts;
     expect(new FactLog(facts).length).toBe(1);

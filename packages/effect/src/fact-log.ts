@@ -102,9 +102,12 @@ export class FactLog {
     }
     const fresh: FactDraft[] = [];
     const batchKeys = new Set<string>();
-    drafts.forEach((draft, i) => {
-      validateDraft(draft, `drafts[${i}]`);
-      assertJsonValue(draft.type, draft.payload, `drafts[${i}].payload`);
+    drafts.forEach((input, i) => {
+      validateDraft(input, `drafts[${i}]`);
+      // A -0 is written as 0: keep the payload as it reads back, so a resumed log folds the same.
+      const draft = assertJsonValue(input.type, input.payload, `drafts[${i}].payload`)
+        ? { type: input.type, key: input.key, payload: JSON.parse(JSON.stringify(input.payload)) as unknown }
+        : input;
       const existing = this.get(draft.key);
       if (existing) {
         if (existing.type !== draft.type) throw new DuplicateFactError(draft.key, existing.seq, 'type');

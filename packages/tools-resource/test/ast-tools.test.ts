@@ -113,6 +113,35 @@ describe('ast_grep', () => {
     expect(unknown.output).toContain('cobol');
   });
 
+  it('ASTG-04: a language id in another case, with blanks, by a common other name or extension is understood', async () => {
+    for (const language of ['TypeScript', ' ts ', 'TS', '.ts'])
+      expect((await grep({ pattern: 'dispose($X)', language, path: 'src' })).metadata).toMatchObject({
+        language: 'typescript',
+        total: 2,
+      });
+    for (const [language, id] of [
+      ['py', 'python'],
+      ['c++', 'cpp'],
+      ['golang', 'go'],
+      ['sh', 'bash'],
+    ])
+      expect((await grep({ pattern: 'x', language, path: 'lib' })).metadata).toMatchObject({ language: id });
+    for (const language of ['__proto__', 'constructor', 'type script'])
+      expect(errorCode(await grep({ pattern: 'x', language }))).toBe('AST_LANGUAGE');
+  });
+
+  it('ASTG-07: binary and huge files are named as not searched, never reported as searched with no match', async () => {
+    put('bin/blob.ts', '\u0000\u0001dispose(x);\n');
+    put('bin/huge.ts', 'dispose(x);\n'.repeat(300_000));
+    const r = await grep({ pattern: 'dispose($X)', language: 'typescript', path: 'bin' });
+    expect(r.metadata).toMatchObject({ total: 0, skipped_files: ['bin/blob.ts', 'bin/huge.ts'] });
+    expect(r.output).toMatch(
+      /not searched: 2 files \(binary, larger than 2 MiB or unreadable\): bin\/blob\.ts, bin\/huge\.ts/,
+    );
+    const e = await edit({ pattern: 'dispose($X)', rewrite: 'close($X)', path: 'bin/huge.ts' });
+    expect(e.output).toMatch(/nothing was staged\.\n\[not searched: 1 file .*bin\/huge\.ts\]/);
+  });
+
   it('ASTG-07: an unparseable pattern fails instead of returning no matches', async () => {
     const r = await grep({ pattern: 'dispose(', language: 'typescript' });
     expect(r.exitCode).toBe(1);

@@ -189,11 +189,12 @@ export class ScriptedLlmClient implements LlmClient {
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i]!;
       const id = call.id ?? `call_${index + 1}_${i + 1}`;
-      const json = JSON.stringify(call.args);
+      // As from a real provider: arguments JSON cannot carry (a number such as 1e400, nesting too
+      // deep for the log) are answered INVALID_TOOL_ARGS.
+      const args = toolArgsFromValue(call.args);
       yield { type: 'tool_call_start', index: i, id, name: call.name };
-      yield { type: 'tool_call_delta', index: i, id, argsDelta: json };
-      // As from a real provider: arguments JSON cannot carry (a number such as 1e400) are answered INVALID_TOOL_ARGS.
-      yield { type: 'tool_call_end', index: i, call: { id, name: call.name, args: toolArgsFromValue(call.args) } };
+      yield { type: 'tool_call_delta', index: i, id, argsDelta: JSON.stringify(args) };
+      yield { type: 'tool_call_end', index: i, call: { id, name: call.name, args } };
     }
     const usage = turn.usage ?? {
       input_tokens: estimateTokens(request),

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ArgValidator } from '../invoker/arg-validator.js';
 import type { Tool } from '../tools/tool.js';
+import { drafts, FactLog } from '@a3s-code/effect';
 import {
   MALFORMED_ARGS_KEY,
+  MAX_TOOL_ARGS_DEPTH,
   malformedArgsOf,
   malformedToolArgs,
   parseToolArgsText,
@@ -45,6 +47,25 @@ describe('tool argument text from a model', () => {
     expect(malformedArgsOf(toolArgsFromValue([1]))?.problem).toBe('not a JSON object');
     const long = malformedArgsOf(malformedToolArgs('x', 'a'.repeat(10_000)))!;
     expect(long.text.length).toBeLessThanOrEqual(2001);
+  });
+
+  it('arguments nested deeper than the fact log can hold are recorded as malformed, saying so (10k levels included)', () => {
+    const text = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+    expect(parseToolArgsText(text(MAX_TOOL_ARGS_DEPTH))).toHaveProperty('a');
+    for (const levels of [MAX_TOOL_ARGS_DEPTH + 2, 300, 10_000]) {
+      const args = parseToolArgsText(text(levels));
+      expect(malformedArgsOf(args)?.problem).toMatch(/nested deeper than 200 levels/);
+      // The record itself fits in a model.turn fact.
+      const log = new FactLog();
+      const call = { id: 'c', name: 'read', args, needs_confirmation: false };
+      const usage = { input_tokens: 1, output_tokens: 1 };
+      expect(
+        log.append([drafts.modelTurn(1, 0, { decision: { kind: 'tool', calls: [call] }, usage })], null),
+      ).toHaveLength(1);
+    }
+    let deep: unknown = 1;
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    expect(malformedArgsOf(toolArgsFromValue({ deep }))?.problem).toMatch(/nested deeper/);
   });
 
   it('the kernel refuses such a call with INVALID_TOOL_ARGS saying why, whatever the schema allows', () => {

@@ -40,43 +40,58 @@ export function malformedArgsOf(args: unknown): MalformedToolArgs | undefined {
 
 /**
  * A tool call's argument text as arguments: the object it holds (`''` is no arguments), or the
- * {@link malformedToolArgs} record when it is not one JSON object whose numbers are all finite.
+ * {@link malformedToolArgs} record when it is not one JSON object whose numbers are all finite and
+ * whose nesting is at most {@link MAX_TOOL_ARGS_DEPTH} levels.
  */
 export function parseToolArgsText(text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
-  let finite = true;
   let value: unknown;
   try {
-    value = JSON.parse(text, (_key, v: unknown) => {
-      if (typeof v === 'number' && !Number.isFinite(v)) finite = false;
-      return v;
-    });
+    // No reviver: reviving is recursive and overflows the stack on deep nesting, which the parse itself does not.
+    value = JSON.parse(text);
   } catch (e) {
     return malformedToolArgs(`not valid JSON (${(e as Error).message})`, text);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return malformedToolArgs('not a JSON object', text);
-  if (!finite) return malformedToolArgs('a number is too large for JSON (it would be Infinity)', text);
+  if (tooDeep(value, 0)) return malformedToolArgs(TOO_DEEP, text);
+  if (!allFinite(value)) return malformedToolArgs(TOO_LARGE, text);
   return value as Record<string, unknown>;
 }
 
-/** True when every number in `v` is finite (JSON can hold it). */
+/** Levels of nesting the arguments may have (the fact log holds values nested up to 256 levels, the call's record among them). */
+export const MAX_TOOL_ARGS_DEPTH = 200;
+
+const TOO_LARGE = 'a number is too large for JSON (it would be Infinity)';
+const TOO_DEEP = `the arguments are nested deeper than ${MAX_TOOL_ARGS_DEPTH} levels`;
+
+/** True when every number in `v` is finite (JSON can hold it); stops looking below the depth limit. */
 function allFinite(v: unknown, depth = 0): boolean {
   if (typeof v === 'number') return Number.isFinite(v);
   if (typeof v !== 'object' || v === null) return true;
-  if (depth > 256) return false;
+  if (depth > MAX_TOOL_ARGS_DEPTH) return true; // too deep: reported as such
   return Object.values(v).every((x) => allFinite(x, depth + 1));
+}
+
+/** True when `v` holds an object or array nested more than {@link MAX_TOOL_ARGS_DEPTH} levels below it. */
+function tooDeep(v: unknown, depth: number): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (depth > MAX_TOOL_ARGS_DEPTH) return true;
+  for (const x of Object.values(v)) if (tooDeep(x, depth + 1)) return true;
+  return false;
 }
 
 /**
  * A tool call's arguments a provider gave as an already-parsed value: the object itself, or the
- * {@link malformedToolArgs} record when it is not an object or holds a number JSON cannot carry.
+ * {@link malformedToolArgs} record when it is not an object, holds a number JSON cannot carry or
+ * is nested deeper than {@link MAX_TOOL_ARGS_DEPTH} levels.
  */
 export function toolArgsFromValue(value: unknown): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const text = value === undefined ? '' : (JSON.stringify(value) ?? String(value));
     return malformedToolArgs('not a JSON object', text);
   }
-  if (!allFinite(value)) return malformedToolArgs('a number is too large for JSON (it would be Infinity)', '');
+  if (tooDeep(value, 0)) return malformedToolArgs(TOO_DEEP, '');
+  if (!allFinite(value)) return malformedToolArgs(TOO_LARGE, '');
   return value as Record<string, unknown>;
 }

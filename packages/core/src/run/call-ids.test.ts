@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { open, workspace, closeAfterEach } from '../../test/session-kit.js';
 import type { AgentSession } from '../session/agent-session.js';
 import { ScriptedConfirmationManager } from '../testing/index.js';
-import { uniqueCallIds } from './call-ids.js';
+import { MAX_CALL_ID_CHARS, uniqueCallIds } from './call-ids.js';
 
 const { track } = closeAfterEach();
 const echo = (id: string, text: string) => ({ id, name: 'echo', args: { text } });
@@ -21,6 +21,24 @@ describe('tool-call ids the model repeats', () => {
     // A new id never takes one the response already holds.
     expect(uniqueCallIds([call('x'), call('x'), call('x-2')], 1, 0).map((c) => c.id)).toEqual(['x', 'x-3', 'x-2']);
     expect(uniqueCallIds([call(''), call('')], 2, 1).map((c) => c.id)).toEqual(['call_2_1-1', 'call_2_1-2']);
+  });
+
+  it('LOG-02: an id too long for the keys of its facts is replaced; one of the limit is kept', () => {
+    const call = (id: string) => ({ id, name: 'read', args: {} });
+    const max = 'k'.repeat(MAX_CALL_ID_CHARS);
+    expect(uniqueCallIds([call('x'.repeat(600)), call(max)], 3, 0).map((c) => c.id)).toEqual(['call_3_0-1', max]);
+  });
+
+  it('a model sending a tool-call id of 10k chars gets its call run under a new id, and the session resumes', async () => {
+    const ws = workspace();
+    const long = `id-${'\u2028x'.repeat(5000)}`;
+    const first = await open([{ tool_calls: [echo(long, 'hi')] }, { text: 'done' }], { sessionId: 'long' }, ws.dir);
+    expect(await first.session.send('go')).toMatchObject({ status: 'completed', text: 'done' });
+    expect(first.state.executions.map((e) => e.callId)).toEqual(['call_1_0-1']);
+    const facts = first.session.store.log.facts;
+    await first.session.close();
+    const again = await track(open([], { sessionId: 'long' }, ws.dir));
+    expect(again.session.store.log.facts).toEqual(facts);
   });
 
   it('PARK-04/LOG-02: a live confirmation of the same id in two turns records two answers under their own keys', async () => {

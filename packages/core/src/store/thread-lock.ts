@@ -1,9 +1,14 @@
 /**
- * One writer per fact-log thread across processes: a lock file created with `O_EXCL` next to
- * the log, holding the owner's pid and host. A lock whose owner process is gone (a crash, a
- * SIGKILL) is stale and is taken over; a live owner makes the second writer fail clearly.
+ * One writer per fact-log thread across processes: a lock file next to the log, holding the
+ * owner's pid and host. The file appears with its content complete (written to a private file
+ * first, then hard-linked into place, which fails when a lock exists), so a reader never takes
+ * a lock being written for a stale one. A lock whose owner process is gone (a crash, a SIGKILL)
+ * is stale and is taken over, one process at a time (under a short-lived `.takeover` file, and
+ * only if the lock still holds what was judged stale), so two processes racing for a stale lock
+ * never both win. A live owner makes the second writer fail clearly.
  */
-import { open, readFile, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, open, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { A3sError } from '@a3s-code/effect';
 
@@ -34,6 +39,16 @@ export interface ThreadLock {
   release(): Promise<void>;
 }
 
+/** Attempts before giving up on a lock that keeps changing hands. */
+const ATTEMPTS = 200;
+/** A lock file that cannot be read as an owner is left alone this long (it may be mid-write on a file system without hard links). */
+const UNREADABLE_GRACE_MS = 2000;
+/** A takeover file older than this belongs to a process that died while taking a lock over. */
+const TAKEOVER_STALE_MS = 10_000;
+
+/** When this process started (epoch ms): a lock naming this pid but taken earlier is a previous process's. */
+const STARTED_AT = Date.now() - process.uptime() * 1000;
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -44,51 +59,138 @@ function alive(pid: number): boolean {
   }
 }
 
-async function readOwner(path: string): Promise<LockOwner | null> {
+/** A lock file as read: its raw text (`null` when it does not exist), owner and age. */
+interface LockFile {
+  readonly raw: string | null;
+  readonly owner: LockOwner | null;
+  readonly ageMs: number;
+}
+
+async function readLockFile(path: string): Promise<LockFile> {
+  let raw: string;
+  let ageMs = 0;
   try {
-    const owner = JSON.parse(await readFile(path, 'utf8')) as Partial<LockOwner>;
-    if (typeof owner.pid === 'number' && typeof owner.host === 'string')
-      return { pid: owner.pid, host: owner.host, since: owner.since ?? 0 };
-  } catch {
-    // Unreadable or half-written: treated as stale below.
+    raw = await readFile(path, 'utf8');
+    ageMs = Date.now() - (await stat(path)).mtimeMs;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { raw: null, owner: null, ageMs: 0 };
+    throw e;
   }
-  return null;
+  try {
+    const owner = JSON.parse(raw) as Partial<LockOwner>;
+    if (typeof owner.pid === 'number' && typeof owner.host === 'string')
+      return { raw, owner: { pid: owner.pid, host: owner.host, since: owner.since ?? 0 }, ageMs };
+  } catch {
+    // Unreadable: judged by its age below.
+  }
+  return { raw, owner: null, ageMs };
+}
+
+/**
+ * Creates `path` holding `content`, complete, unless it exists.
+ * @returns false when `path` exists.
+ */
+async function createExclusive(path: string, content: string): Promise<boolean> {
+  const tmp = `${path}.${process.pid}.${randomUUID()}.tmp`;
+  const fh = await open(tmp, 'wx');
+  try {
+    await fh.writeFile(content);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  try {
+    await link(tmp, path);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    // A file system without hard links: create in place (a reader may see it before its content).
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') {
+      return createInPlace(path, content);
+    }
+    throw e;
+  } finally {
+    await rm(tmp, { force: true });
+  }
+}
+
+async function createInPlace(path: string, content: string): Promise<boolean> {
+  let fh: Awaited<ReturnType<typeof open>>;
+  try {
+    fh = await open(path, 'wx');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+  try {
+    await fh.writeFile(content);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  return true;
+}
+
+const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** True when `owner` holds the lock for real: a live process elsewhere, or this very process. */
+function holds(owner: LockOwner, me: LockOwner): boolean {
+  if (owner.host !== me.host) return true; // another host's process cannot be checked
+  if (owner.pid === me.pid) return owner.since >= STARTED_AT - 1000; // this process, not a previous one with its pid
+  return alive(owner.pid);
+}
+
+/**
+ * Removes the stale lock at `path` if it still holds `raw`, one process at a time.
+ * Returns without removing anything when another process is taking it over.
+ */
+async function removeStale(path: string, raw: string, me: LockOwner): Promise<void> {
+  const guard = `${path}.takeover`;
+  if (!(await createExclusive(guard, JSON.stringify(me)))) {
+    const other = await readLockFile(guard);
+    if (other.raw !== null && other.ageMs > TAKEOVER_STALE_MS) await rm(guard, { force: true });
+    await pause(5 + Math.floor(Math.random() * 20));
+    return;
+  }
+  try {
+    const now = await readLockFile(path);
+    if (now.raw === raw) await rm(path, { force: true });
+  } finally {
+    await rm(guard, { force: true });
+  }
 }
 
 /**
  * Takes the write lock at `path` (usually `<log>.lock`). Throws `FactLogLockedError` when a live
- * process on this host holds it; takes over a stale lock (dead owner, or unreadable content).
+ * process on this host (or this process) holds it, or a process on another host; takes over a
+ * stale lock (a dead owner, a previous process with this pid, or content that stays unreadable).
  */
 export async function acquireThreadLock(path: string): Promise<ThreadLock> {
   const me: LockOwner = { pid: process.pid, host: hostname(), since: Date.now() };
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      const fh = await open(path, 'wx');
-      try {
-        await fh.writeFile(JSON.stringify(me));
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
+  const mine = JSON.stringify(me);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    if (await createExclusive(path, mine)) {
       let released = false;
       return {
         path,
         release: async () => {
           if (released) return;
           released = true;
-          const owner = await readOwner(path);
-          if (owner && owner.pid === me.pid && owner.host === me.host) await rm(path, { force: true });
+          const now = await readLockFile(path).catch(() => null);
+          if (now?.raw === mine) await rm(path, { force: true });
         },
       };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
-    const owner = await readOwner(path);
-    // A lock from another host cannot be checked; only a same-host dead owner is stale.
-    if (owner && (owner.host !== me.host || alive(owner.pid)) && owner.pid !== me.pid)
-      throw new FactLogLockedError(path, owner);
-    if (owner && owner.pid === me.pid && owner.host === me.host) throw new FactLogLockedError(path, owner);
-    await rm(path, { force: true });
+    const seen = await readLockFile(path);
+    if (seen.raw === null) continue; // released meanwhile
+    if (seen.owner === null) {
+      if (seen.ageMs < UNREADABLE_GRACE_MS) {
+        await pause(10);
+        continue;
+      }
+    } else if (holds(seen.owner, me)) throw new FactLogLockedError(path, seen.owner);
+    await removeStale(path, seen.raw, me);
   }
   throw new A3sError('FACT_LOG_LOCKED', `could not take the lock '${path}': it keeps changing hands`, {
     details: { path },

@@ -11,7 +11,7 @@ import type { StagedFile } from './edit-store.js';
 import { AST_LANGUAGE_IDS } from './languages.js';
 import { outermost } from './matcher.js';
 import { applyRewrite, checkTemplate } from './rewrite.js';
-import { astGuard, capped, count } from './tool-results.js';
+import { astGuard, capped, count, skippedNote } from './tool-results.js';
 import { unifiedDiff } from './unified-diff.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -75,9 +75,9 @@ export const astEditTool = defineTool({
         }
         if (staged.length === 0)
           return {
-            output: `(no change) the ${target.language.id} pattern matched nothing to rewrite in ${count(target.files.length, 'file')}; nothing was staged.`,
+            output: `(no change) the ${target.language.id} pattern matched nothing to rewrite in ${count(target.files.length, 'file')}; nothing was staged.${skippedNote(skipped)}`,
             exitCode: 0,
-            metadata: { edit_id: null, replacements: 0, files: [], changes: [] },
+            metadata: { edit_id: null, replacements: 0, files: [], skipped_files: skipped.slice(0, 50), changes: [] },
           };
         // A rewrite that breaks the syntax of a file that parsed cleanly is flagged, not refused:
         // the model may mean to finish the change with another edit.
@@ -96,7 +96,7 @@ export const astEditTool = defineTool({
         const replacements = staged.reduce((n, f) => n + f.replacements, 0);
         const diff = capped(staged.map((f) => unifiedDiff(f.path, f.before, f.after)).join(''), MAX_PREVIEW_CHARS);
         return {
-          output: `(proposed) ${count(replacements, 'replacement')} in ${count(staged.length, 'file')} … call resolve with edit_id "${edit.id}" and action "accept" or "discard". Nothing has been written.${warning}\n\n${diff.text}${diff.cut ? `\n[diff preview cut at ${MAX_PREVIEW_CHARS} characters]` : ''}`,
+          output: `(proposed) ${count(replacements, 'replacement')} in ${count(staged.length, 'file')} … call resolve with edit_id "${edit.id}" and action "accept" or "discard". Nothing has been written.${warning}${skippedNote(skipped)}\n\n${diff.text}${diff.cut ? `\n[diff preview cut at ${MAX_PREVIEW_CHARS} characters]` : ''}`,
           exitCode: 0,
           metadata: {
             edit_id: edit.id,
@@ -105,6 +105,7 @@ export const astEditTool = defineTool({
             diff: diff.text,
             diff_truncated: diff.cut,
             syntax_errors_after: broken,
+            skipped_files: skipped.slice(0, 50),
             // Staging writes nothing: an empty change list tells the change ledger so.
             changes: [],
           },

@@ -9,7 +9,7 @@ import { AstError } from './ast-errors.js';
 import { resolveTarget } from './ast-files.js';
 import { AST_RESOURCE, type AstResource, matchFiles } from './ast-resource.js';
 import { AST_LANGUAGE_IDS } from './languages.js';
-import { astGuard, capped, firstLine, count } from './tool-results.js';
+import { skippedNote, astGuard, capped, firstLine, count } from './tool-results.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 const astGrepInput = (z: Zod) =>
@@ -122,7 +122,7 @@ export const astGrepTool = defineTool({
           : `${count(total, 'match', 'matches')} in ${count(files, 'file')}${shown < total ? `; showing ${skip + 1}..${skip + shown}` : ''}.`;
       const tail = next === null ? '' : `\n[more matches: continue with cursor=${next}]`;
       return {
-        output: [head, ...lines].join('\n') + tail,
+        output: [head, ...lines].join('\n') + skippedNote(skipped) + tail,
         exitCode: 0,
         metadata: {
           language: target.language.id,

@@ -140,9 +140,30 @@ const BY_EXTENSION = new Map(AST_LANGUAGES.flatMap((l) => l.extensions.map((e) =
 /** The ids of {@link AST_LANGUAGES}. */
 export const AST_LANGUAGE_IDS: readonly string[] = AST_LANGUAGES.map((l) => l.id);
 
-/** The language of `id`, or `undefined`. */
+/** Common other names of the languages (`ts`, `py`, `c++`, `golang`, …), lowercase. */
+const ALIASES: ReadonlyMap<string, string> = new Map([
+  ['ts', 'typescript'],
+  ['js', 'javascript'],
+  ['node', 'javascript'],
+  ['py', 'python'],
+  ['python3', 'python'],
+  ['rs', 'rust'],
+  ['golang', 'go'],
+  ['c++', 'cpp'],
+  ['cxx', 'cpp'],
+  ['sh', 'bash'],
+  ['shell', 'bash'],
+  ['rb', 'ruby'],
+]);
+
+/**
+ * The language of `id`, or `undefined`: an id of {@link AST_LANGUAGE_IDS} in any case and with
+ * surrounding blanks, a common other name (`ts`, `py`, `c++`) or a file extension (`.rs`).
+ */
 export function languageById(id: string): AstLanguage | undefined {
-  return BY_ID.get(id.toLowerCase());
+  const name = id.trim().toLowerCase();
+  const aka = ALIASES.get(name);
+  return BY_ID.get(name) ?? (aka === undefined ? undefined : BY_ID.get(aka)) ?? BY_EXTENSION.get(name);
 }
 
 /** The language a file's extension names, or `undefined`. */

@@ -1,6 +1,7 @@
 /** Result helpers of the ast tools: failed results for typed ast failures, bounded text. */
 import type { ToolResult } from '@a3s-code/core';
 import { AstError } from './ast-errors.js';
+import { MAX_FILE_BYTES } from './ast-files.js';
 
 /** A failed result for a typed ast failure; `changes: []` tells the change ledger nothing was written. */
 export function astFailure(error: AstError, metadata: Record<string, unknown> = {}): ToolResult {
@@ -39,4 +40,18 @@ export function capped(text: string, max: number): { text: string; cut: boolean 
 /** `n noun` with the plural when `n` is not 1 (`1 file`, `4 files`). */
 export function count(n: number, noun: string, plural = `${noun}s`): string {
   return `${n} ${n === 1 ? noun : plural}`;
+}
+
+/** Files named in a {@link skippedNote} at most. */
+const SKIPPED_NAMED = 20;
+
+/**
+ * The line saying which files were not searched (binary, too large, unreadable), so "no matches"
+ * is never read as "searched and found nothing"; `''` when every file was searched.
+ */
+export function skippedNote(skipped: readonly string[]): string {
+  if (skipped.length === 0) return '';
+  const named = skipped.slice(0, SKIPPED_NAMED).join(', ');
+  const more = skipped.length > SKIPPED_NAMED ? `, … ${skipped.length - SKIPPED_NAMED} more` : '';
+  return `\n[not searched: ${count(skipped.length, 'file')} (binary, larger than ${MAX_FILE_BYTES / (1024 * 1024)} MiB or unreadable): ${named}${more}]`;
 }
