@@ -32,6 +32,16 @@ describe('bounded events', () => {
     expect((state.executions[0]!.args as { text: string }).text).toHaveLength(300_000);
   });
 
+  it('BND-07: a shortened preview keeps a __proto__ argument as a key, never as the prototype', () => {
+    const args = JSON.parse(`{"__proto__":{"polluted":"yes"},"text":"${'y'.repeat(5000)}"}`) as unknown;
+    const { value, truncated } = boundedValue(args, 2000);
+    expect(truncated).toBe(true);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect((value as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.keys(value as object)).toEqual(['__proto__', 'text']);
+    expect(JSON.stringify(value)).toMatch(/^\{"__proto__":\{"polluted":"yes"\},"text":/);
+  });
+
   it('BND-07: confirmation_required carries the same bounded preview', async () => {
     const manager = new ScriptedConfirmationManager([true]);
     const { session } = await track(

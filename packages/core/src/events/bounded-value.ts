@@ -65,7 +65,17 @@ function shorten(value: unknown, depth: number): unknown {
       : kept;
   }
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = shorten(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) {
+    // A `__proto__` key (the model's, from JSON) stays a key: assigned, it would set the prototype.
+    if (k === '__proto__')
+      Object.defineProperty(out, k, {
+        value: shorten(v, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[k] = shorten(v, depth + 1);
+  }
   return out;
 }
 
