@@ -186,7 +186,15 @@ async function govern(
   try {
     const nest = (owner: CallSignal) =>
       createScopedInvoker(k, NESTED, frame, tool, request.id, owner, isTrustedOrchestrator(tool));
-    result = await executeCall(k, { id: request.id, tool, args, frame, onRunning, nest });
+    result = await executeCall(k, {
+      id: request.id,
+      tool,
+      args,
+      frame,
+      onRunning,
+      nest,
+      holdAsk: auth.holdAsk === true,
+    });
   } catch (e) {
     // The call was permitted; a failure while it ran (timeout, cancellation, a throw) keeps that record.
     const error = A3sError.isInstance(e) ? e : new ToolExecutionError(name, e);

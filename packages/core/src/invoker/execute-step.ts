@@ -30,6 +30,8 @@ export interface ExecuteCall {
   readonly onRunning: () => void;
   /** The scoped invokers of this call, bound to its signal (made when the tool first reaches for them). */
   readonly nest: (owner: CallSignal) => ScopedInvokers;
+  /** Hold the files the call writes and reads to the policy's path ask rules (it was not confirmed). */
+  readonly holdAsk?: boolean;
 }
 
 function validResult(name: string, value: unknown): ToolResult {
@@ -130,19 +132,23 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
 /**
  * The workspace of a model-side call: its writes held to the policy's path deny rules for writes,
  * and (unless the tool is of the `exec` tier, which can read any file anyway) its reads, listings
- * and searches held to those for reads.
+ * and searches held to those for reads; a call allowed without a confirmation is held to the
+ * path ask rules as well.
  */
 function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
   const { frame, tool } = call;
-  const reads = k.policy.hasReadDenyRules && tool.tier !== 'exec';
-  if (!isModelSide(frame.source) || (!k.policy.hasWriteDenyRules && !reads)) return k.workspace;
+  const p = k.policy;
+  const askWrites = call.holdAsk === true && p.hasWriteAskRules;
+  const askReads = call.holdAsk === true && p.hasReadAskRules && tool.tier !== 'exec';
+  const reads = (p.hasReadDenyRules && tool.tier !== 'exec') || askReads;
+  if (!isModelSide(frame.source) || (!p.hasWriteDenyRules && !askWrites && !reads)) return k.workspace;
   const denied = (path: string, rule: string): void =>
     frame.context.events.emit({
       kind: 'permissionDenied',
       payload: { tool_id: call.id, tool_name: tool.name, ...eventArgs({ path }), reason: rule, denied_by: 'rule' },
     });
-  const written = guardWrites(k.workspace, k.policy, tool.name, denied);
-  return reads ? guardReads(written, k.policy, tool.name, denied) : written;
+  const written = guardWrites(k.workspace, p, tool.name, denied, askWrites);
+  return reads ? guardReads(written, p, tool.name, denied, askReads) : written;
 }
 
 function runWithMiddleware(

@@ -19,7 +19,16 @@ import { restrictionDenial } from './restrictions.js';
 
 /** An authorisation verdict. */
 export type Authorization =
-  | { readonly ok: true; readonly permission: PermissionOutcome }
+  | {
+      readonly ok: true;
+      readonly permission: PermissionOutcome;
+      /**
+       * True when the call was allowed without its ask rules being weighed (an allow rule or the
+       * default) while a person would be asked: the files it writes or reads are then held to the
+       * path ask rules too, so a file under one is never reached unasked by another spelling.
+       */
+      readonly holdAsk?: boolean;
+    }
   | { readonly ok: false; readonly error: PermissionDeniedError };
 
 const skillMatchers = new WeakMap<SkillRestriction, ReturnType<typeof compileRuleList>>();
@@ -43,7 +52,7 @@ function deny(frame: CallFrame, id: string, tool: Tool, args: unknown, rule: str
 
 /** The permission projection of a call before it runs: allowed, parked for a person, or denied (by `rule`). */
 export type Projection =
-  | { readonly ok: true; readonly permission: PermissionOutcome }
+  | { readonly ok: true; readonly permission: PermissionOutcome; readonly holdAsk?: boolean }
   | { readonly ok: 'ask'; readonly rule: string }
   | { readonly ok: false; readonly rule: string; readonly by: DeniedBy };
 
@@ -97,7 +106,10 @@ export async function project(
 
   const verdict = k.policy.evaluate(tool.name, args, root);
   if (verdict.decision === 'deny') return { ok: false, rule: verdict.rule, by: 'rule' };
-  if (verdict.decision === 'allow') return { ok: true, permission: 'allow' };
+  if (verdict.decision === 'allow')
+    return governance.yolo !== true && k.confirmation !== undefined
+      ? { ok: true, permission: 'allow', holdAsk: true }
+      : { ok: true, permission: 'allow' };
   if (governance.yolo === true) return { ok: true, permission: 'yolo' };
 
   const checked = await k.checker.check({

@@ -23,7 +23,7 @@ import type {
   WorkspaceSearch,
   WorkspaceServices,
 } from '../workspace/workspace-services.js';
-import { realRootOf, spellings } from './write-guard.js';
+import { realRootOf, spellings, unconfirmed } from './write-guard.js';
 
 /** What the guard reports when it refuses a read (the kernel emits `permissionDenied`). */
 export type ReadDenied = (path: string, rule: string) => void;
@@ -37,21 +37,31 @@ export function guardReads(
   policy: PermissionPolicy,
   toolName: string,
   onDenied: ReadDenied,
+  holdAsk = false,
 ): WorkspaceServices {
   const serves = workspace.fs !== undefined || workspace.search !== undefined || workspace.git !== undefined;
-  if (!policy.hasReadDenyRules || !serves) return workspace;
+  const ask = holdAsk && policy.hasReadAskRules;
+  if ((!policy.hasReadDenyRules && !ask) || !serves) return workspace;
   let realRoot: Promise<string | undefined> | undefined;
-  const ruleFor = async (path: string): Promise<string | undefined> => {
+  const verdictFor = async (path: string): Promise<{ rule: string; ask: boolean } | undefined> => {
     if (typeof path !== 'string') return undefined;
     realRoot ??= realRootOf(workspace.root);
-    return policy.denyingReadRule(await spellings(workspace.root, realRoot, path));
+    const spelled = await spellings(workspace.root, realRoot, path);
+    const denying = policy.denyingReadRule(spelled);
+    if (denying !== undefined) return { rule: denying, ask: false };
+    const asking = ask ? policy.askingReadRule(spelled) : undefined;
+    return asking === undefined ? undefined : { rule: asking, ask: true };
   };
+  const ruleFor = async (path: string): Promise<string | undefined> => (await verdictFor(path))?.rule;
   const refuse = async (path: string | undefined): Promise<void> => {
     if (path === undefined) return;
-    const rule = await ruleFor(path);
-    if (rule === undefined) return;
-    onDenied(path, rule);
-    throw new PermissionDeniedError(toolName, `${rule} (reading ${path})`);
+    const verdict = await verdictFor(path);
+    if (verdict === undefined) return;
+    onDenied(path, verdict.rule);
+    throw new PermissionDeniedError(
+      toolName,
+      verdict.ask ? unconfirmed(verdict.rule, 'reading', path) : `${verdict.rule} (reading ${path})`,
+    );
   };
   const hidden = async (path: string): Promise<boolean> => (await ruleFor(path)) !== undefined;
   const fs = workspace.fs === undefined ? undefined : guardFs(workspace.fs, refuse, hidden);

@@ -4,7 +4,9 @@
  * write whichever tool makes it (`write`, `edit`, `patch`, a structural edit, a rename, a pack's
  * own tool) and however the path is spelled: as given, normalised (`./`, `..`, `//`, absolute
  * under the root) and with symbolic links resolved (when the root is a local folder). The policy's
- * check before the call sees only the arguments; this one sees the files. Tools that change files
+ * check before the call sees only the arguments; this one sees the files. A call allowed without
+ * a confirmation (while a person would be asked) is held to the path ask rules the same way: a
+ * file it was never asked about is refused, not written. Tools that change files
  * other than through `fs` (git) ask the workspace's `writeDenied` before changing any.
  */
 import { realpath } from 'node:fs/promises';
@@ -85,21 +87,30 @@ export function guardWrites(
   policy: PermissionPolicy,
   toolName: string,
   onDenied: WriteDenied,
+  holdAsk = false,
 ): WorkspaceServices {
   const fs = workspace.fs;
-  if (fs === undefined || !policy.hasWriteDenyRules) return workspace;
+  const ask = holdAsk && policy.hasWriteAskRules;
+  if (fs === undefined || (!policy.hasWriteDenyRules && !ask)) return workspace;
   let realRoot: Promise<string | undefined> | undefined;
   let wrote = false;
-  const ruleFor = async (path: string): Promise<string | undefined> => {
+  const verdictFor = async (path: string): Promise<{ rule: string; ask: boolean } | undefined> => {
     if (typeof path !== 'string') return undefined;
     realRoot ??= realRootOf(workspace.root);
-    return policy.denyingWriteRule(await spellings(workspace.root, realRoot, path));
+    const spelled = await spellings(workspace.root, realRoot, path);
+    const denying = policy.denyingWriteRule(spelled);
+    if (denying !== undefined) return { rule: denying, ask: false };
+    const asking = ask ? policy.askingWriteRule(spelled) : undefined;
+    return asking === undefined ? undefined : { rule: asking, ask: true };
   };
   const check = async (path: string): Promise<void> => {
-    const rule = await ruleFor(path);
-    if (rule === undefined) return;
-    onDenied(path, rule);
-    const denied: A3sError = new PermissionDeniedError(toolName, `${rule} (writing ${path})`);
+    const verdict = await verdictFor(path);
+    if (verdict === undefined) return;
+    onDenied(path, verdict.rule);
+    const denied: A3sError = new PermissionDeniedError(
+      toolName,
+      verdict.ask ? unconfirmed(verdict.rule, 'writing', path) : `${verdict.rule} (writing ${path})`,
+    );
     throw wrote ? new ToolExecutionError(toolName, denied) : denied;
   };
   const guarded: WorkspaceFileSystem = {
@@ -125,6 +136,11 @@ export function guardWrites(
     ...(workspace.exec === undefined ? {} : { exec: workspace.exec }),
     ...(workspace.git === undefined ? {} : { git: workspace.git }),
     ...(workspace.readDenied === undefined ? {} : { readDenied: workspace.readDenied }),
-    writeDenied: ruleFor,
+    writeDenied: async (path: string) => (await verdictFor(path))?.rule,
   });
+}
+
+/** Why a file under an ask rule was refused to a call nobody confirmed. */
+export function unconfirmed(rule: string, doing: 'writing' | 'reading', path: string): string {
+  return `${rule} needs a confirmation this call did not get (${doing} ${path}); name the file by its own path in the call's arguments, so that it can be confirmed`;
 }

@@ -48,6 +48,8 @@ export class PermissionPolicy {
   readonly #ask: readonly PermissionRule[];
   readonly #writeDeny: readonly PermissionRule[];
   readonly #readDeny: readonly PermissionRule[];
+  readonly #writeAsk: readonly PermissionRule[];
+  readonly #readAsk: readonly PermissionRule[];
   /** The decision when no rule matches. */
   readonly defaultDecision: PermissionDecision;
 
@@ -63,6 +65,8 @@ export class PermissionPolicy {
     this.#ask = parse(config.ask, 'ask');
     this.#writeDeny = this.#deny.filter((r) => r.pattern !== undefined && WRITE_TOOLS.some((t) => r.tool.test(t)));
     this.#readDeny = this.#deny.filter((r) => r.pattern !== undefined && r.tool.test(READ_TOOL));
+    this.#writeAsk = this.#ask.filter((r) => r.pattern !== undefined && WRITE_TOOLS.some((t) => r.tool.test(t)));
+    this.#readAsk = this.#ask.filter((r) => r.pattern !== undefined && r.tool.test(READ_TOOL));
     const d = config.defaultDecision ?? 'ask';
     if (!DECISIONS.includes(d))
       throw new PermissionRuleError('defaultDecision', String(d), `must be one of ${DECISIONS.join(', ')}`);
@@ -112,6 +116,34 @@ export class PermissionPolicy {
   /** True when some path deny rule of the file-reading tool exists (the kernel then checks each read). */
   get hasReadDenyRules(): boolean {
     return this.#readDeny.length > 0;
+  }
+
+  /**
+   * The first path ask rule of a file-writing tool matching one of `paths` (the spellings of one
+   * workspace file), or `undefined`. A call allowed without a confirmation has every file it writes
+   * held to these rules, so a write a person would have been asked about (reached through a
+   * symbolic link, or by a tool whose arguments do not name the file) is refused, never made unasked.
+   */
+  askingWriteRule(paths: readonly string[]): string | undefined {
+    return firstMatching(this.#writeAsk, paths);
+  }
+
+  /** True when some path ask rule of a file-writing tool exists. */
+  get hasWriteAskRules(): boolean {
+    return this.#writeAsk.length > 0;
+  }
+
+  /**
+   * The first path ask rule of the file-reading tool matching one of `paths`, or `undefined`. A
+   * call allowed without a confirmation does not see files under these rules (as under a deny).
+   */
+  askingReadRule(paths: readonly string[]): string | undefined {
+    return firstMatching(this.#readAsk, paths);
+  }
+
+  /** True when some path ask rule of the file-reading tool exists. */
+  get hasReadAskRules(): boolean {
+    return this.#readAsk.length > 0;
   }
 
   /** True when a deny rule covers every call of the tool: it is then hidden from the model. */
