@@ -25,6 +25,9 @@ console.log(
 const a3sRun = (args) => spawnSync(process.execPath, [a3s, ...args], { stdio: 'inherit' }).status ?? 1;
 const prompt = 'The test suite fails (node --test). Find the bug, fix it, and verify the fix.';
 const status = a3sRun(['run', '--yolo', '--model', model, '--cwd', repo, '--session', 'demo', prompt]);
+// 2: a usage or configuration error (no key, a malformed model) that a3s run printed; nothing
+// ran, so there is no log to replay.
+if (status === 2) process.exit(status);
 console.log('\n$ a3s replay demo\n');
 const replay = a3sRun(['replay', '--cwd', repo, 'demo']);
 process.exit(status || replay);

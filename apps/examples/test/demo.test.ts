@@ -27,4 +27,14 @@ describe('npm run demo (main job)', () => {
     // The demo worked on a copy.
     expect(readFileSync(join(app, 'demo-repo', 'src', 'range.js'), 'utf8')).toContain('i < end');
   });
+
+  it('with a real model and no key: the missing variable, and no replay of a log that was never written', () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, A3S_MODEL: 'openai/gpt-4o' };
+    delete env.OPENAI_API_KEY;
+    const r = spawnSync(process.execPath, [join(app, 'demo.mjs')], { cwd: app, encoding: 'utf8', env });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('OPENAI_API_KEY: is not set');
+    expect(r.stdout).not.toContain('$ a3s replay demo');
+    expect(r.stderr).not.toContain('no fact log');
+  });
 });

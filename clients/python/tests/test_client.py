@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import tempfile
 import unittest
@@ -125,3 +126,21 @@ class ClientTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(os.environ.get("A3S_SERVE_COMMAND"), "A3S_SERVE_COMMAND is not set (run through the Node suite)")
+class StrayOutputTest(unittest.TestCase):
+    def test_lines_that_are_not_messages_are_passed_over(self) -> None:
+        # A wrapper (npx, a shell profile) that prints to stdout before the server starts, lines
+        # that are JSON but no message, and bytes that are not UTF-8: the client still gets its
+        # responses and events instead of a dead reader thread and a request that never returns.
+        noise = "printf 'npm notice: update available\\n[1,2]\\n\\377\\376 not utf-8\\n'"
+        command = ["sh", "-c", f'{noise}; exec "$@"', "sh", *shlex.split(os.environ["A3S_SERVE_COMMAND"])]
+        with Client(command, timeout=30) as client:
+            session = client.open_session(repo(), model=script([{"text": "Hello."}]))
+            run = session.send("hi")
+            list(run)
+            self.assertEqual(run.result.status, "completed")
+            self.assertEqual(run.result.text, "Hello.")
+            self.assertEqual(list(client.stray_lines)[:2], ["npm notice: update available", "[1,2]"])
+            self.assertEqual(len(client.stray_lines), 3)

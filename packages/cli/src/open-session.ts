@@ -121,18 +121,45 @@ export async function openSession(
     agent,
     session,
     ...(note === undefined ? {} : { vibeNote: note }),
-    close: () => (closing ??= session.close().finally(() => agent.close())),
+    close: () => (closing ??= keepAlive(session.close().finally(() => agent.close()))),
   };
 }
 
 /**
- * On SIGTERM: interrupts the run, closes the session and the agent (MCP servers included), then
- * exits with 143. Returns the remover.
+ * `closing`, with the event loop held open until it settles. Closing waits for killed commands
+ * and MCP servers on timers that do not hold the process open (so they never keep a host
+ * alive by themselves); without a handle of its own, the process could run out of work halfway
+ * through (Node's exit code 13, the run summary never printed, the servers never closed).
+ */
+function keepAlive(closing: Promise<void>): Promise<void> {
+  const hold = setInterval(() => undefined, 60_000);
+  return closing.finally(() => clearInterval(hold));
+}
+
+/** How long SIGTERM waits for the interrupted run to record its end before closing anyway. */
+const SIGTERM_GRACE_MS = 5000;
+
+/**
+ * On SIGTERM: interrupts the run, waits (up to {@link SIGTERM_GRACE_MS}) for it to record its end
+ * in the log (so the log says `cancelled`, as after Ctrl-C, not a run still going), closes the
+ * session and the agent (MCP servers included), then exits with 143. Returns the remover.
  */
 export function closeOnSigterm(opened: OpenedSession): () => void {
+  let terminating = false;
   const onTerm = (): void => {
-    opened.session.interrupt('terminated (SIGTERM)');
-    void opened.close().finally(() => process.exit(143));
+    if (terminating) return;
+    terminating = true;
+    const { session } = opened;
+    session.interrupt('terminated (SIGTERM)');
+    const deadline = Date.now() + SIGTERM_GRACE_MS;
+    const settled = new Promise<void>((done) => {
+      const check = (): void => {
+        if (session.activeRunId === null || Date.now() >= deadline) done();
+        else setTimeout(check, 20);
+      };
+      check();
+    });
+    void settled.then(() => opened.close()).finally(() => process.exit(143));
   };
   process.on('SIGTERM', onTerm);
   return () => process.off('SIGTERM', onTerm);

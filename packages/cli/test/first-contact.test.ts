@@ -138,6 +138,43 @@ describe('a wrong A3S_MODEL is named as coming from there', () => {
   });
 });
 
+describe('a mistyped model names the one it most likely meant', () => {
+  it('a misspelt or capitalised provider, a model name without its provider; a3s models says what is wrong with A3S_MODEL', async () => {
+    const dir = empty();
+    for (const [value, meant] of [
+      ['opnai/gpt-4o', 'openai/gpt-4o'],
+      ['OpenAI/gpt-4o', 'openai/gpt-4o'],
+      ['anthropc/claude-x', 'anthropic/claude-x'],
+      ['gpt-4o', 'openai/gpt-4o'],
+      ['claude-sonnet-4', 'anthropic/claude-sonnet-4'],
+    ]) {
+      const flag = await runMain(['run', '--model', value!, 'hi'], { cwd: dir });
+      expect(flag.status, value).toBe(2);
+      expect(flag.stderr).toContain(`(did you mean '${meant}'?)`);
+      const env = await runMain(['run', 'hi'], { cwd: dir, env: { A3S_MODEL: value! } });
+      expect(env.status, value).toBe(2);
+      expect(env.stderr).toContain(`A3S_MODEL=${value}: `);
+      expect(env.stderr).toContain(`(did you mean '${meant}'?)`);
+    }
+    // Nothing close: no guess.
+    const far = await runMain(['run', '--model', 'foo/bar', 'hi'], { cwd: dir });
+    expect(far.stderr).not.toContain('did you mean');
+    // a3s models shows the table, then what a3s run would say about A3S_MODEL (exit 2).
+    const models = await runMain(['models'], { cwd: dir, env: { A3S_MODEL: 'opnai/gpt-4o' } });
+    expect(models.status).toBe(2);
+    expect(models.stdout).toMatch(/^openai +OPENAI_API_KEY/m);
+    expect(models.stdout).toContain(
+      `model: opnai/gpt-4o (from A3S_MODEL)\nA3S_MODEL=opnai/gpt-4o: unknown provider "opnai"`,
+    );
+    const json = await runMain(['models', '--json'], { cwd: dir, env: { A3S_MODEL: 'opnai/gpt-4o' } });
+    expect(json.status).toBe(2);
+    expect((JSON.parse(json.stdout) as { model: { problem: string } }).model.problem).toContain("'openai/gpt-4o'");
+    const good = await runMain(['models'], { cwd: dir, env: { A3S_MODEL: 'openai/gpt-4o' } });
+    expect(good.status).toBe(0);
+    expect(good.stdout).toContain('model: openai/gpt-4o (from A3S_MODEL)\n');
+  });
+});
+
 describe('no model, no key, offline', () => {
   it('with no model set, the message speaks CLI, names the variables and a scripted example that works as printed', () => {
     const dir = empty();

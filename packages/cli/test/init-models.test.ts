@@ -66,6 +66,18 @@ describe('a3s init', () => {
     });
   });
 
+  it('a folder named a3s.config.json is named as a folder (exit 2), with or without --force', async () => {
+    const ws = dir();
+    mkdirSync(join(ws, 'a3s.config.json'));
+    for (const force of [[], ['--force']]) {
+      const r = await runMain(['init', ...force], { cwd: ws });
+      expect(r).toMatchObject({ status: 2, stdout: '' });
+      expect(r.stderr).toBe(
+        `a3s init: ${join(ws, 'a3s.config.json')} is a folder, not a file; remove or rename it, then run a3s init again\n`,
+      );
+    }
+  });
+
   it('rejects a bad model before writing anything (exit 2)', async () => {
     const ws = dir();
     const r = await runMain(['init', '--model', 'gpt-4o'], { cwd: ws });
@@ -73,6 +85,10 @@ describe('a3s init', () => {
       status: 2,
       stderr: expect.stringContaining("--model gpt-4o: expected 'provider/model'"),
     });
+    expect(existsSync(join(ws, 'a3s.config.json'))).toBe(false);
+    const env = await runMain(['init'], { cwd: ws, env: { A3S_MODEL: 'opnai/gpt-4o' } });
+    expect(env).toMatchObject({ status: 2, stdout: '' });
+    expect(env.stderr).toContain(`a3s init: A3S_MODEL=opnai/gpt-4o: unknown provider "opnai"`);
     expect(existsSync(join(ws, 'a3s.config.json'))).toBe(false);
   });
 

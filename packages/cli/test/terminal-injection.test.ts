@@ -1,7 +1,7 @@
 // What the model, its tools or a log file says reaches the terminal as text, never as control
 // sequences: no cursor moves, erases, titles, hyperlinks or clipboard writes, no carriage return
 // that overwrites a printed line, no bidirectional override that makes a line read backwards.
-import { readdirSync } from 'node:fs';
+import { appendFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { terminalConfirmation, terminalQuestions } from '../src/interactive/prompts.js';
@@ -66,6 +66,31 @@ describe('terminal text', () => {
     expect(replay.status).toBe(0);
     expect(replay.stdout).toContain('tool table:');
     expect(replay.stdout).not.toMatch(RAW_CONTROL);
+  });
+
+  it('a damaged log: the bytes its parse error quotes reach replay and sessions without control sequences', async () => {
+    const repo = tempRepo();
+    const run = await runMain(
+      ['run', '--session', 'ok', '--model', `scripted:${scriptFile([{ text: 'Hi.' }])}`, 'go'],
+      {
+        cwd: repo,
+      },
+    );
+    expect(run.status).toBe(0);
+    const logs = join(repo, '.a3s', 'effect-log');
+    // A torn last line (no newline) is ignored with a note that quotes it; a damaged first line is
+    // listed by a3s sessions as unreadable, quoting it too.
+    appendFileSync(join(logs, 'ok.jsonl'), HOSTILE.slice(1).join(''));
+    writeFileSync(join(logs, 'bad.jsonl'), `${HOSTILE.join('')}\n{"seq":1}\n`);
+    const replay = await runMain(['replay', 'ok'], { cwd: repo });
+    expect(replay.status, replay.stderr).toBe(0);
+    expect(replay.stdout).toContain('note: ignored a torn last line');
+    const sessions = await runMain(['sessions'], { cwd: repo });
+    expect(sessions.stdout).toContain('unreadable log');
+    for (const out of [replay.stdout, sessions.stdout]) {
+      expect(out).not.toMatch(RAW_CONTROL);
+      expect(out).not.toContain(ESC);
+    }
   });
 
   it('confirmation cards and questions show what the model sent without control sequences; answers keep its labels', async () => {

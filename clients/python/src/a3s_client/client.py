@@ -7,6 +7,7 @@ session, where the session's current :class:`Run` reads them (a session runs one
 
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import os
@@ -55,8 +56,12 @@ class Client:
             env=dict(env) if env is not None else None,
             text=True,
             encoding="utf-8",
+            errors="replace",
             bufsize=1,
         )
+        #: The last lines of the server's stdout that were not JSON-RPC messages (a wrapper's
+        #: notice, a stray print): skipped, kept here for diagnostics.
+        self.stray_lines: "collections.deque[str]" = collections.deque(maxlen=50)
         self._ids = itertools.count(1)
         self._pending: dict[int, "queue.Queue[Any]"] = {}
         self._sessions: dict[str, "queue.Queue[Any]"] = {}
@@ -175,28 +180,48 @@ class Client:
 
     def _read(self) -> None:
         assert self._process.stdout is not None
-        for line in self._process.stdout:
-            if not line.strip():
-                continue
-            message = json.loads(line)
-            method = message.get("method")
-            if method is None:
-                with self._lock:
-                    waiting = self._pending.get(message.get("id"))
-                if waiting is not None:
-                    waiting.put(message)
-                continue
-            params = message.get("params", {})
-            session_id = params.get("sessionId") if method == "run/result" else params.get("metadata", {}).get("session_id")
+        try:
+            for line in self._process.stdout:
+                if not line.strip():
+                    continue
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    message = None
+                if not isinstance(message, dict):
+                    # Not a message: skipped, so one stray line does not stop every later response.
+                    self.stray_lines.append(line.rstrip("\n")[:1000])
+                    continue
+                self._route(message)
+        finally:
             with self._lock:
-                inbox = self._sessions.get(session_id)
-            if inbox is not None:
-                inbox.put(message)
+                for waiting in self._pending.values():
+                    waiting.put(_GONE)
+                for inbox in self._sessions.values():
+                    inbox.put(_GONE)
+
+    def _route(self, message: Mapping[str, Any]) -> None:
+        method = message.get("method")
+        if method is None:
+            request_id = message.get("id")
+            with self._lock:
+                waiting = self._pending.get(request_id) if isinstance(request_id, int) else None
+            if waiting is not None:
+                waiting.put(message)
+            return
+        params = message.get("params")
+        if not isinstance(params, dict):
+            return
+        metadata = params.get("metadata")
+        session_id = (
+            params.get("sessionId")
+            if method == "run/result"
+            else metadata.get("session_id") if isinstance(metadata, dict) else None
+        )
         with self._lock:
-            for waiting in self._pending.values():
-                waiting.put(_GONE)
-            for inbox in self._sessions.values():
-                inbox.put(_GONE)
+            inbox = self._sessions.get(session_id) if isinstance(session_id, str) else None
+        if inbox is not None:
+            inbox.put(message)
 
 
 class Session:

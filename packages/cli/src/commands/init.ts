@@ -47,7 +47,10 @@ export function schemaReference(
 
 /** A sensible default model for this environment, if any provider's key is set. */
 function defaultModel(env: Io['env']): string | undefined {
-  if (env.A3S_MODEL) return env.A3S_MODEL;
+  if (env.A3S_MODEL) {
+    checkModelFlag(env.A3S_MODEL, '.', false, 'A3S_MODEL=');
+    return env.A3S_MODEL;
+  }
   const examples: Record<string, string> = { openai: 'openai/gpt-4o', anthropic: 'anthropic/claude-sonnet-4-20250514' };
   for (const p of describeProviders())
     if (p.keyEnv !== undefined && env[p.keyEnv] && examples[p.name]) return examples[p.name];
@@ -77,6 +80,9 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
     throw new UsageError(`--cwd: '${workspace}' is not a folder`);
   const existing = CONFIG_FILE_NAMES.map((n) => join(workspace, n)).filter((p) => existsSync(p));
+  const path = join(workspace, CONFIG_FILE_NAMES[0]!);
+  if (existsSync(path) && statSync(path).isDirectory())
+    throw new UsageError(`${path} is a folder, not a file; remove or rename it, then run a3s init again`);
   if (existing.length > 0 && values.force !== true)
     throw new UsageError(`${existing.join(' and ')} already exists; pass --force to overwrite a3s.config.json`);
   const model = values.model ?? defaultModel(io.env);
@@ -86,7 +92,6 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
     permissions: { allow: [] as string[], ask: [] as string[], deny: [] as string[] },
   };
   parseCodeConfig(config, 'the config to write');
-  const path = join(workspace, CONFIG_FILE_NAMES[0]!);
   writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
   io.stdout.write(`wrote ${path}\n`);
   if (model === undefined)

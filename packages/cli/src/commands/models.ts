@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { findConfigFile, loadCodeConfig, type CodeConfig } from '@a3s-code/core';
+import { findConfigFile, loadCodeConfig, terminalText, type CodeConfig } from '@a3s-code/core';
 import { describeProviders, type ProviderDescription } from '@a3s-code/sdk';
 import { checkModelFlag, parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -16,7 +16,8 @@ import { styleFor } from '../style.js';
 export const MODELS_HELP = `Usage: a3s models [options]
 
 Lists the model providers, the environment variables each reads (API key, base URL) and whether
-they are set (values are never printed), and the model this workspace would use.
+they are set (values are never printed), and the model this workspace would use; exits with 2
+when A3S_MODEL names a model a3s run would refuse (the reason is printed last).
 
 Options:
   -m, --model <spec>   show this model as the one in use (as a3s run --model would)
@@ -89,9 +90,12 @@ export async function modelsCommand(args: readonly string[], io: Io): Promise<nu
         : io.env.A3S_MODEL
           ? { model: io.env.A3S_MODEL, from: 'A3S_MODEL' }
           : null;
+  // A3S_MODEL is checked as every session command checks it: a typo is named here too.
+  const problem = current?.from === 'A3S_MODEL' ? modelProblem(current.model, io.cwd) : undefined;
   if (values.json) {
-    io.stdout.write(`${JSON.stringify({ model: current, providers: rows })}\n`);
-    return EXIT.ok;
+    const model = current === null ? null : { ...current, ...(problem === undefined ? {} : { problem }) };
+    io.stdout.write(`${JSON.stringify({ model, providers: rows })}\n`);
+    return problem === undefined ? EXIT.ok : EXIT.usage;
   }
   const style = styleFor(io.stdout, io.env);
   const width = Math.max(...rows.map((r) => r.provider.length)) + 2;
@@ -120,7 +124,18 @@ export async function modelsCommand(args: readonly string[], io: Io): Promise<nu
   io.stdout.write(
     current === null
       ? `model: none configured (use --model <provider>/<model>, "model" in a3s.config.json, or A3S_MODEL)\n`
-      : `model: ${current.model} (from ${current.from})\n`,
+      : `model: ${terminalText(current.model)} (from ${current.from})\n`,
   );
-  return EXIT.ok;
+  if (problem !== undefined) io.stdout.write(style.red(`${terminalText(problem)}\n`));
+  return problem === undefined ? EXIT.ok : EXIT.usage;
+}
+
+/** What is wrong with the model `A3S_MODEL` names (the message a3s run would print), or `undefined`. */
+function modelProblem(spec: string, cwd: string): string | undefined {
+  try {
+    checkModelFlag(spec, cwd, true, 'A3S_MODEL=');
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
 }

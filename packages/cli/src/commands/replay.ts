@@ -153,16 +153,16 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
   }
   const style = styleFor(io.stdout, io.env);
   const lines = [
-    style.bold(`A3S Code replay of ${log.path}`),
+    style.bold(`A3S Code replay of ${terminalText(log.path)}`),
     `digest: seq ${log.digest.seq}, sha256 ${log.digest.digest}`,
   ];
-  if (log.torn) lines.push(style.yellow(`note: ignored a torn last line (${log.torn})`));
   // A log's text came from a model and its tools (or anyone who could write the file): printed
-  // without control sequences.
+  // without control sequences, the torn line's bytes quoted in its parse error included.
+  if (log.torn) lines.push(style.yellow(`note: ignored a torn last line (${terminalText(log.torn)})`));
   lines.push(formatSummary(terminalSafe(log.summary)));
   lines.push(...missingArtifacts(style, log, workspaceOfLog(log.path)));
   const costLine = costText(cost);
-  if (costLine !== undefined) lines.push(costLine);
+  if (costLine !== undefined) lines.push(terminalText(costLine));
   const table = toolTable(style, log);
   if (table.length > 0) lines.push('tool table:', ...table);
   const artifacts = artifactRows(style, log);

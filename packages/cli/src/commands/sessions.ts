@@ -147,12 +147,13 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
   for (const r of list) {
     if (empty.includes(r)) continue;
     const saved = r.saved ? style.green(' saved') : '';
+    // A damaged log's parse error quotes its bytes: shown without control sequences.
     const state = r.last.startsWith('unreadable')
-      ? style.yellow(r.last)
+      ? style.yellow(terminalText(r.last))
       : r.runs === 0
         ? `no runs yet, ${r.facts} facts`
         : `${r.runs} run(s), last ${r.last}, ${r.facts} facts, phase ${r.phase}`;
-    io.stdout.write(`${style.bold(r.id)}${saved}  ${style.dim(r.modified)}  ${state}\n`);
+    io.stdout.write(`${style.bold(terminalText(r.id))}${saved}  ${style.dim(r.modified)}  ${state}\n`);
     if (r.prompt) io.stdout.write(style.dim(`    "${terminalText(r.prompt)}"\n`));
   }
   if (empty.length > 0)

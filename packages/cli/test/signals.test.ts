@@ -1,0 +1,70 @@
+// Ctrl-C and SIGTERM sent to a real `a3s run` process while a command of the run is running,
+// including a command that ignores both signals (its process group must be killed, which takes
+// a grace period): the process ends with 130 or 143, prints its summary, and the log records the
+// run as cancelled (valid, unlocked, continuable).
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseLog } from '@a3s-code/effect';
+import { describe, expect, it } from 'vitest';
+import { A3S, scriptFile, tempRepo, TEST_A3S_HOME } from './kit.js';
+
+/** Starts `a3s run` on a command, sends `signal` once the command printed `started`; resolves with status and output. */
+async function signalled(
+  command: string,
+  signal: NodeJS.Signals,
+): Promise<{ status: number | null; stdout: string; stderr: string; dir: string }> {
+  const dir = tempRepo();
+  const script = scriptFile([
+    { text: 'Running it.', tool_calls: [{ id: 'b1', name: 'bash', args: { command } }] },
+    { text: 'never reached' },
+  ]);
+  const env: NodeJS.ProcessEnv = { ...process.env, A3S_HOME: TEST_A3S_HOME };
+  delete env.A3S_MODEL;
+  const args = [A3S, 'run', '--yolo', '--session', 's', '--model', `scripted:${script}`, '--cwd', dir, 'go'];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d;
+  });
+  const started = new Promise<void>((resolve) =>
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      if (stdout.includes('started')) resolve();
+    }),
+  );
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await Promise.race([started, exited]);
+  await new Promise((r) => setTimeout(r, 300));
+  child.kill(signal);
+  return { status: await exited, stdout, stderr, dir };
+}
+
+function lastFact(dir: string): { type: string; payload: Record<string, unknown> } {
+  const log = join(dir, '.a3s', 'effect-log', 's.jsonl');
+  expect(existsSync(`${log}.lock`)).toBe(false);
+  const facts = parseLog(readFileSync(log, 'utf8')).facts;
+  return facts.at(-1) as { type: string; payload: Record<string, unknown> };
+}
+
+describe('signals during a3s run', () => {
+  it('Ctrl-C while a command that ignores signals runs: 130, the summary printed, the run cancelled in its log', async () => {
+    // Closing waits for the command's process group to be killed; the process must not run out
+    // of work before that (Node's exit code 13, no summary). Four times: it was a race.
+    for (let i = 0; i < 4; i++) {
+      const r = await signalled("trap '' TERM INT; echo started; sleep 30", 'SIGINT');
+      expect(r.status, r.stderr).toBe(130);
+      expect(r.stdout).toContain('cancelled · 1 tool call(s)');
+      expect(lastFact(r.dir)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
+    }
+  }, 60_000);
+
+  it('SIGTERM: 143, and the log records the run as cancelled, not still running', async () => {
+    for (const command of ['echo started; sleep 30', "trap '' TERM INT; echo started; sleep 30"]) {
+      const r = await signalled(command, 'SIGTERM');
+      expect(r.status, r.stderr).toBe(143);
+      expect(lastFact(r.dir)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
+    }
+  }, 60_000);
+});
