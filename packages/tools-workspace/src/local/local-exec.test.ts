@@ -1,6 +1,8 @@
 // The local exec service with node's child_process directly: environment, input on stdin, a
 // command that never reads its input, a working directory that is not there, a missing shell
 // feature, and output streamed while the command runs.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/harness.js';
 import { LocalWorkspace } from './local-workspace.js';
@@ -45,4 +47,34 @@ describe('LocalExec', () => {
       code: 'WORKSPACE_NOT_FOUND',
     });
   });
+
+  it('a cancelled command and close() settle in a script with nothing else to keep it running', async () => {
+    // A bare script: nothing but the command holds the event loop. Node exits with code 13 when a
+    // top-level await can never settle, which is what a kill round's unreferenced pause caused.
+    const dist = join(import.meta.dirname, '..', '..', 'dist', 'index.js');
+    const child = `
+      const { LocalWorkspace } = await import(${JSON.stringify(dist)});
+      const ws = new LocalWorkspace({ root: ${JSON.stringify(tmp.dir)} });
+      const ac = new AbortController();
+      const first = ws.exec.run({ command: 'sleep 30', signal: ac.signal }).catch((e) => e.code);
+      await new Promise((r) => setTimeout(r, 200));
+      ac.abort();
+      console.log('aborted', await first);
+      const second = ws.exec.run({ command: "trap '' TERM INT; sleep 30" }).catch((e) => e.code);
+      await new Promise((r) => setTimeout(r, 200));
+      await ws.close();
+      console.log('closed', await second);
+    `;
+    const p = spawn(process.execPath, ['--input-type=module', '-e', child], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    p.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    p.stderr.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => p.once('exit', resolve));
+    expect(out).toBe('aborted CANCELLED\nclosed CANCELLED\n');
+    expect(code).toBe(0);
+  }, 20_000);
 });

@@ -98,6 +98,18 @@ function liveOutput(
   };
 }
 
+/**
+ * `work`, holding the host process open until it settles. The waits inside a command (its
+ * timeout, the kill rounds after a cancellation, the drain of its pipes) do not hold the host
+ * open, so that a command left running never keeps it alive; once the child has exited they may
+ * be all that is left, and an `await` of a cancelled command or of `close()` would then never
+ * settle (Node exits with code 13 halfway).
+ */
+function holdingHost<T>(work: Promise<T>): Promise<T> {
+  const hold = setInterval(() => undefined, 60_000);
+  return work.finally(() => clearInterval(hold));
+}
+
 /** Local process execution of a {@link LocalWorkspace}. */
 export class LocalExec implements WorkspaceExec {
   private readonly fs: LocalFileSystem;
@@ -111,7 +123,7 @@ export class LocalExec implements WorkspaceExec {
 
   run(request: WorkspaceExecRequest): Promise<WorkspaceExecResult> {
     const stop = new AbortController();
-    const done = this.#run(request, stop.signal);
+    const done = holdingHost(this.#run(request, stop.signal));
     const entry = { kill: () => stop.abort(), done: done.catch(() => undefined) };
     this.#running.add(entry);
     void entry.done.then(() => this.#running.delete(entry));
@@ -126,7 +138,7 @@ export class LocalExec implements WorkspaceExec {
   async close(): Promise<void> {
     const running = [...this.#running];
     for (const r of running) r.kill();
-    await Promise.all([...running.map((r) => r.done), this.#background.terminate(CLOSE_GRACE_MS)]);
+    await holdingHost(Promise.all([...running.map((r) => r.done), this.#background.terminate(CLOSE_GRACE_MS)]));
   }
 
   async #run(request: WorkspaceExecRequest, closing: AbortSignal): Promise<WorkspaceExecResult> {
