@@ -14,19 +14,21 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'a3s-lock-'));
 const CHILD = `
 import { FileFactStore } from ${JSON.stringify(dist)};
 const [path, start] = process.argv.slice(1);
+// Sleep until just before the start, then spin: the children start together without burning a core each.
+await new Promise((r) => setTimeout(r, Math.max(0, Number(start) - Date.now() - 15)));
 while (Date.now() < Number(start)) {}
 try {
   const s = await FileFactStore.openPath(path);
   await s.append([{ type: 'user.message', key: 'u:' + process.pid, payload: { text: 'x', source: 'user' } }], null);
   console.log('GOT');
-  await new Promise((r) => setTimeout(r, 400));
+  await new Promise((r) => setTimeout(r, 300));
   await s.close();
 } catch (e) {
   console.log('ERR ' + (e.code ?? e.message));
 }`;
 
 function race(path: string, children: number): Promise<string[]> {
-  const start = Date.now() + 1500;
+  const start = Date.now() + 1200;
   return Promise.all(
     Array.from(
       { length: children },
