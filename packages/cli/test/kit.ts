@@ -79,14 +79,15 @@ export const FIX_TURNS = [
   },
 ];
 
-/** Runs `a3s` to completion. `A3S_MODEL` is removed from the environment unless given. */
-export function a3s(args: string[], env: Record<string, string> = {}) {
+/** Runs `a3s` to completion (with `input` on stdin). `A3S_MODEL` is removed from the environment unless given. */
+export function a3s(args: string[], env: Record<string, string> = {}, input?: string) {
   const base = { ...process.env };
   delete base.A3S_MODEL;
   const r = spawnSync(process.execPath, [A3S, ...args], {
     encoding: 'utf8',
     env: { ...base, A3S_HOME: TEST_A3S_HOME, ...env },
     timeout: 20_000,
+    ...(input === undefined ? {} : { input }),
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -40,6 +40,26 @@ describe('a3s run', () => {
     expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i <= end');
   });
 
+  it('a3s run - reads the prompt from stdin; an empty one is a usage error', () => {
+    const dir = tempRepo();
+    const prompt = 'fix the failing test\n(the range helper is off by one)\n';
+    const r = a3s(
+      ['run', '--yolo', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '--session', 'piped', '-'],
+      {},
+      prompt,
+    );
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const log = readFileSync(join(dir, '.a3s', 'effect-log', 'piped.jsonl'), 'utf8');
+    const first = JSON.parse(log.split('\n').find((l) => l.includes('"user.message"'))!) as {
+      payload: { text: string };
+    };
+    expect(first.payload.text).toBe(prompt.trim());
+    const empty = a3s(['run', '--yolo', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '-'], {}, '  \n');
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain('the prompt read from stdin (a3s run -) is empty');
+  });
+
   it('parks at a confirmation without --yolo (exit 3) and says how to continue', async () => {
     const dir = tempRepo();
     const r = await runMain([

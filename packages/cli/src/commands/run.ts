@@ -23,6 +23,7 @@ import { terminalText } from '@a3s-code/core';
 
 /** Help of `a3s run`. */
 export const RUN_HELP = `Usage: a3s run [options] "<prompt>"
+       a3s run [options] -        (reads the prompt from stdin: echo "…" | a3s run -)
 
 Runs one prompt to its end and exits: 0 completed, 1 run failed, 2 usage or configuration error,
 3 parked (continue with a3s sessions --resume <id>), 130 interrupted.
@@ -44,6 +45,29 @@ const nobodyToAsk: ConfirmationManager = {
   }),
 };
 
+/** The largest prompt `a3s run -` reads from stdin. */
+const MAX_STDIN_PROMPT_BYTES = 8 * 1024 * 1024;
+
+/** The whole of stdin as UTF-8 (`a3s run -`); a terminal is refused, as nobody would see the wait. */
+async function promptFromStdin(io: Io): Promise<string> {
+  if (io.stdin.isTTY === true)
+    throw new UsageError(
+      'a3s run - reads the prompt from stdin, but stdin is a terminal; pipe the prompt in (echo "…" | a3s run -)',
+    );
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of io.stdin) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += b.length;
+    if (size > MAX_STDIN_PROMPT_BYTES)
+      throw new UsageError(
+        `the prompt on stdin is over ${MAX_STDIN_PROMPT_BYTES / 1024 / 1024} MiB; send large files with --file`,
+      );
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Runs `a3s run`. */
 export async function runCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
@@ -61,9 +85,14 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     io.stdout.write(`${RUN_HELP}\n`);
     return EXIT.ok;
   }
-  const prompt = positionals.join(' ').trim();
+  const fromStdin = positionals.length === 1 && positionals[0] === '-';
+  const prompt = (fromStdin ? await promptFromStdin(io) : positionals.join(' ')).trim();
   if (prompt === '')
-    throw new UsageError(`missing the prompt, e.g. a3s run "fix the failing test"; see 'a3s run --help'`);
+    throw new UsageError(
+      fromStdin
+        ? 'the prompt read from stdin (a3s run -) is empty'
+        : `missing the prompt, e.g. a3s run "fix the failing test", or a3s run - to read it from stdin; see 'a3s run --help'`,
+    );
   const flags = sessionFlags(values, io.cwd);
   const attachments = flagAttachments(values.image, values.file, io.cwd, flags.cwd);
   const opened = await openSession(flags, io.env, {
