@@ -141,6 +141,35 @@ describe('deny rules see through respellings (PERM-02)', () => {
     expect(p.evaluate('bash', { command: 'ls' }).decision).toBe('allow');
   });
 
+  it("PERM-02/PERM-03: a git rule sees through git's own options; an allow never covers a -c that can run a program", () => {
+    const git = new PermissionPolicy({
+      deny: ['Bash(git push:*)'],
+      allow: ['Bash(git status:*)', 'Bash(git log:*)'],
+      defaultDecision: 'ask',
+    });
+    const decide = (command: string) => git.evaluate('bash', { command }).decision;
+    for (const command of [
+      'git -C . push',
+      'git -c user.name=x push origin',
+      'git --no-pager --git-dir=.git push',
+      'git --work-tree . -P push --force',
+      '/usr/bin/git -C sub push',
+      "git -c alias.p='!git push' p",
+    ])
+      expect(decide(command), command).toBe('deny');
+    expect(decide('git status')).toBe('allow');
+    expect(decide('git log --oneline')).toBe('allow');
+    // A -c that can run a program may run anything: it meets every deny rule, like any command that cannot be named.
+    expect(decide('git -c core.pager=evil log')).toBe('deny');
+    expect(decide('git --exec-path=/tmp status')).toBe('deny');
+    const allowOnly = new PermissionPolicy({
+      allow: ['Bash(git status:*)', 'Bash(git log:*)'],
+      defaultDecision: 'ask',
+    });
+    for (const command of ['git -c core.pager=evil log', 'git -C /elsewhere status', 'git --exec-path=/tmp status'])
+      expect(allowOnly.evaluate('bash', { command }).decision, command).toBe('ask');
+  });
+
   it('PERM-02: commands that merely mention rm are not denied', () => {
     for (const command of [
       'echo rm x',

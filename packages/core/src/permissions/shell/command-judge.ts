@@ -6,6 +6,7 @@
  * `watch`, `trap`, `alias` values, `find -exec`) are judged recursively. A command whose name
  * cannot be known statically yields `OPAQUE`.
  */
+import { gitSubjects } from './git-command.js';
 import { interpreterIsOpaque, isShell, shellInvocation } from './interpreters.js';
 import {
   assignmentName,
@@ -106,6 +107,7 @@ function innerCode(base: string, words: readonly ShellWord[], at: number, contex
     });
   }
   if (base === 'find') return findExec(args, context);
+  if (base === 'git') return gitSubjects(args);
   // `hash -p /bin/rm ls` makes `ls` run rm; `enable -f` loads a builtin from a shared object.
   if (
     (base === 'hash' && args.some((w) => /^-\w*p/.test(w.text))) ||

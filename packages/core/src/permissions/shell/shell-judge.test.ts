@@ -72,6 +72,33 @@ describe('judgeShellCommand: normalising', () => {
     expect(subjects('find . -name "*.o" -exec rm -f {} +')).toEqual(['rm -f …', 'find . -name *.o -exec rm -f {} +']);
   });
 
+  it("reads git's own options before its subcommand; a -c that can run a program is opaque", () => {
+    expect(subjects('git -C sub --no-pager -c user.name=x push origin main')).toEqual([
+      'git push origin main',
+      'git -C sub --no-pager -c user.name=x push origin main',
+    ]);
+    expect(subjects('git --git-dir=.git --work-tree . push')).toEqual([
+      'git push',
+      'git --git-dir=.git --work-tree . push',
+    ]);
+    expect(subjects('git push')).toEqual(['git push']);
+    for (const command of [
+      "git -c alias.x='!rm -rf /' x",
+      'git -c core.pager=evil log',
+      'git -c Core.SshCommand=evil fetch',
+      'git --config-env=core.editor=ED commit',
+      'git -c include.path=/tmp/x status',
+      'git --exec-path=/tmp status',
+      'git -c "$K" status',
+      'git --bogus-option status',
+    ]) {
+      expect(judgeShellCommand(command).opaque, command).toBe(true);
+    }
+    for (const command of ['git --version', 'git -C a status', 'git -c user.email=a@b commit -m x']) {
+      expect(judgeShellCommand(command).opaque, command).toBe(false);
+    }
+  });
+
   it('judges shell bodies recursively: sh -c, su -c, watch, trap, alias', () => {
     expect(subjects("bash -euo pipefail -c 'cd a && rm x'")).toEqual([
       'cd a',

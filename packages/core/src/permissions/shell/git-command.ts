@@ -1,0 +1,81 @@
+/**
+ * git's own options before its subcommand: `git -C dir -c k=v --no-pager push` runs `git push`,
+ * so a rule on `git push` must see it as such. A `-c` (or `--config-env`, `--exec-path`) that
+ * can make git run a program of the caller's choosing (an alias with `!`, a pager, an editor, an
+ * ssh command, a diff or merge driver, a filter, a credential helper, hooks, includes) makes the
+ * command opaque: it may run anything.
+ */
+import { OPAQUE, isStatic, type ShellWord } from './shell-word.js';
+
+// Options taking the next word as their value (or `--opt=value`).
+const VALUED = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--exec-path',
+  '--config-env',
+  '--super-prefix',
+  '--attr-source',
+  '--list-cmds',
+]);
+
+// Options without a value.
+const FLAGS = new Set([
+  '-p',
+  '-P',
+  '--paginate',
+  '--no-pager',
+  '--bare',
+  '--no-replace-objects',
+  '--no-lazy-fetch',
+  '--no-optional-locks',
+  '--no-advice',
+  '--literal-pathspecs',
+  '--glob-pathspecs',
+  '--noglob-pathspecs',
+  '--icase-pathspecs',
+]);
+
+// Options that print something and run no subcommand.
+const ENDING = new Set(['-h', '--help', '--version', '--html-path', '--man-path', '--info-path']);
+
+// Configuration keys whose value git may run as a command (or that pull in other configuration).
+const CODE_KEYS =
+  /^(?:alias\.|core\.(?:pager|sshcommand|fsmonitor|editor|hookspath|askpass|gitproxy|attributesfile)$|pager\.|diff\.|difftool\.|merge\.|mergetool\.|filter\.|credential|gpg\.|sequence\.editor$|uploadpack\.|receive\.|remote\.|url\.|http\.|protocol\.|ssh\.|include|includeif\.|init\.templatedir$|interactive\.difffilter$|sendemail\.|web\.browser$|browser\.|man\.|instaweb\.|submodule\.|push\.|fetch\.|transfer\.|safe\.)/i;
+
+/** The config key of a `-c key=value` / `--config-env key=VAR` value. */
+function keyOf(value: string): string {
+  const eq = value.indexOf('=');
+  return (eq === -1 ? value : value.slice(0, eq)).trim();
+}
+
+/**
+ * The extra subjects of `git` with the words after it (`args`): `git <subcommand> …` without
+ * git's own options when it has some, `OPAQUE` when one of them may run a program or cannot be
+ * read statically, else none (the command as written is already a subject).
+ */
+export function gitSubjects(args: readonly ShellWord[]): string[] {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const w = args[i]!;
+    if (!isStatic(w)) return [OPAQUE];
+    const text = w.text;
+    if (!text.startsWith('-')) break;
+    const eq = text.indexOf('=');
+    const name = text.startsWith('--') && eq !== -1 ? text.slice(0, eq) : text;
+    if (ENDING.has(name)) return [];
+    if (FLAGS.has(name)) continue;
+    if (!VALUED.has(name)) return [OPAQUE];
+    let value: ShellWord | undefined;
+    if (name === text) value = args[++i];
+    else value = { ...w, text: text.slice(eq + 1) };
+    if (value === undefined) return [];
+    if (name === '--exec-path') return [OPAQUE];
+    if ((name === '-c' || name === '--config-env') && (!isStatic(value) || CODE_KEYS.test(keyOf(value.text))))
+      return [OPAQUE];
+  }
+  if (i === 0 || i >= args.length) return [];
+  return [['git', ...args.slice(i).map((w) => w.text)].join(' ')];
+}
