@@ -1,5 +1,6 @@
-/** Small helpers of the server connection: an error's message, a plain delay, and a wait that an abort signal cuts short. */
+/** Small helpers of the server connection: an error's message, a plain delay, a wait that an abort signal cuts short, and the typed error of a failed start. */
 import { CancelledError } from '@a3s-code/core';
+import { McpConnectionError } from './errors.js';
 
 /**
  * The message of anything thrown. A schema failure (a server's answer of the wrong shape) is told
@@ -38,4 +39,18 @@ export async function abortable<T>(work: Promise<T>, signal: AbortSignal | undef
   } finally {
     signal.removeEventListener('abort', onAbort!);
   }
+}
+
+/**
+ * A start that failed, as the typed `MCP_CONNECTION` error: a listing that failed (a request
+ * error, a timeout) says so, with the server's last lines of stderr.
+ */
+export function startFailure(server: string, error: unknown, stderrTail: string | undefined): McpConnectionError {
+  if (error instanceof McpConnectionError) return error;
+  return new McpConnectionError(
+    server,
+    `listing its tools, resources and prompts failed: ${message(error)}`,
+    error,
+    stderrTail === undefined || stderrTail.length === 0 ? undefined : stderrTail,
+  );
 }

@@ -1,14 +1,27 @@
 /**
- * Lists what a connected MCP server offers: every page of its tools, its resources and its
- * prompts, each only when the server declares the capability.
+ * Lists what a connected MCP server offers: the pages of its tools, its resources and its
+ * prompts, each only when the server declares the capability. A server is untrusted: each tool is
+ * checked on its own (one malformed tool is left out with its reason, never failing the listing),
+ * and the listing stops at {@link MAX_LISTED_TOOLS} tools and {@link MAX_TOOL_PAGES} pages.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolSpec } from '@modelcontextprotocol/sdk/types.js';
+import { McpRequestError } from './errors.js';
+import { loadSdkTypes } from './sdk-types.js';
 import type { McpPromptInfo, McpResourceInfo } from './server-status.js';
+import type { McpRejectedTool } from './tool-spec-check.js';
+
+/** Most tools one server's listing is read for; the rest are left out (reported once). */
+export const MAX_LISTED_TOOLS = 1000;
+
+/** Most pages of `tools/list` one listing reads; a server that pages on past it fails the listing. */
+export const MAX_TOOL_PAGES = 100;
 
 /** A server's catalog; `resources`/`prompts` are `undefined` when the server has no such capability. */
 export interface McpCatalog {
   readonly specs: readonly McpToolSpec[];
+  /** Listed tools that are not MCP tools (wrong shape), and those past {@link MAX_LISTED_TOOLS}. */
+  readonly malformed: readonly McpRejectedTool[];
   readonly resources: readonly McpResourceInfo[] | undefined;
   readonly prompts: readonly McpPromptInfo[] | undefined;
 }
@@ -18,14 +31,8 @@ export async function listCatalog(client: Client, server: string, timeoutMs?: nu
   const opts = timeoutMs === undefined ? undefined : { timeout: timeoutMs };
   const caps = client.getServerCapabilities() ?? {};
   const specs: McpToolSpec[] = [];
-  if (caps.tools !== undefined) {
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, opts);
-      specs.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
-  }
+  const malformed: McpRejectedTool[] = [];
+  if (caps.tools !== undefined) await listTools(client, server, opts, specs, malformed);
   let resources: readonly McpResourceInfo[] | undefined;
   if (caps.resources !== undefined) {
     const listed = (await client.listResources(undefined, opts)).resources;
@@ -55,5 +62,76 @@ export async function listCatalog(client: Client, server: string, timeoutMs?: nu
       ),
     );
   }
-  return { specs, resources, prompts };
+  return { specs, malformed, resources, prompts };
+}
+
+function shortName(name: unknown): string {
+  const text = typeof name === 'string' ? name : (JSON.stringify(name) ?? String(name));
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/**
+ * Reads the pages of `tools/list` into `specs` (each tool checked against the MCP tool shape on
+ * its own; a malformed one goes to `malformed`). The SDK's `listTools` is not used: it fails the
+ * whole page for one malformed tool, and compiles each tool's `outputSchema` (a server's regular
+ * expressions and references) in this process.
+ */
+async function listTools(
+  client: Client,
+  server: string,
+  opts: { timeout: number } | undefined,
+  specs: McpToolSpec[],
+  malformed: McpRejectedTool[],
+): Promise<void> {
+  const { PaginatedResultSchema, ToolSchema } = await loadSdkTypes();
+  const seenCursors = new Set<string>();
+  let listed = 0;
+  let cursor: string | undefined;
+  for (let pages = 0; ; pages++) {
+    if (pages === MAX_TOOL_PAGES)
+      throw new McpRequestError(
+        server,
+        'tools/list',
+        -1,
+        `the tools come in more than ${MAX_TOOL_PAGES} pages; the most read is ${MAX_TOOL_PAGES}`,
+      );
+    const page = await client.request(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      PaginatedResultSchema,
+      opts,
+    );
+    const tools = (page as { tools?: unknown }).tools;
+    if (!Array.isArray(tools))
+      throw new McpRequestError(server, 'tools/list', -1, 'the answer has the wrong shape: tools: expected array');
+    for (const raw of tools) {
+      if (listed === MAX_LISTED_TOOLS) {
+        malformed.push({
+          tool: shortName((raw as { name?: unknown } | null)?.name),
+          reason: `the server lists more than ${MAX_LISTED_TOOLS} tools; this one and those after it were not read`,
+        });
+        return;
+      }
+      listed++;
+      const parsed = ToolSchema.safeParse(raw);
+      if (parsed.success) specs.push(parsed.data);
+      else {
+        const issue = parsed.error.issues[0];
+        const path = issue === undefined || issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
+        malformed.push({
+          tool: shortName((raw as { name?: unknown } | null)?.name),
+          reason: `it is not an MCP tool: ${path}: ${issue?.message ?? 'invalid'}`,
+        });
+      }
+    }
+    cursor = page.nextCursor;
+    if (cursor === undefined) return;
+    if (seenCursors.has(cursor))
+      throw new McpRequestError(
+        server,
+        'tools/list',
+        -1,
+        `the server sent the cursor ${JSON.stringify(cursor.slice(0, 100))} a second time; its pages would never end`,
+      );
+    seenCursors.add(cursor);
+  }
 }

@@ -15,7 +15,7 @@ import { isStdioConfig, type McpServerConfig } from './config.js';
 import { listCatalog } from './list-catalog.js';
 import { McpConnectionError, McpRequestError, McpServerClosedError, McpServerUnavailableError } from './errors.js';
 import { connectTimeoutOf, exitText } from './client-options.js';
-import { abortable, message, sleep } from './connection-waits.js';
+import { abortable, message, sleep, startFailure } from './connection-waits.js';
 import { openClient } from './open-client.js';
 import { loadSdkTypes } from './sdk-types.js';
 import type { McpPromptInfo, McpResourceInfo, McpServerState, McpServerStatus } from './server-status.js';
@@ -93,13 +93,13 @@ export class McpServerConnection implements McpToolCaller {
     try {
       await this.#open();
     } catch (error) {
-      if (this.#state !== 'closed') {
-        this.#state = 'failed';
-        this.#lastError = error instanceof McpConnectionError ? error.problem : message(error);
-        await this.#client?.close().catch(() => undefined);
-        await this.#stdio?.close();
-      }
-      throw error;
+      if (this.#state === 'closed') throw error;
+      this.#state = 'failed';
+      const failure = startFailure(this.server, error, this.#stdio?.stderr.lastLines(CRASH_TAIL_LINES));
+      this.#lastError = failure.problem;
+      await this.#client?.close().catch(() => undefined);
+      await this.#stdio?.close();
+      throw failure;
     } finally {
       this.#options.onChange();
     }
@@ -380,8 +380,8 @@ export class McpServerConnection implements McpToolCaller {
     if (client === undefined) return;
     const listed = await listCatalog(client, this.server, timeoutMs);
     // Publish everything at once, so that no reader sees new tools before the change is announced.
-    const { accepted, rejected } = checkToolSpecs(listed.specs);
-    this.#rejected = Object.freeze(rejected);
+    const { accepted, rejected } = checkToolSpecs(listed.specs, (tool) => mcpToolName(this.server, tool));
+    this.#rejected = Object.freeze([...rejected, ...listed.malformed]);
     this.#tools = Object.freeze(this.#bridge(accepted));
     if (listed.resources !== undefined) this.#resources = listed.resources;
     if (listed.prompts !== undefined) this.#prompts = listed.prompts;

@@ -20,6 +20,9 @@ export const MAX_DESCRIPTION_CHARS = 16 * 1024;
 /** Deepest nesting of an input schema. */
 const MAX_SCHEMA_DEPTH = 64;
 
+/** Longest schema problem a reason quotes (a deep path keeps its end). */
+const MAX_REASON_CHARS = 300;
+
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
 /** A tool left out of the surface, and why. */
@@ -30,19 +33,30 @@ export interface McpRejectedTool {
   readonly reason: string;
 }
 
-/** Splits `specs` into the tools that may reach a surface and those left out (with the reason). */
-export function checkToolSpecs(specs: readonly McpToolSpec[]): {
+/**
+ * Splits `specs` into the tools that may reach a surface and those left out (with the reason).
+ * `surfaceName` maps a tool name to its name on a surface; two tools that map to one surface name
+ * (a long name is shortened with a hash, which another name can spell out) keep the first.
+ */
+export function checkToolSpecs(
+  specs: readonly McpToolSpec[],
+  surfaceName: (tool: string) => string = (tool) => tool,
+): {
   readonly accepted: McpToolSpec[];
   readonly rejected: McpRejectedTool[];
 } {
   const accepted: McpToolSpec[] = [];
   const rejected: McpRejectedTool[] = [];
   const seen = new Set<string>();
+  const surfaces = new Set<string>();
   for (const spec of specs) {
     const name = typeof spec.name === 'string' ? spec.name : String(spec.name);
-    const problem = specProblem(spec, seen);
+    let problem = specProblem(spec, seen);
+    if (problem === undefined && surfaces.has(surfaceName(name)))
+      problem = `its surface name '${surfaceName(name)}' is that of an earlier tool (the first one is kept)`;
     if (problem === undefined) {
       seen.add(name);
+      surfaces.add(surfaceName(name));
       accepted.push(spec);
     } else rejected.push({ tool: name.length > 200 ? `${name.slice(0, 200)}…` : name, reason: problem });
   }
@@ -50,7 +64,8 @@ export function checkToolSpecs(specs: readonly McpToolSpec[]): {
 }
 
 function specProblem(spec: McpToolSpec, seen: ReadonlySet<string>): string | undefined {
-  if (!TOOL_NAME_RE.test(spec.name)) return `its name (${spec.name.length} characters) is not ${MCP_TOOL_NAME_RULE}`;
+  if (typeof spec.name !== 'string' || !TOOL_NAME_RE.test(spec.name))
+    return `its name (${String(spec.name).length} characters) is not ${MCP_TOOL_NAME_RULE}`;
   if (seen.has(spec.name)) return 'a second tool of the same name (the first one is kept)';
   const description = spec.description ?? '';
   if (description.length > MAX_DESCRIPTION_CHARS)
@@ -60,11 +75,111 @@ function specProblem(spec: McpToolSpec, seen: ReadonlySet<string>): string | und
   if (bytes > MAX_INPUT_SCHEMA_BYTES)
     return `its inputSchema is ${bytes} bytes of JSON; the most is ${MAX_INPUT_SCHEMA_BYTES}`;
   const bad = schemaProblem(spec.inputSchema, spec.inputSchema, 'inputSchema', 0);
-  return bad === undefined ? undefined : `its ${bad}`;
+  if (bad === undefined) return undefined;
+  return bad.length > MAX_REASON_CHARS ? `its …${bad.slice(-MAX_REASON_CHARS)}` : `its ${bad}`;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Keywords whose value is a map of names to schemas. */
+const MAP_KEYWORDS = ['properties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'] as const;
+/** Keywords whose value is one schema (`items` may be a list too). */
+const ONE_KEYWORDS = [
+  'items',
+  'additionalProperties',
+  'additionalItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+  'contentSchema',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+] as const;
+/** Keywords whose value is a non-empty list of schemas. */
+const LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+/**
+ * Keywords a server's schema may not use: identifiers and dynamic references change how
+ * references resolve (and clash between tools validated together), and the names that
+ * `patternProperties` matches come from the model, so a server's regular expression would run on
+ * them.
+ */
+const NOT_ALLOWED_KEYWORDS = [
+  '$id',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$recursiveRef',
+  '$recursiveAnchor',
+  'patternProperties',
+] as const;
+const NOT_ALLOWED_WHY = `allowed: '$ref' to '#/...', properties and additionalProperties (not ${NOT_ALLOWED_KEYWORDS.join(', ')})`;
+
+/**
+ * The subschemas of a schema node, as `[kind, subschema, path]`; a subschema of the wrong form
+ * is `undefined`. A `dependencies` entry that is a list of names is not a schema and is skipped.
+ */
+function* subschemas(
+  node: Readonly<Record<string, unknown>>,
+  path: string,
+): Generator<readonly ['map' | 'one' | 'list', unknown, string]> {
+  for (const key of MAP_KEYWORDS) {
+    const map = node[key];
+    if (map === undefined) continue;
+    if (!isRecord(map)) {
+      yield ['map', undefined, `${path}.${key}`];
+      continue;
+    }
+    for (const [k, sub] of Object.entries(map))
+      if (!(key === 'dependencies' && Array.isArray(sub))) yield ['map', sub, `${path}.${key}.${k}`];
+  }
+  for (const key of ONE_KEYWORDS) {
+    const sub = node[key];
+    if (sub === undefined) continue;
+    if (key === 'items' && Array.isArray(sub))
+      for (const [i, s] of sub.entries()) yield ['one', s, `${path}.items[${i}]`];
+    else yield ['one', sub, `${path}.${key}`];
+  }
+  for (const key of LIST_KEYWORDS) {
+    const list = node[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list) || list.length === 0) yield ['list', undefined, `${path}.${key}`];
+    else for (const [i, s] of list.entries()) yield ['list', s, `${path}.${key}[${i}]`];
+  }
+}
+
+/** A copy of the schema node `node` with each of its subschemas (of the right form) replaced by `fn` of it. */
+export function mapSubschemas(
+  node: Readonly<Record<string, unknown>>,
+  fn: (sub: unknown) => unknown,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...node };
+  for (const key of MAP_KEYWORDS) {
+    const map = node[key];
+    if (!isRecord(map)) continue;
+    const copy: Record<string, unknown> = {};
+    for (const [k, sub] of Object.entries(map))
+      Object.defineProperty(copy, k, {
+        value: key === 'dependencies' && Array.isArray(sub) ? sub : fn(sub),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    out[key] = copy;
+  }
+  for (const key of ONE_KEYWORDS) {
+    const sub = node[key];
+    if (sub !== undefined) out[key] = key === 'items' && Array.isArray(sub) ? sub.map(fn) : fn(sub);
+  }
+  for (const key of LIST_KEYWORDS) {
+    const list = node[key];
+    if (Array.isArray(list)) out[key] = list.map(fn);
+  }
+  return out;
 }
 
 /** The first thing in `node` that is not JSON Schema (as `path: problem`), or `undefined`. */
@@ -87,38 +202,20 @@ function schemaProblem(node: unknown, root: unknown, path: string, depth: number
     const problem = refProblem(node.$ref, root);
     if (problem !== undefined) return `${path}.$ref ${problem}`;
   }
-  for (const key of ['properties', 'patternProperties', '$defs', 'definitions'] as const) {
-    const map = node[key];
-    if (map === undefined) continue;
-    if (!isRecord(map)) return `${path}.${key} is not an object`;
-    for (const [k, sub] of Object.entries(map)) {
-      const bad = schemaProblem(sub, root, `${path}.${key}.${k}`, depth + 1);
-      if (bad !== undefined) return bad;
-    }
+  for (const key of NOT_ALLOWED_KEYWORDS) {
+    if (node[key] !== undefined) return `${path} uses ${key}; ${NOT_ALLOWED_WHY}`;
   }
-  for (const key of ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains'] as const) {
-    const sub = node[key];
-    if (sub === undefined) continue;
-    const subs = key === 'items' && Array.isArray(sub) ? sub : [sub];
-    for (const [i, s] of subs.entries()) {
-      const bad = schemaProblem(s, root, Array.isArray(sub) ? `${path}.${key}[${i}]` : `${path}.${key}`, depth + 1);
-      if (bad !== undefined) return bad;
-    }
-  }
-  for (const key of ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const) {
-    const list = node[key];
-    if (list === undefined) continue;
-    if (!Array.isArray(list) || list.length === 0) return `${path}.${key} is not a non-empty array of schemas`;
-    for (const [i, s] of list.entries()) {
-      const bad = schemaProblem(s, root, `${path}.${key}[${i}]`, depth + 1);
-      if (bad !== undefined) return bad;
-    }
+  if (node.pattern !== undefined && typeof node.pattern !== 'string') return `${path}.pattern is not a string`;
+  for (const [key, sub, at] of subschemas(node, path)) {
+    if (sub === undefined) return `${at} is not ${key === 'list' ? 'a non-empty array of schemas' : 'an object'}`;
+    const bad = schemaProblem(sub, root, at, depth + 1);
+    if (bad !== undefined) return bad;
   }
   return undefined;
 }
 
 /** Why a `$ref` cannot be followed: only references inside the schema (`#`, `#/...`) that exist. */
-function refProblem(ref: unknown, root: unknown): string | undefined {
+function refProblem(ref: unknown, root: unknown, seen: ReadonlySet<string> = new Set()): string | undefined {
   if (typeof ref !== 'string') return 'is not a string';
   if (ref !== '#' && !ref.startsWith('#/'))
     return `${JSON.stringify(ref.slice(0, 100))} points outside the schema; allowed: '#/...'`;
@@ -132,6 +229,13 @@ function refProblem(ref: unknown, root: unknown): string | undefined {
     }
     if (!isRecord(at) || !Object.hasOwn(at, seg)) return `${JSON.stringify(ref.slice(0, 100))} points to nothing`;
     at = at[seg];
+  }
+  // A schema that is only a reference to another such schema, round to the first, is no schema.
+  if (isRecord(at) && typeof at.$ref === 'string') {
+    const next = at.$ref;
+    if (seen.has(next))
+      return `${JSON.stringify(ref.slice(0, 100))} is a cycle of references that never reaches a schema`;
+    return refProblem(next, root, new Set([...seen, ref]));
   }
   return undefined;
 }
