@@ -1,6 +1,7 @@
 // Prompt attachments on a real workspace: paths go through the workspace's path checks, files are
 // sniffed, every refusal is a typed error that writes nothing, and sub-agents and generate_object
 // take attachments for their first message.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -219,5 +220,64 @@ describe('attachments of sub-agents and generate_object', () => {
     expect(bad.exitCode).not.toBe(0);
     expect(bad.output).toMatch(/args\.attachments\[0\]\.path/);
     expect(model.requests).toHaveLength(1);
+  });
+});
+
+describe('attachments and read deny rules', () => {
+  /** A repository with a secret under read deny rules, a link to it, and a FIFO. */
+  async function denied(turns: ScriptedTurn[]) {
+    const dir = tempRepo();
+    mkdirSync(join(dir, 'secret'));
+    writeFileSync(join(dir, 'secret', 'k.txt'), 'DENIED-ATTACH-1\n');
+    writeFileSync(join(dir, '.env'), 'TOKEN=DENIED-ATTACH-2\n');
+    symlinkSync('secret', join(dir, 'alias'));
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    const model = new ScriptedLlmClient(turns);
+    const agent = await Agent.create({ model, permissions: { deny: ['Read(.env)', 'Read(secret/**)'] } });
+    session = await agent.session(dir, { governance: { yolo: true } });
+    return { dir, model, session };
+  }
+
+  it('PERM-02: a file under a read deny rule cannot be attached, however its path is spelled', async () => {
+    const { session: s, dir, model } = await denied([{ text: 'never' }]);
+    for (const path of ['.env', './.env', 'secret/k.txt', 'alias/k.txt', join(dir, 'secret', 'k.txt')]) {
+      const e = await s.send('look', { attachments: [{ type: 'file', path }] }).catch((x: unknown) => x);
+      expect(e, path).toBeInstanceOf(AttachmentError);
+      expect(e, path).toMatchObject({ code: 'ATTACHMENT_INVALID', problem: 'denied' });
+      expect((e as Error).message, path).toMatch(/is under the read deny rule Read\((\.env|secret\/\*\*)\)/);
+    }
+    expect(JSON.stringify(model.requests)).not.toContain('DENIED-ATTACH');
+  });
+
+  it('PERM-02: a sub-agent task the model starts cannot attach a denied file either', async () => {
+    const { session: s, model } = await denied([
+      {
+        tool_calls: [
+          {
+            name: 'task',
+            args: {
+              agent: 'explore',
+              description: 'leak',
+              prompt: 'Read it.',
+              attachments: [{ type: 'file', path: 'alias/k.txt' }],
+            },
+          },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const r = await s.send('go');
+    expect(r.text).toBe('done');
+    expect(JSON.stringify(model.requests)).not.toContain('DENIED-ATTACH');
+    const facts = parseLog(readFileSync(s.logPath!, 'utf8')).facts;
+    const result = facts.find((f) => f.type === 'tool.result')!.payload as { output: string };
+    expect(result.output).toContain('is under the read deny rule Read(secret/**)');
+  });
+
+  it('a FIFO is refused as not a regular file, without waiting on it', async () => {
+    const { session: s } = await denied([{ text: 'never' }]);
+    const e = await s.send('look', { attachments: [{ type: 'file', path: 'pipe' }] }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'ATTACHMENT_INVALID', problem: 'not_a_file' });
+    expect((e as Error).message).toContain('"pipe" is not a regular file (a FIFO, device or socket)');
   });
 });

@@ -12,6 +12,7 @@ export type AttachmentProblem =
   | 'no_workspace'
   | 'path'
   | 'not_found'
+  | 'denied'
   | 'not_a_file'
   | 'unreadable'
   | 'too_large'

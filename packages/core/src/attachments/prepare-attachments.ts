@@ -7,6 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { A3sError, MAX_ATTACHMENT_NAME, type AttachmentRef } from '@a3s-code/effect';
+import { realRootOf, spellings } from '../invoker/write-guard.js';
+import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import { AttachmentError } from './attachment-errors.js';
 import { ATTACHMENT_LIMITS, type AttachmentLimits } from './attachment-input.js';
@@ -26,6 +28,11 @@ export interface PrepareAttachmentsOptions {
   readonly signal?: AbortSignal;
   /** How errors name the list (default `attachments`; a tool passes `args.attachments`). */
   readonly field?: string;
+  /**
+   * The session's permission policy: a path under one of its read deny rules (`Read(.env)`) is
+   * refused, however it is spelled, as the model may not read it and an attachment goes to the model.
+   */
+  readonly policy?: PermissionPolicy;
 }
 
 const KEYS = new Set(['type', 'path', 'data', 'mediaType', 'name']);
@@ -172,12 +179,29 @@ async function readPath(
       'cannot be read: the session has no readable workspace; pass an image as data instead',
     );
   const signal = options.signal ? { signal: options.signal } : undefined;
+  const policy = options.policy;
+  if (policy?.hasReadDenyRules === true) {
+    const root = options.workspace.root;
+    const rule = policy.denyingReadRule(await spellings(root, realRootOf(root), path));
+    if (rule !== undefined)
+      throw new AttachmentError(
+        field,
+        'denied',
+        `${JSON.stringify(path)} is under the read deny rule ${rule}: the model may not read it, so it cannot be attached`,
+      );
+  }
   try {
     const stat = await fs.stat(path, signal);
     if (stat === undefined)
       throw new AttachmentError(field, 'not_found', `${JSON.stringify(path)} does not exist in the workspace`);
     if (stat.kind !== 'file')
-      throw new AttachmentError(field, 'not_a_file', `${JSON.stringify(path)} is a ${stat.kind}, not a file`);
+      throw new AttachmentError(
+        field,
+        'not_a_file',
+        stat.kind === 'directory'
+          ? `${JSON.stringify(path)} is a directory, not a file`
+          : `${JSON.stringify(path)} is not a regular file (a FIFO, device or socket); allowed: a regular file`,
+      );
     tooLarge(stat.size, cap, field, 'an attachment');
     const bytes = await fs.readFile(path, signal);
     tooLarge(bytes.length, cap, field, 'an attachment');

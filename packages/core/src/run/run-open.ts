@@ -39,7 +39,11 @@ export async function openPrompt(
   const prepared =
     attachments === undefined
       ? []
-      : await prepareAttachments(attachments, { workspace: options.config.workspace, signal: run.env.signal });
+      : await prepareAttachments(attachments, {
+          workspace: options.config.workspace,
+          signal: run.env.signal,
+          policy: options.invoker.policy,
+        });
   // user_prompt_submit hooks see the prompt before anything is written; they may block or replace it.
   const prompt = await runPromptHooks(options.config.hooks, {
     session_id: options.sessionId,

@@ -176,7 +176,7 @@ export class AgentSession {
   steer(text: string, options: AttachedSteerOptions): Promise<SteerReceipt>;
   steer(text: string, options?: SteerOptions): SteerReceipt;
   steer(text: string, options: SteerOptions | AttachedSteerOptions = {}): SteerReceipt | Promise<SteerReceipt> {
-    return steerRun(this.#runner.live, this.config.workspace, text, options);
+    return steerRun(this.#runner.live, this.config.workspace, text, options, this.#invoker.policy);
   }
 
   /**

@@ -8,6 +8,7 @@
 import { prepareAttachments } from '../attachments/prepare-attachments.js';
 import type { AttachedSteerOptions, SteerOptions, SteerReceipt } from '../run/control-inbox.js';
 import type { LiveRun } from '../run/run-setup.js';
+import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 
 /** A steer for `live` (the active run, if any): queued at once, or after its attachments are stored. */
@@ -16,9 +17,10 @@ export function steerRun(
   workspace: WorkspaceServices,
   text: string,
   options: SteerOptions | AttachedSteerOptions,
+  policy?: PermissionPolicy,
 ): SteerReceipt | Promise<SteerReceipt> {
   if ('attachments' in options && options.attachments !== undefined)
-    return steerWithAttachments(live, workspace, text, options);
+    return steerWithAttachments(live, workspace, text, options, policy);
   if (!live) return { accepted: false, reason: 'no_active_run', message: 'no run is active on this session' };
   return live.inbox.offer(text, options);
 }
@@ -29,6 +31,7 @@ async function steerWithAttachments(
   workspace: WorkspaceServices,
   text: string,
   options: AttachedSteerOptions,
+  policy: PermissionPolicy | undefined,
 ): Promise<SteerReceipt> {
   const { attachments, ...target } = options;
   if (typeof text !== 'string' || text.trim().length === 0)
@@ -36,7 +39,11 @@ async function steerWithAttachments(
   if (!live) return { accepted: false, reason: 'no_active_run', message: 'no run is active on this session' };
   const refused = live.inbox.refusal('steer', target);
   if (refused) return refused;
-  const prepared = await prepareAttachments(attachments, { workspace, signal: live.env.signal });
+  const prepared = await prepareAttachments(attachments, {
+    workspace,
+    signal: live.env.signal,
+    ...(policy === undefined ? {} : { policy }),
+  });
   for (const a of prepared) await live.env.attachments?.put(a.ref.sha256, a.bytes);
   return live.inbox.offer(
     text,
