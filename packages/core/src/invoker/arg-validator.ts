@@ -73,8 +73,12 @@ export class ArgValidator {
     return fn;
   }
 
-  /** `undefined` when `args` are valid, otherwise the typed error naming the first bad field. */
-  check(tool: Tool, args: unknown): InvalidToolArgsError | undefined {
+  /**
+   * `undefined` when `args` are valid, otherwise the typed error naming the first bad field; a
+   * tool whose input schema does not compile (an MCP server's, say) fails the call with
+   * `INVALID_TOOL_DEFINITION`, never the run.
+   */
+  check(tool: Tool, args: unknown): InvalidToolArgsError | ToolDefinitionError | undefined {
     const malformed = malformedArgsOf(args);
     if (malformed !== undefined)
       return new InvalidToolArgsError(tool.name, [
@@ -85,7 +89,13 @@ export class ArgValidator {
       ]);
     // Most calls of a plain schema are decided without ajv; ajv judges (and explains) the rest.
     if (surelyValidArgs(tool.inputSchema, args)) return undefined;
-    const fn = this.validatorOf(tool);
+    let fn: ValidateFunction;
+    try {
+      fn = this.validatorOf(tool);
+    } catch (e) {
+      if (e instanceof ToolDefinitionError) return e;
+      throw e;
+    }
     if (fn(args)) return undefined;
     const issues = (fn.errors ?? []).map(describe);
     return new InvalidToolArgsError(tool.name, issues.length > 0 ? issues : [{ field: 'args', message: 'invalid' }]);
