@@ -7,6 +7,7 @@ import type { RowFilter } from './model/filter.js';
 import type { Pricing, RowKind, RowStatus } from './model/types.js';
 import type { Reply, Request } from './protocol.js';
 import { renderDetail } from './ui/detail-view.js';
+import { visible } from './model/text.js';
 import { byId, h } from './ui/dom.js';
 import { renderOverview } from './ui/header.js';
 import { VirtualList } from './ui/list.js';
@@ -33,7 +34,7 @@ let filterId = 0;
 
 function setState(state: 'empty' | 'loading' | 'loaded' | 'error', message = ''): void {
   body.dataset.state = state;
-  status.textContent = message;
+  status.textContent = visible(message);
 }
 
 async function loadBytes(name: string, bytes: ArrayBuffer): Promise<void> {
@@ -119,9 +120,23 @@ for (const sel of [toolSel, statusSel, kindSel]) sel.addEventListener('change', 
 window.addEventListener('hashchange', followHash);
 
 const picker = byId<HTMLInputElement>('file');
+/** Reads a picked or dropped file; a file the browser cannot read is named with why, never a silent no-op. */
+async function loadFile(file: File): Promise<void> {
+  setState('loading', `Reading ${file.name}…`);
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await file.arrayBuffer();
+  } catch (e) {
+    const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    setState('error', `Could not read ${file.name} (${file.size} bytes): ${why}`);
+    return;
+  }
+  await loadBytes(file.name, bytes);
+}
+
 picker.addEventListener('change', async () => {
   const file = picker.files?.[0];
-  if (file) await loadBytes(file.name, await file.arrayBuffer());
+  if (file) await loadFile(file);
 });
 window.addEventListener('dragover', (e) => {
   e.preventDefault();
@@ -132,7 +147,7 @@ window.addEventListener('drop', async (e) => {
   e.preventDefault();
   body.classList.remove('dragging');
   const file = e.dataTransfer?.files[0];
-  if (file) await loadBytes(file.name, await file.arrayBuffer());
+  if (file) await loadFile(file);
 });
 
 /** When `a3s replay --web` serves the page, it serves the log (and the workspace's prices) next to it. */

@@ -16,9 +16,34 @@ function post(reply: Reply, transfer: Transferable[] = []): void {
   self.postMessage(reply, transfer);
 }
 
+/** The longest string a JavaScript engine makes (V8's limit), so the largest log text the viewer can hold. */
+const MAX_TEXT = 0x1fff_ffe8;
+
+/**
+ * The log's text. A log too large for one string fails with its size and the limit: the browser
+ * would otherwise decode it to an empty string, shown as a log of 0 facts. (UTF-8 never decodes
+ * to more characters than bytes, so a log within the limit always fits.)
+ */
+function decodeLog(bytes: ArrayBuffer): string {
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
+  const tooLarge = () =>
+    new Error(
+      `the log is ${mb(bytes.byteLength)} (${bytes.byteLength} bytes); the viewer reads logs of at most ${mb(MAX_TEXT)} (${MAX_TEXT} bytes), the longest text a browser holds`,
+    );
+  if (bytes.byteLength > MAX_TEXT) throw tooLarge();
+  let text: string;
+  try {
+    text = new TextDecoder().decode(bytes);
+  } catch (e) {
+    if (e instanceof RangeError) throw tooLarge();
+    throw e;
+  }
+  return text;
+}
+
 function load(req: Extract<Request, { type: 'load' }>): void {
   const started = performance.now();
-  const text = new TextDecoder().decode(req.bytes);
+  const text = decodeLog(req.bytes);
   const parsed = parseLog(text);
   facts = parsed.facts;
   model = buildModel(facts, req.pricing ? { pricing: req.pricing } : {});

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bigLog } from './big-log.js';
+import { hostileLog } from './hostile-log.js';
 
 // The viewer in a real browser (Debian's chromium through playwright-core), served the way users
 // get it: `a3s replay --web` from the built CLI, which ships the built viewer.
@@ -169,6 +170,85 @@ describe.skipIf(!hasChromium)('viewer in chromium', () => {
     await page.waitForSelector('body[data-state="error"]');
     expect(await page.locator('#status').textContent()).toMatch(/line 1/);
   });
+
+  it('shows a hostile log as text: no markup runs, controls and bidi overrides are marks, odd stamps still show', async () => {
+    const errors: string[] = [];
+    const onError = (e: Error) => errors.push(e.message);
+    page.on('pageerror', onError);
+    if (!page.url().startsWith(url)) await page.goto(url);
+    await page.setInputFiles('#file', {
+      name: 'hostile.jsonl',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(hostileLog()),
+    });
+    await page.waitForSelector('#overview .file b:text("hostile.jsonl")');
+    await loaded(9);
+    for (let seq = 1; seq <= 9; seq++) {
+      await page.evaluate((s) => {
+        location.hash = `seq=${s}`;
+      }, seq);
+      // Every fact's detail shows, the ones stamped far outside any date included.
+      await page.waitForFunction((s) => document.querySelector('#detail h2')?.textContent?.startsWith(`#${s} `), seq);
+    }
+    await page.evaluate(() => {
+      for (const d of document.querySelectorAll('details')) d.open = true;
+    });
+    await page.waitForSelector('#overview .turns table');
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+    expect(
+      await page
+        .locator('main img, main svg, main script, main style, #overview img, #overview a[href^="javascript"]')
+        .count(),
+    ).toBe(0);
+    const title = await page.locator('#list .row .title').first().textContent();
+    expect(title).toContain('<script>');
+    expect(title).toContain('reversed <U+202E>gnp.exe<U+202C>');
+    expect(title).toContain('^[[31mred');
+    // No raw control or bidi override anywhere on the page.
+    const text = await page.evaluate(() => (document.body.textContent ?? '') + document.title);
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    await page.evaluate(() => {
+      location.hash = 'seq=1';
+    });
+    await page.waitForFunction(() => document.querySelector('#detail h2')?.textContent === '#1 run.started');
+    expect(await page.locator('#detail .meta').textContent()).toContain('at_ms 100000000000000000000 (not a date)');
+    page.off('pageerror', onError);
+    expect(errors).toEqual([]);
+  });
+
+  it('refuses a log too large for one browser string with its size, not a log of 0 facts', async () => {
+    if (!page.url().startsWith(url)) await page.goto(url);
+    // A sparse file: 680 MiB of NULs that take no disk.
+    const huge = join(scratch, 'huge.jsonl');
+    writeFileSync(huge, '');
+    truncateSync(huge, 680 * 1024 * 1024);
+    await page.setInputFiles('#file', huge);
+    await page.waitForSelector('body[data-state="error"]', { timeout: 60_000 });
+    expect(await page.locator('#status').textContent()).toMatch(
+      /the log is 680 MiB \(713031680 bytes\); the viewer reads logs of at most 512 MiB/,
+    );
+    rmSync(huge);
+  }, 90_000);
+
+  it('names a dropped file the browser cannot read instead of doing nothing', async () => {
+    if (!page.url().startsWith(url)) await page.goto(url);
+    // A blob larger than the browser keeps in memory: reading it fails.
+    await page.evaluate(() => {
+      const chunk = new Uint8Array(64 * 1024 * 1024);
+      const file = new File(
+        Array.from({ length: 10 }, () => chunk),
+        'unreadable.jsonl',
+      );
+      const dt = new DataTransfer();
+      dt.items.add(file);
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
+    });
+    await page.waitForSelector('body[data-state="error"]', { timeout: 60_000 });
+    // (Where the browser can read it, the size limit names it.)
+    expect(await page.locator('#status').textContent()).toMatch(
+      /Could not read unreadable\.jsonl \(671088640 bytes\): \w+|the log is 640 MiB/,
+    );
+  }, 90_000);
 
   it(`loads and scrolls a ${BIG_FACTS / 1000}k-fact log with no long task over 200 ms`, async () => {
     const big = join(scratch, 'big.jsonl');

@@ -6,6 +6,7 @@ import { buildModel } from '../src/model/build.js';
 import { detailOf, permissionOf } from '../src/model/detail.js';
 import { diffOf, parseUnifiedDiff } from '../src/model/diff.js';
 import { filterRows } from '../src/model/filter.js';
+import { formatStamp, visible } from '../src/model/text.js';
 import { timelineBars } from '../src/model/timeline.js';
 
 // The effect package's durable-format corpus: every log of format version 1 with its recipe.
@@ -177,5 +178,17 @@ describe('timeline bars', () => {
     expect(bars).toHaveLength(100);
     expect(bars[0]!.fromSeq).toBe(1);
     expect(bars[99]!.toSeq).toBe(10_001);
+  });
+});
+
+describe('text shown on the page', () => {
+  it('marks controls, ANSI escapes and bidi overrides, keeps tabs and newlines, shows any stamp', () => {
+    expect(visible('reversed \u202Egnp.exe\u202C')).toBe('reversed <U+202E>gnp.exe<U+202C>');
+    expect(visible('\u001b[31mred\u001b[0m\u0007 \u0000 a\rb c\r\nd\te')).toBe('^[[31mred^[[0m^G ^@ a^Mb c\r\nd\te');
+    expect(visible('zero\u200bwidth \u2066iso\u2069 \ufeff')).toBe('zero<U+200B>width <U+2066>iso<U+2069> <U+FEFF>');
+    expect(visible('plain <b>text</b>')).toBe('plain <b>text</b>');
+    expect(formatStamp(0)).toBe('1970-01-01T00:00:00.000Z');
+    expect(formatStamp(1e20)).toBe('at_ms 100000000000000000000 (not a date)');
+    expect(formatStamp(-1e20)).toBe('at_ms -100000000000000000000 (not a date)');
   });
 });

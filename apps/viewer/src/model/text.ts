@@ -1,4 +1,32 @@
-/** Small text helpers for titles: one line, bounded. */
+/** Small text helpers for titles: one line, bounded; untrusted text made visible. */
+
+// Controls (but tab and newline), a CR not before a newline, and the characters that reorder or
+// hide text (bidirectional overrides and isolates, marks, zero-width): what {@link visible} marks.
+const HIDDEN_RE =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]|\r(?!\n)/g;
+const ANY_HIDDEN_RE = new RegExp(HIDDEN_RE.source);
+
+function mark(c: string): string {
+  const code = c.charCodeAt(0);
+  if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
+  if (code === 0x7f) return '^?';
+  return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+}
+
+/**
+ * `text` as the page shows it: controls (an ANSI escape's ESC included) as `^[`-style marks and the
+ * characters that reorder or hide text as `<U+202E>`-style marks, so a log's text cannot read other
+ * than it is (a right-to-left override turning `gnp.exe` into `exe.png`). Tabs and newlines stay.
+ */
+export function visible(text: string): string {
+  return ANY_HIDDEN_RE.test(text) ? text.replace(HIDDEN_RE, mark) : text;
+}
+
+/** An `at_ms` stamp for people: ISO 8601, or the raw number when it is no date (out of range). */
+export function formatStamp(ms: number): string {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? `at_ms ${ms} (not a date)` : d.toISOString();
+}
 
 /** The first non-empty line of `text`, cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max = 120): string {

@@ -1,5 +1,6 @@
 /** Renders a fact's detail (sections from the worker) into the side panel. */
 import type { Detail, Section } from '../model/detail.js';
+import { formatStamp } from '../model/text.js';
 import { h } from './dom.js';
 
 function section(s: Section): HTMLElement {
@@ -44,7 +45,7 @@ export function renderDetail(panel: HTMLElement, seq: number, detail: Detail | n
         'p',
         { class: 'meta' },
         `key ${detail.key} · cause ${detail.cause ?? 'host'} · turn ${r.turn} · phase after: ${r.phase}`,
-        r.atMs !== null ? ` · ${new Date(r.atMs).toISOString()}` : '',
+        r.atMs !== null ? ` · ${formatStamp(r.atMs)}` : '',
         r.ignored ? ' · ignored by the fold' : '',
       ),
     ),

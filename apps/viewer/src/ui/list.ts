@@ -3,6 +3,7 @@
  * and their nodes are reused while scrolling. Works for any number of rows.
  */
 import { KINDS, STATUSES, type ListData } from '../protocol.js';
+import { visible } from '../model/text.js';
 import { h } from './dom.js';
 
 /** Height of one row in pixels (the CSS uses the same). */
@@ -132,7 +133,9 @@ export class VirtualList {
         el.className = `row k-${kind} s-${STATUSES[data.status[i]!] ?? 'info'}`;
         (el.children[0] as HTMLElement).textContent = String(seq);
         (el.children[1] as HTMLElement).textContent = kind;
-        (el.children[2] as HTMLElement).textContent = data.titles.slice(data.offsets[i]!, data.offsets[i + 1]!);
+        (el.children[2] as HTMLElement).textContent = visible(
+          data.titles.slice(data.offsets[i]!, data.offsets[i + 1]!),
+        );
       }
       el.classList.toggle('selected', seq === this.selectedSeq);
     }

@@ -6,7 +6,8 @@
  * removed then. Recall reads the folder each time, so memories written by other sessions count.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TEMP_PREFIX, writeFileAtomic } from '../session/atomic-file.js';
 import { StateFolderError } from '../errors/persistence-errors.js';
@@ -24,6 +25,9 @@ import {
 export const MEMORY_FOLDER = join('.a3s', 'memory');
 
 const ID_RE = /^[km]-[0-9a-z-]{1,64}$/;
+
+/** Largest memory file read: a whole memory (10000 characters, 16 tags, a key) is far smaller. */
+const MAX_FILE_BYTES = 1024 * 1024;
 
 interface MemoryFile {
   readonly version: 1;
@@ -46,15 +50,20 @@ function fromFile(f: MemoryFile): MemoryRecord {
   };
 }
 
-function isMemoryFile(v: unknown): v is MemoryFile {
+/** True when `v` is a whole memory file named `<id>.json` as `name` is. */
+function isMemoryFile(v: unknown, name: string): v is MemoryFile {
   const f = v as Partial<MemoryFile> | null;
   return (
     typeof f === 'object' &&
     f !== null &&
     f.version === 1 &&
     typeof f.id === 'string' &&
+    ID_RE.test(f.id) &&
+    name === `${f.id}.json` &&
     typeof f.content === 'string' &&
     Array.isArray(f.tags) &&
+    f.tags.every((t) => typeof t === 'string') &&
+    (f.key === undefined || typeof f.key === 'string') &&
     typeof f.created_at_ms === 'number' &&
     typeof f.updated_at_ms === 'number'
   );
@@ -156,12 +165,23 @@ export class FileMemoryStore implements MemoryStore {
     return existed;
   }
 
+  /**
+   * The memory in file `name`, or `undefined` when it is no whole memory: not a regular file (a
+   * symbolic link is not followed: it could lead to another workspace's memories), larger than a
+   * memory can be, not JSON, or not named after the id it holds.
+   */
   async #read(name: string): Promise<MemoryRecord | undefined> {
+    let handle: Awaited<ReturnType<typeof open>> | undefined;
     try {
-      const parsed: unknown = JSON.parse(await readFile(join(this.folder, name), 'utf8'));
-      return isMemoryFile(parsed) ? fromFile(parsed) : undefined;
+      handle = await open(join(this.folder, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      const stat = await handle.stat();
+      if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
+      const parsed: unknown = JSON.parse(await handle.readFile('utf8'));
+      return isMemoryFile(parsed, name) ? fromFile(parsed) : undefined;
     } catch {
       return undefined;
+    } finally {
+      await handle?.close().catch(() => undefined);
     }
   }
 }

@@ -1,6 +1,6 @@
 // The memory store: files under .a3s/memory written atomically, the remember/recall tools on a
 // real session, across sessions, and a writer killed with SIGKILL mid-write.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -149,6 +149,46 @@ describe('memory store', () => {
     expect(() => agent.sessionSync(ws.dir, { queue: { maxDepth: 0 } })).toThrow(
       expect.objectContaining({ code: 'SESSION_CONFIGURATION', field: 'queue.maxDepth' }),
     );
+  });
+
+  it('recall reads only whole memory files of its own folder: no link to another workspace, no forged or huge file', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'a3s-memory-hostile-'));
+    const other = join(base, 'other');
+    const dir = join(base, 'ws');
+    mkdirSync(other);
+    mkdirSync(dir);
+    const secret = await (await FileMemoryStore.open(other)).remember({
+      content: 'the db password is hunter2',
+      key: 'db',
+    });
+    const store = await FileMemoryStore.open(dir);
+    const mine = await store.remember({ content: 'the build uses pnpm', key: 'build', tags: ['tooling'] });
+    const folder = join(dir, MEMORY_FOLDER);
+    // A checked-in link to another workspace's memory, under its own name and under the id's name.
+    symlinkSync(join(other, MEMORY_FOLDER, `${secret.id}.json`), join(folder, 'linked.json'));
+    symlinkSync(join(other, MEMORY_FOLDER, `${secret.id}.json`), join(folder, `${secret.id}.json`));
+    const forged = (id: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        version: 1,
+        id,
+        content: 'password forged',
+        tags: [],
+        created_at_ms: 1,
+        updated_at_ms: 1,
+        ...extra,
+      });
+    writeFileSync(join(folder, 'x.json'), forged('../../../etc/passwd'));
+    writeFileSync(join(folder, 'k-aaaa.json'), forged('k-bbbb'));
+    writeFileSync(join(folder, 'k-cccc.json'), forged('k-cccc', { tags: [1, { toString: 'x' }] }));
+    writeFileSync(
+      join(folder, 'k-dddd.json'),
+      forged('k-dddd', { content: `password ${'x'.repeat(2 * 1024 * 1024)}` }),
+    );
+    expect(await store.recall({ query: 'password' })).toEqual([]);
+    expect((await store.list()).map((r) => r.id)).toEqual([mine.id]);
+    // A well-formed memory file written by hand still counts.
+    writeFileSync(join(folder, 'k-eeee.json'), forged('k-eeee'));
+    expect((await store.recall({ query: 'password' })).map((r) => r.id)).toEqual(['k-eeee']);
   });
 
   it('memories survive a writer killed with SIGKILL in the middle of its writes', async () => {

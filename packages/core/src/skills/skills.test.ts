@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { results } from '../../test/delegation-kit.js';
@@ -102,5 +102,41 @@ describe('skills', () => {
       code: 'SESSION_CONFIGURATION',
       message: expect.stringMatching(/bad\/SKILL\.md: description/),
     });
+  });
+
+  it('a SKILL.md linked outside its skills folder, a device or a huge file is refused naming the file, never read', async () => {
+    const dir = skillsDir({ ok: skill('ok', 'fine') });
+    const outside = join(dir, 'outside.md');
+    writeFileSync(outside, '---\nname: stolen\ndescription: secret token\n---\nSECRET BODY\n');
+    const linked = join(dir, '.a3s', 'skills', 'linked');
+    mkdirSync(linked);
+    symlinkSync(outside, join(linked, 'SKILL.md'));
+    await expect(open([], {}, dir)).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      message: expect.stringMatching(
+        /linked\/SKILL\.md: is a link to .*outside its skills folder; allowed: a regular file/,
+      ),
+    });
+    // A device would never end (or fill the memory): refused before a byte is read.
+    rmSync(join(linked, 'SKILL.md'));
+    symlinkSync('/dev/zero', join(linked, 'SKILL.md'));
+    await expect(open([], {}, dir)).rejects.toMatchObject({
+      message: expect.stringMatching(/linked\/SKILL\.md: is a link/),
+    });
+    rmSync(join(linked, 'SKILL.md'));
+    writeFileSync(join(linked, 'SKILL.md'), skill('big', 'huge'));
+    truncateSync(join(linked, 'SKILL.md'), 600 * 1024 * 1024);
+    await expect(open([], {}, dir)).rejects.toMatchObject({
+      message: expect.stringMatching(
+        /linked\/SKILL\.md: is 629145600 bytes; allowed: a regular file of at most 1048576 bytes/,
+      ),
+    });
+    // A link that stays inside the skills folder is a skill like any other.
+    rmSync(join(linked, 'SKILL.md'));
+    symlinkSync(join('..', 'ok', 'SKILL.md'), join(linked, 'SKILL.md'));
+    const { session } = await open([], {}, dir);
+    sessions.push(session);
+    const hits = JSON.parse((await session.tool('search_skills', { query: 'fine' })).output) as { total: number };
+    expect(hits.total).toBe(1);
   });
 });
