@@ -64,6 +64,19 @@ export interface LoadedLog {
   readonly torn?: string;
 }
 
+/** The text of a log file; one too large for a JavaScript string is refused with its size. */
+function readLogText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== 'ERR_STRING_TOO_LONG') throw e;
+    const mib = Math.round(statSync(path).size / 2 ** 20);
+    throw new UsageError(
+      `${path} is ${mib} MiB, more than one JavaScript string can hold (about 512 MiB), so it cannot be read whole here`,
+    );
+  }
+}
+
 /**
  * Reads, parses and summarises a log file.
  * @throws UsageError when the file is no fact log at all (its first line is not a fact);
@@ -72,7 +85,7 @@ export interface LoadedLog {
 export function loadLog(path: string): LoadedLog {
   let parsed: ReturnType<typeof parseLog>;
   try {
-    parsed = parseLog(readFileSync(path, 'utf8'));
+    parsed = parseLog(readLogText(path));
   } catch (e) {
     if (!(e instanceof FactParseError)) throw e;
     // A file whose first line is no fact was never a fact log: the argument was wrong.

@@ -76,8 +76,15 @@ export class FileFactStore implements FactStore {
     let fh: FileHandle | undefined;
     try {
       fh = await open(path, 'a+');
-      const buf = await fh.readFile();
-      const text = buf.toString('utf8');
+      const buf = await fh.readFile().catch((e: unknown) => {
+        throw tooLarge(e, path);
+      });
+      let text: string;
+      try {
+        text = buf.toString('utf8');
+      } catch (e) {
+        throw tooLarge(e, path);
+      }
       const parsed = FactLog.parse(text);
       let truncatedBytes = 0;
       if (parsed.torn) {
@@ -163,4 +170,15 @@ export class FileFactStore implements FactStore {
     if (this.broken)
       throw new FactStoreError(this.path, 'an earlier write failed; reopen the session to continue', this.broken);
   }
+}
+
+/** A log too large to read whole (over 2 GiB, or over one string's ~512 MiB) as a typed error; others as they are. */
+function tooLarge(e: unknown, path: string): unknown {
+  const code = (e as { code?: unknown }).code;
+  if (code !== 'ERR_FS_FILE_TOO_LARGE' && code !== 'ERR_STRING_TOO_LONG') return e;
+  return new A3sError(
+    'FACT_LOG_TOO_LARGE',
+    `${path}: the log is too large to open (a fact log is read whole, and this one is over what one JavaScript string holds, about 512 MiB); start a new session`,
+    { cause: e, details: { path } },
+  );
 }
