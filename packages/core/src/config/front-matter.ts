@@ -29,7 +29,8 @@ const unquote = (v: string): string => (/^(["']).*\1$/.test(v) ? v.slice(1, -1) 
 export function parseFrontMatter(text: string, file: string): FrontMatterDocument {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines[0]?.trim() !== '---') return { attributes: {}, body: text.trim() };
-  const attributes: Record<string, FrontMatterValue> = {};
+  // No prototype: a `__proto__:` key is a key like any other.
+  const attributes: Record<string, FrontMatterValue> = Object.create(null) as Record<string, FrontMatterValue>;
   let listKey: string | undefined;
   for (let i = 1; i < lines.length; i++) {
     const raw = lines[i]!;
