@@ -1,16 +1,9 @@
-// `git` under read deny rules, attacked from outside: a model that may not read `.env` and
-// `secret/**` calls the real git tool through core's kernel on real repositories, spelling the
-// hidden paths every way git accepts (pathspec magic, `./`, `//`, `..`, absolute, a symbolic
-// link, blob and tree refs) and making git print hidden names from checkout, stash and merge
-// conflicts. No result names a hidden file or shows its content; a control without the rules
-// shows them, so the rules are what hides them.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type PermissionPolicyConfig, ToolInvoker, type ToolInvocationResult, ToolRegistry } from '@a3s-code/core';
 import { createTestInvocation } from '@a3s-code/core/testing';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { put, sh, tempDirs } from './git-kit.js';
 import { LocalWorkspace, gitTool } from '../src/index.js';
 
 const DENY = { deny: ['Read(.env)', 'Read(secret/**)'] };
@@ -19,24 +12,7 @@ const MARK = /HIDDEN-\d/;
 /** A hidden file's name, outside the rules quoted in a refusal. */
 const HIDDEN_NAME = /\.env|secret\/|ключ|space name/;
 
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-function sh(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
-}
-
-function put(dir: string, files: Record<string, string>): void {
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-}
+const tempDir = tempDirs();
 
 /**
  * A repository whose history changes hidden files next to visible ones, ending with a commit that
@@ -44,8 +20,7 @@ function put(dir: string, files: Record<string, string>): void {
  * (staged and not, untracked, a hidden file renamed to a visible path), with `vault` linking to `secret`.
  */
 function secretRepo(): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-git-deny-')));
-  made.push(dir);
+  const dir = tempDir('a3s-git-deny-');
   put(dir, {
     'src/public.ts': 'export const x = 0;\n',
     'docs/a b.md': 'spaced\n',

@@ -1,50 +1,16 @@
-// `git` under write deny rules, attacked from outside: a model that may not write `secret/**` or
-// `*.pem` calls the real git tool through core's kernel on a real repository and tries to change
-// those files the ways git can (checking out a branch that changes them, stashing their changes or
-// untracked files away, popping a stash that holds them, putting a worktree in the folder, directly
-// or through a symbolic link, removing a worktree that holds one). Each is refused before anything
-// changes and the files are byte for byte what they were; operations that touch no denied file run.
-import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { ToolInvoker, type ToolInvocationResult, ToolRegistry } from '@a3s-code/core';
 import { createTestInvocation } from '@a3s-code/core/testing';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { put, sh, tempDirs } from './git-kit.js';
 import { LocalWorkspace, gitTool } from '../src/index.js';
 
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-function sh(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
-}
-
-function put(dir: string, files: Record<string, string>): void {
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-}
+const tempDir = tempDirs();
 
 /** `main` and a branch `other` that changes `secret/k.txt`, and a branch `docs` that does not. */
 function repo(): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-git-write-deny-')));
-  made.push(dir);
+  const dir = tempDir('a3s-git-write-deny-');
   put(dir, { 'secret/k.txt': 'main key\n', 'src/a.ts': 'a\n', 'key.pem': 'pem\n' });
   sh(dir, 'init', '-q', '-b', 'main');
   sh(dir, 'add', '-A');

@@ -13,29 +13,20 @@ import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { A3sError } from '@a3s-code/effect';
 import { PermissionDeniedError, ToolExecutionError } from '../errors/tool-errors.js';
+import { canonicalPath } from '../permissions/path-spelling.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { WorkspaceCallOptions, WorkspaceFileSystem, WorkspaceServices } from '../workspace/workspace-services.js';
 
 /** What the guard reports when it refuses a write (the kernel emits `permissionDenied`). */
 export type WriteDenied = (path: string, rule: string) => void;
 
-/** `path` relative to `root`, lexically normalised, or `undefined` when it leaves the root. */
-export function lexicalPath(root: string, path: string): string | undefined {
-  let rel = path.replaceAll('\\', '/');
-  const base = root.replaceAll('\\', '/').replace(/\/+$/, '');
-  if (rel.startsWith('/')) {
-    if (rel !== base && !rel.startsWith(`${base}/`)) return undefined;
-    rel = rel.slice(base.length);
-  }
-  const out: string[] = [];
-  for (const seg of rel.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else out.push(seg);
-  }
-  return out.join('/');
+/**
+ * `path` relative to `root`, lexically normalised (`''` for the root itself), or `undefined` when
+ * it leaves the root. Backslashes count as separators too: one spelling more to hold to the rules.
+ */
+function lexicalPath(root: string, path: string): string | undefined {
+  const rel = canonicalPath(path.replaceAll('\\', '/'), root.replaceAll('\\', '/'));
+  return rel === '.' ? '' : rel;
 }
 
 /** The real path of `abs` (of its deepest existing ancestor, with the rest appended). */
