@@ -224,6 +224,7 @@ export function createWorkerPort(delegator: () => Delegator): WorkerPort {
       const tiers = visibleTiers(workerGovernance(context.governance, agent, denied));
       const pending = tiers.has('write') || tiers.has('exec') ? noteUnknownChange(ctx, ctx.toolName) : undefined;
       const gate = pending === undefined ? undefined : d.gateFor(context.runId);
+      if (pending !== undefined) gate?.expectResolution(pending);
       const tool = ctx.toolName;
       const settled = outcome.then((o) => {
         if (pending !== undefined) gate?.resolveUnknown(pending, ledgerEntries(o, tool));

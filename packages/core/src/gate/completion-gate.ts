@@ -66,21 +66,42 @@ export class VerificationLedger {
     return w;
   }
 
-  /** The verdict for `ledger`, considering only evidence bound to its exact digest. */
-  evaluate(ledger: MutationLedger, canContinue: boolean): GateDecision {
+  /**
+   * The verdict for `ledger`, considering only evidence bound to its exact digest and, with
+   * `scope.runId`, made for that run (a report of another run, `run_id` set and different, does
+   * not count even for the same digest: it checked the workspace as it was then). `scope.inProgress`
+   * says why the ledger is not final yet (a background worker of the run still changing files):
+   * no report can then verify it, since it checked a state that is still changing.
+   */
+  evaluate(
+    ledger: MutationLedger,
+    canContinue: boolean,
+    scope: { readonly runId?: string; readonly inProgress?: string } = {},
+  ): GateDecision {
     if (ledger.digest === null) return { decision: 'allow', completion: 'narrative' };
     const digest = ledger.digest;
-    const report = [...this.#reports].reverse().find((r) => r.effect_digest === digest && r.status === 'passed');
+    const { runId, inProgress } = scope;
+    const reports = this.#reports.filter(
+      (r) => runId === undefined || r.run_id === null || r.run_id === undefined || r.run_id === runId,
+    );
+    const report =
+      inProgress === undefined
+        ? [...reports].reverse().find((r) => r.effect_digest === digest && r.status === 'passed')
+        : undefined;
     if (report) return { decision: 'allow', completion: 'verified', report };
     const waiver = [...this.#waivers].reverse().find((w) => w.digest === digest);
     if (waiver) return { decision: 'allow', completion: 'waived', waiver };
-    const bound = this.#reports.filter((r) => r.effect_digest === digest);
+    const bound = reports.filter((r) => r.effect_digest === digest);
     const reason =
-      bound.length > 0
-        ? `the latest verification of these changes is '${bound.at(-1)!.status}', not 'passed'`
-        : this.#reports.length > 0
-          ? 'no verification report covers the current changes (earlier reports are for other changes)'
-          : 'the changes have not been verified';
+      inProgress !== undefined
+        ? inProgress
+        : bound.length > 0
+          ? `the latest verification of these changes is '${bound.at(-1)!.status}', not 'passed'`
+          : this.#reports.some((r) => r.effect_digest === digest)
+            ? 'the only verification reports for these changes were made in another run, which checked the workspace as it was then'
+            : this.#reports.length > 0
+              ? 'no verification report covers the current changes (earlier reports are for other changes)'
+              : 'the changes have not been verified';
     return { decision: canContinue ? 'continue' : 'incomplete', digest, reason };
   }
 }

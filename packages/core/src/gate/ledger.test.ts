@@ -93,6 +93,14 @@ describe('mutation ledger', () => {
     expect(effectDigest([a])).not.toBe(effectDigest([{ ...a, digest: '3' }]));
     expect(effectDigest([])).toBeNull();
   });
+
+  it('GATE-02: a path written back to an earlier content changes the digest, though the set of changes is the same', () => {
+    const v1 = { tool: 'write', path: 'a', digest: '1' };
+    const v2 = { tool: 'write', path: 'a', digest: '2' };
+    expect(effectDigest([v1, v2, v1])).not.toBe(effectDigest([v1, v2]));
+    expect(effectDigest([v2, v1])).not.toBe(effectDigest([v1, v2]));
+    expect(effectDigest([v1, v2, v1])).toBe(effectDigest([v2, v1]));
+  });
 });
 
 describe('report status rules', () => {

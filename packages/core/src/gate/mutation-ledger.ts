@@ -5,8 +5,8 @@
  * delegated tasks), in `metadata.change_record`; results without one (written before the invoker
  * recorded them, or never run) are read from the tool's own report. A write- or exec-tier tool
  * that ran and reported nothing, or reported its change set as unknown, is a change with unknown
- * paths. The effect digest is SHA-256 over the sorted, distinct `tool|path|digest` lines: it
- * identifies exactly what the run changed. A change with unknown paths made on a call's behalf by
+ * paths. The effect digest is SHA-256 over the sorted, distinct `tool|path|digest` lines and
+ * the last digest of each path: it identifies exactly what the run changed and what it left. A change with unknown paths made on a call's behalf by
  * a child run that outlives the call (a background worker) may be resolved, by whoever knows the
  * child's outcome, into the child's own changes (`resolve`); unresolved, it stays unknown.
  */
@@ -25,7 +25,7 @@ export interface LedgerEntry {
 /** A run's changes and their digest. */
 export interface MutationLedger {
   readonly entries: readonly LedgerEntry[];
-  /** Hex SHA-256 of the sorted, distinct `tool|path|digest` lines; `null` when nothing changed. */
+  /** Hex SHA-256 of the changes and each path's last digest ({@link effectDigest}); `null` when nothing changed. */
   readonly digest: string | null;
 }
 
@@ -84,10 +84,20 @@ export function runEnded(facts: readonly Fact[], from: number, runId: string): b
   return false;
 }
 
-/** SHA-256 over the sorted, distinct `tool|path|digest` lines, or `null` for no entries. */
+/**
+ * SHA-256 over the sorted, distinct `tool|path|digest` lines and, for each path, the digest of
+ * its last change (`=path|digest`), or `null` for no entries. The set alone would not tell a
+ * path written back to an earlier content after a verification (`v1`, `v2`, verify, `v1`) from
+ * the verified state; the last digest of each path does.
+ */
 export function effectDigest(entries: readonly LedgerEntry[]): string | null {
   if (entries.length === 0) return null;
-  const lines = [...new Set(entries.map((e) => `${e.tool}|${e.path}|${e.digest}`))].sort();
+  const last = new Map<string, string>();
+  for (const e of entries) last.set(e.path, e.digest);
+  const lines = [
+    ...new Set(entries.map((e) => `${e.tool}|${e.path}|${e.digest}`)),
+    ...[...last].map(([path, digest]) => `=${path}|${digest}`),
+  ].sort();
   return sha256Hex(lines.join('\n'));
 }
 

@@ -47,6 +47,8 @@ export class SessionGate {
   readonly #resolved = new Map<string, { readonly entries: readonly LedgerEntry[]; readonly n: number }>();
   /** How many outcomes were known at each run's latest decision (the ledger of an ended run stops there). */
   readonly #decidedAt = new Map<string, number>();
+  /** Unknown-change digests of background children still at work. */
+  readonly #pending = new Set<string>();
   #known = 0;
 
   constructor(
@@ -90,7 +92,24 @@ export class SessionGate {
    */
   resolveUnknown(digest: string, entries: readonly LedgerEntry[]): void {
     if (!digest.startsWith('unknown:')) return;
+    this.#pending.delete(digest);
     this.#resolved.set(digest, { entries: [...entries], n: ++this.#known });
+  }
+
+  /**
+   * Records that the change with unknown paths `digest` stands for a background child still at
+   * work (a worker that may change files): until {@link resolveUnknown} settles it, no
+   * verification can complete a run whose ledger holds it.
+   */
+  expectResolution(digest: string): void {
+    if (digest.startsWith('unknown:') && !this.#resolved.has(digest)) this.#pending.add(digest);
+  }
+
+  /** Why `ledger` is not final yet: a background child of the run is still at work. */
+  #inProgress(ledger: MutationLedger): string | undefined {
+    const n = ledger.entries.filter((e) => this.#pending.has(e.digest)).length;
+    if (n === 0) return undefined;
+    return `${n} background worker(s) started in this run ${n === 1 ? 'is' : 'are'} still running, so the changes are not final and no verification can cover them: wait for the worker(s) to end (vibe_wait) or stop them, then verify again`;
   }
 
   /** The changes of run `runId` so far (empty for an unknown run). */
@@ -122,12 +141,16 @@ export class SessionGate {
       for (const r of attested === undefined ? [] : Array.isArray(attested) ? attested : [attested])
         this.verification.addReport({ ...(r as VerificationReport), source: 'attestor' });
     }
-    return this.verification.evaluate(ledger, continuationsUsed < this.maxContinuations);
+    return this.verification.evaluate(ledger, continuationsUsed < this.maxContinuations, {
+      runId,
+      inProgress: this.#inProgress(ledger),
+    });
   }
 
   /** True when the run may end now without another model call: verified or waived. */
   allowsEarlyEnd(runId: string): boolean {
-    const d = this.verification.evaluate(this.ledger(runId), false);
+    const ledger = this.ledger(runId);
+    const d = this.verification.evaluate(ledger, false, { runId, inProgress: this.#inProgress(ledger) });
     return d.decision === 'allow' && d.completion !== 'narrative';
   }
 }

@@ -86,6 +86,18 @@ function checkOf(c: VerificationCommand, r: ToolInvocationResult): VerificationC
     duration_ms: r.durationMs,
     output_tail: tail,
   };
+  const background = Array.isArray(r.metadata.background_processes) ? r.metadata.background_processes.length : 0;
+  // A command that returns while processes it started keep running has not finished its work:
+  // they may still change the workspace, so its exit code proves nothing about the final state.
+  if (r.ok && background > 0)
+    return {
+      ...base,
+      status: 'needs_review',
+      evidence: {
+        ...evidence,
+        reason: `the command left ${background} process(es) running in the background, which may still change the workspace; a check must finish all its work before it returns`,
+      },
+    };
   if (r.ok) return { ...base, status: 'passed', evidence };
   // The command did not run at all: no evidence either way.
   if (
@@ -104,20 +116,35 @@ function checkOf(c: VerificationCommand, r: ToolInvocationResult): VerificationC
   return { ...base, status: 'failed', evidence };
 }
 
-/**
- * Runs the commands in order and builds the report. `bind.digest` may be a function: it is then
- * read after the commands ran, so the report covers the changes the commands made themselves.
- */
+/** What a report is bound to. */
+export interface VerificationBinding {
+  /**
+   * The effect digest; a function is read after the commands ran, so the report covers the
+   * changes the commands made themselves.
+   */
+  readonly digest: string | null | (() => string | null);
+  readonly runId: string | null;
+  readonly now: number;
+  /**
+   * Read together with `digest`, after the commands ran: risks found meanwhile (the workspace
+   * changed by something other than the checks while they ran). Any makes the report `needs_review`.
+   */
+  readonly risksAfter?: () => readonly string[];
+}
+
+/** Runs the commands in order and builds the report, bound as `bind` says. */
 export async function runVerification(
   subject: string,
   commands: readonly VerificationCommand[],
   run: CommandRunner,
-  bind: { readonly digest: string | null | (() => string | null); readonly runId: string | null; readonly now: number },
+  bind: VerificationBinding,
   options: VerifyOptions = {},
 ): Promise<VerificationReport> {
   const checks: VerificationCheck[] = [];
   for (const c of commands) checks.push(checkOf(c, await run(c.command, c.timeoutMs ?? 120_000)));
-  const risks = [...(options.residualRisks ?? [])];
+  // Read at once, with no await in between, so nothing can change the ledger between the two.
+  const digest = typeof bind.digest === 'function' ? bind.digest() : bind.digest;
+  const risks = [...(options.residualRisks ?? []), ...(bind.risksAfter?.() ?? [])];
   return {
     schema: 'a3s.verification_report.v1',
     id: `vr-${randomUUID()}`,
@@ -125,7 +152,7 @@ export async function runVerification(
     status: reportStatus(checks, risks),
     checks,
     residual_risks: risks,
-    effect_digest: typeof bind.digest === 'function' ? bind.digest() : bind.digest,
+    effect_digest: digest,
     run_id: bind.runId,
     created_at_ms: bind.now,
     source: 'commands',

@@ -6,6 +6,7 @@
  */
 import type { Zod } from '../tools/zod-loader.js';
 import { changesSoFar } from '../invoker/change-collector.js';
+import type { ChangeRecordEntry } from './change-record.js';
 import { defineTool } from '../tools/define-tool.js';
 import { effectDigest } from './mutation-ledger.js';
 import type { SessionGate } from './session-gate.js';
@@ -44,6 +45,16 @@ const VERIFY_DESCRIPTION = [
   'If verification fails, fix the cause and verify again. Checks with required: false may fail without failing the report.',
 ].join(' ');
 
+/** The risk of changes made while the checks ran by something other than them, if any. */
+function interference(logChanged: boolean, foreign: readonly ChangeRecordEntry[]): string[] {
+  if (!logChanged && foreign.length === 0) return [];
+  const what = [...new Set(foreign.map((e) => `${e.tool} ${e.path}`))];
+  if (logChanged) what.push('a background worker of this run');
+  return [
+    `the workspace changed while the checks ran (${what.slice(0, 8).join(', ')}${what.length > 8 ? ', …' : ''}), so they may have checked an earlier state; verify again once nothing else is changing files`,
+  ];
+}
+
 /** Builds the `verify` tool of a session. */
 export function createVerifyTool(gate: SessionGate, clock: () => number = Date.now) {
   return defineTool({
@@ -65,10 +76,19 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
         ...(c.kind === undefined ? {} : { kind: c.kind }),
         ...(c.description === undefined ? {} : { description: c.description }),
       }));
+      // What had changed before the checks: anything else that changes while they run (a sibling
+      // call in a program, a background worker) changes files the checks may already have read.
+      const logBefore = runGate.ledger(ctx.runId).digest;
+      const recordedBefore = changesSoFar(ctx).length;
+      const own = new Set<string>();
       const report = await runVerification(
         args.subject,
         commands,
-        (command, timeoutMs) => ctx.invoker.invoke('bash', { command, timeout: timeoutMs }),
+        async (command, timeoutMs) => {
+          const r = await ctx.invoker.invoke('bash', { command, timeout: timeoutMs });
+          own.add(r.id);
+          return r;
+        },
         {
           // The changes recorded so far plus those of this call (and its commands), not yet in the log.
           digest: () =>
@@ -78,6 +98,13 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
             ]),
           runId: ctx.runId,
           now: clock(),
+          risksAfter: () =>
+            interference(
+              runGate.ledger(ctx.runId).digest !== logBefore,
+              changesSoFar(ctx)
+                .slice(recordedBefore)
+                .filter((e) => !own.has(e.call_id)),
+            ),
         },
         { residualRisks: args.residual_risks },
       );
