@@ -4,6 +4,7 @@
  * them elsewhere.
  */
 import { httpGet } from './http-get.js';
+import { cleanHit } from './merge-results.js';
 import { SearchEngineError } from './search-engine-error.js';
 import type { SearchEngine, SearchHit, SearchRequest } from './search-types.js';
 
@@ -41,10 +42,11 @@ async function getJson(
 function hits(engine: string, list: unknown, title: string, url: string, snippet: string, limit: number): SearchHit[] {
   if (!Array.isArray(list)) throw new SearchEngineError(engine, 'parse', 'the answer has no result list');
   const out: SearchHit[] = [];
-  for (const item of list as Record<string, unknown>[]) {
-    const u = item?.[url];
-    if (typeof u !== 'string' || !/^https?:\/\//.test(u)) continue;
-    out.push({ title: String(item[title] ?? u), url: u, snippet: String(item[snippet] ?? '') });
+  for (const item of list as unknown[]) {
+    if (typeof item !== 'object' || item === null) continue;
+    const fields = item as Record<string, unknown>;
+    const hit = cleanHit({ title: fields[title], url: fields[url], snippet: fields[snippet] });
+    if (hit !== undefined) out.push(hit);
     if (out.length >= limit) break;
   }
   return out;

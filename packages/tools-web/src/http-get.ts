@@ -88,11 +88,13 @@ function send(
   });
 }
 
-/** The body stream, decoded per `content-encoding`. */
-function decoded(res: IncomingMessage): Readable {
+/** The body stream, decoded per `content-encoding`; an encoding it cannot decode is `invalid`. */
+function decoded(res: IncomingMessage, url: string): Readable {
   const enc = String(res.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
+  if (!['', 'identity', 'gzip', 'x-gzip', 'deflate', 'br'].includes(enc))
+    throw new WebError('invalid', `cannot decode content-encoding '${enc}' from ${url}`, { url });
   const { createBrotliDecompress, createGunzip, createInflate } = load('node:zlib') as typeof import('node:zlib');
   const decoder =
     enc === 'gzip' || enc === 'x-gzip'
@@ -107,6 +109,7 @@ function decoded(res: IncomingMessage): Readable {
 
 async function readCapped(
   res: IncomingMessage,
+  url: string,
   maxBytes: number,
   signal: AbortSignal,
 ): Promise<{ body: Uint8Array; truncated: boolean }> {
@@ -116,7 +119,7 @@ async function readCapped(
   let size = 0;
   let truncated = false;
   try {
-    for await (const value of decoded(res) as AsyncIterable<Buffer>) {
+    for await (const value of decoded(res, url) as AsyncIterable<Buffer>) {
       if (size + value.length > maxBytes) {
         chunks.push(value.subarray(0, maxBytes - size));
         size = maxBytes;
@@ -140,6 +143,9 @@ export async function httpGet(rawUrl: string, o: HttpGetOptions): Promise<HttpGe
   const deadline = AbortSignal.timeout(o.timeoutMs);
   const signal = o.signal === undefined ? deadline : AbortSignal.any([deadline, o.signal]);
   const redirects: string[] = [];
+  let crossOrigin = false;
+  // After a 301, 302 or 303 a POST continues as a GET without its body (as browsers do).
+  let asGet = false;
   const fail = (e: unknown, at: string): never => {
     if (e instanceof WebError) throw e;
     if (o.signal?.aborted === true)
@@ -155,7 +161,11 @@ export async function httpGet(rawUrl: string, o: HttpGetOptions): Promise<HttpGe
     try {
       // The guard runs on every hop, the first URL and each redirect target alike.
       const addresses = await untilAbort(checkHop(url, o), signal);
-      res = await send(url, o, signal, addresses === undefined ? undefined : pinnedLookup(addresses));
+      const hop =
+        crossOrigin || asGet
+          ? { ...o, ...(crossOrigin ? { headers: undefined } : {}), ...(asGet ? { jsonBody: undefined } : {}) }
+          : o;
+      res = await send(url, hop, signal, addresses === undefined ? undefined : pinnedLookup(addresses));
     } catch (e) {
       return fail(e, url.href);
     }
@@ -174,7 +184,20 @@ export async function httpGet(rawUrl: string, o: HttpGetOptions): Promise<HttpGe
           status,
         });
       redirects.push(url.href);
-      url = parseWebUrl(new URL(location, url).href);
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch (e) {
+        throw new WebError('invalid', `HTTP ${status} from ${url.href} redirects to an invalid URL '${location}'`, {
+          url: url.href,
+          status,
+          cause: e,
+        });
+      }
+      // Configured headers (credentials, API keys) are sent to the first origin only, never to another one.
+      if (next.origin !== url.origin) crossOrigin = true;
+      if (status !== 307 && status !== 308) asGet = true;
+      url = parseWebUrl(next.href);
       continue;
     }
     if (status >= 400) {
@@ -191,7 +214,7 @@ export async function httpGet(rawUrl: string, o: HttpGetOptions): Promise<HttpGe
       });
     }
     try {
-      const { body, truncated } = await readCapped(res, o.maxBytes, signal);
+      const { body, truncated } = await readCapped(res, url.href, o.maxBytes, signal);
       return {
         url: url.href,
         status,

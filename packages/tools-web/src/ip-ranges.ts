@@ -1,9 +1,9 @@
 /**
  * Address ranges the web tools never connect to by default: loopback, private, link-local
- * (cloud metadata), carrier-grade NAT, unique-local and site-local IPv6, multicast, reserved and
+ * (cloud metadata), carrier-grade NAT, benchmarking (198.18/15), unique-local and site-local IPv6, multicast, reserved and
  * unspecified addresses. IPv6 forms that carry an IPv4 address (IPv4-mapped `::ffff:a.b.c.d`,
- * IPv4-compatible `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are judged by that
- * IPv4 address.
+ * IPv4-compatible `::a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::/96`,
+ * 6to4 `2002::/16`) are judged by that IPv4 address; local-use NAT64 `64:ff9b:1::/48` is blocked.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 
@@ -28,6 +28,7 @@ const V4_BLOCKED: readonly V4Range[] = [
   v4('172.16.0.0/12', 'private (172.16.0.0/12)'),
   v4('192.0.0.0/24', 'IETF protocol assignments (192.0.0.0/24)'),
   v4('192.168.0.0/16', 'private (192.168.0.0/16)'),
+  v4('198.18.0.0/15', 'benchmarking (198.18.0.0/15)'),
   v4('224.0.0.0/4', 'multicast (224.0.0.0/4)'),
   v4('240.0.0.0/4', 'reserved (240.0.0.0/4)'),
 ];
@@ -71,8 +72,12 @@ function v6Range(g: readonly number[]): string | undefined {
   // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible), 64:ff9b::a.b.c.d (NAT64): the IPv4 decides.
   if (zeroUpTo(5) && g[5] === 0xffff) return v4Range(embedded(g[6]!, g[7]!), 'IPv4-mapped');
   if (zeroUpTo(6)) return v4Range(embedded(g[6]!, g[7]!), 'IPv4-compatible');
+  // ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765) is judged by its IPv4 address too.
+  if (zeroUpTo(4) && g[4] === 0xffff && g[5] === 0) return v4Range(embedded(g[6]!, g[7]!), 'IPv4-translated');
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0))
     return v4Range(embedded(g[6]!, g[7]!), 'NAT64');
+  // 64:ff9b:1::/48 is a local-use NAT64 prefix (RFC 8215): it translates into the site's own IPv4 network.
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'local-use NAT64 (64:ff9b:1::/48)';
   if (g[0] === 0x2002) return v4Range(embedded(g[1]!, g[2]!), '6to4');
   const first = g[0]!;
   if ((first & 0xfe00) === 0xfc00) return 'unique-local (fc00::/7)';

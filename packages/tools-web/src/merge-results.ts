@@ -20,6 +20,39 @@ export function urlKey(raw: string): string {
   }
 }
 
+/** Longest title kept, in characters. */
+const MAX_TITLE = 300;
+/** Longest snippet kept, in characters. */
+const MAX_SNIPPET = 1_000;
+
+const oneLine = (v: unknown, max: number): string =>
+  (typeof v === 'string' || typeof v === 'number' ? String(v) : '').replace(/\s+/g, ' ').trim().slice(0, max);
+
+/**
+ * An engine's hit as it may be shown, or `undefined` when its URL is not an absolute http(s)
+ * URL: the URL in its parsed form (no raw line breaks), title and snippet as single lines of
+ * bounded length (a non-string title becomes the URL, a non-string snippet empty).
+ */
+export function cleanHit(hit: {
+  readonly title?: unknown;
+  readonly url?: unknown;
+  readonly snippet?: unknown;
+}): SearchHit | undefined {
+  if (typeof hit.url !== 'string') return undefined;
+  let url: URL;
+  try {
+    url = new URL(hit.url.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  return {
+    title: oneLine(hit.title, MAX_TITLE) || url.href,
+    url: url.href,
+    snippet: oneLine(hit.snippet, MAX_SNIPPET),
+  };
+}
+
 /** Adds `hits` of `engine` to `merged` (in place), keeping the first title and the longest snippet. */
 export function mergeHits(merged: Map<string, SearchResult>, engine: string, hits: readonly SearchHit[]): void {
   for (const h of hits) {
@@ -52,10 +85,18 @@ export interface QualitySignals {
   readonly meets_floor: boolean;
 }
 
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+};
+
 /** Computes the signals against `floor`. */
 export function qualityOf(results: readonly SearchResult[], floor: number): QualitySignals {
   const usable = results.filter((r) => r.title.trim().length > 0 && /^https?:\/\//.test(r.url));
-  const hosts = new Set(usable.map((r) => new URL(r.url).hostname));
+  const hosts = new Set(usable.map((r) => hostOf(r.url)));
   return {
     usable_results: usable.length,
     with_snippet: usable.filter((r) => r.snippet.trim().length > 0).length,

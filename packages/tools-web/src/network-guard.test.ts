@@ -56,6 +56,13 @@ describe('private-network guard: address ranges', () => {
     ['::127.0.0.1', 'IPv4-compatible loopback'],
     ['64:ff9b::192.168.0.1', 'NAT64 private (192.168.0.0/16)'],
     ['2002:c0a8:0101::1', '6to4 private (192.168.0.0/16)'],
+    ['2002:7f00:1::', '6to4 loopback (127.0.0.0/8)'],
+    ['64:ff9b::7f00:1', 'NAT64 loopback (127.0.0.0/8)'],
+    ['::ffff:0:7f00:1', 'IPv4-translated loopback (127.0.0.0/8)'],
+    ['::ffff:0:a9fe:a9fe', 'IPv4-translated link-local'],
+    ['64:ff9b:1::a00:1', 'local-use NAT64 (64:ff9b:1::/48)'],
+    ['198.18.0.1', 'benchmarking (198.18.0.0/15)'],
+    ['198.19.255.255', 'benchmarking (198.18.0.0/15)'],
     ['localhost', 'not an IP address'],
   ])('%s is blocked as %s', (address, range) => {
     expect(blockedRange(address)).toContain(range);
@@ -75,6 +82,10 @@ describe('private-network guard: address ranges', () => {
     '::ffff:8.8.8.8',
     '64:ff9b::8.8.8.8',
     '2002:0808:0808::1',
+    '198.17.255.255',
+    '198.20.0.1',
+    '::ffff:0:808:808',
+    '64:ff9b:2::1',
   ])('%s is public', (address) => {
     expect(blockedRange(address)).toBeUndefined();
   });

@@ -6,7 +6,7 @@
  * with the tier decisions, quality signals and every attempt.
  */
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';
-import { mergeHits, qualityOf, type QualitySignals } from './merge-results.js';
+import { cleanHit, mergeHits, qualityOf, type QualitySignals } from './merge-results.js';
 import { toEngineError } from './search-engine-error.js';
 import {
   SEARCH_TIERS,
@@ -194,13 +194,17 @@ export class WebSearch {
     }
     const t0 = this.clock();
     try {
-      const hits = await e.search({
+      const raw = await e.search({
         query: request.query,
         limit: request.limit,
         signal: request.signal,
         timeoutMs: this.timeoutMs,
         allowPrivateNetwork: this.allowPrivateNetwork,
       });
+      // Whatever an engine answers, only well-formed hits (http(s) URL, one-line bounded text) go on, at most `limit`.
+      const hits = (Array.isArray(raw) ? (raw as unknown[]) : [])
+        .flatMap((h) => (typeof h === 'object' && h !== null ? (cleanHit(h) ?? []) : []))
+        .slice(0, request.limit);
       this.breaker.success(e.name, hits.length);
       attempts.push({
         engine: e.name,
