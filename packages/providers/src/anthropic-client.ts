@@ -16,15 +16,16 @@ import {
   type LlmToolCall,
   toolArgsFromValue,
 } from '@a3s-code/core';
-import { endpointUrl } from './base-url.js';
+import { endpointDisplay, endpointUrl } from './base-url.js';
 import {
   requestTimeout,
   resolveHttpOptions,
   type HttpClientOptions,
   type ResolvedHttpOptions,
 } from './client-options.js';
-import { CallScope, jsonOf, openResponse, parseEventJson, sseEventsOf, type HttpRequestSpec } from './http-call.js';
+import { CallScope, jsonOf, openResponse, parseEventJson, type HttpRequestSpec } from './http-call.js';
 import { imagesIn, type ErrorContext } from './provider-errors.js';
+import { responseEvents, streamBodyOf } from './stream-body.js';
 import { anthropicRequestBody } from './anthropic-request.js';
 import { anthropicError, anthropicFinishReason, AnthropicStreamDecoder, anthropicUsage } from './anthropic-stream.js';
 import { anthropicReasoningBlocks } from './anthropic-thinking.js';
@@ -111,14 +112,19 @@ export class AnthropicClient implements LlmClient {
   }
 
   async *stream(request: LlmRequest): AsyncGenerator<LlmStreamEvent, void, undefined> {
-    const ctx = this.errorContext();
     const spec = this.spec(request, true);
+    const ctx = spec.errors;
     const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
     try {
       const res = await openResponse(spec, scope);
       const decoder = new AnthropicStreamDecoder(this.provider, ctx.redactor);
-      for await (const ev of sseEventsOf(res, scope, this.#options.idleTimeoutMs, ctx)) {
-        yield* decoder.event(parseEventJson(ev.data, ctx));
+      for await (const part of streamBodyOf(res, scope, this.#options.idleTimeoutMs, ctx)) {
+        if (part.kind === 'json') {
+          // A server that ignored `stream: true` (or an error object with status 200).
+          yield* responseEvents(this.parseMessage(part.body));
+          return;
+        }
+        yield* decoder.event(parseEventJson(part.event.data, ctx));
         if (decoder.stopped) break;
       }
       if (!decoder.stopped) {
@@ -133,8 +139,8 @@ export class AnthropicClient implements LlmClient {
   }
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
-    const ctx = this.errorContext();
     const spec = this.spec(request, false);
+    const ctx = spec.errors;
     const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
     try {
       const res = await openResponse(spec, scope);
@@ -203,7 +209,16 @@ export class AnthropicClient implements LlmClient {
       }),
       timeouts: { connectMs: o.connectTimeoutMs, idleMs: o.idleTimeoutMs },
       retry: o.retry,
-      errors: { ...this.errorContext(), images: imagesIn(request) },
+      errors: {
+        ...this.errorContext(),
+        images: imagesIn(request),
+        model: this.model,
+        endpoint: endpointDisplay(o.base, path),
+        apiKey: {
+          sent: Object.keys(headers).some((h) => /^(authorization|x-api-key|api-key)$/i.test(h)),
+          ...(o.apiKeySource === undefined ? {} : { source: o.apiKeySource }),
+        },
+      },
     };
   }
 

@@ -9,6 +9,7 @@ import { ThinkingAssembler } from './anthropic-thinking.js';
 import { MAX_PROVIDER_CODE, MAX_PROVIDER_MESSAGE } from './provider-errors.js';
 import { Redactor } from './secret-redactor.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
+import { tokenCount } from './usage-count.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -54,14 +55,17 @@ export function anthropicError(provider: string, error: unknown, redactor: Redac
 
 /** Maps a Messages `usage` object; input includes cache reads and writes. */
 export function anthropicUsage(u: Json, previous?: LlmUsage): LlmUsage {
-  const read = num(u.cache_read_input_tokens);
-  const written = num(u.cache_creation_input_tokens) ?? 0;
-  const input = num(u.input_tokens);
-  const inputTokens = input === undefined ? (previous?.inputTokens ?? 0) : input + (read ?? 0) + written;
+  const read = tokenCount(u.cache_read_input_tokens);
+  const written = tokenCount(u.cache_creation_input_tokens) ?? 0;
+  const input = tokenCount(u.input_tokens);
+  const inputTokens =
+    input === undefined
+      ? (previous?.inputTokens ?? 0)
+      : Math.min(input + (read ?? 0) + written, Number.MAX_SAFE_INTEGER);
   const cached = read ?? previous?.cachedInputTokens;
   return {
     inputTokens,
-    outputTokens: num(u.output_tokens) ?? previous?.outputTokens ?? 0,
+    outputTokens: tokenCount(u.output_tokens) ?? previous?.outputTokens ?? 0,
     ...(cached === undefined ? {} : { cachedInputTokens: cached }),
   };
 }

@@ -51,3 +51,8 @@ export function splitBaseUrl(raw: string): BaseUrl {
 export function endpointUrl(base: BaseUrl, path: string): string {
   return `${base.path}${path}${base.query}`;
 }
+
+/** An endpoint's URL for messages: like {@link endpointUrl}, with the query's values shown as `[REDACTED]`. */
+export function endpointDisplay(base: BaseUrl, path: string): string {
+  return `${base.path}${path}${base.display.slice(base.path.length)}`;
+}

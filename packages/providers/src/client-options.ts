@@ -21,6 +21,11 @@ export interface HttpClientOptions {
   /** API key. Kept in a private field: never in errors, `toJSON()` or inspection output. */
   readonly apiKey?: string;
   /**
+   * Where the API key comes from (e.g. `OPENAI_API_KEY`), or where it would come from when none
+   * is set: a 401 or 403 answer names it, so the user knows which setting to fix.
+   */
+  readonly apiKeySource?: string;
+  /**
    * Extra request headers (e.g. OpenRouter's `HTTP-Referer`, a gateway's `X-Auth-Token`). Every
    * value is treated as a secret and redacted from error text (see `secret-redactor.ts`).
    */
@@ -33,7 +38,11 @@ export interface HttpClientOptions {
   readonly retry?: RetryPolicy;
   /** Time until response headers, ms, `1..600000` (default 60,000). */
   readonly connectTimeoutMs?: number;
-  /** Longest silence between two body chunks, ms, `1..600000` (default 120,000). */
+  /**
+   * Longest time the response body may go without progress, ms, `1..600000` (default 120,000).
+   * Keep-alive traffic (SSE comment lines, `ping` events, whitespace padding a JSON body) does
+   * not count as progress, so a server that only sends keep-alives times out.
+   */
   readonly idleTimeoutMs?: number;
   /** The `fetch` to use (default: the global one). */
   readonly fetch?: FetchFunction;
@@ -45,6 +54,7 @@ export interface ResolvedHttpOptions {
   /** The base URL split for appending endpoint paths. */
   readonly base: BaseUrl;
   readonly apiKey: string | undefined;
+  readonly apiKeySource: string | undefined;
   readonly headers: Readonly<Record<string, string>>;
   /** Scrubs the key, every header value and the base URL's query values from error text. */
   readonly redactor: Redactor;
@@ -84,6 +94,7 @@ export function resolveHttpOptions(options: HttpClientOptions, defaultBaseUrl: s
     model: options.model,
     base,
     apiKey,
+    apiKeySource: options.apiKeySource,
     headers,
     redactor: Redactor.of({ apiKey, headers, urlSecrets: base.secrets }),
     retry: options.retry ?? {},

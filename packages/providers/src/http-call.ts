@@ -4,9 +4,14 @@
  * started delivering events is never replayed), and typed errors for every failure.
  */
 import { LlmError } from '@a3s-code/core';
-import { errorFromFailure, errorFromResponse, type AbortCause, type ErrorContext } from './provider-errors.js';
+import {
+  type AbortCause,
+  type ErrorContext,
+  errorFromFailure,
+  errorFromResponse,
+  unreadableBody,
+} from './provider-errors.js';
 import { withRetries, type RetryPolicy } from './retry.js';
-import { readSseEvents, SseLimitError, type SseEvent } from './sse-parser.js';
 
 /** The `fetch` function a client uses (injectable for tests and custom agents). */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -15,7 +20,10 @@ export type FetchFunction = (input: string, init: RequestInit) => Promise<Respon
 export interface CallTimeouts {
   /** Until response headers arrive, ms. */
   readonly connectMs: number;
-  /** Longest gap between two body chunks, ms. */
+  /**
+   * Longest time the body may go without progress, ms: keep-alive traffic (SSE comments, `ping`
+   * events, whitespace before a JSON body) does not re-arm it.
+   */
   readonly idleMs: number;
 }
 
@@ -24,6 +32,8 @@ export class CallScope {
   readonly controller = new AbortController();
   /** Why the internal signal aborted, when it did. */
   cause: AbortCause | undefined;
+  /** Which deadline fired, for the timeout's message (e.g. `no progress for 500 ms`). */
+  timeoutNote: string | undefined;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private totalTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly onCallerAbort = () => this.abort('cancelled');
@@ -34,7 +44,8 @@ export class CallScope {
   ) {
     if (caller?.aborted) this.abort('cancelled');
     caller?.addEventListener('abort', this.onCallerAbort, { once: true });
-    if (totalMs !== undefined) this.totalTimer = setTimeout(() => this.abort('timeout'), totalMs);
+    if (totalMs !== undefined)
+      this.totalTimer = setTimeout(() => this.abort('timeout', `the request's ${totalMs} ms deadline passed`), totalMs);
   }
 
   /** The merged signal. */
@@ -45,7 +56,7 @@ export class CallScope {
   /** (Re)arms the idle deadline. */
   arm(ms: number): void {
     if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => this.abort('timeout'), ms);
+    this.idleTimer = setTimeout(() => this.abort('timeout', `no progress for ${ms} ms`), ms);
   }
 
   /** Stops the idle deadline (between retry attempts, where the retry wait governs). */
@@ -61,9 +72,10 @@ export class CallScope {
     this.caller?.removeEventListener('abort', this.onCallerAbort);
   }
 
-  private abort(cause: AbortCause): void {
+  private abort(cause: AbortCause, note?: string): void {
     if (this.cause !== undefined) return;
     this.cause = cause;
+    this.timeoutNote = note;
     this.controller.abort();
   }
 }
@@ -85,7 +97,8 @@ export async function openResponse(spec: HttpRequestSpec, scope: CallScope): Pro
   const payload = JSON.stringify(spec.body);
   return withRetries(
     async () => {
-      if (scope.cause !== undefined) throw errorFromFailure(new Error('aborted'), scope.cause, 'request', ctx);
+      if (scope.cause !== undefined)
+        throw errorFromFailure(new Error('aborted'), scope.cause, 'request', ctx, scope.timeoutNote);
       scope.arm(spec.timeouts.connectMs);
       let res: Response;
       try {
@@ -97,16 +110,16 @@ export async function openResponse(spec: HttpRequestSpec, scope: CallScope): Pro
         });
       } catch (e) {
         scope.disarm();
-        throw errorFromFailure(e, scope.cause, 'request', ctx);
+        throw errorFromFailure(e, scope.cause, 'request', ctx, scope.timeoutNote);
       }
       if (res.ok) return res;
       scope.arm(spec.timeouts.idleMs);
       let text = '';
       try {
         // An error body is only quoted (cut) in the message: its head is all that is read.
-        text = (await boundedText(res, ERROR_BODY_MAX_BYTES, () => scope.arm(spec.timeouts.idleMs))).text;
+        text = (await boundedText(bodyOf(res), ERROR_BODY_MAX_BYTES, () => scope.arm(spec.timeouts.idleMs))).text;
       } catch (e) {
-        throw errorFromFailure(e, scope.cause, 'reading the error body', ctx);
+        throw errorFromFailure(e, scope.cause, 'reading the error body', ctx, scope.timeoutNote);
       } finally {
         scope.disarm();
       }
@@ -115,36 +128,19 @@ export async function openResponse(spec: HttpRequestSpec, scope: CallScope): Pro
     spec.retry,
     {
       signal: scope.signal,
-      onAbort: () => errorFromFailure(new Error('aborted'), scope.cause ?? 'cancelled', 'request', ctx),
+      onAbort: () =>
+        errorFromFailure(new Error('aborted'), scope.cause ?? 'cancelled', 'request', ctx, scope.timeoutNote),
     },
   );
 }
 
-/** Reads a response body as SSE events, re-arming the idle deadline on every chunk. */
-export async function* sseEventsOf(
-  res: Response,
-  scope: CallScope,
-  idleMs: number,
-  ctx: ErrorContext,
-): AsyncGenerator<SseEvent> {
-  if (res.body === null)
-    throw new LlmError('invalid_response', `${ctx.provider}: response has no body`, { provider: ctx.provider });
-  scope.arm(idleMs);
-  try {
-    yield* readSseEvents(res.body as unknown as AsyncIterable<Uint8Array>, () => scope.arm(idleMs));
-  } catch (e) {
-    if (e instanceof SseLimitError) throw overLimit(ctx, `${e.message}`);
-    throw errorFromFailure(e, scope.cause, 'reading the response stream', ctx);
-  }
-}
-
 /** Largest whole (non-streamed) response body read, in bytes. */
-const JSON_BODY_MAX_BYTES = 64 * 1024 * 1024;
+export const JSON_BODY_MAX_BYTES = 64 * 1024 * 1024;
 /** Most of an error response's body read (the message quotes only its head), in bytes. */
 const ERROR_BODY_MAX_BYTES = 1024 * 1024;
 
 /** The `invalid_response` error of a response that passed a size limit. */
-function overLimit(ctx: ErrorContext, what: string): LlmError {
+export function overLimit(ctx: ErrorContext, what: string): LlmError {
   return new LlmError('invalid_response', `${ctx.provider}: ${what}; reading stopped and the request was aborted`, {
     provider: ctx.provider,
   });
@@ -152,28 +148,35 @@ function overLimit(ctx: ErrorContext, what: string): LlmError {
 
 /**
  * A response body as text, at most `maxBytes` of it: `cut` when there was more (the rest is not
- * read; the body is cancelled).
+ * read; the body is cancelled). `onProgress` runs for each chunk that is not only whitespace
+ * (servers pad a slow JSON answer with whitespace to keep the connection open).
  */
-async function boundedText(
-  res: Response,
+export async function boundedText(
+  source: AsyncIterable<Uint8Array> | null,
   maxBytes: number,
-  onChunk: () => void,
+  onProgress: () => void,
 ): Promise<{ readonly text: string; readonly cut: boolean }> {
-  if (res.body === null) return { text: '', cut: false };
+  if (source === null) return { text: '', cut: false };
   const decoder = new TextDecoder('utf-8');
   let text = '';
   let read = 0;
-  for await (const bytes of res.body as unknown as AsyncIterable<Uint8Array>) {
-    onChunk();
+  for await (const bytes of source) {
     const room = maxBytes - read;
     read += bytes.byteLength;
     if (bytes.byteLength > room) {
       text += decoder.decode(bytes.subarray(0, room));
       return { text, cut: true };
     }
-    text += decoder.decode(bytes, { stream: true });
+    const piece = decoder.decode(bytes, { stream: true });
+    if (/\S/.test(piece)) onProgress();
+    text += piece;
   }
   return { text: text + decoder.decode(), cut: false };
+}
+
+/** A response's body as the byte chunks it arrives in. */
+export function bodyOf(res: Response): AsyncIterable<Uint8Array> | null {
+  return res.body as unknown as AsyncIterable<Uint8Array> | null;
 }
 
 /** Reads a whole JSON body under the scope's deadlines. */
@@ -181,16 +184,16 @@ export async function jsonOf(res: Response, scope: CallScope, idleMs: number, ct
   scope.arm(idleMs);
   let text: string;
   try {
-    const body = await boundedText(res, JSON_BODY_MAX_BYTES, () => scope.arm(idleMs));
+    const body = await boundedText(bodyOf(res), JSON_BODY_MAX_BYTES, () => scope.arm(idleMs));
     if (body.cut) throw overLimit(ctx, `the response body ran past ${JSON_BODY_MAX_BYTES} bytes`);
     text = body.text;
   } catch (e) {
-    throw errorFromFailure(e, scope.cause, 'reading the response body', ctx);
+    throw errorFromFailure(e, scope.cause, 'reading the response body', ctx, scope.timeoutNote);
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new LlmError('invalid_response', `${ctx.provider}: response body is not JSON`, { provider: ctx.provider });
+    throw unreadableBody(res, text, ctx, 'not JSON');
   }
 }
 

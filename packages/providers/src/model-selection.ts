@@ -173,6 +173,8 @@ export interface ModelConfig extends CoreModelConfig {
 
 interface Resolved extends ModelConfig {
   readonly apiKey: string | undefined;
+  /** The variable the preset reads its key from. */
+  readonly keyEnv: string | undefined;
 }
 
 function resolve(selection: ModelSelection, env: ModelEnvironment): Resolved | undefined {
@@ -201,7 +203,16 @@ function resolve(selection: ModelSelection, env: ModelEnvironment): Resolved | u
     );
   }
   const capabilities = Object.freeze({ ...preset.capabilities, ...selection.capabilities });
-  return { provider, family: preset.family, model, baseUrl, apiKeySource, apiKey, capabilities };
+  return {
+    provider,
+    family: preset.family,
+    model,
+    baseUrl,
+    apiKeySource,
+    apiKey,
+    keyEnv: preset.keyEnv,
+    capabilities,
+  };
 }
 
 /** Resolves the model configuration, or `undefined` when no model is configured anywhere. */
@@ -211,7 +222,7 @@ export function resolveModelConfig(
 ): ModelConfig | undefined {
   const r = resolve(selection, env);
   if (r === undefined) return undefined;
-  const { apiKey: _key, baseUrl, ...config } = r;
+  const { apiKey: _key, keyEnv: _env, baseUrl, ...config } = r;
   const base = splitBaseUrl(baseUrl);
   return Object.freeze({ ...config, baseUrl: base.secrets.length === 0 ? baseUrl : base.display });
 }
@@ -232,6 +243,7 @@ export function createLlmClient(
     provider: r.provider,
     capabilities: r.capabilities,
     ...(r.apiKey === undefined ? {} : { apiKey: r.apiKey }),
+    ...((r.apiKeySource ?? r.keyEnv) === undefined ? {} : { apiKeySource: r.apiKeySource ?? r.keyEnv }),
     ...(selection.headers === undefined ? {} : { headers: selection.headers }),
     ...(selection.retry === undefined ? {} : { retry: selection.retry }),
     ...(selection.fetch === undefined ? {} : { fetch: selection.fetch }),

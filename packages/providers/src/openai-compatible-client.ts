@@ -15,15 +15,16 @@ import {
   type LlmStreamEvent,
   type LlmToolCall,
 } from '@a3s-code/core';
-import { endpointUrl } from './base-url.js';
+import { endpointDisplay, endpointUrl } from './base-url.js';
 import {
   requestTimeout,
   resolveHttpOptions,
   type HttpClientOptions,
   type ResolvedHttpOptions,
 } from './client-options.js';
-import { CallScope, jsonOf, openResponse, parseEventJson, sseEventsOf, type HttpRequestSpec } from './http-call.js';
+import { CallScope, jsonOf, openResponse, parseEventJson, type HttpRequestSpec } from './http-call.js';
 import { imagesIn, type ErrorContext } from './provider-errors.js';
+import { responseEvents, streamBodyOf } from './stream-body.js';
 import { openAIRequestBody, type MaxTokensField } from './openai-request.js';
 import { openAIFinishReason, OpenAIStreamDecoder, openAIUsage } from './openai-stream.js';
 import { parseToolCall } from './tool-call-assembler.js';
@@ -105,13 +106,20 @@ export class OpenAICompatibleClient implements LlmClient {
   }
 
   async *stream(request: LlmRequest): AsyncGenerator<LlmStreamEvent, void, undefined> {
-    const ctx = this.errorContext();
+    const spec = this.spec(request, true);
+    const ctx = spec.errors;
     const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
     try {
-      const res = await openResponse(this.spec(request, true), scope);
+      const res = await openResponse(spec, scope);
       const decoder = new OpenAIStreamDecoder(this.provider, ctx.redactor);
       let done = false;
-      for await (const ev of sseEventsOf(res, scope, this.#options.idleTimeoutMs, ctx)) {
+      for await (const part of streamBodyOf(res, scope, this.#options.idleTimeoutMs, ctx)) {
+        if (part.kind === 'json') {
+          // A server that ignored `stream: true` (or a gateway's JSON error with status 200).
+          yield* responseEvents(this.parseCompletion(part.body));
+          return;
+        }
+        const ev = part.event;
         if (ev.data.trim() === '[DONE]') {
           done = true;
           break;
@@ -134,10 +142,11 @@ export class OpenAICompatibleClient implements LlmClient {
   }
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
-    const ctx = this.errorContext();
+    const spec = this.spec(request, false);
+    const ctx = spec.errors;
     const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
     try {
-      const res = await openResponse(this.spec(request, false), scope);
+      const res = await openResponse(spec, scope);
       return this.parseCompletion(await jsonOf(res, scope, this.#options.idleTimeoutMs, ctx));
     } finally {
       scope.dispose();
@@ -205,7 +214,16 @@ export class OpenAICompatibleClient implements LlmClient {
       }),
       timeouts: { connectMs: o.connectTimeoutMs, idleMs: o.idleTimeoutMs },
       retry: o.retry,
-      errors: { ...this.errorContext(), images: imagesIn(request) },
+      errors: {
+        ...this.errorContext(),
+        images: imagesIn(request),
+        model: this.model,
+        endpoint: endpointDisplay(o.base, '/chat/completions'),
+        apiKey: {
+          sent: Object.keys(headers).some((h) => /^(authorization|x-api-key|api-key)$/i.test(h)),
+          ...(o.apiKeySource === undefined ? {} : { source: o.apiKeySource }),
+        },
+      },
     };
   }
 

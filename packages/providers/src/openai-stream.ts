@@ -8,6 +8,7 @@ import { kindForStatus, LlmError, type LlmFinishReason, type LlmStreamEvent, typ
 import { MAX_PROVIDER_CODE, MAX_PROVIDER_MESSAGE } from './provider-errors.js';
 import { Redactor } from './secret-redactor.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
+import { tokenCount } from './usage-count.js';
 
 type Json = Record<string, unknown>;
 
@@ -27,11 +28,11 @@ export function openAIFinishReason(reason: string): LlmFinishReason {
 export function openAIUsage(u: Json): LlmUsage {
   const prompt = isObject(u.prompt_tokens_details) ? u.prompt_tokens_details : {};
   const completion = isObject(u.completion_tokens_details) ? u.completion_tokens_details : {};
-  const cached = num(prompt.cached_tokens) ?? num(u.prompt_cache_hit_tokens);
-  const reasoning = num(completion.reasoning_tokens) ?? num(u.reasoning_tokens);
+  const cached = tokenCount(prompt.cached_tokens) ?? tokenCount(u.prompt_cache_hit_tokens);
+  const reasoning = tokenCount(completion.reasoning_tokens) ?? tokenCount(u.reasoning_tokens);
   return {
-    inputTokens: num(u.prompt_tokens) ?? 0,
-    outputTokens: num(u.completion_tokens) ?? 0,
+    inputTokens: tokenCount(u.prompt_tokens) ?? 0,
+    outputTokens: tokenCount(u.completion_tokens) ?? 0,
     ...(cached === undefined ? {} : { cachedInputTokens: cached }),
     ...(reasoning === undefined ? {} : { reasoningTokens: reasoning }),
   };
@@ -87,6 +88,7 @@ export class OpenAIStreamDecoder {
     if (Array.isArray(delta.tool_calls)) for (const [i, tc] of delta.tool_calls.entries()) this.toolDelta(tc, i, out);
     if (typeof choice.finish_reason === 'string' && this.finish === undefined) {
       this.finish = openAIFinishReason(choice.finish_reason);
+      this.checkNamed();
       out.push(...this.calls.endAll());
     }
     return out;
@@ -94,6 +96,7 @@ export class OpenAIStreamDecoder {
 
   /** The events after the last chunk: unfinished calls end, then usage and finish. */
   end(): LlmStreamEvent[] {
+    this.checkNamed();
     const out: LlmStreamEvent[] = this.calls.endAll();
     if (this.usage) out.push({ type: 'usage', usage: this.usage });
     out.push({ type: 'finish', reason: this.finish ?? (this.calls.started > 0 ? 'tool_calls' : 'stop') });
@@ -135,6 +138,19 @@ export class OpenAIStreamDecoder {
     }
     const ev = this.calls.delta(index, args);
     if (ev) out.push(ev);
+  }
+
+  /**
+   * A tool call whose id or arguments arrived but whose function name never did cannot be run
+   * and must not vanish from the answer: the response fails, naming the call.
+   */
+  private checkNamed(): void {
+    for (const [index, slot] of this.byIndex) {
+      if (slot.name !== undefined || this.calls.has(index)) continue;
+      if (slot.id === undefined && slot.args === '') continue;
+      const which = slot.id === undefined ? `at index ${index}` : `'${this.redactor.redactAndCut(slot.id, 100)}'`;
+      throw this.invalid(`tool call ${which} has no function name`);
+    }
   }
 
   private streamError(error: unknown): LlmError {

@@ -35,6 +35,12 @@ export interface ErrorContext {
   readonly nowMs?: number;
   /** Images the request carried: a refusal (4xx) then says so, since the model may not take images. */
   readonly images?: number;
+  /** The model asked for: a 404 names it. */
+  readonly model?: string;
+  /** The endpoint called, for display (secrets in its query shown as `[REDACTED]`). */
+  readonly endpoint?: string;
+  /** Whether an API key was sent, and where it came from: a 401/403 says so. */
+  readonly apiKey?: { readonly sent: boolean; readonly source?: string };
 }
 
 /** How many images the messages of `request` carry. */
@@ -53,7 +59,7 @@ export function errorFromResponse(status: number, headers: Headers, bodyText: st
     parsed = undefined;
   }
   const fields = providerErrorFields(parsed);
-  const detail = fields.message ?? bodyText.trim();
+  const detail = fields.message ?? plainText(bodyText);
   // Redact the whole text first, then cut: a secret straddling the cut must not leave its head.
   const shown = ctx.redactor.redactAndCut(detail, MAX_PROVIDER_MESSAGE);
   const providerCode =
@@ -62,9 +68,10 @@ export function errorFromResponse(status: number, headers: Headers, bodyText: st
   const retryAfterMs = kind === 'rate_limited' ? retryAfterFromHeaders(headers, ctx.nowMs) : undefined;
   const images = ctx.images ?? 0;
   const hint =
-    kind === 'status' && status < 500 && images > 0
+    statusHint(status, ctx, retryAfterMs) +
+    (kind === 'status' && status < 500 && images > 0
       ? ` (the request carried ${images} image${images === 1 ? '' : 's'}: the model may not accept image input)`
-      : '';
+      : '');
   return new LlmError(kind, `${ctx.provider}: HTTP ${status}${shown ? `: ${shown}` : ''}${hint}`, {
     provider: ctx.provider,
     status,
@@ -73,22 +80,77 @@ export function errorFromResponse(status: number, headers: Headers, bodyText: st
   });
 }
 
+/** What a status means for the caller, beyond the provider's own words. */
+function statusHint(status: number, ctx: ErrorContext, retryAfterMs: number | undefined): string {
+  if (status === 401 || status === 403) {
+    const key = ctx.apiKey;
+    if (key === undefined) return '';
+    const from = key.source === undefined ? '' : ` from ${key.source}`;
+    const what = status === 401 ? 'was not accepted' : 'is not allowed to use this model or endpoint';
+    if (!key.sent)
+      return ` (no API key was sent${key.source === undefined ? '' : `; set ${key.source}`}: the endpoint requires one)`;
+    return ` (the API key${from} ${what}: check the key and the base URL)`;
+  }
+  if (status === 404 && ctx.model !== undefined) {
+    const at = ctx.endpoint === undefined ? '' : ` at ${ctx.endpoint}`;
+    return ` (model '${ctx.model}'${at}: check the model name and the base URL)`;
+  }
+  if (status === 429 && retryAfterMs !== undefined && retryAfterMs >= 1000)
+    return ` (the provider asked to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying)`;
+  return '';
+}
+
+/** An error body shown as text: an HTML page's tags and scripts removed, whitespace collapsed. */
+export function plainText(body: string): string {
+  const text = body.trim();
+  if (!text.startsWith('<')) return text;
+  return text
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * The `invalid_response` error of a 2xx body that is not what was asked for (e.g. a proxy's HTML
+ * page): it names the endpoint and the content type and quotes the body's head as plain text.
+ */
+export function unreadableBody(res: Response, text: string, ctx: ErrorContext, what: string): LlmError {
+  const type = ctx.redactor.redactAndCut(res.headers.get('content-type') ?? 'none', MAX_PROVIDER_CODE);
+  const shown = ctx.redactor.redactAndCut(plainText(text).replace(/\s+/g, ' '), 200);
+  const where = ctx.endpoint === undefined ? '' : ` from ${ctx.endpoint}`;
+  return new LlmError(
+    'invalid_response',
+    `${ctx.provider}: the HTTP ${res.status} answer${where} is ${what} (content-type: ${type})` +
+      `${shown ? `: ${shown}` : ''}; check the base URL (a proxy or login page may have answered)`,
+    { provider: ctx.provider, status: res.status },
+  );
+}
+
 /** Why an internal abort fired, so the error kind can be told apart from the caller's cancel. */
 export type AbortCause = 'cancelled' | 'timeout';
 
 /**
  * Maps a thrown fetch or body-read failure to a typed error: the caller's abort is `cancelled`,
  * a deadline is `timeout`, anything else is `transport`. The cause is re-created from the
- * scrubbed message so no secret survives in it.
+ * scrubbed message so no secret survives in it. `timeoutNote` says which deadline fired.
  */
-export function errorFromFailure(e: unknown, cause: AbortCause | undefined, what: string, ctx: ErrorContext): LlmError {
+export function errorFromFailure(
+  e: unknown,
+  cause: AbortCause | undefined,
+  what: string,
+  ctx: ErrorContext,
+  timeoutNote?: string,
+): LlmError {
   if (LlmError.isLlmError(e)) return e;
   const raw = e instanceof Error ? `${e.message}${causeMessage(e)}` : String(e);
   const message = ctx.redactor.redactAndCut(raw, MAX_PROVIDER_MESSAGE);
   if (cause === 'cancelled')
     return new LlmError('cancelled', `${ctx.provider}: ${what} was cancelled`, { provider: ctx.provider });
   if (cause === 'timeout')
-    return new LlmError('timeout', `${ctx.provider}: ${what} timed out`, { provider: ctx.provider });
+    return new LlmError('timeout', `${ctx.provider}: ${what} timed out${timeoutNote ? ` (${timeoutNote})` : ''}`, {
+      provider: ctx.provider,
+    });
   return new LlmError('transport', `${ctx.provider}: ${what} failed: ${message}`, {
     provider: ctx.provider,
     cause: new Error(message),

@@ -55,7 +55,9 @@ describe('a provider error body echoing a secret across the 500-character cut', 
     expect(error).toMatchObject({ kind: 'status', status: 401, providerCode: 'invalid_api_key', retryable: false });
     expect(leaks(errorTexts(error!), [LEAK_KEY])).toEqual({});
     expect(error!.message).toMatch(/^openai-compatible: HTTP 401: \.{490}\[REDACTED\]/);
-    expect(error!.message.length).toBeLessThan(560);
+    // The provider's text is cut at 500 characters; the fixed hint about the key follows it.
+    expect(error!.message).toMatch(/ \(the API key was not accepted: check the key and the base URL\)$/);
+    expect(error!.message.length).toBeLessThan(640);
   });
 
   it('a plain-text body (no JSON) with the key straddling the cut, and a body cut mid-key by the provider', async () => {

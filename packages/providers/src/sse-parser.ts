@@ -12,18 +12,37 @@ export interface SseEvent {
   readonly data: string;
 }
 
-/** Splits decoded text into events. Comment lines (`: ...`), `id:` and `retry:` are ignored. */
+/**
+ * Splits decoded text into events. Comment lines (`: ...`), `id:` and `retry:` are ignored.
+ * It also tells progress from keep-alive traffic (see {@link SseParser.takeProgress}).
+ */
 export class SseParser {
   private buffer = '';
   private pendingCr = false;
   private event: string | undefined;
   private data: string[] = [];
+  private progressed = false;
+  private lastPending = 0;
 
   /** Characters of the line not yet ended, with the data lines of the event not yet ended. */
   get pendingChars(): number {
     let n = this.buffer.length;
     for (const d of this.data) n += d.length;
     return n;
+  }
+
+  /**
+   * True when the text fed since the last call carried progress: it completed an event other
+   * than a `ping`, or it grew the data of an event not finished yet. Comment lines, blank
+   * lines and `ping` events are keep-alive traffic and are not progress, so a server that only
+   * ever sends those cannot keep a request alive for ever.
+   */
+  takeProgress(): boolean {
+    const pending = this.event === 'ping' ? 0 : this.pendingFieldChars();
+    const progressed = this.progressed || pending > this.lastPending;
+    this.lastPending = pending;
+    this.progressed = false;
+    return progressed;
   }
 
   /** Feeds decoded text and returns the events it completed, in order. */
@@ -75,8 +94,19 @@ export class SseParser {
     else if (field === 'event') this.event = value;
   }
 
+  private pendingFieldChars(): number {
+    // Only `data` counts: a keep-alive's `event: ping` or comment line cut across chunks does not.
+    let n = this.buffer.startsWith('data') ? this.buffer.length : 0;
+    for (const d of this.data) n += d.length;
+    return n;
+  }
+
   private dispatch(out: SseEvent[]): void {
-    if (this.data.length > 0) out.push({ event: this.event, data: this.data.join('\n') });
+    if (this.data.length > 0) {
+      out.push({ event: this.event, data: this.data.join('\n') });
+      if (this.event !== 'ping') this.progressed = true;
+    }
+    this.lastPending = 0;
     this.event = undefined;
     this.data = [];
   }
@@ -109,13 +139,15 @@ export class SseLimitError extends Error {
 }
 
 /**
- * Reads a response body as server-sent events. `onChunk` runs for every network chunk (the idle
- * timer uses it). Errors of the underlying stream propagate unchanged; a stream that passes one
- * of `limits` throws an {@link SseLimitError} (an endless line or body never fills the memory).
+ * Reads a response body as server-sent events. `onChunk` runs for every network chunk, before
+ * the chunk's events are yielded, with whether the chunk carried progress (see
+ * {@link SseParser.takeProgress}; the idle timer is re-armed only on progress). Errors of the
+ * underlying stream propagate unchanged; a stream that passes one of `limits` throws an
+ * {@link SseLimitError} (an endless line or body never fills the memory).
  */
 export async function* readSseEvents(
   body: AsyncIterable<Uint8Array>,
-  onChunk?: () => void,
+  onChunk?: (progress: boolean) => void,
   limits: SseLimits = {},
 ): AsyncGenerator<SseEvent, void, undefined> {
   const maxLine = limits.maxLineChars ?? SSE_LIMITS.maxLineChars;
@@ -124,10 +156,11 @@ export async function* readSseEvents(
   const parser = new SseParser();
   let bytesRead = 0;
   for await (const bytes of body) {
-    onChunk?.();
     bytesRead += bytes.byteLength;
     if (bytesRead > maxBytes) throw new SseLimitError('maxBytes', maxBytes);
-    yield* parser.push(decoder.decode(bytes, { stream: true }));
+    const events = parser.push(decoder.decode(bytes, { stream: true }));
+    onChunk?.(parser.takeProgress());
+    yield* events;
     if (parser.pendingChars > maxLine) throw new SseLimitError('maxLineChars', maxLine);
   }
   yield* parser.push(decoder.decode());

@@ -15,6 +15,7 @@ import type {
   ReasoningBlock,
 } from './llm-client.js';
 import { LlmError } from './llm-error.js';
+import { normalizeUsage } from './usage-count.js';
 
 /** Folds stream events one by one; `result()` gives the response so far. */
 export class ResponseAccumulator {
@@ -51,7 +52,7 @@ export class ResponseAccumulator {
         this.calls.push(ev.call);
         break;
       case 'usage':
-        this.usage = ev.usage;
+        this.usage = normalizeUsage(ev.usage);
         break;
       case 'finish':
         if (this.open.size > 0) this.bad(`stream finished with ${this.open.size} unfinished tool call(s)`);

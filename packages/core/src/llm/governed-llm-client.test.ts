@@ -51,6 +51,39 @@ describe('GovernedLlmClient (the LLM invoker)', () => {
     expect(inner.requests).toHaveLength(0);
   });
 
+  it('a rate limit asking for a longer wait than maxDelayMs is reported at once, not retried sooner', async () => {
+    const inner = new ScriptedLlmClient([
+      { error: { kind: 'rate_limited', retry_after_ms: 86_400_000 } },
+      { text: 'ok' },
+    ]);
+    const waits: number[] = [];
+    const { client } = governed(inner, { sleep: async (ms) => void waits.push(ms), retry: { maxDelayMs: 30_000 } });
+    await expect(collectResponse(client.stream(req))).rejects.toMatchObject({
+      kind: 'rate_limited',
+      retryAfterMs: 86_400_000,
+    });
+    expect(waits).toEqual([]);
+    expect(inner.requests).toHaveLength(1);
+  });
+
+  it('LLM-03: an untrusted client with negative or fractional usage is recorded as safe counts', async () => {
+    const inner: LlmClient = {
+      provider: 'hostile',
+      model: 'm',
+      capabilities: new ScriptedLlmClient([]).capabilities,
+      async *stream() {
+        yield { type: 'text_delta', delta: 'hi' } satisfies LlmStreamEvent;
+        yield { type: 'usage', usage: { inputTokens: -100, outputTokens: 2.4, cachedInputTokens: Number.NaN } };
+        yield { type: 'finish', reason: 'stop' };
+      },
+    };
+    const seen: unknown[] = [];
+    const { client } = governed(inner, { budget: new LlmBudget({ maxTokens: 10 }), onUsage: (u) => seen.push(u) });
+    const response = await collectResponse(client.stream(req));
+    expect(response.usage).toEqual({ inputTokens: 0, outputTokens: 2 });
+    expect(seen).toEqual([{ inputTokens: 0, outputTokens: 2 }]);
+  });
+
   it('retries a rate limit after retry_after_ms, a bounded number of times', async () => {
     const inner = new ScriptedLlmClient([{ error: { kind: 'rate_limited', retry_after_ms: 40 } }, { text: 'ok' }]);
     const waits: number[] = [];

@@ -20,6 +20,7 @@ import type {
 import type { LlmBudget } from './llm-budget.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { LlmError } from './llm-error.js';
+import { normalizeUsage } from './usage-count.js';
 
 /** Retry settings of the LLM invoker. */
 export interface LlmRetryOptions {
@@ -27,7 +28,7 @@ export interface LlmRetryOptions {
   readonly maxRetries?: number;
   /** First backoff when the provider gave no `retry_after_ms`, in ms. Default 250. */
   readonly baseDelayMs?: number;
-  /** Longest wait between attempts, in ms. Default 30000. */
+  /** Longest wait between attempts, in ms. Default 30000. A provider's longer `retry_after_ms` ends the retries. */
   readonly maxDelayMs?: number;
 }
 
@@ -80,7 +81,9 @@ export class GovernedLlmClient implements LlmClient {
         if (soft) g.events.emit({ kind: 'budgetThresholdHit', payload: { ...soft } });
         let delivered = false;
         try {
-          for await (const ev of this.inner.stream({ ...request, signal })) {
+          for await (const raw of this.inner.stream({ ...request, signal })) {
+            // The inner client is untrusted: its counts are checked before they are counted.
+            const ev: LlmStreamEvent = raw.type === 'usage' ? { type: 'usage', usage: normalizeUsage(raw.usage) } : raw;
             if (ev.type === 'usage') this.recordUsage(ev.usage);
             delivered = true;
             yield ev;
@@ -89,7 +92,10 @@ export class GovernedLlmClient implements LlmClient {
         } catch (e) {
           if (signal.aborted) throw new CancelledError('model call', signal.reason);
           if (delivered || !LlmError.isLlmError(e) || !e.retryable || attempt >= maxRetries) throw e;
-          await (g.sleep ?? sleep)(this.delayFor(e, attempt), signal).catch(() => {
+          const delay = this.delayFor(e, attempt);
+          // A provider that asks for a longer wait than the ceiling is not asked again sooner: reported.
+          if (delay === undefined) throw e;
+          await (g.sleep ?? sleep)(delay, signal).catch(() => {
             throw new CancelledError('model call', signal.reason);
           });
         }
@@ -105,9 +111,11 @@ export class GovernedLlmClient implements LlmClient {
     if (soft) this.governance.events.emit({ kind: 'budgetThresholdHit', payload: { ...soft } });
   }
 
-  private delayFor(e: LlmError, attempt: number): number {
+  /** The wait before the next attempt, or `undefined` when the provider asked for more than `maxDelayMs`. */
+  private delayFor(e: LlmError, attempt: number): number | undefined {
     const r = this.governance.retry ?? {};
     const max = r.maxDelayMs ?? 30_000;
+    if (e.retryAfterMs !== undefined && e.retryAfterMs > max) return undefined;
     const wanted = e.retryAfterMs ?? (r.baseDelayMs ?? 250) * 2 ** attempt;
     return Math.min(max, Math.max(0, wanted));
   }
