@@ -277,4 +277,23 @@ describe('refusals say what to fix', () => {
       await session.close();
     }
   });
+
+  it('a provider failing with 503 is tried 3 times in all, not 3 × 3: the session does not retry what the client retried', async () => {
+    replay = await startReplayServer(() => ({
+      status: 503,
+      headers: { 'content-type': 'application/json' },
+      body: '{"error":{"message":"overloaded"}}',
+    }));
+    const model = openai(`${replay.url}/v1`, { retry: { maxRetries: 2, baseDelayMs: 1 } });
+    const session = await (await Agent.create({ model, llmRetry: { baseDelayMs: 1 } })).session(
+      mkdtempSync(join(tmpdir(), 'a3s-hostile-')),
+    );
+    try {
+      const e = await session.send('hello').catch((x: unknown) => x);
+      expect(e).toMatchObject({ status: 503, attempts: 3 });
+      expect(replay.requests).toHaveLength(3);
+    } finally {
+      await session.close();
+    }
+  });
 });

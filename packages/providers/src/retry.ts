@@ -46,11 +46,23 @@ export async function withRetries<T>(
       return await attempt(done + 1);
     } catch (e) {
       const delay = retryDelay(e, done, policy);
-      if (delay === undefined) throw e;
+      if (delay === undefined) throw done > 0 && LlmError.isLlmError(e) ? afterRetries(e, done + 1) : e;
       hooks.onRetry?.(e as LlmError, done + 1, delay);
       await wait(delay, hooks);
     }
   }
+}
+
+/** `error` saying that `attempts` requests were made, so a caller does not retry them all again. */
+function afterRetries(error: LlmError, attempts: number): LlmError {
+  return new LlmError(error.kind, error.message, {
+    ...(error.provider === undefined ? {} : { provider: error.provider }),
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    ...(error.providerCode === undefined ? {} : { providerCode: error.providerCode }),
+    attempts,
+    cause: error.cause ?? error,
+  });
 }
 
 function wait(ms: number, hooks: RetryHooks): Promise<void> {

@@ -91,7 +91,9 @@ export class GovernedLlmClient implements LlmClient {
           return;
         } catch (e) {
           if (signal.aborted) throw new CancelledError('model call', signal.reason);
-          if (delivered || !LlmError.isLlmError(e) || !e.retryable || attempt >= maxRetries) throw e;
+          // A client that retried on its own and gave up is not retried again (no 3 × 3 requests).
+          if (delivered || !LlmError.isLlmError(e) || !e.retryable || attempt >= maxRetries || (e.attempts ?? 1) > 1)
+            throw e;
           const delay = this.delayFor(e, attempt);
           // A provider that asks for a longer wait than the ceiling is not asked again sooner: reported.
           if (delay === undefined) throw e;

@@ -34,6 +34,8 @@ export interface LlmErrorOptions {
   readonly retryAfterMs?: number;
   /** The provider's own error code or type, e.g. `insufficient_quota`. */
   readonly providerCode?: string;
+  /** Requests the client made for this call before giving up, when it retried (2 or more). */
+  readonly attempts?: number;
   readonly cause?: unknown;
 }
 
@@ -46,6 +48,11 @@ export class LlmError extends A3sError {
   /** How long the provider asked to wait before retrying, in milliseconds. */
   readonly retryAfterMs: number | undefined;
   readonly providerCode: string | undefined;
+  /**
+   * Requests the client already made for this call (it retried, then gave up), when it says so;
+   * a caller that retries too should then not multiply the attempts.
+   */
+  readonly attempts: number | undefined;
 
   constructor(kind: LlmErrorKind, message: string, options: LlmErrorOptions = {}) {
     super(kind === 'cancelled' ? 'CANCELLED' : `LLM_${kind.toUpperCase()}`, message, {
@@ -56,6 +63,7 @@ export class LlmError extends A3sError {
         status: options.status,
         retry_after_ms: options.retryAfterMs,
         provider_code: options.providerCode,
+        ...(options.attempts === undefined ? {} : { attempts: options.attempts }),
       },
     });
     this.kind = kind;
@@ -63,6 +71,7 @@ export class LlmError extends A3sError {
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
     this.providerCode = options.providerCode;
+    this.attempts = options.attempts;
   }
 
   /** True when trying the same request again may succeed (transport, rate limit, timeout, 5xx). */
