@@ -74,6 +74,13 @@ const KNOWN: Partial<Record<(typeof PATTERNS)[number], readonly KnownDifference[
       recognise: (text) => /\belse\b/.test(text),
     },
   ],
+  'try { $$$A } catch { $$$B }': [
+    {
+      side: 'theirs',
+      why: 'ast-grep lets a pattern without `finally` match a `try … catch … finally` (a rewrite would then drop the finally block); we require every named child of the target to be matched',
+      recognise: (text) => /\bfinally\b/.test(text),
+    },
+  ],
 };
 
 let ast: AstResource;
