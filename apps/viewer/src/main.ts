@@ -7,6 +7,7 @@ import type { RowFilter } from './model/filter.js';
 import type { Pricing, RowKind, RowStatus } from './model/types.js';
 import type { Reply, Request } from './protocol.js';
 import { renderDetail } from './ui/detail-view.js';
+import { MAX_LOG_TEXT, tooLargeMessage } from './model/log-size.js';
 import { visible } from './model/text.js';
 import { byId, h } from './ui/dom.js';
 import { renderOverview } from './ui/header.js';
@@ -122,6 +123,11 @@ window.addEventListener('hashchange', followHash);
 const picker = byId<HTMLInputElement>('file');
 /** Reads a picked or dropped file; a file the browser cannot read is named with why, never a silent no-op. */
 async function loadFile(file: File): Promise<void> {
+  // Refused by its size before a byte is read: reading it whole would only fail later, slowly.
+  if (file.size > MAX_LOG_TEXT) {
+    setState('error', tooLargeMessage(file.size));
+    return;
+  }
   setState('loading', `Reading ${file.name}…`);
   let bytes: ArrayBuffer;
   try {

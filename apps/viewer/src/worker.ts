@@ -2,6 +2,7 @@
 /** The fold worker: parses and folds the log off the page's thread, then answers filters and details. */
 import { parseLog, type Fact } from '@a3s-code/effect';
 import { buildModel, type BuiltModel } from './model/build.js';
+import { MAX_LOG_TEXT, tooLargeMessage } from './model/log-size.js';
 import { detailOf } from './model/detail.js';
 import { filterRows } from './model/filter.js';
 import { timelineBars } from './model/timeline.js';
@@ -16,21 +17,13 @@ function post(reply: Reply, transfer: Transferable[] = []): void {
   self.postMessage(reply, transfer);
 }
 
-/** The longest string a JavaScript engine makes (V8's limit), so the largest log text the viewer can hold. */
-const MAX_TEXT = 0x1fff_ffe8;
-
 /**
  * The log's text. A log too large for one string fails with its size and the limit: the browser
- * would otherwise decode it to an empty string, shown as a log of 0 facts. (UTF-8 never decodes
- * to more characters than bytes, so a log within the limit always fits.)
+ * would otherwise decode it to an empty string, shown as a log of 0 facts.
  */
 function decodeLog(bytes: ArrayBuffer): string {
-  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
-  const tooLarge = () =>
-    new Error(
-      `the log is ${mb(bytes.byteLength)} (${bytes.byteLength} bytes); the viewer reads logs of at most ${mb(MAX_TEXT)} (${MAX_TEXT} bytes), the longest text a browser holds`,
-    );
-  if (bytes.byteLength > MAX_TEXT) throw tooLarge();
+  const tooLarge = () => new Error(tooLargeMessage(bytes.byteLength));
+  if (bytes.byteLength > MAX_LOG_TEXT) throw tooLarge();
   let text: string;
   try {
     text = new TextDecoder().decode(bytes);

@@ -228,27 +228,25 @@ describe.skipIf(!hasChromium)('viewer in chromium', () => {
       /the log is 680 MiB \(713031680 bytes\); the viewer reads logs of at most 512 MiB/,
     );
     rmSync(huge);
-  }, 90_000);
+  });
 
   it('names a dropped file the browser cannot read instead of doing nothing', async () => {
     if (!page.url().startsWith(url)) await page.goto(url);
-    // A blob larger than the browser keeps in memory: reading it fails.
+    // A file whose read fails (moved away, or refused by the browser), dropped on the page.
     await page.evaluate(() => {
-      const chunk = new Uint8Array(64 * 1024 * 1024);
-      const file = new File(
-        Array.from({ length: 10 }, () => chunk),
-        'unreadable.jsonl',
-      );
-      const dt = new DataTransfer();
-      dt.items.add(file);
-      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
+      const file = new File(['x'], 'unreadable.jsonl');
+      Object.defineProperty(file, 'arrayBuffer', {
+        value: () => Promise.reject(new DOMException('the file is gone', 'NotReadableError')),
+      });
+      const drop = new Event('drop', { cancelable: true });
+      Object.defineProperty(drop, 'dataTransfer', { value: { files: [file] } });
+      window.dispatchEvent(drop);
     });
     await page.waitForSelector('body[data-state="error"]', { timeout: 60_000 });
-    // (Where the browser can read it, the size limit names it.)
-    expect(await page.locator('#status').textContent()).toMatch(
-      /Could not read unreadable\.jsonl \(671088640 bytes\): \w+|the log is 640 MiB/,
+    expect(await page.locator('#status').textContent()).toContain(
+      'Could not read unreadable.jsonl (1 bytes): NotReadableError: the file is gone',
     );
-  }, 90_000);
+  });
 
   it(`loads and scrolls a ${BIG_FACTS / 1000}k-fact log with no long task over 200 ms`, async () => {
     const big = join(scratch, 'big.jsonl');
