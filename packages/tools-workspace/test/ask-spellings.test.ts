@@ -118,4 +118,31 @@ describe('path ask rules hold on the files a call reaches', () => {
       expect(readFileSync(join(dir, 'secret', 'key.txt'), 'utf8')).toBe('through the link\n');
     }
   });
+
+  it('PERM-06: a call confirmed under the default (ask everything) was not shown the asked files it reaches: they stay held', async () => {
+    const dir = repo();
+    const workspace = new LocalWorkspace({ root: dir });
+    const registry = new ToolRegistry({ capabilities: workspace.capabilities });
+    registry.registerPack(workspaceToolPack);
+    const confirmation = new ScriptedConfirmationManager([true, true, true]);
+    const invoker = new ToolInvoker({
+      registry,
+      workspace,
+      policy: { defaultDecision: 'ask', ask: ['Read(secret/**)'] },
+      confirmation,
+    });
+    const call = (id: string, name: string, args: Record<string, unknown>) =>
+      invoker.invoke({ id, name, args }, createTestInvocation().context);
+    const grep = await call('g', 'grep', { pattern: 'ASK-SECRET' });
+    expect(grep.ok, grep.output).toBe(true);
+    expect(grep.output).toContain('open.txt');
+    expect(grep.output).not.toContain('ASK-SECRET-1');
+    const viaLink = await call('l', 'read', { file_path: 'alias/key.txt' });
+    expect(viaLink.ok).toBe(false);
+    expect(viaLink.output).toContain('Read(secret/**) needs a confirmation this call did not get');
+    // Named by its own path, the read is asked under the rule itself, and approved, it reads.
+    const named = await call('n', 'read', { file_path: 'secret/key.txt' });
+    expect(named.output).toContain('ASK-SECRET-1');
+    expect(confirmation.requests.map((r) => r.rule)).toEqual(['default', 'default', 'Read(secret/**)']);
+  });
 });

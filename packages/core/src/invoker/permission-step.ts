@@ -23,9 +23,10 @@ export type Authorization =
       readonly ok: true;
       readonly permission: PermissionOutcome;
       /**
-       * True when the call was allowed without its ask rules being weighed (an allow rule or the
-       * default) while a person would be asked: the files it writes or reads are then held to the
-       * path ask rules too, so a file under one is never reached unasked by another spelling.
+       * True when no person confirmed the files this call reaches while one would be asked: it was
+       * allowed by an allow rule or the default, or confirmed under the default or a rule without a
+       * path. The files it writes or reads are then held to the path ask rules too, so a file under
+       * one is never reached unasked by another spelling or another route.
        */
       readonly holdAsk?: boolean;
     }
@@ -50,6 +51,23 @@ function deny(frame: CallFrame, id: string, tool: Tool, args: unknown, rule: str
   return { ok: false, error: new PermissionDeniedError(tool.name, rule) };
 }
 
+/**
+ * True when `rule` (a rule's source) names a path pattern: a person confirming a call asked by it
+ * saw the path that needs confirmation. A call confirmed under the default or a rule for every
+ * call of a tool was not shown which files it would reach, so those are still held to the path
+ * ask rules.
+ */
+function confirmsPaths(rule: string): boolean {
+  return /\(.*\)$/s.test(rule);
+}
+
+/** A call a person (or a checker) approved under `rule`. */
+function approved(rule: string): Authorization {
+  return confirmsPaths(rule)
+    ? { ok: true, permission: 'ask_approved' }
+    : { ok: true, permission: 'ask_approved', holdAsk: true };
+}
+
 /** The permission projection of a call before it runs: allowed, parked for a person, or denied (by `rule`). */
 export type Projection =
   | { readonly ok: true; readonly permission: PermissionOutcome; readonly holdAsk?: boolean }
@@ -69,7 +87,7 @@ export async function authorize(
   if (projected.ok === true) return projected;
   const answer = frame.preconfirmed;
   if (answer !== undefined) {
-    if (answer.approved) return { ok: true, permission: 'ask_approved' };
+    if (answer.approved) return approved(projected.rule);
     return deny(
       frame,
       id,
@@ -121,7 +139,10 @@ export async function project(
     rule: verdict.rule,
   });
   if (checked.decision === 'deny') return { ok: false, rule: checked.reason ?? verdict.rule, by: 'checker' };
-  if (checked.decision === 'allow') return { ok: true, permission: 'allow' };
+  if (checked.decision === 'allow')
+    return k.confirmation === undefined || confirmsPaths(verdict.rule)
+      ? { ok: true, permission: 'allow' }
+      : { ok: true, permission: 'allow', holdAsk: true };
 
   if (k.confirmation === undefined) return { ok: true, permission: 'ask_unconfirmed' };
   return { ok: 'ask', rule: verdict.rule };
@@ -160,7 +181,7 @@ async function confirmWithManager(
   } finally {
     linked.dispose();
   }
-  if (answer.approved === true) return { ok: true, permission: 'ask_approved' };
+  if (answer.approved === true) return approved(rule);
   return deny(
     frame,
     id,
