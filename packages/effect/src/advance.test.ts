@@ -148,7 +148,7 @@ describe('advance', () => {
     const log = logWithPrompt('x'.repeat(100));
     const ex = scriptedExecutor([text('done')]);
     const r = await advance({ log, harness: createHarness({ compact_threshold_chars: 50 }), execute: ex.execute });
-    expect(ex.ran).toEqual(['compact:1', 'infer:1:0']);
+    expect(ex.ran).toEqual(['compact:1:0', 'infer:1:0']);
     expect(r.state.phase).toBe('done');
   });
 

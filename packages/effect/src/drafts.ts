@@ -125,10 +125,10 @@ export const drafts = {
     key: `end:${runId}`,
     payload: { status, run_id: runId, ...rest },
   }),
-  /** The `compaction.done` of `compact:<turn>`. */
-  compaction: (turn: number, payload: PayloadOf['compaction.done']): TypedDraft<'compaction.done'> => ({
+  /** The `compaction.done` of `compact:<turn>:<cycle>` (`cycle` omitted: keyed by the turn alone). */
+  compaction: (turn: number, payload: PayloadOf['compaction.done'], cycle?: number): TypedDraft<'compaction.done'> => ({
     type: 'compaction.done',
-    key: `compaction:${turn}`,
+    key: cycle === undefined ? `compaction:${turn}` : `compaction:${turn}:${cycle}`,
     payload,
   }),
 } as const;

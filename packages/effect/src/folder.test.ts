@@ -284,21 +284,50 @@ describe('fold: tool budget and tool rounds', () => {
 });
 
 describe('fold: compaction, history, run end', () => {
-  it('enters compact past the character threshold, once per turn, and folds the summary in', () => {
+  it('enters compact past the character threshold, once per model cycle, and folds the summary in after the request', () => {
     const f = new Facts().user('go').calls({ id: 'a' }).result('a', true, 'read', 'x'.repeat(500));
     expect(fold(f.list, { compact_threshold_chars: 400 }).phase).toBe('compact');
-    f.add('compaction.done', { summary: 'Goal: go. Read a.', kept: 0 });
+    f.add('compaction.done', { summary: 'Goal: go. Read a.', kept: 0, keep_request: true });
     const s = fold(f.list, { compact_threshold_chars: 10 });
     expect(s.phase).toBe('infer');
-    expect(s.view.messages).toEqual([{ role: 'user', text: 'Goal: go. Read a.', source: 'summary', seq: 4 }]);
-    expect(s.view.context_chars).toBe('Goal: go. Read a.'.length);
+    expect(s.view.messages).toEqual([
+      { role: 'user', text: 'Goal: go. Read a.', source: 'summary', seq: 4 },
+      { role: 'user', text: 'go', source: 'user', seq: 1 },
+    ]);
+    expect(s.view.context_chars).toBe('Goal: go. Read a.'.length + 'go'.length);
   });
 
-  it('keeps the last messages verbatim and never a tool result without its call', () => {
+  it('keeps the last messages verbatim and never a tool result without its call; the request only when asked to', () => {
     const f = new Facts().user('go').calls({ id: 'a' }).result('a').add('compaction.done', { summary: 'S', kept: 1 });
     const s = fold(f.list);
     expect(s.view.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(s.phase).toBe('infer');
+    const g = new Facts().user('go').calls({ id: 'a' }).result('a');
+    g.add('compaction.done', { summary: 'S', kept: 1, keep_request: true });
+    expect(fold(g.list).view.messages.map((m) => m.role)).toEqual(['user', 'user', 'assistant', 'tool']);
+  });
+
+  it("a long turn compacts again in a later cycle, and every compaction keeps the turn's request verbatim", () => {
+    const big = 'x'.repeat(500);
+    const f = new Facts().user('the goal').calls({ id: 'a' }).result('a', true, 'read', big);
+    const recipe = { compact_threshold_chars: 400 };
+    expect(fold(f.list, recipe)).toMatchObject({ phase: 'compact', counters: { turn: 1, cycle: 1 } });
+    f.add('compaction.done', { summary: 'S1', kept: 0, keep_request: true });
+    expect(fold(f.list, recipe).phase).toBe('infer');
+    f.calls({ id: 'b' }).result('b', true, 'read', big);
+    f.calls({ id: 'c' }).result('c', true, 'read', big);
+    expect(fold(f.list, recipe)).toMatchObject({ phase: 'compact', counters: { turn: 1, cycle: 3 } });
+    f.add('compaction.done', { summary: 'S2', kept: 2, keep_request: true });
+    const s = fold(f.list, recipe);
+    expect(s.phase).toBe('infer');
+    expect(s.view.messages.map((m) => (m.role === 'user' ? m.text : m.role))).toEqual([
+      'S2',
+      'the goal',
+      'assistant',
+      'tool',
+    ]);
+    // Replaying the same log gives the same view.
+    expect(fold(f.list, recipe)).toEqual(s);
   });
 
   it('compacts by tokens when the last model call was large', () => {

@@ -26,7 +26,10 @@ export class Folder {
   private lastUsage: Usage = ZERO;
   private contextChars = 0;
   private run: RunInfo = { run_id: null, status: null };
-  private compactedTurn = -1;
+  /** `turn:cycle` of the last run compaction (one per model cycle); `turn:*` after a skipped one. */
+  private compactedAt = '';
+  /** Index in `msgs` of the message that opened the current turn (`source: 'user'`), or -1. */
+  private request = -1;
   private c = {
     facts: 0,
     last_seq: 0,
@@ -166,7 +169,8 @@ export class Folder {
 
   private inferOrCompact(): Phase {
     const r = this.recipe;
-    if (this.compactedTurn === this.c.turn) return 'infer';
+    const at = this.compactedAt;
+    if (at === `${this.c.turn}:${this.c.cycle}` || at === `${this.c.turn}:*`) return 'infer';
     const overChars = r.compact_threshold_chars !== null && this.contextChars > r.compact_threshold_chars;
     const tokens = this.lastUsage.input_tokens + this.lastUsage.output_tokens;
     const overTokens = r.compact_threshold_tokens !== null && tokens > r.compact_threshold_tokens;
@@ -219,6 +223,7 @@ export class Folder {
         ? { role: 'user', text: p.text, source: p.source, seq: fact.seq, attachments: p.attachments }
         : { role: 'user', text: p.text, source: p.source, seq: fact.seq },
     );
+    if (p.source === 'user') this.request = this.msgs.length - 1;
     // Restored history is context, not a request: it must not be sent as new work.
     this.phase = p.source === 'history' ? 'idle' : this.inferOrCompact();
   }
@@ -362,17 +367,19 @@ export class Folder {
     // Never keep a tool result without the assistant message that called it, and keep the
     // calls of an open round, whose results are still to come.
     while (start > 0 && start < msgs.length && msgs[start]!.role === 'tool') start--;
-    if (this.round) {
-      start = Math.min(start, this.round.messageIndex);
-      this.round.messageIndex = this.round.messageIndex - start + 1;
-    }
+    if (this.round) start = Math.min(start, this.round.messageIndex);
+    // The request that opened the turn stays verbatim: the goal in the user's own words.
+    const carry = p.keep_request === true && this.request >= 0 && this.request < start ? msgs[this.request]! : null;
+    if (this.round) this.round.messageIndex = this.round.messageIndex - start + (carry ? 2 : 1);
+    this.request = carry ? 1 : this.request >= 0 ? this.request - start + 1 : -1;
     const kept = msgs.slice(start);
     this.msgs = [];
     this.contextChars = 0;
     this.push({ role: 'user', text: p.summary, source: 'summary', seq: fact.seq });
+    if (carry) this.push(carry);
     for (const m of kept) this.push(m);
     if (this.phase === 'compact') {
-      this.compactedTurn = this.c.turn;
+      this.compactedAt = `${this.c.turn}:${(p as { skipped?: unknown }).skipped === true ? '*' : this.c.cycle}`;
       this.phase = 'infer';
     }
   }

@@ -6,7 +6,7 @@ export type Transition =
   | { readonly kind: 'infer'; readonly key: string; readonly turn: number; readonly cycle: number }
   | { readonly kind: 'tool'; readonly key: string; readonly pending: PendingCall }
   | { readonly kind: 'deny'; readonly key: string; readonly pending: PendingCall }
-  | { readonly kind: 'compact'; readonly key: string; readonly turn: number };
+  | { readonly kind: 'compact'; readonly key: string; readonly turn: number; readonly cycle: number };
 
 /** The kind of a transition. */
 export type TransitionKind = Transition['kind'];
@@ -24,7 +24,7 @@ export const transitionKey = {
   infer: (turn: number, cycle: number): string => `infer:${turn}:${cycle}`,
   tool: (turn: number, cycle: number, callId: string): string => `tool:${turn}:${cycle}:${callId}`,
   budget: (turn: number, cycle: number, callId: string): string => `budget:${turn}:${cycle}:${callId}`,
-  compact: (turn: number): string => `compact:${turn}`,
+  compact: (turn: number, cycle: number): string => `compact:${turn}:${cycle}`,
 } as const;
 
 /** The model component: `infer` calls the model. */
@@ -65,13 +65,17 @@ export const budgetComponent: HarnessComponent = {
   },
 };
 
-/** The compactor component: `compact` summarises the conversation, once per turn. */
+/**
+ * The compactor component: `compact` summarises the conversation, at most once per model cycle,
+ * so a long turn that outgrows the threshold again is compacted again (a skipped compaction is
+ * not retried before the next turn).
+ */
 export const compactorComponent: HarnessComponent = {
   name: 'compactor',
-  project: (s) =>
-    s.phase === 'compact'
-      ? [{ kind: 'compact', key: transitionKey.compact(s.counters.turn), turn: s.counters.turn }]
-      : [],
+  project: (s) => {
+    const { turn, cycle } = s.counters;
+    return s.phase === 'compact' ? [{ kind: 'compact', key: transitionKey.compact(turn, cycle), turn, cycle }] : [];
+  },
 };
 
 /** The default component tree, in priority order. */

@@ -160,6 +160,11 @@ export interface CompactionDonePayload extends PayloadBase {
   summary: string;
   /** How many of the most recent messages are kept verbatim after the summary. */
   kept: number;
+  /**
+   * Keep the user message that opened the current turn verbatim after the summary too, when it is
+   * older than the kept messages. Absent in logs written before it existed (they fold as before).
+   */
+  keep_request?: boolean;
 }
 
 /** `confirmation.answered` (host). */
@@ -346,6 +351,7 @@ const VALIDATORS: Record<FactKindV1, Validator> = {
   'compaction.done': (c, p) => {
     c.string(p, 'summary', P);
     c.integer(p, 'kept', P);
+    c.optBoolean(p, 'keep_request', P);
   },
   'confirmation.answered': (c, p) => {
     c.string(p, 'tool_call_id', P, { nonEmpty: true });

@@ -103,7 +103,7 @@ export function scriptedExecutor(
         case 'deny':
           return [drafts.budgetDenied(t.pending)];
         case 'compact':
-          return [drafts.compaction(t.turn, { summary: 'summary of earlier work', kept: 2 })];
+          return [drafts.compaction(t.turn, { summary: 'summary of earlier work', kept: 2 }, t.cycle)];
       }
     },
   };

@@ -121,14 +121,14 @@ describe('pre_compact before the automatic compaction', () => {
     const r = await session.send('go');
     expect(r.text).toBe('final');
     expect(seen).toEqual([{ session_id: session.sessionId, trigger: 'auto', messages: 3, run_id: r.runId }]);
-    expect(compactions(session)).toEqual([['compact:1', false]]);
+    expect(compactions(session)).toEqual([['compact:1:1', false]]);
     expect(model.requests[2]!.messages[0]).toEqual({
       role: 'user',
       content: 'Summary of the conversation so far:\nSUMMARY',
     });
   });
 
-  it('a blocking command skips it: no summary call, a skipped compaction.done under compact:<turn>, the run goes on with the whole conversation; the next turn asks again', async () => {
+  it('a blocking command skips it: no summary call, a skipped compaction.done under compact:<turn>:<cycle>, the run goes on with the whole conversation; the next turn asks again', async () => {
     let asked = 0;
     const { session, model } = await track(
       open([long('e1'), { text: 'first' }, long('e2'), { text: 'second' }, { text: 'SUMMARY' }, { text: 'third' }], {
@@ -143,7 +143,7 @@ describe('pre_compact before the automatic compaction', () => {
     );
     expect((await session.send('go')).text).toBe('first');
     expect(model.requests).toHaveLength(2);
-    const skipped = session.store.log.facts.find((f) => f.cause === 'compact:1')!;
+    const skipped = session.store.log.facts.find((f) => f.cause === 'compact:1:1')!;
     expect(skipped).toMatchObject({
       type: 'compaction.done',
       payload: { skipped: true, blocked_by: 'pre_compact', reason: 'keep everything', kept: 3 },
@@ -159,8 +159,8 @@ describe('pre_compact before the automatic compaction', () => {
     // Turn 2: blocked again; the note is carried over, not repeated.
     expect((await session.send('more')).text).toBe('second');
     expect(compactions(session)).toEqual([
-      ['compact:1', true],
-      ['compact:2', true],
+      ['compact:1:1', true],
+      ['compact:2:0', true],
     ]);
     expect(
       model.requests[3]!.messages.filter((m) => m.role === 'user' && m.content.startsWith('Summary of')),
@@ -181,8 +181,8 @@ describe('pre_compact before the automatic compaction', () => {
     expect(r.text).toBe('second');
     expect(calls).toBe(2);
     expect(compactions(session)).toEqual([
-      ['compact:1', true],
-      ['compact:2', false],
+      ['compact:1:1', true],
+      ['compact:2:0', false],
     ]);
     expect(model.requests[2]!.tools).toEqual([]);
     expect(model.requests[3]!.messages[0]).toEqual({

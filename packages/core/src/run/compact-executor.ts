@@ -24,8 +24,15 @@ const INSTRUCTIONS = [
   'Do not change the scope. Do not invent facts. Answer with the summary only.',
 ].join('\n');
 
-/** Runs `compact:<turn>` and returns its `compaction.done`. */
-export async function runCompact(env: RunEnv, turn: number, state: FoldState): Promise<FactDraft[]> {
+/** The model's summary, or why it gave none that can replace the conversation. */
+export type SummaryAnswer = { readonly summary: string } | { readonly problem: string };
+
+/**
+ * Asks the model, through the LLM invoker, for a summary of `state`'s conversation. An answer
+ * that cannot stand in for the conversation (empty text; tool calls are never run here) is
+ * returned as a `problem`, so that nothing is dropped for it.
+ */
+export async function askSummary(env: RunEnv, state: FoldState): Promise<SummaryAnswer> {
   const messages = state.view.messages;
   env.stats.modelCalls++;
   const response = await collectResponse(
@@ -42,18 +49,37 @@ export async function runCompact(env: RunEnv, turn: number, state: FoldState): P
   );
   env.stats.inputTokens += response.usage.inputTokens;
   env.stats.outputTokens += response.usage.outputTokens;
-  const summary = response.text.trim() || '(The model returned an empty summary.)';
+  const summary = response.text.trim();
+  if (summary === '') {
+    const calls = response.toolCalls.length;
+    return {
+      problem:
+        calls > 0
+          ? `the model answered with ${calls} tool call(s) and no summary text (tool calls are not run during compaction)`
+          : 'the model returned an empty summary',
+    };
+  }
+  return { summary };
+}
+
+/**
+ * Runs `compact:<turn>:<cycle>` and returns its `compaction.done`. When the model gives no usable
+ * summary the conversation is kept whole: a skipped `compaction.done` naming the problem.
+ */
+export async function runCompact(env: RunEnv, turn: number, state: FoldState): Promise<FactDraft[]> {
+  const answer = await askSummary(env, state);
+  if ('problem' in answer) return [skippedCompaction(turn, state, answer.problem, env.clock(), 'model')];
+  const { summary } = answer;
   env.events.emit({
     kind: 'contextCompacted',
     payload: { summary_chars: summary.length, facts_folded: state.counters.facts },
   });
-  return [
-    drafts.compaction(turn, { summary, kept: Math.min(COMPACTION_KEPT_MESSAGES, messages.length), at_ms: env.clock() }),
-  ];
+  const kept = Math.min(COMPACTION_KEPT_MESSAGES, state.view.messages.length);
+  return [drafts.compaction(turn, { summary, kept, keep_request: true, at_ms: env.clock() }, state.counters.cycle)];
 }
 
 /**
- * The run's automatic `compact:<turn>`: the session's `pre_compact` hooks run first (trigger
+ * The run's automatic `compact:<turn>:<cycle>`: the session's `pre_compact` hooks run first (trigger
  * `auto`, same order and decisions as for `session.compact()`). When one blocks, no summary is
  * asked for: the transition still records its `compaction.done` (so it does not run again and the
  * fold moves on to `infer`), marked `skipped` with the hook's reason, and it leaves the
@@ -79,23 +105,30 @@ export async function runAutoCompact(
  * A `compaction.done` that changes nothing the model sees: the fold always puts the summary
  * first and keeps the last `kept` messages, so a conversation that already starts with a
  * summary carries that summary over and keeps everything after it; otherwise every message is
- * kept behind a one-line note that compaction was skipped (the only visible change).
+ * kept behind a one-line note that compaction was skipped (the only visible change). `blockedBy`
+ * names who stopped it: a `pre_compact` hook, or the model, which gave no usable summary.
  */
-export function skippedCompaction(turn: number, state: FoldState, reason: string, atMs: number): FactDraft {
+export function skippedCompaction(
+  turn: number,
+  state: FoldState,
+  reason: string,
+  atMs: number,
+  blockedBy: 'pre_compact' | 'model' = 'pre_compact',
+): FactDraft {
   const messages = state.view.messages;
   const first = messages[0];
   const carried = first !== undefined && first.role === 'user' && first.source === 'summary' ? first.text : undefined;
+  const why = blockedBy === 'model' ? reason : `a pre_compact hook blocked it: ${reason}`;
   return {
     type: 'compaction.done',
-    key: `compaction:${turn}`,
+    key: `compaction:${turn}:${state.counters.cycle}`,
     payload: {
       summary:
-        carried ??
-        `(No summary: automatic compaction was skipped because a pre_compact hook blocked it: ${reason}. The whole conversation follows.)`,
+        carried ?? `(No summary: automatic compaction was skipped because ${why}. The whole conversation follows.)`,
       kept: carried === undefined ? messages.length : messages.length - 1,
       at_ms: atMs,
       skipped: true,
-      blocked_by: 'pre_compact',
+      blocked_by: blockedBy,
       reason,
     },
   };

@@ -2,7 +2,9 @@
 import type { FoldState } from '@a3s-code/effect';
 import type { ResolvedSessionConfig } from '../session/resolved-session-config.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
-import { runCompact } from './compact-executor.js';
+import { askSummary, COMPACTION_KEPT_MESSAGES } from './compact-executor.js';
+import { drafts } from '@a3s-code/effect';
+import { LlmError } from '../llm/llm-error.js';
 import { runPreCompactHooks } from '../hooks/session-hooks.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import { createRun } from './run-setup.js';
@@ -21,7 +23,10 @@ export interface CompactNowOptions {
   readonly llmBudget?: LlmBudget;
 }
 
-/** Summarises the conversation through the LLM invoker and appends `compaction.done`. */
+/**
+ * Summarises the conversation through the LLM invoker and appends `compaction.done`. A model that
+ * gives no summary text fails it with `LLM_INVALID_RESPONSE` and the log is left as it was.
+ */
 export async function compactNow(
   options: CompactNowOptions,
 ): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
@@ -46,9 +51,21 @@ export async function compactNow(
     sessionSignal,
   });
   try {
-    const [draft] = await runCompact(run.env, state.counters.turn, state);
-    const summary = (draft!.payload as { summary: string }).summary;
-    await store.append([{ ...draft!, key: `compaction:host:${store.log.length + 1}` }], null);
+    const answer = await askSummary(run.env, state);
+    if ('problem' in answer) {
+      const provider = config.model.provider;
+      throw new LlmError('invalid_response', `compaction: ${answer.problem}; the conversation was left as it is`, {
+        provider,
+      });
+    }
+    const { summary } = answer;
+    run.env.events.emit({
+      kind: 'contextCompacted',
+      payload: { summary_chars: summary.length, facts_folded: state.counters.facts },
+    });
+    const kept = Math.min(COMPACTION_KEPT_MESSAGES, state.view.messages.length);
+    const draft = drafts.compaction(state.counters.turn, { summary, kept, keep_request: true, at_ms: run.env.clock() });
+    await store.append([{ ...draft, key: `compaction:host:${store.log.length + 1}` }], null);
     return { summaryChars: summary.length, factsFolded: state.counters.facts };
   } finally {
     run.env.events.close();
