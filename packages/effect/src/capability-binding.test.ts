@@ -4,7 +4,7 @@ import { encodeFact, parseLog } from './fact.js';
 import { FactLog } from './fact-log.js';
 import { fold } from './folder.js';
 import type { RunCapabilityBindingV1 } from './kinds.js';
-import { validatePayload } from './kinds.js';
+import { validatePayload } from './kind-validators.js';
 
 const binding = (generation: number, digest = `sha256:${'a'.repeat(64)}`): RunCapabilityBindingV1 => ({
   version: 1,

@@ -1,7 +1,7 @@
 import { describe } from './check.js';
 import { FactParseError, FactValidationError } from './errors.js';
 import { hashKey, KeyIndex } from './key-index.js';
-import { validatePayload } from './kinds.js';
+import { validatePayload } from './kind-validators.js';
 import { wellFormedDraft, wellFormedFact } from './well-formed.js';
 
 /** One entry of the append-only fact log, exactly as stored on one line. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { drafts } from './drafts.js';
-import { validatePayload } from './kinds.js';
+import { validatePayload } from './kind-validators.js';
 
 // The host's facts are built here with the keys earlier logs already use: a resumed or replayed
 // log must find the same keys, so these strings are a compatibility promise.

@@ -5,7 +5,7 @@ import { FactParseError, FactValidationError } from './errors.js';
 import { type Fact, type FactDraft, type ParsedLog, parseLog, validateDraft } from './fact.js';
 import { FactLog } from './fact-log.js';
 import { fold } from './folder.js';
-import { validatePayload } from './kinds.js';
+import { validatePayload } from './kind-validators.js';
 
 // `parseLog`, `FactLog.parse` and `validateDraft` take an allocation-free path for well-formed
 // facts and run the full checks only on a mismatch. The reference below is the code as it was
