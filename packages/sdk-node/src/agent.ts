@@ -30,6 +30,7 @@ import { evalToolPack } from '@a3s-code/tools-resource/eval';
 import { lspToolPack } from '@a3s-code/tools-resource/lsp';
 import type { McpServerStatus } from '@a3s-code/mcp';
 import { AgentLayers, type AgentLayer } from './agent-layer.js';
+import { checkAgentConfigArg, checkDir, checkOptionsArg } from './arguments.js';
 import { resolveApproval, withReadTools, type ApprovalOptions } from './approver.js';
 import { ModelNotConfiguredError } from './errors.js';
 import type { McpSource } from '@a3s-code/mcp';
@@ -179,9 +180,10 @@ export class Agent {
    * @throws SessionConfigurationError, McpConfigError (`MCP_CONFIG`, naming the key path),
    *   ModelConfigurationError (naming e.g. `OPENAI_API_KEY`), ScriptError, SessionInitializationError (no config file).
    */
-  static async create(config: AgentConfig | string = {}): Promise<Agent> {
-    const fromFile = typeof config === 'string';
-    const c: AgentConfig = fromFile ? ((await loadCodeConfig(config)) as AgentConfig) : config;
+  static async create(config?: AgentConfig | string): Promise<Agent> {
+    const arg = checkAgentConfigArg(config);
+    const fromFile = typeof arg === 'string';
+    const c: AgentConfig = typeof arg === 'string' ? ((await loadCodeConfig(arg)) as AgentConfig) : arg;
     const {
       model,
       env,
@@ -195,7 +197,7 @@ export class Agent {
       ...core
     } = c;
     resolveApproval({}, c);
-    validateMcpServers(core.mcpServers, fromFile ? config : undefined);
+    validateMcpServers(core.mcpServers, typeof arg === 'string' ? arg : undefined);
     const layers = new AgentLayers(
       { ...core, ...(env === undefined ? {} : { env }) },
       !fromFile && workspaceConfig !== false,
@@ -225,9 +227,9 @@ export class Agent {
    *   `A3S_MODEL` name a model; SessionConfigurationError / McpConfigError for a bad option;
    *   SessionInitializationError / FactLogLockedError when the log cannot be opened.
    */
-  async session(dir: string, options: SessionOptions = {}): Promise<Session> {
-    const root = resolve(dir);
-    const p = await this.#prepare(root, options);
+  async session(dir: string, options?: SessionOptions): Promise<Session> {
+    const root = resolve(checkDir(dir, 'agent.session'));
+    const p = await this.#prepare(root, checkOptionsArg(options, 'agent.session'));
     return this.#wrap(p, root, () => p.layer.core.session(root, p.options));
   }
 
@@ -237,9 +239,12 @@ export class Agent {
    * restored from the snapshot when the log is empty.
    * @throws SessionNotFoundError (`SESSION_NOT_FOUND`) when no snapshot is saved under `sessionId`.
    */
-  async resumeSession(sessionId: string, options: ResumeSessionOptions = {}): Promise<Session> {
-    const { dir, ...rest } = options;
-    const root = resolve(this.#config.cwd ?? process.cwd(), dir ?? '.');
+  async resumeSession(sessionId: string, options?: ResumeSessionOptions): Promise<Session> {
+    const { dir, ...rest } = checkOptionsArg(options, 'agent.resumeSession');
+    const root = resolve(
+      this.#config.cwd ?? process.cwd(),
+      dir === undefined ? '.' : checkDir(dir, 'agent.resumeSession'),
+    );
     const p = await this.#prepare(root, rest);
     return this.#wrap(p, root, () => p.layer.core.resumeSession(sessionId, { ...p.options, dir: root }));
   }
@@ -249,9 +254,10 @@ export class Agent {
    * workspace capabilities), listed without a model and without opening a log. MCP servers are
    * started to list their tools; the session-private ones are closed again.
    */
-  async describeTools(dir: string, options: Omit<SessionOptions, 'model'> = {}): Promise<ToolInfo[]> {
-    const root = resolve(dir);
-    const { layer, options: core, mcp } = await this.#prepare(root, options, false);
+  async describeTools(dir: string, options?: Omit<SessionOptions, 'model'>): Promise<ToolInfo[]> {
+    const root = resolve(checkDir(dir, 'agent.describeTools'));
+    const checked = checkOptionsArg(options, 'agent.describeTools');
+    const { layer, options: core, mcp } = await this.#prepare(root, checked, false);
     try {
       return toolInfos(await describeSessionTools(root, layer.config, core));
     } finally {
@@ -287,6 +293,8 @@ export class Agent {
     // Checked before they are merged with the read tools' rules: the merge would hide a bad value
     // (`deny: 'bash'` spread into single letters), and core sees only the merged rules.
     if (rest.permissions !== undefined) validateConfigObject({ permissions: rest.permissions });
+    // The host's packs are checked alone, so an error names their own index (`tools[0]`).
+    if (rest.tools !== undefined) validateConfigObject({ tools: rest.tools });
     const confirmation = resolveApproval(options, this.#config);
     const privateServers = validateMcpServers(mcpServers);
     const layer = await this.#layers.for(root);

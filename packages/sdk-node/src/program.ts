@@ -4,6 +4,8 @@
  * arguments in camelCase (ARCHITECTURE §5).
  */
 
+import { checkOptionsArg } from './arguments.js';
+
 /** Limits of one program (the tool's `limits`). */
 export interface ProgramLimits {
   /** Wall-clock deadline of the whole program, 1..600000 ms. Default 30000. */
@@ -35,7 +37,8 @@ export type ProgramOptions = (
 };
 
 /** The `program` tool's arguments for `options`. */
-export function programArgs(options: ProgramOptions): Record<string, unknown> {
+export function programArgs(given: ProgramOptions): Record<string, unknown> {
+  const options = checkOptionsArg(given, 'session.program');
   const l = options.limits;
   const limits =
     l === undefined

@@ -38,6 +38,7 @@ import {
   type McpSessionServerStatus,
 } from '@a3s-code/mcp';
 import type { GitOperation } from '@a3s-code/tools-workspace';
+import { isOptionsObject } from './arguments.js';
 import * as direct from './direct-tools.js';
 import * as memory from './memory.js';
 import type { SessionMcp } from './mcp.js';
@@ -133,15 +134,14 @@ export class Session {
   }
 
   /**
-   * Queues a message for the active run's next model call; the receipt says whether it was accepted.
-   * With `options.attachments` (images and text files, checked and stored as a prompt's) it resolves
-   * once they are stored, or rejects with an `AttachmentError` and queues nothing.
+   * Queues a message for the active run's next model call; the receipt says whether it was accepted. With
+   * `options.attachments` it resolves once they are checked and stored, or rejects (`AttachmentError`) and queues nothing.
    */
   steer(text: string, options: AttachedSteerOptions): Promise<SteerReceipt>;
   steer(text: string, options?: SteerOptions): SteerReceipt;
   steer(text: string, options?: SteerOptions | AttachedSteerOptions): SteerReceipt | Promise<SteerReceipt> {
-    return options !== undefined && 'attachments' in options && options.attachments !== undefined
-      ? this.core.steer(text, options as AttachedSteerOptions)
+    return isOptionsObject(options) && options.attachments !== undefined
+      ? this.core.steer(text, options as unknown as AttachedSteerOptions)
       : this.core.steer(text, options);
   }
 

@@ -116,7 +116,7 @@ const LAYER = strictShape({
   workspace: isObject,
   web: (v) => typeof v === 'boolean' || isObject(v),
   toolSources: arrayOf(withMethods('attach')),
-  tools: arrayOf(isObject),
+  tools: arrayOf((v) => isObject(v) && typeof v.name === 'string' && Array.isArray(v.tools)),
   checker: (v) => isObject(v) || typeof v === 'function',
   confirmation: isObject,
   onQuestion: isFunction,

@@ -18,6 +18,8 @@ export const SCRIPTED_MODEL_PREFIX = 'scripted:';
 const MCP_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/;
 
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+const field = (v: unknown, key: string): unknown => (isObject(v) ? Reflect.get(v as object, key) : undefined);
+const isToolPack = (v: unknown): boolean => typeof field(v, 'name') === 'string' && Array.isArray(field(v, 'tools'));
 const hasMethods = (v: unknown, ...names: string[]): boolean =>
   isObject(v) && names.every((n) => typeof (v as Record<string, unknown>)[n] === 'function');
 
@@ -237,6 +239,9 @@ function buildConfigSchemas(z: Zod) {
   });
 
   const obj = (what: string) => z.custom<object>(isObject, { error: `must be ${what}` });
+  const toolPack = z.custom<object>(isToolPack, {
+    error: 'must be a ToolPack (a name and a tools array: defineToolPack)',
+  });
   const fn = (what: string) =>
     z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', { error: `must be ${what}` });
   const hookItem = (method: 'before' | 'after') =>
@@ -336,7 +341,7 @@ function buildConfigSchemas(z: Zod) {
       responseFormat: str('the response-format text').optional(),
       skills: strList('skill instruction text').optional(),
     }).optional(),
-    tools: z.array(obj('a ToolPack'), { error: 'must be an array of tool packs' }).optional(),
+    tools: z.array(toolPack, { error: 'must be an array of tool packs' }).optional(),
     checker: z
       .custom<unknown>((v) => isObject(v) || typeof v === 'function', { error: 'must be a PermissionChecker' })
       .optional(),

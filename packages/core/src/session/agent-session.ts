@@ -42,6 +42,7 @@ import {
 } from './session-delegation.js';
 import { SessionRecord, saveToStore } from './session-record.js';
 import { SessionRunner } from './session-runner.js';
+import { checkCallOptions } from './call-options.js';
 import type { SendOptions } from '../attachments/attachment-input.js';
 import { promptRequest, type RunRequest } from '../run/run-execution.js';
 import type { SessionParts } from './session-parts.js';
@@ -133,32 +134,32 @@ export class AgentSession {
   }
 
   /** Runs a prompt (with `options.attachments`) to completion, park or cancellation. Failures throw typed errors. */
-  send(prompt: string, options: SendOptions = {}): Promise<RunResult> {
+  send(prompt: string, options?: SendOptions): Promise<RunResult> {
+    const request = promptRequest(prompt, checkCallOptions('send', options));
     const lease = this.#runner.take('send');
-    return this.#runner.run(promptRequest(prompt, options)).finally(lease);
+    return this.#runner.run(request).finally(lease);
   }
 
   /**
-   * Runs a prompt and yields its events (`EventEnvelopeV1` plus `text`, `toolName`). The lease
-   * is held until the run has finished, even when the consumer stops early — stopping early
-   * interrupts the run. `options.attachments` as for {@link send}; its bounds as `StreamOptions` says.
+   * Runs a prompt and yields its events (`EventEnvelopeV1` plus `text`, `toolName`). The lease is held until the run has
+   * finished, even when the consumer stops early (which interrupts the run). `options` as for {@link send}, plus its bounds.
    */
-  stream(prompt: string, options: StreamOptions = {}): RunEventStream {
-    return this.#streamed('stream', () => promptRequest(prompt, options), options);
+  stream(prompt: string, options?: StreamOptions): RunEventStream {
+    const o = checkCallOptions('stream', options);
+    return this.#streamed('stream', () => promptRequest(prompt, o), o);
   }
 
-  /**
-   * Continues the log from its folded phase (a missing tool result runs once; a quiescent log takes zero steps).
-   * Refused before admission: drifted capabilities (`CAPABILITY_DRIFT`) unless `rebind`; a `runId` not open in the log (`NOTHING_TO_RESUME`).
-   */
-  resumeRun(runId?: string, options: ResumeRunOptions = {}): Promise<RunResult> {
+  /** Continues the log from its folded phase (a missing tool result runs once; a quiescent log takes zero steps). Refused before admission: drifted capabilities (`CAPABILITY_DRIFT`) unless `rebind`; a `runId` not open in the log (`NOTHING_TO_RESUME`). */
+  resumeRun(runId?: string, options?: ResumeRunOptions): Promise<RunResult> {
+    const request = resumeRequest(runId, checkCallOptions('resumeRun', options));
     const lease = this.#runner.take('resumeRun');
-    return this.#runner.run(resumeRequest(runId, options)).finally(lease);
+    return this.#runner.run(request).finally(lease);
   }
 
   /** `resumeRun` as a stream: the resumed run's events (like {@link stream}, with its bounds), then `.result`. */
-  streamResume(runId?: string, options: StreamResumeOptions = {}): RunEventStream {
-    return this.#streamed('resumeRun', () => resumeRequest(runId, options), options);
+  streamResume(runId?: string, options?: StreamResumeOptions): RunEventStream {
+    const o = checkCallOptions('streamResume', options);
+    return this.#streamed('resumeRun', () => resumeRequest(runId, o), o);
   }
 
   /** A run as a stream: its bounds checked first, then the lease, held until the run has finished. */
@@ -175,8 +176,9 @@ export class AgentSession {
   /** Queues a steer for the active run's next provider call (with attachments: see {@link AttachedSteerOptions}). */
   steer(text: string, options: AttachedSteerOptions): Promise<SteerReceipt>;
   steer(text: string, options?: SteerOptions): SteerReceipt;
-  steer(text: string, options: SteerOptions | AttachedSteerOptions = {}): SteerReceipt | Promise<SteerReceipt> {
-    return steerRun(this.#runner.live, this.config.workspace, text, options, this.#invoker.policy);
+  steer(text: string, options?: SteerOptions | AttachedSteerOptions): SteerReceipt | Promise<SteerReceipt> {
+    const o = checkCallOptions('steer', options);
+    return steerRun(this.#runner.live, this.config.workspace, text, o, this.#invoker.policy);
   }
 
   /**

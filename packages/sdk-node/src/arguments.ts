@@ -1,0 +1,104 @@
+/**
+ * Checks of the SDK's own arguments, made before anything is opened: what `Agent.create`,
+ * `agent.session`, `agent.resumeSession` and `session.program` are given, and the SDK-only keys of
+ * the agent's configuration (`cwd`, `workspaceTools`, `workspaceConfig`, `resourcePacks`). A wrong
+ * one is a `SessionConfigurationError` naming it and what is allowed, never a `TypeError` from
+ * inside and never a silently ignored setting. Every other key is checked by core.
+ */
+import { existsSync } from 'node:fs';
+import { SessionConfigurationError } from '@a3s-code/core';
+
+const RESOURCE_PACKS = ['ast', 'lsp', 'eval', 'debug'] as const;
+
+/** Whether `value` is an options object (not `null`, an array or a function). */
+export function isOptionsObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `value` described for an error message. */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'string') return `'${value.slice(0, 60)}'`;
+  return `${typeof value} ${String(value).slice(0, 40)}`;
+}
+
+/**
+ * The argument of `Agent.create`: a configuration object, a config file path, or nothing.
+ * @throws SessionConfigurationError (`config`) for anything else, and for a bad SDK-only key.
+ */
+export function checkAgentConfigArg<T extends object>(config: T | string | undefined): T | string {
+  if (config === undefined) return {} as T;
+  if (typeof config === 'string') {
+    if (config.trim() === '')
+      throw new SessionConfigurationError('config', 'must be a non-empty path to a config file');
+    return config;
+  }
+  if (!isOptionsObject(config))
+    throw new SessionConfigurationError(
+      'config',
+      `Agent.create takes a configuration object or a path to a JSON config file, got ${describeValue(config)}`,
+    );
+  checkSdkKeys(config);
+  return config;
+}
+
+function checkSdkKeys(c: Record<string, unknown>): void {
+  if (c.cwd !== undefined && (typeof c.cwd !== 'string' || c.cwd === ''))
+    throw new SessionConfigurationError('cwd', `must be a non-empty folder path, got ${describeValue(c.cwd)}`);
+  for (const key of ['workspaceTools', 'workspaceConfig'] as const)
+    if (c[key] !== undefined && typeof c[key] !== 'boolean')
+      throw new SessionConfigurationError(key, `must be true or false, got ${describeValue(c[key])}`);
+  const packs = c.resourcePacks;
+  if (packs === undefined) return;
+  if (!isOptionsObject(packs))
+    throw new SessionConfigurationError(
+      'resourcePacks',
+      `must be an object { ${RESOURCE_PACKS.join(', ')} } of booleans, got ${describeValue(packs)}`,
+      { allowed: RESOURCE_PACKS },
+    );
+  for (const [key, value] of Object.entries(packs)) {
+    if (!(RESOURCE_PACKS as readonly string[]).includes(key))
+      throw new SessionConfigurationError(
+        `resourcePacks.${key}`,
+        `is not a resource pack; allowed: ${RESOURCE_PACKS.join(', ')}`,
+        { allowed: RESOURCE_PACKS },
+      );
+    if (value !== undefined && typeof value !== 'boolean')
+      throw new SessionConfigurationError(`resourcePacks.${key}`, `must be true or false, got ${describeValue(value)}`);
+  }
+}
+
+/**
+ * The workspace folder given to `call`: a non-empty path string. A `~` is not expanded (Node has
+ * no shell): a `~` path that does not exist is refused with that hint.
+ * @throws SessionConfigurationError (`dir`).
+ */
+export function checkDir(dir: unknown, call: string): string {
+  if (typeof dir !== 'string' || dir.trim() === '')
+    throw new SessionConfigurationError(
+      'dir',
+      `${call} takes the workspace folder as a non-empty path string, got ${describeValue(dir)}`,
+    );
+  if ((dir === '~' || dir.startsWith('~/')) && !existsSync(dir))
+    throw new SessionConfigurationError(
+      'dir',
+      `'${dir}': '~' is not expanded; pass an absolute path (e.g. join(os.homedir(), ...))`,
+    );
+  return dir;
+}
+
+/**
+ * The options object given to `call`, or `{}` for none.
+ * @throws SessionConfigurationError (`options`) for `null`, an array, a function or a primitive.
+ */
+export function checkOptionsArg<T extends object>(options: T | undefined, call: string): T {
+  if (options === undefined) return {} as T;
+  if (!isOptionsObject(options))
+    throw new SessionConfigurationError(
+      'options',
+      `${call} takes an options object or nothing, got ${describeValue(options)}`,
+    );
+  return options;
+}

@@ -1,0 +1,72 @@
+// A hurried host's wrong arguments to Agent.create, agent.session and session.program: each a typed
+// SESSION_CONFIGURATION error naming what was wrong and what is allowed, never a TypeError from inside.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ScriptedLlmClient } from '@a3s-code/core/testing';
+import { describe, expect, it } from 'vitest';
+import { Agent } from '../src/index.js';
+
+const configError = (field: string, message: RegExp) =>
+  expect.objectContaining({ code: 'SESSION_CONFIGURATION', field, message: expect.stringMatching(message) });
+const model = () => new ScriptedLlmClient([{ text: 'done' }]);
+
+describe('Agent.create arguments', () => {
+  it('refuses a configuration that is neither an object nor a path', async () => {
+    for (const bad of [null, 42, () => ({}), [], '  '])
+      await expect(Agent.create(bad as never)).rejects.toEqual(configError('config', /config/));
+  });
+
+  it('refuses wrong SDK-only keys instead of ignoring them', async () => {
+    await expect(Agent.create({ model: model(), cwd: 5 } as never)).rejects.toEqual(configError('cwd', /folder path/));
+    await expect(Agent.create({ model: model(), workspaceTools: 'no' } as never)).rejects.toEqual(
+      configError('workspaceTools', /true or false/),
+    );
+    await expect(Agent.create({ model: model(), resourcePacks: true } as never)).rejects.toEqual(
+      configError('resourcePacks', /ast, lsp, eval, debug/),
+    );
+    await expect(Agent.create({ model: model(), resourcePacks: { evl: false } } as never)).rejects.toEqual(
+      configError('resourcePacks.evl', /allowed: ast, lsp, eval, debug/),
+    );
+  });
+
+  it('refuses a tool pack without a name and tools, at its own index', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-sdk-args-'));
+    await expect(Agent.create({ model: model(), tools: [{ name: 'x' }] } as never)).rejects.toEqual(
+      configError('tools[0]', /ToolPack/),
+    );
+    const agent = await Agent.create({ model: model() });
+    await expect(agent.session(dir, { tools: [{ name: 'x' }] } as never)).rejects.toEqual(
+      configError('tools[0]', /ToolPack/),
+    );
+  });
+});
+
+describe('agent.session arguments', () => {
+  it('refuses a folder that is not a non-empty string, and an unexpanded ~', async () => {
+    const agent = await Agent.create({ model: model() });
+    for (const bad of [undefined, null, 5, ''])
+      await expect(agent.session(bad as never)).rejects.toEqual(configError('dir', /non-empty path string/));
+    await expect(agent.session('~/a3s-no-such-folder')).rejects.toEqual(configError('dir', /not expanded/));
+  });
+
+  it('refuses options that are not an object, and session.program without options', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-sdk-args-'));
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    const agent = await Agent.create({ model: model() });
+    for (const bad of [null, () => ({}), 'x'])
+      await expect(agent.session(dir, bad as never)).rejects.toEqual(configError('options', /options object/));
+    const session = await agent.session(dir);
+    try {
+      await expect(session.program(null as never)).rejects.toEqual(configError('options', /session.program/));
+      expect((await session.program(undefined as never)).output).toMatch(/one of source or path/);
+      expect(() => session.steer('hi', null as never)).toThrow(
+        expect.objectContaining({ code: 'SESSION_CONFIGURATION' }),
+      );
+      expect(() => session.send('hi', null as never)).toThrow(expect.objectContaining({ field: 'options' }));
+      expect((await session.send('hi')).text).toBe('done');
+    } finally {
+      await session.close();
+    }
+  });
+});
