@@ -128,62 +128,78 @@ interface Slot {
 export async function openEvalResource(options: EvalResourceOptions = {}): Promise<EvalResource> {
   const resolve = options.interpreter ?? resolveInterpreter;
   const slots = new Map<EvalLanguage, Slot>();
+  // Languages with a call in progress: a second call must not start (and leak) a second kernel.
+  const busy = new Set<EvalLanguage>();
   let closed = false;
+  const runOne = async (language: EvalLanguage, code: string, cwd: string, cell: EvalCellOptions): Promise<EvalRun> => {
+    if (!isAbsolute(cwd) || !statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
+      throw new EvalToolError(
+        'EVAL_WORKDIR',
+        `the workspace root '${cwd}' is not a local folder; eval runs kernels only in a local workspace`,
+        { cwd },
+      );
+    const sandbox = await options.sandbox?.({ sessionId: options.sessionId ?? '', cwd });
+    const runsIn = placeOf(sandbox);
+    let slot = slots.get(language);
+    let previousDeath: string | undefined;
+    if (slot !== undefined && !slot.kernel.alive) {
+      previousDeath = `the previous ${language} kernel had died; a fresh one was started and earlier state is lost`;
+      slots.delete(language);
+      slot = undefined;
+    }
+    if (slot !== undefined && slot.runsIn !== runsIn && cell.reset !== true) {
+      previousDeath = `the ${language} kernel moved from the ${slot.runsIn} to the ${runsIn}; a fresh one was started and earlier state is lost`;
+      await slot.kernel.close();
+      slots.delete(language);
+      slot = undefined;
+    }
+    if (slot !== undefined && (cell.reset === true || slot.cwd !== cwd || slot.runsIn !== runsIn)) {
+      await slot.kernel.close();
+      slots.delete(language);
+      slot = undefined;
+    }
+    const started = slot === undefined;
+    if (slot === undefined) {
+      const interpreter =
+        sandbox === undefined
+          ? resolve(language, cwd)
+          : (sandbox.interpreter?.(language, cwd) ?? SANDBOX_INTERPRETERS[language]);
+      const kernel = await KernelProcess.start(commandFor(language, interpreter, cwd, sandbox), undefined, runsIn);
+      if (closed) {
+        await kernel.close();
+        throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
+      }
+      slot = { kernel, interpreter, cwd, runsIn };
+      slots.set(language, slot);
+    }
+    const result = await slot.kernel.run(code, {
+      ...cell,
+      inactivityMs: options.inactivityMs ?? EVAL_INACTIVITY_MS,
+      maxOutputChars: options.maxOutputChars ?? EVAL_MAX_OUTPUT_CHARS,
+    });
+    return {
+      ...result,
+      started,
+      interpreter: slot.interpreter,
+      runsIn,
+      ...(previousDeath === undefined ? {} : { previousDeath }),
+    };
+  };
   return {
     async run(language, code, cwd, cell) {
       if (closed) throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
-      if (!isAbsolute(cwd) || !statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
+      if (busy.has(language))
         throw new EvalToolError(
-          'EVAL_WORKDIR',
-          `the workspace root '${cwd}' is not a local folder; eval runs kernels only in a local workspace`,
-          { cwd },
+          'EVAL_BUSY',
+          `a ${language} cell is already running in this session; eval runs one cell at a time per language, so wait for it to finish`,
+          { language },
         );
-      const sandbox = await options.sandbox?.({ sessionId: options.sessionId ?? '', cwd });
-      const runsIn = placeOf(sandbox);
-      let slot = slots.get(language);
-      let previousDeath: string | undefined;
-      if (slot !== undefined && !slot.kernel.alive) {
-        previousDeath = `the previous ${language} kernel had died; a fresh one was started and earlier state is lost`;
-        slots.delete(language);
-        slot = undefined;
+      busy.add(language);
+      try {
+        return await runOne(language, code, cwd, cell);
+      } finally {
+        busy.delete(language);
       }
-      if (slot !== undefined && slot.runsIn !== runsIn && cell.reset !== true) {
-        previousDeath = `the ${language} kernel moved from the ${slot.runsIn} to the ${runsIn}; a fresh one was started and earlier state is lost`;
-        await slot.kernel.close();
-        slots.delete(language);
-        slot = undefined;
-      }
-      if (slot !== undefined && (cell.reset === true || slot.cwd !== cwd || slot.runsIn !== runsIn)) {
-        await slot.kernel.close();
-        slots.delete(language);
-        slot = undefined;
-      }
-      const started = slot === undefined;
-      if (slot === undefined) {
-        const interpreter =
-          sandbox === undefined
-            ? resolve(language, cwd)
-            : (sandbox.interpreter?.(language, cwd) ?? SANDBOX_INTERPRETERS[language]);
-        const kernel = await KernelProcess.start(commandFor(language, interpreter, cwd, sandbox), undefined, runsIn);
-        if (closed) {
-          await kernel.close();
-          throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
-        }
-        slot = { kernel, interpreter, cwd, runsIn };
-        slots.set(language, slot);
-      }
-      const result = await slot.kernel.run(code, {
-        ...cell,
-        inactivityMs: options.inactivityMs ?? EVAL_INACTIVITY_MS,
-        maxOutputChars: options.maxOutputChars ?? EVAL_MAX_OUTPUT_CHARS,
-      });
-      return {
-        ...result,
-        started,
-        interpreter: slot.interpreter,
-        runsIn,
-        ...(previousDeath === undefined ? {} : { previousDeath }),
-      };
     },
     kernels() {
       return [...slots.values()]

@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { descendants, killAll } from '../shared/process-tree.js';
 import { EvalToolError } from './eval-errors.js';
 
 /** The languages a kernel can run. */
@@ -200,7 +201,10 @@ export class KernelProcess {
       );
     if (this.#busy)
       return Promise.reject(
-        new EvalToolError('EVAL_KERNEL_DIED', `the ${this.language} kernel is already running a cell`),
+        new EvalToolError(
+          'EVAL_BUSY',
+          `the ${this.language} kernel is already running a cell; eval runs one cell at a time per language`,
+        ),
       );
     this.#busy = true;
     this.#runs += 1;
@@ -330,11 +334,14 @@ export class KernelProcess {
 
   /** Kills the kernel's whole process group. */
   kill(): void {
+    // Children that left the group (setsid, detached) are found before the kernel dies and they are reparented.
+    const tree = descendants(this.pid);
     try {
       process.kill(-this.pid, 'SIGKILL');
     } catch {
       if (this.#exit === undefined) this.#child.kill('SIGKILL');
     }
+    killAll(tree);
   }
 
   /** Kills the kernel and waits for it to exit. */

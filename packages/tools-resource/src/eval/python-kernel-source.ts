@@ -1,7 +1,7 @@
 /**
  * The Python kernel program, run with `python -u -c`. It speaks JSON lines over its own stdin and
- * stdout (the original stdout is kept for the protocol and fd 1 is pointed at stderr, so stray
- * writes of child processes cannot corrupt it). Globals persist across cells; the last expression
+ * stdout (the original stdin and stdout are kept for the protocol, fd 1 is pointed at stderr and fd 0
+ * at /dev/null, so child processes can neither corrupt nor consume it; `input()` fails at once). Globals persist across cells; the last expression
  * is echoed; `display()`, DataFrame tables, matplotlib figures as PNG, the IPython idioms and the
  * `tool(name, args)` bridge are provided here.
  */
@@ -9,7 +9,16 @@ export const PYTHON_KERNEL_SOURCE = String.raw`
 import ast, base64, io, json, os, subprocess, sys, timeit, traceback, types, importlib, asyncio, inspect
 _proto = os.fdopen(os.dup(1), 'w', encoding='utf-8', buffering=1)
 os.dup2(2, 1)
-_stdin = sys.stdin
+_stdin = os.fdopen(os.dup(0), 'r', encoding='utf-8')
+_devnull = os.open(os.devnull, os.O_RDONLY); os.dup2(_devnull, 0); os.close(_devnull)
+class _NoInput(io.TextIOBase):
+    def readable(self): return True
+    def read(self, size=-1): raise EOFError('eval cells have no standard input: input() and sys.stdin cannot be answered; put the values in the code')
+    def readline(self, size=-1): return self.read()
+sys.stdin = _NoInput()
+try:
+    import ctypes; ctypes.CDLL(None).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: orphans of cells stay in our tree
+except Exception: pass
 def _send(msg):
     _proto.write(json.dumps(msg, default=str) + '\n'); _proto.flush()
 class _Stream(io.TextIOBase):

@@ -1,0 +1,82 @@
+// eval against cells that fight their kernel: stdin reads, escaping children, concurrent calls.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type EvalResource, openEvalResource } from '../src/eval.js';
+import { aliveAfter } from './debug-support.js';
+
+let dir: string;
+let kernels: EvalResource;
+const cell = { bridge: async () => ({ ok: true, output: '' }) };
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'a3s-eval-hostile-'));
+  kernels = await openEvalResource({ inactivityMs: 30_000 });
+});
+afterEach(async () => {
+  await kernels.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('eval: hostile cells', () => {
+  it('input() fails at once instead of waiting out the budget, and closing sys.stdin does not break the kernel', async () => {
+    const r = await kernels.run('python', 'x = 41\ninput()', dir, cell);
+    expect(r.ok).toBe(false);
+    expect(r.error).toContain('EOFError: eval cells have no standard input');
+    const closed = await kernels.run(
+      'python',
+      'import sys, subprocess\nsys.stdin.close()\nsubprocess.run(["cat"]).returncode',
+      dir,
+      cell,
+    );
+    expect(closed.echo).toBe('0');
+    expect((await kernels.run('python', 'x + 1', dir, cell)).echo).toBe('42');
+  });
+
+  it('EVAL-10: children that left the kernel group (setsid, detached, daemonized) die when the session closes', async () => {
+    const py = await kernels.run(
+      'python',
+      [
+        'import os, subprocess, time',
+        "a = subprocess.Popen(['sleep', '300'], start_new_session=True).pid",
+        'r, w = os.pipe()',
+        'if os.fork() == 0:',
+        '    os.setsid()',
+        '    if os.fork() == 0:',
+        "        p = subprocess.Popen(['sleep', '301']); os.write(w, str(p.pid).encode()); time.sleep(300)",
+        '    os._exit(0)',
+        'b = int(os.read(r, 32))',
+        '[a, b]',
+      ].join('\n'),
+      dir,
+      cell,
+    );
+    const js = await kernels.run(
+      'javascript',
+      "require('node:child_process').spawn('sleep', ['302'], { detached: true, stdio: 'ignore' }).pid",
+      dir,
+      cell,
+    );
+    const pids = [...(JSON.parse(py.echo ?? '[]') as number[]), Number(js.echo)];
+    expect(pids).toHaveLength(3);
+    expect(await aliveAfter(pids, 0)).toEqual(pids);
+    await kernels.close();
+    expect(await aliveAfter(pids, 5_000)).toEqual([]);
+  });
+
+  it('a second call of a language while its cell runs fails with EVAL_BUSY and starts no second kernel', async () => {
+    const calls = await Promise.allSettled([
+      kernels.run('python', 'import time; time.sleep(0.5); 1', dir, cell),
+      kernels.run('python', '2', dir, cell),
+      kernels.run('javascript', '3', dir, cell),
+    ]);
+    expect(calls[0]).toMatchObject({ status: 'fulfilled', value: { echo: '1' } });
+    expect(calls[1]).toMatchObject({ status: 'rejected', reason: { code: 'EVAL_BUSY' } });
+    expect(calls[2]).toMatchObject({ status: 'fulfilled', value: { echo: '3' } });
+    const before = kernels.kernels().map((k) => k.pid);
+    expect(before).toHaveLength(2);
+    await kernels.close();
+    expect(await aliveAfter(before, 5_000)).toEqual([]);
+  });
+});
