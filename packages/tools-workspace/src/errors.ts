@@ -54,7 +54,20 @@ export class WorkspacePathError extends A3sError {
 }
 
 /** What went wrong with an existing (or missing) workspace entry. */
-export type WorkspaceFileProblem = 'not_found' | 'is_directory' | 'not_directory' | 'not_empty' | 'io';
+export type WorkspaceFileProblem =
+  | 'not_found'
+  | 'is_directory'
+  | 'not_directory'
+  | 'not_empty'
+  /** A FIFO, socket or device where a regular file was expected. */
+  | 'not_regular'
+  /** Text that the tool could not change without altering bytes it did not mean to (binary, not UTF-8). */
+  | 'encoding'
+  /** A file without any write permission, which the tools do not replace. */
+  | 'read_only'
+  /** The file changed on disk between the tool reading it and writing it back; nothing was written. */
+  | 'changed'
+  | 'io';
 
 /** A file operation failed at run time (missing file, a directory where a file was expected...). */
 export class WorkspaceFileError extends A3sError {

@@ -18,6 +18,7 @@ import {
   type ContainedEntry,
   type PathArgument,
 } from './contained-open.js';
+import { notRegularError, specialKind } from './fs-errors.js';
 import { realPathOf, relativeInside, STAT_ONLY_FLAGS } from './fd-path.js';
 
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -123,6 +124,15 @@ export async function writeContained(
         continue;
       }
       if (prior?.isDirectory()) throw new WorkspaceFileError(real, 'is_directory', 'is a directory, not a file');
+      // A FIFO, socket or device is not silently replaced by a regular file.
+      if (prior !== undefined && !prior.isFile()) throw notRegularError(real, specialKind(prior));
+      // The rename below would replace a file nobody may write; a file made read-only stays as it is.
+      if (prior !== undefined && (prior.mode & 0o222) === 0)
+        throw new WorkspaceFileError(
+          real,
+          'read_only',
+          `is read-only (mode ${(prior.mode & 0o7777).toString(8).padStart(4, '0')}); allowed: a writable file (make it writable first, e.g. chmod u+w, if changing it is intended)`,
+        );
       await replaceIn(root, dir, name, data, prior?.mode, arg);
       return;
     } finally {

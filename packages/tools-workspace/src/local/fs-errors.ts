@@ -10,10 +10,34 @@ export function mapFsError(error: unknown, rel: string): never {
   if (code === 'ENOTDIR')
     throw new WorkspaceFileError(rel, 'not_directory', 'a parent of this path is not a directory', error);
   if (code === 'ENOTEMPTY') throw new WorkspaceFileError(rel, 'not_empty', 'the directory is not empty', error);
+  // Opening a socket (or a device with nothing behind it) fails so; a file was what was wanted.
+  if (code === 'ENXIO') throw notRegularError(rel, 'a socket or device');
   if (code === 'ABORT_ERR') throw new CancelledError(`workspace operation on ${rel || '.'}`);
   if (typeof code === 'string')
     throw new WorkspaceFileError(rel, 'io', `${systemReason(error as Error, code)} (${code})`, error);
   throw error;
+}
+
+/** What a special file is, for messages: `a FIFO (named pipe)`, `a socket`, ... */
+export function specialKind(s: {
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
+  if (s.isFIFO()) return 'a FIFO (named pipe)';
+  if (s.isSocket()) return 'a socket';
+  if (s.isCharacterDevice()) return 'a character device';
+  if (s.isBlockDevice()) return 'a block device';
+  return 'a special file';
+}
+
+/**
+ * The error for a FIFO, socket or device where a regular file was expected: reading one could
+ * wait forever (a FIFO with no writer) or never end (`/dev/zero`), so it is refused before any read.
+ */
+export function notRegularError(rel: string, kind: string, allowed = 'a regular file'): WorkspaceFileError {
+  return new WorkspaceFileError(rel, 'not_regular', `is ${kind}, not a regular file; allowed: ${allowed}`);
 }
 
 /**

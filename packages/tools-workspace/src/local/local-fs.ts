@@ -5,7 +5,7 @@
  * swapped for such links mid-call are all refused before any byte is read or written. Writes are
  * atomic (temp file + rename inside the confirmed folder).
  */
-import { constants } from 'node:fs';
+import { constants, fstatSync } from 'node:fs';
 import { lstat, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import {
   A3sError,
@@ -18,7 +18,7 @@ import { assertWritable, joinRel, normalizeWorkspacePath, parentRel } from '../p
 import { openContained, openDirectory, type ContainedEntry, type PathArgument } from './contained-open.js';
 import { writeContained } from './contained-write.js';
 import { STAT_ONLY_FLAGS } from './fd-path.js';
-import { mapFsError, throwIfAborted } from './fs-errors.js';
+import { mapFsError, notRegularError, specialKind, throwIfAborted } from './fs-errors.js';
 import { resolveReal, type RealPath } from './real-path.js';
 import { readSmallContained, readSmallFile } from './small-read.js';
 
@@ -72,6 +72,18 @@ export class LocalFileSystem implements WorkspaceFileSystem {
     const direct = readSmallContained(this.root, rel, READ_FLAGS);
     if (direct !== undefined) return direct;
     const entry = await this.open(path, READ_FLAGS);
+    // A FIFO would read as empty (or wait), a device like /dev/zero would never end: refused.
+    let st: ReturnType<typeof fstatSync>;
+    try {
+      st = fstatSync(entry.handle.fd);
+    } catch (error) {
+      await entry.handle.close().catch(() => undefined);
+      return rethrow(error, entry.rel);
+    }
+    if (!st.isFile() && !st.isDirectory()) {
+      await entry.handle.close().catch(() => undefined);
+      throw notRegularError(entry.rel, specialKind(st));
+    }
     const small = options?.signal?.aborted === true ? undefined : readSmallFile(entry.handle.fd);
     if (small !== undefined) {
       // Nothing waits on the close: the content is complete and a failed close changes nothing.

@@ -7,7 +7,7 @@
 import type { WorkspaceGrepMatch } from '@a3s-code/core';
 import { comparePaths } from '../search/path-order.js';
 import type { GrepPage, GrepPosition } from '../search/search-types.js';
-import { runRg } from './rg-process.js';
+import { readRecord, runRg } from './rg-process.js';
 
 /** How long a query's matching-file list is reused for its next pages, in milliseconds. */
 const LIST_TTL_MS = 60_000;
@@ -38,22 +38,17 @@ export class MatchingFilesCache {
 function parseMatches(out: Buffer): WorkspaceGrepMatch[] {
   const matches: WorkspaceGrepMatch[] = [];
   let from = 0;
-  while (from < out.length) {
-    let nl = out.indexOf(10, from);
-    if (nl < 0) nl = out.length;
-    const nul = out.indexOf(0, from);
-    if (nul >= 0 && nul < nl) {
-      const colon = out.indexOf(58, nul + 1);
-      if (colon >= 0 && colon < nl) {
-        const path = out.toString('utf8', from, nul);
-        matches.push({
-          path: path.startsWith('./') ? path.slice(2) : path,
-          line: Number(out.toString('latin1', nul + 1, colon)),
-          text: out.toString('utf8', colon + 1, nl),
-        });
-      }
+  for (let rec = readRecord(out, 0); rec !== undefined; rec = readRecord(out, from)) {
+    const colon = rec.kind === 'record' ? out.indexOf(58, rec.nul + 1) : -1;
+    if (rec.kind === 'record' && colon >= 0 && colon < rec.end) {
+      const path = out.toString('utf8', from, rec.nul);
+      matches.push({
+        path: path.startsWith('./') ? path.slice(2) : path,
+        line: Number(out.toString('latin1', rec.nul + 1, colon)),
+        text: out.toString('utf8', colon + 1, rec.end),
+      });
     }
-    from = nl + 1;
+    from = rec.end + 1;
   }
   return matches;
 }

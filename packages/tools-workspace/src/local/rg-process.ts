@@ -98,8 +98,42 @@ export function splitRecords(buf: Buffer, sep: number): string[] {
   return out;
 }
 
-/** Streams `rg`'s stdout line by line (`\n`-terminated, as bytes); stops `rg` when the consumer returns. */
-export async function* streamRgLines(
+/**
+ * One record of rg's `--null` output starting at `from`: `path\0rest\n` (`nul` is the NUL's offset,
+ * `end` the closing newline's), or a line to skip (rg's notice that a binary file matches).
+ */
+export type RgRecord =
+  | { readonly kind: 'record'; readonly nul: number; readonly end: number }
+  | { readonly kind: 'skip'; readonly end: number };
+
+// Both of rg's binary-file notices ("binary file matches", "WARNING: stopped searching binary file") end so.
+const NOTICE = Buffer.from('(found "\\0" byte around offset ');
+
+/**
+ * Reads the record at `from`. A file name may hold newlines, so the record runs to the first
+ * NUL and then to the next newline; a line before any NUL that is rg's binary-file notice is a
+ * line to skip. `undefined` when no record starts there, or (with `complete` false) when the
+ * record is not whole yet.
+ */
+export function readRecord(out: Buffer, from: number, complete = true): RgRecord | undefined {
+  if (from >= out.length) return undefined;
+  const nul = out.indexOf(0, from);
+  let nl = out.indexOf(10, from);
+  if (nl >= 0 && (nul < 0 || nl < nul)) {
+    const notice = out.indexOf(NOTICE, from);
+    if (notice >= 0 && notice < nl) return { kind: 'skip', end: nl };
+  }
+  if (nul < 0) return complete ? { kind: 'skip', end: out.length } : undefined;
+  nl = out.indexOf(10, nul + 1);
+  if (nl < 0 && !complete) return undefined;
+  return { kind: 'record', nul, end: nl < 0 ? out.length : nl };
+}
+
+/**
+ * Streams `rg`'s `--null` records (`path\0rest`, as bytes, without the closing newline; file names
+ * may hold newlines); stops `rg` when the consumer returns.
+ */
+export async function* streamRgRecords(
   rg: string,
   args: readonly string[],
   cwd: string,
@@ -123,18 +157,22 @@ export async function* streamRgLines(
   let rest: Buffer = Buffer.alloc(0);
   try {
     for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      let buf = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+      const buf = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
       let from = 0;
       for (;;) {
-        const nl = buf.indexOf(10, from);
-        if (nl < 0) break;
-        yield buf.subarray(from, nl);
-        from = nl + 1;
+        const rec = readRecord(buf, from, false);
+        if (rec === undefined) break;
+        if (rec.kind === 'record') yield buf.subarray(from, rec.end);
+        from = rec.end + 1;
       }
       rest = Buffer.from(buf.subarray(from));
-      buf = rest;
     }
-    if (rest.length > 0) yield rest;
+    for (let from = 0; ; ) {
+      const rec = readRecord(rest, from);
+      if (rec === undefined) break;
+      if (rec.kind === 'record') yield rest.subarray(from, rec.end);
+      from = rec.end + 1;
+    }
     if (signal?.aborted) throw new CancelledError('search', signal.reason);
     const bad = failure(await Promise.race([closed, spawnError]), err, 'pattern');
     if (bad) throw bad;

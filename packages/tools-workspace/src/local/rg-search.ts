@@ -6,13 +6,16 @@
  */
 import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
 import { isProtectedPath } from '../paths/normalize.js';
+import { SEARCH_TARGETS } from '../search/search-types.js';
+import { notRegularError } from './fs-errors.js';
 import { compileGlob, globMatches } from '../search/glob-pattern.js';
+import { assertNoNul } from '../search/js-regex.js';
 import { comparePaths, sortPaths } from '../search/path-order.js';
 import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
 import { MatchingFilesCache, pageFromFiles } from './rg-page.js';
 import { wholeSearch } from './rg-whole.js';
 import type { LocalFileSystem } from './local-fs.js';
-import { runRg, splitRecords, streamRgLines } from './rg-process.js';
+import { readRecord, runRg, splitRecords, streamRgRecords } from './rg-process.js';
 
 const BASE_ARGS = [
   '--no-config',
@@ -62,6 +65,9 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const target = await this.fs.resolve(path ?? '', 'path');
     const args: string[] = [];
     if (target.rel !== '') {
+      // rg would open a named FIFO and wait on it for ever (it skips special files only in a walk).
+      if ((await this.fs.stat(target.rel).catch(() => undefined))?.kind === 'other')
+        throw notRegularError(target.rel, 'a FIFO, socket or device', SEARCH_TARGETS);
       const parts = target.rel.split('/');
       for (let i = 0; i < parts.length; i++) {
         const dir = parts.slice(0, i).join('/');
@@ -107,6 +113,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     request: WorkspaceGrepRequest,
     where: Target,
   ): Promise<{ args: string[]; allowed?: Set<string> }> {
+    assertNoNul(request.pattern, 'pattern');
     const args = [...BASE_ARGS];
     if (request.caseInsensitive) args.push('-i');
     if (request.fixedStrings) args.push('-F');
@@ -121,7 +128,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const { args: grep, allowed } = await this.grepArgs(request, target);
     const args = [...grep, '--sort', 'path', '--null', '--line-number', '--with-filename', '--no-heading', ...where];
     const withText = request.withText !== false;
-    for await (const rec of streamRgLines(this.rg, args, this.fs.root, request.signal)) {
+    for await (const rec of streamRgRecords(this.rg, args, this.fs.root, request.signal)) {
       const nul = rec.indexOf(0);
       const colon = rec.indexOf(58, nul + 1);
       if (nul < 0 || colon < 0) continue;
@@ -185,11 +192,12 @@ export class RipgrepSearch implements FastWorkspaceSearch {
       request.signal,
     );
     const counts: GrepFileCount[] = [];
-    for (const rec of splitRecords(out, 10)) {
-      const nul = rec.indexOf('\0');
-      if (nul <= 0) continue;
-      const path = stripDot(rec.slice(0, nul));
-      if (!allowed || allowed.has(path)) counts.push({ path, count: Number(rec.slice(nul + 1)) });
+    let from = 0;
+    for (let rec = readRecord(out, 0); rec !== undefined; rec = readRecord(out, from)) {
+      const path = rec.kind === 'record' && rec.nul > from ? stripDot(out.toString('utf8', from, rec.nul)) : undefined;
+      if (rec.kind === 'record' && path !== undefined && (!allowed || allowed.has(path)))
+        counts.push({ path, count: Number(out.toString('latin1', rec.nul + 1, rec.end)) });
+      from = rec.end + 1;
     }
     return counts.sort((a, b) => comparePaths(a.path, b.path));
   }

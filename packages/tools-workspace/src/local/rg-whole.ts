@@ -8,7 +8,7 @@
 import type { WorkspaceGrepMatch } from '@a3s-code/core';
 import { sortPaths } from '../search/path-order.js';
 import type { GrepPage } from '../search/search-types.js';
-import { runRgCapped } from './rg-process.js';
+import { readRecord, runRgCapped } from './rg-process.js';
 
 /** Output above this many bytes is left to the file-list path. */
 const MAX_WHOLE_BYTES = 1 << 20;
@@ -78,10 +78,10 @@ function plainRecords(out: Buffer): Map<string, LineRecord[]> | undefined {
   let from = 0;
   let last: { start: number; end: number; list: LineRecord[] } | undefined;
   while (from < out.length) {
-    let nl = out.indexOf(10, from);
-    if (nl < 0) nl = out.length;
-    const nul = out.indexOf(0, from);
-    if (nul < 0 || nul > nl) return undefined;
+    // A file name may hold a newline: the record runs to its NUL, then to the line's end.
+    const rec = readRecord(out, from);
+    if (rec === undefined || rec.kind !== 'record') return undefined;
+    const { nul, end: nl } = rec;
     let colon = nul + 1;
     let line = 0;
     while (colon < nl && out[colon]! >= 48 && out[colon]! <= 57) {

@@ -5,6 +5,8 @@
  * `[...]` is a class and `{a,b}` alternation. This is the subset ripgrep's globs share.
  */
 import { WorkspaceSearchError } from '../errors.js';
+import { boundBacktracking } from './backtracking.js';
+import { assertNoNul } from './js-regex.js';
 
 /** A compiled pattern. */
 export interface CompiledGlob {
@@ -81,6 +83,8 @@ export function globToRegexSource(glob: string, field = 'glob'): string {
 
 /** Compiles a glob (gitignore semantics). Throws `WORKSPACE_SEARCH` naming `field` when malformed. */
 export function compileGlob(pattern: string, field = 'glob'): CompiledGlob {
+  assertNoNul(pattern, field);
+  boundBacktracking();
   let body = pattern;
   const dirOnly = body.length > 1 && body.endsWith('/');
   if (dirOnly) body = body.slice(0, -1);

@@ -9,13 +9,19 @@ import type {
   WorkspaceGrepMatch,
   WorkspaceGrepRequest,
 } from '@a3s-code/core';
-import { throwIfAborted } from '../local/fs-errors.js';
+import { notRegularError, throwIfAborted } from '../local/fs-errors.js';
 import { normalizeWorkspacePath } from '../paths/normalize.js';
 import { compileGlob, globMatches, type CompiledGlob } from './glob-pattern.js';
 import { compileMatcher, type LineMatcher } from './js-regex.js';
 import { walkFiles } from './js-walk.js';
 import { comparePaths } from './path-order.js';
-import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from './search-types.js';
+import {
+  type FastWorkspaceSearch,
+  type GrepFileCount,
+  type GrepPage,
+  type GrepPosition,
+  SEARCH_TARGETS,
+} from './search-types.js';
 
 const decoder = new TextDecoder();
 
@@ -49,6 +55,7 @@ export class JsSearch implements FastWorkspaceSearch {
       yield start; // an explicitly named file is searched whatever the filters say, as rg does
       return;
     }
+    if (s?.kind === 'other') throw notRegularError(start, 'a FIFO, socket or device', SEARCH_TARGETS);
     if (s?.kind !== 'directory') return;
     for await (const rel of walkFiles(this.fs, start, request.signal)) {
       if (glob) {

@@ -5,6 +5,9 @@
  */
 import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest, WorkspaceSearch } from '@a3s-code/core';
 
+/** What a search may be pointed at, for refusals. */
+export const SEARCH_TARGETS = 'a regular file or a folder';
+
 /** Where a content page resumes: after this match. */
 export interface GrepPosition {
   readonly path: string;

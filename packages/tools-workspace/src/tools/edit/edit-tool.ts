@@ -10,7 +10,7 @@ import type { z } from 'zod';
 type Zod = typeof z;
 import { changeMetadata, describeChange } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
-import { decodeText } from '../shared/text.js';
+import { assertUnchanged, decodeEditable, readBytes } from '../shared/text-file.js';
 import { assertWritableArg } from '../shared/writable.js';
 import { closestLines, lineAt, occurrences } from './edit-candidates.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
@@ -50,6 +50,11 @@ const editInput = (z: Zod) =>
 /** Arguments of `edit`. */
 export type EditArgs = z.output<ReturnType<typeof editInput>>;
 
+/** True when the text has line breaks and every one is CRLF. */
+function onlyCrlf(text: string): boolean {
+  return text.includes('\r\n') && !/(?:^|[^\r])\n/.test(text);
+}
+
 /** The `edit` tool. */
 export const editTool = defineTool({
   name: 'edit',
@@ -77,8 +82,10 @@ export const editTool = defineTool({
       const fs = filesOf(ctx, args.dry_run ? 'fs.read' : 'fs.write', 'edit');
       const path = args.file_path;
       if (args.dry_run !== true) assertWritableArg(ctx, path, 'file_path');
-      const exists = await fs.stat(path, { signal: ctx.signal });
-      const before = exists ? decodeText(await fs.readFile(path, { signal: ctx.signal })) : undefined;
+      const bytes = await readBytes(fs, path, ctx.signal);
+      const decoded = bytes === undefined ? undefined : decodeEditable(path, bytes, 'edit');
+      const before = decoded?.text;
+      const bom = decoded?.bom ?? '';
       let after: string;
       let replacements: number;
       let lines: number[] = [];
@@ -105,6 +112,8 @@ export const editTool = defineTool({
           newS = newS.replace(/\r?\n/g, '\r\n');
           hits = occurrences(before, oldS);
         }
+        // A file whose every line ends in CRLF stays so, whatever line ends new_string was given with.
+        if (onlyCrlf(before)) newS = newS.replace(/\r?\n/g, '\r\n');
         if (hits.length === 0) {
           const candidates = closestLines(before, args.old_string);
           const hint =
@@ -166,8 +175,11 @@ export const editTool = defineTool({
         );
       }
       const dry = args.dry_run === true;
-      if (!dry) await fs.writeFile(path, after, { signal: ctx.signal });
-      const described = describeChange(path, before, after);
+      if (!dry) {
+        await assertUnchanged(fs, path, bytes, ctx.signal);
+        await fs.writeFile(path, bom + after, { signal: ctx.signal });
+      }
+      const described = describeChange(path, before === undefined ? undefined : bom + before, bom + after);
       const summary = `${dry ? 'dry run: would edit' : 'edited'} ${path}: ${replacements} replacement(s), +${described.change.additions} -${described.change.deletions} lines`;
       return ok(`${summary}\n${described.diff}`, {
         path,

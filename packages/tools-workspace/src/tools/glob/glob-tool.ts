@@ -13,6 +13,7 @@ import { isFastSearch } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { indexAfter } from '../shared/paging.js';
 import { guard, ok } from '../shared/results.js';
+import { shownPath } from '../shared/text.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 const globInput = (z: Zod) =>
@@ -89,7 +90,7 @@ export const globTool = defineTool({
         next = offset + limit < all.length ? encodeCursor('glob', fp, { offset: offset + limit }) : null;
       }
       const tail = next ? `\n[more files: pass cursor=${JSON.stringify(next)} for the next page]` : '';
-      return ok((page.length === 0 ? 'No files found' : page.join('\n')) + tail, {
+      return ok((page.length === 0 ? 'No files found' : page.map(shownPath).join('\n')) + tail, {
         sort,
         total,
         returned: page.length,

@@ -7,7 +7,7 @@ import type { WorkspaceFileSystem, WorkspaceGrepMatch, WorkspaceGrepRequest, Wor
 import { MAX_LINE_CHARS } from '../read/read-file.js';
 import { comparePaths } from '../../search/path-order.js';
 import { isFastSearch } from '../../search/search-types.js';
-import { byteLength, decodeText, splitLines } from '../shared/text.js';
+import { byteLength, decodeText, shownPath, splitLines } from '../shared/text.js';
 
 /** Largest content-mode output, in bytes; a page ends early (with a cursor) when it is reached. */
 export const GREP_CONTENT_MAX_BYTES = 64 * 1024;
@@ -67,8 +67,9 @@ export async function contentPage(
   for (const m of page) byFile.set(m.path, [...(byFile.get(m.path) ?? []), m]);
   const withContext = (before > 0 || afterCtx > 0) && fs !== undefined;
   for (const [path, matches] of byFile) {
+    const shown = shownPath(path);
     if (!withContext) {
-      for (const m of matches) output += `${path}:${m.line}:${cut(m.text ?? '')}\n`;
+      for (const m of matches) output += `${shown}:${m.line}:${cut(m.text ?? '')}\n`;
       continue;
     }
     const lines = splitLines(decodeText(await fs.readFile(path, { signal: request.signal })));
@@ -80,7 +81,7 @@ export async function contentPage(
       if (printedTo > 0 && from > printedTo + 1) output += '--\n';
       for (let n = from; n <= to; n++) {
         if (n > m.line && hit.has(n) && n !== m.line) break; // the next match prints itself and its context
-        output += `${path}${hit.has(n) ? ':' : '-'}${n}${hit.has(n) ? ':' : '-'}${cut(lines[n - 1] ?? '')}\n`;
+        output += `${shown}${hit.has(n) ? ':' : '-'}${n}${hit.has(n) ? ':' : '-'}${cut(lines[n - 1] ?? '')}\n`;
         printedTo = n;
       }
     }

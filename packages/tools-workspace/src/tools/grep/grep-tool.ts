@@ -18,6 +18,7 @@ import { isFastSearch, type GrepFileCount } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { indexAfter } from '../shared/paging.js';
 import { guard, ok } from '../shared/results.js';
+import { shownPath } from '../shared/text.js';
 import { contentPage } from './grep-content.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -146,7 +147,7 @@ export const grepTool = defineTool({
       const page = counts.slice(start, start + limit);
       const more = start + limit < counts.length;
       const next = more ? encodeCursor('grep', fp, { path: page[page.length - 1]!.path }) : null;
-      const text = page.map((c) => `${c.path}:${c.count}`).join('\n');
+      const text = page.map((c) => `${shownPath(c.path)}:${c.count}`).join('\n');
       const tail = next
         ? `\n[${counts.length - start - page.length} more files: pass cursor=${JSON.stringify(next)}]`
         : '';
@@ -181,7 +182,7 @@ function pathPage(
   const more = start + limit < all.length;
   const next = more ? encodeCursor('grep', fp, { path: page[page.length - 1]! }) : null;
   const tail = next ? `\n[${all.length - start - page.length} more files: pass cursor=${JSON.stringify(next)}]` : '';
-  return ok((page.length === 0 ? 'No files found' : page.join('\n')) + tail, {
+  return ok((page.length === 0 ? 'No files found' : page.map(shownPath).join('\n')) + tail, {
     mode,
     total_files: total,
     returned: page.length,

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 type Zod = typeof z;
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { filesOf, guard, ok } from '../shared/results.js';
+import { shownPath } from '../shared/text.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 const lsInput = (z: Zod) =>
@@ -60,7 +61,7 @@ export const lsTool = defineTool({
       const next = more ? encodeCursor('ls', fp, { path: slice[slice.length - 1]!.name }) : null;
       const lines = page.map(
         (e) =>
-          `${e.type.padEnd(9)} ${(e.size === null ? '-' : String(e.size)).padStart(10)}  ${e.name}${e.type === 'directory' ? '/' : ''}`,
+          `${e.type.padEnd(9)} ${(e.size === null ? '-' : String(e.size)).padStart(10)}  ${shownPath(e.name)}${e.type === 'directory' ? '/' : ''}`,
       );
       const tail = next
         ? `\n[${entries.length - from - page.length} more entries: pass cursor=${JSON.stringify(next)}]`

@@ -137,4 +137,56 @@ describe('patch', () => {
     expect(r.exitCode, r.output).toBe(0);
     expect(new TextDecoder().decode(await mem.fs.readFile('n.txt'))).toBe('a\nc');
   });
+
+  it('a rename never replaces an existing file; two sections on one file both apply', async () => {
+    const rename = ['--- a/b.txt', '+++ b/gone.txt', '@@ -1,3 +1,3 @@', ' x', '-y', '+Y', ' z', ''].join('\n');
+    const r = await call(patchTool, ws, { patch: rename });
+    expect(r.exitCode).toBe(1);
+    expect(r.metadata).toMatchObject({ error: { code: 'PATCH_FAILED', details: { path: 'gone.txt', from: 'b.txt' } } });
+    expect(read('gone.txt')).toBe('bye\n');
+    expect(read('b.txt')).toBe('x\ny\nz\n');
+    const twice = [
+      '--- a/b.txt',
+      '+++ b/b.txt',
+      '@@ -1 +1 @@',
+      '-x',
+      '+X',
+      '--- a/./b.txt',
+      '+++ b/./b.txt',
+      '@@ -3 +3 @@',
+      '-z',
+      '+Z',
+      '',
+    ].join('\n');
+    const t = await call(patchTool, ws, { patch: twice });
+    expect(t.exitCode, t.output).toBe(0);
+    expect(read('b.txt')).toBe('X\ny\nZ\n');
+    expect(t.metadata).toMatchObject({ changed_paths: ['b.txt'], additions: 2, deletions: 2 });
+  });
+
+  it('a rename onto a file the patch deleted first, then patched again, applies in order', async () => {
+    const patch = [
+      '--- a/gone.txt',
+      '+++ /dev/null',
+      '@@ -1 +0,0 @@',
+      '-bye',
+      '--- a/b.txt',
+      '+++ b/gone.txt',
+      '@@ -1,3 +1,3 @@',
+      ' x',
+      '-y',
+      '+Y',
+      ' z',
+      '--- a/gone.txt',
+      '+++ b/gone.txt',
+      '@@ -3 +3 @@',
+      '-z',
+      '+Z',
+      '',
+    ].join('\n');
+    const r = await call(patchTool, ws, { patch });
+    expect(r.exitCode, r.output).toBe(0);
+    expect(read('gone.txt')).toBe('x\nY\nZ\n');
+    expect(existsSync(join(tmp.dir, 'b.txt'))).toBe(false);
+  });
 });

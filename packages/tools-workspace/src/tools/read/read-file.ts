@@ -10,9 +10,66 @@ export const MAX_LINE_CHARS = 2000;
 /** Largest and default `limit`. */
 export const MAX_READ_LIMIT = 2000;
 
+/** The lines of a text file, each decoded when it is asked for. */
+export interface FileLines {
+  readonly length: number;
+  /** Line `index` (0-based) without its terminator; a very long line only as far as it can be shown. */
+  line(index: number): { readonly text: string; readonly chars: number };
+}
+
+/** Files larger than this are not decoded whole: their lines are found in the bytes and decoded one by one. */
+const WHOLE_TEXT_MAX_BYTES = 16 * 1024 * 1024;
+
+function arrayLines(lines: readonly string[]): FileLines {
+  return { length: lines.length, line: (i) => ({ text: lines[i]!, chars: lines[i]!.length }) };
+}
+
+/** UTF-16 length of UTF-8 bytes (a sequence's lead byte counts one, a 4-byte one two). */
+function utf16Length(bytes: Buffer, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    if ((b & 0xc0) !== 0x80) n += b >= 0xf0 ? 2 : 1;
+  }
+  return n;
+}
+
+/**
+ * Lines of a large file straight from its bytes: only the line starts are kept, and a line is
+ * decoded when shown (a line longer than can be shown only as far as it is shown), so a file of
+ * hundreds of megabytes, or one long minified line, is paged without a string of its size.
+ */
+function byteLines(data: Uint8Array): FileLines {
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  let breaks = 0;
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) breaks++;
+  // Line starts (a file read whole is under 2 GiB, so offsets fit 32 bits); no phantom last line.
+  const starts = new Uint32Array(breaks + 1);
+  let count = 1;
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) starts[count++] = i + 1;
+  if (starts[count - 1] === bytes.length) count--;
+  const shownBytes = (MAX_LINE_CHARS + 1) * 4;
+  return {
+    length: count,
+    line: (i) => {
+      const start = starts[i]!;
+      let end = i + 1 < count ? starts[i + 1]! - 1 : bytes.length;
+      if (end > start && bytes[end - 1] === 10) end--;
+      if (end > start && bytes[end - 1] === 13) end--;
+      if (end - start <= shownBytes) {
+        const text = decodeText(bytes.subarray(start, end));
+        return { text, chars: text.length };
+      }
+      let cut = start + shownBytes;
+      while (cut > start && (bytes[cut]! & 0xc0) === 0x80) cut--;
+      return { text: decodeText(bytes.subarray(start, cut)), chars: utf16Length(bytes, start, end) };
+    },
+  };
+}
+
 /** A loaded file. */
 export type LoadedFile =
-  | { readonly kind: 'text'; readonly lines: readonly string[]; readonly size: number; readonly digest: string }
+  | { readonly kind: 'text'; readonly lines: FileLines; readonly size: number; readonly digest: string }
   | { readonly kind: 'binary'; readonly size: number; readonly digest: string };
 
 /** Reads and splits a file. Throws the workspace's typed errors. */
@@ -20,7 +77,8 @@ export async function loadFile(fs: WorkspaceFileSystem, path: string, signal: Ab
   const bytes = await fs.readFile(path, { signal });
   const digest = digestOf(bytes);
   if (looksBinary(bytes)) return { kind: 'binary', size: bytes.length, digest };
-  return { kind: 'text', lines: splitLines(decodeText(bytes)), size: bytes.length, digest };
+  const lines = bytes.length > WHOLE_TEXT_MAX_BYTES ? byteLines(bytes) : arrayLines(splitLines(decodeText(bytes)));
+  return { kind: 'text', lines, size: bytes.length, digest };
 }
 
 /** Describes a binary file instead of dumping it. */
@@ -38,10 +96,9 @@ export interface RenderedRange {
   readonly cutLines: number;
 }
 
-/** `     7\tcontent\n`, with over-long lines cut and marked. */
-export function numberLine(n: number, line: string): string {
-  const shown =
-    line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${line.length} chars]` : line;
+/** `     7\tcontent\n`, with over-long lines cut and marked (`chars`: the whole line's length). */
+export function numberLine(n: number, line: string, chars = line.length): string {
+  const shown = chars > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${chars} chars]` : line;
   return `${String(n).padStart(6, ' ')}\t${shown}\n`;
 }
 
@@ -50,7 +107,7 @@ export function numberLine(n: number, line: string): string {
  * and not even the first line fits, that line is cut to fit, so a resumed read always advances.
  */
 export function renderRange(
-  lines: readonly string[],
+  lines: FileLines,
   offset: number,
   limit: number,
   budget: number,
@@ -62,9 +119,9 @@ export function renderRange(
   let cutLines = 0;
   const end = Math.min(lines.length, offset + limit);
   for (let i = offset; i < end; i++) {
-    const line = lines[i]!;
-    let rendered = numberLine(i + 1, line);
-    if (line.length > MAX_LINE_CHARS) cutLines++;
+    const line = lines.line(i);
+    let rendered = numberLine(i + 1, line.text, line.chars);
+    if (line.chars > MAX_LINE_CHARS) cutLines++;
     const size = byteLength(rendered);
     if (used + size > budget) {
       if (count > 0 || !mustProgress || budget < 64) break;

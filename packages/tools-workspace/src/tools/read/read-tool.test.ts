@@ -214,4 +214,25 @@ describe('read: batch (read.files)', () => {
       [10, 'line 10'],
     ]);
   });
+
+  it('a file over 16 MiB is paged from its bytes: same lines, long lines cut with their exact length', async () => {
+    const huge = `${'é'.repeat(9_000_000)}`;
+    const text = `first\r\n${huge}\r\n\r\nlast`;
+    writeTree(tmp.dir, { 'huge.min.js': text });
+    try {
+      const r = await call(readTool, ws, { file_path: 'huge.min.js' });
+      expect(r.exitCode, r.output.slice(0, 200)).toBe(0);
+      expect(r.metadata).toMatchObject({ total_lines: 4, lines_returned: 4, size: Buffer.byteLength(text) });
+      const shown = numbered(r.output);
+      expect(shown.map(([n]) => n)).toEqual([1, 2, 3, 4]);
+      expect(shown[0]![1]).toBe('first');
+      expect(shown[1]![1]).toBe(`${'é'.repeat(2000)}… [line cut: 9000000 chars]`);
+      expect(shown[2]![1]).toBe('');
+      expect(shown[3]![1]).toBe('last');
+      const tail = await call(readTool, ws, { file_path: 'huge.min.js', offset: 3 });
+      expect(numbered(tail.output)).toEqual([[4, 'last']]);
+    } finally {
+      writeTree(tmp.dir, { 'huge.min.js': '' });
+    }
+  });
 });

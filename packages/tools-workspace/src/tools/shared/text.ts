@@ -46,3 +46,15 @@ export function splitLines(text: string): string[] {
   if (lines[lines.length - 1] === '') lines.pop();
   return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }
+
+// C0 controls (newline and tab included), DEL and C1 controls.
+const CONTROL_IN_NAME = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A path as a line of tool output shows it: as it is, or, when it holds a control character (a
+ * newline would split the line, an escape would be stripped from the output) or starts with a
+ * double quote, as a JSON string, which says the exact name and can be passed back as is.
+ */
+export function shownPath(path: string): string {
+  return CONTROL_IN_NAME.test(path) || path.startsWith('"') ? JSON.stringify(path) : path;
+}

@@ -10,7 +10,7 @@ type Zod = typeof z;
 import { WorkspaceFileError } from '../../errors.js';
 import { changeMetadata, describeChange, preview } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
-import { byteLength, decodeText } from '../shared/text.js';
+import { assertUnchanged, describedText } from '../shared/text-file.js';
 import { assertWritableArg } from '../shared/writable.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -26,6 +26,10 @@ const writeInput = (z: Zod) =>
       .optional()
       .describe('append only: the file size in bytes before this chunk; a retried chunk is not appended twice'),
   });
+
+function endsWith(bytes: Uint8Array, tail: Uint8Array): boolean {
+  return bytes.length >= tail.length && Buffer.from(tail).equals(bytes.subarray(bytes.length - tail.length));
+}
 
 /** The `write` tool. */
 export const writeTool = defineTool({
@@ -56,13 +60,21 @@ export const writeTool = defineTool({
       const path = args.file_path;
       assertWritableArg(ctx, path, 'file_path');
       const prior = await fs.stat(path, { signal: ctx.signal });
-      if (prior && prior.kind !== 'file') throw new WorkspaceFileError(path, 'is_directory', 'is not a regular file');
-      const before = prior ? decodeText(await fs.readFile(path, { signal: ctx.signal })) : undefined;
+      if (prior?.kind === 'directory') throw new WorkspaceFileError(path, 'is_directory', 'is a directory, not a file');
+      if (prior && prior.kind !== 'file')
+        throw new WorkspaceFileError(
+          path,
+          'not_regular',
+          'is not a regular file (a FIFO, socket or device); allowed: a regular file',
+        );
+      const bytes = prior ? await fs.readFile(path, { signal: ctx.signal }) : undefined;
+      const before = bytes === undefined ? undefined : describedText(bytes);
       const append = args.mode === 'append';
+      // An append adds bytes after the file's own bytes: nothing already there is decoded and re-encoded.
+      const chunk = Buffer.from(args.content, 'utf8');
       if (append && args.expected_offset !== undefined) {
-        const size = prior?.size ?? 0;
-        const chunk = byteLength(args.content);
-        if (size === args.expected_offset + chunk && before !== undefined && before.endsWith(args.content)) {
+        const size = bytes?.length ?? 0;
+        if (size === args.expected_offset + chunk.length && bytes !== undefined && endsWith(bytes, chunk)) {
           return ok(`${path}: this chunk is already appended (size ${size}); nothing written`, {
             path,
             already_applied: true,
@@ -83,16 +95,20 @@ export const writeTool = defineTool({
         }
       }
       const after = append ? (before ?? '') + args.content : args.content;
-      await fs.writeFile(path, after, { signal: ctx.signal });
+      if (append) {
+        await assertUnchanged(fs, path, bytes, ctx.signal);
+        await fs.writeFile(path, bytes === undefined ? chunk : Buffer.concat([bytes, chunk]), { signal: ctx.signal });
+      } else await fs.writeFile(path, after, { signal: ctx.signal });
       const described = describeChange(path, before, after);
+      const size = (bytes !== undefined && append ? bytes.length : 0) + chunk.length;
       const verb = before === undefined ? 'created' : append ? 'appended to' : 'overwrote';
       return ok(
-        `${verb} ${path} (${byteLength(after)} bytes, +${described.change.additions} -${described.change.deletions} lines)`,
+        `${verb} ${path} (${size} bytes, +${described.change.additions} -${described.change.deletions} lines)`,
         {
           path,
           mode: append ? 'append' : 'overwrite',
-          bytes_written: byteLength(args.content),
-          size: byteLength(after),
+          bytes_written: chunk.length,
+          size,
           preview: preview(args.content),
           ...changeMetadata([described]),
         },

@@ -1,0 +1,22 @@
+/**
+ * Bounded regular-expression matching for the patterns this package runs in JavaScript: globs
+ * (from the model and from `.gitignore` files) and the JS engine's grep patterns. A glob such as
+ * `*a*a*a*a*a*a*a*a*a*a*a*a*b` compiles to a regex that backtracks exponentially on a long name
+ * and would hold the whole process. V8 can finish such a match on its linear-time engine once
+ * it has backtracked too much; matches are the same, only the engine changes, and only for
+ * patterns that engine supports (no back-references or look-arounds).
+ */
+import { setFlagsFromString } from 'node:v8';
+
+let enabled = false;
+
+/** Turns on V8's linear-time fallback for excessive backtracking (once, before the first pattern is compiled). */
+export function boundBacktracking(): void {
+  if (enabled) return;
+  enabled = true;
+  try {
+    setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+  } catch {
+    // A runtime without V8 flags keeps its own engine.
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Planning a patch in memory: each file section applies to the file as the sections before it
+ * left it (two sections on one file both apply; a rename's target may then be patched), a file
+ * is created only where none exists, and nothing is renamed onto an existing file. The plan
+ * keeps the exact bytes each file had, to check them again right before writing and to restore
+ * them if a later write fails.
+ */
+import { A3sError, type WorkspaceFileSystem } from '@a3s-code/core';
+import { decodeEditable, readBytes, type ReadBytes } from '../shared/text-file.js';
+import { applyHunks } from './apply-patch.js';
+import type { FilePatch } from './parse-patch.js';
+
+/** A patch that does not apply; nothing was written. */
+export class PatchApplyError extends A3sError {
+  constructor(path: string, message: string, details: Record<string, unknown>) {
+    super('PATCH_FAILED', `${path}: ${message}; no file was changed`, { details: { path, ...details } });
+  }
+}
+
+/** One file the patch changes. */
+export interface PlannedFile {
+  readonly path: string;
+  /** The bytes read (`undefined`: the file did not exist). */
+  readonly original: ReadBytes;
+  /** Its text before, with its byte-order mark (`undefined`: did not exist). */
+  readonly before: string | undefined;
+  /** Its text after, with the byte-order mark it keeps (`undefined`: deleted). */
+  readonly after: string | undefined;
+}
+
+interface FileState {
+  readonly path: string;
+  readonly original: ReadBytes;
+  /** Byte-order mark of the original. */
+  originalBom: string;
+  /** Byte-order mark of the current text; a rename carries it to the new path. */
+  bom: string;
+  /** Text before the patch (decoded on first use; `undefined` when the file did not exist). */
+  before: string | undefined;
+  decoded: boolean;
+  /** Text now, in the plan (`undefined`: does not exist). */
+  current: string | undefined;
+}
+
+/**
+ * Plans `files` against the workspace; a section that does not apply is a failed
+ * {@link PatchApplyError}. `spell` gives a path's one workspace spelling (`./a` and `a` are one file).
+ */
+export async function planPatch(
+  fs: WorkspaceFileSystem,
+  files: readonly FilePatch[],
+  signal: AbortSignal,
+  spell: (path: string) => string,
+): Promise<PlannedFile[] | PatchApplyError> {
+  const states = new Map<string, FileState>();
+  const stateOf = async (given: string): Promise<FileState> => {
+    const path = spell(given);
+    let state = states.get(path);
+    if (state === undefined) {
+      const original = await readBytes(fs, path, signal);
+      state = {
+        path,
+        original,
+        originalBom: '',
+        bom: '',
+        before: undefined,
+        decoded: original === undefined,
+        current: undefined,
+      };
+      states.set(path, state);
+    }
+    return state;
+  };
+  /** The state's current text; decoding the original (refusing binary and invalid UTF-8) on first use. */
+  const textOf = (state: FileState): string | undefined => {
+    if (!state.decoded) {
+      const { text, bom } = decodeEditable(state.path, state.original!, 'patch');
+      state.before = text;
+      state.current = text;
+      state.bom = bom;
+      state.originalBom = bom;
+      state.decoded = true;
+    }
+    return state.current;
+  };
+  /** Whether the file exists at this point of the plan (without decoding it). */
+  const exists = (state: FileState): boolean => (state.decoded ? state.current !== undefined : true);
+  for (const file of files) {
+    const source = await stateOf(file.oldPath ?? file.newPath!);
+    const target = file.newPath === null ? undefined : await stateOf(file.newPath);
+    let text = '';
+    if (file.oldPath === null) {
+      if (exists(source))
+        return new PatchApplyError(source.path, 'the patch creates this file but it already exists', {});
+    } else {
+      const current = textOf(source);
+      if (current === undefined)
+        return new PatchApplyError(
+          source.path,
+          source.original === undefined ? 'no such file' : 'an earlier part of the patch deleted this file',
+          {},
+        );
+      text = current;
+    }
+    if (target !== undefined && target !== source && exists(target)) {
+      return new PatchApplyError(
+        target.path,
+        `the patch renames ${source.path} onto this file but it already exists (a rename never replaces a file; delete it in the patch first)`,
+        { from: source.path },
+      );
+    }
+    const applied = applyHunks(text, file.hunks);
+    if ('failure' in applied) {
+      const f = applied.failure;
+      return new PatchApplyError(source.path, `hunk ${f.hunk} (patch line ${f.at}) does not apply: ${f.reason}`, {
+        hunk: f.hunk,
+        patch_line: f.at,
+      });
+    }
+    if (target === undefined) {
+      if (applied.text !== '')
+        return new PatchApplyError(source.path, 'the patch deletes this file but does not remove all of its lines', {});
+      source.current = undefined;
+    } else if (target !== source) {
+      source.current = undefined;
+      target.decoded = true;
+      target.bom = source.bom;
+      target.current = applied.text;
+    } else source.current = applied.text;
+  }
+  const plan: PlannedFile[] = [];
+  for (const s of states.values()) {
+    if (!s.decoded) continue;
+    if (s.current === s.before && s.bom === s.originalBom) continue;
+    plan.push({
+      path: s.path,
+      original: s.original,
+      before: s.before === undefined ? undefined : s.originalBom + s.before,
+      after: s.current === undefined ? undefined : s.bom + s.current,
+    });
+  }
+  return plan;
+}
