@@ -49,10 +49,7 @@ import { resourceInfos, type ResourceInfo } from './resource-info.js';
 import { toolInfos, type ToolInfo } from './tool-info.js';
 import { toToolResult, type ToolResult } from './tool-result.js';
 
-/**
- * What `session.stream(prompt)` and `session.streamResume()` return: the projected events, iterable
- * once (a second iteration throws `StreamConsumedError`), then the run's result (`.result`, any number of times).
- */
+/** What `session.stream(prompt)` and `session.streamResume()` return: the projected events (iterable once), then `.result`. */
 export type EventStream = AsyncIterable<ProjectedEventV1> & { readonly result: Promise<RunResult> };
 
 /** A coding-agent session on a workspace folder. Build it with `agent.session(dir, options)`. */

@@ -30,6 +30,24 @@ describe('Agent.create arguments', () => {
     );
   });
 
+  it('refuses a confirmation that cannot confirm and a bad vibe setting at create, not at the first session or run', async () => {
+    for (const confirmation of [5, {}, { confirm: 'yes' }])
+      await expect(Agent.create({ model: model(), confirmation } as never)).rejects.toEqual(
+        configError('confirmation', /confirm\(request, signal\)/),
+      );
+    await expect(Agent.create({ model: model(), vibe: 5 } as never)).rejects.toEqual(
+      configError('vibe', /true, false/),
+    );
+    await expect(Agent.create({ model: model(), vibe: { enabled: 'y' } } as never)).rejects.toEqual(
+      configError('vibe.enabled', /true or false/),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-sdk-args-'));
+    const agent = await Agent.create({ model: model() });
+    await expect(agent.session(dir, { confirmation: {} } as never)).rejects.toEqual(
+      configError('confirmation', /confirm/),
+    );
+  });
+
   it('refuses a tool pack without a name and tools, at its own index', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'a3s-sdk-args-'));
     await expect(Agent.create({ model: model(), tools: [{ name: 'x' }] } as never)).rejects.toEqual(
