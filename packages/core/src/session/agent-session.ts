@@ -24,6 +24,7 @@ import type { MutationLedger } from '../gate/mutation-ledger.js';
 import type { SessionGate } from '../gate/session-gate.js';
 import type { VerificationCommand, VerifyOptions } from '../gate/verify-commands.js';
 import { ledgerFor, verifyThroughKernel, waiveDigest } from './session-verification.js';
+import { checkHostReport } from '../gate/report-check.js';
 import { hostLlmClient } from './host-llm.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import { AgentEventEmitter } from '../events/event-emitter.js';
@@ -281,9 +282,9 @@ export class AgentSession {
     return this.#gate.verification.reports;
   }
 
-  /** Records a verification report (e.g. from CI) for the completion gate and snapshots. */
+  /** Records a verification report (e.g. from CI) for the completion gate and snapshots; a malformed one throws `SESSION_CONFIGURATION`. */
   recordVerificationReport(report: VerificationReport): void {
-    this.#gate.verification.addReport(structuredClone(report));
+    this.#gate.verification.addReport(structuredClone(checkHostReport(report)));
   }
 
   /**

@@ -95,3 +95,37 @@ describe('interrupt targets', () => {
     expect((await run).text).toBe('finished');
   });
 });
+
+describe('recordVerificationReport', () => {
+  it('refuses a malformed report by field, so the gate and a saved snapshot never see it', async () => {
+    const { session, agent, dir } = await track(open([{ text: 'hi' }], { sessionStore: 'file', sessionId: 'vr' }));
+    const good = {
+      schema: 'a3s.verification_report.v1' as const,
+      id: 'ci-1',
+      subject: 'CI',
+      status: 'passed' as const,
+      checks: [{ id: 'unit', kind: 'test', description: 'unit tests', status: 'passed', required: true, evidence: {} }],
+      residual_risks: [],
+      effect_digest: null,
+      run_id: null,
+      created_at_ms: 1,
+      source: 'attestor' as const,
+    };
+    for (const [bad, field] of [
+      [null, 'report'],
+      [{}, 'report.schema'],
+      [{ ...good, status: 'green' }, 'report.status'],
+      [{ ...good, checks: [{ ...good.checks[0], required: 'yes' }] }, 'report.checks[0].required'],
+      [{ ...good, residual_risks: [1] }, 'report.residual_risks'],
+      [{ ...good, created_at_ms: -1 }, 'report.created_at_ms'],
+    ] as const)
+      expect(() => session.recordVerificationReport(bad as never)).toThrow(configError(field));
+    expect(session.verificationReports).toEqual([]);
+    session.recordVerificationReport(good as never);
+    await session.save();
+    await session.close();
+    const again = await agent.resumeSession('vr', { dir, sessionStore: 'file' });
+    expect(again.verificationReports).toEqual([good]);
+    await again.close();
+  });
+});
