@@ -148,7 +148,7 @@ export class AgentSession {
    */
   stream(prompt: string, options?: StreamOptions): RunEventStream {
     const o = checkCallOptions('stream', options);
-    return this.#streamed('stream', () => promptRequest(prompt, o), o);
+    return this.#streamed('stream', promptRequest(prompt, o), o);
   }
 
   /** Continues the log from its folded phase (a missing tool result runs once; a quiescent log takes zero steps). Refused before admission: drifted capabilities (`CAPABILITY_DRIFT`) unless `rebind`; a `runId` not open in the log (`NOTHING_TO_RESUME`). */
@@ -172,15 +172,18 @@ export class AgentSession {
   streamResume(runId?: string, options?: StreamResumeOptions): RunEventStream {
     const id = checkRunIdArg('streamResume', runId);
     const o = checkCallOptions('streamResume', options);
-    return this.#streamed('resumeRun', () => resumeRequest(id, o), o);
+    return this.#streamed('resumeRun', resumeRequest(id, o), o);
   }
 
-  /** A run as a stream: its bounds checked first, then the lease, held until the run has finished. */
-  #streamed(operation: string, request: () => RunRequest, bounds: EventStreamBounds): RunEventStream {
+  /**
+   * A run as a stream: its request (read from the caller's options) and bounds first, so nothing
+   * the caller gave can throw once it holds the lease; then the lease, held until the run has finished.
+   */
+  #streamed(operation: string, request: RunRequest, bounds: EventStreamBounds): RunEventStream {
     const resolved = resolveEventStreamBounds(bounds);
     const lease = this.#runner.take(operation);
     return streamRun(
-      (onStart) => this.#runner.run(request(), onStart).finally(lease),
+      (onStart) => this.#runner.run(request, onStart).finally(lease),
       (target) => this.interrupt(target),
       resolved,
     );

@@ -69,6 +69,25 @@ describe('promise methods reject with typed errors naming the argument', () => {
   });
 });
 
+describe('options whose getters throw', () => {
+  it("the caller's own error comes back and the session is not left busy (it was, for good, after stream)", async () => {
+    const { session } = await track(open([{ text: 'still usable' }]));
+    const boom = () => {
+      throw new Error('getter boom');
+    };
+    const attachments = Object.defineProperty({}, 'attachments', { get: boom, enumerable: true });
+    const rebind = new Proxy({ rebind: false }, { get: (t, k) => (k === 'rebind' ? boom() : Reflect.get(t, k)) });
+    expect(() => session.stream('x', attachments as never)).toThrow('getter boom');
+    expect(() => session.streamResume(undefined, rebind as never)).toThrow('getter boom');
+    expect(await outcome(() => session.send('x', attachments as never))).toMatchObject({ message: 'getter boom' });
+    expect(await outcome(() => session.resumeRun(undefined, rebind as never))).toMatchObject({
+      message: 'getter boom',
+    });
+    expect(session.store.log.length).toBe(0);
+    expect((await session.send('hi')).text).toBe('still usable');
+  });
+});
+
 describe('a closed session', () => {
   it('refuses confirmToolUse and answerQuestion with SESSION_CLOSED naming the call, and its log is untouched', async () => {
     const { session } = await track(parkedOnConfirm());
