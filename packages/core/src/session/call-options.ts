@@ -7,7 +7,7 @@
  * never a silently ignored option, and never a session left busy.
  */
 import { SessionConfigurationError } from '../errors/index.js';
-import type { QuestionAnswer } from '../run/run-result.js';
+import { checkQuestionAnswer, type QuestionAnswer } from '../run/run-result.js';
 
 /** The keys each session call accepts in its options. */
 export const CALL_OPTION_KEYS = {
@@ -112,19 +112,7 @@ export function checkParkIdArg(call: string, field: string, id: unknown): string
  * @throws SessionConfigurationError (`answer`) for anything else, e.g. `{ skipped: false }`.
  */
 export function checkAnswerArg(answer: unknown): QuestionAnswer {
-  if (typeof answer === 'string') return { text: answer };
-  const forms = 'a string, or one of { text: string }, { skipped: true }, { error: string }';
-  if (answer === null || typeof answer !== 'object' || Array.isArray(answer))
-    throw new SessionConfigurationError('answer', `must be ${forms}; got ${describe(answer)}`);
-  const a = answer as { readonly text?: unknown; readonly skipped?: unknown; readonly error?: unknown };
-  const keys = Object.keys(answer).filter((k) => (answer as Record<string, unknown>)[k] !== undefined);
-  const ok = keys.length === 1 && (typeof a.text === 'string' || a.skipped === true || typeof a.error === 'string');
-  if (!ok)
-    throw new SessionConfigurationError(
-      'answer',
-      `must be ${forms}; got an object with ${keys.length === 0 ? 'no keys' : keys.join(', ')}`,
-    );
-  return answer as QuestionAnswer;
+  return checkQuestionAnswer(answer, 'answer', 'must be');
 }
 
 function describe(value: unknown): string {

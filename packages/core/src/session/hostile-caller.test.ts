@@ -148,3 +148,32 @@ describe('recordVerificationReport', () => {
     await again.close();
   });
 });
+
+describe("the host's approver and question handler answers", () => {
+  const echoTurn = { tool_calls: [{ id: 'w1', name: 'echo', args: { text: 'hi' } }] };
+  const question = { question: { question: 'Which?', options: [{ label: 'a' }, { label: 'b' }] } };
+
+  it('an approver that resolves to something other than { approved: boolean } fails the run by name, never approving or refusing by truthiness', async () => {
+    for (const answer of [true, undefined, { approved: 'yes' }, { approved: true, reason: 42 }]) {
+      const { session, state } = await track(
+        open([echoTurn, { text: 'done' }], {
+          permissions: { ask: ['echo'], defaultDecision: 'allow' },
+          confirmation: { confirm: async () => answer as never },
+        }),
+      );
+      expect(await outcome(() => session.send('go'))).toEqual(configError('confirmation', /approved: true \| false/));
+      expect(types(session)).not.toContain('confirmation.answered');
+      expect(types(session).at(-1)).toBe('run.ended');
+      expect(state.executions).toEqual([]);
+    }
+  });
+
+  it('a question handler that resolves to no answer form fails the run by name (was a TypeError)', async () => {
+    for (const answer of [undefined, { skipped: false }, 42]) {
+      const { session } = await track(open([question, { text: 'ok' }], { onQuestion: async () => answer as never }));
+      expect(await outcome(() => session.send('go'))).toEqual(configError('onQuestion', /must resolve to/));
+      expect(types(session)).not.toContain('question.answered');
+      expect(types(session).at(-1)).toBe('run.ended');
+    }
+  });
+});
