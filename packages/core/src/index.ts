@@ -32,6 +32,7 @@ export {
   SessionStoreError,
   StateFolderError,
   StepLimitError,
+  StreamConsumedError,
   ToolBlockedError,
   ToolDefinitionError,
   ToolExecutionError,

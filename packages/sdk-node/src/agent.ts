@@ -197,6 +197,7 @@ export class Agent {
       ...core
     } = c;
     resolveApproval({}, c);
+    checkedVibe(c.vibe);
     validateMcpServers(core.mcpServers, typeof arg === 'string' ? arg : undefined);
     const layers = new AgentLayers(
       { ...core, ...(env === undefined ? {} : { env }) },

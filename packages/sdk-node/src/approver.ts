@@ -59,9 +59,19 @@ export interface ApprovalOptions {
   readonly confirmation?: ConfirmationManager | false;
 }
 
-/** The approval a layer sets, if any. @throws SessionConfigurationError for both, or a non-function `onConfirm`. */
+/**
+ * The approval a layer sets, if any.
+ * @throws SessionConfigurationError for both, a non-function `onConfirm`, or a `confirmation` that
+ *   is neither `false` nor an object with `confirm()`.
+ */
 function approvalOf(o: ApprovalOptions, layer: string): ConfirmationManager | false | undefined {
   const { onConfirm, confirmation } = o;
+  const manager = confirmation as { readonly confirm?: unknown } | false | undefined;
+  if (manager !== undefined && manager !== false && typeof manager?.confirm !== 'function')
+    throw new SessionConfigurationError(
+      'confirmation',
+      'must be false or a ConfirmationManager (an object with confirm(request, signal)); or pass onConfirm',
+    );
   if (onConfirm !== undefined && confirmation !== undefined) {
     throw new SessionConfigurationError(
       'onConfirm',

@@ -9,6 +9,7 @@
  */
 import type { ToolInvocationResult } from '@a3s-code/core';
 import type { GitOperation } from '@a3s-code/tools-workspace';
+import { checkOptionsArg } from './arguments.js';
 import { DirectToolError } from './errors.js';
 import { errorCodeOf, toToolResult, type ToolResult } from './tool-result.js';
 
@@ -81,7 +82,8 @@ async function must(call: HostCall, name: string, args: Record<string, unknown>)
 const GUTTER = /^ *\d+\t/;
 
 /** Reads lines of a text file and returns them without the line-number gutter. */
-export async function readFile(call: HostCall, path: string, options: ReadFileOptions = {}): Promise<string> {
+export async function readFile(call: HostCall, path: string, given?: ReadFileOptions): Promise<string> {
+  const options = checkOptionsArg(given, 'session.readFile');
   const r = await must(call, 'read', { file_path: path, offset: options.offset, limit: options.limit });
   const count = typeof r.metadata.lines_returned === 'number' ? r.metadata.lines_returned : Number.POSITIVE_INFINITY;
   const lines = r.output
@@ -104,8 +106,9 @@ export async function editFile(
   path: string,
   oldText: string,
   newText: string,
-  options: EditFileOptions = {},
+  given?: EditFileOptions,
 ): Promise<ToolResult> {
+  const options = checkOptionsArg(given, 'session.editFile');
   const args = defined({
     file_path: path,
     old_string: oldText,
@@ -134,7 +137,8 @@ export async function ls(call: HostCall, path?: string): Promise<ToolResult> {
 }
 
 /** Paths matching a glob, as the `glob` tool returns them (relative to the workspace). */
-export async function glob(call: HostCall, pattern: string, options: GlobOptions = {}): Promise<string[]> {
+export async function glob(call: HostCall, pattern: string, given?: GlobOptions): Promise<string[]> {
+  const options = checkOptionsArg(given, 'session.glob');
   const r = await must(call, 'glob', { pattern, path: options.path, limit: options.limit, sort: options.sort });
   const paths = r.metadata.paths;
   if (Array.isArray(paths) && paths.every((p) => typeof p === 'string')) return [...paths];
@@ -142,7 +146,8 @@ export async function glob(call: HostCall, pattern: string, options: GlobOptions
 }
 
 /** Searches file contents; returns the `grep` tool's text (`path:line:text` lines, or `No matches found`). */
-export async function grep(call: HostCall, pattern: string, options: GrepOptions = {}): Promise<string> {
+export async function grep(call: HostCall, pattern: string, given?: GrepOptions): Promise<string> {
+  const options = checkOptionsArg(given, 'session.grep');
   const args = {
     pattern,
     path: options.path,
@@ -155,7 +160,8 @@ export async function grep(call: HostCall, pattern: string, options: GrepOptions
 }
 
 /** Runs a shell command (`bash -c`) in the workspace; returns its output. A non-zero exit throws. */
-export async function bash(call: HostCall, command: string, options: BashOptions = {}): Promise<string> {
+export async function bash(call: HostCall, command: string, given?: BashOptions): Promise<string> {
+  const options = checkOptionsArg(given, 'session.bash');
   return (await must(call, 'bash', { command, timeout: options.timeoutMs, cwd: options.cwd })).output;
 }
 
@@ -163,7 +169,7 @@ export async function bash(call: HostCall, command: string, options: BashOptions
 export async function git(
   call: HostCall,
   operation: GitOperation,
-  args: Record<string, unknown> = {},
+  args?: Record<string, unknown>,
 ): Promise<ToolResult> {
-  return toToolResult(await call('git', { ...args, operation }));
+  return toToolResult(await call('git', { ...checkOptionsArg(args, 'session.git'), operation }));
 }

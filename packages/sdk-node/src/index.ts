@@ -59,6 +59,7 @@ export {
   SessionConfigurationError,
   SessionInitializationError,
   StepLimitError,
+  StreamConsumedError,
   ToolBlockedError,
   ToolNotFoundError,
   ToolTimeoutError,

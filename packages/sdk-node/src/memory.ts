@@ -5,6 +5,7 @@
  */
 import type { MemoryRecord } from '@a3s-code/core';
 import type { HostCall } from './direct-tools.js';
+import { checkOptionsArg } from './arguments.js';
 import { DirectToolError } from './errors.js';
 import { errorCodeOf, toToolResult } from './tool-result.js';
 
@@ -53,17 +54,15 @@ async function memoryCall(call: HostCall, tool: string, args: Record<string, unk
 }
 
 /** Remembers `content` (durable when this resolves). @throws DirectToolError when the session has no memory store or the input is refused. */
-export async function remember(
-  call: HostCall,
-  content: string,
-  options: RememberOptions = {},
-): Promise<RecalledMemory> {
+export async function remember(call: HostCall, content: string, given?: RememberOptions): Promise<RecalledMemory> {
+  const options = checkOptionsArg(given, 'session.remember');
   const out = await memoryCall(call, 'remember', { content, tags: options.tags, key: options.key });
   return fromTool((JSON.parse(out) as { remembered: ToolMemory }).remembered);
 }
 
 /** Memories matching `query` (any of its words), best first; without a query, the newest. */
-export async function recall(call: HostCall, query?: string, options: RecallOptions = {}): Promise<RecalledMemory[]> {
+export async function recall(call: HostCall, query?: string, given?: RecallOptions): Promise<RecalledMemory[]> {
+  const options = checkOptionsArg(given, 'session.recall');
   const out = await memoryCall(call, 'recall', { query, tags: options.tags, limit: options.limit });
   return (JSON.parse(out) as { memories: ToolMemory[] }).memories.map(fromTool);
 }

@@ -38,7 +38,7 @@ import {
   type McpSessionServerStatus,
 } from '@a3s-code/mcp';
 import type { GitOperation } from '@a3s-code/tools-workspace';
-import { isOptionsObject } from './arguments.js';
+import { checkOptionsArg, isOptionsObject } from './arguments.js';
 import * as direct from './direct-tools.js';
 import * as memory from './memory.js';
 import type { SessionMcp } from './mcp.js';
@@ -49,7 +49,7 @@ import { resourceInfos, type ResourceInfo } from './resource-info.js';
 import { toolInfos, type ToolInfo } from './tool-info.js';
 import { toToolResult, type ToolResult } from './tool-result.js';
 
-/** What `session.stream(prompt)` and `session.streamResume()` return: the projected events, then the run's result. */
+/** What `session.stream(prompt)` and `session.streamResume()` return: the projected events (iterable once), then `.result`. */
 export type EventStream = AsyncIterable<ProjectedEventV1> & { readonly result: Promise<RunResult> };
 
 /** A coding-agent session on a workspace folder. Build it with `agent.session(dir, options)`. */
@@ -281,9 +281,9 @@ export class Session {
   async addMcpServer(
     name: string,
     config: Readonly<Record<string, unknown>>,
-    options: PrepareOptions = {},
+    options?: PrepareOptions,
   ): Promise<McpServerStatus> {
-    return this.#mcp.addServer(this.core.catalog, name, config, options);
+    return this.#mcp.addServer(this.core.catalog, name, config, checkOptionsArg(options, 'session.addMcpServer'));
   }
 
   /**

@@ -1,6 +1,6 @@
 // A hurried host's wrong arguments to Agent.create, agent.session and session.program: each a typed
 // SESSION_CONFIGURATION error naming what was wrong and what is allowed, never a TypeError from inside.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
@@ -27,6 +27,24 @@ describe('Agent.create arguments', () => {
     );
     await expect(Agent.create({ model: model(), resourcePacks: { evl: false } } as never)).rejects.toEqual(
       configError('resourcePacks.evl', /allowed: ast, lsp, eval, debug/),
+    );
+  });
+
+  it('refuses a confirmation that cannot confirm and a bad vibe setting at create, not at the first session or run', async () => {
+    for (const confirmation of [5, {}, { confirm: 'yes' }])
+      await expect(Agent.create({ model: model(), confirmation } as never)).rejects.toEqual(
+        configError('confirmation', /confirm\(request, signal\)/),
+      );
+    await expect(Agent.create({ model: model(), vibe: 5 } as never)).rejects.toEqual(
+      configError('vibe', /true, false/),
+    );
+    await expect(Agent.create({ model: model(), vibe: { enabled: 'y' } } as never)).rejects.toEqual(
+      configError('vibe.enabled', /true or false/),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-sdk-args-'));
+    const agent = await Agent.create({ model: model() });
+    await expect(agent.session(dir, { confirmation: {} } as never)).rejects.toEqual(
+      configError('confirmation', /confirm/),
     );
   });
 
@@ -63,10 +81,61 @@ describe('agent.session arguments', () => {
       expect(() => session.steer('hi', null as never)).toThrow(
         expect.objectContaining({ code: 'SESSION_CONFIGURATION' }),
       );
-      expect(() => session.send('hi', null as never)).toThrow(expect.objectContaining({ field: 'options' }));
+      await expect(session.send('hi', null as never)).rejects.toEqual(expect.objectContaining({ field: 'options' }));
       expect((await session.send('hi')).text).toBe('done');
     } finally {
       await session.close();
     }
+  });
+});
+
+describe('session method arguments', () => {
+  it('host-direct and memory helpers refuse options that are not an object by name, not with a TypeError', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-sdk-args-'));
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    const agent = await Agent.create({ model: model() });
+    const session = await agent.session(dir, { memory: 'file' });
+    try {
+      const calls: [string, () => Promise<unknown>][] = [
+        ['session.readFile', () => session.readFile('a.txt', null as never)],
+        ['session.editFile', () => session.editFile('a.txt', 'a', 'b', null as never)],
+        ['session.glob', () => session.glob('*', null as never)],
+        ['session.grep', () => session.grep('a', null as never)],
+        ['session.bash', () => session.bash('true', 5 as never)],
+        ['session.git', () => session.git('status', 'x' as never)],
+        ['session.remember', () => session.remember('note', null as never)],
+        ['session.recall', () => session.recall('note', null as never)],
+        ['session.addMcpServer', () => session.addMcpServer('s', { command: 'node' }, null as never)],
+      ];
+      for (const [call, run] of calls)
+        await expect(run(), call).rejects.toEqual(configError('options', new RegExp(call.replace('.', '\\.'))));
+      expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('a\n');
+      expect(await session.readFile('a.txt')).toBe('a\n');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('every promise method of a closed session rejects (so .catch works) instead of throwing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-sdk-args-'));
+    const agent = await Agent.create({ model: model() });
+    const session = await agent.session(dir);
+    await session.close();
+    await session.close();
+    const closed = expect.objectContaining({ code: 'SESSION_CLOSED', sessionId: session.sessionId });
+    for (const run of [
+      () => session.send('hi'),
+      () => session.resumeRun(),
+      () => session.compact(),
+      () => session.confirmToolUse('c1', true),
+      () => session.answerQuestion('q1', 'yes'),
+    ]) {
+      let caught: unknown;
+      await run().catch((e: unknown) => {
+        caught = e;
+      });
+      expect(caught).toEqual(closed);
+    }
+    expect(() => session.stream('hi')).toThrow(closed);
   });
 });

@@ -223,7 +223,7 @@ describe('Session', () => {
     await s.send('hello');
     expect(await s.compact()).toMatchObject({ summaryChars: 'Summary: said hi.'.length });
     await s.close();
-    expect(() => s.send('after close')).toThrow(/closed/);
+    await expect(s.send('after close')).rejects.toThrow(/closed/);
   });
 
   it('plan mode hides write and exec tools', async () => {

@@ -54,6 +54,11 @@ describe('vibe: surface and governance', () => {
     const { session } = await open({ vibe: { enabled: false } });
     expect(session.resources().find((r) => r.capability === 'resource.vibe')?.state).toBe('attached');
     for (const t of VIBE_TOOLS) expect(session.toolNames()).not.toContain(t);
+    for (const bad of ['false', 1, null])
+      expect(() => session.setVibeMode(bad as never)).toThrow(
+        expect.objectContaining({ code: 'SESSION_CONFIGURATION', field: 'on' }),
+      );
+    expect(session.vibeMode).toBe(false);
     session.setVibeMode(true);
     expect(session.vibeMode).toBe(true);
     expect(session.toolNames()).toEqual(expect.arrayContaining(VIBE_TOOLS));

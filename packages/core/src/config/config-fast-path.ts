@@ -118,7 +118,7 @@ const LAYER = strictShape({
   toolSources: arrayOf(withMethods('attach')),
   tools: arrayOf((v) => isObject(v) && typeof v.name === 'string' && Array.isArray(v.tools)),
   checker: (v) => isObject(v) || typeof v === 'function',
-  confirmation: isObject,
+  confirmation: withMethods('confirm'),
   onQuestion: isFunction,
   llmRetry: isObject,
   governance: isObject,

@@ -20,6 +20,7 @@ const MCP_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/;
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 const field = (v: unknown, key: string): unknown => (isObject(v) ? Reflect.get(v as object, key) : undefined);
 const isToolPack = (v: unknown): boolean => typeof field(v, 'name') === 'string' && Array.isArray(field(v, 'tools'));
+const CONFIRMATION = 'must be a ConfirmationManager (an object with confirm(request, signal))';
 const hasMethods = (v: unknown, ...names: string[]): boolean =>
   isObject(v) && names.every((n) => typeof (v as Record<string, unknown>)[n] === 'function');
 
@@ -345,20 +346,16 @@ function buildConfigSchemas(z: Zod) {
     checker: z
       .custom<unknown>((v) => isObject(v) || typeof v === 'function', { error: 'must be a PermissionChecker' })
       .optional(),
-    confirmation: obj('a ConfirmationManager').optional(),
+    confirmation: z.custom<object>((v) => hasMethods(v, 'confirm'), { error: CONFIRMATION }).optional(),
     onQuestion: fn('a function (question, signal) => answer').optional(),
     llmRetry: obj('an LlmRetryOptions object').optional(),
     governance: obj('a GovernanceSnapshot object').optional(),
     clock: fn('a function returning epoch milliseconds').optional(),
     env: obj('an object of environment variables').optional(),
     modelResolver: z
-      .custom<object>(
-        (v) =>
-          isObject(v) &&
-          typeof (v as Record<string, unknown>).resolveConfig === 'function' &&
-          typeof (v as Record<string, unknown>).createClient === 'function',
-        { error: 'must be a ModelResolver (an object with resolveConfig() and createClient())' },
-      )
+      .custom<object>((v) => hasMethods(v, 'resolveConfig', 'createClient'), {
+        error: 'must be a ModelResolver (an object with resolveConfig() and createClient())',
+      })
       .optional(),
     sessionId: z
       .string({ error: 'must be a string of 1 to 1024 characters' })

@@ -272,6 +272,15 @@ describe('model selection through the injected resolver', () => {
       field: 'modelResolver',
     });
   });
+
+  it('rejects a confirmation manager without confirm() before a run would call it', async () => {
+    for (const confirmation of [{}, { confirm: true }])
+      await expect(Agent.create({ model: model(), confirmation } as never)).rejects.toMatchObject({
+        code: 'SESSION_CONFIGURATION',
+        field: 'confirmation',
+        message: expect.stringMatching(/confirm\(request, signal\)/),
+      });
+  });
 });
 
 describe('BUILD-09..13: sessionSync', () => {

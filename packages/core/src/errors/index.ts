@@ -7,6 +7,7 @@ export {
   SessionClosedError,
   SessionConfigurationError,
   SessionInitializationError,
+  StreamConsumedError,
   type ConfigurationProblemDetail,
   type NothingToResumeReason,
 } from './session-errors.js';

@@ -34,6 +34,25 @@ export class SessionClosedError extends A3sError {
   }
 }
 
+/**
+ * A run's event stream (`session.stream(...)`, `session.streamResume(...)`) was iterated a second
+ * time. Its events are delivered once, to one consumer; the run's result stays available on the
+ * stream's `.result` however often it is awaited.
+ */
+export class StreamConsumedError extends A3sError {
+  /** Id of the stream's run, or `null` when the run had not started when the second iteration began. */
+  readonly runId: string | null;
+  constructor(runId: string | null) {
+    const run = runId === null ? 'this run' : `run '${runId}'`;
+    super(
+      'STREAM_ALREADY_CONSUMED',
+      `the event stream of ${run} was already iterated: a stream can be iterated once (its events go to one consumer); await its .result for the run's result`,
+      { details: runId === null ? {} : { run_id: runId } },
+    );
+    this.runId = runId;
+  }
+}
+
 /** A session needs asynchronous construction (`await agent.session(...)`) but was built synchronously. */
 export class AsyncSessionBuildRequiredError extends A3sError {
   /** The resource that needs asynchronous initialisation (`model`, `persistence`, `sessionStore`, `mcpServers.github`), when known. */

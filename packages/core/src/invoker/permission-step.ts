@@ -8,6 +8,7 @@ import { PermissionDeniedError } from '../errors/tool-errors.js';
 import type { DeniedBy } from '../events/agent-event.js';
 import { eventArgs } from '../events/bounded-value.js';
 import { compileRuleList } from '../permissions/permission-policy.js';
+import { checkConfirmationAnswer, type ConfirmationAnswer } from '../permissions/confirmation.js';
 import { hiddenReason } from '../registry/tool-surface.js';
 import type { Tool } from '../tools/tool.js';
 import type { SkillRestriction } from './governance.js';
@@ -164,19 +165,21 @@ async function confirmWithManager(
   });
   // The wait for a person ends with the run or the session, whichever aborts first.
   const linked = linkSignals([abortSignalOf(frame.signal), k.sessionSignal]);
-  let answer: Awaited<ReturnType<typeof manager.confirm>>;
+  let answer: ConfirmationAnswer;
   try {
-    answer = await manager.confirm(
-      {
-        toolId: id,
-        toolName: tool.name,
-        args,
-        rule: verdict.rule,
-        source: frame.source,
-        runId: frame.context.runId,
-        sessionId: frame.context.sessionId,
-      },
-      linked.signal,
+    answer = checkConfirmationAnswer(
+      await manager.confirm(
+        {
+          toolId: id,
+          toolName: tool.name,
+          args,
+          rule: verdict.rule,
+          source: frame.source,
+          runId: frame.context.runId,
+          sessionId: frame.context.sessionId,
+        },
+        linked.signal,
+      ),
     );
   } finally {
     linked.dispose();

@@ -5,6 +5,7 @@
  * out a session without one by accident: with nobody to ask they install {@link noApprover}.
  */
 import type { InvocationSource } from '../invoker/invocation-types.js';
+import { SessionConfigurationError } from '../errors/session-errors.js';
 
 /** A confirmation the invoker needs. */
 export interface ConfirmationRequest {
@@ -39,3 +40,30 @@ export const NO_APPROVER_REASON = 'no approver';
 export const noApprover: ConfirmationManager = Object.freeze({
   confirm: async (): Promise<ConfirmationAnswer> => ({ approved: false, reason: NO_APPROVER_REASON }),
 });
+
+/**
+ * A confirmation manager's answer, checked: `{ approved: true | false, reason?: string }`. Any
+ * other value (`true`, `undefined`, `{ approved: 'yes' }`) is a bug of the host's approver, never
+ * read as a refusal or an approval by its truthiness.
+ * @throws SessionConfigurationError (`confirmation`) naming what the approver returned.
+ */
+export function checkConfirmationAnswer(answer: unknown): ConfirmationAnswer {
+  const a = answer as { readonly approved?: unknown; readonly reason?: unknown } | null | undefined;
+  if (
+    typeof a === 'object' &&
+    a !== null &&
+    typeof a.approved === 'boolean' &&
+    (a.reason === undefined || typeof a.reason === 'string')
+  )
+    return { approved: a.approved, ...(a.reason === undefined ? {} : { reason: a.reason }) };
+  const got =
+    typeof a === 'object' && a !== null
+      ? `an object with approved ${typeof a.approved} and reason ${typeof a.reason}`
+      : a === null
+        ? 'null'
+        : `${typeof a} ${String(a)}`;
+  throw new SessionConfigurationError(
+    'confirmation',
+    `the approver (onConfirm, or confirmation.confirm) must resolve to { approved: true | false, reason?: string }; it returned ${got}`,
+  );
+}

@@ -20,11 +20,18 @@ import {
 } from '@a3s-code/effect';
 import { CancelledError } from '../errors/tool-errors.js';
 import { eventArgs } from '../events/bounded-value.js';
-import type { ConfirmationManager } from '../permissions/confirmation.js';
+import { checkConfirmationAnswer, type ConfirmationManager } from '../permissions/confirmation.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { runAutoCompact } from './compact-executor.js';
 import { runInfer } from './infer-executor.js';
-import { answerPayload, parkedAt, type ParkMode, type QuestionHandler, type RunResult } from './run-result.js';
+import {
+  answerPayload,
+  checkQuestionAnswer,
+  parkedAt,
+  type ParkMode,
+  type QuestionHandler,
+  type RunResult,
+} from './run-result.js';
 import type { RunEnv } from './run-env.js';
 import { runTool } from './tool-executor.js';
 
@@ -283,24 +290,19 @@ async function waitForAnswer(options: DriveRunOptions, state: FoldState): Promis
       sessionId: env.sessionId,
     };
     waits.push(
-      options.confirmation.confirm(request, stop.signal).then((answer) =>
-        appendAnswer(
-          options,
-          stop.signal,
-          drafts.confirmationAnswered(env.runId, parkKeyOf(state), {
-            tool_call_id: confirm.call.id,
-            approved: answer.approved === true,
-            ...(answer.reason === undefined ? {} : { reason: answer.reason }),
-            at_ms: env.clock(),
-          }),
-        ),
-      ),
+      options.confirmation.confirm(request, stop.signal).then((given) => {
+        const { approved, reason } = checkConfirmationAnswer(given);
+        const payload = { tool_call_id: request.toolId, approved, ...(reason === undefined ? {} : { reason }) };
+        const draft = drafts.confirmationAnswered(env.runId, parkKeyOf(state), { ...payload, at_ms: env.clock() });
+        return appendAnswer(options, stop.signal, draft);
+      }),
     );
   }
   if (question && options.onQuestion) {
     waits.push(
       options.onQuestion(question, stop.signal).then((answer) => {
-        const payload = { question_id: question.question_id, ...answerPayload(answer), at_ms: env.clock() };
+        const checked = checkQuestionAnswer(answer, 'onQuestion', 'the question handler must resolve to');
+        const payload = { question_id: question.question_id, ...answerPayload(checked), at_ms: env.clock() };
         return appendAnswer(options, stop.signal, drafts.questionAnswered(env.runId, parkKeyOf(state), payload));
       }),
     );

@@ -1,6 +1,7 @@
 /** What `send` and `resumeRun` return, and the answers a parked run waits for. */
 import type { PendingCall, PendingQuestion } from '@a3s-code/effect';
 import type { VerificationReport } from '../gate/verification-report.js';
+import { SessionConfigurationError } from '../errors/session-errors.js';
 
 /** Token usage of a run. */
 export interface RunUsage {
@@ -61,6 +62,33 @@ export interface RunResult {
  * to the model as an error with the same instruction).
  */
 export type QuestionAnswer = { readonly text: string } | { readonly skipped: true } | { readonly error: string };
+
+/**
+ * `answer` as a {@link QuestionAnswer}: a string (the text), or exactly one of `{ text: string }`,
+ * `{ skipped: true }`, `{ error: string }` — never `{ skipped: false }` read as a skip.
+ * @throws SessionConfigurationError naming `field`, its message starting with `must` (e.g. `must resolve to`).
+ */
+export function checkQuestionAnswer(answer: unknown, field: string, must: string): QuestionAnswer {
+  if (typeof answer === 'string') return { text: answer };
+  const forms = 'a string, or one of { text: string }, { skipped: true }, { error: string }';
+  const isObject = typeof answer === 'object' && answer !== null && !Array.isArray(answer);
+  const keys = isObject ? Object.keys(answer).filter((k) => (answer as Record<string, unknown>)[k] !== undefined) : [];
+  const a = (isObject ? answer : {}) as {
+    readonly text?: unknown;
+    readonly skipped?: unknown;
+    readonly error?: unknown;
+  };
+  if (keys.length === 1 && (typeof a.text === 'string' || a.skipped === true || typeof a.error === 'string'))
+    return answer as QuestionAnswer;
+  const got = !isObject
+    ? Array.isArray(answer)
+      ? 'an array'
+      : answer === null || answer === undefined
+        ? String(answer)
+        : typeof answer
+    : `an object with ${keys.length === 0 ? 'no keys' : keys.join(', ')}`;
+  throw new SessionConfigurationError(field, `${must} ${forms}; got ${got}`);
+}
 
 /** The `question.answered` payload fields of an answer (without `question_id` and `at_ms`). */
 export function answerPayload(answer: QuestionAnswer): { text: string } | { skipped: true } | { error: string } {

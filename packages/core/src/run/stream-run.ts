@@ -4,12 +4,15 @@
  * when the run is created, before its first event, so nothing is missed. A consumer that stops
  * early interrupts the run; the caller's lease stays held until the run has ended. The
  * subscription's pending queue is bounded (`EventStreamBounds`): a slow consumer gets deltas merged.
+ * The events go to one consumer: a second iteration throws `StreamConsumedError`, while `.result`
+ * can be awaited any number of times.
  */
 import { projectEventV1, type EventEnvelopeV1, type ProjectedEventV1 } from '../events/event-envelope.js';
 import type { EventStreamBounds, ResolvedEventStreamBounds } from '../events/subscriber-queue.js';
 import type { SendOptions } from '../attachments/attachment-input.js';
 import type { ResumeRunOptions } from './run-binding.js';
 import type { RunResult } from './run-result.js';
+import { StreamConsumedError } from '../errors/session-errors.js';
 import type { LiveRun } from './run-setup.js';
 
 /**
@@ -22,7 +25,10 @@ export interface StreamOptions extends SendOptions, EventStreamBounds {}
 /** Options of `streamResume`: the resume's options and the stream's bounds (as {@link StreamOptions}). */
 export interface StreamResumeOptions extends ResumeRunOptions, EventStreamBounds {}
 
-/** What `stream` and `streamResume` return: the projected events, then the run's result. */
+/**
+ * What `stream` and `streamResume` return: the projected events (iterable once: a second
+ * iteration throws `StreamConsumedError`), then the run's result.
+ */
 export type RunEventStream = AsyncIterable<ProjectedEventV1> & { readonly result: Promise<RunResult> };
 
 /**
@@ -48,23 +54,29 @@ export function streamRun(
     started();
   });
   result.catch(() => undefined);
+  async function* iterate(): AsyncGenerator<ProjectedEventV1, void, undefined> {
+    if (!events) await Promise.race([created, result.catch(() => undefined)]);
+    if (!events) {
+      await result;
+      return;
+    }
+    let finished = false;
+    try {
+      for await (const envelope of events) yield projectEventV1(envelope);
+      finished = true;
+    } finally {
+      if (!finished) interrupt({ runId, reason: 'stream consumer stopped' });
+      await result.catch(() => undefined);
+    }
+    await result;
+  }
+  let iterated = false;
   return {
     result,
-    async *[Symbol.asyncIterator]() {
-      if (!events) await Promise.race([created, result.catch(() => undefined)]);
-      if (!events) {
-        await result;
-        return;
-      }
-      let finished = false;
-      try {
-        for await (const envelope of events) yield projectEventV1(envelope);
-        finished = true;
-      } finally {
-        if (!finished) interrupt({ runId, reason: 'stream consumer stopped' });
-        await result.catch(() => undefined);
-      }
-      await result;
+    [Symbol.asyncIterator]() {
+      if (iterated) throw new StreamConsumedError(runId === '' ? null : runId);
+      iterated = true;
+      return iterate();
     },
   };
 }

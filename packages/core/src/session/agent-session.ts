@@ -1,11 +1,12 @@
 /**
  * `AgentSession`: a conversation on a workspace, advanced only through its fact log. One
  * transcript-affecting operation at a time: `send`, `stream` and `resumeRun` take the
- * session's lease before reading anything, and an overlap fails at once with `SESSION_BUSY`.
+ * session's lease before reading anything, and an overlap fails at once with `SESSION_BUSY`
+ * (a rejection of the promise `send`/`resumeRun`/`compact` return, a throw of `stream`).
  * Host-direct tool calls never take the lease.
  */
 import type { ResourceStatus, SessionResources } from '../registry/session-resources.js';
-import { createHarness, drafts, Folder, sync, type A3sError, type FoldState } from '@a3s-code/effect';
+import { createHarness, Folder, sync, type A3sError, type FoldState } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ActiveToolCall, HostToolOptions, ToolInvocationResult } from '../invoker/invocation-types.js';
 import { nullEventSink } from '../events/agent-event.js';
@@ -13,7 +14,7 @@ import type { ToolDefinition } from '../registry/tool-registry.js';
 import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.js';
 import type { FactStore } from '../store/fact-store.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
-import { answerPayload, type QuestionAnswer, type RunResult } from '../run/run-result.js';
+import type { QuestionAnswer, RunResult } from '../run/run-result.js';
 import type { AttachedSteerOptions, InterruptOptions, SteerOptions, SteerReceipt } from '../run/control-inbox.js';
 import { steerRun } from './session-steer.js';
 import { streamRun, type RunEventStream, type StreamOptions, type StreamResumeOptions } from '../run/stream-run.js';
@@ -23,6 +24,7 @@ import type { MutationLedger } from '../gate/mutation-ledger.js';
 import type { SessionGate } from '../gate/session-gate.js';
 import type { VerificationCommand, VerifyOptions } from '../gate/verify-commands.js';
 import { ledgerFor, verifyThroughKernel, waiveDigest } from './session-verification.js';
+import { checkHostReport } from '../gate/report-check.js';
 import { hostLlmClient } from './host-llm.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import { AgentEventEmitter } from '../events/event-emitter.js';
@@ -42,7 +44,7 @@ import {
 } from './session-delegation.js';
 import { SessionRecord, saveToStore } from './session-record.js';
 import { SessionRunner } from './session-runner.js';
-import { checkCallOptions } from './call-options.js';
+import { checkCallOptions, checkObjectArg, checkRunIdArg } from './call-options.js';
 import type { SendOptions } from '../attachments/attachment-input.js';
 import { promptRequest, type RunRequest } from '../run/run-execution.js';
 import type { SessionParts } from './session-parts.js';
@@ -60,6 +62,7 @@ export class AgentSession {
   readonly #invoker: ToolInvoker;
   readonly #folder: Folder;
   readonly #close = new AbortController();
+  #closing: Promise<void> | undefined;
   #hostCalls = 0;
   readonly #record: SessionRecord;
   readonly #runner: SessionRunner;
@@ -134,10 +137,9 @@ export class AgentSession {
   }
 
   /** Runs a prompt (with `options.attachments`) to completion, park or cancellation. Failures throw typed errors. */
-  send(prompt: string, options?: SendOptions): Promise<RunResult> {
+  async send(prompt: string, options?: SendOptions): Promise<RunResult> {
     const request = promptRequest(prompt, checkCallOptions('send', options));
-    const lease = this.#runner.take('send');
-    return this.#runner.run(request).finally(lease);
+    return this.#leased('send', () => this.#runner.run(request));
   }
 
   /**
@@ -146,28 +148,42 @@ export class AgentSession {
    */
   stream(prompt: string, options?: StreamOptions): RunEventStream {
     const o = checkCallOptions('stream', options);
-    return this.#streamed('stream', () => promptRequest(prompt, o), o);
+    return this.#streamed('stream', promptRequest(prompt, o), o);
   }
 
   /** Continues the log from its folded phase (a missing tool result runs once; a quiescent log takes zero steps). Refused before admission: drifted capabilities (`CAPABILITY_DRIFT`) unless `rebind`; a `runId` not open in the log (`NOTHING_TO_RESUME`). */
-  resumeRun(runId?: string, options?: ResumeRunOptions): Promise<RunResult> {
-    const request = resumeRequest(runId, checkCallOptions('resumeRun', options));
-    const lease = this.#runner.take('resumeRun');
-    return this.#runner.run(request).finally(lease);
+  async resumeRun(runId?: string, options?: ResumeRunOptions): Promise<RunResult> {
+    const id = checkRunIdArg('resumeRun', runId);
+    const request = resumeRequest(id, checkCallOptions('resumeRun', options));
+    return this.#leased('resumeRun', () => this.#runner.run(request));
+  }
+
+  /** `work` under the lease, taken at once (before anything is read); `SESSION_BUSY`/`SESSION_CLOSED` reject. */
+  async #leased<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    const lease = this.#runner.take(operation);
+    try {
+      return await work();
+    } finally {
+      lease();
+    }
   }
 
   /** `resumeRun` as a stream: the resumed run's events (like {@link stream}, with its bounds), then `.result`. */
   streamResume(runId?: string, options?: StreamResumeOptions): RunEventStream {
+    const id = checkRunIdArg('streamResume', runId);
     const o = checkCallOptions('streamResume', options);
-    return this.#streamed('resumeRun', () => resumeRequest(runId, o), o);
+    return this.#streamed('resumeRun', resumeRequest(id, o), o);
   }
 
-  /** A run as a stream: its bounds checked first, then the lease, held until the run has finished. */
-  #streamed(operation: string, request: () => RunRequest, bounds: EventStreamBounds): RunEventStream {
+  /**
+   * A run as a stream: its request (read from the caller's options) and bounds first, so nothing
+   * the caller gave can throw once it holds the lease; then the lease, held until the run has finished.
+   */
+  #streamed(operation: string, request: RunRequest, bounds: EventStreamBounds): RunEventStream {
     const resolved = resolveEventStreamBounds(bounds);
     const lease = this.#runner.take(operation);
     return streamRun(
-      (onStart) => this.#runner.run(request(), onStart).finally(lease),
+      (onStart) => this.#runner.run(request, onStart).finally(lease),
       (target) => this.interrupt(target),
       resolved,
     );
@@ -177,8 +193,7 @@ export class AgentSession {
   steer(text: string, options: AttachedSteerOptions): Promise<SteerReceipt>;
   steer(text: string, options?: SteerOptions): SteerReceipt;
   steer(text: string, options?: SteerOptions | AttachedSteerOptions): SteerReceipt | Promise<SteerReceipt> {
-    const o = checkCallOptions('steer', options);
-    return steerRun(this.#runner.live, this.config.workspace, text, o, this.#invoker.policy);
+    return steerRun(this.#runner.live, this.config.workspace, text, options, this.#invoker.policy);
   }
 
   /**
@@ -187,9 +202,10 @@ export class AgentSession {
    * finished run, another run, or a turn revision the run has moved past returns `false` and
    * cancels nothing. Without a target (or with only a reason string) it cancels the
    * active run, if any. Returns whether a run was interrupted by this call.
+   * @throws SessionConfigurationError for a target that is not a string or `InterruptOptions` (a typo such as `runID`).
    */
-  interrupt(target: string | InterruptOptions = {}): boolean {
-    const options: InterruptOptions = typeof target === 'string' ? { reason: target } : target;
+  interrupt(target?: string | InterruptOptions): boolean {
+    const options = typeof target === 'string' ? { reason: target } : checkCallOptions('interrupt', target);
     const live = this.#runner.live;
     if (!live || live.controller.signal.aborted) return false;
     if (live.inbox.refusal('interrupt', options)) return false;
@@ -201,36 +217,23 @@ export class AgentSession {
    * Answers a parked confirmation: appends `confirmation.answered` and wakes the
    * run waiting for it. After a restart, answer and then `resumeRun`.
    */
-  async confirmToolUse(toolId: string, approved: boolean, reason?: string): Promise<void> {
-    await this.#runner.answer(
-      drafts.confirmationAnswered(toolId, this.store.log.length + 1, {
-        tool_call_id: toolId,
-        approved,
-        ...(reason === undefined ? {} : { reason }),
-        at_ms: this.config.clock(),
-      }),
-    );
+  confirmToolUse(toolId: string, approved: boolean, reason?: string): Promise<void> {
+    return this.#runner.confirm(toolId, approved, reason);
   }
 
   /** Answers a parked question: appends `question.answered` and wakes the run. */
-  async answerQuestion(questionId: string, answer: string | QuestionAnswer): Promise<void> {
-    const a: QuestionAnswer = typeof answer === 'string' ? { text: answer } : answer;
-    await this.#runner.answer(
-      drafts.questionAnswered(questionId, this.store.log.length + 1, {
-        question_id: questionId,
-        ...answerPayload(a),
-        at_ms: this.config.clock(),
-      }),
-    );
+  answerQuestion(questionId: string, answer: string | QuestionAnswer): Promise<void> {
+    return this.#runner.answerQuestion(questionId, answer);
   }
 
   /** Calls a tool directly as the host (source `host`): governed, no permission decision; `options.signal` cancels it. */
-  tool(name: string, args: unknown, options: HostToolOptions = {}): Promise<ToolInvocationResult> {
+  async tool(name: string, args: unknown, options?: HostToolOptions): Promise<ToolInvocationResult> {
+    const { signal } = checkObjectArg('tool', 'options', options);
     const id = `host-${++this.#hostCalls}`;
     const context = {
       runId: this.#runner.live?.env.runId ?? `host:${this.sessionId}`,
       sessionId: this.sessionId,
-      signal: options.signal ? AbortSignal.any([this.#close.signal, options.signal]) : this.#close.signal,
+      signal: signal ? AbortSignal.any([this.#close.signal, signal]) : this.#close.signal,
       events: nullEventSink,
       governance: this.config.governance,
       capabilities: CapabilityScope.host(this.catalog.current, this.config.governance, id),
@@ -266,10 +269,10 @@ export class AgentSession {
   /** The tools the model sees, described: definition, static capabilities, required workspace capabilities. */
   toolDescriptors(): readonly ToolDescriptor[] {
     const surface = this.#invoker.surface(this.config.governance, this.catalog.current);
-    return surface.toolNames().flatMap((name) => {
-      const tool = surface.get(name);
-      return tool ? [describeTool(tool)] : [];
-    });
+    return surface
+      .toolNames()
+      .flatMap((name) => surface.get(name) ?? [])
+      .map(describeTool);
   }
 
   /** Tool calls queued or running now. */
@@ -282,9 +285,9 @@ export class AgentSession {
     return this.#gate.verification.reports;
   }
 
-  /** Records a verification report (e.g. from CI) for the completion gate and snapshots. */
+  /** Records a verification report (e.g. from CI) for the completion gate and snapshots; a malformed one throws `SESSION_CONFIGURATION`. */
   recordVerificationReport(report: VerificationReport): void {
-    this.#gate.verification.addReport(structuredClone(report));
+    this.#gate.verification.addReport(structuredClone(checkHostReport(report)));
   }
 
   /**
@@ -297,7 +300,7 @@ export class AgentSession {
     commands: readonly VerificationCommand[],
     options: VerifyOptions = {},
   ): Promise<VerificationReport> {
-    const run = (name: string, args: unknown) => this.tool(name, args);
+    const run = (n: string, a: unknown) => this.tool(n, a);
     return verifyThroughKernel(this.#gate, run, this.activeRunId, subject, commands, options, this.config.clock());
   }
 
@@ -329,32 +332,25 @@ export class AgentSession {
     return this.#sessionResources?.status() ?? [];
   }
 
-  /**
-   * Listens to the events of work outside any run (host-direct calls such as `generate_object`
-   * through `tool()`): their run id is `host:<sessionId>`. Returns the remover.
-   */
+  /** Listens to the events of work outside any run (host-direct calls such as `generate_object` through `tool()`): their run id is `host:<sessionId>`. Returns the remover. */
   onHostEvent(listener: (event: EventEnvelopeV1) => void): () => void {
     return this.#hostEvents.on(listener);
   }
 
   /**
-   * Compacts the conversation now: the model summarises it through the LLM invoker,
-   * keeping the goal, constraints, acceptance criteria, decisions and evidence, and the summary
-   * is appended as `compaction.done`. Takes the session's lease like a run.
+   * Compacts the conversation now: the model summarises it through the LLM invoker, keeping the goal, constraints,
+   * acceptance criteria, decisions and evidence, and the summary is appended as `compaction.done`. Takes the lease like a run.
    */
-  async compact(): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
-    const lease = this.#runner.take('compact');
-    try {
-      return await compactNow({
+  compact(): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
+    return this.#leased('compact', () =>
+      compactNow({
         config: this.config,
         invoker: this.#invoker,
         state: this.state,
         sessionSignal: this.#close.signal,
         ...(this.#llmBudget ? { llmBudget: this.#llmBudget } : {}),
-      });
-    } finally {
-      lease();
-    }
+      }),
+    );
   }
 
   /** The session's aggregate snapshot now; a deep copy. */
@@ -381,10 +377,14 @@ export class AgentSession {
 
   /**
    * Interrupts any run, aborts every tool call, ends the processes commands left running in the
-   * workspace (`WorkspaceExec.close`), closes the store. Idempotent.
+   * workspace (`WorkspaceExec.close`), closes the store. Idempotent: every call resolves once it is all closed.
    */
-  async close(): Promise<void> {
-    if (this.#close.signal.aborted) return;
+  close(): Promise<void> {
+    this.#closing ??= this.#closeOnce();
+    return this.#closing;
+  }
+
+  async #closeOnce(): Promise<void> {
     this.#close.abort('session closed');
     this.#hostEvents.close();
     this.#onClose?.();

@@ -94,11 +94,12 @@ describe('send and stream with attachments', () => {
     const before = session.store.log.length;
     // A path the workspace cannot even read: SESSION_BUSY comes first, so nothing is looked at.
     const attachments = [{ type: 'file' as const, path: 'does-not-matter.txt' }];
-    expect(() => session.send('second', { attachments })).toThrow(expect.objectContaining({ code: 'SESSION_BUSY' }));
+    const second = session.send('second', { attachments }).catch((e: unknown) => e);
     expect(() => session.stream('third', { attachments: [image] })).toThrow(
       expect.objectContaining({ code: 'SESSION_BUSY' }),
     );
     expect(session.store.log.length).toBe(before);
+    expect(await second).toMatchObject({ code: 'SESSION_BUSY' });
     await first;
     expect(types(session).filter((t) => t === 'user.message')).toHaveLength(1);
   });

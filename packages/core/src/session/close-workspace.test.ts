@@ -22,6 +22,21 @@ describe('AgentSession.close and the workspace', () => {
     expect(ws.closes()).toBe(1);
   });
 
+  it('close() called again while the first close runs resolves only once everything is closed', async () => {
+    let ended = false;
+    const run = (): Promise<WorkspaceExecResult> => Promise.reject(new Error('not used'));
+    const close = async () => {
+      await new Promise((r) => setTimeout(r, 30));
+      ended = true;
+    };
+    const services = { root: '/ws', capabilities: new Set(WORKSPACE_CAPABILITIES), exec: { run, close } };
+    const { session } = await open([{ text: 'hi' }], { workspace: services as unknown as WorkspaceServices });
+    const first = session.close();
+    await session.close();
+    expect(ended).toBe(true);
+    await first;
+  });
+
   it('closes fine when the exec service has no close()', async () => {
     const ws = countingWorkspace(false);
     const { session } = await open([{ text: 'hi' }], { workspace: ws.services });

@@ -15,10 +15,12 @@ describe('single-flight admission', () => {
     const { session, model } = await track(open([{ delay_ms: 100, text: 'first' }, { text: 'second' }]));
     const first = session.send('one');
     const factsBefore = session.store.log.length;
-    expect(() => session.send('two')).toThrow(expect.objectContaining({ code: 'SESSION_BUSY' }));
-    expect(() => session.resumeRun()).toThrow(/busy/);
+    // Rejected, not thrown (`.catch` works), and at once: nothing read or written, the first run still going.
+    const refusals = [session.send('two'), session.resumeRun(), session.compact()].map((p) => p.catch((e) => e));
     expect(() => session.stream('three')).toThrow(/busy/);
     expect(session.store.log.length).toBe(factsBefore);
+    for (const e of await Promise.all(refusals)) expect(e).toMatchObject({ code: 'SESSION_BUSY' });
+    expect(session.activeRunId).not.toBeNull();
     expect((await first).text).toBe('first');
     expect(model.requests).toHaveLength(1);
     expect((await session.send('two')).text).toBe('second');
@@ -28,16 +30,14 @@ describe('single-flight admission', () => {
     const { session } = await track(open([{ text: 'one' }]));
     expect((await session.send('one')).text).toBe('one');
     await session.close();
-    for (const start of [() => session.send('two'), () => session.resumeRun(), () => session.stream('three')]) {
-      let error: unknown;
-      try {
-        start();
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toMatchObject({ code: 'SESSION_CLOSED', sessionId: session.sessionId });
-      expect((error as Error).message).toMatch(/is closed/);
-    }
+    const closed = {
+      code: 'SESSION_CLOSED',
+      sessionId: session.sessionId,
+      message: expect.stringMatching(/is closed/),
+    };
+    for (const start of [() => session.send('two'), () => session.resumeRun(), () => session.compact()])
+      await expect(start()).rejects.toMatchObject(closed);
+    expect(() => session.stream('three')).toThrow(expect.objectContaining(closed));
   });
 
   it('ADM-06: host-direct tool calls do not take the lease and work during a send', async () => {
@@ -62,12 +62,13 @@ describe('single-flight admission', () => {
     while (!ev.done && ev.value.type !== 'text_delta') ev = await it.next();
     // The consumer stops: the run is interrupted, and the lease is held until it has ended.
     const stopping = it.return!();
-    expect(() => session.send('again')).toThrow(/busy/);
+    const early = session.send('again').catch((e: unknown) => e);
     await stopping;
+    expect(await early).toMatchObject({ code: 'SESSION_BUSY' });
     const r = await s.result;
     expect(r.status).toBe('cancelled');
     expect(session.store.log.facts.at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
-    expect(() => session.send('again')).not.toThrow();
+    await expect(session.send('again')).resolves.toMatchObject({ text: 'after' });
   });
 
   it('EVT: a stream yields v1 envelopes in order with projections', async () => {

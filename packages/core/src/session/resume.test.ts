@@ -211,7 +211,11 @@ describe('resumeRun', () => {
   it('RES-09: resumeRun takes the lease (SESSION_BUSY while a send runs)', async () => {
     const { session } = await track(open([{ delay_ms: 80, text: 'x' }]));
     const run = session.send('go');
-    expect(() => session.resumeRun()).toThrow(expect.objectContaining({ code: 'SESSION_BUSY' }));
+    const before = session.store.log.length;
+    const resumed = session.resumeRun().catch((e: unknown) => e);
+    expect(session.store.log.length).toBe(before);
+    expect(await resumed).toMatchObject({ code: 'SESSION_BUSY' });
+    expect(session.activeRunId).not.toBeNull();
     await run;
   });
 });

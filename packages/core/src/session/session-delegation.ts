@@ -6,6 +6,8 @@
 import { A3sError } from '@a3s-code/effect';
 import type { ToolInvocationResult } from '../invoker/invocation-types.js';
 import type { JsonSchema } from '../tools/json-schema.js';
+import { SessionConfigurationError } from '../errors/index.js';
+import { checkObjectArg } from './call-options.js';
 
 /** One delegated sub-task (`session.task`, an item of `session.tasks`). */
 export interface TaskSpec {
@@ -62,6 +64,12 @@ export interface TasksResult {
 
 type Invoke = (name: string, args: unknown) => Promise<ToolInvocationResult>;
 
+/** `spec` when it is an object (its fields are checked by the tool's schema). */
+function checkSpec(call: string, field: string, spec: unknown): TaskSpec {
+  if (typeof spec === 'object' && spec !== null && !Array.isArray(spec)) return spec as TaskSpec;
+  throw new SessionConfigurationError(field, `${call} takes a task spec object { agent, description, prompt }`);
+}
+
 const argsOf = (t: TaskSpec) => ({
   agent: t.agent,
   description: t.description,
@@ -100,8 +108,10 @@ function toResult(raw: Record<string, unknown>): TaskResult {
 }
 
 /** `session.task`. @throws the typed error of a call that could not run (INVALID_TOOL_ARGS naming the field, TOOL_NOT_FOUND when delegation is off). */
-export async function delegateTask(invoke: Invoke, spec: TaskSpec, options: TaskOptions = {}): Promise<TaskResult> {
-  const r = await invoke('task', { ...argsOf(spec), ...(options.background ? { background: true } : {}) });
+export async function delegateTask(invoke: Invoke, spec: TaskSpec, options?: TaskOptions): Promise<TaskResult> {
+  const { background } = checkObjectArg('task', 'options', options);
+  const args = argsOf(checkSpec('task', 'spec', spec));
+  const r = await invoke('task', { ...args, ...(background ? { background: true } : {}) });
   rejectIfNotRun(r);
   return toResult({ agent: spec.agent, ...(JSON.parse(r.output) as Record<string, unknown>) });
 }
@@ -110,10 +120,17 @@ export async function delegateTask(invoke: Invoke, spec: TaskSpec, options: Task
 export async function delegateTasks(
   invoke: Invoke,
   specs: readonly TaskSpec[],
-  options: TasksOptions = {},
+  given?: TasksOptions,
 ): Promise<TasksResult> {
+  const options = checkObjectArg('tasks', 'options', given);
+  if (!Array.isArray(specs))
+    throw new SessionConfigurationError(
+      'specs',
+      'tasks takes an array of 2..32 task specs { agent, description, prompt }',
+    );
+  const tasks = specs.map((spec: unknown, i) => argsOf(checkSpec('tasks', `specs[${i}]`, spec)));
   const r = await invoke('parallel_task', {
-    tasks: specs.map(argsOf),
+    tasks,
     ...(options.allowPartialFailure === undefined ? {} : { allow_partial_failure: options.allowPartialFailure }),
     ...(options.minSuccessCount === undefined ? {} : { min_success_count: options.minSuccessCount }),
   });

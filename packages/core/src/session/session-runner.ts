@@ -3,7 +3,7 @@
  * in progress, and the wake-up of a run waiting for a host answer. `AgentSession` delegates
  * `send`, `stream`, `resumeRun`, `compact` and the host answers to it.
  */
-import { checkHostFact, type FactDraft, type Folder, type FoldState, type Harness } from '@a3s-code/effect';
+import { checkHostFact, drafts, type FactDraft, type Folder, type FoldState, type Harness } from '@a3s-code/effect';
 import { SessionBusyError, SessionClosedError } from '../errors/session-errors.js';
 import type { Delegator } from '../delegation/delegator.js';
 import type { CapabilityCatalog } from '../catalog/capability-catalog.js';
@@ -11,7 +11,8 @@ import type { SessionGate } from '../gate/session-gate.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import { executeRun, type RunRequest } from '../run/run-execution.js';
-import type { RunResult } from '../run/run-result.js';
+import { answerPayload, type QuestionAnswer, type RunResult } from '../run/run-result.js';
+import { checkAnswerArg, checkParkIdArg } from './call-options.js';
 import type { LiveRun } from '../run/run-setup.js';
 import type { FactStore } from '../store/fact-store.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
@@ -68,8 +69,27 @@ export class SessionRunner {
     };
   }
 
-  /** Appends a host answer (checked against the folded state) and wakes the run waiting for it. */
-  async answer(draft: FactDraft): Promise<void> {
+  /** `confirmToolUse`: appends `confirmation.answered` for the parked call `toolId` and wakes the run. */
+  async confirm(toolId: string, approved: boolean, reason: string | undefined): Promise<void> {
+    const id = checkParkIdArg('confirmToolUse', 'toolId', toolId);
+    const payload = { tool_call_id: id, approved, ...(reason === undefined ? {} : { reason }) };
+    await this.#answer('confirmToolUse', (seq, at_ms) => drafts.confirmationAnswered(id, seq, { ...payload, at_ms }));
+  }
+
+  /** `answerQuestion`: appends `question.answered` for the parked question `questionId` and wakes the run. */
+  async answerQuestion(questionId: string, answer: string | QuestionAnswer): Promise<void> {
+    const id = checkParkIdArg('answerQuestion', 'questionId', questionId);
+    const payload = { question_id: id, ...answerPayload(checkAnswerArg(answer)) };
+    await this.#answer('answerQuestion', (seq, at_ms) => drafts.questionAnswered(id, seq, { ...payload, at_ms }));
+  }
+
+  /**
+   * Appends a host answer (checked against the folded state) and wakes the run waiting for it.
+   * @throws SessionClosedError when the session is closed (its log takes no more facts).
+   */
+  async #answer(operation: string, answer: (sequence: number, atMs: number) => FactDraft): Promise<void> {
+    if (this.#parts.sessionSignal.aborted) throw new SessionClosedError(this.#parts.sessionId, operation);
+    const draft = answer(this.#parts.store.log.length + 1, this.#parts.config.clock());
     checkHostFact(this.#parts.state(), draft);
     await this.#parts.store.append([draft], null);
     const wake = this.#hostAnswer;

@@ -10,17 +10,28 @@ import type { AttachedSteerOptions, SteerOptions, SteerReceipt } from '../run/co
 import type { LiveRun } from '../run/run-setup.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
+import { checkCallOptions, hasAttachments } from './call-options.js';
 
-/** A steer for `live` (the active run, if any): queued at once, or after its attachments are stored. */
+/**
+ * A steer for `live` (the active run, if any): queued at once, or after its attachments are stored.
+ * Bad options (`SessionConfigurationError`) throw; with attachments, the returned promise rejects.
+ */
 export function steerRun(
   live: LiveRun | null,
   workspace: WorkspaceServices,
   text: string,
-  options: SteerOptions | AttachedSteerOptions,
+  given: SteerOptions | AttachedSteerOptions | undefined,
   policy?: PermissionPolicy,
 ): SteerReceipt | Promise<SteerReceipt> {
-  if ('attachments' in options && options.attachments !== undefined)
-    return steerWithAttachments(live, workspace, text, options, policy);
+  if (hasAttachments(given)) {
+    try {
+      const options = checkCallOptions('steer', given) as AttachedSteerOptions;
+      return steerWithAttachments(live, workspace, text, options, policy);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+  const options = checkCallOptions('steer', given);
   if (!live) return { accepted: false, reason: 'no_active_run', message: 'no run is active on this session' };
   return live.inbox.offer(text, options);
 }

@@ -22,7 +22,7 @@ describe('AgentSession.streamResume', () => {
     expect(parked.status).toBe('parked');
     await session.confirmToolUse('w1', true);
     const stream = session.streamResume();
-    expect(() => session.send('overlap')).toThrow(/busy/i);
+    await expect(session.send('overlap')).rejects.toThrow(/busy/i);
     const events = [];
     for await (const ev of stream) events.push(ev);
     expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ toolName: 'echo' });
