@@ -117,6 +117,17 @@ describe('eval: hostile cells', () => {
     expect((await kernels.run('python', '6 * 7', dir, cell)).echo).toBe('42');
   });
 
+  it('a Python cell that forks answers once, from the kernel: the child that runs on to the end of the cell exits', async () => {
+    const code =
+      "import os, time\npid = os.fork()\nif pid != 0: time.sleep(0.2)\nprint('from', 'child' if pid == 0 else 'parent')\n'child' if pid == 0 else 'parent'";
+    const r = await kernels.run('python', code, dir, cell);
+    expect(r.echo).toBe("'parent'");
+    expect(r.output).toBe('from child\nfrom parent\n');
+    const kernel = kernels.kernels()[0]!.pid;
+    for (let i = 0; i < 3; i++)
+      expect((await kernels.run('python', 'os.getpid()', dir, cell)).echo).toBe(String(kernel));
+  });
+
   it('a second call of a language while its cell runs fails with EVAL_BUSY and starts no second kernel', async () => {
     const calls = await Promise.allSettled([
       kernels.run('python', 'import time; time.sleep(0.5); 1', dir, cell),

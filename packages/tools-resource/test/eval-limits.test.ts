@@ -80,6 +80,20 @@ describe('eval: memory limit', () => {
     expect(await aliveAfter(pids, 5_000)).toEqual([]);
   });
 
+  it('memory a kernel keeps allocating between cells (a timer, off the V8 heap) is caught too; the next call says why it died', async () => {
+    await kernels.run(
+      'javascript',
+      'globalThis.keep = []; setInterval(() => keep.push(Buffer.alloc(2e7, 1)), 20); 1',
+      dir,
+      cell,
+    );
+    const pid = kernels.kernels()[0]!.pid;
+    expect(await aliveAfter([pid], 10_000)).toEqual([]);
+    const next = await kernels.run('javascript', 'typeof keep', dir, cell);
+    expect(next.echo).toBe("'undefined'");
+    expect(next.previousDeath).toContain(`went over its memory limit of ${LIMIT_MB} MB between cells`);
+  });
+
   it('the limit comes from the option, else the environment, else the default; a bad value is EVAL_CONFIG', () => {
     expect(memoryLimitOf(512, {})).toBe(512);
     expect(memoryLimitOf(undefined, { [EVAL_MEMORY_ENV]: ' 1024 ' })).toBe(1024);

@@ -180,7 +180,7 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
     let slot = slots.get(language);
     let previousDeath: string | undefined;
     if (slot !== undefined && !slot.kernel.alive) {
-      previousDeath = `the previous ${language} kernel had died; a fresh one was started and earlier state is lost`;
+      previousDeath = `the previous ${language} kernel had died (${slot.kernel.death}); a fresh one was started and earlier state is lost`;
       await slot.kernel.close();
       slots.delete(language);
       slot = undefined;

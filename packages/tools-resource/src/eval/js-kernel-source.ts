@@ -32,7 +32,7 @@ const emit = (name, text) => {
   const last = buf[buf.length - 1];
   if (last !== undefined && last[0] === name) last[1] += text; else buf.push([name, text]);
   bufN += text.length;
-  if (bufN >= 16384) flush(); else flushTimer ??= setTimeout(flush, 30);
+  if (bufN >= 16384) flush(); else if (flushTimer === undefined) flushTimer = setTimeout(flush, 30);
 };
 const writer = (name) => function write(chunk, encoding, cb) {
   emit(name, typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8'));

@@ -23,6 +23,7 @@ import type { CellImage, CellOptions, CellResult, EvalLanguage, KernelCommand } 
 /** How often a running cell's memory is sampled, and how many samples reuse one process scan. */
 const MEMORY_SAMPLE_MS = 250;
 const SCAN_EVERY = 4;
+const IDLE_SCAN_EVERY = 20;
 /** The exit code of a Python kernel that could not even report its `MemoryError`. */
 const PY_MEMORY_EXIT = 86;
 const SESSION_CLOSED = 'the session closed';
@@ -39,6 +40,9 @@ export class KernelProcess {
   readonly #exitWaiters = new Set<() => void>();
   #stderr = '';
   #busy = false;
+  #killed = false;
+  /** Fails the running cell when the memory watch finds the kernel over its limit. */
+  #overMemory: ((bytes: number) => void) | undefined;
   #runs = 0;
   /** Why the kernel was killed on purpose, when it was: named in the exit text. */
   #killedFor: string | undefined;
@@ -73,13 +77,13 @@ export class KernelProcess {
       for (const l of this.#listeners) l({ type: 'stream', stream: 'stderr', text: chunk });
     });
     child.on('exit', (code, signal) => {
+      this.#exit = { code, signal };
       killProcesses(this.#mark); // what its cells started dies with it
       // Its last words (a V8 out-of-memory report) may still be in the pipe: wait briefly for them.
       let told = false;
       const tell = () => {
         if (told) return;
         told = true;
-        this.#exit = { code, signal };
         for (const w of this.#exitWaiters) w();
       };
       if (child.stderr!.readableEnded) tell();
@@ -129,12 +133,18 @@ export class KernelProcess {
       kernel.#listeners.add(onMsg);
       kernel.#exitWaiters.add(onExit);
     });
+    kernel.#watchMemory();
     return kernel;
+  }
+
+  /** How the kernel ended (exit code or signal, and why it was killed), or `running`. */
+  get death(): string {
+    return this.#exitText();
   }
 
   /** True while the process runs. */
   get alive(): boolean {
-    return this.#exit === undefined;
+    return this.#exit === undefined && !this.#killed;
   }
 
   /** Cells run so far. */
@@ -194,7 +204,7 @@ export class KernelProcess {
         this.#listeners.delete(onMsg);
         this.#exitWaiters.delete(onExit);
         options.signal?.removeEventListener('abort', onAbort);
-        stopWatch();
+        this.#overMemory = undefined;
         this.#busy = false;
         if (error) reject(error);
         else resolve(result!);
@@ -240,11 +250,10 @@ export class KernelProcess {
               partial(),
             ),
         );
-      const stopWatch = this.#watchMemory((bytes) =>
+      this.#overMemory = (bytes) =>
         killThen('it went over its memory limit', () =>
           memoryError(`the kernel and its processes held ${Math.round(bytes / 2 ** 20)} MB`),
-        ),
-      );
+        );
       const onMsg = (m: Message) => {
         arm();
         switch (m.type) {
@@ -304,7 +313,7 @@ export class KernelProcess {
         }
       };
       if (options.signal?.aborted) {
-        stopWatch();
+        this.#overMemory = undefined;
         this.#busy = false;
         reject(new EvalToolError('EVAL_KERNEL_DIED', 'the cell was cancelled before it started'));
         return;
@@ -319,27 +328,31 @@ export class KernelProcess {
 
   /**
    * Samples the resident memory of the kernel and its processes every {@link MEMORY_SAMPLE_MS}
-   * while a cell runs; calls `over` once it passes the limit. Returns the stop function.
+   * while it lives (between cells too: a timer of a cell can go on allocating); over the limit, a
+   * running cell fails, or else the kernel is killed and the next call says why.
    */
-  #watchMemory(over: (bytes: number) => void): () => void {
+  #watchMemory(): void {
     const limit = this.memoryLimitMb;
-    if (limit === undefined || this.pid <= 0) return () => {};
+    if (limit === undefined || this.pid <= 0) return;
     let pids = [this.pid];
     let tick = 0;
     const timer = setInterval(() => {
-      if (tick++ % SCAN_EVERY === 0) pids = [this.pid, ...processesOf(this.#mark).filter((p) => p !== this.pid)];
+      if (!this.alive) return clearInterval(timer);
+      if (tick++ % (this.#busy ? SCAN_EVERY : IDLE_SCAN_EVERY) === 0)
+        pids = [this.pid, ...processesOf(this.#mark).filter((p) => p !== this.pid)];
       const bytes = residentBytes(pids);
-      if (bytes !== undefined && bytes > limit * 2 ** 20) {
-        clearInterval(timer);
-        over(bytes);
-      }
+      if (bytes === undefined || bytes <= limit * 2 ** 20) return;
+      clearInterval(timer);
+      if (this.#overMemory !== undefined) return this.#overMemory(bytes);
+      this.#killedFor ??= `it went over its memory limit of ${limit} MB between cells (${Math.round(bytes / 2 ** 20)} MB)`;
+      this.kill();
     }, MEMORY_SAMPLE_MS);
     timer.unref();
-    return () => clearInterval(timer);
   }
 
   /** Kills every process of the kernel: its group, its tree, and whatever carries its tag. */
   kill(): void {
+    this.#killed = true; // not alive from now on, even before the exit is reported
     if (this.#exit === undefined && this.pid <= 0) this.#child.kill('SIGKILL');
     killProcesses(this.#mark);
   }

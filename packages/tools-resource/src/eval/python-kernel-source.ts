@@ -147,21 +147,26 @@ def _figures():
         buf = io.BytesIO(); plt.figure(num).savefig(buf, format='png')
         _send({'type': 'image', 'mime': 'image/png', 'data': base64.b64encode(buf.getvalue()).decode('ascii')})
     plt.close('all')
+def _forked():
+    if os.getpid() != _PID:  # a fork of the cell that ran on to its end: its parent answers for the cell
+        try: sys.stdout.flush()
+        finally: os._exit(0)
+def _done(msg):
+    _forked(); _send(msg)
 def _run(code):
     tree = ast.parse(_rewrite(code), '<cell>', 'exec')
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         last = ast.Expression(tree.body.pop().value)
-    _exec(tree, 'exec')
-    value = _exec(last, 'eval') if last is not None else None
+    try:
+        _exec(tree, 'exec')
+        value = _exec(last, 'eval') if last is not None else None
+    finally:
+        _forked()
     _figures()
     if value is not None: _send({'type': 'display', 'text': _render(value), 'echo': True})
 _baseline = set(sys.modules)
 _send({'type': 'ready', 'language': 'python', 'version': sys.version.split()[0], 'pid': os.getpid()})
-def _done(msg):
-    if os.getpid() != _PID:  # a fork of the cell that ran on: its parent answers for the cell
-        sys.stdout.flush(); os._exit(0)
-    _send(msg)
 for _line in _stdin:
     _msg = json.loads(_line)
     if _msg.get('type') != 'run': continue
