@@ -129,6 +129,12 @@ describe('eval: output and the protocol channel', () => {
     ).toBe('7');
   });
 
+  it('the echo of a huge last expression is capped like the output', async () => {
+    const r = await kernels.run('python', "'x' * 5_000_000", dir, cell);
+    expect(r.echo!.length).toBeLessThan(40_000);
+    expect(r.echo).toMatch(/^'x+\n\[… \d+ characters of output cut …\]\nx+'$/);
+  });
+
   it('the reader holds no unbounded line: text without a frame is passed on in pieces, a frame after text is split off', () => {
     const got: KernelMessage[] = [];
     const reader = new KernelReader((m) => got.push(m));

@@ -266,8 +266,12 @@ export class KernelProcess {
           }
           case 'display': {
             const text = String(m.text ?? '');
-            if (m.echo === true) echo = text;
-            else {
+            if (m.echo === true) {
+              // The echo is capped like the output (a huge string as the last expression).
+              const capped = new CappedOutput(options.maxOutputChars);
+              capped.push(text);
+              echo = capped.text();
+            } else {
               out.push(`${text}\n`);
               options.onOutput?.(`${text}\n`, 'stdout');
             }

@@ -83,7 +83,9 @@ def _render(value):
     if mod.startswith('pandas') and hasattr(value, 'to_string'):
         try: return value.to_string(max_rows=60, max_cols=20)
         except TypeError: return value.to_string()
-    return repr(value)
+    text = repr(value)
+    if len(text) <= 1_000_000: return text
+    return text[:500_000] + f'\n[… {len(text) - 1_000_000} characters cut …]\n' + text[-500_000:]
 def display(*values):
     for v in values: _send({'type': 'display', 'text': _render(v)})
 def tool(name, args=None):
