@@ -9,13 +9,15 @@ export {
   EVAL_RESOURCE,
   EVAL_INACTIVITY_MS,
   EVAL_MAX_OUTPUT_CHARS,
+  EVAL_MEMORY_ENV,
+  EVAL_MEMORY_LIMIT_MB,
   evalResource,
   evalResourceWith,
   openEvalResource,
   resolveInterpreter,
 } from './eval/eval-resource.js';
 export type { EvalCellOptions, EvalResource, EvalResourceOptions, EvalRun } from './eval/eval-resource.js';
-export type { BridgeReply, CellImage, CellResult, EvalLanguage } from './eval/kernel-process.js';
+export type { BridgeReply, CellImage, CellResult, EvalLanguage } from './eval/kernel-types.js';
 export { placeOf } from './eval/sandbox.js';
 export type {
   EvalSandbox,

@@ -1,5 +1,6 @@
 // debug on debugpy with a real Python program; the supervisor's rules (one session, TTL) too.
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DebugResource, debugTool, debugToolPack, DEBUG_RESOURCE, openDebugResource } from '../src/debug.js';
@@ -141,6 +142,57 @@ describe.skipIf(!DEBUGPY)('debug on debugpy', () => {
     now += 60_000;
     expect((await call({ op: 'status' })).metadata?.running).toBe(false);
     expect(await aliveAfter([pid], 5000)).toEqual([]);
+  });
+
+  it('DBG-14: terminate also kills what the debuggee started outside its process group (setsid, double fork)', async () => {
+    writeFileSync(
+      join(dir, 'forks.py'),
+      [
+        'import os, subprocess, time',
+        "a = subprocess.Popen(['setsid', 'sleep', '310']).pid",
+        "b = subprocess.Popen(['sh', '-c', '(setsid sleep 311 & echo $! > b.pid)']).wait()",
+        'time.sleep(0.2)',
+        "b = int(open('b.pid').read())",
+        'print("pids", a, b, flush=True)',
+        'while True: time.sleep(0.05)',
+      ].join('\n'),
+    );
+    // A debuggee that never stops: launch waits stopWaitMs for a stop, so keep that short here.
+    await debug.close();
+    debug = await openDebugResource({ stopWaitMs: 300 });
+    const launched = await call({ op: 'launch', program: 'forks.py' });
+    expect(launched.exitCode).toBe(0);
+    let pids: number[] = [];
+    for (let i = 0; i < 100 && pids.length === 0; i++) {
+      const m = /pids (\d+) (\d+)/.exec((await call({ op: 'output' })).output);
+      if (m) pids = [Number(m[1]), Number(m[2])];
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(pids).toHaveLength(2);
+    expect(await aliveAfter(pids, 0)).toEqual(pids);
+    expect((await call({ op: 'terminate' })).metadata?.ended).toBe(true);
+    expect(await aliveAfter(pids, 5000)).toEqual([]);
+  });
+
+  it('DBG-04: a debuggee that never stops is ended at the TTL even when no call comes', async () => {
+    writeFileSync(
+      join(dir, 'loop.py'),
+      'import os, time\nprint("pid", os.getpid(), flush=True)\nwhile True: time.sleep(0.05)\n',
+    );
+    const short = await openDebugResource({ ttlMs: 1500, stopWaitMs: 300 });
+    try {
+      const s = await short.launch(dir, 'loop.py', []);
+      let pid = 0;
+      for (let i = 0; i < 100 && pid === 0; i++) {
+        pid = Number(/pid (\d+)/.exec(s.output().text)?.[1] ?? 0);
+        if (pid === 0) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(pid).toBeGreaterThan(0);
+      expect(await aliveAfter([pid, s.pid], 8000)).toEqual([]);
+      expect(short.ttlLeft()).toBeUndefined();
+    } finally {
+      await short.close();
+    }
   });
 
   it('DBG-07: an empty lines[] clears the file, so launch runs to the end', async () => {

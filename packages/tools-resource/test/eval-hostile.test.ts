@@ -1,5 +1,5 @@
 // eval against cells that fight their kernel: stdin reads, escaping children, concurrent calls.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -63,6 +63,69 @@ describe('eval: hostile cells', () => {
     expect(await aliveAfter(pids, 0)).toEqual(pids);
     await kernels.close();
     expect(await aliveAfter(pids, 5_000)).toEqual([]);
+  });
+
+  it('a double fork through a shell from a JavaScript cell (reparented to init, new session) dies on close', async () => {
+    const r = await kernels.run(
+      'javascript',
+      [
+        "const { execFileSync } = require('node:child_process');",
+        "execFileSync('sh', ['-c', '(setsid sleep 303 & echo $! > pid) ; exit'], { stdio: 'ignore' });",
+        'await new Promise((r) => setTimeout(r, 100));',
+        "Number(require('node:fs').readFileSync('pid', 'utf8'))",
+      ].join('\n'),
+      dir,
+      cell,
+    );
+    const pid = Number(r.echo);
+    expect(pid).toBeGreaterThan(0);
+    expect(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]).not.toBe(
+      String(kernels.kernels()[0]?.pid),
+    );
+    expect(await aliveAfter([pid], 0)).toEqual([pid]);
+    await kernels.close();
+    expect(await aliveAfter([pid], 5_000)).toEqual([]);
+  });
+
+  it('a cell that kills its own kernel fails with EVAL_KERNEL_DIED, and what it had started dies with the kernel', async () => {
+    const py = kernels.run(
+      'python',
+      "import os, subprocess\np = subprocess.Popen(['setsid', 'sleep', '304'])\nprint(p.pid, flush=True)\nimport time; time.sleep(0.1)\nos._exit(0)",
+      dir,
+      cell,
+    );
+    const pyErr = await py.then(
+      () => undefined,
+      (e: { code: string; details: { output: string } }) => e,
+    );
+    expect(pyErr?.code).toBe('EVAL_KERNEL_DIED');
+    const js = kernels.run(
+      'javascript',
+      "const c = require('node:child_process').spawn('setsid', ['sleep', '305'], { detached: true, stdio: 'ignore' }); c.unref(); console.log(c.pid);\nawait new Promise((r) => setTimeout(r, 100));\nprocess.exit(3)",
+      dir,
+      cell,
+    );
+    const jsErr = await js.then(
+      () => undefined,
+      (e: { code: string; details: { output: string } }) => e,
+    );
+    expect(jsErr?.code).toBe('EVAL_KERNEL_DIED');
+    const pids = [Number(pyErr?.details.output), Number(jsErr?.details.output)];
+    expect(pids.every((p) => p > 0)).toBe(true);
+    // Not closed yet: the kernels' own deaths took their processes along.
+    expect(await aliveAfter(pids, 5_000)).toEqual([]);
+    expect((await kernels.run('python', '6 * 7', dir, cell)).echo).toBe('42');
+  });
+
+  it('a Python cell that forks answers once, from the kernel: the child that runs on to the end of the cell exits', async () => {
+    const code =
+      "import os, time\npid = os.fork()\nif pid != 0: time.sleep(0.2)\nprint('from', 'child' if pid == 0 else 'parent')\n'child' if pid == 0 else 'parent'";
+    const r = await kernels.run('python', code, dir, cell);
+    expect(r.echo).toBe("'parent'");
+    expect(r.output).toBe('from child\nfrom parent\n');
+    const kernel = kernels.kernels()[0]!.pid;
+    for (let i = 0; i < 3; i++)
+      expect((await kernels.run('python', 'os.getpid()', dir, cell)).echo).toBe(String(kernel));
   });
 
   it('a second call of a language while its cell runs fails with EVAL_BUSY and starts no second kernel', async () => {

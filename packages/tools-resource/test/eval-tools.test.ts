@@ -185,7 +185,7 @@ describe('eval: JavaScript kernel', () => {
     expect(r.output).toContain('exit code 3');
     const next = await js('1 + 1');
     expect(next.output).toBe(
-      '[the previous javascript kernel had died; a fresh one was started and earlier state is lost]\n2',
+      '[the previous javascript kernel had died (exit code 3); a fresh one was started and earlier state is lost]\n2',
     );
   });
 

@@ -67,11 +67,25 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
   let session: DebugSession | undefined;
   let closed = false;
   let starting = false;
+  // Ends the session at its TTL even when no call comes to notice (a debuggee left running).
+  let ttlTimer: ReturnType<typeof setTimeout> | undefined;
+  const setSession = (s: DebugSession | undefined) => {
+    if (ttlTimer !== undefined) clearTimeout(ttlTimer);
+    ttlTimer = undefined;
+    session = s;
+    if (s === undefined) return;
+    ttlTimer = setTimeout(() => {
+      if (session !== s) return;
+      setSession(undefined);
+      void s.close();
+    }, ttl);
+    ttlTimer.unref();
+  };
 
   const expireIfDue = async () => {
     if (session !== undefined && clock() - session.startedAt >= ttl) {
       const s = session;
-      session = undefined;
+      setSession(undefined);
       await s.close();
       return true;
     }
@@ -88,8 +102,9 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
       );
     if (starting) throw new DebugToolError('DEBUG_SESSION_EXISTS', 'a debug session is being started');
     if (session !== undefined) {
-      await session.close();
-      session = undefined;
+      const s = session;
+      setSession(undefined);
+      await s.close();
     }
   };
   const pick = (cwd: string, id: AdapterId) => {
@@ -127,7 +142,7 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
         await s.close();
         throw new DebugToolError('DEBUG_CLOSED', 'the session closed and its debugger was shut down');
       }
-      session = s;
+      setSession(s);
       return s;
     } finally {
       starting = false;
@@ -172,7 +187,7 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
     },
     async terminate() {
       const s = session;
-      session = undefined;
+      setSession(undefined);
       if (s === undefined) return false;
       await s.close();
       return true;
@@ -181,7 +196,7 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
     close: async () => {
       closed = true;
       const s = session;
-      session = undefined;
+      setSession(undefined);
       bps.clear();
       await s?.close();
     },

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
+import { killProcesses, newProcessTag, type ProcessMark, startTicksOf, taggedEnv } from '../shared/process-tree.js';
 import type { AdapterCommand } from './adapters.js';
 import { DapConnection, type DapEvent } from './dap-connection.js';
 import { DebugToolError } from './debug-errors.js';
@@ -47,6 +48,8 @@ export class DebugSession {
   readonly startedAt: number;
   /** The adapter process; undefined when the session connected to a debuggee's own DAP server. */
   readonly #child: ChildProcess | undefined;
+  /** Finds the adapter's processes, the debuggee and whatever it started included. */
+  readonly #mark: ProcessMark | undefined;
   readonly #conn: DapConnection;
   readonly #socket: Socket | undefined;
   #state: DebugState = { kind: 'running' };
@@ -60,6 +63,7 @@ export class DebugSession {
     adapter: AdapterCommand,
     program: string,
     child: ChildProcess | undefined,
+    mark: ProcessMark | undefined,
     conn: DapConnection,
     socket: Socket | undefined,
     now: number,
@@ -67,6 +71,7 @@ export class DebugSession {
     this.adapter = adapter;
     this.program = program;
     this.#child = child;
+    this.#mark = mark;
     this.#conn = conn;
     this.#socket = socket;
     this.startedAt = now;
@@ -94,14 +99,29 @@ export class DebugSession {
    */
   static async connect(adapter: AdapterCommand, label: string, port: number, now: number): Promise<DebugSession> {
     const socket = await connectTo(port);
-    const session = new DebugSession(adapter, label, undefined, new DapConnection(socket, socket), socket, now);
+    const session = new DebugSession(
+      adapter,
+      label,
+      undefined,
+      undefined,
+      new DapConnection(socket, socket),
+      socket,
+      now,
+    );
     await session.#initialize();
     return session;
   }
 
   /** Starts the adapter and initializes the connection. */
   static async start(adapter: AdapterCommand, program: string, cwd: string, now: number): Promise<DebugSession> {
-    const child = spawn(adapter.command, [...adapter.args], { cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const tag = newProcessTag();
+    const child = spawn(adapter.command, [...adapter.args], {
+      cwd,
+      env: { ...process.env, ...taggedEnv(tag) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const mark = { pid: child.pid ?? -1, tag, startTicks: startTicksOf(child.pid ?? -1) };
     const spawned = new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
       child.once('error', (e) =>
@@ -118,10 +138,10 @@ export class DebugSession {
         conn = new DapConnection(socket, socket);
       } else conn = new DapConnection(child.stdout!, child.stdin!);
     } catch (error) {
-      killGroup(child);
+      killProcesses(mark);
       throw error;
     }
-    const session = new DebugSession(adapter, program, child, conn, socket, now);
+    const session = new DebugSession(adapter, program, child, mark, conn, socket, now);
     await session.#initialize();
     return session;
   }
@@ -259,14 +279,18 @@ export class DebugSession {
     return { text: this.#output, total: this.#outputTotal };
   }
 
-  /** Ends the session: asks the adapter to terminate the debuggee, then kills the adapter's group. */
+  /**
+   * Ends the session: asks the adapter to terminate the debuggee, then kills the adapter and every
+   * process it started (the debuggee and whatever that forked, detached or not).
+   */
   async close(): Promise<void> {
     if (this.#alive) {
       await this.request('disconnect', { terminateDebuggee: true }, 3000).catch(() => undefined);
     }
     this.#socket?.destroy();
-    if (this.#child !== undefined) killGroup(this.#child);
+    if (this.#mark !== undefined) killProcesses(this.#mark);
     await Promise.race([this.#exited, new Promise((r) => setTimeout(r, 3000))]);
+    if (this.#mark !== undefined) killProcesses(this.#mark);
   }
 }
 
@@ -277,13 +301,4 @@ function connectTo(port: number): Promise<Socket> {
       reject(new DebugToolError('DEBUG_ADAPTER', `could not connect to port ${port}: ${e.message}`, { port })),
     );
   });
-}
-
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    child.kill('SIGKILL');
-  }
 }

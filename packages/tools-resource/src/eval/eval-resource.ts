@@ -4,18 +4,14 @@
  * or after it died, and kills every kernel when the session closes.
  */
 import { statSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { executable, onPath } from '../shared/path-lookup.js';
 import type { OpenedResource, ToolResource } from '@a3s-code/core';
-import { EvalToolError } from './eval-errors.js';
+import { EvalToolError, RAISE_MEMORY_LIMIT } from './eval-errors.js';
 import { JS_KERNEL_SOURCE } from './js-kernel-source.js';
-import {
-  type CellOptions,
-  type CellResult,
-  type EvalLanguage,
-  type KernelCommand,
-  KernelProcess,
-} from './kernel-process.js';
+import { KernelProcess } from './kernel-process.js';
+import type { CellOptions, CellResult, EvalLanguage, KernelCommand } from './kernel-types.js';
 import { PYTHON_KERNEL_SOURCE } from './python-kernel-source.js';
 import { type EvalSandbox, type EvalSandboxLookup, placeOf } from './sandbox.js';
 
@@ -53,12 +49,47 @@ export const EVAL_INACTIVITY_MS = 300_000;
 /** The default output cap of a cell, in characters (like `bash`'s 32 KiB per stream). */
 export const EVAL_MAX_OUTPUT_CHARS = 32 * 1024;
 
+/** The variable of the agent host's environment that sets the kernels' memory limit in MiB. */
+export const EVAL_MEMORY_ENV = 'A3S_EVAL_MEMORY_MB';
+
+/** The default memory limit of a kernel in MiB: 4096, or half the machine's memory when that is less. */
+export const EVAL_MEMORY_LIMIT_MB = Math.max(256, Math.min(4096, Math.floor(totalmem() / 2 ** 21)));
+
+/** The smallest memory limit a kernel can start with, in MiB. */
+const MIN_MEMORY_MB = 64;
+
+/**
+ * The memory limit to use: `configured`, else {@link EVAL_MEMORY_ENV}, else the default; `false`
+ * turns it off. A value that is not a whole number of MiB of at least 64 fails with `EVAL_CONFIG`.
+ */
+export function memoryLimitOf(configured: number | false | undefined, env = process.env): number | undefined {
+  if (configured === false) return undefined;
+  const raw = configured ?? env[EVAL_MEMORY_ENV];
+  if (raw === undefined || raw === '') return EVAL_MEMORY_LIMIT_MB;
+  const mb = typeof raw === 'number' ? raw : /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(mb) || mb < MIN_MEMORY_MB)
+    throw new EvalToolError(
+      'EVAL_CONFIG',
+      `the eval memory limit ${JSON.stringify(raw)} (${configured === undefined ? EVAL_MEMORY_ENV : 'memoryLimitMb'}) is not allowed: give a whole number of megabytes, at least ${MIN_MEMORY_MB} (default ${EVAL_MEMORY_LIMIT_MB}); to change it, ${RAISE_MEMORY_LIMIT}`,
+      { memory_limit: raw },
+    );
+  return mb;
+}
+
 /** Options of {@link openEvalResource}. */
 export interface EvalResourceOptions {
   /** Inactivity budget of a cell in milliseconds, paused during bridge calls (default 5 minutes). */
   readonly inactivityMs?: number;
   /** Output cap of a cell in characters (default 32768). */
   readonly maxOutputChars?: number;
+  /**
+   * Memory limit of each kernel in MiB (default: {@link EVAL_MEMORY_ENV} when set, else
+   * {@link EVAL_MEMORY_LIMIT_MB}; `false`: none). Python gets it as its data-segment limit
+   * (`RLIMIT_DATA`, inherited by the processes it starts), JavaScript as its V8 heap limit; on the
+   * host the resident memory of the kernel and its processes is also watched. A cell over it fails
+   * with `EVAL_MEMORY_LIMIT` and the kernel is restarted.
+   */
+  readonly memoryLimitMb?: number | false;
   /** Resolves the interpreter command for a language in a folder on the host (default: {@link resolveInterpreter}). */
   readonly interpreter?: (language: EvalLanguage, cwd: string) => string;
   /**
@@ -102,9 +133,14 @@ function commandFor(
   interpreter: string,
   cwd: string,
   sandbox: EvalSandbox | undefined,
+  memoryMb: number | undefined,
 ): KernelCommand {
-  const args = language === 'python' ? ['-u', '-c', PYTHON_KERNEL_SOURCE] : ['-e', JS_KERNEL_SOURCE];
-  if (sandbox === undefined) return { language, command: interpreter, args, cwd };
+  const args =
+    language === 'python'
+      ? ['-u', '-c', PYTHON_KERNEL_SOURCE, String((memoryMb ?? 0) * 2 ** 20)]
+      : [...(memoryMb === undefined ? [] : [`--max-old-space-size=${memoryMb}`]), '-e', JS_KERNEL_SOURCE];
+  const limit = memoryMb === undefined ? {} : { memoryLimitMb: memoryMb };
+  if (sandbox === undefined) return { language, command: interpreter, args, cwd, ...limit };
   const wrapped = sandbox.wrap({ language, command: interpreter, args, cwd });
   return {
     language,
@@ -112,6 +148,7 @@ function commandFor(
     args: [...wrapped.args],
     cwd: wrapped.cwd ?? cwd,
     ...(wrapped.env === undefined ? {} : { env: wrapped.env }),
+    ...limit,
   };
 }
 
@@ -143,7 +180,8 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
     let slot = slots.get(language);
     let previousDeath: string | undefined;
     if (slot !== undefined && !slot.kernel.alive) {
-      previousDeath = `the previous ${language} kernel had died; a fresh one was started and earlier state is lost`;
+      previousDeath = `the previous ${language} kernel had died (${slot.kernel.death}); a fresh one was started and earlier state is lost`;
+      await slot.kernel.close();
       slots.delete(language);
       slot = undefined;
     }
@@ -160,11 +198,16 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
     }
     const started = slot === undefined;
     if (slot === undefined) {
+      const memoryMb = memoryLimitOf(options.memoryLimitMb);
       const interpreter =
         sandbox === undefined
           ? resolve(language, cwd)
           : (sandbox.interpreter?.(language, cwd) ?? SANDBOX_INTERPRETERS[language]);
-      const kernel = await KernelProcess.start(commandFor(language, interpreter, cwd, sandbox), undefined, runsIn);
+      const kernel = await KernelProcess.start(
+        commandFor(language, interpreter, cwd, sandbox, memoryMb),
+        undefined,
+        runsIn,
+      );
       if (closed) {
         await kernel.close();
         throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
@@ -210,7 +253,7 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
       closed = true;
       const all = [...slots.values()];
       slots.clear();
-      await Promise.all(all.map((s) => s.kernel.close()));
+      await Promise.all(all.map((s) => s.kernel.shutdown()));
     },
   };
 }

@@ -8,6 +8,7 @@ import { defineTool, type ToolResult, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { EvalToolError } from './eval-errors.js';
 import { EVAL_RESOURCE, type EvalResource } from './eval-resource.js';
+import { LiveOutput } from './live-output.js';
 import { toolFailure } from '../shared/tool-failure.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -22,7 +23,7 @@ const evalInput = (z: Zod) =>
 /** The arguments of `eval`. */
 export type EvalArgs = z.output<ReturnType<typeof evalInput>>;
 
-const DESCRIPTION = `Run a cell in a persistent Python (default) or JavaScript interpreter: variables, imports and loaded data survive between calls, as in a notebook. The value of the last expression is echoed; display(x) shows a value; pandas DataFrames render as tables; matplotlib figures come back as PNG artifacts. Python accepts %pip, %cd, !cmd, %%bash and %%timeit. JavaScript has top-level await and require. Inside a cell, tool(name, args) calls one of your tools (Python returns the output text, JavaScript a Promise of it; a failed or denied call raises ToolError) under the same permissions as your own calls. description: 5-10 words. reset: true starts a fresh interpreter. A cell that produces nothing for 5 minutes (not counting time spent in tool() calls) is killed with its interpreter; a crashed interpreter is restarted on the next call. Output is capped (head and tail kept).`;
+const DESCRIPTION = `Run a cell in a persistent Python (default) or JavaScript interpreter: variables, imports and loaded data survive between calls, as in a notebook. The value of the last expression is echoed; display(x) shows a value; pandas DataFrames render as tables; matplotlib figures come back as PNG artifacts. Python accepts %pip, %cd, !cmd, %%bash and %%timeit. JavaScript has top-level await and require. Inside a cell, tool(name, args) calls one of your tools (Python returns the output text, JavaScript a Promise of it; a failed or denied call raises ToolError) under the same permissions as your own calls. description: 5-10 words. reset: true starts a fresh interpreter. A cell that produces nothing for 5 minutes (not counting time spent in tool() calls) is killed with its interpreter; so is a cell that goes over the interpreter's memory limit (the error names it); a crashed interpreter is restarted on the next call. Output is capped (head and tail kept).`;
 
 /** The failure, with the cell's output before it when there was any. */
 function failure(error: EvalToolError): ToolResult {
@@ -52,11 +53,12 @@ export const evalTool = defineTool({
   execute: async (args, ctx) => {
     const language = args.language ?? 'python';
     const kernels = await ctx.resource<EvalResource>(EVAL_RESOURCE);
+    const live = new LiveOutput((text, stream) => ctx.emitOutput(text, stream));
     try {
       const run = await kernels.run(language, args.code, ctx.workspace.root, {
         ...(args.reset === undefined ? {} : { reset: args.reset }),
         signal: ctx.signal,
-        onOutput: (text, stream) => ctx.emitOutput(text, stream),
+        onOutput: (text, stream) => live.push(text, stream),
         bridge: async (name, toolArgs) => {
           const r = await ctx.invoker.invoke(name, toolArgs);
           return { ok: r.ok, output: r.output };
@@ -97,6 +99,8 @@ export const evalTool = defineTool({
     } catch (error) {
       if (error instanceof EvalToolError) return failure(error);
       throw error;
+    } finally {
+      live.close();
     }
   },
 });

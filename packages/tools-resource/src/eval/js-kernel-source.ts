@@ -1,7 +1,10 @@
 /**
- * The JavaScript kernel program, run with `node -e`. It speaks JSON lines over its own stdin and
- * stdout. Cells run in one persistent `vm` context: declarations persist, the last expression is
- * echoed, top-level `await` works, and `display()` and the `tool(name, args)` bridge are provided.
+ * The JavaScript kernel program, run with `node --max-old-space-size=<MB> -e`. It speaks framed
+ * JSON lines (see `kernel-protocol.ts`) over its own stdin and stdout; `console` and
+ * `process.stdout`/`process.stderr` writes of a cell become output messages, coalesced (flushed
+ * every 30 ms, at 16 KiB, and before any other message) and split into pieces of at most 64 KiB.
+ * Cells run in one persistent `vm` context: declarations persist, the last expression is echoed,
+ * top-level `await` works, and `display()` and the `tool(name, args)` bridge are provided.
  */
 export const JS_KERNEL_SOURCE = String.raw`
 'use strict';
@@ -10,9 +13,37 @@ const util = require('node:util');
 const readline = require('node:readline');
 const { createRequire } = require('node:module');
 const path = require('node:path');
-const send = (msg) => process.stdout.write(JSON.stringify(msg) + '\n');
+const FRAME = '\x1ea3s\x1f';
+const rawWrite = process.stdout.write.bind(process.stdout);
+const writeMsg = (msg) => rawWrite(FRAME + JSON.stringify(msg) + '\n');
+let buf = [];
+let bufN = 0;
+let flushTimer;
+const flush = () => {
+  if (flushTimer !== undefined) { clearTimeout(flushTimer); flushTimer = undefined; }
+  const pieces = buf;
+  buf = []; bufN = 0;
+  for (const [name, text] of pieces)
+    for (let i = 0; i < text.length; i += 65536) writeMsg({ type: 'stream', stream: name, text: text.slice(i, i + 65536) });
+};
+const send = (msg) => { flush(); writeMsg(msg); };
+const emit = (name, text) => {
+  if (text === '') return;
+  const last = buf[buf.length - 1];
+  if (last !== undefined && last[0] === name) last[1] += text; else buf.push([name, text]);
+  bufN += text.length;
+  if (bufN >= 16384) flush(); else if (flushTimer === undefined) flushTimer = setTimeout(flush, 30);
+};
+const writer = (name) => function write(chunk, encoding, cb) {
+  emit(name, typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8'));
+  const done = typeof encoding === 'function' ? encoding : cb;
+  if (typeof done === 'function') process.nextTick(done);
+  return true;
+};
+process.stdout.write = writer('stdout');
+process.stderr.write = writer('stderr');
 const show = (v) => (typeof v === 'string' ? v : util.inspect(v, { depth: 4, maxArrayLength: 100, maxStringLength: 10000 }));
-const stream = (name) => (...args) => { send({ type: 'stream', stream: name, text: util.format(...args) + '\n' }); };
+const stream = (name) => (...args) => { emit(name, util.format(...args) + '\n'); };
 const pending = new Map();
 let bridgeN = 0;
 class ToolError extends Error { constructor(m) { super(m); this.name = 'ToolError'; } }
@@ -77,6 +108,7 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     }
   });
 });
-process.on('unhandledRejection', (e) => send({ type: 'stream', stream: 'stderr', text: 'Unhandled rejection: ' + show(e) + '\n' }));
+process.on('unhandledRejection', (e) => emit('stderr', 'Unhandled rejection: ' + show(e) + '\n'));
+process.on('exit', flush);
 send({ type: 'ready', language: 'javascript', version: process.versions.node, pid: process.pid });
 `;

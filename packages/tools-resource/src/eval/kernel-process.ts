@@ -1,97 +1,35 @@
 /**
- * One live kernel: a child process in its own process group speaking JSON lines over its stdio.
- * A cell runs under an inactivity budget that every message from the kernel renews and that is
- * paused while a `tool()` bridge call is outstanding; on expiry, or when the session closes, the
- * whole process group is killed. Output is capped (head and tail kept, exact total reported).
+ * One live kernel: a child process in its own process group, with a unique tag in its environment,
+ * speaking framed JSON lines over its stdio. A cell runs under an inactivity budget that every
+ * message from the kernel renews and that is paused while a `tool()` bridge call is outstanding,
+ * and under a memory limit (the kernel's own, plus a watch of the resident memory of the kernel and
+ * its processes); on expiry, over the limit, or when the session closes, every process of the
+ * kernel is killed (see `process-tree.ts`). Output is capped (head and tail kept, total reported).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { descendants, killAll } from '../shared/process-tree.js';
-import { EvalToolError } from './eval-errors.js';
+import {
+  killProcesses,
+  newProcessTag,
+  type ProcessMark,
+  processesOf,
+  residentBytes,
+  startTicksOf,
+  taggedEnv,
+} from '../shared/process-tree.js';
+import { EvalToolError, memoryLimitError } from './eval-errors.js';
+import { CappedOutput, KernelReader, type KernelMessage } from './kernel-protocol.js';
+import type { CellImage, CellOptions, CellResult, EvalLanguage, KernelCommand } from './kernel-types.js';
 
-/** The languages a kernel can run. */
-export type EvalLanguage = 'python' | 'javascript';
+/** How often a running cell's memory is sampled, and how many samples reuse one process scan. */
+const MEMORY_SAMPLE_MS = 250;
+const SCAN_EVERY = 4;
+const IDLE_SCAN_EVERY = 20;
+/** The exit code of a Python kernel that could not even report its `MemoryError`. */
+const PY_MEMORY_EXIT = 86;
+const SESSION_CLOSED = 'the session closed';
+const OUT_OF_MEMORY = /JavaScript heap out of memory|Reached heap limit|MemoryError|Cannot allocate memory/;
 
-/** What a bridge call returns to the kernel. */
-export interface BridgeReply {
-  readonly ok: boolean;
-  readonly output: string;
-}
-
-/** A PNG (or other image) a cell produced, base64-encoded. */
-export interface CellImage {
-  readonly mime: string;
-  readonly data: string;
-}
-
-/** The outcome of one cell. */
-export interface CellResult {
-  readonly ok: boolean;
-  /** stdout, stderr and displays interleaved as they arrived, capped. */
-  readonly output: string;
-  /** Total characters of output before capping. */
-  readonly outputChars: number;
-  readonly truncated: boolean;
-  /** The echo of the last expression, when there was one. */
-  readonly echo?: string;
-  /** The formatted error when the cell raised. */
-  readonly error?: string;
-  readonly images: readonly CellImage[];
-  readonly bridgeCalls: number;
-}
-
-/** How a cell runs. */
-export interface CellOptions {
-  /** Inactivity budget in milliseconds. */
-  readonly inactivityMs: number;
-  /** Output cap in characters (head and tail kept). */
-  readonly maxOutputChars: number;
-  /** Handles `tool(name, args)` from inside the cell. */
-  readonly bridge: (name: string, args: unknown) => Promise<BridgeReply>;
-  /** Cancels the cell (the kernel is killed). */
-  readonly signal?: AbortSignal;
-  /** Live output. */
-  readonly onOutput?: (text: string, stream: 'stdout' | 'stderr') => void;
-}
-
-/** How to start a kernel. */
-export interface KernelCommand {
-  readonly language: EvalLanguage;
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly cwd: string;
-  readonly env?: Readonly<Record<string, string>>;
-}
-
-type Message = Record<string, unknown> & { type?: string };
-
-class Capped {
-  readonly #max: number;
-  #head = '';
-  #tail = '';
-  total = 0;
-  constructor(max: number) {
-    this.#max = max;
-  }
-  push(text: string): void {
-    this.total += text.length;
-    const half = Math.floor(this.#max / 2);
-    if (this.#head.length < half) {
-      const room = half - this.#head.length;
-      this.#head += text.slice(0, room);
-      text = text.slice(room);
-    }
-    if (text !== '') this.#tail = (this.#tail + text).slice(-half);
-  }
-  get truncated(): boolean {
-    return this.total > this.#head.length + this.#tail.length;
-  }
-  text(): string {
-    if (!this.truncated) return this.#head + this.#tail;
-    const cut = this.total - this.#head.length - this.#tail.length;
-    return `${this.#head}\n[… ${cut} characters of output cut …]\n${this.#tail}`;
-  }
-}
+type Message = KernelMessage;
 
 /** A started kernel. */
 export class KernelProcess {
@@ -102,26 +40,37 @@ export class KernelProcess {
   readonly #exitWaiters = new Set<() => void>();
   #stderr = '';
   #busy = false;
+  #killed = false;
+  /** Fails the running cell when the memory watch finds the kernel over its limit. */
+  #overMemory: ((bytes: number) => void) | undefined;
   #runs = 0;
+  /** Why the kernel was killed on purpose, when it was: named in the exit text. */
+  #killedFor: string | undefined;
   /** The kernel's process id. */
   readonly pid: number;
+  /** Finds the kernel's processes: its pid, tag and start time. */
+  readonly #mark: ProcessMark;
+  /** The memory limit in MiB (undefined: none). */
+  readonly memoryLimitMb: number | undefined;
 
-  private constructor(language: EvalLanguage, child: ChildProcess) {
+  private constructor(language: EvalLanguage, child: ChildProcess, tag: string, memoryLimitMb: number | undefined) {
     this.language = language;
     this.#child = child;
     this.pid = child.pid ?? -1;
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      let msg: Message;
-      try {
-        const parsed: unknown = JSON.parse(line);
-        msg =
-          typeof parsed === 'object' && parsed !== null
-            ? (parsed as Message)
-            : { type: 'stream', stream: 'stdout', text: `${line}\n` };
-      } catch {
-        msg = { type: 'stream', stream: 'stdout', text: `${line}\n` };
-      }
+    this.memoryLimitMb = memoryLimitMb;
+    this.#mark = { pid: this.pid, tag, startTicks: startTicksOf(this.pid) };
+    const reader = new KernelReader((msg) => {
       for (const l of this.#listeners) l(msg);
+    });
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => reader.push(chunk));
+    child.stdout!.on('end', () => {
+      reader.end();
+      // A kernel that closed its protocol channel cannot run another cell (one exiting closes it first).
+      setTimeout(() => {
+        if (!this.alive) return;
+        this.#killedFor ??= 'it closed its protocol channel (stdout)';
+        this.kill();
+      }, 500).unref();
     });
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       this.#stderr = (this.#stderr + chunk).slice(-4000);
@@ -129,20 +78,33 @@ export class KernelProcess {
     });
     child.on('exit', (code, signal) => {
       this.#exit = { code, signal };
-      for (const w of this.#exitWaiters) w();
+      killProcesses(this.#mark); // what its cells started dies with it
+      // Its last words (a V8 out-of-memory report) may still be in the pipe: wait briefly for them.
+      let told = false;
+      const tell = () => {
+        if (told) return;
+        told = true;
+        for (const w of this.#exitWaiters) w();
+      };
+      if (child.stderr!.readableEnded) tell();
+      else {
+        child.stderr!.once('end', tell);
+        setTimeout(tell, 200);
+      }
     });
     child.stdin!.on('error', () => {});
   }
 
   /** Starts a kernel and waits for its `ready` message; `where` names the host or sandbox in errors. */
   static async start(cmd: KernelCommand, startTimeoutMs = 20_000, where = 'host'): Promise<KernelProcess> {
+    const tag = newProcessTag();
     const child = spawn(cmd.command, [...cmd.args], {
       cwd: cmd.cwd,
-      env: { ...process.env, PYTHONUNBUFFERED: '1', MPLBACKEND: 'Agg', ...cmd.env },
+      env: { ...process.env, PYTHONUNBUFFERED: '1', MPLBACKEND: 'Agg', ...cmd.env, ...taggedEnv(tag) },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
-    const kernel = new KernelProcess(cmd.language, child);
+    const kernel = new KernelProcess(cmd.language, child, tag, cmd.memoryLimitMb);
     await new Promise<void>((resolve, reject) => {
       const fail = (why: string) => {
         clearTimeout(timer);
@@ -171,12 +133,18 @@ export class KernelProcess {
       kernel.#listeners.add(onMsg);
       kernel.#exitWaiters.add(onExit);
     });
+    kernel.#watchMemory();
     return kernel;
+  }
+
+  /** How the kernel ended (exit code or signal, and why it was killed), or `running`. */
+  get death(): string {
+    return this.#exitText();
   }
 
   /** True while the process runs. */
   get alive(): boolean {
-    return this.#exit === undefined;
+    return this.#exit === undefined && !this.#killed;
   }
 
   /** Cells run so far. */
@@ -186,14 +154,22 @@ export class KernelProcess {
 
   #exitText(): string {
     const e = this.#exit;
-    return e === undefined ? 'running' : e.signal !== null ? `signal ${e.signal}` : `exit code ${e.code}`;
+    const how = e === undefined ? 'running' : e.signal !== null ? `signal ${e.signal}` : `exit code ${e.code}`;
+    return this.#killedFor === undefined ? how : `${how}: ${this.#killedFor}`;
+  }
+
+  /** True when the kernel's exit says it ran out of memory (its own limit, or the machine's). */
+  #outOfMemory(): boolean {
+    if (this.#exit === undefined || this.memoryLimitMb === undefined) return false;
+    if (this.language === 'python' && this.#exit.code === PY_MEMORY_EXIT) return true;
+    return OUT_OF_MEMORY.test(this.#stderr);
   }
 
   #send(msg: Record<string, unknown>): void {
     this.#child.stdin!.write(`${JSON.stringify(msg)}\n`);
   }
 
-  /** Runs one cell. Throws `EVAL_TIMEOUT` or `EVAL_KERNEL_DIED` (the kernel is then dead). */
+  /** Runs one cell. Throws `EVAL_TIMEOUT`, `EVAL_MEMORY_LIMIT`, `EVAL_KERNEL_DIED` or `EVAL_CLOSED` (the kernel is then dead). */
   run(code: string, options: CellOptions): Promise<CellResult> {
     if (!this.alive)
       return Promise.reject(
@@ -209,7 +185,7 @@ export class KernelProcess {
     this.#busy = true;
     this.#runs += 1;
     const id = this.#runs;
-    const out = new Capped(options.maxOutputChars);
+    const out = new CappedOutput(options.maxOutputChars);
     const images: CellImage[] = [];
     let echo: string | undefined;
     let bridgeCalls = 0;
@@ -228,24 +204,34 @@ export class KernelProcess {
         this.#listeners.delete(onMsg);
         this.#exitWaiters.delete(onExit);
         options.signal?.removeEventListener('abort', onAbort);
+        this.#overMemory = undefined;
         this.#busy = false;
         if (error) reject(error);
         else resolve(result!);
       };
       const partial = () => ({ output: out.text(), output_chars: out.total });
-      const onTimeout = () => {
+      /** Kills the kernel (its exit is then not a death of its own) and fails the cell with `error()`. */
+      const killThen = (why: string, error: () => EvalToolError) => {
         this.#exitWaiters.delete(onExit);
-        void this.close().then(() =>
-          finish(
+        void this.close(why).then(() => finish(error()));
+      };
+      const memoryError = (how: string, extra: Record<string, unknown> = {}) =>
+        memoryLimitError(this.language, this.memoryLimitMb ?? 0, how, { ...partial(), ...extra });
+      const onTimeout = () =>
+        killThen(
+          'its cell timed out',
+          () =>
             new EvalToolError(
               'EVAL_TIMEOUT',
               `the cell produced nothing for ${options.inactivityMs} ms and the ${this.language} kernel was killed; its state is lost and the next call starts a fresh kernel`,
               partial(),
             ),
-          ),
         );
-      };
-      const onExit = () =>
+      const onExit = () => {
+        if (this.#killedFor === SESSION_CLOSED)
+          return finish(new EvalToolError('EVAL_CLOSED', 'the session closed while the cell ran', partial()));
+        if (this.#outOfMemory())
+          return finish(memoryError(`the kernel ran out of memory and exited (${this.#exitText()})`));
         finish(
           new EvalToolError(
             'EVAL_KERNEL_DIED',
@@ -253,18 +239,21 @@ export class KernelProcess {
             partial(),
           ),
         );
-      const onAbort = () => {
-        this.#exitWaiters.delete(onExit);
-        void this.close().then(() =>
-          finish(
+      };
+      const onAbort = () =>
+        killThen(
+          'its cell was cancelled',
+          () =>
             new EvalToolError(
               'EVAL_KERNEL_DIED',
               `the cell was cancelled and the ${this.language} kernel was killed`,
               partial(),
             ),
-          ),
         );
-      };
+      this.#overMemory = (bytes) =>
+        killThen('it went over its memory limit', () =>
+          memoryError(`the kernel and its processes held ${Math.round(bytes / 2 ** 20)} MB`),
+        );
       const onMsg = (m: Message) => {
         arm();
         switch (m.type) {
@@ -277,8 +266,12 @@ export class KernelProcess {
           }
           case 'display': {
             const text = String(m.text ?? '');
-            if (m.echo === true) echo = text;
-            else {
+            if (m.echo === true) {
+              // The echo is capped like the output (a huge string as the last expression).
+              const capped = new CappedOutput(options.maxOutputChars);
+              capped.push(text);
+              echo = capped.text();
+            } else {
               out.push(`${text}\n`);
               options.onOutput?.(`${text}\n`, 'stdout');
             }
@@ -304,6 +297,10 @@ export class KernelProcess {
           }
           case 'done':
             if (m.id !== id) return;
+            if (m.memory === true)
+              return killThen('it went over its memory limit', () =>
+                memoryError('MemoryError', { error: String(m.error ?? 'MemoryError') }),
+              );
             finish(undefined, {
               ok: m.ok === true,
               output: out.text(),
@@ -320,6 +317,7 @@ export class KernelProcess {
         }
       };
       if (options.signal?.aborted) {
+        this.#overMemory = undefined;
         this.#busy = false;
         reject(new EvalToolError('EVAL_KERNEL_DIED', 'the cell was cancelled before it started'));
         return;
@@ -332,20 +330,40 @@ export class KernelProcess {
     });
   }
 
-  /** Kills the kernel's whole process group. */
-  kill(): void {
-    // Children that left the group (setsid, detached) are found before the kernel dies and they are reparented.
-    const tree = descendants(this.pid);
-    try {
-      process.kill(-this.pid, 'SIGKILL');
-    } catch {
-      if (this.#exit === undefined) this.#child.kill('SIGKILL');
-    }
-    killAll(tree);
+  /**
+   * Samples the resident memory of the kernel and its processes every {@link MEMORY_SAMPLE_MS}
+   * while it lives (between cells too: a timer of a cell can go on allocating); over the limit, a
+   * running cell fails, or else the kernel is killed and the next call says why.
+   */
+  #watchMemory(): void {
+    const limit = this.memoryLimitMb;
+    if (limit === undefined || this.pid <= 0) return;
+    let pids = [this.pid];
+    let tick = 0;
+    const timer = setInterval(() => {
+      if (!this.alive) return clearInterval(timer);
+      if (tick++ % (this.#busy ? SCAN_EVERY : IDLE_SCAN_EVERY) === 0)
+        pids = [this.pid, ...processesOf(this.#mark).filter((p) => p !== this.pid)];
+      const bytes = residentBytes(pids);
+      if (bytes === undefined || bytes <= limit * 2 ** 20) return;
+      clearInterval(timer);
+      if (this.#overMemory !== undefined) return this.#overMemory(bytes);
+      this.#killedFor ??= `it went over its memory limit of ${limit} MB between cells (${Math.round(bytes / 2 ** 20)} MB)`;
+      this.kill();
+    }, MEMORY_SAMPLE_MS);
+    timer.unref();
   }
 
-  /** Kills the kernel and waits for it to exit. */
-  async close(): Promise<void> {
+  /** Kills every process of the kernel: its group, its tree, and whatever carries its tag. */
+  kill(): void {
+    this.#killed = true; // not alive from now on, even before the exit is reported
+    if (this.#exit === undefined && this.pid <= 0) this.#child.kill('SIGKILL');
+    killProcesses(this.#mark);
+  }
+
+  /** Kills the kernel and its processes and waits for it to exit; `why` is named if a cell was running. */
+  async close(why?: string): Promise<void> {
+    if (why !== undefined) this.#killedFor ??= why;
     if (this.#exit !== undefined) {
       this.kill();
       return;
@@ -353,5 +371,10 @@ export class KernelProcess {
     const exited = new Promise<void>((r) => this.#exitWaiters.add(r));
     this.kill();
     await exited;
+  }
+
+  /** {@link close} because the session closed: a running cell fails with `EVAL_CLOSED`. */
+  shutdown(): Promise<void> {
+    return this.close(SESSION_CLOSED);
   }
 }

@@ -1,12 +1,26 @@
 /**
- * The Python kernel program, run with `python -u -c`. It speaks JSON lines over its own stdin and
- * stdout (the original stdin and stdout are kept for the protocol, fd 1 is pointed at stderr and fd 0
- * at /dev/null, so child processes can neither corrupt nor consume it; `input()` fails at once). Globals persist across cells; the last expression
- * is echoed; `display()`, DataFrame tables, matplotlib figures as PNG, the IPython idioms and the
- * `tool(name, args)` bridge are provided here.
+ * The Python kernel program, run with `python -u -c <source> <memory limit in bytes>`. It speaks
+ * framed JSON lines (see `kernel-protocol.ts`) over its own stdin and stdout (the original stdin and
+ * stdout are kept for the protocol, fd 1 is pointed at stderr and fd 0 at /dev/null, so child
+ * processes can neither corrupt nor consume it; `input()` fails at once). Output is coalesced into
+ * messages of at most 64 KiB (flushed every 30 ms, at 16 KiB, and before any other message). The
+ * memory limit is set as `RLIMIT_DATA` before any cell runs; a cell ending in `MemoryError` is
+ * reported with `memory: true` and the kernel exits (code 86 if even the report failed). Globals
+ * persist across cells; the last expression is echoed; `display()`, DataFrame tables, matplotlib
+ * figures as PNG, the IPython idioms and the `tool(name, args)` bridge are provided here.
  */
 export const PYTHON_KERNEL_SOURCE = String.raw`
-import ast, base64, io, json, os, subprocess, sys, timeit, traceback, types, importlib, asyncio, inspect
+import ast, base64, io, json, os, subprocess, sys, threading, time, timeit, traceback, types, importlib, asyncio, inspect
+_FRAME = '\x1ea3s\x1f'
+_PID = os.getpid()
+_MEM = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 0
+if _MEM > 0:
+    try:
+        import resource
+        _soft, _hard = resource.getrlimit(resource.RLIMIT_DATA)
+        _lim = _MEM if _hard == resource.RLIM_INFINITY else min(_MEM, _hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (_lim, _lim))
+    except Exception: pass
 _proto = os.fdopen(os.dup(1), 'w', encoding='utf-8', buffering=1)
 os.dup2(2, 1)
 _stdin = os.fdopen(os.dup(0), 'r', encoding='utf-8')
@@ -19,14 +33,46 @@ sys.stdin = _NoInput()
 try:
     import ctypes; ctypes.CDLL(None).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: orphans of cells stay in our tree
 except Exception: pass
+_lock = threading.Lock()
+_buf = []
+_buf_n = [0]
+_direct = [False]
+_wake = threading.Event()
+def _write(msg):
+    _proto.write(_FRAME + json.dumps(msg, default=str) + '\n')
+def _flush_locked():
+    while _buf:
+        name, text = _buf.pop(0)
+        for i in range(0, len(text), 65536): _write({'type': 'stream', 'stream': name, 'text': text[i:i + 65536]})
+    _buf_n[0] = 0
+    _proto.flush()
 def _send(msg):
-    _proto.write(json.dumps(msg, default=str) + '\n'); _proto.flush()
+    with _lock:
+        _flush_locked(); _write(msg); _proto.flush()
+def _flusher():
+    while True:
+        _wake.wait(); time.sleep(0.03); _wake.clear()
+        with _lock: _flush_locked()
 class _Stream(io.TextIOBase):
     def __init__(self, name): self.name = name
     def writable(self): return True
     def write(self, s):
-        if s: _send({'type': 'stream', 'stream': self.name, 'text': s})
+        if not isinstance(s, str): raise TypeError(f'write() argument must be str, not {type(s).__name__}')
+        if not s: return 0
+        with _lock:
+            if _buf and _buf[-1][0] == self.name: _buf[-1][1] += s
+            else: _buf.append([self.name, s])
+            _buf_n[0] += len(s)
+            if _buf_n[0] >= 16384 or _direct[0]: _flush_locked()
+            else: _wake.set()
         return len(s)
+    def flush(self):
+        with _lock: _flush_locked()
+def _after_fork():
+    global _lock
+    _lock = threading.Lock(); _buf.clear(); _buf_n[0] = 0; _direct[0] = True
+os.register_at_fork(before=lambda: _lock.acquire(), after_in_parent=lambda: _lock.release(), after_in_child=_after_fork)
+threading.Thread(target=_flusher, daemon=True).start()
 sys.stdout = _Stream('stdout'); sys.stderr = _Stream('stderr')
 os.environ.setdefault('MPLBACKEND', 'Agg')
 _bridge_n = [0]
@@ -37,7 +83,9 @@ def _render(value):
     if mod.startswith('pandas') and hasattr(value, 'to_string'):
         try: return value.to_string(max_rows=60, max_cols=20)
         except TypeError: return value.to_string()
-    return repr(value)
+    text = repr(value)
+    if len(text) <= 1_000_000: return text
+    return text[:500_000] + f'\n[… {len(text) - 1_000_000} characters cut …]\n' + text[-500_000:]
 def display(*values):
     for v in values: _send({'type': 'display', 'text': _render(v)})
 def tool(name, args=None):
@@ -101,13 +149,22 @@ def _figures():
         buf = io.BytesIO(); plt.figure(num).savefig(buf, format='png')
         _send({'type': 'image', 'mime': 'image/png', 'data': base64.b64encode(buf.getvalue()).decode('ascii')})
     plt.close('all')
+def _forked():
+    if os.getpid() != _PID:  # a fork of the cell that ran on to its end: its parent answers for the cell
+        try: sys.stdout.flush()
+        finally: os._exit(0)
+def _done(msg):
+    _forked(); _send(msg)
 def _run(code):
     tree = ast.parse(_rewrite(code), '<cell>', 'exec')
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         last = ast.Expression(tree.body.pop().value)
-    _exec(tree, 'exec')
-    value = _exec(last, 'eval') if last is not None else None
+    try:
+        _exec(tree, 'exec')
+        value = _exec(last, 'eval') if last is not None else None
+    finally:
+        _forked()
     _figures()
     if value is not None: _send({'type': 'display', 'text': _render(value), 'echo': True})
 _baseline = set(sys.modules)
@@ -117,12 +174,18 @@ for _line in _stdin:
     if _msg.get('type') != 'run': continue
     try:
         _run(_msg['code'])
-        _send({'type': 'done', 'id': _msg['id'], 'ok': True})
+        _done({'type': 'done', 'id': _msg['id'], 'ok': True})
     except BaseException as e:
-        if isinstance(e, SystemExit) and _msg.get('code') is None: raise
+        if isinstance(e, MemoryError):
+            _g.clear()  # the kernel is restarted: free the cell's data so the report can be sent
+            try:
+                tb = [l for l in traceback.format_exception(type(e), e, e.__traceback__) if 'File "<string>"' not in l]
+                _done({'type': 'done', 'id': _msg['id'], 'ok': False, 'memory': True, 'error': ''.join(tb).rstrip()})
+            except BaseException: pass
+            os._exit(86)
         tb = traceback.format_exception(type(e), e, e.__traceback__)
         tb = [l for l in tb if 'File "<string>"' not in l]
         try: _figures()
         except Exception: pass
-        _send({'type': 'done', 'id': _msg['id'], 'ok': False, 'error': ''.join(tb).rstrip()})
+        _done({'type': 'done', 'id': _msg['id'], 'ok': False, 'error': ''.join(tb).rstrip()})
 `;

@@ -5,7 +5,7 @@
  * its command (`docker exec -i <id> …`, `bwrap … --`, `unshare --net --`, an SSH command), with
  * the kernel's stdio pipes passed through: the tool bridge needs no port inside the sandbox.
  */
-import type { EvalLanguage } from './kernel-process.js';
+import type { EvalLanguage } from './kernel-types.js';
 
 /** A kernel command before it is placed: the interpreter, its arguments and the workspace folder. */
 export interface KernelLaunch {
