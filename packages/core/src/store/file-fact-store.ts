@@ -4,7 +4,7 @@
  * crash is truncated on open, and no complete fact is ever rewritten. One process
  * writes a thread at a time (`FactLogLockedError` for a second writer).
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   A3sError,
@@ -16,6 +16,7 @@ import {
   type TornLine,
 } from '@a3s-code/effect';
 import type { FactStore } from './fact-store.js';
+import { openLogForAppend } from './log-file.js';
 import { mkdirState } from './state-folder.js';
 import { acquireThreadLock, type ThreadLock } from './thread-lock.js';
 
@@ -63,7 +64,9 @@ export class FileFactStore implements FactStore {
    * Opens (creating if needed) the log of `sessionId` under `workspaceRoot`, takes the thread's
    * write lock, truncates a torn tail and loads every complete fact.
    * @throws FactLogLockedError when another live process writes this thread;
-   *   FactParseError when a complete line is corrupt (nothing is changed on disk then).
+   *   FactLogFileError when the log's path is not a regular file of its own (a symbolic link, a
+   *   hard link, a FIFO, a device, a folder); FactLogTooLargeError over `MAX_FACT_LOG_BYTES`;
+   *   FactParseError when a complete line is corrupt. Nothing is changed on disk then.
    */
   static async open(workspaceRoot: string, sessionId: string): Promise<FileFactStore> {
     return FileFactStore.openPath(join(workspaceRoot, effectLogPath(sessionId)));
@@ -75,21 +78,14 @@ export class FileFactStore implements FactStore {
     const lock = await acquireThreadLock(`${path}.lock`);
     let fh: FileHandle | undefined;
     try {
-      fh = await open(path, 'a+');
-      const buf = await fh.readFile().catch((e: unknown) => {
-        throw tooLarge(e, path);
-      });
-      let text: string;
-      try {
-        text = buf.toString('utf8');
-      } catch (e) {
-        throw tooLarge(e, path);
-      }
+      const file = await openLogForAppend(path);
+      fh = file.fh;
+      const text = file.text;
       const parsed = FactLog.parse(text);
       let truncatedBytes = 0;
       if (parsed.torn) {
         const keep = Buffer.byteLength(text.slice(0, parsed.torn.validLength), 'utf8');
-        truncatedBytes = buf.length - keep;
+        truncatedBytes = file.bytes - keep;
         await fh.truncate(keep);
         await fh.sync();
       } else if (parsed.missingFinalNewline) {
@@ -147,7 +143,7 @@ export class FileFactStore implements FactStore {
     for (let i = this.written; i < facts.length; i++) text += `${encodeFact(facts[i]!)}\n`;
     const upTo = facts.length;
     try {
-      await this.fh.write(text);
+      await writeAll(this.fh, Buffer.from(text, 'utf8'));
       await this.fh.sync();
       this.written = upTo;
     } catch (e) {
@@ -172,13 +168,12 @@ export class FileFactStore implements FactStore {
   }
 }
 
-/** A log too large to read whole (over 2 GiB, or over one string's ~512 MiB) as a typed error; others as they are. */
-function tooLarge(e: unknown, path: string): unknown {
-  const code = (e as { code?: unknown }).code;
-  if (code !== 'ERR_FS_FILE_TOO_LARGE' && code !== 'ERR_STRING_TOO_LONG') return e;
-  return new A3sError(
-    'FACT_LOG_TOO_LARGE',
-    `${path}: the log is too large to open (a fact log is read whole, and this one is over what one JavaScript string holds, about 512 MiB); start a new session`,
-    { cause: e, details: { path } },
-  );
+/** Writes all of `buf`: a write may take fewer bytes than asked (a full disk, a file size limit) without failing. */
+async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
+  let at = 0;
+  while (at < buf.length) {
+    const { bytesWritten } = await fh.write(buf, at, buf.length - at);
+    if (bytesWritten <= 0) throw new Error(`wrote ${at} of ${buf.length} bytes; the disk took no more`);
+    at += bytesWritten;
+  }
 }
