@@ -2,7 +2,8 @@
  * The file fact store: a session's append-only log at `<workspace>/.a3s/effect-log/<thread>.jsonl`.
  * Every append is written and fsynced before it returns; a torn last line left by a
  * crash is truncated on open, and no complete fact is ever rewritten. One process
- * writes a thread at a time (`FactLogLockedError` for a second writer).
+ * writes a thread at a time (`FactLogLockedError` for a second writer), and an append to a
+ * file something else changed meanwhile is refused (`FactStoreError`), not mixed into it.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -56,6 +57,8 @@ export class FileFactStore implements FactStore {
     readonly opened: OpenReport,
     private readonly fh: FileHandle,
     private readonly lock: ThreadLock,
+    /** Bytes of the file, as this store left it. */
+    private bytes: number,
   ) {
     this.written = log.length;
   }
@@ -83,14 +86,17 @@ export class FileFactStore implements FactStore {
       const text = file.text;
       const parsed = FactLog.parse(text);
       let truncatedBytes = 0;
+      let bytes = file.bytes;
       if (parsed.torn) {
         const keep = Buffer.byteLength(text.slice(0, parsed.torn.validLength), 'utf8');
         truncatedBytes = file.bytes - keep;
         await fh.truncate(keep);
         await fh.sync();
+        bytes = keep;
       } else if (parsed.missingFinalNewline) {
-        await fh.write('\n');
+        await writeAll(fh, Buffer.from('\n'));
         await fh.sync();
+        bytes += 1;
       }
       const log = parsed.log;
       return new FileFactStore(
@@ -99,6 +105,7 @@ export class FileFactStore implements FactStore {
         { facts: log.length, truncated: parsed.torn ?? null, truncatedBytes },
         fh,
         lock,
+        bytes,
       );
     } catch (e) {
       await fh?.close().catch(() => undefined);
@@ -142,10 +149,27 @@ export class FileFactStore implements FactStore {
     let text = '';
     for (let i = this.written; i < facts.length; i++) text += `${encodeFact(facts[i]!)}\n`;
     const upTo = facts.length;
+    const buf = Buffer.from(text, 'utf8');
+    let size: number;
     try {
-      await writeAll(this.fh, Buffer.from(text, 'utf8'));
+      size = (await this.fh.stat()).size;
+    } catch (e) {
+      this.broken = e;
+      throw new FactStoreError(this.path, `cannot check the file before writing (${(e as Error).message})`, e);
+    }
+    if (size !== this.bytes) {
+      // Appending now would put this seq after lines the log in memory does not hold (or after a cut).
+      this.broken = new Error('changed');
+      throw new FactStoreError(
+        this.path,
+        `the file was changed by another process since it was opened (${this.bytes} bytes expected, ${size} found); nothing was written; reopen the session to continue`,
+      );
+    }
+    try {
+      await writeAll(this.fh, buf);
       await this.fh.sync();
       this.written = upTo;
+      this.bytes += buf.length;
     } catch (e) {
       this.broken = e;
       throw new FactStoreError(this.path, `write failed; reopen the session to continue (${(e as Error).message})`, e);

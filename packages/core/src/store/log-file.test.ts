@@ -8,6 +8,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   truncateSync,
@@ -60,6 +61,7 @@ describe('a fact log file that is not a regular file of its own', () => {
     expect(statSync(log).size).toBe(size);
     expect(existsSync(`${log}.lock`)).toBe(false);
     await expect(readFactLogFile(log)).rejects.toMatchObject({ code: 'FACT_LOG_TOO_LARGE' });
+    rmSync(ws, { recursive: true, force: true });
   });
 
   it("a link to another session's log is refused: nothing is appended to it behind its own lock", async () => {
