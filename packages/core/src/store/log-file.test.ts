@@ -2,6 +2,7 @@
 // file) and how the store, its lock and the read-only reader refuse it: typed, at once, nothing changed.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
   linkSync,
   lstatSync,
@@ -129,6 +130,36 @@ describe('a fact log file that is not a regular file of its own', () => {
     mkdirSync(`${folder.log}.lock`);
     expect(await openError(folder.ws)).toMatchObject({ code: 'FACT_LOG_FILE', problem: 'is a folder' });
   });
+});
+
+describe('a fact log this user may not open', () => {
+  it.skipIf(process.getuid?.() !== 0)(
+    'an unreadable log is FACT_LOG_FILE naming it, for the store and the reader',
+    () => {
+      const { ws, log } = workspace();
+      writeFileSync(log, `${line(1)}\n`);
+      chmodSync(log, 0o600); // root's; the child below runs as nobody
+      chmodSync(ws, 0o777);
+      chmodSync(join(ws, '.a3s'), 0o777);
+      chmodSync(join(ws, '.a3s', 'effect-log'), 0o777);
+      const child = `
+      import { FileFactStore, readFactLogFile } from ${JSON.stringify(dist)};
+      process.setgid(65534);
+      process.setuid(65534);
+      for (const f of [() => FileFactStore.open(process.argv[1], 's'), () => readFactLogFile(process.argv[2])]) {
+        try { await f(); console.log('opened'); } catch (e) { console.log(e.code + ' ' + e.message); }
+      }`;
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', child, ws, log], { encoding: 'utf8' });
+      const lines = run.stdout.trim().split('\n');
+      expect(lines).toHaveLength(2);
+      for (const l of lines) {
+        expect(l).toBe(
+          `FACT_LOG_FILE fact log file '${log}' cannot be opened (EACCES: permission denied); allowed: a file this user can read and write`,
+        );
+      }
+      expect(readFileSync(log, 'utf8')).toBe(`${line(1)}\n`);
+    },
+  );
 });
 
 describe('a fact log whose bytes are not UTF-8', () => {

@@ -24,12 +24,16 @@ export class FactLogFileError extends A3sError {
   readonly path: string;
   /** What is wrong with it (`is a symbolic link`, `is a FIFO`, ...). */
   readonly problem: string;
-  constructor(path: string, problem: string, cause?: unknown) {
-    super(
-      'FACT_LOG_FILE',
-      `fact log file '${path}' ${problem}; allowed: a regular file with one link (remove it, or start a new session)`,
-      { cause, details: { path, problem } },
-    );
+  constructor(
+    path: string,
+    problem: string,
+    cause?: unknown,
+    allowed = 'a regular file with one link (remove it, or start a new session)',
+  ) {
+    super('FACT_LOG_FILE', `fact log file '${path}' ${problem}; allowed: ${allowed}`, {
+      cause,
+      details: { path, problem },
+    });
     this.path = path;
     this.problem = problem;
   }
@@ -88,7 +92,14 @@ export async function openRegular(
     if (code === 'ELOOP' || code === 'EMLINK') throw new FactLogFileError(path, 'is a symbolic link', e);
     if (code === 'EISDIR') throw new FactLogFileError(path, 'is a folder', e);
     if (code === 'ENXIO') throw new FactLogFileError(path, 'is a socket or a device with nothing behind it', e);
-    throw e;
+    // ENOENT stays as it is: a lock that is gone is no error.
+    if (code === 'ENOENT' || code === undefined) throw e;
+    throw new FactLogFileError(
+      path,
+      `cannot be opened (${code}${code === 'EACCES' || code === 'EPERM' ? ': permission denied' : ''})`,
+      e,
+      'a file this user can read and write',
+    );
   }
   try {
     const stats = await fh.stat();
