@@ -1,8 +1,9 @@
 /**
- * Finding and reading fact logs: `<workspace>/.a3s/effect-log/<thread>.jsonl`. Reading uses
- * `@a3s-code/effect` alone (parse, fold, summarise), so a replay needs no session and no model.
+ * Finding and reading fact logs: `<workspace>/.a3s/effect-log/<thread>.jsonl`. The file is opened
+ * read-only by core's `readFactLogFile`; the rest uses `@a3s-code/effect` alone (parse, fold,
+ * summarise), so a replay needs no session and no model.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import {
   effectLogPath,
@@ -13,6 +14,7 @@ import {
   type Fact,
   type LogSummary,
 } from '@a3s-code/effect';
+import { readFactLogFile } from '@a3s-code/core';
 import { UsageError } from './errors.js';
 
 /** The folder holding a workspace's logs. */
@@ -64,28 +66,18 @@ export interface LoadedLog {
   readonly torn?: string;
 }
 
-/** The text of a log file; one too large for a JavaScript string is refused with its size. */
-function readLogText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    if ((e as { code?: unknown }).code !== 'ERR_STRING_TOO_LONG') throw e;
-    const mib = Math.round(statSync(path).size / 2 ** 20);
-    throw new UsageError(
-      `${path} is ${mib} MiB, more than one JavaScript string can hold (about 512 MiB), so it cannot be read whole here`,
-    );
-  }
-}
-
 /**
- * Reads, parses and summarises a log file.
+ * Reads, parses and summarises a log file; nothing is written. A log under `.a3s/effect-log` must
+ * be a regular file there (not a link), as for the session that writes it; a file named
+ * elsewhere may be a link to one. A FIFO, a device or a folder is refused without waiting.
  * @throws UsageError when the file is no fact log at all (its first line is not a fact);
- *   FactParseError naming the file and the line for a log that is damaged further on.
+ *   FactParseError naming the file and the line for a log that is damaged further on;
+ *   `FACT_LOG_FILE` / `FACT_LOG_TOO_LARGE` errors naming the file.
  */
-export function loadLog(path: string): LoadedLog {
+export async function loadLog(path: string): Promise<LoadedLog> {
   let parsed: ReturnType<typeof parseLog>;
   try {
-    parsed = parseLog(readLogText(path));
+    parsed = parseLog(await readFactLogFile(path, { followLinks: workspaceOfLog(path) === undefined }));
   } catch (e) {
     if (!(e instanceof FactParseError)) throw e;
     // A file whose first line is no fact was never a fact log: the argument was wrong.
@@ -125,7 +117,8 @@ function logsIn(dir: string): SessionLogEntry[] {
     .filter((f) => f.endsWith('.jsonl'))
     .map((f) => {
       const path = join(dir, f);
-      return { thread: f.slice(0, -'.jsonl'.length), path, modifiedMs: statSync(path).mtimeMs };
+      // lstat: a link left in the folder (even a dangling one) is listed, and refused when read.
+      return { thread: f.slice(0, -'.jsonl'.length), path, modifiedMs: lstatSync(path).mtimeMs };
     })
     .sort((a, b) => b.modifiedMs - a.modifiedMs || a.thread.localeCompare(b.thread));
 }

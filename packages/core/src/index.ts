@@ -300,12 +300,17 @@ export {
   type TokenCounts,
 } from './llm/index.js';
 export {
+  FactLogFileError,
   FactLogLockedError,
+  FactLogTooLargeError,
   FactStoreError,
   FileFactStore,
+  MAX_FACT_LOG_BYTES,
+  readFactLogFile,
   type FactStore,
   type LockOwner,
   type OpenReport,
+  type ReadFactLogOptions,
 } from './store/index.js';
 export {
   QuestionCapError,

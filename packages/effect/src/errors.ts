@@ -41,6 +41,14 @@ export class A3sError extends Error {
   }
 }
 
+/**
+ * `text` for a message, at most about 200 characters: a field name or a fact type comes from the
+ * log or a draft, and a hostile one can be megabytes long.
+ */
+function clip(text: string): string {
+  return text.length <= 200 ? text : `${text.slice(0, 120)}…(${text.length} chars)`;
+}
+
 /** A complete line of a fact log is not a valid fact. Names the 1-based line and the field. */
 export class FactParseError extends A3sError {
   /** 1-based line number in the log text. */
@@ -49,7 +57,7 @@ export class FactParseError extends A3sError {
   readonly field: string;
 
   constructor(line: number, field: string, problem: string) {
-    super('FACT_PARSE', `fact log line ${line}: ${field}: ${problem}`, { details: { line, field } });
+    super('FACT_PARSE', `fact log line ${line}: ${clip(field)}: ${problem}`, { details: { line, field } });
     this.line = line;
     this.field = field;
   }
@@ -63,7 +71,7 @@ export class FactValidationError extends A3sError {
   readonly factType: string;
 
   constructor(factType: string, field: string, problem: string) {
-    super('INVALID_FACT', `${factType}: ${field}: ${problem}`, { details: { type: factType, field } });
+    super('INVALID_FACT', `${clip(factType)}: ${clip(field)}: ${problem}`, { details: { type: factType, field } });
     this.field = field;
     this.factType = factType;
   }

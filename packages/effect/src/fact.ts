@@ -85,6 +85,13 @@ export function parseFactLine(text: string, lineNo: number): Fact {
   try {
     raw = JSON.parse(text);
   } catch (e) {
+    if (text.charCodeAt(0) === 0xfeff) {
+      throw new FactParseError(
+        lineNo,
+        'json',
+        'starts with a byte-order mark (U+FEFF); a fact log is UTF-8 without one',
+      );
+    }
     throw new FactParseError(lineNo, 'json', `not valid JSON (${(e as Error).message})`);
   }
   return wellFormedFact(raw) ?? checkFact(raw, lineNo);

@@ -76,6 +76,25 @@ describe('reading a log: errors come in line order', () => {
     expect(errorOf(first + encodeFact(fact(5, 'b')))?.field).toBe('seq');
     expect(parseLog(first + encodeFact(fact(2, 'b'))).missingFinalNewline).toBe(true);
   });
+
+  it('a megabyte-long type or field name is named clipped: the error stays short', () => {
+    const long = `a.${'x'.repeat(2 ** 20)}`;
+    for (const bad of [
+      `{"seq":1,"type":"${long.toUpperCase()}","key":"k","cause":null,"payload":{}}`,
+      `{"seq":1,"type":"user.message","key":"k","cause":null,"payload":{},"${long}":1}`,
+    ]) {
+      const e = errorOf(lines(bad))!;
+      expect(e.line).toBe(1);
+      expect(e.message.length).toBeLessThan(1000);
+      expect(e.message).toContain(`…(${long.length} chars)`);
+    }
+  });
+
+  it('a log an editor saved with a byte-order mark is refused on line 1, saying so', () => {
+    const e = errorOf(`\uFEFF${lines(encodeFact(fact(1, 'a')))}`)!;
+    expect([e.line, e.field]).toEqual([1, 'json']);
+    expect(e.message).toContain('starts with a byte-order mark (U+FEFF); a fact log is UTF-8 without one');
+  });
 });
 
 describe('reading a log: the facts, digest and fold are unchanged', () => {

@@ -8,7 +8,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { basename, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFactLogFile } from '@a3s-code/core';
 import { A3sError } from '@a3s-code/effect';
+import { workspaceOfLog } from '../logs.js';
 
 /** What the server serves. */
 export interface ReplayServerOptions {
@@ -78,15 +80,14 @@ function handle(req: IncomingMessage, res: ServerResponse, opts: Required<Replay
     return;
   }
   if (path === '/log.jsonl') {
-    let body: Buffer;
-    try {
-      body = readFileSync(opts.logPath);
-    } catch (e) {
-      send(res, 500, 'text/plain', `cannot read the log: ${(e as Error).message}\n`, head);
-      return;
-    }
-    res.setHeader('x-a3s-log-name', encodeURIComponent(basename(opts.logPath)));
-    send(res, 200, 'application/x-ndjson; charset=utf-8', body, head);
+    // Read without blocking the server: the file may have been swapped for a FIFO or a device since.
+    readFactLogFile(opts.logPath, { followLinks: workspaceOfLog(opts.logPath) === undefined }).then(
+      (body) => {
+        res.setHeader('x-a3s-log-name', encodeURIComponent(basename(opts.logPath)));
+        send(res, 200, 'application/x-ndjson; charset=utf-8', body, head);
+      },
+      (e: unknown) => send(res, 500, 'text/plain', `cannot read the log: ${(e as Error).message}\n`, head),
+    );
     return;
   }
   if (path === '/pricing.json') {

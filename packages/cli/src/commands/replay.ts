@@ -136,13 +136,13 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
   if (values.web && values.json) throw new UsageError('--web and --json cannot be used together');
   const path = resolveLog(positionals[0]!, workspace, io.cwd);
   if (values.web) {
-    loadLog(path); // a file that is no fact log is named now, not in the browser
+    await loadLog(path); // a file that is no fact log is named now, not in the browser
     const pricing = await workspacePricing(values.cwd === undefined ? (workspaceOfLog(path) ?? workspace) : workspace);
     const { serveUntilStopped } = await import('./replay-web.js');
     await serveUntilStopped({ logPath: path, pricing }, (line) => io.stdout.write(`${line}\n`), io.stdoutClosed);
     return EXIT.ok;
   }
-  const log = loadLog(path);
+  const log = await loadLog(path);
   const cost = logCost(
     log.facts,
     await workspacePricing(values.cwd === undefined ? (workspaceOfLog(log.path) ?? workspace) : workspace),

@@ -61,17 +61,18 @@ function lastText(summary: LogSummary): string {
 async function rows(workspace: string): Promise<SessionRow[]> {
   const saved = await new FileSessionStore(workspace).listSessions();
   const savedByThread = new Map(saved.map((s) => [threadIdFor(s.sessionId), s] as const));
-  const out: SessionRow[] = listLogs(workspace).map((entry) => {
+  const out: SessionRow[] = [];
+  for (const entry of listLogs(workspace)) {
     const save = savedByThread.get(entry.thread);
     savedByThread.delete(entry.thread);
-    let log: ReturnType<typeof loadLog>;
+    let log: Awaited<ReturnType<typeof loadLog>>;
     try {
-      log = loadLog(entry.path);
+      log = await loadLog(entry.path);
     } catch (e) {
       // One damaged log does not hide the others: its row says what is wrong with it.
       const modified = new Date(Math.max(entry.modifiedMs, save?.updatedAtMs ?? 0)).toISOString();
       const why = (e as Error).message.replace(/ \(in [^)]*\)$/, '');
-      return {
+      out.push({
         id: save?.sessionId ?? entry.thread,
         modified,
         saved: save ? new Date(save.updatedAtMs).toISOString() : null,
@@ -80,9 +81,10 @@ async function rows(workspace: string): Promise<SessionRow[]> {
         last: `unreadable log: ${why}`,
         phase: '-',
         prompt: '',
-      };
+      });
+      continue;
     }
-    return {
+    out.push({
       id: save?.sessionId ?? entry.thread,
       modified: new Date(Math.max(entry.modifiedMs, save?.updatedAtMs ?? 0)).toISOString(),
       saved: save ? new Date(save.updatedAtMs).toISOString() : null,
@@ -91,8 +93,8 @@ async function rows(workspace: string): Promise<SessionRow[]> {
       last: lastText(log.summary),
       phase: log.summary.final_phase,
       prompt: firstPrompt(log.facts),
-    };
-  });
+    });
+  }
   // Saved sessions without a log (memory persistence, or a deleted log).
   for (const s of savedByThread.values()) {
     const at = new Date(s.updatedAtMs).toISOString();

@@ -11,7 +11,7 @@
  * A worker that may write or run commands is a change with unknown paths in the ledger of the run
  * that started it until its run ends; then its own changes take that place (see `SessionGate`).
  */
-import { readFile } from 'node:fs/promises';
+import { readFactLogFile } from '../store/log-file.js';
 import { join } from 'node:path';
 import { parseLog, type Fact } from '@a3s-code/effect';
 import { invocationContextOf, noteUnknownChange } from '../invoker/call-context.js';
@@ -252,7 +252,7 @@ export function createWorkerPort(delegator: () => Delegator): WorkerPort {
         if (memory !== undefined) facts = memory.log.facts;
         else {
           try {
-            facts = parseLog(await readFile(join(d.logFolder, `${thread}.jsonl`), 'utf8')).facts;
+            facts = parseLog(await readFactLogFile(join(d.logFolder, `${thread}.jsonl`))).facts;
           } catch {
             continue; // Not written yet, or unreadable: not listed.
           }

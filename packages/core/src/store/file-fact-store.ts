@@ -2,9 +2,10 @@
  * The file fact store: a session's append-only log at `<workspace>/.a3s/effect-log/<thread>.jsonl`.
  * Every append is written and fsynced before it returns; a torn last line left by a
  * crash is truncated on open, and no complete fact is ever rewritten. One process
- * writes a thread at a time (`FactLogLockedError` for a second writer).
+ * writes a thread at a time (`FactLogLockedError` for a second writer), and an append to a
+ * file something else changed meanwhile is refused (`FactStoreError`), not mixed into it.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   A3sError,
@@ -16,6 +17,7 @@ import {
   type TornLine,
 } from '@a3s-code/effect';
 import type { FactStore } from './fact-store.js';
+import { openLogForAppend } from './log-file.js';
 import { mkdirState } from './state-folder.js';
 import { acquireThreadLock, type ThreadLock } from './thread-lock.js';
 
@@ -55,6 +57,8 @@ export class FileFactStore implements FactStore {
     readonly opened: OpenReport,
     private readonly fh: FileHandle,
     private readonly lock: ThreadLock,
+    /** Bytes of the file, as this store left it. */
+    private bytes: number,
   ) {
     this.written = log.length;
   }
@@ -63,7 +67,9 @@ export class FileFactStore implements FactStore {
    * Opens (creating if needed) the log of `sessionId` under `workspaceRoot`, takes the thread's
    * write lock, truncates a torn tail and loads every complete fact.
    * @throws FactLogLockedError when another live process writes this thread;
-   *   FactParseError when a complete line is corrupt (nothing is changed on disk then).
+   *   FactLogFileError when the log's path is not a regular file of its own (a symbolic link, a
+   *   hard link, a FIFO, a device, a folder); FactLogTooLargeError over `MAX_FACT_LOG_BYTES`;
+   *   FactParseError when a complete line is corrupt. Nothing is changed on disk then.
    */
   static async open(workspaceRoot: string, sessionId: string): Promise<FileFactStore> {
     return FileFactStore.openPath(join(workspaceRoot, effectLogPath(sessionId)));
@@ -75,26 +81,22 @@ export class FileFactStore implements FactStore {
     const lock = await acquireThreadLock(`${path}.lock`);
     let fh: FileHandle | undefined;
     try {
-      fh = await open(path, 'a+');
-      const buf = await fh.readFile().catch((e: unknown) => {
-        throw tooLarge(e, path);
-      });
-      let text: string;
-      try {
-        text = buf.toString('utf8');
-      } catch (e) {
-        throw tooLarge(e, path);
-      }
+      const file = await openLogForAppend(path);
+      fh = file.fh;
+      const text = file.text;
       const parsed = FactLog.parse(text);
       let truncatedBytes = 0;
+      let bytes = file.bytes;
       if (parsed.torn) {
         const keep = Buffer.byteLength(text.slice(0, parsed.torn.validLength), 'utf8');
-        truncatedBytes = buf.length - keep;
+        truncatedBytes = file.bytes - keep;
         await fh.truncate(keep);
         await fh.sync();
+        bytes = keep;
       } else if (parsed.missingFinalNewline) {
-        await fh.write('\n');
+        await writeAll(fh, Buffer.from('\n'));
         await fh.sync();
+        bytes += 1;
       }
       const log = parsed.log;
       return new FileFactStore(
@@ -103,6 +105,7 @@ export class FileFactStore implements FactStore {
         { facts: log.length, truncated: parsed.torn ?? null, truncatedBytes },
         fh,
         lock,
+        bytes,
       );
     } catch (e) {
       await fh?.close().catch(() => undefined);
@@ -146,10 +149,27 @@ export class FileFactStore implements FactStore {
     let text = '';
     for (let i = this.written; i < facts.length; i++) text += `${encodeFact(facts[i]!)}\n`;
     const upTo = facts.length;
+    const buf = Buffer.from(text, 'utf8');
+    let size: number;
     try {
-      await this.fh.write(text);
+      size = (await this.fh.stat()).size;
+    } catch (e) {
+      this.broken = e;
+      throw new FactStoreError(this.path, `cannot check the file before writing (${(e as Error).message})`, e);
+    }
+    if (size !== this.bytes) {
+      // Appending now would put this seq after lines the log in memory does not hold (or after a cut).
+      this.broken = new Error('changed');
+      throw new FactStoreError(
+        this.path,
+        `the file was changed by another process since it was opened (${this.bytes} bytes expected, ${size} found); nothing was written; reopen the session to continue`,
+      );
+    }
+    try {
+      await writeAll(this.fh, buf);
       await this.fh.sync();
       this.written = upTo;
+      this.bytes += buf.length;
     } catch (e) {
       this.broken = e;
       throw new FactStoreError(this.path, `write failed; reopen the session to continue (${(e as Error).message})`, e);
@@ -172,13 +192,12 @@ export class FileFactStore implements FactStore {
   }
 }
 
-/** A log too large to read whole (over 2 GiB, or over one string's ~512 MiB) as a typed error; others as they are. */
-function tooLarge(e: unknown, path: string): unknown {
-  const code = (e as { code?: unknown }).code;
-  if (code !== 'ERR_FS_FILE_TOO_LARGE' && code !== 'ERR_STRING_TOO_LONG') return e;
-  return new A3sError(
-    'FACT_LOG_TOO_LARGE',
-    `${path}: the log is too large to open (a fact log is read whole, and this one is over what one JavaScript string holds, about 512 MiB); start a new session`,
-    { cause: e, details: { path } },
-  );
+/** Writes all of `buf`: a write may take fewer bytes than asked (a full disk, a file size limit) without failing. */
+async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
+  let at = 0;
+  while (at < buf.length) {
+    const { bytesWritten } = await fh.write(buf, at, buf.length - at);
+    if (bytesWritten <= 0) throw new Error(`wrote ${at} of ${buf.length} bytes; the disk took no more`);
+    at += bytesWritten;
+  }
 }

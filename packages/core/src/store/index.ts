@@ -1,5 +1,12 @@
 export type { FactStore } from './fact-store.js';
 export { FileFactStore, FactStoreError, type OpenReport } from './file-fact-store.js';
+export {
+  FactLogFileError,
+  FactLogTooLargeError,
+  MAX_FACT_LOG_BYTES,
+  readFactLogFile,
+  type ReadFactLogOptions,
+} from './log-file.js';
 export { MemoryFactStore } from './memory-fact-store.js';
 export { acquireThreadLock, FactLogLockedError, type LockOwner, type ThreadLock } from './thread-lock.js';
 export { mkdirState, STATE_FOLDER_NAME, STATE_GITIGNORE } from './state-folder.js';

@@ -8,9 +8,10 @@
  * never both win. A live owner makes the second writer fail clearly.
  */
 import { randomUUID } from 'node:crypto';
-import { link, open, readFile, rm, stat } from 'node:fs/promises';
+import { link, open, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { A3sError } from '@a3s-code/effect';
+import { FactLogFileError, openRegular, READ_OWN_FLAGS } from './log-file.js';
 
 /** Another live process holds the thread's write lock. */
 export class FactLogLockedError extends A3sError {
@@ -43,6 +44,8 @@ export interface ThreadLock {
 const ATTEMPTS = 200;
 /** A lock file that cannot be read as an owner is left alone this long (it may be mid-write on a file system without hard links). */
 const UNREADABLE_GRACE_MS = 2000;
+/** A lock holds a pid, a host name and a time; a bigger file is something else. */
+const MAX_LOCK_BYTES = 4096;
 /** A takeover file older than this belongs to a process that died while taking a lock over. */
 const TAKEOVER_STALE_MS = 10_000;
 
@@ -69,12 +72,20 @@ interface LockFile {
 async function readLockFile(path: string): Promise<LockFile> {
   let raw: string;
   let ageMs = 0;
+  let file: Awaited<ReturnType<typeof openRegular>>;
   try {
-    raw = await readFile(path, 'utf8');
-    ageMs = Date.now() - (await stat(path)).mtimeMs;
+    // A lock is a small regular file: a FIFO, a device or a link in its place is refused, never waited on.
+    file = await openRegular(path, READ_OWN_FLAGS, false);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { raw: null, owner: null, ageMs: 0 };
     throw e;
+  }
+  try {
+    if (file.size > MAX_LOCK_BYTES) throw new FactLogFileError(path, `is ${file.size} bytes, not a lock`);
+    raw = await file.fh.readFile('utf8');
+    ageMs = Date.now() - file.mtimeMs;
+  } finally {
+    await file.fh.close().catch(() => undefined);
   }
   try {
     const owner = JSON.parse(raw) as Partial<LockOwner>;
