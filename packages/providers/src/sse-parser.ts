@@ -18,6 +18,8 @@ export interface SseEvent {
  */
 export class SseParser {
   private buffer = '';
+  /** The first (up to 4) characters of `buffer`, so a long unfinished line is never flattened to read them. */
+  private head = '';
   private pendingCr = false;
   private event: string | undefined;
   private data: string[] = [];
@@ -59,13 +61,16 @@ export class SseParser {
       if (c !== 10 && c !== 13) continue;
       this.line(this.buffer + chunk.slice(start, i), out);
       this.buffer = '';
+      this.head = '';
       if (c === 13) {
         if (i + 1 === chunk.length) this.pendingCr = true;
         else if (chunk.charCodeAt(i + 1) === 10) i++;
       }
       start = i + 1;
     }
-    this.buffer += chunk.slice(start);
+    const rest = chunk.slice(start);
+    if (this.head.length < 4) this.head = (this.head + rest).slice(0, 4);
+    this.buffer += rest;
     return out;
   }
 
@@ -78,6 +83,7 @@ export class SseParser {
     const out: SseEvent[] = [];
     if (this.buffer.length === 0) this.dispatch(out);
     this.buffer = '';
+    this.head = '';
     this.event = undefined;
     this.data = [];
     return out;
@@ -96,7 +102,7 @@ export class SseParser {
 
   private pendingFieldChars(): number {
     // Only `data` counts: a keep-alive's `event: ping` or comment line cut across chunks does not.
-    let n = this.buffer.startsWith('data') ? this.buffer.length : 0;
+    let n = this.head === 'data' ? this.buffer.length : 0;
     for (const d of this.data) n += d.length;
     return n;
   }
