@@ -121,6 +121,23 @@ describe('task', () => {
     });
   });
 
+  it('an output_schema that does not compile is refused before any child runs (task and each parallel_task branch)', async () => {
+    const { session, model } = await track(open([{ text: '{"a":1}' }]));
+    const spec = { agent: 'explore', description: 'list', prompt: 'List files.' };
+    await expect(session.task({ ...spec, outputSchema: { type: 'bogus' } })).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+      field: 'args.output_schema',
+      message: expect.stringContaining('is not a valid JSON Schema'),
+    });
+    await expect(session.tasks([spec, { ...spec, outputSchema: { $ref: '#/$defs/missing' } }])).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+      field: 'args.tasks[1].output_schema',
+    });
+    // No sub-agent ran: the model was never asked.
+    expect(model.requests).toHaveLength(0);
+    expect(session.snapshot().subagent_tasks).toEqual([]);
+  });
+
   it('TASK: a custom agent from .a3s/agents narrows the tools to its list; an unknown agent names the allowed values', async () => {
     const ws = workspace();
     mkdirSync(join(ws.dir, '.a3s', 'agents'), { recursive: true });
