@@ -138,6 +138,24 @@ describe('task', () => {
     expect(session.snapshot().subagent_tasks).toEqual([]);
   });
 
+  it('a model-written output_schema whose pattern backtracks fails the task, never stalls the session', async () => {
+    const schema = { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } }, required: ['s'] };
+    const { session } = await track(
+      open([
+        { tool_calls: [call('task', { agent: 'explore', description: 'd', prompt: 'p', output_schema: schema })] },
+        { text: JSON.stringify({ s: `${'a'.repeat(40)}!` }) },
+        { text: 'parent carried on' },
+      ]),
+    );
+    const r = await session.send('delegate');
+    expect(r.text).toBe('parent carried on');
+    const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { output: string };
+    expect(JSON.parse(result.output)).toMatchObject({
+      status: 'failed',
+      error: { code: 'INVALID_SCHEMA', message: expect.stringContaining('took longer than 1000 ms and was stopped') },
+    });
+  });
+
   it('TASK: a custom agent from .a3s/agents narrows the tools to its list; an unknown agent names the allowed values', async () => {
     const ws = workspace();
     mkdirSync(join(ws.dir, '.a3s', 'agents'), { recursive: true });
