@@ -156,6 +156,26 @@ describe('task', () => {
     });
   });
 
+  it('a child its completion gate stops still reports its last answer and its changes to the parent', async () => {
+    const { session } = await track(
+      open(
+        [
+          { tool_calls: [call('write_note', { path: 'a.txt', content: 'x' })] },
+          { text: 'wrote a.txt' },
+          { text: 'wrote a.txt, not verified' },
+        ],
+        { gate: { continuation: { maxTurns: 1 } } },
+      ),
+    );
+    const r = await session.tool('task', { agent: 'general', description: 'write', prompt: 'Write a.txt.' });
+    expect(JSON.parse(r.output)).toMatchObject({
+      status: 'failed',
+      text: 'wrote a.txt, not verified',
+      error: { code: 'COMPLETION_INCOMPLETE' },
+    });
+    expect((r.metadata as { changes: unknown[] }).changes).toHaveLength(1);
+  });
+
   it('TASK: a custom agent from .a3s/agents narrows the tools to its list; an unknown agent names the allowed values', async () => {
     const ws = workspace();
     mkdirSync(join(ws.dir, '.a3s', 'agents'), { recursive: true });
