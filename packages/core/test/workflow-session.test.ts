@@ -1,15 +1,18 @@
 // dynamic_workflow in real sessions: program steps through the program tool (QuickJS), the tools a
 // step may never call, parallel_task steps run natively, runtime tools after the host's login,
 // concurrent generation with client forks, and recovery that is never a cache.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseLog } from '@a3s-code/effect';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   Agent,
   createDynamicWorkflowPack,
   createHostRuntimeTools,
   defineTool,
+  recoverDynamicWorkflowStepOutput,
+  workflowLogPath,
   type AgentSession,
   type DynamicWorkflowPackOptions,
   type ScriptedTurn,
@@ -212,6 +215,37 @@ describe('dynamic_workflow in a session', () => {
     expect(prompts.sort()).toEqual(['Look at alpha for the auth flow.', 'Look at beta for the auth flow.']);
     // Run natively: the workflow's own nested call, never a ctx.tool call of a program.
     expect(session.snapshot().subagent_tasks.map((t) => t.agent)).toEqual(['explore', 'explore']);
+  });
+
+  it('a parallel_task step reads its sub-agents whole answers, even past the output cap', async () => {
+    // Two ~48 KB reports: the parallel_task summary is over the 64 KB cap, so the kernel gives the
+    // caller a capped preview. The step's output is still the whole summary (it used to fail with
+    // a JSON syntax error from parsing the preview).
+    const report = (name: string) => `${name}: ${'finding\n'.repeat(6000)}`;
+    const tasks = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ agent: 'explore', description: `part ${i}`, prompt: `part ${i}` }));
+    const { session } = await open([{ text: report('a') }, { text: report('b') }, { text: report('c') }]);
+    // The workflow's own result is capped for its caller too: read the step's recorded output.
+    const stepOutput = async (workflow: Record<string, unknown>, step: string) => {
+      const r = await session.tool('dynamic_workflow', { workflow, query: 'q' });
+      expect(r.exitCode).toBe(0);
+      const runId = (r.metadata as { workflow: { run_id: string } }).workflow.run_id;
+      const facts = parseLog(readFileSync(join(session.config.dir, workflowLogPath(runId)), 'utf8')).facts;
+      return recoverDynamicWorkflowStepOutput(facts, { runId, query: 'q', stepId: step })?.output as {
+        results: { text: string }[];
+      };
+    };
+    const two = await stepOutput(
+      { name: 'big', steps: [{ id: 'fan', kind: 'parallel_task', tasks: tasks(2) }] },
+      'fan',
+    );
+    expect(two.results.map((x) => x.text).sort()).toEqual([report('a'), report('b')]);
+    // One sub-task (run through the `task` tool) past the cap on its own.
+    const one = await stepOutput(
+      { name: 'one', steps: [{ id: 'solo', kind: 'parallel_task', tasks: tasks(1) }] },
+      'solo',
+    );
+    expect(one.results[0]!.text).toBe(report('c'));
   });
 
   it('DWF-04: a step can call the host runtime tool only after the host registered it (its login callback)', async () => {

@@ -225,6 +225,7 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
   let store: FactStore | undefined;
   let runId: string | null = null;
   let gate: SessionGate | undefined;
+  let folder: Folder | undefined;
   let outcome: TaskOutcome;
   try {
     const model = request.model ?? host.modelFor(agent);
@@ -232,7 +233,7 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
     const maxSteps = request.maxSteps ?? agent.maxSteps;
     const recipe = { ...host.config.recipe, ...(maxSteps === undefined ? {} : { max_tool_rounds: maxSteps }) };
     const harness = createHarness(recipe);
-    const folder = new Folder(harness.recipe);
+    folder = new Folder(harness.recipe);
     const { toolCallBudget: _ownBudget, sessionStore: _noCheckpoints, ...inherited } = host.config;
     const live = host.config.onQuestion !== undefined || host.config.confirmation !== undefined;
     const config: ResolvedSessionConfig = Object.freeze({
@@ -335,7 +336,8 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
       ...empty,
       run_id: runId,
       changes,
-      text: '',
+      // What the child last said (a child the completion gate stopped has answered already).
+      text: runId === null ? '' : (folder?.state.view.assistant_text ?? ''),
       status: signal.aborted ? 'cancelled' : 'failed',
       error,
     };

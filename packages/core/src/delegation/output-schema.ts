@@ -3,7 +3,12 @@
  * validated by the same ajv validator as `generate_object`. A fenced ```json block
  * or the first JSON value in the text is accepted.
  */
-import { compileSchema, formatViolations, type SchemaViolation } from '../generate-object/schema-validator.js';
+import {
+  compileSchema,
+  formatViolations,
+  InvalidSchemaError,
+  type SchemaViolation,
+} from '../generate-object/schema-validator.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 
 /** The outcome of checking a child's answer. */
@@ -23,6 +28,20 @@ function candidates(text: string): string[] {
     if (end > start) out.push(text.slice(start, end + 1));
   }
   return out;
+}
+
+/**
+ * Why `schema` cannot check a task's answer (it does not compile), or `undefined` when it can:
+ * checked before the child runs, so a bad schema never costs a sub-agent's work.
+ */
+export function outputSchemaProblem(schema: JsonSchema): string | undefined {
+  try {
+    compileSchema(schema);
+    return undefined;
+  } catch (e) {
+    if (e instanceof InvalidSchemaError) return `is not a valid JSON Schema: ${e.message}`;
+    throw e;
+  }
 }
 
 /** Parses and validates `text` against `schema`. */

@@ -6,6 +6,7 @@ import { attachmentsArg } from '../attachments/attachment-args.js';
 import type { ToolArgRefinement } from '../tools/define-tool.js';
 import type { JsonSchema } from '../tools/json-schema.js';
 import { lazyZod, type Zod } from '../tools/zod-loader.js';
+import { outputSchemaProblem } from './output-schema.js';
 
 /** Branches of `parallel_task`. */
 export const PARALLEL_TASK_LIMITS = Object.freeze({ minBranches: 2, maxBranches: 32 });
@@ -59,12 +60,34 @@ export function parallelTaskInput(z: Zod, agents: readonly [string, ...string[]]
   });
 }
 
-/** `parallel_task`'s rule across fields: `min_success_count` only with partial failure, at most the tasks. */
+/** A branch's `output_schema` that cannot be compiled, as an issue at `path` (none: it compiles or is absent). */
+function outputSchemaIssues(
+  branch: { readonly output_schema?: Readonly<Record<string, unknown>> | undefined },
+  path: readonly PropertyKey[],
+): ToolArgRefinement[] {
+  if (branch.output_schema === undefined) return [];
+  const problem = outputSchemaProblem(branch.output_schema as JsonSchema);
+  return problem === undefined ? [] : [{ path: [...path, 'output_schema'], message: problem }];
+}
+
+/** `task`'s rule: an `output_schema` must compile, before the child runs. */
+export function taskRules(a: {
+  readonly output_schema?: Readonly<Record<string, unknown>> | undefined;
+}): ToolArgRefinement[] {
+  return outputSchemaIssues(a, []);
+}
+
+/**
+ * `parallel_task`'s rules: each branch's `output_schema` compiles; across fields,
+ * `min_success_count` only with partial failure, at most the tasks.
+ */
 export function parallelTaskRules(a: {
-  readonly tasks: readonly unknown[];
+  readonly tasks: readonly { readonly output_schema?: Readonly<Record<string, unknown>> | undefined }[];
   readonly allow_partial_failure: boolean;
   readonly min_success_count?: number;
 }): ToolArgRefinement[] {
+  const schemas = a.tasks.flatMap((t, i) => outputSchemaIssues(t, ['tasks', i]));
+  if (schemas.length > 0) return schemas;
   if (a.min_success_count === undefined) return [];
   if (!a.allow_partial_failure)
     return [{ path: ['min_success_count'], message: 'is accepted only together with allow_partial_failure: true' }];

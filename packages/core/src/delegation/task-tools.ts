@@ -24,7 +24,14 @@ export type DelegationPort = Pick<
   Delegator,
   'agents' | 'settings' | 'allocate' | 'run' | 'start' | 'result' | 'backgroundTaskIds' | 'runningBackgroundTaskIds'
 >;
-import { parallelTaskInput, parallelTaskRules, taskInput, taskResultInput, withAgentNames } from './task-args.js';
+import {
+  parallelTaskInput,
+  parallelTaskRules,
+  taskInput,
+  taskResultInput,
+  taskRules,
+  withAgentNames,
+} from './task-args.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
 /**
@@ -129,6 +136,7 @@ export function createTaskTool(d: DelegationPort): Tool<z.output<ReturnType<type
     inputJsonSchema: withAgentNames(toolJsonSchemas.task, agents),
     input: (z) => taskInput(z, agents),
     plainInput: true,
+    refine: (a) => taskRules(a),
     capabilities: { readOnly: false, idempotent: false, outputType: 'json', maxParallelism: 32 },
     timeoutMs: TASK_TIMEOUT_MS,
     async execute(args, ctx) {

@@ -121,6 +121,61 @@ describe('task', () => {
     });
   });
 
+  it('an output_schema that does not compile is refused before any child runs (task and each parallel_task branch)', async () => {
+    const { session, model } = await track(open([{ text: '{"a":1}' }]));
+    const spec = { agent: 'explore', description: 'list', prompt: 'List files.' };
+    await expect(session.task({ ...spec, outputSchema: { type: 'bogus' } })).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+      field: 'args.output_schema',
+      message: expect.stringContaining('is not a valid JSON Schema'),
+    });
+    await expect(session.tasks([spec, { ...spec, outputSchema: { $ref: '#/$defs/missing' } }])).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGS',
+      field: 'args.tasks[1].output_schema',
+    });
+    // No sub-agent ran: the model was never asked.
+    expect(model.requests).toHaveLength(0);
+    expect(session.snapshot().subagent_tasks).toEqual([]);
+  });
+
+  it('a model-written output_schema whose pattern backtracks fails the task, never stalls the session', async () => {
+    const schema = { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } }, required: ['s'] };
+    const { session } = await track(
+      open([
+        { tool_calls: [call('task', { agent: 'explore', description: 'd', prompt: 'p', output_schema: schema })] },
+        { text: JSON.stringify({ s: `${'a'.repeat(40)}!` }) },
+        { text: 'parent carried on' },
+      ]),
+    );
+    const r = await session.send('delegate');
+    expect(r.text).toBe('parent carried on');
+    const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as { output: string };
+    expect(JSON.parse(result.output)).toMatchObject({
+      status: 'failed',
+      error: { code: 'INVALID_SCHEMA', message: expect.stringContaining('took longer than 1000 ms and was stopped') },
+    });
+  });
+
+  it('a child its completion gate stops still reports its last answer and its changes to the parent', async () => {
+    const { session } = await track(
+      open(
+        [
+          { tool_calls: [call('write_note', { path: 'a.txt', content: 'x' })] },
+          { text: 'wrote a.txt' },
+          { text: 'wrote a.txt, not verified' },
+        ],
+        { gate: { continuation: { maxTurns: 1 } } },
+      ),
+    );
+    const r = await session.tool('task', { agent: 'general', description: 'write', prompt: 'Write a.txt.' });
+    expect(JSON.parse(r.output)).toMatchObject({
+      status: 'failed',
+      text: 'wrote a.txt, not verified',
+      error: { code: 'COMPLETION_INCOMPLETE' },
+    });
+    expect((r.metadata as { changes: unknown[] }).changes).toHaveLength(1);
+  });
+
   it('TASK: a custom agent from .a3s/agents narrows the tools to its list; an unknown agent names the allowed values', async () => {
     const ws = workspace();
     mkdirSync(join(ws.dir, '.a3s', 'agents'), { recursive: true });

@@ -8,6 +8,7 @@ import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { A3sError } from '@a3s-code/effect';
 import type { JsonSchema } from '../tools/json-schema.js';
 import { newAjv2020 } from '../invoker/ajv-loader.js';
+import { runBounded, schemaShapeProblem, VALIDATION_TIME_LIMIT_MS, ValidationTimeout } from './schema-guard.js';
 
 /** One reason a value does not match the schema. */
 export interface SchemaViolation {
@@ -46,8 +47,14 @@ export function canonicalJson(value: unknown): string {
   });
 }
 
-/** Compiles (or reuses) the validator of `schema`. Throws {@link InvalidSchemaError}. */
+/**
+ * Compiles (or reuses) the validator of `schema`. Each validation is stopped after
+ * {@link VALIDATION_TIME_LIMIT_MS} (a backtracking `pattern`) and fails with {@link InvalidSchemaError}.
+ * @throws InvalidSchemaError for a schema ajv refuses, one nested too deep, or `$ref`s that loop on the same value.
+ */
 export function compileSchema(schema: JsonSchema): SchemaValidator {
+  const problem = schemaShapeProblem(schema);
+  if (problem !== undefined) throw new InvalidSchemaError(`the schema ${problem}`);
   const key = canonicalJson(schema);
   let entry = cache.get(key);
   if (entry === undefined) {
@@ -74,7 +81,21 @@ export function compileSchema(schema: JsonSchema): SchemaValidator {
   const fn = entry.fn;
   return {
     validate(value: unknown): readonly SchemaViolation[] {
-      if (fn(value)) return [];
+      let valid: boolean;
+      try {
+        valid = runBounded(() => fn(value) === true);
+      } catch (e) {
+        if (e instanceof ValidationTimeout)
+          throw new InvalidSchemaError(
+            `checking a value against the schema took longer than ${VALIDATION_TIME_LIMIT_MS} ms and was stopped; a pattern that backtracks (like ^(a+)+$) is the usual cause: use simpler patterns`,
+          );
+        if ((e as { name?: unknown })?.name === 'RangeError')
+          throw new InvalidSchemaError(
+            `checking a value against the schema overflowed the stack: ${(e as Error).message}`,
+          );
+        throw e;
+      }
+      if (valid) return [];
       return (fn.errors ?? []).map(violation);
     },
   };

@@ -100,7 +100,12 @@ export class SessionResources implements ResourceAccess {
     }
     for (const tool of pack.tools) {
       if (this.#registry.get(tool.name) !== undefined || this.#registry.pending().some((p) => p.name === tool.name)) {
-        throw new ToolDefinitionError(`tool pack '${pack.name}'`, 'tools', `tool '${tool.name}' is already registered`);
+        const holder = [...this.#packs.keys()].find((p) => p.tools.some((t) => t.name === tool.name));
+        throw new ToolDefinitionError(
+          `tool pack '${pack.name}'`,
+          'tools',
+          `tool '${tool.name}' is already registered by ${holder === undefined ? 'a tool source' : `pack '${holder.name}'`}; a pack cannot replace or shadow another's tool (give it another name)`,
+        );
       }
     }
     for (const r of resources) {

@@ -165,4 +165,42 @@ describe('packs plugged into sessions', () => {
     sessions.push(asking);
     expect(asking.toolNames()).toEqual(expect.arrayContaining(['ask_user', 'task', 'parallel_task', 'task_result']));
   });
+  it("a host pack using a name of core's own tools, or of another pack's, is refused naming that pack", async () => {
+    const pack = (packName: string, toolName: string) =>
+      defineToolPack({
+        name: packName,
+        version: '1.0.0',
+        tools: [
+          defineTool({
+            name: toolName,
+            description: 'shadows',
+            input: z.object({}),
+            tier: 'read',
+            execute: async () => ({ output: 'shadow', exitCode: 0 }),
+          }),
+        ],
+      });
+    const ws = workspace();
+    const refused = async (tools: ReturnType<typeof pack>[], manualDelegation = true) => {
+      const agent = await Agent.create({ model: new ScriptedLlmClient([]), tools, workspace: ws.services });
+      return agent.session(ws.dir, { persistence: 'memory', manualDelegation }).then(
+        () => expect.unreachable('the session opened'),
+        (e: { code: string; message: string }) => e,
+      );
+    };
+    // Core's delegation, skills and memory packs are plugged in after the host's: the host pack is still named.
+    for (const name of ['task', 'task_result', 'Skill', 'remember']) {
+      const e = await refused([pack('shadow-pack', name)], false);
+      expect(e.code).toBe('INVALID_TOOL_DEFINITION');
+      expect(e.message).toMatch(
+        new RegExp(`^tool pack 'shadow-pack': tools: tool '${name}' is already registered by pack '@a3s-code/core/`),
+      );
+    }
+    const batch = await refused([pack('shadow-pack', 'batch')]);
+    expect(batch.message).toContain(
+      "tool pack 'shadow-pack': tools: tool 'batch' is already registered by pack '@a3s-code/core/runtime'",
+    );
+    const two = await refused([pack('first', 'probe'), pack('second', 'probe')]);
+    expect(two.message).toContain("tool pack 'second': tools: tool 'probe' is already registered by pack 'first'");
+  });
 });

@@ -21,6 +21,7 @@ import { askUserTool } from '../run/ask-user.js';
 import { createBatchTool } from '../runtime-tools/batch-tool.js';
 import type { SkillDefinition } from '../skills/skill-definition.js';
 import { createSkillTools } from '../skills/skill-tools.js';
+import { ToolDefinitionError } from '../errors/tool-errors.js';
 import { defineToolPack, type ToolPack } from '../tools/tool-pack.js';
 import type { ResourceCapability, ToolResource } from '../tools/tool-resource.js';
 import type { ToolSource } from '../registry/tool-source.js';
@@ -102,6 +103,32 @@ export function sessionPacks(input: SessionPacksInput): readonly ToolPack[] {
   return [runtime, ...input.packs, delegation, skills, memoryToolPack(input.memory, CORE_PACK_VERSION), workflow];
 }
 
+const isCorePack = (pack: ToolPack): boolean => pack.name.startsWith('@a3s-code/core/');
+
+/**
+ * Refuses two packs that register one tool name, naming the pack that takes a name another
+ * registers: a host pack using a name of core's own tools (`task`, `Skill`, `remember`, ...) is
+ * the one at fault, even when core's pack is plugged in after it.
+ * @throws ToolDefinitionError naming the pack, the tool and the pack that holds the name.
+ */
+function checkToolNames(packs: readonly ToolPack[]): void {
+  const owner = new Map<string, ToolPack>();
+  for (const pack of packs)
+    for (const tool of pack.tools) {
+      const first = owner.get(tool.name);
+      if (first === undefined) {
+        owner.set(tool.name, pack);
+        continue;
+      }
+      const [culprit, holder] = isCorePack(pack) && !isCorePack(first) ? [first, pack] : [pack, first];
+      throw new ToolDefinitionError(
+        `tool pack '${culprit.name}'`,
+        'tools',
+        `tool '${tool.name}' is already registered by pack '${holder.name}'; a pack cannot replace or shadow another's tool (give it another name)`,
+      );
+    }
+}
+
 /**
  * Plugs `packs` into a session, in order, then attaches the tool `sources` (MCP), whose tools
  * follow (nothing is opened yet: the async build then calls `openAtBuild`). A pack that cannot be
@@ -112,6 +139,7 @@ export function plugInPacks(
   packs: readonly ToolPack[],
   sources: readonly ToolSource[],
 ): void {
+  checkToolNames(packs);
   for (const pack of packs) resources.addPack(pack);
   for (const source of sources) resources.addSource(source);
 }

@@ -8,6 +8,7 @@
  */
 import { A3sError } from '@a3s-code/effect';
 import { generateObject } from '../generate-object/generate-object.js';
+import type { ArtifactStore } from '../invoker/artifact-store.js';
 import type { ScopedInvoker, ToolInvocationResult } from '../invoker/invocation-types.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import {
@@ -27,11 +28,43 @@ export interface StepEnv {
   /** The `dynamic_workflow` call id; a step's nested call is `<call id>.<step id>`. */
   readonly callId: string;
   readonly signal: AbortSignal;
+  /** The session's artifact store: where the kernel put the whole of an output it capped. */
+  readonly artifacts?: ArtifactStore;
 }
 
 function failed(stepId: string, r: ToolInvocationResult): WorkflowStepError {
   const reason = r.error?.code ?? r.errorKind ?? `exit code ${r.exitCode}`;
   return new WorkflowStepError(stepId, reason, r.output, r.error);
+}
+
+/**
+ * The JSON value a delegation tool returned: its whole output, read back from the artifact
+ * store when the kernel capped it (long sub-agent answers), never the capped preview.
+ */
+async function jsonOutput(stepId: string, r: ToolInvocationResult, env: StepEnv): Promise<Record<string, unknown>> {
+  const artifact = (r.metadata as { artifact?: { id?: unknown } } | undefined)?.artifact;
+  let text = r.output;
+  if (typeof artifact?.id === 'string') {
+    const whole = await env.artifacts?.get(artifact.id);
+    if (whole === undefined)
+      throw new WorkflowStepError(
+        stepId,
+        'OUTPUT_UNAVAILABLE',
+        `the output of '${r.name}' was capped and its artifact '${artifact.id}' cannot be read back from the session's artifact store`,
+      );
+    text = whole;
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // Reported below.
+  }
+  throw new WorkflowStepError(
+    stepId,
+    'OUTPUT_UNREADABLE',
+    `'${r.name}' did not return a JSON object: ${text.slice(0, 200)}${text.length > 200 ? '…' : ''}`,
+  );
 }
 
 /** Runs a `program` step; its output is the script's return value. */
@@ -147,7 +180,7 @@ export async function runParallelStep(
   if (tasks.length === 1) {
     const r = await env.invoker.invoke('task', tasks[0], { id });
     if (r.error !== undefined || (r.errorKind !== undefined && r.errorKind !== 'tool_failed')) throw failed(step.id, r);
-    const view = JSON.parse(r.output) as Record<string, unknown>;
+    const view = await jsonOutput(step.id, r, env);
     const ok = r.exitCode === 0;
     const summary = {
       completed: ok,
@@ -170,7 +203,7 @@ export async function runParallelStep(
     { id },
   );
   if (r.error !== undefined || (r.errorKind !== undefined && r.errorKind !== 'tool_failed')) throw failed(step.id, r);
-  const summary = JSON.parse(r.output) as {
+  const summary = (await jsonOutput(step.id, r, env)) as {
     completed?: boolean;
     succeeded?: number;
     required?: number;

@@ -120,6 +120,17 @@ describe('workflow definitions: graph validation', () => {
     expect(problem({ name: 'w', steps: [gen('a')], output: 'z' }).message).toContain("output: unknown step 'z'");
   });
 
+  it('a generation schema that loops on itself or nests without end is refused before any step runs', () => {
+    const loop = problem({ name: 'w', steps: [{ ...gen('a'), schema: { $ref: '#' } }] });
+    expect(loop).toMatchObject({ code: 'WORKFLOW_INVALID', step: 'a', field: 'steps[0].schema' });
+    expect(loop.message).toContain('without descending into the value');
+    let deep: Record<string, unknown> = { type: 'integer' };
+    for (let i = 0; i < 3000; i++) deep = { type: 'object', properties: { a: deep } };
+    const nested = problem({ name: 'w', steps: [{ ...gen('a'), schema: deep }] });
+    expect(nested).toMatchObject({ code: 'WORKFLOW_INVALID', field: 'steps[0].schema' });
+    expect(nested.message).toContain('nests deeper than 200 levels');
+  });
+
   it('steps start in declaration order, moved only behind their inputs', () => {
     const w = validateWorkflow({ name: 'w', steps: [gen('c', ['b']), gen('a'), gen('b', ['a']), gen('d')] });
     expect(w.order.map((s) => s.id)).toEqual(['a', 'b', 'c', 'd']);

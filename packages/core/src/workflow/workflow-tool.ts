@@ -192,7 +192,7 @@ async function execute(args: DynamicWorkflowArgs, ctx: ToolContext, services: Wo
       runId,
       query: args.query,
       log,
-      env: { invoker: ctx.invoker, callId: ctx.callId, signal: ctx.signal },
+      env: { invoker: ctx.invoker, callId: ctx.callId, signal: ctx.signal, artifacts: ctx.artifacts },
       llm: services.llmFor(ctx.runId),
       clock: services.clock,
       changes: () => changesSoFar(ctx),
