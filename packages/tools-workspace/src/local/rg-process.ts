@@ -120,8 +120,7 @@ export function readRecord(out: Buffer, from: number, complete = true): RgRecord
   const nul = out.indexOf(0, from);
   let nl = out.indexOf(10, from);
   if (nl >= 0 && (nul < 0 || nl < nul)) {
-    const notice = out.indexOf(NOTICE, from);
-    if (notice >= 0 && notice < nl) return { kind: 'skip', end: nl };
+    if (out.subarray(from, nl).includes(NOTICE)) return { kind: 'skip', end: nl };
   }
   if (nul < 0) return complete ? { kind: 'skip', end: out.length } : undefined;
   nl = out.indexOf(10, nul + 1);
