@@ -6,6 +6,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { CancelledError } from '@a3s-code/core';
 import { WorkspaceSearchError } from '../errors.js';
+import { UNSUPPORTED_SYNTAX_ALLOWED } from '../search/regex-syntax.js';
 
 type RgChild = ChildProcessByStdio<null, Readable, Readable>;
 
@@ -21,7 +22,18 @@ function failure(code: number | null, stderr: string, field: string): WorkspaceS
     !/No such file/.test(stderr)
   ) {
     const isGlob = /glob/i.test(stderr);
-    return new WorkspaceSearchError(isGlob ? 'glob' : field, stderr.trim().split('\n').slice(0, 6).join('\n'));
+    // rg suggests its --pcre2 flag, which the tools do not offer: say what is allowed instead.
+    const text = stderr
+      .split(/\n\s*Consider enabling PCRE2/)[0]!
+      .trim()
+      .split('\n')
+      .slice(0, 6)
+      .join('\n');
+    const unsupported = /backreferences are not supported|look-around/.test(text);
+    return new WorkspaceSearchError(
+      isGlob ? 'glob' : field,
+      unsupported ? `${text}\n${UNSUPPORTED_SYNTAX_ALLOWED}` : text,
+    );
   }
   return undefined;
 }

@@ -75,7 +75,7 @@ export class JsSearch implements FastWorkspaceSearch {
     const bytes = await this.fs.readFile(path, { signal });
     if (bytes.includes(0)) return undefined; // binary files are skipped, as rg skips them
     const text = decoder.decode(bytes);
-    if (!matcher.prefilter.test(text)) return undefined;
+    if (!matcher.mayMatch(text)) return undefined;
     return splitLines(text);
   }
 
@@ -90,10 +90,8 @@ export class JsSearch implements FastWorkspaceSearch {
     for await (const path of this.grepTargets(request)) {
       const lines = await this.lines(path, request.signal, matcher);
       if (!lines) continue;
-      for (let i = 0; i < lines.length; i++) {
-        if (matcher.line.test(lines[i]!))
-          yield withText ? { path, line: i + 1, text: lines[i]! } : { path, line: i + 1 };
-      }
+      for (const i of matcher.matching(lines, path))
+        yield withText ? { path, line: i + 1, text: lines[i]! } : { path, line: i + 1 };
     }
   }
 
@@ -115,7 +113,7 @@ export class JsSearch implements FastWorkspaceSearch {
     const out: string[] = [];
     for await (const path of this.grepTargets(request)) {
       const lines = await this.lines(path, request.signal, matcher);
-      if (lines?.some((l) => matcher.line.test(l))) out.push(path);
+      if (lines && matcher.matching(lines, path).length > 0) out.push(path);
     }
     return out;
   }
@@ -125,9 +123,7 @@ export class JsSearch implements FastWorkspaceSearch {
     const out: GrepFileCount[] = [];
     for await (const path of this.grepTargets(request)) {
       const lines = await this.lines(path, request.signal, matcher);
-      if (!lines) continue;
-      let count = 0;
-      for (const l of lines) if (matcher.line.test(l)) count++;
+      const count = lines ? matcher.matching(lines, path).length : 0;
       if (count > 0) out.push({ path, count });
     }
     return out;
