@@ -10,8 +10,9 @@ import { UNSUPPORTED_SYNTAX_ALLOWED } from '../search/regex-syntax.js';
 
 type RgChild = ChildProcessByStdio<null, Readable, Readable>;
 
-function start(rg: string, args: readonly string[], cwd: string): RgChild {
-  return spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns rg; `stdin` is a descriptor of the file rg reads as `-` (a searched file opened and checked here). */
+function start(rg: string, args: readonly string[], cwd: string, stdin?: number): RgChild {
+  return spawn(rg, args, { cwd, stdio: [stdin ?? 'ignore', 'pipe', 'pipe'] }) as RgChild;
 }
 
 function failure(code: number | null, stderr: string, field: string): WorkspaceSearchError | undefined {
@@ -45,8 +46,9 @@ export async function runRg(
   cwd: string,
   signal: AbortSignal | undefined,
   field = 'pattern',
+  stdin?: number,
 ): Promise<Buffer> {
-  return (await runRgCapped(rg, args, cwd, signal, Number.POSITIVE_INFINITY, field))!;
+  return (await runRgCapped(rg, args, cwd, signal, Number.POSITIVE_INFINITY, field, stdin))!;
 }
 
 /**
@@ -60,10 +62,11 @@ export function runRgCapped(
   signal: AbortSignal | undefined,
   maxBytes: number,
   field = 'pattern',
+  stdin?: number,
 ): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new CancelledError('search', signal.reason));
-    const child = start(rg, args, cwd);
+    const child = start(rg, args, cwd, stdin);
     const out: Buffer[] = [];
     let bytes = 0;
     let over = false;
@@ -150,9 +153,10 @@ export async function* streamRgRecords(
   args: readonly string[],
   cwd: string,
   signal: AbortSignal | undefined,
+  stdin?: number,
 ): AsyncGenerator<Buffer> {
   if (signal?.aborted) throw new CancelledError('search', signal.reason);
-  const child = start(rg, args, cwd);
+  const child = start(rg, args, cwd, stdin);
   let err = '';
   child.stderr.on('data', (c: Buffer) => {
     if (err.length < 8192) err += c.toString('utf8');
