@@ -195,6 +195,7 @@ export {
   NO_APPROVER_REASON,
   noApprover,
   PermissionPolicy,
+  unquoteDiffPath,
   type ConfirmationAnswer,
   type ConfirmationManager,
   type ConfirmationRequest,

@@ -15,6 +15,7 @@ import {
 } from '@a3s-code/core';
 import type { McpManager } from '@a3s-code/mcp';
 import { providerModelResolver } from '@a3s-code/providers';
+import { AgentClosedError } from './errors.js';
 import { startGlobalMcp, validateMcpServers } from './mcp.js';
 
 /**
@@ -46,6 +47,7 @@ export class AgentLayers {
   readonly #agentConfig: CodeConfig;
   readonly #lookup: boolean;
   readonly #layers = new Map<string, Promise<AgentLayer>>();
+  #closed = false;
 
   /** `agentConfig` is the agent's configuration without SDK-only keys; `lookup` enables the per-folder file. */
   constructor(agentConfig: CodeConfig, lookup: boolean) {
@@ -53,8 +55,10 @@ export class AgentLayers {
     this.#lookup = lookup;
   }
 
-  /** The layer for a session on the workspace folder `root`. */
+  /** The layer for a session on the workspace folder `root`; `AGENT_CLOSED` once {@link close} was called. */
   async for(root: string): Promise<AgentLayer> {
+    // A session racing `agent.close()` must not start the global MCP servers again.
+    if (this.#closed) throw new AgentClosedError();
     const file = this.#lookup ? await findConfigFile(root) : undefined;
     const key = file ?? '';
     let layer = this.#layers.get(key);
@@ -78,6 +82,7 @@ export class AgentLayers {
 
   /** Closes every agent-global MCP manager. */
   async close(): Promise<void> {
+    this.#closed = true;
     const layers = await Promise.allSettled([...this.#layers.values()]);
     this.#layers.clear();
     await Promise.all(layers.map((l) => (l.status === 'fulfilled' ? l.value.mcp?.close() : undefined)));

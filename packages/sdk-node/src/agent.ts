@@ -30,7 +30,7 @@ import { evalToolPack } from '@a3s-code/tools-resource/eval';
 import { lspToolPack } from '@a3s-code/tools-resource/lsp';
 import type { McpServerStatus } from '@a3s-code/mcp';
 import { AgentLayers, type AgentLayer } from './agent-layer.js';
-import { checkAgentConfigArg, checkDir, checkOptionsArg } from './arguments.js';
+import { checkAgentConfigArg, checkDir, checkExistingFolder, checkOptionsArg } from './arguments.js';
 import { resolveApproval, withReadTools, type ApprovalOptions } from './approver.js';
 import { ModelNotConfiguredError } from './errors.js';
 import type { McpSource } from '@a3s-code/mcp';
@@ -229,7 +229,7 @@ export class Agent {
    *   SessionInitializationError / FactLogLockedError when the log cannot be opened.
    */
   async session(dir: string, options?: SessionOptions): Promise<Session> {
-    const root = resolve(checkDir(dir, 'agent.session'));
+    const root = checkExistingFolder(resolve(checkDir(dir, 'agent.session')));
     const p = await this.#prepare(root, checkOptionsArg(options, 'agent.session'));
     return this.#wrap(p, root, () => p.layer.core.session(root, p.options));
   }
@@ -242,9 +242,8 @@ export class Agent {
    */
   async resumeSession(sessionId: string, options?: ResumeSessionOptions): Promise<Session> {
     const { dir, ...rest } = checkOptionsArg(options, 'agent.resumeSession');
-    const root = resolve(
-      this.#config.cwd ?? process.cwd(),
-      dir === undefined ? '.' : checkDir(dir, 'agent.resumeSession'),
+    const root = checkExistingFolder(
+      resolve(this.#config.cwd ?? process.cwd(), dir === undefined ? '.' : checkDir(dir, 'agent.resumeSession')),
     );
     const p = await this.#prepare(root, rest);
     return this.#wrap(p, root, () => p.layer.core.resumeSession(sessionId, { ...p.options, dir: root }));
@@ -256,7 +255,7 @@ export class Agent {
    * started to list their tools; the session-private ones are closed again.
    */
   async describeTools(dir: string, options?: Omit<SessionOptions, 'model'>): Promise<ToolInfo[]> {
-    const root = resolve(checkDir(dir, 'agent.describeTools'));
+    const root = checkExistingFolder(resolve(checkDir(dir, 'agent.describeTools')));
     const checked = checkOptionsArg(options, 'agent.describeTools');
     const { layer, options: core, mcp } = await this.#prepare(root, checked, false);
     try {
@@ -272,11 +271,11 @@ export class Agent {
    * is listed as `failed` with its reason (`lastError`) and stderr tail; see `mcpWarnings`.
    */
   async mcpStatus(dir: string = this.#config.cwd ?? process.cwd()): Promise<readonly McpServerStatus[]> {
-    const layer = await this.#layers.for(resolve(dir));
+    const layer = await this.#layers.for(checkExistingFolder(resolve(checkDir(dir, 'agent.mcpStatus'))));
     return layer.mcp?.status() ?? [];
   }
 
-  /** Closes the agent-global MCP servers. Sessions close their own with `session.close()`. */
+  /** Closes the agent-global MCP servers (sessions close their own); then every call opening a session throws `AGENT_CLOSED`. */
   close(): Promise<void> {
     return this.#layers.close();
   }

@@ -5,7 +5,8 @@
  * one is a `SessionConfigurationError` naming it and what is allowed, never a `TypeError` from
  * inside and never a silently ignored setting. Every other key is checked by core.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { SessionConfigurationError } from '@a3s-code/core';
 
 const RESOURCE_PACKS = ['ast', 'lsp', 'eval', 'debug'] as const;
@@ -44,9 +45,32 @@ export function checkAgentConfigArg<T extends object>(config: T | string | undef
   return config;
 }
 
+/**
+ * Refuses a folder option that names nothing or a non-folder: a typo would otherwise surface late
+ * (a missing model, a workspace error) or create folders where none was meant.
+ * @returns the absolute path.
+ * @throws SessionConfigurationError naming `field` and the path.
+ */
+export function checkExistingFolder(path: string, field = 'dir'): string {
+  const abs = resolve(path);
+  let isDir: boolean;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new SessionConfigurationError(
+      field,
+      `'${abs}' ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${String(code)})`}; allowed: an existing folder`,
+    );
+  }
+  if (!isDir) throw new SessionConfigurationError(field, `'${abs}' is not a folder; allowed: an existing folder`);
+  return abs;
+}
+
 function checkSdkKeys(c: Record<string, unknown>): void {
   if (c.cwd !== undefined && (typeof c.cwd !== 'string' || c.cwd === ''))
     throw new SessionConfigurationError('cwd', `must be a non-empty folder path, got ${describeValue(c.cwd)}`);
+  if (typeof c.cwd === 'string') checkExistingFolder(c.cwd, 'cwd');
   for (const key of ['workspaceTools', 'workspaceConfig'] as const)
     if (c[key] !== undefined && typeof c[key] !== 'boolean')
       throw new SessionConfigurationError(key, `must be true or false, got ${describeValue(c[key])}`);
@@ -71,8 +95,9 @@ function checkSdkKeys(c: Record<string, unknown>): void {
 }
 
 /**
- * The workspace folder given to `call`: a non-empty path string. A `~` is not expanded (Node has
- * no shell): a `~` path that does not exist is refused with that hint.
+ * The workspace folder given to `call`: a non-empty path string (the caller checks that the folder
+ * it resolves to exists). A `~` is not expanded (Node has no shell): a `~` path that does not
+ * exist is refused with that hint.
  * @throws SessionConfigurationError (`dir`).
  */
 export function checkDir(dir: unknown, call: string): string {

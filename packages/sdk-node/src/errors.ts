@@ -21,6 +21,20 @@ export class ModelNotConfiguredError extends A3sError {
 }
 
 /**
+ * A session was asked of an agent after `agent.close()` (`session`, `resumeSession`,
+ * `describeTools`, `mcpStatus`): its agent-global MCP servers are closed and are not started
+ * again behind the host's back. Create a new agent instead.
+ */
+export class AgentClosedError extends A3sError {
+  constructor() {
+    super(
+      'AGENT_CLOSED',
+      'the agent is closed (agent.close() was called): it opens no more sessions and starts no MCP servers; create a new agent with Agent.create',
+    );
+  }
+}
+
+/**
  * A string-returning host-direct helper (`readFile`, `grep`, `bash`, `glob`) failed: the tool
  * returned a non-zero exit code or the kernel refused the call. The whole result is in `result`;
  * `exitCode` and `toolName` are copied for convenience. The `ToolResult` helpers (`tool`, `git`,

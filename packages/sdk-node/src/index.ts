@@ -18,7 +18,7 @@ export { READ_TOOL_RULES, type ApprovalOptions, type ConfirmHandler } from './ap
 export { mcpWarnings, type McpWarning } from './mcp.js';
 export type { ProgramLimits, ProgramOptions } from './program.js';
 export { Session, type EventStream } from './session.js';
-export { DirectToolError, ModelNotConfiguredError } from './errors.js';
+export { AgentClosedError, DirectToolError, ModelNotConfiguredError } from './errors.js';
 export type { ToolResult } from './tool-result.js';
 export type { BashOptions, EditFileOptions, GlobOptions, GrepOptions, ReadFileOptions } from './direct-tools.js';
 export type { ToolInfo } from './tool-info.js';

@@ -9,6 +9,7 @@
  */
 import {
   CatalogPreparationError,
+  SessionClosedError,
   type PrepareOptions,
   type SessionCapabilityCatalog,
   type ToolSource,
@@ -111,6 +112,7 @@ export async function startGlobalMcp(servers: McpServersConfig): Promise<McpMana
 export class SessionMcp {
   /** Global (read-only here) → private (owned by the session). */
   readonly sources: McpSources;
+  #closed = false;
 
   private constructor(sources: McpSources) {
     this.sources = sources;
@@ -141,17 +143,19 @@ export class SessionMcp {
   }
 
   /**
-   * Adds and starts the private server `name` as a new generation of `catalog`; a server that
-   * could not be configured or started is reported by its own error (it was removed again).
+   * Adds and starts the private server `name` as a new generation of the session's catalog; a
+   * server that could not be configured or started is reported by its own error (it was removed
+   * again). After {@link close}: `SESSION_CLOSED`, like every other call on a closed session.
    */
   async addServer(
-    catalog: SessionCapabilityCatalog,
+    session: { readonly catalog: SessionCapabilityCatalog; readonly sessionId: string },
     name: string,
     config: Readonly<Record<string, unknown>>,
     options: PrepareOptions,
   ): Promise<McpServerStatus> {
+    if (this.#closed) throw new SessionClosedError(session.sessionId, 'session.addMcpServer');
     try {
-      await catalog.prepare(mcpServerSteps(this.sources, name, config), options);
+      await session.catalog.prepare(mcpServerSteps(this.sources, name, config), options);
     } catch (e) {
       const cause = e instanceof CatalogPreparationError ? e.cause : undefined;
       if (!options.signal?.aborted && (cause instanceof McpConfigError || cause instanceof McpConnectionError))
@@ -163,6 +167,7 @@ export class SessionMcp {
 
   /** Closes the private servers (their process groups are gone when this resolves). */
   close(): Promise<void> {
+    this.#closed = true;
     return this.sources.close();
   }
 }

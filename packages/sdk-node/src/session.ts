@@ -283,7 +283,7 @@ export class Session {
     config: Readonly<Record<string, unknown>>,
     options?: PrepareOptions,
   ): Promise<McpServerStatus> {
-    return this.#mcp.addServer(this.core.catalog, name, config, checkOptionsArg(options, 'session.addMcpServer'));
+    return this.#mcp.addServer(this.core, name, config, checkOptionsArg(options, 'session.addMcpServer'));
   }
 
   /**

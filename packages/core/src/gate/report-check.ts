@@ -40,7 +40,7 @@ export function checkHostReport(report: unknown): VerificationReport {
   need(typeof r.subject === 'string', 'report.subject', 'a string');
   need((STATUSES as readonly unknown[]).includes(r.status), 'report.status', `one of ${STATUSES.join(', ')}`);
   need(Array.isArray(r.checks), 'report.checks', 'an array of checks');
-  (r.checks as readonly unknown[]).forEach((c, i) => checkCheck(c, `report.checks[${i}]`));
+  for (const [i, c] of (r.checks as readonly unknown[]).entries()) checkCheck(c, `report.checks[${i}]`);
   need(
     Array.isArray(r.residual_risks) && r.residual_risks.every((x) => typeof x === 'string'),
     'report.residual_risks',

@@ -3,10 +3,11 @@
  * normalised (see `shell/shell-judge.ts`: quotes removed, wrappers unwrapped, the command's
  * basename, at any depth, plus the command as written when it differs); `read`, `write`,
  * `edit`, `patch` every file path (`file_path`, `path`, `files[].path`, and the paths named in a
- * patch's `---`/`+++` headers); `grep`, `glob` the pattern and the path (alternatives: a rule
+ * patch's `---`/`+++` headers and git rename/copy lines, unquoted as the tool reads them); `grep`, `glob` the pattern and the path (alternatives: a rule
  * matches when it matches either); any other tool its args as JSON.
  */
 
+import { diffPaths } from './diff-paths.js';
 import { canonicalSpellings } from './path-spelling.js';
 import { judgeShellCommand, type ShellJudgement } from './shell/shell-judge.js';
 import { HOLE } from './shell/shell-word.js';
@@ -42,15 +43,6 @@ function field(args: unknown, key: string): unknown {
 
 function pushString(out: string[], value: unknown): void {
   if (typeof value === 'string' && value.length > 0) out.push(value);
-}
-
-function diffPaths(diff: string): string[] {
-  const out: string[] = [];
-  for (const m of diff.matchAll(/^(?:---|\+\+\+) (?:[ab]\/)?([^\t\r\n]+)/gm)) {
-    const p = (m[1] as string).trim();
-    if (p !== '/dev/null') out.push(p);
-  }
-  return out;
 }
 
 // Every rule of a policy asks for the same call's subjects: the last judgement is kept.

@@ -6,11 +6,13 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { CancelledError } from '@a3s-code/core';
 import { WorkspaceSearchError } from '../errors.js';
+import { UNSUPPORTED_SYNTAX_ALLOWED } from '../search/regex-syntax.js';
 
 type RgChild = ChildProcessByStdio<null, Readable, Readable>;
 
-function start(rg: string, args: readonly string[], cwd: string): RgChild {
-  return spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns rg; `stdin` is a descriptor of the file rg reads as `-` (a searched file opened and checked here). */
+function start(rg: string, args: readonly string[], cwd: string, stdin?: number): RgChild {
+  return spawn(rg, args, { cwd, stdio: [stdin ?? 'ignore', 'pipe', 'pipe'] }) as RgChild;
 }
 
 function failure(code: number | null, stderr: string, field: string): WorkspaceSearchError | undefined {
@@ -21,7 +23,18 @@ function failure(code: number | null, stderr: string, field: string): WorkspaceS
     !/No such file/.test(stderr)
   ) {
     const isGlob = /glob/i.test(stderr);
-    return new WorkspaceSearchError(isGlob ? 'glob' : field, stderr.trim().split('\n').slice(0, 6).join('\n'));
+    // rg suggests its --pcre2 flag, which the tools do not offer: say what is allowed instead.
+    const text = stderr
+      .split(/\n\s*Consider enabling PCRE2/)[0]!
+      .trim()
+      .split('\n')
+      .slice(0, 6)
+      .join('\n');
+    const unsupported = /backreferences are not supported|look-around/.test(text);
+    return new WorkspaceSearchError(
+      isGlob ? 'glob' : field,
+      unsupported ? `${text}\n${UNSUPPORTED_SYNTAX_ALLOWED}` : text,
+    );
   }
   return undefined;
 }
@@ -33,8 +46,9 @@ export async function runRg(
   cwd: string,
   signal: AbortSignal | undefined,
   field = 'pattern',
+  stdin?: number,
 ): Promise<Buffer> {
-  return (await runRgCapped(rg, args, cwd, signal, Number.POSITIVE_INFINITY, field))!;
+  return (await runRgCapped(rg, args, cwd, signal, Number.POSITIVE_INFINITY, field, stdin))!;
 }
 
 /**
@@ -48,10 +62,11 @@ export function runRgCapped(
   signal: AbortSignal | undefined,
   maxBytes: number,
   field = 'pattern',
+  stdin?: number,
 ): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new CancelledError('search', signal.reason));
-    const child = start(rg, args, cwd);
+    const child = start(rg, args, cwd, stdin);
     const out: Buffer[] = [];
     let bytes = 0;
     let over = false;
@@ -137,9 +152,10 @@ export async function* streamRgRecords(
   args: readonly string[],
   cwd: string,
   signal: AbortSignal | undefined,
+  stdin?: number,
 ): AsyncGenerator<Buffer> {
   if (signal?.aborted) throw new CancelledError('search', signal.reason);
-  const child = start(rg, args, cwd);
+  const child = start(rg, args, cwd, stdin);
   let err = '';
   child.stderr.on('data', (c: Buffer) => {
     if (err.length < 8192) err += c.toString('utf8');

@@ -4,10 +4,18 @@
  * `.git` skipped, only `.gitignore` rules honoured, in or out of a Git repository, symlinks not
  * followed). Paths come back root-relative and sorted in {@link comparePaths} order.
  */
-import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
+import { constants } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import {
+  A3sError,
+  type WorkspaceGlobRequest,
+  type WorkspaceGrepMatch,
+  type WorkspaceGrepRequest,
+} from '@a3s-code/core';
+import { openContained } from './contained-open.js';
 import { isProtectedPath } from '../paths/normalize.js';
 import { SEARCH_TARGETS } from '../search/search-types.js';
-import { notRegularError } from './fs-errors.js';
+import { mapFsError, notRegularError } from './fs-errors.js';
 import { compileGlob, globMatches } from '../search/glob-pattern.js';
 import { assertNoNul } from '../search/js-regex.js';
 import { comparePaths, sortPaths } from '../search/path-order.js';
@@ -16,6 +24,21 @@ import { MatchingFilesCache, pageFromFiles } from './rg-page.js';
 import { wholeSearch } from './rg-whole.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { readRecord, runRg, splitRecords, streamRgRecords } from './rg-process.js';
+
+/** A page of a one-file search: the matches after `after`, at most `limit`. */
+async function onePage(
+  matches: AsyncIterable<WorkspaceGrepMatch>,
+  after: GrepPosition | undefined,
+  limit: number,
+): Promise<GrepPage> {
+  const page: WorkspaceGrepMatch[] = [];
+  for await (const m of matches) {
+    if (after && (m.path === after.path ? m.line <= after.line : comparePaths(m.path, after.path) < 0)) continue;
+    if (page.length === limit) return { matches: page, more: true };
+    page.push(m);
+  }
+  return { matches: page, more: false };
+}
 
 const BASE_ARGS = [
   '--no-config',
@@ -47,6 +70,16 @@ function excludeArgs(rel: string): string[] {
 interface Target {
   rel: string;
   args: string[];
+  /** The target is one file: rg reads it from a descriptor opened here, never by its path. */
+  file: boolean;
+}
+
+// Non-blocking, so a FIFO swapped in for the file cannot hang the open; regular files ignore it.
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/** rg's trailing flags for a one-file target read on stdin (rg names it `<stdin>`; callers put the name back). */
+function stdinArgs(target: Target): string[] {
+  return [...target.args.slice(0, -2), '--', '-'];
 }
 
 /** Search on the local disk through ripgrep. */
@@ -64,10 +97,12 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   private async target(path: string | undefined): Promise<Target> {
     const target = await this.fs.resolve(path ?? '', 'path');
     const args: string[] = [];
+    let file = false;
     if (target.rel !== '') {
       // rg would open a named FIFO and wait on it for ever (it skips special files only in a walk).
-      if ((await this.fs.stat(target.rel).catch(() => undefined))?.kind === 'other')
-        throw notRegularError(target.rel, 'a FIFO, socket or device', SEARCH_TARGETS);
+      const kind = (await this.fs.stat(target.rel).catch(() => undefined))?.kind;
+      if (kind === 'other') throw notRegularError(target.rel, 'a FIFO, socket or device', SEARCH_TARGETS);
+      file = kind === 'file';
       const parts = target.rel.split('/');
       for (let i = 0; i < parts.length; i++) {
         const dir = parts.slice(0, i).join('/');
@@ -77,7 +112,29 @@ export class RipgrepSearch implements FastWorkspaceSearch {
       }
     }
     args.push('--', target.rel === '' ? '.' : target.rel);
-    return { rel: target.rel, args };
+    return { rel: target.rel, args, file };
+  }
+
+  /**
+   * A one-file target opened (inside the root, checked by descriptor) for rg to read on stdin, so
+   * the file swapped for a FIFO after {@link target} is refused instead of blocking rg; `undefined`
+   * for a folder.
+   */
+  private async openFile(target: Target): Promise<FileHandle | undefined> {
+    if (!target.file) return undefined;
+    const { handle } = await openContained(this.fs.root, target.rel, OPEN_FLAGS, {
+      field: 'path',
+      original: target.rel,
+    }).catch((error: unknown) => {
+      if (A3sError.isInstance(error)) throw error;
+      return mapFsError(error, target.rel);
+    });
+    const stat = await handle.stat();
+    if (!stat.isFile()) {
+      await handle.close();
+      throw notRegularError(target.rel, 'a FIFO, socket or device', SEARCH_TARGETS);
+    }
+    return handle;
   }
 
   /**
@@ -126,16 +183,30 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const target = await this.target(request.path);
     const where = target.args;
     const { args: grep, allowed } = await this.grepArgs(request, target);
-    const args = [...grep, '--sort', 'path', '--null', '--line-number', '--with-filename', '--no-heading', ...where];
+    const input = await this.openFile(target);
+    const args = [
+      ...grep,
+      '--sort',
+      'path',
+      '--null',
+      '--line-number',
+      '--with-filename',
+      '--no-heading',
+      ...(input ? stdinArgs(target) : where),
+    ];
     const withText = request.withText !== false;
-    for await (const rec of streamRgRecords(this.rg, args, this.fs.root, request.signal)) {
-      const nul = rec.indexOf(0);
-      const colon = rec.indexOf(58, nul + 1);
-      if (nul < 0 || colon < 0) continue;
-      const path = stripDot(rec.toString('utf8', 0, nul));
-      if (allowed && !allowed.has(path)) continue;
-      const line = Number(rec.toString('latin1', nul + 1, colon));
-      yield withText ? { path, line, text: rec.toString('utf8', colon + 1) } : { path, line };
+    try {
+      for await (const rec of streamRgRecords(this.rg, args, this.fs.root, request.signal, input?.fd)) {
+        const nul = rec.indexOf(0);
+        const colon = rec.indexOf(58, nul + 1);
+        if (nul < 0 || colon < 0) continue;
+        const path = input ? target.rel : stripDot(rec.toString('utf8', 0, nul));
+        if (allowed && !allowed.has(path)) continue;
+        const line = Number(rec.toString('latin1', nul + 1, colon));
+        yield withText ? { path, line, text: rec.toString('utf8', colon + 1) } : { path, line };
+      }
+    } finally {
+      await input?.close();
     }
   }
 
@@ -148,6 +219,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
       request.fixedStrings === true,
     ]);
     const target = await this.target(request.path);
+    if (target.file) return onePage(this.grep({ ...request, withText: true }), after, limit);
     if (after === undefined) {
       // A first page: one rg process finds every matching line when the output is small.
       const { args, allowed } = await this.grepArgs(request, target);
@@ -171,13 +243,8 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   private async matchingFiles(request: WorkspaceGrepRequest, target: Target): Promise<string[]> {
     const where = target.args;
     const { args, allowed } = await this.grepArgs(request, target);
-    const out = await runRg(
-      this.rg,
-      [...args, '--files-with-matches', '--null', ...where],
-      this.fs.root,
-      request.signal,
-    );
-    const paths = splitRecords(out, 0).map(stripDot);
+    const out = await this.runOn(target, request.signal, [...args, '--files-with-matches', '--null'], where);
+    const paths = splitRecords(out, 0).map((p) => (target.file ? target.rel : stripDot(p)));
     return sortPaths(allowed ? paths.filter((p) => allowed.has(p)) : paths);
   }
 
@@ -185,21 +252,39 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const target = await this.target(request.path);
     const where = target.args;
     const { args, allowed } = await this.grepArgs(request, target);
-    const out = await runRg(
-      this.rg,
-      [...args, '--count', '--null', '--with-filename', ...where],
-      this.fs.root,
-      request.signal,
-    );
+    const out = await this.runOn(target, request.signal, [...args, '--count', '--null', '--with-filename'], where);
     const counts: GrepFileCount[] = [];
     let from = 0;
     for (let rec = readRecord(out, 0); rec !== undefined; rec = readRecord(out, from)) {
-      const path = rec.kind === 'record' && rec.nul > from ? stripDot(out.toString('utf8', from, rec.nul)) : undefined;
+      const named = rec.kind === 'record' && rec.nul > from ? stripDot(out.toString('utf8', from, rec.nul)) : undefined;
+      const path = named !== undefined && target.file ? target.rel : named;
       if (rec.kind === 'record' && path !== undefined && (!allowed || allowed.has(path)))
         counts.push({ path, count: Number(out.toString('latin1', rec.nul + 1, rec.end)) });
       from = rec.end + 1;
     }
     return counts.sort((a, b) => comparePaths(a.path, b.path));
+  }
+
+  /** Runs a content search of `target` to completion (a one-file target read on stdin). */
+  private async runOn(
+    target: Target,
+    signal: AbortSignal | undefined,
+    args: string[],
+    where: string[],
+  ): Promise<Buffer> {
+    const input = await this.openFile(target);
+    try {
+      return await runRg(
+        this.rg,
+        [...args, ...(input ? stdinArgs(target) : where)],
+        this.fs.root,
+        signal,
+        'pattern',
+        input?.fd,
+      );
+    } finally {
+      await input?.close();
+    }
   }
 
   /**

@@ -71,6 +71,11 @@ describe('names with control characters', () => {
     expect(lines[0]).toMatch(/ "esc\\u001b\[31mred\.txt"$/);
     expect(lines[1]).toMatch(/ "nl\\nname\.txt"$/);
   });
+
+  it('grep, glob and ls tell the model that such names are shown as JSON strings', () => {
+    for (const tool of [grepTool, globTool, lsTool])
+      expect(tool.description, tool.name).toContain('is shown as a JSON string, e.g. "a\\nb.txt"');
+  });
 });
 
 describe('a glob that backtracks exponentially', () => {

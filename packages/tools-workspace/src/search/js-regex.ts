@@ -1,12 +1,16 @@
 /** Builds the JS regular expressions of a grep request (the JS engine's side of ripgrep's syntax). */
 import type { WorkspaceGrepRequest } from '@a3s-code/core';
 import { WorkspaceSearchError } from '../errors.js';
-import { boundBacktracking } from './backtracking.js';
+import { boundBacktracking, runsInLinearTime } from './backtracking.js';
+import { GuardedLines } from './regex-guard.js';
+import { prepareSource } from './regex-syntax.js';
 
-/** The per-line matcher and a whole-text pre-filter (which may over-match across lines, never under-match). */
+/** Matches a file's lines against a grep pattern. */
 export interface LineMatcher {
-  readonly line: RegExp;
-  readonly prefilter: RegExp;
+  /** False when no line of `text` can match (may over-match across lines, never under-match). */
+  mayMatch(text: string): boolean;
+  /** Indexes (0-based) of the matching lines; `path` names the file in a refusal. */
+  matching(lines: readonly string[], path: string): number[];
 }
 
 /** Escapes a fixed string for use in a regex. */
@@ -26,15 +30,35 @@ export function assertNoNul(value: string, field: string): void {
     );
 }
 
-/** Compiles the request's pattern; an invalid one throws `WORKSPACE_SEARCH` naming `pattern`. */
-export function compileMatcher(request: WorkspaceGrepRequest): LineMatcher {
+/**
+ * Compiles the request's pattern. An invalid one, or one with back-references or look-arounds
+ * (which ripgrep refuses too), throws `WORKSPACE_SEARCH` naming `pattern`. A pattern V8 cannot
+ * run in linear time is run under a time budget (`budgetMs`).
+ */
+export function compileMatcher(request: WorkspaceGrepRequest, budgetMs?: number): LineMatcher {
   assertNoNul(request.pattern, 'pattern');
   boundBacktracking();
-  const source = request.fixedStrings ? escapeRegex(request.pattern) : request.pattern;
-  const ci = request.caseInsensitive ? 'i' : '';
+  const escaped = request.fixedStrings ? escapeRegex(request.pattern) : request.pattern;
+  const source = prepareSource(escaped, request.caseInsensitive === true);
+  let line: RegExp;
+  let prefilter: RegExp;
   try {
-    return { line: new RegExp(source, ci), prefilter: new RegExp(source, `m${ci}`) };
+    line = new RegExp(source);
+    prefilter = new RegExp(source, 'm');
   } catch (error) {
-    throw new WorkspaceSearchError('pattern', `invalid regular expression: ${(error as Error).message}`, error);
+    const message = (error as Error).message.replace(source, escaped);
+    throw new WorkspaceSearchError('pattern', `invalid regular expression: ${message}`, error);
   }
+  if (!runsInLinearTime(source)) {
+    const guarded = new GuardedLines(source, budgetMs);
+    return { mayMatch: () => true, matching: (lines, path) => guarded.matching(lines, path) };
+  }
+  return {
+    mayMatch: (text) => prefilter.test(text),
+    matching: (lines) => {
+      const out: number[] = [];
+      for (let i = 0; i < lines.length; i++) if (line.test(lines[i]!)) out.push(i);
+      return out;
+    },
+  };
 }

@@ -11,6 +11,7 @@ import type {
 } from '@a3s-code/core';
 import { notRegularError, throwIfAborted } from '../local/fs-errors.js';
 import { normalizeWorkspacePath } from '../paths/normalize.js';
+import { lineSlices } from './byte-lines.js';
 import { compileGlob, globMatches, type CompiledGlob } from './glob-pattern.js';
 import { compileMatcher, type LineMatcher } from './js-regex.js';
 import { walkFiles } from './js-walk.js';
@@ -22,15 +23,6 @@ import {
   type GrepPosition,
   SEARCH_TARGETS,
 } from './search-types.js';
-
-const decoder = new TextDecoder();
-
-/** Lines of a text, without their `\n` (a final newline does not start another line). */
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
 
 /** `WorkspaceSearch` implemented in JavaScript over a file system. */
 export class JsSearch implements FastWorkspaceSearch {
@@ -66,17 +58,25 @@ export class JsSearch implements FastWorkspaceSearch {
     }
   }
 
-  private async lines(
+  /**
+   * The matching lines of a file (binary files have none), found a slice of lines at a time so a
+   * file larger than the biggest string still searches.
+   */
+  private async matches(
     path: string,
     signal: AbortSignal | undefined,
     matcher: LineMatcher,
-  ): Promise<string[] | undefined> {
+  ): Promise<{ line: number; text: string }[]> {
     throwIfAborted(signal, 'grep');
     const bytes = await this.fs.readFile(path, { signal });
-    if (bytes.includes(0)) return undefined; // binary files are skipped, as rg skips them
-    const text = decoder.decode(bytes);
-    if (!matcher.prefilter.test(text)) return undefined;
-    return splitLines(text);
+    if (bytes.includes(0)) return []; // binary files are skipped, as rg skips them
+    const out: { line: number; text: string }[] = [];
+    for (const slice of lineSlices(bytes)) {
+      if (!matcher.mayMatch(slice.text)) continue;
+      const lines = slice.text.split('\n');
+      for (const i of matcher.matching(lines, path)) out.push({ line: slice.firstLine + i, text: lines[i]! });
+    }
+    return out;
   }
 
   private grepTargets(request: WorkspaceGrepRequest): AsyncGenerator<string> {
@@ -88,12 +88,8 @@ export class JsSearch implements FastWorkspaceSearch {
     const matcher = compileMatcher(request);
     const withText = request.withText !== false;
     for await (const path of this.grepTargets(request)) {
-      const lines = await this.lines(path, request.signal, matcher);
-      if (!lines) continue;
-      for (let i = 0; i < lines.length; i++) {
-        if (matcher.line.test(lines[i]!))
-          yield withText ? { path, line: i + 1, text: lines[i]! } : { path, line: i + 1 };
-      }
+      for (const m of await this.matches(path, request.signal, matcher))
+        yield withText ? { path, line: m.line, text: m.text } : { path, line: m.line };
     }
   }
 
@@ -114,8 +110,7 @@ export class JsSearch implements FastWorkspaceSearch {
     const matcher = compileMatcher(request);
     const out: string[] = [];
     for await (const path of this.grepTargets(request)) {
-      const lines = await this.lines(path, request.signal, matcher);
-      if (lines?.some((l) => matcher.line.test(l))) out.push(path);
+      if ((await this.matches(path, request.signal, matcher)).length > 0) out.push(path);
     }
     return out;
   }
@@ -124,10 +119,7 @@ export class JsSearch implements FastWorkspaceSearch {
     const matcher = compileMatcher(request);
     const out: GrepFileCount[] = [];
     for await (const path of this.grepTargets(request)) {
-      const lines = await this.lines(path, request.signal, matcher);
-      if (!lines) continue;
-      let count = 0;
-      for (const l of lines) if (matcher.line.test(l)) count++;
+      const count = (await this.matches(path, request.signal, matcher)).length;
       if (count > 0) out.push({ path, count });
     }
     return out;

@@ -12,7 +12,7 @@ import { changeMetadata, describeChange } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { assertUnchanged, decodeEditable, readBytes } from '../shared/text-file.js';
 import { assertWritableArg } from '../shared/writable.js';
-import { closestLines, lineAt, occurrences } from './edit-candidates.js';
+import { closestLines, lineAt, nearMatch, occurrences } from './edit-candidates.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** Why an edit was not applied. */
@@ -120,11 +120,18 @@ export const editTool = defineTool({
             candidates.length === 0
               ? 'no similar lines'
               : candidates.map((c) => `  line ${c.line}: ${c.text}`).join('\n');
+          // A near-match is only named, never applied: the model must send the file's exact text.
+          const near = nearMatch(before, args.old_string);
+          const nearText =
+            near === undefined
+              ? ''
+              : ` The file has it at line ${near.line} differing only in ${near.detail}; nothing was changed.`;
           return failed(
-            new EditMatchError('EDIT_NOT_FOUND', `${path}: old_string not found. Closest lines:\n${hint}`, {
-              path,
-              candidates,
-            }),
+            new EditMatchError(
+              'EDIT_NOT_FOUND',
+              `${path}: old_string not found.${nearText} Closest lines:\n${hint}`,
+              near === undefined ? { path, candidates } : { path, candidates, near },
+            ),
           );
         }
         lines = hits.map((i) => lineAt(before, i));

@@ -7,7 +7,8 @@ import type { WorkspaceFileSystem, WorkspaceGrepMatch, WorkspaceGrepRequest, Wor
 import { MAX_LINE_CHARS } from '../read/read-file.js';
 import { comparePaths } from '../../search/path-order.js';
 import { isFastSearch } from '../../search/search-types.js';
-import { byteLength, decodeText, shownPath, splitLines } from '../shared/text.js';
+import { linesAt } from '../../search/byte-lines.js';
+import { byteLength, shownPath } from '../shared/text.js';
 
 /** Largest content-mode output, in bytes; a page ends early (with a cursor) when it is reached. */
 export const GREP_CONTENT_MAX_BYTES = 64 * 1024;
@@ -72,16 +73,21 @@ export async function contentPage(
       for (const m of matches) output += `${shown}:${m.line}:${cut(m.text ?? '')}\n`;
       continue;
     }
-    const lines = splitLines(decodeText(await fs.readFile(path, { signal: request.signal })));
+    // Only the lines shown are decoded: a file may be larger than the biggest string.
     const hit = new Set(matches.map((m) => m.line));
+    const wanted = new Set<number>();
+    for (const m of matches) for (let n = Math.max(1, m.line - before); n <= m.line + afterCtx; n++) wanted.add(n);
+    const lines = linesAt(await fs.readFile(path, { signal: request.signal }), wanted, MAX_LINE_CHARS);
     let printedTo = 0;
     for (const m of matches) {
       const from = Math.max(1, m.line - before, printedTo + 1);
-      const to = Math.min(lines.length, m.line + afterCtx);
+      const to = m.line + afterCtx;
       if (printedTo > 0 && from > printedTo + 1) output += '--\n';
       for (let n = from; n <= to; n++) {
+        const text = lines.get(n) ?? (n === m.line ? cut(m.text ?? '') : undefined);
+        if (text === undefined) break; // past the end of the file
         if (n > m.line && hit.has(n) && n !== m.line) break; // the next match prints itself and its context
-        output += `${shown}${hit.has(n) ? ':' : '-'}${n}${hit.has(n) ? ':' : '-'}${cut(lines[n - 1] ?? '')}\n`;
+        output += `${shown}${hit.has(n) ? ':' : '-'}${n}${hit.has(n) ? ':' : '-'}${text}\n`;
         printedTo = n;
       }
     }

@@ -1,10 +1,12 @@
 /**
  * A strict unified-diff parser: `---`/`+++` file headers (with `a/`/`b/` prefixes or
  * `/dev/null`), `@@ -l,s +l,s @@` hunks whose line counts must match their bodies, and the
- * `\ No newline at end of file` marker. `diff --git`, `index` and mode lines are accepted and
- * skipped. Anything else is an error naming the patch line.
+ * `\ No newline at end of file` marker. A `diff --git` section with `rename from`/`rename to`
+ * and no hunks is a pure rename; `index`, similarity and mode lines are accepted and skipped.
+ * Git's quoted names (`"caf\303\251.txt"`) are unquoted. Anything else is an error naming the
+ * patch line.
  */
-import { InvalidToolArgsError } from '@a3s-code/core';
+import { InvalidToolArgsError, unquoteDiffPath } from '@a3s-code/core';
 
 /** One hunk line: `' '` context, `-` removed, `+` added; `eol` false after a no-newline marker. */
 export interface HunkLine {
@@ -40,11 +42,25 @@ function fail(line: number, problem: string): never {
   ]);
 }
 
-function headerPath(raw: string, prefix: 'a/' | 'b/'): string | null {
-  let p = raw.split('\t')[0]!.trim();
-  if (p === '/dev/null') return null;
-  if (p.startsWith('"') && p.endsWith('"')) p = JSON.parse(p) as string;
+/** A name as git writes it (bare, or quoted with C escapes), unquoted as the permission rules read it. */
+function unquote(raw: string, line: number): string {
+  const p = unquoteDiffPath(raw);
+  if (p === undefined) fail(line, `quoted name ${raw.slice(0, 80)} ends inside an escape`);
+  return p;
+}
+
+function headerPath(raw: string, prefix: 'a/' | 'b/', line: number): string | null {
+  const field = raw.split('\t')[0]!.trim();
+  if (field === '/dev/null') return null;
+  const p = unquote(field, line);
   return p.startsWith(prefix) ? p.slice(2) : p;
+}
+
+/** A `diff --git` section's rename header lines, while its `---` header (if any) is not read yet. */
+interface GitSection {
+  readonly at: number;
+  from?: string;
+  to?: string;
 }
 
 const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -55,14 +71,42 @@ export function parsePatch(text: string): FilePatch[] {
   if (lines[lines.length - 1] === '') lines.pop();
   const files: FilePatch[] = [];
   let i = 0;
+  let git: GitSection | undefined;
+  /** Ends a `diff --git` section: without a `---` header, its rename lines make a pure rename. */
+  const endSection = (): void => {
+    if (git && (git.from !== undefined || git.to !== undefined)) {
+      if (git.from === undefined || git.to === undefined)
+        fail(git.at, "a git rename needs both 'rename from' and 'rename to' lines");
+      files.push({ oldPath: git.from, newPath: git.to, hunks: [] });
+    }
+    git = undefined;
+  };
   while (i < lines.length) {
     const line = lines[i]!.replace(/\r$/, '');
+    if (line.startsWith('diff --git ')) {
+      endSection();
+      git = { at: i + 1 };
+      i++;
+      continue;
+    }
+    const rename = /^rename (from|to) (.+)$/.exec(line);
+    if (rename && git) {
+      git[rename[1] as 'from' | 'to'] = unquote(rename[2]!, i + 1);
+      i++;
+      continue;
+    }
+    if (/^copy (from|to) /.test(line) && git)
+      fail(
+        i + 1,
+        "git copies ('copy from'/'copy to') are not supported; create the copy with a '--- /dev/null' / '+++ b/<new path>' section holding its lines",
+      );
     if (line.startsWith('--- ')) {
+      git = undefined; // the ---/+++ headers name the files of this section, renamed or not
       const next = lines[i + 1]?.replace(/\r$/, '');
       if (next === undefined || !next.startsWith('+++ '))
         fail(i + 2, "a '---' header must be followed by a '+++' header");
-      const oldPath = headerPath(line.slice(4), 'a/');
-      const newPath = headerPath(next.slice(4), 'b/');
+      const oldPath = headerPath(line.slice(4), 'a/', i + 1);
+      const newPath = headerPath(next.slice(4), 'b/', i + 2);
       if (oldPath === null && newPath === null) fail(i + 1, 'both sides are /dev/null');
       const file: FilePatch = { oldPath, newPath, hunks: [] };
       i += 2;
@@ -110,7 +154,7 @@ export function parsePatch(text: string): FilePatch[] {
     }
     if (
       line === '' ||
-      /^(diff --git |index |new file mode |deleted file mode |old mode |new mode |similarity index |Binary files )/.test(
+      /^(index |new file mode |deleted file mode |old mode |new mode |similarity index |dissimilarity index |Binary files )/.test(
         line,
       )
     ) {
@@ -123,6 +167,7 @@ export function parsePatch(text: string): FilePatch[] {
     }
     fail(i + 1, `unexpected line ${JSON.stringify(line.slice(0, 80))}`);
   }
+  endSection();
   if (files.length === 0) fail(1, 'no file headers found');
   return files;
 }

@@ -39,7 +39,7 @@ async function writePlan(fs: WorkspaceFileSystem, plan: readonly PlannedFile[], 
 /** The `patch` tool. */
 export const patchTool = defineTool({
   name: 'patch',
-  description: `Apply a unified diff (the format of "git diff" / "diff -u") to one or more files. Headers: "--- a/path" and "+++ b/path" ("/dev/null" to create or delete a file); hunks "@@ -start,count +start,count @@" whose line counts match their bodies. Context and removed lines must match the file exactly; a hunk may be found a few lines away from its stated position. All or nothing: if any hunk fails, no file is changed. Line endings of existing files are kept. Set dry_run to check a patch without writing.`,
+  description: `Apply a unified diff (the format of "git diff" / "diff -u") to one or more files. Headers: "--- a/path" and "+++ b/path" ("/dev/null" to create or delete a file); hunks "@@ -start,count +start,count @@" whose line counts match their bodies. A git rename ("diff --git a/old b/new", "rename from old", "rename to new") moves a file, with or without hunks; it never replaces an existing file. Context and removed lines must match the file exactly; a hunk may be found a few lines away from its stated position. All or nothing: if any hunk fails, no file is changed. Line endings of existing files are kept. Set dry_run to check a patch without writing.`,
   inputJsonSchema: toolJsonSchemas.patch,
   plainInput: true,
   input: (z) =>
