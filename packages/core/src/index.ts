@@ -413,6 +413,7 @@ export {
 } from './generate-object/index.js';
 export {
   CompletionIncompleteError,
+  isInterruptedChange,
   SessionGate,
   VerificationLedger,
   type CheckEvidence,
