@@ -177,7 +177,7 @@ describe('a call interrupted by a crash, resumed', () => {
     await expect(session.resumeRun()).rejects.toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
   });
 
-  it('PARK-05: a call released by confirmToolUse while no run was live has not started: resuming it records no interrupted attempt', async () => {
+  it('a call released by confirmToolUse while no run was live has not started: resuming it records no interrupted attempt', async () => {
     const { session, runs } = await resumed(
       [
         { tool_calls: [{ id: 'c1', name: 'replace', args: { file_path: 'a.txt', from: 'zzz', to: 'y' } }] },
