@@ -1,6 +1,9 @@
 // `a3s replay` (effect alone), `a3s tools` and `a3s sessions`, in-process through `main(argv, io)`.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ScriptedLlmClient } from '@a3s-code/core/testing';
+import { drafts, effectLogPath, encodeFact, FactLog } from '@a3s-code/effect';
+import { Agent } from '@a3s-code/sdk';
 import { describe, expect, it } from 'vitest';
 import { FIX_TURNS, runMain, scriptFile, tempRepo } from './kit.js';
 
@@ -36,6 +39,42 @@ describe('a3s replay, tools, sessions', () => {
     expect(sessions.stdout).toContain('fix-1');
     expect(sessions.stdout).toContain('1 run(s), last completed (verified)');
     expect(sessions.stdout).toContain('"fix it"');
+  });
+
+  it('replay marks a call that ran again on resume because the process stopped while it ran', async () => {
+    const dir = tempRepo();
+    // The log of a run whose process died while its edit ran: the file is edited, the result is missing.
+    const log = new FactLog();
+    log.append(
+      [
+        { type: 'run.started', key: 'run:r1', payload: { run_id: 'r1', system: [], tools: [] } },
+        { type: 'user.message', key: 'user:r1', payload: { text: 'fix it', source: 'user' } },
+      ],
+      null,
+    );
+    const args = { file_path: 'src/range.js', old_string: 'i < end', new_string: 'i <= end' };
+    const calls = [{ id: 'e1', name: 'edit', args, needs_confirmation: false }];
+    log.append(
+      [drafts.modelTurn(1, 0, { decision: { kind: 'tool', calls }, usage: { input_tokens: 1, output_tokens: 1 } })],
+      'infer:1:0',
+    );
+    mkdirSync(join(dir, '.a3s', 'effect-log'), { recursive: true });
+    writeFileSync(join(dir, effectLogPath('crashed')), log.facts.map((f) => `${encodeFact(f)}\n`).join(''));
+    const file = join(dir, 'src', 'range.js');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('i < end', 'i <= end'));
+    const agent = await Agent.create({ model: new ScriptedLlmClient([{ text: 'Fixed.' }]) });
+    const session = await agent.session(dir, {
+      sessionId: 'crashed',
+      governance: { yolo: true },
+      gate: { continuation: { enabled: false } },
+    });
+    await expect(session.resumeRun()).rejects.toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
+    await session.close();
+    const r = await runMain(['replay', '--cwd', dir, 'crashed']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(
+      / {3}1 {2}edit {7}failed[^\n]*\n {6}↺ re-run on resume: the process stopped while this call ran/,
+    );
   });
 
   it('tools: the surface with tiers and capabilities; plan mode hides write and exec', async () => {

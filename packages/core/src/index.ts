@@ -414,6 +414,7 @@ export {
 } from './generate-object/index.js';
 export {
   CompletionIncompleteError,
+  isInterruptedChange,
   SessionGate,
   VerificationLedger,
   type CheckEvidence,

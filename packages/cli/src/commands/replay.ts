@@ -4,7 +4,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { formatCost } from '@a3s-code/core';
+import { formatCost, isInterruptedChange } from '@a3s-code/core';
 import { formatSummary } from '@a3s-code/effect';
 import { parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -34,7 +34,8 @@ Options:
 
 /**
  * The tool calls of a log in order, from its facts: `#  tool  status  arguments  first output line`,
- * with each extra turn the completion gate or a stop hook asked for (`↻ …`) where it happened.
+ * with each extra turn the completion gate or a stop hook asked for (`↻ …`) where it happened, and
+ * under a call that ran again on resume because the process stopped while it ran, a note (`↺ …`).
  */
 function toolTable(style: Style, log: LoadedLog): string[] {
   const rows: string[] = [];
@@ -61,9 +62,22 @@ function toolTable(style: Style, log: LoadedLog): string[] {
       rows.push(
         `  ${String(++calls).padStart(2)}  ${String(p.name).padEnd(10)} ${status}  ${shown.padEnd(60)}  ${style.dim(first)}`,
       );
+      if (interrupted(p.metadata))
+        rows.push(
+          `      ${style.yellow('↺ re-run on resume: the process stopped while this call ran; what that attempt changed is unknown')}`,
+        );
     }
   }
   return rows;
+}
+
+/** True when a result's change record holds an attempt a crash interrupted (the call ran again on resume). */
+function interrupted(metadata: unknown): boolean {
+  const record = (metadata as { change_record?: unknown } | null | undefined)?.change_record;
+  return (
+    Array.isArray(record) &&
+    record.some((e: { digest?: unknown }) => typeof e?.digest === 'string' && isInterruptedChange(e.digest))
+  );
 }
 
 /** A note for each attachment whose bytes are not in the workspace's artifact folder (a resume would fail on it). */

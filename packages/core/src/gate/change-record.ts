@@ -5,7 +5,9 @@
  * the change); command tools report `changed_files` / `changed_paths`; `null` for either means
  * "changed, paths unknown". A change without a content digest gets a digest unique to the call
  * (`command:<ref>`), so a later change of the same path always changes the effect digest. A
- * dry run (`dry_run: true, applied: false`) changed nothing, whatever changes it previews.
+ * dry run (`dry_run: true, applied: false`) changed nothing, whatever changes it previews. A call
+ * re-run by a resume after the process died while it ran also records a change with unknown paths
+ * for the interrupted attempt (`unknown:interrupted:<ref>`): what that attempt did is in no result.
  */
 
 /** Metadata key of the change record the invoker attaches to a top-level result. */
@@ -84,6 +86,22 @@ export function reportedChanges(
 /** The change-record entry of a change whose paths are unknown. */
 export function unknownChange(callId: string, tool: string, ref: string): ChangeRecordEntry {
   return { call_id: callId, tool, path: UNKNOWN_PATH, digest: `unknown:${ref}` };
+}
+
+/** Digest prefix of the change with unknown paths an attempt interrupted by a crash stands for. */
+const INTERRUPTED = 'unknown:interrupted:';
+
+/**
+ * The change-record entry of an attempt of a call that the process died while running (its result
+ * never reached the log): re-run on resume, the call cannot tell what that attempt changed.
+ */
+export function interruptedChange(callId: string, tool: string, ref: string): ChangeRecordEntry {
+  return { call_id: callId, tool, path: UNKNOWN_PATH, digest: `${INTERRUPTED}${ref}` };
+}
+
+/** True for the digest of {@link interruptedChange}. */
+export function isInterruptedChange(digest: string): boolean {
+  return digest.startsWith(INTERRUPTED);
 }
 
 /** The entries of a `metadata.change_record`, or `undefined` when the metadata has none. */

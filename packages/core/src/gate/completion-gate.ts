@@ -4,6 +4,7 @@
  * waiver of that digest. Reports from a host `CompletionAttestor` are merged first. Assistant
  * text is never evidence: the gate reads only the ledger, reports and waivers.
  */
+import { isInterruptedChange } from './change-record.js';
 import type { MutationLedger } from './mutation-ledger.js';
 import type { VerificationReport } from './verification-report.js';
 
@@ -102,6 +103,13 @@ export class VerificationLedger {
             : this.#reports.length > 0
               ? 'no verification report covers the current changes (earlier reports are for other changes)'
               : 'the changes have not been verified';
-    return { decision: canContinue ? 'continue' : 'incomplete', digest, reason };
+    return { decision: canContinue ? 'continue' : 'incomplete', digest, reason: reason + interruptedNote(ledger) };
   }
+}
+
+/** What a reason adds when the changes include calls a crash interrupted (their paths are unknown). */
+function interruptedNote(ledger: MutationLedger): string {
+  const tools = [...new Set(ledger.entries.filter((e) => isInterruptedChange(e.digest)).map((e) => e.tool))];
+  if (tools.length === 0) return '';
+  return `; they include what ${tools.map((t) => `'${t}'`).join(', ')} may have changed before the process stopped while it ran (re-run on resume; paths unknown)`;
 }

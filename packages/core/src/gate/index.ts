@@ -1,4 +1,4 @@
-export { CHANGE_RECORD_KEY, UNKNOWN_PATH, type ChangeRecordEntry } from './change-record.js';
+export { CHANGE_RECORD_KEY, isInterruptedChange, UNKNOWN_PATH, type ChangeRecordEntry } from './change-record.js';
 export {
   VerificationLedger,
   type Completion,

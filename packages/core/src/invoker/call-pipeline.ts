@@ -127,6 +127,9 @@ async function govern(
   let args = request.args;
   const invalid = k.validator.check(tool, args);
   if (invalid !== undefined) return { ok: false, error: invalid };
+  // The re-run of a call a crash interrupted: arguments that fail validation failed it then too;
+  // past this point the attempt may have run, whatever this one does (a refusal now undoes nothing).
+  if (frame.interrupted === true && frame.depth === 0) frame.changes.interrupted(request.id, name, mayChange(tool));
 
   if (frame.depth > k.maxDepth)
     return {

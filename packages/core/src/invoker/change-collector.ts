@@ -6,12 +6,19 @@
  * Only the kernel writes it: a tool's own `change_record` metadata is dropped, and nothing in a
  * call's arguments can shape it. It fails closed: a call of a tool that may change the workspace
  * and ends without saying what it changed (it threw, timed out or was cancelled while running,
- * or was still running when its top-level call ended) records a change with unknown paths.
+ * or was still running when its top-level call ended) records a change with unknown paths. So
+ * does the re-run of a call that a crash interrupted (see {@link ChangeCollector.interrupted}).
  */
 import { randomUUID } from 'node:crypto';
 import type { A3sError } from '@a3s-code/effect';
 import { CancelledError } from '../errors/tool-errors.js';
-import { CHANGE_RECORD_KEY, reportedChanges, unknownChange, type ChangeRecordEntry } from '../gate/change-record.js';
+import {
+  CHANGE_RECORD_KEY,
+  interruptedChange,
+  reportedChanges,
+  unknownChange,
+  type ChangeRecordEntry,
+} from '../gate/change-record.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 
 /** Codes of errors that refuse a call before it acts: such a failure changed nothing. */
@@ -98,6 +105,22 @@ export class ChangeCollector {
   readonly #entries: ChangeRecordEntry[] = [];
   readonly #open = new Set<Tracked>();
   #sealed = false;
+  /** The interrupted attempt not recorded yet: recorded when a nested call that may change starts. */
+  #interrupted: Tracked | undefined;
+
+  /**
+   * Marks the top-level call as the re-run of an attempt that the process died while running (a
+   * resumed run runs again the call whose result is missing): what that attempt changed is in no
+   * result, so a change with unknown paths stands for it. It is recorded at once when the call's
+   * tool may change the workspace (`may`), else as soon as a call nested in it that may change
+   * starts (an orchestrator such as `batch` or `program` running the same nested writes again);
+   * a call that can only read records nothing.
+   */
+  interrupted(callId: string, tool: string, may: boolean): void {
+    if (this.#sealed) return;
+    if (may) this.#entries.push(interruptedChange(callId, tool, changeRef(callId)));
+    else this.#interrupted = { callId, tool };
+  }
 
   /**
    * Starts tracking a nested call of `tool`. `running` marks it started (`may`: whether an
@@ -112,7 +135,11 @@ export class ChangeCollector {
     return {
       running: (may) => {
         if (this.#sealed) throw new CancelledError(`nested call of '${tool}' (its top-level call has ended)`);
-        if (may) this.#open.add(t);
+        if (!may) return;
+        this.#open.add(t);
+        const attempt = this.#interrupted;
+        this.#interrupted = undefined;
+        if (attempt) this.#entries.push(interruptedChange(attempt.callId, attempt.tool, changeRef(attempt.callId)));
       },
       settle: (entries) => {
         this.#open.delete(t);

@@ -61,6 +61,12 @@ export interface CallFrame {
    * `agent` calls only.
    */
   readonly preconfirmed?: { readonly approved: boolean; readonly reason?: string };
+  /**
+   * The call is run again by a resume because an earlier attempt's result never reached the log
+   * (the process died while it ran): its change record stands for that attempt too. Top-level
+   * `agent` calls only.
+   */
+  readonly interrupted?: boolean;
 }
 
 /** The tools a call under `frame` may reach: its scope's pinned generation, else the registry. */

@@ -75,6 +75,14 @@ export interface InvokeOptions {
    * (recorded as `confirmation.answered`): used instead of asking again. Deny rules still apply.
    */
   readonly preconfirmed?: { readonly approved: boolean; readonly reason?: string };
+  /**
+   * This call was started before and the process died before its result was recorded (a resumed
+   * run runs it again): whatever the re-run reports, the interrupted attempt may have changed the
+   * workspace, so the result's change record holds a change with unknown paths for it when the
+   * tool may change the workspace (or starts a nested call that may). Only for model calls (source
+   * `agent`).
+   */
+  readonly interrupted?: boolean;
 }
 
 /** The permission projection of one model call (see {@link ToolInvoker.project}). */
@@ -161,6 +169,12 @@ export class ToolInvoker {
         "is only for model calls (source 'agent') that a run parked for confirmation",
       );
     }
+    if (options.interrupted !== undefined && (typeof options.interrupted !== 'boolean' || source !== 'agent')) {
+      throw new InvalidInvocationError(
+        'options.interrupted',
+        "must be a boolean, and is only for model calls (source 'agent') that a resumed run runs again",
+      );
+    }
     if (!TOP_LEVEL.includes(source)) {
       throw new InvalidInvocationError(
         'source',
@@ -177,7 +191,11 @@ export class ToolInvoker {
     const frame = { source, depth: 0, stack: [], context, signal: context.signal, changes: new ChangeCollector() };
     return runCall(
       this.#k,
-      options.preconfirmed === undefined ? frame : { ...frame, preconfirmed: options.preconfirmed },
+      {
+        ...frame,
+        ...(options.preconfirmed === undefined ? {} : { preconfirmed: options.preconfirmed }),
+        ...(options.interrupted === true ? { interrupted: true } : {}),
+      },
       request,
     );
   }

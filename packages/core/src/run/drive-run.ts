@@ -62,6 +62,8 @@ export interface DriveRunOptions {
   readonly earlyEnd?: () => boolean;
   /** The session's hooks; `preCompact` runs before the automatic `compact` transition. */
   readonly hooks?: SessionHooks;
+  /** Key of the `tool` transition that was due when the run was resumed (a crash may have interrupted it). */
+  readonly interrupted?: string;
 }
 
 /** Drives a run to its end, its park, its cancellation or its failure (which throws). */
@@ -92,7 +94,7 @@ export async function driveRun(options: DriveRunOptions): Promise<RunResult> {
             folder,
             limit: remaining,
             signal: env.signal,
-            execute: (t, s) => execute(env, t, s, options.hooks ?? {}),
+            execute: (t, s) => execute(env, t, s, options.hooks ?? {}, options.interrupted),
             onAppend: async (facts) => {
               await env.store.flush();
               options.onFacts?.(facts);
@@ -218,12 +220,12 @@ function gated(options: DriveRunOptions): Harness {
   };
 }
 
-async function execute(env: RunEnv, t: Transition, state: FoldState, hooks: SessionHooks) {
+async function execute(env: RunEnv, t: Transition, state: FoldState, hooks: SessionHooks, interrupted?: string) {
   switch (t.kind) {
     case 'infer':
       return runInfer(env, t.turn, t.cycle, state);
     case 'tool':
-      return runTool(env, t.pending);
+      return runTool(env, t.pending, t.key === interrupted);
     case 'deny':
       return [drafts.budgetDenied(t.pending, env.clock())];
     case 'compact':

@@ -28,6 +28,8 @@ export const STEP_LIMIT = 32;
 /** Runs a request; resolves with the result, or rejects with the run's typed error. */
 export async function executeRun(options: ExecuteRunOptions): Promise<RunResult> {
   const config = options.config;
+  // Nothing appended since the host answered a park with no run live: no call of the log can have started since.
+  const idle = options.answeredIdle === options.store.log.length;
   sync(options.folder, options.store.log);
   const folded = options.folder.state.view.run;
   const resumeId =
@@ -94,7 +96,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
     if (options.request.kind === 'prompt')
       await openPrompt(options, run, prompt, options.request.attachments, admission);
     else await openResume(options, run, checkpoint, admission);
-    const driven = await driveWithGate(options, run);
+    const driven = await driveWithGate(
+      options,
+      run,
+      options.request.kind === 'resume' && !idle ? dueCall(options) : undefined,
+    );
     if (driven.status === 'completed') await end(options, run, 'completed', { completion: driven.completion });
     const undelivered = closeInbox(run);
     const result: RunResult =
@@ -140,11 +146,27 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
 }
 
 /**
+ * The key of the `tool` transition due when a run is resumed: its call has no result in the log,
+ * so the process may have died while it ran. Tools run one at a time, so no other call of the
+ * run can have been running then.
+ */
+function dueCall(options: ExecuteRunOptions): string | undefined {
+  sync(options.folder, options.store.log);
+  const state = options.folder.state;
+  if (state.phase !== 'tool') return undefined;
+  return options.harness.enabled(state).find((t) => t.kind === 'tool' && !options.store.log.hasCause(t.key))?.key;
+}
+
+/**
  * Drives the run, then asks the completion gate: allowed → the result carries the
  * completion; continue → a continuation message and another drive (the 32 transitions are shared);
  * otherwise `COMPLETION_INCOMPLETE`. Each continuation is announced as `run_continued`.
  */
-async function driveWithGate(options: ExecuteRunOptions, run: LiveRun): Promise<RunResult> {
+async function driveWithGate(
+  options: ExecuteRunOptions,
+  run: LiveRun,
+  interrupted: string | undefined,
+): Promise<RunResult> {
   const { env } = run;
   const config = options.config;
   let steps = 0;
@@ -162,6 +184,7 @@ async function driveWithGate(options: ExecuteRunOptions, run: LiveRun): Promise<
       hostAnswered: options.hostAnswered,
       earlyEnd: () => options.gate.allowsEarlyEnd(env.runId),
       hooks: config.hooks,
+      ...(interrupted === undefined ? {} : { interrupted }),
     });
     steps += result.steps;
     if (result.status !== 'completed') return { ...result, steps };

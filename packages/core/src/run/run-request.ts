@@ -76,4 +76,10 @@ export interface ExecuteRunOptions {
   readonly scope?: CapabilityScope;
   /** Resolves when the run's supervised work (background sub-agents) has settled; the run's lease is released after it. */
   readonly settleSupervised?: (runId: string) => Promise<void>;
+  /**
+   * The log's length right after the host answered a park (`confirmToolUse`) while no run of the
+   * session was live. A resume that finds the log still that long knows the released call has not
+   * started yet; otherwise the call due at a resume may have been interrupted by a crash.
+   */
+  readonly answeredIdle?: number;
 }

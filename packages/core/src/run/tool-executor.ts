@@ -6,16 +6,18 @@
 import { drafts, type FactDraft, type PendingCall } from '@a3s-code/effect';
 import type { RunEnv } from './run-env.js';
 
-/** Runs `tool:<turn>:<cycle>:<call_id>` and returns its `tool.result`. */
-export async function runTool(env: RunEnv, pending: PendingCall): Promise<FactDraft[]> {
+/**
+ * Runs `tool:<turn>:<cycle>:<call_id>` and returns its `tool.result`. `interrupted`: the call was
+ * due when the run was resumed, so an earlier attempt may have run before the process died (its
+ * change record then stands for that attempt too).
+ */
+export async function runTool(env: RunEnv, pending: PendingCall, interrupted = false): Promise<FactDraft[]> {
   const { call } = pending;
   env.stats.toolCalls++;
-  const result = await env.invoker.invoke(
-    { id: call.id, name: call.name, args: call.args },
-    env.invocation,
-    'agent',
-    call.needs_confirmation ? { preconfirmed: { approved: true } } : {},
-  );
+  const result = await env.invoker.invoke({ id: call.id, name: call.name, args: call.args }, env.invocation, 'agent', {
+    ...(call.needs_confirmation ? { preconfirmed: { approved: true } } : {}),
+    ...(interrupted ? { interrupted: true } : {}),
+  });
   const metadata: Record<string, unknown> = { ...result.metadata, duration_ms: result.durationMs };
   if (result.errorKind !== undefined) metadata.error_kind = result.errorKind;
   if (result.permission !== undefined) metadata.permission = result.permission;

@@ -45,6 +45,8 @@ export class SessionRunner {
   #lease: string | null = null;
   #live: LiveRun | null = null;
   #hostAnswer: (() => void) | null = null;
+  /** The log's length right after a host answer appended while no run was live (see {@link run}). */
+  #answeredIdle: number | null = null;
 
   constructor(parts: SessionRunnerParts) {
     this.#parts = parts;
@@ -92,6 +94,7 @@ export class SessionRunner {
     const draft = answer(this.#parts.store.log.length + 1, this.#parts.config.clock());
     checkHostFact(this.#parts.state(), draft);
     await this.#parts.store.append([draft], null);
+    this.#answeredIdle = this.#live === null ? this.#parts.store.log.length : null;
     const wake = this.#hostAnswer;
     this.#hostAnswer = null;
     wake?.();
@@ -118,6 +121,8 @@ export class SessionRunner {
       ...(p.llmBudget ? { llmBudget: p.llmBudget } : {}),
       ...(delegator ? { settleChildren: (runId: string) => delegator.settle(runId, true) } : {}),
       ...(delegator ? { settleSupervised: (runId: string) => delegator.settle(runId, true) } : {}),
+      // The call a host answer released while no run was live has not started if nothing was appended since.
+      ...(this.#answeredIdle === null ? {} : { answeredIdle: this.#answeredIdle }),
       onStart: (run) => {
         this.#live = run;
         p.trace.attach(run.env.events);

@@ -1,0 +1,130 @@
+// The completion gate across a crash: a process is SIGKILLed while a call that changed the
+// workspace is running (its result never reached the log), and another process resumes the run.
+// The resume runs the call again, exactly once, and the re-run may report no change (an `edit`
+// whose old text is gone, a sub-agent re-run that writes nothing): the interrupted attempt still
+// counts as a change with unknown paths, so the run completes only verified (or waived).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
+import { effectLogPath, parseLog } from '@a3s-code/effect';
+import { describe, expect, it } from 'vitest';
+import { Agent } from '../src/index.js';
+import { tempRepo } from './kit.js';
+
+/** Runs the child on a `scripted:<file.json>` model until a call of `tool` has run, then SIGKILLs it. */
+async function killAfter(dir: string, turns: ScriptedTurn[], tool: string): Promise<void> {
+  const script = join(mkdtempSync(join(tmpdir(), 'a3s-script-')), 'model.json');
+  writeFileSync(script, JSON.stringify({ model: 'crash', turns }));
+  const child = spawn(
+    process.execPath,
+    [join(import.meta.dirname, 'fixtures', 'gate-crash-child.mjs'), dir, script, tool],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const deadline = Date.now() + 20_000;
+  while (!out.includes(`ran ${tool}\n`)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the child never ran ${tool}: ${out}${err}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  child.kill('SIGKILL');
+  await exited;
+  expect(child.signalCode).toBe('SIGKILL');
+}
+
+const facts = (dir: string, thread = 'crashed') =>
+  parseLog(readFileSync(join(dir, effectLogPath(thread)), 'utf8')).facts;
+const resultOf = (dir: string, callId: string) =>
+  facts(dir).find((f) => f.type === 'tool.result' && (f.payload as { tool_call_id: string }).tool_call_id === callId)
+    ?.payload as { ok: boolean; metadata: { change_record?: { tool: string; path: string; digest: string }[] } };
+
+async function resume(dir: string, turns: ScriptedTurn[], options: { continuation: boolean }) {
+  const model = new ScriptedLlmClient(turns);
+  const agent = await Agent.create({ model, manualDelegation: true });
+  const session = await agent.session(dir, {
+    sessionId: 'crashed',
+    governance: { yolo: true },
+    gate: { continuation: { enabled: options.continuation } },
+  });
+  // The child's hook is not part of this process: the run continues under the current capabilities.
+  const result = await session.resumeRun(undefined, { rebind: true }).catch((e: unknown) => e);
+  await session.close();
+  return { result, model };
+}
+
+const edit = {
+  tool_calls: [
+    { id: 'e1', name: 'edit', args: { file_path: 'src/range.js', old_string: 'i < end', new_string: 'i <= end' } },
+  ],
+};
+
+describe('the completion gate after a crash', () => {
+  it('RES-04/GATE-01: an edit that changed a file before the process died runs once more on resume and fails; the run still needs a verification', async () => {
+    const dir = tempRepo();
+    await killAfter(dir, [edit], 'edit');
+    expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i <= end');
+    expect(resultOf(dir, 'e1')).toBeUndefined();
+
+    const { result } = await resume(dir, [{ text: 'Fixed the bound.' }], { continuation: false });
+    expect(result).toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
+    expect((result as Error).message).toMatch(/'edit' may have changed before the process stopped while it ran/);
+    // The call ran exactly once more; its old text was gone, so the re-run itself changed nothing.
+    expect(facts(dir).filter((f) => f.type === 'tool.result')).toHaveLength(1);
+    expect(resultOf(dir, 'e1')).toMatchObject({ ok: false });
+    expect(resultOf(dir, 'e1').metadata.change_record).toEqual([
+      { call_id: 'e1', tool: 'edit', path: '(unknown)', digest: expect.stringMatching(/^unknown:interrupted:e1#/) },
+    ]);
+    expect(facts(dir).at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'failed' } });
+  }, 30_000);
+
+  it('GATE-06: after the resume, a passing verify covers what the interrupted edit did: the run completes verified', async () => {
+    const dir = tempRepo();
+    await killAfter(dir, [edit], 'edit');
+    const verify = {
+      tool_calls: [
+        {
+          id: 'v1',
+          name: 'verify',
+          args: { subject: 'range fix', commands: [{ id: 'unit', command: 'node --test' }] },
+        },
+      ],
+    };
+    const { result, model } = await resume(dir, [{ text: 'Fixed.' }, verify], { continuation: true });
+    expect(result).toMatchObject({ status: 'completed', completion: 'verified' });
+    expect(model.requests).toHaveLength(2);
+  }, 30_000);
+
+  it('GATE-01: a sub-agent that wrote a file when the parent died is re-run as a new child that writes nothing; the parent still needs a verification', async () => {
+    const dir = tempRepo();
+    const task = {
+      tool_calls: [
+        { id: 't1', name: 'task', args: { agent: 'general', description: 'note', prompt: 'Write NOTE.md.' } },
+      ],
+    };
+    const write = {
+      tool_calls: [{ id: 'w1', name: 'write', args: { file_path: 'NOTE.md', content: 'first child\n' } }],
+    };
+    await killAfter(dir, [task, write], 'write');
+    expect(readFileSync(join(dir, 'NOTE.md'), 'utf8')).toBe('first child\n');
+    expect(existsSync(join(dir, effectLogPath('crashed.task-1')))).toBe(true);
+
+    const { result } = await resume(dir, [{ text: 'Nothing left to do.' }, { text: 'The note is written.' }], {
+      continuation: false,
+    });
+    expect(result).toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
+    expect((result as Error).message).toMatch(/'task' may have changed before the process stopped/);
+    // The re-run is a new child thread; it changed nothing, the dead child's write stays unverified.
+    expect(resultOf(dir, 't1')).toMatchObject({ ok: true });
+    expect(resultOf(dir, 't1').metadata.change_record).toEqual([
+      { call_id: 't1', tool: 'task', path: '(unknown)', digest: expect.stringMatching(/^unknown:interrupted:t1#/) },
+    ]);
+    expect(facts(dir, 'crashed.task-2').filter((f) => f.type === 'tool.result')).toEqual([]);
+  }, 30_000);
+});
