@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Tool, ToolResult } from '@a3s-code/core';
+import { LIVE_OUTPUT_LIMITS, type Tool, type ToolResult } from '@a3s-code/core';
 import { createToolContext } from '@a3s-code/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -15,7 +15,6 @@ import {
 } from '../src/eval.js';
 import { memoryLimitOf } from '../src/eval/eval-resource.js';
 import { KERNEL_FRAME, type KernelMessage, KernelReader } from '../src/eval/kernel-protocol.js';
-import { LIVE_OUTPUT_MAX_CHARS } from '../src/eval/live-output.js';
 import { diskWorkspace } from '../src/test-support/disk-workspace.js';
 import { aliveAfter } from './debug-support.js';
 
@@ -161,7 +160,7 @@ describe('eval: output and the protocol channel', () => {
     expect(r.metadata).toMatchObject({ truncated: true, output_chars: 2_688_890 });
     expect(r.output).toMatch(/^0\n1\n2\n[\s\S]*399999\n'end'$/);
     const live = ctx.deltas.join('');
-    expect(live.length).toBeLessThan(LIVE_OUTPUT_MAX_CHARS + 200);
+    expect(live.length).toBeLessThan(LIVE_OUTPUT_LIMITS.maxChars + 200);
     expect(live).toContain('[live output stopped after');
     expect(ctx.deltas.length).toBeLessThan(200);
   });

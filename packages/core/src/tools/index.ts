@@ -14,3 +14,4 @@ export type { OpenedResource, ResourceCapability, ToolResource, ToolResourceCont
 export type { ToolPackSettings, WebSetting, WebSettings } from './pack-settings.js';
 export type { ToolMiddleware, ToolMiddlewareNext } from './tool-middleware.js';
 export { TOOL_NAME_RE, assertValidTool } from './validate-tool.js';
+export { LIVE_OUTPUT_LIMITS, LiveOutput, type LiveOutputStream } from './live-output.js';

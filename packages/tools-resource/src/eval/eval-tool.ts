@@ -4,11 +4,10 @@
  * artifacts; `tool(name, args)` inside a cell goes through the session's scoped invoker with the
  * same governance as a model call.
  */
-import { defineTool, type ToolResult, type Zod } from '@a3s-code/core';
+import { defineTool, LiveOutput, type ToolResult, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { EvalToolError } from './eval-errors.js';
 import { EVAL_RESOURCE, type EvalResource } from './eval-resource.js';
-import { LiveOutput } from './live-output.js';
 import { toolFailure } from '../shared/tool-failure.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -58,7 +57,7 @@ export const evalTool = defineTool({
       const run = await kernels.run(language, args.code, ctx.workspace.root, {
         ...(args.reset === undefined ? {} : { reset: args.reset }),
         signal: ctx.signal,
-        onOutput: (text, stream) => live.push(text, stream),
+        onOutput: (text, stream) => live.push(stream, text),
         bridge: async (name, toolArgs) => {
           const r = await ctx.invoker.invoke(name, toolArgs);
           return { ok: r.ok, output: r.output };

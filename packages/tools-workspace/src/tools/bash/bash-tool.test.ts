@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveCapabilities, type Tool } from '@a3s-code/core';
+import { LIVE_OUTPUT_LIMITS, resolveCapabilities, type Tool } from '@a3s-code/core';
 import { LocalWorkspace } from '../../local/local-workspace.js';
 import { call, tempDir, toolContext, writeTree } from '../../test-support/harness.js';
 import { bashTool } from './bash-tool.js';
-import { LIVE_CHUNK_CHARS, LIVE_OUTPUT_MAX_CHARS } from './live-output.js';
 
 const tmp = tempDir();
 writeTree(tmp.dir, { 'sub/keep.txt': 'k\n', 'edit-me.txt': 'v1\n', 'remove-me.txt': 'x\n' });
@@ -179,12 +178,12 @@ describe('bash live output', () => {
     const seen: string[] = [];
     const ctx = { ...toolContext(ws, 'bash'), emitOutput: (delta: string) => void seen.push(delta) };
     const r = await (bashTool as Tool<unknown>).execute(
-      { command: `head -c ${LIVE_OUTPUT_MAX_CHARS * 2} /dev/zero | tr '\\0' 'a'` },
+      { command: `head -c ${LIVE_OUTPUT_LIMITS.maxChars * 2} /dev/zero | tr '\\0' 'a'` },
       ctx,
     );
-    expect(r.metadata).toMatchObject({ stdout: { total_bytes: LIVE_OUTPUT_MAX_CHARS * 2, truncated: true } });
+    expect(r.metadata).toMatchObject({ stdout: { total_bytes: LIVE_OUTPUT_LIMITS.maxChars * 2, truncated: true } });
     expect(seen.at(-1)).toContain('[live output stopped after');
-    expect(seen.slice(0, -1).join('')).toBe('a'.repeat(LIVE_OUTPUT_MAX_CHARS));
-    expect(Math.max(...seen.map((d) => d.length))).toBeLessThanOrEqual(LIVE_CHUNK_CHARS);
+    expect(seen.slice(0, -1).join('')).toBe('a'.repeat(LIVE_OUTPUT_LIMITS.maxChars));
+    expect(Math.max(...seen.map((d) => d.length))).toBeLessThanOrEqual(LIVE_OUTPUT_LIMITS.chunkChars);
   });
 });

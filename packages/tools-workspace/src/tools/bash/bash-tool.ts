@@ -5,14 +5,13 @@
  * events while the command runs. stdout and stderr are capped separately,
  * head and tail kept with exact totals. Metadata lists the files the command changed.
  */
-import { CapabilityUnavailableError, defineTool, type CapturedStream } from '@a3s-code/core';
+import { CapabilityUnavailableError, defineTool, LiveOutput, type CapturedStream } from '@a3s-code/core';
 import type { z } from 'zod';
 
 type Zod = typeof z;
 import { renderCaptured } from '../../local/stream-capture.js';
 import { guard } from '../shared/results.js';
 import { renderBackground } from './background-report.js';
-import { LiveOutput } from './live-output.js';
 import { compareSnapshots, snapshot } from './changed-files.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
