@@ -301,8 +301,9 @@ describe('the well-formed fast path changes speed, never results', () => {
   });
 
   it('the generated logs reach both outcomes (the property is not vacuous)', () => {
-    const samples = fc.sample(logArb, 400).map((t) => 'ok' in outcome(() => parseLog(t)));
-    expect(samples.filter(Boolean).length).toBeGreaterThan(40);
-    expect(samples.filter((x) => !x).length).toBeGreaterThan(40);
+    // A fixed seed: with a random one, about one run in a few dozen drew fewer than 40 of one kind.
+    const samples = fc.sample(logArb, { numRuns: 400, seed: 20261202 }).map((t) => 'ok' in outcome(() => parseLog(t)));
+    expect(samples.filter(Boolean).length, 'logs that parse').toBeGreaterThan(40);
+    expect(samples.filter((x) => !x).length, 'logs refused').toBeGreaterThan(40);
   });
 });
