@@ -36,7 +36,11 @@ export function workflowLogPath(runId: string): string {
   return `.a3s/workflows/${threadIdFor(runId)}.jsonl`;
 }
 
-function runLog(store: FactStore, release: () => void = () => undefined): WorkflowRunLog {
+function runLog(
+  store: FactStore,
+  release: () => void = () => undefined,
+  onClosed: () => void = () => undefined,
+): WorkflowRunLog {
   let closed = false;
   return {
     get facts() {
@@ -49,16 +53,46 @@ function runLog(store: FactStore, release: () => void = () => undefined): Workfl
       if (closed) return;
       closed = true;
       release();
-      await store.close();
+      try {
+        await store.close();
+      } finally {
+        onClosed();
+      }
     },
   };
 }
 
-/** The durable store of a workspace: one locked log file per run. */
+/** How long opening a run waits for this session's earlier open of the same run to close. */
+const EARLIER_CLOSE_WAIT_MS = 10_000;
+
+/**
+ * The durable store of a workspace: one locked log file per run. An interrupted workflow call
+ * settles at once while its run is still winding down; a `/resume` of that run right after it
+ * waits (up to {@link EARLIER_CLOSE_WAIT_MS}) for the earlier open to close its log instead of
+ * failing with `FACT_LOG_LOCKED` against its own session.
+ */
 export function fileWorkflowStore(workspaceRoot: string): WorkflowStore {
+  const live = new Map<string, Promise<void>>();
   return {
     durable: true,
-    open: async (runId) => runLog(await FileFactStore.openPath(join(workspaceRoot, workflowLogPath(runId)))),
+    open: async (runId) => {
+      const earlier = live.get(runId);
+      if (earlier !== undefined) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([earlier, new Promise<void>((r) => (timer = setTimeout(r, EARLIER_CLOSE_WAIT_MS)))]);
+        clearTimeout(timer);
+      }
+      const store = await FileFactStore.openPath(join(workspaceRoot, workflowLogPath(runId)));
+      let closed: () => void = () => undefined;
+      const done = new Promise<void>((r) => {
+        closed = r;
+      });
+      live.set(runId, done);
+      return runLog(store, undefined, () => {
+        if (live.get(runId) === done) live.delete(runId);
+        closed();
+      });
+    },
   };
 }
 
