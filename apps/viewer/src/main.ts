@@ -38,10 +38,14 @@ function setState(state: 'empty' | 'loading' | 'loaded' | 'error', message = '')
   status.textContent = visible(message);
 }
 
-async function loadBytes(name: string, bytes: ArrayBuffer): Promise<void> {
-  setState('loading', `Folding ${name}…`);
+/**
+ * Hands a log to the fold worker. The worker reads it too: a file of many megabytes read here would
+ * hold the page's thread while its bytes are copied in.
+ */
+function loadBlob(name: string, file: Blob): void {
+  setState('loading', `Reading and folding ${name}…`);
   loaded = false;
-  send({ type: 'load', name, bytes, ...(pricing ? { pricing } : {}) }, [bytes]);
+  send({ type: 'load', name, file, ...(pricing ? { pricing } : {}) });
 }
 
 function currentFilter(): RowFilter {
@@ -81,7 +85,7 @@ let pendingSelect: number | null = null;
 worker.onmessage = (e: MessageEvent<Reply>) => {
   const r = e.data;
   if (r.type === 'error') {
-    setState('error', `Could not read the log: ${r.message}`);
+    setState('error', r.unread ? r.message : `Could not read the log: ${r.message}`);
   } else if (r.type === 'loaded') {
     performance.mark('a3s:loaded-received');
     loaded = true;
@@ -121,39 +125,30 @@ for (const sel of [toolSel, statusSel, kindSel]) sel.addEventListener('change', 
 window.addEventListener('hashchange', followHash);
 
 const picker = byId<HTMLInputElement>('file');
-/** Reads a picked or dropped file; a file the browser cannot read is named with why, never a silent no-op. */
-async function loadFile(file: File): Promise<void> {
+/** Loads a picked or dropped file; one the browser cannot read is named by the worker with why, never a silent no-op. */
+function loadFile(file: File): void {
   // Refused by its size before a byte is read: reading it whole would only fail later, slowly.
   if (file.size > MAX_LOG_TEXT) {
     setState('error', tooLargeMessage(file.size));
     return;
   }
-  setState('loading', `Reading ${file.name}…`);
-  let bytes: ArrayBuffer;
-  try {
-    bytes = await file.arrayBuffer();
-  } catch (e) {
-    const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    setState('error', `Could not read ${file.name} (${file.size} bytes): ${why}`);
-    return;
-  }
-  await loadBytes(file.name, bytes);
+  loadBlob(file.name, file);
 }
 
-picker.addEventListener('change', async () => {
+picker.addEventListener('change', () => {
   const file = picker.files?.[0];
-  if (file) await loadFile(file);
+  if (file) loadFile(file);
 });
 window.addEventListener('dragover', (e) => {
   e.preventDefault();
   body.classList.add('dragging');
 });
 window.addEventListener('dragleave', () => body.classList.remove('dragging'));
-window.addEventListener('drop', async (e) => {
+window.addEventListener('drop', (e) => {
   e.preventDefault();
   body.classList.remove('dragging');
   const file = e.dataTransfer?.files[0];
-  if (file) await loadFile(file);
+  if (file) loadFile(file);
 });
 
 /** When `a3s replay --web` serves the page, it serves the log (and the workspace's prices) next to it. */
@@ -166,7 +161,7 @@ async function loadServed(): Promise<void> {
     const priced = await fetch('pricing.json', { cache: 'no-store' });
     if (priced.ok && (priced.headers.get('content-type') ?? '').includes('json'))
       pricing = (await priced.json()) as Pricing;
-    await loadBytes(name, await res.arrayBuffer());
+    loadBlob(name, await res.blob());
   } catch {
     // Not served with a log: the page waits for a file.
   }

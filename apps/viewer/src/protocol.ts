@@ -7,7 +7,8 @@ import type { Pricing, RowKind, RowStatus, TurnUsage } from './model/types.js';
 
 /** Page → worker. */
 export type Request =
-  | { readonly type: 'load'; readonly name: string; readonly bytes: ArrayBuffer; readonly pricing?: Pricing }
+  /** A log to read and fold: the file (or the served response) as a `Blob`, read by the worker, off the page's thread. */
+  | { readonly type: 'load'; readonly name: string; readonly file: Blob; readonly pricing?: Pricing }
   | { readonly type: 'filter'; readonly id: number; readonly filter: RowFilter }
   | { readonly type: 'detail'; readonly seq: number };
 
@@ -31,13 +32,13 @@ export const KINDS: readonly RowKind[] = [
 /** Status codes. */
 export const STATUSES: readonly RowStatus[] = ['ok', 'info', 'warn', 'error'];
 
-/** The rows as columns (cheap to send and to keep): all titles in one string, cut at `offsets`. */
+/** The rows as columns (cheap to send and to keep): all titles as UTF-8 in one buffer, cut at `offsets`. */
 export interface ListData {
   readonly count: number;
   readonly kind: Uint8Array;
   readonly status: Uint8Array;
-  readonly titles: string;
-  /** Title `i` is `titles.slice(offsets[i], offsets[i + 1])`. */
+  readonly titles: Uint8Array;
+  /** Title `i` is the UTF-8 text of `titles.subarray(offsets[i], offsets[i + 1])`. */
   readonly offsets: Uint32Array;
 }
 
@@ -59,6 +60,7 @@ export interface Overview {
 /** Worker → page. */
 export type Reply =
   | { readonly type: 'loaded'; readonly overview: Overview; readonly list: ListData }
-  | { readonly type: 'error'; readonly message: string }
+  /** `unread`: the file could not be read at all, and `message` says so in full. */
+  | { readonly type: 'error'; readonly message: string; readonly unread?: true }
   | { readonly type: 'filtered'; readonly id: number; readonly indices: Int32Array }
   | { readonly type: 'detail'; readonly seq: number; readonly detail: Detail | null };

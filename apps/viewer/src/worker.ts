@@ -6,7 +6,8 @@ import { MAX_LOG_TEXT, tooLargeMessage } from './model/log-size.js';
 import { detailOf } from './model/detail.js';
 import { filterRows } from './model/filter.js';
 import { timelineBars } from './model/timeline.js';
-import { KINDS, STATUSES, TURN_ROWS, type Reply, type Request } from './protocol.js';
+import { listColumns } from './list-columns.js';
+import { TURN_ROWS, type Reply, type Request } from './protocol.js';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -34,27 +35,28 @@ function decodeLog(bytes: ArrayBuffer): string {
   return text;
 }
 
-function load(req: Extract<Request, { type: 'load' }>): void {
+/** A log file the browser could not read: its message is whole and is shown as it is. */
+class ReadFailure extends Error {}
+
+/** The log's bytes; a file the browser cannot read (moved away, changed, refused) is named with why. */
+async function readLog(req: Extract<Request, { type: 'load' }>): Promise<ArrayBuffer> {
+  if (req.file.size > MAX_LOG_TEXT) throw new Error(tooLargeMessage(req.file.size));
+  try {
+    return await req.file.arrayBuffer();
+  } catch (e) {
+    const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    throw new ReadFailure(`Could not read ${req.name} (${req.file.size} bytes): ${why}`);
+  }
+}
+
+async function load(req: Extract<Request, { type: 'load' }>): Promise<void> {
+  const bytes = await readLog(req);
   const started = performance.now();
-  const text = decodeLog(req.bytes);
+  const text = decodeLog(bytes);
   const parsed = parseLog(text);
   facts = parsed.facts;
   model = buildModel(facts, req.pricing ? { pricing: req.pricing } : {});
-  const n = model.rows.length;
-  const kind = new Uint8Array(n);
-  const status = new Uint8Array(n);
-  const offsets = new Uint32Array(n + 1);
-  const titles: string[] = new Array(n);
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    const r = model.rows[i]!;
-    kind[i] = KINDS.indexOf(r.kind);
-    status[i] = STATUSES.indexOf(r.status);
-    const title = r.ignored ? `${r.title} [ignored by the fold]` : r.title;
-    titles[i] = title;
-    at += title.length;
-    offsets[i + 1] = at;
-  }
+  const list = listColumns(model);
   post(
     {
       type: 'loaded',
@@ -71,16 +73,15 @@ function load(req: Extract<Request, { type: 'load' }>): void {
         torn: parsed.torn ? `line ${parsed.torn.line}: ${parsed.torn.reason}` : null,
         foldMs: Math.round(performance.now() - started),
       },
-      list: { count: n, kind, status, titles: titles.join(''), offsets },
+      list,
     },
-    [kind.buffer, status.buffer, offsets.buffer],
+    [list.kind.buffer, list.status.buffer, list.titles.buffer, list.offsets.buffer],
   );
 }
 
-self.onmessage = (e: MessageEvent<Request>) => {
-  const req = e.data;
+async function handle(req: Request): Promise<void> {
   try {
-    if (req.type === 'load') load(req);
+    if (req.type === 'load') await load(req);
     else if (req.type === 'filter') {
       const indices = model ? filterRows(model, req.filter) : new Int32Array(0);
       post({ type: 'filtered', id: req.id, indices }, [indices.buffer]);
@@ -88,6 +89,15 @@ self.onmessage = (e: MessageEvent<Request>) => {
       post({ type: 'detail', seq: req.seq, detail: model ? (detailOf(model, facts, req.seq) ?? null) : null });
     }
   } catch (err) {
-    post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+    const message = err instanceof Error ? err.message : String(err);
+    post({ type: 'error', message, ...(err instanceof ReadFailure ? { unread: true } : {}) });
   }
+}
+
+// One request at a time, in the order sent: a filter or a detail asked for while a log is still
+// being read answers from that log, and a second log dropped meanwhile is folded after the first.
+let queue: Promise<void> = Promise.resolve();
+self.onmessage = (e: MessageEvent<Request>) => {
+  const req = e.data;
+  queue = queue.then(() => handle(req));
 };

@@ -9,6 +9,7 @@ import { h } from './dom.js';
 /** Height of one row in pixels (the CSS uses the same). */
 export const ROW_HEIGHT = 26;
 const OVERSCAN = 4;
+const utf8 = new TextDecoder();
 
 /** The list of facts. */
 export class VirtualList {
@@ -134,7 +135,7 @@ export class VirtualList {
         (el.children[0] as HTMLElement).textContent = String(seq);
         (el.children[1] as HTMLElement).textContent = kind;
         (el.children[2] as HTMLElement).textContent = visible(
-          data.titles.slice(data.offsets[i]!, data.offsets[i + 1]!),
+          utf8.decode(data.titles.subarray(data.offsets[i]!, data.offsets[i + 1]!)),
         );
       }
       el.classList.toggle('selected', seq === this.selectedSeq);
