@@ -49,9 +49,12 @@ afterAll(async () => {
 
 describe('lsp on Python (pyright)', () => {
   it('LSP-05: diagnostics of a clean file is empty; LSP-06: definition crosses files', async () => {
-    expect((await ask({ operation: 'diagnostics', file: 'app/main.py' })).output).toBe(
-      'No errors or warnings in app/main.py',
-    );
+    // A cold pyright on a loaded machine may not settle within the first call's cap: the tool says
+    // so, and a user asks again.
+    let first = await ask({ operation: 'diagnostics', file: 'app/main.py' });
+    for (let i = 0; i < 3 && first.output.includes('had not settled'); i++)
+      first = await ask({ operation: 'diagnostics', file: 'app/main.py' });
+    expect(first.output).toBe('No errors or warnings in app/main.py');
     const d = await ask({ operation: 'definition', file: 'app/main.py', line: 3, symbol: 'greet' });
     expect(d.output).toContain('app/greet.py:1: def greet(name: str) -> str:');
   });

@@ -29,12 +29,12 @@ export function boundBacktracking(): void {
   }
 }
 
-/** True when V8's linear-time engine can run `source` (flagless), so the fallback bounds it. */
-export function runsInLinearTime(source: string): boolean {
+/** True when V8's linear-time engine can run `source` (with `flags`), so the fallback bounds it. */
+export function runsInLinearTime(source: string, flags = ''): boolean {
   boundBacktracking();
   if (!linearFlag) return false;
   try {
-    new RegExp(source, LINEAR);
+    new RegExp(source, LINEAR + flags);
     return true;
   } catch {
     return false;

@@ -80,6 +80,12 @@ const REQUESTS = [
   { pattern: 'needle', path: 'a.txt' },
   { pattern: 'a.b', fixedStrings: true },
   { pattern: 'zzz-no-match' },
+  // Unicode property classes, which the JS engine reads in Unicode mode.
+  { pattern: 'needle \\p{L}+' },
+  { pattern: '\\pL\\P{L}✓' },
+  { pattern: 'n\\p{Ll}{2}dle\\-?', caseInsensitive: true },
+  { pattern: '\\p{Greek}|ünï\\p{L}' },
+  { pattern: '^\\P{Lu}+$', glob: '*.md' },
 ];
 
 describe('GREP: the ripgrep and JS engines return the same results on one tree', () => {
@@ -132,6 +138,11 @@ describe('GREP: the ripgrep and JS engines return the same results on one tree',
       code: 'WORKSPACE_SEARCH',
       field: 'pattern',
     });
+    for (const engine of [rg, js, mem])
+      await expect(engine.grepFiles({ pattern: '\\p{NoSuchClass}' })).rejects.toMatchObject({
+        code: 'WORKSPACE_SEARCH',
+        field: 'pattern',
+      });
     await expect(rg.grepFiles({ pattern: 'x', glob: '{a' })).rejects.toMatchObject({
       code: 'WORKSPACE_SEARCH',
       field: 'glob',

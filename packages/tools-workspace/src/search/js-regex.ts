@@ -13,6 +13,9 @@ export interface LineMatcher {
   matching(lines: readonly string[], path: string): number[];
 }
 
+/** A Unicode property class outside an escaped backslash: `\p{…}`, `\P{…}` or `\pL`. */
+const UNICODE_CLASS = /(?:^|[^\\])(?:\\\\)*\\[pP][{A-Z]/;
+
 /** Escapes a fixed string for use in a regex. */
 export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
@@ -39,18 +42,26 @@ export function compileMatcher(request: WorkspaceGrepRequest, budgetMs?: number)
   assertNoNul(request.pattern, 'pattern');
   boundBacktracking();
   const escaped = request.fixedStrings ? escapeRegex(request.pattern) : request.pattern;
-  const source = prepareSource(escaped, request.caseInsensitive === true);
+  // A Unicode property class (`\p{L}`, as ripgrep reads it) exists only in JavaScript's Unicode mode.
+  // There, case-insensitivity is the `i` flag, which also folds the classes (`\p{Ll}` takes `A`).
+  const unicode = !request.fixedStrings && UNICODE_CLASS.test(request.pattern);
+  const fold = request.caseInsensitive === true;
+  const flags = unicode ? (fold ? 'iu' : 'u') : '';
+  const source = prepareSource(escaped, fold && !unicode, unicode);
   let line: RegExp;
   let prefilter: RegExp;
   try {
-    line = new RegExp(source);
-    prefilter = new RegExp(source, 'm');
+    line = new RegExp(source, flags);
+    prefilter = new RegExp(source, `m${flags}`);
   } catch (error) {
     const message = (error as Error).message.replace(source, escaped);
-    throw new WorkspaceSearchError('pattern', `invalid regular expression: ${message}`, error);
+    const mode = flags
+      ? ' (a pattern with \\p{…} or \\P{…} is read in Unicode mode, where only syntax characters may be escaped)'
+      : '';
+    throw new WorkspaceSearchError('pattern', `invalid regular expression${mode}: ${message}`, error);
   }
-  if (!runsInLinearTime(source)) {
-    const guarded = new GuardedLines(source, budgetMs);
+  if (!runsInLinearTime(source, flags)) {
+    const guarded = new GuardedLines(source, budgetMs, flags);
     return { mayMatch: () => true, matching: (lines, path) => guarded.matching(lines, path) };
   }
   return {

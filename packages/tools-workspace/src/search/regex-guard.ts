@@ -17,10 +17,10 @@ const RUN = new Script(
 export class GuardedLines {
   private readonly context: Context;
   private readonly budgetMs: number;
-  constructor(source: string, budgetMs = GUARDED_MATCH_BUDGET_MS) {
+  constructor(source: string, budgetMs = GUARDED_MATCH_BUDGET_MS, flags = '') {
     this.budgetMs = budgetMs;
-    this.context = createContext({ source, lines: [] as readonly string[] });
-    runInContext('globalThis.re = new RegExp(source)', this.context);
+    this.context = createContext({ source, flags, lines: [] as readonly string[] });
+    runInContext('globalThis.re = new RegExp(source, flags)', this.context);
   }
 
   /** Indexes of the matching lines; throws `WORKSPACE_SEARCH` naming `pattern` when over budget. */

@@ -81,6 +81,11 @@ function readEscape(source: string, at: number, inClass: boolean): Escape {
   if (d in CONTROL) return { length: 2, unit: CONTROL[d]! };
   if (d === 'b') return inClass ? { length: 2, unit: 8 } : { length: 2 };
   if (/[BdDsSwWc]/.test(d)) return { length: 2 }; // a class or an assertion, not one character
+  if ((d === 'p' || d === 'P') && source[at + 2] === '{') {
+    const close = source.indexOf('}', at + 3);
+    if (close > 0) return { length: close - at + 1 }; // a Unicode property class, read in Unicode mode
+  }
+  if ((d === 'p' || d === 'P') && /[A-Z]/.test(source[at + 2] ?? '')) return { length: 3 }; // `\pL`
   return { length: 2, unit: d.charCodeAt(0) }; // an identity escape (`\.`, `\-`, `\e`…)
 }
 
@@ -132,17 +137,45 @@ function literal(text: string, unit: number, fold: boolean): string {
 }
 
 /**
+ * A Unicode property class as JavaScript spells it: ripgrep also takes a one-letter class without
+ * braces (`\pL`) and a script by its bare name (`\p{Greek}`, `\p{greek}`), which JavaScript
+ * writes `\p{Script=Greek}`. A name JavaScript does not know is left for the compiler to refuse.
+ */
+function propertyClass(text: string): string {
+  const name = text[2] === '{' ? text.slice(3, -1) : text.slice(2);
+  const title = name.replace(/(^|_)([a-z])/g, (_, sep: string, c: string) => sep + c.toUpperCase());
+  for (const candidate of [name, title, `Script=${name}`, `Script=${title}`]) {
+    const spelled = `\\${text[1]}{${candidate}}`;
+    try {
+      new RegExp(spelled, 'u');
+      return spelled;
+    } catch {
+      // Not this spelling.
+    }
+  }
+  return text;
+}
+
+/** The characters Unicode mode lets a backslash escape outside a class. */
+const SYNTAX = new Set('^$\\.*+?()[]{}|/');
+
+/**
  * Checks a JS regex source and returns the source to compile (case variants spelled out when
  * `fold`). Throws `WORKSPACE_SEARCH` naming `pattern` for back-references and look-arounds.
+ * With `unicode` (the source is compiled with the `u` flag), an escaped punctuation character that
+ * Unicode mode refuses (`\-`, `\"`, as ripgrep allows them) is written as its code.
  */
-export function prepareSource(source: string, fold: boolean): string {
+export function prepareSource(source: string, fold: boolean, unicode = false): string {
   let out = '';
   let i = 0;
   while (i < source.length) {
     const c = source[i]!;
     if (c === '\\') {
       const e = readEscape(source, i, false);
-      const text = source.slice(i, i + e.length);
+      let text = source.slice(i, i + e.length);
+      if (/^\\[pP]/.test(text) && e.unit === undefined) text = propertyClass(text);
+      const identity = e.length === 2 && e.unit !== undefined && !/[0-9A-Za-z]/.test(text[1]!);
+      if (unicode && identity && !SYNTAX.has(text[1]!)) text = hex(e.unit!);
       out += e.unit === undefined ? text : literal(text, e.unit, fold);
       i += e.length;
     } else if (c === '[') {
