@@ -198,7 +198,8 @@ describe('git runs no program named by the repository configuration', () => {
       file_path: 'meta/config',
       content: `${config}[filter "late"]\n\tclean = "${touch('late-filter')}; cat"\n`,
     });
-    expect(written.isError).not.toBe(true);
+    expect(written.exitCode, written.output).toBe(0);
+    expect(readFileSync(join(separate, 'meta', 'config'), 'utf8')).toContain('late-filter');
     writeFileSync(join(separate, '.gitattributes'), '* filter=late\n');
     writeFileSync(join(separate, 'c.txt'), 'c\n');
     await expect(call(gitTool, sws, { operation: 'status' })).rejects.toMatchObject({
