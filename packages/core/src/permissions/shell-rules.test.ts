@@ -185,6 +185,48 @@ describe('deny rules see through respellings (PERM-02)', () => {
   });
 });
 
+describe('variables that name a command or change git configuration (PERM-02)', () => {
+  const policy = new PermissionPolicy({ deny: ['Bash(rm:*)'], defaultDecision: 'allow' });
+
+  it.each([
+    'GIT_PAGER="rm x" git -p log',
+    'PAGER="rm x" git -p log',
+    'GIT_EDITOR="rm x" git commit',
+    'EDITOR=rm crontab -e',
+    'GIT_SEQUENCE_EDITOR="rm x" git rebase -i HEAD~2',
+    'GIT_SSH_COMMAND="rm x" git fetch',
+    'GIT_EXTERNAL_DIFF=/bin/rm git diff',
+    'LESSOPEN="|rm x %s" less f',
+    'MANPAGER="rm x" man ls',
+    "GIT_CONFIG_PARAMETERS=\"'core.fsmonitor'='rm x'\" git status",
+    'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0="!rm x" git st',
+    'GIT_CONFIG_GLOBAL=evil.cfg git status',
+    'GIT_EXEC_PATH=/tmp/evil git status',
+    'env GIT_PAGER="rm x" git -p log',
+    "env 'BASH_FUNC_ls%%=() { rm x; }' bash -c ls",
+    'export GIT_PAGER="rm x"; git -p log',
+    'PAGER="rm x"; export PAGER; git -p log',
+    'declare -x EDITOR="rm x"; git commit',
+    'export BASH_ENV=./evil.sh; bash -c true',
+    'GIT_PAGER="$P" git log',
+  ])('PERM-02: %j is denied by Bash(rm:*)', (command) => {
+    expect(policy.evaluate('bash', { command }).decision).toBe('deny');
+  });
+
+  it('PERM-02: a variable naming a harmless command is judged as that command', () => {
+    for (const command of [
+      'GIT_PAGER=cat git log',
+      'PAGER= git log',
+      'EDITOR=vim git commit',
+      'env X=1 ls',
+      'export A=1',
+    ])
+      expect(policy.evaluate('bash', { command }).decision, command).toBe('allow');
+    const allow = new PermissionPolicy({ allow: ['Bash(git log:*)'], defaultDecision: 'ask' });
+    expect(allow.evaluate('bash', { command: 'GIT_PAGER="rm x" git log' }).decision).toBe('ask');
+  });
+});
+
 describe('allow rules cover only what they name (PERM-03)', () => {
   const echo = new PermissionPolicy({ allow: ['Bash(echo:*)'], defaultDecision: 'ask' });
 

@@ -4,8 +4,8 @@
  * repository's `.git/config` is data the agent may have influenced, so every git command of the
  * workspace runs with each of these turned off by command-line settings (which win over every
  * config file). Driver names are free-form, so they are read from the listed configuration and
- * neutralised one by one; a configuration that includes a file tools can write is refused, since
- * it could name a new driver between the listing and the command.
+ * neutralised one by one; a configuration read from or including a file tools can write is
+ * refused, since it could name a new driver between the listing and the command.
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -110,12 +110,26 @@ function writableByTools(root: string, path: string): boolean {
 
 /**
  * The `key=value` settings for a command: {@link SAFE_GIT_SETTINGS} plus every configured
- * driver's commands emptied. Throws `WORKSPACE_PROCESS` when the configuration includes a file in
- * the workspace that tools can write, or moves the work tree (`core.worktree`) outside it.
+ * driver's commands emptied. Throws `WORKSPACE_PROCESS` when the configuration is read from or
+ * includes a file in the workspace that tools can write, or moves the work tree (`core.worktree`) outside it.
  */
 export function safeGitSettings(entries: readonly GitConfigEntry[], root: string): string[] {
   const settings = new Map<string, string>(SAFE_GIT_SETTINGS.map(([k, v]) => [k.toLowerCase(), `${k}=${v}`]));
+  const checked = new Set<string>();
   for (const entry of entries) {
+    // The repository's own configuration in a file tools can write (a `.git` file pointing at a
+    // workspace folder, a config linked to a workspace file) could name a new driver between the
+    // listing and the command, as an included file could.
+    if (entry.origin.startsWith('file:') && !checked.has(entry.origin)) {
+      checked.add(entry.origin);
+      const file = resolve(root, entry.origin.slice('file:'.length));
+      if (writableByTools(root, file)) {
+        throw new WorkspaceProcessError(
+          'git',
+          `the repository configuration is read from ${JSON.stringify(entry.origin.slice('file:'.length))}, a workspace file that tools can write (the git folder is not a .git folder); git does not run with such a configuration`,
+        );
+      }
+    }
     if (INCLUDE_SETTING.test(entry.key)) {
       const file = includedFile(entry, root);
       if (file !== undefined && writableByTools(root, file)) {

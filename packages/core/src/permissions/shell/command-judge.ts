@@ -18,7 +18,8 @@ import {
   syntheticWord,
   type ShellWord,
 } from './shell-word.js';
-import { CODE_INJECTING_VARIABLES, WRAPPERS, type Unwrap } from './wrappers.js';
+import { assignmentSubjects } from './variables.js';
+import { WRAPPERS, type Unwrap } from './wrappers.js';
 
 /** How the judge recurses into shell code found inside a command. */
 export interface JudgeContext {
@@ -31,18 +32,49 @@ export interface JudgeContext {
 // Commands that run code not written on their command line.
 const OPAQUE_BUILTINS = new Set(['eval', 'source', '.', 'fc']);
 const MAX_UNWRAP = 32;
+// Builtins whose `NAME=value` arguments set variables.
+const DECLARING = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+
+interface Setting {
+  readonly name: string;
+  readonly value: string;
+}
+
+// A shell assignment word (`X=1`, `A[0]=x`, `P+=:/bin`): its name is written unquoted.
+function shellSetting(word: ShellWord): Setting | undefined {
+  const name = assignmentName(word);
+  if (name === undefined) return undefined;
+  return { name, value: word.text.slice(word.text.indexOf('=') + 1) };
+}
+
+// A `NAME=value` word as `env` and `export` read it, after quote removal; a name with a hole is unknown.
+function envSetting(word: ShellWord): Setting | undefined {
+  const eq = word.text.indexOf('=');
+  if (eq <= 0) return undefined;
+  const name = word.text
+    .slice(0, eq)
+    .replace(/\[[^\]]*\]$/, '')
+    .replace(/\+$/, '');
+  return { name: name.includes(HOLE) ? HOLE : name, value: word.text.slice(eq + 1) };
+}
+
+function settingSubjects(setting: Setting, context: JudgeContext): readonly string[] {
+  if (setting.name === HOLE) return [OPAQUE];
+  return assignmentSubjects(setting.name, setting.value, (code) => context.judgeShell(code, context.depth + 1));
+}
 
 /** The subjects of the simple command `words` (see the module comment). */
 export function judgeSimpleCommand(words: readonly ShellWord[], context: JudgeContext): string[] {
   const out: string[] = [];
-  // Assignments lead a command, and may follow `time` (a keyword) or `env`; after other wrappers
-  // they are skipped too, which can only find more to deny.
-  const skipAssignments = (from: number): number => {
+  // Assignments lead a command, and may follow `time` (a keyword) or `env` (whose settings are any
+  // words holding a `=`); after other wrappers they are skipped too, which can only find more to
+  // deny. A variable that names a command or loads code adds what it runs (see `variables.ts`).
+  const skipAssignments = (from: number, envStyle = false): number => {
     let i = from;
     for (; i < words.length; i++) {
-      const name = assignmentName(words[i]!);
-      if (name === undefined) break;
-      if (CODE_INJECTING_VARIABLES.has(name)) out.push(OPAQUE);
+      const setting = envStyle ? envSetting(words[i]!) : shellSetting(words[i]!);
+      if (setting === undefined) break;
+      out.push(...settingSubjects(setting, context));
     }
     return i;
   };
@@ -69,7 +101,7 @@ export function judgeSimpleCommand(words: readonly ShellWord[], context: JudgeCo
       break;
     }
     if (unwrap.kind === 'command') {
-      k = skipAssignments(unwrap.index);
+      k = skipAssignments(unwrap.index, unwrap.envAssignments === true);
       if (k === words.length) {
         named = false;
         break;
@@ -107,6 +139,12 @@ function innerCode(base: string, words: readonly ShellWord[], at: number, contex
     });
   }
   if (base === 'find') return findExec(args, context);
+  // `export GIT_PAGER='rm x'` (and `declare -x`…) sets what later commands run.
+  if (DECLARING.has(base))
+    return args.flatMap((w) => {
+      const setting = envSetting(w);
+      return setting === undefined ? [] : settingSubjects(setting, context);
+    });
   if (base === 'git') return gitSubjects(args);
   // `hash -p /bin/rm ls` makes `ls` run rm; `enable -f` loads a builtin from a shared object.
   if (

@@ -5,12 +5,15 @@
  * `command-options.ts`) to find the wrapped command, or the shell code it runs.
  */
 import { scanOptions, type OptionScan, type OptionSpec } from './command-options.js';
-import { assignmentName, isStatic, type ShellWord } from './shell-word.js';
+import { isStatic, type ShellWord } from './shell-word.js';
 
 /** What a wrapper runs. */
 export type Unwrap =
-  /** The command starting at `words[index]`; `moreArgs`: it also gets arguments read at run time. */
-  | { readonly kind: 'command'; readonly index: number; readonly moreArgs?: boolean }
+  /**
+   * The command starting at `words[index]`; `moreArgs`: it also gets arguments read at run time;
+   * `envAssignments`: the words before it that hold a `=` are `env`'s `NAME=value` settings.
+   */
+  | { readonly kind: 'command'; readonly index: number; readonly moreArgs?: boolean; readonly envAssignments?: boolean }
   /** Shell code, judged as a whole command line. */
   | { readonly kind: 'shell'; readonly body: string }
   /** Something that cannot be known statically. */
@@ -22,16 +25,6 @@ type Wrapper = (words: readonly ShellWord[], at: number) => Unwrap;
 
 const OPAQUE: Unwrap = { kind: 'opaque' };
 const NONE: Unwrap = { kind: 'none' };
-
-/** Variables that make a command load code that is not on its command line. */
-export const CODE_INJECTING_VARIABLES: ReadonlySet<string> = new Set([
-  'BASH_ENV',
-  'ENV',
-  'LD_PRELOAD',
-  'LD_AUDIT',
-  'LD_LIBRARY_PATH',
-  'PROMPT_COMMAND',
-]);
 
 const flagsOnly = (...names: string[]): Record<string, boolean> => Object.fromEntries(names.map((n) => [n, false]));
 const valued = (...names: string[]): Record<string, boolean> => Object.fromEntries(names.map((n) => [n, true]));
@@ -87,12 +80,8 @@ function env(words: readonly ShellWord[], at: number): Unwrap {
   if (split !== undefined) return scan.next >= words.length ? shellCode(split) : OPAQUE;
   let i = scan.next;
   if (words[i]?.text === '-' && isStatic(words[i]!)) i++;
-  for (; i < words.length; i++) {
-    const name = assignmentName(words[i]!);
-    if (name === undefined) break;
-    if (CODE_INJECTING_VARIABLES.has(name)) return OPAQUE;
-  }
-  return commandAt(words, i);
+  // The `NAME=value` settings are judged with the command (see `variables.ts`).
+  return i < words.length ? { kind: 'command', index: i, envAssignments: true } : NONE;
 }
 
 const sudoSpec: OptionSpec = {

@@ -1,4 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalWorkspace } from '../../local/local-workspace.js';
@@ -175,6 +184,39 @@ describe('git runs no program named by the repository configuration', () => {
       writeFileSync(join(root, '.git', 'config'), config);
     }
     expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it('a git folder that tools can write (a .git file pointing into the workspace, a config linked to a workspace file) is refused', async () => {
+    // The git folder is a plain workspace folder: a write tool can change its config at any time,
+    // between the runtime's listing of the configuration and the command itself.
+    const separate = join(sandbox.dir, 'separate');
+    mkdirSync(separate, { recursive: true });
+    sh(separate, 'init', '-q', '--separate-git-dir=meta', '.');
+    const sws = new LocalWorkspace({ root: separate });
+    const config = readFileSync(join(separate, 'meta', 'config'), 'utf8');
+    const written = await call(writeTool, sws, {
+      file_path: 'meta/config',
+      content: `${config}[filter "late"]\n\tclean = "${touch('late-filter')}; cat"\n`,
+    });
+    expect(written.exitCode, written.output).toBe(0);
+    expect(readFileSync(join(separate, 'meta', 'config'), 'utf8')).toContain('late-filter');
+    writeFileSync(join(separate, '.gitattributes'), '* filter=late\n');
+    writeFileSync(join(separate, 'c.txt'), 'c\n');
+    await expect(call(gitTool, sws, { operation: 'status' })).rejects.toMatchObject({
+      code: 'WORKSPACE_PROCESS',
+      message: expect.stringContaining('meta/config'),
+    });
+    // A .git/config that is a link to a workspace file is the same.
+    const linked = join(sandbox.dir, 'linked');
+    mkdirSync(linked, { recursive: true });
+    sh(linked, 'init', '-q');
+    writeFileSync(join(linked, 'shared.cfg'), readFileSync(join(linked, '.git', 'config')));
+    rmSync(join(linked, '.git', 'config'));
+    symlinkSync(join(linked, 'shared.cfg'), join(linked, '.git', 'config'));
+    await expect(call(gitTool, new LocalWorkspace({ root: linked }), { operation: 'status' })).rejects.toMatchObject({
+      code: 'WORKSPACE_PROCESS',
+    });
+    expect(ran()).toEqual([]);
   });
 
   it('a bare repository planted in a workspace that is not a repository is not discovered', async () => {
