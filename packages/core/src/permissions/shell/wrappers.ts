@@ -4,57 +4,24 @@
  * `busybox`, `unbuffer` and `watch`. Each one's options are read strictly (see
  * `command-options.ts`) to find the wrapped command, or the shell code it runs.
  */
-import { scanOptions, type OptionScan, type OptionSpec } from './command-options.js';
+import { scanOptions, type OptionSpec } from './command-options.js';
+import { MORE_WRAPPERS } from './more-wrappers.js';
 import { isStatic, type ShellWord } from './shell-word.js';
+import {
+  commandAt,
+  flagsOnly,
+  NONE,
+  OPAQUE,
+  optionValue,
+  seenAny,
+  shellCode,
+  simple,
+  type Unwrap,
+  type Wrapper,
+  valued,
+} from './wrapper-kit.js';
 
-/** What a wrapper runs. */
-export type Unwrap =
-  /**
-   * The command starting at `words[index]`; `moreArgs`: it also gets arguments read at run time;
-   * `envAssignments`: the words before it that hold a `=` are `env`'s `NAME=value` settings.
-   */
-  | { readonly kind: 'command'; readonly index: number; readonly moreArgs?: boolean; readonly envAssignments?: boolean }
-  /** Shell code, judged as a whole command line. */
-  | { readonly kind: 'shell'; readonly body: string }
-  /** Something that cannot be known statically. */
-  | { readonly kind: 'opaque' }
-  /** Nothing beyond the wrapper itself (`command -v rm`, `sudo -l`). */
-  | { readonly kind: 'none' };
-
-type Wrapper = (words: readonly ShellWord[], at: number) => Unwrap;
-
-const OPAQUE: Unwrap = { kind: 'opaque' };
-const NONE: Unwrap = { kind: 'none' };
-
-const flagsOnly = (...names: string[]): Record<string, boolean> => Object.fromEntries(names.map((n) => [n, false]));
-const valued = (...names: string[]): Record<string, boolean> => Object.fromEntries(names.map((n) => [n, true]));
-
-function commandAt(words: readonly ShellWord[], index: number, moreArgs = false): Unwrap {
-  return index < words.length ? { kind: 'command', index, moreArgs } : NONE;
-}
-
-// Options, then `leading` operands (a duration, a directory), then the command.
-function simple(spec: OptionSpec, leading = 0, moreArgs = false): Wrapper {
-  return (words, at) => {
-    const scan = scanOptions(words, at + 1, spec);
-    if (scan.kind === 'unknown') return OPAQUE;
-    for (let i = scan.next; i < scan.next + leading; i++)
-      if (words[i] === undefined || words[i]!.splits) return words[i] === undefined ? NONE : OPAQUE;
-    return commandAt(words, scan.next + leading, moreArgs);
-  };
-}
-
-const seenAny = (scan: OptionScan & { kind: 'ok' }, names: string): boolean => [...names].some((n) => scan.seen.has(n));
-
-// The value of the first of `names` that was given: static text, `null` when computed at run time.
-function optionValue(scan: OptionScan & { kind: 'ok' }, names: readonly string[]): string | null | undefined {
-  for (const n of names) if (scan.values.has(n)) return scan.values.get(n) ?? null;
-  return undefined;
-}
-
-function shellCode(code: string | null): Unwrap {
-  return code === null ? OPAQUE : { kind: 'shell', body: code };
-}
+export type { Unwrap } from './wrapper-kit.js';
 
 const envSpec: OptionSpec = {
   flags: 'i0v',
@@ -257,4 +224,5 @@ export const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
   ['doas', doas],
   ['su', su],
   ['watch', watch],
+  ...MORE_WRAPPERS,
 ]);
