@@ -14,9 +14,12 @@ export function canonicalPath(path: string, root?: string): string | undefined {
   let rel = path;
   if (rel.startsWith('/')) {
     if (root === undefined || !root.startsWith('/')) return undefined;
-    const base = root.replace(/\/+$/, '');
-    if (rel !== base && !rel.startsWith(`${base}/`)) return undefined;
-    rel = rel.slice(base.length);
+    // `/up/./root/x` and `/up/y/../root/x` are `/up/root/x`: compared with the root once resolved.
+    const absolute = lexical(rel);
+    const base = lexical(root);
+    if (absolute === undefined || base === undefined) return undefined;
+    if (absolute !== base && !absolute.startsWith(base === '/' ? '/' : `${base}/`)) return undefined;
+    rel = absolute.slice(base.length);
   }
   const out: string[] = [];
   for (const seg of rel.split('/')) {
@@ -39,4 +42,17 @@ export function canonicalSpellings(path: string, root?: string): string[] {
   if (root === undefined || !root.startsWith('/')) return [canonical];
   const base = root.replace(/\/+$/, '');
   return [canonical, canonical === '.' ? base : `${base}/${canonical}`];
+}
+
+// An absolute path with `.`, `..` and repeated slashes resolved by its text; `undefined` above `/`.
+function lexical(absolute: string): string | undefined {
+  const out: string[] = [];
+  for (const seg of absolute.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(seg);
+  }
+  return `/${out.join('/')}`;
 }

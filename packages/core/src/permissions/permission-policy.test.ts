@@ -140,6 +140,10 @@ describe('path rules see the canonical path, however it is spelled', () => {
     './a/./../secret/x.txt',
     '/repo/ws/secret/x.txt',
     '/repo/ws/./a/../secret/x.txt',
+    // Spelled through the root's parent: the root is found once the path is resolved.
+    '/repo/./ws/secret/x.txt',
+    '/repo/x/../ws/secret/x.txt',
+    '//repo//ws/secret/x.txt',
   ];
 
   it.each(spellings)(
