@@ -48,6 +48,13 @@ export const initializeResult = z.strictObject({
     notifications: z.array(z.string()),
     eventEnvelopeVersion: z.literal(1),
     framing: z.enum(['ndjson', 'content-length']),
+    maxMessageBytes: z
+      .number()
+      .int()
+      .min(1)
+      .describe(
+        'The largest message the server reads, in bytes: a longer one is answered with a parse error (id null).',
+      ),
   }),
 });
 

@@ -7,7 +7,7 @@
  * error and the server keeps serving.
  */
 import type { Io } from '../io.js';
-import type { Framing } from './framing.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, type Framing } from './framing.js';
 import { cliVersion } from '../version.js';
 import { METHODS, NOTIFICATIONS, SERVE_PROTOCOL_VERSION, type MethodName, type ParamsOf } from './protocol.js';
 import {
@@ -50,11 +50,19 @@ export class ServeServer {
   #batches = 0;
 
   readonly #framing: Framing;
+  readonly #maxMessageBytes: number;
 
-  constructor(out: ServeOutput, io: Io, framing: Framing = 'ndjson') {
+  /** `maxMessageBytes` is the reader's limit of one incoming message, announced by `initialize`. */
+  constructor(
+    out: ServeOutput,
+    io: Io,
+    framing: Framing = 'ndjson',
+    maxMessageBytes: number = DEFAULT_MAX_MESSAGE_BYTES,
+  ) {
     this.#out = out;
     this.#io = io;
     this.#framing = framing;
+    this.#maxMessageBytes = maxMessageBytes;
     this.#sessions = new ServeSessions(out, io);
     const s = this.#sessions;
     this.#handlers = {
@@ -192,6 +200,7 @@ export class ServeServer {
         notifications: Object.keys(NOTIFICATIONS),
         eventEnvelopeVersion: 1,
         framing: this.#framing,
+        maxMessageBytes: this.#maxMessageBytes,
       },
     };
   }
