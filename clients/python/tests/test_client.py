@@ -6,10 +6,13 @@ The server command comes from ``A3S_SERVE_COMMAND`` (the Node suite sets it to t
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shlex
 import subprocess
+import sys
+import warnings
 import tempfile
 import unittest
 from pathlib import Path
@@ -124,10 +127,6 @@ class ClientTest(unittest.TestCase):
             self.assertEqual(resumed.result.text, "Back again.")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 @unittest.skipUnless(os.environ.get("A3S_SERVE_COMMAND"), "A3S_SERVE_COMMAND is not set (run through the Node suite)")
 class StrayOutputTest(unittest.TestCase):
     def test_lines_that_are_not_messages_are_passed_over(self) -> None:
@@ -144,3 +143,67 @@ class StrayOutputTest(unittest.TestCase):
             self.assertEqual(run.result.text, "Hello.")
             self.assertEqual(list(client.stray_lines)[:2], ["npm notice: update available", "[1,2]"])
             self.assertEqual(len(client.stray_lines), 3)
+
+
+# A server that answers `initialize`, then closes its stdout and goes on reading stdin.
+MUTE_SERVER = """
+import json, os, sys
+request = json.loads(sys.stdin.readline())
+print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": {"protocolVersion": 1}}), flush=True)
+os.close(1)
+for _ in sys.stdin:
+    pass
+"""
+
+
+@unittest.skipUnless(os.environ.get("A3S_SERVE_COMMAND"), "A3S_SERVE_COMMAND is not set (run through the Node suite)")
+class ServerGoneTest(unittest.TestCase):
+    def test_a_server_that_is_gone_fails_requests_at_once_naming_why(self) -> None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with self.assertRaises(ServeError) as early:
+                Client(["sh", "-c", "exit 3"], timeout=20)
+            self.assertIn("initialize: the server exited (exit code 3)", str(early.exception))
+            del early
+            gc.collect()
+        # The process of a Client that was never handed out is reaped and its pipes closed.
+        self.assertEqual([str(w.message) for w in caught if issubclass(w.category, ResourceWarning)], [])
+
+        mute = Client([sys.executable, "-c", MUTE_SERVER], timeout=20)
+        try:
+            mute._reader.join(timeout=20)  # the reader has seen the end of stdout
+            with self.assertRaises(ServeError) as closed:
+                mute.request("session/list", {})
+            self.assertIn("session/list: the server closed its stdout", str(closed.exception))
+        finally:
+            mute.kill()
+
+        client = Client(timeout=20)
+        session = client.open_session(repo(), model=script([{"delay_ms": 15000, "text": "never"}]))
+        run = session.send("slow")
+        client._process.kill()
+        try:
+            with self.assertRaises(ServeError) as during:
+                list(run)
+            self.assertIn("the server exited (exit code -9) during the run", str(during.exception))
+            with self.assertRaises(ServeError) as after:
+                session.tools()
+            self.assertIn("session/tools: the server exited (exit code -9)", str(after.exception))
+        finally:
+            client.kill()
+
+    def test_a_request_the_server_cannot_read_is_refused_before_it_is_sent(self) -> None:
+        command = [*shlex.split(os.environ["A3S_SERVE_COMMAND"]), "--max-message-bytes", "4096"]
+        with Client(command, timeout=20) as client:
+            self.assertEqual(client.server_info["capabilities"]["maxMessageBytes"], 4096)
+            with self.assertRaises(ServeError) as big:
+                client.open_session(repo(), model="x" * 5000)
+            self.assertRegex(str(big.exception), r"session/open: the request is \d+ bytes; the server reads at most 4096")
+            with self.assertRaises(ValueError):
+                client.request("session/list", {"x": float("nan")})
+            self.assertEqual(client.list_sessions(), [])
+        self.assertEqual(client.close(), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

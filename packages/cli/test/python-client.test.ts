@@ -24,7 +24,7 @@ describe('clients/python against a3s serve', () => {
           timeout: 120_000,
         },
       );
-      expect(r.stderr).toMatch(/Ran 5 tests/);
+      expect(r.stderr).toMatch(/Ran 7 tests/);
       expect(r.stderr).not.toMatch(/skipped/);
       expect(r.status, r.stderr).toBe(0);
     },

@@ -67,9 +67,22 @@ class Client:
         self._sessions: dict[str, "queue.Queue[Any]"] = {}
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
+        #: Set once the server's stdout ended: every later request fails at once.
+        self._gone = False
+        self._max_message_bytes: Optional[int] = None
         self._reader = threading.Thread(target=self._read, name="a3s-serve-reader", daemon=True)
         self._reader.start()
-        self.server_info: Mapping[str, Any] = self.request("initialize", {"protocolVersion": 1, "clientInfo": {"name": "a3s-client-python"}})
+        try:
+            self.server_info: Mapping[str, Any] = self.request(
+                "initialize", {"protocolVersion": 1, "clientInfo": {"name": "a3s-client-python"}}
+            )
+        except BaseException:
+            # No Client is handed out: stop the process and close its pipes here.
+            self.kill()
+            raise
+        capabilities = self.server_info.get("capabilities")
+        limit = capabilities.get("maxMessageBytes") if isinstance(capabilities, dict) else None
+        self._max_message_bytes = limit if isinstance(limit, int) and limit > 0 else None
 
     def __enter__(self) -> "Client":
         return self
@@ -80,16 +93,32 @@ class Client:
     # ── requests ────────────────────────────────────────────────────────────────────────────
 
     def request(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
-        """Sends one request and returns its result. Raises :class:`ServeError` for an error response."""
+        """Sends one request and returns its result.
+
+        Raises :class:`ServeError` for an error response, for a request longer than the server reads
+        (``capabilities.maxMessageBytes``), and when the server is gone; ``ValueError`` or
+        ``TypeError`` for params that are not JSON (``NaN``, bytes).
+        """
         request_id = next(self._ids)
-        answer: "queue.Queue[Any]" = queue.Queue(maxsize=1)
-        with self._lock:
-            self._pending[request_id] = answer
         message = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params is not None:
             message["params"] = dict(params)
-        self._send(json.dumps(message))
+        line = json.dumps(message, allow_nan=False)
+        limit = self._max_message_bytes
+        if limit is not None and len(line.encode("utf-8")) > limit:
+            size = len(line.encode("utf-8"))
+            raise ServeError(
+                None,
+                f"{method}: the request is {size} bytes; the server reads at most {limit} "
+                "(a3s serve --max-message-bytes)",
+            )
+        answer: "queue.Queue[Any]" = queue.Queue(maxsize=1)
+        with self._lock:
+            if self._gone:
+                raise ServeError(None, f"{method}: {self._gone_reason()}")
+            self._pending[request_id] = answer
         try:
+            self._send(line, method)
             reply = answer.get(timeout=self.timeout)
         except queue.Empty:
             raise ServeError(None, f"{method}: no response within {self.timeout} s") from None
@@ -97,7 +126,7 @@ class Client:
             with self._lock:
                 self._pending.pop(request_id, None)
         if reply is _GONE:
-            raise ServeError(None, f"{method}: the server exited")
+            raise ServeError(None, f"{method}: {self._gone_reason()}")
         if "error" in reply:
             error = reply["error"]
             raise ServeError(error.get("code"), error.get("message", ""), error.get("data"))
@@ -136,6 +165,8 @@ class Client:
         result = self.request("session/open", params)
         with self._lock:
             self._sessions[result["sessionId"]] = inbox
+            if self._gone:
+                inbox.put(_GONE)
         return Session(self, result, inbox)
 
     def list_sessions(self) -> list[Mapping[str, Any]]:
@@ -157,9 +188,11 @@ class Client:
 
     def kill(self) -> None:
         """Kills the server at once (no clean-up: runs stay in their logs for ``session/resume``)."""
-        self._process.kill()
+        if self._process.poll() is None:
+            self._process.kill()
         self._process.wait()
-        self._reader.join()
+        if self._reader.is_alive() and self._reader is not threading.current_thread():
+            self._reader.join()
         for stream in (self._process.stdin, self._process.stdout):
             if stream is not None:
                 try:
@@ -169,14 +202,22 @@ class Client:
 
     # ── plumbing ────────────────────────────────────────────────────────────────────────────
 
-    def _send(self, line: str) -> None:
+    def _send(self, line: str, method: str) -> None:
         assert self._process.stdin is not None
         with self._write_lock:
             try:
                 self._process.stdin.write(line + "\n")
                 self._process.stdin.flush()
             except (BrokenPipeError, ValueError) as e:
-                raise ServeError(None, "the server exited") from e
+                raise ServeError(None, f"{method}: {self._gone_reason()}") from e
+
+    def _gone_reason(self) -> str:
+        """Why the server answers no more: its exit code, or that it closed its stdout."""
+        try:
+            code = self._process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return "the server closed its stdout (it is still running)"
+        return f"the server exited (exit code {code})"
 
     def _read(self) -> None:
         assert self._process.stdout is not None
@@ -195,6 +236,7 @@ class Client:
                 self._route(message)
         finally:
             with self._lock:
+                self._gone = True
                 for waiting in self._pending.values():
                     waiting.put(_GONE)
                 for inbox in self._sessions.values():
@@ -322,7 +364,7 @@ class Run:
         while self._result is None:
             message = self.session._next()
             if message is _GONE:
-                raise ServeError(None, "the server exited during the run")
+                raise ServeError(None, f"run {self.id}: {self.session.client._gone_reason()} during the run")
             params = message["params"]
             if message["method"] == "event":
                 event = Event.from_json(params)

@@ -54,7 +54,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     onBlocked: () => reader?.pause(),
     onDrained: () => reader?.resume(),
   });
-  const server = new ServeServer(output, io, framing);
+  const server = new ServeServer(output, io, framing, maxMessageBytes);
   const report = (e: unknown): void => void io.stderr.write(`a3s serve: ${(e as Error).message}\n`);
   reader = frameReader(
     io.stdin,

@@ -10,18 +10,31 @@ import { tierModelProblem, VIBE_TIER_NAMES, VIBE_WORKER_BOUNDS } from '../vibe-s
 /** The protocol version this server speaks (`initialize` answers with it). */
 export const SERVE_PROTOCOL_VERSION = 1;
 
+/**
+ * A params object that refuses unknown fields, naming the fields it allows (the error of
+ * `params.colour` then says `allowed: workspace, model, ...`).
+ */
+function closed<S extends z.core.$ZodLooseShape>(shape: S) {
+  const allowed = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (iss) =>
+      iss.code === 'unrecognized_keys'
+        ? `allowed: ${allowed.length > 0 ? allowed.join(', ') : 'no fields'}`
+        : undefined,
+  });
+}
+
 const sessionId = z.string().min(1).max(256).describe('The session id (session/open returns it).');
 const runId = z.string().min(1).describe('A run id (session/send returns it; events carry it as metadata.run_id).');
 const ruleList = z.array(z.string().min(1)).max(500);
 
 /** Params of `initialize`. */
-export const initializeParams = z.strictObject({
+export const initializeParams = closed({
   protocolVersion: z
     .literal(SERVE_PROTOCOL_VERSION)
     .optional()
     .describe('The protocol version the client speaks; this server speaks 1.'),
-  clientInfo: z
-    .strictObject({ name: z.string().min(1), version: z.string().optional() })
+  clientInfo: closed({ name: z.string().min(1), version: z.string().optional() })
     .optional()
     .describe('Who the client is (for the record; the server does not act on it).'),
 });
@@ -35,6 +48,13 @@ export const initializeResult = z.strictObject({
     notifications: z.array(z.string()),
     eventEnvelopeVersion: z.literal(1),
     framing: z.enum(['ndjson', 'content-length']),
+    maxMessageBytes: z
+      .number()
+      .int()
+      .min(1)
+      .describe(
+        'The largest message the server reads, in bytes: a longer one is answered with a parse error (id null).',
+      ),
   }),
 });
 
@@ -83,7 +103,7 @@ const vibeSettings = z.strictObject(
 );
 
 /** Params of `session/open`. */
-export const sessionOpenParams = z.strictObject({
+export const sessionOpenParams = closed({
   workspace: z.string().min(1).describe('The workspace folder (relative paths resolve against the server folder).'),
   model: z
     .string()
@@ -101,8 +121,7 @@ export const sessionOpenParams = z.strictObject({
     .describe(
       "The person trusts the workspace's config file: needed when it would start MCP servers' commands, run hooks, let tools run unasked or redirect a provider (remembered per folder and file content).",
     ),
-  permissions: z
-    .strictObject({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() })
+  permissions: closed({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() })
     .optional()
     .describe("Permission rules added to the CLI's (read-only tools allowed) and the workspace config file's."),
   vibe: z
@@ -142,7 +161,7 @@ export const sessionOpenResult = z.strictObject({
 });
 
 /** Params of every method that addresses one open session and nothing else. */
-export const sessionParams = z.strictObject({ sessionId });
+export const sessionParams = closed({ sessionId });
 
 const attachmentName = z.string().min(1).optional().describe('Name shown to the model and in the log.');
 const mediaType = z
@@ -157,18 +176,18 @@ const workspacePath = z
 
 /** One attachment of a prompt: an image by path or as base64 data, or a text file by path. */
 export const attachment = z.union([
-  z.strictObject({ type: z.literal('image'), path: workspacePath, mediaType, name: attachmentName }),
-  z.strictObject({
+  closed({ type: z.literal('image'), path: workspacePath, mediaType, name: attachmentName }),
+  closed({
     type: z.literal('image'),
     data: z.string().min(1).describe('The image bytes, base64.'),
     mediaType,
     name: attachmentName,
   }),
-  z.strictObject({ type: z.literal('file'), path: workspacePath, name: attachmentName }),
+  closed({ type: z.literal('file'), path: workspacePath, name: attachmentName }),
 ]);
 
 /** Params of `session/send`. */
-export const sessionSendParams = z.strictObject({
+export const sessionSendParams = closed({
   sessionId,
   prompt: z.string().trim().min(1).describe('The prompt of the new run.'),
   attachments: z
@@ -192,7 +211,7 @@ export const sessionResumeResult = z.strictObject({
 });
 
 /** Params of `session/resume`. */
-export const sessionResumeParams = z.strictObject({
+export const sessionResumeParams = closed({
   sessionId,
   runId: runId.optional().describe('The run to resume; default: the open run of the log.'),
   rebind: z
@@ -204,7 +223,7 @@ export const sessionResumeParams = z.strictObject({
 });
 
 /** Params of `session/interrupt`. */
-export const sessionInterruptParams = z.strictObject({
+export const sessionInterruptParams = closed({
   sessionId,
   runId: runId.describe('The run to interrupt: an interrupt meant for another run does nothing.'),
   reason: z.string().max(1000).optional(),
@@ -214,7 +233,7 @@ export const sessionInterruptParams = z.strictObject({
 export const sessionInterruptResult = z.strictObject({ interrupted: z.boolean() });
 
 /** Params of `session/steer`. */
-export const sessionSteerParams = z.strictObject({
+export const sessionSteerParams = closed({
   sessionId,
   text: z.string().trim().min(1).describe("A message for the active run's next model call."),
   runId: runId.optional().describe('Only steer this run (refused with wrong_run otherwise).'),
@@ -235,7 +254,7 @@ export const steerReceipt = z.union([
 ]);
 
 /** Params of `confirmation/answer`. */
-export const confirmationAnswerParams = z.strictObject({
+export const confirmationAnswerParams = closed({
   sessionId,
   toolId: z.string().min(1).describe('The tool_id of the confirmation_required event.'),
   approved: z.boolean(),
@@ -243,17 +262,15 @@ export const confirmationAnswerParams = z.strictObject({
 });
 
 /** Params of `question/answer`: the answer text, or `skipped: true`. */
-export const questionAnswerParams = z
-  .strictObject({
-    sessionId,
-    questionId: z.string().min(1).describe('The question_id of the user_question event.'),
-    answer: z.string().optional().describe('The answer text.'),
-    skipped: z.literal(true).optional().describe('The user skipped the question.'),
-  })
-  .refine((p) => (p.answer === undefined) !== (p.skipped === undefined), {
-    message: 'give either answer (the text) or skipped: true',
-    path: ['answer'],
-  });
+export const questionAnswerParams = closed({
+  sessionId,
+  questionId: z.string().min(1).describe('The question_id of the user_question event.'),
+  answer: z.string().optional().describe('The answer text.'),
+  skipped: z.literal(true).optional().describe('The user skipped the question.'),
+}).refine((p) => (p.answer === undefined) !== (p.skipped === undefined), {
+  message: 'give either answer (the text) or skipped: true',
+  path: ['answer'],
+});
 
 /** Result of `confirmation/answer` and `question/answer`: the resumed run, or null if none resumed. */
 export const answerResult = z.strictObject({
@@ -276,7 +293,7 @@ export const sessionToolsResult = z.strictObject({ tools: z.array(toolInfo) });
 export const sessionCloseResult = z.strictObject({ closed: z.boolean() });
 
 /** Params of `session/list`. */
-export const sessionListParams = z.strictObject({});
+export const sessionListParams = closed({});
 
 /** Result of `session/list`: the sessions open in this server. */
 export const sessionListResult = z.strictObject({

@@ -87,17 +87,50 @@ export function checkRequest(value: unknown): RpcRequest {
   return { ...(hasId ? { id: id as RpcId } : {}), method: value.method as string, params };
 }
 
-/**
- * The issue to report: for a union none of whose forms matched (`vibe: true | {...}`), the issue
- * inside the form that got furthest, so the field named is the one that is wrong.
- */
-function deepest(issue: z.core.$ZodIssue): z.core.$ZodIssue {
-  if (issue.code !== 'invalid_union') return issue;
-  let best: z.core.$ZodIssue | undefined;
-  for (const branch of issue.errors)
+type Issue = z.core.$ZodIssue;
+
+/** The deepest issue (the longest path) of some union forms, or undefined when none has a path. */
+function deepestOf(branches: readonly (readonly Issue[])[]): Issue | undefined {
+  let best: Issue | undefined;
+  for (const branch of branches)
     for (const inner of branch)
       if (inner.path.length > 0 && (best === undefined || inner.path.length > best.path.length)) best = inner;
-  return best === undefined ? issue : deepest({ ...best, path: [...issue.path, ...best.path] } as z.core.$ZodIssue);
+  return best;
+}
+
+/**
+ * The issue to report for a union none of whose forms matched. A form whose literal did not match
+ * (`type: 'file'` for an image) is of another kind: the forms of the value's kind are looked at
+ * (their deepest issue, or else their first one: `data` is not allowed beside `path`). When no
+ * form is of the value's kind and every form refused the same literal field, that field is named
+ * with every value allowed. Else the deepest issue of any form (`vibe.tiers.slow`).
+ */
+function deepest(issue: Issue): Issue {
+  if (issue.code !== 'invalid_union') return issue;
+  const otherKind = (branch: readonly Issue[]): boolean => branch.some((i) => i.code === 'invalid_value');
+  const sameKind = issue.errors.filter((b) => !otherKind(b));
+  let best: Issue | undefined;
+  if (sameKind.length > 0 && sameKind.length < issue.errors.length)
+    best = deepestOf(sameKind) ?? sameKind.find((b) => b.length > 0)?.[0];
+  else if (sameKind.length === 0) {
+    const literals = issue.errors.map((b) => b.find((i) => i.code === 'invalid_value')!);
+    const at = literals[0]!.path.join('.');
+    if (literals.every((l) => l.path.join('.') === at)) {
+      const values = [...new Set(literals.flatMap((l) => (l.code === 'invalid_value' ? l.values : [])))];
+      const allowed = values.map((v) => JSON.stringify(v)).join(', ');
+      best = { ...literals[0]!, message: `Invalid input: expected one of ${allowed}` };
+    }
+  }
+  best ??= deepestOf(issue.errors);
+  return best === undefined ? issue : deepest({ ...best, path: [...issue.path, ...best.path] } as Issue);
+}
+
+/** The text of one issue: an unknown field says which fields are allowed there. */
+function problemOf(issue: Issue): string {
+  if (issue.code !== 'unrecognized_keys') return issue.message;
+  const keys = issue.keys;
+  const allowed = issue.message.startsWith('allowed:') ? `; ${issue.message}` : '';
+  return `unknown field${keys.length > 1 ? `s ${keys.join(', ')}` : ''}${allowed}`;
 }
 
 /** Validates params with `schema`. @throws RpcError (-32602) naming the first bad field. */
@@ -108,13 +141,12 @@ export function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.
   const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
   const path = [...issue.path, ...(keys.length === 1 ? keys : [])];
   const field = ['params', ...path.map(String)].join('.');
-  const problem =
-    issue.code === 'unrecognized_keys'
-      ? `unknown field${keys.length > 1 ? `s ${keys.join(', ')}` : ''}${issue.message.startsWith('allowed:') ? `; ${issue.message}` : ''}`
-      : issue.message;
-  throw new RpcError(RPC_ERROR.invalidParams, `Invalid params: ${field}: ${problem}`, {
+  throw new RpcError(RPC_ERROR.invalidParams, `Invalid params: ${field}: ${problemOf(issue)}`, {
     field,
-    issues: r.error.issues.map((i) => ({ path: ['params', ...i.path.map(String)].join('.'), message: i.message })),
+    issues: r.error.issues.map((i) => {
+      const named = i.code === 'unrecognized_keys' && i.keys.length === 1 ? i.keys : [];
+      return { path: ['params', ...i.path.map(String), ...named].join('.'), message: problemOf(i) };
+    }),
   });
 }
 

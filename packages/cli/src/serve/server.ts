@@ -7,7 +7,7 @@
  * error and the server keeps serving.
  */
 import type { Io } from '../io.js';
-import type { Framing } from './framing.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, type Framing } from './framing.js';
 import { cliVersion } from '../version.js';
 import { METHODS, NOTIFICATIONS, SERVE_PROTOCOL_VERSION, type MethodName, type ParamsOf } from './protocol.js';
 import {
@@ -47,13 +47,22 @@ export class ServeServer {
   readonly #sessions: ServeSessions;
   readonly #handlers: Handlers;
   readonly #queues = new Map<string, Promise<void>>();
+  #batches = 0;
 
   readonly #framing: Framing;
+  readonly #maxMessageBytes: number;
 
-  constructor(out: ServeOutput, io: Io, framing: Framing = 'ndjson') {
+  /** `maxMessageBytes` is the reader's limit of one incoming message, announced by `initialize`. */
+  constructor(
+    out: ServeOutput,
+    io: Io,
+    framing: Framing = 'ndjson',
+    maxMessageBytes: number = DEFAULT_MAX_MESSAGE_BYTES,
+  ) {
     this.#out = out;
     this.#io = io;
     this.#framing = framing;
+    this.#maxMessageBytes = maxMessageBytes;
     this.#sessions = new ServeSessions(out, io);
     const s = this.#sessions;
     this.#handlers = {
@@ -73,8 +82,8 @@ export class ServeServer {
 
   /**
    * Queues one input message. Messages for one session (`params.sessionId`) are handled in the
-   * order they arrived; the others (`initialize`, `session/list`, `session/open` without an id,
-   * batches, bad input) in their own order. So a slow `session/open` (MCP servers starting)
+   * order they arrived, also inside a batch; the others (`initialize`, `session/list`,
+   * `session/open` without an id, bad input) in their own order. So a slow `session/open` (MCP servers starting)
    * never holds up an interrupt for another session. Resolves when the message was handled.
    */
   accept(line: string): Promise<void> {
@@ -89,7 +98,11 @@ export class ServeServer {
         ),
       );
     }
-    return this.#enqueue(queueKeyOf(value), () => this.#handle(value));
+    if (Array.isArray(value)) return this.#batch(value);
+    return this.#enqueue(queueKeyOf(value), async () => {
+      const out = await this.#message(value);
+      if (out !== undefined) this.#out.message(out);
+    });
   }
 
   /** Answers input the framing could not cut into a message (a parse error), in turn with the messages. */
@@ -115,27 +128,32 @@ export class ServeServer {
     return next;
   }
 
-  async #handle(value: unknown): Promise<void> {
-    if (!Array.isArray(value)) {
-      const out = await this.#message(value);
-      if (out !== undefined) this.#out.message(out);
-      return;
+  /**
+   * A batch: each request joins the queue of its session (or the global one), so it keeps its
+   * place among the messages of that session sent before and after the batch; the answers go out
+   * as one array once every request was handled.
+   */
+  #batch(value: readonly unknown[]): Promise<void> {
+    if (value.length === 0 || value.length > MAX_BATCH) {
+      const message =
+        value.length === 0
+          ? 'Invalid Request: an empty batch'
+          : `Invalid Request: a batch of ${value.length} requests; the most is ${MAX_BATCH} (none was handled)`;
+      const error = errorResponse(null, new RpcError(RPC_ERROR.invalidRequest, message, { field: '(root)' }));
+      return this.#enqueue(GLOBAL, async () => this.#out.message(error));
     }
-    if (value.length === 0) {
-      this.#out.message(errorResponse(null, new RpcError(RPC_ERROR.invalidRequest, 'Invalid Request: an empty batch')));
-      return;
-    }
-    if (value.length > MAX_BATCH) {
-      const message = `Invalid Request: a batch of ${value.length} requests; the most is ${MAX_BATCH} (none was handled)`;
-      this.#out.message(errorResponse(null, new RpcError(RPC_ERROR.invalidRequest, message, { field: '(root)' })));
-      return;
-    }
-    const answers: string[] = [];
-    for (const item of value) {
-      const out = await this.#message(item);
-      if (out !== undefined) answers.push(out);
-    }
-    if (answers.length > 0) this.#out.message(`[${answers.join(',')}]`);
+    const answers = value.map((item) => {
+      let out: string | undefined;
+      return this.#enqueue(queueKeyOf(item), async () => {
+        out = await this.#message(item);
+      }).then(() => out);
+    });
+    const batch = Promise.all(answers).then((outs) => {
+      const sent = outs.filter((o) => o !== undefined);
+      if (sent.length > 0) this.#out.message(`[${sent.join(',')}]`);
+    });
+    // Shutdown waits for the batch's answer as for a queued message.
+    return this.#enqueue(`batch:${++this.#batches}`, () => batch);
   }
 
   /** Handles one message; returns its response line, or nothing for a notification. */
@@ -182,6 +200,7 @@ export class ServeServer {
         notifications: Object.keys(NOTIFICATIONS),
         eventEnvelopeVersion: 1,
         framing: this.#framing,
+        maxMessageBytes: this.#maxMessageBytes,
       },
     };
   }
