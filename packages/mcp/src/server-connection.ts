@@ -382,6 +382,7 @@ export class McpServerConnection implements McpToolCaller {
     // Publish everything at once, so that no reader sees new tools before the change is announced.
     const { accepted, rejected } = checkToolSpecs(listed.specs, (tool) => mcpToolName(this.server, tool));
     this.#rejected = Object.freeze([...rejected, ...listed.malformed]);
+    if (listed.problems.length > 0) this.#lastError = listed.problems.join('; ');
     this.#tools = Object.freeze(this.#bridge(accepted));
     if (listed.resources !== undefined) this.#resources = listed.resources;
     if (listed.prompts !== undefined) this.#prompts = listed.prompts;
