@@ -2,7 +2,9 @@
  * Lists what a connected MCP server offers: the pages of its tools, its resources and its
  * prompts, each only when the server declares the capability. A server is untrusted: each tool is
  * checked on its own (one malformed tool is left out with its reason, never failing the listing),
- * and the listing stops at {@link MAX_LISTED_TOOLS} tools and {@link MAX_TOOL_PAGES} pages.
+ * and the listing stops at {@link MAX_LISTED_TOOLS} tools and {@link MAX_TOOL_PAGES} pages. Resources
+ * and prompts are extras: a listing of them that fails, or an entry of the wrong shape, is told in
+ * `problems` and never costs the server its tools.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolSpec } from '@modelcontextprotocol/sdk/types.js';
@@ -24,6 +26,8 @@ export interface McpCatalog {
   readonly malformed: readonly McpRejectedTool[];
   readonly resources: readonly McpResourceInfo[] | undefined;
   readonly prompts: readonly McpPromptInfo[] | undefined;
+  /** Why resources or prompts (or some of them) are missing: their listing failed or had malformed entries. */
+  readonly problems: readonly string[];
 }
 
 /** Lists the catalog of `server` through `client`; `timeoutMs` bounds each request. */
@@ -33,9 +37,11 @@ export async function listCatalog(client: Client, server: string, timeoutMs?: nu
   const specs: McpToolSpec[] = [];
   const malformed: McpRejectedTool[] = [];
   if (caps.tools !== undefined) await listTools(client, server, opts, specs, malformed);
+  const problems: string[] = [];
   let resources: readonly McpResourceInfo[] | undefined;
   if (caps.resources !== undefined) {
-    const listed = (await client.listResources(undefined, opts)).resources;
+    const { ResourceSchema } = await loadSdkTypes();
+    const listed = await listOthers(client, 'resources/list', 'resources', ResourceSchema, opts, problems);
     resources = Object.freeze(
       listed.map((r) =>
         Object.freeze({
@@ -50,7 +56,8 @@ export async function listCatalog(client: Client, server: string, timeoutMs?: nu
   }
   let prompts: readonly McpPromptInfo[] | undefined;
   if (caps.prompts !== undefined) {
-    const listed = (await client.listPrompts(undefined, opts)).prompts;
+    const { PromptSchema } = await loadSdkTypes();
+    const listed = await listOthers(client, 'prompts/list', 'prompts', PromptSchema, opts, problems);
     prompts = Object.freeze(
       listed.map((p) =>
         Object.freeze({
@@ -62,7 +69,80 @@ export async function listCatalog(client: Client, server: string, timeoutMs?: nu
       ),
     );
   }
-  return { specs, malformed, resources, prompts };
+  return { specs, malformed, resources, prompts, problems };
+}
+
+/** The item schemas {@link listOthers} checks entries against. */
+interface ItemSchema<T> {
+  safeParse(raw: unknown): { success: true; data: T } | { success: false; error: { issues: readonly Issue[] } };
+}
+interface Issue {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+const issueText = (issue: Issue | undefined): string =>
+  `${issue === undefined || issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.')}: ${issue?.message ?? 'invalid'}`;
+
+/**
+ * Reads the pages of `resources/list` or `prompts/list`. Tools are what a server is for: a
+ * listing of resources or prompts that fails (an error, a timeout, the wrong shape) leaves them
+ * empty and is told in `problems`, and a malformed entry is left out on its own; only a lost
+ * connection fails the whole listing.
+ */
+async function listOthers<T>(
+  client: Client,
+  method: 'resources/list' | 'prompts/list',
+  key: 'resources' | 'prompts',
+  schema: ItemSchema<T>,
+  opts: { timeout: number } | undefined,
+  problems: string[],
+): Promise<T[]> {
+  const { ErrorCode, McpError, PaginatedResultSchema } = await loadSdkTypes();
+  const items: T[] = [];
+  let dropped = 0;
+  let firstIssue: string | undefined;
+  const seenCursors = new Set<string>();
+  let cursor: string | undefined;
+  try {
+    for (let pages = 0; ; pages++) {
+      if (pages === MAX_TOOL_PAGES) {
+        problems.push(
+          `${method}: the ${key} come in more than ${MAX_TOOL_PAGES} pages; the first ${MAX_TOOL_PAGES} were read`,
+        );
+        break;
+      }
+      const page = await client.request(
+        { method, params: cursor === undefined ? {} : { cursor } },
+        PaginatedResultSchema,
+        opts,
+      );
+      const raw = (page as Record<string, unknown>)[key];
+      if (!Array.isArray(raw)) throw new Error(`the answer has the wrong shape: ${key}: expected array`);
+      for (const [i, entry] of raw.entries()) {
+        if (items.length === MAX_LISTED_TOOLS) {
+          problems.push(`${method}: more than ${MAX_LISTED_TOOLS} ${key}; the rest were not read`);
+          return items;
+        }
+        const parsed = schema.safeParse(entry);
+        if (parsed.success) items.push(parsed.data);
+        else {
+          dropped++;
+          firstIssue ??= `${key}.${i}.${issueText(parsed.error.issues[0])}`;
+        }
+      }
+      cursor = page.nextCursor;
+      if (cursor === undefined || seenCursors.has(cursor)) break;
+      seenCursors.add(cursor);
+    }
+  } catch (error) {
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) throw error;
+    problems.push(`${method} failed, so it offers none: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  } finally {
+    if (dropped > 0) problems.push(`${method}: ${dropped} malformed ${key} left out (first: ${firstIssue})`);
+  }
+  return items;
 }
 
 function shortName(name: unknown): string {

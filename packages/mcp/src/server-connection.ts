@@ -11,6 +11,7 @@ import { CancelledError, ToolTimeoutError, type Tool } from '@a3s-code/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { GetPromptResult, ReadResourceResult, Tool as McpToolSpec } from '@modelcontextprotocol/sdk/types.js';
 import { bridgeMcpTool, type McpToolCaller } from './bridge-tool.js';
+import { callResultSchema } from './call-result-schema.js';
 import { isStdioConfig, type McpServerConfig } from './config.js';
 import { listCatalog } from './list-catalog.js';
 import { McpConnectionError, McpRequestError, McpServerClosedError, McpServerUnavailableError } from './errors.js';
@@ -44,7 +45,6 @@ const MAX_CRASHES_IN_A_ROW = 3;
 const MAX_BACKOFF_MS = 5_000;
 /** How long a crash report waits for the exit status and the rest of stderr, ms. */
 const CRASH_SETTLE_MS = 25;
-
 /** A crash not yet told to a caller, or told. */
 interface Crash {
   /** Why the connection ended; the process's own exit status once known. */
@@ -150,7 +150,7 @@ export class McpServerConnection implements McpToolCaller {
     const client = await this.#ready(options.signal, `call of '${mcpToolName(this.server, tool)}'`);
     this.#inFlight++;
     try {
-      const result = await client.callTool({ name: tool, arguments: { ...args } }, undefined, {
+      const result = await client.callTool({ name: tool, arguments: { ...args } }, await callResultSchema(), {
         signal: options.signal,
         timeout: options.timeoutMs,
       });
@@ -382,6 +382,7 @@ export class McpServerConnection implements McpToolCaller {
     // Publish everything at once, so that no reader sees new tools before the change is announced.
     const { accepted, rejected } = checkToolSpecs(listed.specs, (tool) => mcpToolName(this.server, tool));
     this.#rejected = Object.freeze([...rejected, ...listed.malformed]);
+    if (listed.problems.length > 0) this.#lastError = listed.problems.join('; ');
     this.#tools = Object.freeze(this.#bridge(accepted));
     if (listed.resources !== undefined) this.#resources = listed.resources;
     if (listed.prompts !== undefined) this.#prompts = listed.prompts;

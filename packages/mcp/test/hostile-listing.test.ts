@@ -122,4 +122,27 @@ describe('MCP tool listings from hostile servers', () => {
       await own.close();
     }
   });
+
+  it('resources and prompts are extras: a listing of them that fails, stays silent or holds a malformed entry never costs the server its tools', async () => {
+    const own = new McpManager({ connectTimeoutMs: 1_000 });
+    try {
+      await own.addServer('extras', hostile('extras'));
+      await own.addServer('silent', { ...hostile('extrasilent'), connectTimeoutMs: 1_500 });
+      const [extras, silent] = own.status();
+      expect(extras).toMatchObject({ state: 'connected', toolCount: 2, resourceCount: 0, promptCount: 1 });
+      expect(extras!.lastError).toMatch(/^resources\/list failed, so it offers none: MCP error -32601: no;/);
+      expect(extras!.lastError).toMatch(/prompts\/list: 1 malformed prompts left out \(first: prompts\.1\.name: /);
+      expect(own.prompts().map((p) => p.name)).toEqual(['good']);
+      expect(silent).toMatchObject({ state: 'connected', toolCount: 2, resourceCount: 0 });
+      expect(silent!.lastError).toMatch(/^resources\/list failed, so it offers none: .*timed out/);
+      for (const server of ['extras', 'silent']) {
+        const tool = own.tools().find((t) => t.name === `mcp__${server}__ok`)!;
+        expect(await tool.execute({ text: server }, createToolContext({ toolName: tool.name }))).toMatchObject({
+          output: `ok: ${server}`,
+        });
+      }
+    } finally {
+      await own.close();
+    }
+  });
 });

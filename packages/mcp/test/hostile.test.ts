@@ -29,6 +29,7 @@ beforeAll(async () => {
     m.addServer('nonjson', hostile('nonjson')),
     m.addServer('shape', hostile('shape')),
     m.addServer('silent', hostile('silent')),
+    m.addServer('oddcontent', hostile('oddcontent')),
     m.addServer('flood', { ...hostile('flood', '3000'), timeoutMs: 10_000 }),
   ]);
 });
@@ -109,5 +110,15 @@ describe('MCP client against hostile servers', () => {
     expect(await run('mcp__flood__bad')).toMatchObject({ output: 'after the flood', exitCode: 0 });
     await stillServes('flood');
     expect(m.status().every((s) => s.state === 'connected')).toBe(true);
+  });
+
+  it('content blocks of unknown types (or malformed) are named in the output; the rest of the answer is kept', async () => {
+    const r = await run('mcp__oddcontent__bad');
+    expect(r.exitCode).toBe(0);
+    expect(r.output).toBe(
+      'kept\n[unsupported content: "video"]\n[unsupported content: "text"]\n[unsupported content: {"deep":1}]',
+    );
+    expect(r.metadata).toMatchObject({ structured_content: { done: true } });
+    await stillServes('oddcontent');
   });
 });

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 
 type Zod = typeof z;
 import { boundedInt, defineTool, type Tool } from '@a3s-code/core';
+import { bodyText } from './body-text.js';
 import { httpGet } from './http-get.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { PageCache, type CachedPage } from './page-cache.js';
@@ -63,27 +64,24 @@ export type WebFetchArgs = z.output<ReturnType<typeof webFetchInput>>;
 
 const DESCRIPTION = `Fetch a web page (http/https GET) and return it as readable Markdown (the article extracted, navigation dropped). Long pages come in chunks of max_chars: pass metadata.next_offset as offset to continue. Failures are typed in metadata.error_code: WEB_TRANSPORT (network error, 408, 5xx: may be retried), WEB_RATE_LIMITED (429; retry_after_ms when the server says), WEB_TIMEOUT, WEB_STATUS (other HTTP errors: do not retry), WEB_BLOCKED (the host is a private-network address: do not retry).`;
 
-function decode(body: Uint8Array, contentType: string): string {
-  const charset = /charset=([\w-]+)/i.exec(contentType)?.[1]?.toLowerCase() ?? 'utf-8';
-  try {
-    return new TextDecoder(charset, { fatal: false }).decode(body);
-  } catch {
-    return new TextDecoder('utf-8', { fatal: false }).decode(body);
-  }
-}
-
 function convert(
   url: string,
   contentType: string,
   body: Uint8Array,
 ): Pick<CachedPage, 'title' | 'markdown' | 'extractor'> {
-  const text = decode(body, contentType);
   const type = contentType.split(';')[0]!.trim().toLowerCase();
-  if (type === 'text/html' || type === 'application/xhtml+xml' || (type === '' && /^\s*<(!doctype|html)/i.test(text)))
-    return htmlToMarkdown(text, url);
-  if (type.startsWith('text/') || type.includes('json') || type.includes('xml') || type === '')
-    return { title: '', markdown: text, extractor: 'text' };
-  throw new WebError('invalid', `cannot render content type '${type}' from ${url} as text`, { url });
+  const declaredHtml = type === 'text/html' || type === 'application/xhtml+xml';
+  const { text, binary } = bodyText(body, contentType, declaredHtml || type === '');
+  if (declaredHtml || (type === '' && /^\s*<(!doctype|html)/i.test(text))) return htmlToMarkdown(text, url);
+  if (!(type.startsWith('text/') || type.includes('json') || type.includes('xml') || type === ''))
+    throw new WebError('invalid', `cannot render content type '${type}' from ${url} as text`, { url });
+  if (binary)
+    throw new WebError(
+      'invalid',
+      `the body from ${url} is binary data, not text (content type '${type || 'none'}'), so it cannot be rendered`,
+      { url },
+    );
+  return { title: '', markdown: text, extractor: 'text' };
 }
 
 /** Creates the `web_fetch` tool. */
