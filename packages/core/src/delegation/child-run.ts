@@ -5,14 +5,12 @@
  * agent. Its model calls go through its own governed LLM client; its progress is
  * reported on the parent's event sink. A child always starts from the `agent` source.
  */
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { A3sError, createHarness, Folder, type Fact } from '@a3s-code/effect';
-import { UNKNOWN_PATH } from '../gate/change-record.js';
+import { A3sError, createHarness, Folder } from '@a3s-code/effect';
 import type { AttachmentInput } from '../attachments/attachment-input.js';
 import type { ResolvedSessionConfig } from '../session/resolved-session-config.js';
 import type { EventSink } from '../events/agent-event.js';
-import { runStartIndex, type MutationLedger, type TierOf } from '../gate/mutation-ledger.js';
+import type { MutationLedger, TierOf } from '../gate/mutation-ledger.js';
 import { SessionGate } from '../gate/session-gate.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
@@ -28,6 +26,7 @@ import type { EventEnvelopeV1 } from '../events/event-envelope.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { CapabilityScope } from '../catalog/capability-scope.js';
 import { checkTaskOutput, outputSchemaInstruction } from './output-schema.js';
+import { CallWatch } from './unrecorded-calls.js';
 
 /** What a child run needs from its session. */
 export interface DelegationHost {
@@ -101,31 +100,6 @@ function changesOf(ledger: MutationLedger): TaskOutcome['changes'] {
       ? { path: e.path, digest_after: null, action: 'delete' as const }
       : { path: e.path, digest_after: e.digest },
   );
-}
-
-/**
- * A change with unknown paths when the child's run `runId` ended with a call of a tool that may
- * change the workspace asked for and without a result (it was stopped while the call ran): what
- * that call did is not in the child's ledger.
- */
-function unfinishedChanges(
-  facts: readonly Fact[],
-  runId: string,
-  tierOf: TierOf,
-  thread: string,
-): TaskOutcome['changes'] {
-  const start = runStartIndex(facts, runId);
-  if (start < 0) return [];
-  const open = new Map<string, string>();
-  for (let i = start; i < facts.length; i++) {
-    const f = facts[i]!;
-    const p = f.payload as { decision?: { tool_calls?: { id: string; name: string }[] }; tool_call_id?: unknown };
-    if (f.type === 'model.turn') for (const c of p.decision?.tool_calls ?? []) open.set(c.id, c.name);
-    else if ((f.type === 'tool.result' || f.type === 'budget.denied') && typeof p.tool_call_id === 'string')
-      open.delete(p.tool_call_id);
-  }
-  const changing = [...open.values()].some((name) => tierOf(name) !== 'read');
-  return changing ? [{ path: UNKNOWN_PATH, digest_after: `unknown:${thread}#${randomUUID()}` }] : [];
 }
 
 /** Options of {@link runChild}: one child run and where it comes from. */
@@ -227,6 +201,8 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
   let gate: SessionGate | undefined;
   let folder: Folder | undefined;
   let outcome: TaskOutcome;
+  // The child's calls as the invoker reports them: a call whose result the log lacks still changed what it changed.
+  const calls = new CallWatch();
   try {
     const model = request.model ?? host.modelFor(agent);
     store = await (options.store?.() ?? openStore(host.config, ids.thread));
@@ -281,6 +257,7 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
         runId = run.env.runId;
         unadopt = host.gate?.adopt(run.env.runId, childGate);
         detach = run.env.events.on((ev) => {
+          calls.observe(ev);
           const progress = progressOf(ev);
           if (progress !== undefined) announce.progress(progress);
         });
@@ -294,9 +271,7 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
     });
     const changes = [
       ...changesOf(gate.ledger(result.runId)),
-      ...(result.status === 'cancelled'
-        ? unfinishedChanges(store.log.facts, result.runId, host.tierOf, ids.thread)
-        : []),
+      ...calls.unrecorded(store.log.facts, result.runId, host.tierOf, ids.thread),
     ];
     const common = {
       ...base,
@@ -329,7 +304,7 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
     // A child that failed (its own completion gate included) still changed what it changed.
     const changes =
       gate !== undefined && store !== undefined && runId !== null
-        ? [...changesOf(gate.ledger(runId)), ...unfinishedChanges(store.log.facts, runId, host.tierOf, ids.thread)]
+        ? [...changesOf(gate.ledger(runId)), ...calls.unrecorded(store.log.facts, runId, host.tierOf, ids.thread)]
         : [];
     outcome = {
       ...base,
