@@ -1,7 +1,8 @@
 // What a sub-agent reports as its changes when it is stopped, or fails, while a call that may
 // change the workspace runs (or just after it ran): a change that happened must reach the
 // parent's completion gate; a call the child's model only asked for must not count as one.
-import { existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseLog, threadIdFor } from '@a3s-code/effect';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -54,7 +55,11 @@ const aborted = (request: LlmRequest) =>
     else request.signal?.addEventListener('abort', () => resolve(), { once: true });
   });
 
-/** `scribble` (write tier): writes a file, then returns metadata the log cannot hold (a cycle). */
+/**
+ * `scribble` (write tier): writes a file, then writes to the sub-agent's own fact log behind its
+ * store's back (as another process could), so the store refuses to record the call's result.
+ * `loop` (write tier): writes a file and returns metadata holding a cycle.
+ */
 function scribblePack(dir: string) {
   const scribble = defineTool({
     name: 'scribble',
@@ -63,12 +68,23 @@ function scribblePack(dir: string) {
     input: z.object({ file_path: z.string() }),
     execute: async ({ file_path }) => {
       writeFileSync(join(dir, file_path), 'scribbled\n');
-      const metadata: Record<string, unknown> = {};
+      appendFileSync(join(dir, '.a3s', 'effect-log', `${threadIdFor('unrec')}.task-1.jsonl`), '\n');
+      return { output: 'wrote it', exitCode: 0 };
+    },
+  });
+  const loop = defineTool({
+    name: 'loop',
+    description: 'Write a file and report oddly.',
+    tier: 'write',
+    input: z.object({ file_path: z.string() }),
+    execute: async ({ file_path }) => {
+      writeFileSync(join(dir, file_path), 'looped\n');
+      const metadata: Record<string, unknown> = { changes: [{ path: file_path, action: 'modify' }] };
       metadata.self = metadata;
       return { output: 'wrote it', exitCode: 0, metadata };
     },
   });
-  return defineToolPack({ name: 'scribble-test', version: '1.0.0', tools: [scribble] });
+  return defineToolPack({ name: 'scribble-test', version: '1.0.0', tools: [scribble, loop] });
 }
 
 async function open(routes: Record<string, Route>) {
@@ -111,9 +127,12 @@ describe('a sub-agent stopped or failing around a call that may change the works
     const e = await session.send('go').catch((x: unknown) => x);
     expect(existsSync(join(dir, 'made.txt'))).toBe(true);
     // The child's run failed while it recorded the call's result: the log has no result for it.
-    const child = childFacts(dir, 'unrec', 1);
+    // (The stray newline the tool wrote is taken out before the log is read.)
+    const logPath = join(dir, '.a3s', 'effect-log', `${threadIdFor('unrec')}.task-1.jsonl`);
+    const child = parseLog(readFileSync(logPath, 'utf8').replace(/\n\n+/g, '\n')).facts;
     expect(child.filter((f) => f.type === 'tool.result')).toEqual([]);
-    expect(child.at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'failed' } });
+    // Its store refused every append after the stray write: the log ends with the model's call.
+    expect(child.at(-1)).toMatchObject({ type: 'model.turn' });
     // The change the kernel recorded for the call reaches the parent: its run cannot complete unverified.
     expect(reportedChanges(session, 't1')).toEqual([
       { path: '(unknown)', digest_after: expect.stringMatching(/^unknown:s1#/) },
@@ -121,6 +140,19 @@ describe('a sub-agent stopped or failing around a call that may change the works
     expect(session.changeLedger().entries).toEqual([
       { tool: 'task', path: '(unknown)', digest: expect.stringMatching(/^unknown:s1#/) },
     ]);
+    expect(e).toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
+  });
+
+  it('a tool whose metadata holds a cycle does not fail the run after it acted: its result is recorded, the cycle named', async () => {
+    const { session, dir } = await open({
+      go: { turns: [{ tool_calls: [{ id: 'l1', name: 'loop', args: { file_path: 'made.txt' } }] }, { text: 'Done.' }] },
+    });
+    const e = await session.send('go').catch((x: unknown) => x);
+    expect(existsSync(join(dir, 'made.txt'))).toBe(true);
+    const result = session.store.log.facts.find((f) => f.type === 'tool.result');
+    expect(result?.payload).toMatchObject({ ok: true, metadata: { self: '[circular]' } });
+    // The change it reported reaches the gate: the run cannot complete unverified.
+    expect(session.changeLedger().entries.map((x) => x.path)).toEqual(['made.txt']);
     expect(e).toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
   });
 

@@ -21,6 +21,7 @@ import type { ToolResult } from '../tools/tool.js';
 import { nullEventSink } from '../events/agent-event.js';
 import { boundedValue, EVENT_METADATA_MAX_CHARS, eventArgs } from '../events/bounded-value.js';
 import { capOutput } from './artifact-store.js';
+import { jsonSafe } from './json-safe.js';
 import { failedChanges, mayChange, resultChanges, withChangeRecord } from './change-collector.js';
 import type { ChangeRecordEntry } from '../gate/change-record.js';
 import type { CallSignal } from './call-signal.js';
@@ -258,7 +259,9 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
           ? { output: safe, artifact: undefined }
           : await capOutput(safe, k.artifacts, k.outputCap, { toolName: call.name, callId: call.id });
       const metadata =
-        capped.artifact === undefined ? (r.metadata ?? {}) : { ...r.metadata, artifact: capped.artifact };
+        capped.artifact === undefined
+          ? (r.metadata ?? {})
+          : { ...jsonSafe(r.metadata ?? {}), artifact: capped.artifact };
       outcome = {
         id: call.id,
         name: call.name,
@@ -282,7 +285,7 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
   // collector, and the top-level result carries the whole record.
   outcome = {
     ...outcome,
-    metadata: withChangeRecord(outcome.metadata, tracker ? undefined : [...changes, ...frame.changes.seal()]),
+    metadata: withChangeRecord(jsonSafe(outcome.metadata), tracker ? undefined : [...changes, ...frame.changes.seal()]),
   };
   if (quiet) return outcome;
   const metadata = boundedValue(outcome.metadata, EVENT_METADATA_MAX_CHARS);

@@ -4,6 +4,7 @@
  * approval fact, which is passed on so that nobody is asked twice.
  */
 import { drafts, type FactDraft, type PendingCall } from '@a3s-code/effect';
+import { jsonSafe } from '../invoker/json-safe.js';
 import type { RunEnv } from './run-env.js';
 
 /**
@@ -18,7 +19,8 @@ export async function runTool(env: RunEnv, pending: PendingCall, interrupted = f
     ...(call.needs_confirmation ? { preconfirmed: { approved: true } } : {}),
     ...(interrupted ? { interrupted: true } : {}),
   });
-  const metadata: Record<string, unknown> = { ...result.metadata, duration_ms: result.durationMs };
+  // The kernel's metadata is JSON-safe already; the round trip also covers an invoker given by the host.
+  const metadata: Record<string, unknown> = { ...jsonSafe(result.metadata), duration_ms: result.durationMs };
   if (result.errorKind !== undefined) metadata.error_kind = result.errorKind;
   if (result.permission !== undefined) metadata.permission = result.permission;
   return [
@@ -26,17 +28,8 @@ export async function runTool(env: RunEnv, pending: PendingCall, interrupted = f
       ok: result.ok,
       output: result.output,
       exit_code: result.exitCode,
-      metadata: jsonSafe(metadata),
+      metadata,
       at_ms: env.clock(),
     }),
   ];
-}
-
-/** Tool metadata must survive the log's JSON round trip: drop what does not. */
-function jsonSafe(value: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(
-    JSON.stringify(value, (_k, v: unknown) =>
-      typeof v === 'number' && !Number.isFinite(v) ? null : typeof v === 'bigint' ? String(v) : v,
-    ),
-  ) as Record<string, unknown>;
 }
