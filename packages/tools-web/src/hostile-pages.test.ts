@@ -62,6 +62,18 @@ describe('hostile pages: the HTML converter stays bounded', () => {
     expect(page.markdown).toContain('Paragraph 19999 of a long page.');
   });
 
+  it("a template's content is not page text, whether the article or the whole body is read", () => {
+    const article = `<article>${'<p>Visible paragraph of the article, long enough to read. </p>'.repeat(12)}<template>HIDDEN TEMPLATE</template></article>`;
+    for (const html of [
+      `<html><body>${article}</body></html>`,
+      '<html><body><p>visible</p><template>HIDDEN TEMPLATE</template></body></html>',
+    ]) {
+      const page = htmlToMarkdown(html, 'http://e.com/');
+      expect(page.markdown).toContain('isible');
+      expect(page.markdown).not.toContain('HIDDEN TEMPLATE');
+    }
+  });
+
   it('text full of `](` does not make link absolutising quadratic', () => {
     const page = htmlToMarkdown(`<html><body><p>${'](x'.repeat(300_000)}</p></body></html>`, 'http://e.com/');
     expect(page.markdown.length).toBeGreaterThan(300_000);

@@ -63,6 +63,8 @@ export function htmlToMarkdown(html: string, url: string): MarkdownPage {
   const { document, elements } = boundedDocument(capped);
   const title = (document.querySelector('title')?.textContent ?? '').trim();
   // Readability's own element limit does not work on linkedom (no `getElementsByTagName('*')`).
+  // A template's content is never shown, and Readability would keep it as text.
+  for (const el of document.querySelectorAll('template')) el.remove();
   const article = elements <= MAX_READABILITY_ELEMENTS ? extractArticle(document) : undefined;
   if (article?.content) {
     return {
