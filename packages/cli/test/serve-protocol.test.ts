@@ -76,6 +76,18 @@ describe('a3s serve: the protocol', () => {
     expect(await s.end()).toBe(0);
   });
 
+  it('a message after a byte-order mark is read; a megabyte method name is clipped in the error, not echoed', async () => {
+    const s = serve(tempRepo());
+    s.line(`\ufeff${JSON.stringify({ jsonrpc: '2.0', id: 'bom', method: 'session/list' })}`);
+    expect(await s.waitFor((m) => m.id === 'bom')).toMatchObject({ result: expect.anything() });
+    const method = `x${'y'.repeat(1_000_000)}`;
+    s.line(JSON.stringify({ jsonrpc: '2.0', id: 'long', method }));
+    const answer = await s.waitFor((m) => m.id === 'long');
+    expect(answer.error).toMatchObject({ code: -32601, message: expect.stringContaining('(1000001 characters)') });
+    expect(JSON.stringify(answer).length).toBeLessThan(2000);
+    expect(await s.end()).toBe(0);
+  });
+
   it('an unknown field names the fields allowed there; an attachment of no known kind names the kinds; a field of another form names that form', async () => {
     const s = serve(tempRepo());
     const cases: [string, unknown, string, string][] = [

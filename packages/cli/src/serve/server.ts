@@ -90,7 +90,8 @@ export class ServeServer {
     if (line.trim() === '') return Promise.resolve();
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      // A byte-order mark some Windows tools put before the first message is not part of it.
+      value = JSON.parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
     } catch (e) {
       return this.#enqueue(GLOBAL, async () =>
         this.#out.message(
@@ -182,8 +183,8 @@ export class ServeServer {
     if (!Object.hasOwn(METHODS, method))
       throw new RpcError(
         RPC_ERROR.methodNotFound,
-        `Method not found: '${method}'; methods: ${Object.keys(METHODS).join(', ')}`,
-        { method },
+        `Method not found: ${shownMethod(method)}; methods: ${Object.keys(METHODS).join(', ')}`,
+        { method: method.length <= 200 ? method : `${method.slice(0, 200)}…` },
       );
     const m = method as MethodName;
     const params = parseParams(METHODS[m].params, request.params);
@@ -204,4 +205,9 @@ export class ServeServer {
       },
     };
   }
+}
+
+/** A method name as an error shows it: quoted, and clipped when long (a client may send megabytes). */
+function shownMethod(method: string): string {
+  return method.length <= 200 ? `'${method}'` : `'${method.slice(0, 200)}…' (${method.length} characters)`;
 }
