@@ -107,6 +107,9 @@ export async function openResponse(spec: HttpRequestSpec, scope: CallScope): Pro
           headers: spec.headers,
           body: payload,
           signal: scope.signal,
+          // A redirect is reported, never followed: following it would send the key to another
+          // host (only `authorization` is dropped across origins) and turn a 301/302 POST into a GET.
+          redirect: 'manual',
         });
       } catch (e) {
         scope.disarm();
