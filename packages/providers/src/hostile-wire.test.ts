@@ -87,3 +87,137 @@ describe('Retry-After values a hostile server sends', () => {
     }
   });
 });
+
+const sseOf = (chunks: readonly object[], done = true) =>
+  chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + (done ? 'data: [DONE]\n\n' : '');
+const anthropicSse = (events: readonly object[]) =>
+  events.map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+const toolDelta = (tc: object) => ({ choices: [{ index: 0, delta: { tool_calls: [tc] } }] });
+
+describe('a stream with no answer in it is never a silent empty answer', () => {
+  it('OpenAI: [DONE] alone, usage alone, or only a choice other than index 0 fails invalid_response', async () => {
+    for (const body of [
+      'data: [DONE]\n\n',
+      sseOf([{ choices: [], usage: { prompt_tokens: 3, completion_tokens: 0 } }]),
+      sseOf([{ choices: [{ index: 1, delta: { content: 'elsewhere' }, finish_reason: 'stop' }] }]),
+    ]) {
+      const server = await serve([{ body }]);
+      const { error, response } = await runStream(openai(server.url));
+      expect(response).toBeUndefined();
+      expect(error).toMatchObject({ kind: 'invalid_response', retryable: false });
+      expect(error!.message).toContain('no answer at all');
+    }
+  });
+
+  it('OpenAI: an empty text with a finish_reason is still the model’s (empty) answer', async () => {
+    const server = await serve([{ body: sseOf([{ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]) }]);
+    const { error, response } = await runStream(openai(server.url));
+    expect(error).toBeUndefined();
+    expect(response).toMatchObject({ text: '', finishReason: 'stop' });
+  });
+
+  it('Anthropic: message_start then message_stop, with no block and no stop_reason, fails invalid_response', async () => {
+    const server = await serve([
+      {
+        body: anthropicSse([
+          { type: 'message_start', message: { usage: { input_tokens: 3 } } },
+          { type: 'message_stop' },
+        ]),
+      },
+    ]);
+    const { error, response } = await runStream(anthropic(server.url));
+    expect(response).toBeUndefined();
+    expect(error).toMatchObject({ kind: 'invalid_response' });
+    expect(error!.message).toContain('no content block and no stop_reason');
+  });
+});
+
+describe('out-of-order tool-call pieces never make a call the model did not make', () => {
+  it('OpenAI: a tool-call delta after finish_reason fails invalid_response instead of starting a second call', async () => {
+    const server = await serve([
+      {
+        body: sseOf([
+          toolDelta({ index: 0, id: 'call_a', function: { name: 'read', arguments: '{"path":"a"}' } }),
+          { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+          toolDelta({ index: 0, function: { arguments: '{"path":"/etc/passwd"}' } }),
+        ]),
+      },
+    ]);
+    const { error, events } = await runStream(openai(server.url));
+    expect(error).toMatchObject({ kind: 'invalid_response' });
+    expect(error!.message).toContain('after finish_reason');
+    expect(events.filter((e) => e.type === 'tool_call_start')).toHaveLength(1);
+  });
+
+  it('OpenAI: an empty tool-call piece after finish_reason is ignored', async () => {
+    const server = await serve([
+      {
+        body: sseOf([
+          toolDelta({ index: 0, id: 'call_a', function: { name: 'read', arguments: '{"path":"a"}' } }),
+          { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+          toolDelta({ index: 0, function: { arguments: '' } }),
+        ]),
+      },
+    ]);
+    const { error, response } = await runStream(openai(server.url));
+    expect(error).toBeUndefined();
+    expect(response!.toolCalls).toEqual([{ id: 'call_a', name: 'read', args: { path: 'a' } }]);
+  });
+
+  it('Anthropic: a second content_block_start at the index of a call still open fails invalid_response', async () => {
+    const start = (id: string) => ({
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'tool_use', id, name: 'read', input: {} },
+    });
+    const server = await serve([
+      {
+        body: anthropicSse([
+          { type: 'message_start', message: {} },
+          start('t1'),
+          start('t2'),
+          { type: 'message_stop' },
+        ]),
+      },
+    ]);
+    const { error, events } = await runStream(anthropic(server.url));
+    expect(error).toMatchObject({ kind: 'invalid_response' });
+    expect(error!.message).toContain('tool call 0 started again before it ended');
+    expect(events.map((e) => e.type)).toEqual(['tool_call_start']);
+  });
+
+  it('Anthropic: a tool_use whose start carries the whole input (no input_json_delta) keeps that input', async () => {
+    const server = await serve([
+      {
+        body: anthropicSse([
+          { type: 'message_start', message: {} },
+          {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'tool_use', id: 't1', name: 'read', input: { path: 'a.ts' } },
+          },
+          { type: 'content_block_stop', index: 0 },
+          {
+            type: 'content_block_start',
+            index: 1,
+            content_block: { type: 'tool_use', id: 't2', name: 'read', input: { path: 'x' } },
+          },
+          {
+            type: 'content_block_delta',
+            index: 1,
+            delta: { type: 'input_json_delta', partial_json: '{"path":"b.ts"}' },
+          },
+          { type: 'content_block_stop', index: 1 },
+          { type: 'message_delta', delta: { stop_reason: 'tool_use' } },
+          { type: 'message_stop' },
+        ]),
+      },
+    ]);
+    const { error, response } = await runStream(anthropic(server.url));
+    expect(error).toBeUndefined();
+    expect(response!.toolCalls).toEqual([
+      { id: 't1', name: 'read', args: { path: 'a.ts' } },
+      { id: 't2', name: 'read', args: { path: 'b.ts' } },
+    ]);
+  });
+});
