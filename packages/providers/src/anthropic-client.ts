@@ -170,6 +170,8 @@ export class AnthropicClient implements LlmClient {
         calls.push({ id: block.id, name: block.name, args: toolArgsFromValue(block.input) });
       }
     }
+    if (typeof body.stop_reason !== 'string' && body.content.length === 0)
+      throw bad('response has no content block and no stop_reason (no answer at all)');
     const reason =
       typeof body.stop_reason === 'string'
         ? anthropicFinishReason(body.stop_reason)

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicClient } from './anthropic-client.js';
 import { OpenAICompatibleClient } from './openai-compatible-client.js';
-import { runStream } from './test-support/collect.js';
+import { runStream, simpleRequest } from './test-support/collect.js';
 import { startReplayServer, type ReplayResponse, type ReplayServer } from './test-support/replay-server.js';
 
 const servers: ReplayServer[] = [];
@@ -129,6 +129,33 @@ describe('a stream with no answer in it is never a silent empty answer', () => {
     expect(response).toBeUndefined();
     expect(error).toMatchObject({ kind: 'invalid_response' });
     expect(error!.message).toContain('no content block and no stop_reason');
+  });
+});
+
+describe('a whole JSON body with no answer in it is never a silent empty answer', () => {
+  const json = { 'content-type': 'application/json' };
+
+  it('OpenAI: a choice whose message has no content, no tool call and no finish_reason fails, in complete() and in a stream', async () => {
+    const body = JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant' } }] });
+    const server = await serve(() => ({ headers: json, body }));
+    const client = openai(server.url);
+    await expect(client.complete(simpleRequest())).rejects.toMatchObject({ kind: 'invalid_response' });
+    const { error } = await runStream(client);
+    expect(error).toMatchObject({ kind: 'invalid_response' });
+    expect(error!.message).toContain('no answer at all');
+  });
+
+  it('Anthropic: an empty content array without a stop_reason fails; with end_turn it is an empty answer', async () => {
+    const server = await serve((i) => ({
+      headers: json,
+      body: JSON.stringify({ type: 'message', content: [], ...(i === 0 ? {} : { stop_reason: 'end_turn' }) }),
+    }));
+    const client = anthropic(server.url);
+    await expect(client.complete(simpleRequest())).rejects.toMatchObject({
+      kind: 'invalid_response',
+      message: expect.stringContaining('no content block and no stop_reason'),
+    });
+    await expect(client.complete(simpleRequest())).resolves.toMatchObject({ text: '', finishReason: 'stop' });
   });
 });
 

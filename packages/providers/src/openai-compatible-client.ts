@@ -179,6 +179,8 @@ export class OpenAICompatibleClient implements LlmClient {
         : typeof m.reasoning === 'string'
           ? m.reasoning
           : '';
+    if (typeof choice.finish_reason !== 'string' && typeof m.content !== 'string' && calls.length === 0 && !reasoning)
+      throw bad('response has no content, no tool call and no finish_reason (no answer at all)');
     const reason =
       typeof choice.finish_reason === 'string'
         ? openAIFinishReason(choice.finish_reason)
