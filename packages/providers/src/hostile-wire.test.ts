@@ -1,5 +1,7 @@
 // A hostile or broken server on loopback, part two: redirects, absurd Retry-After values and
 // malformed streams. Each case ends in the right answer or a typed LlmError naming what happened.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicClient } from './anthropic-client.js';
 import { OpenAICompatibleClient } from './openai-compatible-client.js';
@@ -7,8 +9,13 @@ import { runStream, simpleRequest } from './test-support/collect.js';
 import { startReplayServer, type ReplayResponse, type ReplayServer } from './test-support/replay-server.js';
 
 const servers: ReplayServer[] = [];
+const silentServers: Server[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
+  for (const s of silentServers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
 });
 
 async function serve(responses: readonly ReplayResponse[] | ((index: number) => ReplayResponse)) {
@@ -246,5 +253,56 @@ describe('out-of-order tool-call pieces never make a call the model did not make
       { id: 't1', name: 'read', args: { path: 'a.ts' } },
       { id: 't2', name: 'read', args: { path: 'b.ts' } },
     ]);
+  });
+});
+
+describe('a server that accepts the connection and never answers', () => {
+  async function silent() {
+    const seen = { requests: 0, closed: 0 };
+    const server = createServer((req, res) => {
+      req.resume();
+      seen.requests++;
+      res.on('close', () => {
+        seen.closed++;
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    silentServers.push(server);
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  }
+
+  it('WFETCH-04: a connect timeout is retried with a fresh deadline as the policy says, then reported; every socket is closed', async () => {
+    const { url, seen } = await silent();
+    const client = new AnthropicClient({
+      model: 'claude-test',
+      baseUrl: url,
+      apiKey: KEY,
+      connectTimeoutMs: 200,
+      retry: { maxRetries: 1, baseDelayMs: 1 },
+    });
+    const { error } = await runStream(client);
+    expect(error).toMatchObject({ kind: 'timeout', attempts: 2 });
+    expect(error!.message).toContain('no progress for 200 ms');
+    await expect.poll(() => seen).toEqual({ requests: 2, closed: 2 });
+  });
+
+  it("the caller's abort during the wait after a timed-out attempt is cancelled, not the attempt's timeout", async () => {
+    const { url, seen } = await silent();
+    const ac = new AbortController();
+    const failed = runStream(
+      new OpenAICompatibleClient({
+        model: 'gpt-test',
+        baseUrl: `${url}/v1`,
+        apiKey: KEY,
+        connectTimeoutMs: 150,
+        retry: { maxRetries: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      }),
+      simpleRequest({ signal: ac.signal }),
+    );
+    await expect.poll(() => seen.closed, { timeout: 10_000 }).toBe(1);
+    ac.abort();
+    const { error } = await failed;
+    expect(error).toMatchObject({ kind: 'cancelled', retryable: false });
+    expect(seen.requests).toBe(1);
   });
 });
