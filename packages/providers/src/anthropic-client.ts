@@ -124,7 +124,10 @@ export class AnthropicClient implements LlmClient {
           yield* responseEvents(this.parseMessage(part.body));
           return;
         }
-        yield* decoder.event(parseEventJson(part.event.data, ctx));
+        const textError = (text: string) => ({ type: 'error', error: { type: 'api_error', message: text } });
+        yield* decoder.event(
+          parseEventJson(part.event.data, ctx, part.event.event === 'error' ? textError : undefined),
+        );
         if (decoder.stopped) break;
       }
       if (!decoder.stopped) {

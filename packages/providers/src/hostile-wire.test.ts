@@ -306,3 +306,17 @@ describe('a server that accepts the connection and never answers', () => {
     expect(seen.requests).toBe(1);
   });
 });
+
+describe('an error event whose data is plain text', () => {
+  it('is the error the server reported (transport, retryable before any output), quoting the text', async () => {
+    const body = 'event: error\ndata: upstream overloaded, try later\n\n';
+    for (const make of [openai, anthropic]) {
+      const server = await serve([{ body }]);
+      const { error, events } = await runStream(make(server.url));
+      expect(events).toEqual([]);
+      expect(error).toMatchObject({ kind: 'transport', retryable: true });
+      expect(error!.message).toContain('error in stream');
+      expect(error!.message).toContain('upstream overloaded, try later');
+    }
+  });
+});

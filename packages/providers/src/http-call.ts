@@ -226,11 +226,16 @@ export async function jsonOf(res: Response, scope: CallScope, idleMs: number, ct
   }
 }
 
-/** Parses one SSE `data:` payload as JSON, or fails with `invalid_response`. */
-export function parseEventJson(data: string, ctx: ErrorContext): unknown {
+/**
+ * Parses one SSE `data:` payload as JSON, or fails with `invalid_response`. `asText` reads a
+ * payload that is not JSON instead (an `error` event whose data is plain text is still an error
+ * the server reported, not a response it garbled).
+ */
+export function parseEventJson(data: string, ctx: ErrorContext, asText?: (text: string) => unknown): unknown {
   try {
     return JSON.parse(data);
   } catch {
+    if (asText !== undefined) return asText(data);
     throw new LlmError(
       'invalid_response',
       `${ctx.provider}: stream event is not JSON: ${ctx.redactor.redactAndCut(data, 120)}`,

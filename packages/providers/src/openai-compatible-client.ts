@@ -124,7 +124,10 @@ export class OpenAICompatibleClient implements LlmClient {
           done = true;
           break;
         }
-        const json = parseEventJson(ev.data, ctx);
+        const json =
+          ev.event === 'error'
+            ? parseEventJson(ev.data, ctx, (text) => ({ error: { message: text } }))
+            : parseEventJson(ev.data, ctx);
         yield* decoder.chunk(
           ev.event === 'error' && isObject(json) && json.error === undefined ? { error: json } : json,
         );
