@@ -124,7 +124,10 @@ export class AnthropicClient implements LlmClient {
           yield* responseEvents(this.parseMessage(part.body));
           return;
         }
-        yield* decoder.event(parseEventJson(part.event.data, ctx));
+        const textError = (text: string) => ({ type: 'error', error: { type: 'api_error', message: text } });
+        yield* decoder.event(
+          parseEventJson(part.event.data, ctx, part.event.event === 'error' ? textError : undefined),
+        );
         if (decoder.stopped) break;
       }
       if (!decoder.stopped) {
@@ -170,6 +173,8 @@ export class AnthropicClient implements LlmClient {
         calls.push({ id: block.id, name: block.name, args: toolArgsFromValue(block.input) });
       }
     }
+    if (typeof body.stop_reason !== 'string' && body.content.length === 0)
+      throw bad('response has no content block and no stop_reason (no answer at all)');
     const reason =
       typeof body.stop_reason === 'string'
         ? anthropicFinishReason(body.stop_reason)

@@ -76,6 +76,13 @@ export class AnthropicStreamDecoder {
   private readonly thinking = new ThinkingAssembler();
   private usage: LlmUsage | undefined;
   private finish: LlmFinishReason | undefined;
+  /** True once a content block started. */
+  private sawBlock = false;
+  /**
+   * A `tool_use` block's `input` when the start event already carried it whole (some compatible
+   * servers send it there and no `input_json_delta`); used only if no delta arrives.
+   */
+  private readonly startInput = new Map<number, string>();
   /** True once `message_stop` arrived. */
   stopped = false;
 
@@ -99,10 +106,14 @@ export class AnthropicStreamDecoder {
       }
       case 'content_block_start': {
         const block = isObject(data.content_block) ? data.content_block : {};
+        this.sawBlock = true;
         if (block.type === 'tool_use' || block.type === 'server_tool_use') {
           if (typeof block.id !== 'string' || typeof block.name !== 'string')
             throw this.invalid('tool_use block without id or name');
           out.push(this.calls.start(index, block.id, block.name));
+          const input = block.input;
+          if (input !== undefined && input !== null && !(isObject(input) && Object.keys(input).length === 0))
+            this.startInput.set(index, JSON.stringify(input));
         } else if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') {
           out.push({ type: 'text_delta', delta: block.text });
         } else if (this.thinking.start(index, block) && typeof block.thinking === 'string' && block.thinking !== '') {
@@ -120,13 +131,14 @@ export class AnthropicStreamDecoder {
         } else if (d.type === 'signature_delta' && typeof d.signature === 'string')
           this.thinking.signature(index, d.signature);
         else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') {
+          if (d.partial_json !== '') this.startInput.delete(index);
           const ev = this.calls.delta(index, d.partial_json);
           if (ev) out.push(ev);
         }
         break;
       }
       case 'content_block_stop': {
-        if (this.calls.has(index)) out.push(this.calls.end(index));
+        if (this.calls.has(index)) out.push(...this.endCall(index));
         const block = this.thinking.end(index);
         if (block) out.push({ type: 'reasoning_block', block });
         break;
@@ -150,10 +162,28 @@ export class AnthropicStreamDecoder {
 
   /** The events after `message_stop`: usage, then the finish. */
   end(): LlmStreamEvent[] {
-    const out: LlmStreamEvent[] = this.calls.endAll();
+    // No block and no stop_reason is not an empty answer from the model but a broken response.
+    if (!this.sawBlock && this.finish === undefined)
+      throw this.invalid('the stream reached message_stop with no content block and no stop_reason (no answer at all)');
+    const out: LlmStreamEvent[] = [];
+    for (const index of [...this.startInput.keys()]) out.push(...this.startInputDelta(index));
+    out.push(...this.calls.endAll());
     if (this.usage) out.push({ type: 'usage', usage: this.usage });
     out.push({ type: 'finish', reason: this.finish ?? (this.calls.started > 0 ? 'tool_calls' : 'stop') });
     return out;
+  }
+
+  /** Ends the call of block `index`, first delivering an input its start carried whole. */
+  private endCall(index: number): LlmStreamEvent[] {
+    return [...this.startInputDelta(index), this.calls.end(index)];
+  }
+
+  /** The argument delta of an input a `tool_use` start carried whole (when no delta replaced it). */
+  private startInputDelta(index: number): LlmStreamEvent[] {
+    const input = this.startInput.get(index);
+    this.startInput.delete(index);
+    const ev = input === undefined || !this.calls.has(index) ? undefined : this.calls.delta(index, input);
+    return ev ? [ev] : [];
   }
 
   private invalid(message: string): LlmError {

@@ -167,6 +167,32 @@ describe('generate_object over OpenAICompatibleClient (loopback)', () => {
     }
   });
 
+  it('GENOBJ-17: prompt mode takes the value out of prose that has brackets of its own, with no repair request', async () => {
+    for (const text of [
+      `Here is [the] result (as {asked}):\n${VALID_JSON}\nHope that helps :}`,
+      `Install first:\n\`\`\`\nnpm i [pkg]\n\`\`\`\nthen:\n\`\`\`json\n${VALID_JSON}\n\`\`\``,
+    ]) {
+      const client = await openai([{ body: openAIStream({ text }) }], {});
+      const r = await generateObject(client, { ...sentimentArgs, mode: 'auto' });
+      expect(r).toMatchObject({ ok: true, mode: 'prompt', object: VALID });
+      expect(server!.requests).toHaveLength(1);
+      await server!.close();
+      server = undefined;
+    }
+  });
+
+  it('GENOBJ-26: prompt mode never takes a value nested in an unfinished one: the cut answer is sent back for repair', async () => {
+    const cut = `{"sentiment":"positive","detail":${VALID_JSON}`;
+    const client = await openai(
+      [{ body: openAIStream({ text: cut }) }, { body: openAIStream({ text: VALID_JSON }) }],
+      {},
+    );
+    const r = await generateObject(client, { ...sentimentArgs, mode: 'auto' });
+    expect(r).toMatchObject({ ok: true, mode: 'prompt', object: VALID });
+    expect(server!.requests).toHaveLength(2);
+    expect(JSON.stringify(bodyOf(1).messages)).toContain('not valid JSON');
+  });
+
   it('GENOBJ-21: a JSON-mode stream cut after the complete value (no finish, no [DONE]) is accepted', async () => {
     const full = openAIStream({ text: VALID_JSON });
     const cutAt = full.indexOf('"finish_reason":"stop"');

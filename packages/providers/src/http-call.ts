@@ -27,13 +27,19 @@ export interface CallTimeouts {
   readonly idleMs: number;
 }
 
-/** Owns the abort controller and timers of one call. Always `dispose()` it. */
+/**
+ * Owns the abort controllers and timers of one call. Always `dispose()` it. The call's controller
+ * ends with the caller's cancel or the whole-call deadline; each attempt has its own controller,
+ * which the idle (and connect) deadline ends, so an attempt that timed out can be retried.
+ */
 export class CallScope {
-  readonly controller = new AbortController();
+  private readonly call = new AbortController();
+  private attempt = new AbortController();
   /** Why the internal signal aborted, when it did. */
   cause: AbortCause | undefined;
   /** Which deadline fired, for the timeout's message (e.g. `no progress for 500 ms`). */
   timeoutNote: string | undefined;
+  private causeScope: 'call' | 'attempt' | undefined;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private totalTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly onCallerAbort = () => this.abort('cancelled');
@@ -48,15 +54,29 @@ export class CallScope {
       this.totalTimer = setTimeout(() => this.abort('timeout', `the request's ${totalMs} ms deadline passed`), totalMs);
   }
 
-  /** The merged signal. */
+  /** The signal of the current attempt: every deadline and the caller's cancel end it. */
   get signal(): AbortSignal {
-    return this.controller.signal;
+    return this.attempt.signal;
+  }
+
+  /** The signal of the whole call (the caller's cancel, the whole-call deadline): retry waits end on it. */
+  get callSignal(): AbortSignal {
+    return this.call.signal;
+  }
+
+  /** Starts a fresh attempt when only the last attempt's own deadline ended it (the call goes on). */
+  nextAttempt(): void {
+    if (this.call.signal.aborted || !this.attempt.signal.aborted) return;
+    this.attempt = new AbortController();
+    this.cause = undefined;
+    this.causeScope = undefined;
+    this.timeoutNote = undefined;
   }
 
   /** (Re)arms the idle deadline. */
   arm(ms: number): void {
     if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => this.abort('timeout', `no progress for ${ms} ms`), ms);
+    this.idleTimer = setTimeout(() => this.abort('timeout', `no progress for ${ms} ms`, 'attempt'), ms);
   }
 
   /** Stops the idle deadline (between retry attempts, where the retry wait governs). */
@@ -72,11 +92,16 @@ export class CallScope {
     this.caller?.removeEventListener('abort', this.onCallerAbort);
   }
 
-  private abort(cause: AbortCause, note?: string): void {
-    if (this.cause !== undefined) return;
-    this.cause = cause;
-    this.timeoutNote = note;
-    this.controller.abort();
+  private abort(cause: AbortCause, note?: string, scope: 'call' | 'attempt' = 'call'): void {
+    // The end of the whole call (a cancel during a retry wait) outranks the last attempt's deadline.
+    // The cause is set before aborting: abort listeners run at once and read it.
+    if (this.cause === undefined || (this.causeScope === 'attempt' && scope === 'call')) {
+      this.causeScope = scope;
+      this.cause = cause;
+      this.timeoutNote = note;
+    }
+    if (scope === 'call') this.call.abort();
+    this.attempt.abort();
   }
 }
 
@@ -97,6 +122,7 @@ export async function openResponse(spec: HttpRequestSpec, scope: CallScope): Pro
   const payload = JSON.stringify(spec.body);
   return withRetries(
     async () => {
+      scope.nextAttempt();
       if (scope.cause !== undefined)
         throw errorFromFailure(new Error('aborted'), scope.cause, 'request', ctx, scope.timeoutNote);
       scope.arm(spec.timeouts.connectMs);
@@ -107,6 +133,9 @@ export async function openResponse(spec: HttpRequestSpec, scope: CallScope): Pro
           headers: spec.headers,
           body: payload,
           signal: scope.signal,
+          // A redirect is reported, never followed: following it would send the key to another
+          // host (only `authorization` is dropped across origins) and turn a 301/302 POST into a GET.
+          redirect: 'manual',
         });
       } catch (e) {
         scope.disarm();
@@ -127,7 +156,7 @@ export async function openResponse(spec: HttpRequestSpec, scope: CallScope): Pro
     },
     spec.retry,
     {
-      signal: scope.signal,
+      signal: scope.callSignal,
       onAbort: () =>
         errorFromFailure(new Error('aborted'), scope.cause ?? 'cancelled', 'request', ctx, scope.timeoutNote),
     },
@@ -197,11 +226,16 @@ export async function jsonOf(res: Response, scope: CallScope, idleMs: number, ct
   }
 }
 
-/** Parses one SSE `data:` payload as JSON, or fails with `invalid_response`. */
-export function parseEventJson(data: string, ctx: ErrorContext): unknown {
+/**
+ * Parses one SSE `data:` payload as JSON, or fails with `invalid_response`. `asText` reads a
+ * payload that is not JSON instead (an `error` event whose data is plain text is still an error
+ * the server reported, not a response it garbled).
+ */
+export function parseEventJson(data: string, ctx: ErrorContext, asText?: (text: string) => unknown): unknown {
   try {
     return JSON.parse(data);
   } catch {
+    if (asText !== undefined) return asText(data);
     throw new LlmError(
       'invalid_response',
       `${ctx.provider}: stream event is not JSON: ${ctx.redactor.redactAndCut(data, 120)}`,

@@ -124,7 +124,10 @@ export class OpenAICompatibleClient implements LlmClient {
           done = true;
           break;
         }
-        const json = parseEventJson(ev.data, ctx);
+        const json =
+          ev.event === 'error'
+            ? parseEventJson(ev.data, ctx, (text) => ({ error: { message: text } }))
+            : parseEventJson(ev.data, ctx);
         yield* decoder.chunk(
           ev.event === 'error' && isObject(json) && json.error === undefined ? { error: json } : json,
         );
@@ -179,6 +182,8 @@ export class OpenAICompatibleClient implements LlmClient {
         : typeof m.reasoning === 'string'
           ? m.reasoning
           : '';
+    if (typeof choice.finish_reason !== 'string' && typeof m.content !== 'string' && calls.length === 0 && !reasoning)
+      throw bad('response has no content, no tool call and no finish_reason (no answer at all)');
     const reason =
       typeof choice.finish_reason === 'string'
         ? openAIFinishReason(choice.finish_reason)

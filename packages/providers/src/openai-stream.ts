@@ -44,6 +44,8 @@ export class OpenAIStreamDecoder {
   private readonly byIndex = new Map<number, { id: string | undefined; name: string | undefined; args: string }>();
   private usage: LlmUsage | undefined;
   private finish: LlmFinishReason | undefined;
+  /** True once a chunk carried the choice asked for (index 0). */
+  private sawChoice = false;
   /** The error object a gateway sent inside the stream, once seen; the client throws it after the chunk's events. */
   failure: LlmError | undefined;
 
@@ -75,6 +77,7 @@ export class OpenAIStreamDecoder {
     const choices = Array.isArray(data.choices) ? data.choices : [];
     const choice = choices.find((c) => isObject(c) && (c.index === 0 || c.index === undefined));
     if (!isObject(choice)) return out;
+    this.sawChoice = true;
     const delta = isObject(choice.delta) ? choice.delta : isObject(choice.message) ? choice.message : {};
     const reasoning =
       typeof delta.reasoning_content === 'string'
@@ -96,6 +99,10 @@ export class OpenAIStreamDecoder {
 
   /** The events after the last chunk: unfinished calls end, then usage and finish. */
   end(): LlmStreamEvent[] {
+    // `[DONE]` after nothing at all (or only choices other than the one asked for) is not an empty
+    // answer the model gave: it is a broken response, and must not pass for a turn that said nothing.
+    if (!this.sawChoice && this.finish === undefined)
+      throw this.invalid('the stream ended without any choices[0] delta or finish_reason (no answer at all)');
     this.checkNamed();
     const out: LlmStreamEvent[] = this.calls.endAll();
     if (this.usage) out.push({ type: 'usage', usage: this.usage });
@@ -107,6 +114,13 @@ export class OpenAIStreamDecoder {
     if (!isObject(tc)) throw this.invalid('tool call delta is not an object');
     const index = num(tc.index) ?? position;
     const fn = isObject(tc.function) ? tc.function : {};
+    if (this.finish !== undefined) {
+      // Every call ended at finish_reason and was delivered: a later piece cannot join it, and
+      // must not start a call the model never made.
+      const empty = (v: unknown) => v === undefined || v === null || v === '';
+      if (empty(tc.id) && empty(fn.name) && empty(fn.arguments)) return;
+      throw this.invalid(`a tool call delta (index ${index}) arrived after finish_reason, when every call had ended`);
+    }
     let slot = this.byIndex.get(index);
     const newId = typeof tc.id === 'string' && tc.id !== '' && slot?.id !== undefined && slot.id !== tc.id;
     if (slot === undefined || newId) {

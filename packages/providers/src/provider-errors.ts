@@ -68,7 +68,7 @@ export function errorFromResponse(status: number, headers: Headers, bodyText: st
   const retryAfterMs = kind === 'rate_limited' ? retryAfterFromHeaders(headers, ctx.nowMs) : undefined;
   const images = ctx.images ?? 0;
   const hint =
-    statusHint(status, ctx, retryAfterMs) +
+    statusHint(status, ctx, retryAfterMs, headers) +
     (kind === 'status' && status < 500 && images > 0
       ? ` (the request carried ${images} image${images === 1 ? '' : 's'}: the model may not accept image input)`
       : '');
@@ -81,7 +81,15 @@ export function errorFromResponse(status: number, headers: Headers, bodyText: st
 }
 
 /** What a status means for the caller, beyond the provider's own words. */
-function statusHint(status: number, ctx: ErrorContext, retryAfterMs: number | undefined): string {
+function statusHint(status: number, ctx: ErrorContext, retryAfterMs: number | undefined, headers: Headers): string {
+  if (status >= 300 && status < 400) {
+    const location = headers.get('location');
+    const to = location === null ? '' : ` to ${ctx.redactor.redactAndCut(location, 300)}`;
+    return (
+      ` (the endpoint redirected${to}; redirects are not followed, so the API key and the request are` +
+      ' never sent to another address: set the base URL to where the API now is)'
+    );
+  }
   if (status === 401 || status === 403) {
     const key = ctx.apiKey;
     if (key === undefined) return '';

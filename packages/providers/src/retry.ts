@@ -46,11 +46,41 @@ export async function withRetries<T>(
       return await attempt(done + 1);
     } catch (e) {
       const delay = retryDelay(e, done, policy);
-      if (delay === undefined) throw done > 0 && LlmError.isLlmError(e) ? afterRetries(e, done + 1) : e;
+      if (delay === undefined) {
+        const error = done > 0 && LlmError.isLlmError(e) ? afterRetries(e, done + 1) : e;
+        throw waitTooLong(e, done, policy) ? withCapNamed(error as LlmError, policy.maxDelayMs ?? 30_000) : error;
+      }
       hooks.onRetry?.(e as LlmError, done + 1, delay);
       await wait(delay, hooks);
     }
   }
+}
+
+/** True when `error` was not retried only because the wait it asked for is over the policy's ceiling. */
+function waitTooLong(error: unknown, retriesDone: number, policy: RetryPolicy): error is LlmError {
+  return (
+    LlmError.isLlmError(error) &&
+    error.retryable &&
+    retriesDone < (policy.maxRetries ?? 2) &&
+    error.retryAfterMs !== undefined &&
+    error.retryAfterMs > (policy.maxDelayMs ?? 30_000)
+  );
+}
+
+/** `error` with a message that names the ceiling its `Retry-After` passed, so the user knows what to raise. */
+function withCapNamed(error: LlmError, maxDelayMs: number): LlmError {
+  return new LlmError(
+    error.kind,
+    `${error.message}; not retried: that is longer than retry.maxDelayMs (${maxDelayMs} ms), the longest wait the client takes`,
+    {
+      ...(error.provider === undefined ? {} : { provider: error.provider }),
+      ...(error.status === undefined ? {} : { status: error.status }),
+      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+      ...(error.providerCode === undefined ? {} : { providerCode: error.providerCode }),
+      ...(error.attempts === undefined ? {} : { attempts: error.attempts }),
+      cause: error.cause ?? error,
+    },
+  );
 }
 
 /** `error` saying that `attempts` requests were made, so a caller does not retry them all again. */

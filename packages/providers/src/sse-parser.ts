@@ -23,14 +23,14 @@ export class SseParser {
   private pendingCr = false;
   private event: string | undefined;
   private data: string[] = [];
+  /** Characters in `data`, kept as lines are added: summing them per chunk would be quadratic. */
+  private dataChars = 0;
   private progressed = false;
   private lastPending = 0;
 
   /** Characters of the line not yet ended, with the data lines of the event not yet ended. */
   get pendingChars(): number {
-    let n = this.buffer.length;
-    for (const d of this.data) n += d.length;
-    return n;
+    return this.buffer.length + this.dataChars;
   }
 
   /**
@@ -86,6 +86,7 @@ export class SseParser {
     this.head = '';
     this.event = undefined;
     this.data = [];
+    this.dataChars = 0;
     return out;
   }
 
@@ -96,15 +97,15 @@ export class SseParser {
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') this.data.push(value);
-    else if (field === 'event') this.event = value;
+    if (field === 'data') {
+      this.data.push(value);
+      this.dataChars += value.length;
+    } else if (field === 'event') this.event = value;
   }
 
   private pendingFieldChars(): number {
     // Only `data` counts: a keep-alive's `event: ping` or comment line cut across chunks does not.
-    let n = this.head === 'data' ? this.buffer.length : 0;
-    for (const d of this.data) n += d.length;
-    return n;
+    return (this.head === 'data' ? this.buffer.length : 0) + this.dataChars;
   }
 
   private dispatch(out: SseEvent[]): void {
@@ -115,6 +116,7 @@ export class SseParser {
     this.lastPending = 0;
     this.event = undefined;
     this.data = [];
+    this.dataChars = 0;
   }
 }
 

@@ -54,6 +54,18 @@ describe('GENOBJ-21: complete streamed values', () => {
     expect(extractJson('Here it is: [1,2] hope that helps')).toEqual({ ok: true, value: [1, 2] });
     expect(extractJson('nothing here')).toEqual({ ok: false, reason: 'the response contained no JSON value' });
   });
+
+  it('extracts the value from prose with brackets of its own, never a value nested in an unfinished or invalid one', () => {
+    expect(extractJson('Here is [the] answer: {"a":1}')).toEqual({ ok: true, value: { a: 1 } });
+    expect(extractJson('{"a":"}"} hope this helps :}')).toEqual({ ok: true, value: { a: '}' } });
+    expect(extractJson('Result: {"a": [1, 2]} and [done].')).toEqual({ ok: true, value: { a: [1, 2] } });
+    expect(extractJson('Run:\n```\nnpm i\n```\nthen\n```json\n{"a":1}\n```')).toEqual({ ok: true, value: { a: 1 } });
+    expect(extractJson('{"a": {"b": 1}, "c": ').ok).toBe(false);
+    expect(extractJson('{"a": {"b": 1}, oops}').ok).toBe(false);
+    expect(isCompleteStreamedValue('{"x": {"sentiment":"neutral","confidence":0.5}, "y":', SENTIMENT_SCHEMA)).toBe(
+      false,
+    );
+  });
 });
 
 describe('GENOBJ-23..25: partial objects as tool_output_delta', () => {

@@ -25,4 +25,13 @@ describe('typed HTTP failures (WFETCH-02/03/05)', () => {
     expect(retryAfterFromHeaders(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }), now)).toBe(250);
     expect(retryAfterFromHeaders(new Headers({ 'retry-after': '9' }), now)).toBe(9000);
   });
+
+  it('WFETCH-03: a negative, exponent or lenient-date Retry-After is unparsed (backoff), never "retry at once"', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    for (const v of ['-1', '-100000', '1,5', '1e9', 'Infinity', '0x10', '12 apples'])
+      expect(parseRetryAfter(v, now), v).toBeUndefined();
+    expect(retryAfterFromHeaders(new Headers({ 'retry-after-ms': '-5', 'retry-after': '-1' }), now)).toBeUndefined();
+    expect(parseRetryAfter('Sun Nov  6 08:49:37 1994', now)).toBe(0);
+    expect(parseRetryAfter('Thursday, 01-Jan-26 00:00:05 GMT', now)).toBe(5000);
+  });
 });
