@@ -24,7 +24,7 @@ import {
 import { hintsFor } from '../hints.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
-import { closeOnSigterm, openSession, type OpenedSession } from '../open-session.js';
+import { closeOnSigterm, closeOrQuit, openSession, type OpenedSession } from '../open-session.js';
 import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
@@ -349,7 +349,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     stopInterrupts();
     stopTerm();
     reader.close();
-    await opened.close();
+    await closeOrQuit(opened);
   }
   return exitCode;
 }

@@ -13,7 +13,7 @@ import { hintsFor } from '../hints.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { progressLine } from '../interactive/flow-command.js';
-import { closeOnSigterm, openSession } from '../open-session.js';
+import { closeOnSigterm, closeOrQuit, openSession } from '../open-session.js';
 import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpWarnings } from '../render/mcp-status.js';
@@ -154,7 +154,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     process.off('SIGINT', onInterrupt);
     io.stdoutClosed?.removeEventListener('abort', onStdoutClosed);
     stopTerm();
-    await opened.close();
+    await closeOrQuit(opened);
   }
   if (!values.json) {
     print.newline();
