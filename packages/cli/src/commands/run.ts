@@ -32,9 +32,9 @@ Options:
       --json           print every event envelope as one JSON line (JSONL) on stdout
       --session <id>   continue the session with this id (its log under .a3s/effect-log)
       --image <path>   send an image (PNG, JPEG, GIF, WebP; at most 5 MB) with the prompt; repeatable
-      --file <path>    send a text file (inlined with its name) with the prompt; repeatable
-                       (paths are relative to the current folder and must lie in the
-                       workspace; at most 20 MB in all)
+      --file <path>    send a text file (inlined with its name; at most 5 MB) with the prompt;
+                       repeatable (paths are relative to the current folder and must lie in
+                       the workspace; at most 20 MB in all)
 ${SESSION_FLAGS_HELP}`;
 
 /** A confirmation manager for a host nobody sits at: nested calls that would ask are refused. */
