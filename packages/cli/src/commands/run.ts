@@ -5,7 +5,7 @@
  * another tool that would ask are refused. Ctrl-C interrupts the run; a second Ctrl-C exits.
  */
 import { NO_APPROVER_REASON, type ConfirmationManager, type RunResult } from '@a3s-code/sdk';
-import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
+import { checkSessionFlag, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { flagAttachments } from '../attachments.js';
 import { EXIT, UsageError } from '../errors.js';
 import { eventJson } from '../event-json.js';
@@ -94,6 +94,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
         : `missing the prompt, e.g. a3s run "fix the failing test", or a3s run - to read it from stdin; see 'a3s run --help'`,
     );
   const flags = sessionFlags(values, io.cwd);
+  checkSessionFlag(values.session, 'run');
   const attachments = flagAttachments(values.image, values.file, io.cwd, flags.cwd);
   const opened = await openSession(flags, io.env, {
     confirmation: nobodyToAsk,
