@@ -177,3 +177,22 @@ export function checkModelFlag(spec: string, startedIn: string, checkScript = tr
   if (statSync(path).isDirectory())
     throw new UsageError(`${named}: is a folder; allowed: a JSON script file ({ "turns": [...] })`);
 }
+
+/** The longest session id a session takes. */
+const MAX_SESSION_ID = 1024;
+
+/**
+ * Checks `--session <id>` before anything opens.
+ * @throws UsageError naming the flag and what is allowed.
+ */
+export function checkSessionFlag(id: string | undefined, command: string): void {
+  if (id === undefined) return;
+  if (id.trim() === '')
+    throw new UsageError(
+      `--session: needs a session id, e.g. --session fix-1 (1 to ${MAX_SESSION_ID} characters; 'a3s sessions' lists them); see 'a3s ${command} --help'`,
+    );
+  if (id.length > MAX_SESSION_ID)
+    throw new UsageError(
+      `--session: the id is ${id.length} characters long; allowed: 1 to ${MAX_SESSION_ID} characters`,
+    );
+}

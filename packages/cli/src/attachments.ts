@@ -43,7 +43,10 @@ export function attachmentFor(
     throw bad(`no such file (looked for ${absolute})`);
   }
   if (stat.isDirectory()) throw bad(`is a folder; allowed: a file`);
-  if (!stat.isFile()) throw bad(`is not a regular file`);
+  if (!stat.isFile())
+    throw bad(
+      `is ${stat.isFIFO() ? 'a FIFO (named pipe)' : stat.isSocket() ? 'a socket' : 'a device'}, not a regular file; allowed: a regular file`,
+    );
   const cap = type === 'image' ? ATTACHMENT_LIMITS.maxImageBytes : ATTACHMENT_LIMITS.maxFileBytes;
   if (stat.size > cap)
     throw bad(

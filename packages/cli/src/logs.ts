@@ -37,15 +37,25 @@ export function resolveLog(arg: string, workspace: string, cwd: string): string 
         : basename(asPath) === '.a3s'
           ? join(asPath, 'effect-log')
           : logFolder(asPath);
-    const newest = logsIn(folder)[0];
-    if (newest === undefined) throw new UsageError(`no fact logs in ${folder}`);
-    return newest.path;
+    const logs = logsIn(folder);
+    if (logs.length === 0) throw new UsageError(`no fact logs in ${folder}`);
+    // A session opened without a prompt (its attachments refused, say) leaves an empty log: skip it.
+    return (logs.find((l) => !isEmptyFile(l.path)) ?? logs[0]!).path;
   }
   const asThread = join(workspace, effectLogPath(arg));
   if (existsSync(asThread)) return asThread;
   throw new UsageError(
     `no fact log '${arg}': not a file or folder, and no session '${arg}' in ${logFolder(workspace)} (list them with 'a3s sessions${workspace === cwd ? '' : ` --cwd ${workspace}`}')`,
   );
+}
+
+/** Whether `path` is an empty file (a log with no facts); `false` when it cannot be read. */
+function isEmptyFile(path: string): boolean {
+  try {
+    return statSync(path).size === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** The workspace a log file belongs to (`<ws>/.a3s/effect-log/<thread>.jsonl`), if it sits in one. */

@@ -164,3 +164,22 @@ export function closeOnSigterm(opened: OpenedSession): () => void {
   process.on('SIGTERM', onTerm);
   return () => process.off('SIGTERM', onTerm);
 }
+
+/**
+ * Closes the session and its agent; a Ctrl-C or SIGTERM meanwhile exits at once (130, 143)
+ * through `process.exit`, whose exit hooks kill the commands and MCP servers still being stopped.
+ * Without a listener the signal would end the process with none of those hooks run, leaving a
+ * command that ignores SIGTERM running on its own.
+ */
+export async function closeOrQuit(opened: OpenedSession): Promise<void> {
+  const onInt = (): never => process.exit(130);
+  const onTerm = (): never => process.exit(143);
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  try {
+    await opened.close();
+  } finally {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+  }
+}

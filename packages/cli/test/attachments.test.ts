@@ -1,7 +1,8 @@
 // Attachments on the command line: `a3s run --image/--file` (in-process), `a3s replay` listing them
 // per turn, and `/image` `/file` in `a3s code` (pseudo-terminal).
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { A3S, runMain, scriptFile, tempRepo } from './kit.js';
@@ -107,6 +108,28 @@ describe('a3s run --image / --file', () => {
     // Checked before a session opens: no log at all.
     expect(existsSync(join(dir, '.a3s', 'effect-log', 'att-2.jsonl'))).toBe(false);
     expect((await runMain(['run', '--model', model, '--cwd', dir, '--image', '', 'x'])).status).toBe(2);
+  });
+
+  it('a FIFO, or a link to a device, is refused naming what it is and what is allowed, without reading it', async () => {
+    const dir = repoWithFiles();
+    execFileSync('mkfifo', [join(dir, 'pipe.log')]);
+    symlinkSync('/dev/zero', join(dir, 'zero.log'));
+    const model = `scripted:${scriptFile([{ text: 'never' }])}`;
+    const fifo = await runMain(['run', '--model', model, '--session', 'att-3', '--file', 'pipe.log', 'why?'], {
+      cwd: dir,
+    });
+    expect(fifo.status).toBe(2);
+    expect(fifo.stderr).toContain(
+      'a3s run: --file pipe.log: is a FIFO (named pipe), not a regular file; allowed: a regular file',
+    );
+    const device = await runMain(['run', '--model', model, '--session', 'att-3', '--image', 'zero.log', 'why?'], {
+      cwd: dir,
+    });
+    expect(device.status).toBe(2);
+    expect(device.stderr).toContain(
+      'a3s run: --image zero.log: is a device, not a regular file; allowed: a regular file',
+    );
+    expect(existsSync(join(dir, '.a3s', 'effect-log', 'att-3.jsonl'))).toBe(false);
   });
 });
 

@@ -60,6 +60,15 @@ describe('a3s with wrong input: one line, exit 2', () => {
       [['serve', '--framing'], /^a3s serve: --framing needs a value/],
       [['tools', 'extra'], /^a3s tools: unexpected argument 'extra'/],
       [['version', 'x'], /^a3s version: unexpected argument 'x'/],
+      [
+        ['run', '--model', model, '--session', '', 'hi'],
+        /^a3s run: --session: needs a session id, e\.g\. --session fix-1/,
+      ],
+      [['code', '--model', model, '--session', ' '], /^a3s code: --session: needs a session id/],
+      [
+        ['run', '--model', model, '--session', 'x'.repeat(1025), 'hi'],
+        /^a3s run: --session: the id is 1025 characters long; allowed: 1 to 1024 characters$/,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await runMain(args, { cwd: dir });

@@ -1,5 +1,5 @@
 // `a3s replay` (effect alone), `a3s tools` and `a3s sessions`, in-process through `main(argv, io)`.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { drafts, effectLogPath, encodeFact, FactLog } from '@a3s-code/effect';
@@ -39,6 +39,37 @@ describe('a3s replay, tools, sessions', () => {
     expect(sessions.stdout).toContain('fix-1');
     expect(sessions.stdout).toContain('1 run(s), last completed (verified)');
     expect(sessions.stdout).toContain('"fix it"');
+  });
+
+  it('replay <folder> replays the newest log with facts, not the empty one of a prompt whose attachment was refused', async () => {
+    const dir = tempRepo();
+    const model = `scripted:${scriptFile([{ text: 'Hello there.' }])}`;
+    expect((await runMain(['run', '--model', model, '--cwd', dir, '--session', 'real', 'hi'])).status).toBe(0);
+    // A link inside the workspace to a file outside it: the CLI's early check passes it, the SDK
+    // refuses it after the session opened its (still empty) log.
+    symlinkSync('/etc/hostname', join(dir, 'host.txt'));
+    const refused = await runMain([
+      'run',
+      '--model',
+      model,
+      '--cwd',
+      dir,
+      '--session',
+      'empty',
+      '--file',
+      join(dir, 'host.txt'),
+      'hi',
+    ]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('ATTACHMENT_INVALID');
+    const empty = join(dir, '.a3s', 'effect-log', 'empty.jsonl');
+    expect(readFileSync(empty, 'utf8')).toBe('');
+    // Newest by its time, whatever the clock's resolution.
+    utimesSync(empty, new Date(Date.now() + 60_000), new Date(Date.now() + 60_000));
+    const r = await runMain(['replay', dir]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(join(dir, '.a3s', 'effect-log', 'real.jsonl'));
+    expect(r.stdout).toMatch(/run run-[0-9a-f-]+: completed/);
   });
 
   it('replay marks a call that ran again on resume because the process stopped while it ran', async () => {

@@ -67,4 +67,56 @@ describe('signals during a3s run', () => {
       expect(lastFact(r.dir)).toMatchObject({ type: 'run.ended', payload: { status: 'cancelled' } });
     }
   }, 60_000);
+
+  it('Ctrl-C while the session closes after the run: exit 130 through the exit hooks, no process of the run left behind', async () => {
+    const dir = tempRepo();
+    // The command leaves a process that ignores SIGTERM: closing the session gives it a grace
+    // period before SIGKILL, and a Ctrl-C comes in that period.
+    const script = scriptFile([
+      {
+        text: 'Starting it.',
+        tool_calls: [
+          { id: 'b1', name: 'bash', args: { command: "trap '' TERM INT; sleep 60 >/dev/null 2>&1 & echo started $!" } },
+        ],
+      },
+      { text: 'Started.' },
+    ]);
+    const env: NodeJS.ProcessEnv = { ...process.env, A3S_HOME: TEST_A3S_HOME };
+    delete env.A3S_MODEL;
+    const args = [A3S, 'run', '--yolo', '--session', 's', '--model', `scripted:${script}`, '--cwd', dir, 'go'];
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    const log = join(dir, '.a3s', 'effect-log', 's.jsonl');
+    const deadline = Date.now() + 30_000;
+    while (!(existsSync(log) && readFileSync(log, 'utf8').includes('"run.ended"')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    // The run has returned by now; closing lasts the 1 s grace period.
+    await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGINT');
+    const r = await exited;
+    // 130; 0 when the Ctrl-C reached the run before it returned (the session then closed as usual);
+    // killed by SIGINT when it came after everything was closed (a shell's $? is 130 then too).
+    expect([130, 0, 'SIGINT'], stderr).toContain(r.code ?? r.signal);
+    expect(parseLog(readFileSync(log, 'utf8')).facts.at(-1)).toMatchObject({
+      type: 'run.ended',
+      payload: { status: 'completed' },
+    });
+    const sleeper = Number(/started (\d+)/.exec(readFileSync(log, 'utf8'))?.[1]);
+    expect(sleeper, stdout).toBeGreaterThan(0);
+    // Gone, or a zombie nobody reaped (the state after `pid (comm) `).
+    const stat = existsSync(`/proc/${sleeper}/stat`) ? readFileSync(`/proc/${sleeper}/stat`, 'utf8') : '';
+    const alive = stat !== '' && !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
+    if (alive) process.kill(sleeper, 'SIGKILL');
+    expect(alive, `the run's background process ${sleeper} outlived a3s`).toBe(false);
+  }, 60_000);
 });

@@ -5,7 +5,7 @@
  * for (never a later one) and a second Ctrl-C (within two seconds, or at an idle prompt) exits.
  */
 import { CapabilityDriftError, type EventStream, type RunResult, type Session } from '@a3s-code/sdk';
-import { noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
+import { checkSessionFlag, noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { attachmentFor } from '../attachments.js';
 import { EXIT } from '../errors.js';
 import { planResume, undeliveredSteers } from '../interactive/continuation.js';
@@ -24,7 +24,7 @@ import {
 import { hintsFor } from '../hints.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
-import { closeOnSigterm, openSession, type OpenedSession } from '../open-session.js';
+import { closeOnSigterm, closeOrQuit, openSession, type OpenedSession } from '../open-session.js';
 import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
@@ -88,6 +88,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     return EXIT.ok;
   }
   noPositionals(positionals, 'code', ' (type prompts at its prompt, or use a3s run "<prompt>")');
+  checkSessionFlag(values.session, 'code');
   const reader = new LineReader(io.stdin, io.stdout, io.stdin.isTTY === true);
   const style = styleFor(io.stdout, io.env);
   const flags = {
@@ -349,7 +350,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     stopInterrupts();
     stopTerm();
     reader.close();
-    await opened.close();
+    await closeOrQuit(opened);
   }
   return exitCode;
 }

@@ -5,7 +5,7 @@
  * another tool that would ask are refused. Ctrl-C interrupts the run; a second Ctrl-C exits.
  */
 import { NO_APPROVER_REASON, type ConfirmationManager, type RunResult } from '@a3s-code/sdk';
-import { parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
+import { checkSessionFlag, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { flagAttachments } from '../attachments.js';
 import { EXIT, UsageError } from '../errors.js';
 import { eventJson } from '../event-json.js';
@@ -13,7 +13,7 @@ import { hintsFor } from '../hints.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { progressLine } from '../interactive/flow-command.js';
-import { closeOnSigterm, openSession } from '../open-session.js';
+import { closeOnSigterm, closeOrQuit, openSession } from '../open-session.js';
 import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpWarnings } from '../render/mcp-status.js';
@@ -32,9 +32,9 @@ Options:
       --json           print every event envelope as one JSON line (JSONL) on stdout
       --session <id>   continue the session with this id (its log under .a3s/effect-log)
       --image <path>   send an image (PNG, JPEG, GIF, WebP; at most 5 MB) with the prompt; repeatable
-      --file <path>    send a text file (inlined with its name) with the prompt; repeatable
-                       (paths are relative to the current folder and must lie in the
-                       workspace; at most 20 MB in all)
+      --file <path>    send a text file (inlined with its name; at most 5 MB) with the prompt;
+                       repeatable (paths are relative to the current folder and must lie in
+                       the workspace; at most 20 MB in all)
 ${SESSION_FLAGS_HELP}`;
 
 /** A confirmation manager for a host nobody sits at: nested calls that would ask are refused. */
@@ -94,6 +94,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
         : `missing the prompt, e.g. a3s run "fix the failing test", or a3s run - to read it from stdin; see 'a3s run --help'`,
     );
   const flags = sessionFlags(values, io.cwd);
+  checkSessionFlag(values.session, 'run');
   const attachments = flagAttachments(values.image, values.file, io.cwd, flags.cwd);
   const opened = await openSession(flags, io.env, {
     confirmation: nobodyToAsk,
@@ -154,7 +155,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     process.off('SIGINT', onInterrupt);
     io.stdoutClosed?.removeEventListener('abort', onStdoutClosed);
     stopTerm();
-    await opened.close();
+    await closeOrQuit(opened);
   }
   if (!values.json) {
     print.newline();

@@ -2,6 +2,7 @@
  * The `/` commands of `a3s code`: their names, and the usage line of a command typed with the
  * wrong arguments (an unknown command names the known ones).
  */
+import { closest } from '../did-you-mean.js';
 import { FLOW_COMMANDS } from './flow-command.js';
 
 /** Commands that take no arguments. */
@@ -16,8 +17,10 @@ export const SLASH_COMMANDS: readonly string[] = [...BARE, '/image', '/file', '/
  */
 export function slashProblem(line: string): string | undefined {
   const [command = '', ...args] = line.trim().split(/\s+/);
-  if (!SLASH_COMMANDS.includes(command))
-    return `unknown command ${command}; commands: ${SLASH_COMMANDS.filter((c) => c !== '/quit').join(', ')} (/help explains them)`;
+  if (!SLASH_COMMANDS.includes(command)) {
+    const close = closest(command.toLowerCase(), SLASH_COMMANDS);
+    return `unknown command ${command}${close === undefined ? '' : ` (did you mean ${close}?)`}; commands: ${SLASH_COMMANDS.filter((c) => c !== '/quit').join(', ')} (/help explains them)`;
+  }
   if (BARE.includes(command) && args.length > 0)
     return `usage: ${command} (it takes no arguments; got '${args.join(' ')}')`;
   if ((command === '/image' || command === '/file') && args.length === 0)

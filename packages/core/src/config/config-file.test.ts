@@ -75,6 +75,24 @@ describe('config files', () => {
     expect(await loadCodeConfig(bom)).toEqual({ model: 'openai/gpt-4o' });
   });
 
+  it('BUILD-08: a malformed permission rule names its key path, the grammar and the file, line and column', async () => {
+    const d = fileWith('{\n  "permissions": {\n    "deny": ["bash(rm:*)", "bash("]\n  }\n}\n');
+    const e = await failureOf(loadCodeConfig(d));
+    expect(e.code).toBe('SESSION_CONFIGURATION');
+    expect(e.message).toBe(
+      `session configuration: permissions.deny[1]: 'bash(': malformed rule; expected 'Tool' or 'Tool(pattern)' (in ${join(d, 'a3s.config.json')}:3:28)`,
+    );
+    const agent = fileWith(JSON.stringify({ agents: [{ name: 'a', description: 'd', tools: ['read()'] }] }));
+    const f = await failureOf(loadCodeConfig(agent));
+    expect(f.code).toBe('SESSION_CONFIGURATION');
+    expect(f.message).toContain(
+      `agents[0].tools[0]: 'read()': empty pattern; expected 'Tool' or 'Tool(pattern)' (in ${join(agent, 'a3s.config.json')}:1:`,
+    );
+    expect(failure(() => parseCodeConfig({ permissions: { ask: ['ok', '(x)'] } }))).toBe(
+      "session configuration: permissions.ask[1]: '(x)': malformed rule; expected 'Tool' or 'Tool(pattern)' (in config)",
+    );
+  });
+
   it('locates the first JSON syntax error', () => {
     expect(jsonSyntaxError('{"a": 1}')).toBeUndefined();
     expect(jsonSyntaxError('[1, 2.5e3, true, null, "x\\u00e9"]')).toBeUndefined();

@@ -7,7 +7,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { SessionConfigurationError, SessionInitializationError } from '../errors/session-errors.js';
 import type { CodeConfig } from './code-config.js';
-import { configError, deepestIssue, issuePath } from './config-error.js';
+import { PermissionRuleError } from '../errors/tool-errors.js';
+import { parsePermissionRule } from '../permissions/permission-rule.js';
+import { configError, deepestIssue, issuePath, joinPath } from './config-error.js';
 import { jsonPathPosition } from './json-locate.js';
 import { getCodeConfigFileSchema, SCRIPTED_MODEL_PREFIX } from './config-schema.js';
 import { jsonSyntaxError } from './json-syntax.js';
@@ -37,7 +39,41 @@ function parseWithin(value: unknown, where: string, text?: string): CodeConfig {
     throw configError(r.error.issues, at === undefined ? where : `${where}:${at.line}:${at.column}`);
   }
   const { $schema: _schema, ...config } = r.data;
+  checkRules(config as CodeConfig, where, text);
   return config as CodeConfig;
+}
+
+/**
+ * Parses the permission rules of a file's config (`permissions.*`, `agents[].tools`) now, so a
+ * malformed one is named by its key path and place in the file, not only later by its list.
+ * @throws SessionConfigurationError naming the key path, the rule, the grammar and the file.
+ */
+function checkRules(config: CodeConfig, where: string, text?: string): void {
+  const lists: [readonly PropertyKey[], readonly unknown[] | undefined][] = [
+    [['permissions', 'allow'], config.permissions?.allow],
+    [['permissions', 'deny'], config.permissions?.deny],
+    [['permissions', 'ask'], config.permissions?.ask],
+    ...(config.agents ?? []).map((a, i): [readonly PropertyKey[], readonly unknown[] | undefined] => [
+      ['agents', i, 'tools'],
+      a.tools,
+    ]),
+  ];
+  for (const [listPath, list] of lists)
+    for (const [i, rule] of (list ?? []).entries()) {
+      const path = [...listPath, i];
+      const field = joinPath('', path);
+      try {
+        parsePermissionRule(rule, field);
+      } catch (e) {
+        if (!(e instanceof PermissionRuleError)) throw e;
+        const at = text === undefined ? undefined : jsonPathPosition(text, path);
+        const problem = e.message.startsWith(`${field}: `) ? e.message.slice(field.length + 2) : e.message;
+        throw new SessionConfigurationError(
+          field,
+          `${problem} (in ${at === undefined ? where : `${where}:${at.line}:${at.column}`})`,
+        );
+      }
+    }
 }
 
 /** A relative `scripted:<file>` model spec of a config file, made absolute against the file's folder. */

@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { A3sError } from '@a3s-code/effect';
@@ -92,5 +93,16 @@ describe('ScriptedLlmClient', () => {
     writeFileSync(join(dir, 'bad.json'), '{ nope');
     await expect(ScriptedLlmClient.fromFile(join(dir, 'bad.json'))).rejects.toThrow(/is not valid JSON/);
     await expect(ScriptedLlmClient.fromFile(join(dir, 'missing.json'))).rejects.toThrow(/cannot read script file/);
+  });
+
+  it('a script that is a FIFO or a device is refused at once, naming it, never read (it would block or never end)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-script-'));
+    execFileSync('mkfifo', [join(dir, 'pipe.json')]);
+    await expect(ScriptedLlmClient.fromFile(join(dir, 'pipe.json'))).rejects.toMatchObject({
+      code: 'INVALID_SCRIPT',
+      message: `script file '${join(dir, 'pipe.json')}' is not a regular file (a FIFO, device or socket); allowed: a JSON file ({ "turns": [...] })`,
+    });
+    symlinkSync('/dev/zero', join(dir, 'zero.json'));
+    await expect(ScriptedLlmClient.fromFile(join(dir, 'zero.json'))).rejects.toThrow(/is not a regular file/);
   });
 });

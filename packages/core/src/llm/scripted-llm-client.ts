@@ -15,7 +15,8 @@
  * A `question` turn is a call of the `ask_user` tool. A run that asks for more turns than the
  * script has fails with `SCRIPT_EXHAUSTED`, naming the turn.
  */
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { A3sError } from '@a3s-code/effect';
 import {
   parseScriptWithoutZod,
@@ -37,6 +38,9 @@ export class ScriptError extends A3sError {
     super(code, message, { details });
   }
 }
+
+/** The largest script file read. */
+const MAX_SCRIPT_BYTES = 64 * 1024 * 1024;
 
 const CAPABILITIES: LlmCapabilities = Object.freeze({
   forcedToolChoice: true,
@@ -116,16 +120,38 @@ export class ScriptedLlmClient implements LlmClient {
     });
   }
 
-  /** Loads a JSON script file. */
+  /**
+   * Loads a JSON script file (a regular file of at most 64 MiB).
+   * @throws ScriptError `INVALID_SCRIPT` naming the file and what is wrong.
+   */
   static async fromFile(
     path: string,
     options: Omit<ScriptedLlmClientOptions, 'source'> = {},
   ): Promise<ScriptedLlmClient> {
     let text: string;
+    let handle: FileHandle | undefined;
     try {
-      text = await readFile(path, 'utf8');
+      // Opened without blocking and judged by the open file: a FIFO or a device never hangs or floods the read.
+      handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+      const stat = await handle.stat();
+      if (!stat.isFile())
+        throw new ScriptError(
+          'INVALID_SCRIPT',
+          `script file '${path}' is not a regular file (a FIFO, device or socket); allowed: a JSON file ({ "turns": [...] })`,
+          { path },
+        );
+      if (stat.size > MAX_SCRIPT_BYTES)
+        throw new ScriptError(
+          'INVALID_SCRIPT',
+          `script file '${path}' is ${stat.size} bytes; allowed: at most ${MAX_SCRIPT_BYTES / 1024 / 1024} MiB`,
+          { path },
+        );
+      text = await handle.readFile('utf8');
     } catch (e) {
+      if (e instanceof ScriptError) throw e;
       throw new ScriptError('INVALID_SCRIPT', `cannot read script file '${path}': ${(e as Error).message}`, { path });
+    } finally {
+      await handle?.close();
     }
     let json: unknown;
     try {

@@ -34,6 +34,8 @@ function unwatch(registry: BackgroundProcesses): void {
 export class BackgroundProcesses {
   #marks: ExecMark[] = [];
   readonly #running = new Set<ExecMark>();
+  /** Marks of finished commands being terminated (SIGTERM sent, the grace period running). */
+  readonly #stopping = new Set<ExecMark>();
 
   /** Number of finished commands whose processes are tracked. */
   get size(): number {
@@ -53,24 +55,33 @@ export class BackgroundProcesses {
     this.#unwatchIfIdle();
   }
 
-  /** SIGTERM the processes of finished commands, SIGKILL what is left after `graceMs`; forgets them. */
+  /**
+   * SIGTERM the processes of finished commands, SIGKILL what is left after `graceMs`; forgets
+   * them once they are gone (the host's `exit` during the grace period still kills them).
+   */
   async terminate(graceMs: number): Promise<void> {
     const marks = this.#marks;
     this.#marks = [];
-    this.#unwatchIfIdle();
-    await terminateMarked(marks, graceMs, false);
+    for (const mark of marks) this.#stopping.add(mark);
+    try {
+      await terminateMarked(marks, graceMs, false);
+    } finally {
+      for (const mark of marks) this.#stopping.delete(mark);
+      this.#unwatchIfIdle();
+    }
   }
 
-  /** SIGKILL every tracked process, running commands included, now and synchronously. */
+  /** SIGKILL every tracked process, running and stopping commands included, now and synchronously. */
   killSync(): void {
     killMarkedSync([...this.#running], true);
-    killMarkedSync(this.#marks, false);
+    killMarkedSync([...this.#marks, ...this.#stopping], false);
     this.#marks = [];
     this.#running.clear();
+    this.#stopping.clear();
     unwatch(this);
   }
 
   #unwatchIfIdle(): void {
-    if (this.#marks.length === 0 && this.#running.size === 0) unwatch(this);
+    if (this.#marks.length === 0 && this.#running.size === 0 && this.#stopping.size === 0) unwatch(this);
   }
 }
