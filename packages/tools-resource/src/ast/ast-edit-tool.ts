@@ -5,7 +5,7 @@
  */
 import { defineTool, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
-import { resolveTarget } from './ast-files.js';
+import { refuseDeniedWrites, resolveTarget } from './ast-files.js';
 import { AST_RESOURCE, type AstResource, matchFiles } from './ast-resource.js';
 import type { StagedFile } from './edit-store.js';
 import { AST_LANGUAGE_IDS } from './languages.js';
@@ -79,6 +79,11 @@ export const astEditTool = defineTool({
             exitCode: 0,
             metadata: { edit_id: null, replacements: 0, files: [], skipped_files: skipped.slice(0, 50), changes: [] },
           };
+        await refuseDeniedWrites(
+          ctx,
+          'ast_edit',
+          staged.map((f) => f.path),
+        );
         // A rewrite that breaks the syntax of a file that parsed cleanly is flagged, not refused:
         // the model may mean to finish the change with another edit.
         const broken: string[] = [];

@@ -3,7 +3,7 @@
  * the workspace's search, so `.gitignore` is honoured), never the workspace's private `.a3s`
  * folder nor Git's `.git` internals. Decoding refuses binary and non-UTF-8 files.
  */
-import { CapabilityUnavailableError, type ToolContext } from '@a3s-code/core';
+import { CapabilityUnavailableError, PermissionDeniedError, type ToolContext } from '@a3s-code/core';
 import { createHash } from 'node:crypto';
 import { AstError } from './ast-errors.js';
 import { AST_LANGUAGE_IDS, type AstLanguage, languageById, languageOfPath } from './languages.js';
@@ -109,5 +109,23 @@ export function decodeSource(bytes: Uint8Array): string | undefined {
     return utf8.decode(bytes);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Refuses an edit that would write a file the call's write rules (`Edit(…)`, `Write(…)`, an
+ * unconfirmed ask rule) hold back, before anything is written: the whole edit or nothing.
+ * @throws PermissionDeniedError naming the rule and the file.
+ */
+export async function refuseDeniedWrites(ctx: ToolContext, tool: string, paths: readonly string[]): Promise<void> {
+  const writeDenied = ctx.workspace.writeDenied;
+  if (writeDenied === undefined) return;
+  for (const path of paths) {
+    const rule = await writeDenied(path);
+    if (rule !== undefined)
+      throw new PermissionDeniedError(
+        tool,
+        `${rule} (the edit would write ${path}); nothing was staged or written: give a path that leaves the file out`,
+      );
   }
 }

@@ -2,7 +2,7 @@
  * The ast pack's resource: one parser service and one store of staged edits per session,
  * opened on the first call of an ast tool and closed with the session.
  */
-import type { OpenedResource, ToolContext, ToolResource } from '@a3s-code/core';
+import { type OpenedResource, PermissionDeniedError, type ToolContext, type ToolResource } from '@a3s-code/core';
 import { EditStore } from './edit-store.js';
 import { decodeSource, digestOf } from './ast-files.js';
 import type { AstLanguage } from './languages.js';
@@ -34,7 +34,10 @@ export interface FileMatches {
   readonly matches: readonly AstMatch[];
 }
 
-/** Reads `files` and yields those with matches, in order; unreadable, binary and huge files are counted as skipped. */
+/**
+ * Reads `files` and yields those with matches, in order; unreadable, binary and huge files are
+ * counted as skipped. A file the call's read rules deny fails the call (`PERMISSION_DENIED`).
+ */
 export async function* matchFiles(
   ctx: ToolContext,
   ast: AstResource,
@@ -49,7 +52,8 @@ export async function* matchFiles(
     try {
       bytes = await fs.readFile(path, { signal: ctx.signal });
     } catch (error) {
-      if (ctx.signal.aborted) throw error;
+      // A file the session may not read is refused, naming the rule, never searched as "unreadable".
+      if (ctx.signal.aborted || error instanceof PermissionDeniedError) throw error;
       skipped.push(path);
       continue;
     }

@@ -83,11 +83,43 @@ function captureOf(
   };
 }
 
+/** The names a pattern item uses, itself and nested. */
+function namesIn(item: PatternItem, out: Set<string>): void {
+  if (item.kind === 'meta') {
+    if (item.name !== undefined) out.add(item.name);
+    return;
+  }
+  for (const c of item.children) namesIn(c, out);
+}
+
 class Matcher {
   /** Where the last partial sequence match stopped (index into the target nodes). */
   stoppedAt = -1;
+  /**
+   * Sequence matches known to fail. A failure depends only on where it started (pattern items,
+   * target node list, positions) and on the captures of the names still to be matched, so it is
+   * recorded under exactly that: several `$$$` runs in one list stay polynomial, not exponential.
+   */
+  readonly #failed = new Set<string>();
+  /** Per pattern item list: an id, and the names used by its items from each index on. */
+  readonly #lists = new Map<readonly PatternItem[], { id: number; suffixNames: string[][] }>();
 
   constructor(readonly source: string) {}
+
+  #list(items: readonly PatternItem[]): { id: number; suffixNames: string[][] } {
+    let l = this.#lists.get(items);
+    if (l === undefined) {
+      const suffixNames: string[][] = [];
+      const names = new Set<string>();
+      for (let i = items.length - 1; i >= 0; i--) {
+        namesIn(items[i]!, names);
+        suffixNames[i] = [...names];
+      }
+      l = { id: this.#lists.size, suffixNames };
+      this.#lists.set(items, l);
+    }
+    return l;
+  }
 
   node(pattern: PatternItem, target: Node, b: Bindings): boolean {
     if (pattern.kind === 'meta') {
@@ -109,6 +141,31 @@ class Matcher {
    * target node must be consumed; without, the run may stop early (sibling-sequence patterns).
    */
   seq(
+    items: readonly PatternItem[],
+    pi: number,
+    nodes: readonly Node[],
+    ti: number,
+    b: Bindings,
+    whole: boolean,
+    endAt: number,
+    endLine: number,
+  ): boolean {
+    if (pi === items.length) return this.#seqStep(items, pi, nodes, ti, b, whole, endAt, endLine);
+    const list = this.#list(items);
+    // A target list is known by its first node (an empty one by where it ends: all empty lists
+    // ending there behave alike).
+    let key = `${list.id}:${pi}:${nodes[0]?.id ?? -1}:${endAt}:${ti}:${whole ? 1 : 0}`;
+    for (const name of list.suffixNames[pi]!) {
+      const bound = b.map.get(name);
+      if (bound !== undefined) key += `|${name}=${bound.start}-${bound.end}`;
+    }
+    if (this.#failed.has(key)) return false;
+    if (this.#seqStep(items, pi, nodes, ti, b, whole, endAt, endLine)) return true;
+    this.#failed.add(key);
+    return false;
+  }
+
+  #seqStep(
     items: readonly PatternItem[],
     pi: number,
     nodes: readonly Node[],

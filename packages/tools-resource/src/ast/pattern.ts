@@ -92,8 +92,15 @@ function placed(language: AstLanguage, context: PatternContext, fragment: string
   return fragment;
 }
 
+/** How deep a pattern tree may nest (syntax tree levels); deeper patterns are refused. */
+export const MAX_PATTERN_DEPTH = 400;
+
+/** A pattern nests deeper than {@link MAX_PATTERN_DEPTH}. */
+class TooDeep extends Error {}
+
 /** Converts a pattern node: a node whose whole text is a placeholder is that metavariable. */
-function convert(node: Node, metas: ReadonlyMap<string, MetaPattern>): PatternItem {
+function convert(node: Node, metas: ReadonlyMap<string, MetaPattern>, depth = 0): PatternItem {
+  if (depth > MAX_PATTERN_DEPTH) throw new TooDeep();
   const text = node.text;
   const meta = metas.get(text);
   if (meta !== undefined) return meta;
@@ -107,7 +114,7 @@ function convert(node: Node, metas: ReadonlyMap<string, MetaPattern>): PatternIt
     type: node.type,
     named: node.isNamed,
     text: undefined,
-    children: children.map((c) => convert(c, metas)),
+    children: children.map((c) => convert(c, metas, depth + 1)),
   };
 }
 
@@ -173,7 +180,17 @@ export async function compilePattern(
     for (const context of language.contexts) {
       tried.push(context.name);
       for (const variant of variants) {
-        const found = await inContext(parser, language, context, variant, sub);
+        let found: Awaited<ReturnType<typeof inContext>>;
+        try {
+          found = await inContext(parser, language, context, variant, sub);
+        } catch (error) {
+          if (!(error instanceof TooDeep)) throw error;
+          throw new AstError(
+            'AST_PATTERN_UNPARSEABLE',
+            `pattern ${JSON.stringify(pattern.slice(0, 200))} nests deeper than ${MAX_PATTERN_DEPTH} syntax levels as ${language.id}; allowed: a pattern nesting at most ${MAX_PATTERN_DEPTH} levels (use $X or $$$X in place of deep inner code)`,
+            { language: language.id, max_depth: MAX_PATTERN_DEPTH },
+          );
+        }
         if (found !== undefined) return { language, source: pattern, context: context.name, ...found };
       }
     }

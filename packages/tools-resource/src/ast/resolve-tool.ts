@@ -8,7 +8,7 @@
 import { defineTool, type ToolContext, type ToolResult, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { AstError } from './ast-errors.js';
-import { digestOf, isProtectedPath } from './ast-files.js';
+import { digestOf, isProtectedPath, refuseDeniedWrites } from './ast-files.js';
 import { AST_RESOURCE, type AstResource } from './ast-resource.js';
 import type { StagedEdit } from './edit-store.js';
 import { astGuard, count } from './tool-results.js';
@@ -72,6 +72,16 @@ async function accept(ctx: ToolContext, ast: AstResource, id: string): Promise<T
   for (const f of edit.files)
     if (isProtectedPath(f.path))
       throw new AstError('AST_PATH', `${f.path} is inside a folder tools may not write`, { path: f.path });
+  try {
+    await refuseDeniedWrites(
+      ctx,
+      'resolve',
+      edit.files.map((f) => f.path),
+    );
+  } catch (error) {
+    ast.edits.settle(id, 'rejected');
+    throw error;
+  }
   const stale = await staleFiles(ctx, edit);
   if (stale.length > 0) {
     ast.edits.settle(id, 'rejected');

@@ -16,7 +16,7 @@ import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
 import { lspFailure, supervisorOf } from './lsp-tool.js';
 import { positionOf } from './positions.js';
 import type { LspWorkspaceEdit } from './protocol.js';
-import { syncFile } from './session-files.js';
+import { serverText, syncFile } from './session-files.js';
 import { applyTextEdits, editsByFile } from './workspace-edit.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -35,6 +35,34 @@ const DESCRIPTION = `Rename a symbol everywhere in the project through the langu
 
 const digest = (text: string): string => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 
+/**
+ * What a new name may be: one identifier (letters, digits, `_`, `$`; Rust's `r#` raw and `'`
+ * lifetime forms), not starting with a digit.
+ */
+const NEW_NAME = /^(?:r#|')?[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*$/u;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The text of a file a rename edits; a file that is not UTF-8 is refused (rewriting it would corrupt its bytes). */
+async function editableText(abs: string, path: string): Promise<string> {
+  const bytes = await readFile(abs);
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new LspError(
+      'LSP_PATH',
+      `the rename would edit ${path}, which is not UTF-8 text, and rewriting it would corrupt its other bytes; nothing was written (allowed: files in UTF-8)`,
+      { path },
+    );
+  }
+}
+
+/** `text` with `edits` applied to it as the server sees it (positions count from after a BOM, which is kept). */
+function applyToFile(text: string, edits: Parameters<typeof applyTextEdits>[1]): string {
+  const body = serverText(text);
+  return text.slice(0, text.length - body.length) + applyTextEdits(body, edits);
+}
+
 interface Planned {
   readonly abs: string;
   readonly path: string;
@@ -43,6 +71,12 @@ interface Planned {
 }
 
 async function rename(args: LspRenameArgs, ctx: ToolContext): Promise<ToolResult> {
+  if (!NEW_NAME.test(args.new_name))
+    throw new LspError(
+      'LSP_ARGS',
+      `new_name ${JSON.stringify(args.new_name)} is not an identifier; allowed: one name of letters, digits, _ and $ not starting with a digit (no spaces, dots or punctuation)`,
+      { new_name: args.new_name },
+    );
   const sup = await supervisorOf(ctx);
   const f = await syncFile(sup, args.file);
   const position = positionOf(f.path, f.text, args.line, args.symbol);
@@ -69,11 +103,18 @@ async function rename(args: LspRenameArgs, ctx: ToolContext): Promise<ToolResult
   const planned: Planned[] = [];
   for (const [abs, edits] of byFile) {
     const path = sup.display(sup.absolute(abs));
-    const before = await readFile(abs, 'utf8');
-    planned.push({ abs, path, before, after: applyTextEdits(before, edits) });
+    const before = await editableText(abs, path);
+    planned.push({ abs, path, before, after: applyToFile(before, edits) });
+  }
+  const writeDenied = ctx.workspace.writeDenied;
+  for (const p of planned) {
+    const rule = await writeDenied?.(p.path);
+    if (rule !== undefined)
+      throw new PermissionDeniedError('lsp_rename', `${rule} (the rename would write ${p.path}); nothing was written`);
   }
   const stale: string[] = [];
-  for (const p of planned) if ((await readFile(p.abs, 'utf8').catch(() => undefined)) !== p.before) stale.push(p.path);
+  for (const p of planned)
+    if ((await editableText(p.abs, p.path).catch(() => undefined)) !== p.before) stale.push(p.path);
   if (stale.length > 0)
     throw new LspError('LSP_STALE', `nothing was written: ${stale.join(', ')} changed while renaming; try again`, {
       stale,
@@ -102,7 +143,7 @@ async function rename(args: LspRenameArgs, ctx: ToolContext): Promise<ToolResult
   // which first shows the server their old text (recorded above) as the baseline.
   for (const p of planned) {
     const spec = sup.availability(p.abs);
-    if (spec.ok && f.client.isOpen(p.abs)) f.client.sync(p.abs, spec.spec.languageId(p.abs), p.after);
+    if (spec.ok && f.client.isOpen(p.abs)) f.client.sync(p.abs, spec.spec.languageId(p.abs), serverText(p.after));
   }
   const changes = planned.map((p) => ({
     path: p.path,

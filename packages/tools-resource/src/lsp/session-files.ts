@@ -18,13 +18,21 @@ export interface SyncedFile {
   readonly sent: boolean;
 }
 
-/** Starts (if needed) the file's server and syncs the file's current text into it. */
+/**
+ * `text` as a language server sees a file: without a leading byte-order mark (servers that read
+ * files from disk drop it, so their positions count from the character after it).
+ */
+export function serverText(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Starts (if needed) the file's server and syncs the file's current text (without a BOM) into it. */
 export async function syncFile(sup: LspSupervisor, file: string): Promise<SyncedFile> {
   const abs = sup.absolute(file);
   const path = sup.display(abs);
   let text: string;
   try {
-    text = await readFile(abs, 'utf8');
+    text = serverText(await readFile(abs, 'utf8'));
   } catch (error) {
     throw new LspError('LSP_PATH', `cannot read ${path}: ${(error as Error).message}`, { path }, error);
   }

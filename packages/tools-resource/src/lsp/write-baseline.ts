@@ -7,6 +7,7 @@
  * so the errors it already had are the baseline and only what the write introduced is new.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { serverText } from './session-files.js';
 import type { ToolContext } from '@a3s-code/core';
 import type { LspSupervisor } from './supervisor.js';
 
@@ -81,7 +82,7 @@ async function plannedPaths(tool: string, args: unknown, ctx: ToolContext): Prom
 export async function oldText(abs: string): Promise<string | null | undefined> {
   try {
     if ((await stat(abs)).size > MAX_BYTES) return undefined;
-    return await readFile(abs, 'utf8');
+    return serverText(await readFile(abs, 'utf8'));
   } catch (error) {
     return (error as { code?: string }).code === 'ENOENT' ? null : undefined;
   }
