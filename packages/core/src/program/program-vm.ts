@@ -165,7 +165,11 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
 
   try {
     const runFn = keep(evaluateScript(vm, o, unwrap, keep));
-    const inputs = keep(unwrap(vm.evalCode(`(${o.inputsJson})`, '<a3s-inputs>'), 'run'));
+    // Parsed as JSON (the VM's own, taken before the script ran), not evaluated: in a literal a
+    // `"__proto__"` key would set the prototype instead of being a property as it is in the JSON.
+    const inputs = keep(
+      o.inputsJson === 'undefined' ? vm.undefined : unwrap(prepared.ctx.reply(o.inputsJson, 'tool'), 'run'),
+    );
     const promise = keep(unwrap(vm.callFunction(runFn, vm.undefined, prepared.ctx.ctx, inputs), 'run'));
     const value = keep(
       await settle(vm, runtime, promise, state, stopReason, unwrap, deadline, clock, o.signal, o.host),
