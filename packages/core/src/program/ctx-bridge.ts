@@ -36,8 +36,13 @@ export interface CtxBridgeOptions {
 /** A bridge plus what it recorded. */
 export interface CtxBridge extends ProgramHost {
   readonly calls: readonly ProgramCallRecord[];
-  /** Calls refused because the tool is not in `allowed_tools`. */
+  /**
+   * The tools of calls refused because they are not in `allowed_tools`: each name once, cut to
+   * {@link REFUSED_NAME_MAX} characters, at most {@link REFUSED_NAMES_MAX} of them.
+   */
   readonly refused: readonly string[];
+  /** Calls refused because the tool is not in `allowed_tools`, all of them. */
+  readonly refusedCalls: number;
   readonly logs: readonly string[];
   /** Bytes of log text dropped over the budget. */
   readonly droppedLogBytes: number;
@@ -47,8 +52,7 @@ export interface CtxBridge extends ProgramHost {
 
 class ToolNotAllowedError extends Error {
   readonly code = 'TOOL_NOT_ALLOWED';
-  constructor(tool: string, allowed: ReadonlySet<string>, why: string | undefined) {
-    const list = [...allowed].sort().join(', ') || 'none';
+  constructor(tool: string, list: string, why: string | undefined) {
     super(
       `program: tool ${quoteToolName(tool)} is not in allowed_tools (${list})${why === undefined ? '' : `: ${why}`}`,
     );
@@ -91,9 +95,14 @@ const HELPER_OPS: Readonly<Record<string, (r: ToolInvocationResult) => unknown>>
 function whyRefused(name: string, invoker: ScopedInvoker): string | undefined {
   if (PROGRAM_DEFAULT_DENIED_TOOLS.includes(name))
     return `${PROGRAM_DEFAULT_DENIED_TOOLS.join(', ')} are blocked inside programs and workflow steps (they would recurse)`;
-  if (!invoker.toolNames().includes(name)) return `no tool '${name}' is registered in this session`;
+  if (!invoker.toolNames().includes(name)) return `no tool ${quoteToolName(name)} is registered in this session`;
   return undefined;
 }
+
+/** Most tool names kept in {@link CtxBridge.refused}. */
+export const REFUSED_NAMES_MAX = 32;
+/** Longest tool name kept in {@link CtxBridge.refused}; a longer one is cut and ends with `…`. */
+export const REFUSED_NAME_MAX = 128;
 
 /** Creates the bridge of one program call. */
 export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
@@ -105,10 +114,15 @@ export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
   let logBytes = 0;
   let dropped = 0;
   let violation: ProgramError | undefined;
+  let refusedCalls = 0;
+  const allowedList = [...o.allowed].sort().join(', ') || 'none';
   const bridge: CtxBridge = {
     calls,
     refused,
     logs,
+    get refusedCalls() {
+      return refusedCalls;
+    },
     get droppedLogBytes() {
       return dropped;
     },
@@ -125,6 +139,9 @@ export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
       logs.push(text);
       o.emitOutput(line);
     },
+    logDropped(bytes: number) {
+      dropped += bytes;
+    },
     async call(op: string, payloadJson: string): Promise<string> {
       const helper = Object.hasOwn(HELPER_OPS, op) ? HELPER_OPS[op] : undefined;
       if (op !== 'tool' && helper === undefined) throw new Error(`unknown ctx operation '${op}'`);
@@ -135,8 +152,10 @@ export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
       };
       const name = String(payload.name);
       if (!o.allowed.has(name)) {
-        refused.push(name);
-        throw new ToolNotAllowedError(name, o.allowed, whyRefused(name, o.invoker));
+        refusedCalls += 1;
+        const kept = name.length > REFUSED_NAME_MAX ? `${name.slice(0, REFUSED_NAME_MAX)}…` : name;
+        if (refused.length < REFUSED_NAMES_MAX && !refused.includes(kept)) refused.push(kept);
+        throw new ToolNotAllowedError(name, allowedList, whyRefused(name, o.invoker));
       }
       if (count >= o.maxToolCalls) {
         violation ??= new ProgramToolCallLimitError(o.maxToolCalls, name);

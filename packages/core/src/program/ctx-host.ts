@@ -13,14 +13,15 @@
  * becomes a `ToolCallError` with the tool's name, error kind, code and exit code.
  */
 import type { QuickJSContext, QuickJSHandle, VmCallResult } from 'quickjs-emscripten-core';
+import { newVmDeferred, type VmDeferredResult } from './vm-deferred.js';
 
 /** How an answer to a `ctx` operation becomes the value its promise resolves with. */
 export type ReplyShape = 'tool' | 'helper';
 
 /** What the `ctx` methods call on the host (the program running in the VM). */
 export interface CtxCalls {
-  /** Starts one operation; returns the VM promise the script awaits. */
-  call(op: string, payload: string, shape: ReplyShape): QuickJSHandle;
+  /** Starts one operation; returns the VM promise the script awaits, or what the VM threw making it. */
+  call(op: string, payload: string, shape: ReplyShape): VmCallResult<QuickJSHandle>;
   /** Records one `ctx.log` line. */
   log(text: string): void;
 }
@@ -30,6 +31,8 @@ export interface CtxHandles {
   readonly ctx: QuickJSHandle;
   /** Every handle to dispose with the VM, `ctx` included. */
   readonly owned: readonly QuickJSHandle[];
+  /** A new VM promise for the host to settle, or what the VM threw making it (a handle the caller owns). */
+  newDeferred(): VmDeferredResult;
   /** The value an answer settles with, or the error to reject with (a handle the caller owns). */
   reply(json: string, shape: ReplyShape): VmCallResult<QuickJSHandle>;
   /** The script's return value as `[kind, text, totalChars]`, at most `maxChars` of it copied out. */
@@ -68,6 +71,8 @@ export function buildCtx(vm: QuickJSContext, calls: () => CtxCalls | undefined):
   const is = own(vm.getProp(object, 'is'));
   const isArray = own(vm.getProp(own(vm.getProp(vm.global, 'Array')), 'isArray'));
   const slice = own(vm.getProp(own(vm.getProp(toStr, 'prototype')), 'slice'));
+  const promise = own(vm.getProp(vm.global, 'Promise'));
+  const withResolvers = own(vm.getProp(promise, 'withResolvers'));
 
   const serving = (): CtxCalls => {
     const c = calls();
@@ -176,6 +181,7 @@ export function buildCtx(vm: QuickJSContext, calls: () => CtxCalls | undefined):
   return {
     ctx,
     owned,
+    newDeferred: () => newVmDeferred(vm, promise, withResolvers),
     reply(answer, shape) {
       if (shape === 'helper' && answer.startsWith('{"f":')) return { error: toolCallError(vm, answer) };
       const r = vm.newString(answer).consume((h) => vm.callFunction(parse, json, h));

@@ -100,6 +100,19 @@ describe('program limits (PROG-07)', () => {
     expect(big.error?.code).toBe('PROGRAM_INVALID');
   });
 
+  it('PROG-01: inputs reach run() as their JSON: a "__proto__" key is a property, not the prototype', async () => {
+    const h = programHarness();
+    const r = await h.run({
+      source: run(
+        'return { keys: Object.keys(inputs), inherited: inputs.admin, plain: Object.getPrototypeOf(inputs) === Object.prototype, own: inputs.__proto__ };',
+      ),
+      inputs: JSON.parse('{"__proto__": {"admin": true}, "q": 1}'),
+    });
+    expect(r.metadata.result).toEqual({ keys: ['__proto__', 'q'], plain: true, own: { admin: true } });
+    const nested = await h.run({ source: run('return [inputs[0].a, inputs.length];'), inputs: [{ a: '\u2028' }] });
+    expect(nested.metadata.result).toEqual(['\u2028', 1]);
+  });
+
   it('VMs are independent: globals set by one program are gone in the next', async () => {
     const h = programHarness();
     await h.run({ source: run('globalThis.leak = 42; Object.prototype.p = 1;') });

@@ -13,6 +13,7 @@ export interface ProgramRunStats {
   readonly tool_calls: number;
   readonly calls: readonly ProgramCallRecord[];
   readonly refused: readonly string[];
+  readonly refused_calls: number;
   readonly duration_ms: number;
   readonly dropped_log_bytes: number;
 }

@@ -103,6 +103,7 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
       else if (m.type === 'log') o.host.log(m.text);
       else if (m.type === 'call') onCall(m.id, m.op, m.payload);
       else if (m.type === 'done') {
+        if (m.droppedLogBytes !== undefined && m.droppedLogBytes > 0) o.host.logDropped?.(m.droppedLogBytes);
         const s = stopped();
         finish(s === undefined, () => (s === undefined ? resolve(m.outcome) : reject(s.reason)));
       } else {
@@ -143,6 +144,7 @@ export function runProgramInWorker(o: RunScriptOptions): Promise<ScriptOutcome> 
       memoryLimitBytes: o.memoryLimitBytes,
       maxStackBytes: o.maxStackBytes,
       maxResultChars: o.maxResultChars,
+      ...(o.maxLogBytes === undefined ? {} : { maxLogBytes: o.maxLogBytes }),
     };
     worker.postMessage(run);
     // Counted from the send, a moment before the worker starts the script; the slack lets the VM's

@@ -67,6 +67,7 @@ async function executeProgram(args: ProgramArgs, ctx: ToolContext, clock: () => 
       memoryLimitBytes: limits.memory_limit_bytes,
       maxStackBytes: PROGRAM_LIMITS.maxStackBytes,
       maxResultChars: limits.max_output_bytes,
+      maxLogBytes: limits.max_output_bytes,
       signal: ctx.signal,
       host: bridge,
       clock,
@@ -76,6 +77,7 @@ async function executeProgram(args: ProgramArgs, ctx: ToolContext, clock: () => 
       tool_calls: bridge.calls.length,
       calls: bridge.calls,
       refused: bridge.refused,
+      refused_calls: bridge.refusedCalls,
       duration_ms: clock() - started,
       dropped_log_bytes: bridge.droppedLogBytes,
     };

@@ -8,7 +8,7 @@
  * an allocation is refused the interrupt handler stops the script with `PROGRAM_MEMORY_LIMIT`, even
  * if it catches the "out of memory" error. Every handle is disposed before the runtime, whatever happens.
  */
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import {
   type ProgramError,
   ProgramInvalidError,
@@ -19,6 +19,7 @@ import {
 } from './program-errors.js';
 import { retireVm, takeVm } from './vm-spare.js';
 import { classifyVmError, isInterrupted, type ErrorScope } from './vm-errors.js';
+import type { VmDeferred } from './vm-deferred.js';
 
 /** The host side of `ctx`. */
 export interface ProgramHost {
@@ -26,6 +27,11 @@ export interface ProgramHost {
   call(op: string, payloadJson: string): Promise<string>;
   /** Records one `ctx.log` line. */
   log(text: string): void;
+  /**
+   * Optional: counts log bytes dropped before they reached {@link log} (a worker keeps to the
+   * log budget itself, so a script that logs without end does not flood the host).
+   */
+  logDropped?(bytes: number): void;
   /** A violation (tool-call limit) that must stop the program now, if any. */
   violation(): ProgramError | undefined;
   /** Number of tool calls so far (for the timeout message). */
@@ -52,6 +58,11 @@ export interface RunScriptOptions {
   readonly maxStackBytes: number;
   /** At most this many characters of the result are copied out of the VM. */
   readonly maxResultChars: number;
+  /**
+   * Bytes of log text (each line counted with its newline) a worker sends to the host; a line
+   * that does not fit is dropped where it is made and only counted. Default: no limit.
+   */
+  readonly maxLogBytes?: number;
   readonly signal: AbortSignal;
   readonly host: ProgramHost;
   /** Epoch-milliseconds clock. */
@@ -85,7 +96,7 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
     () => clock() >= deadline || o.signal.aborted || o.host.violation() !== undefined || quickjs.exhausted(),
   );
   const handles: QuickJSHandle[] = [];
-  const deferreds = new Set<QuickJSDeferredPromise>();
+  const deferreds = new Set<VmDeferred>();
   const state = { closed: false, inFlight: 0, wake: (): void => undefined };
   const scope: ErrorScope = { file: o.file, memoryLimitBytes: o.memoryLimitBytes, maxStackBytes: o.maxStackBytes };
   const keep = (h: QuickJSHandle): QuickJSHandle => {
@@ -117,7 +128,9 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
 
   prepared.binding = {
     call(op, payload, shape) {
-      const deferred = vm.newPromise();
+      const made = prepared.ctx.newDeferred();
+      if (made.error !== undefined) return { error: made.error };
+      const deferred = made.value;
       deferreds.add(deferred);
       state.inFlight += 1;
       const settle = (fn: () => void): void => {
@@ -145,14 +158,18 @@ export async function runProgramScript(o: RunScriptOptions): Promise<ScriptOutco
             });
           }),
       );
-      return deferred.handle.dup();
+      return { value: deferred.handle.dup() };
     },
     log: (text) => o.host.log(text),
   };
 
   try {
     const runFn = keep(evaluateScript(vm, o, unwrap, keep));
-    const inputs = keep(unwrap(vm.evalCode(`(${o.inputsJson})`, '<a3s-inputs>'), 'run'));
+    // Parsed as JSON (the VM's own, taken before the script ran), not evaluated: in a literal a
+    // `"__proto__"` key would set the prototype instead of being a property as it is in the JSON.
+    const inputs = keep(
+      o.inputsJson === 'undefined' ? vm.undefined : unwrap(prepared.ctx.reply(o.inputsJson, 'tool'), 'run'),
+    );
     const promise = keep(unwrap(vm.callFunction(runFn, vm.undefined, prepared.ctx.ctx, inputs), 'run'));
     const value = keep(
       await settle(vm, runtime, promise, state, stopReason, unwrap, deadline, clock, o.signal, o.host),

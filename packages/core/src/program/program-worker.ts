@@ -39,6 +39,8 @@ const out = data.messages;
 const pending = new Map<number, { resolve: (json: string) => void; reject: (e: Error) => void }>();
 let nextId = 0;
 let calls = 0;
+/** The running program's log budget, and the bytes of log lines sent and dropped so far. */
+const logs = { max: Number.POSITIVE_INFINITY, sent: 0, dropped: 0 };
 /** Posts a message to the host on the message channel, and counts it. */
 const post = (m: WorkerMessage): void => {
   out.postMessage(m);
@@ -55,7 +57,16 @@ const host: ProgramHost = {
       post({ type: 'call', id, op, payload });
     });
   },
-  log: (text) => post({ type: 'log', text }),
+  // The host keeps only the lines that fit its budget: the others are not sent at all, so a script
+  // that logs without end cannot flood the host's event loop with messages it would drop.
+  log(text) {
+    const bytes = Buffer.byteLength(text) + 1;
+    if (logs.sent + bytes > logs.max) logs.dropped += bytes;
+    else {
+      logs.sent += bytes;
+      post({ type: 'log', text });
+    }
+  },
   // The host terminates the worker on a violation; nothing to check here.
   violation: () => undefined,
   toolCalls: () => calls,
@@ -109,6 +120,9 @@ function onReply(m: WorkerReply): void {
 
 async function onRun(r: WorkerRunRequest): Promise<void> {
   calls = 0;
+  logs.max = r.maxLogBytes ?? Number.POSITIVE_INFINITY;
+  logs.sent = 0;
+  logs.dropped = 0;
   try {
     // A cold worker loads QuickJS and makes the VM here, before the deadline starts.
     await prepareSpareVm(r.memoryLimitBytes, r.maxStackBytes);
@@ -125,7 +139,7 @@ async function onRun(r: WorkerRunRequest): Promise<void> {
       signal: new AbortController().signal,
       host,
     });
-    post({ type: 'done', outcome });
+    post({ type: 'done', outcome, droppedLogBytes: logs.dropped });
   } catch (e) {
     post({ type: 'fail', error: toWireError(e) });
   } finally {

@@ -7,7 +7,8 @@
  * result has been handed back; the next program waits for both, so a VM's memory is always freed
  * before another VM is made on the same QuickJS instance.
  */
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
+import type { VmDeferred } from './vm-deferred.js';
 import { buildCtx, type CtxCalls, type CtxHandles } from './ctx-host.js';
 import { type BoundedQuickJs, acquireQuickJs, releaseQuickJs } from './quickjs-module.js';
 
@@ -75,7 +76,7 @@ async function prepare(limitBytes: number, maxStackBytes: number): Promise<Prepa
 function dispose(
   p: PreparedVm,
   handles: readonly QuickJSHandle[],
-  deferreds: Iterable<QuickJSDeferredPromise>,
+  deferreds: Iterable<VmDeferred>,
   reusable: boolean,
 ): void {
   let ok = reusable;
@@ -114,7 +115,7 @@ export async function takeVm(limitBytes: number, maxStackBytes: number): Promise
 export function retireVm(
   p: PreparedVm,
   handles: readonly QuickJSHandle[],
-  deferreds: Iterable<QuickJSDeferredPromise>,
+  deferreds: Iterable<VmDeferred>,
   reusable: boolean,
 ): void {
   p.binding = undefined;

@@ -65,6 +65,8 @@ export interface WorkerRunRequest {
   readonly memoryLimitBytes: number;
   readonly maxStackBytes: number;
   readonly maxResultChars: number;
+  /** Bytes of log lines to send; lines beyond are dropped in the worker (see `RunScriptOptions.maxLogBytes`). */
+  readonly maxLogBytes?: number;
 }
 
 /** An error as it crosses the port. */
@@ -90,7 +92,7 @@ export type WorkerMessage =
   | { readonly type: 'call'; readonly id: number; readonly op: string; readonly payload: string }
   | { readonly type: 'started' }
   | { readonly type: 'log'; readonly text: string }
-  | { readonly type: 'done'; readonly outcome: ScriptOutcome }
+  | { readonly type: 'done'; readonly outcome: ScriptOutcome; readonly droppedLogBytes?: number }
   | { readonly type: 'fail'; readonly error: WireError };
 
 /** Turns any thrown value into plain data for the port. */
