@@ -111,6 +111,7 @@ export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
   const logs: string[] = [];
   const inFlight = new AbortController();
   let count = 0;
+  let sent = 0;
   let logBytes = 0;
   let dropped = 0;
   let violation: ProgramError | undefined;
@@ -157,13 +158,16 @@ export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
         if (refused.length < REFUSED_NAMES_MAX && !refused.includes(kept)) refused.push(kept);
         throw new ToolNotAllowedError(name, allowedList, whyRefused(name, o.invoker));
       }
-      if (count >= o.maxToolCalls) {
+      // A batch counts as the calls it makes: it cannot multiply the program's budget.
+      const weight = name === 'batch' ? batchSize(payload.args) : 1;
+      if (count + weight > o.maxToolCalls) {
         violation ??= new ProgramToolCallLimitError(o.maxToolCalls, name);
         throw violation;
       }
-      count += 1;
+      count += weight;
+      sent += 1;
       const r = await o.invoker.invoke(name, payload.args ?? {}, {
-        id: `${o.callId}.${count}`,
+        id: `${o.callId}.${sent}`,
         signal: inFlight.signal,
       });
       calls.push({ tool: name, ok: r.ok, error_kind: r.errorKind ?? null, duration_ms: r.durationMs });
@@ -175,4 +179,10 @@ export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
     },
   };
   return bridge;
+}
+
+/** How many calls a `batch` makes (at least one: a malformed batch is refused by its own schema). */
+function batchSize(args: unknown): number {
+  const calls = (args as { calls?: unknown } | null | undefined)?.calls;
+  return Array.isArray(calls) ? Math.max(1, calls.length) : 1;
 }

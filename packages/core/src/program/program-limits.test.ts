@@ -31,6 +31,21 @@ describe('program limits (PROG-07)', () => {
     expect(parallel.error?.code).toBe('PROGRAM_TOOL_CALL_LIMIT');
   });
 
+  it('max_tool_calls: a batch counts as the calls it makes, so it cannot multiply the budget', async () => {
+    const h = programHarness();
+    const batch = (n: number) =>
+      `ctx.tool('batch', { calls: Array.from({ length: ${n} }, (_, i) => ({ tool: 'echo', args: { text: 'b' + i } })) })`;
+    const fits = await h.run({ source: run(`await ${batch(3)}; return 'ok';`), limits: { max_tool_calls: 3 } });
+    expect(fits.output).toBe('ok');
+    expect(h.state.executions.filter((e) => e.tool === 'echo')).toHaveLength(3);
+    const over = await h.run({
+      source: run(`await ctx.tool('noop', {}); await ${batch(3)};`),
+      limits: { max_tool_calls: 3 },
+    });
+    expect(over.error).toMatchObject({ code: 'PROGRAM_TOOL_CALL_LIMIT', details: { attempted: 'batch' } });
+    expect(h.state.executions.filter((e) => e.tool === 'echo')).toHaveLength(3);
+  });
+
   it('timeout_ms: a child call in flight at the deadline is aborted and the program fails with PROGRAM_TIMEOUT', async () => {
     const h = programHarness();
     await h.run({ source: run('return 0;') }); // a warm worker: the bound below is about the deadline, not a worker start

@@ -4,6 +4,7 @@
 import { ToolInvoker, type ToolInvokerOptions } from '../../invoker/tool-invoker.js';
 import type { ToolInvocationResult } from '../../invoker/invocation-types.js';
 import { ToolRegistry } from '../../registry/tool-registry.js';
+import { createBatchTool } from '../../runtime-tools/batch-tool.js';
 import { createTestInvocation, createTestToolPack, type TestToolState } from '../../testing/index.js';
 import type { WorkspaceServices } from '../../workspace/workspace-services.js';
 import { createProgramTool } from '../program-tool.js';
@@ -26,6 +27,7 @@ export function programHarness(
   registry.registerPack(pack);
   registry.registerPack(memoryWorkspaceTools(files));
   registry.add(createProgramTool());
+  registry.add(createBatchTool());
   const invoker = new ToolInvoker({ registry, policy: { defaultDecision: 'allow' }, ...options });
   let n = 0;
   return {
