@@ -80,7 +80,7 @@ export const FIX_TURNS = [
 ];
 
 /** Runs `a3s` to completion (with `input` on stdin). `A3S_MODEL` is removed from the environment unless given. */
-export function a3s(args: string[], env: Record<string, string> = {}, input?: string) {
+export function a3s(args: string[], env: Record<string, string> = {}, input?: string | Uint8Array) {
   const base = { ...process.env };
   delete base.A3S_MODEL;
   const r = spawnSync(process.execPath, [A3S, ...args], {

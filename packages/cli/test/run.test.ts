@@ -58,6 +58,23 @@ describe('a3s run', () => {
     const empty = a3s(['run', '--yolo', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '-'], {}, '  \n');
     expect(empty.status).toBe(2);
     expect(empty.stderr).toContain('the prompt read from stdin (a3s run -) is empty');
+    // Latin-1 text is not UTF-8: refused naming the offset, never sent with U+FFFD in it.
+    const latin1 = a3s(
+      ['run', '--yolo', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '-'],
+      {},
+      Buffer.from('corrige le caf\xe9 cass\xe9\n', 'latin1'),
+    );
+    expect(latin1.status).toBe(2);
+    expect(latin1.stderr).toContain('the prompt on stdin is not valid UTF-8 (first bad byte at offset 14)');
+    // A byte-order mark is not part of the prompt.
+    const bom = a3s(
+      ['run', '--yolo', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '--session', 'bom', '-'],
+      {},
+      Buffer.from('\ufefffix the test\n', 'utf8'),
+    );
+    expect(bom.stderr).not.toContain('UTF-8');
+    const bomLog = readFileSync(join(dir, '.a3s', 'effect-log', 'bom.jsonl'), 'utf8');
+    expect(bomLog).toContain('"text":"fix the test"');
   });
 
   it('parks at a confirmation without --yolo (exit 3) and says how to continue', async () => {

@@ -65,7 +65,37 @@ async function promptFromStdin(io: Io): Promise<string> {
       );
     chunks.push(b);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  try {
+    // A BOM (as some editors save) is not part of the prompt.
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(
+      `the prompt on stdin is not valid UTF-8 (first bad byte at offset ${firstBadByte(bytes)}); convert it first (iconv -f latin1 -t utf-8) or send the file with --file`,
+    );
+  }
+}
+
+/** The offset of the first byte that starts no valid UTF-8 sequence (the input is known to be invalid). */
+function firstBadByte(bytes: Buffer): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const c = bytes[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const n = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0;
+    if (n === 0) return i;
+    // The second byte's range is narrower after E0, ED, F0 and F4 (no overlong forms, no surrogates).
+    const second = bytes[i + 1] ?? 0;
+    const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+    const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+    if (second < lo || second > hi) return i;
+    for (let k = 2; k <= n; k++) if (((bytes[i + k] ?? 0) & 0xc0) !== 0x80) return i;
+    i += n + 1;
+  }
+  return bytes.length;
 }
 
 /** Runs `a3s run`. */
