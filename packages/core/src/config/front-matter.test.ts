@@ -20,4 +20,10 @@ describe('front matter', () => {
     expect(() => parseFrontMatter('---\n- item\n---\n', 'a.md')).toThrow(/a list item must follow/);
     expect(() => parseFrontMatter('---\nname: x\n', 'a.md')).toThrow(/no closing `---` line/);
   });
+
+  it('refuses a repeated key, naming the file, the line and the first one', () => {
+    expect(() => parseFrontMatter('---\nname: a\ndescription: d\nname: b\n---\n', 'SKILL.md')).toThrow(
+      "SKILL.md:4: duplicate key 'name' (first on line 2); each key may appear once",
+    );
+  });
 });

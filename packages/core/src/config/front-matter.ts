@@ -2,7 +2,8 @@
  * The front matter of agent (`.a3s/agents/*.md`) and skill (`SKILL.md`) files: a `---` block of
  * `key: value` lines at the top, then the body. Values are strings, inline lists
  * (`[read, grep]`, `read, grep` is one string) or block lists (`- read` lines under `key:`);
- * quotes around a value are removed. This is the small YAML subset those files use, not YAML.
+ * quotes around a value are removed; each key appears once. This is the small YAML subset those
+ * files use, not YAML.
  */
 import { A3sError } from '@a3s-code/effect';
 
@@ -31,6 +32,7 @@ export function parseFrontMatter(text: string, file: string): FrontMatterDocumen
   if (lines[0]?.trim() !== '---') return { attributes: {}, body: text.trim() };
   // No prototype: a `__proto__:` key is a key like any other.
   const attributes: Record<string, FrontMatterValue> = Object.create(null) as Record<string, FrontMatterValue>;
+  const firstLine = new Map<string, number>();
   let listKey: string | undefined;
   for (let i = 1; i < lines.length; i++) {
     const raw = lines[i]!;
@@ -54,6 +56,15 @@ export function parseFrontMatter(text: string, file: string): FrontMatterDocumen
     if (!kv) throw new FrontMatterError(file, i + 1, `expected 'key: value', got '${line.slice(0, 60)}'`);
     const key = kv[1]!;
     const value = kv[2]!.trim();
+    // A repeated key would silently replace the first one (a second `tools:` further down).
+    const first = firstLine.get(key);
+    if (first !== undefined)
+      throw new FrontMatterError(
+        file,
+        i + 1,
+        `duplicate key '${key}' (first on line ${first}); each key may appear once`,
+      );
+    firstLine.set(key, i + 1);
     listKey = undefined;
     if (value === '') {
       attributes[key] = [];

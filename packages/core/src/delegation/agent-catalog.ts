@@ -1,10 +1,12 @@
 /**
  * The agents a session can delegate to: built-ins, then `<dir>/.a3s/agents/*.md` and each
  * configured `agentDirs` folder, then agents given in configuration; a later definition with the
- * same name replaces an earlier one. Read once, when the session is built.
+ * same name replaces an earlier one. Read once, when the session is built. An agent file must be a
+ * regular file of at most 1 MiB (a larger one is refused naming it, never read into memory).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readDefinitionFile } from '../config/definition-file.js';
 import {
   BUILTIN_AGENTS,
   defineAgent,
@@ -37,7 +39,7 @@ export function loadAgentCatalog(
   for (const a of BUILTIN_AGENTS) out.set(a.name, a);
   for (const dir of [join(workspaceDir, WORKSPACE_AGENT_DIR), ...agentDirs]) {
     for (const file of markdownFiles(dir)) {
-      const def = parseAgentFile(readFileSync(file, 'utf8'), file);
+      const def = parseAgentFile(readDefinitionFile(file, dir, 'agents folder'), file);
       out.set(def.name, def);
     }
   }

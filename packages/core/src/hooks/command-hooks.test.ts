@@ -54,4 +54,49 @@ describe('declarative command hooks', () => {
     expect(r.output).toContain('post-hook hooks.post[0] failed');
     await s.close();
   });
+
+  it.each([
+    [
+      'a block decision cut at the capture limit',
+      `printf '{"decision":"block","reason":"'; head -c 70000 /dev/zero | tr '\\0' x; printf '"}'`,
+      'more than 65536 bytes',
+    ],
+    ['an unknown decision', `echo '{"decision":"blokc"}'`, 'unknown decision "blokc"'],
+    ['a decision that is not valid JSON', `echo '{"decision":"block",'`, 'not valid JSON'],
+    ['modify without args', `echo '{"decision":"modify"}'`, '"modify" decision needs "args"'],
+    [
+      'modify with args that are no object',
+      `echo '{"decision":"modify","args":"x"}'`,
+      '"modify" decision needs "args"',
+    ],
+  ])('TOOL-02: a pre-hook printing %s fails closed and names what is allowed', async (_what, command, problem) => {
+    const { s, state } = await session({ pre: [{ command }] });
+    const r = await s.tool('echo', { text: 'hi' });
+    expect(r.exitCode).not.toBe(0);
+    expect(r.output).toContain(problem);
+    expect(r.output).toContain('hooks.pre[0]');
+    expect(state.executions).toHaveLength(0);
+    await s.close();
+  });
+
+  it('TOOL-02: a post-hook printing an unknown decision marks the result failed', async () => {
+    const { s } = await session({ post: [{ matcher: 'add', command: `echo '{"decision":"blok"}'` }] });
+    const r = await s.tool('add', { a: 1, b: 2 });
+    expect(r.exitCode).toBe(1);
+    expect(r.output).toContain('unknown decision "blok"');
+    await s.close();
+  });
+
+  it('a hook whose background descendant leaves the group and keeps stdout open does not hold the call', async () => {
+    const { s, state } = await session({
+      pre: [{ command: `setsid sleep 60 & echo '{"decision":"continue"}'`, timeoutMs: 600_000 }],
+    });
+    const started = Date.now();
+    const r = await s.tool('echo', { text: 'hi' });
+    expect(r.exitCode).toBe(0);
+    expect(state.executions).toHaveLength(1);
+    // Without the drain the call waits for the 60 s sleeper.
+    expect(Date.now() - started).toBeLessThan(45_000);
+    await s.close();
+  }, 90_000);
 });

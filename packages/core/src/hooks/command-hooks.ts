@@ -9,6 +9,7 @@
 import type { HookCall, PostToolHook, PreHookDecision, PreToolHook } from '../invoker/hooks.js';
 import {
   commandDecision,
+  decisionProblem,
   DEFAULT_HOOK_TIMEOUT_MS,
   hookFailure,
   runHookCommand,
@@ -44,7 +45,11 @@ const callEnv = (c: HookCall) => ({
 });
 const timeoutOf = (hook: CommandHookConfig) => hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
 
-/** A pre-hook (pre_tool_use): exit 2 or `{"decision":"block"}` blocks; `{"decision":"modify","args"}` replaces the args; any other failure blocks. */
+/**
+ * A pre-hook (pre_tool_use): exit 2 or `{"decision":"block"}` blocks; `{"decision":"modify","args"}`
+ * replaces the args; any other failure blocks, and so does a decision that cannot be read (cut
+ * output, invalid JSON, an unknown decision, `modify` without an `args` object).
+ */
 export function commandPreHook(hook: CommandHookConfig, cwd: string, index: number): PreToolHook {
   const matches = compileGlob(hook.matcher ?? '*');
   return {
@@ -59,16 +64,26 @@ export function commandPreHook(hook: CommandHookConfig, cwd: string, index: numb
         callEnv(call),
       );
       if (r.code !== 0 || r.timedOut) return { action: 'block', reason: hookFailure(r, timeoutOf(hook)) };
+      // A decision that cannot be read gates like a failure: the call does not go through.
+      const problem = decisionProblem(r);
+      if (problem !== undefined) return { action: 'block', reason: `hooks.pre[${index}]: ${problem}` };
       const d = commandDecision(r);
       if (d?.decision === 'block')
         return { action: 'block', reason: typeof d.reason === 'string' ? d.reason : `blocked by hooks.pre[${index}]` };
-      if (d?.decision === 'modify' && 'args' in d) return { action: 'modify', args: d.args };
+      if (d?.decision === 'modify') {
+        if (typeof d.args === 'object' && d.args !== null && !Array.isArray(d.args))
+          return { action: 'modify', args: d.args };
+        return {
+          action: 'block',
+          reason: `hooks.pre[${index}]: a "modify" decision needs "args", a JSON object of the tool's arguments`,
+        };
+      }
       return undefined;
     },
   };
 }
 
-/** A post-hook (post_tool_use) that marks matching results failed when the command exits non-zero or prints a block. */
+/** A post-hook (post_tool_use) that marks matching results failed when the command exits non-zero, prints a block or a decision that cannot be read. */
 export function commandPostHook(hook: CommandHookConfig, cwd: string, index: number): PostToolHook {
   const matches = compileGlob(hook.matcher ?? '*');
   return {
@@ -83,14 +98,17 @@ export function commandPostHook(hook: CommandHookConfig, cwd: string, index: num
         callEnv(call),
       );
       const d = commandDecision(r);
+      const problem = decisionProblem(r);
       const blocked =
-        d?.decision === 'block'
-          ? typeof d.reason === 'string'
-            ? d.reason
-            : 'blocked'
-          : r.code === 0 && !r.timedOut
-            ? undefined
-            : hookFailure(r, timeoutOf(hook));
+        problem !== undefined
+          ? problem
+          : d?.decision === 'block'
+            ? typeof d.reason === 'string'
+              ? d.reason
+              : 'blocked'
+            : r.code === 0 && !r.timedOut
+              ? undefined
+              : hookFailure(r, timeoutOf(hook));
       if (blocked === undefined) return undefined;
       return {
         ...result,
