@@ -40,7 +40,14 @@ export function parseSkillFile(text: string, file: string): SkillDefinition {
   const description = stringAttr(doc, 'description', file);
   if (description === undefined || description.trim() === '')
     throw new SessionConfigurationError(`${file}: description`, 'must be a non-empty string');
-  const allowed = listAttr(doc, 'allowed_tools') ?? listAttr(doc, 'allowed-tools');
+  const snake = listAttr(doc, 'allowed_tools');
+  const kebab = listAttr(doc, 'allowed-tools');
+  if (snake !== undefined && kebab !== undefined)
+    throw new SessionConfigurationError(
+      `${file}: allowed_tools`,
+      'is given twice, as allowed_tools and as allowed-tools; give one of them',
+    );
+  const allowed = snake ?? kebab;
   for (const [i, r] of (allowed ?? []).entries()) parsePermissionRule(r, `${file}: allowed_tools[${i}]`);
   return Object.freeze({
     name,

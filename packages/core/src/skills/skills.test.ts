@@ -102,6 +102,13 @@ describe('skills', () => {
       code: 'SESSION_CONFIGURATION',
       message: expect.stringMatching(/bad\/SKILL\.md: description/),
     });
+    const twice = skillsDir({
+      twice: '---\nname: twice\ndescription: d\nallowed_tools: [read]\nallowed-tools: [bash]\n---\nbody',
+    });
+    await expect(open([], {}, twice)).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      message: expect.stringMatching(/twice\/SKILL\.md: allowed_tools.*given twice/),
+    });
   });
 
   it('a SKILL.md linked outside its skills folder, a device or a huge file is refused naming the file, never read', async () => {
