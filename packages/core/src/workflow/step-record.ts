@@ -104,6 +104,25 @@ export function recoverDynamicWorkflowStepOutput(
   };
 }
 
+/**
+ * The latest attempt of a step (any definition of it, for exactly this run id, query and step id)
+ * when it started and neither completed nor failed: the process died while it ran. Returns its
+ * number, or `undefined` when the latest attempt ended (or none started).
+ */
+export function unfinishedAttemptOf(facts: Iterable<Fact>, key: WorkflowStepKey): number | undefined {
+  const any: WorkflowStepKey = { runId: key.runId, query: key.query, stepId: key.stepId };
+  let latest = 0;
+  const ended = new Set<number>();
+  for (const fact of facts) {
+    if (!Object.values(WORKFLOW_FACT).includes(fact.type as never) || !matches(fact, any)) continue;
+    const a = (fact.payload as StepPayload).attempt;
+    if (typeof a !== 'number' || !Number.isSafeInteger(a)) continue;
+    if (fact.type === WORKFLOW_FACT.started) latest = Math.max(latest, a);
+    else ended.add(a);
+  }
+  return latest > 0 && !ended.has(latest) ? latest : undefined;
+}
+
 /** The attempts of a step already started in a log (for numbering the next one). */
 export function attemptsOf(facts: Iterable<Fact>, key: WorkflowStepKey): number {
   let n = 0;

@@ -7,8 +7,9 @@
  * through its own fork bound to the run and the step. Every attempt is recorded before it starts
  * and after it ends, so a crash leaves only unfinished attempts, which are never recovered.
  */
+import { randomUUID } from 'node:crypto';
 import { CancelledError } from '../errors/tool-errors.js';
-import { UNKNOWN_PATH, type ChangeRecordEntry } from '../gate/change-record.js';
+import { interruptedChange, UNKNOWN_PATH, type ChangeRecordEntry } from '../gate/change-record.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import type { WorkflowStep, WorkflowStepKind } from './workflow-definition.js';
 import { WorkflowStepError } from './workflow-errors.js';
@@ -21,6 +22,7 @@ import {
   startedDraft,
   type AttemptIdentity,
   type StepChanges,
+  unfinishedAttemptOf,
 } from './step-record.js';
 import { runGenerateStep, runParallelStep, runProgramStep, type StepEnv } from './step-runners.js';
 import type { WorkflowRunLog } from './workflow-store.js';
@@ -65,7 +67,11 @@ export interface WorkflowRunReport {
   readonly error?: { readonly step: string; readonly code: string; readonly message: string };
   /** Generation steps allowed at once: the definition's limit, or 1 when the client cannot fork. */
   readonly maxConcurrentGenerations: number;
-  /** What the recovered steps had changed in the workspace (their attempts ran in an earlier process). */
+  /**
+   * What the recovered steps had changed in the workspace (their attempts ran in an earlier
+   * process), plus a change with unknown paths for each step re-run after an attempt of it that
+   * a crash interrupted.
+   */
   readonly recoveredChanges: StepChanges;
 }
 
@@ -135,6 +141,18 @@ export async function runWorkflow(req: WorkflowRunRequest): Promise<WorkflowRunR
     reports.set(step.id, { id: step.id, kind: step.kind, status: 'recovered', durationMs: 0, attempt: found.attempt });
     recoveredChanges = mergeChanges(recoveredChanges, found.changes);
     progress(step, 'recovered');
+  }
+
+  // A step whose latest attempt never ended ran when the process died: whatever that attempt
+  // changed is in no record, so before it runs again it stands as a change with unknown paths
+  // (a generation step changes nothing).
+  for (const step of workflow.order) {
+    if (reports.has(step.id) || step.kind === 'generate_object') continue;
+    const attempt = unfinishedAttemptOf(log.facts, keyOf(step));
+    if (attempt === undefined) continue;
+    const ref = `${req.runId}:${step.id}#${attempt}:${randomUUID()}`;
+    const { path, digest } = interruptedChange(step.id, step.kind, ref);
+    recoveredChanges = mergeChanges(recoveredChanges, [{ path, digest }]);
   }
 
   const canFork = req.llm !== undefined && typeof req.llm.fork === 'function';

@@ -24,3 +24,36 @@ describe('fileWorkflowStore', () => {
     await third.close();
   });
 });
+
+describe('fileWorkflowStore: opens started together', () => {
+  it('two opens of the same run started at once queue: the second gets the log once the first closes', async () => {
+    const store = fileWorkflowStore(mkdtempSync(join(tmpdir(), 'a3s-wf-store-')));
+    const [first, second] = [store.open('run-2'), store.open('run-2')];
+    const a = await first;
+    await a.append([{ type: 'test.note', key: 'u1', payload: { text: 'first' } }]);
+    let secondOpened = false;
+    const b = second.then((log) => {
+      secondOpened = true;
+      return log;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(secondOpened).toBe(false);
+    await a.close();
+    const log = await b;
+    expect(log.facts.map((f) => f.key)).toEqual(['u1']);
+    await log.close();
+  });
+
+  it('an open that fails does not hold up the next one', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'a3s-wf-store-'));
+    const other = fileWorkflowStore(root);
+    const held = await other.open('run-3');
+    const store = fileWorkflowStore(root);
+    await expect(store.open('run-3')).rejects.toMatchObject({ code: 'FACT_LOG_LOCKED' });
+    await held.close();
+    const started = Date.now();
+    const log = await store.open('run-3');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await log.close();
+  });
+});

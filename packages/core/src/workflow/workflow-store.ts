@@ -76,22 +76,30 @@ export function fileWorkflowStore(workspaceRoot: string): WorkflowStore {
   return {
     durable: true,
     open: async (runId) => {
+      // Taken before the first await, so two opens of the same run started together queue too.
       const earlier = live.get(runId);
-      if (earlier !== undefined) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([earlier, new Promise<void>((r) => (timer = setTimeout(r, EARLIER_CLOSE_WAIT_MS)))]);
-        clearTimeout(timer);
-      }
-      const store = await FileFactStore.openPath(join(workspaceRoot, workflowLogPath(runId)));
       let closed: () => void = () => undefined;
       const done = new Promise<void>((r) => {
         closed = r;
       });
       live.set(runId, done);
-      return runLog(store, undefined, () => {
+      const release = () => {
         if (live.get(runId) === done) live.delete(runId);
         closed();
-      });
+      };
+      if (earlier !== undefined) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([earlier, new Promise<void>((r) => (timer = setTimeout(r, EARLIER_CLOSE_WAIT_MS)))]);
+        clearTimeout(timer);
+      }
+      let store: FileFactStore;
+      try {
+        store = await FileFactStore.openPath(join(workspaceRoot, workflowLogPath(runId)));
+      } catch (e) {
+        release();
+        throw e;
+      }
+      return runLog(store, undefined, release);
     },
   };
 }
