@@ -71,15 +71,18 @@ describe('a path deny rule holds for every writer and every spelling', () => {
         edit('e1', 'secret'),
         call('r1', 'resolve', { edit_id: 'edit_1', action: 'accept' }),
         edit('e2', 'src/b.ts'),
-        call('r2', 'resolve', { edit_id: 'edit_2', action: 'accept' }),
+        // The refused edit staged nothing: this one is the session's first staged edit.
+        call('r2', 'resolve', { edit_id: 'edit_1', action: 'accept' }),
       ],
       { permissions: DENY },
     );
     expect(readFileSync(join(dir, 'secret', 'a.ts'), 'utf8')).toBe('dispose(x);\n');
-    expect(results(s).get('r1')).toMatchObject({
+    // The edit of a denied file is refused when asked for: nothing is staged, so nothing can be accepted.
+    expect(results(s).get('e1')).toMatchObject({
       ok: false,
       output: expect.stringContaining('Permission denied: Write(secret/**)'),
     });
+    expect(results(s).get('r1')).toMatchObject({ ok: false, output: expect.stringContaining('AST_EDIT_UNKNOWN') });
     expect(readFileSync(join(dir, 'src', 'b.ts'), 'utf8')).toBe('y.dispose();\n');
     expect(results(s).get('r2')).toMatchObject({ ok: true });
   });

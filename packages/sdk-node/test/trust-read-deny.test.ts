@@ -145,7 +145,12 @@ describe('searches and listings leave denied files out', () => {
     const got = results(session);
     expect(got.get('a1')?.output).toContain('SECRET_TOKEN_NAME');
     expect(got.get('a1')?.output).not.toContain('k.ts');
-    expect(got.get('a2')).toMatchObject({ metadata: { total: 0, skipped_files: ['vault/k.ts'] } });
+    // Named directly (through the linked folder), the denied file is refused with the rule, not searched.
+    expect(got.get('a2')).toMatchObject({
+      ok: false,
+      output: expect.stringContaining('Permission denied'),
+      metadata: { error_code: 'PERMISSION_DENIED' },
+    });
     expectNoLeak(dir, session, events, [NESTED]);
   });
 });

@@ -25,7 +25,7 @@ afterEach(async () => {
  * the client's 20 s request timeout. The bound leaves room for a loaded machine, where the first
  * call of a file also pays for loading the lsp modules.
  */
-async function fast<T>(work: Promise<T>, ms = 8000): Promise<T> {
+async function fast<T>(work: Promise<T>, ms = 14_000): Promise<T> {
   const t0 = performance.now();
   const value = await work;
   expect(performance.now() - t0).toBeLessThan(ms);

@@ -40,4 +40,31 @@ describe('argument validators', () => {
     expect(new ArgValidator().check(first, { text: 'x' })).toBeUndefined();
     expect(new ArgValidator().check(second, { text: 2 })).toBeInstanceOf(InvalidToolArgsError);
   });
+
+  it('arguments JSON cannot hold (a host call) are refused naming the field, before any tool sees them', () => {
+    const echo = echoOf();
+    const v = new ArgValidator();
+    const cyclic: Record<string, unknown> = { text: 'x' };
+    cyclic.self = cyclic;
+    class Point {
+      x = 1;
+    }
+    const cases: [unknown, string, RegExp][] = [
+      [{ text: 10n }, 'args.text', /BigInt/],
+      [{ text: 'x', n: Number.NaN }, 'args.n', /NaN.*finite number/],
+      [{ text: 'x', f: () => 1 }, 'args.f', /function/],
+      [cyclic, 'args.self', /cycle/],
+      [{ text: 'x', at: new Date(0) }, 'args.at', /a Date, not plain JSON/],
+      [{ text: 'x', list: [1, new Point()] }, 'args.list[1]', /a Point/],
+      [{ text: 'x', m: new Map() }, 'args.m', /a Map/],
+    ];
+    for (const [args, field, message] of cases) {
+      const e = v.check(echo, args);
+      expect(e, field).toBeInstanceOf(InvalidToolArgsError);
+      expect(e!.message, field).toContain(field);
+      expect(e!.message, field).toMatch(message);
+    }
+    // A plain object with no prototype passes.
+    expect(v.check(echo, Object.assign(Object.create(null), { text: 'x' }))).toBeUndefined();
+  });
 });

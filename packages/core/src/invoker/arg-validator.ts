@@ -10,6 +10,7 @@ import { InvalidToolArgsError, ToolDefinitionError, type ToolArgIssue } from '..
 import type { Tool } from '../tools/tool.js';
 import { newAjv2020 } from './ajv-loader.js';
 import { surelyValidArgs } from '../tools/plain-args.js';
+import { nonJsonArg } from './json-args.js';
 import { malformedArgsOf } from '../llm/tool-args-text.js';
 
 function pointerToPath(pointer: string): string {
@@ -87,6 +88,8 @@ export class ArgValidator {
           message: `are not one JSON object: ${malformed.problem}; send the call again with its arguments as a single JSON object`,
         },
       ]);
+    const notJson = nonJsonArg(args);
+    if (notJson !== undefined) return new InvalidToolArgsError(tool.name, [notJson]);
     // Most calls of a plain schema are decided without ajv; ajv judges (and explains) the rest.
     if (surelyValidArgs(tool.inputSchema, args)) return undefined;
     let fn: ValidateFunction;

@@ -1,0 +1,71 @@
+/**
+ * Arguments a host passes to `session.tool` (or a pack to `ctx.invoke`) must be what a model could
+ * have sent: JSON. A BigInt, a function, a cycle, a Date or a class instance would otherwise fail
+ * deep inside a tool, or be recorded in the log as something else than what the tool received.
+ */
+
+/** Nesting walked; deeper values are left to the schema check. */
+const MAX_DEPTH = 256;
+
+/** The first argument JSON cannot hold: its path (`args.a.b[2]`) and why; `undefined` when all can. */
+export function nonJsonArg(args: unknown): { readonly field: string; readonly message: string } | undefined {
+  return walk(args, 'args', [], 0);
+}
+
+function kindOf(v: object): string {
+  const proto = Object.getPrototypeOf(v) as { constructor?: { name?: unknown } } | null;
+  const name = proto?.constructor?.name;
+  return typeof name === 'string' && name !== '' ? `a ${name}` : 'an object with a prototype';
+}
+
+// A plain object: no prototype, or a prototype whose own prototype is null and whose constructor is
+// named Object (so a plain object made in another realm counts too).
+function isPlain(v: object): boolean {
+  const proto = Object.getPrototypeOf(v) as { constructor?: { name?: unknown } } | null;
+  return proto === null || (Object.getPrototypeOf(proto) === null && proto.constructor?.name === 'Object');
+}
+
+function walk(
+  v: unknown,
+  path: string,
+  ancestors: object[],
+  depth: number,
+): { readonly field: string; readonly message: string } | undefined {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+    case 'undefined':
+      return undefined;
+    case 'number':
+      return Number.isFinite(v)
+        ? undefined
+        : { field: path, message: `is ${v}, which JSON cannot hold; allowed: a finite number` };
+    case 'bigint':
+      return { field: path, message: 'is a BigInt, which JSON cannot hold; pass a number or a string' };
+    case 'function':
+    case 'symbol':
+      return { field: path, message: `is a ${typeof v}, which JSON cannot hold` };
+  }
+  if (v === null || depth >= MAX_DEPTH) return undefined;
+  const o = v as object;
+  if (ancestors.includes(o)) return { field: path, message: 'refers back to itself (a cycle), which JSON cannot hold' };
+  const array = Array.isArray(o);
+  if (!array && !isPlain(o))
+    return { field: path, message: `is ${kindOf(o)}, not plain JSON; pass its JSON form (a Date as an ISO string)` };
+  ancestors.push(o);
+  try {
+    for (const key of Object.keys(o)) {
+      let item: unknown;
+      try {
+        item = (o as Record<string, unknown>)[key];
+      } catch (e) {
+        return { field: `${path}.${key}`, message: `could not be read: ${e instanceof Error ? e.message : String(e)}` };
+      }
+      const found = walk(item, array ? `${path}[${key}]` : `${path}.${key}`, ancestors, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  } finally {
+    ancestors.pop();
+  }
+}
