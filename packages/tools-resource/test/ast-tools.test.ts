@@ -173,6 +173,24 @@ describe('ast_edit and resolve', () => {
     expect(changes[0]!.digest_after).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
+  it('ASTE-05: a file another program changes while the edit is being written keeps that change; the files already written are restored', async () => {
+    const staged = await edit({ pattern: 'dispose($X)', rewrite: 'release($X)', language: 'typescript', path: 'src' });
+    const theirs = 'function f() {\n  dispose(x);\n  theirs();\n}\n';
+    const fs = workspace.fs!;
+    const write = fs.writeFile.bind(fs);
+    // Another program writes src/b.ts right after the edit wrote src/a.ts.
+    fs.writeFile = async (path, data, options) => {
+      await write(path, data, options);
+      if (path === 'src/a.ts' && String(data).includes('release')) put('src/b.ts', theirs);
+    };
+    const r = await resolve({ edit_id: staged.metadata?.edit_id, action: 'accept' });
+    fs.writeFile = write;
+    expect(errorCode(r)).toBe('AST_EDIT_STALE');
+    expect(r.output).toContain('src/b.ts changed while edit_1 was being written; the other change is kept');
+    expect(get('src/b.ts')).toBe(theirs);
+    expect(get('src/a.ts')).toBe('dispose(x);\nfoo(1, 2);\nconst s = "dispose(x)";\n');
+  });
+
   it('ASTE-05: a file changed after staging rejects the whole edit and writes none', async () => {
     const staged = await edit({ pattern: 'dispose($X)', rewrite: 'release($X)', language: 'typescript' });
     put('src/b.ts', 'function f() {\n  dispose(x);\n  other();\n}\n');

@@ -96,4 +96,30 @@ describe('lsp_rename on files of every encoding a workspace holds', () => {
     expect(workspace.writes).toEqual([]);
     expect(bytes('src/a.ts').toString('utf8')).toBe(A);
   }, 90_000);
+
+  it('RENAME-03: a file another program changes while the rename is being written keeps that change; the files already written are restored', async () => {
+    const theirs = 'import { oldName } from "./a";\nexport const w = oldName() + 1;\n';
+    const fs = h.workspace.fs!;
+    const write = fs.writeFile.bind(fs);
+    let first: string | undefined;
+    // Another program writes src/crlf.ts right after the rename wrote its first file.
+    fs.writeFile = async (path, data, options) => {
+      await write(path, data, options);
+      if (first === undefined && path !== 'src/crlf.ts') {
+        first = path;
+        put('src/crlf.ts', theirs);
+      }
+    };
+    const before = bytes('src/a.ts').toString('utf8');
+    try {
+      const r = await h.rename({ file: 'src/a.ts', line: 1, symbol: 'oldName', new_name: 'newName' });
+      expect(code(r)).toBe('LSP_STALE');
+      expect(r.output).toContain('src/crlf.ts changed while the rename was being written; the other change is kept');
+    } finally {
+      fs.writeFile = write;
+    }
+    expect(first).toBeDefined();
+    expect(bytes('src/crlf.ts').toString('utf8')).toBe(theirs);
+    expect(bytes('src/a.ts').toString('utf8')).toBe(before);
+  }, 90_000);
 });

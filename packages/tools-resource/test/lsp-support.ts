@@ -20,6 +20,8 @@ import { diskWorkspace } from '../src/test-support/disk-workspace.js';
 /** An lsp resource on a copy of a fixture. */
 export interface LspHarness {
   readonly dir: string;
+  /** The workspace the tools write through. */
+  readonly workspace: ReturnType<typeof diskWorkspace>;
   readonly lsp: LspResource;
   /** Calls `lsp`. */
   ask(args: Record<string, unknown>): Promise<ToolResult>;
@@ -43,6 +45,7 @@ export function lspHarness(fixture: string | undefined, options: LspResourceOpti
     (tool as Tool<Record<string, unknown>>).execute(args, ctx(runId));
   return {
     dir,
+    workspace,
     lsp,
     ask: (args) => exec(lspTool, args),
     rename: (args, runId) =>

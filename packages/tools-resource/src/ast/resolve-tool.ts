@@ -46,22 +46,45 @@ async function staleFiles(ctx: ToolContext, edit: StagedEdit): Promise<string[]>
   return stale;
 }
 
-/** Writes every file; on a failure, restores those already written and rethrows. */
+/** The digest of `path` now (`missing` when it cannot be read). */
+const digestNow = (ctx: ToolContext, path: string): Promise<string> =>
+  ctx.workspace.fs!.readFile(path, { signal: ctx.signal }).then(digestOf, () => 'missing');
+
+/**
+ * Writes every file, each only if it still holds what the edit was made from (another program may
+ * write between the first check and this file's turn). On a failure or such a change, restores
+ * the files already written that still hold what this edit wrote, and throws.
+ */
 async function writeAll(ctx: ToolContext, edit: StagedEdit): Promise<void> {
   const fs = ctx.workspace.fs!;
   const written: (typeof edit.files)[number][] = [];
   try {
     for (const f of edit.files) {
+      if ((await digestNow(ctx, f.path)) !== f.digest)
+        throw new AstError(
+          'AST_EDIT_STALE',
+          `${f.path} changed while ${edit.id} was being written; the other change is kept`,
+          { edit_id: edit.id, stale: [f.path] },
+        );
       await fs.writeFile(f.path, f.after, { signal: ctx.signal });
       written.push(f);
     }
   } catch (error) {
     const unrestored: string[] = [];
-    for (const f of written) await fs.writeFile(f.path, f.before).catch(() => unrestored.push(f.path));
+    const after = (f: (typeof edit.files)[number]) => digestOf(f.after);
+    for (const f of written) {
+      // A file someone changed again after this edit wrote it keeps that change.
+      if ((await digestNow(ctx, f.path)) !== after(f)) {
+        unrestored.push(f.path);
+        continue;
+      }
+      await fs.writeFile(f.path, f.before).catch(() => unrestored.push(f.path));
+    }
+    const stale = error instanceof AstError && error.code === 'AST_EDIT_STALE';
     throw new AstError(
-      'AST_WRITE_FAILED',
-      `writing ${edit.id} failed at ${edit.files[written.length]?.path ?? '?'}: ${error instanceof Error ? error.message : String(error)}; ${unrestored.length === 0 ? 'the files already written were restored' : `could not restore ${unrestored.join(', ')}`}`,
-      { edit_id: edit.id, unrestored },
+      stale ? 'AST_EDIT_STALE' : 'AST_WRITE_FAILED',
+      `${stale ? (error as AstError).message : `writing ${edit.id} failed at ${edit.files[written.length]?.path ?? '?'}: ${error instanceof Error ? error.message : String(error)}`}; ${unrestored.length === 0 ? 'the files already written were restored' : `could not restore ${unrestored.join(', ')}`}`,
+      { edit_id: edit.id, unrestored, ...(stale ? { stale: (error as AstError).details.stale } : {}) },
       error,
     );
   }

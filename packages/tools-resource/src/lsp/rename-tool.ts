@@ -124,18 +124,36 @@ async function rename(args: LspRenameArgs, ctx: ToolContext): Promise<ToolResult
   for (const p of planned) if (!sup.isOpen(p.abs)) baseline.set(p.abs, p.before);
   const fs = ctx.workspace.fs!;
   const written: Planned[] = [];
+  const holds = async (p: Planned, text: string) => (await editableText(p.abs, p.path).catch(() => undefined)) === text;
   try {
     for (const p of planned) {
+      // Another program may write between the check above and this file's turn: its change is kept.
+      if (!(await holds(p, p.before)))
+        throw new LspError(
+          'LSP_STALE',
+          `${p.path} changed while the rename was being written; the other change is kept`,
+          {
+            stale: [p.path],
+          },
+        );
       await fs.writeFile(p.path, p.after, { signal: ctx.signal });
       written.push(p);
     }
   } catch (error) {
     const unrestored: string[] = [];
-    for (const p of written) await fs.writeFile(p.path, p.before).catch(() => unrestored.push(p.path));
+    for (const p of written) {
+      // A file changed again after the rename wrote it keeps that change.
+      if (!(await holds(p, p.after))) unrestored.push(p.path);
+      else await fs.writeFile(p.path, p.before).catch(() => unrestored.push(p.path));
+    }
+    const stale = error instanceof LspError && error.code === 'LSP_STALE';
+    const what = stale
+      ? (error as LspError).message
+      : `writing the rename failed at ${planned[written.length]?.path ?? '?'}: ${(error as Error).message}`;
     throw new LspError(
-      'LSP_WRITE_FAILED',
-      `writing the rename failed at ${planned[written.length]?.path ?? '?'}: ${(error as Error).message}; ${unrestored.length === 0 ? 'the files already written were restored' : `could not restore ${unrestored.join(', ')}`}`,
-      { unrestored },
+      stale ? 'LSP_STALE' : 'LSP_WRITE_FAILED',
+      `${what}; ${unrestored.length === 0 ? 'the files already written were restored' : `could not restore ${unrestored.join(', ')}`}`,
+      { unrestored, ...(stale ? { stale: (error as LspError).details.stale } : {}) },
       error,
     );
   }
