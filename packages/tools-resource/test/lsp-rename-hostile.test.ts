@@ -72,6 +72,11 @@ describe('lsp_rename on files of every encoding a workspace holds', () => {
       expect(code(r)).toBe('LSP_ARGS');
       expect(r.output).toContain('is not an identifier; allowed:');
     }
+    for (const new_name of ['class', 'return', 'await'] as const) {
+      const r = await h.rename({ file: 'src/a.ts', line: 1, symbol: 'oldName', new_name });
+      expect(code(r)).toBe('LSP_ARGS');
+      expect(r.output).toContain(`"${new_name}" is a reserved word in JavaScript/TypeScript`);
+    }
     expect(bytes('src/a.ts').toString('utf8')).toBe(A);
     for (const new_name of ['_private', '$el', 'café', 'newName2'])
       expect(code(await h.rename({ file: 'src/a.ts', line: 1, symbol: 'oldName', new_name }))).not.toBe('LSP_ARGS');

@@ -11,6 +11,7 @@ import { defineTool, PermissionDeniedError, type ToolContext, type ToolResult, t
 import type { z } from 'zod';
 import { uriOf } from './client.js';
 import { hiddenRuleOf } from './hidden-files.js';
+import { reservedBy } from './reserved-names.js';
 import { LspError } from './lsp-errors.js';
 import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
 import { lspFailure, supervisorOf } from './lsp-tool.js';
@@ -75,6 +76,13 @@ async function rename(args: LspRenameArgs, ctx: ToolContext): Promise<ToolResult
     throw new LspError(
       'LSP_ARGS',
       `new_name ${JSON.stringify(args.new_name)} is not an identifier; allowed: one name of letters, digits, _ and $ not starting with a digit (no spaces, dots or punctuation)`,
+      { new_name: args.new_name },
+    );
+  const language = reservedBy(args.file, args.new_name);
+  if (language !== undefined)
+    throw new LspError(
+      'LSP_ARGS',
+      `new_name ${JSON.stringify(args.new_name)} is a reserved word in ${language}; the renamed code would not parse (allowed: a name that is not a keyword)`,
       { new_name: args.new_name },
     );
   const sup = await supervisorOf(ctx);
