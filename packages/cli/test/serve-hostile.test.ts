@@ -5,20 +5,11 @@
 // each one the server still answers a valid request, and the session's fact log still replays.
 import { existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { a3s, scriptFile, tempRepo } from './kit.js';
-import { Served } from './serve-kit.js';
+import { type Served, servedPerTest } from './serve-kit.js';
 
-const running: Served[] = [];
-afterEach(() => {
-  for (const s of running.splice(0)) s.child.kill('SIGKILL');
-});
-
-function serve(cwd: string, args: string[] = []): Served {
-  const s = new Served(cwd, {}, args);
-  running.push(s);
-  return s;
-}
+const serve = servedPerTest();
 
 /** Still serving: `initialize` is answered. */
 async function stillServes(s: Served): Promise<void> {

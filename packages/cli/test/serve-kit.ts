@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { A3S, TEST_A3S_HOME } from './kit.js';
+import { afterEach } from 'vitest';
 
 /** One message the server printed. */
 export type Message = {
@@ -140,4 +141,20 @@ export class Served {
   dump(): string {
     return `${this.messages.map((m) => JSON.stringify(m).slice(0, 300)).join('\n')}\nstderr: ${this.stderr}`;
   }
+}
+
+/**
+ * `serve(cwd, args?)` for a test file: each server it starts is killed after the test that
+ * started it (registers the `afterEach`).
+ */
+export function servedPerTest(): (cwd: string, args?: string[]) => Served {
+  const running: Served[] = [];
+  afterEach(() => {
+    for (const s of running.splice(0)) s.child.kill('SIGKILL');
+  });
+  return (cwd, args = []) => {
+    const s = new Served(cwd, {}, args);
+    running.push(s);
+    return s;
+  };
 }

@@ -3,20 +3,11 @@
 // message limit is announced so a client can refuse an oversized request itself.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scriptFile, tempRepo } from './kit.js';
-import { Served } from './serve-kit.js';
+import { servedPerTest } from './serve-kit.js';
 
-const running: Served[] = [];
-afterEach(() => {
-  for (const s of running.splice(0)) s.child.kill('SIGKILL');
-});
-
-function serve(cwd: string, args: string[] = []): Served {
-  const s = new Served(cwd, {}, args);
-  running.push(s);
-  return s;
-}
+const serve = servedPerTest();
 
 /** A workspace whose MCP server never answers: opening a session there takes its 1 s connect timeout. */
 function slowWorkspace(): string {

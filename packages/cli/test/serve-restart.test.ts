@@ -3,20 +3,11 @@
 // is announced again and waits for the client's answer, a run cut off during a model call makes
 // that call again. The second server's scripted model holds the turns the first never played.
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scriptFile, tempRepo } from './kit.js';
-import { Served } from './serve-kit.js';
+import { servedPerTest } from './serve-kit.js';
 
-const running: Served[] = [];
-afterEach(() => {
-  for (const s of running.splice(0)) s.child.kill('SIGKILL');
-});
-
-function serve(cwd: string): Served {
-  const s = new Served(cwd);
-  running.push(s);
-  return s;
-}
+const serve = servedPerTest();
 
 type Opened = { sessionId: string; logPath: string; state: { phase: string; runId: string; runStatus: string } };
 

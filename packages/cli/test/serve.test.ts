@@ -6,20 +6,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEventEnvelopeV1 } from '@a3s-code/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { a3s, runMain, scriptFile, tempRepo, TINY_PNG } from './kit.js';
-import { type Envelope, Served } from './serve-kit.js';
+import { type Envelope, servedPerTest } from './serve-kit.js';
 
-const running: Served[] = [];
-afterEach(() => {
-  for (const s of running.splice(0)) s.child.kill('SIGKILL');
-});
-
-function serve(cwd: string): Served {
-  const s = new Served(cwd);
-  running.push(s);
-  return s;
-}
+const serve = servedPerTest();
 
 const ECHO_TURNS = [
   { text: 'Running it.', tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo served' } }] },

@@ -4,7 +4,6 @@
  * approval fact, which is passed on so that nobody is asked twice.
  */
 import { drafts, type FactDraft, type PendingCall } from '@a3s-code/effect';
-import { jsonSafe } from '../invoker/json-safe.js';
 import type { RunEnv } from './run-env.js';
 
 /**
@@ -19,8 +18,8 @@ export async function runTool(env: RunEnv, pending: PendingCall, interrupted = f
     ...(call.needs_confirmation ? { preconfirmed: { approved: true } } : {}),
     ...(interrupted ? { interrupted: true } : {}),
   });
-  // The kernel's metadata is JSON-safe already; the round trip also covers an invoker given by the host.
-  const metadata: Record<string, unknown> = { ...jsonSafe(result.metadata), duration_ms: result.durationMs };
+  // The kernel made the tool's metadata JSON-safe (see `invoker/json-safe.ts`): no second round trip here.
+  const metadata: Record<string, unknown> = { ...result.metadata, duration_ms: result.durationMs };
   if (result.errorKind !== undefined) metadata.error_kind = result.errorKind;
   if (result.permission !== undefined) metadata.permission = result.permission;
   return [
