@@ -121,4 +121,55 @@ describe('ctx built by the host', () => {
     const next = await h.run({ source: run(`return (await ctx.tool('echo', { text: 'after' })).output;`) });
     expect(next.metadata.result).toBe('after');
   });
+
+  it('PROG-02: setters and replacements a script puts on Promise, Reflect, Object.prototype and Array.prototype change nothing ctx sends or returns', async () => {
+    const h = programHarness();
+    const r = await h.run({
+      source: run(`
+        // Index 0 is left alone: the engine's own JSON.stringify keeps its stack in an array.
+        let seen = '';
+        for (const k of ['1', '2', 'length', 'pattern', 'name', 'args', 'text']) {
+          Object.defineProperty(Object.prototype, k, { set(v) { seen += k; }, configurable: true });
+        }
+        Object.defineProperty(Array.prototype, '1', { set(v) { seen += 'a1'; }, configurable: true });
+        Array.prototype.join = () => 'hijacked';
+        Reflect.apply = () => 'hijacked';
+        Object.create = () => ({});
+        Promise.prototype.then = function () { throw new Error('hijacked then'); };
+        globalThis.Promise = function () { throw new Error('hijacked Promise'); };
+        const both = [ctx.tool('echo', { text: 'a' }), ctx.tool('echo', { text: 'b' })];
+        const a = await both[0];
+        const b = await both[1];
+        return [a.output, b.output, seen];`),
+    });
+    expect(r.metadata.result).toEqual(['a', 'b', '']);
+  });
+
+  it('PROG-03: run may be declared as a function, var, let or const; a script without one is refused', async () => {
+    const h = programHarness();
+    for (const decl of [
+      'async function run(ctx, inputs) { return inputs.n + 1; }',
+      'var run = async (ctx, inputs) => inputs.n + 1;',
+      'let run = async (ctx, inputs) => inputs.n + 1;',
+      'const run = async function (ctx, inputs) { return inputs.n + 1; };',
+    ]) {
+      const r = await h.run({ source: decl, inputs: { n: 1 } });
+      expect(r.metadata.result, decl).toBe(2);
+    }
+    const none = await h.run({ source: 'const go = async () => 1;' });
+    expect(none.ok).toBe(false);
+    expect(none.output).toMatch(/must define `async function run/);
+  });
+
+  it('PROG-03: a call the tool rejects reaches the script as an Error with its name and code; other calls still settle', async () => {
+    const h = programHarness();
+    const r = await h.run({
+      source: run(`
+        const out = [];
+        try { await ctx.tool('not_allowed_here', {}); } catch (e) { out.push(e instanceof Error, e.name, e.code); }
+        out.push((await ctx.tool('echo', { text: 'after' })).output);
+        return out;`),
+    });
+    expect(r.metadata.result).toEqual([true, 'ToolNotAllowedError', 'TOOL_NOT_ALLOWED', 'after']);
+  });
 });
