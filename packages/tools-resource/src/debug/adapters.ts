@@ -32,6 +32,11 @@ export interface AdapterCommand {
    * of starting the adapter (debugpy's `--listen` runs an adapter inside the debuggee's tree).
    */
   attachConnects?(target: AttachTarget): boolean;
+  /**
+   * The DAP context `evaluate` sends (default `repl`). lldb-dap runs lldb commands (`platform
+   * shell`, `script`, `process attach`) from its `repl` context, so it gets `watch`: expressions only.
+   */
+  readonly evaluateContext?: 'repl' | 'watch';
 }
 
 /** What `attach` connects to: a port the debuggee listens on, or a process id. */
@@ -145,6 +150,7 @@ const SPECS: readonly AdapterSpec[] = [
             command: bin,
             args: [],
             transport: 'stdio',
+            evaluateContext: 'watch',
             launchArgs: plainLaunch,
             attachArgs: (t) =>
               t.pid !== undefined ? { pid: t.pid } : { 'gdb-remote-port': t.port, 'gdb-remote-hostname': '127.0.0.1' },

@@ -15,6 +15,7 @@ import {
 } from './adapters.js';
 import { DebugToolError } from './debug-errors.js';
 import { DebugSession } from './debug-session.js';
+import { checkAttachPid, checkAttachPort, confineProgram } from './target-guard.js';
 
 /** The capability the debug tool requires. */
 export const DEBUG_RESOURCE = 'resource.debug';
@@ -30,6 +31,8 @@ export interface DebugResourceOptions {
   readonly ttlMs?: number;
   /** How long `launch`, `continue` and the steps wait for the next stop (default 30 s). */
   readonly stopWaitMs?: number;
+  /** The folder `attach` reads processes from (default `/proc`); a folder without them refuses every attach. */
+  readonly procRoot?: string;
 }
 
 /** The opened debug resource a tool gets from `ctx.resource(DEBUG_RESOURCE)`. */
@@ -63,6 +66,7 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
   const clock = options.clock ?? Date.now;
   const ttl = options.ttlMs ?? DEBUG_SESSION_TTL_MS;
   const stopWaitMs = options.stopWaitMs ?? 30_000;
+  const procRoot = options.procRoot ?? '/proc';
   const bps = new Map<string, readonly number[]>();
   let session: DebugSession | undefined;
   let closed = false;
@@ -91,9 +95,9 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
     }
     return false;
   };
-  const guardFree = async () => {
+  // Synchronous, so that two calls racing through their awaits cannot both pass it.
+  const refuseBusy = () => {
     if (closed) throw new DebugToolError('DEBUG_CLOSED', 'the session closed and its debugger was shut down');
-    await expireIfDue();
     if (session?.alive && session.state.kind !== 'exited')
       throw new DebugToolError(
         'DEBUG_SESSION_EXISTS',
@@ -101,11 +105,6 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
         { adapter: session.adapter.id, program: session.program },
       );
     if (starting) throw new DebugToolError('DEBUG_SESSION_EXISTS', 'a debug session is being started');
-    if (session !== undefined) {
-      const s = session;
-      setSession(undefined);
-      await s.close();
-    }
   };
   const pick = (cwd: string, id: AdapterId) => {
     const adapter = resolveAdapter(id, cwd);
@@ -120,13 +119,22 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
     request: 'launch' | 'attach',
     args: (a: ReturnType<typeof pick>) => Record<string, unknown> | string,
     connectPort?: (a: ReturnType<typeof pick>) => number | undefined,
+    checkTarget?: () => void,
   ) => {
-    await guardFree();
-    const adapter = pick(cwd, id);
-    const dapArgs = args(adapter);
-    if (typeof dapArgs === 'string') throw new DebugToolError('DEBUG_ARGS', dapArgs, { adapter: id });
+    refuseBusy();
+    await expireIfDue();
+    refuseBusy();
     starting = true;
     try {
+      if (session !== undefined) {
+        const s = session;
+        setSession(undefined);
+        await s.close();
+      }
+      const adapter = pick(cwd, id);
+      const dapArgs = args(adapter);
+      if (typeof dapArgs === 'string') throw new DebugToolError('DEBUG_ARGS', dapArgs, { adapter: id });
+      checkTarget?.();
       const port = connectPort?.(adapter);
       const s =
         port === undefined
@@ -169,12 +177,13 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
       return session.setBreakpoints(path, bps.get(path) ?? []);
     },
     breakpoints: () => bps,
-    launch(cwd, program, args, adapter) {
-      const path = isAbsolute(program) ? program : resolvePath(cwd, program);
+    async launch(cwd, program, args, adapter) {
+      refuseBusy();
+      const path = confineProgram(cwd, program);
       const id = adapter ?? adapterForProgram(path);
       return start(cwd, id, path, 'launch', (a) => a.launchArgs(path, args, cwd));
     },
-    attach(cwd, target, adapter) {
+    async attach(cwd, target, adapter) {
       const label = target.pid !== undefined ? `process ${target.pid}` : `port ${target.port}`;
       return start(
         cwd,
@@ -183,6 +192,10 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
         'attach',
         (a) => a.attachArgs(target, cwd),
         (a) => (a.attachConnects?.(target) === true ? target.port : undefined),
+        () =>
+          target.pid !== undefined
+            ? checkAttachPid(cwd, target.pid, { root: procRoot })
+            : checkAttachPort(cwd, target.port, { root: procRoot }),
       );
     },
     async terminate() {

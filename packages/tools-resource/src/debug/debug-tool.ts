@@ -82,6 +82,7 @@ threads, stack {thread_id?} (at most 30 frames), scopes {frame_id} (each with a 
 variables {reference} (at most 50 children, values cut at 400 chars), evaluate {expression, frame_id?},
 output (the program's stdout/stderr, capped), terminate (ends the session, kills the adapter and the program).
 Adapters: debugpy (.py; pyproject.toml, setup.py or requirements.txt), delve (Go; go.mod), lldb (binaries; Cargo.toml or CMakeLists.txt), dart (pubspec.yaml).
+Only inside the workspace: launch a program in it, attach to a process working in it (never this host or its parents).
 One session per conversation, 30 minutes at most; a second launch is rejected.`;
 
 /** The `debug` tool (its resource is the session's debug supervisor). */

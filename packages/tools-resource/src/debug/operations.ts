@@ -260,7 +260,7 @@ export async function runOperation(debug: DebugResource, a: OperationArgs, cwd: 
       const frameId = a.frame_id ?? (await topFrame(s));
       const body = await s.request('evaluate', {
         expression,
-        context: 'repl',
+        context: s.adapter.evaluateContext ?? 'repl',
         ...(frameId === undefined ? {} : { frameId }),
       });
       const value = cut(String(body.result ?? ''));
