@@ -69,6 +69,10 @@ export function hintsFor(command: string, e: unknown): string[] {
       offlineHint(command),
     ];
   }
+  if (f.code === 'SESSION_INITIALIZATION' && /\b(EACCES|EPERM|EROFS)\b/.test(message))
+    return [
+      `a3s keeps each session's fact log and snapshot in the workspace's .a3s folder, so the workspace must be writable: run a3s ${command} in a folder you can write to, or pass --cwd <dir>`,
+    ];
   if (f.code === 'LLM_STATUS' && (f.status === 401 || f.status === 403) && preset?.keyEnv !== undefined)
     return [
       `${preset.name} refused the key (HTTP ${String(f.status)}): check ${preset.keyEnv} ('a3s models' shows whether it is set)`,

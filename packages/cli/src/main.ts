@@ -72,7 +72,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const name = explicit ? first : 'code';
   const load = COMMANDS[name];
   if (!load) {
-    io.stderr.write(`a3s: ${unknownCommand(name)}\n`);
+    io.stderr.write(`a3s: ${terminalText(unknownCommand(name, rest))}\n`);
     return EXIT.usage;
   }
   let code: number;
@@ -91,13 +91,19 @@ const VERSION_HELP = `Usage: a3s version (also a3s --version, -V, -v)
 
 Prints the version of the a3s command.`;
 
-/** The message for an unknown command: the commands, the closest one, or how to run a prompt. */
-function unknownCommand(name: string): string {
+/**
+ * The message for an unknown command: the commands, the closest one, or how to run a prompt (a
+ * quoted one, or the words of an unquoted one: `a3s fix the bug`).
+ */
+function unknownCommand(name: string, rest: readonly string[]): string {
   const names = [...Object.keys(COMMANDS), 'version', 'help'];
   const base = `unknown command '${name}'; expected one of ${names.join(', ')}`;
-  if (/\s/.test(name.trim())) return `${base}; to run a prompt: a3s run "${name}" (or a3s code, then type it)`;
+  const prompt = (text: string) => `${base}; to run a prompt: a3s run "${text}" (or a3s code, then type it)`;
+  if (/\s/.test(name.trim())) return prompt(name);
   const close = closest(name.toLowerCase(), names);
-  return close === undefined ? base : `${base} (did you mean '${close}'?)`;
+  if (close !== undefined) return `${base} (did you mean '${close}'?)`;
+  const words = rest.length > 0 && rest.every((w) => !w.startsWith('-'));
+  return words ? prompt([name, ...rest].join(' ')) : base;
 }
 
 /** Prints an error once, on stderr (with hints for the first errors a new user meets), and returns its exit code. */

@@ -4,10 +4,10 @@
 // configuration (1 for a damaged log), no stack trace. Mostly in process through `main`; the
 // offline path end to end through the real executable.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LlmError } from '@a3s-code/core';
+import { LlmError, SessionInitializationError } from '@a3s-code/core';
 import { describe, expect, it } from 'vitest';
 import { hintsFor, SCRIPTED_EXAMPLE } from '../src/hints.js';
 import { A3S, runMain, scriptFile, tempRepo } from './kit.js';
@@ -31,6 +31,10 @@ describe('commands a new user mistypes', () => {
       [['sesions'], /\(did you mean 'sessions'\?\)\n$/],
       [['fix the bug'], /; to run a prompt: a3s run "fix the bug" \(or a3s code, then type it\)\n$/],
       [['zzz'], /^a3s: unknown command 'zzz'; expected one of [a-z, ]+\n$/],
+      [['fix', 'the', 'bug'], /^a3s: unknown command 'fix'; .*; to run a prompt: a3s run "fix the bug" \(or a3s/],
+      [['rnu', 'fix', 'it'], /\(did you mean 'run'\?\)\n$/],
+      [['zzz', '--json'], /^a3s: unknown command 'zzz'; expected one of [a-z, ]+\n$/],
+      [['\u001b]0;pwned\u0007red'], /^a3s: unknown command 'red'; expected one of [a-z, ]+\n$/],
     ] as const) {
       const r = await runMain([...args], { cwd: dir });
       expect(r.status, args[0]).toBe(2);
@@ -301,6 +305,29 @@ describe('files that are not what they should be', () => {
         `a3s ${args[0]}: ${join(dir, 'a3s.config.json')} is not a file; the workspace's configuration is a JSON file (a3s init writes one)\n`,
       );
     }
+  });
+
+  it('a config file a3s init cannot write is named with the reason and the way out (exit 1), never a bare errno', async () => {
+    const dir = empty();
+    symlinkSync(join(dir, 'gone', 'a3s.config.json'), join(dir, 'a3s.config.json'));
+    const r = await runMain(['init', '--model', 'ollama/qwen'], { cwd: dir });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      /^a3s init: CONFIG_WRITE: cannot write \S+a3s\.config\.json: ENOENT: .*; run a3s init in a folder you can write to, or pass --cwd <dir>\n$/,
+    );
+    noStack(r.stderr);
+  });
+
+  it('a workspace the session folder cannot be created in gets a hint: the workspace must be writable', () => {
+    const denied = new SessionInitializationError(
+      "cannot create the session folder '/ro/.a3s/sessions': EACCES: permission denied, mkdir '/ro/.a3s'",
+      undefined,
+      'sessionStore',
+    );
+    expect(hintsFor('run', denied)).toEqual([
+      "a3s keeps each session's fact log and snapshot in the workspace's .a3s folder, so the workspace must be writable: run a3s run in a folder you can write to, or pass --cwd <dir>",
+    ]);
+    expect(hintsFor('run', new SessionInitializationError('store broke', undefined, 'sessionStore'))).toEqual([]);
   });
 });
 

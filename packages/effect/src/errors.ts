@@ -26,7 +26,8 @@ export class A3sError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = options.details ?? {};
-    this.name = new.target.name;
+    // A bundler may rename a class that refers to itself (`class _A3sError`); the name people read is the source's.
+    this.name = new.target.name.replace(/^_+/, '');
     Object.defineProperty(this, BRAND, { value: true, enumerable: false });
   }
 

@@ -87,6 +87,47 @@ describe('agent.session arguments', () => {
       await session.close();
     }
   });
+
+  it('refuses governance flags of the wrong type or name instead of reading them as unset (plan mode meant, full access given)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-sdk-args-'));
+    const agent = await Agent.create({ model: model() });
+    for (const [governance, field, message] of [
+      [{ yolo: 'true' }, 'governance.yolo', /must be true or false/],
+      [{ mode: 'PLAN' }, 'governance.mode', /must be 'default' or 'plan'/],
+      [{ plan: true }, 'governance.plan', /is not a known key; allowed keys: mode, readOnly, yolo/],
+    ] as const)
+      await expect(agent.session(dir, { governance } as never)).rejects.toEqual(configError(field, message));
+    const plan = await agent.session(dir, { governance: { mode: 'plan' } });
+    expect(plan.toolNames()).not.toContain('write');
+    await plan.close();
+  });
+});
+
+describe('prompts', () => {
+  it('an empty, blank or non-string prompt is INVALID_PROMPT saying what was given, before anything runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-sdk-args-'));
+    const agent = await Agent.create({ model: model() });
+    const session = await agent.session(dir);
+    try {
+      for (const [prompt, got] of [
+        ['', 'an empty string'],
+        ['  \n', 'only whitespace'],
+        [42, 'number'],
+        [undefined, 'undefined'],
+        [null, 'null'],
+      ] as const)
+        await expect(session.send(prompt as never)).rejects.toEqual(
+          expect.objectContaining({
+            name: 'A3sError',
+            code: 'INVALID_PROMPT',
+            message: `the prompt must be a non-empty string (the task for the model), got ${got}`,
+          }),
+        );
+      expect((await session.send('hi')).text).toBe('done');
+    } finally {
+      await session.close();
+    }
+  });
 });
 
 describe('session method arguments', () => {

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
+import { A3sError } from '@a3s-code/effect';
 import { CONFIG_FILE_NAMES, CONFIG_SCHEMA_FILE, parseCodeConfig } from '@a3s-code/core';
 import { describeProviders } from '@a3s-code/sdk';
 import { checkModelFlag, parse } from '../args.js';
@@ -23,6 +24,18 @@ Options:
   -C, --cwd <dir>      workspace folder (default: the current folder)
       --force          overwrite an existing config file
   -h, --help           show this help`;
+
+/** Why the config file could not be written, in plain words, with the way out. */
+function unwritable(path: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const why =
+    code === 'EACCES' || code === 'EPERM'
+      ? 'permission denied'
+      : code === 'EROFS'
+        ? 'the file system is read-only'
+        : (e as Error).message;
+  return `cannot write ${path}: ${why}; run a3s init in a folder you can write to, or pass --cwd <dir>`;
+}
 
 /** Where `@a3s-code/core`'s shipped schema is on disk, and that package's version. */
 function shippedSchema(): { readonly path: string; readonly version: string } {
@@ -92,7 +105,11 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
     permissions: { allow: [] as string[], ask: [] as string[], deny: [] as string[] },
   };
   parseCodeConfig(config, 'the config to write');
-  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
+  try {
+    writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
+  } catch (e) {
+    throw new A3sError('CONFIG_WRITE', unwritable(path, e), { cause: e, details: { path } });
+  }
   io.stdout.write(`wrote ${path}\n`);
   if (model === undefined)
     io.stdout.write(

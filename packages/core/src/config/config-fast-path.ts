@@ -73,6 +73,17 @@ function tierModel(v: unknown): boolean {
   return modelRef(v);
 }
 
+const tierList = arrayOf(oneOf('read', 'write', 'exec'));
+
+/** `governance`: only the common flags; a skill, restrictions or a budget go to zod. */
+const GOVERNANCE = strictShape({
+  mode: oneOf('default', 'plan'),
+  readOnly: isBoolean,
+  yolo: isBoolean,
+  tiers: tierList,
+  delegationDepth: intIn(0, Number.MAX_SAFE_INTEGER),
+});
+
 /** The keys the fast path knows, each with a check no looser than the zod schema's. */
 const LAYER = strictShape({
   model: modelRef,
@@ -121,7 +132,7 @@ const LAYER = strictShape({
   confirmation: withMethods('confirm'),
   onQuestion: isFunction,
   llmRetry: isObject,
-  governance: isObject,
+  governance: GOVERNANCE,
   clock: isFunction,
   env: isObject,
   modelResolver: withMethods('resolveConfig', 'createClient'),

@@ -11,6 +11,7 @@ import { acceptedWithoutZod } from './config-fast-path.js';
 import { configError } from './config-error.js';
 import { lazyZod, type Zod } from '../tools/zod-loader.js';
 import { objectIssue, vibeSchema } from './config-schema-vibe.js';
+import { governanceSchema } from './config-schema-governance.js';
 
 /** The prefix of an offline scripted model file (`scripted:<file.json>`), resolved by the SDK. */
 export const SCRIPTED_MODEL_PREFIX = 'scripted:';
@@ -349,7 +350,7 @@ function buildConfigSchemas(z: Zod) {
     confirmation: z.custom<object>((v) => hasMethods(v, 'confirm'), { error: CONFIRMATION }).optional(),
     onQuestion: fn('a function (question, signal) => answer').optional(),
     llmRetry: obj('an LlmRetryOptions object').optional(),
-    governance: obj('a GovernanceSnapshot object').optional(),
+    governance: governanceSchema(z).optional(),
     clock: fn('a function returning epoch milliseconds').optional(),
     env: obj('an object of environment variables').optional(),
     modelResolver: z

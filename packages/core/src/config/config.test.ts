@@ -71,6 +71,12 @@ describe('BUILD-07/08: each invalid configuration names its key path and the all
     [{ recipe: { completion_gate: false } }, 'recipe.completion_gate', /cannot be configured/],
     [{ sessionId: '' }, 'sessionId', /1 to 1024/],
     [{ history: [{ role: 'system', content: 'x' }] }, 'history[0].role', /'user', 'assistant'/],
+    [{ governance: { yolo: 'true' } }, 'governance.yolo', /must be true or false/],
+    [{ governance: { mode: 'Plan' } }, 'governance.mode', /'default' or 'plan'/],
+    [{ governance: { plan: true } }, 'governance.plan', /allowed keys: mode, readOnly, yolo/],
+    [{ governance: { readOnly: 1 } }, 'governance.readOnly', /must be true or false/],
+    [{ governance: { tiers: ['admin'] } }, 'governance.tiers[0]', /'read', 'write', 'exec'/],
+    [{ governance: { restrictions: [{ allowedTools: ['read'] }] } }, 'governance.restrictions[0].name', /string/],
   ])('options %j → %s', async (options, field, message) => {
     const agent = await Agent.create({ model: model(), persistence: 'memory' });
     const e = await agent.session(dir(), options as never).catch((x: unknown) => x);

@@ -8,38 +8,39 @@ import type { z } from 'zod';
 import { lazyZod, type Zod } from '../tools/zod-loader.js';
 
 function scriptSchemas(z: Zod) {
-  const usageSchema = z.strictObject({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
-  const toolCallSchema = z.strictObject({
+  // An unknown key's message lists the keys its object allows (the client adds the key to the path).
+  const strict = <T extends z.core.$ZodLooseShape>(shape: T) =>
+    z.strictObject(shape, {
+      error: (iss) => (iss.code === 'unrecognized_keys' ? `allowed keys: ${Object.keys(shape).join(', ')}` : undefined),
+    });
+  const usageSchema = strict({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
+  const toolCallSchema = strict({
     id: z.string().min(1).optional(),
     name: z.string().min(1),
     args: z.record(z.string(), z.unknown()).default({}),
   });
-  const turnSchema = z.strictObject({
+  const turnSchema = strict({
     text: z.string().optional(),
     reasoning: z.string().optional(),
     tool_calls: z.array(toolCallSchema).optional(),
-    question: z
-      .strictObject({
-        question: z.string().min(1),
-        context: z.string().optional(),
-        options: z.array(z.strictObject({ label: z.string().min(1), description: z.string().optional() })).default([]),
-        allow_free_text: z.boolean().optional(),
-        multi_select: z.boolean().optional(),
-      })
-      .optional(),
-    error: z
-      .strictObject({
-        kind: z.enum(['transport', 'rate_limited', 'timeout', 'status', 'invalid_response']),
-        message: z.string().optional(),
-        status: z.number().int().optional(),
-        retry_after_ms: z.number().int().min(0).optional(),
-      })
-      .optional(),
+    question: strict({
+      question: z.string().min(1),
+      context: z.string().optional(),
+      options: z.array(strict({ label: z.string().min(1), description: z.string().optional() })).default([]),
+      allow_free_text: z.boolean().optional(),
+      multi_select: z.boolean().optional(),
+    }).optional(),
+    error: strict({
+      kind: z.enum(['transport', 'rate_limited', 'timeout', 'status', 'invalid_response']),
+      message: z.string().optional(),
+      status: z.number().int().optional(),
+      retry_after_ms: z.number().int().min(0).optional(),
+    }).optional(),
     delay_ms: z.number().int().min(0).max(600_000).optional(),
     usage: usageSchema.optional(),
     finish: z.enum(['stop', 'tool_calls', 'length', 'content_filter', 'other']).optional(),
   });
-  const scriptSchema = z.strictObject({ model: z.string().optional(), turns: z.array(turnSchema) });
+  const scriptSchema = strict({ model: z.string().optional(), turns: z.array(turnSchema) });
   return { turnSchema, scriptSchema };
 }
 

@@ -92,7 +92,38 @@ describe('ScriptedLlmClient', () => {
     expect((await collectResponse(client.stream(req('x')))).text).toBe('from file');
     writeFileSync(join(dir, 'bad.json'), '{ nope');
     await expect(ScriptedLlmClient.fromFile(join(dir, 'bad.json'))).rejects.toThrow(/is not valid JSON/);
-    await expect(ScriptedLlmClient.fromFile(join(dir, 'missing.json'))).rejects.toThrow(/cannot read script file/);
+    await expect(ScriptedLlmClient.fromFile(join(dir, 'missing.json'))).rejects.toThrow(/no such script file/);
+  });
+
+  it('a script file that is missing, a folder or not JSON says so in plain words, with the line and column', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-script-'));
+    const missing = join(dir, 'missing.json');
+    await expect(ScriptedLlmClient.fromFile(missing)).rejects.toMatchObject({
+      code: 'INVALID_SCRIPT',
+      message: `no such script file '${missing}'; allowed: a JSON script file ({ "turns": [...] })`,
+    });
+    await expect(ScriptedLlmClient.fromFile(dir)).rejects.toThrow(`script file '${dir}' is a folder; allowed: a JSON`);
+    writeFileSync(join(dir, 'cut.json'), '{ "turns": [\n  { "text": "a" },\n');
+    await expect(ScriptedLlmClient.fromFile(join(dir, 'cut.json'))).rejects.toThrow(
+      new RegExp(`is not valid JSON \\(${join(dir, 'cut.json')}:3:1\\)`),
+    );
+  });
+
+  it('an unknown key in a script names its path, the keys allowed there and the spelling meant', () => {
+    const e = (() => {
+      try {
+        new ScriptedLlmClient({ turns: [{ text: 'a' }, { toolCalls: [] }] } as never);
+      } catch (x) {
+        return x;
+      }
+    })();
+    expect(e).toMatchObject({ code: 'INVALID_SCRIPT', details: { field: '.turns[1].toolCalls' } });
+    expect((e as Error).message).toBe(
+      "script: turns[1].toolCalls: is not a known key; allowed keys: text, reasoning, tool_calls, question, error, delay_ms, usage, finish (did you mean 'tool_calls'?)",
+    );
+    expect(() => new ScriptedLlmClient({ turns: [{ tool_calls: [{ name: 'read', input: {} }] }] } as never)).toThrow(
+      /turns\[0\]\.tool_calls\[0\]\.input: is not a known key; allowed keys: id, name, args$/,
+    );
   });
 
   it('a script that is a FIFO or a device is refused at once, naming it, never read (it would block or never end)', async () => {

@@ -18,6 +18,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { A3sError } from '@a3s-code/effect';
+import { jsonSyntaxError } from '../config/json-syntax.js';
 import {
   parseScriptWithoutZod,
   getScriptSchemas,
@@ -41,6 +42,25 @@ export class ScriptError extends A3sError {
 
 /** The largest script file read. */
 const MAX_SCRIPT_BYTES = 64 * 1024 * 1024;
+
+/** What a script file must be, for the messages. */
+const SCRIPT_FILE = 'a JSON script file ({ "turns": [...] })';
+
+/** Why a script file could not be opened or read, without the system call's jargon. */
+function unreadable(path: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return `no such script file '${path}'; allowed: ${SCRIPT_FILE}`;
+  if (code === 'EACCES' || code === 'EPERM') return `cannot read script file '${path}': permission denied`;
+  return `cannot read script file '${path}': ${(e as Error).message}`;
+}
+
+/** `is not a known key; allowed keys: …`, with the allowed key it is a respelling of (`toolCalls` → `tool_calls`). */
+function unknownKeyMessage(key: string, allowed: string): string {
+  const norm = (k: string) => k.toLowerCase().replace(/[_-]/g, '');
+  const keys = allowed.replace(/^allowed keys: /, '').split(', ');
+  const near = keys.find((k) => norm(k) === norm(key));
+  return `is not a known key; ${allowed}${near === undefined ? '' : ` (did you mean '${near}'?)`}`;
+}
 
 const CAPABILITIES: LlmCapabilities = Object.freeze({
   forcedToolChoice: true,
@@ -93,15 +113,13 @@ export class ScriptedLlmClient implements LlmClient {
       fast === undefined ? getScriptSchemas().scriptSchema.safeParse(raw) : { success: true as const, data: fast };
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      const field = issue.path.reduce<string>(
-        (p, k) => (typeof k === 'number' ? `${p}[${k}]` : `${p}.${String(k)}`),
-        '',
-      );
-      throw new ScriptError(
-        'INVALID_SCRIPT',
-        `${this.source}: ${field.replace(/^\./, '') || '(root)'}: ${issue.message}`,
-        { field },
-      );
+      const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+      const path = unknownKey === undefined ? issue.path : [...issue.path, unknownKey];
+      const field = path.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : `${p}.${String(k)}`), '');
+      const message = unknownKey === undefined ? issue.message : unknownKeyMessage(unknownKey, issue.message);
+      throw new ScriptError('INVALID_SCRIPT', `${this.source}: ${field.replace(/^\./, '') || '(root)'}: ${message}`, {
+        field,
+      });
     }
     this.turns = parsed.data.turns;
     this.model = options.model ?? parsed.data.model ?? 'scripted';
@@ -134,6 +152,8 @@ export class ScriptedLlmClient implements LlmClient {
       // Opened without blocking and judged by the open file: a FIFO or a device never hangs or floods the read.
       handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
       const stat = await handle.stat();
+      if (stat.isDirectory())
+        throw new ScriptError('INVALID_SCRIPT', `script file '${path}' is a folder; allowed: ${SCRIPT_FILE}`, { path });
       if (!stat.isFile())
         throw new ScriptError(
           'INVALID_SCRIPT',
@@ -149,7 +169,7 @@ export class ScriptedLlmClient implements LlmClient {
       text = await handle.readFile('utf8');
     } catch (e) {
       if (e instanceof ScriptError) throw e;
-      throw new ScriptError('INVALID_SCRIPT', `cannot read script file '${path}': ${(e as Error).message}`, { path });
+      throw new ScriptError('INVALID_SCRIPT', unreadable(path, e), { path });
     } finally {
       await handle?.close();
     }
@@ -157,9 +177,10 @@ export class ScriptedLlmClient implements LlmClient {
     try {
       json = JSON.parse(text);
     } catch (e) {
-      throw new ScriptError('INVALID_SCRIPT', `script file '${path}' is not valid JSON: ${(e as Error).message}`, {
-        path,
-      });
+      const at = jsonSyntaxError(text);
+      const where =
+        at === undefined ? `: ${(e as Error).message}` : ` (${path}:${at.line}:${at.column}): ${at.message}`;
+      throw new ScriptError('INVALID_SCRIPT', `script file '${path}' is not valid JSON${where}`, { path });
     }
     return new ScriptedLlmClient(json as LlmScript, { ...options, source: path });
   }

@@ -33,7 +33,15 @@ export async function openPrompt(
   admission: CapabilityAdmission,
 ): Promise<void> {
   if (typeof submitted !== 'string' || submitted.trim().length === 0) {
-    throw new A3sError('INVALID_PROMPT', 'the prompt must be a non-empty string');
+    const got =
+      typeof submitted !== 'string'
+        ? submitted === null
+          ? 'null'
+          : typeof submitted
+        : submitted === ''
+          ? 'an empty string'
+          : 'only whitespace';
+    throw new A3sError('INVALID_PROMPT', `the prompt must be a non-empty string (the task for the model), got ${got}`);
   }
   // Every attachment is read and checked before anything is written: a bad one leaves no trace.
   const prepared =
