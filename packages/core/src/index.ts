@@ -30,6 +30,7 @@ export {
   SessionNotFoundError,
   SessionSnapshotError,
   SessionStoreError,
+  StateFileError,
   StateFolderError,
   StepLimitError,
   StreamConsumedError,

@@ -50,17 +50,34 @@ function clip(text: string): string {
   return text.length <= 200 ? text : `${text.slice(0, 120)}…(${text.length} chars)`;
 }
 
-/** A complete line of a fact log is not a valid fact. Names the 1-based line and the field. */
+/**
+ * A complete line of a fact log is not a valid fact. Names the 1-based line and the field, and the
+ * file when the log was read from one.
+ */
 export class FactParseError extends A3sError {
   /** 1-based line number in the log text. */
   readonly line: number;
   /** The offending field (`seq`, `payload.decision.kind`, ...) or `json` for unparseable text. */
   readonly field: string;
+  /** The log file the line is in, when known. */
+  readonly file: string | undefined;
+  readonly #problem: string;
 
-  constructor(line: number, field: string, problem: string) {
-    super('FACT_PARSE', `fact log line ${line}: ${clip(field)}: ${problem}`, { details: { line, field } });
+  constructor(line: number, field: string, problem: string, file?: string) {
+    super(
+      'FACT_PARSE',
+      `fact log ${file === undefined ? '' : `'${clip(file)}' `}line ${line}: ${clip(field)}: ${problem}`,
+      { details: file === undefined ? { line, field } : { line, field, file } },
+    );
     this.line = line;
     this.field = field;
+    this.file = file;
+    this.#problem = problem;
+  }
+
+  /** The same error, naming the log file `file` the line was read from. */
+  inFile(file: string): FactParseError {
+    return new FactParseError(this.line, this.field, this.#problem, file);
   }
 }
 

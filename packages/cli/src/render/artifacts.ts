@@ -3,9 +3,10 @@
  * `metadata.images` with their `artifact://` uri, media type and size): the CLI saves each under
  * the session's artifacts folder, `<workspace>/.a3s/artifacts/<thread>/<id>.<ext>` (`<thread>`
  * names the session as its fact log does), and prints where, with the media type and size;
- * `a3s replay` lists them from the log.
+ * `a3s replay` lists them from the log. A command may have put a symbolic link in the way (of a
+ * folder, or of the file): nothing is written through it, so nothing lands outside the workspace.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { threadIdFor } from '@a3s-code/effect';
 import type { Session } from '@a3s-code/sdk';
@@ -79,6 +80,41 @@ export function sessionArtifacts(session: Session): ArtifactContent {
 }
 
 /**
+ * The artifacts folder of `thread`, each of `.a3s`, `artifacts` and `<thread>` created when missing
+ * (a new `.a3s` with a `.gitignore` of `*`, as the runtime makes it) and checked to be a real
+ * folder, not a link that would take the file somewhere else.
+ * @throws Error naming the first part that is a link or not a folder.
+ */
+function realArtifactFolder(workspace: string, thread: string): string {
+  let at = workspace;
+  for (const part of ['.a3s', 'artifacts', thread]) {
+    at = join(at, part);
+    const found = lstatSync(at, { throwIfNoEntry: false });
+    if (found === undefined) {
+      // Not recursive: a link made meanwhile in its place fails it with EEXIST.
+      mkdirSync(at);
+      if (part === '.a3s') writeFileSync(join(at, '.gitignore'), '*\n', { flag: 'wx' });
+    } else if (!found.isDirectory())
+      throw new Error(
+        `${relative(workspace, at)} is ${found.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}; allowed: a real folder inside the workspace`,
+      );
+  }
+  return at;
+}
+
+/** Writes `bytes` as a new file at `path` (never through a link there); an existing file is kept. */
+function saveNew(path: string, bytes: Buffer): void {
+  try {
+    writeFileSync(path, bytes, { flag: 'wx' });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    // The same id was saved before; a link or anything else in its place is not written through.
+    if (lstatSync(path).isFile()) return;
+    throw new Error(`${path} exists and is not a regular file; allowed: a new file`);
+  }
+}
+
+/**
  * A saver for the event printer: writes each artifact a result references to the session's
  * artifacts folder and returns the lines to print (paths relative to the workspace).
  */
@@ -97,8 +133,8 @@ export function artifactSaver(
       if (stored === undefined) return artifactLine(style, a, shown, '(not saved: the session no longer holds it)');
       const bytes = Buffer.from(stored, a.encoding === 'base64' ? 'base64' : 'utf8');
       try {
-        mkdirSync(artifactFolder(workspace, thread), { recursive: true });
-        if (!existsSync(path)) writeFileSync(path, bytes);
+        realArtifactFolder(workspace, thread);
+        saveNew(path, bytes);
       } catch (e) {
         return artifactLine(style, a, shown, `(not saved: ${(e as Error).message})`);
       }

@@ -4,18 +4,23 @@
  * to it); a memory session keeps them in memory. A store is found from the fact store, so a
  * session, its runs and a resumed process all reach the same one.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../session/atomic-file.js';
 import type { FactStore } from '../store/fact-store.js';
 import { FileFactStore } from '../store/file-fact-store.js';
+import { MAX_FACT_LOG_BYTES } from '../store/log-file.js';
+import { readStateFile } from '../store/state-file.js';
 import { checkStateFolder } from '../store/state-folder.js';
 
 /** Content-addressed storage of attachment bytes. */
 export interface AttachmentStore {
   /** Stores `bytes` under `sha256` (their SHA-256); durable before it resolves when the store is. */
   put(sha256: string, bytes: Uint8Array): Promise<void>;
-  /** The bytes stored under `sha256`, or `undefined` when there are none. */
+  /**
+   * The bytes stored under `sha256`, or `undefined` when there are none. A file store refuses
+   * (`STATE_FILE`) what is not a regular file there: a link is not followed, a FIFO not waited on.
+   */
   get(sha256: string): Promise<Uint8Array | undefined>;
   /** Where an artifact is (a file path), for error messages; `undefined` for memory stores. */
   locate(sha256: string): string | undefined;
@@ -53,6 +58,9 @@ export class MemoryAttachmentStore implements AttachmentStore {
   }
 }
 
+/** The largest artifact file read back: no attachment a prompt can carry comes near it. */
+const MAX_ARTIFACT_BYTES = MAX_FACT_LOG_BYTES;
+
 /** Bytes kept in memory after a read, so later turns of a conversation do not re-read them. */
 const CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -73,8 +81,9 @@ export class FileAttachmentStore implements AttachmentStore {
 
   async put(sha256: string, bytes: Uint8Array): Promise<void> {
     const path = this.locate(sha256);
-    // Content-addressed: a complete file of the same size already holds these bytes.
-    const existing = await stat(path).catch(() => undefined);
+    // Content-addressed: a complete file of the same size already holds these bytes. Anything
+    // else there (a link, a FIFO) is replaced, not followed.
+    const existing = await lstat(path).catch(() => undefined);
     if (existing?.isFile() !== true || existing.size !== bytes.length) await writeFileAtomic(path, bytes);
     this.#remember(sha256, bytes);
   }
@@ -83,14 +92,11 @@ export class FileAttachmentStore implements AttachmentStore {
     const hit = this.#cache.get(sha256);
     if (hit !== undefined) return hit;
     await checkStateFolder(this.folder);
-    try {
-      const bytes = new Uint8Array(await readFile(this.locate(sha256)));
-      this.#remember(sha256, bytes);
-      return bytes;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw e;
-    }
+    const read = await readStateFile(this.locate(sha256), MAX_ARTIFACT_BYTES);
+    if (read === undefined) return undefined;
+    const bytes = new Uint8Array(read);
+    this.#remember(sha256, bytes);
+    return bytes;
   }
 
   #remember(sha256: string, bytes: Uint8Array): void {

@@ -30,6 +30,7 @@ export {
   SessionNotFoundError,
   SessionSnapshotError,
   SessionStoreError,
+  StateFileError,
   StateFolderError,
 } from './persistence-errors.js';
 export { ModelConfigurationError } from './model-errors.js';

@@ -62,3 +62,24 @@ export class StateFolderError extends A3sError {
     this.problem = problem;
   }
 }
+
+/**
+ * A file the runtime keeps under `.a3s` (a saved session, an attachment's bytes) is not a regular
+ * file of its own: a symbolic link (possibly leading outside the workspace), a FIFO (reading it
+ * would wait for ever), a device or a folder. Nothing was read from it. Names the path and what it is.
+ */
+export class StateFileError extends A3sError {
+  /** The offending path (absolute). */
+  readonly path: string;
+  /** What is wrong with it (`is a symbolic link`, `is a FIFO (named pipe)`, ...). */
+  readonly problem: string;
+  constructor(path: string, problem: string, cause?: unknown) {
+    super(
+      'STATE_FILE',
+      `state file '${path}' ${problem}; allowed: a regular file the runtime wrote there (remove it, or start a new session)`,
+      { cause, details: { path, problem } },
+    );
+    this.path = path;
+    this.problem = problem;
+  }
+}

@@ -4,10 +4,12 @@
  * atomic replace; loads validate the envelope and migrate the legacy
  * bare-session shape.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { threadIdFor } from '@a3s-code/effect';
 import { SessionSnapshotError, SessionStoreError } from '../errors/persistence-errors.js';
+import { MAX_FACT_LOG_BYTES } from '../store/log-file.js';
+import { readStateFile } from '../store/state-file.js';
 import { TEMP_PREFIX, writeFileAtomic } from './atomic-file.js';
 import type { RunCheckpoint } from '../run/run-checkpoint.js';
 import { checkpointFromSnapshot, type SessionListing, type SessionStore } from './session-store.js';
@@ -62,7 +64,10 @@ export class FileSessionStore implements SessionStore {
     return parseSessionSnapshot(value, path, sessionId);
   }
 
-  /** Every session with a readable file, most recently saved first. Unreadable files are skipped. */
+  /**
+   * Every session with a readable file, most recently saved first. Unreadable files are skipped,
+   * and so is what is not a regular file (a link, a FIFO): it is never followed nor waited on.
+   */
   async listSessions(): Promise<readonly SessionListing[]> {
     let names: string[];
     try {
@@ -75,7 +80,9 @@ export class FileSessionStore implements SessionStore {
     for (const name of names) {
       if (!name.endsWith('.json') || name.startsWith(TEMP_PREFIX)) continue;
       try {
-        const value: unknown = JSON.parse(await readFile(join(this.folder, name), 'utf8'));
+        const text = (await readStateFile(join(this.folder, name), MAX_FACT_LOG_BYTES))?.toString('utf8');
+        if (text === undefined) continue;
+        const value: unknown = JSON.parse(text);
         const s = parseSessionSnapshot(value, join(this.folder, name));
         out.push({ sessionId: s.session_id, updatedAtMs: s.updated_at_ms });
       } catch {
@@ -91,11 +98,11 @@ export class FileSessionStore implements SessionStore {
   }
 }
 
+/** The text of a snapshot file; a link, a FIFO or a folder in its place is refused unread (`STATE_FILE` as the cause). */
 async function readOrUndefined(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8');
+    return (await readStateFile(path, MAX_FACT_LOG_BYTES))?.toString('utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SessionStoreError('load', path, e);
   }
 }

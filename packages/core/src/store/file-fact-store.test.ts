@@ -94,7 +94,7 @@ describe('FileFactStore', () => {
     expect(parseLog(readFileSync(path, 'utf8')).facts).toHaveLength(2);
   });
 
-  it('refuses a corrupt complete line with its line number, changes nothing, and releases the lock', async () => {
+  it('refuses a corrupt complete line with its file and line number, changes nothing, and releases the lock', async () => {
     const ws = tmp();
     const path = join(ws, '.a3s/effect-log/c.jsonl');
     mkdirSync(join(ws, '.a3s/effect-log'), { recursive: true });
@@ -109,7 +109,8 @@ describe('FileFactStore', () => {
     const before = readFileSync(path, 'utf8');
     const e = await FileFactStore.open(ws, 'c').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(FactParseError);
-    expect((e as FactParseError).line).toBe(2);
+    expect(e).toMatchObject({ code: 'FACT_PARSE', line: 2, field: 'json', file: path });
+    expect((e as Error).message).toContain(`fact log '${path}' line 2: json: not valid JSON`);
     expect(readFileSync(path, 'utf8')).toBe(before);
     expect(existsSync(`${path}.lock`)).toBe(false);
   });

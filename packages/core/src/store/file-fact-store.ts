@@ -12,6 +12,7 @@ import {
   effectLogPath,
   encodeFact,
   FactLog,
+  FactParseError,
   type Fact,
   type FactDraft,
   type TornLine,
@@ -110,7 +111,8 @@ export class FileFactStore implements FactStore {
     } catch (e) {
       await fh?.close().catch(() => undefined);
       await lock.release();
-      throw e;
+      // A corrupt line is named with its file: a session's error shows which log to look at.
+      throw e instanceof FactParseError && e.file === undefined ? e.inFile(path) : e;
     }
   }
 

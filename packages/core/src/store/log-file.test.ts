@@ -175,7 +175,8 @@ describe('a fact log whose bytes are not UTF-8', () => {
     const before = readFileSync(log);
     const e = await openError(ws);
     expect(e).toBeInstanceOf(FactParseError);
-    expect(e).toMatchObject({ line: 2, field: 'utf8' });
+    expect(e).toMatchObject({ line: 2, field: 'utf8', file: log });
+    expect((e as Error).message).toContain(`fact log '${log}' line 2: utf8:`);
     expect((e as Error).message).toContain(`offset ${before.indexOf(0xc3)}`);
     expect(readFileSync(log)).toEqual(before);
     await expect(readFactLogFile(log)).rejects.toMatchObject({ line: 2, field: 'utf8' });

@@ -63,8 +63,8 @@ const APPEND_FLAGS = O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK;
 /** Flags for reading a file the runtime wrote itself (a log, a lock): never through a link, never waiting. */
 export const READ_OWN_FLAGS: number = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
 
-/** What is at a path that is not a regular file, for the error. */
-function kindOf(stats: Stats): string {
+/** What is at a path that is not a regular file (`is a FIFO (named pipe)`, ...), for an error. */
+export function kindOf(stats: Stats): string {
   if (stats.isDirectory()) return 'is a folder';
   if (stats.isFIFO()) return 'is a FIFO (named pipe)';
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'is a device';

@@ -18,6 +18,7 @@ import { gitBranches, gitDiff, gitLog, gitStashList, gitStatus, gitWorktrees } f
 import { commitsOnly, readDeniedOf, refuseHiddenPath, refuseLeakingWorktree } from './git-hidden.js';
 import { GitCommandError, git } from './git-run.js';
 import { refuseDeniedWrites, writeDeniedOf } from './git-writes.js';
+import { refuseStateWrites } from './git-state.js';
 import { scrubOutput } from './git-scrub.js';
 import { gitInput, gitRules, isReadOnlyGit, type GitArgs } from './git-schema.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
@@ -46,6 +47,7 @@ function treesOf(args: GitArgs): string[] {
 async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): Promise<ToolResult> {
   const denied = readDeniedOf(ctx);
   const worktree = args.operation === 'worktree' ? await worktreePath(ctx, args.path!) : undefined;
+  await refuseStateWrites(service, ctx, args);
   const writeDenied = writeDeniedOf(ctx);
   if (writeDenied !== undefined) await refuseDeniedWrites(service, ctx, writeDenied, args, worktree);
   const run = async (argv: string[], summary: string): Promise<ToolResult> => {
@@ -130,7 +132,7 @@ export const gitTool = defineTool({
 - checkout: ref, with create: true to create the branch.
 - stash: action push (default; message, include_untracked), pop, apply, drop (index), list.
 - worktree: action list (default), create (path inside the workspace; ref, or name for a new branch), remove (path, force).
-Lists page with limit (1..1000, default 50) and metadata.next_cursor.`,
+Lists page with limit (1..1000, default 50) and metadata.next_cursor. A checkout or stash that would change files under .a3s/ (the session's own state) is refused.`,
   inputJsonSchema: toolJsonSchemas.git,
   input: gitInput,
   plainInput: true,
