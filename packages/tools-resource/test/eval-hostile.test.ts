@@ -142,4 +142,18 @@ describe('eval: hostile cells', () => {
     await kernels.close();
     expect(await aliveAfter(before, 5_000)).toEqual([]);
   });
+
+  it('EVAL-03: reset kills what the old kernel started, even a process that left its group and session and cleared its environment; so does closing', async () => {
+    // `sh` exits at once: its `sleep`, without the tag, in a session of its own, is left only under the kernel.
+    const orphan = (n: number) =>
+      `import subprocess\np = subprocess.Popen(['setsid', 'sh', '-c', 'env -i setsid sleep ${n} & echo $!'], stdout=subprocess.PIPE, start_new_session=True)\nint(p.stdout.readline())`;
+    const first = Number((await kernels.run('python', orphan(306), dir, cell)).echo);
+    expect(await aliveAfter([first], 0)).toEqual([first]);
+    expect((await kernels.run('python', '1', dir, { ...cell, reset: true })).started).toBe(true);
+    expect(await aliveAfter([first], 5_000)).toEqual([]);
+    const second = Number((await kernels.run('python', orphan(307), dir, cell)).echo);
+    expect(await aliveAfter([second], 0)).toEqual([second]);
+    await kernels.close();
+    expect(await aliveAfter([second], 5_000)).toEqual([]);
+  });
 });

@@ -137,7 +137,13 @@ function commandFor(
 ): KernelCommand {
   const args =
     language === 'python'
-      ? ['-u', '-c', PYTHON_KERNEL_SOURCE, String((memoryMb ?? 0) * 2 ** 20)]
+      ? [
+          '-u',
+          '-c',
+          PYTHON_KERNEL_SOURCE,
+          String((memoryMb ?? 0) * 2 ** 20),
+          sandbox === undefined ? 'host' : 'sandbox',
+        ]
       : [...(memoryMb === undefined ? [] : [`--max-old-space-size=${memoryMb}`]), '-e', JS_KERNEL_SOURCE];
   const limit = memoryMb === undefined ? {} : { memoryLimitMb: memoryMb };
   if (sandbox === undefined) return { language, command: interpreter, args, cwd, ...limit };

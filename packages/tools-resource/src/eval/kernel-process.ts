@@ -16,9 +16,10 @@ import {
   startTicksOf,
   taggedEnv,
 } from '../shared/process-tree.js';
+import { CellImages } from './cell-images.js';
 import { EvalToolError, memoryLimitError } from './eval-errors.js';
-import { CappedOutput, KernelReader, type KernelMessage } from './kernel-protocol.js';
-import type { CellImage, CellOptions, CellResult, EvalLanguage, KernelCommand } from './kernel-types.js';
+import { CappedOutput, KernelReader, type KernelMessage, wellFormed } from './kernel-protocol.js';
+import type { CellOptions, CellResult, EvalLanguage, KernelCommand } from './kernel-types.js';
 
 /** How often a running cell's memory is sampled, and how many samples reuse one process scan. */
 const MEMORY_SAMPLE_MS = 250;
@@ -186,7 +187,7 @@ export class KernelProcess {
     this.#runs += 1;
     const id = this.#runs;
     const out = new CappedOutput(options.maxOutputChars);
-    const images: CellImage[] = [];
+    const images = new CellImages();
     let echo: string | undefined;
     let bridgeCalls = 0;
     let outstanding = 0;
@@ -261,7 +262,7 @@ export class KernelProcess {
             const text = String(m.text ?? '');
             const stream = m.stream === 'stderr' ? 'stderr' : 'stdout';
             out.push(text);
-            options.onOutput?.(text, stream);
+            options.onOutput?.(wellFormed(text), stream);
             return;
           }
           case 'display': {
@@ -273,13 +274,18 @@ export class KernelProcess {
               echo = capped.text();
             } else {
               out.push(`${text}\n`);
-              options.onOutput?.(`${text}\n`, 'stdout');
+              options.onOutput?.(wellFormed(`${text}\n`), 'stdout');
             }
             return;
           }
-          case 'image':
-            images.push({ mime: String(m.mime ?? 'image/png'), data: String(m.data ?? '') });
+          case 'image': {
+            const dropped = images.add(m.mime, m.data);
+            if (dropped !== undefined) {
+              out.push(dropped);
+              options.onOutput?.(dropped, 'stderr');
+            }
             return;
+          }
           case 'bridge': {
             bridgeCalls += 1;
             outstanding += 1;
@@ -306,10 +312,10 @@ export class KernelProcess {
               output: out.text(),
               outputChars: out.total,
               truncated: out.truncated,
-              images,
+              images: images.list,
               bridgeCalls,
               ...(echo === undefined ? {} : { echo }),
-              ...(m.ok === true ? {} : { error: String(m.error ?? 'the cell failed') }),
+              ...(m.ok === true ? {} : { error: wellFormed(String(m.error ?? 'the cell failed')) }),
             });
             return;
           default:

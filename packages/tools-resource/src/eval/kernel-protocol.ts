@@ -20,10 +20,19 @@ export type KernelMessage = Record<string, unknown> & { type?: string };
 
 const stdout = (text: string): KernelMessage => ({ type: 'stream', stream: 'stdout', text });
 
-/** Splits a kernel's stdout (decoded text, in any chunks) into messages. */
+/**
+ * Splits a kernel's stdout (decoded text, in any chunks) into messages. Each chunk is looked at
+ * once: what is held without a newline is kept in pieces (joined when its line ends), and only a
+ * new chunk (with the few characters before it) is searched for a frame, so a message of many
+ * megabytes costs time in proportion to its length.
+ */
 export class KernelReader {
   readonly #emit: (message: KernelMessage) => void;
-  #pending = '';
+  /** Text held without a newline yet, in pieces, and their total length. */
+  #pieces: string[] = [];
+  #held = 0;
+  /** The held text starts with a frame (a message still arriving). */
+  #framed = false;
   /** Inside a message over the limit: everything up to the next newline is dropped. */
   #dropping = false;
 
@@ -41,29 +50,54 @@ export class KernelReader {
         this.#dropping = false;
         continue;
       }
-      const line = this.#pending + piece;
-      this.#pending = '';
-      this.#line(line);
+      this.#line(this.#take() + piece);
     }
     if (from < chunk.length && !this.#dropping) this.#hold(chunk.slice(from));
   }
 
   /** Passes on what is left when the pipe ends. */
   end(): void {
-    if (this.#pending !== '' && !this.#pending.startsWith(KERNEL_FRAME)) this.#emit(stdout(this.#pending));
-    this.#pending = '';
+    const framed = this.#framed;
+    const rest = this.#take();
+    if (rest !== '' && !framed) this.#emit(stdout(rest));
+  }
+
+  /** The held text, joined; nothing is held afterwards. */
+  #take(): string {
+    const text = this.#pieces.length === 1 ? this.#pieces[0]! : this.#pieces.join('');
+    this.#pieces = [];
+    this.#held = 0;
+    this.#framed = false;
+    return text;
+  }
+
+  /** The last `n` characters held (fewer when less is held). */
+  #tail(n: number): string {
+    let text = '';
+    for (let i = this.#pieces.length - 1; i >= 0 && text.length < n; i--) text = this.#pieces[i] + text;
+    return text.slice(-n);
+  }
+
+  #keep(text: string): void {
+    this.#pieces.push(text);
+    this.#held += text.length;
   }
 
   #hold(rest: string): void {
-    this.#pending += rest;
-    const at = this.#pending.lastIndexOf(KERNEL_FRAME);
-    if (at > 0) {
-      this.#emit(stdout(this.#pending.slice(0, at)));
-      this.#pending = this.#pending.slice(at);
+    // A frame split across chunks ends in `rest`: look at the held text's last few characters too.
+    const before = this.#tail(KERNEL_FRAME.length - 1);
+    const found = (before + rest).lastIndexOf(KERNEL_FRAME);
+    if (found < 0) this.#keep(rest);
+    else {
+      const at = this.#held - before.length + found;
+      const all = this.#take() + rest;
+      if (at > 0) this.#emit(stdout(all.slice(0, at)));
+      this.#keep(all.slice(at));
+      this.#framed = true;
     }
-    if (this.#pending.startsWith(KERNEL_FRAME)) {
-      if (this.#pending.length <= MAX_MESSAGE_CHARS) return;
-      this.#pending = '';
+    if (this.#framed) {
+      if (this.#held <= MAX_MESSAGE_CHARS) return;
+      this.#take();
       this.#dropping = true;
       this.#emit({
         type: 'stream',
@@ -72,12 +106,13 @@ export class KernelReader {
       });
       return;
     }
-    if (this.#pending.length < RAW_PIECE_CHARS) return;
+    if (this.#held < RAW_PIECE_CHARS) return;
     // Keep a tail that may be the start of a frame split across chunks.
     const keep = KERNEL_FRAME.length - 1;
-    const text = this.#pending.slice(0, -keep);
+    const held = this.#take();
+    const text = held.slice(0, -keep);
     for (let i = 0; i < text.length; i += RAW_PIECE_CHARS) this.#emit(stdout(text.slice(i, i + RAW_PIECE_CHARS)));
-    this.#pending = this.#pending.slice(-keep);
+    this.#keep(held.slice(-keep));
   }
 
   #line(line: string): void {
@@ -96,6 +131,16 @@ export class KernelReader {
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) this.#emit(parsed as KernelMessage);
     else this.#emit(stdout(`${line.slice(at + KERNEL_FRAME.length)}\n`));
   }
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * `text` with each lone surrogate (a string a cell printed, a pair cut in two) replaced by U+FFFD:
+ * such text cannot be encoded as UTF-8, and a model provider may refuse a request that holds it.
+ */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD');
 }
 
 /** A cell's output capped to `max` characters: the head and the tail are kept, the total is counted. */
@@ -138,7 +183,9 @@ export class CappedOutput {
   text(): string {
     const cut = this.truncated;
     const tail = this.#tail.join('');
-    if (!cut) return this.#head + tail;
-    return `${this.#head}\n[… ${this.total - this.#head.length - tail.length} characters of output cut …]\n${tail}`;
+    if (!cut) return wellFormed(this.#head + tail);
+    return wellFormed(
+      `${this.#head}\n[… ${this.total - this.#head.length - tail.length} characters of output cut …]\n${tail}`,
+    );
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The Python kernel program, run with `python -u -c <source> <memory limit in bytes>`. It speaks
+ * The Python kernel program, run with `python -u -c <source> <memory limit in bytes> <host|sandbox>`. It speaks
  * framed JSON lines (see `kernel-protocol.ts`) over its own stdin and stdout (the original stdin and
  * stdout are kept for the protocol, fd 1 is pointed at stderr and fd 0 at /dev/null, so child
  * processes can neither corrupt nor consume it; `input()` fails at once). Output is coalesced into
@@ -7,11 +7,16 @@
  * memory limit is set as `RLIMIT_DATA` before any cell runs; a cell ending in `MemoryError` is
  * reported with `memory: true` and the kernel exits (code 86 if even the report failed). Globals
  * persist across cells; the last expression is echoed; `display()`, DataFrame tables, matplotlib
- * figures as PNG, the IPython idioms and the `tool(name, args)` bridge are provided here.
+ * figures as PNG (a figure over 40 million pixels is skipped with a note), the IPython idioms and
+ * the `tool(name, args)` bridge are provided here; on the host, `%pip install` and `%pip uninstall`
+ * are refused unless the interpreter is a virtual environment (they would change the machine's
+ * Python). `sys.stdout.buffer` takes bytes (decoded as UTF-8, bad bytes replaced).
  */
 export const PYTHON_KERNEL_SOURCE = String.raw`
-import ast, base64, io, json, os, subprocess, sys, threading, time, timeit, traceback, types, importlib, asyncio, inspect
+import ast, base64, codecs, io, json, os, subprocess, sys, threading, time, timeit, traceback, types, importlib, asyncio, inspect
 _FRAME = '\x1ea3s\x1f'
+_MAX_PIXELS = 40_000_000
+_ON_HOST = len(sys.argv) > 2 and sys.argv[2] == 'host'
 _PID = os.getpid()
 _MEM = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 0
 if _MEM > 0:
@@ -53,8 +58,15 @@ def _flusher():
     while True:
         _wake.wait(); time.sleep(0.03); _wake.clear()
         with _lock: _flush_locked()
+class _Bytes(io.RawIOBase):
+    def __init__(self, text): self._text = text; self._dec = codecs.getincrementaldecoder('utf-8')('replace')
+    def writable(self): return True
+    def write(self, b):
+        b = bytes(b); self._text.write(self._dec.decode(b)); return len(b)
+    def flush(self): self._text.flush()
 class _Stream(io.TextIOBase):
-    def __init__(self, name): self.name = name
+    encoding = 'utf-8'
+    def __init__(self, name): self.name = name; self.buffer = _Bytes(self)
     def writable(self): return True
     def write(self, s):
         if not isinstance(s, str): raise TypeError(f'write() argument must be str, not {type(s).__name__}')
@@ -105,9 +117,12 @@ def _sh(cmd):
     if r.stderr: sys.stderr.write(r.stderr)
     if r.returncode != 0: sys.stderr.write(f'[exit code {r.returncode}]\n')
 def _pip(argline):
-    before = set(sys.modules)
     import shlex
-    r = subprocess.run([sys.executable, '-m', 'pip'] + shlex.split(argline), capture_output=True, text=True)
+    args = shlex.split(argline)
+    verb = next((a for a in args if not a.startswith('-')), '')
+    if _ON_HOST and sys.prefix == sys.base_prefix and verb in ('install', 'uninstall'):
+        raise RuntimeError(f'%pip {verb} refused: this kernel runs {sys.executable}, which is not a virtual environment, so %pip would change the Python of the whole machine. Create one in the workspace (python3 -m venv .venv) and call eval again with reset: true to run in it, or run !pip ... yourself to mean it')
+    r = subprocess.run([sys.executable, '-m', 'pip'] + args, capture_output=True, text=True)
     if r.stdout: sys.stdout.write(r.stdout)
     if r.stderr: sys.stderr.write(r.stderr)
     importlib.invalidate_caches()
@@ -146,7 +161,11 @@ def _figures():
     plt = sys.modules.get('matplotlib.pyplot')
     if plt is None: return
     for num in plt.get_fignums():
-        buf = io.BytesIO(); plt.figure(num).savefig(buf, format='png')
+        fig = plt.figure(num); w, h = fig.get_size_inches() * fig.dpi
+        if w * h > _MAX_PIXELS:
+            sys.stderr.write(f'[figure {num} not shown: {int(w)}x{int(h)} pixels is over {_MAX_PIXELS} pixels; make it smaller, or save it to a file with savefig]\n')
+            continue
+        buf = io.BytesIO(); fig.savefig(buf, format='png')
         _send({'type': 'image', 'mime': 'image/png', 'data': base64.b64encode(buf.getvalue()).decode('ascii')})
     plt.close('all')
 def _forked():

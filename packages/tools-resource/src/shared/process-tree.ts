@@ -153,17 +153,28 @@ export function signalAll(pids: readonly number[], signal: NodeJS.Signals): void
 }
 
 /**
- * Kills every process of `mark` (see {@link processesOf}) and its process group: each round stops
- * what it finds (so nothing forks meanwhile), then kills it, until a scan finds nothing. Without
- * `/proc` only the group and the leader are killed.
+ * Kills every process of `mark` (see {@link processesOf}) and its process group. While the leader
+ * lives, its tree is frozen first: every process found is stopped, scan after scan, until a scan
+ * finds nothing new, and only then is anything killed, so a descendant that left the group and the
+ * session and dropped the tag (`env -i setsid …`, orphaned onto a leader that reaps its orphans) is
+ * still under the leader when it is found. Then each round stops what it finds and kills it, until
+ * a scan finds nothing. Without `/proc` only the group and the leader are killed.
  */
 export function killProcesses(mark: ProcessMark): void {
   if (mark.pid <= 0) return;
+  const stopped = new Set<number>();
+  for (let round = 0; round < KILL_ROUNDS; round++) {
+    const fresh = processesOf(mark).filter((p) => !stopped.has(p));
+    if (fresh.length === 0) break;
+    signalAll(fresh, 'SIGSTOP');
+    for (const p of fresh) stopped.add(p);
+  }
   try {
     process.kill(-mark.pid, 'SIGKILL');
   } catch {
     // the group is gone (or was never made)
   }
+  signalAll([...stopped], 'SIGKILL');
   for (let round = 0; round < KILL_ROUNDS; round++) {
     const pids = processesOf(mark);
     if (pids.length === 0) return;
