@@ -34,6 +34,8 @@ const ATTACKS: readonly (readonly [string, EvalArgs])[] = [
   ['a !cmd line after other shell code', args('!ls; rm x')],
   ['a %%bash cell', args('%%bash\necho hi\nrm x')],
   ["the kernel's own _sh helper", args("_sh('rm x')")],
+  ['the kernel module', args("import __main__\n__main__.__dict__['_' + 'sh']('rm x')")],
+  ['the kernel module through sys.modules', args("import sys\nsys.modules['__main__'].__dict__['_s' + 'h']('rm x')")],
   ['child_process in JavaScript', args("require('node:child_process').execSync('rm x')", 'javascript')],
 ];
 
@@ -62,8 +64,15 @@ describe('eval cells as shell commands', () => {
 
   it('PERM-02: harmless cells are not affected by Bash rules; the tool rules still decide', () => {
     const policy = new PermissionPolicy({ deny: ['Bash(rm:*)'], ask: ['Bash(git push:*)'], allow: ['eval'] });
-    for (const a of [args('print(1)'), args('1+1'), args('1+1', 'javascript'), args("print('rm x')"), args('!ls')])
-      expect(judge(policy, a)).toEqual({ decision: 'allow', rule: 'eval' });
+    const harmless = [
+      args('print(1)'),
+      args('1+1'),
+      args('1+1', 'javascript'),
+      args("print('rm x')"),
+      args('!ls'),
+      args("if __name__ == '__main__':\n    print(1)"),
+    ];
+    for (const a of harmless) expect(judge(policy, a)).toEqual({ decision: 'allow', rule: 'eval' });
   });
 
   it('PERM-05: a Bash ask makes a matching cell ask; a Bash allow never allows a cell that would ask', () => {

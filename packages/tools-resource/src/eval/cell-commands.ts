@@ -6,8 +6,8 @@
  * each line, after its leading whitespace, that starts with `%pip ` or `!pip ` is `pip …` (run as
  * `python3 -m pip …`), with `%cd ` is `cd …`, with `!` is a shell command line, and the other lines
  * are the Python code, `python3 -c '<code>'`. Code calling the kernel's own helpers that start
- * processes or run code (`_sh`, `_pip`, `_timeit`, `_run`) is preceded by their definitions, so the
- * judge sees what they do. Leading whitespace is taken in a wider sense than Python's, so a line
+ * processes or run code (`_sh`, `_pip`, `_timeit`, `_run`, or the kernel module `__main__` that
+ * holds them) is preceded by their definitions, so the judge sees what they do. Leading whitespace is taken in a wider sense than Python's, so a line
  * the kernel runs as a shell command is never read as Python.
  */
 import type { EvalLanguage } from './kernel-types.js';
@@ -26,6 +26,8 @@ const KERNEL_HELPERS: readonly (readonly [RegExp, string])[] = [
   [/\b_pip\b/, "def _pip(line): subprocess.run([sys.executable, '-m', 'pip'] + shlex.split(line))"],
   [/\b_timeit\b/, 'def _timeit(body, g): exec(body, g)'],
   [/\b_run\b/, 'def _run(code): exec(code, globals())'],
+  // The kernel program itself, which holds all of the above and `subprocess`.
+  [/\bimport\s+__main__|\bfrom\s+__main__\b|modules\b.*__main__/, 'import subprocess as __main__'],
 ];
 
 /** `python3 -c '<code>'`, with the definitions of the kernel helpers the code uses before it. */
