@@ -9,6 +9,7 @@ import type { DeniedBy } from '../events/agent-event.js';
 import { eventArgs } from '../events/bounded-value.js';
 import { compileRuleList } from '../permissions/permission-policy.js';
 import { checkConfirmationAnswer, type ConfirmationAnswer } from '../permissions/confirmation.js';
+import { shellEquivalentOf } from '../permissions/shell-equivalent.js';
 import { hiddenReason } from '../registry/tool-surface.js';
 import type { Tool } from '../tools/tool.js';
 import type { SkillRestriction } from './governance.js';
@@ -116,14 +117,16 @@ export async function project(
   const root = k.workspace.root;
   if (governance.skill !== undefined && !skillAllows(governance.skill, tool.name, args, root))
     return { ok: false, rule: `skill:${governance.skill.name}`, by: 'skill' };
-  const restricted = restrictionDenial(governance, tool, args, root);
+  // A tool whose input runs code is also judged as the shell commands it is equivalent to.
+  const shell = shellEquivalentOf(tool, args);
+  const restricted = restrictionDenial(governance, tool, args, root, shell);
   if (restricted !== undefined) return { ok: false, rule: restricted, by: 'restriction' };
   if (!isModelSide(frame.source)) return { ok: true, permission: 'trusted' };
 
   const hidden = hiddenReason(tool, governance, undefined);
   if (hidden !== undefined) return { ok: false, rule: hidden, by: 'mode' };
 
-  const verdict = k.policy.evaluate(tool.name, args, root);
+  const verdict = k.policy.evaluate(tool.name, args, root, shell);
   if (verdict.decision === 'deny') return { ok: false, rule: verdict.rule, by: 'rule' };
   if (verdict.decision === 'allow')
     return governance.yolo !== true && k.confirmation !== undefined

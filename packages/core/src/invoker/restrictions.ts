@@ -8,12 +8,15 @@ import {
   ruleMatches,
   type PermissionRule,
 } from '../permissions/permission-rule.js';
+import { firstShellRuleMatching, isShellRule } from '../permissions/shell-equivalent.js';
 import type { Tool } from '../tools/tool.js';
 import type { GovernanceSnapshot, ToolRestriction } from './governance.js';
 
 interface Compiled {
   readonly allow: readonly PermissionRule[] | undefined;
   readonly deny: readonly PermissionRule[];
+  /** The deny rules that judge shell command lines (`Bash(…)`). */
+  readonly shellDeny: readonly PermissionRule[];
 }
 
 const compiled = new WeakMap<ToolRestriction, Compiled>();
@@ -21,11 +24,13 @@ const compiled = new WeakMap<ToolRestriction, Compiled>();
 function compile(r: ToolRestriction): Compiled {
   let c = compiled.get(r);
   if (c === undefined) {
+    const deny = (r.deniedTools ?? []).map((rule, i) =>
+      parsePermissionRule(rule, `restriction '${r.name}'.deniedTools[${i}]`),
+    );
     c = {
       allow: r.allowedTools?.map((rule, i) => parsePermissionRule(rule, `restriction '${r.name}'.allowedTools[${i}]`)),
-      deny: (r.deniedTools ?? []).map((rule, i) =>
-        parsePermissionRule(rule, `restriction '${r.name}'.deniedTools[${i}]`),
-      ),
+      deny,
+      shellDeny: deny.filter(isShellRule),
     };
     compiled.set(r, c);
   }
@@ -37,17 +42,21 @@ const applies = (r: ToolRestriction, tool: Pick<Tool, 'tier'>): boolean =>
 
 /**
  * The name of the first restriction that denies this call, or `undefined` when all allow it;
- * `root` (the workspace root) lets path rules see absolute paths under it.
+ * `root` (the workspace root) lets path rules see absolute paths under it. `shellCommands`, the
+ * shell command lines the call is equivalent to, are held to the `Bash(…)` denied tools.
  */
 export function restrictionDenial(
   governance: GovernanceSnapshot,
   tool: Pick<Tool, 'name' | 'tier'>,
   args: unknown,
   root?: string,
+  shellCommands: readonly string[] = [],
 ): string | undefined {
   for (const r of governance.restrictions ?? []) {
     const c = compile(r);
     if (c.deny.some((rule) => ruleMatches(rule, tool.name, args, 'any', root))) return r.name;
+    if (shellCommands.length > 0 && firstShellRuleMatching(c.shellDeny, shellCommands, root) !== undefined)
+      return r.name;
     if (
       c.allow !== undefined &&
       applies(r, tool) &&

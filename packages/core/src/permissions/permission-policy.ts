@@ -11,6 +11,7 @@ import {
   ruleMatches,
   type PermissionRule,
 } from './permission-rule.js';
+import { firstShellRuleMatching, isShellRule } from './shell-equivalent.js';
 
 /** A permission decision. */
 export type PermissionDecision = 'allow' | 'deny' | 'ask';
@@ -50,6 +51,8 @@ export class PermissionPolicy {
   readonly #readDeny: readonly PermissionRule[];
   readonly #writeAsk: readonly PermissionRule[];
   readonly #readAsk: readonly PermissionRule[];
+  readonly #shellDeny: readonly PermissionRule[];
+  readonly #shellAsk: readonly PermissionRule[];
   /** The decision when no rule matches. */
   readonly defaultDecision: PermissionDecision;
 
@@ -67,6 +70,8 @@ export class PermissionPolicy {
     this.#readDeny = this.#deny.filter((r) => r.pattern !== undefined && r.tool.test(READ_TOOL));
     this.#writeAsk = this.#ask.filter((r) => r.pattern !== undefined && WRITE_TOOLS.some((t) => r.tool.test(t)));
     this.#readAsk = this.#ask.filter((r) => r.pattern !== undefined && r.tool.test(READ_TOOL));
+    this.#shellDeny = this.#deny.filter(isShellRule);
+    this.#shellAsk = this.#ask.filter(isShellRule);
     const d = config.defaultDecision ?? 'ask';
     if (!DECISIONS.includes(d))
       throw new PermissionRuleError('defaultDecision', String(d), `must be one of ${DECISIONS.join(', ')}`);
@@ -76,8 +81,22 @@ export class PermissionPolicy {
   /**
    * Evaluates a call: deny → ask → allow → default. `root`, the workspace root, lets path rules
    * match absolute paths under it (every path is also matched as its canonical relative spelling).
+   * `shellCommands`, the shell command lines the call is equivalent to (see
+   * `Tool.shellEquivalent`), are judged by the `Bash(…)` deny and ask rules as calls of `bash`
+   * are: a matching deny denies the call and a matching ask makes an allowed call ask. Bash allow
+   * rules are not consulted, so the tool's own rules still decide what is allowed.
    */
-  evaluate(toolName: string, args: unknown, root?: string): PolicyEvaluation {
+  evaluate(toolName: string, args: unknown, root?: string, shellCommands?: readonly string[]): PolicyEvaluation {
+    const own = this.#evaluateOwn(toolName, args, root);
+    if (own.decision === 'deny' || shellCommands === undefined || shellCommands.length === 0) return own;
+    const denied = firstShellRuleMatching(this.#shellDeny, shellCommands, root);
+    if (denied !== undefined) return { decision: 'deny', rule: denied };
+    if (own.decision === 'ask') return own;
+    const asked = firstShellRuleMatching(this.#shellAsk, shellCommands, root);
+    return asked === undefined ? own : { decision: 'ask', rule: asked };
+  }
+
+  #evaluateOwn(toolName: string, args: unknown, root: string | undefined): PolicyEvaluation {
     for (const r of this.#deny)
       if (ruleMatches(r, toolName, args, 'any', root)) return { decision: 'deny', rule: r.source };
     for (const r of this.#ask)

@@ -56,6 +56,8 @@ export interface DefineToolOptions<S extends z.ZodType<Record<string, unknown>>>
   readonly capabilities?: Partial<ToolCapabilities>;
   /** Capabilities that depend on the parsed args. */
   readonly capabilitiesFor?: (args: z.output<S>) => Partial<ToolCapabilities>;
+  /** See {@link Tool.shellEquivalent}: the shell command lines the parsed call is equivalent to. */
+  readonly shellEquivalent?: (args: z.output<S>) => readonly string[];
   /** Capabilities required for registration. */
   readonly requires?: readonly WorkspaceCapability[];
   /** Execution timeout in milliseconds. */
@@ -131,6 +133,7 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(
   const input = options.input;
   const schemaOf = typeof input === 'function' ? lazyZod(input) : () => input;
   const dynamic = options.capabilitiesFor;
+  const shell = options.shellEquivalent;
   const subject = `tool '${options.name}'`;
   const { refine, plainInput } = options;
   // Filled in below: the tool's JSON Schema, for the zod-free parse of a plain input.
@@ -154,6 +157,7 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.reentrant === undefined ? {} : { reentrant: options.reentrant }),
     ...(dynamic === undefined ? {} : { capabilitiesFor: (args: z.output<S>) => dynamic(parse(args)) }),
+    ...(shell === undefined ? {} : { shellEquivalent: (args: z.output<S>) => shell(parse(args)) }),
     // The kernel has validated against the JSON Schema already; the arguments are parsed again to
     // apply defaults and transforms and to enforce the rules JSON Schema cannot express.
     execute: async (args: z.output<S>, ctx: ToolContext) => options.execute(parse(args), ctx),

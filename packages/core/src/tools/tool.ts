@@ -48,6 +48,14 @@ export interface Tool<Args = unknown> {
   readonly reentrant?: boolean;
   /** Capabilities that depend on the validated args (e.g. `edit` with `dry_run: true` is read-only). */
   capabilitiesFor?(args: Args): Partial<ToolCapabilities>;
+  /**
+   * For a tool whose input runs code: the shell command lines the call is equivalent to (a cell of
+   * Python code is `python3 -c '<code>'`, a shell escape in it its own command line). The policy
+   * judges each with the `Bash(…)` deny and ask rules exactly as it judges tool `bash` (a command
+   * that cannot be named matches every deny rule); `Bash` allow rules never allow the call, so they
+   * only ever make it stricter. Absent, or `[]`, for a call that runs no code.
+   */
+  shellEquivalent?(args: Args): readonly string[];
   /** Runs the call. `args` are already validated; `ctx.signal` aborts on cancel and timeout. */
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }

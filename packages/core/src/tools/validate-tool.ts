@@ -70,4 +70,6 @@ export function assertValidTool(tool: Tool, subject: string, options: ValidateTo
   if (t !== undefined && (!Number.isInteger(t) || t < 1 || t > 86_400_000))
     fail('timeoutMs', `must be an integer in 1..86400000, got ${String(t)}`);
   if (tool.reentrant !== undefined && typeof tool.reentrant !== 'boolean') fail('reentrant', 'must be a boolean');
+  if (tool.shellEquivalent !== undefined && typeof tool.shellEquivalent !== 'function')
+    fail('shellEquivalent', 'must be a function returning shell command lines');
 }

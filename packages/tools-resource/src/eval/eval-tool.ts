@@ -6,6 +6,7 @@
  */
 import { defineTool, LiveOutput, type ToolResult, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
+import { cellShellCommands } from './cell-commands.js';
 import { EvalToolError } from './eval-errors.js';
 import { EVAL_RESOURCE, type EvalResource } from './eval-resource.js';
 import { toolFailure } from '../shared/tool-failure.js';
@@ -45,6 +46,8 @@ export const evalTool = defineTool({
     return words >= 5 && words <= 10 ? [] : [{ path: ['description'], message: 'description must be 5 to 10 words' }];
   },
   tier: 'exec',
+  // The session's Bash rules judge a cell as the shell commands it runs (`python3 -c …`, `!cmd`, `%%bash`).
+  shellEquivalent: (args) => cellShellCommands(args.language ?? 'python', args.code),
   requires: ['exec', EVAL_RESOURCE],
   // Everything else is the default: not idempotent, resumable or cancel-safe; text output.
   capabilities: { readOnly: false, maxParallelism: 1 },

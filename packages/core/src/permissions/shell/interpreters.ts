@@ -139,11 +139,10 @@ export function interpreterIsOpaque(name: string, words: readonly ShellWord[], a
 
 function codeIsOpaque(code: string | ShellWord | undefined, spawns: RegExp): boolean {
   if (code === undefined) return false;
-  if (typeof code !== 'string') {
-    if (!isStatic(code)) return true;
-    return spawns.test(code.text);
-  }
-  return spawns.test(code);
+  if (typeof code !== 'string' && !isStatic(code)) return true;
+  const text = typeof code === 'string' ? code : code.text;
+  // Python reads identifiers in NFKC: `os.ｓｙｓｔｅｍ` is `os.system`.
+  return spawns.test(text) || (!/^[\x00-\x7f]*$/.test(text) && spawns.test(text.normalize('NFKC')));
 }
 
 // awk's first operand is its program unless `-f file` names one; `system()` and `|` run commands.
