@@ -5,6 +5,7 @@
 import { defineTool, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { ADAPTER_IDS } from './adapters.js';
+import { debugShellCommands } from './debug-commands.js';
 import { DebugToolError } from './debug-errors.js';
 import { DEBUG_RESOURCE, type DebugResource } from './debug-resource.js';
 import { runOperation } from './operations.js';
@@ -94,6 +95,8 @@ export const debugTool = defineTool({
   plainInput: true,
   tier: 'exec',
   requires: ['exec', DEBUG_RESOURCE],
+  // The session's Bash rules judge a launch as the program it runs and an evaluate as the code it runs.
+  shellEquivalent: (args) => debugShellCommands(args),
   // Everything else is the default: not idempotent, resumable or cancel-safe; text output.
   capabilities: { readOnly: false, maxParallelism: 1 },
   timeoutMs: 600_000,
