@@ -24,11 +24,20 @@ type Incoming = {
   body?: Record<string, unknown>;
 };
 
+/** The largest message an adapter may send, in bytes (its `Content-Length`). */
+export const DAP_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** The longest header an adapter may send before the blank line that ends it. */
+const MAX_HEADER_BYTES = 8 * 1024;
+
 /** One DAP connection. */
 export class DapConnection {
   readonly #out: Writable;
   #seq = 0;
-  #buffer = Buffer.alloc(0);
+  /** What has arrived and is not yet a message, in the order it came. */
+  #chunks: Buffer[] = [];
+  #size = 0;
+  /** Bytes the message being received needs in all (header included), once its header is read. */
+  #need = -1;
   readonly #pending = new Map<
     number,
     { resolve: (b: Record<string, unknown>) => void; reject: (e: Error) => void; command: string }
@@ -90,20 +99,35 @@ export class DapConnection {
   }
 
   #receive(chunk: Buffer): void {
-    this.#buffer = Buffer.concat([this.#buffer, chunk]);
+    if (this.#closed !== undefined) return;
+    this.#chunks.push(chunk);
+    this.#size += chunk.length;
+    // A large message arrives in many chunks: they are joined once it is all there, not on each.
+    if (this.#need >= 0 && this.#size < this.#need) return;
+    let buffer = this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks, this.#size);
+    this.#need = -1;
     for (;;) {
-      const end = this.#buffer.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const header = this.#buffer.subarray(0, end).toString('ascii');
+      const end = buffer.indexOf('\r\n\r\n');
+      if (end < 0) {
+        if (buffer.length > MAX_HEADER_BYTES)
+          return this.#refuse(`it sent ${buffer.length} bytes without the blank line that ends a message header`);
+        break;
+      }
+      const header = buffer.subarray(0, end).toString('ascii');
       const m = /Content-Length:\s*(\d+)/i.exec(header);
       if (!m) {
-        this.#buffer = this.#buffer.subarray(end + 4);
+        buffer = buffer.subarray(end + 4);
         continue;
       }
       const length = Number(m[1]);
-      if (this.#buffer.length < end + 4 + length) return;
-      const body = this.#buffer.subarray(end + 4, end + 4 + length).toString('utf8');
-      this.#buffer = this.#buffer.subarray(end + 4 + length);
+      if (length > DAP_MAX_MESSAGE_BYTES)
+        return this.#refuse(`it announced a message of ${length} bytes; at most ${DAP_MAX_MESSAGE_BYTES} are read`);
+      if (buffer.length < end + 4 + length) {
+        this.#need = end + 4 + length;
+        break;
+      }
+      const body = buffer.subarray(end + 4, end + 4 + length).toString('utf8');
+      buffer = buffer.subarray(end + 4 + length);
       let msg: Incoming;
       try {
         msg = JSON.parse(body) as Incoming;
@@ -112,6 +136,16 @@ export class DapConnection {
       }
       this.#dispatch(msg);
     }
+    this.#chunks = buffer.length === 0 ? [] : [buffer];
+    this.#size = buffer.length;
+  }
+
+  /** Ends the connection because of what the adapter sent (nothing more it sends is read). */
+  #refuse(why: string): void {
+    this.#chunks = [];
+    this.#size = 0;
+    this.#need = -1;
+    this.fail(`the adapter broke the protocol: ${why}`);
   }
 
   #dispatch(msg: Incoming): void {
