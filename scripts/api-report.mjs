@@ -48,7 +48,19 @@ function kindOf(symbol) {
 
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
 
-/** One declaration as a single normalized line: no comments, collapsed whitespace, bundler suffixes (`Foo$1`) dropped. */
+/** A union of string literals (`"b" | "a"`), two or more in a row. */
+const LITERAL_UNION = /"(?:[^"\\]|\\.)*"(?: \| "(?:[^"\\]|\\.)*")+/g;
+
+/**
+ * `text` with every run of string literals in a union sorted: the compiler prints a union in the
+ * order its members were first created anywhere in the program, so an unrelated source that names
+ * one of them first would reorder it and make the report stale for nothing.
+ */
+function sortLiteralUnions(text) {
+  return text.replace(LITERAL_UNION, (run) => (run.match(/"(?:[^"\\]|\\.)*"/g) ?? []).sort().join(' | '));
+}
+
+/** One declaration as a single normalized line: no comments, collapsed whitespace, bundler suffixes (`Foo$1`) dropped, literal unions sorted. */
 function declarationText(decl, exportedName) {
   let node = decl;
   if (ts.isVariableDeclaration(node)) node = node.parent.parent; // the VariableStatement
@@ -57,7 +69,7 @@ function declarationText(decl, exportedName) {
     .replace(/\s+/g, ' ')
     .replace(/\b([A-Za-z_]\w*)\$\d+\b/g, '$1')
     .trim();
-  text = text.replace(/^export (default )?/, '').replace(/^declare /, '');
+  text = sortLiteralUnions(text.replace(/^export (default )?/, '').replace(/^declare /, ''));
   const local = decl.name && ts.isIdentifier(decl.name) ? decl.name.text.replace(/\$\d+$/, '') : undefined;
   return local && local !== exportedName ? `${text} /* exported as ${exportedName} */` : text;
 }
