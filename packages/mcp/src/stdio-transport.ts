@@ -47,7 +47,10 @@ export interface StdioCloseInfo {
   readonly exitCode: number | null;
   /** Terminating signal, once known. */
   readonly signal: NodeJS.Signals | null;
-  /** True when the process exited before this transport signalled it (it died, it was not killed by us). */
+  /**
+   * True when the process ended on its own: it exited before this transport signalled it, or it
+   * exited with a status code rather than by a signal (it was already on its way out).
+   */
   readonly exitedOnItsOwn: boolean;
 }
 
@@ -55,7 +58,7 @@ export interface StdioCloseInfo {
  * When a pipe closes first, the group is signalled this much later, so that a process that is
  * dying anyway reports its own exit status (pending requests have already failed).
  */
-const EXIT_STATUS_WAIT_MS = 50;
+const EXIT_STATUS_WAIT_MS = 250;
 
 /** The stdio transport. One instance runs one server process once. */
 export class ProcessGroupStdioTransport implements Transport {
@@ -164,7 +167,9 @@ export class ProcessGroupStdioTransport implements Transport {
         resolve();
       });
       child.once('exit', (code, signal) => {
-        this.#exit = { code, signal, own: !this.#signalled };
+        // A status code (not a signal) means the process ended itself, even if a slow exit let
+        // our kill go out first; a process that was killed reports the signal.
+        this.#exit = { code, signal, own: !this.#signalled || signal === null };
         this.#wake();
         this.#lost(signal === null ? `process exited (code ${String(code)})` : `process exited (signal ${signal})`);
       });

@@ -62,6 +62,16 @@ describe('MCP servers that do not start', () => {
     });
   });
 
+  it('MCP-08: a server that closes its pipes and exits slowly is still reported by its exit code, not "stdin closed"', async () => {
+    const m = manager();
+    // Its stdin and stdout close at once; its exit comes 150 ms later (a slow exit under load).
+    const slow = { command: 'sh', args: ['-c', 'echo bad config >&2; exec 0<&- 1>&-; sleep 0.15; exit 3'] };
+    const error = (await m.addServer('slow', slow).catch((e: unknown) => e)) as McpConnectionError;
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect(error.problem).toMatch(/process exited \(code 3\) during start-up$/);
+    expect(error.stderrTail).toBe('bad config');
+  });
+
   it('a server that never answers `initialize` fails within its connectTimeoutMs, with its stderr tail', async () => {
     const m = manager();
     const t0 = Date.now();
