@@ -161,7 +161,8 @@ export function sessionFlags(
  */
 export function checkModelFlag(spec: string, startedIn: string, checkScript = true, label = '--model '): void {
   const allowed = "allowed: <provider>/<model> (the providers: 'a3s models') or scripted:<file.json>";
-  const named = `${label}${spec}`;
+  // A value that ends in a colon or holds spaces is quoted, so `scripted::` does not read as `scripted:::`.
+  const named = /[:\s]$|\s/.test(spec) ? `${label}'${spec}'` : `${label}${spec}`;
   if (spec.trim() === '') throw new UsageError(`${label.trim()}: needs a model; ${allowed}`);
   if (!spec.startsWith('scripted:')) {
     const problem = tierModelProblem(spec);

@@ -83,6 +83,19 @@ describe('exit codes', () => {
     }
   });
 
+  it('a flag with no command (a3s --nope) names a3s code as the reader and lists the commands; a --model value ending in a colon is quoted', async () => {
+    const ws = tempRepo();
+    const r = await runMain(['--nope', '--cwd', ws]);
+    expect(r.status).toBe(2);
+    once(r.stderr, "unknown option '--nope'");
+    expect(r.stderr).toMatch(/^hint: a3s with no command runs a3s code; the commands are code, run, .*version, help/m);
+    const colon = await runMain(['run', '--cwd', ws, '--model', 'scripted::', 'hi']);
+    expect(colon.status).toBe(2);
+    once(colon.stderr, "--model 'scripted::': no such script file");
+    const explicit = await runMain(['run', '--nope', '--cwd', ws, 'hi']);
+    expect(explicit.stderr).not.toMatch(/hint: a3s with no command/);
+  });
+
   it('BUILD-08: 2 for a config file with a JSON syntax error, naming file, line and column', async () => {
     const ws = tempRepo();
     writeFileSync(

@@ -86,4 +86,25 @@ describe('calls after close', () => {
     });
     await agent.close();
   });
+
+  it('host tool calls after session.close (tool, its helpers, program, task) are SESSION_CLOSED naming the tool, and run nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-sdk-closed-'));
+    writeFileSync(join(dir, 'a.txt'), 'hello\n');
+    const agent = await Agent.create({ model: model() });
+    const session = await agent.session(dir);
+    expect((await session.tool('read', { file_path: 'a.txt' })).exitCode).toBe(0);
+    await session.close();
+    const closed = (tool: string) => ({
+      code: 'SESSION_CLOSED',
+      details: { operation: `tool(${tool})` },
+      message: expect.stringContaining('open it again'),
+    });
+    await expect(session.tool('read', { file_path: 'a.txt' })).rejects.toMatchObject(closed('read'));
+    await expect(session.readFile('a.txt')).rejects.toMatchObject(closed('read'));
+    await expect(session.writeFile('b.txt', 'x')).rejects.toMatchObject(closed('write'));
+    await expect(session.program({ source: 'export default async () => 1' })).rejects.toMatchObject(closed('program'));
+    await expect(session.task({ agent: 'explore', description: 'look', prompt: 'x' })).rejects.toMatchObject(closed('task'));
+    expect(existsSync(join(dir, 'b.txt'))).toBe(false);
+    await agent.close();
+  });
 });

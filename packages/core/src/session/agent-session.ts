@@ -7,6 +7,7 @@
  */
 import type { ResourceStatus, SessionResources } from '../registry/session-resources.js';
 import { createHarness, Folder, sync, type A3sError, type FoldState } from '@a3s-code/effect';
+import { SessionClosedError } from '../errors/session-errors.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ActiveToolCall, HostToolOptions, ToolInvocationResult } from '../invoker/invocation-types.js';
 import { nullEventSink } from '../events/agent-event.js';
@@ -228,6 +229,7 @@ export class AgentSession {
 
   /** Calls a tool directly as the host (source `host`): governed, no permission decision; `options.signal` cancels it. */
   async tool(name: string, args: unknown, options?: HostToolOptions): Promise<ToolInvocationResult> {
+    if (this.#closing !== undefined) throw new SessionClosedError(this.sessionId, `tool(${String(name).slice(0, 64)})`);
     const { signal } = checkObjectArg('tool', 'options', options);
     const id = `host-${++this.#hostCalls}`;
     const context = {
