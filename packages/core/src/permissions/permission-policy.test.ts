@@ -47,6 +47,20 @@ describe('PermissionPolicy', () => {
     expect(decide({ deny: ['web_*'] }, 'read', { file_path: 'a' }).decision).toBe('ask');
   });
 
+  it('PERM rules: a tool name is the same tool whatever its separators (WebFetch, web_fetch, Web-Fetch); MCP names keep theirs', () => {
+    for (const rule of ['WebFetch', 'web_fetch', 'Web-Fetch', 'WEB_FETCH', 'webfetch']) {
+      expect(decide({ deny: [rule] }, 'web_fetch', { url: 'https://x.test' }).decision, rule).toBe('deny');
+    }
+    expect(decide({ deny: ['LspRename'] }, 'lsp_rename', {}).decision).toBe('deny');
+    expect(decide({ deny: ['Web*'] }, 'web_search', {}).decision).toBe('deny');
+    expect(decide({ allow: ['WebSearch'] }, 'web_search', {}).decision).toBe('allow');
+    // Respelling never reaches another tool.
+    expect(decide({ deny: ['WebFetch'] }, 'web_search', {}).decision).toBe('ask');
+    expect(decide({ deny: ['WebFetch'] }, 'mcp__web__fetch', {}).decision).toBe('ask');
+    expect(decide({ deny: ['Bash'] }, 'bash_x', { command: 'x' }).decision).toBe('ask');
+    expect(decide({ deny: ['mcp__git_hub__x'] }, 'mcp__github__x', {}).decision).toBe('ask');
+  });
+
   it('PERM rules: mcp__server matches every tool of that server and no other server', () => {
     const config = { deny: ['mcp__github'] };
     expect(decide(config, 'mcp__github__create_issue', {}).decision).toBe('deny');

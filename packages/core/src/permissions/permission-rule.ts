@@ -39,7 +39,9 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
   const isServer = /^mcp__[^_*?]+(?:_[^_*?]+)*$/i.test(toolGlob) && !toolGlob.slice(5).includes('__');
   const tool = isServer
     ? new RegExp(`^${toolGlob.replace(/[.+^${}()|[\]\\-]/g, '\\$&')}(?:__.+)?$`, 'i')
-    : compileGlob(toolGlob, true);
+    : /^mcp__/i.test(toolGlob)
+      ? compileGlob(toolGlob, true)
+      : compileToolNameGlob(toolGlob);
   const parsed: PermissionRule = Object.freeze({
     source: text,
     tool,
@@ -47,6 +49,20 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
   });
   if (patternText !== undefined) automata.set(parsed, compileGlobAutomaton(patternText));
   return parsed;
+}
+
+/**
+ * The tool part of a rule that names a built-in or pack tool: case-insensitive, and `_` and `-`
+ * are optional between characters on both sides, so `WebFetch`, `web_fetch` and `Web-Fetch` all
+ * name the tool `web_fetch` (a rule written in another product's spelling still holds). MCP names
+ * (`mcp__server__tool`) keep their exact structure.
+ */
+function compileToolNameGlob(glob: string): RegExp {
+  const parts: string[] = [];
+  for (const c of glob.replace(/[_-]/g, '')) {
+    parts.push(c === '*' ? '.*' : c === '?' ? '[^_-]' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'));
+  }
+  return new RegExp(`^[_-]*${parts.join('[_-]*')}[_-]*$`, 'is');
 }
 
 /**
