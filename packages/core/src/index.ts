@@ -143,6 +143,8 @@ export {
 export {
   InMemoryArtifactStore,
   InvalidInvocationError,
+  MODEL_CREDENTIAL_ENV_VARS,
+  toolProcessEnv,
   terminalText,
   ToolInvoker,
   type ActiveToolCall,

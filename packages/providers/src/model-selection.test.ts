@@ -1,7 +1,7 @@
-import { ModelConfigurationError, parseModelRef } from '@a3s-code/core';
+import { MODEL_CREDENTIAL_ENV_VARS, ModelConfigurationError, parseModelRef } from '@a3s-code/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicClient } from './anthropic-client.js';
-import { createLlmClient, resolveModelConfig } from './model-selection.js';
+import { createLlmClient, describeProviders, resolveModelConfig } from './model-selection.js';
 import { OpenAICompatibleClient } from './openai-compatible-client.js';
 import { runStream } from './test-support/collect.js';
 import { localFixture } from './test-support/fixtures.js';
@@ -147,5 +147,13 @@ describe('model selection from provider/model strings and the environment', () =
     expect(configError(() => new AnthropicClient({ model: 'm', defaultMaxTokens: 0 })).key).toBe(
       'options.defaultMaxTokens',
     );
+  });
+});
+
+describe('provider keys and tool processes', () => {
+  it("every provider's key variable is one core keeps out of tool processes", () => {
+    for (const p of describeProviders()) {
+      if (p.keyEnv !== undefined) expect(MODEL_CREDENTIAL_ENV_VARS, p.name).toContain(p.keyEnv);
+    }
   });
 });

@@ -34,6 +34,20 @@ describe('eval: hostile cells', () => {
     expect((await kernels.run('python', 'x + 1', dir, cell)).echo).toBe('42');
   });
 
+  it('the kernels never see the model-provider credentials of the host', async () => {
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = 'sk-test-eval-0000';
+    try {
+      const py = await kernels.run('python', "import os\nos.environ.get('OPENAI_API_KEY', 'unset')", dir, cell);
+      expect(py.echo).toBe("'unset'");
+      const js = await kernels.run('javascript', "process.env.OPENAI_API_KEY ?? 'unset'", dir, cell);
+      expect(js.echo).toContain('unset');
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
   it('EVAL-10: children that left the kernel group (setsid, detached, daemonized) die when the session closes', async () => {
     const py = await kernels.run(
       'python',

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
+import { toolProcessEnv } from '@a3s-code/core';
 import { killProcesses, newProcessTag, type ProcessMark, startTicksOf, taggedEnv } from '../shared/process-tree.js';
 import type { AdapterCommand } from './adapters.js';
 import { DapConnection, type DapEvent } from './dap-connection.js';
@@ -117,7 +118,7 @@ export class DebugSession {
     const tag = newProcessTag();
     const child = spawn(adapter.command, [...adapter.args], {
       cwd,
-      env: { ...process.env, ...taggedEnv(tag) },
+      env: { ...toolProcessEnv(), ...taggedEnv(tag) },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });

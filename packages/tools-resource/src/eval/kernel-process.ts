@@ -7,6 +7,7 @@
  * kernel is killed (see `process-tree.ts`). Output is capped (head and tail kept, total reported).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { toolProcessEnv } from '@a3s-code/core';
 import {
   killProcesses,
   newProcessTag,
@@ -101,7 +102,7 @@ export class KernelProcess {
     const tag = newProcessTag();
     const child = spawn(cmd.command, [...cmd.args], {
       cwd: cmd.cwd,
-      env: { ...process.env, PYTHONUNBUFFERED: '1', MPLBACKEND: 'Agg', ...cmd.env, ...taggedEnv(tag) },
+      env: { ...toolProcessEnv(), PYTHONUNBUFFERED: '1', MPLBACKEND: 'Agg', ...cmd.env, ...taggedEnv(tag) },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });

@@ -21,6 +21,31 @@ describe('LocalExec', () => {
     expect(r.stdout.head).toBe(`${process.env.HOME}|x y|cat|cat\n${tmp.dir}\n`);
   });
 
+  it('leaves model-provider credentials out of commands, unless the workspace passes one on; other variables stay', async () => {
+    const saved = { a: process.env.OPENAI_API_KEY, b: process.env.ANTHROPIC_API_KEY, c: process.env.A3S_SEEN };
+    process.env.OPENAI_API_KEY = 'sk-test-openai-0000';
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-test-0000';
+    process.env.A3S_SEEN = 'yes';
+    const passing = new LocalWorkspace({ root: tmp.dir, passEnv: ['ANTHROPIC_API_KEY'] });
+    try {
+      const command =
+        'echo "${OPENAI_API_KEY-unset}|${ANTHROPIC_API_KEY-unset}|$A3S_SEEN"; env | grep -c _API_KEY || true';
+      expect((await ws.exec!.run({ command })).stdout.head).toBe('unset|unset|yes\n0\n');
+      expect((await passing.exec!.run({ command })).stdout.head).toBe('unset|sk-ant-test-0000|yes\n1\n');
+      expect(() => new LocalWorkspace({ root: tmp.dir, passEnv: 'OPENAI_API_KEY' as never })).toThrow(/passEnv/);
+    } finally {
+      await passing.close();
+      for (const [k, v] of [
+        ['OPENAI_API_KEY', saved.a],
+        ['ANTHROPIC_API_KEY', saved.b],
+        ['A3S_SEEN', saved.c],
+      ] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
   it('writes stdin and closes it; a command that never reads it is not an error', async () => {
     const r = await ws.exec!.run({ command: 'tr a-z A-Z', stdin: 'hello\n' });
     expect(r.stdout.head).toBe('HELLO\n');

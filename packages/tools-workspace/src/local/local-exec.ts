@@ -19,6 +19,7 @@ import {
   type WorkspaceExec,
   type WorkspaceExecRequest,
   type WorkspaceExecResult,
+  toolProcessEnv,
 } from '@a3s-code/core';
 import { WorkspaceFileError } from '../errors.js';
 import { BackgroundProcesses } from './background-processes.js';
@@ -117,7 +118,11 @@ export class LocalExec implements WorkspaceExec {
   /** Kill switches of the commands running now, for {@link LocalExec.close}. */
   readonly #running = new Set<{ readonly kill: () => void; readonly done: Promise<unknown> }>();
 
-  constructor(fs: LocalFileSystem) {
+  /** Model credentials kept in the commands' environment (see `toolProcessEnv`). */
+  readonly #passEnv: readonly string[];
+
+  constructor(fs: LocalFileSystem, passEnv: readonly string[] = []) {
+    this.#passEnv = [...passEnv];
     this.fs = fs;
   }
 
@@ -162,7 +167,7 @@ export class LocalExec implements WorkspaceExec {
     const child = spawn(SHELL, ['-c', request.command], {
       cwd: cwd.abs,
       env: {
-        ...process.env,
+        ...toolProcessEnv(process.env, this.#passEnv),
         PAGER: 'cat',
         GIT_PAGER: 'cat',
         ...request.env,

@@ -7,7 +7,13 @@
  * programs and transports. The exit code is reported, not thrown.
  */
 import { performance } from 'node:perf_hooks';
-import { CancelledError, type WorkspaceCallOptions, type WorkspaceExecResult, type WorkspaceGit } from '@a3s-code/core';
+import {
+  CancelledError,
+  toolProcessEnv,
+  type WorkspaceCallOptions,
+  type WorkspaceExecResult,
+  type WorkspaceGit,
+} from '@a3s-code/core';
 import { WorkspaceProcessError } from '../errors.js';
 import { parseConfigList, safeGitSettings } from './git-safety.js';
 import { StreamCapture } from './stream-capture.js';
@@ -25,7 +31,7 @@ const UNSAFE_ENV = new Set(['editor', 'visual', 'pager', 'prefix', 'ssh_askpass'
 // GIT_EXTERNAL_DIFF, GIT_CONFIG_*...), no system-wide config, and no prompts.
 function gitEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
+  for (const [key, value] of Object.entries(toolProcessEnv())) {
     const k = key.toLowerCase();
     if (value === undefined || UNSAFE_ENV.has(k) || k.startsWith('git_')) continue;
     env[key] = value;

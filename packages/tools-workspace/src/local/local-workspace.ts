@@ -19,6 +19,12 @@ export interface LocalWorkspaceOptions {
   readonly searchEngine?: LocalSearchEngine;
   /** Services to leave out (e.g. `['exec']` for a workspace without a shell). */
   readonly without?: readonly OptionalLocalService[];
+  /**
+   * Model-provider credentials (`OPENAI_API_KEY`, …; see `MODEL_CREDENTIAL_ENV_VARS`) that shell
+   * commands still see. By default none: a command the model runs never gets the agent's own keys.
+   * List one only if the workspace's own tests need it.
+   */
+  readonly passEnv?: readonly string[];
 }
 
 /** Services a {@link LocalWorkspace} can be built without. */
@@ -69,7 +75,10 @@ export class LocalWorkspace implements WorkspaceServices {
     this.capabilities = new Set(ALL.filter((c) => !without.has(c)));
     this.fs = new LocalFileSystem(real);
     if (!without.has('search')) this.search = new LocalSearch(this.fs, engine);
-    if (!without.has('exec')) this.exec = new LocalExec(this.fs);
+    const passEnv = options.passEnv ?? [];
+    if (!Array.isArray(passEnv) || passEnv.some((n) => typeof n !== 'string'))
+      throw new WorkspaceConfigurationError('passEnv', 'must be an array of environment variable names');
+    if (!without.has('exec')) this.exec = new LocalExec(this.fs, passEnv);
     if (!without.has('git')) this.git = new LocalGit(real);
   }
 

@@ -1,0 +1,34 @@
+/**
+ * The environment of the processes tools start for the model (shell commands, kernels, debuggees):
+ * the host's, without the credentials of model providers. The agent's own API key is never
+ * something a command needs, and a prompt-injected model would otherwise read it with `env` or
+ * send it away encoded, where output redaction cannot see it.
+ */
+
+/** Variables holding model-provider credentials, left out of tool processes by default. */
+export const MODEL_CREDENTIAL_ENV_VARS: readonly string[] = Object.freeze([
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'DEEPSEEK_API_KEY',
+  'OPENROUTER_API_KEY',
+  'GROQ_API_KEY',
+]);
+
+/**
+ * `env` (default `process.env`) without {@link MODEL_CREDENTIAL_ENV_VARS}, except the names in
+ * `pass` (a host whose own tests need a key lists it). Names are matched exactly, as the
+ * operating system does.
+ */
+export function toolProcessEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  pass: readonly string[] = [],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (MODEL_CREDENTIAL_ENV_VARS.includes(name) && !pass.includes(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}
