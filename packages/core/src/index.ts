@@ -429,6 +429,7 @@ export {
   type CompletionWaiver,
   type GateDecision,
   type GateOptions,
+  type RequiredCheck,
   type LedgerEntry,
   type MutationLedger,
   type TierOf,

@@ -46,6 +46,33 @@ function buildConfigSchemas(z: Zod) {
     });
   }
 
+  // Checks the host requires in every report of the `verify` tool (see `GateOptions.requiredChecks`).
+  const requiredCheck = strict({
+    id: z
+      .string({ error: 'must be a string of 1 to 64 letters, digits, ., _ or -' })
+      .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'must be a string of 1 to 64 letters, digits, ., _ or -' }),
+    command: z
+      .string({ error: 'must be a non-empty shell command' })
+      .min(1, { error: 'must be a non-empty shell command' })
+      .max(100_000, { error: 'must be at most 100000 characters' }),
+    kind: str().max(64, { error: 'must be at most 64 characters' }).optional(),
+    description: z
+      .string({ error: 'must be a string' })
+      .max(2000, { error: 'must be at most 2000 characters' })
+      .optional(),
+    timeoutMs: intIn(1000, 3_600_000).optional(),
+  });
+  const requiredChecks = z
+    .array(requiredCheck, { error: 'must be an array of { id, command, kind?, description?, timeoutMs? }' })
+    .max(16, { error: 'must hold at most 16 checks' })
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      list.forEach((c, i) => {
+        if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicates '${c.id}'` });
+        seen.add(c.id);
+      });
+    });
+
   const providerSettings = strict({
     baseUrl: z
       .string({ error: 'must be an absolute http(s) URL' })
@@ -230,6 +257,7 @@ function buildConfigSchemas(z: Zod) {
         enabled: z.boolean({ error: 'must be true or false' }).optional(),
         maxTurns: intIn(0, 10).optional(),
       }).optional(),
+      requiredChecks: requiredChecks.optional(),
     }).optional(),
     vibe: vibe.optional(),
   };
@@ -315,6 +343,7 @@ function buildConfigSchemas(z: Zod) {
         enabled: z.boolean({ error: 'must be true or false' }).optional(),
         maxTurns: intIn(0, 10).optional(),
       }).optional(),
+      requiredChecks: requiredChecks.optional(),
       attestor: z
         .custom<object>((v) => isObject(v) && typeof (v as Record<string, unknown>).attest === 'function', {
           error: 'must be an object with attest()',

@@ -108,6 +108,7 @@ export function mergeLayers(a: NormalizedLayer, b: NormalizedLayer): NormalizedL
     ...optional('budgets', byKey(a.budgets, b.budgets)),
     ...optional('governance', byKey(a.governance, b.governance)),
     ...optional('queue', byKey(a.queue, b.queue)),
+    ...optional('gate', byKey(a.gate, b.gate)),
     ...optional('vibe', mergeVibe(a.vibe, b.vibe)),
     ...optional(
       'skillDirs',

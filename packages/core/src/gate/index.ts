@@ -14,7 +14,13 @@ export {
   type MutationLedger,
   type TierOf,
 } from './mutation-ledger.js';
-export { CompletionIncompleteError, continuationText, SessionGate, type GateOptions } from './session-gate.js';
+export {
+  CompletionIncompleteError,
+  continuationText,
+  SessionGate,
+  type GateOptions,
+  type RequiredCheck,
+} from './session-gate.js';
 export {
   reportStatus,
   type CheckEvidence,

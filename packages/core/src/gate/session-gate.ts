@@ -36,6 +36,25 @@ export interface GateOptions {
   readonly attestor?: CompletionAttestor;
   /** Ask the model to continue (verify) instead of failing at once. Default: enabled, 3 turns. */
   readonly continuation?: { readonly enabled?: boolean; readonly maxTurns?: number };
+  /**
+   * Checks the host requires: every report the `verify` tool makes also runs these (after the
+   * model's own commands, each required), so a model cannot pass the gate with checks of its
+   * own choosing alone (`true`). Ids appear in the report as `host.<id>`.
+   */
+  readonly requiredChecks?: readonly RequiredCheck[];
+}
+
+/** A check the host requires in every `verify` report. */
+export interface RequiredCheck {
+  /** 1..64 of letters, digits, `.`, `_`, `-`; the report names it `host.<id>`. */
+  readonly id: string;
+  /** Shell command; exit code 0 passes. */
+  readonly command: string;
+  /** `test`, `typecheck`, `lint`, `build`, ... */
+  readonly kind?: string;
+  readonly description?: string;
+  /** 1000..3,600,000 ms. Default 120000. */
+  readonly timeoutMs?: number;
 }
 
 /** The gate bound to a session's log and tool tiers. */
@@ -75,6 +94,11 @@ export class SessionGate {
   /** The gate that decides run `runId`: an adopted child's, else this one. */
   forRun(runId: string): SessionGate {
     return this.#children.get(runId)?.forRun(runId) ?? this;
+  }
+
+  /** The checks the host requires in every `verify` report (none by default). */
+  get requiredChecks(): readonly RequiredCheck[] {
+    return this.options.requiredChecks ?? [];
   }
 
   /** Continuation turns allowed per run, 0..10. */

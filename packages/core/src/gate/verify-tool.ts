@@ -8,8 +8,9 @@ import type { Zod } from '../tools/zod-loader.js';
 import { changesSoFar } from '../invoker/change-collector.js';
 import type { ChangeRecordEntry } from './change-record.js';
 import { defineTool } from '../tools/define-tool.js';
+import { InvalidToolArgsError } from '../errors/tool-errors.js';
 import { effectDigest } from './mutation-ledger.js';
-import type { SessionGate } from './session-gate.js';
+import type { RequiredCheck, SessionGate } from './session-gate.js';
 import { describeReport } from './verification-report.js';
 import { runVerification } from './verify-commands.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
@@ -55,11 +56,23 @@ function interference(logChanged: boolean, foreign: readonly ChangeRecordEntry[]
   ];
 }
 
+/** The prefix of the ids of the host's required checks in a report. */
+const HOST_PREFIX = 'host.';
+
+/** The description, with the checks the host requires (the model should know they always run). */
+function describeVerify(required: readonly RequiredCheck[]): string {
+  if (required.length === 0) return VERIFY_DESCRIPTION;
+  const list = required.map((c) => `${HOST_PREFIX}${c.id}: ${c.command.slice(0, 200)}`).join('; ');
+  return `${VERIFY_DESCRIPTION} The host also requires these checks; they run after yours in every verify call and must pass: ${list}.`;
+}
+
 /** Builds the `verify` tool of a session. */
 export function createVerifyTool(gate: SessionGate, clock: () => number = Date.now) {
+  // Read once: the checks are part of the session's configuration.
+  const required: readonly RequiredCheck[] = gate.requiredChecks ?? [];
   return defineTool({
     name: 'verify',
-    description: VERIFY_DESCRIPTION,
+    description: describeVerify(required),
     tier: 'exec',
     inputJsonSchema: toolJsonSchemas.verify,
     plainInput: true,
@@ -68,14 +81,32 @@ export function createVerifyTool(gate: SessionGate, clock: () => number = Date.n
     execute: async (args, ctx) => {
       // A child run (sub-agent, worker) is decided by its own gate, on its own log.
       const runGate = gate.forRun(ctx.runId);
-      const commands = args.commands.map((c) => ({
-        id: c.id,
-        command: c.command,
-        required: c.required,
-        timeoutMs: c.timeout_ms,
-        ...(c.kind === undefined ? {} : { kind: c.kind }),
-        ...(c.description === undefined ? {} : { description: c.description }),
-      }));
+      const reserved = args.commands.find((c) => c.id.startsWith(HOST_PREFIX));
+      if (reserved !== undefined && required.length > 0)
+        throw new InvalidToolArgsError('verify', [
+          {
+            field: `args.commands[${args.commands.indexOf(reserved)}].id`,
+            message: `'${reserved.id}' starts with '${HOST_PREFIX}', which names the host's required checks; choose another id`,
+          },
+        ]);
+      const commands = [
+        ...args.commands.map((c) => ({
+          id: c.id,
+          command: c.command,
+          required: c.required,
+          timeoutMs: c.timeout_ms,
+          ...(c.kind === undefined ? {} : { kind: c.kind }),
+          ...(c.description === undefined ? {} : { description: c.description }),
+        })),
+        ...required.map((c) => ({
+          id: `${HOST_PREFIX}${c.id}`,
+          command: c.command,
+          required: true,
+          timeoutMs: c.timeoutMs ?? 120_000,
+          kind: c.kind ?? 'host',
+          description: c.description ?? `required by the host: ${c.command.slice(0, 200)}`,
+        })),
+      ];
       // What had changed before the checks: anything else that changes while they run (a sibling
       // call in a program, a background worker) changes files the checks may already have read.
       const logBefore = runGate.ledger(ctx.runId).digest;
