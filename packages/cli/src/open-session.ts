@@ -32,6 +32,8 @@ export interface OpenedSession {
   readonly session: Session;
   /** Set when the workspace config file turned vibe mode on: the line to show (see {@link vibeNote}). */
   readonly vibeNote?: string;
+  /** Set when opening the log cut off a line a crash left incomplete: the warning to show on stderr. */
+  readonly repairNote?: string;
   /** Closes the session, then the agent (idempotent). */
   close(): Promise<void>;
 }
@@ -117,10 +119,16 @@ export async function openSession(
   }
   let closing: Promise<void> | undefined;
   const note = vibeNote(vibe);
+  const repair = session.logRepair;
   return {
     agent,
     session,
     ...(note === undefined ? {} : { vibeNote: note }),
+    ...(repair === null
+      ? {}
+      : {
+          repairNote: `warning: the log of session '${session.sessionId}' ended in an incomplete line (line ${repair.line}, ${repair.bytesCut} bytes) left by a crash mid-write; it was cut off and every complete fact was kept (${repair.reason})`,
+        }),
     close: () => (closing ??= keepAlive(session.close().finally(() => agent.close()))),
   };
 }

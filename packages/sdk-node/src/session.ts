@@ -52,6 +52,16 @@ import { toToolResult, type ToolResult } from './tool-result.js';
 /** What `session.stream(prompt)` and `session.streamResume()` return: the projected events (iterable once), then `.result`. */
 export type EventStream = AsyncIterable<ProjectedEventV1> & { readonly result: Promise<RunResult> };
 
+/** A torn last line cut off when a session's log was opened (see `Session.logRepair`). */
+export interface LogRepair {
+  /** 1-based line number of the cut line. */
+  readonly line: number;
+  /** Why it was not a fact (`not valid JSON (…)`). */
+  readonly reason: string;
+  /** Bytes removed from the end of the log. */
+  readonly bytesCut: number;
+}
+
 /** A coding-agent session on a workspace folder. Build it with `agent.session(dir, options)`. */
 export class Session {
   /** The core session underneath, for what the SDK does not wrap (its fact store, its folded state). */
@@ -79,6 +89,18 @@ export class Session {
   /** Absolute path of the fact log (`<dir>/.a3s/effect-log/<thread>.jsonl`), or `null` with `persistence: 'memory'`. */
   get logPath(): string | null {
     return this.core.store instanceof FileFactStore ? this.core.store.path : null;
+  }
+
+  /**
+   * What opening the log repaired, or `null`: a last line left incomplete by a crash mid-write was
+   * cut off (`line`, why it was not a fact, and the bytes removed). Every complete fact was kept;
+   * the cut line never was a fact (a write is done only once its whole line is on disk).
+   */
+  get logRepair(): LogRepair | null {
+    const store = this.core.store;
+    if (!(store instanceof FileFactStore) || store.opened.truncated === null) return null;
+    const torn = store.opened.truncated;
+    return { line: torn.line, reason: torn.reason, bytesCut: store.opened.truncatedBytes };
   }
 
   /** The folded state of the log now (phase, view, counters). */

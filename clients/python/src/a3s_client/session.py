@@ -31,6 +31,8 @@ class Session:
         self.id: str = opened["sessionId"]
         self.workspace: str = opened["workspace"]
         self.log_path: Optional[str] = opened.get("logPath")
+        # {line, reason, bytesCut} when opening cut off a last line a crash left incomplete.
+        self.log_repair: Optional[Mapping[str, Any]] = opened.get("logRepair")
         self.state: Mapping[str, Any] = opened["state"]
         self._inbox = inbox
 

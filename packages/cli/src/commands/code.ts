@@ -269,6 +269,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   io.stdout.write(`${style.bold('a3s code')} ${style.dim(`· ${session.dir} · session ${session.sessionId}`)}\n`);
   io.stdout.write(style.dim('type a prompt · /help for commands · Ctrl-C interrupts, twice exits\n'));
   if (opened.vibeNote !== undefined) io.stdout.write(style.cyan(`${opened.vibeNote}\n`));
+  if (opened.repairNote !== undefined) io.stderr.write(`${terminalText(opened.repairNote)}\n`);
   printMcpWarnings(io.stderr, styleFor(io.stderr, io.env), session.mcpStatus());
   if (preset.resume !== undefined)
     io.stdout.write(

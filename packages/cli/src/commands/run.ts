@@ -144,6 +144,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   });
   printMcpWarnings(io.stderr, err, session.mcpStatus());
   if (opened.vibeNote !== undefined && !values.json) io.stdout.write(out.cyan(`${opened.vibeNote}\n`));
+  if (opened.repairNote !== undefined) io.stderr.write(`${terminalText(opened.repairNote)}\n`);
   let interrupts = 0;
   let runId: string | undefined;
   const onInterrupt = (): void => {

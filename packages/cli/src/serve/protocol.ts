@@ -158,6 +158,10 @@ export const sessionOpenResult = z.strictObject({
   logPath: z.string().nullable(),
   model: z.string().nullable(),
   state: sessionState,
+  logRepair: z
+    .strictObject({ line: z.number().int(), reason: z.string(), bytesCut: z.number().int() })
+    .nullable()
+    .describe('A last line a crash left incomplete, cut off when the log was opened (every complete fact kept), or null.'),
 });
 
 /** Params of every method that addresses one open session and nothing else. */

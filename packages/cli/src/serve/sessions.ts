@@ -109,6 +109,7 @@ export class ServeSessions {
       logPath: session.logPath,
       model: entry.model,
       state: stateOf(session),
+      logRepair: session.logRepair,
     };
   }
 
