@@ -161,7 +161,9 @@ export const sessionOpenResult = z.strictObject({
   logRepair: z
     .strictObject({ line: z.number().int(), reason: z.string(), bytesCut: z.number().int() })
     .nullable()
-    .describe('A last line a crash left incomplete, cut off when the log was opened (every complete fact kept), or null.'),
+    .describe(
+      'A last line a crash left incomplete, cut off when the log was opened (every complete fact kept), or null.',
+    ),
 });
 
 /** Params of every method that addresses one open session and nothing else. */
