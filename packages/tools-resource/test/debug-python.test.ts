@@ -201,3 +201,26 @@ describe.skipIf(!DEBUGPY)('debug on debugpy', () => {
     expect((await call({ op: 'launch', program: 'app.py' })).output).toMatch(/the program ended/);
   });
 });
+
+describe.skipIf(!DEBUGPY)('debug when the adapter dies', () => {
+  it('status says the adapter ended unexpectedly (and how), not that the program ended; a normal end says nothing of the kind', async () => {
+    await call({ op: 'breakpoints', file: 'app.py', lines: [4] });
+    expect((await call({ op: 'launch', program: 'app.py' })).output).toMatch(/stopped \(breakpoint\)/);
+    const session = (await debug.current())!;
+    process.kill(session.adapterPid!, 'SIGKILL');
+    for (let i = 0; i < 200 && session.alive; i++) await new Promise((r) => setTimeout(r, 25));
+    const status = await call({ op: 'status' });
+    expect(status.output).toMatch(
+      /the debug adapter \(debugpy\) ended unexpectedly \(signal SIGKILL\) before the program did/,
+    );
+    expect(status.metadata).toMatchObject({ running: false, state: 'adapter_died', adapter_exit: 'signal SIGKILL' });
+    const stack = await call({ op: 'stack' });
+    expect(errorCode(stack)).toBe('DEBUG_NO_SESSION');
+    expect(stack.output).toMatch(/debug adapter \(debugpy\) ended unexpectedly \(signal SIGKILL\)/);
+    await call({ op: 'terminate' });
+    expect((await call({ op: 'launch', program: 'app.py' })).output).toMatch(/stopped \(breakpoint\)/);
+    await call({ op: 'continue' });
+    const ended = await call({ op: 'status' });
+    expect(ended.output).not.toMatch(/unexpectedly/);
+  });
+});

@@ -15,7 +15,12 @@ import { DebugToolError } from './debug-errors.js';
 export type DebugState =
   | { readonly kind: 'running' }
   | { readonly kind: 'stopped'; readonly reason: string; readonly threadId: number; readonly description?: string }
-  | { readonly kind: 'exited'; readonly exitCode: number | null };
+  | {
+      readonly kind: 'exited';
+      readonly exitCode: number | null;
+      /** Set when the adapter process died before the program ended (a crash, a kill): how it ended. */
+      readonly adapterDied?: string;
+    };
 
 const OUTPUT_CAP = 64 * 1024;
 const START_MS = 30_000;
@@ -58,6 +63,10 @@ export class DebugSession {
   #outputTotal = 0;
   #exited: Promise<void>;
   #alive = true;
+  /** True once `close` began: the adapter's exit after that is ours, not a crash. */
+  #closing = false;
+  /** True once the adapter reported the program's end (`exited` or `terminated`). */
+  #programEnded = false;
   readonly #waiters = new Set<(e: DapEvent) => void>();
 
   private constructor(
@@ -83,8 +92,13 @@ export class DebugSession {
       else if (child === undefined && socket!.destroyed) r();
       else ended.on(done, () => r());
     });
-    ended.on(done, () => {
+    ended.on(done, (code: number | null, signal: NodeJS.Signals | null) => {
       this.#alive = false;
+      // The adapter died while the program had not ended and nobody closed the session: a crash.
+      if (child !== undefined && !this.#closing && !this.#programEnded) {
+        const how = signal !== null ? `signal ${signal}` : `exit code ${String(code)}`;
+        this.#state = { kind: 'exited', exitCode: null, adapterDied: how };
+      }
       conn.fail(child === undefined ? 'the debuggee closed the connection' : 'the adapter process exited');
     });
     conn.onEvent((e) => this.#onEvent(e));
@@ -165,6 +179,11 @@ export class DebugSession {
   }
 
   /** Where the debuggee is. */
+  /** The adapter process's id; `undefined` when the session connected to a debuggee's own DAP server. */
+  get adapterPid(): number | undefined {
+    return this.#child?.pid;
+  }
+
   get state(): DebugState {
     return this.#state;
   }
@@ -198,8 +217,10 @@ export class DebugSession {
     } else if (e.event === 'continued') {
       this.#state = { kind: 'running' };
     } else if (e.event === 'exited') {
+      this.#programEnded = true;
       this.#state = { kind: 'exited', exitCode: typeof b.exitCode === 'number' ? b.exitCode : null };
     } else if (e.event === 'terminated' || e.event === 'a3s_closed') {
+      if (e.event === 'terminated') this.#programEnded = true;
       if (this.#state.kind !== 'exited') this.#state = { kind: 'exited', exitCode: null };
     }
     for (const w of this.#waiters) w(e);
@@ -285,6 +306,7 @@ export class DebugSession {
    * process it started (the debuggee and whatever that forked, detached or not).
    */
   async close(): Promise<void> {
+    this.#closing = true;
     if (this.#alive) {
       await this.request('disconnect', { terminateDebuggee: true }, 3000).catch(() => undefined);
     }

@@ -40,6 +40,12 @@ function need<T>(value: T | undefined, name: string, op: string): T {
 
 async function live(debug: DebugResource): Promise<DebugSession> {
   const s = await debug.current();
+  const died = s?.state.kind === 'exited' ? s.state.adapterDied : undefined;
+  if (died !== undefined)
+    throw new DebugToolError(
+      'DEBUG_NO_SESSION',
+      `the debug adapter (${s!.adapter.id}) ended unexpectedly (${died}); the session is over, start one with launch or attach`,
+    );
   if (s === undefined || !s.alive)
     throw new DebugToolError('DEBUG_NO_SESSION', 'no debug session is running; start one with launch or attach');
   return s;
@@ -48,6 +54,11 @@ async function live(debug: DebugResource): Promise<DebugSession> {
 async function describeStop(s: DebugSession): Promise<{ text: string; meta: Record<string, unknown> }> {
   const st = s.state;
   if (st.kind === 'running') return { text: 'running', meta: { state: 'running' } };
+  if (st.kind === 'exited' && st.adapterDied !== undefined)
+    return {
+      text: `the debug adapter (${s.adapter.id}) ended unexpectedly (${st.adapterDied}) before the program did; the session is over, launch again`,
+      meta: { state: 'adapter_died', adapter_exit: st.adapterDied },
+    };
   if (st.kind === 'exited')
     return {
       text: `the program ended${st.exitCode === null ? '' : ` with exit code ${st.exitCode}`}`,
