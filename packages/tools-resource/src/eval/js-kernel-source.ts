@@ -27,6 +27,8 @@ const flush = () => {
     for (let i = 0; i < text.length; i += 65536) writeMsg({ type: 'stream', stream: name, text: text.slice(i, i + 65536) });
 };
 const send = (msg) => { flush(); writeMsg(msg); };
+// The end of a cell on fd 2, after whatever the cell wrote there directly (see cell-end-marks.ts).
+const endMark = (id) => { try { require('node:fs').writeSync(2, '\x1e\x1fa3s-cell-end ' + id + '\n'); return true; } catch { return false; } };
 const emit = (name, text) => {
   if (text === '') return;
   const last = buf[buf.length - 1];
@@ -101,10 +103,10 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     try {
       const value = await run(msg.code);
       if (value !== undefined) send({ type: 'display', text: util.inspect(value, { depth: 4, maxArrayLength: 100, maxStringLength: 10000 }), echo: true });
-      send({ type: 'done', id: msg.id, ok: true });
+      send({ type: 'done', id: msg.id, ok: true, mark: endMark(msg.id) });
     } catch (e) {
       const text = e instanceof Error ? (e.stack ?? String(e)).split('\n').filter((l) => !l.includes('[eval]') && !l.includes('node:')).join('\n') : 'Uncaught ' + show(e);
-      send({ type: 'done', id: msg.id, ok: false, error: text });
+      send({ type: 'done', id: msg.id, ok: false, error: text, mark: endMark(msg.id) });
     }
   });
 });

@@ -17,6 +17,7 @@ import {
   startTicksOf,
   taggedEnv,
 } from '../shared/process-tree.js';
+import { CellEndMarks } from './cell-end-marks.js';
 import { CellImages } from './cell-images.js';
 import { EvalToolError, memoryLimitError } from './eval-errors.js';
 import { CappedOutput, KernelReader, type KernelMessage, wellFormed } from './kernel-protocol.js';
@@ -29,6 +30,8 @@ const IDLE_SCAN_EVERY = 20;
 /** The exit code of a Python kernel that could not even report its `MemoryError`. */
 const PY_MEMORY_EXIT = 86;
 const SESSION_CLOSED = 'the session closed';
+/** How long a finished cell waits for its end mark on stderr (a kernel that closed fd 2 sends none). */
+const MARK_WAIT_MS = 500;
 const OUT_OF_MEMORY = /JavaScript heap out of memory|Reached heap limit|MemoryError|Cannot allocate memory/;
 
 type Message = KernelMessage;
@@ -41,6 +44,8 @@ export class KernelProcess {
   #exit: { code: number | null; signal: string | null } | undefined;
   readonly #exitWaiters = new Set<() => void>();
   #stderr = '';
+  /** Cell-end marks on stderr: a cell's `done` waits for its mark (see `cell-end-marks.ts`). */
+  readonly #marks = new CellEndMarks();
   #busy = false;
   #killed = false;
   /** Fails the running cell when the memory watch finds the kernel over its limit. */
@@ -74,10 +79,12 @@ export class KernelProcess {
         this.kill();
       }, 500).unref();
     });
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      this.#stderr = (this.#stderr + chunk).slice(-4000);
-      for (const l of this.#listeners) l({ type: 'stream', stream: 'stderr', text: chunk });
-    });
+    const deliver = (text: string) => {
+      this.#stderr = (this.#stderr + text).slice(-4000);
+      for (const l of this.#listeners) l({ type: 'stream', stream: 'stderr', text });
+    };
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => this.#marks.push(chunk, deliver));
+    child.stderr!.on('end', () => this.#marks.flush(deliver));
     child.on('exit', (code, signal) => {
       this.#exit = { code, signal };
       killProcesses(this.#mark); // what its cells started dies with it
@@ -302,27 +309,32 @@ export class KernelProcess {
               });
             return;
           }
-          case 'done':
+          case 'done': {
             if (m.id !== id) return;
             if (m.memory === true)
               return killThen('it went over its memory limit', () =>
                 memoryError('MemoryError', { error: String(m.error ?? 'MemoryError') }),
               );
-            finish(undefined, {
-              ok: m.ok === true,
-              output: out.text(),
-              outputChars: out.total,
-              truncated: out.truncated,
-              images: images.list,
-              bridgeCalls,
-              ...(echo === undefined ? {} : { echo }),
-              ...(m.ok === true ? {} : { error: wellFormed(String(m.error ?? 'the cell failed')) }),
-            });
+            // What the cell wrote straight to fd 2 is in the pipe before its mark: wait for it.
+            if (m.mark === true) this.#marks.after(String(id), MARK_WAIT_MS, () => complete(m));
+            else complete(m);
             return;
+          }
           default:
             return;
         }
       };
+      const complete = (m: Message) =>
+        finish(undefined, {
+          ok: m.ok === true,
+          output: out.text(),
+          outputChars: out.total,
+          truncated: out.truncated,
+          images: images.list,
+          bridgeCalls,
+          ...(echo === undefined ? {} : { echo }),
+          ...(m.ok === true ? {} : { error: wellFormed(String(m.error ?? 'the cell failed')) }),
+        });
       if (options.signal?.aborted) {
         this.#overMemory = undefined;
         this.#busy = false;

@@ -173,7 +173,11 @@ def _forked():
         try: sys.stdout.flush()
         finally: os._exit(0)
 def _done(msg):
-    _forked(); _send(msg)
+    _forked()
+    try:
+        os.write(2, ('\x1e\x1fa3s-cell-end %s\n' % msg['id']).encode()); msg['mark'] = True
+    except Exception: pass
+    _send(msg)
 def _run(code):
     tree = ast.parse(_rewrite(code), '<cell>', 'exec')
     last = None
