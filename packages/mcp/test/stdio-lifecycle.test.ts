@@ -75,23 +75,37 @@ describe('stdio transport: process lifecycle', () => {
       m.addServer('victim', testServer('victim', { child: true })),
       m.addServer('other', testServer('other')),
     ]);
-    const { pid, child } = await pids(m, 'victim');
-    const slow = m.toolsOf('victim').find((t) => t.name === 'mcp__victim__slow')!;
-    const pending = slow.execute({ ms: 20_000 }, createToolContext({ toolName: slow.name }));
-    const settled = pending.then(
-      () => ({ at: Date.now(), error: undefined as unknown }),
-      (error: unknown) => ({ at: Date.now(), error }),
-    );
-    await new Promise((r) => setTimeout(r, 100));
-    const watch = stallWatch();
-    const killedAt = Date.now();
-    process.kill(pid, 'SIGKILL');
-    const { at, error } = await settled;
-    const stalled = watch.stop();
+    // One kill mid-call: how long the pending call took to fail, less the time this process could
+    // not run (a loaded machine); the server is started again by hand for the next try.
+    const killMidCall = async () => {
+      const { pid, child } = await pids(m, 'victim');
+      const slow = m.toolsOf('victim').find((t) => t.name === 'mcp__victim__slow')!;
+      const pending = slow.execute({ ms: 20_000 }, createToolContext({ toolName: slow.name }));
+      const settled = pending.then(
+        () => ({ at: Date.now(), error: undefined as unknown }),
+        (error: unknown) => ({ at: Date.now(), error }),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      const watch = stallWatch();
+      const killedAt = Date.now();
+      process.kill(pid, 'SIGKILL');
+      const { at, error } = await settled;
+      const stalled = watch.stop();
+      return { child, error, ms: at - killedAt, late: at - killedAt - stalled, stalled };
+    };
+    // The bound is the product's; the machine's scheduling is not. A regression (failing on a
+    // pipe or a timer instead of the exit) misses it on every try; a loaded machine on some.
+    const tries = [await killMidCall()];
+    while (tries.at(-1)!.late >= 100 && tries.length < 3) {
+      await m.reconnect('victim');
+      tries.push(await killMidCall());
+    }
+    const { child, error } = tries.at(-1)!;
     expect(
-      at - killedAt - stalled,
-      `${at - killedAt} ms, of which this process could not run for ${stalled} ms`,
+      Math.min(...tries.map((t) => t.late)),
+      tries.map((t) => `${t.ms} ms, of which this process could not run for ${t.stalled} ms`).join('; '),
     ).toBeLessThan(100);
+    for (const t of tries) expect(t.ms).toBeLessThan(5_000);
     expect(error).toBeInstanceOf(McpServerClosedError);
     expect(A3sError.hasCode(error, 'MCP_SERVER_CLOSED')).toBe(true);
     expect((error as McpServerClosedError).reason).toMatch(/exited \(signal SIGKILL\)/);
