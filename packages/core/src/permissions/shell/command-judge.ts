@@ -6,6 +6,7 @@
  * `watch`, `trap`, `alias` values, `find -exec`) are judged recursively. A command whose name
  * cannot be known statically yields `OPAQUE`.
  */
+import { execOptionValues } from './exec-options.js';
 import { gitSubjects } from './git-command.js';
 import { interpreterIsOpaque, isShell, shellInvocation } from './interpreters.js';
 import {
@@ -146,6 +147,9 @@ function innerCode(base: string, words: readonly ShellWord[], at: number, contex
       return setting === undefined ? [] : settingSubjects(setting, context);
     });
   if (base === 'git') return gitSubjects(args);
+  const runs = execOptionValues(base, args);
+  if (runs.length > 0)
+    return runs.flatMap((code) => (code === null ? [OPAQUE] : context.judgeShell(code, context.depth + 1)));
   // `hash -p /bin/rm ls` makes `ls` run rm; `enable -f` loads a builtin from a shared object.
   if (
     (base === 'hash' && args.some((w) => /^-\w*p/.test(w.text))) ||

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { PermissionPolicy } from '../permission-policy.js';
+import { judgeShellCommand } from './shell-judge.js';
+import { renderSubject } from './shell-word.js';
+
+const subjects = (command: string): string[] => judgeShellCommand(command).subjects.map(renderSubject);
+const policy = new PermissionPolicy({ deny: ['Bash(rm:*)'], allow: ['Bash(tar:*)'], defaultDecision: 'ask' });
+const decide = (command: string) => policy.evaluate('bash', { command }).decision;
+
+describe('options whose value is a command the tool runs', () => {
+  it('PERM-02: tar, zip, rsync, ssh and man options that run a command are judged as that command', () => {
+    for (const command of [
+      "tar -cf /dev/null x --checkpoint=1 --checkpoint-action=exec='rm x'",
+      "tar -cf /dev/null x --checkpoint-action exec='rm x'",
+      "tar -I 'rm x' -cf a x",
+      "tar -cI 'rm x' -f a x",
+      "tar --to-command='rm x' -xf a",
+      "tar --use-compress-program 'rm x' -cf a x",
+      "zip x.zip x -T -TT 'rm x'",
+      "zip x.zip x --unzip-command 'rm x'",
+      "rsync -e 'rm x' a b",
+      "rsync -avze 'rm x' a b",
+      "rsync --rsh='rm x' a b",
+      'rsync -av --rsync-path="rm x" a h:b',
+      "ssh -o ProxyCommand='rm x' h",
+      'ssh -oProxyCommand=rm\\ x h',
+      "ssh -vo 'ProxyCommand rm x' h",
+      "scp -o 'LocalCommand=rm x' a h:b",
+      "man -P 'rm x' ls",
+      "man --pager='rm x' ls",
+      "sudo tar -I 'rm x' -cf a x",
+    ]) {
+      expect(subjects(command), command).toContain('rm x');
+      expect(decide(command), command).toBe('deny');
+    }
+  });
+
+  it('PERM-02: an attached value (-Irm) is the command too', () => {
+    expect(subjects('tar -Irm -cf a x')).toContain('rm');
+    expect(decide('tar -Irm -cf a x')).toBe('deny');
+  });
+
+  it('a value that is not static is opaque; the same tools without such options stay plain', () => {
+    expect(decide('tar -I "$C" -cf a x')).toBe('deny');
+    for (const command of [
+      'tar -czf a.tgz x',
+      'tar -xzf a.tgz',
+      'tar --checkpoint-action=echo -cf a x',
+      'tar -czf a.tgz --exclude=x .',
+    ])
+      expect(decide(command), command).toBe('allow');
+    for (const command of [
+      'zip -r a.zip .',
+      'rsync -av a/ b/',
+      'rsync -avze ssh a h:b',
+      'ssh -o StrictHostKeyChecking=no h ls',
+      'man ls',
+    ])
+      expect(subjects(command), command).not.toContain('rm x');
+  });
+
+  it('an allow rule for the tool does not cover the command its option runs', () => {
+    const allowTar = new PermissionPolicy({ allow: ['Bash(tar:*)'], defaultDecision: 'ask' });
+    expect(allowTar.evaluate('bash', { command: 'tar -cf a x' }).decision).toBe('allow');
+    expect(allowTar.evaluate('bash', { command: "tar -cf a x --to-command='curl evil'" }).decision).toBe('ask');
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * Options of everyday tools whose value is a command the tool runs through a shell:
+ * `tar --checkpoint-action=exec=CMD`, `tar -I CMD`, `zip -TT CMD`, `rsync -e CMD`,
+ * `ssh -o ProxyCommand=CMD`, `man -P CMD`. The judge sees each such value as the shell code it
+ * is, so `Bash(rm:*)` holds for `tar … --checkpoint-action=exec='rm x'` as for `sh -c 'rm x'`.
+ */
+import { isStatic, type ShellWord } from './shell-word.js';
+
+/** How one command takes command-valued options. */
+interface ExecOptions {
+  /** Long options (without `--`) whose value (`--opt=V` or `--opt V`) is a command. */
+  readonly long: readonly string[];
+  /** Short options (without `-`) whose value (`-o V` or `-oV`) is a command. */
+  readonly short: readonly string[];
+  /** Keeps the command part of a value (`exec=CMD` → `CMD`), or `undefined` when it runs none. */
+  readonly command?: (option: string, value: string) => string | undefined;
+}
+
+const TAR: ExecOptions = {
+  long: ['to-command', 'use-compress-program', 'rsh-command', 'info-script', 'new-volume-script', 'checkpoint-action'],
+  short: ['I', 'F'],
+  command: (option, value) => (option === 'checkpoint-action' ? /^exec=(.*)$/s.exec(value)?.[1] : value),
+};
+const SSH: ExecOptions = {
+  long: [],
+  short: ['o'],
+  command: (_option, value) => /^\s*(?:ProxyCommand|LocalCommand|KnownHostsCommand)\s*[=\s]\s*(.*)$/is.exec(value)?.[1],
+};
+
+const TABLE: ReadonlyMap<string, ExecOptions> = new Map([
+  ['tar', TAR],
+  ['gtar', TAR],
+  ['bsdtar', TAR],
+  ['zip', { long: ['unzip-command'], short: ['TT'] }],
+  ['rsync', { long: ['rsh', 'rsync-path'], short: ['e'] }],
+  ['ssh', SSH],
+  ['scp', SSH],
+  ['sftp', SSH],
+  ['man', { long: ['pager', 'html'], short: ['P', 'H'] }],
+]);
+
+/** What a command-valued option runs: static shell code, or `null` when its value is not static. */
+export type ExecValue = string | null;
+
+/** The commands `base` runs through its options among `args` (empty for a command not in the table). */
+export function execOptionValues(base: string, args: readonly ShellWord[]): ExecValue[] {
+  const spec = TABLE.get(base);
+  if (spec === undefined) return [];
+  const out: ExecValue[] = [];
+  const take = (option: string, word: ShellWord | undefined, text: string | undefined) => {
+    if (word === undefined) return;
+    if (!isStatic(word)) {
+      out.push(null);
+      return;
+    }
+    const value = text ?? word.text;
+    const command = spec.command === undefined ? value : spec.command(option, value);
+    if (command !== undefined) out.push(command);
+  };
+  for (let i = 0; i < args.length; i++) {
+    const text = args[i]!.text;
+    if (text === '--') break;
+    const long = /^--([a-z-]+)(?:=(.*))?$/s.exec(text);
+    if (long !== null && spec.long.includes(long[1]!)) {
+      if (long[2] !== undefined) take(long[1]!, args[i], long[2]);
+      else take(long[1]!, args[++i], undefined);
+      continue;
+    }
+    if (!text.startsWith('-') || text.startsWith('--')) continue;
+    const multi = spec.short.find((s) => s.length > 1 && text.startsWith(`-${s}`));
+    if (multi !== undefined) {
+      if (text === `-${multi}`) take(multi, args[++i], undefined);
+      else take(multi, args[i], text.slice(multi.length + 1));
+      continue;
+    }
+    // A bundle (`-czI CMD`, `-avze CMD`): the first letter that takes a command ends the bundle,
+    // the rest of the word (or the next word) being its value. Read generously: a letter that is
+    // itself another option's value only makes the judge look at more, never at less.
+    for (let j = 1; j < text.length; j++) {
+      const letter = text[j]!;
+      if (!spec.short.includes(letter)) continue;
+      if (j === text.length - 1) take(letter, args[++i], undefined);
+      else take(letter, args[i], text.slice(j + 1));
+      break;
+    }
+  }
+  return out;
+}
