@@ -144,16 +144,18 @@ describe.skipIf(!DEBUGPY)('debug on debugpy', () => {
     expect(await aliveAfter([pid], 5000)).toEqual([]);
   });
 
-  it('DBG-14: terminate also kills what the debuggee started outside its process group (setsid, double fork)', async () => {
+  it('DBG-14: terminate also kills what the debuggee started outside its process group (setsid, double fork, env -i)', async () => {
     writeFileSync(
       join(dir, 'forks.py'),
       [
         'import os, subprocess, time',
         "a = subprocess.Popen(['setsid', 'sleep', '310']).pid",
         "b = subprocess.Popen(['sh', '-c', '(setsid sleep 311 & echo $! > b.pid)']).wait()",
+        "c = subprocess.Popen(['sh', '-c', '(env -i setsid sleep 312 & echo $! > c.pid)']).wait()",
         'time.sleep(0.2)',
         "b = int(open('b.pid').read())",
-        'print("pids", a, b, flush=True)',
+        "c = int(open('c.pid').read())",
+        'print("pids", a, b, c, flush=True)',
         'while True: time.sleep(0.05)',
       ].join('\n'),
     );
@@ -164,11 +166,11 @@ describe.skipIf(!DEBUGPY)('debug on debugpy', () => {
     expect(launched.exitCode).toBe(0);
     let pids: number[] = [];
     for (let i = 0; i < 100 && pids.length === 0; i++) {
-      const m = /pids (\d+) (\d+)/.exec((await call({ op: 'output' })).output);
-      if (m) pids = [Number(m[1]), Number(m[2])];
+      const m = /pids (\d+) (\d+) (\d+)/.exec((await call({ op: 'output' })).output);
+      if (m) pids = [Number(m[1]), Number(m[2]), Number(m[3])];
       else await new Promise((r) => setTimeout(r, 50));
     }
-    expect(pids).toHaveLength(2);
+    expect(pids).toHaveLength(3);
     expect(await aliveAfter(pids, 0)).toEqual(pids);
     expect((await call({ op: 'terminate' })).metadata?.ended).toBe(true);
     expect(await aliveAfter(pids, 5000)).toEqual([]);

@@ -79,26 +79,41 @@ describe('eval: hostile cells', () => {
     expect(await aliveAfter(pids, 5_000)).toEqual([]);
   });
 
-  it('a double fork through a shell from a JavaScript cell (reparented to init, new session) dies on close', async () => {
-    const r = await kernels.run(
-      'javascript',
-      [
-        "const { execFileSync } = require('node:child_process');",
-        "execFileSync('sh', ['-c', '(setsid sleep 303 & echo $! > pid) ; exit'], { stdio: 'ignore' });",
-        'await new Promise((r) => setTimeout(r, 100));',
-        "Number(require('node:fs').readFileSync('pid', 'utf8'))",
-      ].join('\n'),
-      dir,
-      cell,
-    );
-    const pid = Number(r.echo);
-    expect(pid).toBeGreaterThan(0);
-    expect(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]).not.toBe(
-      String(kernels.kernels()[0]?.pid),
-    );
-    expect(await aliveAfter([pid], 0)).toEqual([pid]);
+  it('an orphan that cleared its environment and left the session (env -i setsid after a double fork) comes back to the kernel and dies on close', async () => {
+    const spawnOrphan = (language: 'python' | 'javascript') =>
+      kernels.run(
+        language,
+        language === 'javascript'
+          ? [
+              "const { execFileSync } = require('node:child_process');",
+              "execFileSync('sh', ['-c', '(env -i setsid sleep 303 & echo $! > pid-js) ; exit'], { stdio: 'ignore' });",
+              'await new Promise((r) => setTimeout(r, 100));',
+              "Number(require('node:fs').readFileSync('pid-js', 'utf8'))",
+            ].join('\n')
+          : [
+              'import subprocess, time',
+              "subprocess.run(['sh', '-c', '(env -i setsid sleep 305 & echo $! > pid-py) ; exit'])",
+              'time.sleep(0.1)',
+              "int(open('pid-py').read())",
+            ].join('\n'),
+        dir,
+        cell,
+      );
+    const pids: number[] = [];
+    for (const language of ['javascript', 'python'] as const) {
+      const pid = Number((await spawnOrphan(language)).echo);
+      expect(pid).toBeGreaterThan(0);
+      const kernel = kernels.kernels().find((k) => k.language === language)!;
+      // Its parent (the shell) is gone: it was reparented to the kernel, not to init.
+      expect(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1], language).toBe(
+        String(kernel.pid),
+      );
+      expect(readFileSync(`/proc/${pid}/environ`, 'utf8')).not.toContain('A3S_PROCESS_TAG');
+      pids.push(pid);
+    }
+    expect(await aliveAfter(pids, 0)).toEqual(pids);
     await kernels.close();
-    expect(await aliveAfter([pid], 5_000)).toEqual([]);
+    expect(await aliveAfter(pids, 5_000)).toEqual([]);
   });
 
   it('a cell that kills its own kernel fails with EVAL_KERNEL_DIED, and what it had started dies with the kernel', async () => {

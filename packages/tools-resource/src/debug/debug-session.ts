@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { toolProcessEnv } from '@a3s-code/core';
+import { asSubreaper } from '../shared/subreaper.js';
 import { killProcesses, newProcessTag, type ProcessMark, startTicksOf, taggedEnv } from '../shared/process-tree.js';
 import type { AdapterCommand } from './adapters.js';
 import { DapConnection, type DapEvent } from './dap-connection.js';
@@ -130,7 +131,9 @@ export class DebugSession {
   /** Starts the adapter and initializes the connection. */
   static async start(adapter: AdapterCommand, program: string, cwd: string, now: number): Promise<DebugSession> {
     const tag = newProcessTag();
-    const child = spawn(adapter.command, [...adapter.args], {
+    // Started as a subreaper: what the debuggee leaves behind stays in the tree killed at the end.
+    const leader = asSubreaper(adapter.command, adapter.args);
+    const child = spawn(leader.command, leader.args, {
       cwd,
       env: { ...toolProcessEnv(), ...taggedEnv(tag) },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -12,6 +12,7 @@ import { EvalToolError, RAISE_MEMORY_LIMIT } from './eval-errors.js';
 import { JS_KERNEL_SOURCE } from './js-kernel-source.js';
 import { KernelProcess } from './kernel-process.js';
 import type { CellOptions, CellResult, EvalLanguage, KernelCommand } from './kernel-types.js';
+import { asSubreaper } from '../shared/subreaper.js';
 import { PYTHON_KERNEL_SOURCE } from './python-kernel-source.js';
 import { type EvalSandbox, type EvalSandboxLookup, placeOf } from './sandbox.js';
 
@@ -146,8 +147,14 @@ function commandFor(
         ]
       : [...(memoryMb === undefined ? [] : [`--max-old-space-size=${memoryMb}`]), '-e', JS_KERNEL_SOURCE];
   const limit = memoryMb === undefined ? {} : { memoryLimitMb: memoryMb };
-  if (sandbox === undefined) return { language, command: interpreter, args, cwd, ...limit };
-  const wrapped = sandbox.wrap({ language, command: interpreter, args, cwd });
+  // The Python kernel makes itself a subreaper; Node cannot, so on the host it is started as one
+  // (a sandbox runs its own commands: the host's Python need not be there).
+  const leader =
+    language === 'javascript' && sandbox === undefined
+      ? asSubreaper(interpreter, args)
+      : { command: interpreter, args };
+  if (sandbox === undefined) return { language, command: leader.command, args: leader.args, cwd, ...limit };
+  const wrapped = sandbox.wrap({ language, command: leader.command, args: leader.args, cwd });
   return {
     language,
     command: wrapped.command,
