@@ -307,6 +307,20 @@ describe('files that are not what they should be', () => {
     }
   });
 
+  it('a permission rule with a misspelt tool name is refused before the run, naming the tool it meant; other spellings hold', async () => {
+    const dir = tempRepo();
+    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ permissions: { deny: ['Bsh(rm *)'] } }));
+    const model = `scripted:${scriptFile([{ text: 'never' }])}`;
+    const r = await runMain(['run', '--trust-workspace', '--model', model, 'go'], { cwd: dir });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      "INVALID_PERMISSION_RULE: deny[0]: 'Bsh(rm *)': names no tool of this session (did you mean 'bash'?)",
+    );
+    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ permissions: { deny: ['Bash(rm *)', 'WebFetch'] } }));
+    const ok = await runMain(['run', '--trust-workspace', '--model', model, 'go'], { cwd: dir });
+    expect(ok.status, ok.stderr).toBe(0);
+  });
+
   it('a config file a3s init cannot write is named with the reason and the way out (exit 1), never a bare errno', async () => {
     const dir = empty();
     symlinkSync(join(dir, 'gone', 'a3s.config.json'), join(dir, 'a3s.config.json'));

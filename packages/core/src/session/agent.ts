@@ -12,6 +12,7 @@ import { loadCodeConfig } from '../config/load-config.js';
 import { normalizeLayer } from '../config/merge-config.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import { initializeSession, planSessionBuild, resolveSync, type AgentBuildContext } from './session-build.js';
+import { checkRuleToolNames } from '../permissions/rule-tool-names.js';
 import { ToolInvoker } from '../invoker/tool-invoker.js';
 import { LlmBudget } from '../llm/llm-budget.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -264,6 +265,7 @@ function build(
   });
   try {
     plugInPacks(resources, packs, config.toolSources);
+    checkRuleToolNames(config.permissions, [...registry.toolNames(), ...registry.pending().map((t) => t.name)]);
   } catch (e) {
     void closeResources();
     throw e;
