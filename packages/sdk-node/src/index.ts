@@ -17,7 +17,8 @@ export {
 export { READ_TOOL_RULES, type ApprovalOptions, type ConfirmHandler } from './approver.js';
 export { mcpWarnings, type McpWarning } from './mcp.js';
 export type { ProgramLimits, ProgramOptions } from './program.js';
-export { Session, type EventStream, type LogRepair } from './session.js';
+export { Session, type EventStream } from './session.js';
+export type { LogRepair } from './log-info.js';
 export { AgentClosedError, DirectToolError, ModelNotConfiguredError } from './errors.js';
 export type { ToolResult } from './tool-result.js';
 export type { BashOptions, EditFileOptions, GlobOptions, GrepOptions, ReadFileOptions } from './direct-tools.js';

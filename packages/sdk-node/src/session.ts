@@ -3,31 +3,30 @@
  * controls and the completion gate are core's; the typed host-direct helpers are one
  * `session.tool(...)` call each (no second execution path). It holds no policy.
  */
-import {
-  FileFactStore,
-  type ActiveToolCall,
-  type AgentSession,
-  type InterruptOptions,
-  type MutationLedger,
-  type PreparationStep,
-  type PrepareOptions,
-  type ResumeRunOptions,
-  type SessionCapabilityCatalog,
-  type ProjectedEventV1,
-  type QuestionAnswer,
-  type RunResult,
-  type HostToolOptions,
-  type SendOptions,
-  type StreamOptions,
-  type StreamResumeOptions,
-  type SessionSnapshotV1,
-  type AttachedSteerOptions,
-  type SteerOptions,
-  type SteerReceipt,
-  type ToolDefinition,
-  type VerificationCommand,
-  type VerificationReport,
-  type VerifyOptions,
+import type {
+  ActiveToolCall,
+  AgentSession,
+  InterruptOptions,
+  MutationLedger,
+  PreparationStep,
+  PrepareOptions,
+  ResumeRunOptions,
+  SessionCapabilityCatalog,
+  ProjectedEventV1,
+  QuestionAnswer,
+  RunResult,
+  HostToolOptions,
+  SendOptions,
+  StreamOptions,
+  StreamResumeOptions,
+  SessionSnapshotV1,
+  AttachedSteerOptions,
+  SteerOptions,
+  SteerReceipt,
+  ToolDefinition,
+  VerificationCommand,
+  VerificationReport,
+  VerifyOptions,
 } from '@a3s-code/core';
 import type { FoldState } from '@a3s-code/effect';
 import type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from '@a3s-code/core';
@@ -40,6 +39,7 @@ import {
 import type { GitOperation } from '@a3s-code/tools-workspace';
 import { checkOptionsArg, isOptionsObject } from './arguments.js';
 import * as direct from './direct-tools.js';
+import { logPathOf, logRepairOf, type LogRepair } from './log-info.js';
 import * as memory from './memory.js';
 import type { SessionMcp } from './mcp.js';
 import type { VibeModeSwitch } from '@a3s-code/tools-resource/vibe';
@@ -51,16 +51,6 @@ import { toToolResult, type ToolResult } from './tool-result.js';
 
 /** What `session.stream(prompt)` and `session.streamResume()` return: the projected events (iterable once), then `.result`. */
 export type EventStream = AsyncIterable<ProjectedEventV1> & { readonly result: Promise<RunResult> };
-
-/** A torn last line cut off when a session's log was opened (see `Session.logRepair`). */
-export interface LogRepair {
-  /** 1-based line number of the cut line. */
-  readonly line: number;
-  /** Why it was not a fact (`not valid JSON (…)`). */
-  readonly reason: string;
-  /** Bytes removed from the end of the log. */
-  readonly bytesCut: number;
-}
 
 /** A coding-agent session on a workspace folder. Build it with `agent.session(dir, options)`. */
 export class Session {
@@ -88,19 +78,12 @@ export class Session {
 
   /** Absolute path of the fact log (`<dir>/.a3s/effect-log/<thread>.jsonl`), or `null` with `persistence: 'memory'`. */
   get logPath(): string | null {
-    return this.core.store instanceof FileFactStore ? this.core.store.path : null;
+    return logPathOf(this.core);
   }
 
-  /**
-   * What opening the log repaired, or `null`: a last line left incomplete by a crash mid-write was
-   * cut off (`line`, why it was not a fact, and the bytes removed). Every complete fact was kept;
-   * the cut line never was a fact (a write is done only once its whole line is on disk).
-   */
+  /** What opening the log repaired, or `null`: a last line a crash left incomplete, cut off (no complete fact is lost). */
   get logRepair(): LogRepair | null {
-    const store = this.core.store;
-    if (!(store instanceof FileFactStore) || store.opened.truncated === null) return null;
-    const torn = store.opened.truncated;
-    return { line: torn.line, reason: torn.reason, bytesCut: store.opened.truncatedBytes };
+    return logRepairOf(this.core);
   }
 
   /** The folded state of the log now (phase, view, counters). */
@@ -114,7 +97,6 @@ export class Session {
   }
 
   // ── Runs ────────────────────────────────────────────────────────────────────────────────
-
   /**
    * Runs a prompt to completion, park or cancellation. Failures throw typed errors
    * (`COMPLETION_INCOMPLETE`, `SESSION_BUSY`, ...). `options.attachments` sends images (a
@@ -193,7 +175,6 @@ export class Session {
   }
 
   // ── Surface ─────────────────────────────────────────────────────────────────────────────
-
   /** Names of the tools the model sees. */
   toolNames(): readonly string[] {
     return this.core.toolNames();
@@ -215,7 +196,6 @@ export class Session {
   }
 
   // ── Host-direct tools (no permission prompt, no transcript, no lease) ───────────────────
-
   /** Calls any tool as the host (a failed result is returned, not thrown); `options.signal` cancels it. */
   async tool(name: string, args: Record<string, unknown> = {}, options?: HostToolOptions): Promise<ToolResult> {
     return toToolResult(await this.core.tool(name, args, options));
@@ -276,7 +256,6 @@ export class Session {
   }
 
   // ── Memory ──────────────────────────────────────────────────────────────────────────────
-
   /**
    * Remembers `content` for later sessions of this workspace (one host call of the `remember`
    * tool; durable when it resolves). A `key` replaces the memory stored under it.
@@ -292,7 +271,6 @@ export class Session {
   }
 
   // ── MCP ─────────────────────────────────────────────────────────────────────────────────
-
   /**
    * Adds and starts a session-private MCP server as a new capability generation: its tools join as
    * `mcp__<name>__<tool>` for the next run (a run in progress keeps the generation it pinned). On
@@ -331,7 +309,6 @@ export class Session {
   }
 
   // ── Resources ───────────────────────────────────────────────────────────────────────────
-
   /**
    * The capabilities the session's resources provide, in attach order, with their state: tool
    * packs' (`resource.<name>`) and one per MCP server (`mcp.<server>`). A `failed` one carries its
@@ -342,7 +319,6 @@ export class Session {
   }
 
   // ── Vibe mode ───────────────────────────────────────────────────────────────────────────
-
   /** Whether vibe mode is on (the `vibe_*` tools are on the surface); `false` for a session opened without `vibe`. */
   get vibeMode(): boolean {
     return this.#vibe?.enabled ?? false;
@@ -358,7 +334,6 @@ export class Session {
   }
 
   // ── Delegation ──────────────────────────────────────────────────────────────────────────
-
   /** Delegates one sub-task to a sub-agent (a real child run; starts from the `agent` source). */
   task(spec: TaskSpec, options?: TaskOptions): Promise<TaskResult> {
     return this.core.task(spec, options);
@@ -375,7 +350,6 @@ export class Session {
   }
 
   // ── Completion gate ─────────────────────────────────────────────────────────────────────
-
   /** Runs verification commands (each a governed `bash` call) and records the report bound to the current changes. */
   verifyCommands(
     subject: string,
@@ -401,7 +375,6 @@ export class Session {
   }
 
   // ── Persistence ─────────────────────────────────────────────────────────────────────────
-
   /**
    * Saves the session (conversation, artifacts, trace, run records, verification reports) with
    * one `saveSnapshot` call; by default to `<dir>/.a3s/sessions/<thread>.json` (atomic replace).

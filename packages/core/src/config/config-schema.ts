@@ -12,6 +12,7 @@ import { configError } from './config-error.js';
 import { lazyZod, type Zod } from '../tools/zod-loader.js';
 import { objectIssue, vibeSchema } from './config-schema-vibe.js';
 import { governanceSchema } from './config-schema-governance.js';
+import { requiredChecksSchema } from './config-schema-gate.js';
 
 /** The prefix of an offline scripted model file (`scripted:<file.json>`), resolved by the SDK. */
 export const SCRIPTED_MODEL_PREFIX = 'scripted:';
@@ -45,33 +46,6 @@ function buildConfigSchemas(z: Zod) {
       error: objectIssue(`allowed keys: ${keys}`, `must be an object with keys ${keys}`),
     });
   }
-
-  // Checks the host requires in every report of the `verify` tool (see `GateOptions.requiredChecks`).
-  const requiredCheck = strict({
-    id: z
-      .string({ error: 'must be a string of 1 to 64 letters, digits, ., _ or -' })
-      .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'must be a string of 1 to 64 letters, digits, ., _ or -' }),
-    command: z
-      .string({ error: 'must be a non-empty shell command' })
-      .min(1, { error: 'must be a non-empty shell command' })
-      .max(100_000, { error: 'must be at most 100000 characters' }),
-    kind: str().max(64, { error: 'must be at most 64 characters' }).optional(),
-    description: z
-      .string({ error: 'must be a string' })
-      .max(2000, { error: 'must be at most 2000 characters' })
-      .optional(),
-    timeoutMs: intIn(1000, 3_600_000).optional(),
-  });
-  const requiredChecks = z
-    .array(requiredCheck, { error: 'must be an array of { id, command, kind?, description?, timeoutMs? }' })
-    .max(16, { error: 'must hold at most 16 checks' })
-    .superRefine((list, ctx) => {
-      const seen = new Set<string>();
-      list.forEach((c, i) => {
-        if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicates '${c.id}'` });
-        seen.add(c.id);
-      });
-    });
 
   const providerSettings = strict({
     baseUrl: z
@@ -208,7 +182,6 @@ function buildConfigSchemas(z: Zod) {
     maxCalls: intIn(1, Number.MAX_SAFE_INTEGER).optional(),
     softCalls: intIn(1, Number.MAX_SAFE_INTEGER).optional(),
   });
-
   const vibe = vibeSchema(z, fileModelRef, intIn(1, 32));
 
   const dataShape = {
@@ -257,7 +230,7 @@ function buildConfigSchemas(z: Zod) {
         enabled: z.boolean({ error: 'must be true or false' }).optional(),
         maxTurns: intIn(0, 10).optional(),
       }).optional(),
-      requiredChecks: requiredChecks.optional(),
+      requiredChecks: requiredChecksSchema(z).optional(),
     }).optional(),
     vibe: vibe.optional(),
   };
@@ -343,7 +316,7 @@ function buildConfigSchemas(z: Zod) {
         enabled: z.boolean({ error: 'must be true or false' }).optional(),
         maxTurns: intIn(0, 10).optional(),
       }).optional(),
-      requiredChecks: requiredChecks.optional(),
+      requiredChecks: requiredChecksSchema(z).optional(),
       attestor: z
         .custom<object>((v) => isObject(v) && typeof (v as Record<string, unknown>).attest === 'function', {
           error: 'must be an object with attest()',

@@ -1,9 +1,8 @@
 /**
  * `AgentSession`: a conversation on a workspace, advanced only through its fact log. One
- * transcript-affecting operation at a time: `send`, `stream` and `resumeRun` take the
- * session's lease before reading anything, and an overlap fails at once with `SESSION_BUSY`
- * (a rejection of the promise `send`/`resumeRun`/`compact` return, a throw of `stream`).
- * Host-direct tool calls never take the lease.
+ * transcript-affecting operation at a time: `send`, `stream` and `resumeRun` take the session's
+ * lease before reading anything, and an overlap fails at once with `SESSION_BUSY` (a rejection of
+ * the promise `send`/`resumeRun`/`compact` return, a throw of `stream`); host tool calls never do.
  */
 import type { ResourceStatus, SessionResources } from '../registry/session-resources.js';
 import { createHarness, Folder, sync, type A3sError, type FoldState } from '@a3s-code/effect';
