@@ -250,8 +250,11 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
       retry: { maxRetries: 3 },
     });
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 30);
-    const { error } = await runStream(client, simpleRequest({ signal: ac.signal }));
+    const running = runStream(client, simpleRequest({ signal: ac.signal }));
+    // Aborted once the server holds the request (its answer is 300 ms away), however slow the machine.
+    for (let i = 0; i < 500 && server!.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    ac.abort();
+    const { error } = await running;
     expect(error?.kind).toBe('cancelled');
     expect(error?.retryable).toBe(false);
     expect(server!.requests).toHaveLength(1);

@@ -1,5 +1,5 @@
 // eval against cells that fight their kernel: stdin reads, escaping children, concurrent calls.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -114,6 +114,14 @@ describe('eval: hostile cells', () => {
     expect(await aliveAfter(pids, 0)).toEqual(pids);
     await kernels.close();
     expect(await aliveAfter(pids, 5_000)).toEqual([]);
+  });
+
+  it('a workspace file that shadows a Python module (ctypes.py, os.py) does not run when the JavaScript kernel starts', async () => {
+    writeFileSync(join(dir, 'ctypes.py'), "open('pwned-ctypes', 'w').write('x')\n");
+    writeFileSync(join(dir, 'os.py'), "open('pwned-os', 'w').write('x')\n");
+    const r = await kernels.run('javascript', '1 + 1', dir, cell);
+    expect(r.echo).toBe('2');
+    expect(existsSync(join(dir, 'pwned-ctypes')) || existsSync(join(dir, 'pwned-os'))).toBe(false);
   });
 
   it('a cell that kills its own kernel fails with EVAL_KERNEL_DIED, and what it had started dies with the kernel', async () => {

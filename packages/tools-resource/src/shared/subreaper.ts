@@ -35,5 +35,7 @@ export function asSubreaper(command: string, args: readonly string[]): { command
   const py = LINUX ? pythonFor() : undefined;
   const path = isAbsolute(command) ? (executable(command) ? command : undefined) : onPath(command);
   if (py === undefined || path === undefined) return { command, args: [...args] };
-  return { command: py, args: ['-S', '-c', SUBREAPER_PYTHON, path, ...args] };
+  // Isolated (`-I`: no PYTHON* variables, no user site, the working folder not on `sys.path`, so a
+  // workspace file named `ctypes.py` is never imported) and without `site` (`-S`, a faster start).
+  return { command: py, args: ['-I', '-S', '-c', SUBREAPER_PYTHON, path, ...args] };
 }
