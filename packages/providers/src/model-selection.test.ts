@@ -42,6 +42,10 @@ describe('model selection from provider/model strings and the environment', () =
     const b = configError(() => resolveModelConfig({ model: 'mistral/large' }, {}));
     expect(b.key).toBe('model');
     expect(b.message).toContain('unknown provider "mistral"; allowed: openai, anthropic, openai-compatible');
+    const c = configError(() => resolveModelConfig({ model: 'anthropic/ ' }, {}));
+    expect(c.message).toContain(
+      `"anthropic/ " names the provider 'anthropic' but no model after the '/'; expected 'anthropic/<model>'`,
+    );
   });
 
   it('returns undefined when no model is configured anywhere (generate_object is then not registered)', () => {

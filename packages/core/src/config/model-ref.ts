@@ -34,6 +34,12 @@ export function parseModelRef(ref: string, key = 'model'): { provider: ProviderN
   const slash = ref.indexOf('/');
   const provider = slash === -1 ? '' : ref.slice(0, slash).trim();
   const model = slash === -1 ? '' : ref.slice(slash + 1).trim();
+  if (provider !== '' && model === '' && (PROVIDER_NAMES as readonly string[]).includes(provider)) {
+    throw new ModelConfigurationError(
+      key,
+      `${JSON.stringify(ref)} names the provider '${provider}' but no model after the '/'; expected '${provider}/<model>'`,
+    );
+  }
   if (provider === '' || model === '') {
     throw new ModelConfigurationError(
       key,
