@@ -1,6 +1,7 @@
 /**
  * `WorkspaceExec` on the local machine. Each command runs in its own process group and session
- * (`detached: true`) with a unique tag in its environment (`A3S_EXEC_ID`, see `proc-scan.ts`).
+ * (`detached: true`) with a unique tag in its environment (`A3S_EXEC_ID`, see `proc-scan.ts`),
+ * on Linux under a reaper that adopts the orphans of its tree (see `reaper.ts`).
  * The deadline covers draining the output and the exit; on timeout or cancellation the group and,
  * on Linux, every process carrying the tag (including those that called `setsid` or double-forked)
  * are killed. Processes still running after the shell exits normally are reported in the result
@@ -34,6 +35,8 @@ import {
   tagChain,
 } from './proc-scan.js';
 import { groupAlive, killMarked, signalMarked } from './process-killer.js';
+import { reaperCommand } from './reaper.js';
+import { pipesClosed, processExit, shellExit } from './shell-exit.js';
 import { StreamCapture } from './stream-capture.js';
 
 /** Default deadline of a command, in milliseconds. */
@@ -164,7 +167,8 @@ export class LocalExec implements WorkspaceExec {
     const tag = randomUUID();
     const t0 = performance.now();
     // Its own process group and session: the group is what a timeout or a cancellation kills.
-    const child = spawn(SHELL, ['-c', request.command], {
+    const reaper = reaperCommand(SHELL, ['-c', request.command], PROC_AVAILABLE);
+    const child = spawn(reaper?.command ?? SHELL, reaper?.args ?? ['-c', request.command], {
       cwd: cwd.abs,
       env: {
         ...toolProcessEnv(process.env, this.#passEnv),
@@ -174,7 +178,7 @@ export class LocalExec implements WorkspaceExec {
         [EXEC_TAG_VAR]: tagChain(tag, process.env[EXEC_TAG_VAR]),
       },
       detached: true,
-      stdio: [request.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      stdio: [request.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(reaper ? (['pipe'] as const) : [])],
     });
     if (request.stdin !== undefined && child.stdin) {
       // A command that exits without reading its input closes the pipe: that is not an error.
@@ -187,7 +191,12 @@ export class LocalExec implements WorkspaceExec {
     const mark: ExecMark | undefined =
       pid === undefined
         ? undefined
-        : { tag, leader: pid, startTicks: PROC_AVAILABLE ? procStat(pid)?.startTicks : undefined };
+        : {
+            tag,
+            leader: pid,
+            startTicks: PROC_AVAILABLE ? procStat(pid)?.startTicks : undefined,
+            ...(reaper ? { reaper: true } : {}),
+          };
     if (mark) this.#background.hold(mark);
     let capturing = true;
     const live = liveOutput(request.onOutput);
@@ -201,12 +210,9 @@ export class LocalExec implements WorkspaceExec {
       stderr.push(c);
       live?.('stderr', c);
     });
-    const exited = new Promise<{ code: number | null; sig: string | null }>((resolve) => {
-      child.once('exit', (code, sig) => resolve({ code, sig }));
-      child.once('error', () => resolve({ code: null, sig: null }));
-    });
-    // Drained: the process has exited *and* both pipes have closed.
-    const drained = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const exited = reaper ? shellExit(child) : processExit(child);
+    // Drained: the shell has exited *and* both pipes have closed (a reaper holds neither).
+    const drained = reaper ? pipesClosed(child) : new Promise<void>((resolve) => child.once('close', () => resolve()));
     const settled = Promise.all([exited, drained]).then(() => 'done' as const);
     // Once the shell has exited, pipes still open after a short grace are held by background processes.
     const finished = exited.then(() => Promise.race([settled, delay(DETACH_GRACE_MS, 'detached')]));

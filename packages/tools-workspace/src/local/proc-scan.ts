@@ -22,6 +22,12 @@ export interface ExecMark {
   readonly leader: number;
   /** The shell's start time in clock ticks since boot; guards the group match against pid reuse. */
   readonly startTicks: number | undefined;
+  /**
+   * True when `leader` is the command's reaper (see `reaper.ts`), not its shell: every process in
+   * the tree under it is the command's, and the reaper itself is never reported or signalled by
+   * a scan (it keeps the tree together until the tree is gone).
+   */
+  readonly reaper?: boolean;
 }
 
 /** A live process found by a scan. */
@@ -37,6 +43,7 @@ const TAG_ENTRY = Buffer.from(`${EXEC_TAG_VAR}=`);
 
 interface ProcStat {
   readonly state: string;
+  readonly ppid: number;
   readonly pgrp: number;
   readonly session: number;
   readonly startTicks: number;
@@ -58,7 +65,7 @@ export function procStat(pid: number): ProcStat | undefined {
   // The command name may hold spaces and parentheses: the fields start after the last ')'.
   const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const startTicks = Number(rest[19]);
-  return { state: rest[0] ?? '', pgrp: Number(rest[2]), session: Number(rest[3]), startTicks };
+  return { state: rest[0] ?? '', ppid: Number(rest[1]), pgrp: Number(rest[2]), session: Number(rest[3]), startTicks };
 }
 
 /** The pid the kernel allocated last (`/proc/loadavg`), or `undefined`. */
@@ -117,14 +124,59 @@ export interface FindOptions {
   readonly byGroup: boolean;
 }
 
+/** The marks' reapers that are still the processes they were (a reused pid is no reaper of ours). */
+function liveReapers(marks: readonly ExecMark[]): Set<number> {
+  const out = new Set<number>();
+  for (const m of marks) {
+    if (m.reaper !== true) continue;
+    const stat = procStat(m.leader);
+    if (stat !== undefined && stat.state !== 'Z' && stat.state !== 'X' && stat.startTicks === m.startTicks)
+      out.add(m.leader);
+  }
+  return out;
+}
+
+/** True when following `parent` up from `pid` reaches one of `roots` (`seen` memoises the answers). */
+function under(
+  pid: number,
+  parent: ReadonlyMap<number, number>,
+  roots: ReadonlySet<number>,
+  seen: Map<number, boolean>,
+): boolean {
+  const path: number[] = [];
+  let at: number | undefined = pid;
+  let found = false;
+  while (at !== undefined) {
+    const known = seen.get(at);
+    if (known !== undefined) {
+      found = known;
+      break;
+    }
+    const up = parent.get(at);
+    if (up === undefined) break;
+    path.push(at);
+    if (roots.has(up)) {
+      found = true;
+      break;
+    }
+    at = up;
+    // A cycle cannot happen in a process tree, but a scan is not atomic: stop on a long walk.
+    if (path.length > 4096) break;
+  }
+  for (const p of path) seen.set(p, found);
+  return found;
+}
+
 /**
  * The live processes carrying one of the marks' tags or, with `byGroup`, belonging to one of the
- * marks' process groups or sessions (and started no earlier than its shell). Never this process.
+ * marks' process groups or sessions (and started no earlier than its shell), and every process in
+ * the tree under a mark's reaper. Never this process, never a reaper.
  */
 export function findProcesses(marks: readonly ExecMark[], options: FindOptions): FoundProcess[] {
   if (!PROC_AVAILABLE || marks.length === 0) return [];
   const tags = new Set(marks.map((m) => m.tag));
   const leaders = new Map(marks.map((m) => [m.leader, m.startTicks ?? 0]));
+  const reapers = liveReapers(marks);
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -132,20 +184,43 @@ export function findProcesses(marks: readonly ExecMark[], options: FindOptions):
     return [];
   }
   const found: FoundProcess[] = [];
+  // Processes not matched by tag or group, with their parents, for the walk up to a reaper.
+  const parent = new Map<number, number>();
+  const dead = new Set<number>();
   for (const name of names) {
     const first = name.charCodeAt(0);
     if (first < 48 || first > 57) continue;
     const pid = Number(name);
-    if (pid === process.pid || (options.abovePid !== undefined && pid <= options.abovePid)) continue;
+    if (pid === process.pid || reapers.has(pid) || (options.abovePid !== undefined && pid <= options.abovePid)) {
+      continue;
+    }
     const own = tagsOf(pid)?.some((t) => tags.has(t)) === true;
-    if (!own && !options.byGroup) continue;
+    if (!own && !options.byGroup && reapers.size === 0) continue;
     const stat = procStat(pid);
-    if (stat === undefined || stat.state === 'Z' || stat.state === 'X') continue;
+    if (stat === undefined) continue;
+    if (stat.state === 'Z' || stat.state === 'X') {
+      // Never reported, but a link of the tree: its children are not reparented until it is reaped.
+      if (reapers.size > 0) {
+        parent.set(pid, stat.ppid);
+        dead.add(pid);
+      }
+      continue;
+    }
     if (!own) {
-      const since = leaders.get(stat.pgrp) ?? leaders.get(stat.session);
-      if (since === undefined || stat.startTicks < since) continue;
+      const since = options.byGroup ? (leaders.get(stat.pgrp) ?? leaders.get(stat.session)) : undefined;
+      if (since === undefined || stat.startTicks < since) {
+        if (reapers.size > 0) parent.set(pid, stat.ppid);
+        continue;
+      }
     }
     found.push({ pid, command: commandOf(pid) });
+  }
+  if (reapers.size > 0) {
+    const seen = new Map<number, boolean>();
+    for (const f of found) seen.set(f.pid, true);
+    for (const pid of parent.keys()) {
+      if (!dead.has(pid) && under(pid, parent, reapers, seen)) found.push({ pid, command: commandOf(pid) });
+    }
   }
   return found;
 }

@@ -1,9 +1,10 @@
 /**
  * Killing every process of one or more commands: their process groups and, on Linux, every
- * process carrying their tags (see `proc-scan.ts`), repeated until none is left because a dying
- * shell can still fork.
+ * process carrying their tags or in the tree under their reapers (see `proc-scan.ts`), repeated
+ * until none is left because a dying shell can still fork. A reaper is left to exit by itself
+ * once it has nothing left to reap, except when the host exits.
  */
-import { type ExecMark, PROC_AVAILABLE, findProcesses, recentFloor } from './proc-scan.js';
+import { type ExecMark, PROC_AVAILABLE, findProcesses, procStat, recentFloor } from './proc-scan.js';
 
 /** Rounds of SIGKILL-and-rescan before giving up on processes that keep appearing. */
 const KILL_ROUNDS = 10;
@@ -41,7 +42,10 @@ function scan(marks: readonly ExecMark[], running: boolean): readonly { readonly
  * start time.
  */
 export function signalMarked(marks: readonly ExecMark[], signal: NodeJS.Signals, running: boolean): number {
-  if (running || !PROC_AVAILABLE) for (const m of marks) signalPid(-m.leader, signal);
+  // A reaper ignores the catchable signals; a SIGKILL of its group would end it before its tree.
+  for (const m of marks) {
+    if ((running || !PROC_AVAILABLE) && !(m.reaper === true && signal === 'SIGKILL')) signalPid(-m.leader, signal);
+  }
   const found = scan(marks, running);
   for (const p of found) signalPid(p.pid, signal);
   return found.length;
@@ -87,5 +91,8 @@ export async function killMarked(marks: readonly ExecMark[], running: boolean): 
 /** Synchronous SIGKILL sweep, for the host's `exit` event where nothing asynchronous runs. */
 export function killMarkedSync(marks: readonly ExecMark[], running: boolean): void {
   if (marks.length === 0) return;
-  for (let round = 0; round < 3; round++) if (signalMarked(marks, 'SIGKILL', running) === 0) return;
+  for (let round = 0; round < 3; round++) if (signalMarked(marks, 'SIGKILL', running) === 0) break;
+  // The host is going away: its reapers too, once their trees are killed.
+  for (const m of marks)
+    if (m.reaper === true && procStat(m.leader)?.startTicks === m.startTicks) signalPid(m.leader, 'SIGKILL');
 }

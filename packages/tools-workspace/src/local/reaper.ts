@@ -1,0 +1,101 @@
+/**
+ * The reaper a command's shell runs under on Linux. A process that clears its environment, calls
+ * `setsid` and loses its parent (`( (env -i setsid server &) & )`) carries neither the command's
+ * tag nor its process group, and once the shell has exited it is reparented to init, out of
+ * reach. So the shell is not started directly: a small Perl process marks itself a "child
+ * subreaper" (`prctl(PR_SET_CHILD_SUBREAPER)`, which Node cannot call), forks the shell, and
+ * stays. Every orphan among the shell's descendants is then reparented to it instead of to init,
+ * so the tree under it holds them all, after the shell exits too. It reports the shell's wait
+ * status on file descriptor 3 as soon as the shell exits (the command's result does not wait for
+ * its background processes), ignores the signals a timeout sends the group, reaps its adopted
+ * children and exits when none is left. It names itself `a3s-reaper` before it forks, so `ps` and
+ * a search by command line show that, not the command's text. Perl is part of every Debian-based
+ * system (`perl-base`); without it, or on an unknown architecture, the shell starts directly.
+ */
+import { accessSync, constants as fsConstants } from 'node:fs';
+import { constants as osConstants } from 'node:os';
+
+/** `prctl`'s system call number, per architecture Node runs on. */
+const PRCTL: Readonly<Record<string, number>> = {
+  x64: 157,
+  arm64: 167,
+  riscv64: 167,
+  loong64: 167,
+  ia32: 172,
+  arm: 172,
+  s390x: 172,
+  ppc64: 171,
+};
+
+/**
+ * `argv`: the `prctl` number, then the shell and its arguments. A failed `prctl` (an old kernel)
+ * leaves the reaper a plain parent, which still reports the status.
+ */
+const SCRIPT = [
+  'my $nr = shift @ARGV;',
+  'syscall($nr, 36, 1, 0, 0, 0);',
+  'open(my $st, ">&=", 3) or die "a3s reaper: no status pipe: $!\\n";',
+  '$0 = "a3s-reaper";',
+  'my $pid = fork();',
+  'defined $pid or die "a3s reaper: cannot fork: $!\\n";',
+  'if ($pid == 0) { close $st; exec { $ARGV[0] } @ARGV; print STDERR "a3s reaper: cannot run $ARGV[0]: $!\\n"; exit 127; }',
+  '$SIG{$_} = "IGNORE" for qw(TERM INT HUP QUIT PIPE USR1 USR2);',
+  'open STDIN, "<", "/dev/null"; open STDOUT, ">", "/dev/null"; open STDERR, ">", "/dev/null";',
+  'waitpid($pid, 0);',
+  'syswrite $st, "$?\\n"; close $st;',
+  '1 while wait() != -1;',
+].join('\n');
+
+let perl: string | null | undefined;
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function perlPath(): string | undefined {
+  if (perl === undefined) perl = ['/usr/bin/perl', '/bin/perl'].find((p) => executable(p)) ?? null;
+  return perl ?? undefined;
+}
+
+/**
+ * `shell args` started under the reaper, or `undefined` where there is none (not Linux, no
+ * `/proc`, no Perl, an architecture whose `prctl` number is not known).
+ * @param proc whether `/proc` lists processes (the reaper's children are found through it).
+ */
+export function reaperCommand(
+  shell: string,
+  args: readonly string[],
+  proc: boolean,
+): { command: string; args: string[] } | undefined {
+  const nr = PRCTL[process.arch];
+  if (process.platform !== 'linux' || !proc || nr === undefined) return undefined;
+  const path = perlPath();
+  if (path === undefined) return undefined;
+  // No `-w`, no `-M`: nothing but the script. `--` ends Perl's own options.
+  return { command: path, args: ['-e', SCRIPT, '--', String(nr), shell, ...args] };
+}
+
+/** How the shell ended, as Node reports a child's exit. */
+export interface ShellExit {
+  readonly code: number | null;
+  readonly sig: string | null;
+}
+
+const SIGNAL_NAMES = new Map<number, string>(
+  Object.entries(osConstants.signals).map(([name, n]) => [n, name] as [number, string]),
+);
+
+/** The shell's exit from the reaper's report (a wait status in decimal), or `undefined` when malformed. */
+export function parseReport(text: string): ShellExit | undefined {
+  const m = /^(\d+)\n/.exec(text);
+  if (!m) return undefined;
+  const status = Number(m[1]);
+  const sig = status & 0x7f;
+  if (sig === 0) return { code: (status >> 8) & 0xff, sig: null };
+  return { code: null, sig: SIGNAL_NAMES.get(sig) ?? `SIG${sig}` };
+}
