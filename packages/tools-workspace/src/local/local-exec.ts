@@ -167,16 +167,17 @@ export class LocalExec implements WorkspaceExec {
     const tag = randomUUID();
     const t0 = performance.now();
     // Its own process group and session: the group is what a timeout or a cancellation kills.
-    const reaper = reaperCommand(SHELL, ['-c', request.command], PROC_AVAILABLE);
+    const env = {
+      ...toolProcessEnv(process.env, this.#passEnv),
+      PAGER: 'cat',
+      GIT_PAGER: 'cat',
+      ...request.env,
+      [EXEC_TAG_VAR]: tagChain(tag, process.env[EXEC_TAG_VAR]),
+    };
+    const reaper = reaperCommand(SHELL, ['-c', request.command], env, PROC_AVAILABLE);
     const child = spawn(reaper?.command ?? SHELL, reaper?.args ?? ['-c', request.command], {
       cwd: cwd.abs,
-      env: {
-        ...toolProcessEnv(process.env, this.#passEnv),
-        PAGER: 'cat',
-        GIT_PAGER: 'cat',
-        ...request.env,
-        [EXEC_TAG_VAR]: tagChain(tag, process.env[EXEC_TAG_VAR]),
-      },
+      env: reaper?.env ?? env,
       detached: true,
       stdio: [request.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(reaper ? (['pipe'] as const) : [])],
     });

@@ -28,17 +28,19 @@ const PRCTL: Readonly<Record<string, number>> = {
 };
 
 /**
- * `argv`: the `prctl` number, then the shell and its arguments. A failed `prctl` (an old kernel)
- * leaves the reaper a plain parent, which still reports the status.
+ * `argv`: the `prctl` number, the number of variables set aside, each one's name and value, then
+ * the shell and its arguments. A failed `prctl` (an old kernel) leaves the reaper a plain parent,
+ * which still reports the status.
  */
 const SCRIPT = [
   'my $nr = shift @ARGV;',
+  'my %keep = splice(@ARGV, 0, 2 * shift @ARGV);',
   'syscall($nr, 36, 1, 0, 0, 0);',
   'open(my $st, ">&=", 3) or die "a3s reaper: no status pipe: $!\\n";',
   '$0 = "a3s-reaper";',
   'my $pid = fork();',
   'defined $pid or die "a3s reaper: cannot fork: $!\\n";',
-  'if ($pid == 0) { close $st; exec { $ARGV[0] } @ARGV; print STDERR "a3s reaper: cannot run $ARGV[0]: $!\\n"; exit 127; }',
+  'if ($pid == 0) { close $st; @ENV{keys %keep} = values %keep; exec { $ARGV[0] } @ARGV; print STDERR "a3s reaper: cannot run $ARGV[0]: $!\\n"; exit 127; }',
   '$SIG{$_} = "IGNORE" for qw(TERM INT HUP QUIT PIPE USR1 USR2);',
   'open STDIN, "<", "/dev/null"; open STDOUT, ">", "/dev/null"; open STDERR, ">", "/dev/null";',
   'waitpid($pid, 0);',
@@ -62,22 +64,42 @@ function perlPath(): string | undefined {
   return perl ?? undefined;
 }
 
+/** A command as `spawn` takes it. */
+export interface ReaperCommand {
+  readonly command: string;
+  readonly args: string[];
+  readonly env: Record<string, string>;
+}
+
 /**
- * `shell args` started under the reaper, or `undefined` where there is none (not Linux, no
- * `/proc`, no Perl, an architecture whose `prctl` number is not known).
+ * `shell args` with environment `env` started under the reaper, or `undefined` where there is
+ * none (not Linux, no `/proc`, no Perl, an architecture whose `prctl` number is not known). The
+ * variables that change how Perl itself starts (`PERL5OPT`, `PERL5LIB`, …: every `PERL*`) are
+ * kept from the reaper and handed to the shell as they were.
  * @param proc whether `/proc` lists processes (the reaper's children are found through it).
  */
 export function reaperCommand(
   shell: string,
   args: readonly string[],
+  env: Readonly<Record<string, string>>,
   proc: boolean,
-): { command: string; args: string[] } | undefined {
+): ReaperCommand | undefined {
   const nr = PRCTL[process.arch];
   if (process.platform !== 'linux' || !proc || nr === undefined) return undefined;
   const path = perlPath();
   if (path === undefined) return undefined;
+  const own: Record<string, string> = {};
+  const kept: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (name.startsWith('PERL')) kept.push(name, value);
+    else own[name] = value;
+  }
   // No `-w`, no `-M`: nothing but the script. `--` ends Perl's own options.
-  return { command: path, args: ['-e', SCRIPT, '--', String(nr), shell, ...args] };
+  return {
+    command: path,
+    args: ['-e', SCRIPT, '--', String(nr), String(kept.length / 2), ...kept, shell, ...args],
+    env: own,
+  };
 }
 
 /** How the shell ended, as Node reports a child's exit. */

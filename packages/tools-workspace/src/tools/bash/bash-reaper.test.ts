@@ -19,7 +19,7 @@ const MARKERS = ['311.13', '312.17', '313.19', '314.23', '315.29'];
 const tmp = tempDir();
 const ws = new LocalWorkspace({ root: tmp.dir });
 const at = (file: string) => join(tmp.dir, file);
-const REAPER = reaperCommand('/bin/sh', [], PROC_AVAILABLE) !== undefined;
+const REAPER = reaperCommand('/bin/sh', [], {}, PROC_AVAILABLE) !== undefined;
 
 /** `( (env -i setsid sleep <n> … & echo $! > <file>) & )`: no tag, no group, no parent. */
 const runaway = (seconds: string, file: string): string =>
@@ -83,6 +83,14 @@ describe.skipIf(!PROC_AVAILABLE || !REAPER)('bash keeps even a process with no t
     expect(quiet.metadata).toMatchObject({ background_processes: [] });
     const killed = await ws.exec!.run({ command: 'kill -TERM $$' });
     expect(killed).toMatchObject({ exitCode: null, signal: 'SIGTERM', timedOut: false });
+  });
+
+  it('Perl settings in the environment (PERL5OPT, PERL5LIB) reach the command unchanged, not the reaper', async () => {
+    // A PERL5OPT that would make any Perl print and fail at start.
+    const env = { PERL5OPT: '-Mno_such_module_a3s', PERL5LIB: '/nowhere', PERL_X: 'a b\nc' };
+    const r = await ws.exec!.run({ command: 'echo "$PERL5OPT|$PERL5LIB|$PERL_X"; echo $?', env });
+    expect(r.stdout.head).toBe('-Mno_such_module_a3s|/nowhere|a b\nc\n0\n');
+    expect(r).toMatchObject({ exitCode: 0, stderr: { head: '' } });
   });
 
   it('the host exits on its own with one left running, and it dies with the host', async () => {
