@@ -307,6 +307,7 @@ export {
   type TokenCounts,
 } from './llm/index.js';
 export {
+  describeRestore,
   FactLogFileError,
   FactLogLockedError,
   FactLogTooLargeError,
@@ -315,7 +316,9 @@ export {
   MAX_FACT_LOG_BYTES,
   readFactLogFile,
   type FactStore,
+  type ForeignChange,
   type LockOwner,
+  type LogRestore,
   type OpenReport,
   type ReadFactLogOptions,
 } from './store/index.js';

@@ -1,7 +1,7 @@
 // What a sub-agent reports as its changes when it is stopped, or fails, while a call that may
 // change the workspace runs (or just after it ran): a change that happened must reach the
 // parent's completion gate; a call the child's model only asked for must not count as one.
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseLog, threadIdFor } from '@a3s-code/effect';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,8 +56,8 @@ const aborted = (request: LlmRequest) =>
   });
 
 /**
- * `scribble` (write tier): writes a file, then writes to the sub-agent's own fact log behind its
- * store's back (as another process could), so the store refuses to record the call's result.
+ * `scribble` (write tier): writes a file, then moves the sub-agent's own fact log aside and puts a
+ * folder in its place, so the store can neither append the call's result nor write the log back.
  * `loop` (write tier): writes a file and returns metadata holding a cycle.
  */
 function scribblePack(dir: string) {
@@ -68,7 +68,9 @@ function scribblePack(dir: string) {
     input: z.object({ file_path: z.string() }),
     execute: async ({ file_path }) => {
       writeFileSync(join(dir, file_path), 'scribbled\n');
-      appendFileSync(join(dir, '.a3s', 'effect-log', `${threadIdFor('unrec')}.task-1.jsonl`), '\n');
+      const log = join(dir, '.a3s', 'effect-log', `${threadIdFor('unrec')}.task-1.jsonl`);
+      renameSync(log, `${log}.saved`);
+      mkdirSync(log);
       return { output: 'wrote it', exitCode: 0 };
     },
   });
@@ -127,11 +129,10 @@ describe('a sub-agent stopped or failing around a call that may change the works
     const e = await session.send('go').catch((x: unknown) => x);
     expect(existsSync(join(dir, 'made.txt'))).toBe(true);
     // The child's run failed while it recorded the call's result: the log has no result for it.
-    // (The stray newline the tool wrote is taken out before the log is read.)
-    const logPath = join(dir, '.a3s', 'effect-log', `${threadIdFor('unrec')}.task-1.jsonl`);
-    const child = parseLog(readFileSync(logPath, 'utf8').replace(/\n\n+/g, '\n')).facts;
+    const logPath = join(dir, '.a3s', 'effect-log', `${threadIdFor('unrec')}.task-1.jsonl.saved`);
+    const child = parseLog(readFileSync(logPath, 'utf8')).facts;
     expect(child.filter((f) => f.type === 'tool.result')).toEqual([]);
-    // Its store refused every append after the stray write: the log ends with the model's call.
+    // Its store refused every append once the log was gone: the log ends with the model's call.
     expect(child.at(-1)).toMatchObject({ type: 'model.turn' });
     // The change the kernel recorded for the call reaches the parent: its run cannot complete unverified.
     expect(reportedChanges(session, 't1')).toEqual([

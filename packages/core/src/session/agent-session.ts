@@ -13,6 +13,7 @@ import { nullEventSink } from '../events/agent-event.js';
 import type { ToolDefinition } from '../registry/tool-registry.js';
 import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.js';
 import type { FactStore } from '../store/fact-store.js';
+import { describeRestore } from '../store/log-guard.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import type { QuestionAnswer, RunResult } from '../run/run-result.js';
 import type { AttachedSteerOptions, InterruptOptions, SteerOptions, SteerReceipt } from '../run/control-inbox.js';
@@ -102,6 +103,13 @@ export class AgentSession {
       this.#hostEvents.emit({ kind: 'error', payload: { code: e.code, message: e.message } });
     parts.sessionResources?.onFailure(hostError);
     parts.catalog.onRefreshError(hostError);
+    // A foreign change to the log is undone by the store; the run in progress (or the host) hears of it.
+    this.store.onRestore?.((r) =>
+      (this.#runner.live?.env.events ?? this.#hostEvents).emit({
+        kind: 'error',
+        payload: { code: 'FACT_LOG_RESTORED', message: describeRestore(r) },
+      }),
+    );
     this.system = parts.system;
     const harness = createHarness(parts.config.recipe);
     this.#folder = new Folder(harness.recipe);

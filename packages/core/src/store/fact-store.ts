@@ -3,6 +3,7 @@
  * `MemoryFactStore` keeps the log in memory only (tests, throwaway sessions).
  */
 import type { Fact, FactDraft, FactLog } from '@a3s-code/effect';
+import type { LogRestore } from './log-guard.js';
 
 /** Storage of one session thread's fact log. */
 export interface FactStore {
@@ -16,4 +17,9 @@ export interface FactStore {
   flush(): Promise<void>;
   /** Releases the store (flushes first). Idempotent. */
   close(): Promise<void>;
+  /**
+   * Calls `listener` each time the store finds its file changed by something else and writes the
+   * log back over it (the file store); returns the unsubscribe.
+   */
+  onRestore?(listener: (restore: LogRestore) => void): () => void;
 }

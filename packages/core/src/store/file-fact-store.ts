@@ -2,8 +2,9 @@
  * The file fact store: a session's append-only log at `<workspace>/.a3s/effect-log/<thread>.jsonl`.
  * Every append is written and fsynced before it returns; a torn last line left by a
  * crash is truncated on open, and no complete fact is ever rewritten. One process
- * writes a thread at a time (`FactLogLockedError` for a second writer), and an append to a
- * file something else changed meanwhile is refused (`FactStoreError`), not mixed into it.
+ * writes a thread at a time (`FactLogLockedError` for a second writer). A file something else
+ * changed meanwhile (a line appended, an edit, a replacement) is never written into: the log in
+ * memory is written back over it first, and the change recorded (see `log-guard.ts`).
  */
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -19,6 +20,7 @@ import {
 } from '@a3s-code/effect';
 import type { FactStore } from './fact-store.js';
 import { openLogForAppend } from './log-file.js';
+import { type FileView, foreignChange, type LogRestore, viewOf, writeBack } from './log-guard.js';
 import { mkdirState } from './state-folder.js';
 import { acquireThreadLock, type ThreadLock } from './thread-lock.js';
 
@@ -48,6 +50,10 @@ export class FileFactStore implements FactStore {
   private written: number;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
+  readonly #restores: LogRestore[] = [];
+  /** The file as this store left it (private: `JSON.stringify` of a config must not meet bigints). */
+  #seen: FileView;
+  readonly #onRestore = new Set<(restore: LogRestore) => void>();
 
   private constructor(
     /** Absolute path of the `.jsonl` file. */
@@ -56,12 +62,14 @@ export class FileFactStore implements FactStore {
     readonly log: FactLog,
     /** What opening found (facts read, torn tail removed). */
     readonly opened: OpenReport,
-    private readonly fh: FileHandle,
+    private fh: FileHandle,
     private readonly lock: ThreadLock,
     /** Bytes of the file, as this store left it. */
     private bytes: number,
+    seen: FileView,
   ) {
     this.written = log.length;
+    this.#seen = seen;
   }
 
   /**
@@ -107,6 +115,7 @@ export class FileFactStore implements FactStore {
         fh,
         lock,
         bytes,
+        await viewOf(fh),
       );
     } catch (e) {
       await fh?.close().catch(() => undefined);
@@ -152,39 +161,101 @@ export class FileFactStore implements FactStore {
     for (let i = this.written; i < facts.length; i++) text += `${encodeFact(facts[i]!)}\n`;
     const upTo = facts.length;
     const buf = Buffer.from(text, 'utf8');
-    let size: number;
-    try {
-      size = (await this.fh.stat()).size;
-    } catch (e) {
-      this.broken = e;
-      throw new FactStoreError(this.path, `cannot check the file before writing (${(e as Error).message})`, e);
-    }
-    if (size !== this.bytes) {
-      // Appending now would put this seq after lines the log in memory does not hold (or after a cut).
-      this.broken = new Error('changed');
-      throw new FactStoreError(
-        this.path,
-        `the file was changed by another process since it was opened (${this.bytes} bytes expected, ${size} found); nothing was written; reopen the session to continue`,
-      );
-    }
+    // Appending to a file changed by something else would keep its change: write the log back instead.
+    if (await this.guard()) return;
     try {
       await writeAll(this.fh, buf);
       await this.fh.sync();
       this.written = upTo;
       this.bytes += buf.length;
+      this.#seen = await viewOf(this.fh);
     } catch (e) {
       this.broken = e;
       throw new FactStoreError(this.path, `write failed; reopen the session to continue (${(e as Error).message})`, e);
     }
   }
 
-  /** Flushes pending writes, closes the file and releases the lock. Idempotent. */
+  /**
+   * Flushes pending writes, undoes a foreign change made since the last write (see
+   * `log-guard.ts`), closes the file and releases the lock. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.queue;
+    if (!this.broken) await this.guard().catch(() => undefined);
     await this.fh.close().catch(() => undefined);
     await this.lock.release();
+  }
+
+  /** Foreign changes found and undone so far, oldest first. */
+  get restores(): readonly LogRestore[] {
+    return this.#restores;
+  }
+
+  /** Calls `listener` with each foreign change found and undone from now on; returns the unsubscribe. */
+  onRestore(listener: (restore: LogRestore) => void): () => void {
+    this.#onRestore.add(listener);
+    return () => this.#onRestore.delete(listener);
+  }
+
+  /**
+   * Compares the file with what this store left; on a difference, writes the whole log in memory
+   * back over it, with a `log.restored` fact recording what was found.
+   * @returns true when it wrote the log back (every fact is then on disk).
+   */
+  private async guard(): Promise<boolean> {
+    let change: Awaited<ReturnType<typeof foreignChange>>;
+    try {
+      change = await foreignChange(this.path, this.fh, this.#seen, this.bytes);
+    } catch (e) {
+      this.broken = e;
+      throw new FactStoreError(this.path, `cannot check the file before writing (${(e as Error).message})`, e);
+    }
+    if (change === null) return false;
+    const restore: LogRestore = {
+      path: this.path,
+      found: change.found,
+      expectedBytes: this.bytes,
+      foundBytes: change.foundBytes,
+    };
+    this.log.append(
+      [
+        {
+          type: 'log.restored',
+          key: `log-restored:${this.log.length + 1}`,
+          payload: { found: restore.found, expected_bytes: restore.expectedBytes, found_bytes: restore.foundBytes },
+        },
+      ],
+      null,
+    );
+    let text = '';
+    for (const fact of this.log.facts) text += `${encodeFact(fact)}\n`;
+    const old = this.fh;
+    try {
+      const back = await writeBack(this.path, text);
+      this.fh = back.fh;
+      this.#seen = back.view;
+    } catch (e) {
+      this.broken = e;
+      throw new FactStoreError(
+        this.path,
+        `the file was ${restore.found} by another process and could not be written back (${(e as Error).message}); nothing was written; reopen the session to continue`,
+        e,
+      );
+    }
+    await old.close().catch(() => undefined);
+    this.bytes = Buffer.byteLength(text, 'utf8');
+    this.written = this.log.length;
+    this.#restores.push(restore);
+    for (const listener of this.#onRestore) {
+      try {
+        listener(restore);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+    return true;
   }
 
   private usable(): void {

@@ -7,6 +7,7 @@ export {
   readFactLogFile,
   type ReadFactLogOptions,
 } from './log-file.js';
+export { describeRestore, type ForeignChange, type LogRestore } from './log-guard.js';
 export { MemoryFactStore } from './memory-fact-store.js';
 export { acquireThreadLock, FactLogLockedError, type LockOwner, type ThreadLock } from './thread-lock.js';
 export { mkdirState, STATE_FOLDER_NAME, STATE_GITIGNORE } from './state-folder.js';

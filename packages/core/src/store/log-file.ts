@@ -186,6 +186,11 @@ function firstBadByte(bytes: Buffer): number {
   return i;
 }
 
+/** Opens a log for appending (creating it) without reading it: the store's handle. */
+export async function openLogHandle(path: string): Promise<FileHandle> {
+  return (await openRegular(path, APPEND_FLAGS, true)).fh;
+}
+
 /** Opens a log for appending (creating it): the store's handle and the log's text. */
 export async function openLogForAppend(path: string): Promise<{ fh: FileHandle; text: string; bytes: number }> {
   const { fh, size } = await openRegular(path, APPEND_FLAGS, true);
