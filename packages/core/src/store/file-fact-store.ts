@@ -115,7 +115,7 @@ export class FileFactStore implements FactStore {
         fh,
         lock,
         bytes,
-        await viewOf(fh),
+        viewOf(fh),
       );
     } catch (e) {
       await fh?.close().catch(() => undefined);
@@ -168,7 +168,7 @@ export class FileFactStore implements FactStore {
       await this.fh.sync();
       this.written = upTo;
       this.bytes += buf.length;
-      this.#seen = await viewOf(this.fh);
+      this.#seen = viewOf(this.fh);
     } catch (e) {
       this.broken = e;
       throw new FactStoreError(this.path, `write failed; reopen the session to continue (${(e as Error).message})`, e);
@@ -205,9 +205,9 @@ export class FileFactStore implements FactStore {
    * @returns true when it wrote the log back (every fact is then on disk).
    */
   private async guard(): Promise<boolean> {
-    let change: Awaited<ReturnType<typeof foreignChange>>;
+    let change: ReturnType<typeof foreignChange>;
     try {
-      change = await foreignChange(this.path, this.fh, this.#seen, this.bytes);
+      change = foreignChange(this.path, this.fh, this.#seen, this.bytes);
     } catch (e) {
       this.broken = e;
       throw new FactStoreError(this.path, `cannot check the file before writing (${(e as Error).message})`, e);

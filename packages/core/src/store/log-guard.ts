@@ -9,8 +9,8 @@
  * never reaches a later session and no fact of the store is lost.
  */
 import { randomBytes } from 'node:crypto';
-import type { BigIntStats } from 'node:fs';
-import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { type BigIntStats, fstatSync, lstatSync } from 'node:fs';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { openLogHandle } from './log-file.js';
 
@@ -43,9 +43,12 @@ export function describeRestore(r: LogRestore): string {
   return `fact log '${r.path}' was ${r.found} by another process while this session held it (${r.expectedBytes} bytes written by the session, ${r.foundBytes} found); the session's own log was written back over it, recorded by a 'log.restored' fact, and nothing from outside the session was kept`;
 }
 
-/** The view of the file behind `fh` now. */
-export async function viewOf(fh: FileHandle): Promise<FileView> {
-  const s = await fh.stat({ bigint: true });
+/**
+ * The view of the file behind `fh` now. Synchronous, as the checks below: a `stat` of a local file
+ * is a few microseconds, a thread-pool round trip for it tens, paid at every write of a run.
+ */
+export function viewOf(fh: FileHandle): FileView {
+  const s = fstatSync(fh.fd, { bigint: true });
   return { dev: s.dev, ino: s.ino, size: s.size, ctimeNs: s.ctimeNs, mtimeNs: s.mtimeNs };
 }
 
@@ -53,21 +56,21 @@ export async function viewOf(fh: FileHandle): Promise<FileView> {
  * How the file at `path` (open as `fh`) differs from `seen`, the store's view after its last
  * change with `bytes` bytes written; `null` when it does not.
  */
-export async function foreignChange(
+export function foreignChange(
   path: string,
   fh: FileHandle,
   seen: FileView,
   bytes: number,
-): Promise<{ found: ForeignChange; foundBytes: number } | null> {
+): { found: ForeignChange; foundBytes: number } | null {
   let at: BigIntStats | undefined;
   try {
-    at = await lstat(path, { bigint: true });
+    at = lstatSync(path, { bigint: true });
   } catch {
     return { found: 'removed', foundBytes: 0 };
   }
   if (!at.isFile() || at.ino !== seen.ino || at.dev !== seen.dev)
     return { found: 'replaced', foundBytes: Number(at.size) };
-  const now = await viewOf(fh);
+  const now = viewOf(fh);
   if (now.size === BigInt(bytes) && now.ctimeNs === seen.ctimeNs && now.mtimeNs === seen.mtimeNs) return null;
   return { found: now.size > BigInt(bytes) ? 'appended to' : 'changed', foundBytes: Number(now.size) };
 }
@@ -96,5 +99,5 @@ export async function writeBack(path: string, text: string): Promise<{ fh: FileH
   await folder.sync().catch(() => undefined);
   await folder.close();
   const fh = await openLogHandle(path);
-  return { fh, view: await viewOf(fh) };
+  return { fh, view: viewOf(fh) };
 }
