@@ -32,6 +32,22 @@ Options:
                     opens nothing, read-only; Ctrl-C to stop)
   -h, --help        show this help`;
 
+/** A note for each time a session found its log changed by another process and wrote it back. */
+function restoredNotes(style: Style, log: LoadedLog): string[] {
+  const notes: string[] = [];
+  for (const fact of log.facts) {
+    if (fact.type !== 'log.restored') continue;
+    const p = terminalSafe(fact.payload) as Record<string, unknown>;
+    const found = typeof p.found === 'string' ? p.found : 'changed';
+    notes.push(
+      style.yellow(
+        `note: before fact ${fact.seq} the file was ${terminalText(found)} by another process while a session held it; the session wrote its own log back, and nothing from outside it is in this log`,
+      ),
+    );
+  }
+  return notes;
+}
+
 /**
  * The tool calls of a log in order, from its facts: `#  tool  status  arguments  first output line`,
  * with each extra turn the completion gate or a stop hook asked for (`↻ …`) where it happened, and
@@ -173,6 +189,7 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
   // A log's text came from a model and its tools (or anyone who could write the file): printed
   // without control sequences, the torn line's bytes quoted in its parse error included.
   if (log.torn) lines.push(style.yellow(`note: ignored a torn last line (${terminalText(log.torn)})`));
+  lines.push(...restoredNotes(style, log));
   lines.push(formatSummary(terminalSafe(log.summary)));
   lines.push(...missingArtifacts(style, log, workspaceOfLog(log.path)));
   const costLine = costText(cost);

@@ -162,11 +162,16 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   try {
     const stream = session.stream(prompt, attachments.length > 0 ? { attachments } : {});
     runId = session.activeRunId ?? undefined;
+    // A run that fails is reported once, on stderr, below; errors a run lived through (a log
+    // written back after something else changed it) are warnings on stderr once it is done.
+    const lived: string[] = [];
     for await (const ev of stream) {
       if (values.json) io.stdout.write(`${eventJson(ev)}\n`);
-      else if (ev.type !== 'error') print(ev); // the failure is reported once, on stderr, below
+      else if (ev.type !== 'error') print(ev);
+      else lived.push(`warning: ${terminalText(String(ev.payload.code))}: ${terminalText(String(ev.payload.message))}`);
     }
     result = await stream.result;
+    for (const line of lived) io.stderr.write(`${err.yellow(line)}\n`);
   } catch (e) {
     print.newline();
     const code = (e as { code?: unknown }).code;
