@@ -5,7 +5,7 @@
  * the promise `send`/`resumeRun`/`compact` return, a throw of `stream`); host tool calls never do.
  */
 import type { ResourceStatus, SessionResources } from '../registry/session-resources.js';
-import { createHarness, Folder, sync, type A3sError, type FoldState } from '@a3s-code/effect';
+import { createHarness, Folder, sync, type FoldState } from '@a3s-code/effect';
 import { SessionClosedError } from '../errors/session-errors.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ActiveToolCall, HostToolOptions, ToolInvocationResult } from '../invoker/invocation-types.js';
@@ -13,11 +13,11 @@ import { nullEventSink } from '../events/agent-event.js';
 import type { ToolDefinition } from '../registry/tool-registry.js';
 import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.js';
 import type { FactStore } from '../store/fact-store.js';
-import { describeRestore } from '../store/log-guard.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import type { QuestionAnswer, RunResult } from '../run/run-result.js';
 import type { AttachedSteerOptions, InterruptOptions, SteerOptions, SteerReceipt } from '../run/control-inbox.js';
 import { steerRun } from './session-steer.js';
+import { reportToHost } from './host-reports.js';
 import { streamRun, type RunEventStream, type StreamOptions, type StreamResumeOptions } from '../run/stream-run.js';
 import { resolveEventStreamBounds, type EventStreamBounds } from '../events/subscriber-queue.js';
 import type { SessionSnapshotV1, VerificationReport } from './snapshot-types.js';
@@ -96,20 +96,9 @@ export class AgentSession {
       clock: () => this.config.clock(),
     });
     this.#sessionResources = parts.sessionResources;
-    // Work that outlives its run (workers) reports on the active run, else to host listeners, which
-    // also hear of resources failing to open later and capability changes that cannot be published.
+    // Work that outlives its run (workers) reports on the active run, else to host listeners.
     parts.delegator?.routeEvents(() => this.#runner.live?.env.events ?? this.#hostEvents);
-    const hostError = (e: A3sError) =>
-      this.#hostEvents.emit({ kind: 'error', payload: { code: e.code, message: e.message } });
-    parts.sessionResources?.onFailure(hostError);
-    parts.catalog.onRefreshError(hostError);
-    // A foreign change to the log is undone by the store; the run in progress (or the host) hears of it.
-    this.store.onRestore?.((r) =>
-      (this.#runner.live?.env.events ?? this.#hostEvents).emit({
-        kind: 'error',
-        payload: { code: 'FACT_LOG_RESTORED', message: describeRestore(r) },
-      }),
-    );
+    reportToHost(this.store, parts, this.#hostEvents, () => this.#runner.live?.env.events);
     this.system = parts.system;
     const harness = createHarness(parts.config.recipe);
     this.#folder = new Folder(harness.recipe);
