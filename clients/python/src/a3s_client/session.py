@@ -5,7 +5,7 @@ and questions through the handlers it was given."""
 from __future__ import annotations
 
 import queue
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Optional
+from typing import Any, Iterator, Mapping, Optional
 
 from .types import (
     ConfirmationRequest,
@@ -15,10 +15,8 @@ from .types import (
     QuestionHandler,
     RunResult,
     ServeError,
+    ServerLink,
 )
-
-if TYPE_CHECKING:
-    from .client import Client
 
 GONE = object()  # put on every session queue when the server's stdout ends
 
@@ -26,7 +24,7 @@ GONE = object()  # put on every session queue when the server's stdout ends
 class Session:
     """A session open in the server. One run at a time; ``send`` returns a :class:`Run` to iterate."""
 
-    def __init__(self, client: Client, opened: Mapping[str, Any], inbox: "queue.Queue[Any]") -> None:
+    def __init__(self, client: ServerLink, opened: Mapping[str, Any], inbox: "queue.Queue[Any]") -> None:
         self.client = client
         self.id: str = opened["sessionId"]
         self.workspace: str = opened["workspace"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any, Callable, Mapping, Optional, Protocol, Union
 
 
 class ServeError(Exception):
@@ -118,3 +118,17 @@ class RunResult:
 ConfirmHandler = Callable[[ConfirmationRequest], Union[bool, tuple[bool, str]]]
 #: Answers a question with text, or ``None`` to skip it.
 QuestionHandler = Callable[[Question], Optional[str]]
+
+
+class ServerLink(Protocol):
+    """What a :class:`Session` needs of the :class:`Client` that opened it."""
+
+    timeout: Optional[float]
+
+    def request(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
+        """Sends one request and returns its result (raises :class:`ServeError`)."""
+        ...
+
+    def _gone_reason(self) -> str:
+        """Why the server is gone, for an error."""
+        ...
