@@ -59,4 +59,35 @@ describe('rules that name a tool the session does not have', () => {
     expect(() => checkRuleToolNames(fine, TOOLS)).not.toThrow();
     expect(() => checkRuleToolNames({}, TOOLS)).not.toThrow();
   });
+
+  it("another agent's name for a tool the session has is refused, naming the tool and the rule to write", () => {
+    for (const [rule, ours, fixed] of [
+      ['Shell(rm:*)', 'bash', 'bash(rm:*)'],
+      ['run_shell_command(git push *)', 'bash', 'bash(git push *)'],
+      ['MultiEdit', 'edit', 'edit'],
+      ['str_replace_editor(src/**)', 'edit', 'edit(src/**)'],
+      ['WriteFile', 'write', 'write'],
+      ['list_directory', 'ls', 'ls'],
+      ['fetch(https://*)', 'web_fetch', 'web_fetch(https://*)'],
+    ] as const) {
+      expect(() => checkRuleToolNames({ deny: [rule] }, TOOLS), rule).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_PERMISSION_RULE',
+          message: expect.stringContaining(
+            `deny[0]: '${rule}': names no tool of this session: '${rule.split('(')[0]}' is another agent's name for what is '${ours}' here (write ${fixed})`,
+          ),
+        }),
+      );
+    }
+  });
+
+  it('such a name passes when the session has a tool of that name, or nothing it stands for; names of Object.prototype are plain names', () => {
+    expect(() => checkRuleToolNames({ deny: ['Shell(rm:*)'] }, [...TOOLS, 'shell'])).not.toThrow();
+    expect(() =>
+      checkRuleToolNames({ deny: ['apply_patch', 'google_search', 'ask_followup_question'] }, TOOLS),
+    ).not.toThrow();
+    expect(() =>
+      checkRuleToolNames({ deny: ['constructor', 'toString(x)', '__proto__', 'hasOwnProperty'] }, TOOLS),
+    ).not.toThrow();
+  });
 });

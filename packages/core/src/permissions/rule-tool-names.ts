@@ -1,13 +1,63 @@
 /**
- * A rule whose tool is a near miss of a tool the session has (`Bsh(rm *)`, `Raed`) holds nothing:
- * it matches no call, so a deny written that way denies nothing. Such a rule is refused when the
- * session is built, naming the tool it was probably meant for. A name far from every tool (a
+ * A rule whose tool is a near miss of a tool the session has (`Bsh(rm *)`, `Raed`), or another
+ * agent's name for one (`Shell(rm:*)`, `MultiEdit`), holds nothing: it matches no call, so a deny
+ * written that way denies nothing. Such a rule is refused when the session is built, naming the
+ * tool it was probably meant for. A name far from every tool (a
  * tool of a pack this session does not load) and MCP names (their servers come later) pass.
  */
 import { PermissionRuleError } from '../errors/tool-errors.js';
 import type { PermissionPolicyConfig } from './permission-policy.js';
 
 const LISTS = ['deny', 'ask', 'allow'] as const;
+
+/**
+ * What other agents call the tools this runtime has (as rules match names: lower case, no `_` or
+ * `-`). A rule written for another agent (`Shell(rm:*)`, `MultiEdit`) would match no call here.
+ */
+const OTHER_NAMES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    shell: 'bash',
+    sh: 'bash',
+    runshellcommand: 'bash',
+    execcommand: 'bash',
+    executecommand: 'bash',
+    localshell: 'bash',
+    terminal: 'bash',
+    runterminalcmd: 'bash',
+    multiedit: 'edit',
+    strreplace: 'edit',
+    strreplaceeditor: 'edit',
+    strreplacebasededittool: 'edit',
+    editfile: 'edit',
+    replace: 'edit',
+    applypatch: 'patch',
+    writefile: 'write',
+    createfile: 'write',
+    writetofile: 'write',
+    readfile: 'read',
+    viewfile: 'read',
+    view: 'read',
+    readmanyfiles: 'read',
+    listdirectory: 'ls',
+    listdir: 'ls',
+    listfiles: 'ls',
+    findfiles: 'glob',
+    filesearch: 'glob',
+    searchfilecontent: 'grep',
+    grepsearch: 'grep',
+    codesearch: 'grep',
+    ripgrep: 'grep',
+    fetch: 'web_fetch',
+    fetchurl: 'web_fetch',
+    googlesearch: 'web_search',
+    searchweb: 'web_search',
+    agent: 'task',
+    subagent: 'task',
+    dispatchagent: 'task',
+    askfollowupquestion: 'ask_user',
+    askuserquestion: 'ask_user',
+  }),
+);
 
 /** The name as rules match it: lower case, without `_` and `-`. */
 const canonical = (name: string): string => name.toLowerCase().replace(/[_-]/g, '');
@@ -26,7 +76,7 @@ function oneEditApart(a: string, b: string): boolean {
 
 /**
  * Throws `INVALID_PERMISSION_RULE` for the first rule naming (without wildcards) a tool that is
- * not among `toolNames` but one edit away from one of them.
+ * not among `toolNames` but one edit away from one of them, or another agent's name for one.
  */
 export function checkRuleToolNames(config: PermissionPolicyConfig, toolNames: readonly string[]): void {
   const known = new Set(toolNames.map(canonical));
@@ -38,7 +88,16 @@ export function checkRuleToolNames(config: PermissionPolicyConfig, toolNames: re
       const tool = /^([A-Za-z][A-Za-z0-9_-]*)(?:\(|$)/.exec(rule.trim())?.[1];
       if (tool === undefined || /^mcp__/i.test(tool)) return;
       const name = canonical(tool);
-      if (known.has(name) || name.length < 3) return;
+      if (known.has(name)) return;
+      const ours = OTHER_NAMES.get(name);
+      if (ours !== undefined && known.has(canonical(ours))) {
+        throw new PermissionRuleError(
+          `${list}[${i}]`,
+          rule,
+          `names no tool of this session: '${tool}' is another agent's name for what is '${ours}' here (write ${ours}${rule.trim().slice(tool.length)}); a rule for a tool that does not exist matches no call`,
+        );
+      }
+      if (name.length < 3) return;
       const near = toolNames.find((t) => canonical(t).length >= 3 && oneEditApart(name, canonical(t)));
       if (near !== undefined)
         throw new PermissionRuleError(
