@@ -104,6 +104,17 @@ describe('a log changed by something else while the store holds it', () => {
     expect(await reopenedKeys(ws)).toEqual(['u1', 'u2', 'log-restored:3', 'u3', 'log-restored:5']);
   });
 
+  it('a state folder removed whole (rm -rf .a3s) is made again, with every fact', async () => {
+    const ws = tmp();
+    const { s, seen } = await store(ws);
+    await s.append([user('u1')], null);
+    rmSync(join(ws, '.a3s'), { recursive: true, force: true });
+    await s.append([user('u2')], null);
+    expect(seen.map((r) => r.found)).toEqual(['removed']);
+    await s.close();
+    expect(await reopenedKeys(ws)).toEqual(['u1', 'u2', 'log-restored:3']);
+  });
+
   it('a change after the last write is undone when the store closes', async () => {
     const ws = tmp();
     const { s, seen } = await store(ws);

@@ -13,6 +13,7 @@ import { type BigIntStats, fstatSync, lstatSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { openLogHandle } from './log-file.js';
+import { mkdirState } from './state-folder.js';
 
 /** What the store knows of its file after its own last change. */
 export interface FileView {
@@ -81,6 +82,8 @@ export function foreignChange(
  * @returns the new handle and its view.
  */
 export async function writeBack(path: string, text: string): Promise<{ fh: FileHandle; view: FileView }> {
+  // The folder may be gone too (`rm -rf .a3s`): it is made again, as when the log was first opened.
+  await mkdirState(dirname(path));
   const tmp = join(dirname(path), `.${basename(path)}.restore-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     const out = await open(tmp, 'wx', 0o666);
