@@ -155,14 +155,14 @@ export class FileFactStore implements FactStore {
 
   /** Writes every fact of `log` not yet on disk, in seq order, then fsyncs. */
   private async write(): Promise<void> {
+    if (this.written >= this.log.length) return;
+    // Appending to a file changed by something else would keep its change: write the log back instead.
+    if (await this.guard()) return;
     const facts = this.log.facts;
-    if (this.written >= facts.length) return;
     let text = '';
     for (let i = this.written; i < facts.length; i++) text += `${encodeFact(facts[i]!)}\n`;
     const upTo = facts.length;
     const buf = Buffer.from(text, 'utf8');
-    // Appending to a file changed by something else would keep its change: write the log back instead.
-    if (await this.guard()) return;
     try {
       await writeAll(this.fh, buf);
       await this.fh.sync();

@@ -8,12 +8,10 @@
  * is the log, is written back over it whole (a new file renamed into place), so a forged fact
  * never reaches a later session and no fact of the store is lost.
  */
-import { randomBytes } from 'node:crypto';
 import { type BigIntStats, fstatSync, lstatSync } from 'node:fs';
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
+import { writeFileAtomic } from '../session/atomic-file.js';
 import { openLogHandle } from './log-file.js';
-import { mkdirState } from './state-folder.js';
 
 /** What the store knows of its file after its own last change. */
 export interface FileView {
@@ -77,30 +75,12 @@ export function foreignChange(
 }
 
 /**
- * Writes `text` as the whole log at `path`: into a new file beside it, synced, renamed over the
- * path, the folder synced; then opens it for appending as the store does.
+ * Writes `text` as the whole log at `path` by atomic replace (the folder made again if it is gone,
+ * as with `rm -rf .a3s`); then opens it for appending as the store does.
  * @returns the new handle and its view.
  */
 export async function writeBack(path: string, text: string): Promise<{ fh: FileHandle; view: FileView }> {
-  // The folder may be gone too (`rm -rf .a3s`): it is made again, as when the log was first opened.
-  await mkdirState(dirname(path));
-  const tmp = join(dirname(path), `.${basename(path)}.restore-${process.pid}-${randomBytes(4).toString('hex')}`);
-  try {
-    const out = await open(tmp, 'wx', 0o666);
-    try {
-      await out.writeFile(text, 'utf8');
-      await out.sync();
-    } finally {
-      await out.close();
-    }
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true }).catch(() => undefined);
-    throw e;
-  }
-  const folder = await open(dirname(path), 'r');
-  await folder.sync().catch(() => undefined);
-  await folder.close();
+  await writeFileAtomic(path, text);
   const fh = await openLogHandle(path);
   return { fh, view: viewOf(fh) };
 }

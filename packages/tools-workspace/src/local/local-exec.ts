@@ -212,8 +212,8 @@ export class LocalExec implements WorkspaceExec {
       live?.('stderr', c);
     });
     const exited = reaper ? shellExit(child) : processExit(child);
-    // Drained: the shell has exited *and* both pipes have closed (a reaper holds neither).
-    const drained = reaper ? pipesClosed(child) : new Promise<void>((resolve) => child.once('close', () => resolve()));
+    // Drained: both output pipes have closed (a reaper holds neither); `settled` adds the exit.
+    const drained = pipesClosed(child);
     const settled = Promise.all([exited, drained]).then(() => 'done' as const);
     // Once the shell has exited, pipes still open after a short grace are held by background processes.
     const finished = exited.then(() => Promise.race([settled, delay(DETACH_GRACE_MS, 'detached')]));
