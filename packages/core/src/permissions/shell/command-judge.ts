@@ -8,6 +8,7 @@
  */
 import { execOptionValues } from './exec-options.js';
 import { gitSubjects } from './git-command.js';
+import { commandLanguageCode } from './command-languages.js';
 import { interpreterIsOpaque, isShell, shellInvocation } from './interpreters.js';
 import {
   assignmentName,
@@ -147,7 +148,7 @@ function innerCode(base: string, words: readonly ShellWord[], at: number, contex
       return setting === undefined ? [] : settingSubjects(setting, context);
     });
   if (base === 'git') return gitSubjects(args);
-  const runs = execOptionValues(base, args);
+  const runs = [...execOptionValues(base, args), ...commandLanguageCode(base, args)];
   if (runs.length > 0)
     return runs.flatMap((code) => (code === null ? [OPAQUE] : context.judgeShell(code, context.depth + 1)));
   // `hash -p /bin/rm ls` makes `ls` run rm; `enable -f` loads a builtin from a shared object.

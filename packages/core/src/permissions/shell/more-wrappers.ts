@@ -26,8 +26,11 @@ const text = (w: ShellWord | undefined): string | undefined => (w !== undefined 
 const onlyAsksVersion = (words: readonly ShellWord[], at: number): boolean =>
   words.length > at + 1 && words.slice(at + 1).every((w) => /^--?(?:version|help|V|h)$/.test(text(w) ?? ''));
 
-/** Opaque unless it only prints its version or help: it runs code the judge cannot read. */
-const opaque: Wrapper = (words, at) => (words.length === at + 1 || onlyAsksVersion(words, at) ? NONE : OPAQUE);
+/**
+ * Opaque unless it only prints its version or help: it runs code the judge cannot read, from its
+ * arguments or, given none, from its input (`ed <<< '!cmd'`, `echo cmd | at`).
+ */
+export const opaque: Wrapper = (words, at) => (onlyAsksVersion(words, at) ? NONE : OPAQUE);
 
 // Runs its first operand as a command after options none of which take a separate word.
 const dashedOptionsThenCommand: Wrapper = (words, at) => {

@@ -6,6 +6,7 @@
  */
 import { scanOptions, type OptionSpec } from './command-options.js';
 import { MORE_WRAPPERS } from './more-wrappers.js';
+import { RUN_AS_WRAPPERS } from './run-as-wrappers.js';
 import { isStatic, type ShellWord } from './shell-word.js';
 import {
   commandAt,
@@ -225,4 +226,5 @@ export const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
   ['su', su],
   ['watch', watch],
   ...MORE_WRAPPERS,
+  ...RUN_AS_WRAPPERS,
 ]);

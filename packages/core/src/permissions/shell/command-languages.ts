@@ -1,0 +1,313 @@
+/**
+ * Everyday programs with a command language of their own that can start processes: `sed` (the `e`
+ * command and the `s///e` flag), `sqlite3` (`.shell`, `.system`, `.output '|cmd'`), `psql` (`\!`,
+ * `COPY … PROGRAM`), `mysql` (`system`, `\!`), `less +'!cmd'`, and `ssh host cmd…` (a command line
+ * for the remote shell, which may well be this machine). What each runs is returned as shell code
+ * to judge, or `null` when it cannot be read statically: a script read from a file or from the
+ * input, a word computed at run time, an option this module does not know. A program given none
+ * of these runs nothing beyond itself and yields nothing.
+ */
+import type { ExecValue } from './exec-options.js';
+import { isStatic, type ShellWord } from './shell-word.js';
+
+const OPAQUE: ExecValue[] = [null];
+
+/** The commands `base`'s own language runs, read from `args` (empty for other programs). */
+export function commandLanguageCode(base: string, args: readonly ShellWord[]): ExecValue[] {
+  switch (base) {
+    case 'sed':
+    case 'gsed':
+      return sed(args);
+    case 'sqlite3':
+      return sqlite(args);
+    case 'psql':
+      return psql(args);
+    case 'mysql':
+    case 'mariadb':
+      return mysql(args);
+    case 'less':
+    case 'more':
+      return args.some((w) => !isStatic(w) || (w.text.startsWith('+') && /[!|]/.test(w.text))) ? OPAQUE : [];
+    case 'ssh':
+      return ssh(args);
+    default:
+      return [];
+  }
+}
+
+const SED_FLAGS = 'nErsuzb';
+const SED_LONG_FLAGS = new Set([
+  'quiet',
+  'silent',
+  'regexp-extended',
+  'separate',
+  'unbuffered',
+  'null-data',
+  'zero-terminated',
+  'binary',
+  'posix',
+  'debug',
+  'follow-symlinks',
+  'help',
+  'version',
+]);
+
+// `sed [options] script [file…]`, `sed -e script… [file…]`; `-f file` reads a script the judge
+// cannot see; `--sandbox` makes sed refuse `e`, `r` and `w`.
+function sed(args: readonly ShellWord[]): ExecValue[] {
+  const scripts: string[] = [];
+  let fromFile = false;
+  let sandbox = false;
+  let i = 0;
+  const staticText = (w: ShellWord | undefined): string | null => (w !== undefined && isStatic(w) ? w.text : null);
+  for (; i < args.length; i++) {
+    const w = args[i]!;
+    if (!isStatic(w)) return OPAQUE;
+    const t = w.text;
+    if (t === '--') {
+      i++;
+      break;
+    }
+    if (t.startsWith('--')) {
+      const [name, value] = splitLong(t);
+      if (name === 'sandbox') sandbox = true;
+      else if (name === 'expression' || name === 'file' || name === 'line-length') {
+        const v = value ?? staticText(args[++i]);
+        if (v === null) return OPAQUE;
+        if (name === 'expression') scripts.push(v);
+        if (name === 'file') fromFile = true;
+      } else if (name !== 'in-place' && !SED_LONG_FLAGS.has(name)) return OPAQUE;
+      continue;
+    }
+    if (!t.startsWith('-') || t === '-') break;
+    for (let c = 1; c < t.length; c++) {
+      const letter = t[c]!;
+      if (letter === 'i') break;
+      if (letter === 'e' || letter === 'f' || letter === 'l') {
+        const v = c + 1 < t.length ? t.slice(c + 1) : staticText(args[++i]);
+        if (v === null) return OPAQUE;
+        if (letter === 'e') scripts.push(v);
+        if (letter === 'f') fromFile = true;
+        break;
+      }
+      if (!SED_FLAGS.includes(letter)) return OPAQUE;
+    }
+  }
+  if (scripts.length === 0 && !fromFile) {
+    const script = args[i];
+    if (script === undefined) return [];
+    if (!isStatic(script)) return OPAQUE;
+    scripts.push(script.text);
+  }
+  if (sandbox) return [];
+  if (fromFile) return OPAQUE;
+  return scripts.some(sedRunsCommands) ? OPAQUE : [];
+}
+
+function splitLong(option: string): [string, string | undefined] {
+  const eq = option.indexOf('=');
+  return eq === -1 ? [option.slice(2), undefined] : [option.slice(2, eq), option.slice(eq + 1)];
+}
+
+/**
+ * True when a sed script runs a command (`e`, or an `s` with the `e` flag), or cannot be read.
+ * The reading follows GNU sed: addresses, then one command letter and its arguments, commands
+ * separated by `;` or newlines.
+ */
+export function sedRunsCommands(script: string): boolean {
+  let i = 0;
+  const n = script.length;
+  const skip = (set: RegExp) => {
+    while (i < n && set.test(script[i]!)) i++;
+  };
+  // Skips a delimited part (`/re/`, `s` fields): true when its closing delimiter was found.
+  const delimited = (delim: string): boolean => {
+    for (; i < n; i++) {
+      if (script[i] === '\\') i++;
+      else if (script[i] === delim) {
+        i++;
+        return true;
+      } else if (script[i] === '\n' && delim !== '\n') return false;
+    }
+    return false;
+  };
+  const toLineEnd = () => {
+    while (i < n && script[i] !== '\n') i += script[i] === '\\' ? 2 : 1;
+  };
+  const address = (): boolean => {
+    if (script[i] === '/') {
+      i++;
+      if (!delimited('/')) return false;
+      skip(/[IM]/);
+    } else if (script[i] === '\\') {
+      const delim = script[i + 1];
+      if (delim === undefined) return false;
+      i += 2;
+      if (!delimited(delim)) return false;
+      skip(/[IM]/);
+    } else if (script[i] === '$') i++;
+    else if (/[0-9]/.test(script[i] ?? '')) skip(/[0-9~]/);
+    return true;
+  };
+  while (i < n) {
+    skip(/[\s;}]/);
+    if (i >= n) return false;
+    if (script[i] === '#') {
+      toLineEnd();
+      continue;
+    }
+    if (!address()) return true;
+    skip(/[ \t]/);
+    if (script[i] === ',') {
+      i++;
+      skip(/[ \t]/);
+      if (script[i] === '+' || script[i] === '~') i++;
+      if (!address()) return true;
+    }
+    skip(/[ \t!]/);
+    const command = script[i++];
+    if (command === undefined) return true;
+    if (command === '{') continue;
+    if (command === 'e') return true;
+    if (command === 's' || command === 'y') {
+      const delim = script[i++];
+      if (delim === undefined || delim === '\n' || delim === '\\') return true;
+      if (!delimited(delim) || !delimited(delim)) return true;
+      if (command === 'y') continue;
+      while (i < n && /[gpiImMe0-9w]/.test(script[i]!)) {
+        if (script[i] === 'e') return true;
+        if (script[i] === 'w') {
+          toLineEnd();
+          break;
+        }
+        i++;
+      }
+      continue;
+    }
+    if ('aicrRwW:bTtv'.includes(command)) {
+      // Text, a file name or a label: to the end of the line (labels also end at `;`).
+      if (':bTtv'.includes(command)) while (i < n && script[i] !== '\n' && script[i] !== ';') i++;
+      else toLineEnd();
+      continue;
+    }
+    if ('qQlL'.includes(command)) {
+      skip(/[ \t0-9]/);
+      continue;
+    }
+    if (!'=dDgGhHnNpPxzF'.includes(command)) return true;
+  }
+  return false;
+}
+
+const SQLITE_RUNS = /\.(?:sh(?:ell)?|system|once|output|excel|import|read|load)\b|\bedit\s*\(|load_extension/i;
+const SQLITE_VALUED = new Set(['-cmd', '-separator', '-newline', '-nullvalue', '-maxsize', '-mmap', '-vfs', '-escape']);
+
+// `sqlite3 [options] [db [sql…]]`: SQL from the input or `-init file` cannot be read; dot commands
+// that run a program or pipe through one are opaque, unless `-safe` refuses them.
+function sqlite(args: readonly ShellWord[]): ExecValue[] {
+  const operands: string[] = [];
+  const commands: string[] = [];
+  let safe = false;
+  let readsFile = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (!isStatic(w)) return OPAQUE;
+    const t = w.text.replace(/^--/, '-');
+    if (t === '-safe') safe = true;
+    else if (t === '-version' || t === '-help') return [];
+    else if (t === '-init' || t === '-A' || t === '-archive') readsFile = true;
+    else if (SQLITE_VALUED.has(t)) {
+      const v = args[++i];
+      if (v === undefined || !isStatic(v)) return OPAQUE;
+      if (t === '-cmd') commands.push(v.text);
+    } else if (!t.startsWith('-')) operands.push(t);
+  }
+  if (safe) return [];
+  if (readsFile || operands.length < 2) return OPAQUE;
+  return [...commands, ...operands.slice(1)].some((sql) => SQLITE_RUNS.test(sql)) ? OPAQUE : [];
+}
+
+const PSQL_RUNS = /\\!|\\[og]\s*\||\\(?:i|ir|include|include_relative)\b|\bprogram\b|\\setenv/i;
+const PSQL_VALUED = 'hpUdvLTFRPco';
+
+// `psql -c 'sql'`: without `-c` (or `-l`) psql reads its input or `-f file`, which cannot be read.
+function psql(args: readonly ShellWord[]): ExecValue[] {
+  const commands: string[] = [];
+  let lists = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (!isStatic(w)) return OPAQUE;
+    const t = w.text;
+    if (t === '-V' || t === '--version' || t === '--help') return [];
+    if (t === '-l' || t === '--list') lists = true;
+    else if (t === '-f' || t.startsWith('--file') || /^-[a-zA-Z]*f/.test(t)) return OPAQUE;
+    else if (t === '-c' || t === '--command' || t === '-o' || t === '--output') {
+      const v = args[++i];
+      if (v === undefined || !isStatic(v)) return OPAQUE;
+      if (t === '-c' || t === '--command') commands.push(v.text);
+      else if (v.text.startsWith('|')) return OPAQUE;
+    } else if (/^--(?:command|output)=/.test(t)) {
+      const v = t.slice(t.indexOf('=') + 1);
+      if (t.startsWith('--command')) commands.push(v);
+      else if (v.startsWith('|')) return OPAQUE;
+    } else if (/^-c./.test(t)) commands.push(t.slice(2));
+    else if (t.length === 2 && PSQL_VALUED.includes(t[1]!) && t[0] === '-') i++;
+  }
+  if (commands.length === 0) return lists ? [] : OPAQUE;
+  return commands.some((c) => PSQL_RUNS.test(c)) ? OPAQUE : [];
+}
+
+const MYSQL_RUNS = /\bsystem\b|\\!|\bsource\b|\\\.|\bpager\b|\\P|\btee\b|\\T/i;
+
+// `mysql -e 'sql'`: without `-e` mysql reads its input; `--pager` and `--init-command` run what they say.
+function mysql(args: readonly ShellWord[]): ExecValue[] {
+  const statements: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (!isStatic(w)) return OPAQUE;
+    const t = w.text;
+    if (t === '-V' || t === '--version' || t === '--help') return [];
+    if (/^--(?:pager|init-command|defaults-file|defaults-extra-file)\b/.test(t)) return OPAQUE;
+    if (t === '-e' || t === '--execute') {
+      const v = args[++i];
+      if (v === undefined || !isStatic(v)) return OPAQUE;
+      statements.push(v.text);
+    } else if (t.startsWith('--execute=')) statements.push(t.slice('--execute='.length));
+    else if (/^-e./.test(t)) statements.push(t.slice(2));
+  }
+  if (statements.length === 0) return OPAQUE;
+  return statements.some((s) => MYSQL_RUNS.test(s)) ? OPAQUE : [];
+}
+
+const SSH_FLAGS = '46AaCfgKkMnqTtvXxYy';
+const SSH_VALUED = 'BbcDEeIiJLlmOoPpQRSWw';
+
+// `ssh [options] host [command…]`: the words of the command, joined by spaces, are a command line
+// for the remote shell. With no command ssh starts a shell reading its input. `-N` runs nothing,
+// `-s` a subsystem, `-V` and `-G` only print; `-F file` reads settings that can run commands.
+function ssh(args: readonly ShellWord[]): ExecValue[] {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const w = args[i]!;
+    if (!isStatic(w)) return OPAQUE;
+    const t = w.text;
+    if (t === '--') {
+      i++;
+      break;
+    }
+    if (!t.startsWith('-') || t === '-') break;
+    for (let c = 1; c < t.length; c++) {
+      const letter = t[c]!;
+      if ('NsVG'.includes(letter)) return [];
+      if (letter === 'F') return OPAQUE;
+      if (SSH_VALUED.includes(letter)) {
+        if (c + 1 === t.length) i++;
+        break;
+      }
+      if (!SSH_FLAGS.includes(letter)) return OPAQUE;
+    }
+  }
+  const command = args.slice(i + 1);
+  if (command.length === 0) return OPAQUE;
+  return command.every(isStatic) ? [command.map((w) => w.text).join(' ')] : OPAQUE;
+}
