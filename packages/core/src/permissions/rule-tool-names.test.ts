@@ -90,4 +90,30 @@ describe('rules that name a tool the session does not have', () => {
       checkRuleToolNames({ deny: ['constructor', 'toString(x)', '__proto__', 'hasOwnProperty'] }, TOOLS),
     ).not.toThrow();
   });
+
+  it('PERM-02: a rule naming a program as if it were a tool is refused, naming the Bash rule to write', () => {
+    for (const [rule, fixed] of [
+      ['rm', 'Bash(rm:*)'],
+      ['rm(*)', 'Bash(rm:*)'],
+      ['curl(https://*)', 'Bash(curl https://*)'],
+      ['Sudo', 'Bash(Sudo:*)'],
+      ['cat(.env)', 'Bash(cat .env)'],
+      ['docker(run:*)', 'Bash(docker run:*)'],
+    ] as const) {
+      expect(() => checkRuleToolNames({ ask: ['Read(src/**)', rule] }, TOOLS), rule).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_PERMISSION_RULE',
+          message: expect.stringContaining(
+            `ask[1]: '${rule}': names no tool: '${rule.split('(')[0]}' is a program, which 'bash' runs; a rule for it is written ${fixed}`,
+          ),
+        }),
+      );
+    }
+    for (const rule of ['Exec(rm:*)', 'run_command(npm test)', 'Command'])
+      expect(() => checkRuleToolNames({ deny: [rule] }, TOOLS), rule).toThrow(/commands are run by 'bash' here/);
+  });
+
+  it('a program or verb that is a tool of the session is a tool: the rule passes', () => {
+    expect(() => checkRuleToolNames({ deny: ['curl(*)', 'run'] }, [...TOOLS, 'curl', 'run'])).not.toThrow();
+  });
 });

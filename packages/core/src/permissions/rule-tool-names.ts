@@ -2,8 +2,9 @@
  * A rule whose tool is a near miss of a tool the session has (`Bsh(rm *)`, `Raed`), or another
  * agent's name for one (`Shell(rm:*)`, `MultiEdit`), holds nothing: it matches no call, so a deny
  * written that way denies nothing. Such a rule is refused when the session is built, naming the
- * tool it was probably meant for. A name far from every tool (a
- * tool of a pack this session does not load) and MCP names (their servers come later) pass.
+ * tool it was probably meant for; so is one naming a program (`rm`, `curl(*)`: commands are
+ * matched inside `Bash(…)`). A name far from every tool (a tool of a pack this session does not
+ * load) and MCP names (their servers come later) pass.
  */
 import { PermissionRuleError } from '../errors/tool-errors.js';
 import type { PermissionPolicyConfig } from './permission-policy.js';
@@ -59,6 +60,23 @@ const OTHER_NAMES: ReadonlyMap<string, string> = new Map(
   }),
 );
 
+/**
+ * Programs a rule may name by mistake as if they were tools (`deny: ['rm']`, `curl(*)`): commands
+ * are matched inside `Bash(…)`, so such a rule matches no call.
+ */
+const SHELL_COMMANDS: ReadonlySet<string> = new Set(
+  (
+    'rm rmdir unlink shred truncate mv cp ln dd mkfs fdisk chmod chown chgrp touch mkdir cat head tail ' +
+    'less more tee echo printf sed awk perl ruby php python python3 node deno bun npm npx pnpm yarn pip pip3 ' +
+    'cargo make curl wget nc netcat ssh scp sftp rsync ftp telnet sudo su doas kill pkill killall ' +
+    'reboot shutdown systemctl service crontab docker podman kubectl tar zip unzip find xargs env zsh ' +
+    'fish dash ksh psql mysql sqlite3'
+  ).split(' '),
+);
+
+/** Generic names a rule may use for running a command; `bash` is the tool that runs commands here. */
+const COMMAND_VERBS: ReadonlySet<string> = new Set(['exec', 'execute', 'run', 'command', 'runcommand', 'cmd']);
+
 /** The name as rules match it: lower case, without `_` and `-`. */
 const canonical = (name: string): string => name.toLowerCase().replace(/[_-]/g, '');
 
@@ -97,6 +115,21 @@ export function checkRuleToolNames(config: PermissionPolicyConfig, toolNames: re
           `names no tool of this session: '${tool}' is another agent's name for what is '${ours}' here (write ${ours}${rule.trim().slice(tool.length)}); a rule for a tool that does not exist matches no call`,
         );
       }
+      const pattern = /\((.*)\)$/s.exec(rule.trim())?.[1];
+      if (SHELL_COMMANDS.has(name)) {
+        const instead = pattern === undefined || pattern === '*' ? `Bash(${tool}:*)` : `Bash(${tool} ${pattern})`;
+        throw new PermissionRuleError(
+          `${list}[${i}]`,
+          rule,
+          `names no tool: '${tool}' is a program, which 'bash' runs; a rule for it is written ${instead} (a rule for a tool that does not exist matches no call)`,
+        );
+      }
+      if (COMMAND_VERBS.has(name))
+        throw new PermissionRuleError(
+          `${list}[${i}]`,
+          rule,
+          `names no tool of this session: commands are run by 'bash' here (write Bash${pattern === undefined ? '' : `(${pattern})`}); a rule for a tool that does not exist matches no call`,
+        );
       if (name.length < 3) return;
       const near = toolNames.find((t) => canonical(t).length >= 3 && oneEditApart(name, canonical(t)));
       if (near !== undefined)
