@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
+import { MemoryWorkspace } from '@a3s-code/tools-workspace';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, type Session, type SessionOptions } from '../src/index.js';
 import { tempRepo } from './kit.js';
@@ -55,5 +56,31 @@ describe('lsp pack in SDK sessions', () => {
     const out = results(s).join('\n');
     expect(out).toContain('New diagnostics after this write (1)');
     expect(out).toMatch(/src\/n\.ts:1: error .*2322/);
+  });
+
+  it('LSP-01: lsp is registered only with a language-server supervisor and a working directory on disk', async () => {
+    const lspNames = (names: readonly string[]) => names.filter((n) => n.startsWith('lsp'));
+    const dir = tempRepo();
+    const agent = await Agent.create({ model: new ScriptedLlmClient([]) });
+    // Both: a folder on disk and the lsp pack's supervisor.
+    session = await agent.session(dir);
+    expect(lspNames(session.toolNames())).toEqual(['lsp', 'lsp_rename']);
+    await session.close();
+    // No working directory: a workspace held in memory, its root on no disk.
+    const memory = await MemoryWorkspace.create({
+      root: '/nowhere-on-this-disk',
+      files: { 'src/a.ts': 'export {}\n' },
+    });
+    session = await agent.session(dir, { workspace: memory });
+    expect(session.toolNames()).toContain('read');
+    expect(lspNames(session.toolNames())).toEqual([]);
+    expect(session.core.resources().map((r) => r.capability)).not.toContain('resource.lsp');
+    expect(lspNames((await agent.describeTools(dir, { workspace: memory })).map((t) => t.name))).toEqual([]);
+    await session.close();
+    // No supervisor: the lsp pack turned off, on the same folder.
+    const noLsp = await Agent.create({ model: new ScriptedLlmClient([]), resourcePacks: { lsp: false } });
+    session = await noLsp.session(dir);
+    expect(session.toolNames()).toContain('ast_grep');
+    expect(lspNames(session.toolNames())).toEqual([]);
   });
 });

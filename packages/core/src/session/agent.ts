@@ -205,6 +205,7 @@ function build(
     clock: config.clock,
     settings: config.web === undefined ? {} : { web: config.web },
     signal: closing.signal,
+    workspaceRoot: config.workspace.root,
     workers: createWorkerPort(() => delegator!),
   });
   const closeResources = async (): Promise<void> => {

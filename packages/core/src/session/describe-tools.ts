@@ -67,6 +67,7 @@ export async function describeSessionTools(
     clock: m.clock ?? Date.now,
     settings: m.web === undefined ? {} : { web: m.web },
     signal: closing.signal,
+    workspaceRoot: workspace.root,
   });
   const manual = m.manualDelegation ?? DEFAULT_DELEGATION.manual;
   const settings = {

@@ -19,6 +19,12 @@ export interface ToolResourceContext {
   readonly clock: () => number;
   /** The session's settings for packs, merged over every configuration layer. */
   readonly settings: ToolPackSettings;
+  /**
+   * The root of the session's workspace (`WorkspaceServices.root`), so a resource bound to a
+   * working directory on this machine can decline a workspace that has none (absent where the
+   * host gave no workspace).
+   */
+  readonly workspaceRoot?: string;
   /** Aborted when the session closes: an `open` still running should give up. */
   readonly signal: AbortSignal;
   /**

@@ -2,7 +2,7 @@
  * The lsp pack's resource: the session's {@link LspSupervisor} (no server runs until a file needs
  * one) and the per-run diagnostics ledger. Opening it is cheap: it loads no JSON-RPC code.
  */
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { OpenedResource, ToolResource } from '@a3s-code/core';
 import { DiagnosticsLedger } from './ledger.js';
@@ -29,6 +29,16 @@ export interface LspResourceOptions {
   readonly servers?: readonly ServerSpec[];
 }
 
+/** True when `root` is an absolute path naming a folder on this machine's disk (a working directory). */
+function isLocalFolder(root: string | undefined): root is string {
+  if (root === undefined || !isAbsolute(root)) return false;
+  try {
+    return statSync(root).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Opens the resource (starts no server). */
 export function openLspResource(options: LspResourceOptions = {}): LspResource {
   const supervisors = new Map<string, LspSupervisor>();
@@ -37,7 +47,7 @@ export function openLspResource(options: LspResourceOptions = {}): LspResource {
     ledger,
     snapshots: new WriteSnapshots(),
     supervisor(root) {
-      if (!isAbsolute(root) || !existsSync(root))
+      if (!isLocalFolder(root))
         return { unavailable: `the workspace root ${root} is not a folder on this machine's disk` };
       let s = supervisors.get(root);
       if (s === undefined) {
@@ -54,9 +64,15 @@ export function openLspResource(options: LspResourceOptions = {}): LspResource {
   };
 }
 
-/** The resource of the lsp pack. */
+/**
+ * The resource of the lsp pack. A session attaches it (and so registers `lsp`, `lsp_rename` and
+ * the diagnostics on writes) only when its workspace root is a working directory on this
+ * machine's disk: language servers run on that folder, so a workspace held elsewhere (in memory,
+ * remote) gets no lsp tools rather than tools that can never answer.
+ */
 export const lspResource: ToolResource<LspResource> = {
   capability: LSP_RESOURCE,
   opens: 'lazy',
+  enabled: (context) => isLocalFolder(context.workspaceRoot),
   open: async () => openLspResource(),
 };

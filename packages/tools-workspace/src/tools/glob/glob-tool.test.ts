@@ -1,4 +1,4 @@
-import { utimesSync } from 'node:fs';
+import { rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalWorkspace } from '../../local/local-workspace.js';
@@ -43,7 +43,7 @@ describe('glob', () => {
     expect(new Set(paged).size).toBe(30);
   });
 
-  it('GLOB-02/03: sort "path" sorts before paging; pages form one stable sequence', async () => {
+  it('GLOB-02: sort "path" sorts before paging; the pages join into the whole sorted list', async () => {
     const paged = await allPages({ pattern: '*.ts', sort: 'path', limit: 4 });
     const whole = (await call(globTool, ws, { pattern: '*.ts', sort: 'path', limit: 1000 })).metadata as {
       paths: string[];
@@ -73,5 +73,52 @@ describe('glob', () => {
     const a = await call(globTool, ws, { pattern: '**/*', sort: 'path', limit: 1000 });
     const b = await call(globTool, mem, { pattern: '**/*', sort: 'path', limit: 1000 });
     expect(b.output).toBe(a.output);
+  });
+});
+
+describe('glob: path-sorted paging', () => {
+  /** Component-wise, code unit by code unit: the lexical order the pages must follow. */
+  const before = (a: string, b: string): boolean => {
+    const pa = a.split('/');
+    const pb = b.split('/');
+    for (let i = 0; i < Math.min(pa.length, pb.length); i++) if (pa[i] !== pb[i]) return pa[i]! < pb[i]!;
+    return pa.length < pb.length;
+  };
+  const names = ['a.txt', 'a-b/x.ts', 'a/x.ts', 'a/b/c.ts', 'A.md', 'a b/y', 'é/z', 'Z/q', '_/u', 'a.b/v', 'a0/w'];
+  const expected = [...names].sort((a, b) => (before(a, b) ? -1 : 1));
+
+  it('GLOB-03: paging with sort "path" yields one lexical sequence with no repeat or gap, while files change between pages', async () => {
+    for (const engine of ['ripgrep', 'js'] as const) {
+      const t = tempDir();
+      try {
+        writeTree(t.dir, Object.fromEntries(names.map((n) => [n, n])));
+        const local = new LocalWorkspace({ root: t.dir, searchEngine: engine });
+        for (const limit of [1, 2, 3, 5]) {
+          const seen: string[] = [];
+          const early: string[] = [];
+          let cursor: string | undefined;
+          for (let page = 0; page < 50; page++) {
+            const r = await call(globTool, local, {
+              pattern: '**/*',
+              sort: 'path',
+              limit,
+              ...(cursor ? { cursor } : {}),
+            });
+            seen.push(...(r.metadata as { paths: string[] }).paths);
+            cursor = (r.metadata as { next_cursor: string | null }).next_cursor ?? undefined;
+            if (!cursor) break;
+            // A newer modification time, and a new file sorting before the cursor, must neither
+            // reorder nor repeat what the later pages return.
+            utimesSync(join(t.dir, seen[0]!), 4_000_000 + page, 4_000_000 + page);
+            early.push(`0early-${page}`);
+            writeTree(t.dir, { [early.at(-1)!]: '' });
+          }
+          expect(seen, `${engine}, limit ${limit}`).toEqual(expected);
+          for (const n of early) rmSync(join(t.dir, n));
+        }
+      } finally {
+        t.cleanup();
+      }
+    }
   });
 });

@@ -6,7 +6,7 @@
  */
 import { A3sError, type WorkspaceFileSystem } from '@a3s-code/core';
 import { WorkspaceFileError } from '../../errors.js';
-import { byteLength } from '../shared/text.js';
+import { byteLength, cutBytes, shownPath } from '../shared/text.js';
 import { describeBinary, loadFile, MAX_READ_LIMIT, renderRange, type LoadedFile } from './read-file.js';
 
 /** One requested range. */
@@ -48,9 +48,35 @@ const PREFETCH = 8;
 /** Room kept for the closing continuation note. */
 const TRAILER_RESERVE = 160;
 
+/**
+ * Longest path a header shows, and longest error message an entry shows, in bytes. Both bounded,
+ * so the first entry of a response always fits the smallest budget and makes progress: a header or
+ * an error of a very long path would otherwise never fit and be continued unchanged for ever.
+ */
+const SHOWN_PATH_BYTES = 400;
+const SHOWN_MESSAGE_BYTES = 300;
+
+/**
+ * `path` as a header shows it: as a line of output shows a path (see `shownPath`), and when
+ * longer than {@link SHOWN_PATH_BYTES}, its start and its end around an ellipsis.
+ */
+function headerPath(entryPath: string): string {
+  const path = shownPath(entryPath);
+  if (byteLength(path) <= SHOWN_PATH_BYTES) return path;
+  const half = Math.floor((SHOWN_PATH_BYTES - 3) / 2);
+  const head = cutBytes(path, half).text;
+  const tail = [...path].reverse();
+  let end = '';
+  for (const ch of tail) {
+    if (byteLength(end) + byteLength(ch) > half) break;
+    end = ch + end;
+  }
+  return `${head}…${end}`;
+}
+
 function header(path: string, from: number, count: number, total: number, more: number | null): string {
   const range = count === 0 ? 'no lines' : `lines ${from + 1}-${from + count}`;
-  return `==> ${path} (${range} of ${total}${more === null ? '' : `; next offset ${more}`}) <==\n`;
+  return `==> ${headerPath(path)} (${range} of ${total}${more === null ? '' : `; next offset ${more}`}) <==\n`;
 }
 
 /** Runs a batch of reads under `maxBytes`. `single` omits headers (a plain `file_path` read). */
@@ -93,7 +119,9 @@ export async function readBatch(
     } catch (error) {
       if (!(error instanceof WorkspaceFileError) && !(A3sError.isInstance(error) && error.code === 'WORKSPACE_PATH'))
         throw error;
-      const text = single ? '' : `==> ${entry.path} <==\n[error ${error.code}: ${error.message}]\n`;
+      const message = cutBytes(error.message, SHOWN_MESSAGE_BYTES);
+      const shown = `${message.text}${message.cut ? '…' : ''}`;
+      const text = single ? '' : `==> ${headerPath(entry.path)} <==\n[error ${error.code}: ${shown}]\n`;
       if (!single && byteLength(text) > room()) {
         truncated = true;
         continuation.push(entry);
@@ -112,7 +140,7 @@ export async function readBatch(
       continue;
     }
     if (file.kind === 'binary') {
-      const text = describeBinary(entry.path, file);
+      const text = describeBinary(single ? entry.path : headerPath(entry.path), file);
       if (!single && byteLength(text) > room()) {
         truncated = true;
         continuation.push(entry);

@@ -236,3 +236,100 @@ describe('read: batch (read.files)', () => {
     }
   });
 });
+
+describe('read: batch order and continuation', () => {
+  type Entry = { path: string; status: string; offset: number; lines_returned: number; total_lines?: number };
+  type Request = { path: string; offset?: number; limit?: number };
+  type Batch = { truncated: boolean; continuation: Request[]; entries: Entry[] };
+  const batchOf = (r: { metadata?: Record<string, unknown> }): Batch => r.metadata!.batch as Batch;
+
+  it('READ-03: entries, headers and continuations keep request order, whichever file loads first', async () => {
+    const t = tempDir();
+    try {
+      const names = Array.from({ length: 12 }, (_, i) => `f${String(11 - i).padStart(2, '0')}.txt`);
+      // The first files are the largest, so the small ones after them finish loading first.
+      writeTree(t.dir, Object.fromEntries(names.map((n, i) => [n, lines(i < 3 ? 200_000 : 2, n)])));
+      const local = new LocalWorkspace({ root: t.dir });
+      const request: Request[] = names.flatMap((n, i) =>
+        i % 4 === 1 ? [{ path: n, limit: 1 }, { path: `gone-${i}` }] : [{ path: n, limit: 1 }],
+      );
+      request.push({ path: names[0]!, limit: 1 });
+      const r = await call(readTool, local, { files: request });
+      expect(batchOf(r).entries.map((e) => e.path)).toEqual(request.map((e) => e.path));
+      expect([...r.output.matchAll(/^==> (\S+) /gm)].map((m) => m[1])).toEqual(request.map((e) => e.path));
+      expect(numbered(r.output).map(([, text]) => text.split(' ')[0])).toEqual([...names, names[0]!]);
+      const cut = batchOf(
+        await call(readTool, local, { files: names.map((path) => ({ path })), max_output_bytes: 4096 }),
+      );
+      expect(cut.truncated).toBe(true);
+      expect(cut.continuation.map((c) => c.path)).toEqual(names);
+      expect(cut.entries.map((e) => e.status)).toEqual(['partial', ...names.slice(1).map(() => 'pending')]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('READ-05: the continuation passed back unchanged resumes each entry where it stopped, with the limit left, and repeats no line', async () => {
+    const t = tempDir();
+    try {
+      // Paths too long for a header at the smallest budget: their entries must still progress.
+      const deep = ['d', 'e', 'f', 'g'].map((c) => c.repeat(200)).join('/');
+      writeTree(t.dir, {
+        [`${deep}.txt`]: lines(40, 'deep'),
+        'wide.txt': lines(60, 'é'.repeat(90)),
+        'b.txt': lines(9, 'b'),
+      });
+      const local = new LocalWorkspace({ root: t.dir });
+      const request: Request[] = [
+        { path: `${deep}.txt`, offset: 3, limit: 30 },
+        { path: `${deep}-missing.txt` },
+        { path: 'wide.txt', offset: 10 },
+        { path: 'b.txt', offset: 2, limit: 5 },
+      ];
+      const want = (rq: Request, total: number) => {
+        const from = rq.offset ?? 0;
+        return Array.from({ length: Math.min(rq.limit ?? 2000, total - from) }, (_, i) => from + i + 1);
+      };
+      const seen = new Map<string, number[]>();
+      let files = request;
+      let rounds = 0;
+      for (; rounds < 60; rounds++) {
+        const r = await call(readTool, local, { files, max_output_bytes: 1024 });
+        expect(Buffer.byteLength(r.output)).toBeLessThanOrEqual(1024);
+        const b = batchOf(r);
+        // The shown lines, in order, belong to the entries that returned lines, in order.
+        const shown = numbered(r.output).map(([n]) => n);
+        const claimed = b.entries.flatMap((e) =>
+          Array.from({ length: e.lines_returned }, (_, i) => [e.path, e.offset + i + 1] as const),
+        );
+        expect(shown).toEqual(claimed.map(([, n]) => n));
+        for (const [path, n] of claimed) seen.set(path, [...(seen.get(path) ?? []), n]);
+        // Each unfinished entry resumes after its last line with the rest of its limit; a pending one is as asked.
+        const unfinished = b.entries.flatMap((e, i) => (e.status === 'partial' || e.status === 'pending' ? [i] : []));
+        expect(b.continuation).toEqual(
+          unfinished.map((i) => {
+            const e = b.entries[i]!;
+            if (e.status === 'pending') return files[i];
+            return {
+              path: e.path,
+              offset: e.offset + e.lines_returned,
+              limit: (files[i]!.limit ?? 2000) - e.lines_returned,
+            };
+          }),
+        );
+        expect(
+          b.entries.some((e) => e.lines_returned > 0 || e.status === 'error'),
+          `round ${rounds} made no progress`,
+        ).toBe(true);
+        if (!b.truncated) break;
+        files = b.continuation;
+      }
+      expect(rounds).toBeLessThan(60);
+      expect(seen.get(`${deep}.txt`)).toEqual(want(request[0]!, 40));
+      expect(seen.get('wide.txt')).toEqual(want(request[2]!, 60));
+      expect(seen.get('b.txt')).toEqual(want(request[3]!, 9));
+    } finally {
+      t.cleanup();
+    }
+  });
+});
