@@ -326,3 +326,20 @@ describe('delegation from the SDK', () => {
     expect(many.results.map((r) => r.status)).toEqual(['completed', 'completed']);
   });
 });
+
+describe('the tool-round cap in the Node binding', () => {
+  it('BUD-08: agent.session(dir, { maxToolRounds }) caps tool rounds: the next request offers no tools', async () => {
+    const read = (id: string): ScriptedTurn => ({
+      tool_calls: [{ id, name: 'read', args: { file_path: 'README.md' } }],
+    });
+    const model = new ScriptedLlmClient([read('r1'), { text: 'answered in text' }]);
+    session = await (await Agent.create({ model })).session(tempRepo(), { maxToolRounds: 1 });
+    expect((await session.send('look')).text).toBe('answered in text');
+    expect(model.requests[0]!.tools.length).toBeGreaterThan(0);
+    expect(model.requests[1]!.tools).toEqual([]);
+    await session.close();
+    await expect(
+      (await Agent.create({ model: new ScriptedLlmClient([]) })).session(tempRepo(), { maxToolRounds: -1 }),
+    ).rejects.toThrow(/maxToolRounds: must be an integer from 0 to 10000/);
+  });
+});
