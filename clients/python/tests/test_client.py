@@ -126,6 +126,27 @@ class ClientTest(unittest.TestCase):
             self.assertEqual(resumed.result.status, "completed")
             self.assertEqual(resumed.result.text, "Back again.")
 
+    def test_max_tool_rounds_caps_the_tool_rounds_of_a_turn(self) -> None:
+        two_rounds: list[dict[str, object]] = [
+            {"tool_calls": [{"id": "b1", "name": "bash", "args": {"command": "echo one"}}]},
+            {"tool_calls": [{"id": "b2", "name": "bash", "args": {"command": "echo two"}}]},
+            {"text": "Answered in text."},
+        ]
+        with Client(timeout=30) as client:
+            capped = client.open_session(repo(), model=script(two_rounds), yolo=True, max_tool_rounds=1)
+            run = capped.send("run both")
+            outputs = [e.payload["output"] for e in run if e.type == "tool_end"]
+            self.assertEqual(outputs, ["one\n"])  # the second round was offered no tools
+            self.assertEqual((run.result.status, run.result.text, run.result.tool_calls), ("completed", "Answered in text.", 1))
+            free = client.open_session(repo(), model=script(two_rounds), yolo=True)
+            run = free.send("run both")
+            self.assertEqual([e.payload["output"] for e in run if e.type == "tool_end"], ["one\n", "two\n"])
+            with self.assertRaises(ServeError) as bad:
+                client.open_session(repo(), model=script([]), max_tool_rounds=-1)
+            self.assertEqual(bad.exception.field, "params.maxToolRounds")
+            with self.assertRaises(TypeError):
+                client.open_session(repo(), model=script([]), max_tool_rounds="3")  # type: ignore[arg-type]
+
 
 @unittest.skipUnless(os.environ.get("A3S_SERVE_COMMAND"), "A3S_SERVE_COMMAND is not set (run through the Node suite)")
 class StrayOutputTest(unittest.TestCase):

@@ -24,11 +24,32 @@ describe('clients/python against a3s serve', () => {
           timeout: 120_000,
         },
       );
-      expect(r.stderr).toMatch(/Ran 7 tests/);
+      expect(r.stderr).toMatch(/Ran 8 tests/);
       expect(r.stderr).not.toMatch(/skipped/);
       expect(r.status, r.stderr).toBe(0);
     },
     150_000,
+  );
+  it.skipIf(!python)(
+    'BUD-08: open_session(max_tool_rounds=1) caps the tool rounds of a turn: the second round is offered no tools',
+    () => {
+      const env = { ...process.env };
+      delete env.A3S_MODEL;
+      const r = spawnSync(
+        'python3',
+        ['-m', 'unittest', 'test_client.ClientTest.test_max_tool_rounds_caps_the_tool_rounds_of_a_turn', '-v'],
+        {
+          cwd: join(client, 'tests'),
+          encoding: 'utf8',
+          env: { ...env, PYTHONPATH: join(client, 'src'), A3S_SERVE_COMMAND: `"${process.execPath}" "${A3S}" serve` },
+          timeout: 60_000,
+        },
+      );
+      expect(r.stderr).toMatch(/Ran 1 test/);
+      expect(r.stderr).not.toMatch(/skipped/);
+      expect(r.status, r.stderr).toBe(0);
+    },
+    90_000,
   );
   if (!python) it.skip('python3 >= 3.10 is not installed: the Python client test is skipped', () => undefined);
 });

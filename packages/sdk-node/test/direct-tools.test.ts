@@ -1,6 +1,6 @@
-// The host-direct helpers of §7 on a real LocalWorkspace: return types of the seed (SDK-03/04/05),
-// typed failures, and no transcript entry, no lease (SDK-02, ADM-06).
-import { readFileSync } from 'node:fs';
+// The host-direct helpers of §7 on a real LocalWorkspace: return types of the seed, typed
+// failures, and no transcript entry, no lease.
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -86,5 +86,66 @@ describe('host-direct helpers', () => {
     expect(s.activeRunId).not.toBeNull();
     expect(await s.grep('PermissionPolicy')).toContain('README.md');
     expect((await run).text).toBe('slow answer');
+  });
+
+  it('SDK-01: a direct call runs in the session workspace as a privileged host call the model would be refused', async () => {
+    // Default SDK options: no approver, so a model `bash` call (asked by default) is refused.
+    const { dir, session: s } = await open([
+      { tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'touch BY_MODEL' } }] },
+      { text: 'refused' },
+    ]);
+    await s.send('touch it');
+    expect(existsSync(join(dir, 'BY_MODEL'))).toBe(false);
+    // The same tool called by the host runs, unasked, in the workspace folder.
+    expect((await s.bash('touch BY_HOST && pwd')).trim()).toBe(realpathSync(dir));
+    expect(existsSync(join(dir, 'BY_HOST'))).toBe(true);
+    expect((await s.writeFile('host.txt', 'x')).exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'host.txt'), 'utf8')).toBe('x');
+    // Privileged does not mean outside the workspace: paths stay held to its root.
+    await expect(s.readFile('../outside.txt')).rejects.toBeInstanceOf(DirectToolError);
+    expect((await s.writeFile('../escape.txt', 'x')).exitCode).not.toBe(0);
+    expect(existsSync(join(dir, '..', 'escape.txt'))).toBe(false);
+  });
+
+  it('SDK-04: readFile, grep and bash return a plain string, glob an array of strings', async () => {
+    const { session: s } = await open();
+    const read = await s.readFile('README.md');
+    const found = await s.grep('PermissionPolicy');
+    const shell = await s.bash('echo hi');
+    const paths = await s.glob('**/*.md');
+    for (const v of [read, found, shell]) expect(typeof v).toBe('string');
+    expect(read).toBe('# demo\n\nSee PermissionPolicy notes.\n');
+    expect(found).toBe('README.md:3:See PermissionPolicy notes.');
+    expect(shell).toBe('hi\n');
+    expect(Array.isArray(paths)).toBe(true);
+    expect(paths).toEqual(['README.md']);
+  });
+
+  it("SDK-05: session.tool('read', { file_path: 'README.md' }) returns the file's contents in ToolResult.output", async () => {
+    const { dir, session: s } = await open();
+    const r = await s.tool('read', { file_path: 'README.md' });
+    expect(r.exitCode).toBe(0);
+    for (const line of readFileSync(join(dir, 'README.md'), 'utf8').split('\n').filter(Boolean))
+      expect(r.output).toContain(line);
+  });
+
+  it('SDK-06: toolDefinitions() is synchronous and returns the schemas of this session surface', async () => {
+    const { session: s } = await open();
+    const defs = s.toolDefinitions();
+    expect(defs).not.toBeInstanceOf(Promise);
+    expect(Array.isArray(defs)).toBe(true);
+    expect(defs.map((d) => d.name)).toEqual([...s.toolNames()]);
+    for (const d of defs) expect(d.inputSchema).toMatchObject({ type: 'object' });
+    expect(defs.find((d) => d.name === 'read')!.inputSchema.properties).toHaveProperty('file_path');
+    // Another session's surface: without the web tools, their schemas are not listed.
+    const agent = await Agent.create({ model: new ScriptedLlmClient([]), web: false });
+    const narrow = await agent.session(tempRepo());
+    try {
+      const names = narrow.toolDefinitions().map((d) => d.name);
+      expect(defs.map((d) => d.name)).toContain('web_fetch');
+      expect(names).not.toContain('web_fetch');
+    } finally {
+      await narrow.close();
+    }
   });
 });

@@ -2,6 +2,7 @@
 // steering, interruption, the completion gate, compaction and the surface (ARCHITECTURE §7).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Agent as CoreAgent } from '@a3s-code/core';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -324,5 +325,50 @@ describe('delegation from the SDK', () => {
       { agent: 'explore', description: 'b', prompt: 'Do b.' },
     ]);
     expect(many.results.map((r) => r.status)).toEqual(['completed', 'completed']);
+  });
+});
+
+describe('the tool-round cap in the Node binding', () => {
+  it('BUD-08: agent.session(dir, { maxToolRounds }) caps tool rounds: the next request offers no tools', async () => {
+    const read = (id: string): ScriptedTurn => ({
+      tool_calls: [{ id, name: 'read', args: { file_path: 'README.md' } }],
+    });
+    const model = new ScriptedLlmClient([read('r1'), { text: 'answered in text' }]);
+    session = await (await Agent.create({ model })).session(tempRepo(), { maxToolRounds: 1 });
+    expect((await session.send('look')).text).toBe('answered in text');
+    expect(model.requests[0]!.tools.length).toBeGreaterThan(0);
+    expect(model.requests[1]!.tools).toEqual([]);
+    await session.close();
+    await expect(
+      (await Agent.create({ model: new ScriptedLlmClient([]) })).session(tempRepo(), { maxToolRounds: -1 }),
+    ).rejects.toThrow(/maxToolRounds: must be an integer from 0 to 10000/);
+  });
+});
+
+describe('building a session', () => {
+  it('BUILD-04: await agent.session(dir, options) is the one recommended, async entry: it builds what no synchronous path can', async () => {
+    const agent = await Agent.create({ model: new ScriptedLlmClient([]) });
+    const dir = tempRepo();
+    const pending = agent.session(dir, { sessionId: 'built', maxToolRounds: 4 });
+    expect(pending).toBeInstanceOf(Promise);
+    session = await pending;
+    // The options are applied through the resolved configuration; the file log was opened on the way.
+    expect(session.core.config).toMatchObject({
+      sessionId: 'built',
+      persistence: 'file',
+      recipe: { max_tool_rounds: 4 },
+    });
+    expect(session.logPath).toBe(join(dir, '.a3s', 'effect-log', 'built.jsonl'));
+    // The SDK's Agent has no other way in; core's synchronous build is refused for this very session.
+    expect('sessionSync' in agent).toBe(false);
+    const core = await CoreAgent.create({ model: new ScriptedLlmClient([]) });
+    expect(() => core.sessionSync(tempRepo(), { sessionId: 'built' })).toThrow(
+      expect.objectContaining({ code: 'ASYNC_SESSION_BUILD_REQUIRED' }),
+    );
+    const docs = readFileSync(join(import.meta.dirname, '..', '..', 'core', 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(docs).toMatch(
+      /`await agent\.session\(dir, options\)` is the way to build a session, and the recommended one/,
+    );
+    expect(docs).toMatch(/`agent\.sessionSync\(dir, options\)` exists only for compatibility/);
   });
 });

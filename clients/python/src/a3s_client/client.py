@@ -135,11 +135,14 @@ class Client:
         plan: bool = False,
         permissions: Optional[Mapping[str, Sequence[str]]] = None,
         trust_workspace: bool = False,
+        max_tool_rounds: Optional[int] = None,
     ) -> "Session":
         """Opens a session on ``workspace`` (``session_id`` continues that session's log).
 
         ``trust_workspace`` says the user trusts the folder's config file, which a file that would
         start MCP servers' commands, run hooks, let tools run unasked or redirect a provider needs.
+        ``max_tool_rounds`` (0..10000) caps the tool rounds of a turn: once reached, the model is
+        offered no tools and answers in text.
         """
         params: dict[str, Any] = {"workspace": workspace}
         if model is not None:
@@ -152,6 +155,10 @@ class Client:
             params["plan"] = True
         if trust_workspace:
             params["trustWorkspace"] = True
+        if max_tool_rounds is not None:
+            if isinstance(max_tool_rounds, bool) or not isinstance(max_tool_rounds, int):
+                raise TypeError(f"max_tool_rounds must be an int, got {type(max_tool_rounds).__name__}")
+            params["maxToolRounds"] = max_tool_rounds
         if permissions is not None:
             params["permissions"] = {k: list(v) for k, v in permissions.items()}
         inbox: "queue.Queue[Any]" = queue.Queue()

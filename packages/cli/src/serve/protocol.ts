@@ -124,6 +124,13 @@ export const sessionOpenParams = closed({
   permissions: closed({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() })
     .optional()
     .describe("Permission rules added to the CLI's (read-only tools allowed) and the workspace config file's."),
+  maxToolRounds: z
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .optional()
+    .describe('Tool rounds per turn, 0..10000: after that many the model is offered no tools and answers in text.'),
   vibe: z
     .union([z.boolean(), vibeSettings], { error: 'must be true, false or { enabled?, tiers?, maxWorkers? }' })
     .optional()

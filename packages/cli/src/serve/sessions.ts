@@ -92,6 +92,7 @@ export class ServeSessions {
         ...(rules.deny ? { deny: rules.deny } : {}),
       },
       ...(p.sessionId === undefined ? {} : { sessionId: p.sessionId }),
+      ...(p.maxToolRounds === undefined ? {} : { maxToolRounds: p.maxToolRounds }),
       // The roster is always attached (as in a3s code), so vibe mode can be switched later; without
       // `vibe` the workspace config file's setting applies (the SDK merges these over it, tier by tier).
       ...(p.vibe === undefined

@@ -176,3 +176,73 @@ describe('background tasks: a bounded fan-out', () => {
     expect(model.maxRunning).toBeLessThanOrEqual(33);
   });
 });
+
+describe('parallel_task branches', () => {
+  const schemaOf = (s: { toolDefinitions(): readonly { name: string; inputSchema: unknown }[] }, name: string) =>
+    s.toolDefinitions().find((d) => d.name === name)!.inputSchema as {
+      properties: Record<string, { items?: { properties: Record<string, unknown>; required: string[] } }>;
+    };
+
+  it('PTASK-02: a branch takes agent, description and prompt, and optionally max_steps and output_schema', async () => {
+    const echo = (id: string) => ({ tool_calls: [{ id, name: 'echo', args: { text: id } }] });
+    const { session, model } = await open({
+      counted: [{ text: '{"files": 3}' }],
+      capped: [echo('e1'), { text: 'stopped after one round' }],
+    });
+    const item = schemaOf(session, 'parallel_task').properties.tasks!.items!;
+    expect([...item.required].sort()).toEqual(['agent', 'description', 'prompt']);
+    expect(Object.keys(item.properties)).toEqual(expect.arrayContaining(['max_steps', 'output_schema']));
+    const r = await session.tasks([
+      {
+        ...branch('counted'),
+        outputSchema: { type: 'object', required: ['files'], properties: { files: { type: 'number' } } },
+      },
+      { ...branch('capped'), maxSteps: 1 },
+    ]);
+    expect(r).toMatchObject({ completed: true, succeeded: 2 });
+    expect(r.results[0]!.output).toEqual({ files: 3 });
+    // max_steps: 1 — after one tool round the child's model is offered no tools.
+    const capped = model.clients.get('capped')!.requests;
+    expect(capped[0]!.tools.length).toBeGreaterThan(0);
+    expect(capped[1]!.tools).toEqual([]);
+    for (const missing of ['agent', 'description', 'prompt'] as const) {
+      const { [missing]: _, ...rest } = branch('x');
+      await expect(session.tasks([branch('y'), rest as never])).rejects.toMatchObject({
+        code: 'INVALID_TOOL_ARGS',
+        field: `args.tasks[1].${missing}`,
+      });
+    }
+  });
+
+  it('PTASK-03: background is not a branch parameter: the model-side call is refused and no branch runs', async () => {
+    const { session, model, dir } = await open({
+      'fan out': [
+        {
+          tool_calls: [
+            {
+              id: 'p',
+              name: 'parallel_task',
+              args: { tasks: [{ ...branch('bg1'), background: true }, branch('bg2')] },
+            },
+          ],
+        },
+        { text: 'refused' },
+      ],
+      bg1: [{ text: 'never' }],
+      bg2: [{ text: 'never' }],
+    });
+    const item = schemaOf(session, 'parallel_task').properties.tasks!.items!;
+    expect(item.properties).not.toHaveProperty('background');
+    expect(schemaOf(session, 'task').properties).toHaveProperty('background');
+    expect((await session.send('fan out')).text).toBe('refused');
+    const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as {
+      ok: boolean;
+      output: string;
+    };
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('background');
+    expect(model.clients.get('bg1')!.requests).toHaveLength(0);
+    expect(model.clients.get('bg2')!.requests).toHaveLength(0);
+    expect(() => childFacts(dir, 'par', 1)).toThrow(/ENOENT/);
+  });
+});

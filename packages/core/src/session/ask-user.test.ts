@@ -79,4 +79,63 @@ describe('ask_user', () => {
     expect(seen).toMatch(/never ask a question as a plain chat message/i);
     expect(seen).toMatch(/ends your turn/);
   });
+
+  it('ASK-01: ask_user is a read-tier tool (on the surface even in plan mode) and the only way a run asks the person', async () => {
+    const { session } = await track(open([], { parkMode: 'return' }));
+    expect(session.toolDefinitions().find((d) => d.name === ASK_USER_TOOL)!.tier).toBe('read');
+    const plan = await track(open([], { parkMode: 'return', governance: { mode: 'plan' } }));
+    expect(plan.session.toolNames()).toContain(ASK_USER_TOOL);
+    // A question written as chat text asks nobody: the run just ends.
+    const chat = await track(open([{ text: 'Which file should I fix?' }], { parkMode: 'return' }));
+    expect(await chat.session.send('fix it')).toMatchObject({ status: 'completed' });
+    expect(chat.session.state.phase).not.toBe('question');
+    // The ask_user call is what parks the run on a question for the person.
+    const asking = await track(open([question], { parkMode: 'return' }));
+    const parked = await asking.session.send('fix it');
+    expect(parked).toMatchObject({ status: 'parked', parked: { kind: 'question', question: 'Which file?' } });
+    expect(asking.session.state.phase).toBe('question');
+  });
+
+  it('ASK-03: question, context, options of { label, description? }, allow_free_text and multi_select all reach the person', async () => {
+    const asked: Parameters<QuestionHandler>[0][] = [];
+    const args = {
+      question: 'Which files?',
+      context: 'Both fail the same test; the answer decides what I edit.',
+      options: [{ label: 'a.ts', description: 'the parser' }, { label: 'b.ts' }],
+      allow_free_text: false,
+      multi_select: true,
+    };
+    const { session } = await track(
+      open(
+        [
+          { tool_calls: [{ id: 'q1', name: ASK_USER_TOOL, args }] },
+          { tool_calls: [{ id: 'q2', name: ASK_USER_TOOL, args: { question: 'Just this?' } }] },
+          { tool_calls: [{ id: 'q3', name: ASK_USER_TOOL, args: { ...args, options: [{ label: 'x', note: 'n' }] } }] },
+          { text: 'ok' },
+        ],
+        {
+          onQuestion: async (q) => {
+            asked.push(q);
+            return { text: 'a.ts, b.ts' };
+          },
+        },
+      ),
+    );
+    await session.send('fix it');
+    expect(asked[0]).toMatchObject(args);
+    // Only the question is required; the rest default (free text allowed, one choice).
+    expect(asked[1]).toMatchObject({ question: 'Just this?', options: [], allow_free_text: true, multi_select: false });
+    // An option is { label, description? }: another key is refused before anyone is asked.
+    expect(asked).toHaveLength(2);
+    const refused = session.store.log.facts.filter((f) => f.type === 'tool.result').map((f) => f.payload);
+    expect(refused.at(-1)).toMatchObject({ tool_call_id: 'q3', ok: false, output: expect.stringContaining('note') });
+    const schema = session.toolDefinitions().find((d) => d.name === ASK_USER_TOOL)!.inputSchema as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
+    expect(Object.keys(schema.properties).sort()).toEqual(
+      ['allow_free_text', 'context', 'multi_select', 'options', 'question'].sort(),
+    );
+    expect(schema.required).toEqual(['question']);
+  });
 });
