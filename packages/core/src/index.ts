@@ -128,6 +128,7 @@ export {
   type WorkspaceCapability,
   type WorkspaceDirEntry,
   type WorkspaceExec,
+  type ExecHiding,
   type WorkspaceExecRequest,
   type WorkspaceExecResult,
   type WorkspaceFileSystem,

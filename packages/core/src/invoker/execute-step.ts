@@ -17,6 +17,7 @@ import { bindCall } from './call-context.js';
 import { CallSignal, type AbortState } from './call-signal.js';
 import type { ScopedInvokers } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
+import { guardExec, holdsCommands } from './exec-guard.js';
 import { guardReads } from './read-guard.js';
 import { guardWrites } from './write-guard.js';
 
@@ -131,9 +132,9 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
 
 /**
  * The workspace of a model-side call: its writes held to the policy's path deny rules for writes,
- * and (unless the tool is of the `exec` tier, which can read any file anyway) its reads, listings
- * and searches held to those for reads; a call allowed without a confirmation is held to the
- * path ask rules as well.
+ * its reads, listings and searches held to those for reads (unless the tool is of the `exec`
+ * tier, whose commands open files themselves), and its commands run with the files those rules
+ * cover out of reach; a call allowed without a confirmation is held to the path ask rules as well.
  */
 function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
   const { frame, tool } = call;
@@ -141,13 +142,15 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
   const askWrites = call.holdAsk === true && p.hasWriteAskRules;
   const askReads = call.holdAsk === true && p.hasReadAskRules && tool.tier !== 'exec';
   const reads = (p.hasReadDenyRules && tool.tier !== 'exec') || askReads;
-  if (!isModelSide(frame.source) || (!p.hasWriteDenyRules && !askWrites && !reads)) return k.workspace;
+  const commands = k.workspace.exec !== undefined && holdsCommands(p, call.holdAsk === true);
+  if (!isModelSide(frame.source) || (!p.hasWriteDenyRules && !askWrites && !reads && !commands)) return k.workspace;
   const denied = (path: string, rule: string): void =>
     frame.context.events.emit({
       kind: 'permissionDenied',
       payload: { tool_id: call.id, tool_name: tool.name, ...eventArgs({ path }), reason: rule, denied_by: 'rule' },
     });
-  const written = guardWrites(k.workspace, p, tool.name, denied, askWrites);
+  const held = commands ? guardExec(k.workspace, p, tool.name, call.holdAsk === true) : k.workspace;
+  const written = guardWrites(held, p, tool.name, denied, askWrites);
   return reads ? guardReads(written, p, tool.name, denied, askReads) : written;
 }
 

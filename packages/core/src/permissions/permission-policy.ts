@@ -165,6 +165,15 @@ export class PermissionPolicy {
     return this.#readAsk.length > 0;
   }
 
+  /**
+   * The path patterns (as matched: NFC, anchored globs) of the deny rules, or with `ask` the ask
+   * rules, for reads or for writes: where the files they cover can be, for a search of them.
+   */
+  pathPatterns(kind: 'read' | 'write', ask = false): string[] {
+    const rules = kind === 'read' ? (ask ? this.#readAsk : this.#readDeny) : ask ? this.#writeAsk : this.#writeDeny;
+    return rules.map((r) => canonicalSubject(/\((.*)\)$/s.exec(r.source)?.[1] ?? '**'));
+  }
+
   /** True when a deny rule covers every call of the tool: it is then hidden from the model. */
   deniesEveryCall(toolName: string): boolean {
     if (this.#deny.some((r) => ruleCoversAllCalls(r, toolName))) return true;

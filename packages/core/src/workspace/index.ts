@@ -7,6 +7,7 @@ export type {
   WorkspaceCallOptions,
   WorkspaceDirEntry,
   WorkspaceExec,
+  ExecHiding,
   WorkspaceExecRequest,
   WorkspaceExecResult,
   WorkspaceFileSystem,

@@ -102,12 +102,28 @@ export interface WorkspaceExecRequest extends WorkspaceCallOptions {
   readonly maxOutputBytes?: number;
   readonly stdin?: string;
   /**
+   * Files the command must not reach (absolute paths on the machine that runs it), set by the
+   * kernel when path deny rules cover existing files: `unreadable` ones are neither read nor
+   * written (a folder shows empty), `unwritable` ones are read but not changed, created in, moved
+   * or removed. A backend given this field must keep them from the command and every process it
+   * starts, or refuse to run it; it must never run the command without them held.
+   */
+  readonly hide?: ExecHiding;
+  /**
    * Receives the command's output as it arrives (UTF-8 text, chunked as read), for live display.
    * It does not change what the result captures. Called only while the command runs; must not
    * throw. Returning `false` ends the live view: no more output is decoded or passed on.
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a callback that returns nothing is allowed.
   readonly onOutput?: (stream: 'stdout' | 'stderr', text: string) => boolean | void;
+}
+
+/** Files a command must not reach: see {@link WorkspaceExecRequest.hide}. */
+export interface ExecHiding {
+  /** Files and folders the command may neither read nor write. */
+  readonly unreadable: readonly string[];
+  /** Files and folders the command may read but not change. */
+  readonly unwritable: readonly string[];
 }
 
 /** A process a command started that was still running when the command returned. */

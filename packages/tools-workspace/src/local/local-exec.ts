@@ -16,13 +16,14 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import {
   CancelledError,
+  type ExecHiding,
   type WorkspaceBackgroundProcess,
   type WorkspaceExec,
   type WorkspaceExecRequest,
   type WorkspaceExecResult,
   toolProcessEnv,
 } from '@a3s-code/core';
-import { WorkspaceFileError } from '../errors.js';
+import { WorkspaceFileError, WorkspaceProcessError } from '../errors.js';
 import { BackgroundProcesses } from './background-processes.js';
 import type { LocalFileSystem } from './local-fs.js';
 import {
@@ -35,7 +36,7 @@ import {
   tagChain,
 } from './proc-scan.js';
 import { groupAlive, killMarked, signalMarked } from './process-killer.js';
-import { reaperCommand } from './reaper.js';
+import { reaperCommand, type ShellExit } from './reaper.js';
 import { pipesClosed, processExit, shellExit } from './shell-exit.js';
 import { StreamCapture } from './stream-capture.js';
 
@@ -114,6 +115,13 @@ function holdingHost<T>(work: Promise<T>): Promise<T> {
   return work.finally(() => clearInterval(hold));
 }
 
+/** The files of a request's `hide`, for a message: the first few, and how many more. */
+function describeHidden(hide: ExecHiding | undefined): string {
+  const all = [...(hide?.unreadable ?? []), ...(hide?.unwritable ?? [])];
+  const shown = all.slice(0, 3).join(', ');
+  return all.length > 3 ? `${shown} and ${all.length - 3} more` : shown;
+}
+
 /** Local process execution of a {@link LocalWorkspace}. */
 export class LocalExec implements WorkspaceExec {
   private readonly fs: LocalFileSystem;
@@ -174,7 +182,14 @@ export class LocalExec implements WorkspaceExec {
       ...request.env,
       [EXEC_TAG_VAR]: tagChain(tag, process.env[EXEC_TAG_VAR]),
     };
-    const reaper = reaperCommand(SHELL, ['-c', request.command], env, PROC_AVAILABLE);
+    const hide = request.hide;
+    const hiding = hide !== undefined && (hide.unreadable.length > 0 || hide.unwritable.length > 0);
+    const reaper = reaperCommand(SHELL, ['-c', request.command], env, PROC_AVAILABLE, hiding ? hide : undefined);
+    if (hiding && reaper === undefined)
+      throw new WorkspaceProcessError(
+        'bash',
+        `the command was not run: files the permission rules keep from commands (${describeHidden(hide)}) can be hidden only on Linux, with Perl and /proc, and this machine cannot`,
+      );
     const child = spawn(reaper?.command ?? SHELL, reaper?.args ?? ['-c', request.command], {
       cwd: cwd.abs,
       env: reaper?.env ?? env,
@@ -197,6 +212,7 @@ export class LocalExec implements WorkspaceExec {
             leader: pid,
             startTicks: PROC_AVAILABLE ? procStat(pid)?.startTicks : undefined,
             ...(reaper ? { reaper: true } : {}),
+            ...(hiding ? { namespaced: true } : {}),
           };
     if (mark) this.#background.hold(mark);
     let capturing = true;
@@ -254,10 +270,15 @@ export class LocalExec implements WorkspaceExec {
     }
     // Nothing more reaches the live listener once the command returns.
     capturing = false;
-    const exit = await Promise.race([
+    const exit: ShellExit = await Promise.race([
       exited,
       delay(DRAIN_GRACE_MS, 'gone').then(() => ({ code: null, sig: 'SIGKILL' })),
     ]);
+    if (exit.unheld !== undefined)
+      throw new WorkspaceProcessError(
+        'bash',
+        `the command was not run: files the permission rules keep from commands (${describeHidden(hide)}) could not be hidden from it: ${exit.unheld}`,
+      );
     if (outcome === 'aborted')
       throw new CancelledError(
         `command ${JSON.stringify(request.command.slice(0, 80))}`,

@@ -28,6 +28,12 @@ export interface ExecMark {
    * a scan (it keeps the tree together until the tree is gone).
    */
   readonly reaper?: boolean;
+  /**
+   * True when the reaper runs the command in namespaces of its own: its one child is then the
+   * namespace's init, which, like the reaper, holds the tree together and is never reported or
+   * signalled by a scan (the processes under it are).
+   */
+  readonly namespaced?: boolean;
 }
 
 /** A live process found by a scan. */
@@ -218,6 +224,14 @@ export function findProcesses(marks: readonly ExecMark[], options: FindOptions):
   if (reapers.size > 0) {
     const seen = new Map<number, boolean>();
     for (const f of found) seen.set(f.pid, true);
+    const namespaced = new Set(
+      marks.filter((m) => m.namespaced === true && reapers.has(m.leader)).map((m) => m.leader),
+    );
+    if (namespaced.size > 0) {
+      // The inits (a namespaced reaper's children) lead the walk up, but are never found.
+      const inits = new Set(found.filter((f) => namespaced.has(procStat(f.pid)?.ppid ?? -1)).map((f) => f.pid));
+      for (let i = found.length - 1; i >= 0; i--) if (inits.has(found[i]!.pid)) found.splice(i, 1);
+    }
     for (const pid of parent.keys()) {
       if (!dead.has(pid) && under(pid, parent, reapers, seen)) found.push({ pid, command: commandOf(pid) });
     }

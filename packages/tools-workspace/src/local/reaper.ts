@@ -15,6 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants as fsConstants } from 'node:fs';
 import { constants as osConstants } from 'node:os';
+import type { ExecHiding } from '@a3s-code/core';
 
 /** `prctl`'s system call number, per architecture Node runs on. */
 const PRCTL: Readonly<Record<string, number>> = {
@@ -28,22 +29,68 @@ const PRCTL: Readonly<Record<string, number>> = {
   ppc64: 171,
 };
 
+/** `unshare` and `mount` system call numbers, per architecture (the generic table's where shared). */
+const NAMESPACE_CALLS: Readonly<Record<string, readonly [number, number]>> = {
+  x64: [272, 165],
+  arm64: [97, 40],
+  riscv64: [97, 40],
+  loong64: [97, 40],
+};
+
 /**
- * `argv`: the `prctl` number, the number of variables set aside, each one's name and value, then
- * the shell and its arguments. A failed `prctl` (an old kernel) leaves the reaper a plain parent,
- * which still reports the status.
+ * `argv`: the `prctl` number, the number of variables set aside, each one's name and value, the
+ * `unshare` and `mount` numbers, the number of files to hide, each one's kind (`r`: unreadable,
+ * `w`: unwritable) and path, then the shell and its arguments. A failed `prctl` (an old kernel)
+ * leaves the reaper a plain parent, which still reports the status.
+ *
+ * With files to hide, the reaper first moves into its own mount and process namespaces (and a
+ * user namespace mapping only its own ids, unless it runs as root): an unreadable folder is
+ * covered by an empty read-only `tmpfs`, an unreadable file by `/dev/null` mounted read-only and
+ * `nodev` (opening it fails), an unwritable path by a read-only bind of itself. Its first child is
+ * then the namespace's init: it mounts a `/proc` of the namespace's own processes (so no
+ * `/proc/<pid>/root` of a process outside leads back to a hidden file), starts the shell, reports
+ * its status and reaps every orphan until none is left. Any step that fails is reported as `E` and
+ * a reason on the status pipe, and nothing runs.
  */
 const SCRIPT = [
   'my $nr = shift @ARGV;',
   'my %keep = splice(@ARGV, 0, 2 * shift @ARGV);',
+  'my ($un, $mnt) = splice(@ARGV, 0, 2);',
+  'my @hide = splice(@ARGV, 0, 2 * shift @ARGV);',
+  'my $ns = @hide > 0;',
   'syscall($nr, 36, 1, 0, 0, 0);',
   'open(my $st, ">&=", 3) or die "a3s reaper: no status pipe: $!\\n";',
   '$0 = "a3s-reaper";',
+  'sub fail { syswrite $st, "E $_[0]\\n"; exit 125; }',
+  '$SIG{__DIE__} = sub { my $m = "@_"; $m =~ s/\\s+$//; fail($m) } if $ns;',
+  'sub sc { my @a = @_; syscall($a[0], @a[1 .. $#a]) }',
+  'sub put { my $f; open($f, ">", $_[0]) or return 0; print $f $_[1] or return 0; close($f) }',
+  'sub ro { my ($p, $base) = @_; for my $x (0, 2, 8, 10, 4, 6, 12, 14) { for my $t (0, 2097152, 1024, 3072, 16777216) { return 1 if sc($mnt, "none", $p, 0, 4129 | $base | $x | $t, 0) == 0 } } 0 }',
+  'if ($ns) {',
+  '  my $uid = $<; my ($gid) = split / /, $(;',
+  '  sc($un, 0x20020000 | ($uid ? 0x10000000 : 0)) == 0 or fail("no mount namespace: $!");',
+  '  if ($uid) { for (["setgroups", "deny"], ["uid_map", "$uid $uid 1"], ["gid_map", "$gid $gid 1"]) { put("/proc/self/$_->[0]", $_->[1]) or fail("no user namespace ($_->[0]): $!"); } }',
+  '  sc($mnt, "none", "/", 0, 16384 | 262144, 0) == 0 or fail("no private mounts: $!");',
+  '  while (my ($k, $p) = splice(@hide, 0, 2)) {',
+  '    if ($k eq "w") { (sc($mnt, $p, $p, 0, 4096 | 16384, 0) == 0 and ro($p, 0)) or fail("cannot make $p read-only: $!"); }',
+  '    elsif (-d $p) { sc($mnt, "none", $p, "tmpfs", 7, "size=4k,mode=0555") == 0 or fail("cannot hide $p: $!"); }',
+  '    else { (sc($mnt, "/dev/null", $p, 0, 4096, 0) == 0 and ro($p, 4)) or fail("cannot hide $p: $!"); }',
+  '  }',
+  '}',
   'my $pid = fork();',
   'defined $pid or die "a3s reaper: cannot fork: $!\\n";',
-  'if ($pid == 0) { close $st; @ENV{keys %keep} = values %keep; exec { $ARGV[0] } @ARGV; print STDERR "a3s reaper: cannot run $ARGV[0]: $!\\n"; exit 127; }',
-  '$SIG{$_} = "IGNORE" for qw(TERM INT HUP QUIT PIPE USR1 USR2);',
-  'open STDIN, "<", "/dev/null"; open STDOUT, ">", "/dev/null"; open STDERR, ">", "/dev/null";',
+  'sub quiet { $SIG{$_} = "IGNORE" for qw(TERM INT HUP QUIT PIPE USR1 USR2); open STDIN, "<", "/dev/null"; open STDOUT, ">", "/dev/null"; open STDERR, ">", "/dev/null"; }',
+  'sub shell { close $st; @ENV{keys %keep} = values %keep; exec { $ARGV[0] } @ARGV; print STDERR "a3s reaper: cannot run $ARGV[0]: $!\\n"; exit 127; }',
+  'if ($pid == 0 && $ns) {',
+  '  sc($mnt, "proc", "/proc", "proc", 14, 0) == 0 or fail("cannot mount /proc: $!");',
+  '  my $sh = fork();',
+  '  defined $sh or fail("cannot fork: $!");',
+  '  shell() if $sh == 0;',
+  '  quiet(); waitpid($sh, 0); syswrite $st, "$?\\n"; close $st; 1 while wait() != -1; exit 0;',
+  '}',
+  'shell() if $pid == 0;',
+  'quiet();',
+  'if ($ns) { close $st; waitpid($pid, 0); 1 while wait() != -1; exit 0; }',
   'waitpid($pid, 0);',
   'syswrite $st, "$?\\n"; close $st;',
   '1 while wait() != -1;',
@@ -95,7 +142,8 @@ export interface ReaperCommand {
 
 /**
  * `shell args` with environment `env` started under the reaper, or `undefined` where there is
- * none (not Linux, no `/proc`, no Perl, an architecture whose `prctl` number is not known). The
+ * none (not Linux, no `/proc`, no Perl, an architecture whose `prctl` number is not known, or,
+ * with files to `hide`, whose `unshare` and `mount` numbers are not). The
  * variables that change how Perl itself starts (`PERL5OPT`, `PERL5LIB`, …: every `PERL*`) are
  * kept from the reaper and handed to the shell as they were.
  * @param proc whether `/proc` lists processes (the reaper's children are found through it).
@@ -105,9 +153,13 @@ export function reaperCommand(
   args: readonly string[],
   env: Readonly<Record<string, string>>,
   proc: boolean,
+  hide: ExecHiding = { unreadable: [], unwritable: [] },
 ): ReaperCommand | undefined {
   const nr = PRCTL[process.arch];
+  const calls = NAMESPACE_CALLS[process.arch] ?? [0, 0];
+  const hiding = [...hide.unwritable.flatMap((p) => ['w', p]), ...hide.unreadable.flatMap((p) => ['r', p])];
   if (process.platform !== 'linux' || !proc || nr === undefined) return undefined;
+  if (hiding.length > 0 && NAMESPACE_CALLS[process.arch] === undefined) return undefined;
   const path = perlPath(nr);
   if (path === undefined) return undefined;
   const own: Record<string, string> = {};
@@ -119,7 +171,20 @@ export function reaperCommand(
   // No `-w`, no `-M`: nothing but the script. `--` ends Perl's own options.
   return {
     command: path,
-    args: ['-e', SCRIPT, '--', String(nr), String(kept.length / 2), ...kept, shell, ...args],
+    args: [
+      '-e',
+      SCRIPT,
+      '--',
+      String(nr),
+      String(kept.length / 2),
+      ...kept,
+      String(calls[0]),
+      String(calls[1]),
+      String(hiding.length / 2),
+      ...hiding,
+      shell,
+      ...args,
+    ],
     env: own,
   };
 }
@@ -128,6 +193,8 @@ export function reaperCommand(
 export interface ShellExit {
   readonly code: number | null;
   readonly sig: string | null;
+  /** Why the shell was never started: the files to hide could not be hidden. */
+  readonly unheld?: string;
 }
 
 const SIGNAL_NAMES = new Map<number, string>(
@@ -136,6 +203,8 @@ const SIGNAL_NAMES = new Map<number, string>(
 
 /** The shell's exit from the reaper's report (a wait status in decimal), or `undefined` when malformed. */
 export function parseReport(text: string): ShellExit | undefined {
+  const failed = /^E ([^\n]*)\n/.exec(text);
+  if (failed) return { code: null, sig: null, unheld: failed[1]! };
   const m = /^(\d+)\n/.exec(text);
   if (!m) return undefined;
   const status = Number(m[1]);

@@ -7,8 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { parseReport, type ShellExit } from './reaper.js';
 
-/** Longest report the reaper writes (a wait status and a newline), with room to spare. */
-const MAX_REPORT_CHARS = 32;
+/** Longest report the reaper writes (a wait status, or why it started nothing), with room to spare. */
+const MAX_REPORT_CHARS = 8192;
 
 /** The exit of `child` itself (a spawn failure counts as an exit with neither code nor signal). */
 export function processExit(child: ChildProcess): Promise<ShellExit> {

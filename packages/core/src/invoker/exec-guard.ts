@@ -1,0 +1,50 @@
+/**
+ * The kernel's hold on the files a model-side command reaches: path rules are judged on the
+ * arguments of file tools and on every file they touch (see `read-guard.ts`, `write-guard.ts`),
+ * but a command opens files itself, however its text names them (`cat .env`, `python3 x.py`,
+ * `cat "$(printf .e)nv"`). So before each command the files the path deny rules cover are listed
+ * and handed to the workspace's `exec` as `hide`: it runs the command with them out of reach
+ * (the local workspace: in its own mount namespace, see `@a3s-code/tools-workspace`) or refuses it.
+ */
+import type { PermissionPolicy } from '../permissions/permission-policy.js';
+import type { WorkspaceExec, WorkspaceServices } from '../workspace/workspace-services.js';
+import { filesToHide } from './files-to-hide.js';
+
+/** True when `policy` has path rules a command must be held to (`ask`: its ask rules too). */
+export function holdsCommands(policy: PermissionPolicy, ask: boolean): boolean {
+  return (
+    policy.hasReadDenyRules || policy.hasWriteDenyRules || (ask && (policy.hasReadAskRules || policy.hasWriteAskRules))
+  );
+}
+
+/**
+ * `workspace` with its `exec` holding each command to the policy's path rules (see the module
+ * comment); `workspace` itself when it runs no commands or the policy has no such rule.
+ */
+export function guardExec(
+  workspace: WorkspaceServices,
+  policy: PermissionPolicy,
+  toolName: string,
+  ask: boolean,
+): WorkspaceServices {
+  const exec = workspace.exec;
+  if (exec === undefined || !holdsCommands(policy, ask)) return workspace;
+  const guarded: WorkspaceExec = {
+    async run(request) {
+      const hide = await filesToHide(workspace.root, policy, ask, toolName);
+      const none = hide.unreadable.length === 0 && hide.unwritable.length === 0;
+      return exec.run(none ? request : { ...request, hide });
+    },
+    ...(exec.close === undefined ? {} : { close: () => exec.close?.() ?? Promise.resolve() }),
+  };
+  return Object.freeze({
+    root: workspace.root,
+    capabilities: workspace.capabilities,
+    exec: guarded,
+    ...(workspace.fs === undefined ? {} : { fs: workspace.fs }),
+    ...(workspace.search === undefined ? {} : { search: workspace.search }),
+    ...(workspace.git === undefined ? {} : { git: workspace.git }),
+    ...(workspace.readDenied === undefined ? {} : { readDenied: workspace.readDenied }),
+    ...(workspace.writeDenied === undefined ? {} : { writeDenied: workspace.writeDenied }),
+  });
+}

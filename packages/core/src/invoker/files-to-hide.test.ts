@@ -1,0 +1,88 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PermissionPolicy } from '../permissions/permission-policy.js';
+import { filesToHide, HIDE_SEARCH_LIMIT, mayMatchUnder } from './files-to-hide.js';
+
+const root = mkdtempSync(join(tmpdir(), 'a3s-hide-'));
+const outside = mkdtempSync(join(tmpdir(), 'a3s-hide-out-'));
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+const tree: Record<string, string> = {
+  '.env': 'x',
+  '.env.local': 'x',
+  'secret/k.ts': 'x',
+  'secret/deep/k.ts': 'x',
+  'keys/a.pem': 'x',
+  'keys/a.txt': 'x',
+  'src/b.pem': 'x',
+  'src/c.ts': 'x',
+  'docs/readme.md': 'x',
+};
+for (const [path, text] of Object.entries(tree)) {
+  mkdirSync(join(root, path, '..'), { recursive: true });
+  writeFileSync(join(root, path), text);
+}
+symlinkSync(join(root, '.env'), join(root, 'alias'));
+mkdirSync(join(outside, 'ssh'));
+writeFileSync(join(outside, 'ssh', 'id'), 'x');
+
+const hide = (config: ConstructorParameters<typeof PermissionPolicy>[0], ask = false) =>
+  filesToHide(root, new PermissionPolicy(config), ask, 'bash');
+const rel = (paths: readonly string[]) => paths.map((p) => p.slice(root.length + 1)).sort();
+
+describe('the files a command must not reach under path rules', () => {
+  it('PERM-02: read deny rules give files, whole folders, links named by the rule and nested matches', async () => {
+    const h = await hide({ deny: ['Read(.env)', 'Read(secret/**)', 'Read(**/*.pem)', 'Read(alias)'] });
+    expect(rel(h.unreadable)).toEqual(['.env', 'alias', 'keys/a.pem', 'secret', 'src/b.pem']);
+    expect(h.unwritable).toEqual([]);
+  });
+
+  it('PERM-02: write deny rules give read-only paths; a read deny inside one still hides', async () => {
+    const h = await hide({ deny: ['Write(secret/**)', 'Edit(docs/*.md)', 'Read(secret/deep/k.ts)'] });
+    expect(rel(h.unwritable)).toEqual(['docs/readme.md', 'secret']);
+    expect(rel(h.unreadable)).toEqual(['secret/deep/k.ts']);
+  });
+
+  it('PERM-06: ask rules count only for a call nobody confirmed', async () => {
+    expect((await hide({ ask: ['Read(.env.local)'] })).unreadable).toEqual([]);
+    expect(rel((await hide({ ask: ['Read(.env.local)'] }, true)).unreadable)).toEqual(['.env.local']);
+  });
+
+  it('PERM-02: an absolute rule outside the workspace is searched along its own path', async () => {
+    const h = await hide({ deny: [`Read(${outside}/ssh/**)`, `Read(${root}/.env)`] });
+    expect([...h.unreadable].sort()).toEqual([join(root, '.env'), join(outside, 'ssh')].sort());
+  });
+
+  it('no path rule, or rules of other tools, give nothing; a root that is no folder gives nothing', async () => {
+    expect(await hide({ deny: ['Bash(rm:*)', 'web_fetch'] })).toEqual({ unreadable: [], unwritable: [] });
+    const none = await filesToHide('/no/such/root', new PermissionPolicy({ deny: ['Read(.env)'] }), false, 'bash');
+    expect(none).toEqual({ unreadable: [], unwritable: [] });
+  });
+
+  it('goes into a folder only where a pattern can still match below it', () => {
+    expect(mayMatchUnder('.env', [])).toBe(true);
+    expect(mayMatchUnder('.env', ['src'])).toBe(false);
+    expect(mayMatchUnder('secret/**', ['secret', 'a'])).toBe(true);
+    expect(mayMatchUnder('secret/*.key', ['secret'])).toBe(true);
+    expect(mayMatchUnder('secret/*.key', ['secret', 'a'])).toBe(false);
+    expect(mayMatchUnder('s*/x', ['src'])).toBe(true);
+    expect(mayMatchUnder('**/*.pem', ['a', 'b', 'c'])).toBe(true);
+    expect(mayMatchUnder('npm run:*', ['npm run'])).toBe(true);
+  });
+
+  it('refuses the command when the files cannot all be listed', async () => {
+    const policy = new PermissionPolicy({ deny: ['Read(**/*.pem)'] });
+    expect(HIDE_SEARCH_LIMIT).toBe(100_000);
+    expect((await filesToHide(root, policy, false, 'bash', 20)).unreadable.length).toBe(2);
+    await expect(filesToHide(root, policy, false, 'bash', 5)).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+      message: expect.stringContaining(
+        'could not all be listed (over 5 entries) to keep them from the command; it was not run',
+      ),
+    });
+  });
+});
