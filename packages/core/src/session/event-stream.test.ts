@@ -103,4 +103,32 @@ describe('the session event stream', () => {
     expect(of('no').map((e) => e.type)).toContain('permission_denied');
     expect(of('no').at(-1)).toMatchObject({ type: 'tool_end', payload: { error_kind: 'permission_denied' } });
   });
+
+  it('SURF-12: a host-direct call reports the same structured activity to host listeners', async () => {
+    const session = await openStream([]);
+    const seen: { type: string; payload: Record<string, unknown>; runId: string }[] = [];
+    // Nobody listens yet: the call still works, and nothing is kept for later.
+    expect((await session.tool('talk', {})).ok).toBe(true);
+    const off = session.onHostEvent((ev) =>
+      seen.push({ type: ev.type, payload: ev.payload as Record<string, unknown>, runId: ev.metadata.run_id }),
+    );
+    await session.tool('talk', {});
+    await session.tool('crash', {});
+    off();
+    await session.tool('talk', {});
+    expect(seen.map((e) => e.type)).toEqual([
+      'tool_start',
+      'tool_output_delta',
+      'tool_output_delta',
+      'tool_end',
+      'tool_start',
+      'tool_end',
+    ]);
+    expect(seen.every((e) => e.runId === `host:${session.sessionId}`)).toBe(true);
+    expect(seen[0]!.payload).toMatchObject({ name: 'talk', source: 'host' });
+    expect(seen[1]!.payload).toMatchObject({ name: 'talk', delta: 'compiling\n', stream: 'stdout' });
+    expect(seen[3]!.payload).toMatchObject({ name: 'talk', exit_code: 0, error_kind: null });
+    expect(seen[5]!.payload).toMatchObject({ name: 'crash', exit_code: 1 });
+    expect(seen[5]!.payload.error_kind).toEqual(expect.any(String));
+  });
 });
