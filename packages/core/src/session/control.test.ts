@@ -134,7 +134,7 @@ describe('steer and interrupt', () => {
   it('STEER-03: steers queued during a provider call each become their own user.message, in order, all in the next request', async () => {
     const { session, model } = await track(
       open([
-        { delay_ms: 150, tool_calls: [{ id: 'e', name: 'echo', args: { text: 'x' } }] },
+        { delay_ms: 300, tool_calls: [{ id: 'e', name: 'echo', args: { text: 'x' } }] },
         { text: 'handled all three' },
       ]),
     );
@@ -169,7 +169,7 @@ describe('steer and interrupt', () => {
     const { session, model, state } = await track(
       open(
         [
-          { tool_calls: [{ id: 's', name: 'sleep', args: { ms: 150 } }] },
+          { tool_calls: [{ id: 's', name: 'sleep', args: { ms: 300 } }] },
           { tool_calls: [echo('b'), echo('c')] },
           { text: 'done' },
         ],
