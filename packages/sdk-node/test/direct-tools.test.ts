@@ -103,6 +103,7 @@ describe('host-direct helpers', () => {
     await s.grep('PermissionPolicy');
     await s.bash('true');
     await s.git('status');
+    expect((await s.verifyCommands('check', [{ id: 'ok', command: 'true' }])).status).toBe('passed');
     const program = await s.program({ source: "async function run(ctx) { return await ctx.readFile('README.md'); }" });
     expect(program.exitCode).toBe(0);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('three\n');
@@ -118,6 +119,7 @@ describe('host-direct helpers', () => {
       ['grep', 'host'],
       ['bash', 'host'],
       ['git', 'host'],
+      ['bash', 'host'],
       ['program', 'host'],
       ['read', 'host_nested'],
     ]);
