@@ -20,6 +20,7 @@ import {
   type SessionOptions as CoreSessionOptions,
   type ToolPack,
   type WorkspaceServices,
+  normalizeLayer,
   validateConfigObject,
 } from '@a3s-code/core';
 import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
@@ -290,11 +291,12 @@ export class Agent {
       vibe: vibeSetting,
       ...rest
     } = options;
-    // Checked before they are merged with the read tools' rules: the merge would hide a bad value
-    // (`deny: 'bash'` spread into single letters), and core sees only the merged rules.
-    if (rest.permissions !== undefined) validateConfigObject({ permissions: rest.permissions });
-    // The host's packs are checked alone, so an error names their own index (`tools[0]`).
-    if (rest.tools !== undefined) validateConfigObject({ tools: rest.tools });
+    // Every option is checked before anything starts (session MCP servers, the model, the log), so
+    // a bad one starts nothing. The host's rules and packs are checked as given: merged with the
+    // read tools' rules (`deny: 'bash'` spread into single letters) and the default packs, a bad
+    // value would be hidden or named at another index.
+    validateConfigObject(rest);
+    normalizeLayer(rest, 'session options');
     const confirmation = resolveApproval(options, this.#config);
     const privateServers = validateMcpServers(mcpServers);
     const layer = await this.#layers.for(root);

@@ -79,6 +79,52 @@ describe('host-direct helpers', () => {
     expect(unknown.errorKind).toBe('not_found');
   });
 
+  it('TOOL-04: every typed helper calls its tool with the explicit host (trusted control plane) source, past a policy that denies them all', async () => {
+    const dir = tempRepo();
+    const seen: [string, string][] = [];
+    const asked: string[] = [];
+    const agent = await Agent.create({ model: new ScriptedLlmClient([]) });
+    session = await agent.session(dir, {
+      // The model-facing policy would refuse or ask for every one of these calls.
+      permissions: { deny: ['write', 'edit', 'patch', 'bash', 'git'], ask: ['read', 'ls', 'glob', 'grep', 'program'] },
+      onConfirm: async (r) => {
+        asked.push(r.toolName);
+        return { approved: false, reason: 'nobody may' };
+      },
+      hooks: { pre: [{ name: 'record', before: (call) => void seen.push([call.name, call.source]) }] },
+    });
+    const s = session;
+    await s.readFile('README.md');
+    await s.writeFile('notes.txt', 'one\n');
+    await s.editFile('notes.txt', 'one', 'two');
+    await s.patchFile('notes.txt', '@@ -1 +1 @@\n-two\n+three\n');
+    await s.ls('.');
+    await s.glob('**/*.js');
+    await s.grep('PermissionPolicy');
+    await s.bash('true');
+    await s.git('status');
+    expect((await s.verifyCommands('check', [{ id: 'ok', command: 'true' }])).status).toBe('passed');
+    const program = await s.program({ source: "async function run(ctx) { return await ctx.readFile('README.md'); }" });
+    expect(program.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('three\n');
+    expect(asked).toEqual([]);
+    // Each helper's own call is `host`; the calls a host-run program makes are the trusted `host_nested`.
+    expect(seen).toEqual([
+      ['read', 'host'],
+      ['write', 'host'],
+      ['edit', 'host'],
+      ['patch', 'host'],
+      ['ls', 'host'],
+      ['glob', 'host'],
+      ['grep', 'host'],
+      ['bash', 'host'],
+      ['git', 'host'],
+      ['bash', 'host'],
+      ['program', 'host'],
+      ['read', 'host_nested'],
+    ]);
+  });
+
   it('direct calls run while a turn is in progress (no lease)', async () => {
     const { session: s } = await open([{ delay_ms: 400, text: 'slow answer' }]);
     const run = s.send('take your time');

@@ -35,9 +35,13 @@ describe("the session's LLM budget", () => {
     const stop = session.onHostEvent((e) => events.push(e));
     const generated = await session.tool('generate_object', generate);
     expect(generated.ok).toBe(true);
-    expect(events.map((e) => [e.type, e.payload, e.metadata.run_id])).toEqual([
+    const budget = events.filter((e) => e.type === 'budget_threshold_hit');
+    expect(budget.map((e) => [e.type, e.payload, e.metadata.run_id])).toEqual([
       ['budget_threshold_hit', { budget: 'llm_calls', used: 1, limit: 1 }, `host:${session.sessionId}`],
     ]);
+    // The call's own activity comes with it, on the same host stream.
+    expect(events[0]?.type).toBe('tool_start');
+    expect(events.at(-1)).toMatchObject({ type: 'tool_end', payload: { name: 'generate_object' } });
     stop();
     // The run draws from the same budget: its one call is the second and last.
     expect(await session.send('go')).toMatchObject({ text: 'after' });

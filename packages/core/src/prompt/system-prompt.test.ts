@@ -8,13 +8,37 @@ import { buildSystemPrompt, loadWorkspaceInstructions, MAX_INSTRUCTION_BYTES } f
 const { sessions } = closeAfterEach();
 
 describe('layered system prompt', () => {
-  it('PROMPT-01/02/03: a few non-overlapping contracts, in a fixed order', () => {
+  it('PROMPT-01/PROMPT-02: a few non-overlapping contracts, in a fixed order', () => {
     const sections = buildSystemPrompt();
     expect(sections).toEqual([RUNTIME_CONTRACT, EXECUTION_STYLES.default, RESPONSE_FORMAT]);
     for (const word of ['Authority', 'Autonomy', 'Evidence', 'Continuity', 'Stopping'])
       expect(RUNTIME_CONTRACT).toContain(word);
     expect(EXECUTION_STYLES.default).not.toMatch(/Authority|Evidence/);
     expect(RESPONSE_FORMAT).not.toMatch(/permission|tool/i);
+  });
+
+  it('PROMPT-03: the execution style adds only its mode, the response format describes only the output', () => {
+    const base = buildSystemPrompt();
+    // Each input replaces its own section and nothing else.
+    const plan = buildSystemPrompt({ executionStyle: 'plan' });
+    expect(plan.filter((s, i) => s !== base[i])).toEqual([EXECUTION_STYLES.plan]);
+    const json = buildSystemPrompt({ responseFormat: 'Answer with one JSON object.' });
+    expect(json.filter((s, i) => s !== base[i])).toEqual(['# Response format\nAnswer with one JSON object.']);
+    // The styles say what the mode does, never the runtime's rules (authority, evidence, stopping) or the output's form.
+    for (const style of Object.values(EXECUTION_STYLES)) {
+      expect(style).not.toMatch(/permission|denied|authority|evidence|ends the run|stop|Markdown|final answer/i);
+    }
+    expect(EXECUTION_STYLES.plan).not.toBe(EXECUTION_STYLES.default);
+    // The response format is about the answer only: no tools, no run mechanics, no mode.
+    expect(RESPONSE_FORMAT).not.toMatch(/\b(tool|verify|run|permission|ask_user|plan|mode|stop)/i);
+    // No sentence is said twice across the three contracts.
+    const sentences = [RUNTIME_CONTRACT, EXECUTION_STYLES.default, RESPONSE_FORMAT].flatMap((c) =>
+      c
+        .split(/(?<=[.:])\s+|\n/)
+        .map((x) => x.trim().toLowerCase())
+        .filter((x) => x.length > 20),
+    );
+    expect(new Set(sentences).size).toBe(sentences.length);
   });
 
   it('PROMPT-04: workspace instructions, skills and host context are separate inputs after the contracts', () => {

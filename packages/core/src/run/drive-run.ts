@@ -94,7 +94,7 @@ export async function driveRun(options: DriveRunOptions): Promise<RunResult> {
             folder,
             limit: remaining,
             signal: env.signal,
-            execute: (t, s) => execute(env, t, s, options.hooks ?? {}, options.interrupted),
+            execute: (t, s) => execute(env, t, s, options),
             onAppend: async (facts) => {
               await env.store.flush();
               options.onFacts?.(facts);
@@ -220,12 +220,13 @@ function gated(options: DriveRunOptions): Harness {
   };
 }
 
-async function execute(env: RunEnv, t: Transition, state: FoldState, hooks: SessionHooks, interrupted?: string) {
+async function execute(env: RunEnv, t: Transition, state: FoldState, options: DriveRunOptions) {
+  const hooks = options.hooks ?? {};
   switch (t.kind) {
     case 'infer':
-      return runInfer(env, t.turn, t.cycle, state);
+      return runInfer(env, t.turn, t.cycle, state, options.harness.recipe.max_tool_rounds);
     case 'tool':
-      return runTool(env, t.pending, t.key === interrupted);
+      return runTool(env, t.pending, t.key === options.interrupted);
     case 'deny':
       return [drafts.budgetDenied(t.pending, env.clock())];
     case 'compact':

@@ -29,8 +29,18 @@ export class QuestionCapError extends A3sError {
   }
 }
 
-/** Runs `infer:<turn>:<cycle>` and returns the facts it records. */
-export async function runInfer(env: RunEnv, turn: number, cycle: number, state: FoldState): Promise<FactDraft[]> {
+/**
+ * Runs `infer:<turn>:<cycle>` and returns the facts it records. `maxToolRounds` is the recipe's
+ * tool-round cap (`null`: none): steers applied in this call are new user messages, which start
+ * the tool-round count again, so this request already offers the tools when the cap allows any.
+ */
+export async function runInfer(
+  env: RunEnv,
+  turn: number,
+  cycle: number,
+  state: FoldState,
+  maxToolRounds: number | null,
+): Promise<FactDraft[]> {
   const steers = env.drainSteers();
   // A resumed run reuses its id with a new inbox, so the transition is part of the key.
   const steerDrafts: FactDraft[] = steers.map((s) =>
@@ -42,12 +52,14 @@ export async function runInfer(env: RunEnv, turn: number, cycle: number, state: 
       : { role: 'user', text: s.text, source: 'steer', seq: 0, attachments: s.attachments },
   );
   const view = state.view;
+  // What the log says once the steers are folded: a new user message resets the round count.
+  const toolsEnabled = steers.length > 0 ? maxToolRounds !== 0 : view.tools_enabled;
   // The attachments' bytes, read back from the artifact store by the hashes the log recorded.
   const attachments = await loadAttachmentBytes(env.attachments, [...view.messages, ...steerMessages]);
   const request = {
     system: [...view.system],
     messages: [...toLlmMessages(view.messages, attachments), ...toLlmMessages(steerMessages, attachments)],
-    tools: toLlmTools(view),
+    tools: toolsEnabled === view.tools_enabled ? toLlmTools(view) : toolsEnabled ? specsOf(view.tools) : [],
     signal: env.signal,
   };
   env.stats.modelCalls++;
@@ -67,7 +79,7 @@ export async function runInfer(env: RunEnv, turn: number, cycle: number, state: 
   env.events.emit({ kind: 'turnEnd', payload: { turn: turnNo, usage } });
 
   const calls = uniqueCallIds(response.toolCalls, turn, cycle);
-  const { decision, denied } = await decide(env, { ...response, toolCalls: calls }, state, view.tools_enabled);
+  const { decision, denied } = await decide(env, { ...response, toolCalls: calls }, state, toolsEnabled);
   const at = env.clock();
   const turnDraft = drafts.modelTurn(turn, cycle, {
     decision,
@@ -83,6 +95,11 @@ export async function runInfer(env: RunEnv, turn: number, cycle: number, state: 
     drafts.toolResult({ call, turn, cycle }, { ok: false, output, exit_code: 1, metadata, at_ms: at }),
   );
   return [...steerDrafts, turnDraft, ...results];
+}
+
+/** Tool specs as a request carries them. */
+function specsOf(tools: FoldState['view']['tools']) {
+  return tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.input_schema }));
 }
 
 interface Denied {

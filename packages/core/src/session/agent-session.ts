@@ -9,7 +9,6 @@ import { createHarness, Folder, sync, type FoldState } from '@a3s-code/effect';
 import { SessionClosedError } from '../errors/session-errors.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { ActiveToolCall, HostToolOptions, ToolInvocationResult } from '../invoker/invocation-types.js';
-import { nullEventSink } from '../events/agent-event.js';
 import type { ToolDefinition } from '../registry/tool-registry.js';
 import { describeTool, type ToolDescriptor } from '../registry/tool-descriptor.js';
 import type { FactStore } from '../store/fact-store.js';
@@ -28,7 +27,7 @@ import { ledgerFor, verifyThroughKernel, waiveDigest } from './session-verificat
 import { checkHostReport } from '../gate/report-check.js';
 import { hostLlmClient } from './host-llm.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
-import { AgentEventEmitter } from '../events/event-emitter.js';
+import { HostEvents } from './host-events.js';
 import type { EventEnvelopeV1 } from '../events/event-envelope.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { compactNow } from '../run/compact-now.js';
@@ -74,7 +73,7 @@ export class AgentSession {
   readonly system: readonly string[];
   readonly #delegator: Delegator | undefined;
   readonly #llmBudget: LlmBudget | undefined;
-  readonly #hostEvents: AgentEventEmitter;
+  readonly #hostEvents: HostEvents;
   readonly #sessionResources: SessionResources | undefined;
   /** The capability catalog: its immutable generations; each run pins the one published at admission. */
   readonly catalog: SessionCapabilityCatalog;
@@ -90,15 +89,11 @@ export class AgentSession {
     this.#resources = parts.resources ?? [];
     this.#delegator = parts.delegator;
     this.#llmBudget = parts.llmBudget;
-    this.#hostEvents = new AgentEventEmitter({
-      runId: `host:${this.sessionId}`,
-      sessionId: this.sessionId,
-      clock: () => this.config.clock(),
-    });
+    this.#hostEvents = new HostEvents(this.sessionId, () => this.config.clock());
     this.#sessionResources = parts.sessionResources;
     // Work that outlives its run (workers) reports on the active run, else to host listeners.
-    parts.delegator?.routeEvents(() => this.#runner.live?.env.events ?? this.#hostEvents);
-    reportToHost(this.store, parts, this.#hostEvents, () => this.#runner.live?.env.events);
+    parts.delegator?.routeEvents(() => this.#runner.live?.env.events ?? this.#hostEvents.emitter);
+    reportToHost(this.store, parts, this.#hostEvents.emitter, () => this.#runner.live?.env.events);
     this.system = parts.system;
     const harness = createHarness(parts.config.recipe);
     this.#folder = new Folder(harness.recipe);
@@ -223,7 +218,7 @@ export class AgentSession {
     return this.#runner.answerQuestion(questionId, answer);
   }
 
-  /** Calls a tool directly as the host (source `host`): governed, no permission decision; `options.signal` cancels it. */
+  /** Calls a tool directly as the host (source `host`): governed, no permission decision; `options.signal` cancels it. Its tool events go to {@link onHostEvent} listeners. */
   async tool(name: string, args: unknown, options?: HostToolOptions): Promise<ToolInvocationResult> {
     if (this.#closing !== undefined) throw new SessionClosedError(this.sessionId, `tool(${String(name).slice(0, 64)})`);
     const { signal } = checkObjectArg('tool', 'options', options);
@@ -232,7 +227,7 @@ export class AgentSession {
       runId: this.#runner.live?.env.runId ?? `host:${this.sessionId}`,
       sessionId: this.sessionId,
       signal: signal ? AbortSignal.any([this.#close.signal, signal]) : this.#close.signal,
-      events: nullEventSink,
+      events: this.#hostEvents.callSink,
       governance: this.config.governance,
       capabilities: CapabilityScope.host(this.catalog.current, this.config.governance, id),
     };
@@ -319,7 +314,7 @@ export class AgentSession {
   llmFor(runId: string): LlmClient {
     const live = this.#runner.live;
     if (live && live.env.runId === runId) return live.env.llm;
-    return hostLlmClient(this.config, this.#close.signal, this.#hostEvents, this.#llmBudget);
+    return hostLlmClient(this.config, this.#close.signal, this.#hostEvents.emitter, this.#llmBudget);
   }
 
   /**
@@ -330,7 +325,7 @@ export class AgentSession {
     return this.#sessionResources?.status() ?? [];
   }
 
-  /** Listens to the events of work outside any run (host-direct calls such as `generate_object` through `tool()`): their run id is `host:<sessionId>`. Returns the remover. */
+  /** Listens to the events of work outside any run (host-direct `tool()` calls: their `tool_start`, `tool_output_delta`, `tool_end`; `generate_object` through `tool()`): their run id is `host:<sessionId>`. Returns the remover. */
   onHostEvent(listener: (event: EventEnvelopeV1) => void): () => void {
     return this.#hostEvents.on(listener);
   }
@@ -384,7 +379,7 @@ export class AgentSession {
 
   async #closeOnce(): Promise<void> {
     this.#close.abort('session closed');
-    this.#hostEvents.close();
+    this.#hostEvents.emitter.close();
     this.#onClose?.();
     await this.#delegator?.close();
     this.#invoker.close('session closed');

@@ -102,7 +102,7 @@ describe('single-flight admission', () => {
 });
 
 describe('steer and interrupt', () => {
-  it('STEER-01/02/03: steers are applied at the next provider call, in order, in that same request, without a second turn', async () => {
+  it('STEER-01/STEER-02/STEER-03: steers are applied at the next provider call, in order, in that same request, without a second turn', async () => {
     const { session, model } = await track(
       open([{ tool_calls: [{ id: 's', name: 'sleep', args: { ms: 150 } }] }, { text: 'updated both' }]),
     );
@@ -129,6 +129,63 @@ describe('steer and interrupt', () => {
     );
     expect(steers.map((f) => f.cause)).toEqual(['infer:1:1', 'infer:1:1']);
     expect(session.state.counters.turn).toBe(1);
+  });
+
+  it('STEER-03: steers queued during a provider call each become their own user.message, in order, all in the next request', async () => {
+    const { session, model } = await track(
+      open([
+        { delay_ms: 300, tool_calls: [{ id: 'e', name: 'echo', args: { text: 'x' } }] },
+        { text: 'handled all three' },
+      ]),
+    );
+    const run = session.send('start');
+    await until(() => model.requests.length === 1);
+    for (const t of ['first', 'second', 'third']) expect(session.steer(t)).toMatchObject({ accepted: true });
+    expect((await run).text).toBe('handled all three');
+    // The call in flight did not get them; the next one got all three, and no extra call was made.
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[0]!.messages).toEqual([{ role: 'user', content: 'start' }]);
+    expect(model.requests[1]!.messages.slice(-3)).toEqual([
+      { role: 'user', content: 'first' },
+      { role: 'user', content: 'second' },
+      { role: 'user', content: 'third' },
+    ]);
+    const steers = session.store.log.facts.filter(
+      (f) => f.type === 'user.message' && (f.payload as { source: string }).source === 'steer',
+    );
+    expect(steers.map((f) => (f.payload as { text: string }).text)).toEqual(['first', 'second', 'third']);
+    expect(new Set(steers.map((f) => f.key)).size).toBe(3);
+    expect(steers.map((f) => f.seq)).toEqual([steers[0]!.seq, steers[0]!.seq + 1, steers[0]!.seq + 2]);
+  });
+
+  it('STEER-07: an applied steer resets the tool budget and the tool-round count', async () => {
+    const limits = { toolBudget: 2, maxToolRounds: 1 };
+    const echo = (id: string) => ({ id, name: 'echo', args: { text: id } });
+    // Without a steer: after one round the next request carries no tools.
+    const plain = await track(open([{ tool_calls: [echo('a')] }, { text: 'text only' }], limits));
+    await plain.session.send('work');
+    expect(plain.model.requests[1]!.tools).toEqual([]);
+
+    const { session, model, state } = await track(
+      open(
+        [
+          { tool_calls: [{ id: 's', name: 'sleep', args: { ms: 300 } }] },
+          { tool_calls: [echo('b'), echo('c')] },
+          { text: 'done' },
+        ],
+        limits,
+      ),
+    );
+    const run = session.send('work');
+    await until(() => session.activeTools().length > 0);
+    expect(session.steer('and two more')).toMatchObject({ accepted: true });
+    await run;
+    // The steer came before the second request: it has tools again, and both calls fit the budget of 2.
+    expect(model.requests[1]!.tools.length).toBeGreaterThan(0);
+    expect(state.executions.map((e) => e.callId)).toEqual(['s', 'b', 'c']);
+    expect(session.store.log.facts.filter((f) => f.type === 'budget.denied')).toEqual([]);
+    // The round after the steer counts again: the third request is text only.
+    expect(model.requests[2]!.tools).toEqual([]);
   });
 
   it('STEER-05/06: a steer for another run, a stale revision, an expired deadline, an empty text or with no run is refused with a typed receipt', async () => {

@@ -1,4 +1,6 @@
+import { fold, type Fact } from '@a3s-code/effect';
 import { describe, expect, it } from 'vitest';
+import type { ConfirmationManager } from '../permissions/confirmation.js';
 import { ScriptedConfirmationManager } from '../testing/index.js';
 import { open, closeAfterEach } from '../../test/session-kit.js';
 import type { AgentSession } from './agent-session.js';
@@ -106,6 +108,56 @@ describe('parking in confirm', () => {
     expect((await s.result).status).toBe('completed');
     expect(state.executions).toHaveLength(1);
     expect(facts(session, 'confirmation.answered')).toHaveLength(1);
+  });
+
+  it('PARK-07: a confirmation timeout is the host policy’s answer, recorded like any answer; the log and fold keep no timer', async () => {
+    // A host policy that gives up after 30 ms: its refusal is an ordinary answer.
+    const impatient: ConfirmationManager = {
+      confirm: (_r, signal) =>
+        new Promise((resolve) => {
+          const t = setTimeout(() => resolve({ approved: false, reason: 'no answer within 30 ms' }), 30);
+          signal.addEventListener('abort', () => clearTimeout(t), { once: true });
+        }),
+    };
+    const live = await track(
+      open([writeTurn, { text: 'gave up' }], { permissions: askWrites, confirmation: impatient }),
+    );
+    await live.session.send('write a note');
+    expect(facts(live.session, 'confirmation.answered').map((f) => f.payload)).toEqual([
+      expect.objectContaining({ tool_call_id: 'w1', approved: false, reason: 'no answer within 30 ms' }),
+    ]);
+    expect(live.state.executions).toEqual([]);
+
+    // Without a host timeout a parked call stays parked however long it waits, and however old its facts are.
+    const { session, state } = await track(
+      open([writeTurn, { text: 'written' }], {
+        permissions: askWrites,
+        confirmation: new ScriptedConfirmationManager(),
+        parkMode: 'return',
+      }),
+    );
+    expect((await session.send('write a note')).status).toBe('parked');
+    const parked = session.store.log.facts.length;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(session.store.log.facts.length).toBe(parked);
+    expect(session.state.phase).toBe('confirm');
+    const aged: Fact[] = session.store.log.facts.map((f) => ({
+      ...f,
+      payload: { ...(f.payload as object), at_ms: 0 },
+    }));
+    expect(fold(aged).phase).toBe('confirm');
+    // Nothing but the park itself: no deadline fact, and the parked call carries no expiry.
+    expect(session.store.log.facts.map((f) => f.type)).toEqual(['run.started', 'user.message', 'model.turn']);
+    expect(Object.keys(session.state.view.pending_confirmation!.call).sort()).toEqual([
+      'args',
+      'confirmation_rule',
+      'id',
+      'name',
+      'needs_confirmation',
+    ]);
+    await session.confirmToolUse('w1', true);
+    expect((await session.resumeRun()).status).toBe('completed');
+    expect(state.executions).toHaveLength(1);
   });
 
   it('refuses an answer for a call that is not parked, naming what is', async () => {
