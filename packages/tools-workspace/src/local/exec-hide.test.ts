@@ -4,7 +4,7 @@
 // process outside leads back to them, and processes are still tracked and reported. Where the
 // files cannot be hidden, the command is refused and nothing runs.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecHiding, WorkspaceExecRequest } from '@a3s-code/core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -80,6 +80,29 @@ describe.skipIf(!CAN_HIDE)('a command with files to hide', () => {
     expect(r.err.match(/Read-only file system/g)?.length ?? 0).toBeGreaterThanOrEqual(4);
     expect(readFileSync(at('locked/a.txt'), 'utf8')).toBe('kept\n');
     expect(existsSync(at('locked/b'))).toBe(false);
+  });
+
+  it('cannot unmount, remount or read past the hiding, even as root; nor read a disk device', async () => {
+    const disk = readdirSync('/dev')
+      .map((n) => `/dev/${n}`)
+      .find((p) => {
+        try {
+          return lstatSync(p).isBlockDevice();
+        } catch {
+          return false;
+        }
+      });
+    const r = await run(
+      [
+        'umount .env; umount -l .env; umount secret; umount -l locked; mount -o remount,rw locked',
+        'cat .env secret/k.ts; echo no > locked/a.txt',
+        ...(disk === undefined ? [] : [`head -c 65536 ${disk} | wc -c`]),
+      ].join('; '),
+    );
+    expect(r.out + r.err).not.toMatch(/hunter2|s3cr3t/);
+    expect(r.err).toContain('.env: Permission denied');
+    expect(readFileSync(at('locked/a.txt'), 'utf8')).toBe('kept\n');
+    if (disk !== undefined) expect(r.out.trim()).toBe('0');
   });
 
   it('sees only its own processes; the exit status and signals are as without hiding', async () => {

@@ -43,11 +43,14 @@ const NAMESPACE_CALLS: Readonly<Record<string, readonly [number, number]>> = {
  * `w`: unwritable) and path, then the shell and its arguments. A failed `prctl` (an old kernel)
  * leaves the reaper a plain parent, which still reports the status.
  *
- * With files to hide, the reaper first moves into its own mount and process namespaces (and a
- * user namespace mapping only its own ids, unless it runs as root): an unreadable folder is
- * covered by an empty read-only `tmpfs`, an unreadable file by `/dev/null` mounted read-only and
- * `nodev` (opening it fails), an unwritable path by a read-only bind of itself. Its first child is
- * then the namespace's init: it mounts a `/proc` of the namespace's own processes (so no
+ * With files to hide, the reaper first moves into a mount namespace of its own (within a user
+ * namespace mapping only its own ids, unless it runs as root): an unreadable folder is covered by
+ * an empty read-only `tmpfs`, an unreadable file by `/dev/null` mounted read-only and `nodev`
+ * (opening it fails), an unwritable path by a read-only bind of itself; as root, every block
+ * device too (root could read the disk itself). It then moves into a further user, mount and
+ * process namespace, so those mounts are locked: no process of the command can unmount or remount
+ * them, not even a root one (which is root only in that namespace). Its first child is then the
+ * namespace's init: it mounts a `/proc` of the namespace's own processes (so no
  * `/proc/<pid>/root` of a process outside leads back to a hidden file), starts the shell, reports
  * its status and reaps every orphan until none is left. Any step that fails is reported as `E` and
  * a reason on the status pipe, and nothing runs.
@@ -68,14 +71,18 @@ const SCRIPT = [
   'sub ro { my ($p, $base) = @_; for my $x (0, 2, 8, 10, 4, 6, 12, 14) { for my $t (0, 2097152, 1024, 3072, 16777216) { return 1 if sc($mnt, "none", $p, 0, 4129 | $base | $x | $t, 0) == 0 } } 0 }',
   'if ($ns) {',
   '  my $uid = $<; my ($gid) = split / /, $(;',
-  '  sc($un, 0x20020000 | ($uid ? 0x10000000 : 0)) == 0 or fail("no mount namespace: $!");',
-  '  if ($uid) { for (["setgroups", "deny"], ["uid_map", "$uid $uid 1"], ["gid_map", "$gid $gid 1"]) { put("/proc/self/$_->[0]", $_->[1]) or fail("no user namespace ($_->[0]): $!"); } }',
+  '  my $map = sub { for (["setgroups", "deny"], ["uid_map", "$uid $uid 1"], ["gid_map", "$gid $gid 1"]) { put("/proc/self/$_->[0]", $_->[1]) or fail("no user namespace ($_->[0]): $!"); } };',
+  '  sc($un, 0x20000 | ($uid ? 0x10000000 : 0)) == 0 or fail("no mount namespace: $!");',
+  '  $map->() if $uid;',
   '  sc($mnt, "none", "/", 0, 16384 | 262144, 0) == 0 or fail("no private mounts: $!");',
   '  while (my ($k, $p) = splice(@hide, 0, 2)) {',
   '    if ($k eq "w") { (sc($mnt, $p, $p, 0, 4096 | 16384, 0) == 0 and ro($p, 0)) or fail("cannot make $p read-only: $!"); }',
   '    elsif (-d $p) { sc($mnt, "none", $p, "tmpfs", 7, "size=4k,mode=0555") == 0 or fail("cannot hide $p: $!"); }',
   '    else { (sc($mnt, "/dev/null", $p, 0, 4096, 0) == 0 and ro($p, 4)) or fail("cannot hide $p: $!"); }',
   '  }',
+  '  if (!$uid && opendir(my $d, "/dev")) { for my $e (readdir $d) { my $p = "/dev/$e"; next if -l $p || !-b $p; (sc($mnt, "/dev/null", $p, 0, 4096, 0) == 0 and ro($p, 4)) or fail("cannot hide $p: $!"); } }',
+  '  sc($un, 0x30020000) == 0 or fail("no user namespace: $!");',
+  '  $map->();',
   '}',
   'my $pid = fork();',
   'defined $pid or die "a3s reaper: cannot fork: $!\\n";',
