@@ -277,7 +277,7 @@ export class LocalExec implements WorkspaceExec {
     if (exit.unheld !== undefined)
       throw new WorkspaceProcessError(
         'bash',
-        `the command was not run: files the permission rules keep from commands (${describeHidden(hide)}) could not be hidden from it: ${exit.unheld}`,
+        `the command was not run: files the permission rules keep from commands (${describeHidden(hide)}) could not be hidden from it: ${exit.unheld} (hiding needs mount and user namespaces, which this machine may not allow unprivileged processes; commands run here only while no path deny rule covers an existing file)`,
       );
     if (outcome === 'aborted')
       throw new CancelledError(
