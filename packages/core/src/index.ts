@@ -129,6 +129,8 @@ export {
   type WorkspaceDirEntry,
   type WorkspaceExec,
   type ExecHiding,
+  type HeldProcessCommand,
+  type ProcessCommand,
   type WorkspaceExecRequest,
   type WorkspaceExecResult,
   type WorkspaceFileSystem,

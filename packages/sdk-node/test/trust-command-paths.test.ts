@@ -1,5 +1,5 @@
 // Path deny rules hold for the commands the model runs, not only for the file tools: `bash` and
-// `verify` commands run with the files the rules cover out of reach, however the command names
+// `verify` commands, and `eval` kernels, run with the files the rules cover out of reach, however the command names
 // or opens them (a path, a link, an interpreter, a recursive search, another process's
 // /proc/<pid>/root). A denied read fails, a denied write fails, and the secret reaches no tool
 // result, event or fact log. Without path rules, commands see every file as before.
@@ -55,6 +55,27 @@ describe.skipIf(!CAN_HIDE)('path deny rules hold for commands', () => {
     expect(got.get('b2')?.output).toContain(NESTED);
     expect(readFileSync(join(dir, 'secret', 'k.ts'), 'utf8')).toContain(NESTED);
     expect(readFileSync(join(dir, 'src', 'ok.ts'), 'utf8')).toBe('ok\n');
+  });
+
+  it('PERM-02: an eval kernel (Python and JavaScript) is started with the same files kept from it', async () => {
+    const dir = workspace();
+    const cell = (id: string, language: string, code: string) =>
+      call(id, 'eval', { code, language, description: 'look at the environment file here' });
+    const { session, events } = await run(
+      dir,
+      [
+        cell('e1', 'python', "print(open('.env').read())"),
+        cell('e2', 'python', "import subprocess; print(subprocess.run(['cat', 'vault/k.ts'], capture_output=True, text=True))"),
+        cell('e3', 'javascript', "require('node:fs').readFileSync('.env', 'utf8')"),
+        cell('e4', 'python', "print(open('src/public.ts').read())"),
+      ],
+      { permissions: DENY },
+    );
+    const got = results(session);
+    expect(got.get('e1')?.output).toContain('PermissionError');
+    expect(got.get('e3')?.output).toContain('EACCES');
+    expect(got.get('e4')).toMatchObject({ ok: true, output: expect.stringContaining('SECRET_TOKEN_NAME') });
+    expectNoLeak(dir, session, events, [SECRET, NESTED]);
   });
 
   it('PERM-02: without path rules a command reads every file, as before', async () => {

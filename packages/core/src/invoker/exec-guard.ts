@@ -5,9 +5,17 @@
  * `cat "$(printf .e)nv"`). So before each command the files the path deny rules cover are listed
  * and handed to the workspace's `exec` as `hide`: it runs the command with them out of reach
  * (the local workspace: in its own mount namespace, see `@a3s-code/tools-workspace`) or refuses it.
+ * A tool that starts a long-lived process itself (a kernel) asks `holdProcess` for the command
+ * line to start instead.
  */
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
-import type { WorkspaceExec, WorkspaceServices } from '../workspace/workspace-services.js';
+import { PermissionDeniedError } from '../errors/tool-errors.js';
+import type {
+  HeldProcessCommand,
+  ProcessCommand,
+  WorkspaceExec,
+  WorkspaceServices,
+} from '../workspace/workspace-services.js';
 import { filesToHide } from './files-to-hide.js';
 
 /** True when `policy` has path rules a command must be held to (`ask`: its ask rules too). */
@@ -36,11 +44,25 @@ export function guardExec(
       return exec.run(none ? request : { ...request, hide });
     },
     ...(exec.close === undefined ? {} : { close: () => exec.close?.() ?? Promise.resolve() }),
+    ...(exec.hiding === undefined ? {} : { hiding: (process, hide) => exec.hiding?.(process, hide) }),
+  };
+  const holdProcess = async (process: ProcessCommand): Promise<HeldProcessCommand> => {
+    const hide = await filesToHide(workspace.root, policy, ask, toolName);
+    const hidden = [...hide.unreadable, ...hide.unwritable];
+    if (hidden.length === 0) return { command: process.command, args: [...process.args], hidden };
+    const held = exec.hiding?.(process, hide);
+    if (held === undefined)
+      throw new PermissionDeniedError(
+        toolName,
+        `the path rules keep ${hidden.length === 1 ? 'a file' : `${hidden.length} files`} from the processes this call starts (${hidden.slice(0, 3).join(', ')}), and this workspace cannot hide files from a process; it was not started`,
+      );
+    return { command: held.command, args: [...held.args], hidden };
   };
   return Object.freeze({
     root: workspace.root,
     capabilities: workspace.capabilities,
     exec: guarded,
+    holdProcess,
     ...(workspace.fs === undefined ? {} : { fs: workspace.fs }),
     ...(workspace.search === undefined ? {} : { search: workspace.search }),
     ...(workspace.git === undefined ? {} : { git: workspace.git }),

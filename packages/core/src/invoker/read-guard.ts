@@ -75,6 +75,7 @@ export function guardReads(
     ...(workspace.git === undefined ? {} : { git: workspace.git }),
     readDenied: ruleFor,
     ...(workspace.writeDenied === undefined ? {} : { writeDenied: workspace.writeDenied }),
+    ...(workspace.holdProcess === undefined ? {} : { holdProcess: workspace.holdProcess }),
   });
 }
 

@@ -127,6 +127,7 @@ export function guardWrites(
     ...(workspace.exec === undefined ? {} : { exec: workspace.exec }),
     ...(workspace.git === undefined ? {} : { git: workspace.git }),
     ...(workspace.readDenied === undefined ? {} : { readDenied: workspace.readDenied }),
+    ...(workspace.holdProcess === undefined ? {} : { holdProcess: workspace.holdProcess }),
     writeDenied: async (path: string) => (await verdictFor(path))?.rule,
   });
 }

@@ -8,6 +8,8 @@ export type {
   WorkspaceDirEntry,
   WorkspaceExec,
   ExecHiding,
+  HeldProcessCommand,
+  ProcessCommand,
   WorkspaceExecRequest,
   WorkspaceExecResult,
   WorkspaceFileSystem,

@@ -149,9 +149,27 @@ export interface WorkspaceExecResult {
   readonly backgroundProcesses?: readonly WorkspaceBackgroundProcess[];
 }
 
+/** A program and its arguments, as a process is started (no shell). */
+export interface ProcessCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** A long-lived process's command line, held to the path rules of the call that starts it. */
+export interface HeldProcessCommand extends ProcessCommand {
+  /** The files kept from it (see {@link ExecHiding}), empty when none: it then runs as given. */
+  readonly hidden: readonly string[];
+}
+
 /** Process execution (`exec`). */
 export interface WorkspaceExec {
   run(request: WorkspaceExecRequest): Promise<WorkspaceExecResult>;
+  /**
+   * The command line that starts `process` (a long-lived one a tool keeps, such as a kernel) with
+   * the files of `hide` out of its reach, as {@link WorkspaceExecRequest.hide} does for a command;
+   * its exit code or signal is the process's own. `undefined` where this backend cannot.
+   */
+  hiding?(process: ProcessCommand, hide: ExecHiding): ProcessCommand | undefined;
   /**
    * Ends every process a command started that is still running (see
    * {@link WorkspaceExecResult.backgroundProcesses}). A session calls it when it closes; the
@@ -189,6 +207,13 @@ export interface WorkspaceServices {
    * and `search` (a language server's answer, git's output) asks it before showing them.
    */
   readonly readDenied?: (path: string) => Promise<string | undefined>;
+  /**
+   * Holds a long-lived process the call starts itself (not through `exec.run`) to the path rules
+   * that hold the call's commands: the command line to start instead, with the files kept from
+   * it. Present only on the workspace of a call held to such rules; rejects with
+   * `PERMISSION_DENIED` when the files cannot be kept from the process (it must then not start).
+   */
+  readonly holdProcess?: (process: ProcessCommand) => Promise<HeldProcessCommand>;
   /**
    * The path deny rule for writes (`Write(secret/**)`, `Edit(…)`, `Patch(…)`) that stops this call
    * from writing or removing the workspace file `path` (any spelling), or `undefined` when it may.

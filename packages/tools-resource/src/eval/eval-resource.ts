@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { executable, onPath } from '../shared/path-lookup.js';
-import type { OpenedResource, ToolResource } from '@a3s-code/core';
+import type { HeldProcessCommand, OpenedResource, ProcessCommand, ToolResource } from '@a3s-code/core';
 import { EvalToolError, RAISE_MEMORY_LIMIT } from './eval-errors.js';
 import { JS_KERNEL_SOURCE } from './js-kernel-source.js';
 import { KernelProcess } from './kernel-process.js';
@@ -43,6 +43,12 @@ export interface EvalResource extends OpenedResource {
 export type EvalCellOptions = Omit<CellOptions, 'inactivityMs' | 'maxOutputChars'> & {
   /** Restart the kernel before the cell. */
   readonly reset?: boolean;
+  /**
+   * The call's hold on the processes it starts (`WorkspaceServices.holdProcess`): a kernel on the
+   * host starts through it, with the files the path rules keep from commands hidden; one started
+   * under other files to hide (or none) is restarted first.
+   */
+  readonly hold?: (process: ProcessCommand) => Promise<HeldProcessCommand>;
 };
 
 /** The default inactivity budget of a cell: 5 minutes. */
@@ -172,6 +178,8 @@ interface Slot {
   interpreter: string;
   cwd: string;
   runsIn: string;
+  /** The files hidden from the kernel, one key (empty: none). */
+  hidden: string;
 }
 
 /** Opens the resource (no process starts until the first cell). */
@@ -209,15 +217,26 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
       slots.delete(language);
       slot = undefined;
     }
+    const memoryMb = memoryLimitOf(options.memoryLimitMb);
+    const interpreter =
+      slot?.interpreter ??
+      (sandbox === undefined
+        ? resolve(language, cwd)
+        : (sandbox.interpreter?.(language, cwd) ?? SANDBOX_INTERPRETERS[language]));
+    const command = commandFor(language, interpreter, cwd, sandbox, memoryMb);
+    // A kernel on the host is held to the path rules of the call that runs the cell.
+    const held = sandbox === undefined && cell.hold !== undefined ? await cell.hold(command) : undefined;
+    const hidden = held?.hidden.join('\0') ?? '';
+    if (slot !== undefined && slot.hidden !== hidden) {
+      previousDeath = `the ${language} kernel was restarted because the files the permission rules keep from it changed; earlier state is lost`;
+      await slot.kernel.close();
+      slots.delete(language);
+      slot = undefined;
+    }
     const started = slot === undefined;
     if (slot === undefined) {
-      const memoryMb = memoryLimitOf(options.memoryLimitMb);
-      const interpreter =
-        sandbox === undefined
-          ? resolve(language, cwd)
-          : (sandbox.interpreter?.(language, cwd) ?? SANDBOX_INTERPRETERS[language]);
       const kernel = await KernelProcess.start(
-        commandFor(language, interpreter, cwd, sandbox, memoryMb),
+        held === undefined ? command : { ...command, command: held.command, args: held.args },
         undefined,
         runsIn,
       );
@@ -225,7 +244,7 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
         await kernel.close();
         throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
       }
-      slot = { kernel, interpreter, cwd, runsIn };
+      slot = { kernel, interpreter, cwd, runsIn, hidden };
       slots.set(language, slot);
     }
     const result = await slot.kernel.run(code, {

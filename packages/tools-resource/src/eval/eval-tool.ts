@@ -59,6 +59,7 @@ export const evalTool = defineTool({
     try {
       const run = await kernels.run(language, args.code, ctx.workspace.root, {
         ...(args.reset === undefined ? {} : { reset: args.reset }),
+        ...(ctx.workspace.holdProcess === undefined ? {} : { hold: ctx.workspace.holdProcess }),
         signal: ctx.signal,
         onOutput: (text, stream) => live.push(stream, text),
         bridge: async (name, toolArgs) => {

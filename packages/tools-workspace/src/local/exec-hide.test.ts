@@ -3,7 +3,7 @@
 // command opens it, an unwritable one can be read but not changed, no `/proc/<pid>/root` of a
 // process outside leads back to them, and processes are still tracked and reported. Where the
 // files cannot be hidden, the command is refused and nothing runs.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecHiding, WorkspaceExecRequest } from '@a3s-code/core';
@@ -145,18 +145,29 @@ describe.skipIf(!CAN_HIDE)('a command with files to hide', () => {
     chmodSync(dir.dir, 0o777);
     writeFileSync(join(dir.dir, '.env'), 'TOKEN=hunter2\n', { mode: 0o644 });
     writeFileSync(join(dir.dir, 'ok.txt'), 'fine\n', { mode: 0o644 });
-    const script = `import { LocalWorkspace } from ${JSON.stringify(new URL('../index.ts', import.meta.url).pathname.replace(/src\/index\.ts$/, 'dist/index.js'))};
-      const ws = new LocalWorkspace({ root: ${JSON.stringify(dir.dir)} });
-      const r = await ws.exec.run({ command: 'id -u; cat .env; cat ok.txt', hide: { unreadable: [${JSON.stringify(join(dir.dir, '.env'))}], unwritable: [] } });
-      process.stdout.write(JSON.stringify(r));`;
-    const out = execFileSync(
-      setpriv!,
-      ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--input-type=module', '-e', script],
-      { cwd: dir.dir, encoding: 'utf8' },
+    // The reaper itself, as the user `nobody` (a clone of the repository may be closed to it).
+    const hideEnv = { unreadable: [join(dir.dir, '.env')], unwritable: [] };
+    const reaper = reaperCommand(
+      '/bin/sh',
+      ['-c', 'id -u; cat .env; cat ok.txt'],
+      { PATH: '/usr/bin:/bin' },
+      true,
+      hideEnv,
     );
-    const r = JSON.parse(out) as { stdout: { head: string }; stderr: { head: string } };
-    expect(r.stdout.head).toBe('65534\nfine\n');
-    expect(r.stderr.head).toContain('.env: Permission denied');
+    if (reaper === undefined) throw new Error('no reaper');
+    const r = spawnSync(
+      setpriv!,
+      ['--reuid=65534', '--regid=65534', '--clear-groups', reaper.command, ...reaper.args],
+      {
+        cwd: dir.dir,
+        env: reaper.env,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      },
+    );
+    expect(r.stdout).toBe('65534\nfine\n');
+    expect(r.stderr).toContain('.env: Permission denied');
+    expect(r.output[3]).toBe('0\n');
     dir.cleanup();
   });
 });

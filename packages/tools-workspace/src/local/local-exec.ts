@@ -17,6 +17,7 @@ import { StringDecoder } from 'node:string_decoder';
 import {
   CancelledError,
   type ExecHiding,
+  type ProcessCommand,
   type WorkspaceBackgroundProcess,
   type WorkspaceExec,
   type WorkspaceExecRequest,
@@ -36,6 +37,7 @@ import {
   tagChain,
 } from './proc-scan.js';
 import { groupAlive, killMarked, signalMarked } from './process-killer.js';
+import { hiddenProcess } from './hide-process.js';
 import { reaperCommand, type ShellExit } from './reaper.js';
 import { pipesClosed, processExit, shellExit } from './shell-exit.js';
 import { StreamCapture } from './stream-capture.js';
@@ -144,6 +146,11 @@ export class LocalExec implements WorkspaceExec {
     this.#running.add(entry);
     void entry.done.then(() => this.#running.delete(entry));
     return done;
+  }
+
+  /** `process` started with the files of `hide` out of its reach (see `hide-process.ts`), or `undefined` here where that cannot be done. */
+  hiding(process: ProcessCommand, hide: ExecHiding): ProcessCommand | undefined {
+    return hiddenProcess(process, hide);
   }
 
   /**

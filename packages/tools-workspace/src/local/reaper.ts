@@ -16,9 +16,10 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants as fsConstants } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type { ExecHiding } from '@a3s-code/core';
+import { hidingArgs, NAMESPACE_CALLS, NAMESPACE_LINES } from './namespace-script.js';
 
 /** `prctl`'s system call number, per architecture Node runs on. */
-const PRCTL: Readonly<Record<string, number>> = {
+export const PRCTL: Readonly<Record<string, number>> = {
   x64: 157,
   arm64: 167,
   riscv64: 167,
@@ -27,14 +28,6 @@ const PRCTL: Readonly<Record<string, number>> = {
   arm: 172,
   s390x: 172,
   ppc64: 171,
-};
-
-/** `unshare` and `mount` system call numbers, per architecture (the generic table's where shared). */
-const NAMESPACE_CALLS: Readonly<Record<string, readonly [number, number]>> = {
-  x64: [272, 165],
-  arm64: [97, 40],
-  riscv64: [97, 40],
-  loong64: [97, 40],
 };
 
 /**
@@ -66,24 +59,7 @@ const SCRIPT = [
   '$0 = "a3s-reaper";',
   'sub fail { syswrite $st, "E $_[0]\\n"; exit 125; }',
   '$SIG{__DIE__} = sub { my $m = "@_"; $m =~ s/\\s+$//; fail($m) } if $ns;',
-  'sub sc { my @a = @_; syscall($a[0], @a[1 .. $#a]) }',
-  'sub put { my $f; open($f, ">", $_[0]) or return 0; print $f $_[1] or return 0; close($f) }',
-  'sub ro { my ($p, $base) = @_; for my $x (0, 2, 8, 10, 4, 6, 12, 14) { for my $t (0, 2097152, 1024, 3072, 16777216) { return 1 if sc($mnt, "none", $p, 0, 4129 | $base | $x | $t, 0) == 0 } } 0 }',
-  'if ($ns) {',
-  '  my $uid = $<; my ($gid) = split / /, $(;',
-  '  my $map = sub { for (["setgroups", "deny"], ["uid_map", "$uid $uid 1"], ["gid_map", "$gid $gid 1"]) { put("/proc/self/$_->[0]", $_->[1]) or fail("no user namespace ($_->[0]): $!"); } };',
-  '  sc($un, 0x20000 | ($uid ? 0x10000000 : 0)) == 0 or fail("no mount namespace: $!");',
-  '  $map->() if $uid;',
-  '  sc($mnt, "none", "/", 0, 16384 | 262144, 0) == 0 or fail("no private mounts: $!");',
-  '  while (my ($k, $p) = splice(@hide, 0, 2)) {',
-  '    if ($k eq "w") { (sc($mnt, $p, $p, 0, 4096 | 16384, 0) == 0 and ro($p, 0)) or fail("cannot make $p read-only: $!"); }',
-  '    elsif (-d $p) { sc($mnt, "none", $p, "tmpfs", 7, "size=4k,mode=0555") == 0 or fail("cannot hide $p: $!"); }',
-  '    else { (sc($mnt, "/dev/null", $p, 0, 4096, 0) == 0 and ro($p, 4)) or fail("cannot hide $p: $!"); }',
-  '  }',
-  '  if (!$uid && opendir(my $d, "/dev")) { for my $e (readdir $d) { my $p = "/dev/$e"; next if -l $p || !-b $p; (sc($mnt, "/dev/null", $p, 0, 4096, 0) == 0 and ro($p, 4)) or fail("cannot hide $p: $!"); } }',
-  '  sc($un, 0x30020000) == 0 or fail("no user namespace: $!");',
-  '  $map->();',
-  '}',
+  ...NAMESPACE_LINES,
   'my $pid = fork();',
   'defined $pid or die "a3s reaper: cannot fork: $!\\n";',
   'sub quiet { $SIG{$_} = "IGNORE" for qw(TERM INT HUP QUIT PIPE USR1 USR2); open STDIN, "<", "/dev/null"; open STDOUT, ">", "/dev/null"; open STDERR, ">", "/dev/null"; }',
@@ -123,7 +99,7 @@ const SELF_TEST =
   'syscall($nr, 37, $b, 0, 0, 0) == 0 or exit 4; print unpack("i", $b) == 1 ? "ok" : "no";';
 
 /** The Perl that passed the self-test, checked once per process (about 10 ms, synchronously). */
-function perlPath(nr: number): string | undefined {
+export function perlPath(nr: number): string | undefined {
   if (perl === undefined) {
     const path = ['/usr/bin/perl', '/bin/perl'].find((p) => executable(p));
     perl = null;
@@ -164,9 +140,9 @@ export function reaperCommand(
 ): ReaperCommand | undefined {
   const nr = PRCTL[process.arch];
   const calls = NAMESPACE_CALLS[process.arch] ?? [0, 0];
-  const hiding = [...hide.unwritable.flatMap((p) => ['w', p]), ...hide.unreadable.flatMap((p) => ['r', p])];
+  const hiding = hidingArgs(hide);
   if (process.platform !== 'linux' || !proc || nr === undefined) return undefined;
-  if (hiding.length > 0 && NAMESPACE_CALLS[process.arch] === undefined) return undefined;
+  if (hiding.length > 1 && NAMESPACE_CALLS[process.arch] === undefined) return undefined;
   const path = perlPath(nr);
   if (path === undefined) return undefined;
   const own: Record<string, string> = {};
@@ -187,7 +163,6 @@ export function reaperCommand(
       ...kept,
       String(calls[0]),
       String(calls[1]),
-      String(hiding.length / 2),
       ...hiding,
       shell,
       ...args,

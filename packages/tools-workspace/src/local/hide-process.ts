@@ -1,0 +1,61 @@
+/**
+ * A long-lived process (an `eval` kernel) started with files hidden from it, as a command with
+ * `hide` is (see `reaper.ts`): a small Perl process enters the namespaces, hides the files, and
+ * forks the namespace's init, which mounts its own `/proc` and starts the process. Both stay in
+ * the foreground and pass on its exit: its code, or its signal (the outer process then ends by
+ * that signal itself). When the process exits, the init exits and the kernel ends whatever the
+ * process left running in the namespace. A step that fails is reported on standard error and the
+ * wrapper exits with 125 before anything runs.
+ */
+import { PROC_AVAILABLE } from './proc-scan.js';
+import type { ExecHiding, ProcessCommand } from '@a3s-code/core';
+import { hidingArgs, NAMESPACE_CALLS, NAMESPACE_LINES } from './namespace-script.js';
+import { perlPath, PRCTL } from './reaper.js';
+
+const SCRIPT = [
+  'my ($un, $mnt) = splice(@ARGV, 0, 2);',
+  'my @hide = splice(@ARGV, 0, 2 * shift @ARGV);',
+  'my $ns = 1;',
+  '$0 = "a3s-hide";',
+  'sub fail { print STDERR "a3s: the files the permission rules keep from this process could not be hidden: $_[0]\\n"; exit 125; }',
+  '$SIG{__DIE__} = sub { my $m = "@_"; $m =~ s/\\s+$//; fail($m) };',
+  ...NAMESPACE_LINES,
+  'sub quiet { $SIG{$_} = "IGNORE" for qw(TERM INT HUP QUIT PIPE USR1 USR2); open STDIN, "<", "/dev/null"; open STDOUT, ">", "/dev/null"; open STDERR, ">", "/dev/null"; }',
+  'my $pid = fork();',
+  'defined $pid or fail("cannot fork: $!");',
+  'if ($pid == 0) {',
+  '  sc($mnt, "proc", "/proc", "proc", 14, 0) == 0 or fail("cannot mount /proc: $!");',
+  '  my $k = fork();',
+  '  defined $k or fail("cannot fork: $!");',
+  '  if ($k == 0) { $SIG{__DIE__} = "DEFAULT"; exec { $ARGV[0] } @ARGV; print STDERR "a3s: cannot run $ARGV[0]: $!\\n"; exit 127; }',
+  '  quiet(); waitpid($k, 0); exit(($? & 127) ? 128 + ($? & 127) : $? >> 8);',
+  '}',
+  'quiet(); waitpid($pid, 0); my $c = $? >> 8;',
+  'if ($c > 128 && $c < 160) { $SIG{$_} = "DEFAULT" for qw(TERM INT HUP QUIT PIPE USR1 USR2); kill($c - 128, $$); sleep 1; }',
+  'exit $c;',
+].join('\n');
+
+/**
+ * `process` started with the files of `hide` out of its reach, or `undefined` where this cannot
+ * be done (not Linux, no `/proc`, no Perl, an architecture whose system call numbers are not known).
+ */
+export function hiddenProcess(process_: ProcessCommand, hide: ExecHiding): ProcessCommand | undefined {
+  const calls = NAMESPACE_CALLS[process.arch];
+  const nr = PRCTL[process.arch];
+  if (process.platform !== 'linux' || !PROC_AVAILABLE || calls === undefined || nr === undefined) return undefined;
+  const perl = perlPath(nr);
+  if (perl === undefined) return undefined;
+  return {
+    command: perl,
+    args: [
+      '-e',
+      SCRIPT,
+      '--',
+      String(calls[0]),
+      String(calls[1]),
+      ...hidingArgs(hide),
+      process_.command,
+      ...process_.args,
+    ],
+  };
+}

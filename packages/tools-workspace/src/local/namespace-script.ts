@@ -1,0 +1,43 @@
+/**
+ * The Perl that hides files from a process tree (see `reaper.ts` for how the reaper uses it, and
+ * `hide-process.ts` for a long-lived process): it expects `$un` and `$mnt` (the `unshare` and
+ * `mount` system call numbers), `@hide` (pairs of kind, `r` or `w`, and absolute path), `$ns`
+ * (true when there is anything to hide) and a `fail` sub that reports a reason and exits.
+ */
+import type { ExecHiding } from '@a3s-code/core';
+
+/** `unshare` and `mount` system call numbers, per architecture (the generic table's where shared). */
+export const NAMESPACE_CALLS: Readonly<Record<string, readonly [number, number]>> = {
+  x64: [272, 165],
+  arm64: [97, 40],
+  riscv64: [97, 40],
+  loong64: [97, 40],
+};
+
+/** The helpers and the namespace block, one Perl statement a line. */
+export const NAMESPACE_LINES: readonly string[] = [
+  'sub sc { my @a = @_; syscall($a[0], @a[1 .. $#a]) }',
+  'sub put { my $f; open($f, ">", $_[0]) or return 0; print $f $_[1] or return 0; close($f) }',
+  'sub ro { my ($p, $base) = @_; for my $x (0, 2, 8, 10, 4, 6, 12, 14) { for my $t (0, 2097152, 1024, 3072, 16777216) { return 1 if sc($mnt, "none", $p, 0, 4129 | $base | $x | $t, 0) == 0 } } 0 }',
+  'if ($ns) {',
+  '  my $uid = $<; my ($gid) = split / /, $(;',
+  '  my $map = sub { for (["setgroups", "deny"], ["uid_map", "$uid $uid 1"], ["gid_map", "$gid $gid 1"]) { put("/proc/self/$_->[0]", $_->[1]) or fail("no user namespace ($_->[0]): $!"); } };',
+  '  sc($un, 0x20000 | ($uid ? 0x10000000 : 0)) == 0 or fail("no mount namespace: $!");',
+  '  $map->() if $uid;',
+  '  sc($mnt, "none", "/", 0, 16384 | 262144, 0) == 0 or fail("no private mounts: $!");',
+  '  while (my ($k, $p) = splice(@hide, 0, 2)) {',
+  '    if ($k eq "w") { (sc($mnt, $p, $p, 0, 4096 | 16384, 0) == 0 and ro($p, 0)) or fail("cannot make $p read-only: $!"); }',
+  '    elsif (-d $p) { sc($mnt, "none", $p, "tmpfs", 7, "size=4k,mode=0555") == 0 or fail("cannot hide $p: $!"); }',
+  '    else { (sc($mnt, "/dev/null", $p, 0, 4096, 0) == 0 and ro($p, 4)) or fail("cannot hide $p: $!"); }',
+  '  }',
+  '  if (!$uid && opendir(my $d, "/dev")) { for my $e (readdir $d) { my $p = "/dev/$e"; next if -l $p || !-b $p; (sc($mnt, "/dev/null", $p, 0, 4096, 0) == 0 and ro($p, 4)) or fail("cannot hide $p: $!"); } }',
+  '  sc($un, 0x30020000) == 0 or fail("no user namespace: $!");',
+  '  $map->();',
+  '}',
+];
+
+/** `@hide` as the script reads it: the count of pairs, then kind and path of each (unwritable first). */
+export function hidingArgs(hide: ExecHiding): string[] {
+  const pairs = [...hide.unwritable.flatMap((p) => ['w', p]), ...hide.unreadable.flatMap((p) => ['r', p])];
+  return [String(pairs.length / 2), ...pairs];
+}
