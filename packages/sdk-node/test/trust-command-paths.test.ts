@@ -65,7 +65,11 @@ describe.skipIf(!CAN_HIDE)('path deny rules hold for commands', () => {
       dir,
       [
         cell('e1', 'python', "print(open('.env').read())"),
-        cell('e2', 'python', "import subprocess; print(subprocess.run(['cat', 'vault/k.ts'], capture_output=True, text=True))"),
+        cell(
+          'e2',
+          'python',
+          "import subprocess; print(subprocess.run(['cat', 'vault/k.ts'], capture_output=True, text=True))",
+        ),
         cell('e3', 'javascript', "require('node:fs').readFileSync('.env', 'utf8')"),
         cell('e4', 'python', "print(open('src/public.ts').read())"),
       ],
