@@ -1,14 +1,16 @@
 // Path deny rules hold for the commands the model runs, not only for the file tools: `bash` and
-// `verify` commands, and `eval` kernels, run with the files the rules cover out of reach, however the command names
+// `verify` commands, `eval` kernels and programs launched under `debug` run with the files the rules cover out of reach, however the command names
 // or opens them (a path, a link, an interpreter, a recursive search, another process's
 // /proc/<pid>/root). A denied read fails, a denied write fails, and the secret reaches no tool
 // result, event or fact log. Without path rules, commands see every file as before.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, DENY, expectNoLeak, NESTED, results, run, SECRET, workspace } from './read-deny-kit.js';
 
 const CAN_HIDE = process.platform === 'linux' && existsSync('/proc/self/environ');
+const DEBUGPY = spawnSync('/usr/bin/python3', ['-c', 'import debugpy']).status === 0;
 const bash = (id: string, command: string) => call(id, 'bash', { command });
 
 describe.skipIf(!CAN_HIDE)('path deny rules hold for commands', () => {
@@ -81,6 +83,37 @@ describe.skipIf(!CAN_HIDE)('path deny rules hold for commands', () => {
     expect(got.get('e4')).toMatchObject({ ok: true, output: expect.stringContaining('SECRET_TOKEN_NAME') });
     expectNoLeak(dir, session, events, [SECRET, NESTED]);
   });
+
+  it.skipIf(!DEBUGPY)(
+    'PERM-02: a program launched under debug runs with the files kept from it; attach is refused',
+    async () => {
+      const dir = workspace();
+      writeFileSync(join(dir, 'requirements.txt'), '');
+      writeFileSync(
+        join(dir, 'peek.py'),
+        "try:\n    print(open('.env').read())\nexcept Exception as e:\n    print('refused', type(e).__name__)\n",
+      );
+      mkdirSync(join(dir, '.venv', 'bin'), { recursive: true });
+      symlinkSync('/usr/bin/python3', join(dir, '.venv', 'bin', 'python'));
+      const { session, events } = await run(
+        dir,
+        [
+          call('d1', 'debug', { op: 'launch', program: 'peek.py' }),
+          call('d2', 'debug', { op: 'output' }),
+          call('d3', 'debug', { op: 'terminate' }),
+          call('d4', 'debug', { op: 'attach', adapter: 'debugpy', port: 5678 }),
+        ],
+        { permissions: DENY },
+      );
+      const got = results(session);
+      expect(`${got.get('d1')?.output}${got.get('d2')?.output}`).toContain('refused PermissionError');
+      expect(got.get('d4')).toMatchObject({
+        ok: false,
+        output: expect.stringContaining('attach is refused while the permission rules keep files'),
+      });
+      expectNoLeak(dir, session, events, [SECRET, NESTED]);
+    },
+  );
 
   it('PERM-02: without path rules a command reads every file, as before', async () => {
     const dir = workspace();

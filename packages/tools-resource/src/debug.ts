@@ -17,7 +17,7 @@ export type {
 export { DapConnection } from './debug/dap-connection.js';
 export type { DapEvent } from './debug/dap-connection.js';
 export { DebugSession } from './debug/debug-session.js';
-export type { DebugState } from './debug/debug-session.js';
+export type { DebugState, ProcessHold } from './debug/debug-session.js';
 export { DebugToolError } from './debug/debug-errors.js';
 export type { DebugToolErrorCode } from './debug/debug-errors.js';
 export {

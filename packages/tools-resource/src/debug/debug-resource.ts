@@ -14,7 +14,7 @@ import {
   type AdapterAvailability,
 } from './adapters.js';
 import { DebugToolError } from './debug-errors.js';
-import { DebugSession } from './debug-session.js';
+import { DebugSession, type ProcessHold } from './debug-session.js';
 import { checkAttachPid, checkAttachPort, confineProgram } from './target-guard.js';
 
 /** The capability the debug tool requires. */
@@ -49,10 +49,23 @@ export interface DebugResource extends OpenedResource {
   ): Promise<{ line: number; verified: boolean; message?: string }[] | undefined>;
   /** The configured breakpoints. */
   breakpoints(): ReadonlyMap<string, readonly number[]>;
-  /** Starts a session on `program`; rejected while one runs. */
-  launch(cwd: string, program: string, args: readonly string[], adapter?: AdapterId): Promise<DebugSession>;
-  /** Attaches to a running debuggee (by the port it listens on, or its process id); rejected while a session runs. */
-  attach(cwd: string, target: AttachTarget, adapter: AdapterId): Promise<DebugSession>;
+  /**
+   * Starts a session on `program`; rejected while one runs. `hold`: the call's hold on the
+   * processes it starts, through which the adapter (and so the debuggee) is started.
+   */
+  launch(
+    cwd: string,
+    program: string,
+    args: readonly string[],
+    adapter?: AdapterId,
+    hold?: ProcessHold,
+  ): Promise<DebugSession>;
+  /**
+   * Attaches to a running debuggee (by the port it listens on, or its process id); rejected while a
+   * session runs, and when `hold` keeps files from the call's processes: a process started
+   * elsewhere is not held, and its debugger could read them through it.
+   */
+  attach(cwd: string, target: AttachTarget, adapter: AdapterId, hold?: ProcessHold): Promise<DebugSession>;
   /** Ends the running session (no-op without one); true when one was ended. */
   terminate(): Promise<boolean>;
   /** How long running operations wait for a stop. */
@@ -120,6 +133,7 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
     args: (a: ReturnType<typeof pick>) => Record<string, unknown> | string,
     connectPort?: (a: ReturnType<typeof pick>) => number | undefined,
     checkTarget?: () => void,
+    hold?: ProcessHold,
   ) => {
     refuseBusy();
     await expireIfDue();
@@ -138,7 +152,7 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
       const port = connectPort?.(adapter);
       const s =
         port === undefined
-          ? await DebugSession.start(adapter, label, cwd, clock())
+          ? await DebugSession.start(adapter, label, cwd, clock(), hold)
           : await DebugSession.connect(adapter, label, port, clock());
       try {
         await s.begin(request, dapArgs, bps, stopWaitMs);
@@ -177,14 +191,21 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
       return session.setBreakpoints(path, bps.get(path) ?? []);
     },
     breakpoints: () => bps,
-    async launch(cwd, program, args, adapter) {
+    async launch(cwd, program, args, adapter, hold) {
       refuseBusy();
       const path = confineProgram(cwd, program);
       const id = adapter ?? adapterForProgram(path);
-      return start(cwd, id, path, 'launch', (a) => a.launchArgs(path, args, cwd));
+      return start(cwd, id, path, 'launch', (a) => a.launchArgs(path, args, cwd), undefined, undefined, hold);
     },
-    async attach(cwd, target, adapter) {
+    async attach(cwd, target, adapter, hold) {
       const label = target.pid !== undefined ? `process ${target.pid}` : `port ${target.port}`;
+      const hidden = hold === undefined ? [] : (await hold({ command: 'true', args: [] })).hidden;
+      if (hidden.length > 0)
+        throw new DebugToolError(
+          'DEBUG_ARGS',
+          `attach is refused while the permission rules keep files from this call's processes (${hidden.slice(0, 3).join(', ')}): ${label} was not started by this call, so it is not held to them, and its debugger could read them through it; launch the program with debug instead`,
+          { op: 'attach' },
+        );
       return start(
         cwd,
         adapter,

@@ -5,12 +5,15 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { toolProcessEnv } from '@a3s-code/core';
+import { type HeldProcessCommand, type ProcessCommand, toolProcessEnv } from '@a3s-code/core';
 import { asSubreaper } from '../shared/subreaper.js';
 import { killProcesses, newProcessTag, type ProcessMark, startTicksOf, taggedEnv } from '../shared/process-tree.js';
 import type { AdapterCommand } from './adapters.js';
 import { DapConnection, type DapEvent } from './dap-connection.js';
 import { DebugToolError } from './debug-errors.js';
+
+/** A call's hold on the processes it starts (`WorkspaceServices.holdProcess`). */
+export type ProcessHold = (process: ProcessCommand) => Promise<HeldProcessCommand>;
 
 /** Where the debuggee is. */
 export type DebugState =
@@ -128,12 +131,22 @@ export class DebugSession {
     return session;
   }
 
-  /** Starts the adapter and initializes the connection. */
-  static async start(adapter: AdapterCommand, program: string, cwd: string, now: number): Promise<DebugSession> {
+  /**
+   * Starts the adapter and initializes the connection; `hold` (the call's hold on the processes it
+   * starts) gives the command line that keeps the path rules' files from the adapter and debuggee.
+   */
+  static async start(
+    adapter: AdapterCommand,
+    program: string,
+    cwd: string,
+    now: number,
+    hold?: ProcessHold,
+  ): Promise<DebugSession> {
     const tag = newProcessTag();
     // Started as a subreaper: what the debuggee leaves behind stays in the tree killed at the end.
-    const leader = asSubreaper(adapter.command, adapter.args);
-    const child = spawn(leader.command, leader.args, {
+    const subreaper = asSubreaper(adapter.command, adapter.args);
+    const leader = hold === undefined ? subreaper : await hold(subreaper);
+    const child = spawn(leader.command, [...leader.args], {
       cwd,
       env: { ...toolProcessEnv(), ...taggedEnv(tag) },
       stdio: ['pipe', 'pipe', 'pipe'],

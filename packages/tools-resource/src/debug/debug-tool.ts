@@ -103,7 +103,7 @@ export const debugTool = defineTool({
   execute: async (args, ctx) => {
     const debug = await ctx.resource<DebugResource>(DEBUG_RESOURCE);
     try {
-      return await runOperation(debug, args, ctx.workspace.root);
+      return await runOperation(debug, args, ctx.workspace.root, ctx.workspace.holdProcess);
     } catch (error) {
       if (error instanceof DebugToolError) return toolFailure(error);
       throw error;

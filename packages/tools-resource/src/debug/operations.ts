@@ -3,7 +3,7 @@ import type { ToolResult } from '@a3s-code/core';
 import type { AdapterId } from './adapters.js';
 import { DebugToolError } from './debug-errors.js';
 import type { DebugResource } from './debug-resource.js';
-import type { DebugSession } from './debug-session.js';
+import type { DebugSession, ProcessHold } from './debug-session.js';
 
 /** Frames `stack` returns at most. */
 export const DEBUG_MAX_FRAMES = 30;
@@ -111,7 +111,12 @@ async function runAndWait(
 }
 
 /** Runs one `debug` operation in the workspace folder `cwd`. */
-export async function runOperation(debug: DebugResource, a: OperationArgs, cwd: string): Promise<ToolResult> {
+export async function runOperation(
+  debug: DebugResource,
+  a: OperationArgs,
+  cwd: string,
+  hold?: ProcessHold,
+): Promise<ToolResult> {
   switch (a.op) {
     case 'adapters': {
       const list = debug.adapters(cwd);
@@ -155,7 +160,7 @@ export async function runOperation(debug: DebugResource, a: OperationArgs, cwd: 
       return ok(text, { file, lines, applied: set ?? null });
     }
     case 'launch': {
-      const s = await debug.launch(cwd, need(a.program, 'program', 'launch'), a.args ?? [], a.adapter);
+      const s = await debug.launch(cwd, need(a.program, 'program', 'launch'), a.args ?? [], a.adapter, hold);
       const d = await describeStop(s);
       return ok(`launched ${s.program} with ${s.adapter.id}: ${d.text}`, {
         adapter: s.adapter.id,
@@ -173,7 +178,7 @@ export async function runOperation(debug: DebugResource, a: OperationArgs, cwd: 
           },
         );
       const target = a.pid !== undefined ? { pid: a.pid } : { port: a.port! };
-      const s = await debug.attach(cwd, target, need(a.adapter, 'adapter', 'attach'));
+      const s = await debug.attach(cwd, target, need(a.adapter, 'adapter', 'attach'), hold);
       const d = await describeStop(s);
       return ok(`attached with ${s.adapter.id} to ${s.program}: ${d.text}`, {
         adapter: s.adapter.id,
