@@ -54,14 +54,20 @@ interface Search {
   readonly unreadable: string[];
   readonly unwritable: string[];
   readonly limit: number;
+  /** Whether some rule covers reads, writes; whether some pattern is absolute (then every spelling is tried). */
+  readonly reads: boolean;
+  readonly writes: boolean;
+  readonly absolute: boolean;
   seen: number;
 }
 
 function readRule(s: Search, spelled: readonly string[]): string | undefined {
+  if (!s.reads) return undefined;
   return s.policy.denyingReadRule(spelled) ?? (s.ask ? s.policy.askingReadRule(spelled) : undefined);
 }
 
 function writeRule(s: Search, spelled: readonly string[]): string | undefined {
+  if (!s.writes) return undefined;
   return s.policy.denyingWriteRule(spelled) ?? (s.ask ? s.policy.askingWriteRule(spelled) : undefined);
 }
 
@@ -80,40 +86,65 @@ async function entries(dir: string): Promise<Dirent[]> {
   }
 }
 
-/**
- * Walks the folder `abs`: `rel` its workspace-relative path (`undefined` outside the workspace),
- * `patterns` what may match below it, `readOnly` when a folder above is already unwritable.
- */
-async function walk(
-  s: Search,
-  abs: string,
-  rel: string | undefined,
-  patterns: readonly string[],
-  readOnly: boolean,
-): Promise<void> {
-  for (const e of await entries(abs)) {
+/** A folder still to list: its path, workspace-relative path, the patterns left, and whether it is read-only. */
+interface Pending {
+  readonly abs: string;
+  readonly rel: string | undefined;
+  readonly patterns: readonly string[];
+  readonly readOnly: boolean;
+}
+
+// Folders listed at once: a walk waits mostly on the file system, not on this thread.
+const LISTINGS_AT_ONCE = 16;
+
+/** Looks at the entries of one folder; returns the folders under it still to list. */
+function visit(s: Search, at: Pending, list: readonly Dirent[]): Pending[] {
+  const next: Pending[] = [];
+  for (const e of list) {
     if (++s.seen > s.limit) throw new RangeError('too many files');
-    const path = abs === '/' ? `/${e.name}` : `${abs}/${e.name}`;
-    const relPath = rel === undefined ? undefined : rel === '' ? e.name : `${rel}/${e.name}`;
-    const spelled = relPath === undefined ? [path] : [relPath, `${s.root}/${relPath}`, `${s.realRoot}/${relPath}`];
+    const path = at.abs === '/' ? `/${e.name}` : `${at.abs}/${e.name}`;
+    const rel = at.rel === undefined ? undefined : at.rel === '' ? e.name : `${at.rel}/${e.name}`;
+    const spelled = rel === undefined ? [path] : s.absolute ? [rel, `${s.root}/${rel}`, `${s.realRoot}/${rel}`] : [rel];
     const folder = e.isDirectory();
     if (readRule(s, spelled) !== undefined || (folder && wholeFolder((p) => readRule(s, p), spelled))) {
       s.unreadable.push(path);
       continue;
     }
-    let below = readOnly;
+    let readOnly = at.readOnly;
     if (
       !readOnly &&
       (writeRule(s, spelled) !== undefined || (folder && wholeFolder((p) => writeRule(s, p), spelled)))
     ) {
       s.unwritable.push(path);
-      below = true;
+      readOnly = true;
     }
     if (!folder) continue;
-    const segments = (relPath ?? path.slice(1)).split('/');
-    const deeper = patterns.filter((p) => mayMatchUnder(p, segments));
-    if (deeper.length > 0) await walk(s, path, relPath, deeper, below);
+    const segments = (rel ?? path.slice(1)).split('/');
+    const patterns = at.patterns.filter((p) => mayMatchUnder(p, segments));
+    if (patterns.length > 0) next.push({ abs: path, rel, patterns, readOnly });
   }
+  return next;
+}
+
+/** Lists the folders from `start` down, at most {@link LISTINGS_AT_ONCE} listings in flight. */
+async function walk(s: Search, start: Pending): Promise<void> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const list = async (dir: string): Promise<Dirent[]> => {
+    if (running >= LISTINGS_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await entries(dir);
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+  const down = async (at: Pending): Promise<void> => {
+    const next = visit(s, at, await list(at.abs));
+    await Promise.all(next.map(down));
+  };
+  await down(start);
 }
 
 /**
@@ -131,6 +162,11 @@ export async function filesToHide(
 ): Promise<ExecHiding> {
   const realRoot = isAbsolute(root) ? await realpath(root).catch(() => undefined) : undefined;
   if (realRoot === undefined) return { unreadable: [], unwritable: [] };
+  const patterns = [
+    ...policy.pathPatterns('read'),
+    ...policy.pathPatterns('write'),
+    ...(ask ? [...policy.pathPatterns('read', true), ...policy.pathPatterns('write', true)] : []),
+  ];
   const s: Search = {
     root: root.replace(/\/+$/, ''),
     realRoot,
@@ -139,15 +175,13 @@ export async function filesToHide(
     unreadable: [],
     unwritable: [],
     limit,
+    reads: policy.hasReadDenyRules || (ask && policy.hasReadAskRules),
+    writes: policy.hasWriteDenyRules || (ask && policy.hasWriteAskRules),
+    absolute: patterns.some((p) => p.startsWith('/')),
     seen: 0,
   };
   const inside: string[] = [];
   const outside: string[] = [];
-  const patterns = [
-    ...policy.pathPatterns('read'),
-    ...policy.pathPatterns('write'),
-    ...(ask ? [...policy.pathPatterns('read', true), ...policy.pathPatterns('write', true)] : []),
-  ];
   for (const p of new Set(patterns)) {
     if (!p.startsWith('/')) inside.push(p);
     else {
@@ -157,8 +191,8 @@ export async function filesToHide(
     }
   }
   try {
-    if (inside.length > 0) await walk(s, realRoot, '', inside, false);
-    if (outside.length > 0) await walk(s, '/', undefined, outside, false);
+    if (inside.length > 0) await walk(s, { abs: realRoot, rel: '', patterns: inside, readOnly: false });
+    if (outside.length > 0) await walk(s, { abs: '/', rel: undefined, patterns: outside, readOnly: false });
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
     throw new PermissionDeniedError(
@@ -166,5 +200,6 @@ export async function filesToHide(
       `the files the path rules cover could not all be listed (over ${limit.toLocaleString('en')} entries) to keep them from the command; it was not run`,
     );
   }
-  return { unreadable: s.unreadable, unwritable: s.unwritable };
+  // Parents before what is under them, and the same order every time.
+  return { unreadable: s.unreadable.sort(), unwritable: s.unwritable.sort() };
 }
