@@ -57,6 +57,16 @@ describe('the files a command must not reach under path rules', () => {
     expect([...h.unreadable].sort()).toEqual([join(root, '.env'), join(outside, 'ssh')].sort());
   });
 
+  it('PERM-02: a name is matched in one Unicode normal form, whichever the disk holds', async () => {
+    const nfd = 'cle\u0301.txt';
+    writeFileSync(join(root, nfd), 'x');
+    try {
+      expect(rel((await hide({ deny: ['Read(cl\u00e9.txt)'] })).unreadable)).toEqual([nfd]);
+    } finally {
+      rmSync(join(root, nfd));
+    }
+  });
+
   it('no path rule, or rules of other tools, give nothing; a root that is no folder gives nothing', async () => {
     expect(await hide({ deny: ['Bash(rm:*)', 'web_fetch'] })).toEqual({ unreadable: [], unwritable: [] });
     const none = await filesToHide('/no/such/root', new PermissionPolicy({ deny: ['Read(.env)'] }), false, 'bash');
