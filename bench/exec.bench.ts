@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalWorkspace } from '@a3s-code/tools-workspace';
-import { fmt, median, time } from './util.js';
+import { fmt, pairedMedians } from './util.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const SHELL = '/bin/bash';
@@ -31,23 +31,9 @@ const ours = async (): Promise<void> => {
   const r = await exec.run({ command: 'echo hi' });
   if (r.stdout.head !== 'hi\n') throw new Error(`unexpected output ${JSON.stringify(r.stdout.head)}`);
 };
-for (let i = 0; i < 20; i++) {
-  await ours();
-  await bare();
-}
-const a: number[] = [];
-const b: number[] = [];
-const r: number[] = [];
-for (let i = 0; i < RUNS; i++) {
-  const first = await time(i % 2 === 0 ? ours : bare);
-  const second = await time(i % 2 === 0 ? bare : ours);
-  const [x, y] = i % 2 === 0 ? [first, second] : [second, first];
-  a.push(x);
-  b.push(y);
-  r.push(x / y);
-}
+const plain = await pairedMedians(RUNS, ours, bare, 20);
 console.log(
-  `exec.run('echo hi'): ${fmt(median(a), 2)} ms   bare spawn of bash: ${fmt(median(b), 2)} ms   ratio ${fmt(median(r), 2)}x (median of ${RUNS} pairs)`,
+  `exec.run('echo hi'): ${fmt(plain.ours, 2)} ms   bare spawn of bash: ${fmt(plain.peer, 2)} ms   ratio ${fmt(plain.ratio, 2)}x (median of ${RUNS} pairs)`,
 );
 
 writeFileSync(join(dir, '.env'), 'x');
@@ -57,20 +43,9 @@ const hidden = async (): Promise<void> => {
   const r = await exec.run({ command: 'echo hi', hide });
   if (r.stdout.head !== 'hi\n') throw new Error(`unexpected output ${JSON.stringify(r.stderr.head)}`);
 };
-for (let i = 0; i < 20; i++) await hidden();
-const h: number[] = [];
-const p: number[] = [];
-const hr: number[] = [];
-for (let i = 0; i < RUNS; i++) {
-  const first = await time(i % 2 === 0 ? hidden : ours);
-  const second = await time(i % 2 === 0 ? ours : hidden);
-  const [x, y] = i % 2 === 0 ? [first, second] : [second, first];
-  h.push(x);
-  p.push(y);
-  hr.push(x / y);
-}
+const held = await pairedMedians(RUNS, hidden, ours, 20);
 console.log(
-  `exec.run('echo hi') with a file and a folder hidden: ${fmt(median(h), 2)} ms   without: ${fmt(median(p), 2)} ms   ratio ${fmt(median(hr), 2)}x (median of ${RUNS} pairs)`,
+  `exec.run('echo hi') with a file and a folder hidden: ${fmt(held.ours, 2)} ms   without: ${fmt(held.peer, 2)} ms   ratio ${fmt(held.ratio, 2)}x (median of ${RUNS} pairs)`,
 );
 await ws.close();
 rmSync(dir, { recursive: true, force: true });

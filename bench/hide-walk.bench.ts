@@ -6,7 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { filesToHide } from '../packages/core/src/invoker/files-to-hide.js';
 import { PermissionPolicy } from '../packages/core/src/permissions/permission-policy.js';
-import { fmt, median, time } from './util.js';
+import { fmt, pairedMedians } from './util.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const root = join(import.meta.dirname, '..');
@@ -32,20 +32,8 @@ for (const rule of ['Read(**/*.pem)', 'Read(.env)']) {
     entries = 0;
     await bare(root);
   };
-  for (let i = 0; i < 3; i++) {
-    await ours();
-    await peer();
-  }
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const first = await time(i % 2 === 0 ? ours : peer);
-    const second = await time(i % 2 === 0 ? peer : ours);
-    const [x, y] = i % 2 === 0 ? [first, second] : [second, first];
-    a.push(x);
-    b.push(y);
-  }
+  const m = await pairedMedians(RUNS, ours, peer);
   console.log(
-    `filesToHide under ${rule}: ${fmt(median(a), 1)} ms   bare recursive readdir of the tree (${entries.toLocaleString('en')} entries): ${fmt(median(b), 1)} ms (median of ${RUNS} pairs)`,
+    `filesToHide under ${rule}: ${fmt(m.ours, 1)} ms   bare recursive readdir of the tree (${entries.toLocaleString('en')} entries): ${fmt(m.peer, 1)} ms (median of ${RUNS} pairs)`,
   );
 }

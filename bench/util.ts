@@ -27,3 +27,28 @@ export function gc(): void {
 
 /** Formats a number with a fixed number of decimals. */
 export const fmt = (n: number, d = 1): string => n.toFixed(d);
+
+/** Medians of `runs` paired timings of `ours` and `peer`, alternating which goes first, after `warm` of each. */
+export async function pairedMedians(
+  runs: number,
+  ours: () => unknown | Promise<unknown>,
+  peer: () => unknown | Promise<unknown>,
+  warm = 3,
+): Promise<{ ours: number; peer: number; ratio: number }> {
+  for (let i = 0; i < warm; i++) {
+    await ours();
+    await peer();
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  const r: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const first = await time(i % 2 === 0 ? ours : peer);
+    const second = await time(i % 2 === 0 ? peer : ours);
+    const [x, y] = i % 2 === 0 ? [first, second] : [second, first];
+    a.push(x);
+    b.push(y);
+    r.push(x / y);
+  }
+  return { ours: median(a), peer: median(b), ratio: median(r) };
+}

@@ -139,10 +139,10 @@ export function reaperCommand(
   hide: ExecHiding = { unreadable: [], unwritable: [] },
 ): ReaperCommand | undefined {
   const nr = PRCTL[process.arch];
-  const calls = NAMESPACE_CALLS[process.arch] ?? [0, 0];
+  const calls = NAMESPACE_CALLS[process.arch];
   const hiding = hidingArgs(hide);
   if (process.platform !== 'linux' || !proc || nr === undefined) return undefined;
-  if (hiding.length > 1 && NAMESPACE_CALLS[process.arch] === undefined) return undefined;
+  if (hiding.length > 1 && calls === undefined) return undefined;
   const path = perlPath(nr);
   if (path === undefined) return undefined;
   const own: Record<string, string> = {};
@@ -161,8 +161,8 @@ export function reaperCommand(
       String(nr),
       String(kept.length / 2),
       ...kept,
-      String(calls[0]),
-      String(calls[1]),
+      String(calls?.[0] ?? 0),
+      String(calls?.[1] ?? 0),
       ...hiding,
       shell,
       ...args,

@@ -7,6 +7,7 @@
  * input, a word computed at run time, an option this module does not know. A program given none
  * of these runs nothing beyond itself and yields nothing.
  */
+import { type OptionSpec, scanOptions } from './command-options.js';
 import type { ExecValue } from './exec-options.js';
 import { isStatic, type ShellWord } from './shell-word.js';
 
@@ -279,35 +280,16 @@ function mysql(args: readonly ShellWord[]): ExecValue[] {
   return statements.some((s) => MYSQL_RUNS.test(s)) ? OPAQUE : [];
 }
 
-const SSH_FLAGS = '46AaCfgKkMnqTtvXxYy';
-const SSH_VALUED = 'BbcDEeIiJLlmOoPpQRSWw';
+const SSH_OPTIONS: OptionSpec = { flags: '46AaCfGgKkMNnqsTtVvXxYy', valued: 'BbcDEeFIiJLlmOoPpQRSWw' };
 
 // `ssh [options] host [command…]`: the words of the command, joined by spaces, are a command line
 // for the remote shell. With no command ssh starts a shell reading its input. `-N` runs nothing,
 // `-s` a subsystem, `-V` and `-G` only print; `-F file` reads settings that can run commands.
 function ssh(args: readonly ShellWord[]): ExecValue[] {
-  let i = 0;
-  for (; i < args.length; i++) {
-    const w = args[i]!;
-    if (!isStatic(w)) return OPAQUE;
-    const t = w.text;
-    if (t === '--') {
-      i++;
-      break;
-    }
-    if (!t.startsWith('-') || t === '-') break;
-    for (let c = 1; c < t.length; c++) {
-      const letter = t[c]!;
-      if ('NsVG'.includes(letter)) return [];
-      if (letter === 'F') return OPAQUE;
-      if (SSH_VALUED.includes(letter)) {
-        if (c + 1 === t.length) i++;
-        break;
-      }
-      if (!SSH_FLAGS.includes(letter)) return OPAQUE;
-    }
-  }
-  const command = args.slice(i + 1);
+  const scan = scanOptions(args, 0, SSH_OPTIONS);
+  if (scan.kind === 'unknown' || scan.seen.has('F')) return OPAQUE;
+  if ([...'NsVG'].some((o) => scan.seen.has(o))) return [];
+  const command = args.slice(scan.next + 1);
   if (command.length === 0) return OPAQUE;
   return command.every(isStatic) ? [command.map((w) => w.text).join(' ')] : OPAQUE;
 }
