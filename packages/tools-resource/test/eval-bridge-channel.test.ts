@@ -1,6 +1,6 @@
 // The eval kernel's tool() bridge on real kernels: while a bridged call is outstanding, the kernel
-// holds no IP socket and no listening or named Unix socket, and no listening port has appeared on
-// the machine: the call goes through the kernel's own channel (the pipes it was started with).
+// holds no IP socket and no listening or named Unix socket, and the host has opened no listening
+// port: the call goes through the kernel's own channel (the pipes it was started with).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,11 +35,15 @@ function rows(file: string): string[][] {
 }
 
 const IP_TABLES = ['tcp', 'tcp6', 'udp', 'udp6', 'raw', 'raw6'];
-/** The listening TCP sockets of the network namespace, as `table:local-address`. */
+/**
+ * The listening TCP sockets `pid` holds, as `table:local-address` (only its own: other test files
+ * running beside this one open servers of their own on the machine).
+ */
 function listeningPorts(pid: number): Set<string> {
+  const mine = socketInodes(pid);
   const out = new Set<string>();
   for (const t of ['tcp', 'tcp6'])
-    for (const r of rows(`/proc/${pid}/net/${t}`)) if (r[3] === '0A') out.add(`${t}:${r[1]}`);
+    for (const r of rows(`/proc/${pid}/net/${t}`)) if (r[3] === '0A' && mine.has(r[9]!)) out.add(`${t}:${r[1]}`);
   return out;
 }
 
@@ -90,7 +94,7 @@ async function bridged(language: 'python' | 'javascript', code: string) {
     resources: { [EVAL_RESOURCE]: kernels },
     invoker,
   });
-  // A kernel started before the first look: the listening ports then are the machine's own.
+  // A kernel started before the first look: the listening ports then are the host's own.
   await (evalTool as unknown as Tool<Record<string, unknown>>).execute(
     { description: 'start the kernel for the probe', language, code: '1' },
     ctx,
