@@ -46,17 +46,36 @@ async function realOf(abs: string): Promise<string | undefined> {
   return undefined;
 }
 
-/** Every spelling of the workspace file `path` names: as given, normalised, and through symbolic links. */
+/** `rel` (workspace-relative, `''` for the root) as an absolute path under `base`. */
+function under(base: string, rel: string): string {
+  const b = base.replaceAll('\\', '/').replace(/\/+$/, '');
+  return rel === '' ? b || '/' : `${b}/${rel}`;
+}
+
+/**
+ * Every spelling of the workspace file `path` names: as given, normalised, and through symbolic
+ * links, each also as an absolute path under the root as given and as resolved (an absolute rule,
+ * `Read(/work/app/.env)`, holds whichever spelling the call used).
+ */
 export async function spellings(root: string, realRoot: Promise<string | undefined>, path: string): Promise<string[]> {
   const out = new Set([path]);
   const rel = lexicalPath(root, path);
-  if (rel !== undefined) out.add(rel);
+  const absoluteRoot = isAbsolute(root);
+  if (rel !== undefined) {
+    out.add(rel);
+    if (absoluteRoot) out.add(under(root, rel));
+  }
   const real = await realRoot;
   if (real !== undefined && rel !== undefined) {
+    out.add(under(real, rel));
     const target = await realOf(join(real, rel));
     const viaLinks = target === undefined ? undefined : relative(real, target);
-    if (viaLinks !== undefined && viaLinks !== '' && !viaLinks.startsWith('..') && !isAbsolute(viaLinks))
-      out.add(viaLinks.split(sep).join('/'));
+    if (viaLinks !== undefined && viaLinks !== '' && !viaLinks.startsWith('..') && !isAbsolute(viaLinks)) {
+      const linked = viaLinks.split(sep).join('/');
+      out.add(linked);
+      out.add(under(real, linked));
+      if (absoluteRoot) out.add(under(root, linked));
+    }
   }
   return [...out];
 }

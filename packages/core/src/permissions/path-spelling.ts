@@ -56,3 +56,36 @@ function lexical(absolute: string): string | undefined {
   }
   return `/${out.join('/')}`;
 }
+
+/**
+ * The path pattern of a file rule in the one spelling subjects are matched in: `./secret/**`,
+ * `secret//x`, `a/./b` and `secret/` are `secret/**`, `secret/x`, `a/b` and `secret`; `//etc/x`
+ * (an absolute path in another product's rule dialect) is `/etc/x`; `.` and `./` are `**` (the
+ * whole workspace). A `..` after a literal segment is resolved; one that cannot be is kept (it
+ * then matches nothing, as before). A trailing `:*` (prefix match) is kept.
+ */
+export function canonicalPathPattern(pattern: string): string {
+  const prefix = pattern.endsWith(':*');
+  const body = prefix ? pattern.slice(0, -2) : pattern;
+  const absolute = body.startsWith('/');
+  const out: string[] = [];
+  for (const seg of body.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    const last = out.at(-1);
+    if (seg === '..' && last !== undefined && last !== '..' && !/[*?]/.test(last)) out.pop();
+    else out.push(seg);
+  }
+  const joined = `${absolute ? '/' : ''}${out.join('/')}`;
+  const canonical = joined === '' ? '**' : joined;
+  return prefix ? `${canonical}:*` : canonical;
+}
+
+/**
+ * `path` and the folders that hold it (`a/b/c`, `a/b`, `a`; `/x/y`, `/x`): a deny or ask rule
+ * naming a folder covers every file in it.
+ */
+export function withAncestors(path: string): string[] {
+  const out = [path];
+  for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1)) out.push(path.slice(0, cut));
+  return out;
+}

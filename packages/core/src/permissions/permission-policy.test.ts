@@ -24,6 +24,26 @@ describe('PermissionPolicy', () => {
     });
   });
 
+  it('PERM-02: a path rule is matched in its canonical spelling; a deny or ask naming a folder covers what is in it', () => {
+    const root = '/work/app';
+    const read = (rule: string, path: string) =>
+      new PermissionPolicy({ deny: [rule] }).evaluate('read', { file_path: path }, root).decision;
+    for (const rule of ['Read(./.env)', 'Read(.//.env)', 'Read(//work/app/.env)', 'Read(/work/app/.env)'])
+      expect(read(rule, '.env'), rule).toBe('deny');
+    for (const rule of ['Read(secret)', 'Read(secret/)', 'Read(./secret/)', 'Read(./secret/**)', 'Read(x/../secret)'])
+      expect(read(rule, 'secret/deep/k.ts'), rule).toBe('deny');
+    expect(read('Read(secret)', 'secrets/k.ts')).toBe('ask');
+    expect(read('Read(./.env)', 'src/.env')).toBe('ask');
+    const policy = new PermissionPolicy({ deny: ['Write(./secret/)'], ask: ['Read(.//conf)'] });
+    expect(policy.denyingWriteRule(['secret/a/b.ts'])).toBe('Write(./secret/)');
+    expect(policy.askingReadRule(['conf/x.json'])).toBe('Read(.//conf)');
+    expect(policy.pathPatterns('write')).toEqual(['secret']);
+    // An allow stays as narrow as written; a command rule keeps its ./ (it names a program).
+    expect(decide({ allow: ['Read(src)'] }, 'read', { file_path: 'src/x.ts' }).decision).toBe('ask');
+    expect(decide({ allow: ['Read(./src/**)'] }, 'read', { file_path: 'src/x.ts' }).decision).toBe('allow');
+    expect(decide({ deny: ['Bash(./run.sh)'] }, 'bash', { command: './run.sh' }).decision).toBe('deny');
+  });
+
   it('PERM-02: a path rule covers the path in either Unicode form (composed or decomposed)', () => {
     const composed = 'cl\u00e9';
     const decomposed = 'cle\u0301';

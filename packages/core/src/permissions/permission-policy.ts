@@ -7,10 +7,12 @@ import { PermissionRuleError } from '../errors/tool-errors.js';
 import {
   canonicalSubject,
   parsePermissionRule,
+  pathPatternOf,
   ruleCoversAllCalls,
   ruleMatches,
   type PermissionRule,
 } from './permission-rule.js';
+import { withAncestors } from './path-spelling.js';
 import { firstShellRuleMatching, isShellRule } from './shell-equivalent.js';
 
 /** A permission decision. */
@@ -171,7 +173,7 @@ export class PermissionPolicy {
    */
   pathPatterns(kind: 'read' | 'write', ask = false): string[] {
     const rules = kind === 'read' ? (ask ? this.#readAsk : this.#readDeny) : ask ? this.#writeAsk : this.#writeDeny;
-    return rules.map((r) => canonicalSubject(/\((.*)\)$/s.exec(r.source)?.[1] ?? '**'));
+    return rules.map((r) => pathPatternOf(r) ?? canonicalSubject(/\((.*)\)$/s.exec(r.source)?.[1] ?? '**'));
   }
 
   /** True when a deny rule covers every call of the tool: it is then hidden from the model. */
@@ -194,9 +196,16 @@ export function compileRuleList(
   return (toolName, args, root) => parsed.find((r) => ruleMatches(r, toolName, args, 'all', root))?.source;
 }
 
-/** The first of `rules` whose path pattern matches one of `paths` (spellings of one file). */
+/**
+ * The first of `rules` whose path pattern matches one of `paths` (spellings of one file) or a
+ * folder holding it (a rule naming a folder covers what is in it).
+ */
 function firstMatching(rules: readonly PermissionRule[], paths: readonly string[]): string | undefined {
-  const canonical = paths.map(canonicalSubject);
+  if (rules.length === 0) return undefined;
+  // Only a spelling without `.`, `..` or empty segments names its folders by its prefixes.
+  const canonical = paths.flatMap((p) =>
+    /(^|\/)\.{1,2}(\/|$)|.\/\//.test(p) ? [canonicalSubject(p)] : withAncestors(canonicalSubject(p)),
+  );
   for (const r of rules) for (const path of canonical) if (r.pattern?.test(path) === true) return r.source;
   return undefined;
 }

@@ -6,6 +6,7 @@
 import { PermissionRuleError } from '../errors/tool-errors.js';
 import { compileGlob } from './glob.js';
 import { compileGlobAutomaton, globMayMatch, globMustMatch, type GlobAutomaton } from './glob-match.js';
+import { canonicalPathPattern, withAncestors } from './path-spelling.js';
 import { ruleSubjects } from './rule-subjects.js';
 import { HOLE } from './shell/shell-word.js';
 
@@ -21,6 +22,11 @@ export interface PermissionRule {
 
 // Shell subjects are matched on an automaton of the rule's glob (holes are judged exactly).
 const automata = new WeakMap<PermissionRule, GlobAutomaton>();
+// The path pattern of a file rule, as matched (see `canonicalPathPattern`).
+const pathPatterns = new WeakMap<PermissionRule, string>();
+
+// The tools whose rule patterns are file paths, and the one whose patterns are commands.
+const FILE_TOOLS = ['read', 'write', 'edit', 'patch', 'grep', 'glob'];
 
 const RULE_RE = /^([A-Za-z*?][A-Za-z0-9_.*?-]*)(?:\((.*)\))?$/s;
 
@@ -32,9 +38,8 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
   if (m === null) throw new PermissionRuleError(field, rule, 'malformed rule');
   const toolGlob = m[1] as string;
   // Unicode text is matched in one normal form (see `canonicalSubject`).
-  const patternText = m[2] === undefined ? undefined : canonicalSubject(m[2]);
-  if (patternText !== undefined && patternText.length === 0)
-    throw new PermissionRuleError(field, rule, 'empty pattern');
+  const written = m[2] === undefined ? undefined : canonicalSubject(m[2]);
+  if (written !== undefined && written.length === 0) throw new PermissionRuleError(field, rule, 'empty pattern');
   // `mcp__server` (no tool part) matches every tool of that server.
   const isServer = /^mcp__[^_*?]+(?:_[^_*?]+)*$/i.test(toolGlob) && !toolGlob.slice(5).includes('__');
   const tool = isServer
@@ -42,13 +47,22 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
     : /^mcp__/i.test(toolGlob)
       ? compileGlob(toolGlob, true)
       : compileToolNameGlob(toolGlob);
+  // A file rule's path is matched in its canonical spelling (`Read(./.env)` is `Read(.env)`).
+  const isPathRule = written !== undefined && FILE_TOOLS.some((t) => tool.test(t)) && !tool.test('bash');
+  const patternText = isPathRule ? canonicalPathPattern(written) : written;
   const parsed: PermissionRule = Object.freeze({
     source: text,
     tool,
     pattern: patternText === undefined ? undefined : compileGlob(patternText),
   });
   if (patternText !== undefined) automata.set(parsed, compileGlobAutomaton(patternText));
+  if (isPathRule) pathPatterns.set(parsed, patternText!);
   return parsed;
+}
+
+/** The path pattern of a file rule as it is matched (`./secret/` is `secret`), or `undefined` for another rule. */
+export function pathPatternOf(rule: PermissionRule): string | undefined {
+  return pathPatterns.get(rule);
 }
 
 /**
@@ -102,7 +116,12 @@ export function ruleMatches(
   // An allow rule covers a file by its canonical path: `src/../secret/x` is not under `src/**`.
   if (mode === 'all' && paths !== undefined) return paths.every((spellings) => spellings.some((s) => pattern.test(s)));
   if (mode === 'all' && !alternatives) return subjects.every((s) => pattern.test(s));
-  return subjects.some((s) => pattern.test(s));
+  if (subjects.some((s) => pattern.test(s))) return true;
+  // A deny or ask rule naming a folder (`Read(secret)`) covers every file in it.
+  return (
+    paths !== undefined &&
+    paths.some((spellings) => spellings.some((s) => withAncestors(s).some((a) => pattern.test(a))))
+  );
 }
 
 // A deny (`any`) matches when some value of some subject's holes fits the pattern, so a command
