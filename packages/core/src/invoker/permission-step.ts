@@ -8,7 +8,7 @@ import { PermissionDeniedError } from '../errors/tool-errors.js';
 import type { DeniedBy } from '../events/agent-event.js';
 import { eventArgs } from '../events/bounded-value.js';
 import { compileRuleList } from '../permissions/permission-policy.js';
-import { checkConfirmationAnswer, type ConfirmationAnswer } from '../permissions/confirmation.js';
+import { approverFailed, checkConfirmationAnswer, type ConfirmationAnswer } from '../permissions/confirmation.js';
 import { shellEquivalentOf } from '../permissions/shell-equivalent.js';
 import { hiddenReason } from '../registry/tool-surface.js';
 import type { Tool } from '../tools/tool.js';
@@ -61,6 +61,11 @@ function deny(frame: CallFrame, id: string, tool: Tool, args: unknown, rule: str
  */
 function confirmsPaths(rule: string): boolean {
   return /\(.*\)$/s.test(rule);
+}
+
+/** A call refused because the approver failed (threw, or answered in a form it may not). */
+function refusedBy(frame: CallFrame, id: string, tool: Tool, args: unknown, error: Error): Authorization {
+  return deny(frame, id, tool, args, `not confirmed: ${error.message}`, 'confirmation');
 }
 
 /** A call a person (or a checker) approved under `rule`. */
@@ -170,8 +175,9 @@ async function confirmWithManager(
   const linked = linkSignals([abortSignalOf(frame.signal), k.sessionSignal]);
   let answer: ConfirmationAnswer;
   try {
-    answer = checkConfirmationAnswer(
-      await manager.confirm(
+    let given: unknown;
+    try {
+      given = await manager.confirm(
         {
           toolId: id,
           toolName: tool.name,
@@ -182,8 +188,17 @@ async function confirmWithManager(
           sessionId: frame.context.sessionId,
         },
         linked.signal,
-      ),
-    );
+      );
+    } catch (e) {
+      if (linked.signal.aborted) throw e;
+      // A failing approver refuses the call: it never runs unconfirmed, and the reason says why.
+      return refusedBy(frame, id, tool, args, approverFailed(e, { toolName: tool.name, toolId: id }));
+    }
+    try {
+      answer = checkConfirmationAnswer(given);
+    } catch (e) {
+      return refusedBy(frame, id, tool, args, e as Error);
+    }
   } finally {
     linked.dispose();
   }

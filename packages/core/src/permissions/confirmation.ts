@@ -67,3 +67,16 @@ export function checkConfirmationAnswer(answer: unknown): ConfirmationAnswer {
     `the approver (onConfirm, or confirmation.confirm) must resolve to { approved: true | false, reason?: string }; it returned ${got}`,
   );
 }
+
+/**
+ * The error for an approver that threw (or rejected) before the wait for it was over: the call
+ * it was asked about is not run, and the host learns that its approver, not the call, failed.
+ */
+export function approverFailed(error: unknown, request: Pick<ConfirmationRequest, 'toolName' | 'toolId'>) {
+  const what =
+    error instanceof Error ? `${error.name}: ${error.message}` : `${typeof error} ${String(error).slice(0, 200)}`;
+  return new SessionConfigurationError(
+    'confirmation',
+    `the approver (onConfirm, or confirmation.confirm) threw ${what}; the call '${request.toolName}' (${request.toolId}) was not run`,
+  );
+}

@@ -20,7 +20,7 @@ import {
 } from '@a3s-code/effect';
 import { CancelledError } from '../errors/tool-errors.js';
 import { eventArgs } from '../events/bounded-value.js';
-import { checkConfirmationAnswer, type ConfirmationManager } from '../permissions/confirmation.js';
+import { approverFailed, checkConfirmationAnswer, type ConfirmationManager } from '../permissions/confirmation.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { runAutoCompact } from './compact-executor.js';
 import { runInfer } from './infer-executor.js';
@@ -293,12 +293,17 @@ async function waitForAnswer(options: DriveRunOptions, state: FoldState): Promis
       sessionId: env.sessionId,
     };
     waits.push(
-      options.confirmation.confirm(request, stop.signal).then((given) => {
-        const { approved, reason } = checkConfirmationAnswer(given);
-        const payload = { tool_call_id: request.toolId, approved, ...(reason === undefined ? {} : { reason }) };
-        const draft = drafts.confirmationAnswered(env.runId, parkKeyOf(state), { ...payload, at_ms: env.clock() });
-        return appendAnswer(options, stop.signal, draft);
-      }),
+      Promise.resolve()
+        .then(() => options.confirmation!.confirm(request, stop.signal))
+        .catch((e: unknown) => {
+          throw stop.signal.aborted ? e : approverFailed(e, request);
+        })
+        .then((given) => {
+          const { approved, reason } = checkConfirmationAnswer(given);
+          const payload = { tool_call_id: request.toolId, approved, ...(reason === undefined ? {} : { reason }) };
+          const draft = drafts.confirmationAnswered(env.runId, parkKeyOf(state), { ...payload, at_ms: env.clock() });
+          return appendAnswer(options, stop.signal, draft);
+        }),
     );
   }
   if (question && options.onQuestion) {
