@@ -1,9 +1,11 @@
 // The host's rule, not the model's path, in another spelling: `Read(./.env)` and `Read(./secrets/**)`
 // (the form another product's documentation teaches), a folder named alone or with a trailing slash
-// (`Read(secret)`, `Write(secret/)`), `//` for an absolute path, and an absolute path under the
+// (`Read(secret)`, `Write(secret/)`), `//` for an absolute path, `~/` for the home folder
+// (`Read(~/.ssh/**)` let a command print the key), and an absolute path under the
 // workspace. Each used to match no call at all, or only the direct `read` while grep, ast_grep,
 // ast_edit, batch children and commands went past it. Every reader and writer now meets it.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, expectNoLeak, NESTED, results, run, SECRET, workspace } from './read-deny-kit.js';
@@ -91,4 +93,32 @@ describe('a path rule holds however the host spells it', () => {
       expect(readFileSync(join(dir, 'src', 'ok.ts'), 'utf8')).toBe('fine\n');
     }
   });
+
+  it.skipIf(!CAN_HIDE)(
+    'PERM-02: Read(~/.ssh/**) covers the home folder: a command cannot print the key, the read tool cannot name it',
+    async () => {
+      const home = mkdtempSync(join(tmpdir(), 'a3s-home-'));
+      mkdirSync(join(home, '.ssh'));
+      writeFileSync(join(home, '.ssh', 'id_ed25519'), 'PRIVATE_KEY=k3y-9d2c\n');
+      const saved = process.env.HOME;
+      process.env.HOME = home;
+      try {
+        const dir = workspace();
+        const { session, events } = await run(
+          dir,
+          [
+            call('c1', 'bash', { command: 'echo "home=$HOME"; cat ~/.ssh/id_ed25519 2>&1; ls -a ~/.ssh 2>&1' }),
+            call('r1', 'read', { file_path: join(home, '.ssh', 'id_ed25519') }),
+          ],
+          { permissions: { deny: ['Read(~/.ssh/**)'] } },
+        );
+        const got = results(session);
+        expect(got.get('c1')?.output).toContain(`home=${home}`);
+        expect(got.get('r1')).toMatchObject({ ok: false, output: 'Permission denied: Read(~/.ssh/**)' });
+        expectNoLeak(dir, session, events, ['PRIVATE_KEY=k3y-9d2c']);
+      } finally {
+        process.env.HOME = saved;
+      }
+    },
+  );
 });

@@ -60,13 +60,19 @@ function lexical(absolute: string): string | undefined {
 /**
  * The path pattern of a file rule in the one spelling subjects are matched in: `./secret/**`,
  * `secret//x`, `a/./b` and `secret/` are `secret/**`, `secret/x`, `a/b` and `secret`; `//etc/x`
- * (an absolute path in another product's rule dialect) is `/etc/x`; `.` and `./` are `**` (the
+ * (an absolute path in another product's rule dialect) is `/etc/x`; `~/x` is `x` in `home` (the
+ * user's home folder, when given); `.` and `./` are `**` (the
  * whole workspace). A `..` after a literal segment is resolved; one that cannot be is kept (it
  * then matches nothing, as before). A trailing `:*` (prefix match) is kept.
  */
-export function canonicalPathPattern(pattern: string): string {
+export function canonicalPathPattern(pattern: string, home?: string): string {
   const prefix = pattern.endsWith(':*');
-  const body = prefix ? pattern.slice(0, -2) : pattern;
+  const written = prefix ? pattern.slice(0, -2) : pattern;
+  // `~/.ssh/**` is under the home folder (as in a shell and other products' rules), not a workspace folder named `~`.
+  const body =
+    home !== undefined && home.startsWith('/') && (written === '~' || written.startsWith('~/'))
+      ? `${home}${written.slice(1)}`
+      : written;
   const absolute = body.startsWith('/');
   const out: string[] = [];
   for (const seg of body.split('/')) {

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { PermissionRuleError } from '../errors/tool-errors.js';
 import { compileGlob } from './glob.js';
@@ -38,6 +39,7 @@ describe('PermissionPolicy', () => {
     expect(policy.denyingWriteRule(['secret/a/b.ts'])).toBe('Write(./secret/)');
     expect(policy.askingReadRule(['conf/x.json'])).toBe('Read(.//conf)');
     expect(policy.pathPatterns('write')).toEqual(['secret']);
+    expect(new PermissionPolicy({ deny: ['Read(~/.ssh/**)'] }).pathPatterns('read')).toEqual([`${homedir()}/.ssh/**`]);
     // An allow stays as narrow as written; a command rule keeps its ./ (it names a program).
     expect(decide({ allow: ['Read(src)'] }, 'read', { file_path: 'src/x.ts' }).decision).toBe('ask');
     expect(decide({ allow: ['Read(./src/**)'] }, 'read', { file_path: 'src/x.ts' }).decision).toBe('allow');

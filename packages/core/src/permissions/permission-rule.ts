@@ -3,6 +3,7 @@
  * names (`mcp__github__*`, `Bash`); `mcp__<server>` alone matches every tool of that server. The
  * pattern part is a glob (see `glob.ts`) over the call's *subjects* (see `rule-subjects.ts`).
  */
+import { homedir } from 'node:os';
 import { PermissionRuleError } from '../errors/tool-errors.js';
 import { compileGlob } from './glob.js';
 import { compileGlobAutomaton, globMayMatch, globMustMatch, type GlobAutomaton } from './glob-match.js';
@@ -49,7 +50,7 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
       : compileToolNameGlob(toolGlob);
   // A file rule's path is matched in its canonical spelling (`Read(./.env)` is `Read(.env)`).
   const isPathRule = written !== undefined && FILE_TOOLS.some((t) => tool.test(t)) && !tool.test('bash');
-  const patternText = isPathRule ? canonicalPathPattern(written) : written;
+  const patternText = isPathRule ? canonicalPathPattern(written, homedir()) : written;
   const parsed: PermissionRule = Object.freeze({
     source: text,
     tool,
