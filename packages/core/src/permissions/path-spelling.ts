@@ -70,7 +70,7 @@ export function canonicalPathPattern(pattern: string, home?: string): string {
   const written = prefix ? pattern.slice(0, -2) : pattern;
   // `~/.ssh/**` is under the home folder (as in a shell and other products' rules), not a workspace folder named `~`.
   const body =
-    home !== undefined && home.startsWith('/') && (written === '~' || written.startsWith('~/'))
+    home?.startsWith('/') === true && (written === '~' || written.startsWith('~/'))
       ? `${home}${written.slice(1)}`
       : written;
   const absolute = body.startsWith('/');

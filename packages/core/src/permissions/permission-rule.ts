@@ -119,10 +119,7 @@ export function ruleMatches(
   if (mode === 'all' && !alternatives) return subjects.every((s) => pattern.test(s));
   if (subjects.some((s) => pattern.test(s))) return true;
   // A deny or ask rule naming a folder (`Read(secret)`) covers every file in it.
-  return (
-    paths !== undefined &&
-    paths.some((spellings) => spellings.some((s) => withAncestors(s).some((a) => pattern.test(a))))
-  );
+  return paths?.some((spellings) => spellings.some((s) => withAncestors(s).some((a) => pattern.test(a)))) === true;
 }
 
 // A deny (`any`) matches when some value of some subject's holes fits the pattern, so a command
