@@ -197,7 +197,7 @@ async function govern(
       frame,
       onRunning,
       nest,
-      holdAsk: auth.holdAsk === true,
+      ...(auth.holdAsk === undefined || auth.holdAsk === false ? {} : { holdAsk: auth.holdAsk }),
     });
   } catch (e) {
     // The call was permitted; a failure while it ran (timeout, cancellation, a throw) keeps that record.

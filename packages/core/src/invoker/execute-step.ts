@@ -18,6 +18,7 @@ import { CallSignal, type AbortState } from './call-signal.js';
 import type { ScopedInvokers } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
 import { guardExec, holdsCommands } from './exec-guard.js';
+import type { HoldAsk } from './permission-step.js';
 import { guardReads } from './read-guard.js';
 import { guardWrites } from './write-guard.js';
 
@@ -32,7 +33,7 @@ export interface ExecuteCall {
   /** The scoped invokers of this call, bound to its signal (made when the tool first reaches for them). */
   readonly nest: (owner: CallSignal) => ScopedInvokers;
   /** Hold the files the call writes and reads to the policy's path ask rules (it was not confirmed). */
-  readonly holdAsk?: boolean;
+  readonly holdAsk?: HoldAsk;
 }
 
 function validResult(name: string, value: unknown): ToolResult {
@@ -139,8 +140,9 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
 function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
   const { frame, tool } = call;
   const p = k.policy;
-  const askWrites = call.holdAsk === true && p.hasWriteAskRules;
-  const askReads = call.holdAsk === true && p.hasReadAskRules && tool.tier !== 'exec';
+  const held = call.holdAsk ?? false;
+  const askWrites = held !== false && p.hasWriteAskRules;
+  const askReads = held !== false && p.hasReadAskRules && tool.tier !== 'exec';
   const reads = (p.hasReadDenyRules && tool.tier !== 'exec') || askReads;
   const commands = k.workspace.exec !== undefined && holdsCommands(p, call.holdAsk === true);
   if (!isModelSide(frame.source) || (!p.hasWriteDenyRules && !askWrites && !reads && !commands)) return k.workspace;
@@ -149,9 +151,9 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
       kind: 'permissionDenied',
       payload: { tool_id: call.id, tool_name: tool.name, ...eventArgs({ path }), reason: rule, denied_by: 'rule' },
     });
-  const held = commands ? guardExec(k.workspace, p, tool.name, call.holdAsk === true) : k.workspace;
-  const written = guardWrites(held, p, tool.name, denied, askWrites);
-  return reads ? guardReads(written, p, tool.name, denied, askReads) : written;
+  const base = commands ? guardExec(k.workspace, p, tool.name, call.holdAsk === true) : k.workspace;
+  const written = guardWrites(base, p, tool.name, denied, askWrites ? held : false);
+  return reads ? guardReads(written, p, tool.name, denied, askReads ? held : false) : written;
 }
 
 function runWithMiddleware(

@@ -28,11 +28,16 @@ export type Authorization =
        * True when no person confirmed the files this call reaches while one would be asked: it was
        * allowed by an allow rule or the default, or confirmed under the default or a rule without a
        * path. The files it writes or reads are then held to the path ask rules too, so a file under
-       * one is never reached unasked by another spelling or another route.
+       * one is never reached unasked by another spelling or another route. `links`: a person
+       * confirmed the paths the call names; a file it reaches through a symbolic link under an
+       * ask rule those paths are not under is still refused.
        */
-      readonly holdAsk?: boolean;
+      readonly holdAsk?: HoldAsk;
     }
   | { readonly ok: false; readonly error: PermissionDeniedError };
+
+/** How a call's files are held to the path ask rules (see {@link Authorization}). */
+export type HoldAsk = boolean | 'links';
 
 const skillMatchers = new WeakMap<SkillRestriction, ReturnType<typeof compileRuleList>>();
 
@@ -70,14 +75,18 @@ function refusedBy(frame: CallFrame, id: string, tool: Tool, args: unknown, erro
 
 /** A call a person (or a checker) approved under `rule`. */
 function approved(rule: string): Authorization {
-  return confirmsPaths(rule)
-    ? { ok: true, permission: 'ask_approved' }
-    : { ok: true, permission: 'ask_approved', holdAsk: true };
+  if (confirmsPaths(rule)) return approvedPaths();
+  return { ok: true, permission: 'ask_approved', holdAsk: true };
+}
+
+/** A call a person approved after seeing the paths it names under `rule`. */
+function approvedPaths(): Authorization {
+  return { ok: true, permission: 'ask_approved', holdAsk: 'links' };
 }
 
 /** The permission projection of a call before it runs: allowed, parked for a person, or denied (by `rule`). */
 export type Projection =
-  | { readonly ok: true; readonly permission: PermissionOutcome; readonly holdAsk?: boolean }
+  | { readonly ok: true; readonly permission: PermissionOutcome; readonly holdAsk?: HoldAsk }
   | { readonly ok: 'ask'; readonly rule: string }
   | { readonly ok: false; readonly rule: string; readonly by: DeniedBy };
 

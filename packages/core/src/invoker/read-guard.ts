@@ -23,7 +23,8 @@ import type {
   WorkspaceSearch,
   WorkspaceServices,
 } from '../workspace/workspace-services.js';
-import { realRootOf, spellings, unconfirmed } from './write-guard.js';
+import type { HoldAsk } from './permission-step.js';
+import { heldAskRule, realRootOf, spelledPath, unconfirmed } from './write-guard.js';
 
 /** What the guard reports when it refuses a read (the kernel emits `permissionDenied`). */
 export type ReadDenied = (path: string, rule: string) => void;
@@ -37,19 +38,19 @@ export function guardReads(
   policy: PermissionPolicy,
   toolName: string,
   onDenied: ReadDenied,
-  holdAsk = false,
+  holdAsk: HoldAsk = false,
 ): WorkspaceServices {
   const serves = workspace.fs !== undefined || workspace.search !== undefined || workspace.git !== undefined;
-  const ask = holdAsk && policy.hasReadAskRules;
-  if ((!policy.hasReadDenyRules && !ask) || !serves) return workspace;
+  const ask = policy.hasReadAskRules ? holdAsk : false;
+  if ((!policy.hasReadDenyRules && ask === false) || !serves) return workspace;
   let realRoot: Promise<string | undefined> | undefined;
   const verdictFor = async (path: string): Promise<{ rule: string; ask: boolean } | undefined> => {
     if (typeof path !== 'string') return undefined;
     realRoot ??= realRootOf(workspace.root);
-    const spelled = await spellings(workspace.root, realRoot, path);
-    const denying = policy.denyingReadRule(spelled);
+    const spelled = await spelledPath(workspace.root, realRoot, path);
+    const denying = policy.denyingReadRule([...spelled.lexical, ...spelled.linked]);
     if (denying !== undefined) return { rule: denying, ask: false };
-    const asking = ask ? policy.askingReadRule(spelled) : undefined;
+    const asking = heldAskRule((p) => policy.askingReadRule(p), spelled, ask);
     return asking === undefined ? undefined : { rule: asking, ask: true };
   };
   const ruleFor = async (path: string): Promise<string | undefined> => (await verdictFor(path))?.rule;

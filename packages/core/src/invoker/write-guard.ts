@@ -16,6 +16,7 @@ import { PermissionDeniedError, ToolExecutionError } from '../errors/tool-errors
 import { canonicalPath } from '../permissions/path-spelling.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { WorkspaceCallOptions, WorkspaceFileSystem, WorkspaceServices } from '../workspace/workspace-services.js';
+import type { HoldAsk } from './permission-step.js';
 
 /** What the guard reports when it refuses a write (the kernel emits `permissionDenied`). */
 export type WriteDenied = (path: string, rule: string) => void;
@@ -52,32 +53,66 @@ function under(base: string, rel: string): string {
   return rel === '' ? b || '/' : `${b}/${rel}`;
 }
 
+/** The spellings of one workspace file: those of the path as named, and those reached through symbolic links. */
+export interface SpelledPath {
+  /** As given, normalised, and absolute under the root (as given and as resolved). */
+  readonly lexical: readonly string[];
+  /** Where symbolic links lead, when that is elsewhere in the workspace (relative and absolute); else empty. */
+  readonly linked: readonly string[];
+}
+
 /**
- * Every spelling of the workspace file `path` names: as given, normalised, and through symbolic
+ * The spellings of the workspace file `path` names: as given, normalised, and through symbolic
  * links, each also as an absolute path under the root as given and as resolved (an absolute rule,
  * `Read(/work/app/.env)`, holds whichever spelling the call used).
  */
-export async function spellings(root: string, realRoot: Promise<string | undefined>, path: string): Promise<string[]> {
-  const out = new Set([path]);
+export async function spelledPath(
+  root: string,
+  realRoot: Promise<string | undefined>,
+  path: string,
+): Promise<SpelledPath> {
+  const lexical = new Set([path]);
+  const linked = new Set<string>();
   const rel = lexicalPath(root, path);
   const absoluteRoot = isAbsolute(root);
   if (rel !== undefined) {
-    out.add(rel);
-    if (absoluteRoot) out.add(under(root, rel));
+    lexical.add(rel);
+    if (absoluteRoot) lexical.add(under(root, rel));
   }
   const real = await realRoot;
   if (real !== undefined && rel !== undefined) {
-    out.add(under(real, rel));
+    lexical.add(under(real, rel));
     const target = await realOf(join(real, rel));
     const viaLinks = target === undefined ? undefined : relative(real, target);
     if (viaLinks !== undefined && viaLinks !== '' && !viaLinks.startsWith('..') && !isAbsolute(viaLinks)) {
-      const linked = viaLinks.split(sep).join('/');
-      out.add(linked);
-      out.add(under(real, linked));
-      if (absoluteRoot) out.add(under(root, linked));
+      const to = viaLinks.split(sep).join('/');
+      if (to !== rel) for (const s of [to, under(real, to), ...(absoluteRoot ? [under(root, to)] : [])]) linked.add(s);
     }
   }
-  return [...out];
+  return { lexical: [...lexical], linked: [...linked].filter((s) => !lexical.has(s)) };
+}
+
+/** Every spelling of the workspace file `path` names (see {@link spelledPath}), in one list. */
+export async function spellings(root: string, realRoot: Promise<string | undefined>, path: string): Promise<string[]> {
+  const { lexical, linked } = await spelledPath(root, realRoot, path);
+  return [...lexical, ...linked];
+}
+
+/**
+ * The path ask rule a call must not pass unconfirmed: with `true` (nobody confirmed the files) any
+ * rule covering the file; with `links` (a person confirmed the paths the call names) a rule
+ * covering where a symbolic link leads that does not cover the path as named.
+ */
+export function heldAskRule(
+  asking: (paths: readonly string[]) => string | undefined,
+  spelled: SpelledPath,
+  hold: HoldAsk,
+): string | undefined {
+  if (hold === false) return undefined;
+  if (hold === true) return asking([...spelled.lexical, ...spelled.linked]);
+  if (spelled.linked.length === 0) return undefined;
+  const viaLink = asking(spelled.linked);
+  return viaLink !== undefined && asking(spelled.lexical) !== viaLink ? viaLink : undefined;
 }
 
 /** The real path of a workspace root that is a local folder, else `undefined`. */
@@ -97,20 +132,20 @@ export function guardWrites(
   policy: PermissionPolicy,
   toolName: string,
   onDenied: WriteDenied,
-  holdAsk = false,
+  holdAsk: HoldAsk = false,
 ): WorkspaceServices {
   const fs = workspace.fs;
-  const ask = holdAsk && policy.hasWriteAskRules;
+  const ask = policy.hasWriteAskRules ? holdAsk : false;
   if (fs === undefined || (!policy.hasWriteDenyRules && !ask)) return workspace;
   let realRoot: Promise<string | undefined> | undefined;
   let wrote = false;
   const verdictFor = async (path: string): Promise<{ rule: string; ask: boolean } | undefined> => {
     if (typeof path !== 'string') return undefined;
     realRoot ??= realRootOf(workspace.root);
-    const spelled = await spellings(workspace.root, realRoot, path);
-    const denying = policy.denyingWriteRule(spelled);
+    const spelled = await spelledPath(workspace.root, realRoot, path);
+    const denying = policy.denyingWriteRule([...spelled.lexical, ...spelled.linked]);
     if (denying !== undefined) return { rule: denying, ask: false };
-    const asking = ask ? policy.askingWriteRule(spelled) : undefined;
+    const asking = heldAskRule((p) => policy.askingWriteRule(p), spelled, ask);
     return asking === undefined ? undefined : { rule: asking, ask: true };
   };
   const check = async (path: string): Promise<void> => {
