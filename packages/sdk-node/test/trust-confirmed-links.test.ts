@@ -4,8 +4,9 @@
 // link: the approver sees `src/link.ts` under `Write(src/**)` and approves, and the write used to
 // land in `secret/x.ts`, which its own ask rule was never asked about. Now such a call is refused
 // naming the rule it skipped; a link that stays under the confirmed rule, and the file named by
-// its own path, are asked about and handled as usual.
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+// its own path, are asked about and handled as usual. An allow rule likewise covers where a write
+// lands: `Write(src/**)` created files in `secret/` through a linked folder without asking.
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -91,5 +92,36 @@ describe('a confirmation covers the path shown, not where a link leads', () => {
     });
     expect(JSON.stringify(session.core.store.log.facts)).not.toContain('vault-5e1f');
     expect(got.get('r2')).toMatchObject({ ok: true, output: expect.stringContaining('export const R = 1;') });
+  });
+
+  it('PERM-06: an allow rule covers where a write lands: Write(src/**) does not reach secret/ through a linked folder', async () => {
+    const dir = repo();
+    symlinkSync('../secret', join(dir, 'src', 'dirlink'));
+    const model = new ScriptedLlmClient([
+      call('w1', 'write', { file_path: 'src/dirlink/new.ts', content: 'pwned\n' }),
+      call('w2', 'write', { file_path: 'src/same.ts', content: 'export const R = 3;\n' }),
+      { text: 'Done.' },
+    ]);
+    const asked: ConfirmationRequest[] = [];
+    const session = await (await Agent.create({ model })).session(dir, {
+      gate: { continuation: { enabled: false } },
+      permissions: { allow: ['Write(src/**)'] },
+      onConfirm: (r) => {
+        asked.push(r);
+        return { approved: false };
+      },
+    });
+    opened.push(session);
+    await session.send('go').catch(() => undefined);
+    const got = toolResults(session);
+    expect(got.get('w1')).toMatchObject({
+      ok: false,
+      output:
+        "Permission denied: src/dirlink/new.ts leads through a symbolic link to secret/new.ts, which no allow rule covers; the call was allowed for the path it names only. Name secret/new.ts itself in the call's arguments, so that it can be confirmed",
+    });
+    expect(existsSync(join(dir, 'secret', 'new.ts'))).toBe(false);
+    expect(got.get('w2')?.ok).toBe(true);
+    expect(readFileSync(join(dir, 'src', 'real.ts'), 'utf8')).toBe('export const R = 3;\n');
+    expect(asked).toEqual([]);
   });
 });

@@ -141,19 +141,22 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
   const { frame, tool } = call;
   const p = k.policy;
   const held = call.holdAsk ?? false;
-  const askWrites = held !== false && p.hasWriteAskRules;
+  const unasked = held === true || held === 'allow';
+  // A call allowed unasked is also held to the policy where a symbolic link it writes through leads.
+  const askWrites = held !== false && (p.hasWriteAskRules || held === 'allow');
   const askReads = held !== false && p.hasReadAskRules && tool.tier !== 'exec';
   const reads = (p.hasReadDenyRules && tool.tier !== 'exec') || askReads;
-  const commands = k.workspace.exec !== undefined && holdsCommands(p, call.holdAsk === true);
+  const commands = k.workspace.exec !== undefined && holdsCommands(p, unasked);
   if (!isModelSide(frame.source) || (!p.hasWriteDenyRules && !askWrites && !reads && !commands)) return k.workspace;
   const denied = (path: string, rule: string): void =>
     frame.context.events.emit({
       kind: 'permissionDenied',
       payload: { tool_id: call.id, tool_name: tool.name, ...eventArgs({ path }), reason: rule, denied_by: 'rule' },
     });
-  const base = commands ? guardExec(k.workspace, p, tool.name, call.holdAsk === true) : k.workspace;
+  const base = commands ? guardExec(k.workspace, p, tool.name, unasked) : k.workspace;
   const written = guardWrites(base, p, tool.name, denied, askWrites ? held : false);
-  return reads ? guardReads(written, p, tool.name, denied, askReads ? held : false) : written;
+  const readHold = held === 'allow' ? true : held;
+  return reads ? guardReads(written, p, tool.name, denied, askReads ? readHold : false) : written;
 }
 
 function runWithMiddleware(

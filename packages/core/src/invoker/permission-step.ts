@@ -30,14 +30,15 @@ export type Authorization =
        * path. The files it writes or reads are then held to the path ask rules too, so a file under
        * one is never reached unasked by another spelling or another route. `links`: a person
        * confirmed the paths the call names; a file it reaches through a symbolic link under an
-       * ask rule those paths are not under is still refused.
+       * ask rule those paths are not under is still refused. `allow`: as `true`, and a file it
+       * writes through a symbolic link must be allowed where the link leads as well.
        */
       readonly holdAsk?: HoldAsk;
     }
   | { readonly ok: false; readonly error: PermissionDeniedError };
 
 /** How a call's files are held to the path ask rules (see {@link Authorization}). */
-export type HoldAsk = boolean | 'links';
+export type HoldAsk = boolean | 'links' | 'allow';
 
 const skillMatchers = new WeakMap<SkillRestriction, ReturnType<typeof compileRuleList>>();
 
@@ -144,7 +145,7 @@ export async function project(
   if (verdict.decision === 'deny') return { ok: false, rule: verdict.rule, by: 'rule' };
   if (verdict.decision === 'allow')
     return governance.yolo !== true && k.confirmation !== undefined
-      ? { ok: true, permission: 'allow', holdAsk: true }
+      ? { ok: true, permission: 'allow', holdAsk: 'allow' }
       : { ok: true, permission: 'allow' };
   if (governance.yolo === true) return { ok: true, permission: 'yolo' };
 
@@ -160,7 +161,7 @@ export async function project(
   if (checked.decision === 'allow')
     return k.confirmation === undefined || confirmsPaths(verdict.rule)
       ? { ok: true, permission: 'allow' }
-      : { ok: true, permission: 'allow', holdAsk: true };
+      : { ok: true, permission: 'allow', holdAsk: 'allow' };
 
   if (k.confirmation === undefined) return { ok: true, permission: 'ask_unconfirmed' };
   return { ok: 'ask', rule: verdict.rule };

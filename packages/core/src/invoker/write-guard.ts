@@ -109,7 +109,7 @@ export function heldAskRule(
   hold: HoldAsk,
 ): string | undefined {
   if (hold === false) return undefined;
-  if (hold === true) return asking([...spelled.lexical, ...spelled.linked]);
+  if (hold === true || hold === 'allow') return asking([...spelled.lexical, ...spelled.linked]);
   if (spelled.linked.length === 0) return undefined;
   const viaLink = asking(spelled.linked);
   return viaLink !== undefined && asking(spelled.lexical) !== viaLink ? viaLink : undefined;
@@ -135,18 +135,23 @@ export function guardWrites(
   holdAsk: HoldAsk = false,
 ): WorkspaceServices {
   const fs = workspace.fs;
-  const ask = policy.hasWriteAskRules ? holdAsk : false;
+  const ask = policy.hasWriteAskRules || holdAsk === 'allow' ? holdAsk : false;
   if (fs === undefined || (!policy.hasWriteDenyRules && !ask)) return workspace;
   let realRoot: Promise<string | undefined> | undefined;
   let wrote = false;
-  const verdictFor = async (path: string): Promise<{ rule: string; ask: boolean } | undefined> => {
+  const verdictFor = async (path: string): Promise<{ rule: string; ask: boolean; to?: string } | undefined> => {
     if (typeof path !== 'string') return undefined;
     realRoot ??= realRootOf(workspace.root);
     const spelled = await spelledPath(workspace.root, realRoot, path);
     const denying = policy.denyingWriteRule([...spelled.lexical, ...spelled.linked]);
     if (denying !== undefined) return { rule: denying, ask: false };
     const asking = heldAskRule((p) => policy.askingWriteRule(p), spelled, ask);
-    return asking === undefined ? undefined : { rule: asking, ask: true };
+    if (asking !== undefined) return { rule: asking, ask: true };
+    const to = ask === 'allow' ? spelled.linked[0] : undefined;
+    if (to === undefined) return undefined;
+    // Allowed for the path it names: where a symbolic link leads must be allowed too.
+    const there = policy.evaluate(toolName, { file_path: to }, workspace.root);
+    return there.decision === 'allow' ? undefined : { rule: there.rule, ask: true, to };
   };
   const check = async (path: string): Promise<void> => {
     const verdict = await verdictFor(path);
@@ -154,7 +159,11 @@ export function guardWrites(
     onDenied(path, verdict.rule);
     const denied: A3sError = new PermissionDeniedError(
       toolName,
-      verdict.ask ? unconfirmed(verdict.rule, 'writing', path) : `${verdict.rule} (writing ${path})`,
+      verdict.to !== undefined
+        ? viaLink(verdict.rule, path, verdict.to)
+        : verdict.ask
+          ? unconfirmed(verdict.rule, 'writing', path)
+          : `${verdict.rule} (writing ${path})`,
     );
     throw wrote ? new ToolExecutionError(toolName, denied) : denied;
   };
@@ -189,4 +198,10 @@ export function guardWrites(
 /** Why a file under an ask rule was refused to a call nobody confirmed. */
 export function unconfirmed(rule: string, doing: 'writing' | 'reading', path: string): string {
   return `${rule} needs a confirmation this call did not get (${doing} ${path}); name the file by its own path in the call's arguments, so that it can be confirmed`;
+}
+
+/** Why a write through a symbolic link to a place the call was not allowed to write was refused. */
+function viaLink(rule: string, path: string, to: string): string {
+  const why = rule === 'default' ? 'no allow rule covers' : `${rule} does not allow without a confirmation`;
+  return `${path} leads through a symbolic link to ${to}, which ${why}; the call was allowed for the path it names only. Name ${to} itself in the call's arguments, so that it can be confirmed`;
 }
