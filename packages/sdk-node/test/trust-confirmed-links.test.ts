@@ -10,6 +10,9 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ToolInvoker, ToolRegistry } from '@a3s-code/core';
+import { createTestInvocation } from '@a3s-code/core/testing';
+import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
 import { Agent, type ConfirmationRequest, type Session } from '../src/index.js';
 import { tempRepo, toolResults } from './kit.js';
 
@@ -117,11 +120,44 @@ describe('a confirmation covers the path shown, not where a link leads', () => {
     expect(got.get('w1')).toMatchObject({
       ok: false,
       output:
-        "Permission denied: src/dirlink/new.ts leads through a symbolic link to secret/new.ts, which no allow rule covers; the call was allowed for the path it names only. Name secret/new.ts itself in the call's arguments, so that it can be confirmed",
+        "Permission denied: src/dirlink/new.ts leads through a symbolic link to secret/new.ts, which no allow rule covers; the call was allowed to write the path it names only. Name secret/new.ts itself in the call's arguments, so that it can be confirmed",
     });
     expect(existsSync(join(dir, 'secret', 'new.ts'))).toBe(false);
     expect(got.get('w2')?.ok).toBe(true);
     expect(readFileSync(join(dir, 'src', 'real.ts'), 'utf8')).toBe('export const R = 3;\n');
     expect(asked).toEqual([]);
+  });
+});
+
+// The SDK allows reads everywhere by default, so a read allow rule with a path narrows nothing
+// there; a host on core's kernel can allow `Read(src/**)` alone, and a link must not widen it.
+describe('the kernel: an allow rule for reads covers where a read lands', () => {
+  it('PERM-06: Read(src/**) allowed unasked does not show secret/x.ts through src/link.ts; src/same.ts is read', async () => {
+    const dir = repo();
+    const registry = new ToolRegistry({ capabilities: ['fs.read', 'fs.write', 'fs.list', 'search'] });
+    registry.registerPack(workspaceToolPack);
+    const asked: unknown[] = [];
+    const invoker = new ToolInvoker({
+      registry,
+      workspace: new LocalWorkspace({ root: dir }),
+      policy: { allow: ['Read(src/**)'] },
+      confirmation: {
+        confirm: async (r) => {
+          asked.push(r);
+          return { approved: false };
+        },
+      },
+    });
+    const { context } = createTestInvocation();
+    const read = (id: string, file_path: string) =>
+      invoker.invoke({ id, name: 'read', args: { file_path } }, context, 'agent');
+    const r1 = await read('r1', 'src/link.ts');
+    expect(r1.output).toBe(
+      "Permission denied: src/link.ts leads through a symbolic link to secret/x.ts, which no allow rule covers; the call was allowed to read the path it names only. Name secret/x.ts itself in the call's arguments, so that it can be confirmed",
+    );
+    const r2 = await read('r2', 'src/same.ts');
+    expect(r2).toMatchObject({ ok: true, output: expect.stringContaining('export const R = 1;') });
+    expect(asked).toEqual([]);
+    invoker.close();
   });
 });

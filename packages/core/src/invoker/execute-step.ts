@@ -144,7 +144,8 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
   const unasked = held === true || held === 'allow';
   // A call allowed unasked is also held to the policy where a symbolic link it writes through leads.
   const askWrites = held !== false && (p.hasWriteAskRules || held === 'allow');
-  const askReads = held !== false && p.hasReadAskRules && tool.tier !== 'exec';
+  const askReads =
+    held !== false && (p.hasReadAskRules || (held === 'allow' && p.hasReadAllowRules)) && tool.tier !== 'exec';
   const reads = (p.hasReadDenyRules && tool.tier !== 'exec') || askReads;
   const commands = k.workspace.exec !== undefined && holdsCommands(p, unasked);
   if (!isModelSide(frame.source) || (!p.hasWriteDenyRules && !askWrites && !reads && !commands)) return k.workspace;
@@ -155,7 +156,7 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
     });
   const base = commands ? guardExec(k.workspace, p, tool.name, unasked) : k.workspace;
   const written = guardWrites(base, p, tool.name, denied, askWrites ? held : false);
-  const readHold = held === 'allow' ? true : held;
+  const readHold = held === 'allow' && !p.hasReadAllowRules ? true : held;
   return reads ? guardReads(written, p, tool.name, denied, askReads ? readHold : false) : written;
 }
 

@@ -24,7 +24,7 @@ import type {
   WorkspaceServices,
 } from '../workspace/workspace-services.js';
 import type { HoldAsk } from './permission-step.js';
-import { heldAskRule, realRootOf, spelledPath, unconfirmed } from './write-guard.js';
+import { heldAskRule, linkTargetVerdict, realRootOf, spelledPath, unconfirmed, viaLink } from './write-guard.js';
 
 /** What the guard reports when it refuses a read (the kernel emits `permissionDenied`). */
 export type ReadDenied = (path: string, rule: string) => void;
@@ -41,17 +41,18 @@ export function guardReads(
   holdAsk: HoldAsk = false,
 ): WorkspaceServices {
   const serves = workspace.fs !== undefined || workspace.search !== undefined || workspace.git !== undefined;
-  const ask = policy.hasReadAskRules ? holdAsk : false;
+  const ask = policy.hasReadAskRules || holdAsk === 'allow' ? holdAsk : false;
   if ((!policy.hasReadDenyRules && ask === false) || !serves) return workspace;
   let realRoot: Promise<string | undefined> | undefined;
-  const verdictFor = async (path: string): Promise<{ rule: string; ask: boolean } | undefined> => {
+  const verdictFor = async (path: string): Promise<{ rule: string; ask: boolean; to?: string } | undefined> => {
     if (typeof path !== 'string') return undefined;
     realRoot ??= realRootOf(workspace.root);
     const spelled = await spelledPath(workspace.root, realRoot, path);
     const denying = policy.denyingReadRule([...spelled.lexical, ...spelled.linked]);
     if (denying !== undefined) return { rule: denying, ask: false };
     const asking = heldAskRule((p) => policy.askingReadRule(p), spelled, ask);
-    return asking === undefined ? undefined : { rule: asking, ask: true };
+    if (asking !== undefined) return { rule: asking, ask: true };
+    return ask === 'allow' ? linkTargetVerdict(policy, toolName, workspace.root, spelled) : undefined;
   };
   const ruleFor = async (path: string): Promise<string | undefined> => (await verdictFor(path))?.rule;
   const refuse = async (path: string | undefined): Promise<void> => {
@@ -61,7 +62,11 @@ export function guardReads(
     onDenied(path, verdict.rule);
     throw new PermissionDeniedError(
       toolName,
-      verdict.ask ? unconfirmed(verdict.rule, 'reading', path) : `${verdict.rule} (reading ${path})`,
+      verdict.to !== undefined
+        ? viaLink(verdict.rule, 'read', path, verdict.to)
+        : verdict.ask
+          ? unconfirmed(verdict.rule, 'reading', path)
+          : `${verdict.rule} (reading ${path})`,
     );
   };
   const hidden = async (path: string): Promise<boolean> => (await ruleFor(path)) !== undefined;

@@ -147,11 +147,7 @@ export function guardWrites(
     if (denying !== undefined) return { rule: denying, ask: false };
     const asking = heldAskRule((p) => policy.askingWriteRule(p), spelled, ask);
     if (asking !== undefined) return { rule: asking, ask: true };
-    const to = ask === 'allow' ? spelled.linked[0] : undefined;
-    if (to === undefined) return undefined;
-    // Allowed for the path it names: where a symbolic link leads must be allowed too.
-    const there = policy.evaluate(toolName, { file_path: to }, workspace.root);
-    return there.decision === 'allow' ? undefined : { rule: there.rule, ask: true, to };
+    return ask === 'allow' ? linkTargetVerdict(policy, toolName, workspace.root, spelled) : undefined;
   };
   const check = async (path: string): Promise<void> => {
     const verdict = await verdictFor(path);
@@ -160,7 +156,7 @@ export function guardWrites(
     const denied: A3sError = new PermissionDeniedError(
       toolName,
       verdict.to !== undefined
-        ? viaLink(verdict.rule, path, verdict.to)
+        ? viaLink(verdict.rule, 'write', path, verdict.to)
         : verdict.ask
           ? unconfirmed(verdict.rule, 'writing', path)
           : `${verdict.rule} (writing ${path})`,
@@ -200,8 +196,24 @@ export function unconfirmed(rule: string, doing: 'writing' | 'reading', path: st
   return `${rule} needs a confirmation this call did not get (${doing} ${path}); name the file by its own path in the call's arguments, so that it can be confirmed`;
 }
 
-/** Why a write through a symbolic link to a place the call was not allowed to write was refused. */
-function viaLink(rule: string, path: string, to: string): string {
+/**
+ * For a call allowed unasked for the path it names: the verdict on where a symbolic link takes
+ * that path, when the policy does not allow the call there (the rule that decided, and the place).
+ */
+export function linkTargetVerdict(
+  policy: PermissionPolicy,
+  toolName: string,
+  root: string,
+  spelled: SpelledPath,
+): { rule: string; ask: true; to: string } | undefined {
+  const to = spelled.linked[0];
+  if (to === undefined) return undefined;
+  const there = policy.evaluate(toolName, { file_path: to, path: to }, root);
+  return there.decision === 'allow' ? undefined : { rule: there.rule, ask: true, to };
+}
+
+/** Why a read or write through a symbolic link to a place the call was not allowed to reach was refused. */
+export function viaLink(rule: string, doing: 'read' | 'write', path: string, to: string): string {
   const why = rule === 'default' ? 'no allow rule covers' : `${rule} does not allow without a confirmation`;
-  return `${path} leads through a symbolic link to ${to}, which ${why}; the call was allowed for the path it names only. Name ${to} itself in the call's arguments, so that it can be confirmed`;
+  return `${path} leads through a symbolic link to ${to}, which ${why}; the call was allowed to ${doing} the path it names only. Name ${to} itself in the call's arguments, so that it can be confirmed`;
 }

@@ -55,6 +55,7 @@ export class PermissionPolicy {
   readonly #readAsk: readonly PermissionRule[];
   readonly #shellDeny: readonly PermissionRule[];
   readonly #shellAsk: readonly PermissionRule[];
+  readonly #readAllow: boolean;
   /** The decision when no rule matches. */
   readonly defaultDecision: PermissionDecision;
 
@@ -74,6 +75,9 @@ export class PermissionPolicy {
     this.#readAsk = this.#ask.filter((r) => r.pattern !== undefined && r.tool.test(READ_TOOL));
     this.#shellDeny = this.#deny.filter(isShellRule);
     this.#shellAsk = this.#ask.filter(isShellRule);
+    this.#readAllow = this.#allow.some(
+      (r) => r.pattern !== undefined && ['read', 'grep', 'glob'].some((t) => r.tool.test(t)) && !r.tool.test('bash'),
+    );
     const d = config.defaultDecision ?? 'ask';
     if (!DECISIONS.includes(d))
       throw new PermissionRuleError('defaultDecision', String(d), `must be one of ${DECISIONS.join(', ')}`);
@@ -132,6 +136,15 @@ export class PermissionPolicy {
    */
   denyingReadRule(paths: readonly string[]): string | undefined {
     return firstMatching(this.#readDeny, paths);
+  }
+
+  /**
+   * True when some allow rule names a path for the file-reading or searching tools (`Read(src/**)`,
+   * `Grep(src/**)`): a call it allows is then held to the policy where a symbolic link it reads
+   * through leads.
+   */
+  get hasReadAllowRules(): boolean {
+    return this.#readAllow;
   }
 
   /** True when some path deny rule of the file-reading tool exists (the kernel then checks each read). */
