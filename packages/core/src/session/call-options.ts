@@ -6,6 +6,7 @@
  * `SessionConfigurationError` naming it and what is allowed — never a `TypeError` from inside,
  * never a silently ignored option, and never a session left busy.
  */
+import { didYouMean } from '../config/did-you-mean.js';
 import { SessionConfigurationError } from '../errors/index.js';
 import { checkQuestionAnswer, type QuestionAnswer } from '../run/run-result.js';
 
@@ -52,7 +53,7 @@ export function checkCallOptions<T extends object>(call: OptionsCall, options: T
     if (!allowed.includes(key))
       throw new SessionConfigurationError(
         `options.${key}`,
-        `is not an option of ${call}; allowed: ${allowed.join(', ')}`,
+        `is not an option of ${call}; allowed: ${allowed.join(', ')}${didYouMean(key, allowed)}`,
         { allowed },
       );
   }
