@@ -375,8 +375,8 @@ export class AgentSession {
   }
 
   /**
-   * Interrupts any run, aborts every tool call, ends the processes commands left running in the
-   * workspace (`WorkspaceExec.close`), closes the store. Idempotent: every call resolves once it is all closed.
+   * Interrupts any run (it records `run.ended`, cancelled, before the store closes), aborts every
+   * tool call, ends the processes commands left running in the workspace (`WorkspaceExec.close`), closes the store. Idempotent: every call resolves once it is all closed.
    */
   close(): Promise<void> {
     this.#closing ??= this.#closeOnce();
@@ -389,6 +389,8 @@ export class AgentSession {
     this.#onClose?.();
     await this.#delegator?.close();
     this.#invoker.close('session closed');
+    // The aborted run records its end (cancelled) while the store is open, as an interrupt's would.
+    await this.#runner.settled(5_000);
     await Promise.all([
       ...this.#resources.map((r) => r.close().catch(() => undefined)),
       this.config.workspace.exec?.close?.().catch(() => undefined),
