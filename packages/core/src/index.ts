@@ -379,6 +379,8 @@ export {
   getCodeConfigFileSchema,
   codeConfigJsonSchema,
   CONFIG_FILE_NAMES,
+  didYouMean,
+  suggestKey,
   CONFIG_SCHEMA_FILE,
   findConfigFile,
   loadCodeConfig,

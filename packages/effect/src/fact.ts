@@ -2,6 +2,7 @@ import { describe } from './check.js';
 import { FactParseError, FactValidationError } from './errors.js';
 import { hashKey, KeyIndex } from './key-index.js';
 import { validatePayload } from './kind-validators.js';
+import { checkLineFrame, notTornBecause } from './line-shape.js';
 import { wellFormedDraft, wellFormedFact } from './well-formed.js';
 
 /** One entry of the append-only fact log, exactly as stored on one line. */
@@ -192,12 +193,17 @@ function readLines(text: string): ReadLines {
       const nl = text.indexOf('\n', start);
       let fact: Fact;
       if (nl === -1) {
+        const last = text.slice(start);
         try {
-          fact = parseFactLine(text.slice(start), lineNo);
+          fact = parseFactLine(last, lineNo);
         } catch (e) {
           const reason = e instanceof FactParseError ? e.message : String(e);
+          // Only what a crash can leave is cut off; anything else is named, never truncated away.
+          const why = notTornBecause(last);
+          if (why !== null) throw notTorn(e, lineNo, why);
           return { facts, hashes, tail: { torn: { line: lineNo, reason, validLength: start } }, failed: false };
         }
+        checkLineFrame(last, lineNo);
         tail = { missingFinalNewline: true };
         start = text.length;
       } else {
@@ -206,6 +212,7 @@ function readLines(text: string): ReadLines {
         if (line.charCodeAt(0) !== 123 && line.trim().length === 0) {
           throw new FactParseError(lineNo, 'json', 'empty line inside the log');
         }
+        checkLineFrame(line, lineNo);
         fact = parseFactLine(line, lineNo);
         start = nl + 1;
       }
@@ -219,6 +226,19 @@ function readLines(text: string): ReadLines {
     return { facts, hashes, tail: {}, failed: true, error };
   }
   return { facts, hashes, tail, failed: false };
+}
+
+/** The error for an unterminated last line that is no fact and no torn write either (`why`). */
+function notTorn(e: unknown, lineNo: number, why: string): FactParseError {
+  const field = e instanceof FactParseError ? e.field : 'json';
+  const prefix = `fact log line ${lineNo}: ${field}: `;
+  const message = e instanceof Error ? e.message : String(e);
+  const problem = message.startsWith(prefix) ? message.slice(prefix.length) : message;
+  return new FactParseError(
+    lineNo,
+    field,
+    `${problem}; it is the last line but not one a crash can leave (${why}), so it is not cut off: the file was changed by something else`,
+  );
 }
 
 /** A copy of `a` twice as long. */

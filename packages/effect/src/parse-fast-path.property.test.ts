@@ -6,6 +6,7 @@ import { type Fact, type FactDraft, type ParsedLog, parseLog, validateDraft } fr
 import { FactLog } from './fact-log.js';
 import { fold } from './folder.js';
 import { validatePayload } from './kind-validators.js';
+import { checkLineFrame, notTornBecause } from './line-shape.js';
 
 // `parseLog`, `FactLog.parse` and `validateDraft` take an allocation-free path for well-formed
 // facts and run the full checks only on a mismatch. The reference below is the code as it was
@@ -98,12 +99,22 @@ function referenceLog(text: string): ParsedLog {
         fact = referenceLine(line, lineNo);
       } catch (e) {
         const reason = e instanceof FactParseError ? e.message : String(e);
+        const why = notTornBecause(line);
+        if (why !== null) {
+          const field = e instanceof FactParseError ? e.field : 'json';
+          const prefix = `fact log line ${lineNo}: ${field}: `;
+          const problem = reason.startsWith(prefix) ? reason.slice(prefix.length) : reason;
+          const tail = `it is the last line but not one a crash can leave (${why}), so it is not cut off: the file was changed by something else`;
+          throw new FactParseError(lineNo, field, `${problem}; ${tail}`);
+        }
         return { facts, torn: { line: lineNo, reason, validLength: start } };
       }
+      checkLineFrame(line, lineNo);
       push(fact, lineNo);
       return { facts, missingFinalNewline: true };
     }
     if (line.trim().length === 0) throw new FactParseError(lineNo, 'json', 'empty line inside the log');
+    checkLineFrame(line, lineNo);
     push(referenceLine(line, lineNo), lineNo);
     start = nl + 1;
   }

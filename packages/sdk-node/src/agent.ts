@@ -20,8 +20,6 @@ import {
   type SessionOptions as CoreSessionOptions,
   type ToolPack,
   type WorkspaceServices,
-  normalizeLayer,
-  validateConfigObject,
 } from '@a3s-code/core';
 import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
 import { webToolPack, type WebToolsOptions } from '@a3s-code/tools-web';
@@ -31,7 +29,15 @@ import { evalToolPack } from '@a3s-code/tools-resource/eval';
 import { lspToolPack } from '@a3s-code/tools-resource/lsp';
 import type { McpServerStatus } from '@a3s-code/mcp';
 import { AgentLayers, type AgentLayer } from './agent-layer.js';
-import { checkAgentConfigArg, checkDir, checkExistingFolder, checkOptionsArg } from './arguments.js';
+import {
+  AGENT_SDK_KEYS,
+  checkAgentConfigArg,
+  checkDir,
+  checkExistingFolder,
+  checkOptionsArg,
+  checkSessionOptions,
+  withSdkKeys,
+} from './arguments.js';
 import { resolveApproval, withReadTools, type ApprovalOptions } from './approver.js';
 import { ModelNotConfiguredError } from './errors.js';
 import type { McpSource } from '@a3s-code/mcp';
@@ -204,7 +210,7 @@ export class Agent {
       { ...core, ...(env === undefined ? {} : { env }) },
       !fromFile && workspaceConfig !== false,
     );
-    await layers.validate();
+    await withSdkKeys(() => layers.validate(), AGENT_SDK_KEYS);
     const resolveTheModel = () =>
       resolveModel(model, env ?? process.env, cwd ?? process.cwd(), core.providers, core.modelResolver);
     if (model !== undefined) return new Agent(c, await resolveTheModel(), layers, undefined);
@@ -246,7 +252,7 @@ export class Agent {
     const root = checkExistingFolder(
       resolve(this.#config.cwd ?? process.cwd(), dir === undefined ? '.' : checkDir(dir, 'agent.resumeSession')),
     );
-    const p = await this.#prepare(root, rest);
+    const p = await this.#prepare(root, rest, true, ['dir']);
     return this.#wrap(p, root, () => p.layer.core.resumeSession(sessionId, { ...p.options, dir: root }));
   }
 
@@ -281,7 +287,7 @@ export class Agent {
     return this.#layers.close();
   }
 
-  async #prepare(root: string, options: SessionOptions, needModel = true): Promise<Prepared> {
+  async #prepare(root: string, options: SessionOptions, needModel = true, extra: string[] = []): Promise<Prepared> {
     const {
       model: spec,
       mcpServers,
@@ -295,8 +301,7 @@ export class Agent {
     // a bad one starts nothing. The host's rules and packs are checked as given: merged with the
     // read tools' rules (`deny: 'bash'` spread into single letters) and the default packs, a bad
     // value would be hidden or named at another index.
-    validateConfigObject(rest);
-    normalizeLayer(rest, 'session options');
+    await checkSessionOptions(rest, extra);
     const confirmation = resolveApproval(options, this.#config);
     const privateServers = validateMcpServers(mcpServers);
     const layer = await this.#layers.for(root);

@@ -7,7 +7,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SessionConfigurationError } from '@a3s-code/core';
+import { didYouMean, normalizeLayer, SessionConfigurationError, validateConfigObject } from '@a3s-code/core';
 
 const RESOURCE_PACKS = ['ast', 'lsp', 'eval', 'debug'] as const;
 
@@ -86,7 +86,7 @@ function checkSdkKeys(c: Record<string, unknown>): void {
     if (!(RESOURCE_PACKS as readonly string[]).includes(key))
       throw new SessionConfigurationError(
         `resourcePacks.${key}`,
-        `is not a resource pack; allowed: ${RESOURCE_PACKS.join(', ')}`,
+        `is not a resource pack; allowed: ${RESOURCE_PACKS.join(', ')}${didYouMean(key, RESOURCE_PACKS)}`,
         { allowed: RESOURCE_PACKS },
       );
     if (value !== undefined && typeof value !== 'boolean')
@@ -126,4 +126,65 @@ export function checkOptionsArg<T extends object>(options: T | undefined, call: 
       `${call} takes an options object or nothing, got ${describeValue(options)}`,
     );
   return options;
+}
+
+/** The keys of `Agent.create`'s configuration the SDK takes itself, beside core's `CodeConfig` keys. */
+export const AGENT_SDK_KEYS: readonly string[] = [
+  'model',
+  'env',
+  'cwd',
+  'workspaceTools',
+  'resourcePacks',
+  'workspaceConfig',
+  'onConfirm',
+  'confirmation',
+  'web',
+  'vibe',
+];
+
+/** The keys of `agent.session`'s options the SDK takes itself, beside core's `SessionOptions` keys. */
+export const SESSION_SDK_KEYS: readonly string[] = [
+  'model',
+  'mcpServers',
+  'mcp',
+  'onConfirm',
+  'confirmation',
+  'web',
+  'vibe',
+  'workspace',
+];
+
+/**
+ * Runs core's check of a configuration the SDK took its own keys out of. Core's error for an unknown
+ * top-level key lists only core's keys: it is given again listing the SDK's too (`sdkKeys`), so
+ * `onConfrm` is told about `onConfirm` and no allowed key is missing from the list.
+ * @throws SessionConfigurationError as core does, with the full list of allowed keys.
+ */
+export async function withSdkKeys<T>(check: () => T | Promise<T>, sdkKeys: readonly string[]): Promise<T> {
+  try {
+    return await check();
+  } catch (e) {
+    const core = e instanceof SessionConfigurationError ? e.details.allowed : undefined;
+    if (!(e instanceof SessionConfigurationError) || !Array.isArray(core) || !/^[^.[]+$/.test(e.field)) throw e;
+    if (!e.message.includes(`${e.field}: is not a known key`)) throw e;
+    const allowed = [...(core as string[]), ...sdkKeys.filter((k) => !(core as string[]).includes(k))];
+    const where = / \(in [^)]*\)$/.exec(e.message)?.[0] ?? '';
+    throw new SessionConfigurationError(
+      e.field,
+      `is not a known key; allowed keys: ${allowed.join(', ')}${where}${didYouMean(e.field, allowed)}`,
+      { allowed },
+    );
+  }
+}
+
+/**
+ * Checks session options the SDK took its own keys out of with core's checks (`extra`: other keys
+ * the call took out, such as `resumeSession`'s `dir`).
+ * @throws SessionConfigurationError naming the key path, listing every allowed key for an unknown one.
+ */
+export function checkSessionOptions(rest: object, extra: readonly string[] = []): Promise<void> {
+  return withSdkKeys(() => {
+    validateConfigObject(rest);
+    normalizeLayer(rest, 'session options');
+  }, [...SESSION_SDK_KEYS, ...extra]);
 }

@@ -30,6 +30,40 @@ describe('Agent.create arguments', () => {
     );
   });
 
+  it("an unknown key lists the SDK's own keys among the allowed ones and suggests the one meant", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-args-'));
+    const refusal = async (p: Promise<unknown>) => {
+      const e = (await p.catch((x: unknown) => x)) as { code?: string; field?: string; message: string };
+      expect(e.code).toBe('SESSION_CONFIGURATION');
+      return e;
+    };
+    for (const [typo, meant] of [
+      ['workspaceTool', 'workspaceTools'],
+      ['resourcePack', 'resourcePacks'],
+      ['onConfrm', 'onConfirm'],
+      ['modle', 'model'],
+    ] as const) {
+      const e = await refusal(Agent.create({ [typo]: true } as never));
+      expect(e.field).toBe(typo);
+      expect(e.message).toMatch(new RegExp(`allowed keys: .*\\b${meant}\\b.*; did you mean '${meant}'\\?$`));
+    }
+    const agent = await Agent.create({ model: model(), workspaceConfig: false });
+    for (const [typo, meant] of [
+      ['sesionId', 'sessionId'],
+      ['session_id', 'sessionId'],
+      ['onConfrm', 'onConfirm'],
+      ['mcpServer', 'mcpServers'],
+    ] as const) {
+      const e = await refusal(agent.session(dir, { [typo]: 1 } as never));
+      expect(e.message).toMatch(new RegExp(`allowed keys: .*\\bonConfirm\\b.*; did you mean '${meant}'\\?$`));
+    }
+    const e = await refusal(agent.resumeSession('s', { dri: dir } as never));
+    expect(e.message).toMatch(/allowed keys: .*\bdir\b.*; did you mean 'dir'\?$/);
+    await expect(Agent.create({ model: model(), resourcePacks: { evl: false } } as never)).rejects.toThrow(
+      /did you mean 'eval'\?$/,
+    );
+  });
+
   it('refuses a confirmation that cannot confirm and a bad vibe setting at create, not at the first session or run', async () => {
     for (const confirmation of [5, {}, { confirm: 'yes' }])
       await expect(Agent.create({ model: model(), confirmation } as never)).rejects.toEqual(

@@ -64,4 +64,9 @@ export const ATTACHMENT_LIMITS: AttachmentLimits = Object.freeze({
 export interface SendOptions {
   /** Images and text files sent with the prompt (kept in the log by reference). */
   readonly attachments?: readonly AttachmentInput[];
+  /**
+   * Cancels the run when aborted, at any stage, as `interrupt` does (it settles `cancelled`); one
+   * already aborted starts nothing and the call fails with `CANCELLED`.
+   */
+  readonly signal?: AbortSignal;
 }

@@ -1,6 +1,10 @@
 /** A zod issue as a `SessionConfigurationError` that names the key path (`permissions.deny[2]`). */
 import type { z } from 'zod';
 import { SessionConfigurationError } from '../errors/session-errors.js';
+import { didYouMean } from './did-you-mean.js';
+
+/** How the schemas' message for an unknown key begins (`allowed keys: a, b`). */
+const ALLOWED_KEYS = 'allowed keys: ';
 
 /** Joins a zod path into `a.b[2].c` form, under `prefix`. */
 export function joinPath(prefix: string, path: readonly PropertyKey[]): string {
@@ -35,11 +39,15 @@ export function configError(issues: readonly z.core.$ZodIssue[], where?: string)
   const first = issues[0] === undefined ? undefined : deepestIssue(issues[0]);
   const suffix = where === undefined ? '' : ` (in ${where})`;
   if (!first) return new SessionConfigurationError('(root)', `is invalid${suffix}`);
-  if (first.code === 'unrecognized_keys')
+  if (first.code === 'unrecognized_keys') {
+    const key = String(first.keys[0] ?? '?');
+    const allowed = first.message.startsWith(ALLOWED_KEYS) ? first.message.slice(ALLOWED_KEYS.length).split(', ') : [];
     return new SessionConfigurationError(
-      joinPath('', [...first.path, first.keys[0] ?? '?']),
-      `is not a known key; ${first.message}${suffix}`,
+      joinPath('', [...first.path, key]),
+      `is not a known key; ${first.message}${suffix}${didYouMean(key, allowed)}`,
+      allowed.length > 0 ? { allowed } : {},
     );
+  }
   const allowed = first.code === 'invalid_value' ? first.values.map(String) : undefined;
   return new SessionConfigurationError(
     joinPath('', first.path),

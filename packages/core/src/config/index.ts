@@ -5,6 +5,7 @@ export {
   SCRIPTED_MODEL_PREFIX,
   validateConfigObject,
 } from './config-schema.js';
+export { didYouMean, suggestKey } from './did-you-mean.js';
 export { baseUrlProblem, parseModelRef, PROVIDER_NAMES, type ProviderName } from './model-ref.js';
 export { codeConfigJsonSchema, CONFIG_SCHEMA_FILE, type JsonSchemaDocument } from './config-json-schema.js';
 export { CONFIG_FILE_NAMES, findConfigFile, loadCodeConfig, parseCodeConfig } from './load-config.js';

@@ -270,6 +270,9 @@ function announce(env: RunEnv, state: FoldState): void {
 async function waitForAnswer(options: DriveRunOptions, state: FoldState): Promise<boolean> {
   const { env } = options;
   if (options.parkMode === 'return') return false;
+  // Aborted before the wait began (an interrupt or a close while the park was being written): no
+  // listener added from here on would ever hear that abort, so the wait would never end.
+  if (env.signal.aborted) throw new CancelledError('run', env.signal.reason);
   const confirm = state.view.pending_confirmation;
   const question = state.view.pending_question;
   // `stop` ends every wait: the run's abort, or the first answer.

@@ -181,6 +181,8 @@ export interface ResumeRunOptions {
    * `false`: a drift is refused with `CAPABILITY_DRIFT`.
    */
   readonly rebind?: boolean;
+  /** Cancels the resumed run when aborted, as for `send`. */
+  readonly signal?: AbortSignal;
 }
 
 /** The run request of a resume. */

@@ -11,7 +11,7 @@ import { describeReport } from '../gate/verification-report.js';
 import type { AgentEventPayloads } from '../events/agent-event.js';
 import { closeInbox, emitEnd } from './run-close.js';
 import { driveRun } from './drive-run.js';
-import type { RunResult } from './run-result.js';
+import { parkedAt, type RunResult } from './run-result.js';
 import { MAX_STOP_CONTINUATIONS, runStopHooks } from '../hooks/session-hooks.js';
 import { ResumeError } from './resume-error.js';
 import { createRun, endingFact, newRunId, type LiveRun } from './run-setup.js';
@@ -113,6 +113,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
   } catch (e) {
     await options.settleChildren?.(env.runId).catch(() => undefined);
     if (env.signal.aborted && !A3sError.hasCode(e, 'STEP_LIMIT') && !(e instanceof ResumeError)) {
+      const parked = closedAtPark(options, run);
+      if (parked !== undefined) return parked;
       await end(options, run, 'cancelled').catch(() => undefined);
       const text = ownText(options, env.runId);
       const undelivered = closeInbox(run);
@@ -272,6 +274,31 @@ function ownText(options: ExecuteRunOptions, runId: string): string {
   for (let i = started.seq; i < facts.length; i++)
     if (facts[i]!.type === 'model.turn') return options.folder.state.view.assistant_text;
   return '';
+}
+
+/**
+ * A run the session's close stopped while it waited at a park (a confirmation, a question) stays
+ * parked in the log, as after a crash: the answer can still be given after the session is opened
+ * again (`confirmToolUse`, then `resumeRun`). Its result says `parked`; nothing is appended.
+ */
+function closedAtPark(options: ExecuteRunOptions, run: LiveRun): RunResult | undefined {
+  if (!options.sessionSignal.aborted) return undefined;
+  sync(options.folder, options.store.log);
+  const view = options.folder.state.view;
+  const parked = parkedAt(view.pending_confirmation, view.pending_question);
+  if (parked === undefined || view.run.status !== 'running' || view.run.run_id !== run.env.runId) return undefined;
+  closeInbox(run);
+  const { stats } = run.env;
+  return {
+    runId: run.env.runId,
+    status: 'parked',
+    text: view.assistant_text,
+    usage: { inputTokens: stats.inputTokens, outputTokens: stats.outputTokens },
+    toolCalls: stats.toolCalls,
+    steps: 0,
+    completion: null,
+    parked,
+  };
 }
 
 async function end(

@@ -45,6 +45,8 @@ import {
 import { SessionRecord, saveToStore } from './session-record.js';
 import { SessionRunner } from './session-runner.js';
 import { checkCallOptions, checkObjectArg, checkRunIdArg } from './call-options.js';
+import { refuseAborted, runWithSignal } from './run-signal.js';
+import type { LiveRun } from '../run/run-setup.js';
 import type { SendOptions } from '../attachments/attachment-input.js';
 import { promptRequest, type RunRequest } from '../run/run-execution.js';
 import type { SessionParts } from './session-parts.js';
@@ -130,8 +132,9 @@ export class AgentSession {
 
   /** Runs a prompt (with `options.attachments`) to completion, park or cancellation. Failures throw typed errors. */
   async send(prompt: string, options?: SendOptions): Promise<RunResult> {
-    const request = promptRequest(prompt, checkCallOptions('send', options));
-    return this.#leased('send', () => this.#runner.run(request));
+    const o = checkCallOptions('send', options);
+    const request = promptRequest(prompt, o);
+    return this.#leased('send', (onStart) => this.#runner.run(request, onStart), o.signal);
   }
 
   /**
@@ -140,21 +143,23 @@ export class AgentSession {
    */
   stream(prompt: string, options?: StreamOptions): RunEventStream {
     const o = checkCallOptions('stream', options);
-    return this.#streamed('stream', promptRequest(prompt, o), o);
+    return this.#streamed('stream', promptRequest(prompt, o), o, o.signal);
   }
 
   /** Continues the log from its folded phase (a missing tool result runs once; a quiescent log takes zero steps). Refused before admission: drifted capabilities (`CAPABILITY_DRIFT`) unless `rebind`; a `runId` not open in the log (`NOTHING_TO_RESUME`). */
   async resumeRun(runId?: string, options?: ResumeRunOptions): Promise<RunResult> {
     const id = checkRunIdArg('resumeRun', runId);
-    const request = resumeRequest(id, checkCallOptions('resumeRun', options));
-    return this.#leased('resumeRun', () => this.#runner.run(request));
+    const o = checkCallOptions('resumeRun', options);
+    const request = resumeRequest(id, o);
+    return this.#leased('resumeRun', (onStart) => this.#runner.run(request, onStart), o.signal);
   }
 
-  /** `work` under the lease, taken at once (before anything is read); `SESSION_BUSY`/`SESSION_CLOSED` reject. */
-  async #leased<T>(operation: string, work: () => Promise<T>): Promise<T> {
+  /** `work` under the lease, taken at once (before anything is read), its run cancelled by `signal`; `SESSION_BUSY`/`SESSION_CLOSED`/`CANCELLED` reject. */
+  async #leased<T>(operation: string, work: (onStart: (run: LiveRun) => void) => Promise<T>, signal?: AbortSignal) {
+    refuseAborted(operation, signal);
     const lease = this.#runner.take(operation);
     try {
-      return await work();
+      return await runWithSignal(signal, work);
     } finally {
       lease();
     }
@@ -164,18 +169,19 @@ export class AgentSession {
   streamResume(runId?: string, options?: StreamResumeOptions): RunEventStream {
     const id = checkRunIdArg('streamResume', runId);
     const o = checkCallOptions('streamResume', options);
-    return this.#streamed('resumeRun', resumeRequest(id, o), o);
+    return this.#streamed('resumeRun', resumeRequest(id, o), o, o.signal);
   }
 
   /**
    * A run as a stream: its request (read from the caller's options) and bounds first, so nothing
    * the caller gave can throw once it holds the lease; then the lease, held until the run has finished.
    */
-  #streamed(operation: string, request: RunRequest, bounds: EventStreamBounds): RunEventStream {
+  #streamed(operation: string, request: RunRequest, bounds: EventStreamBounds, signal?: AbortSignal): RunEventStream {
     const resolved = resolveEventStreamBounds(bounds);
+    refuseAborted(operation, signal);
     const lease = this.#runner.take(operation);
     return streamRun(
-      (onStart) => this.#runner.run(request, onStart).finally(lease),
+      (onStart) => runWithSignal(signal, (hook) => this.#runner.run(request, hook), onStart).finally(lease),
       (target) => this.interrupt(target),
       resolved,
     );
@@ -369,8 +375,8 @@ export class AgentSession {
   }
 
   /**
-   * Interrupts any run, aborts every tool call, ends the processes commands left running in the
-   * workspace (`WorkspaceExec.close`), closes the store. Idempotent: every call resolves once it is all closed.
+   * Interrupts any run (it records `run.ended`, cancelled, before the store closes), aborts every
+   * tool call, ends the processes commands left running in the workspace (`WorkspaceExec.close`), closes the store. Idempotent: every call resolves once it is all closed.
    */
   close(): Promise<void> {
     this.#closing ??= this.#closeOnce();
@@ -383,6 +389,8 @@ export class AgentSession {
     this.#onClose?.();
     await this.#delegator?.close();
     this.#invoker.close('session closed');
+    // The aborted run records its end (cancelled) while the store is open, as an interrupt's would.
+    await this.#runner.settled(5_000);
     await Promise.all([
       ...this.#resources.map((r) => r.close().catch(() => undefined)),
       this.config.workspace.exec?.close?.().catch(() => undefined),

@@ -2,19 +2,21 @@
  * The options object of a session call (`send`, `stream`, `resumeRun`, `streamResume`, `steer`,
  * `interrupt`) and the other arguments of session calls,
  * checked before the call takes the session: a value that is not an options object, or a key the
- * call does not know (a typo such as `atachments`, or `signal`, which runs do not take), is a
+ * call does not know (a typo such as `atachments`), is a
  * `SessionConfigurationError` naming it and what is allowed — never a `TypeError` from inside,
  * never a silently ignored option, and never a session left busy.
  */
+import { didYouMean } from '../config/did-you-mean.js';
 import { SessionConfigurationError } from '../errors/index.js';
 import { checkQuestionAnswer, type QuestionAnswer } from '../run/run-result.js';
+import { isAbortSignal } from './run-signal.js';
 
 /** The keys each session call accepts in its options. */
 export const CALL_OPTION_KEYS = {
-  send: ['attachments'],
-  stream: ['attachments', 'maxPendingEvents', 'maxPendingDeltaChars'],
-  resumeRun: ['rebind'],
-  streamResume: ['rebind', 'maxPendingEvents', 'maxPendingDeltaChars'],
+  send: ['attachments', 'signal'],
+  stream: ['attachments', 'signal', 'maxPendingEvents', 'maxPendingDeltaChars'],
+  resumeRun: ['rebind', 'signal'],
+  streamResume: ['rebind', 'signal', 'maxPendingEvents', 'maxPendingDeltaChars'],
   steer: ['requestId', 'runId', 'turnRevision', 'deadlineMs', 'attachments'],
   interrupt: ['runId', 'turnRevision', 'deadlineMs', 'reason'],
 } as const satisfies Readonly<Record<string, readonly string[]>>;
@@ -52,7 +54,7 @@ export function checkCallOptions<T extends object>(call: OptionsCall, options: T
     if (!allowed.includes(key))
       throw new SessionConfigurationError(
         `options.${key}`,
-        `is not an option of ${call}; allowed: ${allowed.join(', ')}`,
+        `is not an option of ${call}; allowed: ${allowed.join(', ')}${didYouMean(key, allowed)}`,
         { allowed },
       );
   }
@@ -64,6 +66,11 @@ export function checkCallOptions<T extends object>(call: OptionsCall, options: T
     if (!ok)
       throw new SessionConfigurationError(`options.${key}`, `must be ${KIND_NAMES[expected]}, got ${describe(value)}`);
   }
+  if (o.signal !== undefined && !isAbortSignal(o.signal))
+    throw new SessionConfigurationError(
+      'options.signal',
+      `must be an AbortSignal (new AbortController().signal), got ${describe(o.signal)}`,
+    );
   return options;
 }
 

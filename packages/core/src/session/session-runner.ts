@@ -44,6 +44,8 @@ export class SessionRunner {
   readonly #parts: SessionRunnerParts;
   #lease: string | null = null;
   #live: LiveRun | null = null;
+  /** Settles (never rejects) when the run in progress has ended; `null` when none is. */
+  #running: Promise<void> | null = null;
   #hostAnswer: (() => void) | null = null;
   /** The log's length right after a host answer appended while no run was live (see {@link run}). */
   #answeredIdle: number | null = null;
@@ -100,8 +102,33 @@ export class SessionRunner {
     wake?.();
   }
 
+  /**
+   * Waits until the run in progress (if any) has settled, or `ms` pass: `close` aborts it first,
+   * so it records its end (`run.ended`, cancelled) before the store closes.
+   */
+  async settled(ms: number): Promise<void> {
+    const running = this.#running;
+    if (running === null) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
   /** Executes one run of the session (the caller holds the lease). */
   run(request: RunRequest, onStart?: (run: LiveRun) => void): Promise<RunResult> {
+    const result = this.#execute(request, onStart);
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#running = settled;
+    void settled.then(() => {
+      if (this.#running === settled) this.#running = null;
+    });
+    return result;
+  }
+
+  #execute(request: RunRequest, onStart?: (run: LiveRun) => void): Promise<RunResult> {
     const p = this.#parts;
     const delegator = p.delegator;
     return executeRun({
@@ -134,7 +161,8 @@ export class SessionRunner {
       hostAnswered: (signal) =>
         new Promise<void>((resolve) => {
           this.#hostAnswer = resolve;
-          signal.addEventListener('abort', () => resolve(), { once: true });
+          if (signal.aborted) resolve();
+          else signal.addEventListener('abort', () => resolve(), { once: true });
         }),
     });
   }

@@ -115,6 +115,29 @@ describe('FileFactStore', () => {
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
+  it('a log an editor saved with CR-only or CRLF line endings is refused by line, never cut to nothing as a torn write', async () => {
+    const ws = tmp();
+    const path = join(ws, '.a3s/effect-log/cr.jsonl');
+    const store = await FileFactStore.open(ws, 'cr');
+    await store.append([user('u1'), user('u2')], null);
+    await store.close();
+    const lf = readFileSync(path, 'utf8');
+    for (const [ending, field] of [
+      ['\r', 'json'],
+      ['\r\n', 'line'],
+    ] as const) {
+      writeFileSync(path, lf.replaceAll('\n', ending));
+      const before = readFileSync(path);
+      const e = await FileFactStore.open(ws, 'cr').catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(FactParseError);
+      expect(e).toMatchObject({ code: 'FACT_PARSE', line: 1, field, file: path });
+      expect(readFileSync(path)).toEqual(before);
+      expect(existsSync(`${path}.lock`)).toBe(false);
+    }
+    writeFileSync(path, lf);
+    expect((await track(FileFactStore.open(ws, 'cr'))).log.length).toBe(2);
+  });
+
   it('a second writer of the same thread gets FACT_LOG_LOCKED; after close it can open', async () => {
     const ws = tmp();
     const a = await FileFactStore.open(ws, 'l');

@@ -1,0 +1,62 @@
+// session.close() while a run is in progress: the run settles (never hangs), the log says how it
+// ended, and the session opened again continues from there.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
+import { parseLog } from '@a3s-code/effect';
+import { describe, expect, it } from 'vitest';
+import { Agent, type ConfirmationManager, type Session } from '../src/index.js';
+import { tempRepo } from './kit.js';
+
+const types = (s: Session) => parseLog(readFileSync(s.logPath!, 'utf8')).facts.map((f) => f.type);
+const within = <T>(p: Promise<T>, ms: number) =>
+  Promise.race([
+    p,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not settled in ${ms} ms`)), ms)),
+  ]);
+/** A confirmation nobody answers: it waits until its signal aborts. */
+const unanswered: ConfirmationManager = {
+  confirm: (_r, signal) =>
+    new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+};
+
+describe('closing a session while a run is in progress', () => {
+  it('STEER-04: a run closed while the model answers records run.ended (cancelled) before the log closes', async () => {
+    const dir = tempRepo();
+    const agent = await Agent.create({ model: new ScriptedLlmClient([{ delay_ms: 10_000, text: 'never' }]) });
+    const s = await agent.session(dir, { sessionId: 'mid', governance: { yolo: true } });
+    const run = s.send('go');
+    await new Promise((r) => setTimeout(r, 100));
+    await s.close();
+    expect((await within(run, 5_000)).status).toBe('cancelled');
+    expect(types(s)).toEqual(['run.started', 'user.message', 'run.ended']);
+    const again = await agent.session(dir, { sessionId: 'mid', governance: { yolo: true } });
+    expect(again.state.phase).toBe('idle');
+    await again.close();
+  });
+
+  it('PARK-11: a run closed the moment it parks for a confirmation settles parked, stays parked in the log, and continues after reopening', async () => {
+    const dir = tempRepo();
+    const turns: ScriptedTurn[] = [
+      { tool_calls: [{ id: 'w1', name: 'write', args: { file_path: 'x.txt', content: 'x' } }] },
+    ];
+    for (let round = 0; round < 3; round++) {
+      const agent = await Agent.create({ model: new ScriptedLlmClient(turns) });
+      const id = `park-${round}`;
+      const s = await agent.session(dir, { sessionId: id, confirmation: unanswered });
+      const run = s.send('go');
+      // Close as soon as the park is in the log, before or after the run starts waiting for the answer.
+      while (s.state.phase !== 'confirm') await new Promise((r) => setImmediate(r));
+      await s.close();
+      const result = await within(run, 5_000);
+      expect(result).toMatchObject({ status: 'parked', parked: { kind: 'confirm', toolId: 'w1' } });
+      expect(types(s)).toEqual(['run.started', 'user.message', 'model.turn']);
+      const again = await agent.session(dir, { sessionId: id, confirmation: unanswered });
+      expect(again.state.phase).toBe('confirm');
+      await again.confirmToolUse('w1', true);
+      await again.resumeRun().catch(() => undefined); // the script has no more turns: only the write matters
+      expect(existsSync(join(dir, 'x.txt'))).toBe(true);
+      await again.close();
+    }
+  });
+});
