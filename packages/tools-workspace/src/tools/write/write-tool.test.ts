@@ -80,6 +80,23 @@ describe('write', () => {
     expect(fresh.exitCode).toBe(0);
   });
 
+  it('an overwrite keeps the UTF-8 byte-order mark read does not show; content giving one is written as it is', async () => {
+    writeTree(tmp.dir, { 'bom.txt': '\ufeffhello\n' });
+    const r = await call(writeTool, ws, { file_path: 'bom.txt', content: 'bye\n' });
+    expect(r.exitCode).toBe(0);
+    const bytes = readFileSync(join(tmp.dir, 'bom.txt'));
+    expect(bytes.toString('hex')).toBe(Buffer.from('\ufeffbye\n').toString('hex'));
+    expect(r.metadata).toMatchObject({
+      size: 7,
+      changes: [{ digest_after: digestOf(bytes), size_after: 7, additions: 1, deletions: 1 }],
+    });
+    await call(writeTool, ws, { file_path: 'bom.txt', content: '\ufeffagain\n' });
+    expect(readFileSync(join(tmp.dir, 'bom.txt'), 'utf8')).toBe('\ufeffagain\n');
+    writeTree(tmp.dir, { 'plain.txt': 'x\n' });
+    await call(writeTool, ws, { file_path: 'plain.txt', content: 'y\n' });
+    expect(readFileSync(join(tmp.dir, 'plain.txt'), 'utf8')).toBe('y\n');
+  });
+
   it('refuses expected_offset without append, and a directory target', async () => {
     await expect(call(writeTool, ws, { file_path: 'x', content: 'y', expected_offset: 0 })).rejects.toMatchObject({
       code: 'INVALID_TOOL_ARGS',
