@@ -10,7 +10,8 @@ type Zod = typeof z;
 import { WorkspaceFileError } from '../../errors.js';
 import { changeMetadata, describeChange, preview } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
-import { assertUnchanged, describedText } from '../shared/text-file.js';
+import { assertUnchanged, describedText, utf16Error } from '../shared/text-file.js';
+import { utf16Bom } from '../shared/text.js';
 import { assertWritableArg } from '../shared/writable.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -77,6 +78,9 @@ export const writeTool = defineTool({
       const bytes = prior ? await fs.readFile(path, { signal: ctx.signal }) : undefined;
       const before = bytes === undefined ? undefined : describedText(bytes);
       const append = args.mode === 'append';
+      // UTF-8 bytes after UTF-16 text would not be text in either encoding.
+      const utf16 = append && bytes !== undefined ? utf16Bom(bytes) : undefined;
+      if (utf16 !== undefined) throw utf16Error(path, utf16, 'append');
       // An append adds bytes after the file's own bytes: nothing already there is decoded and re-encoded.
       const chunk = Buffer.from(args.content, 'utf8');
       if (append && args.expected_offset !== undefined) {
