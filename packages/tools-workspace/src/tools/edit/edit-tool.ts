@@ -109,6 +109,12 @@ export const editTool = defineTool({
           return failed(new EditMatchError('EDIT_NOT_FOUND', `${path}: no such file`, { path }));
         let oldS = args.old_string;
         let newS = args.new_string;
+        // The file's byte-order mark stays in front of it whatever the edit: a mark given in front of
+        // the strings names the start of the text and is not itself searched for.
+        if (bom !== '' && oldS.startsWith(bom) && oldS.length > 1) {
+          oldS = oldS.slice(1);
+          if (newS.startsWith(bom)) newS = newS.slice(1);
+        }
         let hits = occurrences(before, oldS);
         if (hits.length === 0 && before.includes('\r\n') && oldS.includes('\n') && !oldS.includes('\r')) {
           oldS = oldS.replace(/\n/g, '\r\n');
