@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalWorkspace } from '../../local/local-workspace.js';
 import { call, tempDir, writeTree } from '../../test-support/harness.js';
 import { digestOf } from '../shared/text.js';
+import { editTool } from '../edit/edit-tool.js';
 import { writeTool } from './write-tool.js';
 
 const tmp = tempDir();
@@ -106,6 +107,17 @@ describe('write', () => {
       field: 'args.mode',
     });
     expect((await call(writeTool, ws, { file_path: 'deep', content: 'y' })).exitCode).toBe(1);
+  });
+
+  it('a path ending in "/" names a directory: write and edit refuse it and create nothing', async () => {
+    const w = await call(writeTool, ws, { file_path: 'newdir/', content: 'x' });
+    expect(w.exitCode).toBe(1);
+    expect(w.metadata).toMatchObject({ error: { code: 'WORKSPACE_IS_DIRECTORY' } });
+    expect(w.output).toContain('file_path ends in "/", which names a directory');
+    expect(existsSync(join(tmp.dir, 'newdir'))).toBe(false);
+    const e = await call(editTool, ws, { file_path: 'newer/', old_string: '', new_string: 'x' });
+    expect(e.metadata).toMatchObject({ error: { code: 'WORKSPACE_IS_DIRECTORY' } });
+    expect(existsSync(join(tmp.dir, 'newer'))).toBe(false);
   });
 
   it('declares its tier and capabilities', () => {
