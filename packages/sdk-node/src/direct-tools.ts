@@ -7,6 +7,7 @@
  * {@link DirectToolError} when the call fails. `writeFile`, `editFile`, `patchFile`, `ls` and
  * `git` return the {@link ToolResult}, failed or not.
  */
+import { createHash } from 'node:crypto';
 import type { ToolInvocationResult } from '@a3s-code/core';
 import type { GitOperation } from '@a3s-code/tools-workspace';
 import { checkOptionsArg } from './arguments.js';
@@ -78,21 +79,90 @@ async function must(call: HostCall, name: string, args: Record<string, unknown>)
   return r;
 }
 
+/** Lines of one read page (the read tool's largest `limit`). */
+const READ_PAGE_LINES = 2000;
+
+/** The read tool's default response size, in bytes (the session's default output cap). */
+const READ_DEFAULT_BYTES = 65_536;
+
+/** The read tool's smallest response size, in bytes. */
+const READ_MIN_BYTES = 1024;
+
 /** The read tool's numbered gutter: `     7\t`. */
 const GUTTER = /^ *\d+\t/;
 
-/** Reads lines of a text file and returns them without the line-number gutter. */
+/** How the read tool shows a line it cut at 2000 characters. */
+const CUT_LINE = /^[\s\S]{2000}… \[line cut: (\d+) chars\]$/;
+
+/** The whole file as Node's `readFileSync(path, 'utf8')` gives it, when its lines rebuild the read digest. */
+function exactText(lines: readonly string[], digest: unknown): string | undefined {
+  if (typeof digest !== 'string') return undefined;
+  for (const bom of ['', '\ufeff'])
+    for (const eol of ['\n', '\r\n'])
+      for (const final of [true, false]) {
+        const text = bom + lines.join(eol) + (final && lines.length > 0 ? eol : '');
+        if (`sha256:${createHash('sha256').update(text).digest('hex')}` === digest) return text;
+      }
+  return undefined;
+}
+
+/**
+ * Reads lines of a text file and returns them without the line-number gutter. Pages the read
+ * tool's byte budget cut are read on, so the range comes back whole; a whole-file read returns
+ * the file's exact text (line ends, final newline and byte-order mark as on disk) when its lines
+ * rebuild the file's digest. A line the read tool cut at 2000 characters is refused, not returned cut.
+ */
 export async function readFile(call: HostCall, path: string, given?: ReadFileOptions): Promise<string> {
   const options = checkOptionsArg(given, 'session.readFile');
-  const r = await must(call, 'read', { file_path: path, offset: options.offset, limit: options.limit });
-  const count = typeof r.metadata.lines_returned === 'number' ? r.metadata.lines_returned : Number.POSITIVE_INFINITY;
-  const lines = r.output
-    .split('\n')
-    .filter((l) => GUTTER.test(l))
-    .slice(0, count);
-  const text = lines.map((l) => l.replace(GUTTER, '')).join('\n');
-  // The file's last line keeps its newline when the read reached the end of a file that had one.
-  return lines.length > 0 && r.output.endsWith('\n') ? `${text}\n` : text;
+  const offset = options.offset ?? 0;
+  const wanted = options.limit ?? READ_PAGE_LINES;
+  const lines: string[] = [];
+  let r: ToolInvocationResult;
+  let budget = READ_DEFAULT_BYTES;
+  for (let at = offset; ; ) {
+    r = await must(call, 'read', {
+      file_path: path,
+      offset: at,
+      limit: wanted - lines.length,
+      max_output_bytes: budget,
+    });
+    // The session keeps outputs over its cap as an artifact and shows only their head and tail:
+    // such a page is asked again, smaller.
+    if (r.metadata.artifact !== undefined && budget > READ_MIN_BYTES) {
+      budget = Math.max(READ_MIN_BYTES, Math.floor(budget / 2));
+      continue;
+    }
+    const count = typeof r.metadata.lines_returned === 'number' ? r.metadata.lines_returned : 0;
+    const page = r.output
+      .split('\n')
+      .filter((l) => GUTTER.test(l))
+      .slice(0, count)
+      .map((l) => l.replace(GUTTER, ''));
+    page.forEach((line, k) => {
+      const cut = CUT_LINE.exec(line);
+      if (cut !== null && Number(cut[1]) > 2000)
+        throw new DirectToolError(
+          'read',
+          {
+            output: `${path}: line ${at + k + 1} is ${cut[1]} characters long; read shows lines of up to 2000 characters, so readFile cannot return it whole (read it with bash or a program)`,
+            exitCode: 1,
+          },
+          'READ_LINE_TOO_LONG',
+        );
+    });
+    lines.push(...page);
+    const next = r.metadata.next_offset;
+    if (page.length === 0 || typeof next !== 'number' || lines.length >= wanted) break;
+    at = next;
+  }
+  const text = lines.join('\n');
+  // More lines follow: the last one returned has its newline.
+  if (typeof r.metadata.next_offset === 'number') return `${text}\n`;
+  if (offset === 0) {
+    const exact = exactText(lines, r.metadata.digest);
+    if (exact !== undefined) return exact;
+  }
+  return lines.length > 0 ? `${text}\n` : text;
 }
 
 /** Writes (creates or replaces) a file. */

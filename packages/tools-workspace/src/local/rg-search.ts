@@ -174,6 +174,8 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const args = [...BASE_ARGS];
     if (request.caseInsensitive) args.push('-i');
     if (request.fixedStrings) args.push('-F');
+    // A CRLF line ends before its \r, as the JavaScript engine reads it: `;$` finds `x;\r\n`.
+    args.push('--crlf');
     const filter = await this.globFilter(request, where);
     args.push(...filter.args, ...excludeArgs(where.rel), '-e', request.pattern);
     return filter.allowed ? { args, allowed: filter.allowed } : { args };

@@ -72,9 +72,12 @@ export class JsSearch implements FastWorkspaceSearch {
     if (bytes.includes(0)) return []; // binary files are skipped, as rg skips them
     const out: { line: number; text: string }[] = [];
     for (const slice of lineSlices(bytes)) {
-      if (!matcher.mayMatch(slice.text)) continue;
-      const lines = slice.text.split('\n');
-      for (const i of matcher.matching(lines, path)) out.push({ line: slice.firstLine + i, text: lines[i]! });
+      // A CRLF line is matched as ending before its \r (as ripgrep's --crlf reads it), and reported whole.
+      const text = slice.text.includes('\r') ? slice.text.replace(/\r(\n|$)/g, '$1') : slice.text;
+      if (!matcher.mayMatch(text)) continue;
+      const raw = slice.text.split('\n');
+      const lines = text === slice.text ? raw : text.split('\n');
+      for (const i of matcher.matching(lines, path)) out.push({ line: slice.firstLine + i, text: raw[i]! });
     }
     return out;
   }

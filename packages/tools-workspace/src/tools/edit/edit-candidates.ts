@@ -14,9 +14,32 @@ export function occurrences(haystack: string, needle: string): number[] {
 
 /** 1-based line number of a string index. */
 export function lineAt(text: string, index: number): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < index; i = text.indexOf('\n', i + 1)) n++;
-  return n;
+  return linesAt(text, [index])[0]!;
+}
+
+/**
+ * 1-based line numbers of ascending string indices, in one pass over the text (a string that
+ * occurs millions of times in a large file is numbered in linear time, not once per occurrence).
+ */
+export function linesAt(text: string, indices: readonly number[]): number[] {
+  const out: number[] = [];
+  let line = 1;
+  let nl = text.indexOf('\n');
+  for (const index of indices) {
+    while (nl >= 0 && nl < index) {
+      line++;
+      nl = text.indexOf('\n', nl + 1);
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/** The line holding string index `index`, without its line end. */
+export function lineTextAt(text: string, index: number): string {
+  const start = index === 0 ? 0 : text.lastIndexOf('\n', index - 1) + 1;
+  const nl = text.indexOf('\n', index);
+  return text.slice(start, nl < 0 ? text.length : nl).replace(/\r$/, '');
 }
 
 function bigrams(s: string): Map<string, number> {
@@ -32,11 +55,15 @@ function bigrams(s: string): Map<string, number> {
 export function similarity(a: string, b: string): number {
   if (a === b) return 1;
   if (a.length < 2 || b.length < 2) return 0;
+  return diceWith(bigrams(b), b.length, a);
+}
+
+/** Dice coefficient of `a` against a string of `bLength` whose bigrams are `y`. */
+function diceWith(y: ReadonlyMap<string, number>, bLength: number, a: string): number {
   const x = bigrams(a);
-  const y = bigrams(b);
   let shared = 0;
   for (const [g, n] of x) shared += Math.min(n, y.get(g) ?? 0);
-  return (2 * shared) / (a.length - 1 + b.length - 1);
+  return (2 * shared) / (a.length - 1 + bLength - 1);
 }
 
 /** A line of the file that resembles the searched text. */
@@ -46,7 +73,17 @@ export interface Candidate {
   readonly score: number;
 }
 
-/** Up to `max` lines most similar to the first non-blank line of `needle`. */
+/** Lowest similarity a candidate line needs. */
+const MIN_SCORE = 0.3;
+
+/** Distinct lines whose score is remembered (a file of many equal lines is scored once per line text). */
+const SCORE_CACHE_MAX = 65_536;
+
+/**
+ * Up to `max` lines most similar to the first non-blank line of `needle`. One pass keeping only
+ * the best `max`; lines too short or too long to reach the minimum score are not scored, and a
+ * repeated line is scored once, so a file of millions of lines answers in linear time.
+ */
 export function closestLines(text: string, needle: string, max = 3): Candidate[] {
   const target =
     needle
@@ -54,18 +91,39 @@ export function closestLines(text: string, needle: string, max = 3): Candidate[]
       .map((l) => l.trim())
       .find((l) => l !== '') ?? '';
   if (target === '') return [];
-  const scored: Candidate[] = [];
-  text.split('\n').forEach((raw, i) => {
-    const line = raw.replace(/\r$/, '');
-    const score = similarity(line.trim(), target);
-    if (score > 0.3)
-      scored.push({
-        line: i + 1,
-        text: line.length > 200 ? `${line.slice(0, 200)}…` : line,
-        score: Math.round(score * 100) / 100,
-      });
-  });
-  return scored.sort((a, b) => b.score - a.score || a.line - b.line).slice(0, max);
+  const targetGrams = bigrams(target);
+  const cache = new Map<string, number>();
+  const scoreOf = (trimmed: string): number => {
+    if (trimmed === target) return 1;
+    if (trimmed.length < 2 || target.length < 2) return 0;
+    const [a, b] = [trimmed.length - 1, target.length - 1];
+    // The Dice coefficient is at most 2·min/(sum): lines of very different length cannot qualify.
+    if ((2 * Math.min(a, b)) / (a + b) <= MIN_SCORE) return 0;
+    const known = cache.get(trimmed);
+    if (known !== undefined) return known;
+    const score = diceWith(targetGrams, target.length, trimmed);
+    if (cache.size < SCORE_CACHE_MAX) cache.set(trimmed, score);
+    return score;
+  };
+  const best: Candidate[] = [];
+  const better = (c: Candidate, d: Candidate): boolean => c.score > d.score || (c.score === d.score && c.line < d.line);
+  let lineNo = 0;
+  for (let from = 0; from <= text.length; ) {
+    const nl = text.indexOf('\n', from);
+    const to = nl < 0 ? text.length : nl;
+    lineNo++;
+    const line = text.slice(from, to).replace(/\r$/, '');
+    from = to + 1;
+    const raw = scoreOf(line.trim());
+    if (raw <= MIN_SCORE) continue;
+    const score = Math.round(raw * 100) / 100;
+    const candidate = { line: lineNo, text: line.length > 200 ? `${line.slice(0, 200)}…` : line, score };
+    if (best.length === max && !better(candidate, best[max - 1]!)) continue;
+    best.push(candidate);
+    best.sort((c, d) => (better(c, d) ? -1 : better(d, c) ? 1 : 0));
+    if (best.length > max) best.pop();
+  }
+  return best;
 }
 
 /** How a near-match differs from `old_string`. */
@@ -133,10 +191,17 @@ export function nearMatch(text: string, needle: string): NearMatch | undefined {
   const lfAt = lf(nfcText).indexOf(lf(nfcNeedle));
   if (lfAt >= 0 && lf(nfcNeedle) !== '') {
     const crlfNeedle = needle.includes('\r\n');
+    const lfNeedle = /(?:^|[^\r])\n/.test(needle);
+    const mixedFile = !crlfNeedle && !nfcText.includes(nfcNeedle.replace(/\n/g, '\r\n'));
     return {
       line: lineAt(lf(nfcText), lfAt),
       difference: 'line_endings',
-      detail: `line endings: old_string has ${crlfNeedle ? 'CRLF' : 'LF'} line ends where the file has ${crlfNeedle ? 'LF' : 'CRLF'} ones; give old_string with LF line ends`,
+      detail:
+        crlfNeedle && !lfNeedle
+          ? 'line endings: old_string has CRLF line ends where the file has LF ones; give old_string with LF line ends'
+          : mixedFile
+            ? "line endings: the file mixes LF and CRLF line ends in that text, which old_string gives with LF only; give old_string with the file's exact line ends (CRLF as \\r\\n), or replace smaller pieces that each stay within one line"
+            : "line endings: old_string mixes LF and CRLF line ends where the file's are all the same; give old_string with LF line ends",
     };
   }
   const trim = (s: string): string =>

@@ -45,6 +45,13 @@ describe('EDIT_NOT_FOUND names a near-match and never applies it', () => {
     );
   });
 
+  it('LF in old_string where the file mixes LF and CRLF there: the message says so, not to use LF', async () => {
+    const r = await notFound('a\nb\r\nc\nd\n', 'a\nb\nc');
+    expect(r.near).toMatchObject({ line: 1, difference: 'line_endings' });
+    expect(r.message).toContain('the file mixes LF and CRLF line ends in that text');
+    expect(r.message).not.toContain('give old_string with LF line ends');
+  });
+
   it('tabs against spaces, and trailing whitespace', async () => {
     const tabs = await notFound('x\nfunction f() {\n\treturn 1;\n}\n', 'function f() {\n    return 1;\n}');
     expect(tabs.near).toMatchObject({ line: 2, difference: 'whitespace' });

@@ -107,6 +107,39 @@ describe('edit', () => {
     expect(readFileSync(file, 'utf8')).toBe(SOURCE);
   });
 
+  it('an old_string found hundreds of thousands of times is reported at once, its lines bounded', async () => {
+    writeFileSync(join(tmp.dir, 'many.txt'), 'ab\n'.repeat(300_000));
+    const started = Date.now();
+    const r = await call(editTool, ws, { file_path: 'many.txt', old_string: 'ab', new_string: 'x' });
+    expect(Date.now() - started).toBeLessThan(5000);
+    const details = (r.metadata as { error: { code: string; details: { occurrences: number; lines: number[] } } })
+      .error;
+    expect(details.code).toBe('EDIT_AMBIGUOUS');
+    expect(details.details.occurrences).toBe(300_000);
+    expect(details.details.lines).toHaveLength(1000);
+    expect(details.details.lines.slice(0, 3)).toEqual([1, 2, 3]);
+    expect(r.output).toContain('line 10: ab\n  … and 299990 more');
+    const all = await call(editTool, ws, {
+      file_path: 'many.txt',
+      old_string: 'ab',
+      new_string: 'x',
+      replace_all: true,
+    });
+    expect(all.metadata).toMatchObject({ replacements: 300_000, match_lines_truncated: true });
+    expect((all.metadata as { match_lines: number[] }).match_lines).toHaveLength(1000);
+    expect(readFileSync(join(tmp.dir, 'many.txt'), 'utf8')).toBe('x\n'.repeat(300_000));
+  });
+
+  it('a near miss in a file of many equal lines names the closest lines quickly', async () => {
+    writeFileSync(join(tmp.dir, 'same.txt'), 'abcdefghij\n'.repeat(200_000));
+    const started = Date.now();
+    const r = await call(editTool, ws, { file_path: 'same.txt', old_string: 'abcdefghiX', new_string: 'x' });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(r.metadata).toMatchObject({
+      error: { code: 'EDIT_NOT_FOUND', details: { candidates: [{ line: 1 }, { line: 2 }, { line: 3 }] } },
+    });
+  });
+
   it('keeps CRLF line endings when the strings use LF; creates a file from an empty old_string', async () => {
     writeFileSync(join(tmp.dir, 'win.txt'), 'one\r\ntwo\r\nthree\r\n');
     const r = await call(editTool, ws, { file_path: 'win.txt', old_string: 'one\ntwo\n', new_string: 'one\n2\n' });

@@ -12,7 +12,7 @@ import { changeMetadata, describeChange } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { assertUnchanged, decodeEditable, readBytes } from '../shared/text-file.js';
 import { assertWritableArg } from '../shared/writable.js';
-import { closestLines, lineAt, nearMatch, occurrences } from './edit-candidates.js';
+import { closestLines, linesAt, lineTextAt, nearMatch, occurrences } from './edit-candidates.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** Why an edit was not applied. */
@@ -49,6 +49,9 @@ const editInput = (z: Zod) =>
 
 /** Arguments of `edit`. */
 export type EditArgs = z.output<ReturnType<typeof editInput>>;
+
+/** Most line numbers of matches given in a result or an error (the first ones; the count is given whole). */
+const MAX_MATCH_LINES = 1000;
 
 /** True when the text has line breaks and every one is CRLF. */
 function onlyCrlf(text: string): boolean {
@@ -106,6 +109,12 @@ export const editTool = defineTool({
           return failed(new EditMatchError('EDIT_NOT_FOUND', `${path}: no such file`, { path }));
         let oldS = args.old_string;
         let newS = args.new_string;
+        // The file's byte-order mark stays in front of it whatever the edit: a mark given in front of
+        // the strings names the start of the text and is not itself searched for.
+        if (bom !== '' && oldS.startsWith(bom) && oldS.length > 1) {
+          oldS = oldS.slice(1);
+          if (newS.startsWith(bom)) newS = newS.slice(1);
+        }
         let hits = occurrences(before, oldS);
         if (hits.length === 0 && before.includes('\r\n') && oldS.includes('\n') && !oldS.includes('\r')) {
           oldS = oldS.replace(/\n/g, '\r\n');
@@ -134,18 +143,19 @@ export const editTool = defineTool({
             ),
           );
         }
-        lines = hits.map((i) => lineAt(before, i));
+        lines = linesAt(before, hits.slice(0, MAX_MATCH_LINES));
         const all =
           args.replace_all === true || (args.expected_replacements !== undefined && args.expected_replacements > 1);
         if (!all && hits.length > 1) {
-          const shown = lines
+          const shown = hits
             .slice(0, 10)
-            .map((l) => `  line ${l}: ${before.split('\n')[l - 1]?.replace(/\r$/, '').slice(0, 200)}`)
+            .map((at, k) => `  line ${lines[k]}: ${lineTextAt(before, at).slice(0, 200)}`)
             .join('\n');
+          const more = hits.length > 10 ? `\n  … and ${hits.length - 10} more` : '';
           return failed(
             new EditMatchError(
               'EDIT_AMBIGUOUS',
-              `${path}: old_string occurs ${hits.length} times; add surrounding context to make it unique, or set replace_all. Matches:\n${shown}`,
+              `${path}: old_string occurs ${hits.length} times; add surrounding context to make it unique, or set replace_all. Matches:\n${shown}${more}`,
               { path, occurrences: hits.length, lines },
             ),
           );
@@ -194,6 +204,7 @@ export const editTool = defineTool({
         applied: !dry,
         replacements,
         match_lines: lines,
+        ...(replacements > lines.length ? { match_lines_truncated: true } : {}),
         ...changeMetadata([described]),
       });
     }),

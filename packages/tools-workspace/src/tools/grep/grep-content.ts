@@ -22,7 +22,9 @@ export interface ContentPage {
   readonly last?: { readonly path: string; readonly line: number };
 }
 
-function cut(text: string): string {
+function cut(raw: string): string {
+  // A CRLF line is shown without its \r, as context lines and read show it.
+  const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
   return text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}… [line cut: ${text.length} chars]` : text;
 }
 

@@ -129,6 +129,27 @@ describe('grep', () => {
     );
   });
 
+  it('a CRLF line ends before its \\r for $ on both engines, and is shown without it', async () => {
+    const crlf = { 'win/a.cs': 'int x = 1;\r\nreturn x;\r\n', 'win/b.txt': 'plain;\n' };
+    const dir = tempDir();
+    writeTree(dir.dir, crlf);
+    try {
+      const engines: WorkspaceServices[] = [
+        new LocalWorkspace({ root: dir.dir, searchEngine: 'ripgrep' }),
+        new LocalWorkspace({ root: dir.dir, searchEngine: 'js' }),
+        await MemoryWorkspace.create({ files: crlf }),
+      ];
+      for (const ws of engines) {
+        const r = await call(grepTool, ws, { pattern: ';$', path: 'win' });
+        expect(r.output).toBe('win/a.cs:1:int x = 1;\nwin/a.cs:2:return x;\nwin/b.txt:1:plain;');
+        const anchored = await call(grepTool, ws, { pattern: '^return x;$', path: 'win', output_mode: 'count' });
+        expect(anchored.metadata).toMatchObject({ total_matches: 1 });
+      }
+    } finally {
+      dir.cleanup();
+    }
+  });
+
   it('GREP: bad input is a typed error naming the field', async () => {
     await expect(call(grepTool, local, { pattern: 'x', limit: 0 })).rejects.toMatchObject({ field: 'args.limit' });
     await expect(call(grepTool, local, { pattern: 'x', limit: 1001 })).rejects.toMatchObject({ field: 'args.limit' });

@@ -45,9 +45,14 @@ describe('ls', () => {
     expect((await call(lsTool, ws, { path: 'nope' })).metadata).toMatchObject({
       error: { code: 'WORKSPACE_NOT_FOUND' },
     });
-    expect((await call(lsTool, ws, { path: 'a.txt' })).exitCode).toBe(1);
+    const file = await call(lsTool, ws, { path: 'a.txt' });
+    expect(file.exitCode).toBe(1);
+    expect(file.metadata).toMatchObject({ error: { code: 'WORKSPACE_NOT_DIRECTORY' } });
+    expect(file.output).toBe("a.txt: is a file, not a directory; ls lists a directory (read shows a file's content)");
+    expect((await call(lsTool, ws, { path: 'a.txt/x' })).output).toContain('a parent of this path is not a directory');
     await expect(call(lsTool, ws, { path: '..' })).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
     const mem = await MemoryWorkspace.create({ files });
+    expect((await call(lsTool, mem, { path: 'a.txt' })).output).toContain('is a file, not a directory');
     expect((await call(lsTool, mem, { path: 'dir' })).metadata).toMatchObject({
       entries: [{ name: 'inner.txt', type: 'file', size: 1 }],
     });

@@ -69,6 +69,12 @@ const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 export function parsePatch(text: string): FilePatch[] {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
+  const opening = lines.findIndex((l) => l.trim() !== '');
+  if (opening >= 0 && /^\*\*\* Begin Patch\s*$/.test(lines[opening]!.trim()))
+    fail(
+      opening + 1,
+      "'*** Begin Patch' starts the apply_patch format ('*** Update File:', '*** Add File:'), which this tool does not read; send the same change as a unified diff",
+    );
   const files: FilePatch[] = [];
   let i = 0;
   let git: GitSection | undefined;

@@ -8,7 +8,7 @@
 import { A3sError, type WorkspaceFileSystem } from '@a3s-code/core';
 import { decodeEditable, readBytes, type ReadBytes } from '../shared/text-file.js';
 import { applyHunks } from './apply-patch.js';
-import type { FilePatch } from './parse-patch.js';
+import type { FilePatch, Hunk } from './parse-patch.js';
 
 /** A patch that does not apply; nothing was written. */
 export class PatchApplyError extends A3sError {
@@ -40,6 +40,19 @@ interface FileState {
   decoded: boolean;
   /** Text now, in the plan (`undefined`: does not exist). */
   current: string | undefined;
+}
+
+/**
+ * The hunks with a byte-order mark taken off the start of their first-line lines: `git diff`
+ * (and these tools' own diffs) show a file's mark in front of its first line, but the plan's text
+ * has it apart (it is kept in front of the file whatever the patch does).
+ */
+function withoutBom(hunks: readonly Hunk[]): Hunk[] {
+  return hunks.map((h) =>
+    h.oldStart > 1 && h.newStart > 1
+      ? h
+      : { ...h, lines: h.lines.map((l) => (l.text.startsWith('\ufeff') ? { ...l, text: l.text.slice(1) } : l)) },
+  );
 }
 
 /**
@@ -109,7 +122,7 @@ export async function planPatch(
         { from: source.path },
       );
     }
-    const applied = applyHunks(text, file.hunks);
+    const applied = applyHunks(text, source.bom === '' ? file.hunks : withoutBom(file.hunks));
     if ('failure' in applied) {
       const f = applied.failure;
       return new PatchApplyError(source.path, `hunk ${f.hunk} (patch line ${f.at}) does not apply: ${f.reason}`, {

@@ -30,6 +30,8 @@ export interface ReadEntryResult {
   readonly binary?: boolean;
   readonly size?: number;
   readonly digest?: string;
+  /** `utf-16le` or `utf-16be` for a UTF-16 file, shown decoded; absent for UTF-8. */
+  readonly encoding?: string;
   readonly error?: { readonly code: string; readonly message: string };
 }
 
@@ -193,6 +195,7 @@ export async function readBatch(
       eof: next === null,
       size: file.size,
       digest: file.digest,
+      ...(file.encoding === undefined ? {} : { encoding: file.encoding }),
     });
   }
   if (truncated && !single) {

@@ -3,7 +3,16 @@
  * rendering a line range as numbered lines under a byte budget.
  */
 import type { WorkspaceFileSystem } from '@a3s-code/core';
-import { byteLength, cutBytes, decodeText, digestOf, looksBinary, splitLines } from '../shared/text.js';
+import {
+  byteLength,
+  cutBytes,
+  decodeText,
+  digestOf,
+  looksBinary,
+  splitLines,
+  utf16Bom,
+  type Utf16Encoding,
+} from '../shared/text.js';
 
 /** Longest line shown, in characters; longer lines are cut with a marker. */
 export const MAX_LINE_CHARS = 2000;
@@ -69,13 +78,26 @@ function byteLines(data: Uint8Array): FileLines {
 
 /** A loaded file. */
 export type LoadedFile =
-  | { readonly kind: 'text'; readonly lines: FileLines; readonly size: number; readonly digest: string }
+  | {
+      readonly kind: 'text';
+      readonly lines: FileLines;
+      readonly size: number;
+      readonly digest: string;
+      /** Set for a UTF-16 file (shown decoded); a UTF-8 file has none. */
+      readonly encoding?: Utf16Encoding;
+    }
   | { readonly kind: 'binary'; readonly size: number; readonly digest: string };
 
 /** Reads and splits a file. Throws the workspace's typed errors. */
 export async function loadFile(fs: WorkspaceFileSystem, path: string, signal: AbortSignal): Promise<LoadedFile> {
   const bytes = await fs.readFile(path, { signal });
   const digest = digestOf(bytes);
+  const utf16 = utf16Bom(bytes);
+  if (utf16 !== undefined) {
+    // Text in UTF-16 (Windows tools write it): its ASCII has NUL bytes, yet it is text, shown decoded.
+    const text = new TextDecoder(utf16).decode(bytes.subarray(2));
+    return { kind: 'text', lines: arrayLines(splitLines(text)), size: bytes.length, digest, encoding: utf16 };
+  }
   if (looksBinary(bytes)) return { kind: 'binary', size: bytes.length, digest };
   const lines = bytes.length > WHOLE_TEXT_MAX_BYTES ? byteLines(bytes) : arrayLines(splitLines(decodeText(bytes)));
   return { kind: 'text', lines, size: bytes.length, digest };

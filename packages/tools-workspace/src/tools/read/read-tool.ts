@@ -121,6 +121,7 @@ export const readTool = defineTool({
         binary: entry.binary === true,
         size: entry.size,
         digest: entry.digest,
+        ...(entry.encoding === undefined ? {} : { encoding: entry.encoding }),
       });
     }),
 });

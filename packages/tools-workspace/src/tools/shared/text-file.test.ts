@@ -69,6 +69,20 @@ describe('edit, patch and write keep the bytes they do not change', () => {
     expect(p.metadata).toMatchObject({ changes: [{ size_before: 15, size_after: 15 }] });
   });
 
+  it('a byte-order mark given in front of old_string, or shown in a diff as git shows it, names the file start', async () => {
+    put('bom2.txt', '\ufeffhello\nworld\n');
+    const e = await call(editTool, ws, { file_path: 'bom2.txt', old_string: '\ufeffhello', new_string: '\ufeffhi' });
+    expect(e.exitCode, e.output).toBe(0);
+    expect(bytes('bom2.txt').toString('utf8')).toBe('\ufeffhi\nworld\n');
+    // The diff edit reported (the mark in front of line 1, as git diff shows it) applies as a patch.
+    const reported = (e.metadata as { diff: string }).diff;
+    expect(reported).toContain('-\ufeffhello');
+    put('bom3.txt', '\ufeffhello\nworld\n');
+    const p = await call(patchTool, ws, { patch: reported.replaceAll('bom2.txt', 'bom3.txt') });
+    expect(p.exitCode, p.output).toBe(0);
+    expect(bytes('bom3.txt').toString('utf8')).toBe('\ufeffhi\nworld\n');
+  });
+
   it('a file without a final newline keeps it missing; an empty file can be filled', async () => {
     put('nonl.txt', 'a\nb');
     await call(editTool, ws, { file_path: 'nonl.txt', old_string: 'a', new_string: 'A' });

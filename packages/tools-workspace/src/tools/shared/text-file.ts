@@ -7,7 +7,7 @@
  */
 import type { WorkspaceFileSystem } from '@a3s-code/core';
 import { WorkspaceFileError } from '../../errors.js';
-import { looksBinary } from './text.js';
+import { looksBinary, utf16Bom } from './text.js';
 
 /** The UTF-8 byte-order mark, as text. */
 const BOM = '\ufeff';
@@ -50,6 +50,8 @@ export function decodeEditable(path: string, bytes: Uint8Array, what: string): E
       'io',
       `is ${bytes.length} bytes; ${what} changes files of up to ${EDITABLE_MAX_BYTES} bytes (use a command for larger ones), so nothing was written`,
     );
+  const utf16 = utf16Bom(bytes);
+  if (utf16 !== undefined) throw utf16Error(path, utf16, what);
   if (looksBinary(bytes))
     throw new WorkspaceFileError(
       path,
@@ -66,6 +68,18 @@ export function decodeEditable(path: string, bytes: Uint8Array, what: string): E
       `is not valid UTF-8 (${describeInvalid(bytes)}); ${what} changes UTF-8 text files only, because writing the text back would replace those bytes, so nothing was written`,
     );
   }
+}
+
+/**
+ * `WORKSPACE_ENCODING` for a UTF-16 file: read shows it decoded, but `what` (a change) would
+ * write its text back as UTF-8, so it refuses.
+ */
+export function utf16Error(path: string, encoding: string, what: string): WorkspaceFileError {
+  return new WorkspaceFileError(
+    path,
+    'encoding',
+    `is ${encoding.toUpperCase()} text (it starts with a UTF-16 byte-order mark); ${what} changes UTF-8 text files only, so nothing was written (convert the file to UTF-8 first, e.g. iconv -f UTF-16 -t UTF-8, if that is intended)`,
+  );
 }
 
 /** Where the first invalid UTF-8 sequence is, for the message. */

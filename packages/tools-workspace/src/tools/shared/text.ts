@@ -15,6 +15,17 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return n > 0 && control / n > 0.3;
 }
 
+/** A UTF-16 text encoding a file declares with its byte-order mark. */
+export type Utf16Encoding = 'utf-16le' | 'utf-16be';
+
+/** The UTF-16 encoding whose byte-order mark `bytes` starts with (`FF FE` or `FE FF`), if any. */
+export function utf16Bom(bytes: Uint8Array): Utf16Encoding | undefined {
+  if (bytes.length < 2) return undefined;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
 /** Decodes UTF-8 (invalid sequences become U+FFFD). */
 export function decodeText(bytes: Uint8Array): string {
   return decoder.decode(bytes);

@@ -1,6 +1,6 @@
 /** Refuses write targets before any I/O: the lexical checks plus the protected `.a3s` folder. */
 import { refusedBeforeChange, type ToolContext } from '@a3s-code/core';
-import { WorkspacePathError } from '../../errors.js';
+import { WorkspaceFileError, WorkspacePathError } from '../../errors.js';
 import { assertWritable, normalizeWorkspacePath } from '../../paths/normalize.js';
 
 /**
@@ -8,6 +8,15 @@ import { assertWritable, normalizeWorkspacePath } from '../../paths/normalize.js
  * before any I/O, so such a refusal changed nothing and is marked so for the completion gate.
  */
 export function assertWritableArg(ctx: ToolContext, path: string, field: string): void {
+  // `dir/` names a folder: writing a file of that name would not be what was meant.
+  if (path.endsWith('/'))
+    throw refusedBeforeChange(
+      new WorkspaceFileError(
+        path,
+        'is_directory',
+        `${field} ends in "/", which names a directory, so nothing was written; allowed: the path of a file (no trailing "/")`,
+      ),
+    );
   try {
     assertWritable(normalizeWorkspacePath(path, { root: ctx.workspace.root, field }), field, path);
   } catch (error) {

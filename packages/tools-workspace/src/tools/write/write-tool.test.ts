@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalWorkspace } from '../../local/local-workspace.js';
 import { call, tempDir, writeTree } from '../../test-support/harness.js';
 import { digestOf } from '../shared/text.js';
+import { editTool } from '../edit/edit-tool.js';
 import { writeTool } from './write-tool.js';
 
 const tmp = tempDir();
@@ -80,6 +81,23 @@ describe('write', () => {
     expect(fresh.exitCode).toBe(0);
   });
 
+  it('an overwrite keeps the UTF-8 byte-order mark read does not show; content giving one is written as it is', async () => {
+    writeTree(tmp.dir, { 'bom.txt': '\ufeffhello\n' });
+    const r = await call(writeTool, ws, { file_path: 'bom.txt', content: 'bye\n' });
+    expect(r.exitCode).toBe(0);
+    const bytes = readFileSync(join(tmp.dir, 'bom.txt'));
+    expect(bytes.toString('hex')).toBe(Buffer.from('\ufeffbye\n').toString('hex'));
+    expect(r.metadata).toMatchObject({
+      size: 7,
+      changes: [{ digest_after: digestOf(bytes), size_after: 7, additions: 1, deletions: 1 }],
+    });
+    await call(writeTool, ws, { file_path: 'bom.txt', content: '\ufeffagain\n' });
+    expect(readFileSync(join(tmp.dir, 'bom.txt'), 'utf8')).toBe('\ufeffagain\n');
+    writeTree(tmp.dir, { 'plain.txt': 'x\n' });
+    await call(writeTool, ws, { file_path: 'plain.txt', content: 'y\n' });
+    expect(readFileSync(join(tmp.dir, 'plain.txt'), 'utf8')).toBe('y\n');
+  });
+
   it('refuses expected_offset without append, and a directory target', async () => {
     await expect(call(writeTool, ws, { file_path: 'x', content: 'y', expected_offset: 0 })).rejects.toMatchObject({
       code: 'INVALID_TOOL_ARGS',
@@ -89,6 +107,17 @@ describe('write', () => {
       field: 'args.mode',
     });
     expect((await call(writeTool, ws, { file_path: 'deep', content: 'y' })).exitCode).toBe(1);
+  });
+
+  it('a path ending in "/" names a directory: write and edit refuse it and create nothing', async () => {
+    const w = await call(writeTool, ws, { file_path: 'newdir/', content: 'x' });
+    expect(w.exitCode).toBe(1);
+    expect(w.metadata).toMatchObject({ error: { code: 'WORKSPACE_IS_DIRECTORY' } });
+    expect(w.output).toContain('file_path ends in "/", which names a directory');
+    expect(existsSync(join(tmp.dir, 'newdir'))).toBe(false);
+    const e = await call(editTool, ws, { file_path: 'newer/', old_string: '', new_string: 'x' });
+    expect(e.metadata).toMatchObject({ error: { code: 'WORKSPACE_IS_DIRECTORY' } });
+    expect(existsSync(join(tmp.dir, 'newer'))).toBe(false);
   });
 
   it('declares its tier and capabilities', () => {

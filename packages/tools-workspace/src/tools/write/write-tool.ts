@@ -10,7 +10,8 @@ type Zod = typeof z;
 import { WorkspaceFileError } from '../../errors.js';
 import { changeMetadata, describeChange, preview } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
-import { assertUnchanged, describedText } from '../shared/text-file.js';
+import { assertUnchanged, describedText, utf16Error } from '../shared/text-file.js';
+import { utf16Bom } from '../shared/text.js';
 import { assertWritableArg } from '../shared/writable.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -27,6 +28,13 @@ const writeInput = (z: Zod) =>
       .describe('append only: the file size in bytes before this chunk; a retried chunk is not appended twice'),
   });
 
+/** The UTF-8 byte-order mark, as text. */
+const BOM = '\ufeff';
+
+function startsWithBom(bytes: Uint8Array): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
 function endsWith(bytes: Uint8Array, tail: Uint8Array): boolean {
   return bytes.length >= tail.length && Buffer.from(tail).equals(bytes.subarray(bytes.length - tail.length));
 }
@@ -34,7 +42,7 @@ function endsWith(bytes: Uint8Array, tail: Uint8Array): boolean {
 /** The `write` tool. */
 export const writeTool = defineTool({
   name: 'write',
-  description: `Write a text file in the workspace. mode "overwrite" (default) replaces the whole file; mode "append" adds content at the end. For chunked appends pass expected_offset = the file's size in bytes before this chunk (0 for a new file): a retried chunk that was already appended is reported as already applied instead of being written twice, and a file of another size is refused. Files under .a3s/ or any .git/ folder cannot be written. The result carries the changed path, digests, sizes and a bounded unified diff.`,
+  description: `Write a text file in the workspace. mode "overwrite" (default) replaces the whole file (a UTF-8 byte-order mark the file starts with is kept, as read never shows it); mode "append" adds content at the end. For chunked appends pass expected_offset = the file's size in bytes before this chunk (0 for a new file): a retried chunk that was already appended is reported as already applied instead of being written twice, and a file of another size is refused. Files under .a3s/ or any .git/ folder cannot be written. The result carries the changed path, digests, sizes and a bounded unified diff.`,
   inputJsonSchema: toolJsonSchemas.write,
   input: writeInput,
   plainInput: true,
@@ -70,6 +78,9 @@ export const writeTool = defineTool({
       const bytes = prior ? await fs.readFile(path, { signal: ctx.signal }) : undefined;
       const before = bytes === undefined ? undefined : describedText(bytes);
       const append = args.mode === 'append';
+      // UTF-8 bytes after UTF-16 text would not be text in either encoding.
+      const utf16 = append && bytes !== undefined ? utf16Bom(bytes) : undefined;
+      if (utf16 !== undefined) throw utf16Error(path, utf16, 'append');
       // An append adds bytes after the file's own bytes: nothing already there is decoded and re-encoded.
       const chunk = Buffer.from(args.content, 'utf8');
       if (append && args.expected_offset !== undefined) {
@@ -94,13 +105,16 @@ export const writeTool = defineTool({
           );
         }
       }
-      const after = append ? (before ?? '') + args.content : args.content;
+      // `read` never shows a byte-order mark, so an overwrite that does not give one keeps the file's.
+      const keptBom =
+        !append && bytes !== undefined && startsWithBom(bytes) && !args.content.startsWith(BOM) ? BOM : '';
+      const after = append ? (before ?? '') + args.content : keptBom + args.content;
       if (append) {
         await assertUnchanged(fs, path, bytes, ctx.signal);
         await fs.writeFile(path, bytes === undefined ? chunk : Buffer.concat([bytes, chunk]), { signal: ctx.signal });
       } else await fs.writeFile(path, after, { signal: ctx.signal });
       const described = describeChange(path, before, after);
-      const size = (bytes !== undefined && append ? bytes.length : 0) + chunk.length;
+      const size = (bytes !== undefined && append ? bytes.length : 0) + chunk.length + (keptBom === '' ? 0 : 3);
       const verb = before === undefined ? 'created' : append ? 'appended to' : 'overwrote';
       return ok(
         `${verb} ${path} (${size} bytes, +${described.change.additions} -${described.change.deletions} lines)`,
