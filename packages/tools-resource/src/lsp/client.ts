@@ -72,8 +72,14 @@ export class LspClient {
       new rpc.StreamMessageWriter(child.stdin!),
     );
     const client = new LspClient(child, connection);
-    connection.onRequest('workspace/configuration', (params: { items?: unknown[] }) =>
-      (params.items ?? []).map(() => null),
+    connection.onRequest('workspace/configuration', (params: { items?: { section?: unknown }[] }) =>
+      (params.items ?? []).map((item) =>
+        typeof item?.section === 'string' &&
+        cmd.configuration !== undefined &&
+        Object.hasOwn(cmd.configuration, item.section)
+          ? cmd.configuration[item.section]
+          : null,
+      ),
     );
     connection.onRequest('window/workDoneProgress/create', () => null);
     connection.onRequest('client/registerCapability', () => null);
