@@ -1,0 +1,73 @@
+// Servers found on PATH, with stand-ins for rust-analyzer (real processes speaking LSP):
+// rust-analyzer serves a read-tier tool, so it is started with the settings that keep it from
+// running the project's code (build scripts, procedural macros, `cargo check` on save), both as
+// `initializationOptions` and as its answer to `workspace/configuration`; and a server that dies
+// while answering fails the call at once, saying how it ended, and restarts on the next call.
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type LspHarness, lspHarness, until } from './lsp-support.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'a3s-lsp-rust-settings-'));
+const record = join(scratch, 'record.jsonl');
+const savedPath = process.env.PATH;
+let h: LspHarness | undefined;
+afterEach(async () => {
+  process.env.PATH = savedPath;
+  await h?.close();
+  h = undefined;
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const NO_PROJECT_CODE = {
+  cargo: { buildScripts: { enable: false } },
+  procMacro: { enable: false },
+  checkOnSave: false,
+};
+
+/** Puts a `rust-analyzer` on PATH that answers `--version` and otherwise runs `fixture` with `args`. */
+function standIn(fixture: string, args: readonly string[] = []): void {
+  const bin = join(scratch, `bin-${fixture}`);
+  mkdirSync(bin, { recursive: true });
+  const server = fileURLToPath(new URL(`./fixtures/${fixture}`, import.meta.url));
+  writeFileSync(
+    join(bin, 'rust-analyzer'),
+    `#!/bin/sh\nif [ "$1" = --version ]; then echo 'rust-analyzer 0.0.0 (stand-in)'; exit 0; fi\nexec '${process.execPath}' '${server}' ${args.map((a) => `'${a}'`).join(' ')}\n`,
+  );
+  chmodSync(join(bin, 'rust-analyzer'), 0o755);
+  process.env.PATH = `${bin}:${savedPath}`;
+}
+
+describe('language servers on PATH', () => {
+  it('lsp on a Rust crate starts rust-analyzer with build scripts, proc macros and check on save off', async () => {
+    standIn('recording-lsp-server.mjs', [record]);
+    h = lspHarness('lsp-rs');
+    const hover = await h.ask({ operation: 'hover', file: 'src/main.rs', line: 5, symbol: 'greet' });
+    expect(hover.output).not.toMatch(/LSP_UNAVAILABLE|LSP_SERVER/);
+    const lines = await until(
+      async () => (existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n') : []),
+      (l) => l.length >= 2,
+      10_000,
+    );
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      { event: 'initialize', value: NO_PROJECT_CODE },
+      { event: 'configuration', value: [NO_PROJECT_CODE, null] },
+    ]);
+  }, 30_000);
+
+  it('a server killed while answering fails that call at once, naming how it ended; the next call restarts it', async () => {
+    standIn('dying-lsp-server.mjs');
+    h = lspHarness('lsp-rs');
+    const at = { file: 'src/main.rs', line: 5, symbol: 'greet' };
+    const t0 = performance.now();
+    const hover = await h.ask({ operation: 'hover', ...at });
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    expect(hover.exitCode).toBe(1);
+    expect(hover.output).toContain('the server exited (signal SIGKILL) before answering textDocument/hover');
+    const next = await h.ask({ operation: 'definition', ...at });
+    expect(next.exitCode, next.output).toBe(0);
+    expect((await h.ask({ operation: 'status' })).output).toMatch(/rust root=\. running restarts=1/);
+  }, 30_000);
+});
