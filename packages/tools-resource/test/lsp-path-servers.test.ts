@@ -2,7 +2,8 @@
 // rust-analyzer serves a read-tier tool, so it is started with the settings that keep it from
 // running the project's code (build scripts, procedural macros, `cargo check` on save), both as
 // `initializationOptions` and as its answer to `workspace/configuration`; and a server that dies
-// while answering fails the call at once, saying how it ended, and restarts on the next call.
+// while answering fails the call at once, saying how it ended, and restarts on the next call;
+// long answers are capped as the tool promises.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,5 +70,20 @@ describe('language servers on PATH', () => {
     const next = await h.ask({ operation: 'definition', ...at });
     expect(next.exitCode, next.output).toBe(0);
     expect((await h.ask({ operation: 'status' })).output).toMatch(/rust root=\. running restarts=1/);
+  }, 30_000);
+
+  it('LSP-07: references shows at most 50 of 60 usages; LSP-09: symbols at most 100 for a query, 200 for a file', async () => {
+    standIn('answering-lsp-server.mjs');
+    h = lspHarness('lsp-rs');
+    const refs = await h.ask({ operation: 'references', file: 'src/main.rs', line: 5, symbol: 'greet' });
+    expect(refs.output.split('\n')[0]).toBe('60 locations; showing the first 50:');
+    expect(refs.output.split('\n')).toHaveLength(51);
+    expect((refs.metadata as { locations: unknown[] }).locations).toHaveLength(50);
+    const query = await h.ask({ operation: 'symbols', query: 'sym', file: 'src/main.rs' });
+    expect(query.output.split('\n')[0]).toBe("150 symbols matching 'sym'; showing the first 100");
+    expect(query.output.split('\n')).toHaveLength(101);
+    const file = await h.ask({ operation: 'symbols', file: 'src/main.rs' });
+    expect(file.output.split('\n')[0]).toBe('250 symbols in src/main.rs; showing the first 200');
+    expect(file.output.split('\n')).toHaveLength(201);
   }, 30_000);
 });
