@@ -143,6 +143,21 @@ describe('eval: JavaScript kernel', () => {
     expect((await js('v + 1')).output).toBe('8');
   });
 
+  it('EVAL-01/EVAL-04: with top-level await, the last expression on a declaration line is echoed and destructured names, classes and mid-line declarations persist', async () => {
+    expect((await js('const r = await Promise.resolve(5); r')).output).toBe('5');
+    expect((await js('const o = await Promise.resolve({ a: 1 }); o')).output).toBe('{ a: 1 }');
+    expect(
+      (await js('const { a1, b: b1, c1 = 4, ...rest } = await Promise.resolve({ a1: 1, b: 2, z: 9 });')).output,
+    ).toBe('');
+    expect((await js('const [d1, , d2 = 7] = await Promise.resolve([3]);')).output).toBe('');
+    expect((await js('class K1 {}\nawait 0;\nlet k = 1; const late = await Promise.resolve(2)')).output).toBe('');
+    expect((await js('[a1, b1, c1, rest, d1, d2, typeof K1, k, late]')).output).toBe(
+      "[ 1, 2, 4, { z: 9 }, 3, 7, 'function', 1, 2 ]",
+    );
+    expect((await js('await Promise.resolve("a;b")')).output).toBe("'a;b'");
+    expect((await js('for (let i = 0; i < 2; i++) { await 0 }')).output).toBe('');
+  });
+
   it('EVAL-03: reset starts a clean interpreter', async () => {
     await js('globalThis.kept = 1');
     const r = await js('typeof kept', { reset: true });
