@@ -242,6 +242,20 @@ describe('eval: Python kernel', () => {
     expect((await py('%%timeit\nsum(range(10))')).output).toMatch(/per loop/);
   });
 
+  it('EVAL-05: the line forms %timeit and %time run their statement, %matplotlib is a no-op; another magic is a clear error', async () => {
+    expect((await py('%timeit -n 5 sum(range(10))')).output).toMatch(/^\d+\.\d+ us per loop \(\d+ loops\)$/);
+    const timed = await py('%matplotlib inline\nbase = 20\n%time doubled = base * 2\ndoubled + 2');
+    expect(timed.output).toMatch(/^Wall time: \d+\.\d+ ms\n42$/);
+    const text = await py('s = """\n%d items\n"""\ns.strip()');
+    expect(text.output).toBe("'%d items'");
+    const magic = await py('ran = 1\n%load_ext autoreload');
+    expect(magic.exitCode).toBe(1);
+    expect(magic.output).toContain(
+      'SyntaxError: line 2: %load_ext is an IPython magic this kernel does not run; it rewrites %pip, %cd, %timeit, %time, %matplotlib',
+    );
+    expect(magic.output).not.toContain('ast.py');
+  });
+
   it('EVAL-07: tool() returns the output; a denied read raises ToolError', async () => {
     expect((await py('tool("echo", {"n": 1})')).output).toBe(`'ran echo {"n":1}'`);
     const r = await py('try:\n    tool("read", {"path": "a"})\nexcept ToolError as e:\n    print("denied:", e)');
