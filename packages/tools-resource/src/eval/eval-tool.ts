@@ -34,6 +34,31 @@ function failure(error: EvalToolError): ToolResult {
   );
 }
 
+// Scripts written without spaces between words: a run of them counts its words, not as one.
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * The words of a description: its space-separated tokens, where a token in a script written
+ * without spaces (Chinese, Japanese, Thai, ...) counts the words `Intl.Segmenter` finds in it.
+ */
+function descriptionWords(text: string): number {
+  let n = 0;
+  for (const token of text.trim().split(/\s+/)) {
+    if (token === '') continue;
+    if (!UNSPACED.test(token) || typeof Intl.Segmenter !== 'function') {
+      n++;
+      continue;
+    }
+    segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+    let k = 0;
+    for (const s of segmenter.segment(token)) if (s.isWordLike) k++;
+    n += Math.max(1, k);
+  }
+  return n;
+}
+
 /** The `eval` tool (its resource is the session's kernel factory). */
 export const evalTool = defineTool({
   name: 'eval',
@@ -42,8 +67,10 @@ export const evalTool = defineTool({
   inputJsonSchema: toolJsonSchemas.eval,
   plainInput: true,
   refine: (a) => {
-    const words = a.description.trim().split(/\s+/).length;
-    return words >= 5 && words <= 10 ? [] : [{ path: ['description'], message: 'description must be 5 to 10 words' }];
+    const words = descriptionWords(a.description);
+    return words >= 5 && words <= 10
+      ? []
+      : [{ path: ['description'], message: `description must be 5 to 10 words (it has ${words})` }];
   },
   tier: 'exec',
   // The session's Bash rules judge a cell as the shell commands it runs (`python3 -c …`, `!cmd`, `%%bash`).
