@@ -86,4 +86,23 @@ describe('language servers on PATH', () => {
     expect(file.output.split('\n')[0]).toBe('250 symbols in src/main.rs; showing the first 200');
     expect(file.output.split('\n')).toHaveLength(201);
   }, 30_000);
+
+  it('a write whose server dies while checking it succeeds and says the file was not checked, not that it is clean', async () => {
+    standIn('dying-lsp-server.mjs', ['open']);
+    h = lspHarness('lsp-rs');
+    const first = await h.write('src/main.rs', 'fn main() { let x = 1; }\n');
+    expect(first.exitCode).toBe(0);
+    expect(first.output).toBe(
+      'Wrote src/main.rs\n\nDiagnostics not checked for src/main.rs: the rust server exited while it checked the file (lsp status tells more).',
+    );
+    expect((first.metadata as { diagnostics: { failed: unknown[] } }).diagnostics.failed).toEqual([
+      { path: 'src/main.rs', why: 'the rust server exited while it checked the file' },
+    ]);
+    const next = await h.write('src/main.rs', 'fn main() { let y = 2; }\n');
+    expect(next.exitCode).toBe(0);
+    expect(next.output).toMatch(
+      /^Wrote src\/main\.rs\n\nDiagnostics not checked for src\/main\.rs: .+ \(lsp status tells more\)\.$/,
+    );
+    expect(readFileSync(join(h.dir, 'src/main.rs'), 'utf8')).toBe('fn main() { let y = 2; }\n');
+  }, 30_000);
 });
