@@ -254,6 +254,9 @@ describe('eval: Python kernel', () => {
       'SyntaxError: line 2: %load_ext is an IPython magic this kernel does not run; it rewrites %pip, %cd, %timeit, %time, %matplotlib',
     );
     expect(magic.output).not.toContain('ast.py');
+    expect((await py('%time')).output).toContain(
+      'SyntaxError: line 1: %time needs a statement to time: %time <statement>',
+    );
   });
 
   it('EVAL-07: tool() returns the output; a denied read raises ToolError', async () => {

@@ -204,6 +204,8 @@ def _run(code):
     try: tree = ast.parse(src, '<cell>', 'exec')
     except SyntaxError as e:
         bad = src.split('\n')[e.lineno - 1].lstrip() if e.lineno and e.lineno <= src.count('\n') + 1 else ''
+        if bad and bad.split()[0] in ('%time', '%timeit'):
+            raise SyntaxError(f'line {e.lineno}: {bad.split()[0]} needs a statement to time: {bad.split()[0]} <statement>') from None
         if bad.startswith('%') and len(bad) > 1 and (bad[1].isalpha() or bad[1] == '%'):
             raise SyntaxError(f'line {e.lineno}: {bad.split()[0]} is an IPython magic this kernel does not run; it rewrites {_MAGICS}. Write plain Python instead') from None
         raise
