@@ -261,7 +261,7 @@ describe('dynamic_workflow in a session', () => {
       ],
     };
     const before = await run(session, { workflow, query: 'who' });
-    expect(before.body.output).toMatch(/^refused: .*no tool 'runtime' is registered in this session/);
+    expect(before.body.output).toMatch(/^refused: .*no tool 'runtime' is on the tool surface of this call/);
     expect(session.toolNames()).not.toContain('runtime');
 
     // The host's login completes: it registers its runtime tools.

@@ -17,10 +17,19 @@ import {
 
 /**
  * The read-only tools every SDK session (and the CLI) runs without asking, as Claude Code and
- * its SDK do: they can only look at the workspace. A host's own rules still apply over them
+ * its SDK do: they can only look at the workspace (`ast_grep` is a structural `grep`: it parses
+ * files in-process and starts nothing). A host's own rules still apply over them
  * (deny → ask → allow), so `ask: ['read']` or `deny: ['grep']` take them back.
  */
-export const READ_TOOL_RULES: readonly string[] = Object.freeze(['read', 'grep', 'glob', 'ls', 'batch', 'ask_user']);
+export const READ_TOOL_RULES: readonly string[] = Object.freeze([
+  'read',
+  'grep',
+  'glob',
+  'ls',
+  'batch',
+  'ast_grep',
+  'ask_user',
+]);
 
 /**
  * The host's permissions with {@link READ_TOOL_RULES} (and `extra`, such as the `vibe_*` tools of a

@@ -5,7 +5,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, type Session, type SessionOptions } from '../src/index.js';
+import { Agent, NO_APPROVER_REASON, READ_TOOL_RULES, type Session, type SessionOptions } from '../src/index.js';
 import { tempRepo } from './kit.js';
 
 let session: Session | undefined;
@@ -52,6 +52,34 @@ describe('ast pack in SDK sessions', () => {
     const out = results(s).join('\n');
     expect(out).toContain('src/dispose.ts:2: dispose(x)');
     expect(out).not.toContain('gen/out.ts');
+  });
+
+  it('the read-only ast_grep runs unasked in a default session, as grep does; the write-tier ast_edit still asks', async () => {
+    const { session: s } = await open(
+      [
+        {
+          text: 'Searching, then staging.',
+          tool_calls: [
+            { id: 'g1', name: 'ast_grep', args: { pattern: 'dispose($X)', language: 'typescript' } },
+            {
+              id: 'e1',
+              name: 'ast_edit',
+              args: { pattern: 'dispose($X)', rewrite: '$X.dispose()', language: 'typescript' },
+            },
+          ],
+        },
+        { text: 'Done.' },
+      ],
+      { governance: { yolo: false } },
+    );
+    await s.send('find dispose calls');
+    const facts = s.core.store.log.facts;
+    const asked = facts.filter((f) => f.type === 'confirmation.answered').map((f) => f.payload);
+    expect(asked).toEqual([
+      expect.objectContaining({ tool_call_id: 'e1', approved: false, reason: NO_APPROVER_REASON }),
+    ]);
+    expect(results(s).join('\n')).toContain('src/dispose.ts:2: dispose(x)');
+    expect(READ_TOOL_RULES).toContain('ast_grep');
   });
 
   it('ASTE-05: an accepted edit is written through the workspace and enters the change ledger; staging alone does not', async () => {

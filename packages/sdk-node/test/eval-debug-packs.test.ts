@@ -104,4 +104,21 @@ describe('eval and debug packs in SDK sessions', () => {
     expect(noLsp.toolNames()).not.toContain('lsp');
     expect(noLsp.toolNames()).toContain('eval');
   });
+
+  it('EVAL-03: a description in a language written without spaces counts its words, not as one', async () => {
+    const { session } = await open([], { governance: { yolo: true } });
+    const cell = (description: string) => session.tool('eval', { code: '6 * 7', language: 'javascript', description });
+    const chinese = await cell('计算两个数字的乘积');
+    expect([chinese.exitCode, chinese.output]).toEqual([0, '42']);
+    const japanese = await cell('データを読み込んで合計を計算する');
+    expect([japanese.exitCode, japanese.output]).toEqual([0, '42']);
+    const mixed = await cell('用 Python 计算所有数字的总和');
+    expect([mixed.exitCode, mixed.output]).toEqual([0, '42']);
+    const short = await cell('计算');
+    expect(short.exitCode).toBe(1);
+    expect(short.output).toContain('description must be 5 to 10 words (it has 1)');
+    const long = await cell('我们现在需要读取所有的数据文件然后计算每一列的平均值和标准差');
+    expect(long.output).toMatch(/description must be 5 to 10 words \(it has \d+\)/);
+    expect((await cell('multiply six by seven here')).output).toBe('42');
+  });
 });

@@ -81,6 +81,27 @@ describe.skipIf(!GO)('debug on delve', () => {
     expect(alive(adapterPid)).toBe(false);
     expect(spawnSync('pgrep', ['-f', `${dir}/__debug_bin`]).status).toBe(1);
   }, 120_000);
+
+  it('DBG-07: a breakpoint in a file that does not exist is refused naming it; DBG-09: continue after the end says the program ended', async () => {
+    dir = project({ 'go.mod': 'module example.com/fx\n\ngo 1.19\n', 'main.go': GO_MAIN });
+    debug = await openDebugResource({ stopWaitMs: 60_000 });
+    const call = caller(dir, () => debug!);
+    const typo = await call({ op: 'breakpoints', file: 'mian.go', lines: [9] });
+    expect([typo.exitCode, typo.output]).toEqual([
+      1,
+      'DEBUG_ARGS: breakpoints: there is no file mian.go; give the path of a source file, relative to the workspace root',
+    ]);
+    expect((await call({ op: 'breakpoints', file: 'mian.go', lines: [] })).exitCode).toBe(0);
+    expect((await call({ op: 'status' })).output).toBe('no debug session; no breakpoints');
+    await call({ op: 'breakpoints', file: 'main.go', lines: [9] });
+    await call({ op: 'launch', program: '.' });
+    expect((await call({ op: 'continue' })).output).toMatch(/^the program ended/);
+    const again = await call({ op: 'continue' });
+    expect([again.exitCode, again.output]).toEqual([
+      1,
+      'DEBUG_ARGS: continue: the program has ended, so there is nothing to run; terminate the session and launch again to debug another run',
+    ]);
+  }, 120_000);
 });
 
 describe.skipIf(!LLDB)('debug on lldb-dap', () => {

@@ -143,6 +143,21 @@ describe('eval: JavaScript kernel', () => {
     expect((await js('v + 1')).output).toBe('8');
   });
 
+  it('EVAL-01/EVAL-04: with top-level await, the last expression on a declaration line is echoed and destructured names, classes and mid-line declarations persist', async () => {
+    expect((await js('const r = await Promise.resolve(5); r')).output).toBe('5');
+    expect((await js('const o = await Promise.resolve({ a: 1 }); o')).output).toBe('{ a: 1 }');
+    expect(
+      (await js('const { a1, b: b1, c1 = 4, ...rest } = await Promise.resolve({ a1: 1, b: 2, z: 9 });')).output,
+    ).toBe('');
+    expect((await js('const [d1, , d2 = 7] = await Promise.resolve([3]);')).output).toBe('');
+    expect((await js('class K1 {}\nawait 0;\nlet k = 1; const late = await Promise.resolve(2)')).output).toBe('');
+    expect((await js('[a1, b1, c1, rest, d1, d2, typeof K1, k, late]')).output).toBe(
+      "[ 1, 2, 4, { z: 9 }, 3, 7, 'function', 1, 2 ]",
+    );
+    expect((await js('await Promise.resolve("a;b")')).output).toBe("'a;b'");
+    expect((await js('for (let i = 0; i < 2; i++) { await 0 }')).output).toBe('');
+  });
+
   it('EVAL-03: reset starts a clean interpreter', async () => {
     await js('globalThis.kept = 1');
     const r = await js('typeof kept', { reset: true });
@@ -225,6 +240,23 @@ describe('eval: Python kernel', () => {
     expect(r.output).toBe(`from-shell\n'${sub}'`);
     expect((await py('%%bash\necho one\necho two')).output).toBe('one\ntwo');
     expect((await py('%%timeit\nsum(range(10))')).output).toMatch(/per loop/);
+  });
+
+  it('EVAL-05: the line forms %timeit and %time run their statement, %matplotlib is a no-op; another magic is a clear error', async () => {
+    expect((await py('%timeit -n 5 sum(range(10))')).output).toMatch(/^\d+\.\d+ us per loop \(\d+ loops\)$/);
+    const timed = await py('%matplotlib inline\nbase = 20\n%time doubled = base * 2\ndoubled + 2');
+    expect(timed.output).toMatch(/^Wall time: \d+\.\d+ ms\n42$/);
+    const text = await py('s = """\n%d items\n"""\ns.strip()');
+    expect(text.output).toBe("'%d items'");
+    const magic = await py('ran = 1\n%load_ext autoreload');
+    expect(magic.exitCode).toBe(1);
+    expect(magic.output).toContain(
+      'SyntaxError: line 2: %load_ext is an IPython magic this kernel does not run; it rewrites %pip, %cd, %timeit, %time, %matplotlib',
+    );
+    expect(magic.output).not.toContain('ast.py');
+    expect((await py('%time')).output).toContain(
+      'SyntaxError: line 1: %time needs a statement to time: %time <statement>',
+    );
   });
 
   it('EVAL-07: tool() returns the output; a denied read raises ToolError', async () => {

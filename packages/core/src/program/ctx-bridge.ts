@@ -95,7 +95,8 @@ const HELPER_OPS: Readonly<Record<string, (r: ToolInvocationResult) => unknown>>
 function whyRefused(name: string, invoker: ScopedInvoker): string | undefined {
   if (PROGRAM_DEFAULT_DENIED_TOOLS.includes(name))
     return `${PROGRAM_DEFAULT_DENIED_TOOLS.join(', ')} are blocked inside programs and workflow steps (they would recurse)`;
-  if (!invoker.toolNames().includes(name)) return `no tool ${quoteToolName(name)} is registered in this session`;
+  if (!invoker.toolNames().includes(name))
+    return `no tool ${quoteToolName(name)} is on the tool surface of this call (a tool the session registers after a run started is offered from its next run)`;
   return undefined;
 }
 

@@ -51,7 +51,7 @@ describe('programs that flood the host with calls or logs (PROG-07)', () => {
     const result = r.metadata.result as { longest: number; odd: string };
     expect(result.longest).toBeLessThan(1000);
     expect(result.odd).not.toMatch(/\n/);
-    expect(result.odd).toMatch(/no tool "a\\u000ab" is registered/);
+    expect(result.odd).toMatch(/no tool "a\\u000ab" is on the tool surface of this call/);
   });
 
   it('PROG-07: log lines over max_output_bytes never leave the worker; the dropped bytes are still counted', async () => {

@@ -1,4 +1,6 @@
 /** The operations of `debug`, each turning DAP answers into bounded text plus metadata. */
+import { statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type { ToolResult } from '@a3s-code/core';
 import type { AdapterId } from './adapters.js';
 import { DebugToolError } from './debug-errors.js';
@@ -92,6 +94,14 @@ async function topFrame(s: DebugSession): Promise<number | undefined> {
   return typeof id === 'number' ? id : undefined;
 }
 
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 async function runAndWait(
   debug: DebugResource,
   s: DebugSession,
@@ -99,6 +109,11 @@ async function runAndWait(
   threadId: number | undefined,
 ): Promise<ToolResult> {
   const st = s.state;
+  if (st.kind === 'exited')
+    throw new DebugToolError(
+      'DEBUG_ARGS',
+      `${command}: the program has ended, so there is nothing to ${command === 'pause' ? 'pause' : 'run'}; terminate the session and launch again to debug another run`,
+    );
   const thread = threadId ?? (st.kind === 'stopped' ? st.threadId : undefined);
   if (thread === undefined && command !== 'pause')
     throw new DebugToolError('DEBUG_ARGS', `${command} needs 'thread_id' when the program is not stopped`);
@@ -146,6 +161,11 @@ export async function runOperation(
     case 'breakpoints': {
       const file = need(a.file, 'file', 'breakpoints');
       const lines = need(a.lines, 'lines', 'breakpoints');
+      if (lines.length > 0 && !isFile(isAbsolute(file) ? file : resolve(cwd, file)))
+        throw new DebugToolError(
+          'DEBUG_ARGS',
+          `breakpoints: there is no file ${file}; give the path of a source file, relative to the workspace root`,
+        );
       const set = await debug.setBreakpoints(cwd, file, lines);
       if (lines.length === 0) return ok(`cleared the breakpoints of ${file}`, { file, lines: [] });
       const text =

@@ -23,7 +23,7 @@ const evalInput = (z: Zod) =>
 /** The arguments of `eval`. */
 export type EvalArgs = z.output<ReturnType<typeof evalInput>>;
 
-const DESCRIPTION = `Run a cell in a persistent Python (default) or JavaScript interpreter: variables, imports and loaded data survive between calls, as in a notebook. The value of the last expression is echoed; display(x) shows a value; pandas DataFrames render as tables; matplotlib figures come back as PNG artifacts. Python accepts %pip, %cd, !cmd, %%bash and %%timeit. JavaScript has top-level await and require. Inside a cell, tool(name, args) calls one of your tools (Python returns the output text, JavaScript a Promise of it; a failed or denied call raises ToolError) under the same permissions as your own calls. description: 5-10 words. reset: true starts a fresh interpreter. A cell that produces nothing for 5 minutes (not counting time spent in tool() calls) is killed with its interpreter; so is a cell that goes over the interpreter's memory limit (the error names it); a crashed interpreter is restarted on the next call. Output is capped (head and tail kept).`;
+const DESCRIPTION = `Run a cell in a persistent Python (default) or JavaScript interpreter: variables, imports and loaded data survive between calls, as in a notebook. The value of the last expression is echoed; display(x) shows a value; pandas DataFrames render as tables; matplotlib figures come back as PNG artifacts. Python accepts %pip, %cd, %timeit, %time, !cmd, %%bash and %%timeit (%matplotlib is ignored: figures always come back). JavaScript has top-level await and require. Inside a cell, tool(name, args) calls one of your tools (Python returns the output text, JavaScript a Promise of it; a failed or denied call raises ToolError) under the same permissions as your own calls. description: 5-10 words. reset: true starts a fresh interpreter. A cell that produces nothing for 5 minutes (not counting time spent in tool() calls) is killed with its interpreter; so is a cell that goes over the interpreter's memory limit (the error names it); a crashed interpreter is restarted on the next call. Output is capped (head and tail kept).`;
 
 /** The failure, with the cell's output before it when there was any. */
 function failure(error: EvalToolError): ToolResult {
@@ -34,6 +34,31 @@ function failure(error: EvalToolError): ToolResult {
   );
 }
 
+// Scripts written without spaces between words: a run of them counts its words, not as one.
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * The words of a description: its space-separated tokens, where a token in a script written
+ * without spaces (Chinese, Japanese, Thai, ...) counts the words `Intl.Segmenter` finds in it.
+ */
+function descriptionWords(text: string): number {
+  let n = 0;
+  for (const token of text.trim().split(/\s+/)) {
+    if (token === '') continue;
+    if (!UNSPACED.test(token) || typeof Intl.Segmenter !== 'function') {
+      n++;
+      continue;
+    }
+    segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+    let k = 0;
+    for (const s of segmenter.segment(token)) if (s.isWordLike) k++;
+    n += Math.max(1, k);
+  }
+  return n;
+}
+
 /** The `eval` tool (its resource is the session's kernel factory). */
 export const evalTool = defineTool({
   name: 'eval',
@@ -42,8 +67,10 @@ export const evalTool = defineTool({
   inputJsonSchema: toolJsonSchemas.eval,
   plainInput: true,
   refine: (a) => {
-    const words = a.description.trim().split(/\s+/).length;
-    return words >= 5 && words <= 10 ? [] : [{ path: ['description'], message: 'description must be 5 to 10 words' }];
+    const words = descriptionWords(a.description);
+    return words >= 5 && words <= 10
+      ? []
+      : [{ path: ['description'], message: `description must be 5 to 10 words (it has ${words})` }];
   },
   tier: 'exec',
   // The session's Bash rules judge a cell as the shell commands it runs (`python3 -c …`, `!cmd`, `%%bash`).

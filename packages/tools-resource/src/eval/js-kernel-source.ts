@@ -64,15 +64,42 @@ const sandbox = {
 };
 const context = vm.createContext(sandbox);
 const compiles = (src) => { try { new vm.Script(src); return true; } catch { return false; } };
+// A cell with top-level await runs as the body of an async function. Its top-level declarations
+// (at the start of a line or after a ';') must outlive it: 'const x =' / 'let x =' / 'var x ='
+// becomes 'globalThis.x =', a function 'globalThis.f = function f', and the names a
+// destructuring declaration or a class binds are copied to globalThis once the body has run.
+// The last statement, when it is an expression, is echoed: the body is split at the last ';' or
+// line break that leaves a tail compiling as an expression; a declaration there echoes nothing.
+const DECL = '/*a3s-decl*/';
+const AT = '(^|;[ \\t]*)';
+function declaredNames(code) {
+  const names = new Set();
+  for (const m of code.matchAll(new RegExp(AT + '(?:const|let|var)\\s+([{[][^;]*?[}\\]])\\s*=(?![=>])', 'gm'))) {
+    const pattern = m[2].replace(/=[^,}\]]*/g, '');
+    for (const n of pattern.matchAll(/([A-Za-z_$][\w$]*)\s*(:?)/g)) if (n[2] === '') names.add(n[1]);
+  }
+  for (const m of code.matchAll(new RegExp(AT + 'class\\s+([A-Za-z_$][\\w$]*)', 'gm'))) names.add(m[2]);
+  return [...names];
+}
 function asyncWrap(code) {
   const hoisted = code
-    .replace(/^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=/gm, 'globalThis.$1 =')
-    .replace(/^(async\s+)?function\s*(\*?)\s*([A-Za-z_$][\w$]*)/gm, 'globalThis.$3 = $1function$2 $3');
-  const lines = hoisted.replace(/[\s;]+$/, '').split('\n');
-  const last = lines.pop() ?? '';
-  const withReturn = '(async () => {\n' + lines.join('\n') + '\nreturn (' + last + '\n);\n})()';
-  if (compiles(withReturn)) return withReturn;
-  return '(async () => {\n' + hoisted + '\n})()';
+    .replace(new RegExp(AT + '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*=(?![=>])', 'gm'), '$1' + DECL + 'globalThis.$2 =')
+    .replace(new RegExp(AT + '(async\\s+)?function\\s*(\\*?)\\s*([A-Za-z_$][\\w$]*)', 'gm'), '$1' + DECL + 'globalThis.$4 = $2function$3 $4');
+  const keep = declaredNames(code).map((n) => 'try { globalThis.' + n + ' = ' + n + '; } catch {}').join('\n');
+  const wrap = (body, tail) =>
+    '(async () => {\n' + body + '\nconst __a3s_value__ = (' + (tail ?? 'undefined') + '\n);\n' + keep + '\nreturn __a3s_value__;\n})()';
+  const body = hoisted.replace(/[\s;]+$/, '');
+  let tries = 0;
+  for (let i = body.length - 1; i >= -1 && tries < 64; i--) {
+    if (i >= 0 && body[i] !== ';' && body[i] !== '\n') continue;
+    const tail = body.slice(i + 1).trim();
+    if (tail === '') continue;
+    if (tail.startsWith(DECL) || /^(?:const|let|var|class)\b/.test(tail)) break;
+    tries++;
+    const src = wrap(body.slice(0, i + 1), tail);
+    if (compiles(src)) return src;
+  }
+  return wrap(hoisted + '\n;');
 }
 async function run(code) {
   let src = code;

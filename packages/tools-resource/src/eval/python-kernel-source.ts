@@ -7,7 +7,8 @@
  * memory limit is set as `RLIMIT_DATA` before any cell runs; a cell ending in `MemoryError` is
  * reported with `memory: true` and the kernel exits (code 86 if even the report failed). Globals
  * persist across cells; the last expression is echoed; `display()`, DataFrame tables, matplotlib
- * figures as PNG (a figure over 40 million pixels is skipped with a note), the IPython idioms and
+ * figures as PNG (a figure over 40 million pixels is skipped with a note), the IPython idioms (an
+ * unknown magic is a SyntaxError naming the ones rewritten) and
  * the `tool(name, args)` bridge are provided here; on the host, `%pip install` and `%pip uninstall`
  * are refused unless the interpreter is a virtual environment (they would change the machine's
  * Python). `sys.stdout.buffer` takes bytes (decoded as UTF-8, bad bytes replaced).
@@ -138,6 +139,18 @@ def _timeit(body, g):
     t = timeit.Timer(body, globals=g)
     n, total = t.autorange()
     print(f'{total / n * 1e6:.3f} us per loop ({n} loops)')
+def _time(body, g):
+    t0 = time.perf_counter()
+    try: exec(compile(body, '<cell>', 'exec', flags=_FLAGS), g)
+    finally: print(f'Wall time: {(time.perf_counter() - t0) * 1e3:.3f} ms')
+_MAGICS = '%pip, %cd, %timeit, %time, %matplotlib (figures always come back), !cmd, %%bash and %%timeit'
+def _magic_args(rest):
+    # The options of %timeit and %time (-n 10, -r3, -q, ...) are dropped; the statement remains.
+    words = rest.split()
+    while words and words[0].startswith('-'):
+        opt = words.pop(0)
+        if len(opt) == 2 and opt[1] in 'nrp' and words and words[0].isdigit(): words.pop(0)
+    return ' '.join(words) if words else ''
 def _rewrite(code):
     lines = code.split('\n')
     first = lines[0].strip() if lines else ''
@@ -150,10 +163,14 @@ def _rewrite(code):
         s = line.lstrip(); ind = line[:len(line) - len(s)]
         if s.startswith('%pip ') or s.startswith('!pip '): out.append(ind + '_pip(' + repr(s[5:]) + ')')
         elif s.startswith('%cd '): out.append(ind + 'os.chdir(os.path.expanduser(' + repr(s[4:].strip()) + '))')
+        elif s.startswith('%timeit ') or s.startswith('%time '):
+            name, _, rest = s.partition(' ')
+            out.append(ind + ('_timeit(' if name == '%timeit' else '_time(') + repr(_magic_args(rest)) + ', globals())')
+        elif s.startswith('%matplotlib'): out.append(ind + 'pass')
         elif s.startswith('!'): out.append(ind + '_sh(' + repr(s[1:]) + ')')
         else: out.append(line)
     return '\n'.join(out)
-_g = {'__name__': '__main__', '__builtins__': __builtins__, 'display': display, 'tool': tool, 'ToolError': ToolError, '_sh': _sh, '_pip': _pip, '_timeit': _timeit, 'os': os}
+_g = {'__name__': '__main__', '__builtins__': __builtins__, 'display': display, 'tool': tool, 'ToolError': ToolError, '_sh': _sh, '_pip': _pip, '_timeit': _timeit, '_time': _time, 'os': os}
 _FLAGS = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
 _loop = asyncio.new_event_loop()
 def _exec(tree, mode):
@@ -183,7 +200,15 @@ def _done(msg):
     except Exception: pass
     _send(msg)
 def _run(code):
-    tree = ast.parse(_rewrite(code), '<cell>', 'exec')
+    src = _rewrite(code)
+    try: tree = ast.parse(src, '<cell>', 'exec')
+    except SyntaxError as e:
+        bad = src.split('\n')[e.lineno - 1].lstrip() if e.lineno and e.lineno <= src.count('\n') + 1 else ''
+        if bad and bad.split()[0] in ('%time', '%timeit'):
+            raise SyntaxError(f'line {e.lineno}: {bad.split()[0]} needs a statement to time: {bad.split()[0]} <statement>') from None
+        if bad.startswith('%') and len(bad) > 1 and (bad[1].isalpha() or bad[1] == '%'):
+            raise SyntaxError(f'line {e.lineno}: {bad.split()[0]} is an IPython magic this kernel does not run; it rewrites {_MAGICS}. Write plain Python instead') from None
+        raise
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         last = ast.Expression(tree.body.pop().value)

@@ -41,6 +41,8 @@ export class LspClient {
   readonly #pulled = new Map<string, readonly LspDiagnostic[]>();
   readonly #waiters = new Set<() => void>();
   #exited = false;
+  /** How the process ended (`code N` or `signal NAME`), once it has. */
+  #exitedHow = '';
   #exitListeners: (() => void)[] = [];
   /** Milliseconds from spawn to `initialized`. */
   startMs = 0;
@@ -48,7 +50,8 @@ export class LspClient {
   private constructor(process: ChildProcess, connection: MessageConnection) {
     this.#process = process;
     this.#connection = connection;
-    process.once('exit', () => {
+    process.once('exit', (code, sig) => {
+      this.#exitedHow = sig === null ? `code ${code}` : `signal ${sig}`;
       this.#exited = true;
       for (const l of this.#exitListeners) l();
       for (const w of this.#waiters) w();
@@ -72,8 +75,14 @@ export class LspClient {
       new rpc.StreamMessageWriter(child.stdin!),
     );
     const client = new LspClient(child, connection);
-    connection.onRequest('workspace/configuration', (params: { items?: unknown[] }) =>
-      (params.items ?? []).map(() => null),
+    connection.onRequest('workspace/configuration', (params: { items?: { section?: unknown }[] }) =>
+      (params.items ?? []).map((item) =>
+        typeof item?.section === 'string' &&
+        cmd.configuration !== undefined &&
+        Object.hasOwn(cmd.configuration, item.section)
+          ? cmd.configuration[item.section]
+          : null,
+      ),
     );
     connection.onRequest('window/workDoneProgress/create', () => null);
     connection.onRequest('client/registerCapability', () => null);
@@ -249,7 +258,13 @@ export class LspClient {
   async request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
     if (this.#exited) throw new Error('the server is not running');
     const work = this.#connection.sendRequest<T>(method, params);
-    const races: Promise<T>[] = [work, timeout(REQUEST_TIMEOUT_MS, method)];
+    // A server that dies while answering never answers: the call fails as soon as it exits.
+    let onExit: (() => void) | undefined;
+    const died = new Promise<never>((_, reject) => {
+      onExit = () => reject(new Error(`the server exited (${this.#exitedHow}) before answering ${method}`));
+      this.#exitListeners.push(onExit);
+    });
+    const races: Promise<T>[] = [work, died, timeout(REQUEST_TIMEOUT_MS, method)];
     let onAbort: (() => void) | undefined;
     if (signal !== undefined)
       races.push(
@@ -263,6 +278,7 @@ export class LspClient {
       return await Promise.race(races);
     } finally {
       if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+      this.#exitListeners = this.#exitListeners.filter((l) => l !== onExit);
     }
   }
 

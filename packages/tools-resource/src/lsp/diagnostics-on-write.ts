@@ -89,6 +89,7 @@ async function newDiagnostics(
   f.client.save(f.abs, f.text);
   const cold = !wasOpen && typeof old !== 'string';
   const { diagnostics, settled } = await settleAfterSync(f, before, ctx.signal, cold ? COLD_CAP_MS : undefined);
+  if (f.client.exited) throw new Error(`the ${spec.id} server exited while it checked the file`);
   const introduced = diagnostics.filter((d) => important(d) && !baseline.has(ledgerKey(d)));
   const fresh = lsp.ledger.fresh(ctx.runId, introduced);
   const exposure = fresh.length === 0 ? undefined : await projectExposure(f, sup.workspaceRoot, hidden, ctx.signal);
@@ -129,16 +130,22 @@ async function withDiagnostics(result: ToolResult, ctx: ToolContext, snapshot: W
   const { lsp, sup } = at;
   for (const [abs, text] of lsp.snapshots.take(ctx.callId) ?? []) if (!snapshot.has(abs)) snapshot.set(abs, text);
   const found: Found[] = [];
+  // A server failure never fails the write, but the result says the file was not checked, so
+  // that no diagnostics is not read as a clean write.
+  const failed: { readonly path: string; readonly why: string }[] = [];
   const hidden = hiddenRuleOf(ctx, sup);
   for (const path of paths) {
     try {
       const r = await newDiagnostics(sup, lsp, ctx, path, snapshot, hidden);
       if (r !== undefined) found.push(r);
-    } catch {
-      // A server failure never fails the write; `lsp status` tells why.
+    } catch (e) {
+      if (ctx.signal.aborted) continue;
+      const why = (e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 300);
+      failed.push({ path, why });
     }
   }
-  if (found.length === 0) return result;
+  if (found.length === 0 && failed.length === 0) return result;
+  const notChecked = failed.map((f) => `Diagnostics not checked for ${f.path}: ${f.why} (lsp status tells more).`);
   const fresh = found.flatMap((r) => r.fresh.map((d) => ({ path: r.path, d })));
   const records = found.flatMap((r) => diagnosticRecords(r.path, r.fresh));
   const unsettled = found.filter((r) => !r.settled).map((r) => r.path);
@@ -148,14 +155,16 @@ async function withDiagnostics(result: ToolResult, ctx: ToolContext, snapshot: W
     new: records,
     ...(unsettled.length ? { unsettled } : {}),
     ...(withheld.length ? { withheld } : {}),
+    ...(failed.length ? { failed } : {}),
   };
   const metadata = { ...(result.metadata ?? {}), diagnostics: meta };
-  if (fresh.length === 0) return { ...result, metadata };
+  const note = notChecked.length === 0 ? '' : `\n\n${notChecked.join('\n')}`;
+  if (fresh.length === 0) return { ...result, output: `${result.output}${note}`, metadata };
   const lines = fresh.slice(0, MAX_SHOWN).map(({ path, d }) => formatDiagnostic(path, d));
   const more = fresh.length > MAX_SHOWN ? [`… and ${fresh.length - MAX_SHOWN} more`] : [];
   more.push(...withheld.map((why) => withheldNote(why)));
   const text = `\n\nNew diagnostics after this write (${fresh.length}):\n${[...lines, ...more].join('\n')}`;
-  return { ...result, output: `${result.output}${text}`, metadata };
+  return { ...result, output: `${result.output}${text}${note}`, metadata };
 }
 
 /** The diagnostics-on-write middleware of the lsp pack. */

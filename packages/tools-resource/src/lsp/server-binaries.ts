@@ -8,11 +8,12 @@ import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { onPath, onPathVersioned } from '../shared/path-lookup.js';
+import type { ServerCommand } from './servers.js';
 
 export { onPath, onPathVersioned };
 
 /** A resolved command, or the reason the binary does not resolve. */
-export type Resolution = { readonly command: string; readonly args: readonly string[] } | { readonly missing: string };
+export type Resolution = ServerCommand | { readonly missing: string };
 
 /** The absolute path of a file of npm package `pkg` resolved from `from` (a file path or URL), or undefined. */
 export function npmFile(from: string, pkg: string, file: string): string | undefined {
@@ -56,6 +57,7 @@ export function pathServer(
   args: readonly string[],
   versionArgs: readonly string[],
   versioned = false,
+  settings: Pick<ServerCommand, 'initializationOptions' | 'configuration'> = {},
 ): () => Resolution {
   return () => {
     const found = versioned ? onPathVersioned(program) : onPath(program);
@@ -66,6 +68,6 @@ export function pathServer(
       return {
         missing: `'${found}' is on PATH but does not run ('${[program, ...versionArgs].join(' ')}' ${failure})`,
       };
-    return { command: found, args };
+    return { command: found, args, ...settings };
   };
 }

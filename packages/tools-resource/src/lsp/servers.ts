@@ -14,7 +14,24 @@ export interface ServerCommand {
   readonly args: readonly string[];
   /** Sent as `initializationOptions`. */
   readonly initializationOptions?: Record<string, unknown>;
+  /**
+   * The answer to the server's `workspace/configuration` requests, by section (a server that
+   * reads its settings that way gets these rather than its defaults); other sections get null.
+   */
+  readonly configuration?: Readonly<Record<string, unknown>>;
 }
+
+/**
+ * rust-analyzer's settings: `lsp` is a read-tier tool (no side effects, offered in plan mode and
+ * to read-only sub-agents), so the server must not run the project's code. By default it builds
+ * and runs every `build.rs`, loads the crate's procedural macros and runs `cargo check` on each
+ * save (which runs the build scripts again); all three are off.
+ */
+export const RUST_ANALYZER_SETTINGS: Readonly<Record<string, unknown>> = Object.freeze({
+  cargo: { buildScripts: { enable: false } },
+  procMacro: { enable: false },
+  checkOnSave: false,
+});
 
 /** Sends one request to a running server. */
 export type DiagnosticsRequester = (method: string, params: unknown, signal: AbortSignal) => Promise<unknown>;
@@ -203,7 +220,10 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
       extensions: ['.rs'],
       rootMarkers: ['Cargo.toml'],
       languageId: () => 'rust',
-      resolve: pathServer('rust-analyzer', [], ['--version']),
+      resolve: pathServer('rust-analyzer', [], ['--version'], false, {
+        initializationOptions: RUST_ANALYZER_SETTINGS,
+        configuration: { 'rust-analyzer': RUST_ANALYZER_SETTINGS },
+      }),
     },
     {
       id: 'cpp',
