@@ -69,6 +69,12 @@ export function hintsFor(command: string, e: unknown): string[] {
       offlineHint(command),
     ];
   }
+  // The config file is there but cannot be read: making the workspace writable would not help.
+  const config = /config: cannot read '(.+)': (EACCES|EPERM)\b/.exec(message)?.[1];
+  if (f.code === 'SESSION_INITIALIZATION' && config !== undefined)
+    return [
+      `a3s reads the workspace's config file before every command: make it readable (chmod u+r '${config}'), or pass --cwd <dir> to work in another folder`,
+    ];
   if (f.code === 'SESSION_INITIALIZATION' && /\b(EACCES|EPERM|EROFS)\b/.test(message))
     return [
       `a3s keeps each session's fact log and snapshot in the workspace's .a3s folder, so the workspace must be writable: run a3s ${command} in a folder you can write to, or pass --cwd <dir>`,

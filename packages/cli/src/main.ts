@@ -68,9 +68,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stdout.write(`a3s ${cliVersion()}\n`);
     return EXIT.ok;
   }
+  // `a3s -C ../app run "…"`: flags typed before the command go to it.
+  const hoisted = first?.startsWith('-') === true ? commandAfterFlags(argv) : undefined;
+  if (hoisted !== undefined) return main(hoisted, io);
   const explicit = first !== undefined && !first.startsWith('-');
   const name = explicit ? first : 'code';
-  const load = COMMANDS[name];
+  // Own keys only: `a3s toString` is an unknown command, not Object.prototype's method.
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
     io.stderr.write(`a3s: ${terminalText(unknownCommand(name, rest))}\n`);
     return EXIT.usage;
@@ -84,6 +88,39 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   // A reader that went away (`| head`) interrupted the run: that is not a failure.
   return io.stdoutClosed?.aborted === true && code === EXIT.cancelled ? EXIT.ok : code;
+}
+
+/** The flags of any command that take a value, long and short: what follows them is their value, not a command. */
+const VALUE_FLAGS: ReadonlySet<string> = new Set([
+  '--model',
+  '-m',
+  '--cwd',
+  '-C',
+  '--session',
+  '--resume',
+  '--vibe-tier',
+  '--image',
+  '--file',
+  '--framing',
+  '--max-message-bytes',
+]);
+
+/**
+ * `argv` with its first command name moved to the front, when only flags come before it
+ * (`a3s --model x run hi` is `a3s run --model x hi`); `undefined` when there is no such name.
+ */
+function commandAfterFlags(argv: readonly string[]): string[] | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return undefined;
+    if (a.startsWith('-')) {
+      if (VALUE_FLAGS.has(a)) i++;
+      continue;
+    }
+    if (!Object.hasOwn(COMMANDS, a)) return undefined;
+    return [a, ...argv.slice(0, i), ...argv.slice(i + 1)];
+  }
+  return undefined;
 }
 
 /** Help of `a3s version`. */

@@ -196,10 +196,14 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   if (!values.json) {
     print.newline();
     io.stdout.write(`${runSummary(out, result, print.stopped, runCost(session, result))}\n`);
-    if (session.logPath) io.stdout.write(out.dim(`log: ${session.logPath}\nsession: ${session.sessionId}\n`));
+    // The id and the folder are the person's text (an argument, a folder name): printed inert.
+    if (session.logPath)
+      io.stdout.write(out.dim(terminalText(`log: ${session.logPath}\nsession: ${session.sessionId}\n`)));
     if (result.status === 'parked')
       io.stdout.write(
-        `continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}${result.parked?.kind === 'confirm' ? ' (or rerun with --yolo)' : ''}\n`,
+        terminalText(
+          `continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}${result.parked?.kind === 'confirm' ? ' (or rerun with --yolo)' : ''}\n`,
+        ),
       );
   }
   return result.status === 'completed' ? EXIT.ok : result.status === 'parked' ? EXIT.parked : EXIT.cancelled;

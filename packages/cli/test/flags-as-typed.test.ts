@@ -1,0 +1,151 @@
+// Flags as people type them, through the real executable: before the command (`a3s -C app run`),
+// with a single dash (`-yolo`), in capitals (`--JSON`), with a value on a switch (`--yolo=false`)
+// or after `=` on a short flag (`-m=…`); command names that are Object.prototype's own
+// (`a3s toString`); a config file that cannot be read or is a folder, in `a3s models` too; a
+// session id or folder name holding terminal control sequences. Each is answered on stderr in one
+// line naming what was typed and what is allowed, with the usual exit code and no stack trace.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { A3S, a3s, scriptFile, TEST_A3S_HOME } from './kit.js';
+
+const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
+const empty = () => mkdtempSync(join(tmpdir(), 'a3s-flags-'));
+const hello = () => scriptFile([{ text: 'Hello from a scripted model.' }]);
+
+describe('flags as people type them', () => {
+  it('flags before the command go to that command', () => {
+    const dir = empty();
+    const run = a3s(['-C', dir, '--model', `scripted:${hello()}`, 'run', 'say hello']);
+    expect(run.stderr).toBe('');
+    expect([run.status, run.stdout]).toEqual([0, expect.stringContaining('Hello from a scripted model.')]);
+    expect(run.stdout).toContain(join(dir, '.a3s', 'effect-log'));
+    const tools = a3s(['--cwd', dir, '--plan', 'tools', '--json']);
+    expect(tools.status, tools.stderr).toBe(0);
+    const names = (JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name);
+    expect(names).toContain('read');
+    expect(names).not.toContain('bash');
+    const models = a3s(['-m', 'openai/gpt-4o', 'models', '--json']);
+    expect(models.status, models.stderr).toBe(0);
+    expect(JSON.parse(models.stdout).model).toEqual({ model: 'openai/gpt-4o', from: '--model' });
+    // The value of a flag is never taken for the command: `-m run` is the model "run".
+    const value = a3s(['-m', 'run', '-C', dir]);
+    expect([value.status, value.stderr]).toEqual([2, expect.stringMatching(/^a3s code: --model run: expected/)]);
+    // After `--` nothing moves.
+    const rest = a3s(['--yolo', '--', 'run']);
+    expect([rest.status, rest.stderr]).toEqual([2, expect.stringContaining("unexpected argument 'run'")]);
+  });
+
+  it('-yolo, -json and --JSON name the long flag meant; -zzz names what was typed', () => {
+    for (const [args, said] of [
+      [['run', 'hi', '-yolo'], "a3s run: unknown option '-yolo' (did you mean --yolo?); a3s run takes --model <value>"],
+      [['tools', '-json'], "a3s tools: unknown option '-json' (did you mean --json?); a3s tools takes"],
+      [['tools', '--JSON'], "a3s tools: unknown option '--JSON' (did you mean --json?); a3s tools takes"],
+      [['run', 'hi', '-zzz'], "a3s run: unknown option '-zzz'; a3s run takes"],
+    ] as const) {
+      const r = a3s([...args]);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr.split('\n')[0]).toContain(said);
+      noStack(r.stderr);
+    }
+  });
+
+  it('a value given to a switch is refused naming the switch; -m=<model> reads as --model=<model>', () => {
+    for (const [args, flag] of [
+      [['run', '--yolo=false', 'hi'], '--yolo'],
+      [['tools', '--json=1'], '--json'],
+    ] as const) {
+      const r = a3s([...args]);
+      expect([r.status, r.stderr]).toEqual([
+        2,
+        `a3s ${args[0]}: ${flag} takes no value: it is a switch (${flag} turns it on; leave it out to keep it off); see 'a3s ${args[0]} --help'\n`,
+      ]);
+    }
+    const dir = empty();
+    const short = a3s(['run', `-m=scripted:${hello()}`, `-C=${dir}`, 'hi']);
+    expect([short.status, short.stderr]).toEqual([0, '']);
+    expect(short.stdout).toContain('Hello from a scripted model.');
+    // The value keeps what follows the first `=`, even a leading dash.
+    const dash = a3s(['run', '-m=-x', '-C', dir, 'hi']);
+    expect([dash.status, dash.stderr]).toEqual([2, expect.stringMatching(/^a3s run: --model -x: expected/)]);
+  });
+
+  it("names of Object.prototype's members are unknown commands, exit 2", () => {
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      const r = a3s([name, 'x']);
+      expect([r.status, r.stderr], name).toEqual([
+        2,
+        expect.stringMatching(new RegExp(`^a3s: unknown command '${name}'; expected one of code, run,`)),
+      ]);
+      expect(a3s(['help', name]).status).toBe(2);
+    }
+  });
+});
+
+describe('the workspace config file and the text a3s echoes', () => {
+  it('a config file that cannot be read: the hint says to make it readable, not the workspace writable', () => {
+    const dir = empty();
+    chmodSync(dir, 0o777);
+    writeFileSync(join(dir, 'a3s.config.json'), '{"model":"openai/gpt-4o"}');
+    chmodSync(join(dir, 'a3s.config.json'), 0o000);
+    const root = process.getuid?.() === 0;
+    for (const command of ['tools', 'models']) {
+      // As root every file is readable: the child then runs as nobody.
+      const r = spawnSync(process.execPath, [A3S, command, '--cwd', dir], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', A3S_HOME: TEST_A3S_HOME },
+        ...(root ? { uid: 65534, gid: 65534 } : {}),
+      });
+      expect(r.status, r.stderr).toBe(1);
+      const [error, hint, ...more] = r.stderr.trimEnd().split('\n');
+      expect(error).toMatch(
+        new RegExp(`^a3s ${command}: SESSION_INITIALIZATION: .*cannot read '.*a3s\\.config\\.json': EACCES`),
+      );
+      expect(hint).toBe(
+        `hint: a3s reads the workspace's config file before every command: make it readable (chmod u+r '${join(dir, 'a3s.config.json')}'), or pass --cwd <dir> to work in another folder`,
+      );
+      expect(more).toEqual([]);
+    }
+  });
+
+  it('a3s models refuses a folder in the config file place, and names a config model whose script is missing', () => {
+    const folder = empty();
+    mkdirSync(join(folder, 'a3s.config.json'));
+    const r = a3s(['models', '--cwd', folder]);
+    expect([r.status, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `a3s models: ${join(folder, 'a3s.config.json')} is not a file; the workspace's configuration is a JSON file (a3s init writes one)\n`,
+    ]);
+    const missing = empty();
+    writeFileSync(join(missing, 'a3s.config.json'), '{"model":"scripted:gone.json"}');
+    const m = a3s(['models', '--cwd', missing]);
+    expect(m.status).toBe(2);
+    expect(m.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `"model" in ${join(missing, 'a3s.config.json')}: scripted:${join(missing, 'gone.json')}: no such script file (looked for ${join(missing, 'gone.json')})`,
+    );
+    const json = a3s(['models', '--cwd', missing, '--json']);
+    expect(json.status).toBe(2);
+    expect(JSON.parse(json.stdout).model.problem).toContain('no such script file');
+    // As a3s run says of it.
+    expect(a3s(['run', '--cwd', missing, 'hi']).status).toBe(2);
+  });
+
+  it('a session id or workspace folder holding control sequences is printed inert by a3s run and a3s code', () => {
+    const dir = join(empty(), 'w\u001b]0;pwned\u0007s');
+    mkdirSync(dir);
+    const id = 'id\u001b[31mred';
+    const run = a3s(['run', '--cwd', dir, '--session', id, '--model', `scripted:${hello()}`, 'hi']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Hello from a scripted model.');
+    expect(run.stdout).not.toContain('\u001b');
+    expect(run.stdout).not.toContain('\u0007');
+    const code = a3s(['code', '--cwd', dir, '--session', id, '--model', `scripted:${hello()}`], {}, '/save\n/exit\n');
+    expect(code.status, code.stderr).toBe(0);
+    expect(code.stdout).toContain('saved session');
+    expect(code.stdout).not.toContain('\u001b');
+    expect(code.stdout).not.toContain('\u0007');
+  });
+});
