@@ -5,7 +5,7 @@
 // session id or folder name holding terminal control sequences. Each is answered on stderr in one
 // line naming what was typed and what is allowed, with the usual exit code and no stack trace.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -131,6 +131,31 @@ describe('the workspace config file and the text a3s echoes', () => {
     expect(JSON.parse(json.stdout).model.problem).toContain('no such script file');
     // As a3s run says of it.
     expect(a3s(['run', '--cwd', missing, 'hi']).status).toBe(2);
+  });
+
+  it('a3s init --cwd <dir> --model scripted:<file>: the file is looked for where typed and written so the config finds it', () => {
+    const top = empty();
+    const script = join(top, 'model.json');
+    writeFileSync(script, JSON.stringify({ turns: [{ text: 'Hello from a scripted model.' }] }));
+    const ws = join(top, 'app', 'ws');
+    mkdirSync(ws, { recursive: true });
+    const r = spawnSync(process.execPath, [A3S, 'init', '--cwd', 'app/ws', '--model', 'scripted:model.json'], {
+      cwd: top,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', A3S_HOME: TEST_A3S_HOME },
+    });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(readFileSync(join(ws, 'a3s.config.json'), 'utf8')).model).toBe('scripted:../../model.json');
+    const run = a3s(['run', '--cwd', ws, 'hi']);
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toContain('Hello from a scripted model.');
+    // A script that is not there is named before anything is written.
+    const missing = a3s(['init', '--cwd', ws, '--force', '--model', `scripted:${join(top, 'gone.json')}`]);
+    expect([missing.status, missing.stderr]).toEqual([
+      2,
+      `a3s init: --model scripted:${join(top, 'gone.json')}: no such script file (looked for ${join(top, 'gone.json')})\n`,
+    ]);
+    expect(JSON.parse(readFileSync(join(ws, 'a3s.config.json'), 'utf8')).model).toBe('scripted:../../model.json');
   });
 
   it('a session id or workspace folder holding control sequences is printed inert by a3s run and a3s code', () => {
