@@ -2,7 +2,8 @@
 // with a single dash (`-yolo`), in capitals (`--JSON`), with a value on a switch (`--yolo=false`)
 // or after `=` on a short flag (`-m=…`); command names that are Object.prototype's own
 // (`a3s toString`); a config file that cannot be read or is a folder, in `a3s models` too; a
-// session id or folder name holding terminal control sequences. Each is answered on stderr in one
+// session id or folder name holding terminal control sequences; a replay whose workspace config
+// file is broken. Each is answered on stderr in one
 // line naming what was typed and what is allowed, with the usual exit code and no stack trace.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -156,6 +157,30 @@ describe('the workspace config file and the text a3s echoes', () => {
       `a3s init: --model scripted:${join(top, 'gone.json')}: no such script file (looked for ${join(top, 'gone.json')})\n`,
     ]);
     expect(JSON.parse(readFileSync(join(ws, 'a3s.config.json'), 'utf8')).model).toBe('scripted:../../model.json');
+  });
+
+  it('a3s replay of a log whose workspace config file is broken still shows the log, with one warning for the cost', () => {
+    const ws = empty();
+    const run = a3s(['run', '--cwd', ws, '--session', 's1', '--model', `scripted:${hello()}`, 'hi']);
+    expect(run.status, run.stderr).toBe(0);
+    writeFileSync(join(ws, 'a3s.config.json'), '{"modle": "openai/gpt-4o"}');
+    const warning = expect.stringMatching(
+      /^warning: no cost shown: SESSION_CONFIGURATION: .*modle: is not a known key; allowed keys: model, .*a3s\.config\.json:1:2\)\n$/,
+    );
+    for (const args of [
+      ['replay', '--cwd', ws, 's1'],
+      ['replay', join(ws, '.a3s', 'effect-log', 's1.jsonl')],
+    ]) {
+      const r = a3s(args);
+      expect([r.status, r.stderr]).toEqual([0, warning]);
+      expect(r.stdout).toContain('run run-');
+      expect(r.stdout).toContain('tokens: 464 in, 7 out');
+    }
+    const json = a3s(['replay', '--json', ws]);
+    expect([json.status, json.stderr]).toEqual([0, warning]);
+    expect(JSON.parse(json.stdout).summary.facts).toBe(4);
+    // The session commands still refuse the file.
+    expect(a3s(['tools', '--cwd', ws]).status).toBe(2);
   });
 
   it('a session id or workspace folder holding control sequences is printed inert by a3s run and a3s code', () => {
