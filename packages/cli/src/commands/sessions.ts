@@ -125,8 +125,20 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
       throw new UsageError(
         '--json and --resume cannot be used together: --json prints the list, --resume reopens one session interactively',
       );
-    const isSaved = (await new FileSessionStore(workspace).loadSnapshot(id).catch(() => undefined)) !== undefined;
-    if (!isSaved && !existsSync(join(workspace, effectLogPath(id)))) {
+    // A saved session that cannot be read is named, never taken for a missing one.
+    let unreadable: unknown;
+    const snapshot = await new FileSessionStore(workspace).loadSnapshot(id).catch((e: unknown) => {
+      unreadable = e;
+      return undefined;
+    });
+    const isSaved = snapshot !== undefined;
+    const hasLog = existsSync(join(workspace, effectLogPath(id)));
+    if (unreadable !== undefined && !hasLog) throw unreadable;
+    if (unreadable !== undefined)
+      io.stderr.write(
+        `warning: the saved session '${terminalText(id)}' cannot be read (${terminalText((unreadable as Error).message)}); continuing its fact log instead\n`,
+      );
+    if (!isSaved && !hasLog) {
       throw new UsageError(
         `--resume: no session '${id}' under ${workspace}: neither a saved session (.a3s/sessions) nor a fact log (.a3s/effect-log); list them with 'a3s sessions'`,
       );
