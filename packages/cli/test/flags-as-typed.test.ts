@@ -73,6 +73,27 @@ describe('flags as people type them', () => {
     expect([dash.status, dash.stderr]).toEqual([2, expect.stringMatching(/^a3s run: --model -x: expected/)]);
   });
 
+  it('a3s sessions refuses the session flags without --resume, where they would do nothing', () => {
+    const dir = empty();
+    for (const [flag, args] of [
+      ['--model', ['--model', 'foo/bar']],
+      ['--yolo', ['--yolo']],
+      ['--plan', ['--plan']],
+      ['--vibe', ['--vibe']],
+      ['--vibe-tier', ['--vibe-tier', 'fast=openai/gpt-4o-mini']],
+      ['--trust-workspace', ['--trust-workspace']],
+    ] as const) {
+      const r = a3s(['sessions', '--cwd', dir, ...args]);
+      expect([r.status, r.stdout, r.stderr]).toEqual([
+        2,
+        '',
+        `a3s sessions: ${flag} applies only with --resume <id> (the session it reopens); a3s sessions without --resume lists the sessions, and takes --cwd and --json\n`,
+      ]);
+    }
+    expect(a3s(['sessions', '--cwd', dir, '--json'])).toMatchObject({ status: 0, stdout: '[]\n' });
+    expect(a3s(['sessions', '--help']).stdout).toContain('apply only with --resume.');
+  });
+
   it("names of Object.prototype's members are unknown commands, exit 2", () => {
     for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
       const r = a3s([name, 'x']);

@@ -26,7 +26,9 @@ Options:
       --resume <id>    reopen that session interactively (a3s code): a saved session is restored
                        from its snapshot; otherwise its log continues (a parked or interrupted run resumes)
       --json           print the list as JSON
-${SESSION_FLAGS_HELP}`;
+${SESSION_FLAGS_HELP}
+
+--model, --yolo, --plan, --vibe, --vibe-tier and --trust-workspace apply only with --resume.`;
 
 /** One row of the list. */
 interface SessionRow {
@@ -146,6 +148,14 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
     const rest = args.filter((a, i) => a !== '--resume' && args[i - 1] !== '--resume' && !a.startsWith('--resume='));
     return codeCommand(rest, io, isSaved ? { resume: id } : { sessionId: id });
   }
+  // The session flags shape the reopened session: without --resume they would do nothing.
+  const idle = (['model', 'yolo', 'plan', 'vibe', 'vibe-tier', 'trust-workspace'] as const).find(
+    (f) => values[f] !== undefined,
+  );
+  if (idle !== undefined)
+    throw new UsageError(
+      `--${idle} applies only with --resume <id> (the session it reopens); a3s sessions without --resume lists the sessions, and takes --cwd and --json`,
+    );
   const list = await rows(workspace);
   if (values.json) {
     io.stdout.write(`${JSON.stringify(list)}\n`);
