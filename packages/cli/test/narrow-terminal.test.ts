@@ -1,5 +1,6 @@
 // `a3s run` on a terminal narrower than its status line (`  … bash 3s`): the line is cut to one
-// row, so redrawing it with `\r` never leaves rows of earlier redraws behind. Through the real
+// row, so redrawing it with `\r` never leaves rows of earlier redraws behind; on TERM=dumb it is
+// not redrawn at all. Through the real
 // executable in a pseudo-terminal whose width is set with `stty cols`.
 import { describe, expect, it } from 'vitest';
 import { ElapsedTicker } from '../src/render/elapsed.js';
@@ -27,6 +28,28 @@ describe('a narrow terminal', () => {
     expect(text).toContain('  … bas…');
     expect(text).not.toMatch(/… bash \ds/);
   }, 20_000);
+
+  it('TERM=dumb (escape codes shown as text): no status line redrawn in place', async () => {
+    const dir = tempRepo();
+    const script = scriptFile([
+      { text: 'Waiting.', tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'sleep 3.5; echo done' } }] },
+      { text: 'Finished.' },
+    ]);
+    const env: NodeJS.ProcessEnv = { ...process.env, A3S_HOME: TEST_A3S_HOME };
+    delete env.A3S_MODEL;
+    const command = [process.execPath, A3S, 'run', '--yolo', '--model', `scripted:${script}`, '--cwd', dir, 'go']
+      .map((a) => `'${a}'`)
+      .join(' ');
+    for (const [term, shown] of [
+      ['dumb', false],
+      ['xterm', true],
+    ] as const) {
+      const pty = startPty(['sh', '-c', `TERM=${term} exec ${command}`], env);
+      expect(await pty.exited).toBe(0);
+      expect(pty.text()).toContain('Finished.');
+      expect(/… bash \ds/.test(pty.text()), term).toBe(shown);
+    }
+  }, 30_000);
 
   it('unit: the status line fits the columns it is given, and is whole without them', () => {
     let out = '';

@@ -106,7 +106,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   };
   let current: Session | undefined;
   const print = createEventPrinter(io.stdout, style, {
-    tty: io.stdout.isTTY === true,
+    tty: io.stdout.isTTY === true && io.env.TERM !== 'dumb',
     artifacts: artifactSaver(
       style,
       flags.cwd,

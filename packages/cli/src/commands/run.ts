@@ -138,7 +138,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   const out = styleFor(io.stdout, io.env);
   const err = styleFor(io.stderr, io.env);
   const print = createEventPrinter(io.stdout, out, {
-    tty: io.stdout.isTTY === true,
+    tty: io.stdout.isTTY === true && io.env.TERM !== 'dumb',
     elapsed: !values.json,
     artifacts: artifactSaver(out, flags.cwd, () => session.sessionId, sessionArtifacts(session)),
   });
