@@ -24,11 +24,12 @@ Commands:
   models               the model providers, the keys each needs and whether they are set
   init                 write a starter a3s.config.json (with its JSON Schema)
   serve                JSON-RPC 2.0 over stdio: sessions, runs and events for other programs
-  version              print the version (also --version, -V)
+  version              print the version (also --version, -V, -v)
 
 Models: --model <provider>/<model> (openai, anthropic, openai-compatible, deepseek, openrouter,
 groq, vllm, llamacpp, ollama, lmstudio) | scripted:<file.json>, or "model" in a3s.config.json,
-or A3S_MODEL; 'a3s models' lists the keys. 'a3s <command> --help' for each command.
+or A3S_MODEL; 'a3s models' lists the keys. 'a3s <command> --help' for each command; a command's
+flags may also come before it (a3s -C ../app run "...").
 
 Exit codes: 0 completed, 1 run failed, 2 usage or configuration error, 3 parked, 130 interrupted.`;
 
@@ -52,6 +53,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;
   // `a3s help <command>` is `a3s <command> --help`.
   if (first === 'help' && rest.length > 0) return main([rest[0]!, '--help', ...rest.slice(1)], io);
+  // `a3s --help run` is `a3s run --help` too.
+  if ((first === '--help' || first === '-h') && rest[0] !== undefined && Object.hasOwn(COMMANDS, rest[0]))
+    return main([rest[0], '--help'], io);
   if (first === '--help' || first === '-h' || first === 'help') {
     io.stdout.write(`${MAIN_HELP}\n`);
     return EXIT.ok;

@@ -39,6 +39,18 @@ describe('flags as people type them', () => {
     expect([rest.status, rest.stderr]).toEqual([2, expect.stringContaining("unexpected argument 'run'")]);
   });
 
+  it("a3s --help <command> is that command's help; the main help says flags may come first and lists -v", () => {
+    for (const first of ['--help', '-h']) {
+      const r = a3s([first, 'run']);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toMatch(/^Usage: a3s run \[options\] "<prompt>"/);
+    }
+    const main = a3s(['--help']);
+    expect(main.stdout).toContain('version              print the version (also --version, -V, -v)');
+    expect(main.stdout).toContain('flags may also come before it (a3s -C ../app run "...")');
+    expect(a3s(['-v']).stdout).toMatch(/^a3s \d+\.\d+\.\d+/);
+  });
+
   it('-yolo, -json and --JSON name the long flag meant; -zzz names what was typed', () => {
     for (const [args, said] of [
       [['run', 'hi', '-yolo'], "a3s run: unknown option '-yolo' (did you mean --yolo?); a3s run takes --model <value>"],
