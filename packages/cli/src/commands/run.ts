@@ -145,6 +145,16 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   printMcpWarnings(io.stderr, err, session.mcpStatus());
   if (opened.vibeNote !== undefined && !values.json) io.stdout.write(out.cyan(`${opened.vibeNote}\n`));
   if (opened.repairNote !== undefined) io.stderr.write(`${terminalText(opened.repairNote)}\n`);
+  // A new prompt ends the run the log left open (parked, or cut off by a crash): said, not silent.
+  const open = session.state.view.run;
+  if (values.session !== undefined && open.status === 'running')
+    io.stderr.write(
+      err.yellow(
+        terminalText(
+          `note: session ${session.sessionId} had an open run (${open.run_id ?? 'unknown'}, parked or cut off); this prompt starts a new run and that one is recorded as cancelled (a3s sessions --resume ${session.sessionId} continues an open run instead)\n`,
+        ),
+      ),
+    );
   let interrupts = 0;
   let runId: string | undefined;
   const onInterrupt = (): void => {
