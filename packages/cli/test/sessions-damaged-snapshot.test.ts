@@ -1,6 +1,7 @@
 // `a3s sessions --resume <id>` of a saved session whose snapshot file is damaged: the damage is
 // named (file and problem, exit 1), never reported as "no session"; when the session's fact log is
-// there, a warning names the snapshot and the log continues. Through the real executable.
+// there, a warning names the snapshot and the log continues. `a3s sessions` lists such a file as an
+// unreadable snapshot with its reason, unless a log stands for it. Through the real executable.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +33,19 @@ describe('a damaged saved session', () => {
       expect(r.stderr.startsWith(said), r.stderr).toBe(true);
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     }
+    // Listed, not hidden: each with what is wrong with it.
+    const list = a3s(['sessions', '--cwd', ws]);
+    expect(list.status, list.stderr).toBe(0);
+    const lines = list.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    for (const [id, why] of [
+      ['bad', 'is not valid JSON'],
+      ['old', 'version: must be 1'],
+      ['dir', 'is a folder'],
+    ] as const)
+      expect(lines.find((l) => l.startsWith(`${id}  `))).toMatch(new RegExp(`  unreadable snapshot: .*${why}`));
+    const json = JSON.parse(a3s(['sessions', '--cwd', ws, '--json']).stdout) as { id: string; last: string }[];
+    expect(json.map((r) => r.id).sort()).toEqual(['bad', 'dir', 'old']);
     const none = a3s(['sessions', '--cwd', ws, '--resume', 'nosuch', '--model', model], {}, '');
     expect([none.status, none.stderr]).toEqual([2, expect.stringContaining("--resume: no session 'nosuch'")]);
   });
@@ -50,5 +64,9 @@ describe('a damaged saved session', () => {
     expect(r.stdout).toContain('completed (narrative)');
     // The prompt went to the session's log, after the first run's.
     expect(loggedPrompts(ws)).toBe(2);
+    // The log stands for the session: listed once, from its log.
+    const list = a3s(['sessions', '--cwd', ws]);
+    expect(list.stdout).toMatch(/^s1 {2}.* 2 run\(s\), last completed/);
+    expect(list.stdout).not.toContain('unreadable');
   });
 });
