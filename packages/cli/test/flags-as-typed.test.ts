@@ -106,6 +106,27 @@ describe('flags as people type them', () => {
     expect(a3s(['sessions', '--help']).stdout).toContain('apply only with --resume.');
   });
 
+  it('a vibe tier whose provider has no key or base URL: the hint names the variable, not the tier key path', () => {
+    const bare: Record<string, string> = { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+    const key = a3s(
+      ['run', '--cwd', empty(), '--model', `scripted:${hello()}`, '--vibe-tier', 'fast=openai/gpt-4o-mini', 'hi'],
+      bare,
+    );
+    expect(key.status).toBe(2);
+    expect(key.stderr).toContain(
+      `\nhint: export OPENAI_API_KEY=<your key>, or name the variable that holds it in a3s.config.json: "providers": { "openai": { "apiKeyEnv": "<VARIABLE>" } }`,
+    );
+    const url = a3s(
+      ['run', '--cwd', empty(), '--model', `scripted:${hello()}`, '--vibe-tier', 'good=vllm/qwen', 'hi'],
+      bare,
+    );
+    expect(url.status).toBe(2);
+    expect(url.stderr).toContain(
+      `\nhint: export OPENAI_BASE_URL=<url>, or set it in a3s.config.json: "providers": { "vllm": { "baseUrl": "<url>" } }`,
+    );
+    expect(key.stderr + url.stderr).not.toContain('export vibe.');
+  });
+
   it("names of Object.prototype's members are unknown commands, exit 2", () => {
     for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
       const r = a3s([name, 'x']);
