@@ -237,6 +237,33 @@ describe('the workspace config file and the text a3s echoes', () => {
     expect(a3s(['tools', '--cwd', ws]).status).toBe(2);
   });
 
+  it('--trust-workspace with an A3S_HOME that cannot hold the trust record: named, exit 2, no hang', () => {
+    const ws = empty();
+    writeFileSync(join(ws, 'a3s.config.json'), '{"permissions":{"allow":["Bash(echo:*)"]}}');
+    const file = join(empty(), 'home-is-a-file');
+    writeFileSync(file, '');
+    // Under /proc, Node's recursive mkdir never returns.
+    for (const home of [file, join(file, 'below'), '/proc/a3s-no-such-home']) {
+      const r = a3s(['run', '--cwd', ws, '--trust-workspace', '--model', `scripted:${hello()}`, 'hi'], {
+        A3S_HOME: home,
+      });
+      expect([r.status, r.stdout], home).toEqual([2, '']);
+      const [said, rest] = r.stderr.split(' (');
+      expect(said).toBe(
+        `a3s run: A3S_HOME: cannot record the trust of this folder in ${join(home, 'trusted-workspaces.json')}`,
+      );
+      expect(rest).toMatch(/^(ENOTDIR|ENOENT)\); set A3S_HOME to a folder you can write to$/);
+      expect(r.stderr.endsWith(' (default ~/.a3s)\n')).toBe(true);
+    }
+    // A home folder that is missing is created, the folders above it too.
+    const fresh = join(empty(), 'a', 'b');
+    const ok = a3s(['run', '--cwd', ws, '--trust-workspace', '--model', `scripted:${hello()}`, 'hi'], {
+      A3S_HOME: fresh,
+    });
+    expect([ok.status, ok.stderr]).toEqual([0, '']);
+    expect(readFileSync(join(fresh, 'trusted-workspaces.json'), 'utf8')).toContain('"config_sha256"');
+  });
+
   it('a session id or workspace folder holding control sequences is printed inert by a3s run and a3s code', () => {
     const dir = join(empty(), 'w\u001b]0;pwned\u0007s');
     mkdirSync(dir);
