@@ -264,6 +264,21 @@ describe('the workspace config file and the text a3s echoes', () => {
     expect(readFileSync(join(fresh, 'trusted-workspaces.json'), 'utf8')).toContain('"config_sha256"');
   });
 
+  it('a3s replay of an empty log says it holds no facts (exit 0); a log of one torn line says that instead', () => {
+    const dir = empty();
+    writeFileSync(join(dir, 'empty.jsonl'), '');
+    const r = a3s(['replay', join(dir, 'empty.jsonl')]);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(r.stdout.split('\n')[2]).toBe(
+      'note: the log holds no facts (a session opened and closed before its first prompt)',
+    );
+    writeFileSync(join(dir, 'torn.jsonl'), '{"seq":1,"type":"run.started"');
+    const torn = a3s(['replay', join(dir, 'torn.jsonl')]);
+    expect(torn.status).toBe(0);
+    expect(torn.stdout.split('\n')[2]).toMatch(/^note: ignored a torn last line/);
+    expect(torn.stdout).not.toContain('holds no facts');
+  });
+
   it('a session id or workspace folder holding control sequences is printed inert by a3s run and a3s code', () => {
     const dir = join(empty(), 'w\u001b]0;pwned\u0007s');
     mkdirSync(dir);

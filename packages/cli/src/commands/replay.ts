@@ -203,6 +203,8 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
   // A log's text came from a model and its tools (or anyone who could write the file): printed
   // without control sequences, the torn line's bytes quoted in its parse error included.
   if (log.torn) lines.push(style.yellow(`note: ignored a torn last line (${terminalText(log.torn)})`));
+  if (log.facts.length === 0 && !log.torn)
+    lines.push(style.yellow('note: the log holds no facts (a session opened and closed before its first prompt)'));
   lines.push(...restoredNotes(style, log));
   lines.push(formatSummary(terminalSafe(log.summary)));
   lines.push(...missingArtifacts(style, log, workspaceOfLog(log.path)));
