@@ -82,16 +82,27 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(
   options: O,
   command: string,
 ): Parsed<O> {
+  const argv = shortWithEquals(args, options);
   try {
-    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (e) {
     const code = (e as { code?: unknown }).code;
     const message = (e as Error).message;
-    const flag = /'(-[^']*)'/.exec(message)?.[1];
+    let flag = /'(-[^']*)'/.exec(message)?.[1];
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined) {
-      const close = flag.startsWith('--') ? closest(flag.slice(2), Object.keys(options)) : undefined;
+      // `-yolo` reads as the short flags -y -o -l -o: name the word typed, and the long flag it means.
+      const word = flag.length === 2 ? argv.find((a) => a.startsWith(flag!) && a.length > 2) : undefined;
+      if (word !== undefined) flag = word.split('=')[0]!;
+      const typed = flag.replace(/^--?/, '').toLowerCase();
+      const close = flag.startsWith('--') || word !== undefined ? closest(typed, Object.keys(options)) : undefined;
       throw new UsageError(
         `unknown option '${flag}'${close === undefined ? '' : ` (did you mean --${close}?)`}; a3s ${command} takes ${flagList(options)} (see 'a3s ${command} --help')`,
+      );
+    }
+    // `--yolo=false`: a switch takes no value.
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /does not take an argument/.test(message) && flag) {
+      throw new UsageError(
+        `${flag} takes no value: it is a switch (${flag} turns it on; leave it out to keep it off); see 'a3s ${command} --help'`,
       );
     }
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /argument missing/.test(message)) {
@@ -102,8 +113,8 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(
     // `--max-message-bytes -5`: a value that starts with a dash is taken for a flag.
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /is ambiguous/.test(message)) {
       const name = /--([a-z-]+)/.exec(message)?.[1];
-      const i = args.findIndex((a) => a === `--${name}` || (a.length === 2 && options[name ?? '']?.short === a[1]));
-      const value = i >= 0 ? args[i + 1] : undefined;
+      const i = argv.findIndex((a) => a === `--${name}` || (a.length === 2 && options[name ?? '']?.short === a[1]));
+      const value = i >= 0 ? argv[i + 1] : undefined;
       if (name !== undefined && value !== undefined)
         throw new UsageError(
           `--${name} ${value}: the value starts with a dash, so it reads as a flag; write --${name}=${value} if you mean it; see 'a3s ${command} --help'`,
@@ -111,6 +122,20 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(
     }
     throw new UsageError(`${message.replace(/^TypeError \[[A-Z_]+\]: /, '')}; see 'a3s ${command} --help'`);
   }
+}
+
+/**
+ * `-m=openai/gpt-4o` as `--model=openai/gpt-4o`: `parseArgs` would take `=openai/gpt-4o` as the
+ * value. Only short flags that take a value, and only before a `--`.
+ */
+function shortWithEquals(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): readonly string[] {
+  const end = args.indexOf('--');
+  return args.map((a, i) => {
+    const m = /^-([A-Za-z])=/.exec(a);
+    if (m === null || (end >= 0 && i > end)) return a;
+    const long = Object.entries(options).find(([, o]) => o.short === m[1] && o.type === 'string')?.[0];
+    return long === undefined ? a : `--${long}=${a.slice(3)}`;
+  });
 }
 
 /** Refuses positional arguments of a command that takes none. */

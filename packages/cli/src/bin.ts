@@ -5,7 +5,7 @@ import { pipeOut } from './pipe-out.js';
 
 const stdout = pipeOut(process.stdout);
 const stderr = pipeOut(process.stderr);
-process.exitCode = await main(process.argv.slice(2), {
+const code = await main(process.argv.slice(2), {
   stdin: process.stdin,
   stdout: stdout.out,
   stderr: stderr.out,
@@ -13,3 +13,10 @@ process.exitCode = await main(process.argv.slice(2), {
   cwd: process.cwd(),
   stdoutClosed: stdout.closed,
 });
+// Output that could not be written is lost: said once on stderr, and the command failed. A write
+// error is reported on the next tick, so the last writes' errors are waited for.
+await new Promise((resolve) => setImmediate(resolve));
+const failure = stdout.failure();
+if (failure !== undefined && code !== 2)
+  stderr.out.write(`a3s: cannot write to stdout: ${failure.message}; output was lost\n`);
+process.exitCode = failure !== undefined && code !== 2 ? 1 : code;

@@ -49,15 +49,21 @@ export function hintsFor(command: string, e: unknown): string[] {
       `a3s ${command} --model openai/<model> (with OPENAI_API_KEY), --model anthropic/<model> (with ANTHROPIC_API_KEY), or --model ollama/<model> (a local server, no key); 'a3s models' lists every provider and its variables`,
       offlineHint(command),
     ];
-  if (f.code === 'MODEL_CONFIGURATION' && typeof f.key === 'string' && /is not set/.test(message)) {
+  // The variable that is not set: the error's key, or (for a key path such as vibe.tiers.fast)
+  // the one its message names.
+  const variable =
+    typeof f.key === 'string' && /^[A-Z][A-Z0-9_]*$/.test(f.key)
+      ? f.key
+      : /\b([A-Z][A-Z0-9_]+): is not set/.exec(message)?.[1];
+  if (f.code === 'MODEL_CONFIGURATION' && variable !== undefined && /is not set/.test(message)) {
     const name = preset?.name ?? '<provider>';
-    if (f.key === preset?.keyEnv)
+    if (variable === preset?.keyEnv)
       return [
-        `export ${f.key}=<your key>, or name the variable that holds it in a3s.config.json: "providers": { "${name}": { "apiKeyEnv": "<VARIABLE>" } }; 'a3s models' shows which variables are set`,
+        `export ${variable}=<your key>, or name the variable that holds it in a3s.config.json: "providers": { "${name}": { "apiKeyEnv": "<VARIABLE>" } }; 'a3s models' shows which variables are set`,
         offlineHint(command),
       ];
     return [
-      `export ${f.key}=<url>, or set it in a3s.config.json: "providers": { "${name}": { "baseUrl": "<url>" } }; 'a3s models' shows the variables`,
+      `export ${variable}=<url>, or set it in a3s.config.json: "providers": { "${name}": { "baseUrl": "<url>" } }; 'a3s models' shows the variables`,
     ];
   }
   if (f.code === 'LLM_TRANSPORT' && preset !== undefined) {
@@ -69,6 +75,12 @@ export function hintsFor(command: string, e: unknown): string[] {
       offlineHint(command),
     ];
   }
+  // The config file is there but cannot be read: making the workspace writable would not help.
+  const config = /config: cannot read '(.+)': (EACCES|EPERM)\b/.exec(message)?.[1];
+  if (f.code === 'SESSION_INITIALIZATION' && config !== undefined)
+    return [
+      `a3s reads the workspace's config file before every command: make it readable (chmod u+r '${config}'), or pass --cwd <dir> to work in another folder`,
+    ];
   if (f.code === 'SESSION_INITIALIZATION' && /\b(EACCES|EPERM|EROFS)\b/.test(message))
     return [
       `a3s keeps each session's fact log and snapshot in the workspace's .a3s folder, so the workspace must be writable: run a3s ${command} in a folder you can write to, or pass --cwd <dir>`,

@@ -5,6 +5,8 @@ import type { Readable } from 'node:stream';
 export interface Out {
   write(text: string): unknown;
   readonly isTTY?: boolean;
+  /** The terminal's width in columns, when it is a terminal that says. */
+  readonly columns?: number;
 }
 
 /** The command's world. */

@@ -24,11 +24,12 @@ Commands:
   models               the model providers, the keys each needs and whether they are set
   init                 write a starter a3s.config.json (with its JSON Schema)
   serve                JSON-RPC 2.0 over stdio: sessions, runs and events for other programs
-  version              print the version (also --version, -V)
+  version              print the version (also --version, -V, -v)
 
 Models: --model <provider>/<model> (openai, anthropic, openai-compatible, deepseek, openrouter,
 groq, vllm, llamacpp, ollama, lmstudio) | scripted:<file.json>, or "model" in a3s.config.json,
-or A3S_MODEL; 'a3s models' lists the keys. 'a3s <command> --help' for each command.
+or A3S_MODEL; 'a3s models' lists the keys. 'a3s <command> --help' for each command; a command's
+flags may also come before it (a3s -C ../app run "...").
 
 Exit codes: 0 completed, 1 run failed, 2 usage or configuration error, 3 parked, 130 interrupted.`;
 
@@ -52,6 +53,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;
   // `a3s help <command>` is `a3s <command> --help`.
   if (first === 'help' && rest.length > 0) return main([rest[0]!, '--help', ...rest.slice(1)], io);
+  // `a3s --help run` is `a3s run --help` too.
+  if ((first === '--help' || first === '-h') && rest[0] !== undefined && Object.hasOwn(COMMANDS, rest[0]))
+    return main([rest[0], '--help'], io);
   if (first === '--help' || first === '-h' || first === 'help') {
     io.stdout.write(`${MAIN_HELP}\n`);
     return EXIT.ok;
@@ -68,9 +72,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stdout.write(`a3s ${cliVersion()}\n`);
     return EXIT.ok;
   }
+  // `a3s -C ../app run "…"`: flags typed before the command go to it.
+  const hoisted = first?.startsWith('-') === true ? commandAfterFlags(argv) : undefined;
+  if (hoisted !== undefined) return main(hoisted, io);
   const explicit = first !== undefined && !first.startsWith('-');
   const name = explicit ? first : 'code';
-  const load = COMMANDS[name];
+  // Own keys only: `a3s toString` is an unknown command, not Object.prototype's method.
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
     io.stderr.write(`a3s: ${terminalText(unknownCommand(name, rest))}\n`);
     return EXIT.usage;
@@ -84,6 +92,39 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   // A reader that went away (`| head`) interrupted the run: that is not a failure.
   return io.stdoutClosed?.aborted === true && code === EXIT.cancelled ? EXIT.ok : code;
+}
+
+/** The flags of any command that take a value, long and short: what follows them is their value, not a command. */
+const VALUE_FLAGS: ReadonlySet<string> = new Set([
+  '--model',
+  '-m',
+  '--cwd',
+  '-C',
+  '--session',
+  '--resume',
+  '--vibe-tier',
+  '--image',
+  '--file',
+  '--framing',
+  '--max-message-bytes',
+]);
+
+/**
+ * `argv` with its first command name moved to the front, when only flags come before it
+ * (`a3s --model x run hi` is `a3s run --model x hi`); `undefined` when there is no such name.
+ */
+function commandAfterFlags(argv: readonly string[]): string[] | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return undefined;
+    if (a.startsWith('-')) {
+      if (VALUE_FLAGS.has(a)) i++;
+      continue;
+    }
+    if (!Object.hasOwn(COMMANDS, a)) return undefined;
+    return [a, ...argv.slice(0, i), ...argv.slice(i + 1)];
+  }
+  return undefined;
 }
 
 /** Help of `a3s version`. */

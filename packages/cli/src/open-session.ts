@@ -6,10 +6,10 @@
  * {@link OpenedSession.close}, also on SIGTERM.
  */
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { Agent, mcpReadOnlyChecker, READ_TOOL_RULES, type Session, type SessionOptions } from '@a3s-code/sdk';
-import { CONFIG_FILE_NAMES, findConfigFile, loadCodeConfig, type WorkflowProgressEvent } from '@a3s-code/core';
+import { findConfigFile, loadCodeConfig, type WorkflowProgressEvent } from '@a3s-code/core';
 import { checkModelFlag, type SessionFlags } from './args.js';
+import { checkConfigPaths } from './config-path.js';
 import { UsageError } from './errors.js';
 import { vibeNote, vibeStart } from './vibe-settings.js';
 import { cliWorkflowPack } from './flows/index.js';
@@ -42,12 +42,7 @@ export interface OpenedSession {
 export async function agentFor(flags: SessionFlags, env: Readonly<Record<string, string | undefined>>): Promise<Agent> {
   if (!existsSync(flags.cwd) || !statSync(flags.cwd).isDirectory())
     throw new UsageError(`--cwd: '${flags.cwd}' is not a folder`);
-  // A config path that is there but is no file would be skipped without a word.
-  for (const name of CONFIG_FILE_NAMES) {
-    const path = join(flags.cwd, name);
-    if (existsSync(path) && !statSync(path).isFile())
-      throw new UsageError(`${path} is not a file; the workspace's configuration is a JSON file (a3s init writes one)`);
-  }
+  checkConfigPaths(flags.cwd);
   if (flags.trustWorkspace !== undefined)
     await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env, flags.askTrust);
   let modelEnv = env;

@@ -8,7 +8,16 @@
  * The record is `trusted-workspaces.json` in `$A3S_HOME` (default `~/.a3s`).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { findConfigFile, loadCodeConfig, terminalText } from '@a3s-code/core';
@@ -109,8 +118,34 @@ export async function checkWorkspaceTrust(
     ...record.workspaces,
     [folder]: { config_sha256: digest, trusted_at: new Date().toISOString() },
   };
-  mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify({ version: 1, workspaces }, null, 2)}\n`);
-  renameSync(temp, path);
+  try {
+    makeFolder(dirname(path));
+    writeFileSync(temp, `${JSON.stringify({ version: 1, workspaces }, null, 2)}\n`);
+    renameSync(temp, path);
+  } catch (e) {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // The folder is not there, or is a file: no temporary file was left.
+    }
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `A3S_HOME: cannot record the trust of this folder in ${path} (${code ?? (e as Error).message}); set A3S_HOME to a folder you can write to (default ~/.a3s)`,
+    );
+  }
+}
+
+/**
+ * Creates `dir` and the folders above it that are missing, one at a time (Node's recursive
+ * `mkdir` loops forever under `/proc`). A file in the way is `ENOTDIR`.
+ */
+function makeFolder(dir: string): void {
+  if (existsSync(dir)) {
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error(`'${dir}' is not a folder`), { code: 'ENOTDIR' });
+    return;
+  }
+  const parent = dirname(dir);
+  if (parent !== dir) makeFolder(parent);
+  mkdirSync(dir);
 }

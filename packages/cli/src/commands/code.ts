@@ -106,7 +106,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   };
   let current: Session | undefined;
   const print = createEventPrinter(io.stdout, style, {
-    tty: io.stdout.isTTY === true,
+    tty: io.stdout.isTTY === true && io.env.TERM !== 'dumb',
     artifacts: artifactSaver(
       style,
       flags.cwd,
@@ -266,14 +266,18 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     }
   };
 
-  io.stdout.write(`${style.bold('a3s code')} ${style.dim(`· ${session.dir} · session ${session.sessionId}`)}\n`);
+  io.stdout.write(
+    `${style.bold('a3s code')} ${style.dim(terminalText(`· ${session.dir} · session ${session.sessionId}`))}\n`,
+  );
   io.stdout.write(style.dim('type a prompt · /help for commands · Ctrl-C interrupts, twice exits\n'));
   if (opened.vibeNote !== undefined) io.stdout.write(style.cyan(`${opened.vibeNote}\n`));
   if (opened.repairNote !== undefined) io.stderr.write(`${terminalText(opened.repairNote)}\n`);
   printMcpWarnings(io.stderr, styleFor(io.stderr, io.env), session.mcpStatus());
   if (preset.resume !== undefined)
     io.stdout.write(
-      style.dim(`reopened saved session ${preset.resume} (${session.state.view.messages.length} message(s))\n`),
+      style.dim(
+        `reopened saved session ${terminalText(preset.resume)} (${session.state.view.messages.length} message(s))\n`,
+      ),
     );
   const folded = session.state.view.run;
   if ((sessionId !== undefined || preset.resume !== undefined) && folded.status === 'running') {
@@ -307,7 +311,9 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
             const snapshot = await session.save();
             io.stdout.write(
               style.dim(
-                `saved session ${snapshot.session_id} (${snapshot.runs.length} run(s)) to ${session.dir}/.a3s/sessions; reopen it with: a3s sessions --resume ${snapshot.session_id}\n`,
+                terminalText(
+                  `saved session ${snapshot.session_id} (${snapshot.runs.length} run(s)) to ${session.dir}/.a3s/sessions; reopen it with: a3s sessions --resume ${snapshot.session_id}\n`,
+                ),
               ),
             );
           });

@@ -4,7 +4,7 @@
  * An existing config file is never overwritten without `--force`.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { A3sError } from '@a3s-code/effect';
 import { CONFIG_FILE_NAMES, CONFIG_SCHEMA_FILE, parseCodeConfig } from '@a3s-code/core';
@@ -20,7 +20,9 @@ Writes a starter a3s.config.json into the workspace: $schema (for editor complet
 and empty permission lists. Flags and A3S_MODEL still win over the file's model.
 
 Options:
-  -m, --model <spec>   the model to write (default: A3S_MODEL, else the first provider whose key is set)
+  -m, --model <spec>   the model to write (default: A3S_MODEL, else the first provider whose key
+                       is set); a scripted:<file> path is relative to the current folder (written
+                       relative to the config file's folder)
   -C, --cwd <dir>      workspace folder (default: the current folder)
       --force          overwrite an existing config file
   -h, --help           show this help`;
@@ -59,15 +61,27 @@ export function schemaReference(
 }
 
 /** A sensible default model for this environment, if any provider's key is set. */
-function defaultModel(env: Io['env']): string | undefined {
+function defaultModel(env: Io['env'], cwd: string): string | undefined {
   if (env.A3S_MODEL) {
-    checkModelFlag(env.A3S_MODEL, '.', false, 'A3S_MODEL=');
+    checkModelFlag(env.A3S_MODEL, cwd, true, 'A3S_MODEL=');
     return env.A3S_MODEL;
   }
   const examples: Record<string, string> = { openai: 'openai/gpt-4o', anthropic: 'anthropic/claude-sonnet-4-20250514' };
   for (const p of describeProviders())
     if (p.keyEnv !== undefined && env[p.keyEnv] && examples[p.name]) return examples[p.name];
   return undefined;
+}
+
+/**
+ * The model as the file in `workspace` must say it: a `scripted:` path typed relative to the
+ * folder the command started in (`startedIn`) is rewritten relative to the file's folder, against
+ * which the file's paths resolve.
+ */
+function fileModel(model: string | undefined, startedIn: string, workspace: string): string | undefined {
+  if (model === undefined || !model.startsWith('scripted:')) return model;
+  const script = resolve(startedIn, model.slice('scripted:'.length).trim());
+  const rel = relative(workspace, script);
+  return `scripted:${isAbsolute(rel) ? rel : rel.split(sep).join('/')}`;
 }
 
 /** Runs `a3s init`. */
@@ -87,8 +101,7 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'; see 'a3s init --help'`);
-  // A scripted: path in the file is relative to the file's folder, so it is not looked for here.
-  if (values.model !== undefined) checkModelFlag(values.model, io.cwd, false);
+  if (values.model !== undefined) checkModelFlag(values.model, io.cwd);
   const workspace = resolve(io.cwd, values.cwd ?? '.');
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
     throw new UsageError(`--cwd: '${workspace}' is not a folder`);
@@ -98,7 +111,7 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
     throw new UsageError(`${path} is a folder, not a file; remove or rename it, then run a3s init again`);
   if (existing.length > 0 && values.force !== true)
     throw new UsageError(`${existing.join(' and ')} already exists; pass --force to overwrite a3s.config.json`);
-  const model = values.model ?? defaultModel(io.env);
+  const model = fileModel(values.model ?? defaultModel(io.env, io.cwd), io.cwd, workspace);
   const config = {
     $schema: schemaReference(workspace, shippedSchema()),
     ...(model === undefined ? {} : { model }),

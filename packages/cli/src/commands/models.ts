@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { findConfigFile, loadCodeConfig, terminalText, type CodeConfig } from '@a3s-code/core';
 import { describeProviders, type ProviderDescription } from '@a3s-code/sdk';
 import { checkModelFlag, parse } from '../args.js';
+import { checkConfigPaths } from '../config-path.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { styleFor } from '../style.js';
@@ -17,7 +18,7 @@ export const MODELS_HELP = `Usage: a3s models [options]
 
 Lists the model providers, the environment variables each reads (API key, base URL) and whether
 they are set (values are never printed), and the model this workspace would use; exits with 2
-when A3S_MODEL names a model a3s run would refuse (the reason is printed last).
+when A3S_MODEL or the config file names a model a3s run would refuse (the reason is printed last).
 
 Options:
   -m, --model <spec>   show this model as the one in use (as a3s run --model would)
@@ -78,6 +79,7 @@ export async function modelsCommand(args: readonly string[], io: Io): Promise<nu
   const workspace = resolve(io.cwd, values.cwd ?? '.');
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
     throw new UsageError(`--cwd: '${workspace}' is not a folder`);
+  checkConfigPaths(workspace);
   const file = await findConfigFile(workspace);
   const config = file === undefined ? {} : await loadCodeConfig(file);
   const rows = describeProviders().map((p) => row(p, config, io.env));
@@ -90,8 +92,14 @@ export async function modelsCommand(args: readonly string[], io: Io): Promise<nu
         : io.env.A3S_MODEL
           ? { model: io.env.A3S_MODEL, from: 'A3S_MODEL' }
           : null;
-  // A3S_MODEL is checked as every session command checks it: a typo is named here too.
-  const problem = current?.from === 'A3S_MODEL' ? modelProblem(current.model, io.cwd) : undefined;
+  // A3S_MODEL (and the config file's script) is checked as every session command checks it: a
+  // typo or a missing script file is named here too.
+  const problem =
+    current?.from === 'A3S_MODEL'
+      ? modelProblem(current.model, io.cwd, 'A3S_MODEL=')
+      : current !== null && current.from === file
+        ? modelProblem(current.model, workspace, `"model" in ${file}: `)
+        : undefined;
   if (values.json) {
     const model = current === null ? null : { ...current, ...(problem === undefined ? {} : { problem }) };
     io.stdout.write(`${JSON.stringify({ model, providers: rows })}\n`);
@@ -130,10 +138,10 @@ export async function modelsCommand(args: readonly string[], io: Io): Promise<nu
   return problem === undefined ? EXIT.ok : EXIT.usage;
 }
 
-/** What is wrong with the model `A3S_MODEL` names (the message a3s run would print), or `undefined`. */
-function modelProblem(spec: string, cwd: string): string | undefined {
+/** What is wrong with the model `label` names (the message a3s run would print), or `undefined`. */
+function modelProblem(spec: string, cwd: string, label: string): string | undefined {
   try {
-    checkModelFlag(spec, cwd, true, 'A3S_MODEL=');
+    checkModelFlag(spec, cwd, true, label);
     return undefined;
   } catch (e) {
     return (e as Error).message;

@@ -4,8 +4,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { formatCost, isInterruptedChange } from '@a3s-code/core';
-import { formatSummary } from '@a3s-code/effect';
+import { formatCost, isInterruptedChange, type ModelPricing } from '@a3s-code/core';
+import { A3sError, formatSummary } from '@a3s-code/effect';
 import { parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -140,6 +140,20 @@ function costText(cost: LogCost): string | undefined {
   return `cost: ${cost.total === null ? 'partial' : formatCost(cost.total)} (${parts.join('; ')})`;
 }
 
+/**
+ * The prices of `workspace`'s config file. A config file that does not load costs the replay only
+ * its cost line: the log is still shown, and the reason is one warning on stderr.
+ */
+async function pricingFor(workspace: string, io: Io): Promise<ModelPricing> {
+  try {
+    return await workspacePricing(workspace);
+  } catch (e) {
+    const code = A3sError.isInstance(e) ? `${e.code}: ` : '';
+    io.stderr.write(`warning: no cost shown: ${code}${terminalText((e as Error).message)}\n`);
+    return {};
+  }
+}
+
 /** Runs `a3s replay`. */
 export async function replayCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
@@ -167,7 +181,7 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
   const path = resolveLog(positionals[0]!, workspace, io.cwd);
   if (values.web) {
     await loadLog(path); // a file that is no fact log is named now, not in the browser
-    const pricing = await workspacePricing(values.cwd === undefined ? (workspaceOfLog(path) ?? workspace) : workspace);
+    const pricing = await pricingFor(values.cwd === undefined ? (workspaceOfLog(path) ?? workspace) : workspace, io);
     const { serveUntilStopped } = await import('./replay-web.js');
     await serveUntilStopped({ logPath: path, pricing }, (line) => io.stdout.write(`${line}\n`), io.stdoutClosed);
     return EXIT.ok;
@@ -175,7 +189,7 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
   const log = await loadLog(path);
   const cost = logCost(
     log.facts,
-    await workspacePricing(values.cwd === undefined ? (workspaceOfLog(log.path) ?? workspace) : workspace),
+    await pricingFor(values.cwd === undefined ? (workspaceOfLog(log.path) ?? workspace) : workspace, io),
   );
   if (values.json) {
     io.stdout.write(`${JSON.stringify({ path: log.path, digest: log.digest, summary: log.summary, cost })}\n`);
@@ -189,6 +203,8 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
   // A log's text came from a model and its tools (or anyone who could write the file): printed
   // without control sequences, the torn line's bytes quoted in its parse error included.
   if (log.torn) lines.push(style.yellow(`note: ignored a torn last line (${terminalText(log.torn)})`));
+  if (log.facts.length === 0 && !log.torn)
+    lines.push(style.yellow('note: the log holds no facts (a session opened and closed before its first prompt)'));
   lines.push(...restoredNotes(style, log));
   lines.push(formatSummary(terminalSafe(log.summary)));
   lines.push(...missingArtifacts(style, log, workspaceOfLog(log.path)));

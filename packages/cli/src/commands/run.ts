@@ -138,13 +138,23 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   const out = styleFor(io.stdout, io.env);
   const err = styleFor(io.stderr, io.env);
   const print = createEventPrinter(io.stdout, out, {
-    tty: io.stdout.isTTY === true,
+    tty: io.stdout.isTTY === true && io.env.TERM !== 'dumb',
     elapsed: !values.json,
     artifacts: artifactSaver(out, flags.cwd, () => session.sessionId, sessionArtifacts(session)),
   });
   printMcpWarnings(io.stderr, err, session.mcpStatus());
   if (opened.vibeNote !== undefined && !values.json) io.stdout.write(out.cyan(`${opened.vibeNote}\n`));
   if (opened.repairNote !== undefined) io.stderr.write(`${terminalText(opened.repairNote)}\n`);
+  // A new prompt ends the run the log left open (parked, or cut off by a crash): said, not silent.
+  const open = session.state.view.run;
+  if (values.session !== undefined && open.status === 'running')
+    io.stderr.write(
+      err.yellow(
+        terminalText(
+          `note: session ${session.sessionId} had an open run (${open.run_id ?? 'unknown'}, parked or cut off); this prompt starts a new run and that one is recorded as cancelled (a3s sessions --resume ${session.sessionId} continues an open run instead)\n`,
+        ),
+      ),
+    );
   let interrupts = 0;
   let runId: string | undefined;
   const onInterrupt = (): void => {
@@ -196,10 +206,14 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   if (!values.json) {
     print.newline();
     io.stdout.write(`${runSummary(out, result, print.stopped, runCost(session, result))}\n`);
-    if (session.logPath) io.stdout.write(out.dim(`log: ${session.logPath}\nsession: ${session.sessionId}\n`));
+    // The id and the folder are the person's text (an argument, a folder name): printed inert.
+    if (session.logPath)
+      io.stdout.write(out.dim(terminalText(`log: ${session.logPath}\nsession: ${session.sessionId}\n`)));
     if (result.status === 'parked')
       io.stdout.write(
-        `continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}${result.parked?.kind === 'confirm' ? ' (or rerun with --yolo)' : ''}\n`,
+        terminalText(
+          `continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}${result.parked?.kind === 'confirm' ? ' (or rerun with --yolo)' : ''}\n`,
+        ),
       );
   }
   return result.status === 'completed' ? EXIT.ok : result.status === 'parked' ? EXIT.parked : EXIT.cancelled;

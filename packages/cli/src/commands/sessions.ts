@@ -4,7 +4,7 @@
  * (`.a3s/sessions/*.json`, core's file session store). `--resume <id>` reopens a saved session
  * (`agent.resumeSession`) or continues a log in `a3s code`.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FileSessionStore } from '@a3s-code/core';
 import { effectLogPath, threadIdFor, type LogSummary } from '@a3s-code/effect';
@@ -26,7 +26,9 @@ Options:
       --resume <id>    reopen that session interactively (a3s code): a saved session is restored
                        from its snapshot; otherwise its log continues (a parked or interrupted run resumes)
       --json           print the list as JSON
-${SESSION_FLAGS_HELP}`;
+${SESSION_FLAGS_HELP}
+
+--model, --yolo, --plan, --vibe, --vibe-tier and --trust-workspace apply only with --resume.`;
 
 /** One row of the list. */
 interface SessionRow {
@@ -100,7 +102,50 @@ async function rows(workspace: string): Promise<SessionRow[]> {
     const at = new Date(s.updatedAtMs).toISOString();
     out.push({ id: s.sessionId, modified: at, saved: at, facts: 0, runs: 0, last: 'no log', phase: '-', prompt: '' });
   }
+  out.push(...(await unreadableSnapshots(workspace, saved, listLogs(workspace))));
   return out.sort((a, b) => b.modified.localeCompare(a.modified) || a.id.localeCompare(b.id));
+}
+
+/**
+ * The snapshot files of `.a3s/sessions` the store skips (damaged, a foreign shape, a folder) and
+ * no log stands for: listed as unreadable with the reason loading them gives, not hidden.
+ */
+async function unreadableSnapshots(
+  workspace: string,
+  saved: readonly { readonly sessionId: string }[],
+  logs: readonly { readonly thread: string }[],
+): Promise<SessionRow[]> {
+  const store = new FileSessionStore(workspace);
+  const known = new Set([...saved.map((s) => store.pathOf(s.sessionId)), ...logs.map((l) => store.pathOf(l.thread))]);
+  let names: string[];
+  try {
+    names = readdirSync(store.folder);
+  } catch {
+    return [];
+  }
+  const out: SessionRow[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.json') || name.startsWith('.')) continue;
+    const id = name.slice(0, -'.json'.length);
+    if (known.has(join(store.folder, name)) || store.pathOf(id) !== join(store.folder, name)) continue;
+    const why = await store.loadSnapshot(id).then(
+      () => undefined,
+      (e: unknown) => (e as Error).message,
+    );
+    if (why === undefined) continue;
+    const modified = new Date(lstatSync(join(store.folder, name)).mtimeMs).toISOString();
+    out.push({
+      id,
+      modified,
+      saved: null,
+      facts: 0,
+      runs: 0,
+      last: `unreadable snapshot: ${why}`,
+      phase: '-',
+      prompt: '',
+    });
+  }
+  return out;
 }
 
 /** Runs `a3s sessions`. */
@@ -125,8 +170,20 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
       throw new UsageError(
         '--json and --resume cannot be used together: --json prints the list, --resume reopens one session interactively',
       );
-    const isSaved = (await new FileSessionStore(workspace).loadSnapshot(id).catch(() => undefined)) !== undefined;
-    if (!isSaved && !existsSync(join(workspace, effectLogPath(id)))) {
+    // A saved session that cannot be read is named, never taken for a missing one.
+    let unreadable: unknown;
+    const snapshot = await new FileSessionStore(workspace).loadSnapshot(id).catch((e: unknown) => {
+      unreadable = e;
+      return undefined;
+    });
+    const isSaved = snapshot !== undefined;
+    const hasLog = existsSync(join(workspace, effectLogPath(id)));
+    if (unreadable !== undefined && !hasLog) throw unreadable;
+    if (unreadable !== undefined)
+      io.stderr.write(
+        `warning: the saved session '${terminalText(id)}' cannot be read (${terminalText((unreadable as Error).message)}); continuing its fact log instead\n`,
+      );
+    if (!isSaved && !hasLog) {
       throw new UsageError(
         `--resume: no session '${id}' under ${workspace}: neither a saved session (.a3s/sessions) nor a fact log (.a3s/effect-log); list them with 'a3s sessions'`,
       );
@@ -134,6 +191,14 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
     const rest = args.filter((a, i) => a !== '--resume' && args[i - 1] !== '--resume' && !a.startsWith('--resume='));
     return codeCommand(rest, io, isSaved ? { resume: id } : { sessionId: id });
   }
+  // The session flags shape the reopened session: without --resume they would do nothing.
+  const idle = (['model', 'yolo', 'plan', 'vibe', 'vibe-tier', 'trust-workspace'] as const).find(
+    (f) => values[f] !== undefined,
+  );
+  if (idle !== undefined)
+    throw new UsageError(
+      `--${idle} applies only with --resume <id> (the session it reopens); a3s sessions without --resume lists the sessions, and takes --cwd and --json`,
+    );
   const list = await rows(workspace);
   if (values.json) {
     io.stdout.write(`${JSON.stringify(list)}\n`);
@@ -160,6 +225,7 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
   }
   if (empty.length > 0)
     io.stdout.write(style.dim(`(${empty.length} session(s) opened without a prompt not listed; --json lists them)\n`));
-  if (empty.length < list.length) io.stdout.write(style.dim(`resume one with: a3s sessions --resume <id>\n`));
+  if (list.some((r) => !empty.includes(r) && !r.last.startsWith('unreadable')))
+    io.stdout.write(style.dim(`resume one with: a3s sessions --resume <id>\n`));
   return EXIT.ok;
 }

@@ -17,9 +17,9 @@ import { styleFor, type Style } from '../style.js';
 /** Help of `a3s tools`. */
 export const TOOLS_HELP = `Usage: a3s tools [options]
 
-Lists the session's tool surface (no model needed): name, tier (read / write / exec), scheduling capabilities
-(ro: read-only, idem: idempotent, resume: resumable, cancel: cancel-safe, page: paginated,
-par: max parallel calls) and the workspace capabilities each tool requires.
+Lists the session's tool surface (no model needed): name, tier (read / write / exec), scheduling
+capabilities (ro: read-only, idem: idempotent, resume: resumable, cancel: cancel-safe,
+page: paginated, par: max parallel calls) and the workspace capabilities each tool requires.
 
 Options:
       --json           print the surface as JSON

@@ -5,7 +5,7 @@
  */
 import type { ConfirmationManager, QuestionAnswer, QuestionHandler } from '@a3s-code/sdk';
 import type { Out } from '../io.js';
-import { REFUSED_AT_TERMINAL } from '../render/denials.js';
+import { NO_ANSWER_AT_END, REFUSED_AT_TERMINAL } from '../render/denials.js';
 import { argSummary } from '../render/tool-card.js';
 import { terminalText } from '@a3s-code/core';
 import { terminalSafe } from '../render/terminal-text.js';
@@ -35,7 +35,9 @@ export function terminalConfirmation(
       out.write(style.dim(`  rule: ${rule} · [y] yes  [n] no  [a] always for this rule\n`));
       for (;;) {
         const line = await reader.read('allow? [y/n/a] ', signal);
-        const answer = (line ?? 'n').trim().toLowerCase();
+        // Input ended before an answer: refused, but not said to be the person's no.
+        if (line === null) return { approved: false, reason: NO_ANSWER_AT_END };
+        const answer = line.trim().toLowerCase();
         if (answer === 'y' || answer === 'yes') return { approved: true };
         if (answer === 'n' || answer === 'no') return { approved: false, reason: REFUSED_AT_TERMINAL };
         if (answer === 'a' || answer === 'always') {

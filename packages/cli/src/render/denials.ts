@@ -8,6 +8,9 @@ import type { Style } from '../style.js';
 /** The reason `a3s code` gives when the person at the terminal answers no. */
 export const REFUSED_AT_TERMINAL = 'refused at the terminal';
 
+/** The reason `a3s code` gives when its input ends while a confirmation waits for an answer. */
+export const NO_ANSWER_AT_END = 'no answer: the input ended before one was typed';
+
 /** Refused (by a person or for want of one) and denied (by a rule, a checker, a mode) calls of a run. */
 export interface StoppedCalls {
   refused: number;

@@ -18,6 +18,11 @@ export interface TickerOptions {
   readonly now?: () => number;
   /** Tick period in milliseconds (default 1000). */
   readonly tickMs?: number;
+  /**
+   * The terminal's width, read at each redraw: a status line as wide as the terminal would wrap,
+   * and `\r` would then redraw only its last row, leaving the others behind.
+   */
+  readonly columns?: () => number | undefined;
 }
 
 interface Running {
@@ -91,7 +96,7 @@ export class ElapsedTicker {
     const seconds = Math.floor((now - r.started) / 1000);
     if (this.#o.tty) {
       if (now - r.started < TTY_AFTER_MS) return;
-      this.#o.write(`\r\u001b[K${this.#o.dim(`  … ${r.name} ${seconds}s`)}`);
+      this.#o.write(`\r\u001b[K${this.#o.dim(fit(`  … ${r.name} ${seconds}s`, this.#o.columns?.()))}`);
       this.#shown = true;
       return;
     }
@@ -99,4 +104,11 @@ export class ElapsedTicker {
     r.quietSince = now;
     this.#o.write(`${this.#o.dim(`  … ${r.name} ${seconds}s`)}\n`);
   }
+}
+
+/** `text` cut to fit in one row of `columns` (with room for the cursor), its end shown as `…`. */
+function fit(text: string, columns: number | undefined): string {
+  if (columns === undefined || !Number.isInteger(columns) || columns < 2) return text;
+  const chars = [...text];
+  return chars.length < columns ? text : `${chars.slice(0, Math.max(0, columns - 2)).join('')}…`;
 }

@@ -16,6 +16,8 @@ import { terminalSafe } from './terminal-text.js';
 /** Where the printer writes. */
 export interface Sink {
   write(text: string): unknown;
+  /** The terminal's width, when it is a terminal that says (the status line is kept to one row). */
+  readonly columns?: number;
 }
 
 /** Prints events; `newline()` ends a line of streamed text if one is open (call it before printing anything else). */
@@ -65,16 +67,24 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
   const ticker =
     options.elapsed === false
       ? undefined
-      : new ElapsedTicker({ write: (t) => void out.write(t), dim: style.dim, tty: options.tty === true });
+      : new ElapsedTicker({
+          write: (t) => void out.write(t),
+          dim: style.dim,
+          tty: options.tty === true,
+          columns: () => out.columns,
+        });
   const write = (text: string): void => {
     ticker?.clear();
     out.write(text);
   };
-  const newline = (): void => {
-    ticker?.clear(true);
+  /** Ends an open line of streamed text; `pause` keeps the status line away until the next event. */
+  const endLine = (pause: boolean): void => {
+    ticker?.clear(pause);
     if (midLine) out.write('\n');
     midLine = false;
   };
+  // From outside (a prompt is about to be shown): the status line stays away until the next event.
+  const newline = (): void => endLine(true);
   const pad = (id: string): string => (nested.has(id) ? '      ' : '  ');
   const liveLine = (id: string, line: string): string => `${pad(id)}${style.dim('│')} ${clip(line, CARD_WIDTH)}\n`;
 
@@ -93,7 +103,7 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
         return;
       }
       case 'tool_start': {
-        newline();
+        endLine(false);
         const id = str(p.id);
         const isNested = p.source === 'nested' || p.source === 'host_nested';
         seen.add(id);
@@ -130,7 +140,7 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
         return;
       }
       case 'permission_denied': {
-        newline();
+        endLine(false);
         const id = str(p.tool_id);
         if (isRefusal(p)) stopped.refused++;
         else stopped.denied++;
@@ -140,11 +150,11 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
         return;
       }
       case 'run_continued':
-        newline();
+        endLine(false);
         write(`${style.yellow(continuedLine(p))}\n`);
         return;
       case 'context_compacted':
-        newline();
+        endLine(false);
         write(
           style.dim(
             `(context compacted: ${str(p.facts_folded)} facts into a ${str(p.summary_chars)}-character summary)\n`,
@@ -152,15 +162,15 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
         );
         return;
       case 'budget_threshold_hit':
-        newline();
+        endLine(false);
         write(style.yellow(`budget ${str(p.budget)}: ${str(p.used)} of ${str(p.limit)} used\n`));
         return;
       case 'error':
-        newline();
+        endLine(false);
         write(style.red(`error ${str(p.code)}: ${str(p.message)}\n`));
         return;
       case 'turn_end':
-        newline();
+        endLine(false);
         return;
       case 'worker_spawned':
       case 'worker_progress':
@@ -169,18 +179,18 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
       case 'worker_killed': {
         const line = workerLine(style, ev.type, p);
         if (line === undefined) return;
-        newline();
+        endLine(false);
         write(line);
         return;
       }
       case 'events_dropped':
-        newline();
+        endLine(false);
         write(
           `${style.dim(`(${String(p.dropped)} live output events left out: the display fell behind; the log has them all)`)}\n`,
         );
         return;
       case 'agent_end':
-        newline();
+        endLine(false);
         if (p.ended_by === 'verification') {
           const [head = '', ...checks] = str(p.text).split('\n');
           write(`${style.green(`✓ ${head}`)}\n`);

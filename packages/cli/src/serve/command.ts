@@ -13,7 +13,7 @@ import { ServeOutput } from './output.js';
 import { ServeServer } from './server.js';
 
 /** Help of `a3s serve`. */
-export const SERVE_HELP = `Usage: a3s serve
+export const SERVE_HELP = `Usage: a3s serve [options]
 
 Serves sessions over JSON-RPC 2.0 on stdin/stdout, one JSON message per line (newline-delimited,
 UTF-8). Methods: initialize, session/open, session/send, session/interrupt, session/steer,
