@@ -219,7 +219,7 @@ describe('the workspace config file and the text a3s echoes', () => {
     expect(run.status, run.stderr).toBe(0);
     writeFileSync(join(ws, 'a3s.config.json'), '{"modle": "openai/gpt-4o"}');
     const warning = expect.stringMatching(
-      /^warning: no cost shown: SESSION_CONFIGURATION: .*modle: is not a known key; allowed keys: model, .*a3s\.config\.json:1:2\)\n$/,
+      /^warning: no cost shown: SESSION_CONFIGURATION: .*modle: is not a known key; allowed keys: model, .*a3s\.config\.json:1:2\); did you mean 'model'\?\n$/,
     );
     for (const args of [
       ['replay', '--cwd', ws, 's1'],

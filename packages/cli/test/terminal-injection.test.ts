@@ -1,7 +1,7 @@
 // What the model, its tools or a log file says reaches the terminal as text, never as control
 // sequences: no cursor moves, erases, titles, hyperlinks or clipboard writes, no carriage return
 // that overwrites a printed line, no bidirectional override that makes a line read backwards.
-import { appendFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { terminalConfirmation, terminalQuestions } from '../src/interactive/prompts.js';
@@ -78,16 +78,23 @@ describe('terminal text', () => {
     );
     expect(run.status).toBe(0);
     const logs = join(repo, '.a3s', 'effect-log');
-    // A torn last line (no newline) is ignored with a note that quotes it; a damaged first line is
-    // listed by a3s sessions as unreadable, quoting it too.
-    appendFileSync(join(logs, 'ok.jsonl'), HOSTILE.slice(1).join(''));
+    // A torn last line (a prefix of a fact, no newline) is ignored with a note that quotes it; a
+    // last line holding raw control characters cannot be a torn write and is refused, quoting it;
+    // a damaged first line is listed by a3s sessions as unreadable, quoting it too.
+    copyFileSync(join(logs, 'ok.jsonl'), join(logs, 'raw.jsonl'));
+    appendFileSync(join(logs, 'ok.jsonl'), '{"seq":99,"type":"user.message","payload":{"text":"reversed \u202Etxt.exe');
+    appendFileSync(join(logs, 'raw.jsonl'), HOSTILE.slice(1).join(''));
     writeFileSync(join(logs, 'bad.jsonl'), `${HOSTILE.join('')}\n{"seq":1}\n`);
     const replay = await runMain(['replay', 'ok'], { cwd: repo });
     expect(replay.status, replay.stderr).toBe(0);
     expect(replay.stdout).toContain('note: ignored a torn last line');
+    const raw = await runMain(['replay', 'raw'], { cwd: repo });
+    expect(raw.status).toBe(1);
+    expect(raw.stderr).toContain('FACT_PARSE');
+    expect(raw.stderr).toContain('title');
     const sessions = await runMain(['sessions'], { cwd: repo });
     expect(sessions.stdout).toContain('unreadable log');
-    for (const out of [replay.stdout, sessions.stdout]) {
+    for (const out of [replay.stdout, raw.stderr, sessions.stdout]) {
       expect(out).not.toMatch(RAW_CONTROL);
       expect(out).not.toContain(ESC);
     }

@@ -16,13 +16,13 @@ afterEach(async () => {
 
 async function open(turns: ScriptedTurn[], options: SessionOptions = { governance: { yolo: true } }) {
   const dir = tempRepo();
-  session = await (await Agent.create({ model: new ScriptedLlmClient(turns) })).session(dir, options);
-  return { dir, s: session };
+  const model = new ScriptedLlmClient(turns);
+  session = await (await Agent.create({ model })).session(dir, options);
+  return { dir, s: session, model };
 }
 
 const ended = (s: Session) =>
   s.core.store.log.facts.filter((f) => f.type === 'run.ended').map((f) => (f.payload as { status: string }).status);
-const later = (ms: number, f: () => void) => setTimeout(f, ms);
 
 describe('cancelling a run with an AbortSignal', () => {
   it('a signal aborted before the call starts nothing: CANCELLED, nothing logged, the session free', async () => {
@@ -38,11 +38,13 @@ describe('cancelling a run with an AbortSignal', () => {
   });
 
   it('aborted while the model answers: the run settles cancelled and records run.ended', async () => {
-    const { s } = await open([{ delay_ms: 10_000, text: 'never' }, { text: 'next' }]);
+    const { s, model } = await open([{ delay_ms: 10_000, text: 'never' }, { text: 'next' }]);
     const ac = new AbortController();
-    later(50, () => ac.abort('stop'));
     const t0 = Date.now();
-    const r = await s.send('go', { signal: ac.signal });
+    const running = s.send('go', { signal: ac.signal });
+    await expect.poll(() => model.remaining, { timeout: 5_000 }).toBe(1);
+    ac.abort('stop');
+    const r = await running;
     expect(r.status).toBe('cancelled');
     expect(Date.now() - t0).toBeLessThan(5_000);
     expect(ended(s)).toEqual(['cancelled']);
@@ -51,13 +53,15 @@ describe('cancelling a run with an AbortSignal', () => {
 
   it('aborted while a bash call runs: the process is stopped, the call has a recorded result, the run is cancelled', async () => {
     const { dir, s } = await open([
-      { tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'sleep 20; touch late.txt' } }] },
+      { tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'touch started.txt; sleep 20; touch late.txt' } }] },
       { text: 'never' },
     ]);
     const ac = new AbortController();
-    later(300, () => ac.abort());
     const t0 = Date.now();
-    const r = await s.send('go', { signal: ac.signal });
+    const running = s.send('go', { signal: ac.signal });
+    await expect.poll(() => existsSync(join(dir, 'started.txt')), { timeout: 10_000 }).toBe(true);
+    ac.abort();
+    const r = await running;
     expect(r.status).toBe('cancelled');
     expect(Date.now() - t0).toBeLessThan(10_000);
     const results = s.core.store.log.facts.filter((f) => f.type === 'tool.result');
@@ -85,12 +89,17 @@ describe('cancelling a run with an AbortSignal', () => {
   });
 
   it('a stream with a signal ends its events and settles .result cancelled; a later abort changes nothing', async () => {
-    const { s } = await open([{ delay_ms: 10_000, text: 'never' }, { text: 'after' }]);
+    const { s, model } = await open([{ delay_ms: 10_000, text: 'never' }, { text: 'after' }]);
     const ac = new AbortController();
     const stream = s.stream('go', { signal: ac.signal });
-    later(50, () => ac.abort());
     const types: string[] = [];
-    for await (const ev of stream) types.push(ev.type);
+    const reading = (async () => {
+      for await (const ev of stream) types.push(ev.type);
+    })();
+    // Aborted while the model is answering (its first turn taken), however slow the machine.
+    await expect.poll(() => model.remaining, { timeout: 5_000 }).toBe(1);
+    ac.abort();
+    await reading;
     expect((await stream.result).status).toBe('cancelled');
     expect(types.length).toBeGreaterThan(0);
     const done = new AbortController();

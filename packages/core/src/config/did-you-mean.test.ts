@@ -40,7 +40,7 @@ describe('did you mean: a mistyped option key is answered with the key it was me
     );
     expect(refusal(() => validateConfigObject({ zzz: 1 })).message).not.toMatch(/did you mean/);
     expect(refusal(() => checkCallOptions('send', { atachments: [] })).message).toMatch(
-      /options\.atachments: is not an option of send; allowed: attachments; did you mean 'attachments'\?$/,
+      /options\.atachments: is not an option of send; allowed: attachments, signal; did you mean 'attachments'\?$/,
     );
   });
 });

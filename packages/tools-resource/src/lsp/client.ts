@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { LspDiagnostic } from './protocol.js';
-import type { ServerCommand } from './servers.js';
+import type { ServerCommand } from './server-command.js';
 
 /** How long diagnostics must stay quiet before they count as settled, and the cap on the wait. */
 export const DIAGNOSTICS_QUIET_MS = 150;

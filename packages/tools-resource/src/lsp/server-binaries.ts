@@ -8,7 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { onPath, onPathVersioned } from '../shared/path-lookup.js';
-import type { ServerCommand } from './servers.js';
+import type { ServerCommand } from './server-command.js';
 
 export { onPath, onPathVersioned };
 

@@ -6,20 +6,10 @@
 import { existsSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { LspDiagnostic } from './protocol.js';
+import type { ServerCommand } from './server-command.js';
 import { npmFile, pathServer } from './server-binaries.js';
 
-/** How to start one server. */
-export interface ServerCommand {
-  readonly command: string;
-  readonly args: readonly string[];
-  /** Sent as `initializationOptions`. */
-  readonly initializationOptions?: Record<string, unknown>;
-  /**
-   * The answer to the server's `workspace/configuration` requests, by section (a server that
-   * reads its settings that way gets these rather than its defaults); other sections get null.
-   */
-  readonly configuration?: Readonly<Record<string, unknown>>;
-}
+export type { ServerCommand } from './server-command.js';
 
 /**
  * rust-analyzer's settings: `lsp` is a read-tier tool (no side effects, offered in plan mode and

@@ -8,7 +8,12 @@ import { assertWritable, normalizeWorkspacePath } from '../../paths/normalize.js
  * before any I/O, so such a refusal changed nothing and is marked so for the completion gate.
  */
 export function assertWritableArg(ctx: ToolContext, path: string, field: string): void {
-  // `dir/` names a folder: writing a file of that name would not be what was meant.
+  try {
+    assertWritable(normalizeWorkspacePath(path, { root: ctx.workspace.root, field }), field, path);
+  } catch (error) {
+    throw error instanceof WorkspacePathError ? refusedBeforeChange(error) : error;
+  }
+  // A path that may be written but ends in `/` names a folder: a file of that name is not what was meant.
   if (path.endsWith('/'))
     throw refusedBeforeChange(
       new WorkspaceFileError(
@@ -17,9 +22,4 @@ export function assertWritableArg(ctx: ToolContext, path: string, field: string)
         `${field} ends in "/", which names a directory, so nothing was written; allowed: the path of a file (no trailing "/")`,
       ),
     );
-  try {
-    assertWritable(normalizeWorkspacePath(path, { root: ctx.workspace.root, field }), field, path);
-  } catch (error) {
-    throw error instanceof WorkspacePathError ? refusedBeforeChange(error) : error;
-  }
 }

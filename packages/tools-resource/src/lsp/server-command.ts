@@ -1,0 +1,12 @@
+/** How to start one server. */
+export interface ServerCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Sent as `initializationOptions`. */
+  readonly initializationOptions?: Record<string, unknown>;
+  /**
+   * The answer to the server's `workspace/configuration` requests, by section (a server that
+   * reads its settings that way gets these rather than its defaults); other sections get null.
+   */
+  readonly configuration?: Readonly<Record<string, unknown>>;
+}
