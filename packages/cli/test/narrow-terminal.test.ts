@@ -7,19 +7,25 @@ import { ElapsedTicker } from '../src/render/elapsed.js';
 import { A3S, scriptFile, tempRepo, TEST_A3S_HOME } from './kit.js';
 import { startPty } from './pty.js';
 
+/** A shell command running `a3s run` on a script whose one bash call takes 3.5 s, and its environment. */
+function slowRun(): { env: NodeJS.ProcessEnv; command: string } {
+  const dir = tempRepo();
+  const script = scriptFile([
+    { text: 'Waiting.', tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'sleep 3.5; echo done' } }] },
+    { text: 'Finished.' },
+  ]);
+  const env: NodeJS.ProcessEnv = { ...process.env, A3S_HOME: TEST_A3S_HOME };
+  delete env.A3S_MODEL;
+  const command = [process.execPath, A3S, 'run', '--yolo', '--model', `scripted:${script}`, '--cwd', dir, 'go']
+    .map((a) => `'${a}'`)
+    .join(' ');
+  return { env, command };
+}
+
 describe('a narrow terminal', () => {
   it('the status line of a long call is cut to the width of the terminal', async () => {
-    const dir = tempRepo();
-    const script = scriptFile([
-      { text: 'Waiting.', tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'sleep 3.5; echo done' } }] },
-      { text: 'Finished.' },
-    ]);
-    const env: NodeJS.ProcessEnv = { ...process.env, A3S_HOME: TEST_A3S_HOME };
-    delete env.A3S_MODEL;
+    const { env, command } = slowRun();
     delete env.NO_COLOR;
-    const command = [process.execPath, A3S, 'run', '--yolo', '--model', `scripted:${script}`, '--cwd', dir, 'go']
-      .map((a) => `'${a}'`)
-      .join(' ');
     const pty = startPty(['sh', '-c', `stty cols 9 && exec ${command}`], env);
     expect(await pty.exited).toBe(0);
     const text = pty.text();
@@ -30,16 +36,7 @@ describe('a narrow terminal', () => {
   }, 20_000);
 
   it('TERM=dumb (escape codes shown as text): no status line redrawn in place', async () => {
-    const dir = tempRepo();
-    const script = scriptFile([
-      { text: 'Waiting.', tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'sleep 3.5; echo done' } }] },
-      { text: 'Finished.' },
-    ]);
-    const env: NodeJS.ProcessEnv = { ...process.env, A3S_HOME: TEST_A3S_HOME };
-    delete env.A3S_MODEL;
-    const command = [process.execPath, A3S, 'run', '--yolo', '--model', `scripted:${script}`, '--cwd', dir, 'go']
-      .map((a) => `'${a}'`)
-      .join(' ');
+    const { env, command } = slowRun();
     for (const [term, shown] of [
       ['dumb', false],
       ['xterm', true],
