@@ -82,6 +82,25 @@ function survivors(mark: ExecMark): WorkspaceBackgroundProcess[] {
   return findProcesses([mark], { byGroup: group, ...(abovePid === undefined ? {} : { abovePid }) });
 }
 
+/** How long, at most, a surviving fork of the shell gets to become the program it starts. */
+const FORK_SETTLE_MS = 100;
+
+/**
+ * {@link survivors}, given a moment while one still shows the shell's own command line: a fork
+ * of the shell for `prog &` that has not yet replaced itself with `prog`. A subshell that stays
+ * a shell is reported as one after {@link FORK_SETTLE_MS}.
+ */
+async function settledSurvivors(mark: ExecMark, shellLine: string): Promise<WorkspaceBackgroundProcess[]> {
+  const isFork = (p: WorkspaceBackgroundProcess): boolean =>
+    p.command === shellLine || (p.command.endsWith('…') && shellLine.startsWith(p.command.slice(0, -1)));
+  let found = survivors(mark);
+  for (let waited = 0; waited < FORK_SETTLE_MS && found.some(isFork); waited += 10) {
+    await delay(10, 'settle');
+    found = survivors(mark);
+  }
+  return found;
+}
+
 /**
  * Decodes each stream's chunks as UTF-8 (a character split across chunks is kept for the next
  * one) and hands the text to `onOutput` until it returns `false` or throws.
@@ -266,7 +285,7 @@ export class LocalExec implements WorkspaceExec {
         child.stderr?.destroy();
       }
     } else if (mark) {
-      background = survivors(mark);
+      background = await settledSurvivors(mark, `${SHELL} -c ${request.command}`.trim());
       this.#background.release(mark, outcome === 'detached' || background.length > 0);
       if (outcome === 'detached') {
         // Keep draining (a writer to a closed pipe would die of SIGPIPE) without holding the host open.

@@ -12,7 +12,19 @@ import { call, tempDir } from '../../test-support/harness.js';
 import { alive, killStrays, pidFrom, pidsWith, waitDead } from '../../test-support/strays.js';
 import { bashTool } from './bash-tool.js';
 
-const MARKERS = ['301.37', '302.41', '303.53', '304.61', '305.71', '306.83', '307.97', '308.11', '310.07', '0.0501'];
+const MARKERS = [
+  '301.37',
+  '302.41',
+  '303.53',
+  '304.61',
+  '305.71',
+  '306.83',
+  '307.97',
+  '308.11',
+  '310.07',
+  '0.0501',
+  '309.23',
+];
 const tmp = tempDir();
 const ws = new LocalWorkspace({ root: tmp.dir });
 const at = (file: string) => join(tmp.dir, file);
@@ -80,6 +92,13 @@ describe.skipIf(!PROC_AVAILABLE)('bash keeps track of every process it starts', 
     expect(alive(pid)).toBe(true);
     await ws.close();
     expect(await waitDead(pid)).toBe(true);
+  });
+
+  it('a background fork still starting its program is reported as the program, not as the shell', async () => {
+    const r = await call(bashTool, ws, { command: '(sleep 0.01; exec sleep 309.23) >/dev/null 2>&1 & echo ok' });
+    expect(r.metadata).toMatchObject({ background_processes: [{ command: 'sleep 309.23' }] });
+    await ws.close();
+    expect(pidsWith('sleep 309.23')).toEqual([]);
   });
 
   it('a detached daemon (setsid, double fork, pipes closed) is reported, then killed by close()', async () => {
