@@ -4,7 +4,7 @@
  * as allow), the checker and confirmation. Host sources skip only
  * the permission decision and confirmation.
  */
-import { PermissionDeniedError } from '../errors/tool-errors.js';
+import { CancelledError, PermissionDeniedError } from '../errors/tool-errors.js';
 import type { DeniedBy } from '../events/agent-event.js';
 import { eventArgs } from '../events/bounded-value.js';
 import { compileRuleList } from '../permissions/permission-policy.js';
@@ -16,7 +16,7 @@ import type { SkillRestriction } from './governance.js';
 import type { PermissionOutcome } from './invocation-types.js';
 import { abortSignalOf } from './call-signal.js';
 import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
-import { linkSignals } from './link-signals.js';
+import { linkSignals, watchAbort } from './link-signals.js';
 import { restrictionDenial } from './restrictions.js';
 
 /** An authorisation verdict. */
@@ -167,6 +167,25 @@ export async function project(
   return { ok: 'ask', rule: verdict.rule };
 }
 
+/**
+ * The approver's answer, or a `CancelledError` as soon as `signal` aborts: an approver that
+ * never settles and ignores the signal cannot keep a call (or the run waiting on it) alive.
+ */
+function untilAborted(ask: () => Promise<unknown>, signal: AbortSignal, toolName: string): Promise<unknown> {
+  const cancelled = () => new CancelledError(`confirmation of '${toolName}'`, signal.reason);
+  if (signal.aborted) return Promise.reject(cancelled());
+  return new Promise((resolve, reject) => {
+    const stop = watchAbort(signal, () => reject(cancelled()));
+    let asked: Promise<unknown>;
+    try {
+      asked = Promise.resolve(ask());
+    } catch (e) {
+      asked = Promise.reject(e);
+    }
+    asked.then(resolve, reject).finally(stop);
+  });
+}
+
 async function confirmWithManager(
   k: Kernel,
   frame: CallFrame,
@@ -187,17 +206,22 @@ async function confirmWithManager(
   try {
     let given: unknown;
     try {
-      given = await manager.confirm(
-        {
-          toolId: id,
-          toolName: tool.name,
-          args,
-          rule: verdict.rule,
-          source: frame.source,
-          runId: frame.context.runId,
-          sessionId: frame.context.sessionId,
-        },
+      given = await untilAborted(
+        () =>
+          manager.confirm(
+            {
+              toolId: id,
+              toolName: tool.name,
+              args,
+              rule: verdict.rule,
+              source: frame.source,
+              runId: frame.context.runId,
+              sessionId: frame.context.sessionId,
+            },
+            linked.signal,
+          ),
         linked.signal,
+        tool.name,
       );
     } catch (e) {
       if (linked.signal.aborted) throw e;
