@@ -442,6 +442,7 @@ export {
   type MutationLedger,
   type TierOf,
   type VerificationCheck,
+  type VerificationCheckStatus,
   type VerificationCommand,
   type VerificationReport,
   type VerificationStatus,

@@ -25,6 +25,7 @@ export {
   reportStatus,
   type CheckEvidence,
   type VerificationCheck,
+  type VerificationCheckStatus,
   type VerificationReport,
   type VerificationStatus,
 } from './verification-report.js';

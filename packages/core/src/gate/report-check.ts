@@ -8,6 +8,7 @@ import { SessionConfigurationError } from '../errors/session-errors.js';
 import type { VerificationReport } from './verification-report.js';
 
 const STATUSES = ['passed', 'failed', 'needs_review', 'skipped'] as const;
+const CHECK_STATUSES = [...STATUSES, 'denied'] as const;
 const SOURCES = ['commands', 'attestor'] as const;
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -23,7 +24,11 @@ function checkCheck(c: unknown, at: string): void {
   const check = c as Fields;
   for (const key of ['id', 'kind', 'description'] as const)
     need(typeof check[key] === 'string', `${at}.${key}`, 'a string');
-  need((STATUSES as readonly unknown[]).includes(check.status), `${at}.status`, `one of ${STATUSES.join(', ')}`);
+  need(
+    (CHECK_STATUSES as readonly unknown[]).includes(check.status),
+    `${at}.status`,
+    `one of ${CHECK_STATUSES.join(', ')}`,
+  );
   need(typeof check.required === 'boolean', `${at}.required`, 'true or false');
   need(isRecord(check.evidence), `${at}.evidence`, 'an object (command, exit_code, output_tail, reason, ...)');
 }

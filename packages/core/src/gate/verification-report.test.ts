@@ -3,17 +3,23 @@ import { filePack } from '../../test/gate-kit.js';
 import { closeAfterEach, workspace } from '../../test/session-kit.js';
 import { Agent } from '../session/agent.js';
 import { ScriptedLlmClient } from '../testing/index.js';
-import { reportStatus } from './verification-report.js';
+import { reportStatus, type VerificationCheckStatus } from './verification-report.js';
 
 const { sessions } = closeAfterEach();
 
 describe('required: false checks', () => {
-  const c = (status: 'passed' | 'failed' | 'needs_review' | 'skipped', required = true) => ({ status, required });
+  const c = (status: VerificationCheckStatus, required = true) => ({ status, required });
 
   it('VERIFY-02/VERIFY-04: an optional check may fail without failing the report; a required one fails it', () => {
     expect(reportStatus([c('passed'), c('failed', false)], [])).toBe('passed');
     expect(reportStatus([c('passed'), c('failed', false), c('failed')], [])).toBe('failed');
     expect(reportStatus([c('failed', false), c('skipped', false)], [])).toBe('needs_review');
+  });
+
+  it('VERIFY-04: a required check the rules refused fails the report; an optional one does not, and never counts as a pass', () => {
+    expect(reportStatus([c('passed'), c('denied')], [])).toBe('failed');
+    expect(reportStatus([c('passed'), c('denied', false)], [])).toBe('passed');
+    expect(reportStatus([c('denied', false)], [])).toBe('needs_review');
   });
 
   it('VERIFY-02: verifyCommands reports the failed optional check and still passes', async () => {

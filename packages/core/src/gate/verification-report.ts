@@ -3,8 +3,14 @@
  * bound to the effect digest of the changes at the time the checks ran.
  */
 
-/** Status of a check or a report. */
+/** Status of a report (and of a check). */
 export type VerificationStatus = 'passed' | 'failed' | 'needs_review' | 'skipped';
+
+/**
+ * Status of a check: a report's statuses, or `denied` when the permission rules, the operator or
+ * a hook refused to run its command (its evidence's `reason` names the rule or the refusal).
+ */
+export type VerificationCheckStatus = VerificationStatus | 'denied';
 
 /** Evidence of one check. */
 export interface CheckEvidence {
@@ -23,7 +29,7 @@ export interface VerificationCheck {
   readonly id: string;
   readonly kind: string;
   readonly description: string;
-  readonly status: VerificationStatus;
+  readonly status: VerificationCheckStatus;
   readonly required: boolean;
   readonly evidence: CheckEvidence;
 }
@@ -52,7 +58,8 @@ export interface VerificationReport {
 export function describeReport(report: VerificationReport): string {
   const checks = report.checks.map((c) => {
     const exit = c.evidence.exit_code === undefined ? '' : ` [exit ${String(c.evidence.exit_code)}]`;
-    return `- ${c.id} (${c.kind}${c.required ? ', required' : ', optional'}): ${c.status}${exit}`;
+    const why = c.evidence.reason === undefined || c.status === 'passed' ? '' : ` (${c.evidence.reason})`;
+    return `- ${c.id} (${c.kind}${c.required ? ', required' : ', optional'}): ${c.status}${exit}${why}`;
   });
   return [
     `verification '${report.subject}': ${report.status}`,
@@ -63,8 +70,8 @@ export function describeReport(report: VerificationReport): string {
 
 /**
  * The report's status from its checks. A check with `required: false` is
- * advisory: its failure is reported but never fails the report. Any failed required check →
- * failed; else a required check that needs review or was skipped, or any residual risk →
+ * advisory: its failure is reported but never fails the report. Any failed or denied required
+ * check → failed (a refused command proves nothing, and it will not run until the rules change); else a required check that needs review or was skipped, or any residual risk →
  * needs_review; else no checks → skipped; else no check passed at all (only advisory ones
  * that failed or were skipped) → needs_review, since nothing was proven; else passed.
  */
@@ -72,7 +79,7 @@ export function reportStatus(
   checks: readonly Pick<VerificationCheck, 'status' | 'required'>[],
   residualRisks: readonly string[],
 ): VerificationStatus {
-  if (checks.some((c) => c.required && c.status === 'failed')) return 'failed';
+  if (checks.some((c) => c.required && (c.status === 'failed' || c.status === 'denied'))) return 'failed';
   if (
     checks.some((c) => c.required && (c.status === 'needs_review' || c.status === 'skipped')) ||
     residualRisks.length > 0

@@ -99,14 +99,11 @@ function checkOf(c: VerificationCommand, r: ToolInvocationResult): VerificationC
       },
     };
   if (r.ok) return { ...base, status: 'passed', evidence };
+  // The rules, the operator or a hook refused the command: said so, with the rule or the reason.
+  if (r.errorKind === 'permission_denied' || r.errorKind === 'blocked')
+    return { ...base, status: 'denied', evidence: { command: c.command, reason: r.output.slice(0, 500) } };
   // The command did not run at all: no evidence either way.
-  if (
-    r.errorKind === 'permission_denied' ||
-    r.errorKind === 'blocked' ||
-    r.errorKind === 'cancelled' ||
-    r.errorKind === 'not_found' ||
-    r.errorKind === 'budget_exhausted'
-  ) {
+  if (r.errorKind === 'cancelled' || r.errorKind === 'not_found' || r.errorKind === 'budget_exhausted') {
     return {
       ...base,
       status: 'skipped',
