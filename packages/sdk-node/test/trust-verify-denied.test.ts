@@ -26,8 +26,9 @@ async function verifyUnderDeny(commands: Record<string, unknown>[]) {
   opened.push(session);
   await session.send('check it');
   const result = toolResults(session).get('v1');
-  const report = (result?.metadata as { report: VerificationReport }).report;
-  return { output: result?.output ?? '', report };
+  expect(result).toBeDefined();
+  const report = (result!.metadata as { report: VerificationReport }).report;
+  return { output: result!.output, report };
 }
 
 describe('a refused verification command', () => {
