@@ -24,6 +24,7 @@ import { approverFailed, checkConfirmationAnswer, type ConfirmationManager } fro
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { runAutoCompact } from './compact-executor.js';
 import { runInfer } from './infer-executor.js';
+import { checkAnswerFor } from './ask-answer.js';
 import {
   answerPayload,
   checkQuestionAnswer,
@@ -312,7 +313,11 @@ async function waitForAnswer(options: DriveRunOptions, state: FoldState): Promis
   if (question && options.onQuestion) {
     waits.push(
       options.onQuestion(question, stop.signal).then((answer) => {
-        const checked = checkQuestionAnswer(answer, 'onQuestion', 'the question handler must resolve to');
+        const checked = checkAnswerFor(
+          question,
+          checkQuestionAnswer(answer, 'onQuestion', 'the question handler must resolve to'),
+          'onQuestion',
+        );
         const payload = { question_id: question.question_id, ...answerPayload(checked), at_ms: env.clock() };
         return appendAnswer(options, stop.signal, drafts.questionAnswered(env.runId, parkKeyOf(state), payload));
       }),

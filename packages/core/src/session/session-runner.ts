@@ -11,6 +11,7 @@ import type { SessionGate } from '../gate/session-gate.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import { executeRun, type RunRequest } from '../run/run-execution.js';
+import { checkAnswerFor } from '../run/ask-answer.js';
 import { answerPayload, type QuestionAnswer, type RunResult } from '../run/run-result.js';
 import { checkAnswerArg, checkParkIdArg } from './call-options.js';
 import type { LiveRun } from '../run/run-setup.js';
@@ -83,7 +84,11 @@ export class SessionRunner {
   /** `answerQuestion`: appends `question.answered` for the parked question `questionId` and wakes the run. */
   async answerQuestion(questionId: string, answer: string | QuestionAnswer): Promise<void> {
     const id = checkParkIdArg('answerQuestion', 'questionId', questionId);
-    const payload = { question_id: id, ...answerPayload(checkAnswerArg(answer)) };
+    let checked = checkAnswerArg(answer);
+    // Checked against the question it answers; a question not waiting is refused by checkHostFact.
+    const pending = this.#parts.state().view.pending_question;
+    if (pending?.question_id === id) checked = checkAnswerFor(pending, checked, 'answer');
+    const payload = { question_id: id, ...answerPayload(checked) };
     await this.#answer('answerQuestion', (seq, at_ms) => drafts.questionAnswered(id, seq, { ...payload, at_ms }));
   }
 
