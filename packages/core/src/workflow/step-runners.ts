@@ -108,16 +108,19 @@ export async function runGenerateStep(
   signal: AbortSignal,
 ): Promise<unknown> {
   if (llm === undefined) throw new WorkflowStepError(step.id, 'no_model', 'no model is configured in this session');
+  // Rendered first: a template naming a missing field fails the step as itself, not as a generation.
+  const prompt = renderTemplate(step.prompt, scope, step.id);
+  const system = step.system === undefined ? undefined : renderTemplate(step.system, scope, step.id);
   let result: Awaited<ReturnType<typeof generateObject>>;
   try {
     result = await generateObject(
       llm,
       {
         schema: step.schema as Record<string, unknown>,
-        prompt: renderTemplate(step.prompt, scope),
+        prompt,
         ...(step.schemaName === undefined ? {} : { schema_name: step.schemaName }),
         ...(step.schemaDescription === undefined ? {} : { schema_description: step.schemaDescription }),
-        ...(step.system === undefined ? {} : { system: renderTemplate(step.system, scope) }),
+        ...(system === undefined ? {} : { system }),
         ...(step.mode === undefined ? {} : { mode: step.mode }),
         ...(step.maxRepairAttempts === undefined ? {} : { max_repair_attempts: step.maxRepairAttempts }),
         ...(step.timeoutMs === undefined ? {} : { timeout_ms: step.timeoutMs }),
@@ -136,18 +139,18 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-function taskArgs(t: WorkflowTaskTemplate, scope: TemplateScope): Record<string, unknown> {
+function taskArgs(t: WorkflowTaskTemplate, scope: TemplateScope, stepId: string): Record<string, unknown> {
   return {
     agent: t.agent ?? 'general',
-    description: clip(renderTemplate(t.description, scope).trim() || 'sub-task', 200),
-    prompt: renderTemplate(t.prompt, scope),
+    description: clip(renderTemplate(t.description, scope, stepId).trim() || 'sub-task', 200),
+    prompt: renderTemplate(t.prompt, scope, stepId),
     ...(t.maxSteps === undefined ? {} : { max_steps: t.maxSteps }),
   };
 }
 
 /** The sub-tasks of a `parallel_task` step, rendered. */
 export function stepTasks(step: WorkflowParallelTaskStep, scope: TemplateScope): Record<string, unknown>[] {
-  if (step.tasks !== undefined) return step.tasks.map((t) => taskArgs(t, scope));
+  if (step.tasks !== undefined) return step.tasks.map((t) => taskArgs(t, scope, step.id));
   const items = resolveRef(parseRef(step.forEach!)!, scope);
   if (!Array.isArray(items))
     throw new WorkflowStepError(
@@ -161,7 +164,7 @@ export function stepTasks(step: WorkflowParallelTaskStep, scope: TemplateScope):
       'TOO_MANY_TASKS',
       `forEach '${step.forEach}' has ${items.length} elements; at most ${WORKFLOW_LIMITS.maxTasks} sub-tasks run in one step`,
     );
-  return items.map((value, index) => taskArgs(step.task!, { ...scope, item: { value, index } }));
+  return items.map((value, index) => taskArgs(step.task!, { ...scope, item: { value, index } }, step.id));
 }
 
 /**
