@@ -212,9 +212,11 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
     folder = new Folder(harness.recipe);
     const { toolCallBudget: _ownBudget, sessionStore: _noCheckpoints, ...inherited } = host.config;
     const live = host.config.onQuestion !== undefined || host.config.confirmation !== undefined;
+    // The child runs in its parent's session: tools, hooks, MCP servers and the approver see that
+    // session's id. The thread names only the child's own fact log (opened above).
     const config: ResolvedSessionConfig = Object.freeze({
       ...inherited,
-      sessionId: ids.thread,
+      sessionId: host.config.sessionId,
       model,
       factStore: store,
       governance,
@@ -240,7 +242,7 @@ export async function runChild(options: RunChildOptions): Promise<TaskOutcome> {
         prompt: request.prompt,
         ...(request.attachments === undefined ? {} : { attachments: request.attachments }),
       },
-      sessionId: ids.thread,
+      sessionId: host.config.sessionId,
       store,
       invoker: host.invoker,
       ...(options.scope ? { scope: options.scope } : {}),
