@@ -57,10 +57,13 @@ function lexical(absolute: string): string | undefined {
   return `/${out.join('/')}`;
 }
 
+// A leading `/proc/self/root` (or `/proc/<pid>/root`): the file system root seen through a link.
+const PROC_ROOT = /^\/+proc\/+(?:self|thread-self|\d+)\/+root(?:\/+|$)/;
+
 /**
  * The path pattern of a file rule in the one spelling subjects are matched in: `./secret/**`,
  * `secret//x`, `a/./b` and `secret/` are `secret/**`, `secret/x`, `a/b` and `secret`; `//etc/x`
- * (an absolute path in another product's rule dialect) is `/etc/x`; `~/x` is `x` in `home` (the
+ * (an absolute path in another product's rule dialect) and `/proc/self/root/etc/x` are `/etc/x`; `~/x` is `x` in `home` (the
  * user's home folder, when given); `.` and `./` are `**` (the
  * whole workspace). A `..` after a literal segment is resolved; one that cannot be is kept (it
  * then matches nothing, as before). A trailing `:*` (prefix match) is kept.
@@ -73,9 +76,12 @@ export function canonicalPathPattern(pattern: string, home?: string): string {
     home?.startsWith('/') === true && (written === '~' || written.startsWith('~/'))
       ? `${home}${written.slice(1)}`
       : written;
-  const absolute = body.startsWith('/');
+  // `/proc/self/root/x` is `/x`: the root seen through the process's own root link.
+  let rooted = body;
+  while (PROC_ROOT.test(rooted)) rooted = rooted.replace(PROC_ROOT, '/');
+  const absolute = rooted.startsWith('/');
   const out: string[] = [];
-  for (const seg of body.split('/')) {
+  for (const seg of rooted.split('/')) {
     if (seg === '' || seg === '.') continue;
     const last = out.at(-1);
     if (seg === '..' && last !== undefined && last !== '..' && !/[*?]/.test(last)) out.pop();

@@ -50,6 +50,7 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
       : compileToolNameGlob(toolGlob);
   // A file rule's path is matched in its canonical spelling (`Read(./.env)` is `Read(.env)`).
   const isPathRule = written !== undefined && FILE_TOOLS.some((t) => tool.test(t)) && !tool.test('bash');
+  if (isPathRule) checkPathPattern(written, field, text, toolGlob);
   const patternText = isPathRule ? canonicalPathPattern(written, homedir()) : written;
   const parsed: PermissionRule = Object.freeze({
     source: text,
@@ -59,6 +60,36 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
   if (patternText !== undefined) automata.set(parsed, compileGlobAutomaton(patternText));
   if (isPathRule) pathPatterns.set(parsed, patternText!);
   return parsed;
+}
+
+/**
+ * Refuses a path pattern that would match no file the host can have meant, so a mistyped deny
+ * rule never protects nothing in silence: white space around it, quotes around it, an
+ * environment variable (rules are not expanded), a list of paths, brace alternatives, and the
+ * agent process's own `/proc/self/cwd` (not the workspace). `Tool(pattern)` is suggested.
+ */
+function checkPathPattern(written: string, field: string, rule: string, toolGlob: string): void {
+  const refuse = (why: string, instead?: string): never => {
+    const fix = instead === undefined ? '' : `; write ${toolGlob}(${instead})`;
+    throw new PermissionRuleError(field, rule, `${why}${fix}`);
+  };
+  const trimmed = written.trim();
+  if (trimmed !== written)
+    refuse('the path pattern starts or ends with white space, which no file name the rule means has', trimmed);
+  const quoted = /^(["'`])(.*)\1$/s.exec(written);
+  if (quoted !== null) refuse('quotes are not part of a path pattern', quoted[2]);
+  const variable = /\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*)/.exec(written);
+  if (variable !== null)
+    refuse(
+      `'${variable[0]}' is not expanded in rules (a file rule is a path, not a shell word); write the path itself, or ~/ for the home folder`,
+    );
+  if (/,\s/.test(written) || /;/.test(written)) refuse('a rule takes one path pattern; write one rule per path');
+  if (/\{[^{}]*,[^{}]*\}/.test(written))
+    refuse('brace alternatives ({a,b}) are not supported in rules; write one rule per path');
+  if (/^\/proc\/(?:self|thread-self|\d+)\/cwd(?:\/|$)/.test(written))
+    refuse(
+      "'/proc/self/cwd' is the folder of the agent's own process, not the workspace; write the path relative to the workspace",
+    );
 }
 
 /** The path pattern of a file rule as it is matched (`./secret/` is `secret`), or `undefined` for another rule. */
