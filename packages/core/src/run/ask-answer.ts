@@ -26,6 +26,7 @@ function quoted(labels: readonly string[]): string {
  * that itself holds a comma is matched whole.
  */
 export function namedOptions(text: string, labels: ReadonlySet<string>): readonly string[] | undefined {
+  if (labels.has(text)) return [text];
   const whole = text.trim();
   if (labels.has(whole)) return [whole];
   if (text.length > MAX_LABEL_LIST) return undefined;

@@ -103,6 +103,8 @@ describe('an answer the question does not take', () => {
     expect(namedOptions(`${' ,'.repeat(4000)}a`, labels)).toBeUndefined();
     expect(namedOptions(`${'a, '.repeat(2000)}b`, labels)).toHaveLength(2001);
     expect(namedOptions('x'.repeat(1_000_000), labels)).toBeUndefined();
+    // A label is matched as written too, spaces and all.
+    expect(namedOptions(' a ', new Set([' a ']))).toEqual([' a ']);
     expect(Date.now() - t0).toBeLessThan(2000);
   });
 });
