@@ -2,14 +2,15 @@
  * `edit`: fixed-string replacement. Not-found and ambiguous matches fail with the
  * candidate lines; `expected_replacements` and `max_replacements` bound the change; `dry_run`
  * returns exactly the metadata a real write would, writes nothing and is scheduled read-only.
- * CRLF files stay CRLF when the strings are given with `\n`.
+ * A file whose line ends are all CRLF (or all CR) keeps them whatever line ends the strings use.
  */
-import { A3sError, defineTool } from '@a3s-code/core';
+import { A3sError, defineTool, InvalidToolArgsError } from '@a3s-code/core';
 import type { z } from 'zod';
 
 type Zod = typeof z;
 import { changeMetadata, describeChange } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
+import { lineEndView, viewString, withEol } from '../shared/line-ends.js';
 import { assertUnchanged, decodeEditable, readBytes } from '../shared/text-file.js';
 import { assertWritableArg } from '../shared/writable.js';
 import { closestLines, linesAt, lineTextAt, nearMatch, occurrences } from './edit-candidates.js';
@@ -53,11 +54,6 @@ export type EditArgs = z.output<ReturnType<typeof editInput>>;
 /** Most line numbers of matches given in a result or an error (the first ones; the count is given whole). */
 const MAX_MATCH_LINES = 1000;
 
-/** True when the text has line breaks and every one is CRLF. */
-function onlyCrlf(text: string): boolean {
-  return text.includes('\r\n') && !/(?:^|[^\r])\n/.test(text);
-}
-
 /** The `edit` tool. */
 export const editTool = defineTool({
   name: 'edit',
@@ -87,7 +83,10 @@ export const editTool = defineTool({
       if (args.dry_run !== true) assertWritableArg(ctx, path, 'file_path');
       const bytes = await readBytes(fs, path, ctx.signal);
       const decoded = bytes === undefined ? undefined : decodeEditable(path, bytes, 'edit');
-      const before = decoded?.text;
+      // A file of CRLF (or CR) line ends only is edited in lines ending in \n and keeps its line ends.
+      const view = decoded === undefined ? undefined : lineEndView(decoded.text);
+      const before = view?.text;
+      const eol = view?.eol;
       const bom = decoded?.bom ?? '';
       let after: string;
       let replacements: number;
@@ -115,14 +114,39 @@ export const editTool = defineTool({
           oldS = oldS.slice(1);
           if (newS.startsWith(bom)) newS = newS.slice(1);
         }
+        if (eol !== undefined) {
+          const o = viewString(oldS, eol);
+          const n = viewString(newS, eol);
+          if (o.loneCr || n.loneCr || (n.trailingCr && !o.trailingCr))
+            throw new InvalidToolArgsError('edit', [
+              {
+                field: `args.${o.loneCr ? 'old_string' : 'new_string'}`,
+                message: `has a carriage return (\\r) that is not part of a line end, but every line of ${path} ends in \\r\\n, so what it stands for is unclear and nothing was written; give line breaks as \\n (the file keeps its \\r\\n)`,
+              },
+            ]);
+          // A string ending in the \r of a line end means the text up to that line end, which stays.
+          oldS = o.trailingCr ? `${o.text}\n` : o.text;
+          newS = o.trailingCr ? `${n.text}\n` : n.text;
+          if (oldS === newS)
+            throw new InvalidToolArgsError('edit', [
+              {
+                field: 'args.new_string',
+                message: `differs from old_string only in line ends, and ${path} keeps its own line ends, so the edit would change nothing`,
+              },
+            ]);
+        }
         let hits = occurrences(before, oldS);
-        if (hits.length === 0 && before.includes('\r\n') && oldS.includes('\n') && !oldS.includes('\r')) {
+        if (
+          hits.length === 0 &&
+          eol === undefined &&
+          before.includes('\r\n') &&
+          oldS.includes('\n') &&
+          !oldS.includes('\r')
+        ) {
           oldS = oldS.replace(/\n/g, '\r\n');
           newS = newS.replace(/\r?\n/g, '\r\n');
           hits = occurrences(before, oldS);
         }
-        // A file whose every line ends in CRLF stays so, whatever line ends new_string was given with.
-        if (onlyCrlf(before)) newS = newS.replace(/\r?\n/g, '\r\n');
         if (hits.length === 0) {
           const candidates = closestLines(before, args.old_string);
           const hint =
@@ -194,9 +218,13 @@ export const editTool = defineTool({
       const dry = args.dry_run === true;
       if (!dry) {
         await assertUnchanged(fs, path, bytes, ctx.signal);
-        await fs.writeFile(path, bom + after, { signal: ctx.signal });
+        await fs.writeFile(path, bom + withEol(after, eol), { signal: ctx.signal });
       }
-      const described = describeChange(path, before === undefined ? undefined : bom + before, bom + after);
+      const described = describeChange(
+        path,
+        decoded === undefined ? undefined : bom + decoded.text,
+        bom + withEol(after, eol),
+      );
       const summary = `${dry ? 'dry run: would edit' : 'edited'} ${path}: ${replacements} replacement(s), +${described.change.additions} -${described.change.deletions} lines`;
       return ok(`${summary}\n${described.diff}`, {
         path,

@@ -7,6 +7,7 @@
  */
 import { A3sError, type WorkspaceFileSystem } from '@a3s-code/core';
 import { decodeEditable, readBytes, type ReadBytes } from '../shared/text-file.js';
+import { lineEndView, uniformEol, withEol } from '../shared/line-ends.js';
 import { applyHunks } from './apply-patch.js';
 import type { FilePatch, Hunk } from './parse-patch.js';
 
@@ -38,8 +39,10 @@ interface FileState {
   /** Text before the patch (decoded on first use; `undefined` when the file did not exist). */
   before: string | undefined;
   decoded: boolean;
-  /** Text now, in the plan (`undefined`: does not exist). */
+  /** Text now, in the plan (`undefined`: does not exist); a CR file's in lines ending in `\n`. */
   current: string | undefined;
+  /** `\r` for a file whose only line ends are CR: patched in lines ending in `\n`, written back with CR. */
+  eol: '\r' | undefined;
 }
 
 /**
@@ -79,6 +82,7 @@ export async function planPatch(
         before: undefined,
         decoded: original === undefined,
         current: undefined,
+        eol: undefined,
       };
       states.set(path, state);
     }
@@ -89,7 +93,9 @@ export async function planPatch(
     if (!state.decoded) {
       const { text, bom } = decodeEditable(state.path, state.original!, 'patch');
       state.before = text;
-      state.current = text;
+      // An old Mac file (CR line ends only) is patched as lines, and keeps its CRs.
+      state.eol = uniformEol(text) === '\r' ? '\r' : undefined;
+      state.current = state.eol === undefined ? text : lineEndView(text).text;
       state.bom = bom;
       state.originalBom = bom;
       state.decoded = true;
@@ -138,18 +144,20 @@ export async function planPatch(
       source.current = undefined;
       target.decoded = true;
       target.bom = source.bom;
+      target.eol = source.eol;
       target.current = applied.text;
     } else source.current = applied.text;
   }
   const plan: PlannedFile[] = [];
   for (const s of states.values()) {
     if (!s.decoded) continue;
-    if (s.current === s.before && s.bom === s.originalBom) continue;
+    const after = s.current === undefined ? undefined : withEol(s.current, s.eol);
+    if (after === s.before && s.bom === s.originalBom) continue;
     plan.push({
       path: s.path,
       original: s.original,
       before: s.before === undefined ? undefined : s.originalBom + s.before,
-      after: s.current === undefined ? undefined : s.bom + s.current,
+      after: after === undefined ? undefined : s.bom + after,
     });
   }
   return plan;

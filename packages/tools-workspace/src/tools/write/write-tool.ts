@@ -11,7 +11,8 @@ import { WorkspaceFileError } from '../../errors.js';
 import { changeMetadata, describeChange, preview } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { assertUnchanged, describedText, utf16Error } from '../shared/text-file.js';
-import { utf16Bom } from '../shared/text.js';
+import { uniformEol, withEol } from '../shared/line-ends.js';
+import { looksBinary, utf16Text } from '../shared/text.js';
 import { assertWritableArg } from '../shared/writable.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -42,7 +43,7 @@ function endsWith(bytes: Uint8Array, tail: Uint8Array): boolean {
 /** The `write` tool. */
 export const writeTool = defineTool({
   name: 'write',
-  description: `Write a text file in the workspace. mode "overwrite" (default) replaces the whole file (a UTF-8 byte-order mark the file starts with is kept, as read never shows it); mode "append" adds content at the end. For chunked appends pass expected_offset = the file's size in bytes before this chunk (0 for a new file): a retried chunk that was already appended is reported as already applied instead of being written twice, and a file of another size is refused. Files under .a3s/ or any .git/ folder cannot be written. The result carries the changed path, digests, sizes and a bounded unified diff.`,
+  description: `Write a text file in the workspace. mode "overwrite" (default) replaces the whole file (a UTF-8 byte-order mark the file starts with is kept, as read never shows it; content with \\n line ends over a file whose line ends are all \\r\\n, or all \\r, is written with the file's line ends); mode "append" adds content at the end. For chunked appends pass expected_offset = the file's size in bytes before this chunk (0 for a new file): a retried chunk that was already appended is reported as already applied instead of being written twice, and a file of another size is refused. Files under .a3s/ or any .git/ folder cannot be written. The result carries the changed path, digests, sizes and a bounded unified diff.`,
   inputJsonSchema: toolJsonSchemas.write,
   input: writeInput,
   plainInput: true,
@@ -79,7 +80,7 @@ export const writeTool = defineTool({
       const before = bytes === undefined ? undefined : describedText(bytes);
       const append = args.mode === 'append';
       // UTF-8 bytes after UTF-16 text would not be text in either encoding.
-      const utf16 = append && bytes !== undefined ? utf16Bom(bytes) : undefined;
+      const utf16 = append && bytes !== undefined ? utf16Text(bytes) : undefined;
       if (utf16 !== undefined) throw utf16Error(path, utf16, 'append');
       // An append adds bytes after the file's own bytes: nothing already there is decoded and re-encoded.
       const chunk = Buffer.from(args.content, 'utf8');
@@ -108,20 +109,26 @@ export const writeTool = defineTool({
       // `read` never shows a byte-order mark, so an overwrite that does not give one keeps the file's.
       const keptBom =
         !append && bytes !== undefined && startsWithBom(bytes) && !args.content.startsWith(BOM) ? BOM : '';
-      const after = append ? (before ?? '') + args.content : keptBom + args.content;
+      // The model sends \n line ends: an overwrite of a text file whose line ends are all CRLF (or CR) keeps them.
+      const eol =
+        !append && bytes !== undefined && before !== undefined && !looksBinary(bytes) && !args.content.includes('\r')
+          ? uniformEol(before)
+          : undefined;
+      const content = withEol(args.content, eol);
+      const after = append ? (before ?? '') + args.content : keptBom + content;
       if (append) {
         await assertUnchanged(fs, path, bytes, ctx.signal);
         await fs.writeFile(path, bytes === undefined ? chunk : Buffer.concat([bytes, chunk]), { signal: ctx.signal });
       } else await fs.writeFile(path, after, { signal: ctx.signal });
       const described = describeChange(path, before, after);
-      const size = (bytes !== undefined && append ? bytes.length : 0) + chunk.length + (keptBom === '' ? 0 : 3);
+      const size = append ? (bytes?.length ?? 0) + chunk.length : Buffer.byteLength(after, 'utf8');
       const verb = before === undefined ? 'created' : append ? 'appended to' : 'overwrote';
       return ok(
         `${verb} ${path} (${size} bytes, +${described.change.additions} -${described.change.deletions} lines)`,
         {
           path,
           mode: append ? 'append' : 'overwrite',
-          bytes_written: chunk.length,
+          bytes_written: append ? chunk.length : Buffer.byteLength(content, 'utf8'),
           size,
           preview: preview(args.content),
           ...changeMetadata([described]),
