@@ -2,10 +2,14 @@
  * Atomic writes that stay inside the root under attack: the parent folder is opened and
  * confirmed by descriptor, the temporary file is created in it with `O_EXCL | O_NOFOLLOW` and
  * confirmed the same way, and the rename goes through the confirmed folder's descriptor, so the
- * folder that was checked is the folder written to even if its path is swapped for a link.
+ * folder that was checked is the folder written to even if its path is swapped for a link. The
+ * temporary file is flushed to disk before the rename, and the folder after it. A file with more
+ * than one hard link is instead rewritten in place (its links stay one file), opened in the
+ * confirmed folder without following a link and confirmed to be the very file that was checked.
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { type FileHandle, lstat, open, rename, unlink } from 'node:fs/promises';
 import { WorkspaceFileError } from '../errors.js';
 import { assertWritable, joinRel, parentRel } from '../paths/normalize.js';
@@ -77,11 +81,15 @@ async function replaceIn(
       await temp.writeFile(data);
       // The creation mode went through the umask; a replaced file keeps its exact mode.
       if (mode !== undefined) await temp.chmod(mode & 0o7777);
+      // On disk before it replaces the file, so a crash leaves the old file or the new one, never an empty one.
+      await temp.sync();
     } finally {
       await temp.close();
     }
     await rename(tempAt, `${dir.at}/${name}`);
     created = false;
+    // The rename itself, on disk (a folder that cannot be flushed here is not an error).
+    await dir.handle.sync().catch(() => undefined);
   } catch (error) {
     if (created) await unlink(tempAt).catch(() => undefined);
     throw error;
@@ -92,6 +100,52 @@ async function replaceIn(
     await unlink(`${dir.at}/${name}`).catch(() => undefined);
     throw escapeError(arg);
   }
+}
+
+/** Flags of a hard-linked file rewritten in place: never through a link, never blocking on a FIFO. */
+const IN_PLACE_FLAGS = constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * Rewrites the file `name` of `dir` in place, so every hard link to it sees the new content. It is
+ * opened without following a link and must be the file `prior` described (same device and inode,
+ * still a regular file inside the root); anything else was swapped in meanwhile and is refused.
+ */
+async function rewriteInPlace(
+  root: string,
+  dir: ContainedEntry,
+  name: string,
+  real: string,
+  data: string | Uint8Array,
+  prior: Stats,
+  arg: PathArgument,
+): Promise<void> {
+  const at = `${dir.at}/${name}`;
+  let handle: FileHandle;
+  try {
+    handle = await open(at, IN_PLACE_FLAGS);
+  } catch (error) {
+    if (codeOf(error) === 'ELOOP') throw swappedError(real);
+    throw error;
+  }
+  try {
+    const now = await handle.stat();
+    if (!now.isFile() || now.ino !== prior.ino || now.dev !== prior.dev) throw swappedError(real);
+    const path = await realPathOf(handle, at);
+    if (path === undefined || relativeInside(root, path) === undefined) throw escapeError(arg);
+    await handle.truncate(0);
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function swappedError(real: string): WorkspaceFileError {
+  return new WorkspaceFileError(
+    real,
+    'changed',
+    'was replaced by another file or a link while it was being written, so nothing was written; read it again and redo the change',
+  );
 }
 
 /**
@@ -133,7 +187,9 @@ export async function writeContained(
           'read_only',
           `is read-only (mode ${(prior.mode & 0o7777).toString(8).padStart(4, '0')}); allowed: a writable file (make it writable first, e.g. chmod u+w, if changing it is intended)`,
         );
-      await replaceIn(root, dir, name, data, prior?.mode, arg);
+      // Replacing a hard-linked file would split it from its other names: it is rewritten in place.
+      if (prior !== undefined && prior.nlink > 1) await rewriteInPlace(root, dir, name, real, data, prior, arg);
+      else await replaceIn(root, dir, name, data, prior?.mode, arg);
       return;
     } finally {
       await dir.handle.close().catch(() => undefined);
