@@ -68,12 +68,13 @@ async function replaceIn(
   name: string,
   data: string | Uint8Array,
   mode: number | undefined,
+  executable: boolean | undefined,
   arg: PathArgument,
 ): Promise<void> {
   const tempAt = `${dir.at}/${tempName(name)}`;
   let created = false;
   try {
-    const temp = await open(tempAt, TEMP_FLAGS, mode ?? 0o666);
+    const temp = await open(tempAt, TEMP_FLAGS, mode ?? (executable === true ? 0o777 : 0o666));
     created = true;
     try {
       const real = await realPathOf(temp, tempAt);
@@ -117,6 +118,7 @@ async function rewriteInPlace(
   real: string,
   data: string | Uint8Array,
   prior: Stats,
+  mode: number,
   arg: PathArgument,
 ): Promise<void> {
   const at = `${dir.at}/${name}`;
@@ -134,6 +136,7 @@ async function rewriteInPlace(
     if (path === undefined || relativeInside(root, path) === undefined) throw escapeError(arg);
     await handle.truncate(0);
     await handle.writeFile(data);
+    if (mode !== (prior.mode & 0o7777)) await handle.chmod(mode);
     await handle.sync();
   } finally {
     await handle.close();
@@ -148,9 +151,16 @@ function swappedError(real: string): WorkspaceFileError {
   );
 }
 
+/** `mode` with its executable bits set (for whoever may read) or cleared; as it is when `executable` is absent. */
+function withExecutable(mode: number, executable: boolean | undefined): number {
+  if (executable === undefined) return mode;
+  return executable ? mode | ((mode & 0o444) >> 2) : mode & ~0o111;
+}
+
 /**
  * Atomically replaces (or creates) the file `rel` under the real `root`, creating missing
- * folders. A symbolic link at the end is followed while it stays inside; `.a3s` and `.git`
+ * folders; `executable` sets or clears the executable bits (absent: the mode is kept). A symbolic
+ * link at the end is followed while it stays inside; `.a3s` and `.git`
  * internals are refused both as given and as resolved. Throws `fs` errors for the caller to map.
  */
 export async function writeContained(
@@ -158,6 +168,7 @@ export async function writeContained(
   rel: string,
   data: string | Uint8Array,
   arg: PathArgument,
+  executable?: boolean,
 ): Promise<void> {
   let target = rel;
   for (let hop = 0; ; hop++) {
@@ -188,8 +199,10 @@ export async function writeContained(
           `is read-only (mode ${(prior.mode & 0o7777).toString(8).padStart(4, '0')}); allowed: a writable file (make it writable first, e.g. chmod u+w, if changing it is intended)`,
         );
       // Replacing a hard-linked file would split it from its other names: it is rewritten in place.
-      if (prior !== undefined && prior.nlink > 1) await rewriteInPlace(root, dir, name, real, data, prior, arg);
-      else await replaceIn(root, dir, name, data, prior?.mode, arg);
+      const mode = prior === undefined ? undefined : withExecutable(prior.mode & 0o7777, executable);
+      if (prior !== undefined && prior.nlink > 1)
+        await rewriteInPlace(root, dir, name, real, data, prior, mode ?? 0, arg);
+      else await replaceIn(root, dir, name, data, mode, executable, arg);
       return;
     } finally {
       await dir.handle.close().catch(() => undefined);

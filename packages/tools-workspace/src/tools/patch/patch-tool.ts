@@ -24,7 +24,11 @@ async function writePlan(fs: WorkspaceFileSystem, plan: readonly PlannedFile[], 
     for (const step of plan) {
       await assertUnchanged(fs, step.path, step.original, signal);
       if (step.after === undefined) await fs.remove(step.path, { signal });
-      else await fs.writeFile(step.path, step.after, { signal });
+      else
+        await fs.writeFile(step.path, step.data ?? step.after, {
+          signal,
+          ...(step.executable === undefined ? {} : { executable: step.executable }),
+        });
       done.push(step);
     }
   } catch (error) {
@@ -39,7 +43,7 @@ async function writePlan(fs: WorkspaceFileSystem, plan: readonly PlannedFile[], 
 /** The `patch` tool. */
 export const patchTool = defineTool({
   name: 'patch',
-  description: `Apply a unified diff (the format of "git diff" / "diff -u") to one or more files. Headers: "--- a/path" and "+++ b/path" ("/dev/null" to create or delete a file); hunks "@@ -start,count +start,count @@" whose line counts match their bodies. A git rename ("diff --git a/old b/new", "rename from old", "rename to new") moves a file, with or without hunks; it never replaces an existing file. Context and removed lines must match the file exactly; a hunk may be found a few lines away from its stated position. All or nothing: if any hunk fails, no file is changed. Line endings of existing files are kept. Set dry_run to check a patch without writing.`,
+  description: `Apply a unified diff (the format of "git diff" / "diff -u") to one or more files. Headers: "--- a/path" and "+++ b/path" ("/dev/null" to create or delete a file); hunks "@@ -start,count +start,count @@" whose line counts match their bodies. A git rename ("diff --git a/old b/new", "rename from old", "rename to new") moves a file, with or without hunks, keeping its mode; it never replaces an existing file. Git mode lines ("new mode 100755", "new file mode 100755", or 100644) set or clear the executable bits, with or without hunks. Context and removed lines must match the file exactly; a hunk may be found a few lines away from its stated position. All or nothing: if any hunk fails, no file is changed. Line endings of existing files are kept. Set dry_run to check a patch without writing.`,
   inputJsonSchema: toolJsonSchemas.patch,
   plainInput: true,
   input: (z) =>
@@ -73,8 +77,13 @@ export const patchTool = defineTool({
       const dry = args.dry_run === true;
       if (!dry) await writePlan(fs, plan, ctx.signal);
       const described: DescribedChange[] = plan.map((p) => describeChange(p.path, p.before, p.after));
+      const modeOf = (e: boolean | undefined): string =>
+        e === undefined ? '' : `, mode ${e ? '100755 (executable)' : '100644 (not executable)'}`;
       const summary = described
-        .map((d) => `${d.change.action} ${d.change.path} (+${d.change.additions} -${d.change.deletions})`)
+        .map(
+          (d, k) =>
+            `${d.change.action} ${d.change.path} (+${d.change.additions} -${d.change.deletions}${modeOf(plan[k]!.executable)})`,
+        )
         .join('\n');
       return ok(
         `${dry ? 'dry run: the patch applies cleanly; would ' : 'applied patch: '}${plan.length} file(s)\n${summary}`,
