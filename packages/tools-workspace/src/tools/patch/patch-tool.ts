@@ -3,6 +3,7 @@
  * every file is applied in memory first, and if any fails no file changes. CRLF files stay CRLF.
  */
 import { defineTool, type WorkspaceFileSystem } from '@a3s-code/core';
+import { withFileLocks } from '../shared/file-lock.js';
 import { changeMetadata, describeChange, type DescribedChange } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { normalizeWorkspacePath } from '../../paths/normalize.js';
@@ -72,10 +73,16 @@ export const patchTool = defineTool({
         for (const f of files)
           for (const p of [f.oldPath, f.newPath]) if (p !== null) assertWritableArg(ctx, p, 'patch');
       const root = ctx.workspace.root;
-      const plan = await planPatch(fs, files, ctx.signal, (p) => normalizeWorkspacePath(p, { root, field: 'patch' }));
-      if (plan instanceof PatchApplyError) return failed(plan);
       const dry = args.dry_run === true;
-      if (!dry) await writePlan(fs, plan, ctx.signal);
+      const paths = dry ? [] : files.flatMap((f) => [f.oldPath, f.newPath].filter((p): p is string => p !== null));
+      const plan = await withFileLocks(ctx, paths, async () => {
+        const planned = await planPatch(fs, files, ctx.signal, (p) =>
+          normalizeWorkspacePath(p, { root, field: 'patch' }),
+        );
+        if (!dry && !(planned instanceof PatchApplyError)) await writePlan(fs, planned, ctx.signal);
+        return planned;
+      });
+      if (plan instanceof PatchApplyError) return failed(plan);
       const described: DescribedChange[] = plan.map((p) => describeChange(p.path, p.before, p.after));
       const modeOf = (e: boolean | undefined): string =>
         e === undefined ? '' : `, mode ${e ? '100755 (executable)' : '100644 (not executable)'}`;
