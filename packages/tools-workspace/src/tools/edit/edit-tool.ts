@@ -11,9 +11,10 @@ type Zod = typeof z;
 import { changeMetadata, describeChange } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { withFileLocks } from '../shared/file-lock.js';
+import { shownPath } from '../shared/text.js';
 import { lineEndView, viewString, withEol } from '../shared/line-ends.js';
 import { assertUnchanged, decodeEditable, readBytes } from '../shared/text-file.js';
-import { assertWritableArg } from '../shared/writable.js';
+import { assertWholeCharacters, assertWritableArg } from '../shared/writable.js';
 import { closestLines, linesAt, lineTextAt, nearMatch, occurrences } from './edit-candidates.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -86,6 +87,8 @@ async function editFile(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
   const fs = filesOf(ctx, args.dry_run ? 'fs.read' : 'fs.write', 'edit');
   const path = args.file_path;
   if (args.dry_run !== true) assertWritableArg(ctx, path, 'file_path');
+  assertWholeCharacters('edit', 'old_string', args.old_string);
+  assertWholeCharacters('edit', 'new_string', args.new_string);
   const bytes = await readBytes(fs, path, ctx.signal);
   const decoded = bytes === undefined ? undefined : decodeEditable(path, bytes, 'edit');
   // A file of CRLF (or CR) line ends only is edited in lines ending in \n and keeps its line ends.
@@ -227,7 +230,7 @@ async function editFile(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
     decoded === undefined ? undefined : bom + decoded.text,
     bom + withEol(after, eol),
   );
-  const summary = `${dry ? 'dry run: would edit' : 'edited'} ${path}: ${replacements} replacement(s), +${described.change.additions} -${described.change.deletions} lines`;
+  const summary = `${dry ? 'dry run: would edit' : 'edited'} ${shownPath(path)}: ${replacements} replacement(s), +${described.change.additions} -${described.change.deletions} lines`;
   return ok(`${summary}\n${described.diff}`, {
     path,
     dry_run: dry,

@@ -4,11 +4,12 @@
  */
 import { defineTool, type WorkspaceFileSystem } from '@a3s-code/core';
 import { withFileLocks } from '../shared/file-lock.js';
+import { shownPath } from '../shared/text.js';
 import { changeMetadata, describeChange, type DescribedChange } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { normalizeWorkspacePath } from '../../paths/normalize.js';
 import { assertUnchanged } from '../shared/text-file.js';
-import { assertWritableArg } from '../shared/writable.js';
+import { assertWholeCharacters, assertWritableArg } from '../shared/writable.js';
 import { parsePatch } from './parse-patch.js';
 import { PatchApplyError, planPatch, type PlannedFile } from './plan-patch.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
@@ -68,6 +69,7 @@ export const patchTool = defineTool({
   execute: (args, ctx) =>
     guard(async () => {
       const fs = filesOf(ctx, args.dry_run ? 'fs.read' : 'fs.write', 'patch');
+      assertWholeCharacters('patch', 'patch', args.patch);
       const files = parsePatch(args.patch);
       if (!args.dry_run)
         for (const f of files)
@@ -89,7 +91,7 @@ export const patchTool = defineTool({
       const summary = described
         .map(
           (d, k) =>
-            `${d.change.action} ${d.change.path} (+${d.change.additions} -${d.change.deletions}${modeOf(plan[k]!.executable)})`,
+            `${d.change.action} ${shownPath(d.change.path)} (+${d.change.additions} -${d.change.deletions}${modeOf(plan[k]!.executable)})`,
         )
         .join('\n');
       return ok(

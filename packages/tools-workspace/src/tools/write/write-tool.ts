@@ -13,8 +13,8 @@ import { changeMetadata, describeChange, preview } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { assertUnchanged, describedText, utf16Error } from '../shared/text-file.js';
 import { uniformEol, withEol } from '../shared/line-ends.js';
-import { looksBinary, utf16Text } from '../shared/text.js';
-import { assertWritableArg } from '../shared/writable.js';
+import { looksBinary, shownPath, utf16Text } from '../shared/text.js';
+import { assertWholeCharacters, assertWritableArg } from '../shared/writable.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 const writeInput = (z: Zod) =>
@@ -75,6 +75,7 @@ async function writeFile(args: WriteArgs, ctx: ToolContext): Promise<ToolResult>
   const fs = filesOf(ctx, 'fs.write', 'write');
   const path = args.file_path;
   assertWritableArg(ctx, path, 'file_path');
+  assertWholeCharacters('write', 'content', args.content);
   const prior = await fs.stat(path, { signal: ctx.signal });
   if (prior?.kind === 'directory') throw new WorkspaceFileError(path, 'is_directory', 'is a directory, not a file');
   if (prior && prior.kind !== 'file')
@@ -129,12 +130,15 @@ async function writeFile(args: WriteArgs, ctx: ToolContext): Promise<ToolResult>
   const described = describeChange(path, before, after);
   const size = append ? (bytes?.length ?? 0) + chunk.length : Buffer.byteLength(after, 'utf8');
   const verb = before === undefined ? 'created' : append ? 'appended to' : 'overwrote';
-  return ok(`${verb} ${path} (${size} bytes, +${described.change.additions} -${described.change.deletions} lines)`, {
-    path,
-    mode: append ? 'append' : 'overwrite',
-    bytes_written: append ? chunk.length : Buffer.byteLength(content, 'utf8'),
-    size,
-    preview: preview(args.content),
-    ...changeMetadata([described]),
-  });
+  return ok(
+    `${verb} ${shownPath(path)} (${size} bytes, +${described.change.additions} -${described.change.deletions} lines)`,
+    {
+      path,
+      mode: append ? 'append' : 'overwrite',
+      bytes_written: append ? chunk.length : Buffer.byteLength(content, 'utf8'),
+      size,
+      preview: preview(args.content),
+      ...changeMetadata([described]),
+    },
+  );
 }
