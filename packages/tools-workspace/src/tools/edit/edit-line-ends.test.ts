@@ -77,6 +77,9 @@ describe('CR-only (old Mac) files', () => {
     expect(r.exitCode, r.output).toBe(0);
     expect(r.metadata).toMatchObject({ match_lines: [2] });
     expect(text('mac.txt')).toBe('one\r2\r2b\r3\r');
+    // The diff shows lines, as read does, not one line holding the whole file.
+    expect(r.metadata!.diff).toContain('-two\n-three\n+2\n+2b\n+3\n');
+    expect(r.metadata).toMatchObject({ additions: 3, deletions: 2 });
   });
 
   it('patch applies by line and keeps the CRs', async () => {
