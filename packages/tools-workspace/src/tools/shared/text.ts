@@ -39,8 +39,8 @@ const UTF16_SAMPLE_BYTES = 8192;
 /**
  * UTF-16 text without a byte-order mark, recognised as Windows tools write it: an even number of
  * bytes; over the first 8 KiB nearly every high byte of a code unit is NUL while the low bytes are
- * not (ASCII-range text); and the whole file decodes without an unpaired surrogate into text with
- * no NUL and hardly any control characters. Binary data of 16-bit numbers fails the last test.
+ * not (ASCII-range text), and they decode into text with no NUL and hardly any control characters
+ * (binary data of 16-bit numbers fails here); and the whole file decodes without an unpaired surrogate.
  */
 function utf16WithoutBom(bytes: Uint8Array): Utf16Encoding | undefined {
   if (bytes.length < 4 || bytes.length % 2 !== 0) return undefined;
@@ -59,19 +59,22 @@ function utf16WithoutBom(bytes: Uint8Array): Utf16Encoding | undefined {
         ? 'utf-16be'
         : undefined;
   if (encoding === undefined) return undefined;
-  let text: string;
+  const decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
+  let control = 0;
   try {
-    text = new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes);
+    // The sample first (cheap, and what rules out binary data), then the whole file must decode.
+    const sample = decoder.decode(bytes.subarray(0, n - (n % 2)), { stream: true });
+    for (let i = 0; i < sample.length; i++) {
+      const c = sample.charCodeAt(i);
+      if (c === 0) return undefined;
+      if ((c < 32 && c !== 9 && c !== 10 && c !== 12 && c !== 13 && c !== 27) || (c >= 0x7f && c <= 0x9f)) control++;
+    }
+    if (control > sample.length * 0.01) return undefined;
+    decoder.decode(bytes.subarray(n - (n % 2)));
   } catch {
     return undefined;
   }
-  let control = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0) return undefined;
-    if ((c < 32 && c !== 9 && c !== 10 && c !== 12 && c !== 13 && c !== 27) || (c >= 0x7f && c <= 0x9f)) control++;
-  }
-  return control <= text.length * 0.01 ? encoding : undefined;
+  return encoding;
 }
 
 /** The UTF-16 encoding of `bytes`: declared by a byte-order mark, or recognised without one; else `undefined`. */
