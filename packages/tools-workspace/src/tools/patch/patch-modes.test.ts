@@ -84,4 +84,38 @@ describe('patch modes', () => {
     expect(r.exitCode, r.output).toBe(0);
     expect(await mem.fs!.stat('a.sh')).toMatchObject({ executable: true });
   });
+
+  it('when a later file of the patch cannot be written, the files already written get their bytes and mode back', async () => {
+    writeFileSync(at('keep.sh'), 'echo keep\n');
+    chmodSync(at('keep.sh'), 0o644);
+    writeFileSync(at('gone.sh'), 'echo gone\n');
+    chmodSync(at('gone.sh'), 0o755);
+    writeFileSync(at('plain'), 'not a folder\n');
+    const r = await call(patchTool, ws, {
+      patch: [
+        'diff --git a/keep.sh b/keep.sh',
+        'old mode 100644',
+        'new mode 100755',
+        '--- a/keep.sh',
+        '+++ b/keep.sh',
+        '@@ -1 +1 @@',
+        '-echo keep',
+        '+echo changed',
+        '--- a/gone.sh',
+        '+++ /dev/null',
+        '@@ -1 +0,0 @@',
+        '-echo gone',
+        '--- /dev/null',
+        '+++ b/plain/new.txt',
+        '@@ -0,0 +1 @@',
+        '+x',
+        '',
+      ].join('\n'),
+    });
+    expect(r.exitCode).toBe(1);
+    expect(readFileSync(at('keep.sh'), 'utf8')).toBe('echo keep\n');
+    expect(modeOf('keep.sh')).toBe(0o644);
+    expect(readFileSync(at('gone.sh'), 'utf8')).toBe('echo gone\n');
+    expect(modeOf('gone.sh') & 0o100).toBe(0o100);
+  });
 });

@@ -18,25 +18,30 @@ export { PatchApplyError };
 
 /**
  * Writes a plan, each file only while it still holds the bytes it was planned from; when a
- * write fails (or a file changed meanwhile), the files already written get their bytes back.
+ * write fails (or a file changed meanwhile), the files already written get their bytes back, and
+ * their executable bit (a deleted script comes back executable).
  */
 async function writePlan(fs: WorkspaceFileSystem, plan: readonly PlannedFile[], signal: AbortSignal): Promise<void> {
-  const done: PlannedFile[] = [];
+  const done: { step: PlannedFile; executable: boolean | undefined }[] = [];
   try {
     for (const step of plan) {
       await assertUnchanged(fs, step.path, step.original, signal);
+      const executable = step.original === undefined ? undefined : (await fs.stat(step.path, { signal }))?.executable;
       if (step.after === undefined) await fs.remove(step.path, { signal });
       else
         await fs.writeFile(step.path, step.data ?? step.after, {
           signal,
           ...(step.executable === undefined ? {} : { executable: step.executable }),
         });
-      done.push(step);
+      done.push({ step, executable });
     }
   } catch (error) {
-    for (const step of done.reverse()) {
+    for (const { step, executable } of done.reverse()) {
       if (step.original === undefined) await fs.remove(step.path).catch(() => undefined);
-      else await fs.writeFile(step.path, step.original).catch(() => undefined);
+      else
+        await fs
+          .writeFile(step.path, step.original, executable === undefined ? {} : { executable })
+          .catch(() => undefined);
     }
     throw error;
   }
