@@ -70,6 +70,7 @@ async function replaceIn(
   mode: number | undefined,
   executable: boolean | undefined,
   arg: PathArgument,
+  owner?: { readonly uid: number; readonly gid: number },
 ): Promise<void> {
   const tempAt = `${dir.at}/${tempName(name)}`;
   let created = false;
@@ -80,6 +81,9 @@ async function replaceIn(
       const real = await realPathOf(temp, tempAt);
       if (real === undefined || relativeInside(root, real) === undefined) throw escapeError(arg);
       await temp.writeFile(data);
+      // A process running as root (a container) gives the new file the replaced one's owner, not root.
+      if (owner !== undefined && process.getuid?.() === 0)
+        await temp.chown(owner.uid, owner.gid).catch(() => undefined);
       // The creation mode went through the umask; a replaced file keeps its exact mode.
       if (mode !== undefined) await temp.chmod(mode & 0o7777);
       // On disk before it replaces the file, so a crash leaves the old file or the new one, never an empty one.
@@ -202,7 +206,7 @@ export async function writeContained(
       const mode = prior === undefined ? undefined : withExecutable(prior.mode & 0o7777, executable);
       if (prior !== undefined && prior.nlink > 1)
         await rewriteInPlace(root, dir, name, real, data, prior, mode ?? 0, arg);
-      else await replaceIn(root, dir, name, data, mode, executable, arg);
+      else await replaceIn(root, dir, name, data, mode, executable, arg, prior);
       return;
     } finally {
       await dir.handle.close().catch(() => undefined);

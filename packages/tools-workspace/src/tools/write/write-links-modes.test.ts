@@ -1,9 +1,9 @@
 /**
  * What a change keeps of the file it replaces: its hard links (a file with several names is
  * rewritten in place, so every name sees the change) and its mode; and the new content is on disk
- * (flushed) before it replaces the old. Real files.
+ * (flushed) before it replaces the old; a process running as root keeps the file's owner. Real files.
  */
-import { chmodSync, linkSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, linkSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -51,6 +51,21 @@ describe('modes', () => {
     expect(statSync(at('run.sh')).mode & 0o777).toBe(0o755);
     expect(readFileSync(at('run.sh'), 'utf8')).toBe('#!/bin/sh\necho four\n');
   });
+});
+
+describe('owner', () => {
+  it.skipIf(process.getuid?.() !== 0)(
+    'a file edited by a process running as root keeps its owner and group',
+    async () => {
+      writeFileSync(at('owned.txt'), 'mine\n');
+      chownSync(at('owned.txt'), 4321, 4322);
+      await call(editTool, ws, { file_path: 'owned.txt', old_string: 'mine', new_string: 'still mine' });
+      await call(writeTool, ws, { file_path: 'owned.txt', content: 'again\n' });
+      const st = statSync(at('owned.txt'));
+      expect([st.uid, st.gid]).toEqual([4321, 4322]);
+      expect(readFileSync(at('owned.txt'), 'utf8')).toBe('again\n');
+    },
+  );
 });
 
 describe('durability', () => {
