@@ -111,4 +111,16 @@ describe('write over a file of uniform line ends', () => {
     await call(writeTool, ws, { file_path: 'crlf.txt', content: 'given\r\nas\nis\n' });
     expect(text('crlf.txt')).toBe('given\r\nas\nis\n');
   });
+
+  it('an append of LF content to an all-CRLF file is appended CRLF; a retried chunk is recognised', async () => {
+    writeFileSync(at('log.txt'), 'one\r\n');
+    const chunk = { file_path: 'log.txt', content: 'two\nthree\n', mode: 'append', expected_offset: 5 };
+    const r = await call(writeTool, ws, chunk);
+    expect(r.exitCode, r.output).toBe(0);
+    expect(text('log.txt')).toBe('one\r\ntwo\r\nthree\r\n');
+    expect(r.metadata).toMatchObject({ size: 17, bytes_written: 12 });
+    const again = await call(writeTool, ws, chunk);
+    expect(again.metadata).toMatchObject({ already_applied: true });
+    expect(text('log.txt')).toBe('one\r\ntwo\r\nthree\r\n');
+  });
 });

@@ -47,7 +47,7 @@ function endsWith(bytes: Uint8Array, tail: Uint8Array): boolean {
 /** The `write` tool. */
 export const writeTool = defineTool({
   name: 'write',
-  description: `Write a text file in the workspace. mode "overwrite" (default) replaces the whole file (a UTF-8 byte-order mark the file starts with is kept, as read never shows it; content with \\n line ends over a file whose line ends are all \\r\\n, or all \\r, is written with the file's line ends); mode "append" adds content at the end. For chunked appends pass expected_offset = the file's size in bytes before this chunk (0 for a new file): a retried chunk that was already appended is reported as already applied instead of being written twice, and a file of another size is refused. Files under .a3s/ or any .git/ folder cannot be written. The result carries the changed path, digests, sizes and a bounded unified diff.`,
+  description: `Write a text file in the workspace. mode "overwrite" (default) replaces the whole file (a UTF-8 byte-order mark the file starts with is kept, as read never shows it; content without \\r written over or appended to a file whose line ends are all \\r\\n, or all \\r, gets the file's line ends); mode "append" adds content at the end. For chunked appends pass expected_offset = the file's size in bytes before this chunk (0 for a new file): a retried chunk that was already appended is reported as already applied instead of being written twice, and a file of another size is refused. Files under .a3s/ or any .git/ folder cannot be written. The result carries the changed path, digests, sizes and a bounded unified diff.`,
   inputJsonSchema: toolJsonSchemas.write,
   input: writeInput,
   plainInput: true,
@@ -90,8 +90,15 @@ async function writeFile(args: WriteArgs, ctx: ToolContext): Promise<ToolResult>
   // UTF-8 bytes after UTF-16 text would not be text in either encoding.
   const utf16 = append && bytes !== undefined ? utf16Text(bytes) : undefined;
   if (utf16 !== undefined) throw utf16Error(path, utf16, 'append');
+  // The model sends \n line ends: in a text file whose line ends are all CRLF (or CR), content without
+  // a CR gets the file's line ends, written over it or appended.
+  const eol =
+    bytes !== undefined && before !== undefined && !looksBinary(bytes) && !args.content.includes('\r')
+      ? uniformEol(before)
+      : undefined;
+  const content = withEol(args.content, eol);
   // An append adds bytes after the file's own bytes: nothing already there is decoded and re-encoded.
-  const chunk = Buffer.from(args.content, 'utf8');
+  const chunk = Buffer.from(content, 'utf8');
   if (append && args.expected_offset !== undefined) {
     const size = bytes?.length ?? 0;
     if (size === args.expected_offset + chunk.length && bytes !== undefined && endsWith(bytes, chunk)) {
@@ -116,13 +123,7 @@ async function writeFile(args: WriteArgs, ctx: ToolContext): Promise<ToolResult>
   }
   // `read` never shows a byte-order mark, so an overwrite that does not give one keeps the file's.
   const keptBom = !append && bytes !== undefined && startsWithBom(bytes) && !args.content.startsWith(BOM) ? BOM : '';
-  // The model sends \n line ends: an overwrite of a text file whose line ends are all CRLF (or CR) keeps them.
-  const eol =
-    !append && bytes !== undefined && before !== undefined && !looksBinary(bytes) && !args.content.includes('\r')
-      ? uniformEol(before)
-      : undefined;
-  const content = withEol(args.content, eol);
-  const after = append ? (before ?? '') + args.content : keptBom + content;
+  const after = append ? (before ?? '') + content : keptBom + content;
   if (append) {
     await assertUnchanged(fs, path, bytes, ctx.signal);
     await fs.writeFile(path, bytes === undefined ? chunk : Buffer.concat([bytes, chunk]), { signal: ctx.signal });
@@ -135,7 +136,7 @@ async function writeFile(args: WriteArgs, ctx: ToolContext): Promise<ToolResult>
     {
       path,
       mode: append ? 'append' : 'overwrite',
-      bytes_written: append ? chunk.length : Buffer.byteLength(content, 'utf8'),
+      bytes_written: chunk.length,
       size,
       preview: preview(args.content),
       ...changeMetadata([described]),
