@@ -4,8 +4,9 @@
  * confirmed the same way, and the rename goes through the confirmed folder's descriptor, so the
  * folder that was checked is the folder written to even if its path is swapped for a link. The
  * temporary file is flushed to disk before the rename, and the folder after it. A file with more
- * than one hard link is instead rewritten in place (its links stay one file), opened in the
- * confirmed folder without following a link and confirmed to be the very file that was checked.
+ * than one hard link, all of whose names are writable workspace paths, is instead rewritten in
+ * place (its links stay one file), opened in the confirmed folder without following a link and
+ * confirmed to be the very file that was checked.
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
@@ -23,6 +24,7 @@ import {
   type PathArgument,
 } from './contained-open.js';
 import { notRegularError, specialKind } from './fs-errors.js';
+import { linksAllInside } from './hard-links.js';
 import { realPathOf, relativeInside, STAT_ONLY_FLAGS } from './fd-path.js';
 
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -202,9 +204,10 @@ export async function writeContained(
           'read_only',
           `is read-only (mode ${(prior.mode & 0o7777).toString(8).padStart(4, '0')}); allowed: a writable file (make it writable first, e.g. chmod u+w, if changing it is intended)`,
         );
-      // Replacing a hard-linked file would split it from its other names: it is rewritten in place.
+      // Replacing a hard-linked file would split it from its other names: it is rewritten in place,
+      // when every name is a writable workspace path.
       const mode = prior === undefined ? undefined : withExecutable(prior.mode & 0o7777, executable);
-      if (prior !== undefined && prior.nlink > 1)
+      if (prior !== undefined && prior.nlink > 1 && (await linksAllInside(root, prior)))
         await rewriteInPlace(root, dir, name, real, data, prior, mode ?? 0, arg);
       else await replaceIn(root, dir, name, data, mode, executable, arg, prior);
       return;

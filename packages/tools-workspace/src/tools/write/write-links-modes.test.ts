@@ -1,9 +1,10 @@
 /**
- * What a change keeps of the file it replaces: its hard links (a file with several names is
- * rewritten in place, so every name sees the change) and its mode; and the new content is on disk
+ * What a change keeps of the file it replaces: its hard links (a file with several names, all
+ * writable workspace paths, is rewritten in place, so every name sees the change; a name outside or
+ * in .git is never written through) and its mode; and the new content is on disk
  * (flushed) before it replaces the old; a process running as root keeps the file's owner. Real files.
  */
-import { chmodSync, chownSync, linkSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, linkSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -33,6 +34,28 @@ describe('hard links', () => {
     expect(readFileSync(at('two.txt'), 'utf8')).toBe('patched\nmore\n');
     expect(statSync(at('one.txt')).ino).toBe(inode);
     expect(statSync(at('two.txt')).nlink).toBe(2);
+  });
+});
+
+describe('hard links to names the tools may not write', () => {
+  it('a file also named outside the workspace or inside .git is replaced, never rewritten in place', async () => {
+    const outside = tempDir('a3s-outside-');
+    try {
+      writeFileSync(join(outside.dir, 'home.txt'), 'outside\n');
+      linkSync(join(outside.dir, 'home.txt'), at('in.txt'));
+      const r = await call(editTool, ws, { file_path: 'in.txt', old_string: 'outside', new_string: 'changed' });
+      expect(r.exitCode, r.output).toBe(0);
+      expect(readFileSync(at('in.txt'), 'utf8')).toBe('changed\n');
+      expect(readFileSync(join(outside.dir, 'home.txt'), 'utf8')).toBe('outside\n');
+    } finally {
+      outside.cleanup();
+    }
+    mkdirSync(at('.git'), { recursive: true });
+    writeFileSync(at('.git/config'), '[core]\n');
+    linkSync(at('.git/config'), at('notes.txt'));
+    await call(writeTool, ws, { file_path: 'notes.txt', content: '[core]\n\thooksPath = /tmp/evil\n' });
+    expect(readFileSync(at('.git/config'), 'utf8')).toBe('[core]\n');
+    expect(readFileSync(at('notes.txt'), 'utf8')).toContain('hooksPath');
   });
 });
 
