@@ -125,6 +125,7 @@ export {
   type CapturedStream,
   type WorkspaceBackgroundProcess,
   type WorkspaceCallOptions,
+  type WorkspaceWriteOptions,
   type WorkspaceCapability,
   type WorkspaceDirEntry,
   type WorkspaceExec,

@@ -15,7 +15,12 @@ import type { A3sError } from '@a3s-code/effect';
 import { PermissionDeniedError, ToolExecutionError } from '../errors/tool-errors.js';
 import { canonicalPath } from '../permissions/path-spelling.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
-import type { WorkspaceCallOptions, WorkspaceFileSystem, WorkspaceServices } from '../workspace/workspace-services.js';
+import type {
+  WorkspaceCallOptions,
+  WorkspaceFileSystem,
+  WorkspaceServices,
+  WorkspaceWriteOptions,
+} from '../workspace/workspace-services.js';
 import type { HoldAsk } from './permission-step.js';
 
 /** What the guard reports when it refuses a write (the kernel emits `permissionDenied`). */
@@ -167,7 +172,7 @@ export function guardWrites(
     readFile: (path, options) => fs.readFile(path, options),
     stat: (path, options) => fs.stat(path, options),
     list: (path, options) => fs.list(path, options),
-    async writeFile(path: string, data: string | Uint8Array, options?: WorkspaceCallOptions) {
+    async writeFile(path: string, data: string | Uint8Array, options?: WorkspaceWriteOptions) {
       await check(path);
       wrote = true;
       return fs.writeFile(path, data, options);

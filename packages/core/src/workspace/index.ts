@@ -5,6 +5,7 @@ export type {
   CapturedStream,
   WorkspaceBackgroundProcess,
   WorkspaceCallOptions,
+  WorkspaceWriteOptions,
   WorkspaceDirEntry,
   WorkspaceExec,
   ExecHiding,

@@ -12,6 +12,15 @@ export interface WorkspaceCallOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Options of `writeFile`. */
+export interface WorkspaceWriteOptions extends WorkspaceCallOptions {
+  /**
+   * `true` sets the file's executable bits (for whoever may read it), `false` clears them;
+   * absent, an existing file keeps its mode and a new one gets the default.
+   */
+  readonly executable?: boolean;
+}
+
 /** File or directory metadata. */
 export interface WorkspaceStat {
   readonly kind: 'file' | 'directory' | 'symlink' | 'other';
@@ -19,6 +28,8 @@ export interface WorkspaceStat {
   readonly size: number;
   /** Last modification, epoch milliseconds. */
   readonly mtimeMs: number;
+  /** For a file, whether an executable bit is set (absent where the backend has no modes). */
+  readonly executable?: boolean;
 }
 
 /** One directory entry. */
@@ -35,7 +46,7 @@ export interface WorkspaceFileSystem {
   /** `fs.read`: metadata, or `undefined` when the path does not exist. */
   stat(path: string, options?: WorkspaceCallOptions): Promise<WorkspaceStat | undefined>;
   /** `fs.write`: creates or replaces a file (parents created), atomically where the backend can. */
-  writeFile(path: string, data: string | Uint8Array, options?: WorkspaceCallOptions): Promise<void>;
+  writeFile(path: string, data: string | Uint8Array, options?: WorkspaceWriteOptions): Promise<void>;
   /** `fs.write`: removes a file or an empty directory. */
   remove(path: string, options?: WorkspaceCallOptions): Promise<void>;
   /** `fs.list`: direct children of a directory, sorted by name. */

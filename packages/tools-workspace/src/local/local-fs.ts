@@ -13,6 +13,7 @@ import {
   type WorkspaceDirEntry,
   type WorkspaceFileSystem,
   type WorkspaceStat,
+  type WorkspaceWriteOptions,
 } from '@a3s-code/core';
 import { assertWritable, joinRel, normalizeWorkspacePath, parentRel } from '../paths/normalize.js';
 import { openContained, openDirectory, type ContainedEntry, type PathArgument } from './contained-open.js';
@@ -111,7 +112,10 @@ export class LocalFileSystem implements WorkspaceFileSystem {
     }
     try {
       const s = await entry.handle.stat();
-      return { kind: kindOf(s), size: s.size, mtimeMs: s.mtimeMs };
+      const kind = kindOf(s);
+      return kind === 'file'
+        ? { kind, size: s.size, mtimeMs: s.mtimeMs, executable: (s.mode & 0o111) !== 0 }
+        : { kind, size: s.size, mtimeMs: s.mtimeMs };
     } catch (error) {
       return rethrow(error, entry.rel);
     } finally {
@@ -119,12 +123,12 @@ export class LocalFileSystem implements WorkspaceFileSystem {
     }
   }
 
-  async writeFile(path: string, data: string | Uint8Array, options?: WorkspaceCallOptions): Promise<void> {
+  async writeFile(path: string, data: string | Uint8Array, options?: WorkspaceWriteOptions): Promise<void> {
     throwIfAborted(options?.signal, `write ${path}`);
     const rel = normalizeWorkspacePath(path, { root: this.root });
     assertWritable(rel, 'path', path);
     try {
-      await writeContained(this.root, rel, data, { field: 'path', original: path });
+      await writeContained(this.root, rel, data, { field: 'path', original: path }, options?.executable);
     } catch (error) {
       rethrow(error, rel);
     }

@@ -2,7 +2,13 @@
  * `WorkspaceFileSystem` held in memory: files and directories in maps, paths normalised and
  * checked exactly as on disk (no symlinks exist here, so there is nothing to follow out).
  */
-import type { WorkspaceCallOptions, WorkspaceDirEntry, WorkspaceFileSystem, WorkspaceStat } from '@a3s-code/core';
+import type {
+  WorkspaceCallOptions,
+  WorkspaceDirEntry,
+  WorkspaceFileSystem,
+  WorkspaceStat,
+  WorkspaceWriteOptions,
+} from '@a3s-code/core';
 import { WorkspaceFileError } from '../errors.js';
 import { throwIfAborted } from '../local/fs-errors.js';
 import { assertWritable, normalizeWorkspacePath, parentRel } from '../paths/normalize.js';
@@ -10,6 +16,7 @@ import { assertWritable, normalizeWorkspacePath, parentRel } from '../paths/norm
 interface MemoryFile {
   data: Uint8Array;
   mtimeMs: number;
+  executable: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -60,12 +67,12 @@ export class MemoryFileSystem implements WorkspaceFileSystem {
     throwIfAborted(options?.signal, `stat ${path}`);
     const rel = this.rel(path);
     const file = this.files.get(rel);
-    if (file) return { kind: 'file', size: file.data.length, mtimeMs: file.mtimeMs };
+    if (file) return { kind: 'file', size: file.data.length, mtimeMs: file.mtimeMs, executable: file.executable };
     const dir = this.dirs.get(rel);
     return dir === undefined ? undefined : { kind: 'directory', size: 0, mtimeMs: dir };
   }
 
-  async writeFile(path: string, data: string | Uint8Array, options?: WorkspaceCallOptions): Promise<void> {
+  async writeFile(path: string, data: string | Uint8Array, options?: WorkspaceWriteOptions): Promise<void> {
     throwIfAborted(options?.signal, `write ${path}`);
     const rel = this.rel(path);
     assertWritable(rel, 'path', path);
@@ -74,6 +81,7 @@ export class MemoryFileSystem implements WorkspaceFileSystem {
     this.files.set(rel, {
       data: typeof data === 'string' ? encoder.encode(data) : data.slice(),
       mtimeMs: this.stamp(),
+      executable: options?.executable ?? this.files.get(rel)?.executable ?? false,
     });
   }
 

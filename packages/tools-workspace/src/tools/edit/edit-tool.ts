@@ -2,16 +2,19 @@
  * `edit`: fixed-string replacement. Not-found and ambiguous matches fail with the
  * candidate lines; `expected_replacements` and `max_replacements` bound the change; `dry_run`
  * returns exactly the metadata a real write would, writes nothing and is scheduled read-only.
- * CRLF files stay CRLF when the strings are given with `\n`.
+ * A file whose line ends are all CRLF (or all CR) keeps them whatever line ends the strings use.
  */
-import { A3sError, defineTool } from '@a3s-code/core';
+import { A3sError, defineTool, InvalidToolArgsError, type ToolContext, type ToolResult } from '@a3s-code/core';
 import type { z } from 'zod';
 
 type Zod = typeof z;
 import { changeMetadata, describeChange } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
+import { withFileLocks } from '../shared/file-lock.js';
+import { shownPath } from '../shared/text.js';
+import { lineEndView, viewString, withEol } from '../shared/line-ends.js';
 import { assertUnchanged, decodeEditable, readBytes } from '../shared/text-file.js';
-import { assertWritableArg } from '../shared/writable.js';
+import { assertWholeCharacters, assertWritableArg } from '../shared/writable.js';
 import { closestLines, linesAt, lineTextAt, nearMatch, occurrences } from './edit-candidates.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -53,11 +56,6 @@ export type EditArgs = z.output<ReturnType<typeof editInput>>;
 /** Most line numbers of matches given in a result or an error (the first ones; the count is given whole). */
 const MAX_MATCH_LINES = 1000;
 
-/** True when the text has line breaks and every one is CRLF. */
-function onlyCrlf(text: string): boolean {
-  return text.includes('\r\n') && !/(?:^|[^\r])\n/.test(text);
-}
-
 /** The `edit` tool. */
 export const editTool = defineTool({
   name: 'edit',
@@ -81,131 +79,165 @@ export const editTool = defineTool({
   capabilitiesFor: (args) =>
     args.dry_run === true ? { readOnly: true, idempotent: true, resumable: true, maxParallelism: 16 } : {},
   execute: (args, ctx) =>
-    guard(async () => {
-      const fs = filesOf(ctx, args.dry_run ? 'fs.read' : 'fs.write', 'edit');
-      const path = args.file_path;
-      if (args.dry_run !== true) assertWritableArg(ctx, path, 'file_path');
-      const bytes = await readBytes(fs, path, ctx.signal);
-      const decoded = bytes === undefined ? undefined : decodeEditable(path, bytes, 'edit');
-      const before = decoded?.text;
-      const bom = decoded?.bom ?? '';
-      let after: string;
-      let replacements: number;
-      let lines: number[] = [];
-      if (args.old_string === '') {
-        if (before !== undefined && before !== '') {
-          return failed(
-            new EditMatchError(
-              'EDIT_NOT_FOUND',
-              `${path}: old_string is empty but the file is not; give the text to replace`,
-              { path },
-            ),
-          );
-        }
-        after = args.new_string;
-        replacements = 1;
-      } else {
-        if (before === undefined)
-          return failed(new EditMatchError('EDIT_NOT_FOUND', `${path}: no such file`, { path }));
-        let oldS = args.old_string;
-        let newS = args.new_string;
-        // The file's byte-order mark stays in front of it whatever the edit: a mark given in front of
-        // the strings names the start of the text and is not itself searched for.
-        if (bom !== '' && oldS.startsWith(bom) && oldS.length > 1) {
-          oldS = oldS.slice(1);
-          if (newS.startsWith(bom)) newS = newS.slice(1);
-        }
-        let hits = occurrences(before, oldS);
-        if (hits.length === 0 && before.includes('\r\n') && oldS.includes('\n') && !oldS.includes('\r')) {
-          oldS = oldS.replace(/\n/g, '\r\n');
-          newS = newS.replace(/\r?\n/g, '\r\n');
-          hits = occurrences(before, oldS);
-        }
-        // A file whose every line ends in CRLF stays so, whatever line ends new_string was given with.
-        if (onlyCrlf(before)) newS = newS.replace(/\r?\n/g, '\r\n');
-        if (hits.length === 0) {
-          const candidates = closestLines(before, args.old_string);
-          const hint =
-            candidates.length === 0
-              ? 'no similar lines'
-              : candidates.map((c) => `  line ${c.line}: ${c.text}`).join('\n');
-          // A near-match is only named, never applied: the model must send the file's exact text.
-          const near = nearMatch(before, args.old_string);
-          const nearText =
-            near === undefined
-              ? ''
-              : ` The file has it at line ${near.line} differing only in ${near.detail}; nothing was changed.`;
-          return failed(
-            new EditMatchError(
-              'EDIT_NOT_FOUND',
-              `${path}: old_string not found.${nearText} Closest lines:\n${hint}`,
-              near === undefined ? { path, candidates } : { path, candidates, near },
-            ),
-          );
-        }
-        lines = linesAt(before, hits.slice(0, MAX_MATCH_LINES));
-        const all =
-          args.replace_all === true || (args.expected_replacements !== undefined && args.expected_replacements > 1);
-        if (!all && hits.length > 1) {
-          const shown = hits
-            .slice(0, 10)
-            .map((at, k) => `  line ${lines[k]}: ${lineTextAt(before, at).slice(0, 200)}`)
-            .join('\n');
-          const more = hits.length > 10 ? `\n  … and ${hits.length - 10} more` : '';
-          return failed(
-            new EditMatchError(
-              'EDIT_AMBIGUOUS',
-              `${path}: old_string occurs ${hits.length} times; add surrounding context to make it unique, or set replace_all. Matches:\n${shown}${more}`,
-              { path, occurrences: hits.length, lines },
-            ),
-          );
-        }
-        replacements = all ? hits.length : 1;
-        after = all
-          ? before.split(oldS).join(newS)
-          : before.slice(0, hits[0]) + newS + before.slice(hits[0]! + oldS.length);
-      }
-      if (args.expected_replacements !== undefined && replacements !== args.expected_replacements) {
-        return failed(
-          new EditMatchError(
-            'EDIT_COUNT_MISMATCH',
-            `${path}: the edit would make ${replacements} replacement(s), expected_replacements is ${args.expected_replacements}; nothing written`,
-            {
-              path,
-              replacements,
-              expected: args.expected_replacements,
-            },
-          ),
-        );
-      }
-      if (args.max_replacements !== undefined && replacements > args.max_replacements) {
-        return failed(
-          new EditMatchError(
-            'EDIT_TOO_MANY',
-            `${path}: the edit would make ${replacements} replacements, more than max_replacements ${args.max_replacements}; nothing written`,
-            {
-              path,
-              replacements,
-              max: args.max_replacements,
-            },
-          ),
-        );
-      }
-      const dry = args.dry_run === true;
-      if (!dry) {
-        await assertUnchanged(fs, path, bytes, ctx.signal);
-        await fs.writeFile(path, bom + after, { signal: ctx.signal });
-      }
-      const described = describeChange(path, before === undefined ? undefined : bom + before, bom + after);
-      const summary = `${dry ? 'dry run: would edit' : 'edited'} ${path}: ${replacements} replacement(s), +${described.change.additions} -${described.change.deletions} lines`;
-      return ok(`${summary}\n${described.diff}`, {
-        path,
-        dry_run: dry,
-        applied: !dry,
-        replacements,
-        match_lines: lines,
-        ...(replacements > lines.length ? { match_lines_truncated: true } : {}),
-        ...changeMetadata([described]),
-      });
-    }),
+    guard(() => withFileLocks(ctx, args.dry_run === true ? [] : [args.file_path], () => editFile(args, ctx))),
 });
+
+/** The edit itself, holding the file's lock when it writes. */
+async function editFile(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
+  const fs = filesOf(ctx, args.dry_run ? 'fs.read' : 'fs.write', 'edit');
+  const path = args.file_path;
+  if (args.dry_run !== true) assertWritableArg(ctx, path, 'file_path');
+  assertWholeCharacters('edit', 'old_string', args.old_string);
+  assertWholeCharacters('edit', 'new_string', args.new_string);
+  const bytes = await readBytes(fs, path, ctx.signal);
+  const decoded = bytes === undefined ? undefined : decodeEditable(path, bytes, 'edit');
+  // A file of CRLF (or CR) line ends only is edited in lines ending in \n and keeps its line ends.
+  const view = decoded === undefined ? undefined : lineEndView(decoded.text);
+  const before = view?.text;
+  const eol = view?.eol;
+  const bom = decoded?.bom ?? '';
+  let after: string;
+  let replacements: number;
+  let lines: number[] = [];
+  if (args.old_string === '') {
+    if (before !== undefined && before !== '') {
+      return failed(
+        new EditMatchError(
+          'EDIT_NOT_FOUND',
+          `${path}: old_string is empty but the file is not; give the text to replace`,
+          { path },
+        ),
+      );
+    }
+    after = args.new_string;
+    replacements = 1;
+  } else {
+    if (before === undefined) return failed(new EditMatchError('EDIT_NOT_FOUND', `${path}: no such file`, { path }));
+    let oldS = args.old_string;
+    let newS = args.new_string;
+    // The file's byte-order mark stays in front of it whatever the edit: a mark given in front of
+    // the strings names the start of the text and is not itself searched for.
+    if (bom !== '' && oldS.startsWith(bom) && oldS.length > 1) {
+      oldS = oldS.slice(1);
+      if (newS.startsWith(bom)) newS = newS.slice(1);
+    }
+    if (eol !== undefined) {
+      const o = viewString(oldS, eol);
+      const n = viewString(newS, eol);
+      if (o.loneCr || n.loneCr || (n.trailingCr && !o.trailingCr))
+        throw new InvalidToolArgsError('edit', [
+          {
+            field: `args.${o.loneCr ? 'old_string' : 'new_string'}`,
+            message: `has a carriage return (\\r) that is not part of a line end, but every line of ${path} ends in \\r\\n, so what it stands for is unclear and nothing was written; give line breaks as \\n (the file keeps its \\r\\n)`,
+          },
+        ]);
+      // A string ending in the \r of a line end means the text up to that line end, which stays.
+      oldS = o.trailingCr ? `${o.text}\n` : o.text;
+      newS = o.trailingCr ? `${n.text}\n` : n.text;
+      if (oldS === newS)
+        throw new InvalidToolArgsError('edit', [
+          {
+            field: 'args.new_string',
+            message: `differs from old_string only in line ends, and ${path} keeps its own line ends, so the edit would change nothing`,
+          },
+        ]);
+    }
+    let hits = occurrences(before, oldS);
+    if (
+      hits.length === 0 &&
+      eol === undefined &&
+      before.includes('\r\n') &&
+      oldS.includes('\n') &&
+      !oldS.includes('\r')
+    ) {
+      oldS = oldS.replace(/\n/g, '\r\n');
+      newS = newS.replace(/\r?\n/g, '\r\n');
+      hits = occurrences(before, oldS);
+    }
+    if (hits.length === 0) {
+      const candidates = closestLines(before, args.old_string);
+      const hint =
+        candidates.length === 0 ? 'no similar lines' : candidates.map((c) => `  line ${c.line}: ${c.text}`).join('\n');
+      // A near-match is only named, never applied: the model must send the file's exact text.
+      const near = nearMatch(before, args.old_string);
+      const nearText =
+        near === undefined
+          ? ''
+          : ` The file has it at line ${near.line} differing only in ${near.detail}; nothing was changed.`;
+      return failed(
+        new EditMatchError(
+          'EDIT_NOT_FOUND',
+          `${path}: old_string not found.${nearText} Closest lines:\n${hint}`,
+          near === undefined ? { path, candidates } : { path, candidates, near },
+        ),
+      );
+    }
+    lines = linesAt(before, hits.slice(0, MAX_MATCH_LINES));
+    const all =
+      args.replace_all === true || (args.expected_replacements !== undefined && args.expected_replacements > 1);
+    if (!all && hits.length > 1) {
+      const shown = hits
+        .slice(0, 10)
+        .map((at, k) => `  line ${lines[k]}: ${lineTextAt(before, at).slice(0, 200)}`)
+        .join('\n');
+      const more = hits.length > 10 ? `\n  … and ${hits.length - 10} more` : '';
+      return failed(
+        new EditMatchError(
+          'EDIT_AMBIGUOUS',
+          `${path}: old_string occurs ${hits.length} times; add surrounding context to make it unique, or set replace_all. Matches:\n${shown}${more}`,
+          { path, occurrences: hits.length, lines },
+        ),
+      );
+    }
+    replacements = all ? hits.length : 1;
+    after = all
+      ? before.split(oldS).join(newS)
+      : before.slice(0, hits[0]) + newS + before.slice(hits[0]! + oldS.length);
+  }
+  if (args.expected_replacements !== undefined && replacements !== args.expected_replacements) {
+    return failed(
+      new EditMatchError(
+        'EDIT_COUNT_MISMATCH',
+        `${path}: the edit would make ${replacements} replacement(s), expected_replacements is ${args.expected_replacements}; nothing written`,
+        {
+          path,
+          replacements,
+          expected: args.expected_replacements,
+        },
+      ),
+    );
+  }
+  if (args.max_replacements !== undefined && replacements > args.max_replacements) {
+    return failed(
+      new EditMatchError(
+        'EDIT_TOO_MANY',
+        `${path}: the edit would make ${replacements} replacements, more than max_replacements ${args.max_replacements}; nothing written`,
+        {
+          path,
+          replacements,
+          max: args.max_replacements,
+        },
+      ),
+    );
+  }
+  const dry = args.dry_run === true;
+  if (!dry) {
+    await assertUnchanged(fs, path, bytes, ctx.signal);
+    await fs.writeFile(path, bom + withEol(after, eol), { signal: ctx.signal });
+  }
+  const described = describeChange(
+    path,
+    decoded === undefined ? undefined : bom + decoded.text,
+    bom + withEol(after, eol),
+  );
+  const summary = `${dry ? 'dry run: would edit' : 'edited'} ${shownPath(path)}: ${replacements} replacement(s), +${described.change.additions} -${described.change.deletions} lines`;
+  return ok(`${summary}\n${described.diff}`, {
+    path,
+    dry_run: dry,
+    applied: !dry,
+    replacements,
+    match_lines: lines,
+    ...(replacements > lines.length ? { match_lines_truncated: true } : {}),
+    ...changeMetadata([described]),
+  });
+}

@@ -2,7 +2,8 @@
  * A strict unified-diff parser: `---`/`+++` file headers (with `a/`/`b/` prefixes or
  * `/dev/null`), `@@ -l,s +l,s @@` hunks whose line counts must match their bodies, and the
  * `\ No newline at end of file` marker. A `diff --git` section with `rename from`/`rename to`
- * and no hunks is a pure rename; `index`, similarity and mode lines are accepted and skipped.
+ * and no hunks is a pure rename; its `new mode` / `new file mode` line (100644 or 100755) sets or
+ * clears the executable bits, with or without hunks; `index` and similarity lines are skipped.
  * Git's quoted names (`"caf\303\251.txt"`) are unquoted. Anything else is an error naming the
  * patch line.
  */
@@ -31,6 +32,8 @@ export interface FilePatch {
   readonly oldPath: string | null;
   readonly newPath: string | null;
   readonly hunks: Hunk[];
+  /** From a git mode line: `true` 100755, `false` 100644; absent: the mode is kept. */
+  readonly executable?: boolean;
 }
 
 function fail(line: number, problem: string): never {
@@ -56,12 +59,35 @@ function headerPath(raw: string, prefix: 'a/' | 'b/', line: number): string | nu
   return p.startsWith(prefix) ? p.slice(2) : p;
 }
 
-/** A `diff --git` section's rename header lines, while its `---` header (if any) is not read yet. */
+/** A `diff --git` section's header lines, while its `---` header (if any) is not read yet. */
 interface GitSection {
   readonly at: number;
+  /** The `diff --git` line's rest (`a/x b/x`), for the name of a change of mode alone. */
+  readonly names: string;
   from?: string;
   to?: string;
+  executable?: boolean;
 }
+
+/** The one path a `diff --git a/x b/x` line names, when both sides are the same file. */
+function sameName(names: string, line: number): string | undefined {
+  if (names.startsWith('"')) {
+    const m = /^("(?:[^"\\]|\\.)*") ("(?:[^"\\]|\\.)*"|\S.*)$/.exec(names);
+    if (!m) return undefined;
+    const a = unquote(m[1]!, line);
+    const b = unquote(m[2]!, line);
+    return a.startsWith('a/') && b.startsWith('b/') && a.slice(2) === b.slice(2) ? a.slice(2) : undefined;
+  }
+  if (names.length % 2 === 0) return undefined;
+  const mid = (names.length - 1) / 2;
+  const a = names.slice(0, mid);
+  const b = names.slice(mid + 1);
+  return names[mid] === ' ' && a.startsWith('a/') && b.startsWith('b/') && a.slice(2) === b.slice(2)
+    ? a.slice(2)
+    : undefined;
+}
+
+const MODE_RE = /^(old mode|new mode|new file mode|deleted file mode) (\d+)\s*$/;
 
 const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
@@ -78,12 +104,24 @@ export function parsePatch(text: string): FilePatch[] {
   const files: FilePatch[] = [];
   let i = 0;
   let git: GitSection | undefined;
-  /** Ends a `diff --git` section: without a `---` header, its rename lines make a pure rename. */
+  /**
+   * Ends a `diff --git` section: without a `---` header, its rename lines make a pure rename and its
+   * mode line alone a change of mode.
+   */
   const endSection = (): void => {
+    const mode = git?.executable === undefined ? {} : { executable: git.executable };
     if (git && (git.from !== undefined || git.to !== undefined)) {
       if (git.from === undefined || git.to === undefined)
         fail(git.at, "a git rename needs both 'rename from' and 'rename to' lines");
-      files.push({ oldPath: git.from, newPath: git.to, hunks: [] });
+      files.push({ oldPath: git.from, newPath: git.to, hunks: [], ...mode });
+    } else if (git && git.executable !== undefined) {
+      const path = sameName(git.names, git.at);
+      if (path === undefined)
+        fail(
+          git.at,
+          "the file of this change of mode is unclear: the 'diff --git' line must name it as a/<path> b/<path>",
+        );
+      files.push({ oldPath: path, newPath: path, hunks: [], ...mode });
     }
     git = undefined;
   };
@@ -91,7 +129,27 @@ export function parsePatch(text: string): FilePatch[] {
     const line = lines[i]!.replace(/\r$/, '');
     if (line.startsWith('diff --git ')) {
       endSection();
-      git = { at: i + 1 };
+      git = { at: i + 1, names: line.slice('diff --git '.length) };
+      i++;
+      continue;
+    }
+    const mode = MODE_RE.exec(line);
+    if (mode && !git && files.length > 0)
+      fail(i + 1, `'${mode[1]}' lines belong to a 'diff --git' section, after its 'diff --git a/<path> b/<path>' line`);
+    if (/^(Binary files .* differ|GIT binary patch)\s*$/.test(line))
+      fail(
+        i + 1,
+        'a binary change cannot be applied by this tool (it changes text files only), so no file was changed; write the file with a command instead',
+      );
+    if (mode && git) {
+      const kind = mode[1]!;
+      const bits = mode[2]!;
+      if (bits !== '100644' && bits !== '100755')
+        fail(
+          i + 1,
+          `'${kind} ${bits}' is not a regular file's mode (symbolic links 120000 and submodules 160000 cannot be made by this tool); allowed: 100644 or 100755`,
+        );
+      if (kind === 'new mode' || kind === 'new file mode') git.executable = bits === '100755';
       i++;
       continue;
     }
@@ -107,6 +165,7 @@ export function parsePatch(text: string): FilePatch[] {
         "git copies ('copy from'/'copy to') are not supported; create the copy with a '--- /dev/null' / '+++ b/<new path>' section holding its lines",
       );
     if (line.startsWith('--- ')) {
+      const mode = git?.executable === undefined ? {} : { executable: git.executable };
       git = undefined; // the ---/+++ headers name the files of this section, renamed or not
       const next = lines[i + 1]?.replace(/\r$/, '');
       if (next === undefined || !next.startsWith('+++ '))
@@ -114,7 +173,8 @@ export function parsePatch(text: string): FilePatch[] {
       const oldPath = headerPath(line.slice(4), 'a/', i + 1);
       const newPath = headerPath(next.slice(4), 'b/', i + 2);
       if (oldPath === null && newPath === null) fail(i + 1, 'both sides are /dev/null');
-      const file: FilePatch = { oldPath, newPath, hunks: [] };
+      if (newPath === null && mode.executable !== undefined) fail(i + 1, 'a deleted file cannot get a new mode');
+      const file: FilePatch = { oldPath, newPath, hunks: [], ...mode };
       i += 2;
       while (i < lines.length && lines[i]!.startsWith('@@')) {
         const m = HUNK_RE.exec(lines[i]!);
@@ -158,12 +218,7 @@ export function parsePatch(text: string): FilePatch[] {
       files.push(file);
       continue;
     }
-    if (
-      line === '' ||
-      /^(index |new file mode |deleted file mode |old mode |new mode |similarity index |dissimilarity index |Binary files )/.test(
-        line,
-      )
-    ) {
+    if (line === '' || /^(index |similarity index |dissimilarity index )/.test(line)) {
       i++;
       continue;
     }

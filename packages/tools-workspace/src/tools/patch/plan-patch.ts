@@ -6,7 +6,8 @@
  * them if a later write fails.
  */
 import { A3sError, type WorkspaceFileSystem } from '@a3s-code/core';
-import { decodeEditable, readBytes, type ReadBytes } from '../shared/text-file.js';
+import { decodeEditable, describedText, readBytes, type ReadBytes } from '../shared/text-file.js';
+import { lineEndView, uniformEol, withEol } from '../shared/line-ends.js';
 import { applyHunks } from './apply-patch.js';
 import type { FilePatch, Hunk } from './parse-patch.js';
 
@@ -26,6 +27,10 @@ export interface PlannedFile {
   readonly before: string | undefined;
   /** Its text after, with the byte-order mark it keeps (`undefined`: deleted). */
   readonly after: string | undefined;
+  /** The bytes to write instead of `after`: the file's own, for a change of mode alone. */
+  readonly data?: Uint8Array;
+  /** `true`/`false`: set/clear the executable bits; absent: the mode is kept. */
+  readonly executable?: boolean;
 }
 
 interface FileState {
@@ -38,8 +43,12 @@ interface FileState {
   /** Text before the patch (decoded on first use; `undefined` when the file did not exist). */
   before: string | undefined;
   decoded: boolean;
-  /** Text now, in the plan (`undefined`: does not exist). */
+  /** Text now, in the plan (`undefined`: does not exist); a CR file's in lines ending in `\n`. */
   current: string | undefined;
+  /** `\r` for a file whose only line ends are CR: patched in lines ending in `\n`, written back with CR. */
+  eol: '\r' | undefined;
+  /** The mode the plan gives it: `true` executable, `false` not; `undefined`: kept. */
+  executable: boolean | undefined;
 }
 
 /**
@@ -79,6 +88,8 @@ export async function planPatch(
         before: undefined,
         decoded: original === undefined,
         current: undefined,
+        eol: undefined,
+        executable: undefined,
       };
       states.set(path, state);
     }
@@ -89,7 +100,9 @@ export async function planPatch(
     if (!state.decoded) {
       const { text, bom } = decodeEditable(state.path, state.original!, 'patch');
       state.before = text;
-      state.current = text;
+      // An old Mac file (CR line ends only) is patched as lines, and keeps its CRs.
+      state.eol = uniformEol(text) === '\r' ? '\r' : undefined;
+      state.current = state.eol === undefined ? text : lineEndView(text).text;
       state.bom = bom;
       state.originalBom = bom;
       state.decoded = true;
@@ -101,6 +114,17 @@ export async function planPatch(
   for (const file of files) {
     const source = await stateOf(file.oldPath ?? file.newPath!);
     const target = file.newPath === null ? undefined : await stateOf(file.newPath);
+    if (target === source && file.hunks.length === 0) {
+      // A change of mode alone: the content is not decoded (a binary file's mode may change too).
+      if (!exists(source) || source.original === undefined)
+        return new PatchApplyError(
+          source.path,
+          source.original === undefined ? 'no such file' : 'an earlier part of the patch deleted this file',
+          {},
+        );
+      source.executable = file.executable;
+      continue;
+    }
     let text = '';
     if (file.oldPath === null) {
       if (exists(source))
@@ -138,18 +162,33 @@ export async function planPatch(
       source.current = undefined;
       target.decoded = true;
       target.bom = source.bom;
+      target.eol = source.eol;
       target.current = applied.text;
+      // A renamed file keeps its mode unless the patch gives one.
+      target.executable =
+        file.executable ??
+        source.executable ??
+        (source.original === undefined ? undefined : (await fs.stat(source.path, { signal }))?.executable);
     } else source.current = applied.text;
+    if (target !== undefined && file.executable !== undefined) target.executable = file.executable;
   }
   const plan: PlannedFile[] = [];
   for (const s of states.values()) {
-    if (!s.decoded) continue;
-    if (s.current === s.before && s.bom === s.originalBom) continue;
+    const mode = s.executable === undefined ? {} : { executable: s.executable };
+    if (!s.decoded) {
+      if (s.executable === undefined || s.original === undefined) continue;
+      const same = describedText(s.original);
+      plan.push({ path: s.path, original: s.original, before: same, after: same, data: s.original, ...mode });
+      continue;
+    }
+    const after = s.current === undefined ? undefined : withEol(s.current, s.eol);
+    if (after === s.before && s.bom === s.originalBom && (s.executable === undefined || after === undefined)) continue;
     plan.push({
       path: s.path,
       original: s.original,
       before: s.before === undefined ? undefined : s.originalBom + s.before,
-      after: s.current === undefined ? undefined : s.bom + s.current,
+      after: after === undefined ? undefined : s.bom + after,
+      ...(after === undefined ? {} : mode),
     });
   }
   return plan;

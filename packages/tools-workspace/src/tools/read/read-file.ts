@@ -10,7 +10,7 @@ import {
   digestOf,
   looksBinary,
   splitLines,
-  utf16Bom,
+  utf16Text,
   type Utf16Encoding,
 } from '../shared/text.js';
 
@@ -50,12 +50,14 @@ function utf16Length(bytes: Buffer, start: number, end: number): number {
  */
 function byteLines(data: Uint8Array): FileLines {
   const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  // A file whose only line ends are CR (old Mac) is split at CR.
+  const nl = bytes.indexOf(10) < 0 && bytes.indexOf(13) >= 0 ? 13 : 10;
   let breaks = 0;
-  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) breaks++;
+  for (let i = bytes.indexOf(nl); i >= 0; i = bytes.indexOf(nl, i + 1)) breaks++;
   // Line starts (a file read whole is under 2 GiB, so offsets fit 32 bits); no phantom last line.
   const starts = new Uint32Array(breaks + 1);
   let count = 1;
-  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) starts[count++] = i + 1;
+  for (let i = bytes.indexOf(nl); i >= 0; i = bytes.indexOf(nl, i + 1)) starts[count++] = i + 1;
   if (starts[count - 1] === bytes.length) count--;
   const shownBytes = (MAX_LINE_CHARS + 1) * 4;
   return {
@@ -63,7 +65,7 @@ function byteLines(data: Uint8Array): FileLines {
     line: (i) => {
       const start = starts[i]!;
       let end = i + 1 < count ? starts[i + 1]! - 1 : bytes.length;
-      if (end > start && bytes[end - 1] === 10) end--;
+      if (end > start && bytes[end - 1] === nl) end--;
       if (end > start && bytes[end - 1] === 13) end--;
       if (end - start <= shownBytes) {
         const text = decodeText(bytes.subarray(start, end));
@@ -92,11 +94,18 @@ export type LoadedFile =
 export async function loadFile(fs: WorkspaceFileSystem, path: string, signal: AbortSignal): Promise<LoadedFile> {
   const bytes = await fs.readFile(path, { signal });
   const digest = digestOf(bytes);
-  const utf16 = utf16Bom(bytes);
+  const utf16 = utf16Text(bytes);
   if (utf16 !== undefined) {
-    // Text in UTF-16 (Windows tools write it): its ASCII has NUL bytes, yet it is text, shown decoded.
-    const text = new TextDecoder(utf16).decode(bytes.subarray(2));
-    return { kind: 'text', lines: arrayLines(splitLines(text)), size: bytes.length, digest, encoding: utf16 };
+    // Text in UTF-16 (Windows tools write it, with a byte-order mark or without): its ASCII has
+    // NUL bytes, yet it is text, shown decoded.
+    const text = new TextDecoder(utf16.encoding, { ignoreBOM: true }).decode(bytes.subarray(utf16.bomBytes));
+    return {
+      kind: 'text',
+      lines: arrayLines(splitLines(text)),
+      size: bytes.length,
+      digest,
+      encoding: utf16.encoding,
+    };
   }
   if (looksBinary(bytes)) return { kind: 'binary', size: bytes.length, digest };
   const lines = bytes.length > WHOLE_TEXT_MAX_BYTES ? byteLines(bytes) : arrayLines(splitLines(decodeText(bytes)));

@@ -3,6 +3,7 @@
  * a bounded preview and a bounded unified diff, never the whole before/after contents.
  */
 import { unifiedDiff } from '../../diff/unified-diff.js';
+import { uniformEol } from './line-ends.js';
 import { byteLength, cutBytes, digestOf } from './text.js';
 
 /** Largest diff text kept in a result, in bytes. */
@@ -46,7 +47,9 @@ export function describeChange(path: string, before: string | undefined, after: 
     diffText = d.text.replace(`+++ b/${path}`, '+++ /dev/null');
     deletions = d.deletions;
   } else {
-    const d = unifiedDiff(path, before, after);
+    // A CR-only (old Mac) file is diffed by its lines, as `read` shows them; digests and sizes stay the file's.
+    const lines = (t: string): string => (uniformEol(before ?? after) === '\r' ? t.replace(/\r/g, '\n') : t);
+    const d = unifiedDiff(path, before === undefined ? undefined : lines(before), lines(after));
     diffText = d.text;
     additions = d.additions;
     deletions = d.deletions;

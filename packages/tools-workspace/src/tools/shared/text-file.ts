@@ -7,7 +7,7 @@
  */
 import type { WorkspaceFileSystem } from '@a3s-code/core';
 import { WorkspaceFileError } from '../../errors.js';
-import { looksBinary, utf16Bom } from './text.js';
+import { looksBinary, utf16Text, type Utf16Text } from './text.js';
 
 /** The UTF-8 byte-order mark, as text. */
 const BOM = '\ufeff';
@@ -50,7 +50,7 @@ export function decodeEditable(path: string, bytes: Uint8Array, what: string): E
       'io',
       `is ${bytes.length} bytes; ${what} changes files of up to ${EDITABLE_MAX_BYTES} bytes (use a command for larger ones), so nothing was written`,
     );
-  const utf16 = utf16Bom(bytes);
+  const utf16 = utf16Text(bytes);
   if (utf16 !== undefined) throw utf16Error(path, utf16, what);
   if (looksBinary(bytes))
     throw new WorkspaceFileError(
@@ -74,11 +74,12 @@ export function decodeEditable(path: string, bytes: Uint8Array, what: string): E
  * `WORKSPACE_ENCODING` for a UTF-16 file: read shows it decoded, but `what` (a change) would
  * write its text back as UTF-8, so it refuses.
  */
-export function utf16Error(path: string, encoding: string, what: string): WorkspaceFileError {
+export function utf16Error(path: string, utf16: Utf16Text, what: string): WorkspaceFileError {
+  const how = utf16.bomBytes === 0 ? 'recognised without a byte-order mark' : 'it starts with a UTF-16 byte-order mark';
   return new WorkspaceFileError(
     path,
     'encoding',
-    `is ${encoding.toUpperCase()} text (it starts with a UTF-16 byte-order mark); ${what} changes UTF-8 text files only, so nothing was written (convert the file to UTF-8 first, e.g. iconv -f UTF-16 -t UTF-8, if that is intended)`,
+    `is ${utf16.encoding.toUpperCase()} text (${how}); ${what} changes UTF-8 text files only, so nothing was written (convert the file to UTF-8 first, e.g. iconv -f UTF-16 -t UTF-8, if that is intended)`,
   );
 }
 

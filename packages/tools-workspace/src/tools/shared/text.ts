@@ -26,6 +26,65 @@ export function utf16Bom(bytes: Uint8Array): Utf16Encoding | undefined {
   return undefined;
 }
 
+/** A file's UTF-16 text encoding, and whether it was declared by a byte-order mark or recognised without one. */
+export interface Utf16Text {
+  readonly encoding: Utf16Encoding;
+  /** Bytes of the byte-order mark in front of the text: 2, or 0 when it was recognised without one. */
+  readonly bomBytes: 0 | 2;
+}
+
+/** Bytes looked at to recognise UTF-16 without a byte-order mark. */
+const UTF16_SAMPLE_BYTES = 8192;
+
+/**
+ * UTF-16 text without a byte-order mark, recognised as Windows tools write it: an even number of
+ * bytes; over the first 8 KiB nearly every high byte of a code unit is NUL while the low bytes are
+ * not (ASCII-range text), and they decode into text with no NUL and hardly any control characters
+ * (binary data of 16-bit numbers fails here); and the whole file decodes without an unpaired surrogate.
+ */
+function utf16WithoutBom(bytes: Uint8Array): Utf16Encoding | undefined {
+  if (bytes.length < 4 || bytes.length % 2 !== 0) return undefined;
+  const n = Math.min(bytes.length, UTF16_SAMPLE_BYTES);
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) evenNul++;
+    if (bytes[i + 1] === 0) oddNul++;
+  }
+  const units = n / 2;
+  const encoding: Utf16Encoding | undefined =
+    oddNul >= units * 0.7 && evenNul <= units * 0.05
+      ? 'utf-16le'
+      : evenNul >= units * 0.7 && oddNul <= units * 0.05
+        ? 'utf-16be'
+        : undefined;
+  if (encoding === undefined) return undefined;
+  const decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
+  let control = 0;
+  try {
+    // The sample first (cheap, and what rules out binary data), then the whole file must decode.
+    const sample = decoder.decode(bytes.subarray(0, n - (n % 2)), { stream: true });
+    for (let i = 0; i < sample.length; i++) {
+      const c = sample.charCodeAt(i);
+      if (c === 0) return undefined;
+      if ((c < 32 && c !== 9 && c !== 10 && c !== 12 && c !== 13 && c !== 27) || (c >= 0x7f && c <= 0x9f)) control++;
+    }
+    if (control > sample.length * 0.01) return undefined;
+    decoder.decode(bytes.subarray(n - (n % 2)));
+  } catch {
+    return undefined;
+  }
+  return encoding;
+}
+
+/** The UTF-16 encoding of `bytes`: declared by a byte-order mark, or recognised without one; else `undefined`. */
+export function utf16Text(bytes: Uint8Array): Utf16Text | undefined {
+  const bom = utf16Bom(bytes);
+  if (bom !== undefined) return { encoding: bom, bomBytes: 2 };
+  const sniffed = utf16WithoutBom(bytes);
+  return sniffed === undefined ? undefined : { encoding: sniffed, bomBytes: 0 };
+}
+
 /** Decodes UTF-8 (invalid sequences become U+FFFD). */
 export function decodeText(bytes: Uint8Array): string {
   return decoder.decode(bytes);
@@ -50,10 +109,13 @@ export function cutBytes(text: string, maxBytes: number): { text: string; cut: b
   return { text: buf.toString('utf8', 0, end), cut: true };
 }
 
-/** Splits text into lines without their terminators (`\r\n` or `\n`); no phantom last line. */
+/**
+ * Splits text into lines without their terminators (`\r\n` or `\n`; a text whose only line ends
+ * are `\r`, as old Mac files have, at `\r`); no phantom last line.
+ */
 export function splitLines(text: string): string[] {
   if (text === '') return [];
-  const lines = text.split('\n');
+  const lines = text.split(text.includes('\n') || !text.includes('\r') ? '\n' : '\r');
   if (lines[lines.length - 1] === '') lines.pop();
   return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }

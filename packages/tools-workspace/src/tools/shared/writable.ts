@@ -1,5 +1,8 @@
-/** Refuses write targets before any I/O: the lexical checks plus the protected `.a3s` folder. */
-import { refusedBeforeChange, type ToolContext } from '@a3s-code/core';
+/**
+ * Refuses write targets and texts before any I/O: the lexical checks plus the protected `.a3s`
+ * folder, and texts that cannot be written as UTF-8.
+ */
+import { InvalidToolArgsError, refusedBeforeChange, type ToolContext } from '@a3s-code/core';
 import { WorkspaceFileError, WorkspacePathError } from '../../errors.js';
 import { assertWritable, normalizeWorkspacePath } from '../../paths/normalize.js';
 
@@ -13,7 +16,15 @@ export function assertWritableArg(ctx: ToolContext, path: string, field: string)
   } catch (error) {
     throw error instanceof WorkspacePathError ? refusedBeforeChange(error) : error;
   }
-  // A path that may be written but ends in `/` names a folder: a file of that name is not what was meant.
+  // A path that may be written but ends in `/`, `/.` or `/..` names a folder: a file of that name is not what was meant.
+  if (/(?:^|\/)\.\.?$/.test(path))
+    throw refusedBeforeChange(
+      new WorkspaceFileError(
+        path,
+        'is_directory',
+        `${field} ends in "${path.endsWith('..') ? '..' : '.'}", which names a directory, so nothing was written; allowed: the path of a file (its last part a file name)`,
+      ),
+    );
   if (path.endsWith('/'))
     throw refusedBeforeChange(
       new WorkspaceFileError(
@@ -22,4 +33,25 @@ export function assertWritableArg(ctx: ToolContext, path: string, field: string)
         `${field} ends in "/", which names a directory, so nothing was written; allowed: the path of a file (no trailing "/")`,
       ),
     );
+}
+
+/** Where `text` has a lone UTF-16 surrogate (half of a character, which UTF-8 cannot hold), or -1. */
+function loneSurrogateAt(text: string): number {
+  const m = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.exec(text);
+  return m === null ? -1 : m.index;
+}
+
+/**
+ * Throws `INVALID_TOOL_ARGS` naming `field` when `text` holds half of a character (a lone surrogate,
+ * e.g. an emoji cut in two): written as UTF-8 it would silently become U+FFFD.
+ */
+export function assertWholeCharacters(tool: string, field: string, text: string): void {
+  const at = loneSurrogateAt(text);
+  if (at < 0) return;
+  throw new InvalidToolArgsError(tool, [
+    {
+      field: `args.${field}`,
+      message: `holds half of a character (lone UTF-16 surrogate \\u${text.charCodeAt(at).toString(16)} at index ${at}), which cannot be written as UTF-8, so nothing was written; send whole characters`,
+    },
+  ]);
 }
