@@ -26,7 +26,8 @@ export const RUN_HELP = `Usage: a3s run [options] "<prompt>"
        a3s run [options] -        (reads the prompt from stdin: echo "…" | a3s run -)
 
 Runs one prompt to its end and exits: 0 completed, 1 run failed, 2 usage or configuration error,
-3 parked (continue with a3s sessions --resume <id>), 130 interrupted.
+3 parked (continue with a3s sessions --resume <id>), 130 interrupted (Ctrl-C), 143 terminated
+(SIGTERM; the run is recorded as cancelled).
 
 Options:
       --json           print every event envelope as one JSON line (JSONL) on stdout
