@@ -144,7 +144,8 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     artifacts: artifactSaver(out, flags.cwd, () => session.sessionId, sessionArtifacts(session)),
   });
   printMcpWarnings(io.stderr, err, session.mcpStatus());
-  if (opened.vibeNote !== undefined && !values.json) io.stdout.write(out.cyan(`${opened.vibeNote}\n`));
+  // Notes to the person go to stderr: stdout keeps the run's output (text and tool cards, or JSONL).
+  if (opened.vibeNote !== undefined) io.stderr.write(err.cyan(`${opened.vibeNote}\n`));
   if (opened.repairNote !== undefined) io.stderr.write(`${terminalText(opened.repairNote)}\n`);
   // A new prompt ends the run the log left open (parked, or cut off by a crash): said, not silent.
   const open = session.state.view.run;
