@@ -66,6 +66,12 @@ export function hintsFor(command: string, e: unknown): string[] {
       `export ${variable}=<url>, or set it in a3s.config.json: "providers": { "${name}": { "baseUrl": "<url>" } }; 'a3s models' shows the variables`,
     ];
   }
+  // The server answered, with a server error (after the retries): the connection is not the problem.
+  const serverError = /\bHTTP (5\d\d)\b/.exec(message)?.[1];
+  if (f.code === 'LLM_TRANSPORT' && preset !== undefined && serverError !== undefined)
+    return [
+      `the ${preset.name} server answered with a server error (HTTP ${serverError}): try again later; if the server is yours, its log says why (${preset.baseUrlEnv} or "providers": { "${preset.name}": { "baseUrl": … } } sets which server is called)`,
+    ];
   if (f.code === 'LLM_TRANSPORT' && preset !== undefined) {
     const local = !preset.keyRequired;
     return [
