@@ -30,6 +30,7 @@ import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
 import { styleFor, type Style } from '../style.js';
+import { undecodedPrompt } from '../prompt-text.js';
 import { printTools } from './tools.js';
 import { terminalText } from '@a3s-code/core';
 
@@ -189,7 +190,12 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   reader.onIdleLine = (line) => {
     const text = line.trim();
     if (!running || text === '') return false;
-    if (!text.startsWith('/')) return input.steer(line, runId);
+    if (!text.startsWith('/')) {
+      const undecoded = undecodedPrompt(text, 'this steer');
+      if (undecoded === undefined) return input.steer(line, runId);
+      chrome.write(cs.yellow(`not sent: ${undecoded}\n`));
+      return true;
+    }
     const [command = ''] = text.split(/\s+/);
     const problem = slashProblem(text);
     if (problem !== undefined) chrome.write(`${problem}\n`);
@@ -351,6 +357,11 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
         continue;
       }
       lastInterrupt = 0;
+      const undecoded = undecodedPrompt(text, 'this prompt');
+      if (undecoded !== undefined) {
+        chrome.write(cs.yellow(`not sent: ${undecoded}\n`));
+        continue;
+      }
       // The attachments go with this prompt (sent or refused, they are not kept for the next one).
       const attachments = input.takePrompt();
       await guarded(() => streamed(session.stream(text, attachments.length > 0 ? { attachments } : {})));

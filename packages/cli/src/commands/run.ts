@@ -13,6 +13,7 @@ import { hintsFor } from '../hints.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { progressLine } from '../interactive/flow-command.js';
+import { undecodedPrompt } from '../prompt-text.js';
 import { closeOnSigterm, closeOrQuit, openSession } from '../open-session.js';
 import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
 import { createEventPrinter } from '../render/event-printer.js';
@@ -124,6 +125,8 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
         ? 'the prompt read from stdin (a3s run -) is empty'
         : `missing the prompt, e.g. a3s run "fix the failing test", or a3s run - to read it from stdin; see 'a3s run --help'`,
     );
+  const undecoded = fromStdin ? undefined : undecodedPrompt(prompt, 'the prompt');
+  if (undecoded !== undefined) throw new UsageError(undecoded);
   const flags = sessionFlags(values, io.cwd);
   checkSessionFlag(values.session, 'run');
   const attachments = flagAttachments(values.image, values.file, io.cwd, flags.cwd);
