@@ -91,6 +91,10 @@ export function hintsFor(command: string, e: unknown): string[] {
     return [
       `a3s keeps each session's fact log and snapshot in the workspace's .a3s folder, so the workspace must be writable: run a3s ${command} in a folder you can write to, or pass --cwd <dir>`,
     ];
+  if (f.code === 'FACT_LOG_LOCKED')
+    return [
+      `another process has this session's log open (its pid is above): leave that session first (/exit in a3s code, or let its a3s run end), ${command === 'sessions' ? 'or start a new session with a3s code' : 'or start a new session by leaving out --session'}`,
+    ];
   if (f.code === 'LLM_STATUS' && (f.status === 401 || f.status === 403) && preset?.keyEnv !== undefined)
     return [
       `${preset.name} refused the key (HTTP ${String(f.status)}): check ${preset.keyEnv} ('a3s models' shows whether it is set)`,
