@@ -97,6 +97,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   const reader = new LineReader(io.stdin, chrome, io.stdin.isTTY === true);
   const style = styleFor(io.stdout, io.env);
   const cs = chrome === io.stdout ? style : styleFor(chrome, io.env);
+  let trustInterrupted = false;
   const flags = {
     ...sessionFlags(values, io.cwd),
     // On a terminal the person answers for the folder's config file; elsewhere it takes the flag.
@@ -104,8 +105,17 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       ? {
           askTrust: async (what: string): Promise<boolean> => {
             chrome.write(`${cs.yellow(what)}\n`);
-            const answer = await reader.read('trust this folder? [y/N] ');
-            return /^y(es)?$/i.test((answer ?? '').trim());
+            // Ctrl-C at the question leaves, as at any other point (130), rather than answering no.
+            const stop = reader.onInterrupt(() => {
+              trustInterrupted = true;
+              reader.close();
+            });
+            try {
+              const answer = await reader.read('trust this folder? [y/N] ');
+              return /^y(es)?$/i.test((answer ?? '').trim());
+            } finally {
+              stop();
+            }
           },
         }
       : {}),
@@ -137,6 +147,10 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     );
   } catch (e) {
     reader.close();
+    if (trustInterrupted) {
+      chrome.write('\n');
+      return EXIT.cancelled;
+    }
     throw e;
   }
   const { session } = opened;
