@@ -49,6 +49,35 @@ describe('a3s code with stdout not a terminal', () => {
     expect(stderr).toMatch(/\? allow write b\.txt\n {2}rule: [^\n]*\nallow\? \[y\/n\/a\] /);
   });
 
+  it('the reader of stdout going away (a3s code | head) interrupts the run and ends the session with 0', async () => {
+    const dir = tempRepo();
+    const command = 'sleep 0.3; echo after';
+    const script = scriptFile([
+      { text: 'One.', tool_calls: [{ id: 'b1', name: 'bash', args: { command } }] },
+      { delay_ms: 15_000, text: 'never' },
+    ]);
+    const env: NodeJS.ProcessEnv = { ...process.env, A3S_HOME: TEST_A3S_HOME, NO_COLOR: '1' };
+    delete env.A3S_MODEL;
+    const child = spawn(process.execPath, [A3S, 'code', '--yolo', '--model', `scripted:${script}`, '--cwd', dir], {
+      env,
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
+    child.stdin.write('go\n'); // stdin stays open: only stdout's reader goes away
+    // The first line of the answer is read, then the reader leaves (as head -1 does).
+    await new Promise<void>((ok) => child.stdout.once('data', () => ok()));
+    child.stdout.destroy();
+    const status = await Promise.race([
+      new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))),
+      new Promise<string>((ok) => setTimeout(() => ok('still running after 10 s'), 10_000)),
+    ]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+    expect(status, stderr).toBe(0);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  }, 15_000);
+
   it('a3s run: the vibe note goes to stderr, the run output to stdout', () => {
     const dir = tempRepo();
     writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ vibe: { maxWorkers: 2 } }));

@@ -11,7 +11,7 @@ import { EXIT } from '../errors.js';
 import { planResume, undeliveredSteers } from '../interactive/continuation.js';
 import { LineReader } from '../interactive/line-reader.js';
 import { RunInput, type UndeliveredSteer } from '../interactive/run-input.js';
-import { slashProblem } from '../interactive/slash.js';
+import { slashProblem, toggleVibe } from '../interactive/slash.js';
 import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.js';
 import {
   FLOW_COMMANDS,
@@ -60,18 +60,6 @@ ${FLOW_HELP}
 /exit      leave (also Ctrl-D, or Ctrl-C twice)`;
 
 const DOUBLE_PRESS_MS = 2_000;
-
-/** `/vibe`, `/vibe on`, `/vibe off` (checked by `slashProblem`): switches vibe mode and says what changed. */
-function toggleVibe(session: Session, arg: string | undefined, style: Style): string {
-  const on = session.setVibeMode(arg === undefined ? !session.vibeMode : arg === 'on');
-  return on
-    ? style.cyan(
-        'vibe mode on: the agent can conduct background workers (vibe_spawn, vibe_send, vibe_wait, vibe_kill, vibe_list)',
-      )
-    : style.dim(
-        'vibe mode off: the vibe tools left the surface; workers already running go on (/vibe shows them again)',
-      );
-}
 
 /** How `a3s code` starts: continue a log by id, or reopen a saved session (`a3s sessions --resume`). */
 export interface CodePreset {
@@ -173,6 +161,14 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     flow?.abort(new Error('the user left (Ctrl-C twice)'));
     reader.close();
   };
+  // The reader of stdout went away (`a3s code | head`): the answers would be lost, so the run is
+  // interrupted and the session closed, as a3s run does; the exit code stays 0.
+  const onStdoutClosed = (): void => {
+    if (runId !== undefined) session.interrupt({ runId, reason: 'stdout was closed by its reader' });
+    flow?.abort(new Error('stdout was closed by its reader'));
+    reader.close();
+  };
+  io.stdoutClosed?.addEventListener('abort', onStdoutClosed);
   const stopInterrupts = reader.onInterrupt(() => {
     const now = Date.now();
     if (now - lastInterrupt < DOUBLE_PRESS_MS) return quit();
@@ -310,6 +306,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
 
   try {
     for (;;) {
+      if (io.stdoutClosed?.aborted === true) break;
       let line: string | null = input.takeNext() ?? null;
       if (line !== null) chrome.write(`${cs.cyan('› ')}${line}\n`);
       else line = await reader.read(cs.cyan('› '));
@@ -383,6 +380,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   } finally {
     print.close();
     stopInterrupts();
+    io.stdoutClosed?.removeEventListener('abort', onStdoutClosed);
     stopTerm();
     reader.close();
     await closeOrQuit(opened);
