@@ -85,7 +85,6 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   const reader = new LineReader(io.stdin, chrome, io.stdin.isTTY === true);
   const style = styleFor(io.stdout, io.env);
   const cs = chrome === io.stdout ? style : styleFor(chrome, io.env);
-  let trustInterrupted = false;
   const flags = {
     ...sessionFlags(values, io.cwd),
     // On a terminal the person answers for the folder's config file; elsewhere it takes the flag.
@@ -93,17 +92,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       ? {
           askTrust: async (what: string): Promise<boolean> => {
             chrome.write(`${cs.yellow(what)}\n`);
-            // Ctrl-C at the question leaves, as at any other point (130), rather than answering no.
-            const stop = reader.onInterrupt(() => {
-              trustInterrupted = true;
-              reader.close();
-            });
-            try {
-              const answer = await reader.read('trust this folder? [y/N] ');
-              return /^y(es)?$/i.test((answer ?? '').trim());
-            } finally {
-              stop();
-            }
+            const answer = await reader.read('trust this folder? [y/N] ');
+            return /^y(es)?$/i.test((answer ?? '').trim());
           },
         }
       : {}),
@@ -119,6 +109,12 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     ),
   });
   const sessionId = preset.sessionId ?? values.session;
+  // Ctrl-C while the session opens (at the trust question, or an MCP server slow to start) leaves
+  // at once with 130, as a3s run does; the exit hooks stop what had started.
+  const stopOpening = reader.onInterrupt(() => {
+    chrome.write('\n');
+    process.exit(EXIT.cancelled);
+  });
   let opened: OpenedSession;
   try {
     opened = await openSession(
@@ -135,11 +131,9 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     );
   } catch (e) {
     reader.close();
-    if (trustInterrupted) {
-      chrome.write('\n');
-      return EXIT.cancelled;
-    }
     throw e;
+  } finally {
+    stopOpening();
   }
   const { session } = opened;
   current = session;
