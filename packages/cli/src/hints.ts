@@ -72,6 +72,11 @@ export function hintsFor(command: string, e: unknown): string[] {
     return [
       `the ${preset.name} server answered with a server error (HTTP ${serverError}): try again later; if the server is yours, its log says why (${preset.baseUrlEnv} or "providers": { "${preset.name}": { "baseUrl": … } } sets which server is called)`,
     ];
+  // fetch refuses some ports outright (those of other protocols: 6000, 9, 25, ...): nothing was called.
+  if (f.code === 'LLM_TRANSPORT' && preset !== undefined && /\(bad port\)/.test(message))
+    return [
+      `the base URL's port is one that fetch never calls (it belongs to another protocol, e.g. 6000 or 9): serve the model on another port and set ${preset.baseUrlEnv} or "providers": { "${preset.name}": { "baseUrl": … } } to it`,
+    ];
   if (f.code === 'LLM_TRANSPORT' && preset !== undefined) {
     const local = !preset.keyRequired;
     return [

@@ -54,4 +54,15 @@ describe('a model server that answers with an error', () => {
     expect(r.stderr).not.toContain('network connection');
     expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 20_000);
+
+  it('a base URL on a port fetch refuses (6000): the port is named as the problem', async () => {
+    const r = await run(['run', '--model', 'openai/gpt-4o', '--cwd', tempRepo(), 'hi'], {
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: 'http://127.0.0.1:6000/v1',
+    });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^run failed: LLM_TRANSPORT: openai: request failed: fetch failed \(bad port\)\n/);
+    expect(r.stderr).toContain("hint: the base URL's port is one that fetch never calls");
+    expect(r.stderr).not.toContain('network connection');
+  }, 20_000);
 });
