@@ -125,7 +125,10 @@ if (job === 'test') {
 }
 
 if (job === 'demo') {
-  process.exit(run('pnpm', ['--filter', '@a3s-code-apps/examples', 'demo', ...process.argv.slice(3)]));
+  // The demo itself, not through pnpm: its exit code is the demo's, with no pnpm failure banner
+  // under a3s's own message (a missing key, a model server that refused).
+  const app = join(root, 'apps', 'examples');
+  process.exit(run(process.execPath, [join(app, 'demo.mjs'), ...process.argv.slice(3)], { cwd: app }));
 } else if (job === 'bench') {
   process.exit(run('pnpm', ['exec', 'tsx', 'bench/run.ts', ...process.argv.slice(3)]));
 } else if (job === 'soak') {

@@ -10,6 +10,10 @@ cpSync(join(import.meta.dirname, 'demo-repo'), repo, { recursive: true });
 
 const agent = await Agent.create({
   model: process.env.A3S_MODEL ?? `scripted:${join(import.meta.dirname, 'demo-model.json')}`,
+}).catch((e: Error) => {
+  // A3S_MODEL without its key, or a malformed model: the typed error names what to set.
+  console.error(`sdk-example: ${e.message}`);
+  process.exit(2);
 });
 const session = await agent.session(repo, { governance: { yolo: true } });
 

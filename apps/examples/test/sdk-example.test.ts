@@ -31,6 +31,20 @@ describe('apps/examples/sdk-example.ts', () => {
     expect(r.stdout).toMatch(/verification: passed; log: .*\.a3s\/effect-log\/session-[0-9a-f-]+\.jsonl/);
   });
 
+  it('a model without its key ends with one line naming the variable (exit 2), no stack trace', () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, A3S_MODEL: 'openai/gpt-4o' };
+    delete env.OPENAI_API_KEY;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(app, 'sdk-example.ts')], {
+      cwd: app,
+      encoding: 'utf8',
+      env,
+    });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toBe(
+      "sdk-example: model configuration: OPENAI_API_KEY: is not set; it is required for model 'openai/gpt-4o'\n",
+    );
+  });
+
   it('is the example the README shows, verbatim (after its two comment lines)', () => {
     const file = readFileSync(join(app, 'sdk-example.ts'), 'utf8').split('\n').slice(2).join('\n');
     expect(readFileSync(join(app, '..', '..', 'README.md'), 'utf8')).toContain(`\`\`\`ts\n${file}\`\`\``);

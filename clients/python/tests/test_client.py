@@ -190,6 +190,16 @@ class ServerGoneTest(unittest.TestCase):
         # The process of a Client that was never handed out is reaped and its pipes closed.
         self.assertEqual([str(w.message) for w in caught if issubclass(w.category, ResourceWarning)], [])
 
+        # A command that is not there: named, with the ways to name the server, not a bare errno.
+        with self.assertRaises(ServeError) as absent:
+            Client(["a3s-no-such-command", "serve"], timeout=20)
+        self.assertIn(
+            "cannot start the server (a3s-no-such-command serve): 'a3s-no-such-command' is not a program on PATH",
+            str(absent.exception),
+        )
+        self.assertIn("npm install -g @a3s-code/cli", str(absent.exception))
+        self.assertIn("A3S_SERVE_COMMAND", str(absent.exception))
+
         mute = Client([sys.executable, "-c", MUTE_SERVER], timeout=20)
         try:
             mute._reader.join(timeout=20)  # the reader has seen the end of stdout

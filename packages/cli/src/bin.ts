@@ -12,6 +12,7 @@ const code = await main(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
   stdoutClosed: stdout.closed,
+  watchStdoutReader: stdout.watchReader,
 });
 // Output that could not be written is lost: said once on stderr, and the command failed. A write
 // error is reported on the next tick, so the last writes' errors are waited for.

@@ -11,8 +11,10 @@ export const EXIT = Object.freeze({
   usage: 2,
   /** The run parked for a confirmation or a question nobody could answer (`a3s run`). */
   parked: 3,
-  /** The run was interrupted (Ctrl-C). */
+  /** The run was interrupted (Ctrl-C), or a long-running command (`a3s serve`, `a3s replay --web`) stopped on SIGINT. */
   cancelled: 130,
+  /** The command was terminated (SIGTERM) and closed what it had open first. */
+  terminated: 143,
 });
 
 /**

@@ -66,6 +66,17 @@ export function hintsFor(command: string, e: unknown): string[] {
       `export ${variable}=<url>, or set it in a3s.config.json: "providers": { "${name}": { "baseUrl": "<url>" } }; 'a3s models' shows the variables`,
     ];
   }
+  // The server answered, with a server error (after the retries): the connection is not the problem.
+  const serverError = /\bHTTP (5\d\d)\b/.exec(message)?.[1];
+  if (f.code === 'LLM_TRANSPORT' && preset !== undefined && serverError !== undefined)
+    return [
+      `the ${preset.name} server answered with a server error (HTTP ${serverError}): try again later; if the server is yours, its log says why (${preset.baseUrlEnv} or "providers": { "${preset.name}": { "baseUrl": … } } sets which server is called)`,
+    ];
+  // fetch refuses some ports outright (those of other protocols: 6000, 9, 25, ...): nothing was called.
+  if (f.code === 'LLM_TRANSPORT' && preset !== undefined && /\(bad port\)/.test(message))
+    return [
+      `the base URL's port is one that fetch never calls (it belongs to another protocol, e.g. 6000 or 9): serve the model on another port and set ${preset.baseUrlEnv} or "providers": { "${preset.name}": { "baseUrl": … } } to it`,
+    ];
   if (f.code === 'LLM_TRANSPORT' && preset !== undefined) {
     const local = !preset.keyRequired;
     return [
@@ -84,6 +95,10 @@ export function hintsFor(command: string, e: unknown): string[] {
   if (f.code === 'SESSION_INITIALIZATION' && /\b(EACCES|EPERM|EROFS)\b/.test(message))
     return [
       `a3s keeps each session's fact log and snapshot in the workspace's .a3s folder, so the workspace must be writable: run a3s ${command} in a folder you can write to, or pass --cwd <dir>`,
+    ];
+  if (f.code === 'FACT_LOG_LOCKED')
+    return [
+      `another process has this session's log open (its pid is above): leave that session first (/exit in a3s code, or let its a3s run end), ${command === 'sessions' ? 'or start a new session with a3s code' : 'or start a new session by leaving out --session'}`,
     ];
   if (f.code === 'LLM_STATUS' && (f.status === 401 || f.status === 403) && preset?.keyEnv !== undefined)
     return [

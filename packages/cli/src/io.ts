@@ -21,4 +21,9 @@ export interface Io {
    * interrupted and closed, and the command ends quietly with exit code 0.
    */
   readonly stdoutClosed?: AbortSignal;
+  /**
+   * Starts watching for stdout's reader going away while nothing is written (it aborts
+   * {@link stdoutClosed}); returns the stopper. For commands that print once, then wait.
+   */
+  readonly watchStdoutReader?: () => () => void;
 }

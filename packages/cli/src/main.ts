@@ -31,7 +31,8 @@ groq, vllm, llamacpp, ollama, lmstudio) | scripted:<file.json>, or "model" in a3
 or A3S_MODEL; 'a3s models' lists the keys. 'a3s <command> --help' for each command; a command's
 flags may also come before it (a3s -C ../app run "...").
 
-Exit codes: 0 completed, 1 run failed, 2 usage or configuration error, 3 parked, 130 interrupted.`;
+Exit codes: 0 completed, 1 run failed, 2 usage or configuration error, 3 parked, 130 interrupted
+(Ctrl-C), 143 terminated (SIGTERM).`;
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
 

@@ -10,7 +10,7 @@ import { Agent, mcpReadOnlyChecker, READ_TOOL_RULES, type Session, type SessionO
 import { findConfigFile, loadCodeConfig, type WorkflowProgressEvent } from '@a3s-code/core';
 import { checkModelFlag, type SessionFlags } from './args.js';
 import { checkConfigPaths } from './config-path.js';
-import { UsageError } from './errors.js';
+import { EXIT, UsageError } from './errors.js';
 import { vibeNote, vibeStart } from './vibe-settings.js';
 import { cliWorkflowPack } from './flows/index.js';
 import { checkWorkspaceTrust } from './workspace-trust.js';
@@ -162,7 +162,7 @@ export function closeOnSigterm(opened: OpenedSession): () => void {
       };
       check();
     });
-    void settled.then(() => opened.close()).finally(() => process.exit(143));
+    void settled.then(() => opened.close()).finally(() => process.exit(EXIT.terminated));
   };
   process.on('SIGTERM', onTerm);
   return () => process.off('SIGTERM', onTerm);
@@ -175,8 +175,8 @@ export function closeOnSigterm(opened: OpenedSession): () => void {
  * command that ignores SIGTERM running on its own.
  */
 export async function closeOrQuit(opened: OpenedSession): Promise<void> {
-  const onInt = (): never => process.exit(130);
-  const onTerm = (): never => process.exit(143);
+  const onInt = (): never => process.exit(EXIT.cancelled);
+  const onTerm = (): never => process.exit(EXIT.terminated);
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
   try {

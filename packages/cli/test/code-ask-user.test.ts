@@ -27,7 +27,7 @@ async function code(session: string, turns: unknown[], config?: Record<string, u
   const h = ioHarness(dir);
   const args = ['code', '--model', `scripted:${scriptFile(turns)}`, '--cwd', dir, '--session', session];
   const exited = main(args, h.io);
-  const out = () => h.stdout.text;
+  const out = () => h.screen.text;
   const waitFor = (cond: () => boolean) => until(cond, out);
   await waitFor(() => out().includes('type a prompt'));
   return { dir, out, waitFor, exited, type: (line: string) => h.stdin.write(`${line}\n`) };

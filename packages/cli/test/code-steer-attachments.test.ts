@@ -32,10 +32,10 @@ async function codeSession(session: string, turns: unknown[]) {
   const args = ['code', '--model', `scripted:${scriptFile(turns)}`, '--cwd', dir, '--session', session];
   const exited = main(args, h.io);
   await until(
-    () => h.stdout.text.includes('type a prompt'),
-    () => h.stdout.text,
+    () => h.screen.text.includes('type a prompt'),
+    () => h.screen.text,
   );
-  const out = () => h.stdout.text;
+  const out = () => h.screen.text;
   const waitFor = (cond: () => boolean) => until(cond, out);
   /** Sends a prompt and waits until its run has started (lines typed from then on steer it). */
   const prompt = async (text: string) => {

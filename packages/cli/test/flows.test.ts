@@ -28,7 +28,7 @@ afterEach(async () => {
 function code(dir: string, turns: unknown[], extra: string[] = []) {
   const h = ioHarness(dir);
   const exited = main(['code', '--model', `scripted:${scriptFile(turns)}`, '--cwd', dir, ...extra], h.io);
-  const out = () => h.stdout.text;
+  const out = () => h.screen.text;
   return {
     h,
     exited,
@@ -36,7 +36,7 @@ function code(dir: string, turns: unknown[], extra: string[] = []) {
     wait: (what: string | RegExp, ms?: number) =>
       until(
         () => (typeof what === 'string' ? out().includes(what) : what.test(out())),
-        () => out() + h.stderr.text,
+        () => out(),
         ms,
       ),
   };

@@ -6,21 +6,31 @@ import type { Io } from '../src/io.js';
 /** A writable that keeps everything written to it. */
 export class Capture extends Writable {
   text = '';
+  /** `screen`: also keeps the text there (stdout and stderr interleaved, as on one terminal). */
+  constructor(readonly screen?: Capture) {
+    super();
+  }
   override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
     this.text += chunk.toString('utf8');
+    if (this.screen) this.screen.text += chunk.toString('utf8');
     done();
   }
 }
 
-/** An `Io` on `cwd` with piped stdin and captured output; `A3S_MODEL` removed. */
+/**
+ * An `Io` on `cwd` with piped stdin and captured output; `A3S_MODEL` removed. stdout is no
+ * terminal, so `a3s code` prints its prompts and cards on stderr: `screen` is both streams
+ * interleaved, what a person would read with both on one terminal.
+ */
 export function ioHarness(cwd: string) {
   const stdin = new PassThrough();
-  const stdout = new Capture();
-  const stderr = new Capture();
+  const screen = new Capture();
+  const stdout = new Capture(screen);
+  const stderr = new Capture(screen);
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' };
   delete env.A3S_MODEL;
   const io: Io = { stdin, stdout, stderr, env, cwd };
-  return { io, stdin, stdout, stderr };
+  return { io, stdin, stdout, stderr, screen };
 }
 
 /** Resolves once `cond()` holds; rejects after `ms` with `what` and the output so far. */

@@ -102,21 +102,21 @@ describe('refused and denied calls', () => {
       h.io,
     );
     await until(
-      () => h.stdout.text.includes('type a prompt'),
-      () => h.stdout.text,
+      () => h.screen.text.includes('type a prompt'),
+      () => h.screen.text,
     );
     h.stdin.write('say hi\n');
     await until(
-      () => h.stdout.text.includes('allow? [y/n/a]'),
-      () => h.stdout.text,
+      () => h.screen.text.includes('allow? [y/n/a]'),
+      () => h.screen.text,
     );
     h.stdin.write('n\n');
     await until(
-      () => /completed[^\n]*\n› $/.test(h.stdout.text),
-      () => h.stdout.text,
+      () => /completed[^\n]*\n› $/.test(h.screen.text),
+      () => h.screen.text,
     );
-    expect(h.stdout.text).toMatch(/● bash echo hi\n {2}✗ refused by you\n/);
-    expect(h.stdout.text).toMatch(/completed \(narrative\) · 0 tool call\(s\) · 1 refused · /);
+    expect(h.screen.text).toMatch(/● bash echo hi\n {2}✗ refused by you\n/);
+    expect(h.screen.text).toMatch(/completed \(narrative\) · 0 tool call\(s\) · 1 refused · /);
     h.stdin.write('/exit\n');
     expect(await exited).toBe(0);
   }, 30_000);
@@ -160,8 +160,8 @@ describe('steers the run never delivered', () => {
       h.io,
     );
     await until(
-      () => h.stdout.text.includes('type a prompt'),
-      () => h.stdout.text,
+      () => h.screen.text.includes('type a prompt'),
+      () => h.screen.text,
     );
     h.stdin.write('first\n');
     // The steer goes in while the first model call waits: once the prompt is in the log, the call is on.
@@ -169,10 +169,10 @@ describe('steers the run never delivered', () => {
     await new Promise((r) => setTimeout(r, 100));
     h.stdin.write('and use tabs\n');
     await until(
-      () => h.stdout.text.includes('Second answer.') && h.stdout.text.endsWith('› '),
-      () => h.stdout.text,
+      () => h.screen.text.includes('Second answer.') && h.screen.text.endsWith('› '),
+      () => h.screen.text,
     );
-    const out = h.stdout.text;
+    const out = h.screen.text;
     expect(out).toContain('(steer queued for the next model call)');
     expect(out).toMatch(
       /First answer\.\ncompleted[^\n]*\nsteer not delivered: run ended; sending it as the next prompt\n {2}"and use tabs"\n› and use tabs\nSecond answer\./,

@@ -4,10 +4,11 @@
 // restarted by the call after; read-only MCP tools run without asking; `/mcp` lists the servers.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
+import { Capture } from './io-harness.js';
 import { scriptFile, TEST_A3S_HOME, tempRepo } from './kit.js';
 
 /** The MCP package's fixture server (tools echo, stderr, exit_after, destroy, ...). */
@@ -19,22 +20,15 @@ const node = (code: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString('utf8');
-    done();
-  }
-}
-
 function harness(cwd: string) {
   const stdin = new PassThrough();
-  const stdout = new Capture();
-  const stderr = new Capture();
+  const screen = new Capture();
+  const stdout = new Capture(screen);
+  const stderr = new Capture(screen);
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', A3S_HOME: TEST_A3S_HOME };
   delete env.A3S_MODEL;
   const io: Io = { stdin, stdout, stderr, env, cwd };
-  return { io, stdin, stdout, stderr };
+  return { io, stdin, stdout, stderr, screen };
 }
 
 function repoWith(mcpServers: Record<string, unknown>): string {
@@ -131,22 +125,22 @@ describe('a3s code and MCP', () => {
     ]);
     const h = harness(dir);
     const exited = main(['code', '--trust-workspace', '--model', `scripted:${script}`, '--cwd', dir], h.io);
-    await until(() => h.stdout.text.includes('type a prompt'));
+    await until(() => h.screen.text.includes('type a prompt'));
     expect(h.stderr.text).toContain(
       "warning: MCP server 'ghost' failed: starting `a3s-no-such-mcp-server`: command not found (ENOENT)",
     );
     h.stdin.write('use the tools\n');
-    await until(() => h.stdout.text.includes('allow? [y/n/a]'));
+    await until(() => h.screen.text.includes('allow? [y/n/a]'));
     // Only the destructive tool asked: the read-only one had already run.
-    expect(h.stdout.text).toMatch(/● mcp__t__echo[^\n]*\n {2}✓ ok[^\n]*\n {2}│ t: no prompt/);
-    expect(h.stdout.text.match(/\? allow /g)).toEqual(['? allow ']);
-    expect(h.stdout.text).toMatch(/\? allow mcp__t__destroy/);
+    expect(h.screen.text).toMatch(/● mcp__t__echo[^\n]*\n {2}✓ ok[^\n]*\n {2}│ t: no prompt/);
+    expect(h.screen.text.match(/\? allow /g)).toEqual(['? allow ']);
+    expect(h.screen.text).toMatch(/\? allow mcp__t__destroy/);
     h.stdin.write('n\n');
-    await until(() => /allow\? \[y\/n\/a\] [\s\S]*completed[^\n]*\n› $/.test(h.stdout.text));
-    const before = h.stdout.text.length;
+    await until(() => /allow\? \[y\/n\/a\] [\s\S]*completed[^\n]*\n› $/.test(h.screen.text));
+    const before = h.screen.text.length;
     h.stdin.write('/mcp\n');
-    await until(() => h.stdout.text.slice(before).includes('ghost'));
-    const table = h.stdout.text.slice(before);
+    await until(() => h.screen.text.slice(before).includes('ghost'));
+    const table = h.screen.text.slice(before);
     expect(table).toMatch(/server +source +state +tools +restarts +last error/);
     expect(table).toMatch(/^t +global +connected +\d+ +0 +-$/m);
     expect(table).toMatch(

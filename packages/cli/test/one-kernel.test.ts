@@ -66,7 +66,7 @@ describe('one runtime kernel for the SDK and a3s code', () => {
       ['code', '--model', `scripted:${scriptFile(turns)}`, '--cwd', viaCli, '--session', 'one'],
       h.io,
     );
-    const out = () => h.stdout.text;
+    const out = () => h.screen.text;
     await until(() => out().includes('type a prompt'), out);
     h.stdin.write(`${PROMPT}\n`);
     await until(() => /completed[^\n]*\n› $/.test(out()), out);

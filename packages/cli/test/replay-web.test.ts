@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
@@ -9,6 +9,8 @@ import { A3S } from './kit.js';
 
 // `a3s replay --web` as a user runs it: the built bin serves the built viewer and one log.
 const LOG = join(import.meta.dirname, '..', '..', 'effect', 'fixtures', 'v1', 'tool-round.jsonl');
+
+const ERR = join(mkdtempSync(join(tmpdir(), 'a3s-replay-web-')), 'stderr.txt');
 
 let child: ChildProcess;
 let url: URL;
@@ -80,12 +82,34 @@ describe('a3s replay --web', () => {
     expect((await get('/', { host: `attacker.example:${url.port}` })).status).toBe(403);
   });
 
-  it('stops cleanly on SIGTERM', async () => {
+  it('stops cleanly on SIGTERM, with 143 as every command', async () => {
     const code = await new Promise<number | null>((ok) => {
       child.once('exit', (c) => ok(c));
       child.kill('SIGTERM');
     });
-    expect(code).toBe(0);
+    expect(code).toBe(143);
+  });
+
+  it('ends with 0 and nothing on stderr when the reader of its stdout goes away (| head -1)', () => {
+    // A shell pipeline (a real pipe): head reads the URL line and exits; the server writes nothing more.
+    const r = spawnSync(
+      'bash',
+      ['-c', 'node "$1" replay --web "$2" 2>"$3" | head -1; echo "a3s exit ${PIPESTATUS[0]}"', 'sh', A3S, LOG, ERR],
+      { encoding: 'utf8', timeout: 10_000 },
+    );
+    expect(r.error, 'still serving after its reader went away').toBeUndefined();
+    expect(r.stdout).toMatch(
+      /^a3s replay: serving .* at http:\/\/127\.0\.0\.1:\d+\/ \(Ctrl-C to stop\)\na3s exit 0\n$/,
+    );
+    expect(readFileSync(ERR, 'utf8')).toBe('');
+  });
+
+  it('stops on Ctrl-C (SIGINT) with 130', async () => {
+    const other = spawn(process.execPath, [A3S, 'replay', '--web', LOG], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((ok) => other.once('exit', (c) => ok(c)));
+    await new Promise<void>((ok) => other.stdout!.once('data', () => ok()));
+    other.kill('SIGINT');
+    expect(await exited).toBe(130);
   });
 
   it('names the missing viewer when the package was built without it', async () => {

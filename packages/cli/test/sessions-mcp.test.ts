@@ -244,7 +244,8 @@ describe('MCP servers of a3s.config.json', () => {
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    expect(await until(() => out.includes('"type":"turn_start"'))).toBe(true);
+    // The MCP server starts before the run: under a loaded machine that takes more than 5 s.
+    expect(await until(() => out.includes('"type":"turn_start"'), 20_000)).toBe(true);
     expect(pidsWith(label).length).toBeGreaterThan(0);
     child.kill('SIGTERM');
     expect(await exited).toBe(143);

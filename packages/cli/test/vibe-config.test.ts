@@ -131,14 +131,17 @@ describe('vibe in a3s.config.json', () => {
     const settings = repoWith({ vibe: { maxWorkers: 2 } });
     const on = await runMain(['run', '--model', model, '--cwd', settings, 'go']);
     expect(on.status, on.stderr).toBe(0);
-    expect(on.stdout.startsWith(note(settings)), on.stdout).toBe(true);
+    // A note to the person: on stderr, so stdout keeps only the run's output.
+    expect(on.stderr.startsWith(note(settings)), on.stderr).toBe(true);
+    expect(on.stdout).not.toContain('vibe mode on');
     const code = ioHarness(settings);
     code.stdin.end();
     expect(await main(['code', '--model', model], code.io)).toBe(0);
-    expect(code.stdout.text).toMatch(/^a3s code [^\n]*\ntype a prompt[^\n]*\nvibe mode on \(from "vibe" in /);
-    // --json stays JSON lines; --vibe, `enabled: false` and no vibe key print nothing about it.
+    expect(code.stderr.text).toMatch(/^a3s code [^\n]*\ntype a prompt[^\n]*\nvibe mode on \(from "vibe" in /);
+    // --json stays JSON lines (the note on stderr); --vibe, `enabled: false` and no vibe key print nothing about it.
     const json = await runMain(['run', '--json', '--model', model, '--cwd', settings, 'go']);
     for (const line of json.stdout.trim().split('\n')) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(json.stderr.startsWith(note(settings)), json.stderr).toBe(true);
     for (const [config, args] of [
       [{ vibe: { enabled: false, maxWorkers: 2 } }, []],
       [{ vibe: { maxWorkers: 2 } }, ['--vibe']],
@@ -146,7 +149,7 @@ describe('vibe in a3s.config.json', () => {
     ] as const) {
       const r = await runMain(['run', ...args, '--model', model, '--cwd', repoWith(config), 'go']);
       expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout).not.toContain('vibe mode on');
+      expect(r.stdout + r.stderr).not.toContain('vibe mode on');
     }
   });
 

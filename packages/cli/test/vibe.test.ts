@@ -91,18 +91,18 @@ describe('a3s and vibe mode', () => {
     const h = ioHarness(dir);
     const done = main(['code', '--model', `scripted:${scriptFile([])}`, '--cwd', dir], h.io);
     const type = async (line: string, expected: string | RegExp) => {
-      const from = h.stdout.text.length;
+      const from = h.screen.text.length;
       h.stdin.write(`${line}\n`);
-      const seen = () => h.stdout.text.slice(from);
+      const seen = () => h.screen.text.slice(from);
       await until(
         () => (typeof expected === 'string' ? seen().includes(expected) : expected.test(seen())),
-        () => h.stdout.text,
+        () => h.screen.text,
       );
       return seen();
     };
     await until(
-      () => h.stdout.text.includes('› '),
-      () => h.stdout.text,
+      () => h.screen.text.includes('› '),
+      () => h.screen.text,
     );
     expect(await type('/tools', 'bash')).not.toContain('vibe_spawn');
     expect(await type('/vibe', 'vibe mode on')).toContain('vibe_spawn');

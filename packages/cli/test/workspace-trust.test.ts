@@ -8,7 +8,8 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Io } from '../src/io.js';
 import { main } from '../src/main.js';
-import { runMain, scriptFile, tempRepo } from './kit.js';
+import { A3S, runMain, scriptFile, tempRepo } from './kit.js';
+import { startPty } from './pty.js';
 
 /** `main` with a stdin that says it is a terminal (so `a3s code` asks), capturing stdout. */
 function onTerminal(home: string) {
@@ -133,4 +134,27 @@ describe('workspace trust', () => {
       (await runMain(['run', '--model', model(), '--cwd', dir, 'hi'], { env: { A3S_HOME: homeDir } })).status,
     ).toBe(0);
   });
+
+  it('Ctrl-C at the trust question leaves with 130 (as at any other point), nothing started or remembered', async () => {
+    const dir = tempRepo();
+    const marker = join(dir, 'asked');
+    writeFileSync(
+      join(dir, 'a3s.config.json'),
+      JSON.stringify({ mcpServers: { m: { command: 'sh', args: ['-c', `touch ${marker}`] } } }),
+    );
+    const homeDir = home();
+    const env: NodeJS.ProcessEnv = { ...process.env, A3S_HOME: homeDir };
+    delete env.A3S_MODEL;
+    const pty = startPty([process.execPath, A3S, 'code', '--model', model(), '--cwd', dir], env);
+    try {
+      await pty.waitFor('trust this folder? [y/N]');
+      pty.type('\u0003');
+      expect(await pty.exited, pty.text()).toBe(130);
+      expect(pty.text()).not.toContain('not trusted');
+      expect(existsSync(marker)).toBe(false);
+      expect(existsSync(join(homeDir, 'trusted-workspaces.json'))).toBe(false);
+    } finally {
+      pty.child.kill();
+    }
+  }, 20_000);
 });

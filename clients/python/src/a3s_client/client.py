@@ -41,17 +41,31 @@ class Client:
         timeout: Optional[float] = None,
     ) -> None:
         self.timeout = timeout
-        self._process = subprocess.Popen(
-            list(command) if command is not None else _default_command(),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            cwd=cwd,
-            env=dict(env) if env is not None else None,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            bufsize=1,
-        )
+        argv = list(command) if command is not None else _default_command()
+        try:
+            self._process = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                cwd=cwd,
+                env=dict(env) if env is not None else None,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                bufsize=1,
+            )
+        except FileNotFoundError as e:
+            # The program (or cwd) is not there: say which, and the ways to name the server.
+            if cwd is not None and not os.path.isdir(cwd):
+                missing = f"the folder {cwd!r} does not exist"
+            else:
+                missing = f"{argv[0]!r} is not a program on PATH"
+            raise ServeError(
+                None,
+                f"cannot start the server ({' '.join(argv)}): {missing}; install the a3s command "
+                "(npm install -g @a3s-code/cli), or pass the command to Client "
+                "(Client(['node', '<checkout>/packages/cli/dist/bin.js', 'serve'])) or set A3S_SERVE_COMMAND",
+            ) from e
         #: The last lines of the server's stdout that were not JSON-RPC messages (a wrapper's
         #: notice, a stray print): skipped, kept here for diagnostics.
         self.stray_lines: "collections.deque[str]" = collections.deque(maxlen=50)

@@ -11,7 +11,7 @@ import { EXIT } from '../errors.js';
 import { planResume, undeliveredSteers } from '../interactive/continuation.js';
 import { LineReader } from '../interactive/line-reader.js';
 import { RunInput, type UndeliveredSteer } from '../interactive/run-input.js';
-import { slashProblem } from '../interactive/slash.js';
+import { slashProblem, toggleVibe } from '../interactive/slash.js';
 import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.js';
 import {
   FLOW_COMMANDS,
@@ -22,7 +22,7 @@ import {
   runFlowCommand,
 } from '../interactive/flow-command.js';
 import { hintsFor } from '../hints.js';
-import type { Io } from '../io.js';
+import type { Io, Out } from '../io.js';
 import { runCost } from '../cost.js';
 import { closeOnSigterm, closeOrQuit, openSession, type OpenedSession } from '../open-session.js';
 import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
@@ -30,6 +30,7 @@ import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
 import { styleFor, type Style } from '../style.js';
+import { undecodedPrompt } from '../prompt-text.js';
 import { printTools } from './tools.js';
 import { terminalText } from '@a3s-code/core';
 
@@ -60,18 +61,6 @@ ${FLOW_HELP}
 
 const DOUBLE_PRESS_MS = 2_000;
 
-/** `/vibe`, `/vibe on`, `/vibe off` (checked by `slashProblem`): switches vibe mode and says what changed. */
-function toggleVibe(session: Session, arg: string | undefined, style: Style): string {
-  const on = session.setVibeMode(arg === undefined ? !session.vibeMode : arg === 'on');
-  return on
-    ? style.cyan(
-        'vibe mode on: the agent can conduct background workers (vibe_spawn, vibe_send, vibe_wait, vibe_kill, vibe_list)',
-      )
-    : style.dim(
-        'vibe mode off: the vibe tools left the surface; workers already running go on (/vibe shows them again)',
-      );
-}
-
 /** How `a3s code` starts: continue a log by id, or reopen a saved session (`a3s sessions --resume`). */
 export interface CodePreset {
   /** Continue the fact log of this session id. */
@@ -89,15 +78,20 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   }
   noPositionals(positionals, 'code', ' (type prompts at its prompt, or use a3s run "<prompt>")');
   checkSessionFlag(values.session, 'code');
-  const reader = new LineReader(io.stdin, io.stdout, io.stdin.isTTY === true);
+  // What is for the person (the banner, the prompt, confirmation and question cards, notes on
+  // input) goes to stdout on a terminal, else to stderr: redirected stdout keeps only the session's
+  // output (the model's text, tool cards, run summaries, what a command printed).
+  const chrome: Out = io.stdout.isTTY === true ? io.stdout : io.stderr;
+  const reader = new LineReader(io.stdin, chrome, io.stdin.isTTY === true);
   const style = styleFor(io.stdout, io.env);
+  const cs = chrome === io.stdout ? style : styleFor(chrome, io.env);
   const flags = {
     ...sessionFlags(values, io.cwd),
     // On a terminal the person answers for the folder's config file; elsewhere it takes the flag.
     ...(io.stdin.isTTY === true
       ? {
           askTrust: async (what: string): Promise<boolean> => {
-            io.stdout.write(`${style.yellow(what)}\n`);
+            chrome.write(`${cs.yellow(what)}\n`);
             const answer = await reader.read('trust this folder? [y/N] ');
             return /^y(es)?$/i.test((answer ?? '').trim());
           },
@@ -115,6 +109,12 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     ),
   });
   const sessionId = preset.sessionId ?? values.session;
+  // Ctrl-C while the session opens (at the trust question, or an MCP server slow to start) leaves
+  // at once with 130, as a3s run does; the exit hooks stop what had started.
+  const stopOpening = reader.onInterrupt(() => {
+    chrome.write('\n');
+    process.exit(EXIT.cancelled);
+  });
   let opened: OpenedSession;
   try {
     opened = await openSession(
@@ -123,8 +123,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       {
         // dynamic_workflow's steps (/ultracode, /research) print as they go.
         workflowProgress: (e) => io.stdout.write(progressLine(style, e)),
-        confirmation: terminalConfirmation(reader, io.stdout, style, print.newline),
-        onQuestion: terminalQuestions(reader, io.stdout, style, print.newline),
+        confirmation: terminalConfirmation(reader, chrome, cs, print.newline),
+        onQuestion: terminalQuestions(reader, chrome, cs, print.newline),
         ...(sessionId === undefined || preset.resume !== undefined ? {} : { sessionId }),
       },
       preset.resume,
@@ -132,6 +132,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   } catch (e) {
     reader.close();
     throw e;
+  } finally {
+    stopOpening();
   }
   const { session } = opened;
   current = session;
@@ -140,7 +142,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   /** The run the person sees now: Ctrl-C and steers are addressed to it, so a late key never reaches the next run. */
   let runId: string | undefined;
   /** Attachments (`/image`, `/file`), steers, and what a run never delivered. */
-  const input = new RunInput(session, (t) => io.stdout.write(t), style);
+  const input = new RunInput(session, (t) => chrome.write(t), cs);
   let exitCode: number = EXIT.ok;
   let lastInterrupt = 0;
   /** The flow running now (`/ultracode`, `/research`): Ctrl-C aborts it as it interrupts a run. */
@@ -153,6 +155,14 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     flow?.abort(new Error('the user left (Ctrl-C twice)'));
     reader.close();
   };
+  // The reader of stdout went away (`a3s code | head`): the answers would be lost, so the run is
+  // interrupted and the session closed, as a3s run does; the exit code stays 0.
+  const onStdoutClosed = (): void => {
+    if (runId !== undefined) session.interrupt({ runId, reason: 'stdout was closed by its reader' });
+    flow?.abort(new Error('stdout was closed by its reader'));
+    reader.close();
+  };
+  io.stdoutClosed?.addEventListener('abort', onStdoutClosed);
   const stopInterrupts = reader.onInterrupt(() => {
     const now = Date.now();
     if (now - lastInterrupt < DOUBLE_PRESS_MS) return quit();
@@ -164,8 +174,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       flow.abort(new Error(reason));
       stopped = true;
     } else if (running && runId !== undefined) stopped = session.interrupt({ runId, reason });
-    if (stopped) io.stdout.write(style.yellow('interrupting… (Ctrl-C again to exit)\n'));
-    else io.stdout.write(style.dim('(Ctrl-C again to exit, or /exit)\n'));
+    if (stopped) chrome.write(cs.yellow('interrupting… (Ctrl-C again to exit)\n'));
+    else chrome.write(cs.dim('(Ctrl-C again to exit, or /exit)\n'));
   });
   /** `/image` and `/file`: attached to the next prompt, or during a run to the next steer. */
   const attach = (command: string, text: string): void => {
@@ -176,7 +186,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
         running,
       );
     } catch (e) {
-      io.stdout.write(`${terminalText((e as Error).message)}\n`);
+      chrome.write(`${terminalText((e as Error).message)}\n`);
     }
   };
   // A line typed during a run steers it; a `/` command is not a steer: `/image` and `/file` attach
@@ -184,16 +194,21 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   reader.onIdleLine = (line) => {
     const text = line.trim();
     if (!running || text === '') return false;
-    if (!text.startsWith('/')) return input.steer(line, runId);
+    if (!text.startsWith('/')) {
+      const undecoded = undecodedPrompt(text, 'this steer');
+      if (undecoded === undefined) return input.steer(line, runId);
+      chrome.write(cs.yellow(`not sent: ${undecoded}\n`));
+      return true;
+    }
     const [command = ''] = text.split(/\s+/);
     const problem = slashProblem(text);
-    if (problem !== undefined) io.stdout.write(`${problem}\n`);
+    if (problem !== undefined) chrome.write(`${problem}\n`);
     else if (command === '/image' || command === '/file') attach(command, text);
     else if (command === '/help') io.stdout.write(`${SLASH_HELP}\n`);
     else if (command === '/tools') printTools(io.stdout, style, session.toolInfo(), session.dir);
     else if (command === '/mcp') printMcpServers(io.stdout, style, session.mcpStatus());
     else {
-      io.stdout.write(style.dim(`  (${command} runs when this run ends; Ctrl-C interrupts the run)\n`));
+      chrome.write(cs.dim(`  (${command} runs when this run ends; Ctrl-C interrupts the run)\n`));
       return false;
     }
     return true;
@@ -227,10 +242,10 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     } catch (e) {
       if (!(e instanceof CapabilityDriftError)) throw e;
       print.newline();
-      io.stdout.write(style.yellow(`run ${e.runId}: its capabilities changed since it started (${e.summary})\n`));
+      chrome.write(cs.yellow(`run ${e.runId}: its capabilities changed since it started (${e.summary})\n`));
       const answer = await reader.read('resume under the current capabilities? [y/N] ');
       if (answer === null || !/^y(es)?$/i.test(answer.trim())) {
-        io.stdout.write(style.dim('not resumed; /resume asks again\n'));
+        chrome.write(cs.dim('not resumed; /resume asks again\n'));
         return;
       }
       await streamed(session.streamResume(undefined, { rebind: true }));
@@ -266,32 +281,31 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     }
   };
 
-  io.stdout.write(
-    `${style.bold('a3s code')} ${style.dim(terminalText(`· ${session.dir} · session ${session.sessionId}`))}\n`,
-  );
-  io.stdout.write(style.dim('type a prompt · /help for commands · Ctrl-C interrupts, twice exits\n'));
-  if (opened.vibeNote !== undefined) io.stdout.write(style.cyan(`${opened.vibeNote}\n`));
+  chrome.write(`${cs.bold('a3s code')} ${cs.dim(terminalText(`· ${session.dir} · session ${session.sessionId}`))}\n`);
+  chrome.write(cs.dim('type a prompt · /help for commands · Ctrl-C interrupts, twice exits\n'));
+  if (opened.vibeNote !== undefined) chrome.write(cs.cyan(`${opened.vibeNote}\n`));
   if (opened.repairNote !== undefined) io.stderr.write(`${terminalText(opened.repairNote)}\n`);
   printMcpWarnings(io.stderr, styleFor(io.stderr, io.env), session.mcpStatus());
   if (preset.resume !== undefined)
-    io.stdout.write(
-      style.dim(
+    chrome.write(
+      cs.dim(
         `reopened saved session ${terminalText(preset.resume)} (${session.state.view.messages.length} message(s))\n`,
       ),
     );
   const folded = session.state.view.run;
   if ((sessionId !== undefined || preset.resume !== undefined) && folded.status === 'running') {
-    io.stdout.write(style.dim(`continuing run ${folded.run_id ?? ''}…\n`));
+    chrome.write(cs.dim(`continuing run ${folded.run_id ?? ''}…\n`));
     await guarded(resumed);
   }
 
   try {
     for (;;) {
+      if (io.stdoutClosed?.aborted === true) break;
       let line: string | null = input.takeNext() ?? null;
-      if (line !== null) io.stdout.write(`${style.cyan('› ')}${line}\n`);
-      else line = await reader.read(style.cyan('› '));
+      if (line !== null) chrome.write(`${cs.cyan('› ')}${line}\n`);
+      else line = await reader.read(cs.cyan('› '));
       if (line === null) {
-        if (io.stdout.isTTY === true) io.stdout.write('\n'); // Ctrl-D: the shell's prompt starts on its own line
+        if (chrome.isTTY === true) chrome.write('\n'); // Ctrl-D: the shell's prompt starts on its own line
         break;
       }
       const text = line.trim();
@@ -299,13 +313,13 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       if (text.startsWith('/')) {
         const [command] = text.split(/\s+/);
         const problem = slashProblem(text);
-        if (problem !== undefined) io.stdout.write(`${problem}\n`);
+        if (problem !== undefined) chrome.write(`${problem}\n`);
         else if (command === '/exit' || command === '/quit') break;
         else if (command === '/image' || command === '/file') attach(command, text);
         else if (command === '/help') io.stdout.write(`${SLASH_HELP}\n`);
         else if (command === '/tools') printTools(io.stdout, style, session.toolInfo(), session.dir);
         else if (command === '/mcp') printMcpServers(io.stdout, style, session.mcpStatus());
-        else if (command === '/vibe') io.stdout.write(`${toggleVibe(session, text.split(/\s+/)[1], style)}\n`);
+        else if (command === '/vibe') chrome.write(`${toggleVibe(session, text.split(/\s+/)[1], cs)}\n`);
         else if (command === '/save') {
           await guarded(async () => {
             const snapshot = await session.save();
@@ -331,23 +345,28 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
         } else if (command === '/resume') {
           const held = input.takeHeld();
           const plan = planResume(session.state, held.texts);
-          if (plan.kind === 'nothing') io.stdout.write(style.dim(`nothing to resume: ${plan.why}\n`));
+          if (plan.kind === 'nothing') chrome.write(cs.dim(`nothing to resume: ${plan.why}\n`));
           else if (plan.kind === 'resume') await guarded(resumed);
           else {
-            io.stdout.write(
-              style.dim(`continuing the ${plan.after === 'cancelled' ? 'interrupted' : 'failed'} run in a new run…\n`),
+            chrome.write(
+              cs.dim(`continuing the ${plan.after === 'cancelled' ? 'interrupted' : 'failed'} run in a new run…\n`),
             );
             const attachments = [...held.attachments];
             await guarded(() => streamed(session.stream(plan.prompt, attachments.length > 0 ? { attachments } : {})));
           }
         } else if (FLOW_COMMANDS.includes(command ?? '')) {
           const parsed = parseFlowCommand(text);
-          if ('error' in parsed) io.stdout.write(`${parsed.error}\n`);
+          if ('error' in parsed) chrome.write(`${parsed.error}\n`);
           else await guarded(() => flowed(parsed));
         }
         continue;
       }
       lastInterrupt = 0;
+      const undecoded = undecodedPrompt(text, 'this prompt');
+      if (undecoded !== undefined) {
+        chrome.write(cs.yellow(`not sent: ${undecoded}\n`));
+        continue;
+      }
       // The attachments go with this prompt (sent or refused, they are not kept for the next one).
       const attachments = input.takePrompt();
       await guarded(() => streamed(session.stream(text, attachments.length > 0 ? { attachments } : {})));
@@ -355,6 +374,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   } finally {
     print.close();
     stopInterrupts();
+    io.stdoutClosed?.removeEventListener('abort', onStdoutClosed);
     stopTerm();
     reader.close();
     await closeOrQuit(opened);

@@ -126,26 +126,35 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   };
 }
 
+/** What stopped {@link serveUntilStopped}: a signal, or its `signal` aborting. */
+export type ServeStop = 'SIGINT' | 'SIGTERM' | 'aborted';
+
 /**
  * Serves `logPath` until the process gets SIGINT or SIGTERM (or `signal` aborts), printing the
- * URL with `print`. Resolves when the server has stopped.
+ * URL with `print`. Resolves with what stopped it, once the server has stopped.
  */
 export async function serveUntilStopped(
   options: ReplayServerOptions,
   print: (line: string) => void,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<ServeStop> {
   const server = await startReplayServer(options);
-  print(`a3s replay: serving ${options.logPath} read-only at ${server.url} (Ctrl-C to stop)`);
-  await new Promise<void>((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      signal?.removeEventListener('abort', stop);
-      void server.close().then(done);
+  // The handlers are in place before the URL is printed: a Ctrl-C sent on seeing it is handled.
+  const stopped = new Promise<ServeStop>((done) => {
+    const onInt = () => stop('SIGINT');
+    const onTerm = () => stop('SIGTERM');
+    const onAbort = () => stop('aborted');
+    const stop = (why: ServeStop) => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      signal?.removeEventListener('abort', onAbort);
+      void server.close().then(() => done(why));
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    signal?.addEventListener('abort', stop, { once: true });
+    process.once('SIGINT', onInt);
+    process.once('SIGTERM', onTerm);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
+  print(`a3s replay: serving ${options.logPath} read-only at ${server.url} (Ctrl-C to stop)`);
+  return stopped;
 }

@@ -29,7 +29,7 @@ Options:
   -C, --cwd <dir>   workspace whose .a3s/effect-log holds the session (default: the current folder)
       --json        print the summary (effect's LogSummary) as JSON
       --web         serve the log in the web viewer on 127.0.0.1 (random port; prints the URL,
-                    opens nothing, read-only; Ctrl-C to stop)
+                    opens nothing, read-only; Ctrl-C to stop: exit 130, SIGTERM: 143)
   -h, --help        show this help`;
 
 /** A note for each time a session found its log changed by another process and wrote it back. */
@@ -183,8 +183,19 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
     await loadLog(path); // a file that is no fact log is named now, not in the browser
     const pricing = await pricingFor(values.cwd === undefined ? (workspaceOfLog(path) ?? workspace) : workspace, io);
     const { serveUntilStopped } = await import('./replay-web.js');
-    await serveUntilStopped({ logPath: path, pricing }, (line) => io.stdout.write(`${line}\n`), io.stdoutClosed);
-    return EXIT.ok;
+    // Stopped by Ctrl-C or SIGTERM: 130 or 143, as every command; the reader of stdout going
+    // away (`| head -1`, watched while nothing is written): 0, as when a run's reader goes away.
+    const stopWatching = io.watchStdoutReader?.() ?? (() => undefined);
+    try {
+      const stop = await serveUntilStopped(
+        { logPath: path, pricing },
+        (line) => io.stdout.write(`${line}\n`),
+        io.stdoutClosed,
+      );
+      return stop === 'SIGINT' ? EXIT.cancelled : stop === 'SIGTERM' ? EXIT.terminated : EXIT.ok;
+    } finally {
+      stopWatching();
+    }
   }
   const log = await loadLog(path);
   const cost = logCost(

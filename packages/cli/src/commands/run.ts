@@ -13,6 +13,7 @@ import { hintsFor } from '../hints.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { progressLine } from '../interactive/flow-command.js';
+import { undecodedPrompt } from '../prompt-text.js';
 import { closeOnSigterm, closeOrQuit, openSession } from '../open-session.js';
 import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
 import { createEventPrinter } from '../render/event-printer.js';
@@ -26,7 +27,8 @@ export const RUN_HELP = `Usage: a3s run [options] "<prompt>"
        a3s run [options] -        (reads the prompt from stdin: echo "…" | a3s run -)
 
 Runs one prompt to its end and exits: 0 completed, 1 run failed, 2 usage or configuration error,
-3 parked (continue with a3s sessions --resume <id>), 130 interrupted.
+3 parked (continue with a3s sessions --resume <id>), 130 interrupted (Ctrl-C), 143 terminated
+(SIGTERM; the run is recorded as cancelled).
 
 Options:
       --json           print every event envelope as one JSON line (JSONL) on stdout
@@ -123,6 +125,8 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
         ? 'the prompt read from stdin (a3s run -) is empty'
         : `missing the prompt, e.g. a3s run "fix the failing test", or a3s run - to read it from stdin; see 'a3s run --help'`,
     );
+  const undecoded = fromStdin ? undefined : undecodedPrompt(prompt, 'the prompt');
+  if (undecoded !== undefined) throw new UsageError(undecoded);
   const flags = sessionFlags(values, io.cwd);
   checkSessionFlag(values.session, 'run');
   const attachments = flagAttachments(values.image, values.file, io.cwd, flags.cwd);
@@ -143,7 +147,8 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     artifacts: artifactSaver(out, flags.cwd, () => session.sessionId, sessionArtifacts(session)),
   });
   printMcpWarnings(io.stderr, err, session.mcpStatus());
-  if (opened.vibeNote !== undefined && !values.json) io.stdout.write(out.cyan(`${opened.vibeNote}\n`));
+  // Notes to the person go to stderr: stdout keeps the run's output (text and tool cards, or JSONL).
+  if (opened.vibeNote !== undefined) io.stderr.write(err.cyan(`${opened.vibeNote}\n`));
   if (opened.repairNote !== undefined) io.stderr.write(`${terminalText(opened.repairNote)}\n`);
   // A new prompt ends the run the log left open (parked, or cut off by a crash): said, not silent.
   const open = session.state.view.run;

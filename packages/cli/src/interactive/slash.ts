@@ -2,7 +2,9 @@
  * The `/` commands of `a3s code`: their names, and the usage line of a command typed with the
  * wrong arguments (an unknown command names the known ones).
  */
+import type { Session } from '@a3s-code/sdk';
 import { closest } from '../did-you-mean.js';
+import type { Style } from '../style.js';
 import { FLOW_COMMANDS } from './flow-command.js';
 
 /** Commands that take no arguments. */
@@ -28,4 +30,16 @@ export function slashProblem(line: string): string | undefined {
   if (command === '/vibe' && (args.length > 1 || (args.length === 1 && args[0] !== 'on' && args[0] !== 'off')))
     return `usage: /vibe, /vibe on or /vibe off (not '${args.join(' ')}')`;
   return undefined;
+}
+
+/** `/vibe`, `/vibe on`, `/vibe off` (checked by `slashProblem`): switches vibe mode and says what changed. */
+export function toggleVibe(session: Session, arg: string | undefined, style: Style): string {
+  const on = session.setVibeMode(arg === undefined ? !session.vibeMode : arg === 'on');
+  return on
+    ? style.cyan(
+        'vibe mode on: the agent can conduct background workers (vibe_spawn, vibe_send, vibe_wait, vibe_kill, vibe_list)',
+      )
+    : style.dim(
+        'vibe mode off: the vibe tools left the surface; workers already running go on (/vibe shows them again)',
+      );
 }

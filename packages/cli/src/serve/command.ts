@@ -3,7 +3,8 @@
  * (`docs/serve.md`). stdout carries only protocol messages; diagnostics go to stderr. When stdin
  * ends (or on SIGTERM / SIGINT, or when stdout's reader goes away) every session is closed —
  * active runs are interrupted and report their `run/result`, parked runs stay parked in their
- * logs — and the command exits 0.
+ * logs — and the command exits 0 (stdin ended, stdout's reader gone), 130 (SIGINT) or 143
+ * (SIGTERM), as `a3s code` and `a3s run` do.
  */
 import { parse } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -21,8 +22,9 @@ confirmation/answer, question/answer, session/tools, session/close, session/list
 session/resume. Notifications: event (an EventEnvelopeV1, as a3s run --json prints it),
 run/result, and run/eventsDropped (a run's events dropped while the client did not read stdout;
 responses and run/result are never dropped). The JSON Schema of every message:
-@a3s-code/cli/serve.schema.json. Closing stdin closes every session; parked runs stay parked in
-their logs (session/resume continues them).
+@a3s-code/cli/serve.schema.json. Closing stdin closes every session (exit 0; SIGINT: 130,
+SIGTERM: 143, after closing them); parked runs stay parked in their logs (session/resume
+continues them).
 
 Options:
       --framing <f>    ndjson (default: one message per line) or content-length (LSP-style
@@ -66,19 +68,31 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     maxMessageBytes,
   );
   const stop = (): void => reader?.close();
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  // A signal ends the server as it ends the other commands: everything closed, then 130 or 143;
+  // a second signal while it closes quits at once (exit hooks kill what is still being stopped).
+  let exitCode: number = EXIT.ok;
+  let signalled = false;
+  const onSignal = (code: number) => (): void => {
+    if (signalled) process.exit(code);
+    signalled = true;
+    exitCode = code;
+    stop();
+  };
+  const onTerm = onSignal(EXIT.terminated);
+  const onInt = onSignal(EXIT.cancelled);
+  process.on('SIGTERM', onTerm);
+  process.on('SIGINT', onInt);
   io.stdoutClosed?.addEventListener('abort', stop);
   try {
     await reader.ended;
     await server.shutdown();
   } finally {
-    process.off('SIGTERM', stop);
-    process.off('SIGINT', stop);
+    process.off('SIGTERM', onTerm);
+    process.off('SIGINT', onInt);
     io.stdoutClosed?.removeEventListener('abort', stop);
     io.stdin.destroy(); // after a signal stdin may still be open, and would keep the process alive
   }
-  return EXIT.ok;
+  return exitCode;
 }
 
 /** `--max-message-bytes`: a whole number of bytes, at least 1 KiB. @throws UsageError naming the flag. */
