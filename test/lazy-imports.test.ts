@@ -39,8 +39,16 @@ const RECORDER = [
 ].join('\n');
 const recorder = `data:text/javascript,${encodeURIComponent(RECORDER)}`;
 
-/** The heavy packages (or, with `names`, those packages) among the modules a `node` run with `args` loaded. */
-function heavyLoaded(args: readonly string[], cwd = root, names: readonly string[] = HEAVY): string[] {
+/**
+ * The modules a `node` run with `args` loaded. A run asked for again (the same arguments in the same
+ * folder, its files unchanged) is answered from the first: one process serves the heavy-package
+ * check and the zod check of the same entry.
+ */
+const runs = new Map<string, string[]>();
+function loadedBy(args: readonly string[], cwd: string): string[] {
+  const key = JSON.stringify([cwd, args]);
+  const known = runs.get(key);
+  if (known !== undefined) return known;
   const r = spawnSync(process.execPath, ['--import', recorder, ...args], {
     cwd,
     encoding: 'utf8',
@@ -51,6 +59,19 @@ function heavyLoaded(args: readonly string[], cwd = root, names: readonly string
     .split('\n')
     .filter((l) => l.startsWith('LOADED '))
     .map((l) => decodeURIComponent(l.slice(7)).replace(/\\/g, '/'));
+  runs.set(key, loaded);
+  return loaded;
+}
+
+/** The heavy packages (or, with `names`, those packages) among the modules a `node` run with `args` loaded. */
+function heavyLoaded(
+  args: readonly string[],
+  cwd = root,
+  names: readonly string[] = HEAVY,
+  once: 'fresh' | 'shared' = 'fresh',
+): string[] {
+  if (once === 'fresh') runs.delete(JSON.stringify([cwd, args]));
+  const loaded = loadedBy(args, cwd);
   return names.filter((name) => loaded.some((url) => url.includes(`/node_modules/${name}/`)));
 }
 
@@ -66,11 +87,25 @@ describe('fast start: heavy dependencies load on first use', () => {
   });
 
   it('importing @a3s-code/core loads none of them', () => {
-    expect(heavyLoaded(['--input-type=module', '-e', `await import(${JSON.stringify(dist('core'))})`])).toEqual([]);
+    expect(
+      heavyLoaded(
+        ['--input-type=module', '-e', `await import(${JSON.stringify(dist('core'))})`],
+        root,
+        HEAVY,
+        'shared',
+      ),
+    ).toEqual([]);
   });
 
   it('importing @a3s-code/sdk-node (every tool pack, MCP and the providers) loads none of them', () => {
-    expect(heavyLoaded(['--input-type=module', '-e', `await import(${JSON.stringify(dist('sdk-node'))})`])).toEqual([]);
+    expect(
+      heavyLoaded(
+        ['--input-type=module', '-e', `await import(${JSON.stringify(dist('sdk-node'))})`],
+        root,
+        HEAVY,
+        'shared',
+      ),
+    ).toEqual([]);
   });
 
   it('the ast pack loads web-tree-sitter only when its parser is first used', () => {
@@ -90,15 +125,14 @@ describe('fast start: heavy dependencies load on first use', () => {
   it('`a3s run` with a one-turn scripted model loads none of them', () => {
     const model = join(scratch, 'model.json');
     writeFileSync(model, JSON.stringify({ turns: [{ text: 'Nothing to change.' }] }));
-    expect(
-      heavyLoaded([dist('cli', 'bin.js'), 'run', '--model', `scripted:${model}`, '--cwd', scratch, 'say hi']),
-    ).toEqual([]);
+    const run = [dist('cli', 'bin.js'), 'run', '--model', `scripted:${model}`, '--cwd', scratch, 'say hi'];
+    expect(heavyLoaded(run, root, HEAVY, 'shared')).toEqual([]);
   });
 });
 
 describe('fast start: zod loads on first validation', () => {
   const imported = (pkg: string): string[] =>
-    heavyLoaded(['--input-type=module', '-e', `await import(${JSON.stringify(dist(pkg))})`], root, ['zod']);
+    heavyLoaded(['--input-type=module', '-e', `await import(${JSON.stringify(dist(pkg))})`], root, ['zod'], 'shared');
 
   it('the recorder sees zod when core builds a schema (zod loaded with require, not import)', () => {
     const code = `const { lazyZod } = await import(${JSON.stringify(dist('core'))}); lazyZod((z) => z.string())().parse('x');`;
@@ -113,10 +147,11 @@ describe('fast start: zod loads on first validation', () => {
   );
 
   it('a one-turn scripted `a3s run` loads no zod (precomputed tool schemas, zod-free config and script checks)', () => {
-    const model = join(scratch, 'zod-model.json');
+    // The run the heavy-package check above recorded (the same script), when it ran.
+    const model = join(scratch, 'model.json');
     writeFileSync(model, JSON.stringify({ turns: [{ text: 'Nothing to change.' }] }));
     const run = [dist('cli', 'bin.js'), 'run', '--model', `scripted:${model}`, '--cwd', scratch, 'say hi'];
-    expect(heavyLoaded(run, root, ['zod'])).toEqual([]);
+    expect(heavyLoaded(run, root, ['zod'], 'shared')).toEqual([]);
     // The recorder would see it: a script zod must judge (a bad turn) loads zod, and fails.
     writeFileSync(model, JSON.stringify({ turns: [{ text: 1 }] }));
     const r = spawnSync(process.execPath, ['--import', recorder, ...run], { cwd: root, encoding: 'utf8' });

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ToolInvoker, type ToolInvocationResult, ToolRegistry } from '@a3s-code/core';
 import { createTestInvocation } from '@a3s-code/core/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LSP_RESOURCE, lspToolPack } from '../src/lsp.js';
 import { diskWorkspace } from '../src/test-support/disk-workspace.js';
 import { type LspHarness, lspHarness } from './lsp-support.js';
@@ -34,16 +34,21 @@ beforeAll(() => {
 afterAll(async () => {
   await h.close();
 });
-beforeEach(async () => {
+/**
+ * Each test starts with these files on disk and a server restarted on them (`latin` replaces the
+ * plain src/latin.ts): one restart per test, whatever the test before it changed.
+ */
+async function fresh(latin: string | Buffer = 'export const u = 0;\n'): Promise<void> {
   put('src/a.ts', A);
   put('src/bom.ts', '\uFEFFimport { oldName } from "./a";\nexport const v = oldName();\n');
   put('src/crlf.ts', 'import { oldName } from "./a";\r\nexport const w = oldName();\r\n');
-  put('src/latin.ts', 'export const u = 0;\n');
+  put('src/latin.ts', latin);
   await h.ask({ operation: 'reload' });
-});
+}
 
 describe('lsp_rename on files of every encoding a workspace holds', () => {
   it('RENAME-03: a file with a byte-order mark is renamed at the right place and keeps its mark', async () => {
+    await fresh();
     const r = await h.rename({ file: 'src/a.ts', line: 1, symbol: 'oldName', new_name: 'newName' });
     expect(r.exitCode).toBe(0);
     expect(bytes('src/bom.ts').toString('utf8')).toBe(
@@ -56,8 +61,7 @@ describe('lsp_rename on files of every encoding a workspace holds', () => {
   }, 90_000);
 
   it('RENAME-03: a rename that would edit a file that is not UTF-8 writes nothing and names the file', async () => {
-    put('src/latin.ts', LATIN);
-    await h.ask({ operation: 'reload' });
+    await fresh(LATIN);
     const r = await h.rename({ file: 'src/a.ts', line: 1, symbol: 'oldName', new_name: 'newName' });
     expect(code(r)).toBe('LSP_PATH');
     expect(r.output).toContain('src/latin.ts');
@@ -67,6 +71,7 @@ describe('lsp_rename on files of every encoding a workspace holds', () => {
   }, 90_000);
 
   it('RENAME-02: a new_name that is not an identifier is refused before the server is asked', async () => {
+    await fresh();
     for (const new_name of ['not valid', 'a.b', '1abc', 'x-y', 'f()'] as const) {
       const r = await h.rename({ file: 'src/a.ts', line: 1, symbol: 'oldName', new_name });
       expect(code(r)).toBe('LSP_ARGS');
@@ -83,6 +88,7 @@ describe('lsp_rename on files of every encoding a workspace holds', () => {
   }, 90_000);
 
   it('RENAME-03: a rename touching a file an Edit rule holds back writes none of the files', async () => {
+    await fresh();
     const registry = new ToolRegistry({ capabilities: ['fs.read', 'fs.write', 'fs.list', 'search', LSP_RESOURCE] });
     registry.registerPack(lspToolPack);
     const workspace = diskWorkspace(h.dir);
@@ -103,6 +109,7 @@ describe('lsp_rename on files of every encoding a workspace holds', () => {
   }, 90_000);
 
   it('RENAME-03: a file another program changes while the rename is being written keeps that change; the files already written are restored', async () => {
+    await fresh();
     const theirs = 'import { oldName } from "./a";\nexport const w = oldName() + 1;\n';
     const fs = h.workspace.fs!;
     const write = fs.writeFile.bind(fs);
