@@ -1,12 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Node 20 reads and parses the whole bundle NODE_EXTRA_CA_CERTS names when any node process
-// starts: ~50 ms of CPU in each of the suite's hundreds of node processes (workers, the CLI,
-// servers, kernels), a sixth of a CLI test's time. No test reaches a TLS server that needs it,
-// so the workers (forked after this runs) and every process they start go without it.
-delete process.env.NODE_EXTRA_CA_CERTS;
-
 export default defineConfig({
   test: {
     include: [
