@@ -36,6 +36,17 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
 const home = () => mkdtempSync(join(tmpdir(), 'a3s-trust-home-'));
 const model = () => `scripted:${scriptFile([{ text: 'Hello.' }])}`;
 
+/** A repo whose config starts an MCP server that leaves the file `marker` when it runs. */
+function folderStartingServer(): { dir: string; marker: string } {
+  const dir = tempRepo();
+  const marker = join(dir, 'asked');
+  writeFileSync(
+    join(dir, 'a3s.config.json'),
+    JSON.stringify({ mcpServers: { m: { command: 'sh', args: ['-c', `touch ${marker}`] } } }),
+  );
+  return { dir, marker };
+}
+
 describe('workspace trust', () => {
   it("a folder's config that would start a command is refused, naming it, and the command never runs; --trust-workspace runs it and is remembered", async () => {
     const dir = tempRepo();
@@ -107,12 +118,7 @@ describe('workspace trust', () => {
   });
 
   it('a3s code on a terminal asks instead: no keeps everything from starting, yes starts it and is remembered', async () => {
-    const dir = tempRepo();
-    const marker = join(dir, 'asked');
-    writeFileSync(
-      join(dir, 'a3s.config.json'),
-      JSON.stringify({ mcpServers: { m: { command: 'sh', args: ['-c', `touch ${marker}`] } } }),
-    );
+    const { dir, marker } = folderStartingServer();
     const homeDir = home();
     const no = onTerminal(homeDir);
     const refused = main(['code', '--model', model(), '--cwd', dir], no.io);
@@ -136,12 +142,7 @@ describe('workspace trust', () => {
   });
 
   it('Ctrl-C at the trust question leaves with 130 (as at any other point), nothing started or remembered', async () => {
-    const dir = tempRepo();
-    const marker = join(dir, 'asked');
-    writeFileSync(
-      join(dir, 'a3s.config.json'),
-      JSON.stringify({ mcpServers: { m: { command: 'sh', args: ['-c', `touch ${marker}`] } } }),
-    );
+    const { dir, marker } = folderStartingServer();
     const homeDir = home();
     const env: NodeJS.ProcessEnv = { ...process.env, A3S_HOME: homeDir };
     delete env.A3S_MODEL;
