@@ -67,4 +67,33 @@ describe('argument validators', () => {
     // A plain object with no prototype passes.
     expect(v.check(echo, Object.assign(Object.create(null), { text: 'x' }))).toBeUndefined();
   });
+
+  it("BND-01: a tool's own limits (checkArgs) judge arguments that passed the schema, whichever path checked it", () => {
+    const seen: unknown[] = [];
+    const limited = {
+      ...echoOf(),
+      checkArgs: (args: unknown) => {
+        seen.push(args);
+        return (args as { text: string }).text.length > 3
+          ? [{ field: 'args.text', message: 'is over 3 characters' }]
+          : [];
+      },
+    } as Tool;
+    const v = new ArgValidator();
+    expect(v.check(limited, { text: 'abc' })).toBeUndefined();
+    const over = v.check(limited, { text: 'abcd' });
+    expect(over).toBeInstanceOf(InvalidToolArgsError);
+    expect(over).toMatchObject({ field: 'args.text', message: 'echo: args.text: is over 3 characters' });
+    // Arguments the schema refuses never reach the tool's check.
+    expect(v.check(limited, { text: 5 })!.message).toContain('args.text');
+    expect(seen).toEqual([{ text: 'abc' }, { text: 'abcd' }]);
+    // A check that throws is the tool's defect: the call fails typed, never runs unchecked.
+    const broken = {
+      ...echoOf(),
+      checkArgs: () => {
+        throw new Error('boom');
+      },
+    } as Tool;
+    expect(v.check(broken, { text: 'x' })).toMatchObject({ code: 'INVALID_TOOL_DEFINITION', field: 'checkArgs' });
+  });
 });

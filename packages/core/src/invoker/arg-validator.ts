@@ -41,6 +41,26 @@ function describe(error: ErrorObject): ToolArgIssue {
 }
 
 /**
+ * The tool's own limits of arguments that passed its schema (`Tool.checkArgs`), checked before
+ * anything else judges the call. A check that throws is a defect of the tool: the call fails with
+ * `INVALID_TOOL_DEFINITION`, never runs unchecked.
+ */
+function limitsOf(tool: Tool, args: unknown): InvalidToolArgsError | ToolDefinitionError | undefined {
+  if (tool.checkArgs === undefined) return undefined;
+  let issues: readonly ToolArgIssue[];
+  try {
+    issues = tool.checkArgs(args);
+  } catch (cause) {
+    return new ToolDefinitionError(
+      `tool '${tool.name}'`,
+      'checkArgs',
+      `threw: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+  }
+  return issues.length > 0 ? new InvalidToolArgsError(tool.name, issues) : undefined;
+}
+
+/**
  * The compiled validator of each tool object, whichever invoker compiled it: the options are the
  * same for all, and a validator is self-contained once compiled (its errors are read right after
  * each call, on the one thread).
@@ -91,7 +111,7 @@ export class ArgValidator {
     const notJson = nonJsonArg(args);
     if (notJson !== undefined) return new InvalidToolArgsError(tool.name, [notJson]);
     // Most calls of a plain schema are decided without ajv; ajv judges (and explains) the rest.
-    if (surelyValidArgs(tool.inputSchema, args)) return undefined;
+    if (surelyValidArgs(tool.inputSchema, args)) return limitsOf(tool, args);
     let fn: ValidateFunction;
     try {
       fn = this.validatorOf(tool);
@@ -99,7 +119,7 @@ export class ArgValidator {
       if (e instanceof ToolDefinitionError) return e;
       throw e;
     }
-    if (fn(args)) return undefined;
+    if (fn(args)) return limitsOf(tool, args);
     const issues = (fn.errors ?? []).map(describe);
     return new InvalidToolArgsError(tool.name, issues.length > 0 ? issues : [{ field: 'args', message: 'invalid' }]);
   }

@@ -50,6 +50,11 @@ export interface DefineToolOptions<S extends z.ZodType<Record<string, unknown>>>
    * (`path`, as in zod) and what is wrong. Any issue fails the call with `INVALID_TOOL_ARGS`.
    */
   readonly refine?: (args: z.output<S>) => readonly ToolArgRefinement[];
+  /**
+   * See {@link Tool.checkArgs}: limits the JSON Schema cannot state, checked on the arguments as
+   * sent (before defaults), by the kernel before the permission rules and again before `execute`.
+   */
+  readonly limits?: (args: z.input<S>) => readonly ToolArgRefinement[];
   /** Approval tier. */
   readonly tier: ToolTier;
   /** Static scheduling capabilities. */
@@ -136,11 +141,20 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(
   const shell = options.shellEquivalent;
   const subject = `tool '${options.name}'`;
   const { refine, plainInput } = options;
+  const limits = options.limits;
+  const checkArgs =
+    limits === undefined
+      ? undefined
+      : (args: unknown): ToolArgIssue[] =>
+          limits(args as z.input<S>).map((i) => ({ field: formatArgPath(i.path), message: i.message }));
   // Filled in below: the tool's JSON Schema, for the zod-free parse of a plain input.
   let jsonSchemaOf: () => JsonSchema = () => ({});
   const parse = (args: unknown): z.output<S> => {
     const fast = plainInput === true ? parsePlainArgs(jsonSchemaOf(), args) : UNSURE;
     const value = fast === UNSURE ? parseArgs(options.name, schemaOf(), args) : (fast as z.output<S>);
+    // The limits judge the arguments as sent, once they are known to have the schema's shape.
+    const over = checkArgs?.(args) ?? [];
+    if (over.length > 0) throw new InvalidToolArgsError(options.name, over);
     const issues = refine?.(value) ?? [];
     if (issues.length > 0)
       throw new InvalidToolArgsError(
@@ -158,6 +172,7 @@ export function defineTool<S extends z.ZodType<Record<string, unknown>>>(
     ...(options.reentrant === undefined ? {} : { reentrant: options.reentrant }),
     ...(dynamic === undefined ? {} : { capabilitiesFor: (args: z.output<S>) => dynamic(parse(args)) }),
     ...(shell === undefined ? {} : { shellEquivalent: (args: z.output<S>) => shell(parse(args)) }),
+    ...(checkArgs === undefined ? {} : { checkArgs }),
     // The kernel has validated against the JSON Schema already; the arguments are parsed again to
     // apply defaults and transforms and to enforce the rules JSON Schema cannot express.
     execute: async (args: z.output<S>, ctx: ToolContext) => options.execute(parse(args), ctx),

@@ -4,6 +4,7 @@
  * requires, and `execute`. Tool packs (`@a3s-code/tools-workspace`, `@a3s-code/mcp`) build tools
  * against this file only.
  */
+import type { ToolArgIssue } from '../errors/tool-errors.js';
 import type { JsonSchema } from './json-schema.js';
 import { DEFAULT_TOOL_CAPABILITIES, type ToolCapabilities } from './tool-capabilities.js';
 import type { ToolContext } from './tool-context.js';
@@ -56,6 +57,14 @@ export interface Tool<Args = unknown> {
    * only ever make it stricter. Absent, or `[]`, for a call that runs no code.
    */
   shellEquivalent?(args: Args): readonly string[];
+  /**
+   * Limits of the arguments their JSON Schema cannot state (a command's size in bytes, a
+   * character a process cannot take), checked by the kernel right after the schema and before
+   * anything else judges the call (the permission rules, hooks, the queue): each issue names the
+   * field and what is allowed, and any issue fails the call with `INVALID_TOOL_ARGS`. `args` have
+   * passed the schema (no defaults applied). Must be cheap (linear in the arguments) and not throw.
+   */
+  checkArgs?(args: unknown): readonly ToolArgIssue[];
   /** Runs the call. `args` are already validated; `ctx.signal` aborts on cancel and timeout. */
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }

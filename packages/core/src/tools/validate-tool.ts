@@ -72,4 +72,6 @@ export function assertValidTool(tool: Tool, subject: string, options: ValidateTo
   if (tool.reentrant !== undefined && typeof tool.reentrant !== 'boolean') fail('reentrant', 'must be a boolean');
   if (tool.shellEquivalent !== undefined && typeof tool.shellEquivalent !== 'function')
     fail('shellEquivalent', 'must be a function returning shell command lines');
+  if (tool.checkArgs !== undefined && typeof tool.checkArgs !== 'function')
+    fail('checkArgs', 'must be a function returning argument issues');
 }

@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import {
+  A3sError,
   CancelledError,
   type ExecHiding,
   type ProcessCommand,
@@ -22,6 +23,7 @@ import {
   type WorkspaceExec,
   type WorkspaceExecRequest,
   type WorkspaceExecResult,
+  refusedBeforeChange,
   toolProcessEnv,
 } from '@a3s-code/core';
 import { WorkspaceFileError, WorkspaceProcessError } from '../errors.js';
@@ -186,13 +188,18 @@ export class LocalExec implements WorkspaceExec {
   async #run(request: WorkspaceExecRequest, closing: AbortSignal): Promise<WorkspaceExecResult> {
     const { signal } = request;
     if (signal?.aborted) throw new CancelledError('command', signal.reason);
-    const cwd = await this.fs.resolve(request.cwd ?? '', 'cwd');
+    // A folder refused here refuses the command before it starts: it changed nothing.
+    const cwd = await this.fs.resolve(request.cwd ?? '', 'cwd').catch((e: unknown) => {
+      throw A3sError.isInstance(e) ? refusedBeforeChange(e) : e;
+    });
     const s = await this.fs.stat(cwd.rel);
     if (s?.kind !== 'directory')
-      throw new WorkspaceFileError(
-        cwd.rel,
-        s ? 'not_directory' : 'not_found',
-        'the working directory is not an existing directory',
+      throw refusedBeforeChange(
+        new WorkspaceFileError(
+          cwd.rel,
+          s ? 'not_directory' : 'not_found',
+          'the working directory is not an existing directory',
+        ),
       );
     const timeoutMs = request.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
     const cap = request.maxOutputBytes ?? DEFAULT_EXEC_MAX_OUTPUT_BYTES;
@@ -212,9 +219,11 @@ export class LocalExec implements WorkspaceExec {
     const hiding = hide !== undefined && (hide.unreadable.length > 0 || hide.unwritable.length > 0);
     const reaper = reaperCommand(SHELL, ['-c', request.command], env, PROC_AVAILABLE, hiding ? hide : undefined);
     if (hiding && reaper === undefined)
-      throw new WorkspaceProcessError(
-        'bash',
-        `the command was not run: files the permission rules keep from commands (${describeHidden(hide)}) can be hidden only on Linux, with Perl and /proc, and this machine cannot`,
+      throw refusedBeforeChange(
+        new WorkspaceProcessError(
+          'bash',
+          `the command was not run: files the permission rules keep from commands (${describeHidden(hide)}) can be hidden only on Linux, with Perl and /proc, and this machine cannot`,
+        ),
       );
     const child = spawn(reaper?.command ?? SHELL, reaper?.args ?? ['-c', request.command], {
       cwd: cwd.abs,

@@ -5,7 +5,13 @@
  * events while the command runs. stdout and stderr are capped separately,
  * head and tail kept with exact totals. Metadata lists the files the command changed.
  */
-import { CapabilityUnavailableError, defineTool, LiveOutput, type CapturedStream } from '@a3s-code/core';
+import {
+  CapabilityUnavailableError,
+  defineTool,
+  LiveOutput,
+  type CapturedStream,
+  type ToolArgRefinement,
+} from '@a3s-code/core';
 import type { z } from 'zod';
 
 type Zod = typeof z;
@@ -17,12 +23,22 @@ import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type
 
 /** Default, minimum and maximum `timeout`, in milliseconds. */
 export const BASH_TIMEOUT_MS = { default: 120_000, min: 1, max: 600_000 } as const;
+/**
+ * Largest `command`, in UTF-8 bytes: Linux takes at most 128 KiB (`MAX_ARG_STRLEN`, its NUL
+ * included) in one argument of a new process, and the command is one argument of `bash -c`.
+ */
+export const BASH_COMMAND_MAX_BYTES = 131_071;
 /** Default and bounds of the per-stream byte cap. */
 export const BASH_MAX_OUTPUT_BYTES = { default: 32 * 1024, min: 1024, max: 1024 * 1024 } as const;
 
 const bashInput = (z: Zod) =>
   z.strictObject({
-    command: z.string().min(1).describe('the shell command line (run with bash -c)'),
+    command: z
+      .string()
+      .min(1)
+      .describe(
+        `the shell command line (run with bash -c), at most ${BASH_COMMAND_MAX_BYTES} bytes in UTF-8; write a longer script to a file and run that`,
+      ),
     timeout: z
       .number()
       .int()
@@ -40,6 +56,31 @@ const bashInput = (z: Zod) =>
       .describe('byte cap per stream (stdout, stderr), head and tail kept, 1024..1048576 (default 32768)'),
   });
 
+/**
+ * The limits no JSON Schema states: the command's size in bytes (checked first, before anything
+ * reads the command) and the NUL bytes no command line or path can carry.
+ */
+function bashLimits(args: { command: string; cwd?: string | undefined }): ToolArgRefinement[] {
+  const { command, cwd } = args;
+  const issues: ToolArgRefinement[] = [];
+  // UTF-8 takes at most three bytes per UTF-16 unit: a short command needs no count.
+  const bytes = command.length * 3 <= BASH_COMMAND_MAX_BYTES ? 0 : Buffer.byteLength(command, 'utf8');
+  if (bytes > BASH_COMMAND_MAX_BYTES) {
+    issues.push({
+      path: ['command'],
+      message: `is ${bytes} bytes (UTF-8); a command line takes at most ${BASH_COMMAND_MAX_BYTES} bytes. Write the script to a file with the write tool and run that file (bash script.sh)`,
+    });
+  } else if (command.includes('\0')) {
+    issues.push({
+      path: ['command'],
+      message: `contains a NUL byte (at character ${command.indexOf('\0')}), which no command line can carry; write \\0 with printf, or put the data in a file`,
+    });
+  }
+  if (cwd?.includes('\0') === true)
+    issues.push({ path: ['cwd'], message: 'contains a NUL byte; allowed: a folder path inside the workspace' });
+  return issues;
+}
+
 function streamMeta(s: CapturedStream): Record<string, unknown> {
   return { total_bytes: s.totalBytes, truncated: s.truncated };
 }
@@ -47,10 +88,11 @@ function streamMeta(s: CapturedStream): Record<string, unknown> {
 /** The `bash` tool. */
 export const bashTool = defineTool({
   name: 'bash',
-  description: `Run a shell command (bash -c) in the workspace. timeout is in milliseconds (default 120000, at most 600000); the deadline covers the command's exit and the draining of its output, and on timeout or cancellation every process it started is killed (its process group, and on Linux also processes that left it with setsid or a double fork, even with a cleared environment). Processes still running when the command returns (e.g. \`server &\`) are listed in the output and in metadata.background_processes, and are killed when the session closes; their later output is not captured. cwd must be inside the workspace. stdout and stderr are each capped (max_output_bytes, default 32768): the head and tail are kept and the exact byte totals reported. metadata has exit_code, timed_out and the files the command created, modified or deleted.`,
+  description: `Run a shell command (bash -c) in the workspace. The command takes at most ${BASH_COMMAND_MAX_BYTES} bytes (UTF-8): write a longer script to a file and run that. timeout is in milliseconds (default 120000, at most 600000); the deadline covers the command's exit and the draining of its output, and on timeout or cancellation every process it started is killed (its process group, and on Linux also processes that left it with setsid or a double fork, even with a cleared environment). Processes still running when the command returns (e.g. \`server &\`) are listed in the output and in metadata.background_processes, and are killed when the session closes; their later output is not captured. cwd must be inside the workspace. stdout and stderr are each capped (max_output_bytes, default 32768): the head and tail are kept and the exact byte totals reported. metadata has exit_code, timed_out and the files the command created, modified or deleted.`,
   inputJsonSchema: toolJsonSchemas.bash,
   plainInput: true,
   input: bashInput,
+  limits: bashLimits,
   tier: 'exec',
   requires: ['exec'],
   capabilities: {
