@@ -44,4 +44,15 @@ describe('hole-aware glob matching', () => {
     expect(globMayMatch(compileGlobAutomaton('rm -rf /'), `rm -rf ${HOLE}`)).toBe(true);
     expect(globMayMatch(compileGlobAutomaton('rm -rf /'), `rm -r ${HOLE}`)).toBe(false);
   });
+
+  it('PERM-03: a long subject with thousands of holes is matched in time linear in its length', () => {
+    const glob = compileGlobAutomaton('echo ** --end-of-the-options-marker-here');
+    const subject = `echo ${`${HOLE} `.repeat(30_000)}--end-of-the-options-marker-here`;
+    const t0 = process.cpuUsage();
+    expect(globMustMatch(glob, subject)).toBe(true);
+    expect(globMayMatch(glob, subject)).toBe(true);
+    expect(globMustMatch(glob, `${subject}x`)).toBe(false);
+    const spent = process.cpuUsage(t0);
+    expect((spent.user + spent.system) / 1000).toBeLessThan(1_000);
+  });
 });

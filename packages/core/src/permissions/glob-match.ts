@@ -89,70 +89,144 @@ function closure(a: GlobAutomaton, states: Iterable<number>): number[] {
   return [...seen].sort((x, y) => x - y);
 }
 
-function step(a: GlobAutomaton, states: readonly number[], ch: string): number[] {
-  const next: number[] = [];
-  for (const s of states) for (const e of a.edges[s]!) if (accepts(e.on, ch)) next.push(e.to);
-  return closure(a, next);
+/**
+ * The automaton made deterministic as it is used: each set of states it can be in gets a number,
+ * and each (set, character) step is computed once. A subject is then matched in one lookup a
+ * character, however long it is. Characters that are no literal of the glob all step alike, so
+ * the table stays as small as the glob.
+ */
+interface Deterministic {
+  readonly sets: number[][];
+  readonly ids: Map<string, number>;
+  readonly steps: Map<string, number>[];
+  /** Per set: every set some string (the empty one included) leads to from it. */
+  readonly reach: (readonly number[] | undefined)[];
+  /** Per set: the union of {@link Deterministic.reach}, as a set. */
+  readonly reachUnion: (number | undefined)[];
+  readonly literals: ReadonlySet<string>;
+  readonly start: number;
+  readonly empty: number;
+}
+
+const deterministic = new WeakMap<GlobAutomaton, Deterministic>();
+
+function idOf(d: Deterministic, states: number[]): number {
+  const key = states.join(',');
+  let id = d.ids.get(key);
+  if (id === undefined) {
+    id = d.sets.length;
+    d.sets.push(states);
+    d.ids.set(key, id);
+    d.steps.push(new Map());
+    d.reach.push(undefined);
+    d.reachUnion.push(undefined);
+  }
+  return id;
+}
+
+function deterministicOf(a: GlobAutomaton): Deterministic {
+  let d = deterministic.get(a);
+  if (d === undefined) {
+    const base = {
+      sets: [],
+      ids: new Map(),
+      steps: [],
+      reach: [],
+      reachUnion: [],
+      literals: new Set(a.alphabet),
+      start: 0,
+      empty: 0,
+    };
+    const made: Deterministic = { ...base, start: idOf(base, closure(a, [0])), empty: idOf(base, []) };
+    d = made;
+    deterministic.set(a, d);
+  }
+  return d;
+}
+
+function stepId(a: GlobAutomaton, d: Deterministic, id: number, ch: string): number {
+  const c = d.literals.has(ch) ? ch : OTHER;
+  const steps = d.steps[id]!;
+  let to = steps.get(c);
+  if (to === undefined) {
+    const next: number[] = [];
+    for (const s of d.sets[id]!) for (const e of a.edges[s]!) if (accepts(e.on, c)) next.push(e.to);
+    to = idOf(d, closure(a, next));
+    steps.set(c, to);
+  }
+  return to;
+}
+
+/** Every set of states some string (the empty one included) leads to from set `id`. */
+function reachOf(a: GlobAutomaton, d: Deterministic, id: number): readonly number[] {
+  let reached = d.reach[id];
+  if (reached === undefined) {
+    const seen = new Set<number>([id]);
+    const frontier = [id];
+    while (frontier.length > 0) {
+      const from = frontier.pop()!;
+      for (const c of a.alphabet) {
+        const to = stepId(a, d, from, c);
+        if (seen.has(to)) continue;
+        seen.add(to);
+        frontier.push(to);
+      }
+    }
+    reached = [...seen];
+    d.reach[id] = reached;
+  }
+  return reached;
+}
+
+/** The set of every state some string leads to from set `id`. */
+function reachUnionOf(a: GlobAutomaton, d: Deterministic, id: number): number {
+  let union = d.reachUnion[id];
+  if (union === undefined) {
+    const states = new Set<number>();
+    for (const r of reachOf(a, d, id)) for (const s of d.sets[r]!) states.add(s);
+    union = idOf(
+      d,
+      [...states].sort((x, y) => x - y),
+    );
+    d.reachUnion[id] = union;
+  }
+  return union;
 }
 
 /** True when some value of the holes of `subject` makes it match the glob (deny rules). */
 export function globMayMatch(a: GlobAutomaton, subject: string): boolean {
-  const seen = new Set<string>();
-  const stack: [number, number][] = closure(a, [0]).map((s) => [s, 0]);
-  while (stack.length > 0) {
-    const [s, pos] = stack.pop()!;
-    const key = `${s}@${pos}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    if (pos === subject.length) {
-      if (s === a.accept) return true;
-      continue;
-    }
-    const ch = subject[pos]!;
-    if (ch === HOLE) {
-      // The hole ends here, or it goes on with any character the glob can take.
-      for (const n of closure(a, [s])) stack.push([n, pos + 1]);
-      for (const e of a.edges[s]!) for (const n of closure(a, [e.to])) stack.push([n, pos]);
-    } else {
-      for (const n of step(a, [s], ch)) stack.push([n, pos + 1]);
-    }
+  const d = deterministicOf(a);
+  let id = d.start;
+  // By UTF-16 unit, as the glob's `?` and the compiled regex count.
+  for (let i = 0; i < subject.length; i++) {
+    const ch = subject[i]!;
+    // A hole is any text, the empty one included: the states some text leads to.
+    id = ch === HOLE ? reachUnionOf(a, d, id) : stepId(a, d, id, ch);
+    if (id === d.empty) return false;
   }
-  return false;
+  return d.sets[id]!.includes(a.accept);
 }
 
 /** True when every value of the holes of `subject` makes it match the glob (allow rules). */
 export function globMustMatch(a: GlobAutomaton, subject: string): boolean {
-  const seen = new Set<string>();
-  const stack: [number[], number][] = [[closure(a, [0]), 0]];
-  while (stack.length > 0) {
-    const [states, pos] = stack.pop()!;
-    const key = `${states.join(',')}@${pos}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    if (states.length === 0) return false;
-    if (pos === subject.length) {
-      if (!states.includes(a.accept)) return false;
+  const d = deterministicOf(a);
+  // Every set of states some values of the holes so far lead to: each must go on matching.
+  let ids: number[] = [d.start];
+  for (let i = 0; i < subject.length; i++) {
+    const ch = subject[i]!;
+    if (ch !== HOLE && ids.length === 1) {
+      const to = stepId(a, d, ids[0]!, ch);
+      if (to === d.empty) return false;
+      ids[0] = to;
       continue;
     }
-    const ch = subject[pos]!;
-    if (ch !== HOLE) {
-      stack.push([step(a, states, ch), pos + 1]);
-      continue;
+    const next = new Set<number>();
+    for (const id of ids) {
+      if (ch === HOLE) for (const r of reachOf(a, d, id)) next.add(r);
+      else next.add(stepId(a, d, id, ch));
     }
-    // Every set of states some string can reach from here must go on matching.
-    const reached = new Map<string, number[]>([[states.join(','), states]]);
-    const frontier = [states];
-    while (frontier.length > 0) {
-      const from = frontier.pop()!;
-      for (const c of a.alphabet) {
-        const to = step(a, from, c);
-        const k = to.join(',');
-        if (reached.has(k)) continue;
-        reached.set(k, to);
-        frontier.push(to);
-      }
-    }
-    for (const set of reached.values()) stack.push([set, pos + 1]);
+    if (next.has(d.empty)) return false;
+    ids = [...next];
   }
-  return true;
+  return ids.every((id) => d.sets[id]!.includes(a.accept));
 }

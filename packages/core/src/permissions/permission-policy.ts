@@ -13,6 +13,7 @@ import {
   type PermissionRule,
 } from './permission-rule.js';
 import { withAncestors } from './path-spelling.js';
+import { unreadableCommand } from './rule-subjects.js';
 import { firstShellRuleMatching, isShellRule } from './shell-equivalent.js';
 
 /** A permission decision. */
@@ -104,9 +105,9 @@ export class PermissionPolicy {
 
   #evaluateOwn(toolName: string, args: unknown, root: string | undefined): PolicyEvaluation {
     for (const r of this.#deny)
-      if (ruleMatches(r, toolName, args, 'any', root)) return { decision: 'deny', rule: r.source };
+      if (ruleMatches(r, toolName, args, 'any', root)) return { decision: 'deny', rule: heldRule(r, toolName, args) };
     for (const r of this.#ask)
-      if (ruleMatches(r, toolName, args, 'any', root)) return { decision: 'ask', rule: r.source };
+      if (ruleMatches(r, toolName, args, 'any', root)) return { decision: 'ask', rule: heldRule(r, toolName, args) };
     for (const r of this.#allow)
       if (ruleMatches(r, toolName, args, 'all', root)) return { decision: 'allow', rule: r.source };
     return { decision: this.defaultDecision, rule: 'default' };
@@ -198,6 +199,18 @@ export class PermissionPolicy {
       !this.#ask.some((r) => r.tool.test(toolName))
     );
   }
+}
+
+/**
+ * The source of a deny or ask rule that matched a call, with the reason when the call is a shell
+ * command the judge could not read in full: such a command matches every deny and ask rule, and
+ * the rule alone would not tell the model why.
+ */
+function heldRule(rule: PermissionRule, toolName: string, args: unknown): string {
+  const why = rule.pattern === undefined ? undefined : unreadableCommand(toolName, args);
+  return why === undefined
+    ? rule.source
+    : `${rule.source} (the command could not be read in full: ${why}; a command the rules cannot read is held to every deny and ask rule, so simplify it)`;
 }
 
 /** Parses a list of rules into a matcher: used for skill restrictions (`allowed_tools`). */

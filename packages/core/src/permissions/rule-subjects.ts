@@ -53,6 +53,16 @@ function judgeShell(command: string): ShellJudgement {
   return lastJudged.judgement;
 }
 
+/**
+ * Why the command of a `bash` call could not be read in full (see `ShellJudgement.unreadable`),
+ * or `undefined`: such a command is held to every deny and ask rule.
+ */
+export function unreadableCommand(toolName: string, args: unknown): string | undefined {
+  if (toolName.toLowerCase() !== 'bash') return undefined;
+  const command = field(args, 'command');
+  return typeof command === 'string' && command.length > 0 ? judgeShell(command).unreadable : undefined;
+}
+
 /** Adds each spelling of `paths` to `out` once; returns the canonical spellings of each path. */
 function spelled(out: string[], paths: readonly string[], root: string | undefined): string[][] {
   const seen = new Set(out);

@@ -20,6 +20,7 @@ import {
   syntheticWord,
   type ShellWord,
 } from './shell-word.js';
+import { giveUp, MAX_SHELL_NESTING, TOO_DEEP } from './shell-scan.js';
 import { assignmentSubjects } from './variables.js';
 import { WRAPPERS, type Unwrap } from './wrappers.js';
 
@@ -162,6 +163,10 @@ function innerCode(base: string, words: readonly ShellWord[], at: number, contex
 
 // `find … -exec cmd {} ;` (and -execdir, -ok, -okdir) runs `cmd` with each found path.
 function findExec(args: readonly ShellWord[], context: JudgeContext): string[] {
+  if (context.depth >= MAX_SHELL_NESTING) {
+    giveUp(TOO_DEEP);
+    return [OPAQUE];
+  }
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     if (!/^-(?:exec|execdir|ok|okdir)$/.test(args[i]!.text)) continue;

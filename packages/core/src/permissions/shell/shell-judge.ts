@@ -8,7 +8,7 @@
 import { judgeSimpleCommand } from './command-judge.js';
 import { lexShell } from './shell-lexer.js';
 import { parseSimpleCommands } from './shell-parser.js';
-import { scanBudgetExhausted, startScanBudget } from './shell-scan.js';
+import { giveUp, MAX_SHELL_NESTING, startScanBudget, TOO_DEEP, unreadableReason } from './shell-scan.js';
 import { OPAQUE } from './shell-word.js';
 
 /** The subjects of a command line. */
@@ -17,21 +17,27 @@ export interface ShellJudgement {
   readonly subjects: readonly string[];
   /** True when some command cannot be named statically (`OPAQUE` is a subject). */
   readonly opaque: boolean;
+  /**
+   * Why the command could not be read in full (it nests too deep, or is too intricate for the
+   * scanning work allowed): it is then opaque, whatever else it holds.
+   */
+  readonly unreadable?: string;
 }
-
-// Shell code nested deeper than this (`sh -c "sh -c '…'"`) is not read: it is opaque.
-const MAX_DEPTH = 8;
 // Scanning work allowed per judgement: far above what real commands need (a few steps a character).
 const SCAN_STEPS_PER_CHAR = 64;
 const SCAN_STEPS_BASE = 1_000_000;
 
 function judgeShell(text: string, depth: number): string[] {
-  if (depth > MAX_DEPTH) return [OPAQUE];
+  if (depth > MAX_SHELL_NESTING) {
+    giveUp(TOO_DEEP);
+    return [OPAQUE];
+  }
   const lexed = lexShell(text);
   const out: string[] = [];
+  // Loops, not spreads: a long command line has more subjects than a call can take arguments.
   for (const command of parseSimpleCommands(lexed.tokens))
-    out.push(...judgeSimpleCommand(command.words, { depth, judgeShell }));
-  for (const body of lexed.nested) out.push(...judgeShell(body, depth + 1));
+    for (const s of judgeSimpleCommand(command.words, { depth, judgeShell })) out.push(s);
+  for (const body of lexed.nested) for (const s of judgeShell(body, depth + 1)) out.push(s);
   return out;
 }
 
@@ -39,7 +45,8 @@ function judgeShell(text: string, depth: number): string[] {
 export function judgeShellCommand(command: string): ShellJudgement {
   startScanBudget(SCAN_STEPS_PER_CHAR * command.length + SCAN_STEPS_BASE);
   const judged = judgeShell(command, 0);
-  if (scanBudgetExhausted()) judged.push(OPAQUE);
+  const unreadable = unreadableReason();
+  if (unreadable !== undefined) judged.push(OPAQUE);
   const subjects = [...new Set(judged)];
-  return { subjects, opaque: subjects.includes(OPAQUE) };
+  return { subjects, opaque: subjects.includes(OPAQUE), ...(unreadable === undefined ? {} : { unreadable }) };
 }

@@ -34,6 +34,16 @@ export interface LexedShell {
 const OPERATORS = [';;&', ';;', ';&', '&&', '||', '|&', ';', '&', '|', '(', ')'];
 const REDIRECTS = ['<<<', '<<-', '<<', '<>', '<&', '>>', '>|', '>&', '&>>', '&>', '<', '>'];
 const BREAK = /[\s;&|()<>]/;
+// Characters that end a run of plain word characters: the lexer looks at each of them on its own.
+const SPECIAL = /[\\\n \t\r<>;&|()'"$`*?[{]/g;
+// Inside double quotes: the characters that end a run of literal text.
+const SPECIAL_QUOTED = /["\\$`]/g;
+
+/** Index of the first character at or after `from` that `re` (global) matches, or `text.length`. */
+function runEnd(text: string, from: number, re: RegExp): number {
+  re.lastIndex = from;
+  return re.exec(text)?.index ?? text.length;
+}
 
 interface Heredoc {
   readonly delimiter: string;
@@ -113,7 +123,12 @@ export function lexShell(text: string): LexedShell {
         if (text[++i] !== '\n') word += text[i];
       } else if (ch === '$') i = dollar(false);
       else if (ch === '`') i = backtick(false);
-      else word += ch;
+      else {
+        // Literal text up to the next character that means something here, in one piece.
+        const end = ch === '\\' ? i + 1 : runEnd(text, i, SPECIAL_QUOTED);
+        word += text.slice(i, end);
+        i = end - 1;
+      }
     }
     return i;
   };
@@ -230,8 +245,10 @@ export function lexShell(text: string): LexedShell {
       hole(true);
       i = end + 1;
     } else {
-      word += ch;
-      i++;
+      // Plain word characters up to the next one that means something, in one piece.
+      const end = Math.max(i + 1, runEnd(text, i + 1, SPECIAL));
+      word += text.slice(i, end);
+      i = end;
     }
   }
   endWord();

@@ -5,74 +5,119 @@
  */
 
 // Scanning work left for the current judgement: a pathological command (thousands of unclosed
-// `((` or `{a,`) would otherwise cost quadratic time. When it runs out, scans end at once and the
-// judgement reports the command as opaque.
-const meter = { left: Number.POSITIVE_INFINITY, exhausted: false };
+// `((` or `{a,`) would otherwise cost quadratic time. When it runs out, or the command nests
+// deeper than the judge reads, scans end at once and the judgement reports the command as opaque,
+// with the reason.
+const meter: { left: number; unreadable: string | undefined } = {
+  left: Number.POSITIVE_INFINITY,
+  unreadable: undefined,
+};
+
+/** Shell code nested deeper than this (`sh -c "sh -c '…'"`, `find -exec find -exec …`) is not read: it is opaque. */
+export const MAX_SHELL_NESTING = 8;
+/** Why a command nesting shell code deeper than {@link MAX_SHELL_NESTING} is unreadable. */
+export const TOO_DEEP = `it nests shell code (sh -c, $(…), find -exec, …) deeper than ${MAX_SHELL_NESTING} levels`;
+/** `${…}` and `$((…))` nested deeper than this inside one another are not read: the command is opaque. */
+const MAX_EXPANSION_NESTING = 32;
 
 /** Starts a judgement with `steps` characters of scanning work allowed. */
 export function startScanBudget(steps: number): void {
   meter.left = steps;
-  meter.exhausted = false;
+  meter.unreadable = undefined;
 }
 
-/** True when the current judgement ran out of scanning work (its result is incomplete). */
-export function scanBudgetExhausted(): boolean {
-  return meter.exhausted;
+/**
+ * Why the current judgement could not read the whole command (it ran out of scanning work, or
+ * the command nests too deep), or `undefined` when it read all of it.
+ */
+export function unreadableReason(): string | undefined {
+  return meter.unreadable;
 }
 
-/** Spends one step; false (and exhausted) when none is left. */
+/** Ends the current judgement's scanning: the command is unreadable for `reason`. */
+export function giveUp(reason: string): void {
+  meter.left = 0;
+  meter.unreadable ??= reason;
+}
+
+/** Spends one step; false (and the command unreadable) when none is left. */
 export function spendScanStep(): boolean {
   if (--meter.left >= 0) return true;
-  meter.exhausted = true;
+  meter.unreadable ??= 'it is too long or too intricate for the scanning work allowed per character';
   return false;
 }
 
 /**
- * The indices from `open` on that are outside quotes and not escaped, in order: what the
- * bracket matchers look at. Spends one scanning step per character and stops when none is left.
+ * The end (exclusive) of the characters a scan from `from` may look at with the work left: the
+ * scan loops up to it and then settles with {@link settleScan}.
  */
-function* unquotedIndices(text: string, open: number): Generator<number> {
-  let quote: "'" | '"' | null = null;
-  for (let i = open; i < text.length; i++) {
-    if (!spendScanStep()) return;
-    const ch = text[i]!;
-    if (ch === '\\' && quote !== "'") {
-      i++;
-    } else if (quote !== null) {
-      if (ch === quote) quote = null;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-    } else {
-      yield i;
-    }
+function scanLimit(text: string, from: number): number {
+  return Math.min(text.length, from + Math.max(0, meter.left));
+}
+
+/**
+ * Charges a scan from `from` that stopped at `i` (`found`: on what it looked for) and returns its
+ * answer: `i`, or the last index when it found nothing or ran out of work (the command is then
+ * unreadable).
+ */
+function settleScan(text: string, from: number, i: number, found: boolean): number {
+  if (found) {
+    meter.left -= i - from + 1;
+    return i;
   }
+  meter.left -= i - from;
+  if (i < text.length) spendScanStep();
+  return text.length - 1;
 }
 
 const WORD_EDGE = /[\s;&|()]/;
+const LOWER = /[a-z]/;
+const CODE_BACKSLASH = 92;
+const CODE_QUOTE = 39;
+const CODE_DQUOTE = 34;
 
 /**
  * Index of the `)` matching the `(` at `open` (or the last index when unbalanced). Inside a
  * `case … esac`, a `)` that closes no `(` opened within the case ends a pattern, not the group.
+ * Looks only at characters outside quotes and not escaped; one scanning step per character.
  */
 export function matchingParen(text: string, open: number): number {
   let depth = 0;
   const cases: number[] = [];
-  for (const i of unquotedIndices(text, open)) {
+  let quote = 0;
+  const limit = scanLimit(text, open);
+  let i = open;
+  for (; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === CODE_BACKSLASH && quote !== CODE_QUOTE) {
+      i++;
+      continue;
+    }
+    if (quote !== 0) {
+      if (c === quote) quote = 0;
+      continue;
+    }
+    if (c === CODE_QUOTE || c === CODE_DQUOTE) {
+      quote = c;
+      continue;
+    }
     const ch = text[i]!;
     if (ch === '(') depth++;
     else if (ch === ')') {
       if (cases.length > 0 && cases[cases.length - 1] === depth) continue;
-      if (--depth === 0) return i;
-    } else if (/[a-z]/.test(ch) && (i === 0 || WORD_EDGE.test(text[i - 1]!))) {
-      const word = /^[a-z]+/.exec(text.slice(i, i + 8))![0];
-      const after = text[i + word.length];
+      if (--depth === 0) return settleScan(text, open, i, true);
+    } else if (c >= 97 && c <= 122 && (i === 0 || WORD_EDGE.test(text[i - 1]!))) {
+      let end = i + 1;
+      while (end < text.length && end < i + 8 && LOWER.test(text[end]!)) end++;
+      const word = text.slice(i, end);
+      const after = text[end];
       if (after === undefined || WORD_EDGE.test(after)) {
         if (word === 'case') cases.push(depth);
         else if (word === 'esac') cases.pop();
       }
     }
   }
-  return text.length - 1;
+  return settleScan(text, open, Math.min(i, limit), false);
 }
 
 /**
@@ -87,21 +132,36 @@ export function isArithmetic(text: string, open: number): boolean {
 /** Index of the `}` closing the `${` whose `{` is at `open` (or the last index when unbalanced). */
 export function matchingBrace(text: string, open: number): number {
   let depth = 0;
-  for (const i of unquotedIndices(text, open)) {
-    const ch = text[i]!;
-    if (ch === '{') depth++;
-    else if (ch === '}' && --depth === 0) return i;
+  let quote = 0;
+  const limit = scanLimit(text, open);
+  let i = open;
+  for (; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === CODE_BACKSLASH && quote !== CODE_QUOTE) {
+      i++;
+      continue;
+    }
+    if (quote !== 0) {
+      if (c === quote) quote = 0;
+      continue;
+    }
+    if (c === CODE_QUOTE || c === CODE_DQUOTE) quote = c;
+    else if (c === 123) depth++;
+    else if (c === 125 && --depth === 0) return settleScan(text, open, i, true);
   }
-  return text.length - 1;
+  return settleScan(text, open, Math.min(i, limit), false);
 }
 
 /** Index of the backtick closing the one at `open` (or the last index when unclosed). */
 export function backtickEnd(text: string, open: number): number {
-  for (let i = open + 1; i < text.length && spendScanStep(); i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === '`') return i;
+  const limit = scanLimit(text, open + 1);
+  let i = open + 1;
+  for (; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === CODE_BACKSLASH) i++;
+    else if (c === 96) return settleScan(text, open + 1, i, true);
   }
-  return text.length - 1;
+  return settleScan(text, open + 1, Math.min(i, limit), false);
 }
 
 /** The command text of a backtick body: `\\`, `` \` `` and `\$` lose their backslash. */
@@ -169,8 +229,12 @@ export function decodeAnsiC(body: string): string {
  * The command substitutions (`$(…)`, backticks, including those nested in `${…}` and `$((…))`)
  * found in `text`, which is read as the inside of double quotes (single quotes are literal).
  */
-export function scanSubstitutions(text: string, out: string[]): void {
-  for (let i = 0; i < text.length; i++) {
+export function scanSubstitutions(text: string, out: string[], depth = 0): void {
+  if (depth > MAX_EXPANSION_NESTING) {
+    giveUp(`its \`\${…}\` or \`$((…))\` expansions nest deeper than ${MAX_EXPANSION_NESTING} levels`);
+    return;
+  }
+  for (let i = 0; i < text.length && meter.left > 0; i++) {
     const ch = text[i]!;
     if (ch === '\\') {
       i++;
@@ -180,12 +244,13 @@ export function scanSubstitutions(text: string, out: string[]): void {
       i = end;
     } else if (ch === '$' && text[i + 1] === '(') {
       const end = matchingParen(text, i + 1);
-      if (text[i + 2] === '(' && isArithmetic(text, i + 1)) scanSubstitutions(text.slice(i + 3, end - 1), out);
+      if (text[i + 2] === '(' && isArithmetic(text, i + 1))
+        scanSubstitutions(text.slice(i + 3, end - 1), out, depth + 1);
       else out.push(text.slice(i + 2, end));
       i = end;
     } else if (ch === '$' && text[i + 1] === '{') {
       const end = matchingBrace(text, i + 1);
-      scanSubstitutions(text.slice(i + 2, end), out);
+      scanSubstitutions(text.slice(i + 2, end), out, depth + 1);
       i = end;
     }
   }
