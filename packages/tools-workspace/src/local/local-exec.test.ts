@@ -102,4 +102,16 @@ describe('LocalExec', () => {
     expect(out).toBe('aborted CANCELLED\nclosed CANCELLED\n');
     expect(code).toBe(0);
   }, 20_000);
+
+  it('refuses a command too long for one command line, or holding a NUL byte, before starting anything', async () => {
+    await expect(ws.exec!.run({ command: `echo ${'é'.repeat(70_000)}` })).rejects.toMatchObject({
+      code: 'WORKSPACE_PROCESS',
+      message: expect.stringMatching(/not run: it is 140005 bytes \(UTF-8\), and a command line takes at most 131071/),
+    });
+    await expect(ws.exec!.run({ command: 'echo a\u0000b' })).rejects.toMatchObject({
+      code: 'WORKSPACE_PROCESS',
+      message: expect.stringContaining('NUL byte'),
+    });
+    expect((await ws.exec!.run({ command: `: ${'a'.repeat(131_069)}` })).exitCode).toBe(0);
+  });
 });

@@ -62,6 +62,22 @@ const CLOSE_GRACE_MS = 1000;
 
 const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
 
+/**
+ * Largest command line, in UTF-8 bytes: the command is one argument of the shell, and Linux
+ * takes at most 128 KiB (`MAX_ARG_STRLEN`, its NUL included) in one argument of a new process.
+ */
+const MAX_COMMAND_BYTES = 131_071;
+
+/** Why `command` cannot be one argument of a new process, or `undefined` when it can. */
+function unfitCommand(command: string): string | undefined {
+  if (command.length * 3 > MAX_COMMAND_BYTES) {
+    const bytes = Buffer.byteLength(command, 'utf8');
+    if (bytes > MAX_COMMAND_BYTES)
+      return `it is ${bytes} bytes (UTF-8), and a command line takes at most ${MAX_COMMAND_BYTES}; run a longer script from a file`;
+  }
+  return command.includes('\0') ? 'it contains a NUL byte, which no command line can carry' : undefined;
+}
+
 function delay<T extends string>(ms: number, value: T): Promise<T> {
   return new Promise((resolve) => setTimeout(() => resolve(value), ms).unref());
 }
@@ -188,6 +204,10 @@ export class LocalExec implements WorkspaceExec {
   async #run(request: WorkspaceExecRequest, closing: AbortSignal): Promise<WorkspaceExecResult> {
     const { signal } = request;
     if (signal?.aborted) throw new CancelledError('command', signal.reason);
+    // Refused before anything starts (not a late `spawn E2BIG`): it changed nothing.
+    const unfit = unfitCommand(request.command);
+    if (unfit !== undefined)
+      throw refusedBeforeChange(new WorkspaceProcessError('bash', `the command was not run: ${unfit}`));
     // A folder refused here refuses the command before it starts: it changed nothing.
     const cwd = await this.fs.resolve(request.cwd ?? '', 'cwd').catch((e: unknown) => {
       throw A3sError.isInstance(e) ? refusedBeforeChange(e) : e;

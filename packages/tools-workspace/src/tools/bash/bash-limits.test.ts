@@ -91,4 +91,22 @@ describe('bash command limits', () => {
     }
     expect(existsSync(join(outside.dir, 'escaped.txt'))).toBe(false);
   });
+
+  it('BND-04: one endless line without a newline is capped with bounded memory, reported truncated, and the deadline holds', async () => {
+    const rss0 = process.memoryUsage().rss;
+    const { r, ms } = await bash({ command: "yes | tr -d '\\n'", timeout: 1_500 }, {});
+    expect(ms).toBeLessThan(5_000);
+    expect(r.metadata).toMatchObject({ timed_out: true, stdout: { truncated: true } });
+    expect((r.metadata as { stdout: { total_bytes: number } }).stdout.total_bytes).toBeGreaterThan(1_000_000);
+    expect(r.output).toMatch(/bytes omitted of \d+ total/);
+    expect(r.output).toMatch(/\[timed out after 1500 ms: the process group was killed\]$/);
+    expect(r.output.length).toBeLessThan(40_000);
+    expect(process.memoryUsage().rss - rss0).toBeLessThan(160 * 1024 * 1024);
+  });
+
+  it('a command reading its standard input gets end-of-file at once: it never waits for input', async () => {
+    const { r, ms } = await bash({ command: 'cat; read x; echo "got[$x]"', timeout: 20_000 }, {});
+    expect(r).toMatchObject({ ok: true, exitCode: 0, output: 'got[]\n' });
+    expect(ms).toBeLessThan(5_000);
+  });
 });
