@@ -32,7 +32,12 @@ export interface BoundedValue {
  * and when even that is too large, `{ preview: <the JSON's head> }`.
  */
 export function boundedValue(value: unknown, maxChars: number): BoundedValue {
-  const json = safeJson(value);
+  const json = jsonOf(value);
+  // No JSON at all (a cycle, a BigInt, nesting too deep): the event carries what can be printed.
+  if (json === undefined) {
+    const printed = printable(value);
+    return { value: { preview: printed.slice(0, maxChars) }, truncated: true, chars: printed.length };
+  }
   if (json.length <= maxChars) return { value, truncated: false, chars: json.length };
   const shortened = shorten(value, 0);
   const shortJson = safeJson(shortened);
@@ -79,11 +84,25 @@ function shorten(value: unknown, depth: number): unknown {
   return out;
 }
 
-function safeJson(value: unknown): string {
+/** The JSON of `value` (`''` for what JSON leaves out), or `undefined` when it has none. */
+function jsonOf(value: unknown): string | undefined {
   try {
     return JSON.stringify(value) ?? '';
   } catch {
+    return undefined;
+  }
+}
+
+function safeJson(value: unknown): string {
+  return jsonOf(value) ?? printable(value);
+}
+
+/** `value` as text, even when nested too deep to print (`String` of a deep array overflows too). */
+function printable(value: unknown): string {
+  try {
     return String(value);
+  } catch {
+    return '[a value nested too deep to show]';
   }
 }
 

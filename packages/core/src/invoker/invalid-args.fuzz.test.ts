@@ -140,4 +140,18 @@ describe('BND-01: invalid arguments never reach confirmation or execution', () =
       expect(confirmation.requests).toHaveLength(0);
     });
   }
+
+  it('BND-01: arguments nested too deep even to print are refused as invalid; the call resolves and its event says so', async () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    for (const args of [deep, { text: deep }]) {
+      const t = createTestInvocation();
+      const r = await invoker.invoke({ id: 'deep', name: 'echo', args }, t.context);
+      expect(r.errorKind).toBe('invalid_args');
+      const start = t.events.payloads('toolStart')[0] as { args: unknown; args_truncated?: boolean };
+      expect(start.args_truncated).toBe(true);
+      expect(JSON.stringify(start.args).length).toBeLessThan(20_000);
+    }
+    expect(state.executions).toHaveLength(0);
+  });
 });
