@@ -109,4 +109,21 @@ describe('bash command limits', () => {
     expect(r).toMatchObject({ ok: true, exitCode: 0, output: 'got[]\n' });
     expect(ms).toBeLessThan(5_000);
   });
+
+  it('BND-01: a timeout that is not a whole number of milliseconds in range, or an env override, is refused before anything runs', async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ timeout: 0 }, 'args.timeout', />= 1/],
+      [{ timeout: -5 }, 'args.timeout', />= 1/],
+      [{ timeout: 1e12 }, 'args.timeout', /<= 600000/],
+      [{ timeout: 1.5 }, 'args.timeout', /integer/],
+      [{ timeout: '100' }, 'args.timeout', /integer/],
+      [{ env: { PATH: '/tmp' } }, 'args.env', /not an allowed property/],
+    ];
+    for (const [extra, field, message] of cases) {
+      const { r } = await bash({ command: 'touch ran.txt', ...extra });
+      expect(r.error, field).toMatchObject({ code: 'INVALID_TOOL_ARGS', field });
+      expect(r.output, field).toMatch(message);
+    }
+    expect(existsSync(join(tmp.dir, 'ran.txt'))).toBe(false);
+  });
 });
