@@ -54,8 +54,8 @@ describe('bash command limits', () => {
     // Refused before it ran: no process, no change with unknown paths in the record.
     expect(r.metadata).toEqual({ error_code: 'INVALID_TOOL_ARGS' });
     expect(existsSync(join(tmp.dir, 'big.txt'))).toBe(false);
-    // The rules took seconds to read such a command; the refusal does not read it at all.
-    expect(ms).toBeLessThan(1500);
+    // The rules took tens of seconds to read such a command; the refusal does not read it at all.
+    expect(ms).toBeLessThan(3_000);
   });
 
   it('BND-01: the limit counts UTF-8 bytes, not characters; the largest command that fits runs', async () => {
