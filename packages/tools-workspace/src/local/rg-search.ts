@@ -20,7 +20,8 @@ import { compileGlob, globMatches } from '../search/glob-pattern.js';
 import { assertNoNul } from '../search/js-regex.js';
 import { comparePaths, sortPaths } from '../search/path-order.js';
 import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
-import { MatchingFilesCache, pageFromFiles } from './rg-page.js';
+import { MatchingFilesCache, type MatchingList, pageFromFiles } from './rg-page.js';
+import { matchesIn, readViewMatches, readViewOf, type ReadViewMatches } from './rg-special.js';
 import { wholeSearch } from './rg-whole.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { readRecord, runRg, splitRecords, streamRgRecords } from './rg-process.js';
@@ -165,11 +166,14 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     return { args: ['--glob', request.glob], allowed };
   }
 
-  /** rg's flags for a grep request (`where` resolved once by the caller). */
+  /**
+   * rg's flags for a grep request (`where` resolved once by the caller); `select` are the
+   * file-selection flags alone.
+   */
   private async grepArgs(
     request: WorkspaceGrepRequest,
     where: Target,
-  ): Promise<{ args: string[]; allowed?: Set<string> }> {
+  ): Promise<{ args: string[]; select: string[]; allowed?: Set<string> }> {
     assertNoNul(request.pattern, 'pattern');
     const args = [...BASE_ARGS];
     if (request.caseInsensitive) args.push('-i');
@@ -177,14 +181,41 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     // A CRLF line ends before its \r, as the JavaScript engine reads it: `;$` finds `x;\r\n`.
     args.push('--crlf');
     const filter = await this.globFilter(request, where);
+    const select = [...BASE_ARGS, ...filter.args, ...excludeArgs(where.rel)];
     args.push(...filter.args, ...excludeArgs(where.rel), '-e', request.pattern);
-    return filter.allowed ? { args, allowed: filter.allowed } : { args };
+    return filter.allowed ? { args, select, allowed: filter.allowed } : { args, select };
+  }
+
+  /**
+   * The files of the search rg cannot split into read's lines (UTF-16, CR-only), searched here:
+   * for a one-file target that file alone, else those a candidate pass over the tree finds.
+   */
+  private async readView(
+    request: WorkspaceGrepRequest,
+    target: Target,
+    select: readonly string[],
+    allowed: ReadonlySet<string> | undefined,
+  ): Promise<ReadViewMatches> {
+    if (target.file) {
+      const lines = await readViewOf(this.fs.root, target.rel);
+      return new Map(lines === undefined ? [] : [[target.rel, matchesIn(request, target.rel, lines)]]);
+    }
+    return readViewMatches(this.rg, select, target.args, this.fs.root, request, (p) => !allowed || allowed.has(p));
   }
 
   async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
     const target = await this.target(request.path);
     const where = target.args;
-    const { args: grep, allowed } = await this.grepArgs(request, target);
+    const { args: grep, select, allowed } = await this.grepArgs(request, target);
+    const special = await this.readView(request, target, select, allowed);
+    if (target.file && special.has(target.rel)) {
+      yield* special.get(target.rel)!;
+      return;
+    }
+    // Files searched in read's lines, merged into rg's path order.
+    const pending = [...special].filter(([, m]) => m.length > 0);
+    const withText = request.withText !== false;
+    const shown = (m: WorkspaceGrepMatch): WorkspaceGrepMatch => (withText ? m : { path: m.path, line: m.line });
     const input = await this.openFile(target);
     const args = [
       ...grep,
@@ -196,17 +227,18 @@ export class RipgrepSearch implements FastWorkspaceSearch {
       '--no-heading',
       ...(input ? stdinArgs(target) : where),
     ];
-    const withText = request.withText !== false;
     try {
       for await (const rec of streamRgRecords(this.rg, args, this.fs.root, request.signal, input?.fd)) {
         const nul = rec.indexOf(0);
         const colon = rec.indexOf(58, nul + 1);
         if (nul < 0 || colon < 0) continue;
         const path = input ? target.rel : stripDot(rec.toString('utf8', 0, nul));
-        if (allowed && !allowed.has(path)) continue;
+        if ((allowed && !allowed.has(path)) || special.has(path)) continue;
+        while (pending.length > 0 && comparePaths(pending[0]![0], path) < 0) yield* pending.shift()![1].map(shown);
         const line = Number(rec.toString('latin1', nul + 1, colon));
         yield withText ? { path, line, text: rec.toString('utf8', colon + 1) } : { path, line };
       }
+      for (const [, matches] of pending) yield* matches.map(shown);
     } finally {
       await input?.close();
     }
@@ -224,43 +256,53 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     if (target.file) return onePage(this.grep({ ...request, withText: true }), after, limit);
     if (after === undefined) {
       // A first page: one rg process finds every matching line when the output is small.
-      const { args, allowed } = await this.grepArgs(request, target);
+      const { args, select, allowed } = await this.grepArgs(request, target);
       if (!allowed) {
-        const whole = await wholeSearch(this.rg, args, target.args, this.fs.root, request.signal, limit);
-        if (whole) {
-          this.pages.put(key, whole.files);
+        const [special, whole] = await Promise.all([
+          this.readView(request, target, select, allowed),
+          wholeSearch(this.rg, args, target.args, this.fs.root, request.signal, limit),
+        ]);
+        if (whole && special.size === 0) {
+          this.pages.put(key, { files: whole.files, special });
           return whole.page;
         }
       }
     }
-    const files = await this.pages.get(key, after !== undefined, () => this.matchingFiles(request, target));
+    const list = await this.pages.get(key, after !== undefined, () => this.matchingList(request, target));
     const { args } = await this.grepArgs({ ...request, glob: undefined }, target);
-    return pageFromFiles(this.rg, args, this.fs.root, request.signal, files, after, limit);
+    return pageFromFiles(this.rg, args, this.fs.root, request.signal, list, after, limit);
   }
 
   async grepFiles(request: WorkspaceGrepRequest): Promise<string[]> {
-    return this.matchingFiles(request, await this.target(request.path));
+    return [...(await this.matchingList(request, await this.target(request.path))).files];
   }
 
-  private async matchingFiles(request: WorkspaceGrepRequest, target: Target): Promise<string[]> {
+  /** The sorted files with a match, and the files searched in read's lines with their matches. */
+  private async matchingList(request: WorkspaceGrepRequest, target: Target): Promise<MatchingList> {
     const where = target.args;
-    const { args, allowed } = await this.grepArgs(request, target);
+    const { args, select, allowed } = await this.grepArgs(request, target);
+    const special = await this.readView(request, target, select, allowed);
     const out = await this.runOn(target, request.signal, [...args, '--files-with-matches', '--null'], where);
-    const paths = splitRecords(out, 0).map((p) => (target.file ? target.rel : stripDot(p)));
-    return sortPaths(allowed ? paths.filter((p) => allowed.has(p)) : paths);
+    const paths = splitRecords(out, 0)
+      .map((p) => (target.file ? target.rel : stripDot(p)))
+      .filter((p) => (!allowed || allowed.has(p)) && !special.has(p));
+    for (const [path, matches] of special) if (matches.length > 0) paths.push(path);
+    return { files: sortPaths(paths), special };
   }
 
   async grepCounts(request: WorkspaceGrepRequest): Promise<GrepFileCount[]> {
     const target = await this.target(request.path);
     const where = target.args;
-    const { args, allowed } = await this.grepArgs(request, target);
+    const { args, select, allowed } = await this.grepArgs(request, target);
+    const special = await this.readView(request, target, select, allowed);
     const out = await this.runOn(target, request.signal, [...args, '--count', '--null', '--with-filename'], where);
     const counts: GrepFileCount[] = [];
+    for (const [path, matches] of special) if (matches.length > 0) counts.push({ path, count: matches.length });
     let from = 0;
     for (let rec = readRecord(out, 0); rec !== undefined; rec = readRecord(out, from)) {
       const named = rec.kind === 'record' && rec.nul > from ? stripDot(out.toString('utf8', from, rec.nul)) : undefined;
       const path = named !== undefined && target.file ? target.rel : named;
-      if (rec.kind === 'record' && path !== undefined && (!allowed || allowed.has(path)))
+      if (rec.kind === 'record' && path !== undefined && (!allowed || allowed.has(path)) && !special.has(path))
         counts.push({ path, count: Number(out.toString('latin1', rec.nul + 1, rec.end)) });
       from = rec.end + 1;
     }

@@ -12,6 +12,7 @@ import type {
 import { notRegularError, throwIfAborted } from '../local/fs-errors.js';
 import { normalizeWorkspacePath } from '../paths/normalize.js';
 import { lineSlices } from './byte-lines.js';
+import { readViewLines } from './read-view.js';
 import { compileGlob, globMatches, type CompiledGlob } from './glob-pattern.js';
 import { compileMatcher, type LineMatcher } from './js-regex.js';
 import { walkFiles } from './js-walk.js';
@@ -69,8 +70,14 @@ export class JsSearch implements FastWorkspaceSearch {
   ): Promise<{ line: number; text: string }[]> {
     throwIfAborted(signal, 'grep');
     const bytes = await this.fs.readFile(path, { signal });
-    if (bytes.includes(0)) return []; // binary files are skipped, as rg skips them
     const out: { line: number; text: string }[] = [];
+    // A UTF-16 or CR-only file is searched in the lines read shows.
+    const view = readViewLines(bytes);
+    if (view !== undefined) {
+      for (const i of matcher.matching(view, path)) out.push({ line: i + 1, text: view[i]! });
+      return out;
+    }
+    if (bytes.includes(0)) return []; // binary files are skipped, as rg skips them
     for (const slice of lineSlices(bytes)) {
       // A CRLF line is matched as ending before its \r (as ripgrep's --crlf reads it), and reported whole.
       const text = slice.text.includes('\r') ? slice.text.replace(/\r(\n|$)/g, '$1') : slice.text;
