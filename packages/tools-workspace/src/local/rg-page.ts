@@ -9,6 +9,7 @@ import { comparePaths } from '../search/path-order.js';
 import type { GrepPage, GrepPosition } from '../search/search-types.js';
 import { readRecord, runRg } from './rg-process.js';
 import type { ReadViewMatches } from './rg-special.js';
+import { nameFromBytes } from '../paths/byte-names.js';
 
 /** How long a query's matching-file list is reused for its next pages, in milliseconds. */
 const LIST_TTL_MS = 60_000;
@@ -51,7 +52,7 @@ function parseMatches(out: Buffer): WorkspaceGrepMatch[] {
   for (let rec = readRecord(out, 0); rec !== undefined; rec = readRecord(out, from)) {
     const colon = rec.kind === 'record' ? out.indexOf(58, rec.nul + 1) : -1;
     if (rec.kind === 'record' && colon >= 0 && colon < rec.end) {
-      const path = out.toString('utf8', from, rec.nul);
+      const path = nameFromBytes(out, from, rec.nul);
       matches.push({
         path: path.startsWith('./') ? path.slice(2) : path,
         line: Number(out.toString('latin1', rec.nul + 1, colon)),

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { CancelledError } from '@a3s-code/core';
 import { WorkspaceSearchError } from '../errors.js';
 import { UNSUPPORTED_SYNTAX_ALLOWED } from '../search/regex-syntax.js';
+import { nameFromBytes } from '../paths/byte-names.js';
 
 type RgChild = ChildProcessByStdio<null, Readable, Readable>;
 
@@ -106,10 +107,10 @@ export function splitRecords(buf: Buffer, sep: number): string[] {
   for (;;) {
     const i = buf.indexOf(sep, from);
     if (i < 0) break;
-    out.push(buf.toString('utf8', from, i));
+    out.push(nameFromBytes(buf, from, i));
     from = i + 1;
   }
-  if (from < buf.length) out.push(buf.toString('utf8', from));
+  if (from < buf.length) out.push(nameFromBytes(buf, from));
   return out;
 }
 

@@ -25,6 +25,7 @@ import { matchesIn, readViewMatches, readViewOf, type ReadViewMatches } from './
 import { wholeSearch } from './rg-whole.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { readRecord, runRg, splitRecords, streamRgRecords } from './rg-process.js';
+import { hasUnopenableName, nameFromBytes } from '../paths/byte-names.js';
 
 /** A page of a one-file search: the matches after `after`, at most `limit`. */
 async function onePage(
@@ -232,8 +233,8 @@ export class RipgrepSearch implements FastWorkspaceSearch {
         const nul = rec.indexOf(0);
         const colon = rec.indexOf(58, nul + 1);
         if (nul < 0 || colon < 0) continue;
-        const path = input ? target.rel : stripDot(rec.toString('utf8', 0, nul));
-        if ((allowed && !allowed.has(path)) || special.has(path)) continue;
+        const path = input ? target.rel : stripDot(nameFromBytes(rec, 0, nul));
+        if ((allowed && !allowed.has(path)) || special.has(path) || hasUnopenableName(path)) continue;
         while (pending.length > 0 && comparePaths(pending[0]![0], path) < 0) yield* pending.shift()![1].map(shown);
         const line = Number(rec.toString('latin1', nul + 1, colon));
         yield withText ? { path, line, text: rec.toString('utf8', colon + 1) } : { path, line };
@@ -285,7 +286,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const out = await this.runOn(target, request.signal, [...args, '--files-with-matches', '--null'], where);
     const paths = splitRecords(out, 0)
       .map((p) => (target.file ? target.rel : stripDot(p)))
-      .filter((p) => (!allowed || allowed.has(p)) && !special.has(p));
+      .filter((p) => (!allowed || allowed.has(p)) && !special.has(p) && !hasUnopenableName(p));
     for (const [path, matches] of special) if (matches.length > 0) paths.push(path);
     return { files: sortPaths(paths), special };
   }
@@ -300,9 +301,15 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     for (const [path, matches] of special) if (matches.length > 0) counts.push({ path, count: matches.length });
     let from = 0;
     for (let rec = readRecord(out, 0); rec !== undefined; rec = readRecord(out, from)) {
-      const named = rec.kind === 'record' && rec.nul > from ? stripDot(out.toString('utf8', from, rec.nul)) : undefined;
+      const named = rec.kind === 'record' && rec.nul > from ? stripDot(nameFromBytes(out, from, rec.nul)) : undefined;
       const path = named !== undefined && target.file ? target.rel : named;
-      if (rec.kind === 'record' && path !== undefined && (!allowed || allowed.has(path)) && !special.has(path))
+      if (
+        rec.kind === 'record' &&
+        path !== undefined &&
+        (!allowed || allowed.has(path)) &&
+        !special.has(path) &&
+        !hasUnopenableName(path)
+      )
         counts.push({ path, count: Number(out.toString('latin1', rec.nul + 1, rec.end)) });
       from = rec.end + 1;
     }

@@ -12,6 +12,7 @@ import { sortPaths } from '../search/path-order.js';
 import { mayHaveReadView, READ_VIEW_HEAD_BYTES, readViewLines } from '../search/read-view.js';
 import { openContained } from './contained-open.js';
 import { runRg, splitRecords } from './rg-process.js';
+import { hasUnopenableName } from '../paths/byte-names.js';
 
 /** Matches in read's lines of each file rg cannot split as read does (a file with none maps to `[]`). */
 export type ReadViewMatches = ReadonlyMap<string, readonly WorkspaceGrepMatch[]>;
@@ -81,7 +82,7 @@ export async function readViewMatches(
   );
   const found = new Map<string, WorkspaceGrepMatch[]>();
   for (const path of sortPaths(splitRecords(out, 0).map((p) => (p.startsWith('./') ? p.slice(2) : p)))) {
-    if (!keep(path)) continue;
+    if (!keep(path) || hasUnopenableName(path)) continue;
     const lines = await readViewOf(root, path);
     if (lines !== undefined) found.set(path, matchesIn(request, path, lines));
   }

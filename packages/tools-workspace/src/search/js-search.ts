@@ -24,6 +24,12 @@ import {
   type GrepPosition,
   SEARCH_TARGETS,
 } from './search-types.js';
+import { hasUnopenableName } from '../paths/byte-names.js';
+
+/** Files grep searches: not those whose names no file tool opens (listed by ls and glob, never searched). */
+async function* skipUnopenable(paths: AsyncIterable<string>): AsyncGenerator<string> {
+  for await (const path of paths) if (!hasUnopenableName(path)) yield path;
+}
 
 /** `WorkspaceSearch` implemented in JavaScript over a file system. */
 export class JsSearch implements FastWorkspaceSearch {
@@ -91,7 +97,7 @@ export class JsSearch implements FastWorkspaceSearch {
 
   private grepTargets(request: WorkspaceGrepRequest): AsyncGenerator<string> {
     const glob = request.glob === undefined ? undefined : compileGlob(request.glob, 'glob');
-    return this.targets(request, glob, '');
+    return skipUnopenable(this.targets(request, glob, ''));
   }
 
   async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
@@ -146,7 +152,10 @@ export class JsSearch implements FastWorkspaceSearch {
   async *glob(request: WorkspaceGlobRequest): AsyncIterable<string> {
     const files = await this.listFiles(request);
     const stamped = await Promise.all(
-      files.map(async (path) => ({ path, mtime: (await this.fs.stat(path))?.mtimeMs ?? 0 })),
+      files.map(async (path) => ({
+        path,
+        mtime: hasUnopenableName(path) ? 0 : ((await this.fs.stat(path))?.mtimeMs ?? 0),
+      })),
     );
     stamped.sort((a, b) => b.mtime - a.mtime || comparePaths(a.path, b.path));
     for (const s of stamped) yield s.path;
