@@ -174,17 +174,18 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   private async grepArgs(
     request: WorkspaceGrepRequest,
     where: Target,
-  ): Promise<{ args: string[]; select: string[]; allowed?: Set<string> }> {
+  ): Promise<{ args: string[]; select: string[]; match: string[]; allowed?: Set<string> }> {
     assertNoNul(request.pattern, 'pattern');
     const args = [...BASE_ARGS];
     if (request.caseInsensitive) args.push('-i');
     if (request.fixedStrings) args.push('-F');
     // A CRLF line ends before its \r, as the JavaScript engine reads it: `;$` finds `x;\r\n`.
     args.push('--crlf');
+    const match = [...args, '-e', request.pattern];
     const filter = await this.globFilter(request, where);
     const select = [...BASE_ARGS, ...filter.args, ...excludeArgs(where.rel)];
     args.push(...filter.args, ...excludeArgs(where.rel), '-e', request.pattern);
-    return filter.allowed ? { args, select, allowed: filter.allowed } : { args, select };
+    return filter.allowed ? { args, select, match, allowed: filter.allowed } : { args, select, match };
   }
 
   /**
@@ -194,21 +195,24 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   private async readView(
     request: WorkspaceGrepRequest,
     target: Target,
-    select: readonly string[],
-    allowed: ReadonlySet<string> | undefined,
+    flags: { readonly select: readonly string[]; readonly match: readonly string[]; readonly allowed?: Set<string> },
   ): Promise<ReadViewMatches> {
+    const { select, match, allowed } = flags;
     if (target.file) {
       const lines = await readViewOf(this.fs.root, target.rel);
-      return new Map(lines === undefined ? [] : [[target.rel, matchesIn(request, target.rel, lines)]]);
+      if (lines === undefined) return new Map();
+      return matchesIn(this.rg, match, this.fs.root, request.signal, [{ path: target.rel, lines }]);
     }
-    return readViewMatches(this.rg, select, target.args, this.fs.root, request, (p) => !allowed || allowed.has(p));
+    const keep = (p: string): boolean => !allowed || allowed.has(p);
+    return readViewMatches(this.rg, select, match, target.args, this.fs.root, request.signal, keep);
   }
 
   async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
     const target = await this.target(request.path);
     const where = target.args;
-    const { args: grep, select, allowed } = await this.grepArgs(request, target);
-    const special = await this.readView(request, target, select, allowed);
+    const flags = await this.grepArgs(request, target);
+    const { args: grep, allowed } = flags;
+    const special = await this.readView(request, target, flags);
     if (target.file && special.has(target.rel)) {
       yield* special.get(target.rel)!;
       return;
@@ -257,10 +261,11 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     if (target.file) return onePage(this.grep({ ...request, withText: true }), after, limit);
     if (after === undefined) {
       // A first page: one rg process finds every matching line when the output is small.
-      const { args, select, allowed } = await this.grepArgs(request, target);
+      const flags = await this.grepArgs(request, target);
+      const { args, allowed } = flags;
       if (!allowed) {
         const [special, whole] = await Promise.all([
-          this.readView(request, target, select, allowed),
+          this.readView(request, target, flags),
           wholeSearch(this.rg, args, target.args, this.fs.root, request.signal, limit),
         ]);
         if (whole && special.size === 0) {
@@ -281,8 +286,9 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   /** The sorted files with a match, and the files searched in read's lines with their matches. */
   private async matchingList(request: WorkspaceGrepRequest, target: Target): Promise<MatchingList> {
     const where = target.args;
-    const { args, select, allowed } = await this.grepArgs(request, target);
-    const special = await this.readView(request, target, select, allowed);
+    const flags = await this.grepArgs(request, target);
+    const { args, allowed } = flags;
+    const special = await this.readView(request, target, flags);
     const out = await this.runOn(target, request.signal, [...args, '--files-with-matches', '--null'], where);
     const paths = splitRecords(out, 0)
       .map((p) => (target.file ? target.rel : stripDot(p)))
@@ -294,8 +300,9 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   async grepCounts(request: WorkspaceGrepRequest): Promise<GrepFileCount[]> {
     const target = await this.target(request.path);
     const where = target.args;
-    const { args, select, allowed } = await this.grepArgs(request, target);
-    const special = await this.readView(request, target, select, allowed);
+    const flags = await this.grepArgs(request, target);
+    const { args, allowed } = flags;
+    const special = await this.readView(request, target, flags);
     const out = await this.runOn(target, request.signal, [...args, '--count', '--null', '--with-filename'], where);
     const counts: GrepFileCount[] = [];
     for (const [path, matches] of special) if (matches.length > 0) counts.push({ path, count: matches.length });

@@ -2,12 +2,11 @@
  * The files ripgrep cannot split into the lines `read` shows (see {@link readViewLines}): UTF-16
  * text, which rg skips as binary without a byte-order mark, and CR-only files, which rg reads as
  * one line. A cheap rg pass lists the candidates (a NUL byte between ASCII characters, a UTF-16
- * byte-order mark, or a CR not followed by LF); each is confirmed from its head and searched here
- * in read's lines, and rg's own results for it are dropped.
+ * byte-order mark, or a CR not followed by LF); each is confirmed from its head, and rg searches
+ * read's lines of it fed on its standard input; rg's own results for the file are dropped.
  */
 import { constants } from 'node:fs';
-import type { WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
-import { compileMatcher } from '../search/js-regex.js';
+import type { WorkspaceGrepMatch } from '@a3s-code/core';
 import { sortPaths } from '../search/path-order.js';
 import { mayHaveReadView, READ_VIEW_HEAD_BYTES, readViewLines } from '../search/read-view.js';
 import { openContained } from './contained-open.js';
@@ -55,36 +54,91 @@ export async function readViewOf(root: string, rel: string): Promise<string[] | 
   }
 }
 
-/** The matches of `request` in `lines` (read's lines of `path`). */
-export function matchesIn(request: WorkspaceGrepRequest, path: string, lines: readonly string[]): WorkspaceGrepMatch[] {
-  const matcher = compileMatcher(request);
-  return matcher.matching(lines, path).map((i) => ({ path, line: i + 1, text: lines[i]! }));
+/** Text fed to one rg process at most, in UTF-16 units (files beyond it go to the next process). */
+const BATCH_CHARS = 16 * 1024 * 1024;
+
+/**
+ * The matches of rg's pattern (`match`: its matching flags and `-e pattern`) in read's lines of
+ * each file: the lines are fed to rg on its standard input, one file after another, so the
+ * pattern means exactly what it means for every other file; rg's line numbers are mapped back to
+ * each file's own, and the text shown is read's line.
+ */
+export async function matchesIn(
+  rg: string,
+  match: readonly string[],
+  root: string,
+  signal: AbortSignal | undefined,
+  files: readonly { readonly path: string; readonly lines: readonly string[] }[],
+): Promise<Map<string, WorkspaceGrepMatch[]>> {
+  const found = new Map<string, WorkspaceGrepMatch[]>(files.map((f) => [f.path, []]));
+  for (let i = 0; i < files.length; ) {
+    const batch: (typeof files)[number][] = [];
+    let chars = 0;
+    do {
+      batch.push(files[i]!);
+      for (const line of files[i]!.lines) chars += line.length + 1;
+      i++;
+    } while (i < files.length && chars < BATCH_CHARS);
+    // Global line number of each file's first line, to map rg's numbers back.
+    const firsts: number[] = [];
+    let next = 1;
+    for (const f of batch) {
+      firsts.push(next);
+      next += f.lines.length;
+    }
+    const text = batch.map((f) => (f.lines.length === 0 ? '' : `${f.lines.join('\n')}\n`)).join('');
+    const out = await runRg(
+      rg,
+      [...match, '--line-number', '--no-filename', '--no-heading', '--max-columns', '1', '--', '-'],
+      root,
+      signal,
+      'pattern',
+      Buffer.from(text, 'utf8'),
+    );
+    for (const record of out.toString('latin1').split('\n')) {
+      const n = Number.parseInt(record, 10);
+      if (!Number.isSafeInteger(n) || n < 1) continue;
+      let lo = 0;
+      let hi = batch.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (firsts[mid]! <= n) lo = mid;
+        else hi = mid - 1;
+      }
+      const file = batch[lo]!;
+      const line = n - firsts[lo]! + 1;
+      if (line <= file.lines.length) found.get(file.path)!.push({ path: file.path, line, text: file.lines[line - 1]! });
+    }
+  }
+  return found;
 }
 
 /**
  * Finds the files of a tree search that rg cannot split as read does and searches them in read's
- * lines. `select` are rg's file-selection flags (hidden files, ignores, globs), `where` its
- * trailing `-- path` flags; `keep` filters the paths found (an anchored glob's allowed set).
+ * lines. `select` are rg's file-selection flags (hidden files, ignores, globs), `match` its
+ * matching flags and pattern, `where` its trailing `-- path` flags; `keep` filters the paths found
+ * (an anchored glob's allowed set).
  */
 export async function readViewMatches(
   rg: string,
   select: readonly string[],
+  match: readonly string[],
   where: readonly string[],
   root: string,
-  request: WorkspaceGrepRequest,
+  signal: AbortSignal | undefined,
   keep: (path: string) => boolean,
 ): Promise<ReadViewMatches> {
   const out = await runRg(
     rg,
     [...select, '-a', '-E', 'none', '--files-with-matches', '--null', ...CANDIDATE_PATTERNS, ...where],
     root,
-    request.signal,
+    signal,
   );
-  const found = new Map<string, WorkspaceGrepMatch[]>();
+  const files: { path: string; lines: string[] }[] = [];
   for (const path of sortPaths(splitRecords(out, 0).map((p) => (p.startsWith('./') ? p.slice(2) : p)))) {
     if (!keep(path) || hasUnopenableName(path)) continue;
     const lines = await readViewOf(root, path);
-    if (lines !== undefined) found.set(path, matchesIn(request, path, lines));
+    if (lines !== undefined) files.push({ path, lines });
   }
-  return found;
+  return matchesIn(rg, match, root, signal, files);
 }

@@ -26,6 +26,15 @@ import {
 } from './search-types.js';
 import { hasUnopenableName } from '../paths/byte-names.js';
 
+/** read's lines of a UTF-16 or CR-only file; `undefined` otherwise, or when its text is too large for one string. */
+function viewOf(bytes: Uint8Array): string[] | undefined {
+  try {
+    return readViewLines(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Files grep searches: not those whose names no file tool opens (listed by ls and glob, never searched). */
 async function* skipUnopenable(paths: AsyncIterable<string>): AsyncGenerator<string> {
   for await (const path of paths) if (!hasUnopenableName(path)) yield path;
@@ -78,7 +87,7 @@ export class JsSearch implements FastWorkspaceSearch {
     const bytes = await this.fs.readFile(path, { signal });
     const out: { line: number; text: string }[] = [];
     // A UTF-16 or CR-only file is searched in the lines read shows.
-    const view = readViewLines(bytes);
+    const view = viewOf(bytes);
     if (view !== undefined) {
       for (const i of matcher.matching(view, path)) out.push({ line: i + 1, text: view[i]! });
       return out;

@@ -112,3 +112,15 @@ for (const engine of ['auto', 'js'] as const) {
     });
   });
 }
+
+describe("grep in read's lines (ripgrep engine): the pattern means what rg makes of it", () => {
+  const ws = new LocalWorkspace({ root: tmp.dir, searchEngine: 'ripgrep' });
+  it('GREP-02: rg-only syntax, -i and fixed strings in CR-only and UTF-16 files', async () => {
+    const inline = await call(grepTool, ws, { pattern: '(?i)^FOO (FOUR|BE)$' });
+    expect(inline.output).toBe('c-mac.txt:4:foo four\nf-be-bom.txt:2:foo be\ng-be.txt:2:foo be');
+    const fold = await call(grepTool, ws, { pattern: 'WÖRLD|TWO', '-i': true });
+    expect(fold.output).toBe('c-mac.txt:2:two foo\nd-le-bom.txt:2:foo wörld');
+    const posix = await call(grepTool, ws, { pattern: '^[[:upper:]]|^[[:digit:]]+$', path: 'c-mac.txt' });
+    expect(posix.output).toBe('No matches found');
+  });
+});
