@@ -212,13 +212,23 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const where = target.args;
     const flags = await this.grepArgs(request, target);
     const { args: grep, allowed } = flags;
-    const special = await this.readView(request, target, flags);
-    if (target.file && special.has(target.rel)) {
-      yield* special.get(target.rel)!;
-      return;
+    // Files searched in read's lines: found while rg runs, then merged into its path order.
+    const found = this.readView(request, target, flags);
+    found.catch(() => undefined); // awaited below; a consumer that stops early leaves it unawaited
+    if (target.file) {
+      const one = await found;
+      if (one.has(target.rel)) {
+        yield* one.get(target.rel)!;
+        return;
+      }
     }
-    // Files searched in read's lines, merged into rg's path order.
-    const pending = [...special].filter(([, m]) => m.length > 0);
+    let special: ReadViewMatches | undefined;
+    let pending: [string, readonly WorkspaceGrepMatch[]][] = [];
+    const ready = async (): Promise<ReadViewMatches> => {
+      special = await found;
+      pending = [...special].filter(([, m]) => m.length > 0);
+      return special;
+    };
     const withText = request.withText !== false;
     const shown = (m: WorkspaceGrepMatch): WorkspaceGrepMatch => (withText ? m : { path: m.path, line: m.line });
     const input = await this.openFile(target);
@@ -238,11 +248,13 @@ export class RipgrepSearch implements FastWorkspaceSearch {
         const colon = rec.indexOf(58, nul + 1);
         if (nul < 0 || colon < 0) continue;
         const path = input ? target.rel : stripDot(nameFromBytes(rec, 0, nul));
-        if ((allowed && !allowed.has(path)) || special.has(path) || hasUnopenableName(path)) continue;
+        const skip = special ?? (await ready());
+        if ((allowed && !allowed.has(path)) || skip.has(path) || hasUnopenableName(path)) continue;
         while (pending.length > 0 && comparePaths(pending[0]![0], path) < 0) yield* pending.shift()![1].map(shown);
         const line = Number(rec.toString('latin1', nul + 1, colon));
         yield withText ? { path, line, text: rec.toString('utf8', colon + 1) } : { path, line };
       }
+      if (special === undefined) await ready();
       for (const [, matches] of pending) yield* matches.map(shown);
     } finally {
       await input?.close();
@@ -259,6 +271,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     ]);
     const target = await this.target(request.path);
     if (target.file) return onePage(this.grep({ ...request, withText: true }), after, limit);
+    let known: ReadViewMatches | undefined;
     if (after === undefined) {
       // A first page: one rg process finds every matching line when the output is small.
       const flags = await this.grepArgs(request, target);
@@ -272,9 +285,10 @@ export class RipgrepSearch implements FastWorkspaceSearch {
           this.pages.put(key, { files: whole.files, special });
           return whole.page;
         }
+        known = special;
       }
     }
-    const list = await this.pages.get(key, after !== undefined, () => this.matchingList(request, target));
+    const list = await this.pages.get(key, after !== undefined, () => this.matchingList(request, target, known));
     const { args } = await this.grepArgs({ ...request, glob: undefined }, target);
     return pageFromFiles(this.rg, args, this.fs.root, request.signal, list, after, limit);
   }
@@ -284,12 +298,18 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   }
 
   /** The sorted files with a match, and the files searched in read's lines with their matches. */
-  private async matchingList(request: WorkspaceGrepRequest, target: Target): Promise<MatchingList> {
+  private async matchingList(
+    request: WorkspaceGrepRequest,
+    target: Target,
+    known?: ReadViewMatches,
+  ): Promise<MatchingList> {
     const where = target.args;
     const flags = await this.grepArgs(request, target);
     const { args, allowed } = flags;
-    const special = await this.readView(request, target, flags);
-    const out = await this.runOn(target, request.signal, [...args, '--files-with-matches', '--null'], where);
+    const [special, out] = await Promise.all([
+      known ?? this.readView(request, target, flags),
+      this.runOn(target, request.signal, [...args, '--files-with-matches', '--null'], where),
+    ]);
     const paths = splitRecords(out, 0)
       .map((p) => (target.file ? target.rel : stripDot(p)))
       .filter((p) => (!allowed || allowed.has(p)) && !special.has(p) && !hasUnopenableName(p));
@@ -302,8 +322,10 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const where = target.args;
     const flags = await this.grepArgs(request, target);
     const { args, allowed } = flags;
-    const special = await this.readView(request, target, flags);
-    const out = await this.runOn(target, request.signal, [...args, '--count', '--null', '--with-filename'], where);
+    const [special, out] = await Promise.all([
+      this.readView(request, target, flags),
+      this.runOn(target, request.signal, [...args, '--count', '--null', '--with-filename'], where),
+    ]);
     const counts: GrepFileCount[] = [];
     for (const [path, matches] of special) if (matches.length > 0) counts.push({ path, count: matches.length });
     let from = 0;
