@@ -78,7 +78,7 @@ function notUtf8Error(field: string, input: string, unit: number): WorkspacePath
     input,
     'not_utf8',
     unit >= 0xdc80 && unit <= 0xdcff
-      ? `names a file whose name is not valid UTF-8 (\\u${hex} stands for its byte 0x${(unit - 0xdc00).toString(16)}); the file tools cannot open such a name as it is, so nothing was read or written`
+      ? `has a name that is not valid UTF-8 (\\u${hex} stands for its byte 0x${(unit - 0xdc00).toString(16)}); the file tools cannot open such a name, so nothing was read, listed or written`
       : `holds half of a character (lone UTF-16 surrogate \\u${hex}), which no file name holds, so nothing was read or written`,
   );
 }

@@ -51,15 +51,17 @@ describe('names that are not UTF-8', () => {
       [writeTool, { file_path: BYTE, content: 'x\n' }],
       [readTool, { file_path: 'd\udce9/in.txt' }],
       [grepTool, { pattern: 'foo', path: BYTE }],
+      [lsTool, { path: 'd\udce9' }],
+      [globTool, { pattern: '*', path: 'd\udce9' }],
     ] as const) {
-      await expect(call(tool, ws, args)).rejects.toThrow(/"f\\udcff\.txt"|"d\\udce9\/in\.txt"/);
+      await expect(call(tool, ws, args)).rejects.toThrow(/"f\\udcff\.txt"|"d\\udce9(\/in\.txt)?"/);
       await expect(call(tool, ws, args)).rejects.toMatchObject({
         code: 'WORKSPACE_PATH',
         details: { problem: 'not_utf8' },
       });
     }
     const message = await call(readTool, ws, { file_path: BYTE }).catch((e: Error) => e.message);
-    expect(message).toContain('is not valid UTF-8 (\\udcff stands for its byte 0xff)');
+    expect(message).toContain('has a name that is not valid UTF-8 (\\udcff stands for its byte 0xff)');
     expect(readFileSync(join(tmp.dir, 'f\ufffd.txt'), 'utf8')).toBe('foo in the replacement character\n');
     expect(readFileSync(bytePath('f', [0xff], '.txt'), 'utf8')).toBe('foo in the byte name\n');
     const read = await call(readTool, ws, { file_path: 'f\ufffd.txt' });
