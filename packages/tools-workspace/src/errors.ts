@@ -15,7 +15,8 @@ export type WorkspacePathProblem =
   | 'protected'
   | 'home_relative'
   | 'too_long'
-  | 'not_a_string';
+  | 'not_a_string'
+  | 'not_utf8';
 
 /** A path as a message quotes it: whole up to 200 characters, else its head and its length. */
 function quotedPath(path: string): string {
@@ -33,6 +34,8 @@ function allowedFor(problem: WorkspacePathProblem): string {
       return 'a path as a string';
     case 'nul_byte':
       return 'a path without NUL bytes, inside the workspace root';
+    case 'not_utf8':
+      return "a path in valid UTF-8 (a file whose name is not UTF-8 can be renamed with a command first, e.g. mv $'f\\xff.txt' f.txt)";
     default:
       return 'a path inside the workspace root (relative, or absolute under the root)';
   }

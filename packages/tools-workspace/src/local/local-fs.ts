@@ -22,6 +22,7 @@ import { STAT_ONLY_FLAGS } from './fd-path.js';
 import { mapFsError, notRegularError, specialKind, throwIfAborted } from './fs-errors.js';
 import { resolveReal, type RealPath } from './real-path.js';
 import { readSmallContained, readSmallFile } from './small-read.js';
+import { nameFromBytes } from '../paths/byte-names.js';
 
 // Non-blocking, so opening a FIFO cannot hang a read; regular files ignore the flag.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
@@ -175,9 +176,10 @@ export class LocalFileSystem implements WorkspaceFileSystem {
       rethrow(error, rel),
     );
     try {
-      const entries = await readdir(dir.at, { withFileTypes: true });
+      // Names as bytes: one that is not UTF-8 keeps each such byte (see nameFromBytes), never U+FFFD.
+      const entries = await readdir(dir.at, { withFileTypes: true, encoding: 'buffer' });
       return entries
-        .map((e) => ({ name: e.name, kind: kindOf(e) }))
+        .map((e) => ({ name: nameFromBytes(e.name), kind: kindOf(e) }))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (error) {
       return rethrow(error, dir.rel);

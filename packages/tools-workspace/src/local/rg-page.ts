@@ -8,28 +8,39 @@ import type { WorkspaceGrepMatch } from '@a3s-code/core';
 import { comparePaths } from '../search/path-order.js';
 import type { GrepPage, GrepPosition } from '../search/search-types.js';
 import { readRecord, runRg } from './rg-process.js';
+import type { ReadViewMatches } from './rg-special.js';
+import { nameFromBytes } from '../paths/byte-names.js';
 
 /** How long a query's matching-file list is reused for its next pages, in milliseconds. */
 const LIST_TTL_MS = 60_000;
 const MAX_LISTS = 8;
 
+/**
+ * A query's sorted files with a match, and the files searched in read's lines instead of by rg
+ * (UTF-16, CR-only) with their matches.
+ */
+export interface MatchingList {
+  readonly files: readonly string[];
+  readonly special: ReadViewMatches;
+}
+
 /** A small cache of matching-file lists, keyed by query. */
 export class MatchingFilesCache {
-  private readonly lists = new Map<string, { files: string[]; at: number }>();
+  private readonly lists = new Map<string, { list: MatchingList; at: number }>();
 
   /** The cached list when `reuse` and it is fresh; otherwise `load()`'s, stored. */
-  async get(key: string, reuse: boolean, load: () => Promise<string[]>): Promise<string[]> {
+  async get(key: string, reuse: boolean, load: () => Promise<MatchingList>): Promise<MatchingList> {
     const hit = this.lists.get(key);
-    if (reuse && hit && Date.now() - hit.at < LIST_TTL_MS) return hit.files;
-    const files = await load();
-    this.put(key, files);
-    return files;
+    if (reuse && hit && Date.now() - hit.at < LIST_TTL_MS) return hit.list;
+    const list = await load();
+    this.put(key, list);
+    return list;
   }
 
   /** Stores a query's matching-file list (sorted) for its next pages. */
-  put(key: string, files: string[]): void {
+  put(key: string, list: MatchingList): void {
     this.lists.delete(key);
-    this.lists.set(key, { files, at: Date.now() });
+    this.lists.set(key, { list, at: Date.now() });
     while (this.lists.size > MAX_LISTS) this.lists.delete(this.lists.keys().next().value!);
   }
 }
@@ -41,7 +52,7 @@ function parseMatches(out: Buffer): WorkspaceGrepMatch[] {
   for (let rec = readRecord(out, 0); rec !== undefined; rec = readRecord(out, from)) {
     const colon = rec.kind === 'record' ? out.indexOf(58, rec.nul + 1) : -1;
     if (rec.kind === 'record' && colon >= 0 && colon < rec.end) {
-      const path = out.toString('utf8', from, rec.nul);
+      const path = nameFromBytes(out, from, rec.nul);
       matches.push({
         path: path.startsWith('./') ? path.slice(2) : path,
         line: Number(out.toString('latin1', rec.nul + 1, colon)),
@@ -59,7 +70,7 @@ export async function pageFromFiles(
   grepArgs: readonly string[],
   root: string,
   signal: AbortSignal | undefined,
-  files: readonly string[],
+  { files, special }: MatchingList,
   after: GrepPosition | undefined,
   limit: number,
 ): Promise<GrepPage> {
@@ -80,13 +91,17 @@ export async function pageFromFiles(
     const batch = files.slice(i, i + chunk);
     i += batch.length;
     chunk = Math.min(chunk * 2, 512);
-    const out = await runRg(
-      rg,
-      [...grepArgs, '--null', '--line-number', '--with-filename', '--no-heading', '--', ...batch],
-      root,
-      signal,
-    );
-    const found = parseMatches(out)
+    const searched = batch.filter((f) => !special.has(f));
+    const out =
+      searched.length === 0
+        ? Buffer.alloc(0)
+        : await runRg(
+            rg,
+            [...grepArgs, '--null', '--line-number', '--with-filename', '--no-heading', '--', ...searched],
+            root,
+            signal,
+          );
+    const found = [...parseMatches(out), ...batch.flatMap((f) => special.get(f) ?? [])]
       .filter((m) => !after || comparePaths(m.path, after.path) > 0 || (m.path === after.path && m.line > after.line))
       .sort((a, b) => comparePaths(a.path, b.path) || a.line - b.line);
     for (const m of found) {

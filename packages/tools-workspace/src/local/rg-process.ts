@@ -7,12 +7,25 @@ import type { Readable } from 'node:stream';
 import { CancelledError } from '@a3s-code/core';
 import { WorkspaceSearchError } from '../errors.js';
 import { UNSUPPORTED_SYNTAX_ALLOWED } from '../search/regex-syntax.js';
+import { nameFromBytes } from '../paths/byte-names.js';
 
 type RgChild = ChildProcessByStdio<null, Readable, Readable>;
 
-/** Spawns rg; `stdin` is a descriptor of the file rg reads as `-` (a searched file opened and checked here). */
-function start(rg: string, args: readonly string[], cwd: string, stdin?: number): RgChild {
-  return spawn(rg, args, { cwd, stdio: [stdin ?? 'ignore', 'pipe', 'pipe'] }) as RgChild;
+/**
+ * What rg reads as `-`: a descriptor of a searched file (opened and checked here), or bytes
+ * written to its standard input.
+ */
+export type RgInput = number | Uint8Array;
+
+/** Spawns rg with `stdin` as its input `-`, if any. */
+function start(rg: string, args: readonly string[], cwd: string, stdin?: RgInput): RgChild {
+  if (stdin === undefined || typeof stdin === 'number')
+    return spawn(rg, args, { cwd, stdio: [stdin ?? 'ignore', 'pipe', 'pipe'] }) as RgChild;
+  const child = spawn(rg, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  // rg may exit before reading it all (killed, or a bad pattern): the broken pipe is not an error here.
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(stdin);
+  return child as unknown as RgChild;
 }
 
 function failure(code: number | null, stderr: string, field: string): WorkspaceSearchError | undefined {
@@ -46,7 +59,7 @@ export async function runRg(
   cwd: string,
   signal: AbortSignal | undefined,
   field = 'pattern',
-  stdin?: number,
+  stdin?: RgInput,
 ): Promise<Buffer> {
   return (await runRgCapped(rg, args, cwd, signal, Number.POSITIVE_INFINITY, field, stdin))!;
 }
@@ -62,7 +75,7 @@ export function runRgCapped(
   signal: AbortSignal | undefined,
   maxBytes: number,
   field = 'pattern',
-  stdin?: number,
+  stdin?: RgInput,
 ): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new CancelledError('search', signal.reason));
@@ -106,10 +119,10 @@ export function splitRecords(buf: Buffer, sep: number): string[] {
   for (;;) {
     const i = buf.indexOf(sep, from);
     if (i < 0) break;
-    out.push(buf.toString('utf8', from, i));
+    out.push(nameFromBytes(buf, from, i));
     from = i + 1;
   }
-  if (from < buf.length) out.push(buf.toString('utf8', from));
+  if (from < buf.length) out.push(nameFromBytes(buf, from));
   return out;
 }
 
@@ -152,7 +165,7 @@ export async function* streamRgRecords(
   args: readonly string[],
   cwd: string,
   signal: AbortSignal | undefined,
-  stdin?: number,
+  stdin?: RgInput,
 ): AsyncGenerator<Buffer> {
   if (signal?.aborted) throw new CancelledError('search', signal.reason);
   const child = start(rg, args, cwd, stdin);

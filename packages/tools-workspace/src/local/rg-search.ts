@@ -20,10 +20,12 @@ import { compileGlob, globMatches } from '../search/glob-pattern.js';
 import { assertNoNul } from '../search/js-regex.js';
 import { comparePaths, sortPaths } from '../search/path-order.js';
 import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
-import { MatchingFilesCache, pageFromFiles } from './rg-page.js';
+import { MatchingFilesCache, type MatchingList, pageFromFiles } from './rg-page.js';
+import { matchesIn, readViewMatches, readViewOf, type ReadViewMatches } from './rg-special.js';
 import { wholeSearch } from './rg-whole.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { readRecord, runRg, splitRecords, streamRgRecords } from './rg-process.js';
+import { hasUnopenableName, nameFromBytes } from '../paths/byte-names.js';
 
 /** A page of a one-file search: the matches after `after`, at most `limit`. */
 async function onePage(
@@ -165,26 +167,70 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     return { args: ['--glob', request.glob], allowed };
   }
 
-  /** rg's flags for a grep request (`where` resolved once by the caller). */
+  /**
+   * rg's flags for a grep request (`where` resolved once by the caller); `select` are the
+   * file-selection flags alone.
+   */
   private async grepArgs(
     request: WorkspaceGrepRequest,
     where: Target,
-  ): Promise<{ args: string[]; allowed?: Set<string> }> {
+  ): Promise<{ args: string[]; select: string[]; match: string[]; allowed?: Set<string> }> {
     assertNoNul(request.pattern, 'pattern');
     const args = [...BASE_ARGS];
     if (request.caseInsensitive) args.push('-i');
     if (request.fixedStrings) args.push('-F');
     // A CRLF line ends before its \r, as the JavaScript engine reads it: `;$` finds `x;\r\n`.
     args.push('--crlf');
+    const match = [...args, '-e', request.pattern];
     const filter = await this.globFilter(request, where);
+    const select = [...BASE_ARGS, ...filter.args, ...excludeArgs(where.rel)];
     args.push(...filter.args, ...excludeArgs(where.rel), '-e', request.pattern);
-    return filter.allowed ? { args, allowed: filter.allowed } : { args };
+    return filter.allowed ? { args, select, match, allowed: filter.allowed } : { args, select, match };
+  }
+
+  /**
+   * The files of the search rg cannot split into read's lines (UTF-16, CR-only), searched here:
+   * for a one-file target that file alone, else those a candidate pass over the tree finds.
+   */
+  private async readView(
+    request: WorkspaceGrepRequest,
+    target: Target,
+    flags: { readonly select: readonly string[]; readonly match: readonly string[]; readonly allowed?: Set<string> },
+  ): Promise<ReadViewMatches> {
+    const { select, match, allowed } = flags;
+    if (target.file) {
+      const lines = await readViewOf(this.fs.root, target.rel);
+      if (lines === undefined) return new Map();
+      return matchesIn(this.rg, match, this.fs.root, request.signal, [{ path: target.rel, lines }]);
+    }
+    const keep = (p: string): boolean => !allowed || allowed.has(p);
+    return readViewMatches(this.rg, select, match, target.args, this.fs.root, request.signal, keep);
   }
 
   async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
     const target = await this.target(request.path);
     const where = target.args;
-    const { args: grep, allowed } = await this.grepArgs(request, target);
+    const flags = await this.grepArgs(request, target);
+    const { args: grep, allowed } = flags;
+    // Files searched in read's lines: found while rg runs, then merged into its path order.
+    const found = this.readView(request, target, flags);
+    found.catch(() => undefined); // awaited below; a consumer that stops early leaves it unawaited
+    if (target.file) {
+      const one = await found;
+      if (one.has(target.rel)) {
+        yield* one.get(target.rel)!;
+        return;
+      }
+    }
+    let special: ReadViewMatches | undefined;
+    let pending: [string, readonly WorkspaceGrepMatch[]][] = [];
+    const ready = async (): Promise<ReadViewMatches> => {
+      special = await found;
+      pending = [...special].filter(([, m]) => m.length > 0);
+      return special;
+    };
+    const withText = request.withText !== false;
+    const shown = (m: WorkspaceGrepMatch): WorkspaceGrepMatch => (withText ? m : { path: m.path, line: m.line });
     const input = await this.openFile(target);
     const args = [
       ...grep,
@@ -196,17 +242,20 @@ export class RipgrepSearch implements FastWorkspaceSearch {
       '--no-heading',
       ...(input ? stdinArgs(target) : where),
     ];
-    const withText = request.withText !== false;
     try {
       for await (const rec of streamRgRecords(this.rg, args, this.fs.root, request.signal, input?.fd)) {
         const nul = rec.indexOf(0);
         const colon = rec.indexOf(58, nul + 1);
         if (nul < 0 || colon < 0) continue;
-        const path = input ? target.rel : stripDot(rec.toString('utf8', 0, nul));
-        if (allowed && !allowed.has(path)) continue;
+        const path = input ? target.rel : stripDot(nameFromBytes(rec, 0, nul));
+        const skip = special ?? (await ready());
+        if ((allowed && !allowed.has(path)) || skip.has(path) || hasUnopenableName(path)) continue;
+        while (pending.length > 0 && comparePaths(pending[0]![0], path) < 0) yield* pending.shift()![1].map(shown);
         const line = Number(rec.toString('latin1', nul + 1, colon));
         yield withText ? { path, line, text: rec.toString('utf8', colon + 1) } : { path, line };
       }
+      if (special === undefined) await ready();
+      for (const [, matches] of pending) yield* matches.map(shown);
     } finally {
       await input?.close();
     }
@@ -222,45 +271,74 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     ]);
     const target = await this.target(request.path);
     if (target.file) return onePage(this.grep({ ...request, withText: true }), after, limit);
+    let known: ReadViewMatches | undefined;
     if (after === undefined) {
       // A first page: one rg process finds every matching line when the output is small.
-      const { args, allowed } = await this.grepArgs(request, target);
+      const flags = await this.grepArgs(request, target);
+      const { args, allowed } = flags;
       if (!allowed) {
-        const whole = await wholeSearch(this.rg, args, target.args, this.fs.root, request.signal, limit);
-        if (whole) {
-          this.pages.put(key, whole.files);
+        const [special, whole] = await Promise.all([
+          this.readView(request, target, flags),
+          wholeSearch(this.rg, args, target.args, this.fs.root, request.signal, limit),
+        ]);
+        if (whole && special.size === 0) {
+          this.pages.put(key, { files: whole.files, special });
           return whole.page;
         }
+        known = special;
       }
     }
-    const files = await this.pages.get(key, after !== undefined, () => this.matchingFiles(request, target));
+    const list = await this.pages.get(key, after !== undefined, () => this.matchingList(request, target, known));
     const { args } = await this.grepArgs({ ...request, glob: undefined }, target);
-    return pageFromFiles(this.rg, args, this.fs.root, request.signal, files, after, limit);
+    return pageFromFiles(this.rg, args, this.fs.root, request.signal, list, after, limit);
   }
 
   async grepFiles(request: WorkspaceGrepRequest): Promise<string[]> {
-    return this.matchingFiles(request, await this.target(request.path));
+    return [...(await this.matchingList(request, await this.target(request.path))).files];
   }
 
-  private async matchingFiles(request: WorkspaceGrepRequest, target: Target): Promise<string[]> {
+  /** The sorted files with a match, and the files searched in read's lines with their matches. */
+  private async matchingList(
+    request: WorkspaceGrepRequest,
+    target: Target,
+    known?: ReadViewMatches,
+  ): Promise<MatchingList> {
     const where = target.args;
-    const { args, allowed } = await this.grepArgs(request, target);
-    const out = await this.runOn(target, request.signal, [...args, '--files-with-matches', '--null'], where);
-    const paths = splitRecords(out, 0).map((p) => (target.file ? target.rel : stripDot(p)));
-    return sortPaths(allowed ? paths.filter((p) => allowed.has(p)) : paths);
+    const flags = await this.grepArgs(request, target);
+    const { args, allowed } = flags;
+    const [special, out] = await Promise.all([
+      known ?? this.readView(request, target, flags),
+      this.runOn(target, request.signal, [...args, '--files-with-matches', '--null'], where),
+    ]);
+    const paths = splitRecords(out, 0)
+      .map((p) => (target.file ? target.rel : stripDot(p)))
+      .filter((p) => (!allowed || allowed.has(p)) && !special.has(p) && !hasUnopenableName(p));
+    for (const [path, matches] of special) if (matches.length > 0) paths.push(path);
+    return { files: sortPaths(paths), special };
   }
 
   async grepCounts(request: WorkspaceGrepRequest): Promise<GrepFileCount[]> {
     const target = await this.target(request.path);
     const where = target.args;
-    const { args, allowed } = await this.grepArgs(request, target);
-    const out = await this.runOn(target, request.signal, [...args, '--count', '--null', '--with-filename'], where);
+    const flags = await this.grepArgs(request, target);
+    const { args, allowed } = flags;
+    const [special, out] = await Promise.all([
+      this.readView(request, target, flags),
+      this.runOn(target, request.signal, [...args, '--count', '--null', '--with-filename'], where),
+    ]);
     const counts: GrepFileCount[] = [];
+    for (const [path, matches] of special) if (matches.length > 0) counts.push({ path, count: matches.length });
     let from = 0;
     for (let rec = readRecord(out, 0); rec !== undefined; rec = readRecord(out, from)) {
-      const named = rec.kind === 'record' && rec.nul > from ? stripDot(out.toString('utf8', from, rec.nul)) : undefined;
+      const named = rec.kind === 'record' && rec.nul > from ? stripDot(nameFromBytes(out, from, rec.nul)) : undefined;
       const path = named !== undefined && target.file ? target.rel : named;
-      if (rec.kind === 'record' && path !== undefined && (!allowed || allowed.has(path)))
+      if (
+        rec.kind === 'record' &&
+        path !== undefined &&
+        (!allowed || allowed.has(path)) &&
+        !special.has(path) &&
+        !hasUnopenableName(path)
+      )
         counts.push({ path, count: Number(out.toString('latin1', rec.nul + 1, rec.end)) });
       from = rec.end + 1;
     }

@@ -49,7 +49,7 @@ async function reference(request: WorkspaceGrepRequest, after: GrepPosition | un
   if (request.caseInsensitive) args.push('-i');
   if (request.fixedStrings) args.push('-F');
   args.push('--glob', '!.git', '--glob', '!/.a3s', '-e', request.pattern);
-  return pageFromFiles(binary, args, tmp.dir, undefined, list, after, limit);
+  return pageFromFiles(binary, args, tmp.dir, undefined, { files: list, special: new Map() }, after, limit);
 }
 
 /** Every page of a query, following cursors (the last match of each page). */

@@ -9,6 +9,7 @@ import type { WorkspaceGrepMatch } from '@a3s-code/core';
 import { sortPaths } from '../search/path-order.js';
 import type { GrepPage } from '../search/search-types.js';
 import { readRecord, runRgCapped } from './rg-process.js';
+import { hasUnopenableName, nameFromBytes } from '../paths/byte-names.js';
 
 /** Output above this many bytes is left to the file-list path. */
 const MAX_WHOLE_BYTES = 1 << 20;
@@ -98,8 +99,9 @@ function plainRecords(out: Buffer): Map<string, LineRecord[]> | undefined {
     )
       list = last.list;
     else {
-      let path = out.toString('utf8', from, nul);
-      if (path.includes('\uFFFD')) return undefined;
+      let path = nameFromBytes(out, from, nul);
+      // A name no file tool opens is left out of grep: the file-list path drops it.
+      if (hasUnopenableName(path)) return undefined;
       if (path.startsWith('./')) path = path.slice(2);
       list = byFile.get(path) ?? [];
       if (list.length === 0) byFile.set(path, list);

@@ -4,6 +4,7 @@
  * by the backends that have them (`LocalWorkspace`), after this step.
  */
 import { WorkspacePathError } from '../errors.js';
+import { loneSurrogateAt } from './byte-names.js';
 
 /** The workspace's private state folder; tools may read it but never write into it. */
 export const PROTECTED_DIR = '.a3s';
@@ -25,6 +26,8 @@ export function normalizeWorkspacePath(input: unknown, options: NormalizeOptions
   const field = options.field ?? 'path';
   if (typeof input !== 'string') throw new WorkspacePathError(field, String(input), 'not_a_string', 'is not a string');
   if (input.includes('\0')) throw new WorkspacePathError(field, input, 'nul_byte', 'contains a NUL byte');
+  const lone = loneSurrogateAt(input);
+  if (lone >= 0) throw notUtf8Error(field, input, input.charCodeAt(lone));
   if (input === '~' || input.startsWith('~/'))
     throw new WorkspacePathError(field, input, 'home_relative', 'is relative to a home directory');
   let rest = input;
@@ -61,6 +64,23 @@ export function normalizeWorkspacePath(input: unknown, options: NormalizeOptions
       `is ${Buffer.byteLength(rel)} bytes long; a workspace path may be at most ${MAX_PATH_BYTES} bytes`,
     );
   return rel;
+}
+
+/**
+ * The refusal of a path holding a lone surrogate: the spelling of a byte that is not UTF-8 (as
+ * ls, glob and grep show such a name) or half of a character. The system would receive U+FFFD in
+ * its place and could open a different file, so nothing is opened.
+ */
+function notUtf8Error(field: string, input: string, unit: number): WorkspacePathError {
+  const hex = unit.toString(16);
+  return new WorkspacePathError(
+    field,
+    input,
+    'not_utf8',
+    unit >= 0xdc80 && unit <= 0xdcff
+      ? `has a name that is not valid UTF-8 (\\u${hex} stands for its byte 0x${(unit - 0xdc00).toString(16)}); the file tools cannot open such a name, so nothing was read, listed or written`
+      : `holds half of a character (lone UTF-16 surrogate \\u${hex}), which no file name holds, so nothing was read or written`,
+  );
 }
 
 /** Longest file or folder name the file systems here take (`NAME_MAX`), in bytes. */

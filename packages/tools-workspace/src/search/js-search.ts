@@ -12,6 +12,7 @@ import type {
 import { notRegularError, throwIfAborted } from '../local/fs-errors.js';
 import { normalizeWorkspacePath } from '../paths/normalize.js';
 import { lineSlices } from './byte-lines.js';
+import { readViewLines } from './read-view.js';
 import { compileGlob, globMatches, type CompiledGlob } from './glob-pattern.js';
 import { compileMatcher, type LineMatcher } from './js-regex.js';
 import { walkFiles } from './js-walk.js';
@@ -23,6 +24,21 @@ import {
   type GrepPosition,
   SEARCH_TARGETS,
 } from './search-types.js';
+import { hasUnopenableName } from '../paths/byte-names.js';
+
+/** read's lines of a UTF-16 or CR-only file; `undefined` otherwise, or when its text is too large for one string. */
+function viewOf(bytes: Uint8Array): string[] | undefined {
+  try {
+    return readViewLines(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Files grep searches: not those whose names no file tool opens (listed by ls and glob, never searched). */
+async function* skipUnopenable(paths: AsyncIterable<string>): AsyncGenerator<string> {
+  for await (const path of paths) if (!hasUnopenableName(path)) yield path;
+}
 
 /** `WorkspaceSearch` implemented in JavaScript over a file system. */
 export class JsSearch implements FastWorkspaceSearch {
@@ -69,8 +85,14 @@ export class JsSearch implements FastWorkspaceSearch {
   ): Promise<{ line: number; text: string }[]> {
     throwIfAborted(signal, 'grep');
     const bytes = await this.fs.readFile(path, { signal });
-    if (bytes.includes(0)) return []; // binary files are skipped, as rg skips them
     const out: { line: number; text: string }[] = [];
+    // A UTF-16 or CR-only file is searched in the lines read shows.
+    const view = viewOf(bytes);
+    if (view !== undefined) {
+      for (const i of matcher.matching(view, path)) out.push({ line: i + 1, text: view[i]! });
+      return out;
+    }
+    if (bytes.includes(0)) return []; // binary files are skipped, as rg skips them
     for (const slice of lineSlices(bytes)) {
       // A CRLF line is matched as ending before its \r (as ripgrep's --crlf reads it), and reported whole.
       const text = slice.text.includes('\r') ? slice.text.replace(/\r(\n|$)/g, '$1') : slice.text;
@@ -84,7 +106,7 @@ export class JsSearch implements FastWorkspaceSearch {
 
   private grepTargets(request: WorkspaceGrepRequest): AsyncGenerator<string> {
     const glob = request.glob === undefined ? undefined : compileGlob(request.glob, 'glob');
-    return this.targets(request, glob, '');
+    return skipUnopenable(this.targets(request, glob, ''));
   }
 
   async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
@@ -139,7 +161,10 @@ export class JsSearch implements FastWorkspaceSearch {
   async *glob(request: WorkspaceGlobRequest): AsyncIterable<string> {
     const files = await this.listFiles(request);
     const stamped = await Promise.all(
-      files.map(async (path) => ({ path, mtime: (await this.fs.stat(path))?.mtimeMs ?? 0 })),
+      files.map(async (path) => ({
+        path,
+        mtime: hasUnopenableName(path) ? 0 : ((await this.fs.stat(path))?.mtimeMs ?? 0),
+      })),
     );
     stamped.sort((a, b) => b.mtime - a.mtime || comparePaths(a.path, b.path));
     for (const s of stamped) yield s.path;

@@ -8,6 +8,7 @@ import type { WorkspaceFileSystem } from '@a3s-code/core';
 import { throwIfAborted } from '../local/fs-errors.js';
 import { isProtectedPath, joinRel, PROTECTED_DIR } from '../paths/normalize.js';
 import { isIgnored, parseGitignore, type IgnoreFile } from './gitignore.js';
+import { hasUnopenableName } from '../paths/byte-names.js';
 
 async function readIgnore(fs: WorkspaceFileSystem, dir: string): Promise<IgnoreFile | undefined> {
   try {
@@ -48,7 +49,8 @@ export async function* walkFiles(fs: WorkspaceFileSystem, start: string, signal?
       if (skipState && dir === '' && entry.name === PROTECTED_DIR) continue;
       const rel = joinRel(dir, entry.name);
       if (entry.kind === 'directory') {
-        if (!isIgnored(here, rel, true)) yield* visit(rel, here);
+        // A folder whose name is not UTF-8 cannot be opened by name here (see nameFromBytes).
+        if (!isIgnored(here, rel, true) && !hasUnopenableName(entry.name)) yield* visit(rel, here);
       } else if (entry.kind === 'file') {
         if (!isIgnored(here, rel, false)) yield rel;
       }

@@ -124,3 +124,62 @@ describe('write over a file of uniform line ends', () => {
     expect(text('log.txt')).toBe('one\r\ntwo\r\nthree\r\n');
   });
 });
+
+describe('edit in a file of mixed line ends (some CRLF, some LF)', () => {
+  const MIXED = 'a\r\nb\r\nc\nd\n';
+  const cases: [string, string, string, string][] = [
+    ['across both kinds', 'b\nc\nd', 'B\nC\nD', 'a\r\nB\r\nC\nD\n'],
+    ['strings in CRLF', 'b\r\nc\r\nd', 'X\r\nY\r\nZ', 'a\r\nX\r\nY\nZ\n'],
+    ['fewer lines', 'b\nc', 'B', 'a\r\nB\nd\n'],
+    ['more lines where the ends are alike', 'b\nc', 'B\nX\nC', 'a\r\nB\r\nX\r\nC\nd\n'],
+    ['the exact bytes, as given', 'c\nd', 'C\r\nD', 'a\r\nb\r\nC\r\nD\n'],
+  ];
+  for (const [what, oldS, newS, want] of cases) {
+    it(`${what}: \\n and \\r\\n match each other and each line keeps its own end`, async () => {
+      writeFileSync(at('mixed.txt'), MIXED);
+      const r = await call(editTool, ws, { file_path: 'mixed.txt', old_string: oldS, new_string: newS });
+      expect(r.exitCode, r.output).toBe(0);
+      expect(text('mixed.txt')).toBe(want);
+    });
+  }
+
+  it('a line added inside a match of two kinds of line end is refused, naming them, and nothing is written', async () => {
+    writeFileSync(at('mixed.txt'), MIXED);
+    const r = await call(editTool, ws, { file_path: 'mixed.txt', old_string: 'b\nc\nd', new_string: 'B\nX\nC\nD' });
+    expect(r.exitCode).toBe(1);
+    expect(r.output).toMatch(/line 2 where the line ends differ \("\\r\\n", "\\n"\).*exact line ends/);
+    expect(text('mixed.txt')).toBe(MIXED);
+  });
+
+  it('a string found with either line end is ambiguous unless replace_all, which replaces every one', async () => {
+    writeFileSync(at('twice.txt'), 'x\r\ny\nx\ny\n');
+    const one = await call(editTool, ws, { file_path: 'twice.txt', old_string: 'x\ny', new_string: 'X\nY' });
+    expect(one.exitCode).toBe(1);
+    expect(one.metadata).toMatchObject({ error: { code: 'EDIT_AMBIGUOUS' } });
+    expect(text('twice.txt')).toBe('x\r\ny\nx\ny\n');
+    const dry = await call(editTool, ws, {
+      file_path: 'twice.txt',
+      old_string: 'x\ny',
+      new_string: 'X\nY',
+      replace_all: true,
+      dry_run: true,
+    });
+    expect(dry.metadata).toMatchObject({ replacements: 2, match_lines: [1, 3] });
+    expect(text('twice.txt')).toBe('x\r\ny\nx\ny\n');
+    const all = await call(editTool, ws, {
+      file_path: 'twice.txt',
+      old_string: 'x\ny',
+      new_string: 'X\nY',
+      replace_all: true,
+    });
+    expect(all.exitCode, all.output).toBe(0);
+    expect(text('twice.txt')).toBe('X\r\nY\nX\nY\n');
+  });
+
+  it('CRLF strings match an LF file, which stays LF', async () => {
+    writeFileSync(at('lf.txt'), 'p\nq\n');
+    const r = await call(editTool, ws, { file_path: 'lf.txt', old_string: 'p\r\nq', new_string: 'P\r\nQ' });
+    expect(r.exitCode, r.output).toBe(0);
+    expect(text('lf.txt')).toBe('P\nQ\n');
+  });
+});

@@ -1,6 +1,6 @@
 /**
- * `edit` with an `old_string` the file holds only under another Unicode normalisation, other
- * line endings or other whitespace: the error names the difference and the line, and nothing
+ * `edit` with an `old_string` the file holds only under another Unicode normalisation or other
+ * whitespace: the error names the difference and the line, and nothing
  * is written (a near-match is never applied). Real files.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -37,19 +37,15 @@ describe('EDIT_NOT_FOUND names a near-match and never applies it', () => {
     expect(b.message).toContain('old_string has decomposed (NFD) characters');
   });
 
-  it('CRLF in old_string where the file has LF', async () => {
-    const r = await notFound('a\nb\nc\nd\n', 'b\r\nc\r\n');
-    expect(r.near).toMatchObject({ line: 2, difference: 'line_endings' });
-    expect(r.message).toMatch(
-      /line 2 differing only in line endings: old_string has CRLF line ends where the file has LF/,
-    );
-  });
-
-  it('LF in old_string where the file mixes LF and CRLF there: the message says so, not to use LF', async () => {
-    const r = await notFound('a\nb\r\nc\nd\n', 'a\nb\nc');
-    expect(r.near).toMatchObject({ line: 1, difference: 'line_endings' });
-    expect(r.message).toContain('the file mixes LF and CRLF line ends in that text');
-    expect(r.message).not.toContain('give old_string with LF line ends');
+  it('line ends are not a near-match: read does not show them, so CRLF against LF matches and the file keeps its own', async () => {
+    const edit = async (content: string, old_string: string, new_string: string): Promise<string> => {
+      writeFileSync(join(tmp.dir, 'f.txt'), content);
+      const r = await call(editTool, ws, { file_path: 'f.txt', old_string, new_string });
+      expect(r.exitCode, r.output).toBe(0);
+      return readFileSync(join(tmp.dir, 'f.txt'), 'utf8');
+    };
+    expect(await edit('a\nb\nc\nd\n', 'b\r\nc\r\n', 'B\r\nC\r\n')).toBe('a\nB\nC\nd\n');
+    expect(await edit('a\nb\r\nc\nd\n', 'a\nb\nc', 'A\nB\nC')).toBe('A\nB\r\nC\nd\n');
   });
 
   it('tabs against spaces, and trailing whitespace', async () => {

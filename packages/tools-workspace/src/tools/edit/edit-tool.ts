@@ -3,6 +3,7 @@
  * candidate lines; `expected_replacements` and `max_replacements` bound the change; `dry_run`
  * returns exactly the metadata a real write would, writes nothing and is scheduled read-only.
  * A file whose line ends are all CRLF (or all CR) keeps them whatever line ends the strings use.
+ * In any other file, `\n` and `\r\n` match each other, and each replaced line keeps the line end it had.
  */
 import { A3sError, defineTool, InvalidToolArgsError, type ToolContext, type ToolResult } from '@a3s-code/core';
 import type { z } from 'zod';
@@ -16,6 +17,7 @@ import { lineEndView, viewString, withEol } from '../shared/line-ends.js';
 import { assertUnchanged, decodeEditable, readBytes } from '../shared/text-file.js';
 import { assertWholeCharacters, assertWritableArg } from '../shared/writable.js';
 import { closestLines, linesAt, lineTextAt, nearMatch, occurrences } from './edit-candidates.js';
+import { type LineEndMatch, lineEndMatches, looseLineEnds, replacementFor } from './edit-line-end-match.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** Why an edit was not applied. */
@@ -59,7 +61,7 @@ const MAX_MATCH_LINES = 1000;
 /** The `edit` tool. */
 export const editTool = defineTool({
   name: 'edit',
-  description: `Replace an exact string in a file. old_string must match the file exactly (indentation included) and be unique unless replace_all is true or expected_replacements says how many occurrences to replace. Use dry_run: true to preview the same diff and counts a real edit would produce without writing; then pass the previewed count as expected_replacements, and optionally max_replacements as an upper bound. When the string is not found or is ambiguous, the error lists the closest or matching lines.`,
+  description: `Replace an exact string in a file. old_string must match the file exactly (indentation included) and be unique unless replace_all is true or expected_replacements says how many occurrences to replace. Use dry_run: true to preview the same diff and counts a real edit would produce without writing; then pass the previewed count as expected_replacements, and optionally max_replacements as an upper bound. Line ends are matched as read shows lines, without them: \\n and \\r\\n in old_string match either line end in the file, and each replaced line keeps the file's line end. When the string is not found or is ambiguous, the error lists the closest or matching lines.`,
   inputJsonSchema: toolJsonSchemas.edit,
   input: editInput,
   plainInput: true,
@@ -142,18 +144,9 @@ async function editFile(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
           },
         ]);
     }
-    let hits = occurrences(before, oldS);
-    if (
-      hits.length === 0 &&
-      eol === undefined &&
-      before.includes('\r\n') &&
-      oldS.includes('\n') &&
-      !oldS.includes('\r')
-    ) {
-      oldS = oldS.replace(/\n/g, '\r\n');
-      newS = newS.replace(/\r?\n/g, '\r\n');
-      hits = occurrences(before, oldS);
-    }
+    // Line ends not uniform (or the strings' unlike the file's): \n and \r\n match each other.
+    const loose = eol === undefined && looseLineEnds(before, oldS) ? lineEndMatches(before, oldS) : undefined;
+    const hits = loose === undefined ? occurrences(before, oldS) : loose.map((m) => m.at);
     if (hits.length === 0) {
       const candidates = closestLines(before, args.old_string);
       const hint =
@@ -190,9 +183,14 @@ async function editFile(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
       );
     }
     replacements = all ? hits.length : 1;
-    after = all
-      ? before.split(oldS).join(newS)
-      : before.slice(0, hits[0]) + newS + before.slice(hits[0]! + oldS.length);
+    if (loose !== undefined) {
+      const replaced = replaceLoose(path, before, loose.slice(0, replacements), oldS, newS, lines);
+      if (replaced instanceof EditMatchError) return failed(replaced);
+      after = replaced;
+    } else
+      after = all
+        ? before.split(oldS).join(newS)
+        : before.slice(0, hits[0]) + newS + before.slice(hits[0]! + oldS.length);
   }
   if (args.expected_replacements !== undefined && replacements !== args.expected_replacements) {
     return failed(
@@ -240,4 +238,32 @@ async function editFile(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
     ...(replacements > lines.length ? { match_lines_truncated: true } : {}),
     ...changeMetadata([described]),
   });
+}
+
+/**
+ * `before` with each match replaced, every replaced line keeping its own line end; `EDIT_AMBIGUOUS`
+ * when `new_string` adds a line inside a match whose line ends differ.
+ */
+function replaceLoose(
+  path: string,
+  before: string,
+  matches: readonly LineEndMatch[],
+  oldS: string,
+  newS: string,
+  lines: readonly number[],
+): string | EditMatchError {
+  let out = '';
+  let from = 0;
+  for (const [k, m] of matches.entries()) {
+    const text = replacementFor(before, m, oldS, newS);
+    if (text === undefined)
+      return new EditMatchError(
+        'EDIT_AMBIGUOUS',
+        `${path}: old_string matches at line ${lines[k] ?? '?'} where the line ends differ (${m.ends.map((e) => JSON.stringify(e)).join(', ')}), and new_string has more lines, so which line end each new line gets is unclear; nothing was written. Give old_string and new_string with the file's exact line ends (\\r\\n where it has them), or keep the number of lines`,
+        { path, line: lines[k], line_ends: m.ends },
+      );
+    out += before.slice(from, m.at) + text;
+    from = m.at + m.length;
+  }
+  return out + before.slice(from);
 }

@@ -8,6 +8,7 @@ import { MAX_LINE_CHARS } from '../read/read-file.js';
 import { comparePaths } from '../../search/path-order.js';
 import { isFastSearch } from '../../search/search-types.js';
 import { linesAt } from '../../search/byte-lines.js';
+import { readViewLines } from '../../search/read-view.js';
 import { byteLength, shownPath } from '../shared/text.js';
 
 /** Largest content-mode output, in bytes; a page ends early (with a cursor) when it is reached. */
@@ -26,6 +27,15 @@ function cut(raw: string): string {
   // A CRLF line is shown without its \r, as context lines and read show it.
   const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
   return text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}… [line cut: ${text.length} chars]` : text;
+}
+
+/** The wanted lines (1-based) of a file, as `read` shows them (a UTF-16 or CR-only file in its own lines). */
+function contextLines(bytes: Uint8Array, wanted: ReadonlySet<number>): Map<number, string> {
+  const view = readViewLines(bytes);
+  if (view === undefined) return linesAt(bytes, wanted, MAX_LINE_CHARS);
+  const out = new Map<number, string>();
+  for (const n of wanted) if (n >= 1 && n <= view.length) out.set(n, cut(view[n - 1]!));
+  return out;
 }
 
 /** Collects up to `limit` matches after `after`, then renders them with `before`/`afterCtx` context lines. */
@@ -79,7 +89,7 @@ export async function contentPage(
     const hit = new Set(matches.map((m) => m.line));
     const wanted = new Set<number>();
     for (const m of matches) for (let n = Math.max(1, m.line - before); n <= m.line + afterCtx; n++) wanted.add(n);
-    const lines = linesAt(await fs.readFile(path, { signal: request.signal }), wanted, MAX_LINE_CHARS);
+    const lines = contextLines(await fs.readFile(path, { signal: request.signal }), wanted);
     let printedTo = 0;
     for (const m of matches) {
       const from = Math.max(1, m.line - before, printedTo + 1);

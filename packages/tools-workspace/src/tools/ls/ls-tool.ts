@@ -22,7 +22,7 @@ const lsInput = (z: Zod) =>
 /** The `ls` tool. */
 export const lsTool = defineTool({
   name: 'ls',
-  description: `List one directory: each entry's type (file, directory, symlink, other), size in bytes, and name (directories end in "/"). Sorted by name and paged: limit (1..1000, default 200) and metadata.next_cursor. A name holding a control character (a newline, a tab, an escape) or starting with a double quote is shown as a JSON string, e.g. "a\\nb.txt"; the file's name is that string decoded.`,
+  description: `List one directory: each entry's type (file, directory, symlink, other), size in bytes, and name (directories end in "/"). Sorted by name and paged: limit (1..1000, default 200) and metadata.next_cursor. A name holding a control character (a newline, a tab, an escape) or starting with a double quote is shown as a JSON string, e.g. "a\\nb.txt"; the file's name is that string decoded. A byte of a name that is not UTF-8 is shown as \\udcXX (0xff as \\udcff) in such a string; the file tools refuse that name (rename the file with a command first).`,
   inputJsonSchema: toolJsonSchemas.ls,
   plainInput: true,
   input: lsInput,

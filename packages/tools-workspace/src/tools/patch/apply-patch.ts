@@ -1,9 +1,11 @@
 /**
  * Applying a parsed patch to a text in memory. Context and removed lines must match exactly
  * (no fuzz); a hunk may sit at another line than its header says (as `patch` allows), the
- * nearest match wins. Line endings are compared without `\r` and kept: added lines take the
- * file's most common line ending, so CRLF files stay CRLF and an LF file with one CRLF line
- * stays LF. A file without a final newline keeps it missing when lines are added after its
+ * nearest match wins. Line endings are compared without `\r` and kept: an added line that
+ * replaces a removed one takes that line's ending (the n-th added line of a change the n-th
+ * removed line's, further ones the last removed line's), so each changed line of a file mixing
+ * CRLF and LF keeps its own; other added lines take the file's most common line ending, so CRLF
+ * files stay CRLF and an LF file with one CRLF line stays LF. A file without a final newline keeps it missing when lines are added after its
  * last line, and that last line is never joined to the next one.
  */
 import { linesWithEol } from '../../diff/unified-diff.js';
@@ -101,10 +103,23 @@ export function applyHunks(text: string, hunks: readonly Hunk[]): { text: string
     if (pos < 0) return { failure: { hunk: h + 1, at: hunk.at, reason: describeMiss(file, cursor, old, want) } };
     keep(cursor, pos);
     let k = pos;
+    // Line ends of the lines removed since the last context line: an added line replacing one takes its end.
+    let removed: string[] = [];
+    let lastRemoved: string | undefined;
     for (const line of hunk.lines) {
-      if (line.op === '+') out.push(line.eol ? line.text + eol : line.text);
+      if (line.op === '+') out.push(line.eol ? line.text + (removed.shift() ?? lastRemoved ?? eol) : line.text);
       else {
-        if (line.op === ' ') keep(k, k + 1);
+        if (line.op === ' ') {
+          keep(k, k + 1);
+          removed = [];
+          lastRemoved = undefined;
+        } else {
+          const end = /\r?\n$/.exec(file[k]!)?.[0];
+          if (end !== undefined) {
+            removed.push(end);
+            lastRemoved = end;
+          }
+        }
         k++;
       }
     }

@@ -1,7 +1,7 @@
 /**
  * `patch` on files whose line ends are not the plain case: a file without a final newline that
  * gets lines after its last one (the last line is never joined to the added one), a file mixing
- * LF and CRLF (added lines take the common end), a hunk whose stated line is past the end of the
+ * LF and CRLF (a changed line keeps its own end, other added lines take the common end), a hunk whose stated line is past the end of the
  * file, and a hunk whose context differs only in whitespace (named, never applied). Real files.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -32,6 +32,14 @@ describe('patch and line ends', () => {
     expect((await patched('a\nb', git)).after).toBe('a\nb\nc');
     // Inserting before the unterminated last line keeps it last and unterminated.
     expect((await patched('a\nb', '@@ -1,0 +2 @@\n+x\n')).after).toBe('a\nx\nb');
+  });
+
+  it('in a file mixing CRLF and LF, a changed line keeps its own line end; further added lines the last removed one', async () => {
+    const MIXED = 'a\r\nb\r\nc\nd\n';
+    expect((await patched(MIXED, '@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n')).after).toBe('a\r\nB\r\nc\nd\n');
+    expect((await patched(MIXED, '@@ -2,3 +2,4 @@\n b\n-c\n+C1\n+C2\n d\n')).after).toBe('a\r\nb\r\nC1\nC2\nd\n');
+    expect((await patched(MIXED, '@@ -1,4 +1,4 @@\n a\n-b\n-c\n+X\n+Y\n d\n')).after).toBe('a\r\nX\r\nY\nd\n');
+    expect((await patched(MIXED, '@@ -1,2 +1,3 @@\n-a\n-b\n+p\n+q\n+r\n')).after).toBe('p\r\nq\r\nr\r\nc\nd\n');
   });
 
   it('in a file of LF lines with one CRLF line, added lines end in LF; in a CRLF file, in CRLF', async () => {

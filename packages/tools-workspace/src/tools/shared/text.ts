@@ -1,5 +1,6 @@
 /** Text helpers: binary detection, decoding, digests and bounded previews. */
 import { createHash } from 'node:crypto';
+import { hasUnopenableName } from '../../paths/byte-names.js';
 
 const decoder = new TextDecoder('utf-8');
 
@@ -125,9 +126,10 @@ const CONTROL_IN_NAME = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * A path as a line of tool output shows it: as it is, or, when it holds a control character (a
- * newline would split the line, an escape would be stripped from the output) or starts with a
- * double quote, as a JSON string, which says the exact name and can be passed back as is.
+ * newline would split the line, an escape would be stripped from the output), starts with a
+ * double quote or holds a byte that is not UTF-8 (spelt `\udcXX`), as a JSON string, which says the
+ * exact name.
  */
 export function shownPath(path: string): string {
-  return CONTROL_IN_NAME.test(path) || path.startsWith('"') ? JSON.stringify(path) : path;
+  return CONTROL_IN_NAME.test(path) || path.startsWith('"') || hasUnopenableName(path) ? JSON.stringify(path) : path;
 }

@@ -5,6 +5,7 @@
 import { InvalidToolArgsError, refusedBeforeChange, type ToolContext } from '@a3s-code/core';
 import { WorkspaceFileError, WorkspacePathError } from '../../errors.js';
 import { assertWritable, normalizeWorkspacePath } from '../../paths/normalize.js';
+import { loneSurrogateAt } from '../../paths/byte-names.js';
 
 /**
  * Throws `WORKSPACE_PATH` (naming `field`) when `path` may not be written. The tools call it
@@ -33,12 +34,6 @@ export function assertWritableArg(ctx: ToolContext, path: string, field: string)
         `${field} ends in "/", which names a directory, so nothing was written; allowed: the path of a file (no trailing "/")`,
       ),
     );
-}
-
-/** Where `text` has a lone UTF-16 surrogate (half of a character, which UTF-8 cannot hold), or -1. */
-function loneSurrogateAt(text: string): number {
-  const m = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.exec(text);
-  return m === null ? -1 : m.index;
 }
 
 /**

@@ -76,6 +76,37 @@ describe('modes', () => {
   });
 });
 
+describe('full mode and owner', () => {
+  it.skipIf(process.getuid?.() !== 0)(
+    'edit, write and patch keep every mode bit (0640, 0600, setuid, setgid, sticky) and the owner, in a setgid folder too',
+    async () => {
+      mkdirSync(at('shared'), { recursive: true });
+      chownSync(at('shared'), 0, 4323);
+      chmodSync(at('shared'), 0o2775);
+      for (const name of ['kept.txt', 'shared/kept.txt'])
+        for (const mode of [0o640, 0o600, 0o2755, 0o4755, 0o1644, 0o2644]) {
+          writeFileSync(at(name), 'a\n');
+          chownSync(at(name), 4321, 4322); // before chmod: a chown clears setuid and setgid
+          chmodSync(at(name), mode);
+          const seen: string[] = [];
+          const look = (): void => {
+            const st = statSync(at(name));
+            seen.push(`${(st.mode & 0o7777).toString(8)} ${st.uid}:${st.gid}`);
+          };
+          await call(editTool, ws, { file_path: name, old_string: 'a', new_string: 'b' });
+          look();
+          await call(writeTool, ws, { file_path: name, content: 'z\n' });
+          look();
+          await call(patchTool, ws, { patch: `--- a/${name}\n+++ b/${name}\n@@ -1 +1 @@\n-z\n+y\n` });
+          look();
+          const want = `${mode.toString(8)} 4321:4322`;
+          expect(seen, `${name} ${mode.toString(8)}`).toEqual([want, want, want]);
+          expect(readFileSync(at(name), 'utf8')).toBe('y\n');
+        }
+    },
+  );
+});
+
 describe('owner', () => {
   it.skipIf(process.getuid?.() !== 0)(
     'a file edited by a process running as root keeps its owner and group',

@@ -1,0 +1,144 @@
+/**
+ * The files ripgrep cannot split into the lines `read` shows (see {@link readViewLines}): UTF-16
+ * text, which rg skips as binary without a byte-order mark, and CR-only files, which rg reads as
+ * one line. A cheap rg pass lists the candidates (a NUL byte between ASCII characters, a UTF-16
+ * byte-order mark, or a CR not followed by LF); each is confirmed from its head, and rg searches
+ * read's lines of it fed on its standard input; rg's own results for the file are dropped.
+ */
+import { constants } from 'node:fs';
+import type { WorkspaceGrepMatch } from '@a3s-code/core';
+import { sortPaths } from '../search/path-order.js';
+import { mayHaveReadView, READ_VIEW_HEAD_BYTES, readViewLines } from '../search/read-view.js';
+import { openContained } from './contained-open.js';
+import { runRg, splitRecords } from './rg-process.js';
+import { hasUnopenableName } from '../paths/byte-names.js';
+
+/** Matches in read's lines of each file rg cannot split as read does (a file with none maps to `[]`). */
+export type ReadViewMatches = ReadonlyMap<string, readonly WorkspaceGrepMatch[]>;
+
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+// Bytes, not text (-E none, -a): two ASCII characters in UTF-16 form, a UTF-16 byte-order mark, a CR inside a line.
+const ASCII = '[\\x09\\x0a\\x0d\\x20-\\x7e]';
+const CANDIDATE_PATTERNS = [
+  '-e',
+  `(?-u:${ASCII}\\x00${ASCII}\\x00|\\x00${ASCII}\\x00${ASCII})`,
+  '-e',
+  '(?-u:^(?:\\xff\\xfe|\\xfe\\xff))',
+  '-e',
+  '\\r[^\\n]',
+];
+
+/**
+ * The lines `read` shows of the regular file `rel` under the real `root` when rg cannot split it
+ * so; `undefined` for any other file, or one that cannot be opened (rg reports on it as usual).
+ */
+export async function readViewOf(root: string, rel: string): Promise<string[] | undefined> {
+  let entry: Awaited<ReturnType<typeof openContained>>;
+  try {
+    entry = await openContained(root, rel, OPEN_FLAGS, { field: 'path', original: rel });
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = await entry.handle.stat();
+    if (!st.isFile()) return undefined;
+    const head = Buffer.alloc(Math.min(st.size, READ_VIEW_HEAD_BYTES));
+    const { bytesRead } = await entry.handle.read(head, 0, head.length, 0);
+    if (!mayHaveReadView(head.subarray(0, bytesRead), st.size)) return undefined;
+    return readViewLines(await entry.handle.readFile());
+  } catch {
+    return undefined;
+  } finally {
+    await entry.handle.close().catch(() => undefined);
+  }
+}
+
+/** Text fed to one rg process at most, in UTF-16 units (files beyond it go to the next process). */
+const BATCH_CHARS = 16 * 1024 * 1024;
+
+/**
+ * The matches of rg's pattern (`match`: its matching flags and `-e pattern`) in read's lines of
+ * each file: the lines are fed to rg on its standard input, one file after another, so the
+ * pattern means exactly what it means for every other file; rg's line numbers are mapped back to
+ * each file's own, and the text shown is read's line.
+ */
+export async function matchesIn(
+  rg: string,
+  match: readonly string[],
+  root: string,
+  signal: AbortSignal | undefined,
+  files: readonly { readonly path: string; readonly lines: readonly string[] }[],
+): Promise<Map<string, WorkspaceGrepMatch[]>> {
+  const found = new Map<string, WorkspaceGrepMatch[]>(files.map((f) => [f.path, []]));
+  for (let i = 0; i < files.length; ) {
+    const batch: (typeof files)[number][] = [];
+    let chars = 0;
+    do {
+      batch.push(files[i]!);
+      for (const line of files[i]!.lines) chars += line.length + 1;
+      i++;
+    } while (i < files.length && chars < BATCH_CHARS);
+    // Global line number of each file's first line, to map rg's numbers back.
+    const firsts: number[] = [];
+    let next = 1;
+    for (const f of batch) {
+      firsts.push(next);
+      next += f.lines.length;
+    }
+    const text = batch.map((f) => (f.lines.length === 0 ? '' : `${f.lines.join('\n')}\n`)).join('');
+    const out = await runRg(
+      rg,
+      [...match, '--line-number', '--no-filename', '--no-heading', '--max-columns', '1', '--', '-'],
+      root,
+      signal,
+      'pattern',
+      Buffer.from(text, 'utf8'),
+    );
+    for (const record of out.toString('latin1').split('\n')) {
+      const n = Number.parseInt(record, 10);
+      if (!Number.isSafeInteger(n) || n < 1) continue;
+      let lo = 0;
+      let hi = batch.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (firsts[mid]! <= n) lo = mid;
+        else hi = mid - 1;
+      }
+      const file = batch[lo]!;
+      const line = n - firsts[lo]! + 1;
+      if (line <= file.lines.length) found.get(file.path)!.push({ path: file.path, line, text: file.lines[line - 1]! });
+    }
+  }
+  return found;
+}
+
+/**
+ * Finds the files of a tree search that rg cannot split as read does and searches them in read's
+ * lines. `select` are rg's file-selection flags (hidden files, ignores, globs), `match` its
+ * matching flags and pattern, `where` its trailing `-- path` flags; `keep` filters the paths found
+ * (an anchored glob's allowed set).
+ */
+export async function readViewMatches(
+  rg: string,
+  select: readonly string[],
+  match: readonly string[],
+  where: readonly string[],
+  root: string,
+  signal: AbortSignal | undefined,
+  keep: (path: string) => boolean,
+): Promise<ReadViewMatches> {
+  const out = await runRg(
+    rg,
+    [...select, '-a', '-E', 'none', '--files-with-matches', '--null', ...CANDIDATE_PATTERNS, ...where],
+    root,
+    signal,
+  );
+  const files: { path: string; lines: string[] }[] = [];
+  for (const path of sortPaths(splitRecords(out, 0).map((p) => (p.startsWith('./') ? p.slice(2) : p)))) {
+    if (!keep(path) || hasUnopenableName(path)) continue;
+    const lines = await readViewOf(root, path);
+    if (lines !== undefined) files.push({ path, lines });
+  }
+  return matchesIn(rg, match, root, signal, files);
+}
