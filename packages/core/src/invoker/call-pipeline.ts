@@ -21,6 +21,7 @@ import type { ToolResult } from '../tools/tool.js';
 import { nullEventSink } from '../events/agent-event.js';
 import { boundedValue, EVENT_METADATA_MAX_CHARS, eventArgs } from '../events/bounded-value.js';
 import { capOutput } from './artifact-store.js';
+import { detachedArgs } from './json-args.js';
 import { jsonSafe } from './json-safe.js';
 import { failedChanges, mayChange, resultChanges, withChangeRecord } from './change-collector.js';
 import type { ChangeRecordEntry } from '../gate/change-record.js';
@@ -125,9 +126,11 @@ async function govern(
   if (frame.signal.aborted || k.sessionSignal.aborted) {
     return { ok: false, error: toCallError(name, undefined, frame.signal.aborted ? frame.signal : k.sessionSignal) };
   }
-  let args = request.args;
-  const invalid = k.validator.check(tool, args);
+  const invalid = k.validator.check(tool, request.args);
   if (invalid !== undefined) return { ok: false, error: invalid };
+  // From here on the call works on its own copy: whatever an approver, a hook or the tool does to
+  // the object it is given, the caller's object (and the fact recording the model's call) stays.
+  let args = detachedArgs(request.args);
   // The re-run of a call a crash interrupted: arguments that fail validation failed it then too;
   // past this point the attempt may have run, whatever this one does (a refusal now undoes nothing).
   if (frame.interrupted === true && frame.depth === 0) frame.changes.interrupted(request.id, name, mayChange(tool));
@@ -156,7 +159,7 @@ async function govern(
     id: request.id,
     name,
     tier: tool.tier,
-    args: a,
+    args: detachedArgs(a),
     source,
     depth: frame.depth,
     runId: context.runId,
@@ -169,7 +172,7 @@ async function govern(
       return { ok: false, error: new ToolBlockedError(name, hook.name, decision.reason), permission };
     const reinvalid = k.validator.check(tool, decision.args);
     if (reinvalid !== undefined) return { ok: false, error: reinvalid, permission };
-    args = decision.args;
+    args = detachedArgs(decision.args);
   }
 
   const budget = context.governance.budget?.reserve({ toolName: name, source });

@@ -20,6 +20,7 @@ import {
 } from '@a3s-code/effect';
 import { CancelledError } from '../errors/tool-errors.js';
 import { eventArgs } from '../events/bounded-value.js';
+import { detachedArgs } from '../invoker/json-args.js';
 import { approverFailed, checkConfirmationAnswer, type ConfirmationManager } from '../permissions/confirmation.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { runAutoCompact } from './compact-executor.js';
@@ -283,7 +284,7 @@ async function waitForAnswer(options: DriveRunOptions, state: FoldState): Promis
     const request = {
       toolId: confirm.call.id,
       toolName: confirm.call.name,
-      args: confirm.call.args,
+      args: detachedArgs(confirm.call.args),
       rule: typeof rule === 'string' ? rule : 'default',
       source: 'agent' as const,
       runId: env.runId,

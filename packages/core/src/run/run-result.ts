@@ -2,6 +2,7 @@
 import type { PendingCall, PendingQuestion } from '@a3s-code/effect';
 import type { VerificationReport } from '../gate/verification-report.js';
 import { SessionConfigurationError } from '../errors/session-errors.js';
+import { detachedArgs } from '../invoker/json-args.js';
 
 /** Token usage of a run. */
 export interface RunUsage {
@@ -105,7 +106,13 @@ export type QuestionHandler = (question: PendingQuestion, signal: AbortSignal) =
 /** Where a run is parked, from the fold. */
 export function parkedAt(confirm: PendingCall | null, question: PendingQuestion | null): ParkedAt | undefined {
   if (confirm)
-    return { kind: 'confirm', toolId: confirm.call.id, toolName: confirm.call.name, args: confirm.call.args };
+    return {
+      kind: 'confirm',
+      toolId: confirm.call.id,
+      toolName: confirm.call.name,
+      // A copy: a host changing the result's `args` never changes the parked call.
+      args: detachedArgs(confirm.call.args),
+    };
   if (question) return { kind: 'question', questionId: question.question_id, question: question.question };
   return undefined;
 }
