@@ -27,7 +27,7 @@ import { failedChanges, mayChange, resultChanges, withChangeRecord } from './cha
 import type { ChangeRecordEntry } from '../gate/change-record.js';
 import type { CallSignal } from './call-signal.js';
 import { executeCall, toCallError } from './execute-step.js';
-import type { HookCall } from './hooks.js';
+import { checkPreHookDecision, type HookCall } from './hooks.js';
 import type {
   ActiveToolCall,
   InvocationSource,
@@ -166,7 +166,7 @@ async function govern(
     sessionId: context.sessionId,
   });
   for (const hook of k.hooks.pre) {
-    const decision = await hook.before(hookCall(args));
+    const decision = checkPreHookDecision(hook.name, await hook.before(hookCall(args)));
     if (decision === undefined || decision.action === 'continue') continue;
     if (decision.action === 'block')
       return { ok: false, error: new ToolBlockedError(name, hook.name, decision.reason), permission };
