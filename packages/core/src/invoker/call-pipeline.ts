@@ -27,7 +27,7 @@ import { failedChanges, mayChange, resultChanges, withChangeRecord } from './cha
 import type { ChangeRecordEntry } from '../gate/change-record.js';
 import type { CallSignal } from './call-signal.js';
 import { executeCall, toCallError } from './execute-step.js';
-import { checkPreHookDecision, type HookCall } from './hooks.js';
+import { checkPostHookResult, checkPreHookDecision, type HookCall } from './hooks.js';
 import type {
   ActiveToolCall,
   InvocationSource,
@@ -211,7 +211,7 @@ async function govern(
   const changes = resultChanges(request.id, tool, result);
   try {
     for (const hook of k.hooks.post) {
-      const replaced = await hook.after(hookCall(args), result);
+      const replaced = checkPostHookResult(hook.name, await hook.after(hookCall(args), result));
       if (replaced !== undefined) result = replaced;
     }
   } catch (e) {

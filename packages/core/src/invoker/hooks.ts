@@ -75,3 +75,30 @@ export function checkPreHookDecision(hook: string, decision: unknown): PreHookDe
     },
   );
 }
+
+/**
+ * A post-hook's return value: `undefined` (or `null`) keeps the result, a `ToolResult` replaces it.
+ * @throws A3sError `INVALID_HOOK_DECISION` naming the hook and what a post-hook returns, for
+ *   anything else (the call then fails, its changes still recorded).
+ */
+export function checkPostHookResult(hook: string, value: unknown): ToolResult | undefined {
+  if (value === undefined || value === null) return undefined;
+  const r = (typeof value === 'object' ? value : {}) as Partial<Record<keyof ToolResult, unknown>>;
+  const metadata = r.metadata;
+  const problem =
+    typeof value !== 'object'
+      ? typeof value
+      : typeof r.output !== 'string'
+        ? `output ${typeof r.output}`
+        : !Number.isInteger(r.exitCode)
+          ? `exitCode ${typeof r.exitCode === 'number' ? String(r.exitCode) : typeof r.exitCode}`
+          : metadata !== undefined && (typeof metadata !== 'object' || metadata === null)
+            ? `metadata ${metadata === null ? 'null' : typeof metadata}`
+            : undefined;
+  if (problem === undefined) return value as ToolResult;
+  throw new A3sError(
+    'INVALID_HOOK_DECISION',
+    `post-hook '${hook}' returned ${typeof value === 'object' ? `a result with ${problem}` : problem}; a post-hook returns undefined (the result stays) or a ToolResult { output: string, exitCode: integer, metadata?: object }`,
+    { details: { hook } },
+  );
+}
