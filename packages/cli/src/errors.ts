@@ -11,6 +11,8 @@ export const EXIT = Object.freeze({
   usage: 2,
   /** The run parked for a confirmation or a question nobody could answer (`a3s run`). */
   parked: 3,
+  /** The session is in use: another process has its fact log open (`FACT_LOG_LOCKED`); nothing was run. */
+  locked: 4,
   /** The run was interrupted (Ctrl-C), or a long-running command (`a3s serve`, `a3s replay --web`) stopped on SIGINT. */
   cancelled: 130,
   /** The command was terminated (SIGTERM) and closed what it had open first. */
@@ -30,6 +32,17 @@ export const USAGE_CODES: ReadonlySet<string> = new Set([
   'INVALID_PERMISSION_RULE',
   'MCP_CONFIG',
 ]);
+
+/**
+ * The exit code of a command that ended with the error `code`: {@link EXIT.usage} for the
+ * caller's mistakes ({@link USAGE_CODES}), {@link EXIT.locked} for a session another process
+ * holds, otherwise {@link EXIT.failed}.
+ */
+export function exitCodeOf(code: unknown): number {
+  if (typeof code !== 'string') return EXIT.failed;
+  if (USAGE_CODES.has(code)) return EXIT.usage;
+  return code === 'FACT_LOG_LOCKED' ? EXIT.locked : EXIT.failed;
+}
 
 /** A command-line mistake: names the flag or argument and what is allowed. */
 export class UsageError extends A3sError {

@@ -1,10 +1,11 @@
 /**
  * The `a3s` command: dispatch to a subcommand and turn typed errors into one message on stderr and
- * an exit code from {@link EXIT} (2 for configuration and usage mistakes, 1 for failures).
+ * an exit code from {@link EXIT} (2 for configuration and usage mistakes, 4 for a session another
+ * process holds, 1 for failures).
  */
 import { A3sError } from '@a3s-code/effect';
 import { closest } from './did-you-mean.js';
-import { EXIT, USAGE_CODES } from './errors.js';
+import { EXIT, exitCodeOf } from './errors.js';
 import type { Io } from './io.js';
 import { cliVersion } from './version.js';
 import { terminalText } from '@a3s-code/core';
@@ -31,8 +32,8 @@ groq, vllm, llamacpp, ollama, lmstudio) | scripted:<file.json>, or "model" in a3
 or A3S_MODEL; 'a3s models' lists the keys. 'a3s <command> --help' for each command; a command's
 flags may also come before it (a3s -C ../app run "...").
 
-Exit codes: 0 completed, 1 run failed, 2 usage or configuration error, 3 parked, 130 interrupted
-(Ctrl-C), 143 terminated (SIGTERM).`;
+Exit codes: 0 completed, 1 run failed, 2 usage or configuration error, 3 parked, 4 session in use
+(another process has its log open), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).`;
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
 
@@ -161,5 +162,5 @@ async function reportError(name: string, e: unknown, io: Io, explicit: boolean):
     io.stderr.write(
       `hint: a3s with no command runs a3s code; the commands are ${[...Object.keys(COMMANDS), 'version', 'help'].join(', ')} (see 'a3s --help')\n`,
     );
-  return code !== undefined && USAGE_CODES.has(code) ? EXIT.usage : EXIT.failed;
+  return exitCodeOf(code);
 }

@@ -1,5 +1,5 @@
 // The exit-code table of the cli README (0 completed, 1 run failed, 2 usage or configuration
-// error, 3 parked, 130 interrupted), every error printed once on stderr; parked sessions in
+// error, 3 parked, 4 session in use, 130 interrupted), every error printed once on stderr; parked sessions in
 // `a3s sessions`, replay of a folder, cost beside tokens, and a scripted model named by the config
 // file. Through `main(argv, io)` in process.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -14,8 +14,8 @@ const once = (stderr: string, needle: string): void => {
 };
 
 describe('exit codes', () => {
-  it('the table: 0 completed, 1 run failed, 2 usage, 3 parked, 130 interrupted, 143 terminated', () => {
-    expect(EXIT).toEqual({ ok: 0, failed: 1, usage: 2, parked: 3, cancelled: 130, terminated: 143 });
+  it('the table: 0 completed, 1 run failed, 2 usage, 3 parked, 4 session in use, 130 interrupted, 143 terminated', () => {
+    expect(EXIT).toEqual({ ok: 0, failed: 1, usage: 2, parked: 3, locked: 4, cancelled: 130, terminated: 143 });
   });
 
   it('0 completed, 3 parked, 1 run failed (the error printed once, on stderr)', async () => {

@@ -33,7 +33,13 @@ export class A3sError extends Error {
 
   /** True when `value` is an A3S error from any copy of this package (brand check). */
   static isInstance(value: unknown): value is A3sError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    if (typeof value !== 'object' || value === null) return false;
+    try {
+      return (value as Record<symbol, unknown>)[BRAND] === true;
+    } catch {
+      // A thrown Proxy whose traps throw is no A3S error (and must not throw while being asked).
+      return false;
+    }
   }
 
   /** True when `value` is an A3S error with the given code. */

@@ -59,4 +59,39 @@ describe('closing a session while a run is in progress', () => {
       await again.close();
     }
   });
+
+  it('PARK-11: closed while an approver that ignores its signal is asked, the run settles parked; reopened, a new prompt closes the parked call as not run', async () => {
+    const dir = tempRepo();
+    const model = new ScriptedLlmClient([
+      { tool_calls: [{ id: 'w1', name: 'write', args: { file_path: 'x.txt', content: 'x' } }] },
+      { text: 'Hello again.' },
+    ]);
+    const agent = await Agent.create({ model });
+    let asked = false;
+    const deaf: ConfirmationManager = {
+      confirm: () => {
+        asked = true;
+        return new Promise(() => undefined);
+      },
+    };
+    const s = await agent.session(dir, { sessionId: 'deaf', confirmation: deaf });
+    const run = s.send('go');
+    while (!asked) await new Promise((r) => setTimeout(r, 5));
+    await within(s.close(), 5_000);
+    expect(await within(run, 5_000)).toMatchObject({ status: 'parked', parked: { kind: 'confirm', toolId: 'w1' } });
+    const again = await agent.session(dir, { sessionId: 'deaf', confirmation: unanswered });
+    try {
+      expect(again.state.phase).toBe('confirm');
+      expect(await again.send('never mind, say hello')).toMatchObject({ status: 'completed', text: 'Hello again.' });
+      const ended = parseLog(readFileSync(again.logPath!, 'utf8')).facts.filter((f) => f.type === 'run.ended');
+      expect(ended.map((f) => (f.payload as { status: string }).status)).toEqual(['cancelled', 'completed']);
+      // The parked call reaches the model answered (never a call without a result) and was not run.
+      expect(model.requests.at(-1)!.messages).toContainEqual(
+        expect.objectContaining({ role: 'tool', toolCallId: 'w1', isError: true }),
+      );
+      expect(existsSync(join(dir, 'x.txt'))).toBe(false);
+    } finally {
+      await again.close();
+    }
+  });
 });

@@ -27,8 +27,8 @@ export const RUN_HELP = `Usage: a3s run [options] "<prompt>"
        a3s run [options] -        (reads the prompt from stdin: echo "…" | a3s run -)
 
 Runs one prompt to its end and exits: 0 completed, 1 run failed, 2 usage or configuration error,
-3 parked (continue with a3s sessions --resume <id>), 130 interrupted (Ctrl-C), 143 terminated
-(SIGTERM; the run is recorded as cancelled).
+3 parked (continue with a3s sessions --resume <id>), 4 session in use (another process has its
+log open), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM; the run is recorded as cancelled).
 
 Options:
       --json           print every event envelope as one JSON line (JSONL) on stdout
@@ -200,7 +200,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     );
     for (const hint of hintsFor('run', e)) io.stderr.write(`hint: ${hint}\n`);
     if (session.logPath) io.stderr.write(err.dim(`log: ${session.logPath}\n`));
-    return EXIT.failed;
+    return code === 'FACT_LOG_LOCKED' ? EXIT.locked : EXIT.failed;
   } finally {
     print.close();
     process.off('SIGINT', onInterrupt);

@@ -249,21 +249,17 @@ function buildConfigSchemas(z: Zod) {
     z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', { error: `must be ${what}` });
   const hookItem = (method: 'before' | 'after') =>
     z.unknown().superRefine((v, ctx) => {
-      if (isObject(v) && typeof (v as Record<string, unknown>)[method] === 'function') {
-        if (typeof (v as Record<string, unknown>).name !== 'string')
-          ctx.addIssue({ code: 'custom', path: ['name'], message: 'must be a string naming the hook' });
-        return;
-      }
+      const o = isObject(v) ? (v as Record<string, unknown>) : {};
+      const issue = (path: string, message: string) => void ctx.addIssue({ code: 'custom', path: [path], message });
+      if (typeof o[method] === 'function')
+        return typeof o.name === 'string' ? undefined : issue('name', 'must be a string naming the hook');
+      const wants = `a function ${method}(call${method === 'after' ? ', result' : ''})`;
+      if (o[method] !== undefined && o.command === undefined)
+        return issue(method, `must be ${wants}, got ${typeof o[method]}`);
       const r = commandHook.safeParse(v);
-      if (!r.success)
-        for (const i of r.error.issues)
-          ctx.addIssue({
-            code: 'custom',
-            path: i.path as PropertyKey[],
-            message: isObject(v)
-              ? i.message
-              : `must be a command hook {matcher?, command, timeoutMs?} or an object with ${method}()`,
-          });
+      const other = `must be a command hook {matcher?, command, timeoutMs?} or an object with ${method}()`;
+      for (const i of r.success ? [] : r.error.issues)
+        ctx.addIssue({ code: 'custom', path: i.path as PropertyKey[], message: isObject(v) ? i.message : other });
     });
 
   const eventHook = z.unknown().superRefine((v, ctx) => {

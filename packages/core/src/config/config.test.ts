@@ -65,6 +65,17 @@ describe('BUILD-07/08: each invalid configuration names its key path and the all
     [{ onQuestion: 'ask' }, 'onQuestion', /function/],
     [{ hooks: { pre: [{ name: 'x' }] } }, 'hooks.pre[0].command', /shell command/],
     [{ hooks: { post: [{ after: () => undefined }] } }, 'hooks.post[0].name', /naming the hook/],
+    // A programmatic hook whose method is not a function is told that, never to give a `command`.
+    [
+      { hooks: { pre: [{ name: 'x', before: 5 }] } },
+      'hooks.pre[0].before',
+      /must be a function before\(call\), got number/,
+    ],
+    [
+      { hooks: { post: [{ name: 'x', after: 'log' }] } },
+      'hooks.post[0].after',
+      /function after\(call, result\), got string/,
+    ],
     [{ sessionStore: 7 }, 'sessionStore', /'file', 'memory' or a SessionStore/],
     [{ maxToolRounds: -1 }, 'maxToolRounds', /integer from 0 to 10000/],
     [{ compactThresholdChars: 0 }, 'compactThresholdChars', /integer from 1/],

@@ -144,8 +144,27 @@ export class RecursionLimitError extends A3sError {
 /** A tool threw (instead of returning a failed `ToolResult`). The original error is the cause. */
 export class ToolExecutionError extends A3sError {
   constructor(toolName: string, cause: unknown) {
-    const message = cause instanceof Error ? cause.message : String(cause);
-    super('TOOL_EXECUTION', `${toolName}: ${message}`, { cause, details: { tool: toolName } });
+    super('TOOL_EXECUTION', `${toolName}: ${thrownMessage(cause)}`, { cause, details: { tool: toolName } });
+  }
+}
+
+/** Longest JSON of a thrown non-Error object quoted in a message. */
+const THROWN_JSON_CHARS = 500;
+
+/**
+ * The message of a thrown value, read without trusting it: an Error's message, a string as it
+ * is, an object as (bounded) JSON; a value whose getters, `toJSON` or `toString` throw is named,
+ * never read again.
+ */
+function thrownMessage(cause: unknown): string {
+  try {
+    if (cause instanceof Error) return String(cause.message);
+    if (typeof cause !== 'object' || cause === null) return String(cause);
+    const json = JSON.stringify(cause);
+    if (json === undefined || json === '{}') return 'threw a non-Error object';
+    return `threw a non-Error object ${json.length > THROWN_JSON_CHARS ? `${json.slice(0, THROWN_JSON_CHARS)}…` : json}`;
+  } catch {
+    return 'threw a value that cannot be read (its message, toJSON or toString threw)';
   }
 }
 

@@ -106,12 +106,25 @@ function printable(value: unknown): string {
   }
 }
 
-/** Event fields for tool arguments: `args` (bounded), and `args_truncated`/`args_chars` when it is a preview. */
+/**
+ * Event fields for tool arguments: `args` (bounded, and a copy: a host changing an event's `args`
+ * never changes the call, nor the fact that records it), and `args_truncated`/`args_chars` when
+ * it is a preview.
+ */
 export function eventArgs(args: unknown): {
   readonly args: unknown;
   readonly args_truncated?: true;
   readonly args_chars?: number;
 } {
   const b = boundedValue(args, EVENT_ARGS_MAX_CHARS);
-  return b.truncated ? { args: b.value, args_truncated: true, args_chars: b.chars } : { args };
+  return b.truncated ? { args: b.value, args_truncated: true, args_chars: b.chars } : { args: copied(args) };
+}
+
+function copied(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  try {
+    return structuredClone(value);
+  } catch {
+    return value;
+  }
 }

@@ -75,16 +75,10 @@ export class HookBlockedError extends A3sError {
 export async function runPromptHooks(hooks: SessionHooks, input: PromptSubmitInput): Promise<string> {
   let prompt = input.prompt;
   for (const h of hooks.userPromptSubmit ?? []) {
-    const d = await h({ ...input, prompt });
-    if (d === undefined || d.action === 'continue') continue;
+    const d = checkedDecision('user_prompt_submit', await h({ ...input, prompt }), 'prompt');
+    if (d === undefined) continue;
     if (d.action === 'block') throw new HookBlockedError('user_prompt_submit', d.reason);
-    if (typeof d.prompt !== 'string' || d.prompt.trim() === '')
-      throw new A3sError(
-        'INVALID_HOOK_DECISION',
-        'user_prompt_submit: a modify decision needs `prompt`, a non-empty string',
-        { details: { field: 'prompt' } },
-      );
-    prompt = d.prompt;
+    prompt = d.modified;
   }
   return prompt;
 }
@@ -92,7 +86,7 @@ export async function runPromptHooks(hooks: SessionHooks, input: PromptSubmitInp
 /** Runs the `stop` hooks; returns the reason of the first block, or `undefined`. */
 export async function runStopHooks(hooks: SessionHooks, input: StopInput): Promise<string | undefined> {
   for (const h of hooks.stop ?? []) {
-    const d = await h(input);
+    const d = checkedDecision('stop', await h(input));
     if (d?.action === 'block') return d.reason;
   }
   return undefined;
@@ -101,7 +95,7 @@ export async function runStopHooks(hooks: SessionHooks, input: StopInput): Promi
 /** Runs the `pre_compact` hooks in order; returns the reason of the first block, or `undefined`. */
 export async function preCompactBlock(hooks: SessionHooks, input: PreCompactInput): Promise<string | undefined> {
   for (const h of hooks.preCompact ?? []) {
-    const d = await h(input);
+    const d = checkedDecision('pre_compact', await h(input));
     if (d?.action === 'block') return d.reason;
   }
   return undefined;
@@ -115,3 +109,39 @@ export async function runPreCompactHooks(hooks: SessionHooks, input: PreCompactI
 
 /** Stop-hook continuations allowed per run. */
 export const MAX_STOP_CONTINUATIONS = 3;
+
+/**
+ * A handler's answer as a decision (`undefined` or `null`, and `continue`, go on).
+ * @throws A3sError `INVALID_HOOK_DECISION` naming the event and the forms it takes: a misspelt
+ *   action, a block without a string `reason` (a `stop` block's becomes the next user message, so
+ *   it must not be empty), a modify where the event takes none or without a non-empty `modifies`.
+ */
+function checkedDecision(
+  event: 'user_prompt_submit' | 'stop' | 'pre_compact',
+  decision: unknown,
+  modifies?: 'prompt',
+):
+  | { readonly action: 'block'; readonly reason: string }
+  | { readonly action: 'modify'; readonly modified: string }
+  | undefined {
+  if (decision === undefined || decision === null) return undefined;
+  const d = (typeof decision === 'object' ? decision : {}) as Record<string, unknown>;
+  const { action, reason } = d;
+  const changed = modifies === undefined ? undefined : d[modifies];
+  if (action === 'continue') return undefined;
+  if (action === 'block' && typeof reason === 'string' && (event !== 'stop' || reason.trim() !== ''))
+    return { action, reason };
+  if (action === 'modify' && typeof changed === 'string' && changed.trim() !== '') return { action, modified: changed };
+  const forms = `undefined, { action: 'continue' }, { action: 'block', reason: string }${modifies === undefined ? '' : ` or { action: 'modify', ${modifies}: string }`}`;
+  const got =
+    typeof decision !== 'object'
+      ? typeof decision
+      : action === 'block'
+        ? `a block without a reason (a${event === 'stop' ? ' non-empty' : ''} string)`
+        : action === 'modify' && modifies !== undefined
+          ? `a modify decision without \`${modifies}\` (a non-empty string)`
+          : `action ${typeof action === 'string' ? JSON.stringify(action.slice(0, 40)) : typeof action}`;
+  throw new A3sError('INVALID_HOOK_DECISION', `${event}: a hook returned ${got}; it returns ${forms}`, {
+    details: { event, ...(modifies !== undefined && action === 'modify' ? { field: modifies } : {}) },
+  });
+}

@@ -21,12 +21,13 @@ import type { ToolResult } from '../tools/tool.js';
 import { nullEventSink } from '../events/agent-event.js';
 import { boundedValue, EVENT_METADATA_MAX_CHARS, eventArgs } from '../events/bounded-value.js';
 import { capOutput } from './artifact-store.js';
+import { detachedArgs } from './json-args.js';
 import { jsonSafe } from './json-safe.js';
 import { failedChanges, mayChange, resultChanges, withChangeRecord } from './change-collector.js';
 import type { ChangeRecordEntry } from '../gate/change-record.js';
 import type { CallSignal } from './call-signal.js';
 import { executeCall, toCallError } from './execute-step.js';
-import type { HookCall } from './hooks.js';
+import { checkPostHookResult, checkPreHookDecision, type HookCall } from './hooks.js';
 import type {
   ActiveToolCall,
   InvocationSource,
@@ -125,9 +126,11 @@ async function govern(
   if (frame.signal.aborted || k.sessionSignal.aborted) {
     return { ok: false, error: toCallError(name, undefined, frame.signal.aborted ? frame.signal : k.sessionSignal) };
   }
-  let args = request.args;
-  const invalid = k.validator.check(tool, args);
+  const invalid = k.validator.check(tool, request.args);
   if (invalid !== undefined) return { ok: false, error: invalid };
+  // From here on the call works on its own copy: whatever an approver, a hook or the tool does to
+  // the object it is given, the caller's object (and the fact recording the model's call) stays.
+  let args = detachedArgs(request.args);
   // The re-run of a call a crash interrupted: arguments that fail validation failed it then too;
   // past this point the attempt may have run, whatever this one does (a refusal now undoes nothing).
   if (frame.interrupted === true && frame.depth === 0) frame.changes.interrupted(request.id, name, mayChange(tool));
@@ -156,20 +159,20 @@ async function govern(
     id: request.id,
     name,
     tier: tool.tier,
-    args: a,
+    args: detachedArgs(a),
     source,
     depth: frame.depth,
     runId: context.runId,
     sessionId: context.sessionId,
   });
   for (const hook of k.hooks.pre) {
-    const decision = await hook.before(hookCall(args));
+    const decision = checkPreHookDecision(hook.name, await hook.before(hookCall(args)));
     if (decision === undefined || decision.action === 'continue') continue;
     if (decision.action === 'block')
       return { ok: false, error: new ToolBlockedError(name, hook.name, decision.reason), permission };
     const reinvalid = k.validator.check(tool, decision.args);
     if (reinvalid !== undefined) return { ok: false, error: reinvalid, permission };
-    args = decision.args;
+    args = detachedArgs(decision.args);
   }
 
   const budget = context.governance.budget?.reserve({ toolName: name, source });
@@ -208,7 +211,7 @@ async function govern(
   const changes = resultChanges(request.id, tool, result);
   try {
     for (const hook of k.hooks.post) {
-      const replaced = await hook.after(hookCall(args), result);
+      const replaced = checkPostHookResult(hook.name, await hook.after(hookCall(args), result));
       if (replaced !== undefined) result = replaced;
     }
   } catch (e) {

@@ -69,3 +69,17 @@ function walk(
     ancestors.pop();
   }
 }
+
+/**
+ * A private copy of a call's arguments (JSON by the time a call runs), so that no approver, hook
+ * or tool changing the object it is given can change the caller's object, or the fact that
+ * recorded the model's call. A value that cannot be copied is returned as it is.
+ */
+export function detachedArgs<T>(args: T): T {
+  if (args === null || typeof args !== 'object') return args;
+  try {
+    return structuredClone(args);
+  } catch {
+    return args;
+  }
+}

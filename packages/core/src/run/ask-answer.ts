@@ -2,12 +2,13 @@
  * The check of an operator's answer to an `ask_user` question against what the question allows:
  * a text answer is never empty; when the question does not take free text it names one of its
  * options (or, with `multi_select`, several of them separated by commas); when it takes one
- * option, it never names several. A refused answer is an error to the host: nothing is recorded
- * and the run stays parked on the question.
+ * option, it never names several. A refused host answer is an error to the host: nothing is
+ * recorded and the run stays parked on the question. A live handler's refused answer (or its
+ * throw) is recorded as an `error` answer naming what was wrong, so the run goes on.
  */
 import type { PendingQuestion } from '@a3s-code/effect';
 import { SessionConfigurationError } from '../errors/session-errors.js';
-import type { QuestionAnswer } from './run-result.js';
+import { checkQuestionAnswer, type QuestionAnswer } from './run-result.js';
 
 /** Longer than this, a text is not a list of labels (16 labels of at most 200 characters, with separators). */
 const MAX_LABEL_LIST = 8192;
@@ -80,4 +81,65 @@ export function checkAnswerFor(question: PendingQuestion, answer: QuestionAnswer
     );
   }
   return answer;
+}
+
+/** What a live question handler's outcome records, and why its own answer was not taken. */
+export interface LiveAnswer {
+  /** The answer recorded: the handler's, or an `error` naming what was wrong with it. */
+  readonly answer: QuestionAnswer;
+  /** Why the handler's answer was not taken (for the host), when it was not. */
+  readonly refused?: SessionConfigurationError;
+}
+
+/** Longest description of a handler's fault the model is told. */
+const MAX_FAULT = 600;
+
+/**
+ * The answer a live question handler's resolved value records: the value when the question takes
+ * it; otherwise an `error` answer naming what was wrong (the model carries on under a stated
+ * assumption, as after a timeout) and the refusal, so the run goes on and the host learns why.
+ */
+export function liveAnswer(question: PendingQuestion, given: unknown): LiveAnswer {
+  try {
+    return { answer: checkAnswerFor(question, checkQuestionAnswer(given, FIELD, MUST), FIELD) };
+  } catch (e) {
+    const refused =
+      e instanceof SessionConfigurationError
+        ? e
+        : new SessionConfigurationError(FIELD, `the question handler's answer could not be read (${thrownText(e)})`);
+    return { answer: noAnswer(`the answer given was refused: ${problemOf(refused)}`), refused };
+  }
+}
+
+/** The answer recorded when a live question handler threw (or rejected) before the wait was over. */
+export function handlerFailed(error: unknown): LiveAnswer {
+  const refused = new SessionConfigurationError(FIELD, `the question handler threw ${thrownText(error)}`);
+  return { answer: noAnswer(`the question handler threw ${thrownText(error)}`), refused };
+}
+
+const FIELD = 'onQuestion';
+const MUST = 'the question handler must resolve to';
+
+function noAnswer(why: string): QuestionAnswer {
+  const text = why.length > MAX_FAULT ? `${why.slice(0, MAX_FAULT)}…` : why;
+  return { error: `no answer: ${text.replace(/[.\s]+$/, '')}` };
+}
+
+/** The problem of a configuration error, without its `session configuration: <field>:` prefix. */
+function problemOf(e: SessionConfigurationError): string {
+  const prefix = `session configuration: ${e.field}: `;
+  return e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+}
+
+/** A thrown value, described without trusting it (a getter or `toString` may throw too). */
+export function thrownText(value: unknown): string {
+  try {
+    if (value instanceof Error) return `${value.name}: ${String(value.message).slice(0, 300)}`;
+    if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 300))}`;
+    if (value === null || value === undefined) return String(value);
+    if (typeof value === 'object') return 'a non-Error object';
+    return `${typeof value} ${String(value).slice(0, 300)}`;
+  } catch {
+    return 'a value that cannot be read';
+  }
 }

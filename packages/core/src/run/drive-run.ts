@@ -20,19 +20,13 @@ import {
 } from '@a3s-code/effect';
 import { CancelledError } from '../errors/tool-errors.js';
 import { eventArgs } from '../events/bounded-value.js';
+import { detachedArgs } from '../invoker/json-args.js';
 import { approverFailed, checkConfirmationAnswer, type ConfirmationManager } from '../permissions/confirmation.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { runAutoCompact } from './compact-executor.js';
 import { runInfer } from './infer-executor.js';
-import { checkAnswerFor } from './ask-answer.js';
-import {
-  answerPayload,
-  checkQuestionAnswer,
-  parkedAt,
-  type ParkMode,
-  type QuestionHandler,
-  type RunResult,
-} from './run-result.js';
+import { handlerFailed, liveAnswer } from './ask-answer.js';
+import { answerPayload, parkedAt, type ParkMode, type QuestionHandler, type RunResult } from './run-result.js';
 import type { RunEnv } from './run-env.js';
 import { runTool } from './tool-executor.js';
 
@@ -290,7 +284,7 @@ async function waitForAnswer(options: DriveRunOptions, state: FoldState): Promis
     const request = {
       toolId: confirm.call.id,
       toolName: confirm.call.name,
-      args: confirm.call.args,
+      args: detachedArgs(confirm.call.args),
       rule: typeof rule === 'string' ? rule : 'default',
       source: 'agent' as const,
       runId: env.runId,
@@ -311,16 +305,25 @@ async function waitForAnswer(options: DriveRunOptions, state: FoldState): Promis
     );
   }
   if (question && options.onQuestion) {
+    const ask = options.onQuestion;
+    // A handler's bad answer or throw is its fault, not the run's: it is recorded as an `error`
+    // answer naming what was wrong (the model carries on under an assumption) and told to the host.
     waits.push(
-      options.onQuestion(question, stop.signal).then((answer) => {
-        const checked = checkAnswerFor(
-          question,
-          checkQuestionAnswer(answer, 'onQuestion', 'the question handler must resolve to'),
-          'onQuestion',
-        );
-        const payload = { question_id: question.question_id, ...answerPayload(checked), at_ms: env.clock() };
-        return appendAnswer(options, stop.signal, drafts.questionAnswered(env.runId, parkKeyOf(state), payload));
-      }),
+      Promise.resolve()
+        .then(() => ask(question, stop.signal))
+        .then(
+          (given) => liveAnswer(question, given),
+          (e: unknown) => {
+            if (stop.signal.aborted) throw e;
+            return handlerFailed(e);
+          },
+        )
+        .then(({ answer, refused }) => {
+          if (stop.signal.aborted) return;
+          if (refused) env.events.emit({ kind: 'error', payload: { code: refused.code, message: refused.message } });
+          const payload = { question_id: question.question_id, ...answerPayload(answer), at_ms: env.clock() };
+          return appendAnswer(options, stop.signal, drafts.questionAnswered(env.runId, parkKeyOf(state), payload));
+        }),
     );
   }
   // A wait that fails because the wait is over is not an error; one that fails before is.

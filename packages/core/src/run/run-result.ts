@@ -2,6 +2,7 @@
 import type { PendingCall, PendingQuestion } from '@a3s-code/effect';
 import type { VerificationReport } from '../gate/verification-report.js';
 import { SessionConfigurationError } from '../errors/session-errors.js';
+import { detachedArgs } from '../invoker/json-args.js';
 
 /** Token usage of a run. */
 export interface RunUsage {
@@ -65,28 +66,30 @@ export type QuestionAnswer = { readonly text: string } | { readonly skipped: tru
 
 /**
  * `answer` as a {@link QuestionAnswer}: a string (the text), or exactly one of `{ text: string }`,
- * `{ skipped: true }`, `{ error: string }` — never `{ skipped: false }` read as a skip.
+ * `{ skipped: true }`, `{ error: string }` (not empty) — never `{ skipped: false }` read as a skip.
  * @throws SessionConfigurationError naming `field`, its message starting with `must` (e.g. `must resolve to`).
  */
 export function checkQuestionAnswer(answer: unknown, field: string, must: string): QuestionAnswer {
   if (typeof answer === 'string') return { text: answer };
   const forms = 'a string, or one of { text: string }, { skipped: true }, { error: string }';
   const isObject = typeof answer === 'object' && answer !== null && !Array.isArray(answer);
-  const keys = isObject ? Object.keys(answer).filter((k) => (answer as Record<string, unknown>)[k] !== undefined) : [];
-  const a = (isObject ? answer : {}) as {
-    readonly text?: unknown;
-    readonly skipped?: unknown;
-    readonly error?: unknown;
-  };
-  if (keys.length === 1 && (typeof a.text === 'string' || a.skipped === true || typeof a.error === 'string'))
-    return answer as QuestionAnswer;
+  // Each field is read once (a getter may answer differently the second time) into a fresh answer.
+  const fields = new Map<string, unknown>();
+  if (isObject) for (const k of Object.keys(answer)) fields.set(k, (answer as Record<string, unknown>)[k]);
+  const keys = [...fields.keys()].filter((k) => fields.get(k) !== undefined);
+  const [text, skipped, error] = [fields.get('text'), fields.get('skipped'), fields.get('error')];
+  if (keys.length === 1) {
+    if (typeof text === 'string') return { text };
+    if (skipped === true) return { skipped: true };
+    if (typeof error === 'string' && error !== '') return { error };
+  }
   const got = !isObject
     ? Array.isArray(answer)
       ? 'an array'
       : answer === null || answer === undefined
         ? String(answer)
         : typeof answer
-    : `an object with ${keys.length === 0 ? 'no keys' : keys.join(', ')}`;
+    : `an object with ${keys.length === 0 ? 'no keys' : keys.join(', ')}${keys.length === 1 && error === '' ? ' (an empty error)' : ''}`;
   throw new SessionConfigurationError(field, `${must} ${forms}; got ${got}`);
 }
 
@@ -103,7 +106,13 @@ export type QuestionHandler = (question: PendingQuestion, signal: AbortSignal) =
 /** Where a run is parked, from the fold. */
 export function parkedAt(confirm: PendingCall | null, question: PendingQuestion | null): ParkedAt | undefined {
   if (confirm)
-    return { kind: 'confirm', toolId: confirm.call.id, toolName: confirm.call.name, args: confirm.call.args };
+    return {
+      kind: 'confirm',
+      toolId: confirm.call.id,
+      toolName: confirm.call.name,
+      // A copy: a host changing the result's `args` never changes the parked call.
+      args: detachedArgs(confirm.call.args),
+    };
   if (question) return { kind: 'question', questionId: question.question_id, question: question.question };
   return undefined;
 }

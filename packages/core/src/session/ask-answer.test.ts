@@ -1,7 +1,8 @@
 // The operator's answer is held to the question: an answer naming no option of a question that
 // takes no free text, several options where one is taken, or an empty text, is refused to the
 // host by name (what was wrong, what the question takes); nothing is recorded and the run stays
-// parked on the question, so a good answer still resumes it. Before, every text reached the model.
+// parked on the question, so a good answer still resumes it (a live handler's such answer reaches
+// the model as an error saying so). Before, every text reached the model.
 import { describe, expect, it } from 'vitest';
 import { closeAfterEach, open } from '../../test/session-kit.js';
 import { namedOptions } from '../run/ask-answer.js';
@@ -87,14 +88,13 @@ describe('an answer the question does not take', () => {
     expect(answered(session.store.log.facts)[0]!.payload).toMatchObject({ text: 'my own words' });
   });
 
-  it('ASK-03: a live question handler answering a label that is not an option is refused by name, and nothing is recorded', async () => {
+  it('ASK-03: a live question handler answering a label that is not an option is refused by name: the model is told no answer came', async () => {
     const handler: QuestionHandler = async () => ({ text: 'z.ts' });
     const { session } = await track(open([ask(false, false), { text: 'ok' }], { onQuestion: handler }));
-    await expect(session.send('fix it')).rejects.toMatchObject({
-      code: 'SESSION_CONFIGURATION',
-      message: expect.stringMatching(/onQuestion: "z\.ts" is not an option/),
-    });
-    expect(answered(session.store.log.facts)).toEqual([]);
+    expect(await session.send('fix it')).toMatchObject({ status: 'completed' });
+    expect(answered(session.store.log.facts).map((f) => f.payload)).toEqual([
+      expect.objectContaining({ error: expect.stringMatching(/^no answer: .*"z\.ts" is not an option/) }),
+    ]);
   });
 
   it('ASK-03: a long list of commas and spaces is matched in bounded time', () => {

@@ -168,11 +168,14 @@ describe("the host's approver and question handler answers", () => {
     }
   });
 
-  it('a question handler that resolves to no answer form fails the run by name (was a TypeError)', async () => {
+  it('a question handler that resolves to no answer form is told to the host by name and answers the model with an error (was a TypeError, then a failed run)', async () => {
     for (const answer of [undefined, { skipped: false }, 42]) {
       const { session } = await track(open([question, { text: 'ok' }], { onQuestion: async () => answer as never }));
-      expect(await outcome(() => session.send('go'))).toEqual(configError('onQuestion', /must resolve to/));
-      expect(types(session)).not.toContain('question.answered');
+      expect(await outcome(() => session.send('go'))).toBe('resolved');
+      const answered = session.store.log.facts.filter((f) => f.type === 'question.answered');
+      expect(answered.map((f) => f.payload)).toEqual([
+        expect.objectContaining({ error: expect.stringMatching(/^no answer: .*must resolve to/) }),
+      ]);
       expect(types(session).at(-1)).toBe('run.ended');
     }
   });

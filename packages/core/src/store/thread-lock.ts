@@ -18,7 +18,9 @@ export class FactLogLockedError extends A3sError {
   constructor(path: string, owner: LockOwner) {
     super(
       'FACT_LOG_LOCKED',
-      `fact log '${path}' is open for writing by process ${owner.pid} on ${owner.host}; close that session first`,
+      owner.pid === process.pid && owner.host === hostname()
+        ? `fact log '${path}' is open for writing by this process (process ${owner.pid} on ${owner.host}): another session of it has this sessionId open; close that session first, or open this one with another sessionId`
+        : `fact log '${path}' is open for writing by process ${owner.pid} on ${owner.host}; close that session first`,
       {
         details: { path, pid: owner.pid, host: owner.host },
       },

@@ -1,0 +1,66 @@
+// The SDK used the wrong way round: two sessions on one id in one process, two runs at once on one
+// session, a run's stream left early, every method after close. Each misuse is a typed error that
+// says what to do, or a run that settles; none leaves the session busy or its log half-written.
+import { ScriptedLlmClient } from '@a3s-code/core/testing';
+import { describe, expect, it } from 'vitest';
+import { Agent } from '../src/index.js';
+import { tempRepo } from './kit.js';
+
+const texts = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `answer ${i}`, delay_ms: 20 }));
+
+describe('the SDK used the wrong way round', () => {
+  it('a second session on the same id in the same process is refused, saying it is this process, until the first closes', async () => {
+    const dir = tempRepo();
+    const agent = await Agent.create({ model: new ScriptedLlmClient(texts(2)) });
+    const first = await agent.session(dir, { sessionId: 'twice' });
+    const refused = await agent.session(dir, { sessionId: 'twice' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      code: 'FACT_LOG_LOCKED',
+      message: expect.stringMatching(
+        /is open for writing by this process \(process \d+ on .+\): another session of it has this sessionId open; close that session first, or open this one with another sessionId/,
+      ),
+    });
+    await first.close();
+    const again = await agent.session(dir, { sessionId: 'twice' });
+    await again.close();
+  });
+
+  it('two runs at once: the second is SESSION_BUSY, the first completes; a stream left early cancels its run and frees the session', async () => {
+    const agent = await Agent.create({ model: new ScriptedLlmClient(texts(4)) });
+    const s = await agent.session(tempRepo());
+    try {
+      const first = s.send('one');
+      await expect(s.send('two')).rejects.toMatchObject({ code: 'SESSION_BUSY' });
+      expect(await first).toMatchObject({ status: 'completed', text: 'answer 0' });
+      const stream = s.stream('three');
+      for await (const _ of stream) break;
+      expect((await stream.result).status).toBe('cancelled');
+      expect(await s.send('four')).toMatchObject({ status: 'completed' });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('after close every run and host call is SESSION_CLOSED naming the call and how to continue; close again is a no-op', async () => {
+    const agent = await Agent.create({ model: new ScriptedLlmClient(texts(1)) });
+    const s = await agent.session(tempRepo(), { sessionId: 'closed' });
+    await s.close();
+    const calls: [string, () => Promise<unknown>][] = [
+      ['send', () => s.send('x')],
+      ['resumeRun', () => s.resumeRun()],
+      ['compact', () => s.compact()],
+      ['tool(read)', () => s.readFile('a.txt')],
+      ['tool(ls)', () => s.tool('ls')],
+      ['tool(remember)', () => s.remember('x')],
+    ];
+    for (const [name, call] of calls)
+      await expect(call(), name).rejects.toMatchObject({
+        code: 'SESSION_CLOSED',
+        message: expect.stringContaining(
+          `'${name}' cannot start; open it again (agent.session(dir, { sessionId: 'closed' }))`,
+        ),
+      });
+    expect(s.interrupt()).toBe(false);
+    await expect(s.close()).resolves.toBeUndefined();
+  });
+});
