@@ -121,4 +121,26 @@ describe('eval and debug packs in SDK sessions', () => {
     expect(long.output).toMatch(/description must be 5 to 10 words \(it has \d+\)/);
     expect((await cell('multiply six by seven here')).output).toBe('42');
   });
+
+  it('EVAL-01: a cell cancelled mid-run gives way to the next call, which starts a fresh kernel and says the state is lost', async () => {
+    const { session } = await open([], { governance: { yolo: true } });
+    for (const [language, keep, endless] of [
+      ['python', 'kept = 1', 'while True: pass'],
+      ['javascript', 'globalThis.kept = 1', 'while (true) {}'],
+    ] as const) {
+      const cell = (code: string, signal?: AbortSignal) =>
+        session.tool('eval', { code, language, description: 'probe the kernel after a cancel' }, signal && { signal });
+      expect((await cell(keep)).exitCode).toBe(0);
+      const ac = new AbortController();
+      const running = cell(endless, ac.signal);
+      setTimeout(() => ac.abort(), 300);
+      expect((await running).output).toContain('cancelled');
+      // Called at once: the cancelled cell's kernel may still be dying.
+      const next = await cell('6 * 7');
+      expect([next.exitCode, next.output]).toEqual([
+        0,
+        `[the previous ${language} kernel had died (signal SIGKILL: its cell was cancelled); a fresh one was started and earlier state is lost]\n42`,
+      ]);
+    }
+  });
 });

@@ -182,12 +182,26 @@ interface Slot {
   hidden: string;
 }
 
+/** Resolves when `done` settles (either way) or `signal` aborts. */
+function settledOrAborted(done: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const end = () => {
+      signal?.removeEventListener('abort', end);
+      resolve();
+    };
+    signal?.addEventListener('abort', end, { once: true });
+    done.then(end, end);
+  });
+}
+
 /** Opens the resource (no process starts until the first cell). */
 export async function openEvalResource(options: EvalResourceOptions = {}): Promise<EvalResource> {
   const resolve = options.interpreter ?? resolveInterpreter;
   const slots = new Map<EvalLanguage, Slot>();
   // Languages with a call in progress: a second call must not start (and leak) a second kernel.
-  const busy = new Set<EvalLanguage>();
+  // A cancelled call settles for its caller at once while its kernel is still being killed: the
+  // next call waits for that instead of being told the language is busy.
+  const busy = new Map<EvalLanguage, { readonly done: Promise<unknown>; readonly signal?: AbortSignal }>();
   let closed = false;
   const runOne = async (language: EvalLanguage, code: string, cwd: string, cell: EvalCellOptions): Promise<EvalRun> => {
     if (!isAbsolute(cwd) || !statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
@@ -262,18 +276,25 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
   };
   return {
     async run(language, code, cwd, cell) {
+      for (let now = busy.get(language); now !== undefined; now = busy.get(language)) {
+        if (now.signal?.aborted !== true)
+          throw new EvalToolError(
+            'EVAL_BUSY',
+            `a ${language} cell is already running in this session; eval runs one cell at a time per language, so wait for it to finish`,
+            { language },
+          );
+        await settledOrAborted(now.done, cell.signal);
+        if (cell.signal?.aborted === true)
+          throw new EvalToolError('EVAL_KERNEL_DIED', 'the cell was cancelled before it started');
+      }
       if (closed) throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
-      if (busy.has(language))
-        throw new EvalToolError(
-          'EVAL_BUSY',
-          `a ${language} cell is already running in this session; eval runs one cell at a time per language, so wait for it to finish`,
-          { language },
-        );
-      busy.add(language);
+      const done = runOne(language, code, cwd, cell);
+      const entry = { done, ...(cell.signal === undefined ? {} : { signal: cell.signal }) };
+      busy.set(language, entry);
       try {
-        return await runOne(language, code, cwd, cell);
+        return await done;
       } finally {
-        busy.delete(language);
+        if (busy.get(language) === entry) busy.delete(language);
       }
     },
     kernels() {
