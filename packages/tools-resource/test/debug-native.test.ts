@@ -1,5 +1,5 @@
 // debug on delve (a Go fixture) and lldb-dap (a C fixture), real adapters and real programs.
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DebugResource, listAdapters, openDebugResource } from '../src/debug.js';
@@ -76,10 +76,13 @@ describe.skipIf(!GO)('debug on delve', () => {
     expect((await call({ op: 'evaluate', expression: 'a * 10 + b', frame_id: frames[0]!.id })).output).toBe('23');
     expect((await call({ op: 'step_over' })).output).toMatch(/main\.go:10\)/);
     const adapterPid = (await debug.current())!.pid;
+    const debuggee = Number(spawnSync('pgrep', ['-P', String(adapterPid)], { encoding: 'utf8' }).stdout.trim());
+    expect(alive(debuggee)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['go.mod', 'main.go']);
     expect((await call({ op: 'terminate' })).metadata?.ended).toBe(true);
     await new Promise((r) => setTimeout(r, 300));
     expect(alive(adapterPid)).toBe(false);
-    expect(spawnSync('pgrep', ['-f', `${dir}/__debug_bin`]).status).toBe(1);
+    expect(alive(debuggee)).toBe(false);
   }, 120_000);
 
   it('DBG-07: a breakpoint in a file that does not exist is refused naming it; DBG-09: continue after the end says the program ended', async () => {
@@ -123,8 +126,10 @@ describe.skipIf(!GO)('debug on delve', () => {
     const call = caller(dir, () => debug!);
     expect((await call({ op: 'launch', program: '.' })).output).toMatch(/with delve: running$/);
     expect((await call({ op: 'pause' })).output).toMatch(/^stopped \(pause\)/);
-    const debuggee = Number(spawnSync('pgrep', ['-f', `${dir}/__debug_bin`], { encoding: 'utf8' }).stdout.trim());
     const adapterPid = (await debug.current())!.pid;
+    const debuggee = Number(spawnSync('pgrep', ['-P', String(adapterPid)], { encoding: 'utf8' }).stdout.trim());
+    expect(debuggee).toBeGreaterThan(0);
+    expect(readdirSync(dir).sort()).toEqual(['go.mod', 'main.go']);
     const waiting = call({ op: 'continue' });
     await new Promise((r) => setTimeout(r, 300));
     expect((await call({ op: 'status' })).metadata).toMatchObject({ running: true, state: 'running' });

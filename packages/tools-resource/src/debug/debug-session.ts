@@ -4,6 +4,7 @@
  * the steps) wait for the next stop, the end of the program, or a deadline.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { type HeldProcessCommand, type ProcessCommand, toolProcessEnv } from '@a3s-code/core';
 import { asSubreaper } from '../shared/subreaper.js';
@@ -74,6 +75,7 @@ export class DebugSession {
   /** True once the adapter reported the program's end (`exited` or `terminated`). */
   #programEnded = false;
   readonly #waiters = new Set<(e: DapEvent) => void>();
+  readonly #scratch: string[] = [];
 
   private constructor(
     adapter: AdapterCommand,
@@ -290,6 +292,11 @@ export class DebugSession {
     if (this.#state === before && before.kind === 'stopped') this.#state = { kind: 'running' };
   }
 
+  /** Removes `path` (a scratch folder of the session, such as the built program's) when the session closes. */
+  removeOnClose(path: string): void {
+    this.#scratch.push(path);
+  }
+
   /** Sends a request. */
   request(command: string, args?: Record<string, unknown>, timeoutMs?: number): Promise<Record<string, unknown>> {
     return this.#conn.request(command, args, timeoutMs);
@@ -352,6 +359,7 @@ export class DebugSession {
     if (this.#mark !== undefined) killProcesses(this.#mark);
     await Promise.race([this.#exited, new Promise((r) => setTimeout(r, 3000))]);
     if (this.#mark !== undefined) killProcesses(this.#mark);
+    for (const path of this.#scratch.splice(0)) rmSync(path, { recursive: true, force: true });
   }
 }
 
