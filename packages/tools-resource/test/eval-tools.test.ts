@@ -143,6 +143,16 @@ describe('eval: JavaScript kernel', () => {
     expect((await js('v + 1')).output).toBe('8');
   });
 
+  it('EVAL-01: with top-level await, a function declaration stays one (a next line starting with [ or ( is not applied to it) and persists', async () => {
+    const cell =
+      'const out = [];\nfunction add(a, b) { return a + b }\n[1, 2].forEach((x) => out.push(add(x, 1)))\nawait 0;\nout';
+    expect((await js(cell)).output).toBe('[ 2, 3 ]');
+    expect((await js('add(2, 3)')).output).toBe('5');
+    const oneLine = await js('async function twice(d) { return d * 2 } await twice(21)');
+    expect([oneLine.exitCode, oneLine.output]).toEqual([0, '']);
+    expect((await js('await twice(1)')).output).toBe('2');
+  });
+
   it('EVAL-01/EVAL-04: with top-level await, the last expression on a declaration line is echoed and destructured names, classes and mid-line declarations persist', async () => {
     expect((await js('const r = await Promise.resolve(5); r')).output).toBe('5');
     expect((await js('const o = await Promise.resolve({ a: 1 }); o')).output).toBe('{ a: 1 }');

@@ -313,7 +313,7 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
         if (now.signal?.aborted !== true)
           throw new EvalToolError(
             'EVAL_BUSY',
-            `a ${language} cell is already running in this session; eval runs one cell at a time per language, so wait for it to finish`,
+            `a ${language} cell is already running in this session; eval runs one cell at a time per language, so wait for it to finish (a cell cannot run a ${language} cell through tool('eval'): put the code in the cell itself, or use the other language)`,
             { language },
           );
         await settledOrAborted(now.done, cell.signal);

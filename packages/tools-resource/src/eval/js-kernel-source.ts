@@ -83,18 +83,23 @@ function declaredNames(code) {
 }
 function asyncWrap(code) {
   const hoisted = code
-    .replace(new RegExp(AT + '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*=(?![=>])', 'gm'), '$1' + DECL + 'globalThis.$2 =')
-    .replace(new RegExp(AT + '(async\\s+)?function\\s*(\\*?)\\s*([A-Za-z_$][\\w$]*)', 'gm'), '$1' + DECL + 'globalThis.$4 = $2function$3 $4');
-  const keep = declaredNames(code).map((n) => 'try { globalThis.' + n + ' = ' + n + '; } catch {}').join('\n');
+    .replace(new RegExp(AT + '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*=(?![=>])', 'gm'), '$1' + DECL + 'globalThis.$2 =');
+  const copy = (n) => 'try { globalThis.' + n + ' = ' + n + '; } catch {}';
+  const keep = declaredNames(code).map(copy).join('\n');
+  // Function declarations stay declarations (as expressions, a next line starting with ( or [
+  // would call or index them): hoisted, they are copied to globalThis before the body runs.
+  const functions = [...code.matchAll(new RegExp(AT + '(?:async\\s+)?function\\s*\\*?\\s*([A-Za-z_$][\\w$]*)', 'gm'))]
+    .map((m) => copy(m[2]))
+    .join('\n');
   const wrap = (body, tail) =>
-    '(async () => {\n' + body + '\nconst __a3s_value__ = (' + (tail ?? 'undefined') + '\n);\n' + keep + '\nreturn __a3s_value__;\n})()';
+    '(async () => {\n' + functions + '\n' + body + '\nconst __a3s_value__ = (' + (tail ?? 'undefined') + '\n);\n' + keep + '\nreturn __a3s_value__;\n})()';
   const body = hoisted.replace(/[\s;]+$/, '');
   let tries = 0;
   for (let i = body.length - 1; i >= -1 && tries < 64; i--) {
     if (i >= 0 && body[i] !== ';' && body[i] !== '\n') continue;
     const tail = body.slice(i + 1).trim();
     if (tail === '') continue;
-    if (tail.startsWith(DECL) || /^(?:const|let|var|class)\b/.test(tail)) break;
+    if (tail.startsWith(DECL) || /^(?:const|let|var|class|function|async\s+function)\b/.test(tail)) break;
     tries++;
     const src = wrap(body.slice(0, i + 1), tail);
     if (compiles(src)) return src;
