@@ -153,6 +153,19 @@ describe('eval: JavaScript kernel', () => {
     expect((await js('await twice(1)')).output).toBe('2');
   });
 
+  it('EVAL-01: with top-level await, declarations inside strings, templates, comments and regular expressions are data, not rewritten', async () => {
+    const cell = [
+      'const src = `\nconst a = 1;\nfunction g() {}\n${"let b = 2"}`;',
+      "const s2 = 'x;const c = 3'; const re = /;const d = 4/;",
+      '// const e = 5',
+      'await 0;',
+      "[src, s2, re.source].join('|')",
+    ].join('\n');
+    expect((await js(cell)).output).toBe("'\\nconst a = 1;\\nfunction g() {}\\nlet b = 2|x;const c = 3|;const d = 4'");
+    const types = '[typeof src, typeof re, typeof a, typeof g, typeof c, typeof d, typeof e].join()';
+    expect((await js(types)).output).toBe("'string,object,undefined,undefined,undefined,undefined,undefined'");
+  });
+
   it('EVAL-01/EVAL-04: with top-level await, the last expression on a declaration line is echoed and destructured names, classes and mid-line declarations persist', async () => {
     expect((await js('const r = await Promise.resolve(5); r')).output).toBe('5');
     expect((await js('const o = await Promise.resolve({ a: 1 }); o')).output).toBe('{ a: 1 }');
