@@ -256,6 +256,23 @@ describe('eval: Python kernel', () => {
     expect((await py('None')).output).toBe('');
   });
 
+  it('EVAL-05: a line inside a string, inside brackets or after a backslash is not a magic (markdown images, != at a line start)', async () => {
+    const cell = [
+      '!echo hi',
+      'doc = """',
+      '![logo](logo.png)',
+      '%cd /',
+      '"""',
+      'ok = (1',
+      '      != 2)',
+      'also = 3 \\',
+      '    % 2',
+      '(doc, ok, also, os.getcwd() != "/")',
+    ].join('\n');
+    const r = await py(cell);
+    expect([r.exitCode, r.output]).toEqual([0, "hi\n('\\n![logo](logo.png)\\n%cd /\\n', True, 1, True)"]);
+  });
+
   it('EVAL-05: %cd, !cmd and %%bash are rewritten into plain code', async () => {
     const sub = join(dir, 'sub');
     await py(`import os\nos.mkdir(${JSON.stringify(sub)})`);
