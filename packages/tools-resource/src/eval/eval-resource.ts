@@ -208,15 +208,22 @@ interface Slot {
   hidden: string;
 }
 
-/** Resolves when `done` settles (either way) or `signal` aborts. */
-function settledOrAborted(done: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const end = () => {
-      signal?.removeEventListener('abort', end);
-      resolve();
+/** How long a call waits for the kernel of a cancelled cell to be killed. */
+const CANCELLED_KILL_WAIT_MS = 15_000;
+
+/** True once `done` settles (either way); false when `signal` aborts or `ms` pass first. */
+function settledOrAborted(done: Promise<unknown>, signal: AbortSignal | undefined, ms: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const end = (settled: boolean) => () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', aborted);
+      resolve(settled);
     };
-    signal?.addEventListener('abort', end, { once: true });
-    done.then(end, end);
+    const aborted = end(false);
+    const timer = setTimeout(end(false), ms);
+    if (signal?.aborted === true) return aborted();
+    signal?.addEventListener('abort', aborted, { once: true });
+    done.then(end(true), end(true));
   });
 }
 
@@ -316,9 +323,14 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
             `a ${language} cell is already running in this session; eval runs one cell at a time per language, so wait for it to finish (a cell cannot run a ${language} cell through tool('eval'): put the code in the cell itself, or use the other language)`,
             { language },
           );
-        await settledOrAborted(now.done, cell.signal);
-        if (cell.signal?.aborted === true)
-          throw new EvalToolError('EVAL_KERNEL_DIED', 'the cell was cancelled before it started');
+        if (!(await settledOrAborted(now.done, cell.signal, CANCELLED_KILL_WAIT_MS)))
+          throw new EvalToolError(
+            cell.signal?.aborted === true ? 'EVAL_KERNEL_DIED' : 'EVAL_BUSY',
+            cell.signal?.aborted === true
+              ? 'the cell was cancelled before it started'
+              : `the ${language} kernel of a cancelled cell is still being stopped after ${CANCELLED_KILL_WAIT_MS} ms; call eval again`,
+            { language },
+          );
       }
       if (closed) throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
       const done = runOne(language, code, cwd, cell);
