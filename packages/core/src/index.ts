@@ -113,6 +113,7 @@ export {
   type ToolPack,
   type ToolResource,
   type ToolResourceContext,
+  type RecordedToolResult,
   type ToolPackSettings,
   type ToolResult,
   type ToolTier,

@@ -123,6 +123,7 @@ export type {
   ToolContext,
   ToolResource,
   ToolResourceContext,
+  RecordedToolResult,
   OpenedResource,
   ResourceCapability,
   ResourceState,

@@ -121,4 +121,58 @@ describe('eval and debug packs in SDK sessions', () => {
     expect(long.output).toMatch(/description must be 5 to 10 words \(it has \d+\)/);
     expect((await cell('multiply six by seven here')).output).toBe('42');
   });
+
+  it('EVAL-01: a cell cancelled mid-run gives way to the next call, which starts a fresh kernel and says the state is lost', async () => {
+    const { session } = await open([], { governance: { yolo: true } });
+    for (const [language, keep, endless] of [
+      ['python', 'kept = 1', 'while True: pass'],
+      ['javascript', 'globalThis.kept = 1', 'while (true) {}'],
+    ] as const) {
+      const cell = (code: string, signal?: AbortSignal) =>
+        session.tool('eval', { code, language, description: 'probe the kernel after a cancel' }, signal && { signal });
+      expect((await cell(keep)).exitCode).toBe(0);
+      const ac = new AbortController();
+      const running = cell(endless, ac.signal);
+      setTimeout(() => ac.abort(), 300);
+      expect((await running).output).toContain('cancelled');
+      // Called at once: the cancelled cell's kernel may still be dying.
+      const next = await cell('6 * 7');
+      expect([next.exitCode, next.output]).toEqual([
+        0,
+        `[the previous ${language} kernel had died (signal SIGKILL: its cell was cancelled); a fresh one was started and earlier state is lost]\n42`,
+      ]);
+    }
+  });
+
+  it('EVAL-01: a reopened session says the kernel of its earlier cells is gone; a cell of another language is not told so', async () => {
+    const cellsOf = (...cells: [string, 'python' | 'javascript'][]) =>
+      new ScriptedLlmClient([
+        {
+          tool_calls: cells.map(([code, language], i) => ({
+            id: `c${i}`,
+            name: 'eval',
+            args: { code, language, description: 'keep a value in the kernel' },
+          })),
+        },
+        { text: 'Done.' },
+      ]);
+    const dir = tempRepo();
+    const options = { governance: { yolo: true }, gate: { continuation: { enabled: false } } } as const;
+    const first = await (await Agent.create({ model: cellsOf(['x = 41', 'python']) })).session(dir, options);
+    await first.send('keep x').catch(() => undefined);
+    await first.save();
+    await first.close();
+    const again = await (
+      await Agent.create({
+        model: cellsOf(['x + 1', 'python'], ['6 * 7', 'javascript'], ['y = 1', 'python'], ['y', 'python']),
+      })
+    ).resumeSession(first.sessionId, { dir, ...options });
+    opened.push(again);
+    await again.send('use x').catch(() => undefined);
+    const outputs = facts(again, 'tool.result').map((r) => r.output);
+    expect(outputs[1]).toMatch(
+      /^\[the python kernel that ran this session's earlier cells ended when the session was closed \(a kernel lives only while its session is open\); a fresh one was started and earlier state is lost\]\nTraceback[\s\S]*NameError: name 'x' is not defined$/,
+    );
+    expect(outputs.slice(2)).toEqual(['42', '', '1']);
+  });
 });

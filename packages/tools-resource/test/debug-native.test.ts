@@ -1,9 +1,9 @@
 // debug on delve (a Go fixture) and lldb-dap (a C fixture), real adapters and real programs.
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DebugResource, listAdapters, openDebugResource } from '../src/debug.js';
-import { alive, caller, project } from './debug-support.js';
+import { alive, aliveAfter, caller, project } from './debug-support.js';
 
 const has = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
 const GO = has('dlv', ['version']) && has('go', ['version']);
@@ -76,10 +76,13 @@ describe.skipIf(!GO)('debug on delve', () => {
     expect((await call({ op: 'evaluate', expression: 'a * 10 + b', frame_id: frames[0]!.id })).output).toBe('23');
     expect((await call({ op: 'step_over' })).output).toMatch(/main\.go:10\)/);
     const adapterPid = (await debug.current())!.pid;
+    const debuggee = Number(spawnSync('pgrep', ['-P', String(adapterPid)], { encoding: 'utf8' }).stdout.trim());
+    expect(alive(debuggee)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['go.mod', 'main.go']);
     expect((await call({ op: 'terminate' })).metadata?.ended).toBe(true);
     await new Promise((r) => setTimeout(r, 300));
     expect(alive(adapterPid)).toBe(false);
-    expect(spawnSync('pgrep', ['-f', `${dir}/__debug_bin`]).status).toBe(1);
+    expect(alive(debuggee)).toBe(false);
   }, 120_000);
 
   it('DBG-07: a breakpoint in a file that does not exist is refused naming it; DBG-09: continue after the end says the program ended', async () => {
@@ -101,6 +104,46 @@ describe.skipIf(!GO)('debug on delve', () => {
       1,
       'DEBUG_ARGS: continue: the program has ended, so there is nothing to run; terminate the session and launch again to debug another run',
     ]);
+  }, 120_000);
+
+  it('DBG-07: a breakpoint on a line past the end of the file is refused naming the line count', async () => {
+    dir = project({ 'go.mod': 'module example.com/fx\n\ngo 1.19\n', 'main.go': GO_MAIN });
+    debug = await openDebugResource();
+    const call = caller(dir, () => debug!);
+    const past = await call({ op: 'breakpoints', file: 'main.go', lines: [9, 9999] });
+    expect([past.exitCode, past.output]).toEqual([
+      1,
+      'DEBUG_ARGS: breakpoints: main.go has 17 lines, so line 9999 cannot be hit; give lines between 1 and 17',
+    ]);
+    expect((await call({ op: 'status' })).output).toBe('no debug session; no breakpoints');
+    expect((await call({ op: 'breakpoints', file: 'main.go', lines: [17] })).exitCode).toBe(0);
+  });
+
+  it('DBG-09: while a continue waits the status says running; DBG-14: an adapter killed then fails the continue and the debuggee dies with it', async () => {
+    const spin = 'package main\n\nfunc main() {\n\tn := 0\n\tfor {\n\t\tn++\n\t}\n}\n';
+    dir = project({ 'go.mod': 'module example.com/fx\n\ngo 1.19\n', 'main.go': spin });
+    debug = await openDebugResource({ stopWaitMs: 2_000 });
+    const call = caller(dir, () => debug!);
+    expect((await call({ op: 'launch', program: '.' })).output).toMatch(/with delve: running$/);
+    expect((await call({ op: 'pause' })).output).toMatch(/^stopped \(pause\)/);
+    const adapterPid = (await debug.current())!.pid;
+    const debuggee = Number(spawnSync('pgrep', ['-P', String(adapterPid)], { encoding: 'utf8' }).stdout.trim());
+    expect(debuggee).toBeGreaterThan(0);
+    expect(readdirSync(dir).sort()).toEqual(['go.mod', 'main.go']);
+    const waiting = call({ op: 'continue' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await call({ op: 'status' })).metadata).toMatchObject({ running: true, state: 'running' });
+    const stack = await call({ op: 'stack' });
+    expect(stack.output).toBe(
+      "DEBUG_ARGS: stack needs 'thread_id' when the program is not stopped (it is running: pause it first)",
+    );
+    process.kill(adapterPid, 'SIGKILL');
+    const r = await waiting;
+    expect([r.exitCode, r.output]).toEqual([
+      1,
+      'DEBUG_ADAPTER: continue: the debug adapter (delve) ended unexpectedly (signal SIGKILL) before the program stopped or ended; the session is over and its processes were killed, launch again',
+    ]);
+    expect(await aliveAfter([debuggee], 2_000)).toEqual([]);
   }, 120_000);
 });
 

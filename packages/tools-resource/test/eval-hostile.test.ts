@@ -34,6 +34,13 @@ describe('eval: hostile cells', () => {
     expect((await kernels.run('python', 'x + 1', dir, cell)).echo).toBe('42');
   });
 
+  it('the kernels see their own folder as PWD, not the folder the host was started from', async () => {
+    const py = await kernels.run('python', "import os\n(os.environ['PWD'], os.getcwd())", dir, cell);
+    expect(py.echo).toBe(`('${dir}', '${dir}')`);
+    const js = await kernels.run('javascript', '[process.env.PWD, process.cwd()].join()', dir, cell);
+    expect(js.echo).toBe(`'${dir},${dir}'`);
+  });
+
   it('the kernels never see the model-provider credentials of the host', async () => {
     const saved = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = 'sk-test-eval-0000';

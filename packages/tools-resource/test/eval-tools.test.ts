@@ -143,6 +143,29 @@ describe('eval: JavaScript kernel', () => {
     expect((await js('v + 1')).output).toBe('8');
   });
 
+  it('EVAL-01: with top-level await, a function declaration stays one (a next line starting with [ or ( is not applied to it) and persists', async () => {
+    const cell =
+      'const out = [];\nfunction add(a, b) { return a + b }\n[1, 2].forEach((x) => out.push(add(x, 1)))\nawait 0;\nout';
+    expect((await js(cell)).output).toBe('[ 2, 3 ]');
+    expect((await js('add(2, 3)')).output).toBe('5');
+    const oneLine = await js('async function twice(d) { return d * 2 } await twice(21)');
+    expect([oneLine.exitCode, oneLine.output]).toEqual([0, '']);
+    expect((await js('await twice(1)')).output).toBe('2');
+  });
+
+  it('EVAL-01: with top-level await, declarations inside strings, templates, comments and regular expressions are data, not rewritten', async () => {
+    const cell = [
+      'const src = `\nconst a = 1;\nfunction g() {}\n${"let b = 2"}`;',
+      "const s2 = 'x;const c = 3'; const re = /;const d = 4/;",
+      '// const e = 5',
+      'await 0;',
+      "[src, s2, re.source].join('|')",
+    ].join('\n');
+    expect((await js(cell)).output).toBe("'\\nconst a = 1;\\nfunction g() {}\\nlet b = 2|x;const c = 3|;const d = 4'");
+    const types = '[typeof src, typeof re, typeof a, typeof g, typeof c, typeof d, typeof e].join()';
+    expect((await js(types)).output).toBe("'string,object,undefined,undefined,undefined,undefined,undefined'");
+  });
+
   it('EVAL-01/EVAL-04: with top-level await, the last expression on a declaration line is echoed and destructured names, classes and mid-line declarations persist', async () => {
     expect((await js('const r = await Promise.resolve(5); r')).output).toBe('5');
     expect((await js('const o = await Promise.resolve({ a: 1 }); o')).output).toBe('{ a: 1 }');
@@ -231,6 +254,23 @@ describe('eval: Python kernel', () => {
     expect(r.output).toBe('[1, 2]\n42');
     expect(r.metadata?.interpreter).toBeTypeOf('string');
     expect((await py('None')).output).toBe('');
+  });
+
+  it('EVAL-05: a line inside a string, inside brackets or after a backslash is not a magic (markdown images, != at a line start)', async () => {
+    const cell = [
+      '!echo hi',
+      'doc = """',
+      '![logo](logo.png)',
+      '%cd /',
+      '"""',
+      'ok = (1',
+      '      != 2)',
+      'also = 3 \\',
+      '    % 2',
+      '(doc, ok, also, os.getcwd() != "/")',
+    ].join('\n');
+    const r = await py(cell);
+    expect([r.exitCode, r.output]).toEqual([0, "hi\n('\\n![logo](logo.png)\\n%cd /\\n', True, 1, True)"]);
   });
 
   it('EVAL-05: %cd, !cmd and %%bash are rewritten into plain code', async () => {

@@ -37,6 +37,8 @@ import { createSessionCatalog } from './session-catalog.js';
 import { SessionResources } from '../registry/session-resources.js';
 import { hasAskPort } from '../run/ask-user.js';
 import { SessionArtifactStore } from './session-artifacts.js';
+import type { Fact } from '@a3s-code/effect';
+import type { RecordedToolResult } from '../tools/tool-resource.js';
 import type { SessionOptions } from './session-options.js';
 import { historyFromSnapshot } from './session-store.js';
 import { fileWorkflowStore, memoryWorkflowStore } from '../workflow/workflow-store.js';
@@ -207,6 +209,7 @@ function build(
     signal: closing.signal,
     workspaceRoot: config.workspace.root,
     workers: createWorkerPort(() => delegator!),
+    recordedResults: (toolName) => recordedResults(store.log.facts, toolName),
   });
   const closeResources = async (): Promise<void> => {
     closing.abort('session closed');
@@ -294,4 +297,18 @@ function build(
     ...(restored ? { restored } : {}),
   });
   return { session, openAtBuild: () => resources.openAtBuild() };
+}
+
+/** The results of `toolName`'s calls among `facts`. */
+function recordedResults(facts: readonly Fact[], toolName: string): RecordedToolResult[] {
+  const out: RecordedToolResult[] = [];
+  for (const f of facts) {
+    if (f.type !== 'tool.result') continue;
+    const p = f.payload as { name?: unknown; ok?: unknown; metadata?: unknown };
+    if (p.name !== toolName) continue;
+    const metadata =
+      typeof p.metadata === 'object' && p.metadata !== null ? (p.metadata as Record<string, unknown>) : undefined;
+    out.push({ ok: p.ok === true, ...(metadata === undefined ? {} : { metadata }) });
+  }
+  return out;
 }

@@ -10,7 +10,13 @@ export { lazyZod, type Zod } from './zod-loader.js';
 export { boundedInt, type IntRange } from './bounded-int.js';
 export { defineToolPack } from './tool-pack.js';
 export type { ToolPack } from './tool-pack.js';
-export type { OpenedResource, ResourceCapability, ToolResource, ToolResourceContext } from './tool-resource.js';
+export type {
+  OpenedResource,
+  RecordedToolResult,
+  ResourceCapability,
+  ToolResource,
+  ToolResourceContext,
+} from './tool-resource.js';
 export type { ToolPackSettings, WebSetting, WebSettings } from './pack-settings.js';
 export type { ToolMiddleware, ToolMiddlewareNext } from './tool-middleware.js';
 export { TOOL_NAME_RE, assertValidTool } from './validate-tool.js';

@@ -33,6 +33,21 @@ export interface ToolResourceContext {
    * tools without running them).
    */
   readonly workers?: WorkerPort;
+  /**
+   * The results of `toolName`'s calls recorded in the session's log so far, a resumed session's
+   * earlier ones included (whether each succeeded, and its metadata), so a resource that lives
+   * only while the session is open can tell the calls it did not serve (absent where a session
+   * lists its tools without running them).
+   */
+  readonly recordedResults?: (toolName: string) => readonly RecordedToolResult[];
+}
+
+/** A tool result recorded in a session's log, as {@link ToolResourceContext.recordedResults} gives it. */
+export interface RecordedToolResult {
+  /** True when the call succeeded. */
+  readonly ok: boolean;
+  /** The result's metadata, when it had any. */
+  readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -4,7 +4,8 @@
  * adapter carries the reason.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { executable, onPath, onPathMatching } from '../shared/path-lookup.js';
 
@@ -170,7 +171,15 @@ const SPECS: readonly AdapterSpec[] = [
             command: dlv,
             args: ['dap', '--listen', '127.0.0.1:0'],
             transport: 'tcp',
-            launchArgs: (program, args, cwd) => ({ mode: 'debug', program, args: [...args], cwd }),
+            // The built program goes to a folder of its own outside the workspace: never a stray
+            // __debug_bin in the user's tree when the adapter dies before it can delete it.
+            launchArgs: (program, args, cwd) => ({
+              mode: 'debug',
+              program,
+              args: [...args],
+              cwd,
+              output: join(mkdtempSync(join(tmpdir(), 'a3s-dlv-')), '__debug_bin'),
+            }),
             attachArgs: (t, cwd) =>
               t.pid !== undefined
                 ? { mode: 'local', processId: t.pid, cwd }

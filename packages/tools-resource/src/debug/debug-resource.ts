@@ -3,7 +3,9 @@
  * before `launch`), at most one debug session with a hard time-to-live, and kills the adapter
  * and its debuggee when the session ends, the TTL passes, or the resource closes.
  */
-import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import type { OpenedResource, ToolResource } from '@a3s-code/core';
 import {
   type AdapterId,
@@ -149,11 +151,21 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
       const dapArgs = args(adapter);
       if (typeof dapArgs === 'string') throw new DebugToolError('DEBUG_ARGS', dapArgs, { adapter: id });
       checkTarget?.();
+      // The folder delve builds the program in (made for this launch) goes with the session.
+      const output = typeof dapArgs.output === 'string' ? dirname(dapArgs.output) : undefined;
+      const built = output?.startsWith(join(tmpdir(), 'a3s-dlv-')) === true ? output : undefined;
       const port = connectPort?.(adapter);
-      const s =
-        port === undefined
-          ? await DebugSession.start(adapter, label, cwd, clock(), hold)
-          : await DebugSession.connect(adapter, label, port, clock());
+      let s: DebugSession;
+      try {
+        s =
+          port === undefined
+            ? await DebugSession.start(adapter, label, cwd, clock(), hold)
+            : await DebugSession.connect(adapter, label, port, clock());
+      } catch (error) {
+        if (built !== undefined) rmSync(built, { recursive: true, force: true });
+        throw error;
+      }
+      if (built !== undefined) s.removeOnClose(built);
       try {
         await s.begin(request, dapArgs, bps, stopWaitMs);
       } catch (error) {

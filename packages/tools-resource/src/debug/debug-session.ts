@@ -4,6 +4,7 @@
  * the steps) wait for the next stop, the end of the program, or a deadline.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { type HeldProcessCommand, type ProcessCommand, toolProcessEnv } from '@a3s-code/core';
 import { asSubreaper } from '../shared/subreaper.js';
@@ -28,6 +29,8 @@ export type DebugState =
 
 const OUTPUT_CAP = 64 * 1024;
 const START_MS = 30_000;
+/** How long a dropped connection waits for the adapter's exit before it is reported. */
+const LOST_EXIT_WAIT_MS = 2_000;
 
 function waitForPort(child: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -72,6 +75,7 @@ export class DebugSession {
   /** True once the adapter reported the program's end (`exited` or `terminated`). */
   #programEnded = false;
   readonly #waiters = new Set<(e: DapEvent) => void>();
+  readonly #scratch: string[] = [];
 
   private constructor(
     adapter: AdapterCommand,
@@ -103,9 +107,21 @@ export class DebugSession {
         const how = signal !== null ? `signal ${signal}` : `exit code ${String(code)}`;
         this.#state = { kind: 'exited', exitCode: null, adapterDied: how };
       }
+      // What the adapter started (the debuggee and its children) must not outlive it as orphans.
+      if (mark !== undefined) killProcesses(mark);
       conn.fail(child === undefined ? 'the debuggee closed the connection' : 'the adapter process exited');
     });
-    conn.onEvent((e) => this.#onEvent(e));
+    conn.onEvent((e) => {
+      // The connection can drop before the adapter's exit is seen: wait for the exit (briefly) so
+      // the end reads as the adapter's death, not as the program's.
+      if (e.event !== 'a3s_closed' || child === undefined || this.#closing || this.#programEnded || !this.#alive)
+        return this.#onEvent(e);
+      void Promise.race([this.#exited, new Promise((r) => setTimeout(r, LOST_EXIT_WAIT_MS))]).then(() => {
+        if (this.#state.kind !== 'exited' && !this.#closing && !this.#programEnded)
+          this.#state = { kind: 'exited', exitCode: null, adapterDied: 'it closed the connection' };
+        this.#onEvent(e);
+      });
+    });
     if (adapter.transport === 'tcp' && child !== undefined)
       child.stdout!.on('data', (chunk: Buffer | string) =>
         this.#onEvent({ event: 'output', body: { category: 'stdout', output: String(chunk) } }),
@@ -268,6 +284,19 @@ export class DebugSession {
     });
   }
 
+  /**
+   * Records that a `continue` or step request was accepted: the program runs until the next stop,
+   * unless an event already said where it is since `before` (adapters need not send `continued`).
+   */
+  resumed(before: DebugState): void {
+    if (this.#state === before && before.kind === 'stopped') this.#state = { kind: 'running' };
+  }
+
+  /** Removes `path` (a scratch folder of the session, such as the built program's) when the session closes. */
+  removeOnClose(path: string): void {
+    this.#scratch.push(path);
+  }
+
   /** Sends a request. */
   request(command: string, args?: Record<string, unknown>, timeoutMs?: number): Promise<Record<string, unknown>> {
     return this.#conn.request(command, args, timeoutMs);
@@ -330,6 +359,7 @@ export class DebugSession {
     if (this.#mark !== undefined) killProcesses(this.#mark);
     await Promise.race([this.#exited, new Promise((r) => setTimeout(r, 3000))]);
     if (this.#mark !== undefined) killProcesses(this.#mark);
+    for (const path of this.#scratch.splice(0)) rmSync(path, { recursive: true, force: true });
   }
 }
 

@@ -1,5 +1,5 @@
 /** The operations of `debug`, each turning DAP answers into bounded text plus metadata. */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { ToolResult } from '@a3s-code/core';
 import type { AdapterId } from './adapters.js';
@@ -102,6 +102,15 @@ function isFile(path: string): boolean {
   }
 }
 
+/** The lines of a source file (a last line without a newline counts). */
+function lineCount(path: string): number {
+  if (statSync(path).size > 64 * 2 ** 20) return Number.POSITIVE_INFINITY; // no source file is that big: not read
+  const text = readFileSync(path);
+  let n = 0;
+  for (let i = text.indexOf(10); i !== -1; i = text.indexOf(10, i + 1)) n++;
+  return text.length > 0 && text[text.length - 1] !== 10 ? n + 1 : n;
+}
+
 async function runAndWait(
   debug: DebugResource,
   s: DebugSession,
@@ -116,11 +125,22 @@ async function runAndWait(
     );
   const thread = threadId ?? (st.kind === 'stopped' ? st.threadId : undefined);
   if (thread === undefined && command !== 'pause')
-    throw new DebugToolError('DEBUG_ARGS', `${command} needs 'thread_id' when the program is not stopped`);
+    throw new DebugToolError(
+      'DEBUG_ARGS',
+      `${command}: the program is running, not stopped, so there is nothing to ${command === 'continue' ? 'continue' : 'step'} from; pause it first (or give the 'thread_id' of a stopped thread)`,
+    );
   const next = s.waitFor((e) => e.event === 'stopped', debug.stopWaitMs, 'stop');
   next.catch(() => undefined);
   await s.request(command, { threadId: thread ?? 0 });
+  if (command !== 'pause') s.resumed(st);
   await next;
+  const died = s.state.kind === 'exited' ? s.state.adapterDied : undefined;
+  if (died !== undefined)
+    throw new DebugToolError(
+      'DEBUG_ADAPTER',
+      `${command}: the debug adapter (${s.adapter.id}) ended unexpectedly (${died}) before the program stopped or ended; the session is over and its processes were killed, launch again`,
+      { adapter: s.adapter.id, adapter_exit: died },
+    );
   const d = await describeStop(s);
   return ok(d.text, d.meta);
 }
@@ -165,6 +185,15 @@ export async function runOperation(
         throw new DebugToolError(
           'DEBUG_ARGS',
           `breakpoints: there is no file ${file}; give the path of a source file, relative to the workspace root`,
+        );
+      const path = isAbsolute(file) ? file : resolve(cwd, file);
+      const count = lines.length === 0 ? 0 : lineCount(path);
+      const past = lines.filter((l) => l > count);
+      if (past.length > 0)
+        throw new DebugToolError(
+          'DEBUG_ARGS',
+          `breakpoints: ${file} has ${count} line${count === 1 ? '' : 's'}, so line${past.length === 1 ? '' : 's'} ${past.join(', ')} cannot be hit; give lines between 1 and ${count}`,
+          { file, lines: past, line_count: count },
         );
       const set = await debug.setBreakpoints(cwd, file, lines);
       if (lines.length === 0) return ok(`cleared the breakpoints of ${file}`, { file, lines: [] });
@@ -235,7 +264,10 @@ export async function runOperation(
       const st = s.state;
       const threadId = a.thread_id ?? (st.kind === 'stopped' ? st.threadId : undefined);
       if (threadId === undefined)
-        throw new DebugToolError('DEBUG_ARGS', "stack needs 'thread_id' when the program is not stopped");
+        throw new DebugToolError(
+          'DEBUG_ARGS',
+          `stack needs 'thread_id' when the program is not stopped (it is ${st.kind === 'running' ? 'running: pause it first' : 'ended'})`,
+        );
       const body = await s.request('stackTrace', { threadId, startFrame: 0, levels: DEBUG_MAX_FRAMES });
       const frames = ((body.stackFrames as Record<string, unknown>[] | undefined) ?? [])
         .slice(0, DEBUG_MAX_FRAMES)

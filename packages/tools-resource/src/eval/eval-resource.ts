@@ -7,7 +7,14 @@ import { statSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { executable, onPath } from '../shared/path-lookup.js';
-import type { HeldProcessCommand, OpenedResource, ProcessCommand, ToolResource } from '@a3s-code/core';
+import type {
+  HeldProcessCommand,
+  OpenedResource,
+  ProcessCommand,
+  RecordedToolResult,
+  ToolResource,
+  ToolResourceContext,
+} from '@a3s-code/core';
 import { EvalToolError, RAISE_MEMORY_LIMIT } from './eval-errors.js';
 import { JS_KERNEL_SOURCE } from './js-kernel-source.js';
 import { KernelProcess } from './kernel-process.js';
@@ -107,6 +114,25 @@ export interface EvalResourceOptions {
   readonly sandbox?: EvalSandboxLookup;
   /** The session the lookup is told about (default `''`; the pack's resource passes its session's id). */
   readonly sessionId?: string;
+  /**
+   * True when the session ran cells of `language` in a kernel this resource did not start (before
+   * the session was reopened): the first kernel then says their state is lost. Default: never.
+   */
+  readonly ranBefore?: (language: EvalLanguage) => boolean;
+}
+
+/** Whether the recorded results of `eval` hold a cell of `language` that ran in a kernel. */
+function ranIn(results: readonly RecordedToolResult[], language: EvalLanguage): boolean {
+  return results.some((r) => r.metadata?.language === language && typeof r.metadata.interpreter === 'string');
+}
+
+/** The options a session gives the resource: its id, and the cells its log holds from before. */
+function sessionOptions(context: ToolResourceContext): Pick<EvalResourceOptions, 'sessionId' | 'ranBefore'> {
+  const recorded = context.recordedResults;
+  return {
+    sessionId: context.sessionId,
+    ...(recorded === undefined ? {} : { ranBefore: (language: EvalLanguage) => ranIn(recorded('eval'), language) }),
+  };
 }
 
 /**
@@ -182,13 +208,36 @@ interface Slot {
   hidden: string;
 }
 
+/** How long a call waits for the kernel of a cancelled cell to be killed. */
+const CANCELLED_KILL_WAIT_MS = 15_000;
+
+/** True once `done` settles (either way); false when `signal` aborts or `ms` pass first. */
+function settledOrAborted(done: Promise<unknown>, signal: AbortSignal | undefined, ms: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const end = (settled: boolean) => () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', aborted);
+      resolve(settled);
+    };
+    const aborted = end(false);
+    const timer = setTimeout(end(false), ms);
+    if (signal?.aborted === true) return aborted();
+    signal?.addEventListener('abort', aborted, { once: true });
+    done.then(end(true), end(true));
+  });
+}
+
 /** Opens the resource (no process starts until the first cell). */
 export async function openEvalResource(options: EvalResourceOptions = {}): Promise<EvalResource> {
   const resolve = options.interpreter ?? resolveInterpreter;
   const slots = new Map<EvalLanguage, Slot>();
   // Languages with a call in progress: a second call must not start (and leak) a second kernel.
-  const busy = new Set<EvalLanguage>();
+  // A cancelled call settles for its caller at once while its kernel is still being killed: the
+  // next call waits for that instead of being told the language is busy.
+  const busy = new Map<EvalLanguage, { readonly done: Promise<unknown>; readonly signal?: AbortSignal }>();
   let closed = false;
+  // Languages this resource has started a kernel for (or reported one it did not start).
+  const served = new Set<EvalLanguage>();
   const runOne = async (language: EvalLanguage, code: string, cwd: string, cell: EvalCellOptions): Promise<EvalRun> => {
     if (!isAbsolute(cwd) || !statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
       throw new EvalToolError(
@@ -234,6 +283,11 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
       slot = undefined;
     }
     const started = slot === undefined;
+    if (slot === undefined && !served.has(language)) {
+      served.add(language);
+      if (previousDeath === undefined && options.ranBefore?.(language) === true)
+        previousDeath = `the ${language} kernel that ran this session's earlier cells ended when the session was closed (a kernel lives only while its session is open); a fresh one was started and earlier state is lost`;
+    }
     if (slot === undefined) {
       const kernel = await KernelProcess.start(
         held === undefined ? command : { ...command, command: held.command, args: held.args },
@@ -262,18 +316,30 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
   };
   return {
     async run(language, code, cwd, cell) {
+      for (let now = busy.get(language); now !== undefined; now = busy.get(language)) {
+        if (now.signal?.aborted !== true)
+          throw new EvalToolError(
+            'EVAL_BUSY',
+            `a ${language} cell is already running in this session; eval runs one cell at a time per language, so wait for it to finish (a cell cannot run a ${language} cell through tool('eval'): put the code in the cell itself, or use the other language)`,
+            { language },
+          );
+        if (!(await settledOrAborted(now.done, cell.signal, CANCELLED_KILL_WAIT_MS)))
+          throw new EvalToolError(
+            cell.signal?.aborted === true ? 'EVAL_KERNEL_DIED' : 'EVAL_BUSY',
+            cell.signal?.aborted === true
+              ? 'the cell was cancelled before it started'
+              : `the ${language} kernel of a cancelled cell is still being stopped after ${CANCELLED_KILL_WAIT_MS} ms; call eval again`,
+            { language },
+          );
+      }
       if (closed) throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
-      if (busy.has(language))
-        throw new EvalToolError(
-          'EVAL_BUSY',
-          `a ${language} cell is already running in this session; eval runs one cell at a time per language, so wait for it to finish`,
-          { language },
-        );
-      busy.add(language);
+      const done = runOne(language, code, cwd, cell);
+      const entry = { done, ...(cell.signal === undefined ? {} : { signal: cell.signal }) };
+      busy.set(language, entry);
       try {
-        return await runOne(language, code, cwd, cell);
+        return await done;
       } finally {
-        busy.delete(language);
+        if (busy.get(language) === entry) busy.delete(language);
       }
     },
     kernels() {
@@ -294,17 +360,19 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
 export const evalResource: ToolResource<EvalResource> = {
   capability: EVAL_RESOURCE,
   opens: 'lazy',
-  open: (context) => openEvalResource({ sessionId: context.sessionId }),
+  open: (context) => openEvalResource(sessionOptions(context)),
 };
 
 /**
  * The eval resource with options: a host that has a sandbox per conversation passes its lookup
  * (`evalResourceWith({ sandbox })`); the session's id is added.
  */
-export function evalResourceWith(options: Omit<EvalResourceOptions, 'sessionId'>): ToolResource<EvalResource> {
+export function evalResourceWith(
+  options: Omit<EvalResourceOptions, 'sessionId' | 'ranBefore'>,
+): ToolResource<EvalResource> {
   return {
     capability: EVAL_RESOURCE,
     opens: 'lazy',
-    open: (context) => openEvalResource({ ...options, sessionId: context.sessionId }),
+    open: (context) => openEvalResource({ ...options, ...sessionOptions(context) }),
   };
 }

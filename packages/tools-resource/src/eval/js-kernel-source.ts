@@ -72,29 +72,96 @@ const compiles = (src) => { try { new vm.Script(src); return true; } catch { ret
 // line break that leaves a tail compiling as an expression; a declaration there echoes nothing.
 const DECL = '/*a3s-decl*/';
 const AT = '(^|;[ \\t]*)';
-function declaredNames(code) {
+// Which characters of src are code (1), not inside a string, a template's text, a comment or a
+// regular expression: declarations are rewritten only there, never in data the cell holds.
+function codeMask(src) {
+  const mask = new Uint8Array(src.length);
+  const BT = '\x60';
+  const open = [];
+  let braces = 0;
+  let prev = '';
+  let i = 0;
+  const template = (j) => {
+    while (j < src.length) {
+      if (src[j] === '\\') { j += 2; continue; }
+      if (src[j] === BT) return j + 1;
+      if (src[j] === '$' && src[j + 1] === '{') { open.push(braces); braces++; return j + 2; }
+      j++;
+    }
+    return j;
+  };
+  const regexAllowed = () => prev === '' || '(,=:[!&|?{};+-*%<>~^'.includes(prev) ||
+    /(?:^|[^\w$])(?:return|typeof|case|do|else|in|of|new|delete|void|throw|await|yield)$/.test(src.slice(Math.max(0, i - 12), i).trimEnd());
+  while (i < src.length) {
+    const c = src[i];
+    const n = src[i + 1];
+    if (c === '/' && n === '/') { while (i < src.length && src[i] !== '\n') i++; continue; }
+    if (c === '/' && n === '*') { const e = src.indexOf('*/', i + 2); i = e < 0 ? src.length : e + 2; continue; }
+    if (c === "'" || c === '"') {
+      i++;
+      while (i < src.length && src[i] !== c && src[i] !== '\n') i += src[i] === '\\' ? 2 : 1;
+      i++; prev = 'a'; continue;
+    }
+    if (c === BT) { i = template(i + 1); prev = 'a'; continue; }
+    if (c === '/' && regexAllowed()) {
+      i++;
+      let cls = false;
+      while (i < src.length && src[i] !== '\n') {
+        if (src[i] === '\\') { i += 2; continue; }
+        if (src[i] === '[') cls = true;
+        else if (src[i] === ']') cls = false;
+        else if (src[i] === '/' && !cls) break;
+        i++;
+      }
+      i++; prev = 'a'; continue;
+    }
+    if (c === '}' && open.length > 0 && braces === open[open.length - 1] + 1) {
+      open.pop(); braces--; i = template(i + 1); prev = 'a'; continue;
+    }
+    if (c === '{') braces++;
+    else if (c === '}') braces--;
+    mask[i] = 1;
+    if (!/\s/.test(c)) prev = c;
+    i++;
+  }
+  return mask;
+}
+// The matches of AT + rest in code whose keyword (after the AT prefix) is code.
+function codeMatches(code, mask, rest) {
+  return [...code.matchAll(new RegExp(AT + rest, 'gm'))].filter((m) => mask[m.index + m[1].length] === 1);
+}
+function declaredNames(code, mask) {
   const names = new Set();
-  for (const m of code.matchAll(new RegExp(AT + '(?:const|let|var)\\s+([{[][^;]*?[}\\]])\\s*=(?![=>])', 'gm'))) {
+  for (const m of codeMatches(code, mask, '(?:const|let|var)\\s+([{[][^;]*?[}\\]])\\s*=(?![=>])')) {
     const pattern = m[2].replace(/=[^,}\]]*/g, '');
     for (const n of pattern.matchAll(/([A-Za-z_$][\w$]*)\s*(:?)/g)) if (n[2] === '') names.add(n[1]);
   }
-  for (const m of code.matchAll(new RegExp(AT + 'class\\s+([A-Za-z_$][\\w$]*)', 'gm'))) names.add(m[2]);
+  for (const m of codeMatches(code, mask, 'class\\s+([A-Za-z_$][\\w$]*)')) names.add(m[2]);
   return [...names];
 }
 function asyncWrap(code) {
-  const hoisted = code
-    .replace(new RegExp(AT + '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*=(?![=>])', 'gm'), '$1' + DECL + 'globalThis.$2 =')
-    .replace(new RegExp(AT + '(async\\s+)?function\\s*(\\*?)\\s*([A-Za-z_$][\\w$]*)', 'gm'), '$1' + DECL + 'globalThis.$4 = $2function$3 $4');
-  const keep = declaredNames(code).map((n) => 'try { globalThis.' + n + ' = ' + n + '; } catch {}').join('\n');
+  const mask = codeMask(code);
+  const hoisted = code.replace(
+    new RegExp(AT + '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*=(?![=>])', 'gm'),
+    (m, pre, name, at) => (mask[at + pre.length] === 1 ? pre + DECL + 'globalThis.' + name + ' =' : m),
+  );
+  const copy = (n) => 'try { globalThis.' + n + ' = ' + n + '; } catch {}';
+  const keep = declaredNames(code, mask).map(copy).join('\n');
+  // Function declarations stay declarations (as expressions, a next line starting with ( or [
+  // would call or index them): hoisted, they are copied to globalThis before the body runs.
+  const functions = codeMatches(code, mask, '(?:async\\s+)?function\\s*\\*?\\s*([A-Za-z_$][\\w$]*)')
+    .map((m) => copy(m[2]))
+    .join('\n');
   const wrap = (body, tail) =>
-    '(async () => {\n' + body + '\nconst __a3s_value__ = (' + (tail ?? 'undefined') + '\n);\n' + keep + '\nreturn __a3s_value__;\n})()';
+    '(async () => {\n' + functions + '\n' + body + '\nconst __a3s_value__ = (' + (tail ?? 'undefined') + '\n);\n' + keep + '\nreturn __a3s_value__;\n})()';
   const body = hoisted.replace(/[\s;]+$/, '');
+  const at = codeMask(body);
   let tries = 0;
   for (let i = body.length - 1; i >= -1 && tries < 64; i--) {
-    if (i >= 0 && body[i] !== ';' && body[i] !== '\n') continue;
+    if (i >= 0 && ((body[i] !== ';' && body[i] !== '\n') || at[i] !== 1)) continue;
     const tail = body.slice(i + 1).trim();
     if (tail === '') continue;
-    if (tail.startsWith(DECL) || /^(?:const|let|var|class)\b/.test(tail)) break;
+    if (tail.startsWith(DECL) || /^(?:const|let|var|class|function|async\s+function)\b/.test(tail)) break;
     tries++;
     const src = wrap(body.slice(0, i + 1), tail);
     if (compiles(src)) return src;

@@ -109,7 +109,15 @@ export class KernelProcess {
     const tag = newProcessTag();
     const child = spawn(cmd.command, [...cmd.args], {
       cwd: cmd.cwd,
-      env: { ...toolProcessEnv(), PYTHONUNBUFFERED: '1', MPLBACKEND: 'Agg', ...cmd.env, ...taggedEnv(tag) },
+      // PWD names the folder the kernel works in, not the one the host was started from.
+      env: {
+        ...toolProcessEnv(),
+        PWD: cmd.cwd,
+        PYTHONUNBUFFERED: '1',
+        MPLBACKEND: 'Agg',
+        ...cmd.env,
+        ...taggedEnv(tag),
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });

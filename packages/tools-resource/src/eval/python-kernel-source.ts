@@ -159,17 +159,43 @@ def _rewrite(code):
     if first.startswith('%%timeit'):
         return '_timeit(' + repr('\n'.join(lines[1:])) + ', globals())'
     out = []
+    # A magic is a line of its own: never one inside a string or brackets, or after a backslash.
+    state = {'quote': None, 'depth': 0, 'cont': False}
     for line in lines:
         s = line.lstrip(); ind = line[:len(line) - len(s)]
-        if s.startswith('%pip ') or s.startswith('!pip '): out.append(ind + '_pip(' + repr(s[5:]) + ')')
+        free = state['quote'] is None and state['depth'] == 0 and not state['cont']
+        if not free or s.startswith('!='):
+            _scan(line, state); out.append(line)
+        elif s.startswith('%pip ') or s.startswith('!pip '): out.append(ind + '_pip(' + repr(s[5:]) + ')')
         elif s.startswith('%cd '): out.append(ind + 'os.chdir(os.path.expanduser(' + repr(s[4:].strip()) + '))')
         elif s.startswith('%timeit ') or s.startswith('%time '):
             name, _, rest = s.partition(' ')
             out.append(ind + ('_timeit(' if name == '%timeit' else '_time(') + repr(_magic_args(rest)) + ', globals())')
         elif s.startswith('%matplotlib'): out.append(ind + 'pass')
         elif s.startswith('!'): out.append(ind + '_sh(' + repr(s[1:]) + ')')
-        else: out.append(line)
+        else: _scan(line, state); out.append(line)
     return '\n'.join(out)
+def _scan(line, state):
+    # Carries over a line: the triple-quoted string left open, the brackets, a final backslash.
+    i = 0; n = len(line)
+    while i < n:
+        c = line[i]
+        q = state['quote']
+        if q is not None:
+            if c == '\\': i += 2
+            elif line.startswith(q, i): state['quote'] = None; i += 3
+            else: i += 1
+            continue
+        if c == '#': break
+        if c in '"' + "'":
+            if line.startswith(c * 3, i): state['quote'] = c * 3; i += 3; continue
+            i += 1
+            while i < n and line[i] != c: i += 2 if line[i] == '\\' else 1
+            i += 1; continue
+        if c in '([{': state['depth'] += 1
+        elif c in ')]}': state['depth'] = max(0, state['depth'] - 1)
+        i += 1
+    state['cont'] = state['quote'] is None and line.endswith('\\')
 _g = {'__name__': '__main__', '__builtins__': __builtins__, 'display': display, 'tool': tool, 'ToolError': ToolError, '_sh': _sh, '_pip': _pip, '_timeit': _timeit, '_time': _time, 'os': os}
 _FLAGS = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
 _loop = asyncio.new_event_loop()
