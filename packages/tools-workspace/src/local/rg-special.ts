@@ -1,33 +1,19 @@
 /**
  * The files ripgrep cannot split into the lines `read` shows (see {@link readViewLines}): UTF-16
  * text, which rg skips as binary without a byte-order mark, and CR-only files, which rg reads as
- * one line. A cheap rg pass lists the candidates (a NUL byte between ASCII characters, a UTF-16
- * byte-order mark, or a CR not followed by LF); each is confirmed from its head, and rg searches
- * read's lines of it fed on its standard input; rg's own results for the file are dropped.
+ * one line. For a one-file target the file is recognised from its head and rg searches read's
+ * lines of it fed on its standard input; rg's own results for the file are dropped.
  */
 import { constants } from 'node:fs';
 import type { WorkspaceGrepMatch } from '@a3s-code/core';
-import { sortPaths } from '../search/path-order.js';
 import { mayHaveReadView, READ_VIEW_HEAD_BYTES, readViewLines } from '../search/read-view.js';
 import { openContained } from './contained-open.js';
-import { runRg, splitRecords } from './rg-process.js';
-import { hasUnopenableName } from '../paths/byte-names.js';
+import { runRg } from './rg-process.js';
 
 /** Matches in read's lines of each file rg cannot split as read does (a file with none maps to `[]`). */
 export type ReadViewMatches = ReadonlyMap<string, readonly WorkspaceGrepMatch[]>;
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
-
-// Bytes, not text (-E none, -a): two ASCII characters in UTF-16 form, a UTF-16 byte-order mark, a CR inside a line.
-const ASCII = '[\\x09\\x0a\\x0d\\x20-\\x7e]';
-const CANDIDATE_PATTERNS = [
-  '-e',
-  `(?-u:${ASCII}\\x00${ASCII}\\x00|\\x00${ASCII}\\x00${ASCII})`,
-  '-e',
-  '(?-u:^(?:\\xff\\xfe|\\xfe\\xff))',
-  '-e',
-  '\\r[^\\n]',
-];
 
 /**
  * The lines `read` shows of the regular file `rel` under the real `root` when rg cannot split it
@@ -111,34 +97,4 @@ export async function matchesIn(
     }
   }
   return found;
-}
-
-/**
- * Finds the files of a tree search that rg cannot split as read does and searches them in read's
- * lines. `select` are rg's file-selection flags (hidden files, ignores, globs), `match` its
- * matching flags and pattern, `where` its trailing `-- path` flags; `keep` filters the paths found
- * (an anchored glob's allowed set).
- */
-export async function readViewMatches(
-  rg: string,
-  select: readonly string[],
-  match: readonly string[],
-  where: readonly string[],
-  root: string,
-  signal: AbortSignal | undefined,
-  keep: (path: string) => boolean,
-): Promise<ReadViewMatches> {
-  const out = await runRg(
-    rg,
-    [...select, '-a', '-E', 'none', '--files-with-matches', '--null', ...CANDIDATE_PATTERNS, ...where],
-    root,
-    signal,
-  );
-  const files: { path: string; lines: string[] }[] = [];
-  for (const path of sortPaths(splitRecords(out, 0).map((p) => (p.startsWith('./') ? p.slice(2) : p)))) {
-    if (!keep(path) || hasUnopenableName(path)) continue;
-    const lines = await readViewOf(root, path);
-    if (lines !== undefined) files.push({ path, lines });
-  }
-  return matchesIn(rg, match, root, signal, files);
 }

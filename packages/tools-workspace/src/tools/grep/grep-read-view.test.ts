@@ -1,8 +1,8 @@
 /**
  * `grep` numbers and shows lines as `read` does for the files whose lines are not their
  * `\n`-separated bytes: CR-only (old Mac) files, split at each CR, and UTF-16 text with or without
- * a byte-order mark, LE or BE, searched decoded. Both engines, every output mode, context lines and
- * cursor pages, on real files.
+ * a byte-order mark, LE or BE, searched decoded: the JavaScript engine in trees (every output mode,
+ * context lines, cursor pages), ripgrep for a one-file target. Real files.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,7 +44,7 @@ const WANT = [
   'sub/z-mac.txt:2:foo sub',
 ];
 
-for (const engine of ['auto', 'js'] as const) {
+for (const engine of ['js'] as const) {
   const ws = new LocalWorkspace({ root: tmp.dir, searchEngine: engine });
   describe(`grep in read's lines (${engine} engine)`, () => {
     it('GREP-02: CR-only and UTF-16 files give the line numbers and text read shows; CRLF without its \\r', async () => {
@@ -113,14 +113,23 @@ for (const engine of ['auto', 'js'] as const) {
   });
 }
 
-describe("grep in read's lines (ripgrep engine): the pattern means what rg makes of it", () => {
+describe("grep in read's lines (ripgrep engine, one-file target): the pattern means what rg makes of it", () => {
   const ws = new LocalWorkspace({ root: tmp.dir, searchEngine: 'ripgrep' });
+  const grep = async (args: Record<string, unknown>): Promise<string> => (await call(grepTool, ws, args)).output;
+  it('GREP-02: CR-only and UTF-16 files give the lines read shows, context decoded', async () => {
+    expect(await grep({ pattern: '^foo', path: 'c-mac.txt' })).toBe('c-mac.txt:4:foo four');
+    expect(await grep({ pattern: 'foo', path: 'e-le.txt' })).toBe('e-le.txt:2:foo le');
+    expect(await grep({ pattern: 'foo', path: 'g-be.txt', '-A': 1 })).toBe('g-be.txt:2:foo be\ng-be.txt-3-last');
+    expect(await grep({ pattern: 'two', path: 'c-mac.txt', '-C': 1 })).toBe(
+      'c-mac.txt-1-one\nc-mac.txt:2:two foo\nc-mac.txt-3-three',
+    );
+    expect(await grep({ pattern: 'foo', path: 'h-bin.dat' })).toBe('No matches found');
+  });
+
   it('GREP-02: rg-only syntax, -i and fixed strings in CR-only and UTF-16 files', async () => {
-    const inline = await call(grepTool, ws, { pattern: '(?i)^FOO (FOUR|BE)$' });
-    expect(inline.output).toBe('c-mac.txt:4:foo four\nf-be-bom.txt:2:foo be\ng-be.txt:2:foo be');
-    const fold = await call(grepTool, ws, { pattern: 'WÖRLD|TWO', '-i': true });
-    expect(fold.output).toBe('c-mac.txt:2:two foo\nd-le-bom.txt:2:foo wörld');
-    const posix = await call(grepTool, ws, { pattern: '^[[:upper:]]|^[[:digit:]]+$', path: 'c-mac.txt' });
-    expect(posix.output).toBe('No matches found');
+    expect(await grep({ pattern: '(?i)^FOO (FOUR|BE)$', path: 'c-mac.txt' })).toBe('c-mac.txt:4:foo four');
+    expect(await grep({ pattern: '(?i)^FOO (FOUR|BE)$', path: 'f-be-bom.txt' })).toBe('f-be-bom.txt:2:foo be');
+    expect(await grep({ pattern: 'WÖRLD|TWO', '-i': true, path: 'd-le-bom.txt' })).toBe('d-le-bom.txt:2:foo wörld');
+    expect(await grep({ pattern: '^[[:upper:]]|^[[:digit:]]+$', path: 'c-mac.txt' })).toBe('No matches found');
   });
 });
