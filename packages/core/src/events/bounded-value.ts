@@ -3,6 +3,7 @@
  * arguments and metadata stay in the fact log, while events carry a preview of bounded size, so a
  * 300 KB `write` does not become a 300 KB `tool_start`. Small values pass through unchanged.
  */
+import { plainCopy } from './plain-copy.js';
 
 /** Largest serialized tool arguments an event carries whole, in UTF-16 code units of JSON. */
 export const EVENT_ARGS_MAX_CHARS = 16 * 1024;
@@ -117,14 +118,5 @@ export function eventArgs(args: unknown): {
   readonly args_chars?: number;
 } {
   const b = boundedValue(args, EVENT_ARGS_MAX_CHARS);
-  return b.truncated ? { args: b.value, args_truncated: true, args_chars: b.chars } : { args: copied(args) };
-}
-
-function copied(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  try {
-    return structuredClone(value);
-  } catch {
-    return value;
-  }
+  return b.truncated ? { args: b.value, args_truncated: true, args_chars: b.chars } : { args: plainCopy(args) };
 }

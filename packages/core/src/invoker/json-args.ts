@@ -1,3 +1,5 @@
+import { plainCopy } from '../events/plain-copy.js';
+
 /**
  * Arguments a host passes to `session.tool` (or a pack to `ctx.invoke`) must be what a model could
  * have sent: JSON. A BigInt, a function, a cycle, a Date or a class instance would otherwise fail
@@ -76,10 +78,5 @@ function walk(
  * recorded the model's call. A value that cannot be copied is returned as it is.
  */
 export function detachedArgs<T>(args: T): T {
-  if (args === null || typeof args !== 'object') return args;
-  try {
-    return structuredClone(args);
-  } catch {
-    return args;
-  }
+  return plainCopy(args);
 }
