@@ -1,10 +1,9 @@
 /**
- * One live kernel: a child process in its own process group, with a unique tag in its environment,
- * speaking framed JSON lines over its stdio. A cell runs under an inactivity budget that every
- * message from the kernel renews and that is paused while a `tool()` bridge call is outstanding,
- * and under a memory limit (the kernel's own, plus a watch of the resident memory of the kernel and
- * its processes); on expiry, over the limit, or when the session closes, every process of the
- * kernel is killed (see `process-tree.ts`). Output is capped (head and tail kept, total reported).
+ * One live kernel: a child process in its own process group, tagged in its environment, speaking
+ * framed JSON lines over its stdio. A cell runs under an inactivity budget (renewed by every kernel
+ * message, paused while a `tool()` bridge call is outstanding) and a memory limit (the kernel's own
+ * and a watch of its processes' resident memory); on expiry, over the limit, or when the session
+ * closes, every process of the kernel is killed (`process-tree.ts`). Output is capped (head and tail).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { toolProcessEnv } from '@a3s-code/core';
@@ -107,17 +106,11 @@ export class KernelProcess {
   /** Starts a kernel and waits for its `ready` message; `where` names the host or sandbox in errors. */
   static async start(cmd: KernelCommand, startTimeoutMs = 20_000, where = 'host'): Promise<KernelProcess> {
     const tag = newProcessTag();
+    // PWD names the folder the kernel works in, not the one the host was started from.
+    const env = { ...toolProcessEnv(), PWD: cmd.cwd, PYTHONUNBUFFERED: '1', MPLBACKEND: 'Agg' };
     const child = spawn(cmd.command, [...cmd.args], {
       cwd: cmd.cwd,
-      // PWD names the folder the kernel works in, not the one the host was started from.
-      env: {
-        ...toolProcessEnv(),
-        PWD: cmd.cwd,
-        PYTHONUNBUFFERED: '1',
-        MPLBACKEND: 'Agg',
-        ...cmd.env,
-        ...taggedEnv(tag),
-      },
+      env: { ...env, ...cmd.env, ...taggedEnv(tag) },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });

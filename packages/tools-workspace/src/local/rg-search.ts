@@ -189,10 +189,8 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   }
 
   /**
-   * The files of the search rg cannot split into read's lines (UTF-16, CR-only), searched here:
-   * for a one-file target only. A tree search does not look for such files (finding them takes a
-   * second walk of the tree, 1.6x rg's time per call on a small repository); the JavaScript
-   * engine does.
+   * A one-file target rg cannot split into read's lines (UTF-16, CR-only), searched here. A tree
+   * search does not look for such files (a second walk: 1.6x rg per call); the JS engine does.
    */
   private async readView(
     request: WorkspaceGrepRequest,
