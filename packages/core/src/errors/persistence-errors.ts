@@ -10,12 +10,15 @@ export class SessionSnapshotError extends A3sError {
   readonly field: string;
   /** Where the snapshot came from (a file path, `memory:<id>`). */
   readonly source: string;
+  /** What is wrong with the field. */
+  readonly problem: string;
   constructor(source: string, field: string, problem: string) {
     super('SESSION_SNAPSHOT_INVALID', `session snapshot '${source}': ${field}: ${problem}`, {
       details: { source, field },
     });
     this.field = field;
     this.source = source;
+    this.problem = problem;
   }
 }
 

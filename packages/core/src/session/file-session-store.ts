@@ -2,8 +2,9 @@
  * `FileSessionStore`: one JSON envelope per session at `<dir>/.a3s/sessions/<thread>.json`
  * (thread as for fact logs: the id itself when safe, otherwise `s-<sha256>`). Saves publish by
  * atomic replace; loads validate the envelope and migrate the legacy
- * bare-session shape.
+ * bare-session shape and the older sharded layout (a folder `<thread>/`, see `sharded-session.ts`).
  */
+import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { threadIdFor } from '@a3s-code/effect';
@@ -13,6 +14,7 @@ import { readStateFile } from '../store/state-file.js';
 import { TEMP_PREFIX, writeFileAtomic } from './atomic-file.js';
 import type { RunCheckpoint } from '../run/run-checkpoint.js';
 import { checkpointFromSnapshot, type SessionListing, type SessionStore } from './session-store.js';
+import { hasShardEntry, loadShardedSession, SHARD_SESSION_FILE } from './sharded-session.js';
 import { parseSessionSnapshot } from './snapshot-parse.js';
 import type { SessionSnapshotV1 } from './snapshot-types.js';
 
@@ -50,45 +52,62 @@ export class FileSessionStore implements SessionStore {
     });
   }
 
-  /** Reads and validates a session's file; `undefined` when there is none. */
+  /**
+   * Reads and validates a session's file; `undefined` when there is none. A legacy bare session
+   * or a sharded session folder is migrated into a snapshot (never written back in that layout).
+   */
   async loadSnapshot(sessionId: string): Promise<SessionSnapshotV1 | undefined> {
     const path = this.pathOf(sessionId);
+    const shards = join(this.folder, threadIdFor(sessionId));
     const text = await readOrUndefined(path);
-    if (text === undefined) return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      throw new SessionSnapshotError(path, '(root)', `is not valid JSON: ${(e as Error).message}`);
+    if (text === undefined) {
+      return (await hasShardEntry(shards)) ? loadShardedSession(shards, sessionId) : undefined;
+    }
+    const value = decode(text, path);
+    if (isBareSession(value) && (await hasShardEntry(shards))) {
+      return loadShardedSession(shards, sessionId, { value, source: path });
     }
     return parseSessionSnapshot(value, path, sessionId);
   }
 
   /**
-   * Every session with a readable file, most recently saved first. Unreadable files are skipped,
-   * and so is what is not a regular file (a link, a FIFO): it is never followed nor waited on.
+   * Every session with a readable file or sharded folder, most recently saved first. Unreadable
+   * ones are skipped, and so is what is neither a regular file nor a real folder (a link, a FIFO):
+   * it is never followed nor waited on. A session both saved and sharded is listed once.
    */
   async listSessions(): Promise<readonly SessionListing[]> {
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = await readdir(this.folder);
+      entries = await readdir(this.folder, { withFileTypes: true });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new SessionStoreError('list', this.folder, e);
     }
-    const out: SessionListing[] = [];
-    for (const name of names) {
-      if (!name.endsWith('.json') || name.startsWith(TEMP_PREFIX)) continue;
+    const found = new Map<string, number>();
+    for (const entry of entries) {
+      const name = entry.name;
+      if (name.startsWith(TEMP_PREFIX)) continue;
       try {
-        const text = (await readStateFile(join(this.folder, name), MAX_FACT_LOG_BYTES))?.toString('utf8');
-        if (text === undefined) continue;
-        const value: unknown = JSON.parse(text);
-        const s = parseSessionSnapshot(value, join(this.folder, name));
-        out.push({ sessionId: s.session_id, updatedAtMs: s.updated_at_ms });
+        let s: SessionSnapshotV1;
+        if (entry.isDirectory()) {
+          const files = await readdir(join(this.folder, name));
+          if (!files.includes(SHARD_SESSION_FILE)) continue;
+          s = await loadShardedSession(join(this.folder, name), undefined);
+        } else if (name.endsWith('.json')) {
+          const text = (await readStateFile(join(this.folder, name), MAX_FACT_LOG_BYTES))?.toString('utf8');
+          if (text === undefined) continue;
+          s = parseSessionSnapshot(JSON.parse(text), join(this.folder, name));
+        } else continue;
+        // Listed only where loading it by its id finds it.
+        const thread = threadIdFor(s.session_id);
+        if (name !== thread && name !== `${thread}.json`) continue;
+        found.set(s.session_id, Math.max(found.get(s.session_id) ?? 0, s.updated_at_ms));
       } catch {
         // A foreign or corrupt file is not a session; loading it by id reports why.
       }
     }
+    const out: SessionListing[] = [];
+    for (const [sessionId, updatedAtMs] of found) out.push({ sessionId, updatedAtMs });
     return out.sort((a, b) => b.updatedAtMs - a.updatedAtMs);
   }
 
@@ -96,6 +115,20 @@ export class FileSessionStore implements SessionStore {
   async loadRunCheckpoint(sessionId: string, runId: string): Promise<RunCheckpoint | undefined> {
     return checkpointFromSnapshot(await this.loadSnapshot(sessionId), runId);
   }
+}
+
+/** The decoded JSON of a snapshot file's text. */
+function decode(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new SessionSnapshotError(path, '(root)', `is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** Whether a decoded file is the legacy bare-session shape (no `version`, has `messages`). */
+function isBareSession(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !('version' in value) && 'messages' in value;
 }
 
 /** The text of a snapshot file; a link, a FIFO or a folder in its place is refused unread (`STATE_FILE` as the cause). */

@@ -152,7 +152,11 @@ export function parseSessionSnapshot(value: unknown, source: string, expectedSes
   return snapshot;
 }
 
-function parseV1(value: Record<string, unknown>, source: string): SessionSnapshotV1 {
+/**
+ * Validates a decoded version-1 snapshot and checks its integrity.
+ * @throws SessionSnapshotError naming the field that is wrong.
+ */
+export function parseV1(value: Record<string, unknown>, source: string): SessionSnapshotV1 {
   if (value.version !== 1)
     throw new SessionSnapshotError(source, 'version', `must be 1, got ${JSON.stringify(value.version)}`);
   const parsed = schemas().snapshotSchema.safeParse(value);
