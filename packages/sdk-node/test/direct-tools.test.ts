@@ -15,13 +15,14 @@ afterEach(async () => {
 
 async function open(turns: ConstructorParameters<typeof ScriptedLlmClient>[0] = []) {
   const dir = tempRepo();
-  const agent = await Agent.create({ model: new ScriptedLlmClient(turns) });
+  const model = new ScriptedLlmClient(turns);
+  const agent = await Agent.create({ model });
   session = await agent.session(dir);
-  return { dir, session };
+  return { dir, session, model };
 }
 
 describe('host-direct helpers', () => {
-  it('tool, readFile, writeFile, editFile, patchFile, ls, glob, grep, bash, git', async () => {
+  it('SDK-04: tool, readFile, writeFile, editFile, patchFile, ls, glob, grep, bash, git on a real repository', async () => {
     const { dir, session: s } = await open();
     const raw = await s.tool('read', { file_path: 'README.md' });
     expect(raw.exitCode).toBe(0);
@@ -125,13 +126,52 @@ describe('host-direct helpers', () => {
     ]);
   });
 
-  it('direct calls run while a turn is in progress (no lease)', async () => {
-    const { session: s } = await open([{ delay_ms: 400, text: 'slow answer' }]);
+  it('SDK-02: direct calls run while a turn is in progress (no lease) and add nothing to the transcript', async () => {
+    const { dir, session: s, model } = await open([{ delay_ms: 400, text: 'slow answer' }, { text: 'second' }]);
     const run = s.send('take your time');
     await new Promise((r) => setTimeout(r, 50));
     expect(s.activeRunId).not.toBeNull();
-    expect(await s.grep('PermissionPolicy')).toContain('README.md');
+    const during = await Promise.all([
+      s.grep('PermissionPolicy'),
+      s.writeFile('notes.txt', 'mid-turn\n'),
+      s.tool('read', { file_path: 'README.md' }),
+      s.git('status'),
+      s.program({ source: "async function run(ctx) { return await ctx.readFile('README.md'); }" }),
+    ]);
+    expect(during[0]).toContain('README.md');
+    expect(during.slice(1).map((r) => (r as { exitCode: number }).exitCode)).toEqual([0, 0, 0, 0]);
+    expect(s.activeRunId).not.toBeNull();
     expect((await run).text).toBe('slow answer');
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mid-turn\n');
+    // The log and the next model request hold the prompt and the answer only.
+    const facts = s.core.store.log.facts.map((f) => f.type);
+    expect(facts.filter((t) => t.startsWith('tool.'))).toEqual([]);
+    await s.send('and again');
+    expect(model.requests[1]!.messages.map((m) => m.content)).toEqual(['take your time', 'slow answer', 'and again']);
+  });
+
+  it('SDK-03: tool, program, git, writeFile, ls, editFile and patchFile return a ToolResult with output, exitCode and an optional metadataJson', async () => {
+    const { session: s } = await open();
+    const results = {
+      tool: await s.tool('read', { file_path: 'README.md' }),
+      program: await s.program({ source: 'async function run(ctx) { return 6 * 7; }' }),
+      git: await s.git('status'),
+      writeFile: await s.writeFile('a.txt', 'one\n'),
+      ls: await s.ls('.'),
+      editFile: await s.editFile('a.txt', 'one', 'two'),
+      patchFile: await s.patchFile('a.txt', '@@ -1 +1 @@\n-two\n+three\n'),
+    };
+    for (const [name, r] of Object.entries(results)) {
+      expect(typeof r.output, name).toBe('string');
+      expect(r.exitCode, name).toBe(0);
+      if (r.metadataJson !== undefined) expect(typeof JSON.parse(r.metadataJson), name).toBe('object');
+    }
+    expect(JSON.parse(results.program.metadataJson!).result).toBe(42);
+    expect(JSON.parse(results.tool.metadataJson!).total_lines).toBe(3);
+    expect(results.ls.output).toContain('a.txt');
+    // A failure is a ToolResult too, not a throw.
+    const failed = await s.editFile('a.txt', 'not there', 'x');
+    expect([typeof failed.output, failed.exitCode]).toEqual(['string', 1]);
   });
 
   it('SDK-01: a direct call runs in the session workspace as a privileged host call the model would be refused', async () => {
