@@ -14,7 +14,8 @@ export {
   type SessionStoreSetting,
 } from './session-store.js';
 export { buildSnapshot, runRecordsFromFacts, type SnapshotInput } from './snapshot-builder.js';
-export { checkIntegrity, migrateLegacySession, parseSessionSnapshot } from './snapshot-parse.js';
+export { migrateLegacySession } from './legacy-session.js';
+export { checkIntegrity, parseSessionSnapshot } from './snapshot-parse.js';
 export {
   SESSION_SNAPSHOT_VERSION,
   type LegacySessionData,

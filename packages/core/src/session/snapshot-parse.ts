@@ -1,14 +1,15 @@
 /**
  * Reading snapshots back: shape validation (zod), the integrity rules a store checks on load
  * (unique run ids, run and event session ids equal to the snapshot's, strictly increasing event
- * sequences per run) and the migration of the legacy bare-session shape. Every failure
+ * sequences per run); the legacy bare-session shape is migrated by `legacy-session.ts`. Every failure
  * is a `SessionSnapshotError` naming the source and the field.
  */
-import { ATTACHMENT_MEDIA_TYPES, MAX_ATTACHMENT_NAME, MAX_ATTACHMENTS, type Message } from '@a3s-code/effect';
+import { ATTACHMENT_MEDIA_TYPES, MAX_ATTACHMENT_NAME, MAX_ATTACHMENTS } from '@a3s-code/effect';
 import type { z } from 'zod';
 import { SessionSnapshotError } from '../errors/persistence-errors.js';
 import type { EventEnvelopeV1 } from '../events/event-envelope.js';
-import type { LegacySessionData, SessionSnapshotV1 } from './snapshot-types.js';
+import { migrateLegacySession } from './legacy-session.js';
+import type { SessionSnapshotV1 } from './snapshot-types.js';
 import { lazyZod } from '../tools/zod-loader.js';
 
 /** The zod schemas of a snapshot, built (and zod loaded) when the first snapshot is read. */
@@ -110,12 +111,7 @@ const schemas = lazyZod((z) => {
     subagent_tasks: z.array(z.looseObject({ task_id: z.string().min(1), agent: z.string(), status: z.string() })),
   });
 
-  const legacySchema = z.object({
-    id: z.string().min(1),
-    messages: z.array(z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.string() })),
-    created_at: z.union([int, z.iso.datetime({ offset: true })]).optional(),
-  });
-  return { snapshotSchema, legacySchema };
+  return { snapshotSchema };
 });
 
 function pathOf(path: readonly PropertyKey[]): string {
@@ -199,30 +195,4 @@ export function checkIntegrity(s: SessionSnapshotV1, source: string): void {
     }
     lastSequence.set(m.run_id, m.sequence);
   });
-}
-
-/** Migrates the legacy bare-session shape into a snapshot (system messages are dropped). */
-export function migrateLegacySession(value: unknown, source: string): SessionSnapshotV1 {
-  const parsed = schemas().legacySchema.safeParse(value);
-  if (!parsed.success) fail(source, parsed.error.issues);
-  const legacy: LegacySessionData = parsed.data;
-  const createdAt = typeof legacy.created_at === 'string' ? Date.parse(legacy.created_at) : (legacy.created_at ?? 0);
-  const conversation: Message[] = [];
-  for (const m of legacy.messages) {
-    const seq = conversation.length + 1;
-    if (m.role === 'user') conversation.push({ role: 'user', text: m.content, source: 'history', seq });
-    else if (m.role === 'assistant') conversation.push({ role: 'assistant', text: m.content, tool_calls: [], seq });
-  }
-  return {
-    version: 1,
-    session_id: legacy.id,
-    created_at_ms: createdAt,
-    updated_at_ms: createdAt,
-    conversation,
-    artifacts: [],
-    trace_events: [],
-    runs: [],
-    verification_reports: [],
-    subagent_tasks: [],
-  };
 }

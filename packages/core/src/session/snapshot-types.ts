@@ -91,13 +91,30 @@ export interface SessionSnapshotV1 {
   readonly subagent_tasks: readonly SubagentTaskSnapshot[];
 }
 
+/** A content block of a legacy message (`image` blocks are not carried over). */
+export type LegacyContentBlock =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly [key: string]: unknown }
+  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input?: unknown }
+  | {
+      readonly type: 'tool_result';
+      readonly tool_use_id: string;
+      readonly content?: string | readonly { readonly type: string; readonly text?: string }[];
+      readonly is_error?: boolean;
+    };
+
 /**
  * The legacy bare-session JSON shape: readable for migration, never written. `system`
- * messages are dropped on migration (the system prompt comes from the configuration).
- * `created_at` is epoch milliseconds or an ISO-8601 string.
+ * messages are dropped on migration (the system prompt comes from the configuration); other
+ * fields older versions saved are ignored. Times are epoch milliseconds, epoch seconds (any number
+ * below 10^11) or ISO-8601 strings.
  */
 export interface LegacySessionData {
   readonly id: string;
-  readonly messages: readonly { readonly role: 'user' | 'assistant' | 'system'; readonly content: string }[];
+  readonly messages: readonly {
+    readonly role: 'user' | 'assistant' | 'system';
+    readonly content: string | readonly LegacyContentBlock[];
+  }[];
   readonly created_at?: number | string;
+  readonly updated_at?: number | string;
 }
