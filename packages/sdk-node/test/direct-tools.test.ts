@@ -127,7 +127,7 @@ describe('host-direct helpers', () => {
   });
 
   it('SDK-02: direct calls run while a turn is in progress (no lease) and add nothing to the transcript', async () => {
-    const { dir, session: s, model } = await open([{ delay_ms: 400, text: 'slow answer' }, { text: 'second' }]);
+    const { dir, session: s, model } = await open([{ delay_ms: 2_000, text: 'slow answer' }, { text: 'second' }]);
     const run = s.send('take your time');
     await new Promise((r) => setTimeout(r, 50));
     expect(s.activeRunId).not.toBeNull();
