@@ -126,4 +126,22 @@ describe('racing close: each call ends with a result or a typed error, the log w
     expect((await stream.result).status).toBe('cancelled');
     for (const s of [other.session, stuck.session]) expect(types(s).at(-1)).toBe('run.ended');
   });
+
+  it('resumeSession of an id another session of this process is writing (mid-run) is FACT_LOG_LOCKED; that run completes; once closed it resumes', async () => {
+    const { session, agent, dir } = await track(
+      open([{ text: 'first' }, { delay_ms: 80, text: 'second' }], { sessionId: 'held', sessionStore: 'file' }),
+    );
+    await session.send('one');
+    await session.save();
+    const running = session.send('two');
+    while (session.activeRunId === null) await new Promise((r) => setTimeout(r, 1));
+    expect(await outcome(() => agent.resumeSession('held', { dir, sessionStore: 'file' }))).toMatchObject({
+      code: 'FACT_LOG_LOCKED',
+    });
+    expect((await running).text).toBe('second');
+    await session.close();
+    const again = await agent.resumeSession('held', { dir, sessionStore: 'file' });
+    expect(again.store.log.facts.map((f) => f.type)).toEqual(types(session));
+    await again.close();
+  });
 });
