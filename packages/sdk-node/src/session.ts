@@ -87,7 +87,7 @@ export class Session {
     return logRepairOf(this.core);
   }
 
-  /** The folded state of the log now (phase, view, counters). */
+  /** The folded state of the log now (phase, view, counters): deeply frozen, so changing it changes nothing. */
   get state(): FoldState {
     return this.core.state;
   }
