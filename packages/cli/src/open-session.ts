@@ -153,7 +153,7 @@ export function closeOnSigterm(opened: OpenedSession): () => void {
     if (terminating) return;
     terminating = true;
     const { session } = opened;
-    session.interrupt('terminated (SIGTERM)');
+    if (!session.closed) session.interrupt('terminated (SIGTERM)');
     const deadline = Date.now() + SIGTERM_GRACE_MS;
     const settled = new Promise<void>((done) => {
       const check = (): void => {

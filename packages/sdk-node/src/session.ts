@@ -37,6 +37,7 @@ import {
   type McpSessionServerStatus,
 } from '@a3s-code/mcp';
 import type { GitOperation } from '@a3s-code/tools-workspace';
+import { SessionClosedError } from '@a3s-code/core';
 import { checkOptionsArg, isOptionsObject } from './arguments.js';
 import * as direct from './direct-tools.js';
 import { logPathOf, logRepairOf, type LogRepair } from './log-info.js';
@@ -86,9 +87,14 @@ export class Session {
     return logRepairOf(this.core);
   }
 
-  /** The folded state of the log now (phase, view, counters). */
+  /** The folded state of the log now (phase, view, counters): deeply frozen, so changing it changes nothing. */
   get state(): FoldState {
     return this.core.state;
+  }
+
+  /** Whether `close()` was called: every call that would change something then fails with `SESSION_CLOSED`. */
+  get closed(): boolean {
+    return this.core.closed;
   }
 
   /** The id of the run in progress, or `null`. */
@@ -137,10 +143,7 @@ export class Session {
     return this.core.catalog;
   }
 
-  /**
-   * Queues a message for the active run's next model call; the receipt says whether it was accepted. With
-   * `options.attachments` it resolves once they are checked and stored, or rejects (`AttachmentError`) and queues nothing.
-   */
+  /** Queues a message for the active run's next model call; the receipt says whether it was accepted. With `options.attachments` it resolves once they are checked and stored, or rejects (`AttachmentError`) and queues nothing. */
   steer(text: string, options: AttachedSteerOptions): Promise<SteerReceipt>;
   steer(text: string, options?: SteerOptions): SteerReceipt;
   steer(text: string, options?: SteerOptions | AttachedSteerOptions): SteerReceipt | Promise<SteerReceipt> {
@@ -150,10 +153,9 @@ export class Session {
   }
 
   /**
-   * Cancels a run cooperatively. `{ runId, turnRevision? }` cancels only that run: an interrupt
-   * meant for a finished or another run, or for a turn the run has moved past, returns `false`
-   * and never cancels the next run. Without a target (or with only a reason) it cancels the
-   * active run. Returns whether a run was interrupted.
+   * Cancels a run cooperatively. `{ runId, turnRevision? }` cancels only that run: an interrupt meant for a finished or
+   * another run, or for a turn the run has moved past, returns `false` and never cancels the next run. Without a target (or
+   * with only a reason) it cancels the active run. Returns whether a run was interrupted. `SESSION_CLOSED` once closed.
    */
   interrupt(target?: string | InterruptOptions): boolean {
     return this.core.interrupt(target);
@@ -298,8 +300,9 @@ export class Session {
     return mcpServerSteps(this.#mcp.sources, name, config, options);
   }
 
-  /** Removes a session-private server (its tools leave the surface). `false` for an unknown name; `MCP_OWNERSHIP` for an agent-global one. */
-  removeMcpServer(name: string): Promise<boolean> {
+  /** Removes a session-private server (its tools leave the surface). `false` for an unknown name; `MCP_OWNERSHIP` for an agent-global one; `SESSION_CLOSED` once closed. */
+  async removeMcpServer(name: string): Promise<boolean> {
+    if (this.core.closed) throw new SessionClosedError(this.sessionId, 'session.removeMcpServer');
     return this.#mcp.sources.removeMcpServer(name);
   }
 
@@ -327,9 +330,10 @@ export class Session {
   /**
    * Turns vibe mode on or off: the `vibe_*` tools join or leave the surface. Workers already
    * running go on (turn it on again to conduct them). Returns the new state.
-   * @throws SessionConfigurationError (`vibe`) when the session was opened without the `vibe` option.
+   * @throws SessionConfigurationError (`vibe`) when the session was opened without the `vibe` option; SessionClosedError once it is closed.
    */
   setVibeMode(on: boolean): boolean {
+    if (this.core.closed) throw new SessionClosedError(this.sessionId, 'session.setVibeMode');
     return switchVibe(this.#vibe, on);
   }
 

@@ -60,7 +60,15 @@ describe('the SDK used the wrong way round', () => {
           `'${name}' cannot start; open it again (agent.session(dir, { sessionId: 'closed' }))`,
         ),
       });
-    expect(s.interrupt()).toBe(false);
+    // The control calls too (an interrupt used to answer `false`, a steer `no_active_run`, a save to publish).
+    const closed = (op: string) =>
+      expect.objectContaining({ code: 'SESSION_CLOSED', details: { session_id: 'closed', operation: op } });
+    expect(() => s.interrupt()).toThrow(closed('interrupt'));
+    expect(() => s.steer('x')).toThrow(closed('steer'));
+    expect(() => s.setVibeMode(true)).toThrow(closed('session.setVibeMode'));
+    await expect(s.save()).rejects.toEqual(closed('save'));
+    await expect(s.removeMcpServer('x')).rejects.toEqual(closed('session.removeMcpServer'));
+    await expect(s.catalog.prepare([])).rejects.toEqual(closed('catalog.prepare'));
     await expect(s.close()).resolves.toBeUndefined();
   });
 });

@@ -151,14 +151,14 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   let interruptedFlow: FlowOutcome['again'] | undefined;
   const quit = (): void => {
     exitCode = EXIT.cancelled;
-    if (runId !== undefined) session.interrupt({ runId, reason: 'the user left (Ctrl-C twice)' });
+    if (runId !== undefined && !session.closed) session.interrupt({ runId, reason: 'the user left (Ctrl-C twice)' });
     flow?.abort(new Error('the user left (Ctrl-C twice)'));
     reader.close();
   };
   // The reader of stdout went away (`a3s code | head`): the answers would be lost, so the run is
   // interrupted and the session closed, as a3s run does; the exit code stays 0.
   const onStdoutClosed = (): void => {
-    if (runId !== undefined) session.interrupt({ runId, reason: 'stdout was closed by its reader' });
+    if (runId !== undefined && !session.closed) session.interrupt({ runId, reason: 'stdout was closed by its reader' });
     flow?.abort(new Error('stdout was closed by its reader'));
     reader.close();
   };
@@ -173,7 +173,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     if (running && flow !== undefined && !flow.signal.aborted) {
       flow.abort(new Error(reason));
       stopped = true;
-    } else if (running && runId !== undefined) stopped = session.interrupt({ runId, reason });
+    } else if (running && runId !== undefined && !session.closed) stopped = session.interrupt({ runId, reason });
     if (stopped) chrome.write(cs.yellow('interrupting… (Ctrl-C again to exit)\n'));
     else chrome.write(cs.dim('(Ctrl-C again to exit, or /exit)\n'));
   });

@@ -166,11 +166,12 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     interrupts++;
     if (interrupts > 1) process.exit(EXIT.cancelled); // at once; MCP process groups are killed by their exit hook
     io.stderr.write(err.yellow('\ninterrupting the run… (Ctrl-C again to quit at once)\n'));
-    if (runId !== undefined) session.interrupt({ runId, reason: 'interrupted from the terminal (Ctrl-C)' });
+    if (runId !== undefined && !session.closed)
+      session.interrupt({ runId, reason: 'interrupted from the terminal (Ctrl-C)' });
   };
   process.on('SIGINT', onInterrupt);
   // The reader of stdout went away (`| head -1`): end the run (its log records the interrupt) and close.
-  const onStdoutClosed = (): void => void session.interrupt('stdout was closed by its reader');
+  const onStdoutClosed = (): void => void (session.closed || session.interrupt('stdout was closed by its reader'));
   io.stdoutClosed?.addEventListener('abort', onStdoutClosed);
   if (io.stdoutClosed?.aborted) onStdoutClosed();
   let result: RunResult;

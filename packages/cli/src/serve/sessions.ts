@@ -305,7 +305,7 @@ export class ServeSessions {
 
 /** Interrupts the active run, waits for its `run/result`, then closes the session and its agent. */
 async function closeEntry(entry: Entry): Promise<void> {
-  entry.opened.session.interrupt('the session was closed');
+  if (!entry.opened.session.closed) entry.opened.session.interrupt('the session was closed');
   await entry.pump;
   await entry.opened.close();
 }

@@ -4,6 +4,8 @@
  * (its tools staged), its `session` resources opened, the whole projection validated and
  * published — or, on any failure or cancellation, the pack is unplugged and its resources closed.
  */
+import { CatalogPreparationError } from '../errors/catalog-errors.js';
+import { SessionClosedError } from '../errors/session-errors.js';
 import type { SessionResources } from '../registry/session-resources.js';
 import type { ToolPack } from '../tools/tool-pack.js';
 import { CapabilityCatalog, type CapabilityCatalogOptions, type PrepareOptions } from './capability-catalog.js';
@@ -21,6 +23,8 @@ export interface ToolPackStepOptions {
 /** The catalog of a session. */
 export class SessionCapabilityCatalog extends CapabilityCatalog {
   readonly #resources: SessionResources;
+  /** The id of the session once it has closed. */
+  #closedSession: string | undefined;
 
   constructor(options: CapabilityCatalogOptions, resources: SessionResources) {
     super(options);
@@ -51,6 +55,33 @@ export class SessionCapabilityCatalog extends CapabilityCatalog {
         run: () => resources.openPack(pack),
       },
     ];
+  }
+
+  /**
+   * Prepares and publishes a new generation (see {@link CapabilityCatalog.prepare}).
+   * @throws SessionClosedError (a rejection) once the session is closed, or when it closes while the steps run (they are
+   *   rolled back): a closed session publishes nothing.
+   */
+  override async prepare(steps: readonly PreparationStep[], options: PrepareOptions = {}): Promise<CatalogGeneration> {
+    const refuse = () => {
+      if (this.#closedSession !== undefined) throw new SessionClosedError(this.#closedSession, 'catalog.prepare');
+    };
+    refuse();
+    const onStep = async (step: string) => {
+      refuse();
+      await options.onStep?.(step);
+      refuse();
+    };
+    try {
+      return await super.prepare(steps, { ...options, onStep });
+    } catch (e) {
+      throw e instanceof CatalogPreparationError && e.cause instanceof SessionClosedError ? e.cause : e;
+    }
+  }
+
+  /** Closes the catalog with its session `sessionId`: every later {@link prepare} is refused. */
+  closeWith(sessionId: string): void {
+    this.#closedSession = sessionId;
   }
 
   /** Plugs `pack` into the live session as a new generation (see {@link toolPackSteps}). */

@@ -43,8 +43,9 @@ export interface AgentEventPayloads {
   reasoningDelta: { delta: string };
   /**
    * `args` is bounded for the event: above 16 KB of JSON it is a preview of the same
-   * shape, flagged by `args_truncated` with the original size in `args_chars`; the fact log keeps
-   * the full arguments. The same holds for `confirmation_required` and `permission_denied`.
+   * shape, flagged by `args_truncated` with the original size in `args_chars` (measured up to
+   * 1 MiB of JSON; a larger one reports a lower bound above the cap); the fact log keeps the full
+   * arguments. The same holds for `confirmation_required` and `permission_denied`.
    */
   toolStart: {
     id: string;

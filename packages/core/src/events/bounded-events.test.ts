@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { open, closeAfterEach } from '../../test/session-kit.js';
 import { ScriptedConfirmationManager } from '../testing/index.js';
-import { boundedValue, EVENT_ARGS_MAX_CHARS } from './bounded-value.js';
+import { boundedValue, EVENT_ARGS_MAX_CHARS, EVENT_MEASURE_MAX_CHARS, eventArgs } from './bounded-value.js';
 import type { EventEnvelopeV1 } from './event-envelope.js';
 
 const { track } = closeAfterEach();
@@ -73,5 +73,56 @@ describe('bounded events', () => {
     );
     expect(wide.value).toEqual({ preview: expect.stringMatching(/^\{"k0":"v+/) });
     expect(JSON.stringify(wide.value).length).toBeLessThanOrEqual(1000);
+  });
+
+  it('BND-07: a 4 MB call is measured only until it is over the cap (the whole of it used to be serialised), with the same preview', () => {
+    // Every item's field is a getter: JSON.stringify would read all 200 000 of them.
+    let reads = 0;
+    const item = () =>
+      Object.defineProperty({}, 'old', {
+        get: () => {
+          reads++;
+          return 'x'.repeat(16);
+        },
+        enumerable: true,
+      });
+    const args = { path: 'a.ts', edits: Array.from({ length: 200_000 }, item) };
+    const built = eventArgs(args);
+    expect(reads).toBeLessThan(20_000);
+    expect(built).toMatchObject({ args_truncated: true, args: { path: 'a.ts' } });
+    expect(built.args_chars).toBeGreaterThan(EVENT_ARGS_MAX_CHARS);
+    expect((built.args as { edits: unknown[] }).edits.at(-1)).toBe('… [199936 more items]');
+    // One 4 MB string: its exact length is known without reading it; escapes past the measure are a lower bound.
+    const text = 'x'.repeat(4_000_000);
+    expect(eventArgs({ text })).toMatchObject({ args_truncated: true, args_chars: JSON.stringify({ text }).length });
+    const escaped = eventArgs({ text: '"'.repeat(2_000_000) });
+    expect(escaped.args_chars).toBeGreaterThan(EVENT_MEASURE_MAX_CHARS);
+    expect(escaped.args_chars).toBeLessThanOrEqual(JSON.stringify({ text: '"'.repeat(2_000_000) }).length);
+  });
+
+  it('BND-07: what fits is measured exactly as JSON.stringify does, so ordinary arguments are carried as before', () => {
+    const values: unknown[] = [
+      { file_path: 'src/a.ts', offset: 1, limit: 200 },
+      { command: 'echo "a\\b"\n\u0001', timeout: 1.5e21, neg: -0, nan: Number.NaN },
+      { skipped: undefined, f: () => 1, list: [undefined, () => 1, null, true, false], '1': 'int key first' },
+      JSON.parse('{"__proto__":{"x":1},"lone":"\ud800","é":"ü"}'),
+      Object.assign(Object.create(null), { a: [[], {}] }),
+      [1, 'two', { three: [3] }],
+      'a plain string',
+      42,
+      null,
+    ];
+    for (const v of values)
+      expect(boundedValue(v, EVENT_ARGS_MAX_CHARS)).toEqual({
+        value: v,
+        truncated: false,
+        chars: JSON.stringify(v).length,
+      });
+    // What is not plain data is still measured by serialising it.
+    const date = { at: new Date(0) };
+    expect(boundedValue(date, 100)).toEqual({ value: date, truncated: false, chars: JSON.stringify(date).length });
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(boundedValue(cycle, 100)).toMatchObject({ truncated: true, value: { preview: '[object Object]' } });
   });
 });

@@ -3,6 +3,7 @@
  * arguments and metadata stay in the fact log, while events carry a preview of bounded size, so a
  * 300 KB `write` does not become a 300 KB `tool_start`. Small values pass through unchanged.
  */
+import { jsonChars } from './json-measure.js';
 import { plainCopy } from './plain-copy.js';
 
 /** Largest serialized tool arguments an event carries whole, in UTF-16 code units of JSON. */
@@ -11,10 +12,17 @@ export const EVENT_ARGS_MAX_CHARS = 16 * 1024;
 /** Largest serialized tool metadata a `tool_end` carries whole, in UTF-16 code units of JSON. */
 export const EVENT_METADATA_MAX_CHARS = 64 * 1024;
 
+/** JSON length up to which a value is measured exactly; past it, measuring stops (a 4 MB call costs no more than 1 MiB). */
+export const EVENT_MEASURE_MAX_CHARS = 1024 * 1024;
+/** Values (strings, numbers, objects, ...) a value is measured through at most, beyond those the cap needs. */
+const MEASURE_MAX_VALUES = 16 * 1024;
+
 /** Longest string kept whole inside a shortened value; longer ones keep their head. */
 const STRING_PREVIEW_CHARS = 1024;
 /** Array items kept inside a shortened value. */
 const ARRAY_PREVIEW_ITEMS = 64;
+/** Object keys kept inside a shortened value. */
+const OBJECT_PREVIEW_KEYS = 256;
 /** Nesting kept inside a shortened value. */
 const MAX_DEPTH = 8;
 
@@ -23,7 +31,7 @@ export interface BoundedValue {
   readonly value: unknown;
   /** True when `value` is a shortened preview of the original. */
   readonly truncated: boolean;
-  /** Length of the original's JSON, in UTF-16 code units. */
+  /** Length of the original's JSON, in UTF-16 code units; for one past {@link EVENT_MEASURE_MAX_CHARS} (or of very many values), a lower bound above the cap. */
   readonly chars: number;
 }
 
@@ -33,6 +41,20 @@ export interface BoundedValue {
  * and when even that is too large, `{ preview: <the JSON's head> }`.
  */
 export function boundedValue(value: unknown, maxChars: number): BoundedValue {
+  const measured = jsonChars(value, Math.max(maxChars, EVENT_MEASURE_MAX_CHARS), maxChars + MEASURE_MAX_VALUES);
+  if (measured === undefined) return boundedByJson(value, maxChars);
+  const { chars, complete } = measured;
+  if (chars <= maxChars) return { value, truncated: false, chars };
+  const shortened = shorten(value, 0);
+  const shortJson = safeJson(shortened);
+  if (shortJson.length <= maxChars) return { value: shortened, truncated: true, chars };
+  // The head of the whole JSON when it was measured whole, else of the shortened one's.
+  const head = complete ? (jsonOf(value) ?? shortJson) : shortJson;
+  return { value: jsonHead(head, maxChars), truncated: true, chars };
+}
+
+/** {@link boundedValue} for what is not plain JSON data: measured by serialising it. */
+function boundedByJson(value: unknown, maxChars: number): BoundedValue {
   const json = jsonOf(value);
   // No JSON at all (a cycle, a BigInt, nesting too deep): the event carries what can be printed.
   if (json === undefined) {
@@ -71,7 +93,14 @@ function shorten(value: unknown, depth: number): unknown {
       : kept;
   }
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
+  let keys = 0;
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    if (++keys > OBJECT_PREVIEW_KEYS) {
+      out['…'] = '[more keys]';
+      break;
+    }
+    const v = (value as Record<string, unknown>)[k];
     // A `__proto__` key (the model's, from JSON) stays a key: assigned, it would set the prototype.
     if (k === '__proto__')
       Object.defineProperty(out, k, {

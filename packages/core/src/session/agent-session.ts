@@ -1,8 +1,7 @@
 /**
- * `AgentSession`: a conversation on a workspace, advanced only through its fact log. One
- * transcript-affecting operation at a time: `send`, `stream` and `resumeRun` take the session's
- * lease before reading anything, and an overlap fails at once with `SESSION_BUSY` (a rejection of
- * the promise `send`/`resumeRun`/`compact` return, a throw of `stream`); host tool calls never do.
+ * `AgentSession`: a conversation on a workspace, advanced only through its fact log. One transcript-affecting operation at
+ * a time: `send`, `stream`, `resumeRun` and `compact` take the session's lease before reading anything, and an overlap fails
+ * at once with `SESSION_BUSY` (a rejection of the promises, a throw of `stream`); host tool calls never do.
  */
 import type { ResourceStatus, SessionResources } from '../registry/session-resources.js';
 import { createHarness, Folder, sync, type FoldState } from '@a3s-code/effect';
@@ -52,6 +51,7 @@ import { promptRequest, type RunRequest } from '../run/run-execution.js';
 import type { SessionParts } from './session-parts.js';
 import { CapabilityScope, type SessionCapabilityCatalog } from '../catalog/index.js';
 import { resumeRequest, type ResumeRunOptions } from '../run/run-binding.js';
+import { ReadonlyState } from './readonly-state.js';
 export type { SessionParts } from './session-parts.js';
 
 /** A coding-agent session. */
@@ -63,36 +63,27 @@ export class AgentSession {
   readonly config: ResolvedSessionConfig;
   readonly #invoker: ToolInvoker;
   readonly #folder: Folder;
+  readonly #parts: SessionParts;
+  readonly #readonly = new ReadonlyState();
   readonly #close = new AbortController();
   #closing: Promise<void> | undefined;
   #hostCalls = 0;
   readonly #record: SessionRecord;
   readonly #runner: SessionRunner;
-  readonly #gate: SessionGate;
-  readonly #onClose: (() => void) | undefined;
-  readonly #resources: readonly { close(): Promise<void> }[];
   /** The layered system prompt every run starts with. */
   readonly system: readonly string[];
-  readonly #delegator: Delegator | undefined;
-  readonly #llmBudget: LlmBudget | undefined;
   readonly #hostEvents: HostEvents;
-  readonly #sessionResources: SessionResources | undefined;
   /** The capability catalog: its immutable generations; each run pins the one published at admission. */
   readonly catalog: SessionCapabilityCatalog;
 
   constructor(parts: SessionParts) {
     this.config = parts.config;
+    this.#parts = parts;
     this.catalog = parts.catalog;
     this.sessionId = parts.config.sessionId;
     this.store = parts.config.factStore;
     this.#invoker = parts.invoker;
-    this.#gate = parts.gate;
-    this.#onClose = parts.onClose;
-    this.#resources = parts.resources ?? [];
-    this.#delegator = parts.delegator;
-    this.#llmBudget = parts.llmBudget;
     this.#hostEvents = new HostEvents(this.sessionId, () => this.config.clock());
-    this.#sessionResources = parts.sessionResources;
     // Work that outlives its run (workers) reports on the active run, else to host listeners.
     parts.delegator?.routeEvents(() => this.#runner.live?.env.events ?? this.#hostEvents.emitter);
     reportToHost(this.store, parts, this.#hostEvents.emitter, () => this.#runner.live?.env.events);
@@ -115,14 +106,25 @@ export class AgentSession {
       trace: this.#record.trace,
       ...(parts.llmBudget ? { llmBudget: parts.llmBudget } : {}),
       ...(parts.delegator ? { delegator: parts.delegator } : {}),
-      state: () => this.state,
+      state: () => this.#state(),
     });
   }
 
-  /** The folded state of the log now. */
+  /** The folded state of the log now: a deeply frozen copy (changing it changes nothing), the same object until the log grows. */
   get state(): FoldState {
     sync(this.#folder, this.store.log);
+    return this.#readonly.of(this.#folder);
+  }
+
+  /** The fold's own state (not for hosts: it shares the fold's objects). */
+  #state(): FoldState {
+    sync(this.#folder, this.store.log);
     return this.#folder.state;
+  }
+
+  /** Whether {@link close} has been called: every call but the read-only ones is then `SESSION_CLOSED`. */
+  get closed(): boolean {
+    return this.#closing !== undefined;
   }
 
   /** The run in progress, if any. */
@@ -172,17 +174,14 @@ export class AgentSession {
     return this.#streamed('resumeRun', resumeRequest(id, o), o, o.signal);
   }
 
-  /**
-   * A run as a stream: its request (read from the caller's options) and bounds first, so nothing
-   * the caller gave can throw once it holds the lease; then the lease, held until the run has finished.
-   */
+  /** A run as a stream: its request and bounds read first (nothing the caller gave throws under the lease), then the lease until the run ends. */
   #streamed(operation: string, request: RunRequest, bounds: EventStreamBounds, signal?: AbortSignal): RunEventStream {
     const resolved = resolveEventStreamBounds(bounds);
     refuseAborted(operation, signal);
     const lease = this.#runner.take(operation);
     return streamRun(
       (onStart) => runWithSignal(signal, (hook) => this.#runner.run(request, hook), onStart).finally(lease),
-      (target) => this.interrupt(target),
+      (target) => this.#interrupt(target),
       resolved,
     );
   }
@@ -191,19 +190,22 @@ export class AgentSession {
   steer(text: string, options: AttachedSteerOptions): Promise<SteerReceipt>;
   steer(text: string, options?: SteerOptions): SteerReceipt;
   steer(text: string, options?: SteerOptions | AttachedSteerOptions): SteerReceipt | Promise<SteerReceipt> {
-    return steerRun(this.#runner.live, this.config.workspace, text, options, this.#invoker.policy);
+    const closed = () => this.#runner.refuseClosed('steer');
+    return steerRun(this.#runner.live, this.config.workspace, text, options, this.#invoker.policy, closed);
   }
 
   /**
-   * Cancels a run cooperatively; it records `run.ended` (cancelled) after cleanup.
-   * Pass `{ runId, turnRevision? }` to cancel only the run the sender meant: an interrupt for a
-   * finished run, another run, or a turn revision the run has moved past returns `false` and
-   * cancels nothing. Without a target (or with only a reason string) it cancels the
-   * active run, if any. Returns whether a run was interrupted by this call.
-   * @throws SessionConfigurationError for a target that is not a string or `InterruptOptions` (a typo such as `runID`).
+   * Cancels a run cooperatively; it records `run.ended` (cancelled) after cleanup. `{ runId, turnRevision? }` cancels
+   * only the run meant: one for a finished or another run, or a turn the run has moved past, returns `false`. Without a
+   * target (or with only a reason) it cancels the active run, if any. Returns whether a run was interrupted by this call.
+   * @throws SessionClosedError once the session is closed; SessionConfigurationError for a target that is not a string or `InterruptOptions` (`runID`).
    */
   interrupt(target?: string | InterruptOptions): boolean {
-    const options = typeof target === 'string' ? { reason: target } : checkCallOptions('interrupt', target);
+    this.#runner.refuseClosed('interrupt');
+    return this.#interrupt(typeof target === 'string' ? { reason: target } : checkCallOptions('interrupt', target));
+  }
+
+  #interrupt(options: InterruptOptions): boolean {
     const live = this.#runner.live;
     if (!live || live.controller.signal.aborted) return false;
     if (live.inbox.refusal('interrupt', options)) return false;
@@ -281,96 +283,93 @@ export class AgentSession {
 
   /** Verification reports recorded on this session (restored ones first). */
   get verificationReports(): readonly VerificationReport[] {
-    return this.#gate.verification.reports;
+    return this.#parts.gate.verification.reports;
   }
 
   /** Records a verification report (e.g. from CI) for the completion gate and snapshots; a malformed one throws `SESSION_CONFIGURATION`. */
   recordVerificationReport(report: VerificationReport): void {
-    this.#gate.verification.addReport(structuredClone(checkHostReport(report)));
+    this.#runner.refuseClosed('recordVerificationReport');
+    this.#parts.gate.verification.addReport(structuredClone(checkHostReport(report)));
   }
 
   /**
-   * Runs verification commands through the kernel (each a host `bash` call with its own
-   * timeout) and records the report, bound to the digest of the active run's changes (or the
-   * latest run's). A passed report for the current digest lets a run complete as `verified`.
+   * Runs verification commands through the kernel (each a host `bash` call with its own timeout) and records the report, bound
+   * to the digest of the active (or latest) run's changes. A passed report for the current digest lets a run complete `verified`.
    */
   async verifyCommands(
     subject: string,
     commands: readonly VerificationCommand[],
     options: VerifyOptions = {},
   ): Promise<VerificationReport> {
+    this.#runner.refuseClosed('verifyCommands');
+    const { gate } = this.#parts;
     const run = (n: string, a: unknown) => this.tool(n, a);
-    return verifyThroughKernel(this.#gate, run, this.activeRunId, subject, commands, options, this.config.clock());
+    return verifyThroughKernel(gate, run, this.activeRunId, subject, commands, options, this.config.clock());
   }
 
   /** Waives verification for exactly this effect digest (a host decision). */
   waiveCompletion(digest: string, reason: string): void {
-    waiveDigest(this.#gate, digest, reason, this.config.clock());
+    this.#runner.refuseClosed('waiveCompletion');
+    waiveDigest(this.#parts.gate, digest, reason, this.config.clock());
   }
 
   /** The changes of a run (default: the active or latest run) and their effect digest. */
   changeLedger(runId?: string): MutationLedger {
-    return ledgerFor(this.#gate, runId ?? this.activeRunId);
+    return ledgerFor(this.#parts.gate, runId ?? this.activeRunId);
   }
 
-  /**
-   * The LLM invoker for run `runId` (the active run's governed client), or outside a run one for the
-   * session's lifetime (its events go to {@link onHostEvent}); both draw on the session's budget.
-   */
+  /** The LLM invoker for run `runId` (the active run's governed client), or outside a run one for the session's lifetime (its events go to {@link onHostEvent}); both draw on the session's budget. */
   llmFor(runId: string): LlmClient {
+    this.#runner.refuseClosed('llmFor');
     const live = this.#runner.live;
     if (live && live.env.runId === runId) return live.env.llm;
-    return hostLlmClient(this.config, this.#close.signal, this.#hostEvents.emitter, this.#llmBudget);
+    return hostLlmClient(this.config, this.#close.signal, this.#hostEvents.emitter, this.#parts.llmBudget);
   }
 
-  /**
-   * The packs' resources in attach order with their state (`attached`, `open`, `failed` with its
-   * `ResourceOpenError`, also reported to {@link onHostEvent}; its tools leave the surface, `closed`).
-   */
+  /** The packs' resources in attach order with their state (`attached`, `open`, `failed` with its `ResourceOpenError`, also reported to {@link onHostEvent}; its tools leave the surface, `closed`). */
   resources(): readonly ResourceStatus[] {
-    return this.#sessionResources?.status() ?? [];
+    return this.#parts.sessionResources?.status() ?? [];
   }
 
   /** Listens to the events of work outside any run (host-direct `tool()` calls: their `tool_start`, `tool_output_delta`, `tool_end`; `generate_object` through `tool()`): their run id is `host:<sessionId>`. Returns the remover. */
   onHostEvent(listener: (event: EventEnvelopeV1) => void): () => void {
+    this.#runner.refuseClosed('onHostEvent');
     return this.#hostEvents.on(listener);
   }
 
-  /**
-   * Compacts the conversation now: the model summarises it through the LLM invoker, keeping the goal, constraints,
-   * acceptance criteria, decisions and evidence, and the summary is appended as `compaction.done`. Takes the lease like a run.
-   */
+  /** Compacts the conversation now (the model's summary keeps goal, constraints, criteria, decisions, evidence) as `compaction.done`; takes the lease. */
   compact(): Promise<{ readonly summaryChars: number; readonly factsFolded: number }> {
     return this.#leased('compact', () =>
       compactNow({
         config: this.config,
         invoker: this.#invoker,
-        state: this.state,
+        state: this.#state(),
         sessionSignal: this.#close.signal,
-        ...(this.#llmBudget ? { llmBudget: this.#llmBudget } : {}),
+        ...(this.#parts.llmBudget ? { llmBudget: this.#parts.llmBudget } : {}),
       }),
     );
   }
 
   /** The session's aggregate snapshot now; a deep copy. */
   snapshot(): SessionSnapshotV1 {
-    const state = this.state;
+    const state = this.#state();
     return this.#record.snapshot({
       sessionId: this.sessionId,
       nowMs: this.config.clock(),
       ...(this.config.dir === undefined ? {} : { workspaceDir: this.config.dir }),
       facts: this.store.log.facts,
       conversation: state.view.messages,
-      verificationReports: this.#gate.verification.reports,
-      liveTasks: this.#delegator?.snapshots() ?? [],
+      verificationReports: this.#parts.gate.verification.reports,
+      liveTasks: this.#parts.delegator?.snapshots() ?? [],
     });
   }
 
   /**
    * Saves the session: one snapshot, exactly one `saveSnapshot` call; resolves with what was saved.
-   * @throws SessionConfigurationError when the session has no session store; the store's error when it did not publish.
+   * @throws SessionClosedError once the session is closed; SessionConfigurationError when the session has no session store; the store's error when it did not publish.
    */
   async save(): Promise<SessionSnapshotV1> {
+    this.#runner.refuseClosed('save');
     return saveToStore(this.config.sessionStore, () => this.snapshot());
   }
 
@@ -385,14 +384,15 @@ export class AgentSession {
 
   async #closeOnce(): Promise<void> {
     this.#close.abort('session closed');
+    this.catalog.closeWith(this.sessionId);
     this.#hostEvents.emitter.close();
-    this.#onClose?.();
-    await this.#delegator?.close();
+    this.#parts.onClose?.();
+    await this.#parts.delegator?.close();
     this.#invoker.close('session closed');
     // The aborted run records its end (cancelled) while the store is open, as an interrupt's would.
     await this.#runner.settled(5_000);
     await Promise.all([
-      ...this.#resources.map((r) => r.close().catch(() => undefined)),
+      ...(this.#parts.resources ?? []).map((r) => r.close().catch(() => undefined)),
       this.config.workspace.exec?.close?.().catch(() => undefined),
     ]);
     await this.store.close();

@@ -61,13 +61,20 @@ export class SessionRunner {
   }
 
   /**
+   * Refuses `operation` once the session is closing or closed.
+   * @throws SessionClosedError naming the operation.
+   */
+  refuseClosed(operation: string): void {
+    if (this.#parts.sessionSignal.aborted) throw new SessionClosedError(this.#parts.sessionId, operation);
+  }
+
+  /**
    * Takes the session's lease for `operation`; returns its release.
    * @throws SessionClosedError when the session is closed; SessionBusyError when another operation holds the lease.
    */
   take(operation: string): () => void {
-    const { sessionId, sessionSignal } = this.#parts;
-    if (sessionSignal.aborted) throw new SessionClosedError(sessionId, operation);
-    if (this.#lease !== null) throw new SessionBusyError(sessionId, operation);
+    this.refuseClosed(operation);
+    if (this.#lease !== null) throw new SessionBusyError(this.#parts.sessionId, operation);
     this.#lease = operation;
     return () => {
       this.#lease = null;
@@ -97,7 +104,7 @@ export class SessionRunner {
    * @throws SessionClosedError when the session is closed (its log takes no more facts).
    */
   async #answer(operation: string, answer: (sequence: number, atMs: number) => FactDraft): Promise<void> {
-    if (this.#parts.sessionSignal.aborted) throw new SessionClosedError(this.#parts.sessionId, operation);
+    this.refuseClosed(operation);
     const draft = answer(this.#parts.store.log.length + 1, this.#parts.config.clock());
     checkHostFact(this.#parts.state(), draft);
     await this.#parts.store.append([draft], null);

@@ -14,23 +14,27 @@ import { checkCallOptions, hasAttachments } from './call-options.js';
 
 /**
  * A steer for `live` (the active run, if any): queued at once, or after its attachments are stored.
- * Bad options (`SessionConfigurationError`) throw; with attachments, the returned promise rejects.
+ * A closed session (`SessionClosedError`, checked first) and bad options (`SessionConfigurationError`)
+ * throw; with attachments, the returned promise rejects.
  */
 export function steerRun(
   live: LiveRun | null,
   workspace: WorkspaceServices,
   text: string,
   given: SteerOptions | AttachedSteerOptions | undefined,
-  policy?: PermissionPolicy,
+  policy: PermissionPolicy | undefined,
+  refuseClosed: () => void,
 ): SteerReceipt | Promise<SteerReceipt> {
   if (hasAttachments(given)) {
     try {
+      refuseClosed();
       const options = checkCallOptions('steer', given) as AttachedSteerOptions;
-      return steerWithAttachments(live, workspace, text, options, policy);
+      return steerWithAttachments(live, workspace, text, options, policy, refuseClosed);
     } catch (e) {
       return Promise.reject(e);
     }
   }
+  refuseClosed();
   const options = checkCallOptions('steer', given);
   if (!live) return { accepted: false, reason: 'no_active_run', message: 'no run is active on this session' };
   return live.inbox.offer(text, options);
@@ -43,6 +47,7 @@ async function steerWithAttachments(
   text: string,
   options: AttachedSteerOptions,
   policy: PermissionPolicy | undefined,
+  refuseClosed: () => void,
 ): Promise<SteerReceipt> {
   const { attachments, ...target } = options;
   if (typeof text !== 'string' || text.trim().length === 0)
@@ -56,6 +61,7 @@ async function steerWithAttachments(
     ...(policy === undefined ? {} : { policy }),
   });
   for (const a of prepared) await live.env.attachments?.put(a.ref.sha256, a.bytes);
+  refuseClosed(); // the session may have closed while they were read and stored
   return live.inbox.offer(
     text,
     target,
