@@ -140,6 +140,7 @@ export {
   type WorkspaceGlobRequest,
   type WorkspaceGrepMatch,
   type WorkspaceGrepRequest,
+  type WorkspaceScanReport,
   type WorkspaceSearch,
   type WorkspaceServiceCapability,
   type WorkspaceServices,

@@ -70,6 +70,8 @@ export type WorkspaceFileProblem =
   | 'read_only'
   /** The file changed on disk between the tool reading it and writing it back; nothing was written. */
   | 'changed'
+  /** An object store (S3) refused or failed the request: access, bucket, credentials, network, time. */
+  | 'store'
   | 'io';
 
 /** A file operation failed at run time (missing file, a directory where a file was expected...). */

@@ -30,3 +30,8 @@ export { gitTool } from './tools/git/git-tool.js';
 export { GIT_OPERATIONS } from './tools/git/git-schema.js';
 export type { GitOperation } from './tools/git/git-schema.js';
 export { GitCommandError } from './tools/git/git-run.js';
+export { S3Workspace, DEFAULT_MAX_SCAN_OBJECTS } from './s3/s3-workspace.js';
+export type { S3WorkspaceOptions } from './s3/s3-workspace.js';
+export type { S3Credentials } from './s3/sigv4.js';
+export { ObjectStoreError } from './s3/object-store-error.js';
+export type { JsSearchScanCap } from './search/js-search.js';

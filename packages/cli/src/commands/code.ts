@@ -29,7 +29,7 @@ import { artifactSaver, sessionArtifacts } from '../render/artifacts.js';
 import { createEventPrinter } from '../render/event-printer.js';
 import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
-import { styleFor, type Style } from '../style.js';
+import { styleFor } from '../style.js';
 import { undecodedPrompt } from '../prompt-text.js';
 import { printTools } from './tools.js';
 import { terminalText } from '@a3s-code/core';

@@ -3,7 +3,7 @@
  * a time: `send`, `stream`, `resumeRun` and `compact` take the session's lease before reading anything, and an overlap fails
  * at once with `SESSION_BUSY` (a rejection of the promises, a throw of `stream`); host tool calls never do.
  */
-import type { ResourceStatus, SessionResources } from '../registry/session-resources.js';
+import type { ResourceStatus } from '../registry/session-resources.js';
 import { createHarness, Folder, sync, type FoldState } from '@a3s-code/effect';
 import { SessionClosedError } from '../errors/session-errors.js';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
@@ -20,17 +20,14 @@ import { streamRun, type RunEventStream, type StreamOptions, type StreamResumeOp
 import { resolveEventStreamBounds, type EventStreamBounds } from '../events/subscriber-queue.js';
 import type { SessionSnapshotV1, VerificationReport } from './snapshot-types.js';
 import type { MutationLedger } from '../gate/mutation-ledger.js';
-import type { SessionGate } from '../gate/session-gate.js';
 import type { VerificationCommand, VerifyOptions } from '../gate/verify-commands.js';
 import { ledgerFor, verifyThroughKernel, waiveDigest } from './session-verification.js';
 import { checkHostReport } from '../gate/report-check.js';
 import { hostLlmClient } from './host-llm.js';
-import type { LlmBudget } from '../llm/llm-budget.js';
 import { HostEvents } from './host-events.js';
 import type { EventEnvelopeV1 } from '../events/event-envelope.js';
 import type { LlmClient } from '../llm/llm-client.js';
 import { compactNow } from '../run/compact-now.js';
-import type { Delegator } from '../delegation/delegator.js';
 import {
   backgroundTaskResult,
   delegateTask,

@@ -18,6 +18,7 @@ export type {
   WorkspaceGlobRequest,
   WorkspaceGrepMatch,
   WorkspaceGrepRequest,
+  WorkspaceScanReport,
   WorkspaceSearch,
   WorkspaceServices,
   WorkspaceStat,

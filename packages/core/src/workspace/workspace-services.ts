@@ -53,6 +53,21 @@ export interface WorkspaceFileSystem {
   list(path: string, options?: WorkspaceCallOptions): Promise<readonly WorkspaceDirEntry[]>;
 }
 
+/**
+ * How a search scanned, for backends that scan under a cap (an object store lists and reads its
+ * objects one request at a time, up to a maximum number per search).
+ */
+export interface WorkspaceScanReport {
+  /** The backend, e.g. `s3`. */
+  readonly backend: string;
+  /** Objects (files) the scan visited. */
+  readonly scanned: number;
+  /** The most objects one search visits. */
+  readonly limit: number;
+  /** True when the cap stopped the scan: totals and paths may be incomplete. */
+  readonly truncated: boolean;
+}
+
 /** A content search request (`search`). */
 export interface WorkspaceGrepRequest extends WorkspaceCallOptions {
   /** Regular expression (or fixed string with `fixedStrings`). */
@@ -65,6 +80,8 @@ export interface WorkspaceGrepRequest extends WorkspaceCallOptions {
   readonly fixedStrings?: boolean;
   /** `false` when the caller needs only paths or counts: backends must not build line text. */
   readonly withText?: boolean;
+  /** Called once the scan ends by backends that scan under a cap, with how it went. */
+  readonly onScan?: (report: WorkspaceScanReport) => void;
 }
 
 /** One matching line. Matches arrive grouped by file, files in lexical order. */
@@ -81,6 +98,8 @@ export interface WorkspaceGlobRequest extends WorkspaceCallOptions {
   readonly pattern: string;
   /** Directory to search, default the root. */
   readonly path?: string;
+  /** Called once the scan ends by backends that scan under a cap, with how it went. */
+  readonly onScan?: (report: WorkspaceScanReport) => void;
 }
 
 /** Content and path search (`search`). Results stream so callers can stop early. */

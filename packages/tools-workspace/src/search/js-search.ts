@@ -40,15 +40,28 @@ async function* skipUnopenable(paths: AsyncIterable<string>): AsyncGenerator<str
   for await (const path of paths) if (!hasUnopenableName(path)) yield path;
 }
 
+/** A cap on the files one search visits, for backends where each costs a request. */
+export interface JsSearchScanCap {
+  /** The backend named in scan reports, e.g. `s3`. */
+  readonly backend: string;
+  /** The most files one search visits. */
+  readonly maxObjects: number;
+}
+
 /** `WorkspaceSearch` implemented in JavaScript over a file system. */
 export class JsSearch implements FastWorkspaceSearch {
   readonly engine = 'js' as const;
   private readonly fs: WorkspaceFileSystem;
   private readonly root: string;
-  /** `root` is used only to accept absolute paths under it. */
-  constructor(fs: WorkspaceFileSystem, root: string) {
+  private readonly cap: JsSearchScanCap | undefined;
+  /**
+   * `root` is used only to accept absolute paths under it. With `cap`, a search stops after
+   * `cap.maxObjects` files and tells the request's `onScan` how far it got.
+   */
+  constructor(fs: WorkspaceFileSystem, root: string, cap?: JsSearchScanCap) {
     this.fs = fs;
     this.root = root;
+    this.cap = cap;
   }
 
   /** Files a grep request covers: the walk, or the one explicitly named file. */
@@ -59,18 +72,33 @@ export class JsSearch implements FastWorkspaceSearch {
   ): AsyncGenerator<string> {
     const start = normalizeWorkspacePath(request.path ?? '', { root: this.root, field: 'path' });
     const s = await this.fs.stat(start, { signal: request.signal });
+    const cap = this.cap;
+    const report = (scanned: number) =>
+      cap && request.onScan?.({ backend: cap.backend, scanned, limit: cap.maxObjects, truncated: false });
     if (s?.kind === 'file') {
+      report(1);
       yield start; // an explicitly named file is searched whatever the filters say, as rg does
       return;
     }
     if (s?.kind === 'other') throw notRegularError(start, 'a FIFO, socket or device', SEARCH_TARGETS);
-    if (s?.kind !== 'directory') return;
-    for await (const rel of walkFiles(this.fs, start, request.signal)) {
-      if (glob) {
-        const local = globBase === '' ? rel : rel.slice(globBase.length + 1);
-        if (!globMatches(glob, local, false)) continue;
+    if (s?.kind !== 'directory') return void report(0);
+    let scanned = 0;
+    let truncated = false;
+    try {
+      for await (const rel of walkFiles(this.fs, start, request.signal)) {
+        if (cap !== undefined && scanned >= cap.maxObjects) {
+          truncated = true;
+          break;
+        }
+        scanned++;
+        if (glob) {
+          const local = globBase === '' ? rel : rel.slice(globBase.length + 1);
+          if (!globMatches(glob, local, false)) continue;
+        }
+        yield rel;
       }
-      yield rel;
+    } finally {
+      if (cap !== undefined) request.onScan?.({ backend: cap.backend, scanned, limit: cap.maxObjects, truncated });
     }
   }
 

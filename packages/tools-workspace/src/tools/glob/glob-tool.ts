@@ -3,7 +3,7 @@
  * (default) keeps the backend's order, most recently modified first; `sort: "path"` sorts
  * lexically before paging, so pages form one stable sequence with no duplicate or skipped path.
  */
-import { CapabilityUnavailableError, defineTool } from '@a3s-code/core';
+import { CapabilityUnavailableError, defineTool, type ToolContext, type ToolResult } from '@a3s-code/core';
 import type { z } from 'zod';
 
 type Zod = typeof z;
@@ -13,6 +13,7 @@ import { isFastSearch } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { indexAfter } from '../shared/paging.js';
 import { guard, ok } from '../shared/results.js';
+import { ScanRecorder } from '../shared/scan-report.js';
 import { shownPath } from '../shared/text.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -30,6 +31,9 @@ const globInput = (z: Zod) =>
       .optional()
       .describe('backend (default: most recently modified first) or path (lexical, stable pages)'),
   });
+
+/** Arguments of `glob`. */
+type GlobArgs = z.output<ReturnType<typeof globInput>>;
 
 /** The `glob` tool. */
 export const globTool = defineTool({
@@ -51,55 +55,56 @@ export const globTool = defineTool({
   },
   execute: (args, ctx) =>
     guard(async () => {
-      const search = ctx.workspace.search;
-      if (!search) throw new CapabilityUnavailableError('search', 'glob');
-      const sort = args.sort ?? 'backend';
-      const limit = args.limit ?? 200;
-      if (args.path !== undefined && ctx.workspace.fs) {
-        const s = await ctx.workspace.fs.stat(args.path, { signal: ctx.signal });
-        if (s?.kind !== 'directory')
-          throw new WorkspaceFileError(
-            args.path,
-            s ? 'not_directory' : 'not_found',
-            'path must be an existing directory',
-          );
-      }
-      const fp = fingerprint([sort, args.pattern, args.path ?? '']);
-      const at = decodeCursor('glob', fp, args.cursor);
-      const request = {
-        pattern: args.pattern,
-        signal: ctx.signal,
-        ...(args.path === undefined ? {} : { path: args.path }),
-      };
-      let page: string[];
-      let total: number;
-      let next: string | null;
-      if (sort === 'path') {
-        const all = sortPaths(
-          isFastSearch(search) ? await search.listFiles(request) : await collect(search.glob(request)),
-        );
-        const start = at?.path === undefined ? 0 : indexAfter(all, at.path, (p) => p);
-        page = all.slice(start, start + limit);
-        total = all.length;
-        next = start + limit < all.length ? encodeCursor('glob', fp, { path: page[page.length - 1]! }) : null;
-      } else {
-        const offset = at?.offset ?? 0;
-        const all = await collect(search.glob(request));
-        page = all.slice(offset, offset + limit);
-        total = all.length;
-        next = offset + limit < all.length ? encodeCursor('glob', fp, { offset: offset + limit }) : null;
-      }
-      const tail = next ? `\n[more files: pass cursor=${JSON.stringify(next)} for the next page]` : '';
-      return ok((page.length === 0 ? 'No files found' : page.map(shownPath).join('\n')) + tail, {
-        sort,
-        total,
-        returned: page.length,
-        truncated: next !== null,
-        next_cursor: next,
-        paths: page,
-      });
+      const scan = new ScanRecorder();
+      return scan.apply(await runGlob(args, ctx, scan.onScan));
     }),
 });
+
+/** The glob call; `onScan` collects the backend's scan report, if it gives one. */
+async function runGlob(args: GlobArgs, ctx: ToolContext, onScan: ScanRecorder['onScan']): Promise<ToolResult> {
+  const search = ctx.workspace.search;
+  if (!search) throw new CapabilityUnavailableError('search', 'glob');
+  const sort = args.sort ?? 'backend';
+  const limit = args.limit ?? 200;
+  if (args.path !== undefined && ctx.workspace.fs) {
+    const s = await ctx.workspace.fs.stat(args.path, { signal: ctx.signal });
+    if (s?.kind !== 'directory')
+      throw new WorkspaceFileError(args.path, s ? 'not_directory' : 'not_found', 'path must be an existing directory');
+  }
+  const fp = fingerprint([sort, args.pattern, args.path ?? '']);
+  const at = decodeCursor('glob', fp, args.cursor);
+  const request = {
+    pattern: args.pattern,
+    signal: ctx.signal,
+    onScan,
+    ...(args.path === undefined ? {} : { path: args.path }),
+  };
+  let page: string[];
+  let total: number;
+  let next: string | null;
+  if (sort === 'path') {
+    const all = sortPaths(isFastSearch(search) ? await search.listFiles(request) : await collect(search.glob(request)));
+    const start = at?.path === undefined ? 0 : indexAfter(all, at.path, (p) => p);
+    page = all.slice(start, start + limit);
+    total = all.length;
+    next = start + limit < all.length ? encodeCursor('glob', fp, { path: page[page.length - 1]! }) : null;
+  } else {
+    const offset = at?.offset ?? 0;
+    const all = await collect(search.glob(request));
+    page = all.slice(offset, offset + limit);
+    total = all.length;
+    next = offset + limit < all.length ? encodeCursor('glob', fp, { offset: offset + limit }) : null;
+  }
+  const tail = next ? `\n[more files: pass cursor=${JSON.stringify(next)} for the next page]` : '';
+  return ok((page.length === 0 ? 'No files found' : page.map(shownPath).join('\n')) + tail, {
+    sort,
+    total,
+    returned: page.length,
+    truncated: next !== null,
+    next_cursor: next,
+    paths: page,
+  });
+}
 
 async function collect(source: AsyncIterable<string>): Promise<string[]> {
   const out: string[] = [];

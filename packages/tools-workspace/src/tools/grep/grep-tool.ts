@@ -6,6 +6,7 @@
 import {
   CapabilityUnavailableError,
   defineTool,
+  type ToolContext,
   type ToolResult,
   type WorkspaceGrepRequest,
   type WorkspaceSearch,
@@ -18,6 +19,7 @@ import { isFastSearch, type GrepFileCount } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { indexAfter } from '../shared/paging.js';
 import { guard, ok } from '../shared/results.js';
+import { ScanRecorder } from '../shared/scan-report.js';
 import { shownPath } from '../shared/text.js';
 import { contentPage } from './grep-content.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
@@ -85,83 +87,86 @@ export const grepTool = defineTool({
   },
   execute: (args, ctx) =>
     guard(async () => {
-      const search = ctx.workspace.search;
-      if (!search) throw new CapabilityUnavailableError('search', 'grep');
-      const mode = args.output_mode ?? 'content';
-      const limit = args.limit ?? 200;
-      const request: WorkspaceGrepRequest = {
-        pattern: args.pattern,
-        signal: ctx.signal,
-        ...(args.path === undefined ? {} : { path: args.path }),
-        ...(args.glob === undefined ? {} : { glob: args.glob }),
-        ...(args['-i'] ? { caseInsensitive: true } : {}),
-      };
-      if (
-        args.path !== undefined &&
-        ctx.workspace.fs &&
-        (await ctx.workspace.fs.stat(args.path, { signal: ctx.signal })) === undefined
-      ) {
-        throw new WorkspaceFileError(args.path, 'not_found', 'the search path does not exist');
-      }
-      const fp = fingerprint([mode, args.pattern, args.path ?? '', args.glob ?? '', args['-i'] === true]);
-      const after = decodeCursor('grep', fp, args.cursor);
-      if (mode === 'content') {
-        const before = args['-B'] ?? args['-C'] ?? 0;
-        const afterCtx = args['-A'] ?? args['-C'] ?? 0;
-        const fs = ctx.workspace.capabilities.has('fs.read') ? ctx.workspace.fs : undefined;
-        const page = await contentPage(
-          search,
-          fs,
-          request,
-          limit,
-          after?.path === undefined ? undefined : { path: after.path, line: after.line ?? 0 },
-          before,
-          afterCtx,
-        );
-        const next = page.last ? encodeCursor('grep', fp, page.last) : null;
-        const tail = next ? `\n[more matches: pass cursor=${JSON.stringify(next)} for the next page]` : '';
-        return ok((page.output === '' ? 'No matches found' : page.output.replace(/\n$/, '')) + tail, {
-          mode,
-          matches: page.matches,
-          files: page.files,
-          truncated: next !== null,
-          next_cursor: next,
-        });
-      }
-      const fast = isFastSearch(search);
-      if (mode === 'files_with_matches') {
-        const all = fast
-          ? await search.grepFiles(request)
-          : await collect(iterateCounts(search, request), (c) => c.path);
-        return pathPage(all, after?.path, limit, fp, mode, all.length);
-      }
-      const counts = fast ? await search.grepCounts(request) : await collect(iterateCounts(search, request), (c) => c);
-      const totalLines = counts.reduce((n, c) => n + c.count, 0);
-      if (mode === 'summary') {
-        return ok(
-          `${totalLines} matching line${totalLines === 1 ? '' : 's'} in ${counts.length} file${counts.length === 1 ? '' : 's'}`,
-          { mode, total_matches: totalLines, total_files: counts.length, truncated: false },
-        );
-      }
-      const start = after?.path === undefined ? 0 : indexAfter(counts, after.path, (c) => c.path);
-      const page = counts.slice(start, start + limit);
-      const more = start + limit < counts.length;
-      const next = more ? encodeCursor('grep', fp, { path: page[page.length - 1]!.path }) : null;
-      const text = page.map((c) => `${shownPath(c.path)}:${c.count}`).join('\n');
-      const tail = next
-        ? `\n[${counts.length - start - page.length} more files: pass cursor=${JSON.stringify(next)}]`
-        : '';
-      return ok((text === '' ? 'No matches found' : text) + tail, {
-        mode,
-        total_matches: totalLines,
-        total_files: counts.length,
-        returned: page.length,
-        truncated: more,
-        next_cursor: next,
-        counts: page,
-      });
+      const scan = new ScanRecorder();
+      return scan.apply(await runGrep(args, ctx, scan.onScan));
     }),
 });
+
+/** The grep call; `onScan` collects the backend's scan report, if it gives one. */
+async function runGrep(args: GrepArgs, ctx: ToolContext, onScan: ScanRecorder['onScan']): Promise<ToolResult> {
+  const search = ctx.workspace.search;
+  if (!search) throw new CapabilityUnavailableError('search', 'grep');
+  const mode = args.output_mode ?? 'content';
+  const limit = args.limit ?? 200;
+  const request: WorkspaceGrepRequest = {
+    pattern: args.pattern,
+    signal: ctx.signal,
+    onScan,
+    ...(args.path === undefined ? {} : { path: args.path }),
+    ...(args.glob === undefined ? {} : { glob: args.glob }),
+    ...(args['-i'] ? { caseInsensitive: true } : {}),
+  };
+  if (
+    args.path !== undefined &&
+    ctx.workspace.fs &&
+    (await ctx.workspace.fs.stat(args.path, { signal: ctx.signal })) === undefined
+  ) {
+    throw new WorkspaceFileError(args.path, 'not_found', 'the search path does not exist');
+  }
+  const fp = fingerprint([mode, args.pattern, args.path ?? '', args.glob ?? '', args['-i'] === true]);
+  const after = decodeCursor('grep', fp, args.cursor);
+  if (mode === 'content') {
+    const before = args['-B'] ?? args['-C'] ?? 0;
+    const afterCtx = args['-A'] ?? args['-C'] ?? 0;
+    const fs = ctx.workspace.capabilities.has('fs.read') ? ctx.workspace.fs : undefined;
+    const page = await contentPage(
+      search,
+      fs,
+      request,
+      limit,
+      after?.path === undefined ? undefined : { path: after.path, line: after.line ?? 0 },
+      before,
+      afterCtx,
+    );
+    const next = page.last ? encodeCursor('grep', fp, page.last) : null;
+    const tail = next ? `\n[more matches: pass cursor=${JSON.stringify(next)} for the next page]` : '';
+    return ok((page.output === '' ? 'No matches found' : page.output.replace(/\n$/, '')) + tail, {
+      mode,
+      matches: page.matches,
+      files: page.files,
+      truncated: next !== null,
+      next_cursor: next,
+    });
+  }
+  const fast = isFastSearch(search);
+  if (mode === 'files_with_matches') {
+    const all = fast ? await search.grepFiles(request) : await collect(iterateCounts(search, request), (c) => c.path);
+    return pathPage(all, after?.path, limit, fp, mode, all.length);
+  }
+  const counts = fast ? await search.grepCounts(request) : await collect(iterateCounts(search, request), (c) => c);
+  const totalLines = counts.reduce((n, c) => n + c.count, 0);
+  if (mode === 'summary') {
+    return ok(
+      `${totalLines} matching line${totalLines === 1 ? '' : 's'} in ${counts.length} file${counts.length === 1 ? '' : 's'}`,
+      { mode, total_matches: totalLines, total_files: counts.length, truncated: false },
+    );
+  }
+  const start = after?.path === undefined ? 0 : indexAfter(counts, after.path, (c) => c.path);
+  const page = counts.slice(start, start + limit);
+  const more = start + limit < counts.length;
+  const next = more ? encodeCursor('grep', fp, { path: page[page.length - 1]!.path }) : null;
+  const text = page.map((c) => `${shownPath(c.path)}:${c.count}`).join('\n');
+  const tail = next ? `\n[${counts.length - start - page.length} more files: pass cursor=${JSON.stringify(next)}]` : '';
+  return ok((text === '' ? 'No matches found' : text) + tail, {
+    mode,
+    total_matches: totalLines,
+    total_files: counts.length,
+    returned: page.length,
+    truncated: more,
+    next_cursor: next,
+    counts: page,
+  });
+}
 
 async function collect<T, U>(source: AsyncIterable<T>, map: (t: T) => U): Promise<U[]> {
   const out: U[] = [];
