@@ -197,6 +197,19 @@ describe.skipIf(!DEBUGPY)('debug on debugpy', () => {
     }
   });
 
+  it('the program sees the folder it runs in as PWD, not the one the host was started from', async () => {
+    writeFileSync(
+      join(dir, 'pwd.py'),
+      'import os\nprint("pwd=" + os.environ.get("PWD", "") + " cwd=" + os.getcwd(), flush=True)\n',
+    );
+    expect((await call({ op: 'launch', program: 'pwd.py' })).output).toMatch(/the program ended/);
+    const out = (await call({ op: 'output' })).output;
+    const cwd = /cwd=(\S+)/.exec(out)?.[1];
+    expect(cwd).toBeDefined();
+    expect(cwd).not.toBe(process.cwd());
+    expect(out).toContain(`pwd=${cwd}`);
+  });
+
   it('DBG-07: an empty lines[] clears the file, so launch runs to the end', async () => {
     await call({ op: 'breakpoints', file: 'app.py', lines: [4] });
     await call({ op: 'breakpoints', file: 'app.py', lines: [] });

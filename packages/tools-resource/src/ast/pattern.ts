@@ -45,7 +45,8 @@ export interface CompiledPattern {
   readonly literals: readonly string[];
 }
 
-const METAVAR = /\$\$\$([A-Z_][A-Z0-9_]*)?|\$([A-Z_][A-Z0-9_]*)/g;
+// A metavariable is a whole name: `$_foo`, `$Abc` and `$__proto__` are ordinary identifiers (as in ast-grep).
+const METAVAR = /\$\$\$([A-Z_][A-Z0-9_]*)?(?![A-Za-z0-9_])|\$([A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])/g;
 
 interface Substituted {
   readonly text: string;

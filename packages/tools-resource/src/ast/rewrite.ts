@@ -6,7 +6,8 @@
 import { AstError } from './ast-errors.js';
 import type { AstMatch } from './matcher.js';
 
-const METAVAR = /\$\$\$([A-Z_][A-Z0-9_]*)|\$([A-Z_][A-Z0-9_]*)/g;
+// A metavariable is a whole name: `$_foo`, `$Abc` and `$__proto__` stay as they are written.
+const METAVAR = /\$\$\$([A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])|\$([A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])/g;
 
 /** The metavariable names a template uses. */
 export function templateNames(template: string): string[] {

@@ -164,7 +164,8 @@ export class DebugSession {
     const leader = hold === undefined ? subreaper : await hold(subreaper);
     const child = spawn(leader.command, [...leader.args], {
       cwd,
-      env: { ...toolProcessEnv(), ...taggedEnv(tag) },
+      // PWD names the folder the adapter and its debuggee work in, not the one the host started in.
+      env: { ...toolProcessEnv(), ...taggedEnv(tag), PWD: cwd },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
