@@ -58,7 +58,7 @@ describe('tool-call ids the model repeats', () => {
     expect(new Set(keysOf(session)).size).toBe(session.store.log.length);
   });
 
-  it('FOLD-03/LOG-02: two calls with the same id in one turn each run once, and the model sees them apart', async () => {
+  it('FOLD-03: two calls with the same id in one turn each run once, and the model sees them apart', async () => {
     const { session, state, model } = await track(
       open([{ tool_calls: [echo('call_0', 'a'), echo('call_0', 'b')] }, { text: 'both done' }]),
     );
