@@ -64,14 +64,16 @@ const sandbox = {
 };
 const context = vm.createContext(sandbox);
 const compiles = (src) => { try { new vm.Script(src); return true; } catch { return false; } };
-// A cell with top-level await runs as the body of an async function. Its top-level declarations
-// (at the start of a line or after a ';') must outlive it: 'const x =' / 'let x =' / 'var x ='
-// becomes 'globalThis.x =', a function 'globalThis.f = function f', and the names a
-// destructuring declaration or a class binds are copied to globalThis once the body has run.
+// A cell's top-level declarations (outside every block, bracket and parenthesis, wherever they
+// start on a line) outlive it and may be declared again by a later cell, as in a notebook: in a
+// plain cell 'const' and 'let' become 'var' (same length, so positions hold) and 'class K'
+// becomes 'var K = class K'. A cell with top-level await runs as the body of an async function:
+// there 'const x =' / 'let x =' / 'var x =' becomes 'globalThis.x =', and the names a function,
+// a destructuring declaration or a class binds are copied to globalThis.
 // The last statement, when it is an expression, is echoed: the body is split at the last ';' or
 // line break that leaves a tail compiling as an expression; a declaration there echoes nothing.
 const DECL = '/*a3s-decl*/';
-const AT = '(^|;[ \\t]*)';
+const AT = '(^|[^\\w$.])';
 // Which characters of src are code (1), not inside a string, a template's text, a comment or a
 // regular expression: declarations are rewritten only there, never in data the cell holds.
 function codeMask(src) {
@@ -126,9 +128,38 @@ function codeMask(src) {
   }
   return mask;
 }
-// The matches of AT + rest in code whose keyword (after the AT prefix) is code.
-function codeMatches(code, mask, rest) {
-  return [...code.matchAll(new RegExp(AT + rest, 'gm'))].filter((m) => mask[m.index + m[1].length] === 1);
+// How deep each character of src is in brackets of code ((), [], {}); 0 at the top level.
+function depthOf(src, mask) {
+  const depth = new Uint16Array(src.length);
+  let d = 0;
+  for (let i = 0; i < src.length; i++) {
+    if (mask[i] !== 1) { depth[i] = d; continue; }
+    const c = src[i];
+    if (c === ')' || c === ']' || c === '}') d = Math.max(0, d - 1);
+    depth[i] = d;
+    if (c === '(' || c === '[' || c === '{') d = Math.min(65535, d + 1);
+  }
+  return depth;
+}
+// Whether a match of AT + rest starts a top-level declaration: its keyword is code, in no bracket.
+const topLevel = (mask, depth, at) => mask[at] === 1 && depth[at] === 0;
+// The matches of AT + rest in code whose keyword (after the AT prefix) is top-level code.
+function codeMatches(code, mask, rest, depth = depthOf(code, mask)) {
+  return [...code.matchAll(new RegExp(AT + rest, 'gm'))].filter((m) => topLevel(mask, depth, m.index + m[1].length));
+}
+// A plain cell with its top-level 'const'/'let' as 'var' and its classes as 'var' bindings.
+function redeclarable(code) {
+  const mask = codeMask(code);
+  const depth = depthOf(code, mask);
+  let out = code.replace(new RegExp(AT + '(const|let)(?=\\s*[{[A-Za-z_$])', 'gm'), (m, pre, kw, at) =>
+    topLevel(mask, depth, at + pre.length) && (kw === 'const' || /^let\s*[{[A-Za-z_$]/.test(code.slice(at + pre.length)))
+      ? pre + (kw === 'const' ? 'var  ' : 'var')
+      : m,
+  );
+  out = out.replace(new RegExp(AT + 'class\\s+([A-Za-z_$][\\w$]*)', 'gm'), (m, pre, name, at) =>
+    topLevel(mask, depth, at + pre.length) ? pre + 'var ' + name + ' = class ' + name : m,
+  );
+  return out;
 }
 function declaredNames(code, mask) {
   const names = new Set();
@@ -141,9 +172,10 @@ function declaredNames(code, mask) {
 }
 function asyncWrap(code) {
   const mask = codeMask(code);
+  const depth = depthOf(code, mask);
   const hoisted = code.replace(
     new RegExp(AT + '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*=(?![=>])', 'gm'),
-    (m, pre, name, at) => (mask[at + pre.length] === 1 ? pre + DECL + 'globalThis.' + name + ' =' : m),
+    (m, pre, name, at) => (topLevel(mask, depth, at + pre.length) ? pre + DECL + 'globalThis.' + name + ' =' : m),
   );
   const copy = (n) => 'try { globalThis.' + n + ' = ' + n + '; } catch {}';
   const keep = declaredNames(code, mask).map(copy).join('\n');
@@ -169,16 +201,22 @@ function asyncWrap(code) {
   return wrap(hoisted + '\n;');
 }
 async function run(code) {
-  let src = code;
+  // The cell as written runs when the rewritten one does not compile (nothing is lost to a rewrite).
+  const plain = redeclarable(code);
+  let wrapped = false;
   let script;
-  try { script = new vm.Script(src, { filename: 'cell.js' }); }
-  catch (e) {
-    if (!(e instanceof SyntaxError) || !/await/.test(code)) throw e;
-    src = asyncWrap(code);
-    script = new vm.Script(src, { filename: 'cell.js' });
+  let failure;
+  for (const src of plain === code ? [code] : [plain, code]) {
+    try { script = new vm.Script(src, { filename: 'cell.js' }); break; }
+    catch (e) { failure = failure ?? e; }
+  }
+  if (script === undefined) {
+    if (!(failure instanceof SyntaxError) || !/await/.test(code)) throw failure;
+    script = new vm.Script(asyncWrap(code), { filename: 'cell.js' });
+    wrapped = true;
   }
   let value = script.runInContext(context);
-  if (src !== code) value = await value;
+  if (wrapped) value = await value;
   return value;
 }
 let queue = Promise.resolve();
