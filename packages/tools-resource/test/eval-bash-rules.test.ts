@@ -71,8 +71,16 @@ describe('eval cells as shell commands', () => {
       args("print('rm x')"),
       args('!ls'),
       args("if __name__ == '__main__':\n    print(1)"),
+      // Lines the kernel reads as Python, never as magics: inside a string, brackets, after a backslash.
+      args('doc = """\n!rm x\n%%bash\n"""\nprint(doc)'),
+      args("items = [\n    '!rm x',\n]\nhelp_text = '''usage:\n  !rm x  removes x'''"),
+      args("text = 'a' + \\\n!rm x"),
     ];
     for (const a of harmless) expect(judge(policy, a)).toEqual({ decision: 'allow', rule: 'eval' });
+    // Once the string or the brackets close, a !cmd line is a command again.
+    for (const code of ['doc = """\n!ls\n"""\n!rm x', 'x = (\n  1,\n)\n!rm x', "s = '!rm x'\n!rm x"]) {
+      expect(judge(policy, args(code)), code).toEqual({ decision: 'deny', rule: 'Bash(rm:*)' });
+    }
   });
 
   it('PERM-05: a Bash ask makes a matching cell ask; a Bash allow never allows a cell that would ask', () => {
@@ -120,6 +128,10 @@ describe('eval through the kernel, with Bash rules', () => {
       expect(await call(a)).toMatchObject({ ok: false, output: 'Permission denied: Bash(rm:*)' });
     expect(existsSync(join(dir, 'x'))).toBe(true);
     expect(await call(args('print(1)'))).toMatchObject({ ok: true, output: '1' });
+    // A docstring holding a command line is text to the judge and to the kernel alike.
+    const doc = await call(args('doc = """\n!rm x\n"""\nprint(doc.strip())'));
+    expect(doc).toMatchObject({ ok: true, output: '!rm x' });
+    expect(existsSync(join(dir, 'x'))).toBe(true);
     expect(await call(args('!git push'))).toMatchObject({ ok: false, output: 'Permission denied: not confirmed' });
     expect(confirmation.requests.map((r) => r.rule)).toEqual(['Bash(git push:*)']);
   });
