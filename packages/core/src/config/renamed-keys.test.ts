@@ -36,7 +36,7 @@ const renamedError = (field: string, use: string) => ({
   message: expect.stringContaining(`${field}: was renamed: use \`${use}\``),
 });
 
-describe('CONF-01: one spelling per setting; an old spelling is a typed error naming the new one', () => {
+describe('BUILD-08: one spelling per setting; an old spelling is a typed error naming the new one', () => {
   it.each(RENAMED)('Agent.create(%j) → %s renamed to %s', async (config, field, use) => {
     await expect(Agent.create({ model: model(), persistence: 'memory', ...config } as never)).rejects.toMatchObject(
       renamedError(field, use),
@@ -98,7 +98,7 @@ const SETTINGS: readonly (readonly [string, Record<string, unknown>, Record<stri
   ],
 ];
 
-describe('CONF-01: each setting works in its one spelling', () => {
+describe('each setting works in its one spelling', () => {
   it.each(SETTINGS)('%s through Agent.create', async (_name, config, resolved) => {
     const agent = await Agent.create({ model: model(), persistence: 'memory', ...config });
     const s = await agent.session(dir());

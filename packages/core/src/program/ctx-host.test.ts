@@ -145,7 +145,7 @@ describe('ctx built by the host', () => {
     expect(r.metadata.result).toEqual(['a', 'b', '']);
   });
 
-  it('PROG-03: run may be declared as a function, var, let or const; a script without one is refused', async () => {
+  it('PROG-01: run may be declared as a function, var, let or const; a script without one is refused', async () => {
     const h = programHarness();
     for (const decl of [
       'async function run(ctx, inputs) { return inputs.n + 1; }',
