@@ -86,7 +86,7 @@ describe('the completion gate sees changes made through the newer tools', () => 
     const dir = tempRepo();
     writeFileSync(join(dir, 'requirements.txt'), '');
     writeFileSync(join(dir, 'w.py'), "open('MARK', 'w').write('x')\n");
-    // DBG-16: the project's own interpreter (here the system one, which has debugpy).
+    // The project's own interpreter (here the system one, which has debugpy).
     mkdirSync(join(dir, '.venv', 'bin'), { recursive: true });
     symlinkSync('/usr/bin/python3', join(dir, '.venv', 'bin', 'python'));
     const { session } = await open(

@@ -58,7 +58,7 @@ describe('a path deny rule holds for every writer and every spelling', () => {
     expect(results(s).size).toBe(spellings.length * 2);
   });
 
-  it('PERM-02/ASTE-05: ast_edit + resolve cannot write under a denied path; the edit elsewhere still works', async () => {
+  it('PERM-02: ast_edit + resolve cannot write under a denied path; the edit elsewhere still works', async () => {
     const dir = tempRepo();
     mkdirSync(join(dir, 'secret'));
     writeFileSync(join(dir, 'secret', 'a.ts'), 'dispose(x);\n');
@@ -87,7 +87,7 @@ describe('a path deny rule holds for every writer and every spelling', () => {
     expect(results(s).get('r2')).toMatchObject({ ok: true });
   });
 
-  it('PERM-02/RENAME-03: lsp_rename cannot rewrite a file under a denied path (typescript-language-server)', async () => {
+  it('PERM-02: lsp_rename cannot rewrite a file under a denied path (typescript-language-server)', async () => {
     const dir = tempRepo();
     writeFileSync(
       join(dir, 'tsconfig.json'),
@@ -145,7 +145,7 @@ describe('the newer writers stay inside the workspace and out of .git/ and .a3s/
     expect(readFileSync(join(dir, '.git', 'hooks', 'pre-commit.ts'), 'utf8')).toBe('dispose(x);\n');
   });
 
-  it('RENAME-02: lsp and lsp_rename refuse a file that leaves the workspace, directly or through a symbolic link', async () => {
+  it('lsp and lsp_rename refuse a file that leaves the workspace, directly or through a symbolic link', async () => {
     const dir = tempRepo();
     const out = outside();
     writeFileSync(join(out, 'x.ts'), 'export function outer() {}\nouter();\n');
