@@ -40,7 +40,7 @@ function echo(status: number, req: RecordedRequest) {
 }
 
 describe('a failing provider in a full session leaves no secret in events or the fact log', () => {
-  it('LOG-05: generate_object and the run both fail on echoed credentials; the jsonl log and the events hold none of them', async () => {
+  it('generate_object and the run both fail on echoed credentials; the jsonl log and the events hold none of them', async () => {
     server = await startReplayServer((req, i) =>
       i === 0
         ? {
