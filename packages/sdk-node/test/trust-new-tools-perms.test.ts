@@ -204,7 +204,7 @@ describe('exec-tier debug and memory', () => {
     expect(session.core.resources().find((r) => r.capability === 'resource.debug')?.state).toBe('attached');
   });
 
-  it('EXT-01: a symlinked .a3s/memory is refused with WORKSPACE_PATH; no memory is written or read outside', async () => {
+  it('BUILD-07: a symlinked .a3s/memory is refused with WORKSPACE_PATH; no memory is written or read outside', async () => {
     const dir = tempRepo();
     const out = outside();
     writeFileSync(
@@ -220,7 +220,7 @@ describe('exec-tier debug and memory', () => {
     expect(readdirSync(out)).toEqual(['k-planted.json']);
   });
 
-  it('EXT-01: a link put in place after the session opened is refused at the next remember and recall', async () => {
+  it('a link put in place after the session opened is refused at the next remember and recall', async () => {
     const dir = tempRepo();
     const out = outside();
     const s = await open(dir, [
@@ -239,7 +239,7 @@ describe('exec-tier debug and memory', () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
-  it('EXT-01: remember content past 10,000 characters is INVALID_TOOL_ARGS naming the field; nothing is stored', async () => {
+  it('BND-01: remember content past 10,000 characters is INVALID_TOOL_ARGS naming the field; nothing is stored', async () => {
     const dir = tempRepo();
     const s = await open(dir, [call('m1', 'remember', { content: 'x'.repeat(10_001) })]);
     expect(results(s).get('m1')).toMatchObject({
