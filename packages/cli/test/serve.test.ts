@@ -313,7 +313,7 @@ describe('a3s serve: the shipped schema and help', () => {
     expect(shipped.$defs).toHaveProperty(['event.notification']);
   });
 
-  it('ADM-02: session/send takes attachments (a workspace image, a text file); a path out of the workspace is a typed error and nothing is logged', async () => {
+  it('session/send takes attachments (a workspace image, a text file); a path out of the workspace is a typed error and nothing is logged', async () => {
     const dir = tempRepo();
     const png = TINY_PNG;
     writeFileSync(join(dir, 'shot.png'), png);

@@ -1,5 +1,5 @@
 /**
- * INV-05/07: no public API lets extension code mint a trusted source.
+ * No public API lets extension code mint a trusted source.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

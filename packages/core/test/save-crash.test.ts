@@ -1,4 +1,4 @@
-// PERS-03/04/08: SIGKILL at seeded points of `saveSnapshot` with real child processes. After
+// SIGKILL at seeded points of `saveSnapshot` with real child processes. After
 // every kill the store holds one complete generation (the old or a newer one) and it loads.
 // A3S_CRASH_ROUNDS and A3S_CRASH_SEED replay or widen it; `pnpm soak save-crash` runs 200 kills.
 import { describe, expect, it } from 'vitest';

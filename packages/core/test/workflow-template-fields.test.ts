@@ -47,7 +47,7 @@ async function run(session: AgentSession, steps: unknown[]) {
 }
 
 describe('a template naming a missing field', () => {
-  it('DWF-01: a generation prompt naming a field the input lacks fails the step, naming the fields there are', async () => {
+  it('a generation prompt naming a field the input lacks fails the step, naming the fields there are', async () => {
     const { session, model } = await open([json({ tasks: [{ path: 'a.ts' }], title: 'Fix' })]);
     const summary = {
       id: 'sum',

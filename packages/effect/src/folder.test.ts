@@ -276,7 +276,7 @@ describe('fold: tool budget and tool rounds', () => {
     expect(s.view.tools_enabled).toBe(false);
     expect(s.view.offered_tools).toEqual([]);
     expect(s.view.tools).toEqual(tools);
-    // BUD-10: no wrap-up message is injected; the conversation is unchanged.
+    // No wrap-up message is injected; the conversation is unchanged.
     expect(s.view.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'b' });
     f.user('more');
     expect(fold(f.list, { max_tool_rounds: 2 }).view.offered_tools).toEqual(tools);

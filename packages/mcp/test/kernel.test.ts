@@ -195,7 +195,7 @@ describe('MCP through the governed kernel (ToolRegistry + ToolInvoker, source ag
     expect(await invoke('mcp__t__destroy', {})).toMatchObject({ ok: true, permission: 'allow', output: 'destroyed' });
   });
 
-  it('MCP-10 / TOOL-01: killing the server mid-call fails the call within 100 ms with a typed crash error; its tools stay and the next call restarts it', async () => {
+  it('MCP-10: killing the server mid-call fails the call within 100 ms with a typed crash error; its tools stay and the next call restarts it', async () => {
     const killMidCall = async () => {
       const { pid, child } = parsePids((await invoke('mcp__t__pid', {})).output);
       const pending = invoke('mcp__t__slow', { ms: 20_000 }).then((r) => ({ r, at: Date.now() }));

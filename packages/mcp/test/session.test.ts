@@ -42,7 +42,7 @@ describe('MCP in a session', () => {
     });
     try {
       expect(session.toolNames()).toContain('mcp__fs__read_text_file');
-      // A tool every call of which is denied is hidden from the model (PERM-02).
+      // A tool every call of which is denied is hidden from the model.
       expect(session.toolNames()).not.toContain('mcp__fs__write_file');
       const r = await session.send('What does notes.txt say?');
       expect(r).toMatchObject({ status: 'completed', text: 'The note says to remember the milk.' });

@@ -144,7 +144,7 @@ describe('stdio transport: process lifecycle', () => {
     expect(await waitFor(() => processGone(pid))).toBe(true);
   });
 
-  it('MCP-07: a command that cannot start is a typed connection error, kept in status', async () => {
+  it('a command that cannot start is a typed connection error, kept in status', async () => {
     const m = manager();
     const error = await m.addServer('ghost', { command: '/nonexistent/mcp-server' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpConnectionError);

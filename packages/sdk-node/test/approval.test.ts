@@ -53,7 +53,7 @@ describe('SDK approval: asked calls never run unasked by default', () => {
       ok: false,
       output: 'Tool call refused by the user: no approver',
     });
-    expect(model.requests).toHaveLength(1); // a refusal ends the run (PARK-06)
+    expect(model.requests).toHaveLength(1); // a refusal ends the run
   });
 
   it("PERM-03/PERM-06: the README's permissions: { allow: ['read', 'grep'] } runs read, but neither bash nor write", async () => {

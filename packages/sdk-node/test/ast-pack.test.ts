@@ -82,7 +82,7 @@ describe('ast pack in SDK sessions', () => {
     expect(READ_TOOL_RULES).toContain('ast_grep');
   });
 
-  it('ASTE-05: an accepted edit is written through the workspace and enters the change ledger; staging alone does not', async () => {
+  it('ASTE-02/GATE-01: an accepted edit is written through the workspace and enters the change ledger; staging alone does not', async () => {
     const { dir, session: s } = await open([
       {
         text: 'Staging.',

@@ -81,7 +81,7 @@ describe('eval and debug packs in SDK sessions', () => {
     expect(state(session, 'resource.eval')).toBe('open');
   });
 
-  it('DBG-01: an approved debug call reaches the session debug supervisor', async () => {
+  it('an approved debug call reaches the session debug supervisor', async () => {
     const { dir, session } = await open(
       [{ tool_calls: [{ id: 'd1', name: 'debug', args: { op: 'adapters' } }] }, verified],
       { governance: { yolo: true } },

@@ -1,6 +1,6 @@
 // MCP on SDK sessions with real server processes (an SDK-written fixture server): agent-global
 // servers from the configuration (and a workspace config file), session-private servers from the
-// options and addMcpServer, tools discovered later joining the surface (SURF-09), ownership,
+// options and addMcpServer, tools discovered later joining the surface, ownership,
 // status, and every server process gone after close.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -92,7 +92,7 @@ describe('MCP servers on sessions', () => {
         expect(s.mcpStatus().map((x) => [x.name, x.source, x.state])).toEqual([['shared', 'inherited', 'connected']]);
       expect((await a.tool('mcp__shared__echo', { text: 'x' })).output).toBe('shared: x');
       await expect(a.removeMcpServer('shared')).rejects.toMatchObject({ code: 'MCP_OWNERSHIP' });
-      // A private server of the same name shadows the inherited one in this session only (MCP-02).
+      // A private server of the same name shadows the inherited one in this session only.
       await a.addMcpServer('shared', server('mine'));
       expect((await a.tool('mcp__shared__echo', { text: 'y' })).output).toBe('mine: y');
       expect((await b.tool('mcp__shared__echo', { text: 'y' })).output).toBe('shared: y');

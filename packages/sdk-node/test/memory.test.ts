@@ -8,7 +8,7 @@ import { Agent, InMemoryMemoryStore } from '../src/index.js';
 import { tempRepo } from './kit.js';
 
 describe('session memory', () => {
-  it('BUILD-06/EXT-01: remember in one session, recall in a later one; a custom store through session options', async () => {
+  it('EXT-01: remember in one session, recall in a later one; a custom store through session options', async () => {
     const dir = tempRepo();
     const agent = await Agent.create({ model: new ScriptedLlmClient([]), workspaceTools: false });
     const first = await agent.session(dir, { web: false });

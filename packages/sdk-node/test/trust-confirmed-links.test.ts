@@ -97,7 +97,7 @@ describe('a confirmation covers the path shown, not where a link leads', () => {
     expect(got.get('r2')).toMatchObject({ ok: true, output: expect.stringContaining('export const R = 1;') });
   });
 
-  it('PERM-06: an allow rule covers where a write lands: Write(src/**) does not reach secret/ through a linked folder', async () => {
+  it('PERM-03: an allow rule covers where a write lands: Write(src/**) does not reach secret/ through a linked folder', async () => {
     const dir = repo();
     symlinkSync('../secret', join(dir, 'src', 'dirlink'));
     const model = new ScriptedLlmClient([
@@ -132,7 +132,7 @@ describe('a confirmation covers the path shown, not where a link leads', () => {
 // The SDK allows reads everywhere by default, so a read allow rule with a path narrows nothing
 // there; a host on core's kernel can allow `Read(src/**)` alone, and a link must not widen it.
 describe('the kernel: an allow rule for reads covers where a read lands', () => {
-  it('PERM-06: Read(src/**) allowed unasked does not show secret/x.ts through src/link.ts; src/same.ts is read', async () => {
+  it('PERM-03: Read(src/**) allowed unasked does not show secret/x.ts through src/link.ts; src/same.ts is read', async () => {
     const dir = repo();
     const registry = new ToolRegistry({ capabilities: ['fs.read', 'fs.write', 'fs.list', 'search'] });
     registry.registerPack(workspaceToolPack);

@@ -63,7 +63,7 @@ describe('the completion gate sees changes made through the newer tools', () => 
     expect(session.changeLedger().entries[0]).toMatchObject({ path: '(unknown)' });
   });
 
-  it('GATE-01/GATE-08: a JavaScript eval cell that writes a file is a change with unknown paths', async () => {
+  it('GATE-01: a JavaScript eval cell that writes a file is a change with unknown paths', async () => {
     const { dir, session } = await open(
       scripted([
         {
@@ -82,11 +82,11 @@ describe('the completion gate sees changes made through the newer tools', () => 
     expect(existsSync(join(dir, 'MARK'))).toBe(true);
   });
 
-  it.skipIf(!DEBUGPY)('GATE-01/GATE-08: debug launching a program that writes a file is a change', async () => {
+  it.skipIf(!DEBUGPY)('GATE-01: debug launching a program that writes a file is a change', async () => {
     const dir = tempRepo();
     writeFileSync(join(dir, 'requirements.txt'), '');
     writeFileSync(join(dir, 'w.py'), "open('MARK', 'w').write('x')\n");
-    // DBG-16: the project's own interpreter (here the system one, which has debugpy).
+    // The project's own interpreter (here the system one, which has debugpy).
     mkdirSync(join(dir, '.venv', 'bin'), { recursive: true });
     symlinkSync('/usr/bin/python3', join(dir, '.venv', 'bin', 'python'));
     const { session } = await open(
@@ -98,7 +98,7 @@ describe('the completion gate sees changes made through the newer tools', () => 
     expect(existsSync(join(dir, 'MARK'))).toBe(true);
   });
 
-  it('GATE-01/GATE-08/TOOL-03: ast_edit staged and resolve accepted inside batch is a change with its digest', async () => {
+  it('GATE-01/TOOL-03: ast_edit staged and resolve accepted inside batch is a change with its digest', async () => {
     const dir = tempRepo();
     writeFileSync(join(dir, 'src', 'd.ts'), 'dispose(x);\n');
     const { session } = await open(
@@ -129,7 +129,7 @@ describe('the completion gate sees changes made through the newer tools', () => 
     });
   });
 
-  it('GATE-01/GATE-08/VIBE-02: a vibe worker that writes makes the lead’s run a change (the lead saw none)', async () => {
+  it('GATE-01: a vibe worker that writes makes the lead’s run a change (the lead saw none)', async () => {
     const model = new RoutingModel('lead', {
       lead: [
         { tool_calls: [call('s1', 'vibe_spawn', { brief: 'write-it', label: 'writer' })] },

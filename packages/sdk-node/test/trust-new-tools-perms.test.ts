@@ -58,7 +58,7 @@ describe('a path deny rule holds for every writer and every spelling', () => {
     expect(results(s).size).toBe(spellings.length * 2);
   });
 
-  it('PERM-02/ASTE-05: ast_edit + resolve cannot write under a denied path; the edit elsewhere still works', async () => {
+  it('PERM-02: ast_edit + resolve cannot write under a denied path; the edit elsewhere still works', async () => {
     const dir = tempRepo();
     mkdirSync(join(dir, 'secret'));
     writeFileSync(join(dir, 'secret', 'a.ts'), 'dispose(x);\n');
@@ -87,7 +87,7 @@ describe('a path deny rule holds for every writer and every spelling', () => {
     expect(results(s).get('r2')).toMatchObject({ ok: true });
   });
 
-  it('PERM-02/RENAME-03: lsp_rename cannot rewrite a file under a denied path (typescript-language-server)', async () => {
+  it('PERM-02: lsp_rename cannot rewrite a file under a denied path (typescript-language-server)', async () => {
     const dir = tempRepo();
     writeFileSync(
       join(dir, 'tsconfig.json'),
@@ -145,7 +145,7 @@ describe('the newer writers stay inside the workspace and out of .git/ and .a3s/
     expect(readFileSync(join(dir, '.git', 'hooks', 'pre-commit.ts'), 'utf8')).toBe('dispose(x);\n');
   });
 
-  it('RENAME-02: lsp and lsp_rename refuse a file that leaves the workspace, directly or through a symbolic link', async () => {
+  it('lsp and lsp_rename refuse a file that leaves the workspace, directly or through a symbolic link', async () => {
     const dir = tempRepo();
     const out = outside();
     writeFileSync(join(out, 'x.ts'), 'export function outer() {}\nouter();\n');
@@ -204,7 +204,7 @@ describe('exec-tier debug and memory', () => {
     expect(session.core.resources().find((r) => r.capability === 'resource.debug')?.state).toBe('attached');
   });
 
-  it('EXT-01: a symlinked .a3s/memory is refused with WORKSPACE_PATH; no memory is written or read outside', async () => {
+  it('BUILD-07: a symlinked .a3s/memory is refused with WORKSPACE_PATH; no memory is written or read outside', async () => {
     const dir = tempRepo();
     const out = outside();
     writeFileSync(
@@ -220,7 +220,7 @@ describe('exec-tier debug and memory', () => {
     expect(readdirSync(out)).toEqual(['k-planted.json']);
   });
 
-  it('EXT-01: a link put in place after the session opened is refused at the next remember and recall', async () => {
+  it('a link put in place after the session opened is refused at the next remember and recall', async () => {
     const dir = tempRepo();
     const out = outside();
     const s = await open(dir, [
@@ -239,7 +239,7 @@ describe('exec-tier debug and memory', () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
-  it('EXT-01: remember content past 10,000 characters is INVALID_TOOL_ARGS naming the field; nothing is stored', async () => {
+  it('BND-01: remember content past 10,000 characters is INVALID_TOOL_ARGS naming the field; nothing is stored', async () => {
     const dir = tempRepo();
     const s = await open(dir, [call('m1', 'remember', { content: 'x'.repeat(10_001) })]);
     expect(results(s).get('m1')).toMatchObject({

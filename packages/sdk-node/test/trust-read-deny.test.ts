@@ -132,7 +132,7 @@ describe('searches and listings leave denied files out', () => {
     expect(results(session).get('g1')?.output).toContain('.env');
   });
 
-  it('PERM-02/ASTG-01: ast_grep over the workspace skips a denied file, also when it is named through a linked folder', async () => {
+  it('PERM-02: ast_grep over the workspace skips a denied file, also when it is named through a linked folder', async () => {
     const dir = workspace();
     const { session, events } = await run(
       dir,

@@ -25,7 +25,7 @@ async function refused(rule: string): Promise<string> {
 }
 
 describe('a file rule that would protect nothing is refused', () => {
-  it('PERM-02: white space or quotes around the path are refused, naming the spelling to use', async () => {
+  it('white space or quotes around the path are refused, naming the spelling to use', async () => {
     for (const rule of ['Read(.env )', 'Read( .env)', 'Read(.env\t)'])
       expect(await refused(rule)).toContain(
         'starts or ends with white space, which no file name the rule means has; write Read(.env)',
@@ -34,7 +34,7 @@ describe('a file rule that would protect nothing is refused', () => {
       expect(await refused(rule)).toContain('quotes are not part of a path pattern; write Read(.env)');
   });
 
-  it('PERM-02: an environment variable, a list, brace alternatives and /proc/self/cwd are refused', async () => {
+  it('an environment variable, a list, brace alternatives and /proc/self/cwd are refused', async () => {
     expect(await refused('Read($HOME/.ssh/**)')).toContain("'$HOME' is not expanded in rules");
     expect(await refused('Edit(${PWD}/secret/**)')).toContain("'${PWD}' is not expanded in rules");
     expect(await refused('Read(.env, secret/**)')).toContain('a rule takes one path pattern; write one rule per path');
@@ -44,7 +44,7 @@ describe('a file rule that would protect nothing is refused', () => {
     );
   });
 
-  it('PERM-02: a command rule keeps its quotes and variables, and a literal [id] path is still a rule', async () => {
+  it('a command rule keeps its quotes and variables, and a literal [id] path is still a rule', async () => {
     const agent = await Agent.create({ model: new ScriptedLlmClient([]) });
     const s = await agent.session(workspace(), {
       permissions: { deny: ['Bash(echo "$HOME")', 'Read(pages/[id].tsx)', 'Read(a,b.txt)'] },

@@ -31,7 +31,7 @@ const call = (id: string, name: string, args: Record<string, unknown>) => ({ id,
 const UNKNOWN = { tool: 'vibe_spawn', path: '(unknown)', digest: expect.stringMatching(/^unknown:/) };
 
 describe('the lead’s ledger and its workers', () => {
-  it('GATE-01/VIBE-02: a worker that only reported adds nothing once the lead waited for it: the lead ends narrative', async () => {
+  it('GATE-04: a worker that only reported adds nothing once the lead waited for it: the lead ends narrative', async () => {
     const session = await open({
       lead: [
         { tool_calls: [call('s1', 'vibe_spawn', { brief: 'report', label: 'reporter' })] },
@@ -44,7 +44,7 @@ describe('the lead’s ledger and its workers', () => {
     expect(session.changeLedger().entries).toEqual([]);
   });
 
-  it('GATE-01/GATE-08/VIBE-02: a worker that wrote and ended while the lead was busy (no vibe_wait) brings its change', async () => {
+  it('GATE-01: a worker that wrote and ended while the lead was busy (no vibe_wait) brings its change', async () => {
     const session = await open({
       lead: [
         { tool_calls: [call('s1', 'vibe_spawn', { brief: 'write-it', label: 'writer' })] },
@@ -64,7 +64,7 @@ describe('the lead’s ledger and its workers', () => {
     ]);
   });
 
-  it('GATE-01/GATE-08/VIBE-02: a worker still running when the lead’s run ends stays "changed, unknown", also after it ends', async () => {
+  it('GATE-01: a worker still running when the lead’s run ends stays "changed, unknown", also after it ends', async () => {
     const session = await open({
       lead: [{ tool_calls: [call('s1', 'vibe_spawn', { brief: 'slow', label: 'slow one' })] }, { text: 'Bye.' }],
       slow: [{ delay_ms: 300, text: 'nothing to do' }],
@@ -78,7 +78,7 @@ describe('the lead’s ledger and its workers', () => {
     expect(session.changeLedger()).toEqual({ entries: [UNKNOWN], digest });
   });
 
-  it('GATE-01/GATE-08/VIBE-02: a worker killed while its command runs is "changed, unknown"', async () => {
+  it('GATE-01: a worker killed while its command runs is "changed, unknown"', async () => {
     const session = await open({
       lead: [
         { tool_calls: [call('s1', 'vibe_spawn', { brief: 'run-it', label: 'runner' })] },

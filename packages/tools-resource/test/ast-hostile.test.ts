@@ -84,8 +84,7 @@ describe('patterns a model could send to hang or crash the matcher', () => {
       'g($__proto__, $__proto__, $Xy);\ng($_foo, $__proto__, $Xy);\ng($Abc, $__proto__, $Xy);\ng(other, $__proto__, $Xy);\n',
     );
   });
-
-  it('ASTG-07: a pattern nested too deeply fails with a typed error naming the limit, not a stack overflow', async () => {
+  it('a pattern nested too deeply fails with a typed error naming the limit, not a stack overflow', async () => {
     put('deep.ts', `const d = ${'('.repeat(1900)}1${')'.repeat(1900)};\n`);
     const r = await governed()('ast_grep', { pattern: `${'('.repeat(1900)}$X${')'.repeat(1900)}`, path: 'deep.ts' });
     expect(codeOf(r)).toBe('AST_PATTERN_UNPARSEABLE');
@@ -118,7 +117,7 @@ describe('read and write deny rules hold for every file the ast tools touch', ()
     expect(all.output).not.toContain('SECRET_KEY');
   });
 
-  it('ASTE-02: ast_edit stages nothing that would write a file an Edit rule denies, naming the rule and the file', async () => {
+  it('PERM-02: ast_edit stages nothing that would write a file an Edit rule denies, naming the rule and the file', async () => {
     const call = governed({ deny: ['Edit(src/b.ts)'] });
     const r = await call('ast_edit', {
       pattern: 'dispose($X)',

@@ -29,7 +29,7 @@ async function inPieces(send: (b: Buffer) => unknown, bytes: Buffer, size: numbe
 }
 
 describe('DAP framing', () => {
-  it('DBG-14: a 40 MB output event in 64 KiB chunks is read whole, followed by the next message, in time linear in its size', async () => {
+  it('a 40 MB output event in 64 KiB chunks is read whole, followed by the next message, in time linear in its size', async () => {
     const { events, send } = connection();
     const text = 'x'.repeat(40 * 1024 * 1024);
     const bytes = Buffer.concat([
@@ -44,7 +44,7 @@ describe('DAP framing', () => {
     expect(String(events[0]?.body?.output).length).toBe(text.length);
   });
 
-  it('DBG-14: a message announced over the limit ends the connection with the reason; pending requests fail with it', async () => {
+  it('a message announced over the limit ends the connection with the reason; pending requests fail with it', async () => {
     const { dap, events, send } = connection();
     const pending = dap.request('threads');
     send(Buffer.from(`Content-Length: ${DAP_MAX_MESSAGE_BYTES + 1}\r\n\r\n${'y'.repeat(1000)}`, 'ascii'));
@@ -59,7 +59,7 @@ describe('DAP framing', () => {
     await expect(dap.request('threads')).rejects.toMatchObject({ code: 'DEBUG_ADAPTER' });
   });
 
-  it('DBG-14: bytes without the end of a header are not kept without bound', async () => {
+  it('bytes without the end of a header are not kept without bound', async () => {
     const { dap, send } = connection();
     const pending = dap.request('threads');
     send(Buffer.alloc(64 * 1024, 'z'));

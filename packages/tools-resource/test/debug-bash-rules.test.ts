@@ -12,7 +12,7 @@ const judge = (config: PermissionPolicyConfig, a: Partial<DebugArgs> & { op: Deb
 };
 
 describe('debug calls as shell commands', () => {
-  it('DBG-08 / DBG-13: a launch is its program with its arguments, an evaluate the code it runs; other ops run nothing', () => {
+  it('a launch is its program with its arguments, an evaluate the code it runs; other ops run nothing', () => {
     expect(debugShellCommands({ op: 'launch', program: 'app.py', args: ["it's", '-v'] })).toEqual([
       `python3 'app.py' 'it'\\''s' '-v'`,
     ]);
@@ -30,11 +30,11 @@ describe('debug calls as shell commands', () => {
     ['an exec call', 'execvp("rm", argv)'],
     ['Go exec.Command', 'exec.Command("rm", "x").Run()'],
     ['fullwidth letters', 'ｓｙｓｔｅｍ("rm x")'],
-  ])('PERM-02 / DBG-13: with deny Bash(rm:*), evaluating %s is denied', (_, expression) => {
+  ])('PERM-02: with deny Bash(rm:*), evaluating %s is denied', (_, expression) => {
     expect(judge({ deny: ['Bash(rm:*)'], defaultDecision: 'allow' }, { op: 'evaluate', expression })).toBe('deny');
   });
 
-  it('PERM-02 / DBG-13: expressions that start nothing and ops that run nothing are not touched by Bash rules', () => {
+  it('PERM-02: expressions that start nothing and ops that run nothing are not touched by Bash rules', () => {
     const config: PermissionPolicyConfig = { deny: ['Bash(rm:*)'], defaultDecision: 'allow' };
     for (const expression of ['x + 1', 'len(items)', 'user.name', 'items[0].total()'])
       expect(judge(config, { op: 'evaluate', expression }), expression).toBe('allow');

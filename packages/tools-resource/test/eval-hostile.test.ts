@@ -55,7 +55,7 @@ describe('eval: hostile cells', () => {
     }
   });
 
-  it('EVAL-10: children that left the kernel group (setsid, detached, daemonized) die when the session closes', async () => {
+  it('children that left the kernel group (setsid, detached, daemonized) die when the session closes', async () => {
     const py = await kernels.run(
       'python',
       [

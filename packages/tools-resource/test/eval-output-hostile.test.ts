@@ -81,7 +81,7 @@ describe('eval: what a cell sends back', () => {
     },
   );
 
-  it('EVAL-04: a huge message is read in time proportional to its size (the host is not held up)', () => {
+  it('a huge message is read in time proportional to its size (the host is not held up)', () => {
     const got: KernelMessage[] = [];
     const reader = new KernelReader((m) => got.push(m));
     const data = 'A'.repeat(32 * 2 ** 20);
@@ -122,7 +122,7 @@ raise ValueError('\udc80')`,
   });
 
   it.skipIf(!SYSTEM_PY)(
-    "EVAL-06: %pip install on the host outside a virtual environment is refused (it would change the machine's Python)",
+    "%pip install on the host outside a virtual environment is refused (it would change the machine's Python)",
     async () => {
       const r = await kernels.run('python', '%pip install --no-index a3s-nothing', dir, cell);
       expect(r.ok).toBe(false);

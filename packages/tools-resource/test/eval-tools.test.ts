@@ -255,7 +255,7 @@ describe('eval: JavaScript kernel', () => {
     expect(big.output).toMatch(/characters of output cut/);
   });
 
-  it('EVAL-10: closing the session kills every kernel', async () => {
+  it('closing the session kills every kernel', async () => {
     await js('1');
     const pid = kernels.kernels()[0]!.pid;
     await kernels.close();

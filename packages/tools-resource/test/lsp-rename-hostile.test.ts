@@ -60,7 +60,7 @@ describe('lsp_rename on files of every encoding a workspace holds', () => {
     expect(r.output).not.toContain('New diagnostics');
   }, 90_000);
 
-  it('RENAME-03: a rename that would edit a file that is not UTF-8 writes nothing and names the file', async () => {
+  it('a rename that would edit a file that is not UTF-8 writes nothing and names the file', async () => {
     await fresh(LATIN);
     const r = await h.rename({ file: 'src/a.ts', line: 1, symbol: 'oldName', new_name: 'newName' });
     expect(code(r)).toBe('LSP_PATH');
@@ -87,7 +87,7 @@ describe('lsp_rename on files of every encoding a workspace holds', () => {
       expect(code(await h.rename({ file: 'src/a.ts', line: 1, symbol: 'oldName', new_name }))).not.toBe('LSP_ARGS');
   }, 90_000);
 
-  it('RENAME-03: a rename touching a file an Edit rule holds back writes none of the files', async () => {
+  it('PERM-02: a rename touching a file an Edit rule holds back writes none of the files', async () => {
     await fresh();
     const registry = new ToolRegistry({ capabilities: ['fs.read', 'fs.write', 'fs.list', 'search', LSP_RESOURCE] });
     registry.registerPack(lspToolPack);
@@ -108,7 +108,7 @@ describe('lsp_rename on files of every encoding a workspace holds', () => {
     expect(bytes('src/a.ts').toString('utf8')).toBe(A);
   }, 90_000);
 
-  it('RENAME-03: a file another program changes while the rename is being written keeps that change; the files already written are restored', async () => {
+  it('a file another program changes while the rename is being written keeps that change; the files already written are restored', async () => {
     await fresh();
     const theirs = 'import { oldName } from "./a";\nexport const w = oldName() + 1;\n';
     const fs = h.workspace.fs!;

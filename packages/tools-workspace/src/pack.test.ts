@@ -58,7 +58,7 @@ describe('the workspace tool pack', () => {
   });
 
   it.each(workspaceTools.map((t) => [t.name, t] as const))(
-    'BND-01: %s has snake_case args and closed object schemas',
+    '%s has snake_case args and closed object schemas',
     (_, tool) => {
       for (const [at, schema] of objects(tool.inputSchema)) {
         expect(schema.additionalProperties, `${tool.name} ${at}`).toBe(false);

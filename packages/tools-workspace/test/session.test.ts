@@ -22,7 +22,7 @@ function repo(): string {
 }
 
 describe('workspace tools in a session', () => {
-  it('SURF-02/GATE-01: read, edit and a verified test run through the kernel; the run completes as verified', async () => {
+  it('GATE-01: read, edit and a verified test run through the kernel; the run completes as verified', async () => {
     const dir = repo();
     const model = new ScriptedLlmClient([
       {
@@ -73,14 +73,14 @@ describe('workspace tools in a session', () => {
       const ledger = session.changeLedger();
       expect(ledger.entries).toEqual([{ tool: 'edit', path: 'sum.mjs', digest: expect.stringMatching(/^sha256:/) }]);
       expect(session.verificationReports[0]).toMatchObject({ status: 'passed', effect_digest: ledger.digest });
-      // The run ended right after the passed verification: no fourth model call (GATE-06).
+      // The run ended right after the passed verification: no fourth model call.
       expect(model.requests).toHaveLength(3);
     } finally {
       await session.close();
     }
   });
 
-  it('GATE-02: a failing verification is recorded as failed and never counts', async () => {
+  it('GATE-01: a failing verification is recorded as failed and never counts', async () => {
     const dir = repo();
     const model = new ScriptedLlmClient([
       { tool_calls: [{ id: 'w', name: 'write', args: { file_path: 'note.txt', content: 'x' } }] },

@@ -98,7 +98,7 @@ const SETTINGS: readonly (readonly [string, Record<string, unknown>, Record<stri
   ],
 ];
 
-describe('BUILD-02: each setting works in its one spelling, through Agent.create and session options alike', () => {
+describe('each setting works in its one spelling', () => {
   it.each(SETTINGS)('%s through Agent.create', async (_name, config, resolved) => {
     const agent = await Agent.create({ model: model(), persistence: 'memory', ...config });
     const s = await agent.session(dir());

@@ -91,7 +91,7 @@ describe('parallel_task', () => {
     expect(model.clients.get('b2')!.requests).toHaveLength(0);
   });
 
-  it('PTASK-01..04: 2..32 branches, no background per branch, min_success_count only with allow_partial_failure and within 1..n', async () => {
+  it('PTASK-01/PTASK-03/PTASK-04: 2..32 branches, no background per branch, min_success_count only with allow_partial_failure and within 1..n', async () => {
     const { session } = await open({});
     await expect(session.tasks([branch('a')])).rejects.toMatchObject({
       code: 'INVALID_TOOL_ARGS',

@@ -95,7 +95,7 @@ describe('a passing verification ends the run', () => {
 });
 
 describe('gate continuations are visible', () => {
-  it("EVT-03: the gate's extra turn is announced as run_continued with its reason, and replay lists it", async () => {
+  it("the gate's extra turn is announced as run_continued with its reason, and replay lists it", async () => {
     const { session, model } = await open([write, { text: 'Done.' }, verify('true'), { text: 'never requested' }]);
     const stream = session.stream('fix it');
     const events = await collect(stream);

@@ -56,7 +56,7 @@ const NONE: Caps = {};
 const STRICT_ONLY: Caps = { strictJsonSchema: true };
 const JSON_ONLY: Caps = { jsonMode: true };
 
-// requested mode × capabilities → resolved mode (GENOBJ-15..19)
+// requested mode × capabilities → resolved mode
 const FALLBACKS: [string, Caps, string, string][] = [
   ['auto', ALL, 'tool', 'auto prefers the forced tool'],
   ['auto', NONE, 'prompt', 'auto falls back to prompt without forced tools'],
@@ -95,7 +95,7 @@ describe('mode resolution and safe fallbacks (GENOBJ-15..20)', () => {
     expect(r.mode).toBe(resolved);
     expect(r.ok && r.object).toEqual(VALID);
     const req = script.requests[0]!;
-    // GENOBJ-20: no extra request field carries the schema; it appears only where the mode puts it.
+    // No extra request field carries the schema; it appears only where the mode puts it.
     for (const key of Object.keys(req)) expect(ALLOWED_REQUEST_KEYS.has(key)).toBe(true);
     const schemaText = JSON.stringify(SENTIMENT_SCHEMA, null, 2);
     if (resolved === 'tool') {
@@ -115,7 +115,7 @@ describe('mode resolution and safe fallbacks (GENOBJ-15..20)', () => {
       });
     if (resolved === 'json') expect(req.responseFormat).toEqual({ type: 'json_object' });
     if (resolved === 'prompt') expect(req.responseFormat).toBeUndefined();
-    // GENOBJ-16: json and prompt modes append the schema instructions to the prompt
+    // json and prompt modes append the schema instructions to the prompt
     expect(req.messages[0]!.content.includes(schemaText)).toBe(resolved === 'json' || resolved === 'prompt');
   });
 });

@@ -33,7 +33,7 @@ describe('generate_object in a session', () => {
     expect(r.usage.inputTokens).toBeGreaterThan(0);
   });
 
-  it("LLM-04: the run's budget governs generate_object's calls too", async () => {
+  it("LLM-05: the run's budget governs generate_object's calls too", async () => {
     const { session } = await open(
       [call, { tool_calls: [{ name: 'result', args: { sentiment: 'positive' } }] }, { text: 'never' }],
       { budgets: { llm: { maxCalls: 2 } } },

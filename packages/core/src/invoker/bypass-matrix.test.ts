@@ -1,5 +1,5 @@
 /**
- * The bypass matrix (INV-02..09, TOOL-01..06, SURF-05/10): every path by which a call can reach a
+ * The bypass matrix: every path by which a call can reach a
  * tool × policy × pre-hook × budget. The target (`write_note`) runs exactly when the kernel's
  * rules say it may, whatever the nesting.
  */

@@ -1,5 +1,5 @@
 /**
- * BND-01 fuzz: for every tool of the test pack, random invalid argument objects are rejected
+ * Fuzz: for every tool of the test pack, random invalid argument objects are rejected
  * with a typed INVALID_TOOL_ARGS error naming the corrupted field, and never reach confirmation
  * or execution.
  */

@@ -159,7 +159,7 @@ describe('lazily made call state', () => {
     expect(state.executions.filter((e) => e.tool === 'echo')).toHaveLength(0);
   });
 
-  it('TOOL-02: events are emitted to a listening sink; a null sink still gets the same result', async () => {
+  it('events are emitted to a listening sink; a null sink still gets the same result', async () => {
     const { invoker } = setup();
     const t = createTestInvocation();
     const heard = await invoker.invoke({ id: 'e1', name: 'echo', args: { text: 'hi' } }, t.context, 'host');
@@ -192,7 +192,7 @@ describe('lazily made call state', () => {
 });
 
 describe('batch arguments', () => {
-  it('TOOL-03: well-formed and defaulted arguments give the same batch; each call gets its own copy of args', async () => {
+  it('well-formed and defaulted arguments give the same batch; each call gets its own copy of args', async () => {
     const seen: unknown[] = [];
     const probe = defineTool({
       name: 'probe',

@@ -99,7 +99,7 @@ describe('ToolInvoker.project (the permission projection before a call is record
 });
 
 describe('a permitted call that fails while running keeps its permission record', () => {
-  it('TOOL-03: a timeout or a cancellation after the permission step reports how the call was permitted', async () => {
+  it('a timeout or a cancellation after the permission step reports how the call was permitted', async () => {
     const { pack } = createTestToolPack();
     const registry = new ToolRegistry({ capabilities: WORKSPACE_CAPABILITIES });
     registry.registerPack(pack);

@@ -1,5 +1,5 @@
 /**
- * Queue, timeout and cancellation (INV-08, INV-10, SURF-11).
+ * Queue, timeout and cancellation.
  */
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -82,7 +82,7 @@ describe('scheduling', () => {
     expect(state.executions).toHaveLength(0);
   });
 
-  it('INV-10: closing the invoker also ends a wait for confirmation', async () => {
+  it('closing the invoker also ends a wait for confirmation', async () => {
     const confirmation = new ScriptedConfirmationManager();
     const { invoker, state } = setup(4, { confirmation, policy: {} });
     const p = invoker.invoke({ id: 'a', name: 'echo', args: { text: 'x' } }, createTestInvocation().context);

@@ -69,7 +69,7 @@ describe('memory store', () => {
     expect(await store.recall({})).toHaveLength(2);
   });
 
-  it('BUILD-06/EXT-01: remember in one session, recall in a later one, through the tools the model calls', async () => {
+  it('EXT-01: remember in one session, recall in a later one, through the tools the model calls', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'a3s-memory-'));
     const first = await session(dir, [
       { tool_calls: [call('remember', { content: 'The user prefers tabs over spaces.', tags: ['style'] }, 'r1')] },

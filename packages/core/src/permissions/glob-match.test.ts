@@ -45,7 +45,7 @@ describe('hole-aware glob matching', () => {
     expect(globMayMatch(compileGlobAutomaton('rm -rf /'), `rm -r ${HOLE}`)).toBe(false);
   });
 
-  it('PERM-03: a long subject with thousands of holes is matched in time linear in its length', () => {
+  it('a long subject with thousands of holes is matched in time linear in its length', () => {
     const glob = compileGlobAutomaton('echo ** --end-of-the-options-marker-here');
     const subject = `echo ${`${HOLE} `.repeat(30_000)}--end-of-the-options-marker-here`;
     const t0 = process.cpuUsage();

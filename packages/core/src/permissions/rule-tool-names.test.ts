@@ -91,7 +91,7 @@ describe('rules that name a tool the session does not have', () => {
     ).not.toThrow();
   });
 
-  it('PERM-02: a rule naming a program as if it were a tool is refused, naming the Bash rule to write', () => {
+  it('a rule naming a program as if it were a tool is refused, naming the Bash rule to write', () => {
     for (const [rule, fixed] of [
       ['rm', 'Bash(rm:*)'],
       ['rm(*)', 'Bash(rm:*)'],

@@ -117,7 +117,7 @@ describe('program sandbox escape suite (PROG-02, PTC-01/02)', () => {
     expect((await h.run({ source: run('return [1,2,3].map((x) => x * 2);') })).metadata.result).toEqual([2, 4, 6]);
   });
 
-  it('PROG-02: deep recursion stops with PROGRAM_STACK_LIMIT naming the line', async () => {
+  it('deep recursion stops with PROGRAM_STACK_LIMIT naming the line', async () => {
     const h = programHarness();
     const r = await h.run({
       source: 'function down(n) {\n  return down(n + 1) + 1;\n}\nasync function run() {\n  return down(0);\n}\n',
@@ -147,7 +147,7 @@ describe('program sandbox escape suite (PROG-02, PTC-01/02)', () => {
     expect(Buffer.byteLength(obj.output)).toBeLessThanOrEqual(1024);
   });
 
-  it('PROG-02: getters and toJSON on the result run under the deadline too', async () => {
+  it('PROG-07: getters and toJSON on the result run under the deadline too', async () => {
     const h = programHarness();
     const r = await h.run({ source: run('return { toJSON() { for (;;) {} } };'), limits: { timeout_ms: 100 } });
     expect(r.error?.code).toBe('PROGRAM_TIMEOUT');
@@ -156,7 +156,7 @@ describe('program sandbox escape suite (PROG-02, PTC-01/02)', () => {
     expect(cyc.output).toMatch(/not JSON-serialisable/);
   });
 
-  it('PROG-02: a promise that can never settle is reported, not awaited forever', async () => {
+  it('a promise that can never settle is reported, not awaited forever', async () => {
     const h = programHarness();
     const r = await h.run({ source: run('await new Promise(() => {});') });
     expect(r.error?.code).toBe('PROGRAM_RUNTIME');

@@ -10,7 +10,7 @@ const askEcho = { ask: ['echo'], defaultDecision: 'allow' as const };
 const keysOf = (s: AgentSession) => s.store.log.facts.map((f) => f.key);
 
 describe('tool-call ids the model repeats', () => {
-  it('LOG-02: ids are made unique within one response; unique ids are kept as they are', () => {
+  it('ids are made unique within one response; unique ids are kept as they are', () => {
     const call = (id: string) => ({ id, name: 'read', args: {} });
     expect(uniqueCallIds([call('a'), call('b')], 1, 0).map((c) => c.id)).toEqual(['a', 'b']);
     expect(uniqueCallIds([call('call_0'), call('call_0'), call('call_0')], 1, 0).map((c) => c.id)).toEqual([
@@ -23,7 +23,7 @@ describe('tool-call ids the model repeats', () => {
     expect(uniqueCallIds([call(''), call('')], 2, 1).map((c) => c.id)).toEqual(['call_2_1-1', 'call_2_1-2']);
   });
 
-  it('LOG-02: an id too long for the keys of its facts is replaced; one of the limit is kept', () => {
+  it('an id too long for the keys of its facts is replaced; one of the limit is kept', () => {
     const call = (id: string) => ({ id, name: 'read', args: {} });
     const max = 'k'.repeat(MAX_CALL_ID_CHARS);
     expect(uniqueCallIds([call('x'.repeat(600)), call(max)], 3, 0).map((c) => c.id)).toEqual(['call_3_0-1', max]);
@@ -41,7 +41,7 @@ describe('tool-call ids the model repeats', () => {
     expect(again.session.store.log.facts).toEqual(facts);
   });
 
-  it('PARK-04/LOG-02: a live confirmation of the same id in two turns records two answers under their own keys', async () => {
+  it('PARK-04: a live confirmation of the same id in two turns records two answers under their own keys', async () => {
     const manager = new ScriptedConfirmationManager([true, true]);
     const { session, state } = await track(
       open([{ tool_calls: [echo('call_0', 'one')] }, { tool_calls: [echo('call_0', 'two')] }, { text: 'done' }], {
@@ -76,7 +76,7 @@ describe('tool-call ids the model repeats', () => {
     ]);
   });
 
-  it('PARK-11/LOG-02: a parked session resumed with a restarted scripted model that repeats its ids completes', async () => {
+  it('PARK-11: a parked session resumed with a restarted scripted model that repeats its ids completes', async () => {
     const ws = workspace();
     const first = await open(
       [{ tool_calls: [echo('call_0', 'one')] }],

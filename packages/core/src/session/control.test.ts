@@ -188,7 +188,7 @@ describe('steer and interrupt', () => {
     expect(model.requests[2]!.tools).toEqual([]);
   });
 
-  it('STEER-05/06: a steer for another run, a stale revision, an expired deadline, an empty text or with no run is refused with a typed receipt', async () => {
+  it('STEER-06: a steer for another run, a stale revision, an expired deadline, an empty text or with no run is refused with a typed receipt', async () => {
     const { session } = await track(open([{ delay_ms: 100, text: 'x' }]));
     expect(session.steer('hi')).toMatchObject({ accepted: false, reason: 'no_active_run' });
     const run = session.send('go');

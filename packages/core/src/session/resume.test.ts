@@ -74,7 +74,7 @@ describe('resumeRun', () => {
   });
 
   it('RES-02/RES-03: a checkpoint rebuilds the log as history only; the next step comes from the fold (nothing is re-sent)', async () => {
-    // A store whose checkpoints come from elsewhere; the aggregate save is still required (PERS-09).
+    // A store whose checkpoints come from elsewhere; the aggregate save is still required.
     const memory = new MemorySessionStore();
     const store: SessionStore = {
       atomicSnapshots: true,
@@ -132,7 +132,7 @@ describe('resumeRun', () => {
       ['user.message', 'checkpoint:run-1:0'],
       ['model.turn', 'checkpoint:run-1:1'],
     ]);
-    // History only: the fold is quiescent, nothing is sent (RES-03).
+    // History only: the fold is quiescent, nothing is sent.
     expect(session.state.phase).toBe('done');
     // Rebuilt once; a run the log records itself is never rebuilt from a checkpoint: both are
     // over, and a resume naming them says so instead of pretending to complete.

@@ -121,7 +121,7 @@ describe('restoring a snapshot with attachments', () => {
     });
   });
 
-  it('PERS-07: snapshots without attachments still load; a reference that is not a SHA-256 is refused naming the field', async () => {
+  it('snapshots without attachments still load; a reference that is not a SHA-256 is refused naming the field', async () => {
     const base = {
       version: 1,
       session_id: 's',

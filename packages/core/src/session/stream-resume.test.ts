@@ -58,7 +58,7 @@ describe('tool descriptors', () => {
       {},
     );
     const names = described.map((d) => d.name);
-    // No question handler and no parkMode 'return': nobody could answer, so no ask_user (ASK-08).
+    // No question handler and no parkMode 'return': nobody could answer, so no ask_user.
     expect(names.slice(0, 4)).toEqual(['batch', 'program', 'verify', 'generate_object']);
     expect(names).not.toContain('echo');
     expect(described.find((d) => d.name === 'verify')?.capabilities).toMatchObject({

@@ -12,7 +12,7 @@ import { mkdirState } from './state-folder.js';
 const tmp = () => mkdtempSync(join(tmpdir(), 'a3s-state-'));
 
 describe('the .a3s state folder', () => {
-  it('LOG-05: the first fact log creates .a3s/.gitignore (*), so git status stays clean', async () => {
+  it('the first fact log creates .a3s/.gitignore (*), so git status stays clean', async () => {
     const ws = tmp();
     execFileSync('git', ['init', '-q'], { cwd: ws });
     const store = await FileFactStore.open(ws, 's1');

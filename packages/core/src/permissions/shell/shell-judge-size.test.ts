@@ -63,7 +63,7 @@ describe('judging a command as large as a bash call can carry', () => {
     }
   });
 
-  it('PERM-03: a long command the judge reads in full is judged in well under a second, the rules matched in one pass', () => {
+  it('a long command the judge reads in full is judged in well under a second, the rules matched in one pass', () => {
     const slowest: [string, number][] = [];
     for (const [shape, command] of Object.entries(LONG)) {
       // Judged twice afresh (the last judgement is kept: a trailing space makes a new command);
