@@ -45,7 +45,7 @@ describe('ToolInvoker basics', () => {
     expect(state.executions).toHaveLength(1);
   });
 
-  it('PERM-06: with a confirmation manager an ask waits for the person; a refusal denies', async () => {
+  it("INV-02/PERM-06: an agent call gets the policy and the person's confirmation: an ask waits for them; a refusal denies", async () => {
     const confirmation = new ScriptedConfirmationManager([false, true]);
     const { invoker, state } = setup({ confirmation });
     const t = createTestInvocation();

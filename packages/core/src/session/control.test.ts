@@ -49,6 +49,22 @@ describe('single-flight admission', () => {
     await run;
   });
 
+  it('SURF-11: activeTools() lists the calls running now, apart from the registered surface toolNames() returns', async () => {
+    const { session } = await track(
+      open([{ tool_calls: [{ id: 's1', name: 'sleep', args: { ms: 300 } }] }, { text: 'done' }]),
+    );
+    const surface = session.toolNames();
+    expect(session.activeTools()).toEqual([]);
+    const run = session.send('go');
+    await until(() => session.activeTools().length > 0);
+    expect(session.activeTools()).toEqual([
+      expect.objectContaining({ id: 's1', name: 'sleep', source: 'agent', state: 'running', depth: 0 }),
+    ]);
+    expect(session.toolNames()).toEqual(surface);
+    expect((await run).text).toBe('done');
+    expect(session.activeTools()).toEqual([]);
+  });
+
   it('ADM-04/ADM-05: a stream keeps the lease until its run has finished, even when the consumer stops early', async () => {
     const { session } = await track(
       open([
@@ -156,6 +172,31 @@ describe('steer and interrupt', () => {
     expect(steers.map((f) => (f.payload as { text: string }).text)).toEqual(['first', 'second', 'third']);
     expect(new Set(steers.map((f) => f.key)).size).toBe(3);
     expect(steers.map((f) => f.seq)).toEqual([steers[0]!.seq, steers[0]!.seq + 1, steers[0]!.seq + 2]);
+  });
+
+  it("STEER-05: the run's control inbox has a fixed capacity; a steer over it is refused with inbox_full, the others delivered", async () => {
+    const { session, model } = await track(
+      open([{ delay_ms: 300, tool_calls: [{ id: 'e', name: 'echo', args: { text: 'x' } }] }, { text: 'done' }], {
+        steerCapacity: 2,
+      }),
+    );
+    const run = session.send('start');
+    await until(() => model.requests.length === 1);
+    expect(session.steer('one')).toMatchObject({ accepted: true });
+    expect(session.steer('two')).toMatchObject({ accepted: true });
+    expect(session.steer('three')).toEqual({
+      accepted: false,
+      reason: 'inbox_full',
+      message: 'the control inbox holds at most 2 steers',
+    });
+    // A repeat of an accepted request is still acknowledged, not refused as over capacity.
+    expect(session.steer('two again', { requestId: 'auto-2' })).toMatchObject({ accepted: true, duplicate: true });
+    expect((await run).text).toBe('done');
+    expect(model.requests[1]!.messages.slice(-2)).toEqual([
+      { role: 'user', content: 'one' },
+      { role: 'user', content: 'two' },
+    ]);
+    expect(JSON.stringify(session.store.log.facts)).not.toContain('three');
   });
 
   it('STEER-07: an applied steer resets the tool budget and the tool-round count', async () => {
