@@ -84,7 +84,7 @@ function answerFor(mode: string, name: string) {
 }
 
 describe('mode resolution and safe fallbacks (GENOBJ-15..20)', () => {
-  it.each(FALLBACKS)('GENOBJ-15..19: mode %s with caps %j resolves to %s (%s)', async (mode, caps, resolved) => {
+  it.each(FALLBACKS)('GENOBJ-15/GENOBJ-16/GENOBJ-17/GENOBJ-18/GENOBJ-19: mode %s with caps %j resolves to %s (%s)', async (mode, caps, resolved) => {
     const { script, client } = scripted([answerFor(resolved, 'sentiment')], caps);
     const r = await generateObject(client, {
       schema: SENTIMENT_SCHEMA,
