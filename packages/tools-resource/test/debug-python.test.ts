@@ -1,5 +1,5 @@
 // debug on debugpy with a real Python program; the supervisor's rules (one session, TTL) too.
-import { rmSync, writeFileSync } from 'node:fs';
+import { realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -195,6 +195,18 @@ describe.skipIf(!DEBUGPY)('debug on debugpy', () => {
     } finally {
       await short.close();
     }
+  });
+
+  it('the adapter and the debuggee see the project folder as PWD, not the folder the host was started from', async () => {
+    writeFileSync(
+      join(dir, 'pwd.py'),
+      'import os\nprint("PWD=" + os.environ.get("PWD", "?") + "|CWD=" + os.getcwd(), flush=True)\n',
+    );
+    const r = await call({ op: 'launch', program: 'pwd.py' });
+    expect(r.output).toMatch(/the program ended/);
+    const real = realpathSync(dir);
+    expect(process.cwd()).not.toBe(real);
+    expect((await call({ op: 'output' })).output).toContain(`PWD=${dir}|CWD=${real}`);
   });
 
   it('DBG-07: an empty lines[] clears the file, so launch runs to the end', async () => {

@@ -164,7 +164,8 @@ export class DebugSession {
     const leader = hold === undefined ? subreaper : await hold(subreaper);
     const child = spawn(leader.command, [...leader.args], {
       cwd,
-      env: { ...toolProcessEnv(), ...taggedEnv(tag) },
+      // PWD names the folder the adapter and the debuggee work in, not the one the host was started from.
+      env: { ...toolProcessEnv(), PWD: cwd, ...taggedEnv(tag) },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
