@@ -181,6 +181,22 @@ describe('eval: JavaScript kernel', () => {
     expect((await js('for (let i = 0; i < 2; i++) { await 0 }')).output).toBe('');
   });
 
+  it('EVAL-01: with top-level await, every top-level declaration persists wherever it sits on its line; block and function locals do not', async () => {
+    const cell = [
+      'if (1) { } function f1() { return 3 } x1 = 1; class C1 {}',
+      '  let y1 = 7; /* note */ const z1 = 8; while (false) {} var w1 = 9',
+      'function g1() { let local1 = 1; return local1 } { let inner1 = 5 } const t1 = `${ {k: 1}.k } let no1 = 1`;',
+      'await 0',
+    ].join('\n');
+    expect((await js(cell)).exitCode).toBe(0);
+    expect((await js('[f1(), typeof C1, y1, z1, w1, g1(), t1].join()')).output).toBe(
+      "'3,function,7,8,9,1,1 let no1 = 1'",
+    );
+    expect((await js('[typeof local1, typeof inner1, typeof no1].join()')).output).toBe(
+      "'undefined,undefined,undefined'",
+    );
+  });
+
   it('EVAL-03: reset starts a clean interpreter', async () => {
     await js('globalThis.kept = 1');
     const r = await js('typeof kept', { reset: true });

@@ -65,13 +65,14 @@ const sandbox = {
 const context = vm.createContext(sandbox);
 const compiles = (src) => { try { new vm.Script(src); return true; } catch { return false; } };
 // A cell with top-level await runs as the body of an async function. Its top-level declarations
-// (at the start of a line or after a ';') must outlive it: 'const x =' / 'let x =' / 'var x ='
+// (outside any bracket, starting a statement: first in the cell, after a ';', a '}' or a line
+// break, wherever on the line) must outlive it: 'const x =' / 'let x =' / 'var x ='
 // becomes 'globalThis.x =', a function 'globalThis.f = function f', and the names a
 // destructuring declaration or a class binds are copied to globalThis once the body has run.
 // The last statement, when it is an expression, is echoed: the body is split at the last ';' or
 // line break that leaves a tail compiling as an expression; a declaration there echoes nothing.
 const DECL = '/*a3s-decl*/';
-const AT = '(^|;[ \\t]*)';
+const AT = '()(?<![\\w$.])';
 // Which characters of src are code (1), not inside a string, a template's text, a comment or a
 // regular expression: declarations are rewritten only there, never in data the cell holds.
 function codeMask(src) {
@@ -126,9 +127,31 @@ function codeMask(src) {
   }
   return mask;
 }
-// The matches of AT + rest in code whose keyword (after the AT prefix) is code.
+// Where top-level statements may start: code outside every bracket, first in the cell or after
+// a ';', a '}' or a line break (comments and strings in between are skipped).
+function statementStarts(code, mask) {
+  const starts = new Set();
+  let depth = 0;
+  let last = ';';
+  let newline = false;
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i];
+    if (mask[i] !== 1) { if (c === '\n') newline = true; continue; }
+    if (/\s/.test(c)) { if (c === '\n') newline = true; continue; }
+    if (depth === 0 && (last === ';' || last === '}' || newline)) starts.add(i);
+    if ('{(['.includes(c)) depth++;
+    else if ('})]'.includes(c)) depth = Math.max(0, depth - 1);
+    last = c;
+    newline = false;
+    // The rest of a word is not a statement start.
+    while (i + 1 < code.length && /[\w$]/.test(c) && /[\w$]/.test(code[i + 1]) && mask[i + 1] === 1) i++;
+  }
+  return starts;
+}
+// The matches of AT + rest in code whose keyword starts a top-level statement.
 function codeMatches(code, mask, rest) {
-  return [...code.matchAll(new RegExp(AT + rest, 'gm'))].filter((m) => mask[m.index + m[1].length] === 1);
+  const starts = statementStarts(code, mask);
+  return [...code.matchAll(new RegExp(AT + rest, 'g'))].filter((m) => starts.has(m.index));
 }
 function declaredNames(code, mask) {
   const names = new Set();
@@ -141,9 +164,10 @@ function declaredNames(code, mask) {
 }
 function asyncWrap(code) {
   const mask = codeMask(code);
+  const starts = statementStarts(code, mask);
   const hoisted = code.replace(
-    new RegExp(AT + '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*=(?![=>])', 'gm'),
-    (m, pre, name, at) => (mask[at + pre.length] === 1 ? pre + DECL + 'globalThis.' + name + ' =' : m),
+    new RegExp(AT + '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*=(?![=>])', 'g'),
+    (m, pre, name, at) => (starts.has(at) ? DECL + 'globalThis.' + name + ' =' : m),
   );
   const copy = (n) => 'try { globalThis.' + n + ' = ' + n + '; } catch {}';
   const keep = declaredNames(code, mask).map(copy).join('\n');
