@@ -265,10 +265,12 @@ describe('ast_edit and resolve', () => {
       ['f($X)', 'g($__proto__)'],
       ['f($$$__proto__)', 'g()'],
       ['f($Constructor)', 'g()'],
+      ['f($XÄ)', 'g()'],
+      ['f($X)', 'g($Xé)'],
     ]) {
       const r = await edit({ pattern, rewrite, language: 'typescript', path: 'src/p.ts' });
       expect(errorCode(r), pattern + ' / ' + rewrite).toBe('AST_METAVARIABLE_NAME');
-      expect(r.output).toMatch(/\$+_?_?[A-Za-z]*(?:proto|onstructor)/);
+      expect(r.output).toMatch(/uses "\$+[A-Z_]+\p{L}/u);
     }
     expect(ast.edits.pending()).toEqual([]);
     const r = await edit({

@@ -1,13 +1,13 @@
 /**
  * Metavariable spelling shared by patterns and rewrite templates: `$` or `$$$` then capitals,
  * digits and `_`. A `$` word that starts like a metavariable but goes on in lower case
- * (`$__proto__`, `$Name`) is refused by name rather than read as a shorter metavariable and
+ * or other letters (`$__proto__`, `$Name`, `$XÄ`) is refused by name rather than read as a shorter metavariable and
  * literal text; a `$` word starting in lower case (`$scope`, `$toString`) is code, as in ast-grep.
  */
 import { AstError } from './ast-errors.js';
 
-/** A `$` word: the dollars and the name after them. */
-const DOLLAR_WORD = /(\$+)([A-Za-z_][A-Za-z0-9_]*)/g;
+/** A `$` word read as a metavariable (dollars, capitals), then any word characters that go on. */
+const DOLLAR_WORD = /(\$+)([A-Z_][A-Z0-9_]*)([\p{L}\p{N}\p{M}_\u200c\u200d]*)/gu;
 
 /**
  * Refuses a `$` word in `text` that would be read as a metavariable followed by other text.
@@ -15,11 +15,10 @@ const DOLLAR_WORD = /(\$+)([A-Za-z_][A-Za-z0-9_]*)/g;
  */
 export function checkMetavariableNames(text: string, where: 'pattern' | 'rewrite'): void {
   for (const m of text.matchAll(DOLLAR_WORD)) {
-    const name = m[2]!;
-    if (/^[A-Z_]/.test(name) && /[a-z]/.test(name))
+    if (m[3] !== '')
       throw new AstError(
         'AST_METAVARIABLE_NAME',
-        `${where} uses ${JSON.stringify(m[0])}, which is not a metavariable name: a metavariable is $ or $$$ followed by capital letters, digits and _ only (e.g. $${name.toUpperCase()}); a $ word starting with a lower-case letter is matched as code`,
+        `${where} uses ${JSON.stringify(m[0])}, which is not a metavariable name: a metavariable is $ or $$$ followed by capital letters, digits and _ only (e.g. $${m[2]}${m[3]!.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}); a $ word starting with a lower-case letter is matched as code`,
         { where, word: m[0] },
       );
   }
