@@ -195,6 +195,11 @@ describe('eval: JavaScript kernel', () => {
     expect((await js('[typeof local1, typeof inner1, typeof no1].join()')).output).toBe(
       "'undefined,undefined,undefined'",
     );
+    expect(
+      (await js('let u1; u1 = 5; var v1, v2 = 3, v3 = () => { const h1 = 1, h2 = 2; return h1 + h2 }; await 0'))
+        .exitCode,
+    ).toBe(0);
+    expect((await js('[u1, v1, v2, v3(), typeof h1, typeof h2].join()')).output).toBe("'5,,3,3,undefined,undefined'");
   });
 
   it('EVAL-03: reset starts a clean interpreter', async () => {

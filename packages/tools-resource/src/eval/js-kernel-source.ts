@@ -160,6 +160,26 @@ function declaredNames(code, mask) {
     for (const n of pattern.matchAll(/([A-Za-z_$][\w$]*)\s*(:?)/g)) if (n[2] === '') names.add(n[1]);
   }
   for (const m of codeMatches(code, mask, 'class\\s+([A-Za-z_$][\\w$]*)')) names.add(m[2]);
+  // 'let x;', and each later declarator of 'let a = 1, b, c = 2': copied once the body has run.
+  for (const m of codeMatches(code, mask, '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)?')) {
+    if (m[2] !== undefined) names.add(m[2]);
+    let depth = 0;
+    let last = '';
+    for (let i = m.index + m[0].length; i < code.length; i++) {
+      const c = code[i];
+      if (mask[i] !== 1) continue;
+      if (depth === 0 && (c === ';' || (c === '\n' && last !== ','))) break;
+      if (/\s/.test(c)) continue;
+      if ('{(['.includes(c)) depth++;
+      else if ('})]'.includes(c)) depth--;
+      else if (c === ',' && depth === 0) {
+        const next = /^\s*([A-Za-z_$][\w$]*)/.exec(code.slice(i + 1));
+        if (next) names.add(next[1]);
+      }
+      if (depth < 0) break;
+      last = c;
+    }
+  }
   return [...names];
 }
 function asyncWrap(code) {
