@@ -200,6 +200,10 @@ describe('eval: JavaScript kernel', () => {
         .exitCode,
     ).toBe(0);
     expect((await js('[u1, v1, v2, v3(), typeof h1, typeof h2].join()')).output).toBe("'5,,3,3,undefined,undefined'");
+    expect(
+      (await js('const { e1 } = { e1: 1 }, g1 = 2, [k1, k2 = 9] = [3], { m: n1 } = { m: 6 }; await 0')).exitCode,
+    ).toBe(0);
+    expect((await js('[e1, g1, k1, k2, n1, typeof m].join()')).output).toBe("'1,2,3,9,6,undefined'");
   });
 
   it('EVAL-03: reset starts a clean interpreter', async () => {

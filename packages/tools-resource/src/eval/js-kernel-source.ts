@@ -155,10 +155,11 @@ function codeMatches(code, mask, rest) {
 }
 function declaredNames(code, mask) {
   const names = new Set();
-  for (const m of codeMatches(code, mask, '(?:const|let|var)\\s+([{[][^;]*?[}\\]])\\s*=(?![=>])')) {
-    const pattern = m[2].replace(/=[^,}\]]*/g, '');
+  const bindings = (text) => {
+    const pattern = text.replace(/=[^,}\]]*/g, '');
     for (const n of pattern.matchAll(/([A-Za-z_$][\w$]*)\s*(:?)/g)) if (n[2] === '') names.add(n[1]);
-  }
+  };
+  for (const m of codeMatches(code, mask, '(?:const|let|var)\\s+([{[][^;]*?[}\\]])\\s*=(?![=>])')) bindings(m[2]);
   for (const m of codeMatches(code, mask, 'class\\s+([A-Za-z_$][\\w$]*)')) names.add(m[2]);
   // 'let x;', and each later declarator of 'let a = 1, b, c = 2': copied once the body has run.
   for (const m of codeMatches(code, mask, '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)?')) {
@@ -173,8 +174,9 @@ function declaredNames(code, mask) {
       if ('{(['.includes(c)) depth++;
       else if ('})]'.includes(c)) depth--;
       else if (c === ',' && depth === 0) {
-        const next = /^\s*([A-Za-z_$][\w$]*)/.exec(code.slice(i + 1));
-        if (next) names.add(next[1]);
+        const next = /^\s*(?:([A-Za-z_$][\w$]*)|([{[][^;]*?[}\]])\s*=(?![=>]))/.exec(code.slice(i + 1));
+        if (next?.[1] !== undefined) names.add(next[1]);
+        else if (next?.[2] !== undefined) bindings(next[2]);
       }
       if (depth < 0) break;
       last = c;
