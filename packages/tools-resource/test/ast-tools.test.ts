@@ -258,6 +258,33 @@ describe('ast_edit and resolve', () => {
     expect(ast.edits.pending()).toEqual([]);
   });
 
+  it('ASTE-01: a $ word mixing cases ($__proto__) is refused by name, lower-case ones ($toString) are code', async () => {
+    put('src/p.ts', 'f(a);\n$toString(b);\n');
+    for (const [pattern, rewrite] of [
+      ['f($__proto__)', 'g($__proto__)'],
+      ['f($X)', 'g($__proto__)'],
+      ['f($$$__proto__)', 'g()'],
+      ['f($Constructor)', 'g()'],
+      ['f($XÄ)', 'g()'],
+      ['f($X)', 'g($Xé)'],
+      ['f($$$args)', 'g()'],
+      ['f($$X)', 'g()'],
+    ]) {
+      const r = await edit({ pattern, rewrite, language: 'typescript', path: 'src/p.ts' });
+      expect(errorCode(r), pattern + ' / ' + rewrite).toBe('AST_METAVARIABLE_NAME');
+      expect(r.output).toMatch(/uses "\$+[A-Z_]*\p{L}/u);
+    }
+    expect(ast.edits.pending()).toEqual([]);
+    const r = await edit({
+      pattern: '$toString($X)',
+      rewrite: '$constructor($X)',
+      language: 'typescript',
+      path: 'src/p.ts',
+    });
+    await resolve({ edit_id: r.metadata?.edit_id, action: 'accept' });
+    expect(get('src/p.ts')).toBe('f(a);\n$constructor(b);\n');
+  });
+
   it('ASTE-02: a pattern matching nothing stages nothing', async () => {
     const r = await edit({ pattern: 'never($X)', rewrite: 'x', language: 'typescript' });
     expect(r.output).toMatch(/^\(no change\)/);

@@ -131,8 +131,13 @@ describe.skipIf(!GO)('debug on delve', () => {
     expect(debuggee).toBeGreaterThan(0);
     expect(readdirSync(dir).sort()).toEqual(['go.mod', 'main.go']);
     const waiting = call({ op: 'continue' });
-    await new Promise((r) => setTimeout(r, 300));
-    expect((await call({ op: 'status' })).metadata).toMatchObject({ running: true, state: 'running' });
+    // The continue is accepted when delve answers it, later on a loaded machine: wait for that.
+    let status = (await call({ op: 'status' })).metadata;
+    for (let i = 0; i < 100 && status?.state !== 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await call({ op: 'status' })).metadata;
+    }
+    expect(status).toMatchObject({ running: true, state: 'running' });
     const stack = await call({ op: 'stack' });
     expect(stack.output).toBe(
       "DEBUG_ARGS: stack needs 'thread_id' when the program is not stopped (it is running: pause it first)",

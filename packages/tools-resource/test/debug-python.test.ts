@@ -1,5 +1,5 @@
 // debug on debugpy with a real Python program; the supervisor's rules (one session, TTL) too.
-import { rmSync, writeFileSync } from 'node:fs';
+import { realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -197,17 +197,47 @@ describe.skipIf(!DEBUGPY)('debug on debugpy', () => {
     }
   });
 
-  it('the program sees the folder it runs in as PWD, not the one the host was started from', async () => {
+  it('the adapter and the debuggee see the project folder as PWD, not the folder the host was started from', async () => {
     writeFileSync(
       join(dir, 'pwd.py'),
-      'import os\nprint("pwd=" + os.environ.get("PWD", "") + " cwd=" + os.getcwd(), flush=True)\n',
+      'import os\nprint("PWD=" + os.environ.get("PWD", "?") + "|CWD=" + os.getcwd(), flush=True)\n',
     );
-    expect((await call({ op: 'launch', program: 'pwd.py' })).output).toMatch(/the program ended/);
-    const out = (await call({ op: 'output' })).output;
-    const cwd = /cwd=(\S+)/.exec(out)?.[1];
-    expect(cwd).toBeDefined();
-    expect(cwd).not.toBe(process.cwd());
-    expect(out).toContain(`pwd=${cwd}`);
+    const r = await call({ op: 'launch', program: 'pwd.py' });
+    expect(r.output).toMatch(/the program ended/);
+    const real = realpathSync(dir);
+    expect(process.cwd()).not.toBe(real);
+    expect((await call({ op: 'output' })).output).toContain(`PWD=${dir}|CWD=${real}`);
+  });
+
+  it('DBG-08: a launch with no breakpoint set returns running after a short settle, not the whole stop wait; wait, pause and status follow', async () => {
+    writeFileSync(join(dir, 'loop.py'), 'import time\nprint("up", flush=True)\nwhile True: time.sleep(0.05)\n');
+    writeFileSync(join(dir, 'late.py'), 'import time\ntime.sleep(1.5)\nprint("bye", flush=True)\n');
+    const t0 = Date.now();
+    const launched = await call({ op: 'launch', program: 'loop.py' });
+    expect(Date.now() - t0).toBeLessThan(12_000);
+    expect([launched.output, launched.metadata?.state]).toEqual([expect.stringMatching(/: running$/), 'running']);
+    const short = await openDebugResource({ stopWaitMs: 500 });
+    try {
+      const waited = await caller(
+        dir,
+        () => short,
+      )({ op: 'launch', program: 'loop.py' }).then(() => caller(dir, () => short)({ op: 'wait' }));
+      expect([waited.exitCode, waited.metadata?.state]).toEqual([0, 'running']);
+      expect(waited.output).toMatch(/no stop and no end within 500 ms/);
+    } finally {
+      await short.close();
+    }
+    expect((await call({ op: 'pause' })).metadata?.state).toBe('stopped');
+    expect((await call({ op: 'status' })).output).toMatch(/stopped/);
+    await call({ op: 'terminate' });
+    const fast = await openDebugResource({ settleMs: 100 });
+    try {
+      const run = caller(dir, () => fast);
+      expect((await run({ op: 'launch', program: 'late.py' })).metadata?.state).toBe('running');
+      expect((await run({ op: 'wait' })).output).toMatch(/the program ended with exit code 0/);
+    } finally {
+      await fast.close();
+    }
   });
 
   it('DBG-07: an empty lines[] clears the file, so launch runs to the end', async () => {

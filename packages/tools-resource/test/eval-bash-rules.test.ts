@@ -83,6 +83,32 @@ describe('eval cells as shell commands', () => {
     }
   });
 
+  it('EVAL-05: lines inside triple-quoted strings, brackets or after a backslash are Python, as the kernel reads them; real magics around them are still commands', () => {
+    const policy = new PermissionPolicy({ deny: ['Bash(rm:*)'], allow: ['eval'] });
+    const harmless = [
+      'doc = """\nExample:\n!rm -rf /\n"""\nprint(doc)',
+      "s = '''\n%%bash\n!rm x\n%pip install evil\n'''",
+      'x = (1,\n!rm x\n)',
+      'x = 1 \\\n!rm x',
+      'x = 1\n!= 2',
+    ];
+    for (const code of harmless) {
+      expect(cellShellCommands('python', code), code).toHaveLength(1);
+      expect(judge(policy, args(code)), code).toEqual({ decision: 'allow', rule: 'eval' });
+    }
+    const denied = [
+      'doc = """\n!ls\n"""\n!rm x',
+      '!echo """\n!rm x',
+      '%time s = """\n!rm x',
+      '%cd (\n!rm x',
+      `%pip install "'''x\n!rm x`,
+      "s = 'a' # '''\n!rm x",
+      's = """a\\"""\n"""\n!rm x',
+    ];
+    for (const code of denied)
+      expect(judge(policy, args(code)), code).toEqual({ decision: 'deny', rule: 'Bash(rm:*)' });
+  });
+
   it('PERM-05: a Bash ask makes a matching cell ask; a Bash allow never allows a cell that would ask', () => {
     const policy = new PermissionPolicy({ ask: ['Bash(git push:*)'], allow: ['eval'] });
     expect(judge(policy, args('!git push origin main'))).toEqual({ decision: 'ask', rule: 'Bash(git push:*)' });
@@ -119,6 +145,14 @@ describe('eval through the kernel, with Bash rules', () => {
     return (a: EvalArgs) =>
       invoker.invoke({ id: `c${++n}`, name: 'eval', args: a }, createTestInvocation({}, { runId: `run-${n}` }).context);
   };
+
+  it('EVAL-05: the kernel runs a !rm line inside a docstring as text, so the cell is allowed and x survives', async () => {
+    writeFileSync(join(dir, 'x'), 'keep');
+    const run = governed({ deny: ['Bash(rm:*)'], allow: ['eval'] });
+    const r = await run(args('doc = """\n!rm x\n"""\nprint(doc.strip())'));
+    expect([r.exitCode, r.output]).toEqual([0, '!rm x']);
+    expect(existsSync(join(dir, 'x'))).toBe(true);
+  });
 
   it('PERM-02 / PERM-06: a denied cell never runs (x survives); a harmless one does; a Bash ask asks', async () => {
     writeFileSync(join(dir, 'x'), 'keep');

@@ -181,7 +181,32 @@ describe('eval: JavaScript kernel', () => {
     expect((await js('for (let i = 0; i < 2; i++) { await 0 }')).output).toBe('');
   });
 
-  it('EVAL-01: every top-level declaration persists wherever it starts on a line, none inside a block leaks, and a cell can be run again', async () => {
+  it('EVAL-01: with top-level await, every top-level declaration persists wherever it sits on its line; block and function locals do not', async () => {
+    const cell = [
+      'if (1) { } function f1() { return 3 } x1 = 1; class C1 {}',
+      '  let y1 = 7; /* note */ const z1 = 8; while (false) {} var w1 = 9',
+      'function g1() { let local1 = 1; return local1 } { let inner1 = 5 } const t1 = `${ {k: 1}.k } let no1 = 1`;',
+      'await 0',
+    ].join('\n');
+    expect((await js(cell)).exitCode).toBe(0);
+    expect((await js('[f1(), typeof C1, y1, z1, w1, g1(), t1].join()')).output).toBe(
+      "'3,function,7,8,9,1,1 let no1 = 1'",
+    );
+    expect((await js('[typeof local1, typeof inner1, typeof no1].join()')).output).toBe(
+      "'undefined,undefined,undefined'",
+    );
+    expect(
+      (await js('let u1; u1 = 5; var v1, v2 = 3, v3 = () => { const h1 = 1, h2 = 2; return h1 + h2 }; await 0'))
+        .exitCode,
+    ).toBe(0);
+    expect((await js('[u1, v1, v2, v3(), typeof h1, typeof h2].join()')).output).toBe("'5,,3,3,undefined,undefined'");
+    expect(
+      (await js('const { e1 } = { e1: 1 }, g1 = 2, [k1, k2 = 9] = [3], { m: n1 } = { m: 6 }; await 0')).exitCode,
+    ).toBe(0);
+    expect((await js('[e1, g1, k1, k2, n1, typeof m].join()')).output).toBe("'1,2,3,9,6,undefined'");
+  });
+
+  it('EVAL-01: plain cells keep their top-level declarations too, and a cell can be run again (const, let and class declared again)', async () => {
     expect((await js('await 0\n  const c1 = 3')).exitCode).toBe(0);
     expect((await js('if (true) {} const d1 = 4; await 0')).exitCode).toBe(0);
     expect((await js('await 0; { const inner = 1 }\nfunction f() {\nlet z = 1\nreturn z\n}')).exitCode).toBe(0);

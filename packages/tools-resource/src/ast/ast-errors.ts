@@ -2,7 +2,8 @@
  * Typed failures of the ast tools. They extend core's `A3sError` (one hierarchy, stable codes):
  * `AST_PATTERN_UNPARSEABLE` (no wrapping context accepts the pattern), `AST_LANGUAGE` (the
  * language is unknown, or cannot be inferred), `AST_GRAMMAR_LOAD` (a grammar file would not
- * load), `AST_EDIT_UNKNOWN` (no staged edit has that id, or it was already resolved),
+ * load), `AST_METAVARIABLE_NAME` (a `$` word such as `$__proto__` that is not a metavariable
+ * name), `AST_EDIT_UNKNOWN` (no staged edit has that id, or it was already resolved),
  * `AST_EDIT_STALE` (a file changed after the edit was staged), `AST_WRITE_FAILED` (writing an
  * accepted edit failed and what had been written was restored).
  */
@@ -16,6 +17,7 @@ export type AstErrorCode =
   | 'AST_CURSOR'
   | 'AST_GRAMMAR_LOAD'
   | 'AST_REWRITE_UNBOUND'
+  | 'AST_METAVARIABLE_NAME'
   | 'AST_EDIT_UNKNOWN'
   | 'AST_EDIT_STALE'
   | 'AST_WRITE_FAILED';

@@ -7,6 +7,7 @@
 import type { Node } from 'web-tree-sitter';
 import { AstError } from './ast-errors.js';
 import type { AstLanguage, PatternContext } from './languages.js';
+import { checkMetavariableNames } from './metavar-names.js';
 import type { ParserService } from './parser-service.js';
 
 /** A metavariable in a pattern: `$NAME` (one node), `$$$NAME` (a run of siblings), `$_` (binds nothing). */
@@ -164,13 +165,15 @@ async function inContext(
 
 /**
  * Compiles `pattern` for `language`.
- * @throws AstError `AST_PATTERN_UNPARSEABLE` naming the language and the contexts tried.
+ * @throws AstError `AST_PATTERN_UNPARSEABLE` naming the language and the contexts tried;
+ *   `AST_METAVARIABLE_NAME` for a `$` word such as `$__proto__` that is not a metavariable name.
  */
 export async function compilePattern(
   parser: ParserService,
   language: AstLanguage,
   pattern: string,
 ): Promise<CompiledPattern> {
+  checkMetavariableNames(pattern, 'pattern');
   const sub = substitute(pattern);
   const fragment = language.indentSensitive === true ? dedent(sub.text).trim() : sub.text.trim();
   const tried: string[] = [];

@@ -5,6 +5,7 @@
  */
 import { AstError } from './ast-errors.js';
 import type { AstMatch } from './matcher.js';
+import { checkMetavariableNames } from './metavar-names.js';
 
 // A metavariable is a whole name: `$_foo`, `$Abc` and `$__proto__` stay as they are written.
 const METAVAR = /\$\$\$([A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])|\$([A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])/g;
@@ -16,9 +17,11 @@ export function templateNames(template: string): string[] {
 
 /**
  * Checks that a template uses only names the pattern binds.
- * @throws AstError `AST_REWRITE_UNBOUND` naming the unknown names and the bound ones.
+ * @throws AstError `AST_REWRITE_UNBOUND` naming the unknown names and the bound ones;
+ *   `AST_METAVARIABLE_NAME` for a `$` word such as `$__proto__` that is not a metavariable name.
  */
 export function checkTemplate(template: string, bound: readonly string[]): void {
+  checkMetavariableNames(template, 'rewrite');
   const unknown = [...new Set(templateNames(template))].filter((n) => !bound.includes(n));
   if (unknown.length > 0)
     throw new AstError(

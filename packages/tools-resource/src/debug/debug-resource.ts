@@ -25,14 +25,22 @@ export const DEBUG_RESOURCE = 'resource.debug';
 /** The hard time-to-live of a debug session: 30 minutes. */
 export const DEBUG_SESSION_TTL_MS = 30 * 60_000;
 
+/** How long `launch` and `attach` wait for a stop or the end by default when no breakpoint is set. */
+const DEBUG_SETTLE_MS = 3000;
+
 /** Options of {@link openDebugResource}. */
 export interface DebugResourceOptions {
   /** Epoch-milliseconds clock (default `Date.now`); the TTL is measured on it. */
   readonly clock?: () => number;
   /** Session time-to-live in milliseconds (default 30 minutes). */
   readonly ttlMs?: number;
-  /** How long `launch`, `continue` and the steps wait for the next stop (default 30 s). */
+  /** How long `launch` (with breakpoints set), `wait`, `continue` and the steps wait for the next stop (default 30 s). */
   readonly stopWaitMs?: number;
+  /**
+   * How long `launch` and `attach` wait for a stop or the end when no breakpoint is set, counted
+   * once the program runs (default 3 s, at most `stopWaitMs`); a program still going is `running`.
+   */
+  readonly settleMs?: number;
   /** The folder `attach` reads processes from (default `/proc`); a folder without them refuses every attach. */
   readonly procRoot?: string;
 }
@@ -81,6 +89,7 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
   const clock = options.clock ?? Date.now;
   const ttl = options.ttlMs ?? DEBUG_SESSION_TTL_MS;
   const stopWaitMs = options.stopWaitMs ?? 30_000;
+  const settleMs = Math.min(options.settleMs ?? DEBUG_SETTLE_MS, stopWaitMs);
   const procRoot = options.procRoot ?? '/proc';
   const bps = new Map<string, readonly number[]>();
   let session: DebugSession | undefined;
@@ -167,7 +176,8 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
       }
       if (built !== undefined) s.removeOnClose(built);
       try {
-        await s.begin(request, dapArgs, bps, stopWaitMs);
+        const armed = [...bps.values()].some((lines) => lines.length > 0);
+        await s.begin(request, dapArgs, bps, armed ? stopWaitMs : settleMs);
       } catch (error) {
         await s.close();
         throw error;

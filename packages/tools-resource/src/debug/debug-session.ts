@@ -164,8 +164,8 @@ export class DebugSession {
     const leader = hold === undefined ? subreaper : await hold(subreaper);
     const child = spawn(leader.command, [...leader.args], {
       cwd,
-      // PWD names the folder the adapter and its debuggee work in, not the one the host started in.
-      env: { ...toolProcessEnv(), ...taggedEnv(tag), PWD: cwd },
+      // PWD names the folder the adapter and the debuggee work in, not the one the host was started from.
+      env: { ...toolProcessEnv(), PWD: cwd, ...taggedEnv(tag) },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
@@ -313,15 +313,29 @@ export class DebugSession {
     breakpoints: ReadonlyMap<string, readonly number[]>,
     settleMs: number,
   ): Promise<void> {
-    const initialized = this.waitFor((e) => e.event === 'initialized', START_MS, 'initialized event');
-    const stop = this.waitFor((e) => e.event === 'stopped', settleMs, 'stop').catch(() => undefined);
-    const started = this.request(request, args, START_MS * 4);
-    started.catch(() => undefined);
-    await Promise.race([initialized, started.then(() => initialized)]);
-    for (const [file, lines] of breakpoints) await this.setBreakpoints(file, lines);
-    await this.request('configurationDone').catch(() => undefined);
-    await started;
-    await stop;
+    // A stop or the end is watched for from the start; the settle is counted once the program runs.
+    let seen = () => {};
+    const stop = new Promise<void>((resolve) => {
+      seen = resolve;
+    });
+    const w = (e: DapEvent) => {
+      if (['stopped', 'terminated', 'exited', 'a3s_closed'].includes(e.event)) seen();
+    };
+    this.#waiters.add(w);
+    try {
+      const initialized = this.waitFor((e) => e.event === 'initialized', START_MS, 'initialized event');
+      const started = this.request(request, args, START_MS * 4);
+      started.catch(() => undefined);
+      await Promise.race([initialized, started.then(() => initialized)]);
+      for (const [file, lines] of breakpoints) await this.setBreakpoints(file, lines);
+      await this.request('configurationDone').catch(() => undefined);
+      await started;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([stop, new Promise<void>((resolve) => (timer = setTimeout(resolve, settleMs)))]);
+      clearTimeout(timer);
+    } finally {
+      this.#waiters.delete(w);
+    }
   }
 
   /** Sets one file's line breakpoints; returns whether each was verified. */

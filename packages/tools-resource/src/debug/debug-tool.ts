@@ -19,6 +19,7 @@ export const DEBUG_OPERATIONS = [
   'breakpoints',
   'launch',
   'attach',
+  'wait',
   'continue',
   'pause',
   'step_over',
@@ -78,7 +79,9 @@ export type DebugArgs = z.output<ReturnType<typeof debugInput>>;
 const DESCRIPTION = `Drive a real debugger (Debug Adapter Protocol). One op per call:
 adapters (which adapters can start here and why not), status (session running? where stopped?),
 breakpoints {file, lines[]} ([] clears; allowed before launch), launch {program, args[]} (runs to the first breakpoint),
-attach {adapter, port or pid} (debugpy: port; delve: pid; lldb: pid or a gdb-remote port), continue / pause / step_over / step_in / step_out {thread_id?} (wait for the next stop),
+attach {adapter, port or pid} (debugpy: port; delve: pid; lldb: pid or a gdb-remote port).
+launch and attach return at the first stop or the end, waiting up to 30 s when breakpoints are set and about 3 s once the program runs when none are; a program still going then is reported running: follow it with wait, status, output or pause.
+wait (up to 30 s for the next stop or the end; says running if neither came), continue / pause / step_over / step_in / step_out {thread_id?} (wait for the next stop),
 threads, stack {thread_id?} (at most 30 frames), scopes {frame_id} (each with a reference),
 variables {reference} (at most 50 children, values cut at 400 chars), evaluate {expression, frame_id?},
 output (the program's stdout/stderr, capped), terminate (ends the session, kills the adapter and the program).

@@ -340,6 +340,23 @@ export async function runOperation(
         reference: ref,
       });
     }
+    case 'wait': {
+      const s = await live(debug);
+      if (s.state.kind === 'running') {
+        let timedOut = false;
+        await s
+          .waitFor((e) => e.event === 'stopped', debug.stopWaitMs, 'stop')
+          .catch(() => {
+            timedOut = true;
+          });
+        if (timedOut && s.state.kind === 'running')
+          return ok(`running: no stop and no end within ${debug.stopWaitMs} ms (wait again, pause or terminate)`, {
+            state: 'running',
+          });
+      }
+      const d = await describeStop(s);
+      return ok(d.text, d.meta);
+    }
     case 'output': {
       const s = await debug.current();
       if (s === undefined)

@@ -64,16 +64,17 @@ const sandbox = {
 };
 const context = vm.createContext(sandbox);
 const compiles = (src) => { try { new vm.Script(src); return true; } catch { return false; } };
-// A cell's top-level declarations (outside every block, bracket and parenthesis, wherever they
-// start on a line) outlive it and may be declared again by a later cell, as in a notebook: in a
-// plain cell 'const' and 'let' become 'var' (same length, so positions hold) and 'class K'
-// becomes 'var K = class K'. A cell with top-level await runs as the body of an async function:
-// there 'const x =' / 'let x =' / 'var x =' becomes 'globalThis.x =', and the names a function,
-// a destructuring declaration or a class binds are copied to globalThis.
+// A plain cell keeps its top-level 'const', 'let' and 'class' as 'var' bindings (see redeclarable),
+// so running it again declares them again. A cell with top-level await runs as the body of an
+// async function. Its top-level declarations
+// (outside any bracket, starting a statement: first in the cell, after a ';', a '}' or a line
+// break, wherever on the line) must outlive it: 'const x =' / 'let x =' / 'var x ='
+// becomes 'globalThis.x =', a function 'globalThis.f = function f', and the names a
+// destructuring declaration or a class binds are copied to globalThis once the body has run.
 // The last statement, when it is an expression, is echoed: the body is split at the last ';' or
 // line break that leaves a tail compiling as an expression; a declaration there echoes nothing.
 const DECL = '/*a3s-decl*/';
-const AT = '(^|[^\\w$.])';
+const AT = '()(?<![\\w$.])';
 // Which characters of src are code (1), not inside a string, a template's text, a comment or a
 // regular expression: declarations are rewritten only there, never in data the cell holds.
 function codeMask(src) {
@@ -128,54 +129,69 @@ function codeMask(src) {
   }
   return mask;
 }
-// How deep each character of src is in brackets of code ((), [], {}); 0 at the top level.
-function depthOf(src, mask) {
-  const depth = new Uint16Array(src.length);
-  let d = 0;
-  for (let i = 0; i < src.length; i++) {
-    if (mask[i] !== 1) { depth[i] = d; continue; }
-    const c = src[i];
-    if (c === ')' || c === ']' || c === '}') d = Math.max(0, d - 1);
-    depth[i] = d;
-    if (c === '(' || c === '[' || c === '{') d = Math.min(65535, d + 1);
+// Where top-level statements may start: code outside every bracket, first in the cell or after
+// a ';', a '}' or a line break (comments and strings in between are skipped).
+function statementStarts(code, mask) {
+  const starts = new Set();
+  let depth = 0;
+  let last = ';';
+  let newline = false;
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i];
+    if (mask[i] !== 1) { if (c === '\n') newline = true; continue; }
+    if (/\s/.test(c)) { if (c === '\n') newline = true; continue; }
+    if (depth === 0 && (last === ';' || last === '}' || newline)) starts.add(i);
+    if ('{(['.includes(c)) depth++;
+    else if ('})]'.includes(c)) depth = Math.max(0, depth - 1);
+    last = c;
+    newline = false;
+    // The rest of a word is not a statement start.
+    while (i + 1 < code.length && /[\w$]/.test(c) && /[\w$]/.test(code[i + 1]) && mask[i + 1] === 1) i++;
   }
-  return depth;
+  return starts;
 }
-// Whether a match of AT + rest starts a top-level declaration: its keyword is code, in no bracket.
-const topLevel = (mask, depth, at) => mask[at] === 1 && depth[at] === 0;
-// The matches of AT + rest in code whose keyword (after the AT prefix) is top-level code.
-function codeMatches(code, mask, rest, depth = depthOf(code, mask)) {
-  return [...code.matchAll(new RegExp(AT + rest, 'gm'))].filter((m) => topLevel(mask, depth, m.index + m[1].length));
-}
-// A plain cell with its top-level 'const'/'let' as 'var' and its classes as 'var' bindings.
-function redeclarable(code) {
-  const mask = codeMask(code);
-  const depth = depthOf(code, mask);
-  let out = code.replace(new RegExp(AT + '(const|let)(?=\\s*[{[A-Za-z_$])', 'gm'), (m, pre, kw, at) =>
-    topLevel(mask, depth, at + pre.length) && (kw === 'const' || /^let\s*[{[A-Za-z_$]/.test(code.slice(at + pre.length)))
-      ? pre + (kw === 'const' ? 'var  ' : 'var')
-      : m,
-  );
-  out = out.replace(new RegExp(AT + 'class\\s+([A-Za-z_$][\\w$]*)', 'gm'), (m, pre, name, at) =>
-    topLevel(mask, depth, at + pre.length) ? pre + 'var ' + name + ' = class ' + name : m,
-  );
-  return out;
+// The matches of AT + rest in code whose keyword starts a top-level statement.
+function codeMatches(code, mask, rest) {
+  const starts = statementStarts(code, mask);
+  return [...code.matchAll(new RegExp(AT + rest, 'g'))].filter((m) => starts.has(m.index));
 }
 function declaredNames(code, mask) {
   const names = new Set();
-  for (const m of codeMatches(code, mask, '(?:const|let|var)\\s+([{[][^;]*?[}\\]])\\s*=(?![=>])')) {
-    const pattern = m[2].replace(/=[^,}\]]*/g, '');
+  const bindings = (text) => {
+    const pattern = text.replace(/=[^,}\]]*/g, '');
     for (const n of pattern.matchAll(/([A-Za-z_$][\w$]*)\s*(:?)/g)) if (n[2] === '') names.add(n[1]);
-  }
+  };
+  for (const m of codeMatches(code, mask, '(?:const|let|var)\\s+([{[][^;]*?[}\\]])\\s*=(?![=>])')) bindings(m[2]);
   for (const m of codeMatches(code, mask, 'class\\s+([A-Za-z_$][\\w$]*)')) names.add(m[2]);
+  // 'let x;', and each later declarator of 'let a = 1, b, c = 2': copied once the body has run.
+  for (const m of codeMatches(code, mask, '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)?')) {
+    if (m[2] !== undefined) names.add(m[2]);
+    let depth = 0;
+    let last = '';
+    for (let i = m.index + m[0].length; i < code.length; i++) {
+      const c = code[i];
+      if (mask[i] !== 1) continue;
+      if (depth === 0 && (c === ';' || (c === '\n' && last !== ','))) break;
+      if (/\s/.test(c)) continue;
+      if ('{(['.includes(c)) depth++;
+      else if ('})]'.includes(c)) depth--;
+      else if (c === ',' && depth === 0) {
+        const next = /^\s*(?:([A-Za-z_$][\w$]*)|([{[][^;]*?[}\]])\s*=(?![=>]))/.exec(code.slice(i + 1));
+        if (next?.[1] !== undefined) names.add(next[1]);
+        else if (next?.[2] !== undefined) bindings(next[2]);
+      }
+      if (depth < 0) break;
+      last = c;
+    }
+  }
   return [...names];
 }
 function asyncWrap(code) {
   const mask = codeMask(code);
-  const depth = depthOf(code, mask);
+  const starts = statementStarts(code, mask);
   const hoisted = code.replace(
-    new RegExp(AT + '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*=(?![=>])', 'gm'),
-    (m, pre, name, at) => (topLevel(mask, depth, at + pre.length) ? pre + DECL + 'globalThis.' + name + ' =' : m),
+    new RegExp(AT + '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*=(?![=>])', 'g'),
+    (m, pre, name, at) => (starts.has(at) ? DECL + 'globalThis.' + name + ' =' : m),
   );
   const copy = (n) => 'try { globalThis.' + n + ' = ' + n + '; } catch {}';
   const keep = declaredNames(code, mask).map(copy).join('\n');
@@ -199,6 +215,18 @@ function asyncWrap(code) {
     if (compiles(src)) return src;
   }
   return wrap(hoisted + '\n;');
+}
+// A plain cell with its top-level 'const'/'let' as 'var' (same length, so positions hold) and
+// its classes as 'var' bindings: a later cell may declare the names again, as in a notebook.
+function redeclarable(code) {
+  const mask = codeMask(code);
+  const starts = statementStarts(code, mask);
+  const out = code.replace(new RegExp(AT + '(const|let)(?=\\s*[{[A-Za-z_$])', 'g'), (m, pre, kw, at) =>
+    starts.has(at) ? (kw === 'const' ? 'var  ' : 'var') : m,
+  );
+  return out.replace(new RegExp(AT + 'class\\s+([A-Za-z_$][\\w$]*)', 'g'), (m, pre, name, at) =>
+    starts.has(at) ? 'var ' + name + ' = class ' + name : m,
+  );
 }
 async function run(code) {
   // The cell as written runs when the rewritten one does not compile (nothing is lost to a rewrite).
