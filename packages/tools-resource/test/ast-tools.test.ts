@@ -271,7 +271,7 @@ describe('ast_edit and resolve', () => {
       ['f($$X)', 'g()'],
     ]) {
       const r = await edit({ pattern, rewrite, language: 'typescript', path: 'src/p.ts' });
-      expect(errorCode(r), pattern + ' / ' + rewrite).toBe('AST_METAVARIABLE_NAME');
+      expect(errorCode(r), `${pattern} / ${rewrite}`).toBe('AST_METAVARIABLE_NAME');
       expect(r.output).toMatch(/uses "\$+[A-Z_]*\p{L}/u);
     }
     expect(ast.edits.pending()).toEqual([]);

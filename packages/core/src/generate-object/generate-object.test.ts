@@ -84,40 +84,43 @@ function answerFor(mode: string, name: string) {
 }
 
 describe('mode resolution and safe fallbacks (GENOBJ-15..20)', () => {
-  it.each(FALLBACKS)('GENOBJ-15/GENOBJ-16/GENOBJ-17/GENOBJ-18/GENOBJ-19: mode %s with caps %j resolves to %s (%s)', async (mode, caps, resolved) => {
-    const { script, client } = scripted([answerFor(resolved, 'sentiment')], caps);
-    const r = await generateObject(client, {
-      schema: SENTIMENT_SCHEMA,
-      prompt: PROMPT,
-      schema_name: 'sentiment',
-      mode: mode as never,
-    });
-    expect(r.mode).toBe(resolved);
-    expect(r.ok && r.object).toEqual(VALID);
-    const req = script.requests[0]!;
-    // No extra request field carries the schema; it appears only where the mode puts it.
-    for (const key of Object.keys(req)) expect(ALLOWED_REQUEST_KEYS.has(key)).toBe(true);
-    const schemaText = JSON.stringify(SENTIMENT_SCHEMA, null, 2);
-    if (resolved === 'tool') {
-      expect(req.toolChoice).toEqual({ name: 'sentiment' });
-      expect(req.responseFormat).toBeUndefined();
-      expect(req.messages[0]!.content).toBe(PROMPT);
-    } else {
-      expect(req.tools).toEqual([]);
-      expect(req.toolChoice).toBeUndefined();
-    }
-    if (resolved === 'strict')
-      expect(req.responseFormat).toEqual({
-        type: 'json_schema',
-        name: 'sentiment',
+  it.each(FALLBACKS)(
+    'GENOBJ-15/GENOBJ-16/GENOBJ-17/GENOBJ-18/GENOBJ-19: mode %s with caps %j resolves to %s (%s)',
+    async (mode, caps, resolved) => {
+      const { script, client } = scripted([answerFor(resolved, 'sentiment')], caps);
+      const r = await generateObject(client, {
         schema: SENTIMENT_SCHEMA,
-        strict: true,
+        prompt: PROMPT,
+        schema_name: 'sentiment',
+        mode: mode as never,
       });
-    if (resolved === 'json') expect(req.responseFormat).toEqual({ type: 'json_object' });
-    if (resolved === 'prompt') expect(req.responseFormat).toBeUndefined();
-    // json and prompt modes append the schema instructions to the prompt
-    expect(req.messages[0]!.content.includes(schemaText)).toBe(resolved === 'json' || resolved === 'prompt');
-  });
+      expect(r.mode).toBe(resolved);
+      expect(r.ok && r.object).toEqual(VALID);
+      const req = script.requests[0]!;
+      // No extra request field carries the schema; it appears only where the mode puts it.
+      for (const key of Object.keys(req)) expect(ALLOWED_REQUEST_KEYS.has(key)).toBe(true);
+      const schemaText = JSON.stringify(SENTIMENT_SCHEMA, null, 2);
+      if (resolved === 'tool') {
+        expect(req.toolChoice).toEqual({ name: 'sentiment' });
+        expect(req.responseFormat).toBeUndefined();
+        expect(req.messages[0]!.content).toBe(PROMPT);
+      } else {
+        expect(req.tools).toEqual([]);
+        expect(req.toolChoice).toBeUndefined();
+      }
+      if (resolved === 'strict')
+        expect(req.responseFormat).toEqual({
+          type: 'json_schema',
+          name: 'sentiment',
+          schema: SENTIMENT_SCHEMA,
+          strict: true,
+        });
+      if (resolved === 'json') expect(req.responseFormat).toEqual({ type: 'json_object' });
+      if (resolved === 'prompt') expect(req.responseFormat).toBeUndefined();
+      // json and prompt modes append the schema instructions to the prompt
+      expect(req.messages[0]!.content.includes(schemaText)).toBe(resolved === 'json' || resolved === 'prompt');
+    },
+  );
 });
 
 describe('GENOBJ-03: schema support', () => {
