@@ -206,23 +206,6 @@ describe('eval: JavaScript kernel', () => {
     expect((await js('[e1, g1, k1, k2, n1, typeof m].join()')).output).toBe("'1,2,3,9,6,undefined'");
   });
 
-  it('EVAL-01: plain cells keep their top-level declarations too, and a cell can be run again (const, let and class declared again)', async () => {
-    expect((await js('await 0\n  const c1 = 3')).exitCode).toBe(0);
-    expect((await js('if (true) {} const d1 = 4; await 0')).exitCode).toBe(0);
-    expect((await js('await 0; { const inner = 1 }\nfunction f() {\nlet z = 1\nreturn z\n}')).exitCode).toBe(0);
-    expect((await js('  const indented = 5\nclass K { m() { const mm = 1; return mm } }')).exitCode).toBe(0);
-    expect((await js('f(); [c1, d1, indented, typeof inner, typeof z, typeof mm, new K().m()].join()')).output).toBe(
-      "'3,4,5,undefined,undefined,undefined,1'",
-    );
-    // Running a cell again declares its names again, with or without top-level await.
-    const plain = 'const again = 1; let also = 2; class C2 {}';
-    for (const cell of [plain, plain, `${plain}; await 0`, `${plain}; await 0`]) {
-      const twice = await js(cell);
-      expect([twice.exitCode, twice.output], cell).toEqual([0, cell.endsWith('await 0') ? '0' : '']);
-    }
-    expect((await js('const again = 10; again + also')).output).toBe('12');
-  });
-
   it('EVAL-03: reset starts a clean interpreter', async () => {
     await js('globalThis.kept = 1');
     const r = await js('typeof kept', { reset: true });

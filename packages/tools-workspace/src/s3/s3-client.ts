@@ -6,6 +6,7 @@
  * signal; responses are read under a byte cap; every failure is an `ObjectStoreError` naming the
  * operation, the key and what the store said.
  */
+import { throwIfAborted } from '../local/fs-errors.js';
 import { ObjectStoreError } from './object-store-error.js';
 import { parseErrorBody, parseListPage, type S3ListPage } from './s3-xml.js';
 import { type S3Credentials, signRequest, uriEncode } from './sigv4.js';
@@ -50,7 +51,7 @@ export class S3Client {
   async getObject(key: string, signal?: AbortSignal): Promise<Uint8Array | undefined> {
     const res = await this.#send('GET', key, undefined, undefined, signal);
     if (res.status === 404) return this.#missing(res, 'GetObject', key);
-    return this.#body(res, 'GetObject', key, this.#o.maxObjectBytes);
+    return this.#body(res, 'GetObject', key, this.#o.maxObjectBytes, signal);
   }
 
   /** Size and modification time of an object; `undefined` when there is none. */
@@ -87,7 +88,7 @@ export class S3Client {
     if (options.token !== undefined) query.set('continuation-token', options.token);
     if (options.maxKeys !== undefined) query.set('max-keys', String(options.maxKeys));
     const res = await this.#send('GET', undefined, query, undefined, options.signal);
-    const bytes = await this.#body(res, 'ListObjectsV2', prefix, MAX_XML_BYTES);
+    const bytes = await this.#body(res, 'ListObjectsV2', prefix, MAX_XML_BYTES, options.signal);
     let page: S3ListPage;
     try {
       page = parseListPage(new TextDecoder().decode(bytes));
@@ -130,7 +131,7 @@ export class S3Client {
         redirect: 'manual',
       });
     } catch (e) {
-      if (signal?.aborted) throw signal.reason ?? e;
+      throwIfAborted(signal, operation);
       const why = deadline.aborted
         ? `no answer within ${this.#o.timeoutMs} ms`
         : `cannot reach ${this.#o.endpoint}: ${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}`;
@@ -138,7 +139,7 @@ export class S3Client {
     }
   }
 
-  async #body(res: Response, operation: string, key: string, cap: number): Promise<Uint8Array> {
+  async #body(res: Response, operation: string, key: string, cap: number, signal?: AbortSignal): Promise<Uint8Array> {
     if (!res.ok) throw await this.#failure(res, operation, key);
     const declared = Number(res.headers.get('content-length') ?? 'NaN');
     if (Number.isFinite(declared) && declared > cap) {
@@ -147,12 +148,19 @@ export class S3Client {
     }
     const chunks: Uint8Array[] = [];
     let total = 0;
-    for await (const chunk of res.body ?? []) {
-      total += chunk.byteLength;
-      if (total > cap) {
-        throw new ObjectStoreError(operation, key, `is over the ${cap} bytes this workspace reads`);
+    try {
+      for await (const chunk of res.body ?? []) {
+        total += chunk.byteLength;
+        if (total > cap) {
+          await res.body?.cancel().catch(() => undefined);
+          throw new ObjectStoreError(operation, key, `is over the ${cap} bytes this workspace reads`);
+        }
+        chunks.push(chunk);
       }
-      chunks.push(chunk);
+    } catch (e) {
+      if (e instanceof ObjectStoreError) throw e;
+      throwIfAborted(signal, operation);
+      throw new ObjectStoreError(operation, key, `the answer was cut off: ${(e as Error).message}`, { cause: e });
     }
     const out = new Uint8Array(total);
     let at = 0;
