@@ -3,7 +3,7 @@
  * `fs.write`, `fs.list`, `search`): no `exec`, no `git`. Search uses the JS engine.
  */
 import type { WorkspaceServiceCapability, WorkspaceServices } from '@a3s-code/core';
-import { WorkspaceConfigurationError } from '../errors.js';
+import { displayRoot, fileOnlyCapabilities } from '../paths/display-root.js';
 import { JsSearch } from '../search/js-search.js';
 import { MemoryFileSystem } from './memory-fs.js';
 
@@ -20,22 +20,13 @@ export interface MemoryWorkspaceOptions {
 /** An in-memory workspace (file tools only). */
 export class MemoryWorkspace implements WorkspaceServices {
   readonly root: string;
-  readonly capabilities: ReadonlySet<WorkspaceServiceCapability> = new Set<WorkspaceServiceCapability>([
-    'fs.read',
-    'fs.write',
-    'fs.list',
-    'search',
-  ]);
+  readonly capabilities: ReadonlySet<WorkspaceServiceCapability> = fileOnlyCapabilities();
   readonly fs: MemoryFileSystem;
   readonly search: JsSearch;
 
   /** Use {@link MemoryWorkspace.create} to start with files. */
   constructor(options: MemoryWorkspaceOptions = {}) {
-    const root = options.root ?? '/workspace';
-    if (typeof root !== 'string' || !root.startsWith('/') || root.includes('\0')) {
-      throw new WorkspaceConfigurationError('root', `must be an absolute POSIX path, got ${JSON.stringify(root)}`);
-    }
-    this.root = root.length > 1 && root.endsWith('/') ? root.slice(0, -1) : root;
+    this.root = displayRoot(options.root);
     this.fs = new MemoryFileSystem(this.root, options.now ?? Date.now);
     this.search = new JsSearch(this.fs, this.root);
   }

@@ -7,6 +7,7 @@
  */
 import type { WorkspaceServiceCapability, WorkspaceServices } from '@a3s-code/core';
 import { WorkspaceConfigurationError } from '../errors.js';
+import { displayRoot, fileOnlyCapabilities } from '../paths/display-root.js';
 import { JsSearch } from '../search/js-search.js';
 import { S3Client } from './s3-client.js';
 import { S3FileSystem } from './s3-fs.js';
@@ -99,12 +100,7 @@ function basePrefix(prefix: string | undefined): string {
 /** A workspace in an S3 bucket (file tools only). */
 export class S3Workspace implements WorkspaceServices {
   readonly root: string;
-  readonly capabilities: ReadonlySet<WorkspaceServiceCapability> = new Set<WorkspaceServiceCapability>([
-    'fs.read',
-    'fs.write',
-    'fs.list',
-    'search',
-  ]);
+  readonly capabilities: ReadonlySet<WorkspaceServiceCapability> = fileOnlyCapabilities();
   readonly fs: S3FileSystem;
   readonly search: JsSearch;
   /** The bucket and key prefix, for display: `s3://bucket/prefix/`. */
@@ -133,11 +129,7 @@ export class S3Workspace implements WorkspaceServices {
         `must be an S3 bucket name (3-63 of a-z 0-9 . -), got ${JSON.stringify(options.bucket)}`,
       );
     }
-    const root = options.root ?? '/workspace';
-    if (typeof root !== 'string' || !root.startsWith('/') || root.includes('\0')) {
-      throw new WorkspaceConfigurationError('root', `must be an absolute POSIX path, got ${JSON.stringify(root)}`);
-    }
-    this.root = root.length > 1 && root.endsWith('/') ? root.slice(0, -1) : root;
+    this.root = displayRoot(options.root);
     const base = basePrefix(options.prefix);
     const client = new S3Client({
       endpoint: endpoint.toString(),
