@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Runs the whole vitest suite once and ends with the plain closing line CI reads:
 // `tests: N passed, N failed, N skipped`.
+// The tests' temporary folders go into one folder of their own (TMPDIR), removed at the end, so
+// runs leave nothing behind in the machine's temporary folder.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,6 +15,10 @@ const out = join(outDir, 'vitest.json');
 mkdirSync(outDir, { recursive: true });
 rmSync(out, { force: true });
 
+// Short: language servers and debug adapters put Unix sockets there (at most 107 bytes a path).
+// Open to every user, as the machine's own is (tests run commands as another user too).
+const scratch = mkdtempSync(join(tmpdir(), 'a3t-'));
+chmodSync(scratch, 0o1777);
 const r = spawnSync(
   'pnpm',
   [
@@ -23,8 +30,13 @@ const r = spawnSync(
     `--outputFile.json=${out}`,
     ...process.argv.slice(2),
   ],
-  { cwd: root, stdio: 'inherit' },
+  { cwd: root, stdio: 'inherit', env: { ...process.env, TMPDIR: scratch } },
 );
+try {
+  rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+} catch (e) {
+  console.error(`run-tests: could not remove ${scratch}: ${e.message}`);
+}
 let status = r.status ?? 1;
 if (!existsSync(out)) {
   console.error('run-tests: vitest wrote no results');

@@ -130,6 +130,7 @@ export {
   type WorkspaceCapability,
   type WorkspaceDirEntry,
   type WorkspaceExec,
+  type DeniedWrites,
   type ExecHiding,
   type HeldProcessCommand,
   type ProcessCommand,

@@ -16,7 +16,11 @@ import type {
   WorkspaceExec,
   WorkspaceServices,
 } from '../workspace/workspace-services.js';
+import { holdsWrites, removeCreatedDenied } from './created-denied.js';
 import { filesToHide } from './files-to-hide.js';
+
+// File times come from a coarse clock (a few milliseconds behind `Date.now()`).
+const CLOCK_SLACK_MS = 50;
 
 /** True when `policy` has path rules a command must be held to (`ask`: its ask rules too). */
 export function holdsCommands(policy: PermissionPolicy, ask: boolean): boolean {
@@ -39,9 +43,20 @@ export function guardExec(
   if (exec === undefined || !holdsCommands(policy, ask)) return workspace;
   const guarded: WorkspaceExec = {
     async run(request) {
+      const started = Date.now() - CLOCK_SLACK_MS;
       const hide = await filesToHide(workspace.root, policy, ask, toolName);
       const none = hide.unreadable.length === 0 && hide.unwritable.length === 0;
-      return exec.run(none ? request : { ...request, hide });
+      const result = await exec.run(none ? request : { ...request, hide });
+      if (!holdsWrites(policy, ask)) return result;
+      const created = await removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started);
+      if (created.removed.length === 0 && created.problem === undefined) return result;
+      return {
+        ...result,
+        deniedWrites: {
+          removed: created.removed,
+          ...(created.problem === undefined ? {} : { problem: created.problem }),
+        },
+      };
     },
     ...(exec.close === undefined ? {} : { close: () => exec.close?.() ?? Promise.resolve() }),
     ...(exec.hiding === undefined ? {} : { hiding: (process, hide) => exec.hiding?.(process, hide) }),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PermissionPolicy } from '../permissions/permission-policy.js';
-import { filesToHide, HIDE_SEARCH_LIMIT, mayMatchUnder } from './files-to-hide.js';
+import { filesToHide, HIDE_SEARCH_LIMIT, literalNames, mayMatchUnder } from './files-to-hide.js';
 
 const root = mkdtempSync(join(tmpdir(), 'a3s-hide-'));
 const outside = mkdtempSync(join(tmpdir(), 'a3s-hide-out-'));
@@ -94,5 +94,37 @@ describe('the files a command must not reach under path rules', () => {
         'could not all be listed (over 5 entries) to keep them from the command; it was not run',
       ),
     });
+  });
+
+  it('PERM-02: a name every rule spells out is looked up, so a crowded folder on the way costs nothing', async () => {
+    const crowd = join(outside, 'crowd');
+    mkdirSync(join(crowd, 'keys'), { recursive: true });
+    for (let i = 0; i < 300; i++) writeFileSync(join(crowd, `f${i}`), 'x');
+    for (let i = 0; i < 300; i++) writeFileSync(join(root, `many-${i}.txt`), 'x');
+    writeFileSync(join(crowd, 'keys', 'id'), 'x');
+    try {
+      const policy = new PermissionPolicy({ deny: [`Read(${crowd}/keys/**)`, 'Read(.env)', 'Write(secret/k.ts)'] });
+      const h = await filesToHide(root, policy, false, 'bash', 20);
+      expect([...h.unreadable].sort()).toEqual([join(crowd, 'keys'), join(root, '.env')].sort());
+      expect(rel(h.unwritable)).toEqual(['secret/k.ts']);
+      // A wildcard beside them means the crowded folder is listed, and then the limit holds.
+      const listed = new PermissionPolicy({ deny: [`Read(${crowd}/keys/**)`, `Read(${crowd}/f1*)`] });
+      await expect(filesToHide(root, listed, false, 'bash', 20)).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    } finally {
+      rmSync(crowd, { recursive: true, force: true });
+      for (let i = 0; i < 300; i++) rmSync(join(root, `many-${i}.txt`));
+    }
+  });
+
+  it('looks a name up only when it is plain ASCII text with no wildcard', () => {
+    expect(literalNames(['tmp/x/**', 'tmp/y'], 0)).toEqual(['tmp']);
+    expect(literalNames(['tmp/x/**', 'tmp/y'], 1)).toEqual(['x', 'y']);
+    expect(literalNames(['tmp/x/**'], 2)).toBeUndefined();
+    expect(literalNames(['.env', 'a*'], 0)).toBeUndefined();
+    expect(literalNames(['a?c'], 0)).toBeUndefined();
+    expect(literalNames(['cl\u00e9.txt'], 0)).toBeUndefined();
+    expect(literalNames(['../x', './y'], 0)).toBeUndefined();
+    expect(literalNames(['.env:*'], 0)).toBeUndefined();
+    expect(literalNames(['a b+(c)@~.d'], 0)).toEqual(['a b+(c)@~.d']);
   });
 });

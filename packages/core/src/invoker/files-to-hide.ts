@@ -3,13 +3,13 @@
  * rule covers (`Read(.env)`, `Read(secret/**)`) are hidden from it, those a write deny rule covers
  * (`Write(secret/**)`, `Edit(…)`) are made read-only for it (see `WorkspaceExecRequest.hide`). A
  * folder every path under which a rule covers is given whole; otherwise the search goes into it
- * only where some rule's pattern can still match, so `Read(.env)` costs one listing of the root.
- * Absolute patterns outside the workspace (`Read(/home/me/.ssh/**)`) are searched from `/`, along
- * their own path. Symbolic links are given as they are (the kernel follows them when it hides one)
+ * only where some rule's pattern can still match. Where every pattern names the next name
+ * literally (plain ASCII, no wildcard), that name is looked up instead of the folder listed, so
+ * `Read(.env)` costs one lookup and `Read(/home/me/.ssh/**)` (searched from `/`, along its own
+ * path) never lists `/home`, however many entries it holds. Symbolic links are given as they are (the kernel follows them when it hides one)
  * and never followed into.
  */
-import type { Dirent } from 'node:fs';
-import { readdir, realpath } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { PermissionDeniedError } from '../errors/tool-errors.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
@@ -78,7 +78,13 @@ const under = (spelled: readonly string[], depth: number): string[] =>
 const wholeFolder = (rule: (spelled: readonly string[]) => string | undefined, spelled: readonly string[]) =>
   rule(under(spelled, 1)) !== undefined && rule(under(spelled, 2)) !== undefined;
 
-async function entries(dir: string): Promise<Dirent[]> {
+/** What the walk needs of a folder entry (a `Dirent`, or a looked-up name). */
+interface Entry {
+  readonly name: string;
+  isDirectory(): boolean;
+}
+
+async function entries(dir: string): Promise<Entry[]> {
   try {
     return await readdir(dir, { withFileTypes: true });
   } catch {
@@ -86,10 +92,43 @@ async function entries(dir: string): Promise<Dirent[]> {
   }
 }
 
-/** A folder still to list: its path, workspace-relative path, the patterns left, and whether it is read-only. */
+// A name segment matched only by itself: no wildcard, no other Unicode form, not `.` or `..`.
+const LITERAL = /^[\x20-\x29\x2b-\x2e\x30-\x3e\x40-\x7e]+$/;
+
+/**
+ * The names the patterns give literally at `depth` (the entries of a folder at that depth some
+ * pattern may match), or `undefined` when one of them is not literal and the folder must be listed.
+ */
+export function literalNames(patterns: readonly string[], depth: number): string[] | undefined {
+  const names = new Set<string>();
+  for (const pattern of patterns) {
+    const part = (pattern.endsWith(':*') ? `${pattern.slice(0, -2)}**` : pattern).split('/')[depth];
+    if (part === undefined || part === '.' || part === '..' || !LITERAL.test(part)) return undefined;
+    names.add(part);
+  }
+  return [...names];
+}
+
+/** The named entries of `dir` that exist, as a listing would give them (links not followed). */
+async function lookUp(dir: string, names: readonly string[]): Promise<Entry[]> {
+  const found = await Promise.all(
+    names.map(async (name): Promise<Entry | undefined> => {
+      try {
+        const stat = await lstat(dir === '/' ? `/${name}` : `${dir}/${name}`);
+        return { name, isDirectory: () => stat.isDirectory() };
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return found.filter((e): e is Entry => e !== undefined);
+}
+
+/** A folder still to list: its path, workspace-relative path, depth, the patterns left, and whether it is read-only. */
 interface Pending {
   readonly abs: string;
   readonly rel: string | undefined;
+  readonly depth: number;
   readonly patterns: readonly string[];
   readonly readOnly: boolean;
 }
@@ -98,7 +137,7 @@ interface Pending {
 const LISTINGS_AT_ONCE = 16;
 
 /** Looks at the entries of one folder; returns the folders under it still to list. */
-function visit(s: Search, at: Pending, list: readonly Dirent[]): Pending[] {
+function visit(s: Search, at: Pending, list: readonly Entry[]): Pending[] {
   const next: Pending[] = [];
   for (const e of list) {
     if (++s.seen > s.limit) throw new RangeError('too many files');
@@ -121,7 +160,7 @@ function visit(s: Search, at: Pending, list: readonly Dirent[]): Pending[] {
     if (!folder) continue;
     const segments = (rel ?? path.slice(1)).split('/');
     const patterns = at.patterns.filter((p) => mayMatchUnder(p, segments));
-    if (patterns.length > 0) next.push({ abs: path, rel, patterns, readOnly });
+    if (patterns.length > 0) next.push({ abs: path, rel, depth: at.depth + 1, patterns, readOnly });
   }
   return next;
 }
@@ -130,18 +169,19 @@ function visit(s: Search, at: Pending, list: readonly Dirent[]): Pending[] {
 async function walk(s: Search, start: Pending): Promise<void> {
   let running = 0;
   const waiting: (() => void)[] = [];
-  const list = async (dir: string): Promise<Dirent[]> => {
+  const list = async (at: Pending): Promise<Entry[]> => {
     if (running >= LISTINGS_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
     running++;
     try {
-      return await entries(dir);
+      const names = literalNames(at.patterns, at.depth);
+      return await (names === undefined ? entries(at.abs) : lookUp(at.abs, names));
     } finally {
       running--;
       waiting.shift()?.();
     }
   };
   const down = async (at: Pending): Promise<void> => {
-    const next = visit(s, at, await list(at.abs));
+    const next = visit(s, at, await list(at));
     await Promise.all(next.map(down));
   };
   await down(start);
@@ -151,7 +191,8 @@ async function walk(s: Search, start: Pending): Promise<void> {
  * The files under `root` (and the absolute paths outside it) that the policy's path deny rules,
  * and with `ask` its path ask rules, keep from a command. Throws `PERMISSION_DENIED` for
  * `toolName` when they cannot all be listed (over `limit` entries to look at). A root that is not
- * a folder on this machine gives nothing to hide.
+ * a folder on this machine gives nothing to hide. `writesOnly`: only what the write rules cover
+ * (all in `unwritable`), whatever the read rules say.
  */
 export async function filesToHide(
   root: string,
@@ -159,14 +200,15 @@ export async function filesToHide(
   ask: boolean,
   toolName: string,
   limit = HIDE_SEARCH_LIMIT,
+  writesOnly = false,
 ): Promise<ExecHiding> {
   const realRoot = isAbsolute(root) ? await realpath(root).catch(() => undefined) : undefined;
   if (realRoot === undefined) return { unreadable: [], unwritable: [] };
-  const patterns = [
-    ...policy.pathPatterns('read'),
-    ...policy.pathPatterns('write'),
-    ...(ask ? [...policy.pathPatterns('read', true), ...policy.pathPatterns('write', true)] : []),
-  ];
+  const kinds = writesOnly ? (['write'] as const) : (['read', 'write'] as const);
+  const patterns = kinds.flatMap((kind) => [
+    ...policy.pathPatterns(kind),
+    ...(ask ? policy.pathPatterns(kind, true) : []),
+  ]);
   const s: Search = {
     root: root.replace(/\/+$/, ''),
     realRoot,
@@ -175,7 +217,7 @@ export async function filesToHide(
     unreadable: [],
     unwritable: [],
     limit,
-    reads: policy.hasReadDenyRules || (ask && policy.hasReadAskRules),
+    reads: !writesOnly && (policy.hasReadDenyRules || (ask && policy.hasReadAskRules)),
     writes: policy.hasWriteDenyRules || (ask && policy.hasWriteAskRules),
     absolute: patterns.some((p) => p.startsWith('/')),
     seen: 0,
@@ -191,8 +233,8 @@ export async function filesToHide(
     }
   }
   try {
-    if (inside.length > 0) await walk(s, { abs: realRoot, rel: '', patterns: inside, readOnly: false });
-    if (outside.length > 0) await walk(s, { abs: '/', rel: undefined, patterns: outside, readOnly: false });
+    if (inside.length > 0) await walk(s, { abs: realRoot, rel: '', depth: 0, patterns: inside, readOnly: false });
+    if (outside.length > 0) await walk(s, { abs: '/', rel: undefined, depth: 0, patterns: outside, readOnly: false });
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
     throw new PermissionDeniedError(

@@ -8,6 +8,7 @@ export type {
   WorkspaceWriteOptions,
   WorkspaceDirEntry,
   WorkspaceExec,
+  DeniedWrites,
   ExecHiding,
   HeldProcessCommand,
   ProcessCommand,

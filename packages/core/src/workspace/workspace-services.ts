@@ -177,6 +177,19 @@ export interface WorkspaceExecResult {
    * them; they keep running until {@link WorkspaceExec.close}. Absent or empty: none are known.
    */
   readonly backgroundProcesses?: readonly WorkspaceBackgroundProcess[];
+  /**
+   * Set by the kernel when the command created files or folders where the path rules deny
+   * writing (they could not be hidden from it: they did not exist when it started). They were
+   * removed once it ended; `problem` says what could not be searched or removed.
+   */
+  readonly deniedWrites?: DeniedWrites;
+}
+
+/** What a command created against the write rules, removed after it (see {@link WorkspaceExecResult.deniedWrites}). */
+export interface DeniedWrites {
+  /** The paths removed: workspace-relative where under the root, else absolute. */
+  readonly removed: readonly string[];
+  readonly problem?: string;
 }
 
 /** A program and its arguments, as a process is started (no shell). */

@@ -17,7 +17,7 @@ import type { z } from 'zod';
 type Zod = typeof z;
 import { renderCaptured } from '../../local/stream-capture.js';
 import { guard } from '../shared/results.js';
-import { renderBackground } from './background-report.js';
+import { renderBackground, renderDeniedWrites } from './background-report.js';
 import { compareSnapshots, snapshot } from './changed-files.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -134,7 +134,9 @@ export const bashTool = defineTool({
       const background = result.backgroundProcesses ?? [];
       if (background.length > 0)
         output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${renderBackground(background)}`;
-      const exitCode = result.timedOut ? 124 : (result.exitCode ?? 128);
+      const denied = renderDeniedWrites(result.deniedWrites);
+      if (denied !== '') output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${denied}`;
+      const exitCode = result.timedOut ? 124 : (result.exitCode ?? 128) || (result.deniedWrites === undefined ? 0 : 1);
       return {
         output,
         exitCode,
@@ -148,6 +150,14 @@ export const bashTool = defineTool({
           changed_files: changed,
           changed_paths: changed ? [...changed.created, ...changed.modified, ...changed.deleted].sort() : null,
           background_processes: background.map((p) => ({ pid: p.pid, command: p.command })),
+          ...(result.deniedWrites === undefined
+            ? {}
+            : {
+                denied_writes: {
+                  removed: [...result.deniedWrites.removed],
+                  ...(result.deniedWrites.problem === undefined ? {} : { problem: result.deniedWrites.problem }),
+                },
+              }),
         },
       };
     }),

