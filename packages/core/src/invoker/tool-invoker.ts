@@ -5,6 +5,7 @@
  */
 import { A3sError } from '@a3s-code/effect';
 import { SessionConfigurationError } from '../errors/session-errors.js';
+import { InvalidToolArgsError } from '../errors/tool-errors.js';
 import type { ConfirmationManager } from '../permissions/confirmation.js';
 import { defaultPermissionChecker, type PermissionChecker } from '../permissions/permission-checker.js';
 import { PermissionPolicy, type PermissionPolicyConfig } from '../permissions/permission-policy.js';
@@ -217,7 +218,15 @@ export class ToolInvoker {
     };
     const tool = reachableTool(k, frame, 'agent', request.name) ?? toolSetOf(k, frame).get(request.name);
     if (tool === undefined || k.validator.check(tool, request.args) !== undefined) return { decision: 'run' };
-    const verdict = await project(frame, k, tool, request.args);
+    let verdict: Awaited<ReturnType<typeof project>>;
+    try {
+      verdict = await project(frame, k, tool, request.args);
+    } catch (e) {
+      // Arguments of the schema's shape that the tool's own checks refuse (met while naming the
+      // call's shell equivalent): the call is bound to fail validation when invoked, as above.
+      if (e instanceof InvalidToolArgsError) return { decision: 'run' };
+      throw e;
+    }
     if (verdict.ok === true) return { decision: 'run' };
     return verdict.ok === 'ask' ? { decision: 'ask', rule: verdict.rule } : { decision: 'deny', rule: verdict.rule };
   }

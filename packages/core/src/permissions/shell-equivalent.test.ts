@@ -116,3 +116,36 @@ function cellTool(runs: string[] = []) {
     },
   });
 }
+
+describe('a call the tool refuses beyond its schema', () => {
+  it('INV-02: is projected as a call to run, and fails as INVALID_TOOL_ARGS when invoked', async () => {
+    const runs: string[] = [];
+    const registry = new ToolRegistry({ capabilities: ['exec'] });
+    registry.add(
+      defineTool({
+        name: 'cell',
+        description: 'runs a shell command line',
+        input: (z) => z.strictObject({ code: z.string(), note: z.string() }),
+        refine: (args) =>
+          args.note.length < 3 ? [{ path: ['note'], message: 'note must be 3 characters or more' }] : [],
+        tier: 'exec',
+        requires: ['exec'],
+        shellEquivalent: (args) => [args.code],
+        execute: async (args) => {
+          runs.push(args.code);
+          return { output: 'ran', exitCode: 0 };
+        },
+      }),
+    );
+    const invoker = new ToolInvoker({ registry, policy: { allow: ['cell'], deny: ['Bash(rm:*)'] } });
+    const t = createTestInvocation();
+    const call = { id: 'a', name: 'cell', args: { code: 'ls', note: 'x' } };
+    expect(await invoker.project(call, t.context)).toEqual({ decision: 'run' });
+    const r = await invoker.invoke(call, t.context);
+    expect(r).toMatchObject({ ok: false, output: expect.stringContaining('note must be 3 characters or more') });
+    expect(r.metadata).toMatchObject({ error_code: 'INVALID_TOOL_ARGS' });
+    expect(runs).toEqual([]);
+    const denied = { id: 'b', name: 'cell', args: { code: 'rm x', note: 'long enough' } };
+    expect(await invoker.project(denied, t.context)).toMatchObject({ decision: 'deny' });
+  });
+});
