@@ -185,6 +185,7 @@ export {
   type ToolRestriction,
   type TopLevelSource,
   refusedBeforeChange,
+  describeDeniedWrites,
 } from './invoker/index.js';
 export {
   SessionResources,

@@ -29,7 +29,7 @@ describe.skipIf(!CAN_HIDE)('what a command creates where a write rule denies it'
     expect(b1?.ok).toBe(false);
     expect(b1?.output).toContain('done');
     expect(b1?.output).toContain(
-      '[refused: the path rules deny writing .env.prod, .github/workflows, vault2; the command created them, and they were removed.]',
+      '[refused: the path rules deny writing .env.prod, .github/workflows, vault2; they were created by this call and removed.]',
     );
     expect(b1?.metadata).toMatchObject({
       exit_code: 0,
@@ -58,5 +58,33 @@ describe.skipIf(!CAN_HIDE)('what a command creates where a write rule denies it'
     expect(got.get('b2')?.output).toContain('the path rules deny writing locks/c.lock');
     expect(readFileSync(join(dir, 'locks', 'a.lock'), 'utf8')).toBe('old\n');
     expect(existsSync(join(dir, 'locks', 'c.lock'))).toBe(false);
+  });
+
+  it('PERM-02: an eval cell is held the same way: what it creates under a write deny rule is removed', async () => {
+    const dir = workspace();
+    const cell = (id: string, code: string) =>
+      call(id, 'eval', { code, language: 'python', description: 'write a workflow file and a source file' });
+    const { session } = await run(
+      dir,
+      [
+        cell(
+          'e1',
+          "import os\nos.makedirs('.github/workflows', exist_ok=True)\nopen('.github/workflows/ci.yml', 'w').write('x')\nopen('src/ok.py', 'w').write('y')\nx = 41",
+        ),
+        cell('e2', "print(x + 1, os.path.exists('.github/workflows'))"),
+      ],
+      { permissions: { deny: ['Write(.github/workflows/**)'] } },
+    );
+    const got = results(session);
+    expect(got.get('e1')).toMatchObject({
+      ok: false,
+      output: expect.stringContaining(
+        '[refused: the path rules deny writing .github/workflows; it was created by this call and removed.]',
+      ),
+    });
+    expect(got.get('e1')?.metadata).toMatchObject({ denied_writes: { removed: ['.github/workflows'] } });
+    expect(got.get('e2')).toMatchObject({ ok: true, output: '42 False' });
+    expect(existsSync(join(dir, '.github', 'workflows'))).toBe(false);
+    expect(readFileSync(join(dir, 'src', 'ok.py'), 'utf8')).toBe('y');
   });
 });

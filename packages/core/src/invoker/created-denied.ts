@@ -8,7 +8,7 @@
  */
 import { lstat, realpath, rm } from 'node:fs/promises';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
-import type { ExecHiding } from '../workspace/workspace-services.js';
+import type { DeniedWrites, ExecHiding } from '../workspace/workspace-services.js';
 import { filesToHide } from './files-to-hide.js';
 
 /** True when the policy has write rules a command is held to (`ask`: its ask rules too). */
@@ -69,4 +69,30 @@ export async function removeCreatedDenied(
     }
   }
   return failed.length === 0 ? { removed } : { removed, problem: `could not remove ${failed.join(', ')}` };
+}
+
+/** `created` as a result reports it, or `undefined` when nothing was removed and nothing failed. */
+export function deniedWrites(created: CreatedDenied): DeniedWrites | undefined {
+  if (created.removed.length === 0 && created.problem === undefined) return undefined;
+  return { removed: created.removed, ...(created.problem === undefined ? {} : { problem: created.problem }) };
+}
+
+// Most paths named in the line; the metadata lists all.
+const LISTED = 5;
+
+/**
+ * The bracketed line a tool adds to its output for what the kernel removed after its processes
+ * (see `DeniedWrites`), or `''` when there is nothing to say.
+ */
+export function describeDeniedWrites(denied: DeniedWrites | undefined): string {
+  if (denied === undefined) return '';
+  const n = denied.removed.length;
+  const listed = denied.removed.slice(0, LISTED);
+  if (n > LISTED) listed.push(`and ${n - LISTED} more`);
+  const removed =
+    n === 0
+      ? ''
+      : `refused: the path rules deny writing ${listed.join(', ')}; ${n === 1 ? 'it was' : 'they were'} created by this call and removed.`;
+  const problem = denied.problem === undefined ? '' : `the write rules could not all be enforced: ${denied.problem}.`;
+  return `[${[removed, problem].filter((t) => t !== '').join(' ')}]`;
 }

@@ -11,12 +11,14 @@
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import { PermissionDeniedError } from '../errors/tool-errors.js';
 import type {
+  DeniedWrites,
+  ExecHiding,
   HeldProcessCommand,
   ProcessCommand,
   WorkspaceExec,
   WorkspaceServices,
 } from '../workspace/workspace-services.js';
-import { holdsWrites, removeCreatedDenied } from './created-denied.js';
+import { deniedWrites, holdsWrites, removeCreatedDenied } from './created-denied.js';
 import { filesToHide } from './files-to-hide.js';
 
 // File times come from a coarse clock (a few milliseconds behind `Date.now()`).
@@ -48,21 +50,24 @@ export function guardExec(
       const none = hide.unreadable.length === 0 && hide.unwritable.length === 0;
       const result = await exec.run(none ? request : { ...request, hide });
       if (!holdsWrites(policy, ask)) return result;
-      const created = await removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started);
-      if (created.removed.length === 0 && created.problem === undefined) return result;
-      return {
-        ...result,
-        deniedWrites: {
-          removed: created.removed,
-          ...(created.problem === undefined ? {} : { problem: created.problem }),
-        },
-      };
+      const denied = deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started));
+      return denied === undefined ? result : { ...result, deniedWrites: denied };
     },
     ...(exec.close === undefined ? {} : { close: () => exec.close?.() ?? Promise.resolve() }),
     ...(exec.hiding === undefined ? {} : { hiding: (process, hide) => exec.hiding?.(process, hide) }),
   };
+  // The files hidden from the last process this call held, and when: what it creates is judged against them.
+  let lastHold: { readonly hide: ExecHiding; readonly started: number } | undefined;
+  const settleHeldWrites = async (): Promise<DeniedWrites | undefined> => {
+    const at = lastHold;
+    lastHold = undefined;
+    if (at === undefined || !holdsWrites(policy, ask)) return undefined;
+    return deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, at.hide, at.started));
+  };
   const holdProcess = async (process: ProcessCommand): Promise<HeldProcessCommand> => {
+    const started = Date.now() - CLOCK_SLACK_MS;
     const hide = await filesToHide(workspace.root, policy, ask, toolName);
+    lastHold = { hide, started };
     const hidden = [...hide.unreadable, ...hide.unwritable];
     if (hidden.length === 0) return { command: process.command, args: [...process.args], hidden };
     const held = exec.hiding?.(process, hide);
@@ -78,6 +83,7 @@ export function guardExec(
     capabilities: workspace.capabilities,
     exec: guarded,
     holdProcess,
+    settleHeldWrites,
     ...(workspace.fs === undefined ? {} : { fs: workspace.fs }),
     ...(workspace.search === undefined ? {} : { search: workspace.search }),
     ...(workspace.git === undefined ? {} : { git: workspace.git }),

@@ -82,6 +82,7 @@ export function guardReads(
     readDenied: ruleFor,
     ...(workspace.writeDenied === undefined ? {} : { writeDenied: workspace.writeDenied }),
     ...(workspace.holdProcess === undefined ? {} : { holdProcess: workspace.holdProcess }),
+    ...(workspace.settleHeldWrites === undefined ? {} : { settleHeldWrites: workspace.settleHeldWrites }),
   });
 }
 

@@ -192,6 +192,7 @@ export function guardWrites(
     ...(workspace.git === undefined ? {} : { git: workspace.git }),
     ...(workspace.readDenied === undefined ? {} : { readDenied: workspace.readDenied }),
     ...(workspace.holdProcess === undefined ? {} : { holdProcess: workspace.holdProcess }),
+    ...(workspace.settleHeldWrites === undefined ? {} : { settleHeldWrites: workspace.settleHeldWrites }),
     writeDenied: async (path: string) => (await verdictFor(path))?.rule,
   });
 }

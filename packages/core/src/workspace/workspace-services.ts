@@ -258,6 +258,13 @@ export interface WorkspaceServices {
    */
   readonly holdProcess?: (process: ProcessCommand) => Promise<HeldProcessCommand>;
   /**
+   * Present with {@link holdProcess}: what the processes this call held created, since it held
+   * them, where the write rules deny writing (files and folders that did not exist then, so could
+   * not be kept from them) is removed, and named; `undefined` when nothing was. A tool calls it
+   * once the call's work in those processes is done (a kernel's cell ran), and reports it.
+   */
+  readonly settleHeldWrites?: () => Promise<DeniedWrites | undefined>;
+  /**
    * The path deny rule for writes (`Write(secret/**)`, `Edit(…)`, `Patch(…)`) that stops this call
    * from writing or removing the workspace file `path` (any spelling), or `undefined` when it may.
    * Present only on the workspace of a call held to such rules: a tool that changes files other

@@ -4,7 +4,7 @@
  * artifacts; `tool(name, args)` inside a cell goes through the session's scoped invoker with the
  * same governance as a model call.
  */
-import { defineTool, LiveOutput, type ToolResult, type Zod } from '@a3s-code/core';
+import { defineTool, describeDeniedWrites, LiveOutput, type ToolResult, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { cellShellCommands } from './cell-commands.js';
 import { EvalToolError } from './eval-errors.js';
@@ -110,9 +110,12 @@ export const evalTool = defineTool({
         parts.push(`[image ${i + 1}: ${image.mime} saved as ${ref.uri}]`);
       }
       if (run.error !== undefined) parts.push(run.error);
+      // What the cell created where the write rules deny writing is removed, and said.
+      const denied = await ctx.workspace.settleHeldWrites?.();
+      if (denied !== undefined) parts.push(describeDeniedWrites(denied));
       return {
         output: parts.join('\n'),
-        exitCode: run.ok ? 0 : 1,
+        exitCode: run.ok && denied === undefined ? 0 : 1,
         metadata: {
           description: args.description,
           language,
@@ -124,11 +127,14 @@ export const evalTool = defineTool({
           bridge_calls: run.bridgeCalls,
           output_chars: run.outputChars,
           truncated: run.truncated,
+          ...(denied === undefined ? {} : { denied_writes: { ...denied, removed: [...denied.removed] } }),
         },
       };
     } catch (error) {
-      if (error instanceof EvalToolError) return failure(error);
-      throw error;
+      if (!(error instanceof EvalToolError)) throw error;
+      const denied = await ctx.workspace.settleHeldWrites?.().catch(() => undefined);
+      const failed = failure(error);
+      return denied === undefined ? failed : { ...failed, output: `${failed.output}\n${describeDeniedWrites(denied)}` };
     } finally {
       live.close();
     }

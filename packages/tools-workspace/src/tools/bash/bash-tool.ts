@@ -8,6 +8,7 @@
 import {
   CapabilityUnavailableError,
   defineTool,
+  describeDeniedWrites,
   LiveOutput,
   type CapturedStream,
   type ToolArgRefinement,
@@ -17,7 +18,7 @@ import type { z } from 'zod';
 type Zod = typeof z;
 import { renderCaptured } from '../../local/stream-capture.js';
 import { guard } from '../shared/results.js';
-import { renderBackground, renderDeniedWrites } from './background-report.js';
+import { renderBackground } from './background-report.js';
 import { compareSnapshots, snapshot } from './changed-files.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -134,7 +135,7 @@ export const bashTool = defineTool({
       const background = result.backgroundProcesses ?? [];
       if (background.length > 0)
         output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${renderBackground(background)}`;
-      const denied = renderDeniedWrites(result.deniedWrites);
+      const denied = describeDeniedWrites(result.deniedWrites);
       if (denied !== '') output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${denied}`;
       const exitCode = result.timedOut ? 124 : (result.exitCode ?? 128) || (result.deniedWrites === undefined ? 0 : 1);
       return {
