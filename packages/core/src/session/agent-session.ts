@@ -168,7 +168,7 @@ export class AgentSession {
   streamResume(runId?: string, options?: StreamResumeOptions): RunEventStream {
     const id = checkRunIdArg('streamResume', runId);
     const o = checkCallOptions('streamResume', options);
-    return this.#streamed('resumeRun', resumeRequest(id, o), o, o.signal);
+    return this.#streamed('streamResume', resumeRequest(id, o), o, o.signal);
   }
 
   /** A run as a stream: its request and bounds read first (nothing the caller gave throws under the lease), then the lease until the run ends. */
@@ -241,16 +241,19 @@ export class AgentSession {
 
   /** Delegates one sub-task through the `task` tool, as the host; its child starts from the `agent` source. */
   task(spec: TaskSpec, options?: TaskOptions): Promise<TaskResult> {
+    if (this.#closing !== undefined) return Promise.reject(new SessionClosedError(this.sessionId, 'task'));
     return delegateTask((n, a) => this.tool(n, a), spec, options);
   }
 
   /** Delegates 2..32 sub-tasks at once through `parallel_task`. */
   tasks(specs: readonly TaskSpec[], options?: TasksOptions): Promise<TasksResult> {
+    if (this.#closing !== undefined) return Promise.reject(new SessionClosedError(this.sessionId, 'tasks'));
     return delegateTasks((n, a) => this.tool(n, a), specs, options);
   }
 
   /** The result of a background task (`task(spec, { background: true })`); waits unless `wait` is false. */
   taskResult(taskId: string, wait?: boolean): Promise<TaskResult> {
+    if (this.#closing !== undefined) return Promise.reject(new SessionClosedError(this.sessionId, 'taskResult'));
     return backgroundTaskResult((n, a) => this.tool(n, a), taskId, wait);
   }
 

@@ -108,3 +108,21 @@ describe('an answer the question does not take', () => {
     expect(Date.now() - t0).toBeLessThan(2000);
   });
 });
+
+describe('answers given at once', () => {
+  it('ASK-03: two answers to one question at the same moment: the first is recorded, the second refused as not waiting', async () => {
+    const { session, questionId } = await parked(true, false);
+    const settled = await Promise.allSettled([
+      session.answerQuestion(questionId, 'a.ts'),
+      session.answerQuestion(questionId, 'b.ts'),
+    ]);
+    expect(settled[0]).toEqual({ status: 'fulfilled', value: undefined });
+    expect(settled[1]).toMatchObject({ status: 'rejected' });
+    const error = (settled[1] as PromiseRejectedResult).reason as { code: string; message: string };
+    expect(error.code).not.toBe('DUPLICATE_FACT');
+    expect(error.message).toMatch(/^no question is waiting for an answer/);
+    expect(answered(session.store.log.facts)).toHaveLength(1);
+    expect(answered(session.store.log.facts)[0]?.payload).toMatchObject({ question_id: questionId });
+    expect((await session.resumeRun()).text).toBe('ok');
+  });
+});

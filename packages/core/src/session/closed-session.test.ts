@@ -43,8 +43,13 @@ describe('a closed session', () => {
       ['verifyCommands', () => session.verifyCommands('ci', [{ id: 't', command: 'true' }] as never)],
       ['catalog.prepare', () => session.catalog.prepare([])],
       ['catalog.prepare', () => session.catalog.addToolPack({ name: 'late', tools: [] } as never)],
+      ['task', () => session.task({ prompt: 'x' } as never)],
+      ['tasks', () => session.tasks([{ prompt: 'x' }, { prompt: 'y' }] as never)],
+      ['taskResult', () => session.taskResult('task-1')],
+      ['resumeRun', () => session.resumeRun()],
     ] as const)
       expect(await outcome(call), op).toEqual(closedError(op));
+    expect(() => session.streamResume()).toThrow(closedError('streamResume'));
     // What only reads still answers.
     expect(session.state).toEqual(stateBefore);
     expect(session.snapshot().conversation.length).toBeGreaterThan(0);

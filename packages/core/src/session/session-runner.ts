@@ -103,7 +103,17 @@ export class SessionRunner {
    * Appends a host answer (checked against the folded state) and wakes the run waiting for it.
    * @throws SessionClosedError when the session is closed (its log takes no more facts).
    */
-  async #answer(operation: string, answer: (sequence: number, atMs: number) => FactDraft): Promise<void> {
+  #answer(operation: string, answer: (sequence: number, atMs: number) => FactDraft): Promise<void> {
+    // One answer at a time: a second answer to the same question is then judged against the
+    // state the first one made (refused as not waiting), never raced into the log.
+    const turn = this.#answering.then(() => this.#answerNow(operation, answer));
+    this.#answering = turn.catch(() => undefined);
+    return turn;
+  }
+
+  #answering: Promise<unknown> = Promise.resolve();
+
+  async #answerNow(operation: string, answer: (sequence: number, atMs: number) => FactDraft): Promise<void> {
     this.refuseClosed(operation);
     const draft = answer(this.#parts.store.log.length + 1, this.#parts.config.clock());
     checkHostFact(this.#parts.state(), draft);
