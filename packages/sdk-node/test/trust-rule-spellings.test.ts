@@ -53,6 +53,11 @@ describe('a path rule holds however the host spells it', () => {
       await attackReads(rules);
   });
 
+  it('PERM-02: one leading slash as other products write it for their project (Read(/.env), Read(/secret/**)) also covers the workspace paths', async () => {
+    const got = await attackReads(['Read(/.env)', 'Read(/secret/**)']);
+    expect(got.get('r1')?.output).toBe('Permission denied: Read(/.env)');
+  });
+
   it('PERM-02: an absolute rule under the workspace, plain or with // (Read(/root/.env), Read(//root/secret/**)), holds for every reader', async () => {
     const dir = workspace();
     const { session, events } = await run(dir, readAttack(CAN_HIDE), {

@@ -25,7 +25,7 @@ function compile(r: ToolRestriction): Compiled {
   let c = compiled.get(r);
   if (c === undefined) {
     const deny = (r.deniedTools ?? []).map((rule, i) =>
-      parsePermissionRule(rule, `restriction '${r.name}'.deniedTools[${i}]`),
+      parsePermissionRule(rule, `restriction '${r.name}'.deniedTools[${i}]`, { alsoUnderWorkspace: true }),
     );
     c = {
       allow: r.allowedTools?.map((rule, i) => parsePermissionRule(rule, `restriction '${r.name}'.allowedTools[${i}]`)),

@@ -221,3 +221,29 @@ describe('path rules see the canonical path, however it is spelled', () => {
     expect(p.evaluate('grep', { pattern: 'k', path: 'src' }, root).decision).toBe('allow');
   });
 });
+
+describe('a file rule written with one leading slash', () => {
+  const root = '/work/repo';
+  it('PERM-02: a deny or ask rule Read(/secrets/**) covers /secrets and the workspace folder secrets; //x is absolute alone; allow stays absolute', () => {
+    const p = new PermissionPolicy({
+      deny: ['Read(/secrets/**)', 'Write(//etc/**)'],
+      ask: ['Edit(/config/app.json)'],
+      allow: ['Read(/docs/**)'],
+    });
+    expect(p.evaluate('read', { file_path: 'secrets/k.txt' }, root)).toMatchObject({
+      decision: 'deny',
+      rule: 'Read(/secrets/**)',
+    });
+    expect(p.evaluate('read', { file_path: `${root}/secrets/k.txt` }, root)).toMatchObject({ decision: 'deny' });
+    expect(p.evaluate('read', { file_path: '/secrets/k.txt' }, root)).toMatchObject({ decision: 'deny' });
+    expect(p.evaluate('write', { file_path: 'etc/x', content: '' }, root).decision).not.toBe('deny');
+    expect(p.evaluate('write', { file_path: '/etc/x', content: '' }, root)).toMatchObject({ decision: 'deny' });
+    expect(p.evaluate('edit', { file_path: 'config/app.json', old_string: 'a', new_string: 'b' }, root)).toMatchObject({
+      decision: 'ask',
+    });
+    expect(p.evaluate('read', { file_path: 'docs/a.md' }, root).decision).not.toBe('allow');
+    expect(p.evaluate('read', { file_path: '/docs/a.md' }, root)).toMatchObject({ decision: 'allow' });
+    expect(p.pathPatterns('read')).toEqual(['/secrets/**', 'secrets/**']);
+    expect(p.pathPatterns('write')).toEqual(['/etc/**']);
+  });
+});

@@ -8,6 +8,7 @@ import {
   canonicalSubject,
   parsePermissionRule,
   pathPatternOf,
+  workspacePatternOf,
   ruleCoversAllCalls,
   ruleMatches,
   type PermissionRule,
@@ -65,7 +66,8 @@ export class PermissionPolicy {
     const parse = (list: readonly string[] | undefined, name: string): PermissionRule[] => {
       if (list === undefined) return [];
       if (!Array.isArray(list)) throw new PermissionRuleError(name, String(list), 'must be an array of rule strings');
-      return list.map((r, i) => parsePermissionRule(r, `${name}[${i}]`));
+      const options = { alsoUnderWorkspace: name !== 'allow' };
+      return list.map((r, i) => parsePermissionRule(r, `${name}[${i}]`, options));
     };
     this.#deny = parse(config.deny, 'deny');
     this.#allow = parse(config.allow, 'allow');
@@ -187,7 +189,11 @@ export class PermissionPolicy {
    */
   pathPatterns(kind: 'read' | 'write', ask = false): string[] {
     const rules = kind === 'read' ? (ask ? this.#readAsk : this.#readDeny) : ask ? this.#writeAsk : this.#writeDeny;
-    return rules.map((r) => pathPatternOf(r) ?? canonicalSubject(/\((.*)\)$/s.exec(r.source)?.[1] ?? '**'));
+    return rules.flatMap((r) => {
+      const pattern = pathPatternOf(r) ?? canonicalSubject(/\((.*)\)$/s.exec(r.source)?.[1] ?? '**');
+      const inWorkspace = workspacePatternOf(r);
+      return inWorkspace === undefined ? [pattern] : [pattern, inWorkspace];
+    });
   }
 
   /** True when a deny rule covers every call of the tool: it is then hidden from the model. */

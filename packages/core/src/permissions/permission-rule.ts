@@ -23,16 +23,29 @@ export interface PermissionRule {
 
 // Shell subjects are matched on an automaton of the rule's glob (holes are judged exactly).
 const automata = new WeakMap<PermissionRule, GlobAutomaton>();
-// The path pattern of a file rule, as matched (see `canonicalPathPattern`).
+// The path pattern of a file rule, as matched (see `canonicalPathPattern`), and the workspace
+// path a deny or ask rule written with one leading `/` covers as well.
 const pathPatterns = new WeakMap<PermissionRule, string>();
+const underWorkspace = new WeakMap<PermissionRule, string>();
 
 // The tools whose rule patterns are file paths, and the one whose patterns are commands.
 const FILE_TOOLS = ['read', 'write', 'edit', 'patch', 'grep', 'glob'];
 
 const RULE_RE = /^([A-Za-z*?][A-Za-z0-9_.*?-]*)(?:\((.*)\))?$/s;
 
+/** How a rule list reads its rules. */
+export interface RuleParseOptions {
+  /**
+   * A deny or ask list: a file rule written with one leading `/` (`Read(/secrets/**)`) covers
+   * that absolute path and the same path in the workspace (other products read `/x` from the
+   * folder of their settings file), so a rule meant either way protects what it names; `//x`
+   * is the absolute path alone. Never set for an allow list: it would allow more.
+   */
+  readonly alsoUnderWorkspace?: boolean;
+}
+
 /** Parses a rule; `field` (`deny[2]`) names it in the error. Throws `INVALID_PERMISSION_RULE`. */
-export function parsePermissionRule(rule: unknown, field: string): PermissionRule {
+export function parsePermissionRule(rule: unknown, field: string, options: RuleParseOptions = {}): PermissionRule {
   if (typeof rule !== 'string') throw new PermissionRuleError(field, String(rule), 'must be a string');
   const text = rule.trim();
   const m = RULE_RE.exec(text);
@@ -52,13 +65,22 @@ export function parsePermissionRule(rule: unknown, field: string): PermissionRul
   const isPathRule = written !== undefined && FILE_TOOLS.some((t) => tool.test(t)) && !tool.test('bash');
   if (isPathRule) checkPathPattern(written, field, text, toolGlob);
   const patternText = isPathRule ? canonicalPathPattern(written, homedir()) : written;
+  const relative =
+    isPathRule && options.alsoUnderWorkspace === true && /^\/[^/]/.test(written)
+      ? canonicalPathPattern(written.slice(1))
+      : undefined;
+  const absolute = patternText === undefined ? undefined : compileGlob(patternText);
   const parsed: PermissionRule = Object.freeze({
     source: text,
     tool,
-    pattern: patternText === undefined ? undefined : compileGlob(patternText),
+    pattern:
+      absolute === undefined || relative === undefined
+        ? absolute
+        : new RegExp(`(?:${absolute.source})|(?:${compileGlob(relative).source})`, absolute.flags),
   });
   if (patternText !== undefined) automata.set(parsed, compileGlobAutomaton(patternText));
   if (isPathRule) pathPatterns.set(parsed, patternText!);
+  if (relative !== undefined) underWorkspace.set(parsed, relative);
   return parsed;
 }
 
@@ -95,6 +117,11 @@ function checkPathPattern(written: string, field: string, rule: string, toolGlob
 /** The path pattern of a file rule as it is matched (`./secret/` is `secret`), or `undefined` for another rule. */
 export function pathPatternOf(rule: PermissionRule): string | undefined {
   return pathPatterns.get(rule);
+}
+
+/** The workspace path a deny or ask rule written `/x` covers besides `/x` (see {@link RuleParseOptions}). */
+export function workspacePatternOf(rule: PermissionRule): string | undefined {
+  return underWorkspace.get(rule);
 }
 
 /**
