@@ -28,6 +28,8 @@ export interface HttpGetOptions extends NetworkPolicy {
   readonly headers?: Readonly<Record<string, string>>;
   /** `POST` with this JSON body instead of a GET (API search engines). */
   readonly jsonBody?: unknown;
+  /** Judges each redirect target before it is fetched; throws to refuse it (the error as thrown). */
+  readonly onRedirect?: (url: URL) => void;
 }
 
 /** A successful response. */
@@ -198,6 +200,7 @@ export async function httpGet(rawUrl: string, o: HttpGetOptions): Promise<HttpGe
       if (next.origin !== url.origin) crossOrigin = true;
       if (status !== 307 && status !== 308) asGet = true;
       url = parseWebUrl(next.href);
+      o.onRedirect?.(url);
       continue;
     }
     if (status >= 400) {

@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 
 type Zod = typeof z;
-import { boundedInt, defineTool, type Tool } from '@a3s-code/core';
+import { boundedInt, defineTool, PermissionDeniedError, type Tool } from '@a3s-code/core';
 import { bodyText } from './body-text.js';
 import { httpGet } from './http-get.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
@@ -115,6 +115,12 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebF
           signal: ctx.signal,
           allowPrivateNetwork: options.allowPrivateNetwork === true,
           ...(options.headers ? { headers: options.headers } : {}),
+          // A redirect is held to the session's rules as the URL itself was (`WebFetch(domain:…)`).
+          onRedirect: (url) => {
+            const rule = ctx.ruleRefusing?.({ ...args, url: url.href });
+            if (rule !== undefined)
+              throw new PermissionDeniedError(ctx.toolName, `${rule} (a redirect to ${url.href})`);
+          },
         });
         page = {
           url: res.url,

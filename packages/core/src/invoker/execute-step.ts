@@ -21,6 +21,7 @@ import { guardExec, holdsCommands } from './exec-guard.js';
 import type { HoldAsk } from './permission-step.js';
 import { guardReads } from './read-guard.js';
 import { guardWrites } from './write-guard.js';
+import { ruleRefusingFor } from './rule-refusing.js';
 
 /** What execution needs to know about the call. */
 export interface ExecuteCall {
@@ -99,6 +100,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
         payload: { id: call.id, name: tool.name, delta: text, ...from, ...(cut ? { delta_truncated: true } : {}) },
       });
     };
+    const refusing = ruleRefusingFor(k, tool, call.args, frame);
     const ctx: ToolContext = {
       callId: call.id,
       toolName: tool.name,
@@ -116,6 +118,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
       },
       emitOutput,
       resource: <H extends OpenedResource>(capability: ResourceCapability) => resourceOf<H>(k, tool, capability),
+      ...(refusing === undefined ? {} : { ruleRefusing: refusing }),
     };
     bindCall(ctx, frame.context, frame.changes);
     const run = runWithMiddleware(k, tool, call.args, ctx, scopedOf);

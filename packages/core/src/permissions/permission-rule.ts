@@ -61,10 +61,13 @@ export function parsePermissionRule(rule: unknown, field: string, options: RuleP
     : /^mcp__/i.test(toolGlob)
       ? compileGlob(toolGlob, true)
       : compileToolNameGlob(toolGlob);
+  if (written?.startsWith('domain:') === true) checkDomainPattern(written, field, text, toolGlob);
   // A file rule's path is matched in its canonical spelling (`Read(./.env)` is `Read(.env)`).
   const isPathRule = written !== undefined && FILE_TOOLS.some((t) => tool.test(t)) && !tool.test('bash');
   if (isPathRule) checkPathPattern(written, field, text, toolGlob);
-  const patternText = isPathRule ? canonicalPathPattern(written, homedir()) : written;
+  // A host is matched as a URL names it: lower-case, without a final dot.
+  const domain = written?.startsWith('domain:') === true ? written.toLowerCase().replace(/\.$/, '') : undefined;
+  const patternText = isPathRule ? canonicalPathPattern(written, homedir()) : (domain ?? written);
   const relative =
     isPathRule && options.alsoUnderWorkspace === true && /^\/[^/]/.test(written)
       ? canonicalPathPattern(written.slice(1))
@@ -112,6 +115,22 @@ function checkPathPattern(written: string, field: string, rule: string, toolGlob
     refuse(
       "'/proc/self/cwd' is the folder of the agent's own process, not the workspace; write the path relative to the workspace",
     );
+}
+
+/** Refuses a `domain:` pattern that names more than a host (`domain:https://x/y`), which no host matches. */
+function checkDomainPattern(written: string, field: string, rule: string, toolGlob: string): void {
+  const host = written.slice('domain:'.length);
+  if (host.length === 0 || /[/\s@]|:\/\//.test(host)) {
+    const plain = host
+      .replace(/^[a-z]+:\/\//i, '')
+      .replace(/[/?#].*$/s, '')
+      .replace(/^.*@/, '');
+    throw new PermissionRuleError(
+      field,
+      rule,
+      `a domain: pattern is a host name (with * for any part), not a URL${plain.length > 0 ? `; write ${toolGlob}(domain:${plain})` : ''}`,
+    );
+  }
 }
 
 /** The path pattern of a file rule as it is matched (`./secret/` is `secret`), or `undefined` for another rule. */

@@ -4,7 +4,8 @@
  * basename, at any depth, plus the command as written when it differs); `read`, `write`,
  * `edit`, `patch` every file path (`file_path`, `path`, `files[].path`, and the paths named in a
  * patch's `---`/`+++` headers and git rename/copy lines, unquoted as the tool reads them); `grep`, `glob` the pattern and the path (alternatives: a rule
- * matches when it matches either); any other tool its args as JSON.
+ * matches when it matches either); `web_fetch` `domain:<host>`, the URL and its args as JSON
+ * (alternatives); any other tool its args as JSON.
  */
 
 import { diffPaths } from './diff-paths.js';
@@ -113,5 +114,25 @@ export function ruleSubjects(toolName: string, args: unknown, root?: string): Ru
     spelled(out, [typeof path === 'string' && path.length > 0 ? path : '.'], root);
     return { subjects: out, alternatives: true };
   }
+  if (WEB_FETCH_TOOLS.has(name)) {
+    // `WebFetch(domain:docs.python.org)` (as other products write it) and URL globs see the host
+    // and the URL as the tool will fetch them; the arguments as JSON stay a subject too.
+    const url = webUrl(field(args, 'url'));
+    const json = JSON.stringify(args ?? {});
+    return { subjects: url === undefined ? [json] : [`domain:${url.host}`, url.href, json], alternatives: true };
+  }
   return { subjects: [JSON.stringify(args ?? {})], alternatives: false };
+}
+
+const WEB_FETCH_TOOLS = new Set(['web_fetch', 'webfetch']);
+
+/** The URL a fetch would get, its host lower-case without a final dot, or `undefined`. */
+function webUrl(value: unknown): { host: string; href: string } | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const url = new URL(value.trim());
+    return { host: url.hostname.replace(/\.$/, ''), href: url.href };
+  } catch {
+    return undefined;
+  }
 }

@@ -49,4 +49,12 @@ export interface ToolContext {
    * @throws ResourceUnavailableError when the tool does not require it or it is not attached.
    */
   resource<Handle extends OpenedResource = OpenedResource>(capability: ResourceCapability): Promise<Handle>;
+  /**
+   * For a call the model made: the rule (a deny, a restriction, or an ask rule other than the
+   * one this call was judged under, unless the session runs unasked) that would refuse a call
+   * of this tool with `args`, or `undefined` when none would. A tool whose work reaches more
+   * than its arguments named (a fetch redirected to another host) asks it before each further
+   * step and refuses that step, naming the rule. Absent for host calls (never judged by rules).
+   */
+  readonly ruleRefusing?: (args: unknown) => string | undefined;
 }
