@@ -247,3 +247,25 @@ describe('a file rule written with one leading slash', () => {
     expect(p.pathPatterns('write')).toEqual(['/etc/**']);
   });
 });
+
+describe('a rule naming a sub-agent', () => {
+  it('PERM-02: Task(general) denies delegating to that agent, alone or among parallel tasks; Task(explore) allows it', () => {
+    const p = new PermissionPolicy({ deny: ['Task(general)'], allow: ['Task(explore)'] });
+    const task = (agent: string) => p.evaluate('task', { agent, description: 'd', prompt: 'p' }).decision;
+    expect(task('general')).toBe('deny');
+    expect(task('explore')).toBe('allow');
+    expect(task('plan')).toBe('ask');
+    const tasks = (...agents: string[]) =>
+      p.evaluate('parallel_task', { tasks: agents.map((agent) => ({ agent, description: 'd', prompt: 'p' })) })
+        .decision;
+    expect(tasks('explore', 'general')).toBe('deny');
+    expect(tasks('explore', 'plan')).toBe('ask');
+    const asking = new PermissionPolicy({ allow: ['parallel_task'], ask: ['Task(general)'] });
+    const branch = (agent: string) => ({ agent, description: 'd', prompt: 'p' });
+    expect(asking.evaluate('parallel_task', { tasks: [branch('explore'), branch('general')] })).toEqual({
+      decision: 'ask',
+      rule: 'Task(general)',
+    });
+    expect(asking.evaluate('parallel_task', { tasks: [branch('explore'), branch('plan')] }).decision).toBe('allow');
+  });
+});

@@ -96,13 +96,27 @@ export class PermissionPolicy {
    * rules are not consulted, so the tool's own rules still decide what is allowed.
    */
   evaluate(toolName: string, args: unknown, root?: string, shellCommands?: readonly string[]): PolicyEvaluation {
-    const own = this.#evaluateOwn(toolName, args, root);
+    const own = this.#branchesOf(toolName, args, this.#evaluateOwn(toolName, args, root), root);
     if (own.decision === 'deny' || shellCommands === undefined || shellCommands.length === 0) return own;
     const denied = firstShellRuleMatching(this.#shellDeny, shellCommands, root);
     if (denied !== undefined) return { decision: 'deny', rule: denied };
     if (own.decision === 'ask') return own;
     const asked = firstShellRuleMatching(this.#shellAsk, shellCommands, root);
     return asked === undefined ? own : { decision: 'ask', rule: asked };
+  }
+
+  // `parallel_task` runs each of its tasks as `task` would: a `Task(…)` deny or ask rule holds for them too.
+  #branchesOf(toolName: string, args: unknown, own: PolicyEvaluation, root: string | undefined): PolicyEvaluation {
+    if (own.decision === 'deny' || !/^parallel[_-]?task$/i.test(toolName)) return own;
+    const tasks = typeof args === 'object' && args !== null ? (args as { tasks?: unknown }).tasks : undefined;
+    if (!Array.isArray(tasks)) return own;
+    let asked: PolicyEvaluation | undefined;
+    for (const task of tasks) {
+      const v = this.#evaluateOwn('task', task, root);
+      if (v.decision === 'deny') return v;
+      if (v.decision === 'ask' && v.rule !== 'default') asked ??= v;
+    }
+    return asked !== undefined && own.decision === 'allow' ? asked : own;
   }
 
   #evaluateOwn(toolName: string, args: unknown, root: string | undefined): PolicyEvaluation {

@@ -5,7 +5,8 @@
  * `edit`, `patch` every file path (`file_path`, `path`, `files[].path`, and the paths named in a
  * patch's `---`/`+++` headers and git rename/copy lines, unquoted as the tool reads them); `grep`, `glob` the pattern and the path (alternatives: a rule
  * matches when it matches either); `web_fetch` `domain:<host>`, the URL and its args as JSON
- * (alternatives); any other tool its args as JSON.
+ * (alternatives); `task` the agent's name or its args as JSON (alternatives); `parallel_task`
+ * each agent's name and its args as JSON; any other tool its args as JSON.
  */
 
 import { diffPaths } from './diff-paths.js';
@@ -120,6 +121,18 @@ export function ruleSubjects(toolName: string, args: unknown, root?: string): Ru
     const url = webUrl(field(args, 'url'));
     const json = JSON.stringify(args ?? {});
     return { subjects: url === undefined ? [json] : [`domain:${url.host}`, url.href, json], alternatives: true };
+  }
+  if (name === 'task') {
+    // `Task(explore)` (as other products name a sub-agent) sees the agent's name.
+    const agent = field(args, 'agent');
+    const json = JSON.stringify(args ?? {});
+    return { subjects: typeof agent === 'string' ? [agent, json] : [json], alternatives: true };
+  }
+  if (name === 'parallel_task' || name === 'paralleltask') {
+    // Each sub-agent's name and the arguments: a deny or ask rule naming one agent matches.
+    const tasks = field(args, 'tasks');
+    const agents = Array.isArray(tasks) ? tasks.map((t) => field(t, 'agent')).filter((a) => typeof a === 'string') : [];
+    return { subjects: [...new Set(agents as string[]), JSON.stringify(args ?? {})], alternatives: false };
   }
   return { subjects: [JSON.stringify(args ?? {})], alternatives: false };
 }
