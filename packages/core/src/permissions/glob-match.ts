@@ -27,8 +27,8 @@ export interface GlobAutomaton {
 // A character that is no literal of any glob and not `/`: stands for every such character.
 const OTHER = '\uE001';
 
-/** Compiles `glob` (a rule pattern) to an automaton. */
-export function compileGlobAutomaton(glob: string): GlobAutomaton {
+/** Compiles `glob` (a rule pattern) to an automaton; `anySlash`: `*` matches `/` too (command rules). */
+export function compileGlobAutomaton(glob: string, anySlash = false): GlobAutomaton {
   const edges: Edge[][] = [[]];
   const epsilon: number[][] = [[]];
   const literals = new Set<string>(['/']);
@@ -48,7 +48,10 @@ export function compileGlobAutomaton(glob: string): GlobAutomaton {
   };
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
-    if (c === '*' && body[i + 1] === '*' && body[i + 2] === '/') {
+    if (c === '*' && anySlash) {
+      while (body[i + 1] === '*') i++;
+      loop('ANY');
+    } else if (c === '*' && body[i + 1] === '*' && body[i + 2] === '/') {
       // `**/` is empty or any text ending in `/`.
       const aux = add();
       const next = add();

@@ -72,7 +72,9 @@ export function parsePermissionRule(rule: unknown, field: string, options: RuleP
     isPathRule && options.alsoUnderWorkspace === true && /^\/[^/]/.test(written)
       ? canonicalPathPattern(written.slice(1))
       : undefined;
-  const absolute = patternText === undefined ? undefined : compileGlob(patternText);
+  // A command rule's `*` matches any text: `Bash(rm *)` sees `rm -rf /`.
+  const isCommandRule = written !== undefined && !isPathRule && tool.test('bash');
+  const absolute = patternText === undefined ? undefined : compileGlob(patternText, false, isCommandRule);
   const parsed: PermissionRule = Object.freeze({
     source: text,
     tool,
@@ -81,7 +83,7 @@ export function parsePermissionRule(rule: unknown, field: string, options: RuleP
         ? absolute
         : new RegExp(`(?:${absolute.source})|(?:${compileGlob(relative).source})`, absolute.flags),
   });
-  if (patternText !== undefined) automata.set(parsed, compileGlobAutomaton(patternText));
+  if (patternText !== undefined) automata.set(parsed, compileGlobAutomaton(patternText, isCommandRule));
   if (isPathRule) pathPatterns.set(parsed, patternText!);
   if (relative !== undefined) underWorkspace.set(parsed, relative);
   return parsed;

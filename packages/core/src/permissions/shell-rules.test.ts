@@ -306,6 +306,12 @@ describe('allow rules cover only what they name (PERM-03)', () => {
       'allow',
     );
     expect(new PermissionPolicy({ allow: ['Bash'] }).evaluate('bash', { command: 'eval ls' }).decision).toBe('allow');
-    expect(new PermissionPolicy({ allow: ['Bash(*)'] }).evaluate('bash', { command: 'eval ls' }).decision).toBe('ask');
+    // In a command rule `*` is any text: `Bash(*)` is every command, as `Bash` is.
+    expect(new PermissionPolicy({ allow: ['Bash(*)'] }).evaluate('bash', { command: 'eval ls' }).decision).toBe(
+      'allow',
+    );
+    expect(new PermissionPolicy({ allow: ['Bash(ls*)'] }).evaluate('bash', { command: 'eval ls' }).decision).toBe(
+      'ask',
+    );
   });
 });
