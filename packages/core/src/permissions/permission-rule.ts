@@ -29,7 +29,7 @@ const pathPatterns = new WeakMap<PermissionRule, string>();
 const underWorkspace = new WeakMap<PermissionRule, string>();
 
 // The tools whose rule patterns are file paths, and the one whose patterns are commands.
-const FILE_TOOLS = ['read', 'write', 'edit', 'patch', 'grep', 'glob'];
+const FILE_TOOLS = ['read', 'write', 'edit', 'patch', 'grep', 'glob', 'ls'];
 
 const RULE_RE = /^([A-Za-z*?][A-Za-z0-9_.*?-]*)(?:\((.*)\))?$/s;
 

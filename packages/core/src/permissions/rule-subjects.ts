@@ -36,7 +36,7 @@ export interface RuleSubjects {
   readonly paths?: readonly (readonly string[])[];
 }
 
-const PATH_TOOLS = new Set(['read', 'write', 'edit', 'patch']);
+const PATH_TOOLS = new Set(['read', 'write', 'edit', 'patch', 'ls']);
 const SEARCH_TOOLS = new Set(['grep', 'glob']);
 
 function field(args: unknown, key: string): unknown {

@@ -1,6 +1,7 @@
-// A command is no path: in a `Bash(…)` rule `*` matches any text, `/` included, as other products
-// write such rules (`Bash(rm *)`, `Bash(git push *)`). It used to stop at `/`, so `rm -rf /` and
-// `git push https://host/repo main` went past the deny rules written to stop them.
+// Rules as other products write them match what they name. A command is no path: in a `Bash(…)`
+// rule `*` matches any text, `/` included (`Bash(rm *)`, `Bash(git push *)`); it used to stop at
+// `/`, so `rm -rf /` and `git push https://host/repo main` went past the deny rules written to
+// stop them. `LS(path)` is a file rule (it matched the arguments as JSON, so nothing).
 import { describe, expect, it } from 'vitest';
 import { PermissionPolicy } from './permission-policy.js';
 
@@ -45,5 +46,14 @@ describe('* in a command rule', () => {
     const p = new PermissionPolicy({ deny: ['Read(*.pem)'] });
     expect(p.evaluate('read', { file_path: 'a.pem' }).decision).toBe('deny');
     expect(p.evaluate('read', { file_path: 'keys/a.pem' }).decision).not.toBe('deny');
+  });
+});
+
+describe('a rule naming ls', () => {
+  it('PERM-02: LS(path) is a file rule: it sees the folder listed in every spelling', () => {
+    const p = new PermissionPolicy({ deny: ['LS(./secret)', 'LS(vault/**)'] });
+    for (const path of ['secret', './secret', 'src/../secret', '/work/repo/secret', 'vault/keys'])
+      expect(p.evaluate('ls', { path }, '/work/repo').decision, path).toBe('deny');
+    expect(p.evaluate('ls', { path: 'src' }, '/work/repo').decision).not.toBe('deny');
   });
 });
