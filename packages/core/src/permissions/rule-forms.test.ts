@@ -57,3 +57,23 @@ describe('a rule naming ls', () => {
     expect(p.evaluate('ls', { path: 'src' }, '/work/repo').decision).not.toBe('deny');
   });
 });
+
+describe('a rule for a tool judged by its arguments as JSON', () => {
+  it('PERM-02: a deny or ask rule also sees each string argument and its path spellings; an allow rule still needs the JSON', () => {
+    const root = '/work/repo';
+    const p = new PermissionPolicy({
+      deny: ['Git(checkout)', 'mcp__fs__write_file(secret)', 'Debug(*.sh)'],
+      ask: ['mcp__fs__read_file(**/.env)'],
+      allow: ['Git(status)', 'mcp__fs__*'],
+    });
+    const judge = (tool: string, args: Record<string, unknown>) => p.evaluate(tool, args, root).decision;
+    expect(judge('git', { operation: 'checkout', ref: 'main' })).toBe('deny');
+    expect(judge('mcp__fs__write_file', { path: `${root}/secret/k.txt`, content: 'x' })).toBe('deny');
+    expect(judge('mcp__fs__write_file', { path: './secret/../secret/k.txt', content: 'x' })).toBe('deny');
+    expect(judge('mcp__fs__write_file', { path: 'src/a.ts', content: 'a secret' })).toBe('allow');
+    expect(judge('mcp__fs__read_file', { path: 'app/.env' })).toBe('ask');
+    expect(judge('debug', { op: 'launch', program: 'run.sh' })).toBe('deny');
+    expect(judge('git', { operation: 'status' })).toBe('ask');
+    expect(judge('git', { operation: 'log', ref: 'status' })).toBe('ask');
+  });
+});

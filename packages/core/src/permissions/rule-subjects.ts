@@ -34,6 +34,12 @@ export interface RuleSubjects {
    * `Write(secret/**)`.
    */
   readonly paths?: readonly (readonly string[])[];
+  /**
+   * Subjects only a deny or ask rule sees: for a tool judged by its arguments as JSON, each
+   * top-level string argument (and, for a path, its canonical spellings), so `Git(checkout)` or
+   * `mcp__fs__write_file(secret/**)` holds; an allow rule still has to match the JSON.
+   */
+  readonly denyOnly?: readonly string[];
 }
 
 const PATH_TOOLS = new Set(['read', 'write', 'edit', 'patch', 'ls']);
@@ -134,7 +140,21 @@ export function ruleSubjects(toolName: string, args: unknown, root?: string): Ru
     const agents = Array.isArray(tasks) ? tasks.map((t) => field(t, 'agent')).filter((a) => typeof a === 'string') : [];
     return { subjects: [...new Set(agents as string[]), JSON.stringify(args ?? {})], alternatives: false };
   }
-  return { subjects: [JSON.stringify(args ?? {})], alternatives: false };
+  return { subjects: [JSON.stringify(args ?? {})], alternatives: false, denyOnly: stringArguments(args, root) };
+}
+
+// Bounds of the string arguments a deny or ask rule sees besides the JSON.
+const MAX_STRING_ARGUMENTS = 64;
+const MAX_STRING_ARGUMENT = 4096;
+
+function stringArguments(args: unknown, root: string | undefined): string[] {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return [];
+  const values = Object.values(args as Record<string, unknown>)
+    .filter((v): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_STRING_ARGUMENT)
+    .slice(0, MAX_STRING_ARGUMENTS);
+  const out: string[] = [];
+  spelled(out, values, root);
+  return out;
 }
 
 const WEB_FETCH_TOOLS = new Set(['web_fetch', 'webfetch']);
