@@ -39,6 +39,10 @@ describe('web_fetch under the session rules', () => {
     expect(judge('https://evil.example.org/')).toBe('ask');
     expect(judge('https://docs.python.org/3/')).toBe('allow');
     expect(judge('https://python.org.evil.example/')).toBe('ask');
+    const intl = new PermissionPolicy({ deny: ['WebFetch(domain:*.münchen.de)', 'WebFetch(domain:ex?mple.org)'] });
+    expect(intl.evaluate('web_fetch', { url: 'https://www.MÜNCHEN.de/' }).decision).toBe('deny');
+    expect(intl.evaluate('web_fetch', { url: 'https://www.xn--mnchen-3ya.de/' }).decision).toBe('deny');
+    expect(intl.evaluate('web_fetch', { url: 'https://EXAMPLE.org/' }).decision).toBe('deny');
     expect(() => new PermissionPolicy({ deny: ['WebFetch(domain:https://evil.example/x)'] })).toThrow(
       /a domain: pattern is a host name .*; write WebFetch\(domain:evil\.example\)/,
     );

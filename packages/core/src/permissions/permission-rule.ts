@@ -65,8 +65,7 @@ export function parsePermissionRule(rule: unknown, field: string, options: RuleP
   // A file rule's path is matched in its canonical spelling (`Read(./.env)` is `Read(.env)`).
   const isPathRule = written !== undefined && FILE_TOOLS.some((t) => tool.test(t)) && !tool.test('bash');
   if (isPathRule) checkPathPattern(written, field, text, toolGlob);
-  // A host is matched as a URL names it: lower-case, without a final dot.
-  const domain = written?.startsWith('domain:') === true ? written.toLowerCase().replace(/\.$/, '') : undefined;
+  const domain = written?.startsWith('domain:') === true ? domainPattern(written) : undefined;
   const patternText = isPathRule ? canonicalPathPattern(written, homedir()) : (domain ?? written);
   const relative =
     isPathRule && options.alsoUnderWorkspace === true && /^\/[^/]/.test(written)
@@ -117,6 +116,19 @@ function checkPathPattern(written: string, field: string, rule: string, toolGlob
     refuse(
       "'/proc/self/cwd' is the folder of the agent's own process, not the workspace; write the path relative to the workspace",
     );
+}
+
+/** A `domain:` pattern as a URL names its host: lower-case, international names in ASCII (`xn--`), no final dot. */
+function domainPattern(written: string): string {
+  const host = written.slice('domain:'.length);
+  let ascii = host.toLowerCase();
+  if (!host.includes('?'))
+    try {
+      ascii = new URL(`http://${host}`).hostname;
+    } catch {
+      // Kept lower-case as written.
+    }
+  return `domain:${ascii.replace(/\.$/, '')}`;
 }
 
 /** Refuses a `domain:` pattern that names more than a host (`domain:https://x/y`), which no host matches. */
