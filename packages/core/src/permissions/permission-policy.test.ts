@@ -267,5 +267,8 @@ describe('a rule naming a sub-agent', () => {
       rule: 'Task(general)',
     });
     expect(asking.evaluate('parallel_task', { tasks: [branch('explore'), branch('plan')] }).decision).toBe('allow');
+    // The default decision for task is no rule: parallel_task keeps its own.
+    const strict = new PermissionPolicy({ defaultDecision: 'deny', allow: ['parallel_task'] });
+    expect(strict.evaluate('parallel_task', { tasks: [branch('explore'), branch('plan')] }).decision).toBe('allow');
   });
 });

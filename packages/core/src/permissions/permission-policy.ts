@@ -113,8 +113,10 @@ export class PermissionPolicy {
     let asked: PolicyEvaluation | undefined;
     for (const task of tasks) {
       const v = this.#evaluateOwn('task', task, root);
+      // Only a rule counts: the default decision for `task` says nothing of `parallel_task`.
+      if (v.rule === 'default') continue;
       if (v.decision === 'deny') return v;
-      if (v.decision === 'ask' && v.rule !== 'default') asked ??= v;
+      if (v.decision === 'ask') asked ??= v;
     }
     return asked !== undefined && own.decision === 'allow' ? asked : own;
   }
