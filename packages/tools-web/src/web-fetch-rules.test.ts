@@ -67,6 +67,16 @@ describe('web_fetch under the session rules', () => {
     });
   });
 
+  it('PERM-03: a call an allow rule let run unasked follows a redirect only where an allow rule covers it', async () => {
+    const inv = invoker({ allow: [`WebFetch(${server.base}/to-*)`] });
+    expect(await fetchAs(inv, `${server.base}/to-open`)).toMatchObject({
+      ok: false,
+      output: `Permission denied: no allow rule covers it (the call ran under WebFetch(${server.base}/to-*)) (a redirect to ${server.base}/open)`,
+    });
+    const both = invoker({ allow: [`WebFetch(${server.base}/to-*)`, `WebFetch(${server.base}/open)`] });
+    expect(await fetchAs(both, `${server.base}/to-open`)).toMatchObject({ ok: true });
+  });
+
   it('PERM-05: a hop under an ask rule the call was not judged under is refused; a host call is the host own', async () => {
     const rule = `WebFetch(${server.base}/secret)`;
     const inv = invoker({ allow: ['web_fetch'], ask: [rule] });

@@ -51,8 +51,9 @@ export interface ToolContext {
   resource<Handle extends OpenedResource = OpenedResource>(capability: ResourceCapability): Promise<Handle>;
   /**
    * For a call the model made: the rule (a deny, a restriction, or an ask rule other than the
-   * one this call was judged under, unless the session runs unasked) that would refuse a call
-   * of this tool with `args`, or `undefined` when none would. A tool whose work reaches more
+   * one this call was judged under, unless the session runs unasked; for a call an allow rule
+   * let run unasked, the want of an allow rule) that would refuse a call of this tool with
+   * `args`, or `undefined` when none would. A tool whose work reaches more
    * than its arguments named (a fetch redirected to another host) asks it before each further
    * step and refuses that step, naming the rule. Absent for host calls (never judged by rules).
    */
