@@ -27,7 +27,7 @@ const fetchAs = (inv: ToolInvoker, url: string, source: 'agent' | 'host' = 'agen
   inv.invoke({ id: 'f', name: 'web_fetch', args: { url } }, createTestInvocation().context, source);
 
 describe('web_fetch under the session rules', () => {
-  it('PERM-02: WebFetch(domain:host) denies that host in any case or with a final dot; other hosts and subdomains are judged on their own', () => {
+  it('PERM-02: WebFetch(domain:host) denies that host and its subdomains in any case or with a final dot; an allow rule covers the host it names', () => {
     const p = new PermissionPolicy({
       deny: ['WebFetch(domain:Evil.example.)'],
       allow: ['WebFetch(domain:*.python.org)'],
@@ -37,8 +37,11 @@ describe('web_fetch under the session rules', () => {
     expect(judge('HTTPS://EVIL.EXAMPLE.:443/x?y')).toBe('deny');
     expect(judge('https://docs.python.org@evil.example/')).toBe('deny');
     expect(judge('https://evil.example.org/')).toBe('ask');
+    expect(judge('https://a.b.EVIL.example/')).toBe('deny');
+    expect(judge('https://notevil.example/')).toBe('ask');
+    expect(judge('https://python.org/')).toBe('ask');
     expect(judge('https://docs.python.org/3/')).toBe('allow');
-    expect(judge('https://python.org.evil.example/')).toBe('ask');
+    expect(judge('https://python.org.evil.example/')).toBe('deny');
     const intl = new PermissionPolicy({ deny: ['WebFetch(domain:*.münchen.de)', 'WebFetch(domain:ex?mple.org)'] });
     expect(intl.evaluate('web_fetch', { url: 'https://www.MÜNCHEN.de/' }).decision).toBe('deny');
     expect(intl.evaluate('web_fetch', { url: 'https://www.xn--mnchen-3ya.de/' }).decision).toBe('deny');

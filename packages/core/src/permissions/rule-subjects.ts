@@ -126,7 +126,11 @@ export function ruleSubjects(toolName: string, args: unknown, root?: string): Ru
     // and the URL as the tool will fetch them; the arguments as JSON stay a subject too.
     const url = webUrl(field(args, 'url'));
     const json = JSON.stringify(args ?? {});
-    return { subjects: url === undefined ? [json] : [`domain:${url.host}`, url.href, json], alternatives: true };
+    if (url === undefined) return { subjects: [json], alternatives: true };
+    // A deny or ask rule naming a domain covers its subdomains too (`domain:evil.example` holds for `a.evil.example`).
+    const labels = url.host.split('.');
+    const parents = labels.slice(1, -1).map((_, i) => `domain:${labels.slice(i + 1).join('.')}`);
+    return { subjects: [`domain:${url.host}`, url.href, json], alternatives: true, denyOnly: parents };
   }
   if (name === 'task') {
     // `Task(explore)` (as other products name a sub-agent) sees the agent's name.
