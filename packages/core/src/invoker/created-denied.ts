@@ -61,6 +61,13 @@ export async function removeCreatedDenied(
     const stat = await lstat(path).catch(() => undefined);
     // Made before the command started (a file another writer put there): not the command's.
     if (stat === undefined || stat.ctimeMs < startedMs) continue;
+    // The path is as the search found it, with no link on the way (a process left running could
+    // have put one there since): what it names is removed, nothing a link leads to.
+    const parent = path.slice(0, Math.max(path.lastIndexOf('/'), 1));
+    if ((await realpath(parent).catch(() => undefined)) !== parent) {
+      failed.push(`${shown(path)} (a folder on its path changed since it was found)`);
+      continue;
+    }
     try {
       await rm(path, { recursive: true, force: true });
       removed.push(shown(path));
