@@ -58,7 +58,7 @@ export interface StdioCloseInfo {
  * When a pipe closes first, the group is signalled this much later, so that a process that is
  * dying anyway reports its own exit status (pending requests have already failed).
  */
-const EXIT_STATUS_WAIT_MS = 250;
+const EXIT_STATUS_WAIT_MS = 1_000;
 
 /** The stdio transport. One instance runs one server process once. */
 export class ProcessGroupStdioTransport implements Transport {

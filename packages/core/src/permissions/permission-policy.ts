@@ -14,7 +14,9 @@ import {
   type PermissionRule,
 } from './permission-rule.js';
 import { withAncestors } from './path-spelling.js';
-import { unreadableCommand } from './rule-subjects.js';
+import { mcpPathArguments, unreadableCommand } from './rule-subjects.js';
+
+const MCP_TOOL = /^mcp__/i;
 import { firstShellRuleMatching, isShellRule } from './shell-equivalent.js';
 
 /** A permission decision. */
@@ -124,11 +126,30 @@ export class PermissionPolicy {
   #evaluateOwn(toolName: string, args: unknown, root: string | undefined): PolicyEvaluation {
     for (const r of this.#deny)
       if (ruleMatches(r, toolName, args, 'any', root)) return { decision: 'deny', rule: heldRule(r, toolName, args) };
+    const paths = MCP_TOOL.test(toolName) ? mcpPathArguments(args, root) : undefined;
+    const denied = paths && this.#pathRule(this.#readDeny, this.#writeDeny, paths);
+    if (denied !== undefined) return { decision: 'deny', rule: denied };
     for (const r of this.#ask)
       if (ruleMatches(r, toolName, args, 'any', root)) return { decision: 'ask', rule: heldRule(r, toolName, args) };
+    const asked = paths && this.#pathRule(this.#readAsk, this.#writeAsk, paths);
+    if (asked !== undefined) return { decision: 'ask', rule: asked };
     for (const r of this.#allow)
       if (ruleMatches(r, toolName, args, 'all', root)) return { decision: 'allow', rule: r.source };
     return { decision: this.defaultDecision, rule: 'default' };
+  }
+
+  // An MCP tool's server opens files itself: a path in its arguments that a path rule covers
+  // (for reads or writes: what the tool does with it is not known) holds the call to that rule.
+  #pathRule(
+    reads: readonly PermissionRule[],
+    writes: readonly PermissionRule[],
+    paths: readonly (readonly string[])[],
+  ): string | undefined {
+    for (const spellings of paths) {
+      const rule = firstMatching(reads, spellings) ?? firstMatching(writes, spellings);
+      if (rule !== undefined) return rule;
+    }
+    return undefined;
   }
 
   /**

@@ -2,6 +2,7 @@
 // rule `*` matches any text, `/` included (`Bash(rm *)`, `Bash(git push *)`); it used to stop at
 // `/`, so `rm -rf /` and `git push https://host/repo main` went past the deny rules written to
 // stop them. `LS(path)` is a file rule (it matched the arguments as JSON, so nothing).
+import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { PermissionPolicy } from './permission-policy.js';
 
@@ -75,5 +76,34 @@ describe('a rule for a tool judged by its arguments as JSON', () => {
     expect(judge('debug', { op: 'launch', program: 'run.sh' })).toBe('deny');
     expect(judge('git', { operation: 'status' })).toBe('ask');
     expect(judge('git', { operation: 'log', ref: 'status' })).toBe('ask');
+  });
+});
+
+describe('an MCP tool naming a path', () => {
+  it('PERM-02: a path a Read or Write deny rule covers, in any argument and spelling, denies the MCP call; an ask rule asks', () => {
+    const root = '/work/repo';
+    const p = new PermissionPolicy({
+      deny: ['Read(.env)', 'Write(secret/**)', 'Read(~/.ssh/**)'],
+      ask: ['Read(config/**)'],
+      allow: ['mcp__files'],
+    });
+    const judge = (tool: string, args: Record<string, unknown>) => p.evaluate(tool, args, root);
+    expect(judge('mcp__files__read_file', { path: '.env' })).toEqual({ decision: 'deny', rule: 'Read(.env)' });
+    expect(judge('mcp__files__read_file', { path: `${root}/src/../.env` }).decision).toBe('deny');
+    expect(judge('mcp__files__read_file', { uri: `file://${root}/.env` }).decision).toBe('deny');
+    expect(judge('mcp__files__read_multiple_files', { paths: ['src/a.ts', './.env'] }).decision).toBe('deny');
+    expect(judge('mcp__files__write_file', { path: 'secret/k.txt', content: 'x' })).toEqual({
+      decision: 'deny',
+      rule: 'Write(secret/**)',
+    });
+    expect(judge('mcp__files__list_directory', { path: 'secret' }).decision).toBe('deny');
+    expect(judge('mcp__files__read_file', { path: `${homedir()}/.ssh/id_ed25519` }).decision).toBe('deny');
+    expect(judge('mcp__files__read_file', { path: 'config/app.json' })).toEqual({
+      decision: 'ask',
+      rule: 'Read(config/**)',
+    });
+    expect(judge('mcp__files__read_file', { path: 'src/a.ts' }).decision).toBe('allow');
+    // Built-in tools keep their own judgement (their files are held by the kernel as they are opened).
+    expect(p.evaluate('git', { operation: 'diff', path: '.env' }, root).decision).not.toBe('deny');
   });
 });

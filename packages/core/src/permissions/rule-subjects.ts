@@ -173,3 +173,30 @@ function webUrl(value: unknown): { host: string; href: string } | undefined {
     return undefined;
   }
 }
+
+/**
+ * The spellings of each path an MCP tool's arguments may name: every top-level string argument,
+ * and every string in a top-level array (`paths: [...]`), a `file://` URI as its path.
+ */
+export function mcpPathArguments(args: unknown, root: string | undefined): string[][] {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return [];
+  const values: string[] = [];
+  for (const v of Object.values(args as Record<string, unknown>).slice(0, MAX_STRING_ARGUMENTS)) {
+    for (const item of Array.isArray(v) ? v.slice(0, MAX_STRING_ARGUMENTS) : [v])
+      if (typeof item === 'string' && item.length > 0 && item.length <= MAX_STRING_ARGUMENT)
+        values.push(item.startsWith('file://') ? fileUriPath(item) : item);
+  }
+  // A folder whose every name a rule covers (`secret` under `Read(secret/**)`) counts as covered too.
+  return values.map((p) => {
+    const spellings = [p, ...canonicalSpellings(p, root)];
+    return [...spellings, ...spellings.map((s) => `${s.replace(/\/+$/, '')}/\u0001`)];
+  });
+}
+
+function fileUriPath(uri: string): string {
+  try {
+    return decodeURIComponent(new URL(uri).pathname);
+  } catch {
+    return uri;
+  }
+}
