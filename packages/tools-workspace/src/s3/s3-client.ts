@@ -49,9 +49,16 @@ export class S3Client {
 
   /** The bytes of an object; `undefined` when there is no such key. */
   async getObject(key: string, signal?: AbortSignal): Promise<Uint8Array | undefined> {
+    return (await this.getVersioned(key, signal))?.bytes;
+  }
+
+  /** The bytes of an object and its entity tag (its version, for a conditional write); `undefined` when there is no such key. */
+  async getVersioned(key: string, signal?: AbortSignal): Promise<{ bytes: Uint8Array; etag?: string } | undefined> {
     const res = await this.#send('GET', key, undefined, undefined, signal);
     if (res.status === 404) return this.#missing(res, 'GetObject', key);
-    return this.#body(res, 'GetObject', key, this.#o.maxObjectBytes, signal);
+    const etag = res.headers.get('etag') ?? undefined;
+    const bytes = await this.#body(res, 'GetObject', key, this.#o.maxObjectBytes, signal);
+    return etag === undefined ? { bytes } : { bytes, etag };
   }
 
   /** Size and modification time of an object; `undefined` when there is none. */
@@ -64,11 +71,29 @@ export class S3Client {
     return { size: Number.isFinite(size) ? size : 0, lastModified: Number.isFinite(lastModified) ? lastModified : 0 };
   }
 
-  /** Creates or replaces an object (S3 replaces a whole object atomically). */
-  async putObject(key: string, body: Uint8Array, signal?: AbortSignal): Promise<void> {
-    const res = await this.#send('PUT', key, undefined, body, signal);
+  /**
+   * Creates or replaces an object (S3 replaces a whole object atomically); returns its new entity
+   * tag when the store gives one. `condition`: replace only the version with this entity tag
+   * (`ifMatch`), or create only (`ifNoneMatch: '*'`); a store where it no longer holds answers
+   * 412 (409 while another conditional write of the key runs), an `ObjectStoreError` with
+   * `storeCode` `PreconditionFailed` or `ConditionalRequestConflict`.
+   */
+  async putObject(
+    key: string,
+    body: Uint8Array,
+    signal?: AbortSignal,
+    condition?: { readonly ifMatch?: string; readonly ifNoneMatch?: '*' },
+  ): Promise<string | undefined> {
+    const extra: Record<string, string> | undefined =
+      condition?.ifMatch !== undefined
+        ? { 'if-match': condition.ifMatch }
+        : condition?.ifNoneMatch !== undefined
+          ? { 'if-none-match': condition.ifNoneMatch }
+          : undefined;
+    const res = await this.#send('PUT', key, undefined, body, signal, extra);
     if (!res.ok) throw await this.#failure(res, 'PutObject', key);
     await res.arrayBuffer().catch(() => undefined);
+    return res.headers.get('etag') ?? undefined;
   }
 
   /** Deletes an object (deleting a key that does not exist is not an error in S3). */
@@ -108,6 +133,7 @@ export class S3Client {
     query: URLSearchParams | undefined,
     body: Uint8Array | undefined,
     signal: AbortSignal | undefined,
+    extra?: Readonly<Record<string, string>>,
   ): Promise<Response> {
     const url = new URL(key === undefined ? `${this.#base}/` : `${this.#base}/${uriEncode(key, true)}`);
     if (query) url.search = query.toString();
@@ -125,7 +151,8 @@ export class S3Client {
     try {
       return await (this.#o.fetch ?? fetch)(url, {
         method,
-        headers,
+        // Conditions are not signed (Signature Version 4 signs the host and x-amz-* headers).
+        headers: extra === undefined ? headers : { ...headers, ...extra },
         ...(body === undefined ? {} : { body }),
         signal: combined,
         redirect: 'manual',
@@ -191,6 +218,13 @@ export class S3Client {
         : code === 'AccessDenied' || code === 'InvalidAccessKeyId' || code === 'SignatureDoesNotMatch'
           ? '; check the credentials (accessKeyId, secretAccessKey) and what they may do on this bucket'
           : '';
+    if (code === 'PreconditionFailed' || code === 'ConditionalRequestConflict' || status === 412)
+      return new ObjectStoreError(
+        operation,
+        key,
+        `the object changed in the store since this workspace read it (another writer); read it again and redo the change (${code})`,
+        { status, storeCode: code },
+      );
     const said = message === '' ? code : `${code}: ${message}`;
     return new ObjectStoreError(operation, key, `the store refused it (${said})${hint}`, { status, storeCode: code });
   }

@@ -6,7 +6,9 @@
  * normalised and checked as on disk (no `..` out, no NUL, not `.a3s`/`.git` for writes); a key
  * longer than S3's 1,024 bytes is refused by name. Sizes and times a listing saw are reused by
  * `stat` for a few seconds (a `glob` asks one `stat` per file), and every write or removal
- * through this object updates them.
+ * through this object updates them. A write of a file this workspace read or wrote before is
+ * conditional on the version it saw, so another writer's change in between fails the write
+ * (`WORKSPACE_STORE`, store code `PreconditionFailed`) instead of being lost.
  */
 import type {
   WorkspaceCallOptions,
@@ -24,6 +26,8 @@ import type { S3Client } from './s3-client.js';
 const MAX_KEY_BYTES = 1024;
 /** How long a listing's size and time of a file stand in for a HeadObject, ms. */
 const STAT_TTL_MS = 5_000;
+/** Most file versions remembered for conditional writes (the oldest are forgotten first). */
+const MAX_VERSIONS = 10_000;
 
 const encoder = new TextEncoder();
 
@@ -34,6 +38,12 @@ export class S3FileSystem implements WorkspaceFileSystem {
   readonly #base: string;
   readonly #pageSize: number | undefined;
   readonly #seen = new Map<string, { size: number; mtimeMs: number; at: number }>();
+  /**
+   * The version of each file as this workspace last read or wrote it (its entity tag; `null`: it
+   * did not exist): the next write of it replaces only that version (`If-Match`, or
+   * `If-None-Match: *`), so a change another writer made in between is never overwritten unseen.
+   */
+  readonly #versions = new Map<string, string | null>();
 
   /** `base` is the key prefix ('' or ending with `/`); `pageSize` the listing page size (default the store's). */
   constructor(client: S3Client, root: string, base: string, pageSize?: number) {
@@ -71,11 +81,15 @@ export class S3FileSystem implements WorkspaceFileSystem {
     throwIfAborted(options?.signal, `read ${path}`);
     const rel = this.#rel(path);
     if (rel === '') throw new WorkspaceFileError(rel, 'is_directory', 'is a directory, not a file');
-    const bytes = await this.#client.getObject(this.#key(rel), options?.signal);
-    if (bytes !== undefined) return bytes;
+    const got = await this.#client.getVersioned(this.#key(rel), options?.signal);
+    if (got !== undefined) {
+      this.#version(rel, got.etag);
+      return got.bytes;
+    }
     if (await this.#isFolder(rel, options?.signal)) {
       throw new WorkspaceFileError(rel, 'is_directory', 'is a directory, not a file');
     }
+    this.#version(rel, null);
     throw new WorkspaceFileError(rel, 'not_found', 'no such file or directory');
   }
 
@@ -107,8 +121,27 @@ export class S3FileSystem implements WorkspaceFileSystem {
       throw new WorkspaceFileError(rel, 'not_directory', `a parent of this path (${fileParent}) is a file`);
     }
     const bytes = typeof data === 'string' ? encoder.encode(data) : data;
-    await this.#client.putObject(this.#key(rel), bytes, options?.signal);
+    const known = this.#versions.get(rel);
+    const condition =
+      known === undefined ? undefined : known === null ? { ifNoneMatch: '*' as const } : { ifMatch: known };
+    let etag: string | undefined;
+    try {
+      etag = await this.#client.putObject(this.#key(rel), bytes, options?.signal, condition);
+    } catch (e) {
+      // Refused because another writer changed it: the next read learns its version again.
+      this.#versions.delete(rel);
+      throw e;
+    }
+    this.#version(rel, etag);
     this.#seen.set(rel, { size: bytes.byteLength, mtimeMs: Date.now(), at: Date.now() });
+  }
+
+  // Remembers a file's version (`undefined`: unknown, so the next write is unconditional).
+  #version(rel: string, etag: string | null | undefined): void {
+    this.#versions.delete(rel);
+    if (etag === undefined) return;
+    this.#versions.set(rel, etag);
+    if (this.#versions.size > MAX_VERSIONS) this.#versions.delete(this.#versions.keys().next().value as string);
   }
 
   async remove(path: string, options?: WorkspaceCallOptions): Promise<void> {
@@ -116,6 +149,7 @@ export class S3FileSystem implements WorkspaceFileSystem {
     const rel = this.#rel(path);
     assertWritable(rel, 'path', path);
     this.#seen.delete(rel);
+    this.#versions.delete(rel);
     if ((await this.#client.headObject(this.#key(rel), options?.signal)) !== undefined) {
       await this.#client.deleteObject(this.#key(rel), options?.signal);
       return;
