@@ -5,6 +5,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ScriptedLlmClient } from '@a3s-code/core/testing';
+import { Agent } from '../src/index.js';
 import { call, results, run, workspace } from './read-deny-kit.js';
 
 const CAN_HIDE = process.platform === 'linux' && existsSync('/proc/self/environ');
@@ -86,5 +88,39 @@ describe.skipIf(!CAN_HIDE)('what a command creates where a write rule denies it'
     expect(got.get('e2')).toMatchObject({ ok: true, output: '42 False' });
     expect(existsSync(join(dir, '.github', 'workflows'))).toBe(false);
     expect(readFileSync(join(dir, 'src', 'ok.py'), 'utf8')).toBe('y');
+  });
+
+  it('PERM-02: a command interrupted after it created such a file still has it removed', async () => {
+    const dir = workspace();
+    const model = new ScriptedLlmClient([
+      call('b1', 'bash', { command: 'mkdir -p .github/workflows && echo x > .github/workflows/ci.yml && sleep 30' }),
+      { text: 'never' },
+    ]);
+    const session = await (await Agent.create({ model })).session(dir, {
+      governance: { yolo: true },
+      permissions: { deny: ['Write(.github/workflows/**)'] },
+    });
+    try {
+      const stream = session.stream('go');
+      const done = (async () => {
+        for await (const _ of stream) {
+          // drained
+        }
+      })().catch(() => undefined);
+      const file = join(dir, '.github', 'workflows', 'ci.yml');
+      for (let i = 0; i < 400 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(existsSync(file)).toBe(true);
+      session.interrupt();
+      await done;
+      expect((await stream.result.catch((e: unknown) => e)) as { status?: string }).toMatchObject({
+        status: 'cancelled',
+      });
+      // The call ends at once; the command's process group is killed and then the rules searched again.
+      const folder = join(dir, '.github', 'workflows');
+      for (let i = 0; i < 200 && existsSync(folder); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(existsSync(folder)).toBe(false);
+    } finally {
+      await session.close();
+    }
   });
 });

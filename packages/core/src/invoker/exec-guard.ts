@@ -48,9 +48,17 @@ export function guardExec(
       const started = Date.now() - CLOCK_SLACK_MS;
       const hide = await filesToHide(workspace.root, policy, ask, toolName);
       const none = hide.unreadable.length === 0 && hide.unwritable.length === 0;
-      const result = await exec.run(none ? request : { ...request, hide });
+      const settle = () => removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started);
+      let result: Awaited<ReturnType<WorkspaceExec['run']>>;
+      try {
+        result = await exec.run(none ? request : { ...request, hide });
+      } catch (e) {
+        // A command cancelled or failed part way may have created files too.
+        if (holdsWrites(policy, ask)) await settle().catch(() => undefined);
+        throw e;
+      }
       if (!holdsWrites(policy, ask)) return result;
-      const denied = deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started));
+      const denied = deniedWrites(await settle());
       return denied === undefined ? result : { ...result, deniedWrites: denied };
     },
     ...(exec.close === undefined ? {} : { close: () => exec.close?.() ?? Promise.resolve() }),
