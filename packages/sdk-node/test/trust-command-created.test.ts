@@ -2,7 +2,8 @@
 // no `.github`, `Write(.env)` with no `.env`) cannot be hidden from a command before it starts:
 // there is nothing to make read-only. The kernel searches the write rules again once the command
 // ends, removes what it created there, and the result says so (a failed call, exit code 1).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
@@ -11,6 +12,7 @@ import { call, results, run, workspace } from './read-deny-kit.js';
 
 const CAN_HIDE = process.platform === 'linux' && existsSync('/proc/self/environ');
 const bash = (id: string, command: string) => call(id, 'bash', { command });
+const DEBUGPY = spawnSync('/usr/bin/python3', ['-c', 'import debugpy']).status === 0;
 
 describe.skipIf(!CAN_HIDE)('what a command creates where a write rule denies it', () => {
   it('PERM-02: a file or folder a command creates under a write deny rule is removed and the call fails', async () => {
@@ -123,4 +125,37 @@ describe.skipIf(!CAN_HIDE)('what a command creates where a write rule denies it'
       await session.close();
     }
   });
+
+  it.skipIf(!DEBUGPY)(
+    'PERM-02: a program under debug is watched while each call runs: what it creates under a write deny rule is removed',
+    async () => {
+      const dir = workspace();
+      writeFileSync(join(dir, 'requirements.txt'), '');
+      writeFileSync(
+        join(dir, 'make.py'),
+        "import os\nprint('start')\nos.makedirs('.github/workflows', exist_ok=True)\nopen('.github/workflows/ci.yml', 'w').write('x')\nopen('out.txt', 'w').write('ok')\n",
+      );
+      mkdirSync(join(dir, '.venv', 'bin'), { recursive: true });
+      symlinkSync('/usr/bin/python3', join(dir, '.venv', 'bin', 'python'));
+      const { session } = await run(
+        dir,
+        [
+          call('d0', 'debug', { op: 'breakpoints', file: 'make.py', lines: [2] }),
+          call('d1', 'debug', { op: 'launch', program: 'make.py' }),
+          call('d2', 'debug', { op: 'continue' }),
+        ],
+        { permissions: { deny: ['Write(.github/workflows/**)'] } },
+      );
+      const got = results(session);
+      expect(got.get('d1')?.ok).toBe(true);
+      expect(got.get('d2')).toMatchObject({
+        ok: false,
+        output: expect.stringContaining(
+          '[refused: the path rules deny writing .github/workflows; it was created by this call and removed.]',
+        ),
+      });
+      expect(existsSync(join(dir, '.github', 'workflows'))).toBe(false);
+      expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe('ok');
+    },
+  );
 });

@@ -2,7 +2,7 @@
  * `debug`: drives a real debugger over the Debug Adapter Protocol. One operation per call; the
  * session (one per conversation, with a hard TTL) lives in the session's debug resource.
  */
-import { defineTool, type Zod } from '@a3s-code/core';
+import { defineTool, describeDeniedWrites, type ToolResult, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { ADAPTER_IDS } from './adapters.js';
 import { debugShellCommands } from './debug-commands.js';
@@ -105,11 +105,25 @@ export const debugTool = defineTool({
   timeoutMs: 600_000,
   execute: async (args, ctx) => {
     const debug = await ctx.resource<DebugResource>(DEBUG_RESOURCE);
+    const ws = ctx.workspace;
+    // While a held program runs, each call is watched from its start: what the program creates
+    // meanwhile where a write rule forbids it is removed when the call ends (launch holds its own).
+    if (ws.holdProcess !== undefined && args.op !== 'launch' && args.op !== 'attach' && (await debug.current()))
+      await ws.holdProcess({ command: 'true', args: [] }).catch(() => undefined);
+    let result: ToolResult;
     try {
-      return await runOperation(debug, args, ctx.workspace.root, ctx.workspace.holdProcess);
+      result = await runOperation(debug, args, ws.root, ws.holdProcess);
     } catch (error) {
-      if (error instanceof DebugToolError) return toolFailure(error);
-      throw error;
+      if (!(error instanceof DebugToolError)) throw error;
+      result = toolFailure(error);
     }
+    const denied = await ws.settleHeldWrites?.();
+    if (denied === undefined) return result;
+    return {
+      ...result,
+      output: `${result.output}\n${describeDeniedWrites(denied)}`,
+      exitCode: 1,
+      metadata: { ...result.metadata, denied_writes: { ...denied, removed: [...denied.removed] } },
+    };
   },
 });
