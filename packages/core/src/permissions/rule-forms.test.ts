@@ -103,6 +103,16 @@ describe('an MCP tool naming a path', () => {
       rule: 'Read(config/**)',
     });
     expect(judge('mcp__files__read_file', { path: 'src/a.ts' }).decision).toBe('allow');
+    // A path longer than any the system opens still names a short one once a server resolves it.
+    expect(judge('mcp__files__read_file', { path: `${'./'.repeat(5000)}.env` }).decision).toBe('deny');
+    expect(
+      judge('mcp__files__read_file', { path: `/${'./'.repeat(5000)}${homedir().slice(1)}/.ssh/id` }).decision,
+    ).toBe('deny');
+    expect(judge('mcp__files__read_file', { path: `${homedir()}/./.ssh/../.ssh/id` }).decision).toBe('deny');
+    // Text with line breaks is content, not a path.
+    expect(judge('mcp__files__write_file', { path: 'src/a.ts', content: 'see .env\nand secret/x\n' }).decision).toBe(
+      'allow',
+    );
     // Built-in tools keep their own judgement (their files are held by the kernel as they are opened).
     expect(p.evaluate('git', { operation: 'diff', path: '.env' }, root).decision).not.toBe('deny');
   });

@@ -9,6 +9,7 @@
  * each agent's name and its args as JSON; any other tool its args as JSON.
  */
 
+import { posix } from 'node:path';
 import { diffPaths } from './diff-paths.js';
 import { canonicalSpellings } from './path-spelling.js';
 import { judgeShellCommand, type ShellJudgement } from './shell/shell-judge.js';
@@ -147,18 +148,30 @@ export function ruleSubjects(toolName: string, args: unknown, root?: string): Ru
   return { subjects: [JSON.stringify(args ?? {})], alternatives: false, denyOnly: stringArguments(args, root) };
 }
 
-// Bounds of the string arguments a deny or ask rule sees besides the JSON.
+// Bounds of the string arguments a deny or ask rule sees besides the JSON: how many, the longest
+// matched as written, and the longest read as a path at all (a path longer than the system's
+// limit, `./././…/.env`, still names a short one once a server resolves it).
 const MAX_STRING_ARGUMENTS = 64;
 const MAX_STRING_ARGUMENT = 4096;
+const MAX_PATH_TEXT = 1 << 20;
+
+/** The spellings a rule sees of a string that may be a path: as written (when short), canonical, and normalised when absolute. */
+function pathSpellings(text: string, root: string | undefined): string[] {
+  if (text.length === 0 || text.length > MAX_PATH_TEXT) return [];
+  const out = new Set<string>(text.length <= MAX_STRING_ARGUMENT ? [text] : []);
+  // Text with a line break is content, not a path: it is matched only as written.
+  if (text.includes('\n')) return [...out];
+  for (const s of canonicalSpellings(text, root)) if (s.length <= MAX_STRING_ARGUMENT) out.add(s);
+  if (text.startsWith('/')) out.add(posix.normalize(text));
+  return [...out];
+}
 
 function stringArguments(args: unknown, root: string | undefined): string[] {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return [];
-  const values = Object.values(args as Record<string, unknown>)
-    .filter((v): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_STRING_ARGUMENT)
-    .slice(0, MAX_STRING_ARGUMENTS);
-  const out: string[] = [];
-  spelled(out, values, root);
-  return out;
+  return Object.values(args as Record<string, unknown>)
+    .filter((v): v is string => typeof v === 'string')
+    .slice(0, MAX_STRING_ARGUMENTS)
+    .flatMap((v) => pathSpellings(v, root));
 }
 
 const WEB_FETCH_TOOLS = new Set(['web_fetch', 'webfetch']);
@@ -183,14 +196,13 @@ export function mcpPathArguments(args: unknown, root: string | undefined): strin
   const values: string[] = [];
   for (const v of Object.values(args as Record<string, unknown>).slice(0, MAX_STRING_ARGUMENTS)) {
     for (const item of Array.isArray(v) ? v.slice(0, MAX_STRING_ARGUMENTS) : [v])
-      if (typeof item === 'string' && item.length > 0 && item.length <= MAX_STRING_ARGUMENT)
-        values.push(item.startsWith('file://') ? fileUriPath(item) : item);
+      if (typeof item === 'string') values.push(item.startsWith('file://') ? fileUriPath(item) : item);
   }
   // A folder whose every name a rule covers (`secret` under `Read(secret/**)`) counts as covered too.
-  return values.map((p) => {
-    const spellings = [p, ...canonicalSpellings(p, root)];
-    return [...spellings, ...spellings.map((s) => `${s.replace(/\/+$/, '')}/\u0001`)];
-  });
+  return values
+    .map((p) => pathSpellings(p, root))
+    .filter((spellings) => spellings.length > 0)
+    .map((spellings) => [...spellings, ...spellings.map((s) => `${s.replace(/\/+$/, '')}/\u0001`)]);
 }
 
 function fileUriPath(uri: string): string {
