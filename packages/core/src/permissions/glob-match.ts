@@ -46,8 +46,13 @@ export function compileGlobAutomaton(glob: string, anySlash = false): GlobAutoma
     epsilon[state]!.push(next);
     state = next;
   };
+  // A command rule's trailing ` *` is also nothing at all: `git push *` matches `git push`, as `git push:*` does.
+  const tail = anySlash && !prefix ? / \*+$/.exec(body) : null;
+  const tailAt = tail !== null && tail.index > 0 ? tail.index : -1;
+  let beforeTail: number | undefined;
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
+    if (i === tailAt) beforeTail = state;
     if (c === '*' && anySlash) {
       while (body[i + 1] === '*') i++;
       loop('ANY');
@@ -72,6 +77,7 @@ export function compileGlobAutomaton(glob: string, anySlash = false): GlobAutoma
     }
   }
   if (prefix) loop('ANY');
+  if (beforeTail !== undefined) epsilon[beforeTail]!.push(state);
   return { edges, epsilon, accept: state, alphabet: [...literals, OTHER] };
 }
 

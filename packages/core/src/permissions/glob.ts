@@ -44,5 +44,9 @@ function globBody(glob: string, anySlash: boolean): string {
 export function compileGlob(glob: string, ignoreCase = false, anySlash = false): RegExp {
   const flags = ignoreCase ? 'is' : 's';
   if (glob.endsWith(':*')) return new RegExp(`^${globBody(glob.slice(0, -2), anySlash)}.*$`, flags);
+  // A command rule's trailing ` *` is also nothing at all: `git push *` matches `git push`, as `git push:*` does.
+  const tail = anySlash ? / \*+$/.exec(glob) : null;
+  if (tail !== null && tail.index > 0)
+    return new RegExp(`^${globBody(glob.slice(0, tail.index), true)}(?: .*)?$`, flags);
   return new RegExp(`^${globBody(glob, anySlash)}$`, flags);
 }
