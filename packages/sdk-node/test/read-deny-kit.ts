@@ -1,6 +1,7 @@
 // The kit of the read deny tests: a temp git repo holding a secret `.env` and `secret/k.ts`
 // (with links to both), a scripted session run that keeps every streamed event, and the check
 // that the secret reached no tool result, event or fact log.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScriptedTurn } from '@a3s-code/core/testing';
@@ -76,3 +77,14 @@ export function workspace(): string {
 
 /** The read deny rules under test. */
 export const DENY = { deny: ['Read(.env)', 'Read(secret/**)'] };
+
+/** Whether the machine's Python has debugpy (the debug tests skip without it). */
+export const DEBUGPY = spawnSync('/usr/bin/python3', ['-c', 'import debugpy']).status === 0;
+
+/** Makes `dir` a Python project `debug` launches in: a root marker, a `.venv` on the system Python, and `program` holding `source`. */
+export function debugProject(dir: string, program: string, source: string): void {
+  writeFileSync(join(dir, 'requirements.txt'), '');
+  writeFileSync(join(dir, program), source);
+  mkdirSync(join(dir, '.venv', 'bin'), { recursive: true });
+  symlinkSync('/usr/bin/python3', join(dir, '.venv', 'bin', 'python'));
+}

@@ -1,18 +1,12 @@
-// A write rule over a path that does not exist yet (`Write(.github/workflows/**)` in a repo with
-// no `.github`, `Write(.env)` with no `.env`) cannot be hidden from a command before it starts:
-// there is nothing to make read-only. The kernel searches the write rules again once the command
-// ends, removes what it created there, and the result says so (a failed call, exit code 1).
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { Agent } from '../src/index.js';
-import { call, results, run, workspace } from './read-deny-kit.js';
+import { call, debugProject, DEBUGPY, results, run, workspace } from './read-deny-kit.js';
 
 const CAN_HIDE = process.platform === 'linux' && existsSync('/proc/self/environ');
 const bash = (id: string, command: string) => call(id, 'bash', { command });
-const DEBUGPY = spawnSync('/usr/bin/python3', ['-c', 'import debugpy']).status === 0;
 
 describe.skipIf(!CAN_HIDE)('what a command creates where a write rule denies it', () => {
   it('PERM-02: a file or folder a command creates under a write deny rule is removed and the call fails', async () => {
@@ -130,13 +124,11 @@ describe.skipIf(!CAN_HIDE)('what a command creates where a write rule denies it'
     'PERM-02: a program under debug is watched while each call runs: what it creates under a write deny rule is removed',
     async () => {
       const dir = workspace();
-      writeFileSync(join(dir, 'requirements.txt'), '');
-      writeFileSync(
-        join(dir, 'make.py'),
+      debugProject(
+        dir,
+        'make.py',
         "import os\nprint('start')\nos.makedirs('.github/workflows', exist_ok=True)\nopen('.github/workflows/ci.yml', 'w').write('x')\nopen('out.txt', 'w').write('ok')\n",
       );
-      mkdirSync(join(dir, '.venv', 'bin'), { recursive: true });
-      symlinkSync('/usr/bin/python3', join(dir, '.venv', 'bin', 'python'));
       const { session } = await run(
         dir,
         [

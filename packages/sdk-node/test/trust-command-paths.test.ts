@@ -3,14 +3,23 @@
 // or opens them (a path, a link, an interpreter, a recursive search, another process's
 // /proc/<pid>/root). A denied read fails, a denied write fails, and the secret reaches no tool
 // result, event or fact log. Without path rules, commands see every file as before.
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { call, DENY, expectNoLeak, NESTED, results, run, SECRET, workspace } from './read-deny-kit.js';
+import {
+  call,
+  debugProject,
+  DEBUGPY,
+  DENY,
+  expectNoLeak,
+  NESTED,
+  results,
+  run,
+  SECRET,
+  workspace,
+} from './read-deny-kit.js';
 
 const CAN_HIDE = process.platform === 'linux' && existsSync('/proc/self/environ');
-const DEBUGPY = spawnSync('/usr/bin/python3', ['-c', 'import debugpy']).status === 0;
 const bash = (id: string, command: string) => call(id, 'bash', { command });
 
 describe.skipIf(!CAN_HIDE)('path deny rules hold for commands', () => {
@@ -88,13 +97,11 @@ describe.skipIf(!CAN_HIDE)('path deny rules hold for commands', () => {
     'PERM-02: a program launched under debug runs with the files kept from it; attach is refused',
     async () => {
       const dir = workspace();
-      writeFileSync(join(dir, 'requirements.txt'), '');
-      writeFileSync(
-        join(dir, 'peek.py'),
+      debugProject(
+        dir,
+        'peek.py',
         "try:\n    print(open('.env').read())\nexcept Exception as e:\n    print('refused', type(e).__name__)\n",
       );
-      mkdirSync(join(dir, '.venv', 'bin'), { recursive: true });
-      symlinkSync('/usr/bin/python3', join(dir, '.venv', 'bin', 'python'));
       const { session, events } = await run(
         dir,
         [

@@ -123,10 +123,15 @@ export class PermissionPolicy {
     return asked !== undefined && own.decision === 'allow' ? asked : own;
   }
 
+  // Whether some path deny or ask rule exists (an MCP call's arguments are then read as paths).
+  get #pathRules(): boolean {
+    return this.#readDeny.length + this.#writeDeny.length + this.#readAsk.length + this.#writeAsk.length > 0;
+  }
+
   #evaluateOwn(toolName: string, args: unknown, root: string | undefined): PolicyEvaluation {
     for (const r of this.#deny)
       if (ruleMatches(r, toolName, args, 'any', root)) return { decision: 'deny', rule: heldRule(r, toolName, args) };
-    const paths = MCP_TOOL.test(toolName) ? mcpPathArguments(args, root) : undefined;
+    const paths = MCP_TOOL.test(toolName) && this.#pathRules ? mcpPathArguments(args, root) : undefined;
     const denied = paths && this.#pathRule(this.#readDeny, this.#writeDeny, paths);
     if (denied !== undefined) return { decision: 'deny', rule: denied };
     for (const r of this.#ask)

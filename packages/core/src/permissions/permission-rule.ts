@@ -210,7 +210,7 @@ export function ruleMatches(
   if (mode === 'all' && !alternatives) return subjects.every((s) => pattern.test(s));
   if (subjects.some((s) => pattern.test(s))) return true;
   // A deny or ask rule also sees the string arguments of a tool judged by its JSON (a folder named covers what is in it).
-  if (mode === 'any' && found.denyOnly?.some((s) => withAncestors(canonicalSubject(s)).some((a) => pattern.test(a))))
+  if (mode === 'any' && found.denyOnly?.().some((s) => withAncestors(canonicalSubject(s)).some((a) => pattern.test(a))))
     return true;
   // A deny or ask rule naming a folder (`Read(secret)`) covers every file in it.
   return paths?.some((spellings) => spellings.some((s) => withAncestors(s).some((a) => pattern.test(a)))) === true;

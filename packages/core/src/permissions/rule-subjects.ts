@@ -38,9 +38,10 @@ export interface RuleSubjects {
   /**
    * Subjects only a deny or ask rule sees: for a tool judged by its arguments as JSON, each
    * top-level string argument (and, for a path, its canonical spellings), so `Git(checkout)` or
-   * `mcp__fs__write_file(secret/**)` holds; an allow rule still has to match the JSON.
+   * `mcp__fs__write_file(secret/**)` holds; an allow rule still has to match the JSON. Made only
+   * when a deny or ask rule's other subjects did not match.
    */
-  readonly denyOnly?: readonly string[];
+  readonly denyOnly?: () => readonly string[];
 }
 
 const PATH_TOOLS = new Set(['read', 'write', 'edit', 'patch', 'ls']);
@@ -131,7 +132,7 @@ export function ruleSubjects(toolName: string, args: unknown, root?: string): Ru
     // A deny or ask rule naming a domain covers its subdomains too (`domain:evil.example` holds for `a.evil.example`).
     const labels = url.host.split('.');
     const parents = labels.slice(1, -1).map((_, i) => `domain:${labels.slice(i + 1).join('.')}`);
-    return { subjects: [`domain:${url.host}`, url.href, json], alternatives: true, denyOnly: parents };
+    return { subjects: [`domain:${url.host}`, url.href, json], alternatives: true, denyOnly: () => parents };
   }
   if (name === 'task') {
     // `Task(explore)` (as other products name a sub-agent) sees the agent's name.
@@ -145,7 +146,11 @@ export function ruleSubjects(toolName: string, args: unknown, root?: string): Ru
     const agents = Array.isArray(tasks) ? tasks.map((t) => field(t, 'agent')).filter((a) => typeof a === 'string') : [];
     return { subjects: [...new Set(agents as string[]), JSON.stringify(args ?? {})], alternatives: false };
   }
-  return { subjects: [JSON.stringify(args ?? {})], alternatives: false, denyOnly: stringArguments(args, root) };
+  return {
+    subjects: [JSON.stringify(args ?? {})],
+    alternatives: false,
+    denyOnly: () => stringArguments(args, root),
+  };
 }
 
 // Bounds of the string arguments a deny or ask rule sees besides the JSON: how many, the longest

@@ -101,12 +101,16 @@ describe('the invoker judges the shell equivalent of a call', () => {
   });
 });
 
-/** A tool running its `code` as a shell command line (recorded in `runs`). */
+/** A tool running its `code` as a shell command line (recorded in `runs`); a `note`, when given, must have 3 characters or more. */
 function cellTool(runs: string[] = []) {
   return defineTool({
     name: 'cell',
     description: 'runs a shell command line',
-    input: (z) => z.strictObject({ code: z.string() }),
+    input: (z) => z.strictObject({ code: z.string(), note: z.string().optional() }),
+    refine: (args) =>
+      args.note !== undefined && args.note.length < 3
+        ? [{ path: ['note'], message: 'note must be 3 characters or more' }]
+        : [],
     tier: 'exec',
     requires: ['exec'],
     shellEquivalent: (args) => [args.code],
@@ -121,22 +125,7 @@ describe('a call the tool refuses beyond its schema', () => {
   it('INV-02: is projected as a call to run, and fails as INVALID_TOOL_ARGS when invoked', async () => {
     const runs: string[] = [];
     const registry = new ToolRegistry({ capabilities: ['exec'] });
-    registry.add(
-      defineTool({
-        name: 'cell',
-        description: 'runs a shell command line',
-        input: (z) => z.strictObject({ code: z.string(), note: z.string() }),
-        refine: (args) =>
-          args.note.length < 3 ? [{ path: ['note'], message: 'note must be 3 characters or more' }] : [],
-        tier: 'exec',
-        requires: ['exec'],
-        shellEquivalent: (args) => [args.code],
-        execute: async (args) => {
-          runs.push(args.code);
-          return { output: 'ran', exitCode: 0 };
-        },
-      }),
-    );
+    registry.add(cellTool(runs));
     const invoker = new ToolInvoker({ registry, policy: { allow: ['cell'], deny: ['Bash(rm:*)'] } });
     const t = createTestInvocation();
     const call = { id: 'a', name: 'cell', args: { code: 'ls', note: 'x' } };
