@@ -9,6 +9,7 @@ import { compileGlob } from './glob.js';
 import { compileGlobAutomaton, globMayMatch, globMustMatch, type GlobAutomaton } from './glob-match.js';
 import { canonicalPathPattern, withAncestors } from './path-spelling.js';
 import { ruleSubjects } from './rule-subjects.js';
+import { optionRuleMayMatch, optionRuleOf, type OptionRule } from './shell/option-spellings.js';
 import { HOLE } from './shell/shell-word.js';
 
 /** A parsed rule. */
@@ -23,6 +24,8 @@ export interface PermissionRule {
 
 // Shell subjects are matched on an automaton of the rule's glob (holes are judged exactly).
 const automata = new WeakMap<PermissionRule, GlobAutomaton>();
+// A command rule naming options, as a deny or ask rule also reads it (see `option-spellings.ts`).
+const optionRules = new WeakMap<PermissionRule, OptionRule>();
 // The path pattern of a file rule, as matched (see `canonicalPathPattern`), and the workspace
 // path a deny or ask rule written with one leading `/` covers as well.
 const pathPatterns = new WeakMap<PermissionRule, string>();
@@ -84,6 +87,8 @@ export function parsePermissionRule(rule: unknown, field: string, options: RuleP
   });
   if (patternText !== undefined) automata.set(parsed, compileGlobAutomaton(patternText, isCommandRule));
   if (isPathRule) pathPatterns.set(parsed, patternText!);
+  const optionRule = isCommandRule ? optionRuleOf(patternText!) : undefined;
+  if (optionRule !== undefined) optionRules.set(parsed, optionRule);
   if (relative !== undefined) underWorkspace.set(parsed, relative);
   return parsed;
 }
@@ -225,10 +230,15 @@ function shellRuleMatches(
   mode: RuleMatchMode,
 ): boolean {
   const automaton = automata.get(rule);
-  if (mode === 'any')
-    return subjects.some((s) =>
-      automaton !== undefined ? globMayMatch(automaton, s) : s.includes(HOLE) || pattern.test(s),
+  if (mode === 'any') {
+    // A rule naming options also holds for other spellings of them (`rm -fr /` for `Bash(rm -rf *)`).
+    const options = optionRules.get(rule);
+    return subjects.some(
+      (s) =>
+        (automaton !== undefined ? globMayMatch(automaton, s) : s.includes(HOLE) || pattern.test(s)) ||
+        (options !== undefined && optionRuleMayMatch(options, s)),
     );
+  }
   return subjects.every((s) =>
     automaton !== undefined ? globMustMatch(automaton, s) : !s.includes(HOLE) && pattern.test(s),
   );
