@@ -5,6 +5,7 @@
  * pinned to the addresses the guard checked (`node:http` with a `lookup` that never asks DNS
  * again), so rebinding between the check and the connect cannot reach an internal address.
  */
+import type { LookupAddress } from 'node:dns';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
@@ -30,6 +31,12 @@ export interface HttpGetOptions extends NetworkPolicy {
   readonly jsonBody?: unknown;
   /** Judges each redirect target before it is fetched; throws to refuse it (the error as thrown). */
   readonly onRedirect?: (url: URL) => void;
+  /**
+   * Judges each hop (the first URL and every redirect target) once the guard has resolved it,
+   * before connecting: `addresses` are the ones the connection will use (`undefined` when the
+   * private network is allowed and nothing was resolved). Rejects to refuse it (the error as thrown).
+   */
+  readonly onHop?: (url: URL, addresses: readonly LookupAddress[] | undefined) => Promise<void>;
 }
 
 /** A successful response. */
@@ -160,9 +167,21 @@ export async function httpGet(rawUrl: string, o: HttpGetOptions): Promise<HttpGe
   };
   for (;;) {
     let res: IncomingMessage;
+    let addresses: readonly LookupAddress[] | undefined;
     try {
       // The guard runs on every hop, the first URL and each redirect target alike.
-      const addresses = await untilAbort(checkHop(url, o), signal);
+      addresses = await untilAbort(checkHop(url, o), signal);
+    } catch (e) {
+      return fail(e, url.href);
+    }
+    if (o.onHop !== undefined)
+      try {
+        await untilAbort(o.onHop(url, addresses), signal);
+      } catch (e) {
+        if (signal.aborted) return fail(e, url.href);
+        throw e;
+      }
+    try {
       const hop =
         crossOrigin || asGet
           ? { ...o, ...(crossOrigin ? { headers: undefined } : {}), ...(asGet ? { jsonBody: undefined } : {}) }

@@ -25,7 +25,8 @@ export interface NetworkPolicy {
 /** The option that lifts the guard, as named in errors. */
 export const ALLOW_PRIVATE_OPTION = 'allowPrivateNetwork';
 
-const systemResolve: HostResolver = (host) =>
+/** The system's resolver: `dns.lookup(host, { all: true, verbatim: true })`. */
+export const systemResolve: HostResolver = (host) =>
   new Promise((resolve, reject) =>
     dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
   );

@@ -12,6 +12,7 @@ import { bodyText } from './body-text.js';
 import { httpGet } from './http-get.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { PageCache, type CachedPage } from './page-cache.js';
+import { ruleAddressJudge } from './rule-addresses.js';
 import { WebError } from './web-errors.js';
 import toolJsonSchemas from './tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -107,8 +108,13 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebF
     timeoutMs: L.timeoutMs.max + 5_000,
     async execute(args, ctx) {
       let page = args.offset > 0 ? cache.get(args.url) : undefined;
+      // A `domain:` rule also holds for the addresses of the host it names, for a page kept from before too.
+      const onHop = ruleAddressJudge(ctx, args);
+      if (page !== undefined && onHop !== undefined)
+        for (const hop of [...page.redirects, page.url]) await onHop(new URL(hop), undefined);
       if (page === undefined) {
         const res = await httpGet(args.url, {
+          ...(onHop === undefined ? {} : { onHop }),
           timeoutMs: args.timeout_ms,
           maxBytes,
           maxRedirects,

@@ -21,7 +21,7 @@ import { guardExec, holdsCommands } from './exec-guard.js';
 import type { HoldAsk } from './permission-step.js';
 import { guardReads } from './read-guard.js';
 import { guardWrites } from './write-guard.js';
-import { ruleRefusingFor } from './rule-refusing.js';
+import { ruleHostsFor, ruleRefusingFor } from './rule-refusing.js';
 
 /** What execution needs to know about the call. */
 export interface ExecuteCall {
@@ -101,6 +101,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
       });
     };
     const refusing = ruleRefusingFor(k, tool, call.args, frame);
+    const hosts = refusing === undefined ? undefined : ruleHostsFor(k, tool);
     const ctx: ToolContext = {
       callId: call.id,
       toolName: tool.name,
@@ -119,6 +120,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
       emitOutput,
       resource: <H extends OpenedResource>(capability: ResourceCapability) => resourceOf<H>(k, tool, capability),
       ...(refusing === undefined ? {} : { ruleRefusing: refusing }),
+      ...(hosts === undefined ? {} : { ruleHosts: hosts }),
     };
     bindCall(ctx, frame.context, frame.changes);
     const run = runWithMiddleware(k, tool, call.args, ctx, scopedOf);

@@ -38,3 +38,9 @@ export function ruleRefusingFor(
     return own.decision === 'ask' && verdict.rule === own.rule ? undefined : verdict.rule;
   };
 }
+
+/** `ToolContext.ruleHosts` of a model-side call of `tool`, or `undefined` when no `domain:` rule holds it. */
+export function ruleHostsFor(k: Kernel, tool: Tool): readonly string[] | undefined {
+  const hosts = k.policy.ruleHosts(tool.name);
+  return hosts.length === 0 ? undefined : hosts;
+}

@@ -6,6 +6,7 @@
 import { PermissionRuleError } from '../errors/tool-errors.js';
 import {
   canonicalSubject,
+  domainHostOf,
   parsePermissionRule,
   pathPatternOf,
   workspacePatternOf,
@@ -60,6 +61,7 @@ export class PermissionPolicy {
   readonly #shellDeny: readonly PermissionRule[];
   readonly #shellAsk: readonly PermissionRule[];
   readonly #readAllow: boolean;
+  readonly #hosts = new Map<string, readonly string[]>();
   /** The decision when no rule matches. */
   readonly defaultDecision: PermissionDecision;
 
@@ -236,6 +238,26 @@ export class PermissionPolicy {
       const inWorkspace = workspacePatternOf(r);
       return inWorkspace === undefined ? [pattern] : [pattern, inWorkspace];
     });
+  }
+
+  /**
+   * The hosts the deny and ask `domain:` rules for `toolName` name (`WebFetch(domain:evil.example)`
+   * names `evil.example`, `domain:*.evil.example` too). A rule matches host names; a tool that
+   * connects by address asks `ToolContext.ruleRefusing` about each of these hosts whose addresses
+   * include the one it reaches, so the same server reached by its address or another name is held too.
+   */
+  ruleHosts(toolName: string): readonly string[] {
+    let hosts = this.#hosts.get(toolName);
+    if (hosts === undefined) {
+      const named = new Set<string>();
+      for (const r of [...this.#deny, ...this.#ask]) {
+        const host = domainHostOf(r);
+        if (host !== undefined && r.tool.test(toolName)) named.add(host);
+      }
+      hosts = Object.freeze([...named]);
+      this.#hosts.set(toolName, hosts);
+    }
+    return hosts;
   }
 
   /** True when a deny rule covers every call of the tool: it is then hidden from the model. */

@@ -30,6 +30,8 @@ const optionRules = new WeakMap<PermissionRule, OptionRule>();
 // path a deny or ask rule written with one leading `/` covers as well.
 const pathPatterns = new WeakMap<PermissionRule, string>();
 const underWorkspace = new WeakMap<PermissionRule, string>();
+// The host a `domain:` rule names (`*.` dropped), when it names one without other wildcards.
+const domainHosts = new WeakMap<PermissionRule, string>();
 
 // The tools whose rule patterns are file paths, and the one whose patterns are commands.
 const FILE_TOOLS = ['read', 'write', 'edit', 'patch', 'grep', 'glob', 'ls'];
@@ -90,6 +92,8 @@ export function parsePermissionRule(rule: unknown, field: string, options: RuleP
   const optionRule = isCommandRule ? optionRuleOf(patternText!) : undefined;
   if (optionRule !== undefined) optionRules.set(parsed, optionRule);
   if (relative !== undefined) underWorkspace.set(parsed, relative);
+  const host = domain?.slice('domain:'.length).replace(/^\*\./, '');
+  if (host !== undefined && !/[*?]/.test(host)) domainHosts.set(parsed, host);
   return parsed;
 }
 
@@ -155,6 +159,11 @@ function checkDomainPattern(written: string, field: string, rule: string, toolGl
 /** The path pattern of a file rule as it is matched (`./secret/` is `secret`), or `undefined` for another rule. */
 export function pathPatternOf(rule: PermissionRule): string | undefined {
   return pathPatterns.get(rule);
+}
+
+/** The host a `domain:` rule names (`domain:*.x.org` names `x.org`), or `undefined`. */
+export function domainHostOf(rule: PermissionRule): string | undefined {
+  return domainHosts.get(rule);
 }
 
 /** The workspace path a deny or ask rule written `/x` covers besides `/x` (see {@link RuleParseOptions}). */

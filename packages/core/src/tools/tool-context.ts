@@ -58,4 +58,12 @@ export interface ToolContext {
    * step and refuses that step, naming the rule. Absent for host calls (never judged by rules).
    */
   readonly ruleRefusing?: (args: unknown) => string | undefined;
+  /**
+   * For a call the model made: the hosts the session's deny and ask `domain:` rules for this tool
+   * name (see `PermissionPolicy.ruleHosts`). Rules match host names; a tool that connects by
+   * address (a fetch of `http://203.0.113.7/`, or of another name for the same server) asks
+   * {@link ruleRefusing} about each of these hosts that has the address it reaches. Absent for
+   * host calls and when no such rule exists.
+   */
+  readonly ruleHosts?: readonly string[];
 }
