@@ -20,6 +20,7 @@ import type {
 } from '../workspace/workspace-services.js';
 import { deniedWrites, holdsWrites, removeCreatedDenied } from './created-denied.js';
 import { filesToHide } from './files-to-hide.js';
+import { heldGitStore, type HeldGitStore } from './git-store.js';
 
 // File times come from a coarse clock (a few milliseconds behind `Date.now()`).
 const CLOCK_SLACK_MS = 50;
@@ -43,10 +44,19 @@ export function guardExec(
 ): WorkspaceServices {
   const exec = workspace.exec;
   if (exec === undefined || !holdsCommands(policy, ask)) return workspace;
+  const readPatterns = readRulePatterns(workspace.root, policy, ask);
+  // The files the rules keep from a command, and git's store when it holds one of them.
+  const kept = async (): Promise<{ hide: ExecHiding; store: HeldGitStore | undefined }> => {
+    const hide = await filesToHide(workspace.root, policy, ask, toolName);
+    if (readPatterns === undefined) return { hide, store: undefined };
+    const store = await heldGitStore(workspace.root, readPatterns, hide.unreadable);
+    if (store === undefined) return { hide, store };
+    return { hide: { ...hide, unreadable: [...new Set([...hide.unreadable, ...store.paths])].sort() }, store };
+  };
   const guarded: WorkspaceExec = {
     async run(request) {
       const started = Date.now() - CLOCK_SLACK_MS;
-      const hide = await filesToHide(workspace.root, policy, ask, toolName);
+      const { hide, store } = await kept();
       const none = hide.unreadable.length === 0 && hide.unwritable.length === 0;
       const settle = () => removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started);
       let result: Awaited<ReturnType<WorkspaceExec['run']>>;
@@ -57,9 +67,10 @@ export function guardExec(
         if (holdsWrites(policy, ask)) await settle().catch(() => undefined);
         throw e;
       }
-      if (!holdsWrites(policy, ask)) return result;
+      const noted = store === undefined ? result : { ...result, heldNotes: [store.note] };
+      if (!holdsWrites(policy, ask)) return noted;
       const denied = deniedWrites(await settle());
-      return denied === undefined ? result : { ...result, deniedWrites: denied };
+      return denied === undefined ? noted : { ...noted, deniedWrites: denied };
     },
     ...(exec.close === undefined ? {} : { close: () => exec.close?.() ?? Promise.resolve() }),
     ...(exec.hiding === undefined ? {} : { hiding: (process, hide) => exec.hiding?.(process, hide) }),
@@ -74,7 +85,7 @@ export function guardExec(
   };
   const holdProcess = async (process: ProcessCommand): Promise<HeldProcessCommand> => {
     const started = Date.now() - CLOCK_SLACK_MS;
-    const hide = await filesToHide(workspace.root, policy, ask, toolName);
+    const { hide } = await kept();
     lastHold = { hide, started };
     const hidden = [...hide.unreadable, ...hide.unwritable];
     if (hidden.length === 0) return { command: process.command, args: [...process.args], hidden };
@@ -98,4 +109,19 @@ export function guardExec(
     ...(workspace.readDenied === undefined ? {} : { readDenied: workspace.readDenied }),
     ...(workspace.writeDenied === undefined ? {} : { writeDenied: workspace.writeDenied }),
   });
+}
+
+/**
+ * The workspace-relative path patterns of the read rules a command is held to (`ask`: the ask
+ * rules too), absolute ones under `root` made relative; `undefined` when there are no read rules.
+ */
+function readRulePatterns(root: string, policy: PermissionPolicy, ask: boolean): string[] | undefined {
+  if (!policy.hasReadDenyRules && !(ask && policy.hasReadAskRules)) return undefined;
+  const base = root.replace(/\/+$/, '');
+  const all = [...policy.pathPatterns('read'), ...(ask ? policy.pathPatterns('read', true) : [])];
+  return [
+    ...new Set(
+      all.flatMap((p) => (!p.startsWith('/') ? [p] : p.startsWith(`${base}/`) ? [p.slice(base.length + 1)] : [])),
+    ),
+  ];
 }

@@ -183,6 +183,12 @@ export interface WorkspaceExecResult {
    * removed once it ended; `problem` says what could not be searched or removed.
    */
   readonly deniedWrites?: DeniedWrites;
+  /**
+   * Set by the kernel when it kept more from the command than the files the rules name, one line
+   * each, saying what and why (`.git`, when git holds a file the read rules cover). A tool shows
+   * them with the command's output.
+   */
+  readonly heldNotes?: readonly string[];
 }
 
 /** What a command created against the write rules, removed after it (see {@link WorkspaceExecResult.deniedWrites}). */

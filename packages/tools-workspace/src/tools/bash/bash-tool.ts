@@ -135,6 +135,8 @@ export const bashTool = defineTool({
       const background = result.backgroundProcesses ?? [];
       if (background.length > 0)
         output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${renderBackground(background)}`;
+      for (const note of result.heldNotes ?? [])
+        output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${note}`;
       const denied = describeDeniedWrites(result.deniedWrites);
       if (denied !== '') output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${denied}`;
       const exitCode = result.timedOut ? 124 : (result.exitCode ?? 128) || (result.deniedWrites === undefined ? 0 : 1);
@@ -151,6 +153,7 @@ export const bashTool = defineTool({
           changed_files: changed,
           changed_paths: changed ? [...changed.created, ...changed.modified, ...changed.deleted].sort() : null,
           background_processes: background.map((p) => ({ pid: p.pid, command: p.command })),
+          ...(result.heldNotes === undefined ? {} : { held_notes: [...result.heldNotes] }),
           ...(result.deniedWrites === undefined
             ? {}
             : {

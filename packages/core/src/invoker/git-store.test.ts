@@ -1,0 +1,54 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { heldGitStore } from './git-store.js';
+
+function repo(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-git-store-')));
+  writeFileSync(join(dir, 'a.txt'), 'public\n');
+  writeFileSync(join(dir, '.env'), 'TOKEN=1\n');
+  git(dir, 'init', '-q');
+  git(dir, 'add', 'a.txt');
+  git(dir, 'commit', '-qm', 'init');
+  return dir;
+}
+const git = (dir: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, stdio: 'ignore' });
+
+describe('heldGitStore', () => {
+  it('PERM-02: holds nothing until git holds a covered path, then names .git (the answer follows the index)', async () => {
+    const dir = repo();
+    const env = join(dir, '.env');
+    expect(await heldGitStore(dir, ['.env'], [env])).toBeUndefined();
+    git(dir, 'add', '.env');
+    expect(await heldGitStore(dir, ['.env'], [env])).toEqual({
+      paths: [join(dir, '.git')],
+      note: expect.stringContaining('the index holds a file the read rules cover'),
+    });
+    // A pattern of folders and wildcards is a git glob; a rule covering .git itself leaves nothing to add.
+    git(dir, 'commit', '-qm', 'env');
+    expect((await heldGitStore(dir, ['**/.e?v'], []))?.note).toContain('a commit holds');
+    expect(await heldGitStore(dir, ['.git', '.env'], [join(dir, '.git')])).toBeUndefined();
+    expect(await heldGitStore(dir, ['docs/**'], [])).toBeUndefined();
+  });
+
+  it("PERM-02: a worktree's .git file, its folder and the shared store are all hidden", async () => {
+    const dir = repo();
+    git(dir, 'add', '.env');
+    git(dir, 'commit', '-qm', 'env');
+    const wt = `${dir}-wt`;
+    git(dir, 'worktree', 'add', '-q', wt);
+    const held = await heldGitStore(wt, ['.env'], [join(wt, '.env')]);
+    expect(held?.paths).toEqual([join(wt, '.git'), join(dir, '.git', 'worktrees', basename(wt)), join(dir, '.git')]);
+  });
+
+  it('PERM-02: when git cannot tell, the store is hidden and the note says so; no repository holds nothing', async () => {
+    const dir = repo();
+    writeFileSync(join(dir, '.git', 'HEAD'), 'not a ref\n');
+    expect((await heldGitStore(dir, ['.env'], []))?.note).toMatch(/git could not tell whether it holds a file/);
+    const plain = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-git-store-')));
+    expect(await heldGitStore(plain, ['.env'], [])).toBeUndefined();
+  });
+});

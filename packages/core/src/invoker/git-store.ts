@@ -1,0 +1,163 @@
+/**
+ * The repository's object store under read rules. Hiding `.env` from a command does not hide what
+ * git keeps of it: once committed, staged or stashed, `git show HEAD:.env`, `git log -p` or
+ * `git grep x HEAD` print it from `.git`. So when the read rules a command is held to cover a
+ * path git holds (in any commit of any ref or reflog, in the index, or the current content of a
+ * covered file as an object), the repository's `.git` (and, for a worktree, the store it points
+ * to) is hidden from the command as well, and a note says why. The typed `git` tool, which keeps
+ * covered files out of what it prints, still works. When git cannot tell (it fails or is too
+ * slow), the store is hidden too. The answer is kept until the repository's references, index or
+ * packs change.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+
+/** The git folders to hide from a command, and the note that says why. */
+export interface HeldGitStore {
+  readonly paths: readonly string[];
+  readonly note: string;
+}
+
+const TIMEOUT_MS = 10_000;
+// Covered files larger than this are not hashed (history and the index still count).
+const MAX_HASHED_BYTES = 64 * 1024 * 1024;
+
+const cache = new Map<string, { readonly key: string; readonly holds: string | undefined }>();
+
+/** The git folder of the repository at `root` and the store it shares (worktrees), or `undefined`. */
+async function gitFolders(root: string): Promise<{ gitDir: string; common: string; dotGit: string } | undefined> {
+  const dotGit = join(root, '.git');
+  const s = await lstat(dotGit).catch(() => undefined);
+  if (s === undefined) return undefined;
+  let gitDir = dotGit;
+  if (s.isFile()) {
+    const m = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8').catch(() => ''));
+    if (m === null) return undefined;
+    gitDir = isAbsolute(m[1]!) ? m[1]! : resolve(root, m[1]!);
+  } else if (!s.isDirectory()) return undefined;
+  const commonDir = (await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => '')).trim();
+  const common = commonDir === '' ? gitDir : resolve(gitDir, commonDir);
+  return { gitDir, common, dotGit };
+}
+
+/** What changes when git gains or loses what it holds: references, index, packs, reflogs. */
+async function fingerprint(gitDir: string, common: string, files: readonly string[]): Promise<string> {
+  const at = [
+    join(gitDir, 'HEAD'),
+    join(gitDir, 'index'),
+    join(gitDir, 'logs', 'HEAD'),
+    join(common, 'packed-refs'),
+    join(common, 'FETCH_HEAD'),
+    join(common, 'refs', 'stash'),
+    join(common, 'logs', 'refs', 'stash'),
+    join(common, 'refs', 'heads'),
+    join(common, 'refs', 'tags'),
+    join(common, 'objects'),
+    join(common, 'objects', 'pack'),
+    ...files,
+  ];
+  const stats = await Promise.all(at.map((p) => stat(p).catch(() => undefined)));
+  return stats.map((s, i) => `${at[i]}:${s === undefined ? '-' : `${s.size}:${s.mtimeMs}:${s.ino}`}`).join('|');
+}
+
+function git(root: string, args: readonly string[], input?: string): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = execFile(
+      'git',
+      ['-c', 'core.fsmonitor=false', '--no-pager', ...args],
+      {
+        cwd: root,
+        timeout: TIMEOUT_MS,
+        maxBuffer: 16 * 1024 * 1024,
+        env: {
+          ...process.env,
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_TERMINAL_PROMPT: '0',
+          GIT_OPTIONAL_LOCKS: '0',
+          LC_ALL: 'C',
+        },
+      },
+      (err, stdout, stderr) => (err ? fail(new Error(String(stderr).trim() || err.message)) : done(String(stdout))),
+    );
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
+
+/** A rule's path pattern as git pathspecs: the path, and what is under it (a rule naming a folder covers it). */
+function pathspecs(pattern: string): string[] {
+  const body = (pattern.endsWith(':*') ? `${pattern.slice(0, -2)}*` : pattern).replace(/[[\]\\]/g, '\\$&');
+  return [`:(glob)${body}`, `:(glob)${body}/**`];
+}
+
+/** The object id git gives `content` as a blob. */
+function blobId(content: Buffer, format: string): string {
+  const h = createHash(format === 'sha256' ? 'sha256' : 'sha1');
+  h.update(`blob ${content.length}\0`);
+  h.update(content);
+  return h.digest('hex');
+}
+
+/** Why git holds a covered path (a short reason), or `undefined` when it holds none. */
+async function holds(root: string, patterns: readonly string[], files: readonly string[]): Promise<string | undefined> {
+  const specs = patterns.flatMap(pathspecs);
+  if (specs.length > 0) {
+    const logged = await git(root, ['log', '--all', '--reflog', '-n', '1', '--format=%H', '--', ...specs]);
+    if (logged.trim() !== '') return 'a commit holds a file the read rules cover';
+    const staged = await git(root, ['ls-files', '--cached', '-z', '--', ...specs]);
+    if (staged !== '') return 'the index holds a file the read rules cover';
+  }
+  if (files.length === 0) return undefined;
+  const format = (await git(root, ['rev-parse', '--show-object-format']).catch(() => 'sha1')).trim();
+  const ids: string[] = [];
+  for (const f of files) {
+    const s = await stat(f).catch(() => undefined);
+    if (s === undefined || !s.isFile() || s.size > MAX_HASHED_BYTES) continue;
+    const content = await readFile(f).catch(() => undefined);
+    if (content !== undefined) ids.push(blobId(content, format));
+  }
+  if (ids.length === 0) return undefined;
+  const found = await git(root, ['cat-file', '--batch-check'], `${ids.join('\n')}\n`);
+  return found.split('\n').some((l) => l.length > 0 && !l.endsWith(' missing'))
+    ? 'its objects hold the content of a file the read rules cover'
+    : undefined;
+}
+
+/**
+ * The git folders to hide from a command under read rules whose workspace-relative path
+ * `patterns` git may hold (see the module comment), with `unreadable` the covered paths that
+ * exist (absolute); `undefined` when there is no repository at `root` or it holds none of them.
+ */
+export async function heldGitStore(
+  root: string,
+  patterns: readonly string[],
+  unreadable: readonly string[],
+): Promise<HeldGitStore | undefined> {
+  if (patterns.length === 0 && unreadable.length === 0) return undefined;
+  const real = await realpath(root).catch(() => undefined);
+  if (real === undefined) return undefined;
+  const folders = await gitFolders(real);
+  if (folders === undefined) return undefined;
+  const { gitDir, common, dotGit } = folders;
+  if (unreadable.some((p) => p === dotGit || dotGit.startsWith(`${p}/`))) return undefined;
+  const files = unreadable.filter((p) => p.startsWith(`${real}/`));
+  const key = `${patterns.join('\0')}\u0001${await fingerprint(gitDir, common, files)}`;
+  let entry = cache.get(gitDir);
+  if (entry?.key !== key) {
+    let why: string | undefined;
+    try {
+      why = await holds(real, patterns, files);
+    } catch (e) {
+      why = `git could not tell whether it holds a file the read rules cover (${(e as Error).message.split('\n')[0]})`;
+    }
+    entry = { key, holds: why };
+    cache.set(gitDir, entry);
+  }
+  if (entry.holds === undefined) return undefined;
+  const paths = [...new Set([dotGit, gitDir, common])];
+  return {
+    paths,
+    note: `[.git is hidden from this command: ${entry.holds}, and git would print it; use the git tool, which keeps such files out]`,
+  };
+}
