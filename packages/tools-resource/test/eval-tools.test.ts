@@ -206,6 +206,18 @@ describe('eval: JavaScript kernel', () => {
     expect((await js('[e1, g1, k1, k2, n1, typeof m].join()')).output).toBe("'1,2,3,9,6,undefined'");
   });
 
+  it('EVAL-01: with top-level await, a var in a block, a for head or a try persists as in a script; a function var does not', async () => {
+    const cell = [
+      'if (true) { var b1 = 1 } for (var i1 = 0; i1 < 3; i1++) {} for (var p1 in { q: 1 }) {}',
+      'try { var r1 = await Promise.resolve(5), r2 = 6 } catch { var r3 = 0 }',
+      'function own1() { var hidden1 = 1; return hidden1 } own1(); const s1 = "var quoted1 = 1"',
+      'label1: { var [d1, d2] = [7, 8] }',
+    ].join('\n');
+    expect((await js(cell)).exitCode).toBe(0);
+    expect((await js('[b1, i1, p1, r1, r2, typeof r3, d1, d2].join()')).output).toBe("'1,3,q,5,6,undefined,7,8'");
+    expect((await js('[typeof hidden1, typeof quoted1].join()')).output).toBe("'undefined,undefined'");
+  });
+
   it('EVAL-03: reset starts a clean interpreter', async () => {
     await js('globalThis.kept = 1');
     const r = await js('typeof kept', { reset: true });

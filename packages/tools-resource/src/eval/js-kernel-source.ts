@@ -155,16 +155,26 @@ function codeMatches(code, mask, rest) {
   const starts = statementStarts(code, mask);
   return [...code.matchAll(new RegExp(AT + rest, 'g'))].filter((m) => starts.has(m.index));
 }
-function declaredNames(code, mask) {
+// The matches of AT + rest in code wherever they are code (a 'var' in a block or a for head).
+function codeMatchesAnywhere(code, mask, rest) {
+  return [...code.matchAll(new RegExp(AT + rest, 'g'))].filter((m) => mask[m.index] === 1);
+}
+// anywhere: the names of every 'var' in the cell, in blocks too ('if (c) { var x }', 'for (var i',
+// 'try { var r = await f() }'): a cell run as a function body would keep them local. A 'var' of
+// a nested function is copied from a name that is not there, which does nothing.
+function declaredNames(code, mask, anywhere = false) {
   const names = new Set();
   const bindings = (text) => {
     const pattern = text.replace(/=[^,}\]]*/g, '');
     for (const n of pattern.matchAll(/([A-Za-z_$][\w$]*)\s*(:?)/g)) if (n[2] === '') names.add(n[1]);
   };
-  for (const m of codeMatches(code, mask, '(?:const|let|var)\\s+([{[][^;]*?[}\\]])\\s*=(?![=>])')) bindings(m[2]);
-  for (const m of codeMatches(code, mask, 'class\\s+([A-Za-z_$][\\w$]*)')) names.add(m[2]);
+  const matches = anywhere
+    ? (rest) => codeMatchesAnywhere(code, mask, rest.replace('(?:const|let|var)', 'var'))
+    : (rest) => codeMatches(code, mask, rest);
+  for (const m of matches('(?:const|let|var)\\s+([{[][^;]*?[}\\]])\\s*=(?![=>])')) bindings(m[2]);
+  if (!anywhere) for (const m of codeMatches(code, mask, 'class\\s+([A-Za-z_$][\\w$]*)')) names.add(m[2]);
   // 'let x;', and each later declarator of 'let a = 1, b, c = 2': copied once the body has run.
-  for (const m of codeMatches(code, mask, '(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)?')) {
+  for (const m of matches('(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)?')) {
     if (m[2] !== undefined) names.add(m[2]);
     let depth = 0;
     let last = '';
@@ -194,7 +204,7 @@ function asyncWrap(code) {
     (m, pre, name, at) => (starts.has(at) ? DECL + 'globalThis.' + name + ' =' : m),
   );
   const copy = (n) => 'try { globalThis.' + n + ' = ' + n + '; } catch {}';
-  const keep = declaredNames(code, mask).map(copy).join('\n');
+  const keep = [...new Set([...declaredNames(code, mask), ...declaredNames(code, mask, true)])].map(copy).join('\n');
   // Function declarations stay declarations (as expressions, a next line starting with ( or [
   // would call or index them): hoisted, they are copied to globalThis before the body runs.
   const functions = codeMatches(code, mask, '(?:async\\s+)?function\\s*\\*?\\s*([A-Za-z_$][\\w$]*)')
