@@ -150,4 +150,59 @@ describe.skipIf(!CAN_HIDE)('what a command creates where a write rule denies it'
       expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe('ok');
     },
   );
+  it.skipIf(!DEBUGPY)(
+    'PERM-02: what a program under debug creates between calls is removed at the next call, and when the session ends',
+    async () => {
+      const dir = workspace();
+      const made = (trigger: string, file: string) =>
+        `while not os.path.exists('${trigger}'): time.sleep(0.02)\nos.makedirs('.github/workflows', exist_ok=True)\nopen('.github/workflows/${file}', 'w').write('x')\n`;
+      debugProject(dir, 'slow.py', `import os, time\n${made('go1', 'a.yml')}${made('go2', 'b.yml')}time.sleep(120)\n`);
+      const model = new ScriptedLlmClient([
+        call('d1', 'debug', { op: 'launch', program: 'slow.py' }),
+        { text: 'launched' },
+        call('d2', 'debug', { op: 'status' }),
+        { text: 'checked' },
+      ]);
+      const session = await (await Agent.create({ model })).session(dir, {
+        governance: { yolo: true },
+        gate: { continuation: { enabled: false } },
+        permissions: { deny: ['Write(.github/workflows/**)'] },
+      });
+      const turn = async (prompt: string) => {
+        const stream = session.stream(prompt);
+        // The gate may hold the run (the workspace changed unverified): the files are what is checked.
+        try {
+          for await (const _ of stream) {
+            // drained
+          }
+        } catch {}
+        await stream.result.catch(() => undefined);
+      };
+      const waitFor = async (file: string, present: boolean) => {
+        for (let i = 0; i < 400 && existsSync(file) !== present; i++) await new Promise((r) => setTimeout(r, 25));
+        expect(existsSync(file)).toBe(present);
+      };
+      const folder = join(dir, '.github', 'workflows');
+      try {
+        await turn('launch it');
+        expect(results(session).get('d1')).toMatchObject({ ok: true, output: expect.stringContaining('running') });
+        // Between the runs no call is under way: the program makes the file unwatched.
+        writeFileSync(join(dir, 'go1'), '');
+        await waitFor(join(folder, 'a.yml'), true);
+        await turn('check it');
+        expect(results(session).get('d2')).toMatchObject({
+          ok: false,
+          output: expect.stringContaining(
+            '[refused: the path rules deny writing .github/workflows; it was created by the program under debug since the last call and removed.]',
+          ),
+        });
+        expect(existsSync(folder)).toBe(false);
+        writeFileSync(join(dir, 'go2'), '');
+        await waitFor(join(folder, 'b.yml'), true);
+      } finally {
+        await session.close();
+      }
+      expect(existsSync(folder)).toBe(false);
+    },
+  );
 });

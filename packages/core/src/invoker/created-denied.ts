@@ -91,7 +91,7 @@ const LISTED = 5;
  * The bracketed line a tool adds to its output for what the kernel removed after its processes
  * (see `DeniedWrites`), or `''` when there is nothing to say.
  */
-export function describeDeniedWrites(denied: DeniedWrites | undefined): string {
+export function describeDeniedWrites(denied: DeniedWrites | undefined, by = 'this call'): string {
   if (denied === undefined) return '';
   const n = denied.removed.length;
   const listed = denied.removed.slice(0, LISTED);
@@ -99,7 +99,7 @@ export function describeDeniedWrites(denied: DeniedWrites | undefined): string {
   const removed =
     n === 0
       ? ''
-      : `refused: the path rules deny writing ${listed.join(', ')}; ${n === 1 ? 'it was' : 'they were'} created by this call and removed.`;
+      : `refused: the path rules deny writing ${listed.join(', ')}; ${n === 1 ? 'it was' : 'they were'} created by ${by} and removed.`;
   const problem = denied.problem === undefined ? '' : `the write rules could not all be enforced: ${denied.problem}.`;
   return `[${[removed, problem].filter((t) => t !== '').join(' ')}]`;
 }

@@ -88,14 +88,18 @@ export function guardExec(
     const { hide } = await kept();
     lastHold = { hide, started };
     const hidden = [...hide.unreadable, ...hide.unwritable];
-    if (hidden.length === 0) return { command: process.command, args: [...process.args], hidden };
+    const settleWrites = holdsWrites(policy, ask)
+      ? async () => deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started))
+      : undefined;
+    const settle = settleWrites === undefined ? {} : { settleWrites };
+    if (hidden.length === 0) return { command: process.command, args: [...process.args], hidden, ...settle };
     const held = exec.hiding?.(process, hide);
     if (held === undefined)
       throw new PermissionDeniedError(
         toolName,
         `the path rules keep ${hidden.length === 1 ? 'a file' : `${hidden.length} files`} from the processes this call starts (${hidden.slice(0, 3).join(', ')}), and this workspace cannot hide files from a process; it was not started`,
       );
-    return { command: held.command, args: [...held.args], hidden };
+    return { command: held.command, args: [...held.args], hidden, ...settle };
   };
   return Object.freeze({
     root: workspace.root,

@@ -208,6 +208,13 @@ export interface ProcessCommand {
 export interface HeldProcessCommand extends ProcessCommand {
   /** The files kept from it (see {@link ExecHiding}), empty when none: it then runs as given. */
   readonly hidden: readonly string[];
+  /**
+   * Present when write rules hold the process: removes what it (and what it started) created
+   * where they forbid since it was held, and names it, or `undefined` when nothing was. A tool
+   * whose process runs on between its calls (a debuggee) calls it at the end of each later call
+   * and when the process ends, so nothing it makes meanwhile stays.
+   */
+  readonly settleWrites?: () => Promise<DeniedWrites | undefined>;
 }
 
 /** Process execution (`exec`). */

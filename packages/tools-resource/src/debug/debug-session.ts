@@ -5,13 +5,15 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
-import { type HeldProcessCommand, type ProcessCommand, toolProcessEnv } from '@a3s-code/core';
+import type { Socket } from 'node:net';
+import { type DeniedWrites, type HeldProcessCommand, type ProcessCommand, toolProcessEnv } from '@a3s-code/core';
+import { mergeDeniedWrites } from './denied-writes.js';
 import { asSubreaper } from '../shared/subreaper.js';
 import { killProcesses, newProcessTag, type ProcessMark, startTicksOf, taggedEnv } from '../shared/process-tree.js';
 import type { AdapterCommand } from './adapters.js';
 import { DapConnection, type DapEvent } from './dap-connection.js';
 import { DebugToolError } from './debug-errors.js';
+import { connectTo, waitForPort } from './dap-transport.js';
 
 /** A call's hold on the processes it starts (`WorkspaceServices.holdProcess`). */
 export type ProcessHold = (process: ProcessCommand) => Promise<HeldProcessCommand>;
@@ -31,28 +33,6 @@ const OUTPUT_CAP = 64 * 1024;
 const START_MS = 30_000;
 /** How long a dropped connection waits for the adapter's exit before it is reported. */
 const LOST_EXIT_WAIT_MS = 2_000;
-
-function waitForPort(child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(
-      () => reject(new DebugToolError('DEBUG_ADAPTER', `the adapter printed no listen address within ${START_MS} ms`)),
-      START_MS,
-    );
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      seen += chunk;
-      const m = /listening at:?\s*\[?[\w.:]*?\]?:(\d+)/i.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-    child.on('exit', () => {
-      clearTimeout(timer);
-      reject(new DebugToolError('DEBUG_ADAPTER', `the adapter exited before listening: ${seen.trim().slice(-400)}`));
-    });
-  });
-}
 
 /** A running debug session. */
 export class DebugSession {
@@ -76,6 +56,10 @@ export class DebugSession {
   #programEnded = false;
   readonly #waiters = new Set<(e: DapEvent) => void>();
   readonly #scratch: string[] = [];
+  /** Removes what the program created against the write rules (see `HeldProcessCommand.settleWrites`). */
+  #settle: (() => Promise<DeniedWrites | undefined>) | undefined;
+  /** What the settle at `close` removed, not yet reported by {@link settleWrites}. */
+  #settled: DeniedWrites | undefined;
 
   private constructor(
     adapter: AdapterCommand,
@@ -190,6 +174,7 @@ export class DebugSession {
       throw error;
     }
     const session = new DebugSession(adapter, program, child, mark, conn, socket, now);
+    session.#settle = (leader as Partial<HeldProcessCommand>).settleWrites;
     await session.#initialize();
     return session;
   }
@@ -365,6 +350,18 @@ export class DebugSession {
    * Ends the session: asks the adapter to terminate the debuggee, then kills the adapter and every
    * process it started (the debuggee and whatever that forked, detached or not).
    */
+  /**
+   * Removes what the program (and what it started) created where write rules forbid since it was
+   * launched, with what the end of the session removed, and names it; `undefined` when nothing was.
+   * Called at the end of each debug call: a program runs on between calls.
+   */
+  async settleWrites(): Promise<DeniedWrites | undefined> {
+    const before = this.#settled;
+    this.#settled = undefined;
+    const now = await this.#settle?.().catch((e: unknown) => ({ removed: [], problem: String(e) }));
+    return mergeDeniedWrites(before, now);
+  }
+
   async close(): Promise<void> {
     this.#closing = true;
     if (this.#alive) {
@@ -375,14 +372,7 @@ export class DebugSession {
     await Promise.race([this.#exited, new Promise((r) => setTimeout(r, 3000))]);
     if (this.#mark !== undefined) killProcesses(this.#mark);
     for (const path of this.#scratch.splice(0)) rmSync(path, { recursive: true, force: true });
+    // What the program made since the last call is removed now; the next call names it.
+    this.#settled = mergeDeniedWrites(this.#settled, await this.#settle?.().catch(() => undefined));
   }
-}
-
-function connectTo(port: number): Promise<Socket> {
-  return new Promise<Socket>((resolve, reject) => {
-    const s = connect(port, '127.0.0.1', () => resolve(s));
-    s.once('error', (e) =>
-      reject(new DebugToolError('DEBUG_ADAPTER', `could not connect to port ${port}: ${e.message}`, { port })),
-    );
-  });
 }

@@ -6,6 +6,7 @@ import { defineTool, describeDeniedWrites, type ToolResult, type Zod } from '@a3
 import type { z } from 'zod';
 import { ADAPTER_IDS } from './adapters.js';
 import { debugShellCommands } from './debug-commands.js';
+import { mergeDeniedWrites } from './denied-writes.js';
 import { DebugToolError } from './debug-errors.js';
 import { DEBUG_RESOURCE, type DebugResource } from './debug-resource.js';
 import { runOperation } from './operations.js';
@@ -106,9 +107,10 @@ export const debugTool = defineTool({
   execute: async (args, ctx) => {
     const debug = await ctx.resource<DebugResource>(DEBUG_RESOURCE);
     const ws = ctx.workspace;
+    const running = await debug.current();
     // While a held program runs, each call is watched from its start: what the program creates
     // meanwhile where a write rule forbids it is removed when the call ends (launch holds its own).
-    if (ws.holdProcess !== undefined && args.op !== 'launch' && args.op !== 'attach' && (await debug.current()))
+    if (ws.holdProcess !== undefined && args.op !== 'launch' && args.op !== 'attach' && running !== undefined)
       await ws.holdProcess({ command: 'true', args: [] }).catch(() => undefined);
     let result: ToolResult;
     try {
@@ -117,11 +119,20 @@ export const debugTool = defineTool({
       if (!(error instanceof DebugToolError)) throw error;
       result = toolFailure(error);
     }
-    const denied = await ws.settleHeldWrites?.();
+    // The program runs on between calls: what it made since the last one is removed too.
+    const now = await debug.current().catch(() => undefined);
+    const programs = [...new Set([running, now])].filter((s) => s !== undefined);
+    const own = await ws.settleHeldWrites?.();
+    const since = mergeDeniedWrites(...(await Promise.all(programs.map((s) => s.settleWrites()))));
+    const denied = mergeDeniedWrites(own, since);
     if (denied === undefined) return result;
+    const lines = [
+      describeDeniedWrites(own),
+      describeDeniedWrites(since, 'the program under debug since the last call'),
+    ];
     return {
       ...result,
-      output: `${result.output}\n${describeDeniedWrites(denied)}`,
+      output: `${result.output}\n${lines.filter((l) => l !== '').join('\n')}`,
       exitCode: 1,
       metadata: { ...result.metadata, denied_writes: { ...denied, removed: [...denied.removed] } },
     };
