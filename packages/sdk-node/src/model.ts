@@ -12,6 +12,7 @@ import {
   type ModelEnvironment,
   type ModelResolver,
   type ModelSelection,
+  withholdFromToolProcesses,
 } from '@a3s-code/core';
 import { providerModelResolver } from '@a3s-code/providers';
 import { isAbsolute, resolve } from 'node:path';
@@ -73,6 +74,9 @@ export async function resolveModel(
   providers?: ProvidersConfig,
   resolver: ModelResolver = providerModelResolver,
 ): Promise<LlmClient | undefined> {
+  // A variable the configuration names as holding a key is kept from the commands the model runs, as the known ones are.
+  for (const p of Object.values(providers ?? {}))
+    if (p?.apiKeyEnv !== undefined) withholdFromToolProcesses(p.apiKeyEnv);
   if (spec !== undefined && typeof spec !== 'string') {
     if (typeof spec === 'object' && spec !== null && typeof (spec as { stream?: unknown }).stream === 'function') {
       return spec;

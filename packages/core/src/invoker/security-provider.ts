@@ -4,6 +4,7 @@
  * values of configured secret environment variables and strips terminal control sequences.
  */
 import { stripTerminalControls } from './terminal-controls.js';
+import { withheldEnvNames } from './tool-process-env.js';
 
 /** What the provider knows about the output it sanitises. */
 export interface SanitizeContext {
@@ -33,7 +34,10 @@ export const DEFAULT_SECRET_ENV_VARS: readonly string[] = Object.freeze([
 
 /** Options of {@link createDefaultSecurityProvider}. */
 export interface DefaultSecurityProviderOptions {
-  /** Names whose values are redacted. Default {@link DEFAULT_SECRET_ENV_VARS}. */
+  /**
+   * Names whose values are redacted. Default {@link DEFAULT_SECRET_ENV_VARS} and the variables a
+   * configuration named as holding a model key (`providers.<p>.apiKeyEnv`).
+   */
   readonly secretEnvVars?: readonly string[];
   /** Where values are read, once, at construction. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -46,7 +50,7 @@ export function createDefaultSecurityProvider(options: DefaultSecurityProviderOp
   const env = options.env ?? process.env;
   const min = options.minSecretLength ?? 6;
   const secrets: { value: string; name: string }[] = [];
-  for (const name of options.secretEnvVars ?? DEFAULT_SECRET_ENV_VARS) {
+  for (const name of options.secretEnvVars ?? [...DEFAULT_SECRET_ENV_VARS, ...withheldEnvNames()]) {
     const value = env[name];
     if (typeof value === 'string' && value.length >= min) secrets.push({ value, name });
   }

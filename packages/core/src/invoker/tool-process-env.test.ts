@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SECRET_ENV_VARS } from './security-provider.js';
-import { MODEL_CREDENTIAL_ENV_VARS, toolProcessEnv } from './tool-process-env.js';
+import { createDefaultSecurityProvider } from './security-provider.js';
+import { MODEL_CREDENTIAL_ENV_VARS, toolProcessEnv, withholdFromToolProcesses } from './tool-process-env.js';
 
 describe('toolProcessEnv', () => {
   it('drops every model-provider credential, keeps the rest and the names passed on, and never mutates its input', () => {
@@ -20,5 +21,17 @@ describe('toolProcessEnv', () => {
 
   it('every credential it drops is also redacted from tool output by default', () => {
     for (const name of MODEL_CREDENTIAL_ENV_VARS) expect(DEFAULT_SECRET_ENV_VARS).toContain(name);
+  });
+
+  it('a variable a configuration names as holding a model key is dropped and redacted from then on', () => {
+    const env = { PATH: '/bin', A3S_UNIT_WITHHELD_KEY: 'k-123456789' };
+    expect(toolProcessEnv(env)).toEqual(env);
+    withholdFromToolProcesses('A3S_UNIT_WITHHELD_KEY');
+    expect(toolProcessEnv(env)).toEqual({ PATH: '/bin' });
+    expect(toolProcessEnv(env, ['A3S_UNIT_WITHHELD_KEY'])).toEqual(env);
+    const provider = createDefaultSecurityProvider({ env });
+    expect(provider.sanitizeOutput('key=k-123456789', { toolName: 'bash', callId: 'c' })).toBe(
+      'key=[REDACTED:A3S_UNIT_WITHHELD_KEY]',
+    );
   });
 });

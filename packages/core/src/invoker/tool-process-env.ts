@@ -15,8 +15,27 @@ export const MODEL_CREDENTIAL_ENV_VARS: readonly string[] = Object.freeze([
   'GROQ_API_KEY',
 ]);
 
+// Variables a configuration named as holding a model key (`providers.<p>.apiKeyEnv`).
+const named = new Set<string>();
+
 /**
- * `env` (default `process.env`) without {@link MODEL_CREDENTIAL_ENV_VARS}, except the names in
+ * Marks `name`, a variable holding a model-provider credential under a name of the host's choosing
+ * (a configuration's `providers.<p>.apiKeyEnv`), so tool processes started from now on in this
+ * process go without it, as without {@link MODEL_CREDENTIAL_ENV_VARS}. Sessions call it for the
+ * variables their configuration names.
+ */
+export function withholdFromToolProcesses(name: string): void {
+  named.add(name);
+}
+
+/** The variables passed to {@link withholdFromToolProcesses} so far. */
+export function withheldEnvNames(): readonly string[] {
+  return [...named];
+}
+
+/**
+ * `env` (default `process.env`) without {@link MODEL_CREDENTIAL_ENV_VARS} and the variables
+ * passed to {@link withholdFromToolProcesses}, except the names in
  * `pass` (a host whose own tests need a key lists it). Names are matched exactly, as the
  * operating system does.
  */
@@ -27,7 +46,7 @@ export function toolProcessEnv(
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (MODEL_CREDENTIAL_ENV_VARS.includes(name) && !pass.includes(name)) continue;
+    if ((MODEL_CREDENTIAL_ENV_VARS.includes(name) || named.has(name)) && !pass.includes(name)) continue;
     out[name] = value;
   }
   return out;

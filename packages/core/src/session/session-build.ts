@@ -16,6 +16,7 @@ import {
 import type { LlmClient } from '../llm/llm-client.js';
 import type { ModelConfig, ModelEnvironment, ModelResolver, ModelSelection } from '../llm/model-resolver.js';
 import { ModelConfigurationError } from '../errors/model-errors.js';
+import { withholdFromToolProcesses } from '../invoker/tool-process-env.js';
 import { FileSessionStore } from './file-session-store.js';
 import type { MemorySessionStore } from './memory-session-store.js';
 import { assertSessionStore, type SessionStore } from './session-store.js';
@@ -103,6 +104,9 @@ export function providerSelection(
   env: ModelEnvironment,
   withModel = true,
 ): ModelSelection {
+  // A variable the configuration names as holding a key is kept from the commands the model runs.
+  for (const q of Object.values(providers ?? {}))
+    if (q?.apiKeyEnv !== undefined) withholdFromToolProcesses(q.apiKeyEnv);
   const provider = ref.slice(0, Math.max(0, ref.indexOf('/')));
   const p = providers?.[provider as keyof NonNullable<typeof providers>];
   let apiKey: string | undefined;

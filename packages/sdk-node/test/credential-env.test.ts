@@ -1,0 +1,38 @@
+// A variable the configuration names as holding the model's key (`providers.<p>.apiKeyEnv`) is a
+// credential like OPENAI_API_KEY: the commands the model runs go without it, and its value is
+// redacted from what they print. Real commands, a real session.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ScriptedLlmClient } from '@a3s-code/core/testing';
+import { Agent } from '../src/index.js';
+import { call, results, workspace } from './read-deny-kit.js';
+
+const NAME = 'A3S_SDK_WITHHELD_KEY';
+const VALUE = 'sdk-withheld-9f3k2x7';
+afterEach(() => {
+  delete process.env[NAME];
+});
+
+describe('a key variable named by the configuration', () => {
+  it('SURF-10: commands go without it and its value is redacted from tool output', async () => {
+    process.env[NAME] = VALUE;
+    const dir = workspace();
+    writeFileSync(join(dir, 'copied.txt'), `key=${VALUE}\n`);
+    const model = new ScriptedLlmClient([
+      call('b1', 'bash', { command: `echo "[$${NAME}]"; env | grep -c ${NAME} || true` }),
+      call('b2', 'bash', { command: 'cat copied.txt' }),
+      { text: 'done' },
+    ]);
+    const agent = await Agent.create({ model, providers: { openai: { apiKeyEnv: NAME } } });
+    const session = await agent.session(dir, {
+      permissions: { allow: ['bash'] },
+      gate: { continuation: { enabled: false } },
+    });
+    await session.send('go', {}).catch(() => undefined);
+    await session.close();
+    const got = results(session);
+    expect(got.get('b1')?.output).toBe('[]\n0\n');
+    expect(got.get('b2')?.output).toBe(`key=[REDACTED:${NAME}]\n`);
+  });
+});
