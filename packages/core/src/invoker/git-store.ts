@@ -11,7 +11,8 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 
 /** The git folders to hide from a command, and the note that says why. */
@@ -26,24 +27,38 @@ const MAX_HASHED_BYTES = 64 * 1024 * 1024;
 
 const cache = new Map<string, { readonly key: string; readonly holds: string | undefined }>();
 
+/** The text of `path`, or `''` when it cannot be read. */
+function textOf(path: string): string {
+  if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return '';
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** The git folder of the repository at `root` and the store it shares (worktrees), or `undefined`. */
-async function gitFolders(root: string): Promise<{ gitDir: string; common: string; dotGit: string } | undefined> {
+function gitFolders(root: string): { gitDir: string; common: string; dotGit: string } | undefined {
   const dotGit = join(root, '.git');
-  const s = await lstat(dotGit).catch(() => undefined);
+  const s = lstatSync(dotGit, { throwIfNoEntry: false });
   if (s === undefined) return undefined;
   let gitDir = dotGit;
   if (s.isFile()) {
-    const m = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8').catch(() => ''));
+    const m = /^gitdir:\s*(.+?)\s*$/m.exec(textOf(dotGit));
     if (m === null) return undefined;
     gitDir = isAbsolute(m[1]!) ? m[1]! : resolve(root, m[1]!);
   } else if (!s.isDirectory()) return undefined;
-  const commonDir = (await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => '')).trim();
+  const commonDir = textOf(join(gitDir, 'commondir')).trim();
   const common = commonDir === '' ? gitDir : resolve(gitDir, commonDir);
   return { gitDir, common, dotGit };
 }
 
-/** What changes when git gains or loses what it holds: references, index, packs, reflogs. */
-async function fingerprint(gitDir: string, common: string, files: readonly string[]): Promise<string> {
+/**
+ * What changes when git gains or loses what it holds: references, index, packs, reflogs. Taken
+ * before every held command, so with plain `stat` calls (a few microseconds each, where each
+ * asynchronous one costs a round trip to the thread pool).
+ */
+function fingerprint(gitDir: string, common: string, files: readonly string[]): string {
   const at = [
     join(gitDir, 'HEAD'),
     join(gitDir, 'index'),
@@ -58,7 +73,7 @@ async function fingerprint(gitDir: string, common: string, files: readonly strin
     join(common, 'objects', 'pack'),
     ...files,
   ];
-  const stats = await Promise.all(at.map((p) => stat(p).catch(() => undefined)));
+  const stats = at.map((p) => statSync(p, { throwIfNoEntry: false }));
   return stats.map((s, i) => `${at[i]}:${s === undefined ? '-' : `${s.size}:${s.mtimeMs}:${s.ino}`}`).join('|');
 }
 
@@ -103,9 +118,11 @@ function blobId(content: Buffer, format: string): string {
 async function holds(root: string, patterns: readonly string[], files: readonly string[]): Promise<string | undefined> {
   const specs = patterns.flatMap(pathspecs);
   if (specs.length > 0) {
-    const logged = await git(root, ['log', '--all', '--reflog', '-n', '1', '--format=%H', '--', ...specs]);
+    const [logged, staged] = await Promise.all([
+      git(root, ['log', '--all', '--reflog', '-n', '1', '--format=%H', '--', ...specs]),
+      git(root, ['ls-files', '--cached', '-z', '--', ...specs]),
+    ]);
     if (logged.trim() !== '') return 'a commit holds a file the read rules cover';
-    const staged = await git(root, ['ls-files', '--cached', '-z', '--', ...specs]);
     if (staged !== '') return 'the index holds a file the read rules cover';
   }
   if (files.length === 0) return undefined;
@@ -135,14 +152,18 @@ export async function heldGitStore(
   unreadable: readonly string[],
 ): Promise<HeldGitStore | undefined> {
   if (patterns.length === 0 && unreadable.length === 0) return undefined;
-  const real = await realpath(root).catch(() => undefined);
-  if (real === undefined) return undefined;
-  const folders = await gitFolders(real);
+  let real: string;
+  try {
+    real = realpathSync.native(root);
+  } catch {
+    return undefined;
+  }
+  const folders = gitFolders(real);
   if (folders === undefined) return undefined;
   const { gitDir, common, dotGit } = folders;
   if (unreadable.some((p) => p === dotGit || dotGit.startsWith(`${p}/`))) return undefined;
   const files = unreadable.filter((p) => p.startsWith(`${real}/`));
-  const key = `${patterns.join('\0')}\u0001${await fingerprint(gitDir, common, files)}`;
+  const key = `${patterns.join('\0')}\u0001${fingerprint(gitDir, common, files)}`;
   let entry = cache.get(gitDir);
   if (entry?.key !== key) {
     let why: string | undefined;
