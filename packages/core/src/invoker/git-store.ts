@@ -24,6 +24,8 @@ export interface HeldGitStore {
 const TIMEOUT_MS = 10_000;
 // Covered files larger than this are not hashed (history and the index still count).
 const MAX_HASHED_BYTES = 64 * 1024 * 1024;
+// At most this many covered paths are hashed and watched (history and the index cover them all).
+const MAX_HASHED_FILES = 256;
 
 const cache = new Map<string, { readonly key: string; readonly holds: string | undefined }>();
 
@@ -162,7 +164,7 @@ export async function heldGitStore(
   if (folders === undefined) return undefined;
   const { gitDir, common, dotGit } = folders;
   if (unreadable.some((p) => p === dotGit || dotGit.startsWith(`${p}/`))) return undefined;
-  const files = unreadable.filter((p) => p.startsWith(`${real}/`));
+  const files = unreadable.filter((p) => p.startsWith(`${real}/`)).slice(0, MAX_HASHED_FILES);
   const key = `${patterns.join('\0')}\u0001${fingerprint(gitDir, common, files)}`;
   let entry = cache.get(gitDir);
   if (entry?.key !== key) {
