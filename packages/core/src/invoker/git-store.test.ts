@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,5 +50,21 @@ describe('heldGitStore', () => {
     expect((await heldGitStore(dir, ['.env'], []))?.note).toMatch(/git could not tell whether it holds a file/);
     const plain = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-git-store-')));
     expect(await heldGitStore(plain, ['.env'], [])).toBeUndefined();
+  });
+  it('PERM-02: a workspace inside a repository (a package of a monorepo) has the repository store hidden, its paths read from the workspace', async () => {
+    const top = repo();
+    const sub = join(top, 'pkg');
+    mkdirSync(sub);
+    writeFileSync(join(sub, '.env'), 'TOKEN=2\n');
+    expect(await heldGitStore(sub, ['.env'], [join(sub, '.env')])).toBeUndefined();
+    git(top, 'add', '.env');
+    git(top, 'commit', '-qm', 'the top .env, not the package one');
+    expect(await heldGitStore(sub, ['.env'], [join(sub, '.env')])).toBeUndefined();
+    git(top, 'add', 'pkg/.env');
+    git(top, 'commit', '-qm', 'the package .env');
+    expect(await heldGitStore(sub, ['.env'], [join(sub, '.env')])).toEqual({
+      paths: [join(top, '.git')],
+      note: expect.stringContaining('a commit holds a file the read rules cover'),
+    });
   });
 });

@@ -13,7 +13,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** The git folders to hide from a command, and the note that says why. */
 export interface HeldGitStore {
@@ -160,7 +160,12 @@ export async function heldGitStore(
   } catch {
     return undefined;
   }
-  const folders = gitFolders(real);
+  // The repository git finds from the workspace: its own, or one it sits in (a monorepo's package).
+  let folders = gitFolders(real);
+  for (let dir = real; folders === undefined && dir !== dirname(dir); ) {
+    dir = dirname(dir);
+    folders = gitFolders(dir);
+  }
   if (folders === undefined) return undefined;
   const { gitDir, common, dotGit } = folders;
   if (unreadable.some((p) => p === dotGit || dotGit.startsWith(`${p}/`))) return undefined;
