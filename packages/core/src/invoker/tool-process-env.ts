@@ -19,13 +19,14 @@ export const MODEL_CREDENTIAL_ENV_VARS: readonly string[] = Object.freeze([
 const named = new Set<string>();
 
 /**
- * Marks `name`, a variable holding a model-provider credential under a name of the host's choosing
+ * Marks `names`, variables holding model-provider credentials under names of the host's choosing
  * (a configuration's `providers.<p>.apiKeyEnv`), so tool processes started from now on in this
- * process go without it, as without {@link MODEL_CREDENTIAL_ENV_VARS}. Sessions call it for the
- * variables their configuration names.
+ * process go without them, as without {@link MODEL_CREDENTIAL_ENV_VARS}, and the default
+ * security provider redacts their values. Sessions call it for the variables their
+ * configuration names.
  */
-export function withholdFromToolProcesses(name: string): void {
-  named.add(name);
+export function withholdFromToolProcesses(...names: readonly string[]): void {
+  for (const name of names) named.add(name);
 }
 
 /** The variables passed to {@link withholdFromToolProcesses} so far. */

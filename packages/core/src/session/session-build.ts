@@ -1,9 +1,9 @@
 /**
- * The session build kernel. `planSessionBuild` does everything that needs no
- * I/O — validation, merge, conflicts, defaults, hook compilation, model selection — and lists
- * the resources still to initialise. `initializeSession` opens them (async path);
- * `resolveSync` succeeds only when that list is empty and otherwise throws
- * `ASYNC_SESSION_BUILD_REQUIRED` naming the resource: it never substitutes an easier backend.
+ * The session build kernel. `planSessionBuild` does everything that needs no I/O — validation,
+ * merge, conflicts, defaults, hook compilation, model selection — and lists the resources still to
+ * initialise. `initializeSession` opens them (async path); `resolveSync` succeeds only when that
+ * list is empty and otherwise throws `ASYNC_SESSION_BUILD_REQUIRED` naming the resource: it never
+ * substitutes an easier backend.
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -93,9 +93,9 @@ function modelError(e: unknown): never {
 }
 
 /**
- * The selection of model `ref` (`provider/model`) with its provider's configured settings: base
- * URL, headers, and the API key read from the variable `apiKeyEnv` names. `withModel` false leaves
- * the model out, for a model chosen by the environment (`A3S_MODEL`).
+ * The selection of model `ref` (`provider/model`) with its provider's settings (base URL, headers,
+ * the key read from `apiKeyEnv`'s variable, which tool processes then go without). `withModel`
+ * false leaves the model out (`A3S_MODEL` chose it).
  * @throws SessionConfigurationError naming `providers.<p>.apiKeyEnv` when that variable is not set.
  */
 export function providerSelection(
@@ -104,9 +104,7 @@ export function providerSelection(
   env: ModelEnvironment,
   withModel = true,
 ): ModelSelection {
-  // A variable the configuration names as holding a key is kept from the commands the model runs.
-  for (const q of Object.values(providers ?? {}))
-    if (q?.apiKeyEnv !== undefined) withholdFromToolProcesses(q.apiKeyEnv);
+  withholdFromToolProcesses(...Object.values(providers ?? {}).flatMap((q) => q?.apiKeyEnv ?? []));
   const provider = ref.slice(0, Math.max(0, ref.indexOf('/')));
   const p = providers?.[provider as keyof NonNullable<typeof providers>];
   let apiKey: string | undefined;
@@ -291,9 +289,8 @@ export function planSessionBuild(dir: string, agent: AgentBuildContext, options:
 }
 
 /**
- * Initialises the plan's resources (async path): the model client, the fact store
- * and the session store. A failure is a `SessionInitializationError` naming the resource; what
- * was already opened is closed again.
+ * Initialises the plan's resources (async path): the model client, the fact store and the session
+ * store. A failure is a `SessionInitializationError` naming the resource; what opened is closed.
  */
 export async function initializeSession(plan: SessionBuildPlan): Promise<ResolvedSessionConfig> {
   const { base } = plan;
@@ -333,10 +330,7 @@ export async function initializeSession(plan: SessionBuildPlan): Promise<Resolve
   });
 }
 
-/**
- * Resolves without any asynchronous work, or throws
- * `ASYNC_SESSION_BUILD_REQUIRED` naming the first resource that needs it.
- */
+/** Resolves without any asynchronous work, or throws `ASYNC_SESSION_BUILD_REQUIRED` naming the first resource that needs it. */
 export function resolveSync(plan: SessionBuildPlan): ResolvedSessionConfig {
   const first = plan.pending[0];
   if (first)
