@@ -3,11 +3,13 @@
 // functions, and interpreters such as `sh -c`, `eval`, `base64 | sh`), checks that
 // `deny: ['Bash(rm:*)']` denies each one, and runs a sample through the governed kernel against a
 // real LocalWorkspace to confirm the file survives. The same sample also runs in plain bash to show
-// the spellings really delete. Exits 1 if any spelling leaked.
+// the spellings really delete. Exits 1 if any spelling leaked. With SOAK_MODE=options the victim
+// is a folder, the rule `Bash(rm -rf *)`, and every spelling also respells its options (order,
+// clusters, long names cut short, after the operand, in a variable).
 //   pnpm exec tsx soak/deny-spellings.soak.ts [count=500] [sample=100] [seed]
 //   (SOAK_DEBUG=1 also prints the sampled spellings that do not delete in plain bash)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, PermissionPolicy } from '@a3s-code/core';
@@ -50,7 +52,32 @@ const NAMES = [
   '/usr/bin/rm',
   'r\\\nm',
 ];
+const OPTIONS_MODE = process.env.SOAK_MODE === 'options';
+const RULE = OPTIONS_MODE ? 'Bash(rm -rf *)' : 'Bash(rm:*)';
 const FLAGS = ['', '-f ', '-- ', '-f -- ', '\\\n'];
+// Spellings of `-r -f` (options mode); a folder needs both.
+const OPTION_SPELLINGS = [
+  '-rf',
+  '-fr',
+  '-r -f',
+  '-f -r',
+  '-Rf',
+  '-fR',
+  '-rfv',
+  '-v -r -i -f',
+  '--recursive --force',
+  '--force -r',
+  '-R --force',
+  '--rec --forc',
+  "'-rf'",
+  '-"fr"',
+];
+// The arguments of one `rm`: the flags before the file, or (options mode) the options anywhere.
+function argsOf(f: string): string {
+  if (!OPTIONS_MODE) return `${pick(FLAGS)}${f}`;
+  const o = pick(OPTION_SPELLINGS);
+  return random() < 0.25 ? `${f} ${o}` : `${o} ${f}`;
+}
 
 // Programs that run a program (they cannot run a shell builtin or keyword).
 const WRAPPERS: readonly ((c: string) => string)[] = [
@@ -123,20 +150,30 @@ const INTERPRETERS: readonly Layer[] = [
   (s) => `C=${sq(s)}; bash -c "$C"`,
 ];
 
-const DYNAMIC: readonly ((f: string) => string)[] = [
-  (f) => `R=rm; $R ${f}`,
-  (f) => `R=rm; "$R" ${f}`,
-  (f) => `R=rm; \${R} ${f}`,
-  (f) => `$(echo rm) ${f}`,
-  (f) => `\`echo rm\` ${f}`,
-  (f) => `{rm,${f}}`,
-  (f) => `echo ${f} | xargs rm`,
-  (f) => `printf '%s\\0' ${f} | xargs -0 rm`,
-  (f) => `echo ${f} | xargs -I{} rm {}`,
-  (f) => `find . -name ${f} -exec rm {} \\;`,
-  (f) => `find . -name ${f} -exec rm {} +`,
-  (f) => `set -- rm ${f}; "$@"`,
-];
+const DYNAMIC: readonly ((f: string) => string)[] = OPTIONS_MODE
+  ? [
+      (f) => `R=rm; $R -fr ${f}`,
+      (f) => `$(echo rm) -r -f ${f}`,
+      (f) => `O='-r -f'; rm $O ${f}`,
+      (f) => `rm $(echo -rf) ${f}`,
+      (f) => `echo ${f} | xargs rm -fr`,
+      (f) => `find . -maxdepth 1 -name ${f} -exec rm --recursive --force {} +`,
+      (f) => `set -- rm -f -r ${f}; "$@"`,
+    ]
+  : [
+      (f) => `R=rm; $R ${f}`,
+      (f) => `R=rm; "$R" ${f}`,
+      (f) => `R=rm; \${R} ${f}`,
+      (f) => `$(echo rm) ${f}`,
+      (f) => `\`echo rm\` ${f}`,
+      (f) => `{rm,${f}}`,
+      (f) => `echo ${f} | xargs rm`,
+      (f) => `printf '%s\\0' ${f} | xargs -0 rm`,
+      (f) => `echo ${f} | xargs -I{} rm {}`,
+      (f) => `find . -name ${f} -exec rm {} \\;`,
+      (f) => `find . -name ${f} -exec rm {} +`,
+      (f) => `set -- rm ${f}; "$@"`,
+    ];
 
 interface Spelling {
   readonly category: Category;
@@ -145,11 +182,12 @@ interface Spelling {
 
 function simple(): Spelling {
   const name = pick(NAMES);
-  const flags = pick(FLAGS);
+  const args = argsOf('\u0000');
   const wraps = Array.from({ length: Math.floor(random() * 3) }, () => pick(WRAPPERS));
   const builtin = pick(BUILTINS);
   const assign = pick(ASSIGNMENTS);
-  const build = (f: string): string => assign + builtin(wraps.reduce((c, w) => w(c), `${name} ${flags}${f}`));
+  const build = (f: string): string =>
+    assign + builtin(wraps.reduce((c, w) => w(c), `${name} ${args.replace('\u0000', f)}`));
   const plain = wraps.length === 0 && assign === '' && builtin('') === '';
   return { category: plain ? 'quoting' : 'wrapper', build };
 }
@@ -174,7 +212,13 @@ const table = new Map<Category, Row>();
 const row = (c: Category): Row =>
   table.get(c) ?? table.set(c, { tried: 0, denied: 0, ran: 0, effective: 0, survived: 0, leaked: 0 }).get(c)!;
 
-const policy = new PermissionPolicy({ deny: ['Bash(rm:*)'], defaultDecision: 'allow' });
+const policy = new PermissionPolicy({ deny: [RULE], defaultDecision: 'allow' });
+// The victim: a file, or (options mode) a folder holding one, which only `rm -r` removes.
+const plant = (root: string, name: string, text: string): void => {
+  if (!OPTIONS_MODE) return writeFileSync(join(root, name), text);
+  mkdirSync(join(root, name));
+  writeFileSync(join(root, name, 'inside'), text);
+};
 const spellings = Array.from({ length: COUNT }, () => spelling(3));
 const leaks: string[] = [];
 spellings.forEach((s, i) => {
@@ -197,7 +241,7 @@ const sample = spellings
 const plain = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-soak-plain-')));
 for (const { s, i } of sample) {
   const file = `victim${i}.txt`;
-  writeFileSync(join(plain, file), 'x');
+  plant(plain, file, 'x');
   spawnSync('/bin/bash', ['-c', s.build(file)], { cwd: plain, stdio: 'ignore', timeout: 20_000 });
   if (!existsSync(join(plain, file))) row(s.category).effective++;
   else if (process.env.SOAK_DEBUG) console.log(`INEFFECTIVE ${JSON.stringify(s.build(file))}`);
@@ -205,7 +249,7 @@ for (const { s, i } of sample) {
 rmSync(plain, { recursive: true, force: true });
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-soak-deny-')));
-for (const { i } of sample) writeFileSync(join(dir, `victim${i}.txt`), 'keep');
+for (const { i } of sample) plant(dir, `victim${i}.txt`, 'keep');
 const model = new ScriptedLlmClient(
   sample.flatMap(({ s, i }) => [
     { tool_calls: [{ id: `c${i}`, name: 'bash', args: { command: s.build(`victim${i}.txt`) } }] },
@@ -216,7 +260,7 @@ const agent = await Agent.create({
   model,
   tools: [workspaceToolPack],
   workspace: new LocalWorkspace({ root: dir }),
-  permissions: { deny: ['Bash(rm:*)'], defaultDecision: 'allow' },
+  permissions: { deny: [RULE], defaultDecision: 'allow' },
 });
 const session = await agent.session(dir, { gate: { continuation: { enabled: false } } });
 try {
@@ -235,7 +279,9 @@ for (const { s, i } of sample) {
 }
 rmSync(dir, { recursive: true, force: true });
 
-console.log(`deny-spellings soak: seed ${SEED}, ${COUNT} spellings judged, ${sample.length} run through the kernel`);
+console.log(
+  `deny-spellings soak (${RULE}): seed ${SEED}, ${COUNT} spellings judged, ${sample.length} run through the kernel`,
+);
 const rows = [...table.entries()].sort(([a], [b]) => a.localeCompare(b));
 const total = rows.reduce(
   (t, [, r]) => ({
