@@ -240,6 +240,27 @@ describe.skipIf(!DEBUGPY)('debug on debugpy', () => {
     }
   });
 
+  it('DBG-08: wait_ms bounds how long launch, continue and wait wait for a stop; a program still going is running, not an error', async () => {
+    writeFileSync(
+      join(dir, 'serve.py'),
+      'import time\ndef handler():\n    return 1\nwhile True:\n    time.sleep(0.05)\n',
+    );
+    await call({ op: 'breakpoints', file: 'serve.py', lines: [3] });
+    const t0 = Date.now();
+    const launched = await call({ op: 'launch', program: 'serve.py', wait_ms: 300 });
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect([launched.exitCode, launched.metadata?.state], launched.output).toEqual([0, 'running']);
+    const waited = await call({ op: 'wait', wait_ms: 200 });
+    expect([waited.exitCode, waited.output]).toEqual([0, expect.stringMatching(/no stop and no end within 200 ms/)]);
+    expect((await call({ op: 'pause' })).metadata?.state).toBe('stopped');
+    const t1 = Date.now();
+    const continued = await call({ op: 'continue', wait_ms: 250 });
+    expect(Date.now() - t1).toBeLessThan(5_000);
+    expect([continued.exitCode, continued.metadata?.state]).toEqual([0, 'running']);
+    expect(continued.output).toMatch(/no stop and no end within 250 ms/);
+    await expect(call({ op: 'wait', wait_ms: 120_001 })).rejects.toThrow(/wait_ms: Too big/);
+  });
+
   it('DBG-07: an empty lines[] clears the file, so launch runs to the end', async () => {
     await call({ op: 'breakpoints', file: 'app.py', lines: [4] });
     await call({ op: 'breakpoints', file: 'app.py', lines: [] });

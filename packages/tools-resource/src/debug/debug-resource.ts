@@ -61,7 +61,9 @@ export interface DebugResource extends OpenedResource {
   breakpoints(): ReadonlyMap<string, readonly number[]>;
   /**
    * Starts a session on `program`; rejected while one runs. `hold`: the call's hold on the
-   * processes it starts, through which the adapter (and so the debuggee) is started.
+   * processes it starts, through which the adapter (and so the debuggee) is started. `waitMs`:
+   * how long to wait for the first stop or the end (default `stopWaitMs` with breakpoints set,
+   * else `settleMs`).
    */
   launch(
     cwd: string,
@@ -69,13 +71,20 @@ export interface DebugResource extends OpenedResource {
     args: readonly string[],
     adapter?: AdapterId,
     hold?: ProcessHold,
+    waitMs?: number,
   ): Promise<DebugSession>;
   /**
    * Attaches to a running debuggee (by the port it listens on, or its process id); rejected while a
    * session runs, and when `hold` keeps files from the call's processes: a process started
-   * elsewhere is not held, and its debugger could read them through it.
+   * elsewhere is not held, and its debugger could read them through it. `waitMs` as for `launch`.
    */
-  attach(cwd: string, target: AttachTarget, adapter: AdapterId, hold?: ProcessHold): Promise<DebugSession>;
+  attach(
+    cwd: string,
+    target: AttachTarget,
+    adapter: AdapterId,
+    hold?: ProcessHold,
+    waitMs?: number,
+  ): Promise<DebugSession>;
   /** Ends the running session (no-op without one); true when one was ended. */
   terminate(): Promise<boolean>;
   /** How long running operations wait for a stop. */
@@ -145,6 +154,7 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
     connectPort?: (a: ReturnType<typeof pick>) => number | undefined,
     checkTarget?: () => void,
     hold?: ProcessHold,
+    waitMs?: number,
   ) => {
     refuseBusy();
     await expireIfDue();
@@ -177,7 +187,7 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
       if (built !== undefined) s.removeOnClose(built);
       try {
         const armed = [...bps.values()].some((lines) => lines.length > 0);
-        await s.begin(request, dapArgs, bps, armed ? stopWaitMs : settleMs);
+        await s.begin(request, dapArgs, bps, waitMs ?? (armed ? stopWaitMs : settleMs));
       } catch (error) {
         await s.close();
         throw error;
@@ -213,13 +223,13 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
       return session.setBreakpoints(path, bps.get(path) ?? []);
     },
     breakpoints: () => bps,
-    async launch(cwd, program, args, adapter, hold) {
+    async launch(cwd, program, args, adapter, hold, waitMs) {
       refuseBusy();
       const path = confineProgram(cwd, program);
       const id = adapter ?? adapterForProgram(path);
-      return start(cwd, id, path, 'launch', (a) => a.launchArgs(path, args, cwd), undefined, undefined, hold);
+      return start(cwd, id, path, 'launch', (a) => a.launchArgs(path, args, cwd), undefined, undefined, hold, waitMs);
     },
-    async attach(cwd, target, adapter, hold) {
+    async attach(cwd, target, adapter, hold, waitMs) {
       const label = target.pid !== undefined ? `process ${target.pid}` : `port ${target.port}`;
       const hidden = hold === undefined ? [] : (await hold({ command: 'true', args: [] })).hidden;
       if (hidden.length > 0)
@@ -239,6 +249,8 @@ export async function openDebugResource(options: DebugResourceOptions = {}): Pro
           target.pid !== undefined
             ? checkAttachPid(cwd, target.pid, { root: procRoot })
             : checkAttachPort(cwd, target.port, { root: procRoot }),
+        undefined,
+        waitMs,
       );
     },
     async terminate() {

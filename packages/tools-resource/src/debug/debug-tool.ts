@@ -72,6 +72,15 @@ const debugInput = (z: Zod) =>
     frame_id: z.number().int().optional().describe('scopes: the frame; evaluate: the frame to evaluate in'),
     reference: z.number().int().min(1).optional().describe('variables: a scope or variable reference'),
     expression: z.string().min(1).max(10_000).optional().describe('evaluate: the expression'),
+    wait_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(120_000)
+      .optional()
+      .describe(
+        'launch/attach/wait/continue/pause/steps: how long to wait for a stop or the end, in ms (default 30000; launch and attach without breakpoints about 3000)',
+      ),
   });
 
 /** The arguments of `debug`. */
@@ -81,8 +90,8 @@ const DESCRIPTION = `Drive a real debugger (Debug Adapter Protocol). One op per 
 adapters (which adapters can start here and why not), status (session running? where stopped?),
 breakpoints {file, lines[]} ([] clears; allowed before launch), launch {program, args[]} (runs to the first breakpoint),
 attach {adapter, port or pid} (debugpy: port; delve: pid; lldb: pid or a gdb-remote port).
-launch and attach return at the first stop or the end, waiting up to 30 s when breakpoints are set and about 3 s once the program runs when none are; a program still going then is reported running: follow it with wait, status, output or pause.
-wait (up to 30 s for the next stop or the end; says running if neither came), continue / pause / step_over / step_in / step_out {thread_id?} (wait for the next stop),
+launch and attach return at the first stop or the end, waiting up to 30 s when breakpoints are set and about 3 s once the program runs when none are (wait_ms sets it, as for every op that waits); a program still going then is reported running: follow it with wait, status, output or pause.
+wait (up to 30 s for the next stop or the end; says running if neither came), continue / pause / step_over / step_in / step_out {thread_id?} (wait for the next stop; running if none came),
 threads, stack {thread_id?} (at most 30 frames), scopes {frame_id} (each with a reference),
 variables {reference} (at most 50 children, values cut at 400 chars), evaluate {expression, frame_id?},
 output (the program's stdout/stderr, capped), terminate (ends the session, kills the adapter and the program).

@@ -30,6 +30,8 @@ export interface OperationArgs {
   readonly frame_id?: number | undefined;
   readonly reference?: number | undefined;
   readonly expression?: string | undefined;
+  /** How long an op that waits for a stop or the end waits, in ms. */
+  readonly wait_ms?: number | undefined;
 }
 
 const ok = (output: string, metadata: Record<string, unknown> = {}): ToolResult => ({ output, exitCode: 0, metadata });
@@ -111,11 +113,17 @@ function lineCount(path: string): number {
   return text.length > 0 && text[text.length - 1] !== 10 ? n + 1 : n;
 }
 
+/** The answer when the program neither stopped nor ended within `waitMs`. */
+function stillRunning(waitMs: number): ToolResult {
+  return ok(`running: no stop and no end within ${waitMs} ms (wait again, pause or terminate)`, { state: 'running' });
+}
+
 async function runAndWait(
   debug: DebugResource,
   s: DebugSession,
   command: string,
   threadId: number | undefined,
+  waitMs: number,
 ): Promise<ToolResult> {
   const st = s.state;
   if (st.kind === 'exited')
@@ -129,11 +137,16 @@ async function runAndWait(
       'DEBUG_ARGS',
       `${command}: the program is running, not stopped, so there is nothing to ${command === 'continue' ? 'continue' : 'step'} from; pause it first (or give the 'thread_id' of a stopped thread)`,
     );
-  const next = s.waitFor((e) => e.event === 'stopped', debug.stopWaitMs, 'stop');
-  next.catch(() => undefined);
+  let timedOut = false;
+  const next = s
+    .waitFor((e) => e.event === 'stopped', waitMs, 'stop')
+    .catch(() => {
+      timedOut = true;
+    });
   await s.request(command, { threadId: thread ?? 0 });
   if (command !== 'pause') s.resumed(st);
   await next;
+  if (timedOut && s.state.kind === 'running') return stillRunning(waitMs);
   const died = s.state.kind === 'exited' ? s.state.adapterDied : undefined;
   if (died !== undefined)
     throw new DebugToolError(
@@ -209,7 +222,7 @@ export async function runOperation(
       return ok(text, { file, lines, applied: set ?? null });
     }
     case 'launch': {
-      const s = await debug.launch(cwd, need(a.program, 'program', 'launch'), a.args ?? [], a.adapter, hold);
+      const s = await debug.launch(cwd, need(a.program, 'program', 'launch'), a.args ?? [], a.adapter, hold, a.wait_ms);
       const d = await describeStop(s);
       return ok(`launched ${s.program} with ${s.adapter.id}: ${d.text}`, {
         adapter: s.adapter.id,
@@ -227,7 +240,7 @@ export async function runOperation(
           },
         );
       const target = a.pid !== undefined ? { pid: a.pid } : { port: a.port! };
-      const s = await debug.attach(cwd, target, need(a.adapter, 'adapter', 'attach'), hold);
+      const s = await debug.attach(cwd, target, need(a.adapter, 'adapter', 'attach'), hold, a.wait_ms);
       const d = await describeStop(s);
       return ok(`attached with ${s.adapter.id} to ${s.program}: ${d.text}`, {
         adapter: s.adapter.id,
@@ -248,7 +261,7 @@ export async function runOperation(
         step_out: 'stepOut',
         pause: 'pause',
       }[a.op];
-      return runAndWait(debug, s, command, a.thread_id);
+      return runAndWait(debug, s, command, a.thread_id, a.wait_ms ?? debug.stopWaitMs);
     }
     case 'threads': {
       const s = await live(debug);
@@ -343,16 +356,14 @@ export async function runOperation(
     case 'wait': {
       const s = await live(debug);
       if (s.state.kind === 'running') {
+        const waitMs = a.wait_ms ?? debug.stopWaitMs;
         let timedOut = false;
         await s
-          .waitFor((e) => e.event === 'stopped', debug.stopWaitMs, 'stop')
+          .waitFor((e) => e.event === 'stopped', waitMs, 'stop')
           .catch(() => {
             timedOut = true;
           });
-        if (timedOut && s.state.kind === 'running')
-          return ok(`running: no stop and no end within ${debug.stopWaitMs} ms (wait again, pause or terminate)`, {
-            state: 'running',
-          });
+        if (timedOut && s.state.kind === 'running') return stillRunning(waitMs);
       }
       const d = await describeStop(s);
       return ok(d.text, d.meta);
