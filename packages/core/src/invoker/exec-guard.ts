@@ -116,16 +116,12 @@ export function guardExec(
 }
 
 /**
- * The workspace-relative path patterns of the read rules a command is held to (`ask`: the ask
- * rules too), absolute ones under `root` made relative; `undefined` when there are no read rules.
+ * The path patterns of the read rules a command is held to (`ask`: the ask rules too), absolute
+ * ones under `root` made workspace-relative; `undefined` when there are no read rules.
  */
 function readRulePatterns(root: string, policy: PermissionPolicy, ask: boolean): string[] | undefined {
   if (!policy.hasReadDenyRules && !(ask && policy.hasReadAskRules)) return undefined;
   const base = root.replace(/\/+$/, '');
   const all = [...policy.pathPatterns('read'), ...(ask ? policy.pathPatterns('read', true) : [])];
-  return [
-    ...new Set(
-      all.flatMap((p) => (!p.startsWith('/') ? [p] : p.startsWith(`${base}/`) ? [p.slice(base.length + 1)] : [])),
-    ),
-  ];
+  return [...new Set(all.map((p) => (p.startsWith(`${base}/`) ? p.slice(base.length + 1) : p)))];
 }

@@ -67,4 +67,19 @@ describe('heldGitStore', () => {
       note: expect.stringContaining('a commit holds a file the read rules cover'),
     });
   });
+  it('PERM-02: a rule on files outside the workspace holds for a repository there too (a dotfiles repository)', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-git-home-')));
+    mkdirSync(join(home, '.aws'));
+    writeFileSync(join(home, '.aws', 'credentials'), 'key=1\n');
+    git(home, 'init', '-q');
+    const workspace = repo();
+    const rule = `${home}/.aws/**`;
+    expect(await heldGitStore(workspace, [rule], [join(home, '.aws')])).toBeUndefined();
+    git(home, 'add', '.aws');
+    git(home, 'commit', '-qm', 'dotfiles');
+    expect(await heldGitStore(workspace, ['.env', rule, '/nowhere/at/all/**'], [join(home, '.aws')])).toEqual({
+      paths: [join(home, '.git')],
+      note: expect.stringContaining('a commit holds a file the read rules cover'),
+    });
+  });
 });

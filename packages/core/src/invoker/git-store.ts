@@ -143,10 +143,58 @@ async function holds(root: string, patterns: readonly string[], files: readonly 
     : undefined;
 }
 
+/** Where git finds a repository from `cwd` and what it holds of `patterns` (relative to `cwd`). */
+async function lookAt(
+  cwd: string,
+  patterns: readonly string[],
+  unreadable: readonly string[],
+): Promise<{ readonly paths: readonly string[]; readonly why: string } | undefined> {
+  // The repository git finds from the folder: its own, or one it sits in (a monorepo's package).
+  let folders = gitFolders(cwd);
+  for (let dir = cwd; folders === undefined && dir !== dirname(dir); ) {
+    dir = dirname(dir);
+    folders = gitFolders(dir);
+  }
+  if (folders === undefined) return undefined;
+  const { gitDir, common, dotGit } = folders;
+  if (unreadable.some((p) => p === dotGit || dotGit.startsWith(`${p}/`))) return undefined;
+  const files = unreadable.filter((p) => p.startsWith(`${cwd === '/' ? '' : cwd}/`)).slice(0, MAX_HASHED_FILES);
+  const key = `${patterns.join('\0')}\u0001${fingerprint(gitDir, common, files)}`;
+  const at = `${gitDir}\0${cwd}`;
+  let entry = cache.get(at);
+  if (entry?.key !== key) {
+    let why: string | undefined;
+    try {
+      why = await holds(cwd, patterns, files);
+    } catch (e) {
+      why = `git could not tell whether it holds a file the read rules cover (${(e as Error).message.split('\n')[0]})`;
+    }
+    entry = { key, holds: why };
+    cache.set(at, entry);
+  }
+  return entry.holds === undefined ? undefined : { paths: [dotGit, gitDir, common], why: entry.holds };
+}
+
 /**
- * The git folders to hide from a command under read rules whose workspace-relative path
- * `patterns` git may hold (see the module comment), with `unreadable` the covered paths that
- * exist (absolute); `undefined` when there is no repository at `root` or it holds none of them.
+ * An absolute path pattern as git reads it: the nearest existing folder on its literal part, and
+ * the pattern relative to it (`/home/me/.ssh/**` from `/home/me/.ssh`, `**`).
+ */
+function anchorOf(pattern: string): { readonly cwd: string; readonly rest: string } | undefined {
+  const parts = pattern.split('/');
+  const wild = parts.findIndex((p) => /[*?]/.test(p));
+  let cwd = parts.slice(0, wild === -1 ? parts.length - 1 : wild).join('/') || '/';
+  while (statSync(cwd, { throwIfNoEntry: false })?.isDirectory() !== true) {
+    if (cwd === '/') return undefined;
+    cwd = dirname(cwd);
+  }
+  const rest = cwd === '/' ? pattern.slice(1) : pattern.slice(cwd.length + 1);
+  return rest === '' ? undefined : { cwd, rest };
+}
+
+/**
+ * The git folders to hide from a command under read rules with path `patterns` (workspace-relative,
+ * or absolute for files outside the workspace) that git may hold (see the module comment), with
+ * `unreadable` the covered paths that exist (absolute); `undefined` when no repository holds any.
  */
 export async function heldGitStore(
   root: string,
@@ -160,32 +208,17 @@ export async function heldGitStore(
   } catch {
     return undefined;
   }
-  // The repository git finds from the workspace: its own, or one it sits in (a monorepo's package).
-  let folders = gitFolders(real);
-  for (let dir = real; folders === undefined && dir !== dirname(dir); ) {
-    dir = dirname(dir);
-    folders = gitFolders(dir);
-  }
-  if (folders === undefined) return undefined;
-  const { gitDir, common, dotGit } = folders;
-  if (unreadable.some((p) => p === dotGit || dotGit.startsWith(`${p}/`))) return undefined;
-  const files = unreadable.filter((p) => p.startsWith(`${real}/`)).slice(0, MAX_HASHED_FILES);
-  const key = `${patterns.join('\0')}\u0001${fingerprint(gitDir, common, files)}`;
-  let entry = cache.get(gitDir);
-  if (entry?.key !== key) {
-    let why: string | undefined;
-    try {
-      why = await holds(real, patterns, files);
-    } catch (e) {
-      why = `git could not tell whether it holds a file the read rules cover (${(e as Error).message.split('\n')[0]})`;
-    }
-    entry = { key, holds: why };
-    cache.set(gitDir, entry);
-  }
-  if (entry.holds === undefined) return undefined;
-  const paths = [...new Set([dotGit, gitDir, common])];
+  const relative = patterns.filter((p) => !p.startsWith('/'));
+  // A rule on a file outside the workspace (`Read(~/.aws/**)`) holds for a repository there too (dotfiles).
+  const outside = patterns.flatMap((p) => (p.startsWith('/') ? [anchorOf(p)] : [])).filter((a) => a !== undefined);
+  const found = await Promise.all([
+    lookAt(real, relative, unreadable),
+    ...outside.map((a) => lookAt(a.cwd, [a.rest], unreadable)),
+  ]);
+  const held = found.filter((f) => f !== undefined);
+  if (held.length === 0) return undefined;
   return {
-    paths,
-    note: `[.git is hidden from this command: ${entry.holds}, and git would print it; use the git tool, which keeps such files out]`,
+    paths: [...new Set(held.flatMap((h) => h.paths))],
+    note: `[.git is hidden from this command: ${held[0]!.why}, and git would print it; use the git tool, which keeps such files out]`,
   };
 }
