@@ -75,8 +75,7 @@ export async function resolveModel(
   resolver: ModelResolver = providerModelResolver,
 ): Promise<LlmClient | undefined> {
   // A variable the configuration names as holding a key is kept from the commands the model runs, as the known ones are.
-  for (const p of Object.values(providers ?? {}))
-    if (p?.apiKeyEnv !== undefined) withholdFromToolProcesses(p.apiKeyEnv);
+  withholdFromToolProcesses(...Object.values(providers ?? {}).flatMap((p) => p?.apiKeyEnv ?? []));
   if (spec !== undefined && typeof spec !== 'string') {
     if (typeof spec === 'object' && spec !== null && typeof (spec as { stream?: unknown }).stream === 'function') {
       return spec;

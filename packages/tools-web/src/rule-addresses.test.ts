@@ -4,10 +4,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PermissionDeniedError, ToolInvoker, ToolRegistry } from '@a3s-code/core';
-import { createTestInvocation } from '@a3s-code/core/testing';
+import { PermissionDeniedError } from '@a3s-code/core';
 import { canonicalAddress, ruleAddressJudge } from './rule-addresses.js';
-import { createWebFetchTool } from './web-fetch-tool.js';
+import { fetchAs, fetchInvoker } from './test-support/fetch-invoker.js';
 import { html, loopbackServer, type LoopbackServer } from './test-support/loopback-server.js';
 
 let server: LoopbackServer;
@@ -27,17 +26,9 @@ afterAll(async () => {
   await new Promise((resolve) => other.close(resolve));
 });
 
-function invoker(policy: ConstructorParameters<typeof ToolInvoker>[0]['policy']) {
-  const registry = new ToolRegistry({ capabilities: [] });
-  registry.add(createWebFetchTool({ allowPrivateNetwork: true }));
-  return new ToolInvoker({ registry, policy });
-}
-const fetchAs = (inv: ToolInvoker, url: string, source: 'agent' | 'host' = 'agent') =>
-  inv.invoke({ id: 'f', name: 'web_fetch', args: { url } }, createTestInvocation().context, source);
-
 describe('domain: rules hold for the addresses of the host they name', () => {
   it('PERM-02: a fetch of an address of a denied host is refused before it connects, naming the rule and the address', async () => {
-    const inv = invoker({ allow: ['web_fetch'], deny: ['WebFetch(domain:localhost)'] });
+    const inv = fetchInvoker({ allow: ['web_fetch'], deny: ['WebFetch(domain:localhost)'] });
     const before = server.hits.length;
     const res = await fetchAs(inv, `${server.base}/open`);
     expect(res).toMatchObject({
@@ -56,7 +47,7 @@ describe('domain: rules hold for the addresses of the host they name', () => {
   });
 
   it('PERM-02: a redirect to an address of a denied host is refused', async () => {
-    const inv = invoker({ allow: ['web_fetch'], deny: ['WebFetch(domain:localhost)'] });
+    const inv = fetchInvoker({ allow: ['web_fetch'], deny: ['WebFetch(domain:localhost)'] });
     const before = server.hits.length;
     expect(await fetchAs(inv, `${otherBase}/x`)).toMatchObject({
       ok: false,
@@ -66,14 +57,14 @@ describe('domain: rules hold for the addresses of the host they name', () => {
   });
 
   it('PERM-02: a host that does not exist has no address; a host call is the host own; an ask rule holds a hop as a deny does', async () => {
-    const missing = invoker({ allow: ['web_fetch'], deny: ['WebFetch(domain:nowhere.invalid)'] });
+    const missing = fetchInvoker({ allow: ['web_fetch'], deny: ['WebFetch(domain:nowhere.invalid)'] });
     expect(await fetchAs(missing, `${server.base}/open`)).toMatchObject({ ok: true });
-    const denied = invoker({ deny: ['WebFetch(domain:localhost)'] });
+    const denied = fetchInvoker({ deny: ['WebFetch(domain:localhost)'] });
     expect(await fetchAs(denied, `${server.base}/open`, 'host')).toMatchObject({
       ok: true,
       output: expect.stringContaining('an open page'),
     });
-    const asked = invoker({ allow: ['web_fetch'], ask: ['WebFetch(domain:localhost)'] });
+    const asked = fetchInvoker({ allow: ['web_fetch'], ask: ['WebFetch(domain:localhost)'] });
     expect(await fetchAs(asked, `${server.base}/open`)).toMatchObject({
       ok: false,
       output: 'Permission denied: WebFetch(domain:localhost) (127.0.0.1 is an address of localhost)',

@@ -2,9 +2,8 @@
 // it) and by URL, and for every redirect hop: a page the rules refuse cannot be reached through a
 // URL they allow that redirects to it. Host calls are the host's own and are not judged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PermissionPolicy, ToolInvoker, ToolRegistry } from '@a3s-code/core';
-import { createTestInvocation } from '@a3s-code/core/testing';
-import { createWebFetchTool } from './web-fetch-tool.js';
+import { PermissionPolicy } from '@a3s-code/core';
+import { fetchAs, fetchInvoker } from './test-support/fetch-invoker.js';
 import { html, loopbackServer, type LoopbackServer } from './test-support/loopback-server.js';
 
 let server: LoopbackServer;
@@ -17,14 +16,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => server.close());
-
-function invoker(policy: ConstructorParameters<typeof ToolInvoker>[0]['policy']) {
-  const registry = new ToolRegistry({ capabilities: [] });
-  registry.add(createWebFetchTool({ allowPrivateNetwork: true }));
-  return new ToolInvoker({ registry, policy });
-}
-const fetchAs = (inv: ToolInvoker, url: string, source: 'agent' | 'host' = 'agent') =>
-  inv.invoke({ id: 'f', name: 'web_fetch', args: { url } }, createTestInvocation().context, source);
 
 describe('web_fetch under the session rules', () => {
   it('PERM-02: WebFetch(domain:host) denies that host and its subdomains in any case or with a final dot; an allow rule covers the host it names', () => {
@@ -53,7 +44,7 @@ describe('web_fetch under the session rules', () => {
 
   it('PERM-02: a redirect to a URL the rules deny is refused before it is fetched, naming the rule and the hop', async () => {
     const rule = `WebFetch(${server.base}/secret*)`;
-    const inv = invoker({ allow: ['web_fetch'], deny: [rule] });
+    const inv = fetchInvoker({ allow: ['web_fetch'], deny: [rule] });
     const direct = await fetchAs(inv, `${server.base}/secret`);
     expect(direct).toMatchObject({ ok: false, output: `Permission denied: ${rule}` });
     const before = server.hits.length;
@@ -71,24 +62,24 @@ describe('web_fetch under the session rules', () => {
   });
 
   it('PERM-03: a call an allow rule let run unasked follows a redirect only where an allow rule covers it', async () => {
-    const inv = invoker({ allow: [`WebFetch(${server.base}/to-*)`] });
+    const inv = fetchInvoker({ allow: [`WebFetch(${server.base}/to-*)`] });
     expect(await fetchAs(inv, `${server.base}/to-open`)).toMatchObject({
       ok: false,
       output: `Permission denied: no allow rule covers it (the call ran under WebFetch(${server.base}/to-*)) (a redirect to ${server.base}/open)`,
     });
-    const both = invoker({ allow: [`WebFetch(${server.base}/to-*)`, `WebFetch(${server.base}/open)`] });
+    const both = fetchInvoker({ allow: [`WebFetch(${server.base}/to-*)`, `WebFetch(${server.base}/open)`] });
     expect(await fetchAs(both, `${server.base}/to-open`)).toMatchObject({ ok: true });
   });
 
   it('PERM-05: a hop under an ask rule the call was not judged under is refused; a host call is the host own', async () => {
     const rule = `WebFetch(${server.base}/secret)`;
-    const inv = invoker({ allow: ['web_fetch'], ask: [rule] });
+    const inv = fetchInvoker({ allow: ['web_fetch'], ask: [rule] });
     expect(await fetchAs(inv, `${server.base}/to-secret`)).toMatchObject({
       ok: false,
       output: `Permission denied: ${rule} (a redirect to ${server.base}/secret)`,
     });
     const host = await fetchAs(
-      invoker({ deny: [`WebFetch(${server.base}/secret*)`] }),
+      fetchInvoker({ deny: [`WebFetch(${server.base}/secret*)`] }),
       `${server.base}/to-secret`,
       'host',
     );
