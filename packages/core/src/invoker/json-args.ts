@@ -11,7 +11,39 @@ const MAX_DEPTH = 256;
 
 /** The first argument JSON cannot hold: its path (`args.a.b[2]`) and why; `undefined` when all can. */
 export function nonJsonArg(args: unknown): { readonly field: string; readonly message: string } | undefined {
-  return walk(args, 'args', [], 0);
+  // Most arguments are JSON: a walk that builds no paths says so; only a problem is walked again
+  // to name where it is.
+  return allJson(args, [], 0) ? undefined : walk(args, 'args', [], 0);
+}
+
+/** True when `v` is JSON data throughout (as {@link walk} judges it, without naming a path). */
+function allJson(v: unknown, ancestors: object[], depth: number): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+    case 'undefined':
+      return true;
+    case 'number':
+      return Number.isFinite(v);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (v === null || depth >= MAX_DEPTH) return true;
+  if (ancestors.includes(v)) return false;
+  if (!Array.isArray(v) && !isPlain(v)) return false;
+  ancestors.push(v);
+  try {
+    for (const key of Object.keys(v))
+      if (!allJson((v as Record<string, unknown>)[key], ancestors, depth + 1)) return false;
+    return true;
+  } catch {
+    // A getter that threw: the walk that names paths says which.
+    return false;
+  } finally {
+    ancestors.pop();
+  }
 }
 
 function kindOf(v: object): string {
@@ -24,7 +56,11 @@ function kindOf(v: object): string {
 // named Object (so a plain object made in another realm counts too).
 function isPlain(v: object): boolean {
   const proto = Object.getPrototypeOf(v) as { constructor?: { name?: unknown } } | null;
-  return proto === null || (Object.getPrototypeOf(proto) === null && proto.constructor?.name === 'Object');
+  return (
+    proto === null ||
+    proto === Object.prototype ||
+    (Object.getPrototypeOf(proto) === null && proto.constructor?.name === 'Object')
+  );
 }
 
 function walk(

@@ -189,6 +189,11 @@ export interface WorkspaceExecResult {
    * them with the command's output.
    */
   readonly heldNotes?: readonly string[];
+  /**
+   * Set by a backend that holds each command's tree to a ceiling on processes (and threads) when
+   * this command reached it: the ceiling, and forks past it failed.
+   */
+  readonly processLimit?: number;
 }
 
 /** What a command created against the write rules, removed after it (see {@link WorkspaceExecResult.deniedWrites}). */

@@ -40,6 +40,7 @@ import {
 } from './proc-scan.js';
 import { groupAlive, killMarked, signalMarked } from './process-killer.js';
 import { hiddenProcess } from './hide-process.js';
+import { createPidsGroup, DEFAULT_MAX_PROCESSES, killGroup } from './pids-cgroup.js';
 import { reaperCommand, type ShellExit } from './reaper.js';
 import { pipesClosed, processExit, shellExit } from './shell-exit.js';
 import { StreamCapture } from './stream-capture.js';
@@ -171,8 +172,16 @@ export class LocalExec implements WorkspaceExec {
   /** Model credentials kept in the commands' environment (see `toolProcessEnv`). */
   readonly #passEnv: readonly string[];
 
-  constructor(fs: LocalFileSystem, passEnv: readonly string[] = []) {
+  /** Ceiling on the processes of one command's tree, or `false` (see `pids-cgroup.ts`). */
+  readonly #maxProcesses: number | false;
+
+  constructor(
+    fs: LocalFileSystem,
+    passEnv: readonly string[] = [],
+    maxProcesses: number | false = DEFAULT_MAX_PROCESSES,
+  ) {
     this.#passEnv = [...passEnv];
+    this.#maxProcesses = maxProcesses;
     this.fs = fs;
   }
 
@@ -237,7 +246,17 @@ export class LocalExec implements WorkspaceExec {
     };
     const hide = request.hide;
     const hiding = hide !== undefined && (hide.unreadable.length > 0 || hide.unwritable.length > 0);
-    const reaper = reaperCommand(SHELL, ['-c', request.command], env, PROC_AVAILABLE, hiding ? hide : undefined);
+    // The reaper and a namespace's init count too.
+    const group = this.#maxProcesses === false ? undefined : createPidsGroup(this.#maxProcesses + 2);
+    const reaper = reaperCommand(
+      SHELL,
+      ['-c', request.command],
+      env,
+      PROC_AVAILABLE,
+      hiding ? hide : undefined,
+      group?.procsFile,
+    );
+    if (reaper === undefined) group?.remove();
     if (hiding && reaper === undefined)
       throw refusedBeforeChange(
         new WorkspaceProcessError(
@@ -251,6 +270,15 @@ export class LocalExec implements WorkspaceExec {
       detached: true,
       stdio: [request.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(reaper ? (['pipe'] as const) : [])],
     });
+    // The group goes when the reaper does (once the last process of the tree has gone); whether a
+    // fork hit the ceiling is read first.
+    let limitHit = false;
+    const leaveGroup = (): void => {
+      limitHit ||= group?.reached() ?? false;
+      group?.remove();
+    };
+    child.once('exit', leaveGroup);
+    child.once('error', leaveGroup);
     if (request.stdin !== undefined && child.stdin) {
       // A command that exits without reading its input closes the pipe: that is not an error.
       child.stdin.on('error', () => undefined);
@@ -308,6 +336,7 @@ export class LocalExec implements WorkspaceExec {
         await killMarked([mark], true);
         this.#background.release(mark, false);
       }
+      if (group !== undefined) await killGroup(group);
       if ((await Promise.race([settled, delay(DRAIN_GRACE_MS, 'stuck')])) !== 'done') {
         // A process nothing can find holds the pipes: stop reading them.
         child.stdout?.destroy();
@@ -347,6 +376,7 @@ export class LocalExec implements WorkspaceExec {
       stderr: stderr.result(),
       durationMs: performance.now() - t0,
       ...(background.length > 0 ? { backgroundProcesses: background } : {}),
+      ...(limitHit || group?.reached() === true ? { processLimit: this.#maxProcesses as number } : {}),
     };
   }
 }

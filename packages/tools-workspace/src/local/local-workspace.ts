@@ -10,6 +10,7 @@ import { LocalExec } from './local-exec.js';
 import { LocalFileSystem } from './local-fs.js';
 import { LocalGit } from './local-git.js';
 import { LocalSearch, type LocalSearchEngine } from './local-search.js';
+import { DEFAULT_MAX_PROCESSES } from './pids-cgroup.js';
 
 /** Options of {@link LocalWorkspace}. */
 export interface LocalWorkspaceOptions {
@@ -25,6 +26,14 @@ export interface LocalWorkspaceOptions {
    * List one only if the workspace's own tests need it.
    */
   readonly passEnv?: readonly string[];
+  /**
+   * Most processes and threads one command's tree may have at once (default 4096), so a fork
+   * bomb or a runaway loop of `&` fails its forks instead of filling the machine's process table.
+   * Held by the kernel (a `pids` control group per command) where this user may make such groups:
+   * Linux as root, or with a delegated cgroup; elsewhere commands run without a ceiling. `false`:
+   * no ceiling.
+   */
+  readonly maxProcesses?: number | false;
 }
 
 /** Services a {@link LocalWorkspace} can be built without. */
@@ -78,7 +87,13 @@ export class LocalWorkspace implements WorkspaceServices {
     const passEnv = options.passEnv ?? [];
     if (!Array.isArray(passEnv) || passEnv.some((n) => typeof n !== 'string'))
       throw new WorkspaceConfigurationError('passEnv', 'must be an array of environment variable names');
-    if (!without.has('exec')) this.exec = new LocalExec(this.fs, passEnv);
+    const maxProcesses = options.maxProcesses ?? DEFAULT_MAX_PROCESSES;
+    if (maxProcesses !== false && !(Number.isSafeInteger(maxProcesses) && maxProcesses >= 8))
+      throw new WorkspaceConfigurationError(
+        'maxProcesses',
+        `must be an integer of at least 8, or false for no ceiling; got ${JSON.stringify(maxProcesses)}`,
+      );
+    if (!without.has('exec')) this.exec = new LocalExec(this.fs, passEnv, maxProcesses);
     if (!without.has('git')) this.git = new LocalGit(real);
   }
 

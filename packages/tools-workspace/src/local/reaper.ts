@@ -31,7 +31,8 @@ export const PRCTL: Readonly<Record<string, number>> = {
 };
 
 /**
- * `argv`: the `prctl` number, the number of variables set aside, each one's name and value, the
+ * `argv`: the `prctl` number, the `cgroup.procs` file of the command's process ceiling (or an
+ * empty string: see `pids-cgroup.ts`; joined first, so everything forked after counts), the number of variables set aside, each one's name and value, the
  * `unshare` and `mount` numbers, the number of files to hide, each one's kind (`r`: unreadable,
  * `w`: unwritable) and path, then the shell and its arguments. A failed `prctl` (an old kernel)
  * leaves the reaper a plain parent, which still reports the status.
@@ -50,6 +51,8 @@ export const PRCTL: Readonly<Record<string, number>> = {
  */
 const SCRIPT = [
   'my $nr = shift @ARGV;',
+  'my $cg = shift @ARGV;',
+  'if ($cg ne "" && open(my $c, ">", $cg)) { print $c "$$\\n"; close $c; }',
   'my %keep = splice(@ARGV, 0, 2 * shift @ARGV);',
   'my ($un, $mnt) = splice(@ARGV, 0, 2);',
   'my @hide = splice(@ARGV, 0, 2 * shift @ARGV);',
@@ -130,6 +133,7 @@ export interface ReaperCommand {
  * variables that change how Perl itself starts (`PERL5OPT`, `PERL5LIB`, …: every `PERL*`) are
  * kept from the reaper and handed to the shell as they were.
  * @param proc whether `/proc` lists processes (the reaper's children are found through it).
+ * @param procsFile the `cgroup.procs` file the reaper joins before it forks (see `pids-cgroup.ts`), or `''`.
  */
 export function reaperCommand(
   shell: string,
@@ -137,6 +141,7 @@ export function reaperCommand(
   env: Readonly<Record<string, string>>,
   proc: boolean,
   hide: ExecHiding = { unreadable: [], unwritable: [] },
+  procsFile = '',
 ): ReaperCommand | undefined {
   const nr = PRCTL[process.arch];
   const calls = NAMESPACE_CALLS[process.arch];
@@ -159,6 +164,7 @@ export function reaperCommand(
       SCRIPT,
       '--',
       String(nr),
+      procsFile,
       String(kept.length / 2),
       ...kept,
       String(calls?.[0] ?? 0),

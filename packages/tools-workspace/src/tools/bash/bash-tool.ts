@@ -135,6 +135,8 @@ export const bashTool = defineTool({
       const background = result.backgroundProcesses ?? [];
       if (background.length > 0)
         output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${renderBackground(background)}`;
+      if (result.processLimit !== undefined)
+        output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[the command reached the ceiling of ${result.processLimit} processes and threads at once: forks past it failed]`;
       for (const note of result.heldNotes ?? [])
         output += `${output === '' || output.endsWith('\n') ? '' : '\n'}${note}`;
       const denied = describeDeniedWrites(result.deniedWrites);
@@ -154,6 +156,7 @@ export const bashTool = defineTool({
           changed_paths: changed ? [...changed.created, ...changed.modified, ...changed.deleted].sort() : null,
           background_processes: background.map((p) => ({ pid: p.pid, command: p.command })),
           ...(result.heldNotes === undefined ? {} : { held_notes: [...result.heldNotes] }),
+          ...(result.processLimit === undefined ? {} : { process_limit: result.processLimit }),
           ...(result.deniedWrites === undefined
             ? {}
             : {
