@@ -246,8 +246,7 @@ export class LocalExec implements WorkspaceExec {
     };
     const hide = request.hide;
     const hiding = hide !== undefined && (hide.unreadable.length > 0 || hide.unwritable.length > 0);
-    // The reaper and a namespace's init count too.
-    const group = this.#maxProcesses === false ? undefined : createPidsGroup(this.#maxProcesses + 2);
+    const group = this.#maxProcesses === false ? undefined : createPidsGroup(this.#maxProcesses);
     const reaper = reaperCommand(
       SHELL,
       ['-c', request.command],
@@ -376,7 +375,7 @@ export class LocalExec implements WorkspaceExec {
       stderr: stderr.result(),
       durationMs: performance.now() - t0,
       ...(background.length > 0 ? { backgroundProcesses: background } : {}),
-      ...(limitHit || group?.reached() === true ? { processLimit: this.#maxProcesses as number } : {}),
+      ...(group !== undefined && (limitHit || group.reached()) ? { processLimit: group.max } : {}),
     };
   }
 }

@@ -23,7 +23,7 @@ const PREFIX = 'a3s-';
 export interface PidsGroup {
   /** The file the reaper writes its pid to, to join. */
   readonly procsFile: string;
-  /** The ceiling set. */
+  /** The ceiling on the command's own processes (the group's `pids.max` also counts the reaper and a namespace's init). */
   readonly max: number;
   /** The processes in the group now (empty once it is gone). */
   pids(): number[];
@@ -151,14 +151,17 @@ export function pidsGroupsAvailable(): boolean {
   return parent() !== null;
 }
 
-/** A new group with ceiling `max`, or `undefined` where none can be made. */
+/** The processes of the reaper itself and of a namespace's init, counted in the group too. */
+const REAPER_PROCESSES = 2;
+
+/** A new group holding a command to `max` processes, or `undefined` where none can be made. */
 export function createPidsGroup(max: number): PidsGroup | undefined {
   const dir = parent();
   if (dir === null) return undefined;
   const path = join(dir, `${PREFIX}${process.pid}-${++made}`);
   try {
     mkdirSync(path);
-    writeFileSync(join(path, 'pids.max'), String(max));
+    writeFileSync(join(path, 'pids.max'), String(max + REAPER_PROCESSES));
   } catch {
     try {
       rmdirSync(path);
