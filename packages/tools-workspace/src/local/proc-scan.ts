@@ -193,6 +193,8 @@ export function findProcesses(marks: readonly ExecMark[], options: FindOptions):
   // Processes not matched by tag or group, with their parents, for the walk up to a reaper.
   const parent = new Map<number, number>();
   const dead = new Set<number>();
+  // The parent of each process found, as read in the scan (one that exits right after still counts as the init it was).
+  const foundParent = new Map<number, number>();
   for (const name of names) {
     const first = name.charCodeAt(0);
     if (first < 48 || first > 57) continue;
@@ -219,6 +221,7 @@ export function findProcesses(marks: readonly ExecMark[], options: FindOptions):
         continue;
       }
     }
+    foundParent.set(pid, stat.ppid);
     found.push({ pid, command: commandOf(pid) });
   }
   if (reapers.size > 0) {
@@ -229,7 +232,7 @@ export function findProcesses(marks: readonly ExecMark[], options: FindOptions):
     );
     if (namespaced.size > 0) {
       // The inits (a namespaced reaper's children) lead the walk up, but are never found.
-      const inits = new Set(found.filter((f) => namespaced.has(procStat(f.pid)?.ppid ?? -1)).map((f) => f.pid));
+      const inits = new Set(found.filter((f) => namespaced.has(foundParent.get(f.pid) ?? -1)).map((f) => f.pid));
       for (let i = found.length - 1; i >= 0; i--) if (inits.has(found[i]!.pid)) found.splice(i, 1);
     }
     for (const pid of parent.keys()) {
