@@ -5,6 +5,8 @@ export default defineConfig({
   format: ['esm'],
   platform: 'node',
   target: 'es2022',
+  // Class names stay as written (a class referring to itself would otherwise be named `_Name`).
+  keepNames: true,
   dts: true,
   sourcemap: true,
   clean: true,

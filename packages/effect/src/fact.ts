@@ -132,7 +132,8 @@ function checkFact(raw: unknown, lineNo: number): Fact {
  * Parses a whole log (JSONL). Every complete line must be a valid fact, with `seq` counting
  * up from 1 and unique keys, or a `FactParseError` names the line and field. A final line
  * without its newline that does not parse is a torn write: it is reported in `torn` (so the
- * host can truncate it), never thrown, and no complete fact is lost.
+ * host can truncate it), never thrown, and no complete fact is lost; so are blank lines after
+ * the last fact.
  */
 export function parseLog(text: string): ParsedLog {
   const read = readLog(text);
@@ -210,6 +211,9 @@ function readLines(text: string): ReadLines {
         const line = text.slice(start, nl);
         // A line that opens an object is not blank; only others need the (allocating) trim.
         if (line.charCodeAt(0) !== 123 && line.trim().length === 0) {
+          // Blank lines after the last fact (an editor's, a `>>` of nothing) hold nothing: they are cut off.
+          if (text.slice(nl).trim().length === 0)
+            return { facts, hashes, tail: { torn: blankTail(lineNo, start) }, failed: false };
           throw new FactParseError(lineNo, 'json', 'empty line inside the log');
         }
         checkLineFrame(line, lineNo);
@@ -226,6 +230,11 @@ function readLines(text: string): ReadLines {
     return { facts, hashes, tail: {}, failed: true, error };
   }
   return { facts, hashes, tail, failed: false };
+}
+
+/** The tail of a log whose lines from `lineNo` (at `start`) on are blank. */
+export function blankTail(lineNo: number, start: number): TornLine {
+  return { line: lineNo, reason: `fact log line ${lineNo}: only blank lines follow the last fact`, validLength: start };
 }
 
 /** The error for an unterminated last line that is no fact and no torn write either (`why`). */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describe as describeValue } from './check.js';
 import { FactParseError, FactValidationError } from './errors.js';
-import { type Fact, type FactDraft, type ParsedLog, parseLog, validateDraft } from './fact.js';
+import { blankTail, type Fact, type FactDraft, type ParsedLog, parseLog, validateDraft } from './fact.js';
 import { FactLog } from './fact-log.js';
 import { fold } from './folder.js';
 import { validatePayload } from './kind-validators.js';
@@ -113,7 +113,10 @@ function referenceLog(text: string): ParsedLog {
       push(fact, lineNo);
       return { facts, missingFinalNewline: true };
     }
-    if (line.trim().length === 0) throw new FactParseError(lineNo, 'json', 'empty line inside the log');
+    if (line.trim().length === 0) {
+      if (text.slice(start).trim().length === 0) return { facts, torn: blankTail(lineNo, start) };
+      throw new FactParseError(lineNo, 'json', 'empty line inside the log');
+    }
     checkLineFrame(line, lineNo);
     push(referenceLine(line, lineNo), lineNo);
     start = nl + 1;

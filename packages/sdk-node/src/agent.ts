@@ -18,15 +18,10 @@ import {
   type LlmClient,
   type ModelEnvironment,
   type SessionOptions as CoreSessionOptions,
-  type ToolPack,
   type WorkspaceServices,
 } from '@a3s-code/core';
-import { LocalWorkspace, workspaceToolPack } from '@a3s-code/tools-workspace';
-import { webToolPack, type WebToolsOptions } from '@a3s-code/tools-web';
-import { astToolPack } from '@a3s-code/tools-resource/ast';
-import { debugToolPack } from '@a3s-code/tools-resource/debug';
-import { evalToolPack } from '@a3s-code/tools-resource/eval';
-import { lspToolPack } from '@a3s-code/tools-resource/lsp';
+import { LocalWorkspace } from '@a3s-code/tools-workspace';
+import type { WebToolsOptions } from '@a3s-code/tools-web';
 import type { McpServerStatus } from '@a3s-code/mcp';
 import { AgentLayers, type AgentLayer } from './agent-layer.js';
 import {
@@ -39,10 +34,12 @@ import {
   withSdkKeys,
 } from './arguments.js';
 import { resolveApproval, withReadTools, type ApprovalOptions } from './approver.js';
+import { defaultPacks, type ResourcePacks } from './default-packs.js';
 import { ModelNotConfiguredError } from './errors.js';
 import type { McpSource } from '@a3s-code/mcp';
 import { inheritedSources, SessionMcp, validateMcpServers } from './mcp.js';
-import { resolveModel, type ModelSpec } from './model.js';
+import { noteScriptResume, resolveModel, type ModelSpec } from './model.js';
+import { OpenSessions } from './open-sessions.js';
 import { Session } from './session.js';
 import { toolInfos, type ToolInfo } from './tool-info.js';
 import { checkedVibe, sessionVibe, type VibeOptions } from './vibe.js';
@@ -115,14 +112,6 @@ export interface AgentConfig
   readonly workspaceConfig?: boolean;
 }
 
-/** Which resource-bound packs an agent registers by default (each `true` unless set to `false`). */
-export interface ResourcePacks {
-  readonly ast?: boolean;
-  readonly lsp?: boolean;
-  readonly eval?: boolean;
-  readonly debug?: boolean;
-}
-
 /**
  * Options of `agent.session(dir, options)`: core's, with the model as a spec and the approval of
  * asked tool calls as `onConfirm` / `confirmation` (over the agent's). `mcpServers` here are the
@@ -166,6 +155,7 @@ export class Agent {
   readonly #model: LlmClient | undefined;
   readonly #explicitModel: boolean;
   readonly #layers: AgentLayers;
+  readonly #sessions = new OpenSessions();
   /** Why `A3S_MODEL` could not be resolved: thrown only when a session falls back to it. */
   readonly #envModelError: unknown;
 
@@ -282,9 +272,17 @@ export class Agent {
     return layer.mcp?.status() ?? [];
   }
 
-  /** Closes the agent-global MCP servers (sessions close their own); then every call opening a session throws `AGENT_CLOSED`. */
-  close(): Promise<void> {
-    return this.#layers.close();
+  /**
+   * Closes every session the agent opened and has not closed (their runs are cancelled and their
+   * commands killed), then the agent-global MCP servers; then every call opening a session throws
+   * `AGENT_CLOSED`.
+   */
+  async close(): Promise<void> {
+    try {
+      await this.#sessions.closeAll();
+    } finally {
+      await this.#layers.close();
+    }
   }
 
   async #prepare(root: string, options: SessionOptions, needModel = true, extra: string[] = []): Promise<Prepared> {
@@ -364,34 +362,12 @@ export class Agent {
 
   async #wrap(p: Prepared, root: string, build: () => Promise<AgentSession>): Promise<Session> {
     try {
-      return new Session(await build(), root, p.mcp, p.vibe?.mode);
+      const core = await build();
+      noteScriptResume(p.options.model, core);
+      return await this.#sessions.add(new Session(core, root, p.mcp, p.vibe?.mode));
     } catch (e) {
       await p.mcp.close();
       throw e;
     }
   }
-}
-
-/**
- * The packs of a session: the workspace pack (unless turned off), the web pack (unless the host
- * registers it itself), then with the workspace pack the resource-bound packs, each unless turned
- * off in `resources` or registered by the host: ast (its parser loads on the first ast call), lsp
- * (a language server starts only when a file needs one), eval (a kernel starts on the first cell)
- * and debug (an adapter starts on launch or attach); then the host's packs. The web pack follows
- * the `web` setting.
- */
-function defaultPacks(workspaceTools: boolean, resources: ResourcePacks, hostPacks: readonly ToolPack[]): ToolPack[] {
-  const hosted = (pack: ToolPack) => hostPacks.some((p) => p.name === pack.name);
-  const web = hosted(webToolPack) ? [] : [webToolPack];
-  const bound = (
-    [
-      ['ast', astToolPack],
-      ['lsp', lspToolPack],
-      ['eval', evalToolPack],
-      ['debug', debugToolPack],
-    ] as const
-  )
-    .filter(([key, pack]) => workspaceTools && resources[key] !== false && !hosted(pack))
-    .map(([, pack]) => pack);
-  return [...(workspaceTools ? [workspaceToolPack] : []), ...web, ...bound, ...hostPacks];
 }

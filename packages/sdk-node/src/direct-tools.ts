@@ -226,7 +226,16 @@ export async function grep(call: HostCall, pattern: string, given?: GrepOptions)
     output_mode: options.outputMode,
     limit: options.limit,
   };
-  return (await must(call, 'grep', args)).output;
+  const r = await must(call, 'grep', args);
+  const meta = r.metadata as { mode?: unknown; matches?: unknown; files?: unknown; total_files?: unknown };
+  // No match is no text (the tool's own words for it are for the model).
+  const none =
+    meta.mode === 'summary'
+      ? false
+      : meta.mode === 'content'
+        ? meta.matches === 0 && meta.files === 0
+        : meta.total_files === 0;
+  return none ? '' : r.output;
 }
 
 /** Runs a shell command (`bash -c`) in the workspace; returns its output. A non-zero exit throws. */

@@ -7,13 +7,8 @@
  * const result = await session.send('Fix the failing test');
  * ```
  */
-export {
-  Agent,
-  type AgentConfig,
-  type ResourcePacks,
-  type ResumeSessionOptions,
-  type SessionOptions,
-} from './agent.js';
+export { Agent, type AgentConfig, type ResumeSessionOptions, type SessionOptions } from './agent.js';
+export type { ResourcePacks } from './default-packs.js';
 export { READ_TOOL_RULES, type ApprovalOptions, type ConfirmHandler } from './approver.js';
 export { mcpWarnings, type McpWarning } from './mcp.js';
 export type { ProgramLimits, ProgramOptions } from './program.js';
@@ -65,6 +60,8 @@ export {
   ToolNotFoundError,
   ToolTimeoutError,
   EVENT_CATALOG_V1,
+  isEventTypeV1,
+  isEventV1,
   parseEventEnvelopeV1,
   projectEventV1,
   NO_APPROVER_REASON,
@@ -97,6 +94,9 @@ export type {
   DeniedBy,
   EventEnvelopeV1,
   EventMetadataV1,
+  EventPayloadsV1,
+  EventTypeV1,
+  KnownEventEnvelopeV1,
   InterruptOptions,
   HostToolOptions,
   LlmClient,

@@ -8,6 +8,7 @@ import {
   ScriptedLlmClient,
   SessionConfigurationError,
   type CodeConfig,
+  type AgentSession,
   type LlmClient,
   type ModelEnvironment,
   type ModelResolver,
@@ -29,6 +30,21 @@ function describeSpec(v: unknown): string {
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'object') return 'an object without stream()';
   return `${typeof v} ${String(v).slice(0, 40)}`;
+}
+
+/** The scripted clients made here from `scripted:<file>`. */
+const fromScriptFile = new WeakSet<LlmClient>();
+
+/**
+ * A `scripted:<file>` model opened on a session whose log already records model turns (a
+ * resumed session) is told how many, for its error when the script runs out. A client the host
+ * made itself is left as it is.
+ */
+export function noteScriptResume(model: ModelSpec | undefined, session: AgentSession): void {
+  if (!(model instanceof ScriptedLlmClient) || !fromScriptFile.has(model)) return;
+  let recorded = 0;
+  for (const fact of session.store.log.facts) if (fact.type === 'model.turn') recorded++;
+  model.notePriorTurns(recorded);
 }
 
 /** The prefix of a scripted model file. */
@@ -87,7 +103,9 @@ export async function resolveModel(
   if (ref === undefined) return undefined;
   if (ref.startsWith(SCRIPTED_PREFIX)) {
     const file = ref.slice(SCRIPTED_PREFIX.length);
-    return ScriptedLlmClient.fromFile(isAbsolute(file) ? file : resolve(cwd, file));
+    const client = await ScriptedLlmClient.fromFile(isAbsolute(file) ? file : resolve(cwd, file));
+    fromScriptFile.add(client);
+    return client;
   }
   return resolver.createClient(selectionFor(ref, providers, env), env);
 }

@@ -233,7 +233,7 @@ export class Session {
     return direct.glob(this.#call, pattern, options);
   }
 
-  /** Searches file contents. @throws DirectToolError when the call fails (no match is not a failure). */
+  /** Matching lines (paths, counts by `outputMode`); `''` for no match. @throws DirectToolError when the call fails. */
   grep(pattern: string, options?: direct.GrepOptions): Promise<string> {
     return direct.grep(this.#call, pattern, options);
   }

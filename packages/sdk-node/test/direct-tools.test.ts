@@ -50,6 +50,12 @@ describe('host-direct helpers', () => {
     expect(listing.output).toContain('range.js');
     expect(await s.glob('**/*.js', { sort: 'path' })).toEqual(['src/range.js', 'test/range.test.js']);
     expect(await s.grep('PermissionPolicy')).toBe('README.md:3:See PermissionPolicy notes.');
+    // No match is no text, in every listing mode; the summary still says 0.
+    expect(await s.grep('NoSuchWordAnywhere')).toBe('');
+    expect(await s.grep('NoSuchWordAnywhere', { outputMode: 'files_with_matches' })).toBe('');
+    expect(await s.grep('NoSuchWordAnywhere', { outputMode: 'count' })).toBe('');
+    expect(await s.grep('NoSuchWordAnywhere', { outputMode: 'summary' })).toBe('0 matching lines in 0 files');
+    expect(await s.grep('PermissionPolicy', { outputMode: 'files_with_matches' })).toBe('README.md');
     expect(await s.bash('node --test 2>&1 | grep -c "^ok"')).toContain('1');
 
     const status = await s.git('status');

@@ -1,9 +1,11 @@
 // The SDK used the wrong way round: two sessions on one id in one process, two runs at once on one
 // session, a run's stream left early, every method after close. Each misuse is a typed error that
 // says what to do, or a run that settles; none leaves the session busy or its log half-written.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../src/index.js';
+import { Agent, NothingToResumeError } from '../src/index.js';
 import { tempRepo } from './kit.js';
 
 const texts = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `answer ${i}`, delay_ms: 20 }));
@@ -70,5 +72,33 @@ describe('the SDK used the wrong way round', () => {
     await expect(s.removeMcpServer('x')).rejects.toEqual(closed('session.removeMcpServer'));
     await expect(s.catalog.prepare([])).rejects.toEqual(closed('catalog.prepare'));
     await expect(s.close()).resolves.toBeUndefined();
+  });
+  it('resumeRun() on a fresh session is NOTHING_TO_RESUME; on a quiescent log it takes zero steps on the last run, named as in the log', async () => {
+    const dir = tempRepo();
+    const agent = await Agent.create({ model: new ScriptedLlmClient(texts(1)) });
+    const s = await agent.session(dir, { sessionId: 'idle' });
+    try {
+      const fresh = await s.resumeRun().catch((e: unknown) => e);
+      expect(fresh).toBeInstanceOf(NothingToResumeError);
+      expect(fresh).toMatchObject({
+        code: 'NOTHING_TO_RESUME',
+        reason: 'no_run',
+        runId: null,
+        openRunId: null,
+        message:
+          "no run was named and this session's log is empty, so there is nothing to resume; allowed: the id of a run saved in the session store, or a new prompt",
+      });
+      expect((fresh as Error).constructor.name).toBe('NothingToResumeError');
+      await expect(s.streamResume().result).rejects.toMatchObject({ code: 'NOTHING_TO_RESUME' });
+      const done = await s.send('one');
+      expect(done.status).toBe('completed');
+      const log = join(dir, '.a3s', 'effect-log', 'idle.jsonl');
+      const before = readFileSync(log, 'utf8');
+      const again = await s.resumeRun();
+      expect(again).toMatchObject({ status: 'completed', runId: done.runId, steps: 0, text: 'answer 0' });
+      expect(readFileSync(log, 'utf8')).toBe(before);
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -93,6 +93,21 @@ describe('config files', () => {
     );
   });
 
+  it('a config path that does not exist is named as missing, not searched as a folder', async () => {
+    const d = dir();
+    const missing = join(d, 'nope', 'config.json');
+    expect(await failureOf(loadCodeConfig(missing))).toMatchObject({
+      code: 'SESSION_INITIALIZATION',
+      message: `session initialisation failed: config: no config file at '${missing}': no such file or folder; allowed: a JSON config file, or a folder with a3s.config.json or .a3s/config.json`,
+    });
+    expect((await failureOf(loadCodeConfig(d))).message).toBe(
+      `session initialisation failed: config: no config file at '${d}' (looked for ${join(d, 'a3s.config.json')}, ${join(d, '.a3s/config.json')})`,
+    );
+    expect((await failureOf(loadCodeConfig('/dev/null'))).message).toContain(
+      "'/dev/null' is not a regular file or a folder; allowed: a JSON config file",
+    );
+  });
+
   it('locates the first JSON syntax error', () => {
     expect(jsonSyntaxError('{"a": 1}')).toBeUndefined();
     expect(jsonSyntaxError('[1, 2.5e3, true, null, "x\\u00e9"]')).toBeUndefined();

@@ -122,12 +122,21 @@ export async function findConfigFile(dir: string): Promise<string | undefined> {
 export async function loadCodeConfig(pathOrDir: string): Promise<CodeConfig> {
   const target = resolve(pathOrDir);
   const path = (await isFile(target)) ? target : await findConfigFile(target);
-  if (path === undefined)
+  if (path === undefined) {
+    const kind = await stat(target).then(
+      (st) => (st.isDirectory() ? 'folder' : 'other'),
+      () => 'missing',
+    );
     throw new SessionInitializationError(
-      `no config file at '${target}' (looked for ${CONFIG_FILE_NAMES.map((n) => join(target, n)).join(', ')})`,
+      kind === 'folder'
+        ? `no config file at '${target}' (looked for ${CONFIG_FILE_NAMES.map((n) => join(target, n)).join(', ')})`
+        : kind === 'missing'
+          ? `no config file at '${target}': no such file or folder; allowed: a JSON config file, or a folder with ${CONFIG_FILE_NAMES.join(' or ')}`
+          : `'${target}' is not a regular file or a folder; allowed: a JSON config file, or a folder with ${CONFIG_FILE_NAMES.join(' or ')}`,
       undefined,
       'config',
     );
+  }
   let text: string;
   try {
     text = await readFile(path, 'utf8');

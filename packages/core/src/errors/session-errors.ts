@@ -112,44 +112,57 @@ export class SessionInitializationError extends A3sError {
   }
 }
 
-/** Why a resume naming a run was refused: the log does not know the run, or the run already ended. */
-export type NothingToResumeReason = 'unknown' | 'ended';
+/**
+ * Why a resume was refused: the log does not know the named run, the named run already ended,
+ * or no run was named and the log is empty.
+ */
+export type NothingToResumeReason = 'unknown' | 'ended' | 'no_run';
 
 /**
- * A resume named a run that is not open in the session's log: a run the log does not record
- * (and no checkpoint restores), or one that already ended. Names the run asked for and the run
- * that is open, if any. Nothing was written and no run was started.
+ * A resume found nothing to resume: it named a run that is not open in the session's log (a run
+ * the log does not record and no checkpoint restores, or one that already ended), or it named no
+ * run on an empty log. Names the run asked for and the run that is open, if any. Nothing was
+ * written and no run was started.
  */
 export class NothingToResumeError extends A3sError {
-  /** The run id the resume asked for. */
-  readonly runId: string;
+  /** The run id the resume asked for, or `null` when it named none. */
+  readonly runId: string | null;
   /** The run the log has open (parked, or left running by a crash), or `null`. */
   readonly openRunId: string | null;
-  /** `unknown`: the log does not record the run; `ended`: the run already ended. */
+  /** `unknown`: the log does not record the run; `ended`: the run already ended; `no_run`: no run named, on an empty log. */
   readonly reason: NothingToResumeReason;
   /** How an ended run ended (`completed`, `cancelled`, `failed`, `restored from its checkpoint`), else `null`. */
   readonly ended: string | null;
-  constructor(runId: string, openRunId: string | null, ended: string | null = null) {
+  /** `runId` `null`: no run was named, on an empty log. `ended`: how the named run ended. */
+  constructor(runId: string | null, openRunId: string | null, ended: string | null = null) {
     const open = openRunId === null ? 'no run is open in it' : `the open run is '${openRunId}'`;
     const allowed = "allowed: the open run's id, or no run id";
+    const reason: NothingToResumeReason = runId === null ? 'no_run' : ended === null ? 'unknown' : 'ended';
     super(
       'NOTHING_TO_RESUME',
-      ended === null
-        ? `run '${runId}' is not open in this session's log (${open}); ${allowed}`
-        : `run '${runId}' already ended (${ended}), so there is nothing of it to resume (${open}); ${allowed}, or a new prompt`,
+      reason === 'no_run'
+        ? "no run was named and this session's log is empty, so there is nothing to resume; allowed: the id of a run saved in the session store, or a new prompt"
+        : reason === 'unknown'
+          ? `run '${runId}' is not open in this session's log (${open}); ${allowed}`
+          : `run '${runId}' already ended (${ended}), so there is nothing of it to resume (${open}); ${allowed}, or a new prompt`,
       {
         details: {
           run_id: runId,
           open_run_id: openRunId,
-          reason: ended === null ? 'unknown' : 'ended',
+          reason,
           ...(ended === null ? {} : { ended }),
         },
       },
     );
     this.runId = runId;
     this.openRunId = openRunId;
-    this.reason = ended === null ? 'unknown' : 'ended';
+    this.reason = reason;
     this.ended = ended;
+  }
+
+  /** The refusal of a resume that named no run, on an empty log (which a session store could fill). */
+  static noneNamed(): NothingToResumeError {
+    return new NothingToResumeError(null, null);
   }
 
   /**

@@ -4,6 +4,7 @@
  * model sees a bounded message and programs see a typed error.
  */
 import { A3sError } from '@a3s-code/effect';
+import { suggestKey } from '../config/did-you-mean.js';
 
 /** One schema violation of a tool call's arguments. */
 export interface ToolArgIssue {
@@ -89,14 +90,16 @@ export class ToolNotFoundError extends A3sError {
    */
   constructor(toolName: string, available: readonly string[], generation?: number) {
     const list = available.length > 0 ? available.join(', ') : '(none)';
+    const near = generation === undefined ? suggestKey(toolName, available) : undefined;
     const why =
       generation === undefined
         ? `unknown tool ${quoteToolName(toolName)}`
         : `tool ${quoteToolName(toolName)} is not in capability generation ${generation}, which this run is bound to (it was published later)`;
-    super('TOOL_NOT_FOUND', `${why}; available: ${list}`, {
+    super('TOOL_NOT_FOUND', `${why}; available: ${list}${near === undefined ? '' : `; did you mean '${near}'?`}`, {
       details: {
         tool: toolName.length > NAME_QUOTE_MAX * 4 ? `${toolName.slice(0, NAME_QUOTE_MAX * 4)}…` : toolName,
         available,
+        ...(near === undefined ? {} : { suggestion: near }),
         ...(generation === undefined ? {} : { generation }),
       },
     });

@@ -3,7 +3,7 @@
  * `satisfies Record<AgentEventKind, string>` makes the compiler reject a new kind without a wire
  * name, and a wire name for a kind that does not exist.
  */
-import type { AgentEventKind } from './agent-event.js';
+import type { AgentEventKind, AgentEventPayloads } from './agent-event.js';
 
 /** Internal kind → v1 wire `type`. */
 export const EVENT_CATALOG_V1 = Object.freeze({
@@ -41,3 +41,8 @@ export type EventTypeV1 = (typeof EVENT_CATALOG_V1)[AgentEventKind];
 export function wireTypeOf(kind: AgentEventKind): EventTypeV1 {
   return EVENT_CATALOG_V1[kind];
 }
+
+/** The payload of each v1 wire type the runtime emits (`EventPayloadsV1['tool_end']`). */
+export type EventPayloadsV1 = {
+  readonly [K in AgentEventKind as (typeof EVENT_CATALOG_V1)[K]]: Readonly<AgentEventPayloads[K]>;
+};

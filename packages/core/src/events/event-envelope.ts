@@ -4,7 +4,7 @@
  */
 import { A3sError } from '@a3s-code/effect';
 import type { AgentEvent } from './agent-event.js';
-import { wireTypeOf } from './event-catalog.js';
+import { EVENT_CATALOG_V1, type EventPayloadsV1, type EventTypeV1, wireTypeOf } from './event-catalog.js';
 
 /** Envelope metadata. Extra keys are allowed and preserved. */
 export interface EventMetadataV1 {
@@ -24,6 +24,36 @@ export interface EventEnvelopeV1 {
   readonly type: string;
   readonly payload: Readonly<Record<string, unknown>>;
   readonly metadata: EventMetadataV1;
+}
+
+const KNOWN: ReadonlySet<string> = new Set(Object.values(EVENT_CATALOG_V1));
+
+/** True when `type` is a v1 wire type this runtime emits (others are future types, kept as they are). */
+export function isEventTypeV1(type: string): type is EventTypeV1 {
+  return KNOWN.has(type);
+}
+
+/**
+ * A v1 envelope of a type this runtime emits, discriminated on `type`: narrow an
+ * {@link EventEnvelopeV1} to it with {@link isEventV1} to read a typed `payload`.
+ */
+export type KnownEventEnvelopeV1 = {
+  [T in EventTypeV1]: EventEnvelopeV1 & { readonly type: T; readonly payload: EventPayloadsV1[T] };
+}[EventTypeV1];
+
+/**
+ * Narrows an envelope (or a projected event) to the v1 type `type` with its typed payload:
+ * `if (isEventV1(e, 'tool_end')) e.payload.exit_code`. Without `type`, to any type this runtime
+ * emits (`e.type` then discriminates). It judges the `type` only: a payload is as the runtime
+ * wrote it, or as the wire delivered it.
+ */
+export function isEventV1<E extends EventEnvelopeV1, T extends EventTypeV1>(
+  event: E,
+  type: T,
+): event is E & Extract<KnownEventEnvelopeV1, { readonly type: T }>;
+export function isEventV1<E extends EventEnvelopeV1>(event: E): event is E & KnownEventEnvelopeV1;
+export function isEventV1(event: EventEnvelopeV1, type?: EventTypeV1): boolean {
+  return type === undefined ? isEventTypeV1(event.type) : event.type === type;
 }
 
 /** Wraps an internal event in a v1 envelope. */

@@ -9,9 +9,16 @@ export type {
   UndeliveredSteer,
 } from './agent-event.js';
 export { EVENT_CATALOG_V1, wireTypeOf } from './event-catalog.js';
-export type { EventTypeV1 } from './event-catalog.js';
-export { EventEnvelopeError, parseEventEnvelopeV1, projectEventV1, toEnvelopeV1 } from './event-envelope.js';
-export type { EventEnvelopeV1, EventMetadataV1, ProjectedEventV1 } from './event-envelope.js';
+export type { EventPayloadsV1, EventTypeV1 } from './event-catalog.js';
+export {
+  EventEnvelopeError,
+  isEventTypeV1,
+  isEventV1,
+  parseEventEnvelopeV1,
+  projectEventV1,
+  toEnvelopeV1,
+} from './event-envelope.js';
+export type { EventEnvelopeV1, EventMetadataV1, KnownEventEnvelopeV1, ProjectedEventV1 } from './event-envelope.js';
 export { AgentEventEmitter } from './event-emitter.js';
 export type { AgentEventEmitterOptions } from './event-emitter.js';
 export {

@@ -116,7 +116,15 @@ describe('ToolInvoker basics', () => {
     const { invoker } = setup();
     const r = await invoker.invoke({ id: 'c', name: 'nope', args: {} }, createTestInvocation().context);
     expect(r.errorKind).toBe('not_found');
-    expect(r.output).toMatch(/unknown tool 'nope'; available: echo, add/);
+    expect(r.output).toMatch(/^unknown tool 'nope'; available: echo, add, [a-z_, ]+$/);
+    const ctx = createTestInvocation().context;
+    for (const name of ['Echo', 'ehco', 'ECHO']) {
+      const near = await invoker.invoke({ id: 'c', name, args: {} }, ctx);
+      expect(near.output).toMatch(
+        new RegExp(`^unknown tool '${name}'; available: echo, add, .*; did you mean 'echo'\\?$`),
+      );
+      expect(near.error?.details).toMatchObject({ suggestion: 'echo' });
+    }
   });
 
   it('an unknown tool name with control, invisible or look-alike characters is quoted escaped and cut, never shown as another name', async () => {

@@ -103,6 +103,7 @@ export class ScriptedLlmClient implements LlmClient {
   private readonly turns: readonly ParsedTurn[];
   private readonly source: string;
   private next = 0;
+  private priorTurns = 0;
 
   constructor(script: LlmScript | readonly ScriptedTurn[], options: ScriptedLlmClientOptions = {}) {
     const raw = Array.isArray(script) ? { turns: script } : script;
@@ -185,6 +186,16 @@ export class ScriptedLlmClient implements LlmClient {
     return new ScriptedLlmClient(json as LlmScript, { ...options, source: path });
   }
 
+  /**
+   * Tells the client how many model turns a session's log already recorded when it was opened
+   * with this client: the script still plays from its first turn (each turn answers one call
+   * of this process), and when it runs out its error says that a resumed session needs a
+   * script of the turns after those.
+   */
+  notePriorTurns(recorded: number): void {
+    if (Number.isSafeInteger(recorded) && recorded > 0 && this.requests.length === 0) this.priorTurns = recorded;
+  }
+
   /** Turns not yet played. */
   get remaining(): number {
     return this.turns.length - this.next;
@@ -202,7 +213,11 @@ export class ScriptedLlmClient implements LlmClient {
     if (!turn) {
       throw new ScriptError(
         'SCRIPT_EXHAUSTED',
-        `${this.source}: the model was called for turn ${index + 1}, but the script has only ${this.turns.length} turn(s)`,
+        `${this.source}: the model was called for turn ${index + 1}, but the script has only ${this.turns.length} turn(s)${
+          this.priorTurns === 0
+            ? ''
+            : `; it plays from its first turn in each process, and the session's log had ${this.priorTurns} model turn(s) when it was opened: to continue a session, give a script of the turns after those`
+        }`,
         { turn: index + 1, turns: this.turns.length },
       );
     }

@@ -32,10 +32,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
   const idle = options.answeredIdle === options.store.log.length;
   sync(options.folder, options.store.log);
   const folded = options.folder.state.view.run;
-  const resumeId =
-    options.request.kind === 'resume'
-      ? (options.request.runId ?? (folded.status === 'running' ? folded.run_id : null))
-      : null;
+  // A resume that names no run continues the log's open run; on a quiescent log it is the last
+  // run, which takes zero steps. An empty log with a store to restore from needs a run named.
+  const resumeId = options.request.kind === 'resume' ? (options.request.runId ?? folded.run_id) : null;
+  if (options.request.kind === 'resume' && resumeId === null && options.store.log.length === 0 && config.sessionStore)
+    throw NothingToResumeError.noneNamed();
   const runId = resumeId ?? newRunId();
   // A fresh tool-call budget per run, when one is configured.
   const governance = config.toolCallBudget

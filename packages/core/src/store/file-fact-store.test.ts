@@ -81,6 +81,27 @@ describe('FileFactStore', () => {
     expect(parseLog(readFileSync(path, 'utf8')).facts.map((f) => f.key)).toEqual(['u1', 'u2', 'u3']);
   });
 
+  it('blank lines after the last fact (an editor saved them) are cut off on open; a blank line between facts is still refused', async () => {
+    const ws = tmp();
+    const s = await FileFactStore.open(ws, 'b');
+    await s.append([user('u1'), user('u2')], null);
+    await s.close();
+    const path = join(ws, '.a3s/effect-log/b.jsonl');
+    const clean = readFileSync(path, 'utf8');
+    appendFileSync(path, '\n  \n\t\n');
+    expect(parseLog(readFileSync(path, 'utf8'))).toMatchObject({
+      torn: { line: 3, reason: 'fact log line 3: only blank lines follow the last fact', validLength: clean.length },
+    });
+    const store = await track(FileFactStore.open(ws, 'b'));
+    expect(store.log.length).toBe(2);
+    expect(store.opened).toMatchObject({ truncated: { line: 3 }, truncatedBytes: 6 });
+    expect(readFileSync(path, 'utf8')).toBe(clean);
+    await store.append([user('u3')], null);
+    expect(parseLog(readFileSync(path, 'utf8')).facts.map((f) => f.key)).toEqual(['u1', 'u2', 'u3']);
+    const [first, ...rest] = readFileSync(path, 'utf8').split('\n');
+    expect(() => parseLog([first, '', ...rest].join('\n'))).toThrow('fact log line 2: json: empty line inside the log');
+  });
+
   it('completes a last fact that lost only its newline', async () => {
     const ws = tmp();
     const path = join(ws, '.a3s/effect-log/n.jsonl');
