@@ -5,8 +5,6 @@ export default defineConfig({
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  // Class names stay as written (a class referring to itself would otherwise be named `_Name`).
-  keepNames: true,
   dts: { entry: { index: 'src/index.ts' } },
   sourcemap: true,
   clean: true,

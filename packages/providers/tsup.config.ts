@@ -5,8 +5,6 @@ export default defineConfig({
   format: ['esm'],
   platform: 'node',
   target: 'es2022',
-  // Class names stay as written (a class referring to itself would otherwise be named `_Name`).
-  keepNames: true,
   dts: true,
   sourcemap: true,
   clean: true,

@@ -17,6 +17,10 @@ export interface A3sErrorOptions {
 
 /** Base class of every A3S error: a stable `code`, a message for people, optional details. */
 export class A3sError extends Error {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_A3sError`; people read `A3sError`.
+    Object.defineProperty(this, 'name', { value: 'A3sError' });
+  }
   /** Stable, upper snake-case identifier (`STEP_LIMIT`, `DUPLICATE_FACT`, ...). */
   readonly code: string;
   /** Structured detail for programs; never needed to understand the message. */
@@ -61,6 +65,10 @@ function clip(text: string): string {
  * file when the log was read from one.
  */
 export class FactParseError extends A3sError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_FactParseError`; people read `FactParseError`.
+    Object.defineProperty(this, 'name', { value: 'FactParseError' });
+  }
   /** 1-based line number in the log text. */
   readonly line: number;
   /** The offending field (`seq`, `payload.decision.kind`, ...) or `json` for unparseable text. */

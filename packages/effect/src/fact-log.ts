@@ -26,6 +26,10 @@ export interface LogDigest {
  * Lookups by key and by cause are O(1); the digest is maintained incrementally.
  */
 export class FactLog {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_FactLog`; people read `FactLog`.
+    Object.defineProperty(this, 'name', { value: 'FactLog' });
+  }
   private list: Fact[] = [];
   private byKey = new KeyIndex(this.list);
   /** Causes of the facts so far; built on the first `hasCause` (opening a log never asks). */

@@ -36,6 +36,10 @@ export interface McpManagerOptions {
 
 /** A manager that owns servers. */
 export class McpManager implements McpSource {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_McpManager`; people read `McpManager`.
+    Object.defineProperty(this, 'name', { value: 'McpManager' });
+  }
   /** See {@link McpSource.label}. */
   readonly label: string;
   readonly #options: McpManagerOptions;

@@ -36,6 +36,10 @@ interface Layer {
 
 /** The ordered sources of one session (or sub-agent). */
 export class McpSources {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_McpSources`; people read `McpSources`.
+    Object.defineProperty(this, 'name', { value: 'McpSources' });
+  }
   readonly #global: McpSource | undefined;
   readonly #inherited: readonly McpSource[];
   readonly #private: McpManager;

@@ -151,6 +151,10 @@ interface Prepared {
 
 /** Builds sessions with the defaults wired. */
 export class Agent {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_Agent`; people read `Agent`.
+    Object.defineProperty(this, 'name', { value: 'Agent' });
+  }
   readonly #config: AgentConfig;
   readonly #model: LlmClient | undefined;
   readonly #explicitModel: boolean;

@@ -14,6 +14,10 @@ export type CapabilityScopeKind = 'run' | 'turn' | 'subtask' | 'host';
 
 /** A scope: the generation its calls may reach and the governance they run under. */
 export class CapabilityScope {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_CapabilityScope`; people read `CapabilityScope`.
+    Object.defineProperty(this, 'name', { value: 'CapabilityScope' });
+  }
   readonly kind: CapabilityScopeKind;
   /** The run's (or host call's) pinned generation; shared by every child scope. */
   readonly generation: CatalogGeneration;

@@ -125,6 +125,10 @@ export type NothingToResumeReason = 'unknown' | 'ended' | 'no_run';
  * written and no run was started.
  */
 export class NothingToResumeError extends A3sError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_NothingToResumeError`; people read `NothingToResumeError`.
+    Object.defineProperty(this, 'name', { value: 'NothingToResumeError' });
+  }
   /** The run id the resume asked for, or `null` when it named none. */
   readonly runId: string | null;
   /** The run the log has open (parked, or left running by a crash), or `null`. */

@@ -47,6 +47,10 @@ export interface LlmGovernance {
 
 /** A client whose every call is governed; see the module comment. */
 export class GovernedLlmClient implements LlmClient {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_GovernedLlmClient`; people read `GovernedLlmClient`.
+    Object.defineProperty(this, 'name', { value: 'GovernedLlmClient' });
+  }
   readonly provider: string;
   readonly model: string;
   readonly capabilities: LlmCapabilities;

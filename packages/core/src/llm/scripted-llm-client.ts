@@ -86,6 +86,10 @@ export interface ScriptedLlmClientOptions {
 
 /** Plays back a script of turns; `requests` holds every request received, in order. */
 export class ScriptedLlmClient implements LlmClient {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_ScriptedLlmClient`; people read `ScriptedLlmClient`.
+    Object.defineProperty(this, 'name', { value: 'ScriptedLlmClient' });
+  }
   readonly provider = 'scripted';
   readonly model: string;
   readonly capabilities = CAPABILITIES;

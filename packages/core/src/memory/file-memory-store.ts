@@ -85,6 +85,10 @@ async function folderProblem(dir: string): Promise<MemoryFolderError | undefined
 
 /** A file store of memories. Build it with {@link FileMemoryStore.open}. */
 export class FileMemoryStore implements MemoryStore {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_FileMemoryStore`; people read `FileMemoryStore`.
+    Object.defineProperty(this, 'name', { value: 'FileMemoryStore' });
+  }
   /** The folder holding the memories (absolute). */
   readonly folder: string;
   readonly #dir: string;

@@ -55,6 +55,10 @@ export interface ResumeSessionOptions extends Omit<SessionOptions, 'sessionId' |
 
 /** Builds sessions. */
 export class Agent {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_Agent`; people read `Agent`.
+    Object.defineProperty(this, 'name', { value: 'Agent' });
+  }
   readonly #build: AgentBuildContext;
 
   private constructor(readonly config: AgentConfig) {

@@ -43,6 +43,10 @@ export class FactStoreError extends A3sError {
 
 /** The durable, locked fact log of one session thread. */
 export class FileFactStore implements FactStore {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_FileFactStore`; people read `FileFactStore`.
+    Object.defineProperty(this, 'name', { value: 'FileFactStore' });
+  }
   /** Appends survive the process. */
   readonly durable = true;
   private broken: unknown = null;

@@ -36,6 +36,10 @@ const LOST_EXIT_WAIT_MS = 2_000;
 
 /** A running debug session. */
 export class DebugSession {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_DebugSession`; people read `DebugSession`.
+    Object.defineProperty(this, 'name', { value: 'DebugSession' });
+  }
   readonly adapter: AdapterCommand;
   readonly program: string;
   readonly startedAt: number;

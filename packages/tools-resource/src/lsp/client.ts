@@ -33,6 +33,10 @@ export function uriOf(absPath: string): string {
 
 /** A started, initialized server. */
 export class LspClient {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_LspClient`; people read `LspClient`.
+    Object.defineProperty(this, 'name', { value: 'LspClient' });
+  }
   readonly #process: ChildProcess;
   readonly #connection: MessageConnection;
   readonly #versions = new Map<string, number>();

@@ -53,6 +53,10 @@ const number = (id: string): number => Number(/(\d+)$/.exec(id)?.[1] ?? 0);
 
 /** The opened roster a `vibe_*` tool gets from `ctx.resource(VIBE_RESOURCE)`. */
 export class VibeRoster implements OpenedResource {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_VibeRoster`; people read `VibeRoster`.
+    Object.defineProperty(this, 'name', { value: 'VibeRoster' });
+  }
   readonly #port: WorkerPort;
   readonly #clock: () => number;
   readonly #tiers: VibeRosterOptions['tiers'];

@@ -19,6 +19,10 @@ export interface MemoryWorkspaceOptions {
 
 /** An in-memory workspace (file tools only). */
 export class MemoryWorkspace implements WorkspaceServices {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_MemoryWorkspace`; people read `MemoryWorkspace`.
+    Object.defineProperty(this, 'name', { value: 'MemoryWorkspace' });
+  }
   readonly root: string;
   readonly capabilities: ReadonlySet<WorkspaceServiceCapability> = fileOnlyCapabilities();
   readonly fs: MemoryFileSystem;

@@ -3,6 +3,10 @@ import { A3sError, type ToolContext, type WorkspaceExecResult, type WorkspaceGit
 
 /** A git command exited non-zero or timed out. */
 export class GitCommandError extends A3sError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_GitCommandError`; people read `GitCommandError`.
+    Object.defineProperty(this, 'name', { value: 'GitCommandError' });
+  }
   /** The exit code, `null` on timeout. */
   readonly exitCode: number | null;
   /** What git wrote to stderr (its first 2000 characters). */
