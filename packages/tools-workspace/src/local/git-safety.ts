@@ -58,19 +58,23 @@ export interface GitConfigEntry {
   readonly key: string;
   /** `undefined` for a bare boolean (`[core] bare`). */
   readonly value: string | undefined;
+  /** `system`, `global`, `local`, `worktree` or `command`, when listed with `--show-scope`. */
+  readonly scope?: string;
 }
 
-/** Parses the output of `git config --list --show-origin -z`. */
-export function parseConfigList(text: string): GitConfigEntry[] {
+/** Parses the output of `git config --list --show-origin -z`, with `--show-scope` when `scoped`. */
+export function parseConfigList(text: string, scoped = false): GitConfigEntry[] {
   const fields = text.split('\0');
   const entries: GitConfigEntry[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const record = fields[i + 1]!;
+  const width = scoped ? 3 : 2;
+  for (let i = 0; i + width - 1 < fields.length; i += width) {
+    const record = fields[i + width - 1]!;
     const nl = record.indexOf('\n');
     entries.push({
-      origin: fields[i]!,
+      origin: fields[i + width - 2]!,
       key: nl < 0 ? record : record.slice(0, nl),
       value: nl < 0 ? undefined : record.slice(nl + 1),
+      ...(scoped ? { scope: fields[i]! } : {}),
     });
   }
   return entries;

@@ -6,6 +6,8 @@
  * pagers, editors, external diff, textconv, filters, merge drivers, credential helpers, signing
  * programs and transports. The exit code is reported, not thrown.
  */
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   CancelledError,
@@ -15,7 +17,9 @@ import {
   type WorkspaceGit,
 } from '@a3s-code/core';
 import { WorkspaceProcessError } from '../errors.js';
-import { parseConfigList, safeGitSettings } from './git-safety.js';
+import { configText, type GitPlaces, PIN_UNAVAILABLE, pinnedGit } from './git-pin.js';
+import { type GitOutput, relinkWorktrees, runPinned } from './git-pinned-run.js';
+import { type GitConfigEntry, parseConfigList, safeGitSettings } from './git-safety.js';
 import { StreamCapture } from './stream-capture.js';
 
 /** Default deadline of a git command, in milliseconds. */
@@ -67,6 +71,56 @@ interface Spawned {
   readonly timedOut: boolean;
 }
 
+/** Whether this host pins git's configuration (`git-pin.ts`): learnt on the first command. */
+let pinning: boolean | undefined;
+const UNAVAILABLE_NOTE = "a3s: git's configuration cannot be pinned here";
+
+function outputOf(spawned: Spawned): GitOutput {
+  return {
+    stdOut: spawned.captured?.stdOut ?? [],
+    stdErr: spawned.captured?.stdErr ?? [],
+    exitCode: spawned.captured?.exitCode ?? null,
+    timedOut: spawned.timedOut,
+  };
+}
+
+function stderrOf(output: GitOutput): string {
+  return Buffer.concat(output.stdErr).toString('utf8');
+}
+
+/** The three lines of `rev-parse --absolute-git-dir --git-common-dir --show-toplevel`, absolute. */
+function placesOf(stdout: readonly Buffer[], root: string): GitPlaces | undefined {
+  const [gitDir, common, top] = Buffer.concat(stdout).toString('utf8').split('\n');
+  if (gitDir === undefined || common === undefined || top === undefined || gitDir === '' || top === '')
+    return undefined;
+  return { gitDir, commonDir: resolve(root, common), top };
+}
+
+/**
+ * The repository configuration listed must be the located repository's: a listing and a
+ * location that disagree mean the repository changed in between, and nothing runs.
+ */
+function checkListedFrom(listed: readonly GitConfigEntry[], places: GitPlaces): void {
+  const first = listed.find((e) => e.scope === 'local');
+  if (first === undefined || !first.origin.startsWith('file:')) return;
+  const file = resolve(places.top, first.origin.slice('file:'.length));
+  const within = [resolve(places.commonDir, 'config'), resolve(places.gitDir, 'config')];
+  if (!within.includes(file) && !within.includes(realOrSelf(file))) {
+    throw new WorkspaceProcessError(
+      'git',
+      `the repository changed while git's configuration was read (listed from ${JSON.stringify(file)}, located at ${JSON.stringify(places.commonDir)}); git did not run`,
+    );
+  }
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 /** Git of a {@link LocalWorkspace}, rooted at the workspace root. */
 export class LocalGit implements WorkspaceGit {
   private readonly root: string;
@@ -83,28 +137,60 @@ export class LocalGit implements WorkspaceGit {
     const timeoutMs = options?.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
     const t0 = performance.now();
     const baseline = safeGitSettings([], this.root);
-    const listing = await this.spawn(['config', '--list', '--show-origin', '-z'], baseline, timeoutMs, args, outer);
+    const [listing, located] = await Promise.all([
+      this.spawn(['config', '--list', '--show-origin', '--show-scope', '-z'], baseline, timeoutMs, args, outer),
+      pinning === false
+        ? undefined
+        : this.spawn(
+            ['rev-parse', '--absolute-git-dir', '--git-common-dir', '--show-toplevel'],
+            baseline,
+            timeoutMs,
+            args,
+            outer,
+          ),
+    ]);
     // Outside a repository (or with a broken config) the listing fails and so will the command.
     const listed =
-      listing.captured?.exitCode === 0 ? parseConfigList(Buffer.concat(listing.captured.stdOut).toString('utf8')) : [];
+      listing.captured?.exitCode === 0
+        ? parseConfigList(Buffer.concat(listing.captured.stdOut).toString('utf8'), true)
+        : [];
     const settings = safeGitSettings(listed, this.root);
-    const { captured, timedOut } = listing.timedOut
-      ? listing
-      : await this.spawn(
-          ['--no-pager', ...args],
-          settings,
-          Math.max(1, timeoutMs - (performance.now() - t0)),
-          args,
-          outer,
+    const left = (): number => Math.max(1, timeoutMs - (performance.now() - t0));
+    let output: GitOutput = listing.timedOut ? outputOf(listing) : outputOf(located ?? listing);
+    if (!listing.timedOut && located !== undefined && !located.timedOut) {
+      const places = located.captured?.exitCode === 0 ? placesOf(located.captured.stdOut, this.root) : undefined;
+      // Where git could be pinned, nothing runs unpinned: a repository that cannot be located
+      // (not one, or one changing under the listing) gets the locating command's own answer.
+      if (places !== undefined) {
+        checkListedFrom(listed, places);
+        const pinned = pinnedGit(
+          places,
+          this.root,
+          configText(listed, ['local', 'worktree']),
+          configText(listed, ['global']),
+          [...settings.flatMap((s) => ['-c', s]), '--no-pager', ...args],
+          args[0] === 'worktree',
         );
+        if (pinned === undefined) pinning = false;
+        else {
+          output = await runPinned(pinned, places, this.root, gitEnv(), left(), args[0] ?? '', outer);
+          if (args[0] === 'worktree') relinkWorktrees(pinned, places);
+          if (output.exitCode === PIN_UNAVAILABLE && stderrOf(output).startsWith(UNAVAILABLE_NOTE)) pinning = false;
+          else pinning = true;
+        }
+      }
+    }
+    if (pinning === false && !listing.timedOut) {
+      output = outputOf(await this.spawn(['--no-pager', ...args], settings, left(), args, outer));
+    }
     const out = new StreamCapture(GIT_MAX_OUTPUT_BYTES);
     const err = new StreamCapture(GIT_MAX_OUTPUT_BYTES);
-    for (const b of captured?.stdOut ?? []) out.push(b);
-    for (const b of captured?.stdErr ?? []) err.push(b);
+    for (const b of output.stdOut) out.push(b);
+    for (const b of output.stdErr) err.push(b);
     return {
-      exitCode: timedOut ? null : (captured?.exitCode ?? null),
-      signal: timedOut ? 'SIGKILL' : null,
-      timedOut,
+      exitCode: output.timedOut ? null : output.exitCode,
+      signal: output.timedOut ? 'SIGKILL' : null,
+      timedOut: output.timedOut,
       stdout: out.result(),
       stderr: err.result(),
       durationMs: performance.now() - t0,

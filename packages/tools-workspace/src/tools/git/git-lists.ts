@@ -39,7 +39,14 @@ function listPage<T>(
 
 /** `status`: branch line and porcelain entries, sorted by path. */
 export async function gitStatus(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): Promise<ToolResult> {
-  const out = await git(service, ctx, ['status', '--porcelain=v1', '-z', '--branch', '--untracked-files=all']);
+  const out = await git(service, ctx, [
+    'status',
+    '--porcelain=v1',
+    '-z',
+    '--branch',
+    '--untracked-files=all',
+    '--ignore-submodules=dirty',
+  ]);
   const records = out.split('\0').filter((r) => r !== '');
   let branch = '';
   const entries: Array<{ status: string; path: string; from?: string }> = [];
@@ -136,8 +143,17 @@ export async function gitDiff(service: WorkspaceGit, ctx: ToolContext, args: Git
   // prefixes and raw names, so each file's section header parses; hidden files' sections go.
   const argv =
     denied === undefined
-      ? ['diff', '--no-color', '--no-ext-diff', '--no-textconv']
-      : ['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames'];
+      ? ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty']
+      : [
+          '-c',
+          'core.quotePath=false',
+          'diff',
+          '--no-color',
+          '--no-ext-diff',
+          '--no-textconv',
+          '--no-renames',
+          '--ignore-submodules=dirty',
+        ];
   if (denied !== undefined) argv.push('--src-prefix=a/', '--dst-prefix=b/', '--no-relative');
   argv.push(...options, '--', ...pathspec);
   const raw = await git(service, ctx, argv);

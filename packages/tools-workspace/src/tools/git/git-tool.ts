@@ -50,8 +50,10 @@ async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): P
   await refuseStateWrites(service, ctx, args);
   const writeDenied = writeDeniedOf(ctx);
   if (writeDenied !== undefined) await refuseDeniedWrites(service, ctx, writeDenied, args, worktree);
-  const run = async (argv: string[], summary: string): Promise<ToolResult> => {
-    let out = (await git(service, ctx, denied === undefined ? argv : ['-c', 'core.quotePath=false', ...argv])).trim();
+  const quoted = (argv: string[]): string[] => (denied === undefined ? argv : ['-c', 'core.quotePath=false', ...argv]);
+  const run = async (argv: string[], summary: string, then?: string[]): Promise<ToolResult> => {
+    let out = (await git(service, ctx, quoted(argv))).trim();
+    if (then !== undefined) out = `${out}\n${(await git(service, ctx, quoted(then))).trimEnd()}`.trim();
     if (denied !== undefined) {
       const { text, dropped } = await scrubOutput(service, ctx, denied, out, treesOf(args));
       out =
@@ -82,7 +84,14 @@ async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): P
         if (args.message) argv.push('-m', args.message);
         return run(argv, 'stashed changes');
       }
-      return run(['stash', action, `stash@{${args.index ?? 0}}`], `stash ${action} stash@{${args.index ?? 0}}`);
+      // The status git prints after a pop or an apply runs git again in each submodule, under the
+      // submodule's own configuration: it is quiet, and the status is taken without submodules'.
+      const restores = action === 'pop' || action === 'apply';
+      return run(
+        ['stash', action, ...(restores ? ['--quiet'] : []), `stash@{${args.index ?? 0}}`],
+        `stash ${action} stash@{${args.index ?? 0}}`,
+        restores ? ['status', '--short', '--ignore-submodules=dirty'] : undefined,
+      );
     }
     case 'worktree': {
       const path = worktree!;
