@@ -187,6 +187,7 @@ export {
   type TopLevelSource,
   refusedBeforeChange,
   describeDeniedWrites,
+  mergeDeniedWrites,
 } from './invoker/index.js';
 export {
   SessionResources,

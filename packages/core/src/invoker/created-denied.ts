@@ -103,3 +103,12 @@ export function describeDeniedWrites(denied: DeniedWrites | undefined, by = 'thi
   const problem = denied.problem === undefined ? '' : `the write rules could not all be enforced: ${denied.problem}.`;
   return `[${[removed, problem].filter((t) => t !== '').join(' ')}]`;
 }
+
+/** The reports as one (each path once, every problem), or `undefined` when none is. */
+export function mergeDeniedWrites(...reports: readonly (DeniedWrites | undefined)[]): DeniedWrites | undefined {
+  const present = reports.filter((r): r is DeniedWrites => r !== undefined);
+  if (present.length === 0) return undefined;
+  const removed = [...new Set(present.flatMap((r) => r.removed))];
+  const problems = present.flatMap((r) => (r.problem === undefined ? [] : [r.problem]));
+  return problems.length === 0 ? { removed } : { removed, problem: problems.join('; ') };
+}

@@ -18,9 +18,10 @@ import type {
   WorkspaceExec,
   WorkspaceServices,
 } from '../workspace/workspace-services.js';
-import { deniedWrites, holdsWrites, removeCreatedDenied } from './created-denied.js';
+import { deniedWrites, holdsWrites, mergeDeniedWrites, removeCreatedDenied } from './created-denied.js';
 import { filesToHide } from './files-to-hide.js';
 import { heldGitStore, type HeldGitStore } from './git-store.js';
+import { takeLateWrites, watchLateWrites } from './late-writes.js';
 
 // File times come from a coarse clock (a few milliseconds behind `Date.now()`).
 const CLOCK_SLACK_MS = 50;
@@ -69,7 +70,11 @@ export function guardExec(
       }
       const noted = store === undefined ? result : { ...result, heldNotes: [store.note] };
       if (!holdsWrites(policy, ask)) return noted;
-      const denied = deniedWrites(await settle());
+      const own = deniedWrites(await settle());
+      // A process the command left running may write after it returned: watched until the end.
+      const pids = (result.backgroundProcesses ?? []).map((p) => p.pid);
+      if (pids.length > 0) watchLateWrites(exec, { root: workspace.root, policy, ask, toolName, hide, started, pids });
+      const denied = mergeDeniedWrites(own, await takeLateWrites(exec));
       return denied === undefined ? noted : { ...noted, deniedWrites: denied };
     },
     ...(exec.close === undefined ? {} : { close: () => exec.close?.() ?? Promise.resolve() }),
@@ -80,13 +85,20 @@ export function guardExec(
   const settleHeldWrites = async (): Promise<DeniedWrites | undefined> => {
     const at = lastHold;
     lastHold = undefined;
-    if (at === undefined || !holdsWrites(policy, ask)) return undefined;
-    return deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, at.hide, at.started));
+    if (!holdsWrites(policy, ask)) return undefined;
+    const own =
+      at === undefined
+        ? undefined
+        : deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, at.hide, at.started));
+    return mergeDeniedWrites(own, await takeLateWrites(exec));
   };
   const holdProcess = async (process: ProcessCommand): Promise<HeldProcessCommand> => {
     const started = Date.now() - CLOCK_SLACK_MS;
     const { hide } = await kept();
     lastHold = { hide, started };
+    // The process runs on after this call (a kernel, a program under debug): watched until the end.
+    if (holdsWrites(policy, ask))
+      watchLateWrites(exec, { root: workspace.root, policy, ask, toolName, hide, started, pids: [] });
     const hidden = [...hide.unreadable, ...hide.unwritable];
     const settleWrites = holdsWrites(policy, ask)
       ? async () => deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started))

@@ -243,5 +243,25 @@ export async function filesToHide(
     );
   }
   // Parents before what is under them, and the same order every time.
-  return { unreadable: s.unreadable.sort(), unwritable: s.unwritable.sort() };
+  const unreadable = s.unreadable.sort();
+  const unwritable = s.unwritable.sort();
+  const folders = foldersOnTheWay(realRoot, [...unreadable, ...unwritable]);
+  return folders.length === 0 ? { unreadable, unwritable } : { unreadable, unwritable, folders };
+}
+
+/**
+ * The folders strictly between `root` and each of `paths`, shallowest first: a command that
+ * renamed one (`mv config config2`) would carry a hidden file to a path no rule names. The root
+ * itself is not among them: a command's working folder was entered before any bind, and a root
+ * bound onto itself would leave every path relative to it on the unbound mount beneath.
+ */
+function foldersOnTheWay(root: string, paths: readonly string[]): string[] {
+  const base = root.replace(/\/+$/, '');
+  const found = new Set<string>();
+  for (const path of paths) {
+    if (!path.startsWith(`${base}/`)) continue;
+    for (let at = path.lastIndexOf('/'); at > base.length; at = path.lastIndexOf('/', at - 1))
+      found.add(path.slice(0, at));
+  }
+  return [...found].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : a > b ? 1 : 0));
 }

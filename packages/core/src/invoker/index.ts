@@ -30,4 +30,4 @@ export type { ArtifactRef, ArtifactStore, OutputCapOptions } from './artifact-st
 export { InvalidInvocationError, ToolInvoker } from './tool-invoker.js';
 export type { CallProjection, InvokeOptions, ToolInvokerOptions } from './tool-invoker.js';
 export { refusedBeforeChange } from './change-collector.js';
-export { describeDeniedWrites } from './created-denied.js';
+export { describeDeniedWrites, mergeDeniedWrites } from './created-denied.js';

@@ -49,6 +49,7 @@ import type { SessionParts } from './session-parts.js';
 import { CapabilityScope, type SessionCapabilityCatalog } from '../catalog/index.js';
 import { resumeRequest, type ResumeRunOptions } from '../run/run-binding.js';
 import { ReadonlyState } from './readonly-state.js';
+import { endLateWrites } from '../invoker/late-writes.js';
 export type { SessionParts } from './session-parts.js';
 
 /** A coding-agent session. */
@@ -395,6 +396,7 @@ export class AgentSession {
       ...(this.#parts.resources ?? []).map((r) => r.close().catch(() => undefined)),
       this.config.workspace.exec?.close?.().catch(() => undefined),
     ]);
+    await endLateWrites(this.config.workspace.exec);
     await this.store.close();
   }
 }

@@ -154,6 +154,12 @@ export interface ExecHiding {
   readonly unreadable: readonly string[];
   /** Files and folders the command may read but not change. */
   readonly unwritable: readonly string[];
+  /**
+   * The folders inside the workspace on the way to the paths above, shallowest first: the command
+   * may change what is in them but not move or remove them, which would carry a kept file to a
+   * path no rule names.
+   */
+  readonly folders?: readonly string[];
 }
 
 /** A process a command started that was still running when the command returned. */

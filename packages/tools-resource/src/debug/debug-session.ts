@@ -6,8 +6,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { type DeniedWrites, type HeldProcessCommand, type ProcessCommand, toolProcessEnv } from '@a3s-code/core';
-import { mergeDeniedWrites } from './denied-writes.js';
+import {
+  type DeniedWrites,
+  type HeldProcessCommand,
+  mergeDeniedWrites,
+  type ProcessCommand,
+  toolProcessEnv,
+} from '@a3s-code/core';
+
 import { asSubreaper } from '../shared/subreaper.js';
 import { killProcesses, newProcessTag, type ProcessMark, startTicksOf, taggedEnv } from '../shared/process-tree.js';
 import type { AdapterCommand } from './adapters.js';

@@ -2,11 +2,10 @@
  * `debug`: drives a real debugger over the Debug Adapter Protocol. One operation per call; the
  * session (one per conversation, with a hard TTL) lives in the session's debug resource.
  */
-import { defineTool, describeDeniedWrites, type ToolResult, type Zod } from '@a3s-code/core';
+import { defineTool, describeDeniedWrites, mergeDeniedWrites, type ToolResult, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { ADAPTER_IDS } from './adapters.js';
 import { debugShellCommands } from './debug-commands.js';
-import { mergeDeniedWrites } from './denied-writes.js';
 import { DebugToolError } from './debug-errors.js';
 import { DEBUG_RESOURCE, type DebugResource } from './debug-resource.js';
 import { runOperation } from './operations.js';

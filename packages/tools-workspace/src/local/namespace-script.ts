@@ -1,7 +1,7 @@
 /**
  * The Perl that hides files from a process tree (see `reaper.ts` for how the reaper uses it, and
  * `hide-process.ts` for a long-lived process): it expects `$un` and `$mnt` (the `unshare` and
- * `mount` system call numbers), `@hide` (pairs of kind, `r` or `w`, and absolute path), `$ns`
+ * `mount` system call numbers), `@hide` (pairs of kind, `p`, `w` or `r`, and absolute path), `$ns`
  * (true when there is anything to hide) and a `fail` sub that reports a reason and exits.
  */
 import type { ExecHiding } from '@a3s-code/core';
@@ -26,7 +26,8 @@ export const NAMESPACE_LINES: readonly string[] = [
   '  $map->() if $uid;',
   '  sc($mnt, "none", "/", 0, 16384 | 262144, 0) == 0 or fail("no private mounts: $!");',
   '  while (my ($k, $p) = splice(@hide, 0, 2)) {',
-  '    if ($k eq "w") { (sc($mnt, $p, $p, 0, 4096 | 16384, 0) == 0 and ro($p, 0)) or fail("cannot make $p read-only: $!"); }',
+  '    if ($k eq "p") { sc($mnt, $p, $p, 0, 4096 | 16384, 0) == 0 or fail("cannot keep $p in place: $!"); }',
+  '    elsif ($k eq "w") { (sc($mnt, $p, $p, 0, 4096 | 16384, 0) == 0 and ro($p, 0)) or fail("cannot make $p read-only: $!"); }',
   '    elsif (-d $p) { sc($mnt, "none", $p, "tmpfs", 7, "size=4k,mode=0555") == 0 or fail("cannot hide $p: $!"); }',
   '    else { (sc($mnt, "/dev/null", $p, 0, 4096, 0) == 0 and ro($p, 4)) or fail("cannot hide $p: $!"); }',
   '  }',
@@ -36,8 +37,16 @@ export const NAMESPACE_LINES: readonly string[] = [
   '}',
 ];
 
-/** `@hide` as the script reads it: the count of pairs, then kind and path of each (unwritable first). */
+/**
+ * `@hide` as the script reads it: the count of pairs, then kind and path of each. The folders on
+ * the way come first (`p`: each bound onto itself, so a rename or removal of it fails as busy),
+ * then the unwritable (`w`), then the unreadable (`r`).
+ */
 export function hidingArgs(hide: ExecHiding): string[] {
-  const pairs = [...hide.unwritable.flatMap((p) => ['w', p]), ...hide.unreadable.flatMap((p) => ['r', p])];
+  const pairs = [
+    ...(hide.folders ?? []).flatMap((p) => ['p', p]),
+    ...hide.unwritable.flatMap((p) => ['w', p]),
+    ...hide.unreadable.flatMap((p) => ['r', p]),
+  ];
   return [String(pairs.length / 2), ...pairs];
 }

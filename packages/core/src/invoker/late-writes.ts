@@ -1,0 +1,106 @@
+/**
+ * What a process left running creates where the write rules forbid it. A command's end is
+ * checked (see `created-denied.ts`), but a process it left running (`sleep 1; mkdir -p
+ * .github/workflows; ...` with `&`), a kernel thread or a program under debug goes on after the
+ * call: each such hold is watched until the session ends. The write rules are searched again
+ * every {@link SWEEP_MS} while a process it knows of is alive, before each later held command,
+ * and once the session's processes are killed at its end; what such a process created since the
+ * hold began is removed, and the next held command's result names it.
+ */
+import type { PermissionPolicy } from '../permissions/permission-policy.js';
+import type { DeniedWrites, ExecHiding } from '../workspace/workspace-services.js';
+import { removeCreatedDenied } from './created-denied.js';
+
+/** How often a watched hold is searched while one of its processes is known to be alive. */
+export const SWEEP_MS = 1000;
+
+/** One held command or process that may still be writing. */
+export interface LateHold {
+  readonly root: string;
+  readonly policy: PermissionPolicy;
+  readonly ask: boolean;
+  readonly toolName: string;
+  /** The files hidden from it when it started. */
+  readonly hide: ExecHiding;
+  /** When it started (a clock slack already taken off). */
+  readonly started: number;
+  /** Processes it left running; empty when unknown (a kernel): then it is searched at the calls and the end only. */
+  readonly pids: readonly number[];
+}
+
+interface Watch {
+  readonly holds: LateHold[];
+  removed: string[];
+  problems: string[];
+  timer: ReturnType<typeof setInterval> | undefined;
+  sweeping: Promise<void> | undefined;
+}
+
+/** The watches of each session's command runner (its `exec`). */
+const watches = new WeakMap<object, Watch>();
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function sweepOnce(watch: Watch): Promise<void> {
+  for (const hold of watch.holds) {
+    const found = await removeCreatedDenied(hold.root, hold.policy, hold.ask, hold.toolName, hold.hide, hold.started);
+    for (const path of found.removed) if (!watch.removed.includes(path)) watch.removed.push(path);
+    if (found.problem !== undefined) watch.problems.push(found.problem);
+  }
+  if (watch.timer !== undefined && !watch.holds.some((h) => h.pids.some(alive))) {
+    clearInterval(watch.timer);
+    watch.timer = undefined;
+  }
+}
+
+function sweep(watch: Watch): Promise<void> {
+  watch.sweeping ??= sweepOnce(watch).finally(() => {
+    watch.sweeping = undefined;
+  });
+  return watch.sweeping;
+}
+
+/** Watches `hold` of the session whose command runner is `exec` until {@link endLateWrites}. */
+export function watchLateWrites(exec: object, hold: LateHold): void {
+  let watch = watches.get(exec);
+  if (watch === undefined) {
+    watch = { holds: [], removed: [], problems: [], timer: undefined, sweeping: undefined };
+    watches.set(exec, watch);
+  }
+  watch.holds.push(hold);
+  if (watch.timer === undefined && hold.pids.length > 0) {
+    const w = watch;
+    w.timer = setInterval(() => void sweep(w).catch(() => undefined), SWEEP_MS);
+    w.timer.unref?.();
+  }
+}
+
+/** Searches the watched holds now; returns what was removed since the last call, or `undefined`. */
+export async function takeLateWrites(exec: object): Promise<DeniedWrites | undefined> {
+  const watch = watches.get(exec);
+  if (watch === undefined) return undefined;
+  await sweep(watch).catch((e: unknown) => watch.problems.push(String(e)));
+  if (watch.removed.length === 0 && watch.problems.length === 0) return undefined;
+  const removed = watch.removed;
+  const problems = watch.problems;
+  watch.removed = [];
+  watch.problems = [];
+  return problems.length === 0 ? { removed } : { removed, problem: problems.join('; ') };
+}
+
+/** The session's processes are gone: a last search for what they created, and the watch ends. */
+export async function endLateWrites(exec: object | undefined): Promise<void> {
+  const watch = exec === undefined ? undefined : watches.get(exec);
+  if (watch === undefined) return;
+  if (watch.timer !== undefined) clearInterval(watch.timer);
+  watch.timer = undefined;
+  await sweep(watch).catch(() => undefined);
+  watches.delete(exec as object);
+}
