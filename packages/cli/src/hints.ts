@@ -8,10 +8,11 @@ import { describeProviders } from '@a3s-code/sdk';
 /** A model script of one answer, written by a shell command a user can paste. */
 export const SCRIPTED_EXAMPLE = `echo '{"turns":[{"text":"Hello from a scripted model."}]}' > model.json`;
 
-/** The offline hint: a scripted model, for `command` (`run` gets a prompt). */
+/** The offline hint: a scripted model, for `command` (`run` gets a prompt; `sessions` takes --model only with --resume). */
 export function offlineHint(command: string): string {
   const run = command === 'run' ? ' "say hello"' : '';
-  return `to try a3s offline with no key, play back a scripted model: ${SCRIPTED_EXAMPLE} && a3s ${command} --model scripted:model.json${run}`;
+  const named = command === 'sessions' ? 'sessions --resume <id>' : command;
+  return `to try a3s offline with no key, play back a scripted model: ${SCRIPTED_EXAMPLE} && a3s ${named} --model scripted:model.json${run}`;
 }
 
 /** What a failure looks like to the hints: its code, message and (for model calls) provider and status. */

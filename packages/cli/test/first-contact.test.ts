@@ -173,9 +173,21 @@ describe('a mistyped model names the one it most likely meant', () => {
     const json = await runMain(['models', '--json'], { cwd: dir, env: { A3S_MODEL: 'opnai/gpt-4o' } });
     expect(json.status).toBe(2);
     expect((JSON.parse(json.stdout) as { model: { problem: string } }).model.problem).toContain("'openai/gpt-4o'");
-    const good = await runMain(['models'], { cwd: dir, env: { A3S_MODEL: 'openai/gpt-4o' } });
+    const good = await runMain(['models'], { cwd: dir, env: { A3S_MODEL: 'openai/gpt-4o', OPENAI_API_KEY: 'sk-x' } });
     expect(good.status).toBe(0);
     expect(good.stdout).toContain('model: openai/gpt-4o (from A3S_MODEL)\n');
+    // Spelled right, but its key is not set: a3s run would refuse it, and a3s models says so (exit 2).
+    const keyless = await runMain(['models', '--model', 'openai/gpt-4o'], { cwd: dir, env: { OPENAI_API_KEY: '' } });
+    expect(keyless.status).toBe(2);
+    expect(keyless.stdout).toContain('openai: OPENAI_API_KEY is not set, so a3s run would refuse this model');
+    const urlless = await runMain(['models', '--json', '--model', 'vllm/m'], {
+      cwd: dir,
+      env: {},
+    });
+    expect(urlless.status).toBe(2);
+    expect((JSON.parse(urlless.stdout) as { model: { problem: string } }).model.problem).toMatch(
+      /vllm: OPENAI_BASE_URL is not set/,
+    );
   });
 });
 

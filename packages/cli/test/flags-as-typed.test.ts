@@ -28,7 +28,7 @@ describe('flags as people type them', () => {
     const names = (JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name);
     expect(names).toContain('read');
     expect(names).not.toContain('bash');
-    const models = a3s(['-m', 'openai/gpt-4o', 'models', '--json']);
+    const models = a3s(['-m', 'openai/gpt-4o', 'models', '--json'], { OPENAI_API_KEY: 'sk-test' });
     expect(models.status, models.stderr).toBe(0);
     expect(JSON.parse(models.stdout).model).toEqual({ model: 'openai/gpt-4o', from: '--model' });
     // The value of a flag is never taken for the command: `-m run` is the model "run".

@@ -5,6 +5,7 @@
  * for (never a later one) and a second Ctrl-C (within two seconds, or at an idle prompt) exits.
  */
 import { CapabilityDriftError, type EventStream, type RunResult, type Session } from '@a3s-code/sdk';
+import { newSessionNote } from '../session-lookup.js';
 import { checkSessionFlag, noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
 import { attachmentFor } from '../attachments.js';
 import { EXIT } from '../errors.js';
@@ -109,6 +110,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     ),
   });
   const sessionId = preset.sessionId ?? values.session;
+  const note = values.session === undefined ? undefined : newSessionNote(flags.cwd, values.session);
+  if (note !== undefined) chrome.write(cs.yellow(note));
   // Ctrl-C while the session opens (at the trust question, or an MCP server slow to start) leaves
   // at once with 130, as a3s run does; the exit hooks stop what had started.
   const stopOpening = reader.onInterrupt(() => {

@@ -18,7 +18,8 @@ export const MODELS_HELP = `Usage: a3s models [options]
 
 Lists the model providers, the environment variables each reads (API key, base URL) and whether
 they are set (values are never printed), and the model this workspace would use; exits with 2
-when A3S_MODEL or the config file names a model a3s run would refuse (the reason is printed last).
+when --model, A3S_MODEL or the config file names a model a3s run would refuse (misspelled, or
+its provider's key or base URL not set; the reason is printed last).
 
 Options:
   -m, --model <spec>   show this model as the one in use (as a3s run --model would)
@@ -94,12 +95,13 @@ export async function modelsCommand(args: readonly string[], io: Io): Promise<nu
           : null;
   // A3S_MODEL (and the config file's script) is checked as every session command checks it: a
   // typo or a missing script file is named here too.
-  const problem =
+  const spelled =
     current?.from === 'A3S_MODEL'
       ? modelProblem(current.model, io.cwd, 'A3S_MODEL=')
       : current !== null && current.from === file
         ? modelProblem(current.model, workspace, `"model" in ${file}: `)
         : undefined;
+  const problem = spelled ?? (current === null ? undefined : readinessProblem(current.model, rows));
   if (values.json) {
     const model = current === null ? null : { ...current, ...(problem === undefined ? {} : { problem }) };
     io.stdout.write(`${JSON.stringify({ model, providers: rows })}\n`);
@@ -136,6 +138,20 @@ export async function modelsCommand(args: readonly string[], io: Io): Promise<nu
   );
   if (problem !== undefined) io.stdout.write(style.red(`${terminalText(problem)}\n`));
   return problem === undefined ? EXIT.ok : EXIT.usage;
+}
+
+/**
+ * Why a session could not call the model `spec` names even though it is spelled right: its
+ * provider's key or base URL is not set. `undefined` when both are (or the provider is not listed).
+ */
+function readinessProblem(spec: string, rows: readonly ProviderRow[]): string | undefined {
+  const r = rows.find((p) => p.provider === spec.split('/')[0]);
+  if (r === undefined) return undefined;
+  if (r.keyEnv !== null && r.keyRequired && !r.keySet)
+    return `${r.provider}: ${r.keyEnv} is not set, so a3s run would refuse this model: export ${r.keyEnv}=<your key>`;
+  if (!r.baseUrlInConfig && !r.baseUrlEnvSet && r.defaultBaseUrl === null)
+    return `${r.provider}: ${r.baseUrlEnv} is not set, so a3s run would refuse this model: export ${r.baseUrlEnv}=<url>, or set "providers": { "${r.provider}": { "baseUrl": … } } in a3s.config.json`;
+  return undefined;
 }
 
 /** What is wrong with the model `label` names (the message a3s run would print), or `undefined`. */

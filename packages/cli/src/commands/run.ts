@@ -6,6 +6,7 @@
  */
 import { NO_APPROVER_REASON, type ConfirmationManager, type RunResult } from '@a3s-code/sdk';
 import { checkSessionFlag, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
+import { newSessionNote } from '../session-lookup.js';
 import { flagAttachments } from '../attachments.js';
 import { EXIT, UsageError } from '../errors.js';
 import { eventJson } from '../event-json.js';
@@ -130,6 +131,8 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   const flags = sessionFlags(values, io.cwd);
   checkSessionFlag(values.session, 'run');
   const attachments = flagAttachments(values.image, values.file, io.cwd, flags.cwd);
+  const note = values.session === undefined ? undefined : newSessionNote(flags.cwd, values.session);
+  if (note !== undefined) io.stderr.write(styleFor(io.stderr, io.env).yellow(note));
   const opened = await openSession(flags, io.env, {
     confirmation: nobodyToAsk,
     parkMode: 'return',

@@ -38,6 +38,8 @@ interface SessionRow {
   readonly saved: string | null;
   readonly facts: number;
   readonly runs: number;
+  /** The logs of the subagents it delegated to (`<thread>.task-<n>`, `<thread>.worker-<n>`), listed with it, not as sessions. */
+  readonly subagentLogs: number;
   readonly last: string;
   readonly phase: string;
   readonly prompt: string;
@@ -60,11 +62,26 @@ function lastText(summary: LogSummary): string {
   return last ? `${last.status}${last.completion ? ` (${last.completion})` : ''}` : 'no runs';
 }
 
+/** The session thread a subagent's log belongs to (`<thread>.task-3` → `<thread>`), when that session's log is there. */
+function parentThread(thread: string, threads: ReadonlySet<string>): string | undefined {
+  const m = /^(.+)\.(?:task|worker)-\d+$/.exec(thread);
+  return m !== null && threads.has(m[1]!) ? m[1] : undefined;
+}
+
 async function rows(workspace: string): Promise<SessionRow[]> {
   const saved = await new FileSessionStore(workspace).listSessions();
   const savedByThread = new Map(saved.map((s) => [threadIdFor(s.sessionId), s] as const));
   const out: SessionRow[] = [];
-  for (const entry of listLogs(workspace)) {
+  const logs = listLogs(workspace);
+  const threads = new Set(logs.map((l) => l.thread));
+  const children = new Map<string, number>();
+  for (const l of logs) {
+    const parent = parentThread(l.thread, threads);
+    if (parent !== undefined) children.set(parent, (children.get(parent) ?? 0) + 1);
+  }
+  for (const entry of logs) {
+    if (parentThread(entry.thread, threads) !== undefined) continue;
+    const subagentLogs = children.get(entry.thread) ?? 0;
     const save = savedByThread.get(entry.thread);
     savedByThread.delete(entry.thread);
     let log: Awaited<ReturnType<typeof loadLog>>;
@@ -80,6 +97,7 @@ async function rows(workspace: string): Promise<SessionRow[]> {
         saved: save ? new Date(save.updatedAtMs).toISOString() : null,
         facts: 0,
         runs: 0,
+        subagentLogs,
         last: `unreadable log: ${why}`,
         phase: '-',
         prompt: '',
@@ -92,6 +110,7 @@ async function rows(workspace: string): Promise<SessionRow[]> {
       saved: save ? new Date(save.updatedAtMs).toISOString() : null,
       facts: log.summary.facts,
       runs: log.summary.runs.length,
+      subagentLogs,
       last: lastText(log.summary),
       phase: log.summary.final_phase,
       prompt: firstPrompt(log.facts),
@@ -100,9 +119,19 @@ async function rows(workspace: string): Promise<SessionRow[]> {
   // Saved sessions without a log (memory persistence, or a deleted log).
   for (const s of savedByThread.values()) {
     const at = new Date(s.updatedAtMs).toISOString();
-    out.push({ id: s.sessionId, modified: at, saved: at, facts: 0, runs: 0, last: 'no log', phase: '-', prompt: '' });
+    out.push({
+      id: s.sessionId,
+      modified: at,
+      saved: at,
+      facts: 0,
+      runs: 0,
+      subagentLogs: 0,
+      last: 'no log',
+      phase: '-',
+      prompt: '',
+    });
   }
-  out.push(...(await unreadableSnapshots(workspace, saved, listLogs(workspace))));
+  out.push(...(await unreadableSnapshots(workspace, saved, logs)));
   return out.sort((a, b) => b.modified.localeCompare(a.modified) || a.id.localeCompare(b.id));
 }
 
@@ -140,6 +169,7 @@ async function unreadableSnapshots(
       saved: null,
       facts: 0,
       runs: 0,
+      subagentLogs: 0,
       last: `unreadable snapshot: ${why}`,
       phase: '-',
       prompt: '',
@@ -219,7 +249,7 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
       ? style.yellow(terminalText(r.last))
       : r.runs === 0
         ? `no runs yet, ${r.facts} facts`
-        : `${r.runs} run(s), last ${r.last}, ${r.facts} facts, phase ${r.phase}`;
+        : `${r.runs} run(s), last ${r.last}, ${r.facts} facts, phase ${r.phase}${r.subagentLogs > 0 ? `, ${r.subagentLogs} subagent log(s)` : ''}`;
     io.stdout.write(`${style.bold(terminalText(r.id))}${saved}  ${style.dim(r.modified)}  ${state}\n`);
     if (r.prompt) io.stdout.write(style.dim(`    "${terminalText(r.prompt)}"\n`));
   }

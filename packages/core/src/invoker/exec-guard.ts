@@ -86,11 +86,10 @@ export function guardExec(
     const at = lastHold;
     lastHold = undefined;
     if (!holdsWrites(policy, ask)) return undefined;
-    const own =
-      at === undefined
-        ? undefined
-        : deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, at.hide, at.started));
-    return mergeDeniedWrites(own, await takeLateWrites(exec));
+    // A call that held a process is answered for its own window; one that did not (a later cell
+    // of a kernel) for what the processes held before made since.
+    if (at === undefined) return takeLateWrites(exec);
+    return deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, at.hide, at.started));
   };
   const holdProcess = async (process: ProcessCommand): Promise<HeldProcessCommand> => {
     const started = Date.now() - CLOCK_SLACK_MS;

@@ -74,7 +74,11 @@ export function watchLateWrites(exec: object, hold: LateHold): void {
     watch = { holds: [], removed: [], problems: [], timer: undefined, sweeping: undefined };
     watches.set(exec, watch);
   }
-  watch.holds.push(hold);
+  // One hold per tool and kind (with processes to watch, or a long-lived process of its own), the
+  // first: its window covers every later one's; the processes of later ones are added to it.
+  const kept = watch.holds.find((h) => h.toolName === hold.toolName && h.pids.length > 0 === hold.pids.length > 0);
+  if (kept === undefined) watch.holds.push({ ...hold, pids: [...hold.pids] });
+  else (kept.pids as number[]).push(...hold.pids);
   if (watch.timer === undefined && hold.pids.length > 0) {
     const w = watch;
     w.timer = setInterval(() => void sweep(w).catch(() => undefined), SWEEP_MS);
