@@ -32,7 +32,7 @@ export const PINNED_FD = 211;
 const MAY_CREATE = ['packed-refs', 'shallow'];
 
 const SCRIPT = [
-  'use strict; use Fcntl; use POSIX ();',
+  'use strict; use Fcntl;',
   'my ($un, $mnt, $prctl, $common, $gitdir, $top, $cwd, $token, $local, $global, $mkwt) = splice(@ARGV, 0, 11);',
   '$0 = "a3s-git";',
   `sub unavailable { print STDERR "a3s: git's configuration cannot be pinned here: $_[0]\\n"; exit ${PIN_UNAVAILABLE}; }`,
@@ -45,7 +45,7 @@ const SCRIPT = [
   'if ($uid) { for (["setgroups", "deny"], ["uid_map", "$uid $uid 1"], ["gid_map", "$gid $gid 1"]) { put("/proc/self/$_->[0]", $_->[1]) or unavailable("no user namespace ($_->[0]): $!"); } }',
   'sc($mnt, "none", "/", 0, 16384 | 262144, 0) == 0 or unavailable("no private mounts: $!");',
   'sysopen(my $C, $common, O_RDONLY | O_DIRECTORY) or fail("cannot open $common: $!");',
-  `POSIX::dup2(fileno($C), ${REAL_FD}) or fail("cannot keep $common open: $!");`,
+  `(fcntl($C, F_DUPFD, ${REAL_FD}) // -1) == ${REAL_FD} or fail("cannot keep $common open: $!");`,
   `my $c = "/proc/self/fd/${REAL_FD}";`,
   'for my $d ("logs", $mkwt ? ("worktrees") : ()) { -d "$c/$d" or mkdir("$c/$d") or $!{EEXIST} or fail("cannot make $common/$d: $!"); }',
   'sc($mnt, $token, $gitdir, "tmpfs", 2 | 4 | 8, "mode=0700") == 0 or unavailable("cannot mount a private folder: $!");',
@@ -57,7 +57,7 @@ const SCRIPT = [
   '  $ok = 1 if $dev == ((($ma & 0xfff) << 8) | ($mn & 0xff) | (($mn & ~0xff) << 12) | (($ma & ~0xfff) << 32)); }',
   '$ok or fail("the private folder was moved while it was being made");',
   'sysopen(my $N, ".", O_RDONLY | O_DIRECTORY) or fail("cannot open the private folder: $!");',
-  `POSIX::dup2(fileno($N), ${PINNED_FD}) or fail("cannot keep the private folder open: $!");`,
+  `(fcntl($N, F_DUPFD, ${PINNED_FD}) // -1) == ${PINNED_FD} or fail("cannot keep the private folder open: $!");`,
   'put("config", $local) and put("a3s-global-config", $global) or fail("cannot write the configuration: $!");',
   'opendir(my $d, $c) or fail("cannot list $common: $!");',
   'for my $e (readdir $d) { next if $e eq "." || $e eq ".." || $e eq "config"; symlink("$c/$e", $e) or fail("cannot link $e: $!"); }',
