@@ -40,7 +40,7 @@ export const CODE_HELP = `Usage: a3s code [options]
 
 Starts an interactive session on the workspace. Type a prompt; a line typed while a run is going
 steers it (/image and /file then attach to that steer). Ctrl-C interrupts the run; Ctrl-C twice
-exits; Ctrl-D (end of input) or /exit leaves.
+exits; Ctrl-D (end of input) or /exit leaves. Exits with 1 when the last run failed.
 
 Options:
       --session <id>   continue the session with this id
@@ -217,7 +217,10 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     return true;
   };
 
+  /** Whether the last run (or command) failed: a3s code then exits with 1, as a3s run would. */
+  let lastFailed = false;
   const finish = (r: RunResult): void => {
+    lastFailed = false;
     print.newline();
     io.stdout.write(`${style.dim(runSummary(style, r, print.stopped, runCost(session, r)))}\n`);
   };
@@ -272,6 +275,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     try {
       await op();
     } catch (e) {
+      lastFailed = true;
       print.newline();
       io.stderr.write(
         errStyle.red(`${(e as { code?: string }).code ?? 'error'}: ${terminalText((e as Error).message)}\n`),
@@ -382,5 +386,5 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     reader.close();
     await closeOrQuit(opened);
   }
-  return exitCode;
+  return exitCode === EXIT.ok && lastFailed ? EXIT.failed : exitCode;
 }
