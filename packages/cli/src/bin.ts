@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `a3s` executable.
+import { fstatSync } from 'node:fs';
 import { main } from './main.js';
 import { pipeOut } from './pipe-out.js';
 
@@ -7,6 +8,7 @@ const stdout = pipeOut(process.stdout);
 const stderr = pipeOut(process.stderr);
 const code = await main(process.argv.slice(2), {
   stdin: process.stdin,
+  stdinPiped: piped(),
   stdout: stdout.out,
   stderr: stderr.out,
   env: process.env,
@@ -21,3 +23,13 @@ const failure = stdout.failure();
 if (failure !== undefined && code !== 2)
   stderr.out.write(`a3s: cannot write to stdout: ${failure.message}; output was lost\n`);
 process.exitCode = failure !== undefined && code !== 2 ? 1 : code;
+
+/** Whether stdin is a pipe or a regular file. */
+function piped(): boolean {
+  try {
+    const s = fstatSync(0);
+    return s.isFIFO() || s.isFile() || s.isSocket();
+  } catch {
+    return false;
+  }
+}

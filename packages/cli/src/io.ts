@@ -12,6 +12,8 @@ export interface Out {
 /** The command's world. */
 export interface Io {
   readonly stdin: Readable & { readonly isTTY?: boolean };
+  /** True when stdin is a pipe or a file (`echo … | a3s run`), not a terminal or `/dev/null`. */
+  readonly stdinPiped?: boolean;
   readonly stdout: Out;
   readonly stderr: Out;
   readonly env: Readonly<Record<string, string | undefined>>;

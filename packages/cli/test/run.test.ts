@@ -58,6 +58,19 @@ describe('a3s run', () => {
     const empty = a3s(['run', '--yolo', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '-'], {}, '  \n');
     expect(empty.status).toBe(2);
     expect(empty.stderr).toContain('the prompt read from stdin (a3s run -) is empty');
+    // With no prompt given and stdin piped in, stdin is the prompt too (echo … | a3s run).
+    const implicit = a3s(
+      ['run', '--model', `scripted:${scriptFile([{ text: 'Read it.' }])}`, '--cwd', dir, '--session', 'implicit'],
+      {},
+      prompt,
+    );
+    expect(implicit.status, implicit.stderr).toBe(0);
+    expect(readFileSync(join(dir, '.a3s', 'effect-log', 'implicit.jsonl'), 'utf8')).toContain(
+      '(the range helper is off by one)',
+    );
+    const nothing = a3s(['run', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir], {}, '');
+    expect(nothing.status).toBe(2);
+    expect(nothing.stderr).toContain('the prompt read from stdin (piped in, with no prompt given) is empty');
     // Latin-1 text is not UTF-8: refused naming the offset, never sent with U+FFFD in it.
     const latin1 = a3s(
       ['run', '--yolo', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, '-'],

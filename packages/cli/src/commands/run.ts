@@ -25,7 +25,8 @@ import { terminalText } from '@a3s-code/core';
 
 /** Help of `a3s run`. */
 export const RUN_HELP = `Usage: a3s run [options] "<prompt>"
-       a3s run [options] -        (reads the prompt from stdin: echo "…" | a3s run -)
+       a3s run [options] -        (reads the prompt from stdin: echo "…" | a3s run -, or
+                                  echo "…" | a3s run with no prompt)
 
 Runs one prompt to its end and exits: 0 completed, 1 run failed, 2 usage or configuration error,
 3 parked (continue with a3s sessions --resume <id>), 4 session in use (another process has its
@@ -118,12 +119,14 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     io.stdout.write(`${RUN_HELP}\n`);
     return EXIT.ok;
   }
-  const fromStdin = positionals.length === 1 && positionals[0] === '-';
+  // `a3s run -` reads the prompt from stdin; so does `a3s run` with no prompt and stdin piped in.
+  const fromStdin =
+    (positionals.length === 1 && positionals[0] === '-') || (positionals.length === 0 && io.stdinPiped === true);
   const prompt = (fromStdin ? await promptFromStdin(io) : positionals.join(' ')).trim();
   if (prompt === '')
     throw new UsageError(
       fromStdin
-        ? 'the prompt read from stdin (a3s run -) is empty'
+        ? `the prompt read from stdin${positionals.length === 0 ? ' (piped in, with no prompt given)' : ' (a3s run -)'} is empty`
         : `missing the prompt, e.g. a3s run "fix the failing test", or a3s run - to read it from stdin; see 'a3s run --help'`,
     );
   const undecoded = fromStdin ? undefined : undecodedPrompt(prompt, 'the prompt');
