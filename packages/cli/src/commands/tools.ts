@@ -39,11 +39,16 @@ function capabilityText(t: ToolInfo): string {
 
 /** Prints a surface as a table (also `/tools` in `a3s code`). */
 export function printTools(out: Out, style: Style, tools: readonly ToolInfo[], dir: string): void {
-  const width = Math.max(12, ...tools.map((t) => t.name.length));
-  out.write(style.bold(`${'tool'.padEnd(width)} ${'tier'.padEnd(6)} ${'capabilities'.padEnd(34)} requires\n`));
+  // Each column as wide as its longest cell (an MCP tool's name or tier can be long).
+  const width = Math.max('tool'.length, ...tools.map((t) => t.name.length));
+  const tierWidth = Math.max('tier'.length, ...tools.map((t) => t.tier.length));
+  const capWidth = Math.max('capabilities'.length, ...tools.map((t) => capabilityText(t).length));
+  out.write(
+    style.bold(`${'tool'.padEnd(width)} ${'tier'.padEnd(tierWidth)} ${'capabilities'.padEnd(capWidth)} requires\n`),
+  );
   for (const t of tools)
     out.write(
-      `${t.name.padEnd(width)} ${t.tier.padEnd(6)} ${capabilityText(t).padEnd(34)} ${style.dim(t.requires.join(', ') || '-')}\n`,
+      `${t.name.padEnd(width)} ${t.tier.padEnd(tierWidth)} ${capabilityText(t).padEnd(capWidth)} ${style.dim(t.requires.join(', ') || '-')}\n`,
     );
   out.write(style.dim(`${tools.length} tool(s) on the surface of ${dir}\n`));
 }
