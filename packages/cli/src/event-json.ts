@@ -8,3 +8,17 @@ import type { ProjectedEventV1 } from '@a3s-code/sdk';
 export function eventJson(event: ProjectedEventV1): string {
   return JSON.stringify(event);
 }
+
+/**
+ * The one line `a3s run --json` prints when it fails before a run starts (no model, a bad flag, an
+ * attachment it cannot send), when no event could say so: `type` `a3s_error`, which no event
+ * envelope has. A run that starts reports its failure as an `error` event.
+ */
+export function errorJson(
+  code: string | undefined,
+  message: string,
+  hints: readonly string[],
+  exitCode: number,
+): string {
+  return JSON.stringify({ type: 'a3s_error', code: code ?? null, message, hints, exit_code: exitCode });
+}

@@ -6,6 +6,7 @@
 import { A3sError } from '@a3s-code/effect';
 import { closest } from './did-you-mean.js';
 import { EXIT, exitCodeOf } from './errors.js';
+import { errorJson } from './event-json.js';
 import type { Io } from './io.js';
 import { cliVersion } from './version.js';
 import { terminalText } from '@a3s-code/core';
@@ -90,7 +91,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const command = await load();
     code = await command(explicit ? rest : argv, io);
   } catch (e) {
-    code = await reportError(name, e, io, explicit);
+    code = await reportError(name, e, io, explicit, explicit ? rest : argv);
   }
   // A reader that went away (`| head`) interrupted the run: that is not a failure.
   return io.stdoutClosed?.aborted === true && code === EXIT.cancelled ? EXIT.ok : code;
@@ -150,17 +151,32 @@ function unknownCommand(name: string, rest: readonly string[]): string {
 }
 
 /** Prints an error once, on stderr (with hints for the first errors a new user meets), and returns its exit code. */
-async function reportError(name: string, e: unknown, io: Io, explicit: boolean): Promise<number> {
+async function reportError(
+  name: string,
+  e: unknown,
+  io: Io,
+  explicit: boolean,
+  args: readonly string[],
+): Promise<number> {
   // Loaded only on an error (the hints read the SDK's provider table).
   const { cliMessage, hintsFor } = await import('./hints.js');
   const code = A3sError.isInstance(e) ? e.code : undefined;
   const message = cliMessage(e) ?? (e instanceof Error ? e.message : String(e));
   io.stderr.write(`a3s ${name}: ${code && code !== 'CLI_USAGE' ? `${code}: ` : ''}${terminalText(message)}\n`);
-  for (const hint of hintsFor(name, e)) io.stderr.write(`hint: ${hint}\n`);
+  const hints = hintsFor(name, e);
+  for (const hint of hints) io.stderr.write(`hint: ${hint}\n`);
+  // `a3s run --json` ends its stdout with what went wrong, as JSON, even before the run started.
+  if (name === 'run' && jsonRequested(args)) io.stdout.write(`${errorJson(code, message, hints, exitCodeOf(code))}\n`);
   // `a3s --nope`: the user typed no command, so say which one read the flags and what the others are.
   if (!explicit && code === 'CLI_USAGE')
     io.stderr.write(
       `hint: a3s with no command runs a3s code; the commands are ${[...Object.keys(COMMANDS), 'version', 'help'].join(', ')} (see 'a3s --help')\n`,
     );
   return exitCodeOf(code);
+}
+
+/** Whether `--json` is among the flags (before any `--`). */
+function jsonRequested(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).includes('--json');
 }

@@ -9,7 +9,7 @@ import { checkSessionFlag, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlag
 import { newSessionNote } from '../session-lookup.js';
 import { flagAttachments } from '../attachments.js';
 import { EXIT, UsageError } from '../errors.js';
-import { eventJson } from '../event-json.js';
+import { errorJson, eventJson } from '../event-json.js';
 import { hintsFor } from '../hints.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
@@ -200,6 +200,7 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     // An attachment that cannot be sent is a mistake on the command line: nothing was run or logged.
     if (code === 'ATTACHMENT_INVALID') {
       io.stderr.write(`a3s run: ${code}: ${terminalText((e as Error).message)}\n`);
+      if (values.json) io.stdout.write(`${errorJson(code, (e as Error).message, [], EXIT.usage)}\n`);
       return EXIT.usage;
     }
     io.stderr.write(
