@@ -52,3 +52,17 @@ describe('session ids', () => {
     expect(hints.join('\n')).toContain('a3s sessions --resume <id> --model scripted:model.json');
   });
 });
+
+describe('a3s run --json before a run starts', () => {
+  it('prints one a3s_error line on stdout: the code, the message, the hints and the exit code', async () => {
+    const repo = tempRepo();
+    const r = await runMain(['run', '--json', 'hi'], { cwd: repo });
+    expect(r.status).toBe(2);
+    const last = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(last).toMatchObject({ type: 'a3s_error', code: 'MODEL_NOT_CONFIGURED', exit_code: 2 });
+    expect(String(last.message)).toContain('no model is configured');
+    expect((last.hints as string[]).length).toBeGreaterThan(0);
+    // Without --json, stdout stays empty.
+    expect((await runMain(['run', 'hi'], { cwd: repo })).stdout).toBe('');
+  });
+});
