@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // The `a3s` executable.
-import { fstatSync } from 'node:fs';
 import { main } from './main.js';
 import { pipeOut } from './pipe-out.js';
 
@@ -24,12 +23,11 @@ if (failure !== undefined && code !== 2)
   stderr.out.write(`a3s: cannot write to stdout: ${failure.message}; output was lost\n`);
 process.exitCode = failure !== undefined && code !== 2 ? 1 : code;
 
-/** Whether stdin is a pipe or a regular file. */
+/**
+ * Whether stdin is a pipe or a socket (`echo … | a3s run`): Node makes a `net.Socket` of it. Told
+ * from the stream Node made, not by an `fstat` of descriptor 0: under Node 20 that call at start
+ * made later ES module imports keep their symbolic-link paths, loading a second copy of a package.
+ */
 function piped(): boolean {
-  try {
-    const s = fstatSync(0);
-    return s.isFIFO() || s.isFile() || s.isSocket();
-  } catch {
-    return false;
-  }
+  return process.stdin.isTTY !== true && process.stdin.constructor.name === 'Socket';
 }

@@ -12,7 +12,7 @@ export interface Out {
 /** The command's world. */
 export interface Io {
   readonly stdin: Readable & { readonly isTTY?: boolean };
-  /** True when stdin is a pipe or a file (`echo … | a3s run`), not a terminal or `/dev/null`. */
+  /** True when stdin is a pipe or a socket (`echo … | a3s run`), not a terminal, a file or `/dev/null`. */
   readonly stdinPiped?: boolean;
   readonly stdout: Out;
   readonly stderr: Out;

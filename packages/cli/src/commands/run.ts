@@ -26,7 +26,7 @@ import { terminalText } from '@a3s-code/core';
 /** Help of `a3s run`. */
 export const RUN_HELP = `Usage: a3s run [options] "<prompt>"
        a3s run [options] -        (reads the prompt from stdin: echo "…" | a3s run -, or
-                                  echo "…" | a3s run with no prompt)
+                                  echo "…" | a3s run with no prompt; a file: a3s run - < f)
 
 Runs one prompt to its end and exits: 0 completed, 1 run failed, 2 usage or configuration error,
 3 parked (continue with a3s sessions --resume <id>), 4 session in use (another process has its
