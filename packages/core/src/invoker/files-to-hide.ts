@@ -14,6 +14,7 @@ import { isAbsolute } from 'node:path';
 import { PermissionDeniedError } from '../errors/tool-errors.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { ExecHiding } from '../workspace/workspace-services.js';
+import { linkedFiles, otherNames } from './link-names.js';
 
 /** Most directory entries looked at for one command before it is refused (fail closed). */
 export const HIDE_SEARCH_LIMIT = 100_000;
@@ -192,7 +193,8 @@ async function walk(s: Search, start: Pending): Promise<void> {
  * and with `ask` its path ask rules, keep from a command. Throws `PERMISSION_DENIED` for
  * `toolName` when they cannot all be listed (over `limit` entries to look at). A root that is not
  * a folder on this machine gives nothing to hide. `writesOnly`: only what the write rules cover
- * (all in `unwritable`), whatever the read rules say.
+ * (all in `unwritable`), whatever the read rules say. `linkNames`: each other name (hard link) in
+ * the workspace of a file found is kept the same way (see `link-names.ts`).
  */
 export async function filesToHide(
   root: string,
@@ -201,6 +203,7 @@ export async function filesToHide(
   toolName: string,
   limit = HIDE_SEARCH_LIMIT,
   writesOnly = false,
+  linkNames = true,
 ): Promise<ExecHiding> {
   const realRoot = isAbsolute(root) ? await realpath(root).catch(() => undefined) : undefined;
   if (realRoot === undefined) return { unreadable: [], unwritable: [] };
@@ -242,9 +245,14 @@ export async function filesToHide(
       `the files the path rules cover could not all be listed (over ${limit.toLocaleString('en')} entries) to keep them from the command; it was not run`,
     );
   }
+  // Another name of a kept file (a hard link) is kept the same way.
+  for (const list of linkNames ? [s.unreadable, s.unwritable] : []) {
+    const names = await otherNames(realRoot, await linkedFiles(list));
+    for (const name of names.keys()) if (!list.includes(name)) list.push(name);
+  }
   // Parents before what is under them, and the same order every time.
-  const unreadable = s.unreadable.sort();
-  const unwritable = s.unwritable.sort();
+  const unreadable = [...new Set(s.unreadable)].sort();
+  const unwritable = [...new Set(s.unwritable)].sort();
   const folders = foldersOnTheWay(realRoot, [...unreadable, ...unwritable]);
   return folders.length === 0 ? { unreadable, unwritable } : { unreadable, unwritable, folders };
 }

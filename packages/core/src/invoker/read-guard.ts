@@ -23,6 +23,8 @@ import type {
   WorkspaceSearch,
   WorkspaceServices,
 } from '../workspace/workspace-services.js';
+import { filesToHide } from './files-to-hide.js';
+import { sameFileJudge } from './link-names.js';
 import type { HoldAsk } from './permission-step.js';
 import { heldAskRule, linkTargetVerdict, realRootOf, spelledPath, unconfirmed, viaLink } from './write-guard.js';
 
@@ -55,23 +57,42 @@ export function guardReads(
     return ask === 'allow' ? linkTargetVerdict(policy, toolName, workspace.root, spelled) : undefined;
   };
   const ruleFor = async (path: string): Promise<string | undefined> => (await verdictFor(path))?.rule;
+  // A file with several names is refused by any of them when one is a kept file (a hard link).
+  const sameFile = sameFileJudge(
+    () => (realRoot ??= realRootOf(workspace.root)),
+    async () =>
+      (await filesToHide(workspace.root, policy, ask !== false, toolName, undefined, false, false)).unreadable,
+  );
+  const linkVerdict = async (
+    path: string,
+  ): Promise<{ rule: string; ask: boolean; to?: string; sameFile?: string } | undefined> => {
+    const same = await sameFile(path);
+    if (same === undefined) return undefined;
+    return { rule: policy.denyingReadRule([same]) ?? 'the path rules', ask: false, sameFile: same };
+  };
+  const contentVerdict = async (path: string) => (await verdictFor(path)) ?? (await linkVerdict(path));
   const refuse = async (path: string | undefined): Promise<void> => {
     if (path === undefined) return;
-    const verdict = await verdictFor(path);
+    const verdict = await contentVerdict(path);
     if (verdict === undefined) return;
     onDenied(path, verdict.rule);
+    const same = 'sameFile' in verdict ? verdict.sameFile : undefined;
     throw new PermissionDeniedError(
       toolName,
-      verdict.to !== undefined
-        ? viaLink(verdict.rule, 'read', path, verdict.to)
-        : verdict.ask
-          ? unconfirmed(verdict.rule, 'reading', path)
-          : `${verdict.rule} (reading ${path})`,
+      same !== undefined
+        ? `${verdict.rule} (reading ${path}, which is another name, a hard link, of ${same})`
+        : verdict.to !== undefined
+          ? viaLink(verdict.rule, 'read', path, verdict.to)
+          : verdict.ask
+            ? unconfirmed(verdict.rule, 'reading', path)
+            : `${verdict.rule} (reading ${path})`,
     );
   };
   const hidden = async (path: string): Promise<boolean> => (await ruleFor(path)) !== undefined;
+  // A search's matches show content: a file that is another name of a kept file is left out too.
+  const withheld = async (path: string): Promise<boolean> => (await contentVerdict(path)) !== undefined;
   const fs = workspace.fs === undefined ? undefined : guardFs(workspace.fs, refuse, hidden);
-  const search = workspace.search === undefined ? undefined : guardSearch(workspace.search, refuse, hidden);
+  const search = workspace.search === undefined ? undefined : guardSearch(workspace.search, refuse, hidden, withheld);
   return Object.freeze({
     root: workspace.root,
     capabilities: workspace.capabilities,
@@ -112,7 +133,7 @@ function guardFs(fs: WorkspaceFileSystem, refuse: Refuse, hidden: Hidden): Works
   };
 }
 
-function guardSearch(search: WorkspaceSearch, refuse: Refuse, hidden: Hidden): WorkspaceSearch {
+function guardSearch(search: WorkspaceSearch, refuse: Refuse, hidden: Hidden, withheld: Hidden): WorkspaceSearch {
   return {
     async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
       await refuse(request.path);
@@ -122,7 +143,7 @@ function guardSearch(search: WorkspaceSearch, refuse: Refuse, hidden: Hidden): W
       for await (const m of search.grep(request)) {
         if (m.path !== last) {
           last = m.path;
-          skip = await hidden(m.path);
+          skip = await withheld(m.path);
         }
         if (!skip) yield m;
       }

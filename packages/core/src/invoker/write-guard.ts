@@ -22,6 +22,8 @@ import type {
   WorkspaceWriteOptions,
 } from '../workspace/workspace-services.js';
 import type { HoldAsk } from './permission-step.js';
+import { filesToHide } from './files-to-hide.js';
+import { sameFileJudge } from './link-names.js';
 
 /** What the guard reports when it refuses a write (the kernel emits `permissionDenied`). */
 export type WriteDenied = (path: string, rule: string) => void;
@@ -154,17 +156,27 @@ export function guardWrites(
     if (asking !== undefined) return { rule: asking, ask: true };
     return ask === 'allow' ? linkTargetVerdict(policy, toolName, workspace.root, spelled) : undefined;
   };
-  const check = async (path: string): Promise<void> => {
-    const verdict = await verdictFor(path);
+  // Writing a file with several names changes each: refused when one is a kept file (a hard link).
+  const sameFile = sameFileJudge(
+    () => (realRoot ??= realRootOf(workspace.root)),
+    async () => (await filesToHide(workspace.root, policy, ask !== false, toolName, undefined, true, false)).unwritable,
+  );
+  const check = async (path: string, content = false): Promise<void> => {
+    const same = content ? await sameFile(path) : undefined;
+    const verdict =
+      (await verdictFor(path)) ??
+      (same === undefined ? undefined : { rule: policy.denyingWriteRule([same]) ?? 'the path rules', ask: false });
     if (verdict === undefined) return;
     onDenied(path, verdict.rule);
     const denied: A3sError = new PermissionDeniedError(
       toolName,
-      verdict.to !== undefined
-        ? viaLink(verdict.rule, 'write', path, verdict.to)
-        : verdict.ask
-          ? unconfirmed(verdict.rule, 'writing', path)
-          : `${verdict.rule} (writing ${path})`,
+      same !== undefined && !('to' in verdict)
+        ? `${verdict.rule} (writing ${path}, which is another name, a hard link, of ${same})`
+        : verdict.to !== undefined
+          ? viaLink(verdict.rule, 'write', path, verdict.to)
+          : verdict.ask
+            ? unconfirmed(verdict.rule, 'writing', path)
+            : `${verdict.rule} (writing ${path})`,
     );
     throw wrote ? new ToolExecutionError(toolName, denied) : denied;
   };
@@ -173,7 +185,7 @@ export function guardWrites(
     stat: (path, options) => fs.stat(path, options),
     list: (path, options) => fs.list(path, options),
     async writeFile(path: string, data: string | Uint8Array, options?: WorkspaceWriteOptions) {
-      await check(path);
+      await check(path, true);
       wrote = true;
       return fs.writeFile(path, data, options);
     },

@@ -1,0 +1,86 @@
+/**
+ * The other names of files a path rule covers. A hard link is a second name for the same file:
+ * `ln .env notes.txt`, made before the session, leaves the secret readable as `notes.txt`, which
+ * no rule names. So the files the rules keep (and the files under the folders they keep) that
+ * have more than one name are looked up by their inode, and each other name inside the workspace
+ * is kept the same way: hidden from commands, refused to the file tools.
+ */
+import { execFile } from 'node:child_process';
+import { lstat, readdir, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
+
+/** How many entries of a kept folder are looked at for files with several names. */
+const FOLDER_LIMIT = 5_000;
+/** Longest the search for other names may take, in milliseconds. */
+const FIND_TIMEOUT_MS = 10_000;
+
+/** A file with several names, as `dev:ino`, and the kept path it was found under. */
+export type LinkedFiles = Map<string, string>;
+
+/** The files with more than one name at `paths` or under them (folders walked, links not followed). */
+export async function linkedFiles(paths: readonly string[]): Promise<LinkedFiles> {
+  const found: LinkedFiles = new Map();
+  let seen = 0;
+  const visit = async (path: string): Promise<void> => {
+    if (seen++ > FOLDER_LIMIT) return;
+    const s = await lstat(path).catch(() => undefined);
+    if (s === undefined) return;
+    if (s.isFile() && s.nlink > 1) found.set(`${s.dev}:${s.ino}`, path);
+    else if (s.isDirectory()) {
+      const names = await readdir(path).catch(() => [] as string[]);
+      for (const name of names) await visit(join(path, name));
+    }
+  };
+  for (const path of paths) await visit(path);
+  return found;
+}
+
+/**
+ * Every name under `root` (on its file system) of the files in `files`, with the kept path each
+ * is another name of; names already in `files` are left out. Empty when `files` is.
+ */
+export function otherNames(root: string, files: LinkedFiles): Promise<Map<string, string>> {
+  if (files.size === 0) return Promise.resolve(new Map());
+  const inodes = [...new Set([...files.keys()].map((k) => k.split(':')[1]!))];
+  const test = inodes.flatMap((ino, i) => (i === 0 ? ['-inum', ino] : ['-o', '-inum', ino]));
+  return new Promise((resolve, reject) => {
+    execFile(
+      'find',
+      [root, '-xdev', '(', ...test, ')', '-printf', '%D:%i %p\\0'],
+      { timeout: FIND_TIMEOUT_MS, maxBuffer: 16 << 20, encoding: 'buffer' },
+      (error, stdout) => {
+        if (error) return reject(new Error(`the other names of linked files could not be listed: ${error.message}`));
+        const kept = new Set(files.values());
+        const names = new Map<string, string>();
+        for (const record of stdout.toString('utf8').split('\0')) {
+          const space = record.indexOf(' ');
+          if (space < 0) continue;
+          const of = files.get(record.slice(0, space));
+          const path = record.slice(space + 1);
+          if (of !== undefined && !kept.has(path)) names.set(path, of);
+        }
+        resolve(names);
+      },
+    );
+  });
+}
+
+/**
+ * A judge of paths: the kept file (workspace-relative) that `path` is another name of, or
+ * `undefined`. Only a file with several names is looked up; `kept` is asked once, when first needed.
+ */
+export function sameFileJudge(
+  realRoot: () => Promise<string | undefined>,
+  kept: () => Promise<readonly string[]>,
+): (path: string) => Promise<string | undefined> {
+  let files: Promise<LinkedFiles> | undefined;
+  return async (path) => {
+    const base = await realRoot();
+    if (base === undefined || typeof path !== 'string') return undefined;
+    const s = await stat(isAbsolute(path) ? path : join(base, path)).catch(() => undefined);
+    if (s === undefined || !s.isFile() || s.nlink < 2) return undefined;
+    files ??= kept().then(linkedFiles);
+    const of = (await files.catch(() => new Map<string, string>())).get(`${s.dev}:${s.ino}`);
+    return of === undefined ? undefined : relative(base, of);
+  };
+}
