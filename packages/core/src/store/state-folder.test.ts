@@ -86,3 +86,19 @@ describe('a linked state folder is refused before anything is written through it
     await expect(mkdirState(join(ws2, '.a3s', 'sessions'))).rejects.toMatchObject({ problem: 'is not a folder' });
   });
 });
+
+describe('a state folder on a read-only file system', () => {
+  it('fails with EROFS, naming the folder, not with the ENOENT a recursive mkdir reports there', async (ctx) => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-ro-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'none', dir], { stdio: 'ignore' });
+    } catch {
+      ctx.skip('mounting a read-only tmpfs needs root (CAP_SYS_ADMIN); not here');
+    }
+    try {
+      await expect(mkdirState(join(dir, '.a3s', 'sessions'))).rejects.toMatchObject({ code: 'EROFS' });
+    } finally {
+      execFileSync('umount', [dir]);
+    }
+  });
+});

@@ -6,8 +6,8 @@
  * committable. A state folder that is a symbolic link (or not a folder) is refused with a
  * `WORKSPACE_PATH` error naming it ({@link checkStateFolder}), before anything is created there.
  */
-import { lstat, mkdir, writeFile } from 'node:fs/promises';
-import { join, parse, resolve, sep } from 'node:path';
+import { lstat, mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, parse, resolve, sep } from 'node:path';
 import { StateFolderError } from '../errors/persistence-errors.js';
 
 /** The state folder's name inside a workspace. */
@@ -73,12 +73,36 @@ export async function mkdirState(folder: string): Promise<void> {
   await checkStateFolder(folder);
   const stateRoot = stateRootOf(folder);
   if (stateRoot !== undefined) {
-    const created = await mkdir(stateRoot, { recursive: true });
+    const created = await mkdirTelling(stateRoot);
     if (created !== undefined) {
       await writeFile(join(stateRoot, '.gitignore'), STATE_GITIGNORE, { flag: 'wx' }).catch((e: unknown) => {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       });
     }
   }
-  await mkdir(folder, { recursive: true });
+  await mkdirTelling(folder);
+}
+
+/**
+ * `mkdir -p folder`, failing with the real reason: on a read-only file system Node's recursive
+ * `mkdir` reports `ENOENT` for a folder whose parent exists, so the first missing folder is made
+ * on its own, which fails with `EROFS` (or `EACCES`) as it should.
+ */
+async function mkdirTelling(folder: string): Promise<string | undefined> {
+  try {
+    return await mkdir(folder, { recursive: true });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    let first = folder;
+    while (dirname(first) !== first && !(await exists(dirname(first)))) first = dirname(first);
+    await mkdir(first);
+    return mkdir(folder, { recursive: true });
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
