@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -81,5 +81,28 @@ describe('heldGitStore', () => {
       paths: [join(home, '.git')],
       note: expect.stringContaining('a commit holds a file the read rules cover'),
     });
+  });
+});
+
+describe("the look at git's store runs nothing the repository names", () => {
+  it('a signed commit with log.showSignature and gpg.program planted in .git/config runs no program', async () => {
+    const dir = repo();
+    const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+    writeFileSync(join(dir, '.env'), 'SECRET=1\n');
+    g('add', '-f', '.env');
+    g('-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-qm', 'env');
+    const tree = g('rev-parse', 'HEAD^{tree}');
+    // The newest commit that adds .env, signed (as far as its header says).
+    const parent = g('rev-parse', 'HEAD~1');
+    const body = `tree ${tree}\nparent ${parent}\nauthor a <a@b> 4000000000 +0000\ncommitter a <a@b> 4000000000 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n abc\n -----END PGP SIGNATURE-----\n\nsigned\n`;
+    writeFileSync(join(dir, 'commit.txt'), body);
+    const signed = g('hash-object', '-t', 'commit', '-w', 'commit.txt');
+    g('update-ref', 'refs/heads/signed', signed);
+    const marker = join(dir, 'ran');
+    writeFileSync(join(dir, 'gpg.sh'), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    g('config', 'log.showSignature', 'true');
+    g('config', 'gpg.program', join(dir, 'gpg.sh'));
+    expect((await heldGitStore(dir, ['.env'], []))?.note).toContain('a commit holds');
+    expect(existsSync(marker)).toBe(false);
   });
 });

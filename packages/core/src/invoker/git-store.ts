@@ -79,11 +79,32 @@ function fingerprint(gitDir: string, common: string, files: readonly string[]): 
   return stats.map((s, i) => `${at[i]}:${s === undefined ? '-' : `${s.size}:${s.mtimeMs}:${s.ino}`}`).join('|');
 }
 
+/**
+ * The repository's configuration may have been written by a command of the session: nothing it
+ * names runs here. The commands below show no diffs, so no textconv, filter or external diff is
+ * reached; what else `log`, `ls-files` and `cat-file` could start is switched off.
+ */
+const SAFE_SETTINGS = [
+  'core.fsmonitor=false',
+  'core.hooksPath=/dev/null',
+  'core.pager=cat',
+  'log.showSignature=false',
+  'gpg.program=/dev/null',
+  'gpg.openpgp.program=/dev/null',
+  'gpg.x509.program=/dev/null',
+  'gpg.ssh.program=/dev/null',
+  'diff.external=',
+  'protocol.allow=never',
+  'submodule.recurse=false',
+  'gc.auto=0',
+  'maintenance.auto=false',
+];
+
 function git(root: string, args: readonly string[], input?: string): Promise<string> {
   return new Promise((done, fail) => {
     const child = execFile(
       'git',
-      ['-c', 'core.fsmonitor=false', '--no-pager', ...args],
+      [...SAFE_SETTINGS.flatMap((kv) => ['-c', kv]), '--no-pager', ...args],
       {
         cwd: root,
         timeout: TIMEOUT_MS,
