@@ -49,7 +49,7 @@ import type { SessionParts } from './session-parts.js';
 import { CapabilityScope, type SessionCapabilityCatalog } from '../catalog/index.js';
 import { resumeRequest, type ResumeRunOptions } from '../run/run-binding.js';
 import { ReadonlyState } from './readonly-state.js';
-import { endLateWrites } from '../invoker/late-writes.js';
+import { closeProcesses } from './session-close.js';
 export type { SessionParts } from './session-parts.js';
 
 /** A coding-agent session. */
@@ -392,11 +392,7 @@ export class AgentSession {
     this.#invoker.close('session closed');
     // The aborted run records its end (cancelled) while the store is open, as an interrupt's would.
     await this.#runner.settled(5_000);
-    await Promise.all([
-      ...(this.#parts.resources ?? []).map((r) => r.close().catch(() => undefined)),
-      this.config.workspace.exec?.close?.().catch(() => undefined),
-    ]);
-    await endLateWrites(this.config.workspace.exec);
+    await closeProcesses(this.#parts.resources ?? [], this.config.workspace.exec);
     await this.store.close();
   }
 }
