@@ -151,6 +151,7 @@ export {
   InMemoryArtifactStore,
   InvalidInvocationError,
   MODEL_CREDENTIAL_ENV_VARS,
+  processAlive,
   toolProcessEnv,
   withholdFromToolProcesses,
   terminalText,

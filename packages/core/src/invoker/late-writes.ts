@@ -10,6 +10,7 @@
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { DeniedWrites, ExecHiding } from '../workspace/workspace-services.js';
 import { removeCreatedDenied } from './created-denied.js';
+import { processAlive } from './process-alive.js';
 
 /** How often a watched hold is searched while one of its processes is known to be alive. */
 export const SWEEP_MS = 1000;
@@ -39,22 +40,13 @@ interface Watch {
 /** The watches of each session's command runner (its `exec`). */
 const watches = new WeakMap<object, Watch>();
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 async function sweepOnce(watch: Watch): Promise<void> {
   for (const hold of watch.holds) {
     const found = await removeCreatedDenied(hold.root, hold.policy, hold.ask, hold.toolName, hold.hide, hold.started);
     for (const path of found.removed) if (!watch.removed.includes(path)) watch.removed.push(path);
     if (found.problem !== undefined) watch.problems.push(found.problem);
   }
-  if (watch.timer !== undefined && !watch.holds.some((h) => h.pids.some(alive))) {
+  if (watch.timer !== undefined && !watch.holds.some((h) => h.pids.some(processAlive))) {
     clearInterval(watch.timer);
     watch.timer = undefined;
   }

@@ -12,6 +12,7 @@ import { link, open, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { A3sError } from '@a3s-code/effect';
 import { FactLogFileError, openRegular, READ_OWN_FLAGS } from './log-file.js';
+import { processAlive } from '../invoker/process-alive.js';
 
 /** Another live process holds the thread's write lock. */
 export class FactLogLockedError extends A3sError {
@@ -53,16 +54,6 @@ const TAKEOVER_STALE_MS = 10_000;
 
 /** When this process started (epoch ms): a lock naming this pid but taken earlier is a previous process's. */
 const STARTED_AT = Date.now() - process.uptime() * 1000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** A lock file as read: its raw text (`null` when it does not exist), owner and age. */
 interface LockFile {
@@ -151,7 +142,7 @@ const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 function holds(owner: LockOwner, me: LockOwner): boolean {
   if (owner.host !== me.host) return true; // another host's process cannot be checked
   if (owner.pid === me.pid) return owner.since >= STARTED_AT - 1000; // this process, not a previous one with its pid
-  return alive(owner.pid);
+  return processAlive(owner.pid);
 }
 
 /**

@@ -12,6 +12,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from '@a3s-code/core';
 
 /** Default ceiling on the processes and threads of one command's tree. */
 export const DEFAULT_MAX_PROCESSES = 4096;
@@ -80,15 +81,6 @@ function ownGroupDirs(): string[] {
   return dirs;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes the empty groups left by hosts that have exited. */
 function sweep(dir: string): void {
   let names: string[];
@@ -99,7 +91,7 @@ function sweep(dir: string): void {
   }
   for (const name of names) {
     const m = /^a3s-(\d+)-\d+$/.exec(name);
-    if (m === null || alive(Number(m[1]))) continue;
+    if (m === null || processAlive(Number(m[1]))) continue;
     try {
       rmdirSync(join(dir, name));
     } catch {
