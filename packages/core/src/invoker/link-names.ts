@@ -35,34 +35,50 @@ export async function linkedFiles(paths: readonly string[]): Promise<LinkedFiles
   return found;
 }
 
+/** How long the other names found under a root are reused, in milliseconds. */
+const NAMES_TTL_MS = 60_000;
+const namesCache = new Map<string, { readonly at: number; readonly names: Promise<string> }>();
+
+/**
+ * Every file under `root` (on its file system) with more than one name, as `find` prints it
+ * (`dev:ino path`, NUL-separated). Reused for a minute: a held command cannot make a new name of
+ * a kept file (it cannot reach the file), so what changes in between is another writer's doing.
+ */
+function multiLinked(root: string): Promise<string> {
+  const hit = namesCache.get(root);
+  if (hit !== undefined && Date.now() - hit.at < NAMES_TTL_MS) return hit.names;
+  const names = new Promise<string>((resolve, reject) => {
+    execFile(
+      'find',
+      [root, '-xdev', '-type', 'f', '-links', '+1', '-printf', '%D:%i %p\\0'],
+      { timeout: FIND_TIMEOUT_MS, maxBuffer: 64 << 20, encoding: 'buffer' },
+      (error, stdout) =>
+        error
+          ? reject(new Error(`the other names of files with several names could not be listed: ${error.message}`))
+          : resolve(stdout.toString('utf8')),
+    );
+  });
+  namesCache.set(root, { at: Date.now(), names });
+  names.catch(() => namesCache.delete(root));
+  return names;
+}
+
 /**
  * Every name under `root` (on its file system) of the files in `files`, with the kept path each
  * is another name of; names already in `files` are left out. Empty when `files` is.
  */
-export function otherNames(root: string, files: LinkedFiles): Promise<Map<string, string>> {
-  if (files.size === 0) return Promise.resolve(new Map());
-  const inodes = [...new Set([...files.keys()].map((k) => k.split(':')[1]!))];
-  const test = inodes.flatMap((ino, i) => (i === 0 ? ['-inum', ino] : ['-o', '-inum', ino]));
-  return new Promise((resolve, reject) => {
-    execFile(
-      'find',
-      [root, '-xdev', '(', ...test, ')', '-printf', '%D:%i %p\\0'],
-      { timeout: FIND_TIMEOUT_MS, maxBuffer: 16 << 20, encoding: 'buffer' },
-      (error, stdout) => {
-        if (error) return reject(new Error(`the other names of linked files could not be listed: ${error.message}`));
-        const kept = new Set(files.values());
-        const names = new Map<string, string>();
-        for (const record of stdout.toString('utf8').split('\0')) {
-          const space = record.indexOf(' ');
-          if (space < 0) continue;
-          const of = files.get(record.slice(0, space));
-          const path = record.slice(space + 1);
-          if (of !== undefined && !kept.has(path)) names.set(path, of);
-        }
-        resolve(names);
-      },
-    );
-  });
+export async function otherNames(root: string, files: LinkedFiles): Promise<Map<string, string>> {
+  if (files.size === 0) return new Map();
+  const kept = new Set(files.values());
+  const names = new Map<string, string>();
+  for (const record of (await multiLinked(root)).split('\0')) {
+    const space = record.indexOf(' ');
+    if (space < 0) continue;
+    const of = files.get(record.slice(0, space));
+    const path = record.slice(space + 1);
+    if (of !== undefined && !kept.has(path)) names.set(path, of);
+  }
+  return names;
 }
 
 /**
