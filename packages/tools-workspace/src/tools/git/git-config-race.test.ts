@@ -97,6 +97,46 @@ describe.skipIf(!pinnable)('git reads only the configuration the runtime listed'
   });
 });
 
+describe.skipIf(!pinnable)('git while the git folder itself is moved about', () => {
+  it('a .git renamed away and back, and replaced by one with a filter, never runs the filter; every answer is a result or a named refusal', async () => {
+    const base = join(sandbox.dir, 'moving');
+    const marker = join(base, 'ran');
+    const repo = join(base, 'repo');
+    writeTree(repo, { 'a.txt': 'one\n' });
+    initRepo(repo);
+    writeFileSync(join(repo, '.gitattributes'), '* filter=z\n');
+    // A second git folder, the same repository with a filter named in its config.
+    execFileSync('cp', ['-a', join(repo, '.git'), join(base, 'evil.git')]);
+    writeFileSync(
+      join(base, 'evil.git', 'config'),
+      `${readFileSync(join(repo, '.git', 'config'), 'utf8')}[filter "z"]\n\tclean = "touch ${marker}; cat"\n`,
+    );
+    const mover = spawn(
+      'sh',
+      [
+        '-c',
+        `while :; do mv .git ../real.git && mv ../evil.git .git && mv .git ../evil.git && mv ../real.git .git; done 2>/dev/null`,
+      ],
+      { cwd: repo, stdio: 'ignore' },
+    );
+    const mws = new LocalWorkspace({ root: repo });
+    try {
+      for (let i = 0; i < 30; i++) {
+        writeFileSync(join(repo, 'a.txt'), `moved ${i}\n`);
+        const r = await call(gitTool, mws, { operation: i % 2 === 0 ? 'diff' : 'status' }).catch((e: { code?: string }) => e);
+        expect(r).toBeDefined();
+      }
+    } finally {
+      mover.kill('SIGKILL');
+    }
+    await new Promise((done) => setTimeout(done, 100));
+    // Whichever folder the loop left where, put the real one back.
+    if (!existsSync(join(repo, '.git')) && existsSync(join(base, 'real.git')))
+      execFileSync('mv', [join(base, 'real.git'), join(repo, '.git')]);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
 describe('a submodule keeps its own configuration to itself', () => {
   it('status, diff and a stash pop do not run git in a submodule, whose filter would run unlisted', async () => {
     const base = join(sandbox.dir, 'modules');
