@@ -123,7 +123,9 @@ describe.skipIf(!pinnable)('git while the git folder itself is moved about', () 
     try {
       for (let i = 0; i < 30; i++) {
         writeFileSync(join(repo, 'a.txt'), `moved ${i}\n`);
-        const r = await call(gitTool, mws, { operation: i % 2 === 0 ? 'diff' : 'status' }).catch((e: { code?: string }) => e);
+        const r = await call(gitTool, mws, { operation: i % 2 === 0 ? 'diff' : 'status' }).catch(
+          (e: { code?: string }) => e,
+        );
         expect(r).toBeDefined();
       }
     } finally {
