@@ -57,6 +57,23 @@ describe.skipIf(!CAN_HIDE)('what a process left running creates later where a wr
     expect(existsSync(join(dir, '.env.prod'))).toBe(false);
   });
 
+  it('PERM-02: an eval kernel thread writing after its cell loses the file within about a second, with no later call', async () => {
+    const dir = workspace();
+    await run(
+      dir,
+      [
+        call('e1', 'eval', {
+          description: 'start a thread that writes a file later',
+          language: 'python',
+          code: "import threading, time, os\ndef later():\n    time.sleep(0.5)\n    os.makedirs('.github/workflows', exist_ok=True)\n    open('.github/workflows/t.yml', 'w').write('x')\nthreading.Thread(target=later).start()\nprint('armed')",
+        }),
+      ],
+      { permissions: DENY },
+    );
+    await wait(2600);
+    expect(existsSync(join(dir, '.github', 'workflows'))).toBe(false);
+  });
+
   it('PERM-02: an eval kernel thread writing between cells loses the file at the next cell', async () => {
     const dir = workspace();
     const { session } = await run(

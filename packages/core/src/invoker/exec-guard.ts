@@ -89,20 +89,26 @@ export function guardExec(
     // A call that held a process is answered for its own window; one that did not (a later cell
     // of a kernel) for what the processes held before made since.
     if (at === undefined) return takeLateWrites(exec);
-    return deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, at.hide, at.started));
+    const own = deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, at.hide, at.started));
+    // What the sweeps of a process left running removed meanwhile is named too.
+    return mergeDeniedWrites(own, await takeLateWrites(exec, false));
   };
   const holdProcess = async (process: ProcessCommand): Promise<HeldProcessCommand> => {
     const started = Date.now() - CLOCK_SLACK_MS;
     const { hide } = await kept();
     lastHold = { hide, started };
-    // The process runs on after this call (a kernel, a program under debug): watched until the end.
-    if (holdsWrites(policy, ask))
-      watchLateWrites(exec, { root: workspace.root, policy, ask, toolName, hide, started, pids: [] });
+    // The process runs on after this call (a kernel, a program under debug): watched until the end,
+    // and about every second while it lives once its tool says which process it is.
+    const late = { root: workspace.root, policy, ask, toolName, hide, started, pids: [] as number[] };
+    if (holdsWrites(policy, ask)) watchLateWrites(exec, late);
     const hidden = [...hide.unreadable, ...hide.unwritable];
     const settleWrites = holdsWrites(policy, ask)
       ? async () => deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started))
       : undefined;
-    const settle = settleWrites === undefined ? {} : { settleWrites };
+    const watchPid = (pid: number): void => {
+      if (pid > 0) watchLateWrites(exec, { ...late, pids: [pid] });
+    };
+    const settle = settleWrites === undefined ? {} : { settleWrites, started: watchPid };
     if (hidden.length === 0) return { command: process.command, args: [...process.args], hidden, ...settle };
     const held = exec.hiding?.(process, hide);
     if (held === undefined)

@@ -78,11 +78,14 @@ export function watchLateWrites(exec: object, hold: LateHold): void {
   }
 }
 
-/** Searches the watched holds now; returns what was removed since the last call, or `undefined`. */
-export async function takeLateWrites(exec: object): Promise<DeniedWrites | undefined> {
+/**
+ * Searches the watched holds now (unless `search` is false: then only what the sweeps already
+ * removed is taken); returns what was removed since the last call, or `undefined`.
+ */
+export async function takeLateWrites(exec: object, search = true): Promise<DeniedWrites | undefined> {
   const watch = watches.get(exec);
   if (watch === undefined) return undefined;
-  await sweep(watch).catch((e: unknown) => watch.problems.push(String(e)));
+  if (search) await sweep(watch).catch((e: unknown) => watch.problems.push(String(e)));
   if (watch.removed.length === 0 && watch.problems.length === 0) return undefined;
   const removed = watch.removed;
   const problems = watch.problems;

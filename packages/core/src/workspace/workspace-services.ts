@@ -226,6 +226,12 @@ export interface HeldProcessCommand extends ProcessCommand {
    * and when the process ends, so nothing it makes meanwhile stays.
    */
   readonly settleWrites?: () => Promise<DeniedWrites | undefined>;
+  /**
+   * Present when write rules hold the process: tells the runtime the pid of the process started
+   * from this command, so that what it makes where they forbid is also looked for about every
+   * second while it lives, not only at the tool's next call.
+   */
+  readonly started?: (pid: number) => void;
 }
 
 /** Process execution (`exec`). */

@@ -294,6 +294,7 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
         undefined,
         runsIn,
       );
+      held?.started?.(kernel.pid);
       if (closed) {
         await kernel.close();
         throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
