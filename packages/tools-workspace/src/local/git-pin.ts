@@ -15,9 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GitConfigEntry } from './git-safety.js';
-import { NAMESPACE_CALLS } from './namespace-script.js';
-import { PROC_AVAILABLE } from './proc-scan.js';
-import { PRCTL, perlPath } from './reaper.js';
+import { namespaceHost } from './hide-process.js';
 
 /** Exit code of the wrapper where this host cannot pin a configuration (no mount namespace). */
 export const PIN_UNAVAILABLE = 125;
@@ -118,23 +116,20 @@ export function pinnedGit(
   argv: readonly string[],
   worktrees: boolean,
 ): PinnedCommand | undefined {
-  const calls = NAMESPACE_CALLS[process.arch];
-  const nr = PRCTL[process.arch];
-  if (process.platform !== 'linux' || !PROC_AVAILABLE || calls === undefined || nr === undefined) return undefined;
-  const perl = perlPath(nr);
-  if (perl === undefined) return undefined;
+  const host = namespaceHost();
+  if (host === undefined) return undefined;
   const stand = pinFolder();
   const worktree = linkedWorktree(places);
   const token = `a3s-git-${process.pid}-${Math.random().toString(36).slice(2)}`;
   return {
-    command: perl,
+    command: host.perl,
     args: [
       '-e',
       SCRIPT,
       '--',
-      String(calls[0]),
-      String(calls[1]),
-      String(nr),
+      String(host.unshare),
+      String(host.mount),
+      String(host.prctl),
       places.commonDir,
       join(stand, '.git'),
       places.top,

@@ -40,22 +40,36 @@ const SCRIPT = [
  * be done (not Linux, no `/proc`, no Perl, an architecture whose system call numbers are not known).
  */
 export function hiddenProcess(process_: ProcessCommand, hide: ExecHiding): ProcessCommand | undefined {
-  const calls = NAMESPACE_CALLS[process.arch];
-  const nr = PRCTL[process.arch];
-  if (process.platform !== 'linux' || !PROC_AVAILABLE || calls === undefined || nr === undefined) return undefined;
-  const perl = perlPath(nr);
-  if (perl === undefined) return undefined;
+  const host = namespaceHost();
+  if (host === undefined) return undefined;
   return {
-    command: perl,
+    command: host.perl,
     args: [
       '-e',
       SCRIPT,
       '--',
-      String(calls[0]),
-      String(calls[1]),
+      String(host.unshare),
+      String(host.mount),
       ...hidingArgs(hide),
       process_.command,
       ...process_.args,
     ],
   };
+}
+
+/** What a Perl wrapper entering namespaces needs: the Perl, and the system call numbers of this architecture. */
+export interface NamespaceHost {
+  readonly perl: string;
+  readonly unshare: number;
+  readonly mount: number;
+  readonly prctl: number;
+}
+
+/** The {@link NamespaceHost} of this process, or `undefined` (not Linux, no `/proc`, no Perl, an unknown architecture). */
+export function namespaceHost(): NamespaceHost | undefined {
+  const calls = NAMESPACE_CALLS[process.arch];
+  const prctl = PRCTL[process.arch];
+  if (process.platform !== 'linux' || !PROC_AVAILABLE || calls === undefined || prctl === undefined) return undefined;
+  const perl = perlPath(prctl);
+  return perl === undefined ? undefined : { perl, unshare: calls[0], mount: calls[1], prctl };
 }
