@@ -1,8 +1,8 @@
 /**
  * Workspace trust. A folder's `a3s.config.json` (or `.a3s/config.json`) comes with the folder: a
- * cloned repository's config can start MCP servers (commands), run hooks (shell commands), let
- * tools run without asking, or point a provider at another address (which would receive the API
- * key from the environment). Before the CLI lets a config file do any of that, the person says
+ * cloned repository's config can start MCP servers (commands) or connect to remote ones, run
+ * hooks and required checks (shell commands), let tools run without asking, or point a provider
+ * at another address (which would receive the API key from the environment). Before the CLI lets a config file do any of that, the person says
  * they trust the folder: once, with `--trust-workspace`, remembered per folder and per content of
  * its config file (a changed file asks again). A config file that does none of it needs no trust.
  * The record is `trusted-workspaces.json` in `$A3S_HOME` (default `~/.a3s`).
@@ -37,7 +37,10 @@ export function trustNeeds(config: unknown): string[] {
       if (isObj(s) && typeof s.command === 'string') {
         const args = Array.isArray(s.args) ? ` ${s.args.map(String).join(' ')}` : '';
         needs.push(`mcpServers.${shown(name)} starts the command \`${shown(`${s.command}${args}`)}\``);
-      }
+      } else if (isObj(s) && typeof s.url === 'string')
+        needs.push(
+          `mcpServers.${shown(name)} connects to ${shown(s.url)}${isObj(s.headers) ? ' with the headers it sets' : ''} and offers its tools to the model`,
+        );
   if (isObj(config.hooks))
     for (const [event, list] of Object.entries(config.hooks))
       if (Array.isArray(list))
@@ -45,6 +48,12 @@ export function trustNeeds(config: unknown): string[] {
           if (isObj(h) && typeof h.command === 'string')
             needs.push(`hooks.${shown(event)}[${i}] runs \`${shown(h.command)}\``);
         });
+  const gate = config.gate;
+  if (isObj(gate) && Array.isArray(gate.requiredChecks))
+    gate.requiredChecks.forEach((c, i) => {
+      if (isObj(c) && typeof c.command === 'string')
+        needs.push(`gate.requiredChecks[${i}] runs \`${shown(c.command)}\` in every verify call`);
+    });
   const p = config.permissions;
   if (isObj(p)) {
     if (Array.isArray(p.allow) && p.allow.length > 0)
