@@ -1,7 +1,7 @@
 // A variable the configuration names as holding the model's key (`providers.<p>.apiKeyEnv`) is a
 // credential like OPENAI_API_KEY: the commands the model runs go without it, and its value is
 // redacted from what they print. Real commands, a real session.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
@@ -34,5 +34,33 @@ describe('a key variable named by the configuration', () => {
     const got = results(session);
     expect(got.get('b1')?.output).toBe('[]\n0\n');
     expect(got.get('b2')?.output).toBe(`key=[REDACTED:${NAME}]\n`);
+  });
+
+  it('an eval kernel and a program under debug cannot see the host process that holds the key', async () => {
+    process.env[NAME] = VALUE;
+    const dir = workspace();
+    writeFileSync(join(dir, 'requirements.txt'), '');
+    const look = `import os\nopen('seen-by-%s.txt' % ('debug' if __name__ == '__main__' else 'eval'), 'w').write(str(os.path.exists('/proc/${process.pid}/environ')))\n`;
+    writeFileSync(join(dir, 'look.py'), look);
+    const model = new ScriptedLlmClient([
+      call('e1', 'eval', {
+        code: look.replace("__name__ == '__main__'", 'False'),
+        description: 'look for the host process',
+      }),
+      call('d1', 'debug', { op: 'launch', program: 'look.py', wait_ms: 10_000 }),
+      { text: 'done' },
+    ]);
+    const agent = await Agent.create({ model, providers: { openai: { apiKeyEnv: NAME } } });
+    const session = await agent.session(dir, {
+      governance: { yolo: true },
+      gate: { continuation: { enabled: false } },
+    });
+    await session.send('go', {}).catch(() => undefined);
+    await session.close();
+    const got = results(session);
+    expect(got.get('e1')?.ok, got.get('e1')?.output).toBe(true);
+    expect(got.get('d1')?.ok, got.get('d1')?.output).toBe(true);
+    expect(readFileSync(join(dir, 'seen-by-eval.txt'), 'utf8')).toBe('False');
+    expect(readFileSync(join(dir, 'seen-by-debug.txt'), 'utf8')).toBe('False');
   });
 });

@@ -109,7 +109,10 @@ export function guardExec(
       if (pid > 0) watchLateWrites(exec, { ...late, pids: [pid] });
     };
     const settle = settleWrites === undefined ? {} : { settleWrites, started: watchPid };
-    if (hidden.length === 0) return { command: process.command, args: [...process.args], hidden, ...settle };
+    if (hidden.length === 0) {
+      const apart = exec.hiding?.(process, hide) ?? process;
+      return { command: apart.command, args: [...apart.args], hidden, ...settle };
+    }
     const held = exec.hiding?.(process, hide);
     if (held === undefined)
       throw new PermissionDeniedError(
@@ -118,18 +121,50 @@ export function guardExec(
       );
     return { command: held.command, args: [...held.args], hidden, ...settle };
   };
+  return withExec(workspace, guarded, holdProcess, settleHeldWrites);
+}
+
+/** The services of `workspace` with `exec`, `holdProcess` and `settleHeldWrites` in place of its own. */
+function withExec(
+  workspace: WorkspaceServices,
+  exec: WorkspaceExec,
+  holdProcess: NonNullable<WorkspaceServices['holdProcess']>,
+  settleHeldWrites?: WorkspaceServices['settleHeldWrites'],
+): WorkspaceServices {
   return Object.freeze({
     root: workspace.root,
     capabilities: workspace.capabilities,
-    exec: guarded,
+    exec,
     holdProcess,
-    settleHeldWrites,
+    ...(settleHeldWrites === undefined ? {} : { settleHeldWrites }),
     ...(workspace.fs === undefined ? {} : { fs: workspace.fs }),
     ...(workspace.search === undefined ? {} : { search: workspace.search }),
     ...(workspace.git === undefined ? {} : { git: workspace.git }),
     ...(workspace.readDenied === undefined ? {} : { readDenied: workspace.readDenied }),
     ...(workspace.writeDenied === undefined ? {} : { writeDenied: workspace.writeDenied }),
   });
+}
+
+const NOTHING_KEPT: ExecHiding = Object.freeze({ unreadable: [], unwritable: [] });
+const apart = new WeakMap<WorkspaceServices, WorkspaceServices>();
+
+/**
+ * `workspace` with a `holdProcess` that keeps nothing from the process but lets the workspace's
+ * `exec` start it apart from the host (`hiding` with nothing to hide), where the workspace has no
+ * `holdProcess` of its own; `workspace` itself where its `exec` cannot.
+ */
+export function withApartHold(workspace: WorkspaceServices): WorkspaceServices {
+  const exec = workspace.exec;
+  if (exec?.hiding === undefined || workspace.holdProcess !== undefined) return workspace;
+  let held = apart.get(workspace);
+  if (held === undefined) {
+    held = withExec(workspace, exec, async (process: ProcessCommand): Promise<HeldProcessCommand> => {
+      const started = exec.hiding?.(process, NOTHING_KEPT) ?? process;
+      return { command: started.command, args: [...started.args], hidden: [] };
+    });
+    apart.set(workspace, held);
+  }
+  return held;
 }
 
 /**

@@ -17,7 +17,7 @@ import { bindCall } from './call-context.js';
 import { CallSignal, type AbortState } from './call-signal.js';
 import type { ScopedInvokers } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
-import { guardExec, holdsCommands } from './exec-guard.js';
+import { guardExec, holdsCommands, withApartHold } from './exec-guard.js';
 import type { HoldAsk } from './permission-step.js';
 import { guardReads } from './read-guard.js';
 import { guardWrites } from './write-guard.js';
@@ -153,13 +153,15 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
     held !== false && (p.hasReadAskRules || (held === 'allow' && p.hasReadAllowRules)) && tool.tier !== 'exec';
   const reads = (p.hasReadDenyRules && tool.tier !== 'exec') || askReads;
   const commands = k.workspace.exec !== undefined && holdsCommands(p, unasked);
-  if (!isModelSide(frame.source) || (!p.hasWriteDenyRules && !askWrites && !reads && !commands)) return k.workspace;
+  // A process a tool starts itself may still be kept apart from the host by the workspace.
+  const plain = withApartHold(k.workspace);
+  if (!isModelSide(frame.source) || (!p.hasWriteDenyRules && !askWrites && !reads && !commands)) return plain;
   const denied = (path: string, rule: string): void =>
     frame.context.events.emit({
       kind: 'permissionDenied',
       payload: { tool_id: call.id, tool_name: tool.name, ...eventArgs({ path }), reason: rule, denied_by: 'rule' },
     });
-  const base = commands ? guardExec(k.workspace, p, tool.name, unasked) : k.workspace;
+  const base = commands ? guardExec(k.workspace, p, tool.name, unasked) : plain;
   const written = guardWrites(base, p, tool.name, denied, askWrites ? held : false);
   const readHold = held === 'allow' && !p.hasReadAllowRules ? true : held;
   return reads ? guardReads(written, p, tool.name, denied, askReads ? readHold : false) : written;

@@ -240,7 +240,9 @@ export interface WorkspaceExec {
   /**
    * The command line that starts `process` (a long-lived one a tool keeps, such as a kernel) with
    * the files of `hide` out of its reach, as {@link WorkspaceExecRequest.hide} does for a command;
-   * its exit code or signal is the process's own. `undefined` where this backend cannot.
+   * its exit code or signal is the process's own. `undefined` where this backend cannot. With
+   * nothing to hide it is asked too (the backend may keep the process apart from the host anyway,
+   * or return it as it is); `undefined` then starts the process as it is.
    */
   hiding?(process: ProcessCommand, hide: ExecHiding): ProcessCommand | undefined;
   /**
@@ -283,8 +285,10 @@ export interface WorkspaceServices {
   /**
    * Holds a long-lived process the call starts itself (not through `exec.run`) to the path rules
    * that hold the call's commands: the command line to start instead, with the files kept from
-   * it. Present only on the workspace of a call held to such rules; rejects with
+   * it. Present on the workspace of a call held to such rules; rejects with
    * `PERMISSION_DENIED` when the files cannot be kept from the process (it must then not start).
+   * Present too, with no files kept, where the workspace's `exec` can keep a process apart from the
+   * host (see {@link WorkspaceExec.hiding}).
    */
   readonly holdProcess?: (process: ProcessCommand) => Promise<HeldProcessCommand>;
   /**

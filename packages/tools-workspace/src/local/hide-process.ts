@@ -36,10 +36,11 @@ const SCRIPT = [
 ].join('\n');
 
 /**
- * `process` started with the files of `hide` out of its reach, or `undefined` where this cannot
- * be done (not Linux, no `/proc`, no Perl, an architecture whose system call numbers are not known).
+ * `process` started with the files of `hide` out of its reach (`isolate`: in namespaces of its own
+ * even with nothing to hide), or `undefined` where this cannot be done (not Linux, no `/proc`, no
+ * Perl, an architecture whose system call numbers are not known).
  */
-export function hiddenProcess(process_: ProcessCommand, hide: ExecHiding): ProcessCommand | undefined {
+export function hiddenProcess(process_: ProcessCommand, hide: ExecHiding, isolate = false): ProcessCommand | undefined {
   const host = namespaceHost();
   if (host === undefined) return undefined;
   return {
@@ -50,7 +51,7 @@ export function hiddenProcess(process_: ProcessCommand, hide: ExecHiding): Proce
       '--',
       String(host.unshare),
       String(host.mount),
-      ...hidingArgs(hide),
+      ...hidingArgs(hide, isolate),
       process_.command,
       ...process_.args,
     ],

@@ -39,6 +39,7 @@ import {
   tagChain,
 } from './proc-scan.js';
 import { groupAlive, killMarked, signalMarked } from './process-killer.js';
+import { isolateForCredentials, NOTHING_HIDDEN } from './credential-isolation.js';
 import { hiddenProcess } from './hide-process.js';
 import { createPidsGroup, DEFAULT_MAX_PROCESSES, killGroup } from './pids-cgroup.js';
 import { reaperCommand, type ShellExit } from './reaper.js';
@@ -194,9 +195,15 @@ export class LocalExec implements WorkspaceExec {
     return done;
   }
 
-  /** `process` started with the files of `hide` out of its reach (see `hide-process.ts`), or `undefined` here where that cannot be done. */
-  hiding(process: ProcessCommand, hide: ExecHiding): ProcessCommand | undefined {
-    return hiddenProcess(process, hide);
+  /**
+   * `command` started with the files of `hide` out of its reach (see `hide-process.ts`), or
+   * `undefined` here where that cannot be done. With nothing to hide, `command` itself, or, while
+   * the host's environment holds a model credential, `command` kept from the host's processes.
+   */
+  hiding(command: ProcessCommand, hide: ExecHiding): ProcessCommand | undefined {
+    if (hide.unreadable.length > 0 || hide.unwritable.length > 0) return hiddenProcess(command, hide);
+    const isolate = isolateForCredentials(process.env, toolProcessEnv(process.env, this.#passEnv));
+    return (isolate ? hiddenProcess(command, NOTHING_HIDDEN, true) : undefined) ?? command;
   }
 
   /**
@@ -237,8 +244,9 @@ export class LocalExec implements WorkspaceExec {
     const tag = randomUUID();
     const t0 = performance.now();
     // Its own process group and session: the group is what a timeout or a cancellation kills.
+    const kept = toolProcessEnv(process.env, this.#passEnv);
     const env = {
-      ...toolProcessEnv(process.env, this.#passEnv),
+      ...kept,
       PAGER: 'cat',
       GIT_PAGER: 'cat',
       ...request.env,
@@ -246,6 +254,8 @@ export class LocalExec implements WorkspaceExec {
     };
     const hide = request.hide;
     const hiding = hide !== undefined && (hide.unreadable.length > 0 || hide.unwritable.length > 0);
+    // The host's processes hold the model's key: a command that could see them could read it.
+    const isolate = !hiding && isolateForCredentials(process.env, kept);
     const group = this.#maxProcesses === false ? undefined : createPidsGroup(this.#maxProcesses);
     const reaper = reaperCommand(
       SHELL,
@@ -254,6 +264,7 @@ export class LocalExec implements WorkspaceExec {
       PROC_AVAILABLE,
       hiding ? hide : undefined,
       group?.procsFile,
+      isolate,
     );
     if (reaper === undefined) group?.remove();
     if (hiding && reaper === undefined)
@@ -294,7 +305,7 @@ export class LocalExec implements WorkspaceExec {
             leader: pid,
             startTicks: PROC_AVAILABLE ? procStat(pid)?.startTicks : undefined,
             ...(reaper ? { reaper: true } : {}),
-            ...(hiding ? { namespaced: true } : {}),
+            ...(hiding || (isolate && reaper !== undefined) ? { namespaced: true } : {}),
           };
     if (mark) this.#background.hold(mark);
     let capturing = true;

@@ -1,8 +1,9 @@
 /**
  * The Perl that hides files from a process tree (see `reaper.ts` for how the reaper uses it, and
  * `hide-process.ts` for a long-lived process): it expects `$un` and `$mnt` (the `unshare` and
- * `mount` system call numbers), `@hide` (pairs of kind, `p`, `w` or `r`, and absolute path), `$ns`
- * (true when there is anything to hide) and a `fail` sub that reports a reason and exits.
+ * `mount` system call numbers), `@hide` (pairs of kind, `p`, `w`, `r` or `n`, and absolute path;
+ * `n` hides nothing: the process is only kept from seeing the host's processes), `$ns` (true when
+ * there is any pair) and a `fail` sub that reports a reason and exits.
  */
 import type { ExecHiding } from '@a3s-code/core';
 
@@ -25,13 +26,16 @@ export const NAMESPACE_LINES: readonly string[] = [
   '  sc($un, 0x20000 | ($uid ? 0x10000000 : 0)) == 0 or fail("no mount namespace: $!");',
   '  $map->() if $uid;',
   '  sc($mnt, "none", "/", 0, 16384 | 262144, 0) == 0 or fail("no private mounts: $!");',
+  '  my $dev = 0;',
   '  while (my ($k, $p) = splice(@hide, 0, 2)) {',
+  '    next if $k eq "n";',
+  '    $dev = 1;',
   '    if ($k eq "p") { sc($mnt, $p, $p, 0, 4096 | 16384, 0) == 0 or fail("cannot keep $p in place: $!"); }',
   '    elsif ($k eq "w") { (sc($mnt, $p, $p, 0, 4096 | 16384, 0) == 0 and ro($p, 0)) or fail("cannot make $p read-only: $!"); }',
   '    elsif (-d $p) { sc($mnt, "none", $p, "tmpfs", 7, "size=4k,mode=0555") == 0 or fail("cannot hide $p: $!"); }',
   '    else { (sc($mnt, "/dev/null", $p, 0, 4096, 0) == 0 and ro($p, 4)) or fail("cannot hide $p: $!"); }',
   '  }',
-  '  if (!$uid && opendir(my $d, "/dev")) { for my $e (readdir $d) { my $p = "/dev/$e"; next if -l $p || !-b $p; (sc($mnt, "/dev/null", $p, 0, 4096, 0) == 0 and ro($p, 4)) or fail("cannot hide $p: $!"); } }',
+  '  if (!$uid && $dev && opendir(my $d, "/dev")) { for my $e (readdir $d) { my $p = "/dev/$e"; next if -l $p || !-b $p; (sc($mnt, "/dev/null", $p, 0, 4096, 0) == 0 and ro($p, 4)) or fail("cannot hide $p: $!"); } }',
   '  sc($un, 0x30020000) == 0 or fail("no user namespace: $!");',
   '  $map->();',
   '}',
@@ -40,10 +44,12 @@ export const NAMESPACE_LINES: readonly string[] = [
 /**
  * `@hide` as the script reads it: the count of pairs, then kind and path of each. The folders on
  * the way come first (`p`: each bound onto itself, so a rename or removal of it fails as busy),
- * then the unwritable (`w`), then the unreadable (`r`).
+ * then the unwritable (`w`), then the unreadable (`r`). `isolate` adds the pair `n /`, so the
+ * process gets namespaces of its own (and sees only its own processes) with nothing to hide.
  */
-export function hidingArgs(hide: ExecHiding): string[] {
+export function hidingArgs(hide: ExecHiding, isolate = false): string[] {
   const pairs = [
+    ...(isolate ? ['n', '/'] : []),
     ...(hide.folders ?? []).flatMap((p) => ['p', p]),
     ...hide.unwritable.flatMap((p) => ['w', p]),
     ...hide.unreadable.flatMap((p) => ['r', p]),

@@ -134,6 +134,7 @@ export interface ReaperCommand {
  * kept from the reaper and handed to the shell as they were.
  * @param proc whether `/proc` lists processes (the reaper's children are found through it).
  * @param procsFile the `cgroup.procs` file the reaper joins before it forks (see `pids-cgroup.ts`), or `''`.
+ * @param isolate namespaces of its own even with nothing to hide (see `credential-isolation.ts`).
  */
 export function reaperCommand(
   shell: string,
@@ -142,10 +143,11 @@ export function reaperCommand(
   proc: boolean,
   hide: ExecHiding = { unreadable: [], unwritable: [] },
   procsFile = '',
+  isolate = false,
 ): ReaperCommand | undefined {
   const nr = PRCTL[process.arch];
   const calls = NAMESPACE_CALLS[process.arch];
-  const hiding = hidingArgs(hide);
+  const hiding = hidingArgs(hide, isolate);
   if (process.platform !== 'linux' || !proc || nr === undefined) return undefined;
   if (hiding.length > 1 && calls === undefined) return undefined;
   const path = perlPath(nr);

@@ -1,0 +1,57 @@
+/**
+ * Keeping the model's key from the processes the model starts. Commands go without the model
+ * providers' credentials (`toolProcessEnv`), but the host process still has them: in its initial
+ * environment (`/proc/<pid>/environ`, readable by every process of the same user, and so are those
+ * of the shell and the terminal that started it) and in its memory. A command that can see the
+ * host's processes can read the key there and send it away encoded, where output redaction cannot
+ * see it. So while the host's environment holds such a credential, each command (and each kernel
+ * or program under debug) runs in process and mount namespaces of its own, as with files to hide:
+ * it sees only its own processes, and a `/proc` of its own.
+ *
+ * Where namespaces cannot be made (not Linux, no Perl, a kernel or container that refuses user
+ * namespaces), commands run as before; that is checked once per process.
+ */
+import { spawnSync } from 'node:child_process';
+import type { ExecHiding } from '@a3s-code/core';
+import { hiddenProcess } from './hide-process.js';
+
+/** Nothing to hide: with `isolate`, only the namespaces. */
+export const NOTHING_HIDDEN: ExecHiding = Object.freeze({ unreadable: [], unwritable: [] });
+
+let works: boolean | undefined;
+
+/**
+ * Whether a process can be started in namespaces of its own here: one wrapped `true`, run once
+ * per process (about 10 ms, synchronously).
+ */
+export function isolationWorks(): boolean {
+  if (works === undefined) {
+    const wrapped = hiddenProcess({ command: '/bin/true', args: [] }, NOTHING_HIDDEN, true);
+    works =
+      wrapped !== undefined &&
+      spawnSync(wrapped.command, wrapped.args, { stdio: 'ignore', timeout: 10_000, env: { PATH: '/usr/bin:/bin' } })
+        .status === 0;
+  }
+  return works;
+}
+
+/**
+ * True when `env` (the host's) holds a variable that `kept` (the environment commands get) leaves
+ * out, a model credential: then a command must not see the host's processes.
+ */
+export function withholdsCredentials(
+  env: Readonly<Record<string, string | undefined>>,
+  kept: Readonly<Record<string, string>>,
+): boolean {
+  for (const [name, value] of Object.entries(env))
+    if (value !== undefined && value !== '' && !(name in kept)) return true;
+  return false;
+}
+
+/** True when processes started now should get namespaces of their own for the credentials of `env`. */
+export function isolateForCredentials(
+  env: Readonly<Record<string, string | undefined>>,
+  kept: Readonly<Record<string, string>>,
+): boolean {
+  return withholdsCredentials(env, kept) && isolationWorks();
+}
