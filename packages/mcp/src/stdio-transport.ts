@@ -55,10 +55,11 @@ export interface StdioCloseInfo {
 }
 
 /**
- * When a pipe closes first, the group is signalled this much later, so that a process that is
- * dying anyway reports its own exit status (pending requests have already failed).
+ * When a pipe closes first, the group is signalled once the process has exited, or this much
+ * later, so that a process that is dying anyway (slowly, on a loaded machine) reports its own exit
+ * status (pending requests have already failed).
  */
-const EXIT_STATUS_WAIT_MS = 1_000;
+const EXIT_STATUS_WAIT_MS = 3_000;
 
 /** The stdio transport. One instance runs one server process once. */
 export class ProcessGroupStdioTransport implements Transport {
@@ -79,6 +80,8 @@ export class ProcessGroupStdioTransport implements Transport {
   #exit: { code: number | null; signal: NodeJS.Signals | null; own: boolean } | undefined;
   #signalled = false;
   #killing: Promise<void> | undefined;
+  /** Ends the wait for the exit status early: the process has exited. */
+  #exited: (() => void) | undefined;
   #stderrEnded = false;
   readonly #settleWaiters = new Set<() => void>();
 
@@ -170,6 +173,7 @@ export class ProcessGroupStdioTransport implements Transport {
         // A status code (not a signal) means the process ended itself, even if a slow exit let
         // our kill go out first; a process that was killed reports the signal.
         this.#exit = { code, signal, own: !this.#signalled || signal === null };
+        this.#exited?.();
         this.#wake();
         this.#lost(signal === null ? `process exited (code ${String(code)})` : `process exited (signal ${signal})`);
       });
@@ -271,7 +275,16 @@ export class ProcessGroupStdioTransport implements Transport {
         this.#signalled = true;
         return pid === undefined ? Promise.resolve() : killGroup(pid, this.#options.killGraceMs ?? 1_000);
       };
-      this.#killing = wait === 0 ? kill() : new Promise<void>((resolve) => setTimeout(resolve, wait)).then(kill);
+      this.#killing =
+        wait === 0
+          ? kill()
+          : new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, wait);
+              this.#exited = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            }).then(kill);
     }
     this.#buffer?.clear();
     this.onclose?.();

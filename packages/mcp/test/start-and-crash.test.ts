@@ -66,7 +66,10 @@ describe('MCP servers that do not start', () => {
     const m = manager();
     // Its stdin and stdout close at once; its exit comes 150 ms later (a slow exit under load).
     const slow = { command: 'sh', args: ['-c', 'echo bad config >&2; exec 0<&- 1>&-; sleep 0.15; exit 3'] };
+    const t0 = Date.now();
     const error = (await m.addServer('slow', slow).catch((e: unknown) => e)) as McpConnectionError;
+    // Reported once it exits, not after the whole wait for its exit status (3 s).
+    expect(Date.now() - t0).toBeLessThan(2_800);
     expect(error).toBeInstanceOf(McpConnectionError);
     expect(error.problem).toMatch(/process exited \(code 3\) during start-up$/);
     expect(error.stderrTail).toBe('bad config');
