@@ -3,7 +3,8 @@
 // `child_process.spawn('/bin/bash', ['-c', 'echo hi'])` read to its end: the least any runtime
 // pays to run a shell command. Paired and alternated; BENCH_RUNS sets the number of pairs
 // (default 200). A second row runs the same command with files to hide (as under `Read(.env)` and
-// `Write(secret/**)`: namespaces of its own, a `/proc` of its own, two mounts) against the plain one.
+// `Write(secret/**)`: namespaces of its own, a `/proc` of its own, two mounts) against the plain one,
+// and a third the same command while the host's environment holds a model key against without.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,6 +47,25 @@ const hidden = async (): Promise<void> => {
 const held = await pairedMedians(RUNS, hidden, ours, 20);
 console.log(
   `exec.run('echo hi') with a file and a folder hidden: ${fmt(held.ours, 2)} ms   without: ${fmt(held.peer, 2)} ms   ratio ${fmt(held.ratio, 2)}x (median of ${RUNS} pairs)`,
+);
+
+// While the host's environment holds a model key, a command runs apart from the host's processes
+// (namespaces and a `/proc` of its own, nothing hidden); the key is set only around our side.
+const KEY = 'OPENAI_API_KEY';
+const keyBefore = process.env[KEY];
+const withKey = async (): Promise<void> => {
+  process.env[KEY] = 'sk-bench-not-a-key';
+  try {
+    await ours();
+  } finally {
+    delete process.env[KEY];
+  }
+};
+delete process.env[KEY];
+const apart = await pairedMedians(RUNS, withKey, ours, 20);
+if (keyBefore !== undefined) process.env[KEY] = keyBefore;
+console.log(
+  `exec.run('echo hi') while the host holds a model key (run apart from the host's processes): ${fmt(apart.ours, 2)} ms   without a key: ${fmt(apart.peer, 2)} ms   ratio ${fmt(apart.ratio, 2)}x (median of ${RUNS} pairs)`,
 );
 await ws.close();
 rmSync(dir, { recursive: true, force: true });
