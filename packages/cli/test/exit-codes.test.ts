@@ -44,6 +44,20 @@ describe('exit codes', () => {
     }
   });
 
+  it('a parked run with --json keeps stdout to events and says on stderr how to go on', async () => {
+    const dir = tempRepo();
+    const r = await runMain(['run', '--json', '--model', `scripted:${scriptFile(FIX_TURNS)}`, '--cwd', dir, 'fix it']);
+    expect(r.status).toBe(3);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(events.at(-1)?.type).toBe('confirmation_required');
+    expect(r.stderr).toMatch(
+      /^a3s run: parked \(session session-[0-9a-f-]+\); continue it with: a3s sessions --resume session-[0-9a-f-]+ --cwd .+ \(or rerun with --yolo\)\n$/,
+    );
+  });
+
   it('130 when the run is interrupted; 0 when the reader of stdout went away', async () => {
     const dir = tempRepo();
     const slow = () => scriptFile([{ delay_ms: 10_000, text: 'never' }]);

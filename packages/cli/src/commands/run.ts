@@ -216,18 +216,17 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     stopTerm();
     await closeOrQuit(opened);
   }
+  const continueLine = `continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}${result.parked?.kind === 'confirm' ? ' (or rerun with --yolo)' : ''}\n`;
   if (!values.json) {
     print.newline();
     io.stdout.write(`${runSummary(out, result, print.stopped, runCost(session, result))}\n`);
     // The id and the folder are the person's text (an argument, a folder name): printed inert.
     if (session.logPath)
       io.stdout.write(out.dim(terminalText(`log: ${session.logPath}\nsession: ${session.sessionId}\n`)));
-    if (result.status === 'parked')
-      io.stdout.write(
-        terminalText(
-          `continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}${result.parked?.kind === 'confirm' ? ' (or rerun with --yolo)' : ''}\n`,
-        ),
-      );
+    if (result.status === 'parked') io.stdout.write(terminalText(continueLine));
+  } else if (result.status === 'parked') {
+    // Standard output holds only events; the person (or the script's log) learns how to go on here.
+    io.stderr.write(terminalText(`a3s run: parked (session ${session.sessionId}); ${continueLine}`));
   }
   return result.status === 'completed' ? EXIT.ok : result.status === 'parked' ? EXIT.parked : EXIT.cancelled;
 }
