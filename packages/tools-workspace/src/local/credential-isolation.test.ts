@@ -5,7 +5,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/harness.js';
 import { killStrays, pidsWith } from '../test-support/strays.js';
-import { isolationWorks, NOTHING_HIDDEN, withholdsCredentials } from './credential-isolation.js';
+import { apartNote, isolationWorks, NOTHING_HIDDEN, withholdsCredentials } from './credential-isolation.js';
 import { LocalWorkspace } from './local-workspace.js';
 
 const tmp = tempDir();
@@ -13,8 +13,8 @@ const KEY = 'OPENAI_API_KEY';
 const before = process.env[KEY];
 const workspaces: LocalWorkspace[] = [];
 
-function execOf(passEnv: readonly string[] = []) {
-  const ws = new LocalWorkspace({ root: tmp.dir, ...(passEnv.length > 0 ? { passEnv } : {}) });
+function execOf(passEnv: readonly string[] = [], isolateCommands = true) {
+  const ws = new LocalWorkspace({ root: tmp.dir, ...(passEnv.length > 0 ? { passEnv } : {}), isolateCommands });
   workspaces.push(ws);
   return ws.exec as NonNullable<typeof ws.exec>;
 }
@@ -43,6 +43,16 @@ describe('withholdsCredentials', () => {
   });
 });
 
+describe('apartNote', () => {
+  it('speaks only of a failed privileged command of a user who is not root', () => {
+    expect(apartNote('sudo apt-get install -y jq', { code: 1 }, 1000)).toMatch(/sudo and su cannot gain privileges/);
+    expect(apartNote('make && sudo make install', { code: 1 }, 1000)).toMatch(/isolateCommands: false/);
+    expect(apartNote('sudo true', { code: 0 }, 1000)).toBeUndefined();
+    expect(apartNote('sudo apt-get install -y jq', { code: 1 }, 0)).toBeUndefined();
+    expect(apartNote('echo pseudo', { code: 1 }, 1000)).toBeUndefined();
+  });
+});
+
 describe.skipIf(!isolationWorks())('a command while the host holds a model key', () => {
   it('cannot see the host process, so not its environment either; exit codes are its own', async () => {
     process.env[KEY] = 'sk-isolation-test-4471';
@@ -58,6 +68,17 @@ describe.skipIf(!isolationWorks())('a command while the host holds a model key',
     expect((await run(SEES_HOST)).out).toBe('sees-host\n');
     process.env[KEY] = 'sk-isolation-test-4471';
     expect((await run(`${SEES_HOST}; printenv ${KEY}`, [KEY])).out).toBe('sees-host\nsk-isolation-test-4471\n');
+  });
+
+  it('isolateCommands: false lets commands see the host as before, key or not', async () => {
+    process.env[KEY] = 'sk-isolation-test-4471';
+    const exec = execOf([], false);
+    expect((await exec.run({ command: SEES_HOST })).stdout.head).toBe('sees-host\n');
+    const kernel = { command: 'python3', args: ['-c', 'pass'] };
+    expect(exec.hiding?.(kernel, NOTHING_HIDDEN)).toEqual(kernel);
+    expect(() => new LocalWorkspace({ root: tmp.dir, isolateCommands: 'no' as unknown as boolean })).toThrow(
+      /isolateCommands: must be true or false, got "no"/,
+    );
   });
 
   it('BND-06: a background process is still reported by its pid and ended with the workspace', async () => {

@@ -55,3 +55,18 @@ export function isolateForCredentials(
 ): boolean {
   return withholdsCredentials(env, kept) && isolationWorks();
 }
+
+/**
+ * What to tell the model about a failed command that ran apart from the host and asked for
+ * privileges (`sudo`, `su`, `pkexec`): a user who is not root cannot gain them in the user
+ * namespace it ran in. `undefined` otherwise.
+ */
+export function apartNote(
+  command: string,
+  exit: { readonly code: number | null },
+  uid = process.getuid?.(),
+): string | undefined {
+  if (exit.code === 0 || uid === 0 || uid === undefined || !/(^|[\s;&|(`])(sudo|su|pkexec|doas)(\s|$)/.test(command))
+    return undefined;
+  return "[this command ran apart from the host's processes, because the host's environment holds a model key that commands must not read, so sudo and su cannot gain privileges in it: ask the person to run the privileged step, or the host can turn this off (LocalWorkspace isolateCommands: false)]";
+}

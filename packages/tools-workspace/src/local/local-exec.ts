@@ -13,7 +13,6 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import {
   A3sError,
   CancelledError,
@@ -39,12 +38,12 @@ import {
   tagChain,
 } from './proc-scan.js';
 import { groupAlive, killMarked, signalMarked } from './process-killer.js';
-import { isolateForCredentials, NOTHING_HIDDEN } from './credential-isolation.js';
+import { apartNote, isolateForCredentials, NOTHING_HIDDEN } from './credential-isolation.js';
 import { hiddenProcess } from './hide-process.js';
 import { createPidsGroup, DEFAULT_MAX_PROCESSES, killGroup } from './pids-cgroup.js';
 import { reaperCommand, type ShellExit } from './reaper.js';
 import { pipesClosed, processExit, shellExit } from './shell-exit.js';
-import { StreamCapture } from './stream-capture.js';
+import { liveOutput, StreamCapture } from './stream-capture.js';
 
 /** Default deadline of a command, in milliseconds. */
 export const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
@@ -122,29 +121,6 @@ async function settledSurvivors(mark: ExecMark, shellLine: string): Promise<Work
 }
 
 /**
- * Decodes each stream's chunks as UTF-8 (a character split across chunks is kept for the next
- * one) and hands the text to `onOutput` until it returns `false` or throws.
- */
-function liveOutput(
-  onOutput: WorkspaceExecRequest['onOutput'],
-): ((stream: 'stdout' | 'stderr', chunk: Buffer) => void) | undefined {
-  if (typeof onOutput !== 'function') return undefined;
-  const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
-  let open = true;
-  return (stream, chunk) => {
-    if (!open) return;
-    const text = decoders[stream].write(chunk);
-    if (text === '') return;
-    try {
-      if (onOutput(stream, text) === false) open = false;
-    } catch {
-      // A display listener must not break the command.
-      open = false;
-    }
-  };
-}
-
-/**
  * `work`, holding the host process open until it settles. The waits inside a command (its
  * timeout, the kill rounds after a cancellation, the drain of its pipes) do not hold the host
  * open, so that a command left running never keeps it alive; once the child has exited they may
@@ -176,14 +152,24 @@ export class LocalExec implements WorkspaceExec {
   /** Ceiling on the processes of one command's tree, or `false` (see `pids-cgroup.ts`). */
   readonly #maxProcesses: number | false;
 
+  /** Whether commands run apart from the host's processes while it holds a model key. */
+  readonly #isolate: boolean;
+
   constructor(
     fs: LocalFileSystem,
     passEnv: readonly string[] = [],
     maxProcesses: number | false = DEFAULT_MAX_PROCESSES,
+    isolate = true,
   ) {
     this.#passEnv = [...passEnv];
     this.#maxProcesses = maxProcesses;
+    this.#isolate = isolate;
     this.fs = fs;
+  }
+
+  /** True when processes started now must run apart from the host's (see `credential-isolation.ts`). */
+  #apart(kept: Readonly<Record<string, string>>): boolean {
+    return this.#isolate && isolateForCredentials(process.env, kept);
   }
 
   run(request: WorkspaceExecRequest): Promise<WorkspaceExecResult> {
@@ -202,8 +188,8 @@ export class LocalExec implements WorkspaceExec {
    */
   hiding(command: ProcessCommand, hide: ExecHiding): ProcessCommand | undefined {
     if (hide.unreadable.length > 0 || hide.unwritable.length > 0) return hiddenProcess(command, hide);
-    const isolate = isolateForCredentials(process.env, toolProcessEnv(process.env, this.#passEnv));
-    return (isolate ? hiddenProcess(command, NOTHING_HIDDEN, true) : undefined) ?? command;
+    const apart = this.#apart(toolProcessEnv(process.env, this.#passEnv));
+    return (apart ? hiddenProcess(command, NOTHING_HIDDEN, true) : undefined) ?? command;
   }
 
   /**
@@ -255,7 +241,7 @@ export class LocalExec implements WorkspaceExec {
     const hide = request.hide;
     const hiding = hide !== undefined && (hide.unreadable.length > 0 || hide.unwritable.length > 0);
     // The host's processes hold the model's key: a command that could see them could read it.
-    const isolate = !hiding && isolateForCredentials(process.env, kept);
+    const isolate = !hiding && this.#apart(kept);
     const group = this.#maxProcesses === false ? undefined : createPidsGroup(this.#maxProcesses);
     const reaper = reaperCommand(
       SHELL,
@@ -378,7 +364,9 @@ export class LocalExec implements WorkspaceExec {
         `command ${JSON.stringify(request.command.slice(0, 80))}`,
         closing.aborted ? 'the workspace exec service was closed' : signal?.reason,
       );
+    const note = isolate && reaper !== undefined ? apartNote(request.command, exit) : undefined;
     return {
+      ...(note === undefined ? {} : { heldNotes: [note] }),
       exitCode: exit.code,
       signal: exit.sig,
       timedOut: outcome === 'timeout',

@@ -34,6 +34,14 @@ export interface LocalWorkspaceOptions {
    * no ceiling.
    */
   readonly maxProcesses?: number | false;
+  /**
+   * While the host's environment holds a model credential, commands, `eval` kernels and programs
+   * under `debug` run in process and mount namespaces of their own on Linux (default `true`), so
+   * they cannot read the key from the host's `/proc/<pid>/environ`. `false`: they see the host's
+   * processes (and `sudo` works for a user who is not root, which it cannot in a user namespace),
+   * at the cost that a command can read the key there.
+   */
+  readonly isolateCommands?: boolean;
 }
 
 /** Services a {@link LocalWorkspace} can be built without. */
@@ -93,7 +101,10 @@ export class LocalWorkspace implements WorkspaceServices {
         'maxProcesses',
         `must be an integer of at least 8, or false for no ceiling; got ${JSON.stringify(maxProcesses)}`,
       );
-    if (!without.has('exec')) this.exec = new LocalExec(this.fs, passEnv, maxProcesses);
+    const isolate = options.isolateCommands ?? true;
+    if (typeof isolate !== 'boolean')
+      throw new WorkspaceConfigurationError('isolateCommands', `must be true or false, got ${JSON.stringify(isolate)}`);
+    if (!without.has('exec')) this.exec = new LocalExec(this.fs, passEnv, maxProcesses, isolate);
     if (!without.has('git')) this.git = new LocalGit(real);
   }
 

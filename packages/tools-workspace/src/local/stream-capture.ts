@@ -1,9 +1,10 @@
 /**
  * Byte-capped capture of one output stream: the first `head` bytes and the last `tail`
  * bytes are kept, everything between is counted and dropped, so memory stays bounded however
- * much a command writes.
+ * much a command writes. Also the live decoding of a command's output for `onOutput`.
  */
-import type { CapturedStream } from '@a3s-code/core';
+import { StringDecoder } from 'node:string_decoder';
+import type { CapturedStream, WorkspaceExecRequest } from '@a3s-code/core';
 
 /** Accumulates a stream's head and tail under a byte cap. */
 export class StreamCapture {
@@ -65,4 +66,27 @@ export function renderCaptured(stream: CapturedStream, label: string): string {
   if (!stream.truncated) return stream.head + stream.tail;
   const kept = Buffer.byteLength(stream.head) + Buffer.byteLength(stream.tail);
   return `${stream.head}\n[... ${label}: ${stream.totalBytes - kept} bytes omitted of ${stream.totalBytes} total ...]\n${stream.tail}`;
+}
+
+/**
+ * Decodes each stream's chunks as UTF-8 (a character split across chunks is kept for the next
+ * one) and hands the text to `onOutput` until it returns `false` or throws.
+ */
+export function liveOutput(
+  onOutput: WorkspaceExecRequest['onOutput'],
+): ((stream: 'stdout' | 'stderr', chunk: Buffer) => void) | undefined {
+  if (typeof onOutput !== 'function') return undefined;
+  const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+  let open = true;
+  return (stream, chunk) => {
+    if (!open) return;
+    const text = decoders[stream].write(chunk);
+    if (text === '') return;
+    try {
+      if (onOutput(stream, text) === false) open = false;
+    } catch {
+      // A display listener must not break the command.
+      open = false;
+    }
+  };
 }
