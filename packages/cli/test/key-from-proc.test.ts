@@ -41,4 +41,24 @@ describe.skipIf(!namespacesHere())('the API key in the environment the CLI start
     const seen = /parent \d+\\n(\d+)/.exec(r.stdout);
     expect(Number(seen?.[1])).toBeLessThan(8);
   });
+
+  it('commands still see and stop the processes earlier commands left running', () => {
+    const dir = tempRepo();
+    const model = scriptFile([
+      { tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'sleep 419.97 >/dev/null 2>&1 & echo started' } }] },
+      { tool_calls: [{ id: 'b2', name: 'bash', args: { command: 'pkill -f "^sleep 419.97" && echo stopped' } }] },
+      { text: 'Done.' },
+    ]);
+    const r = a3s(['run', '--json', '--yolo', '--model', `scripted:${model}`, '--cwd', dir, 'go'], {
+      OPENAI_API_KEY: KEY,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const ends = r.stdout
+      .split('\n')
+      .filter((l) => l.includes('"tool_end"'))
+      .map((l) => (JSON.parse(l) as { payload: { output: string } }).payload.output);
+    // Reported by the pid later commands know it by (a small one: theirs, not the host's).
+    expect(ends[0]).toMatch(/^started\n\[1 background process still running: \d{1,3} sleep 419\.97\./);
+    expect(ends[1]).toBe('stopped\n');
+  });
 });

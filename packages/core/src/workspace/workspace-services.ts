@@ -167,6 +167,11 @@ export interface WorkspaceBackgroundProcess {
   readonly pid: number;
   /** Its command line, possibly shortened. */
   readonly command: string;
+  /**
+   * Its pid as later commands see it, when commands run in a process namespace of their own
+   * (`pid` is the host's); absent when they see the host's pids.
+   */
+  readonly shellPid?: number;
 }
 
 /** A finished process. */

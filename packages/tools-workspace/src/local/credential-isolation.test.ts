@@ -2,6 +2,8 @@
 // read it back from the host's processes: their `/proc/<pid>/environ` (and memory) is out of its
 // sight, because it runs in process and mount namespaces of its own. Without such a credential, or
 // with it passed to commands on purpose, commands see the host's processes as before.
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/harness.js';
 import { killStrays, pidsWith } from '../test-support/strays.js';
@@ -31,7 +33,7 @@ afterEach(async () => {
   if (before === undefined) delete process.env[KEY];
   else process.env[KEY] = before;
   for (const ws of workspaces.splice(0)) await ws.close();
-  expect(killStrays(['419.23'])).toEqual([]);
+  expect(killStrays(['419.23', '419.41', '419.53'])).toEqual([]);
 });
 afterAll(() => tmp.cleanup());
 
@@ -79,6 +81,56 @@ describe.skipIf(!isolationWorks())('a command while the host holds a model key',
     expect(() => new LocalWorkspace({ root: tmp.dir, isolateCommands: 'no' as unknown as boolean })).toThrow(
       /isolateCommands: must be true or false, got "no"/,
     );
+  });
+
+  it("commands share one namespace: a later command sees an earlier one's server and stops it by the pid it was told", async () => {
+    process.env[KEY] = 'sk-isolation-test-4471';
+    const exec = execOf();
+    const started = await exec.run({ command: 'sleep 419.41 >/dev/null 2>&1 & echo started' });
+    const [bg] = started.backgroundProcesses ?? [];
+    expect(bg?.shellPid).toBeGreaterThan(1);
+    expect(bg?.shellPid).not.toBe(bg?.pid);
+    const seen = await exec.run({ command: `ps -e -o pid=,args= | grep -c '^ *${bg?.shellPid} sleep 419.41'` });
+    expect(seen.stdout.head).toBe('1\n');
+    const stopped = await exec.run({ command: `kill ${bg?.shellPid} && echo stopped` });
+    expect(stopped.stdout.head).toBe('stopped\n');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(pidsWith('sleep 419.41')).toEqual([]);
+  });
+
+  it('a command keeps its working folder in the shared namespace; one the host cannot find still ends with the workspace', async () => {
+    process.env[KEY] = 'sk-isolation-test-4471';
+    mkdirSync(join(tmp.dir, 'sub'), { recursive: true });
+    const exec = execOf();
+    expect((await exec.run({ command: 'pwd', cwd: 'sub' })).stdout.head).toBe(`${join(tmp.dir, 'sub')}\n`);
+    // Out of its group and session, with a cleared environment, in a subshell that is gone.
+    await exec.run({ command: '( (env -i setsid sleep 419.53 >/dev/null 2>&1 &) & ); echo left' });
+    await exec.close?.();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pidsWith('sleep 419.53')).toEqual([]);
+  });
+
+  it('when the shared namespaces go (their holder is killed), the next command makes them again', async () => {
+    process.env[KEY] = 'sk-isolation-test-4471';
+    const exec = execOf();
+    expect((await exec.run({ command: 'echo $$' })).exitCode).toBe(0);
+    const holders = readdirSync('/proc').filter((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'latin1');
+        return (
+          stat.includes('(a3s-namespace)') &&
+          Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid
+        );
+      } catch {
+        return false;
+      }
+    });
+    expect(holders.length).toBeGreaterThan(0);
+    for (const pid of holders) process.kill(Number(pid), 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 200));
+    const again = await exec.run({ command: `${SEES_HOST}; echo $$` });
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout.head).toMatch(/^apart\n\d+\n$/);
   });
 
   it('BND-06: a background process is still reported by its pid and ended with the workspace', async () => {

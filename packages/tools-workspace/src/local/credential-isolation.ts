@@ -5,8 +5,9 @@
  * of the shell and the terminal that started it) and in its memory. A command that can see the
  * host's processes can read the key there and send it away encoded, where output redaction cannot
  * see it. So while the host's environment holds such a credential, each command (and each kernel
- * or program under debug) runs in process and mount namespaces of its own, as with files to hide:
- * it sees only its own processes, and a `/proc` of its own.
+ * or program under debug) runs in the process and mount namespaces the workspace's commands share
+ * (`shared-namespace.ts`): it sees its own and the other commands' processes, and a `/proc` of
+ * their own, but none of the host's.
  *
  * Where namespaces cannot be made (not Linux, no Perl, a kernel or container that refuses user
  * namespaces), commands run as before; that is checked once per process.

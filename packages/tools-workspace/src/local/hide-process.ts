@@ -13,7 +13,7 @@ import { hidingArgs, NAMESPACE_CALLS, NAMESPACE_LINES } from './namespace-script
 import { perlPath, PRCTL } from './reaper.js';
 
 const SCRIPT = [
-  'my ($un, $mnt) = splice(@ARGV, 0, 2);',
+  'my ($un, $mnt, $sns) = splice(@ARGV, 0, 3);',
   'my @hide = splice(@ARGV, 0, 2 * shift @ARGV);',
   'my $ns = 1;',
   '$0 = "a3s-hide";',
@@ -24,7 +24,7 @@ const SCRIPT = [
   'my $pid = fork();',
   'defined $pid or fail("cannot fork: $!");',
   'if ($pid == 0) {',
-  '  sc($mnt, "proc", "/proc", "proc", 14, 0) == 0 or fail("cannot mount /proc: $!");',
+  '  if ($ns) { sc($mnt, "proc", "/proc", "proc", 14, 0) == 0 or fail("cannot mount /proc: $!"); }',
   '  my $k = fork();',
   '  defined $k or fail("cannot fork: $!");',
   '  if ($k == 0) { $SIG{__DIE__} = "DEFAULT"; exec { $ARGV[0] } @ARGV; print STDERR "a3s: cannot run $ARGV[0]: $!\\n"; exit 127; }',
@@ -37,10 +37,14 @@ const SCRIPT = [
 
 /**
  * `process` started with the files of `hide` out of its reach (`isolate`: in namespaces of its own
- * even with nothing to hide), or `undefined` where this cannot be done (not Linux, no `/proc`, no
+ * even with nothing to hide; a namespace folder: in those shared namespaces), or `undefined` where this cannot be done (not Linux, no `/proc`, no
  * Perl, an architecture whose system call numbers are not known).
  */
-export function hiddenProcess(process_: ProcessCommand, hide: ExecHiding, isolate = false): ProcessCommand | undefined {
+export function hiddenProcess(
+  process_: ProcessCommand,
+  hide: ExecHiding,
+  isolate: boolean | string = false,
+): ProcessCommand | undefined {
   const host = namespaceHost();
   if (host === undefined) return undefined;
   return {
@@ -51,6 +55,7 @@ export function hiddenProcess(process_: ProcessCommand, hide: ExecHiding, isolat
       '--',
       String(host.unshare),
       String(host.mount),
+      String(host.setns),
       ...hidingArgs(hide, isolate),
       process_.command,
       ...process_.args,
@@ -63,6 +68,7 @@ export interface NamespaceHost {
   readonly perl: string;
   readonly unshare: number;
   readonly mount: number;
+  readonly setns: number;
   readonly prctl: number;
 }
 
@@ -72,5 +78,5 @@ export function namespaceHost(): NamespaceHost | undefined {
   const prctl = PRCTL[process.arch];
   if (process.platform !== 'linux' || !PROC_AVAILABLE || calls === undefined || prctl === undefined) return undefined;
   const perl = perlPath(prctl);
-  return perl === undefined ? undefined : { perl, unshare: calls[0], mount: calls[1], prctl };
+  return perl === undefined ? undefined : { perl, unshare: calls[0], mount: calls[1], setns: calls[2], prctl };
 }

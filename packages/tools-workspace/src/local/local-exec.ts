@@ -40,6 +40,7 @@ import {
 import { groupAlive, killMarked, signalMarked } from './process-killer.js';
 import { apartNote, isolateForCredentials, NOTHING_HIDDEN } from './credential-isolation.js';
 import { hiddenProcess } from './hide-process.js';
+import { SharedNamespace, withShellPid } from './shared-namespace.js';
 import { createPidsGroup, DEFAULT_MAX_PROCESSES, killGroup } from './pids-cgroup.js';
 import { reaperCommand, type ShellExit } from './reaper.js';
 import { pipesClosed, processExit, shellExit } from './shell-exit.js';
@@ -155,6 +156,9 @@ export class LocalExec implements WorkspaceExec {
   /** Whether commands run apart from the host's processes while it holds a model key. */
   readonly #isolate: boolean;
 
+  /** The namespaces commands share while they run apart from the host. */
+  readonly #shared = new SharedNamespace();
+
   constructor(
     fs: LocalFileSystem,
     passEnv: readonly string[] = [],
@@ -189,7 +193,7 @@ export class LocalExec implements WorkspaceExec {
   hiding(command: ProcessCommand, hide: ExecHiding): ProcessCommand | undefined {
     if (hide.unreadable.length > 0 || hide.unwritable.length > 0) return hiddenProcess(command, hide);
     const apart = this.#apart(toolProcessEnv(process.env, this.#passEnv));
-    return (apart ? hiddenProcess(command, NOTHING_HIDDEN, true) : undefined) ?? command;
+    return (apart ? hiddenProcess(command, NOTHING_HIDDEN, this.#shared.folderNow() ?? true) : undefined) ?? command;
   }
 
   /**
@@ -201,6 +205,8 @@ export class LocalExec implements WorkspaceExec {
     const running = [...this.#running];
     for (const r of running) r.kill();
     await holdingHost(Promise.all([...running.map((r) => r.done), this.#background.terminate(CLOSE_GRACE_MS)]));
+    // Whatever is left in the commands' shared namespaces (nothing found it by tag or group) ends with them.
+    this.#shared.close();
   }
 
   async #run(request: WorkspaceExecRequest, closing: AbortSignal): Promise<WorkspaceExecResult> {
@@ -242,6 +248,8 @@ export class LocalExec implements WorkspaceExec {
     const hiding = hide !== undefined && (hide.unreadable.length > 0 || hide.unwritable.length > 0);
     // The host's processes hold the model's key: a command that could see them could read it.
     const isolate = !hiding && this.#apart(kept);
+    // Run apart, commands share one set of namespaces (they see each other's processes), else each its own.
+    const joined = isolate ? await this.#shared.folder() : undefined;
     const group = this.#maxProcesses === false ? undefined : createPidsGroup(this.#maxProcesses);
     const reaper = reaperCommand(
       SHELL,
@@ -250,7 +258,7 @@ export class LocalExec implements WorkspaceExec {
       PROC_AVAILABLE,
       hiding ? hide : undefined,
       group?.procsFile,
-      isolate,
+      joined ?? isolate,
     );
     if (reaper === undefined) group?.remove();
     if (hiding && reaper === undefined)
@@ -340,6 +348,8 @@ export class LocalExec implements WorkspaceExec {
       }
     } else if (mark) {
       background = await settledSurvivors(mark, `${SHELL} -c ${request.command}`.trim());
+      // Later commands join the same namespaces: they know these processes by their pids there.
+      if (joined !== undefined && reaper !== undefined) background = background.map(withShellPid);
       this.#background.release(mark, outcome === 'detached' || background.length > 0);
       if (outcome === 'detached') {
         // Keep draining (a writer to a closed pipe would die of SIGPIPE) without holding the host open.
@@ -354,6 +364,11 @@ export class LocalExec implements WorkspaceExec {
       exited,
       delay(DRAIN_GRACE_MS, 'gone').then(() => ({ code: null, sig: 'SIGKILL' })),
     ]);
+    if (exit.unheld !== undefined && !hiding)
+      throw new WorkspaceProcessError(
+        'bash',
+        `the command was not run: it could not be started apart from the host's processes (the host's environment holds a model key, which commands must not read): ${exit.unheld}; the host can let commands see its processes with LocalWorkspace's isolateCommands: false`,
+      );
     if (exit.unheld !== undefined)
       throw new WorkspaceProcessError(
         'bash',

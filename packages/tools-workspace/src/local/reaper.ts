@@ -54,7 +54,7 @@ const SCRIPT = [
   'my $cg = shift @ARGV;',
   'if ($cg ne "" && open(my $c, ">", $cg)) { print $c "$$\\n"; close $c; }',
   'my %keep = splice(@ARGV, 0, 2 * shift @ARGV);',
-  'my ($un, $mnt) = splice(@ARGV, 0, 2);',
+  'my ($un, $mnt, $sns) = splice(@ARGV, 0, 3);',
   'my @hide = splice(@ARGV, 0, 2 * shift @ARGV);',
   'my $ns = @hide > 0;',
   'syscall($nr, 36, 1, 0, 0, 0);',
@@ -67,8 +67,9 @@ const SCRIPT = [
   'defined $pid or die "a3s reaper: cannot fork: $!\\n";',
   'sub quiet { $SIG{$_} = "IGNORE" for qw(TERM INT HUP QUIT PIPE USR1 USR2); open STDIN, "<", "/dev/null"; open STDOUT, ">", "/dev/null"; open STDERR, ">", "/dev/null"; }',
   'sub shell { close $st; @ENV{keys %keep} = values %keep; exec { $ARGV[0] } @ARGV; print STDERR "a3s reaper: cannot run $ARGV[0]: $!\\n"; exit 127; }',
-  'if ($pid == 0 && $ns) {',
-  '  sc($mnt, "proc", "/proc", "proc", 14, 0) == 0 or fail("cannot mount /proc: $!");',
+  'if ($pid == 0 && ($ns || $joined)) {',
+  '  if ($ns) { sc($mnt, "proc", "/proc", "proc", 14, 0) == 0 or fail("cannot mount /proc: $!"); }',
+  '  else { syscall($nr, 36, 1, 0, 0, 0); }',
   '  my $sh = fork();',
   '  defined $sh or fail("cannot fork: $!");',
   '  shell() if $sh == 0;',
@@ -76,7 +77,7 @@ const SCRIPT = [
   '}',
   'shell() if $pid == 0;',
   'quiet();',
-  'if ($ns) { close $st; waitpid($pid, 0); 1 while wait() != -1; exit 0; }',
+  'if ($ns || $joined) { close $st; waitpid($pid, 0); 1 while wait() != -1; exit 0; }',
   'waitpid($pid, 0);',
   'syswrite $st, "$?\\n"; close $st;',
   '1 while wait() != -1;',
@@ -134,7 +135,8 @@ export interface ReaperCommand {
  * kept from the reaper and handed to the shell as they were.
  * @param proc whether `/proc` lists processes (the reaper's children are found through it).
  * @param procsFile the `cgroup.procs` file the reaper joins before it forks (see `pids-cgroup.ts`), or `''`.
- * @param isolate namespaces of its own even with nothing to hide (see `credential-isolation.ts`).
+ * @param isolate namespaces of its own even with nothing to hide (see `credential-isolation.ts`),
+ *   or the namespace folder of the commands' shared namespace to join (see `shared-namespace.ts`).
  */
 export function reaperCommand(
   shell: string,
@@ -143,7 +145,7 @@ export function reaperCommand(
   proc: boolean,
   hide: ExecHiding = { unreadable: [], unwritable: [] },
   procsFile = '',
-  isolate = false,
+  isolate: boolean | string = false,
 ): ReaperCommand | undefined {
   const nr = PRCTL[process.arch];
   const calls = NAMESPACE_CALLS[process.arch];
@@ -171,6 +173,7 @@ export function reaperCommand(
       ...kept,
       String(calls?.[0] ?? 0),
       String(calls?.[1] ?? 0),
+      String(calls?.[2] ?? 0),
       ...hiding,
       shell,
       ...args,

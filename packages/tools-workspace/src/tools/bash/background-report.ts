@@ -11,7 +11,8 @@ const LISTED = 5;
 export function renderBackground(processes: readonly WorkspaceBackgroundProcess[]): string {
   if (processes.length === 0) return '';
   const n = processes.length;
-  const listed = processes.slice(0, LISTED).map((p) => `${p.pid} ${p.command}`);
+  // The pid later commands know the process by (in their namespace, when they run in one).
+  const listed = processes.slice(0, LISTED).map((p) => `${p.shellPid ?? p.pid} ${p.command}`);
   if (n > LISTED) listed.push(`and ${n - LISTED} more`);
   return `[${n} background process${n === 1 ? '' : 'es'} still running: ${listed.join('; ')}. ${n === 1 ? 'It is' : 'They are'} killed when the session closes.]`;
 }

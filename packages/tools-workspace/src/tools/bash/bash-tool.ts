@@ -154,7 +154,11 @@ export const bashTool = defineTool({
           stderr: streamMeta(result.stderr),
           changed_files: changed,
           changed_paths: changed ? [...changed.created, ...changed.modified, ...changed.deleted].sort() : null,
-          background_processes: background.map((p) => ({ pid: p.pid, command: p.command })),
+          background_processes: background.map((p) => ({
+            pid: p.pid,
+            command: p.command,
+            ...(p.shellPid === undefined ? {} : { shell_pid: p.shellPid }),
+          })),
           ...(result.heldNotes === undefined ? {} : { held_notes: [...result.heldNotes] }),
           ...(result.processLimit === undefined ? {} : { process_limit: result.processLimit }),
           ...(result.deniedWrites === undefined
