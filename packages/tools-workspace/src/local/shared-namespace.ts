@@ -45,6 +45,9 @@ const SCRIPT = [
   'kill 9, $pid; waitpid($pid, 0); exit 0;',
 ].join('\n');
 
+/** Holders in a row that may fail to get ready before commands stop asking for them (each then gets namespaces of its own). */
+const MAX_FAILURES = 3;
+
 /** How long the namespace may take to be ready before commands run without it. */
 const READY_TIMEOUT_MS = 10_000;
 
@@ -53,6 +56,8 @@ export class SharedNamespace {
   #holder: ChildProcessByStdio<Writable, Readable, Readable> | undefined;
   #ready: Promise<string | undefined> | undefined;
   #folder: string | undefined;
+  /** Holders in a row that never got ready; past {@link MAX_FAILURES} no more are started. */
+  #failures = 0;
 
   /** The namespace folder when the namespaces are ready now, else `undefined` (and they are made). */
   folderNow(): string | undefined {
@@ -68,6 +73,7 @@ export class SharedNamespace {
   folder(): Promise<string | undefined> {
     const holder = this.#holder;
     if (holder !== undefined && (holder.exitCode !== null || holder.signalCode !== null)) this.#reset();
+    if (this.#failures >= MAX_FAILURES) return Promise.resolve(undefined);
     this.#ready ??= this.#start();
     return this.#ready;
   }
@@ -112,8 +118,13 @@ export class SharedNamespace {
         clearTimeout(timer);
         letGo();
         holder.stdout.removeAllListeners('data');
-        if (folder === undefined && this.#holder === holder) this.#reset();
-        else if (this.#holder === holder) this.#folder = folder;
+        if (folder === undefined && this.#holder === holder) {
+          if (this.#folder === undefined) this.#failures++;
+          this.#reset();
+        } else if (this.#holder === holder) {
+          this.#folder = folder;
+          this.#failures = 0;
+        }
         resolve(folder);
       };
       holder.stdout.on('data', (chunk: Buffer) => {
