@@ -110,6 +110,24 @@ describe.skipIf(!isolationWorks())('a command while the host holds a model key',
     expect(pidsWith('sleep 419.53')).toEqual([]);
   });
 
+  it('as root: no user namespace (su and apt keep working) and none of the capabilities that would lead out', async () => {
+    if (process.getuid?.() !== 0) return; // the user namespace path is the one tested above, then
+    process.env[KEY] = 'sk-isolation-test-4471';
+    const exec = execOf();
+    const r = await exec.run({
+      command: [
+        'su nobody -s /bin/sh -c "id -u" 2>/dev/null || echo no-su',
+        'umount /proc 2>/dev/null && echo unmounted || echo kept',
+        'mount -t proc proc /mnt 2>/dev/null && echo mounted || echo refused',
+        "b=$(awk '/^CapBnd/ { print $2 }' /proc/self/status); [ $(( (0x$b >> 21) & 1 )) -eq 0 ] && echo no-admin || echo admin",
+        SEES_HOST,
+      ].join('; '),
+    });
+    const [su, ...rest] = r.stdout.head.split('\n');
+    expect(['65534', 'no-su']).toContain(su);
+    expect(rest.join('\n')).toBe('kept\nrefused\nno-admin\napart\n');
+  });
+
   it('when the shared namespaces go (their holder is killed), the next command makes them again', async () => {
     process.env[KEY] = 'sk-isolation-test-4471';
     const exec = execOf();

@@ -13,7 +13,7 @@ import { hidingArgs, NAMESPACE_CALLS, NAMESPACE_LINES } from './namespace-script
 import { perlPath, PRCTL } from './reaper.js';
 
 const SCRIPT = [
-  'my ($un, $mnt, $sns) = splice(@ARGV, 0, 3);',
+  'my ($un, $mnt, $sns, $pr) = splice(@ARGV, 0, 4);',
   'my @hide = splice(@ARGV, 0, 2 * shift @ARGV);',
   'my $ns = 1;',
   '$0 = "a3s-hide";',
@@ -27,7 +27,7 @@ const SCRIPT = [
   '  if ($ns) { sc($mnt, "proc", "/proc", "proc", 14, 0) == 0 or fail("cannot mount /proc: $!"); }',
   '  my $k = fork();',
   '  defined $k or fail("cannot fork: $!");',
-  '  if ($k == 0) { $SIG{__DIE__} = "DEFAULT"; exec { $ARGV[0] } @ARGV; print STDERR "a3s: cannot run $ARGV[0]: $!\\n"; exit 127; }',
+  '  if ($k == 0) { dropcaps($pr) if $drop; $SIG{__DIE__} = "DEFAULT"; exec { $ARGV[0] } @ARGV; print STDERR "a3s: cannot run $ARGV[0]: $!\\n"; exit 127; }',
   '  quiet(); waitpid($k, 0); exit(($? & 127) ? 128 + ($? & 127) : $? >> 8);',
   '}',
   'quiet(); waitpid($pid, 0); my $c = $? >> 8;',
@@ -56,6 +56,7 @@ export function hiddenProcess(
       String(host.unshare),
       String(host.mount),
       String(host.setns),
+      String(host.prctl),
       ...hidingArgs(hide, isolate),
       process_.command,
       ...process_.args,

@@ -5,7 +5,10 @@
  * and absolute path; `n` hides nothing: the process is only kept from seeing the host's processes;
  * a single pair `j` and a namespace folder `/proc/<pid>/ns` joins that process's user, mount and
  * process namespaces instead, see `shared-namespace.ts`, and sets `$joined`), `$ns` (true when
- * there is any pair) and a `fail` sub that reports a reason and exits.
+ * there is any pair) and a `fail` sub that reports a reason and exits. It sets `$drop` where root
+ * keeps apart with nothing to hide: no user namespace then (so `apt`, `su` and low ports work as
+ * usual), and `dropcaps` (given the `prctl` number) must take from the process it starts the
+ * capabilities that would lead out (mounts, namespaces, raw memory and disks, modules, tracing).
  */
 import type { ExecHiding } from '@a3s-code/core';
 
@@ -21,10 +24,14 @@ export const NAMESPACE_CALLS: Readonly<Record<string, readonly [number, number, 
 export const NAMESPACE_LINES: readonly string[] = [
   'sub sc { my @a = @_; syscall($a[0], @a[1 .. $#a]) }',
   'my $joined = 0;',
+  'my $drop = 0;',
+  'sub dropcaps { my $n = shift; for my $c (16, 17, 19, 21, 27) { syscall($n, 24, $c, 0, 0, 0) == 0 or fail("cannot drop capability $c: $!"); } }',
   'if (@hide == 2 && $hide[0] eq "j") {',
   '  my $d = $hide[1]; @hide = (); $ns = 0;',
   '  opendir(my $here, ".") or fail("cannot open the working folder: $!");',
-  '  my @f = map { open(my $f, "<", "$d/$_->[0]") or fail("cannot open the shared namespace of the commands ($_->[0]): $!"); [$f, @$_] } (["user", 268435456], ["mnt", 131072], ["pid_for_children", 536870912]);',
+  '  my @t = (["mnt", 131072], ["pid_for_children", 536870912]);',
+  '  if ((stat("/proc/self/ns/user"))[1] == (stat("$d/user"))[1]) { $drop = 1; } else { unshift @t, ["user", 268435456]; }',
+  '  my @f = map { open(my $f, "<", "$d/$_->[0]") or fail("cannot open the shared namespace of the commands ($_->[0]): $!"); [$f, @$_] } @t;',
   '  for my $t (@f) { sc($sns, fileno($t->[0]), $t->[2]) == 0 or fail("cannot join the shared namespace of the commands ($t->[1]): $!"); close $t->[0]; }',
   '  chdir($here) or fail("cannot return to the working folder: $!");',
   '  $joined = 1;',
@@ -47,8 +54,8 @@ export const NAMESPACE_LINES: readonly string[] = [
   '    else { (sc($mnt, "/dev/null", $p, 0, 4096, 0) == 0 and ro($p, 4)) or fail("cannot hide $p: $!"); }',
   '  }',
   '  if (!$uid && $dev && opendir(my $d, "/dev")) { for my $e (readdir $d) { my $p = "/dev/$e"; next if -l $p || !-b $p; (sc($mnt, "/dev/null", $p, 0, 4096, 0) == 0 and ro($p, 4)) or fail("cannot hide $p: $!"); } }',
-  '  sc($un, 0x30020000) == 0 or fail("no user namespace: $!");',
-  '  $map->();',
+  '  if (!$uid && !$dev) { sc($un, 0x20000000) == 0 or fail("no process namespace: $!"); $drop = 1; }',
+  '  else { sc($un, 0x30020000) == 0 or fail("no user namespace: $!"); $map->(); }',
   '}',
 ];
 

@@ -66,7 +66,7 @@ const SCRIPT = [
   'my $pid = fork();',
   'defined $pid or die "a3s reaper: cannot fork: $!\\n";',
   'sub quiet { $SIG{$_} = "IGNORE" for qw(TERM INT HUP QUIT PIPE USR1 USR2); open STDIN, "<", "/dev/null"; open STDOUT, ">", "/dev/null"; open STDERR, ">", "/dev/null"; }',
-  'sub shell { close $st; @ENV{keys %keep} = values %keep; exec { $ARGV[0] } @ARGV; print STDERR "a3s reaper: cannot run $ARGV[0]: $!\\n"; exit 127; }',
+  'sub shell { dropcaps($nr) if $drop; close $st; @ENV{keys %keep} = values %keep; exec { $ARGV[0] } @ARGV; print STDERR "a3s reaper: cannot run $ARGV[0]: $!\\n"; exit 127; }',
   'if ($pid == 0 && ($ns || $joined)) {',
   '  if ($ns) { sc($mnt, "proc", "/proc", "proc", 14, 0) == 0 or fail("cannot mount /proc: $!"); }',
   '  else { syscall($nr, 36, 1, 0, 0, 0); }',
