@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
+import { LocalWorkspace } from '@a3s-code/tools-workspace';
 import { Agent } from '../src/index.js';
 import { call, results, workspace } from './read-deny-kit.js';
 
@@ -36,8 +37,7 @@ describe('a key variable named by the configuration', () => {
     expect(got.get('b2')?.output).toBe(`key=[REDACTED:${NAME}]\n`);
   });
 
-  it('an eval kernel and a program under debug cannot see the host process that holds the key', async () => {
-    process.env[NAME] = VALUE;
+  it('run apart from the host (as while its initial environment holds a key), an eval kernel and a program under debug cannot see it', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'requirements.txt'), '');
     const look = `import os\nopen('seen-by-%s.txt' % ('debug' if __name__ == '__main__' else 'eval'), 'w').write(str(os.path.exists('/proc/${process.pid}/environ')))\n`;
@@ -52,6 +52,7 @@ describe('a key variable named by the configuration', () => {
     ]);
     const agent = await Agent.create({ model, providers: { openai: { apiKeyEnv: NAME } } });
     const session = await agent.session(dir, {
+      workspace: new LocalWorkspace({ root: dir, isolateCommands: true }),
       governance: { yolo: true },
       gate: { continuation: { enabled: false } },
     });

@@ -1,13 +1,21 @@
-// While the host's environment holds a model credential (withheld from commands), a command cannot
-// read it back from the host's processes: their `/proc/<pid>/environ` (and memory) is out of its
-// sight, because it runs in process and mount namespaces of its own. Without such a credential, or
-// with it passed to commands on purpose, commands see the host's processes as before.
+// While the host's initial environment holds a model credential (withheld from commands), a command
+// cannot read it back from the host's processes: their `/proc/<pid>/environ` (and memory) is out of
+// its sight, because it runs in the process and mount namespaces the workspace's commands share.
+// Here that is forced (`isolateCommands: true`); the `auto` decision is tested on its own, and end
+// to end by the CLI test `key-from-proc.test.ts` (the real CLI started with a key).
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-support/harness.js';
 import { killStrays, pidsWith } from '../test-support/strays.js';
-import { apartNote, isolationWorks, NOTHING_HIDDEN, withholdsCredentials } from './credential-isolation.js';
+import {
+  apartNote,
+  initialEnvironment,
+  isolateForCredentials,
+  isolationWorks,
+  NOTHING_HIDDEN,
+  withholdsCredentials,
+} from './credential-isolation.js';
 import { LocalWorkspace } from './local-workspace.js';
 
 const tmp = tempDir();
@@ -15,7 +23,7 @@ const KEY = 'OPENAI_API_KEY';
 const before = process.env[KEY];
 const workspaces: LocalWorkspace[] = [];
 
-function execOf(passEnv: readonly string[] = [], isolateCommands = true) {
+function execOf(passEnv: readonly string[] = [], isolateCommands: boolean | 'auto' = true) {
   const ws = new LocalWorkspace({ root: tmp.dir, ...(passEnv.length > 0 ? { passEnv } : {}), isolateCommands });
   workspaces.push(ws);
   return ws.exec as NonNullable<typeof ws.exec>;
@@ -55,9 +63,8 @@ describe('apartNote', () => {
   });
 });
 
-describe.skipIf(!isolationWorks())('a command while the host holds a model key', () => {
+describe.skipIf(!isolationWorks())('a command run apart from the host', () => {
   it('cannot see the host process, so not its environment either; exit codes are its own', async () => {
-    process.env[KEY] = 'sk-isolation-test-4471';
     const r = await run(
       `${SEES_HOST}; for p in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$p"; done 2>/dev/null | grep -c '^${KEY}=' ; exit 3`,
     );
@@ -65,26 +72,37 @@ describe.skipIf(!isolationWorks())('a command while the host holds a model key',
     expect(r.code).toBe(3);
   });
 
-  it('sees the host as before when no key is held, or when the key is passed to commands on purpose', async () => {
-    delete process.env[KEY];
-    expect((await run(SEES_HOST)).out).toBe('sees-host\n');
+  it("auto follows the host's initial environment (what /proc shows), not later changes to process.env", async () => {
+    const initial = readFileSync('/proc/self/environ', 'latin1').split('\0');
+    const held = initial.some((kv) => /^(OPENAI|ANTHROPIC|DEEPSEEK|OPENROUTER|GROQ)_API_KEY=./.test(kv));
+    expect(initialEnvironment()?.PATH).toBe(process.env.PATH);
     process.env[KEY] = 'sk-isolation-test-4471';
-    expect((await run(`${SEES_HOST}; printenv ${KEY}`, [KEY])).out).toBe('sees-host\nsk-isolation-test-4471\n');
+    expect(isolateForCredentials('auto', [])).toBe(held);
+    expect((await execOf([], 'auto').run({ command: SEES_HOST })).stdout.head).toBe(held ? 'apart\n' : 'sees-host\n');
+    expect(
+      isolateForCredentials('auto', [
+        KEY,
+        'ANTHROPIC_API_KEY',
+        'OPENROUTER_API_KEY',
+        'GROQ_API_KEY',
+        'DEEPSEEK_API_KEY',
+      ]),
+    ).toBe(false);
+    expect(isolateForCredentials(false, [])).toBe(false);
+    expect(isolateForCredentials(true, [])).toBe(true);
   });
 
-  it('isolateCommands: false lets commands see the host as before, key or not', async () => {
-    process.env[KEY] = 'sk-isolation-test-4471';
+  it('isolateCommands: false lets commands see the host as before', async () => {
     const exec = execOf([], false);
     expect((await exec.run({ command: SEES_HOST })).stdout.head).toBe('sees-host\n');
     const kernel = { command: 'python3', args: ['-c', 'pass'] };
     expect(exec.hiding?.(kernel, NOTHING_HIDDEN)).toEqual(kernel);
     expect(() => new LocalWorkspace({ root: tmp.dir, isolateCommands: 'no' as unknown as boolean })).toThrow(
-      /isolateCommands: must be true or false, got "no"/,
+      /isolateCommands: must be 'auto', true or false, got "no"/,
     );
   });
 
   it("commands share one namespace: a later command sees an earlier one's server and stops it by the pid it was told", async () => {
-    process.env[KEY] = 'sk-isolation-test-4471';
     const exec = execOf();
     const started = await exec.run({ command: 'sleep 419.41 >/dev/null 2>&1 & echo started' });
     const [bg] = started.backgroundProcesses ?? [];
@@ -99,7 +117,6 @@ describe.skipIf(!isolationWorks())('a command while the host holds a model key',
   });
 
   it('a command keeps its working folder in the shared namespace; one the host cannot find still ends with the workspace', async () => {
-    process.env[KEY] = 'sk-isolation-test-4471';
     mkdirSync(join(tmp.dir, 'sub'), { recursive: true });
     const exec = execOf();
     expect((await exec.run({ command: 'pwd', cwd: 'sub' })).stdout.head).toBe(`${join(tmp.dir, 'sub')}\n`);
@@ -112,7 +129,6 @@ describe.skipIf(!isolationWorks())('a command while the host holds a model key',
 
   it('as root: no user namespace (su and apt keep working) and none of the capabilities that would lead out', async () => {
     if (process.getuid?.() !== 0) return; // the user namespace path is the one tested above, then
-    process.env[KEY] = 'sk-isolation-test-4471';
     const exec = execOf();
     const r = await exec.run({
       command: [
@@ -129,7 +145,6 @@ describe.skipIf(!isolationWorks())('a command while the host holds a model key',
   });
 
   it('when the shared namespaces go (their holder is killed), the next command makes them again', async () => {
-    process.env[KEY] = 'sk-isolation-test-4471';
     const exec = execOf();
     expect((await exec.run({ command: 'echo $$' })).exitCode).toBe(0);
     const holders = readdirSync('/proc').filter((d) => {
@@ -152,7 +167,6 @@ describe.skipIf(!isolationWorks())('a command while the host holds a model key',
   });
 
   it('BND-06: a background process is still reported by its pid and ended with the workspace', async () => {
-    process.env[KEY] = 'sk-isolation-test-4471';
     const exec = execOf();
     const r = await exec.run({ command: 'sleep 419.23 >/dev/null 2>&1 & echo started' });
     expect(r.stdout.head).toBe('started\n');
@@ -162,14 +176,10 @@ describe.skipIf(!isolationWorks())('a command while the host holds a model key',
     expect(pidsWith('sleep 419.23')).toEqual([]);
   });
 
-  it('a process a tool starts itself (a kernel) is started apart too, and only while a key is held', () => {
-    const exec = execOf();
+  it('a process a tool starts itself (a kernel) is started apart too', () => {
     const kernel = { command: 'python3', args: ['-c', 'pass'] };
-    process.env[KEY] = 'sk-isolation-test-4471';
-    const apart = exec.hiding?.(kernel, NOTHING_HIDDEN);
+    const apart = execOf().hiding?.(kernel, NOTHING_HIDDEN);
     expect(apart?.command).not.toBe('python3');
     expect(apart?.args.slice(-3)).toEqual(['python3', '-c', 'pass']);
-    delete process.env[KEY];
-    expect(exec.hiding?.(kernel, NOTHING_HIDDEN)).toEqual(kernel);
   });
 });

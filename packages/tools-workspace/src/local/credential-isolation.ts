@@ -4,7 +4,8 @@
  * environment (`/proc/<pid>/environ`, readable by every process of the same user, and so are those
  * of the shell and the terminal that started it) and in its memory. A command that can see the
  * host's processes can read the key there and send it away encoded, where output redaction cannot
- * see it. So while the host's environment holds such a credential, each command (and each kernel
+ * see it. So while the host's initial environment (the one `/proc` shows) holds such a credential,
+ * or always where the host asks for it, each command (and each kernel
  * or program under debug) runs in the process and mount namespaces the workspace's commands share
  * (`shared-namespace.ts`): it sees its own and the other commands' processes, and a `/proc` of
  * their own, but none of the host's.
@@ -13,7 +14,8 @@
  * namespaces), commands run as before; that is checked once per process.
  */
 import { spawnSync } from 'node:child_process';
-import type { ExecHiding } from '@a3s-code/core';
+import { readFileSync } from 'node:fs';
+import { type ExecHiding, toolProcessEnv } from '@a3s-code/core';
 import { hiddenProcess } from './hide-process.js';
 
 /** Nothing to hide: with `isolate`, only the namespaces. */
@@ -49,12 +51,44 @@ export function withholdsCredentials(
   return false;
 }
 
-/** True when processes started now should get namespaces of their own for the credentials of `env`. */
-export function isolateForCredentials(
-  env: Readonly<Record<string, string | undefined>>,
-  kept: Readonly<Record<string, string>>,
-): boolean {
-  return withholdsCredentials(env, kept) && isolationWorks();
+/** When commands run apart from the host: `auto` while its initial environment holds a model key. */
+export type IsolateCommands = boolean | 'auto';
+
+let initial: Readonly<Record<string, string>> | null | undefined;
+
+/**
+ * The host's initial environment, as `/proc/self/environ` shows it to every process of the same
+ * user (what `process.env` says later may differ), or `null` without `/proc`. Read once.
+ */
+export function initialEnvironment(): Readonly<Record<string, string>> | null {
+  if (initial === undefined) {
+    try {
+      const pairs = readFileSync('/proc/self/environ', 'latin1').split('\0');
+      const env: Record<string, string> = {};
+      for (const pair of pairs) {
+        const eq = pair.indexOf('=');
+        if (eq > 0) env[pair.slice(0, eq)] = pair.slice(eq + 1);
+      }
+      initial = env;
+    } catch {
+      initial = null;
+    }
+  }
+  return initial;
+}
+
+/**
+ * True when processes started now must run apart from the host's: always with `true`, never with
+ * `false`, and with `auto` while the host's initial environment (the one other processes can read)
+ * holds a model credential that commands go without; in each case only where namespaces work.
+ */
+export function isolateForCredentials(mode: IsolateCommands, passEnv: readonly string[]): boolean {
+  if (mode === false) return false;
+  if (mode === 'auto') {
+    const env = initialEnvironment();
+    if (env === null || !withholdsCredentials(env, toolProcessEnv(env, passEnv))) return false;
+  }
+  return isolationWorks();
 }
 
 /**

@@ -38,7 +38,7 @@ import {
   tagChain,
 } from './proc-scan.js';
 import { groupAlive, killMarked, signalMarked } from './process-killer.js';
-import { apartNote, isolateForCredentials, NOTHING_HIDDEN } from './credential-isolation.js';
+import { apartNote, type IsolateCommands, isolateForCredentials, NOTHING_HIDDEN } from './credential-isolation.js';
 import { hiddenProcess } from './hide-process.js';
 import { SharedNamespace, withShellPid } from './shared-namespace.js';
 import { createPidsGroup, DEFAULT_MAX_PROCESSES, killGroup } from './pids-cgroup.js';
@@ -153,8 +153,8 @@ export class LocalExec implements WorkspaceExec {
   /** Ceiling on the processes of one command's tree, or `false` (see `pids-cgroup.ts`). */
   readonly #maxProcesses: number | false;
 
-  /** Whether commands run apart from the host's processes while it holds a model key. */
-  readonly #isolate: boolean;
+  /** When commands run apart from the host's processes (see `credential-isolation.ts`). */
+  readonly #isolate: IsolateCommands;
 
   /** The namespaces commands share while they run apart from the host. */
   readonly #shared = new SharedNamespace();
@@ -163,7 +163,7 @@ export class LocalExec implements WorkspaceExec {
     fs: LocalFileSystem,
     passEnv: readonly string[] = [],
     maxProcesses: number | false = DEFAULT_MAX_PROCESSES,
-    isolate = true,
+    isolate: IsolateCommands = 'auto',
   ) {
     this.#passEnv = [...passEnv];
     this.#maxProcesses = maxProcesses;
@@ -172,8 +172,8 @@ export class LocalExec implements WorkspaceExec {
   }
 
   /** True when processes started now must run apart from the host's (see `credential-isolation.ts`). */
-  #apart(kept: Readonly<Record<string, string>>): boolean {
-    return this.#isolate && isolateForCredentials(process.env, kept);
+  #apart(): boolean {
+    return isolateForCredentials(this.#isolate, this.#passEnv);
   }
 
   run(request: WorkspaceExecRequest): Promise<WorkspaceExecResult> {
@@ -192,7 +192,7 @@ export class LocalExec implements WorkspaceExec {
    */
   hiding(command: ProcessCommand, hide: ExecHiding): ProcessCommand | undefined {
     if (hide.unreadable.length > 0 || hide.unwritable.length > 0) return hiddenProcess(command, hide);
-    const apart = this.#apart(toolProcessEnv(process.env, this.#passEnv));
+    const apart = this.#apart();
     return (apart ? hiddenProcess(command, NOTHING_HIDDEN, this.#shared.folderNow() ?? true) : undefined) ?? command;
   }
 
@@ -247,7 +247,7 @@ export class LocalExec implements WorkspaceExec {
     const hide = request.hide;
     const hiding = hide !== undefined && (hide.unreadable.length > 0 || hide.unwritable.length > 0);
     // The host's processes hold the model's key: a command that could see them could read it.
-    const isolate = !hiding && this.#apart(kept);
+    const isolate = !hiding && this.#apart();
     // Run apart, commands share one set of namespaces (they see each other's processes), else each its own.
     const joined = isolate ? await this.#shared.folder() : undefined;
     const group = this.#maxProcesses === false ? undefined : createPidsGroup(this.#maxProcesses);

@@ -35,13 +35,14 @@ export interface LocalWorkspaceOptions {
    */
   readonly maxProcesses?: number | false;
   /**
-   * While the host's environment holds a model credential, commands, `eval` kernels and programs
-   * under `debug` run in process and mount namespaces of their own on Linux (default `true`), so
-   * they cannot read the key from the host's `/proc/<pid>/environ`. `false`: they see the host's
-   * processes (and `sudo` works for a user who is not root, which it cannot in a user namespace),
-   * at the cost that a command can read the key there.
+   * When commands, `eval` kernels and programs under `debug` run apart from the host's processes,
+   * in the namespaces the workspace's commands share (Linux): `auto` (default) while the host's
+   * initial environment, which other processes can read at `/proc/<pid>/environ`, holds a model
+   * credential; `true` always; `false` never (they see the host's processes, and `sudo` works for
+   * a user who is not root, which it cannot in a user namespace, at the cost that a command can
+   * read the key there).
    */
-  readonly isolateCommands?: boolean;
+  readonly isolateCommands?: boolean | 'auto';
 }
 
 /** Services a {@link LocalWorkspace} can be built without. */
@@ -101,9 +102,12 @@ export class LocalWorkspace implements WorkspaceServices {
         'maxProcesses',
         `must be an integer of at least 8, or false for no ceiling; got ${JSON.stringify(maxProcesses)}`,
       );
-    const isolate = options.isolateCommands ?? true;
-    if (typeof isolate !== 'boolean')
-      throw new WorkspaceConfigurationError('isolateCommands', `must be true or false, got ${JSON.stringify(isolate)}`);
+    const isolate = options.isolateCommands ?? 'auto';
+    if (typeof isolate !== 'boolean' && isolate !== 'auto')
+      throw new WorkspaceConfigurationError(
+        'isolateCommands',
+        `must be 'auto', true or false, got ${JSON.stringify(isolate)}`,
+      );
     if (!without.has('exec')) this.exec = new LocalExec(this.fs, passEnv, maxProcesses, isolate);
     if (!without.has('git')) this.git = new LocalGit(real);
   }
