@@ -187,8 +187,8 @@ export class LocalExec implements WorkspaceExec {
 
   /**
    * `command` started with the files of `hide` out of its reach (see `hide-process.ts`), or
-   * `undefined` here where that cannot be done. With nothing to hide, `command` itself, or, while
-   * the host's environment holds a model credential, `command` kept from the host's processes.
+   * `undefined` here where that cannot be done. With nothing to hide, `command` itself, or, where
+   * commands run apart from the host (`isolateCommands`), `command` kept from the host's processes.
    */
   hiding(command: ProcessCommand, hide: ExecHiding): ProcessCommand | undefined {
     if (hide.unreadable.length > 0 || hide.unwritable.length > 0) return hiddenProcess(command, hide);
@@ -236,9 +236,8 @@ export class LocalExec implements WorkspaceExec {
     const tag = randomUUID();
     const t0 = performance.now();
     // Its own process group and session: the group is what a timeout or a cancellation kills.
-    const kept = toolProcessEnv(process.env, this.#passEnv);
     const env = {
-      ...kept,
+      ...toolProcessEnv(process.env, this.#passEnv),
       PAGER: 'cat',
       GIT_PAGER: 'cat',
       ...request.env,
@@ -246,7 +245,7 @@ export class LocalExec implements WorkspaceExec {
     };
     const hide = request.hide;
     const hiding = hide !== undefined && (hide.unreadable.length > 0 || hide.unwritable.length > 0);
-    // The host's processes hold the model's key: a command that could see them could read it.
+    // The host's processes hold the model's key (or the host asked): a command that could see them could read it.
     const isolate = !hiding && this.#apart();
     // Run apart, commands share one set of namespaces (they see each other's processes), else each its own.
     const joined = isolate ? await this.#shared.folder() : undefined;
