@@ -1,20 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+// The source (no imports of its own), so the config loads before anything is built.
+import { MODEL_CREDENTIAL_ENV_VARS } from './packages/core/src/invoker/tool-process-env.js';
 
 // The tests never see the model keys of the person running them: nothing here calls a real
 // provider, and with a key in their initial environment every command would run apart from the
 // host (`isolateCommands: 'auto'`), where a pid a command prints (`$!`) is not the host's. Deleted
 // here, before the workers are forked, so their initial environment goes without them too; a test
 // that needs a key sets one itself.
-for (const name of [
-  'OPENAI_API_KEY',
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_AUTH_TOKEN',
-  'DEEPSEEK_API_KEY',
-  'OPENROUTER_API_KEY',
-  'GROQ_API_KEY',
-])
-  delete process.env[name];
+for (const name of MODEL_CREDENTIAL_ENV_VARS) delete process.env[name];
 
 export default defineConfig({
   test: {

@@ -16,24 +16,29 @@ function namespacesHere(): boolean {
   return r.status === 0;
 }
 
+/** Runs `a3s run --json --yolo` with the key in its environment; the outputs of its tool calls, in order. */
+function runWithKey(turns: unknown[]): { stdout: string; outputs: string[] } {
+  const r = a3s(['run', '--json', '--yolo', '--model', `scripted:${scriptFile(turns)}`, '--cwd', tempRepo(), 'go'], {
+    OPENAI_API_KEY: KEY,
+  });
+  expect(r.status, r.stderr).toBe(0);
+  const outputs = r.stdout
+    .split('\n')
+    .filter((l) => l.includes('"tool_end"'))
+    .map((l) => (JSON.parse(l) as { payload: { output: string } }).payload.output);
+  return { stdout: r.stdout, outputs };
+}
+
 describe.skipIf(!namespacesHere())('the API key in the environment the CLI started with', () => {
   it('a command finds it in no process it can see, however it reads /proc', () => {
-    const dir = tempRepo();
     const scan =
       `for f in /proc/[0-9]*/environ /proc/[0-9]*/task/[0-9]*/environ; do cat "$f" 2>/dev/null | tr '\\0' '\\n'; done | grep '^OPENAI_API_KEY=' | base64 -w0; ` +
       `echo; echo "parent $PPID"; ls /proc | grep -c '^[0-9]'`;
-    const model = scriptFile([
+    const r = runWithKey([
       { text: 'Looking around.', tool_calls: [{ id: 'b1', name: 'bash', args: { command: scan } }] },
       { text: 'Done.' },
     ]);
-    const r = a3s(['run', '--json', '--yolo', '--model', `scripted:${model}`, '--cwd', dir, 'go'], {
-      OPENAI_API_KEY: KEY,
-    });
-    expect(r.status, r.stderr).toBe(0);
-    const ends = r.stdout
-      .split('\n')
-      .filter((l) => l.includes('"tool_end"') || l.includes('"toolEnd"'))
-      .join('\n');
+    const ends = r.outputs.join('\n');
     expect(ends).toContain('parent');
     expect(r.stdout).not.toContain(KEY);
     expect(r.stdout).not.toContain(Buffer.from(`OPENAI_API_KEY=${KEY}`).toString('base64').slice(0, 24));
@@ -43,20 +48,11 @@ describe.skipIf(!namespacesHere())('the API key in the environment the CLI start
   });
 
   it('commands still see and stop the processes earlier commands left running', () => {
-    const dir = tempRepo();
-    const model = scriptFile([
+    const { outputs: ends } = runWithKey([
       { tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'sleep 419.97 >/dev/null 2>&1 & echo started' } }] },
       { tool_calls: [{ id: 'b2', name: 'bash', args: { command: 'pkill -f "^sleep 419.97" && echo stopped' } }] },
       { text: 'Done.' },
     ]);
-    const r = a3s(['run', '--json', '--yolo', '--model', `scripted:${model}`, '--cwd', dir, 'go'], {
-      OPENAI_API_KEY: KEY,
-    });
-    expect(r.status, r.stderr).toBe(0);
-    const ends = r.stdout
-      .split('\n')
-      .filter((l) => l.includes('"tool_end"'))
-      .map((l) => (JSON.parse(l) as { payload: { output: string } }).payload.output);
     // Reported by the pid later commands know it by (a small one: theirs, not the host's).
     expect(ends[0]).toMatch(/^started\n\[1 background process still running: \d{1,3} sleep 419\.97\./);
     expect(ends[1]).toBe('stopped\n');
