@@ -1,7 +1,7 @@
 // A variable the configuration names as holding the model's key (`providers.<p>.apiKeyEnv`) is a
 // credential like OPENAI_API_KEY: the commands the model runs go without it, and its value is
 // redacted from what they print. Real commands, a real session.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
@@ -63,5 +63,32 @@ describe('a key variable named by the configuration', () => {
     expect(got.get('d1')?.ok, got.get('d1')?.output).toBe(true);
     expect(readFileSync(join(dir, 'seen-by-eval.txt'), 'utf8')).toBe('False');
     expect(readFileSync(join(dir, 'seen-by-debug.txt'), 'utf8')).toBe('False');
+  });
+
+  it('run apart from the host, a kernel started before any command shares the process namespace of the commands after it', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'requirements.txt'), '');
+    const model = new ScriptedLlmClient([
+      call('e1', 'eval', {
+        code: "import os\nopen('ns-eval.txt', 'w').write(os.readlink('/proc/self/ns/pid'))\n",
+        description: 'note the kernel process namespace',
+      }),
+      call('b1', 'bash', { command: 'readlink /proc/self/ns/pid > ns-bash.txt' }),
+      { text: 'done' },
+    ]);
+    const agent = await Agent.create({ model });
+    const session = await agent.session(dir, {
+      workspace: new LocalWorkspace({ root: dir, isolateCommands: true }),
+      governance: { yolo: true },
+      gate: { continuation: { enabled: false } },
+    });
+    await session.send('go', {}).catch(() => undefined);
+    await session.close();
+    const got = results(session);
+    expect(got.get('e1')?.ok, got.get('e1')?.output).toBe(true);
+    const kernel = readFileSync(join(dir, 'ns-eval.txt'), 'utf8');
+    expect(kernel).toMatch(/^pid:\[\d+\]$/);
+    expect(readFileSync(join(dir, 'ns-bash.txt'), 'utf8').trim()).toBe(kernel);
+    expect(kernel).not.toBe(readlinkSync('/proc/self/ns/pid'));
   });
 });

@@ -79,6 +79,8 @@ export function guardExec(
     },
     ...(exec.close === undefined ? {} : { close: () => exec.close?.() ?? Promise.resolve() }),
     ...(exec.hiding === undefined ? {} : { hiding: (process, hide) => exec.hiding?.(process, hide) }),
+    ...(exec.hostPid === undefined ? {} : { hostPid: (pid) => exec.hostPid?.(pid) }),
+    ...(exec.prepare === undefined ? {} : { prepare: () => exec.prepare?.() ?? Promise.resolve() }),
   };
   // The files hidden from the last process this call held, and when: what it creates is judged against them.
   let lastHold: { readonly hide: ExecHiding; readonly started: number } | undefined;
@@ -110,6 +112,7 @@ export function guardExec(
     };
     const settle = settleWrites === undefined ? {} : { settleWrites, started: watchPid };
     if (hidden.length === 0) {
+      await exec.prepare?.();
       const apart = exec.hiding?.(process, hide) ?? process;
       return { command: apart.command, args: [...apart.args], hidden, ...settle };
     }
@@ -159,6 +162,7 @@ export function withApartHold(workspace: WorkspaceServices): WorkspaceServices {
   let held = apart.get(workspace);
   if (held === undefined) {
     held = withExec(workspace, exec, async (process: ProcessCommand): Promise<HeldProcessCommand> => {
+      await exec.prepare?.();
       const started = exec.hiding?.(process, NOTHING_KEPT) ?? process;
       return { command: started.command, args: [...started.args], hidden: [] };
     });

@@ -251,6 +251,19 @@ export interface WorkspaceExec {
    */
   hiding?(process: ProcessCommand, hide: ExecHiding): ProcessCommand | undefined;
   /**
+   * Readies what {@link hiding} needs to keep a process apart from the host with nothing to hide
+   * (the namespaces the workspace's commands share), so that the process it then returns joins
+   * them. Asked, where present, before each such `hiding`.
+   */
+  prepare?(): Promise<void>;
+  /**
+   * The host's pid of the process the workspace's commands know as `pid`, where they run in a
+   * process namespace of their own (see {@link WorkspaceBackgroundProcess.shellPid}); `undefined`
+   * when none of their processes has it. Where commands see the host's pids, `pid` itself. A tool
+   * that acts on a process the model names (a debugger's attach) asks it first.
+   */
+  hostPid?(pid: number): number | undefined;
+  /**
    * Ends every process a command started that is still running (see
    * {@link WorkspaceExecResult.backgroundProcesses}). A session calls it when it closes; the
    * service stays usable afterwards. Optional: backends without background processes omit it.

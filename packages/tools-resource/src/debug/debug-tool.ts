@@ -122,7 +122,9 @@ export const debugTool = defineTool({
       await ws.holdProcess({ command: 'true', args: [] }).catch(() => undefined);
     let result: ToolResult;
     try {
-      result = await runOperation(debug, args, ws.root, ws.holdProcess);
+      const exec = ws.exec;
+      const hostPid = exec?.hostPid === undefined ? undefined : (pid: number) => exec.hostPid?.(pid);
+      result = await runOperation(debug, args, ws.root, ws.holdProcess, hostPid);
     } catch (error) {
       if (!(error instanceof DebugToolError)) throw error;
       result = toolFailure(error);

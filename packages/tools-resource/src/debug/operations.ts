@@ -164,6 +164,7 @@ export async function runOperation(
   a: OperationArgs,
   cwd: string,
   hold?: ProcessHold,
+  hostPid?: (pid: number) => number | undefined,
 ): Promise<ToolResult> {
   switch (a.op) {
     case 'adapters': {
@@ -239,12 +240,22 @@ export async function runOperation(
             op: 'attach',
           },
         );
-      const target = a.pid !== undefined ? { pid: a.pid } : { port: a.port! };
+      // Commands may run in a process namespace of their own: the pid the model knows is theirs.
+      const pid = a.pid === undefined ? undefined : hostPid === undefined ? a.pid : hostPid(a.pid);
+      if (a.pid !== undefined && pid === undefined)
+        throw new DebugToolError(
+          'DEBUG_TARGET',
+          `there is no process ${a.pid} among the workspace's commands' processes (the pids bash's ps shows); attach to one of them, or by port`,
+          { op: 'attach', pid: a.pid },
+        );
+      const target = pid !== undefined ? { pid } : { port: a.port! };
       const s = await debug.attach(cwd, target, need(a.adapter, 'adapter', 'attach'), hold, a.wait_ms);
       const d = await describeStop(s);
-      return ok(`attached with ${s.adapter.id} to ${s.program}: ${d.text}`, {
+      const shown = pid !== undefined && pid !== a.pid ? `process ${a.pid} (host pid ${pid})` : s.program;
+      return ok(`attached with ${s.adapter.id} to ${shown}: ${d.text}`, {
         adapter: s.adapter.id,
         target: s.program,
+        ...(pid !== undefined && pid !== a.pid ? { pid: a.pid, host_pid: pid } : {}),
         ...d.meta,
       });
     }

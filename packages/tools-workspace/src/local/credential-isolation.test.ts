@@ -93,6 +93,7 @@ describe.skipIf(!isolationWorks())('a command run apart from the host', () => {
   });
 
   it('isolateCommands: false lets commands see the host as before', async () => {
+    expect(execOf([], false).hostPid?.(process.pid)).toBe(process.pid);
     const exec = execOf([], false);
     expect((await exec.run({ command: SEES_HOST })).stdout.head).toBe('sees-host\n');
     const kernel = { command: 'python3', args: ['-c', 'pass'] };
@@ -110,6 +111,8 @@ describe.skipIf(!isolationWorks())('a command run apart from the host', () => {
     expect(bg?.shellPid).not.toBe(bg?.pid);
     const seen = await exec.run({ command: `ps -e -o pid=,args= | grep -c '^ *${bg?.shellPid} sleep 419.41'` });
     expect(seen.stdout.head).toBe('1\n');
+    expect(exec.hostPid?.(bg!.shellPid!)).toBe(bg?.pid);
+    expect(exec.hostPid?.(process.pid)).toBeUndefined();
     const stopped = await exec.run({ command: `kill ${bg?.shellPid} && echo stopped` });
     expect(stopped.stdout.head).toBe('stopped\n');
     await new Promise((r) => setTimeout(r, 200));

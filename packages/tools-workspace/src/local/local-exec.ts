@@ -196,6 +196,19 @@ export class LocalExec implements WorkspaceExec {
     return (apart ? hiddenProcess(command, NOTHING_HIDDEN, this.#shared.folderNow() ?? true) : undefined) ?? command;
   }
 
+  /** Makes the namespaces commands share, where they run apart from the host, before `hiding` is asked. */
+  async prepare(): Promise<void> {
+    if (this.#apart()) await this.#shared.folder();
+  }
+
+  /**
+   * The host's pid of the process commands know as `pid`: itself unless they run in namespaces
+   * of their own (`isolateCommands`), where `undefined` says none of theirs has it.
+   */
+  hostPid(pid: number): number | undefined {
+    return this.#shared.hostPid(pid);
+  }
+
   /**
    * Kills every process a command started that is still running: commands in progress (they
    * reject with `CANCELLED`) and the background processes of finished ones (SIGTERM, then SIGKILL

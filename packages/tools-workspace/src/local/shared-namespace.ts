@@ -11,7 +11,7 @@
  * (`PR_SET_PDEATHSIG`), and the kernel then ends every process left in the namespace.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { WorkspaceBackgroundProcess } from '@a3s-code/core';
 import { namespaceHost } from './hide-process.js';
@@ -78,6 +78,38 @@ export class SharedNamespace {
     return this.#ready;
   }
 
+  /**
+   * The host's pid of the process the namespace's commands know as `pid` (found by its process
+   * namespace and `NSpid` in `proc`), `undefined` when none of theirs has it; `pid` itself while
+   * no namespaces are up (commands then see the host's pids).
+   */
+  hostPid(pid: number, proc = '/proc'): number | undefined {
+    const holder = this.#holder;
+    if (
+      this.#folder === undefined ||
+      holder?.pid === undefined ||
+      holder.exitCode !== null ||
+      holder.signalCode !== null
+    )
+      return pid;
+    let ns: string;
+    try {
+      ns = readlinkSync(`${proc}/${holder.pid}/ns/pid_for_children`);
+    } catch {
+      return pid;
+    }
+    for (const name of readdirSync(proc)) {
+      if (!/^[1-9]\d*$/.test(name)) continue;
+      try {
+        if (readlinkSync(`${proc}/${name}/ns/pid`) !== ns) continue;
+        if (nsPids(readFileSync(`${proc}/${name}/status`, 'latin1'))?.[1] === pid) return Number(name);
+      } catch {
+        // Gone meanwhile, or not ours to read.
+      }
+    }
+    return undefined;
+  }
+
   /** Ends the namespaces and every process still in them. */
   close(): void {
     this.#reset();
@@ -137,12 +169,15 @@ export class SharedNamespace {
   }
 }
 
+/** A process's pids from its `/proc/<pid>/status`, the host's first, one for each process namespace it is in. */
+function nsPids(status: string | undefined): number[] | undefined {
+  const line = status?.split('\n').find((l) => l.startsWith('NSpid:'));
+  return line?.slice('NSpid:'.length).trim().split(/\s+/).map(Number);
+}
+
 /** The pid of `pid` (a host pid) in the innermost process namespace it is in, from `/proc/<pid>/status`. */
 export function innerPid(pid: number, readStatus: (pid: number) => string | undefined): number | undefined {
-  const line = readStatus(pid)
-    ?.split('\n')
-    .find((l) => l.startsWith('NSpid:'));
-  const ids = line?.slice('NSpid:'.length).trim().split(/\s+/).map(Number);
+  const ids = nsPids(readStatus(pid));
   const last = ids?.at(-1);
   return ids !== undefined && ids.length > 1 && Number.isSafeInteger(last) ? last : undefined;
 }
