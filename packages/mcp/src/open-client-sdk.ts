@@ -46,8 +46,12 @@ async function connect(
   try {
     await client.connect(transport, { timeout: timeoutMs });
   } catch (error) {
-    // A process that went away: wait briefly for its exit status and the rest of its stderr.
-    if (stdio?.closeInfo !== undefined) await stdio.settled(200);
+    // A process that went away: wait for its exit status (a slow exit comes after its pipes
+    // closed), then briefly for the rest of its stderr.
+    if (stdio?.closeInfo !== undefined) {
+      await stdio.exitKnown();
+      await stdio.settled(200);
+    }
     const problem = startProblem(what, error, timeoutMs, stdio);
     await client.close().catch(() => undefined);
     const tail = stdio?.stderr.lastLines(START_STDERR_LINES);

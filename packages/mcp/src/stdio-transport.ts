@@ -129,6 +129,25 @@ export class ProcessGroupStdioTransport implements Transport {
     });
   }
 
+  /**
+   * Resolves once the process has exited, by itself or killed (one whose pipes closed first gets
+   * a while to exit with its own status before it is), or after `ms` (default: that while and the
+   * kill's grace). Never rejects.
+   */
+  exitKnown(ms = EXIT_STATUS_WAIT_MS + (this.#options.killGraceMs ?? 1_000) + 500): Promise<void> {
+    const child = this.#child;
+    if (child === undefined || child.pid === undefined || this.#exit !== undefined) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        child.off('exit', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      child.once('exit', done);
+    });
+  }
+
   /** Spawns the server. Rejects when the command cannot be started (e.g. `ENOENT`). */
   start(): Promise<void> {
     if (this.#child !== undefined || this.#starting)

@@ -64,8 +64,8 @@ describe('MCP servers that do not start', () => {
 
   it('MCP-08: a server that closes its pipes and exits slowly is still reported by its exit code, not "stdin closed"', async () => {
     const m = manager();
-    // Its stdin and stdout close at once; its exit comes 150 ms later (a slow exit under load).
-    const slow = { command: 'sh', args: ['-c', 'echo bad config >&2; exec 0<&- 1>&-; sleep 0.15; exit 3'] };
+    // Its stdin and stdout close at once; its exit comes 600 ms later (a slow exit under load).
+    const slow = { command: 'sh', args: ['-c', 'echo bad config >&2; exec 0<&- 1>&-; sleep 0.6; exit 3'] };
     const t0 = Date.now();
     const error = (await m.addServer('slow', slow).catch((e: unknown) => e)) as McpConnectionError;
     // Reported once it exits, not after the whole wait for its exit status (3 s).
