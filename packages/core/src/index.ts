@@ -152,6 +152,7 @@ export {
   InvalidInvocationError,
   MODEL_CREDENTIAL_ENV_VARS,
   processAlive,
+  holdCredentials,
   toolProcessEnv,
   withholdFromToolProcesses,
   terminalText,

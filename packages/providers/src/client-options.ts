@@ -2,11 +2,11 @@
  * Options shared by the HTTP clients, and their validation (a caller's mistake, thrown at
  * construction before any I/O, naming the option and what is allowed).
  */
-import { baseUrlProblem, ModelConfigurationError, type LlmCapabilities } from '@a3s-code/core';
+import { baseUrlProblem, holdCredentials, ModelConfigurationError, type LlmCapabilities } from '@a3s-code/core';
 import { splitBaseUrl, type BaseUrl } from './base-url.js';
 import type { FetchFunction } from './http-call.js';
 import type { RetryPolicy } from './retry.js';
-import { Redactor } from './secret-redactor.js';
+import { credentialHeaderValues, Redactor } from './secret-redactor.js';
 
 /** Options every HTTP client takes. */
 export interface HttpClientOptions {
@@ -90,6 +90,8 @@ export function resolveHttpOptions(options: HttpClientOptions, defaultBaseUrl: s
     throw new ModelConfigurationError('options.fetch', 'no fetch function is available; pass one');
   const apiKey = options.apiKey === '' ? undefined : options.apiKey;
   const headers = { ...(options.headers ?? {}) };
+  // Whatever variable also holds them is kept from the commands the model runs, and they are redacted from tool output.
+  holdCredentials(apiKey, ...credentialHeaderValues(headers));
   return {
     model: options.model,
     base,

@@ -77,6 +77,18 @@ function parts(name: string, value: string): NamedSecret[] {
   return out.filter((s) => s.value !== '');
 }
 
+/**
+ * The credentials among `headers`: the values of the headers a key is sent under, cookies, and
+ * the token of a `Bearer`/`Basic`/`Token` value, whole and alone.
+ */
+export function credentialHeaderValues(headers: Readonly<Record<string, string>>): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(headers))
+    if (KEY_HEADER_NAMES.includes(name.toLowerCase()) || /^(?:cookie|proxy-authorization)$/i.test(name))
+      for (const p of parts(name, value)) out.push(p.value);
+  return out;
+}
+
 /** Scrubs one client's configured credentials from text. Holds them in private fields only. */
 export class Redactor {
   /** Values redacted anywhere, longest first. */

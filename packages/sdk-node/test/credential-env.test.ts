@@ -5,6 +5,7 @@ import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
+import { AnthropicClient, OpenAICompatibleClient } from '@a3s-code/providers';
 import { LocalWorkspace } from '@a3s-code/tools-workspace';
 import { Agent } from '../src/index.js';
 import { call, results, workspace } from './read-deny-kit.js';
@@ -35,6 +36,31 @@ describe('a key variable named by the configuration', () => {
     const got = results(session);
     expect(got.get('b1')?.output).toBe('[]\n0\n');
     expect(got.get('b2')?.output).toBe(`key=[REDACTED:${NAME}]\n`);
+  });
+
+  it('SURF-10: a key a provider client was given in code: a variable holding it, under any name, is kept from commands, and it is redacted', async () => {
+    const name = 'MY_TEAM_LLM_TOKEN';
+    const value = 'tok-4h2k9x-given-in-code';
+    const unset = 'tok-7q1w3e-never-in-env';
+    process.env[name] = value;
+    try {
+      const model = new OpenAICompatibleClient({
+        model: 'gpt-x',
+        apiKey: process.env[name],
+        baseUrl: 'http://127.0.0.1:9/v1',
+      });
+      new AnthropicClient({ model: 'claude-x', apiKey: unset, baseUrl: 'http://127.0.0.1:9' });
+      const dir = workspace();
+      writeFileSync(join(dir, 'copied.txt'), `${value}\n${unset}\n`);
+      const session = await (await Agent.create({ model })).session(dir, { governance: { yolo: true } });
+      const env = await session.tool('bash', { command: `echo "[$${name}]"; env | grep -c tok- || true` });
+      const cat = await session.tool('bash', { command: 'cat copied.txt' });
+      await session.close();
+      expect(env.output).toBe('[]\n0\n');
+      expect(cat.output).toBe(`[REDACTED:${name}]\n[REDACTED:MODEL_CREDENTIAL]\n`);
+    } finally {
+      delete process.env[name];
+    }
   });
 
   it('run apart from the host (as while its initial environment holds a key), an eval kernel and a program under debug cannot see it', async () => {

@@ -22,7 +22,12 @@ export type {
 } from './governance.js';
 export type { HookCall, PostToolHook, PreHookDecision, PreToolHook, ToolHooks } from './hooks.js';
 export { DEFAULT_SECRET_ENV_VARS, createDefaultSecurityProvider } from './security-provider.js';
-export { MODEL_CREDENTIAL_ENV_VARS, toolProcessEnv, withholdFromToolProcesses } from './tool-process-env.js';
+export {
+  holdCredentials,
+  MODEL_CREDENTIAL_ENV_VARS,
+  toolProcessEnv,
+  withholdFromToolProcesses,
+} from './tool-process-env.js';
 export { processAlive } from './process-alive.js';
 export { stripTerminalControls, terminalText } from './terminal-controls.js';
 export type { DefaultSecurityProviderOptions, SanitizeContext, SecurityProvider } from './security-provider.js';

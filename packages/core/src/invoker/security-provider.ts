@@ -4,7 +4,7 @@
  * values of configured secret environment variables and strips terminal control sequences.
  */
 import { stripTerminalControls } from './terminal-controls.js';
-import { withheldEnvNames } from './tool-process-env.js';
+import { heldCredentials, withheldEnvNames } from './tool-process-env.js';
 
 /** What the provider knows about the output it sanitises. */
 export interface SanitizeContext {
@@ -35,8 +35,9 @@ export const DEFAULT_SECRET_ENV_VARS: readonly string[] = Object.freeze([
 /** Options of {@link createDefaultSecurityProvider}. */
 export interface DefaultSecurityProviderOptions {
   /**
-   * Names whose values are redacted. Default {@link DEFAULT_SECRET_ENV_VARS} and the variables a
-   * configuration named as holding a model key (`providers.<p>.apiKeyEnv`).
+   * Names whose values are redacted. Default {@link DEFAULT_SECRET_ENV_VARS}, the variables a
+   * configuration named as holding a model key (`providers.<p>.apiKeyEnv`), and (only by default)
+   * the keys provider clients were given in code (`holdCredentials`).
    */
   readonly secretEnvVars?: readonly string[];
   /** Where values are read, once, at construction. Default `process.env`. */
@@ -54,6 +55,11 @@ export function createDefaultSecurityProvider(options: DefaultSecurityProviderOp
     const value = env[name];
     if (typeof value === 'string' && value.length >= min) secrets.push({ value, name });
   }
+  // A key a provider client was given in code: named by a variable holding it, if one does.
+  if (options.secretEnvVars === undefined)
+    for (const value of heldCredentials())
+      if (value.length >= min && !secrets.some((s) => s.value === value))
+        secrets.push({ value, name: Object.keys(env).find((n) => env[n] === value) ?? 'MODEL_CREDENTIAL' });
   secrets.sort((a, b) => b.value.length - a.value.length);
   return Object.freeze({
     sanitizeOutput(output: string): string {

@@ -29,14 +29,37 @@ export function withholdFromToolProcesses(...names: readonly string[]): void {
   for (const name of names) named.add(name);
 }
 
+// Values of model credentials this process holds (a key passed to a provider client in code).
+const held = new Set<string>();
+
+/** Shorter values are not marked by {@link holdCredentials}: they would match ordinary text. */
+const MIN_HELD_CHARS = 8;
+
+/**
+ * Marks `values` as model-provider credentials this process holds (a key a host passed to a
+ * provider client in code, a secret header or URL parameter): from now on a variable of the
+ * environment holding one of them, under whatever name, is left out of tool processes, and the
+ * default security provider redacts them from tool output. Values shorter than 8 characters, and
+ * `undefined`, are ignored. Provider clients call it with what they are given.
+ */
+export function holdCredentials(...values: readonly (string | undefined)[]): void {
+  for (const v of values) if (typeof v === 'string' && v.length >= MIN_HELD_CHARS) held.add(v);
+}
+
+/** The values passed to {@link holdCredentials} so far. */
+export function heldCredentials(): readonly string[] {
+  return [...held];
+}
+
 /** The variables passed to {@link withholdFromToolProcesses} so far. */
 export function withheldEnvNames(): readonly string[] {
   return [...named];
 }
 
 /**
- * `env` (default `process.env`) without {@link MODEL_CREDENTIAL_ENV_VARS} and the variables
- * passed to {@link withholdFromToolProcesses}, except the names in
+ * `env` (default `process.env`) without {@link MODEL_CREDENTIAL_ENV_VARS}, the variables
+ * passed to {@link withholdFromToolProcesses} and those holding a value passed to
+ * {@link holdCredentials}, except the names in
  * `pass` (a host whose own tests need a key lists it). Names are matched exactly, as the
  * operating system does.
  */
@@ -47,7 +70,8 @@ export function toolProcessEnv(
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if ((MODEL_CREDENTIAL_ENV_VARS.includes(name) || named.has(name)) && !pass.includes(name)) continue;
+    if ((MODEL_CREDENTIAL_ENV_VARS.includes(name) || named.has(name) || held.has(value)) && !pass.includes(name))
+      continue;
     out[name] = value;
   }
   return out;
