@@ -24,9 +24,11 @@ export default defineConfig({
     pool: 'forks',
     // Vitest's default is one worker per core but one: a single worker on a 2-core machine. Many
     // files wait on child processes (language servers, kernels, debuggers, a browser), worker
-    // threads and timers, so one worker more than the cores keeps them busy (measured on 2 cores:
-    // 2 workers 112 s, 3 workers 96 s, 4 workers 105 s).
-    maxWorkers: availableParallelism() + 1,
+    // threads and timers, so two workers a core keep the cores busy. Measured on 2 cores with the
+    // suite of 2026-12-05 (3,481 tests): 3 workers 191 s (1.47 cores busy on average), 4 workers
+    // 168 s, 6 workers 167 s (then it is the CPU: about 270 CPU-seconds, more than half of it in
+    // the processes the tests start).
+    maxWorkers: availableParallelism() * 2,
     // A worker keeps its module cache from one test file to the next instead of importing the
     // packages again for every file (that import was a third of the suite's time). Each test file
     // is still evaluated afresh; a file that changes process-wide state (env, listeners, globals)
