@@ -4,6 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ToolResult } from '@a3s-code/core';
 import type { AdapterId } from './adapters.js';
 import { DebugToolError } from './debug-errors.js';
+import { hostPidOf } from './target-guard.js';
 import type { DebugResource } from './debug-resource.js';
 import type { DebugSession, ProcessHold } from './debug-session.js';
 
@@ -240,14 +241,7 @@ export async function runOperation(
             op: 'attach',
           },
         );
-      // Commands may run in a process namespace of their own: the pid the model knows is theirs.
-      const pid = a.pid === undefined ? undefined : hostPid === undefined ? a.pid : hostPid(a.pid);
-      if (a.pid !== undefined && pid === undefined)
-        throw new DebugToolError(
-          'DEBUG_TARGET',
-          `there is no process ${a.pid} among the workspace's commands' processes (the pids bash's ps shows); attach to one of them, or by port`,
-          { op: 'attach', pid: a.pid },
-        );
+      const pid = a.pid === undefined ? undefined : hostPidOf(a.pid, hostPid);
       const target = pid !== undefined ? { pid } : { port: a.port! };
       const s = await debug.attach(cwd, target, need(a.adapter, 'adapter', 'attach'), hold, a.wait_ms);
       const d = await describeStop(s);

@@ -93,6 +93,21 @@ const unknowable = (what: string) =>
   refuse(`cannot tell ${what} (this runtime has no readable /proc), so the attach is refused; ${ALLOWED}`);
 
 /**
+ * The host's pid of the process the model names as `pid`: the workspace's commands may run in a
+ * process namespace of their own, whose pids are the ones the model knows (`hostPid` translates).
+ * Refused when none of the commands' processes has it.
+ */
+export function hostPidOf(pid: number, hostPid?: (pid: number) => number | undefined): number {
+  const host = hostPid === undefined ? pid : hostPid(pid);
+  if (host === undefined)
+    throw refuse(
+      `there is no process ${pid} among the workspace's commands' processes (the pids bash's ps shows); attach to one of them, or by port`,
+      { op: 'attach', pid },
+    );
+  return host;
+}
+
+/**
  * Refuses an attach to process `pid` unless it works inside the workspace `root` and is not the
  * host process, one of its threads, or one of its parents.
  */

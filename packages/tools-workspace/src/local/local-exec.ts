@@ -28,16 +28,9 @@ import {
 import { WorkspaceFileError, WorkspaceProcessError } from '../errors.js';
 import { BackgroundProcesses } from './background-processes.js';
 import type { LocalFileSystem } from './local-fs.js';
-import {
-  EXEC_TAG_VAR,
-  type ExecMark,
-  PROC_AVAILABLE,
-  findProcesses,
-  procStat,
-  recentFloor,
-  tagChain,
-} from './proc-scan.js';
-import { groupAlive, killMarked, signalMarked } from './process-killer.js';
+import { EXEC_TAG_VAR, type ExecMark, PROC_AVAILABLE, procStat, tagChain } from './proc-scan.js';
+import { killMarked, signalMarked } from './process-killer.js';
+import { delay, settledSurvivors } from './survivors.js';
 import { apartNote, type IsolateCommands, isolateForCredentials, NOTHING_HIDDEN } from './credential-isolation.js';
 import { hiddenProcess } from './hide-process.js';
 import { SharedNamespace, withShellPid } from './shared-namespace.js';
@@ -80,45 +73,10 @@ function unfitCommand(command: string): string | undefined {
   return command.includes('\0') ? 'it contains a NUL byte, which no command line can carry' : undefined;
 }
 
-function delay<T extends string>(ms: number, value: T): Promise<T> {
-  return new Promise((resolve) => setTimeout(() => resolve(value), ms).unref());
-}
-
 /** Lets the host exit while a background process still holds the pipe (it is a socket underneath). */
 function unref(stream: Readable | null | undefined): void {
   const handle = stream as (Readable & { unref?: () => void }) | null | undefined;
   if (typeof handle?.unref === 'function') handle.unref();
-}
-
-/**
- * The processes of a command that exited normally and are still running: by tag among the pids
- * created since its shell, plus, only when its process group is still alive, the group members.
- * Without `/proc`, the group as a whole.
- */
-function survivors(mark: ExecMark): WorkspaceBackgroundProcess[] {
-  const group = groupAlive(mark.leader);
-  if (!PROC_AVAILABLE) return group ? [{ pid: mark.leader, command: `(process group ${mark.leader})` }] : [];
-  const abovePid = recentFloor([mark]);
-  return findProcesses([mark], { byGroup: group, ...(abovePid === undefined ? {} : { abovePid }) });
-}
-
-/** How long, at most, a surviving fork of the shell gets to become the program it starts. */
-const FORK_SETTLE_MS = 100;
-
-/**
- * {@link survivors}, given a moment while one still shows the shell's own command line: a fork
- * of the shell for `prog &` that has not yet replaced itself with `prog`. A subshell that stays
- * a shell is reported as one after {@link FORK_SETTLE_MS}.
- */
-async function settledSurvivors(mark: ExecMark, shellLine: string): Promise<WorkspaceBackgroundProcess[]> {
-  const isFork = (p: WorkspaceBackgroundProcess): boolean =>
-    p.command === shellLine || (p.command.endsWith('…') && shellLine.startsWith(p.command.slice(0, -1)));
-  let found = survivors(mark);
-  for (let waited = 0; waited < FORK_SETTLE_MS && found.some(isFork); waited += 10) {
-    await delay(10, 'settle');
-    found = survivors(mark);
-  }
-  return found;
 }
 
 /**
