@@ -34,5 +34,6 @@ export default defineConfig({
     // is still evaluated afresh; a file that changes process-wide state (env, listeners, globals)
     // must restore it (the whole suite passes this way). No test uses vi.mock.
     isolate: false,
+    setupFiles: ['test/support/release-credentials.ts'],
   },
 });

@@ -153,6 +153,8 @@ export {
   MODEL_CREDENTIAL_ENV_VARS,
   processAlive,
   holdCredentials,
+  holdsCredentials,
+  releaseCredentials,
   toolProcessEnv,
   withholdFromToolProcesses,
   terminalText,

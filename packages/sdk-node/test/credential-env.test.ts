@@ -1,6 +1,7 @@
 // A variable the configuration names as holding the model's key (`providers.<p>.apiKeyEnv`) is a
 // credential like OPENAI_API_KEY: the commands the model runs go without it, and its value is
 // redacted from what they print. Real commands, a real session.
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +10,12 @@ import { AnthropicClient, OpenAICompatibleClient } from '@a3s-code/providers';
 import { LocalWorkspace } from '@a3s-code/tools-workspace';
 import { Agent } from '../src/index.js';
 import { call, results, workspace } from './read-deny-kit.js';
+
+/** Whether this machine lets a process make user, process and mount namespaces. */
+function namespacesHere(): boolean {
+  if (process.platform !== 'linux') return false;
+  return spawnSync('unshare', ['-Urpf', '--mount-proc', 'true'], { stdio: 'ignore' }).status === 0;
+}
 
 const NAME = 'A3S_SDK_WITHHELD_KEY';
 const VALUE = 'sdk-withheld-9f3k2x7';
@@ -38,7 +45,7 @@ describe('a key variable named by the configuration', () => {
     expect(got.get('b2')?.output).toBe(`key=[REDACTED:${NAME}]\n`);
   });
 
-  it('SURF-10: a key a provider client was given in code: a variable holding it, under any name, is kept from commands, and it is redacted', async () => {
+  it('SURF-10: a key a provider client was given in code: a variable holding it, under any name, is kept from commands, it is redacted, and commands run apart from the host holding it', async () => {
     const name = 'MY_TEAM_LLM_TOKEN';
     const value = 'tok-4h2k9x-given-in-code';
     const unset = 'tok-7q1w3e-never-in-env';
@@ -55,9 +62,14 @@ describe('a key variable named by the configuration', () => {
       const session = await (await Agent.create({ model })).session(dir, { governance: { yolo: true } });
       const env = await session.tool('bash', { command: `echo "[$${name}]"; env | grep -c tok- || true` });
       const cat = await session.tool('bash', { command: 'cat copied.txt' });
+      // The host's memory holds the key: the commands do not see the host at all (Linux).
+      const mem = await session.tool('bash', {
+        command: `test -e /proc/${process.pid}/mem && echo sees-host || echo apart`,
+      });
       await session.close();
       expect(env.output).toBe('[]\n0\n');
       expect(cat.output).toBe(`[REDACTED:${name}]\n[REDACTED:MODEL_CREDENTIAL]\n`);
+      if (namespacesHere()) expect(mem.output).toBe('apart\n');
     } finally {
       delete process.env[name];
     }

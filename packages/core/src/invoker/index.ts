@@ -24,7 +24,9 @@ export type { HookCall, PostToolHook, PreHookDecision, PreToolHook, ToolHooks } 
 export { DEFAULT_SECRET_ENV_VARS, createDefaultSecurityProvider } from './security-provider.js';
 export {
   holdCredentials,
+  holdsCredentials,
   MODEL_CREDENTIAL_ENV_VARS,
+  releaseCredentials,
   toolProcessEnv,
   withholdFromToolProcesses,
 } from './tool-process-env.js';

@@ -46,9 +46,30 @@ export function holdCredentials(...values: readonly (string | undefined)[]): voi
   for (const v of values) if (typeof v === 'string' && v.length >= MIN_HELD_CHARS) held.add(v);
 }
 
-/** The values passed to {@link holdCredentials} so far. */
+/** The values passed to {@link holdCredentials} and not released since. */
 export function heldCredentials(): readonly string[] {
   return [...held];
+}
+
+/**
+ * Forgets `values` passed to {@link holdCredentials} (all of them when none are given): for a host
+ * that has let go of every client holding them, and for tests that must leave no state behind.
+ */
+export function releaseCredentials(...values: readonly string[]): void {
+  if (values.length === 0) held.clear();
+  for (const v of values) held.delete(v);
+}
+
+/**
+ * True while this process holds a credential passed to {@link holdCredentials} that is not also
+ * the value of a variable of `env` named in `pass` (which the host hands to tool processes anyway).
+ */
+export function holdsCredentials(
+  pass: readonly string[] = [],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): boolean {
+  for (const v of held) if (!pass.some((name) => env[name] === v)) return true;
+  return false;
 }
 
 /** The variables passed to {@link withholdFromToolProcesses} so far. */

@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { holdCredentials, holdsCredentials, releaseCredentials } from '@a3s-code/core';
 import { tempDir } from '../test-support/harness.js';
 import { killStrays, pidsWith } from '../test-support/strays.js';
 import {
@@ -90,6 +91,27 @@ describe.skipIf(!isolationWorks())('a command run apart from the host', () => {
     ).toBe(false);
     expect(isolateForCredentials(false, [])).toBe(false);
     expect(isolateForCredentials(true, [])).toBe(true);
+  });
+
+  it('auto isolates while a provider client holds a key given in code (memory the same user could read), and not once it is released', async () => {
+    const key = 'tok-held-in-memory-5521';
+    holdCredentials(key);
+    try {
+      expect(holdsCredentials()).toBe(true);
+      expect((await execOf([], 'auto').run({ command: SEES_HOST })).stdout.head).toBe('apart\n');
+      // A key the host hands to commands anyway (passEnv) is no reason to keep them apart.
+      process.env.A3S_TEST_PASSED_KEY = key;
+      expect(holdsCredentials(['A3S_TEST_PASSED_KEY'])).toBe(false);
+    } finally {
+      delete process.env.A3S_TEST_PASSED_KEY;
+      releaseCredentials(key);
+    }
+    expect(holdsCredentials()).toBe(false);
+    expect(isolateForCredentials('auto', [])).toBe(
+      readFileSync('/proc/self/environ', 'latin1')
+        .split('\0')
+        .some((kv) => /^(OPENAI|ANTHROPIC|DEEPSEEK|OPENROUTER|GROQ)_API_KEY=./.test(kv)),
+    );
   });
 
   it('isolateCommands: false lets commands see the host as before', async () => {

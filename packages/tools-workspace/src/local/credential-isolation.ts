@@ -5,7 +5,9 @@
  * of the shell and the terminal that started it) and in its memory. A command that can see the
  * host's processes can read the key there and send it away encoded, where output redaction cannot
  * see it. So while the host's initial environment (the one `/proc` shows) holds such a credential,
- * or always where the host asks for it, each command (and each kernel
+ * while a provider client of the host holds a key it was given in code (`holdCredentials`: its
+ * memory, `/proc/<pid>/mem`, is readable where the same user may trace it), or always where the
+ * host asks for it, each command (and each kernel
  * or program under debug) runs in the process and mount namespaces the workspace's commands share
  * (`shared-namespace.ts`): it sees its own and the other commands' processes, and a `/proc` of
  * their own, but none of the host's.
@@ -15,7 +17,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { type ExecHiding, toolProcessEnv } from '@a3s-code/core';
+import { type ExecHiding, holdsCredentials, toolProcessEnv } from '@a3s-code/core';
 import { hiddenProcess } from './hide-process.js';
 
 /** Nothing to hide: with `isolate`, only the namespaces. */
@@ -51,7 +53,7 @@ export function withholdsCredentials(
   return false;
 }
 
-/** When commands run apart from the host: `auto` while its initial environment holds a model key. */
+/** When commands run apart from the host: `auto` while it holds a model key (in its initial environment or its memory). */
 export type IsolateCommands = boolean | 'auto';
 
 let initial: Readonly<Record<string, string>> | null | undefined;
@@ -80,11 +82,12 @@ export function initialEnvironment(): Readonly<Record<string, string>> | null {
 /**
  * True when processes started now must run apart from the host's: always with `true`, never with
  * `false`, and with `auto` while the host's initial environment (the one other processes can read)
- * holds a model credential that commands go without; in each case only where namespaces work.
+ * holds a model credential that commands go without, or while a provider client of this process
+ * holds a key in its memory (core's `holdsCredentials`); in each case only where namespaces work.
  */
 export function isolateForCredentials(mode: IsolateCommands, passEnv: readonly string[]): boolean {
   if (mode === false) return false;
-  if (mode === 'auto') {
+  if (mode === 'auto' && !holdsCredentials(passEnv)) {
     const env = initialEnvironment();
     if (env === null || !withholdsCredentials(env, toolProcessEnv(env, passEnv))) return false;
   }

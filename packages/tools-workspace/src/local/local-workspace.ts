@@ -38,7 +38,8 @@ export interface LocalWorkspaceOptions {
    * When commands, `eval` kernels and programs under `debug` run apart from the host's processes,
    * in the namespaces the workspace's commands share (Linux): `auto` (default) while the host's
    * initial environment, which other processes can read at `/proc/<pid>/environ`, holds a model
-   * credential; `true` always; `false` never (they see the host's processes, and `sudo` works for
+   * credential, or a provider client of the host holds a key given in code (core's
+   * `holdsCredentials`); `true` always; `false` never (they see the host's processes, and `sudo` works for
    * a user who is not root, which it cannot in a user namespace, at the cost that a command can
    * read the key there).
    */
