@@ -3,7 +3,7 @@
  * arguments and metadata stay in the fact log, while events carry a preview of bounded size, so a
  * 300 KB `write` does not become a 300 KB `tool_start`. Small values pass through unchanged.
  */
-import { jsonChars } from './json-measure.js';
+import { copyWithin, jsonChars, NOT_COPIED } from './json-measure.js';
 import { plainCopy } from './plain-copy.js';
 
 /** Largest serialized tool arguments an event carries whole, in UTF-16 code units of JSON. */
@@ -146,6 +146,9 @@ export function eventArgs(args: unknown): {
   readonly args_truncated?: true;
   readonly args_chars?: number;
 } {
+  // Most arguments fit: measured and copied in one walk.
+  const copy = copyWithin(args, EVENT_ARGS_MAX_CHARS);
+  if (copy !== NOT_COPIED) return { args: copy };
   const b = boundedValue(args, EVENT_ARGS_MAX_CHARS);
   return b.truncated ? { args: b.value, args_truncated: true, args_chars: b.chars } : { args: plainCopy(args) };
 }

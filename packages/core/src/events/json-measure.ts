@@ -102,3 +102,80 @@ function walkObject(m: Measure, o: object): boolean {
 function skipped(v: unknown): boolean {
   return v === undefined || typeof v === 'function' || typeof v === 'symbol';
 }
+
+/** What {@link copyWithin} returns for a value it did not copy. */
+export const NOT_COPIED: unique symbol = Symbol('not copied');
+
+/**
+ * A deep copy of `value` made in the walk that measures it, when it is plain JSON data whose JSON
+ * is at most `limit` characters (counted as {@link jsonChars} counts); {@link NOT_COPIED}
+ * otherwise (past the limit, a function, a class instance, a cycle, a getter that threw). Keys
+ * holding `undefined` are kept, as a hand copy keeps them.
+ */
+export function copyWithin(value: unknown, limit: number): unknown {
+  if (value === undefined) return undefined;
+  const m: Measure = { n: 0, values: 0, limit, maxValues: Number.POSITIVE_INFINITY, open: [] };
+  try {
+    return copyWalk(m, value);
+  } catch {
+    return NOT_COPIED;
+  }
+}
+
+/** Counts and copies `v`; throws {@link NOT_PLAIN} past the limit or for what is not plain. */
+function copyWalk(m: Measure, v: unknown): unknown {
+  if (typeof v === 'string') {
+    if (!string(m, v)) throw NOT_PLAIN;
+    return v;
+  }
+  if (typeof v === 'number') m.n += Number.isFinite(v) ? String(v).length : 4;
+  else if (typeof v === 'boolean') m.n += v ? 4 : 5;
+  else if (v === null || v === undefined) m.n += 4;
+  else if (typeof v !== 'object') throw NOT_PLAIN;
+  else {
+    const open = m.open;
+    if (open.length > MAX_DEPTH || (open.length >= CYCLE_CHECK_DEPTH && open.includes(v))) throw NOT_PLAIN;
+    open.push(v);
+    const copy = Array.isArray(v) ? copyArray(m, v) : copyObject(m, v);
+    open.pop();
+    if (m.n > m.limit) throw NOT_PLAIN;
+    return copy;
+  }
+  if (m.n > m.limit) throw NOT_PLAIN;
+  return v;
+}
+
+function copyArray(m: Measure, a: readonly unknown[]): unknown[] {
+  m.n += 2 + Math.max(0, a.length - 1);
+  const out: unknown[] = new Array(a.length);
+  for (let i = 0; i < a.length; i++) {
+    if (m.n > m.limit) throw NOT_PLAIN;
+    out[i] = copyWalk(m, a[i]);
+  }
+  return out;
+}
+
+function copyObject(m: Measure, o: object): Record<string, unknown> {
+  const proto = Object.getPrototypeOf(o);
+  if ((proto !== Object.prototype && proto !== null) || typeof (o as { toJSON?: unknown }).toJSON === 'function')
+    throw NOT_PLAIN;
+  m.n += 2;
+  const out: Record<string, unknown> = {};
+  let first = true;
+  for (const key of Object.keys(o)) {
+    const item = (o as Record<string, unknown>)[key];
+    let copy: unknown;
+    if (item === undefined) copy = undefined;
+    else {
+      m.n += first ? 1 : 2;
+      first = false;
+      if (!string(m, key)) throw NOT_PLAIN;
+      copy = copyWalk(m, item);
+    }
+    // A `__proto__` key (the model's, from JSON) stays a key: assigned, it would set the prototype.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    else out[key] = copy;
+  }
+  return out;
+}

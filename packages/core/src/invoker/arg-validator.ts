@@ -10,7 +10,7 @@ import { InvalidToolArgsError, ToolDefinitionError, type ToolArgIssue } from '..
 import type { Tool } from '../tools/tool.js';
 import { newAjv2020 } from './ajv-loader.js';
 import { surelyValidArgs } from '../tools/plain-args.js';
-import { nonJsonArg } from './json-args.js';
+import { jsonArgsCopy, nonJsonArg } from './json-args.js';
 import { malformedArgsOf } from '../llm/tool-args-text.js';
 
 function pointerToPath(pointer: string): string {
@@ -60,6 +60,19 @@ function limitsOf(tool: Tool, args: unknown): InvalidToolArgsError | ToolDefinit
   return issues.length > 0 ? new InvalidToolArgsError(tool.name, issues) : undefined;
 }
 
+/** The error for arguments that are not one JSON object (text that never parsed), or `undefined`. */
+function malformedArgs(tool: Tool, args: unknown): InvalidToolArgsError | undefined {
+  const malformed = malformedArgsOf(args);
+  return malformed === undefined
+    ? undefined
+    : new InvalidToolArgsError(tool.name, [
+        {
+          field: 'args',
+          message: `are not one JSON object: ${malformed.problem}; send the call again with its arguments as a single JSON object`,
+        },
+      ]);
+}
+
 /**
  * The compiled validator of each tool object, whichever invoker compiled it: the options are the
  * same for all, and a validator is self-contained once compiled (its errors are read right after
@@ -100,16 +113,32 @@ export class ArgValidator {
    * `INVALID_TOOL_DEFINITION`, never the run.
    */
   check(tool: Tool, args: unknown): InvalidToolArgsError | ToolDefinitionError | undefined {
-    const malformed = malformedArgsOf(args);
-    if (malformed !== undefined)
-      return new InvalidToolArgsError(tool.name, [
-        {
-          field: 'args',
-          message: `are not one JSON object: ${malformed.problem}; send the call again with its arguments as a single JSON object`,
-        },
-      ]);
+    const malformed = malformedArgs(tool, args);
+    if (malformed !== undefined) return malformed;
     const notJson = nonJsonArg(args);
     if (notJson !== undefined) return new InvalidToolArgsError(tool.name, [notJson]);
+    return this.#checkSchema(tool, args);
+  }
+
+  /**
+   * {@link check}, and on success a private copy of `args` (made in the walk that finds them JSON),
+   * which the call then works on.
+   */
+  checkCopy(
+    tool: Tool,
+    args: unknown,
+  ):
+    | { readonly ok: true; readonly args: unknown }
+    | { readonly ok: false; readonly error: InvalidToolArgsError | ToolDefinitionError } {
+    const malformed = malformedArgs(tool, args);
+    if (malformed !== undefined) return { ok: false, error: malformed };
+    const copied = jsonArgsCopy(args);
+    if (!('copy' in copied)) return { ok: false, error: new InvalidToolArgsError(tool.name, [copied]) };
+    const invalid = this.#checkSchema(tool, copied.copy);
+    return invalid === undefined ? { ok: true, args: copied.copy } : { ok: false, error: invalid };
+  }
+
+  #checkSchema(tool: Tool, args: unknown): InvalidToolArgsError | ToolDefinitionError | undefined {
     // Most calls of a plain schema are decided without ajv; ajv judges (and explains) the rest.
     if (surelyValidArgs(tool.inputSchema, args)) return limitsOf(tool, args);
     let fn: ValidateFunction;

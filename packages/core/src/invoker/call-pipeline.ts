@@ -126,11 +126,11 @@ async function govern(
   if (frame.signal.aborted || k.sessionSignal.aborted) {
     return { ok: false, error: toCallError(name, undefined, frame.signal.aborted ? frame.signal : k.sessionSignal) };
   }
-  const invalid = k.validator.check(tool, request.args);
-  if (invalid !== undefined) return { ok: false, error: invalid };
   // From here on the call works on its own copy: whatever an approver, a hook or the tool does to
   // the object it is given, the caller's object (and the fact recording the model's call) stays.
-  let args = detachedArgs(request.args);
+  const checked = k.validator.checkCopy(tool, request.args);
+  if (!checked.ok) return { ok: false, error: checked.error };
+  let args = checked.args;
   // The re-run of a call a crash interrupted: arguments that fail validation failed it then too;
   // past this point the attempt may have run, whatever this one does (a refusal now undoes nothing).
   if (frame.interrupted === true && frame.depth === 0) frame.changes.interrupted(request.id, name, mayChange(tool));

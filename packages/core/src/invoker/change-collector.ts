@@ -100,6 +100,29 @@ interface Tracked {
   readonly tool: string;
 }
 
+/** A nested call a {@link ChangeCollector} tracks (one object a call: nesting is per-call work). */
+export class TrackedCall implements Tracked {
+  readonly #collector: ChangeCollector;
+  readonly callId: string;
+  readonly tool: string;
+
+  constructor(collector: ChangeCollector, callId: string, tool: string) {
+    this.#collector = collector;
+    this.callId = callId;
+    this.tool = tool;
+  }
+
+  /** Marks the call started (`may`: an unfinished call counts as a change); throws once the top-level call has ended. */
+  running(may: boolean): void {
+    this.#collector.startTracked(this, may);
+  }
+
+  /** The call ended with `entries` as its changes. */
+  settle(entries: readonly ChangeRecordEntry[]): void {
+    this.#collector.settleTracked(this, entries);
+  }
+}
+
 /** The change record of one top-level call, shared by every call nested in it. */
 export class ChangeCollector {
   readonly #entries: ChangeRecordEntry[] = [];
@@ -127,25 +150,24 @@ export class ChangeCollector {
    * unfinished call counts as a change); it throws `CANCELLED` once the top-level call has ended,
    * so no nested call can act outside the record.
    */
-  track(
-    callId: string,
-    tool: string,
-  ): { running(may: boolean): void; settle(entries: readonly ChangeRecordEntry[]): void } {
-    const t: Tracked = { callId, tool };
-    return {
-      running: (may) => {
-        if (this.#sealed) throw new CancelledError(`nested call of '${tool}' (its top-level call has ended)`);
-        if (!may) return;
-        this.#open.add(t);
-        const attempt = this.#interrupted;
-        this.#interrupted = undefined;
-        if (attempt) this.#entries.push(interruptedChange(attempt.callId, attempt.tool, changeRef(attempt.callId)));
-      },
-      settle: (entries) => {
-        this.#open.delete(t);
-        if (!this.#sealed) this.#entries.push(...entries);
-      },
-    };
+  track(callId: string, tool: string): TrackedCall {
+    return new TrackedCall(this, callId, tool);
+  }
+
+  /** {@link TrackedCall.running} of `t`. */
+  startTracked(t: Tracked, may: boolean): void {
+    if (this.#sealed) throw new CancelledError(`nested call of '${t.tool}' (its top-level call has ended)`);
+    if (!may) return;
+    this.#open.add(t);
+    const attempt = this.#interrupted;
+    this.#interrupted = undefined;
+    if (attempt) this.#entries.push(interruptedChange(attempt.callId, attempt.tool, changeRef(attempt.callId)));
+  }
+
+  /** {@link TrackedCall.settle} of `t`. */
+  settleTracked(t: Tracked, entries: readonly ChangeRecordEntry[]): void {
+    this.#open.delete(t);
+    if (!this.#sealed) this.#entries.push(...entries);
   }
 
   /** Adds entries made on behalf of a call (a worker it started); ignored once sealed. */

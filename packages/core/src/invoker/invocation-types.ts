@@ -107,7 +107,9 @@ export interface ScopedInvoker {
   toolNames(): readonly string[];
   /**
    * Capabilities of a call as the kernel would schedule it, or `undefined` when the tool is
-   * unknown or the args are invalid (callers must then assume a mutating call).
+   * unknown, or when its capabilities depend on its args (`capabilitiesFor`) and they are invalid
+   * (callers must then assume a mutating call). A call whose args are invalid runs nothing: the
+   * kernel refuses it before it starts.
    */
   capabilitiesOf(name: string, args: unknown): ToolCapabilities | undefined;
 }

@@ -108,6 +108,71 @@ function walk(
   }
 }
 
+/** What {@link copyJson} returns for what is not JSON data (or is not copied here). */
+const NOT_JSON: unique symbol = Symbol('not JSON');
+
+/**
+ * {@link nonJsonArg} and {@link detachedArgs} in one walk: the problem, or a private copy of
+ * `args` when JSON can hold them.
+ */
+export function jsonArgsCopy(
+  args: unknown,
+): { readonly copy: unknown } | { readonly field: string; readonly message: string } {
+  let copy: unknown = NOT_JSON;
+  try {
+    copy = copyJson(args, [], 0);
+  } catch {
+    // A getter that threw, or nesting too deep for the stack: judged and copied as before.
+  }
+  if (copy !== NOT_JSON) return { copy };
+  return nonJsonArg(args) ?? { copy: detachedArgs(args) };
+}
+
+/** A copy of `v` when it is JSON data throughout (as {@link allJson} judges it), else {@link NOT_JSON}. */
+function copyJson(v: unknown, ancestors: object[], depth: number): unknown {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+    case 'undefined':
+      return v;
+    case 'number':
+      return Number.isFinite(v) ? v : NOT_JSON;
+    case 'object':
+      break;
+    default:
+      return NOT_JSON;
+  }
+  if (v === null) return v;
+  // Deeper values, arrays with holes or extra keys, and plain objects of another realm: the two walks.
+  if (depth >= MAX_DEPTH || ancestors.includes(v)) return NOT_JSON;
+  if (Array.isArray(v)) {
+    if (Object.keys(v).length !== v.length) return NOT_JSON;
+    ancestors.push(v);
+    const out: unknown[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const item = copyJson(v[i], ancestors, depth + 1);
+      if (item === NOT_JSON) return NOT_JSON;
+      out[i] = item;
+    }
+    ancestors.pop();
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return NOT_JSON;
+  ancestors.push(v);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) {
+    const item = copyJson((v as Record<string, unknown>)[key], ancestors, depth + 1);
+    if (item === NOT_JSON) return NOT_JSON;
+    // A `__proto__` key (the model's, from JSON) stays a key: assigned, it would set the prototype.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  ancestors.pop();
+  return out;
+}
+
 /**
  * A private copy of a call's arguments (JSON by the time a call runs), so that no approver, hook
  * or tool changing the object it is given can change the caller's object, or the fact that

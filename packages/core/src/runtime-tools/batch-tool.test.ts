@@ -66,6 +66,22 @@ describe('batch', () => {
     expect(parse(unknown.output).parallel).toBe(false);
   });
 
+  it('BATCH-03/BATCH-04: a call with invalid args to a read-only tool keeps the fan-out; it fails alone, by index', async () => {
+    const { invoker, state } = setup();
+    const calls = [
+      { tool: 'sleep', args: { ms: 20 } },
+      { tool: 'add', args: { a: 'x' } },
+      { tool: 'sleep', args: { ms: 20 } },
+    ];
+    const r = await invoker.invoke({ id: 'p', name: 'batch', args: { calls } }, createTestInvocation().context);
+    const out = parse(r.output);
+    expect(out.parallel).toBe(true);
+    expect(out.failed).toEqual([1]);
+    expect(out.results[1]).toMatchObject({ tool: 'add', ok: false, error_kind: 'invalid_args' });
+    expect(state.maxRunning).toBe(2);
+    expect(state.executions.map((e) => e.callId).sort()).toEqual(['p.0', 'p.2']);
+  });
+
   it('BATCH-04: partial failures are listed by index and the orchestration completes', async () => {
     const { invoker } = setup();
     const calls = [
