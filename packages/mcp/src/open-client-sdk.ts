@@ -46,10 +46,10 @@ async function connect(
   try {
     await client.connect(transport, { timeout: timeoutMs });
   } catch (error) {
-    // A process that went away: wait for its exit status (a slow exit comes after its pipes
-    // closed), then briefly for the rest of its stderr.
+    // A process that went away: wait for it to end (a slow exit comes after its pipes closed),
+    // then briefly for its exit status and the rest of its stderr.
     if (stdio?.closeInfo !== undefined) {
-      await stdio.exitKnown();
+      await stdio.ended();
       await stdio.settled(200);
     }
     const problem = startProblem(what, error, timeoutMs, stdio);

@@ -130,22 +130,12 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   /**
-   * Resolves once the process has exited, by itself or killed (one whose pipes closed first gets
-   * a while to exit with its own status before it is), or after `ms` (default: that while and the
-   * kill's grace). Never rejects.
+   * Resolves once the connection has ended and its process group is gone: a process whose pipes
+   * closed first is given a while to exit with its own status before it is killed. At once when
+   * the connection has not ended. Never rejects.
    */
-  exitKnown(ms = EXIT_STATUS_WAIT_MS + (this.#options.killGraceMs ?? 1_000) + 500): Promise<void> {
-    const child = this.#child;
-    if (child === undefined || child.pid === undefined || this.#exit !== undefined) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        child.off('exit', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      child.once('exit', done);
-    });
+  ended(): Promise<void> {
+    return this.#killing ?? Promise.resolve();
   }
 
   /** Spawns the server. Rejects when the command cannot be started (e.g. `ENOENT`). */

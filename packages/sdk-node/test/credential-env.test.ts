@@ -8,13 +8,25 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { AnthropicClient, OpenAICompatibleClient } from '@a3s-code/providers';
 import { LocalWorkspace } from '@a3s-code/tools-workspace';
-import { Agent } from '../src/index.js';
+import { Agent, type AgentConfig } from '../src/index.js';
 import { call, results, workspace } from './read-deny-kit.js';
 
 /** Whether this machine lets a process make user, process and mount namespaces. */
 function namespacesHere(): boolean {
   if (process.platform !== 'linux') return false;
   return spawnSync('unshare', ['-Urpf', '--mount-proc', 'true'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Runs the model's turns once in `dir` with commands forced apart from the host; the results by call id. */
+async function runApart(dir: string, model: ScriptedLlmClient, config: Omit<AgentConfig, 'model'> = {}) {
+  const session = await (await Agent.create({ ...config, model })).session(dir, {
+    workspace: new LocalWorkspace({ root: dir, isolateCommands: true }),
+    governance: { yolo: true },
+    gate: { continuation: { enabled: false } },
+  });
+  await session.send('go', {}).catch(() => undefined);
+  await session.close();
+  return results(session);
 }
 
 const NAME = 'A3S_SDK_WITHHELD_KEY';
@@ -88,15 +100,7 @@ describe('a key variable named by the configuration', () => {
       call('d1', 'debug', { op: 'launch', program: 'look.py', wait_ms: 10_000 }),
       { text: 'done' },
     ]);
-    const agent = await Agent.create({ model, providers: { openai: { apiKeyEnv: NAME } } });
-    const session = await agent.session(dir, {
-      workspace: new LocalWorkspace({ root: dir, isolateCommands: true }),
-      governance: { yolo: true },
-      gate: { continuation: { enabled: false } },
-    });
-    await session.send('go', {}).catch(() => undefined);
-    await session.close();
-    const got = results(session);
+    const got = await runApart(dir, model, { providers: { openai: { apiKeyEnv: NAME } } });
     expect(got.get('e1')?.ok, got.get('e1')?.output).toBe(true);
     expect(got.get('d1')?.ok, got.get('d1')?.output).toBe(true);
     expect(readFileSync(join(dir, 'seen-by-eval.txt'), 'utf8')).toBe('False');
@@ -114,15 +118,7 @@ describe('a key variable named by the configuration', () => {
       call('b1', 'bash', { command: 'readlink /proc/self/ns/pid > ns-bash.txt' }),
       { text: 'done' },
     ]);
-    const agent = await Agent.create({ model });
-    const session = await agent.session(dir, {
-      workspace: new LocalWorkspace({ root: dir, isolateCommands: true }),
-      governance: { yolo: true },
-      gate: { continuation: { enabled: false } },
-    });
-    await session.send('go', {}).catch(() => undefined);
-    await session.close();
-    const got = results(session);
+    const got = await runApart(dir, model);
     expect(got.get('e1')?.ok, got.get('e1')?.output).toBe(true);
     const kernel = readFileSync(join(dir, 'ns-eval.txt'), 'utf8');
     expect(kernel).toMatch(/^pid:\[\d+\]$/);

@@ -11,18 +11,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, type Session } from '../src/index.js';
 import { workspace } from './read-deny-kit.js';
 
-const C_LOOP = `#include <stdio.h>
-#include <unistd.h>
-
-int tick(int n) {
-  int next = n + 1;
-  return next;
-}
+// A counter bumped in `main` (line 5) every 20 ms until the process is stopped.
+const C_LOOP = `#include <unistd.h>
 
 int main(void) {
-  int n = 0;
-  for (;;) {
-    n = tick(n);
+  for (volatile int beats = 0;;) {
+    beats++;
     usleep(20000);
   }
 }
@@ -72,11 +66,11 @@ describe.skipIf(MISSING !== undefined)(
       const r = await s.tool('debug', { op: 'attach', adapter: 'lldb', pid, wait_ms: 30_000 });
       expect(r.output).toMatch(
         new RegExp(
-          `^attached with lldb to process ${pid} \\(host pid ${host!.pid}\\): stopped \\(breakpoint\\).* at tick \\(.*loop\\.c:5\\)`,
+          `^attached with lldb to process ${pid} \\(host pid ${host!.pid}\\): stopped \\(breakpoint\\).* at main \\(.*loop\\.c:5\\)`,
         ),
       );
       expect(meta(r)).toMatchObject({ pid, host_pid: host!.pid });
-      expect((await s.tool('debug', { op: 'evaluate', expression: 'n + 1000' })).output).toMatch(/^\d{4,}$/);
+      expect((await s.tool('debug', { op: 'evaluate', expression: 'beats + 1000' })).output).toMatch(/^\d{4,}$/);
       expect(meta(await s.tool('debug', { op: 'terminate' })).ended).toBe(true);
     }, 90_000);
 

@@ -37,7 +37,7 @@ const MIN_HELD_CHARS = 8;
 
 /**
  * Marks `values` as model-provider credentials this process holds (a key a host passed to a
- * provider client in code, a secret header or URL parameter): from now on a variable of the
+ * provider client in code, a credential header): from now on a variable of the
  * environment holding one of them, under whatever name, is left out of tool processes, and the
  * default security provider redacts them from tool output. Values shorter than 8 characters, and
  * `undefined`, are ignored. Provider clients call it with what they are given.

@@ -122,9 +122,7 @@ export const debugTool = defineTool({
       await ws.holdProcess({ command: 'true', args: [] }).catch(() => undefined);
     let result: ToolResult;
     try {
-      const exec = ws.exec;
-      const hostPid = exec?.hostPid === undefined ? undefined : (pid: number) => exec.hostPid?.(pid);
-      result = await runOperation(debug, args, ws.root, ws.holdProcess, hostPid);
+      result = await runOperation(debug, args, ws.root, ws.holdProcess, ws.exec?.hostPid?.bind(ws.exec));
     } catch (error) {
       if (!(error instanceof DebugToolError)) throw error;
       result = toolFailure(error);

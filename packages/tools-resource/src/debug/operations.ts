@@ -245,13 +245,17 @@ export async function runOperation(
       const target = pid !== undefined ? { pid } : { port: a.port! };
       const s = await debug.attach(cwd, target, need(a.adapter, 'adapter', 'attach'), hold, a.wait_ms);
       const d = await describeStop(s);
-      const shown = pid !== undefined && pid !== a.pid ? `process ${a.pid} (host pid ${pid})` : s.program;
-      return ok(`attached with ${s.adapter.id} to ${shown}: ${d.text}`, {
-        adapter: s.adapter.id,
-        target: s.program,
-        ...(pid !== undefined && pid !== a.pid ? { pid: a.pid, host_pid: pid } : {}),
-        ...d.meta,
-      });
+      // A pid of the commands' own namespace is shown beside the host's.
+      const moved = pid !== undefined && pid !== a.pid;
+      return ok(
+        `attached with ${s.adapter.id} to ${moved ? `process ${a.pid} (host pid ${pid})` : s.program}: ${d.text}`,
+        {
+          adapter: s.adapter.id,
+          target: s.program,
+          ...(moved ? { pid: a.pid, host_pid: pid } : {}),
+          ...d.meta,
+        },
+      );
     }
     case 'continue':
     case 'step_over':
