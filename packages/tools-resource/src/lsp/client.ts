@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
+import { toolProcessEnv } from '@a3s-code/core';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { LspDiagnostic } from './protocol.js';
 import type { ServerCommand } from './server-command.js';
@@ -66,7 +67,11 @@ export class LspClient {
   static async start(cmd: ServerCommand, root: string, languageIds: readonly string[]): Promise<LspClient> {
     const t0 = performance.now();
     const rpc = await import('vscode-jsonrpc/node');
-    const child = spawn(cmd.command, [...cmd.args], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(cmd.command, [...cmd.args], {
+      cwd: root,
+      env: { ...toolProcessEnv(), ...cmd.env },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     const failed = new Promise<never>((_, reject) => {
       child.once('error', reject);
       child.once('exit', (code, sig) =>

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { ToolResult } from '@a3s-code/core';
+import { type ToolResult, toolProcessEnv } from '@a3s-code/core';
 import { type Exposure, filesExposure, workspaceExposure } from './exposure.js';
 import { checkerOutputShown, type HiddenRule, leftOutNote, NOTHING_HIDDEN } from './hidden-files.js';
 import { LspError } from './lsp-errors.js';
@@ -88,7 +88,7 @@ function checkerExposure(
 
 function runChecker(command: string, args: readonly string[], cwd: string, signal: AbortSignal): Promise<CheckerRun> {
   return new Promise((resolve) => {
-    const child = spawn(command, [...args], { cwd, signal, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, [...args], { cwd, signal, env: toolProcessEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     let size = 0;
     let cut = false;

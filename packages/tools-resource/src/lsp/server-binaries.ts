@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, parse } from 'node:path';
 import { onPath, onPathVersioned } from '../shared/path-lookup.js';
 import type { ServerCommand } from './server-command.js';
 
@@ -40,7 +40,14 @@ export function runFailure(bin: string, versionArgs: readonly string[]): string 
   }
   const cached = probes.get(key);
   if (cached !== undefined) return cached;
-  const r = spawnSync(bin, [...versionArgs], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Run in the file system's root, never in a project: a rustup proxy started in a folder that
+  // holds a rust-toolchain file runs the toolchain that file names.
+  const r = spawnSync(bin, [...versionArgs], {
+    cwd: parse(process.cwd()).root,
+    encoding: 'utf8',
+    timeout: 10_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let failure: string | null = null;
   if (r.error !== undefined) failure = r.error.message;
   else if (r.status !== 0) {

@@ -9,4 +9,9 @@ export interface ServerCommand {
    * reads its settings that way gets these rather than its defaults); other sections get null.
    */
   readonly configuration?: Readonly<Record<string, unknown>>;
+  /**
+   * Variables set for the server on top of the tools' environment (the host's without the model's
+   * credentials).
+   */
+  readonly env?: Readonly<Record<string, string>>;
 }

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { LspDiagnostic } from './protocol.js';
 import type { ServerCommand } from './server-command.js';
+import { rustProjectRefusal, rustServerEnv } from './rust-project.js';
 import { npmFile, pathServer } from './server-binaries.js';
 
 export type { ServerCommand } from './server-command.js';
@@ -38,6 +39,11 @@ export interface ServerSpec {
   languageId(path: string): string;
   /** The command, or a reason the binary does not resolve. */
   resolve(): ServerCommand | { readonly missing: string };
+  /**
+   * Why the server must not run for the project at `root` (a file in it could make the server
+   * run a program the project names), checked before every use; undefined when it may.
+   */
+  refuses?(root: string, workspaceRoot: string): string | undefined;
   /**
    * Asks the server for a synced file's diagnostics directly, when it has a way to (instead of
    * waiting for its published diagnostics to settle).
@@ -210,10 +216,11 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
       extensions: ['.rs'],
       rootMarkers: ['Cargo.toml'],
       languageId: () => 'rust',
-      resolve: pathServer('rust-analyzer', [], ['--version'], false, {
-        initializationOptions: RUST_ANALYZER_SETTINGS,
-        configuration: { 'rust-analyzer': RUST_ANALYZER_SETTINGS },
-      }),
+      resolve() {
+        const found = rustAnalyzer();
+        return 'missing' in found ? found : { ...found, env: rustServerEnv() };
+      },
+      refuses: rustProjectRefusal,
     },
     {
       id: 'cpp',
@@ -231,6 +238,11 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
     },
   ];
 }
+
+const rustAnalyzer = pathServer('rust-analyzer', [], ['--version'], false, {
+  initializationOptions: RUST_ANALYZER_SETTINGS,
+  configuration: { 'rust-analyzer': RUST_ANALYZER_SETTINGS },
+});
 
 /** Every server the pack knows, in lookup order (npm servers resolved from this package). */
 export const LSP_SERVERS: readonly ServerSpec[] = lspServers();

@@ -28,10 +28,13 @@ export interface ServerState {
   readonly reason?: string;
 }
 
-/** Why a file has no server, or the server that serves it. */
+/**
+ * Why a file has no server, or the server that serves it. `root` is set on a refusal for the
+ * project there (see `ServerSpec.refuses`).
+ */
 export type Availability =
   | { readonly ok: true; readonly spec: ServerSpec; readonly root: string }
-  | { readonly ok: false; readonly reason: string; readonly spec?: ServerSpec };
+  | { readonly ok: false; readonly reason: string; readonly spec?: ServerSpec; readonly root?: string };
 
 interface Entry {
   readonly spec: ServerSpec;
@@ -106,17 +109,37 @@ export class LspSupervisor {
         spec,
         reason: `no root marker for ${spec.id}: none of ${spec.rootMarkers.join(', ')} in the file's folder or above it inside the workspace`,
       };
+    const refused = spec.refuses?.(root, this.#workspaceRoot);
+    if (refused !== undefined) return { ok: false, spec, root, reason: refused };
     const cmd = spec.resolve();
     if ('missing' in cmd)
       return { ok: false, spec, reason: `the ${spec.id} server binary does not resolve: ${cmd.missing}` };
     return { ok: true, spec, root };
   }
 
-  /** The running (or starting) server for `absFile`; throws `LSP_UNAVAILABLE` with the reason. */
+  /**
+   * The running (or starting) server for `absFile`; throws `LSP_UNAVAILABLE` with the reason. A
+   * server running for a project its spec now refuses is stopped first.
+   */
   async clientFor(absFile: string): Promise<{ client: LspClient; spec: ServerSpec; root: string }> {
     const a = this.availability(absFile);
-    if (!a.ok) throw new LspError('LSP_UNAVAILABLE', a.reason, { path: this.display(absFile) });
+    if (!a.ok) {
+      if (a.spec !== undefined && a.root !== undefined) await this.#stop(a.spec, a.root, a.reason);
+      throw new LspError('LSP_UNAVAILABLE', a.reason, { path: this.display(absFile) });
+    }
     return { client: await this.#client(a.spec, a.root), spec: a.spec, root: a.root };
+  }
+
+  /** Stops the server for (spec, root), if one runs or starts, and records why. */
+  async #stop(spec: ServerSpec, root: string, reason: string): Promise<void> {
+    const entry = this.#entries.get(key(spec, root));
+    if (entry?.client === undefined) return;
+    const old = entry.client;
+    entry.client = undefined;
+    entry.ready = undefined;
+    entry.state = 'stopped';
+    entry.reason = reason;
+    await old.then((c) => c.close()).catch(() => {});
   }
 
   /** Whether a running server already has `absFile` open (starts nothing). */
@@ -137,8 +160,13 @@ export class LspSupervisor {
     }));
   }
 
-  /** Stops the server for (spec, root) if running and starts it again. */
+  /** Stops the server for (spec, root) if running and starts it again (unless its spec refuses the project). */
   async reload(spec: ServerSpec, root: string): Promise<LspClient> {
+    const refused = spec.refuses?.(root, this.#workspaceRoot);
+    if (refused !== undefined) {
+      await this.#stop(spec, root, refused);
+      throw new LspError('LSP_UNAVAILABLE', refused, { server: spec.id });
+    }
     const entry = this.#entries.get(key(spec, root));
     if (entry?.client !== undefined) {
       const old = entry.client;

@@ -3,7 +3,7 @@
  * adapters, kernels).
  */
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 
 /** True when `path` is a regular file this process may execute. */
 export function executable(path: string): boolean {
@@ -15,9 +15,13 @@ export function executable(path: string): boolean {
   }
 }
 
-/** The folders of PATH, in order, without empty entries. */
+/**
+ * The absolute folders of PATH, in order. An empty or relative entry (`.`, `bin`) is left out: it
+ * names a different folder for every working directory, and a program found there would be
+ * started in the project, where it would be the project's own file.
+ */
 export function pathDirs(): string[] {
-  return (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '');
+  return (process.env.PATH ?? '').split(delimiter).filter((d) => isAbsolute(d));
 }
 
 /** The absolute path of `program` on PATH, or undefined. */
