@@ -3,6 +3,7 @@
  * workspace-relative path (`''` is the root) or a {@link WorkspacePathError}. Symlinks are checked
  * by the backends that have them (`LocalWorkspace`), after this step.
  */
+import { CONFIG_FILE_NAMES } from '@a3s-code/core';
 import { WorkspacePathError } from '../errors.js';
 import { loneSurrogateAt } from './byte-names.js';
 
@@ -106,7 +107,26 @@ export function isGitInternalPath(rel: string): boolean {
   return rel.split('/').some((segment) => segment.toLowerCase() === GIT_DIR);
 }
 
-/** Throws when `rel` may not be written (the `.a3s` internals, or Git's `.git` internals). */
+/**
+ * The workspace's configuration files at its root (core's `CONFIG_FILE_NAMES` outside `.a3s/`,
+ * which is protected as a whole): `a3s.config.json`.
+ */
+export const ROOT_CONFIG_FILES: readonly string[] = CONFIG_FILE_NAMES.filter((name) => !name.includes('/'));
+
+/**
+ * True when the relative path is the workspace's configuration file at its root, in any letter
+ * case. Its permission rules, hooks and MCP servers apply to later sessions, so writing it would
+ * let a file tool grant itself commands that run unasked.
+ */
+export function isRootConfigPath(rel: string): boolean {
+  const lower = rel.toLowerCase();
+  return ROOT_CONFIG_FILES.some((name) => name.toLowerCase() === lower);
+}
+
+/**
+ * Throws when `rel` may not be written (the `.a3s` internals, Git's `.git` internals, or the
+ * workspace's configuration file).
+ */
 export function assertWritable(rel: string, field: string, original: string): void {
   if (rel === '')
     throw new WorkspacePathError(
@@ -128,6 +148,13 @@ export function assertWritable(rel: string, field: string, original: string): vo
       original,
       'protected',
       `is inside a ${GIT_DIR}/ folder (Git's configuration and hooks), which tools may not write`,
+    );
+  if (isRootConfigPath(rel))
+    throw new WorkspacePathError(
+      field,
+      original,
+      'protected',
+      "is the workspace's configuration file (its permission rules, hooks and MCP servers apply to later sessions), which tools may not write; the person running the agent edits it",
     );
 }
 
