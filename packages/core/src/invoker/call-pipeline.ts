@@ -286,9 +286,13 @@ export async function runCall(k: Kernel, frame: CallFrame, request: ToolCallRequ
   }
   // Only the kernel writes the change record: nested calls report to their top-level call's
   // collector, and the top-level result carries the whole record.
+  const safeMetadata = jsonSafe(outcome.metadata);
   outcome = {
     ...outcome,
-    metadata: withChangeRecord(jsonSafe(outcome.metadata), tracker ? undefined : [...changes, ...frame.changes.seal()]),
+    metadata: withChangeRecord(
+      k.security.sanitizeMetadata?.(safeMetadata, { toolName: call.name, callId: call.id }) ?? safeMetadata,
+      tracker ? undefined : [...changes, ...frame.changes.seal()],
+    ),
   };
   if (quiet) return outcome;
   const metadata = boundedValue(outcome.metadata, EVENT_METADATA_MAX_CHARS);

@@ -167,6 +167,38 @@ describe('pipeline', () => {
     expect(stripTerminalControls('a\tb\r\nc\x07\x9b1m')).toBe('a\tb\r\nc');
   });
 
+  it("a secret in a result's metadata is redacted too, at any depth, in the result and its events", async () => {
+    const security = createDefaultSecurityProvider({ secretEnvVars: ['MY_TOKEN'], env: { MY_TOKEN: 'tok-123456789' } });
+    const { invoker, registry } = setup({ security });
+    const clean = { kept: ['a', { b: 'c' }], n: 1, raw: '\x1b[31mred' };
+    registry.add({
+      name: 'meta',
+      description: '',
+      tier: 'read',
+      inputSchema: { type: 'object' },
+      execute: async (a) => ({
+        output: 'done',
+        exitCode: (a as { fail?: boolean }).fail === true ? 1 : 0,
+        metadata: { hover: 'KEY = "tok-123456789"', deep: [{ v: ['x tok-123456789 y'] }], clean },
+      }),
+    });
+    for (const fail of [false, true]) {
+      const t = createTestInvocation();
+      const r = await invoker.invoke({ id: 'm', name: 'meta', args: { fail } }, t.context);
+      expect(r.metadata).toMatchObject({
+        hover: 'KEY = "[REDACTED:MY_TOKEN]"',
+        deep: [{ v: ['x [REDACTED:MY_TOKEN] y'] }],
+        // Metadata is data, not text for a terminal: nothing else in it changes.
+        clean,
+      });
+      expect(JSON.stringify(t.events.events)).not.toContain('tok-123456789');
+    }
+    const untouched = { a: [{ b: 'nothing secret' }], n: 2 };
+    expect(security.sanitizeMetadata?.(untouched, { toolName: 'x', callId: 'y' })).toBe(untouched);
+    const none = createDefaultSecurityProvider({ secretEnvVars: ['UNSET_TOKEN'], env: {} });
+    expect(none.sanitizeMetadata?.(untouched, { toolName: 'x', callId: 'y' })).toBe(untouched);
+  });
+
   it('BND-07: an output over the cap becomes an artifact with a head+tail preview, size and hash', async () => {
     const artifacts = new InMemoryArtifactStore();
     const { invoker, registry } = setup({ artifacts, outputCap: { maxOutputBytes: 2048, previewChars: 100 } });

@@ -15,6 +15,12 @@ export interface SanitizeContext {
 /** A pluggable output sanitiser. Must be pure and fast; it runs on every output. */
 export interface SecurityProvider {
   sanitizeOutput(output: string, context: SanitizeContext): string;
+  /**
+   * The result's metadata (plain JSON) with what must not be shown removed, or the same object
+   * when nothing changes. Events and the fact log carry metadata, and a tool may put there what it
+   * read (a hover's text, a value). Optional: without it, metadata is passed on as it is.
+   */
+  sanitizeMetadata?(metadata: Record<string, unknown>, context: SanitizeContext): Record<string, unknown>;
 }
 
 /** Environment variables redacted by default. */
@@ -61,11 +67,44 @@ export function createDefaultSecurityProvider(options: DefaultSecurityProviderOp
       if (value.length >= min && !secrets.some((s) => s.value === value))
         secrets.push({ value, name: Object.keys(env).find((n) => env[n] === value) ?? 'MODEL_CREDENTIAL' });
   secrets.sort((a, b) => b.value.length - a.value.length);
+  const redact = (text: string): string => {
+    let out = text;
+    for (const s of secrets) if (out.includes(s.value)) out = out.split(s.value).join(`[REDACTED:${s.name}]`);
+    return out;
+  };
   return Object.freeze({
     sanitizeOutput(output: string): string {
-      let out = output;
-      for (const s of secrets) if (out.includes(s.value)) out = out.split(s.value).join(`[REDACTED:${s.name}]`);
-      return stripTerminalControls(out);
+      return stripTerminalControls(redact(output));
+    },
+    sanitizeMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
+      return secrets.length === 0 ? metadata : (redactStrings(metadata, redact, 0) as Record<string, unknown>);
     },
   });
+}
+
+/** Nesting past which metadata is left as it is (the tools' metadata is shallow). */
+const MAX_METADATA_DEPTH = 64;
+
+/**
+ * `value` (plain JSON) with `redact` applied to every string in it, copying only the arrays and
+ * objects on the way to a changed string; the same value when nothing changes.
+ */
+function redactStrings(value: unknown, redact: (text: string) => string, depth: number): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (value === null || typeof value !== 'object' || depth >= MAX_METADATA_DEPTH) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = redactStrings(value[i], redact, depth + 1);
+      if (item !== value[i]) (copy ??= value.slice())[i] = item;
+    }
+    return copy ?? value;
+  }
+  const record = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(record)) {
+    const item = redactStrings(record[key], redact, depth + 1);
+    if (item !== record[key]) (copy ??= { ...record })[key] = item;
+  }
+  return copy ?? value;
 }
