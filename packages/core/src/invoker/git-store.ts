@@ -11,8 +11,8 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** The git folders to hide from a command, and the note that says why. */
@@ -22,6 +22,23 @@ export interface HeldGitStore {
 }
 
 const TIMEOUT_MS = 10_000;
+/**
+ * The bytes of `path` when it is a regular file of at most `max` bytes, else undefined. Opened
+ * without blocking and checked by descriptor, so a FIFO swapped in is never waited on.
+ */
+async function regularFileBytes(path: string, max: number): Promise<Buffer | undefined> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    const s = await handle.stat();
+    return s.isFile() && s.size <= max ? await handle.readFile() : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
 // Covered files larger than this are not hashed (history and the index still count).
 const MAX_HASHED_BYTES = 64 * 1024 * 1024;
 // At most this many covered paths are hashed and watched (history and the index cover them all).
@@ -31,11 +48,15 @@ const cache = new Map<string, { readonly key: string; readonly holds: string | u
 
 /** The text of `path`, or `''` when it cannot be read. */
 function textOf(path: string): string {
-  if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return '';
+  let fd: number | undefined;
   try {
-    return readFileSync(path, 'utf8');
+    // Opened without blocking and checked by descriptor: a FIFO swapped in is never waited on.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : '';
   } catch {
     return '';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -152,9 +173,7 @@ async function holds(root: string, patterns: readonly string[], files: readonly 
   const format = (await git(root, ['rev-parse', '--show-object-format']).catch(() => 'sha1')).trim();
   const ids: string[] = [];
   for (const f of files) {
-    const s = await stat(f).catch(() => undefined);
-    if (s === undefined || !s.isFile() || s.size > MAX_HASHED_BYTES) continue;
-    const content = await readFile(f).catch(() => undefined);
+    const content = await regularFileBytes(f, MAX_HASHED_BYTES);
     if (content !== undefined) ids.push(blobId(content, format));
   }
   if (ids.length === 0) return undefined;

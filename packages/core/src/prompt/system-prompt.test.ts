@@ -1,9 +1,16 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { open, workspace, closeAfterEach } from '../../test/session-kit.js';
 import { EXECUTION_STYLES, RESPONSE_FORMAT, RUNTIME_CONTRACT } from './contracts.js';
-import { buildSystemPrompt, loadWorkspaceInstructions, MAX_INSTRUCTION_BYTES } from './system-prompt.js';
+import {
+  buildSystemPrompt,
+  loadWorkspaceInstructions,
+  loadWorkspaceInstructionsSync,
+  MAX_INSTRUCTION_BYTES,
+} from './system-prompt.js';
 
 const { sessions } = closeAfterEach();
 
@@ -66,6 +73,40 @@ describe('layered system prompt', () => {
     expect(found.map((f) => f.path)).toEqual(['AGENTS.md', '.a3s/instructions.md']);
     expect(found[1]!.text).toMatch(/cut at 65536 bytes\]$/);
     expect(await loadWorkspaceInstructions(workspace().dir)).toEqual([]);
+  });
+
+  it('PROMPT-04: an instruction file that is a link out of the workspace, a FIFO or a device is not read; the prompt says so', async () => {
+    const { dir } = workspace();
+    const outside = mkdtempSync(join(tmpdir(), 'a3s-outside-'));
+    writeFileSync(join(outside, 'credentials'), 'aws_secret_access_key = not-for-the-model\n');
+    symlinkSync(join(outside, 'credentials'), join(dir, 'AGENTS.md'));
+    mkdirSync(join(dir, '.a3s'), { recursive: true });
+    execFileSync('mkfifo', [join(dir, '.a3s', 'instructions.md')]);
+    const found = await loadWorkspaceInstructions(dir);
+    expect(found).toEqual([
+      { path: 'AGENTS.md', text: '[AGENTS.md was not read: it is a link to a file outside the workspace]' },
+      { path: '.a3s/instructions.md', text: '[.a3s/instructions.md was not read: it is not a regular file]' },
+    ]);
+    // A link to a device is a link out of the workspace; a link to a file inside it is read.
+    rmSync(join(dir, 'AGENTS.md'));
+    symlinkSync('/dev/zero', join(dir, 'AGENTS.md'));
+    expect(loadWorkspaceInstructionsSync(dir)[0]!.text).toContain('was not read');
+    rmSync(join(dir, 'AGENTS.md'));
+    mkdirSync(join(dir, 'docs'));
+    writeFileSync(join(dir, 'docs', 'agents.md'), 'Use pnpm.');
+    symlinkSync('docs/agents.md', join(dir, 'AGENTS.md'));
+    expect(loadWorkspaceInstructionsSync(dir)[0]).toEqual({ path: 'AGENTS.md', text: 'Use pnpm.' });
+    // A whole folder .a3s that is a link out of the workspace is not followed either.
+    const other = workspace().dir;
+    mkdirSync(join(outside, 'state'));
+    writeFileSync(join(outside, 'state', 'instructions.md'), 'from elsewhere');
+    symlinkSync(join(outside, 'state'), join(other, '.a3s'));
+    expect(loadWorkspaceInstructionsSync(other)).toEqual([
+      {
+        path: '.a3s/instructions.md',
+        text: '[.a3s/instructions.md was not read: it is a link to a file outside the workspace]',
+      },
+    ]);
   });
 
   it('PROMPT-04: every run sends the layered prompt, and prompt inputs never change the tool list', async () => {

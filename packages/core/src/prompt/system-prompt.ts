@@ -4,9 +4,8 @@
  * ordered inputs. None of them can remove another, and none touches the tool list, which comes
  * only from the registry.
  */
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { EXECUTION_STYLES, RESPONSE_FORMAT, RUNTIME_CONTRACT } from './contracts.js';
 
 /** Workspace files read as instructions, in this order. */
@@ -34,29 +33,68 @@ export interface PromptInputs {
   readonly hostContext?: readonly string[];
 }
 
-/** Reads the workspace's instruction files that exist (AGENTS.md, .a3s/instructions.md). */
+/**
+ * Reads the workspace's instruction files that exist (AGENTS.md, .a3s/instructions.md). A file
+ * the workspace brings is read only when it is a regular file inside the workspace, and never past
+ * {@link MAX_INSTRUCTION_BYTES}: a checked-in link to a file elsewhere (a credentials file, which
+ * would go to the model's provider in the prompt, or `/dev/zero`), a FIFO or a device is not read,
+ * and the prompt says so in its place.
+ */
 export async function loadWorkspaceInstructions(dir: string): Promise<WorkspaceInstruction[]> {
-  const out: WorkspaceInstruction[] = [];
-  for (const path of INSTRUCTION_FILES) {
-    const buf = await readFile(join(dir, path)).catch(() => undefined);
-    if (buf) out.push(instruction(path, buf));
-  }
-  return out;
+  return loadWorkspaceInstructionsSync(dir);
 }
 
 /** The same as {@link loadWorkspaceInstructions}, synchronously (for `agent.sessionSync`). */
 export function loadWorkspaceInstructionsSync(dir: string): WorkspaceInstruction[] {
   const out: WorkspaceInstruction[] = [];
   for (const path of INSTRUCTION_FILES) {
-    let buf: Buffer | undefined;
-    try {
-      buf = readFileSync(join(dir, path));
-    } catch {
-      buf = undefined;
-    }
-    if (buf) out.push(instruction(path, buf));
+    const found = readInstructionFile(dir, path);
+    if (found !== undefined) out.push(found);
   }
   return out;
+}
+
+/** The instruction file `path` of the workspace `dir`, a note when it may not be read, or undefined when absent. */
+function readInstructionFile(dir: string, path: string): WorkspaceInstruction | undefined {
+  const file = join(dir, path);
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : notRead(path, `it cannot be resolved (${code})`);
+  }
+  let root: string;
+  try {
+    root = realpathSync(dir);
+  } catch {
+    return undefined;
+  }
+  const rel = relative(root, real);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+    return notRead(path, 'it is a link to a file outside the workspace');
+  let fd: number | undefined;
+  try {
+    // No blocking on a FIFO or a device: the type is checked before anything is read.
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) return notRead(path, 'it is not a regular file');
+    const buf = Buffer.alloc(MAX_INSTRUCTION_BYTES + 1);
+    let length = 0;
+    while (length < buf.length) {
+      const n = readSync(fd, buf, length, buf.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return instruction(path, buf.subarray(0, length));
+  } catch (e) {
+    return notRead(path, `it cannot be read (${(e as { code?: string }).code ?? (e as Error).message})`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function notRead(path: string, why: string): WorkspaceInstruction {
+  return { path, text: `[${path} was not read: ${why}]` };
 }
 
 function instruction(path: string, buf: Buffer): WorkspaceInstruction {

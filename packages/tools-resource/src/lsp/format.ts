@@ -1,7 +1,7 @@
 /** Rendering of LSP answers as text: locations as `path:line: text`, hovers, symbols, diagnostics. */
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { lineText } from './positions.js';
+import { readRegularFile } from './regular-file.js';
 import { type LspDiagnostic, type LspLocation, SEVERITY_NAMES } from './protocol.js';
 
 /** Reads target files once per answer. */
@@ -13,7 +13,10 @@ export class FileTexts {
     let t = this.#texts.get(uri);
     if (t === undefined) {
       t = uri.startsWith('file:')
-        ? readFile(fileURLToPath(uri), 'utf8').catch(() => undefined)
+        ? readRegularFile(fileURLToPath(uri)).then(
+            (bytes) => bytes.toString('utf8'),
+            () => undefined,
+          )
         : Promise.resolve(undefined);
       this.#texts.set(uri, t);
     }

@@ -6,7 +6,6 @@
  * A rename that would edit a file the call may not read is refused before anything is read or written.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { defineTool, PermissionDeniedError, type ToolContext, type ToolResult, type Zod } from '@a3s-code/core';
 import type { z } from 'zod';
 import { uriOf } from './client.js';
@@ -16,6 +15,7 @@ import { LspError } from './lsp-errors.js';
 import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
 import { lspFailure, supervisorOf } from './lsp-tool.js';
 import { positionOf } from './positions.js';
+import { readRegularFile } from './regular-file.js';
 import type { LspWorkspaceEdit } from './protocol.js';
 import { serverText, syncFile } from './session-files.js';
 import { applyTextEdits, editsByFile } from './workspace-edit.js';
@@ -46,7 +46,14 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The text of a file a rename edits; a file that is not UTF-8 is refused (rewriting it would corrupt its bytes). */
 async function editableText(abs: string, path: string): Promise<string> {
-  const bytes = await readFile(abs);
+  let bytes: Buffer;
+  try {
+    bytes = await readRegularFile(abs);
+  } catch (error) {
+    throw new LspError('LSP_PATH', `the rename would edit ${path}, which cannot be read: ${(error as Error).message}`, {
+      path,
+    });
+  }
   try {
     return utf8.decode(bytes);
   } catch {

@@ -1,9 +1,9 @@
 /** Bringing a workspace file into a server: read it, open or update it, return its text. */
-import { readFile } from 'node:fs/promises';
 import { type LspClient, uriOf } from './client.js';
 import { LspError } from './lsp-errors.js';
 import type { LspDiagnostic } from './protocol.js';
 import type { LspSupervisor } from './supervisor.js';
+import { readRegularFile } from './regular-file.js';
 import type { ServerSpec } from './servers.js';
 
 /** A file synced into its server. */
@@ -32,7 +32,7 @@ export async function syncFile(sup: LspSupervisor, file: string): Promise<Synced
   const path = sup.display(abs);
   let text: string;
   try {
-    text = serverText(await readFile(abs, 'utf8'));
+    text = serverText((await readRegularFile(abs)).toString('utf8'));
   } catch (error) {
     throw new LspError('LSP_PATH', `cannot read ${path}: ${(error as Error).message}`, { path }, error);
   }

@@ -6,7 +6,7 @@
  * serves it and has not opened it. After the write the file is opened with that old text first,
  * so the errors it already had are the baseline and only what the write introduced is new.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readRegularFile } from './regular-file.js';
 import { serverText } from './session-files.js';
 import type { ToolContext } from '@a3s-code/core';
 import type { LspSupervisor } from './supervisor.js';
@@ -81,8 +81,7 @@ async function plannedPaths(tool: string, args: unknown, ctx: ToolContext): Prom
 /** The old text of a file, `null` when it does not exist, undefined when it is too large or unreadable. */
 export async function oldText(abs: string): Promise<string | null | undefined> {
   try {
-    if ((await stat(abs)).size > MAX_BYTES) return undefined;
-    return serverText(await readFile(abs, 'utf8'));
+    return serverText((await readRegularFile(abs, MAX_BYTES)).toString('utf8'));
   } catch (error) {
     return (error as { code?: string }).code === 'ENOENT' ? null : undefined;
   }

@@ -3,9 +3,10 @@
  * `@a3s-code/tools-workspace`): `fs.read`, `fs.write`, `fs.list` and a `glob` that walks the
  * folder, skipping `.git` and `node_modules`, and matching `*.{ext,...}` name patterns only.
  */
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { WorkspaceGlobRequest, WorkspaceServices } from '@a3s-code/core';
+import { readRegularFile } from '../lsp/regular-file.js';
 
 async function* walk(root: string, rel: string): AsyncGenerator<string> {
   const entries = await readdir(join(root, rel), { withFileTypes: true });
@@ -32,7 +33,8 @@ export function diskWorkspace(root: string): WorkspaceServices & { writes: strin
     writes,
     capabilities: new Set(['fs.read', 'fs.write', 'fs.list', 'search'] as const),
     fs: {
-      readFile: async (path) => new Uint8Array(await readFile(join(root, path))),
+      // Like a real workspace, a FIFO or a device is refused before anything is read.
+      readFile: async (path) => new Uint8Array(await readRegularFile(join(root, path))),
       stat: async (path) => {
         const s = await stat(join(root, path)).catch(() => undefined);
         return s === undefined

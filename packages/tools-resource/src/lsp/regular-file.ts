@@ -1,0 +1,43 @@
+/**
+ * Reading a file for a language server without ever blocking: the file is opened non-blocking and
+ * must be a regular file before anything is read. A FIFO (opening one for reading waits for a
+ * writer, holding one of the process's few file-system threads for good) or a device (`/dev/zero`
+ * never ends) is refused, and so is a file larger than the limit.
+ */
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/** Largest file the lsp tools read (16 MiB): no language server works on more. */
+export const MAX_LSP_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Why a file was not read: `not_regular` or `too_large`, with the message. */
+export class UnreadableFileError extends Error {
+  readonly problem: 'not_regular' | 'too_large';
+  constructor(problem: 'not_regular' | 'too_large', message: string) {
+    super(message);
+    this.name = 'UnreadableFileError';
+    this.problem = problem;
+  }
+}
+
+/**
+ * The bytes of the regular file at `abs`.
+ * @throws UnreadableFileError when it is not a regular file or is larger than `maxBytes`; the
+ *   file system's error when it cannot be opened.
+ */
+export async function readRegularFile(abs: string, maxBytes = MAX_LSP_FILE_BYTES): Promise<Buffer> {
+  const handle = await open(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile())
+      throw new UnreadableFileError(
+        'not_regular',
+        `is a ${stat.isFIFO() ? 'FIFO (named pipe)' : stat.isDirectory() ? 'folder' : 'socket or device'}, not a regular file`,
+      );
+    if (stat.size > maxBytes)
+      throw new UnreadableFileError('too_large', `is ${stat.size} bytes, more than the ${maxBytes} the lsp tools read`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
