@@ -156,6 +156,20 @@ export function readRecord(out: Buffer, from: number, complete = true): RgRecord
   return { kind: 'record', nul, end: nl < 0 ? out.length : nl };
 }
 
+/** Longest matching line streamed (256 MiB): past it a line could not become a string anyway. */
+const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+
+/** The refusal of a record past {@link MAX_RECORD_BYTES}, naming its file. */
+function tooLong(pending: readonly Buffer[]): WorkspaceSearchError {
+  const first = pending[0]!;
+  const nul = first.indexOf(0);
+  const file = nul < 0 ? '' : ` in ${nameFromBytes(first, 0, nul)}`;
+  return new WorkspaceSearchError(
+    'engine',
+    `a matching line${file} is longer than ${MAX_RECORD_BYTES} bytes, more than a search result can hold; narrow the search with path or glob to leave that file out`,
+  );
+}
+
 /**
  * Streams `rg`'s `--null` records (`path\0rest`, as bytes, without the closing newline; file names
  * may hold newlines); stops `rg` when the consumer returns.
@@ -182,10 +196,23 @@ export async function* streamRgRecords(
     child.kill('SIGKILL');
   };
   signal?.addEventListener('abort', onAbort, { once: true });
-  let rest: Buffer = Buffer.alloc(0);
+  // The start of a record not whole yet, in the chunks it came in: a long line (a minified
+  // bundle's) arrives in many chunks, and only a chunk that can end the record (a newline, or a
+  // NUL while the record's own is still to come) joins them, so each byte is copied once.
+  const pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let pendingNul = false;
   try {
     for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      const buf = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+      if (pendingBytes > 0 && !(chunk.includes(10) || (!pendingNul && chunk.includes(0)))) {
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        if (pendingBytes > MAX_RECORD_BYTES) throw tooLong(pending);
+        continue;
+      }
+      const buf = pendingBytes > 0 ? Buffer.concat([...pending, chunk]) : chunk;
+      pending.length = 0;
+      pendingBytes = 0;
       let from = 0;
       for (;;) {
         const rec = readRecord(buf, from, false);
@@ -193,8 +220,13 @@ export async function* streamRgRecords(
         if (rec.kind === 'record') yield buf.subarray(from, rec.end);
         from = rec.end + 1;
       }
-      rest = Buffer.from(buf.subarray(from));
+      if (from < buf.length) {
+        pending.push(Buffer.from(buf.subarray(from)));
+        pendingBytes = buf.length - from;
+        pendingNul = buf.indexOf(0, from) >= 0;
+      }
     }
+    const rest = Buffer.concat(pending);
     for (let from = 0; ; ) {
       const rec = readRecord(rest, from);
       if (rec === undefined) break;
