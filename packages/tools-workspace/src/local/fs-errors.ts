@@ -13,6 +13,14 @@ export function mapFsError(error: unknown, rel: string): never {
   // Opening a socket (or a device with nothing behind it) fails so; a file was what was wanted.
   if (code === 'ENXIO') throw notRegularError(rel, 'a socket or device');
   if (code === 'ABORT_ERR') throw new CancelledError(`workspace operation on ${rel || '.'}`);
+  // Node reads a file whole into one buffer, which holds at most 2 GiB.
+  if (code === 'ERR_FS_FILE_TOO_LARGE')
+    throw new WorkspaceFileError(
+      rel,
+      'io',
+      `${(error as Error).message.replace(/\s*\(ERR_FS_FILE_TOO_LARGE\)$/, '')}: the file tools read files of up to 2 GiB whole; allowed: a part of it through a command (head, tail, sed -n '1000,1100p'), or grep`,
+      error,
+    );
   if (typeof code === 'string')
     throw new WorkspaceFileError(rel, 'io', `${systemReason(error as Error, code)} (${code})`, error);
   throw error;
