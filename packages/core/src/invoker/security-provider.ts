@@ -96,7 +96,9 @@ function redactStrings(value: unknown, redact: (text: string) => string, depth: 
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item = redactStrings(value[i], redact, depth + 1);
-      if (item !== value[i]) (copy ??= value.slice())[i] = item;
+      if (item === value[i]) continue;
+      copy ??= value.slice();
+      copy[i] = item;
     }
     return copy ?? value;
   }
@@ -104,7 +106,9 @@ function redactStrings(value: unknown, redact: (text: string) => string, depth: 
   let copy: Record<string, unknown> | undefined;
   for (const key of Object.keys(record)) {
     const item = redactStrings(record[key], redact, depth + 1);
-    if (item !== record[key]) (copy ??= { ...record })[key] = item;
+    if (item === record[key]) continue;
+    copy ??= { ...record };
+    copy[key] = item;
   }
   return copy ?? value;
 }
