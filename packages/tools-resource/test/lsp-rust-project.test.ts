@@ -80,14 +80,14 @@ function envOf(file: string): Record<string, string> {
 }
 
 describe('a Rust project cannot name the programs lsp runs', () => {
-  for (const [file, body] of [
-    ['rust-toolchain.toml', '[toolchain]\npath = "./tc"\n'],
-    ['rust-toolchain', 'nightly\n'],
-    ['.cargo/config.toml', '[build]\nrustc-wrapper = "./w.sh"\n'],
-    ['rust-analyzer.toml', '[cargo.buildScripts]\nenable = true\n'],
+  for (const [file, body, said] of [
+    ['rust-analyzer.toml', '[cargo.buildScripts]\nenable = true\n', 'holds settings for rust-analyzer'],
+    ['.cargo/config.toml', '[env]\nRUSTC_WRAPPER = "./w.sh"\n', "mentions 'env'"],
+    ['.cargo/config', '[registries.evil]\ncredential-provider = "./p.sh"\n', "mentions 'registr'"],
+    ['.cargo/config.toml', 'include = ["more.toml"]\n', "mentions 'include'"],
   ] as const) {
-    it(`LSP-02: a crate holding ${file} gets no server, and status names the file`, async () => {
-      const record = join(scratch, `record-${file.replace(/\W/g, '_')}`);
+    it(`LSP-02: a crate whose ${file} ${said.replace(/'/g, '')} gets no server, and status names the file`, async () => {
+      const record = join(scratch, `record-${file.replace(/\W/g, '_')}-${said.length}`);
       standIn(record);
       h = lspHarness('lsp-rs');
       mkdirSync(join(h.dir, '.cargo'), { recursive: true });
@@ -95,11 +95,46 @@ describe('a Rust project cannot name the programs lsp runs', () => {
       const hover = await h.ask({ operation: 'hover', file: 'src/main.rs', line: 5, symbol: 'greet' });
       expect(hover.exitCode).toBe(1);
       expect(hover.output).toContain('LSP_UNAVAILABLE');
-      expect(hover.output).toContain(`${file} can name programs that rustup, cargo or rust-analyzer would run`);
+      expect(hover.output).toContain(`${file} ${said}`);
+      expect(hover.output).toContain('so rust-analyzer is not started for this project');
       const status = await h.ask({ operation: 'status', file: 'src/main.rs' });
-      expect(status.output).toContain(`src/main.rs: ${file} can name programs`);
+      expect(status.output).toContain(`src/main.rs: ${file} ${said}`);
       expect(existsSync(record), 'the server was never started').toBe(false);
     });
+  }
+
+  // The toolchain is pinned (RUSTUP_TOOLCHAIN wins over a toolchain file) and so are rustc and its
+  // wrappers: these files are harmless, unless rustup is here and no toolchain could be pinned.
+  const unpinnable = onPath('rustup') !== undefined && rustServerEnv().RUSTUP_TOOLCHAIN === undefined;
+  for (const [file, body] of [
+    ['rust-toolchain.toml', '[toolchain]\npath = "./tc"\n'],
+    ['rust-toolchain', 'nightly\n'],
+    [
+      '.cargo/config.toml',
+      '[build]\nrustc = "./r.sh"\nrustc-wrapper = "./w.sh"\n[target.x86_64-unknown-linux-gnu]\nlinker = "clang"\n',
+    ],
+  ] as const) {
+    it(`LSP-02: a crate with ${file} naming a toolchain, rustc or wrapper is served with them pinned away`, async () => {
+      const record = join(scratch, `record-served-${file.replace(/\W/g, '_')}`);
+      standIn(record);
+      h = lspHarness('lsp-rs');
+      mkdirSync(join(h.dir, '.cargo'), { recursive: true });
+      writeFileSync(join(h.dir, file), body);
+      const hover = await h.ask({ operation: 'hover', file: 'src/main.rs', line: 5, symbol: 'greet' });
+      if (unpinnable && file.startsWith('rust-toolchain')) {
+        expect(hover.output).toContain('no toolchain of rustup could be pinned');
+        return;
+      }
+      expect(hover.output).not.toContain('LSP_UNAVAILABLE');
+      await until(
+        async () => existsSync(`${record}.env`),
+        (x) => x,
+        10_000,
+      );
+      const env = envOf(`${record}.env`);
+      expect([env.RUSTC_WRAPPER, env.RUSTC_WORKSPACE_WRAPPER]).toEqual(['', '']);
+      expect(env.RUSTUP_TOOLCHAIN).toBe(rustServerEnv().RUSTUP_TOOLCHAIN);
+    }, 30_000);
   }
 
   it('LSP-02: a file in a folder above the crate inside the workspace refuses it too', async () => {
@@ -111,9 +146,9 @@ describe('a Rust project cannot name the programs lsp runs', () => {
     writeFileSync(join(crate, 'Cargo.toml'), '[package]\nname = "a"\nversion = "0.1.0"\nedition = "2021"\n');
     writeFileSync(join(crate, 'src', 'lib.rs'), 'pub fn one() -> i32 {\n    1\n}\n');
     mkdirSync(join(h.dir, '.cargo'));
-    writeFileSync(join(h.dir, '.cargo', 'config.toml'), '[build]\nrustc = "./r.sh"\n');
+    writeFileSync(join(h.dir, '.cargo', 'config.toml'), '[env]\nCC = "./evil-cc"\n');
     const refused = await h.ask({ operation: 'hover', file: 'crates/a/src/lib.rs', line: 1, symbol: 'one' });
-    expect(refused.output).toContain('.cargo/config.toml can name programs');
+    expect(refused.output).toContain(".cargo/config.toml mentions 'env'");
     expect(existsSync(record)).toBe(false);
     rmSync(join(h.dir, '.cargo'), { recursive: true });
     const served = await h.ask({ operation: 'hover', file: 'crates/a/src/lib.rs', line: 1, symbol: 'one' });
@@ -132,23 +167,23 @@ describe('a Rust project cannot name the programs lsp runs', () => {
     const first = await h.ask({ operation: 'hover', file: 'src/main.rs', line: 5, symbol: 'greet' });
     expect(first.output).not.toContain('LSP_UNAVAILABLE');
     expect((await h.ask({ operation: 'status' })).output).toMatch(/rust .*running/);
-    writeFileSync(join(h.dir, 'rust-toolchain.toml'), '[toolchain]\npath = "./tc"\n');
+    writeFileSync(join(h.dir, 'rust-analyzer.toml'), '[check]\noverrideCommand = ["./evil.sh"]\n');
     const second = await h.ask({ operation: 'hover', file: 'src/main.rs', line: 5, symbol: 'greet' });
-    expect(second.output).toContain('rust-toolchain.toml can name programs');
+    expect(second.output).toContain('rust-analyzer.toml holds settings for rust-analyzer');
     const status = await h.ask({ operation: 'status' });
     expect(status.output).toMatch(/rust .*stopped/);
     const reload = await h.ask({ operation: 'reload', file: 'src/main.rs' });
-    expect(reload.output).toContain('rust-toolchain.toml can name programs');
+    expect(reload.output).toContain('rust-analyzer.toml holds settings for rust-analyzer');
   }, 30_000);
 
   it("LSP-02: the folders above the workspace are the host's and not judged", () => {
     const outer = mkdtempSync(join(scratch, 'outer-'));
-    writeFileSync(join(outer, 'rust-toolchain.toml'), '[toolchain]\nchannel = "stable"\n');
+    writeFileSync(join(outer, 'rust-analyzer.toml'), '[check]\noverrideCommand = ["x"]\n');
     const ws = join(outer, 'ws');
     mkdirSync(join(ws, 'src'), { recursive: true });
     writeFileSync(join(ws, 'Cargo.toml'), '[package]\nname = "ws"\n');
     expect(rustProjectRefusal(ws, ws)).toBeUndefined();
-    expect(rustProjectRefusal(ws, outer)).toContain('rust-toolchain.toml can name programs');
+    expect(rustProjectRefusal(ws, outer)).toContain('rust-analyzer.toml holds settings');
   });
 
   it('a relative PATH entry is never searched', () => {

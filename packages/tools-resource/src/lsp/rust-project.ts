@@ -1,21 +1,23 @@
 /**
  * What keeps rust-analyzer from running programs a Rust project names. `lsp` runs unasked (a
  * read-tier tool, offered in plan mode and to read-only sub-agents), so nothing the project holds
- * may choose a program the server, cargo or rustup then runs:
+ * may choose a program the server, cargo or rustup then runs. rust-analyzer runs with its
+ * environment pinned ({@link rustServerEnv}): the toolchain rustup names outside any project (which
+ * wins over a `rust-toolchain` file), cargo's `rustc` and rust-analyzer's `cargo` as absolute paths
+ * of that toolchain, and no rustc wrappers. What the pins cannot cover refuses the project, in its
+ * root or any folder between it and the workspace root:
  *
- * - a `rust-toolchain` or `rust-toolchain.toml` file makes every rustup proxy started in the
- *   project (`rust-analyzer`, `cargo`, `rustc`) run the toolchain it names, a folder path too;
- * - `.cargo/config` and `.cargo/config.toml` name cargo's `rustc` and its wrappers, which
- *   `cargo metadata` runs when rust-analyzer loads the project;
- * - `rust-analyzer.toml` holds settings for the server, its commands among them.
- *
- * A project holding one of them, in its root or any folder between it and the workspace root,
- * gets no server (the refusal names the file). The server's own environment pins the rest, in case
- * such a file appears while it runs: the toolchain rustup names outside the workspace, cargo's
- * `rustc` and rust-analyzer's `cargo` as absolute paths of that toolchain, and no rustc wrappers.
+ * - `rust-analyzer.toml`, which holds settings for the server, its commands among them;
+ * - a `.cargo/config` or `.cargo/config.toml` that sets environment variables (`[env]`, which
+ *   rust-analyzer passes on to the commands it runs), credential providers, registries or sources,
+ *   includes other files or paths, or unstable options, or that cannot be read (a rustc or wrapper
+ *   it names is pinned away);
+ * - a `rust-toolchain` or `rust-toolchain.toml` when no toolchain could be pinned (rustup on PATH
+ *   without a toolchain of its own outside the project): a rustup proxy started in the project
+ *   would run the toolchain that file names, a folder of the project's own programs too.
  */
 import { spawnSync } from 'node:child_process';
-import { lstatSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join, parse, relative, resolve } from 'node:path';
 import { onPath } from './server-binaries.js';
 
@@ -28,6 +30,15 @@ export const RUST_PROJECT_PROGRAM_FILES: readonly string[] = [
   'rust-analyzer.toml',
 ];
 
+/** Largest cargo configuration file judged (64 KiB); a larger one refuses the project. */
+const MAX_CARGO_CONFIG_BYTES = 64 * 1024;
+
+/**
+ * Words of a cargo configuration through which cargo or rust-analyzer could run a program the
+ * pins do not cover, in any letter case and anywhere in the file (a comment naming one refuses too).
+ */
+const CARGO_CONFIG_HAZARDS = /env|credential|include|registr|source|paths|unstable/i;
+
 function exists(path: string): boolean {
   try {
     lstatSync(path);
@@ -37,9 +48,39 @@ function exists(path: string): boolean {
   }
 }
 
+/** The text of a small regular file, or undefined when it is not one (read without blocking). */
+function smallText(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
+    return stat.isFile() && stat.size <= MAX_CARGO_CONFIG_BYTES ? readFileSync(fd, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Why the file `name` at `file` refuses the project (what it could do), or undefined when it does not. */
+function hazardOf(name: string, file: string): string | undefined {
+  if (name === 'rust-analyzer.toml') return 'holds settings for rust-analyzer, its commands among them';
+  if (name.startsWith('rust-toolchain'))
+    return onPath('rustup') !== undefined && rustServerEnv().RUSTUP_TOOLCHAIN === undefined
+      ? 'names the toolchain rustup would run for the project, and no toolchain of rustup could be pinned in its place'
+      : undefined;
+  const text = smallText(file);
+  if (text === undefined) return `is not a regular file of at most ${MAX_CARGO_CONFIG_BYTES} bytes that can be read`;
+  const hazard = CARGO_CONFIG_HAZARDS.exec(text)?.[0];
+  return hazard === undefined
+    ? undefined
+    : `mentions '${hazard}' (environment variables, credential providers, registries, sources, includes, paths or unstable options, through which cargo or rust-analyzer could run a program)`;
+}
+
 /**
  * Why rust-analyzer must not run for the project at `root`, or undefined: the first file of
- * {@link RUST_PROJECT_PROGRAM_FILES} found in `root` or a folder above it up to `workspaceRoot`.
+ * {@link RUST_PROJECT_PROGRAM_FILES} found in `root` or a folder above it up to `workspaceRoot`
+ * that the pins of {@link rustServerEnv} do not make harmless.
  */
 export function rustProjectRefusal(root: string, workspaceRoot: string): string | undefined {
   const top = resolve(workspaceRoot);
@@ -48,12 +89,13 @@ export function rustProjectRefusal(root: string, workspaceRoot: string): string 
     for (const name of RUST_PROJECT_PROGRAM_FILES) {
       const file = join(dir, name);
       if (!exists(file)) continue;
+      const hazard = hazardOf(name, file);
+      if (hazard === undefined) continue;
       const shown = relative(top, file).split('\\').join('/');
       return (
-        `${shown} can name programs that rustup, cargo or rust-analyzer would run for this project ` +
-        '(a toolchain, rustc or its wrapper, server commands), and lsp runs unasked, so rust-analyzer ' +
-        `is not started for it; allowed: a Rust project without ${RUST_PROJECT_PROGRAM_FILES.join(', ')} ` +
-        'in its folder or above it inside the workspace (to check this one, run cargo through bash, which asks first)'
+        `${shown} ${hazard}, and lsp runs unasked, so rust-analyzer is not started for this project; ` +
+        'allowed: a Rust project without rust-analyzer.toml and whose cargo configuration sets none of those ' +
+        '(to check this one, run cargo through bash, which asks first)'
       );
     }
     const rel = relative(top, dir);
