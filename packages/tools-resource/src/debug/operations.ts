@@ -120,7 +120,6 @@ function stillRunning(waitMs: number): ToolResult {
 }
 
 async function runAndWait(
-  debug: DebugResource,
   s: DebugSession,
   command: string,
   threadId: number | undefined,
@@ -270,7 +269,7 @@ export async function runOperation(
         step_out: 'stepOut',
         pause: 'pause',
       }[a.op];
-      return runAndWait(debug, s, command, a.thread_id, a.wait_ms ?? debug.stopWaitMs);
+      return runAndWait(s, command, a.thread_id, a.wait_ms ?? debug.stopWaitMs);
     }
     case 'threads': {
       const s = await live(debug);
