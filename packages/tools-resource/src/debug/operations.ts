@@ -1,9 +1,9 @@
 /** The operations of `debug`, each turning DAP answers into bounded text plus metadata. */
-import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { ToolResult } from '@a3s-code/core';
 import type { AdapterId } from './adapters.js';
 import { DebugToolError } from './debug-errors.js';
+import { lineCount } from './source-file.js';
 import { hostPidOf } from './target-guard.js';
 import type { DebugResource } from './debug-resource.js';
 import type { DebugSession, ProcessHold } from './debug-session.js';
@@ -97,23 +97,6 @@ async function topFrame(s: DebugSession): Promise<number | undefined> {
   return typeof id === 'number' ? id : undefined;
 }
 
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The lines of a source file (a last line without a newline counts). */
-function lineCount(path: string): number {
-  if (statSync(path).size > 64 * 2 ** 20) return Number.POSITIVE_INFINITY; // no source file is that big: not read
-  const text = readFileSync(path);
-  let n = 0;
-  for (let i = text.indexOf(10); i !== -1; i = text.indexOf(10, i + 1)) n++;
-  return text.length > 0 && text[text.length - 1] !== 10 ? n + 1 : n;
-}
-
 /** The answer when the program neither stopped nor ended within `waitMs`. */
 function stillRunning(waitMs: number): ToolResult {
   return ok(`running: no stop and no end within ${waitMs} ms (wait again, pause or terminate)`, { state: 'running' });
@@ -195,13 +178,12 @@ export async function runOperation(
     case 'breakpoints': {
       const file = need(a.file, 'file', 'breakpoints');
       const lines = need(a.lines, 'lines', 'breakpoints');
-      if (lines.length > 0 && !isFile(isAbsolute(file) ? file : resolve(cwd, file)))
+      const count = lines.length === 0 ? 0 : lineCount(isAbsolute(file) ? file : resolve(cwd, file));
+      if (count === undefined)
         throw new DebugToolError(
           'DEBUG_ARGS',
           `breakpoints: there is no file ${file}; give the path of a source file, relative to the workspace root`,
         );
-      const path = isAbsolute(file) ? file : resolve(cwd, file);
-      const count = lines.length === 0 ? 0 : lineCount(path);
       const past = lines.filter((l) => l > count);
       if (past.length > 0)
         throw new DebugToolError(

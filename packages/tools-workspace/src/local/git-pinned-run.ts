@@ -4,7 +4,16 @@
  * through the pinned folder read back as the repository's own.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CancelledError } from '@a3s-code/core';
 import { WorkspaceProcessError } from '../errors.js';
@@ -101,13 +110,42 @@ export function relinkWorktrees(pinned: PinnedCommand, places: GitPlaces): void 
     return;
   }
   for (const id of ids) {
-    try {
-      const file = readFileSync(join(admin, id, 'gitdir'), 'utf8').trim();
-      if (basename(file) !== '.git') continue;
-      const wrong = `gitdir: ${pinned.stand}/.git/worktrees/${id}\n`;
-      if (readFileSync(file, 'utf8') === wrong) writeFileSync(file, `gitdir: ${join(admin, id)}\n`);
-    } catch {
-      // A worktree folder that is gone or unreadable is left as it is.
-    }
+    const file = smallRegularText(join(admin, id, 'gitdir'))?.trim();
+    if (file === undefined || basename(file) !== '.git') continue;
+    const wrong = `gitdir: ${pinned.stand}/.git/worktrees/${id}\n`;
+    if (smallRegularText(file) === wrong) rewriteRegular(file, `gitdir: ${join(admin, id)}\n`);
+  }
+}
+
+/**
+ * The text of a small regular file, undefined otherwise: opened without blocking or following a
+ * link, and checked by descriptor, so a FIFO or a link a command put in a worktree's place is
+ * neither waited on nor followed. A worktree folder that is gone or unreadable is left as it is.
+ */
+function smallRegularText(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    const stat = fstatSync(fd);
+    return stat.isFile() && stat.size <= 4096 ? readFileSync(fd, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Replaces the content of the regular file at `path` (never through a link, never a FIFO). */
+function rewriteRegular(path: string, text: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    if (!fstatSync(fd).isFile()) return;
+    ftruncateSync(fd, 0);
+    writeSync(fd, text, 0, 'utf8');
+  } catch {
+    // left as it is
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
