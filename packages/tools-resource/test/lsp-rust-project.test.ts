@@ -85,6 +85,7 @@ describe('a Rust project cannot name the programs lsp runs', () => {
     ['.cargo/config.toml', '[env]\nRUSTC_WRAPPER = "./w.sh"\n', "mentions 'env'"],
     ['.cargo/config', '[registries.evil]\ncredential-provider = "./p.sh"\n', "mentions 'registr'"],
     ['.cargo/config.toml', 'include = ["more.toml"]\n', "mentions 'include'"],
+    ['.cargo/config.toml', '[build]\nrustflags = ["-Z", "codegen-backend=./evil.so"]\n', "mentions '-Z'"],
   ] as const) {
     it(`LSP-02: a crate whose ${file} ${said.replace(/'/g, '')} gets no server, and status names the file`, async () => {
       const record = join(scratch, `record-${file.replace(/\W/g, '_')}-${said.length}`);

@@ -35,9 +35,11 @@ const MAX_CARGO_CONFIG_BYTES = 64 * 1024;
 
 /**
  * Words of a cargo configuration through which cargo or rust-analyzer could run a program the
- * pins do not cover, in any letter case and anywhere in the file (a comment naming one refuses too).
+ * pins do not cover, anywhere in the file (a comment naming one refuses too): in any letter case,
+ * and rustc's `-Z` options (on a nightly toolchain `-Z codegen-backend=` loads a library even for
+ * the `--print` cargo metadata asks rustc for).
  */
-const CARGO_CONFIG_HAZARDS = /env|credential|include|registr|source|paths|unstable/i;
+const CARGO_CONFIG_HAZARDS = /env|credential|include|registr|source|paths|unstable|codegen|plugin|-Z/i;
 
 function exists(path: string): boolean {
   try {
@@ -74,7 +76,7 @@ function hazardOf(name: string, file: string): string | undefined {
   const hazard = CARGO_CONFIG_HAZARDS.exec(text)?.[0];
   return hazard === undefined
     ? undefined
-    : `mentions '${hazard}' (environment variables, credential providers, registries, sources, includes, paths or unstable options, through which cargo or rust-analyzer could run a program)`;
+    : `mentions '${hazard}' (environment variables, credential providers, registries, sources, includes, paths, unstable options or rustc's -Z options and codegen backends, through which cargo or rust-analyzer could run a program)`;
 }
 
 /**
