@@ -7,11 +7,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { Tool, ToolResult } from '@a3s-code/core';
 import { createToolContext } from '@a3s-code/core/testing';
 import { grepTool, LocalWorkspace } from '@a3s-code/tools-workspace';
-import { fmt, gc, median } from './util.js';
+import { fmt, pairedMedians } from './util.js';
 
 const MB = Number(process.env.BENCH_MB ?? 64);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -40,25 +39,8 @@ const peer = (): Promise<void> =>
     child.on('close', (code) => (code === 0 ? ok() : fail(new Error(`rg exited ${code}`))));
   });
 
-await ours();
-await peer();
-const a: number[] = [];
-const b: number[] = [];
-const ratio: number[] = [];
-for (let i = 0; i < RUNS; i++) {
-  const pair: number[] = [];
-  for (const fn of i % 2 === 0 ? [ours, peer] : [peer, ours]) {
-    gc();
-    const t0 = performance.now();
-    await fn();
-    pair.push(performance.now() - t0);
-  }
-  const [x, y] = i % 2 === 0 ? [pair[0]!, pair[1]!] : [pair[1]!, pair[0]!];
-  a.push(x);
-  b.push(y);
-  ratio.push(x / y);
-}
+const m = await pairedMedians(RUNS, ours, peer, 1);
 console.log(
-  `grep content on one ${MB} MB matching line: ours ${fmt(median(a), 0)} ms   rg -n ${fmt(median(b), 0)} ms   ratio ${fmt(median(ratio), 1)}x (${RUNS} pairs)`,
+  `grep content on one ${MB} MB matching line: ours ${fmt(m.ours, 0)} ms   rg -n ${fmt(m.peer, 0)} ms   ratio ${fmt(m.ratio, 1)}x (${RUNS} pairs)`,
 );
 rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { openSync, closeSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_LSP_FILE_BYTES } from '../src/lsp/regular-file.js';
+import { MAX_LSP_FILE_BYTES } from '../src/shared/regular-file.js';
 import { type LspHarness, lspHarness } from './lsp-support.js';
 
 let h: LspHarness | undefined;

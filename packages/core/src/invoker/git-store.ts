@@ -11,9 +11,10 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { constants, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { withRegularFileSync } from '../config/regular-file.js';
 
 /** The git folders to hide from a command, and the note that says why. */
 export interface HeldGitStore {
@@ -48,15 +49,11 @@ const cache = new Map<string, { readonly key: string; readonly holds: string | u
 
 /** The text of `path`, or `''` when it cannot be read. */
 function textOf(path: string): string {
-  let fd: number | undefined;
   try {
-    // Opened without blocking and checked by descriptor: a FIFO swapped in is never waited on.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : '';
+    // Checked by descriptor: a FIFO swapped in is never waited on.
+    return withRegularFileSync(path, (fd) => readFileSync(fd, 'utf8')) ?? '';
   } catch {
     return '';
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

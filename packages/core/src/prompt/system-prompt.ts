@@ -4,8 +4,9 @@
  * ordered inputs. None of them can remove another, and none touches the tool list, which comes
  * only from the registry.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { readSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { notInside, withRegularFileSync } from '../config/regular-file.js';
 import { EXECUTION_STYLES, RESPONSE_FORMAT, RUNTIME_CONTRACT } from './contracts.js';
 
 /** Workspace files read as instructions, in this order. */
@@ -70,26 +71,21 @@ function readInstructionFile(dir: string, path: string): WorkspaceInstruction | 
   } catch {
     return undefined;
   }
-  const rel = relative(root, real);
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
-    return notRead(path, 'it is a link to a file outside the workspace');
-  let fd: number | undefined;
+  if (notInside(root, real)) return notRead(path, 'it is a link to a file outside the workspace');
   try {
-    // No blocking on a FIFO or a device: the type is checked before anything is read.
-    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
-    if (!fstatSync(fd).isFile()) return notRead(path, 'it is not a regular file');
-    const buf = Buffer.alloc(MAX_INSTRUCTION_BYTES + 1);
-    let length = 0;
-    while (length < buf.length) {
-      const n = readSync(fd, buf, length, buf.length - length, null);
-      if (n === 0) break;
-      length += n;
-    }
-    return instruction(path, buf.subarray(0, length));
+    const buf = withRegularFileSync(real, (fd) => {
+      const bytes = Buffer.alloc(MAX_INSTRUCTION_BYTES + 1);
+      let length = 0;
+      while (length < bytes.length) {
+        const n = readSync(fd, bytes, length, bytes.length - length, null);
+        if (n === 0) break;
+        length += n;
+      }
+      return bytes.subarray(0, length);
+    });
+    return buf === undefined ? notRead(path, 'it is not a regular file') : instruction(path, buf);
   } catch (e) {
     return notRead(path, `it cannot be read (${(e as { code?: string }).code ?? (e as Error).message})`);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

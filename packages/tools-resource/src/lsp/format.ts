@@ -1,7 +1,7 @@
 /** Rendering of LSP answers as text: locations as `path:line: text`, hovers, symbols, diagnostics. */
 import { fileURLToPath } from 'node:url';
 import { lineText } from './positions.js';
-import { readRegularFile } from './regular-file.js';
+import { readRegularFile } from '../shared/regular-file.js';
 import { type LspDiagnostic, type LspLocation, SEVERITY_NAMES } from './protocol.js';
 
 /** Reads target files once per answer. */

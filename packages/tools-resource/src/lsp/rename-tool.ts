@@ -15,7 +15,7 @@ import { LspError } from './lsp-errors.js';
 import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
 import { lspFailure, supervisorOf } from './lsp-tool.js';
 import { positionOf } from './positions.js';
-import { readRegularFile } from './regular-file.js';
+import { readRegularFile } from '../shared/regular-file.js';
 import type { LspWorkspaceEdit } from './protocol.js';
 import { serverText, syncFile } from './session-files.js';
 import { applyTextEdits, editsByFile } from './workspace-edit.js';

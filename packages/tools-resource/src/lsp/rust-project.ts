@@ -17,8 +17,9 @@
  *   would run the toolchain that file names, a folder of the project's own programs too.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { dirname, join, parse, relative, resolve } from 'node:path';
+import { withRegularFileSync } from '../shared/regular-file.js';
 import { onPath } from './server-binaries.js';
 
 /** The files through which a Rust project could name programs (paths relative to a folder). */
@@ -52,15 +53,12 @@ function exists(path: string): boolean {
 
 /** The text of a small regular file, or undefined when it is not one (read without blocking). */
 function smallText(path: string): string | undefined {
-  let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    const stat = fstatSync(fd);
-    return stat.isFile() && stat.size <= MAX_CARGO_CONFIG_BYTES ? readFileSync(fd, 'utf8') : undefined;
+    return withRegularFileSync(path, (fd, size) =>
+      size <= MAX_CARGO_CONFIG_BYTES ? readFileSync(fd, 'utf8') : undefined,
+    );
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

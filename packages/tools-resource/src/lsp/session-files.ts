@@ -3,7 +3,7 @@ import { type LspClient, uriOf } from './client.js';
 import { LspError } from './lsp-errors.js';
 import type { LspDiagnostic } from './protocol.js';
 import type { LspSupervisor } from './supervisor.js';
-import { readRegularFile } from './regular-file.js';
+import { readRegularFile } from '../shared/regular-file.js';
 import type { ServerSpec } from './servers.js';
 
 /** A file synced into its server. */

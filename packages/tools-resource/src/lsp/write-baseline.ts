@@ -6,7 +6,7 @@
  * serves it and has not opened it. After the write the file is opened with that old text first,
  * so the errors it already had are the baseline and only what the write introduced is new.
  */
-import { readRegularFile } from './regular-file.js';
+import { readRegularFile } from '../shared/regular-file.js';
 import { serverText } from './session-files.js';
 import type { ToolContext } from '@a3s-code/core';
 import type { LspSupervisor } from './supervisor.js';

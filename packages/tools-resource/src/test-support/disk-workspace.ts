@@ -6,7 +6,7 @@
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { WorkspaceGlobRequest, WorkspaceServices } from '@a3s-code/core';
-import { readRegularFile } from '../lsp/regular-file.js';
+import { readRegularFile } from '../shared/regular-file.js';
 
 async function* walk(root: string, rel: string): AsyncGenerator<string> {
   const entries = await readdir(join(root, rel), { withFileTypes: true });

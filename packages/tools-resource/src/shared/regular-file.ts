@@ -1,10 +1,11 @@
 /**
- * Reading a file for a language server without ever blocking: the file is opened non-blocking and
- * must be a regular file before anything is read. A FIFO (opening one for reading waits for a
- * writer, holding one of the process's few file-system threads for good) or a device (`/dev/zero`
- * never ends) is refused, and so is a file larger than the limit.
+ * Reading a file a command could have replaced without ever blocking: the file is opened
+ * non-blocking and must be a regular file before anything is read. A FIFO (opening one for reading
+ * waits for a writer, holding one of the process's few file-system threads, or the host's own
+ * thread, for good) or a device (`/dev/zero` never ends) is refused, and so is a file larger than
+ * the limit.
  */
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** Largest file the lsp tools read (16 MiB): no language server works on more. */
@@ -39,5 +40,20 @@ export async function readRegularFile(abs: string, maxBytes = MAX_LSP_FILE_BYTES
     return await handle.readFile();
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * `use(fd, size)` on a descriptor of `path` when it is a regular file, or undefined when it is
+ * not one. The descriptor is closed afterwards.
+ * @throws the file system's error when `path` cannot be opened, and whatever `use` throws.
+ */
+export function withRegularFileSync<T>(path: string, use: (fd: number, size: number) => T): T | undefined {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFile() ? use(fd, stat.size) : undefined;
+  } finally {
+    closeSync(fd);
   }
 }
