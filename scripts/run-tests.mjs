@@ -30,7 +30,13 @@ const r = spawnSync(
     `--outputFile.json=${out}`,
     ...process.argv.slice(2),
   ],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, TMPDIR: scratch } },
+  {
+    cwd: root,
+    stdio: 'inherit',
+    // The pack-install test keeps the third-party part of its npm install between runs: beside the
+    // scratch folder (so on its file system), not in it.
+    env: { A3S_PACK_INSTALL_CACHE: join(tmpdir(), 'a3s-pack-install-cache'), ...process.env, TMPDIR: scratch },
+  },
 );
 try {
   rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });

@@ -83,7 +83,9 @@ function run(cmd: string, args: string[], options: SpawnSyncOptions & { timeout:
  * it, or `A3S_PACK_INSTALL_FRESH=1`) installs from scratch and keeps its own.
  */
 const thirdPartyTree = {
-  root: join(tmpdir(), 'a3s-pack-install-cache'),
+  // scripts/run-tests.mjs gives each run a temporary folder of its own and removes it at the end:
+  // it names a place beside that folder that outlives the run.
+  root: process.env.A3S_PACK_INSTALL_CACHE || join(tmpdir(), 'a3s-pack-install-cache'),
   memo: undefined as string | undefined,
   key(): string {
     if (this.memo !== undefined) return this.memo;

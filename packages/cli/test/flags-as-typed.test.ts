@@ -1,91 +1,97 @@
-// Flags as people type them, through the real executable: before the command (`a3s -C app run`),
+// Flags as people type them: before the command (`a3s -C app run`),
 // with a single dash (`-yolo`), in capitals (`--JSON`), with a value on a switch (`--yolo=false`)
 // or after `=` on a short flag (`-m=…`); command names that are Object.prototype's own
 // (`a3s toString`); a config file that cannot be read or is a folder, in `a3s models` too; a
 // session id or folder name holding terminal control sequences; a replay whose workspace config
 // file is broken. Each is answered on stderr in one
 // line naming what was typed and what is allowed, with the usual exit code and no stack trace.
+// Most cases run `main` (the executable's whole body) in this process; the real executable runs
+// where the process matters: flags before the command, a config file only another user cannot
+// read, a home folder under /proc (a hang there would hang this worker), and `a3s code` on a pipe.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { A3S, a3s, scriptFile, TEST_A3S_HOME } from './kit.js';
+import { A3S, a3s, runMain, scriptFile, TEST_A3S_HOME } from './kit.js';
 
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
 const empty = () => mkdtempSync(join(tmpdir(), 'a3s-flags-'));
 const hello = () => scriptFile([{ text: 'Hello from a scripted model.' }]);
+/** `main(args)` in this process, with `env` over the test's environment (as the executable gets it). */
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runMain(args, { env: { ...process.env, ...env } as Record<string, string> });
 
 describe('flags as people type them', () => {
-  it('flags before the command go to that command', () => {
+  it('flags before the command go to that command', async () => {
     const dir = empty();
     const run = a3s(['-C', dir, '--model', `scripted:${hello()}`, 'run', 'say hello']);
     expect(run.stderr).toBe('');
     expect([run.status, run.stdout]).toEqual([0, expect.stringContaining('Hello from a scripted model.')]);
     expect(run.stdout).toContain(join(dir, '.a3s', 'effect-log'));
-    const tools = a3s(['--cwd', dir, '--plan', 'tools', '--json']);
+    const tools = await cli(['--cwd', dir, '--plan', 'tools', '--json']);
     expect(tools.status, tools.stderr).toBe(0);
     const names = (JSON.parse(tools.stdout) as { name: string }[]).map((t) => t.name);
     expect(names).toContain('read');
     expect(names).not.toContain('bash');
-    const models = a3s(['-m', 'openai/gpt-4o', 'models', '--json'], { OPENAI_API_KEY: 'sk-test' });
+    const models = await cli(['-m', 'openai/gpt-4o', 'models', '--json'], { OPENAI_API_KEY: 'sk-test' });
     expect(models.status, models.stderr).toBe(0);
     expect(JSON.parse(models.stdout).model).toEqual({ model: 'openai/gpt-4o', from: '--model' });
     // The value of a flag is never taken for the command: `-m run` is the model "run".
-    const value = a3s(['-m', 'run', '-C', dir]);
+    const value = await cli(['-m', 'run', '-C', dir]);
     expect([value.status, value.stderr]).toEqual([2, expect.stringMatching(/^a3s code: --model run: expected/)]);
     // After `--` nothing moves.
-    const rest = a3s(['--yolo', '--', 'run']);
+    const rest = await cli(['--yolo', '--', 'run']);
     expect([rest.status, rest.stderr]).toEqual([2, expect.stringContaining("unexpected argument 'run'")]);
   });
 
-  it("a3s --help <command> is that command's help; the main help says flags may come first and lists -v", () => {
+  it("a3s --help <command> is that command's help; the main help says flags may come first and lists -v", async () => {
     for (const first of ['--help', '-h']) {
-      const r = a3s([first, 'run']);
+      const r = await cli([first, 'run']);
       expect([r.status, r.stderr]).toEqual([0, '']);
       expect(r.stdout).toMatch(/^Usage: a3s run \[options\] "<prompt>"/);
     }
-    const main = a3s(['--help']);
+    const main = await cli(['--help']);
     expect(main.stdout).toContain('version              print the version (also --version, -V, -v)');
     expect(main.stdout).toContain('flags may also come before it (a3s -C ../app run "...")');
-    expect(a3s(['-v']).stdout).toMatch(/^a3s \d+\.\d+\.\d+/);
+    expect((await cli(['-v'])).stdout).toMatch(/^a3s \d+\.\d+\.\d+/);
   });
 
-  it('-yolo, -json and --JSON name the long flag meant; -zzz names what was typed', () => {
+  it('-yolo, -json and --JSON name the long flag meant; -zzz names what was typed', async () => {
     for (const [args, said] of [
       [['run', 'hi', '-yolo'], "a3s run: unknown option '-yolo' (did you mean --yolo?); a3s run takes --model <value>"],
       [['tools', '-json'], "a3s tools: unknown option '-json' (did you mean --json?); a3s tools takes"],
       [['tools', '--JSON'], "a3s tools: unknown option '--JSON' (did you mean --json?); a3s tools takes"],
       [['run', 'hi', '-zzz'], "a3s run: unknown option '-zzz'; a3s run takes"],
     ] as const) {
-      const r = a3s([...args]);
+      const r = await cli([...args]);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr.split('\n')[0]).toContain(said);
       noStack(r.stderr);
     }
   });
 
-  it('a value given to a switch is refused naming the switch; -m=<model> reads as --model=<model>', () => {
+  it('a value given to a switch is refused naming the switch; -m=<model> reads as --model=<model>', async () => {
     for (const [args, flag] of [
       [['run', '--yolo=false', 'hi'], '--yolo'],
       [['tools', '--json=1'], '--json'],
     ] as const) {
-      const r = a3s([...args]);
+      const r = await cli([...args]);
       expect([r.status, r.stderr]).toEqual([
         2,
         `a3s ${args[0]}: ${flag} takes no value: it is a switch (${flag} turns it on; leave it out to keep it off); see 'a3s ${args[0]} --help'\n`,
       ]);
     }
     const dir = empty();
-    const short = a3s(['run', `-m=scripted:${hello()}`, `-C=${dir}`, 'hi']);
+    const short = await cli(['run', `-m=scripted:${hello()}`, `-C=${dir}`, 'hi']);
     expect([short.status, short.stderr]).toEqual([0, '']);
     expect(short.stdout).toContain('Hello from a scripted model.');
     // The value keeps what follows the first `=`, even a leading dash.
-    const dash = a3s(['run', '-m=-x', '-C', dir, 'hi']);
+    const dash = await cli(['run', '-m=-x', '-C', dir, 'hi']);
     expect([dash.status, dash.stderr]).toEqual([2, expect.stringMatching(/^a3s run: --model -x: expected/)]);
   });
 
-  it('a3s sessions refuses the session flags without --resume, where they would do nothing', () => {
+  it('a3s sessions refuses the session flags without --resume, where they would do nothing', async () => {
     const dir = empty();
     for (const [flag, args] of [
       ['--model', ['--model', 'foo/bar']],
@@ -95,20 +101,20 @@ describe('flags as people type them', () => {
       ['--vibe-tier', ['--vibe-tier', 'fast=openai/gpt-4o-mini']],
       ['--trust-workspace', ['--trust-workspace']],
     ] as const) {
-      const r = a3s(['sessions', '--cwd', dir, ...args]);
+      const r = await cli(['sessions', '--cwd', dir, ...args]);
       expect([r.status, r.stdout, r.stderr]).toEqual([
         2,
         '',
         `a3s sessions: ${flag} applies only with --resume <id> (the session it reopens); a3s sessions without --resume lists the sessions, and takes --cwd and --json\n`,
       ]);
     }
-    expect(a3s(['sessions', '--cwd', dir, '--json'])).toMatchObject({ status: 0, stdout: '[]\n' });
-    expect(a3s(['sessions', '--help']).stdout).toContain('apply only with --resume.');
+    expect(await cli(['sessions', '--cwd', dir, '--json'])).toMatchObject({ status: 0, stdout: '[]\n' });
+    expect((await cli(['sessions', '--help'])).stdout).toContain('apply only with --resume.');
   });
 
-  it('a vibe tier whose provider has no key or base URL: the hint names the variable, not the tier key path', () => {
+  it('a vibe tier whose provider has no key or base URL: the hint names the variable, not the tier key path', async () => {
     const bare: Record<string, string> = { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
-    const key = a3s(
+    const key = await cli(
       ['run', '--cwd', empty(), '--model', `scripted:${hello()}`, '--vibe-tier', 'fast=openai/gpt-4o-mini', 'hi'],
       bare,
     );
@@ -116,7 +122,7 @@ describe('flags as people type them', () => {
     expect(key.stderr).toContain(
       `\nhint: export OPENAI_API_KEY=<your key>, or name the variable that holds it in a3s.config.json: "providers": { "openai": { "apiKeyEnv": "<VARIABLE>" } }`,
     );
-    const url = a3s(
+    const url = await cli(
       ['run', '--cwd', empty(), '--model', `scripted:${hello()}`, '--vibe-tier', 'good=vllm/qwen', 'hi'],
       bare,
     );
@@ -127,20 +133,20 @@ describe('flags as people type them', () => {
     expect(key.stderr + url.stderr).not.toContain('export vibe.');
   });
 
-  it("names of Object.prototype's members are unknown commands, exit 2", () => {
+  it("names of Object.prototype's members are unknown commands, exit 2", async () => {
     for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
-      const r = a3s([name, 'x']);
+      const r = await cli([name, 'x']);
       expect([r.status, r.stderr], name).toEqual([
         2,
         expect.stringMatching(new RegExp(`^a3s: unknown command '${name}'; expected one of code, run,`)),
       ]);
-      expect(a3s(['help', name]).status).toBe(2);
+      expect((await cli(['help', name])).status).toBe(2);
     }
   });
 });
 
 describe('the workspace config file and the text a3s echoes', () => {
-  it('a config file that cannot be read: the hint says to make it readable, not the workspace writable', (ctx) => {
+  it('a config file that cannot be read: the hint says to make it readable, not the workspace writable', async (ctx) => {
     const dir = empty();
     chmodSync(dir, 0o777);
     writeFileSync(join(dir, 'a3s.config.json'), '{"model":"openai/gpt-4o"}');
@@ -174,10 +180,10 @@ describe('the workspace config file and the text a3s echoes', () => {
     }
   });
 
-  it('a3s models refuses a folder in the config file place, and names a config model whose script is missing', () => {
+  it('a3s models refuses a folder in the config file place, and names a config model whose script is missing', async () => {
     const folder = empty();
     mkdirSync(join(folder, 'a3s.config.json'));
-    const r = a3s(['models', '--cwd', folder]);
+    const r = await cli(['models', '--cwd', folder]);
     expect([r.status, r.stdout, r.stderr]).toEqual([
       2,
       '',
@@ -185,19 +191,19 @@ describe('the workspace config file and the text a3s echoes', () => {
     ]);
     const missing = empty();
     writeFileSync(join(missing, 'a3s.config.json'), '{"model":"scripted:gone.json"}');
-    const m = a3s(['models', '--cwd', missing]);
+    const m = await cli(['models', '--cwd', missing]);
     expect(m.status).toBe(2);
     expect(m.stdout.trimEnd().split('\n').at(-1)).toBe(
       `"model" in ${join(missing, 'a3s.config.json')}: scripted:${join(missing, 'gone.json')}: no such script file (looked for ${join(missing, 'gone.json')})`,
     );
-    const json = a3s(['models', '--cwd', missing, '--json']);
+    const json = await cli(['models', '--cwd', missing, '--json']);
     expect(json.status).toBe(2);
     expect(JSON.parse(json.stdout).model.problem).toContain('no such script file');
     // As a3s run says of it.
-    expect(a3s(['run', '--cwd', missing, 'hi']).status).toBe(2);
+    expect((await cli(['run', '--cwd', missing, 'hi'])).status).toBe(2);
   });
 
-  it('a3s init --cwd <dir> --model scripted:<file>: the file is looked for where typed and written so the config finds it', () => {
+  it('a3s init --cwd <dir> --model scripted:<file>: the file is looked for where typed and written so the config finds it', async () => {
     const top = empty();
     const script = join(top, 'model.json');
     writeFileSync(script, JSON.stringify({ turns: [{ text: 'Hello from a scripted model.' }] }));
@@ -210,11 +216,11 @@ describe('the workspace config file and the text a3s echoes', () => {
     });
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(JSON.parse(readFileSync(join(ws, 'a3s.config.json'), 'utf8')).model).toBe('scripted:../../model.json');
-    const run = a3s(['run', '--cwd', ws, 'hi']);
+    const run = await cli(['run', '--cwd', ws, 'hi']);
     expect([run.status, run.stderr]).toEqual([0, '']);
     expect(run.stdout).toContain('Hello from a scripted model.');
     // A script that is not there is named before anything is written.
-    const missing = a3s(['init', '--cwd', ws, '--force', '--model', `scripted:${join(top, 'gone.json')}`]);
+    const missing = await cli(['init', '--cwd', ws, '--force', '--model', `scripted:${join(top, 'gone.json')}`]);
     expect([missing.status, missing.stderr]).toEqual([
       2,
       `a3s init: --model scripted:${join(top, 'gone.json')}: no such script file (looked for ${join(top, 'gone.json')})\n`,
@@ -222,9 +228,9 @@ describe('the workspace config file and the text a3s echoes', () => {
     expect(JSON.parse(readFileSync(join(ws, 'a3s.config.json'), 'utf8')).model).toBe('scripted:../../model.json');
   });
 
-  it('a3s replay of a log whose workspace config file is broken still shows the log, with one warning for the cost', () => {
+  it('a3s replay of a log whose workspace config file is broken still shows the log, with one warning for the cost', async () => {
     const ws = empty();
-    const run = a3s(['run', '--cwd', ws, '--session', 's1', '--model', `scripted:${hello()}`, 'hi']);
+    const run = await cli(['run', '--cwd', ws, '--session', 's1', '--model', `scripted:${hello()}`, 'hi']);
     expect(run.status, run.stderr).toBe(0);
     writeFileSync(join(ws, 'a3s.config.json'), '{"modle": "openai/gpt-4o"}');
     const warning = expect.stringMatching(
@@ -234,19 +240,19 @@ describe('the workspace config file and the text a3s echoes', () => {
       ['replay', '--cwd', ws, 's1'],
       ['replay', join(ws, '.a3s', 'effect-log', 's1.jsonl')],
     ]) {
-      const r = a3s(args);
+      const r = await cli(args);
       expect([r.status, r.stderr]).toEqual([0, warning]);
       expect(r.stdout).toContain('run run-');
       expect(r.stdout).toContain('tokens: 464 in, 7 out');
     }
-    const json = a3s(['replay', '--json', ws]);
+    const json = await cli(['replay', '--json', ws]);
     expect([json.status, json.stderr]).toEqual([0, warning]);
     expect(JSON.parse(json.stdout).summary.facts).toBe(4);
     // The session commands still refuse the file.
-    expect(a3s(['tools', '--cwd', ws]).status).toBe(2);
+    expect((await cli(['tools', '--cwd', ws])).status).toBe(2);
   });
 
-  it('--trust-workspace with an A3S_HOME that cannot hold the trust record: named, exit 2, no hang', () => {
+  it('--trust-workspace with an A3S_HOME that cannot hold the trust record: named, exit 2, no hang', async () => {
     const ws = empty();
     writeFileSync(join(ws, 'a3s.config.json'), '{"permissions":{"allow":["Bash(echo:*)"]}}');
     const file = join(empty(), 'home-is-a-file');
@@ -273,26 +279,26 @@ describe('the workspace config file and the text a3s echoes', () => {
     expect(readFileSync(join(fresh, 'trusted-workspaces.json'), 'utf8')).toContain('"config_sha256"');
   });
 
-  it('a3s replay of an empty log says it holds no facts (exit 0); a log of one torn line says that instead', () => {
+  it('a3s replay of an empty log says it holds no facts (exit 0); a log of one torn line says that instead', async () => {
     const dir = empty();
     writeFileSync(join(dir, 'empty.jsonl'), '');
-    const r = a3s(['replay', join(dir, 'empty.jsonl')]);
+    const r = await cli(['replay', join(dir, 'empty.jsonl')]);
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(r.stdout.split('\n')[2]).toBe(
       'note: the log holds no facts (a session opened and closed before its first prompt)',
     );
     writeFileSync(join(dir, 'torn.jsonl'), '{"seq":1,"type":"run.started"');
-    const torn = a3s(['replay', join(dir, 'torn.jsonl')]);
+    const torn = await cli(['replay', join(dir, 'torn.jsonl')]);
     expect(torn.status).toBe(0);
     expect(torn.stdout.split('\n')[2]).toMatch(/^note: ignored a torn last line/);
     expect(torn.stdout).not.toContain('holds no facts');
   });
 
-  it('a session id or workspace folder holding control sequences is printed inert by a3s run and a3s code', () => {
+  it('a session id or workspace folder holding control sequences is printed inert by a3s run and a3s code', async () => {
     const dir = join(empty(), 'w\u001b]0;pwned\u0007s');
     mkdirSync(dir);
     const id = 'id\u001b[31mred';
-    const run = a3s(['run', '--cwd', dir, '--session', id, '--model', `scripted:${hello()}`, 'hi']);
+    const run = await cli(['run', '--cwd', dir, '--session', id, '--model', `scripted:${hello()}`, 'hi']);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('Hello from a scripted model.');
     expect(run.stdout).not.toContain('\u001b');
