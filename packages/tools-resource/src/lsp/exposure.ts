@@ -9,7 +9,7 @@
  * server's own list when it gives one (TypeScript's program), else every workspace file the
  * server could read (by extension; any file for servers that can include files of any name).
  */
-import type { Dirent } from 'node:fs';
+import { type Dirent, realpathSync } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative } from 'node:path';
 import { uriOf } from './client.js';
@@ -40,19 +40,71 @@ export async function firstHidden(files: readonly string[], hidden: HiddenRule):
 }
 
 /** The exposure of the project `files` (absolute paths) a server of `spec` read. */
-export async function filesExposure(spec: ServerSpec, files: readonly string[], hidden: HiddenRule): Promise<Exposure> {
+export async function filesExposure(
+  spec: ServerSpec,
+  files: readonly string[],
+  hidden: HiddenRule,
+  workspaceRoot?: string,
+): Promise<Exposure> {
+  if (workspaceRoot !== undefined) {
+    const outside = await firstOutside(files, workspaceRoot);
+    if (outside !== undefined) return `the ${spec.id} server's project reads ${outside}, outside the workspace`;
+  }
+  if (hidden === NOTHING_HIDDEN) return undefined;
   const rule = await firstHidden(files, hidden);
   return rule === undefined ? undefined : because(rule, spec.id);
 }
 
-/** Whether the server of the synced file `f` may quote a hidden file in its answers about `f`. */
+const IN_PACKAGE = /[\\/]node_modules[\\/]/;
+
+/**
+ * The first of `files` (absolute paths) that is outside the workspace, also through a symbolic
+ * link, and not part of an installed package (a file in a `node_modules` folder, where a server's
+ * own library and a monorepo's hoisted packages are); `undefined` when there is none.
+ */
+export async function firstOutside(files: readonly string[], workspaceRoot: string): Promise<string | undefined> {
+  const realRoot = await realpath(workspaceRoot).catch(() => workspaceRoot);
+  const within = (abs: string) => inside(workspaceRoot, abs) || inside(realRoot, abs);
+  const check: string[] = [];
+  for (const f of files) {
+    if (IN_PACKAGE.test(f)) continue;
+    if (!within(f)) return f;
+    check.push(f);
+  }
+  // A file inside can be a link leading out. Resolved in slices on this thread (a few µs each,
+  // where a round trip through the file-system threads costs several times that), yielding
+  // between slices.
+  for (let i = 0; i < check.length; i += REALPATH_SLICE) {
+    if (i > 0) await new Promise<void>((r) => setImmediate(r));
+    for (const f of check.slice(i, i + REALPATH_SLICE)) {
+      const real = realOrSelf(f);
+      if (!within(real) && !IN_PACKAGE.test(real)) return real;
+    }
+  }
+  return undefined;
+}
+
+const REALPATH_SLICE = 512;
+
+function realOrSelf(abs: string): string {
+  try {
+    return realpathSync.native(abs);
+  } catch {
+    return abs;
+  }
+}
+
+/**
+ * Whether the server of the synced file `f` may quote a file the call may not read in its answers
+ * about `f`: a hidden file, or (for a server that lists its project's files) a file outside the
+ * workspace.
+ */
 export async function projectExposure(
   f: SyncedFile,
   workspaceRoot: string,
   hidden: HiddenRule,
   signal: AbortSignal,
 ): Promise<Exposure> {
-  if (hidden === NOTHING_HIDDEN) return undefined;
   if (f.spec.projectFiles !== undefined) {
     let files: readonly string[] | undefined;
     try {
@@ -60,8 +112,11 @@ export async function projectExposure(
     } catch {
       // the server cannot tell: every file it could read counts
     }
-    if (files !== undefined) return filesExposure(f.spec, files, hidden);
+    if (files !== undefined) return filesExposure(f.spec, files, hidden, workspaceRoot);
+    if (hidden === NOTHING_HIDDEN)
+      return `the ${f.spec.id} server did not list its project's files, so they may include a file outside the workspace`;
   }
+  if (hidden === NOTHING_HIDDEN) return undefined;
   return workspaceExposure(f.spec, workspaceRoot, hidden);
 }
 

@@ -4,37 +4,65 @@ import { lineText } from './positions.js';
 import { readRegularFile } from '../shared/regular-file.js';
 import { type LspDiagnostic, type LspLocation, SEVERITY_NAMES } from './protocol.js';
 
-/** Reads target files once per answer. */
+/**
+ * Reads target files once per answer: only files inside the workspace (`inside` gives a file's
+ * real path there, or `undefined`), as the session's `read` does; a file elsewhere is not read.
+ */
 export class FileTexts {
   readonly #texts = new Map<string, Promise<string | undefined>>();
+  readonly #inside: (abs: string) => string | undefined;
 
-  /** The text of a file URI (undefined when unreadable or not a file URI). */
+  constructor(inside: (abs: string) => string | undefined) {
+    this.#inside = inside;
+  }
+
+  /** Whether the file of `uri` may be read: a file URI of a file inside the workspace. */
+  readable(uri: string): boolean {
+    return uri.startsWith('file:') && this.#inside(fileURLToPath(uri)) !== undefined;
+  }
+
+  /** The text of a file URI (undefined when unreadable, outside the workspace or not a file URI). */
   text(uri: string): Promise<string | undefined> {
     let t = this.#texts.get(uri);
     if (t === undefined) {
-      t = uri.startsWith('file:')
-        ? readRegularFile(fileURLToPath(uri)).then(
-            (bytes) => bytes.toString('utf8'),
-            () => undefined,
-          )
-        : Promise.resolve(undefined);
+      const real = uri.startsWith('file:') ? this.#inside(fileURLToPath(uri)) : undefined;
+      t =
+        real === undefined
+          ? Promise.resolve(undefined)
+          : readRegularFile(real).then(
+              (bytes) => bytes.toString('utf8'),
+              () => undefined,
+            );
       this.#texts.set(uri, t);
     }
     return t;
   }
 }
 
-/** `path:line: text of that line` for each location (`display` maps absolute paths). */
+/** What a location outside the workspace shows in place of its line. */
+export const OUTSIDE_TEXT = '(outside the workspace: not shown)';
+
+/**
+ * `path:line: text of that line` for each location (`display` maps absolute paths). A location in
+ * a file outside the workspace shows its path and line but not its text: the session reads only
+ * the workspace, and a project can point its server at any file (a `tsconfig.json` listing one, an
+ * import of `~/.docker/config.json`).
+ */
 export async function formatLocations(
   locations: readonly LspLocation[],
   display: (abs: string) => string,
-  texts = new FileTexts(),
+  texts: FileTexts,
 ): Promise<{ lines: string[]; items: { path: string; line: number; text: string }[] }> {
   const lines: string[] = [];
   const items: { path: string; line: number; text: string }[] = [];
   for (const loc of locations) {
     const path = loc.uri.startsWith('file:') ? display(fileURLToPath(loc.uri)) : loc.uri;
     const line = loc.range.start.line + 1;
+    if (!texts.readable(loc.uri)) {
+      lines.push(`${path}:${line}: ${OUTSIDE_TEXT}`);
+      items.push({ path, line, text: '' });
+      continue;
+    }
     const source = await texts.text(loc.uri);
     const text = (source === undefined ? '' : (lineText(source, line) ?? '')).trim().slice(0, 200);
     lines.push(`${path}:${line}: ${text}`);

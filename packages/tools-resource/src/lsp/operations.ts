@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolResult } from '@a3s-code/core';
 import { projectExposure } from './exposure.js';
-import { diagnosticRecords, formatDiagnostic, formatLocations, hoverText, kindName } from './format.js';
+import { diagnosticRecords, FileTexts, formatDiagnostic, formatLocations, hoverText, kindName } from './format.js';
 import { type HiddenRule, leftOutNote, NOTHING_HIDDEN, visible } from './hidden-files.js';
 import { LspError } from './lsp-errors.js';
 import { positionOf, toLocations } from './positions.js';
@@ -128,7 +128,11 @@ export async function navigate(
   const answer = toLocations(await serverCall(f.client.request<unknown>(NAV[op]!, params, signal), op));
   const { shown: all, left } = await visible(answer, (l) => l.uri, hidden);
   const cap = op === 'references' ? REFERENCES_MAX : 100;
-  const { lines, items } = await formatLocations(all.slice(0, cap), (a) => sup.display(a));
+  const { lines, items } = await formatLocations(
+    all.slice(0, cap),
+    (a) => sup.display(a),
+    new FileTexts((a) => sup.realInside(a)),
+  );
   const head =
     all.length === 0
       ? `No ${op.replace('_', ' ')} found for '${args.symbol}' at ${f.path}:${args.line}.`
@@ -206,6 +210,7 @@ export async function symbols(
         range: s.location!.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
       })),
       (a) => sup.display(a),
+      new FileTexts((a) => sup.realInside(a)),
     );
     const out = lines.map((l, i) => `${l}  [${kindName(located[i]!.kind)} ${located[i]!.name}]`);
     const head = `${located.length} symbol${located.length === 1 ? '' : 's'} matching '${args.query}'${located.length > WORKSPACE_SYMBOLS_MAX ? `; showing the first ${WORKSPACE_SYMBOLS_MAX}` : ''}`;

@@ -68,7 +68,10 @@ export async function projectDiagnostics(
   return { output: out, exitCode: 0, metadata: { checkers: runs.map((r) => ({ server: r.server, exit: r.exit })) } };
 }
 
-/** Whether the checker's program read a hidden file: its listed files when complete, else the workspace. */
+/**
+ * Whether the checker's program read a hidden file or a file outside the workspace: its listed
+ * files when complete, else the workspace (for hidden files).
+ */
 function checkerExposure(
   sup: LspSupervisor,
   spec: ServerSpec,
@@ -76,13 +79,14 @@ function checkerExposure(
   files: readonly string[] | undefined,
   hidden: HiddenRule,
 ): Promise<Exposure> {
-  if (hidden === NOTHING_HIDDEN) return Promise.resolve(undefined);
   if (files !== undefined && !run.cut && run.exit !== null)
     return filesExposure(
       spec,
       files.map((f) => resolve(sup.workspaceRoot, f)),
       hidden,
+      sup.workspaceRoot,
     );
+  if (hidden === NOTHING_HIDDEN) return Promise.resolve(undefined);
   return workspaceExposure(spec, sup.workspaceRoot, hidden);
 }
 

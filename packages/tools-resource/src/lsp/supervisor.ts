@@ -91,6 +91,18 @@ export class LspSupervisor {
     return abs;
   }
 
+  /**
+   * The real path of `abs` when it is inside the workspace with every symbolic link resolved, else
+   * `undefined` (outside, through a link leading out, or missing).
+   */
+  realInside(abs: string): string | undefined {
+    const real = realOrUndefined(abs);
+    if (real === undefined) return undefined;
+    this.#realRoot ??= realOrUndefined(this.#workspaceRoot) ?? this.#workspaceRoot;
+    const rel = relative(this.#realRoot, real);
+    return rel.startsWith('..') || isAbsolute(rel) ? undefined : real;
+  }
+
   /** The workspace-relative path of an absolute path (absolute when outside). */
   display(abs: string): string {
     const rel = relative(this.#workspaceRoot, abs);

@@ -1,0 +1,100 @@
+// The lsp tools and files outside the workspace, attacked from a hostile repository: its
+// tsconfig.json lists a file elsewhere on the machine, and its code imports one by an absolute
+// path, by `../` and through a symbolic link checked in beside it. `read` refuses such a file; the
+// lsp tools run unasked (read tier) and must not show its text either: a location there shows its
+// path and line only, and a hover, a diagnostic message or the project checker's output (which can
+// quote a declaration's literal type) is withheld while the server's project reads such a file.
+// A project that reads only its own files and installed packages (TypeScript's own library sits
+// in a node_modules folder outside the workspace) answers in full.
+import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LspResource, openLspResource } from '../src/lsp.js';
+import { type Caller, governed, writeTree } from './lsp-deny-support.js';
+
+const SECRET = 'ghp_outside_token_7731';
+let top: string;
+let lsp: LspResource;
+let hostile: Caller;
+let plain: Caller;
+
+beforeAll(() => {
+  top = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-lsp-outside-')));
+  const home = join(top, 'home');
+  writeTree(home, {
+    'token.ts': `export const TOKEN = '${SECRET}';\n`,
+    'config.json': `{\n  "auth": "${SECRET}"\n}\n`,
+  });
+  const repo = join(top, 'repo');
+  writeTree(repo, {
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, resolveJsonModule: true, esModuleInterop: true, types: [] },
+      files: ['src/a.ts', 'src/b.ts', 'src/c.ts', join(home, 'token.ts')],
+    }),
+    'src/a.ts': `import { TOKEN } from '${join(home, 'token')}';\nexport const copy = TOKEN;\nexport const n: 1 = TOKEN;\n`,
+    'src/b.ts': "import cfg from '../../home/config.json';\nexport const auth = cfg.auth;\n",
+    'src/c.ts': "import { TOKEN } from './linked';\nexport const again = TOKEN;\n",
+  });
+  symlinkSync(join(home, 'token.ts'), join(repo, 'src', 'linked.ts'));
+  const clean = join(top, 'clean');
+  writeTree(clean, {
+    'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, include: ['src'] }),
+    'src/lib.ts': `export const LOCAL = '${SECRET}';\n`,
+    'src/use.ts':
+      "import { LOCAL } from './lib';\nexport const mine = LOCAL;\nexport const m: 1 = LOCAL;\nexport const list = [1].map((x) => x);\n",
+  });
+  lsp = openLspResource();
+  hostile = governed(repo, lsp, {});
+  plain = governed(clean, lsp, {});
+});
+afterAll(async () => {
+  await lsp.close();
+  rmSync(top, { recursive: true, force: true });
+});
+
+describe('lsp and files outside the workspace', () => {
+  it('a definition in such a file shows its path and line, not its text', async () => {
+    for (const [file, at] of [
+      ['src/a.ts', join(top, 'home', 'token.ts')],
+      // The server names the link, inside the workspace; its text is still not read.
+      ['src/c.ts', 'src/linked.ts'],
+    ] as const) {
+      const r = await hostile('lsp', { operation: 'definition', file, line: 1, symbol: 'TOKEN' });
+      expect(r.exitCode, r.output).toBe(0);
+      expect(r.output).toContain(`${at}:1: (outside the workspace: not shown)`);
+      expect(r.output).not.toContain(SECRET);
+      expect(JSON.stringify(r.metadata)).not.toContain(SECRET);
+    }
+    // A JSON file's line holds the value itself.
+    const json = await hostile('lsp', { operation: 'definition', file: 'src/b.ts', line: 2, symbol: 'auth' });
+    expect(json.output).not.toContain(SECRET);
+  });
+
+  it('a hover, the diagnostics and the project checker withhold text while the project reads such a file', async () => {
+    const hover = await hostile('lsp', { operation: 'hover', file: 'src/a.ts', line: 2, symbol: 'copy' });
+    expect(hover.output).not.toContain(SECRET);
+    expect(hover.output).toContain(`reads ${join(top, 'home', 'token.ts')}, outside the workspace`);
+    const diagnostics = await hostile('lsp', { operation: 'diagnostics', file: 'src/a.ts' });
+    expect(diagnostics.output).toMatch(/src\/a\.ts:3: error typescript2322: \(message withheld\)/);
+    expect(diagnostics.output).not.toContain(SECRET);
+    const checker = await hostile('lsp', { operation: 'diagnostics', file: '*' });
+    expect(checker.output).toContain('== typescript (exit 2) ==');
+    expect(checker.output).toContain('(message withheld)');
+    expect(checker.output).not.toContain(SECRET);
+  });
+
+  it('a project reading only its own files and TypeScript’s library answers in full', async () => {
+    const hover = await plain('lsp', { operation: 'hover', file: 'src/use.ts', line: 2, symbol: 'mine' });
+    expect(hover.output).toContain(SECRET);
+    const diagnostics = await plain('lsp', { operation: 'diagnostics', file: 'src/use.ts' });
+    expect(diagnostics.output).toContain(`Type '"${SECRET}"' is not assignable to type '1'`);
+    const def = await plain('lsp', { operation: 'definition', file: 'src/use.ts', line: 2, symbol: 'LOCAL' });
+    expect(def.output).toContain(`src/lib.ts:1: export const LOCAL = '${SECRET}';`);
+    // `map` is declared in TypeScript's own library, outside the workspace in a node_modules folder.
+    const map = await plain('lsp', { operation: 'definition', file: 'src/use.ts', line: 4, symbol: 'map' });
+    expect(map.output).toMatch(/node_modules\/.*lib\.es5\.d\.ts:\d+: \(outside the workspace: not shown\)/);
+    const mapHover = await plain('lsp', { operation: 'hover', file: 'src/use.ts', line: 4, symbol: 'map' });
+    expect(mapHover.output).toContain('Array<number>.map');
+  });
+});
