@@ -18,6 +18,7 @@ let top: string;
 let lsp: LspResource;
 let hostile: Caller;
 let plain: Caller;
+const py: Record<string, Caller> = {};
 
 beforeAll(() => {
   top = realpathSync(mkdtempSync(join(tmpdir(), 'a3s-lsp-outside-')));
@@ -44,9 +45,33 @@ beforeAll(() => {
     'src/use.ts':
       "import { LOCAL } from './lib';\nexport const mine = LOCAL;\nexport const m: 1 = LOCAL;\nexport const list = [1].map((x) => x);\n",
   });
+  writeTree(join(top, 'pyhome'), { 'creds.py': `API = '${SECRET}'\n` });
+  const app = 'from creds import API\n\ncopy = API\nn: int = API\n';
+  const projects: Record<string, Record<string, string>> = {
+    absolute: { 'pyrightconfig.json': JSON.stringify({ extraPaths: [join(top, 'pyhome')] }), 'app.py': app },
+    climbing: {
+      'pyproject.toml': `[project]\nname = "x"\nversion = "0"\n\n[tool.pyright]\ninclude = ["."]\nextraPaths = ['../pyhome']\n`,
+      'app.py': app,
+    },
+    linked: { 'pyrightconfig.json': JSON.stringify({ extraPaths: ['vendor'] }), 'app.py': app },
+    // The checker reads the folder outside too, and reports its problems by path.
+    checked: {
+      'pyrightconfig.json': JSON.stringify({ include: ['.', '../pyhome'] }),
+      'app.py': 'x: int = 1\n',
+    },
+    own: {
+      'pyproject.toml': '[project]\nname = "x"\nversion = "0"\n\n[tool.black]\nline-length = 100\n',
+      'creds.py': `API = '${SECRET}'\n`,
+      'app.py': app,
+    },
+  };
+  for (const [name, files] of Object.entries(projects)) writeTree(join(top, name), files);
+  writeTree(join(top, 'pyhome'), { 'bad.py': `n: int = '${SECRET}'\n` });
+  symlinkSync(join(top, 'pyhome'), join(top, 'linked', 'vendor'));
   lsp = openLspResource();
   hostile = governed(repo, lsp, {});
   plain = governed(clean, lsp, {});
+  for (const name of Object.keys(projects)) py[name] = governed(join(top, name), lsp, {});
 });
 afterAll(async () => {
   await lsp.close();
@@ -96,5 +121,42 @@ describe('lsp and files outside the workspace', () => {
     expect(map.output).toMatch(/node_modules\/.*lib\.es5\.d\.ts:\d+: \(outside the workspace: not shown\)/);
     const mapHover = await plain('lsp', { operation: 'hover', file: 'src/use.ts', line: 4, symbol: 'map' });
     expect(mapHover.output).toContain('Array<number>.map');
+  });
+});
+
+describe('pyright pointed outside the workspace by its configuration', () => {
+  it('extraPaths absolute, climbing out with .. (pyproject.toml) or through a link: no hover or message quotes the file', async () => {
+    for (const [name, config, named] of [
+      ['absolute', 'pyrightconfig.json', join(top, 'pyhome')],
+      ['climbing', 'pyproject.toml', '../pyhome'],
+      ['linked', 'pyrightconfig.json', 'vendor'],
+    ] as const) {
+      const call = py[name]!;
+      const hover = await call('lsp', { operation: 'hover', file: 'app.py', line: 3, symbol: 'copy' });
+      expect(hover.output, name).not.toContain(SECRET);
+      expect(hover.output, name).toContain(`${config} points pyright at '${named}', outside the workspace`);
+      const diagnostics = await call('lsp', { operation: 'diagnostics', file: 'app.py' });
+      expect(diagnostics.output, name).toContain('app.py:4: error');
+      expect(diagnostics.output, name).not.toContain(SECRET);
+      const def = await call('lsp', { operation: 'definition', file: 'app.py', line: 1, symbol: 'API' });
+      expect(def.output, name).toMatch(/creds\.py:1: \(outside the workspace: not shown\)/);
+      expect(def.output, name).not.toContain(SECRET);
+    }
+  });
+
+  it('the project checker leaves out the problems of files outside and withholds the rest', async () => {
+    const r = await py.checked!('lsp', { operation: 'diagnostics', file: '*' });
+    expect(r.output).toContain('== python (exit 1) ==');
+    expect(r.output).not.toContain(SECRET);
+    expect(r.output).not.toContain('bad.py');
+    expect(r.output).toContain('(1 problem in files this session may not read left out)');
+    expect(r.output).toContain("pyrightconfig.json points pyright at '../pyhome', outside the workspace");
+  });
+
+  it('a Python project keeping to its own files answers in full', async () => {
+    const hover = await py.own!('lsp', { operation: 'hover', file: 'app.py', line: 3, symbol: 'copy' });
+    expect(hover.output).toContain(SECRET);
+    const diagnostics = await py.own!('lsp', { operation: 'diagnostics', file: 'app.py' });
+    expect(diagnostics.output).toContain(SECRET);
   });
 });

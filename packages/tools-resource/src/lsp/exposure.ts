@@ -115,6 +115,9 @@ export async function projectExposure(
     if (files !== undefined) return filesExposure(f.spec, files, hidden, workspaceRoot);
     if (hidden === NOTHING_HIDDEN)
       return `the ${f.spec.id} server did not list its project's files, so they may include a file outside the workspace`;
+  } else {
+    const outside = f.spec.outsidePaths?.(f.root, workspaceRoot);
+    if (outside !== undefined) return outside;
   }
   if (hidden === NOTHING_HIDDEN) return undefined;
   return workspaceExposure(f.spec, workspaceRoot, hidden);

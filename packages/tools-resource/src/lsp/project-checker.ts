@@ -1,7 +1,9 @@
 /**
- * `diagnostics "*"`: the project checkers (tsc --noEmit, pyright) of the workspace root. Under read
- * deny rules a checker's lines about hidden files go, and while its program reads a hidden file
- * (the files it lists, else every workspace file it could read) every message is withheld.
+ * `diagnostics "*"`: the project checkers (tsc --noEmit, pyright) of the workspace root. A checker's
+ * lines about hidden files and files outside the workspace go; while its program reads a hidden
+ * file (the files it lists, else every workspace file it could read) or a file outside the
+ * workspace (the files it lists, else the paths its configuration names), every message is
+ * withheld.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -46,7 +48,7 @@ export async function projectDiagnostics(
     const split = spec.checkerFiles?.(run.output) ?? { problems: run.output };
     const exposure = await checkerExposure(sup, spec, run, split.files, hidden);
     const at = (p: string): string => (isAbsolute(p) ? p : resolve(sup.workspaceRoot, p));
-    const { text, left } = await checkerOutputShown(split.problems.slice(0, SHOWN_MAX), at, hidden);
+    const { text, left } = await checkerOutputShown(split.problems.slice(0, SHOWN_MAX), at, shownRule(sup, hidden));
     const lines = [...leftOutNote(left, 'problem')];
     let shown = text;
     if (exposure !== undefined) {
@@ -86,8 +88,23 @@ function checkerExposure(
       hidden,
       sup.workspaceRoot,
     );
+  if (files === undefined) {
+    const outside = spec.outsidePaths?.(sup.workspaceRoot, sup.workspaceRoot);
+    if (outside !== undefined) return Promise.resolve(outside);
+  }
   if (hidden === NOTHING_HIDDEN) return Promise.resolve(undefined);
   return workspaceExposure(spec, sup.workspaceRoot, hidden);
+}
+
+/**
+ * The rule leaving a checker's lines out: those about a hidden file, and those about a file outside
+ * the workspace (also through a link) that is not part of an installed package.
+ */
+function shownRule(sup: LspSupervisor, hidden: HiddenRule): HiddenRule {
+  return async (abs) =>
+    sup.realInside(abs) === undefined && !/[\\/]node_modules[\\/]/.test(abs) && existsSync(abs)
+      ? 'outside the workspace'
+      : hidden(abs);
 }
 
 function runChecker(command: string, args: readonly string[], cwd: string, signal: AbortSignal): Promise<CheckerRun> {

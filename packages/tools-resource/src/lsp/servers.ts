@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { LspDiagnostic } from './protocol.js';
 import type { ServerCommand } from './server-command.js';
+import { pythonOutsidePaths } from './python-project.js';
 import { rustProjectRefusal, rustServerEnv } from './rust-project.js';
 import { npmFile, pathServer } from './server-binaries.js';
 
@@ -44,6 +45,11 @@ export interface ServerSpec {
    * run a program the project names), checked before every use; undefined when it may.
    */
   refuses?(root: string, workspaceRoot: string): string | undefined;
+  /**
+   * For a server that does not list the files it read: why its answers for the project at `root`
+   * could quote files outside the workspace (its configuration points it there), or undefined.
+   */
+  outsidePaths?(root: string, workspaceRoot: string): string | undefined;
   /**
    * Asks the server for a synced file's diagnostics directly, when it has a way to (instead of
    * waiting for its published diagnostics to settle).
@@ -198,6 +204,7 @@ export function lspServers(options: LspServersOptions = {}): readonly ServerSpec
         return { command: process.execPath, args: [bin, '--stdio'] };
       },
       reads: ['.py', '.pyi'],
+      outsidePaths: pythonOutsidePaths,
       checker(root) {
         const bin = npmBin('pyright', 'index.js');
         if (bin === undefined) return { missing: "the npm package 'pyright' does not resolve" };
