@@ -10,8 +10,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Tool, ToolResult } from '@a3s-code/core';
 import { createToolContext } from '@a3s-code/core/testing';
-import { LSP_RESOURCE, type LspSupervisor, diagnosticsOnWrite, openLspResource } from '@a3s-code/tools-resource/lsp';
-import { fmt, median } from './util.js';
+import {
+  LSP_RESOURCE,
+  type LspSupervisor,
+  diagnosticsOnWrite,
+  lspTool,
+  openLspResource,
+} from '@a3s-code/tools-resource/lsp';
+import { fmt, median, pairedMedians } from './util.js';
 
 const FILES = 200;
 const WARM = 20;
@@ -76,6 +82,21 @@ for (let i = 0; i < WARM; i++) {
 }
 warm.sort((a, b) => a - b);
 const p95 = warm[Math.min(warm.length - 1, Math.ceil(warm.length * 0.95) - 1)]!;
+// A warm hover on the target's function: the lsp tool against the bare request to the server.
+// `export function f<N>(` is the target's third line.
+const hoverLine = 3;
+const symbol = `f${FILES / 2}`;
+const { client } = await sup.clientFor(join(dir, target));
+const position = { line: hoverLine - 1, character: 'export function '.length };
+const uri = `file://${join(dir, target)}`;
+const hover = await pairedMedians(
+  40,
+  async () => {
+    const r = await lspTool.execute({ operation: 'hover', file: target, line: hoverLine, symbol }, ctx);
+    if (!r.output.includes(symbol)) throw new Error(`hover: ${r.output}`);
+  },
+  () => client.request('textDocument/hover', { textDocument: { uri }, position }),
+);
 await lsp.close();
 rmSync(dir, { recursive: true, force: true });
 
@@ -87,4 +108,7 @@ console.log(
 );
 console.log(
   `warm write → diagnostics over ${WARM} writes: median ${fmt(median(warm), 0)} ms, p95 ${fmt(p95, 0)} ms (goal median ≤ 300 ms)`,
+);
+console.log(
+  `warm hover, ${FILES}-file project: the lsp tool ${fmt(hover.ours, 2)} ms against the bare request ${fmt(hover.peer, 2)} ms (median of 40 pairs: ${fmt(hover.ratio, 2)}×)`,
 );

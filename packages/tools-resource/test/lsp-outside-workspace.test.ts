@@ -14,6 +14,8 @@ import { type LspResource, openLspResource } from '../src/lsp.js';
 import { type Caller, governed, writeTree } from './lsp-deny-support.js';
 
 const SECRET = 'ghp_outside_token_7731';
+/** From the repository's src folder up and out to the file beside it. */
+const CLIMB = ['..', '..', 'home', 'config.json'].join('/');
 let top: string;
 let lsp: LspResource;
 let hostile: Caller;
@@ -34,7 +36,7 @@ beforeAll(() => {
       files: ['src/a.ts', 'src/b.ts', 'src/c.ts', join(home, 'token.ts')],
     }),
     'src/a.ts': `import { TOKEN } from '${join(home, 'token')}';\nexport const copy = TOKEN;\nexport const n: 1 = TOKEN;\n`,
-    'src/b.ts': "import cfg from '../../home/config.json';\nexport const auth = cfg.auth;\n",
+    'src/b.ts': `import cfg from '${CLIMB}';\nexport const auth = cfg.auth;\n`,
     'src/c.ts': "import { TOKEN } from './linked';\nexport const again = TOKEN;\n",
   });
   symlinkSync(join(home, 'token.ts'), join(repo, 'src', 'linked.ts'));
