@@ -47,6 +47,26 @@ describe('the files a command must not reach under path rules', () => {
     expect(rel(h.unreadable)).toEqual(['secret/deep/k.ts']);
   });
 
+  it('PERM-02: a literal name after ** is found at every depth, not only right under the top', async () => {
+    const deep = ['a/b/.env', 'a/b/c/.env', 'x/y/workflows/k.yml', 'x/workflows/k.yml'];
+    for (const path of deep) {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), 'x');
+    }
+    try {
+      const h = await hide({ deny: ['Read(**/.env)', 'Write(**/workflows/**)', 'Read(a/**/c/.env)'] });
+      expect(rel(h.unreadable)).toEqual(['.env', 'a/b/.env', 'a/b/c/.env']);
+      expect(rel(h.unwritable)).toEqual(['x/workflows', 'x/y/workflows']);
+      expect(rel((await hide({ deny: ['Read(secret/**/k.ts)'] })).unreadable)).toEqual([
+        'secret/deep/k.ts',
+        'secret/k.ts',
+      ]);
+    } finally {
+      rmSync(join(root, 'a'), { recursive: true, force: true });
+      rmSync(join(root, 'x'), { recursive: true, force: true });
+    }
+  });
+
   it('PERM-06: ask rules count only for a call nobody confirmed', async () => {
     expect((await hide({ ask: ['Read(.env.local)'] })).unreadable).toEqual([]);
     expect(rel((await hide({ ask: ['Read(.env.local)'] }, true)).unreadable)).toEqual(['.env.local']);
@@ -126,5 +146,11 @@ describe('the files a command must not reach under path rules', () => {
     expect(literalNames(['../x', './y'], 0)).toBeUndefined();
     expect(literalNames(['.env:*'], 0)).toBeUndefined();
     expect(literalNames(['a b+(c)@~.d'], 0)).toEqual(['a b+(c)@~.d']);
+    // After a `**` a name can be at any depth.
+    expect(literalNames(['**/.env'], 1)).toBeUndefined();
+    expect(literalNames(['**/.env'], 3)).toBeUndefined();
+    expect(literalNames(['src/**/x/y'], 2)).toBeUndefined();
+    expect(literalNames(['.git**/config'], 1)).toBeUndefined();
+    expect(literalNames(['a/*/c'], 2)).toEqual(['c']);
   });
 });

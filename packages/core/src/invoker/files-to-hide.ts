@@ -99,11 +99,15 @@ const LITERAL = /^[\x20-\x29\x2b-\x2e\x30-\x3e\x40-\x7e]+$/;
 /**
  * The names the patterns give literally at `depth` (the entries of a folder at that depth some
  * pattern may match), or `undefined` when one of them is not literal and the folder must be listed.
+ * A `**` above `depth` matches any number of folders, so what follows it can be at any depth: the
+ * folder is listed then too (a `.env` after a `**` is a `.env` at every depth, not only at the second).
  */
 export function literalNames(patterns: readonly string[], depth: number): string[] | undefined {
   const names = new Set<string>();
   for (const pattern of patterns) {
-    const part = (pattern.endsWith(':*') ? `${pattern.slice(0, -2)}**` : pattern).split('/')[depth];
+    const parts = (pattern.endsWith(':*') ? `${pattern.slice(0, -2)}**` : pattern).split('/');
+    if (parts.slice(0, depth).some((p) => p.includes('**'))) return undefined;
+    const part = parts[depth];
     if (part === undefined || part === '.' || part === '..' || !LITERAL.test(part)) return undefined;
     names.add(part);
   }

@@ -59,6 +59,17 @@ function sweep(watch: Watch): Promise<void> {
   return watch.sweeping;
 }
 
+/**
+ * A search that starts after this call: a sweep already running may have passed a folder before
+ * a process wrote there, so it is waited for and the search made again (a sweep another caller
+ * starts meanwhile also started after this call, and is joined).
+ */
+async function freshSweep(watch: Watch): Promise<void> {
+  const running = watch.sweeping;
+  if (running !== undefined) await running.catch(() => undefined);
+  await sweep(watch);
+}
+
 /** Watches `hold` of the session whose command runner is `exec` until {@link endLateWrites}. */
 export function watchLateWrites(exec: object, hold: LateHold): void {
   let watch = watches.get(exec);
@@ -85,7 +96,7 @@ export function watchLateWrites(exec: object, hold: LateHold): void {
 export async function takeLateWrites(exec: object, search = true): Promise<DeniedWrites | undefined> {
   const watch = watches.get(exec);
   if (watch === undefined) return undefined;
-  if (search) await sweep(watch).catch((e: unknown) => watch.problems.push(String(e)));
+  if (search) await freshSweep(watch).catch((e: unknown) => watch.problems.push(String(e)));
   if (watch.removed.length === 0 && watch.problems.length === 0) return undefined;
   const removed = watch.removed;
   const problems = watch.problems;
@@ -100,6 +111,6 @@ export async function endLateWrites(exec: object | undefined): Promise<void> {
   if (watch === undefined) return;
   if (watch.timer !== undefined) clearInterval(watch.timer);
   watch.timer = undefined;
-  await sweep(watch).catch(() => undefined);
+  await freshSweep(watch).catch(() => undefined);
   watches.delete(exec as object);
 }
