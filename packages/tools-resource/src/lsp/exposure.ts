@@ -9,13 +9,14 @@
  * server's own list when it gives one (TypeScript's program), else every workspace file the
  * server could read (by extension; any file for servers that can include files of any name).
  */
-import { type Dirent, realpathSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
-import { extname, isAbsolute, join, relative } from 'node:path';
+import { extname, join } from 'node:path';
 import { uriOf } from './client.js';
 import { type HiddenRule, NOTHING_HIDDEN } from './hidden-files.js';
 import type { ServerSpec } from './servers.js';
 import type { SyncedFile } from './session-files.js';
+import { inPackage, isInside, realOrSelf } from './workspace-paths.js';
 
 /** Why a server's text is withheld (a sentence naming the read deny rule), or `undefined` when it is shown. */
 export type Exposure = string | undefined;
@@ -55,8 +56,6 @@ export async function filesExposure(
   return rule === undefined ? undefined : because(rule, spec.id);
 }
 
-const IN_PACKAGE = /[\\/]node_modules[\\/]/;
-
 /**
  * The first of `files` (absolute paths) that is outside the workspace, also through a symbolic
  * link, and not part of an installed package (a file in a `node_modules` folder, where a server's
@@ -64,10 +63,10 @@ const IN_PACKAGE = /[\\/]node_modules[\\/]/;
  */
 export async function firstOutside(files: readonly string[], workspaceRoot: string): Promise<string | undefined> {
   const realRoot = await realpath(workspaceRoot).catch(() => workspaceRoot);
-  const within = (abs: string) => inside(workspaceRoot, abs) || inside(realRoot, abs);
+  const within = (abs: string) => isInside(workspaceRoot, abs) || isInside(realRoot, abs);
   const check: string[] = [];
   for (const f of files) {
-    if (IN_PACKAGE.test(f)) continue;
+    if (inPackage(f)) continue;
     if (!within(f)) return f;
     check.push(f);
   }
@@ -78,21 +77,13 @@ export async function firstOutside(files: readonly string[], workspaceRoot: stri
     if (i > 0) await new Promise<void>((r) => setImmediate(r));
     for (const f of check.slice(i, i + REALPATH_SLICE)) {
       const real = realOrSelf(f);
-      if (!within(real) && !IN_PACKAGE.test(real)) return real;
+      if (!within(real) && !inPackage(real)) return real;
     }
   }
   return undefined;
 }
 
 const REALPATH_SLICE = 512;
-
-function realOrSelf(abs: string): string {
-  try {
-    return realpathSync.native(abs);
-  } catch {
-    return abs;
-  }
-}
 
 /**
  * Whether the server of the synced file `f` may quote a file the call may not read in its answers
@@ -144,12 +135,6 @@ export function workspaceExposure(spec: ServerSpec, workspaceRoot: string, hidde
   return scan;
 }
 
-/** Whether `abs` is `root` or inside it. */
-function inside(root: string, abs: string): boolean {
-  const rel = relative(root, abs);
-  return !rel.startsWith('..') && !isAbsolute(rel);
-}
-
 async function scanWorkspace(spec: ServerSpec, workspaceRoot: string, hidden: HiddenRule): Promise<Exposure> {
   const realRoot = await realpath(workspaceRoot).catch(() => workspaceRoot);
   const reads = spec.reads === undefined ? undefined : new Set(spec.reads);
@@ -175,7 +160,7 @@ async function scanWorkspace(spec: ServerSpec, workspaceRoot: string, hidden: Hi
       } else if (e.isSymbolicLink()) {
         // A link to a folder inside the workspace is walked there; one leading out is walked here.
         const target = await realpath(abs).catch(() => undefined);
-        if (target !== undefined && !inside(realRoot, target) && !visitedOutside.has(target)) {
+        if (target !== undefined && !isInside(realRoot, target) && !visitedOutside.has(target)) {
           const isDir = await readdir(target).then(
             () => true,
             () => false,

@@ -15,6 +15,7 @@ import { LspError } from './lsp-errors.js';
 import type { ServerSpec } from './servers.js';
 import type { LspSupervisor } from './supervisor.js';
 import { withheldNote, withholdCheckerOutput } from './withheld.js';
+import { inPackage } from './workspace-paths.js';
 
 /** What a checker's output shows at most. */
 const SHOWN_MAX = 20_000;
@@ -102,9 +103,7 @@ function checkerExposure(
  */
 function shownRule(sup: LspSupervisor, hidden: HiddenRule): HiddenRule {
   return async (abs) =>
-    sup.realInside(abs) === undefined && !/[\\/]node_modules[\\/]/.test(abs) && existsSync(abs)
-      ? 'outside the workspace'
-      : hidden(abs);
+    sup.realInside(abs) === undefined && !inPackage(abs) && existsSync(abs) ? 'outside the workspace' : hidden(abs);
 }
 
 function runChecker(command: string, args: readonly string[], cwd: string, signal: AbortSignal): Promise<CheckerRun> {

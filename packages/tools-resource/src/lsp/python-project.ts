@@ -6,29 +6,17 @@
  * leads out through a symbolic link makes pyright read files there, and its hovers and messages
  * can quote them.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { withRegularFileSync } from '../shared/regular-file.js';
+import { isInside, realOrSelf } from './workspace-paths.js';
 
 /** Largest configuration file checked (64 KiB); a larger one counts as pointing out. */
 const MAX_CONFIG_BYTES = 64 * 1024;
 
 /** Quoted strings of JSON (double quotes) and TOML (double or single quotes). */
 const QUOTED = /"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'/g;
-
-function insideOf(root: string, abs: string): boolean {
-  const rel = relative(root, abs);
-  return !rel.startsWith('..') && !isAbsolute(rel);
-}
-
-function realOrSelf(abs: string): string {
-  try {
-    return realpathSync.native(abs);
-  } catch {
-    return abs;
-  }
-}
 
 /** The text of the file, `null` when there is none, `undefined` when it cannot be checked. */
 function configText(file: string): string | null | undefined {
@@ -58,11 +46,11 @@ function firstOutside(text: string, root: string, workspaceRoot: string, realRoo
     if (value === '') continue;
     if (value.startsWith('~') || isAbsolute(value) || /^[A-Za-z]:[\\/]/.test(value)) {
       const abs = value.startsWith('~') ? join(homedir(), value.slice(1)) : resolve(value);
-      if (!insideOf(workspaceRoot, abs) || !insideOf(realRoot, realOrSelf(abs))) return value;
+      if (!isInside(workspaceRoot, abs) || !isInside(realRoot, realOrSelf(abs))) return value;
       continue;
     }
     const abs = resolve(root, value);
-    if (!insideOf(workspaceRoot, abs) || !insideOf(realRoot, realOrSelf(abs))) return value;
+    if (!isInside(workspaceRoot, abs) || !isInside(realRoot, realOrSelf(abs))) return value;
   }
   return undefined;
 }
