@@ -97,4 +97,35 @@ describe.skipIf(!CAN_HIDE)('what a process left running creates later where a wr
     expect(got.get('e2')?.metadata).toMatchObject({ denied_writes: { removed: ['.github/workflows'] } });
     expect(existsSync(join(dir, '.github', 'workflows'))).toBe(false);
   });
+
+  it('PERM-02: what a kernel thread wrote before the next cell began is removed and named by that cell, and the kernel keeps its state', async () => {
+    const dir = workspace();
+    const { session } = await run(
+      dir,
+      [
+        call('e1', 'eval', {
+          description: 'start a thread that writes a file soon',
+          language: 'python',
+          code: "import threading, time, os\nkept = 41\ndef soon():\n    time.sleep(0.1)\n    os.makedirs('.github/workflows', exist_ok=True)\n    open('.github/workflows/k.yml', 'w').write('x')\nthreading.Thread(target=soon).start()\nprint('armed')",
+        }),
+        // The model answers after the thread has written, and before a periodic sweep came.
+        {
+          ...call('e2', 'eval', {
+            description: 'check the folder and the kept state',
+            language: 'python',
+            code: "print(os.path.exists('.github/workflows'), kept + 1)",
+          }),
+          delay_ms: 500,
+        },
+      ],
+      { permissions: DENY },
+    );
+    const got = results(session);
+    expect(got.get('e1')?.output).toContain('armed');
+    const e2 = got.get('e2');
+    expect(e2?.output).toContain('False 42');
+    expect(e2?.output).toContain('refused: the path rules deny writing .github/workflows');
+    expect(e2?.metadata).toMatchObject({ kernel_started: false, denied_writes: { removed: ['.github/workflows'] } });
+    expect(existsSync(join(dir, '.github', 'workflows'))).toBe(false);
+  });
 });

@@ -82,8 +82,11 @@ export function guardExec(
     ...(exec.hostPid === undefined ? {} : { hostPid: (pid) => exec.hostPid?.(pid) }),
     ...(exec.prepare === undefined ? {} : { prepare: () => exec.prepare?.() ?? Promise.resolve() }),
   };
-  // The files hidden from the last process this call held, and when: what it creates is judged against them.
-  let lastHold: { readonly hide: ExecHiding; readonly started: number } | undefined;
+  // The files hidden from the last process this call held, and when: what it creates is judged
+  // against them; and what processes held before had made meanwhile, removed as this hold began.
+  let lastHold:
+    | { readonly hide: ExecHiding; readonly started: number; readonly before: DeniedWrites | undefined }
+    | undefined;
   const settleHeldWrites = async (): Promise<DeniedWrites | undefined> => {
     const at = lastHold;
     lastHold = undefined;
@@ -93,12 +96,15 @@ export function guardExec(
     if (at === undefined) return takeLateWrites(exec);
     const own = deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, at.hide, at.started));
     // What the sweeps of a process left running removed meanwhile is named too.
-    return mergeDeniedWrites(own, await takeLateWrites(exec, false));
+    return mergeDeniedWrites(at.before, own, await takeLateWrites(exec, false));
   };
   const holdProcess = async (process: ProcessCommand): Promise<HeldProcessCommand> => {
+    // What a process held before made since (a kernel's thread between two cells) is removed
+    // first: it is not this call's to keep from the process, and the kernel is not restarted for it.
+    const before = holdsWrites(policy, ask) ? await takeLateWrites(exec) : undefined;
     const started = Date.now() - CLOCK_SLACK_MS;
     const { hide } = await kept();
-    lastHold = { hide, started };
+    lastHold = { hide, started, before };
     // The process runs on after this call (a kernel, a program under debug): watched until the end,
     // and about every second while it lives once its tool says which process it is.
     const late = { root: workspace.root, policy, ask, toolName, hide, started, pids: [] as number[] };

@@ -1,11 +1,12 @@
 // What a process left running writes, searched for at a later call while a sweep is already
 // running: that sweep listed the workspace before the write, so the call's search must be a new
 // one, not the running one joined (under load a kernel thread's write between two cells was then
-// named only by a later call).
+// named only by a later call). And what a periodic sweep is removing as a call ends is named by
+// that call, not left to the next one.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { PermissionPolicy } from '../permissions/permission-policy.js';
 import { endLateWrites, takeLateWrites, watchLateWrites } from './late-writes.js';
 
@@ -38,5 +39,29 @@ describe('late writes', () => {
     await first;
     expect(second).toEqual({ removed: ['a/workflows'] });
     await endLateWrites(exec);
+  });
+
+  it('PERM-02: what a periodic sweep still running removes is named by the call that takes the removals then', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const policy = new PermissionPolicy({ deny: ['Write(**/workflows/**)'] });
+      const exec = {};
+      watchLateWrites(exec, {
+        root,
+        policy,
+        ask: false,
+        toolName: 'bash',
+        hide: { unreadable: [], unwritable: [] },
+        started: Date.now() - 50,
+        pids: [process.pid],
+      });
+      mkdirSync(join(root, 'b', 'workflows'), { recursive: true });
+      // The periodic sweep starts, and the call ends while it is still walking `big`.
+      vi.advanceTimersByTime(1000);
+      expect(await takeLateWrites(exec, false)).toEqual({ removed: ['b/workflows'] });
+      await endLateWrites(exec);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -90,13 +90,15 @@ export function watchLateWrites(exec: object, hold: LateHold): void {
 }
 
 /**
- * Searches the watched holds now (unless `search` is false: then only what the sweeps already
- * removed is taken); returns what was removed since the last call, or `undefined`.
+ * Searches the watched holds now (unless `search` is false: then only what the sweeps removed is
+ * taken, a sweep still running waited for, so what it removed is named now and not by a later
+ * call); returns what was removed since the last call, or `undefined`.
  */
 export async function takeLateWrites(exec: object, search = true): Promise<DeniedWrites | undefined> {
   const watch = watches.get(exec);
   if (watch === undefined) return undefined;
   if (search) await freshSweep(watch).catch((e: unknown) => watch.problems.push(String(e)));
+  else await watch.sweeping?.catch(() => undefined);
   if (watch.removed.length === 0 && watch.problems.length === 0) return undefined;
   const removed = watch.removed;
   const problems = watch.problems;

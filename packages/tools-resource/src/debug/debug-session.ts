@@ -363,7 +363,7 @@ export class DebugSession {
   /**
    * Removes what the program (and what it started) created where write rules forbid since it was
    * launched, with what the end of the session removed, and names it; `undefined` when nothing was.
-   * Called at the end of each debug call: a program runs on between calls.
+   * Called at the start and the end of each debug call: a program runs on between calls.
    */
   async settleWrites(): Promise<DeniedWrites | undefined> {
     const before = this.#settled;

@@ -116,6 +116,8 @@ export const debugTool = defineTool({
     const debug = await ctx.resource<DebugResource>(DEBUG_RESOURCE);
     const ws = ctx.workspace;
     const running = await debug.current();
+    // What the program made since the last call is removed (and named as its) before this call holds it.
+    const before = await running?.settleWrites();
     // While a held program runs, each call is watched from its start: what the program creates
     // meanwhile where a write rule forbids it is removed when the call ends (launch holds its own).
     if (ws.holdProcess !== undefined && args.op !== 'launch' && args.op !== 'attach' && running !== undefined)
@@ -131,7 +133,7 @@ export const debugTool = defineTool({
     const now = await debug.current().catch(() => undefined);
     const programs = [...new Set([running, now])].filter((s) => s !== undefined);
     const own = await ws.settleHeldWrites?.();
-    const since = mergeDeniedWrites(...(await Promise.all(programs.map((s) => s.settleWrites()))));
+    const since = mergeDeniedWrites(before, ...(await Promise.all(programs.map((s) => s.settleWrites()))));
     const denied = mergeDeniedWrites(own, since);
     if (denied === undefined) return result;
     const lines = [
