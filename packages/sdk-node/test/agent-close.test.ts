@@ -1,12 +1,25 @@
 // `agent.close()` closes what the agent opened: every session still open is closed (its run
 // cancelled, its commands killed, its log released) before the agent's MCP servers stop; a
 // session whose opening finishes after close began is closed too, and the call says so.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../src/index.js';
 import { gone, tempRepo, until } from './kit.js';
+
+/** The host pids of the processes running `sleep 60.777` (a command's own `$$` may be another pid namespace's). */
+const sleepers = (): number[] =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/cmdline`, 'utf8') === 'sleep\u000060.777\u0000';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 
 describe('agent.close()', () => {
   it('closes its open sessions: a running command is killed, the run ends cancelled, later calls are SESSION_CLOSED', async () => {
@@ -14,7 +27,7 @@ describe('agent.close()', () => {
     const model = new ScriptedLlmClient([
       {
         text: 'Waiting.',
-        tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'echo $$ > sleeper.pid; exec sleep 60' } }],
+        tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'exec sleep 60.777' } }],
       },
       { text: 'never' },
     ]);
@@ -25,15 +38,14 @@ describe('agent.close()', () => {
     await closedByHand.close();
     const run = busy.send('wait');
     expect(await until(() => busy.activeTools().some((t) => t.name === 'bash'))).toBe(true);
-    await new Promise((r) => setTimeout(r, 200));
+    expect(await until(() => sleepers().length > 0)).toBe(true);
+    const pids = sleepers();
     await agent.close();
     expect(await run).toMatchObject({ status: 'cancelled' });
     expect([busy.closed, idle.closed]).toEqual([true, true]);
     await expect(idle.send('x')).rejects.toMatchObject({ code: 'SESSION_CLOSED' });
     const log = readFileSync(join(dir, '.a3s', 'effect-log', 'busy.jsonl'), 'utf8');
-    const pid = Number(readFileSync(join(dir, 'sleeper.pid'), 'utf8'));
-    expect(pid).toBeGreaterThan(0);
-    expect(await until(() => gone(pid))).toBe(true);
+    expect(await until(() => pids.every(gone))).toBe(true);
     expect(log).toContain('"run.ended"');
     // The logs are released: another agent opens them.
     const next = await Agent.create({ model: new ScriptedLlmClient([{ text: 'again' }]) });

@@ -16,6 +16,7 @@ import type {
   HeldProcessCommand,
   ProcessCommand,
   WorkspaceExec,
+  WorkspaceExecResult,
   WorkspaceServices,
 } from '../workspace/workspace-services.js';
 import { deniedWrites, holdsWrites, mergeDeniedWrites, removeCreatedDenied } from './created-denied.js';
@@ -42,6 +43,7 @@ export function guardExec(
   policy: PermissionPolicy,
   toolName: string,
   ask: boolean,
+  note?: (result: WorkspaceExecResult) => string | undefined,
 ): WorkspaceServices {
   const exec = workspace.exec;
   if (exec === undefined || !holdsCommands(policy, ask)) return workspace;
@@ -68,7 +70,9 @@ export function guardExec(
         if (holdsWrites(policy, ask)) await settle().catch(() => undefined);
         throw e;
       }
-      const noted = store === undefined ? result : { ...result, heldNotes: [store.note] };
+      const told = note?.(result);
+      const notes = [...(store === undefined ? [] : [store.note]), ...(told === undefined ? [] : [told])];
+      const noted = notes.length === 0 ? result : { ...result, heldNotes: [...(result.heldNotes ?? []), ...notes] };
       if (!holdsWrites(policy, ask)) return noted;
       const own = deniedWrites(await settle());
       // A process the command left running may write after it returned: watched until the end.

@@ -18,6 +18,7 @@ import { CallSignal, type AbortState } from './call-signal.js';
 import type { ScopedInvokers } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
 import { guardExec, holdsCommands, withApartHold } from './exec-guard.js';
+import { unaskedCommandNote, unaskedCommandPolicy } from './protected-writes.js';
 import type { HoldAsk } from './permission-step.js';
 import { guardReads } from './read-guard.js';
 import { guardWrites } from './write-guard.js';
@@ -152,7 +153,10 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
   const askReads =
     held !== false && (p.hasReadAskRules || (held === 'allow' && p.hasReadAllowRules)) && tool.tier !== 'exec';
   const reads = (p.hasReadDenyRules && tool.tier !== 'exec') || askReads;
-  const commands = k.workspace.exec !== undefined && holdsCommands(p, unasked);
+  // A command a rule allows unasked is also kept from git's and the agent's configuration.
+  const exec = k.workspace.exec;
+  const cp = exec !== undefined && held === 'allow' ? unaskedCommandPolicy(k.workspace.root, exec, p) : p;
+  const commands = exec !== undefined && holdsCommands(cp, unasked);
   // A process a tool starts itself may still be kept apart from the host by the workspace.
   const plain = withApartHold(k.workspace);
   if (!isModelSide(frame.source) || (!p.hasWriteDenyRules && !askWrites && !reads && !commands)) return plain;
@@ -161,7 +165,9 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
       kind: 'permissionDenied',
       payload: { tool_id: call.id, tool_name: tool.name, ...eventArgs({ path }), reason: rule, denied_by: 'rule' },
     });
-  const base = commands ? guardExec(k.workspace, p, tool.name, unasked) : plain;
+  const base = commands
+    ? guardExec(k.workspace, cp, tool.name, unasked, cp === p ? undefined : unaskedCommandNote)
+    : plain;
   const written = guardWrites(base, p, tool.name, denied, askWrites ? held : false);
   const readHold = held === 'allow' && !p.hasReadAllowRules ? true : held;
   return reads ? guardReads(written, p, tool.name, denied, askReads ? readHold : false) : written;

@@ -12,6 +12,7 @@ import {
   workspacePatternOf,
   ruleCoversAllCalls,
   ruleMatches,
+  shellRulesCovering,
   type PermissionRule,
 } from './permission-rule.js';
 import { withAncestors } from './path-spelling.js';
@@ -48,6 +49,9 @@ const WRITE_TOOLS: readonly string[] = ['write', 'edit', 'patch'];
 
 /** The file-reading tool whose path rules hold for every read, listing and search through the workspace. */
 const READ_TOOL = 'read';
+
+/** The configuration each policy was made from (see {@link withDenyRules}). */
+const configs = new WeakMap<PermissionPolicy, PermissionPolicyConfig>();
 
 /** A compiled permission policy. Immutable; rules are parsed once at construction. */
 export class PermissionPolicy {
@@ -89,6 +93,7 @@ export class PermissionPolicy {
     if (!DECISIONS.includes(d))
       throw new PermissionRuleError('defaultDecision', String(d), `must be one of ${DECISIONS.join(', ')}`);
     this.defaultDecision = d;
+    configs.set(this, config);
   }
 
   /**
@@ -142,6 +147,9 @@ export class PermissionPolicy {
     if (asked !== undefined) return { decision: 'ask', rule: asked };
     for (const r of this.#allow)
       if (ruleMatches(r, toolName, args, 'all', root)) return { decision: 'allow', rule: r.source };
+    // Commands joined (`a && b; c`), each allowed by a rule of its own.
+    const together = shellRulesCovering(this.#allow, toolName, args, root);
+    if (together !== undefined) return { decision: 'allow', rule: together.join(' + ') };
     return { decision: this.defaultDecision, rule: 'default' };
   }
 
@@ -304,4 +312,10 @@ function firstMatching(rules: readonly PermissionRule[], paths: readonly string[
   );
   for (const r of rules) for (const path of canonical) if (r.pattern?.test(path) === true) return r.source;
   return undefined;
+}
+
+/** `policy` with the deny rules `rules` added after its own. */
+export function withDenyRules(policy: PermissionPolicy, rules: readonly string[]): PermissionPolicy {
+  const config = configs.get(policy) ?? {};
+  return new PermissionPolicy({ ...config, deny: [...(config.deny ?? []), ...rules] });
 }

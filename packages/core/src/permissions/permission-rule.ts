@@ -257,3 +257,35 @@ function shellRuleMatches(
 export function ruleCoversAllCalls(rule: PermissionRule, toolName: string): boolean {
   return rule.tool.test(toolName) && (rule.pattern === undefined || rule.pattern.source === '^.*$');
 }
+
+// Commands that change what the commands after them in the same line do (the folder, the
+// environment, options, functions): a line holding one is judged whole, by one rule.
+const SHELL_STATE =
+  /^(?:(?:cd|pushd|popd|export|declare|typeset|local|readonly|set|unset|alias|unalias|shopt|hash|enable|trap|umask|ulimit|exec|source|\.|builtin)$|[A-Za-z_][A-Za-z0-9_]*=)/;
+
+/**
+ * The allow rules that together cover a call judged as shell commands (`npm run build && npm
+ * test`): each of its commands matched by one of `rules`, not necessarily the same one. The
+ * sources of the rules used, in order, or `undefined` when some command is not covered or one
+ * changes the shell for the next (`cd dir && npm test`, `export PATH=…; npm test`).
+ */
+export function shellRulesCovering(
+  rules: readonly PermissionRule[],
+  toolName: string,
+  args: unknown,
+  root?: string,
+): string[] | undefined {
+  const candidates = rules.filter((r) => r.tool.test(toolName) && r.pattern !== undefined);
+  if (candidates.length < 2) return undefined;
+  const found = ruleSubjects(toolName, args, root);
+  if (found.shell !== true || found.subjects.length < 2) return undefined;
+  const subjects = found.subjects.map(canonicalSubject);
+  if (subjects.some((s) => SHELL_STATE.test(s.split(' ')[0] ?? ''))) return undefined;
+  const used: string[] = [];
+  for (const subject of subjects) {
+    const rule = candidates.find((r) => shellRuleMatches(r, r.pattern as RegExp, [subject], 'all'));
+    if (rule === undefined) return undefined;
+    if (!used.includes(rule.source)) used.push(rule.source);
+  }
+  return used;
+}

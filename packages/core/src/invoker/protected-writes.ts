@@ -1,0 +1,70 @@
+/**
+ * What a command allowed by a rule, with nobody asked, may not change: git's configuration and
+ * hooks (a setting there makes a later `git` run a program: `core.fsmonitor`, `core.hooksPath`, an
+ * alias with `!`, a hook) and the agent's own configuration (`a3s.config.json`, `.a3s/`, whose
+ * permission rules, hooks, MCP servers and instructions apply to later sessions). The file tools
+ * never write these; a command a rule allows unasked is held to them as to write deny rules (they
+ * are read-only for it, and what it creates there is removed) where the workspace can keep files
+ * from a command. A command a person approved, or one run under YOLO, is not held to them.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { type PermissionPolicy, withDenyRules } from '../permissions/permission-policy.js';
+import type { WorkspaceExec, WorkspaceExecResult } from '../workspace/workspace-services.js';
+
+/** The agent's own configuration. */
+const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(.a3s/**)'];
+
+/**
+ * Git's configuration and hooks, held where the workspace has a `.git` folder when the command
+ * starts (a command that makes the repository, `git init`, writes its first configuration).
+ */
+const GIT_RULES: readonly string[] = ['Write(.git/config)', 'Write(.git/config.worktree)', 'Write(.git/hooks/**)'];
+
+const made = new WeakMap<PermissionPolicy, Map<boolean, PermissionPolicy>>();
+
+function hasGitFolder(root: string): boolean {
+  try {
+    return statSync(join(root, '.git')).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** True when `exec` can keep files from the commands it runs. */
+function canHide(exec: WorkspaceExec, root: string): boolean {
+  return exec.hiding?.({ command: 'true', args: [] }, { unreadable: [], unwritable: [root] }) !== undefined;
+}
+
+/**
+ * The policy the commands of a call allowed unasked are held to: `policy` with the protected
+ * files above as write deny rules; `policy` itself where `exec` cannot keep files from a command.
+ */
+export function unaskedCommandPolicy(root: string, exec: WorkspaceExec, policy: PermissionPolicy): PermissionPolicy {
+  if (!canHide(exec, root)) return policy;
+  const git = hasGitFolder(root);
+  let byGit = made.get(policy);
+  if (byGit === undefined) {
+    byGit = new Map();
+    made.set(policy, byGit);
+  }
+  let held = byGit.get(git);
+  if (held === undefined) {
+    held = withDenyRules(policy, git ? [...AGENT_RULES, ...GIT_RULES] : AGENT_RULES);
+    byGit.set(git, held);
+  }
+  return held;
+}
+
+const REFUSED_WRITE = /Read-only file system|could not (?:lock|write) config file|Device or resource busy/;
+
+/**
+ * The note a command held to the files above gets when it failed on a read-only file (`git
+ * config`, `git push -u`, a hook written), so the model knows why and what to do; else `undefined`.
+ */
+export function unaskedCommandNote(result: WorkspaceExecResult): string | undefined {
+  if (result.exitCode === 0) return undefined;
+  const text = [result.stderr.head, result.stderr.tail, result.stdout.head, result.stdout.tail].join('\n');
+  if (!REFUSED_WRITE.test(text)) return undefined;
+  return "[a command a rule allows without asking cannot change git's configuration and hooks (.git/config, .git/hooks) or the agent's configuration (a3s.config.json, .a3s/): they are read-only for it; a command that must change them needs a person's approval]";
+}

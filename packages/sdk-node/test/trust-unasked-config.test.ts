@@ -1,0 +1,116 @@
+// A command a rule allows without asking (`Bash(echo:*)`, `Bash(git:*)`) must not leave behind
+// what runs programs later with nobody having seen it: a git hook, a `core.fsmonitor` in
+// `.git/config`, or an `a3s.config.json` whose hooks and MCP servers a later session starts. The
+// file tools never write these; such a command finds them read-only, and what it creates there is
+// removed. A command a person approved, or one run under YOLO, may change them.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ConfirmationRequest } from '@a3s-code/core';
+import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Agent, type Session, type SessionOptions } from '../src/index.js';
+import { tempRepo, toolResults } from './kit.js';
+
+const CAN_HIDE = process.platform === 'linux' && existsSync('/proc/self/environ');
+const opened: Session[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+
+const bash = (id: string, command: string): ScriptedTurn => ({ tool_calls: [{ id, name: 'bash', args: { command } }] });
+
+/** Runs the turns with `allow` rules and an approver that refuses (and records) every question. */
+async function run(turns: ScriptedTurn[], options: SessionOptions = {}, dir = tempRepo()) {
+  const asked: string[] = [];
+  const model = new ScriptedLlmClient([...turns, { text: 'Done.' }]);
+  const session = await (await Agent.create({ model })).session(dir, {
+    gate: { continuation: { enabled: false } },
+    onConfirm: (r: ConfirmationRequest) => {
+      asked.push(r.toolId);
+      return { approved: false, reason: 'not here' };
+    },
+    ...options,
+  });
+  opened.push(session);
+  await session.send('go').catch(() => undefined);
+  return { dir, session, asked, got: toolResults(session) };
+}
+
+const gitConfig = (dir: string) => readFileSync(join(dir, '.git', 'config'), 'utf8');
+
+describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the agent's configuration", () => {
+  it('PERM-03: Bash(echo:*) runs unasked, but its writes into .git/hooks, .git/config, a3s.config.json and .a3s/ do not stay', async () => {
+    const { dir, asked, got } = await run(
+      [
+        bash('b1', 'echo "#!/bin/sh" > .git/hooks/pre-commit'),
+        bash('b2', 'echo "[core] fsmonitor = touch PWNED" >> .git/config'),
+        bash('b3', 'echo "{\\"hooks\\":{}}" > a3s.config.json'),
+        bash('b4', 'echo "{}" > .a3s/config.json'),
+        bash('b5', 'echo fine > src/note.txt'),
+      ],
+      { permissions: { allow: ['Bash(echo:*)'] } },
+    );
+    expect(asked).toEqual([]);
+    expect(existsSync(join(dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(gitConfig(dir)).not.toContain('fsmonitor');
+    expect(existsSync(join(dir, 'a3s.config.json'))).toBe(false);
+    expect(existsSync(join(dir, '.a3s', 'config.json'))).toBe(false);
+    expect(readFileSync(join(dir, 'src', 'note.txt'), 'utf8')).toBe('fine\n');
+    expect(got.get('b1')?.output).toContain('Read-only file system');
+    expect(got.get('b1')?.output).toContain("cannot change git's configuration and hooks");
+    expect(got.get('b3')).toMatchObject({ ok: false, metadata: { denied_writes: { removed: ['a3s.config.json'] } } });
+    expect(got.get('b5')).toMatchObject({ ok: true });
+  });
+
+  it('PERM-03: Bash(git:*) commits unasked, but git config cannot set a program for later git runs', async () => {
+    const { dir, asked, got } = await run(
+      [
+        bash('g1', 'git config core.fsmonitor "touch PWNED"'),
+        bash('g2', 'git config alias.st "!touch PWNED"'),
+        bash(
+          'g3',
+          'echo x > src/new.txt; git add -A && git -c user.name=t -c user.email=t@example.com commit -qm add && git rev-list --count HEAD',
+        ),
+        bash('g4', 'git status --short'),
+      ],
+      { permissions: { allow: ['Bash(git:*)', 'Bash(echo:*)'] } },
+    );
+    expect(asked).toEqual([]);
+    expect(got.get('g1')?.output).toMatch(/could not (lock|write) config file/);
+    expect(got.get('g1')?.output).toContain('needs a person');
+    expect(gitConfig(dir)).not.toMatch(/fsmonitor|alias/);
+    expect(got.get('g3')).toMatchObject({ ok: true, output: expect.stringContaining('2') });
+    expect(existsSync(join(dir, 'PWNED'))).toBe(false);
+  });
+
+  it('a command a person approved, or one under YOLO, may change them', async () => {
+    const approved = tempRepo();
+    const model = new ScriptedLlmClient([bash('a1', 'git config user.name approved'), { text: 'Done.' }]);
+    const session = await (await Agent.create({ model })).session(approved, {
+      gate: { continuation: { enabled: false } },
+      onConfirm: () => ({ approved: true }),
+    });
+    opened.push(session);
+    await session.send('go').catch(() => undefined);
+    expect(gitConfig(approved)).toContain('approved');
+
+    const { dir } = await run([bash('y1', 'git config user.name yolo')], { governance: { yolo: true } });
+    expect(gitConfig(dir)).toContain('yolo');
+  });
+
+  it('PERM-03: where the workspace has no repository yet, an allowed git init makes one that works', async () => {
+    const dir = tempRepo();
+    rmSync(join(dir, '.git'), { recursive: true, force: true });
+    const { got } = await run(
+      [bash('i1', 'git init -q && git status --short')],
+      {
+        permissions: { allow: ['Bash(git:*)'] },
+      },
+      dir,
+    );
+    expect(got.get('i1')).toMatchObject({ ok: true });
+    expect(existsSync(join(dir, '.git', 'config'))).toBe(true);
+    expect(execFileSync('git', ['status', '--short'], { cwd: dir, encoding: 'utf8' })).toContain('src/');
+  });
+});
