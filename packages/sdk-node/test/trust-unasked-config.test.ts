@@ -4,7 +4,8 @@
 // file tools never write these; such a command finds them read-only, and what it creates there is
 // removed. A command a person approved, or one run under YOLO, may change them.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfirmationRequest } from '@a3s-code/core';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
@@ -82,6 +83,36 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     expect(gitConfig(dir)).not.toMatch(/fsmonitor|alias/);
     expect(got.get('g3')).toMatchObject({ ok: true, output: expect.stringContaining('2') });
     expect(existsSync(join(dir, 'PWNED'))).toBe(false);
+  });
+
+  it("PERM-03: nor the user's git configuration, or the CLI's record of trusted folders, in their home", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'a3s-home-'));
+    writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = t\n');
+    const before = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const { asked, got } = await run(
+        [
+          bash('h1', 'git config --global core.fsmonitor "touch PWNED"'),
+          bash('h2', 'echo "[alias] st = !touch PWNED" >> ~/.gitconfig'),
+          bash('h3', 'mkdir -p ~/.config/git && echo "[core] hooksPath = /tmp" > ~/.config/git/config'),
+          bash('h4', 'mkdir -p ~/.a3s && echo "{}" > ~/.a3s/trusted-workspaces.json'),
+        ],
+        { permissions: { allow: ['Bash(git:*)', 'Bash(echo:*)', 'Bash(mkdir:*)'] } },
+      );
+      expect(asked).toEqual([]);
+      expect(readFileSync(join(home, '.gitconfig'), 'utf8')).toBe('[user]\n\tname = t\n');
+      expect(existsSync(join(home, '.config', 'git'))).toBe(false);
+      expect(existsSync(join(home, '.a3s'))).toBe(false);
+      expect(got.get('h1')?.output).toContain('~/.gitconfig');
+      expect(got.get('h4')).toMatchObject({
+        ok: false,
+        metadata: { denied_writes: { removed: [join(home, '.a3s')] } },
+      });
+    } finally {
+      process.env.HOME = before;
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('a command a person approved, or one under YOLO, may change them', async () => {

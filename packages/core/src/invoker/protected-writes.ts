@@ -1,19 +1,20 @@
 /**
  * What a command allowed by a rule, with nobody asked, may not change: git's configuration and
  * hooks (a setting there makes a later `git` run a program: `core.fsmonitor`, `core.hooksPath`, an
- * alias with `!`, a hook) and the agent's own configuration (`a3s.config.json`, `.a3s/`, whose
- * permission rules, hooks, MCP servers and instructions apply to later sessions). The file tools
+ * alias with `!`, a hook; the user's own, `~/.gitconfig`, which all their repositories read) and the
+ * agent's own configuration (`a3s.config.json`, `.a3s/`, whose permission rules, hooks, MCP
+ * servers and instructions apply to later sessions, and the CLI's record of trusted folders). The file tools
  * never write these; a command a rule allows unasked is held to them as to write deny rules (they
  * are read-only for it, and what it creates there is removed) where the workspace can keep files
  * from a command. A command a person approved, or one run under YOLO, is not held to them.
  */
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { type PermissionPolicy, withDenyRules } from '../permissions/permission-policy.js';
 import type { WorkspaceExec, WorkspaceExecResult } from '../workspace/workspace-services.js';
 
-/** The agent's own configuration. */
-const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(.a3s/**)'];
+/** The agent's own configuration: the workspace's, and the CLI's record of trusted folders. */
+const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(.a3s/**)', 'Write(~/.a3s/**)'];
 
 /**
  * Git's configuration and hooks, held where the workspace has a `.git` folder when the command
@@ -21,7 +22,10 @@ const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(.a3s/**
  */
 const GIT_RULES: readonly string[] = ['Write(.git/config)', 'Write(.git/config.worktree)', 'Write(.git/hooks/**)'];
 
-const made = new WeakMap<PermissionPolicy, Map<boolean, PermissionPolicy>>();
+/** The user's git configuration, which every repository of theirs reads. */
+const USER_GIT_RULES: readonly string[] = ['Write(~/.gitconfig)', 'Write(~/.config/git/**)'];
+
+const made = new WeakMap<PermissionPolicy, Map<string, PermissionPolicy>>();
 
 function hasGitFolder(root: string): boolean {
   try {
@@ -36,22 +40,42 @@ function canHide(exec: WorkspaceExec, root: string): boolean {
   return exec.hiding?.({ command: 'true', args: [] }, { unreadable: [], unwritable: [root] }) !== undefined;
 }
 
+/** The rules of this host's environment: where it moves the user's git configuration or the CLI's home. */
+function environmentRules(env: NodeJS.ProcessEnv): string[] {
+  const rules: string[] = [];
+  const folder = (name: string, below: string): void => {
+    const value = env[name];
+    if (value !== undefined && isAbsolute(value)) rules.push(`Write(${join(value, below)}/**)`);
+  };
+  folder('XDG_CONFIG_HOME', 'git');
+  folder('A3S_HOME', '.');
+  const file = env.GIT_CONFIG_GLOBAL;
+  if (file !== undefined && isAbsolute(file)) rules.push(`Write(${file})`);
+  return rules;
+}
+
 /**
  * The policy the commands of a call allowed unasked are held to: `policy` with the protected
  * files above as write deny rules; `policy` itself where `exec` cannot keep files from a command.
  */
 export function unaskedCommandPolicy(root: string, exec: WorkspaceExec, policy: PermissionPolicy): PermissionPolicy {
   if (!canHide(exec, root)) return policy;
-  const git = hasGitFolder(root);
-  let byGit = made.get(policy);
-  if (byGit === undefined) {
-    byGit = new Map();
-    made.set(policy, byGit);
+  const rules = [
+    ...AGENT_RULES,
+    ...(hasGitFolder(root) ? GIT_RULES : []),
+    ...USER_GIT_RULES,
+    ...environmentRules(process.env),
+  ];
+  const key = rules.join('\n');
+  let byRules = made.get(policy);
+  if (byRules === undefined) {
+    byRules = new Map();
+    made.set(policy, byRules);
   }
-  let held = byGit.get(git);
+  let held = byRules.get(key);
   if (held === undefined) {
-    held = withDenyRules(policy, git ? [...AGENT_RULES, ...GIT_RULES] : AGENT_RULES);
-    byGit.set(git, held);
+    held = withDenyRules(policy, rules);
+    byRules.set(key, held);
   }
   return held;
 }
@@ -66,5 +90,5 @@ export function unaskedCommandNote(result: WorkspaceExecResult): string | undefi
   if (result.exitCode === 0) return undefined;
   const text = [result.stderr.head, result.stderr.tail, result.stdout.head, result.stdout.tail].join('\n');
   if (!REFUSED_WRITE.test(text)) return undefined;
-  return "[a command a rule allows without asking cannot change git's configuration and hooks (.git/config, .git/hooks) or the agent's configuration (a3s.config.json, .a3s/): they are read-only for it; a command that must change them needs a person's approval]";
+  return "[a command a rule allows without asking cannot change git's configuration and hooks (.git/config, .git/hooks, ~/.gitconfig) or the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/): they are read-only for it; a command that must change them needs a person's approval]";
 }
