@@ -1,12 +1,14 @@
 /**
- * What a command allowed by a rule, with nobody asked, may not change: git's configuration and
- * hooks (a setting there makes a later `git` run a program: `core.fsmonitor`, `core.hooksPath`, an
- * alias with `!`, a hook; the user's own, `~/.gitconfig`, which all their repositories read) and the
- * agent's own configuration (`a3s.config.json`, `.a3s/`, whose permission rules, hooks, MCP
- * servers and instructions apply to later sessions, and the CLI's record of trusted folders). The file tools
- * never write these; a command a rule allows unasked is held to them as to write deny rules (they
- * are read-only for it, and what it creates there is removed) where the workspace can keep files
- * from a command. A command a person approved, or one run under YOLO, is not held to them.
+ * What a command allowed by a rule, with nobody asked, may not change, because a change there runs
+ * a program later that nobody saw: git's configuration and hooks (`core.fsmonitor`,
+ * `core.hooksPath`, an alias with `!`, a hook), the repository's and the user's (`~/.gitconfig`,
+ * which all their repositories read); what the user's shells run at start (`~/.bashrc`,
+ * `~/.profile`, ...) and `~/.ssh` (`authorized_keys`, a `ProxyCommand`); and the agent's own
+ * configuration (`a3s.config.json`, `.a3s/`, whose permission rules, hooks, MCP servers and
+ * instructions apply to later sessions, and the CLI's record of trusted folders). Such a command
+ * is held to them as to write deny rules (they are read-only for it, and what it creates there is
+ * removed) where the workspace can keep files from a command. A command a person approved, or one
+ * run under YOLO, is not held to them.
  */
 import { statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
@@ -22,8 +24,20 @@ const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(.a3s/**
  */
 const GIT_RULES: readonly string[] = ['Write(.git/config)', 'Write(.git/config.worktree)', 'Write(.git/hooks/**)'];
 
-/** The user's git configuration, which every repository of theirs reads. */
-const USER_GIT_RULES: readonly string[] = ['Write(~/.gitconfig)', 'Write(~/.config/git/**)'];
+/**
+ * The user's git configuration, which every repository of theirs reads; the files their shells
+ * and session run at start (and ssh's keys and settings: `authorized_keys`, a `ProxyCommand`).
+ */
+const USER_RULES: readonly string[] = [
+  'Write(~/.gitconfig)',
+  'Write(~/.config/git/**)',
+  ...['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile'].map((f) => `Write(~/${f})`),
+  ...['.zshrc', '.zshenv', '.zprofile', '.zlogin', '.zlogout'].map((f) => `Write(~/${f})`),
+  'Write(~/.config/fish/**)',
+  'Write(~/.ssh/**)',
+  'Write(~/.config/systemd/**)',
+  'Write(~/.config/autostart/**)',
+];
 
 const made = new WeakMap<PermissionPolicy, Map<string, PermissionPolicy>>();
 
@@ -63,7 +77,7 @@ export function unaskedCommandPolicy(root: string, exec: WorkspaceExec, policy: 
   const rules = [
     ...AGENT_RULES,
     ...(hasGitFolder(root) ? GIT_RULES : []),
-    ...USER_GIT_RULES,
+    ...USER_RULES,
     ...environmentRules(process.env),
   ];
   const key = rules.join('\n');
@@ -90,5 +104,5 @@ export function unaskedCommandNote(result: WorkspaceExecResult): string | undefi
   if (result.exitCode === 0) return undefined;
   const text = [result.stderr.head, result.stderr.tail, result.stdout.head, result.stdout.tail].join('\n');
   if (!REFUSED_WRITE.test(text)) return undefined;
-  return "[a command a rule allows without asking cannot change git's configuration and hooks (.git/config, .git/hooks, ~/.gitconfig) or the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/): they are read-only for it; a command that must change them needs a person's approval]";
+  return "[a command a rule allows without asking cannot change git's configuration and hooks (.git/config, .git/hooks, ~/.gitconfig), the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]";
 }
