@@ -314,14 +314,24 @@ describe('allow rules cover only what they name (PERM-03)', () => {
       expect(decide(command).decision, command).toBe('ask');
     // A command that changes the shell for the next one makes the line one rule's to allow.
     const state = new PermissionPolicy({
-      allow: ['Bash(cd:*)', 'Bash(export:*)', 'Bash(X=1)', 'Bash(set:*)', 'Bash(npm test)', 'Bash(cdk:*)'],
+      allow: ['Bash(cd:*)', 'Bash(export:*)', 'Bash(X=1)', 'Bash(set:*)', 'Bash(npm test)', 'Bash(cdk:*)'].concat([
+        'Bash(read:*)',
+        'Bash(printf:*)',
+        'Bash(let:*)',
+        'Bash(mapfile:*)',
+      ]),
     });
     expect(state.evaluate('bash', { command: 'cdk synth && npm test' }).decision).toBe('allow');
+    expect(state.evaluate('bash', { command: 'printf "%s" x && npm test' }).decision).toBe('allow');
     for (const command of [
       'cd /tmp/evil && npm test',
       'export PATH=/tmp:$PATH; npm test',
       'X=1; npm test',
       'set -a; npm test',
+      'read -r PATH <<< /tmp/evil; npm test',
+      'printf -v PATH /tmp/evil; npm test',
+      'let X=1; npm test',
+      'mapfile -t A < f; npm test',
     ])
       expect(state.evaluate('bash', { command }).decision, command).toBe('ask');
   });
