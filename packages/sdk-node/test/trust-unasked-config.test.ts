@@ -59,16 +59,20 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     expect(existsSync(join(dir, '.a3s', 'config.json'))).toBe(false);
     expect(readFileSync(join(dir, 'src', 'note.txt'), 'utf8')).toBe('fine\n');
     expect(got.get('b1')?.output).toContain('Read-only file system');
-    expect(got.get('b1')?.output).toContain("cannot change git's configuration and hooks");
+    expect(got.get('b1')?.output).toContain("cannot change git's hooks (.git/hooks)");
     expect(got.get('b3')).toMatchObject({ ok: false, metadata: { denied_writes: { removed: ['a3s.config.json'] } } });
     expect(got.get('b5')).toMatchObject({ ok: true });
   });
 
-  it('PERM-03: Bash(git:*) commits unasked, but git config cannot set a program for later git runs', async () => {
+  it('PERM-03: Bash(git:*) commits and renames branches unasked, but git config cannot set a program for later git runs', async () => {
     const { dir, asked, got } = await run(
       [
         bash('g1', 'git config core.fsmonitor "touch PWNED"'),
         bash('g2', 'git config alias.st "!touch PWNED"'),
+        bash(
+          'g5',
+          'git config --add include.path ../evil.cfg && git branch -m main && git config branch.main.remote origin',
+        ),
         bash(
           'g3',
           'echo x > src/new.txt; git add -A && git -c user.name=t -c user.email=t@example.com commit -qm add && git rev-list --count HEAD',
@@ -78,9 +82,18 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
       { permissions: { allow: ['Bash(git:*)', 'Bash(echo:*)'] } },
     );
     expect(asked).toEqual([]);
-    expect(got.get('g1')?.output).toMatch(/could not (lock|write) config file/);
-    expect(got.get('g1')?.output).toContain('needs a person');
-    expect(gitConfig(dir)).not.toMatch(/fsmonitor|alias/);
+    expect(got.get('g1')).toMatchObject({
+      ok: false,
+      output: expect.stringContaining(
+        '[refused: git settings that run a program, added by this call to .git/config (core.fsmonitor), were taken out again',
+      ),
+      metadata: { denied_writes: { removed: [], restored: ['.git/config (core.fsmonitor)'] } },
+    });
+    expect(got.get('g5')).toMatchObject({ metadata: { denied_writes: { restored: ['.git/config (include.path)'] } } });
+    expect(gitConfig(dir)).not.toMatch(/fsmonitor|alias|include/);
+    // Everyday settings stay: the branch was renamed and its upstream set.
+    expect(gitConfig(dir)).toContain('[branch "main"]');
+    expect(execFileSync('git', ['branch', '--show-current'], { cwd: dir, encoding: 'utf8' })).toBe('main\n');
     expect(got.get('g3')).toMatchObject({ ok: true, output: expect.stringContaining('2') });
     expect(existsSync(join(dir, 'PWNED'))).toBe(false);
   });
@@ -104,12 +117,19 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
         { permissions: { allow: ['Bash(git:*)', 'Bash(echo:*)', 'Bash(mkdir:*)'] } },
       );
       expect(asked).toEqual([]);
-      expect(readFileSync(join(home, '.gitconfig'), 'utf8')).toBe('[user]\n\tname = t\n');
-      expect(existsSync(join(home, '.config', 'git'))).toBe(false);
+      expect(readFileSync(join(home, '.gitconfig'), 'utf8')).not.toMatch(/fsmonitor|alias|PWNED/);
+      expect(readFileSync(join(home, '.gitconfig'), 'utf8')).toContain('name = t');
+      expect(readFileSync(join(home, '.config', 'git', 'config'), 'utf8')).not.toContain('hooksPath');
       expect(existsSync(join(home, '.a3s'))).toBe(false);
       expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('alias ll="ls -l"\n');
       expect(existsSync(join(home, '.ssh'))).toBe(false);
-      expect(got.get('h1')?.output).toContain('~/.gitconfig');
+      expect(got.get('h1')).toMatchObject({
+        metadata: { denied_writes: { restored: ['~/.gitconfig (core.fsmonitor)'] } },
+      });
+      expect(got.get('h2')).toMatchObject({ metadata: { denied_writes: { restored: ['~/.gitconfig (alias.st)'] } } });
+      expect(got.get('h3')).toMatchObject({
+        metadata: { denied_writes: { restored: ['~/.config/git/config (core.hookspath)'] } },
+      });
       expect(got.get('h4')).toMatchObject({
         ok: false,
         metadata: { denied_writes: { removed: [join(home, '.a3s')] } },

@@ -100,8 +100,13 @@ export function describeDeniedWrites(denied: DeniedWrites | undefined, by = 'thi
     n === 0
       ? ''
       : `refused: the path rules deny writing ${listed.join(', ')}; ${n === 1 ? 'it was' : 'they were'} created by ${by} and removed.`;
+  const mended = denied.restored ?? [];
+  const restored =
+    mended.length === 0
+      ? ''
+      : `refused: git settings that run a program, added by ${by} to ${mended.join(', ')}, were taken out again (a command a rule allows without asking may not add them; one a person approves may).`;
   const problem = denied.problem === undefined ? '' : `the write rules could not all be enforced: ${denied.problem}.`;
-  return `[${[removed, problem].filter((t) => t !== '').join(' ')}]`;
+  return `[${[removed, restored, problem].filter((t) => t !== '').join(' ')}]`;
 }
 
 /** The reports as one (each path once, every problem), or `undefined` when none is. */
@@ -109,6 +114,11 @@ export function mergeDeniedWrites(...reports: readonly (DeniedWrites | undefined
   const present = reports.filter((r): r is DeniedWrites => r !== undefined);
   if (present.length === 0) return undefined;
   const removed = [...new Set(present.flatMap((r) => r.removed))];
+  const restored = [...new Set(present.flatMap((r) => r.restored ?? []))];
   const problems = present.flatMap((r) => (r.problem === undefined ? [] : [r.problem]));
-  return problems.length === 0 ? { removed } : { removed, problem: problems.join('; ') };
+  return {
+    removed,
+    ...(restored.length === 0 ? {} : { restored }),
+    ...(problems.length === 0 ? {} : { problem: problems.join('; ') }),
+  };
 }

@@ -21,6 +21,7 @@ import type {
 } from '../workspace/workspace-services.js';
 import { deniedWrites, holdsWrites, mergeDeniedWrites, removeCreatedDenied } from './created-denied.js';
 import { filesToHide } from './files-to-hide.js';
+import { type ConfigSnapshot, mendConfigs, snapshotConfigs, type WatchedConfig } from './git-config-guard.js';
 import { heldGitStore, type HeldGitStore } from './git-store.js';
 import { takeLateWrites, watchLateWrites } from './late-writes.js';
 
@@ -44,6 +45,7 @@ export function guardExec(
   toolName: string,
   ask: boolean,
   note?: (result: WorkspaceExecResult) => string | undefined,
+  configs?: readonly WatchedConfig[],
 ): WorkspaceServices {
   const exec = workspace.exec;
   if (exec === undefined || !holdsCommands(policy, ask)) return workspace;
@@ -62,19 +64,22 @@ export function guardExec(
       const { hide, store } = await kept();
       const none = hide.unreadable.length === 0 && hide.unwritable.length === 0;
       const settle = () => removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started);
+      const before = configs === undefined ? undefined : await snapshotConfigs(configs);
       let result: Awaited<ReturnType<WorkspaceExec['run']>>;
       try {
         result = await exec.run(none ? request : { ...request, hide });
       } catch (e) {
         // A command cancelled or failed part way may have created files too.
         if (holdsWrites(policy, ask)) await settle().catch(() => undefined);
+        await mended(before).catch(() => undefined);
         throw e;
       }
       const told = note?.(result);
       const notes = [...(store === undefined ? [] : [store.note]), ...(told === undefined ? [] : [told])];
       const noted = notes.length === 0 ? result : { ...result, heldNotes: [...(result.heldNotes ?? []), ...notes] };
-      if (!holdsWrites(policy, ask)) return noted;
-      const own = deniedWrites(await settle());
+      const configured = await mended(before);
+      if (!holdsWrites(policy, ask)) return configured === undefined ? noted : { ...noted, deniedWrites: configured };
+      const own = mergeDeniedWrites(deniedWrites(await settle()), configured);
       // A process the command left running may write after it returned: watched until the end.
       const pids = (result.backgroundProcesses ?? []).map((p) => p.pid);
       if (pids.length > 0) watchLateWrites(exec, { root: workspace.root, policy, ask, toolName, hide, started, pids });
@@ -89,18 +94,24 @@ export function guardExec(
   // The files hidden from the last process this call held, and when: what it creates is judged
   // against them; and what processes held before had made meanwhile, removed as this hold began.
   let lastHold:
-    | { readonly hide: ExecHiding; readonly started: number; readonly before: DeniedWrites | undefined }
+    | {
+        readonly hide: ExecHiding;
+        readonly started: number;
+        readonly before: DeniedWrites | undefined;
+        readonly configs: readonly ConfigSnapshot[] | undefined;
+      }
     | undefined;
   const settleHeldWrites = async (): Promise<DeniedWrites | undefined> => {
     const at = lastHold;
     lastHold = undefined;
-    if (!holdsWrites(policy, ask)) return undefined;
+    const configured = await mended(at?.configs);
+    if (!holdsWrites(policy, ask)) return configured;
     // A call that held a process is answered for its own window; one that did not (a later cell
     // of a kernel) for what the processes held before made since.
     if (at === undefined) return takeLateWrites(exec);
     const own = deniedWrites(await removeCreatedDenied(workspace.root, policy, ask, toolName, at.hide, at.started));
     // What the sweeps of a process left running removed meanwhile is named too.
-    return mergeDeniedWrites(at.before, own, await takeLateWrites(exec, false));
+    return mergeDeniedWrites(at.before, own, configured, await takeLateWrites(exec, false));
   };
   const holdProcess = async (process: ProcessCommand): Promise<HeldProcessCommand> => {
     // What a process held before made since (a kernel's thread between two cells) is removed
@@ -108,7 +119,8 @@ export function guardExec(
     const before = holdsWrites(policy, ask) ? await takeLateWrites(exec) : undefined;
     const started = Date.now() - CLOCK_SLACK_MS;
     const { hide } = await kept();
-    lastHold = { hide, started, before };
+    const snapshots = configs === undefined ? undefined : await snapshotConfigs(configs);
+    lastHold = { hide, started, before, configs: snapshots };
     // The process runs on after this call (a kernel, a program under debug): watched until the end,
     // and about every second while it lives once its tool says which process it is.
     const late = { root: workspace.root, policy, ask, toolName, hide, started, pids: [] as number[] };
@@ -135,6 +147,14 @@ export function guardExec(
     return { command: held.command, args: [...held.args], hidden, ...settle };
   };
   return withExec(workspace, guarded, holdProcess, settleHeldWrites);
+}
+
+/** What was taken out of the git configuration files since `before`, as a result reports it. */
+async function mended(before: readonly ConfigSnapshot[] | undefined): Promise<DeniedWrites | undefined> {
+  if (before === undefined) return undefined;
+  const { restored, problem } = await mendConfigs(before);
+  if (restored.length === 0 && problem === undefined) return undefined;
+  return { removed: [], ...(restored.length === 0 ? {} : { restored }), ...(problem === undefined ? {} : { problem }) };
 }
 
 /** The services of `workspace` with `exec`, `holdProcess` and `settleHeldWrites` in place of its own. */

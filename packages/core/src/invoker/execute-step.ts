@@ -18,7 +18,7 @@ import { CallSignal, type AbortState } from './call-signal.js';
 import type { ScopedInvokers } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
 import { guardExec, holdsCommands, withApartHold } from './exec-guard.js';
-import { unaskedCommandNote, unaskedCommandPolicy } from './protected-writes.js';
+import { unaskedCommandNote, unaskedCommandPolicy, unaskedGitConfigs } from './protected-writes.js';
 import type { HoldAsk } from './permission-step.js';
 import { guardReads } from './read-guard.js';
 import { guardWrites } from './write-guard.js';
@@ -166,7 +166,9 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
       payload: { tool_id: call.id, tool_name: tool.name, ...eventArgs({ path }), reason: rule, denied_by: 'rule' },
     });
   const base = commands
-    ? guardExec(k.workspace, cp, tool.name, unasked, cp === p ? undefined : unaskedCommandNote)
+    ? cp === p
+      ? guardExec(k.workspace, cp, tool.name, unasked)
+      : guardExec(k.workspace, cp, tool.name, unasked, unaskedCommandNote, unaskedGitConfigs(k.workspace.root))
     : plain;
   const written = guardWrites(base, p, tool.name, denied, askWrites ? held : false);
   const readHold = held === 'allow' && !p.hasReadAllowRules ? true : held;

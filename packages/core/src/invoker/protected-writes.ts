@@ -1,36 +1,34 @@
 /**
  * What a command allowed by a rule, with nobody asked, may not change, because a change there runs
- * a program later that nobody saw: git's configuration and hooks (`core.fsmonitor`,
- * `core.hooksPath`, an alias with `!`, a hook), the repository's and the user's (`~/.gitconfig`,
- * which all their repositories read); what the user's shells run at start (`~/.bashrc`,
+ * a program later that nobody saw: git's hooks; what the user's shells run at start (`~/.bashrc`,
  * `~/.profile`, ...) and `~/.ssh` (`authorized_keys`, a `ProxyCommand`); and the agent's own
  * configuration (`a3s.config.json`, `.a3s/`, whose permission rules, hooks, MCP servers and
  * instructions apply to later sessions, and the CLI's record of trusted folders). Such a command
  * is held to them as to write deny rules (they are read-only for it, and what it creates there is
- * removed) where the workspace can keep files from a command. A command a person approved, or one
- * run under YOLO, is not held to them.
+ * removed) where the workspace can keep files from a command; git's configuration files it may
+ * write, but not add settings that run programs (see `git-config-guard.ts`). A command a person
+ * approved, or one run under YOLO, is not held to them.
  */
 import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { type PermissionPolicy, withDenyRules } from '../permissions/permission-policy.js';
 import type { WorkspaceExec, WorkspaceExecResult } from '../workspace/workspace-services.js';
+import type { WatchedConfig } from './git-config-guard.js';
 
 /** The agent's own configuration: the workspace's, and the CLI's record of trusted folders. */
 const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(.a3s/**)', 'Write(~/.a3s/**)'];
 
 /**
- * Git's configuration and hooks, held where the workspace has a `.git` folder when the command
- * starts (a command that makes the repository, `git init`, writes its first configuration).
+ * Git's hooks, held where the workspace has a `.git` folder when the command starts (a command
+ * that makes the repository, `git init`, writes its first hooks). Git's configuration files are
+ * written by everyday commands (`git push -u`, `git branch -m`): only the settings that run
+ * programs are kept out of them (see `git-config-guard.ts`).
  */
-const GIT_RULES: readonly string[] = ['Write(.git/config)', 'Write(.git/config.worktree)', 'Write(.git/hooks/**)'];
+const GIT_RULES: readonly string[] = ['Write(.git/hooks/**)'];
 
-/**
- * The user's git configuration, which every repository of theirs reads; the files their shells
- * and session run at start (and ssh's keys and settings: `authorized_keys`, a `ProxyCommand`).
- */
+/** The files the user's shells and session run at start, and ssh's keys and settings (`authorized_keys`, a `ProxyCommand`). */
 const USER_RULES: readonly string[] = [
-  'Write(~/.gitconfig)',
-  'Write(~/.config/git/**)',
   ...['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile'].map((f) => `Write(~/${f})`),
   ...['.zshrc', '.zshenv', '.zprofile', '.zlogin', '.zlogout'].map((f) => `Write(~/${f})`),
   'Write(~/.config/fish/**)',
@@ -54,18 +52,30 @@ function canHide(exec: WorkspaceExec, root: string): boolean {
   return exec.hiding?.({ command: 'true', args: [] }, { unreadable: [], unwritable: [root] }) !== undefined;
 }
 
-/** The rules of this host's environment: where it moves the user's git configuration or the CLI's home. */
+/** The rules of this host's environment: where it moves the CLI's home. */
 function environmentRules(env: NodeJS.ProcessEnv): string[] {
-  const rules: string[] = [];
-  const folder = (name: string, below: string): void => {
-    const value = env[name];
-    if (value !== undefined && isAbsolute(value)) rules.push(`Write(${join(value, below)}/**)`);
-  };
-  folder('XDG_CONFIG_HOME', 'git');
-  folder('A3S_HOME', '.');
-  const file = env.GIT_CONFIG_GLOBAL;
-  if (file !== undefined && isAbsolute(file)) rules.push(`Write(${file})`);
-  return rules;
+  const home = env.A3S_HOME;
+  return home !== undefined && isAbsolute(home) ? [`Write(${home}/**)`] : [];
+}
+
+/**
+ * The git configuration files whose settings that run programs a command allowed unasked may not
+ * add to: the repository's (where the workspace has a `.git` folder) and the user's.
+ */
+export function unaskedGitConfigs(root: string, env: NodeJS.ProcessEnv = process.env): WatchedConfig[] {
+  const files: WatchedConfig[] = [];
+  if (hasGitFolder(root))
+    for (const name of ['config', 'config.worktree'])
+      files.push({ path: join(root, '.git', name), shown: `.git/${name}` });
+  const home = homedir();
+  const shown = (path: string): string => (path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path);
+  const xdg =
+    env.XDG_CONFIG_HOME !== undefined && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
+  const user = [join(home, '.gitconfig'), join(xdg, 'git', 'config')];
+  const global = env.GIT_CONFIG_GLOBAL;
+  if (global !== undefined && isAbsolute(global)) user.push(global);
+  for (const path of new Set(user)) files.push({ path, shown: shown(path) });
+  return files;
 }
 
 /**
@@ -94,7 +104,7 @@ export function unaskedCommandPolicy(root: string, exec: WorkspaceExec, policy: 
   return held;
 }
 
-const REFUSED_WRITE = /Read-only file system|could not (?:lock|write) config file|Device or resource busy/;
+const REFUSED_WRITE = /Read-only file system|Device or resource busy/;
 
 /**
  * The note a command held to the files above gets when it failed on a read-only file (`git
@@ -104,5 +114,5 @@ export function unaskedCommandNote(result: WorkspaceExecResult): string | undefi
   if (result.exitCode === 0) return undefined;
   const text = [result.stderr.head, result.stderr.tail, result.stdout.head, result.stdout.tail].join('\n');
   if (!REFUSED_WRITE.test(text)) return undefined;
-  return "[a command a rule allows without asking cannot change git's configuration and hooks (.git/config, .git/hooks, ~/.gitconfig), the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]";
+  return "[a command a rule allows without asking cannot change git's hooks (.git/hooks), the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]";
 }

@@ -211,6 +211,11 @@ export interface WorkspaceExecResult {
 export interface DeniedWrites {
   /** The paths removed: workspace-relative where under the root, else absolute. */
   readonly removed: readonly string[];
+  /**
+   * Git configuration files a command allowed unasked added settings to that would run a program
+   * later (`.git/config (core.fsmonitor)`): those settings were taken out again.
+   */
+  readonly restored?: readonly string[];
   readonly problem?: string;
 }
 

@@ -166,6 +166,9 @@ export const bashTool = defineTool({
             : {
                 denied_writes: {
                   removed: [...result.deniedWrites.removed],
+                  ...(result.deniedWrites.restored === undefined
+                    ? {}
+                    : { restored: [...result.deniedWrites.restored] }),
                   ...(result.deniedWrites.problem === undefined ? {} : { problem: result.deniedWrites.problem }),
                 },
               }),

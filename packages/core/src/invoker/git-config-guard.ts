@@ -1,0 +1,124 @@
+/**
+ * Git settings a command allowed unasked may not add. A command a rule lets run with nobody asked
+ * (`Bash(git:*)`) still needs to write git's configuration for everyday work (`git push -u`,
+ * `git branch -m`, `git remote add`), but a setting whose value git runs as a program
+ * (`core.fsmonitor`, `core.hooksPath`, an alias, a filter, a credential helper) or that pulls in
+ * other configuration (`include.path`) would run a program later that nobody saw. So the
+ * configuration files are read before such a command and after it (and at the sweeps of what it
+ * left running); an entry it added with such a key is taken out again, and any earlier value of
+ * that key put back, with `git config`. Nothing else in the file is touched.
+ */
+import { execFile } from 'node:child_process';
+import { lstat, readFile, rm } from 'node:fs/promises';
+
+/** The keys (as `git config --list` prints them) whose value git may run, or that read other files. */
+const RUNS_PROGRAMS =
+  /^(?:alias\.|core\.(?:pager|sshcommand|fsmonitor|editor|hookspath|askpass|gitproxy|attributesfile|worktree|bare)$|pager\.|diff\.|difftool\.|merge\.|mergetool\.|filter\.|credential|gpg\.|sequence\.editor$|uploadpack\.|receive\.|remote\.[^\n]*\.(?:uploadpack|receivepack|proxy|vcs)$|url\.|http\.|protocol\.|ssh\.|include|includeif\.|init\.templatedir$|interactive\.difffilter$|sendemail\.|web\.browser$|browser\.|man\.|instaweb\.|submodule\.[^\n]*\.update$|safe\.|extensions\.)/i;
+
+/** One configuration file as it was before a command. */
+export interface ConfigSnapshot {
+  readonly path: string;
+  /** How a result names it (workspace-relative, or `~/…`). */
+  readonly shown: string;
+  /** Its entries (`key\nvalue`), or `undefined` when it did not exist. */
+  readonly entries: readonly string[] | undefined;
+}
+
+/** A configuration file to watch: where it is, and how a result names it. */
+export interface WatchedConfig {
+  readonly path: string;
+  readonly shown: string;
+}
+
+// git, reading only the file named: no system or global configuration, no includes followed.
+const GIT_ENV = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  HOME: '/nonexistent',
+  LC_ALL: 'C',
+};
+
+function git(args: readonly string[], input?: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('git', [...args], { env: GIT_ENV, timeout: 10_000, maxBuffer: 16 << 20 }, (e, out) =>
+      e === null ? resolve(out) : reject(e),
+    );
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(input);
+  });
+}
+
+/** The entries of the configuration text `content`, or `undefined` when git cannot read it. */
+async function entriesOf(content: Buffer): Promise<string[] | undefined> {
+  try {
+    const out = await git(['config', '--file', '-', '--list', '--null', '--no-includes'], content);
+    return out.split('\0').filter((e) => e !== '');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file's text, `undefined` when there is none, or `'link'` when a symbolic link stands there. */
+async function contentOf(path: string): Promise<Buffer | undefined | 'link'> {
+  const stat = await lstat(path).catch(() => undefined);
+  if (stat === undefined) return undefined;
+  if (stat.isSymbolicLink()) return 'link';
+  if (!stat.isFile()) return undefined;
+  return readFile(path).catch(() => undefined);
+}
+
+/** The files as they are now, to compare with after a command. */
+export async function snapshotConfigs(files: readonly WatchedConfig[]): Promise<ConfigSnapshot[]> {
+  return Promise.all(
+    files.map(async ({ path, shown }) => {
+      const content = await contentOf(path);
+      const entries = content === undefined || content === 'link' ? undefined : await entriesOf(content);
+      return { path, shown, entries: entries ?? (content === undefined ? undefined : []) };
+    }),
+  );
+}
+
+const keyOf = (entry: string): string => entry.slice(0, Math.max(entry.indexOf('\n'), 0) || entry.length);
+
+/**
+ * Takes out of each file what was added since `before` under a key git may run, putting back that
+ * key's earlier values; returns `path (key, …)` for each file changed so, and a problem when one
+ * could not be mended.
+ */
+export async function mendConfigs(
+  before: readonly ConfigSnapshot[],
+): Promise<{ readonly restored: string[]; readonly problem?: string }> {
+  const restored: string[] = [];
+  const problems: string[] = [];
+  for (const snap of before) {
+    const content = await contentOf(snap.path);
+    if (content === undefined) continue;
+    const old = new Set(snap.entries ?? []);
+    if (content === 'link') {
+      // A link put where a configuration file was: it would read another file.
+      await rm(snap.path, { force: true }).catch((e: unknown) => problems.push(`${snap.shown}: ${String(e)}`));
+      restored.push(`${snap.shown} (a symbolic link put in its place)`);
+      continue;
+    }
+    const now = await entriesOf(content);
+    if (now === undefined) {
+      problems.push(`${snap.shown} cannot be read as git configuration any more`);
+      continue;
+    }
+    const keys = [...new Set(now.filter((e) => !old.has(e)).map(keyOf))].filter((k) => RUNS_PROGRAMS.test(k));
+    if (keys.length === 0) continue;
+    try {
+      for (const key of keys) {
+        await git(['config', '--file', snap.path, '--unset-all', key]).catch(() => undefined);
+        for (const entry of snap.entries ?? [])
+          if (keyOf(entry).toLowerCase() === key.toLowerCase())
+            await git(['config', '--file', snap.path, '--add', key, entry.slice(key.length + 1)]);
+      }
+      restored.push(`${snap.shown} (${keys.join(', ')})`);
+    } catch (e) {
+      problems.push(`${snap.shown}: ${(e as Error).message}`);
+    }
+  }
+  return problems.length === 0 ? { restored } : { restored, problem: problems.join('; ') };
+}
