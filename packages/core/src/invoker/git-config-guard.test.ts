@@ -1,7 +1,7 @@
 // What a command allowed unasked adds to a git configuration file under a key git runs is taken
 // out again, and the key's earlier values put back; everything else it wrote stays.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,5 +60,19 @@ describe('git configuration settings that run programs', () => {
       restored: ['linked (a symbolic link put in its place)'],
       problem: 'broken cannot be read as git configuration any more',
     });
+    expect(readFileSync(linked, 'utf8')).toBe('[user]\n\tname = t\n');
+  });
+
+  it('mends a dotfile kept elsewhere through its link, which stays a link, and keeps its own aliases', async () => {
+    const real = join(dir, 'dotfiles-gitconfig');
+    const home = join(dir, 'home-gitconfig');
+    writeFileSync(real, '[alias]\n\tco = checkout\n');
+    symlinkSync(real, home);
+    const before = await snapshotConfigs([{ path: home, shown: '~/.gitconfig' }]);
+    writeFileSync(real, '[alias]\n\tco = checkout\n\tst = !touch PWNED\n');
+    expect(await mendConfigs(before)).toEqual({ restored: ['~/.gitconfig (alias.st)'] });
+    expect(lstatSync(home).isSymbolicLink()).toBe(true);
+    expect(get(real, 'alias.co')).toBe('checkout');
+    expect(readFileSync(real, 'utf8')).not.toContain('PWNED');
   });
 });

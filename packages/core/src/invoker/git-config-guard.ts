@@ -9,7 +9,7 @@
  * that key put back, with `git config`. Nothing else in the file is touched.
  */
 import { execFile } from 'node:child_process';
-import { lstat, readFile, rm } from 'node:fs/promises';
+import { lstat, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 
 /** The keys (as `git config --list` prints them) whose value git may run, or that read other files. */
 const RUNS_PROGRAMS =
@@ -20,8 +20,10 @@ export interface ConfigSnapshot {
   readonly path: string;
   /** How a result names it (workspace-relative, or `~/…`). */
   readonly shown: string;
-  /** Its entries (`key\nvalue`), or `undefined` when it did not exist. */
-  readonly entries: readonly string[] | undefined;
+  /** Its bytes (read through a symbolic link), or `undefined` when there were none. */
+  readonly content: Buffer | undefined;
+  /** Whether a symbolic link stood at `path` (a dotfile kept elsewhere). */
+  readonly link: boolean;
 }
 
 /** A configuration file to watch: where it is, and how a result names it. */
@@ -59,24 +61,17 @@ async function entriesOf(content: Buffer): Promise<string[] | undefined> {
   }
 }
 
-/** The file's text, `undefined` when there is none, or `'link'` when a symbolic link stands there. */
-async function contentOf(path: string): Promise<Buffer | undefined | 'link'> {
+/** Whether a symbolic link stands at `path`, and the bytes of the file it names (through the link). */
+async function stateOf(path: string): Promise<{ readonly content: Buffer | undefined; readonly link: boolean }> {
   const stat = await lstat(path).catch(() => undefined);
-  if (stat === undefined) return undefined;
-  if (stat.isSymbolicLink()) return 'link';
-  if (!stat.isFile()) return undefined;
-  return readFile(path).catch(() => undefined);
+  const link = stat?.isSymbolicLink() === true;
+  if (stat === undefined || !(link || stat.isFile())) return { content: undefined, link };
+  return { content: await readFile(path).catch(() => undefined), link };
 }
 
-/** The files as they are now, to compare with after a command. */
+/** The files as they are now, to compare with after a command (read only; git parses them only when they changed). */
 export async function snapshotConfigs(files: readonly WatchedConfig[]): Promise<ConfigSnapshot[]> {
-  return Promise.all(
-    files.map(async ({ path, shown }) => {
-      const content = await contentOf(path);
-      const entries = content === undefined || content === 'link' ? undefined : await entriesOf(content);
-      return { path, shown, entries: entries ?? (content === undefined ? undefined : []) };
-    }),
-  );
+  return Promise.all(files.map(async ({ path, shown }) => ({ path, shown, ...(await stateOf(path)) })));
 }
 
 const keyOf = (entry: string): string => entry.slice(0, Math.max(entry.indexOf('\n'), 0) || entry.length);
@@ -92,15 +87,21 @@ export async function mendConfigs(
   const restored: string[] = [];
   const problems: string[] = [];
   for (const snap of before) {
-    const content = await contentOf(snap.path);
-    if (content === undefined) continue;
-    const old = new Set(snap.entries ?? []);
-    if (content === 'link') {
-      // A link put where a configuration file was: it would read another file.
-      await rm(snap.path, { force: true }).catch((e: unknown) => problems.push(`${snap.shown}: ${String(e)}`));
-      restored.push(`${snap.shown} (a symbolic link put in its place)`);
+    const { content, link } = await stateOf(snap.path);
+    if (link && !snap.link) {
+      // A link put where a configuration file was: it would have git read another file.
+      try {
+        await rm(snap.path, { force: true });
+        if (snap.content !== undefined) await writeFile(snap.path, snap.content, { flag: 'wx' });
+        restored.push(`${snap.shown} (a symbolic link put in its place)`);
+      } catch (e) {
+        problems.push(`${snap.shown}: ${(e as Error).message}`);
+      }
       continue;
     }
+    if (content === undefined || (snap.content !== undefined && content.equals(snap.content))) continue;
+    const entries = snap.content === undefined ? [] : ((await entriesOf(snap.content)) ?? []);
+    const old = new Set(entries);
     const now = await entriesOf(content);
     if (now === undefined) {
       problems.push(`${snap.shown} cannot be read as git configuration any more`);
@@ -109,11 +110,13 @@ export async function mendConfigs(
     const keys = [...new Set(now.filter((e) => !old.has(e)).map(keyOf))].filter((k) => RUNS_PROGRAMS.test(k));
     if (keys.length === 0) continue;
     try {
+      // Through a link, the file it names is mended (git would replace the link with a file).
+      const file = link ? await realpath(snap.path) : snap.path;
       for (const key of keys) {
-        await git(['config', '--file', snap.path, '--unset-all', key]).catch(() => undefined);
-        for (const entry of snap.entries ?? [])
+        await git(['config', '--file', file, '--unset-all', key]).catch(() => undefined);
+        for (const entry of entries)
           if (keyOf(entry).toLowerCase() === key.toLowerCase())
-            await git(['config', '--file', snap.path, '--add', key, entry.slice(key.length + 1)]);
+            await git(['config', '--file', file, '--add', key, entry.slice(key.length + 1)]);
       }
       restored.push(`${snap.shown} (${keys.join(', ')})`);
     } catch (e) {
