@@ -140,6 +140,35 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     }
   });
 
+  it('PERM-03: an eval cell allowed by a rule is held the same: a hook is read-only, a git setting that runs a program is taken out', async () => {
+    const { dir, asked, got } = await run(
+      [
+        {
+          tool_calls: [
+            {
+              id: 'e1',
+              name: 'eval',
+              args: {
+                description: 'plant a hook and a git setting',
+                language: 'python',
+                code: "import subprocess\ntry:\n    open('.git/hooks/pre-commit', 'w').write('#!/bin/sh')\nexcept OSError as e:\n    print('hook:', e.strerror)\nsubprocess.run(['git', 'config', 'core.fsmonitor', 'touch PWNED'])\nprint('done')",
+              },
+            },
+          ],
+        },
+      ],
+      { permissions: { allow: ['eval'] } },
+    );
+    expect(asked).toEqual([]);
+    expect(got.get('e1')).toMatchObject({
+      ok: false,
+      output: expect.stringContaining('hook: Read-only file system'),
+      metadata: { denied_writes: { restored: ['.git/config (core.fsmonitor)'] } },
+    });
+    expect(existsSync(join(dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(gitConfig(dir)).not.toContain('fsmonitor');
+  });
+
   it('a command a person approved, or one under YOLO, may change them', async () => {
     const approved = tempRepo();
     const model = new ScriptedLlmClient([bash('a1', 'git config user.name approved'), { text: 'Done.' }]);
