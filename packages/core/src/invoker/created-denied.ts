@@ -44,7 +44,8 @@ export async function removeCreatedDenied(
 ): Promise<CreatedDenied> {
   let after: ExecHiding;
   try {
-    after = await filesToHide(root, policy, ask, toolName, undefined, true);
+    // Other names of kept files are not looked for: a command cannot link to a file kept from it.
+    after = await filesToHide(root, policy, ask, toolName, undefined, true, false);
   } catch (e) {
     return { removed: [], problem: `the write rules could not be searched again: ${(e as Error).message}` };
   }

@@ -61,10 +61,12 @@ export function guardExec(
   const guarded: WorkspaceExec = {
     async run(request) {
       const started = Date.now() - CLOCK_SLACK_MS;
-      const { hide, store } = await kept();
+      const [{ hide, store }, before] = await Promise.all([
+        kept(),
+        configs === undefined ? undefined : snapshotConfigs(configs),
+      ]);
       const none = hide.unreadable.length === 0 && hide.unwritable.length === 0;
       const settle = () => removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started);
-      const before = configs === undefined ? undefined : await snapshotConfigs(configs);
       let result: Awaited<ReturnType<WorkspaceExec['run']>>;
       try {
         result = await exec.run(none ? request : { ...request, hide });
@@ -77,9 +79,12 @@ export function guardExec(
       const told = note?.(result);
       const notes = [...(store === undefined ? [] : [store.note]), ...(told === undefined ? [] : [told])];
       const noted = notes.length === 0 ? result : { ...result, heldNotes: [...(result.heldNotes ?? []), ...notes] };
-      const configured = await mended(before);
-      if (!holdsWrites(policy, ask)) return configured === undefined ? noted : { ...noted, deniedWrites: configured };
-      const own = mergeDeniedWrites(deniedWrites(await settle()), configured);
+      if (!holdsWrites(policy, ask)) {
+        const configured = await mended(before);
+        return configured === undefined ? noted : { ...noted, deniedWrites: configured };
+      }
+      const [created, configured] = await Promise.all([settle(), mended(before)]);
+      const own = mergeDeniedWrites(deniedWrites(created), configured);
       // A process the command left running may write after it returned: watched until the end.
       const pids = (result.backgroundProcesses ?? []).map((p) => p.pid);
       if (pids.length > 0) watchLateWrites(exec, { root: workspace.root, policy, ask, toolName, hide, started, pids });

@@ -84,44 +84,43 @@ const keyOf = (entry: string): string => entry.slice(0, Math.max(entry.indexOf('
 export async function mendConfigs(
   before: readonly ConfigSnapshot[],
 ): Promise<{ readonly restored: string[]; readonly problem?: string }> {
-  const restored: string[] = [];
-  const problems: string[] = [];
-  for (const snap of before) {
-    const { content, link } = await stateOf(snap.path);
-    if (link && !snap.link) {
-      // A link put where a configuration file was: it would have git read another file.
-      try {
-        await rm(snap.path, { force: true });
-        if (snap.content !== undefined) await writeFile(snap.path, snap.content, { flag: 'wx' });
-        restored.push(`${snap.shown} (a symbolic link put in its place)`);
-      } catch (e) {
-        problems.push(`${snap.shown}: ${(e as Error).message}`);
-      }
-      continue;
-    }
-    if (content === undefined || (snap.content !== undefined && content.equals(snap.content))) continue;
-    const entries = snap.content === undefined ? [] : ((await entriesOf(snap.content)) ?? []);
-    const old = new Set(entries);
-    const now = await entriesOf(content);
-    if (now === undefined) {
-      problems.push(`${snap.shown} cannot be read as git configuration any more`);
-      continue;
-    }
-    const keys = [...new Set(now.filter((e) => !old.has(e)).map(keyOf))].filter((k) => RUNS_PROGRAMS.test(k));
-    if (keys.length === 0) continue;
+  const found = await Promise.all(before.map(mendOne));
+  const restored = found.flatMap((f) => (f.restored === undefined ? [] : [f.restored]));
+  const problems = found.flatMap((f) => (f.problem === undefined ? [] : [f.problem]));
+  return problems.length === 0 ? { restored } : { restored, problem: problems.join('; ') };
+}
+
+/** {@link mendConfigs} for one file: what it names as restored, or the problem. */
+async function mendOne(snap: ConfigSnapshot): Promise<{ readonly restored?: string; readonly problem?: string }> {
+  const { content, link } = await stateOf(snap.path);
+  if (link && !snap.link) {
+    // A link put where a configuration file was: it would have git read another file.
     try {
-      // Through a link, the file it names is mended (git would replace the link with a file).
-      const file = link ? await realpath(snap.path) : snap.path;
-      for (const key of keys) {
-        await git(['config', '--file', file, '--unset-all', key]).catch(() => undefined);
-        for (const entry of entries)
-          if (keyOf(entry).toLowerCase() === key.toLowerCase())
-            await git(['config', '--file', file, '--add', key, entry.slice(key.length + 1)]);
-      }
-      restored.push(`${snap.shown} (${keys.join(', ')})`);
+      await rm(snap.path, { force: true });
+      if (snap.content !== undefined) await writeFile(snap.path, snap.content, { flag: 'wx' });
+      return { restored: `${snap.shown} (a symbolic link put in its place)` };
     } catch (e) {
-      problems.push(`${snap.shown}: ${(e as Error).message}`);
+      return { problem: `${snap.shown}: ${(e as Error).message}` };
     }
   }
-  return problems.length === 0 ? { restored } : { restored, problem: problems.join('; ') };
+  if (content === undefined || (snap.content !== undefined && content.equals(snap.content))) return {};
+  const entries = snap.content === undefined ? [] : ((await entriesOf(snap.content)) ?? []);
+  const old = new Set(entries);
+  const now = await entriesOf(content);
+  if (now === undefined) return { problem: `${snap.shown} cannot be read as git configuration any more` };
+  const keys = [...new Set(now.filter((e) => !old.has(e)).map(keyOf))].filter((k) => RUNS_PROGRAMS.test(k));
+  if (keys.length === 0) return {};
+  try {
+    // Through a link, the file it names is mended (git would replace the link with a file).
+    const file = link ? await realpath(snap.path) : snap.path;
+    for (const key of keys) {
+      await git(['config', '--file', file, '--unset-all', key]).catch(() => undefined);
+      for (const entry of entries)
+        if (keyOf(entry).toLowerCase() === key.toLowerCase())
+          await git(['config', '--file', file, '--add', key, entry.slice(key.length + 1)]);
+    }
+    return { restored: `${snap.shown} (${keys.join(', ')})` };
+  } catch (e) {
+    return { problem: `${snap.shown}: ${(e as Error).message}` };
+  }
 }

@@ -28,10 +28,10 @@ export async function linkedFiles(paths: readonly string[]): Promise<LinkedFiles
     if (s.isFile() && s.nlink > 1) found.set(`${s.dev}:${s.ino}`, path);
     else if (s.isDirectory()) {
       const names = await readdir(path).catch(() => [] as string[]);
-      for (const name of names) await visit(join(path, name));
+      await Promise.all(names.map((name) => visit(join(path, name))));
     }
   };
-  for (const path of paths) await visit(path);
+  await Promise.all(paths.map(visit));
   return found;
 }
 
