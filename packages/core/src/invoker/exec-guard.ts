@@ -37,7 +37,9 @@ export function holdsCommands(policy: PermissionPolicy, ask: boolean): boolean {
 
 /**
  * `workspace` with its `exec` holding each command to the policy's path rules (see the module
- * comment); `workspace` itself when it runs no commands or the policy has no such rule.
+ * comment), `note` adding to a command's notes, and the git configuration files `configs` kept
+ * from settings that run programs (see `git-config-guard.ts`); `workspace` itself when it runs no
+ * commands, or the policy has no such rule and no `configs` are given.
  */
 export function guardExec(
   workspace: WorkspaceServices,
@@ -48,7 +50,7 @@ export function guardExec(
   configs?: readonly WatchedConfig[],
 ): WorkspaceServices {
   const exec = workspace.exec;
-  if (exec === undefined || !holdsCommands(policy, ask)) return workspace;
+  if (exec === undefined || (!holdsCommands(policy, ask) && configs === undefined)) return workspace;
   const readPatterns = readRulePatterns(workspace.root, policy, ask);
   // The files the rules keep from a command, and git's store when it holds one of them.
   const kept = async (): Promise<{ hide: ExecHiding; store: HeldGitStore | undefined }> => {

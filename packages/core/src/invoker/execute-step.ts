@@ -155,8 +155,9 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
   const reads = (p.hasReadDenyRules && tool.tier !== 'exec') || askReads;
   // A command a rule allows unasked is also kept from git's and the agent's configuration.
   const exec = k.workspace.exec;
-  const cp = exec !== undefined && held === 'allow' ? unaskedCommandPolicy(k.workspace.root, exec, p) : p;
-  const commands = exec !== undefined && holdsCommands(cp, unasked);
+  const unaskedExec = exec !== undefined && held === 'allow';
+  const cp = unaskedExec ? unaskedCommandPolicy(k.workspace.root, exec, p) : p;
+  const commands = exec !== undefined && (unaskedExec || holdsCommands(cp, unasked));
   // A process a tool starts itself may still be kept apart from the host by the workspace.
   const plain = withApartHold(k.workspace);
   if (!isModelSide(frame.source) || (!p.hasWriteDenyRules && !askWrites && !reads && !commands)) return plain;
@@ -165,11 +166,11 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
       kind: 'permissionDenied',
       payload: { tool_id: call.id, tool_name: tool.name, ...eventArgs({ path }), reason: rule, denied_by: 'rule' },
     });
-  const base = commands
-    ? cp === p
-      ? guardExec(k.workspace, cp, tool.name, unasked)
-      : guardExec(k.workspace, cp, tool.name, unasked, unaskedCommandNote, unaskedGitConfigs(k.workspace.root))
-    : plain;
+  const base = !commands
+    ? plain
+    : unaskedExec
+      ? guardExec(k.workspace, cp, tool.name, unasked, unaskedCommandNote, unaskedGitConfigs(k.workspace.root))
+      : guardExec(k.workspace, cp, tool.name, unasked);
   const written = guardWrites(base, p, tool.name, denied, askWrites ? held : false);
   const readHold = held === 'allow' && !p.hasReadAllowRules ? true : held;
   return reads ? guardReads(written, p, tool.name, denied, askReads ? readHold : false) : written;
