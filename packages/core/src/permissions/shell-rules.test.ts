@@ -336,6 +336,31 @@ describe('allow rules cover only what they name (PERM-03)', () => {
       expect(state.evaluate('bash', { command }).decision, command).toBe('ask');
   });
 
+  it('PERM-03: a variable the commands after it may read (PATH, HOME) set by a loop, arithmetic or ${X:=…} is judged as an assignment', () => {
+    const p = new PermissionPolicy({ allow: ['Bash(npm test)', 'Bash(echo:*)'], defaultDecision: 'ask' });
+    const decide = (command: string) => p.evaluate('bash', { command }).decision;
+    for (const command of [
+      '(( PATH=1 )); npm test',
+      '(( ++PATH )); npm test',
+      'for PATH in /tmp/evil; do npm test; done',
+      'select PATH in /tmp/evil; do npm test; done',
+      'for http_proxy in http://evil.example; do npm test; done',
+      'echo $((PATH=1)); npm test',
+      'echo ${HOME:=/tmp/evil}; npm test',
+      'echo "${PATH=x}" && npm test',
+    ])
+      expect(decide(command), command).toBe('ask');
+    // A loop or arithmetic on the script's own (lower-case) variables stays allowed.
+    for (const command of [
+      'for f in a b; do echo $f; done',
+      'for ((i=0;i<3;i++)); do npm test; done',
+      '(( i < 3 )) && npm test',
+      'echo $((1+2)) && npm test',
+      'echo ${X:-default}; npm test',
+    ])
+      expect(decide(command), command).toBe('allow');
+  });
+
   it('PERM-03: an explicit interpreter rule allows its inline code unless the code starts processes', () => {
     const py = new PermissionPolicy({ allow: ['Bash(python3:*)'], defaultDecision: 'ask' });
     expect(py.evaluate('bash', { command: "python3 -c 'import json; print(json.dumps(1))'" }).decision).toBe('allow');

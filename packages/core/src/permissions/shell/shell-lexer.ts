@@ -7,11 +7,13 @@
  */
 import { HOLE, type ShellWord } from './shell-word.js';
 import {
+  arithmeticAssignments,
   backtickEnd,
   decodeAnsiC,
   isArithmetic,
   matchingBrace,
   matchingParen,
+  parameterAssignment,
   scanSubstitutions,
   spendScanStep,
   unescapeBackticks,
@@ -89,13 +91,16 @@ export function lexShell(text: string): LexedShell {
     const next = text[i + 1];
     if (next === '(') {
       const end = matchingParen(text, i + 1);
-      if (text[i + 2] === '(' && isArithmetic(text, i + 1)) scanSubstitutions(text.slice(i + 3, end - 1), nested);
-      else nested.push(text.slice(i + 2, end));
+      if (text[i + 2] === '(' && isArithmetic(text, i + 1)) {
+        arithmeticAssignments(text.slice(i + 3, end - 1), nested);
+        scanSubstitutions(text.slice(i + 3, end - 1), nested);
+      } else nested.push(text.slice(i + 2, end));
       hole(unquoted);
       return end;
     }
     if (next === '{') {
       const end = matchingBrace(text, i + 1);
+      parameterAssignment(text.slice(i + 2, end), nested);
       scanSubstitutions(text.slice(i + 2, end), nested);
       hole(unquoted);
       return end;
@@ -202,6 +207,7 @@ export function lexShell(text: string): LexedShell {
     }
     if (ch === '(' && text[i + 1] === '(' && raw === -1 && isArithmetic(text, i)) {
       const end = matchingParen(text, i);
+      arithmeticAssignments(text.slice(i + 2, end - 1), nested);
       scanSubstitutions(text.slice(i + 2, end - 1), nested);
       tokens.push({ kind: 'arith' });
       i = end + 1;

@@ -6,7 +6,7 @@
  * as one command of its words.
  */
 import type { ShellToken } from './shell-lexer.js';
-import { isKeyword, type ShellWord } from './shell-word.js';
+import { assignmentWord, isEnvironmentLike, isKeyword, isStatic, type ShellWord } from './shell-word.js';
 
 /** One simple command: its words (assignments, name and arguments), redirections removed. */
 export interface SimpleCommand {
@@ -72,9 +72,19 @@ export function parseSimpleCommands(tokens: readonly ShellToken[]): SimpleComman
         if (caseDepth > 0) caseDepth--;
         continue;
       case 'for':
-      case 'select':
+      case 'select': {
+        // The loop's variable is assigned: one later commands may read from their environment is judged as an assignment.
+        const name = wordAt(tokens, i + 1);
+        if (
+          name !== undefined &&
+          isStatic(name) &&
+          /^[A-Za-z_][A-Za-z0-9_]*$/.test(name.text) &&
+          isEnvironmentLike(name.text)
+        )
+          out.push({ words: [assignmentWord(name.text)] });
         i = skipForHead(tokens, i + 1) - 1;
         continue;
+      }
       case 'function':
         i += wordAt(tokens, i + 1) !== undefined ? 1 : 0;
         if (opAt(tokens, i + 1) === '(' && opAt(tokens, i + 2) === ')') i += 2;

@@ -4,6 +4,8 @@
  * a command (a heredoc body, an arithmetic expression, a `${X:-…}` default).
  */
 
+import { isEnvironmentLike } from './shell-word.js';
+
 // Scanning work left for the current judgement: a pathological command (thousands of unclosed
 // `((` or `{a,`) would otherwise cost quadratic time. When it runs out, or the command nests
 // deeper than the judge reads, scans end at once and the judgement reports the command as opaque,
@@ -244,14 +246,42 @@ export function scanSubstitutions(text: string, out: string[], depth = 0): void 
       i = end;
     } else if (ch === '$' && text[i + 1] === '(') {
       const end = matchingParen(text, i + 1);
-      if (text[i + 2] === '(' && isArithmetic(text, i + 1))
+      if (text[i + 2] === '(' && isArithmetic(text, i + 1)) {
+        arithmeticAssignments(text.slice(i + 3, end - 1), out);
         scanSubstitutions(text.slice(i + 3, end - 1), out, depth + 1);
-      else out.push(text.slice(i + 2, end));
+      } else out.push(text.slice(i + 2, end));
       i = end;
     } else if (ch === '$' && text[i + 1] === '{') {
       const end = matchingBrace(text, i + 1);
+      parameterAssignment(text.slice(i + 2, end), out);
       scanSubstitutions(text.slice(i + 2, end), out, depth + 1);
       i = end;
     }
   }
+}
+
+const NAME = '[A-Za-z_][A-Za-z0-9_]*';
+// `NAME=`, `NAME+=`, `NAME<<=` (not `==`), `NAME[i]=`, `NAME++`, `--NAME`.
+const ARITHMETIC_ASSIGNMENT = new RegExp(
+  `(${NAME})\\s*(?:\\[[^\\]]*\\])?\\s*(?:(?:[-+*/%&|^]|<<|>>)?=(?!=)|\\+\\+|--)|(?:\\+\\+|--)\\s*(${NAME})`,
+  'g',
+);
+
+/**
+ * Adds to `out` a command line for each variable the arithmetic expression `expr` assigns whose
+ * value later commands may read from their environment (`PATH=1` in `(( PATH=1 ))`), so that the
+ * assignment is judged as a command too: a rule allowing `npm test` does not allow running it
+ * with another `PATH`.
+ */
+export function arithmeticAssignments(expr: string, out: string[]): void {
+  for (const m of expr.matchAll(ARITHMETIC_ASSIGNMENT)) {
+    const name = m[1] ?? m[2];
+    if (name !== undefined && isEnvironmentLike(name)) out.push(`${name}=$A3S_ASSIGNED`);
+  }
+}
+
+/** As {@link arithmeticAssignments} for the inside of a `${…}` that assigns (`${HOME:=/tmp}`, `${PATH=x}`). */
+export function parameterAssignment(inner: string, out: string[]): void {
+  const m = new RegExp(`^(${NAME}):?=`).exec(inner);
+  if (m !== null && isEnvironmentLike(m[1] as string)) out.push(`${m[1]}=$A3S_ASSIGNED`);
 }

@@ -62,3 +62,17 @@ export function renderSubject(subject: string): string {
 export function syntheticWord(text: string): ShellWord {
   return { text, raw: text, quoted: true, splits: false };
 }
+
+// Names a process started later may see the value of: the environment's, by custom written with a
+// capital letter, and the proxy settings written in lower case.
+const ENVIRONMENT_LIKE = /[A-Z]|^(?:http|https|ftp|all|no)_proxy$/;
+
+/** True when a shell variable `name` may be one the commands after it read from their environment (`PATH`, `HOME`). */
+export function isEnvironmentLike(name: string): boolean {
+  return ENVIRONMENT_LIKE.test(name);
+}
+
+/** A word standing for an assignment whose value is not known statically (`PATH=…`). */
+export function assignmentWord(name: string): ShellWord {
+  return { text: `${name}=${HOLE}`, raw: `${name}=`, quoted: false, splits: false };
+}
