@@ -348,6 +348,8 @@ describe('allow rules cover only what they name (PERM-03)', () => {
       'echo $((PATH=1)); npm test',
       'echo ${HOME:=/tmp/evil}; npm test',
       'echo "${PATH=x}" && npm test',
+      'echo $[PATH=1]; npm test',
+      'echo "$[PATH=1]"; npm test',
     ])
       expect(decide(command), command).toBe('ask');
     // A loop or arithmetic on the script's own (lower-case) variables stays allowed.
@@ -357,8 +359,13 @@ describe('allow rules cover only what they name (PERM-03)', () => {
       '(( i < 3 )) && npm test',
       'echo $((1+2)) && npm test',
       'echo ${X:-default}; npm test',
+      "echo '$[PATH=1]'; npm test",
     ])
       expect(decide(command), command).toBe('allow');
+    // What `$[…]` runs is judged as well.
+    expect(
+      new PermissionPolicy({ deny: ['Bash(rm:*)'] }).evaluate('bash', { command: 'echo $[1+$(rm -rf x)]' }).decision,
+    ).toBe('deny');
   });
 
   it('PERM-03: an explicit interpreter rule allows its inline code unless the code starts processes', () => {

@@ -12,6 +12,7 @@ import {
   decodeAnsiC,
   isArithmetic,
   matchingBrace,
+  matchingBracket,
   matchingParen,
   parameterAssignment,
   scanSubstitutions,
@@ -95,6 +96,14 @@ export function lexShell(text: string): LexedShell {
         arithmeticAssignments(text.slice(i + 3, end - 1), nested);
         scanSubstitutions(text.slice(i + 3, end - 1), nested);
       } else nested.push(text.slice(i + 2, end));
+      hole(unquoted);
+      return end;
+    }
+    if (next === '[') {
+      // `$[…]`: bash's old spelling of `$((…))`.
+      const end = matchingBracket(text, i + 1);
+      arithmeticAssignments(text.slice(i + 2, end), nested);
+      scanSubstitutions(text.slice(i + 2, end), nested);
       hole(unquoted);
       return end;
     }

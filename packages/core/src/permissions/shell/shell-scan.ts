@@ -133,6 +133,15 @@ export function isArithmetic(text: string, open: number): boolean {
 
 /** Index of the `}` closing the `${` whose `{` is at `open` (or the last index when unbalanced). */
 export function matchingBrace(text: string, open: number): number {
+  return matchingPair(text, open, 123, 125);
+}
+
+/** Index of the `]` closing the `[` at `open` of an old-style `$[…]` arithmetic expansion (or the last index when unclosed). */
+export function matchingBracket(text: string, open: number): number {
+  return matchingPair(text, open, 91, 93);
+}
+
+function matchingPair(text: string, open: number, opener: number, closer: number): number {
   let depth = 0;
   let quote = 0;
   const limit = scanLimit(text, open);
@@ -148,8 +157,8 @@ export function matchingBrace(text: string, open: number): number {
       continue;
     }
     if (c === CODE_QUOTE || c === CODE_DQUOTE) quote = c;
-    else if (c === 123) depth++;
-    else if (c === 125 && --depth === 0) return settleScan(text, open, i, true);
+    else if (c === opener) depth++;
+    else if (c === closer && --depth === 0) return settleScan(text, open, i, true);
   }
   return settleScan(text, open, Math.min(i, limit), false);
 }
@@ -250,6 +259,11 @@ export function scanSubstitutions(text: string, out: string[], depth = 0): void 
         arithmeticAssignments(text.slice(i + 3, end - 1), out);
         scanSubstitutions(text.slice(i + 3, end - 1), out, depth + 1);
       } else out.push(text.slice(i + 2, end));
+      i = end;
+    } else if (ch === '$' && text[i + 1] === '[') {
+      const end = matchingBracket(text, i + 1);
+      arithmeticAssignments(text.slice(i + 2, end), out);
+      scanSubstitutions(text.slice(i + 2, end), out, depth + 1);
       i = end;
     } else if (ch === '$' && text[i + 1] === '{') {
       const end = matchingBrace(text, i + 1);
