@@ -169,6 +169,30 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     expect(gitConfig(dir)).not.toContain('fsmonitor');
   });
 
+  it('PERM-03: in a worktree, the repository it belongs to has its hooks and configuration held the same', async () => {
+    const main = tempRepo();
+    const tree = `${main}-tree`;
+    execFileSync('git', ['worktree', 'add', '-q', tree], { cwd: main });
+    const hook = join(main, '.git', 'hooks', 'post-checkout');
+    const { asked, got } = await run(
+      [
+        bash('w1', `echo "#!/bin/sh" > ${hook}`),
+        bash('w2', 'git config core.fsmonitor "touch PWNED"'),
+        bash('w3', 'git branch -m renamed'),
+      ],
+      { permissions: { allow: ['Bash(echo:*)', 'Bash(git:*)'] } },
+      tree,
+    );
+    expect(asked).toEqual([]);
+    expect(existsSync(hook)).toBe(false);
+    expect(got.get('w1')?.output).toContain('Read-only file system');
+    expect(got.get('w2')).toMatchObject({
+      metadata: { denied_writes: { restored: [`${join(main, '.git', 'config')} (core.fsmonitor)`] } },
+    });
+    expect(gitConfig(main)).not.toContain('fsmonitor');
+    expect(got.get('w3')).toMatchObject({ ok: true });
+  });
+
   it('a command a person approved, or one under YOLO, may change them', async () => {
     const approved = tempRepo();
     const model = new ScriptedLlmClient([bash('a1', 'git config user.name approved'), { text: 'Done.' }]);

@@ -58,7 +58,7 @@ function textOf(path: string): string {
 }
 
 /** The git folder of the repository at `root` and the store it shares (worktrees), or `undefined`. */
-function gitFolders(root: string): { gitDir: string; common: string; dotGit: string } | undefined {
+export function gitFolders(root: string): { gitDir: string; common: string; dotGit: string } | undefined {
   const dotGit = join(root, '.git');
   const s = lstatSync(dotGit, { throwIfNoEntry: false });
   if (s === undefined) return undefined;

@@ -9,23 +9,31 @@
  * write, but not add settings that run programs (see `git-config-guard.ts`). A command a person
  * approved, or one run under YOLO, is not held to them.
  */
-import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { type PermissionPolicy, withDenyRules } from '../permissions/permission-policy.js';
 import type { WorkspaceExec, WorkspaceExecResult } from '../workspace/workspace-services.js';
 import type { WatchedConfig } from './git-config-guard.js';
+import { gitFolders } from './git-store.js';
 
 /** The agent's own configuration: the workspace's, and the CLI's record of trusted folders. */
 const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(.a3s/**)', 'Write(~/.a3s/**)'];
 
 /**
- * Git's hooks, held where the workspace has a `.git` folder when the command starts (a command
- * that makes the repository, `git init`, writes its first hooks). Git's configuration files are
- * written by everyday commands (`git push -u`, `git branch -m`): only the settings that run
- * programs are kept out of them (see `git-config-guard.ts`).
+ * Git's hooks, held where the workspace is a repository (or a worktree of one) when the command
+ * starts (a command that makes the repository, `git init`, writes its first hooks). Git's
+ * configuration files are written by everyday commands (`git push -u`, `git branch -m`): only the
+ * settings that run programs are kept out of them (see `git-config-guard.ts`).
  */
-const GIT_RULES: readonly string[] = ['Write(.git/hooks/**)'];
+function gitRules(root: string): string[] {
+  const git = gitFolders(root);
+  if (git === undefined) return [];
+  const hooks = join(git.common, 'hooks');
+  const inside = relative(root, hooks);
+  if (!inside.startsWith('..') && !isAbsolute(inside)) return [`Write(${inside}/**)`];
+  // A worktree's hooks are in the repository it belongs to; a path with glob characters cannot be a rule.
+  return /[*?[\]{}()!]/.test(hooks) ? [] : [`Write(${hooks}/**)`];
+}
 
 /** The files the user's shells and session run at start, and ssh's keys and settings (`authorized_keys`, a `ProxyCommand`). */
 const USER_RULES: readonly string[] = [
@@ -38,14 +46,6 @@ const USER_RULES: readonly string[] = [
 ];
 
 const made = new WeakMap<PermissionPolicy, Map<string, PermissionPolicy>>();
-
-function hasGitFolder(root: string): boolean {
-  try {
-    return statSync(join(root, '.git')).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** True when `exec` can keep files from the commands it runs. */
 function canHide(exec: WorkspaceExec, root: string): boolean {
@@ -60,15 +60,20 @@ function environmentRules(env: NodeJS.ProcessEnv): string[] {
 
 /**
  * The git configuration files whose settings that run programs a command allowed unasked may not
- * add to: the repository's (where the workspace has a `.git` folder) and the user's.
+ * add to: the repository's (where the workspace is one, or a worktree of one) and the user's.
  */
 export function unaskedGitConfigs(root: string, env: NodeJS.ProcessEnv = process.env): WatchedConfig[] {
   const files: WatchedConfig[] = [];
-  if (hasGitFolder(root))
-    for (const name of ['config', 'config.worktree'])
-      files.push({ path: join(root, '.git', name), shown: `.git/${name}` });
   const home = homedir();
-  const shown = (path: string): string => (path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path);
+  const shown = (path: string): string => {
+    const inside = relative(root, path);
+    if (!inside.startsWith('..') && !isAbsolute(inside)) return inside;
+    return path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
+  };
+  const git = gitFolders(root);
+  if (git !== undefined)
+    for (const path of [join(git.common, 'config'), join(git.gitDir, 'config.worktree')])
+      files.push({ path, shown: shown(path) });
   const xdg =
     env.XDG_CONFIG_HOME !== undefined && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
   const user = [join(home, '.gitconfig'), join(xdg, 'git', 'config')];
@@ -84,12 +89,7 @@ export function unaskedGitConfigs(root: string, env: NodeJS.ProcessEnv = process
  */
 export function unaskedCommandPolicy(root: string, exec: WorkspaceExec, policy: PermissionPolicy): PermissionPolicy {
   if (!canHide(exec, root)) return policy;
-  const rules = [
-    ...AGENT_RULES,
-    ...(hasGitFolder(root) ? GIT_RULES : []),
-    ...USER_RULES,
-    ...environmentRules(process.env),
-  ];
+  const rules = [...AGENT_RULES, ...gitRules(root), ...USER_RULES, ...environmentRules(process.env)];
   const key = rules.join('\n');
   let byRules = made.get(policy);
   if (byRules === undefined) {
