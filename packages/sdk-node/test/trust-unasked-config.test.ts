@@ -208,18 +208,23 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     expect(gitConfig(dir)).toContain('yolo');
   });
 
-  it('PERM-03: where the workspace has no repository yet, an allowed git init makes one that works', async () => {
+  it('PERM-03: where the workspace has no repository yet, an allowed git init makes one that works, without hooks planted in it', async () => {
     const dir = tempRepo();
     rmSync(join(dir, '.git'), { recursive: true, force: true });
     const { got } = await run(
-      [bash('i1', 'git init -q && git status --short')],
-      {
-        permissions: { allow: ['Bash(git:*)'] },
-      },
+      [
+        bash('i1', 'git init -q && git status --short'),
+        bash('i2', 'git init -q && echo "#!/bin/sh" > .git/hooks/pre-commit'),
+      ],
+      { permissions: { allow: ['Bash(git:*)', 'Bash(echo:*)'] } },
       dir,
     );
-    expect(got.get('i1')).toMatchObject({ ok: true });
+    expect(got.get('i1')).toMatchObject({ metadata: { exit_code: 0, denied_writes: { removed: ['.git/hooks'] } } });
     expect(existsSync(join(dir, '.git', 'config'))).toBe(true);
     expect(execFileSync('git', ['status', '--short'], { cwd: dir, encoding: 'utf8' })).toContain('src/');
+    expect(got.get('i2')?.output).toContain(
+      '[refused: the path rules deny writing .git/hooks; it was created by this call and removed.]',
+    );
+    expect(existsSync(join(dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 });

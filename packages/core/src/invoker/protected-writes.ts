@@ -20,19 +20,21 @@ import { gitFolders } from './git-store.js';
 const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(.a3s/**)', 'Write(~/.a3s/**)'];
 
 /**
- * Git's hooks, held where the workspace is a repository (or a worktree of one) when the command
- * starts (a command that makes the repository, `git init`, writes its first hooks). Git's
- * configuration files are written by everyday commands (`git push -u`, `git branch -m`): only the
- * settings that run programs are kept out of them (see `git-config-guard.ts`).
+ * Git's hooks: the workspace's `.git/hooks` (also where the command makes the repository: the
+ * hooks `git init` writes are removed after it, and the repository works without them), or for a
+ * worktree those of the repository it belongs to. Git's configuration files are written by
+ * everyday commands (`git push -u`, `git branch -m`): only the settings that run programs are kept
+ * out of them (see `git-config-guard.ts`).
  */
 function gitRules(root: string): string[] {
+  const own = 'Write(.git/hooks/**)';
   const git = gitFolders(root);
-  if (git === undefined) return [];
+  if (git === undefined) return [own];
   const hooks = join(git.common, 'hooks');
   const inside = relative(root, hooks);
   if (!inside.startsWith('..') && !isAbsolute(inside)) return [`Write(${inside}/**)`];
   // A worktree's hooks are in the repository it belongs to; a path with glob characters cannot be a rule.
-  return /[*?[\]{}()!]/.test(hooks) ? [] : [`Write(${hooks}/**)`];
+  return /[*?[\]{}()!]/.test(hooks) ? [own] : [own, `Write(${hooks}/**)`];
 }
 
 /** The files the user's shells and session run at start, and ssh's keys and settings (`authorized_keys`, a `ProxyCommand`). */
