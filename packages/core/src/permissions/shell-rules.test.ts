@@ -319,6 +319,7 @@ describe('allow rules cover only what they name (PERM-03)', () => {
         'Bash(printf:*)',
         'Bash(let:*)',
         'Bash(mapfile:*)',
+        'Bash(wait:*)',
       ]),
     });
     expect(state.evaluate('bash', { command: 'cdk synth && npm test' }).decision).toBe('allow');
@@ -332,6 +333,7 @@ describe('allow rules cover only what they name (PERM-03)', () => {
       'printf -v PATH /tmp/evil; npm test',
       'let X=1; npm test',
       'mapfile -t A < f; npm test',
+      'wait -n -p PATH; npm test',
     ])
       expect(state.evaluate('bash', { command }).decision, command).toBe('ask');
   });
