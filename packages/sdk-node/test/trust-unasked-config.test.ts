@@ -193,6 +193,29 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     expect(got.get('w3')).toMatchObject({ ok: true });
   });
 
+  it('PERM-03: with no .a3s folder when the command starts, only the files that configure later sessions are held there', async () => {
+    const dir = tempRepo();
+    const model = new ScriptedLlmClient([
+      bash(
+        'm1',
+        'mkdir -p .a3s/artifacts .a3s/agents && echo kept > .a3s/artifacts/a.txt && echo "{}" > .a3s/config.json && echo x > .a3s/agents/evil.md',
+      ),
+      { text: 'Done.' },
+    ]);
+    const session = await (await Agent.create({ model, persistence: 'memory' })).session(dir, {
+      gate: { continuation: { enabled: false } },
+      permissions: { allow: ['Bash(mkdir:*)', 'Bash(echo:*)'] },
+      onConfirm: () => ({ approved: false, reason: 'not here' }),
+    });
+    opened.push(session);
+    rmSync(join(dir, '.a3s'), { recursive: true, force: true });
+    await session.send('go').catch(() => undefined);
+    // What the runtime itself may make there while a command runs stays; the configuration goes.
+    expect(readFileSync(join(dir, '.a3s', 'artifacts', 'a.txt'), 'utf8')).toBe('kept\n');
+    expect(existsSync(join(dir, '.a3s', 'config.json'))).toBe(false);
+    expect(existsSync(join(dir, '.a3s', 'agents'))).toBe(false);
+  });
+
   it('a command a person approved, or one under YOLO, may change them', async () => {
     const approved = tempRepo();
     const model = new ScriptedLlmClient([bash('a1', 'git config user.name approved'), { text: 'Done.' }]);

@@ -9,6 +9,7 @@
  * write, but not add settings that run programs (see `git-config-guard.ts`). A command a person
  * approved, or one run under YOLO, is not held to them.
  */
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { type PermissionPolicy, withDenyRules } from '../permissions/permission-policy.js';
@@ -16,8 +17,19 @@ import type { WorkspaceExec, WorkspaceExecResult } from '../workspace/workspace-
 import type { WatchedConfig } from './git-config-guard.js';
 import { gitFolders } from './git-store.js';
 
-/** The agent's own configuration: the workspace's, and the CLI's record of trusted folders. */
-const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(.a3s/**)', 'Write(~/.a3s/**)'];
+/** The agent's own configuration file, and the CLI's record of trusted folders. */
+const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(~/.a3s/**)'];
+
+/**
+ * The agent's folder in the workspace, whole where it exists. Where it does not yet (a session
+ * keeping its log in memory), the runtime may make it while a command runs (an artifact, a
+ * workflow's state), which must not be removed as the command's: then only the files that
+ * configure later sessions are held.
+ */
+function stateFolderRules(root: string): string[] {
+  if (existsSync(join(root, '.a3s'))) return ['Write(.a3s/**)'];
+  return ['config.json', 'instructions.md', 'agents/**', 'skills/**'].map((p) => `Write(.a3s/${p})`);
+}
 
 /**
  * Git's hooks: the workspace's `.git/hooks` (also where the command makes the repository: the
@@ -91,7 +103,13 @@ export function unaskedGitConfigs(root: string, env: NodeJS.ProcessEnv = process
  */
 export function unaskedCommandPolicy(root: string, exec: WorkspaceExec, policy: PermissionPolicy): PermissionPolicy {
   if (!canHide(exec, root)) return policy;
-  const rules = [...AGENT_RULES, ...gitRules(root), ...USER_RULES, ...environmentRules(process.env)];
+  const rules = [
+    ...AGENT_RULES,
+    ...stateFolderRules(root),
+    ...gitRules(root),
+    ...USER_RULES,
+    ...environmentRules(process.env),
+  ];
   const key = rules.join('\n');
   let byRules = made.get(policy);
   if (byRules === undefined) {
