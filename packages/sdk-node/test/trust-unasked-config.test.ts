@@ -64,15 +64,12 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     expect(got.get('b5')).toMatchObject({ ok: true });
   });
 
-  it('PERM-03: Bash(git:*) commits and renames branches unasked, but git config cannot set a program for later git runs', async () => {
+  it('PERM-03: Bash(git:*) commits and renames branches unasked; a setting that runs a program, written around git config, is taken out', async () => {
     const { dir, asked, got } = await run(
       [
-        bash('g1', 'git config core.fsmonitor "touch PWNED"'),
-        bash('g2', 'git config alias.st "!touch PWNED"'),
-        bash(
-          'g5',
-          'git config --add include.path ../evil.cfg && git branch -m main && git config branch.main.remote origin',
-        ),
+        bash('g5', 'git branch -m main && git config branch.main.remote origin'),
+        bash('g6', 'echo "[include] path = ../evil.cfg" >> .git/config'),
+        bash('g7', 'echo "[alias] st = !touch PWNED" >> .git/config'),
         bash(
           'g3',
           'echo x > src/new.txt; git add -A && git -c user.name=t -c user.email=t@example.com commit -qm add && git rev-list --count HEAD',
@@ -82,20 +79,28 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
       { permissions: { allow: ['Bash(git:*)', 'Bash(echo:*)'] } },
     );
     expect(asked).toEqual([]);
-    expect(got.get('g1')).toMatchObject({
+    expect(got.get('g6')).toMatchObject({
       ok: false,
       output: expect.stringContaining(
-        '[refused: git settings that run a program, added by this call to .git/config (core.fsmonitor), were taken out again',
+        '[refused: git settings that run a program, added by this call to .git/config (include.path), were taken out again',
       ),
-      metadata: { denied_writes: { removed: [], restored: ['.git/config (core.fsmonitor)'] } },
+      metadata: { denied_writes: { removed: [], restored: ['.git/config (include.path)'] } },
     });
-    expect(got.get('g5')).toMatchObject({ metadata: { denied_writes: { restored: ['.git/config (include.path)'] } } });
+    expect(got.get('g7')).toMatchObject({ metadata: { denied_writes: { restored: ['.git/config (alias.st)'] } } });
     expect(gitConfig(dir)).not.toMatch(/fsmonitor|alias|include/);
     // Everyday settings stay: the branch was renamed and its upstream set.
     expect(gitConfig(dir)).toContain('[branch "main"]');
     expect(execFileSync('git', ['branch', '--show-current'], { cwd: dir, encoding: 'utf8' })).toBe('main\n');
     expect(got.get('g3')).toMatchObject({ ok: true, output: expect.stringContaining('2') });
     expect(existsSync(join(dir, 'PWNED'))).toBe(false);
+  });
+
+  it('PERM-03: git config setting a key git runs as a program asks, under Bash(git:*) too', async () => {
+    const { dir, asked } = await run([bash('g1', 'git config core.fsmonitor "touch PWNED"')], {
+      permissions: { allow: ['Bash(git:*)'] },
+    });
+    expect(asked).toEqual(['g1']);
+    expect(gitConfig(dir)).not.toContain('fsmonitor');
   });
 
   it("PERM-03: nor the user's git configuration, shell startup files, ~/.ssh or the CLI's record of trusted folders", async () => {
@@ -107,7 +112,7 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     try {
       const { asked, got } = await run(
         [
-          bash('h1', 'git config --global core.fsmonitor "touch PWNED"'),
+          bash('h1', 'echo "[core] fsmonitor = touch PWNED" >> ~/.gitconfig'),
           bash('h2', 'echo "[alias] st = !touch PWNED" >> ~/.gitconfig'),
           bash('h3', 'mkdir -p ~/.config/git && echo "[core] hooksPath = /tmp" > ~/.config/git/config'),
           bash('h4', 'mkdir -p ~/.a3s && echo "{}" > ~/.a3s/trusted-workspaces.json'),
@@ -177,7 +182,7 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     const { asked, got } = await run(
       [
         bash('w1', `echo "#!/bin/sh" > ${hook}`),
-        bash('w2', 'git config core.fsmonitor "touch PWNED"'),
+        bash('w2', `echo "[core] fsmonitor = touch PWNED" >> ${join(main, '.git', 'config')}`),
         bash('w3', 'git branch -m renamed'),
       ],
       { permissions: { allow: ['Bash(echo:*)', 'Bash(git:*)'] } },

@@ -370,6 +370,50 @@ describe('allow rules cover only what they name (PERM-03)', () => {
     ).toBe('deny');
   });
 
+  it('PERM-02/PERM-03: what a git subcommand runs besides git is judged: Bash(git:*) does not cover it, Bash(rm:*) denies it', () => {
+    const p = new PermissionPolicy({ allow: ['Bash(git:*)'], deny: ['Bash(rm:*)'], defaultDecision: 'ask' });
+    const decide = (command: string) => p.evaluate('bash', { command }).decision;
+    for (const command of [
+      "git submodule foreach 'rm -rf x'",
+      'git submodule foreach --recursive rm -rf x',
+      'git rebase -x "rm x" HEAD~1',
+      'git rebase --exec="rm x" main',
+      'git bisect run rm x',
+      "git filter-branch --tree-filter 'rm x' HEAD",
+      "git difftool -x 'rm x'",
+      "git grep -O'rm x' foo",
+      'git fetch --upload-pack="rm x" origin',
+      'git push --receive-pack="rm x" origin',
+      'git clone -u "rm x" ../r d',
+      // A setting, a template or a config key that runs programs may run anything (`git x` later).
+      "git config alias.x '!rm -rf ~'",
+      'git -C sub config core.hooksPath .',
+      'git config --global core.fsmonitor x',
+      'git clone -c core.fsmonitor=x https://example.com/r.git d',
+      'git clone --template=/tmp/t https://example.com/r.git d',
+      'git init --template /tmp/t',
+    ])
+      expect(decide(command), command).toBe('deny');
+    for (const command of [
+      "git submodule foreach 'touch y'",
+      'git bisect run make test',
+      'git rebase -x "npm test" main',
+    ])
+      expect(decide(command), command).toBe('ask');
+    for (const command of [
+      'git config user.name t',
+      'git config --get alias.st',
+      'git config --unset core.pager',
+      'git push -u origin main',
+      'git clone -c user.name=t https://example.com/r.git d',
+      'git grep -O foo',
+      'git submodule update --init',
+      'git bisect start',
+      'git fetch origin',
+    ])
+      expect(decide(command), command).toBe('allow');
+  });
+
   it('PERM-03: an explicit interpreter rule allows its inline code unless the code starts processes', () => {
     const py = new PermissionPolicy({ allow: ['Bash(python3:*)'], defaultDecision: 'ask' });
     expect(py.evaluate('bash', { command: "python3 -c 'import json; print(json.dumps(1))'" }).decision).toBe('allow');

@@ -148,7 +148,8 @@ function innerCode(base: string, words: readonly ShellWord[], at: number, contex
       const setting = envSetting(w);
       return setting === undefined ? [] : settingSubjects(setting, context);
     });
-  if (base === 'git') return gitSubjects(args);
+  if (base === 'git')
+    return gitSubjects(args, (code) => (code === null ? [OPAQUE] : context.judgeShell(code, context.depth + 1)));
   const runs = [...execOptionValues(base, args), ...commandLanguageCode(base, args)];
   if (runs.length > 0)
     return runs.flatMap((code) => (code === null ? [OPAQUE] : context.judgeShell(code, context.depth + 1)));

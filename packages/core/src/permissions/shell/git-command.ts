@@ -3,8 +3,10 @@
  * so a rule on `git push` must see it as such. A `-c` (or `--config-env`, `--exec-path`) that
  * can make git run a program of the caller's choosing (an alias with `!`, a pager, an editor, an
  * ssh command, a diff or merge driver, a filter, a credential helper, hooks, includes) makes the
- * command opaque: it may run anything.
+ * command opaque: it may run anything. What a subcommand itself runs (`git submodule foreach
+ * 'cmd'`, `git rebase -x 'cmd'`) is judged as shell code (see `git-runs.ts`).
  */
+import { gitRuns, type JudgeCode } from './git-runs.js';
 import { OPAQUE, isStatic, type ShellWord } from './shell-word.js';
 
 // Options taking the next word as their value (or `--opt=value`).
@@ -56,7 +58,7 @@ function keyOf(value: string): string {
  * git's own options when it has some, `OPAQUE` when one of them may run a program or cannot be
  * read statically, else none (the command as written is already a subject).
  */
-export function gitSubjects(args: readonly ShellWord[]): string[] {
+export function gitSubjects(args: readonly ShellWord[], judge?: JudgeCode): string[] {
   let i = 0;
   for (; i < args.length; i++) {
     const w = args[i]!;
@@ -76,6 +78,9 @@ export function gitSubjects(args: readonly ShellWord[]): string[] {
     if ((name === '-c' || name === '--config-env') && (!isStatic(value) || CODE_KEYS.test(keyOf(value.text))))
       return [OPAQUE];
   }
-  if (i === 0 || i >= args.length) return [];
-  return [['git', ...args.slice(i).map((w) => w.text)].join(' ')];
+  if (i >= args.length) return [];
+  const sub = args[i]!;
+  const runs = judge === undefined ? [] : gitRuns(isStatic(sub) ? sub.text : '', args.slice(i + 1), judge, CODE_KEYS);
+  if (i === 0) return runs;
+  return [['git', ...args.slice(i).map((w) => w.text)].join(' '), ...runs];
 }
