@@ -414,6 +414,32 @@ describe('allow rules cover only what they name (PERM-03)', () => {
       expect(decide(command), command).toBe('allow');
   });
 
+  it('PERM-02/PERM-03: the shell npm runs scripts with, the program go runs tests with and make SHELL= are judged as commands', () => {
+    const p = new PermissionPolicy({
+      allow: ['Bash(npm test:*)', 'Bash(npm run:*)', 'Bash(go test:*)', 'Bash(make:*)'],
+      deny: ['Bash(rm:*)'],
+      defaultDecision: 'ask',
+    });
+    const decide = (command: string) => p.evaluate('bash', { command }).decision;
+    for (const command of [
+      'npm test --script-shell="rm -rf x"',
+      'npm run build --script-shell "rm -rf x"',
+      'go test -exec "rm x" ./...',
+      'go test -exec="rm x" ./...',
+      'go test --toolexec "rm x" ./...',
+      'make SHELL="rm -rf x"',
+    ])
+      expect(decide(command), command).toBe('deny');
+    expect(decide('npm run build --script-shell=/tmp/evil')).toBe('ask');
+    for (const command of [
+      'npm test -- --script-shell=x',
+      'npm test --silent',
+      'go test -v ./...',
+      'make CC=clang all',
+    ])
+      expect(decide(command), command).toBe('allow');
+  });
+
   it('PERM-03: an explicit interpreter rule allows its inline code unless the code starts processes', () => {
     const py = new PermissionPolicy({ allow: ['Bash(python3:*)'], defaultDecision: 'ask' });
     expect(py.evaluate('bash', { command: "python3 -c 'import json; print(json.dumps(1))'" }).decision).toBe('allow');

@@ -114,6 +114,8 @@ export function judgeSimpleCommand(words: readonly ShellWord[], context: JudgeCo
     }
     if (unwrap.kind === 'shell') out.push(...context.judgeShell(unwrap.body, context.depth + 1));
     if (unwrap.kind === 'opaque') out.push(OPAQUE);
+    // A wrapper running no other command here (`npm test`) may still run code through its options.
+    if (unwrap.kind === 'none') out.push(...innerCode(base, words, k, context));
     break;
   }
   if (named) {

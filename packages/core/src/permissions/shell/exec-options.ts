@@ -1,8 +1,8 @@
 /**
  * Options of everyday tools whose value is a command the tool runs through a shell:
  * `tar --checkpoint-action=exec=CMD`, `tar -I CMD`, `zip -TT CMD`, `rsync -e CMD`,
- * `ssh -o ProxyCommand=CMD`, `man -P CMD`. The judge sees each such value as the shell code it
- * is, so `Bash(rm:*)` holds for `tar … --checkpoint-action=exec='rm x'` as for `sh -c 'rm x'`.
+ * `ssh -o ProxyCommand=CMD`, `man -P CMD`, `npm test --script-shell=CMD`, `go test -exec CMD`,
+ * `make SHELL=CMD`. The judge sees each such value as the shell code it is, so `Bash(rm:*)` holds for `tar … --checkpoint-action=exec='rm x'` as for `sh -c 'rm x'`.
  */
 import { isStatic, type ShellWord } from './shell-word.js';
 
@@ -14,6 +14,8 @@ interface ExecOptions {
   readonly short: readonly string[];
   /** Keeps the command part of a value (`exec=CMD` → `CMD`), or `undefined` when it runs none. */
   readonly command?: (option: string, value: string) => string | undefined;
+  /** Variables whose value, given as an argument (`make SHELL=CMD`), is a command. */
+  readonly assignments?: readonly string[];
 }
 
 const TAR: ExecOptions = {
@@ -27,6 +29,8 @@ const SSH: ExecOptions = {
   command: (_option, value) => /^\s*(?:ProxyCommand|LocalCommand|KnownHostsCommand)\s*[=\s]\s*(.*)$/is.exec(value)?.[1],
 };
 
+const NPM: ExecOptions = { long: ['script-shell', 'shell'], short: [] };
+
 const TABLE: ReadonlyMap<string, ExecOptions> = new Map([
   ['tar', TAR],
   ['gtar', TAR],
@@ -37,6 +41,13 @@ const TABLE: ReadonlyMap<string, ExecOptions> = new Map([
   ['scp', SSH],
   ['sftp', SSH],
   ['man', { long: ['pager', 'html'], short: ['P', 'H'] }],
+  // The shell npm runs a package's scripts with; the program go runs a test binary with.
+  ['npm', NPM],
+  ['pnpm', NPM],
+  ['go', { long: ['exec', 'toolexec'], short: ['exec', 'toolexec'], command: (_o, v) => v.replace(/^=/, '') }],
+  // The shell make runs each recipe with.
+  ['make', { long: [], short: [], assignments: ['SHELL'] }],
+  ['gmake', { long: [], short: [], assignments: ['SHELL'] }],
 ]);
 
 /** What a command-valued option runs: static shell code, or `null` when its value is not static. */
@@ -60,6 +71,11 @@ export function execOptionValues(base: string, args: readonly ShellWord[]): Exec
   for (let i = 0; i < args.length; i++) {
     const text = args[i]!.text;
     if (text === '--') break;
+    const assigned = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(text);
+    if (assigned !== null && spec.assignments?.includes(assigned[1]!) === true) {
+      take(assigned[1]!, args[i], assigned[2]);
+      continue;
+    }
     const long = /^--([a-z-]+)(?:=(.*))?$/s.exec(text);
     if (long !== null && spec.long.includes(long[1]!)) {
       if (long[2] !== undefined) take(long[1]!, args[i], long[2]);
