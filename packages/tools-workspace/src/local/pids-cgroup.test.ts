@@ -38,7 +38,8 @@ function ownGroupsLeft(sample: string): string[] {
   return readdirSync(`${mount}${parent}`).filter((n) => n.startsWith(`a3s-${process.pid}-`));
 }
 
-async function eventually(check: () => boolean, ms = 3000): Promise<boolean> {
+// Under a full suite on 2 cores a killed tree can take seconds to be reaped.
+async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
   for (const until = Date.now() + ms; Date.now() < until; ) {
     if (check()) return true;
     await new Promise((r) => setTimeout(r, 25));
