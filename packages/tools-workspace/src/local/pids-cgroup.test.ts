@@ -28,14 +28,18 @@ function groupOf(cgroupText: string): string | undefined {
     .find(([, c]) => c?.split(',').includes('pids') || c === '')?.[2];
 }
 
-/** The groups this process has made that still exist, under the folder `sample` was made in. */
-function ownGroupsLeft(sample: string): string[] {
+/**
+ * The groups this process has made that still exist, under the folder `sample` was made in, other
+ * than those in `before` (made by an earlier test file run in the same worker, whose processes may
+ * still be ending).
+ */
+function ownGroupsLeft(sample: string, before: readonly string[] = []): string[] {
   const parent = sample.slice(0, sample.lastIndexOf('/'));
   const mount = readFileSync('/proc/self/mountinfo', 'utf8')
     .split('\n')
     .map((l) => l.split(' '))
     .find((f) => f.includes('cgroup') && f.at(-1)?.split(',').includes('pids'))?.[4];
-  return readdirSync(`${mount}${parent}`).filter((n) => n.startsWith(`a3s-${process.pid}-`));
+  return readdirSync(`${mount}${parent}`).filter((n) => n.startsWith(`a3s-${process.pid}-`) && !before.includes(n));
 }
 
 // Under a full suite on 2 cores a killed tree can take seconds to be reaped.
@@ -54,6 +58,7 @@ describe.skipIf(!AVAILABLE)('the process ceiling of a command', () => {
       const first = await ws.exec!.run({ command: 'cat /proc/self/cgroup' });
       const group = groupOf(first.stdout.head);
       expect(group).toMatch(new RegExp(`/a3s-${process.pid}-\\d+$`));
+      const before = ownGroupsLeft(group!).filter((n) => !group!.endsWith(`/${n}`));
       expect(first.processLimit).toBeUndefined();
       const t0 = Date.now();
       const bomb = await ws.exec!.run({ command: 'f(){ f | f; }; f', timeoutMs: 1000 });
@@ -61,7 +66,7 @@ describe.skipIf(!AVAILABLE)('the process ceiling of a command', () => {
       expect(bomb.processLimit).toBe(16);
       expect(bomb.stderr.head).toMatch(/fork: .*Resource temporarily unavailable/);
       expect(Date.now() - t0).toBeLessThan(8000);
-      expect(await eventually(() => ownGroupsLeft(group!).length === 0)).toBe(true);
+      expect(await eventually(() => ownGroupsLeft(group!, before).length === 0)).toBe(true);
     } finally {
       await ws.close();
     }
@@ -70,6 +75,8 @@ describe.skipIf(!AVAILABLE)('the process ceiling of a command', () => {
   it('is shown by bash with what happened, and a background bomb is ended by close()', async () => {
     const ws = new LocalWorkspace({ root: tmp.dir, maxProcesses: 16 });
     try {
+      const sample = groupOf((await ws.exec!.run({ command: 'cat /proc/self/cgroup' })).stdout.head);
+      const before = ownGroupsLeft(sample!).filter((n) => !sample!.endsWith(`/${n}`));
       const r = await call(bashTool, ws, {
         command: 'for i in $(seq 1 20); do sleep 41.17 & done; true',
         timeout: 1500,
@@ -83,7 +90,7 @@ describe.skipIf(!AVAILABLE)('the process ceiling of a command', () => {
       const bomb = await ws.exec!.run({ command: 'f(){ f | f & }; f', timeoutMs: 1500 });
       expect(bomb.processLimit).toBe(16);
       await ws.close();
-      expect(await eventually(() => ownGroupsLeft(group!).length === 0, 5000)).toBe(true);
+      expect(await eventually(() => ownGroupsLeft(group!, before).length === 0)).toBe(true);
     } finally {
       await ws.close();
     }
