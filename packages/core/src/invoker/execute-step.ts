@@ -18,7 +18,7 @@ import { CallSignal, type AbortState } from './call-signal.js';
 import type { ScopedInvokers } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
 import { guardExec, holdsCommands, withApartHold } from './exec-guard.js';
-import { unaskedCommandNote, unaskedCommandPolicy, unaskedGitConfigs } from './protected-writes.js';
+import { unaskedCommandNote, unaskedHold } from './protected-writes.js';
 import type { HoldAsk } from './permission-step.js';
 import { guardReads } from './read-guard.js';
 import { guardWrites } from './write-guard.js';
@@ -155,8 +155,9 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
   const reads = (p.hasReadDenyRules && tool.tier !== 'exec') || askReads;
   // A command a rule allows unasked is also kept from git's and the agent's configuration.
   const exec = k.workspace.exec;
-  const unaskedExec = exec !== undefined && held === 'allow';
-  const cp = unaskedExec ? unaskedCommandPolicy(k.workspace.root, exec, p) : p;
+  const unaskedExec = exec !== undefined && held === 'allow' && tool.tier === 'exec';
+  const hold = unaskedExec ? unaskedHold(k.workspace.root, exec, p) : undefined;
+  const cp = hold?.policy ?? p;
   const commands = exec !== undefined && (unaskedExec || holdsCommands(cp, unasked));
   // A process a tool starts itself may still be kept apart from the host by the workspace.
   const plain = withApartHold(k.workspace);
@@ -168,8 +169,8 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
     });
   const base = !commands
     ? plain
-    : unaskedExec
-      ? guardExec(k.workspace, cp, tool.name, unasked, unaskedCommandNote, unaskedGitConfigs(k.workspace.root))
+    : hold !== undefined
+      ? guardExec(k.workspace, cp, tool.name, unasked, unaskedCommandNote, hold.configs)
       : guardExec(k.workspace, cp, tool.name, unasked);
   const written = guardWrites(base, p, tool.name, denied, askWrites ? held : false);
   const readHold = held === 'allow' && !p.hasReadAllowRules ? true : held;

@@ -57,8 +57,15 @@ function textOf(path: string): string {
   }
 }
 
+/** The git folder of a repository, the store it shares (a worktree's), and its `.git`. */
+export interface GitFolders {
+  readonly gitDir: string;
+  readonly common: string;
+  readonly dotGit: string;
+}
+
 /** The git folder of the repository at `root` and the store it shares (worktrees), or `undefined`. */
-export function gitFolders(root: string): { gitDir: string; common: string; dotGit: string } | undefined {
+export function gitFolders(root: string): GitFolders | undefined {
   const dotGit = join(root, '.git');
   const s = lstatSync(dotGit, { throwIfNoEntry: false });
   if (s === undefined) return undefined;

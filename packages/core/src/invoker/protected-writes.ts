@@ -15,7 +15,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { type PermissionPolicy, withDenyRules } from '../permissions/permission-policy.js';
 import type { WorkspaceExec, WorkspaceExecResult } from '../workspace/workspace-services.js';
 import type { WatchedConfig } from './git-config-guard.js';
-import { gitFolders } from './git-store.js';
+import { type GitFolders, gitFolders } from './git-store.js';
 
 /** The agent's own configuration file, and the CLI's record of trusted folders. */
 const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(~/.a3s/**)'];
@@ -38,9 +38,8 @@ function stateFolderRules(root: string): string[] {
  * everyday commands (`git push -u`, `git branch -m`): only the settings that run programs are kept
  * out of them (see `git-config-guard.ts`).
  */
-function gitRules(root: string): string[] {
+function gitRules(root: string, git: GitFolders | undefined): string[] {
   const own = 'Write(.git/hooks/**)';
-  const git = gitFolders(root);
   if (git === undefined) return [own];
   const hooks = join(git.common, 'hooks');
   const inside = relative(root, hooks);
@@ -76,7 +75,7 @@ function environmentRules(env: NodeJS.ProcessEnv): string[] {
  * The git configuration files whose settings that run programs a command allowed unasked may not
  * add to: the repository's (where the workspace is one, or a worktree of one) and the user's.
  */
-export function unaskedGitConfigs(root: string, env: NodeJS.ProcessEnv = process.env): WatchedConfig[] {
+function unaskedGitConfigs(root: string, git: GitFolders | undefined, env: NodeJS.ProcessEnv): WatchedConfig[] {
   const files: WatchedConfig[] = [];
   const home = homedir();
   const shown = (path: string): string => {
@@ -84,7 +83,6 @@ export function unaskedGitConfigs(root: string, env: NodeJS.ProcessEnv = process
     if (!inside.startsWith('..') && !isAbsolute(inside)) return inside;
     return path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
   };
-  const git = gitFolders(root);
   if (git !== undefined)
     for (const path of [join(git.common, 'config'), join(git.gitDir, 'config.worktree')])
       files.push({ path, shown: shown(path) });
@@ -97,18 +95,42 @@ export function unaskedGitConfigs(root: string, env: NodeJS.ProcessEnv = process
   return files;
 }
 
+/** How the commands of a call allowed unasked are held (see {@link unaskedHold}). */
+export interface UnaskedHold {
+  /** `policy` with the protected files above as write deny rules (itself where files cannot be kept from a command). */
+  readonly policy: PermissionPolicy;
+  /** The git configuration files kept from settings that run programs. */
+  readonly configs: readonly WatchedConfig[];
+}
+
 /**
- * The policy the commands of a call allowed unasked are held to: `policy` with the protected
- * files above as write deny rules; `policy` itself where `exec` cannot keep files from a command.
+ * How the commands of a call allowed unasked are held: the policy with the protected files above
+ * as write deny rules (the policy itself where `exec` cannot keep files from a command), and the
+ * git configuration files checked before and after each command.
  */
-export function unaskedCommandPolicy(root: string, exec: WorkspaceExec, policy: PermissionPolicy): PermissionPolicy {
-  if (!canHide(exec, root)) return policy;
+export function unaskedHold(
+  root: string,
+  exec: WorkspaceExec,
+  policy: PermissionPolicy,
+  env: NodeJS.ProcessEnv = process.env,
+): UnaskedHold {
+  const git = gitFolders(root);
+  const configs = unaskedGitConfigs(root, git, env);
+  return { policy: canHide(exec, root) ? heldPolicy(root, git, policy, env) : policy, configs };
+}
+
+function heldPolicy(
+  root: string,
+  git: GitFolders | undefined,
+  policy: PermissionPolicy,
+  env: NodeJS.ProcessEnv,
+): PermissionPolicy {
   const rules = [
     ...AGENT_RULES,
     ...stateFolderRules(root),
-    ...gitRules(root),
+    ...gitRules(root, git),
     ...USER_RULES,
-    ...environmentRules(process.env),
+    ...environmentRules(env),
   ];
   const key = rules.join('\n');
   let byRules = made.get(policy);

@@ -7,7 +7,6 @@
  */
 import { HOLE, type ShellWord } from './shell-word.js';
 import {
-  arithmeticAssignments,
   backtickEnd,
   decodeAnsiC,
   isArithmetic,
@@ -15,6 +14,7 @@ import {
   matchingBracket,
   matchingParen,
   parameterAssignment,
+  scanArithmetic,
   scanSubstitutions,
   spendScanStep,
   unescapeBackticks,
@@ -92,18 +92,15 @@ export function lexShell(text: string): LexedShell {
     const next = text[i + 1];
     if (next === '(') {
       const end = matchingParen(text, i + 1);
-      if (text[i + 2] === '(' && isArithmetic(text, i + 1)) {
-        arithmeticAssignments(text.slice(i + 3, end - 1), nested);
-        scanSubstitutions(text.slice(i + 3, end - 1), nested);
-      } else nested.push(text.slice(i + 2, end));
+      if (text[i + 2] === '(' && isArithmetic(text, i + 1)) scanArithmetic(text.slice(i + 3, end - 1), nested);
+      else nested.push(text.slice(i + 2, end));
       hole(unquoted);
       return end;
     }
     if (next === '[') {
       // `$[…]`: bash's old spelling of `$((…))`.
       const end = matchingBracket(text, i + 1);
-      arithmeticAssignments(text.slice(i + 2, end), nested);
-      scanSubstitutions(text.slice(i + 2, end), nested);
+      scanArithmetic(text.slice(i + 2, end), nested);
       hole(unquoted);
       return end;
     }
@@ -216,8 +213,7 @@ export function lexShell(text: string): LexedShell {
     }
     if (ch === '(' && text[i + 1] === '(' && raw === -1 && isArithmetic(text, i)) {
       const end = matchingParen(text, i);
-      arithmeticAssignments(text.slice(i + 2, end - 1), nested);
-      scanSubstitutions(text.slice(i + 2, end - 1), nested);
+      scanArithmetic(text.slice(i + 2, end - 1), nested);
       tokens.push({ kind: 'arith' });
       i = end + 1;
       continue;

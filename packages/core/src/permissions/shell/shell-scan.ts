@@ -255,15 +255,12 @@ export function scanSubstitutions(text: string, out: string[], depth = 0): void 
       i = end;
     } else if (ch === '$' && text[i + 1] === '(') {
       const end = matchingParen(text, i + 1);
-      if (text[i + 2] === '(' && isArithmetic(text, i + 1)) {
-        arithmeticAssignments(text.slice(i + 3, end - 1), out);
-        scanSubstitutions(text.slice(i + 3, end - 1), out, depth + 1);
-      } else out.push(text.slice(i + 2, end));
+      if (text[i + 2] === '(' && isArithmetic(text, i + 1)) scanArithmetic(text.slice(i + 3, end - 1), out, depth + 1);
+      else out.push(text.slice(i + 2, end));
       i = end;
     } else if (ch === '$' && text[i + 1] === '[') {
       const end = matchingBracket(text, i + 1);
-      arithmeticAssignments(text.slice(i + 2, end), out);
-      scanSubstitutions(text.slice(i + 2, end), out, depth + 1);
+      scanArithmetic(text.slice(i + 2, end), out, depth + 1);
       i = end;
     } else if (ch === '$' && text[i + 1] === '{') {
       const end = matchingBrace(text, i + 1);
@@ -287,7 +284,7 @@ const ARITHMETIC_ASSIGNMENT = new RegExp(
  * assignment is judged as a command too: a rule allowing `npm test` does not allow running it
  * with another `PATH`.
  */
-export function arithmeticAssignments(expr: string, out: string[]): void {
+function arithmeticAssignments(expr: string, out: string[]): void {
   for (const m of expr.matchAll(ARITHMETIC_ASSIGNMENT)) {
     const name = m[1] ?? m[2];
     if (name !== undefined && isEnvironmentLike(name)) out.push(`${name}=$A3S_ASSIGNED`);
@@ -298,4 +295,10 @@ export function arithmeticAssignments(expr: string, out: string[]): void {
 export function parameterAssignment(inner: string, out: string[]): void {
   const m = new RegExp(`^(${NAME}):?=`).exec(inner);
   if (m !== null && isEnvironmentLike(m[1] as string)) out.push(`${m[1]}=$A3S_ASSIGNED`);
+}
+
+/** An arithmetic expression (`(( … ))`, `$(( … ))`, `$[ … ]`): what it assigns and what it substitutes. */
+export function scanArithmetic(expr: string, out: string[], depth = 0): void {
+  arithmeticAssignments(expr, out);
+  scanSubstitutions(expr, out, depth);
 }
