@@ -15,6 +15,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { type PermissionPolicy, withDenyRules } from '../permissions/permission-policy.js';
 import type { WorkspaceExec, WorkspaceExecResult } from '../workspace/workspace-services.js';
 import type { WatchedConfig } from './git-config-guard.js';
+import { configuredHooksFolder, hookFolders, submoduleGitDirs, worktreeConfigs } from './git-hook-places.js';
 import { type GitFolders, gitFolders } from './git-store.js';
 
 /** The agent's own configuration file, and the CLI's record of trusted folders. */
@@ -31,21 +32,41 @@ function stateFolderRules(root: string): string[] {
   return ['config.json', 'instructions.md', 'agents/**', 'skills/**'].map((p) => `Write(.a3s/${p})`);
 }
 
+const GLOB = /[*?[\]{}()!]/;
+
+/** The rule keeping a command from the folder `path`: relative inside the workspace; none for a path a rule cannot spell. */
+function folderRule(root: string, path: string): string | undefined {
+  const inside = relative(root, path);
+  if (inside !== '' && !inside.startsWith('..') && !isAbsolute(inside))
+    return GLOB.test(inside) ? undefined : `Write(${inside}/**)`;
+  return GLOB.test(path) ? undefined : `Write(${path}/**)`;
+}
+
 /**
  * Git's hooks: the workspace's `.git/hooks` (also where the command makes the repository: the
  * hooks `git init` writes are removed after it, and the repository works without them), or for a
- * worktree those of the repository it belongs to. Git's configuration files are written by
- * everyday commands (`git push -u`, `git branch -m`): only the settings that run programs are kept
- * out of them (see `git-config-guard.ts`).
+ * worktree those of the repository it belongs to; the folder `core.hooksPath` names instead (and
+ * husky's scripts beside it); and the hooks of the repository's submodules. Git's configuration
+ * files are written by everyday commands (`git push -u`, `git branch -m`): only the settings that
+ * run programs are kept out of them (see `git-config-guard.ts`).
  */
-function gitRules(root: string, git: GitFolders | undefined): string[] {
+function gitRules(
+  root: string,
+  git: GitFolders | undefined,
+  configured: string | undefined,
+  modules: string[],
+): string[] {
   const own = 'Write(.git/hooks/**)';
   if (git === undefined) return [own];
-  const hooks = join(git.common, 'hooks');
-  const inside = relative(root, hooks);
-  if (!inside.startsWith('..') && !isAbsolute(inside)) return [`Write(${inside}/**)`];
-  // A worktree's hooks are in the repository it belongs to; a path with glob characters cannot be a rule.
-  return /[*?[\]{}()!]/.test(hooks) ? [own] : [own, `Write(${hooks}/**)`];
+  const folders = [
+    join(git.common, 'hooks'),
+    ...(configured === undefined ? [] : hookFolders(configured)),
+    ...modules.map((m) => join(m, 'hooks')),
+  ];
+  const rules = folders.map((f) => folderRule(root, f));
+  // A worktree's hooks are in the repository it belongs to; a path a rule cannot spell keeps the workspace's own.
+  if (rules[0] === undefined || rules[0] !== own) rules.unshift(own);
+  return [...new Set(rules.filter((r) => r !== undefined))];
 }
 
 /** The files the user's shells and session run at start, and ssh's keys and settings (`authorized_keys`, a `ProxyCommand`). */
@@ -75,7 +96,12 @@ function environmentRules(env: NodeJS.ProcessEnv): string[] {
  * The git configuration files whose settings that run programs a command allowed unasked may not
  * add to: the repository's (where the workspace is one, or a worktree of one) and the user's.
  */
-function unaskedGitConfigs(root: string, git: GitFolders | undefined, env: NodeJS.ProcessEnv): WatchedConfig[] {
+function unaskedGitConfigs(
+  root: string,
+  git: GitFolders | undefined,
+  modules: readonly string[],
+  env: NodeJS.ProcessEnv,
+): WatchedConfig[] {
   const files: WatchedConfig[] = [];
   const home = homedir();
   const shown = (path: string): string => {
@@ -83,9 +109,15 @@ function unaskedGitConfigs(root: string, git: GitFolders | undefined, env: NodeJ
     if (!inside.startsWith('..') && !isAbsolute(inside)) return inside;
     return path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
   };
-  if (git !== undefined)
-    for (const path of [join(git.common, 'config'), join(git.gitDir, 'config.worktree')])
+  if (git !== undefined) {
+    const repository = [
+      join(git.common, 'config'),
+      join(git.gitDir, 'config.worktree'),
+      ...worktreeConfigs(git.common),
+    ];
+    for (const path of new Set([...repository, ...modules.map((m) => join(m, 'config'))]))
       files.push({ path, shown: shown(path) });
+  }
   const xdg =
     env.XDG_CONFIG_HOME !== undefined && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
   const user = [join(home, '.gitconfig'), join(xdg, 'git', 'config')];
@@ -115,23 +147,27 @@ export function unaskedHold(
   env: NodeJS.ProcessEnv = process.env,
 ): UnaskedHold {
   const git = gitFolders(root);
-  const configs = unaskedGitConfigs(root, git, env);
-  return { policy: canHide(exec, root) ? heldPolicy(root, git, policy, env) : policy, configs };
+  const modules = git === undefined ? [] : submoduleGitDirs(git.common);
+  const configs = unaskedGitConfigs(root, git, modules, env);
+  if (!canHide(exec, root)) return { policy, configs };
+  const configured =
+    git === undefined
+      ? undefined
+      : configuredHooksFolder(
+          root,
+          join(git.common, 'hooks'),
+          configs.map((c) => c.path),
+        );
+  return { policy: heldPolicy(root, gitRules(root, git, configured, modules), policy, env), configs };
 }
 
 function heldPolicy(
   root: string,
-  git: GitFolders | undefined,
+  git: readonly string[],
   policy: PermissionPolicy,
   env: NodeJS.ProcessEnv,
 ): PermissionPolicy {
-  const rules = [
-    ...AGENT_RULES,
-    ...stateFolderRules(root),
-    ...gitRules(root, git),
-    ...USER_RULES,
-    ...environmentRules(env),
-  ];
+  const rules = [...AGENT_RULES, ...stateFolderRules(root), ...git, ...USER_RULES, ...environmentRules(env)];
   const key = rules.join('\n');
   let byRules = made.get(policy);
   if (byRules === undefined) {
@@ -156,5 +192,5 @@ export function unaskedCommandNote(result: WorkspaceExecResult): string | undefi
   if (result.exitCode === 0) return undefined;
   const text = [result.stderr.head, result.stderr.tail, result.stdout.head, result.stdout.tail].join('\n');
   if (!REFUSED_WRITE.test(text)) return undefined;
-  return "[a command a rule allows without asking cannot change git's hooks (.git/hooks), the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]";
+  return "[a command a rule allows without asking cannot change git's hooks (.git/hooks, the folder core.hooksPath names, a submodule's), the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]";
 }

@@ -1,0 +1,74 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { configuredHooksFolder, hookFolders, submoduleGitDirs, worktreeConfigs } from './git-hook-places.js';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const temp = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'a3s-hooks-'));
+  made.push(dir);
+  return dir;
+};
+const gitDir = (path: string): void => {
+  mkdirSync(join(path, 'hooks'), { recursive: true });
+  writeFileSync(join(path, 'HEAD'), 'ref: refs/heads/main\n');
+};
+
+describe('the places besides .git/hooks that git runs programs from', () => {
+  it('finds the git folders of submodules, with / in their names and nested in one another, and not their other folders', () => {
+    const common = temp();
+    gitDir(join(common, 'modules', 'vendor', 'lib'));
+    gitDir(join(common, 'modules', 'vendor', 'lib', 'modules', 'inner'));
+    gitDir(join(common, 'modules', 'top'));
+    mkdirSync(join(common, 'modules', 'top', 'objects', 'pack'), { recursive: true });
+    expect(submoduleGitDirs(common)).toEqual([
+      join(common, 'modules', 'top'),
+      join(common, 'modules', 'vendor', 'lib'),
+      join(common, 'modules', 'vendor', 'lib', 'modules', 'inner'),
+    ]);
+    expect(submoduleGitDirs(temp())).toEqual([]);
+  });
+
+  it('looks at no more than 64 submodules', () => {
+    const common = temp();
+    for (let i = 0; i < 70; i++) gitDir(join(common, 'modules', `m${String(i).padStart(2, '0')}`));
+    expect(submoduleGitDirs(common)).toHaveLength(64);
+  });
+
+  it("lists other worktrees' configuration files", () => {
+    const common = temp();
+    mkdirSync(join(common, 'worktrees', 'b'), { recursive: true });
+    mkdirSync(join(common, 'worktrees', 'a'), { recursive: true });
+    expect(worktreeConfigs(common)).toEqual([
+      join(common, 'worktrees', 'a', 'config.worktree'),
+      join(common, 'worktrees', 'b', 'config.worktree'),
+    ]);
+    expect(worktreeConfigs(temp())).toEqual([]);
+  });
+
+  it('asks git for the hooks folder only when a configuration mentions hooksPath, and follows a change of it', () => {
+    const root = temp();
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    const own = join(root, '.git', 'hooks');
+    const config = join(root, '.git', 'config');
+    expect(configuredHooksFolder(root, own, [config])).toBeUndefined();
+    execFileSync('git', ['config', 'core.hooksPath', '.husky/_'], { cwd: root });
+    expect(configuredHooksFolder(root, own, [config])).toBe(join(root, '.husky', '_'));
+    execFileSync('git', ['config', 'core.hooksPath', '/opt/hooks'], { cwd: root });
+    expect(configuredHooksFolder(root, own, [config])).toBe('/opt/hooks');
+    execFileSync('git', ['config', 'core.hooksPath', '.git/hooks'], { cwd: root });
+    expect(configuredHooksFolder(root, own, [config])).toBeUndefined();
+  });
+
+  it("takes husky's scripts beside its hooks folder, and no parent of another hooks folder", () => {
+    const root = temp();
+    mkdirSync(join(root, '.husky', '_'), { recursive: true });
+    expect(hookFolders(join(root, '.husky', '_'))).toEqual([join(root, '.husky', '_'), join(root, '.husky')]);
+    expect(hookFolders(join(root, '.githooks'))).toEqual([join(root, '.githooks')]);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * The places besides `.git/hooks` and `.git/config` from which git runs programs later, for a
+ * command allowed unasked to be held to (see `protected-writes.ts`): the hooks folder a setting
+ * names instead (`core.hooksPath`, as husky sets it), the hooks and configuration of the
+ * repository's submodules (`.git/modules/<name>/`), and the configuration of its other worktrees
+ * (`.git/worktrees/<name>/config.worktree`). Found with plain synchronous lookups; git itself is
+ * asked only when a configuration file mentions `hooksPath` or an include, and its answer is kept
+ * while those files stay the same.
+ */
+import { execFileSync } from 'node:child_process';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { withRegularFileSync } from '../config/regular-file.js';
+
+/** Most submodule git folders looked for (a deeper or larger tree is not searched further). */
+const MAX_MODULES = 64;
+const MAX_DEPTH = 8;
+
+function textOf(path: string): string {
+  try {
+    // Checked by descriptor: a FIFO swapped in is never waited on.
+    return withRegularFileSync(path, (fd) => readFileSync(fd, 'utf8')) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+const isDir = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+
+/**
+ * The git folders of the submodules under `common` (`modules/<name>`, a name may hold `/`, and
+ * their own submodules in turn), at most {@link MAX_MODULES}.
+ */
+export function submoduleGitDirs(common: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    if (depth > MAX_DEPTH || found.length >= MAX_MODULES) return;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names.sort()) {
+      const path = join(dir, name);
+      if (found.length >= MAX_MODULES || !isDir(path)) continue;
+      if (lstatSync(join(path, 'HEAD'), { throwIfNoEntry: false }) !== undefined) {
+        found.push(path);
+        walk(join(path, 'modules'), depth + 1);
+      } else walk(path, depth + 1);
+    }
+  };
+  walk(join(common, 'modules'), 0);
+  return found;
+}
+
+/** The configuration files of the repository's other worktrees (`worktrees/<name>/config.worktree`). */
+export function worktreeConfigs(common: string): string[] {
+  const dir = join(common, 'worktrees');
+  try {
+    return readdirSync(dir)
+      .sort()
+      .map((name) => join(dir, name, 'config.worktree'));
+  } catch {
+    return [];
+  }
+}
+
+const MENTIONS = /hookspath|\[\s*include/i;
+const hooksCache = new Map<string, { readonly key: string; readonly hooks: string | undefined }>();
+
+/**
+ * The hooks folder git uses in `root` when a setting names one other than its own (`core.hooksPath`
+ * in any of `configs`, or in a file one includes), as an absolute path; else `undefined`.
+ */
+export function configuredHooksFolder(root: string, ownHooks: string, configs: readonly string[]): string | undefined {
+  const key = configs.map(textOf).join('\0');
+  if (!MENTIONS.test(key)) return undefined;
+  const kept = hooksCache.get(root);
+  if (kept?.key === key) return kept.hooks;
+  let hooks: string | undefined;
+  try {
+    const out = execFileSync('git', ['-c', 'core.fsmonitor=false', 'rev-parse', '--git-path', 'hooks'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 5_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    const path = out === '' ? undefined : resolve(root, out);
+    hooks = path === undefined || path === resolve(ownHooks) ? undefined : path;
+  } catch {
+    hooks = undefined;
+  }
+  hooksCache.set(root, { key, hooks });
+  return hooks;
+}
+
+/**
+ * The folders to keep a command from for the hooks folder `hooks`: itself, and for husky's layout
+ * (`.husky/_`, whose hooks run the scripts beside it) its parent too.
+ */
+export function hookFolders(hooks: string): string[] {
+  return basename(hooks) === '_' && isDir(dirname(hooks)) ? [hooks, dirname(hooks)] : [hooks];
+}
