@@ -16,7 +16,8 @@ import {
   type PermissionRule,
 } from './permission-rule.js';
 import { withAncestors } from './path-spelling.js';
-import { mcpPathArguments, unreadableCommand } from './rule-subjects.js';
+import { firstWriteOutside } from './outside-writes.js';
+import { mcpPathArguments, shellWrites, unreadableCommand } from './rule-subjects.js';
 
 const MCP_TOOL = /^mcp__/i;
 import { firstShellRuleMatching, isShellRule } from './shell-equivalent.js';
@@ -145,10 +146,14 @@ export class PermissionPolicy {
       if (ruleMatches(r, toolName, args, 'any', root)) return { decision: 'ask', rule: heldRule(r, toolName, args) };
     const asked = paths && this.#pathRule(this.#readAsk, this.#writeAsk, paths);
     if (asked !== undefined) return { decision: 'ask', rule: asked };
+    // A rule naming commands does not cover a line that itself writes a file outside the workspace.
+    const written = shellWrites(toolName, args);
+    const outside = written === undefined || written.length === 0 ? undefined : firstWriteOutside(written, root);
     for (const r of this.#allow)
-      if (ruleMatches(r, toolName, args, 'all', root)) return { decision: 'allow', rule: r.source };
+      if ((outside === undefined || ruleCoversAllCalls(r, toolName)) && ruleMatches(r, toolName, args, 'all', root))
+        return { decision: 'allow', rule: r.source };
     // Commands joined (`a && b; c`), each allowed by a rule of its own.
-    const together = shellRulesCovering(this.#allow, toolName, args, root);
+    const together = outside === undefined ? shellRulesCovering(this.#allow, toolName, args, root) : undefined;
     if (together !== undefined) return { decision: 'allow', rule: together.join(' + ') };
     return { decision: this.defaultDecision, rule: 'default' };
   }

