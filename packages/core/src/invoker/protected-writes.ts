@@ -1,7 +1,8 @@
 /**
  * What a command allowed by a rule, with nobody asked, may not change, because a change there runs
- * a program later that nobody saw: git's hooks; what the user's shells run at start (`~/.bashrc`,
- * `~/.profile`, ...) and `~/.ssh` (`authorized_keys`, a `ProxyCommand`); and the agent's own
+ * a program later that nobody saw: git's hooks; what the user's shells, session and editors run at
+ * start (`~/.bashrc`, `~/.profile`, `~/.vimrc`, ...), npm's and yarn's user settings and `~/.ssh`
+ * (`authorized_keys`, a `ProxyCommand`); and the agent's own
  * configuration (`a3s.config.json`, `.a3s/`, whose permission rules, hooks, MCP servers and
  * instructions apply to later sessions, and the CLI's record of trusted folders). Such a command
  * is held to them as to write deny rules (they are read-only for it, and what it creates there is
@@ -69,11 +70,21 @@ function gitRules(
   return [...new Set(rules.filter((r) => r !== undefined))];
 }
 
-/** The files the user's shells and session run at start, and ssh's keys and settings (`authorized_keys`, a `ProxyCommand`). */
+/**
+ * The files the user's shells, session and editors run at start, the settings through which npm
+ * and yarn run a program of their choosing (`node-options`, `script-shell`, `yarnPath`), and ssh's
+ * keys and settings (`authorized_keys`, a `ProxyCommand`).
+ */
 const USER_RULES: readonly string[] = [
-  ...['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile'].map((f) => `Write(~/${f})`),
+  ...['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.bash_aliases', '.profile'].map(
+    (f) => `Write(~/${f})`,
+  ),
   ...['.zshrc', '.zshenv', '.zprofile', '.zlogin', '.zlogout'].map((f) => `Write(~/${f})`),
+  ...['.pam_environment', '.xprofile', '.xsessionrc', '.vimrc', '.tmux.conf'].map((f) => `Write(~/${f})`),
+  ...['.npmrc', '.yarnrc', '.yarnrc.yml'].map((f) => `Write(~/${f})`),
   'Write(~/.config/fish/**)',
+  'Write(~/.config/environment.d/**)',
+  'Write(~/.config/nvim/**)',
   'Write(~/.ssh/**)',
   'Write(~/.config/systemd/**)',
   'Write(~/.config/autostart/**)',
