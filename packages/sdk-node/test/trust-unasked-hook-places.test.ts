@@ -103,6 +103,29 @@ describe.skipIf(!CAN_HIDE)('a command allowed unasked, and the other places git 
     expect(existsSync(join(dir, 'vendor', 'lib', 'PWNED'))).toBe(false);
   });
 
+  it('PERM-03: a workspace in a subfolder of a repository: the repository above has its hooks and configuration held', async () => {
+    const repo = tempRepo();
+    made.push(repo);
+    const { asked, got } = await run(
+      join(repo, 'src'),
+      [
+        bash('u1', 'echo "#!/bin/sh" | tee ../.git/hooks/pre-commit'),
+        bash('u2', 'echo "[core] fsmonitor = touch PWNED" | tee -a ../.git/config'),
+        bash('u3', 'git status --short && echo fine | tee note.txt'),
+      ],
+      ['Bash(echo:*)', 'Bash(tee:*)', 'Bash(git:*)'],
+    );
+    expect(asked).toEqual([]);
+    expect(existsSync(join(repo, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(got.get('u1')?.output).toContain('Read-only file system');
+    expect(got.get('u2')).toMatchObject({
+      metadata: { denied_writes: { restored: [`${join(repo, '.git', 'config')} (core.fsmonitor)`] } },
+    });
+    expect(readFileSync(join(repo, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+    expect(got.get('u3')).toMatchObject({ ok: true });
+    expect(readFileSync(join(repo, 'src', 'note.txt'), 'utf8')).toBe('fine\n');
+  });
+
   it("PERM-03: another worktree's config.worktree is kept from settings that run programs", async () => {
     const dir = tempRepo();
     const tree = mkdtempSync(join(tmpdir(), 'a3s-wt-'));

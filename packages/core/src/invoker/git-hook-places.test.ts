@@ -3,7 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configuredHooksFolder, hookFolders, submoduleGitDirs, worktreeConfigs } from './git-hook-places.js';
+import {
+  configuredHooksFolder,
+  enclosingGitFolders,
+  hookFolders,
+  submoduleGitDirs,
+  worktreeConfigs,
+} from './git-hook-places.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -32,6 +38,22 @@ describe('the places besides .git/hooks that git runs programs from', () => {
       join(common, 'modules', 'vendor', 'lib', 'modules', 'inner'),
     ]);
     expect(submoduleGitDirs(temp())).toEqual([]);
+  });
+
+  it('finds the repository a workspace is in from a subfolder of it, and none where there is none', () => {
+    const top = temp();
+    execFileSync('git', ['init', '-q'], { cwd: top });
+    mkdirSync(join(top, 'packages', 'app'), { recursive: true });
+    expect(enclosingGitFolders(join(top, 'packages', 'app'))).toMatchObject({ common: join(top, '.git') });
+    expect(enclosingGitFolders(top)).toMatchObject({ gitDir: join(top, '.git') });
+    const bare = temp();
+    let inRepository = true;
+    try {
+      execFileSync('git', ['rev-parse', '--git-dir'], { cwd: bare, stdio: 'ignore' });
+    } catch {
+      inRepository = false;
+    }
+    if (!inRepository) expect(enclosingGitFolders(bare)).toBeUndefined();
   });
 
   it('looks at no more than 64 submodules', () => {

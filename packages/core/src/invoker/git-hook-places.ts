@@ -11,6 +11,26 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { withRegularFileSync } from '../config/regular-file.js';
+import { type GitFolders, gitFolders } from './git-store.js';
+
+/** Most folders climbed from the workspace to find the repository it is in. */
+const MAX_CLIMB = 64;
+
+/**
+ * The git folders of the repository `root` is part of: its own (`root/.git`), else the nearest
+ * folder above it that has one (a workspace in a subfolder of a repository); `undefined` when none.
+ */
+export function enclosingGitFolders(root: string): GitFolders | undefined {
+  let dir = resolve(root);
+  for (let i = 0; i < MAX_CLIMB; i++) {
+    const found = gitFolders(dir);
+    if (found !== undefined) return found;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+  return undefined;
+}
 
 /** Most submodule git folders looked for (a deeper or larger tree is not searched further). */
 const MAX_MODULES = 64;

@@ -16,8 +16,14 @@ import { isAbsolute, join, relative } from 'node:path';
 import { type PermissionPolicy, withDenyRules } from '../permissions/permission-policy.js';
 import type { WorkspaceExec, WorkspaceExecResult } from '../workspace/workspace-services.js';
 import type { WatchedConfig } from './git-config-guard.js';
-import { configuredHooksFolder, hookFolders, submoduleGitDirs, worktreeConfigs } from './git-hook-places.js';
-import { type GitFolders, gitFolders } from './git-store.js';
+import {
+  configuredHooksFolder,
+  enclosingGitFolders,
+  hookFolders,
+  submoduleGitDirs,
+  worktreeConfigs,
+} from './git-hook-places.js';
+import type { GitFolders } from './git-store.js';
 
 /** The agent's own configuration file, and the CLI's record of trusted folders. */
 const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(~/.a3s/**)'];
@@ -46,7 +52,8 @@ function folderRule(root: string, path: string): string | undefined {
 /**
  * Git's hooks: the workspace's `.git/hooks` (also where the command makes the repository: the
  * hooks `git init` writes are removed after it, and the repository works without them), or for a
- * worktree those of the repository it belongs to; the folder `core.hooksPath` names instead (and
+ * worktree those of the repository it belongs to, or for a workspace in a subfolder of a repository
+ * that repository's; the folder `core.hooksPath` names instead (and
  * husky's scripts beside it); and the hooks of the repository's submodules. Git's configuration
  * files are written by everyday commands (`git push -u`, `git branch -m`): only the settings that
  * run programs are kept out of them (see `git-config-guard.ts`).
@@ -157,7 +164,7 @@ export function unaskedHold(
   policy: PermissionPolicy,
   env: NodeJS.ProcessEnv = process.env,
 ): UnaskedHold {
-  const git = gitFolders(root);
+  const git = enclosingGitFolders(root);
   const modules = git === undefined ? [] : submoduleGitDirs(git.common);
   const configs = unaskedGitConfigs(root, git, modules, env);
   if (!canHide(exec, root)) return { policy, configs };
