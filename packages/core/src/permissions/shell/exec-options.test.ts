@@ -59,6 +59,35 @@ describe('options whose value is a command the tool runs', () => {
       expect(subjects(command), command).not.toContain('rm x');
   });
 
+  it("PERM-02: ripgrep's preprocessor, scp's ssh program, sort's compressor and split's filter are judged as the command", () => {
+    for (const command of [
+      "rg --pre 'rm x' foo",
+      "rg -n --pre='rm x' foo src",
+      "scp -S 'rm x' a h:b",
+      "sftp -S'rm x' h",
+      "sort --compress-program='rm x' -S 1K f",
+      "sort --compress-program 'rm x' f",
+      "split -b 1 --filter='rm x' f",
+    ]) {
+      expect(subjects(command), command).toContain('rm x');
+      expect(decide(command), command).toBe('deny');
+    }
+    const allowed = new PermissionPolicy({
+      allow: ['Bash(rg:*)', 'Bash(scp:*)', 'Bash(sort:*)', 'Bash(split:*)'],
+      defaultDecision: 'ask',
+    });
+    const allow = (command: string) => allowed.evaluate('bash', { command }).decision;
+    for (const command of [
+      'rg --pre evil foo',
+      'scp -S evil a h:b',
+      'sort --compress-program=evil f',
+      'split --filter=evil f',
+    ])
+      expect(allow(command), command).toBe('ask');
+    for (const command of ["rg -n foo --pre-glob '*.gz' src", 'scp -P 22 a h:b', 'sort -u -S 1M f', 'split -b 1M f'])
+      expect(allow(command), command).toBe('allow');
+  });
+
   it('an allow rule for the tool does not cover the command its option runs', () => {
     const allowTar = new PermissionPolicy({ allow: ['Bash(tar:*)'], defaultDecision: 'ask' });
     expect(allowTar.evaluate('bash', { command: 'tar -cf a x' }).decision).toBe('allow');

@@ -1,8 +1,9 @@
 /**
  * Options of everyday tools whose value is a command the tool runs through a shell:
  * `tar --checkpoint-action=exec=CMD`, `tar -I CMD`, `zip -TT CMD`, `rsync -e CMD`,
- * `ssh -o ProxyCommand=CMD`, `man -P CMD`, `npm test --script-shell=CMD`, `go test -exec CMD`,
- * `make SHELL=CMD`. The judge sees each such value as the shell code it is, so `Bash(rm:*)` holds for `tar … --checkpoint-action=exec='rm x'` as for `sh -c 'rm x'`.
+ * `ssh -o ProxyCommand=CMD`, `scp -S CMD`, `man -P CMD`, `npm test --script-shell=CMD`,
+ * `go test -exec CMD`, `make SHELL=CMD`, `rg --pre CMD`, `sort --compress-program=CMD`,
+ * `split --filter=CMD`. The judge sees each such value as the shell code it is, so `Bash(rm:*)` holds for `tar … --checkpoint-action=exec='rm x'` as for `sh -c 'rm x'`.
  */
 import { isStatic, type ShellWord } from './shell-word.js';
 
@@ -30,6 +31,12 @@ const SSH: ExecOptions = {
 };
 
 const NPM: ExecOptions = { long: ['script-shell', 'shell'], short: [] };
+// scp and sftp also take the program to run instead of ssh (`-S PROGRAM`).
+const SCP: ExecOptions = {
+  long: [],
+  short: ['o', 'S'],
+  command: (option, value) => (option === 'S' ? value : SSH.command?.(option, value)),
+};
 
 const TABLE: ReadonlyMap<string, ExecOptions> = new Map([
   ['tar', TAR],
@@ -38,8 +45,13 @@ const TABLE: ReadonlyMap<string, ExecOptions> = new Map([
   ['zip', { long: ['unzip-command'], short: ['TT'] }],
   ['rsync', { long: ['rsh', 'rsync-path'], short: ['e'] }],
   ['ssh', SSH],
-  ['scp', SSH],
-  ['sftp', SSH],
+  ['scp', SCP],
+  ['sftp', SCP],
+  // The preprocessor ripgrep runs on each file; the compressor sort runs on its temporary files; the
+  // shell command split feeds each piece to.
+  ['rg', { long: ['pre'], short: [] }],
+  ['sort', { long: ['compress-program'], short: [] }],
+  ['split', { long: ['filter'], short: [] }],
   ['man', { long: ['pager', 'html'], short: ['P', 'H'] }],
   // The shell npm runs a package's scripts with; the program go runs a test binary with.
   ['npm', NPM],

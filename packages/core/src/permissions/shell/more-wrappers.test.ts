@@ -66,6 +66,16 @@ describe('commands that run another command, beyond the common wrappers', () => 
       'npx --unknown-flag rm x',
       // bun stays a JavaScript interpreter: inline code that starts processes is opaque.
       `bun -e 'require("child_process").execSync("rm x")'`,
+      'perf stat rm x',
+      'perf record -g -- rm x',
+      'perf trace rm x',
+      "socat - EXEC:'rm x'",
+      "socat TCP-LISTEN:80 SYSTEM:'rm x'",
+      'socat - "$ADDR"',
+      "fzf --preview 'rm {}'",
+      "fzf --bind 'enter:execute(rm {})'",
+      'openssl req -engine ./evil.so',
+      'ssh-keygen -D ./evil.so',
     ])
       expect(judgeShellCommand(command).opaque, command).toBe(true);
   });
@@ -78,7 +88,20 @@ describe('commands that run another command, beyond the common wrappers', () => 
     expect(subjects('vim --version')).toEqual(['vim --version']);
     expect(subjects('tmux ls')).toEqual(['tmux ls']);
     expect(subjects('taskset -p 1234')).toEqual(['taskset -p 1234']);
-    for (const command of ['npm test', 'npx vitest run', 'gdb -batch ./a.out', 'vim f', 'screen -ls', 'csh --version'])
+    for (const command of [
+      'npm test',
+      'npx vitest run',
+      'gdb -batch ./a.out',
+      'vim f',
+      'screen -ls',
+      'csh --version',
+      'perf report -i perf.data',
+      'perf --version',
+      'socat - TCP:localhost:80',
+      'fzf --height 40%',
+      'openssl sha256 f',
+      'ssh-keygen -t ed25519 -f k',
+    ])
       expect(judgeShellCommand(command).opaque, command).toBe(false);
   });
 });

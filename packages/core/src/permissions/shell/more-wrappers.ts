@@ -2,9 +2,10 @@
  * More commands that run another command: tracers and process setters (`strace`, `flock`,
  * `taskset`, `chrt`, `unshare`, `fakeroot`, `firejail`, `xvfb-run`, `ssh-agent`, `script -c`),
  * package runners (`npx`, `bunx`, `npm exec`, `pnpm exec`/`dlx`, `yarn exec`/`dlx`, `uv run`,
- * `poetry run`, `bundle exec`, `nix-shell --run`), and programs that run commands they read
+ * `poetry run`, `bundle exec`, `nix-shell --run`), programs that run commands they read
  * elsewhere (`tmux`, `screen`, `parallel`, `at`, `ed`, editors and debuggers given commands,
- * shells of other syntaxes). Options are read strictly: one this table does not know makes the
+ * shells of other syntaxes), and programs that run one named in an argument (`perf stat`, `socat
+ * EXEC:`, `fzf --preview`) or load code (`openssl -engine`, `ssh-keygen -D`). Options are read strictly: one this table does not know makes the
  * command opaque (it could run anything), so a deny rule still holds.
  */
 import { scanOptions, type OptionSpec } from './command-options.js';
@@ -240,12 +241,30 @@ const fakeroot = orShell(
   simple({ flags: 'uhv', valued: 'lsib', long: { ...valued('lib', 'faked'), ...flagsOnly('unknown-is-real') } }),
 );
 
+// `perf stat CMD`, `perf record CMD`, `perf trace CMD` run a command; its readers (`perf report`) run none.
+const PERF_READERS = new Set(['report', 'list', 'annotate', 'top', 'diff', 'archive', 'evlist', 'buildid-list']);
+const perf: Wrapper = (words, at) =>
+  PERF_READERS.has(text(words[at + 1]) ?? '') || onlyAsksVersion(words, at) ? NONE : OPAQUE;
+
+/** Opaque when some argument (or one not known statically) runs a program or loads code through `pattern`. */
+const runsThrough =
+  (pattern: RegExp): Wrapper =>
+  (words, at) =>
+    words.slice(at + 1).some((w) => !isStatic(w) || pattern.test(w.text)) ? OPAQUE : NONE;
+
 /** The wrappers of this module, by command name (basename). */
 export const MORE_WRAPPERS: readonly (readonly [string, Wrapper])[] = [
   ['strace', simple({ flags: 'cCdfFhiqrtTvVwxyzZ', valued: 'abeEIoOpPsSuUX' })],
   ['ltrace', simple({ flags: 'bCfhiLrStTV', valued: 'aAeEFlnopsuwx' })],
   ['valgrind', dashedOptionsThenCommand],
   ['catchsegv', simple({})],
+  ['perf', perf],
+  // `socat - EXEC:cmd`, `SYSTEM:code`; `fzf --preview cmd`, `--bind key:execute(cmd)`; an engine or
+  // provider openssl loads; a PKCS#11 library ssh-keygen loads.
+  ['socat', runsThrough(/(?:^|!!)(?:exec|system):/i)],
+  ['fzf', runsThrough(/^--(?:preview|bind|with-shell|listen|listen-unsafe)(?:=|$)/)],
+  ['openssl', runsThrough(/^-(?:engine|provider|provider-path)$/)],
+  ['ssh-keygen', runsThrough(/^-[A-Za-z]*D/)],
   ['flock', flock],
   ['taskset', taskset],
   ['chrt', chrt],
