@@ -59,40 +59,36 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     expect(existsSync(join(dir, '.a3s', 'config.json'))).toBe(false);
     expect(readFileSync(join(dir, 'src', 'note.txt'), 'utf8')).toBe('fine\n');
     expect(got.get('b1')?.output).toContain('Read-only file system');
-    expect(got.get('b1')?.output).toContain("cannot change git's hooks (.git/hooks");
+    expect(got.get('b1')?.output).toContain("cannot change git's hooks or configuration (.git/hooks, .git/config");
     expect(got.get('b3')).toMatchObject({ ok: false, metadata: { denied_writes: { removed: ['a3s.config.json'] } } });
     expect(got.get('b5')).toMatchObject({ ok: true });
   });
 
-  it('PERM-03: Bash(git:*) commits and renames branches unasked; a setting that runs a program, written around git config, is taken out', async () => {
+  it('PERM-03: Bash(git:*) commits unasked; .git/config is read-only for it, so no setting written there runs, in the same line or from a process left running', async () => {
     const { dir, asked, got } = await run(
       [
-        bash('g5', 'git branch -m main && git config branch.main.remote origin'),
         bash('g6', 'echo "[include] path = ../evil.cfg" >> .git/config'),
-        bash('g7', 'echo "[alias] st = !touch PWNED" >> .git/config'),
+        bash('g7', 'echo "[alias] st = !touch PWNED" >> .git/config && git st'),
+        bash('g8', 'echo "[core] fsmonitor = touch PWNED" >> .git/config; git status --short'),
+        bash('g9', '(sleep 1; echo "[core] fsmonitor = touch PWNED" >> .git/config) & echo started'),
         bash(
           'g3',
-          'echo x > src/new.txt; git add -A && git -c user.name=t -c user.email=t@example.com commit -qm add && git rev-list --count HEAD',
+          'sleep 2; echo x > src/new.txt; git add -A && git -c user.name=t -c user.email=t@example.com commit -qm add && git rev-list --count HEAD',
         ),
-        bash('g4', 'git status --short'),
+        bash('g5', 'git branch -m main'),
       ],
-      { permissions: { allow: ['Bash(git:*)', 'Bash(echo:*)'] } },
+      { permissions: { allow: ['Bash(git:*)', 'Bash(echo:*)', 'Bash(sleep:*)'] } },
     );
     expect(asked).toEqual([]);
-    expect(got.get('g6')).toMatchObject({
-      ok: false,
-      output: expect.stringContaining(
-        '[refused: git settings that run a program, added by this call to .git/config (include.path), were taken out again',
-      ),
-      metadata: { denied_writes: { removed: [], restored: ['.git/config (include.path)'] } },
-    });
-    expect(got.get('g7')).toMatchObject({ metadata: { denied_writes: { restored: ['.git/config (alias.st)'] } } });
+    for (const id of ['g6', 'g7'])
+      expect(got.get(id)?.output, id).toContain("cannot change git's hooks or configuration (.git/hooks, .git/config");
+    expect(got.get('g8')?.output).toContain('.git/config: Read-only file system');
+    expect(got.get('g6')?.output).toContain('.git/config: Read-only file system');
     expect(gitConfig(dir)).not.toMatch(/fsmonitor|alias|include/);
-    // Everyday settings stay: the branch was renamed and its upstream set.
-    expect(gitConfig(dir)).toContain('[branch "main"]');
-    expect(execFileSync('git', ['branch', '--show-current'], { cwd: dir, encoding: 'utf8' })).toBe('main\n');
     expect(got.get('g3')).toMatchObject({ ok: true, output: expect.stringContaining('2') });
     expect(existsSync(join(dir, 'PWNED'))).toBe(false);
+    // What must change git's configuration fails, and says a person's approval is needed.
+    expect(got.get('g5')).toMatchObject({ ok: false, output: expect.stringContaining("needs a person's approval") });
   });
 
   it('PERM-03: git config setting a key git runs as a program asks, under Bash(git:*) too', async () => {
@@ -131,10 +127,8 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
       expect(existsSync(join(home, '.ssh'))).toBe(false);
       expect(existsSync(join(home, '.npmrc'))).toBe(false);
       expect(existsSync(join(home, '.bash_aliases'))).toBe(false);
-      expect(got.get('h1')).toMatchObject({
-        metadata: { denied_writes: { restored: ['~/.gitconfig (core.fsmonitor)'] } },
-      });
-      expect(got.get('h2')).toMatchObject({ metadata: { denied_writes: { restored: ['~/.gitconfig (alias.st)'] } } });
+      expect(got.get('h1')?.output).toContain('.gitconfig: Read-only file system');
+      expect(got.get('h2')?.output).toContain('.gitconfig: Read-only file system');
       expect(got.get('h3')).toMatchObject({
         metadata: { denied_writes: { restored: ['~/.config/git/config (core.hookspath)'] } },
       });
@@ -172,7 +166,7 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('fine\n');
   });
 
-  it('PERM-03: an eval cell allowed by a rule is held the same: a hook is read-only, a git setting that runs a program is taken out', async () => {
+  it('PERM-03: an eval cell allowed by a rule is held the same: a hook and .git/config are read-only', async () => {
     const { dir, asked, got } = await run(
       [
         {
@@ -192,11 +186,8 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
       { permissions: { allow: ['eval'] } },
     );
     expect(asked).toEqual([]);
-    expect(got.get('e1')).toMatchObject({
-      ok: false,
-      output: expect.stringContaining('hook: Read-only file system'),
-      metadata: { denied_writes: { restored: ['.git/config (core.fsmonitor)'] } },
-    });
+    expect(got.get('e1')).toMatchObject({ output: expect.stringContaining('hook: Read-only file system') });
+    expect(got.get('e1')?.output).toMatch(/could not lock config file|Device or resource busy|Read-only file system/);
     expect(existsSync(join(dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
     expect(gitConfig(dir)).not.toContain('fsmonitor');
   });
@@ -208,21 +199,20 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     const hook = join(main, '.git', 'hooks', 'post-checkout');
     const { asked, got } = await run(
       [
-        bash('w1', `echo "#!/bin/sh" > ${hook}`),
-        bash('w2', `echo "[core] fsmonitor = touch PWNED" >> ${join(main, '.git', 'config')}`),
-        bash('w3', 'git branch -m renamed'),
+        bash('w1', `echo "#!/bin/sh" | tee ${hook}`),
+        bash('w2', `echo "[core] fsmonitor = touch PWNED" | tee -a ${join(main, '.git', 'config')}`),
+        bash('w3', 'git status --short'),
       ],
-      { permissions: { allow: ['Bash(echo:*)', 'Bash(git:*)'] } },
+      { permissions: { allow: ['Bash(echo:*)', 'Bash(git:*)', 'Bash(tee:*)'] } },
       tree,
     );
     expect(asked).toEqual([]);
     expect(existsSync(hook)).toBe(false);
     expect(got.get('w1')?.output).toContain('Read-only file system');
-    expect(got.get('w2')).toMatchObject({
-      metadata: { denied_writes: { restored: [`${join(main, '.git', 'config')} (core.fsmonitor)`] } },
-    });
+    expect(got.get('w2')?.output).toContain('Read-only file system');
     expect(gitConfig(main)).not.toContain('fsmonitor');
     expect(got.get('w3')).toMatchObject({ ok: true });
+    expect(existsSync(join(tree, 'PWNED'))).toBe(false);
   });
 
   it('PERM-03: with no .a3s folder when the command starts, only the files that configure later sessions are held there', async () => {

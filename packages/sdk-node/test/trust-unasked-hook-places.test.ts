@@ -75,7 +75,7 @@ describe.skipIf(!CAN_HIDE)('a command allowed unasked, and the other places git 
     expect(readFileSync(join(dir, 'src', 'note.txt'), 'utf8')).toBe('fine\n');
   });
 
-  it("PERM-03: a submodule's hooks are read-only and a setting that runs a program is taken out of its configuration", async () => {
+  it("PERM-03: a submodule's hooks and configuration are read-only", async () => {
     const lib = tempRepo();
     const dir = tempRepo();
     made.push(lib, dir);
@@ -88,16 +88,14 @@ describe.skipIf(!CAN_HIDE)('a command allowed unasked, and the other places git 
       [
         bash('s1', 'echo "#!/bin/sh" > .git/modules/vendor/lib/hooks/post-checkout'),
         bash('s2', 'echo "[core] fsmonitor = touch PWNED" >> .git/modules/vendor/lib/config'),
-        bash('s3', 'git -C vendor/lib status --short && git submodule status'),
+        bash('s3', 'git submodule status'),
       ],
       ['Bash(echo:*)', 'Bash(git:*)'],
     );
     expect(asked).toEqual([]);
     expect(existsSync(join(modules, 'hooks', 'post-checkout'))).toBe(false);
     expect(got.get('s1')?.output).toContain('Read-only file system');
-    expect(got.get('s2')).toMatchObject({
-      metadata: { denied_writes: { restored: ['.git/modules/vendor/lib/config (core.fsmonitor)'] } },
-    });
+    expect(got.get('s2')?.output).toContain('.git/modules/vendor/lib/config: Read-only file system');
     expect(readFileSync(join(modules, 'config'), 'utf8')).not.toContain('fsmonitor');
     expect(got.get('s3')).toMatchObject({ ok: true });
     expect(existsSync(join(dir, 'vendor', 'lib', 'PWNED'))).toBe(false);
@@ -118,9 +116,7 @@ describe.skipIf(!CAN_HIDE)('a command allowed unasked, and the other places git 
     expect(asked).toEqual([]);
     expect(existsSync(join(repo, '.git', 'hooks', 'pre-commit'))).toBe(false);
     expect(got.get('u1')?.output).toContain('Read-only file system');
-    expect(got.get('u2')).toMatchObject({
-      metadata: { denied_writes: { restored: [`${join(repo, '.git', 'config')} (core.fsmonitor)`] } },
-    });
+    expect(got.get('u2')?.output).toContain('.git/config: Read-only file system');
     expect(readFileSync(join(repo, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
     expect(got.get('u3')).toMatchObject({ ok: true });
     expect(readFileSync(join(repo, 'src', 'note.txt'), 'utf8')).toBe('fine\n');

@@ -1,12 +1,13 @@
 /**
- * Git settings a command allowed unasked may not add. A command a rule lets run with nobody asked
- * (`Bash(git:*)`) still needs to write git's configuration for everyday work (`git push -u`,
- * `git branch -m`, `git remote add`), but a setting whose value git runs as a program
+ * Git settings a command allowed unasked may not add. A setting whose value git runs as a program
  * (`core.fsmonitor`, `core.hooksPath`, an alias, a filter, a credential helper) or that pulls in
- * other configuration (`include.path`) would run a program later that nobody saw. So the
- * configuration files are read before such a command and after it (and at the sweeps of what it
- * left running); an entry it added with such a key is taken out again, and any earlier value of
- * that key put back, with `git config`. Nothing else in the file is touched.
+ * other configuration (`include.path`) would run a program later that nobody saw. Where files can
+ * be kept from a command, the configuration files that exist when it starts are read-only for it
+ * (see `protected-writes.ts`); this guard covers the rest: a file the command created (`git init`,
+ * a first `git config --global`) and platforms where files cannot be kept from a command. The
+ * files are read before such a command and after it; an entry it added with such a key is taken
+ * out again, and any earlier value of that key put back, with `git config`. Nothing else in the
+ * file is touched.
  */
 import { execFile } from 'node:child_process';
 import { lstat, readFile, realpath, rm, writeFile } from 'node:fs/promises';

@@ -6,11 +6,13 @@
  * configuration (`a3s.config.json`, `.a3s/`, whose permission rules, hooks, MCP servers and
  * instructions apply to later sessions, and the CLI's record of trusted folders). Such a command
  * is held to them as to write deny rules (they are read-only for it, and what it creates there is
- * removed) where the workspace can keep files from a command; git's configuration files it may
- * write, but not add settings that run programs (see `git-config-guard.ts`). A command a person
- * approved, or one run under YOLO, is not held to them.
+ * removed) where the workspace can keep files from a command, and so to git's configuration files
+ * that exist when it starts (a setting written there would run in the same line: `echo … >>
+ * .git/config && git status`); a setting that runs a program is also taken out of them after the
+ * command (see `git-config-guard.ts`), for a file it created and where files cannot be kept from a
+ * command. A command a person approved, or one run under YOLO, is not held to them.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { type PermissionPolicy, withDenyRules } from '../permissions/permission-policy.js';
@@ -54,9 +56,7 @@ function folderRule(root: string, path: string): string | undefined {
  * hooks `git init` writes are removed after it, and the repository works without them), or for a
  * worktree those of the repository it belongs to, or for a workspace in a subfolder of a repository
  * that repository's; the folder `core.hooksPath` names instead (and
- * husky's scripts beside it); and the hooks of the repository's submodules. Git's configuration
- * files are written by everyday commands (`git push -u`, `git branch -m`): only the settings that
- * run programs are kept out of them (see `git-config-guard.ts`).
+ * husky's scripts beside it); and the hooks of the repository's submodules.
  */
 function gitRules(
   root: string,
@@ -176,7 +176,25 @@ export function unaskedHold(
           join(git.common, 'hooks'),
           configs.map((c) => c.path),
         );
-  return { policy: heldPolicy(root, gitRules(root, git, configured, modules), policy, env), configs };
+  const rules = [...gitRules(root, git, configured, modules), ...configRules(root, configs)];
+  return { policy: heldPolicy(root, rules, policy, env), configs };
+}
+
+/**
+ * The git configuration files that exist, as rules: read-only for the command, so neither a line
+ * that writes a setting and then runs git (`echo … >> .git/config && git status`) nor a process it
+ * leaves running can have git run a program. One that does not exist yet (the repository a `git
+ * init` makes) is only mended after the command.
+ */
+function configRules(root: string, configs: readonly WatchedConfig[]): string[] {
+  const rules: string[] = [];
+  for (const { path } of configs) {
+    if (lstatSync(path, { throwIfNoEntry: false }) === undefined) continue;
+    const inside = relative(root, path);
+    const spelled = inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
+    if (!GLOB.test(spelled)) rules.push(`Write(${spelled})`);
+  }
+  return rules;
 }
 
 function heldPolicy(
@@ -210,5 +228,5 @@ export function unaskedCommandNote(result: WorkspaceExecResult): string | undefi
   if (result.exitCode === 0) return undefined;
   const text = [result.stderr.head, result.stderr.tail, result.stdout.head, result.stdout.tail].join('\n');
   if (!REFUSED_WRITE.test(text)) return undefined;
-  return "[a command a rule allows without asking cannot change git's hooks (.git/hooks, the folder core.hooksPath names, a submodule's), the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]";
+  return "[a command a rule allows without asking cannot change git's hooks or configuration (.git/hooks, .git/config, ~/.gitconfig, a submodule's; the folder core.hooksPath names), the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]";
 }

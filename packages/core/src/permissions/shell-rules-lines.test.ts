@@ -129,6 +129,26 @@ describe('Bash rules on lines and on what commands run', () => {
     ])
       expect(decide(command), command).toBe('allow');
   });
+
+  it('PERM-03: Bash(git:*) does not cover git pointed at another repository (-C, --git-dir, --work-tree, --bare): its settings may run programs', () => {
+    const p = new PermissionPolicy({ allow: ['Bash(git:*)'], defaultDecision: 'ask' });
+    const decide = (command: string) => p.evaluate('bash', { command }).decision;
+    for (const command of [
+      'git -C sub status',
+      'git -C /elsewhere log',
+      'git --git-dir=evil status',
+      'git --git-dir evil --work-tree . status',
+      'git --work-tree=. diff',
+      'git --bare log',
+    ])
+      expect(decide(command), command).toBe('ask');
+    for (const command of ['git status', 'git --no-pager log -1', 'git -c color.ui=always diff', 'git -P show'])
+      expect(decide(command), command).toBe('allow');
+    expect(
+      new PermissionPolicy({ deny: ['Bash(cd:*)'] }).evaluate('bash', { command: 'git -C .. status' }).decision,
+    ).toBe('deny');
+  });
+
   it('PERM-02/PERM-03: the shell npm runs scripts with, the program go runs tests with and make SHELL= are judged as commands', () => {
     const p = new PermissionPolicy({
       allow: ['Bash(npm test:*)', 'Bash(npm run:*)', 'Bash(go test:*)', 'Bash(make:*)'],

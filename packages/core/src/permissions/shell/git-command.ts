@@ -4,7 +4,9 @@
  * can make git run a program of the caller's choosing (an alias with `!`, a pager, an editor, an
  * ssh command, a diff or merge driver, a filter, a credential helper, hooks, includes) makes the
  * command opaque: it may run anything. What a subcommand itself runs (`git submodule foreach
- * 'cmd'`, `git rebase -x 'cmd'`) is judged as shell code (see `git-runs.ts`).
+ * 'cmd'`, `git rebase -x 'cmd'`) is judged as shell code (see `git-runs.ts`). An option that
+ * points git at another repository (`-C dir`, `--git-dir`, `--work-tree`, `--bare`) adds the
+ * subject of the change it is (`cd dir`, `GIT_DIR=…`).
  */
 import { gitRuns, type JudgeCode } from './git-runs.js';
 import { OPAQUE, isStatic, type ShellWord } from './shell-word.js';
@@ -40,6 +42,16 @@ const FLAGS = new Set([
   '--icase-pathspecs',
 ]);
 
+// Options that have git work on another repository than the one it finds from where it runs, whose
+// configuration (hooks, filters, an fsmonitor) may have been written by anyone: judged as the
+// change of folder or environment they are (`cd dir`, `GIT_DIR=…`), which a rule on `git` alone
+// does not cover.
+const REPOSITORY_OPTIONS: ReadonlyMap<string, string> = new Map([
+  ['-C', 'cd '],
+  ['--git-dir', 'GIT_DIR='],
+  ['--work-tree', 'GIT_WORK_TREE='],
+]);
+
 // Options that print something and run no subcommand.
 const ENDING = new Set(['-h', '--help', '--version', '--html-path', '--man-path', '--info-path']);
 
@@ -59,6 +71,7 @@ function keyOf(value: string): string {
  * read statically, else none (the command as written is already a subject).
  */
 export function gitSubjects(args: readonly ShellWord[], judge?: JudgeCode): string[] {
+  const moved: string[] = [];
   let i = 0;
   for (; i < args.length; i++) {
     const w = args[i]!;
@@ -68,6 +81,7 @@ export function gitSubjects(args: readonly ShellWord[], judge?: JudgeCode): stri
     const eq = text.indexOf('=');
     const name = text.startsWith('--') && eq !== -1 ? text.slice(0, eq) : text;
     if (ENDING.has(name)) return [];
+    if (name === '--bare') moved.push('GIT_DIR=.');
     if (FLAGS.has(name)) continue;
     if (!VALUED.has(name)) return [OPAQUE];
     let value: ShellWord | undefined;
@@ -75,12 +89,14 @@ export function gitSubjects(args: readonly ShellWord[], judge?: JudgeCode): stri
     else value = { ...w, text: text.slice(eq + 1) };
     if (value === undefined) return [];
     if (name === '--exec-path') return [OPAQUE];
+    const repository = REPOSITORY_OPTIONS.get(name);
+    if (repository !== undefined) moved.push(`${repository}${value.text}`);
     if ((name === '-c' || name === '--config-env') && (!isStatic(value) || CODE_KEYS.test(keyOf(value.text))))
       return [OPAQUE];
   }
-  if (i >= args.length) return [];
+  if (i >= args.length) return moved;
   const sub = args[i]!;
   const runs = judge === undefined ? [] : gitRuns(isStatic(sub) ? sub.text : '', args.slice(i + 1), judge, CODE_KEYS);
   if (i === 0) return runs;
-  return [['git', ...args.slice(i).map((w) => w.text)].join(' '), ...runs];
+  return [['git', ...args.slice(i).map((w) => w.text)].join(' '), ...runs, ...moved];
 }

@@ -72,15 +72,19 @@ describe('judgeShellCommand: normalising', () => {
     expect(subjects('find . -name "*.o" -exec rm -f {} +')).toEqual(['rm -f …', 'find . -name *.o -exec rm -f {} +']);
   });
 
-  it("reads git's own options before its subcommand; a -c that can run a program is opaque", () => {
+  it("reads git's own options before its subcommand; a -c that can run a program is opaque; one that points git at another repository is the change it is", () => {
     expect(subjects('git -C sub --no-pager -c user.name=x push origin main')).toEqual([
       'git push origin main',
+      'cd sub',
       'git -C sub --no-pager -c user.name=x push origin main',
     ]);
     expect(subjects('git --git-dir=.git --work-tree . push')).toEqual([
       'git push',
+      'GIT_DIR=.git',
+      'GIT_WORK_TREE=.',
       'git --git-dir=.git --work-tree . push',
     ]);
+    expect(subjects('git --bare log')).toEqual(['git log', 'GIT_DIR=.', 'git --bare log']);
     expect(subjects('git push')).toEqual(['git push']);
     for (const command of [
       "git -c alias.x='!rm -rf /' x",
