@@ -122,6 +122,41 @@ describe.skipIf(!CAN_HIDE)('a command allowed unasked, and the other places git 
     expect(readFileSync(join(repo, 'src', 'note.txt'), 'utf8')).toBe('fine\n');
   });
 
+  it('PERM-03: a repository the command makes itself runs no fsmonitor and no hook it planted; the workspace repository keeps its own hooks', async () => {
+    const bare = mkdtempSync(join(tmpdir(), 'a3s-norepo-'));
+    made.push(bare);
+    const fresh = await run(
+      bare,
+      [
+        bash('n1', 'git init -q && echo "[core] fsmonitor = touch PWNED" >> .git/config && git status --short'),
+        bash(
+          'n2',
+          'mkdir -p .git/hooks && printf "#!/bin/sh\\ntouch PWNED\\n" > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m x',
+        ),
+      ],
+      ['Bash(echo:*)', 'Bash(git:*)', 'Bash(printf:*)', 'Bash(chmod:*)', 'Bash(mkdir:*)'],
+    );
+    expect(fresh.asked).toEqual([]);
+    expect(existsSync(join(bare, 'PWNED'))).toBe(false);
+    expect(readFileSync(join(bare, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+
+    const dir = tempRepo();
+    made.push(dir);
+    writeFileSync(join(dir, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\necho ran > hook-ran.txt\n', { mode: 0o755 });
+    const own = await run(
+      dir,
+      [
+        bash(
+          'o1',
+          'git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m x && git rev-list --count HEAD',
+        ),
+      ],
+      ['Bash(git:*)'],
+    );
+    expect(own.got.get('o1')).toMatchObject({ ok: true, output: expect.stringContaining('2') });
+    expect(readFileSync(join(dir, 'hook-ran.txt'), 'utf8')).toBe('ran\n');
+  });
+
   it("PERM-03: another worktree's config.worktree is kept from settings that run programs", async () => {
     const dir = tempRepo();
     const tree = mkdtempSync(join(tmpdir(), 'a3s-wt-'));

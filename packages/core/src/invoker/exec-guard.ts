@@ -37,9 +37,10 @@ export function holdsCommands(policy: PermissionPolicy, ask: boolean): boolean {
 
 /**
  * `workspace` with its `exec` holding each command to the policy's path rules (see the module
- * comment), `note` adding to a command's notes, and the git configuration files `configs` kept
- * from settings that run programs (see `git-config-guard.ts`); `workspace` itself when it runs no
- * commands, or the policy has no such rule and no `configs` are given.
+ * comment), `note` adding to a command's notes, the git configuration files `configs` kept
+ * from settings that run programs (see `git-config-guard.ts`), and `env` set for every command
+ * over its own; `workspace` itself when it runs no commands, or the policy has no such rule and no
+ * `configs` are given.
  */
 export function guardExec(
   workspace: WorkspaceServices,
@@ -48,6 +49,7 @@ export function guardExec(
   ask: boolean,
   note?: (result: WorkspaceExecResult) => string | undefined,
   configs?: readonly WatchedConfig[],
+  env?: Readonly<Record<string, string>>,
 ): WorkspaceServices {
   const exec = workspace.exec;
   if (exec === undefined || (!holdsCommands(policy, ask) && configs === undefined)) return workspace;
@@ -71,7 +73,8 @@ export function guardExec(
       const settle = () => removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started);
       let result: Awaited<ReturnType<WorkspaceExec['run']>>;
       try {
-        result = await exec.run(none ? request : { ...request, hide });
+        const given = env === undefined ? request : { ...request, env: { ...request.env, ...env } };
+        result = await exec.run(none ? given : { ...given, hide });
       } catch (e) {
         // A command cancelled or failed part way may have created files too.
         if (holdsWrites(policy, ask)) await settle().catch(() => undefined);

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   configuredHooksFolder,
   enclosingGitFolders,
+  gitEnvironment,
   hookFolders,
   submoduleGitDirs,
   worktreeConfigs,
@@ -92,5 +93,41 @@ describe('the places besides .git/hooks that git runs programs from', () => {
     mkdirSync(join(root, '.husky', '_'), { recursive: true });
     expect(hookFolders(join(root, '.husky', '_'))).toEqual([join(root, '.husky', '_'), join(root, '.husky')]);
     expect(hookFolders(join(root, '.githooks'))).toEqual([join(root, '.githooks')]);
+  });
+});
+
+describe('the git settings every command allowed unasked runs with', () => {
+  it('turn off fsmonitor and implicit bare repositories, take hooks from the given folder, and keep the host pairs first', () => {
+    const env = gitEnvironment('/ws/.git/hooks', {
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'user.name',
+      GIT_CONFIG_VALUE_0: 'host',
+    });
+    expect(env).toEqual({
+      GIT_CONFIG_KEY_0: 'user.name',
+      GIT_CONFIG_VALUE_0: 'host',
+      GIT_CONFIG_KEY_1: 'core.fsmonitor',
+      GIT_CONFIG_VALUE_1: 'false',
+      GIT_CONFIG_KEY_2: 'core.hooksPath',
+      GIT_CONFIG_VALUE_2: '/ws/.git/hooks',
+      GIT_CONFIG_KEY_3: 'safe.bareRepository',
+      GIT_CONFIG_VALUE_3: 'explicit',
+      GIT_CONFIG_COUNT: '4',
+    });
+    expect(gitEnvironment(undefined, { GIT_CONFIG_COUNT: 'x' })).toMatchObject({
+      GIT_CONFIG_COUNT: '3',
+      GIT_CONFIG_VALUE_1: '/dev/null',
+    });
+  });
+
+  it('git reads them above the repository: a fsmonitor in .git/config does not run', () => {
+    const root = temp();
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    execFileSync('git', ['config', 'core.fsmonitor', `touch ${join(root, 'PWNED')}`], { cwd: root });
+    const env = { ...process.env, ...gitEnvironment(join(root, '.git', 'hooks'), {}) };
+    execFileSync('git', ['status', '--short'], { cwd: root, env, stdio: 'ignore' });
+    expect(existsSync(join(root, 'PWNED'))).toBe(false);
+    execFileSync('git', ['status', '--short'], { cwd: root, stdio: 'ignore' });
+    expect(existsSync(join(root, 'PWNED'))).toBe(true);
   });
 });

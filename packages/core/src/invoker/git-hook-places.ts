@@ -122,3 +122,39 @@ export function configuredHooksFolder(root: string, ownHooks: string, configs: r
 export function hookFolders(hooks: string): string[] {
   return basename(hooks) === '_' && isDir(dirname(hooks)) ? [hooks, dirname(hooks)] : [hooks];
 }
+
+/** Most pairs of the host's own `GIT_CONFIG_KEY_<n>`/`GIT_CONFIG_VALUE_<n>` kept ahead of the runtime's. */
+const MAX_HOST_PAIRS = 64;
+
+/**
+ * The environment that has every git a command runs read, above any repository's configuration:
+ * no fsmonitor program, hooks only from `hooks` (the workspace repository's own folder, or none),
+ * and no repository found implicitly in a bare git folder (one the file tools may have written).
+ * So a repository the command makes or changes itself (`git init && echo … >> .git/config && git
+ * status`) cannot have git run a program through these. The host's own pairs (`env`) come first.
+ */
+export function gitEnvironment(hooks: string | undefined, env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  const count = Number(env.GIT_CONFIG_COUNT);
+  let n = 0;
+  if (Number.isInteger(count) && count > 0 && count <= MAX_HOST_PAIRS)
+    for (let i = 0; i < count; i++) {
+      const key = env[`GIT_CONFIG_KEY_${i}`];
+      if (key === undefined) continue;
+      out[`GIT_CONFIG_KEY_${n}`] = key;
+      out[`GIT_CONFIG_VALUE_${n}`] = env[`GIT_CONFIG_VALUE_${i}`] ?? '';
+      n++;
+    }
+  const pairs: [string, string][] = [
+    ['core.fsmonitor', 'false'],
+    ['core.hooksPath', hooks ?? '/dev/null'],
+    ['safe.bareRepository', 'explicit'],
+  ];
+  for (const [key, value] of pairs) {
+    out[`GIT_CONFIG_KEY_${n}`] = key;
+    out[`GIT_CONFIG_VALUE_${n}`] = value;
+    n++;
+  }
+  out.GIT_CONFIG_COUNT = String(n);
+  return out;
+}

@@ -10,7 +10,9 @@
  * that exist when it starts (a setting written there would run in the same line: `echo … >>
  * .git/config && git status`); a setting that runs a program is also taken out of them after the
  * command (see `git-config-guard.ts`), for a file it created and where files cannot be kept from a
- * command. A command a person approved, or one run under YOLO, is not held to them.
+ * command; and every git it runs reads settings that turn off fsmonitor, hooks from elsewhere and
+ * implicit bare repositories (see `gitEnvironment`). A command a person approved, or one run under
+ * YOLO, is not held to them.
  */
 import { existsSync, lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -21,6 +23,7 @@ import type { WatchedConfig } from './git-config-guard.js';
 import {
   configuredHooksFolder,
   enclosingGitFolders,
+  gitEnvironment,
   hookFolders,
   submoduleGitDirs,
   worktreeConfigs,
@@ -135,6 +138,9 @@ function unaskedGitConfigs(
     ];
     for (const path of new Set([...repository, ...modules.map((m) => join(m, 'config'))]))
       files.push({ path, shown: shown(path) });
+  } else {
+    // The repository a `git init` makes here.
+    files.push({ path: join(root, '.git', 'config'), shown: '.git/config' });
   }
   const xdg =
     env.XDG_CONFIG_HOME !== undefined && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
@@ -151,6 +157,8 @@ export interface UnaskedHold {
   readonly policy: PermissionPolicy;
   /** The git configuration files kept from settings that run programs. */
   readonly configs: readonly WatchedConfig[];
+  /** The environment each command runs with, so the git it runs reads settings that run no program (see `gitEnvironment`). */
+  readonly env: Readonly<Record<string, string>>;
 }
 
 /**
@@ -167,7 +175,6 @@ export function unaskedHold(
   const git = enclosingGitFolders(root);
   const modules = git === undefined ? [] : submoduleGitDirs(git.common);
   const configs = unaskedGitConfigs(root, git, modules, env);
-  if (!canHide(exec, root)) return { policy, configs };
   const configured =
     git === undefined
       ? undefined
@@ -176,8 +183,13 @@ export function unaskedHold(
           join(git.common, 'hooks'),
           configs.map((c) => c.path),
         );
+  // Hooks run only from a folder that exists as the command starts (one it makes is not read-only for it).
+  const folder = git === undefined ? undefined : (configured ?? join(git.common, 'hooks'));
+  const hooks = folder !== undefined && existsSync(folder) ? folder : undefined;
+  const commandEnv = gitEnvironment(hooks, env);
+  if (!canHide(exec, root)) return { policy, configs, env: commandEnv };
   const rules = [...gitRules(root, git, configured, modules), ...configRules(root, configs)];
-  return { policy: heldPolicy(root, rules, policy, env), configs };
+  return { policy: heldPolicy(root, rules, policy, env), configs, env: commandEnv };
 }
 
 /**
