@@ -157,6 +157,22 @@ describe.skipIf(!CAN_HIDE)('a command allowed unasked, and the other places git 
     expect(readFileSync(join(dir, 'hook-ran.txt'), 'utf8')).toBe('ran\n');
   });
 
+  it('PERM-03: a file the repository includes settings from (include.path = ../shared.cfg) is read-only too', async () => {
+    const dir = tempRepo();
+    made.push(dir);
+    writeFileSync(join(dir, 'shared.cfg'), '[alias]\n\tco = checkout\n');
+    git(dir, 'config', 'include.path', '../shared.cfg');
+    const { asked, got } = await run(
+      dir,
+      [bash('i1', 'echo "[alias] st = !touch PWNED" >> shared.cfg; git st; git co -q HEAD')],
+      ['Bash(echo:*)', 'Bash(git:*)'],
+    );
+    expect(asked).toEqual([]);
+    expect(got.get('i1')?.output).toContain('shared.cfg: Read-only file system');
+    expect(readFileSync(join(dir, 'shared.cfg'), 'utf8')).toBe('[alias]\n\tco = checkout\n');
+    expect(existsSync(join(dir, 'PWNED'))).toBe(false);
+  });
+
   it("PERM-03: another worktree's config.worktree is kept from settings that run programs", async () => {
     const dir = tempRepo();
     const tree = mkdtempSync(join(tmpdir(), 'a3s-wt-'));

@@ -8,6 +8,7 @@ import {
   enclosingGitFolders,
   gitEnvironment,
   hookFolders,
+  includedConfigFiles,
   submoduleGitDirs,
   worktreeConfigs,
 } from './git-hook-places.js';
@@ -86,6 +87,22 @@ describe('the places besides .git/hooks that git runs programs from', () => {
     expect(configuredHooksFolder(root, own, [config])).toBe('/opt/hooks');
     execFileSync('git', ['config', 'core.hooksPath', '.git/hooks'], { cwd: root });
     expect(configuredHooksFolder(root, own, [config])).toBeUndefined();
+  });
+
+  it('lists the files a configuration includes, relative or absolute, only when one mentions an include', () => {
+    const root = temp();
+    const elsewhere = temp();
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    const config = join(root, '.git', 'config');
+    expect(includedConfigFiles(root, root, [config])).toEqual([]);
+    writeFileSync(join(root, 'shared.cfg'), '[alias]\n\tco = checkout\n');
+    writeFileSync(join(elsewhere, 'more.cfg'), '[user]\n\tname = x\n');
+    execFileSync('git', ['config', 'include.path', '../shared.cfg'], { cwd: root });
+    execFileSync('git', ['config', 'includeIf.gitdir:/.path', join(elsewhere, 'more.cfg')], { cwd: root });
+    const found = includedConfigFiles(root, root, [config]);
+    expect(found).toContain(join(root, 'shared.cfg'));
+    expect(found).toContain(join(elsewhere, 'more.cfg'));
+    expect(found).not.toContain(config);
   });
 
   it("takes husky's scripts beside its hooks folder, and no parent of another hooks folder", () => {

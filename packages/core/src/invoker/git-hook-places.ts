@@ -115,6 +115,44 @@ export function configuredHooksFolder(root: string, ownHooks: string, configs: r
   return hooks;
 }
 
+const INCLUDES = /\[\s*include/i;
+const includesCache = new Map<string, { readonly key: string; readonly files: readonly string[] }>();
+
+/**
+ * The files other than `configs` that git reads settings from in `root` through an include
+ * (`include.path`, `includeIf`), as absolute paths: a project that includes a file it tracks
+ * (`include.path = ../.gitconfig`) lets whoever writes that file set an alias or a filter. Git is
+ * asked only when one of `configs` mentions an include; relative paths are read from `top`, the
+ * repository's top folder.
+ */
+export function includedConfigFiles(root: string, top: string, configs: readonly string[]): string[] {
+  const key = configs.map(textOf).join('\0');
+  if (!INCLUDES.test(key)) return [];
+  const kept = includesCache.get(root);
+  if (kept?.key === key) return [...kept.files];
+  const files = new Set<string>();
+  try {
+    const out = execFileSync('git', ['-c', 'core.fsmonitor=false', 'config', '--list', '--show-origin', '--null'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 5_000,
+      maxBuffer: 16 << 20,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const parts = out.split('\0');
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const origin = parts[i]!;
+      if (origin.startsWith('file:')) files.add(resolve(top, origin.slice('file:'.length)));
+    }
+  } catch {
+    // Git could not list them: the files named in `configs` are still held.
+  }
+  for (const known of configs) files.delete(resolve(known));
+  const list = [...files].sort();
+  includesCache.set(root, { key, files: list });
+  return [...list];
+}
+
 /**
  * The folders to keep a command from for the hooks folder `hooks`: itself, and for husky's layout
  * (`.husky/_`, whose hooks run the scripts beside it) its parent too.

@@ -16,7 +16,7 @@
  */
 import { existsSync, lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { type PermissionPolicy, withDenyRules } from '../permissions/permission-policy.js';
 import type { WorkspaceExec, WorkspaceExecResult } from '../workspace/workspace-services.js';
 import type { WatchedConfig } from './git-config-guard.js';
@@ -25,6 +25,7 @@ import {
   enclosingGitFolders,
   gitEnvironment,
   hookFolders,
+  includedConfigFiles,
   submoduleGitDirs,
   worktreeConfigs,
 } from './git-hook-places.js';
@@ -96,6 +97,8 @@ const USER_RULES: readonly string[] = [
   'Write(~/.config/environment.d/**)',
   'Write(~/.config/nvim/**)',
   'Write(~/.ssh/**)',
+  // The commands `git shell -c` runs.
+  'Write(~/git-shell-commands/**)',
   'Write(~/.config/systemd/**)',
   'Write(~/.config/autostart/**)',
 ];
@@ -113,6 +116,14 @@ function environmentRules(env: NodeJS.ProcessEnv): string[] {
   return home !== undefined && isAbsolute(home) ? [`Write(${home}/**)`] : [];
 }
 
+/** How a result names `path`: workspace-relative, `~/…`, or absolute. */
+function shownPath(root: string, path: string): string {
+  const inside = relative(root, path);
+  if (!inside.startsWith('..') && !isAbsolute(inside)) return inside;
+  const home = homedir();
+  return path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
+}
+
 /**
  * The git configuration files whose settings that run programs a command allowed unasked may not
  * add to: the repository's (where the workspace is one, or a worktree of one) and the user's.
@@ -125,11 +136,7 @@ function unaskedGitConfigs(
 ): WatchedConfig[] {
   const files: WatchedConfig[] = [];
   const home = homedir();
-  const shown = (path: string): string => {
-    const inside = relative(root, path);
-    if (!inside.startsWith('..') && !isAbsolute(inside)) return inside;
-    return path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
-  };
+  const shown = (path: string): string => shownPath(root, path);
   if (git !== undefined) {
     const repository = [
       join(git.common, 'config'),
@@ -144,7 +151,7 @@ function unaskedGitConfigs(
   }
   const xdg =
     env.XDG_CONFIG_HOME !== undefined && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
-  const user = [join(home, '.gitconfig'), join(xdg, 'git', 'config')];
+  const user = [join(home, '.gitconfig'), join(xdg, 'git', 'config'), '/etc/gitconfig'];
   const global = env.GIT_CONFIG_GLOBAL;
   if (global !== undefined && isAbsolute(global)) user.push(global);
   for (const path of new Set(user)) files.push({ path, shown: shown(path) });
@@ -174,7 +181,16 @@ export function unaskedHold(
 ): UnaskedHold {
   const git = enclosingGitFolders(root);
   const modules = git === undefined ? [] : submoduleGitDirs(git.common);
-  const configs = unaskedGitConfigs(root, git, modules, env);
+  const listed = unaskedGitConfigs(root, git, modules, env);
+  const included =
+    git === undefined
+      ? []
+      : includedConfigFiles(
+          root,
+          dirname(git.dotGit),
+          listed.map((c) => c.path),
+        );
+  const configs = [...listed, ...included.map((path) => ({ path, shown: shownPath(root, path) }))];
   const configured =
     git === undefined
       ? undefined
