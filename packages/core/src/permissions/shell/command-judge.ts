@@ -164,7 +164,8 @@ function innerCode(base: string, words: readonly ShellWord[], at: number, contex
   return [];
 }
 
-// `find … -exec cmd {} ;` (and -execdir, -ok, -okdir) runs `cmd` with each found path.
+// `find … -exec cmd {} ;` (and -execdir, -ok, -okdir) runs `cmd` with each found path; `-delete`
+// removes each, as `rm` would (so `Bash(rm:*)` holds for it and `Bash(find:*)` alone does not cover it).
 function findExec(args: readonly ShellWord[], context: JudgeContext): string[] {
   if (context.depth >= MAX_SHELL_NESTING) {
     giveUp(TOO_DEEP);
@@ -172,6 +173,7 @@ function findExec(args: readonly ShellWord[], context: JudgeContext): string[] {
   }
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
+    if (args[i]!.text === '-delete') out.push(`rm ${HOLE}`);
     if (!/^-(?:exec|execdir|ok|okdir)$/.test(args[i]!.text)) continue;
     const command: ShellWord[] = [];
     for (i++; i < args.length && !(isStatic(args[i]!) && (args[i]!.text === ';' || args[i]!.text === '+')); i++) {

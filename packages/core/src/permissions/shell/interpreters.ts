@@ -146,12 +146,15 @@ function codeIsOpaque(code: string | ShellWord | undefined, spawns: RegExp): boo
 }
 
 // awk's first operand is its program unless `-f file` names one; `system()` and `|` run commands.
+// A program read from a file (`-f`, gawk's `-E`, `-i` library) or a loaded extension (`-l`) cannot
+// be read here, as sed's `-f` script cannot: opaque.
 function awkIsOpaque(words: readonly ShellWord[], at: number): boolean {
   for (let i = at + 1; i < words.length; i++) {
     const w = words[i]!;
     if (!isStatic(w)) return true;
     const t = w.text;
-    if (t === '-f' || t.startsWith('--file') || t === '--version') return false;
+    if (t === '--version') return false;
+    if (/^-[fEil]/.test(t) || /^--(?:file|exec|include|load)(?:=|$)/.test(t)) return true;
     if (t === '-F' || t === '-v') {
       i++;
       continue;
