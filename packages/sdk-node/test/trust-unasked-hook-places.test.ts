@@ -173,6 +173,27 @@ describe.skipIf(!CAN_HIDE)('a command allowed unasked, and the other places git 
     expect(existsSync(join(dir, 'PWNED'))).toBe(false);
   });
 
+  it('PERM-03: a ~/.gitconfig the command creates is not read by the git it runs in the same line, and is mended after', async () => {
+    const dir = tempRepo();
+    const home = mkdtempSync(join(tmpdir(), 'a3s-home-'));
+    made.push(dir, home);
+    const before = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const { asked, got } = await run(
+        dir,
+        [bash('c1', 'echo "[alias] st = !touch PWNED" | tee ~/.gitconfig && git st')],
+        ['Bash(echo:*)', 'Bash(tee:*)', 'Bash(git:*)'],
+      );
+      expect(asked).toEqual([]);
+      expect(existsSync(join(dir, 'PWNED'))).toBe(false);
+      expect(got.get('c1')).toMatchObject({ metadata: { denied_writes: { restored: ['~/.gitconfig (alias.st)'] } } });
+      expect(readFileSync(join(home, '.gitconfig'), 'utf8')).not.toContain('PWNED');
+    } finally {
+      process.env.HOME = before;
+    }
+  });
+
   it("PERM-03: another worktree's config.worktree is kept from settings that run programs", async () => {
     const dir = tempRepo();
     const tree = mkdtempSync(join(tmpdir(), 'a3s-wt-'));

@@ -116,6 +116,33 @@ function environmentRules(env: NodeJS.ProcessEnv): string[] {
   return home !== undefined && isAbsolute(home) ? [`Write(${home}/**)`] : [];
 }
 
+const exists = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+
+/**
+ * The user's and the system's git settings as git would find them when the command starts: a
+ * file that does not exist then cannot be made read-only, so git is told not to look for it
+ * (`GIT_CONFIG_GLOBAL` names the one that exists, or `/dev/null`; `GIT_CONFIG_NOSYSTEM`), and a
+ * `~/.gitconfig` the command writes does not set an alias the same line then runs.
+ */
+function pinnedGitFiles(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  const home = homedir();
+  const xdg =
+    env.XDG_CONFIG_HOME !== undefined && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
+  const set = env.GIT_CONFIG_GLOBAL;
+  const globals = set !== undefined && set !== '' ? [set] : [join(home, '.gitconfig'), join(xdg, 'git', 'config')];
+  const found = globals.filter(exists);
+  if (found.length === 0) out.GIT_CONFIG_GLOBAL = '/dev/null';
+  else if (found.length < globals.length) out.GIT_CONFIG_GLOBAL = found[0]!;
+  const system = env.GIT_CONFIG_SYSTEM;
+  if (
+    env.GIT_CONFIG_NOSYSTEM === undefined &&
+    !exists(system !== undefined && system !== '' ? system : '/etc/gitconfig')
+  )
+    out.GIT_CONFIG_NOSYSTEM = '1';
+  return out;
+}
+
 /** How a result names `path`: workspace-relative, `~/…`, or absolute. */
 function shownPath(root: string, path: string): string {
   const inside = relative(root, path);
@@ -202,7 +229,7 @@ export function unaskedHold(
   // Hooks run only from a folder that exists as the command starts (one it makes is not read-only for it).
   const folder = git === undefined ? undefined : (configured ?? join(git.common, 'hooks'));
   const hooks = folder !== undefined && existsSync(folder) ? folder : undefined;
-  const commandEnv = gitEnvironment(hooks, env);
+  const commandEnv = { ...gitEnvironment(hooks, env), ...pinnedGitFiles(env) };
   if (!canHide(exec, root)) return { policy, configs, env: commandEnv };
   const rules = [...gitRules(root, git, configured, modules), ...configRules(root, configs)];
   return { policy: heldPolicy(root, rules, policy, env), configs, env: commandEnv };
@@ -217,7 +244,7 @@ export function unaskedHold(
 function configRules(root: string, configs: readonly WatchedConfig[]): string[] {
   const rules: string[] = [];
   for (const { path } of configs) {
-    if (lstatSync(path, { throwIfNoEntry: false }) === undefined) continue;
+    if (!exists(path)) continue;
     const inside = relative(root, path);
     const spelled = inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
     if (!GLOB.test(spelled)) rules.push(`Write(${spelled})`);
