@@ -259,9 +259,10 @@ export function ruleCoversAllCalls(rule: PermissionRule, toolName: string): bool
 }
 
 // Commands that change what the commands after them in the same line do (the folder, the
-// environment, options, functions): a line holding one is judged whole, by one rule.
+// environment, options, functions, or a new repository whose settings the next commands may write
+// before git reads them): a line holding one is judged whole, by one rule.
 const SHELL_STATE =
-  /^(?:(?:cd|pushd|popd|export|declare|typeset|local|readonly|set|unset|alias|unalias|shopt|hash|enable|trap|umask|ulimit|exec|source|\.|builtin|read|mapfile|readarray|getopts|let)(?: |$)|printf -v|wait (?:-[a-z]*p|.* -[a-z]*p)|[A-Za-z_][A-Za-z0-9_]*=)/;
+  /^(?:(?:cd|pushd|popd|export|declare|typeset|local|readonly|set|unset|alias|unalias|shopt|hash|enable|trap|umask|ulimit|exec|source|\.|builtin|read|mapfile|readarray|getopts|let|git init|git clone)(?: |$)|printf -v|wait (?:-[a-z]*p|.* -[a-z]*p)|[A-Za-z_][A-Za-z0-9_]*=)/;
 
 /**
  * The allow rules that together cover a call judged as shell commands (`npm run build && npm

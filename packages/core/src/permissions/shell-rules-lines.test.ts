@@ -130,7 +130,7 @@ describe('Bash rules on lines and on what commands run', () => {
       expect(decide(command), command).toBe('allow');
   });
 
-  it('PERM-03: Bash(git:*) does not cover git pointed at another repository (-C, --git-dir, --work-tree, --bare): its settings may run programs', () => {
+  it('PERM-03: Bash(git:*) does not cover git pointed at another repository (-C, --git-dir, --work-tree, --bare), nor joins with other rules a line that makes a repository (git init, git clone): its settings may run programs', () => {
     const p = new PermissionPolicy({ allow: ['Bash(git:*)'], defaultDecision: 'ask' });
     const decide = (command: string) => p.evaluate('bash', { command }).decision;
     for (const command of [
@@ -147,6 +147,15 @@ describe('Bash rules on lines and on what commands run', () => {
     expect(
       new PermissionPolicy({ deny: ['Bash(cd:*)'] }).evaluate('bash', { command: 'git -C .. status' }).decision,
     ).toBe('deny');
+    // A repository made in the line may have its settings written before the next git reads them.
+    const joined = new PermissionPolicy({ allow: ['Bash(git:*)', 'Bash(echo:*)'], defaultDecision: 'ask' });
+    for (const command of [
+      'git init -q && echo "[alias] st = !touch x" >> .git/config && git st',
+      'git clone -q ../r . ; echo x >> .git/config',
+    ])
+      expect(joined.evaluate('bash', { command }).decision, command).toBe('ask');
+    expect(joined.evaluate('bash', { command: 'git init -q && git add -A && git status' }).decision).toBe('allow');
+    expect(joined.evaluate('bash', { command: 'echo x > a.txt && git add a.txt' }).decision).toBe('allow');
   });
 
   it('PERM-02/PERM-03: the shell npm runs scripts with, the program go runs tests with and make SHELL= are judged as commands', () => {
