@@ -134,7 +134,8 @@ describe.skipIf(!CAN_HIDE)('a command allowed unasked, and the other places git 
           'mkdir -p .git/hooks && printf "#!/bin/sh\\ntouch PWNED\\n" > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m x',
         ),
       ],
-      ['Bash(echo:*)', 'Bash(git:*)', 'Bash(printf:*)', 'Bash(chmod:*)', 'Bash(mkdir:*)'],
+      // One rule for the whole line: rules joined do not cover a line that makes a repository.
+      ['Bash(*)'],
     );
     expect(fresh.asked).toEqual([]);
     expect(existsSync(join(bare, 'PWNED'))).toBe(false);
