@@ -44,6 +44,22 @@ export const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
 /** Default byte cap per stream (head + tail). */
 export const DEFAULT_EXEC_MAX_OUTPUT_BYTES = 64 * 1024;
 /** Time between SIGTERM and SIGKILL of a timed-out command, in milliseconds. */
+/**
+ * No command has a terminal, so no editor it starts can be used; but vi started without one reads
+ * its commands from the command's input (`git commit <<< ':!cmd'` ran `cmd`). Every program that
+ * would start one (`git commit` without `-m`, `git rebase -i`, `git config --edit`, `crontab -e`)
+ * gets `true` instead, which leaves the file as it was: git then stops for an empty message, or
+ * keeps its default one. A command may still name an editor itself (`GIT_EDITOR=… git …`).
+ */
+const NO_EDITOR = {
+  EDITOR: 'true',
+  VISUAL: 'true',
+  GIT_EDITOR: 'true',
+  GIT_SEQUENCE_EDITOR: 'true',
+  SUDO_EDITOR: 'true',
+  KUBE_EDITOR: 'true',
+} as const;
+
 const KILL_GRACE_MS = 500;
 /** How long to wait for pipes to close after the processes are dead before giving up on them. */
 const DRAIN_GRACE_MS = 500;
@@ -211,6 +227,7 @@ export class LocalExec implements WorkspaceExec {
       ...toolProcessEnv(process.env, this.#passEnv),
       PAGER: 'cat',
       GIT_PAGER: 'cat',
+      ...NO_EDITOR,
       ...request.env,
       [EXEC_TAG_VAR]: tagChain(tag, process.env[EXEC_TAG_VAR]),
     };
