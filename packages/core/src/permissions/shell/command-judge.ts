@@ -30,7 +30,13 @@ export interface JudgeContext {
   readonly depth: number;
   /** Judges shell code at a depth; returns its subjects. */
   readonly judgeShell: (text: string, depth: number) => readonly string[];
+  /** True when the command's input is given or piped (see `SimpleCommand.input`). */
+  readonly input?: boolean;
 }
+
+// Programs that, given their input instead of a terminal, read commands from it that may run
+// others (`gdb ./a.out <<< 'shell cmd'`, `vim f <<< ':!cmd'`): opaque then.
+const READS_COMMANDS = new Set(['gdb', 'lldb', 'vi', 'vim', 'nvim', 'view', 'vimdiff', 'rvim', 'ftp', 'telnet']);
 
 // Commands that run code not written on their command line.
 const OPAQUE_BUILTINS = new Set(['eval', 'source', '.', 'fc']);
@@ -129,6 +135,7 @@ export function judgeSimpleCommand(words: readonly ShellWord[], context: JudgeCo
 // Code that the (unwrapped) command `base` at `words[at]` runs besides itself.
 function innerCode(base: string, words: readonly ShellWord[], at: number, context: JudgeContext): string[] {
   if (interpreterIsOpaque(base, words, at) === true) return [OPAQUE];
+  if (context.input === true && READS_COMMANDS.has(base)) return [OPAQUE];
   const args = words.slice(at + 1);
   const shell = (w: ShellWord | undefined): readonly string[] =>
     w === undefined ? [] : isStatic(w) ? context.judgeShell(w.text, context.depth + 1) : [OPAQUE];

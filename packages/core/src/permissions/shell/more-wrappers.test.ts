@@ -75,6 +75,12 @@ describe('commands that run another command, beyond the common wrappers', () => 
       "fzf --preview 'rm {}'",
       "fzf --bind 'enter:execute(rm {})'",
       'openssl req -engine ./evil.so',
+      // Given their input instead of a terminal, these read commands from it.
+      "gdb ./a.out <<< 'shell rm x'",
+      'gdb -batch ./a.out < cmds',
+      'cat cmds | gdb ./a.out',
+      "vim f <<< ':!rm x'",
+      'lldb ./a.out < cmds',
       'ssh-keygen -D ./evil.so',
     ])
       expect(judgeShellCommand(command).opaque, command).toBe(true);
@@ -100,6 +106,7 @@ describe('commands that run another command, beyond the common wrappers', () => 
       'socat - TCP:localhost:80',
       'fzf --height 40%',
       'openssl sha256 f',
+      'gdb -batch ./a.out > out.txt 2>&1',
       'ssh-keygen -t ed25519 -f k',
     ])
       expect(judgeShellCommand(command).opaque, command).toBe(false);

@@ -59,7 +59,7 @@ function judgeShell(text: string, depth: number): string[] {
   const out: string[] = [];
   // Loops, not spreads: a long command line has more subjects than a call can take arguments.
   for (const command of parseSimpleCommands(lexed.tokens))
-    for (const s of judgeSimpleCommand(command.words, { depth, judgeShell })) out.push(s);
+    for (const s of judgeSimpleCommand(command.words, { depth, judgeShell, input: command.input })) out.push(s);
   for (const body of lexed.nested) for (const s of judgeShell(body, depth + 1)) out.push(s);
   return out;
 }

@@ -11,7 +11,12 @@ import { assignmentWord, isEnvironmentLike, isKeyword, isStatic, type ShellWord 
 /** One simple command: its words (assignments, name and arguments), redirections removed. */
 export interface SimpleCommand {
   readonly words: readonly ShellWord[];
+  /** True when its input is given (`< file`, `<<< text`, a here-document) or piped into it. */
+  readonly input: boolean;
 }
+
+// Redirections that give a command its input (any descriptor: read generously).
+const INPUT = new Set(['<', '<<', '<<-', '<<<', '<>', '<&']);
 
 // Reserved words that only open or close a structure; the commands inside are judged on their own.
 const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '{', '}', '!']);
@@ -30,15 +35,22 @@ const opAt = (tokens: readonly ShellToken[], i: number): string | undefined => {
 export function parseSimpleCommands(tokens: readonly ShellToken[]): SimpleCommand[] {
   const out: SimpleCommand[] = [];
   let current: ShellWord[] = [];
+  let input = false;
+  let piped = false;
   let caseDepth = 0;
   const flush = (): void => {
-    if (current.length > 0) out.push({ words: current });
+    if (current.length > 0) {
+      out.push({ words: current, input: input || piped });
+      piped = false;
+    }
     current = [];
+    input = false;
   };
 
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     if (token.kind === 'redirect') {
+      if (INPUT.has(token.op)) input = true;
       if (tokens[i + 1]?.kind === 'word') i++;
       continue;
     }
@@ -51,6 +63,9 @@ export function parseSimpleCommands(tokens: readonly ShellToken[]): SimpleComman
         continue;
       }
       flush();
+      // The next command reads what this one writes.
+      if (token.op === '|' || token.op === '|&') piped = true;
+      else if (token.op !== '(' && token.op !== ')') piped = false;
       if (ARM_END.has(token.op) && caseDepth > 0) i = skipCasePatterns(tokens, i + 1, () => caseDepth--) - 1;
       continue;
     }
@@ -81,7 +96,7 @@ export function parseSimpleCommands(tokens: readonly ShellToken[]): SimpleComman
           /^[A-Za-z_][A-Za-z0-9_]*$/.test(name.text) &&
           isEnvironmentLike(name.text)
         )
-          out.push({ words: [assignmentWord(name.text)] });
+          out.push({ words: [assignmentWord(name.text)], input: false });
         i = skipForHead(tokens, i + 1) - 1;
         continue;
       }
@@ -146,10 +161,10 @@ function takeTest(tokens: readonly ShellToken[], from: number, out: SimpleComman
     if (w === undefined) continue;
     words.push(w);
     if (j > from && isKeyword(w, ']]')) {
-      out.push({ words });
+      out.push({ words, input: false });
       return j + 1;
     }
   }
-  out.push({ words });
+  out.push({ words, input: false });
   return tokens.length;
 }
