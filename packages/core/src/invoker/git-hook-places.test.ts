@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  configuredHooksFolder,
+  configuredPlaces,
   enclosingGitFolders,
   gitEnvironment,
   hookFolders,
-  includedConfigFiles,
   submoduleGitDirs,
   worktreeConfigs,
 } from './git-hook-places.js';
@@ -80,13 +79,13 @@ describe('the places besides .git/hooks that git runs programs from', () => {
     execFileSync('git', ['init', '-q'], { cwd: root });
     const own = join(root, '.git', 'hooks');
     const config = join(root, '.git', 'config');
-    expect(configuredHooksFolder(root, own, [config])).toBeUndefined();
+    expect(configuredPlaces(root, own, root, [config]).hooks).toBeUndefined();
     execFileSync('git', ['config', 'core.hooksPath', '.husky/_'], { cwd: root });
-    expect(configuredHooksFolder(root, own, [config])).toBe(join(root, '.husky', '_'));
+    expect(configuredPlaces(root, own, root, [config]).hooks).toBe(join(root, '.husky', '_'));
     execFileSync('git', ['config', 'core.hooksPath', '/opt/hooks'], { cwd: root });
-    expect(configuredHooksFolder(root, own, [config])).toBe('/opt/hooks');
+    expect(configuredPlaces(root, own, root, [config]).hooks).toBe('/opt/hooks');
     execFileSync('git', ['config', 'core.hooksPath', '.git/hooks'], { cwd: root });
-    expect(configuredHooksFolder(root, own, [config])).toBeUndefined();
+    expect(configuredPlaces(root, own, root, [config]).hooks).toBeUndefined();
   });
 
   it('lists the files a configuration includes, relative or absolute, only when one mentions an include', () => {
@@ -94,12 +93,12 @@ describe('the places besides .git/hooks that git runs programs from', () => {
     const elsewhere = temp();
     execFileSync('git', ['init', '-q'], { cwd: root });
     const config = join(root, '.git', 'config');
-    expect(includedConfigFiles(root, root, [config])).toEqual([]);
+    expect(configuredPlaces(root, join(root, '.git', 'hooks'), root, [config]).included).toEqual([]);
     writeFileSync(join(root, 'shared.cfg'), '[alias]\n\tco = checkout\n');
     writeFileSync(join(elsewhere, 'more.cfg'), '[user]\n\tname = x\n');
     execFileSync('git', ['config', 'include.path', '../shared.cfg'], { cwd: root });
     execFileSync('git', ['config', 'includeIf.gitdir:/.path', join(elsewhere, 'more.cfg')], { cwd: root });
-    const found = includedConfigFiles(root, root, [config]);
+    const found = configuredPlaces(root, join(root, '.git', 'hooks'), root, [config]).included;
     expect(found).toContain(join(root, 'shared.cfg'));
     expect(found).toContain(join(elsewhere, 'more.cfg'));
     expect(found).not.toContain(config);

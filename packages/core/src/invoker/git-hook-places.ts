@@ -8,10 +8,9 @@
  * while those files stay the same.
  */
 import { execFileSync } from 'node:child_process';
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { withRegularFileSync } from '../config/regular-file.js';
-import { type GitFolders, gitFolders } from './git-store.js';
+import { type GitFolders, gitFolders, textOf } from './git-store.js';
 
 /** Most folders climbed from the workspace to find the repository it is in. */
 const MAX_CLIMB = 64;
@@ -35,15 +34,6 @@ export function enclosingGitFolders(root: string): GitFolders | undefined {
 /** Most submodule git folders looked for (a deeper or larger tree is not searched further). */
 const MAX_MODULES = 64;
 const MAX_DEPTH = 8;
-
-function textOf(path: string): string {
-  try {
-    // Checked by descriptor: a FIFO swapped in is never waited on.
-    return withRegularFileSync(path, (fd) => readFileSync(fd, 'utf8')) ?? '';
-  } catch {
-    return '';
-  }
-}
 
 const isDir = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
@@ -86,71 +76,68 @@ export function worktreeConfigs(common: string): string[] {
   }
 }
 
-const MENTIONS = /hookspath|\[\s*include/i;
-const hooksCache = new Map<string, { readonly key: string; readonly hooks: string | undefined }>();
-
-/**
- * The hooks folder git uses in `root` when a setting names one other than its own (`core.hooksPath`
- * in any of `configs`, or in a file one includes), as an absolute path; else `undefined`.
- */
-export function configuredHooksFolder(root: string, ownHooks: string, configs: readonly string[]): string | undefined {
-  const key = configs.map(textOf).join('\0');
-  if (!MENTIONS.test(key)) return undefined;
-  const kept = hooksCache.get(root);
-  if (kept?.key === key) return kept.hooks;
-  let hooks: string | undefined;
-  try {
-    const out = execFileSync('git', ['-c', 'core.fsmonitor=false', 'rev-parse', '--git-path', 'hooks'], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 5_000,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-    const path = out === '' ? undefined : resolve(root, out);
-    hooks = path === undefined || path === resolve(ownHooks) ? undefined : path;
-  } catch {
-    hooks = undefined;
-  }
-  hooksCache.set(root, { key, hooks });
-  return hooks;
+/** The places a repository's settings send git to besides its own folders (see {@link configuredPlaces}). */
+export interface ConfiguredPlaces {
+  /** The hooks folder a setting names (`core.hooksPath`), as an absolute path, when it is not the repository's own. */
+  readonly hooks: string | undefined;
+  /** The files other than the configuration files given that git reads settings from through an include. */
+  readonly included: readonly string[];
 }
 
-const INCLUDES = /\[\s*include/i;
-const includesCache = new Map<string, { readonly key: string; readonly files: readonly string[] }>();
+const NONE_CONFIGURED: ConfiguredPlaces = { hooks: undefined, included: [] };
+const placesCache = new Map<string, { readonly key: string; readonly places: ConfiguredPlaces }>();
 
-/**
- * The files other than `configs` that git reads settings from in `root` through an include
- * (`include.path`, `includeIf`), as absolute paths: a project that includes a file it tracks
- * (`include.path = ../.gitconfig`) lets whoever writes that file set an alias or a filter. Git is
- * asked only when one of `configs` mentions an include; relative paths are read from `top`, the
- * repository's top folder.
- */
-export function includedConfigFiles(root: string, top: string, configs: readonly string[]): string[] {
-  const key = configs.map(textOf).join('\0');
-  if (!INCLUDES.test(key)) return [];
-  const kept = includesCache.get(root);
-  if (kept?.key === key) return [...kept.files];
-  const files = new Set<string>();
+function gitOutput(root: string, args: readonly string[]): string | undefined {
   try {
-    const out = execFileSync('git', ['-c', 'core.fsmonitor=false', 'config', '--list', '--show-origin', '--null'], {
+    return execFileSync('git', ['-c', 'core.fsmonitor=false', ...args], {
       cwd: root,
       encoding: 'utf8',
       timeout: 5_000,
       maxBuffer: 16 << 20,
       stdio: ['ignore', 'pipe', 'ignore'],
     });
-    const parts = out.split('\0');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the settings of the configuration files `configs` send git in `root`: the hooks folder
+ * `core.hooksPath` names (in any of them, or in a file one includes), and the files they include
+ * (`include.path`, `includeIf`: a project that includes a file it tracks, `include.path =
+ * ../.gitconfig`, lets whoever writes that file set an alias or a filter), relative paths read from
+ * `top`, the repository's top folder. The files are read once; git is asked only when one of them
+ * mentions `hooksPath` or an include, and its answer is kept while they stay the same.
+ */
+export function configuredPlaces(
+  root: string,
+  ownHooks: string,
+  top: string,
+  configs: readonly string[],
+): ConfiguredPlaces {
+  const key = configs.map(textOf).join('\0');
+  const mentionsHooks = /hookspath/i.test(key);
+  const mentionsIncludes = /\[\s*include/i.test(key);
+  if (!mentionsHooks && !mentionsIncludes) return NONE_CONFIGURED;
+  const kept = placesCache.get(root);
+  if (kept?.key === key) return kept.places;
+  // An included file may name the hooks folder too.
+  const out = gitOutput(root, ['rev-parse', '--git-path', 'hooks'])?.trim();
+  const path = out === undefined || out === '' ? undefined : resolve(root, out);
+  const hooks = path === undefined || path === resolve(ownHooks) ? undefined : path;
+  const files = new Set<string>();
+  if (mentionsIncludes) {
+    // Git could not list them: the files named in `configs` are still held.
+    const parts = (gitOutput(root, ['config', '--list', '--show-origin', '--null']) ?? '').split('\0');
     for (let i = 0; i + 1 < parts.length; i += 2) {
       const origin = parts[i]!;
       if (origin.startsWith('file:')) files.add(resolve(top, origin.slice('file:'.length)));
     }
-  } catch {
-    // Git could not list them: the files named in `configs` are still held.
+    for (const known of configs) files.delete(resolve(known));
   }
-  for (const known of configs) files.delete(resolve(known));
-  const list = [...files].sort();
-  includesCache.set(root, { key, files: list });
-  return [...list];
+  const places = { hooks, included: [...files].sort() };
+  placesCache.set(root, { key, places });
+  return places;
 }
 
 /**

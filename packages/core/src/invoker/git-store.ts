@@ -47,8 +47,8 @@ const MAX_HASHED_FILES = 256;
 
 const cache = new Map<string, { readonly key: string; readonly holds: string | undefined }>();
 
-/** The text of `path`, or `''` when it cannot be read. */
-function textOf(path: string): string {
+/** The text of `path`, or `''` when it cannot be read (a FIFO or other non-file is not waited on). */
+export function textOf(path: string): string {
   try {
     // Checked by descriptor: a FIFO swapped in is never waited on.
     return withRegularFileSync(path, (fd) => readFileSync(fd, 'utf8')) ?? '';

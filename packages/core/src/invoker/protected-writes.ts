@@ -21,11 +21,10 @@ import { type PermissionPolicy, withDenyRules } from '../permissions/permission-
 import type { WorkspaceExec, WorkspaceExecResult } from '../workspace/workspace-services.js';
 import type { WatchedConfig } from './git-config-guard.js';
 import {
-  configuredHooksFolder,
+  configuredPlaces,
   enclosingGitFolders,
   gitEnvironment,
   hookFolders,
-  includedConfigFiles,
   submoduleGitDirs,
   worktreeConfigs,
 } from './git-hook-places.js';
@@ -116,6 +115,14 @@ function environmentRules(env: NodeJS.ProcessEnv): string[] {
   return home !== undefined && isAbsolute(home) ? [`Write(${home}/**)`] : [];
 }
 
+/** The user's git configuration files where `GIT_CONFIG_GLOBAL` does not name one: `~/.gitconfig` and the XDG one. */
+function defaultGlobalConfigs(env: NodeJS.ProcessEnv): string[] {
+  const home = homedir();
+  const xdg =
+    env.XDG_CONFIG_HOME !== undefined && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
+  return [join(home, '.gitconfig'), join(xdg, 'git', 'config')];
+}
+
 const exists = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 
 /**
@@ -126,11 +133,8 @@ const exists = (path: string): boolean => lstatSync(path, { throwIfNoEntry: fals
  */
 function pinnedGitFiles(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
-  const home = homedir();
-  const xdg =
-    env.XDG_CONFIG_HOME !== undefined && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
   const set = env.GIT_CONFIG_GLOBAL;
-  const globals = set !== undefined && set !== '' ? [set] : [join(home, '.gitconfig'), join(xdg, 'git', 'config')];
+  const globals = set !== undefined && set !== '' ? [set] : defaultGlobalConfigs(env);
   const found = globals.filter(exists);
   if (found.length === 0) out.GIT_CONFIG_GLOBAL = '/dev/null';
   else if (found.length < globals.length) out.GIT_CONFIG_GLOBAL = found[0]!;
@@ -162,7 +166,6 @@ function unaskedGitConfigs(
   env: NodeJS.ProcessEnv,
 ): WatchedConfig[] {
   const files: WatchedConfig[] = [];
-  const home = homedir();
   const shown = (path: string): string => shownPath(root, path);
   if (git !== undefined) {
     const repository = [
@@ -176,9 +179,7 @@ function unaskedGitConfigs(
     // The repository a `git init` makes here.
     files.push({ path: join(root, '.git', 'config'), shown: '.git/config' });
   }
-  const xdg =
-    env.XDG_CONFIG_HOME !== undefined && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
-  const user = [join(home, '.gitconfig'), join(xdg, 'git', 'config'), '/etc/gitconfig'];
+  const user = [...defaultGlobalConfigs(env), '/etc/gitconfig'];
   const global = env.GIT_CONFIG_GLOBAL;
   if (global !== undefined && isAbsolute(global)) user.push(global);
   for (const path of new Set(user)) files.push({ path, shown: shown(path) });
@@ -209,23 +210,18 @@ export function unaskedHold(
   const git = enclosingGitFolders(root);
   const modules = git === undefined ? [] : submoduleGitDirs(git.common);
   const listed = unaskedGitConfigs(root, git, modules, env);
-  const included =
+  const places =
     git === undefined
-      ? []
-      : includedConfigFiles(
+      ? undefined
+      : configuredPlaces(
           root,
+          join(git.common, 'hooks'),
           dirname(git.dotGit),
           listed.map((c) => c.path),
         );
+  const included = places?.included ?? [];
   const configs = [...listed, ...included.map((path) => ({ path, shown: shownPath(root, path) }))];
-  const configured =
-    git === undefined
-      ? undefined
-      : configuredHooksFolder(
-          root,
-          join(git.common, 'hooks'),
-          configs.map((c) => c.path),
-        );
+  const configured = places?.hooks;
   // Hooks run only from a folder that exists as the command starts (one it makes is not read-only for it).
   const folder = git === undefined ? undefined : (configured ?? join(git.common, 'hooks'));
   const hooks = folder !== undefined && existsSync(folder) ? folder : undefined;
