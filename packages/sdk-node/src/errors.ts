@@ -48,10 +48,9 @@ export class DirectToolError extends A3sError {
   /** The failed result, output included. */
   readonly result: ToolResult;
   constructor(toolName: string, result: ToolResult, errorCode: string | undefined) {
-    const first = result.output.split('\n').find((l) => l.trim() !== '') ?? '(no output)';
     super(
       'DIRECT_TOOL_FAILED',
-      `${toolName} failed with exit code ${result.exitCode}${errorCode ? ` (${errorCode})` : ''}: ${first}`,
+      `${toolName} failed with exit code ${result.exitCode}${errorCode ? ` (${errorCode})` : ''}: ${gist(result.output)}`,
       {
         details: { tool: toolName, exit_code: result.exitCode, ...(errorCode ? { error_code: errorCode } : {}) },
       },
@@ -60,4 +59,26 @@ export class DirectToolError extends A3sError {
     this.exitCode = result.exitCode;
     this.result = result;
   }
+}
+
+const GIST_CHARS = 800;
+const TAIL_LINES = 4;
+const LINE_CHARS = 240;
+
+/**
+ * What a failed call said, for its error's message: the whole output when it is short, else its
+ * first line and its last lines (where a command or a parser says what went wrong), each line cut
+ * to a bounded length. The whole output stays in the error's `result`.
+ */
+function gist(output: string): string {
+  const lines = output.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length === 0) return '(no output)';
+  const cut = (l: string) => (l.length > LINE_CHARS ? `${l.slice(0, LINE_CHARS)}…` : l);
+  const whole = lines.map(cut).join('\n');
+  if (whole.length <= GIST_CHARS) return whole;
+  const tail = lines.slice(Math.max(1, lines.length - TAIL_LINES)).map(cut);
+  const skipped = lines.length - 1 - tail.length;
+  return [cut(lines[0]!), ...(skipped > 0 ? [`… (${skipped} more lines in error.result.output)`] : []), ...tail].join(
+    '\n',
+  );
 }

@@ -75,6 +75,16 @@ describe('host-direct helpers', () => {
     const bashErr = (await s.bash('echo out; exit 7').catch((e: unknown) => e)) as DirectToolError;
     expect(bashErr.exitCode).toBe(7);
     expect(bashErr.result.output).toContain('out');
+    // The message says why: a parser's complaint on its last line, a long output's first and last lines.
+    const regexErr = (await s.grep('((').catch((e: unknown) => e)) as DirectToolError;
+    expect(regexErr.message).toMatch(/regex parse error[\s\S]*unclosed group/);
+    const noisy = (await s
+      .bash('for i in $(seq 1 200); do echo "progress line $i"; done; echo "FATAL: the real cause" >&2; exit 2')
+      .catch((e: unknown) => e)) as DirectToolError;
+    expect(noisy.message).toContain('progress line 1\n');
+    expect(noisy.message).toContain('FATAL: the real cause');
+    expect(noisy.message).toMatch(/more lines in error\.result\.output/);
+    expect(noisy.message.length).toBeLessThan(1_200);
     await expect(s.glob('*.ts', { path: 'README.md' })).rejects.toBeInstanceOf(DirectToolError);
 
     const failedEdit = await s.editFile('src/range.js', 'no such text', 'x');
