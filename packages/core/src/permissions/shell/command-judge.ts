@@ -6,7 +6,7 @@
  * `watch`, `trap`, `alias` values, `find -exec`) are judged recursively. A command whose name
  * cannot be known statically yields `OPAQUE`.
  */
-import { execOptionValues } from './exec-options.js';
+import { execOptionValues, mayBeOption } from './exec-options.js';
 import { gitSubjects } from './git-command.js';
 import { commandLanguageCode } from './command-languages.js';
 import { interpreterIsOpaque, isShell, shellInvocation } from './interpreters.js';
@@ -73,8 +73,9 @@ function settingSubjects(setting: Setting, context: JudgeContext): readonly stri
 }
 
 /** The subjects of the simple command `words` (see the module comment). */
-export function judgeSimpleCommand(words: readonly ShellWord[], context: JudgeContext): string[] {
+export function judgeSimpleCommand(line: readonly ShellWord[], context: JudgeContext): string[] {
   const out: string[] = [];
+  let words = line;
   // Assignments lead a command, and may follow `time` (a keyword) or `env` (whose settings are any
   // words holding a `=`); after other wrappers they are skipped too, which can only find more to
   // deny. A variable that names a command or loads code adds what it runs (see `variables.ts`).
@@ -88,7 +89,7 @@ export function judgeSimpleCommand(words: readonly ShellWord[], context: JudgeCo
     return i;
   };
   let k = skipAssignments(0);
-  if (k === words.length) return [...out, joinWords(words)];
+  if (k === words.length) return [...out, joinWords(line)];
   let moreArgs = false;
   let named = true;
   for (let step = 0; ; step++) {
@@ -106,20 +107,26 @@ export function judgeSimpleCommand(words: readonly ShellWord[], context: JudgeCo
     const unwrap: Unwrap | undefined =
       WRAPPERS.get(base)?.(words, k) ?? (isShell(base) ? shellInvocation(words, k) : undefined);
     if (unwrap === undefined) {
-      out.push(...innerCode(base, words, k, context));
+      // Words read at run time come after the line's own, where an option that runs code may stand.
+      out.push(...innerCode(base, moreArgs ? [...words, syntheticWord(HOLE)] : words, k, context));
       break;
     }
     if (unwrap.kind === 'command') {
+      if (unwrap.replace !== undefined) words = withHoles(words, unwrap.index, unwrap.replace);
+      moreArgs ||= unwrap.moreArgs === true;
       k = skipAssignments(unwrap.index, unwrap.envAssignments === true);
       if (k === words.length) {
+        // The command itself is among the words read at run time (`xargs env < list`).
+        if (moreArgs) out.push(OPAQUE);
         named = false;
         break;
       }
-      moreArgs ||= unwrap.moreArgs === true;
       continue;
     }
     if (unwrap.kind === 'shell') out.push(...context.judgeShell(unwrap.body, context.depth + 1));
-    if (unwrap.kind === 'opaque') out.push(OPAQUE);
+    // Given words read at run time, a wrapper or shell whose command or code is not on the line
+    // takes it from them (`xargs sh -c < scripts`).
+    if (unwrap.kind === 'opaque' || (unwrap.kind === 'none' && moreArgs)) out.push(OPAQUE);
     // A wrapper running no other command here (`npm test`) may still run code through its options.
     if (unwrap.kind === 'none') out.push(...innerCode(base, words, k, context));
     break;
@@ -128,8 +135,17 @@ export function judgeSimpleCommand(words: readonly ShellWord[], context: JudgeCo
     const rest = words.slice(k + 1).map((w) => w.text);
     out.push([basename(words[k]!.text), ...rest, ...(moreArgs ? [HOLE] : [])].join(' '));
   }
-  out.push(joinWords(words));
+  out.push(joinWords(line));
   return [...new Set(out)];
+}
+
+// The words from `from` on with each of the strings `replace` standing for a word read at run time.
+function withHoles(words: readonly ShellWord[], from: number, replace: readonly string[]): readonly ShellWord[] {
+  return words.map((w, i) =>
+    i < from || !replace.some((r) => w.text.includes(r))
+      ? w
+      : { ...w, text: replace.reduce((t, r) => t.replaceAll(r, HOLE), w.text) },
+  );
 }
 
 // Code that the (unwrapped) command `base` at `words[at]` runs besides itself.
@@ -171,6 +187,10 @@ function innerCode(base: string, words: readonly ShellWord[], at: number, contex
   return [];
 }
 
+// The tests and actions of find that take the next word as their value.
+const FIND_VALUED =
+  /^-(?:i?name|i?path|i?wholename|i?regex|i?lname|x?type|[acm]?newer|newer[aBcmt][aBcmt]|user|group|uid|gid|perm|size|[acm]time|[acm]min|used|links|inum|samefile|fstype|maxdepth|mindepth|regextype|printf|fprint0?|fprintf|fls|context)$/;
+
 // `find … -exec cmd {} ;` (and -execdir, -ok, -okdir) runs `cmd` with each found path; `-delete`
 // removes each, as `rm` would (so `Bash(rm:*)` holds for it and `Bash(find:*)` alone does not cover it).
 function findExec(args: readonly ShellWord[], context: JudgeContext): string[] {
@@ -180,6 +200,8 @@ function findExec(args: readonly ShellWord[], context: JudgeContext): string[] {
   }
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
+    // A word made at run time may be `-exec` or `-delete`, unless it is a test's value (`-name "$N"`).
+    if (mayBeOption(args[i]!) && !(i > 0 && FIND_VALUED.test(args[i - 1]!.text))) out.push(OPAQUE);
     if (args[i]!.text === '-delete') out.push(`rm ${HOLE}`);
     if (!/^-(?:exec|execdir|ok|okdir)$/.test(args[i]!.text)) continue;
     const command: ShellWord[] = [];

@@ -3,9 +3,11 @@
  * `tar --checkpoint-action=exec=CMD`, `tar -I CMD`, `zip -TT CMD`, `rsync -e CMD`,
  * `ssh -o ProxyCommand=CMD`, `scp -S CMD`, `man -P CMD`, `npm test --script-shell=CMD`,
  * `go test -exec CMD`, `make SHELL=CMD`, `rg --pre CMD`, `sort --compress-program=CMD`,
- * `split --filter=CMD`. The judge sees each such value as the shell code it is, so `Bash(rm:*)` holds for `tar … --checkpoint-action=exec='rm x'` as for `sh -c 'rm x'`.
+ * `split --filter=CMD`. The judge sees each such value as the shell code it is, so `Bash(rm:*)`
+ * holds for `tar … --checkpoint-action=exec='rm x'` as for `sh -c 'rm x'`; a word made at run time
+ * where such an option may stand makes the command opaque.
  */
-import { isStatic, type ShellWord } from './shell-word.js';
+import { HOLE, isStatic, type ShellWord } from './shell-word.js';
 
 /** How one command takes command-valued options. */
 interface ExecOptions {
@@ -62,6 +64,14 @@ const TABLE: ReadonlyMap<string, ExecOptions> = new Map([
   ['gmake', { long: [], short: [], assignments: ['SHELL'] }],
 ]);
 
+/**
+ * True when `word` may be, or may split into, an option at run time: it starts with an expansion
+ * (`"$O"`), or an unquoted expansion in it may split it into several words (`x$O`).
+ */
+export function mayBeOption(word: ShellWord): boolean {
+  return word.splits || word.text.startsWith(HOLE);
+}
+
 /** What a command-valued option runs: static shell code, or `null` when its value is not static. */
 export type ExecValue = string | null;
 
@@ -83,6 +93,11 @@ export function execOptionValues(base: string, args: readonly ShellWord[]): Exec
   for (let i = 0; i < args.length; i++) {
     const text = args[i]!.text;
     if (text === '--') break;
+    // A word made at run time where an option may stand may be one of those options.
+    if (mayBeOption(args[i]!)) {
+      out.push(null);
+      continue;
+    }
     const assigned = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(text);
     if (assigned !== null && spec.assignments?.includes(assigned[1]!) === true) {
       take(assigned[1]!, args[i], assigned[2]);

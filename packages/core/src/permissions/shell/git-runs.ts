@@ -7,6 +7,7 @@
  * (hooks) or with settings that run programs (`git clone -c core.fsmonitor=…`), and a setting of
  * such a key (`git config alias.x '!…'`, run by a later `git x`), may run anything: opaque.
  */
+import { mayBeOption } from './exec-options.js';
 import { OPAQUE, isStatic, type ShellWord } from './shell-word.js';
 
 /** Judges shell code (`null`: not known statically). */
@@ -75,6 +76,9 @@ export function gitRuns(sub: string, rest: readonly ShellWord[], judge: JudgeCod
       if (v === undefined || !isStatic(v) || codeKeys.test(v.text.split('=')[0]!.trim())) return [OPAQUE];
     }
   if (sub === 'config') return configSets(rest, codeKeys) ? [OPAQUE] : [];
+  // A word made at run time may be one of the options below (`git rebase "$O"`).
+  if ((COMMAND_OPTIONS[sub] !== undefined || ATTACHED_ONLY[sub] !== undefined) && rest.some(mayBeOption))
+    return [OPAQUE];
   const out: string[] = [];
   for (const [table, attachedOnly] of [
     [COMMAND_OPTIONS, false],

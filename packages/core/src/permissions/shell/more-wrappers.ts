@@ -1,6 +1,6 @@
 /**
  * More commands that run another command: tracers and process setters (`strace`, `flock`,
- * `taskset`, `chrt`, `unshare`, `fakeroot`, `firejail`, `xvfb-run`, `ssh-agent`, `script -c`),
+ * `taskset`, `chrt`, `unshare`, `fakeroot`, `firejail`, `xvfb-run`, `ssh-agent`, `script -c`, `rlwrap`),
  * package runners (`npx`, `bunx`, `npm exec`, `pnpm exec`/`dlx`, `yarn exec`/`dlx`, `uv run`,
  * `poetry run`, `bundle exec`, `nix-shell --run`), programs that run commands they read
  * elsewhere (`tmux`, `screen`, `parallel`, `at`, `ed`, editors and debuggers given commands,
@@ -257,6 +257,28 @@ export const MORE_WRAPPERS: readonly (readonly [string, Wrapper])[] = [
   ['strace', simple({ flags: 'cCdfFhiqrtTvVwxyzZ', valued: 'abeEIoOpPsSuUX' })],
   ['ltrace', simple({ flags: 'bCfhiLrStTV', valued: 'aAeEFlnopsuwx' })],
   ['valgrind', dashedOptionsThenCommand],
+  // rlwrap's options that take a word, run a filter (`-z`) or type input (`-P`) are not listed: opaque.
+  [
+    'rlwrap',
+    simple({
+      flags: 'AcinNorRU',
+      attached: 'amp',
+      long: flagsOnly(
+        'ansi-colour-aware',
+        'complete-filenames',
+        'case-insensitive',
+        'no-warnings',
+        'no-children',
+        'one-shot',
+        'renice',
+        'remember',
+        'mirror-arguments',
+        'always-readline',
+        'multi-line',
+        'prompt-colour',
+      ),
+    }),
+  ],
   ['catchsegv', simple({})],
   ['perf', perf],
   // `socat - EXEC:cmd`, `SYSTEM:code`; `fzf --preview cmd`, `--bind key:execute(cmd)`; an engine or

@@ -6,9 +6,17 @@ import type { ShellWord } from './shell-word.js';
 export type Unwrap =
   /**
    * The command starting at `words[index]`; `moreArgs`: it also gets arguments read at run time;
-   * `envAssignments`: the words before it that hold a `=` are `env`'s `NAME=value` settings.
+   * `envAssignments`: the words before it that hold a `=` are `env`'s `NAME=value` settings;
+   * `replace`: see below.
    */
-  | { readonly kind: 'command'; readonly index: number; readonly moreArgs?: boolean; readonly envAssignments?: boolean }
+  | {
+      readonly kind: 'command';
+      readonly index: number;
+      readonly moreArgs?: boolean;
+      readonly envAssignments?: boolean;
+      /** Strings that stand for words read at run time wherever they appear (`xargs -I {}`). */
+      readonly replace?: readonly string[];
+    }
   /** Shell code, judged as a whole command line. */
   | { readonly kind: 'shell'; readonly body: string }
   /** Something that cannot be known statically. */

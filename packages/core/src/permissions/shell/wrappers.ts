@@ -158,6 +158,42 @@ function watch(words: readonly ShellWord[], at: number): Unwrap {
   return rest.every(isStatic) ? { kind: 'shell', body: rest.map((w) => w.text).join(' ') } : OPAQUE;
 }
 
+const xargsSpec: OptionSpec = {
+  flags: '0prtx',
+  valued: 'aEdILnPs',
+  attached: 'eil',
+  long: {
+    ...flagsOnly(
+      'null',
+      'interactive',
+      'no-run-if-empty',
+      'verbose',
+      'exit',
+      'show-limits',
+      'open-tty',
+      'replace',
+      'eof',
+      'max-lines',
+    ),
+    ...valued('arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'),
+  },
+};
+
+// xargs runs its command with words read from its input: appended, or put in place of the
+// replace string of `-I R`, `-i[R]` or `--replace[=R]` (`{}` by default) wherever it stands.
+function xargs(words: readonly ShellWord[], at: number): Unwrap {
+  const scan = scanOptions(words, at + 1, xargsSpec);
+  if (scan.kind === 'unknown') return OPAQUE;
+  const replace: string[] = [];
+  if (scan.seen.has('I')) replace.push(scan.values.get('I') ?? '');
+  if (scan.seen.has('i')) replace.push(scan.values.get('i') || '{}');
+  if (scan.seen.has('replace')) replace.push(scan.values.get('replace') || '{}');
+  // A replace string computed at run time, or an empty one, could stand anywhere.
+  if (replace.includes('')) return OPAQUE;
+  const found = commandAt(words, scan.next, true);
+  return found.kind === 'command' && replace.length > 0 ? { ...found, replace } : found;
+}
+
 /** The wrappers by command name (basename). */
 export const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
   ['env', env],
@@ -194,33 +230,7 @@ export const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
   ['chroot', simple({ long: { ...flagsOnly('skip-chdir'), ...valued('userspec', 'groups') } }, 1)],
   ['busybox', simple({})],
   ['unbuffer', simple({ flags: 'p' })],
-  [
-    'xargs',
-    simple(
-      {
-        flags: '0prtx',
-        valued: 'aEdILnPs',
-        attached: 'eil',
-        long: {
-          ...flagsOnly(
-            'null',
-            'interactive',
-            'no-run-if-empty',
-            'verbose',
-            'exit',
-            'show-limits',
-            'open-tty',
-            'replace',
-            'eof',
-            'max-lines',
-          ),
-          ...valued('arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'),
-        },
-      },
-      0,
-      true,
-    ),
-  ],
+  ['xargs', xargs],
   ['sudo', sudo],
   ['doas', doas],
   ['su', su],
