@@ -213,6 +213,10 @@ describe('variables that name a command or change git configuration (PERM-02)', 
     'declare -x EDITOR="rm x"; git commit',
     'export BASH_ENV=./evil.sh; bash -c true',
     'GIT_PAGER="$P" git log',
+    // bash's own tables of aliases and of command paths: `q` then runs rm.
+    'shopt -s expand_aliases\nBASH_ALIASES[q]=rm\nq x',
+    'BASH_CMDS[q]=/bin/rm; q x',
+    'BASH_CMDS+=([q]=/bin/rm); q x',
   ])('PERM-02: %j is denied by Bash(rm:*)', (command) => {
     expect(policy.evaluate('bash', { command }).decision).toBe('deny');
   });

@@ -15,8 +15,11 @@ interface ExecOptions {
   readonly long: readonly string[];
   /** Short options (without `-`) whose value (`-o V` or `-oV`) is a command. */
   readonly short: readonly string[];
-  /** Keeps the command part of a value (`exec=CMD` → `CMD`), or `undefined` when it runs none. */
-  readonly command?: (option: string, value: string) => string | undefined;
+  /**
+   * Keeps the command part of a value (`exec=CMD` → `CMD`): `undefined` when it runs none, `null`
+   * when what it runs cannot be read from the line.
+   */
+  readonly command?: (option: string, value: string) => string | null | undefined;
   /** Variables whose value, given as an argument (`make SHELL=CMD`), is a command. */
   readonly assignments?: readonly string[];
 }
@@ -30,6 +33,17 @@ const SSH: ExecOptions = {
   long: [],
   short: ['o'],
   command: (_option, value) => /^\s*(?:ProxyCommand|LocalCommand|KnownHostsCommand)\s*[=\s]\s*(.*)$/is.exec(value)?.[1],
+};
+
+const MAKE: ExecOptions = {
+  long: ['eval', 'file', 'makefile'],
+  short: ['E', 'f'],
+  assignments: ['SHELL'],
+  command: (option, value) => {
+    if (option === 'eval' || option === 'E') return null;
+    if (option === 'SHELL') return value;
+    return /^(?:-|\/dev\/stdin|\/dev\/fd\/.*|\/proc\/.*)$/s.test(value) ? null : undefined;
+  },
 };
 
 const NPM: ExecOptions = { long: ['script-shell', 'shell'], short: [] };
@@ -59,9 +73,9 @@ const TABLE: ReadonlyMap<string, ExecOptions> = new Map([
   ['npm', NPM],
   ['pnpm', NPM],
   ['go', { long: ['exec', 'toolexec'], short: ['exec', 'toolexec'], command: (_o, v) => v.replace(/^=/, '') }],
-  // The shell make runs each recipe with.
-  ['make', { long: [], short: [], assignments: ['SHELL'] }],
-  ['gmake', { long: [], short: [], assignments: ['SHELL'] }],
+  // The shell make runs each recipe with; rules made on the command line or read from the input.
+  ['make', MAKE],
+  ['gmake', MAKE],
 ]);
 
 /**

@@ -101,8 +101,8 @@ const npxSpec: OptionSpec = {
   },
 };
 
-// `npx [options] command…`, `npx -c 'code'`.
-function npxFrom(words: readonly ShellWord[], from: number): Unwrap {
+/** `npx [options] command…`, `npx -c 'code'`: what runs, reading from `words[from]`. */
+export function npxFrom(words: readonly ShellWord[], from: number): Unwrap {
   const scan = scanOptions(words, from, npxSpec);
   if (scan.kind === 'unknown') return OPAQUE;
   const code = optionValue(scan, ['c', 'call']);
@@ -110,8 +110,11 @@ function npxFrom(words: readonly ShellWord[], from: number): Unwrap {
   return commandAt(words, scan.next);
 }
 
-// A package manager whose `sub` subcommands run a command (`npm exec`, `yarn dlx`, `uv run`).
-function subcommand(subs: readonly string[], run: (words: readonly ShellWord[], from: number) => Unwrap): Wrapper {
+/** A package manager whose `sub` subcommands run a command (`npm exec`, `yarn dlx`, `uv run`). */
+export function subcommand(
+  subs: readonly string[],
+  run: (words: readonly ShellWord[], from: number) => Unwrap,
+): Wrapper {
   return (words, at) => {
     const sub = text(words[at + 1]);
     if (sub === undefined) return words.length > at + 1 ? OPAQUE : NONE;

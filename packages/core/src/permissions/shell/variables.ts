@@ -21,6 +21,9 @@ export const CODE_INJECTING_VARIABLES: ReadonlySet<string> = new Set([
   'PS4',
   'SHELLOPTS',
   'BASHOPTS',
+  // bash's tables of aliases and of the paths of commands: a name set there runs something else.
+  'BASH_ALIASES',
+  'BASH_CMDS',
   // git's configuration from the environment: any `-c` it could carry (an alias with `!`, a pager, a filter).
   'GIT_CONFIG_PARAMETERS',
   'GIT_CONFIG_COUNT',

@@ -5,6 +5,7 @@
  * `command-options.ts`) to find the wrapped command, or the shell code it runs.
  */
 import { scanOptions, type OptionSpec } from './command-options.js';
+import { LAUNCHERS } from './launchers.js';
 import { MORE_WRAPPERS } from './more-wrappers.js';
 import { RUN_AS_WRAPPERS } from './run-as-wrappers.js';
 import { isStatic, type ShellWord } from './shell-word.js';
@@ -236,5 +237,6 @@ export const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
   ['su', su],
   ['watch', watch],
   ...MORE_WRAPPERS,
+  ...LAUNCHERS,
   ...RUN_AS_WRAPPERS,
 ]);
