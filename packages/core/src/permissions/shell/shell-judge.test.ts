@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PermissionPolicy } from '../permission-policy.js';
 import { judgeShellCommand } from './shell-judge.js';
 import { renderSubject } from './shell-word.js';
 
@@ -133,6 +134,18 @@ describe('judgeShellCommand: normalising', () => {
     expect(subjects('(cd a; { rm x; })')).toEqual(['cd a', 'rm x']);
     expect(subjects('coproc worker { rm x; }')).toEqual(['rm x']);
     expect(subjects('for ((i = 0; i < 3; i++)); do echo $i; done')).toEqual(['echo …']);
+  });
+
+  it('reads the time keyword before a structure as bash does: the structure is judged, not `{` as a command', () => {
+    expect(subjects('time { rm x; }')).toEqual(['rm x']);
+    expect(subjects('time -p { rm x; }')).toEqual(['rm x']);
+    expect(subjects('! time { rm x; }')).toEqual(['rm x']);
+    expect(subjects('time ! { rm x; }')).toEqual(['rm x']);
+    expect(subjects('cat f | time while rm x; do :; done')).toEqual(['cat f', 'rm x', ':']);
+    expect(subjects('time rm x')).toEqual(['rm x', 'time rm x']);
+    const policy = new PermissionPolicy({ allow: ['Bash(*)'], deny: ['Bash(rm:*)'] });
+    for (const command of ['time { rm x; }', 'time -p -- { rm x; }', 'ls | time { rm x; }', 'time if rm x; then :; fi'])
+      expect(policy.evaluate('bash', { command }).decision, command).toBe('deny');
   });
 
   it('fails closed, in bounded time, on pathological input', () => {

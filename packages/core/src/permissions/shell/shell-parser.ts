@@ -1,9 +1,9 @@
 /**
  * Flattens lexed shell text into the simple commands it may run, whatever the structure around
  * them: lists and pipelines, subshells `( )`, groups `{ }`, `if`/`while`/`until`/`for`/`select`
- * loops, `case` arms, `!`, `coproc` and function bodies. Redirections and their targets stay out
- * of the words; `for` lists and `case` patterns are data, not commands. A `[[ … ]]` test is kept
- * as one command of its words.
+ * loops, `case` arms, `!`, `time`, `coproc` and function bodies. Redirections and their targets
+ * stay out of the words; `for` lists and `case` patterns are data, not commands. A `[[ … ]]` test
+ * is kept as one command of its words.
  */
 import type { ShellToken } from './shell-lexer.js';
 import { assignmentWord, isEnvironmentLike, isKeyword, isStatic, type ShellWord } from './shell-word.js';
@@ -21,6 +21,8 @@ const INPUT = new Set(['<', '<<', '<<-', '<<<', '<>', '<&']);
 // Reserved words that only open or close a structure; the commands inside are judged on their own.
 const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '{', '}', '!']);
 const ARM_END = new Set([';;', ';&', ';;&']);
+// The reserved words that may follow the `time` keyword (a command in `( )` follows as an operator).
+const RESERVED_AFTER_TIME = new Set([...STRUCTURE, 'case', 'for', 'select', 'function', 'coproc', '[[', 'time']);
 
 const wordAt = (tokens: readonly ShellToken[], i: number): ShellWord | undefined => {
   const t = tokens[i];
@@ -115,6 +117,19 @@ export function parseSimpleCommands(tokens: readonly ShellToken[]): SimpleComman
       case '[[':
         i = takeTest(tokens, i, out) - 1;
         continue;
+      case 'time': {
+        // The keyword times a whole pipeline: before a reserved word (`time { rm x; }`) it is
+        // dropped so that word opens its structure; before a command it stays, read as a wrapper.
+        let j = i + 1;
+        while (wordAt(tokens, j) !== undefined && ['-p', '--'].includes(wordAt(tokens, j)!.raw)) j++;
+        const next = wordAt(tokens, j);
+        if (next !== undefined && !next.quoted && RESERVED_AFTER_TIME.has(next.text)) {
+          i = j - 1;
+          continue;
+        }
+        current.push(w);
+        continue;
+      }
       default:
         current.push(w);
     }
