@@ -64,6 +64,26 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     expect(got.get('b5')).toMatchObject({ ok: true });
   });
 
+  it('PERM-03: a file a Write ask rule covers is read-only for a command allowed unasked, and its note names the rule', async () => {
+    const dir = tempRepo();
+    const { asked, got } = await run(
+      [
+        bash('b1', 'echo 1 > src/range.js'),
+        bash('b2', "sed -i 's/end/stop/' src/range.js"),
+        bash('b3', 'echo ok > notes.txt'),
+      ],
+      { permissions: { allow: ['Bash(*)'], ask: ['Write(src/**)'] } },
+      dir,
+    );
+    expect(asked).toEqual([]);
+    expect(readFileSync(join(dir, 'src', 'range.js'), 'utf8')).toContain('i < end');
+    for (const id of ['b1', 'b2']) {
+      expect(got.get(id)?.output, id).toContain('Read-only file system');
+      expect(got.get(id)?.output, id).toContain('the files a rule asks about before they are written (Write(src/**))');
+    }
+    expect(got.get('b3')).toMatchObject({ ok: true });
+  });
+
   it('PERM-03: Bash(git:*) commits unasked; .git/config is read-only for it, so no setting written there runs, in the same line or from a process left running', async () => {
     const { dir, asked, got } = await run(
       [

@@ -272,12 +272,17 @@ function heldPolicy(
 const REFUSED_WRITE = /Read-only file system|Device or resource busy/;
 
 /**
- * The note a command held to the files above gets when it failed on a read-only file (`git
- * config`, `git push -u`, a hook written), so the model knows why and what to do; else `undefined`.
+ * The note a command held to the files above, and to those the `asking` write rules cover, gets
+ * when it failed on a read-only file (`git config`, `git push -u`, a hook written, `sed -i` on a
+ * file a rule asks about), so the model knows why and what to do; else `undefined`.
  */
-export function unaskedCommandNote(result: WorkspaceExecResult): string | undefined {
-  if (result.exitCode === 0) return undefined;
-  const text = [result.stderr.head, result.stderr.tail, result.stdout.head, result.stdout.tail].join('\n');
-  if (!REFUSED_WRITE.test(text)) return undefined;
-  return "[a command a rule allows without asking cannot change git's hooks or configuration (.git/hooks, .git/config, ~/.gitconfig, a submodule's; the folder core.hooksPath names), the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]";
+export function unaskedCommandNote(asking: readonly string[]): (result: WorkspaceExecResult) => string | undefined {
+  const ruled =
+    asking.length === 0 ? '' : `the files a rule asks about before they are written (${asking.join(', ')}), `;
+  return (result) => {
+    if (result.exitCode === 0) return undefined;
+    const text = [result.stderr.head, result.stderr.tail, result.stdout.head, result.stdout.tail].join('\n');
+    if (!REFUSED_WRITE.test(text)) return undefined;
+    return `[a command a rule allows without asking cannot change ${ruled}git's hooks or configuration (.git/hooks, .git/config, ~/.gitconfig, a submodule's; the folder core.hooksPath names), the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]`;
+  };
 }

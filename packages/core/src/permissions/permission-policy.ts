@@ -227,6 +227,11 @@ export class PermissionPolicy {
     return this.#writeAsk.length > 0;
   }
 
+  /** The path ask rules of the file-writing tools, as written (`Write(src/**)`). */
+  get writeAskRules(): readonly string[] {
+    return this.#writeAsk.map((r) => r.source);
+  }
+
   /**
    * The first path ask rule of the file-reading tool matching one of `paths`, or `undefined`. A
    * call allowed without a confirmation does not see files under these rules (as under a deny).
