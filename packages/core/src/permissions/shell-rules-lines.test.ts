@@ -75,7 +75,7 @@ describe('Bash rules on lines and on what commands run', () => {
     for (const command of [
       'for f in a b; do echo $f; done',
       'for ((i=0;i<3;i++)); do npm test; done',
-      '(( i < 3 )) && npm test',
+      '(( i = 0, i < 3 )) && npm test',
       'echo $((1+2)) && npm test',
       'echo ${X:-default}; npm test',
       "echo '$[PATH=1]'; npm test",

@@ -6,6 +6,7 @@
  * `watch`, `trap`, `alias` values, `find -exec`) are judged recursively. A command whose name
  * cannot be known statically yields `OPAQUE`.
  */
+import { arithmeticReason, commandArithmeticRisk } from './arithmetic.js';
 import { execOptionValues, mayBeOption } from './exec-options.js';
 import { gitSubjects } from './git-command.js';
 import { commandLanguageCode } from './command-languages.js';
@@ -74,6 +75,11 @@ function settingSubjects(setting: Setting, context: JudgeContext): readonly stri
 
 /** The subjects of the simple command `words` (see the module comment). */
 export function judgeSimpleCommand(line: readonly ShellWord[], context: JudgeContext): string[] {
+  const arithmetic = commandArithmeticRisk(line.map((w) => w.raw));
+  if (arithmetic !== undefined) {
+    giveUp(arithmeticReason(arithmetic));
+    return [OPAQUE, joinWords(line)];
+  }
   const out: string[] = [];
   let words = line;
   // Assignments lead a command, and may follow `time` (a keyword) or `env` (whose settings are any

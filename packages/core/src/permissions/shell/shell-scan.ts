@@ -4,6 +4,7 @@
  * a command (a heredoc body, an arithmetic expression, a `${X:-…}` default).
  */
 
+import { arithmeticReason, arithmeticRisk, parameterRisk } from './arithmetic.js';
 import { isEnvironmentLike } from './shell-word.js';
 
 // Scanning work left for the current judgement: a pathological command (thousands of unclosed
@@ -291,14 +292,22 @@ function arithmeticAssignments(expr: string, out: string[]): void {
   }
 }
 
-/** As {@link arithmeticAssignments} for the inside of a `${…}` that assigns (`${HOME:=/tmp}`, `${PATH=x}`). */
+/**
+ * As {@link arithmeticAssignments} for the inside of a `${…}` that assigns (`${HOME:=/tmp}`,
+ * `${PATH=x}`); and the command is unreadable when the expansion evaluates arithmetic that may
+ * run a command (`${arr[$i]}`, `${s:$n}`, `${!v}`; see `arithmetic.ts`).
+ */
 export function parameterAssignment(inner: string, out: string[]): void {
+  const risk = parameterRisk(inner);
+  if (risk !== undefined) giveUp(arithmeticReason(risk));
   const m = new RegExp(`^(${NAME}):?=`).exec(inner);
   if (m !== null && isEnvironmentLike(m[1] as string)) out.push(`${m[1]}=$A3S_ASSIGNED`);
 }
 
 /** An arithmetic expression (`(( … ))`, `$(( … ))`, `$[ … ]`): what it assigns and what it substitutes. */
 export function scanArithmetic(expr: string, out: string[], depth = 0): void {
+  const risk = arithmeticRisk(expr);
+  if (risk !== undefined) giveUp(arithmeticReason(risk));
   arithmeticAssignments(expr, out);
   scanSubstitutions(expr, out, depth);
 }
