@@ -11,6 +11,7 @@ import { execOptionValues, mayBeOption } from './exec-options.js';
 import { gitSubjects } from './git-command.js';
 import { commandLanguageCode } from './command-languages.js';
 import { interpreterIsOpaque, isShell, shellInvocation } from './interpreters.js';
+import { npmSubjects } from './npm-command.js';
 import {
   assignmentName,
   basename,
@@ -140,6 +141,7 @@ export function judgeSimpleCommand(line: readonly ShellWord[], context: JudgeCon
   if (named) {
     const rest = words.slice(k + 1).map((w) => w.text);
     out.push([basename(words[k]!.text), ...rest, ...(moreArgs ? [HOLE] : [])].join(' '));
+    if (basename(words[k]!.text) === 'npm') out.push(...npmSubjects(rest));
   }
   out.push(joinWords(line));
   return [...new Set(out)];

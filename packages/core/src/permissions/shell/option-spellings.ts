@@ -2,8 +2,9 @@
  * Options spelled another way. A deny or ask command rule that names options (`Bash(rm -rf *)`)
  * must hold for every spelling of the same command: the options in another order, clustered or
  * apart (`rm -fr /`, `rm -r -f /`, `rm / -rf`), by their long names for the commands below
- * (`rm --recursive --force /`), `-R` for `-r` where they mean the same, and a long name cut short
- * as GNU and git read it (`rm --rec --forc /`). Such a rule matches a command whose words other
+ * (`rm --recursive --force /`), `-R` for `-r` where they mean the same, a long name cut short
+ * as GNU and git read it (`rm --rec --forc /`), and what a git refspec says (`git push origin +main`
+ * forces, `:main` deletes). Such a rule matches a command whose words other
  * than options match the rule's words other than options, and whose options include every option
  * the rule names. A word computed at run time where an option may stand could be any option.
  *
@@ -38,7 +39,7 @@ const ALIASES: Readonly<Record<string, Readonly<Record<string, readonly string[]
   pkill: { '-KILL': ['-9'], '-SIGKILL': ['-9'] },
   killall: { '-KILL': ['-9'], '-SIGKILL': ['-9'] },
   npm: { '--force': ['-f'], '--global': ['-g'] },
-  'git push': { '--force': ['-f'], '--delete': ['-d'] },
+  'git push': { '--force': ['-f'], '--delete': ['-d'], '--mirror': ['--mirror', '-f'] },
   'git clean': { '--force': ['-f'], '--dry-run': ['-n'] },
   'git branch': { '-D': ['-d', '-f'], '--delete': ['-d'], '--force': ['-f'] },
   'git checkout': { '--force': ['-f'] },
@@ -114,6 +115,9 @@ export function optionRuleMayMatch(rule: OptionRule, subject: string): boolean {
     if (w.startsWith(HOLE) || (isOptionWord(w) && w.includes(HOLE))) anyOption = true;
     if (isOptionWord(w)) for (const o of optionsOfWord(w, key, known)) given.add(o);
     else plain.push(w);
+    // A refspec is a force push when it starts with `+`, and deletes the ref when its source is empty.
+    if (key === 'git push' && /^\+./.test(w)) given.add('-f');
+    if (key === 'git push' && /^:./.test(w)) given.add('-d');
   }
   if (!anyOption && !rule.options.every((o) => given.has(o))) return false;
   const operands = end === -1 ? plain : plain.concat(words.slice(end + 1));
