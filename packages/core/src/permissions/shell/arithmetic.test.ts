@@ -9,7 +9,8 @@ import { judgeShellCommand } from './shell-judge.js';
 const policy = new PermissionPolicy({ allow: ['Bash(*)'], deny: ['Bash(rm:*)'], defaultDecision: 'deny' });
 const decide = (command: string) => policy.evaluate('bash', { command }, '/w').decision;
 
-// Each evaluates the value of x (or of a variable naming it) as arithmetic, where `a[$(rm y)]` runs rm.
+// Each evaluates the value of x (or of a variable naming it) as arithmetic, where `a[$(rm y)]` runs rm
+// (or, for `${x@P}`, expands it as a prompt, which runs the `$(…)` in it).
 const EVALUATING = [
   '(( x ))',
   '((x)) && echo y',
@@ -31,6 +32,14 @@ const EVALUATING = [
   'a=(1); a[x]+=1',
   "read 'a[x]' <<< 1",
   "printf -v 'a[x]' 1",
+  'printf -v "$x" 1',
+  'declare "$x"=1',
+  'read "$x" <<< 1',
+  'a=(1 2); unset "$x"',
+  '[ -v "$x" ]',
+  'test -v "$x"',
+  '[[ -v $x ]]',
+  'echo "${x@P}"',
   "read -rp 'go on? ' 'a[x]' <<< 1",
   '[ -v "a[$x]" ]',
   'echo ${!x}',
@@ -47,7 +56,7 @@ describe('arithmetic evaluates variables, and a value like a[$(cmd)] runs cmd', 
     const command = `read -r x < f; ${tail}`;
     const judged = judgeShellCommand(command);
     expect(judged.opaque).toBe(true);
-    expect(judged.unreadable).toMatch(/as arithmetic/);
+    expect(judged.unreadable).toMatch(/it evaluates .* as arithmetic/);
     expect(decide(command)).toBe('deny');
     expect(policy.evaluate('bash', { command }, '/w').rule).toMatch(
       /could not be read in full: it evaluates .* as arithmetic/,

@@ -29,7 +29,7 @@ const NUMERIC_EXPANSION = /\$\{#[A-Za-z_][A-Za-z0-9_]*(?:\[[@*]\])?\}|\$\{[#?$!]
 
 /** Why evaluating `subject` as arithmetic may run a command (for a judgement's `unreadable`). */
 export function arithmeticReason(subject: string): string {
-  return `it evaluates ${subject} as arithmetic, where a value like a[$(cmd)] runs cmd, and that value is not on the command line`;
+  return `it evaluates ${subject} as arithmetic (or as a prompt), where a value like a[$(cmd)] runs cmd, and that value is not on the command line`;
 }
 
 /**
@@ -87,6 +87,8 @@ const INDIRECT = /^![A-Za-z_][A-Za-z0-9_]*(?:\[(.*)\])?$/s;
  * names, subscript included; `undefined` when none does.
  */
 export function parameterRisk(inner: string): string | undefined {
+  // A prompt expansion runs the command substitutions of the value.
+  if (/@P$/.test(inner)) return `\`\${${inner}}\``;
   const indirect = INDIRECT.exec(inner);
   if (indirect !== null && indirect[1] !== '@' && indirect[1] !== '*') return `the variable \`${inner}\` names`;
   const substring = SUBSTRING.exec(inner);
@@ -124,7 +126,7 @@ const NAME_WITH_SUBSCRIPT = /^[A-Za-z_][A-Za-z0-9_]*\[(.*)\](?:\+?=.*)?$/s;
  * evaluated as arithmetic and may run a command: a subscript of an assigned array element
  * (`a[i]=1`), an operand of `[[ … -eq … ]]`, an argument of `let`, a value given to a variable
  * declared an integer (`declare -i`) or a name reference (`declare -n`), a subscript in a name a
- * builtin assigns (`read 'a[i]'`); `undefined` when nothing is.
+ * builtin assigns or tests (`read 'a[i]'`, `unset "$v"`); `undefined` when nothing is.
  */
 export function commandArithmeticRisk(raw: readonly string[]): string | undefined {
   const bare = raw.map((w) => w.replace(/["']/g, ''));
@@ -154,6 +156,8 @@ export function commandArithmeticRisk(raw: readonly string[]): string | undefine
   if (DECLARING.has(name) && args.some((a) => /^[-+][A-Za-z]*[in]/.test(a)))
     return `\`${name}\` with -i or -n (a value it is given is evaluated as arithmetic, or names another variable)`;
   for (const given of namesGiven(name, args)) {
+    // A name made at run time may hold a subscript (`read "$v"` with v=a[$(cmd)]).
+    if (/[$`]/.test(given)) return `the variable name \`${given}\``;
     const m = NAME_WITH_SUBSCRIPT.exec(given);
     const risk = m === null ? undefined : arithmeticRisk(m[1]!);
     if (risk !== undefined) return risk;
