@@ -128,6 +128,19 @@ describe('fast start: heavy dependencies load on first use', () => {
     const run = [dist('cli', 'bin.js'), 'run', '--model', `scripted:${model}`, '--cwd', scratch, 'say hi'];
     expect(heavyLoaded(run, root, HEAVY, 'shared')).toEqual([]);
   });
+
+  it('`a3s --version` and `a3s --help` load neither the runtime nor the SDK', () => {
+    const runtime = (loaded: readonly string[]) =>
+      loaded.filter((url) => /\/packages\/(?:core|sdk-node|tools-[a-z]+|mcp|providers)\/dist\//.test(url));
+    for (const args of [['--version'], ['version'], ['--help']]) {
+      const loaded = loadedBy([dist('cli', 'bin.js'), ...args], scratch);
+      expect(
+        loaded.some((url) => url.includes('/packages/cli/dist/')),
+        args.join(' '),
+      ).toBe(true);
+      expect(runtime(loaded), args.join(' ')).toEqual([]);
+    }
+  });
 });
 
 describe('fast start: zod loads on first validation', () => {

@@ -9,7 +9,6 @@ import { EXIT, exitCodeOf } from './errors.js';
 import { errorJson } from './event-json.js';
 import type { Io } from './io.js';
 import { cliVersion } from './version.js';
-import { terminalText } from '@a3s-code/core';
 
 /** The top-level help. */
 export const MAIN_HELP = `a3s — A3S Code, a coding agent whose every run is a replayable fact log
@@ -83,7 +82,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   // Own keys only: `a3s toString` is an unknown command, not Object.prototype's method.
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
-    io.stderr.write(`a3s: ${terminalText(unknownCommand(name, rest))}\n`);
+    io.stderr.write(`a3s: ${await terminalSafe(unknownCommand(name, rest))}\n`);
     return EXIT.usage;
   }
   let code: number;
@@ -150,6 +149,11 @@ function unknownCommand(name: string, rest: readonly string[]): string {
   return words ? prompt([name, ...rest].join(' ')) : base;
 }
 
+/** `text` with terminal controls made visible; the runtime is loaded for it only on this path. */
+async function terminalSafe(text: string): Promise<string> {
+  return (await import('@a3s-code/core')).terminalText(text);
+}
+
 /** Prints an error once, on stderr (with hints for the first errors a new user meets), and returns its exit code. */
 async function reportError(
   name: string,
@@ -162,7 +166,7 @@ async function reportError(
   const { cliMessage, hintsFor } = await import('./hints.js');
   const code = A3sError.isInstance(e) ? e.code : undefined;
   const message = cliMessage(e) ?? (e instanceof Error ? e.message : String(e));
-  io.stderr.write(`a3s ${name}: ${code && code !== 'CLI_USAGE' ? `${code}: ` : ''}${terminalText(message)}\n`);
+  io.stderr.write(`a3s ${name}: ${code && code !== 'CLI_USAGE' ? `${code}: ` : ''}${await terminalSafe(message)}\n`);
   const hints = hintsFor(name, e);
   for (const hint of hints) io.stderr.write(`hint: ${hint}\n`);
   // `a3s run --json` ends its stdout with what went wrong, as JSON, even before the run started.
