@@ -136,7 +136,9 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
           bash('h6', 'mkdir -p ~/.ssh && echo "ssh-ed25519 AAAA attacker" | tee -a ~/.ssh/authorized_keys'),
           bash('h7', 'echo "node-options=--require /tmp/evil.js" | tee -a ~/.npmrc ~/.bash_aliases'),
         ],
-        { permissions: { allow: ['Bash(git:*)', 'Bash(echo:*)', 'Bash(mkdir:*)', 'Bash(tee:*)'] } },
+        // A rule naming commands would not cover these lines (their arguments write outside the
+        // workspace); one allowing every command does, and the files stay read-only all the same.
+        { permissions: { allow: ['Bash(*)'] } },
       );
       expect(asked).toEqual([]);
       expect(readFileSync(join(home, '.gitconfig'), 'utf8')).not.toMatch(/fsmonitor|alias|PWNED/);
@@ -184,6 +186,31 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     });
     expect(asked).toEqual([]);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('fine\n');
+  });
+
+  it('PERM-03: Bash(cp:*), Bash(tee:*) and Bash(git:*) do not cover a command whose own arguments write outside: it asks', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'a3s-home-'));
+    const before = process.env.HOME;
+    process.env.HOME = home;
+    const dir = tempRepo();
+    try {
+      const allow = ['Bash(cp:*)', 'Bash(tee:*)', 'Bash(git:*)'];
+      for (const [id, line, written] of [
+        ['w1', 'cp README.md ~/planted.pth', join(home, 'planted.pth')],
+        ['w2', 'git diff --output=../out.patch', join(dir, '..', 'out.patch')],
+        ['w3', 'tee ../t.txt < README.md', join(dir, '..', 't.txt')],
+      ] as const) {
+        const { asked } = await run([bash(id, line)], { permissions: { allow } }, dir);
+        expect(asked, line).toEqual([id]);
+        expect(existsSync(written), line).toBe(false);
+      }
+      const inside = await run([bash('w4', 'cp README.md copy.md')], { permissions: { allow } }, dir);
+      expect(inside.asked).toEqual([]);
+      expect(readFileSync(join(dir, 'copy.md'), 'utf8')).toContain('# demo');
+    } finally {
+      process.env.HOME = before;
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('PERM-03: an eval cell allowed by a rule is held the same: a hook and .git/config are read-only', async () => {

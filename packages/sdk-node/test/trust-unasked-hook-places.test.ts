@@ -111,7 +111,9 @@ describe.skipIf(!CAN_HIDE)('a command allowed unasked, and the other places git 
         bash('u2', 'echo "[core] fsmonitor = touch PWNED" | tee -a ../.git/config'),
         bash('u3', 'git status --short && echo fine | tee note.txt'),
       ],
-      ['Bash(echo:*)', 'Bash(tee:*)', 'Bash(git:*)'],
+      // tee naming a file outside the workspace is not covered by Bash(tee:*) (it would ask); a
+      // rule allowing every command covers it, and the files above stay read-only all the same.
+      ['Bash(*)'],
     );
     expect(asked).toEqual([]);
     expect(existsSync(join(repo, '.git', 'hooks', 'pre-commit'))).toBe(false);
@@ -184,7 +186,8 @@ describe.skipIf(!CAN_HIDE)('a command allowed unasked, and the other places git 
       const { asked, got } = await run(
         dir,
         [bash('c1', 'echo "[alias] st = !touch PWNED" | tee ~/.gitconfig && git st')],
-        ['Bash(echo:*)', 'Bash(tee:*)', 'Bash(git:*)'],
+        // Bash(tee:*) would ask for tee writing outside the workspace; Bash(*) lets it run unasked.
+        ['Bash(*)'],
       );
       expect(asked).toEqual([]);
       expect(existsSync(join(dir, 'PWNED'))).toBe(false);

@@ -12,6 +12,7 @@ import { gitSubjects } from './git-command.js';
 import { commandLanguageCode } from './command-languages.js';
 import { interpreterIsOpaque, isShell, shellInvocation } from './interpreters.js';
 import { npmSubjects } from './npm-command.js';
+import { operandWrites } from './operand-writes.js';
 import {
   assignmentName,
   basename,
@@ -25,6 +26,7 @@ import {
 import { giveUp, MAX_SHELL_NESTING, TOO_DEEP } from './shell-scan.js';
 import { assignmentSubjects } from './variables.js';
 import { WRAPPERS, type Unwrap } from './wrappers.js';
+import { noteWriteTargets } from './write-targets.js';
 
 /** How the judge recurses into shell code found inside a command. */
 export interface JudgeContext {
@@ -140,8 +142,12 @@ export function judgeSimpleCommand(line: readonly ShellWord[], context: JudgeCon
   }
   if (named) {
     const rest = words.slice(k + 1).map((w) => w.text);
-    out.push([basename(words[k]!.text), ...rest, ...(moreArgs ? [HOLE] : [])].join(' '));
-    if (basename(words[k]!.text) === 'npm') out.push(...npmSubjects(rest));
+    const base = basename(words[k]!.text);
+    out.push([base, ...rest, ...(moreArgs ? [HOLE] : [])].join(' '));
+    if (base === 'npm') out.push(...npmSubjects(rest));
+    // Words xargs appends may be files it writes too (`xargs rm`, `xargs cp -t ~/x`).
+    const written = operandWrites(base, moreArgs ? [...words.slice(k + 1), syntheticWord(HOLE)] : words.slice(k + 1));
+    noteWriteTargets(written);
   }
   out.push(joinWords(line));
   return [...new Set(out)];

@@ -10,6 +10,7 @@ import { lexShell, type ShellToken } from './shell-lexer.js';
 import { parseSimpleCommands } from './shell-parser.js';
 import { giveUp, MAX_SHELL_NESTING, startScanBudget, TOO_DEEP, unreadableReason } from './shell-scan.js';
 import { OPAQUE } from './shell-word.js';
+import { noteWriteTargets, startWriteTargets, takeWriteTargets } from './write-targets.js';
 
 /** The subjects of a command line. */
 export interface ShellJudgement {
@@ -23,8 +24,9 @@ export interface ShellJudgement {
    */
   readonly unreadable?: string;
   /**
-   * The files the line's redirections write (`> out.txt`, `>> ~/.bashrc`, `&> log`, `<> f`), at
-   * any depth, after quote removal (`HOLE` where computed), deduplicated, in order.
+   * The files the line writes, at any depth, after quote removal (`HOLE` where computed),
+   * deduplicated, in order: its redirections' targets (`> out.txt`, `>> ~/.bashrc`, `&> log`,
+   * `<> f`) and what its commands write through their arguments (`cp x ~/y`, `tee f`, `sort -o f`).
    */
   readonly writes: readonly string[];
 }
@@ -36,16 +38,13 @@ const SCAN_STEPS_BASE = 1_000_000;
 const WRITING = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 const DESCRIPTOR = /^(?:\d+-?|-)$/;
 
-/** The write targets of the judgement under way (see {@link ShellJudgement.writes}). */
-let writes: string[] = [];
-
 function collectWrites(tokens: readonly ShellToken[]): void {
   for (let i = 0; i < tokens.length - 1; i++) {
     const token = tokens[i]!;
     const next = tokens[i + 1]!;
     if (token.kind !== 'redirect' || !WRITING.has(token.op) || next.kind !== 'word') continue;
     if (token.op === '>&' && DESCRIPTOR.test(next.word.text)) continue;
-    writes.push(next.word.text);
+    noteWriteTargets([next.word.text]);
   }
 }
 
@@ -67,10 +66,9 @@ function judgeShell(text: string, depth: number): string[] {
 /** Judges `command` (see the module comment). */
 export function judgeShellCommand(command: string): ShellJudgement {
   startScanBudget(SCAN_STEPS_PER_CHAR * command.length + SCAN_STEPS_BASE);
-  writes = [];
+  startWriteTargets();
   const judged = judgeShell(command, 0);
-  const written = [...new Set(writes)];
-  writes = [];
+  const written = takeWriteTargets();
   const unreadable = unreadableReason();
   if (unreadable !== undefined) judged.push(OPAQUE);
   const subjects = [...new Set(judged)];

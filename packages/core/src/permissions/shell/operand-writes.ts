@@ -1,0 +1,161 @@
+/**
+ * The files a command writes through its own arguments, not a redirection: the destination of
+ * `cp`, `mv`, `install` and `ln`, each operand of `tee`, `touch`, `mkdir`, `rm`, `truncate`…,
+ * `dd of=`, `sort -o`, `curl -o`, `wget -O`, `sed -i`'s files, `git diff --output`, `tar -cf`,
+ * `unzip -d`, a compiler's `-o`. They join the line's redirection targets, so a rule naming the
+ * command (`Bash(cp:*)`) does not cover `cp x.pth ~/.local/lib/…` (outside the workspace) as it
+ * does not cover `echo … >> ~/.bashrc`. Options are read generously: a word that may be a
+ * destination is taken as one.
+ */
+import type { ShellWord } from './shell-word.js';
+
+/** Writes each of its operands (makes, changes or removes it). */
+const EVERY_OPERAND = new Set([
+  'tee',
+  'touch',
+  'mkdir',
+  'rm',
+  'rmdir',
+  'unlink',
+  'truncate',
+  'shred',
+  'mv',
+  'mkfifo',
+  'mknod',
+]);
+/** Writes its last operand, or the folder `-t`/`--target-directory` names. */
+const LAST_OPERAND = new Set(['cp', 'install', 'ln', 'rsync', 'scp']);
+
+interface Outputs {
+  /** Short options whose value is a file written (`-o out`, `-oout`). */
+  readonly short?: string;
+  /** Long options whose value is a file written (`--output=out`, `--output out`). */
+  readonly long?: readonly string[];
+}
+
+/** Options whose value is a file or folder the command writes. */
+const OUTPUT_OPTIONS: Readonly<Record<string, Outputs>> = {
+  sort: { short: 'o', long: ['output'] },
+  curl: {
+    short: 'oDc',
+    long: ['output', 'output-dir', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'libcurl', 'stderr'],
+  },
+  wget: { short: 'OoaP', long: ['output-document', 'output-file', 'append-output', 'directory-prefix'] },
+  unzip: { short: 'd' },
+  patch: { short: 'o', long: ['output'] },
+  gcc: { short: 'o' },
+  'g++': { short: 'o' },
+  cc: { short: 'o' },
+  clang: { short: 'o' },
+  'clang++': { short: 'o' },
+  go: { short: 'o' },
+  rustc: { short: 'o' },
+};
+
+/** Git subcommands and the options whose value they write. */
+const GIT_OUTPUTS: Readonly<Record<string, Outputs>> = {
+  diff: { long: ['output'] },
+  log: { long: ['output'] },
+  show: { long: ['output'] },
+  'format-patch': { short: 'o', long: ['output-directory', 'output'] },
+  archive: { short: 'o', long: ['output'] },
+};
+// Git global options that take the next word.
+const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
+
+const text = (w: ShellWord): string => w.text;
+const isOption = (t: string): boolean => t.length > 1 && t.startsWith('-');
+
+/** The values of the `outputs` options among `args`. */
+function optionValues(args: readonly string[], outputs: Outputs): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const name = a.slice(2, eq === -1 ? undefined : eq);
+      if (!(outputs.long ?? []).includes(name)) continue;
+      if (eq !== -1) out.push(a.slice(eq + 1));
+      else if (args[i + 1] !== undefined) out.push(args[++i]!);
+      continue;
+    }
+    if (!isOption(a)) continue;
+    for (let c = 1; c < a.length; c++) {
+      if (!(outputs.short ?? '').includes(a[c]!)) continue;
+      if (c < a.length - 1) out.push(a.slice(c + 1));
+      else if (args[i + 1] !== undefined) out.push(args[++i]!);
+      break;
+    }
+  }
+  return out;
+}
+
+/** The words of `args` that are not options (all of them after `--`). */
+function operands(args: readonly string[]): string[] {
+  const end = args.indexOf('--');
+  const before = end === -1 ? args : args.slice(0, end);
+  return [...before.filter((a) => !isOption(a)), ...(end === -1 ? [] : args.slice(end + 1))];
+}
+
+function gitWrites(args: readonly string[]): string[] {
+  let i = 0;
+  while (i < args.length && isOption(args[i]!)) i += GIT_VALUED.has(args[i]!) ? 2 : 1;
+  const sub = args[i];
+  const rest = args.slice(i + 1);
+  if (sub === undefined) return [];
+  const outputs = GIT_OUTPUTS[sub];
+  if (outputs !== undefined) return optionValues(rest, outputs);
+  const plain = operands(rest);
+  if (sub === 'clone') return plain.slice(1, 2);
+  if (sub === 'init') return plain.slice(0, 1);
+  if (sub === 'worktree' && plain[0] === 'add') return plain.slice(1, 2);
+  if (sub === 'bundle' && plain[0] === 'create') return plain.slice(1, 2);
+  return [];
+}
+
+// tar writes the archive `-f` names when it creates or adds to one, and extracts into `-C`.
+function tarWrites(args: readonly string[]): string[] {
+  const mode = args.find((a) => /^-?[A-Za-z]+$/.test(a) && !a.startsWith('--')) ?? '';
+  const creates = /[cru]/.test(mode) || args.some((a) => /^--(?:create|append|update)$/.test(a));
+  const extracts = /x/.test(mode) || args.some((a) => /^--(?:extract|get)$/.test(a));
+  const out: string[] = [];
+  if (creates) {
+    out.push(...optionValues(args, { short: 'f', long: ['file'] }));
+    // `tar cf archive.tar …`: the old style takes the f value from the first operand.
+    if (/^[A-Za-z]*f[A-Za-z]*$/.test(args[0] ?? '') && args[1] !== undefined) out.push(args[1]);
+  }
+  if (extracts) out.push(...optionValues(args, { short: 'C', long: ['directory'] }));
+  return out;
+}
+
+// sed and perl write the files they edit in place (`-i`, `-i.bak`, `--in-place`).
+function inPlaceWrites(base: string, args: readonly string[]): string[] {
+  if (!args.some((a) => /^-[A-Za-z]*i/.test(a) || a.startsWith('--in-place'))) return [];
+  const scripted = args.some((a) => /^-[A-Za-z]*[ef]$/.test(a) || /^--(?:expression|file)/.test(a));
+  const plain = operands(args.filter((a, i) => !/^-[A-Za-z]*[ef]$/.test(args[i - 1] ?? '') || isOption(a)));
+  // Without -e (sed) the first operand is the script; perl's is after -e, always given for -i edits.
+  return base === 'sed' && !scripted ? plain.slice(1) : plain;
+}
+
+/**
+ * The files the command `base` writes through its arguments `args` (words after the command
+ * name), as written; an argument computed at run time keeps its hole.
+ */
+export function operandWrites(base: string, args: readonly ShellWord[]): string[] {
+  const words = args.map(text);
+  if (EVERY_OPERAND.has(base)) return operands(words);
+  if (LAST_OPERAND.has(base)) {
+    const target = optionValues(words, { short: 't', long: ['target-directory'] });
+    if (target.length > 0) return target;
+    const plain = operands(words);
+    return plain.length > 1 || base === 'ln' ? plain.slice(-1) : [];
+  }
+  if (base === 'dd') return words.filter((w) => w.startsWith('of=')).map((w) => w.slice(3));
+  if (base === 'git') return gitWrites(words);
+  if (base === 'tar' || base === 'gtar' || base === 'bsdtar') return tarWrites(words);
+  if (base === 'sed' || base === 'perl') return inPlaceWrites(base, words);
+  const outputs = OUTPUT_OPTIONS[base];
+  if (outputs !== undefined) return optionValues(words, outputs);
+  return [];
+}
