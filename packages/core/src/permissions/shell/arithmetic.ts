@@ -120,6 +120,8 @@ function namesGiven(name: string, args: readonly string[]): readonly string[] {
 }
 
 const NAME_WITH_SUBSCRIPT = /^[A-Za-z_][A-Za-z0-9_]*\[(.*)\](?:\+?=.*)?$/s;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^=]*\])?\+?=/s;
+const PREFIXES = new Set(['builtin', 'command', 'time', '-p', '--']);
 
 /**
  * What in the simple command `raw` (its words as written: assignments, name, arguments) is
@@ -132,11 +134,13 @@ export function commandArithmeticRisk(raw: readonly string[]): string | undefine
   const bare = raw.map((w) => w.replace(/["']/g, ''));
   let at = 0;
   for (; at < bare.length; at++) {
+    if (!ASSIGNMENT.test(bare[at]!)) break;
     const m = NAME_WITH_SUBSCRIPT.exec(bare[at]!);
-    if (m === null || !/^[^=]*\]\+?=/.test(bare[at]!)) break;
-    const risk = arithmeticRisk(m[1]!);
+    const risk = m === null ? undefined : arithmeticRisk(m[1]!);
     if (risk !== undefined) return risk;
   }
+  // `builtin let`, `command let`, `time let` run the same builtin.
+  while (at < bare.length && PREFIXES.has(bare[at]!)) at++;
   const name = bare[at];
   if (name === undefined) return undefined;
   const args = bare.slice(at + 1);
