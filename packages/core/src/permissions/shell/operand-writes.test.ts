@@ -2,7 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { PermissionPolicy } from '../permission-policy.js';
 import { judgeShellCommand } from './shell-judge.js';
 
-const ALLOW = ['cp', 'mv', 'ln', 'install', 'tee', 'rm', 'mkdir', 'touch', 'sort', 'curl', 'wget', 'sed', 'tar', 'dd']
+const ALLOW = [
+  'cp',
+  'mv',
+  'ln',
+  'install',
+  'tee',
+  'rm',
+  'mkdir',
+  'touch',
+  'sort',
+  'curl',
+  'wget',
+  'sed',
+  'tar',
+  'dd',
+  'uniq',
+  'zip',
+  'openssl',
+]
   .map((c) => `Bash(${c}:*)`)
   .concat([
     'Bash(git:*)',
@@ -45,6 +63,11 @@ describe('files a command writes through its own arguments', () => {
     ['git clone https://example.com/r ~/r', '~/r'],
     ['git -C . worktree add ../wt', '../wt'],
     ['sudo cp a /srv/x', '/srv/x'],
+    ['find . -fprint ~/list', '~/list'],
+    ['uniq a.txt ~/u.txt', '~/u.txt'],
+    ['zip -r ~/src.zip src', '~/src.zip'],
+    ['openssl enc -in a -out ~/e.bin', '~/e.bin'],
+    ['find . -name x -exec cp {} ~/x \\;', '~/x'],
   ])(
     'PERM-03: %j writes %j outside the workspace: a rule naming the command does not cover it (asks)',
     (command, target) => {
@@ -73,6 +96,9 @@ describe('files a command writes through its own arguments', () => {
       'git clone https://example.com/r r',
       'go build -o bin/app .',
       'cat ~/.bashrc',
+      'find . -name "*.ts" -print',
+      'uniq a.txt',
+      'zip -r out.zip src',
     ])
       expect(decide(command), command).toBe('allow');
   });

@@ -2,7 +2,7 @@
  * The files a command writes through its own arguments, not a redirection: the destination of
  * `cp`, `mv`, `install` and `ln`, each operand of `tee`, `touch`, `mkdir`, `rm`, `truncate`…,
  * `dd of=`, `sort -o`, `curl -o`, `wget -O`, `sed -i`'s files, `git diff --output`, `tar -cf`,
- * `unzip -d`, a compiler's `-o`. They join the line's redirection targets, so a rule naming the
+ * `unzip -d`, `find -fprint`, `uniq in out`, `zip out.zip`, a compiler's `-o`. They join the line's redirection targets, so a rule naming the
  * command (`Bash(cp:*)`) does not cover `cp x.pth ~/.local/lib/…` (outside the workspace) as it
  * does not cover `echo … >> ~/.bashrc`. Options are read generously: a word that may be a
  * destination is taken as one.
@@ -50,7 +50,13 @@ const OUTPUT_OPTIONS: Readonly<Record<string, Outputs>> = {
   'clang++': { short: 'o' },
   go: { short: 'o' },
   rustc: { short: 'o' },
+  iconv: { short: 'o', long: ['output'] },
 };
+
+/** Commands that write the operand at this position (`uniq in out`, `zip out.zip files…`). */
+const NTH_OPERAND: Readonly<Record<string, number>> = { uniq: 1, xxd: 1, zip: 0 };
+// find's actions that write the file named by the next word.
+const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
 
 /** Git subcommands and the options whose value they write. */
 const GIT_OUTPUTS: Readonly<Record<string, Outputs>> = {
@@ -152,6 +158,10 @@ export function operandWrites(base: string, args: readonly ShellWord[]): string[
     return plain.length > 1 || base === 'ln' ? plain.slice(-1) : [];
   }
   if (base === 'dd') return words.filter((w) => w.startsWith('of=')).map((w) => w.slice(3));
+  if (base === 'find') return words.filter((_, i) => FIND_WRITES.has(words[i - 1] ?? ''));
+  if (base === 'openssl') return words.filter((_, i) => words[i - 1] === '-out');
+  const nth = NTH_OPERAND[base];
+  if (nth !== undefined) return operands(words).slice(nth, nth + 1);
   if (base === 'git') return gitWrites(words);
   if (base === 'tar' || base === 'gtar' || base === 'bsdtar') return tarWrites(words);
   if (base === 'sed' || base === 'perl') return inPlaceWrites(base, words);
