@@ -1,7 +1,9 @@
 // A Bash rule naming commands allows running them; a file the line itself writes outside the
 // workspace through a redirection (`echo … >> ~/.bashrc`) is not what it allows, so such a line
 // is decided as if no allow rule matched.
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { firstWriteOutside } from './outside-writes.js';
 import { PermissionPolicy } from './permission-policy.js';
@@ -84,4 +86,35 @@ describe('PERM-03: an allow rule naming commands and a line writing outside the 
     const denying = new PermissionPolicy({ allow: ['Bash(echo:*)'], deny: ['Bash(echo bad:*)'] });
     expect(denying.evaluate('bash', { command: 'echo bad > /etc/x' }, ROOT).decision).toBe('deny');
   });
+});
+
+describe('a target inside the workspace as written, behind a symbolic link that leads out', () => {
+  // The place outside is made in the home folder (outside the workspace and the temporary folders).
+  const homeOutside = !homedir().startsWith(tmpdir()) && homedir() !== '/';
+  it.skipIf(!homeOutside)(
+    'PERM-03: counts as outside: a link to a folder or file outside, or a dangling one; links inside and the temporary folder do not',
+    () => {
+      const base = mkdtempSync(join(tmpdir(), 'a3s-links-'));
+      const away = mkdtempSync(join(homedir(), '.a3s-away-'));
+      try {
+        const ws = join(base, 'ws');
+        mkdirSync(join(ws, 'src'), { recursive: true });
+        symlinkSync(away, join(ws, 'out'));
+        symlinkSync(join(away, 'f'), join(ws, 'dangling'));
+        symlinkSync(join(ws, 'src'), join(ws, 'in'));
+        symlinkSync(tmpdir(), join(ws, 'scratch'));
+        expect(firstWriteOutside(['out/x.pth'], ws)).toBe('out/x.pth');
+        expect(firstWriteOutside(['out'], ws)).toBe('out');
+        expect(firstWriteOutside(['dangling'], ws)).toBe('dangling');
+        expect(firstWriteOutside(['in/a.ts', 'src/new/deep.ts', 'scratch/x'], ws)).toBeUndefined();
+        const policy = new PermissionPolicy({ allow: ['Bash(cp:*)', 'Bash(echo:*)'], defaultDecision: 'ask' });
+        expect(policy.evaluate('bash', { command: 'cp a.txt out/x.pth' }, ws).decision).toBe('ask');
+        expect(policy.evaluate('bash', { command: 'echo hi > out/y.pth' }, ws).decision).toBe('ask');
+        expect(policy.evaluate('bash', { command: 'cp a.txt in/b.txt' }, ws).decision).toBe('allow');
+      } finally {
+        rmSync(base, { recursive: true, force: true });
+        rmSync(away, { recursive: true, force: true });
+      }
+    },
+  );
 });

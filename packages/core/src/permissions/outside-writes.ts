@@ -5,9 +5,12 @@
  * commands (only by one allowing every command), so it is decided as if no allow rule matched.
  * The workspace, the temporary folder and the terminal's streams (`/dev/null`, `/dev/stderr`,
  * `/dev/fd/N`, `/dev/tty`) may be written; a target computed at run time (`> "$OUT"`) cannot be
- * judged, so it counts as outside.
+ * judged, so it counts as outside, and so does one inside as written whose folders lead out
+ * through a symbolic link already on disk.
  */
+import { lstatSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
 import { canonicalPath } from './path-spelling.js';
 import { HOLE } from './shell/shell-word.js';
 
@@ -21,6 +24,51 @@ function under(path: string, folder: string): boolean {
 /** The folders besides the workspace a line may write unasked: the temporary folders. */
 function scratchFolders(): string[] {
   return [...new Set(['/tmp', '/var/tmp', tmpdir()])].filter((f) => f.startsWith('/'));
+}
+
+// A symbolic link whose target does not exist: writing through it makes the target, wherever it is.
+function dangling(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when the folders on the way to `path` (absolute, lexically under `root`), as they are on
+ * disk now, lead outside `root` and the temporary folders through a symbolic link. A path whose
+ * folders cannot be read counts as leading out.
+ */
+function leadsOut(path: string, root: string): boolean {
+  let real: string;
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    return false;
+  }
+  // The deepest part of the path that exists: what is written below it is made there.
+  let existing = path;
+  for (;;) {
+    try {
+      real = realpathSync(existing);
+      break;
+    } catch (e) {
+      const parent = dirname(existing);
+      const code = (e as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || parent === existing || dangling(existing)) return true;
+      existing = parent;
+    }
+  }
+  if (under(real, realRoot)) return false;
+  return !scratchFolders().some((f) => {
+    try {
+      return under(real, realpathSync(f));
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
@@ -39,7 +87,11 @@ export function firstWriteOutside(targets: readonly string[], root: string | und
       return target;
     }
     const absolute = target.startsWith('/') ? target : `${root}/${target}`;
-    if (under(absolute, root)) continue;
+    // Inside as written, but a symbolic link on the way may lead out (`link/x.pth`, link → ~/.local/lib).
+    if (under(absolute, root)) {
+      if (leadsOut(absolute, root)) return target;
+      continue;
+    }
     if (target.startsWith('/') && scratchFolders().some((f) => under(absolute, f))) continue;
     return target;
   }

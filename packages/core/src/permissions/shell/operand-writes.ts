@@ -151,6 +151,8 @@ function inPlaceWrites(base: string, args: readonly string[]): string[] {
 export function operandWrites(base: string, args: readonly ShellWord[]): string[] {
   const words = args.map(text);
   if (EVERY_OPERAND.has(base)) return operands(words);
+  // A symbolic link to a place outside lets the next write go there: `ln -s` writes what it links to.
+  if (base === 'ln' && words.some((w) => /^-[A-Za-z]*s/.test(w) || w === '--symbolic')) return operands(words);
   if (LAST_OPERAND.has(base)) {
     const target = optionValues(words, { short: 't', long: ['target-directory'] });
     if (target.length > 0) return target;
