@@ -81,6 +81,14 @@ describe('commands that run another command, beyond the common wrappers', () => 
       'cat cmds | gdb ./a.out',
       "vim f <<< ':!rm x'",
       'lldb ./a.out < cmds',
+      // Input given to a group, a subshell, a loop, a shell's -c code, the shell itself or a coprocess.
+      "{ vi; } <<< ':!rm x'",
+      "(gdb -batch) <<< 'shell rm x'",
+      "for i in 1; do gdb; done <<< 'shell rm x'",
+      "sh -c 'gdb' <<< 'shell rm x'",
+      "bash -c 'vi' <<< ':!rm x'",
+      'exec < cmds; gdb',
+      "coproc gdb; echo 'shell rm x' >&${COPROC[1]}",
       'ssh-keygen -D ./evil.so',
     ])
       expect(judgeShellCommand(command).opaque, command).toBe(true);

@@ -7,7 +7,7 @@
  */
 import { judgeSimpleCommand } from './command-judge.js';
 import { lexShell, type ShellToken } from './shell-lexer.js';
-import { parseSimpleCommands } from './shell-parser.js';
+import { givesInput, parseSimpleCommands } from './shell-parser.js';
 import { giveUp, MAX_SHELL_NESTING, startScanBudget, TOO_DEEP, unreadableReason } from './shell-scan.js';
 import { OPAQUE } from './shell-word.js';
 import { noteWriteTargets, startWriteTargets, takeWriteTargets } from './write-targets.js';
@@ -48,7 +48,7 @@ function collectWrites(tokens: readonly ShellToken[]): void {
   }
 }
 
-function judgeShell(text: string, depth: number): string[] {
+function judgeShell(text: string, depth: number, inheritedInput = false): string[] {
   if (depth > MAX_SHELL_NESTING) {
     giveUp(TOO_DEEP);
     return [OPAQUE];
@@ -56,10 +56,15 @@ function judgeShell(text: string, depth: number): string[] {
   const lexed = lexShell(text);
   collectWrites(lexed.tokens);
   const out: string[] = [];
+  // Input given anywhere in the line may reach every command in it (`{ vi; } <<< …`, `exec < f`,
+  // a loop's redirection) and the shell code those run (`sh -c 'gdb' <<< …`): read generously.
+  const lineInput = inheritedInput || givesInput(lexed.tokens);
+  const judge = (code: string, d: number): string[] => judgeShell(code, d, lineInput);
   // Loops, not spreads: a long command line has more subjects than a call can take arguments.
   for (const command of parseSimpleCommands(lexed.tokens))
-    for (const s of judgeSimpleCommand(command.words, { depth, judgeShell, input: command.input })) out.push(s);
-  for (const body of lexed.nested) for (const s of judgeShell(body, depth + 1)) out.push(s);
+    for (const s of judgeSimpleCommand(command.words, { depth, judgeShell: judge, input: command.input || lineInput }))
+      out.push(s);
+  for (const body of lexed.nested) for (const s of judgeShell(body, depth + 1, lineInput)) out.push(s);
   return out;
 }
 

@@ -15,8 +15,22 @@ export interface SimpleCommand {
   readonly input: boolean;
 }
 
-// Redirections that give a command its input (any descriptor: read generously).
-const INPUT = new Set(['<', '<<', '<<-', '<<<', '<>', '<&']);
+/** Redirections that give a command its input (any descriptor: read generously). */
+export const INPUT = new Set(['<', '<<', '<<-', '<<<', '<>', '<&']);
+
+/**
+ * True when something in `tokens` gives input to a command: a redirection of input, a pipe or a
+ * coprocess. Given to a group, a loop or `exec`, it reaches every command inside, and the shell
+ * code those run.
+ */
+export function givesInput(tokens: readonly ShellToken[]): boolean {
+  return tokens.some(
+    (t) =>
+      (t.kind === 'redirect' && INPUT.has(t.op)) ||
+      (t.kind === 'op' && (t.op === '|' || t.op === '|&')) ||
+      (t.kind === 'word' && isKeyword(t.word, 'coproc')),
+  );
+}
 
 // Reserved words that only open or close a structure; the commands inside are judged on their own.
 const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '{', '}', '!']);
