@@ -217,6 +217,9 @@ describe('variables that name a command or change git configuration (PERM-02)', 
     'shopt -s expand_aliases\nBASH_ALIASES[q]=rm\nq x',
     'BASH_CMDS[q]=/bin/rm; q x',
     'BASH_CMDS+=([q]=/bin/rm); q x',
+    // The programs sudo -A and git's web browsing run.
+    "SUDO_ASKPASS='rm x' sudo -A true",
+    "BROWSER='rm x' git help --web log",
   ])('PERM-02: %j is denied by Bash(rm:*)', (command) => {
     expect(policy.evaluate('bash', { command }).decision).toBe('deny');
   });

@@ -50,6 +50,8 @@ export const COMMAND_VARIABLES: ReadonlySet<string> = new Set([
   'GIT_SSH_COMMAND',
   'GIT_ASKPASS',
   'SSH_ASKPASS',
+  'SUDO_ASKPASS',
+  'BROWSER',
   'GIT_EXTERNAL_DIFF',
   'GIT_PROXY_COMMAND',
   'LESSOPEN',
