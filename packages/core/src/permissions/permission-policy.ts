@@ -17,7 +17,7 @@ import {
 } from './permission-rule.js';
 import { withAncestors } from './path-spelling.js';
 import { firstWriteOutside } from './outside-writes.js';
-import { mcpPathArguments, shellWrites, unreadableCommand } from './rule-subjects.js';
+import { mcpPathArguments, shellSecrets, shellWrites, unreadableCommand } from './rule-subjects.js';
 
 const MCP_TOOL = /^mcp__/i;
 import { firstShellRuleMatching, isShellRule } from './shell-equivalent.js';
@@ -148,7 +148,10 @@ export class PermissionPolicy {
     if (asked !== undefined) return { decision: 'ask', rule: asked };
     // A rule naming commands does not cover a line that itself writes a file outside the workspace.
     const written = shellWrites(toolName, args);
-    const outside = written === undefined || written.length === 0 ? undefined : firstWriteOutside(written, root);
+    // Nor one naming a place where credentials are kept (`cat ~/.aws/credentials`).
+    const outside =
+      (written === undefined || written.length === 0 ? undefined : firstWriteOutside(written, root)) ??
+      shellSecrets(toolName, args)?.[0];
     for (const r of this.#allow)
       if ((outside === undefined || ruleCoversAllCalls(r, toolName)) && ruleMatches(r, toolName, args, 'all', root))
         return { decision: 'allow', rule: r.source };

@@ -74,6 +74,16 @@ export function unreadableCommand(toolName: string, args: unknown): string | und
 }
 
 /**
+ * The words of a `bash` call that name a place where credentials are kept (see
+ * `ShellJudgement.secrets`), or `undefined` for another tool or a call without a command.
+ */
+export function shellSecrets(toolName: string, args: unknown): readonly string[] | undefined {
+  if (toolName.toLowerCase() !== 'bash') return undefined;
+  const command = field(args, 'command');
+  return typeof command === 'string' && command.length > 0 ? judgeShell(command).secrets : undefined;
+}
+
+/**
  * The files a `bash` call's redirections write (see `ShellJudgement.writes`), or `undefined` for
  * another tool or a call without a command.
  */

@@ -27,6 +27,7 @@ import { giveUp, MAX_SHELL_NESTING, TOO_DEEP } from './shell-scan.js';
 import { assignmentSubjects } from './variables.js';
 import { WRAPPERS, type Unwrap } from './wrappers.js';
 import { noteWriteTargets } from './write-targets.js';
+import { noteSecretPaths } from './secret-paths.js';
 
 /** How the judge recurses into shell code found inside a command. */
 export interface JudgeContext {
@@ -83,6 +84,7 @@ export function judgeSimpleCommand(line: readonly ShellWord[], context: JudgeCon
     giveUp(arithmeticReason(arithmetic));
     return [OPAQUE, joinWords(line)];
   }
+  noteSecretPaths(line.map((w) => w.text));
   const out: string[] = [];
   let words = line;
   // Assignments lead a command, and may follow `time` (a keyword) or `env` (whose settings are any

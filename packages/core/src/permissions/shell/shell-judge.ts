@@ -11,6 +11,7 @@ import { givesInput, parseSimpleCommands } from './shell-parser.js';
 import { giveUp, MAX_SHELL_NESTING, startScanBudget, TOO_DEEP, unreadableReason } from './shell-scan.js';
 import { OPAQUE } from './shell-word.js';
 import { noteWriteTargets, startWriteTargets, takeWriteTargets } from './write-targets.js';
+import { noteSecretPaths, startSecretPaths, takeSecretPaths } from './secret-paths.js';
 
 /** The subjects of a command line. */
 export interface ShellJudgement {
@@ -29,6 +30,11 @@ export interface ShellJudgement {
    * `<> f`) and what its commands write through their arguments (`cp x ~/y`, `tee f`, `sort -o f`).
    */
   readonly writes: readonly string[];
+  /**
+   * The words of the line that name a place where credentials are kept (`~/.ssh/id_ed25519`,
+   * `$HOME/.aws/credentials`, `< ~/.netrc`), at any depth, in order (see `secret-paths.ts`).
+   */
+  readonly secrets: readonly string[];
 }
 // Scanning work allowed per judgement: far above what real commands need (a few steps a character).
 const SCAN_STEPS_PER_CHAR = 64;
@@ -42,6 +48,7 @@ function collectWrites(tokens: readonly ShellToken[]): void {
   for (let i = 0; i < tokens.length - 1; i++) {
     const token = tokens[i]!;
     const next = tokens[i + 1]!;
+    if (token.kind === 'redirect' && next.kind === 'word') noteSecretPaths([next.word.text]);
     if (token.kind !== 'redirect' || !WRITING.has(token.op) || next.kind !== 'word') continue;
     if (token.op === '>&' && DESCRIPTOR.test(next.word.text)) continue;
     noteWriteTargets([next.word.text]);
@@ -72,8 +79,10 @@ function judgeShell(text: string, depth: number, inheritedInput = false): string
 export function judgeShellCommand(command: string): ShellJudgement {
   startScanBudget(SCAN_STEPS_PER_CHAR * command.length + SCAN_STEPS_BASE);
   startWriteTargets();
+  startSecretPaths();
   const judged = judgeShell(command, 0);
   const written = takeWriteTargets();
+  const secrets = takeSecretPaths();
   const unreadable = unreadableReason();
   if (unreadable !== undefined) judged.push(OPAQUE);
   const subjects = [...new Set(judged)];
@@ -81,6 +90,7 @@ export function judgeShellCommand(command: string): ShellJudgement {
     subjects,
     opaque: subjects.includes(OPAQUE),
     writes: written,
+    secrets,
     ...(unreadable === undefined ? {} : { unreadable }),
   };
 }
