@@ -151,8 +151,11 @@ function inPlaceWrites(base: string, args: readonly string[]): string[] {
 export function operandWrites(base: string, args: readonly ShellWord[]): string[] {
   const words = args.map(text);
   if (EVERY_OPERAND.has(base)) return operands(words);
-  // A symbolic link to a place outside lets the next write go there: `ln -s` writes what it links to.
-  if (base === 'ln' && words.some((w) => /^-[A-Za-z]*s/.test(w) || w === '--symbolic')) return operands(words);
+  // A link to a file outside (symbolic or hard) lets the next write go there: `ln` writes what it
+  // links to, and so does `cp -l`/`-s`, which make links instead of copies.
+  if (base === 'ln') return operands(words);
+  if (base === 'cp' && words.some((w) => /^-[A-Za-z]*[ls]/.test(w) || /^--(?:link|symbolic-link)$/.test(w)))
+    return operands(words);
   if (LAST_OPERAND.has(base)) {
     const target = optionValues(words, { short: 't', long: ['target-directory'] });
     if (target.length > 0) return target;
