@@ -41,6 +41,26 @@ describe.skipIf(!CAN_HIDE)('what a command creates where a write rule denies it'
     expect(got.get('b2')?.output).toContain('No such file or directory');
   });
 
+  it('PERM-02: a command that fails on a file the rules keep from it is told which rules keep it', async () => {
+    const dir = workspace();
+    mkdirSync(join(dir, 'keys'));
+    writeFileSync(join(dir, 'keys', 'k'), 'SECRET=1\n');
+    writeFileSync(join(dir, 'dist.js'), 'old\n');
+    const { session } = await run(
+      dir,
+      [bash('n1', 'cat keys/k'), bash('n2', 'echo new > dist.js'), bash('n3', 'cat missing.txt')],
+      { permissions: { deny: ['Read(keys/**)', 'Write(dist.js)'] } },
+    );
+    const got = results(session);
+    expect(got.get('n1')?.output).toContain('cat: keys/k: No such file or directory');
+    expect(got.get('n1')?.output).toContain('[files the read rules cover (Read(keys/**)) are kept from this command');
+    expect(got.get('n2')?.output).toContain(
+      '[files the write rules cover (Write(dist.js)) are read-only for this command]',
+    );
+    expect(readFileSync(join(dir, 'dist.js'), 'utf8')).toBe('old\n');
+    expect(got.get('n3')?.output).not.toContain('the read rules cover');
+  });
+
   it('PERM-02: what existed before the command is left alone, and a command that creates nothing denied passes', async () => {
     const dir = workspace();
     mkdirSync(join(dir, 'locks'));

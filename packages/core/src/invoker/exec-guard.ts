@@ -23,6 +23,7 @@ import { deniedWrites, holdsWrites, mergeDeniedWrites, removeCreatedDenied } fro
 import { filesToHide } from './files-to-hide.js';
 import { type ConfigSnapshot, mendConfigs, snapshotConfigs, type WatchedConfig } from './git-config-guard.js';
 import { heldGitStore, type HeldGitStore } from './git-store.js';
+import { heldFilesNote } from './held-files-note.js';
 import { takeLateWrites, watchLateWrites } from './late-writes.js';
 
 // File times come from a coarse clock (a few milliseconds behind `Date.now()`).
@@ -82,7 +83,12 @@ export function guardExec(
         throw e;
       }
       const told = note?.(result);
-      const notes = [...(store === undefined ? [] : [store.note]), ...(told === undefined ? [] : [told])];
+      const held = heldFilesNote(result, hide, policy, workspace.root, ask);
+      const notes = [
+        ...(store === undefined ? [] : [store.note]),
+        ...(held === undefined ? [] : [held]),
+        ...(told === undefined ? [] : [told]),
+      ];
       const noted = notes.length === 0 ? result : { ...result, heldNotes: [...(result.heldNotes ?? []), ...notes] };
       if (!holdsWrites(policy, ask)) {
         const configured = await mended(before);
