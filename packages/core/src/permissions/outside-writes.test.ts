@@ -1,7 +1,7 @@
 // A Bash rule naming commands allows running them; a file the line itself writes outside the
 // workspace through a redirection (`echo … >> ~/.bashrc`) is not what it allows, so such a line
 // is decided as if no allow rule matched.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -107,6 +107,12 @@ describe('a target inside the workspace as written, behind a symbolic link that 
         expect(firstWriteOutside(['out'], ws)).toBe('out');
         expect(firstWriteOutside(['dangling'], ws)).toBe('dangling');
         expect(firstWriteOutside(['in/a.ts', 'src/new/deep.ts', 'scratch/x'], ws)).toBeUndefined();
+        // A hard link to a file outside is a second name of it (where both are on one file system).
+        writeFileSync(join(away, 'lib.pth'), '');
+        writeFileSync(join(ws, 'src', 'own.ts'), '');
+        expect(firstWriteOutside(['src/own.ts'], ws)).toBeUndefined();
+        if (hardLink(join(away, 'lib.pth'), join(ws, 'src', 'lib.pth')))
+          expect(firstWriteOutside(['src/lib.pth'], ws)).toBe('src/lib.pth');
         const policy = new PermissionPolicy({ allow: ['Bash(cp:*)', 'Bash(echo:*)'], defaultDecision: 'ask' });
         expect(policy.evaluate('bash', { command: 'cp a.txt out/x.pth' }, ws).decision).toBe('ask');
         expect(policy.evaluate('bash', { command: 'echo hi > out/y.pth' }, ws).decision).toBe('ask');
@@ -118,3 +124,13 @@ describe('a target inside the workspace as written, behind a symbolic link that 
     },
   );
 });
+
+// Makes a hard link; false where the two places are on different file systems.
+function hardLink(target: string, path: string): boolean {
+  try {
+    linkSync(target, path);
+    return true;
+  } catch {
+    return false;
+  }
+}

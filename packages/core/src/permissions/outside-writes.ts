@@ -6,9 +6,10 @@
  * The workspace, the temporary folder and the terminal's streams (`/dev/null`, `/dev/stderr`,
  * `/dev/fd/N`, `/dev/tty`) may be written; a target computed at run time (`> "$OUT"`) cannot be
  * judged, so it counts as outside, and so does one inside as written whose folders lead out
- * through a symbolic link already on disk.
+ * through a symbolic link already on disk, or a file with a second name (a hard link) that may be
+ * outside.
  */
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { canonicalPath } from './path-spelling.js';
@@ -24,6 +25,16 @@ function under(path: string, folder: string): boolean {
 /** The folders besides the workspace a line may write unasked: the temporary folders. */
 function scratchFolders(): string[] {
   return [...new Set(['/tmp', '/var/tmp', tmpdir()])].filter((f) => f.startsWith('/'));
+}
+
+// A regular file with more than one name.
+function secondName(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return st.isFile() && st.nlink > 1;
+  } catch {
+    return false;
+  }
 }
 
 // A symbolic link whose target does not exist: writing through it makes the target, wherever it is.
@@ -61,6 +72,8 @@ function leadsOut(path: string, root: string): boolean {
       existing = parent;
     }
   }
+  // A file with another name may have it outside: a hard link, made before, to a file out there.
+  if (existing === path && secondName(real)) return true;
   if (under(real, realRoot)) return false;
   return !scratchFolders().some((f) => {
     try {
