@@ -63,14 +63,19 @@ function judgeShell(command: string): ShellJudgement {
   return lastJudged.judgement;
 }
 
+// The judgement of a `bash` call's command, or `undefined` for another tool or a call without one.
+function judgedCall(toolName: string, args: unknown): ShellJudgement | undefined {
+  if (toolName.toLowerCase() !== 'bash') return undefined;
+  const command = field(args, 'command');
+  return typeof command === 'string' && command.length > 0 ? judgeShell(command) : undefined;
+}
+
 /**
  * Why the command of a `bash` call could not be read in full (see `ShellJudgement.unreadable`),
  * or `undefined`: such a command is held to every deny and ask rule.
  */
 export function unreadableCommand(toolName: string, args: unknown): string | undefined {
-  if (toolName.toLowerCase() !== 'bash') return undefined;
-  const command = field(args, 'command');
-  return typeof command === 'string' && command.length > 0 ? judgeShell(command).unreadable : undefined;
+  return judgedCall(toolName, args)?.unreadable;
 }
 
 /**
@@ -78,19 +83,15 @@ export function unreadableCommand(toolName: string, args: unknown): string | und
  * `ShellJudgement.secrets`), or `undefined` for another tool or a call without a command.
  */
 export function shellSecrets(toolName: string, args: unknown): readonly string[] | undefined {
-  if (toolName.toLowerCase() !== 'bash') return undefined;
-  const command = field(args, 'command');
-  return typeof command === 'string' && command.length > 0 ? judgeShell(command).secrets : undefined;
+  return judgedCall(toolName, args)?.secrets;
 }
 
 /**
- * The files a `bash` call's redirections write (see `ShellJudgement.writes`), or `undefined` for
- * another tool or a call without a command.
+ * The files a `bash` call writes (see `ShellJudgement.writes`), or `undefined` for another tool
+ * or a call without a command.
  */
 export function shellWrites(toolName: string, args: unknown): readonly string[] | undefined {
-  if (toolName.toLowerCase() !== 'bash') return undefined;
-  const command = field(args, 'command');
-  return typeof command === 'string' && command.length > 0 ? judgeShell(command).writes : undefined;
+  return judgedCall(toolName, args)?.writes;
 }
 
 /** Adds each spelling of `paths` to `out` once; returns the canonical spellings of each path. */

@@ -26,8 +26,7 @@ import {
 import { giveUp, MAX_SHELL_NESTING, TOO_DEEP } from './shell-scan.js';
 import { assignmentSubjects } from './variables.js';
 import { WRAPPERS, type Unwrap } from './wrappers.js';
-import { noteWriteTargets } from './write-targets.js';
-import { noteSecretPaths } from './secret-paths.js';
+import { noteSecrets, noteWrites } from './line-facts.js';
 
 /** How the judge recurses into shell code found inside a command. */
 export interface JudgeContext {
@@ -84,7 +83,7 @@ export function judgeSimpleCommand(line: readonly ShellWord[], context: JudgeCon
     giveUp(arithmeticReason(arithmetic));
     return [OPAQUE, joinWords(line)];
   }
-  noteSecretPaths(line.map((w) => w.text));
+  noteSecrets(line.map((w) => w.text));
   const out: string[] = [];
   let words = line;
   // Assignments lead a command, and may follow `time` (a keyword) or `env` (whose settings are any
@@ -149,7 +148,7 @@ export function judgeSimpleCommand(line: readonly ShellWord[], context: JudgeCon
     if (base === 'npm') out.push(...npmSubjects(rest));
     // Words xargs appends may be files it writes too (`xargs rm`, `xargs cp -t ~/x`).
     const written = operandWrites(base, moreArgs ? [...words.slice(k + 1), syntheticWord(HOLE)] : words.slice(k + 1));
-    noteWriteTargets(written);
+    noteWrites(written);
   }
   out.push(joinWords(line));
   return [...new Set(out)];

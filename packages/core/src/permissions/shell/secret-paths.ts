@@ -29,22 +29,3 @@ export function namesSecret(text: string): boolean {
     .split('/')
     .some((part, i) => part.includes(HOLE) && !(i === 0 && text.startsWith(HOLE)) && /^[.\uE000]/.test(part));
 }
-
-let found: string[] = [];
-
-/** Starts a judgement with no credential places found. */
-export function startSecretPaths(): void {
-  found = [];
-}
-
-/** Adds the words among `words` that name a credential place. */
-export function noteSecretPaths(words: readonly string[]): void {
-  for (const w of words) if (namesSecret(w)) found.push(w);
-}
-
-/** The credential places the judgement found, deduplicated, in order; the list starts empty again. */
-export function takeSecretPaths(): string[] {
-  const taken = [...new Set(found)];
-  found = [];
-  return taken;
-}

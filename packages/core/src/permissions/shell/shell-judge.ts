@@ -10,8 +10,7 @@ import { lexShell, type ShellToken } from './shell-lexer.js';
 import { givesInput, parseSimpleCommands } from './shell-parser.js';
 import { giveUp, MAX_SHELL_NESTING, startScanBudget, TOO_DEEP, unreadableReason } from './shell-scan.js';
 import { OPAQUE } from './shell-word.js';
-import { noteWriteTargets, startWriteTargets, takeWriteTargets } from './write-targets.js';
-import { noteSecretPaths, startSecretPaths, takeSecretPaths } from './secret-paths.js';
+import { noteSecrets, noteWrites, startLineFacts, takeLineFacts } from './line-facts.js';
 
 /** The subjects of a command line. */
 export interface ShellJudgement {
@@ -48,10 +47,10 @@ function collectWrites(tokens: readonly ShellToken[]): void {
   for (let i = 0; i < tokens.length - 1; i++) {
     const token = tokens[i]!;
     const next = tokens[i + 1]!;
-    if (token.kind === 'redirect' && next.kind === 'word') noteSecretPaths([next.word.text]);
+    if (token.kind === 'redirect' && next.kind === 'word') noteSecrets([next.word.text]);
     if (token.kind !== 'redirect' || !WRITING.has(token.op) || next.kind !== 'word') continue;
     if (token.op === '>&' && DESCRIPTOR.test(next.word.text)) continue;
-    noteWriteTargets([next.word.text]);
+    noteWrites([next.word.text]);
   }
 }
 
@@ -78,11 +77,9 @@ function judgeShell(text: string, depth: number, inheritedInput = false): string
 /** Judges `command` (see the module comment). */
 export function judgeShellCommand(command: string): ShellJudgement {
   startScanBudget(SCAN_STEPS_PER_CHAR * command.length + SCAN_STEPS_BASE);
-  startWriteTargets();
-  startSecretPaths();
+  startLineFacts();
   const judged = judgeShell(command, 0);
-  const written = takeWriteTargets();
-  const secrets = takeSecretPaths();
+  const { writes: written, secrets } = takeLineFacts();
   const unreadable = unreadableReason();
   if (unreadable !== undefined) judged.push(OPAQUE);
   const subjects = [...new Set(judged)];
