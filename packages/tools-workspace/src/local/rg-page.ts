@@ -8,7 +8,7 @@ import type { WorkspaceGrepMatch } from '@a3s-code/core';
 import { comparePaths } from '../search/path-order.js';
 import type { GrepPage, GrepPosition } from '../search/search-types.js';
 import { readRecord, runRg } from './rg-process.js';
-import type { ReadViewMatches } from './rg-special.js';
+import { type CrOnlyLookup, mayBeCrOnly, type ReadViewMatches } from './rg-special.js';
 import { nameFromBytes } from '../paths/byte-names.js';
 
 /** How long a query's matching-file list is reused for its next pages, in milliseconds. */
@@ -45,6 +45,21 @@ export class MatchingFilesCache {
   }
 }
 
+/** A page of a one-file search: the matches after `after`, at most `limit`. */
+export async function onePage(
+  matches: AsyncIterable<WorkspaceGrepMatch>,
+  after: GrepPosition | undefined,
+  limit: number,
+): Promise<GrepPage> {
+  const page: WorkspaceGrepMatch[] = [];
+  for await (const m of matches) {
+    if (after && (m.path === after.path ? m.line <= after.line : comparePaths(m.path, after.path) < 0)) continue;
+    if (page.length === limit) return { matches: page, more: true };
+    page.push(m);
+  }
+  return { matches: page, more: false };
+}
+
 /** Parses `path\0line:text` records. */
 function parseMatches(out: Buffer): WorkspaceGrepMatch[] {
   const matches: WorkspaceGrepMatch[] = [];
@@ -64,7 +79,21 @@ function parseMatches(out: Buffer): WorkspaceGrepMatch[] {
   return matches;
 }
 
-/** Fills one page from `files` (sorted), resuming after `after`. */
+/** `matches` with each file rg read as one line but `read` splits at CR searched in read's lines. */
+export async function crOnlyLines(
+  matches: WorkspaceGrepMatch[],
+  crOnly: CrOnlyLookup | undefined,
+): Promise<WorkspaceGrepMatch[]> {
+  if (crOnly === undefined || !matches.some((m) => mayBeCrOnly(m.line, m.text ?? ''))) return matches;
+  const out: WorkspaceGrepMatch[] = [];
+  for (const m of matches) {
+    const split = mayBeCrOnly(m.line, m.text ?? '') ? await crOnly(m.path) : undefined;
+    out.push(...(split ?? [m]));
+  }
+  return out;
+}
+
+/** Fills one page from `files` (sorted), resuming after `after`; `crOnly` finds CR-only files' lines. */
 export async function pageFromFiles(
   rg: string,
   grepArgs: readonly string[],
@@ -73,6 +102,7 @@ export async function pageFromFiles(
   { files, special }: MatchingList,
   after: GrepPosition | undefined,
   limit: number,
+  crOnly?: CrOnlyLookup,
 ): Promise<GrepPage> {
   let start = 0;
   if (after) {
@@ -101,7 +131,7 @@ export async function pageFromFiles(
             root,
             signal,
           );
-    const found = [...parseMatches(out), ...batch.flatMap((f) => special.get(f) ?? [])]
+    const found = [...(await crOnlyLines(parseMatches(out), crOnly)), ...batch.flatMap((f) => special.get(f) ?? [])]
       .filter((m) => !after || comparePaths(m.path, after.path) > 0 || (m.path === after.path && m.line > after.line))
       .sort((a, b) => comparePaths(a.path, b.path) || a.line - b.line);
     for (const m of found) {

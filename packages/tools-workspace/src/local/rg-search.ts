@@ -20,27 +20,12 @@ import { compileGlob, globMatches } from '../search/glob-pattern.js';
 import { assertNoNul } from '../search/js-regex.js';
 import { comparePaths, sortPaths } from '../search/path-order.js';
 import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
-import { MatchingFilesCache, type MatchingList, pageFromFiles } from './rg-page.js';
-import { matchesIn, readViewOf, type ReadViewMatches } from './rg-special.js';
+import { MatchingFilesCache, type MatchingList, onePage, pageFromFiles } from './rg-page.js';
+import { crOnlyCounts, crOnlyLookup, matchesIn, mayBeCrOnly, readViewOf, type ReadViewMatches } from './rg-special.js';
 import { wholeSearch } from './rg-whole.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { readRecord, runRg, splitRecords, streamRgRecords } from './rg-process.js';
 import { hasUnopenableName, nameFromBytes } from '../paths/byte-names.js';
-
-/** A page of a one-file search: the matches after `after`, at most `limit`. */
-async function onePage(
-  matches: AsyncIterable<WorkspaceGrepMatch>,
-  after: GrepPosition | undefined,
-  limit: number,
-): Promise<GrepPage> {
-  const page: WorkspaceGrepMatch[] = [];
-  for await (const m of matches) {
-    if (after && (m.path === after.path ? m.line <= after.line : comparePaths(m.path, after.path) < 0)) continue;
-    if (page.length === limit) return { matches: page, more: true };
-    page.push(m);
-  }
-  return { matches: page, more: false };
-}
 
 const BASE_ARGS = [
   '--no-config',
@@ -190,7 +175,8 @@ export class RipgrepSearch implements FastWorkspaceSearch {
 
   /**
    * A one-file target rg cannot split into read's lines (UTF-16, CR-only), searched here. A tree
-   * search does not look for such files (a second walk: 1.6x rg per call); the JS engine does.
+   * search does not walk for such files (a second walk: 1.6x rg per call): a CR-only file shows
+   * as a first line holding a CR, and is searched in read's lines then (`crOnlyLookup`).
    */
   private async readView(
     request: WorkspaceGrepRequest,
@@ -229,6 +215,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
       return special;
     };
     const withText = request.withText !== false;
+    const crOnly = crOnlyLookup(this.rg, flags.match, this.fs.root, request.signal);
     const shown = (m: WorkspaceGrepMatch): WorkspaceGrepMatch => (withText ? m : { path: m.path, line: m.line });
     const input = await this.openFile(target);
     const args = [
@@ -251,7 +238,10 @@ export class RipgrepSearch implements FastWorkspaceSearch {
         if ((allowed && !allowed.has(path)) || skip.has(path) || hasUnopenableName(path)) continue;
         while (pending.length > 0 && comparePaths(pending[0]![0], path) < 0) yield* pending.shift()![1].map(shown);
         const line = Number(rec.toString('latin1', nul + 1, colon));
-        yield withText ? { path, line, text: rec.toString('utf8', colon + 1) } : { path, line };
+        const text = withText || line === 1 ? rec.toString('utf8', colon + 1) : '';
+        const split = mayBeCrOnly(line, text) ? await crOnly(path) : undefined;
+        if (split === undefined) yield withText ? { path, line, text } : { path, line };
+        else yield* split.map(shown);
       }
       if (special === undefined) await ready();
       for (const [, matches] of pending) yield* matches.map(shown);
@@ -288,8 +278,9 @@ export class RipgrepSearch implements FastWorkspaceSearch {
       }
     }
     const list = await this.pages.get(key, after !== undefined, () => this.matchingList(request, target, known));
-    const { args } = await this.grepArgs({ ...request, glob: undefined }, target);
-    return pageFromFiles(this.rg, args, this.fs.root, request.signal, list, after, limit);
+    const { args, match } = await this.grepArgs({ ...request, glob: undefined }, target);
+    const crOnly = crOnlyLookup(this.rg, match, this.fs.root, request.signal);
+    return pageFromFiles(this.rg, args, this.fs.root, request.signal, list, after, limit, crOnly);
   }
 
   async grepFiles(request: WorkspaceGrepRequest): Promise<string[]> {
@@ -341,7 +332,10 @@ export class RipgrepSearch implements FastWorkspaceSearch {
         counts.push({ path, count: Number(out.toString('latin1', rec.nul + 1, rec.end)) });
       from = rec.end + 1;
     }
-    return counts.sort((a, b) => comparePaths(a.path, b.path));
+    counts.sort((a, b) => comparePaths(a.path, b.path));
+    return target.file
+      ? counts
+      : crOnlyCounts(counts, crOnlyLookup(this.rg, flags.match, this.fs.root, request.signal));
   }
 
   /** Runs a content search of `target` to completion (a one-file target read on stdin). */

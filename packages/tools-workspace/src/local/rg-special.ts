@@ -98,3 +98,54 @@ export async function matchesIn(
   }
   return found;
 }
+
+/**
+ * Whether `text`, the line-1 text of a match rg gives in a tree search, may be a whole CR-only
+ * file, which rg reads as one line: it holds a CR before its last character (a CRLF line's own
+ * `\r` is its last).
+ */
+export function mayBeCrOnly(line: number, text: string): boolean {
+  if (line !== 1) return false;
+  const cr = text.indexOf('\r');
+  return cr >= 0 && cr < text.length - 1;
+}
+
+/** Looks up the matches in read's lines of a file rg read as one line; `undefined` when it is not such a file. */
+export type CrOnlyLookup = (path: string) => Promise<readonly WorkspaceGrepMatch[] | undefined>;
+
+/**
+ * A {@link CrOnlyLookup} for a tree search: a file rg found a line-1 match in that may be CR-only
+ * is read, and, when it is, searched in read's lines (rg's one-line match is dropped for them).
+ */
+export function crOnlyLookup(
+  rg: string,
+  match: readonly string[],
+  root: string,
+  signal: AbortSignal | undefined,
+): CrOnlyLookup {
+  return async (path) => {
+    const lines = await readViewOf(root, path);
+    if (lines === undefined) return undefined;
+    return (await matchesIn(rg, match, root, signal, [{ path, lines }])).get(path) ?? [];
+  };
+}
+
+/**
+ * Per-file counts with each file rg counted one line of that `read` splits at CR counted in
+ * read's lines (a CR-only file rg matches counts 1: only those are read), in the same order.
+ */
+export async function crOnlyCounts<T extends { readonly path: string; readonly count: number }>(
+  counts: readonly T[],
+  crOnly: CrOnlyLookup,
+): Promise<T[]> {
+  const out = [...counts];
+  const ones = out.flatMap((c, i) => (c.count === 1 ? [i] : []));
+  for (let k = 0; k < ones.length; k += 32) {
+    const chunk = ones.slice(k, k + 32);
+    const found = await Promise.all(chunk.map((i) => crOnly(out[i]!.path)));
+    chunk.forEach((i, j) => {
+      if (found[j] !== undefined) out[i] = { ...out[i]!, count: found[j].length };
+    });
+  }
+  return out.filter((c) => c.count > 0);
+}

@@ -91,6 +91,8 @@ function plainRecords(out: Buffer): Map<string, LineRecord[]> | undefined {
     }
     if (colon === nul + 1 || colon >= nl || out[colon] !== 58) return undefined;
     if (colon - nul - 1 > SAFE_DIGITS) line = Number(out.toString('latin1', nul + 1, colon));
+    // A CR inside a first line may be a CR-only file, which the file-list path reads in its own lines.
+    if (line === 1 && out.subarray(colon + 1, nl - 1).includes(13)) return undefined;
     let list: LineRecord[];
     if (
       last !== undefined &&

@@ -101,3 +101,38 @@ export function globMatches(glob: CompiledGlob, rel: string, isDir: boolean): bo
   const cut = rel.lastIndexOf('/');
   return glob.regex.test(cut < 0 ? rel : rel.slice(cut + 1));
 }
+
+/**
+ * A glob as a path would be written plainly: a leading `./` anchors it to its base (`./*.ts` is
+ * `/*.ts`), and `//` or `/./` inside it is one `/`, as every other file tool reads a path. A class
+ * (`[...]`) is left as it is.
+ */
+export function tidyGlob(pattern: string): string {
+  let out = '';
+  let i = 0;
+  if (pattern.startsWith('./')) {
+    while (pattern.startsWith('./', i)) {
+      i += 2;
+      while (pattern[i] === '/') i++;
+    }
+    out = '/';
+  }
+  for (; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      out += pattern.slice(i, i + 2);
+      i++;
+    } else if (c === '[') {
+      const close = pattern.indexOf(']', i + 2);
+      const end = close < 0 ? pattern.length : close + 1;
+      out += pattern.slice(i, end);
+      i = end - 1;
+    } else if (c === '/' && out.endsWith('/')) {
+      // `//`: one separator.
+    } else if (c === '.' && out.endsWith('/') && (pattern[i + 1] === '/' || i + 1 === pattern.length) && out !== '') {
+      // `/./` (or a trailing `/.`): the folder itself.
+      if (pattern[i + 1] === '/') i++;
+    } else out += c;
+  }
+  return out === '' ? pattern : out;
+}

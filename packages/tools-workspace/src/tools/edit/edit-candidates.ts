@@ -127,7 +127,7 @@ export function closestLines(text: string, needle: string, max = 3): Candidate[]
 }
 
 /** How a near-match differs from `old_string`. */
-export type NearMatchDifference = 'unicode_normalization' | 'line_endings' | 'whitespace';
+export type NearMatchDifference = 'unicode_normalization' | 'line_endings' | 'carriage_return' | 'whitespace';
 
 /** Where the file holds `old_string` up to a difference the edit does not ignore. */
 export interface NearMatch {
@@ -204,6 +204,14 @@ export function nearMatch(text: string, needle: string): NearMatch | undefined {
             : "line endings: old_string mixes LF and CRLF line ends where the file's are all the same; give old_string with LF line ends",
     };
   }
+  // read and grep show a CR inside a line as ^M.
+  const crAt = needle.includes('^M') && text.includes('\r') ? text.indexOf(needle.replace(/\^M/g, '\r')) : -1;
+  if (crAt >= 0)
+    return {
+      line: lineAt(text, crAt),
+      difference: 'carriage_return',
+      detail: 'a carriage return: read shows a CR inside a line as ^M, and old_string must give it as \\r',
+    };
   const trim = (s: string): string =>
     lines(s)
       .map((l) => l.trim())

@@ -12,7 +12,7 @@ type Zod = typeof z;
 import { changeMetadata, describeChange } from '../shared/mutation.js';
 import { failed, filesOf, guard, ok } from '../shared/results.js';
 import { withFileLocks } from '../shared/file-lock.js';
-import { shownPath } from '../shared/text.js';
+import { shownLine, shownPath } from '../shared/text.js';
 import { lineEndView, viewString, withEol } from '../shared/line-ends.js';
 import { assertUnchanged, decodeEditable, readBytes } from '../shared/text-file.js';
 import { assertWholeCharacters, assertWritableArg } from '../shared/writable.js';
@@ -150,7 +150,9 @@ async function editFile(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
     if (hits.length === 0) {
       const candidates = closestLines(before, args.old_string);
       const hint =
-        candidates.length === 0 ? 'no similar lines' : candidates.map((c) => `  line ${c.line}: ${c.text}`).join('\n');
+        candidates.length === 0
+          ? 'no similar lines'
+          : candidates.map((c) => `  line ${c.line}: ${shownLine(c.text)}`).join('\n');
       // A near-match is only named, never applied: the model must send the file's exact text.
       const near = nearMatch(before, args.old_string);
       const nearText =
@@ -171,7 +173,7 @@ async function editFile(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
     if (!all && hits.length > 1) {
       const shown = hits
         .slice(0, 10)
-        .map((at, k) => `  line ${lines[k]}: ${lineTextAt(before, at).slice(0, 200)}`)
+        .map((at, k) => `  line ${lines[k]}: ${shownLine(lineTextAt(before, at).slice(0, 200))}`)
         .join('\n');
       const more = hits.length > 10 ? `\n  … and ${hits.length - 10} more` : '';
       return failed(

@@ -68,6 +68,23 @@ describe('glob', () => {
     await expect(call(globTool, ws, { pattern: '{a' })).rejects.toMatchObject({ code: 'WORKSPACE_SEARCH' });
   });
 
+  it('GLOB: a pattern written as a path (./, //, /./) means what the plain pattern means, in both engines', async () => {
+    const mem = await MemoryWorkspace.create({ files });
+    for (const w of [ws, mem]) {
+      const paths = async (pattern: string): Promise<string[]> =>
+        ((await call(globTool, w, { pattern, sort: 'path', limit: 1000 })).metadata as { paths: string[] }).paths;
+      const plain = await paths('src/**/*.ts');
+      expect(plain).toHaveLength(30);
+      for (const p of ['./src/**/*.ts', '././src/**/*.ts', 'src//**/*.ts', 'src/./**/*.ts', './/src/**/*.ts'])
+        expect(await paths(p)).toEqual(plain);
+      // A leading ./ anchors at the base: ./*.md is the root's README, ./*.ts nothing.
+      expect(await paths('./*.md')).toEqual(['README.md']);
+      expect(await paths('./*.ts')).toEqual([]);
+      expect(await paths('./file-5.ts')).toEqual([]);
+      expect(await paths('*.ts')).toHaveLength(30);
+    }
+  });
+
   it('GLOB: the memory workspace gives the same path-sorted pages', async () => {
     const mem = await MemoryWorkspace.create({ files });
     const a = await call(globTool, ws, { pattern: '**/*', sort: 'path', limit: 1000 });

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 
 type Zod = typeof z;
 import { WorkspaceFileError } from '../../errors.js';
+import { tidyGlob } from '../../search/glob-pattern.js';
 import { sortPaths } from '../../search/path-order.js';
 import { isFastSearch } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
@@ -74,7 +75,7 @@ async function runGlob(args: GlobArgs, ctx: ToolContext, onScan: ScanRecorder['o
   const fp = fingerprint([sort, args.pattern, args.path ?? '']);
   const at = decodeCursor('glob', fp, args.cursor);
   const request = {
-    pattern: args.pattern,
+    pattern: tidyGlob(args.pattern),
     signal: ctx.signal,
     onScan,
     ...(args.path === undefined ? {} : { path: args.path }),

@@ -9,7 +9,7 @@ import { comparePaths } from '../../search/path-order.js';
 import { isFastSearch } from '../../search/search-types.js';
 import { linesAt } from '../../search/byte-lines.js';
 import { readViewLines } from '../../search/read-view.js';
-import { byteLength, shownPath } from '../shared/text.js';
+import { byteLength, shownLine, shownPath } from '../shared/text.js';
 
 /** Largest content-mode output, in bytes; a page ends early (with a cursor) when it is reached. */
 export const GREP_CONTENT_MAX_BYTES = 64 * 1024;
@@ -26,13 +26,19 @@ export interface ContentPage {
 function cut(raw: string): string {
   // A CRLF line is shown without its \r, as context lines and read show it.
   const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-  return text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}… [line cut: ${text.length} chars]` : text;
+  return text.length > MAX_LINE_CHARS
+    ? `${shownLine(text.slice(0, MAX_LINE_CHARS))}… [line cut: ${text.length} chars]`
+    : shownLine(text);
 }
 
 /** The wanted lines (1-based) of a file, as `read` shows them (a UTF-16 or CR-only file in its own lines). */
 function contextLines(bytes: Uint8Array, wanted: ReadonlySet<number>): Map<number, string> {
   const view = readViewLines(bytes);
-  if (view === undefined) return linesAt(bytes, wanted, MAX_LINE_CHARS);
+  if (view === undefined) {
+    const lines = linesAt(bytes, wanted, MAX_LINE_CHARS);
+    for (const [n, text] of lines) lines.set(n, shownLine(text));
+    return lines;
+  }
   const out = new Map<number, string>();
   for (const n of wanted) if (n >= 1 && n <= view.length) out.set(n, cut(view[n - 1]!));
   return out;

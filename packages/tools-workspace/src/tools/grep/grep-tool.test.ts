@@ -187,4 +187,21 @@ describe('grep', () => {
       }
     }
   });
+
+  it('GREP: a glob filter written as a path (./, //, /./) filters as the plain glob does, on both engines', async () => {
+    const mem = await MemoryWorkspace.create({ files });
+    for (const ws of [local, mem]) {
+      const found = async (glob: string): Promise<string[]> =>
+        (
+          (await call(grepTool, ws, { pattern: 'TODO', glob, output_mode: 'files_with_matches', limit: 1000 }))
+            .metadata as { paths: string[] }
+        ).paths;
+      const plain = await found('src/*.ts');
+      expect(plain).toHaveLength(26);
+      for (const glob of ['./src/*.ts', 'src//*.ts', 'src/./*.ts', '././src/*.ts'])
+        expect(await found(glob)).toEqual(plain);
+      expect(await found('./*.md')).toEqual(['README.md']);
+      expect(await found('./*.ts')).toEqual([]);
+    }
+  });
 });

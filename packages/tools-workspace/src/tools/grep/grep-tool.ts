@@ -15,6 +15,7 @@ import type { z } from 'zod';
 
 type Zod = typeof z;
 import { WorkspaceFileError } from '../../errors.js';
+import { tidyGlob } from '../../search/glob-pattern.js';
 import { isFastSearch, type GrepFileCount } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { indexAfter } from '../shared/paging.js';
@@ -70,7 +71,7 @@ async function* iterateCounts(search: WorkspaceSearch, request: WorkspaceGrepReq
 /** The `grep` tool. */
 export const grepTool = defineTool({
   name: 'grep',
-  description: `Search file contents with a regular expression (ripgrep syntax: no back-references or look-arounds), honouring .gitignore. output_mode picks the smallest result that serves the task: "content" (default) matching lines as path:line:text with optional context (-A/-B/-C); "files_with_matches" matching paths in lexical order; "count" matching-line counts per file in lexical order; "summary" only the total line and file counts. content, files_with_matches and count are paginated: limit (1..1000, default 200) per page, and metadata.next_cursor to pass as cursor for the next page. Use glob to filter files ("*.ts", "src/**/*.rs") and path to search a folder or one file. -i ignores case. A CRLF line ends before its \\r: "$" matches there, and the line is shown without it. Lines are numbered as read numbers them: a file whose only line ends are CR (old Mac) is searched in lines split at CR, and UTF-16 text (with or without a byte-order mark) is searched decoded. A name holding a control character (a newline, a tab, an escape) or starting with a double quote is shown as a JSON string, e.g. "a\\nb.txt"; the file's name is that string decoded. A byte of a name that is not UTF-8 is shown as \\udcXX (0xff as \\udcff) in such a string; the file tools refuse that name (rename the file with a command first). grep does not search such a file.`,
+  description: `Search file contents with a regular expression (ripgrep syntax: no back-references or look-arounds), honouring .gitignore. output_mode picks the smallest result that serves the task: "content" (default) matching lines as path:line:text with optional context (-A/-B/-C); "files_with_matches" matching paths in lexical order; "count" matching-line counts per file in lexical order; "summary" only the total line and file counts. content, files_with_matches and count are paginated: limit (1..1000, default 200) per page, and metadata.next_cursor to pass as cursor for the next page. Use glob to filter files ("*.ts", "src/**/*.rs") and path to search a folder or one file. -i ignores case. A CRLF line ends before its \\r: "$" matches there, and the line is shown without it. A CR inside a line (not its line end) is shown as ^M. Lines are numbered as read numbers them: a file whose only line ends are CR (old Mac) is searched in lines split at CR, and UTF-16 text (with or without a byte-order mark) is searched decoded. A name holding a control character (a newline, a tab, an escape) or starting with a double quote is shown as a JSON string, e.g. "a\\nb.txt"; the file's name is that string decoded. A byte of a name that is not UTF-8 is shown as \\udcXX (0xff as \\udcff) in such a string; the file tools refuse that name (rename the file with a command first). grep does not search such a file.`,
   inputJsonSchema: toolJsonSchemas.grep,
   plainInput: true,
   input: grepInput,
@@ -103,7 +104,7 @@ async function runGrep(args: GrepArgs, ctx: ToolContext, onScan: ScanRecorder['o
     signal: ctx.signal,
     onScan,
     ...(args.path === undefined ? {} : { path: args.path }),
-    ...(args.glob === undefined ? {} : { glob: args.glob }),
+    ...(args.glob === undefined ? {} : { glob: tidyGlob(args.glob) }),
     ...(args['-i'] ? { caseInsensitive: true } : {}),
   };
   if (

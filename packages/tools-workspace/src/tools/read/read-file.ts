@@ -3,12 +3,14 @@
  * rendering a line range as numbered lines under a byte budget.
  */
 import type { WorkspaceFileSystem } from '@a3s-code/core';
+import { WorkspaceFileError } from '../../errors.js';
 import {
   byteLength,
   cutBytes,
   decodeText,
   digestOf,
   looksBinary,
+  shownLine,
   splitLines,
   utf16Text,
   type Utf16Encoding,
@@ -92,6 +94,13 @@ export type LoadedFile =
 
 /** Reads and splits a file. Throws the workspace's typed errors. */
 export async function loadFile(fs: WorkspaceFileSystem, path: string, signal: AbortSignal): Promise<LoadedFile> {
+  // `a.txt/` names a directory, as it does for every program: a file of that name is not read.
+  if (path.endsWith('/') && (await fs.stat(path, { signal }))?.kind === 'file')
+    throw new WorkspaceFileError(
+      path,
+      'not_directory',
+      'the path ends in "/", which names a directory, but it is a file; allowed: the file\'s path without the trailing "/"',
+    );
   const bytes = await fs.readFile(path, { signal });
   const digest = digestOf(bytes);
   const utf16 = utf16Text(bytes);
@@ -129,7 +138,10 @@ export interface RenderedRange {
 
 /** `     7\tcontent\n`, with over-long lines cut and marked (`chars`: the whole line's length). */
 export function numberLine(n: number, line: string, chars = line.length): string {
-  const shown = chars > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${chars} chars]` : line;
+  const shown =
+    chars > MAX_LINE_CHARS
+      ? `${shownLine(line.slice(0, MAX_LINE_CHARS))}… [line cut: ${chars} chars]`
+      : shownLine(line);
   return `${String(n).padStart(6, ' ')}\t${shown}\n`;
 }
 

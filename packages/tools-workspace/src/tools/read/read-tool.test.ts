@@ -101,6 +101,19 @@ describe('read: single file', () => {
     expect(missing.metadata).toMatchObject({ error: { code: 'WORKSPACE_NOT_FOUND' } });
   });
 
+  it('READ: a file named with a trailing "/" (a directory\'s name) is not read, on disk or in memory', async () => {
+    const mem = await MemoryWorkspace.create({ files: { 'small.txt': 'alpha\n' } });
+    for (const w of [ws, mem]) {
+      const r = await call(readTool, w, { file_path: 'small.txt/' });
+      expect(r.exitCode).toBe(1);
+      expect(r.metadata).toMatchObject({ error: { code: 'WORKSPACE_NOT_DIRECTORY' } });
+      expect(r.output).toContain('without the trailing "/"');
+      const batch = await call(readTool, w, { files: [{ path: 'small.txt/' }, { path: 'small.txt' }] });
+      expect(batch.output).toContain('[error WORKSPACE_NOT_DIRECTORY');
+      expect(batch.output).toContain('     1\talpha');
+    }
+  });
+
   it('READ: the byte budget bounds a single read too and its next_offset resumes exactly', async () => {
     const r = await call(readTool, ws, { file_path: 'big.txt', max_output_bytes: 1024 });
     expect(Buffer.byteLength(r.output)).toBeLessThanOrEqual(1024);

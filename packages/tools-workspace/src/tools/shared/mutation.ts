@@ -2,6 +2,7 @@
  * What write-tier tools report about a change: the changed paths with digests and sizes,
  * a bounded preview and a bounded unified diff, never the whole before/after contents.
  */
+import { changedSpan } from '../../diff/changed-span.js';
 import { unifiedDiff } from '../../diff/unified-diff.js';
 import { uniformEol } from './line-ends.js';
 import { byteLength, cutBytes, digestOf } from './text.js';
@@ -41,20 +42,23 @@ export function describeChange(path: string, before: string | undefined, after: 
   let diffText = '';
   let additions = 0;
   let deletions = 0;
-  if (big) diffText = `[diff of ${path} omitted: file larger than ${MAX_DIFF_INPUT_BYTES} bytes]\n`;
-  else if (after === undefined) {
+  // A CR-only (old Mac) file is counted and diffed by its lines, as `read` shows them; digests and sizes stay the file's.
+  const lines = (t: string): string => (uniformEol(before ?? after ?? '') === '\r' ? t.replace(/\r/g, '\n') : t);
+  if (big) {
+    diffText = `[diff of ${path} omitted: file larger than ${MAX_DIFF_INPUT_BYTES} bytes; the line counts are of the span that changed]\n`;
+    ({ additions, deletions } = changedSpan(lines(before ?? ''), lines(after ?? '')));
+  } else if (after === undefined) {
     const d = unifiedDiff(path, before, '');
     diffText = d.text.replace(`+++ b/${path}`, '+++ /dev/null');
     deletions = d.deletions;
   } else {
-    // A CR-only (old Mac) file is diffed by its lines, as `read` shows them; digests and sizes stay the file's.
-    const lines = (t: string): string => (uniformEol(before ?? after) === '\r' ? t.replace(/\r/g, '\n') : t);
     const d = unifiedDiff(path, before === undefined ? undefined : lines(before), lines(after));
     diffText = d.text;
     additions = d.additions;
     deletions = d.deletions;
   }
-  const cut = cutBytes(diffText, MAX_DIFF_BYTES);
+  // A CR inside a line (not a CRLF line end) is shown as read shows it, never as a line break.
+  const cut = cutBytes(diffText.includes('\r') ? diffText.replace(/\r(?!\n)/g, '^M') : diffText, MAX_DIFF_BYTES);
   return {
     change: {
       path,

@@ -121,6 +121,15 @@ export function splitLines(text: string): string[] {
   return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }
 
+/**
+ * A line as `read` and `grep` show it: a carriage return inside it (not its line end) is shown as
+ * `^M`. Output loses such a CR (it would let later text redraw the line, or pose as a line of
+ * its own), so it is named instead of dropped.
+ */
+export function shownLine(text: string): string {
+  return text.includes('\r') ? text.replace(/\r/g, '^M') : text;
+}
+
 // C0 controls (newline and tab included), DEL and C1 controls.
 const CONTROL_IN_NAME = /[\u0000-\u001f\u007f-\u009f]/;
 
