@@ -103,6 +103,13 @@ export async function openSession(
   const base = flagOptions(flags, workflowProgress, vibe.on);
   const options: SessionOptions = { ...base, ...rest, tools: [...(base.tools ?? []), ...(rest.tools ?? [])] };
   let session: Session;
+  // While the session opens (MCP servers starting), a Ctrl-C or SIGTERM quits at once through
+  // `process.exit`, whose exit hooks kill the servers already started: without a listener the
+  // signal would end the process with none of those hooks run, leaving the servers running.
+  const onInt = (): never => process.exit(EXIT.cancelled);
+  const onTerm = (): never => process.exit(EXIT.terminated);
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
   try {
     session =
       resume === undefined
@@ -111,6 +118,9 @@ export async function openSession(
   } catch (e) {
     await agent.close();
     throw e;
+  } finally {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
   }
   let closing: Promise<void> | undefined;
   const note = vibeNote(vibe);

@@ -251,4 +251,34 @@ describe('MCP servers of a3s.config.json', () => {
     expect(await exited).toBe(143);
     expect(await until(() => pidsWith(label).length === 0)).toBe(true);
   }, 30_000);
+
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)
+    it(`${signal} while the session opens (a server that never answers): ${code}, and the server is killed`, async () => {
+      const dir = tempRepo();
+      const label = `cli-opening-${signal}-${process.pid}`;
+      writeFileSync(
+        join(dir, 'a3s.config.json'),
+        JSON.stringify({
+          mcpServers: { mute: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)', label] } },
+        }),
+      );
+      const script = scriptFile([{ text: 'never' }]);
+      const child = spawn(
+        process.execPath,
+        [A3S, 'run', '--trust-workspace', '--model', `scripted:${script}`, '--cwd', dir, 'wait'],
+        { env: env(), stdio: 'ignore' },
+      );
+      const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+      try {
+        expect(await until(() => pidsWith(label).length > 0, 20_000)).toBe(true);
+        child.kill(signal);
+        expect(await exited).toBe(code);
+        expect(await until(() => pidsWith(label).length === 0)).toBe(true);
+      } finally {
+        for (const pid of pidsWith(label)) process.kill(pid, 'SIGKILL');
+      }
+    }, 30_000);
 });
