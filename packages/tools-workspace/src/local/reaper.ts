@@ -9,7 +9,10 @@
  * status on file descriptor 3 as soon as the shell exits (the command's result does not wait for
  * its background processes), ignores the signals a timeout sends the group, reaps its adopted
  * children and exits when none is left. It names itself `a3s-reaper` before it forks, so `ps` and
- * a search by command line show that, not the command's text. Perl is part of every Debian-based
+ * a search by command line show that, not the command's text. It also asks the kernel for a
+ * signal when the host process dies (`PR_SET_PDEATHSIG`), so a host killed outright (`kill -9`,
+ * no exit hook run) still takes the command with it: the reaper then kills its whole tree (or its
+ * namespace's init, which ends the namespace) and exits. Perl is part of every Debian-based
  * system (`perl-base`); without it, or on an unknown architecture, the shell starts directly.
  */
 import { spawnSync } from 'node:child_process';
@@ -32,7 +35,8 @@ export const PRCTL: Readonly<Record<string, number>> = {
 
 /**
  * `argv`: the `prctl` number, the `cgroup.procs` file of the command's process ceiling (or an
- * empty string: see `pids-cgroup.ts`; joined first, so everything forked after counts), the number of variables set aside, each one's name and value, the
+ * empty string: see `pids-cgroup.ts`; joined first, so everything forked after counts), the host's
+ * pid (a reaper whose parent is already another has lost its host, and ends at once), the number of variables set aside, each one's name and value, the
  * `unshare` and `mount` numbers, the number of files to hide, each one's kind (`r`: unreadable,
  * `w`: unwritable) and path, then the shell and its arguments. A failed `prctl` (an old kernel)
  * leaves the reaper a plain parent, which still reports the status.
@@ -52,6 +56,7 @@ export const PRCTL: Readonly<Record<string, number>> = {
 const SCRIPT = [
   'my $nr = shift @ARGV;',
   'my $cg = shift @ARGV;',
+  'my $boss = shift @ARGV;',
   'if ($cg ne "" && open(my $c, ">", $cg)) { print $c "$$\\n"; close $c; }',
   'my %keep = splice(@ARGV, 0, 2 * shift @ARGV);',
   'my ($un, $mnt, $sns) = splice(@ARGV, 0, 3);',
@@ -63,8 +68,16 @@ const SCRIPT = [
   'sub fail { syswrite $st, "E $_[0]\\n"; exit 125; }',
   '$SIG{__DIE__} = sub { my $m = "@_"; $m =~ s/\\s+$//; fail($m) } if $ns;',
   ...NAMESPACE_LINES,
+  'our $kid = 0;',
+  'sub ups { my %up; opendir(my $d, "/proc") or return %up; for my $p (grep { /^\\d+$/ } readdir $d) { open(my $h, "<", "/proc/$p/stat") or next; my $s = <$h>; close $h; $up{$p} = $1 if defined $s && $s =~ /.*\\) \\S+ (\\d+)/s; } %up }',
+  'sub below { my %up = ups(); my %in = ($$ => 1); my $more = 1; while ($more) { $more = 0; for my $p (keys %up) { next if $in{$p} || !$in{$up{$p}}; $in{$p} = 1; $more = 1; } } delete $in{$$}; keys %in }',
+  'sub doom { kill "KILL", $kid if $kid > 0; for (1 .. 100) { my @k = below(); last unless @k; kill "STOP", @k; kill "KILL", @k; 1 while waitpid(-1, 1) > 0; select(undef, undef, undef, 0.01); } exit 0; }',
+  '$SIG{ALRM} = \\&doom;',
+  'syscall($nr, 1, 14, 0, 0, 0);',
+  'doom() if getppid() != $boss;',
   'my $pid = fork();',
   'defined $pid or die "a3s reaper: cannot fork: $!\\n";',
+  '$kid = $pid; $SIG{ALRM} = "DEFAULT" if $pid == 0;',
   'sub quiet { $SIG{$_} = "IGNORE" for qw(TERM INT HUP QUIT PIPE USR1 USR2); open STDIN, "<", "/dev/null"; open STDOUT, ">", "/dev/null"; open STDERR, ">", "/dev/null"; }',
   'sub shell { dropcaps($nr) if $drop; close $st; @ENV{keys %keep} = values %keep; exec { $ARGV[0] } @ARGV; print STDERR "a3s reaper: cannot run $ARGV[0]: $!\\n"; exit 127; }',
   'if ($pid == 0 && ($ns || $joined)) {',
@@ -169,6 +182,7 @@ export function reaperCommand(
       '--',
       String(nr),
       procsFile,
+      String(process.pid),
       String(kept.length / 2),
       ...kept,
       String(calls?.[0] ?? 0),
