@@ -4,18 +4,25 @@
  * to it instead of to init, so a process that cleared its environment, left the process group
  * and lost its parent (`env -i setsid …` after a double fork) is still in the tree under the
  * leader, and is killed with it. Node cannot call `prctl`, so the leader is started through a
- * one-line Python `exec` that sets the flag first (it survives `execve`); without Python, or off
- * Linux, the command runs as it is.
+ * one-line Python `exec` that sets the flag first (it survives `execve`), and the leader's
+ * parent-death signal, so it dies with a host killed outright; without Python, or off Linux, the
+ * command runs as it is.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { executable, onPath } from './path-lookup.js';
 
-/** Sets the flag (PR_SET_CHILD_SUBREAPER is 36), then becomes the command in its argv. */
+/**
+ * Sets the flag (PR_SET_CHILD_SUBREAPER is 36) and asks to be killed when the host dies
+ * (PR_SET_PDEATHSIG is 1, SIGKILL 9: a host killed outright runs no exit hook to kill the leader),
+ * then becomes the command in its argv; a host gone before that (the parent changed) ends it.
+ */
 export const SUBREAPER_PYTHON = [
   'import ctypes, os, sys',
-  'try: ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)',
+  'host = os.getppid()',
+  'try: libc = ctypes.CDLL(None, use_errno=True); libc.prctl(36, 1, 0, 0, 0); libc.prctl(1, 9, 0, 0, 0)',
   'except Exception: pass',
+  'if os.getppid() != host: os._exit(1)',
   'os.execv(sys.argv[1], sys.argv[1:])',
 ].join('\n');
 
