@@ -53,6 +53,11 @@ describe('a model server that answers with an error', () => {
     );
     expect(r.stderr).not.toContain('network connection');
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    // Each retry is said while it waits, not only the last failure.
+    expect(r.stdout).toMatch(
+      /model call failed \(LLM_TRANSPORT: openai: HTTP 500: Internal Server Error\); retrying in \d+\.\d s \(attempt 2 of 3\)\n/,
+    );
+    expect(r.stdout).toContain('(attempt 3 of 3)');
   }, 20_000);
 
   it('a base URL on a port fetch refuses (6000): the port is named as the problem', async () => {

@@ -5,6 +5,7 @@
  * `event: error` after a 200 becomes a typed error. `complete` is a distinct non-streaming call.
  */
 import {
+  type LlmCallObserver,
   type LlmCapabilities,
   type LlmClient,
   type LlmForkIdentity,
@@ -111,12 +112,12 @@ export class AnthropicClient implements LlmClient {
     return { provider: this.provider, model: this.model, baseUrl: this.baseUrl };
   }
 
-  async *stream(request: LlmRequest): AsyncGenerator<LlmStreamEvent, void, undefined> {
+  async *stream(request: LlmRequest, observer?: LlmCallObserver): AsyncGenerator<LlmStreamEvent, void, undefined> {
     const spec = this.spec(request, true);
     const ctx = spec.errors;
     const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
     try {
-      const res = await openResponse(spec, scope);
+      const res = await openResponse(spec, scope, observer);
       const decoder = new AnthropicStreamDecoder(this.provider, ctx.redactor);
       for await (const part of streamBodyOf(res, scope, this.#options.idleTimeoutMs, ctx)) {
         if (part.kind === 'json') {
@@ -141,12 +142,12 @@ export class AnthropicClient implements LlmClient {
     }
   }
 
-  async complete(request: LlmRequest): Promise<LlmResponse> {
+  async complete(request: LlmRequest, observer?: LlmCallObserver): Promise<LlmResponse> {
     const spec = this.spec(request, false);
     const ctx = spec.errors;
     const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
     try {
-      const res = await openResponse(spec, scope);
+      const res = await openResponse(spec, scope, observer);
       return this.parseMessage(await jsonOf(res, scope, this.#options.idleTimeoutMs, ctx));
     } finally {
       scope.dispose();

@@ -3,7 +3,7 @@
  * deadline merged into one abort, bounded retries of the connection phase (a stream that has
  * started delivering events is never replayed), and typed errors for every failure.
  */
-import { LlmError } from '@a3s-code/core';
+import { type LlmCallObserver, LlmError } from '@a3s-code/core';
 import {
   type AbortCause,
   type ErrorContext,
@@ -116,8 +116,12 @@ export interface HttpRequestSpec {
   readonly errors: ErrorContext;
 }
 
-/** POSTs the JSON body and returns a 2xx response, retrying the connection on typed evidence. */
-export async function openResponse(spec: HttpRequestSpec, scope: CallScope): Promise<Response> {
+/** POSTs the JSON body and returns a 2xx response, retrying the connection on typed evidence (each retry told to `observer`). */
+export async function openResponse(
+  spec: HttpRequestSpec,
+  scope: CallScope,
+  observer?: LlmCallObserver,
+): Promise<Response> {
   const ctx = spec.errors;
   const payload = JSON.stringify(spec.body);
   return withRetries(
@@ -157,6 +161,8 @@ export async function openResponse(spec: HttpRequestSpec, scope: CallScope): Pro
     spec.retry,
     {
       signal: scope.callSignal,
+      onRetry: (error, attempt, delayMs) =>
+        observer?.retrying?.({ attempt, maxAttempts: (spec.retry.maxRetries ?? 2) + 1, delayMs, error }),
       onAbort: () =>
         errorFromFailure(new Error('aborted'), scope.cause ?? 'cancelled', 'request', ctx, scope.timeoutNote),
     },

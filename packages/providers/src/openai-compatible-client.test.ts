@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LlmError, malformedArgsOf } from '@a3s-code/core';
+import { LlmError, type LlmRetryNotice, malformedArgsOf } from '@a3s-code/core';
 import { OpenAICompatibleClient, type OpenAICompatibleClientOptions } from './openai-compatible-client.js';
 import { runStream, simpleRequest } from './test-support/collect.js';
 import { localFixture } from './test-support/fixtures.js';
@@ -143,9 +143,15 @@ describe('OpenAICompatibleClient request and typed failures (own fixtures)', () 
       body: JSON.stringify({ error: { message: `upstream ${status}` } }),
     });
     const client = await clientFor([err(503), err(408), err(500)], { retry: { maxRetries: 2, baseDelayMs: 5 } });
-    const { error } = await runStream(client);
+    const retries: LlmRetryNotice[] = [];
+    const { error } = await runStream(client, undefined, { retrying: (n) => retries.push(n) });
     expect(error).toMatchObject({ kind: 'transport', status: 500, retryable: true });
     expect(server!.requests).toHaveLength(3);
+    // Each retry is told as it starts waiting: the attempt that failed, of how many, and why.
+    expect(retries.map((n) => [n.attempt, n.maxAttempts, n.delayMs, n.error.status])).toEqual([
+      [1, 3, 5, 503],
+      [2, 3, 10, 408],
+    ]);
   });
 
   it("a retry wait longer than connectTimeoutMs is not cut short by the previous attempt's connect deadline", async () => {

@@ -6,6 +6,7 @@
  * non-streaming transport.
  */
 import {
+  type LlmCallObserver,
   type LlmCapabilities,
   type LlmClient,
   type LlmForkIdentity,
@@ -105,12 +106,12 @@ export class OpenAICompatibleClient implements LlmClient {
     return { provider: this.provider, model: this.model, baseUrl: this.baseUrl };
   }
 
-  async *stream(request: LlmRequest): AsyncGenerator<LlmStreamEvent, void, undefined> {
+  async *stream(request: LlmRequest, observer?: LlmCallObserver): AsyncGenerator<LlmStreamEvent, void, undefined> {
     const spec = this.spec(request, true);
     const ctx = spec.errors;
     const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
     try {
-      const res = await openResponse(spec, scope);
+      const res = await openResponse(spec, scope, observer);
       const decoder = new OpenAIStreamDecoder(this.provider, ctx.redactor);
       let done = false;
       for await (const part of streamBodyOf(res, scope, this.#options.idleTimeoutMs, ctx)) {
@@ -144,12 +145,12 @@ export class OpenAICompatibleClient implements LlmClient {
     }
   }
 
-  async complete(request: LlmRequest): Promise<LlmResponse> {
+  async complete(request: LlmRequest, observer?: LlmCallObserver): Promise<LlmResponse> {
     const spec = this.spec(request, false);
     const ctx = spec.errors;
     const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
     try {
-      const res = await openResponse(spec, scope);
+      const res = await openResponse(spec, scope, observer);
       return this.parseCompletion(await jsonOf(res, scope, this.#options.idleTimeoutMs, ctx));
     } finally {
       scope.dispose();

@@ -161,6 +161,14 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
           ),
         );
         return;
+      case 'model_retry':
+        endLine(false);
+        write(
+          style.yellow(
+            `model call failed (${str(p.code)}: ${str(p.message)}); retrying in ${(Number(p.delay_ms) / 1000).toFixed(1)} s (attempt ${Number(p.attempt) + 1} of ${str(p.max_attempts)})\n`,
+          ),
+        );
+        return;
       case 'budget_threshold_hit':
         endLine(false);
         write(style.yellow(`budget ${str(p.budget)}: ${str(p.used)} of ${str(p.limit)} used\n`));

@@ -106,6 +106,11 @@ export interface AgentEventPayloads {
     multi_select: boolean;
   };
   budgetThresholdHit: { budget: string; used: number; limit: number };
+  /**
+   * A model call failed with a retryable error before any of its answer arrived, and is tried
+   * again after `delay_ms`: `attempt` (1-based) is the one that failed, of `max_attempts`.
+   */
+  modelRetry: { attempt: number; max_attempts: number; delay_ms: number; code: string; message: string };
   contextCompacted: { summary_chars: number; facts_folded: number };
   subagentStart: { task_id: string; agent: string; description: string };
   subagentProgress: {

@@ -20,6 +20,7 @@ export const EVENT_CATALOG_V1 = Object.freeze({
   permissionDenied: 'permission_denied',
   userQuestion: 'user_question',
   budgetThresholdHit: 'budget_threshold_hit',
+  modelRetry: 'model_retry',
   contextCompacted: 'context_compacted',
   subagentStart: 'subagent_start',
   subagentProgress: 'subagent_progress',

@@ -96,6 +96,24 @@ describe('GovernedLlmClient (the LLM invoker)', () => {
     expect(failing.requests).toHaveLength(3);
   });
 
+  it('announces each retry (model_retry: the failed attempt, the wait, why), never the last failure', async () => {
+    const failing = new ScriptedLlmClient(Array.from({ length: 5 }, () => ({ error: { kind: 'transport' as const } })));
+    const { client, events } = governed(failing, {
+      retry: { maxRetries: 2, baseDelayMs: 10 },
+      sleep: async () => undefined,
+    });
+    await expect(collectResponse(client.stream(req))).rejects.toMatchObject({ code: 'LLM_TRANSPORT' });
+    const retries = events.payloads('modelRetry');
+    expect(retries.map((r) => [r.attempt, r.max_attempts, r.delay_ms, r.code])).toEqual([
+      [1, 3, 10, 'LLM_TRANSPORT'],
+      [2, 3, 20, 'LLM_TRANSPORT'],
+    ]);
+    expect(retries[0]!.message).toMatch(/\S/);
+    const once = governed(new ScriptedLlmClient([{ text: 'ok' }]));
+    await collectResponse(once.client.stream(req));
+    expect(once.events.payloads('modelRetry')).toEqual([]);
+  });
+
   it('waits for real between attempts and honours the delay', async () => {
     const inner = new ScriptedLlmClient([{ error: { kind: 'rate_limited', retry_after_ms: 60 } }, { text: 'ok' }]);
     const { client } = governed(inner);

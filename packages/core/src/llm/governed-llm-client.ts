@@ -4,16 +4,19 @@
  * whatever takes a client can be handed the governed one. Before each call: cancellation and the
  * hard budget caps (`BUDGET_EXHAUSTED`, never an ungoverned fallback). After: usage recorded,
  * `budget_threshold_hit` on a soft cap. Typed, retryable failures are retried a bounded number of
- * times, honouring `retry_after_ms`, but only while nothing of the response has been delivered.
+ * times, honouring `retry_after_ms`, but only while nothing of the response has been delivered;
+ * each retry is announced (`model_retry`), so a caller sees why nothing arrives meanwhile.
  */
 import { BudgetExhaustedError, CancelledError } from '../errors/tool-errors.js';
 import type { EventSink } from '../events/agent-event.js';
 import { linkSignals } from '../invoker/link-signals.js';
 import type {
+  LlmCallObserver,
   LlmCapabilities,
   LlmClient,
   LlmForkIdentity,
   LlmRequest,
+  LlmRetryNotice,
   LlmStreamEvent,
   LlmUsage,
 } from './llm-client.js';
@@ -85,7 +88,7 @@ export class GovernedLlmClient implements LlmClient {
         if (soft) g.events.emit({ kind: 'budgetThresholdHit', payload: { ...soft } });
         let delivered = false;
         try {
-          for await (const raw of this.inner.stream({ ...request, signal })) {
+          for await (const raw of this.inner.stream({ ...request, signal }, this.observer)) {
             // The inner client is untrusted: its counts are checked before they are counted.
             const ev: LlmStreamEvent = raw.type === 'usage' ? { type: 'usage', usage: normalizeUsage(raw.usage) } : raw;
             if (ev.type === 'usage') this.recordUsage(ev.usage);
@@ -101,6 +104,7 @@ export class GovernedLlmClient implements LlmClient {
           const delay = this.delayFor(e, attempt);
           // A provider that asks for a longer wait than the ceiling is not asked again sooner: reported.
           if (delay === undefined) throw e;
+          this.announce({ attempt: attempt + 1, maxAttempts: maxRetries + 1, delayMs: delay, error: e });
           await (g.sleep ?? sleep)(delay, signal).catch(() => {
             throw new CancelledError('model call', signal.reason);
           });
@@ -109,6 +113,22 @@ export class GovernedLlmClient implements LlmClient {
     } finally {
       linked.dispose();
     }
+  }
+
+  /** Hears the inner client's own retries: each is announced as this client's are. */
+  private readonly observer: LlmCallObserver = { retrying: (notice) => this.announce(notice) };
+
+  private announce(n: LlmRetryNotice): void {
+    this.governance.events.emit({
+      kind: 'modelRetry',
+      payload: {
+        attempt: n.attempt,
+        max_attempts: n.maxAttempts,
+        delay_ms: n.delayMs,
+        code: n.error.code,
+        message: n.error.message,
+      },
+    });
   }
 
   private recordUsage(usage: LlmUsage): void {

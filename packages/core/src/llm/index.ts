@@ -1,5 +1,6 @@
 export type {
   LlmCapabilities,
+  LlmCallObserver,
   LlmClient,
   LlmFinishReason,
   LlmImage,
@@ -8,6 +9,7 @@ export type {
   LlmRequest,
   LlmResponse,
   LlmResponseFormat,
+  LlmRetryNotice,
   LlmStreamEvent,
   LlmToolCall,
   LlmToolChoice,

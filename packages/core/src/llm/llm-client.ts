@@ -6,6 +6,7 @@
  * `generate_object`) depends only on it.
  */
 import type { JsonSchema } from '../tools/json-schema.js';
+import type { LlmError } from './llm-error.js';
 
 /**
  * One reasoning block as the provider returned it, kept so it can be sent back verbatim:
@@ -161,16 +162,37 @@ export interface LlmClient {
   /** Model name sent to the provider. */
   readonly model: string;
   readonly capabilities: LlmCapabilities;
-  /** Streams one response. The iterator throws `LlmError` on failure. */
-  stream(request: LlmRequest): AsyncIterable<LlmStreamEvent>;
+  /**
+   * Streams one response. The iterator throws `LlmError` on failure. A client that retries on its
+   * own tells `observer` of each retry as it starts waiting.
+   */
+  stream(request: LlmRequest, observer?: LlmCallObserver): AsyncIterable<LlmStreamEvent>;
   /** One response without streaming, when `capabilities.nonStreaming` (else use `collectResponse`). */
-  complete?(request: LlmRequest): Promise<LlmResponse>;
+  complete?(request: LlmRequest, observer?: LlmCallObserver): Promise<LlmResponse>;
   /**
    * A client for one independent line of work, bound to `identity`: its calls share no session
    * state with the parent's or another fork's, so forks may stream at the same time. Absent when
    * the provider cannot fork a session; callers then run such work one call at a time.
    */
   fork?(identity: LlmForkIdentity): LlmClient;
+}
+
+/** A retry a client makes on its own: the attempt that failed, and the wait before the next. */
+export interface LlmRetryNotice {
+  /** The attempt that failed, 1-based. */
+  readonly attempt: number;
+  /** Attempts the client makes at most. */
+  readonly maxAttempts: number;
+  /** The wait before the next attempt, in ms. */
+  readonly delayMs: number;
+  /** Why the attempt failed (a retryable error). */
+  readonly error: LlmError;
+}
+
+/** What a caller hears of a call while it is under way. */
+export interface LlmCallObserver {
+  /** An attempt failed with a retryable error before any of its answer arrived; the next starts after the wait. */
+  retrying?(notice: LlmRetryNotice): void;
 }
 
 /** A whole response, accumulated from a stream. */

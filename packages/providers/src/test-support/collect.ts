@@ -3,6 +3,7 @@
  * response, or the typed error it failed with.
  */
 import {
+  type LlmCallObserver,
   type LlmClient,
   LlmError,
   type LlmRequest,
@@ -24,11 +25,15 @@ export function simpleRequest(extra: Partial<LlmRequest> = {}): LlmRequest {
 }
 
 /** Streams one request, accumulating; a thrown `LlmError` is returned, anything else rethrown. */
-export async function runStream(client: LlmClient, request: LlmRequest = simpleRequest()): Promise<StreamOutcome> {
+export async function runStream(
+  client: LlmClient,
+  request: LlmRequest = simpleRequest(),
+  observer?: LlmCallObserver,
+): Promise<StreamOutcome> {
   const events: LlmStreamEvent[] = [];
   const acc = new ResponseAccumulator(client.provider);
   try {
-    for await (const ev of client.stream(request)) {
+    for await (const ev of client.stream(request, observer)) {
       events.push(ev);
       acc.add(ev);
     }
