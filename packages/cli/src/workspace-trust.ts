@@ -80,14 +80,23 @@ interface TrustRecord {
   readonly workspaces: Record<string, { readonly config_sha256: string; readonly trusted_at: string }>;
 }
 
-function readRecord(path: string): TrustRecord {
+/** The record at `path`: none yet is an empty one; one that cannot be read says why (`problem`). */
+function readRecord(path: string): { readonly record: TrustRecord; readonly problem?: string } {
+  const empty: TrustRecord = { version: 1, workspaces: {} };
+  let text: string;
   try {
-    const r = JSON.parse(readFileSync(path, 'utf8')) as TrustRecord;
-    if (r.version === 1 && isObj(r.workspaces)) return r;
-  } catch {
-    // No record yet, or one that cannot be read: nothing is trusted.
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? { record: empty } : { record: empty, problem: `cannot be read (${code ?? 'error'})` };
   }
-  return { version: 1, workspaces: {} };
+  try {
+    const r = JSON.parse(text) as TrustRecord;
+    if (isObj(r) && r.version === 1 && isObj(r.workspaces)) return { record: r };
+    return { record: empty, problem: 'is not a trust record of version 1 ({"version": 1, "workspaces": {...}})' };
+  } catch (e) {
+    return { record: empty, problem: `is not valid JSON (${(e as Error).message})` };
+  }
 }
 
 /**
@@ -112,17 +121,27 @@ export async function checkWorkspaceTrust(
   // Trust is for this content of the file: a changed file asks again.
   const digest = createHash('sha256').update(readFileSync(file)).digest('hex');
   const path = recordPath(env);
-  const record = readRecord(path);
+  const { record, problem } = readRecord(path);
+  // A record that cannot be read trusts nothing, and is never written over: it holds other folders' trust.
+  const damaged =
+    problem === undefined
+      ? ''
+      : `\n(the trust record ${path} ${problem}, so no folder is trusted until it is mended or moved aside)`;
   if (record.workspaces[folder]?.config_sha256 === digest) return;
   const changed = record.workspaces[folder] === undefined ? '' : ' (it changed since you trusted this folder)';
   const what = `${file}${changed} would:\n${needs.map((n) => `  - ${n}`).join('\n')}`;
   if (!trust && ask !== undefined) {
-    if (!(await ask(what))) throw new UsageError(`${file}: not trusted, so nothing was started; it was not used`);
+    if (!(await ask(`${what}${damaged}`)))
+      throw new UsageError(`${file}: not trusted, so nothing was started; it was not used`);
   } else if (!trust) {
     throw new UsageError(
-      `${what}\nRead it; if you trust this folder, run again with --trust-workspace (a3s serve: session/open with "trustWorkspace": true); remembered for this folder until the file changes.`,
+      `${what}\nRead it; if you trust this folder, run again with --trust-workspace (a3s serve: session/open with "trustWorkspace": true); remembered for this folder until the file changes.${damaged}`,
     );
   }
+  if (problem !== undefined)
+    throw new UsageError(
+      `A3S_HOME: cannot record the trust of this folder: ${path} ${problem}, and writing a new record would lose the folders it trusts; mend it, or move it aside to start a new one; nothing was changed`,
+    );
   const workspaces = {
     ...record.workspaces,
     [folder]: { config_sha256: digest, trusted_at: new Date().toISOString() },

@@ -88,6 +88,23 @@ describe('workspace trust', () => {
     expect(changed.stderr).toContain('permissions.defaultDecision "allow"');
   });
 
+  it('a trust record that cannot be read trusts nothing and is never written over: the folders it holds are not lost', async () => {
+    const { dir, marker } = folderStartingServer();
+    const env = { A3S_HOME: home() };
+    const path = join(env.A3S_HOME, 'trusted-workspaces.json');
+    // Edited by hand, with a trailing comma: other folders' trust is in it.
+    const damaged = '{ "version": 1, "workspaces": { "/srv/other": { "config_sha256": "ab", "trusted_at": "x" }, } }\n';
+    writeFileSync(path, damaged);
+    const refused = await runMain(['run', '--model', model(), '--cwd', dir, 'hi'], { env });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`the trust record ${path} is not valid JSON`);
+    const trusted = await runMain(['run', '--trust-workspace', '--model', model(), '--cwd', dir, 'hi'], { env });
+    expect(trusted.status).toBe(2);
+    expect(trusted.stderr).toContain('would lose the folders it trusts; mend it, or move it aside');
+    expect(readFileSync(path, 'utf8')).toBe(damaged);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('a config that redirects the provider needs trust; one that only names a model and denies tools does not', async () => {
     const dir = tempRepo();
     const env = { A3S_HOME: home(), OPENAI_API_KEY: 'sk-test-not-real' };
