@@ -156,6 +156,20 @@ describe('program sandbox escape suite (PROG-02, PTC-01/02)', () => {
     expect(cyc.output).toMatch(/not JSON-serialisable/);
   });
 
+  it('odd thrown values (a BigInt, inside an object too, a rejected promise) are typed program errors naming them', async () => {
+    const h = programHarness();
+    for (const [body, shown] of [
+      ['throw 10n;', '10n'],
+      ['return Promise.reject(10n);', '10n'],
+      ['throw { code: 7n, list: [1n] };', 'uncaught thrown value'],
+    ] as const) {
+      const r = await h.run({ source: run(body) });
+      expect(r.error?.code, body).toBe('PROGRAM_RUNTIME');
+      expect(r.output, body).toContain(shown);
+      expect(r.output, body).not.toMatch(/serialize a BigInt/);
+    }
+  });
+
   it('a promise that can never settle is reported, not awaited forever', async () => {
     const h = programHarness();
     const r = await h.run({ source: run('await new Promise(() => {});') });

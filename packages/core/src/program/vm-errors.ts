@@ -26,11 +26,25 @@ interface Dumped {
   readonly lineNumber: number | undefined;
 }
 
+/** A thrown value as text: its JSON where it has one (a BigInt as `10n`, which JSON cannot hold), else its string. */
+function thrownText(value: unknown): string {
+  if (typeof value === 'bigint') return `${value}n`;
+  try {
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) ?? String(value);
+  } catch {
+    try {
+      return String(value);
+    } catch {
+      return '(a value that cannot be shown)';
+    }
+  }
+}
+
 function asDumped(value: unknown): Dumped {
   if (value !== null && typeof value === 'object') {
     const o = value as Record<string, unknown>;
     const name = typeof o.name === 'string' ? o.name : 'Error';
-    const message = typeof o.message === 'string' ? o.message : (JSON.stringify(value) ?? String(value));
+    const message = typeof o.message === 'string' ? o.message : thrownText(value);
     return {
       name,
       message,
@@ -40,7 +54,7 @@ function asDumped(value: unknown): Dumped {
   }
   return {
     name: 'thrown value',
-    message: typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)),
+    message: typeof value === 'string' ? value : thrownText(value),
     stack: '',
     lineNumber: undefined,
   };
