@@ -3,7 +3,9 @@
  * model server that does not answer, a key the provider refuses. Each hint names the variable or
  * config key to set, and the offline way to try `a3s` with no key at all (a scripted model).
  */
+import { terminalText } from '@a3s-code/core';
 import { describeProviders } from '@a3s-code/sdk';
+import { shellWord } from './shell-quote.js';
 
 /** A model script of one answer, written by a shell command a user can paste. */
 export const SCRIPTED_EXAMPLE = `echo '{"turns":[{"text":"Hello from a scripted model."}]}' > model.json`;
@@ -22,6 +24,36 @@ interface Failure {
   readonly provider?: unknown;
   readonly status?: unknown;
   readonly key?: unknown;
+  /** A damaged log's file and line (`FACT_PARSE`). */
+  readonly file?: unknown;
+  readonly line?: unknown;
+}
+
+/**
+ * What to do about a log with a damaged line (`FACT_PARSE`): which file and line, that the runtime
+ * never rewrites a log, and how to keep the intact lines before it (a copy aside, then the log cut
+ * before the damaged line), or, for a command that opens the session, how to start a new one.
+ */
+function damagedLogHint(command: string, f: Failure, message: string): string | undefined {
+  const found =
+    typeof f.file === 'string'
+      ? f.file
+      : (/^fact log '(.+?)' line \d+:/.exec(message)?.[1] ?? /\(in (.+)\)$/.exec(message)?.[1]);
+  const line = typeof f.line === 'number' ? f.line : Number(/\bline (\d+):/.exec(message)?.[1]);
+  if (found === undefined || !Number.isSafeInteger(line) || line < 1) return undefined;
+  // The path is printed, so any control character in it is shown, never sent to the terminal.
+  const file = terminalText(found);
+  const log = shellWord(file);
+  const aside = shellWord(`${file}.damaged`);
+  const fresh =
+    command === 'replay'
+      ? ''
+      : command === 'sessions'
+        ? '; or start a new session with a3s code'
+        : '; or start a new session by leaving out --session';
+  if (line === 1)
+    return `line 1 of ${file} is damaged, so no fact of it can be read; a3s never rewrites a log (it only appends), so it stays so: move it aside (mv ${log} ${aside}) to start that session afresh${fresh}`;
+  return `line ${line} of ${file} is damaged; a3s never rewrites a log (it only appends), so it stays so. Lines 1 to ${line - 1} before it are intact: to keep them, copy the log aside and cut it before the damaged line (cp ${log} ${aside} && head -n ${line - 1} ${aside} > ${log}; what came after it stays only in the copy)${fresh}`;
 }
 
 /** A message in the CLI's words for an error whose own message speaks to SDK programs. */
@@ -101,6 +133,10 @@ export function hintsFor(command: string, e: unknown): string[] {
     return [
       `another process has this session's log open (its pid is above): leave that session first (/exit in a3s code, or let its a3s run end), ${command === 'sessions' ? 'or start a new session with a3s code' : 'or start a new session by leaving out --session'}`,
     ];
+  if (f.code === 'FACT_PARSE') {
+    const hint = damagedLogHint(command, f, message);
+    if (hint !== undefined) return [hint];
+  }
   if (f.code === 'LLM_STATUS' && (f.status === 401 || f.status === 403) && preset?.keyEnv !== undefined)
     return [
       `${preset.name} refused the key (HTTP ${String(f.status)}): check ${preset.keyEnv} ('a3s models' shows whether it is set)`,
