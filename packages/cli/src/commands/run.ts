@@ -14,6 +14,7 @@ import {
   sessionFlags,
 } from '../args.js';
 import { flagWords } from '../shell-quote.js';
+import { vibeStart } from '../vibe-settings.js';
 import { newSessionNote } from '../session-lookup.js';
 import { flagAttachments } from '../attachments.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -158,6 +159,12 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   if (undecoded !== undefined) throw new UsageError(undecoded);
   const flags = sessionFlags(values, io.cwd);
   checkSessionFlag(values.session, 'run');
+  // A tier's model is for vibe workers: with vibe mode off (no --vibe, none in the config file),
+  // and no /vibe to turn it on in a one-shot run, the flag would do nothing.
+  if (flags.vibeTiers !== undefined && flags.vibe !== true && !(await vibeStart(flags)).on)
+    throw new UsageError(
+      `--vibe-tier applies only with vibe mode on (--vibe, or "vibe" in the workspace's config file: the workers whose model it sets); a3s run without it starts no workers, so add --vibe or leave --vibe-tier out`,
+    );
   const attachments = flagAttachments(values.image, values.file, io.cwd, flags.cwd);
   const note = values.session === undefined ? undefined : newSessionNote(flags.cwd, values.session);
   if (note !== undefined) io.stderr.write(styleFor(io.stderr, io.env).yellow(note));
