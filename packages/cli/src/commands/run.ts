@@ -238,7 +238,8 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     io.stderr.write(
       err.red(`run failed: ${typeof code === 'string' ? `${code}: ` : ''}${terminalText((e as Error).message)}\n`),
     );
-    for (const hint of hintsFor('run', e)) io.stderr.write(`hint: ${hint}\n`);
+    const resume = resumeCommand(session.sessionId, flags, io.cwd);
+    for (const hint of hintsFor('run', e, { resume })) io.stderr.write(`hint: ${terminalText(hint)}\n`);
     if (session.logPath) io.stderr.write(err.dim(`log: ${session.logPath}\n`));
     return code === 'FACT_LOG_LOCKED' ? EXIT.locked : EXIT.failed;
   } finally {
