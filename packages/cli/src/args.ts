@@ -6,6 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { closest } from './did-you-mean.js';
+import { shellWord } from './shell-quote.js';
 import { UsageError } from './errors.js';
 import { tierModelProblem, vibeTierFlags, type VibeTierModels } from './vibe-settings.js';
 
@@ -95,8 +96,14 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(
       if (word !== undefined) flag = word.split('=')[0]!;
       const typed = flag.replace(/^--?/, '').toLowerCase();
       const close = flag.startsWith('--') || word !== undefined ? closest(typed, Object.keys(options)) : undefined;
+      // `a3s run "-fix"`: the word may be a prompt that starts with a dash; after `--` it is one.
+      const typedWord = argv.find((a) => a === flag || a.startsWith(flag!)) ?? flag;
+      const asPrompt =
+        command === 'run' && close === undefined
+          ? `; a prompt that starts with a dash goes after --: a3s run -- ${shellWord(typedWord)}`
+          : '';
       throw new UsageError(
-        `unknown option '${flag}'${close === undefined ? '' : ` (did you mean --${close}?)`}; a3s ${command} takes ${flagList(options)} (see 'a3s ${command} --help')`,
+        `unknown option '${flag}'${close === undefined ? '' : ` (did you mean --${close}?)`}; a3s ${command} takes ${flagList(options)}${asPrompt} (see 'a3s ${command} --help')`,
       );
     }
     // `--yolo=false`: a switch takes no value.

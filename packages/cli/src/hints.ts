@@ -3,7 +3,9 @@
  * model server that does not answer, a key the provider refuses. Each hint names the variable or
  * config key to set, and the offline way to try `a3s` with no key at all (a scripted model).
  */
+import { terminalText } from '@a3s-code/core';
 import { describeProviders } from '@a3s-code/sdk';
+import { shellWord } from './shell-quote.js';
 
 /** A model script of one answer, written by a shell command a user can paste. */
 export const SCRIPTED_EXAMPLE = `echo '{"turns":[{"text":"Hello from a scripted model."}]}' > model.json`;
@@ -22,6 +24,70 @@ interface Failure {
   readonly provider?: unknown;
   readonly status?: unknown;
   readonly key?: unknown;
+  /** A damaged log's file and line (`FACT_PARSE`). */
+  readonly file?: unknown;
+  readonly line?: unknown;
+}
+
+/** A provider as the hints name it: its id and where its base URL comes from. */
+type Preset = ReturnType<typeof describeProviders>[number];
+
+/**
+ * A model call that timed out (`LLM_TIMEOUT`, after the retries): where the server's address comes
+ * from, the network, a local server still loading. The limits are the provider clients' defaults
+ * (`connectTimeoutMs`, `idleTimeoutMs`), which no flag or config key of the CLI changes.
+ */
+function timeoutHint(preset: Preset | undefined): string {
+  const fixed =
+    "a3s has no flag or config key for these time limits (60 s until the answer starts, 120 s between its parts); an SDK program can set the provider client's connectTimeoutMs and idleTimeoutMs";
+  if (preset === undefined)
+    return `the model did not answer in time, and the retries timed out as well: check the model server's address and the network ('a3s models' shows each provider's base URL); ${fixed}`;
+  const where = `${preset.baseUrlEnv}, else "providers": { "${preset.name}": { "baseUrl": … } } in a3s.config.json${preset.defaultBaseUrl === undefined ? '' : `, else ${preset.defaultBaseUrl}`}`;
+  return `${preset.name} did not answer in time, and the retries timed out as well: check that its base URL is the server you mean (${where}; 'a3s models' shows which applies) and that the network reaches it; a local server may still be loading the model (try again once it answers). ${fixed}`;
+}
+
+/**
+ * A run that changed the workspace and never passed a `verify` of the change
+ * (`COMPLETION_INCOMPLETE`): the changes are kept; how to have them verified, and the config
+ * keys that shape the completion gate (`gate.continuation.maxTurns`, `gate.requiredChecks`).
+ */
+function incompleteHints(command: string, context: HintContext): string[] {
+  const ask = 'ask the model to check its work with the verify tool (e.g. "run the tests with verify")';
+  const next =
+    command === 'code'
+      ? `type a prompt that asks it to check its work with the verify tool (e.g. "run the tests with verify")`
+      : `continue the session (${context.resume ?? 'a3s sessions --resume <id>'}) and ${ask}`;
+  return [
+    `the model changed the workspace but no passing verify covered the change, even after the completion gate asked for one; the changes stay in the workspace (git diff shows them): ${next}`,
+    `in a3s.config.json, "gate": { "continuation": { "maxTurns": 10 } } gives the model more turns to verify (default 3, at most 10), and "gate": { "requiredChecks": [{ "id": "unit", "command": "npm test" }] } names checks every verify must pass`,
+  ];
+}
+
+/**
+ * What to do about a log with a damaged line (`FACT_PARSE`): which file and line, that the runtime
+ * never rewrites a log, and how to keep the intact lines before it (a copy aside, then the log cut
+ * before the damaged line), or, for a command that opens the session, how to start a new one.
+ */
+function damagedLogHint(command: string, f: Failure, message: string): string | undefined {
+  const found =
+    typeof f.file === 'string'
+      ? f.file
+      : (/^fact log '(.+?)' line \d+:/.exec(message)?.[1] ?? /\(in (.+)\)$/.exec(message)?.[1]);
+  const line = typeof f.line === 'number' ? f.line : Number(/\bline (\d+):/.exec(message)?.[1]);
+  if (found === undefined || !Number.isSafeInteger(line) || line < 1) return undefined;
+  // The path is printed, so any control character in it is shown, never sent to the terminal.
+  const file = terminalText(found);
+  const log = shellWord(file);
+  const aside = shellWord(`${file}.damaged`);
+  const fresh =
+    command === 'replay'
+      ? ''
+      : command === 'sessions'
+        ? '; or start a new session with a3s code'
+        : '; or start a new session by leaving out --session';
+  if (line === 1)
+    return `line 1 of ${file} is damaged, so no fact of it can be read; a3s never rewrites a log (it only appends), so it stays so: move it aside (mv ${log} ${aside}) to start that session afresh${fresh}`;
+  return `line ${line} of ${file} is damaged; a3s never rewrites a log (it only appends), so it stays so. Lines 1 to ${line - 1} before it are intact: to keep them, copy the log aside and cut it before the damaged line (cp ${log} ${aside} && head -n ${line - 1} ${aside} > ${log}; what came after it stays only in the copy)${fresh}`;
 }
 
 /** A message in the CLI's words for an error whose own message speaks to SDK programs. */
@@ -39,8 +105,17 @@ function providerOf(f: Failure): string | undefined {
   return named ?? /^([a-z-]+): /.exec(message)?.[1];
 }
 
-/** The lines (`hint: …`) to print after the error `e` of `a3s <command>`, if it is one a hint helps with. */
-export function hintsFor(command: string, e: unknown): string[] {
+/** What the command knows that a hint can name: the command line that continues the session. */
+export interface HintContext {
+  /** E.g. `a3s sessions --resume s1 --model scripted:m.json` (`a3s run` knows it). */
+  readonly resume?: string;
+}
+
+/**
+ * The lines (`hint: …`) to print after the error `e` of `a3s <command>`, if it is one a hint
+ * helps with; `context` names the session's continue command where the command knows it.
+ */
+export function hintsFor(command: string, e: unknown, context: HintContext = {}): string[] {
   const f = (e ?? {}) as Failure;
   const message = typeof f.message === 'string' ? f.message : '';
   const providers = describeProviders();
@@ -101,6 +176,12 @@ export function hintsFor(command: string, e: unknown): string[] {
     return [
       `another process has this session's log open (its pid is above): leave that session first (/exit in a3s code, or let its a3s run end), ${command === 'sessions' ? 'or start a new session with a3s code' : 'or start a new session by leaving out --session'}`,
     ];
+  if (f.code === 'LLM_TIMEOUT') return [timeoutHint(preset)];
+  if (f.code === 'COMPLETION_INCOMPLETE') return incompleteHints(command, context);
+  if (f.code === 'FACT_PARSE') {
+    const hint = damagedLogHint(command, f, message);
+    if (hint !== undefined) return [hint];
+  }
   if (f.code === 'LLM_STATUS' && (f.status === 401 || f.status === 403) && preset?.keyEnv !== undefined)
     return [
       `${preset.name} refused the key (HTTP ${String(f.status)}): check ${preset.keyEnv} ('a3s models' shows whether it is set)`,

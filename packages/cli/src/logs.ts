@@ -120,9 +120,16 @@ export function listLogs(workspace: string): SessionLogEntry[] {
   return logsIn(logFolder(workspace));
 }
 
-/** The logs in an effect-log folder, newest first. */
+/**
+ * The logs in an effect-log folder, newest first.
+ * @throws UsageError when something else stands where the folder should be (a file, a FIFO).
+ */
 function logsIn(dir: string): SessionLogEntry[] {
   if (!existsSync(dir)) return [];
+  if (!statSync(dir).isDirectory())
+    throw new UsageError(
+      `${dir} is not a folder; it must be the folder of the workspace's session logs (one <session>.jsonl per session). Move it aside (the next a3s run creates the folder), or pass --cwd with another workspace`,
+    );
   return readdirSync(dir)
     .filter((f) => f.endsWith('.jsonl'))
     .map((f) => {

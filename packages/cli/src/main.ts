@@ -169,8 +169,10 @@ async function reportError(
   io.stderr.write(`a3s ${name}: ${code && code !== 'CLI_USAGE' ? `${code}: ` : ''}${await terminalSafe(message)}\n`);
   const hints = hintsFor(name, e);
   for (const hint of hints) io.stderr.write(`hint: ${hint}\n`);
-  // `a3s run --json` ends its stdout with what went wrong, as JSON, even before the run started.
-  if (name === 'run' && jsonRequested(args)) io.stdout.write(`${errorJson(code, message, hints, exitCodeOf(code))}\n`);
+  // `a3s run --json` ends its stdout with what went wrong, as JSON, even before the run started;
+  // `a3s replay --json` too, so a script reading either finds the error where the output would be.
+  if ((name === 'run' || name === 'replay') && jsonRequested(args))
+    io.stdout.write(`${errorJson(code, message, hints, exitCodeOf(code))}\n`);
   // `a3s --nope`: the user typed no command, so say which one read the flags and what the others are.
   if (!explicit && code === 'CLI_USAGE')
     io.stderr.write(

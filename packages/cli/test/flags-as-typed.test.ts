@@ -115,7 +115,17 @@ describe('flags as people type them', () => {
   it('a vibe tier whose provider has no key or base URL: the hint names the variable, not the tier key path', async () => {
     const bare: Record<string, string> = { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
     const key = await cli(
-      ['run', '--cwd', empty(), '--model', `scripted:${hello()}`, '--vibe-tier', 'fast=openai/gpt-4o-mini', 'hi'],
+      [
+        'run',
+        '--vibe',
+        '--cwd',
+        empty(),
+        '--model',
+        `scripted:${hello()}`,
+        '--vibe-tier',
+        'fast=openai/gpt-4o-mini',
+        'hi',
+      ],
       bare,
     );
     expect(key.status).toBe(2);
@@ -123,7 +133,7 @@ describe('flags as people type them', () => {
       `\nhint: export OPENAI_API_KEY=<your key>, or name the variable that holds it in a3s.config.json: "providers": { "openai": { "apiKeyEnv": "<VARIABLE>" } }`,
     );
     const url = await cli(
-      ['run', '--cwd', empty(), '--model', `scripted:${hello()}`, '--vibe-tier', 'good=vllm/qwen', 'hi'],
+      ['run', '--vibe', '--cwd', empty(), '--model', `scripted:${hello()}`, '--vibe-tier', 'good=vllm/qwen', 'hi'],
       bare,
     );
     expect(url.status).toBe(2);

@@ -52,7 +52,7 @@ describe('a3s init', () => {
     const r = await runMain(['init', '--model', 'ollama/qwen3:8b'], { cwd: ws });
     expect(r).toMatchObject({ status: 2, stdout: '' });
     expect(r.stderr).toBe(
-      `a3s init: ${join(ws, 'a3s.config.json')} already exists; pass --force to overwrite a3s.config.json\n`,
+      `a3s init: ${join(ws, 'a3s.config.json')} already exists (it is the workspace's config file); pass --force to overwrite it\n`,
     );
     expect(readFileSync(join(ws, 'a3s.config.json'), 'utf8')).toBe('{"model":"openai/gpt-4o"}');
     expect(await runMain(['init', '--force', '--model', 'ollama/qwen3:8b'], { cwd: ws })).toMatchObject({ status: 0 });

@@ -1,7 +1,8 @@
 /**
  * `a3s init`: writes a starter `a3s.config.json` into the workspace, with `$schema` pointing at the
  * JSON Schema `@a3s-code/core` ships (`dist/config.schema.json`) so editors complete and check it.
- * An existing config file is never overwritten without `--force`.
+ * An existing config file (`a3s.config.json`, else `.a3s/config.json`) is never overwritten
+ * without `--force`, and with it that file is overwritten in place.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -17,14 +18,16 @@ import type { Io } from '../io.js';
 export const INIT_HELP = `Usage: a3s init [options]
 
 Writes a starter a3s.config.json into the workspace: $schema (for editor completion), the model,
-and empty permission lists. Flags and A3S_MODEL still win over the file's model.
+and empty permission lists. A workspace that already has a config file (a3s.config.json, else
+.a3s/config.json) keeps it: --force overwrites that file in place. The model a command uses is
+--model first, then the config file's model, then A3S_MODEL.
 
 Options:
   -m, --model <spec>   the model to write (default: A3S_MODEL, else the first provider whose key
                        is set); a scripted:<file> path is relative to the current folder (written
                        relative to the config file's folder)
   -C, --cwd <dir>      workspace folder (default: the current folder)
-      --force          overwrite an existing config file
+      --force          overwrite the workspace's existing config file (the one a3s reads)
   -h, --help           show this help`;
 
 /** Why the config file could not be written, in plain words, with the way out. */
@@ -73,14 +76,14 @@ function defaultModel(env: Io['env'], cwd: string): string | undefined {
 }
 
 /**
- * The model as the file in `workspace` must say it: a `scripted:` path typed relative to the
- * folder the command started in (`startedIn`) is rewritten relative to the file's folder, against
- * which the file's paths resolve.
+ * The model as the file in `folder` must say it: a `scripted:` path typed relative to the folder
+ * the command started in (`startedIn`) is rewritten relative to the file's folder, against which
+ * the file's paths resolve.
  */
-function fileModel(model: string | undefined, startedIn: string, workspace: string): string | undefined {
+function fileModel(model: string | undefined, startedIn: string, folder: string): string | undefined {
   if (model === undefined || !model.startsWith('scripted:')) return model;
   const script = resolve(startedIn, model.slice('scripted:'.length).trim());
-  const rel = relative(workspace, script);
+  const rel = relative(folder, script);
   return `scripted:${isAbsolute(rel) ? rel : rel.split(sep).join('/')}`;
 }
 
@@ -105,15 +108,25 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
   const workspace = resolve(io.cwd, values.cwd ?? '.');
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
     throw new UsageError(`--cwd: '${workspace}' is not a folder`);
+  const first = join(workspace, CONFIG_FILE_NAMES[0]!);
+  if (existsSync(first) && statSync(first).isDirectory())
+    throw new UsageError(`${first} is a folder, not a file; remove or rename it, then run a3s init again`);
+  // The file a3s reads (the first of the names that exists) is the one refused or overwritten:
+  // a second file beside it would shadow it, or be shadowed, without a word.
   const existing = CONFIG_FILE_NAMES.map((n) => join(workspace, n)).filter((p) => existsSync(p));
-  const path = join(workspace, CONFIG_FILE_NAMES[0]!);
-  if (existsSync(path) && statSync(path).isDirectory())
-    throw new UsageError(`${path} is a folder, not a file; remove or rename it, then run a3s init again`);
+  const path = existing[0] ?? first;
+  const shadowed = existing.slice(1);
+  const unread =
+    shadowed.length === 0 ? '' : `; ${shadowed.join(' and ')} is also there, and is not read while ${path} exists`;
   if (existing.length > 0 && values.force !== true)
-    throw new UsageError(`${existing.join(' and ')} already exists; pass --force to overwrite a3s.config.json`);
-  const model = fileModel(values.model ?? defaultModel(io.env, io.cwd), io.cwd, workspace);
+    throw new UsageError(
+      `${path} already exists (it is the workspace's config file); pass --force to overwrite it${unread}`,
+    );
+  // The file's relative paths (`$schema`, a `scripted:` model) resolve against its own folder.
+  const folder = dirname(path);
+  const model = fileModel(values.model ?? defaultModel(io.env, io.cwd), io.cwd, folder);
   const config = {
-    $schema: schemaReference(workspace, shippedSchema()),
+    $schema: schemaReference(folder, shippedSchema()),
     ...(model === undefined ? {} : { model }),
     permissions: { allow: [] as string[], ask: [] as string[], deny: [] as string[] },
   };
@@ -124,6 +137,7 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
     throw new A3sError('CONFIG_WRITE', unwritable(path, e), { cause: e, details: { path } });
   }
   io.stdout.write(`wrote ${path}\n`);
+  if (shadowed.length > 0) io.stdout.write(`note: ${unread.slice(2)}; remove it to keep one config file\n`);
   if (model === undefined)
     io.stdout.write(
       `no model set: add "model": "openai/<model>" (or another provider; see a3s models), or set A3S_MODEL\n`,

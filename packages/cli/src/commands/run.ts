@@ -5,7 +5,16 @@
  * another tool that would ask are refused. Ctrl-C interrupts the run; a second Ctrl-C exits.
  */
 import { NO_APPROVER_REASON, type ConfirmationManager, type RunResult } from '@a3s-code/sdk';
-import { checkSessionFlag, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
+import {
+  checkSessionFlag,
+  parse,
+  SESSION_FLAGS,
+  SESSION_FLAGS_HELP,
+  type SessionFlags,
+  sessionFlags,
+} from '../args.js';
+import { flagWords } from '../shell-quote.js';
+import { vibeStart } from '../vibe-settings.js';
 import { newSessionNote } from '../session-lookup.js';
 import { flagAttachments } from '../attachments.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -102,6 +111,18 @@ function firstBadByte(bytes: Buffer): number {
   return bytes.length;
 }
 
+/**
+ * The command that continues session `id` from the folder the run was started in: its workspace
+ * (`--cwd`) when that is another folder, and the model when it came from `--model` (without it,
+ * the resumed session would look for a model in the config file and `A3S_MODEL`).
+ */
+function resumeCommand(id: string, flags: SessionFlags, startedIn: string): string {
+  const words = ['a3s sessions', flagWords('--resume', id)];
+  if (flags.cwd !== startedIn) words.push(flagWords('--cwd', flags.cwd));
+  if (flags.model !== undefined) words.push(flagWords('--model', flags.model));
+  return words.join(' ');
+}
+
 /** Runs `a3s run`. */
 export async function runCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
@@ -120,6 +141,11 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     return EXIT.ok;
   }
   // `a3s run -` reads the prompt from stdin; so does `a3s run` with no prompt and stdin piped in.
+  // A `-` among other words would be neither: refused rather than sent as prompt text.
+  if (positionals.length > 1 && positionals.includes('-'))
+    throw new UsageError(
+      `'-' (read the prompt from stdin) must be the only prompt argument, but ${positionals.length} were given (${positionals.map((p) => `'${p}'`).join(' ')}); pipe the whole prompt in (echo "…" | a3s run -), or quote a prompt that contains a lone dash (a3s run "a - b")`,
+    );
   const fromStdin =
     (positionals.length === 1 && positionals[0] === '-') || (positionals.length === 0 && io.stdinPiped === true);
   const prompt = (fromStdin ? await promptFromStdin(io) : positionals.join(' ')).trim();
@@ -133,6 +159,12 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   if (undecoded !== undefined) throw new UsageError(undecoded);
   const flags = sessionFlags(values, io.cwd);
   checkSessionFlag(values.session, 'run');
+  // A tier's model is for vibe workers: with vibe mode off (no --vibe, none in the config file),
+  // and no /vibe to turn it on in a one-shot run, the flag would do nothing.
+  if (flags.vibeTiers !== undefined && flags.vibe !== true && !(await vibeStart(flags)).on)
+    throw new UsageError(
+      `--vibe-tier applies only with vibe mode on (--vibe, or "vibe" in the workspace's config file: the workers whose model it sets); a3s run without it starts no workers, so add --vibe or leave --vibe-tier out`,
+    );
   const attachments = flagAttachments(values.image, values.file, io.cwd, flags.cwd);
   const note = values.session === undefined ? undefined : newSessionNote(flags.cwd, values.session);
   if (note !== undefined) io.stderr.write(styleFor(io.stderr, io.env).yellow(note));
@@ -206,7 +238,8 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     io.stderr.write(
       err.red(`run failed: ${typeof code === 'string' ? `${code}: ` : ''}${terminalText((e as Error).message)}\n`),
     );
-    for (const hint of hintsFor('run', e)) io.stderr.write(`hint: ${hint}\n`);
+    const resume = resumeCommand(session.sessionId, flags, io.cwd);
+    for (const hint of hintsFor('run', e, { resume })) io.stderr.write(`hint: ${terminalText(hint)}\n`);
     if (session.logPath) io.stderr.write(err.dim(`log: ${session.logPath}\n`));
     return code === 'FACT_LOG_LOCKED' ? EXIT.locked : EXIT.failed;
   } finally {
@@ -216,17 +249,27 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     stopTerm();
     await closeOrQuit(opened);
   }
-  const continueLine = `continue it with: a3s sessions --resume ${session.sessionId}${flags.cwd === io.cwd ? '' : ` --cwd ${flags.cwd}`}${result.parked?.kind === 'confirm' ? ' (or rerun with --yolo)' : ''}\n`;
+  // A parked run continues where it stopped; an interrupted one is over in its log, and /resume
+  // in the reopened session picks it up in a new run. A reader that went away wants no hint.
+  const resumable = result.status === 'parked' || (result.status === 'cancelled' && io.stdoutClosed?.aborted !== true);
+  const how =
+    result.parked?.kind === 'confirm'
+      ? ' (or rerun with --yolo)'
+      : result.status === 'cancelled'
+        ? ', then type /resume'
+        : '';
+  const continueLine = `continue it with: ${resumeCommand(session.sessionId, flags, io.cwd)}${how}\n`;
   if (!values.json) {
     print.newline();
     io.stdout.write(`${runSummary(out, result, print.stopped, runCost(session, result))}\n`);
     // The id and the folder are the person's text (an argument, a folder name): printed inert.
     if (session.logPath)
       io.stdout.write(out.dim(terminalText(`log: ${session.logPath}\nsession: ${session.sessionId}\n`)));
-    if (result.status === 'parked') io.stdout.write(terminalText(continueLine));
-  } else if (result.status === 'parked') {
+    if (resumable) io.stdout.write(terminalText(continueLine));
+  } else if (resumable) {
     // Standard output holds only events; the person (or the script's log) learns how to go on here.
-    io.stderr.write(terminalText(`a3s run: parked (session ${session.sessionId}); ${continueLine}`));
+    const state = result.status === 'parked' ? 'parked' : 'interrupted';
+    io.stderr.write(terminalText(`a3s run: ${state} (session ${session.sessionId}); ${continueLine}`));
   }
   return result.status === 'completed' ? EXIT.ok : result.status === 'parked' ? EXIT.parked : EXIT.cancelled;
 }

@@ -5,13 +5,16 @@
  * (`agent.resumeSession`) or continues a log in `a3s code`.
  */
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FileSessionStore } from '@a3s-code/core';
 import { effectLogPath, threadIdFor, type LogSummary } from '@a3s-code/effect';
 import { noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { logHolder, type LogHolder } from '../log-lock.js';
 import { listLogs, loadLog } from '../logs.js';
+import { flagWords } from '../shell-quote.js';
 import { styleFor } from '../style.js';
 import { terminalText } from '@a3s-code/core';
 import { codeCommand } from './code.js';
@@ -43,6 +46,13 @@ interface SessionRow {
   readonly last: string;
   readonly phase: string;
   readonly prompt: string;
+  /** The live process that has the session's log open (an `a3s run` or `a3s code` on it), if any. */
+  readonly inUseBy: LogHolder | null;
+  /**
+   * The last run is open in the log (`last` is `running`) but no process has the log open: it was
+   * cut off (a crash, a kill) and `a3s sessions --resume <id>` continues it.
+   */
+  readonly interrupted: boolean;
 }
 
 /** The first user prompt of a log, for the list. */
@@ -60,6 +70,16 @@ function lastText(summary: LogSummary): string {
   if (summary.parked !== null) return `parked (${summary.parked.phase})`;
   const last = summary.runs.at(-1);
   return last ? `${last.status}${last.completion ? ` (${last.completion})` : ''}` : 'no runs';
+}
+
+/**
+ * The last run's state as listed: a run still open in a log nobody has open was cut off (a crash,
+ * a kill), and says how to continue it; one whose log a live process holds is running there.
+ */
+function lastShown(r: SessionRow): string {
+  if (r.interrupted)
+    return `interrupted (its process ended mid-run; continue it with a3s sessions ${terminalText(flagWords('--resume', r.id))})`;
+  return r.last;
 }
 
 /** The session thread a subagent's log belongs to (`<thread>.task-3` → `<thread>`), when that session's log is there. */
@@ -101,9 +121,13 @@ async function rows(workspace: string): Promise<SessionRow[]> {
         last: `unreadable log: ${why}`,
         phase: '-',
         prompt: '',
+        inUseBy: logHolder(entry.path) ?? null,
+        interrupted: false,
       });
       continue;
     }
+    const inUseBy = logHolder(entry.path) ?? null;
+    const last = lastText(log.summary);
     out.push({
       id: save?.sessionId ?? entry.thread,
       modified: new Date(Math.max(entry.modifiedMs, save?.updatedAtMs ?? 0)).toISOString(),
@@ -111,9 +135,11 @@ async function rows(workspace: string): Promise<SessionRow[]> {
       facts: log.summary.facts,
       runs: log.summary.runs.length,
       subagentLogs,
-      last: lastText(log.summary),
+      last,
       phase: log.summary.final_phase,
       prompt: firstPrompt(log.facts),
+      inUseBy,
+      interrupted: last === 'running' && inUseBy === null,
     });
   }
   // Saved sessions without a log (memory persistence, or a deleted log).
@@ -129,6 +155,8 @@ async function rows(workspace: string): Promise<SessionRow[]> {
       last: 'no log',
       phase: '-',
       prompt: '',
+      inUseBy: null,
+      interrupted: false,
     });
   }
   out.push(...(await unreadableSnapshots(workspace, saved, logs)));
@@ -173,6 +201,8 @@ async function unreadableSnapshots(
       last: `unreadable snapshot: ${why}`,
       phase: '-',
       prompt: '',
+      inUseBy: null,
+      interrupted: false,
     });
   }
   return out;
@@ -249,8 +279,13 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
       ? style.yellow(terminalText(r.last))
       : r.runs === 0
         ? `no runs yet, ${r.facts} facts`
-        : `${r.runs} run(s), last ${r.last}, ${r.facts} facts, phase ${r.phase}${r.subagentLogs > 0 ? `, ${r.subagentLogs} subagent log(s)` : ''}`;
-    io.stdout.write(`${style.bold(terminalText(r.id))}${saved}  ${style.dim(r.modified)}  ${state}\n`);
+        : `${r.runs} run(s), last ${lastShown(r)}, ${r.facts} facts, phase ${r.phase}${r.subagentLogs > 0 ? `, ${r.subagentLogs} subagent log(s)` : ''}`;
+    // A session another process has open is said first: it cannot be resumed until that one ends.
+    const inUse =
+      r.inUseBy === null
+        ? ''
+        : `${style.yellow(`in use by process ${r.inUseBy.pid}${r.inUseBy.host === hostname() ? '' : ` on ${terminalText(r.inUseBy.host)}`}`)}, `;
+    io.stdout.write(`${style.bold(terminalText(r.id))}${saved}  ${style.dim(r.modified)}  ${inUse}${state}\n`);
     if (r.prompt) io.stdout.write(style.dim(`    "${terminalText(r.prompt)}"\n`));
   }
   if (empty.length > 0)

@@ -1,0 +1,68 @@
+// The line `a3s run` prints when a run parks (exit 3) or is interrupted (130): a command that
+// continues the session as it is, with the model named on the command line, quoted for a shell.
+// And `-` (the prompt from stdin) among other prompt words: a usage error, not prompt text.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loggedPrompts, promptsLogged, runMain, scriptFile, tempRepo } from './kit.js';
+
+const WRITE_TURN = {
+  text: 'Writing it.',
+  tool_calls: [{ id: 'w1', name: 'write', args: { file_path: 'a.txt', content: 'x' } }],
+};
+
+describe('a3s run: how to continue a run', () => {
+  it('a parked run names the --model it ran with, quoted for a shell', async () => {
+    const dir = tempRepo();
+    const file = join(mkdtempSync(join(tmpdir(), 'a3s-script-')), "it's model.json");
+    writeFileSync(file, JSON.stringify({ turns: [WRITE_TURN] }));
+    const r = await runMain(['run', '--model', `scripted:${file}`, '--cwd', dir, 'write it'], { cwd: dir });
+    expect(r.status).toBe(3);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('continue it with:'));
+    expect(line).toBe(
+      `continue it with: a3s sessions --resume ${/session: (\S+)/.exec(r.stdout)?.[1]} --model 'scripted:${file.replace("'", "'\\''")}' (or rerun with --yolo)`,
+    );
+  });
+
+  it('a model that came from the config file or A3S_MODEL is not repeated', async () => {
+    const dir = tempRepo();
+    const r = await runMain(['run', '--cwd', dir, 'write it'], {
+      cwd: dir,
+      env: { A3S_MODEL: `scripted:${scriptFile([WRITE_TURN])}` },
+    });
+    expect(r.status).toBe(3);
+    expect(r.stdout).toMatch(/^continue it with: a3s sessions --resume session-[0-9a-f-]+ \(or rerun with --yolo\)$/m);
+  });
+
+  it('an interrupted run says how to continue it too (stdout, and stderr with --json)', async () => {
+    for (const json of [[], ['--json']]) {
+      const dir = tempRepo();
+      const slow = scriptFile([{ delay_ms: 10_000, text: 'never' }]);
+      const pending = runMain(['run', ...json, '--model', `scripted:${slow}`, '--cwd', dir, 'wait']);
+      await promptsLogged(dir, 1);
+      process.emit('SIGINT', 'SIGINT');
+      const r = await pending;
+      expect(r.status).toBe(130);
+      const hint = `continue it with: a3s sessions --resume session-[0-9a-f-]+ --cwd \\S+ --model scripted:\\S+, then type /resume`;
+      if (json.length === 0) expect(r.stdout).toMatch(new RegExp(`^${hint}$`, 'm'));
+      else
+        expect(r.stderr).toMatch(new RegExp(`^a3s run: interrupted \\(session session-[0-9a-f-]+\\); ${hint}$`, 'm'));
+    }
+  });
+});
+
+describe('a3s run -: the prompt from stdin', () => {
+  it("'-' with other prompt words is a usage error, and nothing runs", async () => {
+    for (const words of [
+      ['-', 'extra'],
+      ['extra', '-'],
+    ]) {
+      const dir = tempRepo();
+      const r = await runMain(['run', '--model', `scripted:${scriptFile([{ text: 'Hi.' }])}`, '--cwd', dir, ...words]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain("'-' (read the prompt from stdin) must be the only prompt argument");
+      expect(loggedPrompts(dir)).toBe(0);
+    }
+  });
+});
