@@ -88,7 +88,10 @@ function readRecord(path: string): { readonly record: TrustRecord; readonly prob
     text = readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? { record: empty } : { record: empty, problem: `cannot be read (${code ?? 'error'})` };
+    // None yet (its folder missing, or a file in the way): nothing to keep, and writing says why it cannot.
+    return code === 'ENOENT' || code === 'ENOTDIR'
+      ? { record: empty }
+      : { record: empty, problem: `cannot be read (${code ?? 'error'})` };
   }
   try {
     const r = JSON.parse(text) as TrustRecord;
