@@ -168,7 +168,8 @@ async function reportError(
   const message = cliMessage(e) ?? (e instanceof Error ? e.message : String(e));
   io.stderr.write(`a3s ${name}: ${code && code !== 'CLI_USAGE' ? `${code}: ` : ''}${await terminalSafe(message)}\n`);
   const hints = hintsFor(name, e);
-  for (const hint of hints) io.stderr.write(`hint: ${hint}\n`);
+  // A hint may quote a path or a message (a file name can hold escape sequences): shown safe too.
+  for (const hint of hints) io.stderr.write(`hint: ${await terminalSafe(hint)}\n`);
   // `a3s run --json` ends its stdout with what went wrong, as JSON, even before the run started;
   // `a3s replay --json` too, so a script reading either finds the error where the output would be.
   if ((name === 'run' || name === 'replay') && jsonRequested(args))

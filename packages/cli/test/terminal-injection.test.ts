@@ -1,7 +1,18 @@
 // What the model, its tools or a log file says reaches the terminal as text, never as control
 // sequences: no cursor moves, erases, titles, hyperlinks or clipboard writes, no carriage return
 // that overwrites a printed line, no bidirectional override that makes a line read backwards.
-import { appendFileSync, copyFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { terminalConfirmation, terminalQuestions } from '../src/interactive/prompts.js';
@@ -9,7 +20,7 @@ import type { LineReader } from '../src/interactive/line-reader.js';
 import { terminalText } from '@a3s-code/core';
 import { terminalSafe } from '../src/render/terminal-text.js';
 import { styleFor } from '../src/style.js';
-import { runMain, scriptFile, tempRepo } from './kit.js';
+import { A3S, runMain, scriptFile, tempRepo } from './kit.js';
 
 const ESC = '\u001b';
 /** Control characters that must not reach the terminal raw (tab and newline may). */
@@ -27,6 +38,18 @@ const HOSTILE = [
   `bell\u0007 backspace\b`,
   `unterminated${ESC}]0;rest of the text`,
 ];
+
+// Root reads any file: as root, the built CLI runs as nobody for the unreadable-config case
+// (where this checkout is in a folder nobody may enter, that case is skipped).
+const asNobody = process.getuid?.() === 0 ? ['setpriv', '--reuid', '65534', '--regid', '65534', '--clear-groups'] : [];
+const nobodyRunsA3s =
+  asNobody.length === 0 ||
+  spawnSync(asNobody[0]!, [
+    ...asNobody.slice(1),
+    process.execPath,
+    '-e',
+    `require('node:fs').accessSync(${JSON.stringify(A3S)})`,
+  ]).status === 0;
 
 describe('terminal text', () => {
   it('removes escape sequences and shows other controls, whatever the model writes', () => {
@@ -99,6 +122,32 @@ describe('terminal text', () => {
       expect(out).not.toContain(ESC);
     }
   });
+
+  it.skipIf(!nobodyRunsA3s)(
+    'a hint quoting a path (a workspace whose name holds escape sequences) reaches the terminal without them',
+    () => {
+      const parent = mkdtempSync(join(tmpdir(), 'a3s-hint-'));
+      chmodSync(parent, 0o755);
+      const ws = join(parent, `ws${ESC}]0;pwned\u0007${ESC}[2J`);
+      mkdirSync(ws, { mode: 0o777 });
+      chmodSync(ws, 0o777);
+      writeFileSync(join(ws, 'a3s.config.json'), '{}');
+      chmodSync(join(ws, 'a3s.config.json'), 0o000);
+      const argv = [...asNobody, process.execPath, A3S, 'tools', '--cwd', ws];
+      const r = spawnSync(argv[0]!, argv.slice(1), {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', A3S_HOME: join(parent, 'home') },
+      });
+      try {
+        expect(r.stderr).toContain('hint: a3s reads the workspace');
+        expect(r.stderr).toContain('chmod u+r');
+        expect(r.stderr).not.toMatch(RAW_CONTROL);
+        expect(r.stderr).not.toContain(ESC);
+      } finally {
+        rmSync(parent, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('confirmation cards and questions show what the model sent without control sequences; answers keep its labels', async () => {
     let printed = '';
