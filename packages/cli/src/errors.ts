@@ -25,6 +25,7 @@ export const EXIT = Object.freeze({
  */
 export const USAGE_CODES: ReadonlySet<string> = new Set([
   'CLI_USAGE',
+  'WORKSPACE_UNTRUSTED',
   'MODEL_NOT_CONFIGURED',
   'MODEL_CONFIGURATION',
   'SESSION_CONFIGURATION',
@@ -48,5 +49,16 @@ export function exitCodeOf(code: unknown): number {
 export class UsageError extends A3sError {
   constructor(message: string) {
     super('CLI_USAGE', message);
+  }
+}
+
+/**
+ * The workspace's config file would run commands, let tools run unasked or redirect the provider,
+ * and the person has not trusted the folder (`--trust-workspace`, or `trustWorkspace` in
+ * `a3s serve`): a code of its own, so a client can ask its user instead of reporting a bad flag.
+ */
+export class WorkspaceUntrustedError extends A3sError {
+  constructor(message: string) {
+    super('WORKSPACE_UNTRUSTED', message);
   }
 }

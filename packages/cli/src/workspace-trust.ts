@@ -22,7 +22,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { findConfigFile, loadCodeConfig, terminalText } from '@a3s-code/core';
 import { parseMcpServers } from '@a3s-code/sdk';
-import { UsageError } from './errors.js';
+import { UsageError, WorkspaceUntrustedError } from './errors.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -135,9 +135,9 @@ export async function checkWorkspaceTrust(
   const what = `${file}${changed} would:\n${needs.map((n) => `  - ${n}`).join('\n')}`;
   if (!trust && ask !== undefined) {
     if (!(await ask(`${what}${damaged}`)))
-      throw new UsageError(`${file}: not trusted, so nothing was started; it was not used`);
+      throw new WorkspaceUntrustedError(`${file}: not trusted, so nothing was started; it was not used`);
   } else if (!trust) {
-    throw new UsageError(
+    throw new WorkspaceUntrustedError(
       `${what}\nRead it; if you trust this folder, run again with --trust-workspace (a3s serve: session/open with "trustWorkspace": true); remembered for this folder until the file changes.${damaged}`,
     );
   }

@@ -213,7 +213,7 @@ describe('a3s serve', () => {
     const s = serve(dir);
     const model = `scripted:${scriptFile([{ text: 'hi' }])}`;
     const refused = await s.request('session/open', { workspace: dir, model });
-    expect(refused.error).toMatchObject({ data: { code: 'CLI_USAGE' } });
+    expect(refused.error).toMatchObject({ data: { code: 'WORKSPACE_UNTRUSTED' } });
     expect(String(refused.error?.message)).toMatch(/mcpServers\.x starts the command.*trustWorkspace/s);
     expect(existsSync(marker)).toBe(false);
     const opened = await s.request('session/open', { workspace: dir, model, trustWorkspace: true });

@@ -62,7 +62,15 @@ describe('workspace trust', () => {
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain(`mcpServers.evil starts the command \`sh -c touch ${marker}\``);
     expect(refused.stderr).toContain('--trust-workspace');
+    expect(refused.stderr).toMatch(/^a3s run: WORKSPACE_UNTRUSTED: /);
     expect(existsSync(marker)).toBe(false);
+    // A script reading --json finds a code of its own, not a bad flag's.
+    const json = await runMain(['run', '--json', '--model', model(), '--cwd', dir, 'hi'], { env });
+    expect(json.status).toBe(2);
+    expect(JSON.parse(json.stdout.trim().split('\n').at(-1)!)).toMatchObject({
+      type: 'a3s_error',
+      code: 'WORKSPACE_UNTRUSTED',
+    });
     for (const command of [['tools'], ['code']]) {
       const r = await runMain([...command, '--model', model(), '--cwd', dir], { env });
       expect(r.status, command[0]).toBe(2);
