@@ -148,7 +148,8 @@ describe('a3s serve', () => {
     const runA = (await s.call<{ runId: string }>('session/send', { sessionId: a.sessionId, prompt: 'a' })).runId;
     const runB = (await s.call<{ runId: string }>('session/send', { sessionId: b.sessionId, prompt: 'b' })).runId;
     const busy = await s.request('session/send', { sessionId: a.sessionId, prompt: 'again' });
-    expect(busy.error).toMatchObject({ code: -32000, data: { code: 'SESSION_BUSY' } });
+    expect(busy.error).toMatchObject({ code: -32000, data: { code: 'SESSION_BUSY', runId: runA } });
+    expect(String(busy.error?.message)).toContain('wait for its run/result, or stop it with session/interrupt');
     const list = await s.call<{ sessions: { sessionId: string; state: { activeRunId: string | null } }[] }>(
       'session/list',
     );
@@ -218,6 +219,15 @@ describe('a3s serve', () => {
     expect(existsSync(marker)).toBe(false);
     const opened = await s.request('session/open', { workspace: dir, model, trustWorkspace: true });
     expect(opened.result).toMatchObject({ workspace: dir });
+    expect(await s.end()).toBe(0);
+  });
+
+  it('session/open with no model anywhere names params.model, not an SDK call', async () => {
+    const s = serve(tempRepo());
+    const r = await s.request('session/open', { workspace: tempRepo() });
+    expect(r.error).toMatchObject({ code: -32000, data: { code: 'MODEL_NOT_CONFIGURED', field: 'params.model' } });
+    expect(String(r.error?.message)).toContain('pass params.model');
+    expect(String(r.error?.message)).not.toContain('Agent.create');
     expect(await s.end()).toBe(0);
   });
 

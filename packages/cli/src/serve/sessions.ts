@@ -98,6 +98,14 @@ export class ServeSessions {
       ...(p.vibe === undefined
         ? {}
         : { vibe: typeof p.vibe === 'boolean' ? { enabled: p.vibe } : { enabled: true, ...p.vibe } }),
+    }).catch((e: unknown) => {
+      // The SDK's wording names Agent.create: a serve client passes the model in session/open.
+      if ((e as { code?: unknown }).code !== 'MODEL_NOT_CONFIGURED') throw e;
+      throw new RpcError(
+        RPC_ERROR.runtimeError,
+        `MODEL_NOT_CONFIGURED: no model for this session: pass params.model ('provider/model', e.g. 'openai/gpt-4o', or 'scripted:<file>'), put "model" in the workspace's a3s.config.json, or start a3s serve with A3S_MODEL set`,
+        { code: 'MODEL_NOT_CONFIGURED', field: 'params.model' },
+      );
     });
     const { session } = opened;
     printMcpWarnings(this.#io.stderr, styleFor(this.#io.stderr, this.#io.env), session.mcpStatus());
@@ -117,6 +125,13 @@ export class ServeSessions {
   /** Starts a run on the prompt; returns its id at once. */
   send(p: ParamsOf<'session/send'>): Promise<ResultOf<'session/send'>> {
     const entry = this.#entry(p.sessionId);
+    const active = entry.opened.session.activeRunId;
+    if (active !== null)
+      throw new RpcError(
+        RPC_ERROR.runtimeError,
+        `SESSION_BUSY: session '${p.sessionId}' is running '${active}' (one run at a time): wait for its run/result, or stop it with session/interrupt (session/steer adds to it), then send`,
+        { code: 'SESSION_BUSY', runId: active },
+      );
     const options = p.attachments === undefined ? {} : { attachments: p.attachments };
     return this.#start(p.sessionId, entry, () => entry.opened.session.stream(p.prompt, options));
   }
