@@ -52,6 +52,21 @@ describe('a3s run: how to continue a run', () => {
   });
 });
 
+describe("a3s run: the continue line keeps the run's modes", () => {
+  it('a run interrupted in plan mode (and vibe mode) is continued in them', async () => {
+    const dir = tempRepo();
+    const slow = scriptFile([{ delay_ms: 10_000, text: 'never' }]);
+    const pending = runMain(['run', '--plan', '--vibe', '--model', `scripted:${slow}`, '--cwd', dir, 'wait']);
+    await promptsLogged(dir, 1);
+    process.emit('SIGINT', 'SIGINT');
+    const r = await pending;
+    expect(r.status).toBe(130);
+    expect(r.stdout).toMatch(
+      /^continue it with: a3s sessions --resume \S+ --cwd \S+ --model \S+ --plan --vibe, then type \/resume$/m,
+    );
+  });
+});
+
 describe('a3s run -: the prompt from stdin', () => {
   it("'-' with other prompt words is a usage error, and nothing runs", async () => {
     for (const words of [

@@ -120,6 +120,11 @@ function resumeCommand(id: string, flags: SessionFlags, startedIn: string): stri
   const words = ['a3s sessions', flagWords('--resume', id)];
   if (flags.cwd !== startedIn) words.push(flagWords('--cwd', flags.cwd));
   if (flags.model !== undefined) words.push(flagWords('--model', flags.model));
+  // The modes the run was in: resumed without them, a plan-mode run could go on writing.
+  if (flags.plan) words.push('--plan');
+  if (flags.vibe === true) words.push('--vibe');
+  for (const [tier, model] of Object.entries(flags.vibeTiers ?? {}))
+    words.push(flagWords('--vibe-tier', `${tier}=${model}`));
   return words.join(' ');
 }
 
