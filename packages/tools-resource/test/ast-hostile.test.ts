@@ -117,6 +117,34 @@ describe('read and write deny rules hold for every file the ast tools touch', ()
     expect(narrowed.metadata).toMatchObject({ edit_id: 'edit_1' });
   });
 
+  it('a rewrite repeating a long capture thousands of times takes time in proportion to its output', async () => {
+    put('src/big.ts', `f("${'a'.repeat(10_000)}");\n`);
+    const started = Date.now();
+    const r = await governed()('ast_edit', {
+      pattern: 'f($X)',
+      rewrite: '$X;'.repeat(2000),
+      path: 'src/big.ts',
+      language: 'typescript',
+    });
+    expect(r.metadata).toMatchObject({ edit_id: 'edit_1', replacements: 1 });
+    // 20 MB of output: quadratic work (copying the line for each capture) took about 37 s.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 30_000);
+
+  it('a rewrite that would stage more than an edit holds is a typed refusal, and nothing counts as changed', async () => {
+    put('src/many.ts', 'f(a);\n'.repeat(40_000));
+    const r = await governed()('ast_edit', {
+      pattern: 'f($X)',
+      rewrite: `g($X, "${'x'.repeat(19_000)}")`,
+      path: 'src',
+      language: 'typescript',
+    });
+    expect(codeOf(r)).toBe('AST_REWRITE_TOO_LARGE');
+    expect(r.output).toContain('rewrite fewer files (a narrower path) or a shorter rewrite');
+    expect(r.metadata?.changes).toEqual([]);
+    expect(ast.edits.pending()).toEqual([]);
+  }, 30_000);
+
   it('ASTE-05: resolve under an Edit rule denying one of its files writes none of them, not even for a moment', async () => {
     const open = governed();
     const staged = await open('ast_edit', {

@@ -17,6 +17,18 @@ import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: '
 
 /** Largest diff preview in a proposed result, in characters. */
 export const MAX_PREVIEW_CHARS = 12_000;
+/** Characters of rewritten text one edit stages at most, over all its files. */
+export const MAX_STAGED_CHARS = 64 * 1024 * 1024;
+
+/** The diff preview of the staged files: diffed one by one only until the preview is full. */
+function previewDiff(staged: readonly StagedFile[]): { text: string; cut: boolean } {
+  let text = '';
+  for (const f of staged) {
+    text += unifiedDiff(f.path, f.before, f.after);
+    if (text.length > MAX_PREVIEW_CHARS) break;
+  }
+  return capped(text, MAX_PREVIEW_CHARS);
+}
 
 const astEditInput = (z: Zod) =>
   z.strictObject({
@@ -61,10 +73,12 @@ export const astEditTool = defineTool({
         checkTemplate(args.rewrite, pattern.names);
         const skipped: string[] = [];
         const staged: StagedFile[] = [];
+        let room = MAX_STAGED_CHARS;
         for await (const file of matchFiles(ctx, ast, pattern, target.files, skipped)) {
           const matches = outermost(file.matches);
-          const after = applyRewrite(file.source, matches, args.rewrite);
+          const after = applyRewrite(file.source, matches, args.rewrite, room);
           if (after === file.source) continue;
+          room -= after.length;
           staged.push({
             path: file.path,
             digest: file.digest,
@@ -99,7 +113,7 @@ export const astEditTool = defineTool({
             ? ''
             : `\nWARNING: after this rewrite ${count(broken.length, 'file')} no longer parse${broken.length === 1 ? 's' : ''} as ${target.language.id}: ${broken.join(', ')}. Check the rewrite before accepting.`;
         const replacements = staged.reduce((n, f) => n + f.replacements, 0);
-        const diff = capped(staged.map((f) => unifiedDiff(f.path, f.before, f.after)).join(''), MAX_PREVIEW_CHARS);
+        const diff = previewDiff(staged);
         return {
           output: `(proposed) ${count(replacements, 'replacement')} in ${count(staged.length, 'file')} … call resolve with edit_id "${edit.id}" and action "accept" or "discard". Nothing has been written.${warning}${skippedNote(skipped)}\n\n${diff.text}${diff.cut ? `\n[diff preview cut at ${MAX_PREVIEW_CHARS} characters]` : ''}`,
           exitCode: 0,

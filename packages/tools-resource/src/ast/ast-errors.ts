@@ -5,7 +5,8 @@
  * load), `AST_METAVARIABLE_NAME` (a `$` word such as `$__proto__` that is not a metavariable
  * name), `AST_EDIT_UNKNOWN` (no staged edit has that id, or it was already resolved),
  * `AST_EDIT_STALE` (a file changed after the edit was staged), `AST_WRITE_FAILED` (writing an
- * accepted edit failed and what had been written was restored).
+ * accepted edit failed and what had been written was restored), `AST_REWRITE_TOO_LARGE` (the
+ * rewritten files would pass the size one edit stages).
  */
 import { A3sError } from '@a3s-code/core';
 
@@ -17,6 +18,7 @@ export type AstErrorCode =
   | 'AST_CURSOR'
   | 'AST_GRAMMAR_LOAD'
   | 'AST_REWRITE_UNBOUND'
+  | 'AST_REWRITE_TOO_LARGE'
   | 'AST_METAVARIABLE_NAME'
   | 'AST_EDIT_UNKNOWN'
   | 'AST_EDIT_STALE'

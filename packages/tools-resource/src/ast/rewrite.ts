@@ -31,10 +31,16 @@ export function checkTemplate(template: string, bound: readonly string[]): void 
     );
 }
 
+/** The blanks (spaces and tabs) of `text` from `from`, stopping before `end` (never copying the line). */
+function blanksFrom(text: string, from: number, end = text.length): string {
+  let i = from;
+  while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  return text.slice(from, i);
+}
+
 /** The leading whitespace of the line holding offset `at`. */
 function indentAt(source: string, at: number): string {
-  const lineStart = source.lastIndexOf('\n', at - 1) + 1;
-  return /^[ \t]*/.exec(source.slice(lineStart, at))![0];
+  return blanksFrom(source, source.lastIndexOf('\n', at - 1) + 1, at);
 }
 
 function reindent(text: string, from: string, to: string): string {
@@ -52,28 +58,63 @@ export function renderRewrite(template: string, match: AstMatch, source: string)
   const eol = source.includes('\r\n') ? '\r\n' : '\n';
   const lines = template.split(/\r?\n/).map((l, i) => (i === 0 || l === '' ? l : base + l));
   let out = '';
+  // The indent of the line being written, followed piece by piece as it is appended: reading it
+  // back from `out` would flatten the whole output for every capture (quadratic time).
+  let indent = '';
+  let open = true;
+  const append = (piece: string): void => {
+    out += piece;
+    const nl = piece.lastIndexOf('\n');
+    if (nl >= 0) {
+      indent = '';
+      open = true;
+    }
+    if (!open) return;
+    const blanks = blanksFrom(piece, nl + 1);
+    indent += blanks;
+    if (nl + 1 + blanks.length < piece.length) open = false;
+  };
   for (const [i, line] of lines.entries()) {
-    if (i > 0) out += eol;
+    if (i > 0) append(eol);
     let last = 0;
     for (const m of line.matchAll(METAVAR)) {
-      out += line.slice(last, m.index);
-      const lineIndent = /^[ \t]*/.exec(out.slice(out.lastIndexOf('\n') + 1))![0];
+      append(line.slice(last, m.index));
       const capture = match.captures.get((m[1] ?? m[2])!);
-      if (capture !== undefined) out += reindent(capture.text, indentAt(source, capture.start), lineIndent);
+      if (capture !== undefined) append(reindent(capture.text, indentAt(source, capture.start), indent));
       last = m.index + m[0].length;
     }
-    out += line.slice(last);
+    append(line.slice(last));
   }
   return out;
 }
 
-/** A file's text after replacing `matches` (non-overlapping, in order) by their rewrites. */
-export function applyRewrite(source: string, matches: readonly AstMatch[], template: string): string {
+/**
+ * A file's text after replacing `matches` (non-overlapping, in order) by their rewrites.
+ * @throws AstError `AST_REWRITE_TOO_LARGE` when the text would pass `maxChars` (a rewrite that
+ *   multiplies its captures can grow past what memory, or a string, holds).
+ */
+export function applyRewrite(
+  source: string,
+  matches: readonly AstMatch[],
+  template: string,
+  maxChars = Number.POSITIVE_INFINITY,
+): string {
   let out = '';
   let at = 0;
   for (const m of matches) {
     out += source.slice(at, m.start) + renderRewrite(template, m, source);
     at = m.end;
+    if (out.length > maxChars) throw tooLarge(maxChars);
   }
-  return out + source.slice(at);
+  out += source.slice(at);
+  if (out.length > maxChars) throw tooLarge(maxChars);
+  return out;
+}
+
+function tooLarge(maxChars: number): AstError {
+  return new AstError(
+    'AST_REWRITE_TOO_LARGE',
+    `the rewritten files would hold more than ${maxChars} characters, more than one edit stages; nothing was staged: rewrite fewer files (a narrower path) or a shorter rewrite`,
+    { max_chars: maxChars },
+  );
 }
