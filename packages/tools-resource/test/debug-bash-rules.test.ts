@@ -16,7 +16,14 @@ describe('debug calls as shell commands', () => {
     expect(debugShellCommands({ op: 'launch', program: 'app.py', args: ["it's", '-v'] })).toEqual([
       `python3 'app.py' 'it'\\''s' '-v'`,
     ]);
-    expect(debugShellCommands({ op: 'launch', program: './bin/server' })).toEqual(["'./bin/server'"]);
+    // Without an extension it may be a Go package folder delve builds: judged as each.
+    expect(debugShellCommands({ op: 'launch', program: './bin/server' })).toEqual([
+      "'./bin/server'",
+      "go build './bin/server'",
+      "go run './bin/server'",
+    ]);
+    expect(debugShellCommands({ op: 'launch', program: './bin/server', adapter: 'lldb' })).toEqual(["'./bin/server'"]);
+    expect(debugShellCommands({ op: 'launch', program: 'app.exe' })).toEqual(["'app.exe'"]);
     expect(debugShellCommands({ op: 'evaluate', expression: 'len(items)' })).toEqual(["python3 -c 'len(items)'"]);
     expect(debugShellCommands({ op: 'evaluate', expression: 'system("rm x")' })).toEqual([`eval 'system("rm x")'`]);
     expect(debugShellCommands({ op: 'stack' })).toEqual([]);
@@ -40,6 +47,27 @@ describe('debug calls as shell commands', () => {
       expect(judge(config, { op: 'evaluate', expression }), expression).toBe('allow');
     for (const op of ['stack', 'threads', 'continue', 'status', 'terminate'] as const)
       expect(judge(config, { op }), op).toBe('allow');
+  });
+
+  it('PERM-02: a launch is judged by the adapter that runs it, whatever the file is called', () => {
+    // debugpy runs any file with the interpreter; delve builds the package with the Go toolchain.
+    expect(debugShellCommands({ op: 'launch', program: 'job', adapter: 'debugpy' })).toEqual(["python3 'job'"]);
+    expect(debugShellCommands({ op: 'launch', program: 'main.go', args: ['-v'] })).toEqual([
+      "go build 'main.go'",
+      "go run 'main.go' '-v'",
+    ]);
+    expect(debugShellCommands({ op: 'launch', program: 'cmd/app', adapter: 'delve' })).toEqual([
+      "go build 'cmd/app'",
+      "go run 'cmd/app'",
+    ]);
+    expect(debugShellCommands({ op: 'launch', program: 'bin/main.dart' })).toEqual(["dart run 'bin/main.dart'"]);
+    const deny = (rule: string, a: Partial<DebugArgs> & { op: DebugArgs['op'] }) =>
+      judge({ deny: [rule], defaultDecision: 'allow' }, a);
+    expect(deny('Bash(python3:*)', { op: 'launch', program: 'job', adapter: 'debugpy' })).toBe('deny');
+    expect(deny('Bash(go:*)', { op: 'launch', program: 'main.go' })).toBe('deny');
+    expect(deny('Bash(go:*)', { op: 'launch', program: 'cmd/app' })).toBe('deny');
+    expect(deny('Bash(go build:*)', { op: 'launch', program: 'cmd/app', adapter: 'delve' })).toBe('deny');
+    expect(deny('Bash(go:*)', { op: 'launch', program: 'build/app', adapter: 'lldb' })).toBe('allow');
   });
 
   it('PERM-02 / PERM-05: a Bash deny or ask rule naming the program holds for its launch; a Bash allow never loosens one', () => {

@@ -74,6 +74,14 @@ function sleeper(cwd: string): ChildProcess {
 }
 
 describe.skipIf(!existsSync('/proc/self/stat'))('attach by pid is held to the workspace', () => {
+  it('calls that run nothing (no program before or after them) report no change, so they need no verification', async () => {
+    for (const op of ['adapters', 'status', 'terminate', 'threads']) {
+      const r = await call({ op });
+      expect(r.metadata?.changes, op).toEqual([]);
+    }
+    expect(adapterRuns()).toBe(0);
+  });
+
   it('DBG-08: attach to the host process itself is refused before any adapter starts', async () => {
     const r = await call({ op: 'attach', adapter: 'delve', pid: process.pid });
     expect(errorCode(r)).toBe('DEBUG_TARGET');

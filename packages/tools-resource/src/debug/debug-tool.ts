@@ -135,6 +135,10 @@ export const debugTool = defineTool({
     const own = await ws.settleHeldWrites?.();
     const since = mergeDeniedWrites(before, ...(await Promise.all(programs.map((s) => s.settleWrites()))));
     const denied = mergeDeniedWrites(own, since);
+    // No program before the call nor after it (adapters, status, breakpoints set ahead of a
+    // launch, a terminate with nothing running): nothing ran, so nothing changed.
+    if (denied === undefined && programs.length === 0 && result.metadata?.changes === undefined)
+      return { ...result, metadata: { ...result.metadata, changes: [] } };
     if (denied === undefined) return result;
     const lines = [
       describeDeniedWrites(own),
