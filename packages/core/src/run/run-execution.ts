@@ -37,6 +37,16 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
   const resumeId = options.request.kind === 'resume' ? (options.request.runId ?? folded.run_id) : null;
   if (options.request.kind === 'resume' && resumeId === null && options.store.log.length === 0 && config.sessionStore)
     throw NothingToResumeError.noneNamed();
+  // A quiescent log whose last run did not complete (it was cancelled, or failed) has nothing to
+  // continue, as when that run is named: its zero steps are no completed run with an older answer.
+  if (
+    options.request.kind === 'resume' &&
+    options.request.runId === undefined &&
+    folded.run_id !== null &&
+    folded.status !== 'running' &&
+    folded.status !== 'completed'
+  )
+    throw NothingToResumeError.inLog(options.store.log, folded.run_id, null);
   const runId = resumeId ?? newRunId();
   // A fresh tool-call budget per run, when one is configured.
   const governance = config.toolCallBudget

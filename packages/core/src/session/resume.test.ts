@@ -62,6 +62,19 @@ describe('resumeRun', () => {
     expect(session.store.log.length).toBe(before);
   });
 
+  it('a quiescent log whose last run was cancelled has nothing to resume: never "completed" with an older run\'s answer', async () => {
+    const { session, model } = await track(open([{ text: 'hi' }, { delay_ms: 5_000, text: 'late' }]));
+    await session.send('hello');
+    const cancelled = await session.send('again', { signal: AbortSignal.timeout(100) });
+    expect(cancelled.status).toBe('cancelled');
+    const before = session.store.log.length;
+    const r = await session.resumeRun().catch((e: unknown) => e);
+    expect(r).toMatchObject({ code: 'NOTHING_TO_RESUME', runId: cancelled.runId });
+    expect(String((r as Error).message)).toContain('cancelled');
+    expect(session.store.log.length).toBe(before);
+    expect(model.requests).toHaveLength(2);
+  });
+
   it("RES-07: an empty log with no session store fails with the seed's message", async () => {
     const { session } = await track(open([]));
     await expect(session.resumeRun('run-9')).rejects.toThrow(/^resume_run requires a session_store on this session$/);
