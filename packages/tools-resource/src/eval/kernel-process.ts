@@ -36,6 +36,18 @@ const OUT_OF_MEMORY = /JavaScript heap out of memory|Reached heap limit|MemoryEr
 type Message = KernelMessage;
 
 /** A started kernel. */
+/** The kernels alive in this process, killed by its exit hook (an idle kernel holds no loop). */
+const live = new Set<KernelProcess>();
+let hooked = false;
+
+function hookExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', () => {
+    for (const kernel of [...live]) kernel.kill();
+  });
+}
+
 export class KernelProcess {
   readonly language: EvalLanguage;
   readonly #child: ChildProcess;
@@ -144,7 +156,21 @@ export class KernelProcess {
       kernel.#exitWaiters.add(onExit);
     });
     kernel.#watchMemory();
+    kernel.#holdLoop(false);
+    live.add(kernel);
+    hookExit();
     return kernel;
+  }
+
+  /**
+   * Whether the kernel keeps Node's event loop alive: only while a cell runs (or it starts). An
+   * idle kernel does not, so a script that used `eval` ends on its own; the exit hook then kills it.
+   */
+  #holdLoop(on: boolean): void {
+    const c = this.#child as ChildProcess & { ref?: () => void; unref?: () => void };
+    for (const handle of [c, c.stdin, c.stdout, c.stderr] as ({ ref?: () => void; unref?: () => void } | null)[])
+      if (on) handle?.ref?.();
+      else handle?.unref?.();
   }
 
   /** How the kernel ended (exit code or signal, and why it was killed), or `running`. */
@@ -193,6 +219,7 @@ export class KernelProcess {
         ),
       );
     this.#busy = true;
+    this.#holdLoop(true);
     this.#runs += 1;
     const id = this.#runs;
     const out = new CappedOutput(options.maxOutputChars);
@@ -216,6 +243,7 @@ export class KernelProcess {
         options.signal?.removeEventListener('abort', onAbort);
         this.#overMemory = undefined;
         this.#busy = false;
+        this.#holdLoop(false);
         if (error) reject(error);
         else resolve(result!);
       };
@@ -339,6 +367,7 @@ export class KernelProcess {
       if (options.signal?.aborted) {
         this.#overMemory = undefined;
         this.#busy = false;
+        this.#holdLoop(false);
         reject(new EvalToolError('EVAL_KERNEL_DIED', 'the cell was cancelled before it started'));
         return;
       }
@@ -376,6 +405,7 @@ export class KernelProcess {
 
   /** Kills every process of the kernel: its group, its tree, and whatever carries its tag. */
   kill(): void {
+    live.delete(this);
     this.#killed = true; // not alive from now on, even before the exit is reported
     if (this.#exit === undefined && this.pid <= 0) this.#child.kill('SIGKILL');
     killProcesses(this.#mark);

@@ -33,6 +33,18 @@ export function uriOf(absPath: string): string {
 }
 
 /** A started, initialized server. */
+/** The servers alive in this process, killed by its exit hook (an idle server holds no loop). */
+const live = new Set<LspClient>();
+let hooked = false;
+
+function hookExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', () => {
+    for (const client of [...live]) client.kill();
+  });
+}
+
 export class LspClient {
   static {
     // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_LspClient`; people read `LspClient`.
@@ -142,7 +154,33 @@ export class LspClient {
     void connection.sendNotification('initialized', {});
     void languageIds;
     client.startMs = performance.now() - t0;
+    client.#holdLoop(false);
+    live.add(client);
+    hookExit();
     return client;
+  }
+
+  /** Requests and closing under way: while there are any, the server keeps Node's event loop alive. */
+  #active = 0;
+
+  /**
+   * Whether the server keeps Node's event loop alive: only while a request or the close is under
+   * way. An idle server does not, so a script that used `lsp` ends on its own (the exit hook then
+   * kills the server).
+   */
+  #holdLoop(on: boolean): void {
+    const c = this.#process;
+    for (const handle of [c, c.stdin, c.stdout] as ({ ref?: () => void; unref?: () => void } | null)[])
+      if (on) handle?.ref?.();
+      else handle?.unref?.();
+  }
+
+  #begin(): void {
+    if (this.#active++ === 0) this.#holdLoop(true);
+  }
+
+  #end(): void {
+    if (--this.#active === 0) this.#holdLoop(false);
   }
 
   /** True once the process has exited. */
@@ -266,6 +304,7 @@ export class LspClient {
   /** Sends a request; rejects on the server's error, an exit, the signal or a 20 s timeout. */
   async request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
     if (this.#exited) throw new Error('the server is not running');
+    this.#begin();
     const work = this.#connection.sendRequest<T>(method, params);
     // A server that dies while answering never answers: the call fails as soon as it exits.
     let onExit: (() => void) | undefined;
@@ -288,12 +327,15 @@ export class LspClient {
     } finally {
       if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
       this.#exitListeners = this.#exitListeners.filter((l) => l !== onExit);
+      this.#end();
     }
   }
 
   /** Shuts the server down (politely, then by signal). */
   async close(): Promise<void> {
+    live.delete(this);
     if (this.#exited) return;
+    this.#begin();
     try {
       await Promise.race([this.#connection.sendRequest('shutdown'), timeout(500, 'shutdown')]);
       void this.#connection.sendNotification('exit');
@@ -311,6 +353,7 @@ export class LspClient {
         resolve();
       });
     });
+    this.#end();
     this.#connection.dispose();
   }
 
