@@ -96,6 +96,13 @@ describe('persistence', () => {
     expect(sent).toContain('My name is Ada.');
     expect(sent).toContain('Hello, Ada.');
     await expect(agent.resumeSession('never-saved', { dir })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+    // A session sent to but never saved: the error says how it opens again (from its fact log).
+    const unsaved = await agent.session(dir, { sessionId: 'unsaved-1' });
+    await unsaved.send('Hi.').catch(() => undefined);
+    await unsaved.close();
+    const e = await agent.resumeSession('unsaved-1', { dir }).catch((x: unknown) => x as Error);
+    expect(e).toMatchObject({ code: 'SESSION_NOT_FOUND' });
+    expect(e.message).toContain('agent.session(dir, { sessionId: "unsaved-1" }) reopens it from the log');
   });
 
   it('streamResume streams a parked run to its end', async () => {

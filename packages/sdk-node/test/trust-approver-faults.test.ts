@@ -56,10 +56,21 @@ describe('a failing approver runs nothing', () => {
         /confirmation: the approver \(onConfirm, or confirmation\.confirm\) threw TypeError: approval service down; the call 'write' \(w1\) was not run/,
       ),
     });
+    // The approver's own error is kept as the cause, for the host's logs.
+    expect((failure as { cause?: unknown }).cause).toBeInstanceOf(TypeError);
     expect(existsSync(join(dir, 'A.md'))).toBe(false);
     expect(toolResults(session).size).toBe(0);
     const answered = session.core.store.log.facts.filter((f) => f.type === 'confirmation.answered');
     expect(answered).toEqual([]);
+  });
+
+  it('PERM-06: an approver that returns nothing is named so ("it returned undefined"), and nothing runs', async () => {
+    const { dir, failure } = await open(
+      [call('w1', 'write', write('A.md'))],
+      (async () => undefined) as unknown as ConfirmHandler,
+    );
+    expect(failure?.message).toMatch(/; it returned undefined$/);
+    expect(existsSync(join(dir, 'A.md'))).toBe(false);
   });
 
   for (const [name, approver, why] of [

@@ -37,8 +37,8 @@ export class SessionStoreError extends A3sError {
 export class SessionNotFoundError extends A3sError {
   /** The id that was asked for. */
   readonly sessionId: string;
-  constructor(sessionId: string, where: string) {
-    super('SESSION_NOT_FOUND', `no saved session '${sessionId}' in ${where}`, {
+  constructor(sessionId: string, where: string, hint?: string) {
+    super('SESSION_NOT_FOUND', `no saved session '${sessionId}' in ${where}${hint === undefined ? '' : `; ${hint}`}`, {
       details: { session_id: sessionId, where },
     });
     this.sessionId = sessionId;

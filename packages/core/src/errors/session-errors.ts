@@ -73,6 +73,8 @@ export interface ConfigurationProblemDetail {
   readonly conflictsWith?: string;
   /** The one spelling to use, when the field is an old spelling of a setting. */
   readonly renamedTo?: string;
+  /** What went wrong underneath (an approver's own error), kept as the error's `cause`. */
+  readonly cause?: unknown;
 }
 
 /** A session option or configuration value is invalid. Names the field and what is allowed. */
@@ -89,6 +91,7 @@ export class SessionConfigurationError extends A3sError {
         ...(detail.conflictsWith ? { conflicts_with: detail.conflictsWith } : {}),
         ...(detail.renamedTo ? { renamed_to: detail.renamedTo } : {}),
       },
+      ...(detail.cause === undefined ? {} : { cause: detail.cause }),
     });
     this.field = field;
     this.conflictsWith = detail.conflictsWith;

@@ -59,8 +59,8 @@ export function checkConfirmationAnswer(answer: unknown): ConfirmationAnswer {
   const got =
     typeof a === 'object' && a !== null
       ? `an object with approved ${typeof a.approved} and reason ${typeof a.reason}`
-      : a === null
-        ? 'null'
+      : a === null || a === undefined
+        ? String(a)
         : `${typeof a} ${String(a)}`;
   throw new SessionConfigurationError(
     'confirmation',
@@ -78,5 +78,6 @@ export function approverFailed(error: unknown, request: Pick<ConfirmationRequest
   return new SessionConfigurationError(
     'confirmation',
     `the approver (onConfirm, or confirmation.confirm) threw ${what}; the call '${request.toolName}' (${request.toolId}) was not run`,
+    { cause: error },
   );
 }

@@ -4,6 +4,8 @@
  * initialised (async) or required to be ready (sync), and one `ResolvedSessionConfig` is
  * assembled into a session: tool registry and invoker, history restored into an empty log.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { SessionConfigurationError } from '../errors/session-errors.js';
 import { SessionNotFoundError } from '../errors/persistence-errors.js';
 import type { CodeConfig } from '../config/code-config.js';
@@ -37,7 +39,7 @@ import { createSessionCatalog } from './session-catalog.js';
 import { SessionResources } from '../registry/session-resources.js';
 import { hasAskPort } from '../run/ask-user.js';
 import { SessionArtifactStore } from './session-artifacts.js';
-import type { Fact } from '@a3s-code/effect';
+import { effectLogPath, type Fact } from '@a3s-code/effect';
 import type { RecordedToolResult } from '../tools/tool-resource.js';
 import type { SessionOptions } from './session-options.js';
 import { historyFromSnapshot } from './session-store.js';
@@ -144,6 +146,10 @@ export class Agent {
       throw new SessionNotFoundError(
         sessionId,
         lookup instanceof FileSessionStore ? lookup.folder : 'the session store',
+        // A session that was never saved still has its fact log, which opening it by id folds back.
+        existsSync(join(probe.base.dir, effectLogPath(sessionId)))
+          ? `a snapshot is written by session.save(); this session was not saved, but its fact log is in the workspace: agent.session(dir, { sessionId: ${JSON.stringify(sessionId)} }) reopens it from the log`
+          : 'a snapshot is written by session.save()',
       );
     const workspaceDir = dir ?? snapshot.workspace_dir ?? process.cwd();
     const history = historyFromSnapshot(snapshot);
