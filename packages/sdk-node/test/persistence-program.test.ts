@@ -100,7 +100,7 @@ describe('persistence', () => {
     const unsaved = await agent.session(dir, { sessionId: 'unsaved-1' });
     await unsaved.send('Hi.').catch(() => undefined);
     await unsaved.close();
-    const e = await agent.resumeSession('unsaved-1', { dir }).catch((x: unknown) => x as Error);
+    const e = (await agent.resumeSession('unsaved-1', { dir }).catch((x: unknown) => x)) as Error;
     expect(e).toMatchObject({ code: 'SESSION_NOT_FOUND' });
     expect(e.message).toContain('agent.session(dir, { sessionId: "unsaved-1" }) reopens it from the log');
   });
