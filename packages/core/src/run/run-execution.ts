@@ -103,10 +103,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
   const { env } = run;
   const prompt = options.request.kind === 'prompt' ? options.request.prompt : '';
   env.events.emit({ kind: 'agentStart', payload: { run_id: env.runId, prompt } });
+  // The open run (parked, or cut off) a new prompt ended: named in the result, not dropped silently.
+  let superseded: { readonly supersededRunId: string } | Record<string, never> = {};
   try {
-    if (options.request.kind === 'prompt')
-      await openPrompt(options, run, prompt, options.request.attachments, admission);
-    else await openResume(options, run, checkpoint, admission);
+    if (options.request.kind === 'prompt') {
+      const id = await openPrompt(options, run, prompt, options.request.attachments, admission);
+      if (id !== undefined) superseded = { supersededRunId: id };
+    } else await openResume(options, run, checkpoint, admission);
     const driven = await driveWithGate(
       options,
       run,
@@ -116,8 +119,12 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
     const undelivered = closeInbox(run);
     const result: RunResult =
       undelivered.length > 0
-        ? { ...driven, undeliveredSteers: undelivered.map((s) => ({ requestId: s.request_id, text: s.text })) }
-        : driven;
+        ? {
+            ...driven,
+            ...superseded,
+            undeliveredSteers: undelivered.map((s) => ({ requestId: s.request_id, text: s.text })),
+          }
+        : { ...driven, ...superseded };
     if (result.status !== 'parked')
       emitEnd(run, result.text, 'completed', result.completion, result.endedBy, undelivered);
     return result;
@@ -138,6 +145,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
         toolCalls: env.stats.toolCalls,
         steps: 0,
         completion: null,
+        ...superseded,
         ...(undelivered.length > 0
           ? { undeliveredSteers: undelivered.map((s) => ({ requestId: s.request_id, text: s.text })) }
           : {}),

@@ -23,7 +23,7 @@ export function offeredTools(options: ExecuteRunOptions, scope: CapabilityScope 
 /**
  * Opens a run on a new prompt: its attachments are read and checked before anything is written,
  * the prompt hooks run, the bytes are stored, an open run is superseded, then `run.started` and
- * the `user.message` are appended.
+ * the `user.message` are appended. Returns the id of the run it superseded, if any.
  */
 export async function openPrompt(
   options: ExecuteRunOptions,
@@ -31,7 +31,7 @@ export async function openPrompt(
   submitted: string,
   attachments: readonly AttachmentInput[] | undefined,
   admission: CapabilityAdmission,
-): Promise<void> {
+): Promise<string | undefined> {
   if (typeof submitted !== 'string' || submitted.trim().length === 0) {
     const got =
       typeof submitted !== 'string'
@@ -60,7 +60,7 @@ export async function openPrompt(
   });
   // The bytes are durable in the artifact store before the fact that refers to them.
   for (const a of prepared) await run.env.attachments?.put(a.ref.sha256, a.bytes);
-  await supersedeOpenRun(options, run, 'a new prompt started before this run ended');
+  const superseded = await supersedeOpenRun(options, run, 'a new prompt started before this run ended');
   const refs = prepared.map((a) => a.ref);
   await options.store.append(
     openingFacts(run, prompt, options.system, offeredTools(options, admission.scope), {
@@ -70,13 +70,18 @@ export async function openPrompt(
     }),
     null,
   );
+  return superseded;
 }
 
-/** A run left open (parked, or crashed) by another run id is recorded as superseded. */
-export async function supersedeOpenRun(options: ExecuteRunOptions, run: LiveRun, why: string): Promise<void> {
+/** A run left open (parked, or crashed) by another run id is recorded as superseded; returns its id. */
+export async function supersedeOpenRun(
+  options: ExecuteRunOptions,
+  run: LiveRun,
+  why: string,
+): Promise<string | undefined> {
   sync(options.folder, options.store.log);
   const previous = options.folder.state.view.run;
-  if (previous.status !== 'running' || !previous.run_id || previous.run_id === run.env.runId) return;
+  if (previous.status !== 'running' || !previous.run_id || previous.run_id === run.env.runId) return undefined;
   await options.store.append(
     [
       drafts.runEnded(previous.run_id, {
@@ -88,6 +93,7 @@ export async function supersedeOpenRun(options: ExecuteRunOptions, run: LiveRun,
     ],
     null,
   );
+  return previous.run_id;
 }
 
 /**

@@ -55,6 +55,11 @@ export interface RunResult {
    * before its next model call, in order. Absent when every steer was delivered.
    */
   readonly undeliveredSteers?: readonly { readonly requestId: string; readonly text: string }[];
+  /**
+   * The run this run's prompt ended: one the log still had open (parked at a confirmation or a
+   * question, or cut off by a crash), recorded as cancelled (`SUPERSEDED`). Absent when none was.
+   */
+  readonly supersededRunId?: string;
 }
 
 /**

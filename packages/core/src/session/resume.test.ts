@@ -75,6 +75,27 @@ describe('resumeRun', () => {
     expect(model.requests).toHaveLength(2);
   });
 
+  it('a new prompt while a run is parked ends that run, and its result names it (supersededRunId)', async () => {
+    const { session } = await track(
+      open(
+        [{ question: { question: 'Which?', options: [{ label: 'a' }] } }, { text: 'other answer' }, { text: 'third' }],
+        {
+          parkMode: 'return',
+        },
+      ),
+    );
+    const parked = await session.send('ask me');
+    expect(parked.status).toBe('parked');
+    const next = await session.send('something else');
+    expect(next).toMatchObject({ status: 'completed', supersededRunId: parked.runId });
+    const ended = session.store.log.facts.find(
+      (f) => f.type === 'run.ended' && (f.payload as { run_id?: string }).run_id === parked.runId,
+    );
+    expect(ended?.payload).toMatchObject({ status: 'cancelled', error: { code: 'SUPERSEDED' } });
+    const third = await session.send('and again');
+    expect(third.supersededRunId).toBeUndefined();
+  });
+
   it("RES-07: an empty log with no session store fails with the seed's message", async () => {
     const { session } = await track(open([]));
     await expect(session.resumeRun('run-9')).rejects.toThrow(/^resume_run requires a session_store on this session$/);
