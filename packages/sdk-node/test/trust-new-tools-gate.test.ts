@@ -60,10 +60,11 @@ describe('the completion gate sees changes made through the newer tools', () => 
     );
     await expectIncomplete(session, ['eval']);
     expect(existsSync(join(dir, 'MARK'))).toBe(true);
-    expect(session.changeLedger().entries[0]).toMatchObject({ path: '(unknown)' });
+    // The cell's changes are found around it (as a bash command's are): the file is named.
+    expect(session.changeLedger().entries[0]).toMatchObject({ tool: 'eval', path: 'MARK' });
   });
 
-  it('GATE-01: a JavaScript eval cell that writes a file is a change with unknown paths', async () => {
+  it('GATE-01: a JavaScript eval cell that writes a file is a change', async () => {
     const { dir, session } = await open(
       scripted([
         {

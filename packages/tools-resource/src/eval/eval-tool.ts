@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { cellShellCommands } from './cell-commands.js';
 import { EvalToolError } from './eval-errors.js';
 import { EVAL_RESOURCE, type EvalResource } from './eval-resource.js';
+import { cellChanges, cellSnapshot } from './cell-changes.js';
 import { toolFailure } from '../shared/tool-failure.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -83,6 +84,7 @@ export const evalTool = defineTool({
     const language = args.language ?? 'python';
     const kernels = await ctx.resource<EvalResource>(EVAL_RESOURCE);
     const live = new LiveOutput((text, stream) => ctx.emitOutput(text, stream));
+    const before = await cellSnapshot(ctx.workspace, ctx.signal).catch(() => undefined);
     try {
       const run = await kernels.run(language, args.code, ctx.workspace.root, {
         ...(args.reset === undefined ? {} : { reset: args.reset }),
@@ -113,6 +115,10 @@ export const evalTool = defineTool({
       // What the cell created where the write rules deny writing is removed, and said.
       const denied = await ctx.workspace.settleHeldWrites?.();
       if (denied !== undefined) parts.push(describeDeniedWrites(denied));
+      // What the cell changed in the workspace, for the completion gate (unknown: counted as a change).
+      const after =
+        before === undefined ? undefined : await cellSnapshot(ctx.workspace, ctx.signal).catch(() => undefined);
+      const changed = before !== undefined && after !== undefined ? cellChanges(before, after) : null;
       return {
         output: parts.join('\n'),
         exitCode: run.ok && denied === undefined ? 0 : 1,
@@ -127,6 +133,7 @@ export const evalTool = defineTool({
           bridge_calls: run.bridgeCalls,
           output_chars: run.outputChars,
           truncated: run.truncated,
+          changed_files: changed,
           ...(denied === undefined ? {} : { denied_writes: { ...denied, removed: [...denied.removed] } }),
         },
       };
