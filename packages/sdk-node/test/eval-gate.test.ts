@@ -21,7 +21,7 @@ async function runCell(code: string) {
   try {
     const result = await session.send('compute it').catch((e: unknown) => e as { code?: string });
     const cell = session.core.store.log.facts.find((f) => f.type === 'tool.result');
-    return { dir, result, metadata: (cell?.payload as { metadata?: Record<string, unknown> }).metadata };
+    return { dir, result, metadata: (cell?.payload as { metadata?: Record<string, unknown> } | undefined)?.metadata };
   } finally {
     await session.close();
   }
