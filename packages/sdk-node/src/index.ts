@@ -25,6 +25,9 @@ export { VibeError } from '@a3s-code/tools-resource/vibe';
 export type { VibeErrorCode, VibeTier, VibeWorkerStatus, VibeWorkerView } from '@a3s-code/tools-resource/vibe';
 export type { TaskOptions, TaskResult, TaskSpec, TasksOptions, TasksResult } from '@a3s-code/core';
 
+// The error an answer to a run that is not waiting for it throws (`confirmToolUse`, `answerQuestion`).
+export { InvalidTransitionError } from '@a3s-code/effect';
+
 // Core's vocabulary a host needs, re-exported so one import suffices.
 export {
   A3sError,

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { describe, expect, it } from 'vitest';
-import { Agent, NothingToResumeError } from '../src/index.js';
+import { Agent, InvalidTransitionError, NothingToResumeError } from '../src/index.js';
 import { tempRepo } from './kit.js';
 
 const texts = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `answer ${i}`, delay_ms: 20 }));
@@ -73,6 +73,18 @@ describe('the SDK used the wrong way round', () => {
     await expect(s.catalog.prepare([])).rejects.toEqual(closed('catalog.prepare'));
     await expect(s.close()).resolves.toBeUndefined();
   });
+  it('an answer to a call nothing waits for is an InvalidTransitionError the host can test for', async () => {
+    const agent = await Agent.create({ model: new ScriptedLlmClient(texts(1)) });
+    const s = await agent.session(tempRepo());
+    try {
+      const e = await s.confirmToolUse('c1', true).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(InvalidTransitionError);
+      expect(e).toMatchObject({ code: 'INVALID_TRANSITION' });
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('resumeRun() on a fresh session is NOTHING_TO_RESUME; on a quiescent log it takes zero steps on the last run, named as in the log', async () => {
     const dir = tempRepo();
     const agent = await Agent.create({ model: new ScriptedLlmClient(texts(1)) });

@@ -114,6 +114,27 @@ export function checkParkIdArg(call: string, field: string, id: unknown): string
 }
 
 /**
+ * The decision given to `confirmToolUse`: `true` or `false`, never a value read by its truthiness.
+ * @throws SessionConfigurationError (`approved`) for anything else, e.g. `'yes'`.
+ */
+export function checkApprovedArg(approved: unknown): boolean {
+  if (typeof approved === 'boolean') return approved;
+  throw new SessionConfigurationError(
+    'approved',
+    `confirmToolUse takes the decision as true (run the call) or false (refuse it), got ${describe(approved)}`,
+  );
+}
+
+/**
+ * The reason given to `confirmToolUse`: a string, or nothing.
+ * @throws SessionConfigurationError (`reason`) for anything else.
+ */
+export function checkReasonArg(reason: unknown): string | undefined {
+  if (reason === undefined || typeof reason === 'string') return reason;
+  throw new SessionConfigurationError('reason', `confirmToolUse takes the reason as a string, got ${describe(reason)}`);
+}
+
+/**
  * The answer given to `answerQuestion`: a string (the text), or exactly one of `{ text }`,
  * `{ skipped: true }` or `{ error }`.
  * @throws SessionConfigurationError (`answer`) for anything else, e.g. `{ skipped: false }`.

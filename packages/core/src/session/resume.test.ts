@@ -96,6 +96,23 @@ describe('resumeRun', () => {
     expect(third.supersededRunId).toBeUndefined();
   });
 
+  it('confirmToolUse takes true or false (never a value read by its truthiness) and a string reason, before anything else', async () => {
+    const { session } = await track(open([]));
+    for (const [approved, reason, field] of [
+      ['yes', undefined, 'approved'],
+      [1, undefined, 'approved'],
+      [undefined, undefined, 'approved'],
+      [true, 42, 'reason'],
+    ] as const) {
+      const e = await session
+        .confirmToolUse('c1', approved as unknown as boolean, reason as unknown as string)
+        .catch((x: unknown) => x);
+      expect(e, String(approved)).toMatchObject({ code: 'SESSION_CONFIGURATION', field });
+      expect(String((e as Error).message)).toContain('confirmToolUse takes the');
+    }
+    expect(session.store.log.length).toBe(0);
+  });
+
   it("RES-07: an empty log with no session store fails with the seed's message", async () => {
     const { session } = await track(open([]));
     await expect(session.resumeRun('run-9')).rejects.toThrow(/^resume_run requires a session_store on this session$/);

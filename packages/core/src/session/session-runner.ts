@@ -13,7 +13,7 @@ import type { LlmBudget } from '../llm/llm-budget.js';
 import { executeRun, type RunRequest } from '../run/run-execution.js';
 import { checkAnswerFor } from '../run/ask-answer.js';
 import { answerPayload, type QuestionAnswer, type RunResult } from '../run/run-result.js';
-import { checkAnswerArg, checkParkIdArg } from './call-options.js';
+import { checkAnswerArg, checkApprovedArg, checkParkIdArg, checkReasonArg } from './call-options.js';
 import type { LiveRun } from '../run/run-setup.js';
 import type { FactStore } from '../store/fact-store.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
@@ -84,7 +84,9 @@ export class SessionRunner {
   /** `confirmToolUse`: appends `confirmation.answered` for the parked call `toolId` and wakes the run. */
   async confirm(toolId: string, approved: boolean, reason: string | undefined): Promise<void> {
     const id = checkParkIdArg('confirmToolUse', 'toolId', toolId);
-    const payload = { tool_call_id: id, approved, ...(reason === undefined ? {} : { reason }) };
+    const decision = checkApprovedArg(approved);
+    const why = checkReasonArg(reason);
+    const payload = { tool_call_id: id, approved: decision, ...(why === undefined ? {} : { reason: why }) };
     await this.#answer('confirmToolUse', (seq, at_ms) => drafts.confirmationAnswered(id, seq, { ...payload, at_ms }));
   }
 
