@@ -121,8 +121,13 @@ export {
   type WebSettings,
 } from './tools/index.js';
 export {
+  changedFiles,
   emptyWorkspace,
+  MAX_SNAPSHOT_FILES,
+  snapshotWorkspace,
   WORKSPACE_CAPABILITIES,
+  type WorkspaceFileChanges,
+  type WorkspaceSnapshot,
   type CapturedStream,
   type WorkspaceBackgroundProcess,
   type WorkspaceCallOptions,

@@ -5,11 +5,10 @@
 import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, type AgentSession, type SessionOptions } from '@a3s-code/core';
+import { Agent, type AgentSession, MAX_SNAPSHOT_FILES, type SessionOptions } from '@a3s-code/core';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalWorkspace, workspaceToolPack } from '../src/index.js';
-import { MAX_SNAPSHOT_FILES } from '../src/tools/bash/changed-files.js';
 
 const sessions: AgentSession[] = [];
 afterEach(async () => {

@@ -1,6 +1,8 @@
 export { WORKSPACE_CAPABILITIES, isWorkspaceCapability } from './capabilities.js';
 export type { WorkspaceCapability, WorkspaceServiceCapability } from './capabilities.js';
 export { emptyWorkspace } from './workspace-services.js';
+export { changedFiles, MAX_SNAPSHOT_FILES, snapshotWorkspace } from './workspace-snapshot.js';
+export type { WorkspaceFileChanges, WorkspaceSnapshot } from './workspace-snapshot.js';
 export type {
   CapturedStream,
   WorkspaceBackgroundProcess,

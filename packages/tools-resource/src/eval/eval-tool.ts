@@ -4,12 +4,19 @@
  * artifacts; `tool(name, args)` inside a cell goes through the session's scoped invoker with the
  * same governance as a model call.
  */
-import { defineTool, describeDeniedWrites, LiveOutput, type ToolResult, type Zod } from '@a3s-code/core';
+import {
+  changedFiles,
+  defineTool,
+  describeDeniedWrites,
+  LiveOutput,
+  snapshotWorkspace,
+  type ToolResult,
+  type Zod,
+} from '@a3s-code/core';
 import type { z } from 'zod';
 import { cellShellCommands } from './cell-commands.js';
 import { EvalToolError } from './eval-errors.js';
 import { EVAL_RESOURCE, type EvalResource } from './eval-resource.js';
-import { cellChanges, cellSnapshot } from './cell-changes.js';
 import { toolFailure } from '../shared/tool-failure.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -84,7 +91,7 @@ export const evalTool = defineTool({
     const language = args.language ?? 'python';
     const kernels = await ctx.resource<EvalResource>(EVAL_RESOURCE);
     const live = new LiveOutput((text, stream) => ctx.emitOutput(text, stream));
-    const before = await cellSnapshot(ctx.workspace, ctx.signal).catch(() => undefined);
+    const before = await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined);
     try {
       const run = await kernels.run(language, args.code, ctx.workspace.root, {
         ...(args.reset === undefined ? {} : { reset: args.reset }),
@@ -117,8 +124,8 @@ export const evalTool = defineTool({
       if (denied !== undefined) parts.push(describeDeniedWrites(denied));
       // What the cell changed in the workspace, for the completion gate (unknown: counted as a change).
       const after =
-        before === undefined ? undefined : await cellSnapshot(ctx.workspace, ctx.signal).catch(() => undefined);
-      const changed = before !== undefined && after !== undefined ? cellChanges(before, after) : null;
+        before === undefined ? undefined : await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined);
+      const changed = before !== undefined && after !== undefined ? changedFiles(before, after) : null;
       return {
         output: parts.join('\n'),
         exitCode: run.ok && denied === undefined ? 0 : 1,

@@ -21,6 +21,7 @@ import { CellImages } from './cell-images.js';
 import { EvalToolError, memoryLimitError } from './eval-errors.js';
 import { CappedOutput, KernelReader, type KernelMessage, wellFormed } from './kernel-protocol.js';
 import type { CellOptions, CellResult, EvalLanguage, KernelCommand } from './kernel-types.js';
+import { holdLoop, killedOnExit } from '../shared/loop-hold.js';
 
 /** How often a running cell's memory is sampled, and how many samples reuse one process scan. */
 const MEMORY_SAMPLE_MS = 250;
@@ -37,16 +38,7 @@ type Message = KernelMessage;
 
 /** A started kernel. */
 /** The kernels alive in this process, killed by its exit hook (an idle kernel holds no loop). */
-const live = new Set<KernelProcess>();
-let hooked = false;
-
-function hookExit(): void {
-  if (hooked) return;
-  hooked = true;
-  process.once('exit', () => {
-    for (const kernel of [...live]) kernel.kill();
-  });
-}
+const live = killedOnExit<KernelProcess>();
 
 export class KernelProcess {
   readonly language: EvalLanguage;
@@ -158,7 +150,6 @@ export class KernelProcess {
     kernel.#watchMemory();
     kernel.#holdLoop(false);
     live.add(kernel);
-    hookExit();
     return kernel;
   }
 
@@ -167,10 +158,8 @@ export class KernelProcess {
    * idle kernel does not, so a script that used `eval` ends on its own; the exit hook then kills it.
    */
   #holdLoop(on: boolean): void {
-    const c = this.#child as ChildProcess & { ref?: () => void; unref?: () => void };
-    for (const handle of [c, c.stdin, c.stdout, c.stderr] as ({ ref?: () => void; unref?: () => void } | null)[])
-      if (on) handle?.ref?.();
-      else handle?.unref?.();
+    const c = this.#child;
+    holdLoop([c, c.stdin, c.stdout, c.stderr], on);
   }
 
   /** How the kernel ended (exit code or signal, and why it was killed), or `running`. */

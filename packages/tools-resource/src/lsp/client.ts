@@ -11,6 +11,7 @@ import { toolProcessEnv } from '@a3s-code/core';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { LspDiagnostic } from './protocol.js';
 import type { ServerCommand } from './server-command.js';
+import { holdLoop, killedOnExit } from '../shared/loop-hold.js';
 
 /** How long diagnostics must stay quiet before they count as settled, and the cap on the wait. */
 export const DIAGNOSTICS_QUIET_MS = 150;
@@ -34,16 +35,7 @@ export function uriOf(absPath: string): string {
 
 /** A started, initialized server. */
 /** The servers alive in this process, killed by its exit hook (an idle server holds no loop). */
-const live = new Set<LspClient>();
-let hooked = false;
-
-function hookExit(): void {
-  if (hooked) return;
-  hooked = true;
-  process.once('exit', () => {
-    for (const client of [...live]) client.kill();
-  });
-}
+const live = killedOnExit<LspClient>();
 
 export class LspClient {
   static {
@@ -156,7 +148,6 @@ export class LspClient {
     client.startMs = performance.now() - t0;
     client.#holdLoop(false);
     live.add(client);
-    hookExit();
     return client;
   }
 
@@ -170,9 +161,7 @@ export class LspClient {
    */
   #holdLoop(on: boolean): void {
     const c = this.#process;
-    for (const handle of [c, c.stdin, c.stdout] as ({ ref?: () => void; unref?: () => void } | null)[])
-      if (on) handle?.ref?.();
-      else handle?.unref?.();
+    holdLoop([c, c.stdin, c.stdout], on);
   }
 
   #begin(): void {

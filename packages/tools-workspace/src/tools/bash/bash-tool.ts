@@ -7,9 +7,11 @@
  */
 import {
   CapabilityUnavailableError,
+  changedFiles,
   defineTool,
   describeDeniedWrites,
   LiveOutput,
+  snapshotWorkspace,
   type CapturedStream,
   type ToolArgRefinement,
 } from '@a3s-code/core';
@@ -19,7 +21,6 @@ type Zod = typeof z;
 import { renderCaptured } from '../../local/stream-capture.js';
 import { guard } from '../shared/results.js';
 import { renderBackground } from './background-report.js';
-import { compareSnapshots, snapshot } from './changed-files.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
 /** Default, minimum and maximum `timeout`, in milliseconds. */
@@ -110,7 +111,7 @@ export const bashTool = defineTool({
     guard(async () => {
       const exec = ctx.workspace.exec;
       if (!exec) throw new CapabilityUnavailableError('exec', 'bash');
-      const before = await snapshot(ctx.workspace, ctx.signal).catch(() => undefined);
+      const before = await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined);
       const timeoutMs = args.timeout ?? BASH_TIMEOUT_MS.default;
       const live = new LiveOutput((delta, stream) => ctx.emitOutput(delta, stream));
       const result = await exec
@@ -123,8 +124,8 @@ export const bashTool = defineTool({
           ...(args.cwd === undefined ? {} : { cwd: args.cwd }),
         })
         .finally(() => live.close());
-      const after = before ? await snapshot(ctx.workspace, ctx.signal).catch(() => undefined) : undefined;
-      const changed = before && after ? compareSnapshots(before, after) : null;
+      const after = before ? await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined) : undefined;
+      const changed = before && after ? changedFiles(before, after) : null;
       let output = renderCaptured(result.stdout, 'stdout');
       const err = renderCaptured(result.stderr, 'stderr');
       if (err !== '') output += `${output === '' || output.endsWith('\n') ? '' : '\n'}[stderr]\n${err}`;
