@@ -7,26 +7,15 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { toolProcessEnv } from '@a3s-code/core';
-import {
-  killProcesses,
-  newProcessTag,
-  type ProcessMark,
-  processesOf,
-  residentBytes,
-  startTicksOf,
-  taggedEnv,
-} from '../shared/process-tree.js';
+import { killProcesses, newProcessTag, type ProcessMark, startTicksOf, taggedEnv } from '../shared/process-tree.js';
 import { CellEndMarks } from './cell-end-marks.js';
 import { CellImages } from './cell-images.js';
 import { EvalToolError, memoryLimitError } from './eval-errors.js';
 import { CappedOutput, KernelReader, type KernelMessage, wellFormed } from './kernel-protocol.js';
 import type { CellOptions, CellResult, EvalLanguage, KernelCommand } from './kernel-types.js';
 import { holdLoop, killedOnExit } from '../shared/loop-hold.js';
+import { watchMemory } from './kernel-memory.js';
 
-/** How often a running cell's memory is sampled, and how many samples reuse one process scan. */
-const MEMORY_SAMPLE_MS = 250;
-const SCAN_EVERY = 4;
-const IDLE_SCAN_EVERY = 20;
 /** The exit code of a Python kernel that could not even report its `MemoryError`. */
 const PY_MEMORY_EXIT = 86;
 const SESSION_CLOSED = 'the session closed';
@@ -36,10 +25,10 @@ const OUT_OF_MEMORY = /JavaScript heap out of memory|Reached heap limit|MemoryEr
 
 type Message = KernelMessage;
 
-/** A started kernel. */
 /** The kernels alive in this process, killed by its exit hook (an idle kernel holds no loop). */
 const live = killedOnExit<KernelProcess>();
 
+/** A started kernel. */
 export class KernelProcess {
   readonly language: EvalLanguage;
   readonly #child: ChildProcess;
@@ -153,10 +142,7 @@ export class KernelProcess {
     return kernel;
   }
 
-  /**
-   * Whether the kernel keeps Node's event loop alive: only while a cell runs (or it starts). An
-   * idle kernel does not, so a script that used `eval` ends on its own; the exit hook then kills it.
-   */
+  /** Whether the kernel holds Node's event loop: only while a cell runs or it starts (`loop-hold.ts`). */
   #holdLoop(on: boolean): void {
     const c = this.#child;
     holdLoop([c, c.stdin, c.stdout, c.stderr], on);
@@ -368,28 +354,19 @@ export class KernelProcess {
     });
   }
 
-  /**
-   * Samples the resident memory of the kernel and its processes every {@link MEMORY_SAMPLE_MS}
-   * while it lives (between cells too: a timer of a cell can go on allocating); over the limit, a
-   * running cell fails, or else the kernel is killed and the next call says why.
-   */
+  /** Watches the kernel's memory (`kernel-memory.ts`): over the limit, a running cell fails, else the kernel is killed. */
   #watchMemory(): void {
     const limit = this.memoryLimitMb;
     if (limit === undefined || this.pid <= 0) return;
-    let pids = [this.pid];
-    let tick = 0;
-    const timer = setInterval(() => {
-      if (!this.alive) return clearInterval(timer);
-      if (tick++ % (this.#busy ? SCAN_EVERY : IDLE_SCAN_EVERY) === 0)
-        pids = [this.pid, ...processesOf(this.#mark).filter((p) => p !== this.pid)];
-      const bytes = residentBytes(pids);
-      if (bytes === undefined || bytes <= limit * 2 ** 20) return;
-      clearInterval(timer);
-      if (this.#overMemory !== undefined) return this.#overMemory(bytes);
-      this.#killedFor ??= `it went over its memory limit of ${limit} MB between cells (${Math.round(bytes / 2 ** 20)} MB)`;
-      this.kill();
-    }, MEMORY_SAMPLE_MS);
-    timer.unref();
+    watchMemory(this.pid, this.#mark, limit, {
+      alive: () => this.alive,
+      busy: () => this.#busy,
+      over: (bytes) => {
+        if (this.#overMemory !== undefined) return this.#overMemory(bytes);
+        this.#killedFor ??= `it went over its memory limit of ${limit} MB between cells (${Math.round(bytes / 2 ** 20)} MB)`;
+        this.kill();
+      },
+    });
   }
 
   /** Kills every process of the kernel: its group, its tree, and whatever carries its tag. */
