@@ -73,6 +73,25 @@ describe('the SDK used the wrong way round', () => {
     await expect(s.catalog.prepare([])).rejects.toEqual(closed('catalog.prepare'));
     await expect(s.close()).resolves.toBeUndefined();
   });
+  it('a call refused for want of an approver is counted in the result (deniedCalls), not only in the stream', async () => {
+    const dir = tempRepo();
+    const model = new ScriptedLlmClient([
+      { text: 'Writing.', tool_calls: [{ id: 'b1', name: 'bash', args: { command: 'touch marker' } }] },
+      { text: 'I could not write it.' },
+      { text: 'Nothing to do.' },
+    ]);
+    const agent = await Agent.create({ model });
+    const s = await agent.session(dir, { gate: { continuation: { enabled: false } } });
+    try {
+      const refused = await s.send('make a marker');
+      expect(refused).toMatchObject({ status: 'completed', toolCalls: 0, deniedCalls: 1 });
+      const quiet = await s.send('anything else?');
+      expect(quiet.deniedCalls).toBeUndefined();
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('an answer to a call nothing waits for is an InvalidTransitionError the host can test for', async () => {
     const agent = await Agent.create({ model: new ScriptedLlmClient(texts(1)) });
     const s = await agent.session(tempRepo());

@@ -135,6 +135,7 @@ function announceRefusal(env: RunEnv, parked: FoldState): void {
     const p = f.payload as { tool_call_id?: unknown; approved?: unknown; reason?: unknown };
     if (p.tool_call_id !== c.call.id || p.approved !== false) return;
     const reason = `not confirmed${typeof p.reason === 'string' ? `: ${p.reason}` : ''}`;
+    env.stats.deniedCalls++;
     env.events.emit({
       kind: 'permissionDenied',
       payload: {
@@ -368,6 +369,7 @@ function result(
     text: state.view.assistant_text,
     usage: { inputTokens: env.stats.inputTokens, outputTokens: env.stats.outputTokens },
     toolCalls: env.stats.toolCalls,
+    ...(env.stats.deniedCalls > 0 ? { deniedCalls: env.stats.deniedCalls } : {}),
     steps,
     completion: status === 'completed' ? 'narrative' : null,
     ...(endedBy ? { endedBy } : {}),

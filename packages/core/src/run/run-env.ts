@@ -22,6 +22,8 @@ export interface SteerMessage {
 /** Counters of one run, reported in its result. */
 export interface RunStats {
   toolCalls: number;
+  /** Model calls the permission rules, a hook or a person refused. */
+  deniedCalls: number;
   modelCalls: number;
   inputTokens: number;
   outputTokens: number;

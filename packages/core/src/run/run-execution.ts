@@ -143,6 +143,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
         text,
         usage: { inputTokens: env.stats.inputTokens, outputTokens: env.stats.outputTokens },
         toolCalls: env.stats.toolCalls,
+        ...(env.stats.deniedCalls > 0 ? { deniedCalls: env.stats.deniedCalls } : {}),
         steps: 0,
         completion: null,
         ...superseded,

@@ -36,6 +36,12 @@ export interface RunResult {
   readonly usage: RunUsage;
   /** Tool calls run by this run (not counting denied ones). */
   readonly toolCalls: number;
+  /**
+   * The model's calls in this run that were refused before they ran: by a permission rule, a hook,
+   * or a confirmation a person (or no approver) did not give. Absent when none was: a run that
+   * completed with refusals may not have done what it was asked.
+   */
+  readonly deniedCalls?: number;
   /** Transitions run by this call, at most 32. */
   readonly steps: number;
   /** The completion verdict: `narrative` when nothing was verified (see the completion gate). */

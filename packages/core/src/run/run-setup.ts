@@ -80,7 +80,7 @@ export function createRun(options: CreateRunOptions): LiveRun {
     clock: options.clock,
     ...(options.eventSequenceStart ? { startSequence: options.eventSequenceStart } : {}),
   });
-  const stats = { toolCalls: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
+  const stats = { toolCalls: 0, deniedCalls: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0 };
   const inbox = new ControlInbox(runId, options.steerCapacity, () => stats.modelCalls, options.clock);
   const llm = new GovernedLlmClient(options.model, {
     signal: controller.signal,

@@ -18,6 +18,7 @@ export async function runTool(env: RunEnv, pending: PendingCall, interrupted = f
     ...(call.needs_confirmation ? { preconfirmed: { approved: true } } : {}),
     ...(interrupted ? { interrupted: true } : {}),
   });
+  if (result.errorKind === 'permission_denied') env.stats.deniedCalls++;
   // The kernel made the tool's metadata JSON-safe (see `invoker/json-safe.ts`): no second round trip here.
   const metadata: Record<string, unknown> = { ...result.metadata, duration_ms: result.durationMs };
   if (result.errorKind !== undefined) metadata.error_kind = result.errorKind;
