@@ -114,6 +114,22 @@ describe('GovernedLlmClient (the LLM invoker)', () => {
     expect(once.events.payloads('modelRetry')).toEqual([]);
   });
 
+  it('a model client whose stream() returns no async iterable fails naming the contract', async () => {
+    for (const [value, got] of [
+      [42, 'number'],
+      [Promise.resolve([]), 'a promise'],
+      [null, 'null'],
+    ] as const) {
+      const inner = { provider: 'custom', model: 'm', capabilities: {}, stream: () => value } as unknown as LlmClient;
+      const { client } = governed(inner);
+      const e = await collectResponse(client.stream(req)).catch((x: unknown) => x);
+      expect(e).toMatchObject({ kind: 'invalid_response' });
+      expect(String((e as Error).message)).toBe(
+        `custom: the model client's stream(request) returned ${got}; it must return an async iterable of stream events (an async generator)`,
+      );
+    }
+  });
+
   it('waits for real between attempts and honours the delay', async () => {
     const inner = new ScriptedLlmClient([{ error: { kind: 'rate_limited', retry_after_ms: 60 } }, { text: 'ok' }]);
     const { client } = governed(inner);

@@ -88,7 +88,7 @@ export class GovernedLlmClient implements LlmClient {
         if (soft) g.events.emit({ kind: 'budgetThresholdHit', payload: { ...soft } });
         let delivered = false;
         try {
-          for await (const raw of this.inner.stream({ ...request, signal }, this.observer)) {
+          for await (const raw of iterable(this.inner.stream({ ...request, signal }, this.observer), this.provider)) {
             // The inner client is untrusted: its counts are checked before they are counted.
             const ev: LlmStreamEvent = raw.type === 'usage' ? { type: 'usage', usage: normalizeUsage(raw.usage) } : raw;
             if (ev.type === 'usage') this.recordUsage(ev.usage);
@@ -149,4 +149,25 @@ export class GovernedLlmClient implements LlmClient {
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return abortableSleep(ms, signal, () => signal.reason);
+}
+
+/**
+ * What a model client's `stream()` returned, checked: a host's own client that returns something
+ * else (a promise, a number) fails naming the contract, not with a JavaScript iteration error.
+ */
+function iterable(stream: unknown, provider: string): AsyncIterable<LlmStreamEvent> | Iterable<LlmStreamEvent> {
+  const s = stream as Partial<AsyncIterable<LlmStreamEvent> & Iterable<LlmStreamEvent>> | null | undefined;
+  // An array of events (a sync iterable) is read as `for await` always read it.
+  if (
+    typeof s?.[Symbol.asyncIterator] === 'function' ||
+    (typeof s?.[Symbol.iterator] === 'function' && typeof s !== 'string')
+  )
+    return s as AsyncIterable<LlmStreamEvent> | Iterable<LlmStreamEvent>;
+  const got =
+    stream === null ? 'null' : typeof (stream as { then?: unknown })?.then === 'function' ? 'a promise' : typeof stream;
+  throw new LlmError(
+    'invalid_response',
+    `${provider}: the model client's stream(request) returned ${got}; it must return an async iterable of stream events (an async generator)`,
+    { provider },
+  );
 }
