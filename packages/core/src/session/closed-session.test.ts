@@ -111,7 +111,8 @@ describe('racing close: each call ends with a result or a typed error, the log w
       open(
         [
           { delay_ms: 60, text: 'a' },
-          { delay_ms: 60, text: 'b' },
+          // Long enough that opening the next session (slow on a loaded machine) cannot outlast it.
+          { delay_ms: 10_000, text: 'b' },
         ],
         { sessionStore: 'memory' },
       ),
@@ -121,7 +122,7 @@ describe('racing close: each call ends with a result or a typed error, the log w
     expect((await other.session.save()).session_id).toBe(other.session.sessionId);
     await saved;
     const unread = other.session.stream('two');
-    const stuck = await track(open([{ delay_ms: 60, text: 'c' }]));
+    const stuck = await track(open([{ delay_ms: 10_000, text: 'c' }]));
     const stream = stuck.session.stream('three');
     void (async () => {
       for await (const _ of stream) await new Promise(() => undefined);
