@@ -21,7 +21,14 @@ import { assertNoNul } from '../search/js-regex.js';
 import { comparePaths, sortPaths } from '../search/path-order.js';
 import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
 import { MatchingFilesCache, type MatchingList, onePage, pageFromFiles } from './rg-page.js';
-import { crOnlyCounts, crOnlyLookup, matchesIn, mayBeCrOnly, readViewOf, type ReadViewMatches } from './rg-special.js';
+import {
+  crOnlyCounts,
+  crOnlyLookup,
+  matchesIn,
+  mayBeCrOnlyBytes,
+  readViewOf,
+  type ReadViewMatches,
+} from './rg-special.js';
 import { wholeSearch } from './rg-whole.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { readRecord, runRg, splitRecords, streamRgRecords } from './rg-process.js';
@@ -238,10 +245,10 @@ export class RipgrepSearch implements FastWorkspaceSearch {
         if ((allowed && !allowed.has(path)) || skip.has(path) || hasUnopenableName(path)) continue;
         while (pending.length > 0 && comparePaths(pending[0]![0], path) < 0) yield* pending.shift()![1].map(shown);
         const line = Number(rec.toString('latin1', nul + 1, colon));
-        const text = withText || line === 1 ? rec.toString('utf8', colon + 1) : '';
-        const split = mayBeCrOnly(line, text) ? await crOnly(path) : undefined;
-        if (split === undefined) yield withText ? { path, line, text } : { path, line };
-        else yield* split.map(shown);
+        // Checked on the bytes: a search without text (summary, counts) decodes no line for it.
+        const split = mayBeCrOnlyBytes(line, rec, colon + 1, rec.length) ? await crOnly(path) : undefined;
+        if (split !== undefined) yield* split.map(shown);
+        else yield withText ? { path, line, text: rec.toString('utf8', colon + 1) } : { path, line };
       }
       if (special === undefined) await ready();
       for (const [, matches] of pending) yield* matches.map(shown);

@@ -110,6 +110,11 @@ export function mayBeCrOnly(line: number, text: string): boolean {
   return cr >= 0 && cr < text.length - 1;
 }
 
+/** {@link mayBeCrOnly} on the line's bytes `bytes[start, end)` (rg's record, not decoded). */
+export function mayBeCrOnlyBytes(line: number, bytes: Uint8Array, start: number, end: number): boolean {
+  return line === 1 && end - 1 > start && bytes.subarray(start, end - 1).includes(13);
+}
+
 /** Looks up the matches in read's lines of a file rg read as one line; `undefined` when it is not such a file. */
 export type CrOnlyLookup = (path: string) => Promise<readonly WorkspaceGrepMatch[] | undefined>;
 

@@ -9,6 +9,7 @@ import type { WorkspaceGrepMatch } from '@a3s-code/core';
 import { sortPaths } from '../search/path-order.js';
 import type { GrepPage } from '../search/search-types.js';
 import { readRecord, runRgCapped } from './rg-process.js';
+import { mayBeCrOnlyBytes } from './rg-special.js';
 import { hasUnopenableName, nameFromBytes } from '../paths/byte-names.js';
 
 /** Output above this many bytes is left to the file-list path. */
@@ -92,7 +93,7 @@ function plainRecords(out: Buffer): Map<string, LineRecord[]> | undefined {
     if (colon === nul + 1 || colon >= nl || out[colon] !== 58) return undefined;
     if (colon - nul - 1 > SAFE_DIGITS) line = Number(out.toString('latin1', nul + 1, colon));
     // A CR inside a first line may be a CR-only file, which the file-list path reads in its own lines.
-    if (line === 1 && out.subarray(colon + 1, nl - 1).includes(13)) return undefined;
+    if (mayBeCrOnlyBytes(line, out, colon + 1, nl)) return undefined;
     let list: LineRecord[];
     if (
       last !== undefined &&
