@@ -13,6 +13,7 @@ import {
   describeSessionTools,
   loadCodeConfig,
   mergeVibe,
+  SessionConfigurationError,
   type AgentSession,
   type CodeConfig,
   type LlmClient,
@@ -164,6 +165,13 @@ export class Agent {
   readonly #envModelError: unknown;
 
   private constructor(config: AgentConfig, model: LlmClient | undefined, layers: AgentLayers, envModelError: unknown) {
+    // Private to TypeScript only: JavaScript can still call `new Agent(config)`, which would leave
+    // the agent without its resolved layers and fail on the first session with a bare TypeError.
+    if (!(layers instanceof AgentLayers))
+      throw new SessionConfigurationError(
+        'Agent',
+        'an agent is made with `await Agent.create(config)` (it validates the configuration and resolves the model); `new Agent(...)` is not supported',
+      );
     this.#config = config;
     this.#model = model;
     this.#explicitModel = config.model !== undefined;

@@ -17,6 +17,16 @@ describe('Agent.create arguments', () => {
       await expect(Agent.create(bad as never)).rejects.toEqual(configError('config', /config/));
   });
 
+  it('refuses `new Agent(config)` from JavaScript with the way to make one, not a TypeError on first use', async () => {
+    const Ctor = Agent as unknown as new (config: object) => Agent;
+    expect(() => new Ctor({ model: model() })).toThrow(
+      configError('Agent', /await Agent\.create\(config\).*`new Agent\(\.\.\.\)` is not supported/),
+    );
+    const made = await Agent.create({ model: model() });
+    expect(made).toBeInstanceOf(Agent);
+    await made.close();
+  });
+
   it('refuses wrong SDK-only keys instead of ignoring them', async () => {
     await expect(Agent.create({ model: model(), cwd: 5 } as never)).rejects.toEqual(configError('cwd', /folder path/));
     await expect(Agent.create({ model: model(), workspaceTools: 'no' } as never)).rejects.toEqual(

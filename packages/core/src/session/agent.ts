@@ -32,6 +32,7 @@ import { FileSessionStore } from './file-session-store.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { historyFacts } from '../run/run-setup.js';
 import type { HistoryTurn } from '../run/run-checkpoint.js';
+import { FileFactStore } from '../store/file-fact-store.js';
 import { attachmentStoreFor } from '../attachments/attachment-store.js';
 import { restoreHistoryArtifacts, snapshotArtifactSource } from '../attachments/restore-artifacts.js';
 import { plugInPacks, sessionPacks } from './session-tools.js';
@@ -186,7 +187,8 @@ async function assemble(config: ResolvedSessionConfig, restore?: Restore): Promi
     await built.openAtBuild();
     return built.session;
   } catch (e) {
-    await config.factStore.close();
+    const store = config.factStore;
+    await (store instanceof FileFactStore ? store.discardIfEmpty() : store.close());
     throw e;
   }
 }

@@ -6,7 +6,7 @@
  * changed meanwhile (a line appended, an edit, a replacement) is never written into: the log in
  * memory is written back over it first, and the change recorded (see `log-guard.ts`).
  */
-import type { FileHandle } from 'node:fs/promises';
+import { type FileHandle, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   A3sError,
@@ -189,6 +189,30 @@ export class FileFactStore implements FactStore {
     await this.queue;
     if (!this.broken) await this.guard().catch(() => undefined);
     await this.fh.close().catch(() => undefined);
+    await this.lock.release();
+  }
+
+  /**
+   * Closes the store as {@link FileFactStore.close} does and, when the log holds no fact (it was
+   * created by this open, or was empty), removes its file: a session that failed to open leaves
+   * no empty log behind to be listed as a session. A log with facts is kept.
+   */
+  async discardIfEmpty(): Promise<void> {
+    if (this.closed) return;
+    await this.queue;
+    const empty =
+      this.log.length === 0 &&
+      this.bytes === 0 &&
+      !this.broken &&
+      (await this.fh.stat().then(
+        (st) => st.size,
+        () => -1,
+      )) === 0;
+    if (!empty) return this.close();
+    this.closed = true;
+    await this.fh.close().catch(() => undefined);
+    // Removed while the lock is held, so no other opener sees the file half gone.
+    await rm(this.path, { force: true }).catch(() => undefined);
     await this.lock.release();
   }
 
