@@ -327,7 +327,7 @@ describe('files that are not what they should be', () => {
     const r = await runMain(['run', '--trust-workspace', '--model', model, 'go'], { cwd: dir });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(
-      "INVALID_PERMISSION_RULE: deny[0]: 'Bsh(rm *)': names no tool of this session (did you mean 'bash'?)",
+      `INVALID_PERMISSION_RULE: deny[0] (config file ${join(dir, 'a3s.config.json')}): 'Bsh(rm *)': names no tool of this session (did you mean 'bash'?)`,
     );
     writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ permissions: { deny: ['Bash(rm *)', 'WebFetch'] } }));
     const ok = await runMain(['run', '--trust-workspace', '--model', model, 'go'], { cwd: dir });

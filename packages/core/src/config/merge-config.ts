@@ -10,6 +10,7 @@ import type { PermissionPolicyConfig } from '../permissions/permission-policy.js
 import type { CodeConfigHooks } from '../hooks/hook-options.js';
 import type { CodeConfig, VibeSettings } from './code-config.js';
 import { assertNoRenamedKeys } from './renamed-keys.js';
+import { labelRules, mergeRuleList } from '../permissions/rule-origins.js';
 
 /** A checked layer (every setting has one spelling, so this is the layer itself). */
 export type NormalizedLayer = CodeConfig;
@@ -20,8 +21,9 @@ export type NormalizedLayer = CodeConfig;
  * the layer (`agent configuration`, `session options`) for callers; the error names the field.
  * @throws SessionConfigurationError naming the field.
  */
-export function normalizeLayer(c: CodeConfig, _layer: string): NormalizedLayer {
+export function normalizeLayer(c: CodeConfig, layer: string): NormalizedLayer {
   assertNoRenamedKeys(c);
+  labelRules(c.permissions, layer);
   return c;
 }
 
@@ -41,7 +43,7 @@ export function mergePermissions(
   if (!b) return a;
   if (!a) return b;
   const list = (key: 'deny' | 'ask' | 'allow') =>
-    a[key] === undefined && b[key] === undefined ? {} : { [key]: unique([...(a[key] ?? []), ...(b[key] ?? [])]) };
+    a[key] === undefined && b[key] === undefined ? {} : { [key]: mergeRuleList(a[key], b[key]) };
   const defaultDecision = b.defaultDecision ?? a.defaultDecision;
   return { ...list('deny'), ...list('allow'), ...list('ask'), ...(defaultDecision ? { defaultDecision } : {}) };
 }

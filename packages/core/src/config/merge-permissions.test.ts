@@ -51,3 +51,31 @@ describe('permission lists merge across layers', () => {
     });
   });
 });
+
+describe('a bad rule of merged layers is named where it was written', () => {
+  it('the layer and the index in its own list, through any number of merges and repeats', () => {
+    const file = normalizeLayer(
+      { permissions: { deny: ['Bash(rm:*)', 'Bash(curl:*)'] } },
+      'config file /w/a3s.config.json',
+    );
+    const agent = normalizeLayer({ permissions: { deny: ['Bash(rm:*)', 'Read(('] } }, 'agent configuration');
+    const session = normalizeLayer({ permissions: { allow: ['read'], deny: ['Write(', 'web_*'] } }, 'session options');
+    const merged = mergeLayers(mergeLayers(file, agent), session).permissions!;
+    expect(merged.deny).toEqual(['Bash(rm:*)', 'Bash(curl:*)', 'Read((', 'Write(', 'web_*']);
+    expect(() => new PermissionPolicy(merged)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_PERMISSION_RULE',
+        field: 'deny[1] (agent configuration)',
+        message: expect.stringMatching(/^deny\[1\] \(agent configuration\): 'Read\(\(': malformed rule/),
+      }),
+    );
+    const withoutAgent = mergeLayers(file, session).permissions!;
+    expect(() => new PermissionPolicy(withoutAgent)).toThrow(
+      /^deny\[0\] \(session options\): 'Write\(': malformed rule/,
+    );
+  });
+
+  it('a list no layer labelled keeps its plain index', () => {
+    expect(() => new PermissionPolicy({ deny: ['read', 'Edit(('] })).toThrow(/^deny\[1\]: 'Edit\(\(': malformed rule/);
+  });
+});

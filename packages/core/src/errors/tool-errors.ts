@@ -183,7 +183,7 @@ export class ToolDefinitionError extends A3sError {
 
 /** A permission rule string cannot be parsed. Names the list, the index and the accepted grammar. */
 export class PermissionRuleError extends A3sError {
-  /** Path of the rule, e.g. `deny[2]`. */
+  /** Path of the rule, e.g. `deny[2]`; with the layer that wrote it when known: `deny[0] (session options)`. */
   readonly field: string;
   constructor(field: string, rule: string, problem: string) {
     super('INVALID_PERMISSION_RULE', `${field}: '${rule}': ${problem}; expected 'Tool' or 'Tool(pattern)'`, {

@@ -16,6 +16,7 @@ import {
   type PermissionRule,
 } from './permission-rule.js';
 import { withAncestors } from './path-spelling.js';
+import { ruleField } from './rule-origins.js';
 import { firstWriteOutside } from './outside-writes.js';
 import { mcpPathArguments, shellSecrets, shellWrites, unreadableCommand } from './rule-subjects.js';
 
@@ -76,7 +77,7 @@ export class PermissionPolicy {
       if (list === undefined) return [];
       if (!Array.isArray(list)) throw new PermissionRuleError(name, String(list), 'must be an array of rule strings');
       const options = { alsoUnderWorkspace: name !== 'allow' };
-      return list.map((r, i) => parsePermissionRule(r, `${name}[${i}]`, options));
+      return list.map((r, i) => parsePermissionRule(r, ruleField(list, name, i), options));
     };
     this.#deny = parse(config.deny, 'deny');
     this.#allow = parse(config.allow, 'allow');

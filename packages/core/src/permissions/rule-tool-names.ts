@@ -8,6 +8,7 @@
  */
 import { PermissionRuleError } from '../errors/tool-errors.js';
 import type { PermissionPolicyConfig } from './permission-policy.js';
+import { ruleField } from './rule-origins.js';
 
 const LISTS = ['deny', 'ask', 'allow'] as const;
 
@@ -110,7 +111,7 @@ export function checkRuleToolNames(config: PermissionPolicyConfig, toolNames: re
       const ours = OTHER_NAMES.get(name);
       if (ours !== undefined && known.has(canonical(ours))) {
         throw new PermissionRuleError(
-          `${list}[${i}]`,
+          ruleField(rules, list, i),
           rule,
           `names no tool of this session: '${tool}' is another agent's name for what is '${ours}' here (write ${ours}${rule.trim().slice(tool.length)}); a rule for a tool that does not exist matches no call`,
         );
@@ -119,14 +120,14 @@ export function checkRuleToolNames(config: PermissionPolicyConfig, toolNames: re
       if (SHELL_COMMANDS.has(name)) {
         const instead = pattern === undefined || pattern === '*' ? `Bash(${tool}:*)` : `Bash(${tool} ${pattern})`;
         throw new PermissionRuleError(
-          `${list}[${i}]`,
+          ruleField(rules, list, i),
           rule,
           `names no tool: '${tool}' is a program, which 'bash' runs; a rule for it is written ${instead} (a rule for a tool that does not exist matches no call)`,
         );
       }
       if (COMMAND_VERBS.has(name))
         throw new PermissionRuleError(
-          `${list}[${i}]`,
+          ruleField(rules, list, i),
           rule,
           `names no tool of this session: commands are run by 'bash' here (write Bash${pattern === undefined ? '' : `(${pattern})`}); a rule for a tool that does not exist matches no call`,
         );
@@ -134,7 +135,7 @@ export function checkRuleToolNames(config: PermissionPolicyConfig, toolNames: re
       const near = toolNames.find((t) => canonical(t).length >= 3 && oneEditApart(name, canonical(t)));
       if (near !== undefined)
         throw new PermissionRuleError(
-          `${list}[${i}]`,
+          ruleField(rules, list, i),
           rule,
           `names no tool of this session (did you mean '${near}'?); a rule for a tool that does not exist matches no call`,
         );

@@ -37,3 +37,17 @@ describe('a session open that fails', () => {
     expect(readFileSync(path, 'utf8')).toBe(before);
   });
 });
+
+describe('a misspelt rule of one layer', () => {
+  it('is named by its layer and its index there, not by its place in the merged list', async () => {
+    const ws = workspace();
+    const agent = await Agent.create({
+      model: new ScriptedLlmClient([{ text: 'ok' }]),
+      workspace: ws.services,
+      permissions: { deny: ['batch(x)', 'verify(y)'] },
+    });
+    await expect(agent.session(ws.dir, { permissions: { deny: ['verify(y)', 'Bacth'] } })).rejects.toThrow(
+      /^deny\[1\] \(session options\): 'Bacth': names no tool of this session \(did you mean 'batch'\?\)/,
+    );
+  });
+});
