@@ -40,6 +40,8 @@ export interface DriveRunOptions {
   readonly folder: Folder;
   /** Transitions allowed in this call. */
   readonly stepLimit: number;
+  /** The run's whole limit, which the `STEP_LIMIT` error names (a continued run's calls get what is left of it); defaults to `stepLimit`. */
+  readonly runStepLimit?: number;
   /** Asks a human to confirm a parked call live. Without one, a confirmation park waits for the host. */
   readonly confirmation?: ConfirmationManager;
   /** Answers a parked `ask_user` question live. Without one, a question park waits for the host. */
@@ -78,7 +80,7 @@ export async function driveRun(options: DriveRunOptions): Promise<RunResult> {
     const remaining = options.stepLimit - steps;
     if (remaining <= 0) {
       const next = pendingTransition(options);
-      if (next) throw new StepLimitError(options.stepLimit, next.key);
+      if (next) throw new StepLimitError(options.runStepLimit ?? options.stepLimit, next.key);
     }
     const r =
       remaining <= 0
@@ -97,6 +99,9 @@ export async function driveRun(options: DriveRunOptions): Promise<RunResult> {
           }).catch((e: unknown) => {
             if (env.signal.aborted && !A3sError.hasCode(e, 'STEP_LIMIT'))
               throw new CancelledError('run', env.signal.reason);
+            // The fold was given what is left of the run's limit; the error names the run's own.
+            if (e instanceof StepLimitError && options.runStepLimit !== undefined)
+              throw new StepLimitError(options.runStepLimit, e.nextKey);
             throw e;
           });
     steps += r.steps;

@@ -200,6 +200,7 @@ async function driveWithGate(
       harness: options.harness,
       folder: options.folder,
       stepLimit: STEP_LIMIT - steps,
+      runStepLimit: STEP_LIMIT,
       ...(config.confirmation ? { confirmation: config.confirmation } : {}),
       ...(config.onQuestion ? { onQuestion: config.onQuestion } : {}),
       parkMode: config.parkMode,

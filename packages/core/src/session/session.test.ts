@@ -64,6 +64,20 @@ describe('transition limit and budgets', () => {
     });
   });
 
+  it("FOLD-07: a run the completion gate continued names the run's limit of 32 when it reaches it, not what was left", async () => {
+    const write = { tool_calls: [{ id: 'w', name: 'write_note', args: { path: 'n.txt', content: 'x' } }] };
+    const { session } = await track(
+      open([write, { text: 'done' }, ...Array.from({ length: 40 }, (_, i) => toolTurn(i))], { toolBudget: 1000 }),
+    );
+    const e = await session.send('write, then loop').catch((x: unknown) => x);
+    expect(session.store.log.facts.filter((f) => f.type === 'user.message')).toHaveLength(2);
+    expect(e).toMatchObject({
+      code: 'STEP_LIMIT',
+      limit: 32,
+      message: expect.stringMatching(/^step limit of 32 transitions/),
+    });
+  });
+
   it('BUD-04/BUD-06: the default budget allows 8 successful results; the 9th call gets budget.denied and does not run', async () => {
     const calls = Array.from({ length: 10 }, (_, i) => ({ id: `c${i}`, name: 'echo', args: { text: 'x' } }));
     const { session, state } = await track(open([{ tool_calls: calls }, { text: 'never asked' }]));

@@ -28,6 +28,12 @@ export interface WorkspaceStat {
   readonly size: number;
   /** Last modification, epoch milliseconds. */
   readonly mtimeMs: number;
+  /**
+   * Last change of the content or the metadata (POSIX `ctime`), epoch milliseconds. Unlike
+   * `mtimeMs` no process can set it back, so an edit whose modification time was restored still
+   * shows. Absent where the backend has none.
+   */
+  readonly changeMs?: number;
   /** For a file, whether an executable bit is set (absent where the backend has no modes). */
   readonly executable?: boolean;
 }

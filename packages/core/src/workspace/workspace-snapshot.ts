@@ -1,6 +1,6 @@
 /**
- * Which workspace files a command or a cell changed: a snapshot (path → size and modification
- * time) of the files the workspace lists (`.gitignore` honoured) taken before and after, compared.
+ * Which workspace files a command or a cell changed: a snapshot (path → size, modification time
+ * and change time, which no process can set back) of the files the workspace lists (`.gitignore` honoured) taken before and after, compared.
  * Bounded: above `maxFiles` files no snapshot is taken, and the change is unknown rather than slow.
  */
 import type { WorkspaceGlobRequest, WorkspaceServices } from './workspace-services.js';
@@ -8,7 +8,7 @@ import type { WorkspaceGlobRequest, WorkspaceServices } from './workspace-servic
 /** Largest tree snapshotted by default. */
 export const MAX_SNAPSHOT_FILES = 20_000;
 
-/** Path → `size:mtime` of every listed file. */
+/** Path → `size:mtime:ctime` of every listed file. */
 export type WorkspaceSnapshot = ReadonlyMap<string, string>;
 
 /** The files created, modified and deleted between two snapshots, each list sorted. */
@@ -46,7 +46,7 @@ export async function snapshotWorkspace(
     await Promise.all(
       files.slice(i, i + 64).map(async (p) => {
         const s = await fs.stat(p, { signal }).catch(() => undefined);
-        if (s) out.set(p, `${s.size}:${s.mtimeMs}`);
+        if (s) out.set(p, `${s.size}:${s.mtimeMs}:${s.changeMs ?? ''}`);
       }),
     );
   return out;

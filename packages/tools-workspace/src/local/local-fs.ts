@@ -115,8 +115,8 @@ export class LocalFileSystem implements WorkspaceFileSystem {
       const s = await entry.handle.stat();
       const kind = kindOf(s);
       return kind === 'file'
-        ? { kind, size: s.size, mtimeMs: s.mtimeMs, executable: (s.mode & 0o111) !== 0 }
-        : { kind, size: s.size, mtimeMs: s.mtimeMs };
+        ? { kind, size: s.size, mtimeMs: s.mtimeMs, changeMs: s.ctimeMs, executable: (s.mode & 0o111) !== 0 }
+        : { kind, size: s.size, mtimeMs: s.mtimeMs, changeMs: s.ctimeMs };
     } catch (error) {
       return rethrow(error, entry.rel);
     } finally {

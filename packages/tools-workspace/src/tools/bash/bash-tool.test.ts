@@ -137,6 +137,15 @@ describe('bash', () => {
     });
   });
 
+  it('a same-size edit whose modification time the command set back is still reported as modified', async () => {
+    writeTree(tmp.dir, { 'same-size.txt': 'aaaa\n' });
+    const r = await call(bashTool, ws, {
+      command: 't=$(stat -c %y same-size.txt); sed -i \'s/aaaa/bbbb/\' same-size.txt; touch -d "$t" same-size.txt',
+    });
+    expect(readFileSync(join(tmp.dir, 'same-size.txt'), 'utf8')).toBe('bbbb\n');
+    expect(r.metadata).toMatchObject({ changed_files: { created: [], modified: ['same-size.txt'], deleted: [] } });
+  });
+
   it('declares the exec tier; refuses a cwd outside the workspace and bad timeouts', async () => {
     expect(bashTool.tier).toBe('exec');
     expect(resolveCapabilities(bashTool, { command: 'ls' })).toMatchObject({ readOnly: false, cancelSafe: false });
