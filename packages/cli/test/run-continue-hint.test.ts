@@ -52,6 +52,19 @@ describe('a3s run: how to continue a run', () => {
   });
 });
 
+describe('a3s run: a run stopped at the tool budget', () => {
+  it('says so and how to go on, not only "completed"', async () => {
+    const dir = tempRepo();
+    const reads = Array.from({ length: 10 }, (_, i) => ({ id: `r${i}`, name: 'ls', args: { path: '.' } }));
+    const model = `scripted:${scriptFile([{ text: 'Listing.', tool_calls: reads }, { text: 'never asked' }])}`;
+    const r = await runMain(['run', '--model', model, '--cwd', dir, 'list ten times'], { cwd: dir });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^completed \(narrative\) · 8 tool call\(s\)/m);
+    expect(r.stdout).toContain('stopped: the tool budget of this turn is used up (`toolBudget` in a3s.config.json');
+    expect(r.stdout).toMatch(/^continue it with: a3s sessions --resume session-[0-9a-f-]+ .*, then say how to go on$/m);
+  });
+});
+
 describe("a3s run: the continue line keeps the run's modes", () => {
   it('a run interrupted in plan mode (and vibe mode) is continued in them', async () => {
     const dir = tempRepo();

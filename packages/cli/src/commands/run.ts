@@ -256,13 +256,18 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   }
   // A parked run continues where it stopped; an interrupted one is over in its log, and /resume
   // in the reopened session picks it up in a new run. A reader that went away wants no hint.
-  const resumable = result.status === 'parked' || (result.status === 'cancelled' && io.stdoutClosed?.aborted !== true);
+  const resumable =
+    result.status === 'parked' ||
+    (result.status === 'cancelled' && io.stdoutClosed?.aborted !== true) ||
+    result.endedBy === 'budget';
   const how =
     result.parked?.kind === 'confirm'
       ? ' (or rerun with --yolo)'
       : result.status === 'cancelled'
         ? ', then type /resume'
-        : '';
+        : result.endedBy === 'budget'
+          ? ', then say how to go on'
+          : '';
   const continueLine = `continue it with: ${resumeCommand(session.sessionId, flags, io.cwd)}${how}\n`;
   if (!values.json) {
     print.newline();
@@ -273,7 +278,12 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
     if (resumable) io.stdout.write(terminalText(continueLine));
   } else if (resumable) {
     // Standard output holds only events; the person (or the script's log) learns how to go on here.
-    const state = result.status === 'parked' ? 'parked' : 'interrupted';
+    const state =
+      result.status === 'parked'
+        ? 'parked'
+        : result.endedBy === 'budget'
+          ? 'stopped at the tool budget'
+          : 'interrupted';
     io.stderr.write(terminalText(`a3s run: ${state} (session ${session.sessionId}); ${continueLine}`));
   }
   return result.status === 'completed' ? EXIT.ok : result.status === 'parked' ? EXIT.parked : EXIT.cancelled;

@@ -10,6 +10,10 @@ export function runSummary(style: Style, r: RunResult, stopped?: StoppedCalls, c
   const completion = r.completion ? ` (${r.completion})` : '';
   let line = `${status}${completion} · ${r.toolCalls} tool call(s)${stoppedSuffix(stopped)} · ${r.usage.inputTokens} in / ${r.usage.outputTokens} out tokens`;
   if (cost !== undefined) line += ` · ${formatCost(cost)}`;
+  if (r.endedBy === 'budget')
+    line += style.yellow(
+      '\nstopped: the tool budget of this turn is used up (`toolBudget` in a3s.config.json, 8 successful tool results by default); the task may be unfinished',
+    );
   if (r.parked?.kind === 'confirm')
     line += `\nparked: waiting for confirmation of ${terminalText(r.parked.toolName)} (${terminalText(r.parked.toolId)})`;
   if (r.parked?.kind === 'question')

@@ -112,8 +112,7 @@ export async function driveRun(options: DriveRunOptions): Promise<RunResult> {
       });
     }
     // Settled in `infer` means the completion gate ended the run after a tool result.
-    if (r.stop === 'settled')
-      return result(env, r.state, steps, 'completed', r.state.phase === 'infer' ? 'verification' : 'answer');
+    if (r.stop === 'settled') return result(env, r.state, steps, 'completed', settledBy(env, r.state));
     // Parked: say so once per park, then wait for an answer or return.
     const parkKey = parkKeyOf(r.state);
     if (announced !== parkKey) {
@@ -357,6 +356,12 @@ async function appendAnswer(options: DriveRunOptions, stop: AbortSignal, draft: 
   if (phase !== 'confirm' && phase !== 'question') return;
   const facts = await options.env.store.append([draft], null);
   options.onFacts?.(facts);
+}
+
+/** How a settled run ended: a verification in `infer`, the tool budget when its last fact is `budget.denied`, else the answer. */
+function settledBy(env: RunEnv, state: FoldState): NonNullable<RunResult['endedBy']> {
+  if (state.phase === 'infer') return 'verification';
+  return env.store.log.facts.at(-1)?.type === 'budget.denied' ? 'budget' : 'answer';
 }
 
 function result(

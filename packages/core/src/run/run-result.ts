@@ -49,9 +49,12 @@ export interface RunResult {
   /**
    * How a completed run ended: `answer`, the model's final text; `verification`, the completion
    * gate ended it right after a tool result because its changes were verified (or waived), with
-   * no further model call, and `text` is the verification summary.
+   * no further model call, and `text` is the verification summary; `budget`, the turn's tool
+   * budget (`toolBudget`, 8 successful results by default) was used up: the next call was refused
+   * (`budget.denied`) with the calls after it and the model had no turn after that, so `text` is
+   * what it said before — the task may be unfinished (send a follow-up, or raise `toolBudget`).
    */
-  readonly endedBy?: 'answer' | 'verification';
+  readonly endedBy?: 'answer' | 'verification' | 'budget';
   /** The passed report a `verified` run completed with. */
   readonly verification?: VerificationReport;
   /** Set when `status` is `parked`. */

@@ -84,6 +84,7 @@ describe('transition limit and budgets', () => {
     const r = await session.send('do ten things');
     expect(state.executions).toHaveLength(8);
     expect(r.status).toBe('completed');
+    expect(r.endedBy).toBe('budget');
     expect(
       session.store.log.facts
         .filter((f) => f.type === 'budget.denied')
