@@ -172,6 +172,23 @@ describe('prompts', () => {
       await session.close();
     }
   });
+
+  it('stream throws a bad prompt at once and leaves the session free for the next run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-sdk-args-'));
+    const agent = await Agent.create({ model: model() });
+    const session = await agent.session(dir);
+    try {
+      for (const prompt of [42, '', '  ', null])
+        expect(() => session.stream(prompt as never)).toThrow(
+          expect.objectContaining({ code: 'INVALID_PROMPT', message: expect.stringMatching(/^the prompt must be/) }),
+        );
+      expect(session.activeRunId).toBeNull();
+      expect((await session.send('hi')).text).toBe('done');
+      expect(session.state.view.messages.filter((m) => m.role === 'user')).toHaveLength(1);
+    } finally {
+      await session.close();
+    }
+  });
 });
 
 describe('session method arguments', () => {

@@ -125,7 +125,13 @@ const NEAR: Record<string, fc.Arbitrary<unknown>> = {
   checker: fc.oneof(object, fc.constant(fn)),
   confirmation: object,
   onQuestion: fc.constant(fn),
-  llmRetry: object,
+  llmRetry: fc.oneof(
+    object,
+    fc.record(
+      { maxRetries: or(int(0, 10)), baseDelayMs: or(int(0, 600_000)), maxDelayMs: or(int(0, 3_600_000)) },
+      { requiredKeys: [] },
+    ),
+  ),
   governance: object,
   clock: fc.constant(fn),
   env: fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }),

@@ -131,7 +131,7 @@ const LAYER = strictShape({
   checker: (v) => isObject(v) || typeof v === 'function',
   confirmation: withMethods('confirm'),
   onQuestion: isFunction,
-  llmRetry: isObject,
+  llmRetry: strictShape({ maxRetries: intIn(0, 10), baseDelayMs: intIn(0, 600_000), maxDelayMs: intIn(0, 3_600_000) }),
   governance: GOVERNANCE,
   clock: isFunction,
   env: isObject,

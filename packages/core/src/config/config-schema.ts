@@ -347,7 +347,11 @@ function buildConfigSchemas(z: Zod) {
       .optional(),
     confirmation: z.custom<object>((v) => hasMethods(v, 'confirm'), { error: CONFIRMATION }).optional(),
     onQuestion: fn('a function (question, signal) => answer').optional(),
-    llmRetry: obj('an LlmRetryOptions object').optional(),
+    llmRetry: strict({
+      maxRetries: intIn(0, 10).optional(),
+      baseDelayMs: intIn(0, 600_000).optional(),
+      maxDelayMs: intIn(0, 3_600_000).optional(),
+    }).optional(),
     governance: governanceSchema(z).optional(),
     clock: fn('a function returning epoch milliseconds').optional(),
     env: obj('an object of environment variables').optional(),

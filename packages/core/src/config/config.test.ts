@@ -63,6 +63,11 @@ describe('BUILD-07/08: each invalid configuration names its key path and the all
     [{ model: 42 }, 'model', /'provider\/model' or an LlmClient/],
     [{ tools: 'all' }, 'tools', /array of tool packs/],
     [{ onQuestion: 'ask' }, 'onQuestion', /function/],
+    [{ llmRetry: { maxRetries: 'lots' } }, 'llmRetry.maxRetries', /integer from 0 to 10/],
+    [{ llmRetry: { maxRetries: -1 } }, 'llmRetry.maxRetries', /integer from 0 to 10/],
+    [{ llmRetry: { baseDelayMs: -1000 } }, 'llmRetry.baseDelayMs', /integer from 0 to 600000/],
+    [{ llmRetry: { maxDelayMs: 1e12 } }, 'llmRetry.maxDelayMs', /integer from 0 to 3600000/],
+    [{ llmRetry: { retries: 3 } }, 'llmRetry.retries', /allowed keys: maxRetries, baseDelayMs, maxDelayMs/],
     [{ hooks: { pre: [{ name: 'x' }] } }, 'hooks.pre[0].command', /shell command/],
     [{ hooks: { post: [{ after: () => undefined }] } }, 'hooks.post[0].name', /naming the hook/],
     // A programmatic hook whose method is not a function is told that, never to give a `command`.

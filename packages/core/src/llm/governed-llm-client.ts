@@ -29,9 +29,9 @@ import { normalizeUsage } from './usage-count.js';
 export interface LlmRetryOptions {
   /** Extra attempts after the first, `0..10`. Default 2. */
   readonly maxRetries?: number;
-  /** First backoff when the provider gave no `retry_after_ms`, in ms. Default 250. */
+  /** First backoff when the provider gave no `retry_after_ms`, in ms, `0..600000`. Default 250. */
   readonly baseDelayMs?: number;
-  /** Longest wait between attempts, in ms. Default 30000. A provider's longer `retry_after_ms` ends the retries. */
+  /** Longest wait between attempts, in ms, `0..3600000`. Default 30000. A provider's longer `retry_after_ms` ends the retries. */
   readonly maxDelayMs?: number;
 }
 

@@ -2,7 +2,7 @@
  * Opening a run in the log: a new prompt (its attachments stored first, its hooks run, an open
  * run superseded) or a resume (history from a checkpoint, a rebind recorded).
  */
-import { A3sError, drafts, sync } from '@a3s-code/effect';
+import { drafts, sync } from '@a3s-code/effect';
 import { runPromptHooks } from '../hooks/session-hooks.js';
 import { historyTurns, missingTurns } from './checkpoint-history.js';
 import { ResumeError } from './resume-error.js';
@@ -13,7 +13,7 @@ import { reboundFact, type CapabilityAdmission } from './run-binding.js';
 import type { AttachmentInput } from '../attachments/attachment-input.js';
 import { prepareAttachments } from '../attachments/prepare-attachments.js';
 import { restoreHistoryArtifacts } from '../attachments/restore-artifacts.js';
-import type { ExecuteRunOptions } from './run-request.js';
+import { checkPrompt, type ExecuteRunOptions } from './run-request.js';
 
 /** The tools the model is offered under a scope's generation (what `run.started` records). */
 export function offeredTools(options: ExecuteRunOptions, scope: CapabilityScope | undefined) {
@@ -32,17 +32,7 @@ export async function openPrompt(
   attachments: readonly AttachmentInput[] | undefined,
   admission: CapabilityAdmission,
 ): Promise<string | undefined> {
-  if (typeof submitted !== 'string' || submitted.trim().length === 0) {
-    const got =
-      typeof submitted !== 'string'
-        ? submitted === null
-          ? 'null'
-          : typeof submitted
-        : submitted === ''
-          ? 'an empty string'
-          : 'only whitespace';
-    throw new A3sError('INVALID_PROMPT', `the prompt must be a non-empty string (the task for the model), got ${got}`);
-  }
+  checkPrompt(submitted);
   // Every attachment is read and checked before anything is written: a bad one leaves no trace.
   const prepared =
     attachments === undefined

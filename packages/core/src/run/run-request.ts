@@ -1,7 +1,7 @@
 /**
  * What a run is asked to do (a new prompt or a resume) and everything it is executed with.
  */
-import type { Folder, Harness } from '@a3s-code/effect';
+import { A3sError, type Folder, type Harness } from '@a3s-code/effect';
 import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import type { ResolvedSessionConfig } from '../session/resolved-session-config.js';
@@ -21,8 +21,26 @@ export type RunRequest =
   | { readonly kind: 'prompt'; readonly prompt: string; readonly attachments?: readonly AttachmentInput[] }
   | { readonly kind: 'resume'; readonly runId?: string; readonly rebind?: boolean };
 
-/** The run request of a prompt and its options (`send`, `stream`). */
+/**
+ * Throws `INVALID_PROMPT` saying what was given unless `prompt` is a string with text: checked
+ * before a run is admitted, so a bad prompt starts nothing and never leaves the session busy.
+ */
+export function checkPrompt(prompt: unknown): asserts prompt is string {
+  if (typeof prompt === 'string' && prompt.trim().length > 0) return;
+  const got =
+    typeof prompt !== 'string'
+      ? prompt === null
+        ? 'null'
+        : typeof prompt
+      : prompt === ''
+        ? 'an empty string'
+        : 'only whitespace';
+  throw new A3sError('INVALID_PROMPT', `the prompt must be a non-empty string (the task for the model), got ${got}`);
+}
+
+/** The run request of a prompt and its options (`send`, `stream`); the prompt is checked first. */
 export function promptRequest(prompt: string, options: SendOptions): RunRequest {
+  checkPrompt(prompt);
   const attachments = options.attachments;
   return attachments === undefined ? { kind: 'prompt', prompt } : { kind: 'prompt', prompt, attachments };
 }
