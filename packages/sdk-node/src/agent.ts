@@ -29,6 +29,7 @@ import {
   AGENT_SDK_KEYS,
   checkAgentConfigArg,
   checkDir,
+  checkSessionIdArg,
   checkExistingFolder,
   checkOptionsArg,
   checkSessionOptions,
@@ -250,6 +251,7 @@ export class Agent {
    * @throws SessionNotFoundError (`SESSION_NOT_FOUND`) when no snapshot is saved under `sessionId`.
    */
   async resumeSession(sessionId: string, options?: ResumeSessionOptions): Promise<Session> {
+    checkSessionIdArg(sessionId);
     const { dir, ...rest } = checkOptionsArg(options, 'agent.resumeSession');
     const root = checkExistingFolder(
       resolve(this.#config.cwd ?? process.cwd(), dir === undefined ? '.' : checkDir(dir, 'agent.resumeSession')),

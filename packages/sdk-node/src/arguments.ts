@@ -115,17 +115,61 @@ export function checkDir(dir: unknown, call: string): string {
 }
 
 /**
- * The options object given to `call`, or `{}` for none.
- * @throws SessionConfigurationError (`options`) for `null`, an array, a function or a primitive.
+ * The id `agent.resumeSession` was given: a non-empty string.
+ * @throws SessionConfigurationError (`sessionId`).
  */
-export function checkOptionsArg<T extends object>(options: T | undefined, call: string): T {
+export function checkSessionIdArg(sessionId: unknown): string {
+  if (typeof sessionId !== 'string' || sessionId === '')
+    throw new SessionConfigurationError(
+      'sessionId',
+      `agent.resumeSession takes the id of a saved session as a non-empty string (as session.sessionId gave it), got ${describeValue(sessionId)}`,
+    );
+  return sessionId;
+}
+
+/**
+ * The options object given to `call`, or `{}` for none.
+ * With `allowed`, a key that is not among them (set to anything but `undefined`) is refused too,
+ * naming the nearest allowed key: a misspelt option is never silently ignored.
+ * @throws SessionConfigurationError (`options`) for `null`, an array, a function or a primitive;
+ *   (the key) for an unknown key.
+ */
+export function checkOptionsArg<T extends object>(
+  options: T | undefined,
+  call: string,
+  allowed?: readonly string[],
+): T {
   if (options === undefined) return {} as T;
   if (!isOptionsObject(options))
     throw new SessionConfigurationError(
       'options',
       `${call} takes an options object or nothing, got ${describeValue(options)}`,
     );
+  if (allowed !== undefined)
+    for (const key of Object.keys(options)) {
+      if (allowed.includes(key) || (options as Record<string, unknown>)[key] === undefined) continue;
+      throw new SessionConfigurationError(
+        key,
+        `is not an option of ${call}${didYouMean(key, allowed)} (allowed: ${allowed.join(', ')})`,
+      );
+    }
   return options;
+}
+
+/**
+ * `value` when it is `undefined` or an integer from `min` to `max`.
+ * @throws SessionConfigurationError naming `field` and the range.
+ */
+export function checkIntOption(
+  value: unknown,
+  field: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
+  if (value === undefined || (Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max))
+    return value as number | undefined;
+  const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+  throw new SessionConfigurationError(field, `must be an integer ${range}, got ${describeValue(value)}`);
 }
 
 /** The keys of `Agent.create`'s configuration the SDK takes itself, beside core's `CodeConfig` keys. */

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { ToolInvocationResult } from '@a3s-code/core';
 import type { GitOperation } from '@a3s-code/tools-workspace';
-import { checkOptionsArg } from './arguments.js';
+import { checkIntOption, checkOptionsArg } from './arguments.js';
 import { DirectToolError } from './errors.js';
 import { errorCodeOf, toToolResult, type ToolResult } from './tool-result.js';
 
@@ -113,9 +113,9 @@ function exactText(lines: readonly string[], digest: unknown): string | undefine
  * rebuild the file's digest. A line the read tool cut at 2000 characters is refused, not returned cut.
  */
 export async function readFile(call: HostCall, path: string, given?: ReadFileOptions): Promise<string> {
-  const options = checkOptionsArg(given, 'session.readFile');
-  const offset = options.offset ?? 0;
-  const wanted = options.limit ?? READ_PAGE_LINES;
+  const options = checkOptionsArg(given, 'session.readFile', ['offset', 'limit']);
+  const offset = checkIntOption(options.offset, 'offset', 0) ?? 0;
+  const wanted = checkIntOption(options.limit, 'limit', 1) ?? READ_PAGE_LINES;
   const lines: string[] = [];
   let r: ToolInvocationResult;
   let budget = READ_DEFAULT_BYTES;
@@ -178,7 +178,12 @@ export async function editFile(
   newText: string,
   given?: EditFileOptions,
 ): Promise<ToolResult> {
-  const options = checkOptionsArg(given, 'session.editFile');
+  const options = checkOptionsArg(given, 'session.editFile', [
+    'replaceAll',
+    'dryRun',
+    'expectedReplacements',
+    'maxReplacements',
+  ]);
   const args = defined({
     file_path: path,
     old_string: oldText,
@@ -208,7 +213,7 @@ export async function ls(call: HostCall, path?: string): Promise<ToolResult> {
 
 /** Paths matching a glob, as the `glob` tool returns them (relative to the workspace). */
 export async function glob(call: HostCall, pattern: string, given?: GlobOptions): Promise<string[]> {
-  const options = checkOptionsArg(given, 'session.glob');
+  const options = checkOptionsArg(given, 'session.glob', ['path', 'limit', 'sort']);
   const r = await must(call, 'glob', { pattern, path: options.path, limit: options.limit, sort: options.sort });
   const paths = r.metadata.paths;
   if (Array.isArray(paths) && paths.every((p) => typeof p === 'string')) return [...paths];
@@ -217,7 +222,7 @@ export async function glob(call: HostCall, pattern: string, given?: GlobOptions)
 
 /** Searches file contents; returns the `grep` tool's text (`path:line:text` lines, or `No matches found`). */
 export async function grep(call: HostCall, pattern: string, given?: GrepOptions): Promise<string> {
-  const options = checkOptionsArg(given, 'session.grep');
+  const options = checkOptionsArg(given, 'session.grep', ['path', 'glob', 'ignoreCase', 'outputMode', 'limit']);
   const args = {
     pattern,
     path: options.path,
@@ -240,7 +245,7 @@ export async function grep(call: HostCall, pattern: string, given?: GrepOptions)
 
 /** Runs a shell command (`bash -c`) in the workspace; returns its output. A non-zero exit throws. */
 export async function bash(call: HostCall, command: string, given?: BashOptions): Promise<string> {
-  const options = checkOptionsArg(given, 'session.bash');
+  const options = checkOptionsArg(given, 'session.bash', ['timeoutMs', 'cwd']);
   return (await must(call, 'bash', { command, timeout: options.timeoutMs, cwd: options.cwd })).output;
 }
 

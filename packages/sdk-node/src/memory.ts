@@ -55,14 +55,14 @@ async function memoryCall(call: HostCall, tool: string, args: Record<string, unk
 
 /** Remembers `content` (durable when this resolves). @throws DirectToolError when the session has no memory store or the input is refused. */
 export async function remember(call: HostCall, content: string, given?: RememberOptions): Promise<RecalledMemory> {
-  const options = checkOptionsArg(given, 'session.remember');
+  const options = checkOptionsArg(given, 'session.remember', ['tags', 'key']);
   const out = await memoryCall(call, 'remember', { content, tags: options.tags, key: options.key });
   return fromTool((JSON.parse(out) as { remembered: ToolMemory }).remembered);
 }
 
 /** Memories matching `query` (any of its words), best first; without a query, the newest. */
 export async function recall(call: HostCall, query?: string, given?: RecallOptions): Promise<RecalledMemory[]> {
-  const options = checkOptionsArg(given, 'session.recall');
+  const options = checkOptionsArg(given, 'session.recall', ['tags', 'limit']);
   const out = await memoryCall(call, 'recall', { query, tags: options.tags, limit: options.limit });
   return (JSON.parse(out) as { memories: ToolMemory[] }).memories.map(fromTool);
 }

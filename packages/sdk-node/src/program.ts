@@ -4,7 +4,8 @@
  * arguments in camelCase (ARCHITECTURE §5).
  */
 
-import { checkOptionsArg } from './arguments.js';
+import { SessionConfigurationError } from '@a3s-code/core';
+import { checkOptionsArg, describeValue } from './arguments.js';
 
 /** Limits of one program (the tool's `limits`). */
 export interface ProgramLimits {
@@ -38,7 +39,13 @@ export type ProgramOptions = (
 
 /** The `program` tool's arguments for `options`. */
 export function programArgs(given: ProgramOptions): Record<string, unknown> {
-  const options = checkOptionsArg(given, 'session.program');
+  const options = checkOptionsArg(given, 'session.program', ['source', 'path', 'inputs', 'allowedTools', 'limits']);
+  const tools: unknown = options.allowedTools;
+  if (tools !== undefined && (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string')))
+    throw new SessionConfigurationError(
+      'allowedTools',
+      `must be an array of tool names (['read', 'grep']), got ${describeValue(tools)}`,
+    );
   const l = options.limits;
   const limits =
     l === undefined

@@ -17,6 +17,15 @@ describe('Agent.create arguments', () => {
       await expect(Agent.create(bad as never)).rejects.toEqual(configError('config', /config/));
   });
 
+  it('agent.resumeSession without a session id (or with a non-string one) names sessionId, not a TypeError', async () => {
+    const agent = await Agent.create({ model: model() });
+    for (const bad of [undefined, '', 42, null])
+      await expect(agent.resumeSession(bad as never)).rejects.toEqual(
+        configError('sessionId', /agent\.resumeSession takes the id of a saved session as a non-empty string/),
+      );
+    await agent.close();
+  });
+
   it('refuses `new Agent(config)` from JavaScript with the way to make one, not a TypeError on first use', async () => {
     const Ctor = Agent as unknown as new (config: object) => Agent;
     expect(() => new Ctor({ model: model() })).toThrow(
@@ -213,6 +222,58 @@ describe('session method arguments', () => {
         await expect(run(), call).rejects.toEqual(configError('options', new RegExp(call.replace('.', '\\.'))));
       expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('a\n');
       expect(await session.readFile('a.txt')).toBe('a\n');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('a misspelt or mistyped option of a host-direct, memory or program helper is refused by name, never ignored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a3s-sdk-args-'));
+    writeFileSync(join(dir, 'a.txt'), 'a\nb\n');
+    const agent = await Agent.create({ model: model() });
+    const session = await agent.session(dir, { memory: 'file' });
+    try {
+      const calls: [string, RegExp, () => Promise<unknown>][] = [
+        [
+          'ofset',
+          /not an option of session\.readFile; did you mean 'offset'\? \(allowed: offset, limit\)/,
+          () => session.readFile('a.txt', { ofset: 1 } as never),
+        ],
+        [
+          'limit',
+          /must be an integer of at least 1, got '2'/,
+          () => session.readFile('a.txt', { limit: '2' } as never),
+        ],
+        ['offset', /must be an integer of at least 0, got number -1/, () => session.readFile('a.txt', { offset: -1 })],
+        ['limt', /session\.glob; did you mean 'limit'/, () => session.glob('*', { limt: 1 } as never)],
+        ['timeout', /session\.bash; did you mean 'timeoutMs'/, () => session.bash('true', { timeout: 5 } as never)],
+        [
+          'ignorecase',
+          /session\.grep; did you mean 'ignoreCase'/,
+          () => session.grep('a', { ignorecase: true } as never),
+        ],
+        [
+          'replace_all',
+          /session\.editFile; did you mean 'replaceAll'/,
+          () => session.editFile('a.txt', 'a', 'c', { replace_all: true } as never),
+        ],
+        ['tag', /session\.remember; did you mean 'tags'/, () => session.remember('note', { tag: ['x'] } as never)],
+        ['limits', /session\.recall; did you mean 'limit'/, () => session.recall('note', { limits: 1 } as never)],
+        [
+          'allowedTools',
+          /array of tool names/,
+          () => session.program({ source: 'async function run() {}', allowedTools: 'glob' } as never),
+        ],
+        [
+          'allowed_tools',
+          /session\.program; did you mean 'allowedTools'/,
+          () => session.program({ source: 'async function run() {}', allowed_tools: [] } as never),
+        ],
+      ];
+      for (const [field, message, run] of calls)
+        await expect(run(), field).rejects.toEqual(configError(field, message));
+      expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('a\nb\n');
+      expect(await session.readFile('a.txt', { offset: 1, limit: 1, extra: undefined } as never)).toBe('b\n');
     } finally {
       await session.close();
     }
