@@ -9,6 +9,12 @@
  */
 export { Agent, type AgentConfig, type ResumeSessionOptions, type SessionOptions } from './agent.js';
 export type { ResourcePacks } from './default-packs.js';
+export type { ModelSpec } from './model.js';
+// Types the SDK's signatures use (`session.state`, `session.core`, `git()`, `addMcpServer`, options).
+export type { FoldState } from '@a3s-code/effect';
+export type { GitOperation } from '@a3s-code/tools-workspace';
+export type { McpServerStepOptions } from '@a3s-code/mcp';
+export type { AgentSession, ModelEnvironment, ToolErrorKind, VerifyOptions, WorkspaceServices } from '@a3s-code/core';
 export { READ_TOOL_RULES, type ApprovalOptions, type ConfirmHandler } from './approver.js';
 export { mcpWarnings, type McpWarning } from './mcp.js';
 export type { ProgramLimits, ProgramOptions } from './program.js';
