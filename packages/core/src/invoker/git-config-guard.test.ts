@@ -28,6 +28,21 @@ describe('git configuration settings that run programs', () => {
     expect(readFileSync(file, 'utf8')).not.toMatch(/fsmonitor|PWNED/);
   });
 
+  it('takes out a trailer command, an IMAP tunnel and an alternate refs command, and keeps other trailer settings', async () => {
+    const file = join(dir, 'trailers');
+    writeFileSync(file, '[user]\n\tname = t\n');
+    const before = await snapshotConfigs([{ path: file, shown: 'trailers' }]);
+    writeFileSync(
+      file,
+      '[user]\n\tname = t\n[trailer]\n\twhere = end\n[trailer "x"]\n\tcmd = touch PWNED\n\tcommand = touch PWNED\n[imap]\n\ttunnel = touch PWNED\n[core]\n\talternateRefsCommand = touch PWNED\n',
+    );
+    expect(await mendConfigs(before)).toEqual({
+      restored: ['trailers (trailer.x.cmd, trailer.x.command, imap.tunnel, core.alternaterefscommand)'],
+    });
+    expect(get(file, 'trailer.where')).toBe('end');
+    expect(readFileSync(file, 'utf8')).not.toContain('PWNED');
+  });
+
   it('leaves a file alone when only everyday settings changed, and mends a file made since', async () => {
     const kept = join(dir, 'kept');
     const made = join(dir, 'made');

@@ -11,10 +11,7 @@
  */
 import { execFile } from 'node:child_process';
 import { lstat, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-
-/** The keys (as `git config --list` prints them) whose value git may run, or that read other files. */
-const RUNS_PROGRAMS =
-  /^(?:alias\.|core\.(?:pager|sshcommand|fsmonitor|editor|hookspath|askpass|gitproxy|attributesfile|worktree|bare)$|pager\.|diff\.|difftool\.|merge\.|mergetool\.|filter\.|credential|gpg\.|sequence\.editor$|uploadpack\.|receive\.|remote\.[^\n]*\.(?:uploadpack|receivepack|proxy|vcs)$|url\.|http\.|protocol\.|ssh\.|include|includeif\.|init\.templatedir$|interactive\.difffilter$|sendemail\.|web\.browser$|browser\.|man\.|instaweb\.|submodule\.[^\n]*\.update$|safe\.|extensions\.)/i;
+import { GIT_PROGRAM_KEYS } from '../permissions/shell/git-code-keys.js';
 
 /** One configuration file as it was before a command. */
 export interface ConfigSnapshot {
@@ -109,7 +106,7 @@ async function mendOne(snap: ConfigSnapshot): Promise<{ readonly restored?: stri
   const old = new Set(entries);
   const now = await entriesOf(content);
   if (now === undefined) return { problem: `${snap.shown} cannot be read as git configuration any more` };
-  const keys = [...new Set(now.filter((e) => !old.has(e)).map(keyOf))].filter((k) => RUNS_PROGRAMS.test(k));
+  const keys = [...new Set(now.filter((e) => !old.has(e)).map(keyOf))].filter((k) => GIT_PROGRAM_KEYS.test(k));
   if (keys.length === 0) return {};
   try {
     // Through a link, the file it names is mended (git would replace the link with a file).

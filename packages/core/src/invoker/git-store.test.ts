@@ -34,6 +34,13 @@ describe('heldGitStore', () => {
     expect(await heldGitStore(dir, ['docs/**'], [])).toBeUndefined();
   });
 
+  it("PERM-02: an untracked covered file kept by `git stash -u` (the stash's third parent) has .git hidden once the file is gone", async () => {
+    const dir = repo();
+    git(dir, 'stash', 'push', '-q', '--include-untracked');
+    expect(existsSync(join(dir, '.env'))).toBe(false);
+    expect((await heldGitStore(dir, ['.env'], []))?.note).toContain('a commit holds a file the read rules cover');
+  });
+
   it("PERM-02: a worktree's .git file, its folder and the shared store are all hidden", async () => {
     const dir = repo();
     git(dir, 'add', '.env');

@@ -167,7 +167,9 @@ async function holds(root: string, patterns: readonly string[], files: readonly 
   const specs = patterns.flatMap(pathspecs);
   if (specs.length > 0) {
     const [logged, staged] = await Promise.all([
-      git(root, ['log', '--all', '--reflog', '-n', '1', '--format=%H', '--', ...specs]),
+      // Without --full-history, git follows one parent of a merge that does not change the path,
+      // and a stash's third parent (the untracked files `git stash -u` keeps) is never reached.
+      git(root, ['log', '--all', '--reflog', '--full-history', '-n', '1', '--format=%H', '--', ...specs]),
       git(root, ['ls-files', '--cached', '-z', '--', ...specs]),
     ]);
     if (logged.trim() !== '') return 'a commit holds a file the read rules cover';

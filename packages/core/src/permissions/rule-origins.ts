@@ -50,8 +50,8 @@ export function mergeRuleList<T>(a: readonly T[] | undefined, b: readonly T[] | 
     merged.push(rule);
     origins.push(origin);
   };
-  first.forEach((rule, i) => take(rule, fromA?.[i]));
-  second.forEach((rule, i) => take(rule, fromB?.[i]));
+  for (const [i, rule] of first.entries()) take(rule, fromA?.[i]);
+  for (const [i, rule] of second.entries()) take(rule, fromB?.[i]);
   if (fromA !== undefined || fromB !== undefined) ORIGINS.set(merged, origins);
   return merged;
 }

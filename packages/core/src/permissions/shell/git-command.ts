@@ -8,6 +8,7 @@
  * points git at another repository (`-C dir`, `--git-dir`, `--work-tree`, `--bare`) adds the
  * subject of the change it is (`cd dir`, `GIT_DIR=…`).
  */
+import { GIT_CODE_KEYS } from './git-code-keys.js';
 import { gitRuns, type JudgeCode } from './git-runs.js';
 import { OPAQUE, isStatic, type ShellWord } from './shell-word.js';
 
@@ -55,10 +56,6 @@ const REPOSITORY_OPTIONS: ReadonlyMap<string, string> = new Map([
 // Options that print something and run no subcommand.
 const ENDING = new Set(['-h', '--help', '--version', '--html-path', '--man-path', '--info-path']);
 
-// Configuration keys whose value git may run as a command (or that pull in other configuration).
-const CODE_KEYS =
-  /^(?:alias\.|core\.(?:pager|sshcommand|fsmonitor|editor|hookspath|askpass|gitproxy|attributesfile)$|pager\.|diff\.|difftool\.|merge\.|mergetool\.|filter\.|credential|gpg\.|sequence\.editor$|uploadpack\.|receive\.|remote\.|url\.|http\.|protocol\.|ssh\.|include|includeif\.|init\.templatedir$|interactive\.difffilter$|sendemail\.|web\.browser$|browser\.|man\.|instaweb\.|submodule\.|push\.|fetch\.|transfer\.|safe\.)/i;
-
 /** The config key of a `-c key=value` / `--config-env key=VAR` value. */
 function keyOf(value: string): string {
   const eq = value.indexOf('=');
@@ -91,12 +88,13 @@ export function gitSubjects(args: readonly ShellWord[], judge?: JudgeCode): stri
     if (name === '--exec-path') return [OPAQUE];
     const repository = REPOSITORY_OPTIONS.get(name);
     if (repository !== undefined) moved.push(`${repository}${value.text}`);
-    if ((name === '-c' || name === '--config-env') && (!isStatic(value) || CODE_KEYS.test(keyOf(value.text))))
+    if ((name === '-c' || name === '--config-env') && (!isStatic(value) || GIT_CODE_KEYS.test(keyOf(value.text))))
       return [OPAQUE];
   }
   if (i >= args.length) return moved;
   const sub = args[i]!;
-  const runs = judge === undefined ? [] : gitRuns(isStatic(sub) ? sub.text : '', args.slice(i + 1), judge, CODE_KEYS);
+  const runs =
+    judge === undefined ? [] : gitRuns(isStatic(sub) ? sub.text : '', args.slice(i + 1), judge, GIT_CODE_KEYS);
   if (i === 0) return runs;
   return [['git', ...args.slice(i).map((w) => w.text)].join(' '), ...runs, ...moved];
 }

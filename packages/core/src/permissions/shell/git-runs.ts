@@ -1,9 +1,10 @@
 /**
  * What a git subcommand runs besides git: `git submodule foreach 'cmd'`, `git rebase -x 'cmd'`,
  * `git bisect run cmd`, `git filter-branch --tree-filter 'cmd'`, `git difftool -x cmd`,
- * `git grep -O'cmd'`, `--upload-pack`/`--receive-pack` (run locally for a local remote), and
- * `git send-email`'s `--*-cmd`: each is judged as the shell code it is, so a rule on `rm` holds
- * for `git submodule foreach 'rm -rf x'` as it does for `sh -c`. A repository made from a template
+ * `git grep -O'cmd'`, `--upload-pack`/`--receive-pack`/`--exec` (run locally for a local remote,
+ * also by `git fetch-pack`, `git send-pack` and `git ls-remote`), and `git send-email`'s
+ * `--*-cmd`, their long names also cut short as git reads them: each is judged as the shell code
+ * it is, so a rule on `rm` holds for `git submodule foreach 'rm -rf x'` as it does for `sh -c`. A repository made from a template
  * (hooks) or with settings that run programs (`git clone -c core.fsmonitor=…`), and a setting of
  * such a key (`git config alias.x '!…'`, run by a later `git x`), may run anything: opaque.
  */
@@ -31,8 +32,10 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   fetch: ['--upload-pack'],
   pull: ['--upload-pack'],
   clone: ['-u', '--upload-pack'],
-  'ls-remote': ['--upload-pack'],
+  'ls-remote': ['--upload-pack', '--exec'],
+  'fetch-pack': ['--upload-pack', '--exec'],
   push: ['--receive-pack', '--exec'],
+  'send-pack': ['--receive-pack', '--exec'],
   archive: ['--exec'],
   'send-email': ['--smtp-server', '--to-cmd', '--cc-cmd', '--sendmail-cmd', '--header-cmd'],
   daemon: ['--access-hook'],
@@ -41,14 +44,26 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
 // Options whose value, when attached, is a command run as a pager (`git grep -O'cmd'`).
 const ATTACHED_ONLY: Readonly<Record<string, readonly string[]>> = { grep: ['-O', '--open-files-in-pager'] };
 
-/** The value of option `name` at `args[i]` and whether it took the next word, or `undefined`. */
+/**
+ * The value of option `name` at `args[i]` and whether it took the next word, or `undefined`. A long
+ * name may be cut short, as git reads it (`git push --ex=cmd` is `--exec=cmd`): any start of it
+ * counts, even one git would find ambiguous.
+ */
 function optionAt(args: readonly ShellWord[], i: number, name: string, attachedOnly: boolean) {
   const w = args[i]!;
   const text = w.text;
+  if (name.startsWith('--')) {
+    if (!text.startsWith('--') || text.length <= 2) return undefined;
+    const eq = text.indexOf('=');
+    const given = eq === -1 ? text : text.slice(0, eq);
+    if (given.length <= 2 || !name.startsWith(given)) return undefined;
+    if (eq === -1) return attachedOnly ? undefined : { value: args[i + 1], next: true };
+    const raw = text.slice(eq + 1);
+    return { value: { ...w, text: raw, raw }, next: false };
+  }
   if (text === name) return attachedOnly ? undefined : { value: args[i + 1], next: true };
-  const attached = name.startsWith('--') ? `${name}=` : name;
-  if (!text.startsWith(attached) || text.length === attached.length) return undefined;
-  const raw = text.slice(attached.length);
+  if (!text.startsWith(name) || text.length === name.length) return undefined;
+  const raw = text.slice(name.length);
   return { value: { ...w, text: raw, raw }, next: false };
 }
 
@@ -66,8 +81,10 @@ export function gitRuns(sub: string, rest: readonly ShellWord[], judge: JudgeCod
     return [...joined(rest.slice(i))];
   }
   if (sub === 'bisect') return rest[0]?.text === 'run' ? [...joined(rest.slice(1))] : [];
-  if (sub === 'instaweb') return [OPAQUE];
-  if ((sub === 'clone' || sub === 'init') && rest.some((w) => /^--template(?:=|$)/.test(w.text))) return [OPAQUE];
+  // `git remote-ext <remote> <command>` runs its second word when asked to connect.
+  if (sub === 'instaweb' || sub === 'remote-ext') return [OPAQUE];
+  if ((sub === 'clone' || sub === 'init') && rest.some((_, i) => optionAt(rest, i, '--template', false) !== undefined))
+    return [OPAQUE];
   if (sub === 'clone')
     for (let i = 0; i < rest.length; i++) {
       const setting = optionAt(rest, i, '-c', false) ?? optionAt(rest, i, '--config', false);

@@ -1,12 +1,13 @@
 /**
  * The files a command writes through its own arguments, not a redirection: the destination of
  * `cp`, `mv`, `install` and `ln`, each operand of `tee`, `touch`, `mkdir`, `rm`, `truncate`…,
- * `dd of=`, `sort -o`, `curl -o`, `wget -O`, `sed -i`'s files, `git diff --output`, `tar -cf`,
+ * `dd of=`, `sort -o`, `curl -o`, `wget -O`, `sed -i`'s files, git's (see `git-writes.ts`), `tar -cf`,
  * `unzip -d`, `find -fprint`, `uniq in out`, `zip out.zip`, a compiler's `-o`. They join the line's redirection targets, so a rule naming the
  * command (`Bash(cp:*)`) does not cover `cp x.pth ~/.local/lib/…` (outside the workspace) as it
  * does not cover `echo … >> ~/.bashrc`. Options are read generously: a word that may be a
  * destination is taken as one.
  */
+import { gitWrites } from './git-writes.js';
 import type { ShellWord } from './shell-word.js';
 
 /** Writes each of its operands (makes, changes or removes it). */
@@ -58,17 +59,6 @@ const NTH_OPERAND: Readonly<Record<string, number>> = { uniq: 1, xxd: 1, zip: 0 
 // find's actions that write the file named by the next word.
 const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
 
-/** Git subcommands and the options whose value they write. */
-const GIT_OUTPUTS: Readonly<Record<string, Outputs>> = {
-  diff: { long: ['output'] },
-  log: { long: ['output'] },
-  show: { long: ['output'] },
-  'format-patch': { short: 'o', long: ['output-directory', 'output'] },
-  archive: { short: 'o', long: ['output'] },
-};
-// Git global options that take the next word.
-const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
-
 const text = (w: ShellWord): string => w.text;
 const isOption = (t: string): boolean => t.length > 1 && t.startsWith('-');
 
@@ -102,22 +92,6 @@ function operands(args: readonly string[]): string[] {
   const end = args.indexOf('--');
   const before = end === -1 ? args : args.slice(0, end);
   return [...before.filter((a) => !isOption(a)), ...(end === -1 ? [] : args.slice(end + 1))];
-}
-
-function gitWrites(args: readonly string[]): string[] {
-  let i = 0;
-  while (i < args.length && isOption(args[i]!)) i += GIT_VALUED.has(args[i]!) ? 2 : 1;
-  const sub = args[i];
-  const rest = args.slice(i + 1);
-  if (sub === undefined) return [];
-  const outputs = GIT_OUTPUTS[sub];
-  if (outputs !== undefined) return optionValues(rest, outputs);
-  const plain = operands(rest);
-  if (sub === 'clone') return plain.slice(1, 2);
-  if (sub === 'init') return plain.slice(0, 1);
-  if (sub === 'worktree' && plain[0] === 'add') return plain.slice(1, 2);
-  if (sub === 'bundle' && plain[0] === 'create') return plain.slice(1, 2);
-  return [];
 }
 
 // tar writes the archive `-f` names when it creates or adds to one, and extracts into `-C`.

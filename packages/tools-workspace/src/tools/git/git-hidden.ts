@@ -5,10 +5,11 @@
  * (see `git-scrub.ts`); `status` leaves their entries out; what the other operations print loses
  * the lines naming a hidden path; a log path is taken literally (no pathspec magic); a log, diff
  * or worktree named on a hidden path is refused, and so is a worktree that would copy a hidden
- * file to a path the rules do not hide.
+ * file to a path the rules do not hide, and a stash that would take a hidden untracked file in.
  */
 import { posix } from 'node:path';
 import { PermissionDeniedError, type ToolContext, type WorkspaceGit } from '@a3s-code/core';
+import type { GitArgs } from './git-schema.js';
 import { git } from './git-run.js';
 
 /** The call's read deny check, `undefined` when nothing is hidden. */
@@ -100,6 +101,32 @@ export async function refuseLeakingWorktree(
       throw new PermissionDeniedError(
         'git',
         `${rule} (the worktree at ${path} would hold a copy of a file this session may not read)`,
+      );
+  }
+}
+
+/**
+ * Refuses a `stash push` with `include_untracked` that would take an untracked file the rules hide
+ * into the repository: git would then hold its content in a commit that `git show stash@{0}^3:…`
+ * prints, and remove it from the working tree. The rule is named, the file is not.
+ */
+export async function refuseHiddenStash(
+  service: WorkspaceGit,
+  ctx: ToolContext,
+  denied: ReadDenied,
+  args: GitArgs,
+): Promise<void> {
+  if (args.operation !== 'stash' || (args.action ?? 'push') !== 'push' || args.include_untracked !== true) return;
+  const listed = await git(service, ctx, ['ls-files', '-z', '--others', '--exclude-standard', '--full-name', ':/']);
+  const untracked = listed.split('\0').filter((n) => n !== '');
+  if (untracked.length === 0) return;
+  const toWorkspace = await toWorkspacePath(service, ctx);
+  for (const name of untracked) {
+    const rule = await denied(toWorkspace(name));
+    if (rule !== undefined)
+      throw new PermissionDeniedError(
+        'git',
+        `${rule} (git stash push with include_untracked would keep a file this session may not read in the repository, where git can print it; nothing was changed: stash without include_untracked, or move the file out of the workspace first)`,
       );
   }
 }

@@ -15,7 +15,7 @@ import { WorkspacePathError } from '../../errors.js';
 import { assertWritable, normalizeWorkspacePath } from '../../paths/normalize.js';
 import { failed, guard, ok } from '../shared/results.js';
 import { gitBranches, gitDiff, gitLog, gitStashList, gitStatus, gitWorktrees } from './git-lists.js';
-import { commitsOnly, readDeniedOf, refuseHiddenPath, refuseLeakingWorktree } from './git-hidden.js';
+import { commitsOnly, readDeniedOf, refuseHiddenPath, refuseHiddenStash, refuseLeakingWorktree } from './git-hidden.js';
 import { GitCommandError, git } from './git-run.js';
 import { refuseDeniedWrites, writeDeniedOf } from './git-writes.js';
 import { refuseStateWrites } from './git-state.js';
@@ -48,6 +48,7 @@ async function mutate(service: WorkspaceGit, ctx: ToolContext, args: GitArgs): P
   const denied = readDeniedOf(ctx);
   const worktree = args.operation === 'worktree' ? await worktreePath(ctx, args.path!) : undefined;
   await refuseStateWrites(service, ctx, args);
+  if (denied !== undefined) await refuseHiddenStash(service, ctx, denied, args);
   const writeDenied = writeDeniedOf(ctx);
   if (writeDenied !== undefined) await refuseDeniedWrites(service, ctx, writeDenied, args, worktree);
   const quoted = (argv: string[]): string[] => (denied === undefined ? argv : ['-c', 'core.quotePath=false', ...argv]);
