@@ -27,11 +27,13 @@ export function terminalConfirmation(
       const name = terminalText(request.toolName);
       const rule = terminalText(request.rule);
       beforeCard();
-      if (always.has(key)) {
+      // A call asked again because a crash cut off its approved attempt is never answered by "always".
+      if (always.has(key) && request.note === undefined) {
         out.write(style.dim(`  ✓ ${name} allowed (always for rule '${rule}')\n`));
         return { approved: true, reason: `always for rule '${request.rule}'` };
       }
       out.write(`${style.yellow('?')} ${style.bold(`allow ${name}`)} ${argSummary(terminalSafe(request.args))}\n`);
+      if (request.note !== undefined) out.write(style.yellow(`  ${terminalText(request.note)}\n`));
       out.write(style.dim(`  rule: ${rule} · [y] yes  [n] no  [a] always for this rule\n`));
       for (;;) {
         const line = await reader.read('allow? [y/n/a] ', signal);

@@ -81,6 +81,8 @@ export interface AgentEventPayloads {
     args_truncated?: boolean;
     args_chars?: number;
     rule: string;
+    /** Why this call is asked again, when it is (a crash cut off the attempt a person approved, which may have run in part). */
+    note?: string;
   };
   /**
    * A call that did not run because governance said no. `denied_by` says who: `rule` (a

@@ -39,6 +39,7 @@ function replacePack(dir: string, runs: string[]) {
     name: 'peek',
     description: 'Read a file.',
     tier: 'read',
+    capabilities: { readOnly: true, idempotent: true },
     input: z.object({ file_path: z.string() }),
     execute: async ({ file_path }, ctx) => {
       runs.push(ctx.callId);
@@ -175,6 +176,57 @@ describe('a call interrupted by a crash, resumed', () => {
       permissions: { ask: ['replace'], defaultDecision: 'allow' },
     });
     await expect(session.resumeRun()).rejects.toMatchObject({ code: 'COMPLETION_INCOMPLETE' });
+  });
+
+  it('RES-04: a confirmed call the crash cut off is asked again, with why, and runs only on the new approval', async () => {
+    const confirmed = { ...edit, needs_confirmation: true };
+    const answer = drafts.confirmationAnswered('r1', 'tool:1:0:c1', { tool_call_id: 'c1', approved: true });
+    for (const again of [true, false]) {
+      const confirmation = new ScriptedConfirmationManager([again]);
+      const { session, runs } = await resumed([{ text: 'Done.' }], (d) => crashedLog(d, [confirmed], [answer]), {
+        ...noContinue,
+        permissions: { ask: ['replace'], defaultDecision: 'allow' },
+        confirmation,
+      });
+      const asked: unknown[] = [];
+      const s = session.streamResume();
+      // The run then fails unverified (the cut-off attempt may have changed the file): not the point here.
+      try {
+        for await (const ev of s) if (ev.type === 'confirmation_required') asked.push(ev.payload);
+      } catch {}
+      await s.result.catch(() => undefined);
+      expect(confirmation.requests).toHaveLength(1);
+      expect(confirmation.requests[0]).toMatchObject({ toolName: 'replace', note: expect.stringMatching(/cut off/) });
+      expect(asked).toEqual([
+        expect.objectContaining({
+          tool_name: 'replace',
+          note: expect.stringMatching(/runs again only if approved again/),
+        }),
+      ]);
+      expect(runs).toEqual(again ? ['c1'] : []);
+      const result = session.store.log.facts.find((f) => f.type === 'tool.result')!.payload as {
+        ok: boolean;
+        output: string;
+      };
+      if (!again) expect(result).toMatchObject({ ok: false, output: expect.stringMatching(/not confirmed/) });
+    }
+  });
+
+  it('a confirmed call the crash cut off runs again unasked when repeating it is harmless (idempotent) or nobody confirmed it', async () => {
+    const peek: Call = { id: 'p1', name: 'peek', args: { file_path: 'a.txt' }, needs_confirmation: true };
+    const answer = drafts.confirmationAnswered('r1', 'tool:1:0:p1', { tool_call_id: 'p1', approved: true });
+    const confirmation = new ScriptedConfirmationManager();
+    const { session, runs } = await resumed([{ text: 'Read.' }], (d) => crashedLog(d, [peek], [answer]), {
+      ...noContinue,
+      permissions: { ask: ['peek'], defaultDecision: 'allow' },
+      confirmation,
+    });
+    expect(await session.resumeRun()).toMatchObject({ status: 'completed' });
+    expect(runs).toEqual(['p1']);
+    expect(confirmation.requests).toEqual([]);
+    const allowed = await resumed([{ text: 'Done.' }], (d) => crashedLog(d, [edit]), noContinue);
+    await allowed.session.resumeRun().catch(() => undefined);
+    expect(allowed.runs).toEqual(['c1']);
   });
 
   it('a call released by confirmToolUse while no run was live has not started: resuming it records no interrupted attempt', async () => {

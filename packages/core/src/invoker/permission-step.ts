@@ -14,6 +14,7 @@ import { hiddenReason } from '../registry/tool-surface.js';
 import type { Tool } from '../tools/tool.js';
 import type { SkillRestriction } from './governance.js';
 import type { PermissionOutcome } from './invocation-types.js';
+import { callCapabilities } from './call-capabilities.js';
 import { abortSignalOf } from './call-signal.js';
 import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
 import { linkSignals, watchAbort } from './link-signals.js';
@@ -85,6 +86,21 @@ function approvedPaths(): Authorization {
   return { ok: true, permission: 'ask_approved', holdAsk: 'links' };
 }
 
+/** The note of a call asked again because a crash cut off the attempt a person approved. */
+export const CUT_OFF_NOTE =
+  'the approved attempt of this call was cut off when the process ended and may have run in part; it runs again only if approved again';
+
+/**
+ * True for the re-run of an approved top-level call a crash interrupted whose tool is neither
+ * resumable nor idempotent: running it again may repeat what the cut-off attempt did, so the
+ * approval given for that attempt does not carry over.
+ */
+function cutOffRerun(frame: CallFrame, tool: Tool, args: unknown): boolean {
+  if (frame.interrupted !== true || frame.depth !== 0) return false;
+  const caps = callCapabilities(tool, args);
+  return !caps.resumable && !caps.idempotent;
+}
+
 /** The permission projection of a call before it runs: allowed, parked for a person, or denied (by `rule`). */
 export type Projection =
   | { readonly ok: true; readonly permission: PermissionOutcome; readonly holdAsk?: HoldAsk }
@@ -104,6 +120,11 @@ export async function authorize(
   if (projected.ok === true) return projected;
   const answer = frame.preconfirmed;
   if (answer !== undefined) {
+    if (answer.approved && cutOffRerun(frame, tool, args)) {
+      if (k.confirmation === undefined)
+        return deny(frame, id, tool, args, `not confirmed: ${CUT_OFF_NOTE}; nobody can be asked`, 'confirmation');
+      return confirmWithManager(k, frame, id, tool, args, projected.rule, CUT_OFF_NOTE);
+    }
     if (answer.approved) return approved(projected.rule);
     return deny(
       frame,
@@ -193,12 +214,13 @@ async function confirmWithManager(
   tool: Tool,
   args: unknown,
   rule: string,
+  note?: string,
 ): Promise<Authorization> {
   const manager = k.confirmation!;
   const verdict = { rule };
   frame.context.events.emit({
     kind: 'confirmationRequired',
-    payload: { tool_id: id, tool_name: tool.name, ...eventArgs(args), rule: verdict.rule },
+    payload: { tool_id: id, tool_name: tool.name, ...eventArgs(args), rule: verdict.rule, ...(note ? { note } : {}) },
   });
   // The wait for a person ends with the run or the session, whichever aborts first.
   const linked = linkSignals([abortSignalOf(frame.signal), k.sessionSignal]);
@@ -214,6 +236,7 @@ async function confirmWithManager(
               toolName: tool.name,
               args,
               rule: verdict.rule,
+              ...(note ? { note } : {}),
               source: frame.source,
               runId: frame.context.runId,
               sessionId: frame.context.sessionId,

@@ -14,6 +14,11 @@ export interface ConfirmationRequest {
   readonly args: unknown;
   /** The rule that asked. */
   readonly rule: string;
+  /**
+   * Why a call is asked again, when it is: a crash cut off the attempt a person approved, which
+   * may have run in part, and the call runs again only on a new approval. Show it with the call.
+   */
+  readonly note?: string;
   readonly source: InvocationSource;
   readonly runId: string;
   readonly sessionId: string;
