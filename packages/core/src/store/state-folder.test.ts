@@ -37,6 +37,23 @@ describe('the .a3s state folder', () => {
     expect(existsSync(join(ws, '.a3s', '.gitignore'))).toBe(false);
   });
 
+  it('in a .a3s folder the user made, each state folder keeps itself out of git status', async () => {
+    const ws = tmp();
+    execFileSync('git', ['init', '-q'], { cwd: ws });
+    mkdirSync(join(ws, '.a3s', 'skills'), { recursive: true });
+    writeFileSync(join(ws, '.a3s', 'config.json'), '{}');
+    mkdirSync(join(ws, '.a3s', 'sessions'));
+    await mkdirState(join(ws, '.a3s', 'effect-log'));
+    writeFileSync(join(ws, '.a3s', 'effect-log', 's1.jsonl'), '{}\n');
+    await writeFileAtomic(new FileSessionStore(ws).pathOf('s1'), '{}');
+    await mkdirState(join(ws, '.a3s', 'artifacts', 'ab'));
+    writeFileSync(join(ws, '.a3s', 'artifacts', 'ab', 'x'), 'secret');
+    const status = execFileSync('git', ['status', '--porcelain', '-uall'], { cwd: ws, encoding: 'utf8' });
+    expect(status.trim().split('\n').sort()).toEqual(['?? .a3s/config.json']);
+    expect(readFileSync(join(ws, '.a3s', 'effect-log', '.gitignore'), 'utf8')).toBe('*\n');
+    expect(existsSync(join(ws, '.a3s', '.gitignore'))).toBe(false);
+  });
+
   it('a folder outside any .a3s gets no .gitignore', async () => {
     const ws = tmp();
     await mkdirState(join(ws, 'logs', 'x'));

@@ -3,7 +3,8 @@
  * there creates its folders through {@link mkdirState}, so the first write also leaves a
  * `.a3s/.gitignore` holding `*`: run state never shows up in `git status`. A `.a3s/` the user made
  * (for `config.json`, `skills/`, `agents/`) is left without one, so what they put there stays
- * committable. A state folder that is a symbolic link (or not a folder) is refused with a
+ * committable; each state folder the runtime keeps in it (`effect-log/`, `sessions/`, ...) then
+ * gets a `.gitignore` of its own. A state folder that is a symbolic link (or not a folder) is refused with a
  * `WORKSPACE_PATH` error naming it ({@link checkStateFolder}), before anything is created there.
  */
 import { lstat, mkdir, stat, writeFile } from 'node:fs/promises';
@@ -74,13 +75,29 @@ export async function mkdirState(folder: string): Promise<void> {
   const stateRoot = stateRootOf(folder);
   if (stateRoot !== undefined) {
     const created = await mkdirTelling(stateRoot);
-    if (created !== undefined) {
-      await writeFile(join(stateRoot, '.gitignore'), STATE_GITIGNORE, { flag: 'wx' }).catch((e: unknown) => {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      });
-    }
+    if (created !== undefined) await ignoreAll(stateRoot);
+    await mkdirTelling(folder);
+    // In a `.a3s` the user made, each state folder of the runtime is kept out of git on its own.
+    const first = resolve(folder)
+      .slice(stateRoot.length + 1)
+      .split(sep)[0];
+    if (created === undefined && first !== undefined && STATE_SUBFOLDERS.includes(first))
+      await ignoreAll(join(stateRoot, first));
+    return;
   }
   await mkdirTelling(folder);
+}
+
+/** Folders known to hold the `.gitignore` of `*` in this process. */
+const ignored = new Set<string>();
+
+/** Writes `folder/.gitignore` holding `*` unless it has one (whatever it holds). */
+async function ignoreAll(folder: string): Promise<void> {
+  if (ignored.has(folder)) return;
+  await writeFile(join(folder, '.gitignore'), STATE_GITIGNORE, { flag: 'wx' }).catch((e: unknown) => {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  });
+  ignored.add(folder);
 }
 
 /**
