@@ -28,6 +28,10 @@ export function formatSummary(s: LogSummary): string {
     lines.push(
       `attachment in turn ${a.turn} (seq ${a.seq}): ${a.name ?? '(unnamed)'} ${a.media_type}, ${a.size} bytes, sha256 ${a.sha256}`,
     );
+  for (const u of s.unfinished_calls ?? [])
+    lines.push(
+      `no result: ${u.name} (${u.tool_call_id}) asked at seq ${u.seq}${u.run_id === null ? '' : ` in run ${u.run_id}`}: ${u.ended_by === 'log_end' ? 'the log ends while it was due (the process ended while it ran, or before it started)' : 'its run ended before its result (a crash or an interrupt while it ran, or before it started)'}`,
+    );
   for (const c of s.continuations) lines.push(`continued at seq ${c.seq} (${c.origin.replace('_', ' ')}): ${c.reason}`);
   for (const e of s.errors) lines.push(`error at seq ${e.seq}: ${e.code}: ${e.message}`);
   if (s.ignored || s.unknown) lines.push(`ignored facts: ${s.ignored}   unknown kinds: ${s.unknown}`);

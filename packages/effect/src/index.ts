@@ -80,6 +80,7 @@ export {
   type ContinuationSummary,
   type LogSummary,
   type RunSummary,
+  type UnfinishedCallSummary,
   type ToolStats,
 } from './summary.js';
 export { formatSummary } from './format.js';

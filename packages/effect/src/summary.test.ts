@@ -80,4 +80,31 @@ describe('summarizeLog', () => {
     expect(s.confirmations).toEqual({ approved: 0, refused: 0 });
     expect(s.ignored).toBe(2);
   });
+
+  it('a call left without a result is listed: the log ending while it was due, or its run ending first', () => {
+    const f = new Facts()
+      .add('run.started', { run_id: 'r1' })
+      .user('go')
+      .calls({ id: 'a', name: 'read' }, { id: 'b', name: 'bash' })
+      .result('a', true, 'read')
+      .add('run.ended', { status: 'cancelled', run_id: 'r1', error: { code: 'SUPERSEDED', message: 'x' } })
+      .add('run.started', { run_id: 'r2' })
+      .user('again')
+      .calls({ id: 'c', name: 'bash' });
+    const s = summarizeLog(f.list);
+    expect(s.tools.total).toBe(1);
+    expect(s.unfinished_calls).toEqual([
+      { tool_call_id: 'b', name: 'bash', run_id: 'r1', seq: 3, ended_by: 'run_ended' },
+      { tool_call_id: 'c', name: 'bash', run_id: 'r2', seq: 8, ended_by: 'log_end' },
+    ]);
+    const text = formatSummary(s);
+    expect(text).toContain('no result: bash (b) asked at seq 3 in run r1: its run ended before its result');
+    expect(text).toContain('no result: bash (c) asked at seq 8 in run r2: the log ends while it was due');
+    const whole = new Facts()
+      .add('run.started', { run_id: 'r1' })
+      .user('go')
+      .calls({ id: 'a', name: 'read' })
+      .result('a');
+    expect(summarizeLog(whole.list).unfinished_calls).toBeUndefined();
+  });
 });

@@ -26,6 +26,21 @@ export interface ToolStats {
   duration_ms: number;
 }
 
+/**
+ * A call the model made that has no result: the process ended while it ran or before it started
+ * (a crash, a kill), or its run ended first. What it did, if anything, is not in the log.
+ */
+export interface UnfinishedCallSummary {
+  readonly tool_call_id: string;
+  readonly name: string;
+  /** The run it belonged to, or null. */
+  readonly run_id: string | null;
+  /** Seq of the `model.turn` that asked for it. */
+  readonly seq: number;
+  /** `log_end`: the log ends with it due; `run_ended`: its run ended (or a new one started) before its result. */
+  readonly ended_by: 'log_end' | 'run_ended';
+}
+
 /** A message that asked the model to go on instead of ending the run (a `continuation`). */
 export interface ContinuationSummary {
   readonly seq: number;
@@ -75,6 +90,8 @@ export interface LogSummary {
   readonly continuations: readonly ContinuationSummary[];
   /** Every attachment of the log's messages, in order; absent when the log has none. */
   readonly attachments?: readonly AttachmentSummary[];
+  /** The first call of each round left without a result (see {@link UnfinishedCallSummary}); absent when none was. */
+  readonly unfinished_calls?: readonly UnfinishedCallSummary[];
   /** Failed runs, with the error they recorded. */
   readonly errors: readonly { readonly seq: number; readonly code: string; readonly message: string }[];
   /** Known facts that did not fit the state, and facts of unknown kinds. */
@@ -94,6 +111,29 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
   const errors: { seq: number; code: string; message: string }[] = [];
   const continuations: ContinuationSummary[] = [];
   const attachments: AttachmentSummary[] = [];
+  const unfinished: UnfinishedCallSummary[] = [];
+  /** The call due in the `tool` phase before a fact: the first of the round with no result. */
+  const due = (endedBy: UnfinishedCallSummary['ended_by']): void => {
+    if (folder.currentPhase !== 'tool') return;
+    const messages = folder.state.view.messages;
+    const done = new Set<string>();
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i]!;
+      if (m.role === 'tool') done.add(m.tool_call_id);
+      else if (m.role === 'assistant') {
+        const call = m.tool_calls.find((c) => !done.has(c.id));
+        if (call)
+          unfinished.push({
+            tool_call_id: call.id,
+            name: call.name,
+            run_id: runs[runs.length - 1]?.run_id ?? null,
+            seq: m.seq,
+            ended_by: endedBy,
+          });
+        return;
+      }
+    }
+  };
   let lastPhase: Phase = 'idle';
   let budgetDenials = 0;
   let approved = 0;
@@ -107,6 +147,7 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
   let ignoredBefore = 0;
 
   for (const fact of facts) {
+    if (fact.type === 'run.ended' || fact.type === 'run.started') due('run_ended');
     folder.apply(fact);
     const p = fact.payload as Record<string, unknown> & { at_ms?: number };
     const at = typeof p?.at_ms === 'number' ? p.at_ms : null;
@@ -200,6 +241,7 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
     }
   }
 
+  due('log_end');
   const state = folder.state;
   const stats = Object.values(byName);
   const pc = state.view.pending_confirmation;
@@ -229,6 +271,7 @@ export function summarizeLog(facts: Iterable<Fact>, recipe?: Recipe): LogSummary
     compactions,
     continuations,
     ...(attachments.length > 0 ? { attachments } : {}),
+    ...(unfinished.length > 0 ? { unfinished_calls: unfinished } : {}),
     errors,
     ignored: state.counters.ignored,
     unknown: state.counters.unknown,
