@@ -3,12 +3,13 @@
 // diagnostic about it, a text naming it or a hover on a symbol defined in it is withheld with a
 // note saying why. Judged on the answer for every server, and, for clangd, on the includes the
 // server resolved (an absolute path, a `../` climb, a link inside the workspace leading out).
-import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LspResource, openLspResource, serverById } from '../src/lsp.js';
 import { OutsideCheck, withholdOutside } from '../src/lsp/outside-text.js';
+import { manifestOutside, sourceOutside } from '../src/lsp/project-outside.js';
 import type { LspDiagnostic } from '../src/lsp/protocol.js';
 import { type Caller, governed, writeTree } from './lsp-deny-support.js';
 
@@ -64,6 +65,67 @@ describe('a diagnostic judged on its own text, for every server', () => {
     ];
     for (const message of shown)
       expect(withholdOutside([diag(message)], file, check), message).toEqual({ list: [diag(message)] });
+  });
+});
+
+describe('a project pointing its server outside, read from its own files (gopls, rust-analyzer, Dart, clangd)', () => {
+  it('LSP-05: manifests naming a folder outside count; their own folders, installed ones and remote modules do not', () => {
+    const check = new OutsideCheck(ws);
+    const cases: [string, string, boolean][] = [
+      ['go.mod', 'module a\n\nreplace example.com/x => ../out\n', true],
+      [
+        'go.mod',
+        'module a\n\nreplace (\n\texample.com/x => ./src\n\texample.com/y => example.com/z v1.0.0\n)\n',
+        false,
+      ],
+      ['go.work', 'go 1.21\n\nuse (\n\t.\n\t../out\n)\n', true],
+      ['Cargo.toml', '[dependencies]\nx = { path = "../out" }\n', true],
+      ['Cargo.toml', '[lib]\npath = "src/lib.rs"\n', false],
+      ['pubspec.yaml', 'dependencies:\n  x:\n    path: ../out\n', true],
+      ['compile_flags.txt', `-xc\n-I${join(top, 'out')}\n`, true],
+      ['compile_flags.txt', '-xc\n-I\n../out\n', true],
+      ['compile_flags.txt', '-xc\n-Isrc\n-isystem\n/usr/include\n', false],
+      [
+        'compile_commands.json',
+        JSON.stringify([{ directory: join(top, 'out'), file: 'a.c', arguments: ['cc', 'a.c'] }]),
+        true,
+      ],
+      [
+        'compile_commands.json',
+        JSON.stringify([{ directory: ws, file: 'a.c', command: 'cc -I ..//out -c a.c' }]),
+        true,
+      ],
+      ['compile_commands.json', JSON.stringify([{ directory: ws, file: 'a.c', command: 'cc -Isrc -c a.c' }]), false],
+    ];
+    for (const [file, text, outside] of cases) {
+      const root = mkdtempSync(join(ws, 'p-'));
+      writeTree(root, { [file]: text.replaceAll('../out', join('..', '..', 'out')) });
+      const why = manifestOutside(root, check);
+      if (outside) expect(why, `${file}: ${text}`).toContain(`${file} points the server at ${join(top, 'out')}`);
+      else expect(why, `${file}: ${text}`).toBeUndefined();
+      rmSync(root, { recursive: true });
+    }
+  });
+
+  it('LSP-05: sources including or importing a file outside count, also through the workspace’s own headers', () => {
+    const check = new OutsideCheck(ws);
+    writeTree(ws, {
+      'src/chain.h': '#include "link.h"\n',
+      'src/lib.rs': 'const K: &str = include_str!("../../out/secret.txt");\n',
+      'src/m.rs': '#[path = "../../out/x.rs"]\nmod x;\n',
+      'src/a.dart': `import 'file://${join(top, 'out', 'x.h')}';\n`,
+      'src/b.dart': "import 'package:x/x.dart';\nimport 'dart:io';\n",
+    });
+    writeTree(top, { 'out/x.rs': 'pub const S: &str = "s";\n' });
+    const at = (f: string) => join(ws, 'src', f);
+    expect(sourceOutside('#include "chain.h"\n', at('t.c'), check)).toContain(
+      `includes ${join(top, 'out', 'secret.txt')}`,
+    );
+    expect(sourceOutside('#include "../../out/x.h"\n', at('t.c'), check)).toContain('outside the workspace');
+    expect(sourceOutside('#include <stdio.h>\n#include "own.h"\n', at('t.c'), check)).toBeUndefined();
+    for (const f of ['lib.rs', 'm.rs', 'a.dart'])
+      expect(sourceOutside(readFileSync(at(f), 'utf8'), at(f), check), f).toContain('outside the workspace');
+    expect(sourceOutside(readFileSync(at('b.dart'), 'utf8'), at('b.dart'), check)).toBeUndefined();
   });
 });
 

@@ -15,6 +15,7 @@ import { extname, join } from 'node:path';
 import { uriOf } from './client.js';
 import { type HiddenRule, NOTHING_HIDDEN } from './hidden-files.js';
 import { OutsideCheck } from './outside-text.js';
+import { manifestOutside, sourceOutside } from './project-outside.js';
 import type { ServerSpec } from './servers.js';
 import type { SyncedFile } from './session-files.js';
 import { inPackage, isInside, realOrSelf } from './workspace-paths.js';
@@ -108,7 +109,12 @@ export async function projectExposure(
     if (hidden === NOTHING_HIDDEN)
       return `the ${f.spec.id} server did not list its project's files, so they may include a file outside the workspace`;
   } else {
-    const outside = f.spec.outsidePaths?.(f.root, workspaceRoot) ?? (await linkedOutside(f, workspaceRoot, signal));
+    const check = new OutsideCheck(workspaceRoot);
+    const outside =
+      f.spec.outsidePaths?.(f.root, workspaceRoot) ??
+      manifestOutside(f.root, check) ??
+      sourceOutside(f.text, f.abs, check) ??
+      (await linkedOutside(f, workspaceRoot, signal));
     if (outside !== undefined) return outside;
   }
   if (hidden === NOTHING_HIDDEN) return undefined;
