@@ -169,6 +169,10 @@ describe('read and write deny rules hold for every file the ast tools touch', ()
     );
     expect(codeOf(r)).toBe('PERMISSION_DENIED');
     expect(r.output).toContain('Edit(src/b.ts)');
+    // Worded for resolve: the edit was staged and is now dropped, not "nothing was staged".
+    expect(r.output).toContain('accepting edit_1 would write src/b.ts');
+    expect(r.output).toContain('edit_1 is dropped: run ast_edit again');
+    expect(r.output).not.toContain('nothing was staged');
     // src/a.ts comes first: it was never written (and so never needed restoring).
     expect(workspace.writes).toEqual([]);
     expect(get('src/a.ts')).toBe('dispose(a);\n');

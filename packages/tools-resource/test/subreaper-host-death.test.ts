@@ -1,9 +1,9 @@
 /**
- * A kernel or debug adapter (started as a child subreaper) when its host is killed outright
- * (SIGKILL, no exit hook): the leader dies with the host (`PR_SET_PDEATHSIG`) instead of running
- * on, orphaned. Real processes.
+ * A kernel or debug adapter (started under the subreaper wrapper) when its host is killed outright
+ * (SIGKILL, no exit hook): the leader and everything it started die with the host instead of
+ * running on, orphaned; and the wrapper exits as its command did. Real processes.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { asSubreaper } from '../src/shared/subreaper.js';
@@ -71,6 +71,56 @@ describe('a subreaper leader when the host dies', () => {
         host.kill('SIGKILL');
         for (const pid of mine()) process.kill(pid, 'SIGKILL');
       }
+    },
+    30_000,
+  );
+  it.skipIf(leader.command === '/bin/sleep')(
+    'the host killed with SIGKILL: processes the leader started that left its group and lost their parent die too',
+    async () => {
+      const m = `6${process.pid % 10_000}.${Date.now() % 100_000}`;
+      const started = asSubreaper('/bin/sh', [
+        '-c',
+        `setsid sleep ${m}1 & (env -i setsid sleep ${m}2 &) & nohup sleep ${m}3 >/dev/null 2>&1 & exec sleep ${m}4`,
+      ]);
+      const host = spawn(process.execPath, ['-e', HOST, JSON.stringify(started)], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const mine = (): number[] =>
+        pidsWith(m).filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\0');
+          } catch {
+            return false; // gone meanwhile
+          }
+        });
+      try {
+        await new Promise((r) => host.stdout.once('data', r));
+        expect(await until(() => mine().length === 4, 10_000)).toBe(true);
+        host.kill('SIGKILL');
+        expect(await until(() => mine().length === 0, 5_000)).toBe(true);
+      } finally {
+        host.kill('SIGKILL');
+        for (const pid of mine()) process.kill(pid, 'SIGKILL');
+      }
+    },
+    30_000,
+  );
+
+  it.skipIf(leader.command === '/bin/sleep')(
+    'the wrapper exits as its command did, with its output, and kills what the command left running',
+    async () => {
+      const m = `5${process.pid % 10_000}.${Date.now() % 100_000}`;
+      const run = (script: string) => {
+        const c = asSubreaper('/bin/sh', ['-c', script]);
+        return spawnSync(c.command, c.args, { encoding: 'utf8', timeout: 10_000 });
+      };
+      const exited = run(`setsid sleep ${m} & echo out; echo err >&2; exit 86`);
+      expect(exited).toMatchObject({ status: 86, signal: null, stdout: 'out\n', stderr: 'err\n' });
+      expect(pidsWith(m)).toEqual([]);
+      expect(run('kill -TERM $$')).toMatchObject({ status: null, signal: 'SIGTERM' });
+      // Python ignores SIGPIPE and SIGXFSZ; the command gets them back as they were.
+      const ignored = 'grep SigIgn /proc/self/status';
+      expect(run(ignored).stdout).toBe(spawnSync('/bin/sh', ['-c', ignored], { encoding: 'utf8' }).stdout);
     },
     30_000,
   );

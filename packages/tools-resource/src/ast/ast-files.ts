@@ -115,9 +115,16 @@ export function decodeSource(bytes: Uint8Array): string | undefined {
 /**
  * Refuses an edit that would write a file the call's write rules (`Edit(…)`, `Write(…)`, an
  * unconfirmed ask rule) hold back, before anything is written: the whole edit or nothing.
+ * `editId` is set when `resolve` accepts a staged edit (the edit is then dropped); without it the
+ * refusal is worded for `ast_edit`, which has staged nothing yet.
  * @throws PermissionDeniedError naming the rule and the file.
  */
-export async function refuseDeniedWrites(ctx: ToolContext, tool: string, paths: readonly string[]): Promise<void> {
+export async function refuseDeniedWrites(
+  ctx: ToolContext,
+  tool: string,
+  paths: readonly string[],
+  editId?: string,
+): Promise<void> {
   const writeDenied = ctx.workspace.writeDenied;
   if (writeDenied === undefined) return;
   for (const path of paths) {
@@ -125,7 +132,9 @@ export async function refuseDeniedWrites(ctx: ToolContext, tool: string, paths: 
     if (rule !== undefined)
       throw new PermissionDeniedError(
         tool,
-        `${rule} (the edit would write ${path}); nothing was staged or written: give a path that leaves the file out`,
+        editId === undefined
+          ? `${rule} (the edit would write ${path}); nothing was staged or written: give a path that leaves the file out`
+          : `${rule} (accepting ${editId} would write ${path}); nothing was written and ${editId} is dropped: run ast_edit again with a path that leaves the file out`,
       );
   }
 }

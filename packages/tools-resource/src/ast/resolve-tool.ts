@@ -100,6 +100,7 @@ async function accept(ctx: ToolContext, ast: AstResource, id: string): Promise<T
       ctx,
       'resolve',
       edit.files.map((f) => f.path),
+      id,
     );
   } catch (error) {
     ast.edits.settle(id, 'rejected');

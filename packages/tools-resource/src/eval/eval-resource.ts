@@ -42,7 +42,7 @@ export interface EvalRun extends CellResult {
 export interface EvalResource extends OpenedResource {
   /** Runs `code` in the session's kernel for `language`, in `cwd`, starting it when needed. */
   run(language: EvalLanguage, code: string, cwd: string, options: EvalCellOptions): Promise<EvalRun>;
-  /** The running kernels (language and pid). */
+  /** The running kernels: language and the pid of the process the host started (on the host under Linux, the subreaper wrapper the interpreter runs under). */
   kernels(): readonly { readonly language: EvalLanguage; readonly pid: number }[];
 }
 
@@ -179,12 +179,9 @@ function commandFor(
         ]
       : [...(memoryMb === undefined ? [] : [`--max-old-space-size=${memoryMb}`]), '-e', JS_KERNEL_SOURCE];
   const limit = memoryMb === undefined ? {} : { memoryLimitMb: memoryMb };
-  // The Python kernel makes itself a subreaper; Node cannot, so on the host it is started as one
-  // (a sandbox runs its own commands: the host's Python need not be there).
-  const leader =
-    language === 'javascript' && sandbox === undefined
-      ? asSubreaper(interpreter, args)
-      : { command: interpreter, args };
+  // On the host both kernels start under the subreaper wrapper, which kills what their cells leave
+  // behind when the host dies (a sandbox runs its own commands: the host's Python need not be there).
+  const leader = sandbox === undefined ? asSubreaper(interpreter, args) : { command: interpreter, args };
   if (sandbox === undefined) return { language, command: leader.command, args: leader.args, cwd, ...limit };
   const wrapped = sandbox.wrap({ language, command: leader.command, args: leader.args, cwd });
   return {

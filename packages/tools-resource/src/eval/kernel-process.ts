@@ -45,7 +45,7 @@ export class KernelProcess {
   #runs = 0;
   /** Why the kernel was killed on purpose, when it was: named in the exit text. */
   #killedFor: string | undefined;
-  /** The kernel's process id. */
+  /** The id of the process the host started: on the host under Linux, the subreaper wrapper the interpreter runs under (`subreaper.ts`). */
   readonly pid: number;
   /** Finds the kernel's processes: its pid, tag and start time. */
   readonly #mark: ProcessMark;
@@ -385,6 +385,8 @@ export class KernelProcess {
       return;
     }
     const exited = new Promise<void>((r) => this.#exitWaiters.add(r));
+    // An idle kernel holds no loop: waiting for its exit must, or a script awaiting close ends first.
+    this.#holdLoop(true);
     this.kill();
     await exited;
   }

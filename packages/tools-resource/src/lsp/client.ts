@@ -55,6 +55,7 @@ export class LspClient {
   #exitListeners: (() => void)[] = [];
   /** Milliseconds from spawn to `initialized`. */
   startMs = 0;
+  #documentLinks = false;
 
   private constructor(process: ChildProcess, connection: MessageConnection) {
     this.#process = process;
@@ -138,7 +139,10 @@ export class LspClient {
       },
     });
     try {
-      await Promise.race([init, failed, timeout(REQUEST_TIMEOUT_MS, 'initialize')]);
+      const result = await Promise.race([init, failed, timeout(REQUEST_TIMEOUT_MS, 'initialize')]);
+      const caps = (result as { capabilities?: { documentLinkProvider?: unknown } } | null)?.capabilities;
+      const links = caps?.documentLinkProvider;
+      client.#documentLinks = links !== undefined && links !== null && links !== false;
     } catch (error) {
       client.#kill();
       throw error;
@@ -170,6 +174,11 @@ export class LspClient {
 
   #end(): void {
     if (--this.#active === 0) this.#holdLoop(false);
+  }
+
+  /** Whether the server answers `textDocument/documentLink` (its `initialize` result says so). */
+  get documentLinks(): boolean {
+    return this.#documentLinks;
   }
 
   /** True once the process has exited. */

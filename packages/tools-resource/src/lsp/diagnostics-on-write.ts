@@ -9,7 +9,8 @@
  * read before the call ran (see `write-baseline.ts`). A file no server can serve costs nothing
  * beyond a few cached checks; no server starts for it. Under read deny rules a written file the
  * rules hide gets no diagnostics, and messages that could quote a hidden file are withheld
- * (see `exposure.ts`).
+ * (see `exposure.ts`), as are those that could quote a file outside the workspace, for every
+ * server (see `outside-text.ts`).
  */
 import type { ToolContext, ToolMiddleware, ToolResult } from '@a3s-code/core';
 import { projectExposure } from './exposure.js';
@@ -17,10 +18,11 @@ import { diagnosticRecords, formatDiagnostic } from './format.js';
 import { type HiddenRule, hiddenRuleOf } from './hidden-files.js';
 import { ledgerKey } from './ledger.js';
 import { LSP_RESOURCE, type LspResource } from './lsp-resource.js';
+import { shownDiagnostics } from './outside-text.js';
 import type { LspDiagnostic } from './protocol.js';
 import { settleAfterSync, syncFile } from './session-files.js';
 import type { LspSupervisor } from './supervisor.js';
-import { withheldNote, withholdMessages } from './withheld.js';
+import { withheldNote } from './withheld.js';
 import { snapshotBefore, type WriteSnapshot } from './write-baseline.js';
 
 /** The tools diagnostics-on-write wraps. */
@@ -93,9 +95,10 @@ async function newDiagnostics(
   const introduced = diagnostics.filter((d) => important(d) && !baseline.has(ledgerKey(d)));
   const fresh = lsp.ledger.fresh(ctx.runId, introduced);
   const exposure = fresh.length === 0 ? undefined : await projectExposure(f, sup.workspaceRoot, hidden, ctx.signal);
-  return exposure === undefined
-    ? { path: f.path, fresh, settled }
-    : { path: f.path, fresh: withholdMessages(fresh), settled, withheld: exposure };
+  const shown = shownDiagnostics(fresh, f.abs, sup.workspaceRoot, exposure);
+  return shown.withheld === undefined
+    ? { path: f.path, fresh: shown.list, settled }
+    : { path: f.path, fresh: shown.list, settled, withheld: shown.withheld };
 }
 
 /** The lsp resource and the supervisor of the call's workspace, or undefined when there is none. */

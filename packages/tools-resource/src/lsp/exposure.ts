@@ -14,6 +14,8 @@ import { readdir, realpath } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { uriOf } from './client.js';
 import { type HiddenRule, NOTHING_HIDDEN } from './hidden-files.js';
+import { OutsideCheck } from './outside-text.js';
+import { manifestOutside, sourceOutside } from './project-outside.js';
 import type { ServerSpec } from './servers.js';
 import type { SyncedFile } from './session-files.js';
 import { inPackage, isInside, realOrSelf } from './workspace-paths.js';
@@ -107,11 +109,44 @@ export async function projectExposure(
     if (hidden === NOTHING_HIDDEN)
       return `the ${f.spec.id} server did not list its project's files, so they may include a file outside the workspace`;
   } else {
-    const outside = f.spec.outsidePaths?.(f.root, workspaceRoot);
+    const check = new OutsideCheck(workspaceRoot);
+    const outside =
+      f.spec.outsidePaths?.(f.root, workspaceRoot) ??
+      manifestOutside(f.root, check) ??
+      sourceOutside(f.text, f.abs, check) ??
+      (await linkedOutside(f, workspaceRoot, signal));
     if (outside !== undefined) return outside;
   }
   if (hidden === NOTHING_HIDDEN) return undefined;
   return workspaceExposure(f.spec, workspaceRoot, hidden);
+}
+
+/**
+ * For a server that does not list its project's files: a file the synced file `f` links to (its
+ * document links: clangd's `#include` targets, as the server resolved them) that is outside the
+ * workspace; `undefined` when there is none or the server gives no links.
+ */
+async function linkedOutside(f: SyncedFile, workspaceRoot: string, signal: AbortSignal): Promise<Exposure> {
+  if (!f.client.documentLinks) return undefined;
+  let links: unknown;
+  try {
+    links = await f.client.request<unknown>(
+      'textDocument/documentLink',
+      { textDocument: { uri: uriOf(f.abs) } },
+      signal,
+    );
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(links)) return undefined;
+  const check = new OutsideCheck(workspaceRoot);
+  for (const link of links as unknown[]) {
+    const target = (link as { target?: unknown } | null)?.target;
+    const out = typeof target === 'string' ? check.outsideUri(target) : undefined;
+    if (out !== undefined)
+      return `the ${f.spec.id} server's project reads ${out} (${f.path} includes it), outside the workspace`;
+  }
+  return undefined;
 }
 
 const scans = new WeakMap<HiddenRule, Map<string, Promise<Exposure>>>();

@@ -1,17 +1,18 @@
 /** The read operations of the `lsp` tool, each answering text and metadata. */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ToolResult } from '@a3s-code/core';
 import { projectExposure } from './exposure.js';
 import { diagnosticRecords, FileTexts, formatDiagnostic, formatLocations, hoverText, kindName } from './format.js';
 import { type HiddenRule, leftOutNote, NOTHING_HIDDEN, visible } from './hidden-files.js';
 import { LspError } from './lsp-errors.js';
+import { definedOutside, OutsideCheck, shownDiagnostics } from './outside-text.js';
 import { positionOf, toLocations } from './positions.js';
 import type { LspDiagnostic, LspRange } from './protocol.js';
 import { uriOf as uri } from './client.js';
 import { settleAfterSync, syncFile } from './session-files.js';
 import type { LspSupervisor } from './supervisor.js';
-import { withheldNote, withholdMessages } from './withheld.js';
+import { withheldNote } from './withheld.js';
 
 export { projectDiagnostics } from './project-checker.js';
 
@@ -84,8 +85,8 @@ export async function fileDiagnostics(
   const f = await syncFile(sup, file);
   const { diagnostics, settled } = await settleAfterSync(f, before, signal, FIRST_DIAGNOSTICS_CAP_MS);
   const important = diagnostics.filter((d) => (d.severity ?? 1) <= 2);
-  const exposure = important.length === 0 ? undefined : await projectExposure(f, sup.workspaceRoot, hidden, signal);
-  const shown = exposure === undefined ? important : withholdMessages(important);
+  const project = important.length === 0 ? undefined : await projectExposure(f, sup.workspaceRoot, hidden, signal);
+  const { list: shown, withheld: exposure } = shownDiagnostics(important, f.abs, sup.workspaceRoot, project);
   const head = `${shown.length === 0 ? 'No errors or warnings' : `${shown.length} errors/warnings`} in ${f.path}${settled ? '' : ' (the server had not settled; this may be incomplete)'}`;
   return {
     output: [
@@ -156,18 +157,22 @@ export async function hover(
 ): Promise<ToolResult> {
   const f = await syncFile(sup, needFile(args, 'hover'));
   const position = positionOf(f.path, f.text, args.line, args.symbol);
-  const exposure = await projectExposure(f, sup.workspaceRoot, hidden, signal);
-  if (exposure !== undefined)
-    return {
-      output: `No hover shown for '${args.symbol}' at ${f.path}:${args.line}: it may be declared in a file this session may not read (${exposure}, and a hover quotes declarations).`,
-      exitCode: 0,
-      metadata: { hover: '', withheld: exposure },
-    };
+  const withheld = (exposure: string): ToolResult => ({
+    output: `No hover shown for '${args.symbol}' at ${f.path}:${args.line}: it may be declared in a file this session may not read (${exposure}, and a hover quotes declarations).`,
+    exitCode: 0,
+    metadata: { hover: '', withheld: exposure },
+  });
+  const exposure =
+    (await projectExposure(f, sup.workspaceRoot, hidden, signal)) ??
+    (await definedOutside(f, position, new OutsideCheck(sup.workspaceRoot), signal));
+  if (exposure !== undefined) return withheld(exposure);
   const answer = await serverCall(
     f.client.request<unknown>('textDocument/hover', { textDocument: { uri: uri(f.abs) }, position }, signal),
     'hover',
   );
   const text = hoverText(answer);
+  const named = new OutsideCheck(sup.workspaceRoot).inText(text, dirname(f.abs));
+  if (named !== undefined) return withheld(`the hover names ${named}, outside the workspace`);
   return {
     output: text || `No hover information for '${args.symbol}' at ${f.path}:${args.line}.`,
     exitCode: 0,
@@ -282,7 +287,13 @@ export async function codeActions(
       'code_actions',
     )) ?? [];
   const head = `${answer.length} code action${answer.length === 1 ? '' : 's'} at ${f.path}:${args.line}`;
-  const exposure = answer.length === 0 ? undefined : await projectExposure(f, sup.workspaceRoot, hidden, signal);
+  const titled = (): string | undefined => {
+    const check = new OutsideCheck(sup.workspaceRoot);
+    const named = answer.map((a) => check.inText(a.title, dirname(f.abs))).find((p) => p !== undefined);
+    return named === undefined ? undefined : `a title names ${named}, outside the workspace`;
+  };
+  const exposure =
+    answer.length === 0 ? undefined : ((await projectExposure(f, sup.workspaceRoot, hidden, signal)) ?? titled());
   if (exposure !== undefined)
     return {
       output: [head, ...answer.map((a) => `- ${a.kind ?? 'action'}`), withheldNote(exposure, 'titles')].join('\n'),
