@@ -188,7 +188,13 @@ describe('what git prints from checkout, stash and conflicts under read deny rul
   it('stash pop, a conflicting pop and the diffs of its conflict name no hidden file', async () => {
     const dir = secretRepo();
     const git = gitOn(dir, DENY);
-    const pushed = await git({ operation: 'stash', include_untracked: true });
+    // An untracked hidden file (secret/new.txt) would go into the stash with include_untracked: refused.
+    const untracked = await git({ operation: 'stash', include_untracked: true });
+    expect(untracked.ok).toBe(false);
+    expect(untracked.output).toContain('Read(secret/**)');
+    expectNothingHidden(untracked, 'stash push include_untracked');
+    const pushed = await git({ operation: 'stash' });
+    expect(pushed.ok).toBe(true);
     expectNothingHidden(pushed, 'stash push');
     const popped = await git({ operation: 'stash', action: 'pop' });
     expect(popped.ok).toBe(true);

@@ -7,7 +7,7 @@
  * gets a `.gitignore` of its own. A state folder that is a symbolic link (or not a folder) is refused with a
  * `WORKSPACE_PATH` error naming it ({@link checkStateFolder}), before anything is created there.
  */
-import { lstat, mkdir, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, parse, resolve, sep } from 'node:path';
 import { StateFolderError } from '../errors/persistence-errors.js';
 
@@ -81,7 +81,12 @@ export async function mkdirState(folder: string): Promise<void> {
     const first = resolve(folder)
       .slice(stateRoot.length + 1)
       .split(sep)[0];
-    if (created === undefined && first !== undefined && STATE_SUBFOLDERS.includes(first))
+    if (
+      created === undefined &&
+      first !== undefined &&
+      STATE_SUBFOLDERS.includes(first) &&
+      !(await ignoresAll(stateRoot))
+    )
       await ignoreAll(join(stateRoot, first));
     return;
   }
@@ -90,6 +95,15 @@ export async function mkdirState(folder: string): Promise<void> {
 
 /** Folders known to hold the `.gitignore` of `*` in this process. */
 const ignored = new Set<string>();
+
+/** True when `folder/.gitignore` is the one the runtime writes (`*`): everything below is kept out of git already. */
+async function ignoresAll(folder: string): Promise<boolean> {
+  if (ignored.has(folder)) return true;
+  const text = await readFile(join(folder, '.gitignore'), 'utf8').catch(() => undefined);
+  if (text !== STATE_GITIGNORE) return false;
+  ignored.add(folder);
+  return true;
+}
 
 /** Writes `folder/.gitignore` holding `*` unless it has one (whatever it holds). */
 async function ignoreAll(folder: string): Promise<void> {
