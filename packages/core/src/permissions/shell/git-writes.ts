@@ -11,6 +11,8 @@
  * Words are read generously: one that may be a destination is taken as one.
  */
 
+import { isOption, operands, optionValues } from './option-words.js';
+
 /** Long options of every subcommand whose value is a file or folder written. */
 const WRITTEN_LONG = [
   'output',
@@ -59,43 +61,17 @@ const OPERANDS_WRITTEN: Readonly<Record<string, readonly string[] | true>> = {
 // git's own options that take the next word.
 const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
 
-const isOption = (t: string): boolean => t.length > 1 && t.startsWith('-');
-
 /** Whether the long option `given` (without `--`) names `name`, whole or cut short. */
 const names = (given: string, name: string): boolean => given.length > 0 && name.startsWith(given);
 
 /** The values of the options of `args` that `sub` writes to. */
 function optionWrites(sub: string, args: readonly string[]): string[] {
   const long = [...WRITTEN_LONG, ...(LONG_BY_SUB[sub] ?? [])];
-  const short = `${SHORT_O.has(sub) ? 'o' : ''}${SHORT_BY_SUB[sub] ?? ''}`;
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') break;
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      const given = a.slice(2, eq === -1 ? undefined : eq);
-      if (given.startsWith('no-') || !(long.some((n) => names(given, n)) || WRITES_BY_NAME.test(given))) continue;
-      if (eq !== -1) out.push(a.slice(eq + 1));
-      else if (args[i + 1] !== undefined && !isOption(args[i + 1]!)) out.push(args[++i]!);
-      continue;
-    }
-    if (!isOption(a) || short === '') continue;
-    for (let c = 1; c < a.length; c++) {
-      if (!short.includes(a[c]!)) continue;
-      if (c < a.length - 1) out.push(a.slice(c + 1));
-      else if (args[i + 1] !== undefined) out.push(args[++i]!);
-      break;
-    }
-  }
-  return out;
-}
-
-/** The words of `args` that are not options (all of them after `--`). */
-function operands(args: readonly string[]): string[] {
-  const end = args.indexOf('--');
-  const before = end === -1 ? args : args.slice(0, end);
-  return [...before.filter((a) => !isOption(a)), ...(end === -1 ? [] : args.slice(end + 1))];
+  return optionValues(args, {
+    long: (given) => !given.startsWith('no-') && (long.some((n) => names(given, n)) || WRITES_BY_NAME.test(given)),
+    short: `${SHORT_O.has(sub) ? 'o' : ''}${SHORT_BY_SUB[sub] ?? ''}`,
+    separateValue: (word) => !isOption(word),
+  });
 }
 
 /** `git clone`'s operands after the repository: the folder it makes. */

@@ -8,6 +8,7 @@
  * destination is taken as one.
  */
 import { gitWrites } from './git-writes.js';
+import { isOption, operands, optionValues } from './option-words.js';
 import type { ShellWord } from './shell-word.js';
 
 /** Writes each of its operands (makes, changes or removes it). */
@@ -60,39 +61,10 @@ const NTH_OPERAND: Readonly<Record<string, number>> = { uniq: 1, xxd: 1, zip: 0 
 const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
 
 const text = (w: ShellWord): string => w.text;
-const isOption = (t: string): boolean => t.length > 1 && t.startsWith('-');
 
 /** The values of the `outputs` options among `args`. */
-function optionValues(args: readonly string[], outputs: Outputs): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') break;
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      const name = a.slice(2, eq === -1 ? undefined : eq);
-      if (!(outputs.long ?? []).includes(name)) continue;
-      if (eq !== -1) out.push(a.slice(eq + 1));
-      else if (args[i + 1] !== undefined) out.push(args[++i]!);
-      continue;
-    }
-    if (!isOption(a)) continue;
-    for (let c = 1; c < a.length; c++) {
-      if (!(outputs.short ?? '').includes(a[c]!)) continue;
-      if (c < a.length - 1) out.push(a.slice(c + 1));
-      else if (args[i + 1] !== undefined) out.push(args[++i]!);
-      break;
-    }
-  }
-  return out;
-}
-
-/** The words of `args` that are not options (all of them after `--`). */
-function operands(args: readonly string[]): string[] {
-  const end = args.indexOf('--');
-  const before = end === -1 ? args : args.slice(0, end);
-  return [...before.filter((a) => !isOption(a)), ...(end === -1 ? [] : args.slice(end + 1))];
-}
+const outputValues = (args: readonly string[], outputs: Outputs): string[] =>
+  optionValues(args, { long: (name) => (outputs.long ?? []).includes(name), short: outputs.short ?? '' });
 
 // tar writes the archive `-f` names when it creates or adds to one, and extracts into `-C`.
 function tarWrites(args: readonly string[]): string[] {
@@ -101,11 +73,11 @@ function tarWrites(args: readonly string[]): string[] {
   const extracts = /x/.test(mode) || args.some((a) => /^--(?:extract|get)$/.test(a));
   const out: string[] = [];
   if (creates) {
-    out.push(...optionValues(args, { short: 'f', long: ['file'] }));
+    out.push(...outputValues(args, { short: 'f', long: ['file'] }));
     // `tar cf archive.tar …`: the old style takes the f value from the first operand.
     if (/^[A-Za-z]*f[A-Za-z]*$/.test(args[0] ?? '') && args[1] !== undefined) out.push(args[1]);
   }
-  if (extracts) out.push(...optionValues(args, { short: 'C', long: ['directory'] }));
+  if (extracts) out.push(...outputValues(args, { short: 'C', long: ['directory'] }));
   return out;
 }
 
@@ -131,7 +103,7 @@ export function operandWrites(base: string, args: readonly ShellWord[]): string[
   if (base === 'cp' && words.some((w) => /^-[A-Za-z]*[ls]/.test(w) || /^--(?:link|symbolic-link)$/.test(w)))
     return operands(words);
   if (LAST_OPERAND.has(base)) {
-    const target = optionValues(words, { short: 't', long: ['target-directory'] });
+    const target = outputValues(words, { short: 't', long: ['target-directory'] });
     if (target.length > 0) return target;
     const plain = operands(words);
     return plain.length > 1 || base === 'ln' ? plain.slice(-1) : [];
@@ -145,6 +117,6 @@ export function operandWrites(base: string, args: readonly ShellWord[]): string[
   if (base === 'tar' || base === 'gtar' || base === 'bsdtar') return tarWrites(words);
   if (base === 'sed' || base === 'perl') return inPlaceWrites(base, words);
   const outputs = OUTPUT_OPTIONS[base];
-  if (outputs !== undefined) return optionValues(words, outputs);
+  if (outputs !== undefined) return outputValues(words, outputs);
   return [];
 }
