@@ -4,40 +4,16 @@
  * processes that left the kernel's group. Real host processes (the source run through tsx).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { asSubreaper } from '../src/shared/subreaper.js';
+import { pidsRunning, until } from './process-support.js';
 
 const require = createRequire(import.meta.url);
 const TSX = require.resolve('tsx/esm');
 const EVAL = fileURLToPath(new URL('../src/eval/eval-resource.ts', import.meta.url));
 const wrapped = asSubreaper('/bin/sleep', ['1']).command !== '/bin/sleep';
-
-/** Live (not zombie) processes whose command line contains `needle`. */
-function pidsWith(needle: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const state = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.[0];
-      if (state !== 'Z' && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return true;
-}
 
 const opening = `import { openEvalResource } from ${JSON.stringify(EVAL)};
 const kernels = await openEvalResource({ inactivityMs: 30_000 });
@@ -91,14 +67,7 @@ setInterval(() => {}, 1000);`;
       h.stderr?.on('data', (d: Buffer) => {
         err += d.toString();
       });
-      const mine = () =>
-        pidsWith(m).filter((pid) => {
-          try {
-            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\0');
-          } catch {
-            return false; // gone meanwhile
-          }
-        });
+      const mine = () => pidsRunning('sleep', m);
       try {
         await new Promise((r) => h.stdout?.once('data', r));
         expect(await until(() => mine().length === 4, 5000), err).toBe(true);

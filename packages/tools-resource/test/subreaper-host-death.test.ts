@@ -4,32 +4,9 @@
  * running on, orphaned; and the wrapper exits as its command did. Real processes.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { asSubreaper } from '../src/shared/subreaper.js';
-
-function pidsWith(needle: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const state = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.[0];
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle) && state !== 'Z') out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return true;
-}
+import { pidsRunning, pidsWith, until } from './process-support.js';
 
 // A host that starts the leader as the runtime does, says so, and waits.
 const HOST = `
@@ -54,14 +31,7 @@ describe('a subreaper leader when the host dies', () => {
       });
       // Once the leader is sleep itself (the wrapper has run): a host dying while the wrapper starts
       // is the wrapper's own check (its parent changed), not this one.
-      const mine = (): number[] =>
-        pidsWith(`/bin/sleep\0${marker}`).filter((pid) => {
-          try {
-            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('/bin/sleep\0');
-          } catch {
-            return false; // gone meanwhile
-          }
-        });
+      const mine = (): number[] => pidsRunning('/bin/sleep', `/bin/sleep\0${marker}`);
       try {
         await new Promise((r) => host.stdout.once('data', r));
         expect(await until(() => mine().length === 1, 10_000)).toBe(true);
@@ -85,14 +55,7 @@ describe('a subreaper leader when the host dies', () => {
       const host = spawn(process.execPath, ['-e', HOST, JSON.stringify(started)], {
         stdio: ['ignore', 'pipe', 'inherit'],
       });
-      const mine = (): number[] =>
-        pidsWith(m).filter((pid) => {
-          try {
-            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\0');
-          } catch {
-            return false; // gone meanwhile
-          }
-        });
+      const mine = (): number[] => pidsRunning('sleep', m);
       try {
         await new Promise((r) => host.stdout.once('data', r));
         expect(await until(() => mine().length === 4, 10_000)).toBe(true);
