@@ -5,7 +5,7 @@
 // tools, the fact log, the completion gate and the store are the real ones.
 // Use a real model instead: A3S_MODEL=openai/gpt-4o OPENAI_API_KEY=... npm run demo
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,8 +26,12 @@ const a3sRun = (args) => spawnSync(process.execPath, [a3s, ...args], { stdio: 'i
 const prompt = 'The test suite fails (node --test). Find the bug, fix it, and verify the fix.';
 const status = a3sRun(['run', '--yolo', '--model', model, '--cwd', repo, '--session', 'demo', prompt]);
 // 2: a usage or configuration error (no key, a malformed model) that a3s run printed; nothing
-// ran, so there is no log to replay.
-if (status === 2) process.exit(status);
+// ran, so there is no log to replay, and the copy is removed.
+if (status === 2) {
+  rmSync(repo, { recursive: true, force: true });
+  process.exit(status);
+}
 console.log('\n$ a3s replay demo\n');
 const replay = a3sRun(['replay', '--cwd', repo, 'demo']);
+console.log(`\ndemo: the copy stays in ${repo} (its fact log: .a3s/effect-log/demo.jsonl); rm -rf it when done`);
 process.exit(status || replay);

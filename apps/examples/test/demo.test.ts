@@ -1,7 +1,7 @@
 // `npm run demo`'s underlying command (`node apps/examples/demo.mjs`): a verified run of the real
 // kernel and tools on a copy of demo-repo, then its replay. The bundled repository stays untouched.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -24,8 +24,15 @@ describe('npm run demo (main job)', () => {
     expect(replay).toContain('tool calls: 4 (4 ok, 0 failed)');
     expect(replay).toContain('tokens: 8192 in, 165 out');
     expect(replay).toMatch(/digest: seq 11, sha256 [0-9a-f]{64}/);
-    // The demo worked on a copy.
+    // The demo worked on a copy, which it names last so it can be looked at (and removed).
     expect(readFileSync(join(app, 'demo-repo', 'src', 'range.js'), 'utf8')).toContain('i < end');
+    const copy = /demo: a copy of apps\/examples\/demo-repo in (\S+);/.exec(r.stdout)?.[1];
+    expect(copy).toBeDefined();
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `demo: the copy stays in ${copy} (its fact log: .a3s/effect-log/demo.jsonl); rm -rf it when done`,
+    );
+    expect(readFileSync(join(copy!, 'src', 'range.js'), 'utf8')).toContain('i <= end');
+    rmSync(copy!, { recursive: true, force: true });
   });
 
   it('with a real model and no key: the missing variable, and no replay of a log that was never written', () => {
@@ -36,5 +43,9 @@ describe('npm run demo (main job)', () => {
     expect(r.stderr).toContain('OPENAI_API_KEY: is not set');
     expect(r.stdout).not.toContain('$ a3s replay demo');
     expect(r.stderr).not.toContain('no fact log');
+    // Nothing ran: the copy is not left behind.
+    const copy = /demo: a copy of apps\/examples\/demo-repo in (\S+);/.exec(r.stdout)?.[1];
+    expect(copy).toBeDefined();
+    expect(existsSync(copy!)).toBe(false);
   });
 });
