@@ -6,6 +6,7 @@ export { webToolPack } from './pack.js';
 export { WebError } from './web-errors.js';
 export type { BlockedTarget, WebErrorKind, WebErrorInfo } from './web-errors.js';
 export { blockedRange } from './ip-ranges.js';
+export { blockedAddress } from './network-guard.js';
 export { ALLOW_PRIVATE_OPTION, checkHop, parseWebUrl } from './network-guard.js';
 export type { HostResolver, NetworkPolicy } from './network-guard.js';
 export { createWebFetchTool } from './web-fetch-tool.js';

@@ -27,6 +27,9 @@ const V4_BLOCKED: readonly V4Range[] = [
   v4('169.254.0.0/16', 'link-local (169.254.0.0/16, cloud metadata)'),
   v4('172.16.0.0/12', 'private (172.16.0.0/12)'),
   v4('192.0.0.0/24', 'IETF protocol assignments (192.0.0.0/24)'),
+  v4('192.0.2.0/24', 'documentation (192.0.2.0/24)'),
+  v4('198.51.100.0/24', 'documentation (198.51.100.0/24)'),
+  v4('203.0.113.0/24', 'documentation (203.0.113.0/24)'),
   v4('192.168.0.0/16', 'private (192.168.0.0/16)'),
   v4('198.18.0.0/15', 'benchmarking (198.18.0.0/15)'),
   v4('224.0.0.0/4', 'multicast (224.0.0.0/4)'),
@@ -84,6 +87,7 @@ function v6Range(g: readonly number[]): string | undefined {
   if ((first & 0xffc0) === 0xfe80) return 'link-local (fe80::/10)';
   if ((first & 0xffc0) === 0xfec0) return 'site-local (fec0::/10)';
   if ((first & 0xff00) === 0xff00) return 'multicast (ff00::/8)';
+  if (first === 0x2001 && g[1] === 0xdb8) return 'documentation (2001:db8::/32)';
   return undefined;
 }
 
@@ -92,6 +96,21 @@ function v4Range(ip: string, via?: string): string | undefined {
   if (n === undefined) return undefined;
   const hit = V4_BLOCKED.find((r) => inV4(n, r));
   return hit === undefined ? undefined : via === undefined ? hit.name : `${via} ${hit.name}`;
+}
+
+/**
+ * One spelling of an IP literal for comparing addresses: IPv4 as dotted decimal, an IPv6 address
+ * that carries an IPv4 one (mapped, compatible) as that IPv4 address, other IPv6 as eight
+ * lower-case hex groups; `undefined` for a string that is not an IP address.
+ */
+export function canonicalIp(address: string): string | undefined {
+  if (isIPv4(address)) return parseV4(address) === undefined ? undefined : address.split('.').map(Number).join('.');
+  const g = parseV6(address);
+  if (g === undefined) return undefined;
+  const zeroUpTo = (k: number) => g.slice(0, k).every((x) => x === 0);
+  if ((zeroUpTo(5) && g[5] === 0xffff) || (zeroUpTo(6) && !zeroUpTo(8)))
+    return `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
+  return g.map((x) => x.toString(16)).join(':');
 }
 
 /**

@@ -8,7 +8,8 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { blockedRange } from './ip-ranges.js';
+import { networkInterfaces } from 'node:os';
+import { blockedRange, canonicalIp } from './ip-ranges.js';
 import { WebError } from './web-errors.js';
 
 /** Resolves a host name to every address (`dns.lookup` with `all: true` by default). */
@@ -30,6 +31,24 @@ export const systemResolve: HostResolver = (host) =>
   new Promise((resolve, reject) =>
     dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
   );
+
+/**
+ * Why `address` is refused: a blocked range, or an address of one of this machine's own network
+ * interfaces (a public address the host has reaches its own services, as loopback does).
+ */
+export function blockedAddress(
+  address: string,
+  interfaces: ReturnType<typeof networkInterfaces> = networkInterfaces(),
+): string | undefined {
+  const range = blockedRange(address);
+  if (range !== undefined) return range;
+  const own = canonicalIp(address);
+  for (const list of Object.values(interfaces))
+    for (const i of list ?? [])
+      if (canonicalIp(i.address.replace(/%.*$/, '')) === own)
+        return "this machine's own address (a network interface of the host)";
+  return undefined;
+}
 
 /** Parses `raw` and refuses anything but `http:` / `https:` (kind `invalid`). */
 export function parseWebUrl(raw: string): URL {
@@ -72,7 +91,7 @@ export async function checkHop(url: URL, policy: NetworkPolicy = {}): Promise<re
   const host = hostOf(url);
   const family = isIP(host);
   if (family !== 0) {
-    const range = blockedRange(host);
+    const range = blockedAddress(host);
     if (range !== undefined) refuse(url, host, host, range);
     return [{ address: host, family }];
   }
@@ -88,7 +107,7 @@ export async function checkHop(url: URL, policy: NetworkPolicy = {}): Promise<re
   if (addresses.length === 0)
     throw new WebError('transport', `cannot resolve ${host}: no addresses`, { url: url.href });
   for (const a of addresses) {
-    const range = blockedRange(a.address);
+    const range = blockedAddress(a.address);
     if (range !== undefined) refuse(url, host, a.address, range);
   }
   return addresses;

@@ -122,4 +122,30 @@ describe('an MCP tool naming a path', () => {
     // Built-in tools keep their own judgement (their files are held by the kernel as they are opened).
     expect(p.evaluate('git', { operation: 'diff', path: '.env' }, root).decision).not.toBe('deny');
   });
+
+  it('PERM-02: the spellings an MCP server resolves itself deny too: ~, /proc/self/root and /cwd, file: URIs in any case and form', () => {
+    const root = '/work/repo';
+    const p = new PermissionPolicy({ deny: ['Read(.env)', 'Read(~/.ssh/**)'], allow: ['mcp__files'] });
+    const judge = (path: string) => p.evaluate('mcp__files__read_text_file', { path }, root).decision;
+    const up = homedir()
+      .split('/')
+      .filter(Boolean)
+      .map(() => '..')
+      .join('/');
+    for (const path of [
+      `~/${up}${root}/.env`,
+      '~/.ssh/id_ed25519',
+      `/proc/self/root${root}/.env`,
+      `/proc/thread-self/root/proc/1/root${root}/.env`,
+      `/proc/${process.pid}/root${root}/./.env`,
+      '/proc/self/cwd/.env',
+      '/proc/self/cwd/src/../.env',
+      `FILE://${root}/.env`,
+      `file:${root}/.env`,
+      `FiLe:///work/repo/%2eenv`,
+    ])
+      expect(judge(path), path).toBe('deny');
+    for (const path of ['~/notes.txt', '/proc/self/cwd/src/a.ts', `file://${root}/src/a.ts`, '/proc/self/status'])
+      expect(judge(path), path).toBe('allow');
+  });
 });

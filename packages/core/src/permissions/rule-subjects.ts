@@ -9,6 +9,7 @@
  * each agent's name and its args as JSON; any other tool its args as JSON.
  */
 
+import { homedir } from 'node:os';
 import { posix } from 'node:path';
 import { diffPaths } from './diff-paths.js';
 import { canonicalSpellings } from './path-spelling.js';
@@ -217,18 +218,47 @@ function webUrl(value: unknown): { host: string; href: string } | undefined {
  * The spellings of each path an MCP tool's arguments may name: every top-level string argument,
  * and every string in a top-level array (`paths: [...]`), a `file://` URI as its path.
  */
-export function mcpPathArguments(args: unknown, root: string | undefined): string[][] {
+export function mcpPathArguments(args: unknown, root: string | undefined, home = homedir()): string[][] {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return [];
   const values: string[] = [];
   for (const v of Object.values(args as Record<string, unknown>).slice(0, MAX_STRING_ARGUMENTS)) {
     for (const item of Array.isArray(v) ? v.slice(0, MAX_STRING_ARGUMENTS) : [v])
-      if (typeof item === 'string') values.push(item.startsWith('file://') ? fileUriPath(item) : item);
+      if (typeof item === 'string') values.push(item);
   }
   // A folder whose every name a rule covers (`secret` under `Read(secret/**)`) counts as covered too.
   return values
-    .map((p) => pathSpellings(p, root))
+    .map((p) => [...new Set(serverSpellings(p, root, home).flatMap((s) => pathSpellings(s, root)))])
     .filter((spellings) => spellings.length > 0)
     .map((spellings) => [...spellings, ...spellings.map((s) => `${s.replace(/\/+$/, '')}/\u0001`)]);
+}
+
+// A leading `/proc/<self|thread-self|pid>/root` (the root seen through a link) or `/cwd` (the
+// server's working folder, which is the workspace when it was started there).
+const PROC_LINK = /^\/+proc\/+(?:self|thread-self|\d+)\/+(root|cwd)(?=\/|$)/;
+
+/**
+ * `value` as a server may read it, beside the value as written: a `file:` URI in any case and
+ * form (`FILE:///x`, `file:/x`) as its path; `~` and `~/x` in the home folder (servers expand
+ * them); `/proc/self/root/x` as `/x`; `/proc/self/cwd/x` as `x` (relative to the workspace, where
+ * servers are started). Each spelling is judged: a rule that covers any of them covers the call.
+ */
+function serverSpellings(value: string, root: string | undefined, home: string): string[] {
+  const out = [value];
+  let path = value;
+  if (/^file:/i.test(path)) {
+    path = fileUriPath(path);
+    out.push(path);
+  }
+  if ((path === '~' || path.startsWith('~/')) && home.startsWith('/')) {
+    path = `${home.replace(/\/+$/, '')}${path.slice(1)}`;
+    out.push(path);
+  }
+  for (let m = PROC_LINK.exec(path), n = 0; m !== null && n < 8; m = PROC_LINK.exec(path), n++) {
+    const rest = path.slice(m[0].length).replace(/^\/+/, '');
+    path = m[1] === 'root' ? `/${rest}` : root === undefined ? rest : `${root.replace(/\/+$/, '')}/${rest}`;
+    out.push(path);
+  }
+  return out;
 }
 
 function fileUriPath(uri: string): string {
