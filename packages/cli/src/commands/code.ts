@@ -22,7 +22,7 @@ import {
   progressLine,
   runFlowCommand,
 } from '../interactive/flow-command.js';
-import { hintsFor } from '../hints.js';
+import { cliMessage, hintsFor } from '../hints.js';
 import type { Io, Out } from '../io.js';
 import { runCost } from '../cost.js';
 import { closeOnSigterm, closeOrQuit, openSession, type OpenedSession } from '../open-session.js';
@@ -278,7 +278,9 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       lastFailed = true;
       print.newline();
       io.stderr.write(
-        errStyle.red(`${(e as { code?: string }).code ?? 'error'}: ${terminalText((e as Error).message)}\n`),
+        errStyle.red(
+          `${(e as { code?: string }).code ?? 'error'}: ${terminalText(cliMessage(e) ?? (e as Error).message)}\n`,
+        ),
       );
       for (const hint of hintsFor('code', e)) io.stderr.write(errStyle.dim(`hint: ${hint}\n`));
     } finally {

@@ -19,7 +19,7 @@ import { newSessionNote } from '../session-lookup.js';
 import { flagAttachments } from '../attachments.js';
 import { EXIT, UsageError } from '../errors.js';
 import { errorJson, eventJson } from '../event-json.js';
-import { hintsFor } from '../hints.js';
+import { cliMessage, hintsFor } from '../hints.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { progressLine } from '../interactive/flow-command.js';
@@ -241,7 +241,9 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
       return EXIT.usage;
     }
     io.stderr.write(
-      err.red(`run failed: ${typeof code === 'string' ? `${code}: ` : ''}${terminalText((e as Error).message)}\n`),
+      err.red(
+        `run failed: ${typeof code === 'string' ? `${code}: ` : ''}${terminalText(cliMessage(e) ?? (e as Error).message)}\n`,
+      ),
     );
     const resume = resumeCommand(session.sessionId, flags, io.cwd);
     for (const hint of hintsFor('run', e, { resume })) io.stderr.write(`hint: ${terminalText(hint)}\n`);
