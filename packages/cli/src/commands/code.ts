@@ -12,7 +12,7 @@ import { EXIT } from '../errors.js';
 import { planResume, undeliveredSteers } from '../interactive/continuation.js';
 import { LineReader } from '../interactive/line-reader.js';
 import { RunInput, type UndeliveredSteer } from '../interactive/run-input.js';
-import { slashProblem, toggleVibe } from '../interactive/slash.js';
+import { attachmentPath, slashProblem, toggleVibe } from '../interactive/slash.js';
 import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.js';
 import {
   FLOW_COMMANDS,
@@ -182,7 +182,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   });
   /** `/image` and `/file`: attached to the next prompt, or during a run to the next steer. */
   const attach = (command: string, text: string): void => {
-    const path = text.slice(command.length).trim();
+    const path = attachmentPath(text, command);
     try {
       input.attach(
         attachmentFor(command === '/image' ? 'image' : 'file', path, session.dir, session.dir, command),
