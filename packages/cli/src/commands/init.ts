@@ -11,6 +11,7 @@ import { A3sError } from '@a3s-code/effect';
 import { CONFIG_FILE_NAMES, CONFIG_SCHEMA_FILE, parseCodeConfig } from '@a3s-code/core';
 import { describeProviders } from '@a3s-code/sdk';
 import { checkModelFlag, parse } from '../args.js';
+import { danglingConfigLink } from '../config-path.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 
@@ -108,6 +109,11 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
   const workspace = resolve(io.cwd, values.cwd ?? '.');
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
     throw new UsageError(`--cwd: '${workspace}' is not a folder`);
+  // A config file that is a link to nothing: writing through it would fail, or create its target.
+  for (const name of CONFIG_FILE_NAMES) {
+    const dangling = danglingConfigLink(join(workspace, name));
+    if (dangling !== undefined) throw new UsageError(dangling);
+  }
   const first = join(workspace, CONFIG_FILE_NAMES[0]!);
   if (existsSync(first) && statSync(first).isDirectory())
     throw new UsageError(`${first} is a folder, not a file; remove or rename it, then run a3s init again`);
