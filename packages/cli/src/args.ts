@@ -98,12 +98,17 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(
       const close = flag.startsWith('--') || word !== undefined ? closest(typed, Object.keys(options)) : undefined;
       // `a3s run "-fix"`: the word may be a prompt that starts with a dash; after `--` it is one.
       const typedWord = argv.find((a) => a === flag || a.startsWith(flag!)) ?? flag;
+      // `a3s code --resume <id>`: sessions are reopened by a3s sessions, or continued by --session.
+      const resume =
+        typed === 'resume' && Object.hasOwn(options, 'session')
+          ? ` (did you mean a3s sessions --resume <id>, or a3s ${command} --session <id>?)`
+          : undefined;
       const asPrompt =
-        command === 'run' && close === undefined
+        command === 'run' && close === undefined && resume === undefined
           ? `; a prompt that starts with a dash goes after --: a3s run -- ${shellWord(typedWord)}`
           : '';
       throw new UsageError(
-        `unknown option '${flag}'${close === undefined ? '' : ` (did you mean --${close}?)`}; a3s ${command} takes ${flagList(options)}${asPrompt} (see 'a3s ${command} --help')`,
+        `unknown option '${flag}'${resume ?? (close === undefined ? '' : ` (did you mean --${close}?)`)}; a3s ${command} takes ${flagList(options)}${asPrompt} (see 'a3s ${command} --help')`,
       );
     }
     // `--yolo=false`: a switch takes no value.

@@ -1,17 +1,42 @@
 /** The workspace's config file paths, checked before any command reads them. */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_FILE_NAMES } from '@a3s-code/core';
 import { UsageError } from './errors.js';
+import { shellWord } from './shell-quote.js';
+
+/**
+ * The problem of a config path that is a symbolic link to nothing (a missing file or folder, a
+ * loop), or `undefined`: such a file would be taken for no config file at all, without a word.
+ */
+export function danglingConfigLink(path: string): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+    statSync(path);
+    return undefined;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'ELOOP') return undefined;
+    let target = '?';
+    try {
+      target = readlinkSync(path);
+    } catch {
+      return undefined; // not a link after all (gone meanwhile)
+    }
+    return `${path} is a symbolic link to '${target}', which leads to no file (${code}): a3s reads the workspace's config file through it. Point the link at the config file, or remove it (rm ${shellWord(path)}) and run a3s init to write a new one`;
+  }
+}
 
 /**
  * Refuses a config path of the workspace `dir` that is there but is no file (a folder named
- * `a3s.config.json`): it would be skipped without a word.
+ * `a3s.config.json`), or is a symbolic link to nothing: either would be skipped without a word.
  * @throws UsageError naming the path and what it must be.
  */
 export function checkConfigPaths(dir: string): void {
   for (const name of CONFIG_FILE_NAMES) {
     const path = join(dir, name);
+    const dangling = danglingConfigLink(path);
+    if (dangling !== undefined) throw new UsageError(dangling);
     if (existsSync(path) && !statSync(path).isFile())
       throw new UsageError(`${path} is not a file; the workspace's configuration is a JSON file (a3s init writes one)`);
   }

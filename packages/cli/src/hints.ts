@@ -90,10 +90,17 @@ function damagedLogHint(command: string, f: Failure, message: string): string | 
   return `line ${line} of ${file} is damaged; a3s never rewrites a log (it only appends), so it stays so. Lines 1 to ${line - 1} before it are intact: to keep them, copy the log aside and cut it before the damaged line (cp ${log} ${aside} && head -n ${line - 1} ${aside} > ${log}; what came after it stays only in the copy)${fresh}`;
 }
 
-/** A message in the CLI's words for an error whose own message speaks to SDK programs. */
+/**
+ * A message in the CLI's words for an error whose own message speaks to SDK programs: no model, or
+ * a change nothing verified (`COMPLETION_INCOMPLETE`, whose SDK advice, `verifyCommands` or a
+ * waiver, a CLI user has no way to follow: its hints say what to do instead).
+ */
 export function cliMessage(e: unknown): string | undefined {
-  if ((e as Failure | null)?.code === 'MODEL_NOT_CONFIGURED')
+  const f = e as (Failure & { readonly details?: { readonly reason?: unknown }; readonly digest?: unknown }) | null;
+  if (f?.code === 'MODEL_NOT_CONFIGURED')
     return 'no model is configured: pass --model <provider>/<model>, put "model" in a3s.config.json (a3s init writes one), or set A3S_MODEL';
+  if (f?.code === 'COMPLETION_INCOMPLETE' && typeof f.details?.reason === 'string' && typeof f.digest === 'string')
+    return `the run changed the workspace but cannot complete: ${f.details.reason} (effect digest ${f.digest.slice(0, 12)}…)`;
   return undefined;
 }
 

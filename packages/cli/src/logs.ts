@@ -16,6 +16,7 @@ import {
 } from '@a3s-code/effect';
 import { readFactLogFile } from '@a3s-code/core';
 import { UsageError } from './errors.js';
+import { checkStateRoot } from './state-root.js';
 
 /** The folder holding a workspace's logs. */
 export function logFolder(workspace: string): string {
@@ -44,6 +45,7 @@ export function resolveLog(arg: string, workspace: string, cwd: string): string 
   }
   const asThread = join(workspace, effectLogPath(arg));
   if (existsSync(asThread)) return asThread;
+  checkStateRoot(workspace, true);
   throw new UsageError(
     `no fact log '${arg}': not a file or folder, and no session '${arg}' in ${logFolder(workspace)} (list them with 'a3s sessions${workspace === cwd ? '' : ` --cwd ${workspace}`}')`,
   );
@@ -125,6 +127,7 @@ export function listLogs(workspace: string): SessionLogEntry[] {
  * @throws UsageError when something else stands where the folder should be (a file, a FIFO).
  */
 function logsIn(dir: string): SessionLogEntry[] {
+  if (basename(dirname(dir)) === '.a3s') checkStateRoot(dirname(dirname(dir)), true);
   if (!existsSync(dir)) return [];
   if (!statSync(dir).isDirectory())
     throw new UsageError(

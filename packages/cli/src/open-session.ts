@@ -13,6 +13,7 @@ import { checkConfigPaths } from './config-path.js';
 import { EXIT, UsageError } from './errors.js';
 import { vibeNote, vibeStart } from './vibe-settings.js';
 import { cliWorkflowPack } from './flows/index.js';
+import { checkStateRoot } from './state-root.js';
 import { checkWorkspaceTrust } from './workspace-trust.js';
 
 /** Session options plus the CLI's own: where `dynamic_workflow` progress goes (nowhere by default). */
@@ -97,6 +98,8 @@ export async function openSession(
   extra: CliSessionOptions = {},
   resume?: string,
 ): Promise<OpenedSession> {
+  // The session keeps its log in .a3s: a file or a link there is named before anything opens.
+  checkStateRoot(flags.cwd, false);
   const agent = await agentFor(flags, env);
   const { workflowProgress, ...rest } = extra;
   const vibe = await vibeStart(flags);

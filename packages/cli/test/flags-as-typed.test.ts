@@ -71,6 +71,17 @@ describe('flags as people type them', () => {
     }
   });
 
+  it('--resume on a3s code or a3s run points at a3s sessions --resume <id> and --session <id>', async () => {
+    for (const command of ['code', 'run']) {
+      const r = await cli([command, '--resume', 's1']);
+      expect(r.status, command).toBe(2);
+      expect(r.stderr.split('\n')[0]).toContain(
+        `a3s ${command}: unknown option '--resume' (did you mean a3s sessions --resume <id>, or a3s ${command} --session <id>?); a3s ${command} takes`,
+      );
+      expect(r.stderr).not.toContain('a prompt that starts with a dash');
+    }
+  });
+
   it('a value given to a switch is refused naming the switch; -m=<model> reads as --model=<model>', async () => {
     for (const [args, flag] of [
       [['run', '--yolo=false', 'hi'], '--yolo'],

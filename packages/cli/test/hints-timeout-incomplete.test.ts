@@ -4,7 +4,7 @@
 import { LlmError } from '@a3s-code/core';
 import { describe, expect, it } from 'vitest';
 import { hintsFor } from '../src/hints.js';
-import { runMain, scriptFile, tempRepo } from './kit.js';
+import { a3s, runMain, scriptFile, tempRepo } from './kit.js';
 
 describe('LLM_TIMEOUT', () => {
   it("names the provider's base URL, the network, and that the CLI has no setting for the limits", () => {
@@ -46,5 +46,22 @@ describe('COMPLETION_INCOMPLETE', () => {
     );
     const code = hintsFor('code', { code: 'COMPLETION_INCOMPLETE', message: 'x' });
     expect(code[0]).toContain('type a prompt that asks it to check its work with the verify tool');
+  });
+
+  it('the error line of a3s run and a3s code names no SDK-only remedy (verifyCommands, a waiver)', async () => {
+    const turns = [
+      { text: 'Writing.', tool_calls: [{ id: 'w1', name: 'write', args: { file_path: 'a.txt', content: 'x' } }] },
+      ...Array.from({ length: 4 }, () => ({ text: 'Done.' })),
+    ];
+    const model = `scripted:${scriptFile(turns)}`;
+    const run = await runMain(['run', '--yolo', '--model', model, '--cwd', tempRepo(), 'write it']);
+    const code = a3s(['code', '--yolo', '--model', model, '--cwd', tempRepo()], { NO_COLOR: '1' }, 'write it\n');
+    for (const r of [run, code]) {
+      expect(r.stderr).toMatch(
+        /COMPLETION_INCOMPLETE: the run changed the workspace but cannot complete: the changes have not been verified \(effect digest [0-9a-f]{12}…\)\n/,
+      );
+      expect(r.stderr).not.toMatch(/verifyCommands|waive/);
+      expect(r.status).toBe(1);
+    }
   });
 });

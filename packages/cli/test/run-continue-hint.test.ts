@@ -1,7 +1,7 @@
 // The line `a3s run` prints when a run parks (exit 3) or is interrupted (130): a command that
 // continues the session as it is, with the model named on the command line, quoted for a shell.
 // And `-` (the prompt from stdin) among other prompt words: a usage error, not prompt text.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +22,22 @@ describe('a3s run: how to continue a run', () => {
     const line = r.stdout.split('\n').find((l) => l.startsWith('continue it with:'));
     expect(line).toBe(
       `continue it with: a3s sessions --resume ${/session: (\S+)/.exec(r.stdout)?.[1]} --model 'scripted:${file.replace("'", "'\\''")}' (or rerun with --yolo)`,
+    );
+  });
+
+  it('a scripted model given by a relative path is named by its absolute path, so the line works from any folder', async () => {
+    const dir = tempRepo();
+    const started = mkdtempSync(join(tmpdir(), 'a3s-started-'));
+    const file = join(started, 'script', 'model.json');
+    mkdirSync(join(started, 'script'));
+    writeFileSync(file, JSON.stringify({ turns: [WRITE_TURN] }));
+    const r = await runMain(['run', '--model', 'scripted:script/model.json', '--cwd', dir, 'write it'], {
+      cwd: started,
+    });
+    expect(r.status).toBe(3);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('continue it with:'));
+    expect(line).toBe(
+      `continue it with: a3s sessions --resume ${/session: (\S+)/.exec(r.stdout)?.[1]} --cwd ${dir} --model scripted:${file} (or rerun with --yolo)`,
     );
   });
 

@@ -12,7 +12,7 @@ import { EXIT } from '../errors.js';
 import { planResume, undeliveredSteers } from '../interactive/continuation.js';
 import { LineReader } from '../interactive/line-reader.js';
 import { RunInput, type UndeliveredSteer } from '../interactive/run-input.js';
-import { slashProblem, toggleVibe } from '../interactive/slash.js';
+import { attachmentPath, slashProblem, toggleVibe } from '../interactive/slash.js';
 import { terminalConfirmation, terminalQuestions } from '../interactive/prompts.js';
 import {
   FLOW_COMMANDS,
@@ -22,7 +22,7 @@ import {
   progressLine,
   runFlowCommand,
 } from '../interactive/flow-command.js';
-import { hintsFor } from '../hints.js';
+import { cliMessage, hintsFor } from '../hints.js';
 import type { Io, Out } from '../io.js';
 import { runCost } from '../cost.js';
 import { closeOnSigterm, closeOrQuit, openSession, type OpenedSession } from '../open-session.js';
@@ -182,7 +182,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
   });
   /** `/image` and `/file`: attached to the next prompt, or during a run to the next steer. */
   const attach = (command: string, text: string): void => {
-    const path = text.slice(command.length).trim();
+    const path = attachmentPath(text, command);
     try {
       input.attach(
         attachmentFor(command === '/image' ? 'image' : 'file', path, session.dir, session.dir, command),
@@ -278,7 +278,9 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       lastFailed = true;
       print.newline();
       io.stderr.write(
-        errStyle.red(`${(e as { code?: string }).code ?? 'error'}: ${terminalText((e as Error).message)}\n`),
+        errStyle.red(
+          `${(e as { code?: string }).code ?? 'error'}: ${terminalText(cliMessage(e) ?? (e as Error).message)}\n`,
+        ),
       );
       for (const hint of hintsFor('code', e)) io.stderr.write(errStyle.dim(`hint: ${hint}\n`));
     } finally {

@@ -4,13 +4,15 @@
  * An existing config file (`a3s.config.json`, else `.a3s/config.json`) is never overwritten
  * without `--force`, and with it that file is overwritten in place.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { A3sError } from '@a3s-code/effect';
 import { CONFIG_FILE_NAMES, CONFIG_SCHEMA_FILE, parseCodeConfig } from '@a3s-code/core';
 import { describeProviders } from '@a3s-code/sdk';
 import { checkModelFlag, parse } from '../args.js';
+import { danglingConfigLink } from '../config-path.js';
+import { shellWord } from '../shell-quote.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 
@@ -30,9 +32,14 @@ Options:
       --force          overwrite the workspace's existing config file (the one a3s reads)
   -h, --help           show this help`;
 
-/** Why the config file could not be written, in plain words, with the way out. */
+/**
+ * Why the config file could not be written, in plain words, with the way out: the file's own
+ * permissions when the folder is writable and the file is there, else the folder's.
+ */
 function unwritable(path: string, e: unknown): string {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if ((code === 'EACCES' || code === 'EPERM') && existsSync(path) && writable(dirname(path)))
+    return `cannot write ${path}: permission denied on the file itself (its folder is writable): make it writable (chmod u+w ${shellWord(path)}) and run a3s init --force again, or remove it first`;
   const why =
     code === 'EACCES' || code === 'EPERM'
       ? 'permission denied'
@@ -40,6 +47,16 @@ function unwritable(path: string, e: unknown): string {
         ? 'the file system is read-only'
         : (e as Error).message;
   return `cannot write ${path}: ${why}; run a3s init in a folder you can write to, or pass --cwd <dir>`;
+}
+
+/** Whether this process may create files in `folder`. */
+function writable(folder: string): boolean {
+  try {
+    accessSync(folder, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Where `@a3s-code/core`'s shipped schema is on disk, and that package's version. */
@@ -108,6 +125,11 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
   const workspace = resolve(io.cwd, values.cwd ?? '.');
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
     throw new UsageError(`--cwd: '${workspace}' is not a folder`);
+  // A config file that is a link to nothing: writing through it would fail, or create its target.
+  for (const name of CONFIG_FILE_NAMES) {
+    const dangling = danglingConfigLink(join(workspace, name));
+    if (dangling !== undefined) throw new UsageError(dangling);
+  }
   const first = join(workspace, CONFIG_FILE_NAMES[0]!);
   if (existsSync(first) && statSync(first).isDirectory())
     throw new UsageError(`${first} is a folder, not a file; remove or rename it, then run a3s init again`);

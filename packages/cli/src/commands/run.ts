@@ -4,6 +4,7 @@
  * run parks (exit 3) and can be continued with `a3s sessions --resume <id>`; calls nested inside
  * another tool that would ask are refused. Ctrl-C interrupts the run; a second Ctrl-C exits.
  */
+import { isAbsolute, resolve } from 'node:path';
 import { NO_APPROVER_REASON, type ConfirmationManager, type RunResult } from '@a3s-code/sdk';
 import {
   checkSessionFlag,
@@ -19,7 +20,7 @@ import { newSessionNote } from '../session-lookup.js';
 import { flagAttachments } from '../attachments.js';
 import { EXIT, UsageError } from '../errors.js';
 import { errorJson, eventJson } from '../event-json.js';
-import { hintsFor } from '../hints.js';
+import { cliMessage, hintsFor } from '../hints.js';
 import type { Io } from '../io.js';
 import { runCost } from '../cost.js';
 import { progressLine } from '../interactive/flow-command.js';
@@ -119,13 +120,23 @@ function firstBadByte(bytes: Buffer): number {
 function resumeCommand(id: string, flags: SessionFlags, startedIn: string): string {
   const words = ['a3s sessions', flagWords('--resume', id)];
   if (flags.cwd !== startedIn) words.push(flagWords('--cwd', flags.cwd));
-  if (flags.model !== undefined) words.push(flagWords('--model', flags.model));
+  if (flags.model !== undefined) words.push(flagWords('--model', anchoredModel(flags.model, startedIn)));
   // The modes the run was in: resumed without them, a plan-mode run could go on writing.
   if (flags.plan) words.push('--plan');
   if (flags.vibe === true) words.push('--vibe');
   for (const [tier, model] of Object.entries(flags.vibeTiers ?? {}))
     words.push(flagWords('--vibe-tier', `${tier}=${model}`));
   return words.join(' ');
+}
+
+/**
+ * `spec` with a relative `scripted:` file made absolute against `startedIn` (where `--model`
+ * resolves it), so a printed command line works from any folder; other specs as they are.
+ */
+function anchoredModel(spec: string, startedIn: string): string {
+  if (!spec.startsWith('scripted:')) return spec;
+  const file = spec.slice('scripted:'.length);
+  return file === '' || isAbsolute(file) ? spec : `scripted:${resolve(startedIn, file)}`;
 }
 
 /** Runs `a3s run`. */
@@ -241,7 +252,9 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
       return EXIT.usage;
     }
     io.stderr.write(
-      err.red(`run failed: ${typeof code === 'string' ? `${code}: ` : ''}${terminalText((e as Error).message)}\n`),
+      err.red(
+        `run failed: ${typeof code === 'string' ? `${code}: ` : ''}${terminalText(cliMessage(e) ?? (e as Error).message)}\n`,
+      ),
     );
     const resume = resumeCommand(session.sessionId, flags, io.cwd);
     for (const hint of hintsFor('run', e, { resume })) io.stderr.write(`hint: ${terminalText(hint)}\n`);

@@ -14,6 +14,7 @@ import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { logHolder, type LogHolder } from '../log-lock.js';
 import { listLogs, loadLog } from '../logs.js';
+import { checkStateRoot } from '../state-root.js';
 import { flagWords } from '../shell-quote.js';
 import { styleFor } from '../style.js';
 import { terminalText } from '@a3s-code/core';
@@ -223,6 +224,7 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
   const workspace = resolve(io.cwd, values.cwd ?? '.');
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
     throw new UsageError(`--cwd: '${workspace}' is not a folder`);
+  checkStateRoot(workspace, true);
   if (values.resume !== undefined) {
     const id = values.resume;
     if (id.trim() === '') throw new UsageError('--resume: needs a session id (see a3s sessions)');

@@ -15,6 +15,7 @@ interface Waiter {
 /** Reads lines from a terminal or a pipe. */
 export class LineReader {
   readonly #rl: Interface;
+  readonly #output: Out;
   readonly #waiters: Waiter[] = [];
   readonly #buffered: string[] = [];
   #closed = false;
@@ -22,6 +23,7 @@ export class LineReader {
   onIdleLine: ((line: string) => boolean) | undefined;
 
   constructor(input: Readable, output: Out, terminal: boolean) {
+    this.#output = output;
     this.#rl = createInterface({
       input,
       output: output as NodeJS.WritableStream,
@@ -49,10 +51,17 @@ export class LineReader {
     };
   }
 
-  /** Shows `prompt` and resolves with the next line, or `null` at end of input. Rejects when `signal` aborts. */
+  /**
+   * Shows `prompt` and resolves with the next line, or `null` at end of input. Rejects when
+   * `signal` aborts. A line that came in before the question (piped input is read ahead) is shown
+   * after its prompt, so the output says which question each line answered.
+   */
   read(prompt: string, signal?: AbortSignal): Promise<string | null> {
     const kept = this.#buffered.shift();
-    if (kept !== undefined) return Promise.resolve(kept);
+    if (kept !== undefined) {
+      this.#output.write(`${prompt}${kept}\n`);
+      return Promise.resolve(kept);
+    }
     if (this.#closed) return Promise.resolve(null);
     if (signal?.aborted) return Promise.reject(signal.reason);
     this.#rl.setPrompt(prompt);

@@ -25,11 +25,22 @@ export function slashProblem(line: string): string | undefined {
   }
   if (BARE.includes(command) && args.length > 0)
     return `usage: ${command} (it takes no arguments; got '${args.join(' ')}')`;
-  if ((command === '/image' || command === '/file') && args.length === 0)
+  if ((command === '/image' || command === '/file') && attachmentPath(line, command) === '')
     return `usage: ${command} <path>, e.g. ${command} ${command === '/image' ? 'shot.png' : 'app.log'}`;
   if (command === '/vibe' && (args.length > 1 || (args.length === 1 && args[0] !== 'on' && args[0] !== 'off')))
     return `usage: /vibe, /vibe on or /vibe off (not '${args.join(' ')}')`;
   return undefined;
+}
+
+/**
+ * The path of `/image <path>` or `/file <path>` (`line` starts with `command`): the rest of the
+ * line, without the one pair of quotes around it, single or double, that a terminal adds when a
+ * file with a space in its name is dragged onto it (`/file "my file.txt"`).
+ */
+export function attachmentPath(line: string, command: string): string {
+  const path = line.trim().slice(command.length).trim();
+  const quoted = path.length >= 2 && (path[0] === '"' || path[0] === "'") && path.at(-1) === path[0];
+  return quoted ? path.slice(1, -1) : path;
 }
 
 /** `/vibe`, `/vibe on`, `/vibe off` (checked by `slashProblem`): switches vibe mode and says what changed. */

@@ -75,6 +75,19 @@ describe('config files', () => {
     expect(await loadCodeConfig(bom)).toEqual({ model: 'openai/gpt-4o' });
   });
 
+  it('BUILD-08: an mcpServers entry whose command or url has the wrong form names that key, the file, line and column', async () => {
+    const d = fileWith('{\n  "mcpServers": {\n    "x": { "command": 5 }\n  }\n}\n');
+    const e = await failureOf(loadCodeConfig(d));
+    expect(e.code).toBe('SESSION_CONFIGURATION');
+    expect(e.message).toContain(`mcpServers.x.command: must be a non-empty string`);
+    expect(e.message).toContain(`(in ${join(d, 'a3s.config.json')}:3:23)`);
+    const u = fileWith('{\n  "mcpServers": {\n    "x": { "url": "ftp://x" }\n  }\n}\n');
+    const f = await failureOf(loadCodeConfig(u));
+    expect(f.code).toBe('SESSION_CONFIGURATION');
+    expect(f.message).toContain(`mcpServers.x.url: must be an http:// or https:// URL`);
+    expect(f.message).toContain(`(in ${join(u, 'a3s.config.json')}:3:19)`);
+  });
+
   it('BUILD-08: a malformed permission rule names its key path, the grammar and the file, line and column', async () => {
     const d = fileWith('{\n  "permissions": {\n    "deny": ["bash(rm:*)", "bash("]\n  }\n}\n');
     const e = await failureOf(loadCodeConfig(d));

@@ -13,11 +13,10 @@ import { lazyZod, type Zod } from '../tools/zod-loader.js';
 import { objectIssue, vibeSchema } from './config-schema-vibe.js';
 import { governanceSchema } from './config-schema-governance.js';
 import { requiredChecksSchema } from './config-schema-gate.js';
+import { mcpServersSchema } from './config-schema-mcp.js';
 
 /** The prefix of an offline scripted model file (`scripted:<file.json>`), resolved by the SDK. */
 export const SCRIPTED_MODEL_PREFIX = 'scripted:';
-
-const MCP_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/;
 
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 const field = (v: unknown, key: string): unknown => (isObject(v) ? Reflect.get(v as object, key) : undefined);
@@ -130,30 +129,7 @@ function buildConfigSchemas(z: Zod) {
     defaultDecision: oneOf(['allow', 'deny', 'ask']).optional(),
   });
 
-  const mcpServers = z
-    .record(
-      z.string(),
-      z.record(z.string(), z.unknown(), { error: 'must be an object with `command` (stdio) or `url` (remote)' }),
-      { error: 'must be an object mapping server names to entries' },
-    )
-    .superRefine((value, ctx) => {
-      for (const [name, entry] of Object.entries(value)) {
-        if (name.length > 64 || !MCP_NAME.test(name))
-          ctx.addIssue({
-            code: 'custom',
-            path: [name],
-            message: "is not a valid server name: 1..64 of [A-Za-z0-9_-], starting with a letter or digit, no '__'",
-          });
-        const local = typeof entry.command === 'string' && entry.command.length > 0;
-        const remote = typeof entry.url === 'string' && entry.url.length > 0;
-        if (local === remote)
-          ctx.addIssue({
-            code: 'custom',
-            path: [name],
-            message: 'needs exactly one of `command` (a stdio server) or `url` (a Streamable HTTP / SSE server)',
-          });
-      }
-    });
+  const mcpServers = mcpServersSchema(z);
 
   const commandHook = strict({
     matcher: str('a tool-name glob').optional(),

@@ -26,6 +26,8 @@ describe('BUILD-07/08: each invalid configuration names its key path and the all
     [{ mcpServers: { bad__name: { command: 'x' } } }, 'mcpServers.bad__name', /server name/],
     [{ mcpServers: { gh: { command: 'x', url: 'http://y' } } }, 'mcpServers.gh', /exactly one of `command`/],
     [{ mcpServers: { gh: 'npx gh' } }, 'mcpServers.gh', /`command`.*`url`/],
+    [{ mcpServers: { x: { command: 5 } } }, 'mcpServers.x.command', /must be a non-empty string/],
+    [{ mcpServers: { x: { url: 'ftp://x' } } }, 'mcpServers.x.url', /must be an http:\/\/ or https:\/\/ URL/],
     [{ skillDirs: 'skills' }, 'skillDirs', /array of folder paths/],
     [{ agentDirs: [''] }, 'agentDirs[0]', /folder path/],
     [{ budgets: { llm: { maxTokens: 0 } } }, 'budgets.llm.maxTokens', /integer from 1/],

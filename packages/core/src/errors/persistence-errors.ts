@@ -58,7 +58,7 @@ export class StateFolderError extends A3sError {
   constructor(path: string, problem: string) {
     super(
       'WORKSPACE_PATH',
-      `state folder: ${path} ${problem}; allowed: a real folder inside the workspace (remove the link, or use persistence: 'memory')`,
+      `state folder: ${path} ${problem}; allowed: a real folder inside the workspace (${problem === 'is a symbolic link' ? 'remove the link' : 'move or remove what is there'}; the runtime then creates the folder)`,
       { details: { field: 'state folder', path } },
     );
     this.path = path;

@@ -166,6 +166,10 @@ describe('FileFactStore', () => {
     expect(e).toBeInstanceOf(FactLogLockedError);
     expect(A3sError.hasCode(e, 'FACT_LOG_LOCKED')).toBe(true);
     expect((e as Error).message).toContain(`process ${process.pid}`);
+    // The message names the log, the file a person knows, not its lock file.
+    const log = join(ws, '.a3s', 'effect-log', 'l.jsonl');
+    expect((e as Error).message).toContain(`fact log '${log}' is open for writing`);
+    expect((e as Error).message).not.toContain('.lock');
     await a.close();
     await track(FileFactStore.open(ws, 'l'));
   });

@@ -102,6 +102,20 @@ describe('a linked state folder is refused before anything is written through it
     writeFileSync(join(ws2, '.a3s', 'sessions'), 'x');
     await expect(mkdirState(join(ws2, '.a3s', 'sessions'))).rejects.toMatchObject({ problem: 'is not a folder' });
   });
+
+  it('LOG-05: the refusal says what to do about what is there, and no more (a link is removed, a file moved)', async () => {
+    const linked = tmp();
+    symlinkSync(tmp(), join(linked, '.a3s'));
+    const link = await mkdirState(join(linked, '.a3s', 'effect-log')).catch((e: Error) => e);
+    expect((link as Error).message).toContain('(remove the link; the runtime then creates the folder)');
+    const file = tmp();
+    writeFileSync(join(file, '.a3s'), 'x');
+    const message = ((await mkdirState(join(file, '.a3s', 'effect-log')).catch((e: Error) => e)) as Error).message;
+    expect(message).toContain(`${join(file, '.a3s')} is not a folder`);
+    expect(message).toContain('(move or remove what is there; the runtime then creates the folder)');
+    // Memory persistence alone would not help: the session store and memories keep files there too.
+    expect(message).not.toMatch(/link|persistence/);
+  });
 });
 
 describe('a state folder on a read-only file system', () => {

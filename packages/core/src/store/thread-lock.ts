@@ -14,16 +14,23 @@ import { A3sError } from '@a3s-code/effect';
 import { FactLogFileError, openRegular, READ_OWN_FLAGS } from './log-file.js';
 import { processAlive } from '../invoker/process-alive.js';
 
-/** Another live process holds the thread's write lock. */
+/** The name a log's lock file adds to the log's (`<log>.lock`). */
+const LOCK_SUFFIX = '.lock';
+
+/**
+ * Another live process holds the thread's write lock. `path` is the lock file (`<log>.lock`); the
+ * message names the log it guards, the file a person knows (`details.path` keeps the lock's path).
+ */
 export class FactLogLockedError extends A3sError {
   constructor(path: string, owner: LockOwner) {
+    const log = path.endsWith(LOCK_SUFFIX) ? path.slice(0, -LOCK_SUFFIX.length) : path;
     super(
       'FACT_LOG_LOCKED',
       owner.pid === process.pid && owner.host === hostname()
-        ? `fact log '${path}' is open for writing by this process (process ${owner.pid} on ${owner.host}): another session of it has this sessionId open; close that session first, or open this one with another sessionId`
-        : `fact log '${path}' is open for writing by process ${owner.pid} on ${owner.host}; close that session first`,
+        ? `fact log '${log}' is open for writing by this process (process ${owner.pid} on ${owner.host}): another session of it has this sessionId open; close that session first, or open this one with another sessionId`
+        : `fact log '${log}' is open for writing by process ${owner.pid} on ${owner.host}; close that session first`,
       {
-        details: { path, pid: owner.pid, host: owner.host },
+        details: { path, log, pid: owner.pid, host: owner.host },
       },
     );
   }
