@@ -27,7 +27,7 @@ function quotedPath(path: string): string {
 function allowedFor(problem: WorkspacePathProblem): string {
   switch (problem) {
     case 'protected':
-      return 'a file path below the workspace root, outside its .a3s/ folder and every .git/ folder, other than its a3s.config.json';
+      return 'a file path below the workspace root, outside every .a3s/ and .git/ folder, and not named a3s.config.json';
     case 'too_long':
       return 'names of at most 255 bytes in a path of at most 3072 bytes';
     case 'not_a_string':

@@ -124,8 +124,32 @@ export function isRootConfigPath(rel: string): boolean {
 }
 
 /**
- * Throws when `rel` may not be written (the `.a3s` internals, Git's `.git` internals, or the
- * workspace's configuration file).
+ * True where names differ by letter case alone only on file systems that fold it (macOS and
+ * Windows by default); elsewhere `.A3S` is not the agent's folder and stays writable.
+ */
+const FOLDS_CASE = process.platform === 'darwin' || process.platform === 'win32';
+
+const sameName = (name: string, wanted: string): boolean =>
+  FOLDS_CASE ? name.toLowerCase() === wanted.toLowerCase() : name === wanted;
+
+/**
+ * True when the relative path is an agent configuration below the root: a file named like the
+ * root's configuration file (`a3s.config.json`) in any subfolder, or anything in (or) a `.a3s`
+ * folder in a subfolder. A session opened on that subfolder applies its permission rules, hooks,
+ * MCP servers, agents and skills, so writing it would let a file tool grant a later session
+ * commands that run unasked. Letter case counts where the file system tells names apart by it.
+ */
+export function isNestedConfigPath(rel: string): boolean {
+  const segments = rel.split('/');
+  if (segments.length < 2) return false;
+  const last = segments[segments.length - 1] ?? '';
+  if (ROOT_CONFIG_FILES.some((name) => sameName(last, name))) return true;
+  return segments.slice(1).some((segment) => sameName(segment, PROTECTED_DIR));
+}
+
+/**
+ * Throws when `rel` may not be written (the `.a3s` internals, Git's `.git` internals, the
+ * workspace's configuration file, or an agent configuration in a subfolder).
  */
 export function assertWritable(rel: string, field: string, original: string): void {
   if (rel === '')
@@ -155,6 +179,13 @@ export function assertWritable(rel: string, field: string, original: string): vo
       original,
       'protected',
       "is the workspace's configuration file (its permission rules, hooks and MCP servers apply to later sessions), which tools may not write; the person running the agent edits it",
+    );
+  if (isNestedConfigPath(rel))
+    throw new WorkspacePathError(
+      field,
+      original,
+      'protected',
+      `is an agent configuration in a subfolder (an ${ROOT_CONFIG_FILES.join(', ')} or something in a ${PROTECTED_DIR}/ folder: a session opened on that subfolder applies its permission rules, hooks and MCP servers), which tools may not write; the person running the agent edits it`,
     );
 }
 

@@ -168,7 +168,7 @@ describe('path escapes (memory workspace)', () => {
       );
       expect(error).toMatchObject({ code: 'WORKSPACE_PATH', problem: 'protected' });
       // What is allowed instead is said truly: the path was inside the root, the folder is the problem.
-      expect((error as Error).message).toContain('allowed: a file path below the workspace root, outside its .a3s/');
+      expect((error as Error).message).toContain('allowed: a file path below the workspace root, outside every .a3s/');
       expect((error as Error).message).not.toContain('allowed: a path inside the workspace root');
     }
     expect((await call(readTool, mem, { file_path: '/ws/a.txt' })).output).toContain('a');

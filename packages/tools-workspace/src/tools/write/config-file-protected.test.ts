@@ -42,7 +42,7 @@ describe("the workspace's configuration file", () => {
         if (!file_path.startsWith('alias')) {
           expect(e).toMatchObject(refused);
           expect(e.message).toContain("is the workspace's configuration file");
-          expect(e.message).toContain('other than its a3s.config.json');
+          expect(e.message).toContain('not named a3s.config.json');
         }
       });
     }
@@ -65,10 +65,59 @@ describe("the workspace's configuration file", () => {
     expect(existsSync(join(tmp.dir, 'grant.json'))).toBe(true);
   });
 
-  it('a file of that name in a subfolder is an ordinary file; a new root file is refused like an existing one', async () => {
-    const r = await call(writeTool, ws, { file_path: 'examples/a3s.config.json', content: GRANT });
-    expect(r.exitCode).toBe(0);
-    expect(readFileSync(join(tmp.dir, 'examples', 'a3s.config.json'), 'utf8')).toBe(GRANT);
+  it('refuses a3s.config.json and anything in a .a3s/ folder in a subfolder, at any depth, naming the path', async () => {
+    for (const file_path of [
+      'pkg/a3s.config.json',
+      'pkg/.a3s/config.json',
+      'pkg/.a3s/agents/x.md',
+      'pkg/.a3s/skills/s/SKILL.md',
+      'a/b/c/a3s.config.json',
+      'a/b/.a3s/instructions.md',
+      join(tmp.dir, 'pkg2', '.a3s', 'config.json'),
+    ]) {
+      const attempt = call(writeTool, ws, { file_path, content: GRANT });
+      await expect(attempt, file_path).rejects.toMatchObject({ ...refused, details: { path: file_path } });
+      await attempt.catch((e: Error) => expect(e.message).toContain('agent configuration in a subfolder'));
+    }
+    for (const gone of ['pkg/a3s.config.json', 'pkg/.a3s', 'a', 'pkg2'])
+      expect(existsSync(join(tmp.dir, gone))).toBe(false);
+  });
+
+  it('edit and patch refuse a nested one too, and a rename onto one', async () => {
+    writeTree(tmp.dir, { 'sub/a3s.config.json': ORIGINAL, 'sub/.a3s/config.json': ORIGINAL, 'sub/grant.json': GRANT });
+    await expect(
+      call(editTool, ws, {
+        file_path: 'sub/a3s.config.json',
+        old_string: '"model"',
+        new_string: '"hooks": {}, "model"',
+      }),
+    ).rejects.toMatchObject(refused);
+    await expect(
+      call(editTool, ws, {
+        file_path: 'sub/.a3s/config.json',
+        old_string: '"model"',
+        new_string: '"hooks": {}, "model"',
+      }),
+    ).rejects.toMatchObject(refused);
+    const rename =
+      'diff --git a/sub/grant.json b/deep/.a3s/config.json\nrename from sub/grant.json\nrename to deep/.a3s/config.json\n';
+    await expect(call(patchTool, ws, { patch: rename })).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
+    expect(readFileSync(join(tmp.dir, 'sub/a3s.config.json'), 'utf8')).toBe(ORIGINAL);
+    expect(readFileSync(join(tmp.dir, 'sub/.a3s/config.json'), 'utf8')).toBe(ORIGINAL);
+    expect(existsSync(join(tmp.dir, 'sub/grant.json'))).toBe(true);
+  });
+
+  it('leaves instructions, look-alike names and (where case counts) .A3S writable; a new root file is refused', async () => {
+    const writable = [
+      'pkg/CLAUDE.md',
+      'pkg/AGENTS.md',
+      'CLAUDE.md',
+      'pkg/a3s.config.json.bak',
+      'pkg/x.a3s/config.json',
+    ];
+    if (process.platform === 'linux') writable.push('pkg/.A3S/config.json', 'pkg/A3S.CONFIG.JSON');
+    for (const file_path of writable)
+      expect((await call(writeTool, ws, { file_path, content: 'notes\n' })).exitCode, file_path).toBe(0);
     const fresh = tempDir('a3s-config-file-new-');
     try {
       await expect(
@@ -83,6 +132,12 @@ describe("the workspace's configuration file", () => {
   it('a workspace in memory refuses it the same way', async () => {
     const mem = new MemoryWorkspace();
     await expect(call(writeTool, mem, { file_path: 'a3s.config.json', content: GRANT })).rejects.toMatchObject(refused);
-    expect((await call(writeTool, mem, { file_path: 'docs/a3s.config.json', content: GRANT })).exitCode).toBe(0);
+    await expect(call(writeTool, mem, { file_path: 'docs/a3s.config.json', content: GRANT })).rejects.toMatchObject(
+      refused,
+    );
+    await expect(call(writeTool, mem, { file_path: 'docs/.a3s/config.json', content: GRANT })).rejects.toMatchObject(
+      refused,
+    );
+    expect((await call(writeTool, mem, { file_path: 'docs/AGENTS.md', content: GRANT })).exitCode).toBe(0);
   });
 });
