@@ -193,5 +193,11 @@ export function hintsFor(command: string, e: unknown, context: HintContext = {})
     return [
       `${preset.name} refused the key (HTTP ${String(f.status)}): check ${preset.keyEnv} ('a3s models' shows whether it is set)`,
     ];
+  // A state file or folder this user may not read (another user's .a3s, a chmod): named, with the fix.
+  const denied = /\b(?:EACCES|EPERM): [^,]*, \w+ '([^']+)'/.exec(message)?.[1];
+  if (f.code === 'SESSION_STORE' && denied !== undefined)
+    return [
+      `you may not read '${denied}': the workspace's .a3s folder and what is in it must be readable by the user running a3s (ls -ld '${denied}' shows its owner and mode; chmod u+rwx or chown it, or run a3s as its owner)`,
+    ];
   return [];
 }
