@@ -49,6 +49,24 @@ afterEach(async () => {
 });
 
 describe('patterns a model could send to hang or crash the matcher', () => {
+  it('ASTG-01: a metavariable repeated between $$$ runs against a very long list stops with AST_PATTERN_TOO_COSTLY, in bounded time and memory', async () => {
+    const call = governed();
+    put('ok.ts', `f(${Array.from({ length: 200 }, (_, i) => `a${i % 150}`).join(', ')});\n`);
+    const found = await call('ast_grep', { pattern: 'f($$$A, $X, $$$B, $X, $$$C)', path: 'ok.ts' });
+    expect(found.metadata).toMatchObject({ total: 1 });
+    put('long.ts', `f(${Array.from({ length: 3000 }, (_, i) => `a${i}`).join(', ')});\n`);
+    const started = Date.now();
+    const rss = process.memoryUsage().rss;
+    const r = await call('ast_grep', { pattern: 'f($$$A, $X, $$$B, $X, $$$C)', path: 'long.ts' });
+    expect(codeOf(r)).toBe('AST_PATTERN_TOO_COSTLY');
+    expect(r.output).toMatch(/long\.ts: matching this pattern at one place took more than 1000000 steps/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(600 * 2 ** 20);
+    // An anchored pattern on the same list is quick.
+    const anchored = await call('ast_grep', { pattern: 'f($$$A, a5, $$$B, a7, $$$C)', path: 'long.ts' });
+    expect(anchored.metadata).toMatchObject({ total: 1 });
+  }, 60_000);
+
   it('ASTG-01: several $$$ runs in one list against a long argument list end quickly, matching or not', async () => {
     const args = Array.from({ length: 90 }, (_, i) => i).join(', ');
     put('a.ts', `f(${args});\nconst z = 9999;\ng(${args}, 9999);\n`);

@@ -6,7 +6,8 @@
  * name), `AST_EDIT_UNKNOWN` (no staged edit has that id, or it was already resolved),
  * `AST_EDIT_STALE` (a file changed after the edit was staged), `AST_WRITE_FAILED` (writing an
  * accepted edit failed and what had been written was restored), `AST_REWRITE_TOO_LARGE` (the
- * rewritten files would pass the size one edit stages).
+ * rewritten files would pass the size one edit stages), `AST_PATTERN_TOO_COSTLY` (matching the
+ * pattern in one file would take more steps than one search may).
  */
 import { A3sError } from '@a3s-code/core';
 
@@ -22,7 +23,8 @@ export type AstErrorCode =
   | 'AST_METAVARIABLE_NAME'
   | 'AST_EDIT_UNKNOWN'
   | 'AST_EDIT_STALE'
-  | 'AST_WRITE_FAILED';
+  | 'AST_WRITE_FAILED'
+  | 'AST_PATTERN_TOO_COSTLY';
 
 /** A failure of `ast_grep`, `ast_edit` or `resolve`; `code` says which (see {@link AstErrorCode}). */
 export class AstError extends A3sError {

@@ -3,6 +3,7 @@
  * opened on the first call of an ast tool and closed with the session.
  */
 import { type OpenedResource, PermissionDeniedError, type ToolContext, type ToolResource } from '@a3s-code/core';
+import { AstError } from './ast-errors.js';
 import { EditStore } from './edit-store.js';
 import { decodeSource, digestOf } from './ast-files.js';
 import type { AstLanguage } from './languages.js';
@@ -63,7 +64,12 @@ export async function* matchFiles(
       continue;
     }
     if (!mayMatch(pattern, source)) continue;
-    const matches = await ast.match(pattern, source);
+    const matches = await ast.match(pattern, source).catch((e: unknown) => {
+      // Which file the pattern was too costly in: the model can leave it out or narrow the pattern.
+      if (e instanceof AstError && e.code === 'AST_PATTERN_TOO_COSTLY')
+        throw new AstError(e.code, `${path}: ${e.message}`, { ...e.details, path });
+      throw e;
+    });
     if (matches.length > 0) yield { path, source, digest: digestOf(bytes), matches };
   }
 }

@@ -8,7 +8,18 @@
  * trailing ones (`;`) at the end.
  */
 import type { Node, Tree } from 'web-tree-sitter';
+import { AstError } from './ast-errors.js';
 import type { CompiledPattern, PatternItem } from './pattern.js';
+
+/**
+ * Sequence steps one candidate match may take (about a second of work). A pattern that repeats a
+ * metavariable between `$$$` runs (`f($$$A, $X, $$$B, $X, $$$C)`) tries every split of a long
+ * list, and remembers each failure: without a bound it took minutes and gigabytes on one call
+ * with 10,000 arguments. An ordinary pattern takes a few steps a candidate.
+ */
+export const MAX_MATCH_STEPS = 1_000_000;
+/** Failed sequence matches remembered at most (about 100 MiB of keys). */
+const MAX_REMEMBERED_FAILURES = 1_000_000;
 
 /** A captured metavariable. */
 export interface AstCapture {
@@ -103,8 +114,19 @@ class Matcher {
   readonly #failed = new Set<string>();
   /** Per pattern item list: an id, and the names used by its items from each index on. */
   readonly #lists = new Map<readonly PatternItem[], { id: number; suffixNames: string[][] }>();
+  #steps = 0;
 
-  constructor(readonly source: string) {}
+  /** Starts the step count of one candidate match. */
+  startCandidate(): void {
+    this.#steps = 0;
+    // The failures are a cache: dropping them costs time, never correctness, and bounds memory.
+    if (this.#failed.size > MAX_REMEMBERED_FAILURES) this.#failed.clear();
+  }
+
+  constructor(
+    readonly source: string,
+    readonly maxSteps = MAX_MATCH_STEPS,
+  ) {}
 
   #list(items: readonly PatternItem[]): { id: number; suffixNames: string[][] } {
     let l = this.#lists.get(items);
@@ -151,6 +173,12 @@ class Matcher {
     endLine: number,
   ): boolean {
     if (pi === items.length) return this.#seqStep(items, pi, nodes, ti, b, whole, endAt, endLine);
+    if (++this.#steps > this.maxSteps)
+      throw new AstError(
+        'AST_PATTERN_TOO_COSTLY',
+        `matching this pattern at one place took more than ${this.maxSteps} steps (a metavariable repeated between $$$ runs tries every split of a long list): anchor it with literal code, or use fewer $$$ runs`,
+        { max_steps: this.maxSteps },
+      );
     const list = this.#list(items);
     // A target list is known by its first node (an empty one by where it ends: all empty lists
     // ending there behave alike).
@@ -252,8 +280,8 @@ export function mayMatch(pattern: CompiledPattern, source: string): boolean {
 }
 
 /** The matches of `pattern` in `tree` (parsed from `source`), in document order, nested ones included. */
-export function findMatches(pattern: CompiledPattern, tree: Tree, source: string): AstMatch[] {
-  const m = new Matcher(source);
+export function findMatches(pattern: CompiledPattern, tree: Tree, source: string, maxSteps?: number): AstMatch[] {
+  const m = new Matcher(source, maxSteps);
   const out: AstMatch[] = [];
   const first = pattern.roots[0]!;
   const candidates =
@@ -261,6 +289,7 @@ export function findMatches(pattern: CompiledPattern, tree: Tree, source: string
   if (pattern.roots.length === 1) {
     for (const node of candidates) {
       const b = new Bindings();
+      m.startCandidate();
       if (m.node(first, node, b)) out.push(matchOf(source, node, node, b));
     }
     return out;
@@ -273,6 +302,7 @@ export function findMatches(pattern: CompiledPattern, tree: Tree, source: string
     const at = siblings.findIndex((s) => s.startIndex === node.startIndex && s.endIndex === node.endIndex);
     if (at < 0) continue;
     const b = new Bindings();
+    m.startCandidate();
     if (m.seq(pattern.roots, 0, siblings, at, b, false, parent.endIndex, parent.endPosition.row) && m.stoppedAt > at)
       out.push(matchOf(source, node, siblings[m.stoppedAt - 1]!, b));
   }
