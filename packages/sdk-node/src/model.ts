@@ -103,7 +103,8 @@ export async function resolveModel(
   if (ref === undefined) return undefined;
   if (ref.startsWith(SCRIPTED_PREFIX)) {
     const file = ref.slice(SCRIPTED_PREFIX.length);
-    const client = await ScriptedLlmClient.fromFile(isAbsolute(file) ? file : resolve(cwd, file));
+    // Played as a model, not inspected: it keeps no copies of the requests it answers.
+    const client = await ScriptedLlmClient.fromFile(isAbsolute(file) ? file : resolve(cwd, file), { keepRequests: 0 });
     fromScriptFile.add(client);
     return client;
   }

@@ -137,3 +137,17 @@ describe('ScriptedLlmClient', () => {
     await expect(ScriptedLlmClient.fromFile(join(dir, 'zero.json'))).rejects.toThrow(/is not a regular file/);
   });
 });
+
+describe('ScriptedLlmClient keepRequests', () => {
+  it('keeps only the latest requests it is told to (none for a script played as a model)', async () => {
+    const drain = async (c: ScriptedLlmClient, text: string) => collectResponse(c.stream(req(text)));
+    const two = new ScriptedLlmClient([{ text: 'a' }, { text: 'b' }, { text: 'c' }], { keepRequests: 2 });
+    for (const t of ['1', '2', '3']) await drain(two, t);
+    expect(two.requests.map((r) => r.messages[0]!.content)).toEqual(['2', '3']);
+    expect(two.requestForks).toHaveLength(2);
+    const none = new ScriptedLlmClient([{ text: 'a' }], { keepRequests: 0 });
+    await drain(none, '1');
+    expect(none.requests).toEqual([]);
+    expect(none.remaining).toBe(0);
+  });
+});

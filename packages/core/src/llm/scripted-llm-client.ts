@@ -82,6 +82,12 @@ export interface ScriptedLlmClientOptions {
    * Default `true`; `false` plays a provider that cannot, so forked work stays one call at a time.
    */
   readonly forkable?: boolean;
+  /**
+   * How many of the latest requests {@link ScriptedLlmClient.requests} keeps (default: all, as
+   * tests read them). Each request carries the whole conversation, so keeping all of a long
+   * session grows with the square of its length; a script run as a model (`scripted:<file>`) keeps none.
+   */
+  readonly keepRequests?: number;
 }
 
 /** Plays back a script of turns; `requests` holds every request received, in order. */
@@ -108,10 +114,13 @@ export class ScriptedLlmClient implements LlmClient {
   private readonly source: string;
   private next = 0;
   private priorTurns = 0;
+  readonly #keep: number;
 
   constructor(script: LlmScript | readonly ScriptedTurn[], options: ScriptedLlmClientOptions = {}) {
     const raw = Array.isArray(script) ? { turns: script } : script;
     this.source = options.source ?? 'script';
+    const keep = options.keepRequests;
+    this.#keep = keep !== undefined && Number.isSafeInteger(keep) && keep >= 0 ? keep : Number.POSITIVE_INFINITY;
     // A well-formed script is read without zod; zod judges the rest and names the first problem.
     const fast = parseScriptWithoutZod(raw);
     const parsed =
@@ -197,7 +206,7 @@ export class ScriptedLlmClient implements LlmClient {
    * script of the turns after those.
    */
   notePriorTurns(recorded: number): void {
-    if (Number.isSafeInteger(recorded) && recorded > 0 && this.requests.length === 0) this.priorTurns = recorded;
+    if (Number.isSafeInteger(recorded) && recorded > 0 && this.next === 0) this.priorTurns = recorded;
   }
 
   /** Turns not yet played. */
@@ -210,8 +219,14 @@ export class ScriptedLlmClient implements LlmClient {
   }
 
   private async *play(request: LlmRequest, fork: LlmForkIdentity | null): AsyncIterable<LlmStreamEvent> {
-    this.requests.push(snapshot(request));
-    this.requestForks.push(fork);
+    if (this.#keep > 0) {
+      this.requests.push(snapshot(request));
+      this.requestForks.push(fork);
+      if (this.requests.length > this.#keep) {
+        this.requests.shift();
+        this.requestForks.shift();
+      }
+    }
     const index = this.next++;
     const turn = this.turns[index];
     if (!turn) {
