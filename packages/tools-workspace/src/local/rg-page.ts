@@ -122,12 +122,17 @@ export async function pageFromFiles(
     i += batch.length;
     chunk = Math.min(chunk * 2, 512);
     const searched = batch.filter((f) => !special.has(f));
+    // A page takes at most `limit + 1` more matches (one more says there are more), so a file past
+    // the cursor's gives no more than that: a file with millions of matching lines is not read
+    // whole for one page. The cursor's own file is read whole (its matches before the cursor are skipped).
+    const cap =
+      after !== undefined && searched.includes(after.path) ? [] : [`--max-count=${limit - matches.length + 1}`];
     const out =
       searched.length === 0
         ? Buffer.alloc(0)
         : await runRg(
             rg,
-            [...grepArgs, '--null', '--line-number', '--with-filename', '--no-heading', '--', ...searched],
+            [...grepArgs, ...cap, '--null', '--line-number', '--with-filename', '--no-heading', '--', ...searched],
             root,
             signal,
           );
