@@ -14,7 +14,7 @@ const ARGS = ['--no-config', '--hidden', '--no-messages', '--color', 'never', '-
 
 beforeAll(async () => {
   writeTree(tmp.dir, {
-    'dense.txt': Array.from({ length: 30 }, (_, i) => `hit ${i + 1}`).join('\n') + '\n',
+    'dense.txt': `${Array.from({ length: 30 }, (_, i) => `hit ${i + 1}`).join('\n')}\n`,
     'z.txt': 'hit z\nmiss\nhit zz\n',
   });
   const ws = new LocalWorkspace({ root: tmp.dir, searchEngine: 'ripgrep' });
