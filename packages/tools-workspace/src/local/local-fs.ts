@@ -176,11 +176,16 @@ export class LocalFileSystem implements WorkspaceFileSystem {
       rethrow(error, rel),
     );
     try {
-      // Names as bytes: one that is not UTF-8 keeps each such byte (see nameFromBytes), never U+FFFD.
-      const entries = await readdir(dir.at, { withFileTypes: true, encoding: 'buffer' });
-      return entries
-        .map((e) => ({ name: nameFromBytes(e.name), kind: kindOf(e) }))
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // Names as text, about twice as fast on a large folder; when one has a U+FFFD (a name that is
+      // not UTF-8 decodes to it), again as bytes: such a name keeps each byte (see nameFromBytes).
+      const texts = await readdir(dir.at, { withFileTypes: true });
+      const named = texts.some((e) => e.name.includes('\uFFFD'))
+        ? (await readdir(dir.at, { withFileTypes: true, encoding: 'buffer' })).map((e) => ({
+            name: nameFromBytes(e.name),
+            kind: kindOf(e),
+          }))
+        : texts.map((e) => ({ name: e.name, kind: kindOf(e) }));
+      return named.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (error) {
       return rethrow(error, dir.rel);
     } finally {

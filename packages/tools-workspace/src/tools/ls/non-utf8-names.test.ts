@@ -44,6 +44,18 @@ describe('names that are not UTF-8', () => {
     expect(glob.output.split('\n').sort()).toEqual(['"f\\udcff.txt"', 'f\ufffd.txt'].sort());
   });
 
+  it('a folder of UTF-8 names (one a real U+FFFD) lists each name as it is, in byte order', async () => {
+    mkdirSync(join(tmp.dir, 'plain'));
+    for (const name of ['b.txt', 'a\ufffd.txt', 'a.txt', 'é.txt']) writeFileSync(join(tmp.dir, 'plain', name), 'x');
+    const ls = await call(lsTool, ws, { path: 'plain' });
+    expect((ls.metadata as { entries: { name: string }[] }).entries.map((e) => e.name)).toEqual([
+      'a.txt',
+      'a\ufffd.txt',
+      'b.txt',
+      'é.txt',
+    ]);
+  });
+
   it('read, edit and write of that spelling are refused naming the file; the U+FFFD file is untouched', async () => {
     for (const [tool, args] of [
       [readTool, { file_path: BYTE }],
