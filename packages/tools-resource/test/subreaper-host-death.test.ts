@@ -17,6 +17,27 @@ process.stdout.write('started\\n');
 setInterval(() => {}, 1000);
 `;
 
+/**
+ * Starts `started` from a host process, waits until `mine()` finds `count` processes, kills the
+ * host outright (SIGKILL) and expects them all gone within 5 s; kills what is left either way.
+ */
+async function killHostWhileRunning(
+  started: { command: string; args: readonly string[] },
+  mine: () => number[],
+  count: number,
+): Promise<void> {
+  const host = spawn(process.execPath, ['-e', HOST, JSON.stringify(started)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise((r) => host.stdout.once('data', r));
+    expect(await until(() => mine().length === count, 10_000)).toBe(true);
+    host.kill('SIGKILL');
+    expect(await until(() => mine().length === 0, 5_000)).toBe(true);
+  } finally {
+    host.kill('SIGKILL');
+    for (const pid of mine()) process.kill(pid, 'SIGKILL');
+  }
+}
+
 const leader = asSubreaper('/bin/sleep', ['30']);
 
 describe('a subreaper leader when the host dies', () => {
@@ -26,21 +47,9 @@ describe('a subreaper leader when the host dies', () => {
       // The marker is a second argument sleep ignores the meaning of: its own, so only this leader has it.
       const marker = `${30 + (process.pid % 1000) / 1000}`;
       const started = asSubreaper('/bin/sleep', [marker]);
-      const host = spawn(process.execPath, ['-e', HOST, JSON.stringify(started)], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
       // Once the leader is sleep itself (the wrapper has run): a host dying while the wrapper starts
       // is the wrapper's own check (its parent changed), not this one.
-      const mine = (): number[] => pidsRunning('/bin/sleep', `/bin/sleep\0${marker}`);
-      try {
-        await new Promise((r) => host.stdout.once('data', r));
-        expect(await until(() => mine().length === 1, 10_000)).toBe(true);
-        host.kill('SIGKILL');
-        expect(await until(() => mine().length === 0, 5_000)).toBe(true);
-      } finally {
-        host.kill('SIGKILL');
-        for (const pid of mine()) process.kill(pid, 'SIGKILL');
-      }
+      await killHostWhileRunning(started, () => pidsRunning('/bin/sleep', `/bin/sleep\0${marker}`), 1);
     },
     30_000,
   );
@@ -52,19 +61,7 @@ describe('a subreaper leader when the host dies', () => {
         '-c',
         `setsid sleep ${m}1 & (env -i setsid sleep ${m}2 &) & nohup sleep ${m}3 >/dev/null 2>&1 & exec sleep ${m}4`,
       ]);
-      const host = spawn(process.execPath, ['-e', HOST, JSON.stringify(started)], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const mine = (): number[] => pidsRunning('sleep', m);
-      try {
-        await new Promise((r) => host.stdout.once('data', r));
-        expect(await until(() => mine().length === 4, 10_000)).toBe(true);
-        host.kill('SIGKILL');
-        expect(await until(() => mine().length === 0, 5_000)).toBe(true);
-      } finally {
-        host.kill('SIGKILL');
-        for (const pid of mine()) process.kill(pid, 'SIGKILL');
-      }
+      await killHostWhileRunning(started, () => pidsRunning('sleep', m), 4);
     },
     30_000,
   );

@@ -67,9 +67,11 @@ function parseV6(raw: string): number[] | undefined {
   return [...left, ...Array<number>(rest === undefined ? 0 : fill).fill(0), ...right, ...tail];
 }
 
+/** The IPv4 address two IPv6 groups carry. */
+const embedded = (hi: number, lo: number): string => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+
 function v6Range(g: readonly number[]): string | undefined {
   const zeroUpTo = (k: number) => g.slice(0, k).every((x) => x === 0);
-  const embedded = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   if (zeroUpTo(8)) return 'unspecified (::)';
   if (zeroUpTo(7) && g[7] === 1) return 'loopback (::1)';
   // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible), 64:ff9b::a.b.c.d (NAT64): the IPv4 decides.
@@ -108,8 +110,7 @@ export function canonicalIp(address: string): string | undefined {
   const g = parseV6(address);
   if (g === undefined) return undefined;
   const zeroUpTo = (k: number) => g.slice(0, k).every((x) => x === 0);
-  if ((zeroUpTo(5) && g[5] === 0xffff) || (zeroUpTo(6) && !zeroUpTo(8)))
-    return `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
+  if ((zeroUpTo(5) && g[5] === 0xffff) || (zeroUpTo(6) && !zeroUpTo(8))) return embedded(g[6]!, g[7]!);
   return g.map((x) => x.toString(16)).join(':');
 }
 

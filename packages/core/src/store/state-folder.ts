@@ -85,6 +85,8 @@ export async function mkdirState(folder: string): Promise<void> {
       created === undefined &&
       first !== undefined &&
       STATE_SUBFOLDERS.includes(first) &&
+      // A subfolder already seen holding one: no file is read again on the next write there.
+      !ignored.has(join(stateRoot, first)) &&
       !(await ignoresAll(stateRoot))
     )
       await ignoreAll(join(stateRoot, first));

@@ -85,20 +85,10 @@ describe("the workspace's configuration file", () => {
 
   it('edit and patch refuse a nested one too, and a rename onto one', async () => {
     writeTree(tmp.dir, { 'sub/a3s.config.json': ORIGINAL, 'sub/.a3s/config.json': ORIGINAL, 'sub/grant.json': GRANT });
-    await expect(
-      call(editTool, ws, {
-        file_path: 'sub/a3s.config.json',
-        old_string: '"model"',
-        new_string: '"hooks": {}, "model"',
-      }),
-    ).rejects.toMatchObject(refused);
-    await expect(
-      call(editTool, ws, {
-        file_path: 'sub/.a3s/config.json',
-        old_string: '"model"',
-        new_string: '"hooks": {}, "model"',
-      }),
-    ).rejects.toMatchObject(refused);
+    for (const file_path of ['sub/a3s.config.json', 'sub/.a3s/config.json'])
+      await expect(
+        call(editTool, ws, { file_path, old_string: '"model"', new_string: '"hooks": {}, "model"' }),
+      ).rejects.toMatchObject(refused);
     const rename =
       'diff --git a/sub/grant.json b/deep/.a3s/config.json\nrename from sub/grant.json\nrename to deep/.a3s/config.json\n';
     await expect(call(patchTool, ws, { patch: rename })).rejects.toMatchObject({ code: 'WORKSPACE_PATH' });
