@@ -95,7 +95,38 @@ export function parseFactLine(text: string, lineNo: number): Fact {
     }
     throw new FactParseError(lineNo, 'json', `not valid JSON (${(e as Error).message})`);
   }
-  return wellFormedFact(raw) ?? checkFact(raw, lineNo);
+  const fact = wellFormedFact(raw) ?? checkFact(raw, lineNo);
+  // The store never writes deeper (appends are refused past it); a line this deep would overflow
+  // the stack of whatever walks it later (encoding it for the digest, folding, a replay).
+  if (nestedDeeper(fact.payload, MAX_PAYLOAD_DEPTH + 1)) {
+    throw new FactParseError(
+      lineNo,
+      'payload',
+      `is nested deeper than ${MAX_PAYLOAD_DEPTH} levels, which the store never writes, so the file was changed by something else`,
+    );
+  }
+  return fact;
+}
+
+/** How deep a payload may nest (as appends allow). */
+const MAX_PAYLOAD_DEPTH = 256;
+
+/** True when an object or array sits `levels` or more levels below the object `value` (level 0). */
+function nestedDeeper(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levels === 0) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === 'object' && v !== null && nestedDeeper(v, levels - 1)) return true;
+    }
+    return false;
+  }
+  for (const k in value) {
+    const v = (value as Record<string, unknown>)[k];
+    if (typeof v === 'object' && v !== null && nestedDeeper(v, levels - 1)) return true;
+  }
+  return false;
 }
 
 /** The full checks of a parsed line: the fact, or a `FactParseError` naming the field. */

@@ -361,6 +361,29 @@ describe('fold: compaction, history, run end', () => {
     expect(s.view.messages.at(-1)).toMatchObject({ role: 'tool', synthetic: true, tool_call_id: 'a' });
   });
 
+  it('a run cut off while its calls were due tells the model they may have run, never "Not run"', () => {
+    const superseded = { status: 'cancelled', error: { code: 'SUPERSEDED', message: 'a new prompt started' } };
+    const due = new Facts()
+      .add('run.started', { run_id: 'r1' })
+      .user('pay once')
+      .calls({ id: 'pay', name: 'bash', args: { command: 'echo charged >> payments.txt' } }, { id: 'b' })
+      .add('run.ended', superseded);
+    const cut = fold(due.list).view.messages.filter((m) => m.role === 'tool');
+    expect(cut.map((m) => m.tool_call_id)).toEqual(['pay', 'b']);
+    for (const m of cut) {
+      expect(m.output).toContain('may have run in whole or in part');
+      expect(m.output).not.toMatch(/^Not run/);
+    }
+    // A call parked for approval had not started: it is "Not run".
+    const parked = new Facts()
+      .add('run.started', { run_id: 'r1' })
+      .user('go')
+      .calls({ id: 'a', needs_confirmation: true })
+      .add('run.ended', superseded);
+    const last = fold(parked.list).view.messages.at(-1);
+    expect(last?.role === 'tool' ? last.output : '').toMatch(/^Not run: the run ended \(cancelled\)/);
+  });
+
   it('a new prompt while a call is parked abandons it with a result, so the conversation stays valid', () => {
     const f = new Facts().user('go').calls({ id: 'a', needs_confirmation: true }).user('never mind');
     const s = fold(f.list);

@@ -385,7 +385,15 @@ export class Folder {
   }
 
   private runEnded(fact: Fact, p: PayloadOf['run.ended']): void {
-    this.abandonRound(fact.seq, () => `Not run: the run ended (${p.status}) before this call ran.`);
+    // A run another one superseded was cut off by a crash or a stop: a call that was due then may
+    // have started, and a model told "not run" would run it again. One that waited for an answer
+    // (approval, a question) had not started.
+    const cutOff = p.error?.code === 'SUPERSEDED' && this.phase === 'tool';
+    this.abandonRound(fact.seq, () =>
+      cutOff
+        ? `No result recorded: the run ended (${p.status}, cut off) while this call was due or running, so it may have run in whole or in part; check its effects before running it again.`
+        : `Not run: the run ended (${p.status}) before this call ran.`,
+    );
     this.question = null;
     this.run = { run_id: p.run_id ?? this.run.run_id, status: p.status };
     this.phase = 'idle';

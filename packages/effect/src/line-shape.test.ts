@@ -73,4 +73,15 @@ describe('the shape of a log line', () => {
     expect(parseLog(`${head}${other}\n`).facts).toHaveLength(3);
     expect(parseLog(head + other.slice(0, 25)).torn?.line).toBe(3);
   });
+
+  it('a complete JSON object without a final LF that is no fact is refused by line, never cut off as torn', () => {
+    const head = `${three[0]}\n${three[1]}\n`;
+    const changed = JSON.stringify({ ...fact(3), extra: 1 });
+    const refused = refusal(head + changed);
+    expect(refused.line).toBe(3);
+    expect(refused.message).toMatch(/complete JSON object, which no write cut short is/);
+    expect(refused.message).toMatch(/extra/);
+    // The same fact, valid, is kept (only its LF is missing).
+    expect(parseLog(head + three[2]).facts).toHaveLength(3);
+  });
 });

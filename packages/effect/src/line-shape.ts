@@ -62,5 +62,16 @@ export function notTornBecause(tail: string): string | null {
   // `}{"` never occurs in one JSON value (a quote inside a string is escaped): two facts joined.
   const joined = text.indexOf('}{"');
   if (joined >= 0) return `a fact ends at column ${joined + 1} and another begins without a line break`;
+  // No proper prefix of a JSON object is JSON: a whole value was written complete, only not as a fact.
+  if (end === tail.length && isJson(text)) return 'it is a complete JSON object, which no write cut short is';
   return null;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -97,6 +97,40 @@ describe('reading a log: errors come in line order', () => {
   });
 });
 
+describe('reading a log: nesting', () => {
+  // As text: JSON.stringify itself overflows on the deepest.
+  const nested = (depth: number): string => `${'[{"a":'.repeat(depth / 2)}"leaf"${'}]'.repeat(depth / 2)}`;
+  const callLine = (seq: number, args: string): string =>
+    JSON.stringify({
+      seq,
+      type: 'model.turn',
+      key: `m${seq}`,
+      cause: null,
+      payload: {
+        decision: {
+          kind: 'tool',
+          calls: [{ id: 'c1', name: 'read', args: { deep: 'DEEP' }, needs_confirmation: false }],
+        },
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    }).replace('"DEEP"', args);
+
+  it('a line nested deeper than the store writes is refused by line and field, not a stack overflow later', () => {
+    const text = lines(encodeFact(fact(1, 'u1')), callLine(2, nested(20_000)));
+    const e = errorOf(text);
+    expect(e?.line).toBe(2);
+    expect(e?.field).toBe('payload');
+    expect(e?.message).toMatch(/nested deeper than 256 levels/);
+  });
+
+  it('nesting as deep as an append allows still reads, and keeps its digest and fold', () => {
+    const log = FactLog.parse(lines(encodeFact(fact(1, 'u1')), callLine(2, nested(250)))).log;
+    expect(log.length).toBe(2);
+    expect(log.digest().seq).toBe(2);
+    expect(fold(log.facts).phase).toBe('tool');
+  });
+});
+
 describe('reading a log: the facts, digest and fold are unchanged', () => {
   const facts = [fact(1, 'a'), fact(2, 'b', 'infer:1:0'), fact(3, 'c', 'infer:1:0')];
 
