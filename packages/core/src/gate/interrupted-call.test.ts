@@ -212,18 +212,23 @@ describe('a call interrupted by a crash, resumed', () => {
     }
   });
 
-  it('a confirmed call the crash cut off runs again unasked when repeating it is harmless (idempotent) or nobody confirmed it', async () => {
+  it('a confirmed call the crash cut off is asked again even when repeating it is harmless (idempotent): the approval is only a line of the log', async () => {
     const peek: Call = { id: 'p1', name: 'peek', args: { file_path: 'a.txt' }, needs_confirmation: true };
     const answer = drafts.confirmationAnswered('r1', 'tool:1:0:p1', { tool_call_id: 'p1', approved: true });
-    const confirmation = new ScriptedConfirmationManager();
+    const confirmation = new ScriptedConfirmationManager([false]);
     const { session, runs } = await resumed([{ text: 'Read.' }], (d) => crashedLog(d, [peek], [answer]), {
       ...noContinue,
       permissions: { ask: ['peek'], defaultDecision: 'allow' },
       confirmation,
     });
-    expect(await session.resumeRun()).toMatchObject({ status: 'completed' });
-    expect(runs).toEqual(['p1']);
-    expect(confirmation.requests).toEqual([]);
+    await session.resumeRun().catch(() => undefined);
+    expect(confirmation.requests).toEqual([
+      expect.objectContaining({ toolName: 'peek', note: expect.stringMatching(/cut off/) }),
+    ]);
+    expect(runs).toEqual([]);
+  });
+
+  it('a cut-off call nobody had to confirm runs again unasked', async () => {
     const allowed = await resumed([{ text: 'Done.' }], (d) => crashedLog(d, [edit]), noContinue);
     await allowed.session.resumeRun().catch(() => undefined);
     expect(allowed.runs).toEqual(['c1']);

@@ -14,7 +14,6 @@ import { hiddenReason } from '../registry/tool-surface.js';
 import type { Tool } from '../tools/tool.js';
 import type { SkillRestriction } from './governance.js';
 import type { PermissionOutcome } from './invocation-types.js';
-import { callCapabilities } from './call-capabilities.js';
 import { abortSignalOf } from './call-signal.js';
 import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
 import { linkSignals, watchAbort } from './link-signals.js';
@@ -91,14 +90,14 @@ export const CUT_OFF_NOTE =
   'the approved attempt of this call was cut off when the process ended and may have run in part; it runs again only if approved again';
 
 /**
- * True for the re-run of an approved top-level call a crash interrupted whose tool is neither
- * resumable nor idempotent: running it again may repeat what the cut-off attempt did, so the
- * approval given for that attempt does not carry over.
+ * True for the re-run of an approved top-level call a crash interrupted. The approval was given
+ * for an attempt that may have run in part, in a process that is gone, and only the log says it
+ * was given at all: a log is a file, which anyone who can write the workspace can edit, so an
+ * approval read back from it authorises nothing by itself (even for a tool whose repeat would be
+ * harmless, the arguments it approved are only as trustworthy as the file).
  */
-function cutOffRerun(frame: CallFrame, tool: Tool, args: unknown): boolean {
-  if (frame.interrupted !== true || frame.depth !== 0) return false;
-  const caps = callCapabilities(tool, args);
-  return !caps.resumable && !caps.idempotent;
+function cutOffRerun(frame: CallFrame): boolean {
+  return frame.interrupted === true && frame.depth === 0;
 }
 
 /** The permission projection of a call before it runs: allowed, parked for a person, or denied (by `rule`). */
@@ -120,7 +119,7 @@ export async function authorize(
   if (projected.ok === true) return projected;
   const answer = frame.preconfirmed;
   if (answer !== undefined) {
-    if (answer.approved && cutOffRerun(frame, tool, args)) {
+    if (answer.approved && cutOffRerun(frame)) {
       if (k.confirmation === undefined)
         return deny(frame, id, tool, args, `not confirmed: ${CUT_OFF_NOTE}; nobody can be asked`, 'confirmation');
       return confirmWithManager(k, frame, id, tool, args, projected.rule, CUT_OFF_NOTE);
