@@ -147,6 +147,8 @@ describe('resume and drift', () => {
     const { session, agent, ws, runId } = await parkedSession({ persistence: 'file' });
     void agent;
     await session.close();
+    // The answer given in the closed process is only a line of the log now: the new one asks again.
+    const confirmation = new ScriptedConfirmationManager([true]);
     const reopen = async (permissions: Record<string, unknown>) => {
       const test = createTestToolPack();
       const a = await Agent.create({
@@ -154,7 +156,7 @@ describe('resume and drift', () => {
         tools: [test.pack],
         workspace: ws.services,
         permissions,
-        confirmation: new ScriptedConfirmationManager(),
+        confirmation,
         parkMode: 'return',
       });
       const s = await a.session(ws.dir, { sessionId: 'drift' });
@@ -172,6 +174,7 @@ describe('resume and drift', () => {
     // Unchanged capabilities: the reopened session publishes under the generation the run recorded.
     expect(same.catalog.current.generation).toBe(1);
     expect(await same.resumeRun()).toMatchObject({ status: 'completed', runId });
+    expect(confirmation.requests).toEqual([expect.objectContaining({ toolName: 'echo', note: expect.stringMatching(/cut off/) })]);
   });
 
   it('CAP-10: a generation published while a resume loads its checkpoint is caught before admission', async () => {
