@@ -235,6 +235,31 @@ describe('fold: tool budget and tool rounds', () => {
     expect(fold(f.list, { tool_budget: 3 }).phase).toBe('tool');
   });
 
+  it('a fold given no recipe uses the one each run recorded, so a replay folds as the session did', () => {
+    const recorded = {
+      tool_budget: 20,
+      max_tool_rounds: null,
+      compact_threshold_chars: null,
+      compact_threshold_tokens: null,
+    };
+    const f = new Facts().add('run.started', { run_id: 'r1', recipe: recorded }).user('go');
+    for (let i = 0; i < 9; i++) round(f, `c${i}`);
+    f.calls({ id: 'c9' });
+    expect(fold(f.list).phase).toBe('tool');
+    expect(new Folder().recipe.tool_budget).toBe(8);
+    // A recipe given to the fold wins over the recorded one; a log without one folds with the defaults.
+    expect(fold(f.list, { tool_budget: 9 }).phase).toBe('deny');
+    const old = new Facts().add('run.started', { run_id: 'r1' }).user('go');
+    for (let i = 0; i < 9; i++) round(old, `c${i}`);
+    expect(fold(old.calls({ id: 'c9' }).list).phase).toBe('deny');
+  });
+
+  it('a recorded recipe out of range is refused by field', () => {
+    expect(() =>
+      validateDraft({ type: 'run.started', key: 'run:r1', payload: { run_id: 'r1', recipe: { tool_budget: -1 } } }),
+    ).toThrow(/payload\.recipe.*tool_budget/);
+  });
+
   it('BUD-06: budget.denied runs nothing and ends the turn', () => {
     const f = new Facts().user('go');
     round(f, 'c0');

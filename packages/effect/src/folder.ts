@@ -12,8 +12,9 @@ import { QUESTION_CARRY_ON, ZERO, type Round } from './fold-parts.js';
  * by one gives the same state as `fold` over all of them.
  */
 export class Folder {
-  /** The recipe this fold uses, with defaults filled in. */
-  readonly recipe: ResolvedRecipe;
+  #recipe: ResolvedRecipe;
+  /** True when no recipe was given: each run's recorded one (`run.started`) is used. */
+  readonly #adopts: boolean;
 
   private phase: Phase = 'idle';
   private msgs: Message[] = [];
@@ -44,9 +45,19 @@ export class Folder {
     unknown: 0,
   };
 
-  /** @param recipe harness settings (validated; `RecipeError` on a bad one). */
+  /**
+   * @param recipe harness settings (validated; `RecipeError` on a bad one). Without one, the fold
+   *   uses the defaults until a `run.started` records the settings its run used, and those from then
+   *   on, so a log read on its own (a replay) folds as the session that wrote it did.
+   */
   constructor(recipe?: Recipe | ResolvedRecipe) {
-    this.recipe = resolveRecipe(recipe);
+    this.#recipe = resolveRecipe(recipe);
+    this.#adopts = recipe === undefined;
+  }
+
+  /** The recipe this fold uses now, with defaults filled in. */
+  get recipe(): ResolvedRecipe {
+    return this.#recipe;
   }
 
   /** Number of facts applied so far. */
@@ -104,7 +115,7 @@ export class Folder {
     const msgs = this.msgs;
     const len = msgs.length;
     let copy: readonly Message[] | null = null;
-    const enabled = this.recipe.max_tool_rounds === null || this.c.tool_rounds < this.recipe.max_tool_rounds;
+    const enabled = this.#recipe.max_tool_rounds === null || this.c.tool_rounds < this.#recipe.max_tool_rounds;
     const round = this.round;
     const nextCall =
       round &&
@@ -168,7 +179,7 @@ export class Folder {
   }
 
   private inferOrCompact(): Phase {
-    const r = this.recipe;
+    const r = this.#recipe;
     const at = this.compactedAt;
     if (at === `${this.c.turn}:${this.c.cycle}` || at === `${this.c.turn}:*`) return 'infer';
     const overChars = r.compact_threshold_chars !== null && this.contextChars > r.compact_threshold_chars;
@@ -188,12 +199,13 @@ export class Folder {
       return;
     }
     const call = round.calls[round.next]!;
-    if (this.c.tool_results_ok >= this.recipe.tool_budget) this.phase = 'deny';
+    if (this.c.tool_results_ok >= this.#recipe.tool_budget) this.phase = 'deny';
     else if (call.needs_confirmation && !round.approved?.has(call.id)) this.phase = 'confirm';
     else this.phase = 'tool';
   }
 
   private runStarted(p: PayloadOf['run.started']): void {
+    if (this.#adopts && p.recipe !== undefined) this.#recipe = resolveRecipe(p.recipe);
     if (p.system) this.system = Object.freeze([...p.system]);
     if (p.tools) this.tools = Object.freeze([...p.tools]);
     this.run = { run_id: p.run_id, status: 'running' };
@@ -352,7 +364,7 @@ export class Folder {
       this.c.ignored++;
       return;
     }
-    const budget = this.recipe.tool_budget;
+    const budget = this.#recipe.tool_budget;
     this.abandonRound(fact.seq, (_, first) =>
       first
         ? `Not run: the tool budget of ${budget} successful results for this turn is used up.`

@@ -2,6 +2,7 @@
 import { validateAttachments } from './attachment-ref.js';
 import { Checker } from './check.js';
 import { type FactKindV1, isKnownKind } from './kinds.js';
+import { recipeProblem } from './recipe.js';
 
 type Validator = (c: Checker, p: Record<string, unknown>) => void;
 
@@ -98,6 +99,10 @@ const VALIDATORS: Record<FactKindV1, Validator> = {
     }
     validateToolSpecs(c, p);
     if (p.capability_binding !== undefined) validateBinding(c, p.capability_binding, `${P}.capability_binding`);
+    if (p.recipe !== undefined) {
+      const problem = recipeProblem(p.recipe);
+      if (problem !== undefined) c.fail(`${P}.recipe`, problem);
+    }
   },
   'run.rebound': (c, p) => {
     c.string(p, 'run_id', P, { nonEmpty: true });

@@ -1,3 +1,4 @@
+import type { ResolvedRecipe } from './recipe.js';
 import type { AttachmentRef } from './attachment-ref.js';
 
 /**
@@ -49,6 +50,11 @@ export interface RunStartedPayload extends PayloadBase {
   tools?: ToolSpec[];
   /** The capability generation the run was admitted with; absent in older logs. */
   capability_binding?: RunCapabilityBindingV1;
+  /**
+   * The harness settings the run used (tool budget, tool-round cap, compaction thresholds);
+   * absent in older logs. A fold given no recipe of its own uses it (see `Folder`).
+   */
+  recipe?: ResolvedRecipe;
 }
 
 /**

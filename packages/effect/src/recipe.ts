@@ -68,3 +68,14 @@ export function resolveRecipe(recipe: Recipe | ResolvedRecipe = {}): ResolvedRec
     compact_threshold_tokens: recipe.compact_threshold_tokens ?? null,
   });
 }
+
+/** What is wrong with `value` as a recorded recipe (`run.started.recipe`), or `undefined` when nothing is. */
+export function recipeProblem(value: unknown): string | undefined {
+  try {
+    resolveRecipe(value as Recipe);
+    return undefined;
+  } catch (e) {
+    if (e instanceof RecipeError) return e.message;
+    throw e;
+  }
+}

@@ -1,5 +1,6 @@
 import { wellFormedAttachments } from './attachment-ref.js';
 import { FACT_KINDS_V1 } from './kinds.js';
+import { recipeProblem } from './recipe.js';
 
 // Allocation-free checks of the common case. Each predicate returns true only for values the
 // full checks (`parseFactLine`, `validateDraft`, `validatePayload`) accept; anything else
@@ -99,6 +100,7 @@ function runStarted(p: Obj): boolean {
   if (!full(p.run_id)) return false;
   if (p.capability_binding !== undefined && !binding(p.capability_binding)) return false;
   if (p.model !== undefined && !str(p.model)) return false;
+  if (p.recipe !== undefined && recipeProblem(p.recipe) !== undefined) return false;
   const system = p.system;
   if (system !== undefined) {
     if (!Array.isArray(system)) return false;

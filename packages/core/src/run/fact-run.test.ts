@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHarness, fold, parseLog, type Fact } from '@a3s-code/effect';
+import { createHarness, fold, parseLog, summarizeLog, type Fact } from '@a3s-code/effect';
 import { describe, expect, it } from 'vitest';
 import { open, closeAfterEach } from '../../test/session-kit.js';
 
@@ -120,6 +120,26 @@ describe('kernel wrap', () => {
       (f) => f.type === 'tool.result' && (f.payload as { tool_call_id: string }).tool_call_id === 'd',
     );
     expect(denied).toMatchObject({ cause: 'infer:1:0', payload: { ok: false } });
+  });
+});
+
+describe('the recipe on record', () => {
+  it("run.started records the run's harness settings, so the file alone folds and summarises as the run went", async () => {
+    const calls = Array.from({ length: 9 }, (_, i) => ({
+      text: `call ${i}`,
+      tool_calls: [{ id: `e${i}`, name: 'echo', args: { text: `${i}` } }],
+    }));
+    const { session, dir } = await track(
+      open([...calls, { text: 'All nine echoed.' }], { sessionId: 'budget-20', toolBudget: 20 }),
+    );
+    await session.send('echo nine times');
+    const onDisk = parseLog(readFileSync(join(dir, '.a3s', 'effect-log', 'budget-20.jsonl'), 'utf8')).facts;
+    expect(onDisk[0]).toMatchObject({ type: 'run.started', payload: { recipe: { tool_budget: 20 } } });
+    const summary = summarizeLog(onDisk);
+    expect(summary.phase_timeline.map((t) => t.phase)).not.toContain('deny');
+    expect(summary.final_phase).not.toBe('deny');
+    expect(summary.budget_denials).toBe(0);
+    expect(fold(onDisk).view.assistant_text).toBe('All nine echoed.');
   });
 });
 

@@ -55,6 +55,7 @@ export async function openPrompt(
   await options.store.append(
     openingFacts(run, prompt, options.system, offeredTools(options, admission.scope), {
       attachments: refs,
+      recipe: options.harness.recipe,
       ...(options.runStarted === undefined ? {} : { extra: options.runStarted }),
       ...(admission.scope === undefined ? {} : { binding: admission.scope.generation.binding() }),
     }),

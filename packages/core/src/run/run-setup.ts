@@ -3,7 +3,14 @@
  * client, invocation context and control inbox; and writes the facts that open it.
  */
 import { randomUUID } from 'node:crypto';
-import { drafts, type AttachmentRef, type Fact, type FactDraft, type RunCapabilityBindingV1 } from '@a3s-code/effect';
+import {
+  drafts,
+  type AttachmentRef,
+  type Fact,
+  type FactDraft,
+  type ResolvedRecipe,
+  type RunCapabilityBindingV1,
+} from '@a3s-code/effect';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { AgentEventEmitter } from '../events/event-emitter.js';
 import type { GovernanceSnapshot } from '../invoker/governance.js';
@@ -123,6 +130,8 @@ export interface OpeningFactsOptions {
   readonly extra?: Readonly<Record<string, unknown>>;
   /** The capability binding of the run, when it pinned a catalog generation. */
   readonly binding?: RunCapabilityBindingV1;
+  /** The harness settings the run uses, recorded so a replay folds as the run did. */
+  readonly recipe?: ResolvedRecipe;
 }
 
 /**
@@ -136,7 +145,7 @@ export function openingFacts(
   tools: readonly { name: string; description: string; inputSchema: unknown }[],
   opening: OpeningFactsOptions = {},
 ): FactDraft[] {
-  const { attachments = [], extra = {}, binding } = opening;
+  const { attachments = [], extra = {}, binding, recipe } = opening;
   const at = run.env.clock();
   return [
     drafts.runStarted(run.env.runId, {
@@ -149,6 +158,7 @@ export function openingFacts(
         input_schema: t.inputSchema as Record<string, unknown>,
       })),
       ...(binding === undefined ? {} : { capability_binding: binding }),
+      ...(recipe === undefined ? {} : { recipe: { ...recipe } }),
       at_ms: at,
     }),
     drafts.prompt(run.env.runId, prompt, at, attachments),
