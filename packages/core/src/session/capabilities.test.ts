@@ -174,7 +174,9 @@ describe('resume and drift', () => {
     // Unchanged capabilities: the reopened session publishes under the generation the run recorded.
     expect(same.catalog.current.generation).toBe(1);
     expect(await same.resumeRun()).toMatchObject({ status: 'completed', runId });
-    expect(confirmation.requests).toEqual([expect.objectContaining({ toolName: 'echo', note: expect.stringMatching(/cut off/) })]);
+    expect(confirmation.requests).toEqual([
+      expect.objectContaining({ toolName: 'echo', note: expect.stringMatching(/cut off/) }),
+    ]);
   });
 
   it('CAP-10: a generation published while a resume loads its checkpoint is caught before admission', async () => {
