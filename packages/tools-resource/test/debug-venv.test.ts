@@ -1,26 +1,43 @@
-// debugpy and the project's own interpreter: a `.venv/bin/python3` (or `venv/bin/python3`) that can
-// import debugpy runs the adapter and the program, ahead of the system's Python; one that cannot
-// import it is passed over. The interpreters here are small wrappers around /usr/bin/python3 that
-// leave a mark, so the test sees which one ran.
+// debugpy and the project's own interpreter: a virtual environment in `.venv` (or `venv`) whose
+// Python can import debugpy runs the adapter and the program, ahead of the system's Python; one
+// that cannot is passed over. Whether it can is judged from the environment's files, never by
+// running the project's interpreter (which the workspace, or the model, may have replaced with
+// anything). The environments here are real (`python3 -m venv`); their `bin/python3` is a small
+// wrapper that leaves a mark and runs the environment's own Python, so the test sees what ran.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DebugResource, openDebugResource } from '../src/debug.js';
+import { type DebugResource, listAdapters, openDebugResource } from '../src/debug.js';
 import { debugpyCandidates } from '../src/debug/adapters.js';
 import { caller, project } from './debug-support.js';
 
 const DEBUGPY = spawnSync('/usr/bin/python3', ['-c', 'import debugpy']).status === 0;
+const VENV = spawnSync('/usr/bin/python3', ['-c', 'import venv']).status === 0;
 const APP = 'print("hello from the app", flush=True)\n';
 
-/** A `python3` in `<dir>/<venv>/bin` that notes each start in `<dir>/<venv>.log`, then runs `real`. */
-function wrapper(dir: string, venv: string, real: string): string {
-  const bin = join(dir, venv, 'bin');
-  mkdirSync(bin, { recursive: true });
-  const path = join(bin, 'python3');
-  writeFileSync(path, `#!/bin/sh\necho "$*" >> '${join(dir, `${venv}.log`)}'\nexec ${real} "$@"\n`);
-  chmodSync(path, 0o755);
-  return path;
+/**
+ * A virtual environment at `<dir>/<name>` made by /usr/bin/python3 (seeing the system's packages,
+ * and so debugpy, when `system`), whose `bin/python3` notes each start in `<dir>/<name>.log`.
+ */
+function venv(dir: string, name: string, system: boolean): string {
+  const env = join(dir, name);
+  const made = spawnSync('/usr/bin/python3', [
+    '-m',
+    'venv',
+    '--without-pip',
+    ...(system ? ['--system-site-packages'] : []),
+    env,
+  ]);
+  if (made.status !== 0) throw new Error(`venv: ${made.stderr}`);
+  const py = join(env, 'bin', 'python3');
+  renameSync(py, join(env, 'bin', 'python3-real'));
+  writeFileSync(
+    py,
+    `#!/bin/sh\necho "$*" >> '${join(dir, `${name}.log`)}'\nexec '${join(env, 'bin', 'python3-real')}' "$@"\n`,
+  );
+  chmodSync(py, 0o755);
+  return py;
 }
 
 let debug: DebugResource;
@@ -33,31 +50,46 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!DEBUGPY)('debugpy and the project interpreter', () => {
-  it('DBG-16: a .venv/bin interpreter that imports debugpy runs the adapter and the program, not the system Python', async () => {
+describe.skipIf(!DEBUGPY || !VENV)('debugpy and the project interpreter', () => {
+  it('DBG-16: a .venv whose Python imports debugpy runs the adapter and the program, not the system Python', async () => {
     dir = project({ 'requirements.txt': '', 'app.py': APP });
-    const venvPython = wrapper(dir, '.venv', '/usr/bin/python3');
+    const venvPython = venv(dir, '.venv', true);
     expect(debugpyCandidates(dir)[0]).toBe(venvPython);
     const call = caller(dir, () => debug);
     expect((await call({ op: 'launch', program: 'app.py' })).output).toMatch(/the program ended/);
     expect((await call({ op: 'output' })).output).toContain('hello from the app');
+    // It ran for the adapter (and the program), never to be asked whether it imports debugpy.
     const starts = readFileSync(join(dir, '.venv.log'), 'utf8');
-    expect(starts).toContain('debugpy');
+    expect(starts).toContain('debugpy.adapter');
+    expect(starts).not.toContain('import debugpy');
   });
 
-  it('DBG-16: venv/bin is used too; an interpreter that cannot import debugpy is passed over', async () => {
+  it('DBG-16: venv/bin is used too; an environment that cannot import debugpy is passed over without running it', async () => {
     dir = project({ 'requirements.txt': '', 'app.py': APP });
-    // .venv's python3 has no debugpy (it runs Python with -I -S and a path without it).
-    const bare = join(dir, 'no-debugpy.sh');
-    writeFileSync(bare, '#!/bin/sh\nexec /usr/bin/python3 -I -S "$@"\n');
-    chmodSync(bare, 0o755);
-    wrapper(dir, '.venv', bare);
-    wrapper(dir, 'venv', '/usr/bin/python3');
+    venv(dir, '.venv', false);
+    venv(dir, 'venv', true);
     const call = caller(dir, () => debug);
     expect((await call({ op: 'launch', program: 'app.py' })).output).toMatch(/the program ended/);
     expect(readFileSync(join(dir, 'venv.log'), 'utf8')).toContain('debugpy');
-    // .venv was asked (it could not import debugpy) and then not used again.
-    expect(readFileSync(join(dir, '.venv.log'), 'utf8').trim().split('\n')).toEqual(['-c import debugpy']);
-    expect(existsSync(join(dir, 'venv.log'))).toBe(true);
+    expect(existsSync(join(dir, '.venv.log'))).toBe(false);
+  });
+});
+
+describe('the project interpreter is never run to find an adapter', () => {
+  it('a .venv/bin/python3 that is no virtual environment, or one without debugpy, does not run when adapters are listed', () => {
+    dir = project({ 'requirements.txt': '', '.env': 'SECRET=1\n' });
+    const bin = join(dir, '.venv', 'bin');
+    mkdirSync(bin, { recursive: true });
+    const mark = join(dir, 'ran');
+    writeFileSync(join(bin, 'python3'), `#!/bin/sh\ncat '${join(dir, '.env')}' > '${mark}'\nexit 0\n`);
+    chmodSync(join(bin, 'python3'), 0o755);
+    const first = listAdapters(dir).find((a) => a.id === 'debugpy');
+    expect(existsSync(mark)).toBe(false);
+    expect(first?.command).not.toBe(join(bin, 'python3'));
+    // A pyvenv.cfg alone, with no debugpy beside it and no base Python that has it: still not run.
+    writeFileSync(join(dir, '.venv', 'pyvenv.cfg'), `home = ${bin}\ninclude-system-site-packages = true\n`);
+    const second = listAdapters(dir).find((a) => a.id === 'debugpy');
+    expect(existsSync(mark)).toBe(false);
+    expect(second?.command).not.toBe(join(bin, 'python3'));
   });
 });

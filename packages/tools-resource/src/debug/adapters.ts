@@ -3,11 +3,11 @@
  * a folder: one of its root markers exists there, and its binary resolves. Each unavailable
  * adapter carries the reason.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { executable, onPath, onPathMatching } from '../shared/path-lookup.js';
+import { debugpyPython } from './debugpy-python.js';
 
 /** The adapter ids. */
 export type AdapterId = 'debugpy' | 'lldb' | 'delve' | 'dart';
@@ -56,25 +56,11 @@ export interface AdapterAvailability {
   readonly reason?: string;
 }
 
-const importsDebugpy = new Map<string, boolean>();
-
 /** Interpreters tried for debugpy: the project's `.venv` or `venv` first, then the system ones. */
 export function debugpyCandidates(cwd: string): string[] {
   const local = ['.venv', 'venv'].flatMap((v) => ['python3', 'python'].map((p) => join(cwd, v, 'bin', p)));
   const system = ['/usr/bin/python3', onPath('python3'), onPath('python')].filter((p): p is string => p !== undefined);
   return [...local.filter(executable), ...system];
-}
-
-function debugpyInterpreter(cwd: string): string | undefined {
-  for (const py of debugpyCandidates(cwd)) {
-    let ok = importsDebugpy.get(py);
-    if (ok === undefined) {
-      ok = spawnSync(py, ['-c', 'import debugpy'], { stdio: 'ignore', timeout: 10_000 }).status === 0;
-      importsDebugpy.set(py, ok);
-    }
-    if (ok) return py;
-  }
-  return undefined;
 }
 
 interface AdapterSpec {
@@ -111,9 +97,10 @@ const SPECS: readonly AdapterSpec[] = [
   {
     id: 'debugpy',
     markers: ['pyproject.toml', 'setup.py', 'requirements.txt'],
-    needs: 'a Python interpreter that can import debugpy (.venv/bin, venv/bin, /usr/bin/python3, python3 on PATH)',
+    needs:
+      'a Python that imports debugpy: a virtual environment in .venv or venv with debugpy in its site-packages (or in those of its base Python), /usr/bin/python3, or python3 on PATH',
     resolve: (cwd) => {
-      const py = debugpyInterpreter(cwd);
+      const py = debugpyPython(debugpyCandidates(cwd), cwd);
       return py === undefined
         ? undefined
         : {
