@@ -3,10 +3,15 @@
  * (`readOnlyHint` → `read`, `destructiveHint` → `write`, otherwise `exec`); a tool not declared
  * read-only is treated as mutating and serial (`maxParallelism: 1`), because "unknown" must not
  * fan out. Cancellation and timeouts reach the server as `notifications/cancelled` through the
- * SDK's request options (an `AbortSignal` and a `timeout`).
+ * SDK's request options (an `AbortSignal` and a `timeout`). Around a call of such a tool the
+ * workspace is looked at before and after, as around a shell command, and the files that changed
+ * are reported: a lookup that changed nothing is no change for the completion gate, and one that
+ * did is a change of those files (a workspace too large to look at stays a change of unknown paths).
  */
 import {
   CancelledError,
+  changedFiles,
+  snapshotWorkspace,
   type JsonSchema,
   type Tool,
   type ToolCapabilities,
@@ -103,32 +108,41 @@ export function bridgeMcpTool(
     spec.title ??
     spec.annotations?.title ??
     `Tool '${spec.name}' of MCP server '${caller.server}'.`;
+  const capabilities = capabilitiesFromAnnotations(spec.annotations);
+  const readOnly = capabilities.readOnly === true;
   return Object.freeze({
     name: options.name,
     description,
     inputSchema: inputSchemaOf(spec),
     tier: tierFromAnnotations(spec.annotations),
-    capabilities: Object.freeze(capabilitiesFromAnnotations(spec.annotations)),
+    capabilities: Object.freeze(capabilities),
     // On a session's surface only while its server serves (the capability the server drives).
     requires: Object.freeze([mcpCapability(caller.server)]),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     async execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
       if (ctx.signal.aborted) throw new CancelledError(`call of '${options.name}'`, ctx.signal.reason);
+      const looked = !readOnly && ctx.workspace.fs !== undefined;
+      const before = looked ? await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined) : undefined;
       const result = await caller.callTool(spec.name, args ?? {}, {
         signal: ctx.signal,
         timeoutMs: timeoutMs ?? DEFAULT_MCP_TOOL_TIMEOUT_MS,
       });
+      const after = before ? await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined) : undefined;
+      const changed = before && after ? changedFiles(before, after) : undefined;
       // The session's store (the kernel's, through the context) wins; the manager's option is
       // the fallback for a context built without one.
       const artifacts: McpArtifactStore | undefined =
         (ctx.artifacts as ToolContext['artifacts'] | undefined) ?? options.artifacts;
-      return convertCallResult(result, {
+      const converted = await convertCallResult(result, {
         server: caller.server,
         tool: spec.name,
         toolName: options.name,
         callId: ctx.callId,
         ...(artifacts === undefined ? {} : { artifacts }),
       });
+      if (changed === undefined) return converted;
+      const paths = [...changed.created, ...changed.modified, ...changed.deleted].sort();
+      return { ...converted, metadata: { ...converted.metadata, changed_files: changed, changed_paths: paths } };
     },
   });
 }
