@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PermissionPolicy } from '../permission-policy.js';
-import { sedRunsCommands } from './command-languages.js';
+import { sedRunsCommands } from './sed-script.js';
 
 const policy = new PermissionPolicy({ deny: ['Bash(rm:*)'], defaultDecision: 'allow' });
 const decision = (command: string) => policy.evaluate('bash', { command }).decision;
@@ -16,6 +16,10 @@ const RUNS_RM: readonly string[] = [
   "sed -n '/a/,/b/{e rm x\n}' f",
   'sed -f script.sed f',
   "sed -i.bak 's/a/b/;e rm x' f",
+  "sed 'w f\\\ne rm x' f",
+  'gawk --source=\'BEGIN { system("rm x") }\' f',
+  'awk \'BEGIN { f = "sys" "tem"; @f("rm x") }\'',
+  'mawk -W exec prog.awk f',
   "sqlite3 db '.shell rm x'",
   "sqlite3 db '.system rm x'",
   'sqlite3 db ".output \'|rm x\'"',
@@ -108,6 +112,9 @@ describe('command languages and run-as wrappers under a deny rule', () => {
   it('reads sed scripts the way GNU sed does', () => {
     expect(sedRunsCommands('s/a/b/ge')).toBe(true);
     expect(sedRunsCommands('s/a/b/w e.txt')).toBe(false);
+    // A file name runs to the end of its line, a trailing backslash included: the next line is a command.
+    expect(sedRunsCommands('w f\\\ne x')).toBe(true);
+    expect(sedRunsCommands('a text\\\ne x')).toBe(false);
     expect(sedRunsCommands('/e/ e')).toBe(true);
     expect(sedRunsCommands('a e rm x')).toBe(false);
     expect(sedRunsCommands('#e\np')).toBe(false);

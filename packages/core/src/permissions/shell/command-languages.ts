@@ -9,6 +9,7 @@
  */
 import { type OptionSpec, scanOptions } from './command-options.js';
 import type { ExecValue } from './exec-options.js';
+import { readSedArguments, sedRunsCommands } from './sed-script.js';
 import { isStatic, type ShellWord } from './shell-word.js';
 
 const OPAQUE: ExecValue[] = [null];
@@ -36,168 +37,14 @@ export function commandLanguageCode(base: string, args: readonly ShellWord[]): E
   }
 }
 
-const SED_FLAGS = 'nErsuzb';
-const SED_LONG_FLAGS = new Set([
-  'quiet',
-  'silent',
-  'regexp-extended',
-  'separate',
-  'unbuffered',
-  'null-data',
-  'zero-terminated',
-  'binary',
-  'posix',
-  'debug',
-  'follow-symlinks',
-  'help',
-  'version',
-]);
-
-// `sed [options] script [file…]`, `sed -e script… [file…]`; `-f file` reads a script the judge
-// cannot see; `--sandbox` makes sed refuse `e`, `r` and `w`.
+// `sed [options] script [file…]`, `sed -e script… [file…]` (see `sed-script.ts`); `-f file` reads a
+// script the judge cannot see; `--sandbox` makes sed refuse `e`, `r` and `w`.
 function sed(args: readonly ShellWord[]): ExecValue[] {
-  const scripts: string[] = [];
-  let fromFile = false;
-  let sandbox = false;
-  let i = 0;
-  const staticText = (w: ShellWord | undefined): string | null => (w !== undefined && isStatic(w) ? w.text : null);
-  for (; i < args.length; i++) {
-    const w = args[i]!;
-    if (!isStatic(w)) return OPAQUE;
-    const t = w.text;
-    if (t === '--') {
-      i++;
-      break;
-    }
-    if (t.startsWith('--')) {
-      const [name, value] = splitLong(t);
-      if (name === 'sandbox') sandbox = true;
-      else if (name === 'expression' || name === 'file' || name === 'line-length') {
-        const v = value ?? staticText(args[++i]);
-        if (v === null) return OPAQUE;
-        if (name === 'expression') scripts.push(v);
-        if (name === 'file') fromFile = true;
-      } else if (name !== 'in-place' && !SED_LONG_FLAGS.has(name)) return OPAQUE;
-      continue;
-    }
-    if (!t.startsWith('-') || t === '-') break;
-    for (let c = 1; c < t.length; c++) {
-      const letter = t[c]!;
-      if (letter === 'i') break;
-      if (letter === 'e' || letter === 'f' || letter === 'l') {
-        const v = c + 1 < t.length ? t.slice(c + 1) : staticText(args[++i]);
-        if (v === null) return OPAQUE;
-        if (letter === 'e') scripts.push(v);
-        if (letter === 'f') fromFile = true;
-        break;
-      }
-      if (!SED_FLAGS.includes(letter)) return OPAQUE;
-    }
-  }
-  if (scripts.length === 0 && !fromFile) {
-    const script = args[i];
-    if (script === undefined) return [];
-    if (!isStatic(script)) return OPAQUE;
-    scripts.push(script.text);
-  }
-  if (sandbox) return [];
-  if (fromFile) return OPAQUE;
-  return scripts.some(sedRunsCommands) ? OPAQUE : [];
-}
-
-function splitLong(option: string): [string, string | undefined] {
-  const eq = option.indexOf('=');
-  return eq === -1 ? [option.slice(2), undefined] : [option.slice(2, eq), option.slice(eq + 1)];
-}
-
-/**
- * True when a sed script runs a command (`e`, or an `s` with the `e` flag), or cannot be read.
- * The reading follows GNU sed: addresses, then one command letter and its arguments, commands
- * separated by `;` or newlines.
- */
-export function sedRunsCommands(script: string): boolean {
-  let i = 0;
-  const n = script.length;
-  const skip = (set: RegExp) => {
-    while (i < n && set.test(script[i]!)) i++;
-  };
-  // Skips a delimited part (`/re/`, `s` fields): true when its closing delimiter was found.
-  const delimited = (delim: string): boolean => {
-    for (; i < n; i++) {
-      if (script[i] === '\\') i++;
-      else if (script[i] === delim) {
-        i++;
-        return true;
-      } else if (script[i] === '\n' && delim !== '\n') return false;
-    }
-    return false;
-  };
-  const toLineEnd = () => {
-    while (i < n && script[i] !== '\n') i += script[i] === '\\' ? 2 : 1;
-  };
-  const address = (): boolean => {
-    if (script[i] === '/') {
-      i++;
-      if (!delimited('/')) return false;
-      skip(/[IM]/);
-    } else if (script[i] === '\\') {
-      const delim = script[i + 1];
-      if (delim === undefined) return false;
-      i += 2;
-      if (!delimited(delim)) return false;
-      skip(/[IM]/);
-    } else if (script[i] === '$') i++;
-    else if (/[0-9]/.test(script[i] ?? '')) skip(/[0-9~]/);
-    return true;
-  };
-  while (i < n) {
-    skip(/[\s;}]/);
-    if (i >= n) return false;
-    if (script[i] === '#') {
-      toLineEnd();
-      continue;
-    }
-    if (!address()) return true;
-    skip(/[ \t]/);
-    if (script[i] === ',') {
-      i++;
-      skip(/[ \t]/);
-      if (script[i] === '+' || script[i] === '~') i++;
-      if (!address()) return true;
-    }
-    skip(/[ \t!]/);
-    const command = script[i++];
-    if (command === undefined) return true;
-    if (command === '{') continue;
-    if (command === 'e') return true;
-    if (command === 's' || command === 'y') {
-      const delim = script[i++];
-      if (delim === undefined || delim === '\n' || delim === '\\') return true;
-      if (!delimited(delim) || !delimited(delim)) return true;
-      if (command === 'y') continue;
-      while (i < n && /[gpiImMe0-9w]/.test(script[i]!)) {
-        if (script[i] === 'e') return true;
-        if (script[i] === 'w') {
-          toLineEnd();
-          break;
-        }
-        i++;
-      }
-      continue;
-    }
-    if ('aicrRwW:bTtv'.includes(command)) {
-      // Text, a file name or a label: to the end of the line (labels also end at `;`).
-      if (':bTtv'.includes(command)) while (i < n && script[i] !== '\n' && script[i] !== ';') i++;
-      else toLineEnd();
-      continue;
-    }
-    if ('qQlL'.includes(command)) {
-      skip(/[ \t0-9]/);
-      continue;
-    }
-    if (!'=dDgGhHnNpPxzF'.includes(command)) return true;
-  }
-  return false;
+  const read = readSedArguments(args);
+  if (read === undefined) return OPAQUE;
+  if (read.sandbox) return [];
+  if (read.fromFile) return OPAQUE;
+  return read.scripts.some(sedRunsCommands) ? OPAQUE : [];
 }
 
 const SQLITE_RUNS = /\.(?:sh(?:ell)?|system|once|output|excel|import|read|load)\b|\bedit\s*\(|load_extension/i;

@@ -86,3 +86,39 @@ export function scanOptions(words: readonly ShellWord[], from: number, spec: Opt
   }
   return { kind: 'ok', next: i, seen, values };
 }
+
+/** The result of {@link scanArguments}: the operands, and the options as in {@link OptionScan}. */
+export type ArgumentScan =
+  | {
+      readonly kind: 'ok';
+      /** The words that are not options or their values, in order (all of them after `--`). */
+      readonly operands: readonly ShellWord[];
+      readonly seen: ReadonlySet<string>;
+      readonly values: ReadonlyMap<string, string | undefined>;
+    }
+  | { readonly kind: 'unknown' };
+
+/**
+ * Scans all of a command's arguments `args` as GNU programs read them: options may follow
+ * operands (up to `--`). Strict as {@link scanOptions}: an option `spec` does not know, or a word
+ * computed at run time, makes the scan `unknown`.
+ */
+export function scanArguments(args: readonly ShellWord[], spec: OptionSpec): ArgumentScan {
+  const operands: ShellWord[] = [];
+  const seen = new Set<string>();
+  const values = new Map<string, string | undefined>();
+  for (let i = 0; i < args.length; ) {
+    const scan = scanOptions(args, i, spec);
+    if (scan.kind === 'unknown') return { kind: 'unknown' };
+    for (const s of scan.seen) seen.add(s);
+    for (const [k, v] of scan.values) values.set(k, v);
+    if (scan.next > i && args[scan.next - 1]!.text === '--') {
+      operands.push(...args.slice(scan.next));
+      break;
+    }
+    if (scan.next >= args.length) break;
+    operands.push(args[scan.next]!);
+    i = scan.next + 1;
+  }
+  return { kind: 'ok', operands, seen, values };
+}

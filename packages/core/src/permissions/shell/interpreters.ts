@@ -6,6 +6,7 @@
  * that visibly starts processes or evaluates code (`os.system`, `child_process`, `system()`,
  * backticks, `eval`), is opaque: it could run anything.
  */
+import { readAwk } from './awk-program.js';
 import { isStatic, type ShellWord } from './shell-word.js';
 import type { Unwrap } from './wrappers.js';
 
@@ -145,23 +146,8 @@ function codeIsOpaque(code: string | ShellWord | undefined, spawns: RegExp): boo
   return spawns.test(text) || (!/^[\x00-\x7f]*$/.test(text) && spawns.test(text.normalize('NFKC')));
 }
 
-// awk's first operand is its program unless `-f file` names one; `system()` and `|` run commands.
-// A program read from a file (`-f`, gawk's `-E`, `-i` library) or a loaded extension (`-l`) cannot
-// be read here, as sed's `-f` script cannot: opaque.
+// awk: see `awk-program.ts` (a program that runs commands, is read from a file, or writes a file
+// whose name is computed at run time is opaque).
 function awkIsOpaque(words: readonly ShellWord[], at: number): boolean {
-  for (let i = at + 1; i < words.length; i++) {
-    const w = words[i]!;
-    if (!isStatic(w)) return true;
-    const t = w.text;
-    if (t === '--version') return false;
-    if (/^-[fEil]/.test(t) || /^--(?:file|exec|include|load)(?:=|$)/.test(t)) return true;
-    if (t === '-F' || t === '-v') {
-      i++;
-      continue;
-    }
-    if (t === '--') return codeIsOpaque(words[i + 1], /\bsystem\b|\|/);
-    if (t.startsWith('-') && t !== '-') continue;
-    return codeIsOpaque(w, /\bsystem\b|\|/);
-  }
-  return false;
+  return readAwk(words.slice(at + 1)).opaque;
 }

@@ -1,15 +1,23 @@
 /**
  * The files a command writes through its own arguments, not a redirection: the destination of
- * `cp`, `mv`, `install` and `ln`, each operand of `tee`, `touch`, `mkdir`, `rm`, `truncate`…,
- * `dd of=`, `sort -o`, `curl -o`, `wget -O`, `sed -i`'s files, git's (see `git-writes.ts`), `tar -cf`,
- * `unzip -d`, `find -fprint`, `uniq in out`, `zip out.zip`, a compiler's `-o`. They join the line's redirection targets, so a rule naming the
- * command (`Bash(cp:*)`) does not cover `cp x.pth ~/.local/lib/…` (outside the workspace) as it
- * does not cover `echo … >> ~/.bashrc`. Options are read generously: a word that may be a
- * destination is taken as one.
+ * `cp`, `mv`, `install` and `ln`, each operand of `tee`, `touch`, `mkdir`, `rm`, `truncate`,
+ * `chmod`, `chown`…, `dd of=`, `sort -o`, `curl -o`, `wget -O`, `sed -i`'s files and sed's `w`
+ * commands (`sed-script.ts`), awk's `print > "file"` (`awk-program.ts`), git's (`git-writes.ts`),
+ * `tar -cf`, `unzip -d`, `find -fprint`, `uniq in out`, `zip out.zip`, a compiler's `-o`, what a
+ * compressor makes and removes (`compressor-writes.ts`), `split`'s prefix, `patch`'s file,
+ * `mktemp`'s template, `ssh-keygen -f`, `gpg -o` (`program-writes.ts`). They join the line's
+ * redirection targets, so a rule naming the command (`Bash(cp:*)`) does not cover `cp x.pth
+ * ~/.local/lib/…` (outside the workspace) as it does not cover `echo … >> ~/.bashrc`. Options are
+ * read generously (a word that may be a destination is taken as one) or strictly (an option the
+ * judge does not know makes the destination unknown: a hole, which may be anywhere).
  */
+import { readAwk } from './awk-program.js';
+import { compressorWrites } from './compressor-writes.js';
 import { gitWrites } from './git-writes.js';
 import { isOption, operands, optionValues } from './option-words.js';
-import type { ShellWord } from './shell-word.js';
+import { programWrites } from './program-writes.js';
+import { sedScriptWrites } from './sed-script.js';
+import { HOLE, type ShellWord } from './shell-word.js';
 
 /** Writes each of its operands (makes, changes or removes it). */
 const EVERY_OPERAND = new Set([
@@ -24,6 +32,12 @@ const EVERY_OPERAND = new Set([
   'mv',
   'mkfifo',
   'mknod',
+  // A change of mode, owner or attributes is a write to the file (`chmod +x ~/bin/tool`).
+  'chmod',
+  'chown',
+  'chgrp',
+  'chattr',
+  'setfacl',
 ]);
 /** Writes its last operand, or the folder `-t`/`--target-directory` names. */
 const LAST_OPERAND = new Set(['cp', 'install', 'ln', 'rsync', 'scp']);
@@ -44,7 +58,6 @@ const OUTPUT_OPTIONS: Readonly<Record<string, Outputs>> = {
   },
   wget: { short: 'OoaP', long: ['output-document', 'output-file', 'append-output', 'directory-prefix'] },
   unzip: { short: 'd' },
-  patch: { short: 'o', long: ['output'] },
   gcc: { short: 'o' },
   'g++': { short: 'o' },
   cc: { short: 'o' },
@@ -61,6 +74,7 @@ const NTH_OPERAND: Readonly<Record<string, number>> = { uniq: 1, xxd: 1, zip: 0 
 const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
 
 const text = (w: ShellWord): string => w.text;
+const AWK = /^(?:awk|gawk|mawk|nawk)$/;
 
 /** The values of the `outputs` options among `args`. */
 const outputValues = (args: readonly string[], outputs: Outputs): string[] =>
@@ -102,6 +116,8 @@ export function operandWrites(base: string, args: readonly ShellWord[]): string[
   if (base === 'ln') return operands(words);
   if (base === 'cp' && words.some((w) => /^-[A-Za-z]*[ls]/.test(w) || /^--(?:link|symbolic-link)$/.test(w)))
     return operands(words);
+  // `install -d a b` makes each folder it names.
+  if (base === 'install' && words.some((w) => /^-[A-Za-z]*d/.test(w) || w === '--directory')) return operands(words);
   if (LAST_OPERAND.has(base)) {
     const target = outputValues(words, { short: 't', long: ['target-directory'] });
     if (target.length > 0) return target;
@@ -115,7 +131,14 @@ export function operandWrites(base: string, args: readonly ShellWord[]): string[
   if (nth !== undefined) return operands(words).slice(nth, nth + 1);
   if (base === 'git') return gitWrites(words);
   if (base === 'tar' || base === 'gtar' || base === 'bsdtar') return tarWrites(words);
-  if (base === 'sed' || base === 'perl') return inPlaceWrites(base, words);
+  if (base === 'sed' || base === 'gsed') return [...inPlaceWrites('sed', words), ...sedScriptWrites(args)];
+  if (base === 'perl') return inPlaceWrites(base, words);
+  if (AWK.test(base)) {
+    const awk = readAwk(args);
+    return awk.opaque ? [HOLE] : [...awk.writes];
+  }
+  const written = compressorWrites(base, args) ?? programWrites(base, args);
+  if (written !== undefined) return written;
   const outputs = OUTPUT_OPTIONS[base];
   if (outputs !== undefined) return outputValues(words, outputs);
   return [];

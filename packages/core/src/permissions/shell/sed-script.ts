@@ -1,0 +1,226 @@
+/**
+ * Reading a sed command line as GNU sed does: its scripts (the first operand, or each `-e`), and
+ * in each script the commands that start processes (`e`, the `s///e` flag) and the files it
+ * writes (`w file`, `W file`, the `s///w file` flag). A script read from a file (`-f`), a word
+ * computed at run time or an option this module does not know cannot be read: the caller fails
+ * closed on it.
+ */
+import { HOLE, isStatic, type ShellWord } from './shell-word.js';
+
+/** What a sed command line's options and scripts are, when they can be read. */
+export interface SedArguments {
+  /** The scripts given on the line (`-e`, `--expression`, or the first operand). */
+  readonly scripts: readonly string[];
+  /** True when a script is read from a file (`-f`, `--file`): it cannot be read here. */
+  readonly fromFile: boolean;
+  /** True with `--sandbox`: sed then refuses the `e`, `r` and `w` commands. */
+  readonly sandbox: boolean;
+}
+
+const SED_FLAGS = 'nErsuzb';
+const SED_LONG_FLAGS = new Set([
+  'quiet',
+  'silent',
+  'regexp-extended',
+  'separate',
+  'unbuffered',
+  'null-data',
+  'zero-terminated',
+  'binary',
+  'posix',
+  'debug',
+  'follow-symlinks',
+  'help',
+  'version',
+]);
+
+function splitLong(option: string): [string, string | undefined] {
+  const eq = option.indexOf('=');
+  return eq === -1 ? [option.slice(2), undefined] : [option.slice(2, eq), option.slice(eq + 1)];
+}
+
+/**
+ * Reads `sed [options] script [file…]` and `sed -e script… [file…]` (`args`: the words after the
+ * command name); `undefined` when a word is computed at run time or an option is unknown.
+ */
+export function readSedArguments(args: readonly ShellWord[]): SedArguments | undefined {
+  const scripts: string[] = [];
+  let fromFile = false;
+  let sandbox = false;
+  let i = 0;
+  const staticText = (w: ShellWord | undefined): string | null => (w !== undefined && isStatic(w) ? w.text : null);
+  for (; i < args.length; i++) {
+    const w = args[i]!;
+    if (!isStatic(w)) return undefined;
+    const t = w.text;
+    if (t === '--') {
+      i++;
+      break;
+    }
+    if (t.startsWith('--')) {
+      const [name, value] = splitLong(t);
+      if (name === 'sandbox') sandbox = true;
+      else if (name === 'expression' || name === 'file' || name === 'line-length') {
+        const v = value ?? staticText(args[++i]);
+        if (v === null) return undefined;
+        if (name === 'expression') scripts.push(v);
+        if (name === 'file') fromFile = true;
+      } else if (name !== 'in-place' && !SED_LONG_FLAGS.has(name)) return undefined;
+      continue;
+    }
+    if (!t.startsWith('-') || t === '-') break;
+    for (let c = 1; c < t.length; c++) {
+      const letter = t[c]!;
+      if (letter === 'i') break;
+      if (letter === 'e' || letter === 'f' || letter === 'l') {
+        const v = c + 1 < t.length ? t.slice(c + 1) : staticText(args[++i]);
+        if (v === null) return undefined;
+        if (letter === 'e') scripts.push(v);
+        if (letter === 'f') fromFile = true;
+        break;
+      }
+      if (!SED_FLAGS.includes(letter)) return undefined;
+    }
+  }
+  if (scripts.length === 0 && !fromFile) {
+    const script = args[i];
+    if (script !== undefined) {
+      if (!isStatic(script)) return undefined;
+      scripts.push(script.text);
+    }
+  }
+  return { scripts, fromFile, sandbox };
+}
+
+/** What a sed script does besides editing its input. */
+export interface SedScriptFacts {
+  /** True when it runs a command (`e`, an `s` with the `e` flag), or cannot be read. */
+  readonly runs: boolean;
+  /** The files its `w` and `W` commands and `s///w` flags write, as written. */
+  readonly writes: readonly string[];
+}
+
+/**
+ * Reads a sed script the way GNU sed does: addresses, then one command letter and its arguments,
+ * commands separated by `;` or newlines. A file name (`w`, `W`, `r`, `R`, the `w` flag) runs to
+ * the end of the line, a backslash included; text (`a`, `i`, `c`) continues past an escaped newline.
+ */
+export function readSedScript(script: string): SedScriptFacts {
+  const writes: string[] = [];
+  const unreadable: SedScriptFacts = { runs: true, writes };
+  let i = 0;
+  const n = script.length;
+  const skip = (set: RegExp) => {
+    while (i < n && set.test(script[i]!)) i++;
+  };
+  // Skips a delimited part (`/re/`, `s` fields): true when its closing delimiter was found.
+  const delimited = (delim: string): boolean => {
+    for (; i < n; i++) {
+      if (script[i] === '\\') i++;
+      else if (script[i] === delim) {
+        i++;
+        return true;
+      } else if (script[i] === '\n' && delim !== '\n') return false;
+    }
+    return false;
+  };
+  const textToLineEnd = () => {
+    while (i < n && script[i] !== '\n') i += script[i] === '\\' ? 2 : 1;
+  };
+  // A file name: leading blanks skipped, then everything up to the newline.
+  const fileName = (): string => {
+    skip(/[ \t]/);
+    const end = script.indexOf('\n', i);
+    const name = script.slice(i, end === -1 ? n : end);
+    i = end === -1 ? n : end;
+    return name;
+  };
+  const address = (): boolean => {
+    if (script[i] === '/') {
+      i++;
+      if (!delimited('/')) return false;
+      skip(/[IM]/);
+    } else if (script[i] === '\\') {
+      const delim = script[i + 1];
+      if (delim === undefined) return false;
+      i += 2;
+      if (!delimited(delim)) return false;
+      skip(/[IM]/);
+    } else if (script[i] === '$') i++;
+    else if (/[0-9]/.test(script[i] ?? '')) skip(/[0-9~]/);
+    return true;
+  };
+  while (i < n) {
+    skip(/[\s;}]/);
+    if (i >= n) break;
+    if (script[i] === '#') {
+      textToLineEnd();
+      continue;
+    }
+    if (!address()) return unreadable;
+    skip(/[ \t]/);
+    if (script[i] === ',') {
+      i++;
+      skip(/[ \t]/);
+      if (script[i] === '+' || script[i] === '~') i++;
+      if (!address()) return unreadable;
+    }
+    skip(/[ \t!]/);
+    const command = script[i++];
+    if (command === undefined) return unreadable;
+    if (command === '{') continue;
+    if (command === 'e') return unreadable;
+    if (command === 's' || command === 'y') {
+      const delim = script[i++];
+      if (delim === undefined || delim === '\n' || delim === '\\') return unreadable;
+      if (!delimited(delim) || !delimited(delim)) return unreadable;
+      if (command === 'y') continue;
+      while (i < n && /[gpiImMe0-9w]/.test(script[i]!)) {
+        if (script[i] === 'e') return unreadable;
+        if (script[i] === 'w') {
+          i++;
+          writes.push(fileName());
+          break;
+        }
+        i++;
+      }
+      continue;
+    }
+    if ('wWrR'.includes(command)) {
+      const name = fileName();
+      if (command === 'w' || command === 'W') writes.push(name);
+      continue;
+    }
+    if ('aic'.includes(command)) {
+      textToLineEnd();
+      continue;
+    }
+    if (':bTtv'.includes(command)) {
+      // A label: to the end of the line or a `;`.
+      while (i < n && script[i] !== '\n' && script[i] !== ';') i++;
+      continue;
+    }
+    if ('qQlL'.includes(command)) {
+      skip(/[ \t0-9]/);
+      continue;
+    }
+    if (!'=dDgGhHnNpPxzF'.includes(command)) return unreadable;
+  }
+  return { runs: false, writes };
+}
+
+/** True when a sed script runs a command (`e`, or an `s` with the `e` flag), or cannot be read. */
+export function sedRunsCommands(script: string): boolean {
+  return readSedScript(script).runs;
+}
+
+/**
+ * The files a sed command line (`args`: the words after the command name) writes through its
+ * scripts (`w`, `W`, the `s///w` flag), as written; a hole when a script cannot be read (`-f`, a
+ * word computed at run time), as it may write anywhere.
+ */
+export function sedScriptWrites(args: readonly ShellWord[]): string[] {
+  const read = readSedArguments(args);
+  if (read === undefined || (read.fromFile && !read.sandbox)) return [HOLE];
+  return read.sandbox ? [] : read.scripts.flatMap((s) => readSedScript(s).writes);
+}
