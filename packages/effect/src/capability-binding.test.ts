@@ -26,12 +26,25 @@ describe('capability bindings in the fact log', () => {
     expect(fold(parsed.facts).view.run).toEqual({ run_id: 'r0', status: 'running' });
   });
 
+  it('CAP-09: a binding may name a digest per contribution; it survives the log round trip', () => {
+    const contributions = {
+      'flow:triage': `sha256:${'f'.repeat(64)}`,
+      'hook:pre_tool_use:0': `sha256:${'h'.repeat(8)}`,
+    };
+    const log = new FactLog();
+    log.append([drafts.runStarted('r1', { capability_binding: { ...binding(1), contributions } })], null);
+    const parsed = parseLog(log.facts.map(encodeFact).join('\n'));
+    expect(parsed.facts[0]!.payload).toMatchObject({ capability_binding: { contributions } });
+  });
+
   it('CAP-09: a malformed binding is refused by name, on the fast path and the full check alike', () => {
     for (const bad of [
       { ...binding(1), version: 2 },
       { ...binding(1), generation: 0 },
       { ...binding(1), catalog_digest: '' },
       { ...binding(1), kinds: { tool: 1 } },
+      { ...binding(1), contributions: { 'flow:triage': '' } },
+      { ...binding(1), contributions: ['flow:triage'] },
     ]) {
       expect(() => validatePayload('run.started', { run_id: 'r', capability_binding: bad })).toThrow(
         /capability_binding/,

@@ -74,6 +74,10 @@ function validateBinding(c: Checker, raw: unknown, path: string): void {
     const kinds = c.object(b.kinds, `${path}.kinds`);
     for (const k of Object.keys(kinds)) c.string(kinds, k, `${path}.kinds`, { nonEmpty: true });
   }
+  if (b.contributions !== undefined) {
+    const each = c.object(b.contributions, `${path}.contributions`);
+    for (const k of Object.keys(each)) c.string(each, k, `${path}.contributions`, { nonEmpty: true });
+  }
   c.optString(b, 'external_cursor', path);
 }
 

@@ -73,6 +73,12 @@ export interface RunCapabilityBindingV1 {
   ceiling_digest: string;
   /** Digest per capability kind (`tool`, `skill`, `mcp`, ...), so a drift can say what changed. */
   kinds?: Record<string, string>;
+  /**
+   * Digest per contribution that is not a tool, keyed `<kind>:<name>` (`flow:triage`,
+   * `hook:pre_tool_use:0`), so a drift can name the ones that changed. Bindings recorded before
+   * it existed have none.
+   */
+  contributions?: Record<string, string>;
   /** Cursor of the external capability source the projection came from. */
   external_cursor?: string;
 }

@@ -79,10 +79,10 @@ function binding(b: unknown): boolean {
   const g = b.generation;
   if (typeof g !== 'number' || !Number.isSafeInteger(g) || g < 1) return false;
   if (!full(b.catalog_digest) || !full(b.ceiling_digest) || !optStr(b.external_cursor)) return false;
-  const kinds = b.kinds;
-  if (kinds !== undefined) {
-    if (!isObj(kinds)) return false;
-    for (const k in kinds) if (!full(kinds[k])) return false;
+  for (const digests of [b.kinds, b.contributions]) {
+    if (digests === undefined) continue;
+    if (!isObj(digests)) return false;
+    for (const k in digests) if (!full(digests[k])) return false;
   }
   return true;
 }

@@ -66,6 +66,7 @@ export class CatalogGeneration implements ToolSet {
   readonly #byName: ReadonlyMap<string, Tool>;
   #definitions: readonly ToolDefinition[] | undefined;
   #kinds: Readonly<Record<CapabilityKind, string>> | undefined;
+  #each: Readonly<Record<string, string>> | undefined;
   #digest: string | undefined;
   #ceilingDigest: string | undefined;
 
@@ -133,6 +134,19 @@ export class CatalogGeneration implements ToolSet {
     return this.#kinds;
   }
 
+  /**
+   * Digest of each contribution that is not a tool, keyed `<kind>:<name>` (`flow:triage`,
+   * `hook:pre_tool_use:0`): what a drift names. The kind digests already cover them.
+   */
+  get contributionDigests(): Readonly<Record<string, string>> {
+    if (this.#each === undefined) {
+      const each: Record<string, string> = {};
+      for (const c of this.contributions) each[`${c.kind}:${c.name}`] = contributionDigest(c);
+      this.#each = Object.freeze(each);
+    }
+    return this.#each;
+  }
+
   /** Digest of the whole projection (every kind). */
   get digest(): string {
     this.#digest ??= digestOf(this.kindDigests);
@@ -162,6 +176,7 @@ export class CatalogGeneration implements ToolSet {
       catalog_digest: this.digest,
       ceiling_digest: this.ceilingDigest,
       kinds: { ...this.kindDigests },
+      contributions: { ...this.contributionDigests },
       ...(this.externalCursor === undefined ? {} : { external_cursor: this.externalCursor }),
     };
   }

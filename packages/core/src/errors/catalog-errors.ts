@@ -105,9 +105,54 @@ export interface CapabilityDrift {
   readonly toolsRemoved: readonly string[];
   /** Tools offered both times with a different description or schema. */
   readonly toolsChanged: readonly string[];
+  /**
+   * Whether the recorded binding has a digest per contribution (bindings written by an earlier
+   * version have none: the contributions that changed cannot then be named, only their kinds).
+   */
+  readonly contributionsRecorded: boolean;
+  /** Contributions other than tools published now but not when the run started, as `<kind>:<name>` (`flow:triage`). */
+  readonly contributionsAdded: readonly string[];
+  /** Contributions published when the run started but not now, as `<kind>:<name>`. */
+  readonly contributionsRemoved: readonly string[];
+  /** Contributions published both times with a different digest, as `<kind>:<name>` (`hook:pre_tool_use:0`). */
+  readonly contributionsChanged: readonly string[];
   /** Generation the run was bound to, and the current one. */
   readonly recordedGeneration: number;
   readonly currentGeneration: number;
+}
+
+/** How a drift's summary names the contributions of each kind (in the order of the kinds). */
+const KIND_LABELS: readonly (readonly [string, string])[] = [
+  ['skill', 'skills'],
+  ['agent', 'agents'],
+  ['command', 'commands'],
+  ['hook', 'hooks'],
+  ['mcp', 'MCP servers'],
+  ['context', 'context'],
+  ['flow', 'flows'],
+  ['knowledge', 'knowledge'],
+  ['ui', 'UI contributions'],
+];
+
+/** `flows changed: triage`, `hooks added: pre_tool_use:1`, ... for the contributions of `drift`. */
+function contributionParts(drift: CapabilityDrift): string[] {
+  const parts: string[] = [];
+  const lists = [
+    ['added', drift.contributionsAdded],
+    ['removed', drift.contributionsRemoved],
+    ['changed', drift.contributionsChanged],
+  ] as const;
+  for (const [kind, label] of KIND_LABELS) {
+    for (const [how, list] of lists) {
+      const names = list.filter((k) => k.startsWith(`${kind}:`)).map((k) => k.slice(kind.length + 1));
+      if (names.length > 0) parts.push(`${label} ${how}: ${names.join(', ')}`);
+    }
+  }
+  if (!drift.contributionsRecorded && drift.kinds.some((k) => k !== 'tool'))
+    parts.push(
+      'the run was recorded by an earlier version that did not record each flow, hook and other contribution, so which of them changed cannot be named',
+    );
+  return parts;
 }
 
 /** A resume was refused before admission: the run's recorded capabilities differ from the current ones. */
@@ -126,6 +171,7 @@ export class CapabilityDriftError extends A3sError {
     if (drift.toolsAdded.length > 0) parts.push(`tools added: ${drift.toolsAdded.join(', ')}`);
     if (drift.toolsRemoved.length > 0) parts.push(`tools removed: ${drift.toolsRemoved.join(', ')}`);
     if (drift.toolsChanged.length > 0) parts.push(`tools changed: ${drift.toolsChanged.join(', ')}`);
+    parts.push(...contributionParts(drift));
     super(
       'CAPABILITY_DRIFT',
       `run '${runId}' cannot resume: its capabilities changed since it started (${parts.join('; ')}); resume with { rebind: true } to continue under the current ones`,
@@ -137,6 +183,10 @@ export class CapabilityDriftError extends A3sError {
           tools_added: drift.toolsAdded,
           tools_removed: drift.toolsRemoved,
           tools_changed: drift.toolsChanged,
+          contributions_recorded: drift.contributionsRecorded,
+          contributions_added: drift.contributionsAdded,
+          contributions_removed: drift.contributionsRemoved,
+          contributions_changed: drift.contributionsChanged,
           recorded_generation: drift.recordedGeneration,
           current_generation: drift.currentGeneration,
         },

@@ -25,6 +25,7 @@ import type {
 import { compileGlob } from '../permissions/glob.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { CodeConfigHooks, CommandHookConfig } from './hook-options.js';
+import { markCommandHook } from './hook-identity.js';
 
 export { DEFAULT_HOOK_TIMEOUT_MS };
 
@@ -52,7 +53,7 @@ const timeoutOf = (hook: CommandHookConfig) => hook.timeoutMs ?? DEFAULT_HOOK_TI
  */
 export function commandPreHook(hook: CommandHookConfig, cwd: string, index: number): PreToolHook {
   const matches = compileGlob(hook.matcher ?? '*');
-  return {
+  const compiled: PreToolHook = {
     name: `hooks.pre[${index}]`,
     async before(call): Promise<PreHookDecision | undefined> {
       if (!matches.test(call.name)) return undefined;
@@ -81,12 +82,13 @@ export function commandPreHook(hook: CommandHookConfig, cwd: string, index: numb
       return undefined;
     },
   };
+  return markCommandHook(compiled, hook, timeoutOf(hook));
 }
 
 /** A post-hook (post_tool_use) that marks matching results failed when the command exits non-zero, prints a block or a decision that cannot be read. */
 export function commandPostHook(hook: CommandHookConfig, cwd: string, index: number): PostToolHook {
   const matches = compileGlob(hook.matcher ?? '*');
-  return {
+  const compiled: PostToolHook = {
     name: `hooks.post[${index}]`,
     async after(call, result): Promise<ToolResult | undefined> {
       if (!matches.test(call.name)) return undefined;
@@ -117,6 +119,7 @@ export function commandPostHook(hook: CommandHookConfig, cwd: string, index: num
       };
     },
   };
+  return markCommandHook(compiled, hook, timeoutOf(hook));
 }
 
 /** The decision of a command for a non-tool event: exit 2 or a `block` decision blocks; other failures continue. */
@@ -148,12 +151,13 @@ function eventHandlers<H extends EventHandler>(
 ): H[] {
   return (items ?? []).map((h) => {
     if (!isCommand(h)) return h;
-    return (async (input: object) =>
+    const compiled = (async (input: object) =>
       eventDecision(
         await runHookCommand(h.command, cwd, { event, ...input }, timeoutOf(h)),
         h,
         modify,
       )) as unknown as H;
+    return markCommandHook(compiled, h, timeoutOf(h));
   });
 }
 

@@ -27,13 +27,23 @@ export type PreHookDecision =
 
 /** A pre-hook; returning `undefined` continues. */
 export interface PreToolHook {
+  /** Names the hook in messages; with {@link PreToolHook.version}, what identifies it in the capability catalog. */
   readonly name: string;
+  /**
+   * The version of what the hook does. A session's capability catalog identifies an in-process
+   * hook by its name and this version (not its code): change it when the hook's behaviour changes,
+   * so a run resumed afterwards is refused with `CAPABILITY_DRIFT` (or explicitly rebound).
+   */
+  readonly version?: string;
   before(call: HookCall): PreHookDecision | undefined | Promise<PreHookDecision | undefined>;
 }
 
 /** A post-hook; returning a result replaces it, `undefined` keeps it. */
 export interface PostToolHook {
+  /** Names the hook in messages; with {@link PostToolHook.version}, what identifies it in the capability catalog. */
   readonly name: string;
+  /** The version of what the hook does (see {@link PreToolHook.version}). */
+  readonly version?: string;
   after(call: HookCall, result: ToolResult): ToolResult | undefined | Promise<ToolResult | undefined>;
 }
 

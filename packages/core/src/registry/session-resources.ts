@@ -221,6 +221,11 @@ export class SessionResources implements ResourceAccess {
     await Promise.all([...this.#entries.keys()].map((c) => this.close(c).catch(() => undefined)));
   }
 
+  /** The packs plugged in now, in plug-in order. */
+  packs(): readonly ToolPack[] {
+    return [...this.#packs.keys()];
+  }
+
   /** Every attached resource, in attach order. */
   status(): readonly ResourceStatus[] {
     return [...this.#entries.entries()].map(([capability, e]) => ({

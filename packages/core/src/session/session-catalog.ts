@@ -1,19 +1,22 @@
 /**
  * The capability catalog of one session: it projects the session's registry (tools on the
- * surface), its MCP servers (each `mcp.<server>` capability provided), skills, agents, hooks and
- * system prompt, under the permission ceiling of the session's policy and governance. The catalog
- * takes the bindings already recorded in the session's log (and in a restored snapshot) as its
- * one history batch, so a reopened session continues the numbering and, with unchanged
- * capabilities, publishes under the same generation its runs were bound to.
+ * surface), its MCP servers (each `mcp.<server>` capability provided), the flows of its workflow
+ * pack, skills, agents, hooks and system prompt, under the permission ceiling of the session's
+ * policy and governance. The catalog takes the bindings already recorded in the session's log
+ * (and in a restored snapshot) as its one history batch, so a reopened session continues the
+ * numbering and, with unchanged capabilities, publishes under the same generation its runs were
+ * bound to.
  */
 import type { Fact, RunCapabilityBindingV1 } from '@a3s-code/effect';
 import { SessionCapabilityCatalog } from '../catalog/session-capability-catalog.js';
 import type { CapabilityContribution } from '../catalog/capability-kinds.js';
 import { permissionCeiling } from '../catalog/permission-ceiling.js';
 import type { AgentDefinition } from '../delegation/agent-definition.js';
+import { hookDescriptor } from '../hooks/hook-identity.js';
 import type { SessionResources } from '../registry/session-resources.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { SkillDefinition } from '../skills/skill-definition.js';
+import { flowContributionsOf } from '../workflow/workflow-pack.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import type { SessionSnapshotV1 } from './snapshot-types.js';
 
@@ -29,7 +32,11 @@ export interface SessionCatalogInput {
   readonly restored?: SessionSnapshotV1;
 }
 
-/** The contributions that do not change while the session lives (skills, agents, hooks, context). */
+/**
+ * The contributions that do not change while the session lives (skills, agents, hooks, context).
+ * A hook is named by its event and position (`pre_tool_use:0`) and described as `hookDescriptor`
+ * says (a command hook by its matcher, command and deadline).
+ */
 function fixedContributions(input: SessionCatalogInput): CapabilityContribution[] {
   const out: CapabilityContribution[] = [];
   for (const s of input.skills.values())
@@ -59,19 +66,17 @@ function fixedContributions(input: SessionCatalogInput): CapabilityContribution[
       },
     });
   const hooks = input.config.hooks;
-  const named = (event: string, list: readonly { readonly name: string }[] | undefined): void => {
-    (list ?? []).forEach((h, i) => {
-      out.push({ kind: 'hook', name: `${event}:${i}`, source: 'hooks', descriptor: { name: h.name } });
+  const events = [
+    ['pre_tool_use', hooks.pre],
+    ['post_tool_use', hooks.post],
+    ['user_prompt_submit', hooks.userPromptSubmit],
+    ['stop', hooks.stop],
+    ['pre_compact', hooks.preCompact],
+  ] as const;
+  for (const [event, list] of events)
+    (list ?? []).forEach((h: unknown, i) => {
+      out.push({ kind: 'hook', name: `${event}:${i}`, source: 'hooks', descriptor: hookDescriptor(h) });
     });
-  };
-  named('pre_tool_use', hooks.pre);
-  named('post_tool_use', hooks.post);
-  const counted = (event: string, list: readonly unknown[] | undefined): void => {
-    for (let i = 0; i < (list ?? []).length; i++) out.push({ kind: 'hook', name: `${event}:${i}`, source: 'hooks' });
-  };
-  counted('user_prompt_submit', hooks.userPromptSubmit);
-  counted('stop', hooks.stop);
-  counted('pre_compact', hooks.preCompact);
   out.push({ kind: 'context', name: 'system', source: 'session', descriptor: [...input.system] });
   return out;
 }
@@ -101,7 +106,8 @@ export function createSessionCatalog(input: SessionCatalogInput): SessionCapabil
           .filter((c) => c.startsWith('mcp.'))
           .sort()
           .map((c) => ({ kind: 'mcp', name: c.slice('mcp.'.length), source: packOf.get(c) ?? 'registry' }));
-        return { tools: registry.tools(), contributions: [...fixed, ...servers] };
+        const flows = flowContributionsOf(resources.packs());
+        return { tools: registry.tools(), contributions: [...fixed, ...servers, ...flows] };
       },
     },
     resources,

@@ -2,8 +2,12 @@
  * How a host registers `dynamic_workflow` on its sessions: it plugs in the pack
  * {@link createDynamicWorkflowPack} makes, whose resource `resource.workflow` carries the host's
  * named flows and its progress listener. Core's own `dynamic_workflow` tool requires that
- * resource, so it is on a session's surface exactly when the host plugged the pack in.
+ * resource, so it is on a session's surface exactly when the host plugged the pack in. Each named
+ * flow is also a `flow` contribution of the session's capability catalog, digested with its
+ * definition, so a run resumed after a flow changed is refused as a capability drift.
  */
+import type { CapabilityContribution } from '../catalog/capability-kinds.js';
+import { digestOf } from '../catalog/digest.js';
 import { defineToolPack, type ToolPack } from '../tools/tool-pack.js';
 import type { OpenedResource } from '../tools/tool-resource.js';
 import type { WorkflowDefinition } from './workflow-definition.js';
@@ -29,11 +33,25 @@ export interface WorkflowResourceHandle extends OpenedResource {
 
 const FLOW_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Flows of the packs this module made, so the session can name them in the tool's description. */
-const packFlows = new WeakMap<ToolPack, readonly string[]>();
+/**
+ * The `flow` contributions of the packs this module made: the session names the flows in the
+ * tool's description and publishes them in its capability catalog.
+ */
+const packFlows = new WeakMap<ToolPack, readonly CapabilityContribution[]>();
 
 /** Names of the flows of `packs` made by {@link createDynamicWorkflowPack} (core-internal). */
 export function flowNamesOf(packs: readonly ToolPack[]): readonly string[] {
+  return flowContributionsOf(packs).map((c) => c.name);
+}
+
+/**
+ * The `flow` contributions of `packs` made by {@link createDynamicWorkflowPack} (core-internal):
+ * one per named flow, whose descriptor is the digest of the flow's whole definition (its steps,
+ * their kinds, sources, paths, prompts, schemas, allowed tools, limits, inputs and output), so any
+ * change to what the flow does changes the contribution. A program step's `path` is covered as a
+ * path: the file is workspace content, read when the step runs.
+ */
+export function flowContributionsOf(packs: readonly ToolPack[]): readonly CapabilityContribution[] {
   return packs.flatMap((p) => packFlows.get(p) ?? []);
 }
 
@@ -71,6 +89,14 @@ export function createDynamicWorkflowPack(options: DynamicWorkflowPackOptions = 
       },
     ],
   });
-  packFlows.set(pack, Object.freeze([...flows.keys()]));
+  packFlows.set(
+    pack,
+    Object.freeze(
+      [...flows].map(
+        ([name, definition]): CapabilityContribution =>
+          Object.freeze({ kind: 'flow', name, source: pack.name, descriptor: { definition: digestOf(definition) } }),
+      ),
+    ),
+  );
   return pack;
 }
