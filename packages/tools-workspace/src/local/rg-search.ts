@@ -13,10 +13,10 @@ import {
   type WorkspaceGrepRequest,
 } from '@a3s-code/core';
 import { openContained } from './contained-open.js';
-import { isProtectedPath } from '../paths/normalize.js';
 import { SEARCH_TARGETS } from '../search/search-types.js';
 import { mapFsError, notRegularError } from './fs-errors.js';
 import { compileGlob, globMatches } from '../search/glob-pattern.js';
+import { matchFolder, pathParts } from '../search/glob-prefix.js';
 import { assertNoNul } from '../search/js-regex.js';
 import { comparePaths, sortPaths } from '../search/path-order.js';
 import type { FastWorkspaceSearch, GrepFileCount, GrepPage, GrepPosition } from '../search/search-types.js';
@@ -30,35 +30,10 @@ import {
   type ReadViewMatches,
 } from './rg-special.js';
 import { wholeSearch } from './rg-whole.js';
+import { BASE_ARGS, excludeArgs, pruneArgs, stripDot } from './rg-args.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { readRecord, runRg, splitRecords, streamRgRecords } from './rg-process.js';
 import { hasUnopenableName, nameFromBytes } from '../paths/byte-names.js';
-
-const BASE_ARGS = [
-  '--no-config',
-  '--hidden',
-  '--no-ignore-parent',
-  '--no-ignore-dot',
-  '--no-ignore-global',
-  '--no-ignore-exclude',
-  '--no-require-git',
-  '--no-messages',
-  '--color',
-  'never',
-];
-
-function stripDot(p: string): string {
-  return p.startsWith('./') ? p.slice(2) : p;
-}
-
-/**
- * Folders never searched: `.git`, and the workspace's own `.a3s/` (fact logs, snapshots) unless
- * the search targets a path inside it. Override globs are rooted at rg's working folder, the
- * workspace root, so `/.a3s` names only the top-level folder.
- */
-function excludeArgs(rel: string): string[] {
-  return ['--glob', '!.git', ...(isProtectedPath(rel) ? [] : ['--glob', '!/.a3s'])];
-}
 
 /** A resolved search target: its root-relative path and rg's trailing `--ignore-file … -- path` flags. */
 interface Target {
@@ -135,7 +110,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
    * A glob filter. rg's `--glob` whitelists *directories* it matches even when `.gitignore`
    * excludes them, so an anchored glob is also checked against the non-ignored file list; a
    * name-only glob becomes a file type (`-t`), which matches file names only and never
-   * overrides ignore rules.
+   * overrides ignore rules. Folders beside an anchored glob's literal prefix are left out of both walks.
    */
   private async globFilter(
     request: WorkspaceGrepRequest,
@@ -144,9 +119,10 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     if (request.glob === undefined) return { args: [] };
     const glob = compileGlob(request.glob, 'glob'); // same validation and error as the JS engine
     if (!glob.anchored) return { args: ['--type-add', `a3sglob:${request.glob}`, '-t', 'a3sglob'] };
+    const prune = pruneArgs(matchFolder(glob, rel, 'root'), pathParts(rel).length);
     const out = await runRg(
       this.rg,
-      [...BASE_ARGS, '--files', '--null', ...excludeArgs(rel), ...where],
+      [...BASE_ARGS, '--files', '--null', ...prune, ...excludeArgs(rel), ...where],
       this.fs.root,
       request.signal,
       'glob',
@@ -156,7 +132,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
         .map(stripDot)
         .filter((p) => globMatches(glob, p, false)),
     );
-    return { args: ['--glob', request.glob], allowed };
+    return { args: ['--glob', request.glob, ...prune], allowed };
   }
 
   /**
@@ -370,6 +346,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   /**
    * `rg --files` lists the non-ignored files; the glob is applied here, relative to `path`,
    * with the same matcher as the JS engine (rg's own `--glob` would re-include ignored folders).
+   * The walk leaves out the folders beside the pattern's literal prefix (`src/` of `src/**\/*.ts`).
    */
   private async files(request: WorkspaceGlobRequest, extra: readonly string[]): Promise<string[]> {
     const glob = compileGlob(request.pattern, 'pattern');
@@ -378,9 +355,10 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     // recency, stats) only candidate files; types never re-include ignored folders.
     const name = glob.anchored ? /^\*\*\/([^/]+)$/.exec(request.pattern)?.[1] : request.pattern;
     const typeArgs = name === undefined || name.endsWith('/') ? [] : ['--type-add', `a3sglob:${name}`, '-t', 'a3sglob'];
+    const prune = pruneArgs(matchFolder(glob, rel, 'start'), pathParts(rel).length);
     const out = await runRg(
       this.rg,
-      [...BASE_ARGS, '--files', '--null', ...typeArgs, ...extra, ...excludeArgs(rel), ...where],
+      [...BASE_ARGS, '--files', '--null', ...typeArgs, ...extra, ...prune, ...excludeArgs(rel), ...where],
       this.fs.root,
       request.signal,
       'pattern',

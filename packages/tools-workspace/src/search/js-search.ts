@@ -14,6 +14,7 @@ import { normalizeWorkspacePath } from '../paths/normalize.js';
 import { lineSlices } from './byte-lines.js';
 import { readViewLines } from './read-view.js';
 import { compileGlob, globMatches, type CompiledGlob } from './glob-pattern.js';
+import { matchFolder } from './glob-prefix.js';
 import { compileMatcher, type LineMatcher } from './js-regex.js';
 import { walkFiles } from './js-walk.js';
 import { comparePaths } from './path-order.js';
@@ -85,7 +86,9 @@ export class JsSearch implements FastWorkspaceSearch {
     let scanned = 0;
     let truncated = false;
     try {
-      for await (const rel of walkFiles(this.fs, start, request.signal)) {
+      // A glob relative to the walk's start (glob) or to the root (grep's filter) whose literal prefix names a folder under it.
+      const folder = glob === undefined ? [] : matchFolder(glob, start, globBase === start ? 'start' : 'root');
+      for await (const rel of walkFiles(this.fs, start, request.signal, folder)) {
         if (cap !== undefined && scanned >= cap.maxObjects) {
           truncated = true;
           break;

@@ -32,11 +32,21 @@ async function ancestorIgnores(fs: WorkspaceFileSystem, start: string): Promise<
   return stack;
 }
 
-/** Yields root-relative file paths under directory `start` in lexical order. */
-export async function* walkFiles(fs: WorkspaceFileSystem, start: string, signal?: AbortSignal): AsyncGenerator<string> {
+/**
+ * Yields root-relative file paths under directory `start` in lexical order. With `folder` (the
+ * root-relative components of a folder at or under `start`, see `matchFolder`), only the files
+ * under it: the walk goes down to it one folder at a time, each checked as before, and enters no
+ * other folder on the way.
+ */
+export async function* walkFiles(
+  fs: WorkspaceFileSystem,
+  start: string,
+  signal?: AbortSignal,
+  folder: readonly string[] = [],
+): AsyncGenerator<string> {
   const base = await ancestorIgnores(fs, start);
   const skipState = !isProtectedPath(start);
-  async function* visit(dir: string, stack: IgnoreFile[]): AsyncGenerator<string> {
+  async function* visit(dir: string, stack: IgnoreFile[], depth: number): AsyncGenerator<string> {
     throwIfAborted(signal, 'search');
     const entries = await fs.list(dir);
     let here = stack;
@@ -44,17 +54,19 @@ export async function* walkFiles(fs: WorkspaceFileSystem, start: string, signal?
       const own = await readIgnore(fs, dir);
       if (own) here = [...stack, own];
     }
+    const way = depth < folder.length ? folder[depth] : undefined;
     for (const entry of entries) {
+      if (way !== undefined && (entry.name !== way || entry.kind !== 'directory')) continue;
       if (entry.name === '.git') continue;
       if (skipState && dir === '' && entry.name === PROTECTED_DIR) continue;
       const rel = joinRel(dir, entry.name);
       if (entry.kind === 'directory') {
         // A folder whose name is not UTF-8 cannot be opened by name here (see nameFromBytes).
-        if (!isIgnored(here, rel, true) && !hasUnopenableName(entry.name)) yield* visit(rel, here);
+        if (!isIgnored(here, rel, true) && !hasUnopenableName(entry.name)) yield* visit(rel, here, depth + 1);
       } else if (entry.kind === 'file') {
         if (!isIgnored(here, rel, false)) yield rel;
       }
     }
   }
-  yield* visit(start, base);
+  yield* visit(start, base, start === '' ? 0 : start.split('/').length);
 }

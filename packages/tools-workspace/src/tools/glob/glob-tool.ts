@@ -2,6 +2,7 @@
  * `glob`: file paths matching a pattern, honouring `.gitignore`. `sort: "backend"`
  * (default) keeps the backend's order, most recently modified first; `sort: "path"` sorts
  * lexically before paging, so pages form one stable sequence with no duplicate or skipped path.
+ * The pages after the first are cut from the listing the first page made (kept for a minute).
  */
 import { CapabilityUnavailableError, defineTool, type ToolContext, type ToolResult } from '@a3s-code/core';
 import type { z } from 'zod';
@@ -12,6 +13,7 @@ import { tidyGlob } from '../../search/glob-pattern.js';
 import { sortPaths } from '../../search/path-order.js';
 import { isFastSearch } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
+import { ListingCache } from '../shared/listing-cache.js';
 import { indexAfter } from '../shared/paging.js';
 import { guard, ok } from '../shared/results.js';
 import { ScanRecorder } from '../shared/scan-report.js';
@@ -32,6 +34,9 @@ const globInput = (z: Zod) =>
       .optional()
       .describe('backend (default: most recently modified first) or path (lexical, stable pages)'),
   });
+
+/** Whole listings of glob requests, for their next pages. */
+const listings = new ListingCache<string>();
 
 /** Arguments of `glob`. */
 type GlobArgs = z.output<ReturnType<typeof globInput>>;
@@ -77,25 +82,32 @@ async function runGlob(args: GlobArgs, ctx: ToolContext, onScan: ScanRecorder['o
   const request = {
     pattern: tidyGlob(args.pattern),
     signal: ctx.signal,
-    onScan,
     ...(args.path === undefined ? {} : { path: args.path }),
   };
-  let page: string[];
-  let total: number;
+  // The whole listing, sorted; the pages after the first are cut from the one the first page made.
+  const all = await listings.get(
+    search,
+    JSON.stringify([sort, args.pattern, args.path ?? '']),
+    args.cursor !== undefined,
+    onScan,
+    async (scan) => {
+      const req = { ...request, onScan: scan };
+      if (sort === 'backend') return collect(search.glob(req));
+      return sortPaths(isFastSearch(search) ? await search.listFiles(req) : await collect(search.glob(req)));
+    },
+  );
+  let page: readonly string[];
   let next: string | null;
   if (sort === 'path') {
-    const all = sortPaths(isFastSearch(search) ? await search.listFiles(request) : await collect(search.glob(request)));
     const start = at?.path === undefined ? 0 : indexAfter(all, at.path, (p) => p);
     page = all.slice(start, start + limit);
-    total = all.length;
     next = start + limit < all.length ? encodeCursor('glob', fp, { path: page[page.length - 1]! }) : null;
   } else {
     const offset = at?.offset ?? 0;
-    const all = await collect(search.glob(request));
     page = all.slice(offset, offset + limit);
-    total = all.length;
     next = offset + limit < all.length ? encodeCursor('glob', fp, { offset: offset + limit }) : null;
   }
+  const total = all.length;
   const tail = next ? `\n[more files: pass cursor=${JSON.stringify(next)} for the next page]` : '';
   return ok((page.length === 0 ? 'No files found' : page.map(shownPath).join('\n')) + tail, {
     sort,

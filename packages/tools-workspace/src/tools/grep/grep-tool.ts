@@ -18,12 +18,17 @@ import { WorkspaceFileError } from '../../errors.js';
 import { tidyGlob } from '../../search/glob-pattern.js';
 import { isFastSearch, type GrepFileCount } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
+import { ListingCache } from '../shared/listing-cache.js';
 import { indexAfter } from '../shared/paging.js';
 import { guard, ok } from '../shared/results.js';
 import { ScanRecorder } from '../shared/scan-report.js';
 import { shownPath } from '../shared/text.js';
 import { contentPage } from './grep-content.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
+
+/** Whole path and count listings of grep requests, for their next pages. */
+const fileListings = new ListingCache<string>();
+const countListings = new ListingCache<GrepFileCount>();
 
 /** Output modes of `grep`. */
 export const GREP_OUTPUT_MODES = ['content', 'files_with_matches', 'count', 'summary'] as const;
@@ -140,11 +145,20 @@ async function runGrep(args: GrepArgs, ctx: ToolContext, onScan: ScanRecorder['o
     });
   }
   const fast = isFastSearch(search);
+  // A page after the first is cut from the listing the first page made (see ListingCache).
+  const key = JSON.stringify([args.pattern, args.path ?? '', args.glob ?? '', args['-i'] === true]);
+  const reuse = args.cursor !== undefined;
   if (mode === 'files_with_matches') {
-    const all = fast ? await search.grepFiles(request) : await collect(iterateCounts(search, request), (c) => c.path);
+    const all = await fileListings.get(search, key, reuse, onScan, (scan) => {
+      const req = { ...request, onScan: scan };
+      return fast ? search.grepFiles(req) : collect(iterateCounts(search, req), (c) => c.path);
+    });
     return pathPage(all, after?.path, limit, fp, mode, all.length);
   }
-  const counts = fast ? await search.grepCounts(request) : await collect(iterateCounts(search, request), (c) => c);
+  const counts = await countListings.get(search, key, reuse, onScan, (scan) => {
+    const req = { ...request, onScan: scan };
+    return fast ? search.grepCounts(req) : collect(iterateCounts(search, req), (c) => c);
+  });
   const totalLines = counts.reduce((n, c) => n + c.count, 0);
   if (mode === 'summary') {
     return ok(
