@@ -13,7 +13,7 @@ import {
   type WorkspaceGrepRequest,
 } from '@a3s-code/core';
 import { openContained } from './contained-open.js';
-import { isProtectedPath } from '../paths/normalize.js';
+import { excludeArgs } from './rg-excludes.js';
 import { SEARCH_TARGETS } from '../search/search-types.js';
 import { mapFsError, notRegularError } from './fs-errors.js';
 import { compileGlob, globMatches } from '../search/glob-pattern.js';
@@ -49,15 +49,6 @@ const BASE_ARGS = [
 
 function stripDot(p: string): string {
   return p.startsWith('./') ? p.slice(2) : p;
-}
-
-/**
- * Folders never searched: `.git`, and the workspace's own `.a3s/` (fact logs, snapshots) unless
- * the search targets a path inside it. Override globs are rooted at rg's working folder, the
- * workspace root, so `/.a3s` names only the top-level folder.
- */
-function excludeArgs(rel: string): string[] {
-  return ['--glob', '!.git', ...(isProtectedPath(rel) ? [] : ['--glob', '!/.a3s'])];
 }
 
 /** A resolved search target: its root-relative path and rg's trailing `--ignore-file … -- path` flags. */
