@@ -3,7 +3,7 @@
  * Path refusals are the caller's mistake and name the argument field; file errors are runtime
  * outcomes that tools turn into failed results.
  */
-import { A3sError } from '@a3s-code/core';
+import { A3sError, STATE_SUBFOLDERS } from '@a3s-code/core';
 
 /** Why a path was refused. */
 export type WorkspacePathProblem =
@@ -13,6 +13,8 @@ export type WorkspacePathProblem =
   | 'absolute_outside'
   | 'symlink_escape'
   | 'protected'
+  /** Inside the runtime's own state under `.a3s/` (fact logs, workflow runs, saved sessions): never read by a tool. */
+  | 'runtime_state'
   | 'home_relative'
   | 'too_long'
   | 'not_a_string'
@@ -28,6 +30,8 @@ function allowedFor(problem: WorkspacePathProblem): string {
   switch (problem) {
     case 'protected':
       return 'a file path below the workspace root, outside every .a3s/ and .git/ folder, and not named a3s.config.json';
+    case 'runtime_state':
+      return `a path outside the runtime's state folders (${STATE_SUBFOLDERS.map((f) => `.a3s/${f}/`).join(', ')}); .a3s/config.json, .a3s/instructions.md, .a3s/agents/ and .a3s/skills/ can be read`;
     case 'too_long':
       return 'names of at most 255 bytes in a path of at most 3072 bytes';
     case 'not_a_string':

@@ -4,6 +4,7 @@
  * its tiers, the shared budget); the agent can only add restrictions and remove tiers, and a
  * child can never delegate further.
  */
+import type { CallChain } from '../invoker/call-context.js';
 import type { GovernanceSnapshot, ToolRestriction } from '../invoker/governance.js';
 import type { ToolTier } from '../tools/tool.js';
 import type { AgentDefinition } from './agent-definition.js';
@@ -36,4 +37,18 @@ export function childGovernance(parent: GovernanceSnapshot, agent: AgentDefiniti
     restrictions: [...(parent.restrictions ?? []), ...added],
     delegationDepth: (parent.delegationDepth ?? 0) + 1,
   });
+}
+
+/**
+ * The governance of a run delegated from inside the calls `chain` (a sub-agent a workflow step
+ * started with `task`): the non-reentrant tools among them (`dynamic_workflow`, `program`) are
+ * denied in it, so a workflow or a program cannot call itself through a sub-agent either.
+ */
+export function delegatedFrom(governance: GovernanceSnapshot, chain: CallChain): GovernanceSnapshot {
+  if (chain.nonReentrant.length === 0) return governance;
+  const held: ToolRestriction = Object.freeze({
+    name: `no recursion: this sub-agent runs inside ${chain.stack.join(' > ')}, and ${chain.nonReentrant.join(', ')} ${chain.nonReentrant.length > 1 ? 'each ' : ''}cannot call itself, directly or indirectly`,
+    deniedTools: Object.freeze([...chain.nonReentrant]),
+  });
+  return Object.freeze({ ...governance, restrictions: [...(governance.restrictions ?? []), held] });
 }

@@ -7,7 +7,7 @@
  * reading (a plan-mode parent gets plan-mode children).
  */
 import type { z } from 'zod';
-import { invocationContextOf } from '../invoker/call-context.js';
+import { callChainOf, invocationContextOf } from '../invoker/call-context.js';
 import { markDelegatingTool } from '../invoker/change-collector.js';
 import { visibleTiers, type GovernanceSnapshot } from '../invoker/governance.js';
 import { linkSignals } from '../invoker/link-signals.js';
@@ -16,7 +16,7 @@ import type { JsonSchema } from '../tools/json-schema.js';
 import type { Tool, ToolResult } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import type { TaskOutcome, TaskRequest } from './child-run.js';
-import { childGovernance } from './child-governance.js';
+import { childGovernance, delegatedFrom } from './child-governance.js';
 import type { Delegator, TaskOrigin } from './delegator.js';
 
 /** What the delegation tools use of a {@link Delegator}. */
@@ -48,7 +48,7 @@ function origin(ctx: ToolContext, signal: AbortSignal): TaskOrigin {
   if (context === undefined) throw new Error('delegation tools run only inside the kernel');
   return {
     runId: context.runId,
-    governance: context.governance,
+    governance: delegatedFrom(context.governance, callChainOf(ctx)),
     events: context.events,
     signal,
     ...(context.capabilities ? { capabilities: context.capabilities } : {}),

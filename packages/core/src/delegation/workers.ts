@@ -14,13 +14,13 @@
 import { readFactLogFile } from '../store/log-file.js';
 import { join } from 'node:path';
 import { parseLog, type Fact } from '@a3s-code/effect';
-import { invocationContextOf, noteUnknownChange } from '../invoker/call-context.js';
+import { callChainOf, invocationContextOf, noteUnknownChange } from '../invoker/call-context.js';
 import { visibleTiers, type GovernanceSnapshot } from '../invoker/governance.js';
 import type { JsonValue } from '../tools/json-schema.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { LedgerEntry } from '../gate/mutation-ledger.js';
 import type { ChildAnnouncer, TaskOutcome } from './child-run.js';
-import { childGovernance } from './child-governance.js';
+import { childGovernance, delegatedFrom } from './child-governance.js';
 import type { Delegator } from './delegator.js';
 import { WorkerError } from './worker-error.js';
 import type { WorkerLog, WorkerOutcome, WorkerPort, WorkerRunSpec } from './worker-port.js';
@@ -202,7 +202,12 @@ export function createWorkerPort(delegator: () => Delegator): WorkerPort {
           ...(spec.maxSteps === undefined ? {} : { maxSteps: spec.maxSteps }),
           ...(spec.model === undefined ? {} : { model: spec.model }),
         },
-        { runId: context.runId, governance: context.governance, events: context.events, signal: runSignal },
+        {
+          runId: context.runId,
+          governance: delegatedFrom(context.governance, callChainOf(ctx)),
+          events: context.events,
+          signal: runSignal,
+        },
         { taskId: ids.workerId, thread: ids.thread },
         {
           announce,

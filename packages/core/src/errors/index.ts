@@ -22,6 +22,7 @@ export {
   ToolBlockedError,
   ToolDefinitionError,
   ToolExecutionError,
+  ToolNotAllowedError,
   ToolNotFoundError,
   ToolTimeoutError,
   type ToolArgIssue,

@@ -106,6 +106,28 @@ export class ToolNotFoundError extends A3sError {
   }
 }
 
+/**
+ * A call names a tool outside the list its caller holds it to: a program's `allowed_tools`, which
+ * holds the program's own calls and every call nested in them (through `batch`, for instance).
+ * `holder` is the tool whose list it is (`program`); `why`, when given, says more.
+ */
+export class ToolNotAllowedError extends A3sError {
+  constructor(toolName: string, allowed: readonly string[], holder: string, why?: string) {
+    const list = allowed.length > 0 ? [...allowed].sort().join(', ') : 'none';
+    super(
+      'TOOL_NOT_ALLOWED',
+      `${holder}: tool ${quoteToolName(toolName)} is not in allowed_tools (${list})${why === undefined ? '' : `: ${why}`}`,
+      {
+        details: {
+          tool: toolName.length > NAME_QUOTE_MAX * 4 ? `${toolName.slice(0, NAME_QUOTE_MAX * 4)}…` : toolName,
+          allowed: [...allowed],
+          holder,
+        },
+      },
+    );
+  }
+}
+
 /** A tool ran longer than its timeout. */
 export class ToolTimeoutError extends A3sError {
   /** The timeout that elapsed, in milliseconds. */

@@ -1,9 +1,9 @@
 /**
  * A core-internal side channel from a tool call's `ToolContext` to the `InvocationContext` it
- * runs under (governance, run signal, event sink) and to the change record of its top-level call.
- * Only core's own runtime tools (`task`, `parallel_task`, `Skill`, `verify`) read it; it is not
- * exported from the package entry, so extension code cannot reach a caller's event sink,
- * governance or change record through it.
+ * runs under (governance, run signal, event sink), to the change record of its top-level call and
+ * to the calls it runs inside. Only core's own runtime tools (`task`, `parallel_task`, `Skill`,
+ * `verify`, workers) read it; it is not exported from the package entry, so extension code cannot
+ * reach a caller's event sink, governance or change record through it.
  */
 import { randomUUID } from 'node:crypto';
 import { unknownChange, type ChangeRecordEntry } from '../gate/change-record.js';
@@ -14,7 +14,18 @@ import type { InvocationContext } from './invocation-context.js';
 interface CallBinding {
   readonly context: InvocationContext;
   readonly changes: ChangeSink;
+  readonly within: CallChain;
 }
+
+/** The calls a call runs inside, itself included (see {@link callChainOf}). */
+export interface CallChain {
+  /** Tool names, outermost first, ending with the call's own tool. */
+  readonly stack: readonly string[];
+  /** The tools among them that cannot call themselves, directly or indirectly (`program`, `dynamic_workflow`). */
+  readonly nonReentrant: readonly string[];
+}
+
+const NO_CHAIN: CallChain = Object.freeze({ stack: [], nonReentrant: [] });
 
 /** The change record of a top-level call, as a call nested in it sees it. */
 export interface ChangeSink {
@@ -25,9 +36,17 @@ export interface ChangeSink {
 
 const bindings = new WeakMap<ToolContext, CallBinding>();
 
-/** Records the invocation context and change record of a call (the kernel does this for every `execute`). */
-export function bindCall(ctx: ToolContext, context: InvocationContext, changes: ChangeSink): void {
-  bindings.set(ctx, { context, changes });
+/** Records the invocation context, change record and call chain of a call (the kernel does this for every `execute`). */
+export function bindCall(ctx: ToolContext, context: InvocationContext, changes: ChangeSink, within: CallChain): void {
+  bindings.set(ctx, { context, changes, within });
+}
+
+/**
+ * The calls `ctx`'s call runs inside, itself included (core-internal: a run delegated from inside
+ * them — a sub-agent a workflow step started — may not call the non-reentrant ones again).
+ */
+export function callChainOf(ctx: ToolContext): CallChain {
+  return bindings.get(ctx)?.within ?? NO_CHAIN;
 }
 
 /** The invocation context a call runs under, when the kernel built `ctx`. */

@@ -15,6 +15,7 @@ import {
   RecursionLimitError,
   ToolBlockedError,
   ToolExecutionError,
+  ToolNotAllowedError,
   ToolNotFoundError,
 } from '../errors/tool-errors.js';
 import type { ToolResult } from '../tools/tool.js';
@@ -50,6 +51,7 @@ const KIND_BY_CODE: Readonly<Record<string, ToolErrorKind>> = {
   CANCELLED: 'cancelled',
   TOOL_TIMEOUT: 'timeout',
   RECURSION_LIMIT: 'recursion_limit',
+  TOOL_NOT_ALLOWED: 'blocked',
 };
 
 /** The error kind of a typed error. */
@@ -126,6 +128,18 @@ async function govern(
   if (frame.signal.aborted || k.sessionSignal.aborted) {
     return { ok: false, error: toCallError(name, undefined, frame.signal.aborted ? frame.signal : k.sessionSignal) };
   }
+  // Held to a list (a program's allowed_tools): refused before its arguments are even looked at.
+  const outside = frame.allowLists?.find((list) => !list.tools.has(name));
+  if (outside !== undefined)
+    return {
+      ok: false,
+      error: new ToolNotAllowedError(
+        name,
+        [...outside.tools],
+        outside.holder,
+        `a call nested in a ${outside.holder} call (call stack: ${frame.stack.join(' > ')}) is held to the same list`,
+      ),
+    };
   // From here on the call works on its own copy: whatever an approver, a hook or the tool does to
   // the object it is given, the caller's object (and the fact recording the model's call) stays.
   const checked = k.validator.checkCopy(tool, request.args);

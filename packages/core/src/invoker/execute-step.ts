@@ -11,9 +11,9 @@ import type { OpenedResource, ResourceCapability } from '../tools/tool-resource.
 import type { Tool, ToolResult } from '../tools/tool.js';
 import { TOOL_OUTPUT_DELTA_MAX_CHARS, type ToolContext } from '../tools/tool-context.js';
 import type { ToolMiddlewareNext } from '../tools/tool-middleware.js';
-import { isModelSide, type CallFrame, type Kernel } from './kernel.js';
+import { isModelSide, toolSetOf, type CallFrame, type Kernel } from './kernel.js';
 import { callCapabilities } from './call-capabilities.js';
-import { bindCall } from './call-context.js';
+import { bindCall, type CallChain } from './call-context.js';
 import { CallSignal, type AbortState } from './call-signal.js';
 import type { ScopedInvokers } from './scoped-invoker.js';
 import { isTrustedOrchestrator } from './trust.js';
@@ -123,7 +123,7 @@ export async function executeCall(k: Kernel, call: ExecuteCall): Promise<ToolRes
       ...(refusing === undefined ? {} : { ruleRefusing: refusing }),
       ...(hosts === undefined ? {} : { ruleHosts: hosts }),
     };
-    bindCall(ctx, frame.context, frame.changes);
+    bindCall(ctx, frame.context, frame.changes, callChain(k, frame, tool));
     const run = runWithMiddleware(k, tool, call.args, ctx, scopedOf);
     const value = await linked.settle(run);
     return validResult(tool.name, value);
@@ -175,6 +175,16 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
   const written = guardWrites(base, p, tool.name, denied, askWrites ? held : false);
   const readHold = held === 'allow' && !p.hasReadAllowRules ? true : held;
   return reads ? guardReads(written, p, tool.name, denied, askReads ? readHold : false) : written;
+}
+
+/** The calls a call of `tool` under `frame` runs inside, itself included. */
+function callChain(k: Kernel, frame: CallFrame, tool: Tool): CallChain {
+  const stack = [...frame.stack, tool.name];
+  const tools = toolSetOf(k, frame);
+  const nonReentrant = stack.filter(
+    (name, i) => stack.indexOf(name) === i && (name === tool.name ? tool : tools.get(name))?.reentrant === false,
+  );
+  return { stack, nonReentrant };
 }
 
 function runWithMiddleware(

@@ -92,6 +92,12 @@ export interface NestedInvokeOptions {
    * It can only end the call sooner: the caller's cancellation and timeout always apply.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Holds this call, and every call nested in it at any depth (a `batch`'s calls, for instance),
+   * to these tool names (a program's `allowed_tools`): one of another tool is refused with
+   * `TOOL_NOT_ALLOWED`. It can only narrow: a list the caller is already held to still applies.
+   */
+  readonly allowedTools?: readonly string[];
 }
 
 /**

@@ -44,12 +44,24 @@ export interface Kernel {
   readonly active: Map<object, ActiveToolCall>;
 }
 
+/** A list of tools calls are held to (see {@link CallFrame.allowLists}). */
+export interface AllowList {
+  readonly tools: ReadonlySet<string>;
+  /** The tool that set it (`program`). */
+  readonly holder: string;
+}
+
 /** Where a call runs: its source, depth, ancestors and the signal it inherits. */
 export interface CallFrame {
   readonly source: InvocationSource;
   readonly depth: number;
   /** Names of the ancestor tools, outermost first. */
   readonly stack: readonly string[];
+  /**
+   * The tool lists this call and every call nested in it are held to (a program's
+   * `allowed_tools`), each with the tool that set it; a call must be on every one.
+   */
+  readonly allowLists?: readonly AllowList[];
   readonly context: InvocationContext;
   /** The run's signal for a top-level call; the parent call's signal for a nested one. */
   readonly signal: ParentSignal;

@@ -52,6 +52,16 @@ export function reachableTool(k: Kernel, frame: CallFrame, source: InvocationSou
   return tool;
 }
 
+/** `frame` with the list `allowed` (set by the tool `holder`) added to those its calls are held to. */
+function heldTo(frame: CallFrame, holder: string, allowed: readonly string[] | undefined): CallFrame {
+  if (allowed === undefined) return frame;
+  // Copied now (a list changed later changes nothing); what is not a list of names allows nothing.
+  const tools = new Set<string>();
+  if (Array.isArray(allowed))
+    for (const name of allowed as readonly unknown[]) if (typeof name === 'string') tools.add(name);
+  return { ...frame, allowLists: [...(frame.allowLists ?? []), { tools, holder }] };
+}
+
 function build(
   k: Kernel,
   run: NestedRunner,
@@ -70,6 +80,7 @@ function build(
     // Nested calls link to the parent call's signal itself: no `AbortSignal` is made for them.
     signal: owner,
     changes: parent.changes,
+    ...(parent.allowLists === undefined ? {} : { allowLists: parent.allowLists }),
   };
   return Object.freeze({
     invoke(name: string, args: unknown, options?: NestedInvokeOptions): Promise<ToolInvocationResult> {
@@ -81,11 +92,12 @@ function build(
         );
         return Promise.resolve(run.failedResult(k, { id, name: String(name), source }, 'cancelled', error, k.clock()));
       }
+      const held = heldTo(frame, parentTool.name, options?.allowedTools);
       const extra = options?.signal;
-      if (extra === undefined) return run.runCall(k, frame, { id, name, args });
+      if (extra === undefined) return run.runCall(k, held, { id, name, args });
       // The caller's own deadline (a program's timeout) ends this child too, never less than the parent's.
       const linked = new CallSignal(frame.signal, extra);
-      return run.runCall(k, { ...frame, signal: linked }, { id, name, args }).finally(() => linked.dispose());
+      return run.runCall(k, { ...held, signal: linked }, { id, name, args }).finally(() => linked.dispose());
     },
     toolNames(): readonly string[] {
       return toolSetOf(k, frame)

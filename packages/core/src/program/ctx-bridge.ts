@@ -1,11 +1,12 @@
 /**
  * The host side of `ctx`: every tool call goes through the caller's
  * *scoped* invoker, so it gets the `nested` source (or `host_nested` when the host called
- * `program`) and the full governance of the kernel. The bridge enforces `allowed_tools` and
+ * `program`) and the full governance of the kernel. The bridge enforces `allowed_tools` (the
+ * kernel holds every call nested in the script's calls to the same list) and
  * `max_tool_calls`, records logs under the output budget, and aborts calls still in flight when
  * the program ends.
  */
-import { quoteToolName } from '../errors/tool-errors.js';
+import { quoteToolName, ToolNotAllowedError } from '../errors/tool-errors.js';
 import type { ScopedInvoker, ToolInvocationResult } from '../invoker/invocation-types.js';
 import { PROGRAM_DEFAULT_DENIED_TOOLS } from './program-args.js';
 import { ProgramToolCallLimitError, type ProgramError } from './program-errors.js';
@@ -48,16 +49,6 @@ export interface CtxBridge extends ProgramHost {
   readonly droppedLogBytes: number;
   /** Aborts every call still in flight (the program has ended). */
   close(reason: unknown): void;
-}
-
-class ToolNotAllowedError extends Error {
-  readonly code = 'TOOL_NOT_ALLOWED';
-  constructor(tool: string, list: string, why: string | undefined) {
-    super(
-      `program: tool ${quoteToolName(tool)} is not in allowed_tools (${list})${why === undefined ? '' : `: ${why}`}`,
-    );
-    this.name = 'ToolNotAllowedError';
-  }
 }
 
 /** A tool result as the script sees it (`ctx.tool`'s value). */
@@ -117,7 +108,7 @@ export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
   let dropped = 0;
   let violation: ProgramError | undefined;
   let refusedCalls = 0;
-  const allowedList = [...o.allowed].sort().join(', ') || 'none';
+  const allowedList = [...o.allowed];
   const bridge: CtxBridge = {
     calls,
     refused,
@@ -157,7 +148,7 @@ export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
         refusedCalls += 1;
         const kept = name.length > REFUSED_NAME_MAX ? `${name.slice(0, REFUSED_NAME_MAX)}…` : name;
         if (refused.length < REFUSED_NAMES_MAX && !refused.includes(kept)) refused.push(kept);
-        throw new ToolNotAllowedError(name, allowedList, whyRefused(name, o.invoker));
+        throw new ToolNotAllowedError(name, allowedList, 'program', whyRefused(name, o.invoker));
       }
       // A batch counts as the calls it makes: it cannot multiply the program's budget.
       const weight = name === 'batch' ? batchSize(payload.args) : 1;
@@ -167,9 +158,11 @@ export function createCtxBridge(o: CtxBridgeOptions): CtxBridge {
       }
       count += weight;
       sent += 1;
+      // The list holds the calls this one makes in turn too (a batch's, for instance).
       const r = await o.invoker.invoke(name, payload.args ?? {}, {
         id: `${o.callId}.${sent}`,
         signal: inFlight.signal,
+        allowedTools: allowedList,
       });
       calls.push({ tool: name, ok: r.ok, error_kind: r.errorKind ?? null, duration_ms: r.durationMs });
       if (helper === undefined) return JSON.stringify(wire(r));

@@ -1,8 +1,10 @@
 /**
  * Where a program's script comes from: inline `source`, or a workspace-relative `.js`
  * or `.mjs` `path` read through the workspace (which also refuses symlink escapes). Absolute
- * paths, `..` segments and other extensions are refused before any I/O.
+ * paths, `..` segments, other extensions and the runtime's own state folders under `.a3s/` are
+ * refused before any I/O.
  */
+import { STATE_FOLDER_NAME, STATE_SUBFOLDERS } from '../store/state-folder.js';
 import type { WorkspaceServices } from '../workspace/workspace-services.js';
 import { PROGRAM_LIMITS } from './program-args.js';
 import { ProgramInvalidError } from './program-errors.js';
@@ -27,6 +29,11 @@ export function checkScriptPath(path: string): string {
   if (parts.includes('..'))
     throw new ProgramInvalidError('path', `must stay inside the workspace (no '..'), got '${path}'`);
   if (!/\.(m?js)$/.test(p)) throw new ProgramInvalidError('path', `must end in .js or .mjs, got '${path}'`);
+  if (parts[0]?.toLowerCase() === STATE_FOLDER_NAME && STATE_SUBFOLDERS.includes(parts[1]?.toLowerCase() ?? ''))
+    throw new ProgramInvalidError(
+      'path',
+      `must be outside the runtime's own state (${STATE_SUBFOLDERS.map((f) => `${STATE_FOLDER_NAME}/${f}/`).join(', ')}), got '${path}'`,
+    );
   return parts.join('/');
 }
 

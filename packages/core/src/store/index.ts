@@ -10,4 +10,4 @@ export {
 export { describeRestore, type ForeignChange, type LogRestore } from './log-guard.js';
 export { MemoryFactStore } from './memory-fact-store.js';
 export { acquireThreadLock, FactLogLockedError, type LockOwner, type ThreadLock } from './thread-lock.js';
-export { mkdirState, STATE_FOLDER_NAME, STATE_GITIGNORE } from './state-folder.js';
+export { mkdirState, STATE_FOLDER_NAME, STATE_GITIGNORE, STATE_SUBFOLDERS } from './state-folder.js';

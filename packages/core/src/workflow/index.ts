@@ -17,7 +17,7 @@ export {
   type WorkflowStepKind,
   type WorkflowTaskTemplate,
 } from './workflow-definition.js';
-export { WorkflowDefinitionError, WorkflowStepError } from './workflow-errors.js';
+export { WorkflowDefinitionError, WorkflowRunForeignError, WorkflowStepError } from './workflow-errors.js';
 export { defineWorkflow, validateWorkflow, type ValidatedWorkflow } from './workflow-graph.js';
 export {
   recoverDynamicWorkflowStepOutput,

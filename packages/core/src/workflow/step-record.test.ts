@@ -4,12 +4,13 @@ import {
   attemptsOf,
   completedDraft,
   failedDraft,
+  foreignRunReason,
   recoverDynamicWorkflowStepOutput,
   startedDraft,
   type AttemptIdentity,
 } from './step-record.js';
 
-const key = { runId: 'run-1', query: 'fix the bug', stepId: 'plan', stepDigest: 'd1' };
+const key = { runId: 'run-1', query: 'fix the bug', stepId: 'plan', stepDigest: 'd1', sessionId: 's1' };
 
 function log(...attempts: [AttemptIdentity, 'started' | 'completed' | 'failed'][]): FactLog {
   const l = new FactLog();
@@ -56,5 +57,21 @@ describe('recoverDynamicWorkflowStepOutput', () => {
     const facts = log([other, 'started'], [other, 'completed']).facts;
     expect(recoverDynamicWorkflowStepOutput(facts, key)).toBeUndefined();
     expect(attemptsOf(facts, key)).toBe(0);
+  });
+
+  it("DWF-08: another session's record of the same run is no cache for this one", () => {
+    const a1 = { ...key, attempt: 1 };
+    const facts = log([a1, 'started'], [a1, 'completed']).facts;
+    expect(recoverDynamicWorkflowStepOutput(facts, { ...key, sessionId: 's2' })).toBeUndefined();
+    expect(foreignRunReason(facts, 's1')).toBeUndefined();
+    expect(foreignRunReason(facts, 's2')).toBe('it was started by another session');
+    expect(foreignRunReason([], 's2')).toBeUndefined();
+    // A record that names no session (written before sessions were recorded) belongs to none.
+    const l = new FactLog();
+    l.append(
+      [{ type: 'workflow.step_started', key: 'k', payload: { run_id: 'run-1', step_id: 'plan', attempt: 1 } }],
+      null,
+    );
+    expect(foreignRunReason(l.facts, 's1')).toBe('its log does not record which session started it');
   });
 });

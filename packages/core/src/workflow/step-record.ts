@@ -2,10 +2,10 @@
  * How a workflow run's steps are recorded, and the one rule for reading them back. Each attempt
  * of a step appends `workflow.step_started` before it runs and `workflow.step_completed` (with
  * the output) or `workflow.step_failed` after; every fact carries the run id, the original query,
- * the step id and the step's digest. A step is recovered only from a completed attempt whose run
- * id, query and step id (and digest) all match, and only when no later attempt of it started:
- * the log is never a cache across runs or queries, and an attempt that did not finish is never
- * taken for a result.
+ * the step id, the step's digest and the session that ran it. A step is recovered only from a
+ * completed attempt whose run id, query and step id (and digest and session, when the key names
+ * them) all match, and only when no later attempt of it started: the log is never a cache across
+ * runs, queries or sessions, and an attempt that did not finish is never taken for a result.
  */
 import { createHash } from 'node:crypto';
 import type { Fact, FactDraft } from '@a3s-code/effect';
@@ -30,6 +30,11 @@ export interface WorkflowStepKey {
    * same step is not recovered either.
    */
   readonly stepDigest?: string;
+  /**
+   * The session the run belongs to; when given, a record another session made (or one that names
+   * no session) is not recovered either.
+   */
+  readonly sessionId?: string;
 }
 
 /** A recovered step. */
@@ -50,6 +55,7 @@ interface StepPayload {
   readonly query?: unknown;
   readonly step_id?: unknown;
   readonly step_digest?: unknown;
+  readonly session_id?: unknown;
   readonly attempt?: unknown;
   readonly output?: unknown;
   readonly changes?: unknown;
@@ -63,8 +69,26 @@ function matches(fact: Fact, key: WorkflowStepKey): boolean {
     p.run_id === key.runId &&
     p.query === key.query &&
     p.step_id === key.stepId &&
-    (key.stepDigest === undefined || p.step_digest === key.stepDigest)
+    (key.stepDigest === undefined || p.step_digest === key.stepDigest) &&
+    (key.sessionId === undefined || p.session_id === key.sessionId)
   );
+}
+
+/**
+ * Why the session `sessionId` may not continue a run whose log holds `facts`, or `undefined`
+ * when it may: a run is continued only by the session that started it (a log with no facts is a
+ * new run, which this session then starts).
+ */
+export function foreignRunReason(facts: Iterable<Fact>, sessionId: string): string | undefined {
+  for (const fact of facts) {
+    if (!Object.values(WORKFLOW_FACT).includes(fact.type as never)) continue;
+    const owner = (fact.payload as StepPayload | null)?.session_id;
+    if (owner === sessionId) continue;
+    return typeof owner === 'string'
+      ? 'it was started by another session'
+      : 'its log does not record which session started it';
+  }
+  return undefined;
 }
 
 function changesOf(value: unknown): StepChanges {
@@ -110,7 +134,12 @@ export function recoverDynamicWorkflowStepOutput(
  * number, or `undefined` when the latest attempt ended (or none started).
  */
 export function unfinishedAttemptOf(facts: Iterable<Fact>, key: WorkflowStepKey): number | undefined {
-  const any: WorkflowStepKey = { runId: key.runId, query: key.query, stepId: key.stepId };
+  const any: WorkflowStepKey = {
+    runId: key.runId,
+    query: key.query,
+    stepId: key.stepId,
+    ...(key.sessionId === undefined ? {} : { sessionId: key.sessionId }),
+  };
   let latest = 0;
   const ended = new Set<number>();
   for (const fact of facts) {
@@ -145,7 +174,14 @@ export interface AttemptIdentity extends Required<WorkflowStepKey> {
 }
 
 function identity(a: AttemptIdentity) {
-  return { run_id: a.runId, query: a.query, step_id: a.stepId, step_digest: a.stepDigest, attempt: a.attempt };
+  return {
+    run_id: a.runId,
+    query: a.query,
+    step_id: a.stepId,
+    step_digest: a.stepDigest,
+    session_id: a.sessionId,
+    attempt: a.attempt,
+  };
 }
 
 function keyOf(kind: string, a: AttemptIdentity): string {

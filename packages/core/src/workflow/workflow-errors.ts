@@ -1,6 +1,6 @@
 /**
  * Typed failures of dynamic workflows: a definition that cannot run (caught before any step
- * runs) and a step that failed while the workflow ran.
+ * runs), a run another session started, and a step that failed while the workflow ran.
  */
 import { A3sError } from '@a3s-code/effect';
 
@@ -44,5 +44,23 @@ export class WorkflowStepError extends A3sError {
     this.step = step;
     this.reason = reason;
     this.detail = message;
+  }
+}
+
+/**
+ * A call names a run (`run_id`) this session may not continue: only the session that started a
+ * run recovers its recorded steps, so another session's run (whose steps ran under that
+ * session's rules) is refused before any step runs.
+ */
+export class WorkflowRunForeignError extends A3sError {
+  /** The run the call named. */
+  readonly runId: string;
+  constructor(runId: string, reason: string) {
+    super(
+      'WORKFLOW_RUN_FOREIGN',
+      `dynamic_workflow: run_id '${runId}' cannot be continued here: ${reason}; a run is continued only by the session that started it (pass back a run_id this session's dynamic_workflow calls reported, or leave run_id out to start a new run)`,
+      { details: { run_id: runId } },
+    );
+    this.runId = runId;
   }
 }

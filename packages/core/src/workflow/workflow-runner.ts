@@ -1,7 +1,7 @@
 /**
  * `DynamicWorkflowRuntime`'s scheduler: runs a validated workflow's steps in start order. First
- * it recovers every step that completed earlier in this same run, for this same query (and whose
- * inputs were recovered too); then it runs the rest. A step starts when its inputs have
+ * it recovers every step that completed earlier in this same run, for this same query, in this
+ * same session (and whose inputs were recovered too); then it runs the rest. A step starts when its inputs have
  * completed; `program` and `parallel_task` steps run alone; `generate_object` steps run one at a
  * time, or up to `maxConcurrentGenerations` together when the model client can fork, each then
  * through its own fork bound to the run and the step. Every attempt is recorded before it starts
@@ -81,6 +81,8 @@ export interface WorkflowRunRequest {
   readonly flow: string;
   readonly runId: string;
   readonly query: string;
+  /** The session running it: recorded in every fact, and only its own records are recovered. */
+  readonly sessionId: string;
   readonly log: WorkflowRunLog;
   readonly env: StepEnv;
   /** The run's governed model client (`undefined`: no model). */
@@ -129,6 +131,7 @@ export async function runWorkflow(req: WorkflowRunRequest): Promise<WorkflowRunR
     query: req.query,
     stepId: step.id,
     stepDigest: workflow.digests.get(step.id)!,
+    sessionId: req.sessionId,
   });
 
   // Recovery: a completed attempt of this run, query and step, whose inputs were recovered too.

@@ -8,7 +8,9 @@
  *
  * The run id keys the recorded steps. A model call inside a run derives it from the run and the
  * call id, which a resumed run replays unchanged; a host call without `run_id` gets a fresh one
- * (reported in the result), and a host continues an interrupted run by passing it back.
+ * (reported in the result), and a host continues an interrupted run by passing it back. A run
+ * belongs to the session that started it: a `run_id` whose log another session wrote is refused
+ * (`WORKFLOW_RUN_FOREIGN`), so no session sees what another's steps produced.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
@@ -20,11 +22,11 @@ import type { Tool, ToolResult } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import { lazyZod } from '../tools/zod-loader.js';
 import { WORKFLOW_LIMITS } from './workflow-definition.js';
-import { WorkflowDefinitionError } from './workflow-errors.js';
+import { WorkflowDefinitionError, WorkflowRunForeignError } from './workflow-errors.js';
 import { validateWorkflow, type ValidatedWorkflow } from './workflow-graph.js';
 import { WORKFLOW_RESOURCE, type WorkflowResourceHandle } from './workflow-pack.js';
 import { runWorkflow, type WorkflowRunReport } from './workflow-runner.js';
-import type { StepChanges } from './step-record.js';
+import { foreignRunReason, type StepChanges } from './step-record.js';
 import type { WorkflowStore } from './workflow-store.js';
 import toolJsonSchemas from '../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -53,7 +55,7 @@ export const dynamicWorkflowInput = lazyZod((z) =>
       .regex(RUN_ID, { message: 'must be 1-128 of [A-Za-z0-9_.:-]' })
       .optional()
       .describe(
-        'continue this workflow run: steps it completed for the same query are recovered, the rest run (default: a new run)',
+        'continue this workflow run (one this session started): steps it completed for the same query are recovered, the rest run (default: a new run)',
       ),
   }),
 );
@@ -186,11 +188,16 @@ async function execute(args: DynamicWorkflowArgs, ctx: ToolContext, services: Wo
   const flow = args.flow ?? workflow.definition.name;
   const log = await services.store.open(runId);
   try {
+    // Only this session's own runs are continued: another's recorded outputs came from steps run
+    // under that session's rules, which may allow what this session's deny.
+    const foreign = foreignRunReason(log.facts, ctx.sessionId);
+    if (foreign !== undefined) throw new WorkflowRunForeignError(runId, foreign);
     const report = await runWorkflow({
       workflow,
       flow,
       runId,
       query: args.query,
+      sessionId: ctx.sessionId,
       log,
       env: { invoker: ctx.invoker, callId: ctx.callId, signal: ctx.signal, artifacts: ctx.artifacts },
       llm: services.llmFor(ctx.runId),

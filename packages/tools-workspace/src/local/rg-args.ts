@@ -3,7 +3,6 @@
  * included, only `.gitignore` rules honoured, `.git` and the workspace's `.a3s/` skipped) and, for a
  * glob with a literal folder prefix, the folders beside that prefix left out of the walk.
  */
-import { isProtectedPath } from '../paths/normalize.js';
 
 /** rg's flags for the engine's file selection. */
 export const BASE_ARGS = [
@@ -22,15 +21,6 @@ export const BASE_ARGS = [
 /** `p` without rg's leading `./`. */
 export function stripDot(p: string): string {
   return p.startsWith('./') ? p.slice(2) : p;
-}
-
-/**
- * Folders never searched: `.git`, and the workspace's own `.a3s/` (fact logs, snapshots) unless
- * the search targets a path inside it. Override globs are rooted at rg's working folder, the
- * workspace root, so `/.a3s` names only the top-level folder.
- */
-export function excludeArgs(rel: string): string[] {
-  return ['--glob', '!.git', ...(isProtectedPath(rel) ? [] : ['--glob', '!/.a3s'])];
 }
 
 /** The most override globs one pruned walk is given (a longer prefix is pruned down to there). */

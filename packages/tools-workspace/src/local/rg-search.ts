@@ -13,6 +13,7 @@ import {
   type WorkspaceGrepRequest,
 } from '@a3s-code/core';
 import { openContained } from './contained-open.js';
+import { excludeArgs } from './rg-excludes.js';
 import { SEARCH_TARGETS } from '../search/search-types.js';
 import { mapFsError, notRegularError } from './fs-errors.js';
 import { compileGlob, globMatches } from '../search/glob-pattern.js';
@@ -30,7 +31,7 @@ import {
   type ReadViewMatches,
 } from './rg-special.js';
 import { wholeSearch } from './rg-whole.js';
-import { BASE_ARGS, excludeArgs, pruneArgs, stripDot } from './rg-args.js';
+import { BASE_ARGS, pruneArgs, stripDot } from './rg-args.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { readRecord, runRg, splitRecords, streamRgRecords } from './rg-process.js';
 import { hasUnopenableName, nameFromBytes } from '../paths/byte-names.js';

@@ -3,7 +3,7 @@
  * workspace-relative path (`''` is the root) or a {@link WorkspacePathError}. Symlinks are checked
  * by the backends that have them (`LocalWorkspace`), after this step.
  */
-import { CONFIG_FILE_NAMES } from '@a3s-code/core';
+import { CONFIG_FILE_NAMES, STATE_SUBFOLDERS } from '@a3s-code/core';
 import { WorkspacePathError } from '../errors.js';
 import { loneSurrogateAt } from './byte-names.js';
 
@@ -96,6 +96,34 @@ export const GIT_DIR = '.git';
 export function isProtectedPath(rel: string): boolean {
   const first = rel.split('/', 1)[0] ?? '';
   return first.toLowerCase() === PROTECTED_DIR;
+}
+
+/**
+ * True when the relative path is, or is inside, one of the folders the runtime keeps its own
+ * state in (`.a3s/effect-log`, `.a3s/workflows`, `.a3s/sessions`, `.a3s/artifacts`,
+ * `.a3s/memory`), in any letter case: fact logs, workflow runs and saved sessions hold what other
+ * runs and sessions read and produced, under their rules. What a user keeps in `.a3s/` for the
+ * agent (`config.json`, `instructions.md`, `agents/`, `skills/`) is not runtime state.
+ */
+export function isRuntimeStatePath(rel: string): boolean {
+  const [first, second] = rel.split('/', 2);
+  if (first?.toLowerCase() !== PROTECTED_DIR || second === undefined) return false;
+  const sub = second.toLowerCase();
+  return STATE_SUBFOLDERS.some((name) => name === sub);
+}
+
+/**
+ * Throws when `rel` is in the runtime's state (see {@link isRuntimeStatePath}): the file tools
+ * never read, list or search it.
+ */
+export function assertNotRuntimeState(rel: string, field: string, original: string): void {
+  if (isRuntimeStatePath(rel))
+    throw new WorkspacePathError(
+      field,
+      original,
+      'runtime_state',
+      "is inside the runtime's own state (fact logs, workflow runs, saved sessions, attachments, memories), which the file tools do not read",
+    );
 }
 
 /**

@@ -2,11 +2,12 @@
  * The JS engine's file walk over any `WorkspaceFileSystem`: depth first, entries by name, so
  * files come out in lexical order; honours `.gitignore` files from the root down, skips `.git`,
  * symlinks and special files, exactly as the ripgrep engine is configured to. The workspace's
- * own `.a3s/` folder (fact logs, snapshots) is skipped too, unless the walk starts inside it.
+ * own `.a3s/` folder (fact logs, snapshots) is skipped too, unless the walk starts inside it, and
+ * the runtime's state folders in it unless the walk starts in one.
  */
 import type { WorkspaceFileSystem } from '@a3s-code/core';
 import { throwIfAborted } from '../local/fs-errors.js';
-import { isProtectedPath, joinRel, PROTECTED_DIR } from '../paths/normalize.js';
+import { isProtectedPath, isRuntimeStatePath, joinRel, PROTECTED_DIR } from '../paths/normalize.js';
 import { isIgnored, parseGitignore, type IgnoreFile } from './gitignore.js';
 import { hasUnopenableName } from '../paths/byte-names.js';
 
@@ -46,6 +47,8 @@ export async function* walkFiles(
 ): AsyncGenerator<string> {
   const base = await ancestorIgnores(fs, start);
   const skipState = !isProtectedPath(start);
+  // Inside `.a3s/`, its runtime state folders are skipped unless the walk starts in one.
+  const skipRuntime = !isRuntimeStatePath(start);
   async function* visit(dir: string, stack: IgnoreFile[], depth: number): AsyncGenerator<string> {
     throwIfAborted(signal, 'search');
     const entries = await fs.list(dir);
@@ -60,6 +63,7 @@ export async function* walkFiles(
       if (entry.name === '.git') continue;
       if (skipState && dir === '' && entry.name === PROTECTED_DIR) continue;
       const rel = joinRel(dir, entry.name);
+      if (skipRuntime && isRuntimeStatePath(rel)) continue;
       if (entry.kind === 'directory') {
         // A folder whose name is not UTF-8 cannot be opened by name here (see nameFromBytes).
         if (!isIgnored(here, rel, true) && !hasUnopenableName(entry.name)) yield* visit(rel, here, depth + 1);

@@ -15,7 +15,7 @@ import { isFastSearch } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { ListingCache } from '../shared/listing-cache.js';
 import { indexAfter } from '../shared/paging.js';
-import { guard, ok } from '../shared/results.js';
+import { assertSearchable, guard, ok } from '../shared/results.js';
 import { ScanRecorder } from '../shared/scan-report.js';
 import { shownPath } from '../shared/text.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
@@ -72,6 +72,7 @@ async function runGlob(args: GlobArgs, ctx: ToolContext, onScan: ScanRecorder['o
   if (!search) throw new CapabilityUnavailableError('search', 'glob');
   const sort = args.sort ?? 'backend';
   const limit = args.limit ?? 200;
+  if (args.path !== undefined) assertSearchable(ctx, args.path);
   if (args.path !== undefined && ctx.workspace.fs) {
     const s = await ctx.workspace.fs.stat(args.path, { signal: ctx.signal });
     if (s?.kind !== 'directory')

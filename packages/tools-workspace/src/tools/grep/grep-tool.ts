@@ -20,7 +20,7 @@ import { isFastSearch, type GrepFileCount } from '../../search/search-types.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../shared/cursor.js';
 import { ListingCache } from '../shared/listing-cache.js';
 import { indexAfter } from '../shared/paging.js';
-import { guard, ok } from '../shared/results.js';
+import { assertSearchable, guard, ok } from '../shared/results.js';
 import { ScanRecorder } from '../shared/scan-report.js';
 import { shownPath } from '../shared/text.js';
 import { contentPage } from './grep-content.js';
@@ -112,6 +112,7 @@ async function runGrep(args: GrepArgs, ctx: ToolContext, onScan: ScanRecorder['o
     ...(args.glob === undefined ? {} : { glob: tidyGlob(args.glob) }),
     ...(args['-i'] ? { caseInsensitive: true } : {}),
   };
+  if (args.path !== undefined) assertSearchable(ctx, args.path);
   if (
     args.path !== undefined &&
     ctx.workspace.fs &&

@@ -6,7 +6,7 @@ import { defineTool, InvalidToolArgsError, type ToolArgRefinement } from '@a3s-c
 import type { z } from 'zod';
 
 type Zod = typeof z;
-import { normalizeWorkspacePath } from '../../paths/normalize.js';
+import { assertNotRuntimeState, normalizeWorkspacePath } from '../../paths/normalize.js';
 import { filesOf, guard, ok } from '../shared/results.js';
 import { readBatch } from './read-batch.js';
 import { READ_DESCRIPTION } from './read-description.js';
@@ -100,7 +100,9 @@ export const readTool = defineTool({
         throw new InvalidToolArgsError('read', [
           { field: 'args.file_path', message: 'give exactly one of file_path or files' },
         ]);
-      normalizeWorkspacePath(path, { root: ctx.workspace.root, field: 'file_path' }); // names the argument in a refusal
+      // Checked here too, so that a refusal names the argument.
+      const rel = normalizeWorkspacePath(path, { root: ctx.workspace.root, field: 'file_path' });
+      assertNotRuntimeState(rel, 'file_path', path);
       const single = await readBatch(fs, [{ path, offset: args.offset, limit: args.limit }], budget, ctx.signal, true);
       const entry = single.entries[0]!;
       let output = single.output;

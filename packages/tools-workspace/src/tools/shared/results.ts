@@ -10,6 +10,7 @@ import {
   type WorkspaceFileSystem,
 } from '@a3s-code/core';
 import { WorkspaceFileError } from '../../errors.js';
+import { assertNotRuntimeState, normalizeWorkspacePath } from '../../paths/normalize.js';
 
 /** A successful result. */
 export function ok(output: string, metadata?: Record<string, unknown>): ToolResult {
@@ -39,7 +40,11 @@ export async function guard(body: () => Promise<ToolResult>): Promise<ToolResult
   }
 }
 
-/** The workspace's file system, or `CAPABILITY_UNAVAILABLE`. */
+/**
+ * The workspace's file system, or `CAPABILITY_UNAVAILABLE`. Reading or listing a path in the
+ * runtime's own state (`.a3s/effect-log/`, `.a3s/workflows/`, ...) through it is refused
+ * (`WORKSPACE_PATH`, `runtime_state`): what other runs and sessions recorded is not the tools'.
+ */
 export function filesOf(
   ctx: ToolContext,
   capability: 'fs.read' | 'fs.write' | 'fs.list',
@@ -47,5 +52,33 @@ export function filesOf(
 ): WorkspaceFileSystem {
   const fs = ctx.workspace.fs;
   if (!fs || !ctx.workspace.capabilities.has(capability)) throw new CapabilityUnavailableError(capability, operation);
-  return fs;
+  return withoutRuntimeState(fs, ctx.workspace.root);
+}
+
+/**
+ * Throws when a search's `path` argument is in the runtime's own state (`WORKSPACE_PATH`,
+ * `runtime_state`); searches from elsewhere skip those folders.
+ */
+export function assertSearchable(ctx: ToolContext, path: string): void {
+  assertNotRuntimeState(normalizeWorkspacePath(path, { root: ctx.workspace.root }), 'path', path);
+}
+
+/** `fs`, whose reads and listings of the runtime's state are refused (see {@link filesOf}). */
+function withoutRuntimeState(fs: WorkspaceFileSystem, root: string): WorkspaceFileSystem {
+  const check = (path: string): void => {
+    assertNotRuntimeState(normalizeWorkspacePath(path, { root }), 'path', path);
+  };
+  return {
+    readFile: async (path, options) => {
+      check(path);
+      return fs.readFile(path, options);
+    },
+    list: async (path, options) => {
+      check(path);
+      return fs.list(path, options);
+    },
+    stat: (path, options) => fs.stat(path, options),
+    writeFile: (path, data, options) => fs.writeFile(path, data, options),
+    remove: (path, options) => fs.remove(path, options),
+  };
 }
