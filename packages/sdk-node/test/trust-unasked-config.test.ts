@@ -88,7 +88,6 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     const { dir, asked, got } = await run(
       [
         bash('g6', 'echo "[include] path = ../evil.cfg" >> .git/config'),
-        bash('g7', 'echo "[alias] st = !touch PWNED" >> .git/config && git st'),
         bash('g8', 'echo "[core] fsmonitor = touch PWNED" >> .git/config; git status --short'),
         bash('g9', '(sleep 1; echo "[core] fsmonitor = touch PWNED" >> .git/config) & echo started'),
         bash(
@@ -96,12 +95,13 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
           'sleep 2; echo x > src/new.txt; git add -A && git -c user.name=t -c user.email=t@example.com commit -qm add && git rev-list --count HEAD',
         ),
         bash('g5', 'git branch -m main'),
+        bash('g7', 'echo "[alias] st = !touch PWNED" >> .git/config && git st'),
       ],
       { permissions: { allow: ['Bash(git:*)', 'Bash(echo:*)', 'Bash(sleep:*)'] } },
     );
-    expect(asked).toEqual([]);
-    for (const id of ['g6', 'g7'])
-      expect(got.get(id)?.output, id).toContain("cannot change git's hooks or configuration (.git/hooks, .git/config");
+    // `git st` may be any git command, a checkout that first puts a link where the write goes: the line asks.
+    expect(asked).toEqual(['g7']);
+    expect(got.get('g6')?.output).toContain("cannot change git's hooks or configuration (.git/hooks, .git/config");
     expect(got.get('g8')?.output).toContain('.git/config: Read-only file system');
     expect(got.get('g6')?.output).toContain('.git/config: Read-only file system');
     expect(gitConfig(dir)).not.toMatch(/fsmonitor|alias|include/);

@@ -37,6 +37,7 @@ describe('debug calls as shell commands', () => {
     ['an exec call', 'execvp("rm", argv)'],
     ['Go exec.Command', 'exec.Command("rm", "x").Run()'],
     ['fullwidth letters', 'ｓｙｓｔｅｍ("rm x")'],
+    ['Python looking os.system up by getattr', "getattr(os, 'sys'+'tem')('rm x')"],
   ])('PERM-02: with deny Bash(rm:*), evaluating %s is denied', (_, expression) => {
     expect(judge({ deny: ['Bash(rm:*)'], defaultDecision: 'allow' }, { op: 'evaluate', expression })).toBe('deny');
   });

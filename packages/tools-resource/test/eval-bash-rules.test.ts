@@ -37,6 +37,11 @@ const ATTACKS: readonly (readonly [string, EvalArgs])[] = [
   ['the kernel module', args("import __main__\n__main__.__dict__['_' + 'sh']('rm x')")],
   ['the kernel module through sys.modules', args("import sys\nsys.modules['__main__'].__dict__['_s' + 'h']('rm x')")],
   ['child_process in JavaScript', args("require('node:child_process').execSync('rm x')", 'javascript')],
+  ['os.system looked up by getattr', args("import os\ngetattr(os, 'sys'+'tem')('rm x')")],
+  [
+    'child_process required by a computed name',
+    args("const m = require('child_'+'process'); m['exe'+'cSync']('rm x')", 'javascript'),
+  ],
 ];
 
 const judge = (policy: PermissionPolicy, a: EvalArgs) =>
@@ -68,6 +73,9 @@ describe('eval cells as shell commands', () => {
       args('print(1)'),
       args('1+1'),
       args('1+1', 'javascript'),
+      args('console.log(JSON.stringify({a:1}))', 'javascript'),
+      args('import json; print(json.dumps([1]))'),
+      args('import math\nprint(math.sqrt(4))'),
       args("print('rm x')"),
       args('!ls'),
       args("if __name__ == '__main__':\n    print(1)"),
@@ -162,6 +170,7 @@ describe('eval through the kernel, with Bash rules', () => {
       expect(await call(a)).toMatchObject({ ok: false, output: 'Permission denied: Bash(rm:*)' });
     expect(existsSync(join(dir, 'x'))).toBe(true);
     expect(await call(args('print(1)'))).toMatchObject({ ok: true, output: '1' });
+    expect(await call(args('import json; print(json.dumps([1]))'))).toMatchObject({ ok: true, output: '[1]' });
     // A docstring holding a command line is text to the judge and to the kernel alike.
     const doc = await call(args('doc = """\n!rm x\n"""\nprint(doc.strip())'));
     expect(doc).toMatchObject({ ok: true, output: '!rm x' });

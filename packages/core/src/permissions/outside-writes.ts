@@ -5,9 +5,10 @@
  * commands (only by one allowing every command), so it is decided as if no allow rule matched.
  * The workspace, the temporary folder and the terminal's streams (`/dev/null`, `/dev/stderr`,
  * `/dev/fd/N`, `/dev/tty`) may be written; a target computed at run time (`> "$OUT"`) cannot be
- * judged, so it counts as outside, and so does one inside as written whose folders lead out
- * through a symbolic link already on disk, or a file with a second name (a hard link) that may be
- * outside.
+ * judged, so it counts as outside, and so does one inside as written (or in a temporary folder)
+ * whose folders lead out through a symbolic link already on disk, or a file with a second name (a
+ * hard link) that may be outside. A link another command of the same line may make first is not on
+ * disk yet: a file written behind one (see `ShellJudgement.relinked`) counts as outside too.
  */
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,17 +48,19 @@ function dangling(path: string): boolean {
 }
 
 /**
- * True when the folders on the way to `path` (absolute, lexically under `root`), as they are on
- * disk now, lead outside `root` and the temporary folders through a symbolic link. A path whose
- * folders cannot be read counts as leading out.
+ * True when the folders on the way to `path` (absolute, lexically under `root` or a temporary
+ * folder), as they are on disk now, lead outside `root` and the temporary folders through a
+ * symbolic link. A path whose folders cannot be read counts as leading out.
  */
-function leadsOut(path: string, root: string): boolean {
+function leadsOut(path: string, root: string | undefined): boolean {
   let real: string;
-  let realRoot: string;
-  try {
-    realRoot = realpathSync(root);
-  } catch {
-    return false;
+  let realRoot: string | undefined;
+  if (root !== undefined) {
+    try {
+      realRoot = realpathSync(root);
+    } catch {
+      return false;
+    }
   }
   // The deepest part of the path that exists: what is written below it is made there.
   let existing = path;
@@ -74,7 +77,7 @@ function leadsOut(path: string, root: string): boolean {
   }
   // A file with another name may have it outside: a hard link, made before, to a file out there.
   if (existing === path && secondName(real)) return true;
-  if (under(real, realRoot)) return false;
+  if (realRoot !== undefined && under(real, realRoot)) return false;
   return !scratchFolders().some((f) => {
     try {
       return under(real, realpathSync(f));
@@ -96,7 +99,7 @@ export function firstWriteOutside(targets: readonly string[], root: string | und
     if (root === undefined || !root.startsWith('/')) {
       // Relative to the folder the command runs in, unless it climbs out of it.
       if (!target.startsWith('/') && canonicalPath(target) !== undefined) continue;
-      if (target.startsWith('/') && scratchFolders().some((f) => under(target, f))) continue;
+      if (inScratch(target, undefined)) continue;
       return target;
     }
     const absolute = target.startsWith('/') ? target : `${root}/${target}`;
@@ -105,8 +108,21 @@ export function firstWriteOutside(targets: readonly string[], root: string | und
       if (leadsOut(absolute, root)) return target;
       continue;
     }
-    if (target.startsWith('/') && scratchFolders().some((f) => under(absolute, f))) continue;
+    if (inScratch(target, root)) continue;
     return target;
   }
   return undefined;
+}
+
+// An absolute `target` in a temporary folder, not led out of it by a link already there (`/tmp/l/x`, l → ~).
+function inScratch(target: string, root: string | undefined): boolean {
+  return target.startsWith('/') && scratchFolders().some((f) => under(target, f)) && !leadsOut(target, root);
+}
+
+/**
+ * The first of `targets` (writes another command of the line may put behind a link it makes) that
+ * is not one of the terminal's streams, or `undefined`: where it is cannot be known beforehand.
+ */
+export function firstRelinked(targets: readonly string[]): string | undefined {
+  return targets.find((t) => !STREAMS.test(t));
 }

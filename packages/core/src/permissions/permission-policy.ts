@@ -17,8 +17,8 @@ import {
 } from './permission-rule.js';
 import { withAncestors } from './path-spelling.js';
 import { ruleField } from './rule-origins.js';
-import { firstWriteOutside } from './outside-writes.js';
-import { mcpPathArguments, shellSecrets, shellWrites, unreadableCommand } from './rule-subjects.js';
+import { firstRelinked, firstWriteOutside } from './outside-writes.js';
+import { mcpPathArguments, shellRelinked, shellSecrets, shellWrites, unreadableCommand } from './rule-subjects.js';
 
 const MCP_TOOL = /^mcp__/i;
 import { firstShellRuleMatching, isShellRule } from './shell-equivalent.js';
@@ -149,9 +149,11 @@ export class PermissionPolicy {
     if (asked !== undefined) return { decision: 'ask', rule: asked };
     // A rule naming commands does not cover a line that itself writes a file outside the workspace.
     const written = shellWrites(toolName, args);
-    // Nor one naming a place where credentials are kept (`cat ~/.aws/credentials`).
+    // Nor one writing through a link another of its commands may make first (`git checkout l && echo > l/f`),
+    // nor one naming a place where credentials are kept (`cat ~/.aws/credentials`).
     const outside =
       (written === undefined || written.length === 0 ? undefined : firstWriteOutside(written, root)) ??
+      firstRelinked(shellRelinked(toolName, args) ?? []) ??
       shellSecrets(toolName, args)?.[0];
     for (const r of this.#allow)
       if ((outside === undefined || ruleCoversAllCalls(r, toolName)) && ruleMatches(r, toolName, args, 'all', root))

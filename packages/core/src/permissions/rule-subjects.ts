@@ -95,6 +95,14 @@ export function shellWrites(toolName: string, args: unknown): readonly string[] 
   return judgedCall(toolName, args)?.writes;
 }
 
+/**
+ * The files a `bash` call writes that another of its commands may first put behind a symbolic link
+ * (see `ShellJudgement.relinked`), or `undefined` for another tool or a call without a command.
+ */
+export function shellRelinked(toolName: string, args: unknown): readonly string[] | undefined {
+  return judgedCall(toolName, args)?.relinked;
+}
+
 /** Adds each spelling of `paths` to `out` once; returns the canonical spellings of each path. */
 function spelled(out: string[], paths: readonly string[], root: string | undefined): string[][] {
   const seen = new Set(out);

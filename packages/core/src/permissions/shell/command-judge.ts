@@ -26,7 +26,8 @@ import {
 import { giveUp, MAX_SHELL_NESTING, TOO_DEEP } from './shell-scan.js';
 import { assignmentSubjects } from './variables.js';
 import { WRAPPERS, type Unwrap } from './wrappers.js';
-import { noteSecrets, noteWrites } from './line-facts.js';
+import { linkScope } from './link-makers.js';
+import { newCommand, noteLinkMaker, noteSecrets, noteWrites } from './line-facts.js';
 
 /** How the judge recurses into shell code found inside a command. */
 export interface JudgeContext {
@@ -36,6 +37,8 @@ export interface JudgeContext {
   readonly judgeShell: (text: string, depth: number) => readonly string[];
   /** True when the command's input is given or piped (see `SimpleCommand.input`). */
   readonly input?: boolean;
+  /** The number of the simple command in its line (see `line-facts.ts`). */
+  readonly command?: number;
 }
 
 // Programs that, given their input instead of a terminal, read commands from it that may run
@@ -147,8 +150,13 @@ export function judgeSimpleCommand(line: readonly ShellWord[], context: JudgeCon
     out.push([base, ...rest, ...(moreArgs ? [HOLE] : [])].join(' '));
     if (base === 'npm') out.push(...npmSubjects(rest));
     // Words xargs appends may be files it writes too (`xargs rm`, `xargs cp -t ~/x`).
-    const written = operandWrites(base, moreArgs ? [...words.slice(k + 1), syntheticWord(HOLE)] : words.slice(k + 1));
-    noteWrites(written);
+    const args = moreArgs ? [...words.slice(k + 1), syntheticWord(HOLE)] : words.slice(k + 1);
+    const written = operandWrites(base, args);
+    const by = context.command ?? newCommand();
+    noteWrites(written, by);
+    // A link it makes may take another command's write elsewhere (`git checkout l && echo > l/f`).
+    const links = linkScope(base, moreArgs ? [...rest, HOLE] : rest);
+    if (links !== undefined) noteLinkMaker(by, links, written);
   }
   out.push(joinWords(line));
   return [...new Set(out)];
@@ -224,7 +232,7 @@ function findExec(args: readonly ShellWord[], context: JudgeContext): string[] {
       const w = args[i]!;
       command.push(w.text.includes('{}') ? { ...w, text: w.text.replaceAll('{}', HOLE) } : w);
     }
-    out.push(...judgeSimpleCommand(command, { ...context, depth: context.depth + 1 }));
+    out.push(...judgeSimpleCommand(command, { ...context, depth: context.depth + 1, command: newCommand() }));
   }
   return out;
 }

@@ -89,13 +89,17 @@ function cloneTargets(args: readonly string[]): string[] {
   return plain.slice(1);
 }
 
-/** The files and folders `git <args>` writes through its arguments (see the module comment). */
-export function gitWrites(args: readonly string[]): string[] {
+/** The subcommand of `git <args>` (after git's own options) and the words after it. */
+export function gitSubcommand(args: readonly string[]): { sub: string | undefined; rest: readonly string[] } {
   let i = 0;
   while (i < args.length && isOption(args[i]!)) i += GIT_VALUED.has(args[i]!) ? 2 : 1;
-  const sub = args[i];
+  return { sub: args[i], rest: args.slice(i + 1) };
+}
+
+/** The files and folders `git <args>` writes through its arguments (see the module comment). */
+export function gitWrites(args: readonly string[]): string[] {
+  const { sub, rest } = gitSubcommand(args);
   if (sub === undefined) return [];
-  const rest = args.slice(i + 1);
   const out = optionWrites(sub, rest);
   if (sub === 'clone') out.push(...cloneTargets(rest));
   // Scheduling maintenance writes the user's crontab or timer units: in the home folder.

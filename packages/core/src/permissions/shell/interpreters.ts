@@ -2,11 +2,13 @@
  * Interpreters: shells (`sh`, `bash`, `zsh`, … with `-c`, `-lc`, `-ec`) run their body as shell
  * code; with no `-c` they read a script or their input, which cannot be judged. Language
  * interpreters (`python -c`, `node -e`, `perl -e`, `ruby -e`, `php -r`, `lua -e`, `awk`) are judged
- * by their own name, except that code read from input or computed at run time, and inline code
- * that visibly starts processes or evaluates code (`os.system`, `child_process`, `system()`,
- * backticks, `eval`), is opaque: it could run anything.
+ * by their own name, except that code read from input or computed at run time, inline code that
+ * starts processes, evaluates code or looks a process call up by a name made at run time (see
+ * `inline-code.ts`), and a module given inline to preload (`node --import data:…`), is opaque: it
+ * could run anything.
  */
 import { readAwk } from './awk-program.js';
+import { type CodeLanguage, inlineCodeIsOpaque } from './inline-code.js';
 import { isStatic, type ShellWord } from './shell-word.js';
 import type { Unwrap } from './wrappers.js';
 
@@ -48,6 +50,8 @@ export function shellInvocation(words: readonly ShellWord[], at: number): Unwrap
 
 interface Language {
   readonly name: RegExp;
+  /** How its inline code is read. */
+  readonly language: CodeLanguage;
   /** Short options whose value is inline code. */
   readonly code: string;
   /** Long options whose value is inline code. */
@@ -65,12 +69,14 @@ interface Language {
 const LANGUAGES: readonly Language[] = [
   {
     name: /^(?:python[0-9.]*|pypy[0-9.]*)$/,
+    language: 'python',
     code: 'c',
     valued: 'WXm',
     noCode: ['-V', '--version', '--help', '-h', '-m'],
   },
   {
     name: /^(?:node|nodejs|bun)$/,
+    language: 'javascript',
     code: 'ep',
     longCode: ['--eval', '--print'],
     valued: 'rC',
@@ -88,18 +94,20 @@ const LANGUAGES: readonly Language[] = [
   },
   {
     name: /^perl[0-9.]*$/,
+    language: 'perl',
     code: 'eE',
     valued: 'I',
     attached: 'Mmixl0CdDF',
     noCode: ['-v', '-V', '--version', '--help'],
   },
-  { name: /^ruby[0-9.]*$/, code: 'e', valued: 'rICEx', noCode: ['-v', '--version', '-h', '--help'] },
-  { name: /^php[0-9.]*$/, code: 'r', valued: 'cdz', noCode: ['-v', '--version', '-h', '-m', '-i'] },
-  { name: /^(?:lua[0-9.]*|luajit)$/, code: 'e', valued: 'l', noCode: ['-v'] },
+  { name: /^ruby[0-9.]*$/, language: 'ruby', code: 'e', valued: 'rICEx', noCode: ['-v', '--version', '-h', '--help'] },
+  { name: /^php[0-9.]*$/, language: 'php', code: 'r', valued: 'cdz', noCode: ['-v', '--version', '-h', '-m', '-i'] },
+  { name: /^(?:lua[0-9.]*|luajit)$/, language: 'lua', code: 'e', valued: 'l', noCode: ['-v'] },
 ];
 
-const SPAWNS =
-  /\w*(?:system|exec|spawn|popen|fork)\w*|subprocess|child_process|Popen|getoutput|shell_exec|passthru|proc_open|\beval\b|__import__|importlib|\bFunction\b|\bimport\s*\(|\brequire\s*\(\s*[^'"\s)]|\bpty\b|dlopen|process\.binding|`|\bqx\b|%x|\bopen\s*\(?[^;)]*\|/;
+// A module preloaded from a URL holding its code (`node --import 'data:text/javascript,…'`).
+const INLINE_MODULE = /^\s*data:/i;
+const PRELOADS = new Set(['--require', '--import', '--loader', '--experimental-loader']);
 const AWK = /^(?:awk|gawk|mawk|nawk)$/;
 
 /**
@@ -120,15 +128,21 @@ export function interpreterIsOpaque(name: string, words: readonly ShellWord[], a
     if (t.startsWith('--')) {
       const [opt] = t.split('=', 1) as [string];
       if (lang.longCode?.includes(opt))
-        return codeIsOpaque(t.includes('=') ? t.slice(opt.length + 1) : words[i + 1], SPAWNS);
-      if (lang.longValued?.includes(opt) && !t.includes('=')) i++;
+        return codeIsOpaque(t.includes('=') ? t.slice(opt.length + 1) : words[i + 1], lang.language);
+      if (lang.longValued?.includes(opt)) {
+        if (PRELOADS.has(opt) && inlineModule(t.includes('=') ? t.slice(opt.length + 1) : words[i + 1])) return true;
+        if (!t.includes('=')) i++;
+      }
       continue;
     }
     for (let c = 1; c < t.length; c++) {
       const letter = t[c]!;
       if (lang.attached?.includes(letter)) break;
-      if (lang.code.includes(letter)) return codeIsOpaque(c + 1 < t.length ? t.slice(c + 1) : words[i + 1], SPAWNS);
+      if (lang.code.includes(letter))
+        return codeIsOpaque(c + 1 < t.length ? t.slice(c + 1) : words[i + 1], lang.language);
       if (lang.valued.includes(letter)) {
+        const value = c + 1 < t.length ? t.slice(c + 1) : words[i + 1];
+        if (lang.language === 'javascript' && letter === 'r' && inlineModule(value)) return true;
         if (c + 1 === t.length) i++;
         break;
       }
@@ -138,12 +152,19 @@ export function interpreterIsOpaque(name: string, words: readonly ShellWord[], a
   return true;
 }
 
-function codeIsOpaque(code: string | ShellWord | undefined, spawns: RegExp): boolean {
+// A module to preload given as its code (`data:…`), or as a word made at run time.
+function inlineModule(value: string | ShellWord | undefined): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'string' && !isStatic(value)) return true;
+  return INLINE_MODULE.test(typeof value === 'string' ? value : value.text);
+}
+
+function codeIsOpaque(code: string | ShellWord | undefined, language: CodeLanguage | RegExp): boolean {
   if (code === undefined) return false;
   if (typeof code !== 'string' && !isStatic(code)) return true;
   const text = typeof code === 'string' ? code : code.text;
-  // Python reads identifiers in NFKC: `os.ｓｙｓｔｅｍ` is `os.system`.
-  return spawns.test(text) || (!/^[\x00-\x7f]*$/.test(text) && spawns.test(text.normalize('NFKC')));
+  if (typeof language === 'string') return inlineCodeIsOpaque(language, text);
+  return language.test(text) || (!/^[\x00-\x7f]*$/.test(text) && language.test(text.normalize('NFKC')));
 }
 
 // awk: see `awk-program.ts` (a program that runs commands, is read from a file, or writes a file

@@ -10,7 +10,7 @@ import { lexShell, type ShellToken } from './shell-lexer.js';
 import { givesInput, parseSimpleCommands } from './shell-parser.js';
 import { giveUp, MAX_SHELL_NESTING, startScanBudget, TOO_DEEP, unreadableReason } from './shell-scan.js';
 import { OPAQUE } from './shell-word.js';
-import { noteSecrets, noteWrites, startLineFacts, takeLineFacts } from './line-facts.js';
+import { newCommand, noteSecrets, noteWrites, startLineFacts, takeLineFacts } from './line-facts.js';
 
 /** The subjects of a command line. */
 export interface ShellJudgement {
@@ -30,6 +30,12 @@ export interface ShellJudgement {
    */
   readonly writes: readonly string[];
   /**
+   * The files among `writes` that another command of the line may first make into, or put behind,
+   * a symbolic link (`git checkout`, `tar x`, `cp -r`, see `link-makers.ts`): where they are is not
+   * known when the line is judged.
+   */
+  readonly relinked: readonly string[];
+  /**
    * The words of the line that name a place where credentials are kept (`~/.ssh/id_ed25519`,
    * `$HOME/.aws/credentials`, `< ~/.netrc`), at any depth, in order (see `secret-paths.ts`).
    */
@@ -43,14 +49,15 @@ const SCAN_STEPS_BASE = 1_000_000;
 const WRITING = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 const DESCRIPTOR = /^(?:\d+-?|-)$/;
 
-function collectWrites(tokens: readonly ShellToken[]): void {
+// `owners`: the simple command each redirection belongs to, by its place among `tokens`.
+function collectWrites(tokens: readonly ShellToken[], owners: ReadonlyMap<number, number>): void {
   for (let i = 0; i < tokens.length - 1; i++) {
     const token = tokens[i]!;
     const next = tokens[i + 1]!;
     if (token.kind === 'redirect' && next.kind === 'word') noteSecrets([next.word.text]);
     if (token.kind !== 'redirect' || !WRITING.has(token.op) || next.kind !== 'word') continue;
     if (token.op === '>&' && DESCRIPTOR.test(next.word.text)) continue;
-    noteWrites([next.word.text]);
+    noteWrites([next.word.text], owners.get(i));
   }
 }
 
@@ -60,16 +67,28 @@ function judgeShell(text: string, depth: number, inheritedInput = false): string
     return [OPAQUE];
   }
   const lexed = lexShell(text);
-  collectWrites(lexed.tokens);
+  const commands = parseSimpleCommands(lexed.tokens);
+  const ids = commands.map(newCommand);
+  const owners = new Map<number, number>();
+  commands.forEach((c, i) => {
+    for (const r of c.redirects ?? []) owners.set(r, ids[i]!);
+  });
+  collectWrites(lexed.tokens, owners);
   const out: string[] = [];
   // Input given anywhere in the line may reach every command in it (`{ vi; } <<< …`, `exec < f`,
   // a loop's redirection) and the shell code those run (`sh -c 'gdb' <<< …`): read generously.
   const lineInput = inheritedInput || givesInput(lexed.tokens);
   const judge = (code: string, d: number): string[] => judgeShell(code, d, lineInput);
   // Loops, not spreads: a long command line has more subjects than a call can take arguments.
-  for (const command of parseSimpleCommands(lexed.tokens))
-    for (const s of judgeSimpleCommand(command.words, { depth, judgeShell: judge, input: command.input || lineInput }))
+  commands.forEach((c, i) => {
+    for (const s of judgeSimpleCommand(c.words, {
+      depth,
+      judgeShell: judge,
+      input: c.input || lineInput,
+      command: ids[i],
+    }))
       out.push(s);
+  });
   for (const body of lexed.nested) for (const s of judgeShell(body, depth + 1, lineInput)) out.push(s);
   return out;
 }
@@ -79,7 +98,7 @@ export function judgeShellCommand(command: string): ShellJudgement {
   startScanBudget(SCAN_STEPS_PER_CHAR * command.length + SCAN_STEPS_BASE);
   startLineFacts();
   const judged = judgeShell(command, 0);
-  const { writes: written, secrets } = takeLineFacts();
+  const { writes: written, relinked, secrets } = takeLineFacts();
   const unreadable = unreadableReason();
   if (unreadable !== undefined) judged.push(OPAQUE);
   const subjects = [...new Set(judged)];
@@ -87,6 +106,7 @@ export function judgeShellCommand(command: string): ShellJudgement {
     subjects,
     opaque: subjects.includes(OPAQUE),
     writes: written,
+    relinked,
     secrets,
     ...(unreadable === undefined ? {} : { unreadable }),
   };

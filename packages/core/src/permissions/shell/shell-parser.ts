@@ -13,6 +13,8 @@ export interface SimpleCommand {
   readonly words: readonly ShellWord[];
   /** True when its input is given (`< file`, `<<< text`, a here-document) or piped into it. */
   readonly input: boolean;
+  /** Where its own redirections stand among the tokens (not those of a structure around it). */
+  readonly redirects?: readonly number[];
 }
 
 /** Redirections that give a command its input (any descriptor: read generously). */
@@ -51,15 +53,17 @@ const opAt = (tokens: readonly ShellToken[], i: number): string | undefined => {
 export function parseSimpleCommands(tokens: readonly ShellToken[]): SimpleCommand[] {
   const out: SimpleCommand[] = [];
   let current: ShellWord[] = [];
+  let redirects: number[] = [];
   let input = false;
   let piped = false;
   let caseDepth = 0;
   const flush = (): void => {
     if (current.length > 0) {
-      out.push({ words: current, input: input || piped });
+      out.push({ words: current, input: input || piped, redirects });
       piped = false;
     }
     current = [];
+    redirects = [];
     input = false;
   };
 
@@ -67,6 +71,7 @@ export function parseSimpleCommands(tokens: readonly ShellToken[]): SimpleComman
     const token = tokens[i]!;
     if (token.kind === 'redirect') {
       if (INPUT.has(token.op)) input = true;
+      redirects.push(i);
       if (tokens[i + 1]?.kind === 'word') i++;
       continue;
     }

@@ -4,7 +4,8 @@
  * `GIT_CONFIG_KEY_<n>` pairs): what runs cannot be known, so setting one is opaque. Others name
  * a command the program runs through a shell (`GIT_PAGER`, `EDITOR`, `GIT_SSH_COMMAND`): their
  * value is judged as shell code, so `GIT_PAGER='rm x' git log` meets `Bash(rm:*)` as `-c
- * core.pager='rm x'` does, while `GIT_PAGER=cat git log` stays a `cat`.
+ * core.pager='rm x'` does, while `GIT_PAGER=cat git log` stays a `cat`. `NODE_OPTIONS` is opaque
+ * when it may preload a module given as its code (`--import=data:…`).
  */
 import { HOLE, OPAQUE } from './shell-word.js';
 
@@ -69,6 +70,8 @@ export function assignmentSubjects(
   judge: (code: string) => readonly string[],
 ): readonly string[] {
   if (CODE_INJECTING_VARIABLES.has(name) || CODE_INJECTING_PREFIX.test(name)) return [OPAQUE];
+  // Node's options from the environment may preload a module given as its code (`--import=data:…`).
+  if (name === 'NODE_OPTIONS' && (value.includes(HOLE) || /data:/i.test(value))) return [OPAQUE];
   if (!COMMAND_VARIABLES.has(name)) return [];
   if (value.includes(HOLE)) return [OPAQUE];
   // less runs `|cmd %s` / `||cmd %s` / `-cmd`; the marks are not part of the command.
