@@ -134,7 +134,10 @@ export function readAwk(args: readonly ShellWord[]): AwkReading {
  */
 export function awkProgramWrites(program: string): string[] | string {
   if (/\bsystem\b|\|/.test(program)) return 'its program may run commands (system() or a pipe)';
-  if (/@\s*[A-Za-z_]/.test(program)) return 'its program calls a function by name or loads code (@…)';
+  // gawk's indirect call `@name(…)`, `@load`, `@include`, `@namespace` (an `@` in a string or a
+  // regular expression, as in `/@example.com/`, is none of them).
+  if (/@\s*\w+\s*\(|@\s*(?:load|include|namespace)\b/.test(program))
+    return 'its program calls a function by name or loads code (@…)';
   if (!program.includes('>')) return [];
   const aware = redirections(program, true);
   if (typeof aware === 'string') return aware;
