@@ -115,12 +115,17 @@ export interface AdmitRunOptions {
   readonly catalog?: CapabilityCatalog;
   readonly scope?: CapabilityScope;
   readonly offered: (generation: CatalogGeneration) => readonly ToolDefinition[];
+  /**
+   * True for a resume of a log whose last run has ended (nothing is open, so it takes zero
+   * steps): it is not held to what that run recorded, since nothing of it runs again.
+   */
+  readonly quiescent?: boolean;
 }
 
 /** Admits a run's capabilities: for a resume, against what the log (or else its checkpoint) recorded. */
 export function admitRun(options: AdmitRunOptions): CapabilityAdmission {
   let recorded: AdmitOptions['recorded'];
-  if (options.request.kind === 'resume') {
+  if (options.request.kind === 'resume' && options.quiescent !== true) {
     const inLog = bindingInLog(options.log, options.runId);
     if (inLog?.binding) recorded = { binding: inLog.binding, ...(inLog.tools ? { tools: inLog.tools } : {}) };
     else if (inLog === undefined && options.checkpoint?.binding) recorded = { binding: options.checkpoint.binding };

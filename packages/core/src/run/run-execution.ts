@@ -81,6 +81,9 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
     ...(options.catalog ? { catalog: options.catalog } : {}),
     ...(options.scope ? { scope: options.scope } : {}),
     offered: (generation) => options.invoker.surface(options.config.governance, generation).toolDefinitions(),
+    ...(checkpoint === undefined && options.store.log.length > 0 && folded.status !== 'running'
+      ? { quiescent: true }
+      : {}),
   });
   const run = createRun({
     sessionId: options.sessionId,

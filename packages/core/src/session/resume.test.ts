@@ -62,6 +62,21 @@ describe('resumeRun', () => {
     expect(session.store.log.length).toBe(before);
   });
 
+  it('RES-05: a quiescent log reopened with other tools still takes zero steps: no drift check for a run that ended', async () => {
+    const ws = workspace();
+    const first = await track(open([{ text: 'hi' }], { sessionId: 'q1', parkMode: 'return' }, ws.dir));
+    await first.session.send('hello');
+    expect(first.session.toolNames()).toContain('ask_user');
+    await first.session.close();
+    // Without parkMode there is no ask port, so no ask_user: the surface the ended run recorded is gone.
+    const again = await track(open([{ text: 'never' }], { sessionId: 'q1' }, ws.dir));
+    expect(again.session.toolNames()).not.toContain('ask_user');
+    const before = again.session.store.log.length;
+    expect(await again.session.resumeRun()).toMatchObject({ steps: 0, status: 'completed', text: 'hi' });
+    expect(again.model.requests).toHaveLength(0);
+    expect(again.session.store.log.length).toBe(before);
+  });
+
   it('a quiescent log whose last run was cancelled has nothing to resume: never "completed" with an older run\'s answer', async () => {
     const { session, model } = await track(open([{ text: 'hi' }, { delay_ms: 5_000, text: 'late' }]));
     await session.send('hello');
