@@ -1,7 +1,8 @@
 /**
  * Finding where an edit meant to apply: occurrence positions of `old_string`, and, when it is
  * not found, the lines of the file closest to it (bigram similarity), shown to the model so it
- * can correct the string instead of guessing.
+ * can correct the string instead of guessing. In a file past {@link MAX_HINT_CHARS}, only its
+ * first lines are searched for those hints, so a failed edit of a huge file stays cheap.
  */
 
 /** Start indices of the non-overlapping occurrences of `needle`. */
@@ -42,28 +43,108 @@ export function lineTextAt(text: string, index: number): string {
   return text.slice(start, nl < 0 ? text.length : nl).replace(/\r$/, '');
 }
 
-function bigrams(s: string): Map<string, number> {
-  const m = new Map<string, number>();
-  for (let i = 0; i < s.length - 1; i++) {
-    const g = s.slice(i, i + 2);
-    m.set(g, (m.get(g) ?? 0) + 1);
+/**
+ * The bigrams (pairs of adjacent UTF-16 code units) of a target string, kept in typed arrays (an
+ * open-addressing table) so lines are scored against it without a map or a string per bigram.
+ */
+class TargetBigrams {
+  /** Bigram code `(first << 16) | second` of each slot. */
+  private readonly keys: Int32Array;
+  /** Index of the bigram in a slot, plus one; 0: empty. */
+  private readonly slots: Int32Array;
+  /** How often the target holds each distinct bigram. */
+  private readonly counts: Int32Array;
+  /** How often the string being scored has matched each bigram so far. */
+  private readonly used: Int32Array;
+  /** Bigrams the string being scored has matched, to reset `used` after it. */
+  private readonly touched: Int32Array;
+  private readonly shift: number;
+  private readonly mask: number;
+
+  constructor(target: string) {
+    const pairs = Math.max(target.length - 1, 0);
+    const bits = Math.max(4, Math.ceil(Math.log2(2 * pairs + 1)));
+    this.shift = 32 - bits;
+    this.mask = (1 << bits) - 1;
+    this.keys = new Int32Array(1 << bits);
+    this.slots = new Int32Array(1 << bits);
+    this.counts = new Int32Array(pairs);
+    this.used = new Int32Array(pairs);
+    this.touched = new Int32Array(pairs);
+    let distinct = 0;
+    for (let i = 0; i < pairs; i++) {
+      const key = (target.charCodeAt(i) << 16) | target.charCodeAt(i + 1);
+      let at = this.find(key);
+      if (at < 0) {
+        at = distinct++;
+        let slot = Math.imul(key, 0x9e3779b1) >>> this.shift;
+        while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+        this.keys[slot] = key;
+        this.slots[slot] = at + 1;
+      }
+      this.counts[at]!++;
+    }
   }
-  return m;
+
+  /** Index of the bigram `key`, or -1. */
+  private find(key: number): number {
+    for (let slot = Math.imul(key, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & this.mask) {
+      const at = this.slots[slot]!;
+      if (at === 0) return -1;
+      if (this.keys[slot] === key) return at - 1;
+    }
+  }
+
+  /** Bigrams `s` shares with the target, each counted as often as both hold it. */
+  shared(s: string): number {
+    let shared = 0;
+    let touched = 0;
+    for (let i = 0; i + 1 < s.length; i++) {
+      const at = this.find((s.charCodeAt(i) << 16) | s.charCodeAt(i + 1));
+      if (at < 0) continue;
+      if (this.used[at] === 0) this.touched[touched++] = at;
+      if (this.used[at]! < this.counts[at]!) {
+        this.used[at]!++;
+        shared++;
+      }
+    }
+    for (let t = 0; t < touched; t++) this.used[this.touched[t]!] = 0;
+    return shared;
+  }
 }
 
 /** Dice coefficient of two strings' bigrams, in 0..1. */
 export function similarity(a: string, b: string): number {
   if (a === b) return 1;
   if (a.length < 2 || b.length < 2) return 0;
-  return diceWith(bigrams(b), b.length, a);
+  return diceWith(new TargetBigrams(b), b.length, a);
 }
 
 /** Dice coefficient of `a` against a string of `bLength` whose bigrams are `y`. */
-function diceWith(y: ReadonlyMap<string, number>, bLength: number, a: string): number {
-  const x = bigrams(a);
-  let shared = 0;
-  for (const [g, n] of x) shared += Math.min(n, y.get(g) ?? 0);
-  return (2 * shared) / (a.length - 1 + bLength - 1);
+function diceWith(y: TargetBigrams, bLength: number, a: string): number {
+  return (2 * y.shared(a)) / (a.length - 1 + bLength - 1);
+}
+
+/** Most characters of a file searched for lines like a missing `old_string` or for a near-match of it. */
+export const MAX_HINT_CHARS = 4 * 1024 * 1024;
+
+/** The part of a file searched for hints: all of it, or its first whole lines within {@link MAX_HINT_CHARS}. */
+export interface HintScope {
+  readonly text: string;
+  /** Lines of `text` when it is only the first part of the file; `undefined` when it is the whole file. */
+  readonly firstLines: number | undefined;
+}
+
+/**
+ * What of `text` the hints of a failed edit look at: the whole text, or, past {@link MAX_HINT_CHARS},
+ * its first lines within that many characters (a line longer than that, cut), so a failed edit of a
+ * huge file fails in bounded time and memory.
+ */
+export function hintScope(text: string): HintScope {
+  if (text.length <= MAX_HINT_CHARS) return { text, firstLines: undefined };
+  const nl = text.lastIndexOf('\n', MAX_HINT_CHARS - 1);
+  const part = text.slice(0, nl < 0 ? MAX_HINT_CHARS : nl + 1);
+  return { text: part, firstLines: linesAt(part, [part.length - 1])[0]! };
 }
 
 /** A line of the file that resembles the searched text. */
@@ -76,13 +157,11 @@ export interface Candidate {
 /** Lowest similarity a candidate line needs. */
 const MIN_SCORE = 0.3;
 
-/** Distinct lines whose score is remembered (a file of many equal lines is scored once per line text). */
-const SCORE_CACHE_MAX = 65_536;
-
 /**
  * Up to `max` lines most similar to the first non-blank line of `needle`. One pass keeping only
- * the best `max`; lines too short or too long to reach the minimum score are not scored, and a
- * repeated line is scored once, so a file of millions of lines answers in linear time.
+ * the best `max`; lines too short or too long to reach the minimum score are not scored, a line
+ * equal to the one before it takes its score, and scoring a line takes time in its length only,
+ * so a file of millions of lines answers in linear time.
  */
 export function closestLines(text: string, needle: string, max = 3): Candidate[] {
   const target =
@@ -91,19 +170,17 @@ export function closestLines(text: string, needle: string, max = 3): Candidate[]
       .map((l) => l.trim())
       .find((l) => l !== '') ?? '';
   if (target === '') return [];
-  const targetGrams = bigrams(target);
-  const cache = new Map<string, number>();
+  const targetGrams = new TargetBigrams(target);
+  let last = '';
+  let lastScore = 0;
   const scoreOf = (trimmed: string): number => {
     if (trimmed === target) return 1;
     if (trimmed.length < 2 || target.length < 2) return 0;
     const [a, b] = [trimmed.length - 1, target.length - 1];
     // The Dice coefficient is at most 2·min/(sum): lines of very different length cannot qualify.
     if ((2 * Math.min(a, b)) / (a + b) <= MIN_SCORE) return 0;
-    const known = cache.get(trimmed);
-    if (known !== undefined) return known;
-    const score = diceWith(targetGrams, target.length, trimmed);
-    if (cache.size < SCORE_CACHE_MAX) cache.set(trimmed, score);
-    return score;
+    if (trimmed !== last) [last, lastScore] = [trimmed, diceWith(targetGrams, target.length, trimmed)];
+    return lastScore;
   };
   const best: Candidate[] = [];
   const better = (c: Candidate, d: Candidate): boolean => c.score > d.score || (c.score === d.score && c.line < d.line);
@@ -112,7 +189,7 @@ export function closestLines(text: string, needle: string, max = 3): Candidate[]
     const nl = text.indexOf('\n', from);
     const to = nl < 0 ? text.length : nl;
     lineNo++;
-    const line = text.slice(from, to).replace(/\r$/, '');
+    const line = text.slice(from, to > from && text.charCodeAt(to - 1) === 13 ? to - 1 : to);
     from = to + 1;
     const raw = scoreOf(line.trim());
     if (raw <= MIN_SCORE) continue;
@@ -139,6 +216,8 @@ export interface NearMatch {
 }
 
 const lf = (s: string): string => s.replace(/\r\n/g, '\n');
+// Characters below U+0300 are in NFC whatever surrounds them: the common case needs no copy.
+const nfc = (s: string): string => (/[^\u0000-\u02ff]/.test(s) ? s.normalize('NFC') : s);
 const lines = (s: string): string[] => lf(s).split('\n');
 
 function indentKind(ws: string): 'tabs' | 'spaces' | 'mixed' | '' {
@@ -176,8 +255,8 @@ function whitespaceDetail(text: string, at: number, needle: string): string {
  * end of its lines (tabs and spaces, trailing blanks). Only a hint: the edit never applies it.
  */
 export function nearMatch(text: string, needle: string): NearMatch | undefined {
-  const nfcText = text.normalize('NFC');
-  const nfcNeedle = needle.normalize('NFC');
+  const nfcText = nfc(text);
+  const nfcNeedle = nfc(needle);
   const composedAt = nfcText.indexOf(nfcNeedle);
   if (composedAt >= 0 && nfcNeedle !== '') {
     const line = lineAt(nfcText, composedAt);

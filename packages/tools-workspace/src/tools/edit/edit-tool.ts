@@ -16,7 +16,15 @@ import { shownLine, shownPath } from '../shared/text.js';
 import { lineEndView, viewString, withEol } from '../shared/line-ends.js';
 import { assertUnchanged, decodeEditable, readBytes } from '../shared/text-file.js';
 import { assertWholeCharacters, assertWritableArg } from '../shared/writable.js';
-import { closestLines, linesAt, lineTextAt, nearMatch, occurrences } from './edit-candidates.js';
+import {
+  closestLines,
+  hintScope,
+  linesAt,
+  lineTextAt,
+  MAX_HINT_CHARS,
+  nearMatch,
+  occurrences,
+} from './edit-candidates.js';
 import { type LineEndMatch, lineEndMatches, looseLineEnds, replacementFor } from './edit-line-end-match.js';
 import toolJsonSchemas from '../../tool-json-schemas.generated.json' with { type: 'json' };
 
@@ -147,26 +155,7 @@ async function editFile(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
     // Line ends not uniform (or the strings' unlike the file's): \n and \r\n match each other.
     const loose = eol === undefined && looseLineEnds(before, oldS) ? lineEndMatches(before, oldS) : undefined;
     const hits = loose === undefined ? occurrences(before, oldS) : loose.map((m) => m.at);
-    if (hits.length === 0) {
-      const candidates = closestLines(before, args.old_string);
-      const hint =
-        candidates.length === 0
-          ? 'no similar lines'
-          : candidates.map((c) => `  line ${c.line}: ${shownLine(c.text)}`).join('\n');
-      // A near-match is only named, never applied: the model must send the file's exact text.
-      const near = nearMatch(before, args.old_string);
-      const nearText =
-        near === undefined
-          ? ''
-          : ` The file has it at line ${near.line} differing only in ${near.detail}; nothing was changed.`;
-      return failed(
-        new EditMatchError(
-          'EDIT_NOT_FOUND',
-          `${path}: old_string not found.${nearText} Closest lines:\n${hint}`,
-          near === undefined ? { path, candidates } : { path, candidates, near },
-        ),
-      );
-    }
+    if (hits.length === 0) return failed(notFound(path, before, args.old_string));
     lines = linesAt(before, hits.slice(0, MAX_MATCH_LINES));
     const all =
       args.replace_all === true || (args.expected_replacements !== undefined && args.expected_replacements > 1);
@@ -240,6 +229,39 @@ async function editFile(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
     ...(replacements > lines.length ? { match_lines_truncated: true } : {}),
     ...changeMetadata([described]),
   });
+}
+
+/**
+ * `EDIT_NOT_FOUND` for an `old_string` the file does not hold, with the lines most like it and a
+ * near-match if there is one; in a file past {@link MAX_HINT_CHARS}, found among its first lines only.
+ */
+function notFound(path: string, before: string, oldString: string): EditMatchError {
+  const scope = hintScope(before);
+  const candidates = closestLines(scope.text, oldString);
+  const hint =
+    candidates.length === 0
+      ? 'no similar lines'
+      : candidates.map((c) => `  line ${c.line}: ${shownLine(c.text)}`).join('\n');
+  // A near-match is only named, never applied: the model must send the file's exact text.
+  const near = nearMatch(scope.text, oldString);
+  const nearText =
+    near === undefined
+      ? ''
+      : ` The file has it at line ${near.line} differing only in ${near.detail}; nothing was changed.`;
+  const among =
+    scope.firstLines === undefined
+      ? ''
+      : ` among its first ${scope.firstLines} lines (the file is larger than ${MAX_HINT_CHARS} characters, so only those were compared; grep finds text in the rest)`;
+  return new EditMatchError(
+    'EDIT_NOT_FOUND',
+    `${path}: old_string not found.${nearText} Closest lines${among}:\n${hint}`,
+    {
+      path,
+      candidates,
+      ...(near === undefined ? {} : { near }),
+      ...(scope.firstLines === undefined ? {} : { hints_first_lines: scope.firstLines }),
+    },
+  );
 }
 
 /**

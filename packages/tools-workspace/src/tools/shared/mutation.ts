@@ -3,7 +3,7 @@
  * a bounded preview and a bounded unified diff, never the whole before/after contents.
  */
 import { changedSpan } from '../../diff/changed-span.js';
-import { unifiedDiff } from '../../diff/unified-diff.js';
+import { type UnifiedDiffOptions, unifiedDiff } from '../../diff/unified-diff.js';
 import { uniformEol } from './line-ends.js';
 import { byteLength, cutBytes, digestOf } from './text.js';
 
@@ -13,6 +13,10 @@ export const MAX_DIFF_BYTES = 16 * 1024;
 export const MAX_PREVIEW_BYTES = 2 * 1024;
 /** Files larger than this (either side) are not diffed line by line. */
 const MAX_DIFF_INPUT_BYTES = 4 * 1024 * 1024;
+
+/** Why a diff under the size limit is omitted: its changes are too many and too far apart. */
+const OMITTED_TOO_SCATTERED =
+  'the changed lines are too many and too far apart to diff line by line within the bound on the work of the diff';
 
 /** One changed file, for the mutation ledger. */
 export interface FileChange {
@@ -34,8 +38,16 @@ export interface DescribedChange {
   readonly diffTruncated: boolean;
 }
 
-/** Describes the change of `path` from `before` (undefined: did not exist) to `after` (undefined: deleted). */
-export function describeChange(path: string, before: string | undefined, after: string | undefined): DescribedChange {
+/**
+ * Describes the change of `path` from `before` (undefined: did not exist) to `after` (undefined:
+ * deleted). `maxWork` bounds the line diff's work (tests lower it).
+ */
+export function describeChange(
+  path: string,
+  before: string | undefined,
+  after: string | undefined,
+  { maxWork }: Pick<UnifiedDiffOptions, 'maxWork'> = {},
+): DescribedChange {
   const big =
     (before !== undefined && byteLength(before) > MAX_DIFF_INPUT_BYTES) ||
     (after !== undefined && byteLength(after) > MAX_DIFF_INPUT_BYTES);
@@ -44,15 +56,21 @@ export function describeChange(path: string, before: string | undefined, after: 
   let deletions = 0;
   // A CR-only (old Mac) file is counted and diffed by its lines, as `read` shows them; digests and sizes stay the file's.
   const lines = (t: string): string => (uniformEol(before ?? after ?? '') === '\r' ? t.replace(/\r/g, '\n') : t);
-  if (big) {
-    diffText = `[diff of ${path} omitted: file larger than ${MAX_DIFF_INPUT_BYTES} bytes; the line counts are of the span that changed]\n`;
-    ({ additions, deletions } = changedSpan(lines(before ?? ''), lines(after ?? '')));
+  // The diff text is built only a little past the cut below: the counts stay whole.
+  const textLimit = 2 * MAX_DIFF_BYTES;
+  const d = big
+    ? undefined
+    : after === undefined
+      ? unifiedDiff(path, before, '', { textLimit, maxWork })
+      : unifiedDiff(path, before === undefined ? undefined : lines(before), lines(after), { textLimit, maxWork });
+  if (d === undefined || d.omitted) {
+    const why = d === undefined ? `file larger than ${MAX_DIFF_INPUT_BYTES} bytes` : OMITTED_TOO_SCATTERED;
+    diffText = `[diff of ${path} omitted: ${why}; the line counts are of the span that changed]\n`;
+    ({ additions, deletions } = d ?? changedSpan(lines(before ?? ''), lines(after ?? '')));
   } else if (after === undefined) {
-    const d = unifiedDiff(path, before, '');
     diffText = d.text.replace(`+++ b/${path}`, '+++ /dev/null');
     deletions = d.deletions;
   } else {
-    const d = unifiedDiff(path, before === undefined ? undefined : lines(before), lines(after));
     diffText = d.text;
     additions = d.additions;
     deletions = d.deletions;
