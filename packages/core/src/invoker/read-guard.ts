@@ -15,6 +15,7 @@
 import { PermissionDeniedError } from '../errors/tool-errors.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type {
+  WorkspaceCallOptions,
   WorkspaceDirEntry,
   WorkspaceFileSystem,
   WorkspaceGlobRequest,
@@ -116,11 +117,21 @@ function childPath(folder: string, name: string): string {
 }
 
 function guardFs(fs: WorkspaceFileSystem, refuse: Refuse, hidden: Hidden): WorkspaceFileSystem {
+  const chunks = fs.readChunks?.bind(fs);
   return {
     async readFile(path, options) {
       await refuse(path);
       return fs.readFile(path, options);
     },
+    // A file read a chunk at a time is held to the same rules, before its first byte.
+    ...(chunks === undefined
+      ? {}
+      : {
+          async *readChunks(path: string, options?: WorkspaceCallOptions): AsyncIterable<Uint8Array> {
+            await refuse(path);
+            yield* chunks(path, options);
+          },
+        }),
     stat: (path, options) => fs.stat(path, options),
     async list(path, options) {
       const entries = await fs.list(path, options);

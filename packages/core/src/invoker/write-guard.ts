@@ -180,8 +180,10 @@ export function guardWrites(
     );
     throw wrote ? new ToolExecutionError(toolName, denied) : denied;
   };
+  const chunks = fs.readChunks?.bind(fs);
   const guarded: WorkspaceFileSystem = {
     readFile: (path, options) => fs.readFile(path, options),
+    ...(chunks === undefined ? {} : { readChunks: chunks }),
     stat: (path, options) => fs.stat(path, options),
     list: (path, options) => fs.list(path, options),
     async writeFile(path: string, data: string | Uint8Array, options?: WorkspaceWriteOptions) {

@@ -49,6 +49,14 @@ export interface WorkspaceDirEntry {
 export interface WorkspaceFileSystem {
   /** `fs.read`: the file's bytes. Rejects when missing or outside the workspace. */
   readFile(path: string, options?: WorkspaceCallOptions): Promise<Uint8Array>;
+  /**
+   * `fs.read`, optional: the file's bytes in order, a bounded chunk at a time, so a large file can
+   * be scanned without holding it whole. Refused and failing as `readFile` is (the first step
+   * rejects). A chunk is valid until the next one is asked for (a backend may read each into the
+   * same buffer): a caller that keeps one copies it. Stopping early closes the file. Where a
+   * backend lacks it, callers read the file with `readFile`.
+   */
+  readChunks?(path: string, options?: WorkspaceCallOptions): AsyncIterable<Uint8Array>;
   /** `fs.read`: metadata, or `undefined` when the path does not exist. */
   stat(path: string, options?: WorkspaceCallOptions): Promise<WorkspaceStat | undefined>;
   /** `fs.write`: creates or replaces a file (parents created), atomically where the backend can. */

@@ -27,6 +27,9 @@ import { nameFromBytes } from '../paths/byte-names.js';
 // Non-blocking, so opening a FIFO cannot hang a read; regular files ignore the flag.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
+/** Bytes `readChunks` reads at a time. */
+const CHUNK_BYTES = 1024 * 1024;
+
 function kindOf(s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): WorkspaceStat['kind'] {
   if (s.isFile()) return 'file';
   if (s.isDirectory()) return 'directory';
@@ -97,6 +100,57 @@ export class LocalFileSystem implements WorkspaceFileSystem {
     } catch (error) {
       return rethrow(error, entry.rel);
     } finally {
+      await entry.handle.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * The file's bytes a chunk at a time ({@link CHUNK_BYTES}, each read into the same buffer),
+   * opened and refused exactly as {@link readFile} does; a file that grows meanwhile is read as far
+   * as it reached when opened.
+   */
+  async *readChunks(path: string, options?: WorkspaceCallOptions): AsyncIterable<Uint8Array> {
+    throwIfAborted(options?.signal, `read ${path}`);
+    const rel = normalizeWorkspacePath(path, { root: this.root });
+    const direct = readSmallContained(this.root, rel, READ_FLAGS);
+    if (direct !== undefined) {
+      yield direct;
+      return;
+    }
+    const entry = await this.open(path, READ_FLAGS);
+    let ahead: Promise<number> | undefined;
+    try {
+      const st = await entry.handle.stat().catch((error: unknown) => rethrow(error, entry.rel));
+      if (!st.isFile() && !st.isDirectory()) throw notRegularError(entry.rel, specialKind(st));
+      // A file that says it is empty (some special files do) is read to its end.
+      const end = st.size > 0 ? st.size : Number.POSITIVE_INFINITY;
+      // Two buffers: the next chunk is read while the caller works on this one.
+      const buffers = [Buffer.allocUnsafe(Math.min(CHUNK_BYTES, end))];
+      const read = (into: Buffer, at: number): Promise<number> => {
+        const pending = entry.handle.read(into, 0, Math.min(into.length, end - at), at).then(
+          (r) => r.bytesRead,
+          (error: unknown) => rethrow(error, entry.rel),
+        );
+        pending.catch(() => undefined);
+        return pending;
+      };
+      ahead = read(buffers[0]!, 0);
+      for (let at = 0, k = 0; ahead !== undefined; k ^= 1) {
+        const bytesRead = await ahead;
+        ahead = undefined;
+        if (bytesRead === 0) break;
+        const chunk = buffers[k]!.subarray(0, bytesRead);
+        at += bytesRead;
+        throwIfAborted(options?.signal, `read ${path}`);
+        if (at < end) {
+          buffers[k ^ 1] ??= Buffer.allocUnsafe(buffers[0]!.length);
+          ahead = read(buffers[k ^ 1]!, at);
+        }
+        yield chunk;
+      }
+    } finally {
+      // A read still running (the caller stopped early) ends before the file is closed.
+      await ahead?.catch(() => undefined);
       await entry.handle.close().catch(() => undefined);
     }
   }

@@ -7,7 +7,8 @@
 import { A3sError, type WorkspaceFileSystem } from '@a3s-code/core';
 import { WorkspaceFileError } from '../../errors.js';
 import { byteLength, cutBytes, shownPath } from '../shared/text.js';
-import { describeBinary, loadFile, MAX_READ_LIMIT, renderRange, type LoadedFile } from './read-file.js';
+import { describeBinary, type LoadedFile, MAX_READ_LIMIT, renderRange } from './read-file.js';
+import { BatchLoads } from './read-loads.js';
 
 /** One requested range. */
 export interface ReadRequestEntry {
@@ -43,9 +44,6 @@ export interface ReadBatchResult {
   readonly continuation: ReadRequestEntry[];
   readonly bytes: number;
 }
-
-/** Files read ahead of the one being rendered. */
-const PREFETCH = 8;
 
 /** Room kept for the closing continuation note. */
 const TRAILER_RESERVE = 160;
@@ -89,24 +87,28 @@ export async function readBatch(
   signal: AbortSignal,
   single: boolean,
 ): Promise<ReadBatchResult> {
+  const loads = new BatchLoads(fs, entries, maxBytes, signal);
+  try {
+    return await renderBatch(entries, maxBytes, loads, single);
+  } finally {
+    loads.close();
+  }
+}
+
+/** Renders the entries in request order as their files load. */
+async function renderBatch(
+  entries: readonly ReadRequestEntry[],
+  maxBytes: number,
+  loads: BatchLoads,
+  single: boolean,
+): Promise<ReadBatchResult> {
   let output = '';
   const results: ReadEntryResult[] = [];
   const continuation: ReadRequestEntry[] = [];
   let truncated = false;
   const room = (): number => maxBytes - TRAILER_RESERVE - byteLength(output);
-  // Load up to PREFETCH files ahead while rendering in request order.
-  const loads: Array<Promise<LoadedFile> | undefined> = [];
-  const load = (i: number): Promise<LoadedFile> => {
-    for (let k = i; k < Math.min(entries.length, i + PREFETCH); k++) {
-      if (loads[k] === undefined) {
-        const p = loadFile(fs, entries[k]!.path, signal);
-        p.catch(() => undefined);
-        loads[k] = p;
-      }
-    }
-    return loads[i]!;
-  };
   for (let i = 0; i < entries.length; i++) {
+    if (i > 0) loads.done(i - 1);
     const entry = entries[i]!;
     const offset = entry.offset ?? 0;
     const limit = entry.limit ?? MAX_READ_LIMIT;
@@ -115,9 +117,9 @@ export async function readBatch(
       results.push({ path: entry.path, status: 'pending', offset, lines_returned: 0 });
       continue;
     }
-    let file: Awaited<ReturnType<typeof load>>;
+    let file: LoadedFile;
     try {
-      file = await load(i);
+      file = await loads.get(i);
     } catch (error) {
       if (!(error instanceof WorkspaceFileError) && !(A3sError.isInstance(error) && error.code === 'WORKSPACE_PATH'))
         throw error;

@@ -2,7 +2,7 @@
  * Loading one file for `read`: bytes to lines (or a description, for binary files), and
  * rendering a line range as numbered lines under a byte budget.
  */
-import type { WorkspaceFileSystem } from '@a3s-code/core';
+import { CancelledError, type WorkspaceFileSystem } from '@a3s-code/core';
 import { WorkspaceFileError } from '../../errors.js';
 import {
   byteLength,
@@ -13,95 +13,30 @@ import {
   shownLine,
   splitLines,
   utf16Text,
-  type Utf16Encoding,
 } from '../shared/text.js';
+import { FileScanner, type FileLines, type LineRange, type LoadedFile, MAX_LINE_CHARS } from './read-scan.js';
 
-/** Longest line shown, in characters; longer lines are cut with a marker. */
-export const MAX_LINE_CHARS = 2000;
+export { MAX_LINE_CHARS, type FileLines, type LineRange, type LoadedFile } from './read-scan.js';
+
 /** Largest and default `limit`. */
 export const MAX_READ_LIMIT = 2000;
 
-/** The lines of a text file, each decoded when it is asked for. */
-export interface FileLines {
-  readonly length: number;
-  /** Line `index` (0-based) without its terminator; a very long line only as far as it can be shown. */
-  line(index: number): { readonly text: string; readonly chars: number };
-}
+/**
+ * Files up to this size are loaded whole; larger ones are scanned in one pass that keeps only the
+ * lines asked for (see `read-scan.ts`). Where the backend reads in chunks, a read so holds no more
+ * of a file than this, a chunk and the lines it shows.
+ */
+const WHOLE_READ_MAX_BYTES = 256 * 1024;
 
-/** Files larger than this are not decoded whole: their lines are found in the bytes and decoded one by one. */
-const WHOLE_TEXT_MAX_BYTES = 16 * 1024 * 1024;
+/** Bytes a file read whole from a backend without chunked reads is scanned at a time. */
+const SCAN_CHUNK_BYTES = 1024 * 1024;
 
 function arrayLines(lines: readonly string[]): FileLines {
   return { length: lines.length, line: (i) => ({ text: lines[i]!, chars: lines[i]!.length }) };
 }
 
-/** UTF-16 length of UTF-8 bytes (a sequence's lead byte counts one, a 4-byte one two). */
-function utf16Length(bytes: Buffer, start: number, end: number): number {
-  let n = 0;
-  for (let i = start; i < end; i++) {
-    const b = bytes[i]!;
-    if ((b & 0xc0) !== 0x80) n += b >= 0xf0 ? 2 : 1;
-  }
-  return n;
-}
-
-/**
- * Lines of a large file straight from its bytes: only the line starts are kept, and a line is
- * decoded when shown (a line longer than can be shown only as far as it is shown), so a file of
- * hundreds of megabytes, or one long minified line, is paged without a string of its size.
- */
-function byteLines(data: Uint8Array): FileLines {
-  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  // A file whose only line ends are CR (old Mac) is split at CR.
-  const nl = bytes.indexOf(10) < 0 && bytes.indexOf(13) >= 0 ? 13 : 10;
-  let breaks = 0;
-  for (let i = bytes.indexOf(nl); i >= 0; i = bytes.indexOf(nl, i + 1)) breaks++;
-  // Line starts (a file read whole is under 2 GiB, so offsets fit 32 bits); no phantom last line.
-  const starts = new Uint32Array(breaks + 1);
-  let count = 1;
-  for (let i = bytes.indexOf(nl); i >= 0; i = bytes.indexOf(nl, i + 1)) starts[count++] = i + 1;
-  if (starts[count - 1] === bytes.length) count--;
-  const shownBytes = (MAX_LINE_CHARS + 1) * 4;
-  return {
-    length: count,
-    line: (i) => {
-      const start = starts[i]!;
-      let end = i + 1 < count ? starts[i + 1]! - 1 : bytes.length;
-      if (end > start && bytes[end - 1] === nl) end--;
-      if (end > start && bytes[end - 1] === 13) end--;
-      if (end - start <= shownBytes) {
-        const text = decodeText(bytes.subarray(start, end));
-        return { text, chars: text.length };
-      }
-      let cut = start + shownBytes;
-      while (cut > start && (bytes[cut]! & 0xc0) === 0x80) cut--;
-      return { text: decodeText(bytes.subarray(start, cut)), chars: utf16Length(bytes, start, end) };
-    },
-  };
-}
-
-/** A loaded file. */
-export type LoadedFile =
-  | {
-      readonly kind: 'text';
-      readonly lines: FileLines;
-      readonly size: number;
-      readonly digest: string;
-      /** Set for a UTF-16 file (shown decoded); a UTF-8 file has none. */
-      readonly encoding?: Utf16Encoding;
-    }
-  | { readonly kind: 'binary'; readonly size: number; readonly digest: string };
-
-/** Reads and splits a file. Throws the workspace's typed errors. */
-export async function loadFile(fs: WorkspaceFileSystem, path: string, signal: AbortSignal): Promise<LoadedFile> {
-  // `a.txt/` names a directory, as it does for every program: a file of that name is not read.
-  if (path.endsWith('/') && (await fs.stat(path, { signal }))?.kind === 'file')
-    throw new WorkspaceFileError(
-      path,
-      'not_directory',
-      'the path ends in "/", which names a directory, but it is a file; allowed: the file\'s path without the trailing "/"',
-    );
-  const bytes = await fs.readFile(path, { signal });
+/** A file read whole: decoded and split. */
+function wholeFile(bytes: Uint8Array): LoadedFile {
   const digest = digestOf(bytes);
   const utf16 = utf16Text(bytes);
   if (utf16 !== undefined) {
@@ -117,8 +52,61 @@ export async function loadFile(fs: WorkspaceFileSystem, path: string, signal: Ab
     };
   }
   if (looksBinary(bytes)) return { kind: 'binary', size: bytes.length, digest };
-  const lines = bytes.length > WHOLE_TEXT_MAX_BYTES ? byteLines(bytes) : arrayLines(splitLines(decodeText(bytes)));
-  return { kind: 'text', lines, size: bytes.length, digest };
+  return { kind: 'text', lines: arrayLines(splitLines(decodeText(bytes))), size: bytes.length, digest };
+}
+
+function checkAborted(signal: AbortSignal, path: string): void {
+  if (signal.aborted) throw new CancelledError(`read ${path}`, signal.reason);
+}
+
+/**
+ * Reads a file for the lines of `ranges`, holding at most `budget` output bytes of each range's
+ * lines (more is never shown). A file up to {@link WHOLE_READ_MAX_BYTES} is read whole; a larger
+ * one is scanned a chunk at a time where the backend can (`readChunks`), else read whole and
+ * scanned. Throws the workspace's typed errors.
+ */
+export async function loadFile(
+  fs: WorkspaceFileSystem,
+  path: string,
+  signal: AbortSignal,
+  ranges: readonly LineRange[],
+  budget: number,
+): Promise<LoadedFile> {
+  // `a.txt/` names a directory, as it does for every program: a file of that name is not read.
+  if (path.endsWith('/') && (await fs.stat(path, { signal }))?.kind === 'file')
+    throw new WorkspaceFileError(
+      path,
+      'not_directory',
+      'the path ends in "/", which names a directory, but it is a file; allowed: the file\'s path without the trailing "/"',
+    );
+  if (fs.readChunks === undefined) {
+    const bytes = await fs.readFile(path, { signal });
+    if (bytes.length <= WHOLE_READ_MAX_BYTES) return wholeFile(bytes);
+    const scan = new FileScanner(ranges, budget);
+    for (let at = 0; at < bytes.length; at += SCAN_CHUNK_BYTES) {
+      checkAborted(signal, path);
+      scan.push(bytes.subarray(at, at + SCAN_CHUNK_BYTES));
+    }
+    return scan.finish();
+  }
+  const held: Uint8Array[] = [];
+  let heldBytes = 0;
+  let scan: FileScanner | undefined;
+  for await (const chunk of fs.readChunks(path, { signal })) {
+    checkAborted(signal, path);
+    if (scan === undefined && heldBytes + chunk.length > WHOLE_READ_MAX_BYTES) {
+      scan = new FileScanner(ranges, budget);
+      for (const c of held.splice(0)) scan.push(c);
+    }
+    if (scan !== undefined) scan.push(chunk);
+    else {
+      // A chunk is the backend's again once the next is asked for: one held is copied.
+      held.push(Buffer.from(chunk));
+      heldBytes += chunk.length;
+    }
+  }
+  if (scan !== undefined) return scan.finish();
+  return wholeFile(held.length === 1 ? held[0]! : Buffer.concat(held, heldBytes));
 }
 
 /** Describes a binary file instead of dumping it. */
@@ -146,8 +134,9 @@ export function numberLine(n: number, line: string, chars = line.length): string
 }
 
 /**
- * Renders lines `[offset, offset + limit)` while they fit in `budget` bytes. When `mustProgress`
- * and not even the first line fits, that line is cut to fit, so a resumed read always advances.
+ * Renders lines `[offset, offset + limit)` while they fit in `budget` bytes (and are at hand). When
+ * `mustProgress` and not even the first line fits, that line is cut to fit, so a resumed read
+ * always advances.
  */
 export function renderRange(
   lines: FileLines,
@@ -162,6 +151,8 @@ export function renderRange(
   let cutLines = 0;
   const end = Math.min(lines.length, offset + limit);
   for (let i = offset; i < end; i++) {
+    // A line not at hand was past what the budget can show when the file was scanned.
+    if (lines.has !== undefined && !lines.has(i)) break;
     const line = lines.line(i);
     let rendered = numberLine(i + 1, line.text, line.chars);
     if (line.chars > MAX_LINE_CHARS) cutLines++;

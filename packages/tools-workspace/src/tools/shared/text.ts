@@ -38,13 +38,13 @@ export interface Utf16Text {
 const UTF16_SAMPLE_BYTES = 8192;
 
 /**
- * UTF-16 text without a byte-order mark, recognised as Windows tools write it: an even number of
- * bytes; over the first 8 KiB nearly every high byte of a code unit is NUL while the low bytes are
- * not (ASCII-range text), and they decode into text with no NUL and hardly any control characters
- * (binary data of 16-bit numbers fails here); and the whole file decodes without an unpaired surrogate.
+ * The UTF-16 encoding the start of a file (its first 8 KiB are looked at) looks like when it has
+ * no byte-order mark, as Windows tools write it: nearly every high byte of a code unit is NUL
+ * while the low bytes are not (ASCII-range text), and they decode into text with no NUL and
+ * hardly any control characters (binary data of 16-bit numbers fails here). The whole file must
+ * still decode (see {@link utf16Text}).
  */
-function utf16WithoutBom(bytes: Uint8Array): Utf16Encoding | undefined {
-  if (bytes.length < 4 || bytes.length % 2 !== 0) return undefined;
+export function utf16Sample(bytes: Uint8Array): Utf16Encoding | undefined {
   const n = Math.min(bytes.length, UTF16_SAMPLE_BYTES);
   let evenNul = 0;
   let oddNul = 0;
@@ -60,18 +60,33 @@ function utf16WithoutBom(bytes: Uint8Array): Utf16Encoding | undefined {
         ? 'utf-16be'
         : undefined;
   if (encoding === undefined) return undefined;
-  const decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
   let control = 0;
   try {
-    // The sample first (cheap, and what rules out binary data), then the whole file must decode.
-    const sample = decoder.decode(bytes.subarray(0, n - (n % 2)), { stream: true });
+    const sample = new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes.subarray(0, n - (n % 2)), {
+      stream: true,
+    });
     for (let i = 0; i < sample.length; i++) {
       const c = sample.charCodeAt(i);
       if (c === 0) return undefined;
       if ((c < 32 && c !== 9 && c !== 10 && c !== 12 && c !== 13 && c !== 27) || (c >= 0x7f && c <= 0x9f)) control++;
     }
     if (control > sample.length * 0.01) return undefined;
-    decoder.decode(bytes.subarray(n - (n % 2)));
+  } catch {
+    return undefined;
+  }
+  return encoding;
+}
+
+/**
+ * UTF-16 text without a byte-order mark: an even number of bytes, a start that looks like it
+ * ({@link utf16Sample}), and the whole file decodes without an unpaired surrogate.
+ */
+function utf16WithoutBom(bytes: Uint8Array): Utf16Encoding | undefined {
+  if (bytes.length < 4 || bytes.length % 2 !== 0) return undefined;
+  const encoding = utf16Sample(bytes);
+  if (encoding === undefined) return undefined;
+  try {
+    new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return undefined;
   }
