@@ -93,12 +93,8 @@ describe('a3s and an MCP server that dies mid-session', () => {
       { tool_calls: [{ id: 'c1', name: 'mcp__t__exit_after', args: { why: 'out of cheese', ms: 50 } }] },
       { delay_ms: 400, tool_calls: [{ id: 'c2', name: 'mcp__t__echo', args: { text: 'one' } }] },
       { tool_calls: [{ id: 'c3', name: 'mcp__t__echo', args: { text: 'two' } }] },
-      // An exec-tier MCP tool ran, so the completion gate wants a verification.
-      {
-        tool_calls: [
-          { id: 'v1', name: 'verify', args: { subject: 'still fine', commands: [{ id: 'noop', command: 'true' }] } },
-        ],
-      },
+      // The exec-tier MCP tools changed no file, so the completion gate wants no verification.
+      { text: 'All calls answered.' },
     ]);
     const h = harness(dir);
     const code = await main(
@@ -112,7 +108,8 @@ describe('a3s and an MCP server that dies mid-session', () => {
     );
     expect(out).toMatch(/● mcp__t__echo[^\n]*\n {2}✓ ok[^\n]*\n {2}│ t: two/);
     expect(out).not.toContain('unknown tool');
-    expect(out).toMatch(/\ncompleted \(verified\) · 4 tool call\(s\)/);
+    expect(out).toMatch(/\ncompleted[^\n]* · 3 tool call\(s\)/);
+    expect(out).not.toContain('verified');
   }, 30_000);
 });
 

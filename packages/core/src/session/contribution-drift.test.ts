@@ -41,7 +41,8 @@ async function openSession(dir: string, extra: Partial<AgentConfig>, turns: Scri
     tools: [test.pack],
     workspace: { root: dir, capabilities: new Set(WORKSPACE_CAPABILITIES) } as unknown as WorkspaceServices,
     permissions: { ask: ['echo'], defaultDecision: 'allow' },
-    confirmation: new ScriptedConfirmationManager(),
+    // An answer given in a closed process is asked again on resume: this approver says yes.
+    confirmation: new ScriptedConfirmationManager([true, true]),
     parkMode: 'return',
     persistence: 'file',
     ...extra,

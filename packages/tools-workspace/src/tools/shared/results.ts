@@ -7,6 +7,7 @@ import {
   CapabilityUnavailableError,
   type ToolContext,
   type ToolResult,
+  type WorkspaceCallOptions,
   type WorkspaceFileSystem,
 } from '@a3s-code/core';
 import { WorkspaceFileError } from '../../errors.js';
@@ -68,11 +69,20 @@ function withoutRuntimeState(fs: WorkspaceFileSystem, root: string): WorkspaceFi
   const check = (path: string): void => {
     assertNotRuntimeState(normalizeWorkspacePath(path, { root }), 'path', path);
   };
+  const chunks = fs.readChunks?.bind(fs);
   return {
     readFile: async (path, options) => {
       check(path);
       return fs.readFile(path, options);
     },
+    ...(chunks === undefined
+      ? {}
+      : {
+          readChunks: (path: string, options?: WorkspaceCallOptions): AsyncIterable<Uint8Array> => {
+            check(path);
+            return chunks(path, options);
+          },
+        }),
     list: async (path, options) => {
       check(path);
       return fs.list(path, options);
