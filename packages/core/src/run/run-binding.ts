@@ -5,7 +5,14 @@
  * refused with `CAPABILITY_DRIFT` naming what changed, unless the host asked to rebind: the run
  * then records `run.rebound` and its model is offered the current tools from then on.
  */
-import { drafts, type FactDraft, type FactLog, type RunCapabilityBindingV1, type ToolSpec } from '@a3s-code/effect';
+import {
+  drafts,
+  type Fact,
+  type FactDraft,
+  type FactLog,
+  type RunCapabilityBindingV1,
+  type ToolSpec,
+} from '@a3s-code/effect';
 import type { CapabilityCatalog } from '../catalog/capability-catalog.js';
 import { capabilityDrift } from '../catalog/capability-drift.js';
 import { CapabilityScope } from '../catalog/capability-scope.js';
@@ -45,7 +52,20 @@ export function bindingInLog(
   const started = log.get(`run:${runId}`);
   if (started === undefined) return undefined;
   const p = started.payload as { capability_binding?: RunCapabilityBindingV1; tools?: ToolSpec[] };
-  return { ...(p.capability_binding ? { binding: p.capability_binding } : {}), ...(p.tools ? { tools: p.tools } : {}) };
+  // A run offered the tools of the run before it records none of its own (see `openingFacts`).
+  const tools = p.tools ?? toolsBefore(facts, started.seq - 1);
+  return { ...(p.capability_binding ? { binding: p.capability_binding } : {}), ...(tools ? { tools } : {}) };
+}
+
+/** The tools the last `run.started` or `run.rebound` before index `end` recorded, if any did. */
+function toolsBefore(facts: readonly Fact[], end: number): ToolSpec[] | undefined {
+  for (let i = Math.min(end, facts.length) - 1; i >= 0; i--) {
+    const f = facts[i]!;
+    if (f.type !== 'run.started' && f.type !== 'run.rebound') continue;
+    const tools = (f.payload as { tools?: ToolSpec[] }).tools;
+    if (tools !== undefined) return tools;
+  }
+  return undefined;
 }
 
 /** Options of {@link admitCapabilities}. */

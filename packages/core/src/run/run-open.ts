@@ -56,6 +56,7 @@ export async function openPrompt(
     openingFacts(run, prompt, options.system, offeredTools(options, admission.scope), {
       attachments: refs,
       recipe: options.harness.recipe,
+      inEffect: { system: options.folder.state.view.system, tools: options.folder.state.view.tools },
       ...(options.runStarted === undefined ? {} : { extra: options.runStarted }),
       ...(admission.scope === undefined ? {} : { binding: admission.scope.generation.binding() }),
     }),

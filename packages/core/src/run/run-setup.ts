@@ -10,6 +10,7 @@ import {
   type FactDraft,
   type ResolvedRecipe,
   type RunCapabilityBindingV1,
+  type ToolSpec,
 } from '@a3s-code/effect';
 import type { AttachmentStore } from '../attachments/attachment-store.js';
 import { AgentEventEmitter } from '../events/event-emitter.js';
@@ -132,6 +133,12 @@ export interface OpeningFactsOptions {
   readonly binding?: RunCapabilityBindingV1;
   /** The harness settings the run uses, recorded so a replay folds as the run did. */
   readonly recipe?: ResolvedRecipe;
+  /**
+   * The system lines and tools the log's fold holds from earlier runs: those equal to this run's
+   * are not written again (a fold keeps what the last `run.started` that named them recorded),
+   * so a long chat does not copy every tool schema into the log once per message.
+   */
+  readonly inEffect?: { readonly system: readonly string[]; readonly tools: readonly ToolSpec[] };
 }
 
 /**
@@ -145,24 +152,32 @@ export function openingFacts(
   tools: readonly { name: string; description: string; inputSchema: unknown }[],
   opening: OpeningFactsOptions = {},
 ): FactDraft[] {
-  const { attachments = [], extra = {}, binding, recipe } = opening;
+  const { attachments = [], extra = {}, binding, recipe, inEffect } = opening;
   const at = run.env.clock();
+  const specs: ToolSpec[] = tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.inputSchema as Record<string, unknown>,
+  }));
+  const sameSystem = inEffect !== undefined && sameJson(inEffect.system, system);
+  const sameTools = inEffect !== undefined && sameJson(inEffect.tools, specs);
   return [
     drafts.runStarted(run.env.runId, {
       ...extra,
       model: `${run.env.llm.provider}/${run.env.llm.model}`,
-      system: [...system],
-      tools: tools.map((t) => ({
-        name: t.name,
-        description: t.description,
-        input_schema: t.inputSchema as Record<string, unknown>,
-      })),
+      ...(sameSystem ? {} : { system: [...system] }),
+      ...(sameTools ? {} : { tools: specs }),
       ...(binding === undefined ? {} : { capability_binding: binding }),
       ...(recipe === undefined ? {} : { recipe: { ...recipe } }),
       at_ms: at,
     }),
     drafts.prompt(run.env.runId, prompt, at, attachments),
   ];
+}
+
+/** True when `a` and `b` are the same JSON (an empty list is never taken as unchanged: it is cheap to write). */
+function sameJson(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length > 0 && a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** The `run.ended` fact of a run. */

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { childFacts, RoutingLlmClient } from '../../test/delegation-kit.js';
 import { closeAfterEach, open, workspace } from '../../test/session-kit.js';
-import { createTestToolPack, ScriptedConfirmationManager } from '../testing/index.js';
+import { createTestToolPack, ScriptedConfirmationManager, ScriptedLlmClient } from '../testing/index.js';
 import { defineTool } from '../tools/define-tool.js';
 import { defineToolPack } from '../tools/tool-pack.js';
 import { Agent } from './agent.js';
@@ -141,6 +141,47 @@ describe('resume and drift', () => {
     expect((rebound.payload as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain('late');
     expect(session.state.view.tools.map((t) => t.name)).toContain('late');
     expect(events[0]).toBe('agent_start');
+  });
+
+  it('a run offered the same tools and system lines as the run before records them once; the fold and a drift still see them', async () => {
+    const ws = workspace();
+    const test = createTestToolPack();
+    const agent = await Agent.create({
+      model: new ScriptedLlmClient([
+        { text: 'one' },
+        { text: 'two' },
+        { tool_calls: [call('echo', { text: 'x' }, 'w1')] },
+        { text: 'written' },
+      ]),
+      tools: [test.pack],
+      workspace: ws.services,
+      permissions: { ask: ['echo'], defaultDecision: 'allow' },
+      confirmation: new ScriptedConfirmationManager(),
+      parkMode: 'return',
+    });
+    const session = await agent.session(ws.dir, { sessionId: 'once' });
+    sessions.push(session);
+    await session.send('first');
+    await session.send('second');
+    const parked = await session.send('write a note');
+    const started = session.store.log.facts.filter((f) => f.type === 'run.started').map((f) => f.payload);
+    expect(started).toHaveLength(3);
+    expect(started[0]).toHaveProperty('tools');
+    expect(started[0]).toHaveProperty('system');
+    for (const p of started.slice(1)) {
+      expect(p).not.toHaveProperty('tools');
+      expect(p).not.toHaveProperty('system');
+    }
+    expect(session.state.view.tools.map((t) => t.name)).toEqual(
+      (started[0] as { tools: { name: string }[] }).tools.map((t) => t.name),
+    );
+    // The parked run recorded no tools of its own: the drift names what changed against the first's.
+    await session.catalog.addToolPack(lonePack('late'));
+    await expect(session.resumeRun()).rejects.toMatchObject({
+      code: 'CAPABILITY_DRIFT',
+      runId: parked.runId,
+      drift: { toolsAdded: ['late'], toolsRemoved: [] },
+    });
   });
 
   it('CAP-10: a permission-ceiling change between processes is a drift; the same configuration resumes as bound', async () => {
