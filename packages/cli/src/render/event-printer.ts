@@ -56,6 +56,11 @@ export function continuedLine(p: Readonly<Record<string, unknown>>): string {
   return `↻ ${origin}: ${reason}${attempt}`;
 }
 
+/** The ticker's key for a model call in flight (no tool call id looks like it). */
+const MODEL_WAIT = '\u0000model';
+/** Events that end a wait for the model. */
+const MODEL_ANSWERS = new Set(['text_delta', 'reasoning_delta', 'tool_start', 'turn_end', 'error', 'agent_end']);
+
 /** Creates a printer writing to `out`. */
 export function createEventPrinter(out: Sink, style: Style, options: EventPrinterOptions = {}): EventPrinter {
   let midLine = false;
@@ -94,7 +99,12 @@ export function createEventPrinter(out: Sink, style: Style, options: EventPrinte
     const ev = terminalSafe(event);
     const p = ev.payload;
     ticker?.resume();
+    // The model answers (or the run ends): its wait is over.
+    if (MODEL_ANSWERS.has(ev.type)) ticker?.stop(MODEL_WAIT);
     switch (ev.type) {
+      case 'turn_start':
+        ticker?.start(MODEL_WAIT, 'waiting for the model');
+        return;
       case 'text_delta': {
         const text = ev.text ?? '';
         if (text === '') return;
