@@ -18,7 +18,8 @@ import {
 /**
  * The read-only tools every SDK session (and the CLI) runs without asking, as Claude Code and
  * its SDK do: they can only look at the workspace (`ast_grep` is a structural `grep`: it parses
- * files in-process and starts nothing). A host's own rules still apply over them
+ * files in-process and starts nothing), at the agent's memories (`recall`) or at its skills
+ * (`search_skills`). A host's own rules still apply over them
  * (deny → ask → allow), so `ask: ['read']` or `deny: ['grep']` take them back.
  */
 export const READ_TOOL_RULES: readonly string[] = Object.freeze([
@@ -29,6 +30,8 @@ export const READ_TOOL_RULES: readonly string[] = Object.freeze([
   'batch',
   'ast_grep',
   'ask_user',
+  'recall',
+  'search_skills',
 ]);
 
 /**

@@ -48,3 +48,33 @@ describe('session memory', () => {
     }
   });
 });
+
+describe('recall and search_skills are read tools', () => {
+  it('the model recalls memories and searches skills without asking, with no approver', async () => {
+    const dir = tempRepo();
+    const model = new ScriptedLlmClient([
+      {
+        tool_calls: [
+          { id: 'r', name: 'recall', args: { query: 'release notes' } },
+          { id: 's', name: 'search_skills', args: { query: 'release' } },
+        ],
+      },
+      { text: 'Looked.' },
+    ]);
+    const agent = await Agent.create({ model, workspaceTools: false });
+    const session = await agent.session(dir, { web: false });
+    try {
+      await session.remember('Release notes go in CHANGELOG.md.');
+      expect(await session.send('where do release notes go?')).toMatchObject({ status: 'completed' });
+      const results = session.state.view.messages.filter((m) => m.role === 'tool');
+      expect(results.map((m) => [m.tool_call_id, m.ok])).toEqual([
+        ['r', true],
+        ['s', true],
+      ]);
+      expect(results[0]?.role === 'tool' ? results[0].output : '').toContain('CHANGELOG.md');
+    } finally {
+      await session.close();
+      await agent.close();
+    }
+  });
+});
