@@ -1,18 +1,12 @@
 // A model that is slow to answer: the terminal shows how long the run has waited for it (`… waiting
 // for the model 2s`, redrawn in place and erased once the model answers), as it does for a long tool
 // call, instead of a blank screen until the answer or a retry notice comes.
-import type { ProjectedEventV1 } from '@a3s-code/sdk';
 import { describe, expect, it } from 'vitest';
 import { createEventPrinter } from '../src/render/event-printer.js';
 import { styleFor } from '../src/style.js';
+import { printerEvent } from './printer-kit.js';
 
-const event = (type: string, payload: Record<string, unknown>, sequence: number) =>
-  ({
-    type,
-    payload,
-    text: type === 'text_delta' ? String(payload.delta) : undefined,
-    metadata: { sequence },
-  }) as unknown as ProjectedEventV1;
+const event = printerEvent;
 
 describe('event printer: waiting for the model', () => {
   it('shows the wait on a terminal from 2 s on and erases it when the answer streams', async () => {
