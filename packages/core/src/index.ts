@@ -262,6 +262,7 @@ export {
 export { createBatchTool, type BatchArgs } from './runtime-tools/index.js';
 export {
   createProgramTool,
+  PROGRAM_LIMITS,
   ProgramError,
   ProgramInvalidError,
   ProgramMemoryLimitError,

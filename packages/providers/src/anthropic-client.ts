@@ -25,7 +25,7 @@ import {
   type ResolvedHttpOptions,
 } from './client-options.js';
 import { CallScope, jsonOf, openResponse, parseEventJson, type HttpRequestSpec } from './http-call.js';
-import { imagesIn, type ErrorContext } from './provider-errors.js';
+import { imagesIn, notAnAnswer, type ErrorContext } from './provider-errors.js';
 import { responseEvents, streamBodyOf } from './stream-body.js';
 import { anthropicRequestBody } from './anthropic-request.js';
 import { anthropicError, anthropicFinishReason, AnthropicStreamDecoder, anthropicUsage } from './anthropic-stream.js';
@@ -64,7 +64,11 @@ export class AnthropicClient implements LlmClient {
   readonly #version: string;
 
   constructor(options: AnthropicClientOptions) {
-    const resolved = resolveHttpOptions(options, ANTHROPIC_BASE_URL);
+    const resolved = resolveHttpOptions(options, ANTHROPIC_BASE_URL, 'AnthropicClient', [
+      'defaultMaxTokens',
+      'thinkingBudgetTokens',
+      'anthropicVersion',
+    ]);
     this.#options = resolved;
     this.#apiKey = resolved.apiKey;
     this.model = resolved.model;
@@ -122,7 +126,7 @@ export class AnthropicClient implements LlmClient {
       for await (const part of streamBodyOf(res, scope, this.#options.idleTimeoutMs, ctx)) {
         if (part.kind === 'json') {
           // A server that ignored `stream: true` (or an error object with status 200).
-          yield* responseEvents(this.parseMessage(part.body));
+          yield* responseEvents(this.parseMessage(part.body, ctx, res.status));
           return;
         }
         const textError = (text: string) => ({ type: 'error', error: { type: 'api_error', message: text } });
@@ -148,18 +152,19 @@ export class AnthropicClient implements LlmClient {
     const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
     try {
       const res = await openResponse(spec, scope, observer);
-      return this.parseMessage(await jsonOf(res, scope, this.#options.idleTimeoutMs, ctx));
+      return this.parseMessage(await jsonOf(res, scope, this.#options.idleTimeoutMs, ctx), ctx, res.status);
     } finally {
       scope.dispose();
     }
   }
 
-  private parseMessage(body: unknown): LlmResponse {
+  /** The answer in `body` (a 2xx JSON body; `ctx` and `status` for errors naming the endpoint). */
+  private parseMessage(body: unknown, ctx: ErrorContext, status: number): LlmResponse {
     const bad = (what: string) =>
       new LlmError('invalid_response', `${this.provider}: ${what}`, { provider: this.provider });
-    if (!isObject(body)) throw bad('response is not a JSON object');
+    if (!isObject(body)) throw notAnAnswer(ctx, status, 'is not a JSON object', body);
     if (body.type === 'error') throw anthropicError(this.provider, body.error, this.errorContext().redactor);
-    if (!Array.isArray(body.content)) throw bad('response has no content array');
+    if (!Array.isArray(body.content)) throw notAnAnswer(ctx, status, 'has no content array', body);
     let text = '';
     let reasoning = '';
     const calls: LlmToolCall[] = [];

@@ -2,7 +2,13 @@
  * Options shared by the HTTP clients, and their validation (a caller's mistake, thrown at
  * construction before any I/O, naming the option and what is allowed).
  */
-import { baseUrlProblem, holdCredentials, ModelConfigurationError, type LlmCapabilities } from '@a3s-code/core';
+import {
+  baseUrlProblem,
+  didYouMean,
+  holdCredentials,
+  ModelConfigurationError,
+  type LlmCapabilities,
+} from '@a3s-code/core';
 import { splitBaseUrl, type BaseUrl } from './base-url.js';
 import type { FetchFunction } from './http-call.js';
 import type { RetryPolicy } from './retry.js';
@@ -64,8 +70,53 @@ export interface ResolvedHttpOptions {
   readonly fetch: FetchFunction;
 }
 
-/** Checks the options; throws {@link ModelConfigurationError} naming the first bad one. */
-export function resolveHttpOptions(options: HttpClientOptions, defaultBaseUrl: string): ResolvedHttpOptions {
+/** The keys of {@link HttpClientOptions}. */
+export const HTTP_OPTION_KEYS: readonly string[] = Object.freeze([
+  'model',
+  'baseUrl',
+  'apiKey',
+  'apiKeySource',
+  'headers',
+  'provider',
+  'capabilities',
+  'retry',
+  'connectTimeoutMs',
+  'idleTimeoutMs',
+  'fetch',
+]);
+
+/** The keys of `RetryPolicy`. */
+const RETRY_KEYS: readonly string[] = ['maxRetries', 'baseDelayMs', 'maxDelayMs'];
+
+/**
+ * Refuses a key of `options` that is not among `allowed` (one set to `undefined` is let be): a
+ * misspelt option (`apikey`) would otherwise be ignored and the call go out without it.
+ */
+function checkKeys(options: object, allowed: readonly string[], path: string, client: string): void {
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined || allowed.includes(key)) continue;
+    throw new ModelConfigurationError(
+      `${path}.${key}`,
+      `is not an option of ${client}; allowed: ${allowed.join(', ')}${didYouMean(key, allowed)}`,
+    );
+  }
+}
+
+/**
+ * Checks the options of `client` (whose own keys, beside {@link HTTP_OPTION_KEYS}, are `ownKeys`);
+ * throws {@link ModelConfigurationError} naming the first bad one.
+ */
+export function resolveHttpOptions(
+  options: HttpClientOptions,
+  defaultBaseUrl: string,
+  client: string,
+  ownKeys: readonly string[],
+): ResolvedHttpOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new ModelConfigurationError('options', `new ${client}(options) takes an options object { model, ... }`);
+  checkKeys(options, [...HTTP_OPTION_KEYS, ...ownKeys], 'options', client);
+  if (typeof options.retry === 'object' && options.retry !== null)
+    checkKeys(options.retry, RETRY_KEYS, 'options.retry', client);
   if (typeof options.model !== 'string' || options.model.trim() === '')
     throw new ModelConfigurationError('options.model', 'must be a non-empty model name');
   const rawBase = options.baseUrl ?? defaultBaseUrl;

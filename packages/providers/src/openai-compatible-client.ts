@@ -24,7 +24,7 @@ import {
   type ResolvedHttpOptions,
 } from './client-options.js';
 import { CallScope, jsonOf, openResponse, parseEventJson, type HttpRequestSpec } from './http-call.js';
-import { imagesIn, type ErrorContext } from './provider-errors.js';
+import { imagesIn, notAnAnswer, type ErrorContext } from './provider-errors.js';
 import { responseEvents, streamBodyOf } from './stream-body.js';
 import { openAIRequestBody, type MaxTokensField } from './openai-request.js';
 import { openAIFinishReason, OpenAIStreamDecoder, openAIUsage } from './openai-stream.js';
@@ -77,7 +77,10 @@ export class OpenAICompatibleClient implements LlmClient {
   readonly #maxTokensField: MaxTokensField;
 
   constructor(options: OpenAICompatibleClientOptions) {
-    const resolved = resolveHttpOptions(options, OPENAI_BASE_URL);
+    const resolved = resolveHttpOptions(options, OPENAI_BASE_URL, 'OpenAICompatibleClient', [
+      'streamUsage',
+      'maxTokensField',
+    ]);
     this.#options = resolved;
     this.#apiKey = resolved.apiKey;
     this.model = resolved.model;
@@ -117,7 +120,7 @@ export class OpenAICompatibleClient implements LlmClient {
       for await (const part of streamBodyOf(res, scope, this.#options.idleTimeoutMs, ctx)) {
         if (part.kind === 'json') {
           // A server that ignored `stream: true` (or a gateway's JSON error with status 200).
-          yield* responseEvents(this.parseCompletion(part.body));
+          yield* responseEvents(this.parseCompletion(part.body, ctx, res.status));
           return;
         }
         const ev = part.event;
@@ -151,23 +154,25 @@ export class OpenAICompatibleClient implements LlmClient {
     const scope = new CallScope(request.signal, requestTimeout(request.timeoutMs));
     try {
       const res = await openResponse(spec, scope, observer);
-      return this.parseCompletion(await jsonOf(res, scope, this.#options.idleTimeoutMs, ctx));
+      return this.parseCompletion(await jsonOf(res, scope, this.#options.idleTimeoutMs, ctx), ctx, res.status);
     } finally {
       scope.dispose();
     }
   }
 
-  private parseCompletion(body: unknown): LlmResponse {
+  /** The answer in `body` (a 2xx JSON body; `ctx` and `status` for errors naming the endpoint). */
+  private parseCompletion(body: unknown, ctx: ErrorContext, status: number): LlmResponse {
     const bad = (what: string) =>
       new LlmError('invalid_response', `${this.provider}: ${what}`, { provider: this.provider });
-    if (!isObject(body)) throw bad('response is not a JSON object');
+    if (!isObject(body)) throw notAnAnswer(ctx, status, 'is not a JSON object', body);
     if (body.error !== undefined && body.error !== null) {
       const decoder = new OpenAIStreamDecoder(this.provider, this.errorContext().redactor);
       decoder.chunk({ error: body.error });
       throw decoder.failure ?? bad('error response');
     }
     const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
-    if (!isObject(choice) || !isObject(choice.message)) throw bad('response has no choices[0].message');
+    if (!isObject(choice) || !isObject(choice.message))
+      throw notAnAnswer(ctx, status, 'has no choices[0].message', body);
     const m = choice.message;
     const calls: LlmToolCall[] = [];
     for (const tc of Array.isArray(m.tool_calls) ? m.tool_calls : []) {

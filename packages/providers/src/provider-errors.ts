@@ -130,8 +130,29 @@ export function unreadableBody(res: Response, text: string, ctx: ErrorContext, w
   return new LlmError(
     'invalid_response',
     `${ctx.provider}: the HTTP ${res.status} answer${where} is ${what} (content-type: ${type})` +
-      `${shown ? `: ${shown}` : ''}; check the base URL (a proxy or login page may have answered)`,
+      `${shown ? `: ${shown}` : ''}; ${CHECK_BASE_URL}`,
     { provider: ctx.provider, status: res.status },
+  );
+}
+
+/** The hint of an answer that is not the API's: another server may be at the configured URL. */
+const CHECK_BASE_URL = 'check the base URL (a proxy, a login page or another server may have answered)';
+
+/**
+ * The `invalid_response` error of a 2xx JSON body that is not an answer of the API (`{"hello":
+ * "world"}` from another server at the base URL): it names the endpoint, what is missing and the
+ * body's top-level keys, and says to check the base URL.
+ */
+export function notAnAnswer(ctx: ErrorContext, status: number, what: string, body: unknown): LlmError {
+  const where = ctx.endpoint === undefined ? '' : ` from ${ctx.endpoint}`;
+  const shape =
+    Array.isArray(body) || typeof body !== 'object' || body === null
+      ? ` (${Array.isArray(body) ? 'an array' : body === null ? 'null' : `a ${typeof body}`})`
+      : ` (its keys: ${ctx.redactor.redactAndCut(Object.keys(body).join(', ') || 'none', 200)})`;
+  return new LlmError(
+    'invalid_response',
+    `${ctx.provider}: the HTTP ${status} answer${where} ${what}${shape}; ${CHECK_BASE_URL}`,
+    { provider: ctx.provider, status },
   );
 }
 

@@ -22,7 +22,7 @@ import {
   type WorkspaceServices,
 } from '@a3s-code/core';
 import { LocalWorkspace } from '@a3s-code/tools-workspace';
-import type { WebToolsOptions } from '@a3s-code/tools-web';
+import { checkWebSetting, type WebToolsOptions } from '@a3s-code/tools-web';
 import type { McpServerStatus } from '@a3s-code/mcp';
 import { AgentLayers, type AgentLayer } from './agent-layer.js';
 import {
@@ -208,6 +208,7 @@ export class Agent {
     } = c;
     resolveApproval({}, c);
     checkedVibe(c.vibe);
+    checkWebSetting(c.web);
     validateMcpServers(core.mcpServers, typeof arg === 'string' ? arg : undefined);
     const layers = new AgentLayers(
       { ...core, ...(env === undefined ? {} : { env }) },
@@ -314,6 +315,7 @@ export class Agent {
     // read tools' rules (`deny: 'bash'` spread into single letters) and the default packs, a bad
     // value would be hidden or named at another index.
     await checkSessionOptions(rest, extra);
+    checkWebSetting(rest.web);
     const confirmation = resolveApproval(options, this.#config);
     const privateServers = validateMcpServers(mcpServers);
     const layer = await this.#layers.for(root);

@@ -4,8 +4,8 @@
  * arguments in camelCase (ARCHITECTURE §5).
  */
 
-import { SessionConfigurationError } from '@a3s-code/core';
-import { checkOptionsArg, describeValue } from './arguments.js';
+import { didYouMean, PROGRAM_LIMITS, SessionConfigurationError } from '@a3s-code/core';
+import { checkIntOption, checkOptionsArg, describeValue, isOptionsObject } from './arguments.js';
 
 /** Limits of one program (the tool's `limits`). */
 export interface ProgramLimits {
@@ -46,7 +46,7 @@ export function programArgs(given: ProgramOptions): Record<string, unknown> {
       'allowedTools',
       `must be an array of tool names (['read', 'grep']), got ${describeValue(tools)}`,
     );
-  const l = options.limits;
+  const l = options.limits === undefined ? undefined : checkedLimits(options.limits);
   const limits =
     l === undefined
       ? undefined
@@ -65,6 +65,41 @@ export function programArgs(given: ProgramOptions): Record<string, unknown> {
     allowed_tools: options.allowedTools === undefined ? undefined : [...options.allowedTools],
     limits,
   });
+}
+
+/** The keys of {@link ProgramLimits}, each with the bounds of the tool's limit it is. */
+const LIMIT_KEYS = {
+  timeoutMs: PROGRAM_LIMITS.timeoutMs,
+  maxToolCalls: PROGRAM_LIMITS.maxToolCalls,
+  maxOutputBytes: PROGRAM_LIMITS.maxOutputBytes,
+  memoryLimitBytes: PROGRAM_LIMITS.memoryLimitBytes,
+} as const;
+
+/**
+ * `limits` checked by the names the host wrote (`limits.timeoutMs`), before they become the tool's
+ * snake_case arguments: a misspelt key (`timeout`) would otherwise be dropped and the default used.
+ * @throws SessionConfigurationError naming the key and what is allowed.
+ */
+function checkedLimits(limits: unknown): ProgramLimits {
+  const allowed = Object.keys(LIMIT_KEYS);
+  if (!isOptionsObject(limits))
+    throw new SessionConfigurationError(
+      'limits',
+      `must be an object { ${allowed.join(', ')} }, got ${describeValue(limits)}`,
+      { allowed },
+    );
+  for (const [key, value] of Object.entries(limits)) {
+    if (value === undefined) continue;
+    if (!Object.hasOwn(LIMIT_KEYS, key))
+      throw new SessionConfigurationError(
+        `limits.${key}`,
+        `is not a limit of session.program${didYouMean(key, allowed)} (allowed: ${allowed.join(', ')})`,
+        { allowed },
+      );
+    const { min, max } = LIMIT_KEYS[key as keyof typeof LIMIT_KEYS];
+    checkIntOption(value, `limits.${key}`, min, max);
+  }
+  return limits as ProgramLimits;
 }
 
 function defined(o: Record<string, unknown>): Record<string, unknown> {

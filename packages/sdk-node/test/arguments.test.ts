@@ -269,6 +269,26 @@ describe('session method arguments', () => {
           /session\.program; did you mean 'allowedTools'/,
           () => session.program({ source: 'async function run() {}', allowed_tools: [] } as never),
         ],
+        [
+          'limits.timeout',
+          /not a limit of session\.program; did you mean 'timeoutMs'\? \(allowed: timeoutMs, maxToolCalls, maxOutputBytes, memoryLimitBytes\)/,
+          () => session.program({ source: 'async function run() {}', limits: { timeout: 5 } } as never),
+        ],
+        [
+          'limits.timeoutMs',
+          /must be an integer from 1 to 600000, got number -5/,
+          () => session.program({ source: 'async function run() {}', limits: { timeoutMs: -5 } }),
+        ],
+        [
+          'limits.maxToolCalls',
+          /must be an integer from 0 to 1000, got '3'/,
+          () => session.program({ source: 'async function run() {}', limits: { maxToolCalls: '3' } } as never),
+        ],
+        [
+          'limits',
+          /must be an object \{ timeoutMs, maxToolCalls, maxOutputBytes, memoryLimitBytes \}/,
+          () => session.program({ source: 'async function run() {}', limits: 5 } as never),
+        ],
       ];
       for (const [field, message, run] of calls)
         await expect(run(), field).rejects.toEqual(configError(field, message));

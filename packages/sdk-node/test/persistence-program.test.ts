@@ -180,8 +180,13 @@ describe('program', () => {
     });
     expect(existsSync(join(dir, 'x.txt'))).toBe(false);
     expect(refused.output).toMatch(/write/);
-    const bad = await s.program({ source: 'x', limits: { timeoutMs: 0 } });
-    expect(bad).toMatchObject({ exitCode: 1, errorKind: 'invalid_args' });
+    // A limit out of range is the host's mistake, named as the host wrote it (not args.limits.timeout_ms).
+    await expect(s.program({ source: 'x', limits: { timeoutMs: 0 } })).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      field: 'limits.timeoutMs',
+    });
+    const bad = await s.program({ source: 'x' });
+    expect(bad).toMatchObject({ exitCode: 1, errorKind: 'execution' });
   });
 });
 

@@ -3,6 +3,7 @@
  * search engines and tiers, and the HTML-to-Markdown stack.
  */
 export { webToolPack } from './pack.js';
+export { checkWebSetting } from './web-setting.js';
 export { WebError } from './web-errors.js';
 export type { BlockedTarget, WebErrorKind, WebErrorInfo } from './web-errors.js';
 export { blockedRange } from './ip-ranges.js';

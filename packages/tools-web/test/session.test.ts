@@ -64,6 +64,18 @@ describe('web tools in a session (SURF-04)', () => {
     await expect(open([], { web: { fetchh: true } as never })).rejects.toMatchObject({
       code: 'SESSION_CONFIGURATION',
       field: 'web.fetchh',
+      message: expect.stringMatching(/did you mean 'fetch'\?/),
+    });
+  });
+
+  it('a misspelt or mistyped nested web setting is refused when the session opens, never ignored', async () => {
+    await expect(open([], { web: { fetch: { maxByte: 1000 } } as never })).rejects.toMatchObject({
+      code: 'SESSION_CONFIGURATION',
+      field: 'web.fetch.maxByte',
+      message: expect.stringMatching(/did you mean 'maxBytes'\?/),
+    });
+    await expect(open([], { web: { search: { qualityFloor: 'x' } } as never })).rejects.toMatchObject({
+      field: 'web.search.qualityFloor',
     });
   });
 

@@ -172,4 +172,37 @@ describe('ctx built by the host', () => {
     });
     expect(r.metadata.result).toEqual([true, 'ToolNotAllowedError', 'TOOL_NOT_ALLOWED', 'after']);
   });
+
+  it('PROG-03: a member ctx lacks throws a TypeError naming it and what ctx has, with a hint, instead of "not a function"', async () => {
+    const h = programHarness();
+    const failed = await h.run({ source: run(`return ctx.bash('echo hi');`) });
+    expect(failed.ok).toBe(false);
+    expect(failed.output).toMatch(
+      /TypeError.*ctx\.bash is not a member of ctx \(ctx has: tool, grep, glob, readFile, ls, log\); run a command with ctx\.tool\('bash', \{ command: '\.\.\.' \}\)/,
+    );
+    expect(failed.output).not.toMatch(/not a function/);
+    const r = await h.run({
+      source: run(`
+        const out = [];
+        for (const name of ['readfile', 'write']) {
+          try { ctx[name]; out.push('no throw'); } catch (e) { out.push(e.name + ': ' + e.message); }
+        }
+        // What engines and scripts read from any object still works: await, JSON, keys, the prototype.
+        const self = await Promise.resolve(ctx);
+        out.push(self === ctx, JSON.stringify(ctx), Object.keys(ctx).join(), Object.isFrozen(ctx));
+        out.push(typeof ctx.hasOwnProperty, 'bash' in ctx, typeof ctx[Symbol.iterator]);
+        return out;`),
+    });
+    expect(r.metadata.result).toEqual([
+      "TypeError: ctx.readfile is not a member of ctx (ctx has: tool, grep, glob, readFile, ls, log); did you mean 'readFile'?",
+      'TypeError: ctx.write is not a member of ctx (ctx has: tool, grep, glob, readFile, ls, log); call a tool by its name with ctx.tool("write", args)',
+      true,
+      '{}',
+      'tool,grep,glob,readFile,ls,log',
+      true,
+      'function',
+      false,
+      'undefined',
+    ]);
+  });
 });

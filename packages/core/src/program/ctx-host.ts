@@ -13,6 +13,7 @@
  * becomes a `ToolCallError` with the tool's name, error kind, code and exit code.
  */
 import type { QuickJSContext, QuickJSHandle, VmCallResult } from 'quickjs-emscripten-core';
+import { didYouMean } from '../config/did-you-mean.js';
 import { newVmDeferred, type VmDeferredResult } from './vm-deferred.js';
 
 /** How an answer to a `ctx` operation becomes the value its promise resolves with. */
@@ -179,7 +180,7 @@ export function buildCtx(vm: QuickJSContext, calls: () => CtxCalls | undefined):
   (frozen.error ?? frozen.value).dispose();
 
   return {
-    ctx,
+    ctx: guarded(vm, ctx, own),
     owned,
     newDeferred: () => newVmDeferred(vm, promise, withResolvers),
     reply(answer, shape) {
@@ -219,6 +220,56 @@ export function buildCtx(vm: QuickJSContext, calls: () => CtxCalls | undefined):
       }
     },
   };
+}
+
+/** The members of `ctx`, as the script calls them. */
+export const CTX_MEMBERS: readonly string[] = ['tool', ...HELPERS.map(([m]) => m), 'log'];
+
+/** Names read from any object without meaning a member: `await ctx` reads `then`, `JSON.stringify(ctx)` reads `toJSON`. */
+const PROBED = new Set(['then', 'toJSON']);
+
+/** Why `ctx.<name>` is not there, and what to write instead. */
+export function unknownCtxMember(name: string): string {
+  const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
+  const head = `ctx.${shown} is not a member of ctx (ctx has: ${CTX_MEMBERS.join(', ')})`;
+  const near = didYouMean(name, CTX_MEMBERS);
+  if (near !== '') return `${head}${near}`;
+  if (name === 'bash') return `${head}; run a command with ctx.tool('bash', { command: '...' })`;
+  return `${head}; call a tool by its name with ctx.tool(${JSON.stringify(shown)}, args)`;
+}
+
+/**
+ * `ctx` behind a proxy whose `get` throws a `TypeError` for a name `ctx` lacks (`ctx.bash`), naming
+ * it and what `ctx` has, instead of handing back `undefined` for the script to fail on later with
+ * a bare "not a function". Made with the VM's own `Reflect.construct` and `Proxy`, taken before any
+ * script runs; the trap is a host function, so no script is compiled.
+ */
+function guarded(vm: QuickJSContext, ctx: QuickJSHandle, own: (h: QuickJSHandle) => QuickJSHandle): QuickJSHandle {
+  const reflect = own(vm.getProp(vm.global, 'Reflect'));
+  const construct = own(vm.getProp(reflect, 'construct'));
+  const proxy = own(vm.getProp(vm.global, 'Proxy'));
+  const handler = own(vm.newObject());
+  vm.newFunction('get', (target, key) => {
+    const value = vm.getProp(target, key);
+    if (vm.typeof(value) !== 'undefined' || vm.typeof(key) !== 'string') return value;
+    const name = vm.getString(key);
+    if (PROBED.has(name)) return value;
+    value.dispose();
+    return { error: vm.newError({ name: 'TypeError', message: unknownCtxMember(name) }) };
+  }).consume((f) => vm.setProp(handler, 'get', f));
+  const args = vm.newArray();
+  try {
+    vm.setProp(args, 0, ctx);
+    vm.setProp(args, 1, handler);
+    const made = vm.callFunction(construct, reflect, proxy, args);
+    if (made.error !== undefined) {
+      made.error.dispose();
+      return ctx;
+    }
+    return own(made.value);
+  } finally {
+    args.dispose();
+  }
 }
 
 /** `String(e && e.message)` for a value the VM threw (a message that cannot be read says so). */
