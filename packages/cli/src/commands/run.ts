@@ -272,13 +272,14 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   const resumable =
     result.status === 'parked' ||
     (result.status === 'cancelled' && io.stdoutClosed?.aborted !== true) ||
-    result.endedBy === 'budget';
+    result.endedBy === 'budget' ||
+    result.endedBy === 'tool_rounds';
   const how =
     result.parked?.kind === 'confirm'
       ? ' (or rerun with --yolo)'
       : result.status === 'cancelled'
         ? ', then type /resume'
-        : result.endedBy === 'budget'
+        : result.endedBy === 'budget' || result.endedBy === 'tool_rounds'
           ? ', then say how to go on'
           : '';
   const continueLine = `continue it with: ${resumeCommand(session.sessionId, flags, io.cwd)}${how}\n`;
@@ -296,7 +297,9 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
         ? 'parked'
         : result.endedBy === 'budget'
           ? 'stopped at the tool budget'
-          : 'interrupted';
+          : result.endedBy === 'tool_rounds'
+            ? 'stopped at the tool-round cap'
+            : 'interrupted';
     io.stderr.write(terminalText(`a3s run: ${state} (session ${session.sessionId}); ${continueLine}`));
   }
   return result.status === 'completed' ? EXIT.ok : result.status === 'parked' ? EXIT.parked : EXIT.cancelled;
