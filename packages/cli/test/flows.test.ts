@@ -133,7 +133,12 @@ describe('a3s code: dynamic workflows', () => {
     const out = c.out();
     const runId = /workflow ultracode · run (wf-\S+)/.exec(out)?.[1];
     expect(runId).toBeDefined();
-    expect(out).toContain(`/ultracode --run ${runId} <the same text> continues it`);
+    // From a new process, the run is continued in the session that started it, reopened first.
+    expect(out).toMatch(
+      new RegExp(
+        `\\(if it is interrupted: /resume continues it; from a new process: a3s sessions --resume session-\\S+ --model scripted:\\S+, then /ultracode --run ${runId} <the same text>\\)`,
+      ),
+    );
     for (const [step, kind] of [
       ['plan', 'generate_object'],
       ['implement', 'parallel_task'],

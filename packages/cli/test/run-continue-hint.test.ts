@@ -81,6 +81,23 @@ describe('a3s run: a run stopped at the tool budget', () => {
   });
 });
 
+describe('a3s run: a run stopped at the tool-round cap', () => {
+  it('BUD-09: a model that keeps asking for tools ends the run cleanly, says so and how to go on', async () => {
+    const dir = tempRepo();
+    writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ maxToolRounds: 1 }));
+    const again = (i: number) => ({ text: 'again', tool_calls: [{ id: `l${i}`, name: 'ls', args: { path: '.' } }] });
+    const model = `scripted:${scriptFile(Array.from({ length: 40 }, (_, i) => again(i)))}`;
+    const r = await runMain(['run', '--model', model, '--cwd', dir, 'loop'], { cwd: dir });
+    expect(r.stderr).not.toContain('STEP_LIMIT');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^completed \(narrative\) · 1 tool call\(s\)/m);
+    expect(r.stdout).toContain(
+      'stopped: the tool-round cap of this turn is reached (`maxToolRounds` in a3s.config.json)',
+    );
+    expect(r.stdout).toMatch(/^continue it with: a3s sessions --resume session-[0-9a-f-]+ .*, then say how to go on$/m);
+  });
+});
+
 describe("a3s run: the continue line keeps the run's modes", () => {
   it('a run interrupted in plan mode (and vibe mode) is continued in them', async () => {
     const dir = tempRepo();

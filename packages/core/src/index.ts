@@ -343,6 +343,7 @@ export {
   FileFactStore,
   MAX_FACT_LOG_BYTES,
   readFactLogFile,
+  recordedSessionId,
   STATE_SUBFOLDERS,
   type FactStore,
   type ForeignChange,

@@ -1,9 +1,17 @@
 import type { Fact } from './fact.js';
-import { assistant, messageChars } from './fold-messages.js';
+import {
+  answerText,
+  assistant,
+  budgetDeniedNote,
+  messageChars,
+  pendingQuestionOf,
+  runEndedNote,
+  userMessageOf,
+} from './fold-messages.js';
 import type { PayloadOf, ToolCall, ToolSpec, Usage } from './kinds.js';
 import { resolveRecipe, type Recipe, type ResolvedRecipe } from './recipe.js';
 import type { Counters, FoldState, FoldView, Message, PendingQuestion, Phase, RunInfo } from './state.js';
-import { QUESTION_CARRY_ON, ZERO, type Round } from './fold-parts.js';
+import { compactStart, nextCallOf, overThreshold, ZERO, type Round } from './fold-parts.js';
 
 /**
  * The incremental fold. `apply` takes one fact in O(1) amortised time (a compaction costs
@@ -31,6 +39,8 @@ export class Folder {
   private compactedAt = '';
   /** Index in `msgs` of the message that opened the current turn (`source: 'user'`), or -1. */
   private request = -1;
+  /** Rounds of calls made on requests without tools (past the tool-round cap) since the latest `user.message`. */
+  private cappedRounds = 0;
   private c = {
     facts: 0,
     last_seq: 0,
@@ -115,14 +125,8 @@ export class Folder {
     const msgs = this.msgs;
     const len = msgs.length;
     let copy: readonly Message[] | null = null;
-    const enabled = this.#recipe.max_tool_rounds === null || this.c.tool_rounds < this.#recipe.max_tool_rounds;
-    const round = this.round;
-    const nextCall =
-      round &&
-      round.next < round.calls.length &&
-      (this.phase === 'tool' || this.phase === 'deny' || this.phase === 'confirm')
-        ? { call: round.calls[round.next]!, turn: round.turn, cycle: round.cycle }
-        : null;
+    const enabled = this.toolsEnabled();
+    const nextCall = nextCallOf(this.round, this.phase);
     const view: FoldView = {
       system: this.system,
       tools: this.tools,
@@ -144,6 +148,11 @@ export class Folder {
     return { phase: this.phase, view, counters, next_call: nextCall };
   }
 
+  /** False once the turn has used `max_tool_rounds` tool rounds: the next request offers no tools. */
+  private toolsEnabled(): boolean {
+    return this.#recipe.max_tool_rounds === null || this.c.tool_rounds < this.#recipe.max_tool_rounds;
+  }
+
   private push(message: Message): void {
     this.msgs.push(message);
     this.contextChars += messageChars(message);
@@ -153,6 +162,7 @@ export class Folder {
     this.c.tool_results_ok = 0;
     this.c.tool_results_failed = 0;
     this.c.tool_rounds = 0;
+    this.cappedRounds = 0;
   }
 
   /** Closes the open round, writing a synthetic result for each call that never ran. */
@@ -182,20 +192,22 @@ export class Folder {
     const r = this.#recipe;
     const at = this.compactedAt;
     if (at === `${this.c.turn}:${this.c.cycle}` || at === `${this.c.turn}:*`) return 'infer';
-    const overChars = r.compact_threshold_chars !== null && this.contextChars > r.compact_threshold_chars;
-    const tokens = this.lastUsage.input_tokens + this.lastUsage.output_tokens;
-    const overTokens = r.compact_threshold_tokens !== null && tokens > r.compact_threshold_tokens;
-    return overChars || overTokens ? 'compact' : 'infer';
+    return overThreshold(r, this.contextChars, this.lastUsage) ? 'compact' : 'infer';
   }
 
-  /** Moves past resolved calls and decides the phase of the open round. */
+  /**
+   * Moves past resolved calls and decides the phase of the open round. Calls made on a request that
+   * offered no tools (past the tool-round cap) are not run; the model is asked once more, told so,
+   * and when it asks for tools again the turn ends: asking it again would only spin.
+   */
   private settleRound(): void {
     const round = this.round!;
     while (round.next < round.calls.length && round.resolved?.has(round.calls[round.next]!.id)) round.next++;
     if (round.next === round.calls.length) {
       if (round.anyOk) this.c.tool_rounds++;
+      if (round.capped) this.cappedRounds++;
       this.round = null;
-      this.phase = this.inferOrCompact();
+      this.phase = this.cappedRounds > 1 ? 'done' : this.inferOrCompact();
       return;
     }
     const call = round.calls[round.next]!;
@@ -229,12 +241,7 @@ export class Folder {
       this.c.questions = 0;
     }
     this.resetTurnCounters();
-    // Only a non-empty list is carried, so logs without attachments fold exactly as before.
-    this.push(
-      p.attachments && p.attachments.length > 0
-        ? { role: 'user', text: p.text, source: p.source, seq: fact.seq, attachments: p.attachments }
-        : { role: 'user', text: p.text, source: p.source, seq: fact.seq },
-    );
+    this.push(userMessageOf(p, fact.seq));
     if (p.source === 'user') this.request = this.msgs.length - 1;
     // Restored history is context, not a request: it must not be sent as new work.
     this.phase = p.source === 'history' ? 'idle' : this.inferOrCompact();
@@ -261,16 +268,7 @@ export class Folder {
     } else if (d.kind === 'question') {
       this.assistantText = '';
       this.c.questions++;
-      this.question = {
-        question_id: d.question_id,
-        question: d.question,
-        context: d.context ?? '',
-        options: d.options,
-        allow_free_text: d.allow_free_text,
-        multi_select: d.multi_select,
-        turn: this.c.turn,
-        cycle,
-      };
+      this.question = pendingQuestionOf(d, this.c.turn, cycle);
       this.push(assistant(d.context ? `${d.context}\n\n${d.question}` : d.question, [], fact.seq, reasoning));
       this.phase = 'question';
     } else {
@@ -286,6 +284,7 @@ export class Folder {
         resolved: null,
         approved: null,
         anyOk: false,
+        capped: !this.toolsEnabled(),
       };
       this.settleRound();
     }
@@ -348,13 +347,7 @@ export class Folder {
       return;
     }
     this.question = null;
-    const text =
-      p.text !== undefined
-        ? p.text
-        : p.error !== undefined
-          ? `(ask_user error: ${p.error}.) ${QUESTION_CARRY_ON}`
-          : `(The user skipped this question.) ${QUESTION_CARRY_ON}`;
-    this.push({ role: 'user', text, source: 'answer', seq: fact.seq });
+    this.push({ role: 'user', text: answerText(p), source: 'answer', seq: fact.seq });
     this.phase = this.inferOrCompact();
   }
 
@@ -365,21 +358,13 @@ export class Folder {
       return;
     }
     const budget = this.#recipe.tool_budget;
-    this.abandonRound(fact.seq, (_, first) =>
-      first
-        ? `Not run: the tool budget of ${budget} successful results for this turn is used up.`
-        : 'Not run: the tool budget for this turn is used up.',
-    );
+    this.abandonRound(fact.seq, (_, first) => budgetDeniedNote(budget, first));
     this.phase = 'done';
   }
 
   private compactionDone(fact: Fact, p: PayloadOf['compaction.done']): void {
     const msgs = this.msgs;
-    let start = Math.max(0, msgs.length - p.kept);
-    // Never keep a tool result without the assistant message that called it, and keep the
-    // calls of an open round, whose results are still to come.
-    while (start > 0 && start < msgs.length && msgs[start]!.role === 'tool') start--;
-    if (this.round) start = Math.min(start, this.round.messageIndex);
+    const start = compactStart(msgs, p.kept, this.round);
     // The request that opened the turn stays verbatim: the goal in the user's own words.
     const carry = p.keep_request === true && this.request >= 0 && this.request < start ? msgs[this.request]! : null;
     if (this.round) this.round.messageIndex = this.round.messageIndex - start + (carry ? 2 : 1);
@@ -398,14 +383,9 @@ export class Folder {
 
   private runEnded(fact: Fact, p: PayloadOf['run.ended']): void {
     // A run another one superseded was cut off by a crash or a stop: a call that was due then may
-    // have started, and a model told "not run" would run it again. One that waited for an answer
-    // (approval, a question) had not started.
-    const cutOff = p.error?.code === 'SUPERSEDED' && this.phase === 'tool';
-    this.abandonRound(fact.seq, () =>
-      cutOff
-        ? `No result recorded: the run ended (${p.status}, cut off) while this call was due or running, so it may have run in whole or in part; check its effects before running it again.`
-        : `Not run: the run ended (${p.status}) before this call ran.`,
-    );
+    // have started. One that waited for an answer (approval, a question) had not started.
+    const note = runEndedNote(p.status, p.error?.code === 'SUPERSEDED' && this.phase === 'tool');
+    this.abandonRound(fact.seq, () => note);
     this.question = null;
     this.run = { run_id: p.run_id ?? this.run.run_id, status: p.status };
     this.phase = 'idle';

@@ -124,7 +124,11 @@ export interface FoldView {
   readonly system: readonly string[];
   /** The tool surface of the current run. */
   readonly tools: readonly ToolSpec[];
-  /** False once `max_tool_rounds` is reached: the next request must carry no tools. */
+  /**
+   * False once `max_tool_rounds` is reached: the next request must carry no tools. Calls the model
+   * makes on it anyway are not run; it is asked once more, and calls made on that request too end
+   * the turn (`done`) once they have their results.
+   */
   readonly tools_enabled: boolean;
   /** `tools`, or `[]` when `tools_enabled` is false: exactly what the next model call offers. */
   readonly offered_tools: readonly ToolSpec[];

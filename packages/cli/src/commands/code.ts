@@ -32,6 +32,7 @@ import { printMcpServers, printMcpWarnings } from '../render/mcp-status.js';
 import { runSummary } from '../render/run-summary.js';
 import { styleFor } from '../style.js';
 import { undecodedPrompt } from '../prompt-text.js';
+import { resumeCommand } from '../resume-command.js';
 import { printTools } from './tools.js';
 import { terminalText } from '@a3s-code/core';
 
@@ -263,7 +264,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
     flow = new AbortController();
     try {
       const write = (t: string): unknown => io.stdout.write(t);
-      const outcome = await runFlowCommand({ session, style, write, signal: flow.signal }, command);
+      const reopen = resumeCommand(session.sessionId, flags, io.cwd);
+      const outcome = await runFlowCommand({ session, style, write, signal: flow.signal, reopen }, command);
       if (outcome.status === 'cancelled') interruptedFlow = outcome.again;
     } finally {
       flow = undefined;

@@ -4,17 +4,9 @@
  * run parks (exit 3) and can be continued with `a3s sessions --resume <id>`; calls nested inside
  * another tool that would ask are refused. Ctrl-C interrupts the run; a second Ctrl-C exits.
  */
-import { isAbsolute, resolve } from 'node:path';
 import { NO_APPROVER_REASON, type ConfirmationManager, type RunResult } from '@a3s-code/sdk';
-import {
-  checkSessionFlag,
-  parse,
-  SESSION_FLAGS,
-  SESSION_FLAGS_HELP,
-  type SessionFlags,
-  sessionFlags,
-} from '../args.js';
-import { flagWords } from '../shell-quote.js';
+import { checkSessionFlag, parse, SESSION_FLAGS, SESSION_FLAGS_HELP, sessionFlags } from '../args.js';
+import { resumeCommand } from '../resume-command.js';
 import { vibeStart } from '../vibe-settings.js';
 import { newSessionNote } from '../session-lookup.js';
 import { flagAttachments } from '../attachments.js';
@@ -110,33 +102,6 @@ function firstBadByte(bytes: Buffer): number {
     i += n + 1;
   }
   return bytes.length;
-}
-
-/**
- * The command that continues session `id` from the folder the run was started in: its workspace
- * (`--cwd`) when that is another folder, and the model when it came from `--model` (without it,
- * the resumed session would look for a model in the config file and `A3S_MODEL`).
- */
-function resumeCommand(id: string, flags: SessionFlags, startedIn: string): string {
-  const words = ['a3s sessions', flagWords('--resume', id)];
-  if (flags.cwd !== startedIn) words.push(flagWords('--cwd', flags.cwd));
-  if (flags.model !== undefined) words.push(flagWords('--model', anchoredModel(flags.model, startedIn)));
-  // The modes the run was in: resumed without them, a plan-mode run could go on writing.
-  if (flags.plan) words.push('--plan');
-  if (flags.vibe === true) words.push('--vibe');
-  for (const [tier, model] of Object.entries(flags.vibeTiers ?? {}))
-    words.push(flagWords('--vibe-tier', `${tier}=${model}`));
-  return words.join(' ');
-}
-
-/**
- * `spec` with a relative `scripted:` file made absolute against `startedIn` (where `--model`
- * resolves it), so a printed command line works from any folder; other specs as they are.
- */
-function anchoredModel(spec: string, startedIn: string): string {
-  if (!spec.startsWith('scripted:')) return spec;
-  const file = spec.slice('scripted:'.length);
-  return file === '' || isAbsolute(file) ? spec : `scripted:${resolve(startedIn, file)}`;
 }
 
 /** Runs `a3s run`. */
@@ -272,13 +237,14 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
   const resumable =
     result.status === 'parked' ||
     (result.status === 'cancelled' && io.stdoutClosed?.aborted !== true) ||
-    result.endedBy === 'budget';
+    result.endedBy === 'budget' ||
+    result.endedBy === 'tool_rounds';
   const how =
     result.parked?.kind === 'confirm'
       ? ' (or rerun with --yolo)'
       : result.status === 'cancelled'
         ? ', then type /resume'
-        : result.endedBy === 'budget'
+        : result.endedBy === 'budget' || result.endedBy === 'tool_rounds'
           ? ', then say how to go on'
           : '';
   const continueLine = `continue it with: ${resumeCommand(session.sessionId, flags, io.cwd)}${how}\n`;
@@ -296,7 +262,9 @@ export async function runCommand(args: readonly string[], io: Io): Promise<numbe
         ? 'parked'
         : result.endedBy === 'budget'
           ? 'stopped at the tool budget'
-          : 'interrupted';
+          : result.endedBy === 'tool_rounds'
+            ? 'stopped at the tool-round cap'
+            : 'interrupted';
     io.stderr.write(terminalText(`a3s run: ${state} (session ${session.sessionId}); ${continueLine}`));
   }
   return result.status === 'completed' ? EXIT.ok : result.status === 'parked' ? EXIT.parked : EXIT.cancelled;

@@ -7,7 +7,7 @@
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FileSessionStore } from '@a3s-code/core';
+import { FileSessionStore, recordedSessionId } from '@a3s-code/core';
 import { effectLogPath, threadIdFor, type LogSummary } from '@a3s-code/effect';
 import { noPositionals, parse, SESSION_FLAGS, SESSION_FLAGS_HELP } from '../args.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -36,7 +36,10 @@ ${SESSION_FLAGS_HELP}
 
 /** One row of the list. */
 interface SessionRow {
+  /** The id the session was opened with (also when its log is named by a hash of it). */
   readonly id: string;
+  /** The name of the session's log (`.a3s/effect-log/<thread>.jsonl`) when it is not `id`: a hash of an id that is no safe file name. */
+  readonly thread?: string;
   readonly modified: string;
   /** When the session was last saved, if it was. */
   readonly saved: string | null;
@@ -79,8 +82,39 @@ function lastText(summary: LogSummary): string {
  */
 function lastShown(r: SessionRow): string {
   if (r.interrupted)
-    return `interrupted (its process ended mid-run; continue it with a3s sessions ${terminalText(flagWords('--resume', r.id))})`;
+    return `interrupted (its process ended mid-run; continue it with a3s sessions ${terminalText(flagWords('--resume', resumeName(r)))})`;
   return r.last;
+}
+
+/** Ids longer than this are shown cut, with an ellipsis. */
+const SHOWN_ID_CHARS = 60;
+
+/** `id` as one line of a terminal shows it: controls (newlines and tabs too) made visible, cut after {@link SHOWN_ID_CHARS} characters. */
+function shownId(id: string): string {
+  const visible = terminalText(id).replace(/\n/g, '^J').replace(/\t/g, '^I');
+  const chars = Array.from(visible);
+  return chars.length > SHOWN_ID_CHARS ? `${chars.slice(0, SHOWN_ID_CHARS - 1).join('')}…` : visible;
+}
+
+/**
+ * The session's name in the list: the id it was opened with, and after it the log's hashed name
+ * when the id cannot be shown as it is (cut, or with controls made visible), so that two sessions
+ * never look alike and the one shown can be reopened by the name printed.
+ */
+function rowName(r: SessionRow): string {
+  const shown = shownId(r.id);
+  return shown === r.id || r.thread === undefined ? shown : `${shown} (${r.thread})`;
+}
+
+/** The name `--resume` is given in a hint: the id, or the log's name when the id cannot be shown as it is. */
+function resumeName(r: SessionRow): string {
+  return shownId(r.id) === r.id || r.thread === undefined ? r.id : r.thread;
+}
+
+/** The id a log was opened with: a saved session's, else the one recorded beside a hashed log, else the log's name. */
+async function idOf(entry: { readonly thread: string; readonly path: string }, saved?: string): Promise<string> {
+  if (saved !== undefined) return saved;
+  return (await recordedSessionId(entry.path).catch(() => undefined)) ?? entry.thread;
 }
 
 /** The session thread a subagent's log belongs to (`<thread>.task-3` → `<thread>`), when that session's log is there. */
@@ -105,6 +139,8 @@ async function rows(workspace: string): Promise<SessionRow[]> {
     const subagentLogs = children.get(entry.thread) ?? 0;
     const save = savedByThread.get(entry.thread);
     savedByThread.delete(entry.thread);
+    const id = await idOf(entry, save?.sessionId);
+    const named = id === entry.thread ? { id } : { id, thread: entry.thread };
     let log: Awaited<ReturnType<typeof loadLog>>;
     try {
       log = await loadLog(entry.path);
@@ -113,7 +149,7 @@ async function rows(workspace: string): Promise<SessionRow[]> {
       const modified = new Date(Math.max(entry.modifiedMs, save?.updatedAtMs ?? 0)).toISOString();
       const why = (e as Error).message.replace(/ \(in [^)]*\)$/, '');
       out.push({
-        id: save?.sessionId ?? entry.thread,
+        ...named,
         modified,
         saved: save ? new Date(save.updatedAtMs).toISOString() : null,
         facts: 0,
@@ -130,7 +166,7 @@ async function rows(workspace: string): Promise<SessionRow[]> {
     const inUseBy = logHolder(entry.path) ?? null;
     const last = lastText(log.summary);
     out.push({
-      id: save?.sessionId ?? entry.thread,
+      ...named,
       modified: new Date(Math.max(entry.modifiedMs, save?.updatedAtMs ?? 0)).toISOString(),
       saved: save ? new Date(save.updatedAtMs).toISOString() : null,
       facts: log.summary.facts,
@@ -146,8 +182,9 @@ async function rows(workspace: string): Promise<SessionRow[]> {
   // Saved sessions without a log (memory persistence, or a deleted log).
   for (const s of savedByThread.values()) {
     const at = new Date(s.updatedAtMs).toISOString();
+    const thread = threadIdFor(s.sessionId);
     out.push({
-      id: s.sessionId,
+      ...(thread === s.sessionId ? { id: s.sessionId } : { id: s.sessionId, thread }),
       modified: at,
       saved: at,
       facts: 0,
@@ -287,7 +324,7 @@ export async function sessionsCommand(args: readonly string[], io: Io): Promise<
       r.inUseBy === null
         ? ''
         : `${style.yellow(`in use by process ${r.inUseBy.pid}${r.inUseBy.host === hostname() ? '' : ` on ${terminalText(r.inUseBy.host)}`}`)}, `;
-    io.stdout.write(`${style.bold(terminalText(r.id))}${saved}  ${style.dim(r.modified)}  ${inUse}${state}\n`);
+    io.stdout.write(`${style.bold(rowName(r))}${saved}  ${style.dim(r.modified)}  ${inUse}${state}\n`);
     if (r.prompt) io.stdout.write(style.dim(`    "${terminalText(r.prompt)}"\n`));
   }
   if (empty.length > 0)

@@ -2,11 +2,14 @@
  * The `/ultracode` and `/research` commands of `a3s code`: each runs one of the CLI's dynamic
  * workflows as a host call of `dynamic_workflow`, printing its steps as they go and its result at
  * the end. The run id is printed first: after an interruption (or a crash), the same command with
- * `--run <id>` and the same text continues the run, keeping the steps that had finished.
+ * `--run <id>` and the same text continues the run, keeping the steps that had finished — in the
+ * session that started it (another is refused, `WORKFLOW_RUN_FOREIGN`), so from a new process the
+ * hint reopens that session first.
  */
 import { randomUUID } from 'node:crypto';
 import type { Session } from '@a3s-code/sdk';
 import type { WorkflowProgressEvent } from '@a3s-code/core';
+import { terminalText } from '@a3s-code/core';
 import type { Style } from '../style.js';
 
 /** The flow commands. */
@@ -15,7 +18,7 @@ export const FLOW_COMMANDS: readonly string[] = ['/ultracode', '/research'];
 /** Help lines of the flow commands. */
 export const FLOW_HELP = `/ultracode <task>      plan, implement in parallel sub-agents, verify, summarise
 /research <question>   search the web, read the pages, answer with sources
-           (either with --run <id> first: continue that interrupted run)`;
+           (either with --run <id> first: continue that interrupted run of this session)`;
 
 /** A parsed flow command, or the usage error to print. */
 export type FlowCommand =
@@ -104,6 +107,19 @@ export interface FlowHost {
   readonly style: Style;
   /** Interrupts the flow (Ctrl-C): its running steps are cancelled, its finished ones kept for a continuation. */
   readonly signal?: AbortSignal;
+  /**
+   * The command line that reopens this session from a new process (`a3s sessions --resume <id> …`):
+   * only the session that started a run continues it, so the hints name it.
+   */
+  readonly reopen?: string;
+}
+
+/** How to continue run `runId` from a new process: reopen the session that started it, then the command. */
+function laterHint(host: FlowHost, command: { readonly flow: string }, runId: string): string {
+  const again = `/${command.flow} --run ${runId} <the same text>`;
+  return host.reopen === undefined
+    ? `${again} in this session`
+    : `from a new process: ${terminalText(host.reopen)}, then ${again}`;
 }
 
 /** A flow command that ran: how it ended, and the command (with its run id) that continues it. */
@@ -121,9 +137,7 @@ export async function runFlowCommand(
   const runId = command.runId ?? `wf-${randomUUID()}`;
   const again = { flow: command.flow, query: command.query, runId };
   write(style.bold(`workflow ${command.flow}`) + style.dim(` · run ${runId}\n`));
-  write(
-    style.dim(`  (if it is interrupted: /resume or /${command.flow} --run ${runId} <the same text> continues it)\n`),
-  );
+  write(style.dim(`  (if it is interrupted: /resume continues it; ${laterHint(host, command, runId)})\n`));
   const r = await session.tool(
     'dynamic_workflow',
     { flow: command.flow, query: command.query, run_id: runId },
@@ -132,7 +146,7 @@ export async function runFlowCommand(
   const interrupted = (): FlowOutcome => {
     write(
       style.yellow(
-        `workflow ${command.flow} interrupted · run ${runId}; /resume continues it (finished steps are kept)\n`,
+        `workflow ${command.flow} interrupted · run ${runId}; /resume continues it (finished steps are kept); ${laterHint(host, command, runId)}\n`,
       ),
     );
     return { status: 'cancelled', again };

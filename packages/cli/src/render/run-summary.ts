@@ -14,6 +14,10 @@ export function runSummary(style: Style, r: RunResult, stopped?: StoppedCalls, c
     line += style.yellow(
       '\nstopped: the tool budget of this turn is used up (`toolBudget` in a3s.config.json, 8 successful tool results by default); the task may be unfinished',
     );
+  if (r.endedBy === 'tool_rounds')
+    line += style.yellow(
+      '\nstopped: the tool-round cap of this turn is reached (`maxToolRounds` in a3s.config.json) and the model still asked for tools, which did not run; the task may be unfinished',
+    );
   if (r.parked?.kind === 'confirm')
     line += `\nparked: waiting for confirmation of ${terminalText(r.parked.toolName)} (${terminalText(r.parked.toolId)})`;
   if (r.parked?.kind === 'question')

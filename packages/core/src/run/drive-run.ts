@@ -358,10 +358,17 @@ async function appendAnswer(options: DriveRunOptions, stop: AbortSignal, draft: 
   options.onFacts?.(facts);
 }
 
-/** How a settled run ended: a verification in `infer`, the tool budget when its last fact is `budget.denied`, else the answer. */
+/**
+ * How a settled run ended: a verification in `infer`; the tool budget when its last fact is
+ * `budget.denied`; the tool-round cap when the turn is done on a tool result (the model asked for
+ * tools again on a request that offered none, and the fold ended the turn); else the answer.
+ */
 function settledBy(env: RunEnv, state: FoldState): NonNullable<RunResult['endedBy']> {
   if (state.phase === 'infer') return 'verification';
-  return env.store.log.facts.at(-1)?.type === 'budget.denied' ? 'budget' : 'answer';
+  const last = env.store.log.facts.at(-1)?.type;
+  if (last === 'budget.denied') return 'budget';
+  if (state.phase === 'done' && last === 'tool.result' && !state.view.tools_enabled) return 'tool_rounds';
+  return 'answer';
 }
 
 function result(

@@ -52,9 +52,12 @@ export interface RunResult {
    * no further model call, and `text` is the verification summary; `budget`, the turn's tool
    * budget (`toolBudget`, 8 successful results by default) was used up: the next call was refused
    * (`budget.denied`) with the calls after it and the model had no turn after that, so `text` is
-   * what it said before — the task may be unfinished (send a follow-up, or raise `toolBudget`).
+   * what it said before — the task may be unfinished (send a follow-up, or raise `toolBudget`);
+   * `tool_rounds`, the turn's tool-round cap (`maxToolRounds`) was reached and the model, offered
+   * no tools, still asked for some twice: those calls did not run and the model had no turn after
+   * that, so `text` is what it said with them — the task may be unfinished.
    */
-  readonly endedBy?: 'answer' | 'verification' | 'budget';
+  readonly endedBy?: 'answer' | 'verification' | 'budget' | 'tool_rounds';
   /** The passed report a `verified` run completed with. */
   readonly verification?: VerificationReport;
   /** Set when `status` is `parked`. */

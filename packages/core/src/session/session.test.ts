@@ -103,6 +103,33 @@ describe('transition limit and budgets', () => {
     expect(model.requests[2]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
   });
 
+  it('BUD-09: a model that keeps asking for tools once none are offered is asked once more, then the run ends cleanly (endedBy tool_rounds), never STEP_LIMIT', async () => {
+    const again = (i: number) => ({ text: 'again', tool_calls: [{ id: `c${i}`, name: 'echo', args: { text: 'x' } }] });
+    const { session, model, state } = await track(
+      open([...Array.from({ length: 40 }, (_, i) => again(i))], { maxToolRounds: 2 }),
+    );
+    const ends: unknown[] = [];
+    const r = await (async () => {
+      const stream = session.stream('loop');
+      for await (const ev of stream) if (ev.type === 'agent_end') ends.push(ev.payload);
+      return stream.result;
+    })();
+    expect(r).toMatchObject({ status: 'completed', endedBy: 'tool_rounds', text: 'again', toolCalls: 2 });
+    expect(ends).toEqual([expect.objectContaining({ status: 'completed', ended_by: 'tool_rounds' })]);
+    expect(model.requests.map((q) => q.tools.length > 0)).toEqual([true, true, false, false]);
+    expect(state.executions).toHaveLength(2);
+    const last = session.store.log.facts.filter((f) => f.type === 'tool.result').at(-1)!;
+    expect(last.payload).toMatchObject({
+      tool_call_id: 'c3',
+      ok: false,
+      output: expect.stringMatching(/tool-round cap/),
+    });
+    expect(session.store.log.facts.at(-1)).toMatchObject({ type: 'run.ended', payload: { status: 'completed' } });
+    // The next prompt starts the count again: tools are offered.
+    await session.send('go on');
+    expect(model.requests[4]!.tools.length).toBeGreaterThan(0);
+  });
+
   it('rejects conflicting or out-of-range options naming the option', async () => {
     await expect(open([], { maxToolRounds: -1 })).rejects.toThrow(/maxToolRounds: must be an integer from 0 to 10000/);
     await expect(open([], { maxToolRounds: 2, recipe: { max_tool_rounds: 3 } } as never)).rejects.toThrow(

@@ -7,7 +7,7 @@
  * memory is written back over it first, and the change recorded (see `log-guard.ts`).
  */
 import { type FileHandle, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import {
   A3sError,
   effectLogPath,
@@ -21,6 +21,7 @@ import {
 import type { FactStore } from './fact-store.js';
 import { openLogForAppend } from './log-file.js';
 import { type FileView, foreignChange, type LogRestore, viewOf, writeBack } from './log-guard.js';
+import { isHashedThread, recordSessionId, sessionIdPath } from './session-id-file.js';
 import { mkdirState } from './state-folder.js';
 import { acquireThreadLock, type ThreadLock } from './thread-lock.js';
 
@@ -83,9 +84,14 @@ export class FileFactStore implements FactStore {
    *   FactLogFileError when the log's path is not a regular file of its own (a symbolic link, a
    *   hard link, a FIFO, a device, a folder); FactLogTooLargeError over `MAX_FACT_LOG_BYTES`;
    *   FactParseError when a complete line is corrupt. Nothing is changed on disk then.
+   *   A log named by a hash of the id (an id that is no safe file name) gets the id recorded
+   *   beside it (`<thread>.id`), so a listing can show it.
    */
   static async open(workspaceRoot: string, sessionId: string): Promise<FileFactStore> {
-    return FileFactStore.openPath(join(workspaceRoot, effectLogPath(sessionId)));
+    const store = await FileFactStore.openPath(join(workspaceRoot, effectLogPath(sessionId)));
+    // Only a listing reads it (falling back to the hashed name): no reason to refuse the session.
+    await recordSessionId(store.path, sessionId).catch(() => undefined);
+    return store;
   }
 
   /** Opens the log at an explicit path (see {@link FileFactStore.open}). */
@@ -213,6 +219,8 @@ export class FileFactStore implements FactStore {
     await this.fh.close().catch(() => undefined);
     // Removed while the lock is held, so no other opener sees the file half gone.
     await rm(this.path, { force: true }).catch(() => undefined);
+    if (isHashedThread(basename(this.path, '.jsonl')))
+      await rm(sessionIdPath(this.path), { force: true }).catch(() => undefined);
     await this.lock.release();
   }
 

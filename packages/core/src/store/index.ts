@@ -9,5 +9,6 @@ export {
 } from './log-file.js';
 export { describeRestore, type ForeignChange, type LogRestore } from './log-guard.js';
 export { MemoryFactStore } from './memory-fact-store.js';
+export { recordedSessionId, recordSessionId, sessionIdPath } from './session-id-file.js';
 export { acquireThreadLock, FactLogLockedError, type LockOwner, type ThreadLock } from './thread-lock.js';
 export { mkdirState, STATE_FOLDER_NAME, STATE_GITIGNORE, STATE_SUBFOLDERS } from './state-folder.js';
