@@ -11,8 +11,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { toolProcessEnv } from '@a3s-code/core';
+import { isInside } from '../lsp/workspace-paths.js';
 import { executable } from '../shared/path-lookup.js';
 
 /** Whether a system interpreter (by path) imports debugpy, asked once per process. */
@@ -20,12 +21,6 @@ const importsDebugpy = new Map<string, boolean>();
 
 /** The import, without the working folder (or an empty entry) on the module path first. */
 const PROBE = "import sys; sys.path[:] = [p for p in sys.path if p not in ('', '.')]; import debugpy";
-
-/** True when `path` is `dir` or lies under it. */
-function within(dir: string, path: string): boolean {
-  const r = relative(dir, path);
-  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
-}
 
 /** Whether the interpreter at `py` (outside the workspace) imports debugpy. */
 export function systemImportsDebugpy(py: string): boolean {
@@ -80,7 +75,7 @@ export function projectEnvHasDebugpy(py: string, root: string): boolean {
   if (sitePackagesHold(env)) return true;
   if (config.get('include-system-site-packages')?.toLowerCase() !== 'true') return false;
   const home = config.get('home');
-  if (home === undefined || !isAbsolute(home) || within(root, home)) return false;
+  if (home === undefined || !isAbsolute(home) || isInside(root, home)) return false;
   const base = [basename(py), 'python3', 'python'].map((n) => join(home, n)).find(executable);
   return base !== undefined && systemImportsDebugpy(base);
 }
@@ -88,7 +83,7 @@ export function projectEnvHasDebugpy(py: string, root: string): boolean {
 /** The interpreter that runs debugpy for the project at `cwd`, from `candidates` in order, or undefined. */
 export function debugpyPython(candidates: readonly string[], cwd: string): string | undefined {
   for (const py of candidates) {
-    if (within(cwd, py) ? projectEnvHasDebugpy(py, cwd) : systemImportsDebugpy(py)) return py;
+    if (isInside(cwd, py) ? projectEnvHasDebugpy(py, cwd) : systemImportsDebugpy(py)) return py;
   }
   return undefined;
 }
