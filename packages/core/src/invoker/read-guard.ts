@@ -27,7 +27,19 @@ import type {
 import { filesToHide } from './files-to-hide.js';
 import { sameFileJudge } from './link-names.js';
 import type { HoldAsk } from './permission-step.js';
-import { heldAskRule, linkTargetVerdict, realRootOf, spelledPath, unconfirmed, viaLink } from './write-guard.js';
+import {
+  heldAskRule,
+  judging,
+  linkTargetVerdict,
+  reachedVia,
+  realRootOf,
+  type SpelledPath,
+  spelledPath,
+  swappedTo,
+  unconfirmed,
+  type Verdict,
+  viaLink,
+} from './write-guard.js';
 
 /** What the guard reports when it refuses a read (the kernel emits `permissionDenied`). */
 export type ReadDenied = (path: string, rule: string) => void;
@@ -47,16 +59,20 @@ export function guardReads(
   const ask = policy.hasReadAskRules || holdAsk === 'allow' ? holdAsk : false;
   if ((!policy.hasReadDenyRules && ask === false) || !serves) return workspace;
   let realRoot: Promise<string | undefined> | undefined;
-  const verdictFor = async (path: string): Promise<{ rule: string; ask: boolean; to?: string } | undefined> => {
-    if (typeof path !== 'string') return undefined;
+  const rootReal = (): Promise<string | undefined> => {
     realRoot ??= realRootOf(workspace.root);
-    const spelled = await spelledPath(workspace.root, realRoot, path);
+    return realRoot;
+  };
+  const spell = (path: string): Promise<SpelledPath> => spelledPath(workspace.root, rootReal(), path);
+  const verdictOn = (spelled: SpelledPath): Verdict | undefined => {
     const denying = policy.denyingReadRule([...spelled.lexical, ...spelled.linked]);
     if (denying !== undefined) return { rule: denying, ask: false };
     const asking = heldAskRule((p) => policy.askingReadRule(p), spelled, ask);
     if (asking !== undefined) return { rule: asking, ask: true };
     return ask === 'allow' ? linkTargetVerdict(policy, toolName, workspace.root, spelled) : undefined;
   };
+  const verdictFor = async (path: string): Promise<Verdict | undefined> =>
+    typeof path === 'string' ? verdictOn(await spell(path)) : undefined;
   const ruleFor = async (path: string): Promise<string | undefined> => (await verdictFor(path))?.rule;
   // A file with several names is refused by any of them when one is a kept file (a hard link).
   const sameFile = sameFileJudge(
@@ -72,9 +88,13 @@ export function guardReads(
     return { rule: policy.denyingReadRule([same]) ?? 'the path rules', ask: false, sameFile: same };
   };
   const contentVerdict = async (path: string) => (await verdictFor(path)) ?? (await linkVerdict(path));
-  const refuse = async (path: string | undefined): Promise<void> => {
+  // `reached`: the file the backend reached by a link the path names (swapped in, perhaps, since it was judged).
+  const refuse = async (path: string | undefined, reached?: string): Promise<void> => {
     if (path === undefined) return;
-    const verdict = await contentVerdict(path);
+    const verdict =
+      reached === undefined
+        ? await contentVerdict(path)
+        : (verdictOn(await reachedVia(spell, path, reached)) ?? (await linkVerdict(reached)));
     if (verdict === undefined) return;
     onDenied(path, verdict.rule);
     const same = 'sameFile' in verdict ? verdict.sameFile : undefined;
@@ -86,7 +106,7 @@ export function guardReads(
           ? viaLink(verdict.rule, 'read', path, verdict.to)
           : verdict.ask
             ? unconfirmed(verdict.rule, 'reading', path)
-            : `${verdict.rule} (reading ${path})`,
+            : `${verdict.rule} (reading ${path}${reached === undefined ? '' : swappedTo(reached)})`,
     );
   };
   const hidden = async (path: string): Promise<boolean> => (await ruleFor(path)) !== undefined;
@@ -108,7 +128,7 @@ export function guardReads(
   });
 }
 
-type Refuse = (path: string | undefined) => Promise<void>;
+type Refuse = (path: string | undefined, reached?: string) => Promise<void>;
 type Hidden = (path: string) => Promise<boolean>;
 
 function childPath(folder: string, name: string): string {
@@ -121,7 +141,11 @@ function guardFs(fs: WorkspaceFileSystem, refuse: Refuse, hidden: Hidden): Works
   return {
     async readFile(path, options) {
       await refuse(path);
-      return fs.readFile(path, options);
+      // What the backend reaches is judged again: a link swapped in since the check above.
+      return fs.readFile(
+        path,
+        judging(options, (real) => refuse(path, real)),
+      );
     },
     // A file read a chunk at a time is held to the same rules, before its first byte.
     ...(chunks === undefined
@@ -129,14 +153,29 @@ function guardFs(fs: WorkspaceFileSystem, refuse: Refuse, hidden: Hidden): Works
       : {
           async *readChunks(path: string, options?: WorkspaceCallOptions): AsyncIterable<Uint8Array> {
             await refuse(path);
-            yield* chunks(path, options);
+            yield* chunks(
+              path,
+              judging(options, (real) => refuse(path, real)),
+            );
           },
         }),
     stat: (path, options) => fs.stat(path, options),
     async list(path, options) {
-      const entries = await fs.list(path, options);
+      // The folder a link led to, when the listing reached another than the path names.
+      let real: string | undefined;
+      const entries = await fs.list(
+        path,
+        judging(options, async (at) => {
+          real = at;
+        }),
+      );
       const shown: WorkspaceDirEntry[] = [];
-      for (const entry of entries) if (!(await hidden(childPath(path, entry.name)))) shown.push(entry);
+      for (const entry of entries) {
+        const kept =
+          (await hidden(childPath(path, entry.name))) ||
+          (real !== undefined && (await hidden(childPath(real, entry.name))));
+        if (!kept) shown.push(entry);
+      }
       return shown.length === entries.length ? entries : shown;
     },
     writeFile: (path, data, options) => fs.writeFile(path, data, options),

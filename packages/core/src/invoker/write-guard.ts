@@ -146,25 +146,30 @@ export function guardWrites(
   if (fs === undefined || (!policy.hasWriteDenyRules && !ask)) return workspace;
   let realRoot: Promise<string | undefined> | undefined;
   let wrote = false;
-  const verdictFor = async (path: string): Promise<{ rule: string; ask: boolean; to?: string } | undefined> => {
-    if (typeof path !== 'string') return undefined;
+  const rootReal = (): Promise<string | undefined> => {
     realRoot ??= realRootOf(workspace.root);
-    const spelled = await spelledPath(workspace.root, realRoot, path);
+    return realRoot;
+  };
+  const spell = (path: string): Promise<SpelledPath> => spelledPath(workspace.root, rootReal(), path);
+  const verdictOn = (spelled: SpelledPath): Verdict | undefined => {
     const denying = policy.denyingWriteRule([...spelled.lexical, ...spelled.linked]);
     if (denying !== undefined) return { rule: denying, ask: false };
     const asking = heldAskRule((p) => policy.askingWriteRule(p), spelled, ask);
     if (asking !== undefined) return { rule: asking, ask: true };
     return ask === 'allow' ? linkTargetVerdict(policy, toolName, workspace.root, spelled) : undefined;
   };
+  const verdictFor = async (path: string): Promise<Verdict | undefined> =>
+    typeof path === 'string' ? verdictOn(await spell(path)) : undefined;
   // Writing a file with several names changes each: refused when one is a kept file (a hard link).
   const sameFile = sameFileJudge(
     () => (realRoot ??= realRootOf(workspace.root)),
     async () => (await filesToHide(workspace.root, policy, ask !== false, toolName, undefined, true, false)).unwritable,
   );
-  const check = async (path: string, content = false): Promise<void> => {
-    const same = content ? await sameFile(path) : undefined;
+  // `reached`: the file the backend reached by a link; `earlier`: whether the call wrote before this write.
+  const check = async (path: string, content = false, reached?: string, earlier = wrote): Promise<void> => {
+    const same = content ? await sameFile(reached ?? path) : undefined;
     const verdict =
-      (await verdictFor(path)) ??
+      (reached === undefined ? await verdictFor(path) : verdictOn(await reachedVia(spell, path, reached))) ??
       (same === undefined ? undefined : { rule: policy.denyingWriteRule([same]) ?? 'the path rules', ask: false });
     if (verdict === undefined) return;
     onDenied(path, verdict.rule);
@@ -176,9 +181,9 @@ export function guardWrites(
           ? viaLink(verdict.rule, 'write', path, verdict.to)
           : verdict.ask
             ? unconfirmed(verdict.rule, 'writing', path)
-            : `${verdict.rule} (writing ${path})`,
+            : `${verdict.rule} (writing ${path}${reached === undefined ? '' : swappedTo(reached)})`,
     );
-    throw wrote ? new ToolExecutionError(toolName, denied) : denied;
+    throw earlier ? new ToolExecutionError(toolName, denied) : denied;
   };
   const chunks = fs.readChunks?.bind(fs);
   const guarded: WorkspaceFileSystem = {
@@ -188,13 +193,23 @@ export function guardWrites(
     list: (path, options) => fs.list(path, options),
     async writeFile(path: string, data: string | Uint8Array, options?: WorkspaceWriteOptions) {
       await check(path, true);
+      const earlier = wrote;
       wrote = true;
-      return fs.writeFile(path, data, options);
+      // What the backend reaches is judged again: a link swapped in since the check above.
+      return fs.writeFile(
+        path,
+        data,
+        judging(options, (real) => check(path, true, real, earlier)),
+      );
     },
     async remove(path: string, options?: WorkspaceCallOptions) {
       await check(path);
+      const earlier = wrote;
       wrote = true;
-      return fs.remove(path, options);
+      return fs.remove(
+        path,
+        judging(options, (real) => check(path, false, real, earlier)),
+      );
     },
   };
   return Object.freeze({
@@ -209,6 +224,52 @@ export function guardWrites(
     ...(workspace.settleHeldWrites === undefined ? {} : { settleHeldWrites: workspace.settleHeldWrites }),
     writeDenied: async (path: string) => (await verdictFor(path))?.rule,
   });
+}
+
+/** What a guard decided against a path: the rule, whether it asks, and where a link led. */
+export interface Verdict {
+  readonly rule: string;
+  readonly ask: boolean;
+  readonly to?: string;
+}
+
+/**
+ * The spellings of the file a call reached at `reached` (its real workspace-relative path, told by
+ * the backend) while naming `path`: those of `path` as named, and those of `reached` as where
+ * links led (first, so a verdict on a link's target names it).
+ */
+export async function reachedVia(
+  spell: (path: string) => Promise<SpelledPath>,
+  path: string,
+  reached: string,
+): Promise<SpelledPath> {
+  const [named, there] = await Promise.all([spell(path), spell(reached)]);
+  const lexical = new Set(named.lexical);
+  const linked = [...there.lexical, ...there.linked, ...named.linked].filter((s) => !lexical.has(s));
+  return { lexical: named.lexical, linked: [...new Set(linked)] };
+}
+
+/**
+ * `options` with a `reached` hook that runs `judge` on the entry the backend reached, then any
+ * hook the caller set.
+ */
+export function judging<O extends WorkspaceCallOptions>(
+  options: O | undefined,
+  judge: (real: string) => Promise<void>,
+): O {
+  const outer = options?.reached;
+  return {
+    ...(options as O),
+    reached: async (real: string) => {
+      await judge(real);
+      await outer?.(real);
+    },
+  };
+}
+
+/** How a refusal names the file a call reached through a symbolic link it did not name. */
+export function swappedTo(reached: string): string {
+  return `, which led through a symbolic link to ${reached} when it was opened`;
 }
 
 /** Why a file under an ask rule was refused to a call nobody confirmed. */

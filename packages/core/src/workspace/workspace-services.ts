@@ -10,6 +10,15 @@ import type { WorkspaceServiceCapability } from './capabilities.js';
 export interface WorkspaceCallOptions {
   /** Aborts the operation; implementations reject with a `CANCELLED` error. */
   readonly signal?: AbortSignal;
+  /**
+   * Called by `readFile`, `readChunks`, `list`, `writeFile` and `remove` of a backend with symbolic
+   * links when the entry it actually reached is not the one the path names (a link was followed,
+   * perhaps one swapped in since the path was judged): with that entry's real path, relative to the
+   * workspace root, before a byte is read, listed or written. When it throws or rejects, the call
+   * fails with that error and nothing is read or written. The kernel's path rules use it to judge
+   * the file a call reaches, not only the path it named.
+   */
+  readonly reached?: (realPath: string) => void | Promise<void>;
 }
 
 /** Options of `writeFile`. */

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { type FileHandle, lstat, open, rename, unlink } from 'node:fs/promises';
+import type { WorkspaceWriteOptions } from '@a3s-code/core';
 import { WorkspaceFileError } from '../errors.js';
 import { assertWritable, joinRel, parentRel } from '../paths/normalize.js';
 import {
@@ -165,8 +166,9 @@ function withExecutable(mode: number, executable: boolean | undefined): number {
 
 /**
  * Atomically replaces (or creates) the file `rel` under the real `root`, creating missing
- * folders; `executable` sets or clears the executable bits (absent: the mode is kept). A symbolic
- * link at the end is followed while it stays inside; `.a3s` and `.git`
+ * folders; `options.executable` sets or clears the executable bits (absent: the mode is kept). A
+ * symbolic link at the end is followed while it stays inside (and `options.reached` accepts the
+ * file it leads to); `.a3s` and `.git`
  * internals are refused both as given and as resolved. Throws `fs` errors for the caller to map.
  */
 export async function writeContained(
@@ -174,8 +176,9 @@ export async function writeContained(
   rel: string,
   data: string | Uint8Array,
   arg: PathArgument,
-  executable?: boolean,
+  options?: WorkspaceWriteOptions,
 ): Promise<void> {
+  const executable = options?.executable;
   let target = rel;
   for (let hop = 0; ; hop++) {
     assertWritable(target, arg.field, arg.original);
@@ -204,6 +207,8 @@ export async function writeContained(
           'read_only',
           `is read-only (mode ${(prior.mode & 0o7777).toString(8).padStart(4, '0')}); allowed: a writable file (make it writable first, e.g. chmod u+w, if changing it is intended)`,
         );
+      // The file written is another than the path names (a link was followed): the caller judges it first.
+      if (real !== rel) await options?.reached?.(real);
       // Replacing a hard-linked file would split it from its other names: it is rewritten in place,
       // when every name is a writable workspace path.
       const mode = prior === undefined ? undefined : withExecutable(prior.mode & 0o7777, executable);

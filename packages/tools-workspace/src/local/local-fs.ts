@@ -43,6 +43,24 @@ function rethrow(error: unknown, rel: string): never {
   return mapFsError(error, rel);
 }
 
+/**
+ * Hands the entry opened to the caller's `reached` when it is not `rel` itself (a symbolic link
+ * was followed); closes it when that refuses it.
+ */
+async function judgeReached(
+  entry: ContainedEntry,
+  rel: string,
+  options: WorkspaceCallOptions | undefined,
+): Promise<void> {
+  if (entry.rel === rel || options?.reached === undefined) return;
+  try {
+    await options.reached(entry.rel);
+  } catch (error) {
+    await entry.handle.close().catch(() => undefined);
+    throw error;
+  }
+}
+
 /** Local-disk files of a {@link LocalWorkspace}. `root` must be a real (symlink-free) path. */
 export class LocalFileSystem implements WorkspaceFileSystem {
   /** The real absolute root. */
@@ -69,14 +87,26 @@ export class LocalFileSystem implements WorkspaceFileSystem {
     );
   }
 
+  /** {@link open}, then the caller's `reached` judges the entry when it is not `rel` itself. */
+  private async openReached(
+    path: string,
+    rel: string,
+    flags: number,
+    options: WorkspaceCallOptions | undefined,
+  ): Promise<ContainedEntry> {
+    const entry = await this.open(path, flags);
+    await judgeReached(entry, rel, options);
+    return entry;
+  }
+
   async readFile(path: string, options?: WorkspaceCallOptions): Promise<Uint8Array> {
     throwIfAborted(options?.signal, `read ${path}`);
     // A small regular file inside the root: read with no thread-pool round trip; anything else
     // (including every refusal and error) takes the ordinary path below, unchanged.
     const rel = normalizeWorkspacePath(path, { root: this.root });
-    const direct = readSmallContained(this.root, rel, READ_FLAGS);
+    const direct = readSmallContained(this.root, rel, READ_FLAGS, options?.reached !== undefined);
     if (direct !== undefined) return direct;
-    const entry = await this.open(path, READ_FLAGS);
+    const entry = await this.openReached(path, rel, READ_FLAGS, options);
     // A FIFO would read as empty (or wait), a device like /dev/zero would never end: refused.
     let st: ReturnType<typeof fstatSync>;
     try {
@@ -112,12 +142,12 @@ export class LocalFileSystem implements WorkspaceFileSystem {
   async *readChunks(path: string, options?: WorkspaceCallOptions): AsyncIterable<Uint8Array> {
     throwIfAborted(options?.signal, `read ${path}`);
     const rel = normalizeWorkspacePath(path, { root: this.root });
-    const direct = readSmallContained(this.root, rel, READ_FLAGS);
+    const direct = readSmallContained(this.root, rel, READ_FLAGS, options?.reached !== undefined);
     if (direct !== undefined) {
       yield direct;
       return;
     }
-    const entry = await this.open(path, READ_FLAGS);
+    const entry = await this.openReached(path, rel, READ_FLAGS, options);
     let ahead: Promise<number> | undefined;
     try {
       const st = await entry.handle.stat().catch((error: unknown) => rethrow(error, entry.rel));
@@ -183,7 +213,7 @@ export class LocalFileSystem implements WorkspaceFileSystem {
     const rel = normalizeWorkspacePath(path, { root: this.root });
     assertWritable(rel, 'path', path);
     try {
-      await writeContained(this.root, rel, data, { field: 'path', original: path }, options?.executable);
+      await writeContained(this.root, rel, data, { field: 'path', original: path }, options);
     } catch (error) {
       rethrow(error, rel);
     }
@@ -213,6 +243,8 @@ export class LocalFileSystem implements WorkspaceFileSystem {
     const { dir, name, rel } = await this.parentOf(path);
     const at = `${dir.at}/${name}`;
     try {
+      const real = joinRel(dir.rel, name);
+      if (real !== rel) await options?.reached?.(real);
       const s = await lstat(at);
       if (s.isDirectory()) await rmdir(at);
       else await unlink(at);
@@ -229,6 +261,7 @@ export class LocalFileSystem implements WorkspaceFileSystem {
     const dir = await openDirectory(this.root, rel, { field: 'path', original: path }, false).catch((error: unknown) =>
       rethrow(error, rel),
     );
+    await judgeReached(dir, rel, options);
     try {
       // Names as text, about twice as fast on a large folder; when one has a U+FFFD (a name that is
       // not UTF-8 decodes to it), again as bytes: such a name keeps each byte (see nameFromBytes).

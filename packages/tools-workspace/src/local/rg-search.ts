@@ -12,6 +12,7 @@ import {
   type WorkspaceGrepMatch,
   type WorkspaceGrepRequest,
 } from '@a3s-code/core';
+import { WorkspaceFileError } from '../errors.js';
 import { openContained } from './contained-open.js';
 import { excludeArgs } from './rg-excludes.js';
 import { SEARCH_TARGETS } from '../search/search-types.js';
@@ -92,13 +93,22 @@ export class RipgrepSearch implements FastWorkspaceSearch {
    */
   private async openFile(target: Target): Promise<FileHandle | undefined> {
     if (!target.file) return undefined;
-    const { handle } = await openContained(this.fs.root, target.rel, OPEN_FLAGS, {
+    const { handle, rel } = await openContained(this.fs.root, target.rel, OPEN_FLAGS, {
       field: 'path',
       original: target.rel,
     }).catch((error: unknown) => {
       if (A3sError.isInstance(error)) throw error;
       return mapFsError(error, target.rel);
     });
+    // Swapped for a link since it was resolved (and judged): its matches would be another file's.
+    if (rel !== target.rel) {
+      await handle.close();
+      throw new WorkspaceFileError(
+        target.rel,
+        'changed',
+        'was replaced by a symbolic link while it was being searched, so nothing was searched; search it again',
+      );
+    }
     const stat = await handle.stat();
     if (!stat.isFile()) {
       await handle.close();

@@ -69,23 +69,34 @@ function withoutRuntimeState(fs: WorkspaceFileSystem, root: string): WorkspaceFi
   const check = (path: string): void => {
     assertNotRuntimeState(normalizeWorkspacePath(path, { root }), 'path', path);
   };
+  // Where a symbolic link led, as the backend reached it, is held to the same line.
+  const reaching = (path: string, options: WorkspaceCallOptions | undefined): WorkspaceCallOptions => {
+    const outer = options?.reached;
+    return {
+      ...options,
+      reached: async (real: string) => {
+        assertNotRuntimeState(real, 'path', path);
+        await outer?.(real);
+      },
+    };
+  };
   const chunks = fs.readChunks?.bind(fs);
   return {
     readFile: async (path, options) => {
       check(path);
-      return fs.readFile(path, options);
+      return fs.readFile(path, reaching(path, options));
     },
     ...(chunks === undefined
       ? {}
       : {
           readChunks: (path: string, options?: WorkspaceCallOptions): AsyncIterable<Uint8Array> => {
             check(path);
-            return chunks(path, options);
+            return chunks(path, reaching(path, options));
           },
         }),
     list: async (path, options) => {
       check(path);
-      return fs.list(path, options);
+      return fs.list(path, reaching(path, options));
     },
     stat: (path, options) => fs.stat(path, options),
     writeFile: (path, data, options) => fs.writeFile(path, data, options),
