@@ -336,7 +336,9 @@ export {
 } from './llm/index.js';
 export {
   describeRestore,
+  FACT_LOG_RESERVE_BYTES,
   FactLogFileError,
+  FactLogFullError,
   FactLogLockedError,
   FactLogTooLargeError,
   FactStoreError,
@@ -345,6 +347,7 @@ export {
   readFactLogFile,
   recordedSessionId,
   STATE_SUBFOLDERS,
+  type FactLogLimits,
   type FactStore,
   type ForeignChange,
   type LockOwner,

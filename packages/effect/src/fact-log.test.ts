@@ -113,3 +113,27 @@ describe('FactLog', () => {
     expect(new FactLog(parseLog(file).facts).digest()).toEqual(log.digest());
   });
 });
+
+describe('FactLog.guardAppends', () => {
+  it('the guard sees the facts with their seq before the log changes; when it throws, nothing is appended', () => {
+    const log = new FactLog();
+    log.append([user('a')], null);
+    const seen: number[][] = [];
+    log.guardAppends((facts) => {
+      seen.push(facts.map((f) => f.seq));
+      if (facts.some((f) => (f.payload as { text: string }).text === 'no')) throw new Error('refused');
+    });
+    expect(() => log.append([user('b'), user('c', 'no')], 't')).toThrow('refused');
+    expect(log.length).toBe(1);
+    expect(log.hasCause('t')).toBe(false);
+    expect(log.append([user('b'), user('c')], 't').map((f) => f.seq)).toEqual([2, 3]);
+    // An identical re-append appends nothing and asks the guard nothing.
+    log.append([user('b')], 't');
+    expect(seen).toEqual([
+      [2, 3],
+      [2, 3],
+    ]);
+    log.guardAppends(null);
+    expect(log.append([user('d', 'no')], null)).toHaveLength(1);
+  });
+});

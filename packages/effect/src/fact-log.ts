@@ -36,6 +36,7 @@ export class FactLog {
   private causes: Set<string> | null = null;
   private readonly hash = new Sha256();
   private hashed = 0;
+  private guard: ((facts: readonly Fact[]) => void) | null = null;
 
   /** @param facts An existing log (e.g. from `parseLog`); seq must count up from 1 and keys must be unique. */
   constructor(facts: Iterable<Fact> = []) {
@@ -62,6 +63,15 @@ export class FactLog {
     log.list = read.facts;
     log.byKey = read.index;
     return { log, ...read.tail };
+  }
+
+  /**
+   * Sets the check every append passes before it changes the log (`null` removes it): it gets the
+   * facts about to be appended, with their seq, and throws to refuse them, so nothing is appended.
+   * A durable store uses it to refuse what it could not keep.
+   */
+  guardAppends(guard: ((facts: readonly Fact[]) => void) | null): void {
+    this.guard = guard;
   }
 
   /** Every fact, in order. Read-only: the log only changes through `append`. */
@@ -96,7 +106,8 @@ export class FactLog {
    * host). Every draft is validated first; on any error nothing is appended. Drafts whose key
    * already exists with the same type, payload and cause are skipped (idempotent).
    * @returns the facts actually appended, with their seq.
-   * @throws FactValidationError for a malformed draft, DuplicateFactError for a reused key.
+   * @throws FactValidationError for a malformed draft, DuplicateFactError for a reused key, and
+   *   whatever the guard set by {@link FactLog.guardAppends} throws.
    */
   append(drafts: readonly FactDraft[], cause: string | null): Fact[] {
     if (!Array.isArray(drafts))
@@ -127,17 +138,19 @@ export class FactLog {
       batchKeys.add(draft.key);
       fresh.push(draft);
     });
-    return fresh.map((d) => {
-      const fact: Fact = Object.freeze({
-        seq: this.list.length + 1,
-        type: d.type,
-        key: d.key,
-        cause,
-        payload: d.payload,
-      });
-      this.insert(fact);
-      return fact;
-    });
+    const facts = fresh.map(
+      (d, i): Fact =>
+        Object.freeze({
+          seq: this.list.length + 1 + i,
+          type: d.type,
+          key: d.key,
+          cause,
+          payload: d.payload,
+        }),
+    );
+    if (facts.length > 0) this.guard?.(facts);
+    for (const fact of facts) this.insert(fact);
+    return facts;
   }
 
   /** The digest of the whole log so far; hashing catches up incrementally from the last call. */

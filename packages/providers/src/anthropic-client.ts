@@ -26,10 +26,12 @@ import {
 } from './client-options.js';
 import { CallScope, jsonOf, openResponse, parseEventJson, type HttpRequestSpec } from './http-call.js';
 import { imagesIn, notAnAnswer, type ErrorContext } from './provider-errors.js';
+import { buildingRequest } from './request-size.js';
 import { responseEvents, streamBodyOf } from './stream-body.js';
 import { anthropicRequestBody } from './anthropic-request.js';
 import { anthropicError, anthropicFinishReason, AnthropicStreamDecoder, anthropicUsage } from './anthropic-stream.js';
 import { anthropicReasoningBlocks } from './anthropic-thinking.js';
+import { ResponseBudget } from './response-caps.js';
 
 /** Anthropic's API base URL, the default (the `/v1/messages` path is appended). */
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -168,6 +170,7 @@ export class AnthropicClient implements LlmClient {
     let text = '';
     let reasoning = '';
     const calls: LlmToolCall[] = [];
+    const sizes: { name: string; chars: number }[] = [];
     for (const block of body.content) {
       if (!isObject(block)) continue;
       if (block.type === 'text' && typeof block.text === 'string') text += block.text;
@@ -177,8 +180,10 @@ export class AnthropicClient implements LlmClient {
           throw bad('tool_use block without id or name');
         // Input that is not an object is the model's mistake: the call is answered INVALID_TOOL_ARGS.
         calls.push({ id: block.id, name: block.name, args: toolArgsFromValue(block.input) });
+        sizes.push({ name: block.name, chars: JSON.stringify(block.input ?? {}).length });
       }
     }
+    new ResponseBudget(this.provider).response({ text, reasoning }, sizes);
     if (typeof body.stop_reason !== 'string' && body.content.length === 0)
       throw bad('response has no content block and no stop_reason (no answer at all)');
     const reason =
@@ -212,12 +217,14 @@ export class AnthropicClient implements LlmClient {
       fetch: o.fetch,
       url: endpointUrl(o.base, path),
       headers,
-      body: anthropicRequestBody(request, {
-        model: this.model,
-        stream,
-        defaultMaxTokens: this.#defaultMaxTokens,
-        thinkingBudgetTokens: this.#thinking,
-      }),
+      body: buildingRequest(this.provider, () =>
+        anthropicRequestBody(request, {
+          model: this.model,
+          stream,
+          defaultMaxTokens: this.#defaultMaxTokens,
+          thinkingBudgetTokens: this.#thinking,
+        }),
+      ),
       timeouts: { connectMs: o.connectTimeoutMs, idleMs: o.idleTimeoutMs },
       retry: o.retry,
       errors: {

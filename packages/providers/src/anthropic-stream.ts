@@ -7,6 +7,7 @@
 import { LlmError, type LlmErrorKind, type LlmFinishReason, type LlmStreamEvent, type LlmUsage } from '@a3s-code/core';
 import { ThinkingAssembler } from './anthropic-thinking.js';
 import { MAX_PROVIDER_CODE, MAX_PROVIDER_MESSAGE } from './provider-errors.js';
+import { RESPONSE_CAPS, ResponseBudget, type ResponseCaps } from './response-caps.js';
 import { Redactor } from './secret-redactor.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
 import { tokenCount } from './usage-count.js';
@@ -73,6 +74,7 @@ export function anthropicUsage(u: Json, previous?: LlmUsage): LlmUsage {
 /** Turns one event at a time into events. `stopped` is true after `message_stop`. */
 export class AnthropicStreamDecoder {
   private readonly calls: ToolCallAssembler;
+  private readonly budget: ResponseBudget;
   private readonly thinking = new ThinkingAssembler();
   private usage: LlmUsage | undefined;
   private finish: LlmFinishReason | undefined;
@@ -86,11 +88,14 @@ export class AnthropicStreamDecoder {
   /** True once `message_stop` arrived. */
   stopped = false;
 
+  /** @param caps what one response may carry (see {@link RESPONSE_CAPS}). */
   constructor(
     private readonly provider: string,
     private readonly redactor: Redactor = Redactor.none,
+    caps: ResponseCaps = RESPONSE_CAPS,
   ) {
-    this.calls = new ToolCallAssembler(provider);
+    this.budget = new ResponseBudget(provider, caps);
+    this.calls = new ToolCallAssembler(provider, this.budget);
   }
 
   /** Decodes one parsed event. Throws the typed error of an `error` event. */
@@ -115,22 +120,32 @@ export class AnthropicStreamDecoder {
           if (input !== undefined && input !== null && !(isObject(input) && Object.keys(input).length === 0))
             this.startInput.set(index, JSON.stringify(input));
         } else if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') {
+          this.budget.spend(block.text.length);
           out.push({ type: 'text_delta', delta: block.text });
-        } else if (this.thinking.start(index, block) && typeof block.thinking === 'string' && block.thinking !== '') {
-          out.push({ type: 'reasoning_delta', delta: block.thinking });
+        } else if (this.thinking.start(index, block)) {
+          // A signed block is sent back whole in later requests: its signature and data count too.
+          for (const field of [block.signature, block.data])
+            if (typeof field === 'string') this.budget.spend(field.length);
+          if (typeof block.thinking === 'string' && block.thinking !== '') {
+            this.budget.spend(block.thinking.length);
+            out.push({ type: 'reasoning_delta', delta: block.thinking });
+          }
         }
         break;
       }
       case 'content_block_delta': {
         const d = isObject(data.delta) ? data.delta : {};
-        if (d.type === 'text_delta' && typeof d.text === 'string' && d.text !== '')
+        if (d.type === 'text_delta' && typeof d.text === 'string' && d.text !== '') {
+          this.budget.spend(d.text.length);
           out.push({ type: 'text_delta', delta: d.text });
-        else if (d.type === 'thinking_delta' && typeof d.thinking === 'string' && d.thinking !== '') {
+        } else if (d.type === 'thinking_delta' && typeof d.thinking === 'string' && d.thinking !== '') {
+          this.budget.spend(d.thinking.length);
           this.thinking.text(index, d.thinking);
           out.push({ type: 'reasoning_delta', delta: d.thinking });
-        } else if (d.type === 'signature_delta' && typeof d.signature === 'string')
+        } else if (d.type === 'signature_delta' && typeof d.signature === 'string') {
+          this.budget.spend(d.signature.length);
           this.thinking.signature(index, d.signature);
-        else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') {
+        } else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') {
           if (d.partial_json !== '') this.startInput.delete(index);
           const ev = this.calls.delta(index, d.partial_json);
           if (ev) out.push(ev);

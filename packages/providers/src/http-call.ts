@@ -11,6 +11,7 @@ import {
   errorFromResponse,
   unreadableBody,
 } from './provider-errors.js';
+import { buildingRequest } from './request-size.js';
 import { withRetries, type RetryPolicy } from './retry.js';
 
 /** The `fetch` function a client uses (injectable for tests and custom agents). */
@@ -123,7 +124,7 @@ export async function openResponse(
   observer?: LlmCallObserver,
 ): Promise<Response> {
   const ctx = spec.errors;
-  const payload = JSON.stringify(spec.body);
+  const payload = buildingRequest(ctx.provider, () => JSON.stringify(spec.body));
   return withRetries(
     async () => {
       scope.nextAttempt();

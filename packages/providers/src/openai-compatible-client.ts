@@ -25,9 +25,11 @@ import {
 } from './client-options.js';
 import { CallScope, jsonOf, openResponse, parseEventJson, type HttpRequestSpec } from './http-call.js';
 import { imagesIn, notAnAnswer, type ErrorContext } from './provider-errors.js';
+import { buildingRequest } from './request-size.js';
 import { responseEvents, streamBodyOf } from './stream-body.js';
 import { openAIRequestBody, type MaxTokensField } from './openai-request.js';
 import { openAIFinishReason, OpenAIStreamDecoder, openAIUsage } from './openai-stream.js';
+import { ResponseBudget } from './response-caps.js';
 import { parseToolCall } from './tool-call-assembler.js';
 
 /** OpenAI's API base URL, the default. */
@@ -175,11 +177,13 @@ export class OpenAICompatibleClient implements LlmClient {
       throw notAnAnswer(ctx, status, 'has no choices[0].message', body);
     const m = choice.message;
     const calls: LlmToolCall[] = [];
+    const sizes: { name: string; chars: number }[] = [];
     for (const tc of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
       const fn = isObject(tc) && isObject(tc.function) ? tc.function : undefined;
       if (!isObject(tc) || fn === undefined || typeof fn.name !== 'string')
         throw bad('tool call without a function name');
       const args = typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {});
+      sizes.push({ name: fn.name, chars: args.length });
       calls.push(parseToolCall(typeof tc.id === 'string' ? tc.id : `call_${calls.length}`, fn.name, args));
     }
     const reasoning =
@@ -188,6 +192,10 @@ export class OpenAICompatibleClient implements LlmClient {
         : typeof m.reasoning === 'string'
           ? m.reasoning
           : '';
+    new ResponseBudget(this.provider).response(
+      { text: typeof m.content === 'string' ? m.content : '', reasoning },
+      sizes,
+    );
     if (typeof choice.finish_reason !== 'string' && typeof m.content !== 'string' && calls.length === 0 && !reasoning)
       throw bad('response has no content, no tool call and no finish_reason (no answer at all)');
     const reason =
@@ -217,12 +225,14 @@ export class OpenAICompatibleClient implements LlmClient {
       fetch: o.fetch,
       url: endpointUrl(o.base, '/chat/completions'),
       headers,
-      body: openAIRequestBody(request, {
-        model: this.model,
-        stream,
-        streamUsage: this.#streamUsage,
-        maxTokensField: this.#maxTokensField,
-      }),
+      body: buildingRequest(this.provider, () =>
+        openAIRequestBody(request, {
+          model: this.model,
+          stream,
+          streamUsage: this.#streamUsage,
+          maxTokensField: this.#maxTokensField,
+        }),
+      ),
       timeouts: { connectMs: o.connectTimeoutMs, idleMs: o.idleTimeoutMs },
       retry: o.retry,
       errors: {

@@ -6,6 +6,7 @@
  */
 import { kindForStatus, LlmError, type LlmFinishReason, type LlmStreamEvent, type LlmUsage } from '@a3s-code/core';
 import { MAX_PROVIDER_CODE, MAX_PROVIDER_MESSAGE } from './provider-errors.js';
+import { callLabel, RESPONSE_CAPS, ResponseBudget, type ResponseCaps } from './response-caps.js';
 import { Redactor } from './secret-redactor.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
 import { tokenCount } from './usage-count.js';
@@ -41,6 +42,7 @@ export function openAIUsage(u: Json): LlmUsage {
 /** Turns one chunk at a time into events; `end()` flushes calls, usage and the finish. */
 export class OpenAIStreamDecoder {
   private readonly calls: ToolCallAssembler;
+  private readonly budget: ResponseBudget;
   private readonly byIndex = new Map<number, { id: string | undefined; name: string | undefined; args: string }>();
   private usage: LlmUsage | undefined;
   private finish: LlmFinishReason | undefined;
@@ -49,11 +51,14 @@ export class OpenAIStreamDecoder {
   /** The error object a gateway sent inside the stream, once seen; the client throws it after the chunk's events. */
   failure: LlmError | undefined;
 
+  /** @param caps what one response may carry (see {@link RESPONSE_CAPS}). */
   constructor(
     private readonly provider: string,
     private readonly redactor: Redactor = Redactor.none,
+    caps: ResponseCaps = RESPONSE_CAPS,
   ) {
-    this.calls = new ToolCallAssembler(provider);
+    this.budget = new ResponseBudget(provider, caps);
+    this.calls = new ToolCallAssembler(provider, this.budget);
   }
 
   /** True once a `finish_reason` has arrived. */
@@ -85,9 +90,12 @@ export class OpenAIStreamDecoder {
         : typeof delta.reasoning === 'string'
           ? delta.reasoning
           : '';
+    this.budget.spend(reasoning.length);
     if (reasoning !== '') out.push({ type: 'reasoning_delta', delta: reasoning });
-    if (typeof delta.content === 'string' && delta.content !== '')
+    if (typeof delta.content === 'string' && delta.content !== '') {
+      this.budget.spend(delta.content.length);
       out.push({ type: 'text_delta', delta: delta.content });
+    }
     if (Array.isArray(delta.tool_calls)) for (const [i, tc] of delta.tool_calls.entries()) this.toolDelta(tc, i, out);
     if (typeof choice.finish_reason === 'string' && this.finish === undefined) {
       this.finish = openAIFinishReason(choice.finish_reason);
@@ -141,6 +149,11 @@ export class OpenAIStreamDecoder {
           : (JSON.stringify(fn.arguments) ?? '');
     if (!this.calls.has(index)) {
       // Some servers send the name after the id (or arguments first): wait until both are known.
+      // Counted against the response's cap once the call starts and the text is delivered.
+      this.budget.toolArgs(
+        slot.name === undefined ? `at index ${index}` : callLabel(slot.name),
+        slot.args.length + args.length,
+      );
       slot.args += args;
       if (slot.name === undefined) return;
       out.push(this.calls.start(index, slot.id ?? `call_${this.calls.started}`, slot.name));

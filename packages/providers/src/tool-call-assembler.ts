@@ -4,6 +4,7 @@
  * with arguments that say so (the kernel then answers the call with `INVALID_TOOL_ARGS`).
  */
 import { LlmError, parseToolArgsText, type LlmStreamEvent, type LlmToolCall } from '@a3s-code/core';
+import { callLabel, ResponseBudget } from './response-caps.js';
 
 interface OpenCall {
   readonly index: number;
@@ -17,7 +18,11 @@ export class ToolCallAssembler {
   private readonly open = new Map<number, OpenCall>();
   private count = 0;
 
-  constructor(private readonly provider: string) {}
+  /** @param budget the response's budget: argument text counts against its caps as it arrives. */
+  constructor(
+    private readonly provider: string,
+    readonly budget: ResponseBudget = new ResponseBudget(provider),
+  ) {}
 
   /** Calls started so far. */
   get started(): number {
@@ -37,11 +42,16 @@ export class ToolCallAssembler {
     return { type: 'tool_call_start', index: call.index, id, name };
   }
 
-  /** Adds argument text; returns the delta event, or nothing for an empty piece. */
+  /**
+   * Adds argument text; returns the delta event, or nothing for an empty piece.
+   * @throws LlmError `invalid_response` when the call's arguments or the response pass a cap.
+   */
   delta(key: number, text: string): LlmStreamEvent | undefined {
     const call = this.open.get(key);
     if (call === undefined) throw this.bad(`argument delta for tool call ${key} before its start`);
     if (text === '') return undefined;
+    this.budget.toolArgs(callLabel(call.name), call.args.length + text.length);
+    this.budget.spend(text.length);
     call.args += text;
     return { type: 'tool_call_delta', index: call.index, id: call.id, argsDelta: text };
   }

@@ -15,6 +15,22 @@ const send =
   };
 const PARAGRAPH = 'This paragraph is long enough for the article extractor to keep it as the content of the page.';
 
+/** HTML pages without a single element, and the text each fetches as. */
+const ELEMENTLESS: Record<string, string> = {
+  empty: '',
+  space: '   \n\t ',
+  words: 'plain words',
+  comment: '<!-- only a comment -->',
+  doctype: '<!doctype html>',
+};
+const ELEMENTLESS_TEXT: Record<string, string> = {
+  empty: '',
+  space: '',
+  words: 'plain words',
+  comment: '',
+  doctype: '',
+};
+
 let server: LoopbackServer;
 beforeAll(async () => {
   server = await loopbackServer({
@@ -38,6 +54,17 @@ beforeAll(async () => {
     '/png-untyped': send({}, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d])),
     '/zeros-as-json': send({ 'content-type': 'application/json' }, Buffer.alloc(4096)),
     '/plain': send({ 'content-type': 'text/plain' }, Buffer.from('tabs\tand\r\nform\ffeeds are text\n')),
+    ...Object.fromEntries(
+      Object.entries(ELEMENTLESS).map(([name, body]) => [
+        `/html-${name}`,
+        send({ 'content-type': 'text/html' }, Buffer.from(body)),
+      ]),
+    ),
+    '/html-png': send(
+      { 'content-type': 'text/html' },
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]),
+    ),
+    '/html-nul': send({ 'content-type': 'text/html; charset=utf-8' }, Buffer.alloc(4)),
   });
 });
 afterAll(() => server.close());
@@ -69,6 +96,23 @@ describe('web_fetch body decoding', () => {
       expect(r.error, path).toBeInstanceOf(WebError);
       expect(r.error).toMatchObject({ kind: 'invalid', code: 'WEB_INVALID', retryable: false });
       expect((r.error as WebError).message).toMatch(/is binary data, not text/);
+    }
+  });
+
+  it('WFETCH: a text/html page with no element fetches as its text (or empty), not an internal error', async () => {
+    for (const name of Object.keys(ELEMENTLESS)) {
+      const r = await fetchPage(`/html-${name}`);
+      expect(r.error, name).toBeUndefined();
+      expect(r.exitCode, name).toBe(0);
+      expect(r.output.split('\n\n').slice(1).join('\n\n').trim(), name).toBe(ELEMENTLESS_TEXT[name]);
+    }
+  });
+
+  it('WFETCH: binary bytes served as text/html are WEB_INVALID like any other binary body', async () => {
+    for (const path of ['/html-png', '/html-nul']) {
+      const r = await fetchPage(path);
+      expect(r.error, path).toMatchObject({ kind: 'invalid', code: 'WEB_INVALID' });
+      expect((r.error as WebError).message).toMatch(/is binary data, not text \(content type 'text\/html'\)/);
     }
   });
 

@@ -33,7 +33,9 @@ const translate = (html: string): string => translateInPieces(html, (piece) => c
 /** `html` (already {@link capNesting capped}) parsed, with nesting deeper than the bound replaced by its text; and its element count. */
 function boundedDocument(html: string): { document: ReturnType<typeof parseHTML>['document']; elements: number } {
   const { document } = parseHTML(html);
-  return { document, elements: flattenDeep(document.documentElement as unknown as BoundedDomElement) };
+  // A page with no element at all (empty, only text, a comment or a doctype) has no root element.
+  const root = document.documentElement as unknown as BoundedDomElement | null;
+  return { document, elements: root === null ? 0 : flattenDeep(root) };
 }
 
 /** Readability's article, or `undefined` when it cannot extract one. */

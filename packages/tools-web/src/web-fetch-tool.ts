@@ -73,15 +73,16 @@ function convert(
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   const declaredHtml = type === 'text/html' || type === 'application/xhtml+xml';
   const { text, binary } = bodyText(body, contentType, declaredHtml || type === '');
-  if (declaredHtml || (type === '' && /^\s*<(!doctype|html)/i.test(text))) return htmlToMarkdown(text, url);
   if (!(type.startsWith('text/') || type.includes('json') || type.includes('xml') || type === ''))
     throw new WebError('invalid', `cannot render content type '${type}' from ${url} as text`, { url });
+  // Checked whatever the type claims, HTML included: binary bytes are never shown as a page.
   if (binary)
     throw new WebError(
       'invalid',
       `the body from ${url} is binary data, not text (content type '${type || 'none'}'), so it cannot be rendered`,
       { url },
     );
+  if (declaredHtml || (type === '' && /^\s*<(!doctype|html)/i.test(text))) return htmlToMarkdown(text, url);
   return { title: '', markdown: text, extractor: 'text' };
 }
 

@@ -4,7 +4,9 @@
  * crash is truncated on open, and no complete fact is ever rewritten. One process
  * writes a thread at a time (`FactLogLockedError` for a second writer). A file something else
  * changed meanwhile (a line appended, an edit, a replacement) is never written into: the log in
- * memory is written back over it first, and the change recorded (see `log-guard.ts`).
+ * memory is written back over it first, and the change recorded (see `log-guard.ts`). An append
+ * that would make the file too large to open again is refused before anything changes
+ * (`FACT_LOG_FULL`, see `log-budget.ts`).
  */
 import { type FileHandle, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -19,6 +21,7 @@ import {
   type TornLine,
 } from '@a3s-code/effect';
 import type { FactStore } from './fact-store.js';
+import { FactLogBudget, type FactLogLimits } from './log-budget.js';
 import { openLogForAppend } from './log-file.js';
 import { type FileView, foreignChange, type LogRestore, viewOf, writeBack } from './log-guard.js';
 import { isHashedThread, recordSessionId, sessionIdPath } from './session-id-file.js';
@@ -59,6 +62,7 @@ export class FileFactStore implements FactStore {
   /** The file as this store left it (private: `JSON.stringify` of a config must not meet bigints). */
   #seen: FileView;
   readonly #onRestore = new Set<(restore: LogRestore) => void>();
+  readonly #budget: FactLogBudget;
 
   private constructor(
     /** Absolute path of the `.jsonl` file. */
@@ -72,9 +76,13 @@ export class FileFactStore implements FactStore {
     /** Bytes of the file, as this store left it. */
     private bytes: number,
     seen: FileView,
+    limits: FactLogLimits,
   ) {
     this.written = log.length;
     this.#seen = seen;
+    this.#budget = new FactLogBudget(path, limits);
+    // Every append, by the store or by a transition into `log`, is checked before the log changes.
+    log.guardAppends((facts) => this.#budget.admit(facts, this.bytes));
   }
 
   /**
@@ -84,18 +92,20 @@ export class FileFactStore implements FactStore {
    *   FactLogFileError when the log's path is not a regular file of its own (a symbolic link, a
    *   hard link, a FIFO, a device, a folder); FactLogTooLargeError over `MAX_FACT_LOG_BYTES`;
    *   FactParseError when a complete line is corrupt. Nothing is changed on disk then.
+   *   Appends are then refused with FactLogFullError past `limits` (by default, past the size a
+   *   log can be opened with).
    *   A log named by a hash of the id (an id that is no safe file name) gets the id recorded
    *   beside it (`<thread>.id`), so a listing can show it.
    */
-  static async open(workspaceRoot: string, sessionId: string): Promise<FileFactStore> {
-    const store = await FileFactStore.openPath(join(workspaceRoot, effectLogPath(sessionId)));
+  static async open(workspaceRoot: string, sessionId: string, limits: FactLogLimits = {}): Promise<FileFactStore> {
+    const store = await FileFactStore.openPath(join(workspaceRoot, effectLogPath(sessionId)), limits);
     // Only a listing reads it (falling back to the hashed name): no reason to refuse the session.
     await recordSessionId(store.path, sessionId).catch(() => undefined);
     return store;
   }
 
   /** Opens the log at an explicit path (see {@link FileFactStore.open}). */
-  static async openPath(path: string): Promise<FileFactStore> {
+  static async openPath(path: string, limits: FactLogLimits = {}): Promise<FileFactStore> {
     await mkdirState(dirname(path));
     const lock = await acquireThreadLock(`${path}.lock`);
     let fh: FileHandle | undefined;
@@ -126,6 +136,7 @@ export class FileFactStore implements FactStore {
         lock,
         bytes,
         viewOf(fh),
+        limits,
       );
     } catch (e) {
       await fh?.close().catch(() => undefined);
@@ -138,6 +149,7 @@ export class FileFactStore implements FactStore {
   /**
    * Appends drafts with a cause (see `FactLog.append`) and makes them durable before returning.
    * Appends are serialised; a failed write leaves the store refusing appends until reopened.
+   * @throws FactLogFullError when the log would grow past its limit (nothing is appended; the store stays usable).
    */
   append(drafts: readonly FactDraft[], cause: string | null): Promise<Fact[]> {
     const run = this.queue.then(async () => {
@@ -169,15 +181,21 @@ export class FileFactStore implements FactStore {
     // Appending to a file changed by something else would keep its change: write the log back instead.
     if (await this.guard()) return;
     const facts = this.log.facts;
-    let text = '';
-    for (let i = this.written; i < facts.length; i++) text += `${encodeFact(facts[i]!)}\n`;
     const upTo = facts.length;
+    // The lines were encoded when the facts were admitted to the log.
+    const pending = this.#budget.pending();
+    let text = pending.text;
+    if (pending.facts !== upTo - this.written) {
+      text = '';
+      for (let i = this.written; i < upTo; i++) text += `${encodeFact(facts[i]!)}\n`;
+    }
     const buf = Buffer.from(text, 'utf8');
     try {
       await writeAll(this.fh, buf);
       await this.fh.sync();
       this.written = upTo;
       this.bytes += buf.length;
+      this.#budget.written();
       this.#seen = viewOf(this.fh);
     } catch (e) {
       this.broken = e;
@@ -283,6 +301,7 @@ export class FileFactStore implements FactStore {
     await old.close().catch(() => undefined);
     this.bytes = Buffer.byteLength(text, 'utf8');
     this.written = this.log.length;
+    this.#budget.written();
     this.#restores.push(restore);
     for (const listener of this.#onRestore) {
       try {

@@ -7,6 +7,7 @@ export {
   readFactLogFile,
   type ReadFactLogOptions,
 } from './log-file.js';
+export { FACT_LOG_RESERVE_BYTES, FactLogFullError, type FactLogLimits } from './log-budget.js';
 export { describeRestore, type ForeignChange, type LogRestore } from './log-guard.js';
 export { MemoryFactStore } from './memory-fact-store.js';
 export { recordedSessionId, recordSessionId, sessionIdPath } from './session-id-file.js';
