@@ -388,7 +388,7 @@ export class Session {
     return this.core.save();
   }
 
-  /** Interrupts any run, aborts running tool calls, closes the fact log and the session's private MCP servers. Idempotent. */
+  /** Interrupts the run in progress (it ends `cancelled`, `run.ended` recorded before the log closes; one not settled 5 s after the abort is recorded so by `close` itself), aborts running tool calls, closes the fact log and the session's private MCP servers. Idempotent. A run waiting at a park (an `onConfirm` approval, an `onQuestion` answer) is deliberately left parked in the log, as after a crash: its call settles `status: 'parked'` without `agent_end` or `run.ended`, and after reopening `confirmToolUse`/`answerQuestion` then `resumeRun()` continue it; `interrupt()` and await its result before `close()` to end it cancelled. */
   async close(): Promise<void> {
     try {
       await this.core.close();

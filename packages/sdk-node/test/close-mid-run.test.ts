@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedLlmClient, type ScriptedTurn } from '@a3s-code/core/testing';
 import { parseLog } from '@a3s-code/effect';
-import { describe, expect, it } from 'vitest';
-import { Agent, type ConfirmationManager, type Session } from '../src/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { Agent, type ConfirmationManager, type LlmClient, type Session } from '../src/index.js';
 import { tempRepo } from './kit.js';
 
 const types = (s: Session) => parseLog(readFileSync(s.logPath!, 'utf8')).facts.map((f) => f.type);
@@ -33,6 +33,46 @@ describe('closing a session while a run is in progress', () => {
     const again = await agent.session(dir, { sessionId: 'mid', governance: { yolo: true } });
     expect(again.state.phase).toBe('idle');
     await again.close();
+  });
+
+  it('STEER-04: a run closed while a model client that ignores request.signal streams text ends cancelled at once', async () => {
+    let stopped = false;
+    // A host's own client over an SDK without abort support: it never looks at request.signal.
+    const model: LlmClient = {
+      provider: 'custom',
+      model: 'deaf',
+      capabilities: new ScriptedLlmClient([]).capabilities,
+      async *stream() {
+        try {
+          for (let i = 0; i < 40; i++) {
+            await new Promise((r) => setTimeout(r, 50));
+            yield { type: 'text_delta', delta: `d${i} ` };
+          }
+          yield { type: 'finish', reason: 'stop' };
+        } finally {
+          stopped = true;
+        }
+      },
+    };
+    const dir = tempRepo();
+    const agent = await Agent.create({ model });
+    const s = await agent.session(dir, { sessionId: 'deaf' });
+    const started = Date.now();
+    const stream = s.stream('go');
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const ev of stream)
+        seen.push(ev.type === 'agent_end' ? `agent_end:${String(ev.payload.status)}` : ev.type);
+    })();
+    await new Promise((r) => setTimeout(r, 200));
+    await s.close();
+    await reading;
+    expect((await stream.result).status).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(seen.at(-1)).toBe('agent_end:cancelled');
+    expect(types(s)).toEqual(['run.started', 'user.message', 'run.ended']);
+    await vi.waitFor(() => expect(stopped).toBe(true), { timeout: 500 });
+    await agent.close();
   });
 
   it('PARK-11: a run closed the moment it parks for a confirmation settles parked, stays parked in the log, and continues after reopening', async () => {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedLlmClient } from '@a3s-code/core/testing';
 import { describe, expect, it } from 'vitest';
-import { Agent, InvalidTransitionError, NothingToResumeError } from '../src/index.js';
+import { Agent, InvalidTransitionError, NothingToResumeError, ResumeError } from '../src/index.js';
 import { tempRepo } from './kit.js';
 
 const texts = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `answer ${i}`, delay_ms: 20 }));
@@ -104,7 +104,7 @@ describe('the SDK used the wrong way round', () => {
     }
   });
 
-  it('resumeRun() on a fresh session is NOTHING_TO_RESUME; on a quiescent log it takes zero steps on the last run, named as in the log', async () => {
+  it('resumeRun() on a fresh session is NOTHING_TO_RESUME, a ResumeError, as an unknown run id is on an empty log and later; on a quiescent log it takes zero steps on the last run, named as in the log', async () => {
     const dir = tempRepo();
     const agent = await Agent.create({ model: new ScriptedLlmClient(texts(1)) });
     const s = await agent.session(dir, { sessionId: 'idle' });
@@ -121,6 +121,12 @@ describe('the SDK used the wrong way round', () => {
       });
       expect((fresh as Error).constructor.name).toBe('NothingToResumeError');
       await expect(s.streamResume().result).rejects.toMatchObject({ code: 'NOTHING_TO_RESUME' });
+      // One catch for every resume refusal; an unknown run id is the same error on an empty log as later.
+      expect(fresh).toBeInstanceOf(ResumeError);
+      const unknown = { code: 'NOTHING_TO_RESUME', runId: 'run-x', reason: 'unknown' };
+      const empty = await s.resumeRun('run-x').catch((e: unknown) => e);
+      expect(empty).toBeInstanceOf(NothingToResumeError);
+      expect(empty).toMatchObject({ ...unknown, message: "no loop checkpoint found for run 'run-x'" });
       const done = await s.send('one');
       expect(done.status).toBe('completed');
       const log = join(dir, '.a3s', 'effect-log', 'idle.jsonl');
@@ -128,6 +134,9 @@ describe('the SDK used the wrong way round', () => {
       const again = await s.resumeRun();
       expect(again).toMatchObject({ status: 'completed', runId: done.runId, steps: 0, text: 'answer 0' });
       expect(readFileSync(log, 'utf8')).toBe(before);
+      const later = await s.resumeRun('run-x').catch((e: unknown) => e);
+      expect(later).toBeInstanceOf(NothingToResumeError);
+      expect(later).toMatchObject(unknown);
     } finally {
       await s.close();
     }

@@ -122,12 +122,28 @@ export class SessionInitializationError extends A3sError {
 export type NothingToResumeReason = 'unknown' | 'ended' | 'no_run';
 
 /**
+ * `resumeRun` cannot continue: the base of every resume refusal, so one `catch` (or one
+ * `instanceof ResumeError`) handles them all. What is thrown today is its subclass
+ * {@link NothingToResumeError} (`NOTHING_TO_RESUME`); `RESUME_UNAVAILABLE` is this class's own code.
+ */
+export class ResumeError extends A3sError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_ResumeError`; people read `ResumeError`.
+    Object.defineProperty(this, 'name', { value: 'ResumeError' });
+  }
+  /** @param code A subclass's own code; `RESUME_UNAVAILABLE` when omitted. */
+  constructor(message: string, options: { readonly code?: string; readonly details?: Record<string, unknown> } = {}) {
+    super(options.code ?? 'RESUME_UNAVAILABLE', message, options.details ? { details: options.details } : {});
+  }
+}
+
+/**
  * A resume found nothing to resume: it named a run that is not open in the session's log (a run
  * the log does not record and no checkpoint restores, or one that already ended), or it named no
- * run on an empty log. Names the run asked for and the run that is open, if any. Nothing was
- * written and no run was started.
+ * run on an empty log. The same error whether the log is empty or not. Names the run asked for and
+ * the run that is open, if any. Nothing was written and no run was started. A `ResumeError`.
  */
-export class NothingToResumeError extends A3sError {
+export class NothingToResumeError extends ResumeError {
   static {
     // biome-ignore lint/complexity/noThisInStatic: a bundle names a class that refers to itself `_NothingToResumeError`; people read `NothingToResumeError`.
     Object.defineProperty(this, 'name', { value: 'NothingToResumeError' });
@@ -140,19 +156,23 @@ export class NothingToResumeError extends A3sError {
   readonly reason: NothingToResumeReason;
   /** How an ended run ended (`completed`, `cancelled`, `failed`, `restored from its checkpoint`), else `null`. */
   readonly ended: string | null;
-  /** `runId` `null`: no run was named, on an empty log. `ended`: how the named run ended. */
-  constructor(runId: string | null, openRunId: string | null, ended: string | null = null) {
+  /**
+   * `runId` `null`: no run was named, on an empty log. `ended`: how the named run ended.
+   * `message`: the message to use instead of the one made from the rest (the empty log's own).
+   */
+  constructor(runId: string | null, openRunId: string | null, ended: string | null = null, message?: string) {
     const open = openRunId === null ? 'no run is open in it' : `the open run is '${openRunId}'`;
     const allowed = "allowed: the open run's id, or no run id";
     const reason: NothingToResumeReason = runId === null ? 'no_run' : ended === null ? 'unknown' : 'ended';
     super(
-      'NOTHING_TO_RESUME',
-      reason === 'no_run'
-        ? "no run was named and this session's log is empty, so there is nothing to resume; allowed: the id of a run saved in the session store, or a new prompt"
-        : reason === 'unknown'
-          ? `run '${runId}' is not open in this session's log (${open}); ${allowed}`
-          : `run '${runId}' already ended (${ended}), so there is nothing of it to resume (${open}); ${allowed}, or a new prompt`,
+      message ??
+        (reason === 'no_run'
+          ? "no run was named and this session's log is empty, so there is nothing to resume; allowed: the id of a run saved in the session store, or a new prompt"
+          : reason === 'unknown'
+            ? `run '${runId}' is not open in this session's log (${open}); ${allowed}`
+            : `run '${runId}' already ended (${ended}), so there is nothing of it to resume (${open}); ${allowed}, or a new prompt`),
       {
+        code: 'NOTHING_TO_RESUME',
         details: {
           run_id: runId,
           open_run_id: openRunId,
@@ -165,6 +185,19 @@ export class NothingToResumeError extends A3sError {
     this.openRunId = openRunId;
     this.reason = reason;
     this.ended = ended;
+  }
+
+  /**
+   * The refusal of a resume on an empty log with no checkpoint to rebuild it from: `runId` named
+   * (unknown, as on a log with runs) or not (`no_run`). Without a session store nothing could
+   * restore it: `resume_run requires a session_store on this session`; with one, a named run has no
+   * checkpoint there: `no loop checkpoint found for run '<id>'`.
+   */
+  static emptyLog(runId: string | null, hasStore: boolean): NothingToResumeError {
+    if (!hasStore)
+      return new NothingToResumeError(runId, null, null, 'resume_run requires a session_store on this session');
+    if (runId === null) return new NothingToResumeError(null, null);
+    return new NothingToResumeError(runId, null, null, `no loop checkpoint found for run '${runId}'`);
   }
 
   /** The refusal of a resume that named no run, on an empty log (which a session store could fill). */

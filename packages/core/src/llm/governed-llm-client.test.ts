@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RecordingEventSink, ScriptedLlmClient } from '../testing/index.js';
 import { collectResponse } from './collect-response.js';
 import { GovernedLlmClient, type LlmGovernance } from './governed-llm-client.js';
@@ -50,6 +50,39 @@ describe('GovernedLlmClient (the LLM invoker)', () => {
     await expect(collectResponse(client.stream(req))).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(inner.requests).toHaveLength(0);
   });
+
+  it('a client that ignores the signal is not waited for: the call ends CANCELLED at once and its stream is asked to stop', async () => {
+    let stopped = false;
+    let pending: (() => void) | undefined;
+    const inner: LlmClient = {
+      provider: 'deaf',
+      model: 'm',
+      capabilities: new ScriptedLlmClient([]).capabilities,
+      async *stream() {
+        try {
+          yield { type: 'text_delta', delta: 'a' };
+          // Never settles by itself, whatever the signal says.
+          await new Promise<void>((r) => (pending = r));
+          yield { type: 'text_delta', delta: 'b' };
+        } finally {
+          stopped = true;
+        }
+      },
+    };
+    const { client, controller } = governed(inner);
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const ev of client.stream(req)) if (ev.type === 'text_delta') seen.push(ev.delta);
+    })();
+    await vi.waitFor(() => expect(pending).toBeDefined());
+    controller.abort('stop');
+    await expect(reading).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(seen).toEqual(['a']);
+    // The abandoned generator stops at its next step; nothing more reaches the reader.
+    pending!();
+    await vi.waitFor(() => expect(stopped).toBe(true));
+    expect(seen).toEqual(['a']);
+  }, 5_000);
 
   it('a rate limit asking for a longer wait than maxDelayMs is reported at once, not retried sooner', async () => {
     const inner = new ScriptedLlmClient([

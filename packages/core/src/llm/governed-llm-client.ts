@@ -2,7 +2,9 @@
  * The LLM invoker: the one boundary every provider call of a run passes — turns,
  * compaction, `generate_object` and its repair, sub-agents. It implements `LlmClient` itself, so
  * whatever takes a client can be handed the governed one. Before each call: cancellation and the
- * hard budget caps (`BUDGET_EXHAUSTED`, never an ungoverned fallback). After: usage recorded,
+ * hard budget caps (`BUDGET_EXHAUSTED`, never an ungoverned fallback). During it: a cancel ends
+ * the call at once (`CANCELLED`; a response whose `finish` came just ends) even when the client
+ * keeps streaming, since a host's own client may not watch `request.signal`. After: usage recorded,
  * `budget_threshold_hit` on a soft cap. Typed, retryable failures are retried a bounded number of
  * times, honouring `retry_after_ms`, but only while nothing of the response has been delivered;
  * each retry is announced (`model_retry`), so a caller sees why nothing arrives meanwhile.
@@ -22,6 +24,7 @@ import type {
 } from './llm-client.js';
 import type { LlmBudget } from './llm-budget.js';
 import { abortableSleep } from './abortable-sleep.js';
+import { untilAborted } from './abortable-stream.js';
 import { LlmError } from './llm-error.js';
 import { normalizeUsage } from './usage-count.js';
 
@@ -87,11 +90,21 @@ export class GovernedLlmClient implements LlmClient {
         const soft = g.budget?.startCall();
         if (soft) g.events.emit({ kind: 'budgetThresholdHit', payload: { ...soft } });
         let delivered = false;
+        let finished = false;
         try {
-          for await (const raw of iterable(this.inner.stream({ ...request, signal }, this.observer), this.provider)) {
+          // Raced against the signal: a client that does not stop on it is not waited for (a
+          // response whose `finish` came is whole, and ends there; any other is cancelled).
+          const events = untilAborted(
+            iterable(this.inner.stream({ ...request, signal }, this.observer), this.provider),
+            signal,
+            () => new CancelledError('model call', signal.reason),
+            () => finished,
+          );
+          for await (const raw of events) {
             // The inner client is untrusted: its counts are checked before they are counted.
             const ev: LlmStreamEvent = raw.type === 'usage' ? { type: 'usage', usage: normalizeUsage(raw.usage) } : raw;
             if (ev.type === 'usage') this.recordUsage(ev.usage);
+            if (ev.type === 'finish') finished = true;
             delivered = true;
             yield ev;
           }

@@ -89,7 +89,12 @@ export interface LlmRequest {
   readonly maxOutputTokens?: number;
   /** Sampling temperature, 0..2. */
   readonly temperature?: number;
-  /** Aborts the request; the stream then fails with kind `cancelled`. */
+  /**
+   * Aborts the request; the stream then fails with kind `cancelled`. A client should stop on it:
+   * the runtime does not wait for one that does not (its iterator is asked to stop with
+   * `return()`, and the call ends `CANCELLED` at once unless its `finish` came), but its request
+   * runs on until it ends.
+   */
   readonly signal?: AbortSignal;
   /**
    * Active-transport budget for the whole call (all attempts and the stream), in ms, `>= 1`.

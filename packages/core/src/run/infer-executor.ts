@@ -14,6 +14,7 @@ import {
   type ToolCall,
 } from '@a3s-code/effect';
 import type { LlmResponse, LlmToolCall } from '../llm/llm-client.js';
+import { CancelledError } from '../errors/tool-errors.js';
 import { loadAttachmentBytes } from '../attachments/attachment-content.js';
 import { ResponseAccumulator } from '../llm/collect-response.js';
 import { ASK_USER_TOOL, askUserInput, NO_ASK_PORT_MESSAGE } from './ask-user.js';
@@ -67,11 +68,16 @@ export async function runInfer(
   enterTurn(env.invocation, turnNo);
   env.events.emit({ kind: 'turnStart', payload: { turn: turnNo } });
   const acc = new ResponseAccumulator(env.llm.provider);
+  let finished = false;
   for await (const ev of env.llm.stream(request)) {
     acc.add(ev);
+    if (ev.type === 'finish') finished = true;
     if (ev.type === 'text_delta') env.events.emit({ kind: 'textDelta', payload: { delta: ev.delta } });
     else if (ev.type === 'reasoning_delta') env.events.emit({ kind: 'reasoningDelta', payload: { delta: ev.delta } });
   }
+  // A stream a cancel cut short (a client that stopped without failing) is no decision; a whole
+  // response is recorded, and the run then ends cancelled at its next step.
+  if (env.signal.aborted && !finished) throw new CancelledError('model call', env.signal.reason);
   const response = acc.result();
   const usage = { input_tokens: response.usage.inputTokens, output_tokens: response.usage.outputTokens };
   env.stats.inputTokens += usage.input_tokens;

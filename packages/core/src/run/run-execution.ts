@@ -5,6 +5,7 @@
 import { A3sError, drafts, sync } from '@a3s-code/effect';
 import { createToolCallBudget } from '../invoker/governance.js';
 import { NothingToResumeError } from '../errors/session-errors.js';
+import { CancelledError } from '../errors/tool-errors.js';
 import type { GateDecision } from '../gate/completion-gate.js';
 import { CompletionIncompleteError, continuationText } from '../gate/session-gate.js';
 import { describeReport } from '../gate/verification-report.js';
@@ -35,8 +36,9 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
   // A resume that names no run continues the log's open run; on a quiescent log it is the last
   // run, which takes zero steps. An empty log with a store to restore from needs a run named.
   const resumeId = options.request.kind === 'resume' ? (options.request.runId ?? folded.run_id) : null;
-  if (options.request.kind === 'resume' && resumeId === null && options.store.log.length === 0 && config.sessionStore)
-    throw NothingToResumeError.noneNamed();
+  const emptyLog = options.store.log.length === 0;
+  if (options.request.kind === 'resume' && resumeId === null && emptyLog)
+    throw NothingToResumeError.emptyLog(null, config.sessionStore !== undefined);
   // A quiescent log whose last run did not complete (it was cancelled, or failed) has nothing to
   // continue, as when that run is named: its zero steps are no completed run with an older answer.
   if (
@@ -66,9 +68,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
       : undefined;
   const checkpoint = loading === undefined ? undefined : await loading;
   // A named run that the log does not have open, and that no checkpoint restores, is refused
-  // before anything starts: unknown to the log, or already ended.
+  // before anything starts: unknown to the log, or already ended; on an empty log, the same
+  // refusal in the words it has there.
   const requested = options.request.kind === 'resume' ? options.request.runId : undefined;
-  if (requested !== undefined && checkpoint === undefined && options.store.log.length > 0) {
+  if (requested !== undefined && checkpoint === undefined) {
+    if (emptyLog) throw NothingToResumeError.emptyLog(requested, config.sessionStore !== undefined);
     const open = folded.status === 'running' ? folded.run_id : null;
     if (requested !== open) throw NothingToResumeError.inLog(options.store.log, requested, open);
   }
@@ -118,6 +122,9 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
       run,
       options.request.kind === 'resume' && !idle ? dueCall(options) : undefined,
     );
+    // A cancel that came after the last step (a whole response recorded, the gate or a stop hook
+    // deciding) still wins: the run is not completed.
+    if (driven.status === 'completed' && env.signal.aborted) throw new CancelledError('run', env.signal.reason);
     if (driven.status === 'completed') await end(options, run, 'completed', { completion: driven.completion });
     const undelivered = closeInbox(run);
     const result: RunResult =

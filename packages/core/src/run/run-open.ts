@@ -5,7 +5,7 @@
 import { drafts, sync } from '@a3s-code/effect';
 import { runPromptHooks } from '../hooks/session-hooks.js';
 import { historyTurns, missingTurns } from './checkpoint-history.js';
-import { ResumeError } from './resume-error.js';
+import { NothingToResumeError } from '../errors/session-errors.js';
 import { historyFacts, openingFacts, type LiveRun } from './run-setup.js';
 import type { CapabilityScope } from '../catalog/capability-scope.js';
 import type { HistoryTurn, RunCheckpoint } from './run-checkpoint.js';
@@ -106,8 +106,8 @@ export async function openResume(
   const log = options.store.log;
   const checkpoints = options.config.sessionStore;
   if (log.length === 0) {
-    if (!checkpoints) throw new ResumeError('resume_run requires a session_store on this session');
-    if (!checkpoint) throw new ResumeError(`no loop checkpoint found for run '${runId}'`);
+    // `executeRun` refused this before the run started; checked again, as this writes history.
+    if (!checkpoints || !checkpoint) throw NothingToResumeError.emptyLog(requested ?? null, checkpoints !== undefined);
     await presentArtifacts(run, checkpoint.messages);
     await options.store.append(historyFacts(checkpoint.messages), null);
     return;

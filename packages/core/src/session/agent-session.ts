@@ -146,7 +146,7 @@ export class AgentSession {
     return this.#streamed('stream', promptRequest(prompt, o), o, o.signal);
   }
 
-  /** Continues the log from its folded phase (a missing tool result runs once; a quiescent log takes zero steps). Refused before admission: drifted capabilities (`CAPABILITY_DRIFT`) unless `rebind`; a `runId` not open in the log (`NOTHING_TO_RESUME`). */
+  /** Continues the log from its folded phase (a missing tool result runs once; a quiescent log takes zero steps). Refused before admission: drifted capabilities (`CAPABILITY_DRIFT`) unless `rebind`; a `runId` not open in the log, or no run to resume on an empty log with no checkpoint to rebuild it (`NothingToResumeError`, `NOTHING_TO_RESUME`, a `ResumeError`, the same whether the log is empty or not). */
   async resumeRun(runId?: string, options?: ResumeRunOptions): Promise<RunResult> {
     const id = checkRunIdArg('resumeRun', runId);
     const o = checkCallOptions('resumeRun', options);
@@ -375,8 +375,8 @@ export class AgentSession {
   }
 
   /**
-   * Interrupts any run (it records `run.ended`, cancelled, before the store closes), aborts every
-   * tool call, ends the processes commands left running in the workspace (`WorkspaceExec.close`), closes the store. Idempotent: every call resolves once it is all closed.
+   * Interrupts the run in progress (it records `run.ended`, cancelled, before the store closes; a run not settled 5 s after the abort, as when something it awaits ignores it, is recorded so by `close` itself and settles `cancelled` when it goes on), aborts every tool call, ends the processes commands left running in the workspace (`WorkspaceExec.close`), closes the store. Idempotent: every call resolves once it is all closed.
+   * A run waiting at a park (an approval, a question) deliberately stays parked in the log, as after a crash: its call settles `status: 'parked'` without `agent_end` or `run.ended`; after reopening, `confirmToolUse`/`answerQuestion` then `resumeRun` continue it (`interrupt` it and await its result before closing to end it cancelled).
    */
   close(): Promise<void> {
     this.#closing ??= this.#closeOnce();

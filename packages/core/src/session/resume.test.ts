@@ -4,6 +4,7 @@ import { drafts, effectLogPath, encodeFact, FactLog } from '@a3s-code/effect';
 import { describe, expect, it } from 'vitest';
 import { open, workspace, closeAfterEach } from '../../test/session-kit.js';
 import { NothingToResumeError } from '../errors/index.js';
+import { ResumeError } from '../run/index.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import type { SessionStore } from './session-store.js';
 
@@ -137,6 +138,34 @@ describe('resumeRun', () => {
   it('RES-08: an empty log with a store but no checkpoint names the run', async () => {
     const { session } = await track(open([], { sessionStore: new MemorySessionStore() }));
     await expect(session.resumeRun('run-9')).rejects.toThrow("no loop checkpoint found for run 'run-9'");
+  });
+
+  it('RES-07/RES-08: an unknown run id is the same error on an empty log as on one with runs, a ResumeError; nothing is announced', async () => {
+    const unknown = { code: 'NOTHING_TO_RESUME', runId: 'run-9', openRunId: null, reason: 'unknown' };
+    const none = { code: 'NOTHING_TO_RESUME', runId: null, openRunId: null, reason: 'no_run' };
+    for (const options of [{}, { sessionStore: new MemorySessionStore() }]) {
+      const { session } = await track(open([{ text: 'done' }], options));
+      for (const [id, expected] of [
+        ['run-9', unknown],
+        [undefined, none],
+      ] as const) {
+        const e = await session.resumeRun(id).catch((x: unknown) => x);
+        expect(e).toBeInstanceOf(NothingToResumeError);
+        expect(e).toBeInstanceOf(ResumeError);
+        expect(e).toMatchObject({ ...expected, details: { run_id: expected.runId, reason: expected.reason } });
+        // Refused before the run starts: its stream carries no event.
+        const seen: string[] = [];
+        const stream = session.streamResume(id);
+        const streamed = (async () => {
+          for await (const ev of stream) seen.push(ev.type);
+        })();
+        await expect(streamed).rejects.toMatchObject(expected);
+        expect(seen).toEqual([]);
+      }
+      expect(session.store.log.length).toBe(0);
+      await session.send('hello');
+      await expect(session.resumeRun('run-9')).rejects.toMatchObject(unknown);
+    }
   });
 
   it('RES-02/RES-03: a checkpoint rebuilds the log as history only; the next step comes from the fold (nothing is re-sent)', async () => {

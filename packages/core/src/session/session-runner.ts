@@ -12,9 +12,9 @@ import type { ToolInvoker } from '../invoker/tool-invoker.js';
 import type { LlmBudget } from '../llm/llm-budget.js';
 import { executeRun, type RunRequest } from '../run/run-execution.js';
 import { checkAnswerFor } from '../run/ask-answer.js';
-import { answerPayload, type QuestionAnswer, type RunResult } from '../run/run-result.js';
+import { answerPayload, parkedAt, type QuestionAnswer, type RunResult } from '../run/run-result.js';
 import { checkAnswerArg, checkApprovedArg, checkParkIdArg, checkReasonArg } from './call-options.js';
-import type { LiveRun } from '../run/run-setup.js';
+import { endingFact, type LiveRun } from '../run/run-setup.js';
 import type { FactStore } from '../store/fact-store.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import type { TraceRecorder } from './trace-recorder.js';
@@ -128,14 +128,28 @@ export class SessionRunner {
 
   /**
    * Waits until the run in progress (if any) has settled, or `ms` pass: `close` aborts it first,
-   * so it records its end (`run.ended`, cancelled) before the store closes.
+   * so it records its end (`run.ended`, cancelled) before the store closes. A run still going
+   * after `ms` (something it awaits ignores the abort: a host hook, a host's session store) is
+   * recorded ended, cancelled, here, so the log the store closes on holds no open run; when it
+   * goes on later it finds itself ended and settles `cancelled`. A run waiting at a park
+   * (an approval, a question) stays parked, as a close at a park leaves it.
    */
   async settled(ms: number): Promise<void> {
     const running = this.#running;
     if (running === null) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    const done = await Promise.race([
+      running.then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+    ]);
     clearTimeout(timer);
+    const live = this.#live;
+    if (done || live === null) return;
+    const { view } = this.#parts.state();
+    if (view.run.status !== 'running' || view.run.run_id !== live.env.runId) return;
+    if (parkedAt(view.pending_confirmation, view.pending_question) !== undefined) return;
+    // The run may record its own end meanwhile: the same key, so one of the two is refused.
+    await this.#parts.store.append([endingFact(live, 'cancelled')], null).catch(() => undefined);
   }
 
   /** Executes one run of the session (the caller holds the lease). */

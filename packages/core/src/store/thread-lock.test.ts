@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLog } from '@a3s-code/effect';
@@ -86,5 +86,52 @@ describe('thread lock', () => {
     const lock = await acquireThreadLock(path);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ pid: process.pid });
     await lock.release();
+  });
+
+  it('a lock held on another host names the lock file, the pid and host, and the way out; it is never taken over', async () => {
+    const path = join(tmp(), 'log.jsonl');
+    const lock = `${path}.lock`;
+    // A container restarted under a new host name on the same mounted workspace: its old lock.
+    const held = JSON.stringify({ pid: 4242, host: 'old-container-3f2a', since: Date.UTC(2024, 0, 2, 3, 4, 5) });
+    writeFileSync(lock, held);
+    const e = await FileFactStore.openPath(path).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(FactLogLockedError);
+    const message = (e as Error).message;
+    expect(message).toContain(
+      `by process 4242 on old-container-3f2a (lock file '${lock}' since 2024-01-02T03:04:05.000Z)`,
+    );
+    expect(message).toContain(`if process 4242 on old-container-3f2a is gone`);
+    expect(message).toContain(`remove '${lock}' and open the session again`);
+    expect(e).toMatchObject({
+      code: 'FACT_LOG_LOCKED',
+      details: { path: lock, log: path, pid: 4242, host: 'old-container-3f2a', foreign_host: true },
+    });
+    expect(readFileSync(lock, 'utf8')).toBe(held);
+    // The way out the message names: the lock file removed, the log opens.
+    rmSync(lock);
+    const store = await FileFactStore.openPath(path);
+    await store.close();
+  });
+
+  it('a lock whose time is no date is still reported, without the time', async () => {
+    const path = join(tmp(), 'log.jsonl');
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: 4242, host: 'elsewhere', since: 1e20 }));
+    const e = await FileFactStore.openPath(path).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'FACT_LOG_LOCKED', details: { since: null, foreign_host: true } });
+    expect((e as Error).message).toContain(`process 4242 on elsewhere (lock file '${path}.lock'), a host other`);
+  });
+
+  it('a lock held by a live process on this host names the lock file and says what to check', async () => {
+    const path = join(tmp(), 'log.jsonl');
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'ignore' });
+    try {
+      writeFileSync(`${path}.lock`, JSON.stringify({ pid: child.pid, host: hostname(), since: Date.now() }));
+      const e = await FileFactStore.openPath(path).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: 'FACT_LOG_LOCKED', details: { pid: child.pid, foreign_host: false } });
+      expect((e as Error).message).toContain(`lock file '${path}.lock'`);
+      expect((e as Error).message).toContain(`if process ${child.pid} is no a3s session`);
+    } finally {
+      child.kill();
+    }
   });
 });

@@ -18,19 +18,37 @@ import { processAlive } from '../invoker/process-alive.js';
 const LOCK_SUFFIX = '.lock';
 
 /**
- * Another live process holds the thread's write lock. `path` is the lock file (`<log>.lock`); the
- * message names the log it guards, the file a person knows (`details.path` keeps the lock's path).
+ * Another process holds the thread's write lock. `path` is the lock file (`<log>.lock`); the
+ * message names the log it guards, the lock file, the process and host that hold it, and the way
+ * out. A holder on another host (a container restarted under a new host name on the same mounted
+ * workspace) cannot be checked from here, so its lock is never taken over: once that process is
+ * known to be gone, removing the lock file frees the log. `details` keep `path`, `log`, `pid`,
+ * `host`, `since` (epoch ms, `null` when the lock has none) and `foreign_host`.
  */
 export class FactLogLockedError extends A3sError {
   constructor(path: string, owner: LockOwner) {
     const log = path.endsWith(LOCK_SUFFIX) ? path.slice(0, -LOCK_SUFFIX.length) : path;
+    const foreign = owner.host !== hostname();
+    const held = `fact log '${log}' is open for writing by process ${owner.pid} on ${owner.host}`;
+    // The lock file is read as found: a time that is no date is left out.
+    const since = Number.isFinite(new Date(owner.since).getTime()) && owner.since > 0 ? owner.since : null;
+    const taken = since === null ? '' : ` since ${new Date(since).toISOString()}`;
     super(
       'FACT_LOG_LOCKED',
-      owner.pid === process.pid && owner.host === hostname()
+      !foreign && owner.pid === process.pid
         ? `fact log '${log}' is open for writing by this process (process ${owner.pid} on ${owner.host}): another session of it has this sessionId open; close that session first, or open this one with another sessionId`
-        : `fact log '${log}' is open for writing by process ${owner.pid} on ${owner.host}; close that session first`,
+        : foreign
+          ? `${held} (lock file '${path}'${taken}), a host other than this one (${hostname()}), so whether that process still runs cannot be checked here and the lock is not taken over; close that session first, or, if process ${owner.pid} on ${owner.host} is gone (e.g. a container restarted under a new host name), remove '${path}' and open the session again`
+          : `${held} (lock file '${path}'${taken}); close that session first (once that process has exited the lock is taken over by itself), or, if process ${owner.pid} is no a3s session (the holder died and its pid was reused), remove '${path}' and open the session again`,
       {
-        details: { path, log, pid: owner.pid, host: owner.host },
+        details: {
+          path,
+          log,
+          pid: owner.pid,
+          host: owner.host,
+          since,
+          foreign_host: foreign,
+        },
       },
     );
   }
