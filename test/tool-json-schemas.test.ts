@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { schemaCostProblem } from '../packages/core/src/tools/schema-cost.js';
 import { toolSchemaSets, zodSchemas } from '../scripts/tool-json-schemas.js';
 
 // The built-in tools carry JSON Schemas generated ahead from their zod schemas (so that a session
@@ -22,6 +23,14 @@ describe('the generated JSON Schemas of the built-in tools', () => {
         expect(own?.get, `${set.pkg}: ${tool.name} has a precomputed schema`).toBeUndefined();
         expect(JSON.stringify(own?.value)).toBe(JSON.stringify(committed[tool.name]));
       }
+    },
+  );
+
+  it.each(toolSchemaSets().map((set) => [set.pkg, set] as const))(
+    '%s: every tool schema is within the cost bound that untrusted schemas are held to',
+    (_pkg, set) => {
+      for (const tool of set.tools)
+        expect(schemaCostProblem(tool.inputSchema), `${set.pkg}: ${tool.name}`).toBeUndefined();
     },
   );
 });

@@ -1,9 +1,11 @@
 /**
  * Checks the tools a server lists before they reach a surface. A server is untrusted: a tool whose
  * name a surface cannot hold, a second tool of the same name, a description or input schema too
- * large to send to a model on every turn, or an input schema that is not JSON Schema is left out,
- * and the reason is reported (naming the server and the tool) instead of failing the server.
+ * large to send to a model on every turn, an input schema that is not JSON Schema, or one whose
+ * validation could run away (branches that multiply: `schemaCostProblem`) is left out, and the
+ * reason is reported (naming the server and the tool) instead of failing the server.
  */
+import { schemaCostProblem } from '@a3s-code/core';
 import type { Tool as McpToolSpec } from '@modelcontextprotocol/sdk/types.js';
 
 /** What a tool name may be (the MCP specification's recommendation): 1..128 of `[A-Za-z0-9_.-]`. */
@@ -75,8 +77,9 @@ function specProblem(spec: McpToolSpec, seen: ReadonlySet<string>): string | und
   if (bytes > MAX_INPUT_SCHEMA_BYTES)
     return `its inputSchema is ${bytes} bytes of JSON; the most is ${MAX_INPUT_SCHEMA_BYTES}`;
   const bad = schemaProblem(spec.inputSchema, spec.inputSchema, 'inputSchema', 0);
-  if (bad === undefined) return undefined;
-  return bad.length > MAX_REASON_CHARS ? `its …${bad.slice(-MAX_REASON_CHARS)}` : `its ${bad}`;
+  if (bad !== undefined) return bad.length > MAX_REASON_CHARS ? `its …${bad.slice(-MAX_REASON_CHARS)}` : `its ${bad}`;
+  const costly = schemaCostProblem(spec.inputSchema);
+  return costly === undefined ? undefined : `its inputSchema ${costly}`;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -48,6 +48,8 @@ describe('third-party server: @modelcontextprotocol/server-filesystem', () => {
       state: 'connected',
       transport: 'stdio',
     });
+    // Every tool it lists passes the listing checks (its schemas are within the cost bound too).
+    expect(session.status()[0]!.rejectedTools ?? []).toEqual([]);
   });
 
   it('reads, writes and lists end to end through the bridged tools', async () => {

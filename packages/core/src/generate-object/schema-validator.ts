@@ -33,8 +33,12 @@ export class InvalidSchemaError extends A3sError {
 
 const MAX_CACHED = 256;
 let shared: Ajv2020 | undefined;
-/** The shared instance, built (and ajv loaded) on the first compile. */
-const ajv = (): Ajv2020 => (shared ??= newAjv2020({ strict: false, allErrors: true, validateFormats: true }));
+/**
+ * The shared instance, built (and ajv loaded) on the first compile. `inlineRefs: false`: a `$ref`
+ * is a call, never a copy of its target, so compiling takes time in proportion to the schema.
+ */
+const ajv = (): Ajv2020 =>
+  (shared ??= newAjv2020({ strict: false, allErrors: true, validateFormats: true, inlineRefs: false }));
 const cache = new Map<string, { schema: object; fn: ValidateFunction }>();
 
 /** Canonical JSON text: object keys sorted, so equal schemas share one compiled validator. */
@@ -50,7 +54,8 @@ export function canonicalJson(value: unknown): string {
 /**
  * Compiles (or reuses) the validator of `schema`. Each validation is stopped after
  * {@link VALIDATION_TIME_LIMIT_MS} (a backtracking `pattern`) and fails with {@link InvalidSchemaError}.
- * @throws InvalidSchemaError for a schema ajv refuses, one nested too deep, or `$ref`s that loop on the same value.
+ * @throws InvalidSchemaError for a schema ajv refuses, one nested too deep, `$ref`s that loop on the same value,
+ *   or one too costly to check (`schemaCostProblem`).
  */
 export function compileSchema(schema: JsonSchema): SchemaValidator {
   const problem = schemaShapeProblem(schema);

@@ -3,7 +3,10 @@
  * with ajv before anything else. Validators are compiled once per tool object and shared by every
  * session of the process (the pack tools are the same objects in each; compiling a tool's schema
  * anew in every session cost a millisecond or two per tool). Arguments a plain schema surely
- * accepts are passed without ajv (a process whose calls all pass never loads it).
+ * accepts are passed without ajv (a process whose calls all pass never loads it). A schema whose
+ * validation could run away (branches that multiply, see `schemaCostProblem`) is refused before
+ * it is compiled, and each validation is stopped after a time bound, so no schema or argument
+ * can hold the process.
  */
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { InvalidToolArgsError, ToolDefinitionError, type ToolArgIssue } from '../errors/tool-errors.js';
@@ -12,6 +15,8 @@ import { newAjv2020 } from './ajv-loader.js';
 import { surelyValidArgs } from '../tools/plain-args.js';
 import { jsonArgsCopy, nonJsonArg } from './json-args.js';
 import { malformedArgsOf } from '../llm/tool-args-text.js';
+import { schemaCostProblem } from '../tools/schema-cost.js';
+import { runBounded, VALIDATION_TIME_LIMIT_MS, ValidationTimeout } from '../generate-object/schema-guard.js';
 
 function pointerToPath(pointer: string): string {
   let out = 'args';
@@ -74,36 +79,45 @@ function malformedArgs(tool: Tool, args: unknown): InvalidToolArgsError | undefi
 }
 
 /**
- * The compiled validator of each tool object, whichever invoker compiled it: the options are the
- * same for all, and a validator is self-contained once compiled (its errors are read right after
- * each call, on the one thread).
+ * The compiled validator of each tool object (or why its schema is too costly to run), whichever invoker
+ * compiled it: the options are the same for all, and a validator is self-contained once compiled
+ * (its errors are read right after each call, on the one thread).
  */
-const compiled = new WeakMap<Tool, ValidateFunction>();
+const compiled = new WeakMap<Tool, ValidateFunction | ToolDefinitionError>();
 
 /** Compiles validators (with an ajv of its own, so schemas with an `$id` never meet another invoker's) and checks args. */
 export class ArgValidator {
   #ajv: Ajv2020 | undefined;
 
-  /** The compiled validator of `tool`, compiling it on first use. */
+  /**
+   * The compiled validator of `tool`, compiling it on first use.
+   * @throws ToolDefinitionError when the schema does not compile, or its validation could run away.
+   */
   validatorOf(tool: Tool): ValidateFunction {
     let fn = compiled.get(tool);
     if (fn === undefined) {
       // Draft-07 schemas from MCP servers validate the same for the keywords tools use; the
       // `$schema` marker would make Ajv2020 refuse them, so compile without it.
       const { $schema: _ignored, ...schema } = tool.inputSchema;
-      try {
-        // ajv is loaded and set up on the first compile.
-        this.#ajv ??= newAjv2020({ allErrors: true, strict: false, validateSchema: false });
-        fn = this.#ajv.compile(schema);
-      } catch (cause) {
-        throw new ToolDefinitionError(
-          `tool '${tool.name}'`,
-          'inputSchema',
-          `does not compile: ${cause instanceof Error ? cause.message : String(cause)}`,
-        );
-      }
+      const costly = schemaCostProblem(schema);
+      if (costly !== undefined) fn = new ToolDefinitionError(`tool '${tool.name}'`, 'inputSchema', `it ${costly}`);
+      else
+        try {
+          // ajv is loaded and set up on the first compile. `inlineRefs: false`: a `$ref` is a
+          // call, never a copy of its target (a large target referred to from a thousand places
+          // would be compiled a thousand times, minutes of work from a 64 KiB schema).
+          this.#ajv ??= newAjv2020({ allErrors: true, strict: false, validateSchema: false, inlineRefs: false });
+          fn = this.#ajv.compile(schema);
+        } catch (cause) {
+          throw new ToolDefinitionError(
+            `tool '${tool.name}'`,
+            'inputSchema',
+            `does not compile: ${cause instanceof Error ? cause.message : String(cause)}`,
+          );
+        }
       compiled.set(tool, fn);
     }
+    if (fn instanceof ToolDefinitionError) throw fn;
     return fn;
   }
 
@@ -148,7 +162,19 @@ export class ArgValidator {
       if (e instanceof ToolDefinitionError) return e;
       throw e;
     }
-    if (fn(args)) return limitsOf(tool, args);
+    let valid: boolean;
+    try {
+      valid = runBounded(() => fn(args) === true);
+    } catch (e) {
+      if (!(e instanceof ValidationTimeout)) throw e;
+      return new InvalidToolArgsError(tool.name, [
+        {
+          field: 'args',
+          message: `took longer than ${VALIDATION_TIME_LIMIT_MS} ms to check against the tool's input schema and were refused; send smaller arguments`,
+        },
+      ]);
+    }
+    if (valid) return limitsOf(tool, args);
     const issues = (fn.errors ?? []).map(describe);
     return new InvalidToolArgsError(tool.name, issues.length > 0 ? issues : [{ field: 'args', message: 'invalid' }]);
   }

@@ -20,4 +20,5 @@ export type {
 export type { ToolPackSettings, WebSetting, WebSettings } from './pack-settings.js';
 export type { ToolMiddleware, ToolMiddlewareNext } from './tool-middleware.js';
 export { TOOL_NAME_RE, assertValidTool } from './validate-tool.js';
+export { MAX_CHECKS_PER_VALUE, schemaCostProblem } from './schema-cost.js';
 export { LIVE_OUTPUT_LIMITS, LiveOutput, type LiveOutputStream } from './live-output.js';
