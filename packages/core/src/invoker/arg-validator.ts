@@ -15,7 +15,7 @@ import { newAjv2020 } from './ajv-loader.js';
 import { surelyValidArgs } from '../tools/plain-args.js';
 import { jsonArgsCopy, nonJsonArg } from './json-args.js';
 import { malformedArgsOf } from '../llm/tool-args-text.js';
-import { schemaCostProblem } from '../tools/schema-cost.js';
+import { MAX_CHECKS_PER_VALUE, schemaCost } from '../tools/schema-cost.js';
 import { runBounded, VALIDATION_TIME_LIMIT_MS, ValidationTimeout } from '../generate-object/schema-guard.js';
 
 function pointerToPath(pointer: string): string {
@@ -84,6 +84,29 @@ function malformedArgs(tool: Tool, args: unknown): InvalidToolArgsError | undefi
  * (its errors are read right after each call, on the one thread).
  */
 const compiled = new WeakMap<Tool, ValidateFunction | ToolDefinitionError>();
+/** Per compiled tool, the most subschemas one value of its arguments is checked against. */
+const perValueChecks = new WeakMap<Tool, number>();
+
+/**
+ * Checks a validation may make on the host thread as it is (at a few microseconds each, tens of
+ * milliseconds at worst); arguments whose values times the schema's checks per value could make
+ * more are checked under the time bound, which costs a watchdog thread per call.
+ */
+const DIRECT_CHECKS = 5_000;
+
+/** The number of values (objects, arrays and scalars) in `value`, counted up to `limit`. */
+function valuesUpTo(value: unknown, limit: number): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && count <= limit) {
+    const v = stack.pop();
+    count++;
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) for (const item of v) stack.push(item);
+    else for (const key in v) stack.push((v as Record<string, unknown>)[key]);
+  }
+  return count;
+}
 
 /** Compiles validators (with an ajv of its own, so schemas with an `$id` never meet another invoker's) and checks args. */
 export class ArgValidator {
@@ -99,8 +122,10 @@ export class ArgValidator {
       // Draft-07 schemas from MCP servers validate the same for the keywords tools use; the
       // `$schema` marker would make Ajv2020 refuse them, so compile without it.
       const { $schema: _ignored, ...schema } = tool.inputSchema;
-      const costly = schemaCostProblem(schema);
-      if (costly !== undefined) fn = new ToolDefinitionError(`tool '${tool.name}'`, 'inputSchema', `it ${costly}`);
+      const cost = schemaCost(schema);
+      perValueChecks.set(tool, cost.perValue);
+      if (cost.problem !== undefined)
+        fn = new ToolDefinitionError(`tool '${tool.name}'`, 'inputSchema', `it ${cost.problem}`);
       else
         try {
           // ajv is loaded and set up on the first compile. `inlineRefs: false`: a `$ref` is a
@@ -164,7 +189,9 @@ export class ArgValidator {
     }
     let valid: boolean;
     try {
-      valid = runBounded(() => fn(args) === true);
+      const perValue = perValueChecks.get(tool) ?? MAX_CHECKS_PER_VALUE;
+      const direct = valuesUpTo(args, Math.floor(DIRECT_CHECKS / perValue)) * perValue <= DIRECT_CHECKS;
+      valid = direct ? fn(args) === true : runBounded(() => fn(args) === true);
     } catch (e) {
       if (!(e instanceof ValidationTimeout)) throw e;
       return new InvalidToolArgsError(tool.name, [

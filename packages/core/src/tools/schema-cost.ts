@@ -107,6 +107,26 @@ const add = (entry: Entry, node: number, count: number): void => {
  * schema, `$dynamicRef`/`$recursiveRef`, and an `$id` below the root.
  */
 export function schemaCostProblem(schema: unknown): string | undefined {
+  return schemaCost(schema).problem;
+}
+
+/** What {@link schemaCost} found: why the schema is refused, or the most checks one value meets. */
+export interface SchemaCost {
+  readonly problem?: string;
+  /** The most subschemas any one value is checked against (when there is no problem). */
+  readonly perValue: number;
+}
+
+/** {@link schemaCostProblem}, and when there is no problem, the most checks one value meets. */
+export function schemaCost(schema: unknown): SchemaCost {
+  let perValue = 1;
+  const problem = costProblem(schema, (total) => {
+    if (total > perValue) perValue = total;
+  });
+  return problem === undefined ? { perValue } : { problem, perValue };
+}
+
+function costProblem(schema: unknown, seenTotal: (total: number) => void): string | undefined {
   const g = schemaGraph(schema);
   if (typeof g === 'string') return g;
   if (g.nodes.length === 0) return undefined; // a boolean schema
@@ -138,6 +158,7 @@ export function schemaCostProblem(schema: unknown): string | undefined {
       work += g.inPlace[node]!.length;
       for (const to of g.inPlace[node]!) add(counts, to, c);
     }
+    seenTotal(total);
     if (total > MAX_CHECKS_PER_VALUE)
       return `is too costly to check: ${describePath(path)} would be checked against ${total >= Number.MAX_SAFE_INTEGER ? 'more than 2^53' : total} subschemas, and at most ${MAX_CHECKS_PER_VALUE} are allowed per value; anyOf/oneOf/allOf branches and $refs that reach one subschema by several routes multiply, and so does each level of a recursion that applies a subschema to the same child more than once`;
     // Values met by the same subschemas with children, as often, have the same children: follow them once.
