@@ -105,4 +105,17 @@ describe('language servers on PATH', () => {
     );
     expect(readFileSync(join(h.dir, 'src/main.rs'), 'utf8')).toBe('fn main() { let y = 2; }\n');
   }, 30_000);
+
+  it('DIAG-02: a write the server never reports on says its diagnostics are incomplete, never reads as clean', async () => {
+    standIn('answering-lsp-server.mjs');
+    h = lspHarness('lsp-rs');
+    // Opened first, so the write waits the ordinary few seconds, not a cold start's.
+    await h.ask({ operation: 'hover', file: 'src/main.rs', line: 5, symbol: 'greet' });
+    const w = await h.write('src/main.rs', 'fn main() { let y: u8 = "s"; }\n');
+    expect(w.exitCode).toBe(0);
+    expect(w.output).toMatch(
+      /^Wrote src\/main\.rs\n\nDiagnostics incomplete for src\/main\.rs: the language server had not finished reporting/,
+    );
+    expect((w.metadata as { diagnostics: { unsettled?: string[] } }).diagnostics.unsettled).toEqual(['src/main.rs']);
+  }, 30_000);
 });

@@ -148,7 +148,16 @@ export const evalTool = defineTool({
       if (!(error instanceof EvalToolError)) throw error;
       const denied = await ctx.workspace.settleHeldWrites?.().catch(() => undefined);
       const failed = failure(error);
-      return denied === undefined ? failed : { ...failed, output: `${failed.output}\n${describeDeniedWrites(denied)}` };
+      // A cell whose interpreter died (memory, a timeout, an exit) may still have changed files
+      // before it did: what it changed is told as for any cell, so a cell that changed nothing
+      // is not counted as a change.
+      const after =
+        before === undefined ? undefined : await snapshotWorkspace(ctx.workspace, ctx.signal).catch(() => undefined);
+      const changed = before !== undefined && after !== undefined ? changedFiles(before, after) : null;
+      const metadata = { ...(failed.metadata ?? {}), changed_files: changed };
+      return denied === undefined
+        ? { ...failed, metadata }
+        : { ...failed, output: `${failed.output}\n${describeDeniedWrites(denied)}`, metadata };
     } finally {
       live.close();
     }

@@ -148,10 +148,17 @@ async function withDiagnostics(result: ToolResult, ctx: ToolContext, snapshot: W
     }
   }
   if (found.length === 0 && failed.length === 0) return result;
-  const notChecked = failed.map((f) => `Diagnostics not checked for ${f.path}: ${f.why} (lsp status tells more).`);
+  const unsettled = found.filter((r) => !r.settled).map((r) => r.path);
+  const notChecked = [
+    ...failed.map((f) => `Diagnostics not checked for ${f.path}: ${f.why} (lsp status tells more).`),
+    // A server that stays silent is not a clean write: the model reads only this text.
+    ...unsettled.map(
+      (path) =>
+        `Diagnostics incomplete for ${path}: the language server had not finished reporting when the wait ended, so problems this write introduced may be missing (lsp with operation 'diagnostics' checks it again).`,
+    ),
+  ];
   const fresh = found.flatMap((r) => r.fresh.map((d) => ({ path: r.path, d })));
   const records = found.flatMap((r) => diagnosticRecords(r.path, r.fresh));
-  const unsettled = found.filter((r) => !r.settled).map((r) => r.path);
   const withheld = [...new Set(found.flatMap((r) => (r.withheld === undefined ? [] : [r.withheld])))];
   const meta = {
     checked: found.map((r) => r.path),

@@ -1,7 +1,7 @@
 /**
  * A workspace on a real folder for this package's tests (the package may not depend on
  * `@a3s-code/tools-workspace`): `fs.read`, `fs.write`, `fs.list` and a `glob` that walks the
- * folder, skipping `.git` and `node_modules`, and matching `*.{ext,...}` name patterns only.
+ * folder, skipping `.git` and `node_modules`, and matching `**` or `*.{ext,...}` name patterns only.
  */
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -19,6 +19,7 @@ async function* walk(root: string, rel: string): AsyncGenerator<string> {
 }
 
 function nameMatcher(pattern: string): (name: string) => boolean {
+  if (pattern === '**') return () => true;
   const m = /^\*\.\{(.+)\}$/.exec(pattern) ?? /^\*\.(.+)$/.exec(pattern);
   if (!m) throw new Error(`test workspace: unsupported glob ${pattern}`);
   const exts = m[1]!.split(',').map((e) => `.${e}`);
