@@ -134,6 +134,7 @@ export {
   type CapturedStream,
   type WorkspaceBackgroundProcess,
   type WorkspaceCallOptions,
+  type WorkspaceFileIdentity,
   type WorkspaceWriteOptions,
   type WorkspaceCapability,
   type WorkspaceDirEntry,

@@ -4,6 +4,7 @@
 // make it right after the kernel's check and before the real LocalWorkspace opens the path.
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -43,12 +44,16 @@ function repo(): string {
   return dir;
 }
 
-/** The swaps a background process would make: `x.txt` becomes a link to `target`, `d` one to `secrets`. */
-function swapper(dir: string, target: string): (path: string) => void {
+/**
+ * The swaps a background process would make: `x.txt` becomes a link to `target` (a symbolic one,
+ * or with `hard` another name of it), `d` one to `secrets`.
+ */
+function swapper(dir: string, target: string, hard: boolean): (path: string) => void {
   return (path) => {
     if (path === 'x.txt') {
       rmSync(join(dir, 'x.txt'), { force: true });
-      symlinkSync(target, join(dir, 'x.txt'));
+      if (hard) linkSync(join(dir, target), join(dir, 'x.txt'));
+      else symlinkSync(target, join(dir, 'x.txt'));
     } else if (path === 'd' || path.startsWith('d/')) {
       rmSync(join(dir, 'd'), { recursive: true, force: true });
       symlinkSync('secrets', join(dir, 'd'));
@@ -87,9 +92,9 @@ function swapping(ws: LocalWorkspace, swap: (path: string) => void, on: SwapOn):
   });
 }
 
-function invokerOn(dir: string, policy: PermissionPolicyConfig, on: SwapOn, target = '.env') {
+function invokerOn(dir: string, policy: PermissionPolicyConfig, on: SwapOn, target = '.env', hard = false) {
   const local = new LocalWorkspace({ root: dir });
-  const workspace = swapping(local, swapper(dir, target), on);
+  const workspace = swapping(local, swapper(dir, target, hard), on);
   const registry = new ToolRegistry({ capabilities: local.capabilities });
   registry.registerPack(workspaceToolPack);
   const confirmation = new ScriptedConfirmationManager([]);
@@ -181,5 +186,30 @@ describe('path rules hold on the file the backend reached, not only on the path 
     expect(write.ok, write.output).toBe(true);
     expect(readFileSync(join(dir, 'other.txt'), 'utf8')).toBe('changed\n');
     expect(existsSync(join(dir, '.env'))).toBe(true);
+  });
+
+  it('PERM-02: a file swapped for another name (a hard link) of a denied file is neither read nor written', async () => {
+    const dir = repo();
+    const read = await invokerOn(dir, DENY, 'reads', '.env', true).call('read', { file_path: 'x.txt' });
+    expect(read.ok, read.output).toBe(false);
+    expect(read.output).not.toContain('hunter2');
+    expect(read.output).toContain('a hard link, of .env');
+    rmSync(join(dir, 'x.txt'));
+    writeFileSync(join(dir, 'x.txt'), 'plain\n');
+    const write = await invokerOn(dir, DENY, 'writes', '.env', true).call('write', {
+      file_path: 'x.txt',
+      content: 'PWNED\n',
+    });
+    expect(write.ok, write.output).toBe(false);
+    expect(readFileSync(join(dir, '.env'), 'utf8')).toBe('SECRET=hunter2\n');
+    rmSync(join(dir, 'x.txt'));
+    writeFileSync(join(dir, 'x.txt'), 'plain\n');
+    const edit = await invokerOn(dir, DENY, 'writes', '.env', true).call('edit', {
+      file_path: 'x.txt',
+      old_string: 'plain',
+      new_string: 'PWNED',
+    });
+    expect(edit.ok, edit.output).toBe(false);
+    expect(readFileSync(join(dir, '.env'), 'utf8')).toBe('SECRET=hunter2\n');
   });
 });

@@ -18,14 +18,19 @@ const FIND_TIMEOUT_MS = 10_000;
 export type LinkedFiles = Map<string, string>;
 
 /** The files with more than one name at `paths` or under them (folders walked, links not followed). */
-export async function linkedFiles(paths: readonly string[]): Promise<LinkedFiles> {
+export function linkedFiles(paths: readonly string[]): Promise<LinkedFiles> {
+  return filesAt(paths, 2);
+}
+
+/** The files at `paths` or under them with at least `names` names (folders walked, links not followed). */
+async function filesAt(paths: readonly string[], names: number): Promise<LinkedFiles> {
   const found: LinkedFiles = new Map();
   let seen = 0;
   const visit = async (path: string): Promise<void> => {
     if (seen++ > FOLDER_LIMIT) return;
     const s = await lstat(path).catch(() => undefined);
     if (s === undefined) return;
-    if (s.isFile() && s.nlink > 1) found.set(`${s.dev}:${s.ino}`, path);
+    if (s.isFile() && s.nlink >= names) found.set(`${s.dev}:${s.ino}`, path);
     else if (s.isDirectory()) {
       const names = await readdir(path).catch(() => [] as string[]);
       await Promise.all(names.map((name) => visit(join(path, name))));
@@ -97,6 +102,27 @@ export function sameFileJudge(
     if (s === undefined || !s.isFile() || s.nlink < 2) return undefined;
     files ??= kept().then(linkedFiles);
     const of = (await files.catch(() => new Map<string, string>())).get(`${s.dev}:${s.ino}`);
+    return of === undefined ? undefined : relative(base, of);
+  };
+}
+
+/**
+ * A judge of open files: the kept file (workspace-relative) whose inode `file` is, or `undefined`.
+ * The kept files are looked up afresh each time (a judge of a file a call has open, told by the
+ * workspace backend): a hard link made, or removed, since an earlier lookup changes nothing.
+ */
+export function sameInodeJudge(
+  realRoot: () => Promise<string | undefined>,
+  kept: () => Promise<readonly string[]>,
+): (file: { readonly dev: number; readonly ino: number }) => Promise<string | undefined> {
+  return async (file) => {
+    const base = await realRoot();
+    if (base === undefined) return undefined;
+    const of = (
+      await kept()
+        .then((paths) => filesAt(paths, 1))
+        .catch(() => new Map<string, string>())
+    ).get(`${file.dev}:${file.ino}`);
     return of === undefined ? undefined : relative(base, of);
   };
 }

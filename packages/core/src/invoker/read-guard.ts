@@ -17,6 +17,7 @@ import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type {
   WorkspaceCallOptions,
   WorkspaceDirEntry,
+  WorkspaceFileIdentity,
   WorkspaceFileSystem,
   WorkspaceGlobRequest,
   WorkspaceGrepMatch,
@@ -25,7 +26,7 @@ import type {
   WorkspaceServices,
 } from '../workspace/workspace-services.js';
 import { filesToHide } from './files-to-hide.js';
-import { sameFileJudge } from './link-names.js';
+import { sameFileJudge, sameInodeJudge } from './link-names.js';
 import type { HoldAsk } from './permission-step.js';
 import {
   heldAskRule,
@@ -87,14 +88,28 @@ export function guardReads(
     if (same === undefined) return undefined;
     return { rule: policy.denyingReadRule([same]) ?? 'the path rules', ask: false, sameFile: same };
   };
+  const sameInode = sameInodeJudge(
+    () => (realRoot ??= realRootOf(workspace.root)),
+    async () =>
+      (await filesToHide(workspace.root, policy, ask !== false, toolName, undefined, false, false)).unreadable,
+  );
+  // The file a backend has open, when it has several names: judged by its inode, not by a path.
+  const inodeVerdict = async (
+    file: WorkspaceFileIdentity,
+  ): Promise<{ rule: string; ask: boolean; to?: string; sameFile?: string } | undefined> => {
+    const same = file.nlink > 1 ? await sameInode(file) : undefined;
+    if (same === undefined) return undefined;
+    return { rule: policy.denyingReadRule([same]) ?? 'the path rules', ask: false, sameFile: same };
+  };
   const contentVerdict = async (path: string) => (await verdictFor(path)) ?? (await linkVerdict(path));
   // `reached`: the file the backend reached by a link the path names (swapped in, perhaps, since it was judged).
-  const refuse = async (path: string | undefined, reached?: string): Promise<void> => {
+  const refuse = async (path: string | undefined, reached?: string, file?: WorkspaceFileIdentity): Promise<void> => {
     if (path === undefined) return;
     const verdict =
       reached === undefined
         ? await contentVerdict(path)
-        : (verdictOn(await reachedVia(spell, path, reached)) ?? (await linkVerdict(reached)));
+        : (verdictOn(await reachedVia(spell, path, reached)) ??
+          (file === undefined ? await linkVerdict(reached) : await inodeVerdict(file)));
     if (verdict === undefined) return;
     onDenied(path, verdict.rule);
     const same = 'sameFile' in verdict ? verdict.sameFile : undefined;
@@ -128,7 +143,7 @@ export function guardReads(
   });
 }
 
-type Refuse = (path: string | undefined, reached?: string) => Promise<void>;
+type Refuse = (path: string | undefined, reached?: string, file?: WorkspaceFileIdentity) => Promise<void>;
 type Hidden = (path: string) => Promise<boolean>;
 
 function childPath(folder: string, name: string): string {
@@ -144,7 +159,7 @@ function guardFs(fs: WorkspaceFileSystem, refuse: Refuse, hidden: Hidden): Works
       // What the backend reaches is judged again: a link swapped in since the check above.
       return fs.readFile(
         path,
-        judging(options, (real) => refuse(path, real)),
+        judging(options, (real, file) => refuse(path, real, file)),
       );
     },
     // A file read a chunk at a time is held to the same rules, before its first byte.
@@ -155,7 +170,7 @@ function guardFs(fs: WorkspaceFileSystem, refuse: Refuse, hidden: Hidden): Works
             await refuse(path);
             yield* chunks(
               path,
-              judging(options, (real) => refuse(path, real)),
+              judging(options, (real, file) => refuse(path, real, file)),
             );
           },
         }),

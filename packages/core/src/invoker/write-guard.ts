@@ -17,13 +17,14 @@ import { canonicalPath } from '../permissions/path-spelling.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type {
   WorkspaceCallOptions,
+  WorkspaceFileIdentity,
   WorkspaceFileSystem,
   WorkspaceServices,
   WorkspaceWriteOptions,
 } from '../workspace/workspace-services.js';
 import type { HoldAsk } from './permission-step.js';
 import { filesToHide } from './files-to-hide.js';
-import { sameFileJudge } from './link-names.js';
+import { sameFileJudge, sameInodeJudge } from './link-names.js';
 
 /** What the guard reports when it refuses a write (the kernel emits `permissionDenied`). */
 export type WriteDenied = (path: string, rule: string) => void;
@@ -165,9 +166,26 @@ export function guardWrites(
     () => (realRoot ??= realRootOf(workspace.root)),
     async () => (await filesToHide(workspace.root, policy, ask !== false, toolName, undefined, true, false)).unwritable,
   );
-  // `reached`: the file the backend reached by a link; `earlier`: whether the call wrote before this write.
-  const check = async (path: string, content = false, reached?: string, earlier = wrote): Promise<void> => {
-    const same = content ? await sameFile(reached ?? path) : undefined;
+  const sameInode = sameInodeJudge(
+    () => (realRoot ??= realRootOf(workspace.root)),
+    async () => (await filesToHide(workspace.root, policy, ask !== false, toolName, undefined, true, false)).unwritable,
+  );
+  // `reached`/`file`: the file the backend reached (by a link, or one with several names);
+  // `earlier`: whether the call wrote before this write.
+  const check = async (
+    path: string,
+    content = false,
+    reached?: string,
+    earlier = wrote,
+    file?: WorkspaceFileIdentity,
+  ): Promise<void> => {
+    const same = !content
+      ? undefined
+      : file === undefined
+        ? await sameFile(reached ?? path)
+        : file.nlink > 1
+          ? await sameInode(file)
+          : undefined;
     const verdict =
       (reached === undefined ? await verdictFor(path) : verdictOn(await reachedVia(spell, path, reached))) ??
       (same === undefined ? undefined : { rule: policy.denyingWriteRule([same]) ?? 'the path rules', ask: false });
@@ -199,7 +217,7 @@ export function guardWrites(
       return fs.writeFile(
         path,
         data,
-        judging(options, (real) => check(path, true, real, earlier)),
+        judging(options, (real, file) => check(path, true, real, earlier, file)),
       );
     },
     async remove(path: string, options?: WorkspaceCallOptions) {
@@ -208,7 +226,7 @@ export function guardWrites(
       wrote = true;
       return fs.remove(
         path,
-        judging(options, (real) => check(path, false, real, earlier)),
+        judging(options, (real, file) => check(path, false, real, earlier, file)),
       );
     },
   };
@@ -255,14 +273,14 @@ export async function reachedVia(
  */
 export function judging<O extends WorkspaceCallOptions>(
   options: O | undefined,
-  judge: (real: string) => Promise<void>,
+  judge: (real: string, file?: WorkspaceFileIdentity) => Promise<void>,
 ): O {
   const outer = options?.reached;
   return {
     ...(options as O),
-    reached: async (real: string) => {
-      await judge(real);
-      await outer?.(real);
+    reached: async (real: string, file?: WorkspaceFileIdentity) => {
+      await judge(real, file);
+      await outer?.(real, file);
     },
   };
 }

@@ -7,6 +7,7 @@ export type {
   CapturedStream,
   WorkspaceBackgroundProcess,
   WorkspaceCallOptions,
+  WorkspaceFileIdentity,
   WorkspaceWriteOptions,
   WorkspaceDirEntry,
   WorkspaceExec,

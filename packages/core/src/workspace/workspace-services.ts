@@ -11,14 +11,23 @@ export interface WorkspaceCallOptions {
   /** Aborts the operation; implementations reject with a `CANCELLED` error. */
   readonly signal?: AbortSignal;
   /**
-   * Called by `readFile`, `readChunks`, `list`, `writeFile` and `remove` of a backend with symbolic
-   * links when the entry it actually reached is not the one the path names (a link was followed,
-   * perhaps one swapped in since the path was judged): with that entry's real path, relative to the
-   * workspace root, before a byte is read, listed or written. When it throws or rejects, the call
-   * fails with that error and nothing is read or written. The kernel's path rules use it to judge
-   * the file a call reaches, not only the path it named.
+   * Called by `readFile`, `readChunks`, `list`, `writeFile` and `remove` of a backend with links
+   * when the entry it actually reached may be another than the path names: a symbolic link was
+   * followed (perhaps one swapped in since the path was judged), or the file opened has more than
+   * one name (a hard link, perhaps made since). It gets that entry's real path, relative to the
+   * workspace root, and for a file with several names its identity, before a byte is read, listed
+   * or written. When it throws or rejects, the call fails with that error and nothing is read or
+   * written. The kernel's path rules use it to judge the file a call reaches, not only the path it named.
    */
-  readonly reached?: (realPath: string) => void | Promise<void>;
+  readonly reached?: (realPath: string, file?: WorkspaceFileIdentity) => void | Promise<void>;
+}
+
+/** Which file an open descriptor holds: its device and inode, and how many names it has. */
+export interface WorkspaceFileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+  /** Its number of hard links (names). */
+  readonly nlink: number;
 }
 
 /** Options of `writeFile`. */

@@ -207,8 +207,13 @@ export async function writeContained(
           'read_only',
           `is read-only (mode ${(prior.mode & 0o7777).toString(8).padStart(4, '0')}); allowed: a writable file (make it writable first, e.g. chmod u+w, if changing it is intended)`,
         );
-      // The file written is another than the path names (a link was followed): the caller judges it first.
-      if (real !== rel) await options?.reached?.(real);
+      // The file written is another than the path names (a link was followed), or has other names
+      // (a hard link, rewritten in place below): the caller judges it first.
+      if (real !== rel || (prior !== undefined && prior.nlink > 1))
+        await options?.reached?.(
+          real,
+          prior === undefined ? undefined : { dev: prior.dev, ino: prior.ino, nlink: prior.nlink },
+        );
       // Replacing a hard-linked file would split it from its other names: it is rewritten in place,
       // when every name is a writable workspace path.
       const mode = prior === undefined ? undefined : withExecutable(prior.mode & 0o7777, executable);

@@ -45,16 +45,20 @@ function rethrow(error: unknown, rel: string): never {
 
 /**
  * Hands the entry opened to the caller's `reached` when it is not `rel` itself (a symbolic link
- * was followed); closes it when that refuses it.
+ * was followed) or is a file with several names (a hard link); closes it when that refuses it.
  */
 async function judgeReached(
   entry: ContainedEntry,
   rel: string,
   options: WorkspaceCallOptions | undefined,
 ): Promise<void> {
-  if (entry.rel === rel || options?.reached === undefined) return;
+  if (options?.reached === undefined) return;
   try {
-    await options.reached(entry.rel);
+    // A file with several names may be another name of a file the caller's rules keep.
+    const st = fstatSync(entry.handle.fd);
+    const named = st.isFile() && st.nlink > 1;
+    if (entry.rel === rel && !named) return;
+    await options.reached(entry.rel, st.isFile() ? { dev: st.dev, ino: st.ino, nlink: st.nlink } : undefined);
   } catch (error) {
     await entry.handle.close().catch(() => undefined);
     throw error;

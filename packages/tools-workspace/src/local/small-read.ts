@@ -40,7 +40,7 @@ export function readSmallFile(fd: number): Uint8Array | undefined {
  * confirmed inside the root from its descriptor (`/proc/self/fd`), read and closed synchronously.
  * `undefined` for anything else (an error, an escape, not a small regular file, not Linux): the
  * caller then takes the ordinary path, which opens and checks again and reports as it always has.
- * With `exact`, only a file reached at `rel` itself (no symbolic link on the way) is read here.
+ * With `exact`, only a file reached at `rel` itself (no symbolic link on the way) with no other name is read here.
  */
 export function readSmallContained(root: string, rel: string, flags: number, exact = false): Uint8Array | undefined {
   if (!HAS_PROC_FD) return undefined;
@@ -55,7 +55,7 @@ export function readSmallContained(root: string, rel: string, flags: number, exa
     const link = readlinkSync(`/proc/self/fd/${fd}`);
     // A file unlinked after opening reads back as "<path> (deleted)"; its place is still its place.
     const real = link.endsWith(' (deleted)') ? link.slice(0, -10) : link;
-    if (exact ? real !== abs : relativeInside(root, real) === undefined) return undefined;
+    if (exact ? real !== abs || fstatSync(fd).nlink > 1 : relativeInside(root, real) === undefined) return undefined;
     return readSmallFile(fd);
   } catch {
     return undefined;

@@ -8,6 +8,7 @@ import {
   type ToolContext,
   type ToolResult,
   type WorkspaceCallOptions,
+  type WorkspaceFileIdentity,
   type WorkspaceFileSystem,
 } from '@a3s-code/core';
 import { WorkspaceFileError } from '../../errors.js';
@@ -74,9 +75,9 @@ function withoutRuntimeState(fs: WorkspaceFileSystem, root: string): WorkspaceFi
     const outer = options?.reached;
     return {
       ...options,
-      reached: async (real: string) => {
+      reached: async (real: string, file?: WorkspaceFileIdentity) => {
         assertNotRuntimeState(real, 'path', path);
-        await outer?.(real);
+        await outer?.(real, file);
       },
     };
   };
