@@ -132,9 +132,15 @@ export class AnthropicClient implements LlmClient {
           return;
         }
         const textError = (text: string) => ({ type: 'error', error: { type: 'api_error', message: text } });
-        yield* decoder.event(
+        // Only an event that gave something (text, a tool call, usage, the end) is progress.
+        let gave = false;
+        for (const out of decoder.event(
           parseEventJson(part.event.data, ctx, part.event.event === 'error' ? textError : undefined),
-        );
+        )) {
+          gave = true;
+          yield out;
+        }
+        if (gave) scope.arm(this.#options.idleTimeoutMs);
         if (decoder.stopped) break;
       }
       if (!decoder.stopped) {

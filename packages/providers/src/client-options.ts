@@ -157,9 +157,16 @@ export function resolveHttpOptions(
   };
 }
 
-/** Validates `LlmRequest.timeoutMs` when given. */
-export function requestTimeout(timeoutMs: number | undefined): number | undefined {
-  if (timeoutMs === undefined) return undefined;
+/**
+ * The longest one model call takes, retries included, when the request sets no `timeoutMs`: past
+ * it the call fails `timeout` however the server keeps the connection busy (a trickle of bytes
+ * that never makes an answer). A turn of a real model ends far sooner.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30 * 60_000;
+
+/** `LlmRequest.timeoutMs`, validated, or {@link DEFAULT_REQUEST_TIMEOUT_MS} when it is not given. */
+export function requestTimeout(timeoutMs: number | undefined): number {
+  if (timeoutMs === undefined) return DEFAULT_REQUEST_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
     throw new ModelConfigurationError('request.timeoutMs', `must be a positive integer, got ${String(timeoutMs)}`);
   return timeoutMs;

@@ -5,6 +5,7 @@
  * hand to core.
  */
 export { AnthropicClient, ANTHROPIC_BASE_URL, type AnthropicClientOptions } from './anthropic-client.js';
+export { DEFAULT_REQUEST_TIMEOUT_MS } from './client-options.js';
 export type { HttpClientOptions } from './client-options.js';
 export type { FetchFunction } from './http-call.js';
 export {
@@ -24,4 +25,12 @@ export {
 } from './openai-compatible-client.js';
 export type { MaxTokensField } from './openai-request.js';
 export { withRetries, type RetryHooks, type RetryPolicy } from './retry.js';
-export { readSseEvents, SSE_LIMITS, SseLimitError, SseParser, type SseEvent, type SseLimits } from './sse-parser.js';
+export {
+  GROWTH_STEP_CHARS,
+  readSseEvents,
+  SSE_LIMITS,
+  SseLimitError,
+  SseParser,
+  type SseEvent,
+  type SseLimits,
+} from './sse-parser.js';

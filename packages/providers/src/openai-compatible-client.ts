@@ -134,9 +134,15 @@ export class OpenAICompatibleClient implements LlmClient {
           ev.event === 'error'
             ? parseEventJson(ev.data, ctx, (text) => ({ error: { message: text } }))
             : parseEventJson(ev.data, ctx);
-        yield* decoder.chunk(
+        // Only a chunk that gave something (text, a tool call, usage, the end) is progress.
+        let gave = false;
+        for (const out of decoder.chunk(
           ev.event === 'error' && isObject(json) && json.error === undefined ? { error: json } : json,
-        );
+        )) {
+          gave = true;
+          yield out;
+        }
+        if (gave) scope.arm(this.#options.idleTimeoutMs);
         if (decoder.failure) throw decoder.failure;
       }
       if (!done && !decoder.finished) {

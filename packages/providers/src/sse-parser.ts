@@ -40,11 +40,23 @@ export class SseParser {
    * ever sends those cannot keep a request alive for ever.
    */
   takeProgress(): boolean {
-    const pending = this.event === 'ping' ? 0 : this.pendingFieldChars();
-    const progressed = this.progressed || pending > this.lastPending;
-    this.lastPending = pending;
+    const grew = this.takeGrowth(1);
+    const progressed = this.progressed || grew;
     this.progressed = false;
     return progressed;
+  }
+
+  /**
+   * True when the data of an event not finished yet grew by at least `step` characters since the
+   * last time it counted (a large event arriving in pieces); a trickle of fewer characters is not
+   * progress until it adds up. Completed events are not judged here: the caller judges what they hold.
+   */
+  takeGrowth(step: number = GROWTH_STEP_CHARS): boolean {
+    const pending = this.event === 'ping' ? 0 : this.pendingFieldChars();
+    if (pending < this.lastPending) this.lastPending = pending;
+    if (pending - this.lastPending < step) return false;
+    this.lastPending = pending;
+    return true;
   }
 
   /** Feeds decoded text and returns the events it completed, in order. */
@@ -120,6 +132,9 @@ export class SseParser {
   }
 }
 
+/** Characters an unfinished event's data must grow by to count as progress (see {@link SseParser.takeGrowth}). */
+export const GROWTH_STEP_CHARS = 256;
+
 /** How much of a response stream {@link readSseEvents} reads before it gives up. */
 export interface SseLimits {
   /** Longest unfinished line (and so event), in characters. Default 16 Mi. */
@@ -148,8 +163,10 @@ export class SseLimitError extends Error {
 
 /**
  * Reads a response body as server-sent events. `onChunk` runs for every network chunk, before
- * the chunk's events are yielded, with whether the chunk carried progress (see
- * {@link SseParser.takeProgress}; the idle timer is re-armed only on progress). Errors of the
+ * the chunk's events are yielded, with whether the chunk grew an event not finished yet by a run
+ * of data (see {@link SseParser.takeGrowth}); whether a completed event is progress is the
+ * caller's to judge from what it holds (a model client re-arms its idle timer only for events
+ * that gave it content, so an event that says nothing keeps no request alive). Errors of the
  * underlying stream propagate unchanged; a stream that passes one of `limits` throws an
  * {@link SseLimitError} (an endless line or body never fills the memory).
  */
@@ -167,7 +184,7 @@ export async function* readSseEvents(
     bytesRead += bytes.byteLength;
     if (bytesRead > maxBytes) throw new SseLimitError('maxBytes', maxBytes);
     const events = parser.push(decoder.decode(bytes, { stream: true }));
-    onChunk?.(parser.takeProgress());
+    onChunk?.(parser.takeGrowth());
     yield* events;
     if (parser.pendingChars > maxLine) throw new SseLimitError('maxLineChars', maxLine);
   }
