@@ -7,7 +7,7 @@
 import type { WorkspaceGrepMatch } from '@a3s-code/core';
 import { comparePaths } from '../search/path-order.js';
 import type { GrepPage, GrepPosition } from '../search/search-types.js';
-import { readRecord, runRg } from './rg-process.js';
+import { readRecord, type RgCwd, runRg } from './rg-process.js';
 import { type CrOnlyLookup, mayBeCrOnly, type ReadViewMatches } from './rg-special.js';
 import { nameFromBytes } from '../paths/byte-names.js';
 
@@ -93,11 +93,14 @@ export async function crOnlyLines(
   return out;
 }
 
-/** Fills one page from `files` (sorted), resuming after `after`; `crOnly` finds CR-only files' lines. */
+/**
+ * Fills one page from `files` (sorted, relative to the root), resuming after `after`, with rg run
+ * in `at` (the root, or the view of the searched folder); `crOnly` finds CR-only files' lines.
+ */
 export async function pageFromFiles(
   rg: string,
   grepArgs: readonly string[],
-  root: string,
+  at: RgCwd,
   signal: AbortSignal | undefined,
   { files, special }: MatchingList,
   after: GrepPosition | undefined,
@@ -133,7 +136,7 @@ export async function pageFromFiles(
         : await runRg(
             rg,
             [...grepArgs, ...cap, '--null', '--line-number', '--with-filename', '--no-heading', '--', ...searched],
-            root,
+            at,
             signal,
           );
     const found = [...(await crOnlyLines(parseMatches(out), crOnly)), ...batch.flatMap((f) => special.get(f) ?? [])]

@@ -17,14 +17,22 @@ type RgChild = ChildProcessByStdio<null, Readable, Readable>;
  */
 export type RgInput = number | Uint8Array;
 
-/** Spawns rg with `stdin` as its input `-`, if any. */
-function start(rg: string, args: readonly string[], cwd: string, stdin?: RgInput): RgChild {
+/**
+ * Where rg runs: a folder, or a folder with a descriptor rg inherits as its fd 3 (a searched
+ * folder it reaches through `/proc/self/fd/3`, see `rg-target.ts`).
+ */
+export type RgCwd = string | { readonly cwd: string; readonly fd: number };
+
+/** Spawns rg in `at` with `stdin` as its input `-`, if any. */
+function start(rg: string, args: readonly string[], at: RgCwd, stdin?: RgInput): RgChild {
+  const cwd = typeof at === 'string' ? at : at.cwd;
+  const extra = typeof at === 'string' ? [] : [at.fd];
   if (stdin === undefined || typeof stdin === 'number')
-    return spawn(rg, args, { cwd, stdio: [stdin ?? 'ignore', 'pipe', 'pipe'] }) as RgChild;
-  const child = spawn(rg, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    return spawn(rg, args, { cwd, stdio: [stdin ?? 'ignore', 'pipe', 'pipe', ...extra] }) as RgChild;
+  const child = spawn(rg, args, { cwd, stdio: ['pipe', 'pipe', 'pipe', ...extra] });
   // rg may exit before reading it all (killed, or a bad pattern): the broken pipe is not an error here.
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(stdin);
+  child.stdin?.on('error', () => undefined);
+  child.stdin?.end(stdin);
   return child as unknown as RgChild;
 }
 
@@ -56,7 +64,7 @@ function failure(code: number | null, stderr: string, field: string): WorkspaceS
 export async function runRg(
   rg: string,
   args: readonly string[],
-  cwd: string,
+  cwd: RgCwd,
   signal: AbortSignal | undefined,
   field = 'pattern',
   stdin?: RgInput,
@@ -71,7 +79,7 @@ export async function runRg(
 export function runRgCapped(
   rg: string,
   args: readonly string[],
-  cwd: string,
+  cwd: RgCwd,
   signal: AbortSignal | undefined,
   maxBytes: number,
   field = 'pattern',
@@ -177,7 +185,7 @@ function tooLong(pending: readonly Buffer[]): WorkspaceSearchError {
 export async function* streamRgRecords(
   rg: string,
   args: readonly string[],
-  cwd: string,
+  cwd: RgCwd,
   signal: AbortSignal | undefined,
   stdin?: RgInput,
 ): AsyncGenerator<Buffer> {

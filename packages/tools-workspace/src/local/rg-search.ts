@@ -4,19 +4,8 @@
  * `.git` skipped, only `.gitignore` rules honoured, in or out of a Git repository, symlinks not
  * followed). Paths come back root-relative and sorted in {@link comparePaths} order.
  */
-import { constants } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
-import {
-  A3sError,
-  type WorkspaceGlobRequest,
-  type WorkspaceGrepMatch,
-  type WorkspaceGrepRequest,
-} from '@a3s-code/core';
-import { WorkspaceFileError } from '../errors.js';
-import { openContained } from './contained-open.js';
+import type { WorkspaceGlobRequest, WorkspaceGrepMatch, WorkspaceGrepRequest } from '@a3s-code/core';
 import { excludeArgs } from './rg-excludes.js';
-import { SEARCH_TARGETS } from '../search/search-types.js';
-import { mapFsError, notRegularError } from './fs-errors.js';
 import { compileGlob, globMatches } from '../search/glob-pattern.js';
 import { matchFolder, pathParts } from '../search/glob-prefix.js';
 import { assertNoNul } from '../search/js-regex.js';
@@ -35,23 +24,8 @@ import { wholeSearch } from './rg-whole.js';
 import { BASE_ARGS, pruneArgs, stripDot } from './rg-args.js';
 import type { LocalFileSystem } from './local-fs.js';
 import { readRecord, runRg, splitRecords, streamRgRecords } from './rg-process.js';
+import { openTargetFile, resolveTarget, stdinArgs, type Target } from './rg-target.js';
 import { hasUnopenableName, nameFromBytes } from '../paths/byte-names.js';
-
-/** A resolved search target: its root-relative path and rg's trailing `--ignore-file … -- path` flags. */
-interface Target {
-  rel: string;
-  args: string[];
-  /** The target is one file: rg reads it from a descriptor opened here, never by its path. */
-  file: boolean;
-}
-
-// Non-blocking, so a FIFO swapped in for the file cannot hang the open; regular files ignore it.
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
-
-/** rg's trailing flags for a one-file target read on stdin (rg names it `<stdin>`; callers put the name back). */
-function stdinArgs(target: Target): string[] {
-  return [...target.args.slice(0, -2), '--', '-'];
-}
 
 /** Search on the local disk through ripgrep. */
 export class RipgrepSearch implements FastWorkspaceSearch {
@@ -64,59 +38,6 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     this.rg = rg;
   }
 
-  /** The search target and the `--ignore-file` flags for `.gitignore`s above it. */
-  private async target(path: string | undefined): Promise<Target> {
-    const target = await this.fs.resolve(path ?? '', 'path');
-    const args: string[] = [];
-    let file = false;
-    if (target.rel !== '') {
-      // rg would open a named FIFO and wait on it for ever (it skips special files only in a walk).
-      const kind = (await this.fs.stat(target.rel).catch(() => undefined))?.kind;
-      if (kind === 'other') throw notRegularError(target.rel, 'a FIFO, socket or device', SEARCH_TARGETS);
-      file = kind === 'file';
-      const parts = target.rel.split('/');
-      for (let i = 0; i < parts.length; i++) {
-        const dir = parts.slice(0, i).join('/');
-        const file = dir === '' ? '.gitignore' : `${dir}/.gitignore`;
-        if ((await this.fs.stat(file).catch(() => undefined))?.kind === 'file')
-          args.push('--ignore-file', `${this.fs.root}/${file}`);
-      }
-    }
-    args.push('--', target.rel === '' ? '.' : target.rel);
-    return { rel: target.rel, args, file };
-  }
-
-  /**
-   * A one-file target opened (inside the root, checked by descriptor) for rg to read on stdin, so
-   * the file swapped for a FIFO after {@link target} is refused instead of blocking rg; `undefined`
-   * for a folder.
-   */
-  private async openFile(target: Target): Promise<FileHandle | undefined> {
-    if (!target.file) return undefined;
-    const { handle, rel } = await openContained(this.fs.root, target.rel, OPEN_FLAGS, {
-      field: 'path',
-      original: target.rel,
-    }).catch((error: unknown) => {
-      if (A3sError.isInstance(error)) throw error;
-      return mapFsError(error, target.rel);
-    });
-    // Swapped for a link since it was resolved (and judged): its matches would be another file's.
-    if (rel !== target.rel) {
-      await handle.close();
-      throw new WorkspaceFileError(
-        target.rel,
-        'changed',
-        'was replaced by a symbolic link while it was being searched, so nothing was searched; search it again',
-      );
-    }
-    const stat = await handle.stat();
-    if (!stat.isFile()) {
-      await handle.close();
-      throw notRegularError(target.rel, 'a FIFO, socket or device', SEARCH_TARGETS);
-    }
-    return handle;
-  }
-
   /**
    * A glob filter. rg's `--glob` whitelists *directories* it matches even when `.gitignore`
    * excludes them, so an anchored glob is also checked against the non-ignored file list; a
@@ -125,7 +46,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
    */
   private async globFilter(
     request: WorkspaceGrepRequest,
-    { rel, args: where }: Target,
+    { rel, args: where, at }: Target,
   ): Promise<{ args: string[]; allowed?: Set<string> }> {
     if (request.glob === undefined) return { args: [] };
     const glob = compileGlob(request.glob, 'glob'); // same validation and error as the JS engine
@@ -134,7 +55,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const out = await runRg(
       this.rg,
       [...BASE_ARGS, '--files', '--null', ...prune, ...excludeArgs(rel), ...where],
-      this.fs.root,
+      at,
       request.signal,
       'glob',
     );
@@ -187,7 +108,15 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   }
 
   async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
-    const target = await this.target(request.path);
+    const target = await resolveTarget(this.fs, request.path);
+    try {
+      yield* this.grepIn(request, target);
+    } finally {
+      await target.close();
+    }
+  }
+
+  private async *grepIn(request: WorkspaceGrepRequest, target: Target): AsyncIterable<WorkspaceGrepMatch> {
     const where = target.args;
     const flags = await this.grepArgs(request, target);
     const { args: grep, allowed } = flags;
@@ -211,7 +140,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const withText = request.withText !== false;
     const crOnly = crOnlyLookup(this.rg, flags.match, this.fs.root, request.signal);
     const shown = (m: WorkspaceGrepMatch): WorkspaceGrepMatch => (withText ? m : { path: m.path, line: m.line });
-    const input = await this.openFile(target);
+    const input = await openTargetFile(this.fs.root, target);
     const args = [
       ...grep,
       '--sort',
@@ -223,7 +152,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
       ...(input ? stdinArgs(target) : where),
     ];
     try {
-      for await (const rec of streamRgRecords(this.rg, args, this.fs.root, request.signal, input?.fd)) {
+      for await (const rec of streamRgRecords(this.rg, args, target.at, request.signal, input?.fd)) {
         const nul = rec.indexOf(0);
         const colon = rec.indexOf(58, nul + 1);
         if (nul < 0 || colon < 0) continue;
@@ -252,8 +181,17 @@ export class RipgrepSearch implements FastWorkspaceSearch {
       request.caseInsensitive === true,
       request.fixedStrings === true,
     ]);
-    const target = await this.target(request.path);
-    if (target.file) return onePage(this.grep({ ...request, withText: true }), after, limit);
+    return this.on(request.path, (target) => this.pageIn(request, after, limit, key, target));
+  }
+
+  private async pageIn(
+    request: WorkspaceGrepRequest,
+    after: GrepPosition | undefined,
+    limit: number,
+    key: string,
+    target: Target,
+  ): Promise<GrepPage> {
+    if (target.file) return onePage(this.grepIn({ ...request, withText: true }, target), after, limit);
     let known: ReadViewMatches | undefined;
     if (after === undefined) {
       // A first page: one rg process finds every matching line when the output is small.
@@ -262,7 +200,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
       if (!allowed) {
         const [special, whole] = await Promise.all([
           this.readView(request, target, flags),
-          wholeSearch(this.rg, args, target.args, this.fs.root, request.signal, limit),
+          wholeSearch(this.rg, args, target.args, target.at, request.signal, limit),
         ]);
         if (whole && special.size === 0) {
           this.pages.put(key, { files: whole.files, special });
@@ -274,11 +212,21 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const list = await this.pages.get(key, after !== undefined, () => this.matchingList(request, target, known));
     const { args, match } = await this.grepArgs({ ...request, glob: undefined }, target);
     const crOnly = crOnlyLookup(this.rg, match, this.fs.root, request.signal);
-    return pageFromFiles(this.rg, args, this.fs.root, request.signal, list, after, limit, crOnly);
+    return pageFromFiles(this.rg, args, target.at, request.signal, list, after, limit, crOnly);
   }
 
   async grepFiles(request: WorkspaceGrepRequest): Promise<string[]> {
-    return [...(await this.matchingList(request, await this.target(request.path))).files];
+    return this.on(request.path, async (target) => [...(await this.matchingList(request, target)).files]);
+  }
+
+  /** Runs `fn` on the resolved target of `path`, closed after. */
+  private async on<T>(path: string | undefined, fn: (target: Target) => Promise<T>): Promise<T> {
+    const target = await resolveTarget(this.fs, path);
+    try {
+      return await fn(target);
+    } finally {
+      await target.close();
+    }
   }
 
   /** The sorted files with a match, and the files searched in read's lines with their matches. */
@@ -302,7 +250,10 @@ export class RipgrepSearch implements FastWorkspaceSearch {
   }
 
   async grepCounts(request: WorkspaceGrepRequest): Promise<GrepFileCount[]> {
-    const target = await this.target(request.path);
+    return this.on(request.path, (target) => this.countsIn(request, target));
+  }
+
+  private async countsIn(request: WorkspaceGrepRequest, target: Target): Promise<GrepFileCount[]> {
     const where = target.args;
     const flags = await this.grepArgs(request, target);
     const { args, allowed } = flags;
@@ -339,12 +290,12 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     args: string[],
     where: string[],
   ): Promise<Buffer> {
-    const input = await this.openFile(target);
+    const input = await openTargetFile(this.fs.root, target);
     try {
       return await runRg(
         this.rg,
         [...args, ...(input ? stdinArgs(target) : where)],
-        this.fs.root,
+        target.at,
         signal,
         'pattern',
         input?.fd,
@@ -361,7 +312,15 @@ export class RipgrepSearch implements FastWorkspaceSearch {
    */
   private async files(request: WorkspaceGlobRequest, extra: readonly string[]): Promise<string[]> {
     const glob = compileGlob(request.pattern, 'pattern');
-    const { rel, args: where } = await this.target(request.path);
+    return this.on(request.path, (target) => this.filesIn(request, extra, glob, target));
+  }
+
+  private async filesIn(
+    request: WorkspaceGlobRequest,
+    extra: readonly string[],
+    glob: ReturnType<typeof compileGlob>,
+    { rel, args: where, at }: Target,
+  ): Promise<string[]> {
     // A name-only pattern (or `**/name`) also becomes a file type, so rg lists (and, for
     // recency, stats) only candidate files; types never re-include ignored folders.
     const name = glob.anchored ? /^\*\*\/([^/]+)$/.exec(request.pattern)?.[1] : request.pattern;
@@ -370,7 +329,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const out = await runRg(
       this.rg,
       [...BASE_ARGS, '--files', '--null', ...typeArgs, ...extra, ...prune, ...excludeArgs(rel), ...where],
-      this.fs.root,
+      at,
       request.signal,
       'pattern',
     );

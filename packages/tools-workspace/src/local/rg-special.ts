@@ -9,6 +9,7 @@ import type { WorkspaceGrepMatch } from '@a3s-code/core';
 import { mayHaveReadView, READ_VIEW_HEAD_BYTES, readViewLines } from '../search/read-view.js';
 import { openContained } from './contained-open.js';
 import { runRg } from './rg-process.js';
+import { changedError } from './rg-target.js';
 
 /** Matches in read's lines of each file rg cannot split as read does (a file with none maps to `[]`). */
 export type ReadViewMatches = ReadonlyMap<string, readonly WorkspaceGrepMatch[]>;
@@ -18,6 +19,8 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 /**
  * The lines `read` shows of the regular file `rel` under the real `root` when rg cannot split it
  * so; `undefined` for any other file, or one that cannot be opened (rg reports on it as usual).
+ * Rejects `WORKSPACE_CHANGED` when `rel` (or a folder on its way) now leads elsewhere through a
+ * symbolic link: its lines would be another file's, shown under this name.
  */
 export async function readViewOf(root: string, rel: string): Promise<string[] | undefined> {
   let entry: Awaited<ReturnType<typeof openContained>>;
@@ -25,6 +28,10 @@ export async function readViewOf(root: string, rel: string): Promise<string[] | 
     entry = await openContained(root, rel, OPEN_FLAGS, { field: 'path', original: rel });
   } catch {
     return undefined;
+  }
+  if (entry.rel !== rel) {
+    await entry.handle.close().catch(() => undefined);
+    throw changedError(rel);
   }
   try {
     const st = await entry.handle.stat();

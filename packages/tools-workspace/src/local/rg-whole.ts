@@ -8,7 +8,7 @@
 import type { WorkspaceGrepMatch } from '@a3s-code/core';
 import { sortPaths } from '../search/path-order.js';
 import type { GrepPage } from '../search/search-types.js';
-import { readRecord, runRgCapped } from './rg-process.js';
+import { readRecord, type RgCwd, runRgCapped } from './rg-process.js';
 import { mayBeCrOnlyBytes } from './rg-special.js';
 import { hasUnopenableName, nameFromBytes } from '../paths/byte-names.js';
 
@@ -23,6 +23,7 @@ export interface WholeSearch {
 
 /**
  * Searches `where` (rg's trailing `-- path` flags) with `grepArgs` in one process.
+ * `at` is where rg runs (the root, or the view of a searched folder: `where` is relative to it).
  * @returns the first page of `limit` matches and every matching file, or `undefined` when the
  *   output is too large or not plain records.
  */
@@ -30,14 +31,14 @@ export async function wholeSearch(
   rg: string,
   grepArgs: readonly string[],
   where: readonly string[],
-  root: string,
+  at: RgCwd,
   signal: AbortSignal | undefined,
   limit: number,
 ): Promise<WholeSearch | undefined> {
   const out = await runRgCapped(
     rg,
     [...grepArgs, '--null', '--line-number', '--with-filename', '--no-heading', ...where],
-    root,
+    at,
     signal,
     MAX_WHOLE_BYTES,
   );
