@@ -21,7 +21,7 @@ import {
 } from '@a3s-code/core';
 import type { CallToolResult, Tool as McpToolSpec } from '@modelcontextprotocol/sdk/types.js';
 import { mcpCapability } from './server-name.js';
-import { mapSubschemas } from './tool-spec-check.js';
+import { withoutPatterns } from './schema-patterns.js';
 import { convertCallResult, type McpArtifactStore } from './tool-result.js';
 
 /** Default timeout of a bridged call when neither the server entry nor the kernel sets one, ms. */
@@ -70,22 +70,6 @@ export function capabilitiesFromAnnotations(annotations: McpToolSpec['annotation
     maxParallelism: readOnly ? 16 : 1,
     outputType: 'text',
   };
-}
-
-/**
- * `node` with each `pattern` moved into its description: a server's regular expression is never
- * run on the model's arguments here (one written to backtrack would stall the host), while the
- * model still reads it and the server still checks it.
- */
-function withoutPatterns(node: unknown): unknown {
-  if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
-  const out: Record<string, unknown> = { ...(node as Record<string, unknown>) };
-  if (typeof out.pattern === 'string') {
-    const note = `Must match the regular expression ${out.pattern} (checked by the server).`;
-    out.description = typeof out.description === 'string' ? `${out.description} ${note}` : note;
-    delete out.pattern;
-  }
-  return mapSubschemas(out, withoutPatterns);
 }
 
 function inputSchemaOf(spec: McpToolSpec): JsonSchema {

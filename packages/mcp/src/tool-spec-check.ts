@@ -155,36 +155,6 @@ function* subschemas(
   }
 }
 
-/** A copy of the schema node `node` with each of its subschemas (of the right form) replaced by `fn` of it. */
-export function mapSubschemas(
-  node: Readonly<Record<string, unknown>>,
-  fn: (sub: unknown) => unknown,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...node };
-  for (const key of MAP_KEYWORDS) {
-    const map = node[key];
-    if (!isRecord(map)) continue;
-    const copy: Record<string, unknown> = {};
-    for (const [k, sub] of Object.entries(map))
-      Object.defineProperty(copy, k, {
-        value: key === 'dependencies' && Array.isArray(sub) ? sub : fn(sub),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    out[key] = copy;
-  }
-  for (const key of ONE_KEYWORDS) {
-    const sub = node[key];
-    if (sub !== undefined) out[key] = key === 'items' && Array.isArray(sub) ? sub.map(fn) : fn(sub);
-  }
-  for (const key of LIST_KEYWORDS) {
-    const list = node[key];
-    if (Array.isArray(list)) out[key] = list.map(fn);
-  }
-  return out;
-}
-
 /** The first thing in `node` that is not JSON Schema (as `path: problem`), or `undefined`. */
 function schemaProblem(node: unknown, root: unknown, path: string, depth: number): string | undefined {
   if (typeof node === 'boolean') return undefined;

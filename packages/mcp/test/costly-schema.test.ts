@@ -3,7 +3,8 @@
 // one badly typed value) and a recursion that applies itself twice to each child (2^depth) are
 // left out at listing, each with a reason naming the tool and the bound, so a call of them can
 // never freeze the host; a recursive tree schema is kept and checks nested arguments; the host's
-// timers keep firing throughout.
+// timers keep firing throughout. A backtracking `pattern` a `$ref` reaches from a place no schema
+// sits (an unknown keyword, a `default`) is never run: such a tool is left out too.
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,9 +42,9 @@ describe('MCP input schemas that would be exponential to check', () => {
   it('SURF-09: a chain of anyOf branches and a doubling recursion are left out at listing, each with its reason; a recursive tree serves', () => {
     const status = m.status().find((s) => s.name === 'costly')!;
     expect(status.state).toBe('connected');
-    expect(m.tools().map((t) => t.name)).toEqual(['mcp__costly__ok', 'mcp__costly__tree']);
+    expect(m.tools().map((t) => t.name)).toEqual(['mcp__costly__ok', 'mcp__costly__letters', 'mcp__costly__tree']);
     const reasons = Object.fromEntries((status.rejectedTools ?? []).map((r) => [r.tool, r.reason]));
-    expect(Object.keys(reasons)).toEqual(['chain', 'deep']);
+    expect(Object.keys(reasons)).toEqual(['hidden', 'defaultref', 'chain', 'deep']);
     expect(reasons.chain).toMatch(
       new RegExp(
         `^its inputSchema is too costly to check: the value at /x \\(1 level deep\\) would be checked against \\d+ subschemas, and at most ${MAX_CHECKS_PER_VALUE} are allowed per value; anyOf/oneOf/allOf branches`,
@@ -89,5 +90,51 @@ describe('MCP input schemas that would be exponential to check', () => {
       await session.close();
       await sources.close();
     }
+  }, 8_000);
+
+  it("a server's pattern never runs: $refs into an unknown keyword or a default are refused, a pattern under $defs is only described, and the host timers keep firing", async () => {
+    const sources = new McpSources();
+    await sources.addMcpServer('costly', costly);
+    const agent = await Agent.create({
+      model: new ScriptedLlmClient([]),
+      permissions: { allow: ['mcp__*'], defaultDecision: 'allow' },
+    });
+    const session = await agent.session(realpathSync(mkdtempSync(join(tmpdir(), 'a3s-mcp-redos-'))), {
+      persistence: 'memory',
+      toolSources: [mcpToolSource(sources)],
+    });
+    try {
+      // ^(a+)+$ on 26 a's and a '!' backtracks for seconds (each further character doubles it).
+      const evil = `${'a'.repeat(26)}!`;
+      for (const tool of ['hidden', 'defaultref']) {
+        const r = await longestPause(() => session.tool(`mcp__costly__${tool}`, { a: evil }));
+        expect(r.pause).toBeLessThan(500);
+        expect(r.value).toMatchObject({ ok: false, error: { code: 'TOOL_NOT_FOUND' } });
+      }
+      const served = await longestPause(() => session.tool('mcp__costly__letters', { a: evil }));
+      expect(served.pause).toBeLessThan(500);
+      expect(served.value).toMatchObject({ ok: true, output: 'fine' });
+      // A property named `pattern` is a schema, and still checked.
+      const bad = await session.tool('mcp__costly__letters', { pattern: 'abcd' });
+      expect(bad.error).toMatchObject({ code: 'INVALID_TOOL_ARGS' });
+      expect(bad.output).toContain('args.pattern');
+    } finally {
+      await session.close();
+      await sources.close();
+    }
+    const reasons = Object.fromEntries(
+      (m.status().find((s) => s.name === 'costly')?.rejectedTools ?? []).map((r) => [r.tool, r.reason]),
+    );
+    expect(reasons.hidden).toMatch(
+      /^its inputSchema has a \$ref "#\/x-hidden" that does not point at a subschema \(it points into data or a keyword that holds no schema\); allowed: '#', or a subschema under \$defs/,
+    );
+    expect(reasons.defaultref).toMatch(
+      /^its inputSchema has a \$ref "#\/properties\/b\/default" that does not point at a subschema/,
+    );
+    const note = 'Must match the regular expression ^(a+)+$ (checked by the server).';
+    const letters = m.tools().find((t) => t.name === 'mcp__costly__letters')!.inputSchema;
+    expect(letters.$defs).toEqual({ l: { type: 'string', description: note } });
+    expect(letters['x-note']).toEqual({ nested: [{ type: 'string', description: note }] });
+    expect(letters.properties).toEqual({ a: { $ref: '#/$defs/l' }, pattern: { type: 'string', maxLength: 3 } });
   }, 8_000);
 });

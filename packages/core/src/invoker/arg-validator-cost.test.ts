@@ -85,6 +85,22 @@ describe('the cost of checking arguments', () => {
     expect(ms).toBeLessThan(2_000);
   }, 10_000);
 
+  it('a schema with a keyword that is not linear (a backtracking pattern) is checked under the time bound, however short the arguments', async () => {
+    const tool = toolWith('letters', { type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } });
+    const v = new ArgValidator();
+    expect(v.check(tool, { a: 'aaa' })).toBeUndefined();
+    expect(v.check(tool, { a: 'ab' })!.message).toBe('letters: args.a: must match pattern "^(a+)+$"');
+    // Two values, a handful of checks: unbounded, ^(a+)+$ on these 30 characters backtracked for
+    // seconds (doubling per character).
+    const { value, ms, pause } = await timed(() => v.check(tool, { a: `${'a'.repeat(29)}!` }));
+    expect(value).toBeInstanceOf(InvalidToolArgsError);
+    expect(value!.message).toBe(
+      "letters: args: took longer than 1000 ms to check against the tool's input schema and were refused; send smaller arguments",
+    );
+    expect(ms).toBeLessThan(1_500);
+    expect(pause).toBeLessThan(1_500);
+  }, 10_000);
+
   it('a recursive tree schema still checks deeply nested arguments', () => {
     const node = {
       type: 'object',

@@ -2,11 +2,12 @@
  * Argument validation: every call's args are checked against the tool's JSON Schema
  * with ajv before anything else. Validators are compiled once per tool object and shared by every
  * session of the process (the pack tools are the same objects in each; compiling a tool's schema
- * anew in every session cost a millisecond or two per tool). Arguments a plain schema surely
- * accepts are passed without ajv (a process whose calls all pass never loads it). A schema whose
- * validation could run away (branches that multiply, see `schemaCostProblem`) is refused before
- * it is compiled, and each validation is stopped after a time bound, so no schema or argument
- * can hold the process.
+ * anew in every session cost a millisecond or two per tool). A schema whose validation could run
+ * away (branches that multiply, see `schemaCostProblem`) is refused before it is compiled. A
+ * schema of only linear keywords (`nonLinearKeyword`) is checked on the host thread when its
+ * static bound is small for the arguments at hand (arguments a plain such schema surely accepts
+ * are passed without ajv: a process whose calls all pass never loads it); every other validation
+ * is stopped after a time bound, so no schema or argument can hold the process.
  */
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { InvalidToolArgsError, ToolDefinitionError, type ToolArgIssue } from '../errors/tool-errors.js';
@@ -15,7 +16,8 @@ import { newAjv2020 } from './ajv-loader.js';
 import { surelyValidArgs } from '../tools/plain-args.js';
 import { jsonArgsCopy, nonJsonArg } from './json-args.js';
 import { malformedArgsOf } from '../llm/tool-args-text.js';
-import { MAX_CHECKS_PER_VALUE, schemaCost } from '../tools/schema-cost.js';
+import { schemaCost } from '../tools/schema-cost.js';
+import { nonLinearKeyword } from '../tools/schema-linear.js';
 import { runBounded, VALIDATION_TIME_LIMIT_MS, ValidationTimeout } from '../generate-object/schema-guard.js';
 
 function pointerToPath(pointer: string): string {
@@ -84,13 +86,47 @@ function malformedArgs(tool: Tool, args: unknown): InvalidToolArgsError | undefi
  * (its errors are read right after each call, on the one thread).
  */
 const compiled = new WeakMap<Tool, ValidateFunction | ToolDefinitionError>();
-/** Per compiled tool, the most subschemas one value of its arguments is checked against. */
-const perValueChecks = new WeakMap<Tool, number>();
+
+/** How a tool's arguments are checked, decided once per tool object from its schema. */
+interface CheckPlan {
+  /** The schema as compiled (without `$schema`). */
+  readonly schema: Readonly<Record<string, unknown>>;
+  /** Why the schema is too costly to run, if it is. */
+  readonly problem?: string;
+  /** The most subschemas one value of its arguments is checked against. */
+  readonly perValue: number;
+  /**
+   * Whether the schema uses only keywords whose check of a value is a step, so that a validation
+   * within {@link DIRECT_CHECKS} may run without the time bound (and the plain fast path, which
+   * runs a schema's `pattern`s as they are, may be used at all).
+   */
+  readonly linear: boolean;
+}
+
+const plans = new WeakMap<Tool, CheckPlan>();
+
+function planOf(tool: Tool): CheckPlan {
+  let plan = plans.get(tool);
+  if (plan === undefined) {
+    // Draft-07 schemas from MCP servers validate the same for the keywords tools use; the
+    // `$schema` marker would make Ajv2020 refuse them, so compile without it.
+    const { $schema: _ignored, ...schema } = tool.inputSchema;
+    const cost = schemaCost(schema);
+    plan =
+      cost.problem === undefined
+        ? { schema, perValue: cost.perValue, linear: nonLinearKeyword(schema) === undefined }
+        : { schema, problem: cost.problem, perValue: cost.perValue, linear: false };
+    plans.set(tool, plan);
+  }
+  return plan;
+}
 
 /**
  * Checks a validation may make on the host thread as it is (at a few microseconds each, tens of
  * milliseconds at worst); arguments whose values times the schema's checks per value could make
- * more are checked under the time bound, which costs a watchdog thread per call.
+ * more are checked under the time bound, which costs a watchdog thread per call. So is every
+ * validation against a schema that is not linear, whatever the arguments' size: one short string
+ * can make a backtracking `pattern` run for days.
  */
 const DIRECT_CHECKS = 5_000;
 
@@ -119,13 +155,8 @@ export class ArgValidator {
   validatorOf(tool: Tool): ValidateFunction {
     let fn = compiled.get(tool);
     if (fn === undefined) {
-      // Draft-07 schemas from MCP servers validate the same for the keywords tools use; the
-      // `$schema` marker would make Ajv2020 refuse them, so compile without it.
-      const { $schema: _ignored, ...schema } = tool.inputSchema;
-      const cost = schemaCost(schema);
-      perValueChecks.set(tool, cost.perValue);
-      if (cost.problem !== undefined)
-        fn = new ToolDefinitionError(`tool '${tool.name}'`, 'inputSchema', `it ${cost.problem}`);
+      const { schema, problem } = planOf(tool);
+      if (problem !== undefined) fn = new ToolDefinitionError(`tool '${tool.name}'`, 'inputSchema', `it ${problem}`);
       else
         try {
           // ajv is loaded and set up on the first compile. `inlineRefs: false`: a `$ref` is a
@@ -178,8 +209,11 @@ export class ArgValidator {
   }
 
   #checkSchema(tool: Tool, args: unknown): InvalidToolArgsError | ToolDefinitionError | undefined {
+    const plan = planOf(tool);
     // Most calls of a plain schema are decided without ajv; ajv judges (and explains) the rest.
-    if (surelyValidArgs(tool.inputSchema, args)) return limitsOf(tool, args);
+    // A schema with a keyword that is not linear (a `pattern` that may backtrack) is always
+    // judged by ajv under the time bound.
+    if (plan.linear && surelyValidArgs(tool.inputSchema, args)) return limitsOf(tool, args);
     let fn: ValidateFunction;
     try {
       fn = this.validatorOf(tool);
@@ -189,8 +223,8 @@ export class ArgValidator {
     }
     let valid: boolean;
     try {
-      const perValue = perValueChecks.get(tool) ?? MAX_CHECKS_PER_VALUE;
-      const direct = valuesUpTo(args, Math.floor(DIRECT_CHECKS / perValue)) * perValue <= DIRECT_CHECKS;
+      const perValue = plan.perValue;
+      const direct = plan.linear && valuesUpTo(args, Math.floor(DIRECT_CHECKS / perValue)) * perValue <= DIRECT_CHECKS;
       valid = direct ? fn(args) === true : runBounded(() => fn(args) === true);
     } catch (e) {
       if (!(e instanceof ValidationTimeout)) throw e;

@@ -49,15 +49,51 @@ describe('schemaCostProblem', () => {
     expect(schemaCostProblem({ properties: { a: { $ref: '#/$defs/none' } } })).toMatch(/points to nothing/);
     expect(schemaCostProblem({ $dynamicRef: '#x' })).toMatch(/^uses \$dynamicRef at #/);
     expect(schemaCostProblem({ properties: { a: { $id: 'other' } } })).toMatch(/^sets \$id at #\/properties\/a/);
-    // A chain hidden in data, or behind a reference to a map of properties, is followed as the validator follows it.
-    expect(schemaCostProblem(chainSchema(40, 'default'))).toMatch(/^is too costly to check: the value at \/x/);
+    // Data and keywords that hold no schema never become one by being referred to: a chain hidden
+    // in a `default`, a reference to the map of properties itself, to an unknown keyword, into
+    // `examples`, `const` or `enum`.
+    const notSchema =
+      /^has a \$ref "[^"]+" that does not point at a subschema \(it points into data or a keyword that holds no schema\); allowed: '#', or a subschema under \$defs/;
+    expect(schemaCostProblem(chainSchema(40, 'default'))).toMatch(notSchema);
     expect(
       schemaCostProblem({
         $ref: '#/properties',
-        properties: { anyOf: [{ $ref: '#/$defs/l0' }], ...{} },
+        properties: { anyOf: [{ $ref: '#/$defs/l0' }] },
         $defs: chainSchema().$defs,
       }),
-    ).toMatch(/^is too costly to check: the value itself \(the root\)/);
+    ).toMatch(notSchema);
+    const evil = { type: 'string', pattern: '^(a+)+$' };
+    for (const schema of [
+      { properties: { a: { $ref: '#/x-hidden' } }, 'x-hidden': evil },
+      { properties: { a: { $ref: '#/properties/b/default' }, b: { default: evil } } },
+      { properties: { a: { $ref: '#/examples/0' } }, examples: [evil] },
+      { properties: { a: { $ref: '#/properties/b/const' }, b: { const: evil } } },
+      { properties: { a: { $ref: '#/properties/b/enum/0' }, b: { enum: [evil] } } },
+      { properties: { a: { $ref: '#/anyOf/0/x-meta' } }, anyOf: [{ 'x-meta': evil }] },
+    ])
+      expect(schemaCostProblem(schema)).toMatch(notSchema);
+    // Every place a subschema sits may be referred to.
+    expect(
+      schemaCostProblem({
+        $defs: { d: { type: 'string' } },
+        definitions: { d: { type: 'string' } },
+        properties: {
+          a: { $ref: '#/$defs/d' },
+          b: { $ref: '#/definitions/d' },
+          c: { $ref: '#/properties/a' },
+          d: { $ref: '#/anyOf/1/items/0' },
+          e: { $ref: '#/anyOf/0/prefixItems/0' },
+          f: { $ref: '#/anyOf/0/items/not' },
+          g: { $ref: '#' },
+          pattern: { $ref: '#/properties/default' },
+          default: { $ref: '#/anyOf/1/additionalProperties' },
+        },
+        anyOf: [
+          { prefixItems: [true], items: { not: false } },
+          { items: [true], additionalProperties: false },
+        ],
+      }),
+    ).toBeUndefined();
   });
 
   it('passes recursive trees, optional recursion, maps, tuples and the root $id of a trusted tool', () => {

@@ -103,8 +103,8 @@ const add = (entry: Entry, node: number, count: number): void => {
  * Why validating values against `schema` could run away, or `undefined` when every value is
  * checked against at most {@link MAX_CHECKS_PER_VALUE} subschemas. The reason reads after "the
  * schema" ("has a subschema at #/$defs/a that leads back to …", "is too costly to check: …").
- * Besides the cost, it refuses what it cannot follow: a `$ref` that does not point inside the
- * schema, `$dynamicRef`/`$recursiveRef`, and an `$id` below the root.
+ * Besides the cost, it refuses what it cannot follow: a `$ref` that does not point at a subschema
+ * inside the schema (data and unknown keywords are no subschemas), `$dynamicRef`/`$recursiveRef`, and an `$id` below the root.
  */
 export function schemaCostProblem(schema: unknown): string | undefined {
   return schemaCost(schema).problem;

@@ -54,6 +54,55 @@ function quote(ref: string): string {
   return JSON.stringify(ref.length > 100 ? `${ref.slice(0, 100)}…` : ref);
 }
 
+/** Keywords whose value is a map of names to subschemas. */
+const SCHEMA_MAPS = new Set([
+  '$defs',
+  'definitions',
+  'properties',
+  'patternProperties',
+  'dependentSchemas',
+  'dependencies',
+]);
+/** Keywords whose value is one subschema (`items` may be a list of them too). */
+const SCHEMA_ONES = new Set([
+  'items',
+  'additionalProperties',
+  'additionalItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+  'contentSchema',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+]);
+/** Keywords whose value is a list of subschemas. */
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+
+/** Where the walk of a pointer is: at a schema, in a map of schemas, in a list of schemas. */
+type Place = 'schema' | 'map' | 'list';
+
+/**
+ * Where one more pointer segment `seg` leads from `place` (whose value is `value`), or `undefined`
+ * when it leaves the places a schema may be (data such as `default`, `examples`, `const` or `enum`,
+ * and keywords a validator ignores).
+ */
+function nextPlace(place: Place, value: unknown, seg: string): Place | undefined {
+  if (place === 'map') return 'schema';
+  if (place === 'list') return /^(0|[1-9]\d*)$/.test(seg) ? 'schema' : undefined;
+  if (Array.isArray(value)) return undefined;
+  if (SCHEMA_MAPS.has(seg)) return 'map';
+  if (SCHEMA_LISTS.has(seg)) return 'list';
+  if (seg === 'items' && Array.isArray((value as Record<string, unknown>).items)) return 'list';
+  return SCHEMA_ONES.has(seg) ? 'schema' : undefined;
+}
+
+/** What a `$ref` may point at, for a reason. */
+const REF_TARGETS =
+  "allowed: '#', or a subschema under $defs, definitions, properties, items, prefixItems, additionalProperties, anyOf, oneOf, allOf, not, if, then, else and the like";
+
 /** The value `ref` points to in `root` with its normalised pointer, or why it cannot be followed. */
 function resolve(root: Node, ref: string): { readonly value: unknown; readonly pointer: string } | string {
   let fragment = ref;
@@ -63,6 +112,7 @@ function resolve(root: Node, ref: string): { readonly value: unknown; readonly p
   if (!fragment.startsWith('#/'))
     return `has a $ref ${quote(ref)} that does not point inside the schema; allowed: '#' or '#/...'`;
   let at: unknown = root;
+  let place: Place | undefined = 'schema';
   const segments: string[] = [];
   for (const raw of fragment.slice(2).split('/')) {
     let seg: string;
@@ -73,15 +123,21 @@ function resolve(root: Node, ref: string): { readonly value: unknown; readonly p
     }
     if (typeof at !== 'object' || at === null || !Object.hasOwn(at, seg))
       return `has a $ref ${quote(ref)} that points to nothing in the schema`;
+    // Data (a default, an example, a constant) and keywords a validator ignores never become a
+    // schema by being referred to: a reference may only name a place a subschema is.
+    place = place === undefined ? undefined : nextPlace(place, at, seg);
     at = (at as Record<string, unknown>)[seg];
     segments.push(escapeSegment(seg));
   }
+  if (place !== 'schema')
+    return `has a $ref ${quote(ref)} that does not point at a subschema (it points into data or a keyword that holds no schema); ${REF_TARGETS}`;
   return { value: at, pointer: `#/${segments.join('/')}` };
 }
 
 /**
- * The graph of `schema`, or why it cannot be built: a `$ref` that does not point inside the
- * schema, a dynamic reference, or an `$id` below the root (it would move where `$ref`s point).
+ * The graph of `schema`, or why it cannot be built: a `$ref` that does not point at a subschema
+ * inside the schema (one into `default`, `examples`, `const`, `enum` or an unknown keyword would
+ * make data a schema), a dynamic reference, or an `$id` below the root (it would move where `$ref`s point).
  * Iterative, so a deeply nested schema cannot overflow the stack.
  */
 export function schemaGraph(schema: unknown): Graph | string {
