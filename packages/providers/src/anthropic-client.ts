@@ -27,7 +27,7 @@ import {
 import { CallScope, jsonOf, openResponse, parseEventJson, type HttpRequestSpec } from './http-call.js';
 import { imagesIn, notAnAnswer, type ErrorContext } from './provider-errors.js';
 import { buildingRequest } from './request-size.js';
-import { responseEvents, streamBodyOf } from './stream-body.js';
+import { givesContent, responseEvents, streamBodyOf } from './stream-body.js';
 import { anthropicRequestBody } from './anthropic-request.js';
 import { anthropicError, anthropicFinishReason, AnthropicStreamDecoder, anthropicUsage } from './anthropic-stream.js';
 import { anthropicReasoningBlocks } from './anthropic-thinking.js';
@@ -132,12 +132,12 @@ export class AnthropicClient implements LlmClient {
           return;
         }
         const textError = (text: string) => ({ type: 'error', error: { type: 'api_error', message: text } });
-        // Only an event that gave something (text, a tool call, usage, the end) is progress.
+        // Only an event that gave the answer something (text, a tool call, the end) is progress.
         let gave = false;
         for (const out of decoder.event(
           parseEventJson(part.event.data, ctx, part.event.event === 'error' ? textError : undefined),
         )) {
-          gave = true;
+          if (givesContent(out)) gave = true;
           yield out;
         }
         if (gave) scope.arm(this.#options.idleTimeoutMs);

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicClient } from './anthropic-client.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeout } from './client-options.js';
 import { OpenAICompatibleClient } from './openai-compatible-client.js';
+import { givesContent } from './stream-body.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -70,6 +71,14 @@ describe('traffic with no content is not progress', () => {
     'an empty message_delta': [START, 'event: message_delta\ndata: {"type":"message_delta","delta":{}}\n\n'],
     'spaces into a data line that never ends': [`${START}data: `, ' '],
     'a few characters at a time into a data line that never ends': [`${START}data: {"type":"x","pad":"`, 'aaaa'],
+    'text deltas of empty text': [
+      `${START}event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n`,
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""}}\n\n',
+    ],
+    'usage figures repeated': [
+      START,
+      'event: message_delta\ndata: {"type":"message_delta","delta":{},"usage":{"output_tokens":1}}\n\n',
+    ],
   };
   it.each(Object.keys(anthropicCases))('Anthropic: %s times out after about one idle period', async (name) => {
     const [first, tick] = anthropicCases[name]!;
@@ -78,10 +87,14 @@ describe('traffic with no content is not progress', () => {
     expect(r.ms).toBeLessThan(2_500);
   });
 
-  it('OpenAI-compatible: chunks with no choices time out after about one idle period', async () => {
+  const openaiCases: Record<string, string> = {
+    'chunks with no choices': 'data: {"id":"c","choices":[]}\n\n',
+    'deltas of empty content': 'data: {"id":"c","choices":[{"index":0,"delta":{"content":""}}]}\n\n',
+  };
+  it.each(Object.keys(openaiCases))('OpenAI-compatible: %s time out after about one idle period', async (name) => {
     const first =
       'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant"}}]}\n\n';
-    const r = await outcome(openai(await trickle(first, 'data: {"id":"c","choices":[]}\n\n')));
+    const r = await outcome(openai(await trickle(first, openaiCases[name]!)));
     expect(r.kind).toBe('timeout');
     expect(r.ms).toBeLessThan(2_500);
   });
@@ -99,6 +112,17 @@ describe('traffic with no content is not progress', () => {
     // Only the caller's cancel ends it, five idle periods on: every piece of text was progress.
     expect(r.kind).toBe('cancelled');
     expect(r.ms).toBeGreaterThan(1_400);
+  });
+
+  it('what counts as content: non-empty text, reasoning and arguments, tool calls and the end; never usage alone', () => {
+    expect(givesContent({ type: 'text_delta', delta: '' })).toBe(false);
+    expect(givesContent({ type: 'reasoning_delta', delta: '' })).toBe(false);
+    expect(givesContent({ type: 'tool_call_delta', index: 0, id: 'c', argsDelta: '' })).toBe(false);
+    expect(givesContent({ type: 'usage', usage: { inputTokens: 1, outputTokens: 1 } })).toBe(false);
+    expect(givesContent({ type: 'text_delta', delta: 'a' })).toBe(true);
+    expect(givesContent({ type: 'tool_call_delta', index: 0, id: 'c', argsDelta: '{' })).toBe(true);
+    expect(givesContent({ type: 'tool_call_start', index: 0, id: 'c', name: 'read' })).toBe(true);
+    expect(givesContent({ type: 'finish', reason: 'stop' })).toBe(true);
   });
 
   it('a call without a timeout of its own has the default bound on its whole length', () => {

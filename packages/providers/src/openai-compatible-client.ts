@@ -26,7 +26,7 @@ import {
 import { CallScope, jsonOf, openResponse, parseEventJson, type HttpRequestSpec } from './http-call.js';
 import { imagesIn, notAnAnswer, type ErrorContext } from './provider-errors.js';
 import { buildingRequest } from './request-size.js';
-import { responseEvents, streamBodyOf } from './stream-body.js';
+import { givesContent, responseEvents, streamBodyOf } from './stream-body.js';
 import { openAIRequestBody, type MaxTokensField } from './openai-request.js';
 import { openAIFinishReason, OpenAIStreamDecoder, openAIUsage } from './openai-stream.js';
 import { ResponseBudget } from './response-caps.js';
@@ -134,12 +134,12 @@ export class OpenAICompatibleClient implements LlmClient {
           ev.event === 'error'
             ? parseEventJson(ev.data, ctx, (text) => ({ error: { message: text } }))
             : parseEventJson(ev.data, ctx);
-        // Only a chunk that gave something (text, a tool call, usage, the end) is progress.
+        // Only a chunk that gave the answer something (text, a tool call, the end) is progress.
         let gave = false;
         for (const out of decoder.chunk(
           ev.event === 'error' && isObject(json) && json.error === undefined ? { error: json } : json,
         )) {
-          gave = true;
+          if (givesContent(out)) gave = true;
           yield out;
         }
         if (gave) scope.arm(this.#options.idleTimeoutMs);

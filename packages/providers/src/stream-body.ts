@@ -97,6 +97,25 @@ export async function* streamBodyOf(
   }
 }
 
+/**
+ * True when a stream event gives the answer something: text, reasoning or tool-call arguments
+ * that are not empty, a reasoning block, a tool call's start or end, or the end of the response.
+ * Only these re-arm a model call's idle deadline; usage figures alone, repeated or not, do not.
+ */
+export function givesContent(ev: LlmStreamEvent): boolean {
+  switch (ev.type) {
+    case 'text_delta':
+    case 'reasoning_delta':
+      return ev.delta !== '';
+    case 'tool_call_delta':
+      return ev.argsDelta !== '';
+    case 'usage':
+      return false;
+    default:
+      return true;
+  }
+}
+
 /** The stream events of a whole response (a server that answered a streaming request in one JSON body). */
 export function responseEvents(response: LlmResponse): LlmStreamEvent[] {
   const out: LlmStreamEvent[] = [];
