@@ -1,30 +1,9 @@
 // eval tells what a cell changed in the workspace (for the completion gate) even when the cell's
 // interpreter dies: a real Node kernel in a temporary folder.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Tool, ToolResult } from '@a3s-code/core';
-import { createToolContext } from '@a3s-code/core/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EVAL_RESOURCE, type EvalResource, evalTool, openEvalResource } from '../src/eval.js';
-import { diskWorkspace } from '../src/test-support/disk-workspace.js';
+import { describe, expect, it } from 'vitest';
+import { jsKernelPerTest } from './eval-js-harness.js';
 
-let dir: string;
-let kernels: EvalResource;
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'a3s-eval-changes-'));
-  kernels = await openEvalResource({ inactivityMs: 30_000 });
-});
-afterEach(async () => {
-  await kernels.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const js = (code: string): Promise<ToolResult> =>
-  (evalTool as unknown as Tool<Record<string, unknown>>).execute(
-    { description: 'a cell run by the tests here', code, language: 'javascript' },
-    createToolContext({ workspace: diskWorkspace(dir), resources: { [EVAL_RESOURCE]: kernels } }),
-  );
+const { js } = jsKernelPerTest('a3s-eval-changes-');
 
 describe('eval: what a cell changed', () => {
   it('EVAL-01: a cell whose kernel dies still tells what it changed, so the completion gate counts only that', async () => {
