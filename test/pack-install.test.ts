@@ -351,6 +351,35 @@ export type Confirm = ScriptedConfirmationManager;
     run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, timeout: 60_000 });
   }, 70_000);
 
+  it('the installed declarations type-check with skipLibCheck off and no DOM lib (MCP types included)', () => {
+    writeFileSync(
+      join(project, 'check-libs.ts'),
+      `import { Agent } from '@a3s-code/sdk';
+import { ProcessGroupStdioTransport, McpManager } from '@a3s-code/mcp';
+export const parts: unknown = [Agent, ProcessGroupStdioTransport, McpManager];
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.libs.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          lib: ['es2022'],
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules', '@types')],
+        },
+        files: ['check-libs.ts'],
+      }),
+    );
+    const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+    run(process.execPath, [tsc, '-p', 'tsconfig.libs.json'], { cwd: project, timeout: 60_000 });
+  }, 70_000);
+
   it('the installed a3s bin prints its version', () => {
     const version = packed.get('@a3s-code/cli')!.version;
     expect(

@@ -1,5 +1,7 @@
 /**
- * `ProcessGroupStdioTransport`: our stdio transport for MCP, implementing the SDK's `Transport`.
+ * `ProcessGroupStdioTransport`: our stdio transport for MCP, shaped as the SDK's `Transport` (not
+ * declared as implementing it, so its declarations do not pull in the SDK's `transport.d.ts`,
+ * which needs the DOM lib).
  * Unlike the SDK's own it owns the server's whole lifecycle:
  *
  * - the server starts as the leader of a new process group (`detached: true`);
@@ -10,7 +12,6 @@
  *   fails every pending request immediately instead of waiting for a request timeout.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedTail } from './bounded-tail.js';
 import { McpClosedError } from './errors.js';
@@ -62,7 +63,7 @@ export interface StdioCloseInfo {
 const EXIT_STATUS_WAIT_MS = 3_000;
 
 /** The stdio transport. One instance runs one server process once. */
-export class ProcessGroupStdioTransport implements Transport {
+export class ProcessGroupStdioTransport {
   /** See `Transport.onclose`. Fires exactly once. */
   onclose?: () => void;
   /** See `Transport.onerror`. */
