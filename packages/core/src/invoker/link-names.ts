@@ -27,7 +27,10 @@ async function filesAt(paths: readonly string[], names: number): Promise<LinkedF
   const found: LinkedFiles = new Map();
   let seen = 0;
   const visit = async (path: string): Promise<void> => {
-    if (seen++ > FOLDER_LIMIT) return;
+    if (seen++ > FOLDER_LIMIT) {
+      PARTIAL.add(found);
+      return;
+    }
     const s = await lstat(path).catch(() => undefined);
     if (s === undefined) return;
     if (s.isFile() && s.nlink >= names) found.set(`${s.dev}:${s.ino}`, path);
@@ -39,6 +42,19 @@ async function filesAt(paths: readonly string[], names: number): Promise<LinkedF
   await Promise.all(paths.map(visit));
   return found;
 }
+
+/** Lists of kept files cut short at {@link FOLDER_LIMIT} entries: a file not in one may still be kept. */
+const PARTIAL = new WeakSet<LinkedFiles>();
+
+/** The kept files when listing them failed (a file vanished under the walk): none known, so the list is partial. */
+function unlisted(): LinkedFiles {
+  const none: LinkedFiles = new Map();
+  PARTIAL.add(none);
+  return none;
+}
+
+/** What a judge answers for a file with several names when the kept files could not all be listed. */
+export const UNLISTED_KEPT = `a file the rules keep (the files they cover could not all be listed: more than ${FOLDER_LIMIT}, or changing while listed)`;
 
 /** How long the other names found under a root are reused, in milliseconds. */
 const NAMES_TTL_MS = 60_000;
@@ -94,15 +110,37 @@ export function sameFileJudge(
   realRoot: () => Promise<string | undefined>,
   kept: () => Promise<readonly string[]>,
 ): (path: string) => Promise<string | undefined> {
-  let files: Promise<LinkedFiles> | undefined;
+  const byInode = keptInodeJudge(realRoot, kept);
   return async (path) => {
     const base = await realRoot();
     if (base === undefined || typeof path !== 'string') return undefined;
     const s = await stat(isAbsolute(path) ? path : join(base, path)).catch(() => undefined);
     if (s === undefined || !s.isFile() || s.nlink < 2) return undefined;
-    files ??= kept().then(linkedFiles);
-    const of = (await files.catch(() => new Map<string, string>())).get(`${s.dev}:${s.ino}`);
-    return of === undefined ? undefined : relative(base, of);
+    return byInode(s);
+  };
+}
+
+/**
+ * A judge of files by inode against the kept files listed once (on first use): the kept file
+ * (workspace-relative) whose inode `file` is, whatever its number of names (a name being removed
+ * as it is looked at can show one), or `undefined`. A file with several names is answered
+ * {@link UNLISTED_KEPT} when the kept files could not all be listed.
+ */
+export function keptInodeJudge(
+  realRoot: () => Promise<string | undefined>,
+  kept: () => Promise<readonly string[]>,
+): (file: { readonly dev: number; readonly ino: number; readonly nlink: number }) => Promise<string | undefined> {
+  // Every kept file, whatever its number of names now: one linked after this list was made is
+  // still found by its inode.
+  let files: Promise<LinkedFiles> | undefined;
+  return async (file) => {
+    const base = await realRoot();
+    if (base === undefined) return undefined;
+    files ??= kept().then((paths) => filesAt(paths, 1));
+    const listed = await files.catch(unlisted);
+    const of = listed.get(`${file.dev}:${file.ino}`);
+    if (of === undefined) return PARTIAL.has(listed) && file.nlink > 1 ? UNLISTED_KEPT : undefined;
+    return relative(base, of);
   };
 }
 
@@ -114,15 +152,15 @@ export function sameFileJudge(
 export function sameInodeJudge(
   realRoot: () => Promise<string | undefined>,
   kept: () => Promise<readonly string[]>,
-): (file: { readonly dev: number; readonly ino: number }) => Promise<string | undefined> {
+): (file: { readonly dev: number; readonly ino: number; readonly nlink?: number }) => Promise<string | undefined> {
   return async (file) => {
     const base = await realRoot();
     if (base === undefined) return undefined;
-    const of = (
-      await kept()
-        .then((paths) => filesAt(paths, 1))
-        .catch(() => new Map<string, string>())
-    ).get(`${file.dev}:${file.ino}`);
-    return of === undefined ? undefined : relative(base, of);
+    const listed = await kept()
+      .then((paths) => filesAt(paths, 1))
+      .catch(unlisted);
+    const of = listed.get(`${file.dev}:${file.ino}`);
+    if (of === undefined) return PARTIAL.has(listed) && (file.nlink ?? 2) > 1 ? UNLISTED_KEPT : undefined;
+    return relative(base, of);
   };
 }

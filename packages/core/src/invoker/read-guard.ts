@@ -12,6 +12,8 @@
  * search backend may add beyond core's interface are not passed on, so tools use the filtered ones.
  * Tools that learn of files another way (a language server, git) ask the workspace's `readDenied`.
  */
+import { stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
 import { PermissionDeniedError } from '../errors/tool-errors.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type {
@@ -26,7 +28,7 @@ import type {
   WorkspaceServices,
 } from '../workspace/workspace-services.js';
 import { filesToHide } from './files-to-hide.js';
-import { sameFileJudge, sameInodeJudge } from './link-names.js';
+import { keptInodeJudge, sameFileJudge, sameInodeJudge } from './link-names.js';
 import type { HoldAsk } from './permission-step.js';
 import {
   heldAskRule,
@@ -93,11 +95,11 @@ export function guardReads(
     async () =>
       (await filesToHide(workspace.root, policy, ask !== false, toolName, undefined, false, false)).unreadable,
   );
-  // The file a backend has open, when it has several names: judged by its inode, not by a path.
+  // The file a backend has open, when it may be another name of a kept file: judged by its inode.
   const inodeVerdict = async (
     file: WorkspaceFileIdentity,
   ): Promise<{ rule: string; ask: boolean; to?: string; sameFile?: string } | undefined> => {
-    const same = file.nlink > 1 ? await sameInode(file) : undefined;
+    const same = await sameInode(file);
     if (same === undefined) return undefined;
     return { rule: policy.denyingReadRule([same]) ?? 'the path rules', ask: false, sameFile: same };
   };
@@ -126,7 +128,23 @@ export function guardReads(
   };
   const hidden = async (path: string): Promise<boolean> => (await ruleFor(path)) !== undefined;
   // A search's matches show content: a file that is another name of a kept file is left out too.
-  const withheld = async (path: string): Promise<boolean> => (await contentVerdict(path)) !== undefined;
+  const keptInode = keptInodeJudge(
+    rootReal,
+    async () =>
+      (await filesToHide(workspace.root, policy, ask !== false, toolName, undefined, false, false)).unreadable,
+  );
+  // A matched file is looked at once: gone by the time it is judged (a name made and removed again,
+  // perhaps another name of a kept file), it cannot be judged and its lines are withheld; with
+  // several names, it is judged by that one look's inode.
+  const byOneLook = async (path: string): Promise<boolean> => {
+    const base = await rootReal();
+    if (base === undefined) return (await linkVerdict(path)) !== undefined;
+    const s = await stat(isAbsolute(path) ? path : join(base, path)).catch(() => undefined);
+    if (s === undefined || !s.isFile()) return true;
+    return (await keptInode(s)) !== undefined;
+  };
+  const withheld = async (path: string): Promise<boolean> =>
+    (await verdictFor(path)) !== undefined || (await byOneLook(path));
   const fs = workspace.fs === undefined ? undefined : guardFs(workspace.fs, refuse, hidden);
   const search = workspace.search === undefined ? undefined : guardSearch(workspace.search, refuse, hidden, withheld);
   return Object.freeze({
@@ -202,10 +220,12 @@ function guardSearch(search: WorkspaceSearch, refuse: Refuse, hidden: Hidden, wi
   return {
     async *grep(request: WorkspaceGrepRequest): AsyncIterable<WorkspaceGrepMatch> {
       await refuse(request.path);
+      // A file the backend opened to search that may be another name of a kept file is judged first.
+      const judged = judging(request, (real, file) => refuse(request.path ?? real, real, file));
       // Matches arrive grouped by file: each file is judged once.
       let last: string | undefined;
       let skip = false;
-      for await (const m of search.grep(request)) {
+      for await (const m of search.grep(judged)) {
         if (m.path !== last) {
           last = m.path;
           skip = await withheld(m.path);

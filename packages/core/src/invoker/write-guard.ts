@@ -179,11 +179,14 @@ export function guardWrites(
     earlier = wrote,
     file?: WorkspaceFileIdentity,
   ): Promise<void> => {
+    // By inode: a file with several names, or the one named whose name may have changed since;
+    // a file reached through a symbolic link is judged by where the link led (below).
+    const throughLink = reached !== undefined && reached !== lexicalPath(workspace.root, path);
     const same = !content
       ? undefined
       : file === undefined
         ? await sameFile(reached ?? path)
-        : file.nlink > 1
+        : file.nlink > 1 || !throughLink
           ? await sameInode(file)
           : undefined;
     const verdict =

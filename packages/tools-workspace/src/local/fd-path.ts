@@ -43,6 +43,20 @@ export async function realPathOf(handle: FileHandle, openedAs: string): Promise<
   }
 }
 
+/**
+ * True when the name an open descriptor was opened by has been removed since (Linux; elsewhere
+ * `false`): the file may then be one another name still holds, such as a hard link of a kept file
+ * unlinked right after it was opened.
+ */
+export function nameRemoved(fd: number): boolean {
+  if (!HAS_PROC_FD) return false;
+  try {
+    return readlinkSync(`${PROC_FD}/${fd}`).endsWith(' (deleted)');
+  } catch {
+    return true;
+  }
+}
+
 /** `real` relative to `root` (`''` for the root itself), or `undefined` when it is outside. */
 export function relativeInside(root: string, real: string): string | undefined {
   if (real === root) return '';

@@ -18,7 +18,7 @@ import {
 import { assertWritable, joinRel, normalizeWorkspacePath, parentRel } from '../paths/normalize.js';
 import { openContained, openDirectory, type ContainedEntry, type PathArgument } from './contained-open.js';
 import { writeContained } from './contained-write.js';
-import { STAT_ONLY_FLAGS } from './fd-path.js';
+import { nameRemoved, STAT_ONLY_FLAGS } from './fd-path.js';
 import { mapFsError, notRegularError, specialKind, throwIfAborted } from './fs-errors.js';
 import { resolveReal, type RealPath } from './real-path.js';
 import { readSmallContained, readSmallFile } from './small-read.js';
@@ -54,15 +54,27 @@ async function judgeReached(
 ): Promise<void> {
   if (options?.reached === undefined) return;
   try {
-    // A file with several names may be another name of a file the caller's rules keep.
+    // A file with several names may be another name of a file the caller's rules keep; so may one
+    // whose name was removed since it was opened (its other names are unknown: judged by inode).
+    // The link count is read first: a name removed after it is then seen below.
     const st = fstatSync(entry.handle.fd);
-    const named = st.isFile() && st.nlink > 1;
+    const named = st.isFile() && (st.nlink > 1 || nameRemoved(entry.handle.fd));
     if (entry.rel === rel && !named) return;
     await options.reached(entry.rel, st.isFile() ? { dev: st.dev, ino: st.ino, nlink: st.nlink } : undefined);
   } catch (error) {
     await entry.handle.close().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * After the bytes were read: a name removed meanwhile (the file may be another name of a kept
+ * file, its removal caught only now) is judged as {@link judgeReached} would, before they go out.
+ */
+async function judgeAfterRead(entry: ContainedEntry, options: WorkspaceCallOptions | undefined): Promise<void> {
+  if (options?.reached === undefined || !nameRemoved(entry.handle.fd)) return;
+  const st = fstatSync(entry.handle.fd);
+  await options.reached(entry.rel, { dev: st.dev, ino: st.ino, nlink: st.nlink });
 }
 
 /** Local-disk files of a {@link LocalWorkspace}. `root` must be a real (symlink-free) path. */
@@ -125,12 +137,18 @@ export class LocalFileSystem implements WorkspaceFileSystem {
     }
     const small = options?.signal?.aborted === true ? undefined : readSmallFile(entry.handle.fd);
     if (small !== undefined) {
-      // Nothing waits on the close: the content is complete and a failed close changes nothing.
-      entry.handle.close().catch(() => undefined);
+      try {
+        await judgeAfterRead(entry, options);
+      } finally {
+        // Nothing waits on the close: the content is complete and a failed close changes nothing.
+        entry.handle.close().catch(() => undefined);
+      }
       return small;
     }
     try {
-      return await entry.handle.readFile(options?.signal ? { signal: options.signal } : undefined);
+      const bytes = await entry.handle.readFile(options?.signal ? { signal: options.signal } : undefined);
+      await judgeAfterRead(entry, options);
+      return bytes;
     } catch (error) {
       return rethrow(error, entry.rel);
     } finally {
@@ -182,6 +200,7 @@ export class LocalFileSystem implements WorkspaceFileSystem {
         }
         yield chunk;
       }
+      await judgeAfterRead(entry, options);
     } finally {
       // A read still running (the caller stopped early) ends before the file is closed.
       await ahead?.catch(() => undefined);

@@ -140,7 +140,7 @@ export class RipgrepSearch implements FastWorkspaceSearch {
     const withText = request.withText !== false;
     const crOnly = crOnlyLookup(this.rg, flags.match, this.fs.root, request.signal);
     const shown = (m: WorkspaceGrepMatch): WorkspaceGrepMatch => (withText ? m : { path: m.path, line: m.line });
-    const input = await openTargetFile(this.fs.root, target);
+    const input = await openTargetFile(this.fs.root, target, request.reached);
     const args = [
       ...grep,
       '--sort',

@@ -13,11 +13,11 @@ import { constants } from 'node:fs';
 import { type FileHandle, mkdir, mkdtemp, rm, rmdir, symlink, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { A3sError } from '@a3s-code/core';
+import { A3sError, type WorkspaceCallOptions } from '@a3s-code/core';
 import { WorkspaceFileError } from '../errors.js';
 import { SEARCH_TARGETS } from '../search/search-types.js';
 import { type ContainedEntry, DIRECTORY_FLAGS, openContained } from './contained-open.js';
-import { HAS_PROC_FD } from './fd-path.js';
+import { HAS_PROC_FD, nameRemoved } from './fd-path.js';
 import { mapFsError, notRegularError } from './fs-errors.js';
 import type { LocalFileSystem } from './local-fs.js';
 import type { RgCwd } from './rg-process.js';
@@ -125,13 +125,27 @@ async function removeView(view: string, rel: string): Promise<void> {
  * the file swapped for a FIFO or a link after {@link resolveTarget} is refused instead of read;
  * `undefined` for a folder.
  */
-export async function openTargetFile(root: string, target: Target): Promise<FileHandle | undefined> {
+export async function openTargetFile(
+  root: string,
+  target: Target,
+  reached?: WorkspaceCallOptions['reached'],
+): Promise<FileHandle | undefined> {
   if (!target.file) return undefined;
   const { handle } = await openExactly(root, target.rel, OPEN_FLAGS);
   const stat = await handle.stat();
   if (!stat.isFile()) {
     await handle.close();
     throw notRegularError(target.rel, 'a FIFO, socket or device', SEARCH_TARGETS);
+  }
+  // A file with several names, or whose name was removed since it was opened, may be another name
+  // of a file the caller's rules keep: the caller judges it by its inode before rg reads a byte.
+  if (reached !== undefined && (stat.nlink > 1 || nameRemoved(handle.fd))) {
+    try {
+      await reached(target.rel, { dev: stat.dev, ino: stat.ino, nlink: stat.nlink });
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
   }
   return handle;
 }

@@ -6,7 +6,7 @@
  * the asynchronous read, which then behaves exactly as before (the descriptor's position is untouched).
  */
 import { closeSync, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
-import { HAS_PROC_FD, relativeInside } from './fd-path.js';
+import { HAS_PROC_FD, nameRemoved, relativeInside } from './fd-path.js';
 
 /** Largest file read synchronously, in bytes. */
 export const SMALL_READ_MAX_BYTES = 64 * 1024;
@@ -52,11 +52,18 @@ export function readSmallContained(root: string, rel: string, flags: number, exa
     return undefined;
   }
   try {
+    // Exact: the link count first, then the name; a name removed in between reads as deleted.
+    if (exact && fstatSync(fd).nlink > 1) return undefined;
     const link = readlinkSync(`/proc/self/fd/${fd}`);
-    // A file unlinked after opening reads back as "<path> (deleted)"; its place is still its place.
-    const real = link.endsWith(' (deleted)') ? link.slice(0, -10) : link;
-    if (exact ? real !== abs || fstatSync(fd).nlink > 1 : relativeInside(root, real) === undefined) return undefined;
-    return readSmallFile(fd);
+    // A file unlinked after opening reads back as "<path> (deleted)"; its place is still its place,
+    // but exactly which file it is can only be told by its inode (the slow path's judge).
+    const deleted = link.endsWith(' (deleted)');
+    const real = deleted ? link.slice(0, -10) : link;
+    if (exact ? deleted || real !== abs : relativeInside(root, real) === undefined) return undefined;
+    const bytes = readSmallFile(fd);
+    // A name removed while it was read (its count of names may have read 1 as it went): judged on
+    // the ordinary path instead.
+    return exact && nameRemoved(fd) ? undefined : bytes;
   } catch {
     return undefined;
   } finally {
