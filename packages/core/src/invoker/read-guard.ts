@@ -98,9 +98,11 @@ export function guardReads(
   // The file a backend has open, when it may be another name of a kept file: judged by its inode.
   const inodeVerdict = async (
     file: WorkspaceFileIdentity,
+    reached: string,
   ): Promise<{ rule: string; ask: boolean; to?: string; sameFile?: string } | undefined> => {
     const same = await sameInode(file);
-    if (same === undefined) return undefined;
+    // The file reached is itself the kept one: its path was judged above.
+    if (same === undefined || same === reached) return undefined;
     return { rule: policy.denyingReadRule([same]) ?? 'the path rules', ask: false, sameFile: same };
   };
   const contentVerdict = async (path: string) => (await verdictFor(path)) ?? (await linkVerdict(path));
@@ -111,7 +113,7 @@ export function guardReads(
       reached === undefined
         ? await contentVerdict(path)
         : (verdictOn(await reachedVia(spell, path, reached)) ??
-          (file === undefined ? await linkVerdict(reached) : await inodeVerdict(file)));
+          (file === undefined ? await linkVerdict(reached) : await inodeVerdict(file, reached)));
     if (verdict === undefined) return;
     onDenied(path, verdict.rule);
     const same = 'sameFile' in verdict ? verdict.sameFile : undefined;

@@ -187,7 +187,7 @@ export function guardWrites(
       : file === undefined
         ? await sameFile(reached ?? path)
         : file.nlink > 1 || !throughLink
-          ? await sameInode(file)
+          ? await otherThan(reached, await sameInode(file))
           : undefined;
     const verdict =
       (reached === undefined ? await verdictFor(path) : verdictOn(await reachedVia(spell, path, reached))) ??
@@ -286,6 +286,11 @@ export function judging<O extends WorkspaceCallOptions>(
       await outer?.(real, file);
     },
   };
+}
+
+/** `same`, unless it is the file `reached` itself (judged by its path, not as another name of it). */
+async function otherThan(reached: string | undefined, same: string | undefined): Promise<string | undefined> {
+  return same === undefined || same === reached ? undefined : same;
 }
 
 /** How a refusal names the file a call reached through a symbolic link it did not name. */
