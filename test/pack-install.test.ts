@@ -310,6 +310,29 @@ console.log(JSON.stringify({ status: result.status, toolCalls: result.toolCalls,
     }
   });
 
+  /** Type-checks `file` in the installed project, as a strict Node host would, with tsc. */
+  const typeCheck = (file: string, config: string, skipLibCheck: boolean): void => {
+    writeFileSync(
+      join(project, config),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          lib: ['es2022'],
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules', '@types')],
+        },
+        files: [file],
+      }),
+    );
+    const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+    run(process.execPath, [tsc, '-p', config], { cwd: project, timeout: 60_000 });
+  };
+
   it('the installed declarations type-check a host that defines a tool with its own zod', () => {
     writeFileSync(
       join(project, 'check.ts'),
@@ -330,25 +353,7 @@ export const open = async (dir: string): Promise<Session> => (await Agent.create
 export type Confirm = ScriptedConfirmationManager;
 `,
     );
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'es2022',
-          lib: ['es2022'],
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-          typeRoots: [join(root, 'node_modules', '@types')],
-        },
-        files: ['check.ts'],
-      }),
-    );
-    const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
-    run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, timeout: 60_000 });
+    typeCheck('check.ts', 'tsconfig.json', true);
   }, 70_000);
 
   it('the installed declarations type-check with skipLibCheck off and no DOM lib (MCP types included)', () => {
@@ -359,25 +364,7 @@ import { ProcessGroupStdioTransport, McpManager } from '@a3s-code/mcp';
 export const parts: unknown = [Agent, ProcessGroupStdioTransport, McpManager];
 `,
     );
-    writeFileSync(
-      join(project, 'tsconfig.libs.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'es2022',
-          lib: ['es2022'],
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          types: ['node'],
-          typeRoots: [join(root, 'node_modules', '@types')],
-        },
-        files: ['check-libs.ts'],
-      }),
-    );
-    const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
-    run(process.execPath, [tsc, '-p', 'tsconfig.libs.json'], { cwd: project, timeout: 60_000 });
+    typeCheck('check-libs.ts', 'tsconfig.libs.json', false);
   }, 70_000);
 
   it('the installed a3s bin prints its version', () => {

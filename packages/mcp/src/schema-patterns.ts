@@ -8,22 +8,13 @@
  * called `pattern` is a schema, not a pattern).
  */
 
+import { isRecord, MAP_KEYWORDS } from './tool-spec-check.js';
+
 /** Keywords whose value is data, never a schema. */
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
 
 /** Keywords whose value maps names (any names, `pattern` among them) to schemas. */
-const NAME_MAPS = new Set([
-  'properties',
-  '$defs',
-  'definitions',
-  'dependentSchemas',
-  'dependencies',
-  'patternProperties',
-]);
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+const NAME_MAPS = new Set<string>([...MAP_KEYWORDS, 'patternProperties']);
 
 /** Sets an own property (a key `__proto__` stays a key). */
 function put(into: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {

@@ -82,12 +82,13 @@ function specProblem(spec: McpToolSpec, seen: ReadonlySet<string>): string | und
   return costly === undefined ? undefined : `its inputSchema ${costly}`;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+/** True for a plain object (not an array, not null). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Keywords whose value is a map of names to schemas. */
-const MAP_KEYWORDS = ['properties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'] as const;
+export const MAP_KEYWORDS = ['properties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'] as const;
 /** Keywords whose value is one schema (`items` may be a list too). */
 const ONE_KEYWORDS = [
   'items',
