@@ -80,6 +80,7 @@ const metavariables: Row[] = [
   ['cpp', 'delete $P;', 'void f() { delete p; delete[] q; free(r); }', ['delete p;']],
   ['ruby', 'puts $X', 'puts "hi"\nputs 1\nprint 2\n', ['puts "hi"', 'puts 1']],
   ['bash', 'rm -rf $X', 'rm -rf /tmp/x\nrm -f y\n', ['rm -rf /tmp/x']],
+  ['dart', 'print($X)', "void main() { print('a'); print(b); debugPrint(c); }", ["print('a')", 'print(b)']],
 ];
 
 const repeated: Row[] = [
@@ -102,6 +103,18 @@ const repeated: Row[] = [
   ['rust', '$A == $A', 'fn f() { a == a; a == b; }', ['a == a']],
   ['go', '$A = $A', 'package m\nfunc f() { a = a; a = b }', ['a = a']],
   ['java', '$A.equals($A)', 'class A { boolean f() { return a.equals(a) || a.equals(b); } }', ['a.equals(a)']],
+  [
+    'dart',
+    'if ($X != null) $X.dispose()',
+    'void f() {\n  if (a != null) a.dispose();\n  if (a != null) b.dispose();\n}',
+    ['if (a != null) a.dispose();'],
+  ],
+  [
+    'java',
+    'if ($X != null) $X.dispose()',
+    'class A { void f() { if (a != null) a.dispose(); if (a != null) b.dispose(); } }',
+    ['if (a != null) a.dispose();'],
+  ],
   ['typescript', 'foo($$$A, $$$A)', 'foo(1, 1); foo(1, 2); foo(1, 2, 1, 2);', ['foo(1, 1)', 'foo(1, 2, 1, 2)']],
 ];
 
@@ -126,6 +139,7 @@ const trivia: Row[] = [
   ['go', 'close($C)', 'package m\nfunc f() {\n\tclose(c) // close(d)\n\ts := "close(e)"\n}', ['close(c)']],
   ['c', 'free($P)', 'void f(void) { free(p); /* free(q) */ char *s = "free(r)"; }', ['free(p)']],
   ['java', 'close($C)', 'class A { void f() { close(c); // close(d)\n String s = "close(e)"; } }', ['close(c)']],
+  ['dart', 'dispose($X)', "void f() { dispose(a); // dispose(b)\n  var s = 'dispose(c)'; }", ['dispose(a)']],
   ['typescript', 'x.y', 'x . y; x.\n  y;', ['x . y', 'x.\n  y']],
   [
     'typescript',
@@ -222,6 +236,10 @@ describe('ast matcher conformance', () => {
     expect((await ast.compile(java, 'dispose(x)')).context).toBe('expression');
     expect((await ast.compile(java, 'dispose(x);')).context).toBe('statement');
     expect((await ast.compile(languageById('go')!, 'import "fmt"')).context).toBe('declaration');
+    // A statement written without its final `;` is tried with it only after every context refused it.
+    const dart = languageById('dart')!;
+    expect((await ast.compile(dart, 'dispose(x)')).context).toBe('expression');
+    expect((await ast.compile(dart, 'if ($X != null) $X.dispose()')).context).toBe('statement');
   });
 
   it.each([

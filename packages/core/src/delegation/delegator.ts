@@ -205,11 +205,14 @@ export class Delegator {
       }
       return log;
     };
+    const governance = worker.governance(origin.governance);
+    const scope = origin.capabilities?.subtask(ids.taskId, governance);
     const p = runChild({
       host: this.#host,
       request,
       ids,
-      governance: worker.governance(origin.governance),
+      governance,
+      ...(scope === undefined ? {} : { scope }),
       parentEvents: this.liveEvents,
       signal: linked.signal,
       announce: worker.announce,

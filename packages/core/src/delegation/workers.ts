@@ -207,6 +207,7 @@ export function createWorkerPort(delegator: () => Delegator): WorkerPort {
           governance: delegatedFrom(context.governance, callChainOf(ctx)),
           events: context.events,
           signal: runSignal,
+          ...(context.capabilities ? { capabilities: context.capabilities } : {}),
         },
         { taskId: ids.workerId, thread: ids.thread },
         {

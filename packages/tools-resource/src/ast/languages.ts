@@ -132,6 +132,17 @@ export const AST_LANGUAGES: readonly AstLanguage[] = [
       { name: 'class member', prefix: 'class A3sCtx\n', suffix: '\nend' },
     ],
   },
+  {
+    id: 'dart',
+    extensions: ['.dart'],
+    grammar: { package: '@repomix/tree-sitter-wasms', file: 'out/tree-sitter-dart.wasm' },
+    contexts: [
+      { name: 'statement', prefix: 'void a3sCtx() {\n', suffix: '\n}' },
+      { name: 'expression', prefix: 'var a3sCtx = (\n', suffix: '\n);' },
+      { name: 'class member', prefix: 'class A3sCtx {\n', suffix: '\n}' },
+      bare('declaration'),
+    ],
+  },
 ];
 
 const BY_ID = new Map(AST_LANGUAGES.map((l) => [l.id, l]));

@@ -180,10 +180,15 @@ export async function compilePattern(
   // `{ $$$BODY }` where statements need a terminator: also try `{ $$$BODY; }`.
   const terminated = fragment.replace(/(a3s_mv\d+_m)(\s*\})/g, '$1;$2');
   const variants = language.indentSensitive === true || terminated === fragment ? [fragment] : [fragment, terminated];
+  // A statement written without its final `;` (`if ($X != null) $X.dispose()` in Dart or Java) is
+  // tried with it only after every context refused the fragment as written, so a fragment that
+  // parses as an expression keeps matching expressions.
+  const passes =
+    language.indentSensitive === true || /[;}]$/.test(fragment) ? [variants] : [variants, [`${fragment};`]];
   if (fragment !== '') {
-    for (const context of language.contexts) {
-      tried.push(context.name);
-      for (const variant of variants) {
+    for (const [pass, context] of passes.flatMap((p) => language.contexts.map((c) => [p, c] as const))) {
+      if (pass === variants) tried.push(context.name);
+      for (const variant of pass) {
         let found: Awaited<ReturnType<typeof inContext>>;
         try {
           found = await inContext(parser, language, context, variant, sub);
