@@ -152,6 +152,40 @@ describe.skipIf(!GO)('debug on delve', () => {
   }, 120_000);
 });
 
+const GO_DEEP = `package main
+
+import "fmt"
+
+func rec(n int) int {
+\tif n == 0 {
+\t\treturn 0
+\t}
+\treturn rec(n-1) + 1
+}
+
+func main() {
+\tfmt.Println(rec(40))
+}
+`;
+
+describe.skipIf(!GO)('debug stack on delve', () => {
+  it('DBG-11: a stack deeper than 30 frames shows 30 and counts the rest, not delve’s paging hint', async () => {
+    dir = project({ 'go.mod': 'module example.com/fx\n\ngo 1.19\n', 'main.go': GO_DEEP });
+    debug = await openDebugResource({ stopWaitMs: 60_000 });
+    const call = caller(dir, () => debug!);
+    await call({ op: 'breakpoints', file: 'main.go', lines: [7] });
+    expect((await call({ op: 'launch', program: '.' })).output).toMatch(/stopped \(breakpoint\)/);
+    const r = await call({ op: 'stack' });
+    const frames = r.metadata?.frames as { name: string }[];
+    const total = r.metadata?.total_frames as number;
+    expect(frames).toHaveLength(30);
+    // 41 calls of rec, then main.main and the runtime's few frames below it.
+    expect(total).toBeGreaterThanOrEqual(43);
+    expect(total).toBeLessThanOrEqual(47);
+    expect(r.output).toContain(`[${total - 30} more frames not shown]`);
+  }, 120_000);
+});
+
 describe.skipIf(!LLDB)('debug on lldb-dap', () => {
   it('DBG-15: lldb-dap stops a C program at a breakpoint; evaluate in the frame, step, continue, output', async () => {
     dir = project({ 'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.10)\n', 'app.c': C_MAIN });

@@ -4,12 +4,14 @@ import type { ToolResult } from '@a3s-code/core';
 import type { AdapterId } from './adapters.js';
 import { DebugToolError } from './debug-errors.js';
 import { lineCount } from './source-file.js';
+import { framesAfter } from './stack-count.js';
 import { hostPidOf } from './target-guard.js';
 import type { DebugResource } from './debug-resource.js';
 import type { DebugSession, ProcessHold } from './debug-session.js';
 
 /** Frames `stack` returns at most. */
 export const DEBUG_MAX_FRAMES = 30;
+
 /** Children `variables` returns at most. */
 export const DEBUG_MAX_VARIABLES = 50;
 /** Characters of one value at most. */
@@ -280,14 +282,20 @@ export async function runOperation(
           file: (f.source as { path?: string } | undefined)?.path ?? null,
           line: f.line,
         }));
-      const total = typeof body.totalFrames === 'number' ? body.totalFrames : frames.length;
+      // An adapter's `totalFrames` may be a paging hint larger than the stack (delve's is): the
+      // frames past the page are counted by asking for them, up to a bound.
+      const hinted = typeof body.totalFrames === 'number' ? body.totalFrames : frames.length;
+      const more =
+        hinted > frames.length ? await framesAfter(s, threadId, frames.length) : { count: 0, bounded: false };
       const text = frames
         .map((f) => `#${String(f.id)} ${String(f.name)} ${f.file ?? '?'}:${String(f.line)}`)
         .join('\n');
-      return ok(total > frames.length ? `${text}\n[${total - frames.length} more frames not shown]` : text, {
+      const note = more.bounded ? `at least ${more.count}` : String(more.count);
+      return ok(more.count > 0 ? `${text}\n[${note} more frames not shown]` : text, {
         thread_id: threadId,
         frames,
-        total_frames: total,
+        total_frames: frames.length + more.count,
+        ...(more.bounded ? { total_frames_at_least: true } : {}),
       });
     }
     case 'scopes': {
