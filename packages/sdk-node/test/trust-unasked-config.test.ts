@@ -59,7 +59,9 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     expect(existsSync(join(dir, '.a3s', 'config.json'))).toBe(false);
     expect(readFileSync(join(dir, 'src', 'note.txt'), 'utf8')).toBe('fine\n');
     expect(got.get('b1')?.output).toContain('Read-only file system');
-    expect(got.get('b1')?.output).toContain("cannot change git's hooks or configuration (.git/hooks, .git/config");
+    expect(got.get('b1')?.output).toContain(
+      "cannot change git's hooks, configuration or pointers (.git/hooks, .git/config",
+    );
     expect(got.get('b3')).toMatchObject({ ok: false, metadata: { denied_writes: { removed: ['a3s.config.json'] } } });
     expect(got.get('b5')).toMatchObject({ ok: true });
   });
@@ -101,7 +103,9 @@ describe.skipIf(!CAN_HIDE)("a command allowed unasked cannot change git's or the
     );
     // `git st` may be any git command, a checkout that first puts a link where the write goes: the line asks.
     expect(asked).toEqual(['g7']);
-    expect(got.get('g6')?.output).toContain("cannot change git's hooks or configuration (.git/hooks, .git/config");
+    expect(got.get('g6')?.output).toContain(
+      "cannot change git's hooks, configuration or pointers (.git/hooks, .git/config",
+    );
     expect(got.get('g8')?.output).toContain('.git/config: Read-only file system');
     expect(got.get('g6')?.output).toContain('.git/config: Read-only file system');
     expect(gitConfig(dir)).not.toMatch(/fsmonitor|alias|include/);

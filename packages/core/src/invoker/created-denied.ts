@@ -105,7 +105,7 @@ export function describeDeniedWrites(denied: DeniedWrites | undefined, by = 'thi
   const restored =
     mended.length === 0
       ? ''
-      : `refused: git settings that run a program, added by ${by} to ${mended.join(', ')}, were taken out again (a command a rule allows without asking may not add them; one a person approves may).`;
+      : `refused: git settings that run a program, or git's pointers to another repository, changed by ${by} in ${mended.join(', ')}, were taken out again (a command a rule allows without asking may not add them; one a person approves may).`;
   const problem = denied.problem === undefined ? '' : `the write rules could not all be enforced: ${denied.problem}.`;
   return `[${[removed, restored, problem].filter((t) => t !== '').join(' ')}]`;
 }

@@ -23,6 +23,7 @@ import { deniedWrites, holdsWrites, mergeDeniedWrites, removeCreatedDenied } fro
 import { filesToHide } from './files-to-hide.js';
 import { type ConfigSnapshot, mendConfigs, snapshotConfigs, type WatchedConfig } from './git-config-guard.js';
 import { heldGitStore, type HeldGitStore } from './git-store.js';
+import type { CommandWatch, WatchState } from './git-watch.js';
 import { heldFilesNote } from './held-files-note.js';
 import { takeLateWrites, watchLateWrites } from './late-writes.js';
 
@@ -39,7 +40,8 @@ export function holdsCommands(policy: PermissionPolicy, ask: boolean): boolean {
 /**
  * `workspace` with its `exec` holding each command to the policy's path rules (see the module
  * comment), `note` adding to a command's notes, the git configuration files `configs` kept
- * from settings that run programs (see `git-config-guard.ts`), and `env` set for every command
+ * from settings that run programs (see `git-config-guard.ts`), the checks of `watch` before and
+ * after each command (see `git-watch.ts`; a command is refused when it gives a reason), and `env` set for every command
  * over its own; `workspace` itself when it runs no commands, or the policy has no such rule and no
  * `configs` are given.
  */
@@ -51,9 +53,26 @@ export function guardExec(
   note?: (result: WorkspaceExecResult) => string | undefined,
   configs?: readonly WatchedConfig[],
   env?: Readonly<Record<string, string>>,
+  watch?: CommandWatch,
 ): WorkspaceServices {
   const exec = workspace.exec;
-  if (exec === undefined || (!holdsCommands(policy, ask) && configs === undefined)) return workspace;
+  if (exec === undefined || (!holdsCommands(policy, ask) && configs === undefined && watch === undefined))
+    return workspace;
+  const refuse = (): void => {
+    if (watch?.refusal !== undefined) throw new PermissionDeniedError(toolName, watch.refusal);
+  };
+  // What the configuration files and the checks of `watch` put right after a command.
+  const mendedAll = async (
+    snapshots: readonly ConfigSnapshot[] | undefined,
+    watched: WatchState | undefined,
+    started: number,
+  ): Promise<DeniedWrites | undefined> => {
+    const [configured, checked] = await Promise.all([
+      mended(snapshots),
+      watched === undefined ? undefined : watch?.after(watched, started),
+    ]);
+    return mergeDeniedWrites(configured, checked);
+  };
   const readPatterns = readRulePatterns(workspace.root, policy, ask);
   // The files the rules keep from a command, and git's store when it holds one of them.
   const kept = async (): Promise<{ hide: ExecHiding; store: HeldGitStore | undefined }> => {
@@ -65,10 +84,12 @@ export function guardExec(
   };
   const guarded: WorkspaceExec = {
     async run(request) {
+      refuse();
       const started = Date.now() - CLOCK_SLACK_MS;
-      const [{ hide, store }, before] = await Promise.all([
+      const [{ hide, store }, before, watched] = await Promise.all([
         kept(),
         configs === undefined ? undefined : snapshotConfigs(configs),
+        watch?.before(),
       ]);
       const none = hide.unreadable.length === 0 && hide.unwritable.length === 0;
       const settle = () => removeCreatedDenied(workspace.root, policy, ask, toolName, hide, started);
@@ -79,7 +100,7 @@ export function guardExec(
       } catch (e) {
         // A command cancelled or failed part way may have created files too.
         if (holdsWrites(policy, ask)) await settle().catch(() => undefined);
-        await mended(before).catch(() => undefined);
+        await mendedAll(before, watched, started).catch(() => undefined);
         throw e;
       }
       const told = note?.(result);
@@ -91,10 +112,10 @@ export function guardExec(
       ];
       const noted = notes.length === 0 ? result : { ...result, heldNotes: [...(result.heldNotes ?? []), ...notes] };
       if (!holdsWrites(policy, ask)) {
-        const configured = await mended(before);
+        const configured = await mendedAll(before, watched, started);
         return configured === undefined ? noted : { ...noted, deniedWrites: configured };
       }
-      const [created, configured] = await Promise.all([settle(), mended(before)]);
+      const [created, configured] = await Promise.all([settle(), mendedAll(before, watched, started)]);
       const own = mergeDeniedWrites(deniedWrites(created), configured);
       // A process the command left running may write after it returned: watched until the end.
       const pids = (result.backgroundProcesses ?? []).map((p) => p.pid);
@@ -115,12 +136,13 @@ export function guardExec(
         readonly started: number;
         readonly before: DeniedWrites | undefined;
         readonly configs: readonly ConfigSnapshot[] | undefined;
+        readonly watched: WatchState | undefined;
       }
     | undefined;
   const settleHeldWrites = async (): Promise<DeniedWrites | undefined> => {
     const at = lastHold;
     lastHold = undefined;
-    const configured = await mended(at?.configs);
+    const configured = await mendedAll(at?.configs, at?.watched, at?.started ?? 0);
     if (!holdsWrites(policy, ask)) return configured;
     // A call that held a process is answered for its own window; one that did not (a later cell
     // of a kernel) for what the processes held before made since.
@@ -132,11 +154,13 @@ export function guardExec(
   const holdProcess = async (process: ProcessCommand): Promise<HeldProcessCommand> => {
     // What a process held before made since (a kernel's thread between two cells) is removed
     // first: it is not this call's to keep from the process, and the kernel is not restarted for it.
+    refuse();
     const before = holdsWrites(policy, ask) ? await takeLateWrites(exec) : undefined;
     const started = Date.now() - CLOCK_SLACK_MS;
     const { hide } = await kept();
     const snapshots = configs === undefined ? undefined : await snapshotConfigs(configs);
-    lastHold = { hide, started, before, configs: snapshots };
+    const watched = await watch?.before();
+    lastHold = { hide, started, before, configs: snapshots, watched };
     // The process runs on after this call (a kernel, a program under debug): watched until the end,
     // and about every second while it lives once its tool says which process it is.
     const late = { root: workspace.root, policy, ask, toolName, hide, started, pids: [] as number[] };

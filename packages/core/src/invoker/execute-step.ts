@@ -170,7 +170,16 @@ function workspaceOf(k: Kernel, call: ExecuteCall): ToolContext['workspace'] {
   const base = !commands
     ? plain
     : hold !== undefined
-      ? guardExec(k.workspace, cp, tool.name, unasked, unaskedCommandNote(p.writeAskRules), hold.configs, hold.env)
+      ? guardExec(
+          k.workspace,
+          cp,
+          tool.name,
+          unasked,
+          unaskedCommandNote(p.writeAskRules),
+          hold.configs,
+          hold.env,
+          hold.watch,
+        )
       : guardExec(k.workspace, cp, tool.name, unasked);
   const written = guardWrites(base, p, tool.name, denied, askWrites ? held : false);
   const readHold = held === 'allow' && !p.hasReadAllowRules ? true : held;

@@ -75,21 +75,25 @@ export async function snapshotConfigs(files: readonly WatchedConfig[]): Promise<
 const keyOf = (entry: string): string => entry.slice(0, Math.max(entry.indexOf('\n'), 0) || entry.length);
 
 /**
- * Takes out of each file what was added since `before` under a key git may run, putting back that
- * key's earlier values; returns `path (key, …)` for each file changed so, and a problem when one
- * could not be mended.
+ * Takes out of each file what was added since `before` under a key git may run (but for keys
+ * `spare` matches), putting back that key's earlier values; returns `path (key, …)` for each file
+ * changed so, and a problem when one could not be mended.
  */
 export async function mendConfigs(
   before: readonly ConfigSnapshot[],
+  spare?: RegExp,
 ): Promise<{ readonly restored: string[]; readonly problem?: string }> {
-  const found = await Promise.all(before.map(mendOne));
+  const found = await Promise.all(before.map((snap) => mendOne(snap, spare)));
   const restored = found.flatMap((f) => (f.restored === undefined ? [] : [f.restored]));
   const problems = found.flatMap((f) => (f.problem === undefined ? [] : [f.problem]));
   return problems.length === 0 ? { restored } : { restored, problem: problems.join('; ') };
 }
 
 /** {@link mendConfigs} for one file: what it names as restored, or the problem. */
-async function mendOne(snap: ConfigSnapshot): Promise<{ readonly restored?: string; readonly problem?: string }> {
+async function mendOne(
+  snap: ConfigSnapshot,
+  spare: RegExp | undefined,
+): Promise<{ readonly restored?: string; readonly problem?: string }> {
   const { content, link } = await stateOf(snap.path);
   if (link && !snap.link) {
     // A link put where a configuration file was: it would have git read another file.
@@ -106,7 +110,9 @@ async function mendOne(snap: ConfigSnapshot): Promise<{ readonly restored?: stri
   const old = new Set(entries);
   const now = await entriesOf(content);
   if (now === undefined) return { problem: `${snap.shown} cannot be read as git configuration any more` };
-  const keys = [...new Set(now.filter((e) => !old.has(e)).map(keyOf))].filter((k) => GIT_PROGRAM_KEYS.test(k));
+  const keys = [...new Set(now.filter((e) => !old.has(e)).map(keyOf))].filter(
+    (k) => GIT_PROGRAM_KEYS.test(k) && spare?.test(k) !== true,
+  );
   if (keys.length === 0) return {};
   try {
     // Through a link, the file it names is mended (git would replace the link with a file).

@@ -34,6 +34,14 @@ describe('heldGitStore', () => {
     expect(await heldGitStore(dir, ['docs/**'], [])).toBeUndefined();
   });
 
+  it('PERM-02: a broken commondir (naming a folder that is not there) leaves that folder out of what is hidden', async () => {
+    const dir = repo();
+    git(dir, 'add', '.env');
+    writeFileSync(join(dir, '.git', 'commondir'), 'x\n');
+    const held = await heldGitStore(dir, ['.env'], [join(dir, '.env')]);
+    expect(held?.paths).toEqual([join(dir, '.git')]);
+  });
+
   it("PERM-02: an untracked covered file kept by `git stash -u` (the stash's third parent) has .git hidden once the file is gone", async () => {
     const dir = repo();
     git(dir, 'stash', 'push', '-q', '--include-untracked');

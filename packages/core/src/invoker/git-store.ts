@@ -218,7 +218,10 @@ async function lookAt(
     entry = { key, holds: why };
     cache.set(at, entry);
   }
-  return entry.holds === undefined ? undefined : { paths: [dotGit, gitDir, common], why: entry.holds };
+  if (entry.holds === undefined) return undefined;
+  // A pointer to a folder that is not there (a broken `commondir`) names nothing to hide.
+  const paths = [dotGit, gitDir, common].filter((p) => lstatSync(p, { throwIfNoEntry: false }) !== undefined);
+  return { paths, why: entry.holds };
 }
 
 /**

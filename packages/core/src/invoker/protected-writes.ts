@@ -8,11 +8,14 @@
  * is held to them as to write deny rules (they are read-only for it, and what it creates there is
  * removed) where the workspace can keep files from a command, and so to git's configuration files
  * that exist when it starts (a setting written there would run in the same line: `echo … >>
- * .git/config && git status`); a setting that runs a program is also taken out of them after the
- * command (see `git-config-guard.ts`), for a file it created and where files cannot be kept from a
- * command; and every git it runs reads settings that turn off fsmonitor, hooks from elsewhere and
- * implicit bare repositories (see `gitEnvironment`). A command a person approved, or one run under
- * YOLO, is not held to them.
+ * .git/config && git status`), and to git's pointers (`.git/commondir`, a worktree's `.git` file),
+ * which would send git to the configuration of a repository the command made; a setting that runs
+ * a program is also taken out of them after the command (see `git-config-guard.ts`), for a file it
+ * created and where files cannot be kept from a command, and out of the configuration of a
+ * repository nested in the workspace that it created or changed (see `nested-git-configs.ts`); a
+ * pointer that cannot be trusted refuses the command (see `git-pointers.ts`); and every git it
+ * runs reads settings that turn off fsmonitor, hooks from elsewhere and implicit bare repositories
+ * (see `gitEnvironment`). A command a person approved, or one run under YOLO, is not held to them.
  */
 import { existsSync, lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -28,7 +31,9 @@ import {
   submoduleGitDirs,
   worktreeConfigs,
 } from './git-hook-places.js';
+import { gitPointerProblem, pointerRefusal } from './git-pointers.js';
 import type { GitFolders } from './git-store.js';
+import { type CommandWatch, gitWatch } from './git-watch.js';
 
 /** The agent's own configuration file, and the CLI's record of trusted folders. */
 const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(~/.a3s/**)'];
@@ -68,7 +73,10 @@ function gitRules(
   modules: string[],
 ): string[] {
   const own = 'Write(.git/hooks/**)';
-  if (git === undefined) return [own];
+  // Git's pointers: a `commondir` the command writes or makes, a `.git` file (a worktree's).
+  if (git === undefined) return [own, 'Write(.git/commondir)'];
+  const dotGitFile = lstatSync(git.dotGit, { throwIfNoEntry: false })?.isDirectory() === false;
+  const pointers = [...(dotGitFile ? [git.dotGit] : []), join(git.gitDir, 'commondir')].map((p) => fileRule(root, p));
   const folders = [
     join(git.common, 'hooks'),
     ...(configured === undefined ? [] : hookFolders(configured)),
@@ -77,7 +85,14 @@ function gitRules(
   const rules = folders.map((f) => folderRule(root, f));
   // A worktree's hooks are in the repository it belongs to; a path a rule cannot spell keeps the workspace's own.
   if (rules[0] === undefined || rules[0] !== own) rules.unshift(own);
-  return [...new Set(rules.filter((r) => r !== undefined))];
+  return [...new Set([...rules, ...pointers].filter((r) => r !== undefined))];
+}
+
+/** The rule keeping a command from the file `path`: relative inside the workspace; none for a path a rule cannot spell. */
+function fileRule(root: string, path: string): string | undefined {
+  const inside = relative(root, path);
+  const spelled = inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
+  return GLOB.test(spelled) ? undefined : `Write(${spelled})`;
 }
 
 /**
@@ -194,6 +209,8 @@ export interface UnaskedHold {
   readonly configs: readonly WatchedConfig[];
   /** The environment each command runs with, so the git it runs reads settings that run no program (see `gitEnvironment`). */
   readonly env: Readonly<Record<string, string>>;
+  /** Git's pointers and nested repositories, checked around each command (and why none may run). */
+  readonly watch: CommandWatch;
 }
 
 /**
@@ -226,9 +243,16 @@ export function unaskedHold(
   const folder = git === undefined ? undefined : (configured ?? join(git.common, 'hooks'));
   const hooks = folder !== undefined && existsSync(folder) ? folder : undefined;
   const commandEnv = { ...gitEnvironment(hooks, env), ...pinnedGitFiles(env) };
-  if (!canHide(exec, root)) return { policy, configs, env: commandEnv };
+  const problem = gitPointerProblem(root);
+  const watch = gitWatch(
+    root,
+    git,
+    configs.map((c) => c.path),
+    problem === undefined ? undefined : pointerRefusal(problem),
+  );
+  if (!canHide(exec, root)) return { policy, configs, env: commandEnv, watch };
   const rules = [...gitRules(root, git, configured, modules), ...configRules(root, configs)];
-  return { policy: heldPolicy(root, rules, policy, env), configs, env: commandEnv };
+  return { policy: heldPolicy(root, rules, policy, env), configs, env: commandEnv, watch };
 }
 
 /**
@@ -240,10 +264,8 @@ export function unaskedHold(
 function configRules(root: string, configs: readonly WatchedConfig[]): string[] {
   const rules: string[] = [];
   for (const { path } of configs) {
-    if (!exists(path)) continue;
-    const inside = relative(root, path);
-    const spelled = inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
-    if (!GLOB.test(spelled)) rules.push(`Write(${spelled})`);
+    const rule = exists(path) ? fileRule(root, path) : undefined;
+    if (rule !== undefined) rules.push(rule);
   }
   return rules;
 }
@@ -283,6 +305,6 @@ export function unaskedCommandNote(asking: readonly string[]): (result: Workspac
     if (result.exitCode === 0) return undefined;
     const text = [result.stderr.head, result.stderr.tail, result.stdout.head, result.stdout.tail].join('\n');
     if (!REFUSED_WRITE.test(text)) return undefined;
-    return `[a command a rule allows without asking cannot change ${ruled}git's hooks or configuration (.git/hooks, .git/config, ~/.gitconfig, a submodule's; the folder core.hooksPath names), the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]`;
+    return `[a command a rule allows without asking cannot change ${ruled}git's hooks, configuration or pointers (.git/hooks, .git/config, .git/commondir, a worktree's .git file, ~/.gitconfig, a submodule's; the folder core.hooksPath names), the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]`;
   };
 }
