@@ -34,7 +34,8 @@ export const SESSION_FLAGS_HELP = `  -m, --model <spec>   <provider>/<model> (op
                        repeatable; a tier without one uses the session's model
       --trust-workspace
                        let the folder's a3s.config.json start MCP servers, run hooks, let tools
-                       run unasked or redirect a provider (asked once per folder and file content)
+                       run unasked, redirect a provider, choose the model or add to what it is
+                       told (asked once per folder and file content)
   -h, --help           show this help`;
 
 /** The session flags after parsing. */
@@ -51,7 +52,8 @@ export interface SessionFlags {
   readonly vibeTiers?: VibeTierModels;
   /**
    * Whether the person trusts the folder's config file (`--trust-workspace`); when set, a config
-   * file that would run commands or widen permissions needs it (see `workspace-trust.ts`). Unset
+   * file that would run commands, widen permissions, choose the model or add to what it is told
+   * needs it (see `workspace-trust.ts`). Unset
    * (`a3s serve`): the client decides.
    */
   readonly trustWorkspace?: boolean;

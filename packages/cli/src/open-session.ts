@@ -45,7 +45,7 @@ export async function agentFor(flags: SessionFlags, env: Readonly<Record<string,
     throw new UsageError(`--cwd: '${flags.cwd}' is not a folder`);
   checkConfigPaths(flags.cwd);
   if (flags.trustWorkspace !== undefined)
-    await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env, flags.askTrust);
+    await checkWorkspaceTrust(flags.cwd, flags.trustWorkspace, env, flags.askTrust, flags.model);
   let modelEnv = env;
   if (flags.model === undefined && env.A3S_MODEL) {
     const file = await findConfigFile(flags.cwd);

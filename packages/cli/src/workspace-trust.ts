@@ -1,8 +1,10 @@
 /**
  * Workspace trust. A folder's `a3s.config.json` (or `.a3s/config.json`) comes with the folder: a
  * cloned repository's config can start MCP servers (commands) or connect to remote ones, run
- * hooks and required checks (shell commands), let tools run without asking, or point a provider
- * at another address (which would receive the API key from the environment). Before the CLI lets a config file do any of that, the person says
+ * hooks and required checks (shell commands), let tools run without asking, point a provider
+ * at another address (which would receive the API key from the environment), choose the model
+ * (a `scripted:` one is turns written in the folder) or add to what the model is told. Before
+ * the CLI lets a config file do any of that, the person says
  * they trust the folder: once, with `--trust-workspace`, remembered per folder and per content of
  * its config file (a changed file asks again). A config file that does none of it needs no trust.
  * The record is `trusted-workspaces.json` in `$A3S_HOME` (default `~/.a3s`).
@@ -28,10 +30,63 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const shown = (v: unknown): string => terminalText(String(v)).slice(0, 120);
 
-/** What a config file would make happen that needs the folder to be trusted, one line each. */
-export function trustNeeds(config: unknown): string[] {
+/** The models a config file names outside its top-level `model`: its agents' and vibe tiers'. */
+function namedModels(config: Obj, needs: string[]): void {
+  if (Array.isArray(config.agents) && config.agents.length > 0) {
+    const names = config.agents.map((a) => (isObj(a) ? shown(a.name) : '?')).join(', ');
+    needs.push(`agents defines ${names}: the instructions, tools and model of agents the model may delegate to`);
+  }
+  const vibe = config.vibe;
+  if (isObj(vibe) && isObj(vibe.tiers))
+    for (const [tier, ref] of Object.entries(vibe.tiers))
+      if (typeof ref === 'string')
+        needs.push(`vibe.tiers.${shown(tier)} has vibe mode's ${shown(tier)} work done by ${shown(ref)}`);
+}
+
+/**
+ * What the config file says the model is told, and where instructions come from: `system`,
+ * `skillDirs`, `agentDirs`.
+ */
+function toldToModel(config: Obj, needs: string[]): void {
+  if (Array.isArray(config.system) && config.system.length > 0)
+    needs.push(
+      `system adds ${config.system.length === 1 ? 'a line' : `${config.system.length} lines`} of its own to what the model is told`,
+    );
+  for (const key of ['skillDirs', 'agentDirs'] as const) {
+    const dirs = config[key];
+    if (Array.isArray(dirs) && dirs.length > 0)
+      needs.push(
+        `${key} has the model follow ${key === 'skillDirs' ? 'skills' : 'agent definitions'} from ${dirs.map(shown).join(', ')}`,
+      );
+  }
+}
+
+/** Whose model a session uses without the config file: `--model`, else `A3S_MODEL`. */
+export interface ChosenModel {
+  /** `--model` (or a session's own `model`): the config file's model is then not used. */
+  readonly flag?: string;
+  /** `A3S_MODEL`, which the config file's model outranks. */
+  readonly env?: string;
+}
+
+/**
+ * What a config file would make happen that needs the folder to be trusted, one line each: what
+ * runs, what the model is told, and which model (at which address, with which key) is called.
+ */
+export function trustNeeds(config: unknown, chosen: ChosenModel = {}): string[] {
   if (!isObj(config)) return [];
   const needs: string[] = [];
+  const model = config.model;
+  if (typeof model === 'string' && chosen.flag === undefined && model !== chosen.env) {
+    const instead = chosen.env === undefined ? '' : ` instead of A3S_MODEL (${shown(chosen.env)})`;
+    needs.push(
+      model.startsWith('scripted:')
+        ? `model "${shown(model)}" has the turns written in that file drive the session${instead}, not a model you chose`
+        : `model "${shown(model)}" chooses the model (and provider, with your key for it) your prompts and files are sent to${instead}`,
+    );
+  }
+  namedModels(config, needs);
+  toldToModel(config, needs);
   if (isObj(config.mcpServers))
     for (const [name, s] of Object.entries(config.mcpServers))
       if (isObj(s) && typeof s.command === 'string') {
@@ -112,13 +167,18 @@ export async function checkWorkspaceTrust(
   trust: boolean,
   env: Readonly<Record<string, string | undefined>>,
   ask?: (what: string) => Promise<boolean>,
+  modelFlag?: string,
 ): Promise<void> {
   const file = await findConfigFile(workspace);
   if (file === undefined) return;
   // A config file with a mistake is reported as such (naming the key, line and column) first.
   const loaded = await loadCodeConfig(file);
   parseMcpServers(loaded.mcpServers);
-  const needs = trustNeeds(loaded);
+  const chosen = {
+    ...(modelFlag === undefined ? {} : { flag: modelFlag }),
+    ...(env.A3S_MODEL ? { env: env.A3S_MODEL } : {}),
+  };
+  const needs = trustNeeds(loaded, chosen);
   if (needs.length === 0) return;
   const folder = realpathSync(workspace);
   // Trust is for this content of the file: a changed file asks again.
@@ -141,6 +201,21 @@ export async function checkWorkspaceTrust(
       `${what}\nRead it; if you trust this folder, run again with --trust-workspace (a3s serve: session/open with "trustWorkspace": true); remembered for this folder until the file changes.${damaged}`,
     );
   }
+  writeTrust(folder, digest, path, record, problem);
+}
+
+/**
+ * Records that the person trusts `workspace` with its config file `file` as it is now (`a3s init`
+ * wrote it with the model they chose). Throws a `UsageError` saying why when it cannot.
+ */
+export function recordTrust(workspace: string, file: string, env: Readonly<Record<string, string | undefined>>): void {
+  const path = recordPath(env);
+  const { record, problem } = readRecord(path);
+  const digest = createHash('sha256').update(readFileSync(file)).digest('hex');
+  writeTrust(realpathSync(workspace), digest, path, record, problem);
+}
+
+function writeTrust(folder: string, digest: string, path: string, record: TrustRecord, problem?: string): void {
   if (problem !== undefined)
     throw new UsageError(
       `A3S_HOME: cannot record the trust of this folder: ${path} ${problem}, and writing a new record would lose the folders it trusts; mend it, or move it aside to start a new one; nothing was changed`,

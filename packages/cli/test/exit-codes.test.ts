@@ -239,7 +239,8 @@ describe('sessions, replay and cost', () => {
     writeFileSync(join(dir, 'scripts', 'hello.json'), JSON.stringify({ turns: [{ text: 'Hello from the config.' }] }));
     writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ model: 'scripted:scripts/hello.json' }));
     const elsewhere = mkdtempSync(join(tmpdir(), 'a3s-elsewhere-'));
-    const r = await runMain(['run', '--cwd', dir, 'hi'], { cwd: elsewhere });
+    // A model in a folder's config file is used once the folder is trusted.
+    const r = await runMain(['run', '--trust-workspace', '--cwd', dir, 'hi'], { cwd: elsewhere });
     expect(r).toMatchObject({ status: 0, stderr: '' });
     expect(r.stdout).toContain('Hello from the config.');
   });

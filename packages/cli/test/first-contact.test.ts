@@ -135,7 +135,7 @@ describe('a wrong A3S_MODEL is named as coming from there', () => {
     writeFileSync(join(dir, 'a3s.config.json'), JSON.stringify({ model: 'scripted:model.json' }));
     // Also when A3S_MODEL names a provider whose key is not set.
     for (const value of ['gpt-4o', 'openai/gpt-4o']) {
-      const r = await runMain(['run', 'hi'], { cwd: dir, env: { A3S_MODEL: value } });
+      const r = await runMain(['run', '--trust-workspace', 'hi'], { cwd: dir, env: { A3S_MODEL: value } });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^From the file\./);
     }

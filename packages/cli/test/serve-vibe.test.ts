@@ -100,7 +100,10 @@ describe('a3s serve: vibe settings on session/open', () => {
       { tool_calls: [{ id: 'w1', name: 'vibe_wait', args: { worker_id: 'worker-1' } }] },
       { text: 'Done.' },
     ])}`;
-    const opened = await s.call<{ sessionId: string }>('session/open', { workspace: dir, model });
+    // A tier's model in the folder's config file is used once the client says the person trusts it.
+    const untrusted = await s.request('session/open', { workspace: dir, model });
+    expect(untrusted.error?.message).toContain('WORKSPACE_UNTRUSTED');
+    const opened = await s.call<{ sessionId: string }>('session/open', { workspace: dir, model, trustWorkspace: true });
     const { runId } = await s.call<{ runId: string }>('session/send', { sessionId: opened.sessionId, prompt: 'go' });
     expect(await s.runResult(runId)).toMatchObject({ status: 'completed' });
     const wait = s.events(runId).find((e: Envelope) => e.type === 'tool_end' && e.payload.id === 'w1');

@@ -90,7 +90,10 @@ describe('vibe in a3s.config.json', () => {
       { vibe: { tiers: { fast: 'scripted:scripts/fast.json' } } },
       { 'fast.json': 'FILE FAST TIER' },
     );
-    const r = await runMain(['run', '--json', '--model', lead(['fast']), '--cwd', dir, 'go'], { cwd: tmpdirOf(dir) });
+    // A tier's model in a folder's config file is used once the folder is trusted.
+    const r = await runMain(['run', '--json', '--trust-workspace', '--model', lead(['fast']), '--cwd', dir, 'go'], {
+      cwd: tmpdirOf(dir),
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(waits(r.stdout).w0).toContain('FILE FAST TIER');
   });
@@ -105,6 +108,7 @@ describe('vibe in a3s.config.json', () => {
       'run',
       '--json',
       '--vibe',
+      '--trust-workspace',
       '--model',
       lead(['fast', 'good']),
       '--vibe-tier',

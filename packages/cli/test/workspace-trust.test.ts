@@ -113,7 +113,7 @@ describe('workspace trust', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('a config that redirects the provider needs trust; one that only names a model and denies tools does not', async () => {
+  it('a config that redirects the provider needs trust; one that only denies tools and sets limits does not', async () => {
     const dir = tempRepo();
     const env = { A3S_HOME: home(), OPENAI_API_KEY: 'sk-test-not-real' };
     writeFileSync(

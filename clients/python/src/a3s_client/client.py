@@ -154,7 +154,8 @@ class Client:
         """Opens a session on ``workspace`` (``session_id`` continues that session's log).
 
         ``trust_workspace`` says the user trusts the folder's config file, which a file that would
-        start MCP servers' commands, run hooks, let tools run unasked or redirect a provider needs.
+        start MCP servers' commands, run hooks, let tools run unasked, redirect a provider, choose
+        the model (unless ``model`` is given) or add to what the model is told needs.
         ``max_tool_rounds`` (0..10000) caps the tool rounds of a turn: once reached, the model is
         offered no tools and answers in text.
         """

@@ -15,6 +15,7 @@ import { danglingConfigLink } from '../config-path.js';
 import { shellWord } from '../shell-quote.js';
 import { EXIT, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { recordTrust, trustNeeds } from '../workspace-trust.js';
 
 /** Help of `a3s init`. */
 export const INIT_HELP = `Usage: a3s init [options]
@@ -22,7 +23,9 @@ export const INIT_HELP = `Usage: a3s init [options]
 Writes a starter a3s.config.json into the workspace: $schema (for editor completion), the model,
 and empty permission lists. A workspace that already has a config file (a3s.config.json, else
 .a3s/config.json) keeps it: --force overwrites that file in place. The model a command uses is
---model first, then the config file's model, then A3S_MODEL.
+--model first, then the config file's model, then A3S_MODEL. A model in a folder's config file
+needs the folder to be trusted (see --trust-workspace); the file a3s init writes is recorded as
+trusted, until it changes.
 
 Options:
   -m, --model <spec>   the model to write (default: A3S_MODEL, else the first provider whose key
@@ -159,6 +162,13 @@ export async function initCommand(args: readonly string[], io: Io): Promise<numb
     throw new A3sError('CONFIG_WRITE', unwritable(path, e), { cause: e, details: { path } });
   }
   io.stdout.write(`wrote ${path}\n`);
+  // The model was the person's choice: a later run does not ask whether to trust the file for it.
+  if (trustNeeds(config).length > 0)
+    try {
+      recordTrust(workspace, path, io.env);
+    } catch (e) {
+      io.stdout.write(`note: ${(e as Error).message}; the first run asks whether to trust this folder\n`);
+    }
   if (shadowed.length > 0) io.stdout.write(`note: ${unread.slice(2)}; remove it to keep one config file\n`);
   if (model === undefined)
     io.stdout.write(

@@ -119,7 +119,7 @@ export const sessionOpenParams = closed({
     .boolean()
     .optional()
     .describe(
-      "The person trusts the workspace's config file: needed when it would start MCP servers' commands, run hooks, let tools run unasked or redirect a provider (remembered per folder and file content).",
+      "The person trusts the workspace's config file: needed when it would start MCP servers' commands, run hooks, let tools run unasked, redirect a provider, choose the model (unless params.model is given) or add to what it is told (remembered per folder and file content).",
     ),
   permissions: closed({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() })
     .optional()

@@ -30,6 +30,20 @@ const within = (path: string, before: ReadonlySet<string>): boolean => {
   return false;
 };
 
+/** True when `path`, or a folder between the root and it, changed at or after `startedMs`. */
+async function changedSince(root: string, path: string, startedMs: number): Promise<boolean> {
+  const stat = await lstat(path).catch(() => undefined);
+  if (stat === undefined) return false;
+  if (stat.ctimeMs >= startedMs) return true;
+  const base = root.replace(/\/+$/, '');
+  if (!path.startsWith(`${base}/`)) return false;
+  for (let at = path.lastIndexOf('/'); at > base.length; at = path.lastIndexOf('/', at - 1)) {
+    const folder = await lstat(path.slice(0, at)).catch(() => undefined);
+    if (folder !== undefined && folder.ctimeMs >= startedMs) return true;
+  }
+  return false;
+}
+
 /**
  * Removes what a command created, since `startedMs`, that the write rules of `policy` cover and
  * that `before` (the files hidden from it when it started) did not hold.
@@ -59,9 +73,9 @@ export async function removeCreatedDenied(
   const failed: string[] = [];
   for (const path of after.unwritable) {
     if (within(path, held)) continue;
-    const stat = await lstat(path).catch(() => undefined);
-    // Made before the command started (a file another writer put there): not the command's.
-    if (stat === undefined || stat.ctimeMs < startedMs) continue;
+    // Made before the command started (a file another writer put there), and not moved here
+    // since in a folder (whose own change time is then newer than the file's): not the command's.
+    if (!(await changedSince(realRoot, path, startedMs))) continue;
     // The path is as the search found it, with no link on the way (a process left running could
     // have put one there since): what it names is removed, nothing a link leads to.
     const parent = path.slice(0, Math.max(path.lastIndexOf('/'), 1));

@@ -15,6 +15,7 @@ import { PermissionDeniedError } from '../errors/tool-errors.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import type { ExecHiding } from '../workspace/workspace-services.js';
 import { linkedFiles, otherNames } from './link-names.js';
+import { holdsNestedConfigs, NESTED_CONFIG_FOLDER_LIMIT, nestedConfigs } from './nested-config.js';
 
 /** Most directory entries looked at for one command before it is refused (fail closed). */
 export const HIDE_SEARCH_LIMIT = 100_000;
@@ -239,6 +240,13 @@ export async function filesToHide(
       else inside.push(p.slice(base.length + 1));
     }
   }
+  // The agent's configuration in subfolders, where the policy holds commands to it (searched meanwhile).
+  const nested = holdsNestedConfigs(policy)
+    ? nestedConfigs(realRoot).then(
+        (found) => ({ found }),
+        (error: unknown) => ({ error }),
+      )
+    : undefined;
   try {
     if (inside.length > 0) await walk(s, { abs: realRoot, rel: '', depth: 0, patterns: inside, readOnly: false });
     if (outside.length > 0) await walk(s, { abs: '/', rel: undefined, depth: 0, patterns: outside, readOnly: false });
@@ -248,6 +256,19 @@ export async function filesToHide(
       toolName,
       `the files the path rules cover could not all be listed (over ${limit.toLocaleString('en')} entries) to keep them from the command; it was not run`,
     );
+  }
+  const more = await nested;
+  if (more !== undefined) {
+    if ('error' in more) {
+      if (!(more.error instanceof RangeError)) throw more.error;
+      throw new PermissionDeniedError(
+        toolName,
+        `the workspace has over ${NESTED_CONFIG_FOLDER_LIMIT.toLocaleString('en')} folders, too many to search for the agent's configuration (a3s.config.json, .a3s/) in its subfolders, which a command a rule allows without asking may not create or change; it was not run (a person's approval runs it)`,
+      );
+    }
+    // Not where a rule already keeps the folder whole.
+    const kept = new Set([...s.unreadable, ...s.unwritable]);
+    for (const path of more.found) if (!isUnder(path, kept)) s.unwritable.push(path);
   }
   // Another name of a kept file (a hard link) is kept the same way.
   for (const list of linkNames ? [s.unreadable, s.unwritable] : []) {
@@ -259,6 +280,12 @@ export async function filesToHide(
   const unwritable = [...new Set(s.unwritable)].sort();
   const folders = foldersOnTheWay(realRoot, [...unreadable, ...unwritable]);
   return folders.length === 0 ? { unreadable, unwritable } : { unreadable, unwritable, folders };
+}
+
+/** True when `path` or a folder above it is in `paths`. */
+function isUnder(path: string, paths: ReadonlySet<string>): boolean {
+  for (let at = path; at.length > 1; at = at.slice(0, Math.max(at.lastIndexOf('/'), 1))) if (paths.has(at)) return true;
+  return false;
 }
 
 /**

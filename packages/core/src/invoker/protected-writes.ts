@@ -4,7 +4,8 @@
  * start (`~/.bashrc`, `~/.profile`, `~/.vimrc`, ...), npm's and yarn's user settings and `~/.ssh`
  * (`authorized_keys`, a `ProxyCommand`); and the agent's own
  * configuration (`a3s.config.json`, `.a3s/`, whose permission rules, hooks, MCP servers and
- * instructions apply to later sessions, and the CLI's record of trusted folders). Such a command
+ * instructions apply to later sessions, at the root and in every subfolder (see `nested-config.ts`),
+ * and the CLI's record of trusted folders). Such a command
  * is held to them as to write deny rules (they are read-only for it, and what it creates there is
  * removed) where the workspace can keep files from a command, and so to git's configuration files
  * that exist when it starts (a setting written there would run in the same line: `echo … >>
@@ -34,6 +35,7 @@ import {
 import { gitPointerProblem, pointerRefusal } from './git-pointers.js';
 import type { GitFolders } from './git-store.js';
 import { type CommandWatch, gitWatch } from './git-watch.js';
+import { holdNestedConfigs } from './nested-config.js';
 
 /** The agent's own configuration file, and the CLI's record of trusted folders. */
 const AGENT_RULES: readonly string[] = ['Write(a3s.config.json)', 'Write(~/.a3s/**)'];
@@ -286,6 +288,7 @@ function heldPolicy(
   let held = byRules.get(key);
   if (held === undefined) {
     held = withDenyRules(policy, rules);
+    holdNestedConfigs(held);
     byRules.set(key, held);
   }
   return held;
@@ -305,6 +308,6 @@ export function unaskedCommandNote(asking: readonly string[]): (result: Workspac
     if (result.exitCode === 0) return undefined;
     const text = [result.stderr.head, result.stderr.tail, result.stdout.head, result.stdout.tail].join('\n');
     if (!REFUSED_WRITE.test(text)) return undefined;
-    return `[a command a rule allows without asking cannot change ${ruled}git's hooks, configuration or pointers (.git/hooks, .git/config, .git/commondir, a worktree's .git file, ~/.gitconfig, a submodule's; the folder core.hooksPath names), the agent's configuration (a3s.config.json, .a3s/, ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]`;
+    return `[a command a rule allows without asking cannot change ${ruled}git's hooks, configuration or pointers (.git/hooks, .git/config, .git/commondir, a worktree's .git file, ~/.gitconfig, a submodule's; the folder core.hooksPath names), the agent's configuration (a3s.config.json, .a3s/, in any folder; ~/.a3s/), the shell's startup files (~/.bashrc, ~/.profile, ...) or ~/.ssh: they are read-only for it; a command that must change them needs a person's approval]`;
   };
 }
