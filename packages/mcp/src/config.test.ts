@@ -47,6 +47,19 @@ describe('mcpServers configuration', () => {
     expect(fieldOf([])).toMatch(/^mcpServers \| /);
   });
 
+  it('a url with credentials (user:password@) is refused without showing them', () => {
+    for (const url of [
+      'http://user:s3cretpw@127.0.0.1:9/mcp',
+      'https://s3cretpw@example.com/mcp',
+      'https://:s3cretpw@x.org',
+    ]) {
+      const got = fieldOf({ docs: { url } });
+      expect(got).toMatch(/^mcpServers\.docs\.url \| .*must not contain credentials.*headers/);
+      expect(got).not.toContain('s3cretpw');
+    }
+    expect(parseMcpServers({ docs: { url: 'https://example.com/mcp?u=a@b' } }).docs).toBeDefined();
+  });
+
   it('maxMessageBytes is an integer in 1024..268435456, for stdio and remote entries alike', () => {
     const parsed = parseMcpServers({
       local: { command: 'x', maxMessageBytes: 1024 },

@@ -10,6 +10,20 @@ import { McpConfigError } from './errors.js';
 import { MAX_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES } from './message-limit.js';
 import { assertServerName } from './server-name.js';
 
+/**
+ * Whether the URL `v` carries credentials (`user:password@host`), which would be shown wherever
+ * the URL is (the trust listing, status, errors). A token belongs in `headers`.
+ */
+function urlHasCredentials(v: string): boolean {
+  try {
+    const { username, password } = new URL(v);
+    if (username !== '' || password !== '') return true;
+  } catch {
+    // Not a URL: the URL check says so.
+  }
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(v);
+}
+
 /** The zod schemas of the two kinds of entry, built (and zod loaded) when the first entry is read. */
 const schemas = lazyZod((z) => {
   const timeoutMs = z.number().int().min(1).max(86_400_000);
@@ -47,7 +61,12 @@ const schemas = lazyZod((z) => {
 
   const httpSchema = z
     .object({
-      url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
+      url: z
+        .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+        .refine((u) => !urlHasCredentials(u), {
+          error:
+            'must not contain credentials (user:password@host): they would be shown wherever the URL is; send a token in `headers` (e.g. {"Authorization": "Bearer …"})',
+        }),
       headers: z.record(z.string(), z.string()).optional(),
       /** `auto` (default) tries Streamable HTTP, then falls back to SSE. */
       transport: z.enum(['auto', 'streamable-http', 'sse']).optional(),

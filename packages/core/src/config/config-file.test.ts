@@ -88,6 +88,18 @@ describe('config files', () => {
     expect(f.message).toContain(`(in ${join(u, 'a3s.config.json')}:3:19)`);
   });
 
+  it('an mcpServers url with credentials (user:password@) is refused, naming the key and never the password', async () => {
+    for (const url of ['http://user:s3cretpw@127.0.0.1:9/mcp', 'https://s3cretpw@example.com/mcp']) {
+      const d = fileWith(`{\n  "mcpServers": {\n    "x": { "url": "${url}" }\n  }\n}\n`);
+      const e = await failureOf(loadCodeConfig(d));
+      expect(e.code).toBe('SESSION_CONFIGURATION');
+      expect(e.message).toContain('mcpServers.x.url: must not contain credentials (user:password@host)');
+      expect(e.message).toContain('`headers`');
+      expect(e.message).toContain(`(in ${join(d, 'a3s.config.json')}:3:19)`);
+      expect(e.message).not.toContain('s3cretpw');
+    }
+  });
+
   it('BUILD-08: a malformed permission rule names its key path, the grammar and the file, line and column', async () => {
     const d = fileWith('{\n  "permissions": {\n    "deny": ["bash(rm:*)", "bash("]\n  }\n}\n');
     const e = await failureOf(loadCodeConfig(d));

@@ -19,6 +19,24 @@ function isHttpUrl(v: unknown): boolean {
   }
 }
 
+/**
+ * Whether the URL `v` carries credentials (`user:password@host`), which would then be shown
+ * wherever the URL is (the trust listing, status, errors). A token belongs in `headers`.
+ */
+function urlHasCredentials(v: string): boolean {
+  try {
+    const { username, password } = new URL(v);
+    if (username !== '' || password !== '') return true;
+  } catch {
+    // Not a URL: the scheme check says so.
+  }
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(v);
+}
+
+/** What an MCP server URL with credentials is told (never echoing the URL). */
+const MCP_URL_CREDENTIALS =
+  'must not contain credentials (user:password@host): they would be shown wherever the URL is; send a token in `headers` (e.g. {"Authorization": "Bearer …"})';
+
 /** Builds the schema of the `mcpServers` map. */
 export function mcpServersSchema(z: Zod): z.ZodType<Record<string, Record<string, unknown>>> {
   return z
@@ -55,6 +73,8 @@ export function mcpServersSchema(z: Zod): z.ZodType<Record<string, Record<string
             path: [name, 'url'],
             message: 'must be an http:// or https:// URL (a Streamable HTTP / SSE server)',
           });
+        else if (remote && urlHasCredentials(entry.url as string))
+          ctx.addIssue({ code: 'custom', path: [name, 'url'], message: MCP_URL_CREDENTIALS });
       }
     });
 }

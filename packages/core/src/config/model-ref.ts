@@ -31,6 +31,11 @@ export const PROVIDER_NAMES: readonly ProviderName[] = Object.freeze([...NAMES])
  * @throws ModelConfigurationError for a malformed string or an unknown provider.
  */
 export function parseModelRef(ref: string, key = 'model'): { provider: ProviderName; model: string } {
+  if (ref.trim().startsWith('scripted:'))
+    throw new ModelConfigurationError(
+      key,
+      "'scripted:<file.json>' is a script file of model turns, which a config file loaded by Agent.create(path) or the SDK (@a3s-code/sdk) opens; here pass the client: await ScriptedLlmClient.fromFile(file), or a modelResolver that reads it",
+    );
   const slash = ref.indexOf('/');
   const provider = slash === -1 ? '' : ref.slice(0, slash).trim();
   const model = slash === -1 ? '' : ref.slice(slash + 1).trim();

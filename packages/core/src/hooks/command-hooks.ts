@@ -22,10 +22,10 @@ import type {
   SessionHooks,
   StopHandler,
 } from './session-hooks.js';
-import { compileGlob } from '../permissions/glob.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { CodeConfigHooks, CommandHookConfig } from './hook-options.js';
 import { markCommandHook } from './hook-identity.js';
+import { compileHookMatcher, markHookMatcher } from './hook-matcher.js';
 
 export { DEFAULT_HOOK_TIMEOUT_MS };
 
@@ -52,11 +52,11 @@ const timeoutOf = (hook: CommandHookConfig) => hook.timeoutMs ?? DEFAULT_HOOK_TI
  * output, invalid JSON, an unknown decision, `modify` without an `args` object).
  */
 export function commandPreHook(hook: CommandHookConfig, cwd: string, index: number): PreToolHook {
-  const matches = compileGlob(hook.matcher ?? '*');
+  const { matcher, matches } = compileHookMatcher(hook.matcher ?? '*', `hooks.pre[${index}].matcher`, cwd);
   const compiled: PreToolHook = {
     name: `hooks.pre[${index}]`,
     async before(call): Promise<PreHookDecision | undefined> {
-      if (!matches.test(call.name)) return undefined;
+      if (!matches(call.name, call.args)) return undefined;
       const r = await runHookCommand(
         hook.command,
         cwd,
@@ -82,16 +82,16 @@ export function commandPreHook(hook: CommandHookConfig, cwd: string, index: numb
       return undefined;
     },
   };
-  return markCommandHook(compiled, hook, timeoutOf(hook));
+  return markHookMatcher(markCommandHook(compiled, hook, timeoutOf(hook)), matcher);
 }
 
 /** A post-hook (post_tool_use) that marks matching results failed when the command exits non-zero, prints a block or a decision that cannot be read. */
 export function commandPostHook(hook: CommandHookConfig, cwd: string, index: number): PostToolHook {
-  const matches = compileGlob(hook.matcher ?? '*');
+  const { matcher, matches } = compileHookMatcher(hook.matcher ?? '*', `hooks.post[${index}].matcher`, cwd);
   const compiled: PostToolHook = {
     name: `hooks.post[${index}]`,
     async after(call, result): Promise<ToolResult | undefined> {
-      if (!matches.test(call.name)) return undefined;
+      if (!matches(call.name, call.args)) return undefined;
       const r = await runHookCommand(
         hook.command,
         cwd,
@@ -119,7 +119,7 @@ export function commandPostHook(hook: CommandHookConfig, cwd: string, index: num
       };
     },
   };
-  return markCommandHook(compiled, hook, timeoutOf(hook));
+  return markHookMatcher(markCommandHook(compiled, hook, timeoutOf(hook)), matcher);
 }
 
 /** The decision of a command for a non-tool event: exit 2 or a `block` decision blocks; other failures continue. */

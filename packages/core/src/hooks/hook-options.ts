@@ -13,7 +13,13 @@ import type { PreCompactHandler, PromptSubmitHandler, StopHandler } from './sess
  * (stderr is the reason); a post-hook's non-zero exit marks the result failed.
  */
 export interface CommandHookConfig {
-  /** Tool-name glob (`*`, `write_*`, `mcp__github__*`). Default `*`. */
+  /**
+   * Which calls run the hook, written as permission rules are, with `|` between alternatives: a
+   * tool name or glob (`Bash`, `write_*`, `mcp__github__*`; case-insensitive, `_` and `-` optional)
+   * or a rule with a pattern (`Bash(rm:*)`, `Write(src/**)`: the calls a deny rule of that text
+   * holds for). `Edit|Write` is either tool. Default `*`. A name that is no tool of the session is
+   * refused when the session is built (`mcp__` names and globs with `*` are not checked).
+   */
   readonly matcher?: string;
   /** Command line, run by `/bin/sh -c` in the workspace folder. */
   readonly command: string;

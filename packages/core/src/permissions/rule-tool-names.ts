@@ -81,6 +81,18 @@ const COMMAND_VERBS: ReadonlySet<string> = new Set(['exec', 'execute', 'run', 'c
 /** The name as rules match it: lower case, without `_` and `-`. */
 const canonical = (name: string): string => name.toLowerCase().replace(/[_-]/g, '');
 
+/** The tool among `toolNames` that `tool` is another agent's name for (`Shell` is `bash`), or `undefined`. */
+export function otherAgentsName(tool: string, toolNames: readonly string[]): string | undefined {
+  const ours = OTHER_NAMES.get(canonical(tool));
+  return ours !== undefined && toolNames.some((t) => canonical(t) === canonical(ours)) ? ours : undefined;
+}
+
+/** Whether `tool` is a program (`rm`, `curl`) or a word for running one (`exec`, `run`), which `bash` runs here. */
+export function programNamedAsTool(tool: string): 'program' | 'verb' | undefined {
+  const name = canonical(tool);
+  return SHELL_COMMANDS.has(name) ? 'program' : COMMAND_VERBS.has(name) ? 'verb' : undefined;
+}
+
 /** True when `a` becomes `b` by one insertion, deletion, substitution or swap of neighbours. */
 function oneEditApart(a: string, b: string): boolean {
   if (a === b || Math.abs(a.length - b.length) > 1) return false;

@@ -11,10 +11,12 @@ import { SessionNotFoundError } from '../errors/persistence-errors.js';
 import type { CodeConfig } from '../config/code-config.js';
 import { validateConfigObject } from '../config/config-schema.js';
 import { loadCodeConfig } from '../config/load-config.js';
+import { openScriptedModel } from '../llm/file-scripted-model.js';
 import { normalizeLayer } from '../config/merge-config.js';
 import type { ResolvedSessionConfig } from './resolved-session-config.js';
 import { initializeSession, planSessionBuild, resolveSync, type AgentBuildContext } from './session-build.js';
 import { checkRuleToolNames } from '../permissions/rule-tool-names.js';
+import { checkHookMatchers } from '../hooks/hook-matcher.js';
 import { ToolInvoker } from '../invoker/tool-invoker.js';
 import { LlmBudget } from '../llm/llm-budget.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -71,10 +73,12 @@ export class Agent {
   /**
    * Creates an agent from a `CodeConfig` object, or from a JSON config file (a path to the file,
    * or to a folder holding `a3s.config.json` or `.a3s/config.json`). The configuration is
-   * validated now; a bad key is a `SESSION_CONFIGURATION` error naming its path.
+   * validated now; a bad key is a `SESSION_CONFIGURATION` error naming its path. A file's
+   * `"model": "scripted:<file.json>"` is opened now as a `ScriptedLlmClient` (a bad script
+   * throws `ScriptError`).
    */
   static async create(config: AgentConfig | string = {}): Promise<Agent> {
-    const c = typeof config === 'string' ? await loadCodeConfig(config) : config;
+    const c = typeof config === 'string' ? await openScriptedModel(await loadCodeConfig(config)) : config;
     validateConfigObject(c);
     const own = c as { sessionId?: unknown; history?: unknown };
     if (own.sessionId !== undefined)
@@ -281,7 +285,9 @@ function build(
   });
   try {
     plugInPacks(resources, packs, config.toolSources);
-    checkRuleToolNames(config.permissions, [...registry.toolNames(), ...registry.pending().map((t) => t.name)]);
+    const toolNames = [...registry.toolNames(), ...registry.pending().map((t) => t.name)];
+    checkRuleToolNames(config.permissions, toolNames);
+    checkHookMatchers(config.hooks, toolNames);
   } catch (e) {
     void closeResources();
     throw e;

@@ -100,13 +100,13 @@ describe('flows and hooks are digested with what they do', () => {
   });
 
   it('CAP-01: a command hook is digested with its matcher, command and deadline; an in-process one with its name and version', async () => {
-    const base = await generationOf(hooks({ pre: [{ matcher: 'bash', command: 'true' }] }));
-    const same = await generationOf(hooks({ pre: [{ matcher: 'bash', command: 'true' }] }));
+    const base = await generationOf(hooks({ pre: [{ matcher: 'echo', command: 'true' }] }));
+    const same = await generationOf(hooks({ pre: [{ matcher: 'echo', command: 'true' }] }));
     expect(same.digest).toBe(base.digest);
     const variants = await Promise.all([
-      generationOf(hooks({ pre: [{ matcher: 'bash', command: 'exit 2' }] })),
-      generationOf(hooks({ pre: [{ matcher: 'write', command: 'true' }] })),
-      generationOf(hooks({ pre: [{ matcher: 'bash', command: 'true', timeoutMs: 5000 }] })),
+      generationOf(hooks({ pre: [{ matcher: 'echo', command: 'exit 2' }] })),
+      generationOf(hooks({ pre: [{ matcher: 'add', command: 'true' }] })),
+      generationOf(hooks({ pre: [{ matcher: 'echo', command: 'true', timeoutMs: 5000 }] })),
     ]);
     for (const g of variants)
       expect(g.contributionDigests['hook:pre_tool_use:0']).not.toBe(base.contributionDigests['hook:pre_tool_use:0']);
@@ -152,11 +152,11 @@ describe('resuming after a flow or a hook changed', () => {
   });
 
   it('CAP-10: a hook whose command or matcher changed, or a hook added, is a drift naming the hook', async () => {
-    const { dir, runId } = await parkedRun(hooks({ pre: [{ matcher: 'bash', command: 'true' }] }));
+    const { dir, runId } = await parkedRun(hooks({ pre: [{ matcher: 'echo', command: 'true' }] }));
     for (const [changedHooks, named] of [
-      [{ pre: [{ matcher: 'bash', command: 'exit 2' }] }, 'hooks changed: pre_tool_use:0'],
-      [{ pre: [{ matcher: 'write', command: 'true' }] }, 'hooks changed: pre_tool_use:0'],
-      [{ pre: [{ matcher: 'bash', command: 'true' }], post: [{ command: 'true' }] }, 'hooks added: post_tool_use:0'],
+      [{ pre: [{ matcher: 'echo', command: 'exit 2' }] }, 'hooks changed: pre_tool_use:0'],
+      [{ pre: [{ matcher: 'add', command: 'true' }] }, 'hooks changed: pre_tool_use:0'],
+      [{ pre: [{ matcher: 'echo', command: 'true' }], post: [{ command: 'true' }] }, 'hooks added: post_tool_use:0'],
     ] as const) {
       const s = await openSession(dir, hooks(changedHooks));
       const e = await s.resumeRun().catch((x: unknown) => x);
@@ -164,7 +164,7 @@ describe('resuming after a flow or a hook changed', () => {
       expect((e as Error).message).toContain(named);
       await s.close();
     }
-    const same = await openSession(dir, hooks({ pre: [{ matcher: 'bash', command: 'true' }] }));
+    const same = await openSession(dir, hooks({ pre: [{ matcher: 'echo', command: 'true' }] }));
     expect(await same.resumeRun()).toMatchObject({ status: 'completed', runId });
   });
 });
@@ -202,7 +202,7 @@ describe('a run recorded by an earlier version', () => {
     }).binding();
 
   it('CAP-10: with hooks, its resume is refused saying why (the binding names no contribution); rebind continues it', async () => {
-    const config = hooks({ pre: [{ matcher: 'bash', command: 'true' }], stop: [{ command: 'true' }] });
+    const config = hooks({ pre: [{ matcher: 'echo', command: 'true' }], stop: [{ command: 'true' }] });
     const { dir, runId } = await parkedRun(config);
     const probe = await openSession(dir, config);
     const old = earlierBinding(probe.catalog.current);

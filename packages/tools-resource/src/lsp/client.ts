@@ -5,13 +5,13 @@
  * `window/workDoneProgress/create`, `client/registerCapability`), keeps the documents it opened in
  * sync, and records the diagnostics the server publishes.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { toolProcessEnv } from '@a3s-code/core';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { LspDiagnostic } from './protocol.js';
 import type { ServerCommand } from './server-command.js';
 import { holdLoop, killedOnExit } from '../shared/loop-hold.js';
+import { type ServerTmpDir, spawnServer } from './server-tmpdir.js';
 
 /** How long diagnostics must stay quiet before they count as settled, and the cap on the wait. */
 export const DIAGNOSTICS_QUIET_MS = 150;
@@ -57,10 +57,14 @@ export class LspClient {
   startMs = 0;
   #documentLinks = false;
 
-  private constructor(process: ChildProcess, connection: MessageConnection) {
+  readonly #tmp: ServerTmpDir;
+
+  private constructor(process: ChildProcess, connection: MessageConnection, tmp: ServerTmpDir) {
     this.#process = process;
     this.#connection = connection;
+    this.#tmp = tmp;
     process.once('exit', (code, sig) => {
+      tmp.remove();
       this.#exitedHow = sig === null ? `code ${code}` : `signal ${sig}`;
       this.#exited = true;
       for (const l of this.#exitListeners) l();
@@ -72,11 +76,7 @@ export class LspClient {
   static async start(cmd: ServerCommand, root: string, languageIds: readonly string[]): Promise<LspClient> {
     const t0 = performance.now();
     const rpc = await import('vscode-jsonrpc/node');
-    const child = spawn(cmd.command, [...cmd.args], {
-      cwd: root,
-      env: { ...toolProcessEnv(), ...cmd.env },
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
+    const { child, tmp } = spawnServer(cmd, root);
     const failed = new Promise<never>((_, reject) => {
       child.once('error', reject);
       child.once('exit', (code, sig) =>
@@ -88,7 +88,7 @@ export class LspClient {
       new rpc.StreamMessageReader(child.stdout!),
       new rpc.StreamMessageWriter(child.stdin!),
     );
-    const client = new LspClient(child, connection);
+    const client = new LspClient(child, connection, tmp);
     connection.onRequest('workspace/configuration', (params: { items?: { section?: unknown }[] }) =>
       (params.items ?? []).map((item) =>
         typeof item?.section === 'string' &&
@@ -343,7 +343,8 @@ export class LspClient {
     await new Promise<void>((resolve) => {
       if (this.#exited) return resolve();
       const t = setTimeout(() => {
-        this.#kill();
+        // Its exit event may not come before this process ends: the folder goes now.
+        this.kill();
         resolve();
       }, 300);
       this.onExit(() => {
@@ -355,9 +356,14 @@ export class LspClient {
     this.#connection.dispose();
   }
 
-  /** Kills the process at once (tests use it to simulate a crash). */
+  /**
+   * Kills the process at once (tests use it to simulate a crash; the process's exit hook uses it
+   * for servers still running, when no exit event comes any more, so the server's temporary
+   * folder is removed here too).
+   */
   kill(): void {
     this.#kill();
+    this.#tmp.remove();
   }
 
   #kill(): void {
