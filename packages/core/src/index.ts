@@ -23,6 +23,7 @@ export {
   RecursionLimitError,
   ResourceOpenError,
   ResourceUnavailableError,
+  RunEndedError,
   SessionBusyError,
   SessionClosedError,
   SessionConfigurationError,

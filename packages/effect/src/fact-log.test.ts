@@ -137,3 +137,27 @@ describe('FactLog.guardAppends', () => {
     expect(log.append([user('d', 'no')], null)).toHaveLength(1);
   });
 });
+
+describe('FactLog.addAppendGuard', () => {
+  it('added guards run before the one set by guardAppends, each may refuse, and each is removed by its remover', () => {
+    const log = new FactLog();
+    const order: string[] = [];
+    log.guardAppends(() => order.push('store'));
+    const removeA = log.addAppendGuard(() => order.push('a'));
+    const removeB = log.addAppendGuard((facts) => {
+      order.push('b');
+      if (facts.some((f) => (f.payload as { text: string }).text === 'no')) throw new Error('ended');
+    });
+    expect(() => log.append([user('x', 'no')], null)).toThrow('ended');
+    expect(log.length).toBe(0);
+    // The store's guard is not asked about facts another guard refused.
+    expect(order).toEqual(['a', 'b']);
+    removeB();
+    removeB();
+    expect(log.append([user('x', 'no')], null)).toHaveLength(1);
+    removeA();
+    order.length = 0;
+    log.append([user('y')], null);
+    expect(order).toEqual(['store']);
+  });
+});

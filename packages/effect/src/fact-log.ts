@@ -37,6 +37,7 @@ export class FactLog {
   private readonly hash = new Sha256();
   private hashed = 0;
   private guard: ((facts: readonly Fact[]) => void) | null = null;
+  private readonly extraGuards = new Set<(facts: readonly Fact[]) => void>();
 
   /** @param facts An existing log (e.g. from `parseLog`); seq must count up from 1 and keys must be unique. */
   constructor(facts: Iterable<Fact> = []) {
@@ -72,6 +73,19 @@ export class FactLog {
    */
   guardAppends(guard: ((facts: readonly Fact[]) => void) | null): void {
     this.guard = guard;
+  }
+
+  /**
+   * Adds a check every append passes before it changes the log, alongside the one set by
+   * {@link FactLog.guardAppends}; like it, it throws to refuse the facts about to be appended.
+   * Returns its remover. A run uses it to refuse facts once the log records its end.
+   */
+  addAppendGuard(guard: (facts: readonly Fact[]) => void): () => void {
+    const own = (facts: readonly Fact[]): void => guard(facts);
+    this.extraGuards.add(own);
+    return () => {
+      this.extraGuards.delete(own);
+    };
   }
 
   /** Every fact, in order. Read-only: the log only changes through `append`. */
@@ -148,7 +162,10 @@ export class FactLog {
           payload: d.payload,
         }),
     );
-    if (facts.length > 0) this.guard?.(facts);
+    if (facts.length > 0) {
+      for (const extra of this.extraGuards) extra(facts);
+      this.guard?.(facts);
+    }
     for (const fact of facts) this.insert(fact);
     return facts;
   }

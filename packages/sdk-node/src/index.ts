@@ -58,6 +58,7 @@ export {
   ResourceOpenError,
   ResourceUnavailableError,
   ResumeError,
+  RunEndedError,
   SessionNotFoundError,
   SessionBusyError,
   SessionClosedError,

@@ -11,6 +11,7 @@ export {
   type ConfigurationProblemDetail,
   type NothingToResumeReason,
 } from './session-errors.js';
+export { RunEndedError } from './run-errors.js';
 export {
   BudgetExhaustedError,
   CancelledError,

@@ -209,15 +209,20 @@ function pendingTransition(options: DriveRunOptions): Transition | undefined {
 function gated(options: DriveRunOptions): Harness {
   const early = options.earlyEnd;
   if (!early) return options.harness;
-  const facts = options.env.store.log;
+  const log = options.env.store.log;
   return {
     ...options.harness,
-    enabled: (s: FoldState) => {
-      const last = facts.facts[s.counters.last_seq - 1];
-      if (s.phase === 'infer' && last?.type === 'tool.result' && early()) return [];
-      return options.harness.enabled(s);
-    },
+    enabled: (s: FoldState) =>
+      s.phase === 'infer' && lastRecorded(log.facts, s.counters.last_seq)?.type === 'tool.result' && early()
+        ? []
+        : options.harness.enabled(s),
   };
+}
+
+/** The last fact the fold has seen but a `run.rebound` (which says nothing to the model). */
+function lastRecorded(facts: readonly Fact[], lastSeq: number): Fact | undefined {
+  for (let i = lastSeq - 1; i >= 0; i--) if (facts[i]!.type !== 'run.rebound') return facts[i];
+  return undefined;
 }
 
 async function execute(env: RunEnv, t: Transition, state: FoldState, options: DriveRunOptions) {

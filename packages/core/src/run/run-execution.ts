@@ -2,18 +2,13 @@
  * One run from start to end: open it in the log (a new prompt, or a resume), drive it, and close
  * it with `run.ended` and `agent_end` — completed, cancelled or failed — unless it parked.
  */
-import { A3sError, drafts, sync } from '@a3s-code/effect';
+import { A3sError, sync } from '@a3s-code/effect';
 import { createToolCallBudget } from '../invoker/governance.js';
 import { NothingToResumeError } from '../errors/session-errors.js';
 import { CancelledError } from '../errors/tool-errors.js';
-import type { GateDecision } from '../gate/completion-gate.js';
-import { CompletionIncompleteError, continuationText } from '../gate/session-gate.js';
-import { describeReport } from '../gate/verification-report.js';
-import type { AgentEventPayloads } from '../events/agent-event.js';
 import { closeInbox, emitEnd } from './run-close.js';
-import { driveRun } from './drive-run.js';
+import { driveWithGate } from './gate-drive.js';
 import { parkedAt, type RunResult } from './run-result.js';
-import { MAX_STOP_CONTINUATIONS, runStopHooks } from '../hooks/session-hooks.js';
 import { ResumeError } from './resume-error.js';
 import { createRun, endingFact, newRunId, type LiveRun } from './run-setup.js';
 import { admitRun, loadResumeCheckpoint, releaseAfterSettling } from './run-binding.js';
@@ -23,8 +18,7 @@ import type { ExecuteRunOptions } from './run-request.js';
 
 export { promptRequest, type ExecuteRunOptions, type RunRequest } from './run-request.js';
 
-/** The transitions one call may run. */
-export const STEP_LIMIT = 32;
+export { STEP_LIMIT } from './gate-drive.js';
 
 /** Runs a request; resolves with the result, or rejects with the run's typed error. */
 export async function executeRun(options: ExecuteRunOptions): Promise<RunResult> {
@@ -187,108 +181,6 @@ function dueCall(options: ExecuteRunOptions): string | undefined {
   const state = options.folder.state;
   if (state.phase !== 'tool') return undefined;
   return options.harness.enabled(state).find((t) => t.kind === 'tool' && !options.store.log.hasCause(t.key))?.key;
-}
-
-/**
- * Drives the run, then asks the completion gate: allowed → the result carries the
- * completion; continue → a continuation message and another drive (the 32 transitions are shared);
- * otherwise `COMPLETION_INCOMPLETE`. Each continuation is announced as `run_continued`.
- */
-async function driveWithGate(
-  options: ExecuteRunOptions,
-  run: LiveRun,
-  interrupted: string | undefined,
-): Promise<RunResult> {
-  const { env } = run;
-  const config = options.config;
-  let steps = 0;
-  let continuations = 0;
-  let stopContinuations = 0;
-  for (;;) {
-    const result = await driveRun({
-      env,
-      harness: options.harness,
-      folder: options.folder,
-      stepLimit: STEP_LIMIT - steps,
-      runStepLimit: STEP_LIMIT,
-      ...(config.confirmation ? { confirmation: config.confirmation } : {}),
-      ...(config.onQuestion ? { onQuestion: config.onQuestion } : {}),
-      parkMode: config.parkMode,
-      hostAnswered: options.hostAnswered,
-      earlyEnd: () => options.gate.allowsEarlyEnd(env.runId),
-      hooks: config.hooks,
-      ...(interrupted === undefined ? {} : { interrupted }),
-    });
-    steps += result.steps;
-    if (result.status !== 'completed') return { ...result, steps };
-    const decision = await options.gate.decide(env.runId, options.sessionId, continuations);
-    if (decision.decision === 'allow') {
-      const allowed = allowedResult({ ...result, steps }, decision);
-      // A stop hook may keep the run going (bounded): its reason becomes the next user message.
-      const reason =
-        stopContinuations < MAX_STOP_CONTINUATIONS
-          ? await runStopHooks(config.hooks, { session_id: options.sessionId, run_id: env.runId, text: allowed.text })
-          : undefined;
-      if (reason === undefined) return allowed;
-      stopContinuations++;
-      await continueRun(options, run, {
-        origin: 'stop_hook',
-        text: reason,
-        reason,
-        attempt: stopContinuations,
-        max_attempts: MAX_STOP_CONTINUATIONS,
-      });
-      continue;
-    }
-    if (decision.decision === 'incomplete') throw new CompletionIncompleteError(decision.digest, decision.reason);
-    continuations++;
-    await continueRun(options, run, {
-      origin: 'completion_gate',
-      text: continuationText(decision.digest, decision.reason),
-      reason: decision.reason,
-      attempt: continuations,
-      max_attempts: options.gate.maxContinuations,
-      effect_digest: decision.digest,
-    });
-  }
-}
-
-/**
- * The result of an allowed run. When the gate ended it after a passing verification,
- * the model's last text was written before the checks ran ("Verifying."), so the verification
- * summary becomes the run's text.
- */
-function allowedResult(result: RunResult, decision: Extract<GateDecision, { decision: 'allow' }>): RunResult {
-  const verification = decision.completion === 'verified' && decision.report ? { verification: decision.report } : {};
-  const base = { ...result, completion: decision.completion, ...verification };
-  if (result.endedBy !== 'verification') return base;
-  if (decision.report) return { ...base, text: describeReport(decision.report) };
-  if (decision.waiver) return { ...base, text: `verification waived by the host: ${decision.waiver.reason}` };
-  return base;
-}
-
-/** Appends a continuation message (a host fact) and announces it as `run_continued`. */
-async function continueRun(
-  options: ExecuteRunOptions,
-  run: LiveRun,
-  continuation: { readonly text: string } & AgentEventPayloads['runContinued'],
-): Promise<void> {
-  const { env } = run;
-  const { text, ...event } = continuation;
-  await options.store.append(
-    [
-      drafts.continuation(
-        env.runId,
-        options.store.log.length + 1,
-        continuation.origin,
-        text,
-        continuation.reason,
-        env.clock(),
-      ),
-    ],
-    null,
-  );
-  env.events.emit({ kind: 'runContinued', payload: event });
 }
 
 /**

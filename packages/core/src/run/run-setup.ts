@@ -23,6 +23,7 @@ import type { LlmClient } from '../llm/llm-client.js';
 import type { RunEnv } from './run-env.js';
 import type { FactStore } from '../store/fact-store.js';
 import { ControlInbox } from './control-inbox.js';
+import { guardEndedRun } from './ended-guard.js';
 import type { HistoryTurn } from './run-checkpoint.js';
 import type { CapabilityScope } from '../catalog/capability-scope.js';
 
@@ -81,7 +82,11 @@ export function createRun(options: CreateRunOptions): LiveRun {
   const onSessionAbort = () => controller.abort(options.sessionSignal.reason);
   if (options.sessionSignal.aborted) controller.abort(options.sessionSignal.reason);
   else options.sessionSignal.addEventListener('abort', onSessionAbort, { once: true });
-  const dispose = () => options.sessionSignal.removeEventListener('abort', onSessionAbort);
+  const unguard = guardEndedRun(options.store.log, runId);
+  const dispose = () => {
+    options.sessionSignal.removeEventListener('abort', onSessionAbort);
+    unguard();
+  };
   const events = new AgentEventEmitter({
     runId,
     sessionId: options.sessionId,

@@ -21,6 +21,8 @@ import { ToolInvoker } from '../invoker/tool-invoker.js';
 import { LlmBudget } from '../llm/llm-budget.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { SessionGate } from '../gate/session-gate.js';
+import { recordedVerifyReports } from '../gate/recorded-reports.js';
+import type { VerificationReport } from '../gate/verification-report.js';
 import { buildSystemPrompt, loadWorkspaceInstructionsSync } from '../prompt/system-prompt.js';
 import { Delegator } from '../delegation/delegator.js';
 import { createWorkerPort } from '../delegation/workers.js';
@@ -212,7 +214,7 @@ function build(
     () => store.log.facts,
     (name) => registry.get(name)?.tier,
     config.gate,
-    restored?.verification_reports ?? [],
+    gateReports(restored?.verification_reports ?? [], store.log.facts),
   );
   let session: AgentSession | undefined;
   const closing = new AbortController();
@@ -315,6 +317,16 @@ function build(
     ...(restored ? { restored } : {}),
   });
   return { session, openAtBuild: () => resources.openAtBuild() };
+}
+
+/**
+ * The reports a session's gate starts with: the saved snapshot's, then those the log records of
+ * its `verify` calls that the snapshot lacks (it is written only when the session is saved, so a
+ * crash may leave it behind the log).
+ */
+function gateReports(saved: readonly VerificationReport[], facts: readonly Fact[]): VerificationReport[] {
+  const ids = new Set(saved.map((r) => r.id));
+  return [...saved, ...recordedVerifyReports(facts).filter((r) => !ids.has(r.id))];
 }
 
 /** The results of `toolName`'s calls among `facts`. */

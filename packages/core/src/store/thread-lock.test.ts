@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLog } from '@a3s-code/effect';
@@ -134,4 +134,52 @@ describe('thread lock', () => {
       child.kill();
     }
   });
+});
+
+/** The pid of a process that has exited (spawned and waited for). */
+async function deadPid(): Promise<number> {
+  const p = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await new Promise((r) => p.on('exit', r));
+  return p.pid!;
+}
+
+describe('a takeover file left behind', () => {
+  it('a stale lock and the takeover file of a process killed while it took the lock over: opened at once', async () => {
+    const path = join(tmp(), 'log.jsonl');
+    const dead = await deadPid();
+    const owner = JSON.stringify({ pid: dead, host: hostname(), since: 1 });
+    writeFileSync(`${path}.lock`, owner);
+    writeFileSync(`${path}.lock.takeover`, owner);
+    const started = Date.now();
+    const store = await FileFactStore.openPath(path);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(existsSync(`${path}.lock.takeover`)).toBe(false);
+    expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8'))).toMatchObject({ pid: process.pid });
+    await store.close();
+  });
+
+  it('a lock that cannot be taken names the lock file, the takeover file, their holders and the way out', async () => {
+    const path = join(tmp(), 'log.jsonl');
+    const dead = await deadPid();
+    // A live process (not an a3s session) named in a fresh takeover file: the takeover is not judged over.
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'ignore' });
+    try {
+      writeFileSync(`${path}.lock`, JSON.stringify({ pid: dead, host: hostname(), since: 1 }));
+      writeFileSync(`${path}.lock.takeover`, JSON.stringify({ pid: child.pid, host: hostname(), since: Date.now() }));
+      // Fresh for the whole test, however slow the machine (a takeover this old would be judged over).
+      const later = new Date(Date.now() + 120_000);
+      utimesSync(`${path}.lock.takeover`, later, later);
+      const e = await FileFactStore.openPath(path).catch((x: unknown) => x);
+      expect(e).toMatchObject({
+        code: 'FACT_LOG_LOCKED',
+        details: { path: `${path}.lock`, takeover: `${path}.lock.takeover`, takeover_owner: { pid: child.pid } },
+      });
+      const message = (e as Error).message;
+      expect(message).toContain(`last held by process ${dead} on ${hostname()}`);
+      expect(message).toContain(`takeover file '${path}.lock.takeover': process ${child.pid} on ${hostname()}`);
+      expect(message).toContain(`remove '${path}.lock' and '${path}.lock.takeover' and open the session again`);
+    } finally {
+      child.kill();
+    }
+  }, 30_000);
 });

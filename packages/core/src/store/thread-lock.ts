@@ -177,9 +177,12 @@ function holds(owner: LockOwner, me: LockOwner): boolean {
 async function removeStale(path: string, raw: string, me: LockOwner): Promise<void> {
   const guard = `${path}.takeover`;
   if (!(await createExclusive(guard, JSON.stringify(me)))) {
+    // A takeover file names the process taking the lock over: one that is gone (killed while it
+    // did) holds nothing, nor does one that has been at it too long (a takeover takes milliseconds).
     const other = await readLockFile(guard);
-    if (other.raw !== null && other.ageMs > TAKEOVER_STALE_MS) await rm(guard, { force: true });
-    await pause(5 + Math.floor(Math.random() * 20));
+    const dead = other.ageMs > TAKEOVER_STALE_MS || (other.owner !== null && !holds(other.owner, me));
+    if (other.raw !== null && dead && (await readLockFile(guard)).raw === other.raw) await rm(guard, { force: true });
+    else await pause(5 + Math.floor(Math.random() * 20));
     return;
   }
   try {
@@ -221,7 +224,18 @@ export async function acquireThreadLock(path: string): Promise<ThreadLock> {
     } else if (holds(seen.owner, me)) throw new FactLogLockedError(path, seen.owner);
     await removeStale(path, seen.raw, me);
   }
-  throw new A3sError('FACT_LOG_LOCKED', `could not take the lock '${path}': it keeps changing hands`, {
-    details: { path },
-  });
+  throw await changingHands(path);
+}
+
+/** The error of a lock that could not be taken in {@link ATTEMPTS} tries: who held it and the takeover, last seen. */
+async function changingHands(path: string): Promise<A3sError> {
+  const guard = `${path}.takeover`;
+  const seen = async (file: string) => (await readLockFile(file).catch(() => null))?.owner ?? null;
+  const [lock, takeover] = [await seen(path), await seen(guard)];
+  const who = (o: LockOwner | null) => (o === null ? 'no readable owner' : `process ${o.pid} on ${o.host}`);
+  return new A3sError(
+    'FACT_LOG_LOCKED',
+    `could not take the lock '${path}' in ${ATTEMPTS} attempts: it kept changing hands (last held by ${who(lock)}; takeover file '${guard}': ${takeover === null ? 'none or unreadable' : who(takeover)}); if no a3s session runs on this log any more, remove '${path}' and '${guard}' and open the session again`,
+    { details: { path, takeover: guard, lock_owner: lock, takeover_owner: takeover } },
+  );
 }

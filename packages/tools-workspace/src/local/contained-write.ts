@@ -8,7 +8,6 @@
  * place (its links stay one file), opened in the confirmed folder without following a link and
  * confirmed to be the very file that was checked.
  */
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { type FileHandle, lstat, open, rename, unlink } from 'node:fs/promises';
@@ -27,6 +26,7 @@ import {
 import { notRegularError, specialKind } from './fs-errors.js';
 import { linksAllInside } from './hard-links.js';
 import { realPathOf, relativeInside, STAT_ONLY_FLAGS } from './fd-path.js';
+import { sweepLeftTemps, takeTempName } from './write-temps.js';
 
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
@@ -47,23 +47,6 @@ async function followLink(root: string, at: string, arg: PathArgument): Promise<
   return target.rel;
 }
 
-/** Longest name a file system here takes (`NAME_MAX`), in bytes. */
-const NAME_MAX_BYTES = 255;
-
-/**
- * The temporary file's name beside `name`: `.<name>.a3s-tmp-<random>`, with `name` cut (at a
- * character boundary) so the whole stays within `NAME_MAX`: a file whose own name is close to the
- * limit can still be written.
- */
-function tempName(name: string): string {
-  const suffix = `.a3s-tmp-${randomBytes(6).toString('hex')}`;
-  let head = name;
-  while (Buffer.byteLength(head) + suffix.length + 1 > NAME_MAX_BYTES) head = head.slice(0, -1);
-  // A cut that split a surrogate pair keeps no lone half.
-  if (/[\ud800-\udbff]$/.test(head)) head = head.slice(0, -1);
-  return `.${head}${suffix}`;
-}
-
 /** Writes `data` to a new temporary file in `dir` and renames it over `name`. */
 async function replaceIn(
   root: string,
@@ -75,7 +58,9 @@ async function replaceIn(
   arg: PathArgument,
   owner?: { readonly uid: number; readonly gid: number },
 ): Promise<void> {
-  const tempAt = `${dir.at}/${tempName(name)}`;
+  const folderKey = `${root}\0${dir.rel}`;
+  const temp = takeTempName(folderKey, name);
+  const tempAt = `${dir.at}/${temp.name}`;
   let created = false;
   try {
     const temp = await open(tempAt, TEMP_FLAGS, mode ?? (executable === true ? 0o777 : 0o666));
@@ -101,6 +86,8 @@ async function replaceIn(
   } catch (error) {
     if (created) await unlink(tempAt).catch(() => undefined);
     throw error;
+  } finally {
+    temp.done();
   }
   // The folder could only have left the root by being moved as a whole; then take the file back.
   const folder = await realPathOf(dir.handle, dir.at).catch(() => undefined);
@@ -108,6 +95,8 @@ async function replaceIn(
     await unlink(`${dir.at}/${name}`).catch(() => undefined);
     throw escapeError(arg);
   }
+  // What a writer that died before its rename left beside this file (a crash) goes now.
+  await sweepLeftTemps(dir.at, folderKey, name);
 }
 
 /** Flags of a hard-linked file rewritten in place: never through a link, never blocking on a FIFO. */
