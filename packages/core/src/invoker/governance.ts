@@ -82,16 +82,24 @@ export interface ToolCallBudgetOptions {
   readonly name?: string;
 }
 
-/** A counting budget of tool calls (every source counts, host calls too). */
-export function createToolCallBudget(options: ToolCallBudgetOptions): ToolBudget & { readonly used: number } {
+/**
+ * A counting budget of tool calls (every source counts, host calls too). `alreadyUsed`: the calls
+ * made before it was created (a resumed run's earlier calls), `>= 0`.
+ */
+export function createToolCallBudget(
+  options: ToolCallBudgetOptions,
+  alreadyUsed = 0,
+): ToolBudget & { readonly used: number } {
   const { limit, softLimit } = options;
   if (!Number.isInteger(limit) || limit < 0)
     throw new RangeError(`budget.limit: must be an integer >= 0, got ${String(limit)}`);
   if (softLimit !== undefined && (!Number.isInteger(softLimit) || softLimit < 0 || softLimit > limit)) {
     throw new RangeError(`budget.softLimit: must be an integer in 0..${limit}, got ${String(softLimit)}`);
   }
+  if (!Number.isSafeInteger(alreadyUsed) || alreadyUsed < 0)
+    throw new RangeError(`budget: calls already used must be an integer >= 0, got ${String(alreadyUsed)}`);
   const budget = options.name ?? 'tool_calls';
-  let used = 0;
+  let used = alreadyUsed;
   return {
     get used() {
       return used;

@@ -2,7 +2,8 @@
  * The LLM invoker: the one boundary every provider call of a run passes — turns,
  * compaction, `generate_object` and its repair, sub-agents. It implements `LlmClient` itself, so
  * whatever takes a client can be handed the governed one. Before each call: cancellation and the
- * hard budget caps (`BUDGET_EXHAUSTED`, never an ungoverned fallback). During it: a cancel ends
+ * hard budget caps (`BUDGET_EXHAUSTED`, never an ungoverned fallback), with the calls in flight
+ * counted against the token cap (a call they could push past it waits for one to end). During it: a cancel ends
  * the call at once (`CANCELLED`; a response whose `finish` came just ends) even when the client
  * keeps streaming, since a host's own client may not watch `request.signal`. After: usage recorded,
  * `budget_threshold_hit` on a soft cap. Typed, retryable failures are retried a bounded number of
@@ -85,12 +86,18 @@ export class GovernedLlmClient implements LlmClient {
     try {
       for (let attempt = 0; ; attempt++) {
         if (signal.aborted) throw new CancelledError('model call', signal.reason);
-        const exhausted = g.budget?.exhausted();
-        if (exhausted) throw new BudgetExhaustedError(exhausted.budget, exhausted.used, exhausted.limit);
-        const soft = g.budget?.startCall();
-        if (soft) g.events.emit({ kind: 'budgetThresholdHit', payload: { ...soft } });
+        const admission = await g.budget?.admit(signal, expectedTokens(request)).catch(() => {
+          throw new CancelledError('model call', signal.reason);
+        });
+        if (admission?.admitted === false) {
+          const { budget, used, limit } = admission.exhausted;
+          throw new BudgetExhaustedError(budget, used, limit);
+        }
+        if (admission?.soft) g.events.emit({ kind: 'budgetThresholdHit', payload: { ...admission.soft } });
         let delivered = false;
         let finished = false;
+        // The tokens this attempt reported: the call's place in flight ends with them.
+        let tokens: number | undefined;
         try {
           // Raced against the signal: a client that does not stop on it is not waited for (a
           // response whose `finish` came is whole, and ends there; any other is cancelled).
@@ -103,13 +110,21 @@ export class GovernedLlmClient implements LlmClient {
           for await (const raw of events) {
             // The inner client is untrusted: its counts are checked before they are counted.
             const ev: LlmStreamEvent = raw.type === 'usage' ? { type: 'usage', usage: normalizeUsage(raw.usage) } : raw;
-            if (ev.type === 'usage') this.recordUsage(ev.usage);
-            if (ev.type === 'finish') finished = true;
+            if (ev.type === 'usage') {
+              this.recordUsage(ev.usage);
+              tokens = (tokens ?? 0) + ev.usage.inputTokens + ev.usage.outputTokens;
+            }
+            if (ev.type === 'finish') {
+              finished = true;
+              // Counted and done: calls waiting for room need not wait for the consumer to read on.
+              if (tokens !== undefined) admission?.release(tokens);
+            }
             delivered = true;
             yield ev;
           }
           return;
         } catch (e) {
+          admission?.release(tokens);
           if (signal.aborted) throw new CancelledError('model call', signal.reason);
           // A client that retried on its own and gave up is not retried again (no 3 × 3 requests).
           if (delivered || !LlmError.isLlmError(e) || !e.retryable || attempt >= maxRetries || (e.attempts ?? 1) > 1)
@@ -121,6 +136,9 @@ export class GovernedLlmClient implements LlmClient {
           await (g.sleep ?? sleep)(delay, signal).catch(() => {
             throw new CancelledError('model call', signal.reason);
           });
+        } finally {
+          // Also when the consumer stops reading (`return()`): the call is no longer in flight.
+          admission?.release(tokens);
         }
       }
     } finally {
@@ -157,6 +175,27 @@ export class GovernedLlmClient implements LlmClient {
     if (e.retryAfterMs !== undefined && e.retryAfterMs > max) return undefined;
     const wanted = e.retryAfterMs ?? (r.baseDelayMs ?? 250) * 2 ** attempt;
     return Math.min(max, Math.max(0, wanted));
+  }
+}
+
+/**
+ * What a request is expected to use, roughly: 4 characters a token of what it sends (system,
+ * messages, tool calls, tool schemas), plus the output it allows when it names a bound.
+ */
+function expectedTokens(request: LlmRequest): number {
+  try {
+    let chars = 0;
+    for (const s of request.system) chars += s.length;
+    for (const m of request.messages) {
+      chars += m.content.length;
+      if (m.role === 'assistant')
+        for (const c of m.toolCalls ?? []) chars += c.name.length + (JSON.stringify(c.args)?.length ?? 0);
+    }
+    chars += JSON.stringify(request.tools)?.length ?? 0;
+    return Math.ceil(chars / 4) + (request.maxOutputTokens ?? 0);
+  } catch {
+    // A request that cannot be measured (a cyclic argument): expected as the calls before it were.
+    return 0;
   }
 }
 

@@ -44,5 +44,12 @@ export {
 } from './scripted-llm-client.js';
 export { collectResponse, completeWith, ResponseAccumulator } from './collect-response.js';
 export { GovernedLlmClient, type LlmGovernance, type LlmRetryOptions } from './governed-llm-client.js';
-export { LlmBudget, type BudgetMark, type BudgetsConfig, type LlmBudgetLimits } from './llm-budget.js';
+export {
+  LlmBudget,
+  type BudgetMark,
+  type BudgetsConfig,
+  type LlmBudgetLimits,
+  type LlmCallAdmission,
+  type LlmCallRefusal,
+} from './llm-budget.js';
 export { costOf, formatCost, priceOf, type ModelPrice, type ModelPricing, type TokenCounts } from './model-pricing.js';

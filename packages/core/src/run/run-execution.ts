@@ -3,7 +3,7 @@
  * it with `run.ended` and `agent_end` — completed, cancelled or failed — unless it parked.
  */
 import { A3sError, sync } from '@a3s-code/effect';
-import { createToolCallBudget } from '../invoker/governance.js';
+import { withRunToolBudget } from './run-tool-budget.js';
 import { NothingToResumeError } from '../errors/session-errors.js';
 import { CancelledError } from '../errors/tool-errors.js';
 import { closeInbox, emitEnd } from './run-close.js';
@@ -44,10 +44,12 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunResult>
   )
     throw NothingToResumeError.inLog(options.store.log, folded.run_id, null);
   const runId = resumeId ?? newRunId();
-  // A fresh tool-call budget per run, when one is configured.
-  const governance = config.toolCallBudget
-    ? { ...config.governance, budget: createToolCallBudget(config.toolCallBudget) }
-    : config.governance;
+  // The run's tool-call budget, when one is configured: a resume goes on from the calls already made.
+  const governance = withRunToolBudget(
+    config.governance,
+    config.toolCallBudget,
+    resumeId === null ? undefined : { facts: options.store.log.facts, runId },
+  );
   // The run's capabilities are settled before it is admitted: a drifted resume is refused here.
   const loading =
     options.request.kind === 'resume'

@@ -5,6 +5,7 @@
  */
 import { drafts, type FactDraft, type PendingCall } from '@a3s-code/effect';
 import type { RunEnv } from './run-env.js';
+import { recordToolCallsUsed } from './run-tool-budget.js';
 
 /**
  * Runs `tool:<turn>:<cycle>:<call_id>` and returns its `tool.result`. `interrupted`: the call was
@@ -23,6 +24,7 @@ export async function runTool(env: RunEnv, pending: PendingCall, interrupted = f
   const metadata: Record<string, unknown> = { ...result.metadata, duration_ms: result.durationMs };
   if (result.errorKind !== undefined) metadata.error_kind = result.errorKind;
   if (result.permission !== undefined) metadata.permission = result.permission;
+  recordToolCallsUsed(metadata, env.invocation.governance);
   return [
     drafts.toolResult(pending, {
       ok: result.ok,
