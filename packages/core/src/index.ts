@@ -118,6 +118,7 @@ export {
   type ToolResource,
   type ToolResourceContext,
   type RecordedToolResult,
+  type RunOwner,
   type ToolPackSettings,
   type ToolResult,
   type ToolTier,

@@ -131,10 +131,14 @@ describe.skipIf(!UNSHARE || !PYTHON)('eval in the conversation sandbox', () => {
       clock: Date.now,
       settings: {},
       signal: new AbortController().signal,
+      runOwner: (runId) => (runId === 'run-1' ? { kind: 'session' } : undefined),
     })) as EvalResource;
     try {
       boxes.start(netless);
-      const r = await opened.run('python', INTERFACES, dir, { bridge: async () => ({ ok: true, output: '' }) });
+      const r = await opened.run('python', INTERFACES, dir, {
+        bridge: async () => ({ ok: true, output: '' }),
+        runId: 'run-1',
+      });
       expect([r.runsIn, r.echo]).toEqual(['sandbox netns-test', "['lo']"]);
       expect(boxes.lookups.at(-1)).toEqual({ sessionId: 'conv-9', cwd: dir });
     } finally {

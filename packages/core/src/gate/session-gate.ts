@@ -62,6 +62,8 @@ export class SessionGate {
   readonly verification: VerificationLedger;
   /** The gates of child runs (sub-agents, workers) on their own logs, by run id. */
   readonly #children = new Map<string, SessionGate>();
+  /** Settles when each adopted child run ends, by run id. */
+  readonly #ends = new Map<string, Promise<void>>();
   /** Outcomes of background children: the changes an unknown-change digest stands for, and when they became known. */
   readonly #resolved = new Map<string, { readonly entries: readonly LedgerEntry[]; readonly n: number }>();
   /** How many outcomes were known at each run's latest decision (the ledger of an ended run stops there). */
@@ -86,9 +88,20 @@ export class SessionGate {
    */
   adopt(runId: string, gate: SessionGate): () => void {
     this.#children.set(runId, gate);
+    let ended!: () => void;
+    this.#ends.set(runId, new Promise<void>((resolve) => (ended = resolve)));
     return () => {
-      if (this.#children.get(runId) === gate) this.#children.delete(runId);
+      if (this.#children.get(runId) === gate) {
+        this.#children.delete(runId);
+        this.#ends.delete(runId);
+      }
+      ended();
     };
+  }
+
+  /** For an adopted child run that is going: a promise that settles when it ends (its remover runs). */
+  childEnded(runId: string): Promise<void> | undefined {
+    return this.#ends.get(runId);
   }
 
   /** The gate that decides run `runId`: an adopted child's, else this one. */

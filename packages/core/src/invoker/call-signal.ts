@@ -7,7 +7,10 @@
  * listener, and a nested call links to its parent call's `CallSignal` directly, so nesting makes
  * no `AbortSignal` either.
  */
-import { ToolTimeoutError } from '../errors/tool-errors.js';
+import { CancelledError, ToolTimeoutError } from '../errors/tool-errors.js';
+
+/** Why a nested call still going when its parent call ends is aborted. */
+const ENDED = 'the call that started it has ended';
 
 /** The live calls linked to each parent signal; one `abort` listener per parent, not one per call. */
 const linked = new WeakMap<AbortSignal, Set<CallSignal>>();
@@ -37,6 +40,8 @@ export class CallSignal implements AbortState {
   #waiter: ((reason: unknown) => void) | undefined;
   /** The live calls nested in this one. */
   #children: Set<CallSignal> | undefined;
+  /** Set once the call has ended ({@link dispose}). */
+  #disposed = false;
 
   /** Links `a` and `b` (parents) and an optional timeout. */
   constructor(a: ParentSignal, b: ParentSignal, timeout?: { readonly ms: number; readonly toolName: string }) {
@@ -46,6 +51,10 @@ export class CallSignal implements AbortState {
     }
     if (b.aborted) {
       this.#abort(b.reason);
+      return;
+    }
+    if (CallSignal.#ended(a) || CallSignal.#ended(b)) {
+      this.#abort(new CancelledError('the nested call', ENDED));
       return;
     }
     this.#inA = CallSignal.#join(a, this);
@@ -92,11 +101,26 @@ export class CallSignal implements AbortState {
     });
   }
 
-  /** Stops the timer and detaches from the parents. */
+  /**
+   * Stops the timer and detaches from the parents. The call has ended: the calls nested in it that
+   * are still going (ones its tool started and did not wait for) are aborted, since nothing would
+   * abort them any more (the run's cancellation reaches a nested call only through its parent).
+   */
   dispose(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#inA?.delete(this);
     this.#inB?.delete(this);
+    this.#disposed = true;
+    const children = this.#children;
+    this.#children = undefined;
+    if (children === undefined || children.size === 0) return;
+    const reason = new CancelledError('the nested call', ENDED);
+    for (const c of [...children]) c.#abort(reason);
+  }
+
+  /** True when `parent` is a call that has ended (a call nested in it then never starts). */
+  static #ended(parent: ParentSignal): boolean {
+    return parent instanceof CallSignal && parent.#disposed;
   }
 
   static #join(parent: ParentSignal, call: CallSignal): Set<CallSignal> {

@@ -42,6 +42,7 @@ import { restoreHistoryArtifacts, snapshotArtifactSource } from '../attachments/
 import { plugInPacks, sessionPacks } from './session-tools.js';
 import { createSessionCatalog } from './session-catalog.js';
 import { SessionResources } from '../registry/session-resources.js';
+import { runOwnerLookup } from './run-owner.js';
 import { hasAskPort } from '../run/ask-user.js';
 import { SessionArtifactStore } from './session-artifacts.js';
 import { effectLogPath, type Fact } from '@a3s-code/effect';
@@ -228,6 +229,7 @@ function build(
     workspaceRoot: config.workspace.root,
     workers: createWorkerPort(() => delegator!),
     recordedResults: (toolName) => recordedResults(store.log.facts, toolName),
+    runOwner: runOwnerLookup(config.sessionId, () => session?.activeRunId, gate),
   });
   const closeResources = async (): Promise<void> => {
     closing.abort('session closed');

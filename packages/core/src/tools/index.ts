@@ -14,6 +14,7 @@ export type {
   OpenedResource,
   RecordedToolResult,
   ResourceCapability,
+  RunOwner,
   ToolResource,
   ToolResourceContext,
 } from './tool-resource.js';

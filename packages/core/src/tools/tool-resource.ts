@@ -40,7 +40,24 @@ export interface ToolResourceContext {
    * lists its tools without running them).
    */
   readonly recordedResults?: (toolName: string) => readonly RecordedToolResult[];
+  /**
+   * Whose run `runId` (a call's `ToolContext.runId`) is, so a resource that keeps state for its
+   * callers never shares it between callers of different authority: the session's own runs (and
+   * the calls its host makes), or a child run (a sub-agent's or a background worker's) while it
+   * goes; `undefined` for a run it does not know, a child that has ended included (absent where a
+   * session lists its tools without running them).
+   */
+  readonly runOwner?: (runId: string) => RunOwner | undefined;
 }
+
+/**
+ * Whose run a run id names (see {@link ToolResourceContext.runOwner}): `session` for the
+ * session's own runs; `child` for a sub-agent's or a worker's run, with a promise that settles
+ * when that run ends (what a resource keeps for it can then be dropped).
+ */
+export type RunOwner =
+  | { readonly kind: 'session' }
+  | { readonly kind: 'child'; readonly runId: string; readonly ended: Promise<void> };
 
 /** A tool result recorded in a session's log, as {@link ToolResourceContext.recordedResults} gives it. */
 export interface RecordedToolResult {

@@ -6,7 +6,8 @@
  * (a cell went over the kernel's memory limit and the kernel was killed), `EVAL_BUSY`
  * (a cell of that language is still running in the session), `EVAL_WORKDIR`
  * (the workspace has no local folder to run in), `EVAL_CONFIG` (an option of the eval resource, such as the
- * memory limit, is not allowed), `EVAL_CLOSED` (the session's kernels were shut down).
+ * memory limit, is not allowed), `EVAL_CLOSED` (the session's kernels were shut down), `EVAL_CALLER`
+ * (the session cannot tell whose run the call belongs to, so no kernel is given to it).
  */
 import { A3sError } from '@a3s-code/core';
 
@@ -20,7 +21,8 @@ export type EvalToolErrorCode =
   | 'EVAL_BUSY'
   | 'EVAL_CONFIG'
   | 'EVAL_WORKDIR'
-  | 'EVAL_CLOSED';
+  | 'EVAL_CLOSED'
+  | 'EVAL_CALLER';
 
 /** A failure of `eval`; `code` says which (see {@link EvalToolErrorCode}). */
 export class EvalToolError extends A3sError {

@@ -1,27 +1,29 @@
 /**
  * The eval pack's resource: a kernel factory per session. It starts at most one kernel per
- * language, on the first cell of that language, keeps it between calls, restarts it on `reset`
- * or after it died, and kills every kernel when the session closes.
+ * language and caller, on the first cell of that language, keeps it between calls, restarts it on
+ * `reset` or after it died, and kills every kernel when the session closes. The callers are kept
+ * apart: the session's own runs share their kernels, each sub-agent's or worker's run gets its own
+ * (killed when that run ends), so no caller runs code in, or is served by, another's kernel.
  */
 import { statSync } from 'node:fs';
 import { totalmem } from 'node:os';
-import { isAbsolute, join } from 'node:path';
-import { executable, onPath } from '../shared/path-lookup.js';
+import { isAbsolute } from 'node:path';
 import type {
   HeldProcessCommand,
   OpenedResource,
   ProcessCommand,
   RecordedToolResult,
+  RunOwner,
   ToolResource,
   ToolResourceContext,
 } from '@a3s-code/core';
 import { EvalToolError, RAISE_MEMORY_LIMIT } from './eval-errors.js';
-import { JS_KERNEL_SOURCE } from './js-kernel-source.js';
+import { commandFor, resolveInterpreter, SANDBOX_INTERPRETERS } from './kernel-command.js';
 import { KernelProcess } from './kernel-process.js';
-import type { CellOptions, CellResult, EvalLanguage, KernelCommand } from './kernel-types.js';
-import { asSubreaper } from '../shared/subreaper.js';
-import { PYTHON_KERNEL_SOURCE } from './python-kernel-source.js';
-import { type EvalSandbox, type EvalSandboxLookup, placeOf } from './sandbox.js';
+import type { CellOptions, CellResult, EvalLanguage } from './kernel-types.js';
+import { type EvalSandboxLookup, placeOf } from './sandbox.js';
+
+export { resolveInterpreter } from './kernel-command.js';
 
 /** The capability the eval tool requires. */
 export const EVAL_RESOURCE = 'resource.eval';
@@ -40,14 +42,23 @@ export interface EvalRun extends CellResult {
 
 /** The opened eval resource a tool gets from `ctx.resource(EVAL_RESOURCE)`. */
 export interface EvalResource extends OpenedResource {
-  /** Runs `code` in the session's kernel for `language`, in `cwd`, starting it when needed. */
+  /** Runs `code` in the caller's kernel for `language` (see `options.runId`), in `cwd`, starting it when needed. */
   run(language: EvalLanguage, code: string, cwd: string, options: EvalCellOptions): Promise<EvalRun>;
-  /** The running kernels: language and the pid of the process the host started (on the host under Linux, the subreaper wrapper the interpreter runs under). */
-  kernels(): readonly { readonly language: EvalLanguage; readonly pid: number }[];
+  /**
+   * The running kernels: language, whose kernel it is (`session`, or `run <id>` for a child run's)
+   * and the pid of the process the host started (on the host under Linux, the subreaper wrapper
+   * the interpreter runs under).
+   */
+  kernels(): readonly { readonly language: EvalLanguage; readonly owner: string; readonly pid: number }[];
 }
 
 /** How one call runs: the bridge, cancellation, live output and `reset`. */
 export type EvalCellOptions = Omit<CellOptions, 'inactivityMs' | 'maxOutputChars'> & {
+  /**
+   * The run the call belongs to (`ToolContext.runId`): the resource's {@link EvalResourceOptions.runOwner}
+   * says whose kernel runs the cell. Needed when the resource has that lookup.
+   */
+  readonly runId?: string;
   /** Restart the kernel before the cell. */
   readonly reset?: boolean;
   /**
@@ -119,6 +130,13 @@ export interface EvalResourceOptions {
    * the session was reopened): the first kernel then says their state is lost. Default: never.
    */
   readonly ranBefore?: (language: EvalLanguage) => boolean;
+  /**
+   * Whose run a run id is (`ToolResourceContext.runOwner`): the session's runs share kernels, a
+   * child run gets kernels of its own, killed when it ends; a call whose run it does not know is
+   * refused (`EVAL_CALLER`). Default: none, every call is one caller's (a resource used by one
+   * caller only).
+   */
+  readonly runOwner?: (runId: string) => RunOwner | undefined;
 }
 
 /** Whether the recorded results of `eval` hold a cell of `language` that ran in a kernel. */
@@ -127,82 +145,49 @@ function ranIn(results: readonly RecordedToolResult[], language: EvalLanguage): 
 }
 
 /** The options a session gives the resource: its id, and the cells its log holds from before. */
-function sessionOptions(context: ToolResourceContext): Pick<EvalResourceOptions, 'sessionId' | 'ranBefore'> {
+function sessionOptions(
+  context: ToolResourceContext,
+): Pick<EvalResourceOptions, 'sessionId' | 'ranBefore' | 'runOwner'> {
   const recorded = context.recordedResults;
   return {
     sessionId: context.sessionId,
+    // A session that cannot tell its callers apart gets no kernel for anyone (never a shared one).
+    runOwner: context.runOwner ?? (() => undefined),
     ...(recorded === undefined ? {} : { ranBefore: (language: EvalLanguage) => ranIn(recorded('eval'), language) }),
   };
 }
 
-/**
- * The interpreter for a language in `cwd`. JavaScript: this Node. Python: the project's
- * `.venv/bin/python3` or `venv/bin/python3`, then the system `/usr/bin/python3`, then `python3`
- * on `PATH`.
- */
-export function resolveInterpreter(language: EvalLanguage, cwd: string): string {
-  if (language === 'javascript') return process.execPath;
-  const candidates = [
-    join(cwd, '.venv', 'bin', 'python3'),
-    join(cwd, '.venv', 'bin', 'python'),
-    join(cwd, 'venv', 'bin', 'python3'),
-    join(cwd, 'venv', 'bin', 'python'),
-    '/usr/bin/python3',
-  ];
-  const found = candidates.find(executable) ?? onPath('python3') ?? onPath('python');
-  if (found === undefined)
-    throw new EvalToolError(
-      'EVAL_INTERPRETER',
-      `no Python interpreter found: tried ${candidates.join(', ')} and python3 on PATH`,
-      {
-        candidates,
-      },
-    );
-  return found;
-}
-
-function commandFor(
-  language: EvalLanguage,
-  interpreter: string,
-  cwd: string,
-  sandbox: EvalSandbox | undefined,
-  memoryMb: number | undefined,
-): KernelCommand {
-  const args =
-    language === 'python'
-      ? [
-          '-u',
-          '-c',
-          PYTHON_KERNEL_SOURCE,
-          String((memoryMb ?? 0) * 2 ** 20),
-          sandbox === undefined ? 'host' : 'sandbox',
-        ]
-      : [...(memoryMb === undefined ? [] : [`--max-old-space-size=${memoryMb}`]), '-e', JS_KERNEL_SOURCE];
-  const limit = memoryMb === undefined ? {} : { memoryLimitMb: memoryMb };
-  // On the host both kernels start under the subreaper wrapper, which kills what their cells leave
-  // behind when the host dies (a sandbox runs its own commands: the host's Python need not be there).
-  const leader = sandbox === undefined ? asSubreaper(interpreter, args) : { command: interpreter, args };
-  if (sandbox === undefined) return { language, command: leader.command, args: leader.args, cwd, ...limit };
-  const wrapped = sandbox.wrap({ language, command: leader.command, args: leader.args, cwd });
-  return {
-    language,
-    command: wrapped.command,
-    args: [...wrapped.args],
-    cwd: wrapped.cwd ?? cwd,
-    ...(wrapped.env === undefined ? {} : { env: wrapped.env }),
-    ...limit,
-  };
-}
-
-const SANDBOX_INTERPRETERS: Readonly<Record<EvalLanguage, string>> = { python: 'python3', javascript: 'node' };
-
 interface Slot {
   kernel: KernelProcess;
+  /** Whose kernel it is: {@link SESSION}, or `run <id>` for a child run's. */
+  owner: string;
   interpreter: string;
   cwd: string;
   runsIn: string;
   /** The files hidden from the kernel, one key (empty: none). */
   hidden: string;
+}
+
+/** The owner of the kernels of the session's own runs. */
+const SESSION = 'session';
+
+/** Whose kernel a call runs in, and when that owner ends (a child run). */
+interface Caller {
+  readonly key: string;
+  readonly ended?: Promise<void>;
+}
+
+/** The caller of a call of run `runId`; throws `EVAL_CALLER` when `lookup` does not know the run. */
+function callerOf(lookup: EvalResourceOptions['runOwner'], runId: string | undefined): Caller {
+  if (lookup === undefined) return { key: SESSION };
+  const owner = runId === undefined ? undefined : lookup(runId);
+  if (owner === undefined)
+    throw new EvalToolError(
+      'EVAL_CALLER',
+      `eval cannot tell whose run ${runId === undefined ? '(none named)' : `'${runId}'`} is (the session's own, or a sub-agent's or worker's that is still going), so it runs no cell for it: kernels are kept apart per caller and never shared between callers of different authority`,
+      { run_id: runId ?? null },
+    );
+  return owner.kind === 'session' ? { key: SESSION } : { key: `run ${owner.runId}`, ended: owner.ended };
 }
 
 /** How long a call waits for the kernel of a cancelled cell to be killed. */
@@ -227,15 +212,36 @@ function settledOrAborted(done: Promise<unknown>, signal: AbortSignal | undefine
 /** Opens the resource (no process starts until the first cell). */
 export async function openEvalResource(options: EvalResourceOptions = {}): Promise<EvalResource> {
   const resolve = options.interpreter ?? resolveInterpreter;
-  const slots = new Map<EvalLanguage, Slot>();
-  // Languages with a call in progress: a second call must not start (and leak) a second kernel.
+  // The kernels by owner and language (`<owner>\0<language>`).
+  const slots = new Map<string, Slot>();
+  // Kernels with a call in progress: a second call must not start (and leak) a second kernel.
   // A cancelled call settles for its caller at once while its kernel is still being killed: the
   // next call waits for that instead of being told the language is busy.
-  const busy = new Map<EvalLanguage, { readonly done: Promise<unknown>; readonly signal?: AbortSignal }>();
+  const busy = new Map<string, { readonly done: Promise<unknown>; readonly signal?: AbortSignal }>();
   let closed = false;
-  // Languages this resource has started a kernel for (or reported one it did not start).
+  // Languages this resource has started a session kernel for (or reported one it did not start).
   const served = new Set<EvalLanguage>();
-  const runOne = async (language: EvalLanguage, code: string, cwd: string, cell: EvalCellOptions): Promise<EvalRun> => {
+  // Child runs whose end is watched, and those that have ended (their kernels are killed).
+  const watched = new Set<string>();
+  const ended = new Set<string>();
+  const watch = (caller: Caller): void => {
+    if (caller.ended === undefined || watched.has(caller.key)) return;
+    watched.add(caller.key);
+    void caller.ended.then(async () => {
+      ended.add(caller.key);
+      const gone = [...slots].filter(([, s]) => s.owner === caller.key);
+      for (const [key] of gone) slots.delete(key);
+      await Promise.all(gone.map(([, s]) => s.kernel.close('the sub-agent or worker run it belonged to has ended')));
+    });
+  };
+  const runOne = async (
+    caller: Caller,
+    language: EvalLanguage,
+    code: string,
+    cwd: string,
+    cell: EvalCellOptions,
+  ): Promise<EvalRun> => {
+    const key = `${caller.key}\0${language}`;
     if (!isAbsolute(cwd) || !statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
       throw new EvalToolError(
         'EVAL_WORKDIR',
@@ -244,23 +250,23 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
       );
     const sandbox = await options.sandbox?.({ sessionId: options.sessionId ?? '', cwd });
     const runsIn = placeOf(sandbox);
-    let slot = slots.get(language);
+    let slot = slots.get(key);
     let previousDeath: string | undefined;
     if (slot !== undefined && !slot.kernel.alive) {
       previousDeath = `the previous ${language} kernel had died (${slot.kernel.death}); a fresh one was started and earlier state is lost`;
       await slot.kernel.close();
-      slots.delete(language);
+      slots.delete(key);
       slot = undefined;
     }
     if (slot !== undefined && slot.runsIn !== runsIn && cell.reset !== true) {
       previousDeath = `the ${language} kernel moved from the ${slot.runsIn} to the ${runsIn}; a fresh one was started and earlier state is lost`;
       await slot.kernel.close();
-      slots.delete(language);
+      slots.delete(key);
       slot = undefined;
     }
     if (slot !== undefined && (cell.reset === true || slot.cwd !== cwd || slot.runsIn !== runsIn)) {
       await slot.kernel.close();
-      slots.delete(language);
+      slots.delete(key);
       slot = undefined;
     }
     const memoryMb = memoryLimitOf(options.memoryLimitMb);
@@ -276,11 +282,11 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
     if (slot !== undefined && slot.hidden !== hidden) {
       previousDeath = `the ${language} kernel was restarted because the files the permission rules keep from it changed; earlier state is lost`;
       await slot.kernel.close();
-      slots.delete(language);
+      slots.delete(key);
       slot = undefined;
     }
     const started = slot === undefined;
-    if (slot === undefined && !served.has(language)) {
+    if (slot === undefined && caller.key === SESSION && !served.has(language)) {
       served.add(language);
       if (previousDeath === undefined && options.ranBefore?.(language) === true)
         previousDeath = `the ${language} kernel that ran this session's earlier cells ended when the session was closed (a kernel lives only while its session is open); a fresh one was started and earlier state is lost`;
@@ -292,12 +298,15 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
         runsIn,
       );
       held?.started?.(kernel.pid);
-      if (closed) {
+      if (closed || ended.has(caller.key)) {
         await kernel.close();
-        throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
+        throw new EvalToolError(
+          'EVAL_CLOSED',
+          closed ? 'the session closed and its kernels were shut down' : 'the run this cell belonged to has ended',
+        );
       }
-      slot = { kernel, interpreter, cwd, runsIn, hidden };
-      slots.set(language, slot);
+      slot = { kernel, owner: caller.key, interpreter, cwd, runsIn, hidden };
+      slots.set(key, slot);
     }
     const result = await slot.kernel.run(code, {
       ...cell,
@@ -314,7 +323,10 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
   };
   return {
     async run(language, code, cwd, cell) {
-      for (let now = busy.get(language); now !== undefined; now = busy.get(language)) {
+      const caller = callerOf(options.runOwner, cell.runId);
+      watch(caller);
+      const key = `${caller.key}\0${language}`;
+      for (let now = busy.get(key); now !== undefined; now = busy.get(key)) {
         if (now.signal?.aborted !== true)
           throw new EvalToolError(
             'EVAL_BUSY',
@@ -331,19 +343,19 @@ export async function openEvalResource(options: EvalResourceOptions = {}): Promi
           );
       }
       if (closed) throw new EvalToolError('EVAL_CLOSED', 'the session closed and its kernels were shut down');
-      const done = runOne(language, code, cwd, cell);
+      const done = runOne(caller, language, code, cwd, cell);
       const entry = { done, ...(cell.signal === undefined ? {} : { signal: cell.signal }) };
-      busy.set(language, entry);
+      busy.set(key, entry);
       try {
         return await done;
       } finally {
-        if (busy.get(language) === entry) busy.delete(language);
+        if (busy.get(key) === entry) busy.delete(key);
       }
     },
     kernels() {
       return [...slots.values()]
         .filter((s) => s.kernel.alive)
-        .map((s) => ({ language: s.kernel.language, pid: s.kernel.pid }));
+        .map((s) => ({ language: s.kernel.language, owner: s.owner, pid: s.kernel.pid }));
     },
     close: async () => {
       closed = true;
@@ -366,7 +378,7 @@ export const evalResource: ToolResource<EvalResource> = {
  * (`evalResourceWith({ sandbox })`); the session's id is added.
  */
 export function evalResourceWith(
-  options: Omit<EvalResourceOptions, 'sessionId' | 'ranBefore'>,
+  options: Omit<EvalResourceOptions, 'sessionId' | 'ranBefore' | 'runOwner'>,
 ): ToolResource<EvalResource> {
   return {
     capability: EVAL_RESOURCE,

@@ -31,7 +31,7 @@ const evalInput = (z: Zod) =>
 /** The arguments of `eval`. */
 export type EvalArgs = z.output<ReturnType<typeof evalInput>>;
 
-const DESCRIPTION = `Run a cell in a persistent Python (default) or JavaScript interpreter: variables, imports and loaded data survive between calls, as in a notebook. The value of the last expression is echoed; display(x) shows a value; pandas DataFrames render as tables; matplotlib figures come back as PNG artifacts. Python accepts %pip, %cd, %timeit, %time, !cmd, %%bash and %%timeit (%matplotlib is ignored: figures always come back). JavaScript has top-level await and require. Inside a cell, tool(name, args) calls one of your tools (Python returns the output text, JavaScript a Promise of it; a failed or denied call raises ToolError) under the same permissions as your own calls. description: 5-10 words. reset: true starts a fresh interpreter. A cell that produces nothing for 5 minutes (not counting time spent in tool() calls) is killed with its interpreter; so is a cell that goes over the interpreter's memory limit (the error names it); a crashed interpreter is restarted on the next call. Output is capped (head and tail kept).`;
+const DESCRIPTION = `Run a cell in a persistent Python (default) or JavaScript interpreter: variables, imports and loaded data survive between calls, as in a notebook. The value of the last expression is echoed; display(x) shows a value; pandas DataFrames render as tables; matplotlib figures come back as PNG artifacts. Python accepts %pip, %cd, %timeit, %time, !cmd, %%bash and %%timeit (%matplotlib is ignored: figures always come back). JavaScript has top-level await and require. Inside a cell, tool(name, args) calls one of your tools (Python returns the output text, JavaScript a Promise of it; a failed or denied call raises ToolError) under the same permissions as your own calls; a call ends with its cell, so await it there. description: 5-10 words. reset: true starts a fresh interpreter. A cell that produces nothing for 5 minutes (not counting time spent in tool() calls) is killed with its interpreter; so is a cell that goes over the interpreter's memory limit (the error names it); a crashed interpreter is restarted on the next call. Output is capped (head and tail kept).`;
 
 /** The failure, with the cell's output before it when there was any. */
 function failure(error: EvalToolError): ToolResult {
@@ -96,10 +96,12 @@ export const evalTool = defineTool({
       const run = await kernels.run(language, args.code, ctx.workspace.root, {
         ...(args.reset === undefined ? {} : { reset: args.reset }),
         ...(ctx.workspace.holdProcess === undefined ? {} : { hold: ctx.workspace.holdProcess }),
+        runId: ctx.runId,
         signal: ctx.signal,
         onOutput: (text, stream) => live.push(stream, text),
-        bridge: async (name, toolArgs) => {
-          const r = await ctx.invoker.invoke(name, toolArgs);
+        // A call the cell made ends when the cell does (`signal`), whether or not the cell awaited it.
+        bridge: async (name, toolArgs, signal) => {
+          const r = await ctx.invoker.invoke(name, toolArgs, { signal });
           return { ok: r.ok, output: r.output };
         },
       });
@@ -119,6 +121,10 @@ export const evalTool = defineTool({
         parts.push(`[image ${i + 1}: ${image.mime} saved as ${ref.uri}]`);
       }
       if (run.error !== undefined) parts.push(run.error);
+      if (run.cutOffCalls > 0)
+        parts.push(
+          `[${run.cutOffCalls} tool() call${run.cutOffCalls === 1 ? ' was' : 's were'} still running when the cell ended and ${run.cutOffCalls === 1 ? 'was' : 'were'} cancelled: a call ends with its cell, so await it inside the cell]`,
+        );
       // What the cell created where the write rules deny writing is removed, and said.
       const denied = await ctx.workspace.settleHeldWrites?.();
       if (denied !== undefined) parts.push(describeDeniedWrites(denied));
@@ -138,6 +144,7 @@ export const evalTool = defineTool({
           echo: run.echo ?? null,
           images,
           bridge_calls: run.bridgeCalls,
+          cut_off_calls: run.cutOffCalls,
           output_chars: run.outputChars,
           truncated: run.truncated,
           changed_files: changed,

@@ -4,7 +4,10 @@
  * `process.stdout`/`process.stderr` writes of a cell become output messages, coalesced (flushed
  * every 30 ms, at 16 KiB, and before any other message) and split into pieces of at most 64 KiB.
  * Cells run in one persistent `vm` context: declarations persist, the last expression is echoed,
- * top-level `await` works, and `display()` and the `tool(name, args)` bridge are provided.
+ * top-level `await` works, and `display()` and the `tool(name, args)` bridge are provided. Each
+ * cell runs in an async context of its own (`AsyncLocalStorage`): a `tool()` call made from what a
+ * cell left behind (a timer, a pending promise) after it ended is refused in the kernel, and each
+ * bridge message names its cell, so the host serves it only while that cell runs.
  */
 export const JS_KERNEL_SOURCE = String.raw`
 'use strict';
@@ -49,13 +52,21 @@ const stream = (name) => (...args) => { emit(name, util.format(...args) + '\n');
 const pending = new Map();
 let bridgeN = 0;
 class ToolError extends Error { constructor(m) { super(m); this.name = 'ToolError'; } }
+// Each cell runs in its own async context: what it starts (promises, timers, callbacks) carries its
+// id, and tool() serves only the cell that is running now.
+const { AsyncLocalStorage } = require('node:async_hooks');
+const cells = new AsyncLocalStorage();
+let running;
+const ENDED = 'the cell that made this call has ended; tool() works only while its cell runs';
 const sandbox = {
   console: { log: stream('stdout'), info: stream('stdout'), debug: stream('stdout'), warn: stream('stderr'), error: stream('stderr') },
   display: (...values) => { for (const v of values) send({ type: 'display', text: show(v) }); },
   tool: (name, args) => new Promise((resolve, reject) => {
+    const cell = cells.getStore();
+    if (cell === undefined || cell !== running) return reject(new ToolError(ENDED));
     const id = ++bridgeN;
     pending.set(id, { resolve, reject });
-    send({ type: 'bridge', id, name, args: args ?? {} });
+    send({ type: 'bridge', id, cell, name, args: args ?? {} });
   }),
   ToolError,
   require: createRequire(path.join(process.cwd(), '__a3s_eval__.js')),
@@ -270,11 +281,14 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   }
   if (msg.type !== 'run') return;
   queue = queue.then(async () => {
+    running = msg.id;
     try {
-      const value = await run(msg.code);
+      const value = await cells.run(msg.id, () => run(msg.code));
+      running = undefined;
       if (value !== undefined) send({ type: 'display', text: util.inspect(value, { depth: 4, maxArrayLength: 100, maxStringLength: 10000 }), echo: true });
       send({ type: 'done', id: msg.id, ok: true, mark: endMark(msg.id) });
     } catch (e) {
+      running = undefined;
       const text = e instanceof Error ? (e.stack ?? String(e)).split('\n').filter((l) => !l.includes('[eval]') && !l.includes('node:')).join('\n') : 'Uncaught ' + show(e);
       send({ type: 'done', id: msg.id, ok: false, error: text, mark: endMark(msg.id) });
     }

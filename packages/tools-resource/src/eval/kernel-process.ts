@@ -4,15 +4,17 @@
  * message, paused while a `tool()` bridge call is outstanding) and a memory limit (the kernel's own
  * and a watch of its processes' resident memory); on expiry, over the limit, or when the session
  * closes, every process of the kernel is killed (`process-tree.ts`). Output is capped (head and tail).
+ * A `tool()` call is served only for the cell running now, and ends with it (`cell-bridge.ts`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { toolProcessEnv } from '@a3s-code/core';
 import { killProcesses, newProcessTag, type ProcessMark, startTicksOf, taggedEnv } from '../shared/process-tree.js';
+import { CELL_ENDED, CellBridge } from './cell-bridge.js';
 import { CellEndMarks } from './cell-end-marks.js';
 import { CellImages } from './cell-images.js';
 import { EvalToolError, memoryLimitError } from './eval-errors.js';
 import { CappedOutput, KernelReader, type KernelMessage, wellFormed } from './kernel-protocol.js';
-import type { CellOptions, CellResult, EvalLanguage, KernelCommand } from './kernel-types.js';
+import type { BridgeReply, CellOptions, CellResult, EvalLanguage, KernelCommand } from './kernel-types.js';
 import { holdLoop, killedOnExit } from '../shared/loop-hold.js';
 import { watchMemory } from './kernel-memory.js';
 
@@ -39,6 +41,8 @@ export class KernelProcess {
   /** Cell-end marks on stderr: a cell's `done` waits for its mark (see `cell-end-marks.ts`). */
   readonly #marks = new CellEndMarks();
   #busy = false;
+  /** The bridge of the cell running now (a bridge message while none runs is refused). */
+  #bridge: CellBridge | undefined;
   #killed = false;
   /** Fails the running cell when the memory watch finds the kernel over its limit. */
   #overMemory: ((bytes: number) => void) | undefined;
@@ -59,6 +63,8 @@ export class KernelProcess {
     this.memoryLimitMb = memoryLimitMb;
     this.#mark = { pid: this.pid, tag, startTicks: startTicksOf(this.pid) };
     const reader = new KernelReader((msg) => {
+      if (msg.type === 'bridge' && this.#bridge === undefined)
+        return this.#send({ type: 'bridge_result', id: msg.id, ok: false, output: CELL_ENDED });
       for (const l of this.#listeners) l(msg);
     });
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => reader.push(chunk));
@@ -177,7 +183,7 @@ export class KernelProcess {
   }
 
   #send(msg: Record<string, unknown>): void {
-    this.#child.stdin!.write(`${JSON.stringify(msg)}\n`);
+    if (this.alive) this.#child.stdin!.write(`${JSON.stringify(msg)}\n`);
   }
 
   /** Runs one cell. Throws `EVAL_TIMEOUT`, `EVAL_MEMORY_LIMIT`, `EVAL_KERNEL_DIED` or `EVAL_CLOSED` (the kernel is then dead). */
@@ -200,16 +206,17 @@ export class KernelProcess {
     const out = new CappedOutput(options.maxOutputChars);
     const images = new CellImages();
     let echo: string | undefined;
-    let bridgeCalls = 0;
-    let outstanding = 0;
     return new Promise<CellResult>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
+      let settled = false;
       const arm = () => {
         if (timer !== undefined) clearTimeout(timer);
-        timer = outstanding > 0 ? undefined : setTimeout(onTimeout, options.inactivityMs);
+        timer = settled || bridge.outstanding > 0 ? undefined : setTimeout(onTimeout, options.inactivityMs);
       };
-      let settled = false;
-      const finish = (error?: EvalToolError, result?: CellResult) => {
+      const reply = (bid: unknown, r: BridgeReply) =>
+        this.#send({ type: 'bridge_result', id: bid, ok: r.ok, output: r.output });
+      const bridge = new CellBridge(id, options.bridge, reply, arm);
+      const finish = (error?: EvalToolError, result?: Omit<CellResult, 'cutOffCalls'>) => {
         if (settled) return;
         settled = true;
         if (timer !== undefined) clearTimeout(timer);
@@ -217,10 +224,14 @@ export class KernelProcess {
         this.#exitWaiters.delete(onExit);
         options.signal?.removeEventListener('abort', onAbort);
         this.#overMemory = undefined;
-        this.#busy = false;
-        this.#holdLoop(false);
-        if (error) reject(error);
-        else resolve(result!);
+        if (this.#bridge === bridge) this.#bridge = undefined;
+        // The calls the cell started and did not wait for end with it, before its result is told.
+        void bridge.end().then(() => {
+          this.#busy = false;
+          this.#holdLoop(false);
+          if (error) reject(error);
+          else resolve({ ...result!, cutOffCalls: bridge.cutOff });
+        });
       };
       const partial = () => ({ output: out.text(), output_chars: out.total });
       /** Kills the kernel (its exit is then not a death of its own) and fails the cell with `error()`. */
@@ -298,21 +309,8 @@ export class KernelProcess {
             }
             return;
           }
-          case 'bridge': {
-            bridgeCalls += 1;
-            outstanding += 1;
-            arm();
-            const bid = m.id;
-            options
-              .bridge(String(m.name ?? ''), m.args ?? {})
-              .catch((e: unknown) => ({ ok: false, output: e instanceof Error ? e.message : String(e) }))
-              .then((reply) => {
-                outstanding -= 1;
-                arm();
-                if (this.alive) this.#send({ type: 'bridge_result', id: bid, ok: reply.ok, output: reply.output });
-              });
-            return;
-          }
+          case 'bridge':
+            return bridge.handle(m);
           case 'done': {
             if (m.id !== id) return;
             if (m.memory === true)
@@ -335,7 +333,7 @@ export class KernelProcess {
           outputChars: out.total,
           truncated: out.truncated,
           images: images.list,
-          bridgeCalls,
+          bridgeCalls: bridge.served,
           ...(echo === undefined ? {} : { echo }),
           ...(m.ok === true ? {} : { error: wellFormed(String(m.error ?? 'the cell failed')) }),
         });
@@ -346,6 +344,7 @@ export class KernelProcess {
         reject(new EvalToolError('EVAL_KERNEL_DIED', 'the cell was cancelled before it started'));
         return;
       }
+      this.#bridge = bridge;
       this.#listeners.add(onMsg);
       this.#exitWaiters.add(onExit);
       options.signal?.addEventListener('abort', onAbort, { once: true });

@@ -29,6 +29,8 @@ export interface CellResult {
   readonly error?: string;
   readonly images: readonly CellImage[];
   readonly bridgeCalls: number;
+  /** Bridge calls still going when the cell ended, aborted then (a cell that did not await its `tool()` calls). */
+  readonly cutOffCalls: number;
 }
 
 /** How a cell runs. */
@@ -37,8 +39,11 @@ export interface CellOptions {
   readonly inactivityMs: number;
   /** Output cap in characters (head and tail kept). */
   readonly maxOutputChars: number;
-  /** Handles `tool(name, args)` from inside the cell. */
-  readonly bridge: (name: string, args: unknown) => Promise<BridgeReply>;
+  /**
+   * Handles `tool(name, args)` from inside the cell; `signal` aborts when the cell ends (a call the
+   * cell did not wait for is cut off then, and its end waited for, boundedly, before the cell's result).
+   */
+  readonly bridge: (name: string, args: unknown, signal: AbortSignal) => Promise<BridgeReply>;
   /** Cancels the cell (the kernel is killed). */
   readonly signal?: AbortSignal;
   /** Live output. */

@@ -19,7 +19,7 @@ export const evalToolPack: ToolPack = defineToolPack({
  * isolation sandbox (`evalToolPackWith({ sandbox })`). It has the default pack's name, so a host
  * registering it replaces the default.
  */
-export function evalToolPackWith(options: Omit<EvalResourceOptions, 'sessionId' | 'ranBefore'>): ToolPack {
+export function evalToolPackWith(options: Omit<EvalResourceOptions, 'sessionId' | 'ranBefore' | 'runOwner'>): ToolPack {
   return defineToolPack({
     name: evalToolPack.name,
     version: EVAL_TOOL_PACK_VERSION,

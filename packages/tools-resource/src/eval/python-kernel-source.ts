@@ -11,10 +11,14 @@
  * unknown magic is a SyntaxError naming the ones rewritten) and
  * the `tool(name, args)` bridge are provided here; on the host, `%pip install` and `%pip uninstall`
  * are refused unless the interpreter is a virtual environment (they would change the machine's
- * Python). `sys.stdout.buffer` takes bytes (decoded as UTF-8, bad bytes replaced).
+ * Python). `sys.stdout.buffer` takes bytes (decoded as UTF-8, bad bytes replaced). One thread reads
+ * the protocol (cells for the main loop, bridge results for their callers). A cell's id is in a
+ * context variable while it runs (its asyncio tasks, and threads started with its context, carry
+ * it): `tool()` from a thread without it, or from what the cell left running after it ended, is
+ * refused, and each bridge message names its cell, so the host serves it only while that cell runs.
  */
 export const PYTHON_KERNEL_SOURCE = String.raw`
-import ast, base64, codecs, io, json, os, subprocess, sys, threading, time, timeit, traceback, types, importlib, asyncio, inspect
+import ast, base64, codecs, contextvars, io, json, os, queue, subprocess, sys, threading, time, timeit, traceback, types, importlib, asyncio, inspect
 _FRAME = '\x1ea3s\x1f'
 # Orphans of the cells' processes come back to the kernel, not to init, so they die with it.
 try:
@@ -105,15 +109,42 @@ def _render(value):
     return text[:500_000] + f'\n[… {len(text) - 1_000_000} characters cut …]\n' + text[-500_000:]
 def display(*values):
     for v in values: _send({'type': 'display', 'text': _render(v)})
+# The cell running now, and the cell each thread of control belongs to: a context variable, copied
+# into the cell's asyncio tasks (and threads started with its context), absent from other threads.
+_running = [None]
+_cell = contextvars.ContextVar('a3s_cell', default=None)
+_ENDED = 'the cell that made this call has ended; tool() works only while its cell runs'
+# One thread reads the protocol: cells to run go to the main loop, bridge results to their caller.
+_runs = queue.Queue()
+_waiting = {}
+_wait_lock = threading.Lock()
+def _reader():
+    for line in _stdin:
+        try: msg = json.loads(line)
+        except ValueError: continue
+        kind = msg.get('type') if isinstance(msg, dict) else None
+        if kind == 'run': _runs.put(msg)
+        elif kind == 'bridge_result':
+            with _wait_lock: w = _waiting.pop(msg.get('id'), None)
+            if w is not None: w[1] = msg; w[0].set()
+    with _wait_lock:
+        for w in _waiting.values(): w[0].set()
+        _waiting.clear()
+    _runs.put(None)
 def tool(name, args=None):
-    _bridge_n[0] += 1
-    bid = _bridge_n[0]
-    _send({'type': 'bridge', 'id': bid, 'name': name, 'args': args or {}})
-    while True:
-        line = _stdin.readline()
-        if not line: raise SystemExit(0)
-        msg = json.loads(line)
-        if msg.get('type') == 'bridge_result' and msg.get('id') == bid: break
+    cell = _cell.get()
+    if os.getpid() != _PID: raise ToolError('tool() cannot be called from a forked process')
+    if cell is None or cell != _running[0]:
+        raise ToolError(_ENDED + (' (this thread was started without the cell\'s context: start it with contextvars.copy_context().run, or use asyncio.to_thread)' if cell is None and threading.current_thread() is not threading.main_thread() else ''))
+    w = [threading.Event(), None]
+    with _wait_lock:
+        _bridge_n[0] += 1
+        bid = _bridge_n[0]
+        _waiting[bid] = w
+    _send({'type': 'bridge', 'id': bid, 'cell': cell, 'name': name, 'args': args or {}})
+    w[0].wait()
+    msg = w[1]
+    if msg is None: raise SystemExit(0)
     if not msg.get('ok'): raise ToolError(msg.get('output', 'tool call failed'))
     return msg.get('output', '')
 def _sh(cmd):
@@ -247,11 +278,14 @@ def _run(code):
     if value is not None: _send({'type': 'display', 'text': _render(value), 'echo': True})
 _baseline = set(sys.modules)
 _send({'type': 'ready', 'language': 'python', 'version': sys.version.split()[0], 'pid': os.getpid()})
-for _line in _stdin:
-    _msg = json.loads(_line)
-    if _msg.get('type') != 'run': continue
+threading.Thread(target=_reader, daemon=True).start()
+while True:
+    _msg = _runs.get()
+    if _msg is None: break
+    _running[0] = _msg['id']; _cell.set(_msg['id'])
     try:
-        _run(_msg['code'])
+        try: _run(_msg['code'])
+        finally: _running[0] = None; _cell.set(None)
         _done({'type': 'done', 'id': _msg['id'], 'ok': True})
     except BaseException as e:
         if isinstance(e, MemoryError):
