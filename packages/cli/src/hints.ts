@@ -17,6 +17,14 @@ export function offlineHint(command: string): string {
   return `to try a3s offline with no key, play back a scripted model: ${SCRIPTED_EXAMPLE} && a3s ${named} --model scripted:model.json${run}`;
 }
 
+/**
+ * What else to do about a vibe tier whose model cannot be used: it comes from `vibe.tiers` (the
+ * config file's, or `--vibe-tier`), which `--model` does not change.
+ */
+function tierHint(tier: string): string {
+  return `the ${tier} tier's model comes from "vibe": { "tiers": { "${tier}": … } } in a3s.config.json or --vibe-tier ${tier}=<model> (--model does not change it): name a model you can use there (--vibe-tier ${tier}=scripted:<file.json> plays back a script), drop the tier to run its workers on the session's model, or leave vibe mode off ("enabled": false, no --vibe) until you need it`;
+}
+
 /** What a failure looks like to the hints: its code, message and (for model calls) provider and status. */
 interface Failure {
   readonly code?: unknown;
@@ -140,10 +148,12 @@ export function hintsFor(command: string, e: unknown, context: HintContext = {})
       : /\b([A-Z][A-Z0-9_]+): is not set/.exec(message)?.[1];
   if (f.code === 'MODEL_CONFIGURATION' && variable !== undefined && /is not set/.test(message)) {
     const name = preset?.name ?? '<provider>';
+    // A vibe tier's model: --model does not change it, so the offline hint names the tier instead.
+    const tier = typeof f.key === 'string' ? /^vibe\.tiers\.(fast|good)$/.exec(f.key)?.[1] : undefined;
     if (variable === preset?.keyEnv)
       return [
         `export ${variable}=<your key>, or name the variable that holds it in a3s.config.json: "providers": { "${name}": { "apiKeyEnv": "<VARIABLE>" } }; 'a3s models' shows which variables are set`,
-        offlineHint(command),
+        tier === undefined ? offlineHint(command) : tierHint(tier),
       ];
     return [
       `export ${variable}=<url>, or set it in a3s.config.json: "providers": { "${name}": { "baseUrl": "<url>" } }; 'a3s models' shows the variables`,

@@ -5,7 +5,8 @@
  */
 import { A3sError } from '@a3s-code/effect';
 import { closest } from './did-you-mean.js';
-import { EXIT, exitCodeOf } from './errors.js';
+import { isAbsolute } from 'node:path';
+import { EXIT, exitCodeOf, UsageError } from './errors.js';
 import { errorJson } from './event-json.js';
 import type { Io } from './io.js';
 import { cliVersion } from './version.js';
@@ -87,6 +88,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   let code: number;
   try {
+    const args = explicit ? rest : argv;
+    if (!args.includes('--help') && !args.includes('-h')) checkA3sHome(io.env);
     const command = await load();
     code = await command(explicit ? rest : argv, io);
   } catch (e) {
@@ -94,6 +97,19 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   // A reader that went away (`| head`) interrupted the run: that is not a failure.
   return io.stdoutClosed?.aborted === true && code === EXIT.cancelled ? EXIT.ok : code;
+}
+
+/**
+ * Refuses a relative `A3S_HOME`: it would name another folder from each folder a3s starts in (a
+ * trust record written inside the workspace, not found again with `-C` from elsewhere).
+ * @throws UsageError saying it must be absolute.
+ */
+function checkA3sHome(env: Io['env']): void {
+  const home = env.A3S_HOME;
+  if (home === undefined || home === '' || isAbsolute(home)) return;
+  throw new UsageError(
+    `A3S_HOME: must be an absolute path, got '${home}' (a relative one would name another folder from each folder a3s starts in); set it to a full path (e.g. A3S_HOME="$HOME/.a3s"), or unset it for the default ~/.a3s`,
+  );
 }
 
 /** The flags of any command that take a value, long and short: what follows them is their value, not a command. */

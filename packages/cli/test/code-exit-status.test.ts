@@ -21,4 +21,14 @@ describe('the exit status of a3s code', () => {
     expect(resumed.stderr).toContain('SCRIPT_EXHAUSTED');
     expect(resumed.status).toBe(1);
   });
+
+  it('is 1 when the last command was a failed /ultracode, whose summary counts the steps that ran', () => {
+    const dir = tempRepo();
+    // No answer is a plan: the flow fails at its first step and skips the rest.
+    const script = scriptFile([{ text: 'not json' }, { text: 'still not' }, { text: 'nope' }, { text: 'nah' }]);
+    const r = a3s(['code', '--cwd', dir, '--model', `scripted:${script}`], {}, '/ultracode fix the bug\n');
+    expect(r.stdout).toContain('workflow failed at step plan');
+    expect(r.stdout).toMatch(/ultracode failed · 1 step\(s\) run, \d+ skipped · run wf-/);
+    expect(r.status, r.stderr).toBe(1);
+  });
 });

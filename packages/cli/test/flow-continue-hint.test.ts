@@ -82,6 +82,6 @@ describe('a3s code: continuing a workflow run after a crash', () => {
     expect(continued).not.toContain('WORKFLOW_RUN_FOREIGN');
     expect(continued).toContain(`workflow ultracode · run ${runId}`);
     expect(continued).toContain('↺ plan (recovered from the earlier attempt)');
-    expect(continued).toMatch(/ultracode failed · \d+ step\(s\), 1 recovered/);
+    expect(continued).toMatch(/ultracode failed · \d+ step\(s\) run, 1 recovered/);
   }, 90_000);
 });

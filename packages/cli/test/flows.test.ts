@@ -129,7 +129,7 @@ describe('a3s code: dynamic workflows', () => {
     );
     await c.wait('type a prompt');
     c.h.stdin.write('/ultracode make range include its end\n');
-    await c.wait(/ultracode completed · 5 step\(s\) · run wf-/, 60_000);
+    await c.wait(/ultracode completed · 5 step\(s\) run · run wf-/, 60_000);
     const out = c.out();
     const runId = /workflow ultracode · run (wf-\S+)/.exec(out)?.[1];
     expect(runId).toBeDefined();
@@ -239,7 +239,7 @@ describe('a3s code: dynamic workflows', () => {
     const command = parseFlowCommand('/research what is alpha?');
     if ('error' in command) throw new Error(command.error);
     await runFlowCommand({ session, style, write }, command);
-    expect(out).toMatch(/research completed · 5 step\(s\)/);
+    expect(out).toMatch(/research completed · 5 step\(s\) run/);
     expect(out).toContain('Alpha is the first letter of the Greek alphabet.');
     expect(out).toContain(`[1] alpha page — ${base}/alpha`);
     expect(out).not.toContain('[2]');

@@ -60,6 +60,30 @@ describe('mcpServers configuration', () => {
     expect(parseMcpServers({ docs: { url: 'https://example.com/mcp?u=a@b' } }).docs).toBeDefined();
   });
 
+  it('an unknown key lists the allowed keys of its kind; a value of the wrong type says what it must be', () => {
+    expect(fieldOf({ a: { command: 'x', bogus: 1 } })).toBe(
+      'mcpServers.a.bogus | mcpServers.a.bogus: is not a known key of a stdio server (command); allowed keys: command, args, env, cwd, stderrBytes, enabled, timeoutMs, connectTimeoutMs, maxMessageBytes',
+    );
+    expect(fieldOf({ a: { url: 'http://a.b', args: [] } })).toBe(
+      'mcpServers.a.args | mcpServers.a.args: is not a known key of a remote server (url); allowed keys: url, headers, transport, enabled, timeoutMs, connectTimeoutMs, maxMessageBytes',
+    );
+    expect(fieldOf({ a: { command: 'x', args: '-y pkg' } })).toBe(
+      'mcpServers.a.args | mcpServers.a.args: must be an array of strings, e.g. ["-y", "@modelcontextprotocol/server-github"], not a string',
+    );
+    expect(fieldOf({ a: { command: 'x', args: ['a', 3] } })).toBe(
+      'mcpServers.a.args[1] | mcpServers.a.args[1]: must be a string, not a number',
+    );
+    expect(fieldOf({ a: { command: 'x', env: ['A=1'] } })).toBe(
+      'mcpServers.a.env | mcpServers.a.env: must be an object of string values, e.g. { "TOKEN": "..." }, not an array',
+    );
+    expect(fieldOf({ a: { url: 'http://a.b', headers: { h: 1 } } })).toBe(
+      'mcpServers.a.headers.h | mcpServers.a.headers.h: must be a string, not a number',
+    );
+    expect(fieldOf({ a: { command: 'x', enabled: 'yes' } })).toBe(
+      'mcpServers.a.enabled | mcpServers.a.enabled: must be true or false, not a string',
+    );
+  });
+
   it('maxMessageBytes is an integer in 1024..268435456, for stdio and remote entries alike', () => {
     const parsed = parseMcpServers({
       local: { command: 'x', maxMessageBytes: 1024 },

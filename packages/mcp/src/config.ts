@@ -96,11 +96,59 @@ function joinPath(base: string, path: readonly PropertyKey[]): string {
   return out;
 }
 
-function fail(path: string, issues: readonly z.core.$ZodIssue[]): never {
+/** The keys of each kind of entry, as an unknown key's error lists them. */
+const COMMON_KEYS = ['enabled', 'timeoutMs', 'connectTimeoutMs', 'maxMessageBytes'];
+const STDIO_KEYS = ['command', 'args', 'env', 'cwd', 'stderrBytes', ...COMMON_KEYS];
+const HTTP_KEYS = ['url', 'headers', 'transport', ...COMMON_KEYS];
+
+/** What a value of each key must be, for a value of the wrong type (zod's words name only the JSON type). */
+const EXPECTED: Readonly<Record<string, string>> = {
+  command: 'a non-empty command',
+  args: 'an array of strings, e.g. ["-y", "@modelcontextprotocol/server-github"]',
+  env: 'an object of string values, e.g. { "TOKEN": "..." }',
+  headers: 'an object of string values, e.g. { "Authorization": "Bearer ..." }',
+  cwd: 'a folder path',
+  url: 'an http:// or https:// URL',
+  enabled: 'true or false',
+  timeoutMs: 'an integer number of milliseconds',
+  connectTimeoutMs: 'an integer number of milliseconds',
+  maxMessageBytes: 'an integer number of bytes',
+  stderrBytes: 'an integer number of bytes from 1024 to 1048576',
+};
+
+/** The JSON name of the type zod received (`received string` in its message), as `a string`. */
+function received(message: string): string {
+  const type = /received (\w+)/.exec(message)?.[1];
+  if (type === undefined) return '';
+  const named =
+    type === 'array' ? 'an array' : type === 'object' ? 'an object' : type === 'null' ? 'null' : `a ${type}`;
+  return `, not ${named}`;
+}
+
+function fail(path: string, issues: readonly z.core.$ZodIssue[], stdio: boolean): never {
   const first = issues[0];
   if (first === undefined) throw new McpConfigError(path, 'is invalid');
   if (first.code === 'unrecognized_keys') {
-    throw new McpConfigError(joinPath(path, [...first.path, first.keys[0] ?? '?']), 'is not a known key');
+    const keys = stdio ? STDIO_KEYS : HTTP_KEYS;
+    const kind = stdio ? 'a stdio server (command)' : 'a remote server (url)';
+    throw new McpConfigError(
+      joinPath(path, [...first.path, first.keys[0] ?? '?']),
+      `is not a known key of ${kind}; allowed keys: ${keys.join(', ')}`,
+    );
+  }
+  if (first.code === 'invalid_type') {
+    const [key, index] = first.path;
+    // An item of `args` (`args[1]`), or the value of a key of `env` / `headers`.
+    const what =
+      first.path.length === 1 && typeof key === 'string'
+        ? EXPECTED[key]
+        : key === 'args' && typeof index === 'number'
+          ? 'a string'
+          : first.path.length === 2 && (key === 'env' || key === 'headers')
+            ? 'a string'
+            : undefined;
+    if (what !== undefined)
+      throw new McpConfigError(joinPath(path, first.path), `must be ${what}${received(first.message)}`);
   }
   throw new McpConfigError(joinPath(path, first.path), first.message);
 }
@@ -122,7 +170,7 @@ export function parseMcpServerConfig(value: unknown, path = 'server'): McpServer
   if (!hasCommand && !hasUrl)
     throw new McpConfigError(path, 'needs `command` (a stdio server) or `url` (a Streamable HTTP / SSE server)');
   const parsed = hasCommand ? schemas().stdioSchema.safeParse(value) : schemas().httpSchema.safeParse(value);
-  if (!parsed.success) fail(path, parsed.error.issues);
+  if (!parsed.success) fail(path, parsed.error.issues, hasCommand);
   return Object.freeze(parsed.data);
 }
 

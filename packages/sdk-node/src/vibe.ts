@@ -78,15 +78,32 @@ export function checkedVibe(setting: unknown): boolean | VibeOptions | undefined
 
 /**
  * The vibe pack and switch of one session, or `undefined` when the setting is absent or `false`.
+ * The tier models are resolved now when vibe mode starts on; when it starts off (`enabled: false`),
+ * only when the roster opens (the first `vibe_*` call, once vibe mode is turned on), so settings
+ * kept ready for later never stop a session that does not use them.
  * @throws SessionConfigurationError naming `vibe.<key>` for a bad setting; for a tier model that
  *   cannot be used (no key, a missing script), the model's error with the message naming the tier
- *   (`vibe.tiers.fast`), the model and the reason.
+ *   (`vibe.tiers.fast`), the model and the reason (thrown by the first `vibe_*` call instead, as
+ *   the cause of its `RESOURCE_OPEN_FAILED`, when vibe mode starts off).
  */
 export async function sessionVibe(setting: unknown, models: ModelContext): Promise<Vibe | undefined> {
   const checked = checkedVibe(setting);
   if (checked === undefined || checked === false) return undefined;
   if (checked === true) return createVibe();
   const { enabled, tiers, maxWorkers } = checked;
+  const resolve = () => tierModels(tiers, models);
+  return createVibe({
+    ...(enabled === undefined ? {} : { enabled }),
+    ...(maxWorkers === undefined ? {} : { maxWorkers }),
+    tiers: enabled === false ? resolve : await resolve(),
+  });
+}
+
+/** The client of each tier that names a model. @throws the tier's error (see {@link tierError}). */
+async function tierModels(
+  tiers: VibeOptions['tiers'],
+  models: ModelContext,
+): Promise<{ fast?: LlmClient; good?: LlmClient }> {
   const resolved: { fast?: LlmClient; good?: LlmClient } = {};
   for (const tier of ['fast', 'good'] as const) {
     const spec = tiers?.[tier];
@@ -99,11 +116,7 @@ export async function sessionVibe(setting: unknown, models: ModelContext): Promi
     }
     if (client !== undefined) resolved[tier] = client;
   }
-  return createVibe({
-    ...(enabled === undefined ? {} : { enabled }),
-    ...(maxWorkers === undefined ? {} : { maxWorkers }),
-    tiers: resolved,
-  });
+  return resolved;
 }
 
 /**

@@ -127,7 +127,7 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       {
         // dynamic_workflow's steps (/ultracode, /research) print as they go.
         workflowProgress: (e) => io.stdout.write(progressLine(style, e)),
-        confirmation: terminalConfirmation(reader, chrome, cs, print.newline),
+        confirmation: terminalConfirmation(reader, chrome, cs, print.newline, flags.cwd),
         onQuestion: terminalQuestions(reader, chrome, cs, print.newline),
         ...(sessionId === undefined || preset.resume !== undefined ? {} : { sessionId }),
       },
@@ -266,6 +266,8 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
       const write = (t: string): unknown => io.stdout.write(t);
       const reopen = resumeCommand(session.sessionId, flags, io.cwd);
       const outcome = await runFlowCommand({ session, style, write, signal: flow.signal, reopen }, command);
+      // A flow is a run too: the exit status says whether the last one failed.
+      lastFailed = outcome.status === 'failed';
       if (outcome.status === 'cancelled') interruptedFlow = outcome.again;
     } finally {
       flow = undefined;
@@ -342,7 +344,10 @@ export async function codeCommand(args: readonly string[], io: Io, preset: CodeP
               ),
             );
           });
-        } else if (command === '/compact') {
+        } else if (command === '/compact' && session.state.view.messages.length === 0)
+          // Nothing to summarise: no model call, and no summary of nothing in later context.
+          chrome.write(cs.dim('nothing to compact: this session has no conversation yet\n'));
+        else if (command === '/compact') {
           await guarded(async () => {
             const c = await session.compact();
             io.stdout.write(

@@ -4,7 +4,7 @@
  * `providers.<p>.apiKeyEnv` / `baseUrl` of the workspace's config file are taken into account.
  */
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { findConfigFile, loadCodeConfig, terminalText, type CodeConfig } from '@a3s-code/core';
 import { describeProviders, type ProviderDescription } from '@a3s-code/sdk';
 import { checkModelFlag, parse } from '../args.js';
@@ -19,7 +19,10 @@ export const MODELS_HELP = `Usage: a3s models [options]
 Lists the model providers, the environment variables each reads (API key, base URL) and whether
 they are set (values are never printed), and the model this workspace would use; exits with 2
 when --model, A3S_MODEL or the config file names a model a3s run would refuse (misspelled, or
-its provider's key or base URL not set; the reason is printed last).
+its provider's key or base URL not set; the reason is printed last). The models of the config
+file's vibe tiers are checked too: one a session could not use is reported, and exits with 2 while
+vibe mode starts on (with "enabled": false, only the first vibe_* call after --vibe or /vibe on
+would fail).
 
 Options:
   -m, --model <spec>   show this model as the one in use (as a3s run --model would)
@@ -102,10 +105,15 @@ export async function modelsCommand(args: readonly string[], io: Io): Promise<nu
         ? modelProblem(current.model, workspace, `"model" in ${file}: `)
         : undefined;
   const problem = spelled ?? (current === null ? undefined : readinessProblem(current.model, rows));
+  const tiers = file === undefined ? [] : vibeTierRows(config, file, rows);
+  // A tier that cannot be used stops every session command only while vibe mode starts on.
+  const refused = problem !== undefined || tiers.some((t) => t.problem !== undefined && t.vibeOn);
   if (values.json) {
     const model = current === null ? null : { ...current, ...(problem === undefined ? {} : { problem }) };
-    io.stdout.write(`${JSON.stringify({ model, providers: rows })}\n`);
-    return problem === undefined ? EXIT.ok : EXIT.usage;
+    io.stdout.write(
+      `${JSON.stringify({ model, providers: rows, ...(tiers.length === 0 ? {} : { vibeTiers: tiers }) })}\n`,
+    );
+    return refused ? EXIT.usage : EXIT.ok;
   }
   const style = styleFor(io.stdout, io.env);
   const width = Math.max(...rows.map((r) => r.provider.length)) + 2;
@@ -136,8 +144,53 @@ export async function modelsCommand(args: readonly string[], io: Io): Promise<nu
       ? `model: none configured (use --model <provider>/<model>, "model" in a3s.config.json, or A3S_MODEL)\n`
       : `model: ${terminalText(current.model)} (from ${current.from})\n`,
   );
+  for (const t of tiers)
+    io.stdout.write(
+      `vibe tier ${t.tier}: ${terminalText(t.model)} (from ${t.from}${t.vibeOn ? '' : '; vibe mode starts off'})\n`,
+    );
   if (problem !== undefined) io.stdout.write(style.red(`${terminalText(problem)}\n`));
-  return problem === undefined ? EXIT.ok : EXIT.usage;
+  for (const t of tiers) if (t.problem !== undefined) io.stdout.write(style.red(`${terminalText(t.problem)}\n`));
+  return refused ? EXIT.usage : EXIT.ok;
+}
+
+/** A vibe tier the config file names a model for, and why a session could not use it. */
+interface VibeTierRow {
+  readonly tier: 'fast' | 'good';
+  readonly model: string;
+  readonly from: string;
+  /** Whether vibe mode starts on (so a session command would refuse a tier it cannot use). */
+  readonly vibeOn: boolean;
+  readonly problem?: string;
+}
+
+/**
+ * The tiers of the config file's `vibe` that name a model, each checked as a session resolves it:
+ * when vibe mode starts on, a session command refuses one it cannot use; when it starts off, the
+ * first `vibe_*` call after `--vibe` or `/vibe on` fails instead.
+ */
+function vibeTierRows(config: CodeConfig, file: string, rows: readonly ProviderRow[]): VibeTierRow[] {
+  const vibe = config.vibe;
+  if (typeof vibe !== 'object' || vibe === null) return [];
+  const vibeOn = vibe.enabled !== false;
+  const out: VibeTierRow[] = [];
+  for (const tier of ['fast', 'good'] as const) {
+    const model = vibe.tiers?.[tier];
+    if (typeof model !== 'string') continue;
+    const field = `vibe.tiers.${tier} (in ${file}): `;
+    const when = vibeOn
+      ? 'a3s run would refuse it'
+      : 'vibe mode starts off, so only turning it on (--vibe, /vibe on) would fail';
+    const spelled = modelProblem(model, dirname(file), field);
+    const ready = spelled === undefined ? readinessProblem(model, rows) : undefined;
+    const problem =
+      spelled !== undefined
+        ? `${spelled} (${when})`
+        : ready === undefined
+          ? undefined
+          : `${field}${model}: ${ready.replace(', so a3s run would refuse this model:', `; ${when}:`)}`;
+    out.push({ tier, model, from: file, vibeOn, ...(problem === undefined ? {} : { problem }) });
+  }
+  return out;
 }
 
 /**

@@ -164,6 +164,8 @@ export async function runFlowCommand(
   };
   if (body.status === 'cancelled' || (body.status !== 'completed' && signal?.aborted === true)) return interrupted();
   const recovered = body.steps.filter((s) => s.status === 'recovered').length;
+  // Steps after a failure are listed as skipped: the count says how many ran.
+  const skipped = body.steps.filter((s) => s.status === 'skipped').length;
   if (body.status === 'completed') write(`\n${renderFlowOutput(style, command.flow, body.output)}`);
   else
     write(
@@ -171,7 +173,7 @@ export async function runFlowCommand(
     );
   write(
     style.dim(
-      `${command.flow} ${body.status} · ${body.steps.length} step(s)${recovered > 0 ? `, ${recovered} recovered` : ''} · run ${runId}\n`,
+      `${command.flow} ${body.status} · ${body.steps.length - skipped} step(s) run${recovered > 0 ? `, ${recovered} recovered` : ''}${skipped > 0 ? `, ${skipped} skipped` : ''} · run ${runId}\n`,
     ),
   );
   return { status: body.status === 'completed' ? 'completed' : 'failed', again };

@@ -1,5 +1,5 @@
 /**
- * The people-facing answers of `a3s code`: a confirmation card (yes / no / always for this rule)
+ * The people-facing answers of `a3s code`: a confirmation card (yes / no / always, saying for what)
  * and an `ask_user` card with numbered options. Both read through the shared {@link LineReader}
  * and give up when the run's signal aborts (Ctrl-C).
  */
@@ -11,30 +11,39 @@ import { terminalText } from '@a3s-code/core';
 import { terminalSafe } from '../render/terminal-text.js';
 import type { Style } from '../style.js';
 import type { LineReader } from './line-reader.js';
+import { alwaysScope, type AlwaysScope } from './always-scope.js';
 
-/** A confirmation manager that asks at the terminal and remembers "always" per tool and rule. */
+/**
+ * A confirmation manager that asks at the terminal and remembers "always" per tool, rule and what
+ * the card said it covers (see {@link alwaysScope}): for bash, the command's program (`root`, the
+ * session's workspace, keeps writes outside it asked) or, without one, the exact command.
+ */
 export function terminalConfirmation(
   reader: LineReader,
   out: Out,
   style: Style,
   beforeCard: () => void,
+  root?: string,
 ): ConfirmationManager {
-  const always = new Set<string>();
+  const always = new Map<string, AlwaysScope>();
   return {
     async confirm(request, signal) {
-      const key = `${request.toolName}\u0000${request.rule}`;
+      const scope = alwaysScope(request, root);
       // What the card shows of the call is never a control sequence (a model's args could redraw it).
       const name = terminalText(request.toolName);
       const rule = terminalText(request.rule);
+      const says = terminalText(scope.says);
       beforeCard();
       // A call asked again because a crash cut off its approved attempt is never answered by "always".
-      if (always.has(key) && request.note === undefined) {
-        out.write(style.dim(`  ✓ ${name} allowed (always for rule '${rule}')\n`));
-        return { approved: true, reason: `always for rule '${request.rule}'` };
+      const remembered = always.get(scope.key);
+      if (remembered?.covers(request) && request.note === undefined) {
+        const what = terminalText(remembered.says);
+        out.write(style.dim(`  ✓ ${name} allowed (always for ${what}; rule '${rule}')\n`));
+        return { approved: true, reason: `always for ${remembered.says}; rule '${request.rule}'` };
       }
       out.write(`${style.yellow('?')} ${style.bold(`allow ${name}`)} ${argSummary(terminalSafe(request.args))}\n`);
       if (request.note !== undefined) out.write(style.yellow(`  ${terminalText(request.note)}\n`));
-      out.write(style.dim(`  rule: ${rule} · [y] yes  [n] no  [a] always for this rule\n`));
+      out.write(style.dim(`  rule: ${rule} · [y] yes  [n] no  [a] always for ${says}\n`));
       for (;;) {
         const line = await reader.read('allow? [y/n/a] ', signal);
         // Input ended before an answer: refused, but not said to be the person's no.
@@ -43,8 +52,8 @@ export function terminalConfirmation(
         if (answer === 'y' || answer === 'yes') return { approved: true };
         if (answer === 'n' || answer === 'no') return { approved: false, reason: REFUSED_AT_TERMINAL };
         if (answer === 'a' || answer === 'always') {
-          always.add(key);
-          return { approved: true, reason: `always for rule '${request.rule}'` };
+          always.set(scope.key, scope);
+          return { approved: true, reason: `always for ${scope.says}; rule '${request.rule}'` };
         }
         out.write('  answer y, n or a\n');
       }

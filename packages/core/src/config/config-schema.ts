@@ -34,7 +34,13 @@ function buildConfigSchemas(z: Zod) {
     z.enum(values, { error: `must be one of ${values.map((v) => `'${v}'`).join(', ')}` });
   const str = (what = 'a non-empty string') =>
     z.string({ error: `must be ${what}` }).min(1, { error: `must be ${what}` });
-  const strList = (what: string) => z.array(str(what), { error: `must be an array of ${what}s` });
+  // What one item must be, said with its article (and, for a rule, its two forms).
+  const items: Readonly<Record<string, string>> = {
+    'permission rule': "a permission rule: 'Tool' or 'Tool(pattern)', e.g. 'Bash(git status:*)'",
+    'skill instruction text': 'a non-empty skill instruction text',
+  };
+  const strList = (what: string) =>
+    z.array(str(items[what] ?? `a non-empty ${what}`), { error: `must be an array of ${what}s` });
   const strRecord = z.record(z.string(), z.string({ error: 'must be a string' }), {
     error: 'must be an object of strings',
   });

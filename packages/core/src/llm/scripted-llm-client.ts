@@ -180,7 +180,8 @@ export class ScriptedLlmClient implements LlmClient {
           `script file '${path}' is ${stat.size} bytes; allowed: at most ${MAX_SCRIPT_BYTES / 1024 / 1024} MiB`,
           { path },
         );
-      text = await handle.readFile('utf8');
+      // A byte-order mark some editors write is not part of the JSON (a config file accepts it too).
+      text = (await handle.readFile('utf8')).replace(/^\uFEFF/, '');
     } catch (e) {
       if (e instanceof ScriptError) throw e;
       throw new ScriptError('INVALID_SCRIPT', unreadable(path, e), { path });

@@ -5,7 +5,15 @@
  * tier, brief, status, last result) and reads back, when it opens, the workers an earlier process
  * of the session left in its logs: one whose run was still open there is `interrupted`.
  */
-import type { OpenedResource, ToolContext, WorkerLog, WorkerOutcome, WorkerPort, WorkerRun } from '@a3s-code/core';
+import type {
+  LlmClient,
+  OpenedResource,
+  ToolContext,
+  WorkerLog,
+  WorkerOutcome,
+  WorkerPort,
+  WorkerRun,
+} from '@a3s-code/core';
 import { VibeError } from './vibe-errors.js';
 import {
   TIER_INSTRUCTIONS,
@@ -59,22 +67,31 @@ export class VibeRoster implements OpenedResource {
   }
   readonly #port: WorkerPort;
   readonly #clock: () => number;
-  readonly #tiers: VibeRosterOptions['tiers'];
+  readonly #tiers: { readonly fast?: LlmClient; readonly good?: LlmClient } | undefined;
   /** The cap on workers running at once. */
   readonly maxWorkers: number;
   readonly #entries = new Map<string, Entry>();
   #closed = false;
 
-  private constructor(port: WorkerPort, clock: () => number, options: VibeRosterOptions) {
+  private constructor(
+    port: WorkerPort,
+    clock: () => number,
+    tiers: { readonly fast?: LlmClient; readonly good?: LlmClient } | undefined,
+    options: VibeRosterOptions,
+  ) {
     this.#port = port;
     this.#clock = clock;
-    this.#tiers = options.tiers;
+    this.#tiers = tiers;
     this.maxWorkers = options.maxWorkers ?? VIBE_MAX_WORKERS.default;
   }
 
-  /** Opens a roster on a session's worker port, with the workers its logs already record. */
+  /**
+   * Opens a roster on a session's worker port, with the workers its logs already record; tier
+   * models given as a function are resolved now (what it throws is thrown).
+   */
   static async open(port: WorkerPort, clock: () => number, options: VibeRosterOptions = {}): Promise<VibeRoster> {
-    const roster = new VibeRoster(port, clock, options);
+    const tiers = typeof options.tiers === 'function' ? await options.tiers() : options.tiers;
+    const roster = new VibeRoster(port, clock, tiers, options);
     for (const log of await port.logs()) {
       const record = log.record as { brief?: unknown };
       roster.#entries.set(log.workerId, {

@@ -45,8 +45,15 @@ export const VIBE_MAX_WORKERS = Object.freeze({ min: 1, max: 32, default: 8 });
 
 /** Options of a roster: the model of each tier and the cap. */
 export interface VibeRosterOptions {
-  /** The model of each tier; a tier without one uses the session's model. */
-  readonly tiers?: { readonly fast?: LlmClient; readonly good?: LlmClient };
+  /**
+   * The model of each tier; a tier without one uses the session's model. Or a function that
+   * resolves them when the roster opens (the session's first `vibe_*` call, so never while vibe
+   * mode stays off): what it throws fails that call, and the roster (the vibe tools then leave
+   * the surface), with its error.
+   */
+  readonly tiers?:
+    | { readonly fast?: LlmClient; readonly good?: LlmClient }
+    | (() => Promise<{ readonly fast?: LlmClient; readonly good?: LlmClient }>);
   /** Workers running at once, `1..32` (default 8); finished, failed and killed ones do not count. */
   readonly maxWorkers?: number;
 }
