@@ -310,6 +310,9 @@ export class LocalExec implements WorkspaceExec {
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<'aborted'>((resolve) => {
       onAbort = () => resolve('aborted');
+      // A cancellation that came while the command was being set up (after the check at the start)
+      // fired no event: it is taken now, and the command is stopped as for a later one.
+      if (signal?.aborted === true || closing.aborted) resolve('aborted');
       signal?.addEventListener('abort', onAbort, { once: true });
       closing.addEventListener('abort', onAbort, { once: true });
     });
